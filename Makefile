@@ -1,0 +1,44 @@
+# The two commands: `make run` plays, `make test` checks. Each sets itself up on first use.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+RUN_STAMP  := $(VENV)/.run-installed
+DEV_STAMP  := $(VENV)/.dev-installed
+
+.PHONY: run test bench lint typecheck system-packages clean
+
+run: $(RUN_STAMP) system-packages
+	@$(BIN)/tabletop play --hints $(ARGS)
+
+test: $(DEV_STAMP) system-packages
+	$(BIN)/ruff check .
+	$(BIN)/mypy --strict tabletop/engine tabletop/games
+	$(BIN)/pytest
+
+bench: $(DEV_STAMP) system-packages
+	$(BIN)/tabletop bench --games $(or $(GAMES),1000)
+	$(BIN)/pytest tests -m bench --benchmark-enable --benchmark-only -q -p no:randomly
+
+lint: $(DEV_STAMP)
+	$(BIN)/ruff check .
+
+typecheck: $(DEV_STAMP)
+	$(BIN)/mypy --strict tabletop/engine tabletop/games
+
+system-packages:
+	@sh scripts/system-packages.sh
+
+$(VENV)/bin/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(RUN_STAMP): pyproject.toml | $(VENV)/bin/python
+	$(BIN)/pip install --quiet -e .
+	@touch $@
+
+$(DEV_STAMP): pyproject.toml | $(VENV)/bin/python
+	$(BIN)/pip install --quiet -e '.[dev]'
+	@touch $(RUN_STAMP) $@
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -1,0 +1,178 @@
+"""Every ``tabletop`` command (DESIGN.md, "Commands").
+
+This is the composition root: it reads files, picks dealers and bots, and turns every
+error into one clear line on stderr with exit status 2. Nothing below it prints.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from tabletop.engine.errors import BadInput, CorruptLog, TabletopError
+
+log = logging.getLogger("tabletop")
+
+GAME_NAMES = ("mathe-meister", "math-wars-meta", "math-attack", "mecs", "math-arena")
+
+
+class CommandError(Exception):
+    """A problem to report on one line with exit status 2."""
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s")
+    try:
+        result: int = args.run(args)
+        return result
+    except (CommandError, TabletopError) as exc:
+        print(f"tabletop {args.command}: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"tabletop {args.command}: stopped", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="tabletop", description="The math-games tabletop device: games, checks and tools."
+    )
+    parser.set_defaults(run=_cmd_play, command="play")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    p = sub.add_parser("play", help="play solo Mathe-Meister in the terminal (the app comes later)")
+    _game_options(p)
+    p.add_argument("--hints", action="store_true", help="you play; the hint engine advises each round")
+    p.set_defaults(run=_cmd_play)
+
+    p = sub.add_parser("demo", help="no display needed: the bot plays a full solo game")
+    _game_options(p)
+    p.set_defaults(run=_cmd_demo)
+
+    p = sub.add_parser("check", help="arbitrate one situation from JSON and print JSON")
+    p.add_argument("game", metavar="GAME", help=", ".join(GAME_NAMES))
+    p.add_argument("file", metavar="FILE|-", help="a JSON file, or - for standard input")
+    p.set_defaults(run=_cmd_check)
+
+    p = sub.add_parser("replay", help="replay a game log and print its final state")
+    p.add_argument("log", metavar="LOG", help="a JSON-lines game log")
+    p.set_defaults(run=_cmd_replay)
+
+    p = sub.add_parser("bench", help="engine figures as JSON (bot and random scores, hint time)")
+    p.add_argument("--games", type=int, default=1000, help="seeded games per player (default 1000)")
+    p.add_argument("--modes", default="freestyle", help="comma-separated game modes")
+    p.set_defaults(run=_cmd_bench)
+    return parser
+
+
+def _game_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--seed", type=int, default=None, help="dice seed (default: random)")
+    p.add_argument("--modes", default="freestyle", help="comma-separated game modes, e.g. twins,coinless")
+    p.add_argument("--log", type=Path, default=None, help="write the game log (JSON lines) here")
+
+
+# -- check -------------------------------------------------------------------------------
+
+
+def _cmd_check(args: argparse.Namespace) -> int:
+    data = _read_json(args.file)
+    print(json.dumps(check(args.game, data), sort_keys=True))
+    return 0
+
+
+def check(game: str, data: Any) -> dict[str, Any]:
+    """``tabletop check`` for one game: JSON data in, JSON data out."""
+    if game == "mathe-meister":
+        from tabletop.assets import mathe_meister_layout
+        from tabletop.games import mathe_meister
+
+        return mathe_meister.check(data, mathe_meister_layout())
+    if game in GAME_NAMES:
+        raise CommandError(f"{game}: this game's engine is not built yet")
+    raise CommandError(f"unknown game {game!r}: choose from {', '.join(GAME_NAMES)}")
+
+
+def _read_json(name: str) -> Any:
+    try:
+        text = sys.stdin.read() if name == "-" else Path(name).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise CommandError(f"cannot read {name}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise CommandError(f"{name} is not UTF-8 text") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise BadInput("cli.json", f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+
+
+# -- replay ------------------------------------------------------------------------------
+
+
+def _cmd_replay(args: argparse.Namespace) -> int:
+    from tabletop.engine.codec import digest, encode
+    from tabletop.engine.match import Match
+    from tabletop.games import GAMES
+
+    try:
+        lines = Path(args.log).read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise CommandError(f"cannot read {args.log}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise CorruptLog("log.text", f"{args.log} is not UTF-8 text") from None
+    match = Match.replay(lines, GAMES)
+    result = match.result()
+    out = {
+        "game": match.game.name,
+        "actions": len(match.history),
+        "over": result is not None,
+        "digest": digest(match.state),
+        "result": None if result is None else encode(result),
+        "state": encode(match.state),
+    }
+    print(json.dumps(out, sort_keys=True))
+    return 0
+
+
+# -- play, demo and bench ----------------------------------------------------------------
+
+
+def _cmd_play(args: argparse.Namespace) -> int:
+    from tabletop import terminal
+
+    if not hasattr(args, "seed"):  # bare `tabletop`: the terminal game until the app exists
+        args = _parser().parse_args(["play", "--hints"])
+    if not sys.stdin.isatty():
+        return _cmd_demo(args)
+    return terminal.play(
+        seed=args.seed, modes=_modes(args.modes), log_path=args.log, hints=args.hints
+    )
+
+
+def _cmd_demo(args: argparse.Namespace) -> int:
+    from tabletop import terminal
+
+    return terminal.demo(seed=args.seed, modes=_modes(args.modes), log_path=args.log)
+
+
+def _cmd_bench(args: argparse.Namespace) -> int:
+    from tabletop import bench
+
+    print(json.dumps(bench.engine_figures(args.games, _modes(args.modes)), indent=2))
+    return 0
+
+
+def _modes(text: str) -> tuple[str, ...]:
+    return tuple(m for m in (part.strip() for part in text.split(",")) if m)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,32 @@
+"""The game-agnostic core: protocol, errors, dealers, codec and matches."""
+
+from tabletop.engine.dealers import Dealer, RngDealer, ScriptedDealer
+from tabletop.engine.errors import (
+    BadInput,
+    CorruptLog,
+    DeviceError,
+    IllegalMove,
+    ImpossibleOutcome,
+    TabletopError,
+)
+from tabletop.engine.match import Match
+from tabletop.engine.protocol import ChanceRequest, Event, Game, Pending, Result, Seat
+
+__all__ = [
+    "BadInput",
+    "ChanceRequest",
+    "CorruptLog",
+    "Dealer",
+    "DeviceError",
+    "Event",
+    "Game",
+    "IllegalMove",
+    "ImpossibleOutcome",
+    "Match",
+    "Pending",
+    "Result",
+    "RngDealer",
+    "ScriptedDealer",
+    "Seat",
+    "TabletopError",
+]

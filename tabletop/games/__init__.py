@@ -1,0 +1,14 @@
+"""The games: one pure, I/O-free engine module per game."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tabletop.engine.protocol import Game
+from tabletop.games.mathe_meister import MatheMeister
+
+GAMES: dict[str, Game[Any, Any, Any]] = {
+    MatheMeister.name: MatheMeister(),
+}
+
+__all__ = ["GAMES"]
