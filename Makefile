@@ -8,7 +8,7 @@ DEV_STAMP  := $(VENV)/.dev-installed
 .PHONY: run test bench lint typecheck system-packages clean
 
 run: $(RUN_STAMP) system-packages
-	@$(BIN)/tabletop play --hints $(ARGS)
+	@$(BIN)/tabletop $(ARGS)
 
 test: $(DEV_STAMP) system-packages
 	$(BIN)/ruff check .

@@ -46,13 +46,8 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="tabletop", description="The math-games tabletop device: games, checks and tools."
     )
-    parser.set_defaults(run=_cmd_play, command="play")
+    parser.set_defaults(run=_cmd_default, command="demo")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-
-    p = sub.add_parser("play", help="play solo Mathe-Meister in the terminal (the app comes later)")
-    _game_options(p)
-    p.add_argument("--hints", action="store_true", help="you play; the hint engine advises each round")
-    p.set_defaults(run=_cmd_play)
 
     p = sub.add_parser("demo", help="no display needed: the bot plays a full solo game")
     _game_options(p)
@@ -76,7 +71,9 @@ def _parser() -> argparse.ArgumentParser:
 
 def _game_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=None, help="dice seed (default: random)")
-    p.add_argument("--modes", default="freestyle", help="comma-separated game modes, e.g. twins,coinless")
+    p.add_argument(
+        "--modes", default="freestyle", help="comma-separated game modes, e.g. twins,coinless"
+    )
     p.add_argument("--log", type=Path, default=None, help="write the game log (JSON lines) here")
 
 
@@ -111,7 +108,9 @@ def _read_json(name: str) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise BadInput("cli.json", f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+        raise BadInput(
+            "cli.json", f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
+        ) from None
 
 
 # -- replay ------------------------------------------------------------------------------
@@ -145,16 +144,9 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 # -- play, demo and bench ----------------------------------------------------------------
 
 
-def _cmd_play(args: argparse.Namespace) -> int:
-    from tabletop import terminal
-
-    if not hasattr(args, "seed"):  # bare `tabletop`: the terminal game until the app exists
-        args = _parser().parse_args(["play", "--hints"])
-    if not sys.stdin.isatty():
-        return _cmd_demo(args)
-    return terminal.play(
-        seed=args.seed, modes=_modes(args.modes), log_path=args.log, hints=args.hints
-    )
+def _cmd_default(args: argparse.Namespace) -> int:
+    """Bare ``tabletop``: the terminal demo until the touchscreen app lands."""
+    return _cmd_demo(_parser().parse_args(["demo"]))
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:

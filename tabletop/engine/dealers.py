@@ -28,7 +28,9 @@ class RngDealer:
 
     def deal(self, request: ChanceRequest[Any]) -> Any:
         if not request.outcomes:
-            raise ImpossibleOutcome("dealer.no_outcome", f"nothing can appear for {request.description}")
+            raise ImpossibleOutcome(
+                "dealer.no_outcome", f"nothing can appear for {request.description}"
+            )
         total = sum(request.weight_of(i) for i in range(len(request.outcomes)))
         pick = self._rng.randrange(total)
         for i, outcome in enumerate(request.outcomes):
@@ -55,7 +57,8 @@ class ScriptedDealer:
     def deal(self, request: ChanceRequest[Any]) -> Any:
         if self._next >= len(self._outcomes):
             raise ImpossibleOutcome(
-                "dealer.script_exhausted", f"the script has no outcome left for {request.description}"
+                "dealer.script_exhausted",
+                f"the script has no outcome left for {request.description}",
             )
         outcome = self._outcomes[self._next]
         if outcome not in request.outcomes:

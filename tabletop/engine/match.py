@@ -94,7 +94,11 @@ class Match(Generic[SettingsT, StateT, ActionT]):
 
     def log_line(self, index: int) -> str:
         step = self._steps[index]
-        record = {"n": index + 1, "action": encode_action(step.action), "digest": digest(step.state)}
+        record = {
+            "n": index + 1,
+            "action": encode_action(step.action),
+            "digest": digest(step.state),
+        }
         return json.dumps(record, sort_keys=True)
 
     def log_lines(self) -> Iterator[str]:
@@ -124,7 +128,9 @@ class Match(Generic[SettingsT, StateT, ActionT]):
             raise CorruptLog("log.game", f"line 1: unknown game {header.get('game')!r}")
         try:
             settings = decode(game.settings_type, header.get("settings"), "settings")
-            match: Match[Any, Any, Any] = cls(game, settings, int(header["seats"]), seed=header.get("seed"))
+            match: Match[Any, Any, Any] = cls(
+                game, settings, int(header["seats"]), seed=header.get("seed")
+            )
         except (BadInput, KeyError, TypeError, ValueError) as exc:
             raise CorruptLog("log.header", f"line 1: {exc}") from exc
         for number, line in it:

@@ -122,7 +122,9 @@ class Layout:
     def __post_init__(self) -> None:
         for cell, op in self.prefilled:
             if cell_kind(cell) != "operator" or op not in OPS:
-                raise BadInput("mm.layout", f"layout: prefilled {cell_name(cell)}={op!r} is not an operator")
+                raise BadInput(
+                    "mm.layout", f"layout: prefilled {cell_name(cell)}={op!r} is not an operator"
+                )
         if sorted(line for line, _ in self.star_values) != sorted(LINES):
             raise BadInput("mm.layout", "layout: every line R1..R4, C1..C4 needs one star value")
         for kind in self.star_powers:
@@ -184,7 +186,9 @@ class MatheMeisterSettings:
         modes = tuple(sorted({normalise_mode(m) for m in self.modes} or {"freestyle"}))
         object.__setattr__(self, "modes", modes)
         if self.negative_sums not in ("absolute", "signed"):
-            raise BadInput("mm.option", f"negative_sums must be absolute or signed, not {self.negative_sums!r}")
+            raise BadInput(
+                "mm.option", f"negative_sums must be absolute or signed, not {self.negative_sums!r}"
+            )
         if not 0 <= self.operator_supply <= 9:
             raise BadInput("mm.option", f"operator_supply must be 0..9, not {self.operator_supply}")
 
@@ -358,7 +362,16 @@ class EndRound:
     seat: Seat
 
 
-Action = Roll | ChangeDie | WriteOperand | WriteOperator | ClaimStar | SwapOperators | SwapOperands | EndRound
+Action = (
+    Roll
+    | ChangeDie
+    | WriteOperand
+    | WriteOperator
+    | ClaimStar
+    | SwapOperators
+    | SwapOperands
+    | EndRound
+)
 ACTION_TYPES: tuple[type[Any], ...] = (
     Roll,
     ChangeDie,
@@ -433,7 +446,7 @@ def line_parts(grid: Sequence[str], line: str) -> tuple[list[str], list[str]]:
 
 def line_validates(operands: Sequence[int], modes: Iterable[str]) -> bool:
     """Twins, Small to Big and Big to Small (MM-10); every chosen mode must hold."""
-    pairs = list(zip(operands, operands[1:]))
+    pairs = list(itertools.pairwise(operands))
     for mode in modes:
         if mode == "twins" and not any(a == b for a, b in pairs):
             return False
@@ -511,8 +524,8 @@ class MatheMeister(Game[MatheMeisterSettings, MatheMeisterState, Action]):
         layout = settings.layout
         sheet = Sheet(
             grid=layout.blank_grid(),
-            supply=(settings.operator_supply,) * 3,  # type: ignore[arg-type]
-            powers=("free",) * len(layout.star_powers),
+            supply=(settings.operator_supply,) * 3,
+            powers=tuple("free" for _ in layout.star_powers),
         )
         return MatheMeisterState(settings=settings, sheets=(sheet,) * seats)
 
@@ -551,7 +564,9 @@ class MatheMeister(Game[MatheMeisterSettings, MatheMeisterState, Action]):
                 for delta in (-3, -2, -1, 1, 2, 3):
                     if abs(delta) <= coins and 1 <= turn.dice[die] + delta <= 6:
                         actions.append(ChangeDie(seat, die, delta))
-            sources = [(v, None) for v in self._die_values(s, turn.dice[die])]
+            sources: list[tuple[int, str | None]] = [
+                (v, None) for v in self._die_values(s, turn.dice[die])
+            ]
             sources += [(int(k), k) for k in OPERAND_POWERS if sheet.powers_ready(layout, k)]
             for cell in OPERAND_CELLS:
                 if sheet.at(cell) == EMPTY:
@@ -577,7 +592,9 @@ class MatheMeister(Game[MatheMeisterSettings, MatheMeisterState, Action]):
             actions.append(EndRound(seat))
         return actions
 
-    def apply(self, state: MatheMeisterState, action: Action) -> tuple[MatheMeisterState, tuple[Event, ...]]:
+    def apply(
+        self, state: MatheMeisterState, action: Action
+    ) -> tuple[MatheMeisterState, tuple[Event, ...]]:
         if state.finished:
             raise IllegalMove("mm.game_over", "the game is over: all eight rounds are played")
         if isinstance(action, Roll):
@@ -588,7 +605,9 @@ class MatheMeister(Game[MatheMeisterSettings, MatheMeisterState, Action]):
         if not 0 <= seat < state.seats:
             raise IllegalMove("mm.no_such_seat", f"there is no seat {seat + 1} in this game")
         if state.turns[seat].done:
-            raise IllegalMove("mm.round_done", f"seat {seat + 1} has already finished round {state.round}")
+            raise IllegalMove(
+                "mm.round_done", f"seat {seat + 1} has already finished round {state.round}"
+            )
         handler = {
             ChangeDie: self._change_die,
             WriteOperand: self._write_operand,
@@ -603,16 +622,22 @@ class MatheMeister(Game[MatheMeisterSettings, MatheMeisterState, Action]):
 
     # -- the moves ---------------------------------------------------------------------
 
-    def _roll(self, state: MatheMeisterState, action: Roll) -> tuple[MatheMeisterState, tuple[Event, ...]]:
+    def _roll(
+        self, state: MatheMeisterState, action: Roll
+    ) -> tuple[MatheMeisterState, tuple[Event, ...]]:
         if state.dice is not None:
-            raise IllegalMove("mm.already_rolled", f"the dice of round {state.round} are already rolled")
+            raise IllegalMove(
+                "mm.already_rolled", f"the dice of round {state.round} are already rolled"
+            )
         if action not in ALL_ROLLS:
             from tabletop.engine.errors import ImpossibleOutcome
 
             raise ImpossibleOutcome("mm.bad_die", f"a die shows 1 to 6, not {action.dice}")
         turns = tuple(Turn(action.dice) for _ in state.sheets)
         a, b = action.dice
-        event = Event("mm.rolled", f"Round {state.round}: the dice show {a} and {b}.", data={"dice": [a, b]})
+        event = Event(
+            "mm.rolled", f"Round {state.round}: the dice show {a} and {b}.", data={"dice": [a, b]}
+        )
         return replace(state, dice=action.dice, turns=turns), (event,)
 
     def _change_die(self, state: MatheMeisterState, action: ChangeDie) -> _Outcome:
@@ -625,7 +650,9 @@ class MatheMeister(Game[MatheMeisterSettings, MatheMeisterState, Action]):
         if turn.used[action.die]:
             raise IllegalMove("mm.die_used", f"die {action.die + 1} is already written")
         if action.delta not in (-3, -2, -1, 1, 2, 3):
-            raise IllegalMove("mm.shop_delta", f"the Coin Shop changes a die by 1, 2 or 3, not {action.delta}")
+            raise IllegalMove(
+                "mm.shop_delta", f"the Coin Shop changes a die by 1, 2 or 3, not {action.delta}"
+            )
         value = turn.dice[action.die] + action.delta
         if not 1 <= value <= 6:
             raise IllegalMove("mm.die_range", f"a die cannot become {value}")
@@ -636,7 +663,8 @@ class MatheMeister(Game[MatheMeisterSettings, MatheMeisterState, Action]):
         turn = replace(turn, dice=(dice[0], dice[1]))
         event = Event(
             "mm.die_changed",
-            f"You paid {cost} coin{'s' if cost > 1 else ''}: your die {action.die + 1} is now {value}.",
+            f"You paid {cost} coin{'s' if cost > 1 else ''}: "
+            f"your die {action.die + 1} is now {value}.",
             seat,
             {"die": action.die, "value": value, "cost": cost},
         )
@@ -656,20 +684,30 @@ class MatheMeister(Game[MatheMeisterSettings, MatheMeisterState, Action]):
             if action.power not in OPERAND_POWERS:
                 raise IllegalMove("mm.power_kind", f"{action.power!r} is not an operand Star Power")
             if not sheet.powers_ready(s.layout, action.power):
-                raise IllegalMove("mm.power_missing", f"you have no circled {action.power} Star Power to use")
+                raise IllegalMove(
+                    "mm.power_missing", f"you have no circled {action.power} Star Power to use"
+                )
             if action.value != int(action.power):
-                raise IllegalMove("mm.power_value", f"the {action.power} Star Power writes {action.power}")
+                raise IllegalMove(
+                    "mm.power_value", f"the {action.power} Star Power writes {action.power}"
+                )
             sheet = _use_power(sheet, s.layout, action.power)
         elif action.value not in self._die_values(s, turn.dice[action.die]):
             allowed = " or ".join(str(v) for v in self._die_values(s, turn.dice[action.die]))
             raise IllegalMove(
-                "mm.not_the_die", f"die {action.die + 1} shows {turn.dice[action.die]}: write {allowed}"
+                "mm.not_the_die",
+                f"die {action.die + 1} shows {turn.dice[action.die]}: write {allowed}",
             )
         sheet = _write(sheet, cell, str(action.value))
         used = list(turn.used)
         used[action.die] = True
         turn = replace(turn, used=(used[0], used[1]))
-        event = Event("mm.wrote", f"You wrote {action.value} in {cell_name(cell)}.", seat, {"cell": list(cell)})
+        event = Event(
+            "mm.wrote",
+            f"You wrote {action.value} in {cell_name(cell)}.",
+            seat,
+            {"cell": list(cell)},
+        )
         return _with_seat(state, seat, sheet, turn), (event, *_completions(sheet, s, cell, seat))
 
     def _write_operator(self, state: MatheMeisterState, action: WriteOperator) -> _Outcome:
@@ -677,44 +715,64 @@ class MatheMeister(Game[MatheMeisterSettings, MatheMeisterState, Action]):
         sheet, turn = state.sheets[seat], state.turns[seat]
         _check_empty(sheet, s.layout, cell, "operator")
         if action.op not in OPS:
-            raise IllegalMove("mm.not_operator", f"{action.op!r} is not an operator: write +, - or x")
+            raise IllegalMove(
+                "mm.not_operator", f"{action.op!r} is not an operator: write +, - or x"
+            )
         if turn.operators >= 2:
-            raise IllegalMove("mm.two_operators", "you have already written two operators this round")
+            raise IllegalMove(
+                "mm.two_operators", "you have already written two operators this round"
+            )
         if action.power:
             if not sheet.powers_ready(s.layout, action.op):
-                raise IllegalMove("mm.power_missing", f"you have no circled {action.op} Star Power to use")
+                raise IllegalMove(
+                    "mm.power_missing", f"you have no circled {action.op} Star Power to use"
+                )
             sheet = _use_power(sheet, s.layout, action.op)
         else:
             i = OPS.index(action.op)
             if not sheet.supply[i]:
-                raise IllegalMove("mm.supply_empty", f"your OPERATORS supply has no {action.op} left")
+                raise IllegalMove(
+                    "mm.supply_empty", f"your OPERATORS supply has no {action.op} left"
+                )
             supply = list(sheet.supply)
             supply[i] -= 1
             sheet = replace(sheet, supply=(supply[0], supply[1], supply[2]))
         sheet = _write(sheet, cell, action.op)
         turn = replace(turn, operators=turn.operators + 1)
-        event = Event("mm.wrote", f"You wrote {action.op} in {cell_name(cell)}.", seat, {"cell": list(cell)})
+        event = Event(
+            "mm.wrote", f"You wrote {action.op} in {cell_name(cell)}.", seat, {"cell": list(cell)}
+        )
         return _with_seat(state, seat, sheet, turn), (event, *_completions(sheet, s, cell, seat))
 
     def _claim(self, state: MatheMeisterState, action: ClaimStar) -> _Outcome:
         seat, line = action.seat, action.line
         if line not in LINES:
-            raise IllegalMove("mm.no_such_line", f"there is no line {line!r}: lines are R1..R4 and C1..C4")
+            raise IllegalMove(
+                "mm.no_such_line", f"there is no line {line!r}: lines are R1..R4 and C1..C4"
+            )
         if not state.sheets[seat].line_complete(line):
             raise IllegalMove("mm.star_unfinished", f"{line_name(line)} is not complete yet")
         owner = state.owner(line)
         if owner is not None:
             whose = "you" if owner == seat else f"seat {owner + 1}"
-            raise IllegalMove("mm.star_owned", f"{line_name(line)}'s Bonus Star is already claimed by {whose}")
+            raise IllegalMove(
+                "mm.star_owned", f"{line_name(line)}'s Bonus Star is already claimed by {whose}"
+            )
         if any(c.seat == seat and c.line == line for c in state.claims):
-            raise IllegalMove("mm.star_claimed", f"you have already claimed {line_name(line)}'s Bonus Star")
+            raise IllegalMove(
+                "mm.star_claimed", f"you have already claimed {line_name(line)}'s Bonus Star"
+            )
         if action.power not in POWER_KINDS:
             raise IllegalMove("mm.power_kind", f"{action.power!r} is not a Star Power")
         if action.power not in self._circlable(state, seat):
             raise IllegalMove("mm.power_gone", f"no {action.power} Star Power is left to circle")
         claim = Claim(seat, line, action.power, action.at, state.claim_count)
-        event = Event("mm.claimed", f"You claim {line_name(line)}'s Bonus Star!", seat, {"line": line})
-        return replace(state, claims=(*state.claims, claim), claim_count=state.claim_count + 1), (event,)
+        event = Event(
+            "mm.claimed", f"You claim {line_name(line)}'s Bonus Star!", seat, {"line": line}
+        )
+        return replace(state, claims=(*state.claims, claim), claim_count=state.claim_count + 1), (
+            event,
+        )
 
     def _swap(self, state: MatheMeisterState, action: SwapOperators | SwapOperands) -> _Outcome:
         s, seat = state.settings, action.seat
@@ -724,18 +782,29 @@ class MatheMeister(Game[MatheMeisterSettings, MatheMeisterState, Action]):
         if s.has("coinless"):
             raise IllegalMove("mm.coinless", "Coinless: coins cannot be spent in this game")
         if not turn.writes_done:
-            raise IllegalMove("mm.swap_early", "swaps come after this round's two operands and two operators")
+            raise IllegalMove(
+                "mm.swap_early", "swaps come after this round's two operands and two operators"
+            )
         prefilled = s.layout.prefilled_map
         for cell in (action.a, action.b):
             if cell_kind(cell) != kind:
-                raise IllegalMove("mm.swap_kind", f"cell {cell_name(cell)} is not an {kind}: {kind}s swap with {kind}s")
+                raise IllegalMove(
+                    "mm.swap_kind",
+                    f"cell {cell_name(cell)} is not an {kind}: {kind}s swap with {kind}s",
+                )
             if cell in prefilled:
-                raise IllegalMove("mm.prefilled_operator", f"cell {cell_name(cell)} is a prefilled operator")
+                raise IllegalMove(
+                    "mm.prefilled_operator", f"cell {cell_name(cell)} is a prefilled operator"
+                )
             if sheet.at(cell) == EMPTY:
-                raise IllegalMove("mm.swap_empty", f"cell {cell_name(cell)} is empty: only written {kind}s swap")
+                raise IllegalMove(
+                    "mm.swap_empty", f"cell {cell_name(cell)} is empty: only written {kind}s swap"
+                )
             for line in lines_of(cell):
                 if sheet.line_complete(line):
-                    raise IllegalMove("mm.swap_complete", f"{line_name(line)} is complete: it is set in stone")
+                    raise IllegalMove(
+                        "mm.swap_complete", f"{line_name(line)} is complete: it is set in stone"
+                    )
         if action.a == action.b or sheet.at(action.a) == sheet.at(action.b):
             raise IllegalMove("mm.swap_same", "swapping two equal values changes nothing")
         sheet = _spend(sheet, s.layout, cost)
@@ -754,7 +823,8 @@ class MatheMeister(Game[MatheMeisterSettings, MatheMeisterState, Action]):
             turn = state.turns[seat]
             raise IllegalMove(
                 "mm.writes_missing",
-                f"write two operands and two operators each round (you wrote {turn.operands} and {turn.operators})",
+                "write two operands and two operators each round "
+                f"(you wrote {turn.operands} and {turn.operators})",
             )
         turns = list(state.turns)
         turns[seat] = replace(turns[seat], done=True)
@@ -771,7 +841,9 @@ class MatheMeister(Game[MatheMeisterSettings, MatheMeisterState, Action]):
         if not writing:
             if state.round == ROUNDS:
                 state = replace(state, finished=True, dice=None, turns=())
-                out.append(Event("mm.game_over", "All eight rounds are played. Let's count the points!"))
+                out.append(
+                    Event("mm.game_over", "All eight rounds are played. Let's count the points!")
+                )
             else:
                 state = replace(state, round=state.round + 1, dice=None, turns=())
                 out.append(Event("mm.round_over", f"Round {state.round - 1} is over."))
@@ -806,7 +878,8 @@ class MatheMeister(Game[MatheMeisterSettings, MatheMeisterState, Action]):
             events.append(
                 Event(
                     "mm.star_won",
-                    f"{line_name(claim.line)}'s Bonus Star is yours: {value} points, and a {claim.power} Star Power.",
+                    f"{line_name(claim.line)}'s Bonus Star is yours: {value} points, "
+                    f"and a {claim.power} Star Power.",
                     claim.seat,
                     {"line": claim.line, "points": value, "power": claim.power},
                 )
@@ -844,7 +917,9 @@ class MatheMeister(Game[MatheMeisterSettings, MatheMeisterState, Action]):
         if turn.operators == 2:
             return True
         # MM-7 with a short supply: a seat with no operator left to write may end the round.
-        can_write = any(sheet.supply) or any(sheet.powers_ready(state.settings.layout, op) for op in OPS)
+        can_write = any(sheet.supply) or any(
+            sheet.powers_ready(state.settings.layout, op) for op in OPS
+        )
         has_cell = any(sheet.at(c) == EMPTY for c in OPERATOR_CELLS)
         return not (can_write and has_cell)
 
@@ -861,7 +936,11 @@ class MatheMeister(Game[MatheMeisterSettings, MatheMeisterState, Action]):
             and sheet.at(c) != EMPTY
             and not any(sheet.line_complete(line) for line in lines_of(c))
         ]
-        return [kind(seat, a, b) for a, b in itertools.combinations(open_cells, 2) if sheet.at(a) != sheet.at(b)]
+        return [
+            kind(seat, a, b)
+            for a, b in itertools.combinations(open_cells, 2)
+            if sheet.at(a) != sheet.at(b)
+        ]
 
 
 # -- the ``tabletop check`` scorer -------------------------------------------------------
@@ -872,7 +951,14 @@ def check(data: Any, layout: Layout) -> dict[str, Any]:
     breaks the rules."""
     if not isinstance(data, dict):
         raise BadInput("mm.shape", "the input must be a JSON object with 'modes' and 'grid'")
-    unknown = set(data) - {"modes", "grid", "stars", "star_powers", "negative_sums", "operator_supply"}
+    unknown = set(data) - {
+        "modes",
+        "grid",
+        "stars",
+        "star_powers",
+        "negative_sums",
+        "operator_supply",
+    }
     if unknown:
         raise BadInput("mm.shape", f"unknown field {sorted(unknown)[0]!r}")
     modes = data.get("modes", ["freestyle"])
@@ -895,7 +981,8 @@ def check(data: Any, layout: Layout) -> dict[str, Any]:
         if written > allowed:
             raise BadInput(
                 "mm.supply",
-                f"{written} '{op}' operators are written but the supply has {settings.operator_supply} "
+                f"{written} '{op}' operators are written but the supply has "
+                f"{settings.operator_supply} "
                 f"and {used_ops.count(op)} '{op}' Star Powers were used",
             )
     sheet = Sheet(grid=grid, supply=(0, 0, 0), powers=powers, stars=frozenset(stars))
@@ -913,7 +1000,11 @@ def check(data: Any, layout: Layout) -> dict[str, Any]:
             "column_even_sums": card.column_even_sums,
         },
         "lines": {
-            ls.line: {"total": ls.total, "valid": ls.valid if ls.complete else None, "points": ls.points}
+            ls.line: {
+                "total": ls.total,
+                "valid": ls.valid if ls.complete else None,
+                "points": ls.points,
+            }
             for ls in card.lines
         },
         "modes": list(settings.modes),
@@ -930,7 +1021,9 @@ def _check_grid(grid: Any, settings: MatheMeisterSettings) -> tuple[str, ...]:
     # A blank in a printed cell means "as printed": the prefilled operator, an unspent coin.
     blank = settings.layout.blank_grid()
     rows = [
-        "".join(b if ch == EMPTY and b != EMPTY else ch for ch, b in zip(row.replace("X", "x"), brow))
+        "".join(
+            b if ch == EMPTY and b != EMPTY else ch for ch, b in zip(row.replace("X", "x"), brow)
+        )
         for row, brow in zip(grid, blank)
     ]
     prefilled = settings.layout.prefilled_map
@@ -939,15 +1032,24 @@ def _check_grid(grid: Any, settings: MatheMeisterSettings) -> tuple[str, ...]:
         kind = cell_kind(cell)
         where = f"cell {cell_name(cell)}"
         if kind == "operand" and ch != EMPTY and ch not in "123456":
-            raise BadInput("mm.cell_kind", f"{where} is an operand cell: write 1-6 or '.', not {ch!r}")
+            raise BadInput(
+                "mm.cell_kind", f"{where} is an operand cell: write 1-6 or '.', not {ch!r}"
+            )
         if kind == "operand" and ch == "4" and settings.has("fear_of_fours"):
             raise BadInput("mm.fear_of_fours", f"{where}: Fear of Fours: 4 cannot be written")
         if kind == "operator" and cell in prefilled and ch != prefilled[cell]:
-            raise BadInput("mm.prefilled_operator", f"{where} is a prefilled operator {prefilled[cell]!r}, not {ch!r}")
+            raise BadInput(
+                "mm.prefilled_operator",
+                f"{where} is a prefilled operator {prefilled[cell]!r}, not {ch!r}",
+            )
         if kind == "operator" and ch != EMPTY and ch not in OPS:
-            raise BadInput("mm.cell_kind", f"{where} is an operator cell: write + - x or '.', not {ch!r}")
+            raise BadInput(
+                "mm.cell_kind", f"{where} is an operator cell: write + - x or '.', not {ch!r}"
+            )
         if kind == "coin" and ch not in (COIN, SPENT):
-            raise BadInput("mm.cell_kind", f"{where} is a coin: write o (unspent) or * (spent), not {ch!r}")
+            raise BadInput(
+                "mm.cell_kind", f"{where} is a coin: write o (unspent) or * (spent), not {ch!r}"
+            )
         if kind == "coin" and ch == SPENT and settings.has("coinless"):
             raise BadInput("mm.coinless", f"{where}: Coinless: a coin cannot be spent")
     return tuple(rows)
@@ -955,7 +1057,7 @@ def _check_grid(grid: Any, settings: MatheMeisterSettings) -> tuple[str, ...]:
 
 def _check_stars(stars: Any, grid: tuple[str, ...]) -> list[str]:
     if not isinstance(stars, list) or not all(isinstance(s, str) for s in stars):
-        raise BadInput("mm.shape", "'stars' must be a list of lines such as \"R1\" or \"C4\"")
+        raise BadInput("mm.shape", '\'stars\' must be a list of lines such as "R1" or "C4"')
     seen: list[str] = []
     for star in stars:
         line = star.strip().upper()
@@ -964,7 +1066,10 @@ def _check_stars(stars: Any, grid: tuple[str, ...]) -> list[str]:
         if line in seen:
             raise BadInput("mm.star_twice", f"star {line} is listed twice")
         if not all(grid[r][c] != EMPTY for r, c in line_cells(line)):
-            raise BadInput("mm.star_unfinished", f"star {line} is claimed but {line_name(line)} is not complete")
+            raise BadInput(
+                "mm.star_unfinished",
+                f"star {line} is claimed but {line_name(line)} is not complete",
+            )
         seen.append(line)
     return seen
 
@@ -973,25 +1078,36 @@ def _check_powers(
     data: Any, layout: Layout, star_count: int, settings: MatheMeisterSettings
 ) -> tuple[PowerState, ...]:
     if not isinstance(data, dict) or set(data) - {"circled", "used"}:
-        raise BadInput("mm.shape", "'star_powers' must be {\"circled\": [...], \"used\": [...]}")
+        raise BadInput("mm.shape", '\'star_powers\' must be {"circled": [...], "used": [...]}')
     circled, used = data.get("circled", []), data.get("used", [])
     for name, kinds in (("circled", circled), ("used", used)):
         if not isinstance(kinds, list) or not all(isinstance(k, str) for k in kinds):
-            raise BadInput("mm.shape", f"star_powers.{name} must be a list of kinds ({', '.join(POWER_KINDS)})")
+            raise BadInput(
+                "mm.shape", f"star_powers.{name} must be a list of kinds ({', '.join(POWER_KINDS)})"
+            )
         for kind in kinds:
             if kind.lower() not in POWER_KINDS:
-                raise BadInput("mm.power_kind", f"unknown Star Power {kind!r}: kinds are {', '.join(POWER_KINDS)}")
+                raise BadInput(
+                    "mm.power_kind",
+                    f"unknown Star Power {kind!r}: kinds are {', '.join(POWER_KINDS)}",
+                )
     circled = [k.lower() for k in circled]
     used = [k.lower() for k in used]
     if len(circled) > star_count:
         raise BadInput(
-            "mm.powers_over_stars", f"{len(circled)} Star Powers are circled but only {star_count} stars are claimed"
+            "mm.powers_over_stars",
+            f"{len(circled)} Star Powers are circled but only {star_count} stars are claimed",
         )
     for kind in POWER_KINDS:
         if circled.count(kind) > layout.star_powers.count(kind):
-            raise BadInput("mm.power_gone", f"the sheet has only {layout.star_powers.count(kind)} {kind} Star Powers")
+            raise BadInput(
+                "mm.power_gone",
+                f"the sheet has only {layout.star_powers.count(kind)} {kind} Star Powers",
+            )
         if used.count(kind) > circled.count(kind):
-            raise BadInput("mm.power_not_circled", f"a {kind} Star Power is used but was never circled")
+            raise BadInput(
+                "mm.power_not_circled", f"a {kind} Star Power is used but was never circled"
+            )
     if settings.has("coinless") and "coin" in used:
         raise BadInput("mm.coinless", "Coinless: a coin Star Power cannot be spent")
     states: list[PowerState] = []
@@ -1052,7 +1168,9 @@ def _write(sheet: Sheet, cell: Cell, ch: str) -> Sheet:
 def _spend(sheet: Sheet, layout: Layout, cost: int) -> Sheet:
     """Spend personal coins first, then circled coin Star Powers."""
     if sheet.coins(layout) < cost:
-        raise IllegalMove("mm.no_coins", f"that costs {cost} coins and you have {sheet.coins(layout)}")
+        raise IllegalMove(
+            "mm.no_coins", f"that costs {cost} coins and you have {sheet.coins(layout)}"
+        )
     for cell in COIN_CELLS:
         if cost and sheet.at(cell) == COIN:
             sheet = _write(sheet, cell, SPENT)
@@ -1083,7 +1201,9 @@ def _with_seat(state: MatheMeisterState, seat: Seat, sheet: Sheet, turn: Turn) -
     return replace(state, sheets=sheets, turns=turns)
 
 
-def _completions(sheet: Sheet, settings: MatheMeisterSettings, cell: Cell, seat: Seat) -> list[Event]:
+def _completions(
+    sheet: Sheet, settings: MatheMeisterSettings, cell: Cell, seat: Seat
+) -> list[Event]:
     """An event for each line the write at ``cell`` completed, with its sum and points."""
     events = []
     for line in lines_of(cell):
@@ -1094,7 +1214,9 @@ def _completions(sheet: Sheet, settings: MatheMeisterSettings, cell: Cell, seat:
         total = evaluate(operands, op_chars)
         valid = line_validates(operands, settings.modes)
         points = line_points(line, total, valid, settings.negative_sums)
-        words = " ".join(ch for pair in itertools.zip_longest(ops_chars, op_chars) for ch in pair if ch)
+        words = " ".join(
+            ch for pair in itertools.zip_longest(ops_chars, op_chars) for ch in pair if ch
+        )
         events.append(
             Event(
                 "mm.line_complete",

@@ -1,0 +1,382 @@
+"""The Mathe-Meister hint engine and the bot built on it.
+
+How it values a sheet: each of the eight lines is worth what it is expected to score at
+the end, given the cells already written. For a line with empty cells that expectation
+is taken over the dice still to come (uniform 1..6, or Fear of Fours' 1,2,3,5,6) with
+the best operator chosen for the empty operator cells once the operands are known.
+Those values are computed once per (row or column, operators still available, modes)
+for every one of the 7^4 x 4^3 partial line states, with numpy, and then looked up.
+
+A decision (the hint) searches this round's placements: which value each die takes
+(as rolled, changed at the Coin Shop, or replaced by an operand Star Power), which two
+operand cells take them, then which two operator cells take which operators. A coin is
+worth 10 points at the end, so a change must gain more than it costs. After the
+writes the bot claims its Bonus Stars and buys a swap only when it gains more than its
+price.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+
+from tabletop.engine.protocol import Seat
+from tabletop.games.mathe_meister import (
+    COIN_POINTS,
+    EMPTY,
+    LINES,
+    OPERAND_CELLS,
+    OPERATOR_CELLS,
+    OPS,
+    SWAP_OPERANDS_COST,
+    SWAP_OPERATORS_COST,
+    Action,
+    Cell,
+    ChangeDie,
+    ClaimStar,
+    EndRound,
+    MatheMeisterSettings,
+    MatheMeisterState,
+    Sheet,
+    SwapOperands,
+    SwapOperators,
+    WriteOperand,
+    WriteOperator,
+    line_cells,
+    lines_of,
+)
+
+OP_INDEX = {op: i + 1 for i, op in enumerate(OPS)}
+CHAR_INDEX = {EMPTY: 0, **{str(v): v for v in range(1, 7)}, **OP_INDEX}
+# Star Powers the bot circles first: a coin is 10 sure points; then the rarest help.
+POWER_PREFERENCE = ("coin", "x", "6", "+", "5", "-", "1", "2")
+BEAM = 6
+
+
+@dataclass(frozen=True)
+class Hint:
+    """A whole round's placement, and what the sheet is then expected to score."""
+
+    changes: tuple[ChangeDie, ...]
+    operands: tuple[WriteOperand, ...]
+    operators: tuple[WriteOperator, ...]
+    expected: float
+
+    def actions(self) -> tuple[Action, ...]:
+        return (*self.changes, *self.operands, *self.operators)
+
+    def describe(self) -> str:
+        parts = [f"change die {c.die + 1} by {c.delta:+d}" for c in self.changes]
+        parts += [
+            f"write {w.value} in r{w.cell[0]}c{w.cell[1]}"
+            + (f" (Star Power {w.power})" if w.power else "")
+            for w in self.operands
+        ]
+        parts += [
+            f"write {w.op} in r{w.cell[0]}c{w.cell[1]}" + (" (Star Power)" if w.power else "")
+            for w in self.operators
+        ]
+        return "; ".join(parts) + f" (expected final score {self.expected:.0f})"
+
+
+# -- line value tables -------------------------------------------------------------------
+
+
+@cache
+def line_table(
+    is_row: bool, ops: tuple[str, ...], modes: tuple[str, ...], negative_sums: str, sign: int
+) -> list[float]:
+    """Expected points of a line for every partial state, flattened by ``_index``.
+
+    ``ops`` are the operators still available for empty operator cells; ``sign`` is +1
+    to maximise the score and -1 to minimise it (Black Hole).
+    """
+    line = "R1" if is_row else "C1"
+    values = np.arange(1, 7)
+    o = np.meshgrid(values, values, values, values, indexing="ij")
+    complete = np.empty((6, 6, 6, 6, 3, 3, 3))
+    for a, b, c in itertools.product(range(3), repeat=3):
+        total = o[0]
+        for op, operand in zip((a, b, c), o[1:]):
+            total = total + operand if op == 0 else total - operand if op == 1 else total * operand
+        complete[..., a, b, c] = _points(line, total, o, modes, negative_sums) * sign
+    # operator axes: index 0 = empty = the best available operator, chosen later
+    allowed = [OPS.index(op) for op in ops] or [0, 1, 2]
+    table = complete
+    for axis in (4, 5, 6):
+        best = np.take(table, allowed, axis=axis).max(axis=axis, keepdims=True)
+        table = np.concatenate([best, table], axis=axis)
+    # operand axes: index 0 = empty = the mean over the dice still to come
+    weights = _die_weights(modes)
+    for axis in (0, 1, 2, 3):
+        mean = np.tensordot(table, weights, axes=([axis], [0]))
+        table = np.concatenate([np.expand_dims(mean, axis), table], axis=axis)
+    flat: list[float] = table.reshape(-1).tolist()
+    return flat
+
+
+def _points(
+    line: str,
+    total: np.ndarray,
+    operands: list[np.ndarray],
+    modes: tuple[str, ...],
+    negative_sums: str,
+) -> np.ndarray:
+    magnitude = np.abs(total) if negative_sums == "absolute" else total
+    good = (total % 2 == 0) if line[0] == "R" else (total % 2 == 1)
+    points = np.where(good, magnitude, -magnitude)
+    valid = np.ones_like(total, dtype=bool)
+    pairs = list(itertools.pairwise(operands))
+    if "twins" in modes:
+        valid &= np.logical_or.reduce([a == b for a, b in pairs])
+    if "small_to_big" in modes:
+        valid &= np.logical_and.reduce([a <= b for a, b in pairs])
+    if "big_to_small" in modes:
+        valid &= np.logical_and.reduce([a >= b for a, b in pairs])
+    result: np.ndarray = np.where((points > 0) & ~valid, 0, points)
+    return result
+
+
+def _die_weights(modes: tuple[str, ...]) -> np.ndarray:
+    if "fear_of_fours" in modes:  # a rolled 4 becomes a 3 or a 5
+        return np.array([2, 2, 3, 0, 3, 2]) / 12
+    return np.full(6, 1 / 6)
+
+
+def _index(chars: list[str]) -> int:
+    """Flat index of a line state: operands at 0,2,4,6 and operators at 1,3,5."""
+    i = 0
+    for ch in chars[0::2]:
+        i = i * 7 + CHAR_INDEX[ch]
+    for ch in chars[1::2]:
+        i = i * 4 + CHAR_INDEX[ch]
+    return i
+
+
+# -- valuing sheets ------------------------------------------------------------------------
+
+
+class Valuer:
+    """Line values of one sheet under one set of settings, with cheap what-ifs."""
+
+    def __init__(self, settings: MatheMeisterSettings, sheet: Sheet, ops: tuple[str, ...]) -> None:
+        self.settings = settings
+        self.sign = -1 if settings.has("black_hole") else 1
+        self.grid = [list(row) for row in sheet.grid]
+        key = (ops, settings.modes, settings.negative_sums, self.sign)
+        self.tables = {True: line_table(True, *key), False: line_table(False, *key)}
+        self.base = {line: self.line_value(line) for line in LINES}
+
+    def line_value(self, line: str, changes: dict[Cell, str] | None = None) -> float:
+        chars = [
+            changes[cell] if changes and cell in changes else self.grid[cell[0]][cell[1]]
+            for cell in line_cells(line)
+        ]
+        return self.tables[line[0] == "R"][_index(chars)]
+
+    def delta(self, changes: dict[Cell, str]) -> float:
+        """How the sheet's expected value moves if ``changes`` are written."""
+        touched = {line for cell in changes for line in lines_of(cell)}
+        return sum(self.line_value(line, changes) - self.base[line] for line in touched)
+
+    def total(self) -> float:
+        return sum(self.base.values())
+
+
+def expected_score(state: MatheMeisterState, seat: Seat) -> float:
+    """The sheet's expected final score if played on from here (in the objective's sign)."""
+    sheet, s = state.sheets[seat], state.settings
+    valuer = Valuer(s, sheet, _ops_left(sheet, s, ()))
+    coins = sheet.coins(s.layout) * COIN_POINTS
+    stars = sum(s.layout.star_value(line) for line in sheet.stars)
+    return valuer.sign * valuer.total() + coins + stars
+
+
+# -- the hint ------------------------------------------------------------------------------
+
+
+def hint(state: MatheMeisterState, seat: Seat) -> Hint:
+    """The best placement for ``seat`` this round (dice, cells, operators, coin use)."""
+    if state.dice is None or not state.turns or state.turns[seat].done:
+        raise ValueError("a hint needs rolled dice and a seat that is still writing")
+    s, sheet, turn = state.settings, state.sheets[seat], state.turns[seat]
+    valuer = Valuer(s, sheet, _ops_left(sheet, s, ()))
+    coin_value = COIN_POINTS * valuer.sign
+    empty = [c for c in OPERAND_CELLS if sheet.at(c) == EMPTY]
+    dice_free = [d for d in (0, 1) if not turn.used[d]]
+    candidates: list[tuple[float, tuple[ChangeDie, ...], tuple[WriteOperand, ...]]] = []
+    for choice in _dice_choices(state, seat, dice_free):
+        changes, writes, coins_spent = choice
+        for cells in itertools.permutations(empty, len(writes)):
+            placed = tuple(
+                WriteOperand(seat, cell, w.value, w.die, w.power) for cell, w in zip(cells, writes)
+            )
+            gain = valuer.delta({w.cell: str(w.value) for w in placed}) * valuer.sign
+            power_cost = sum(3 for w in placed if w.power)
+            candidates.append((gain - coins_spent * coin_value - power_cost, changes, placed))
+    candidates.sort(key=lambda c: -c[0])
+    best: Hint | None = None
+    need_ops = 2 - turn.operators
+    for score, changes, placed in candidates[:BEAM] or [(0.0, (), ())]:
+        written = {w.cell: str(w.value) for w in placed}
+        op_score, op_writes = _best_operators(state, seat, valuer, written, need_ops)
+        total = score + op_score
+        if best is None or total > best.expected:
+            best = Hint(changes, placed, op_writes, total)
+    assert best is not None
+    base = expected_score(state, seat)
+    return Hint(best.changes, best.operands, best.operators, base + best.expected)
+
+
+def _dice_choices(
+    state: MatheMeisterState, seat: Seat, dice_free: list[int]
+) -> Iterator[tuple[tuple[ChangeDie, ...], tuple[WriteOperand, ...], int]]:
+    """Every way to get values for the unused dice: (coin changes, writes w/o cell, coins)."""
+    s, sheet, turn = state.settings, state.sheets[seat], state.turns[seat]
+    coins = sheet.coins(s.layout)
+    shop = not s.has("coinless")
+    per_die: list[list[tuple[int, int, str | None, int]]] = []  # (value, delta, power, die)
+    for die in dice_free:
+        options = []
+        for delta in (0, -1, 1, -2, 2, -3, 3):
+            if delta and (not shop or abs(delta) > coins):
+                continue
+            raw = turn.dice[die] + delta
+            if not 1 <= raw <= 6:
+                continue
+            for value in (3, 5) if raw == 4 and s.has("fear_of_fours") else (raw,):
+                options.append((value, delta, None, die))
+        for kind in ("1", "2", "5", "6"):
+            if sheet.powers_ready(s.layout, kind):
+                options.append((int(kind), 0, kind, die))
+        per_die.append(options)
+    seen: set[tuple[tuple[int, str | None], ...]] = set()
+    for combo in itertools.product(*per_die):
+        cost = sum(abs(delta) for _, delta, _, _ in combo)
+        powers = [p for _, _, p, _ in combo if p]
+        if cost > coins or any(sheet.powers_ready(s.layout, p) < powers.count(p) for p in powers):
+            continue
+        key = tuple(sorted((v, p) for v, _, p, _ in combo))
+        if key in seen:  # the same values for more coins is never better
+            continue
+        seen.add(key)
+        changes = tuple(ChangeDie(seat, die, delta) for _, delta, _, die in combo if delta)
+        writes = tuple(WriteOperand(seat, (0, 0), v, die, p) for v, _, p, die in combo)
+        yield changes, writes, cost
+
+
+def _best_operators(
+    state: MatheMeisterState,
+    seat: Seat,
+    valuer: Valuer,
+    written: dict[Cell, str],
+    need: int,
+) -> tuple[float, tuple[WriteOperator, ...]]:
+    s, sheet = state.settings, state.sheets[seat]
+    empty = [c for c in OPERATOR_CELLS if sheet.at(c) == EMPTY]
+    stock = {op: sheet.supply[i] + sheet.powers_ready(s.layout, op) for i, op in enumerate(OPS)}
+    best: tuple[float, tuple[WriteOperator, ...]] = (float("-inf"), ())
+    need = min(need, len(empty), sum(stock.values()))
+    if need <= 0:
+        return 0.0, ()
+    for cells in itertools.combinations(empty, need):
+        for ops in itertools.product(OPS, repeat=need):
+            if any(ops.count(op) > stock[op] for op in OPS):
+                continue
+            changes = dict(written)
+            changes.update(zip(cells, ops))
+            gain = valuer.delta(changes) * valuer.sign
+            if gain > best[0]:
+                best = (
+                    gain,
+                    tuple(
+                        _operator_write(sheet, s, seat, c, op, ops[:i])
+                        for i, (c, op) in enumerate(zip(cells, ops))
+                    ),
+                )
+    # the operand-only part was already counted by the caller
+    operand_only = valuer.delta(written) * valuer.sign if written else 0.0
+    return best[0] - operand_only, best[1]
+
+
+def _operator_write(
+    sheet: Sheet, s: MatheMeisterSettings, seat: Seat, cell: Cell, op: str, before: tuple[str, ...]
+) -> WriteOperator:
+    """From the supply while it lasts, then from an operator Star Power."""
+    left = sheet.supply[OPS.index(op)] - before.count(op)
+    return WriteOperator(seat, cell, op, power=left <= 0)
+
+
+def _ops_left(sheet: Sheet, s: MatheMeisterSettings, spent: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(
+        op
+        for i, op in enumerate(OPS)
+        if sheet.supply[i] + sheet.powers_ready(s.layout, op) - spent.count(op) > 0
+    )
+
+
+# -- the bot ----------------------------------------------------------------------------------
+
+
+def bot_turn(state: MatheMeisterState, seat: Seat) -> list[Action]:
+    """The whole round for ``seat`` before claims and swaps: the hint's actions."""
+    return list(hint(state, seat).actions())
+
+
+def after_writes(state: MatheMeisterState, seat: Seat) -> list[Action]:
+    """Claims, then at most one worthwhile swap, then the end of the round."""
+    s, sheet = state.settings, state.sheets[seat]
+    actions: list[Action] = []
+    if not s.has("black_hole"):  # in Black Hole a star only adds points
+        promised: list[str] = []
+        for line in LINES:
+            mine = any(c.seat == seat and c.line == line for c in state.claims)
+            if mine or state.owner(line) is not None or not sheet.line_complete(line):
+                continue
+            power = next(
+                (k for k in POWER_PREFERENCE if sheet.powers_free(s.layout, k) > promised.count(k)),
+                None,
+            )
+            if power is not None:
+                promised.append(power)
+                actions.append(ClaimStar(seat, line, power))
+    swap = _best_swap(state, seat)
+    if swap is not None:
+        actions.append(swap)
+    actions.append(EndRound(seat))
+    return actions
+
+
+def _best_swap(state: MatheMeisterState, seat: Seat) -> Action | None:
+    s, sheet = state.settings, state.sheets[seat]
+    if s.has("coinless"):
+        return None
+    valuer = Valuer(s, sheet, _ops_left(sheet, s, ()))
+    coins = sheet.coins(s.layout)
+    prefilled = s.layout.prefilled_map
+    best: tuple[float, Action | None] = (0.0, None)
+    for kind, cells, cost in (
+        (SwapOperators, OPERATOR_CELLS, SWAP_OPERATORS_COST),
+        (SwapOperands, OPERAND_CELLS, SWAP_OPERANDS_COST),
+    ):
+        if coins < cost:
+            continue
+        open_cells = [
+            c
+            for c in cells
+            if c not in prefilled
+            and sheet.at(c) != EMPTY
+            and not any(sheet.line_complete(line) for line in lines_of(c))
+        ]
+        for a, b in itertools.combinations(open_cells, 2):
+            if sheet.at(a) == sheet.at(b):
+                continue
+            gain = valuer.delta({a: sheet.at(b), b: sheet.at(a)}) * valuer.sign
+            gain -= cost * COIN_POINTS * valuer.sign
+            if gain > best[0]:
+                best = (gain, kind(seat, a, b))
+    return best[1]
