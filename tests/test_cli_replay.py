@@ -1,0 +1,108 @@
+"""``tabletop replay LOG`` (DESIGN.md: every game is a replayable log of actions): the
+printed JSON proves the replay reached the recorded final state."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from tabletop import cli
+from tabletop.engine import Match, RngDealer
+from tabletop.engine.codec import digest, encode
+from tabletop.games import GAMES
+from tabletop.games.mathe_meister import MatheMeisterSettings
+from tests.mm_play import play_randomly
+
+
+@pytest.fixture(scope="module")
+def played() -> Match:  # type: ignore[type-arg]
+    from tabletop.assets import mathe_meister_layout
+
+    settings = MatheMeisterSettings(mathe_meister_layout(), ("twins",))
+    match = Match(GAMES["mathe-meister"], settings, 3, seed=42)
+    play_randomly(match, random.Random(42), RngDealer(42))
+    assert match.result() is not None
+    return match
+
+
+def write_log(tmp_path: Path, lines: list[str]) -> str:
+    path = tmp_path / "game.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return str(path)
+
+
+def test_replay_prints_the_final_digest(
+    played: Match,
+    tmp_path: Path,  # type: ignore[type-arg]
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status = cli.main(["replay", write_log(tmp_path, list(played.log_lines()))])
+    out, err = capsys.readouterr()
+    assert (status, err) == (0, "")
+    assert out.count("\n") == 1
+    data = json.loads(out)
+    assert data["digest"] == digest(played.state)
+    assert data["over"] is True
+    assert data["game"] == "mathe-meister"
+    assert data["actions"] == len(played.history)
+    assert data["result"] == encode(played.result())
+    assert data["state"] == encode(played.state)
+
+
+def test_replay_of_a_game_in_progress(
+    played: Match,
+    tmp_path: Path,  # type: ignore[type-arg]
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    lines = list(played.log_lines())[:30]
+    again = Match.replay(lines, GAMES)
+    assert cli.main(["replay", write_log(tmp_path, lines)]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["over"] is False and data["result"] is None
+    assert data["actions"] == 29
+    assert data["digest"] == digest(again.state) != digest(played.state)
+
+
+@pytest.mark.parametrize("damage", ["digest", "json", "action", "header"])
+def test_replay_corrupt_log_exits_2_with_one_line(
+    played: Match,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],  # type: ignore[type-arg]
+    damage: str,
+) -> None:
+    lines = list(played.log_lines())
+    if damage == "digest":
+        record = json.loads(lines[12])
+        record["digest"] = "f" * 16
+        lines[12] = json.dumps(record)
+    elif damage == "json":
+        lines[12] = lines[12][:-5]
+    elif damage == "action":
+        record = json.loads(lines[12])
+        record["action"] = {"type": "Roll", "dice": [9, 9]}
+        lines[12] = json.dumps(record)
+    else:
+        lines[0] = json.dumps({**json.loads(lines[0]), "game": "ludo"})
+    status = cli.main(["replay", write_log(tmp_path, lines)])
+    out, err = capsys.readouterr()
+    assert (status, out) == (2, "")
+    assert err.count("\n") == 1 and err.startswith("tabletop replay: ")
+    assert ("line 1" if damage == "header" else "line 13") in err
+    assert "Traceback" not in err
+
+
+def test_replay_missing_or_binary_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["replay", str(tmp_path / "none.jsonl")]) == 2
+    assert capsys.readouterr().err.count("\n") == 1
+    binary = tmp_path / "bin.jsonl"
+    binary.write_bytes(b"\xff\xfe\x00garbage")
+    assert cli.main(["replay", str(binary)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "UTF-8" in err
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("", encoding="utf-8")
+    assert cli.main(["replay", str(empty)]) == 2
+    assert "empty" in capsys.readouterr().err
