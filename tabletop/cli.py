@@ -111,6 +111,8 @@ def _read_json(name: str) -> Any:
         raise BadInput(
             "cli.json", f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
         ) from None
+    except RecursionError:
+        raise BadInput("cli.json", "the JSON is nested too deeply to read") from None
 
 
 # -- replay ------------------------------------------------------------------------------

@@ -32,6 +32,7 @@ from tabletop.games.mathe_meister import (
     OPERAND_CELLS,
     OPERATOR_CELLS,
     OPS,
+    ROUNDS,
     SWAP_OPERANDS_COST,
     SWAP_OPERATORS_COST,
     Action,
@@ -55,6 +56,10 @@ CHAR_INDEX = {EMPTY: 0, **{str(v): v for v in range(1, 7)}, **OP_INDEX}
 # Star Powers the bot circles first: a coin is 10 sure points; then the rarest help.
 POWER_PREFERENCE = ("coin", "x", "6", "+", "5", "-", "1", "2")
 BEAM = 6
+BLEND = 1.0
+CHOICE = 0.3
+X_PRICE = 60.0
+DYNAMIC = True
 
 
 @dataclass(frozen=True)
@@ -104,19 +109,32 @@ def line_table(
         for op, operand in zip((a, b, c), o[1:]):
             total = total + operand if op == 0 else total - operand if op == 1 else total * operand
         complete[..., a, b, c] = _points(line, total, o, modes, negative_sums) * sign
-    # operator axes: index 0 = empty = the best available operator, chosen later
     allowed = [OPS.index(op) for op in ops] or [0, 1, 2]
-    table = complete
+    weights = _die_weights(modes)
+    late = _extend_operands(_extend_operators(complete, allowed), weights)
+    early = _extend_operators(_extend_operands(complete, weights), allowed)
+    table = BLEND * late + (1 - BLEND) * early
+    flat: list[float] = table.reshape(-1).tolist()
+    return flat
+
+
+def _extend_operators(table: np.ndarray, allowed: list[int]) -> np.ndarray:
+    """Operator axes gain index 0 = empty = the best available operator."""
     for axis in (4, 5, 6):
         best = np.take(table, allowed, axis=axis).max(axis=axis, keepdims=True)
         table = np.concatenate([best, table], axis=axis)
-    # operand axes: index 0 = empty = the mean over the dice still to come
-    weights = _die_weights(modes)
+    return table
+
+
+def _extend_operands(table: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """Operand axes gain index 0 = empty = the mean over the dice still to come."""
     for axis in (0, 1, 2, 3):
         mean = np.tensordot(table, weights, axes=([axis], [0]))
+        if CHOICE:
+            best = np.take(table, np.nonzero(weights)[0], axis=axis).max(axis=axis)
+            mean = (1 - CHOICE) * mean + CHOICE * best
         table = np.concatenate([np.expand_dims(mean, axis), table], axis=axis)
-    flat: list[float] = table.reshape(-1).tolist()
-    return flat
+    return table
 
 
 def _points(
@@ -280,6 +298,7 @@ def _best_operators(
     empty = [c for c in OPERATOR_CELLS if sheet.at(c) == EMPTY]
     stock = {op: sheet.supply[i] + sheet.powers_ready(s.layout, op) for i, op in enumerate(OPS)}
     best: tuple[float, tuple[WriteOperator, ...]] = (float("-inf"), ())
+    x_price = X_PRICE * (ROUNDS - state.round) / (ROUNDS - 1) if DYNAMIC else X_PRICE
     need = min(need, len(empty), sum(stock.values()))
     if need <= 0:
         return 0.0, ()
@@ -289,7 +308,7 @@ def _best_operators(
                 continue
             changes = dict(written)
             changes.update(zip(cells, ops))
-            gain = valuer.delta(changes) * valuer.sign
+            gain = valuer.delta(changes) * valuer.sign - x_price * ops.count("x")
             if gain > best[0]:
                 best = (
                     gain,

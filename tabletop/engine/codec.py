@@ -82,7 +82,7 @@ def decode(kind: Any, data: JSON, where: str = "value") -> Any:
         if isinstance(data, int | str) and not isinstance(data, bool):
             try:
                 return Fraction(data)
-            except ValueError:
+            except (ValueError, ZeroDivisionError):
                 pass
         raise BadInput("codec.shape", f"{where}: expected an exact number, got {data!r}")
     if origin in (tuple, frozenset):

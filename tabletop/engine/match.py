@@ -155,6 +155,8 @@ def _json_line(line: str, number: int) -> dict[str, Any]:
         data = json.loads(line)
     except json.JSONDecodeError as exc:
         raise CorruptLog("log.json", f"line {number}: not JSON ({exc.msg})") from None
+    except RecursionError:
+        raise CorruptLog("log.json", f"line {number}: JSON nested too deeply") from None
     if not isinstance(data, dict):
         raise CorruptLog("log.json", f"line {number}: expected a JSON object")
     return data

@@ -6,8 +6,8 @@ Every player writes on their own sheet at the same time, so every seat that has 
 finished the round is pending at once. A round is: the dice are rolled (a chance
 outcome), each seat changes dice at the Coin Shop, writes two operands and two
 operators, claims the Bonus Stars of lines it completed, swaps if it pays, and ends its
-round. Claims are settled in the order they were made (MM-5) once at most one seat is
-still writing, so nobody can beat a claim any more.
+round. Claims are settled in the order they were made (MM-5) once every seat is
+done with the round (at once in a solo game, where nobody can beat a claim).
 
 Sections: constants, layout and settings, state, actions, scoring, the engine, the
 ``tabletop check`` scorer, private helpers.
@@ -835,7 +835,9 @@ class MatheMeister(Game[MatheMeisterSettings, MatheMeisterState, Action]):
     def _settle_if_ready(self, state: MatheMeisterState, events: tuple[Event, ...]) -> _Outcome:
         writing = [t for t in state.turns if not t.done]
         out = list(events)
-        if len(writing) <= 1 and state.claims:
+        # Alone, nobody can beat a claim; with others, wait until every seat has ended the
+        # round, so an earlier claim (or the seat order, MM-5) can still win.
+        if state.claims and (state.seats == 1 or not writing):
             state, settled = self._settle_claims(state)
             out.extend(settled)
         if not writing:
