@@ -7,6 +7,7 @@ error into one clear line on stderr with exit status 2. Nothing below it prints.
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import logging
 import sys
@@ -62,9 +63,10 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("log", metavar="LOG", help="a JSON-lines game log")
     p.set_defaults(run=_cmd_replay)
 
-    p = sub.add_parser("bench", help="engine figures as JSON (bot and random scores, hint time)")
-    p.add_argument("--games", type=int, default=1000, help="seeded games per player (default 1000)")
-    p.add_argument("--modes", default="freestyle", help="comma-separated game modes")
+    p = sub.add_parser("bench", help="measured figures as JSON (bots, simulations, timing)")
+    p.add_argument("--game", default="mathe-meister", help=", ".join(GAME_NAMES))
+    p.add_argument("--games", type=int, default=1000, help="seeded games per figure (default 1000)")
+    p.add_argument("--modes", default="freestyle", help="Mathe-Meister: comma-separated modes")
     p.set_defaults(run=_cmd_bench)
     return parser
 
@@ -86,6 +88,16 @@ def _cmd_check(args: argparse.Namespace) -> int:
     return 0
 
 
+# Each game module (pure) exposes ``check(data) -> dict``; Mathe-Meister also takes its
+# sheet layout, which is data in assets/.
+CHECK_MODULES = {
+    "math-wars-meta": "tabletop.games.math_wars_meta",
+    "math-attack": "tabletop.games.math_attack",
+    "mecs": "tabletop.games.mecs",
+    "math-arena": "tabletop.games.math_arena",
+}
+
+
 def check(game: str, data: Any) -> dict[str, Any]:
     """``tabletop check`` for one game: JSON data in, JSON data out."""
     if game == "mathe-meister":
@@ -93,9 +105,20 @@ def check(game: str, data: Any) -> dict[str, Any]:
         from tabletop.games import mathe_meister
 
         return mathe_meister.check(data, mathe_meister_layout())
-    if game in GAME_NAMES:
-        raise CommandError(f"{game}: this game's engine is not built yet")
-    raise CommandError(f"unknown game {game!r}: choose from {', '.join(GAME_NAMES)}")
+    if game not in CHECK_MODULES:
+        raise CommandError(f"unknown game {game!r}: choose from {', '.join(GAME_NAMES)}")
+    module = _game_module(CHECK_MODULES[game], game)
+    result: dict[str, Any] = module.check(data)
+    return result
+
+
+def _game_module(name: str, game: str) -> Any:
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name == name:
+            raise CommandError(f"{game}: this game's engine is not built yet") from None
+        raise
 
 
 def _read_json(name: str) -> Any:
@@ -157,10 +180,25 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     return terminal.demo(seed=args.seed, modes=_modes(args.modes), log_path=args.log)
 
 
-def _cmd_bench(args: argparse.Namespace) -> int:
-    from tabletop import bench
+# Each other game's bot module exposes ``bench(games: int) -> dict`` of measured figures.
+BENCH_MODULES = {
+    "math-wars-meta": "tabletop.bots.math_wars_meta",
+    "math-attack": "tabletop.bots.math_attack",
+    "mecs": "tabletop.bots.mecs",
+    "math-arena": "tabletop.bots.math_arena",
+}
 
-    print(json.dumps(bench.engine_figures(args.games, _modes(args.modes)), indent=2))
+
+def _cmd_bench(args: argparse.Namespace) -> int:
+    if args.game == "mathe-meister":
+        from tabletop import bench
+
+        figures = bench.engine_figures(args.games, _modes(args.modes))
+    elif args.game in BENCH_MODULES:
+        figures = _game_module(BENCH_MODULES[args.game], args.game).bench(args.games)
+    else:
+        raise CommandError(f"unknown game {args.game!r}: choose from {', '.join(GAME_NAMES)}")
+    print(json.dumps(figures, indent=2))
     return 0
 
 
