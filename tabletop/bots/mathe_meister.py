@@ -224,17 +224,26 @@ def hint(state: MatheMeisterState, seat: Seat) -> Hint:
     coin_value = COIN_POINTS * valuer.sign
     empty = [c for c in OPERAND_CELLS if sheet.at(c) == EMPTY]
     dice_free = [d for d in (0, 1) if not turn.used[d]]
-    candidates: list[tuple[float, tuple[ChangeDie, ...], tuple[WriteOperand, ...]]] = []
-    for choice in _dice_choices(state, seat, dice_free):
-        changes, writes, coins_spent = choice
+    gains = _PlacementGains(valuer)
+    scored: list[
+        tuple[float, tuple[ChangeDie, ...], tuple[WriteOperand, ...], tuple[Cell, ...]]
+    ] = []
+    for changes, writes, coins_spent in _dice_choices(state, seat, dice_free):
+        cost = coins_spent * coin_value + sum(3 for w in writes if w.power)
+        values = [w.value for w in writes]
         for cells in itertools.permutations(empty, len(writes)):
-            placed = tuple(
+            scored.append((gains.of(cells, values) - cost, changes, writes, cells))
+    scored.sort(key=lambda c: -c[0])
+    candidates = [
+        (
+            score,
+            changes,
+            tuple(
                 WriteOperand(seat, cell, w.value, w.die, w.power) for cell, w in zip(cells, writes)
-            )
-            gain = valuer.delta({w.cell: str(w.value) for w in placed})
-            power_cost = sum(3 for w in placed if w.power)
-            candidates.append((gain - coins_spent * coin_value - power_cost, changes, placed))
-    candidates.sort(key=lambda c: -c[0])
+            ),
+        )
+        for score, changes, writes, cells in scored[:BEAM]
+    ]
     best: Hint | None = None
     need_ops = 2 - turn.operators
     for score, changes, placed in candidates[:BEAM] or [(0.0, (), ())]:
@@ -246,6 +255,33 @@ def hint(state: MatheMeisterState, seat: Seat) -> Hint:
     assert best is not None
     base = expected_score(state, seat)
     return Hint(best.changes, best.operands, best.operators, base + valuer.sign * best.expected)
+
+
+class _PlacementGains:
+    """Gains of writing one or two operands, from cached single-cell gains: two cells
+    interact only when they share a line, and only then is the pair valued whole."""
+
+    def __init__(self, valuer: Valuer) -> None:
+        self.valuer = valuer
+        self.single: dict[tuple[Cell, int], float] = {}
+        self.pairs: dict[tuple[Cell, int, Cell, int], float] = {}
+
+    def of(self, cells: tuple[Cell, ...], values: list[int]) -> float:
+        if len(cells) == 1:
+            return self._single(cells[0], values[0])
+        a, b = cells
+        if set(lines_of(a)).isdisjoint(lines_of(b)):
+            return self._single(a, values[0]) + self._single(b, values[1])
+        key = (a, values[0], b, values[1])
+        if key not in self.pairs:
+            self.pairs[key] = self.valuer.delta({a: str(values[0]), b: str(values[1])})
+        return self.pairs[key]
+
+    def _single(self, cell: Cell, value: int) -> float:
+        key = (cell, value)
+        if key not in self.single:
+            self.single[key] = self.valuer.delta({cell: str(value)})
+        return self.single[key]
 
 
 def _dice_choices(
@@ -292,32 +328,44 @@ def _best_operators(
     written: dict[Cell, str],
     need: int,
 ) -> tuple[float, tuple[WriteOperator, ...]]:
+    """The best ``need`` operator writes given this round's operands, and their gain.
+
+    An operator cell lies on one line, so two writes on different lines add up; only a
+    pair on the same line is valued whole.
+    """
     s, sheet = state.settings, state.sheets[seat]
     empty = [c for c in OPERATOR_CELLS if sheet.at(c) == EMPTY]
     stock = {op: sheet.supply[i] + sheet.powers_ready(s.layout, op) for i, op in enumerate(OPS)}
-    best: tuple[float, tuple[WriteOperator, ...]] = (float("-inf"), ())
-    x_price = X_PRICE * (ROUNDS - state.round) / (ROUNDS - 1)
     need = min(need, len(empty), sum(stock.values()))
     if need <= 0:
         return 0.0, ()
+    x_price = X_PRICE * (ROUNDS - state.round) / (ROUNDS - 1)
+    line_of = {c: lines_of(c)[0] for c in empty}
+    before = {line: valuer.line_value(line, written) for line in set(line_of.values())}
+
+    def gain(changes: dict[Cell, str]) -> float:
+        line = line_of[next(iter(changes))]
+        return valuer.line_value(line, {**written, **changes}) - before[line]
+
+    single = {(c, op): gain({c: op}) for c in empty for op in OPS}
+    best: tuple[float, tuple[Cell, ...], tuple[str, ...]] = (float("-inf"), (), ())
     for cells in itertools.combinations(empty, need):
+        same_line = need == 2 and line_of[cells[0]] == line_of[cells[1]]
         for ops in itertools.product(OPS, repeat=need):
             if any(ops.count(op) > stock[op] for op in OPS):
                 continue
-            changes = dict(written)
-            changes.update(zip(cells, ops))
-            gain = valuer.delta(changes) - x_price * ops.count("x")
-            if gain > best[0]:
-                best = (
-                    gain,
-                    tuple(
-                        _operator_write(sheet, s, seat, c, op, ops[:i])
-                        for i, (c, op) in enumerate(zip(cells, ops))
-                    ),
-                )
-    # the operand-only part was already counted by the caller
-    operand_only = valuer.delta(written) if written else 0.0
-    return best[0] - operand_only, best[1]
+            if same_line:
+                value = gain(dict(zip(cells, ops)))
+            else:
+                value = sum(single[c, op] for c, op in zip(cells, ops))
+            value -= x_price * ops.count("x")
+            if value > best[0]:
+                best = (value, cells, ops)
+    writes = tuple(
+        _operator_write(sheet, s, seat, c, op, best[2][:i])
+        for i, (c, op) in enumerate(zip(best[1], best[2]))
+    )
+    return best[0], writes
 
 
 def _operator_write(

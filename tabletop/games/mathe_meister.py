@@ -19,6 +19,7 @@ import itertools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from functools import cache
 from typing import Any, Literal
 
 from tabletop.engine.errors import BadInput, IllegalMove
@@ -79,6 +80,7 @@ def cell_kind(cell: Cell) -> str:
     return "operator"
 
 
+@cache
 def line_cells(line: str) -> tuple[Cell, ...]:
     """The seven cells of a line in reading order (left to right, top to bottom)."""
     index = 2 * (int(line[1]) - 1)
@@ -87,6 +89,7 @@ def line_cells(line: str) -> tuple[Cell, ...]:
     return tuple((r, index) for r in range(SIZE))
 
 
+@cache
 def lines_of(cell: Cell) -> tuple[str, ...]:
     """The lines a cell belongs to: two for an operand, one for an operator."""
     r, c = cell
