@@ -31,7 +31,9 @@ class RngDealer:
             raise ImpossibleOutcome(
                 "dealer.no_outcome", f"nothing can appear for {request.description}"
             )
-        total = sum(request.weight_of(i) for i in range(len(request.outcomes)))
+        if not request.weights:  # uniform: the same pick as walking weights of 1
+            return request.outcomes[self._rng.randrange(len(request.outcomes))]
+        total = sum(request.weights)
         pick = self._rng.randrange(total)
         for i, outcome in enumerate(request.outcomes):
             pick -= request.weight_of(i)

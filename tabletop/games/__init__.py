@@ -5,10 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from tabletop.engine.protocol import Game
+from tabletop.games.math_wars_meta import MathWarsMeta
 from tabletop.games.mathe_meister import MatheMeister
 
 GAMES: dict[str, Game[Any, Any, Any]] = {
     MatheMeister.name: MatheMeister(),
+    MathWarsMeta.name: MathWarsMeta(),
 }
 
 __all__ = ["GAMES"]

@@ -1,0 +1,552 @@
+"""Math Wars Meta through its engine, one group of tests per ruling MWM-1..MWM-9
+(shared/RULINGS.md), plus the engine's refusals. Hands are scripted card by card with
+``tests.games.test_math_wars_meta_play.Table``."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from tabletop.engine import BadInput, IllegalMove, ImpossibleOutcome, Match, ScriptedDealer
+from tabletop.games.math_wars_meta import (
+    CRATE_CARDS,
+    EDITIONS,
+    CountDrawn,
+    CrateDrawn,
+    EnterSolution,
+    MathWarsMeta,
+    MathWarsMetaSettings,
+    Splash,
+    answer,
+    answer_key,
+    cards_conserved,
+    count_code,
+    crate_code,
+    hand_result,
+    parse_code,
+    parse_crate,
+    team_format,
+)
+from tests.games.test_math_wars_meta_play import GAME, Table, card, duos, pvp
+
+
+def solo(edition: str = "MWM25") -> MathWarsMetaSettings:
+    return MathWarsMetaSettings(edition, "solo")
+
+
+# -- MWM-1 decks -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("edition", "cards", "victory"), [("MWM25", 25, 4), ("MWM100", 100, 5)])
+def test_mwm1_decks_per_player_and_victory_cards(edition: str, cards: int, victory: int) -> None:
+    """MWM-1: each player owns COUNT META 1..25 or 1..100 with their army number, and the
+    40 MATH CRATE cards; 4 or 5 VICTORY! cards win."""
+    t = Table(pvp(edition), 3)
+    for seat, zone in enumerate(t.state.zones):
+        assert zone.army == seat + 1
+        assert sorted(zone.draw) == [(seat + 1, n) for n in range(1, cards + 1)]
+        assert sorted(zone.crate_draw) == sorted(CRATE_CARDS)
+    assert len(CRATE_CARDS) == 40 and "/0" not in CRATE_CARDS
+    assert {f[0] for f in CRATE_CARDS} == {"+", "-", "x", "/"}
+    assert EDITIONS[edition].victory_cards == victory
+    assert cards_conserved(t.state)
+
+
+def test_mwm1_card_codes_round_trip() -> None:
+    """MWM-1 / DESIGN.md: ``MT1:MWM:C17:3`` and ``MT1:MWM:KX3:2``; unknown codes refused."""
+    assert count_code((3, 17)) == "MT1:MWM:C17:3"
+    assert crate_code("x3", 2) == "MT1:MWM:KX3:2"
+    assert crate_code("/2", 1) == "MT1:MWM:K/2:1"
+    code = parse_code("MT1:MWM:C17:3", "MWM25")
+    assert (code.kind, code.army, code.number) == ("count", 3, 17)
+    crate = parse_code("MT1:MWM:KX3:2")
+    assert (crate.kind, crate.army, crate.face) == ("crate", 2, "x3")
+    assert parse_code("MT1:MWM:VIC").kind == "victory"
+    with pytest.raises(BadInput) as err:
+        parse_code("MT1:MWM:C26:1", "MWM25")
+    assert err.value.code == "mwm.not_in_edition"
+    for bad in ("MT1:MWM:K/0:1", "MT1:MWM:C5:9", "MT1:ATK:+5", "MT1:MWM:Z1:1"):
+        with pytest.raises(BadInput):
+            parse_code(bad)
+    assert parse_crate("X3") == "x3" and parse_crate(" -5 ") == "-5"
+
+
+# -- MWM-2 a hand's result ---------------------------------------------------------------
+
+
+def test_mwm2_result_division_remainder_uses_the_count_alone() -> None:
+    """MWM-2: count (op) crate; a remainder leaves the count alone; results may be
+    negative."""
+    assert hand_result(21, "-5") == 16
+    assert hand_result(8, "/2") == 4
+    assert hand_result(7, "/2") == 7
+    assert hand_result(3, "-9") == -6
+    assert hand_result(25, "x10") == 250
+    t = Table(pvp(), 2)
+    t.reveal({0: (7, "/2"), 1: (6, "+1")})
+    t.solve()
+    texts = [e.text for e in t.events if e.code == "mwm.result"]
+    assert any("leaves a remainder, so only the 7 counts" in text for text in texts)
+    # 7 alone ties 6 + 1 = 7: a Math War
+    assert "mwm.math_war" in t.codes()
+
+
+def test_mwm2_remainder_result_wins_against_lower() -> None:
+    t = Table(pvp(), 2)
+    t.hand({0: (9, "/2"), 1: (4, "+1")})
+    assert [e.data["result"] for e in t.events if e.code == "mwm.result"] == [9, 5]
+    assert [e.data["winner"] for e in t.events if e.code == "mwm.hand_won"] == [0]
+
+
+# -- MWM-3 winning and losing a hand -------------------------------------------------------
+
+
+def test_mwm3_every_loser_pays_the_difference_to_the_highest() -> None:
+    """MWM-3: with three players each loser's d is highest minus their own result."""
+    t = Table(pvp(), 3)
+    t.hand({0: (10, "+2"), 1: (20, "+1"), 2: (3, "x3")})
+    lost = {e.seat: e.data["difference"] for e in t.events if e.code == "mwm.lost_hand"}
+    assert lost == {0: 9, 2: 12}
+    assert t.zone(1).spoils == (card(1, 20),)
+
+
+def test_mwm3_crate_cards_go_to_their_owners_discard_and_refill_the_deck() -> None:
+    """MWM-3: MATH CRATE cards go to their owner's discard; an empty crate draw pile is
+    refilled by shuffling that discard."""
+    t = Table(pvp(), 2)
+    t.rig(0, range(1, 26), crate_draw=["+1"])
+    t.hand({0: (20, "+1"), 1: (19, "+1")})
+    assert t.zone(0).crate_draw == () and len(t.zone(0).crate_discard) == 40
+    t.reveal({0: (18, "+4"), 1: (25, "+2")})
+    assert "mwm.crate_reshuffle" in t.codes()
+    assert t.zone(0).crate_battle == ("+4",) and len(t.zone(0).crate_draw) == 39
+    assert cards_conserved(t.state)
+
+
+# -- MWM-4 Math Wars -------------------------------------------------------------------------
+
+
+def test_mwm4_first_war_three_down_later_wars_five_down() -> None:
+    t = Table(pvp(), 2)
+    t.reveal({0: (5, "+5"), 1: (6, "+4")})
+    t.solve()
+    assert [n for s, n in t.state.stage.todo].count("down") == 6
+    t.reveal({0: (11, "+1"), 1: (10, "+2")})
+    t.solve()
+    assert t.state.stage.level == 2
+    assert [n for s, n in t.state.stage.todo].count("down") == 10
+    t.reveal({0: (20, "+3"), 1: (21, "+3")})
+    t.solve()
+    t.pay()
+    assert t.zone(0).spoils and len(t.zone(1).spoils) == 1 + 4 + 6
+
+
+def test_mwm4_a_later_tie_among_fewer_players_is_still_five_down() -> None:
+    """MWM-4: three tie; in the war two tie again: the second war is 5 + 1."""
+    t = Table(pvp(), 3)
+    t.reveal({0: (5, "+5"), 1: (6, "+4"), 2: (7, "+3")})
+    t.solve()
+    t.reveal({0: (11, "+1"), 1: (10, "+2"), 2: (4, "+1")})
+    t.solve()
+    assert t.state.stage.seats == (0, 1)
+    assert [n for s, n in t.state.stage.todo].count("down") == 10
+    t.reveal({0: (20, "+3"), 1: (21, "+1")})
+    t.solve()
+    t.pay()
+    lost = {e.seat: e.data["difference"] for e in t.events if e.code == "mwm.lost_hand"}
+    # seat 3 lost the first war: d = 12 - 5 (that war's highest); seat 1 the second.
+    assert lost == {2: 7, 1: 23 - 22}
+
+
+def test_mwm4_short_player_puts_down_all_but_one() -> None:
+    t = Table(pvp(), 2)
+    t.rig(0, [1, 2, 3, 4])
+    t.reveal({0: (4, "+4"), 1: (5, "+3")})
+    t.solve()
+    todo = t.state.stage.todo
+    assert todo.count((0, "down")) == 2 and todo.count((1, "down")) == 3
+    assert [e.data["cards"] for e in t.events if e.code == "mwm.short_for_war"] == [3]
+
+
+def test_mwm4_player_with_no_card_loses_the_war() -> None:
+    t = Table(pvp(), 2)
+    t.rig(0, [4])
+    t.reveal({0: (4, "+4"), 1: (5, "+3")})
+    t.solve()
+    assert t.state.stage.lacking == (0,) and t.state.stage.revealed == (1,)
+    t.reveal({1: (20, "+1")})
+    t.solve()
+    t.pay()
+    assert t.state.rounds[0].winner == 1
+
+
+def test_mwm4_nobody_with_a_card_for_the_war_means_no_winner() -> None:
+    """MWM-4 gap: every tied player turned up their last card. Nobody can fight the war,
+    the hand has no winner; both are out, so the round has no winner (report, gap 4)."""
+    t = Table(pvp(), 2)
+    t.rig(0, [5])
+    t.rig(1, [5])
+    t.reveal({0: (5, "+1"), 1: (5, "+1")})
+    t.solve()
+    assert "mwm.no_winner" in t.codes() and "mwm.round_void" in t.codes()
+    assert t.state.rounds[0].winner is None and t.state.rounds[0].how == "no_winner"
+    assert t.state.victories == (0, 0) and t.state.round == 2
+
+
+# -- MWM-5 discard options -----------------------------------------------------------------
+
+
+def test_mwm5_option_2_reshuffles_spoils_when_paying() -> None:
+    """MWM-5: under Option 2 a loser whose draw pile empties while paying shuffles the
+    spoils in and pays on."""
+    t = Table(pvp(discard_option=2), 2)
+    t.rig(1, [1, 2, 3])
+    t.reveal({0: (20, "+1"), 1: (1, "+1")})
+    t.solve()
+    # seat 2 owes 19: 2 draw cards, then 22 spoils shuffled in (holdings 24 > 19)
+    t.pay()
+    assert "mwm.spoils_reshuffle" in t.codes()
+    assert len(t.zone(0).spoils) == 1 + 20 and len(t.zone(1).draw) == 24 - 19
+    assert not t.zone(1).out and cards_conserved(t.state)
+
+
+def test_mwm5_option_1_spoils_never_come_back() -> None:
+    t = Table(pvp(discard_option=1), 2)
+    t.rig(1, [1, 2, 3])
+    t.hand({0: (20, "+1"), 1: (1, "+1")})
+    assert "mwm.spoils_reshuffle" not in t.codes()
+    assert t.state.rounds[0].winner == 0
+
+
+def test_mwm5_last_man_standing_waits_until_the_teams_last_draw_pile_is_empty() -> None:
+    """MWM-5 team option: seat 1's draw pile is empty but seat 2 still has cards, so
+    seat 1 sits out with its spoils; once seat 2's draw pile is empty too, both shuffle
+    their spoils back in."""
+    t = Table(duos(discard_option=2, last_man_standing=True), 4)
+    t.reveal({0: (25, "+1"), 1: (1, "+1"), 2: (10, "+1"), 3: (12, "+1")})
+    t.rig(0, [])
+    t.rig(1, [20])
+    t.solve()
+    t.pay()
+    assert t.zone(0).draw == () and t.zone(0).spoils and not t.zone(0).out
+    assert t.state.stage.seats == (1, 2, 3)  # seat 1 waits
+    t.reveal({1: (20, "x2"), 2: (15, "+2"), 3: (16, "+2")})
+    entries = [e for e in t.solve() if e.code.startswith("mwm.solution")]
+    assert {e.data["team_answer"] for e in entries if e.seat == 1} == {40}
+    t.pay()
+    # both draw piles are empty now: seat 1, first to turn up, shuffles its spoils in
+    assert t.state.stage.seats == (0, 1, 2, 3)
+    assert t.codes().count("mwm.spoils_reshuffle") == 1
+    assert t.zone(1).draw == () and t.zone(1).spoils and t.zone(0).spoils == ()
+    t.reveal({0: (25, "+3"), 1: (3, "+3"), 2: (11, "+5"), 3: (13, "+6")})
+    assert t.codes().count("mwm.spoils_reshuffle") == 2
+    assert cards_conserved(t.state)
+
+
+def test_mwm5_without_last_man_standing_spoils_come_back_at_once() -> None:
+    t = Table(duos(discard_option=2), 4)
+    t.reveal({0: (25, "x2"), 1: (1, "+1"), 2: (2, "+1"), 3: (3, "+1")})
+    t.rig(0, [])
+    t.solve()
+    t.pay()
+    assert t.state.stage.seats == (0, 1, 2, 3)
+
+
+# -- MWM-6 knock-outs, rounds and VICTORY! cards -------------------------------------------
+
+
+def test_mwm6_last_hand_leaving_nobody_goes_to_its_winner() -> None:
+    t = Table(pvp(), 2)
+    t.rig(0, [20])
+    t.rig(1, [1, 2, 3])
+    t.hand({0: (20, "x2"), 1: (1, "+1")})
+    record = t.state.rounds[0]
+    assert (record.winner, record.how, record.hands) == (0, "last_hand", 1)
+    assert t.state.victories == (1, 0)
+
+
+def test_mwm6_new_round_from_full_decks_and_victories_carry_over() -> None:
+    t = Table(pvp(), 3)
+    t.rig(1, [1])
+    t.rig(2, [1])
+    t.hand({0: (25, "+1"), 1: (1, "+1"), 2: (1, "+2")})
+    assert t.state.round == 2 and t.state.victories == (1, 0, 0)
+    assert all(len(z.draw) == 25 and not z.spoils and not z.out for z in t.state.zones)
+    assert all(len(z.crate_draw) == 40 for z in t.state.zones)
+
+
+def test_mwm6_game_ends_at_the_editions_victory_cards() -> None:
+    t = Table(pvp(), 2)
+    for _ in range(4):
+        t.rig(1, [1])
+        t.hand({0: (25, "+1"), 1: (1, "+1")})
+    assert t.state.finished and t.state.victories == (4, 0)
+    result = GAME.result(t.state)
+    assert result is not None
+    assert result.scores == (Fraction(4), Fraction(0)) and result.places == (1, 2)
+    assert result.winners == frozenset({0})
+    with pytest.raises(IllegalMove) as err:
+        GAME.apply(t.state, Splash())
+    assert err.value.code == "mwm.game_over"
+    assert GAME.pending(t.state).is_nobody
+
+
+def test_mwm6_splash_penalty_victory_card_and_reset() -> None:
+    """MWM-6: the moderator's penalty VICTORY! card restarts the round and can win."""
+    t = Table(pvp(), 2)
+    t.hand({0: (20, "+1"), 1: (1, "+1")})
+    t.act(Splash(award_to=1))
+    assert t.state.victories == (0, 1) and t.state.round == 2
+    assert t.state.rounds[-1].how == "splash" and t.state.rounds[-1].hands == 1
+    assert all(len(z.draw) == 25 for z in t.state.zones)
+    t.act(Splash())
+    assert t.state.victories == (0, 1) and t.state.round == 3
+    for _ in range(3):
+        t.act(Splash(award_to=1))
+    assert t.state.finished and GAME.result(t.state) is not None
+
+
+def test_mwm6_splash_refusals() -> None:
+    t = Table(pvp(), 2)
+    with pytest.raises(IllegalMove) as err:
+        t.act(Splash(award_to=2))
+    assert err.value.code == "mwm.no_such_side"
+    s = Table(solo(), 1)
+    with pytest.raises(IllegalMove) as err:
+        s.act(Splash(award_to=0))
+    assert err.value.code == "mwm.solo_no_vote"
+    s.act(Splash())
+    assert s.state.round == 2 and s.state.victories == (0,)
+
+
+# -- MWM-7 Team v Team -------------------------------------------------------------------------
+
+
+def test_mwm7_team_formats() -> None:
+    assert team_format([[0, 1], [2, 3]]).name == "Duos"
+    assert team_format([[0, 1], [2, 3], [4, 5], [6, 7]]).name == "Duos"
+    assert team_format([[0, 1, 2], [3, 4, 5]]).name == "Trios"
+    assert team_format([[0, 1, 2, 3], [4, 5, 6, 7]]).name == "Quads"
+    for bad in ([[0, 1, 2], [3, 4, 5], [6, 7, 8]], [[0, 1], [2, 3, 4]], [[0, 1]], [[0, 0], [1, 2]]):
+        with pytest.raises(BadInput):
+            team_format(bad)
+
+
+def test_mwm7_a_team_is_out_only_when_all_its_players_are_out() -> None:
+    t = Table(duos(), 4)
+    t.rig(2, [1])
+    t.hand({0: (20, "+1"), 1: (2, "+1"), 2: (1, "+1"), 3: (25, "-9")})
+    assert t.zone(2).out and not t.zone(3).out and t.state.round == 1
+    assert t.state.stage.seats == (0, 1, 3)
+    # team 2's solution is now seat 4's result alone
+    t.reveal({0: (10, "+3"), 1: (3, "+2"), 3: (24, "+1")})
+    entries = [e for e in t.solve() if e.code.startswith("mwm.solution")]
+    assert {e.data["team_answer"] for e in entries if e.seat == 3} == {25}
+    t.pay()
+    assert t.state.victories == (0, 0)
+
+
+def test_mwm7_team_solution_must_be_entered_and_is_checked() -> None:
+    t = Table(duos(), 4)
+    t.reveal({0: (10, "+2"), 1: (3, "+1"), 2: (5, "+5"), 3: (2, "x2")})
+    with pytest.raises(IllegalMove) as err:
+        t.act(EnterSolution(0, 12))
+    assert err.value.code == "mwm.team_solution_missing"
+    events = t.act(EnterSolution(0, 12, 15))
+    assert events[0].code == "mwm.solution_wrong" and "TEAM SOLUTION is 16" in events[0].text
+    assert t.state.tallies[0].right == 1 and t.state.tallies[0].team_wrong == 1
+
+
+# -- MWM-8 Solo ---------------------------------------------------------------------------------
+
+
+def test_mwm8_solo_right_solution_discards_result_plus_battle_card() -> None:
+    t = Table(solo(), 1)
+    t.reveal({0: (5, "+3")})
+    t.act(EnterSolution(0, 8))
+    t.pay()
+    assert len(t.zone(0).draw) == 25 - 9 and len(t.zone(0).spoils) == 9
+    assert t.state.round_tallies[0].right == 1
+
+
+def test_mwm8_solo_wrong_solution_discards_only_the_battle_card() -> None:
+    t = Table(solo(), 1)
+    t.reveal({0: (5, "+3")})
+    events = t.act(EnterSolution(0, 9))
+    assert events[0].code == "mwm.solution_wrong" and "5 + 3 = 8" in events[0].text
+    assert len(t.zone(0).draw) == 24 and t.state.round_tallies[0].wrong == 1
+
+
+def test_mwm8_solo_negative_result_discards_only_the_battle_card() -> None:
+    t = Table(solo(), 1)
+    t.reveal({0: (3, "-5")})
+    t.act(EnterSolution(0, -2))
+    assert len(t.zone(0).draw) == 24 and t.state.round_tallies[0].right == 1
+
+
+def test_mwm8_solo_remainder_discards_both_and_draws_again() -> None:
+    t = Table(solo(), 1)
+    t.reveal({0: (7, "/2")})
+    assert "mwm.solo_redraw" in t.codes()
+    assert t.state.phase == "reveal" and t.zone(0).spoils == (card(0, 7),)
+    assert t.zone(0).crate_discard == ("/2",) and t.state.hands == 1
+
+
+def test_mwm8_solo_rounds_time_and_accuracy() -> None:
+    """Emptying the draw deck wins a round; 4 rounds win MWM25; each round records its
+    right and wrong solutions and its time."""
+    t = Table(solo(), 1)
+    for r in range(4):
+        t.rig(0, [5, 6])
+        t.reveal({0: (5, "+1")})
+        t.act(EnterSolution(0, 7, at=1000 * r))
+        t.reveal({0: (6, "x2")})
+        t.act(EnterSolution(0, 12, at=1000 * r + 2500))
+        t.pay()
+    assert t.state.finished and t.state.victories == (4,)
+    record = t.state.rounds[0]
+    assert (record.winner, record.how, record.hands) == (0, "deck_empty", 2)
+    assert (record.tallies[0].right, record.tallies[0].wrong) == (1, 1)
+    assert record.milliseconds == 2500
+    result = GAME.result(t.state)
+    assert result is not None and result.places == (1,)
+
+
+def test_mwm8_solo_is_for_one_player() -> None:
+    with pytest.raises(BadInput):
+        GAME.new_game(solo(), 2)
+    with pytest.raises(BadInput):
+        MathWarsMetaSettings("MWM25", "solo", enter_solutions=False)
+
+
+# -- MWM-9 the Answer Key ------------------------------------------------------------------------
+
+
+def test_mwm9_answer_key_blank_where_division_leaves_a_remainder() -> None:
+    key = answer_key("MWM25")
+    assert [row.count for row in key] == list(range(1, 26))
+    row7 = key[6]
+    assert row7.with_crate("/2") is None and row7.with_crate("/7") == 1
+    assert row7.with_crate("-9") == -2 and key[24].with_crate("x10") == 250
+    page = row7.page()
+    assert page[0] == ("n", "+", "−", "×", "÷")
+    assert page[2] == ("2", "9", "5", "14", "")
+    assert len(page) == 11
+    assert len(answer_key("MWM100")) == 100
+    assert answer(100, "/3") is None and answer(100, "/4") == 25
+    with pytest.raises(BadInput):
+        answer_key("MWM50")
+
+
+# -- refusals ---------------------------------------------------------------------------
+
+
+def test_engine_refuses_draws_out_of_turn_or_out_of_the_pile() -> None:
+    t = Table(pvp(), 2)
+    codes = []
+    for action in (
+        CrateDrawn(0, "+1"),  # the count card comes first
+        CountDrawn(1, (2, 5)),  # seat 1 first
+        CountDrawn(0, (1, 26)),
+        CountDrawn(0, (9, 5)),
+        CountDrawn(0, (2, 5)),  # another army's card is not in seat 1's pile
+    ):
+        with pytest.raises((IllegalMove, ImpossibleOutcome)) as err:
+            t.act(action)
+        codes.append(err.value.code)
+    assert codes == [
+        "mwm.not_that_card",
+        "mwm.not_that_card",
+        "mwm.not_in_edition",
+        "mwm.not_in_edition",
+        "mwm.not_in_pile",
+    ]
+    t.act(CountDrawn(0, (1, 5)))
+    with pytest.raises(ImpossibleOutcome) as err2:
+        t.act(CrateDrawn(0, "/0"))
+    assert err2.value.code == "mwm.no_such_crate"
+    t.act(CrateDrawn(0, "+1"))
+    t.act(CountDrawn(1, (2, 5)))
+    t.act(CrateDrawn(1, "+2"))
+    with pytest.raises(IllegalMove) as err3:
+        t.act(CountDrawn(0, (1, 6)))
+    assert err3.value.code == "mwm.solutions_first"
+
+
+def test_engine_refuses_bad_solutions() -> None:
+    t = Table(pvp(), 3)
+    with pytest.raises(IllegalMove) as err:
+        t.act(EnterSolution(0, 5))
+    assert err.value.code == "mwm.not_solving"
+    t.reveal({0: (5, "+1"), 1: (5, "+2"), 2: (5, "+3")})
+    for action, code in (
+        (EnterSolution(7, 5), "mwm.no_such_seat"),
+        (EnterSolution(0, 6, 6), "mwm.no_team_solution"),
+    ):
+        with pytest.raises(IllegalMove) as err:
+            t.act(action)
+        assert err.value.code == code
+    t.act(EnterSolution(0, 6))
+    with pytest.raises(IllegalMove) as err:
+        t.act(EnterSolution(0, 6))
+    assert err.value.code == "mwm.already_entered"
+    t.solve()
+    assert [e.data["winner"] for e in t.events if e.code == "mwm.hand_won"] == [2]
+
+
+def test_engine_refuses_a_seat_outside_the_war() -> None:
+    t = Table(pvp(), 3)
+    t.reveal({0: (5, "+5"), 1: (6, "+4"), 2: (1, "+1")})
+    t.solve()
+    t.reveal({0: (9, "+1"), 1: (8, "+1")})
+    with pytest.raises(IllegalMove) as err:
+        t.act(EnterSolution(2, 9))
+    assert err.value.code == "mwm.not_in_stage"
+
+
+def test_settings_refusals() -> None:
+    for kwargs in (
+        {"edition": "MWM50"},
+        {"mode": "coop"},
+        {"discard_option": 3},
+        {"mode": "pvp", "teams": ((0, 1), (2, 3))},
+        {"mode": "teams"},
+        {"mode": "teams", "teams": ((0, 1), (2, 3)), "last_man_standing": True},
+        {"mode": "pvp", "discard_option": 2, "last_man_standing": True},
+    ):
+        with pytest.raises(BadInput):
+            MathWarsMetaSettings(**kwargs)  # type: ignore[arg-type]
+    for settings, seats in ((pvp(), 1), (pvp(), 9), (duos(), 6)):
+        with pytest.raises(BadInput):
+            GAME.new_game(settings, seats)
+
+
+def test_enter_solutions_off_the_device_works_out_every_result() -> None:
+    """Option ``enter_solutions`` off: no solving step; the hand settles at once."""
+    t = Table(pvp(enter_solutions=False), 2)
+    t.reveal({0: (21, "-5"), 1: (15, "+6")})
+    assert t.state.phase == "pay" and not any(c.startswith("mwm.solution") for c in t.codes())
+    t.pay()
+    assert t.state.hands == 1 and len(t.zone(0).draw) == 19
+
+
+def test_legal_actions_list_the_right_entry_first() -> None:
+    t = Table(duos(), 4)
+    assert GAME.legal_actions(t.state, 0) == []
+    t.reveal({0: (10, "+2"), 1: (3, "+1"), 2: (5, "+5"), 3: (2, "x2")})
+    actions = GAME.legal_actions(t.state, 0)
+    assert actions[0] == EnterSolution(0, 12, 16)
+    assert EnterSolution(0, 13, 16) in actions and EnterSolution(0, 12, 17) in actions
+
+
+def test_match_with_a_scripted_dealer() -> None:
+    """The dealer protocol: every draw is a chance request listing the pile's cards."""
+    match = Match(MathWarsMeta(), pvp(), 2)
+    request = match.pending.chance
+    assert request is not None and request.kind == "up" and len(request.outcomes) == 25
+    dealer = ScriptedDealer([CountDrawn(0, (1, 21)), CrateDrawn(0, "-5")])
+    match.deal(dealer)
+    match.deal(dealer)
+    request = match.pending.chance
+    assert request is not None and request.outcomes[0] == CountDrawn(1, (2, 1))
