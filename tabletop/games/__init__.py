@@ -7,9 +7,11 @@ from typing import Any
 from tabletop.engine.protocol import Game
 from tabletop.games.math_wars_meta import MathWarsMeta
 from tabletop.games.mathe_meister import MatheMeister
+from tabletop.games.mecs import Mecs
 
 GAMES: dict[str, Game[Any, Any, Any]] = {
     MatheMeister.name: MatheMeister(),
+    Mecs.name: Mecs(),
     MathWarsMeta.name: MathWarsMeta(),
 }
 

@@ -1,0 +1,170 @@
+"""``tabletop check mecs FILE|-`` (DESIGN.md, "Commands"): ``{"cards": [...]}`` in,
+``valid``, ``answer``, ``coins`` (and ``reason``) out. An invalid equation is a normal
+answer (exit 0); input that is not a card sequence exits 2 with one line on stderr."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tabletop import cli
+from tabletop.games.mecs import check
+
+
+def run(
+    stdin: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> tuple[int, str, str]:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    status = cli.main(["check", "mecs", "-"])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def answer(
+    data: Any, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> dict[str, Any]:
+    status, out, err = run(json.dumps(data), capsys, monkeypatch)
+    assert (status, err) == (0, "")
+    result: dict[str, Any] = json.loads(out)
+    return result
+
+
+# -- answers -----------------------------------------------------------------------------------
+
+
+def test_check_rule_book_63_is_six_coins(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = answer({"cards": ["9", "X", "7", "EQ", "6", "3"]}, capsys, monkeypatch)
+    assert out == {"valid": True, "answer": "63", "coins": 6, "equation": "9 × 7 = 63"}
+
+
+@pytest.mark.parametrize(
+    ("cards", "expected"),
+    [
+        (["7", "FRAC", "2", "EQ", "3", "DOT", "5"], "7/2"),
+        (["2", "-", "4", "EQ", "0", "-", "2"], "-2"),
+        (["SQRT", "4", "9", "EQ", "7"], "7"),
+    ],
+)
+def test_check_answers_are_exact_text(
+    cards: list[str],
+    expected: str,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    out = answer({"cards": cards}, capsys, monkeypatch)
+    assert out["valid"] is True and out["answer"] == expected
+
+
+def test_check_invalid_equation_is_a_normal_answer(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = answer({"cards": ["2", "X", "3", "+", "4", "EQ", "1", "1"]}, capsys, monkeypatch)
+    assert out == {
+        "valid": False,
+        "answer": None,
+        "coins": 0,
+        "equation": "2 × 3 + 4 = 11",
+        "reason": "2 × 3 + 4 = 10, not 11",
+    }
+
+
+def test_check_qr_payloads_are_card_codes(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    payloads = [f"MT1:MECS:{c}" for c in ("9", "X", "7", "EQ", "6", "3")]
+    assert answer({"cards": payloads}, capsys, monkeypatch)["answer"] == "63"
+
+
+def test_check_objective_54_fails_63_meets(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The rule book's challenge example: 'an odd number larger than 50'."""
+    out = answer(
+        {"cards": ["9", "X", "7", "EQ", "6", "3"], "objective": "OBJ1"}, capsys, monkeypatch
+    )
+    assert out["objective"] == {"number": 1, "text": "an odd number greater than 50", "met": True}
+    out = answer({"cards": ["9", "X", "6", "EQ", "5", "4"], "objective": 1}, capsys, monkeypatch)
+    assert out["valid"] is True and out["objective"]["met"] is False
+
+
+def test_check_from_a_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "eq.json"
+    path.write_text(json.dumps({"cards": ["3", "SQ", "EQ", "9"]}), encoding="utf-8")
+    assert cli.main(["check", "mecs", str(path)]) == 0
+    assert json.loads(capsys.readouterr().out)["coins"] == 6
+
+
+# -- bad input: exit 2, one line -----------------------------------------------------------------
+
+BAD = [
+    ("{not json", "not JSON"),
+    ('["9", "X"]', "must be a JSON object"),
+    ('{"cards": ["1"], "colour": "red"}', "unknown field 'colour'"),
+    ("{}", "'cards' must be a list"),
+    ('{"cards": "9 X 7"}', "'cards' must be a list"),
+    ('{"cards": [9, "X"]}', "'cards' must be a list"),
+    ('{"cards": ["9", "x", "7"]}', "card 2: 'x' is not an M.E.C.S. play card"),
+    ('{"cards": ["9", "X", "7", "EQ", "63"]}', "card 5: '63' is not an M.E.C.S. play card"),
+    ('{"cards": ["MT1:ATK:+5"]}', "card 1: 'MT1:ATK:+5' is not an M.E.C.S. play card"),
+    ('{"cards": ["OBJ3", "EQ", "1"]}', "card 1: OBJ3 is an objective card"),
+    ('{"cards": ["1"], "objective": "OBJ21"}', "'objective' must be OBJ1..OBJ20"),
+    ('{"cards": ["1"], "objective": 0}', "numbered 1 to 20"),
+    ('{"cards": ["1"], "objective": true}', "'objective' must be OBJ1..OBJ20"),
+]
+
+
+@pytest.mark.parametrize(("stdin", "message"), BAD)
+def test_check_bad_input_exits_2_with_one_line(
+    stdin: str, message: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    status, out, err = run(stdin, capsys, monkeypatch)
+    assert status == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith("tabletop check: ")
+    assert message in err
+    assert "Traceback" not in err
+
+
+def test_check_missing_file_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["check", "mecs", str(tmp_path / "nope.json")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cannot read" in err
+
+
+def test_check_function_matches_the_command() -> None:
+    assert check({"cards": []}) == {
+        "valid": False,
+        "answer": None,
+        "coins": 0,
+        "equation": "",
+        "reason": "there are no cards",
+    }
+
+
+def test_check_as_a_real_process() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "tabletop", "check", "mecs", "-"],
+        input='{"cards": ["9", "X", "7", "EQ", "6", "3"]}',
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["coins"] == 6
+    bad = subprocess.run(
+        [sys.executable, "-m", "tabletop", "check", "mecs", "-"],
+        input='{"cards": ["Q"]}',
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and bad.stdout == ""
