@@ -59,6 +59,10 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("file", metavar="FILE|-", help="a JSON file, or - for standard input")
     p.set_defaults(run=_cmd_check)
 
+    from tabletop.printables.commands import add_parser as add_print_parser
+
+    add_print_parser(sub)
+
     p = sub.add_parser("replay", help="replay a game log and print its final state")
     p.add_argument("log", metavar="LOG", help="a JSON-lines game log")
     p.set_defaults(run=_cmd_replay)
@@ -194,6 +198,13 @@ def _cmd_bench(args: argparse.Namespace) -> int:
         from tabletop import bench
 
         figures = bench.engine_figures(args.games, _modes(args.modes))
+    elif args.game == "printables":
+        import tempfile
+
+        from tabletop.printables.verify import read_rates
+
+        with tempfile.TemporaryDirectory() as tmp:
+            figures = read_rates(Path(tmp))
     elif args.game in BENCH_MODULES:
         figures = _game_module(BENCH_MODULES[args.game], args.game).bench(args.games)
     else:
