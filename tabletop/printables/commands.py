@@ -1,0 +1,85 @@
+"""``tabletop print deck|sheet|mats|badges|answer-key``: make the PDF, say where it went."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from tabletop.engine.errors import BadInput
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser("print", help="printable PDFs: decks, the sheet, mats, badges, answer keys")
+    what = p.add_subparsers(dest="what", metavar="WHAT", required=True)
+
+    def common(q: argparse.ArgumentParser) -> None:
+        q.add_argument("--paper", choices=("a4", "letter"), default="a4")
+        q.add_argument("--out", type=Path, default=None, help="the PDF to write")
+
+    q = what.add_parser("deck", help="a card deck, nine cards to a page with cut marks")
+    q.add_argument("game", metavar="GAME", help="math-wars-meta, math-attack, mecs, math-arena")
+    q.add_argument("--edition", choices=("MWM25", "MWM100"), default="MWM25")
+    q.add_argument("--army", type=int, default=1, help="Math Wars Meta army 1..8")
+    common(q)
+    q = what.add_parser("sheet", help="the Mathe-Meister tracking sheet")
+    q.add_argument("game", metavar="GAME", choices=("mathe-meister",))
+    common(q)
+    q = what.add_parser("mats", help="player mats with camera markers, and the shared board")
+    q.add_argument("game", metavar="GAME")
+    q.add_argument("--seats", type=int, default=2)
+    common(q)
+    q = what.add_parser("badges", help="student badges from a roster CSV (id,name,group)")
+    q.add_argument("roster", metavar="ROSTER.csv", type=Path)
+    common(q)
+    q = what.add_parser("answer-key", help="the Math Wars Meta Answer Key")
+    q.add_argument("edition", metavar="EDITION", choices=("MWM25", "MWM100"))
+    common(q)
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from tabletop.printables import pdf as pdfs
+
+    paper = args.paper
+    if args.what == "deck":
+        from tabletop.printables.decks import deck_faces
+
+        faces = deck_faces(args.game, args.edition, args.army)
+        doc = pdfs.new_pdf(paper, title=f"{args.game} deck")
+        pdfs.card_pages(doc, faces, paper)
+        suffix = f"-{args.edition.lower()}-army{args.army}" if args.game == "math-wars-meta" else ""
+        default = f"{args.game}{suffix}-deck.pdf"
+        detail = f"{len(faces)} cards"
+    elif args.what == "sheet":
+        from tabletop.assets import mathe_meister_layout
+        from tabletop.printables.sheet import sheet_pdf
+
+        doc, default, detail = (
+            sheet_pdf(mathe_meister_layout(), paper),
+            "mathe-meister-sheet.pdf",
+            "1 page",
+        )
+    elif args.what == "mats":
+        from tabletop.printables.mats import mats_pdf
+
+        doc = mats_pdf(args.game, args.seats, paper)
+        default, detail = f"{args.game}-mats.pdf", f"{doc.pages_count} pages"
+    elif args.what == "badges":
+        from tabletop.printables.badges import badges_pdf, read_roster
+
+        try:
+            text = args.roster.read_text(encoding="utf-8-sig")
+        except OSError as exc:
+            raise BadInput("print.roster", f"cannot read {args.roster}: {exc.strerror}") from None
+        except UnicodeDecodeError:
+            raise BadInput("print.roster", f"{args.roster} is not UTF-8 text") from None
+        students = read_roster(text)
+        doc, default, detail = badges_pdf(students, paper), "badges.pdf", f"{len(students)} badges"
+    else:
+        from tabletop.printables.answer_key import answer_key_pdf
+
+        doc, default = answer_key_pdf(args.edition, paper), f"answer-key-{args.edition.lower()}.pdf"
+        detail = f"{doc.pages_count} pages"
+    out = pdfs.save(doc, args.out or Path(default))
+    print(f"wrote {out} ({detail}, {paper.upper()})")
+    return 0

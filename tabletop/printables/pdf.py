@@ -1,0 +1,250 @@
+"""PDF building blocks: pages, fonts, vector QR codes, ArUco markers, cards and cut marks.
+
+Everything is drawn as vectors (a QR module is a filled square), so a printed code is
+sharp at any printer resolution.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+from fpdf import FPDF
+
+from tabletop.assets import assets_dir
+from tabletop.engine.errors import BadInput
+
+PAPERS = {"a4": ("A4", 210.0, 297.0), "letter": ("Letter", 215.9, 279.4)}
+CARD_W, CARD_H = 63.0, 88.0  # poker size
+GRID_COLS, GRID_ROWS = 3, 3  # nine to a page
+FONT = "DejaVu"
+QR_ALPHANUMERIC = set("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ $%*+-./:")
+
+RGB = tuple[int, int, int]
+
+
+def new_pdf(paper: str = "a4", landscape: bool = False, title: str = "") -> FPDF:
+    if paper not in PAPERS:
+        raise BadInput("print.paper", f"unknown paper {paper!r}: choose a4 or letter")
+    pdf = FPDF(orientation="L" if landscape else "P", unit="mm", format=PAPERS[paper][0])
+    pdf.set_auto_page_break(False)
+    pdf.set_margins(0, 0, 0)
+    fonts = assets_dir() / "fonts"
+    pdf.add_font(FONT, "", str(fonts / "DejaVuSans.ttf"))
+    pdf.add_font(FONT, "B", str(fonts / "DejaVuSans-Bold.ttf"))
+    pdf.set_title(title)
+    pdf.set_creator("tabletop")
+    return pdf
+
+
+def save(pdf: FPDF, out: Path) -> Path:
+    out.parent.mkdir(parents=True, exist_ok=True)
+    pdf.output(str(out))
+    return out
+
+
+# -- QR codes and markers ----------------------------------------------------------------
+
+
+@cache
+def qr_matrix(payload: str) -> np.ndarray:
+    """The QR code's modules (True = dark), without the quiet zone."""
+    import zxingcpp
+
+    if not set(payload) <= QR_ALPHANUMERIC:
+        bad = sorted(set(payload) - QR_ALPHANUMERIC)[0]
+        raise BadInput("print.payload", f"payload {payload!r}: {bad!r} is not QR alphanumeric")
+    code = zxingcpp.create_barcode(payload, zxingcpp.BarcodeFormat.QRCode, ec_level="M")
+    image = np.asarray(code.to_image(scale=1, add_quiet_zones=False))
+    dark: np.ndarray = image < 128
+    return dark
+
+
+def draw_modules(pdf: FPDF, dark: np.ndarray, x: float, y: float, size: float) -> None:
+    """Draw a square bit matrix, one filled rectangle per horizontal run of dark modules."""
+    n = dark.shape[0]
+    module = size / n
+    pdf.set_fill_color(0, 0, 0)
+    for r in range(n):
+        c = 0
+        while c < n:
+            if not dark[r, c]:
+                c += 1
+                continue
+            start = c
+            while c < n and dark[r, c]:
+                c += 1
+            # a hair of overlap so no white seam shows between modules
+            pdf.rect(
+                x + start * module, y + r * module, (c - start) * module + 0.02, module + 0.02, "F"
+            )
+
+
+def draw_qr(pdf: FPDF, payload: str, x: float, y: float, size: float) -> None:
+    draw_modules(pdf, qr_matrix(payload), x, y, size)
+
+
+@cache
+def aruco_matrix(marker_id: int) -> np.ndarray:
+    """An ArUco marker (DICT_4X4_50) with its black border, True = dark."""
+    import cv2
+
+    dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
+    image = cv2.aruco.generateImageMarker(dictionary, marker_id, 6)
+    dark: np.ndarray = image < 128
+    return dark
+
+
+# -- text ---------------------------------------------------------------------------------
+
+
+def fit_text(
+    pdf: FPDF,
+    text: str,
+    x: float,
+    y: float,
+    w: float,
+    h: float,
+    *,
+    size: float,
+    bold: bool = False,
+    colour: RGB = (0, 0, 0),
+    align: str = "C",
+) -> None:
+    """Write one line centred in a box, shrinking the font until it fits the width."""
+    style = "B" if bold else ""
+    pdf.set_font(FONT, style, size)
+    while size > 4 and pdf.get_string_width(text) > w:
+        size -= 0.5
+        pdf.set_font(FONT, style, size)
+    pdf.set_text_color(*colour)
+    pdf.set_xy(x, y)
+    pdf.cell(w, h, text, align=align)
+
+
+# -- cards on a page -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CardFace:
+    """One printed card: the QR payload, the big value, the small print, the colour."""
+
+    payload: str
+    title: str
+    caption: str
+    colour: RGB
+    subtitle: str = ""
+
+
+def card_slots(paper: str) -> tuple[list[tuple[float, float]], float, float]:
+    """Top-left corners of the nine card positions, and the grid's page margins."""
+    _, width, height = PAPERS[paper]
+    left = (width - GRID_COLS * CARD_W) / 2
+    top = (height - GRID_ROWS * CARD_H) / 2
+    slots = [
+        (left + c * CARD_W, top + r * CARD_H) for r in range(GRID_ROWS) for c in range(GRID_COLS)
+    ]
+    return slots, left, top
+
+
+def cut_marks(pdf: FPDF, paper: str) -> None:
+    """Short lines in the margins on every card edge: cut along them."""
+    _, width, height = PAPERS[paper]
+    _, left, top = card_slots(paper)
+    pdf.set_draw_color(0, 0, 0)
+    pdf.set_line_width(0.2)
+    gap = 1.5
+    for i in range(GRID_COLS + 1):
+        x = left + i * CARD_W
+        pdf.line(x, 2, x, top - gap)
+        pdf.line(x, top + GRID_ROWS * CARD_H + gap, x, height - 2)
+    for j in range(GRID_ROWS + 1):
+        y = top + j * CARD_H
+        pdf.line(2, y, left - gap, y)
+        pdf.line(left + GRID_COLS * CARD_W + gap, y, width - 2, y)
+
+
+def draw_card(pdf: FPDF, face: CardFace, x: float, y: float) -> None:
+    """A poker-size face: a coloured band with the value, a big QR code, the small print."""
+    band = 22.0
+    pdf.set_line_width(0.15)
+    pdf.set_draw_color(190, 190, 190)
+    pdf.rect(x, y, CARD_W, CARD_H)  # a faint edge to cut along if the marks are missed
+    pdf.set_fill_color(*face.colour)
+    pdf.rect(x + 2, y + 2, CARD_W - 4, band, "F")
+    fit_text(
+        pdf,
+        face.title,
+        x + 3,
+        y + 3,
+        CARD_W - 6,
+        band - 2,
+        size=44,
+        bold=True,
+        colour=(255, 255, 255),
+    )
+    qr = 44.0
+    draw_qr(pdf, face.payload, x + (CARD_W - qr) / 2, y + band + 5, qr)
+    base = y + band + 5 + qr + 2
+    if face.subtitle:
+        fit_text(
+            pdf, face.subtitle, x + 3, base, CARD_W - 6, 6, size=11, bold=True, colour=face.colour
+        )
+        base += 6
+    fit_text(pdf, face.caption, x + 3, base, CARD_W - 6, 5, size=7.5, colour=(60, 60, 60))
+    # the value again, small, in the bottom corner (readable from the other side once turned)
+    fit_text(
+        pdf,
+        face.title,
+        x + CARD_W - 15,
+        y + CARD_H - 7,
+        13,
+        5,
+        size=9,
+        bold=True,
+        colour=face.colour,
+        align="R",
+    )
+
+
+def card_pages(pdf: FPDF, faces: Sequence[CardFace], paper: str) -> int:
+    """Lay ``faces`` out nine to a page with cut marks; returns the number of pages."""
+    slots, _, _ = card_slots(paper)
+    pages = 0
+    for i, face in enumerate(faces):
+        if i % len(slots) == 0:
+            pdf.add_page()
+            cut_marks(pdf, paper)
+            pages += 1
+        x, y = slots[i % len(slots)]
+        draw_card(pdf, face, x, y)
+    return pages
+
+
+def hexagon(pdf: FPDF, cx: float, cy: float, r: float) -> None:
+    import math
+
+    points = [
+        (cx + r * math.cos(math.pi / 3 * k), cy + r * math.sin(math.pi / 3 * k)) for k in range(6)
+    ]
+    pdf.polygon(points, style="D")
+
+
+def pentagon(pdf: FPDF, cx: float, cy: float, r: float) -> None:
+    import math
+
+    points = [
+        (
+            cx + r * math.cos(-math.pi / 2 + 2 * math.pi / 5 * k),
+            cy + r * math.sin(-math.pi / 2 + 2 * math.pi / 5 * k),
+        )
+        for k in range(5)
+    ]
+    pdf.polygon(points, style="D")
+
+
+def font_path() -> Path:
+    return assets_dir() / "fonts" / "DejaVuSans.ttf"
