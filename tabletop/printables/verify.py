@@ -61,7 +61,9 @@ def rasterise(path: Path, dpi: int = 100) -> list[np.ndarray]:
                 capture_output=True,
             )
         except FileNotFoundError:
-            raise DeviceError("print.pdftoppm", "pdftoppm is missing: apt-get install poppler-utils") from None
+            raise DeviceError(
+                "print.pdftoppm", "pdftoppm is missing: apt-get install poppler-utils"
+            ) from None
         pages = [cv2.imread(str(p), cv2.IMREAD_GRAYSCALE) for p in sorted(Path(tmp).glob("p*.png"))]
     return pages
 
