@@ -8,7 +8,10 @@ DEV_STAMP  := $(VENV)/.dev-installed
 .PHONY: run test bench lint typecheck system-packages clean
 
 run: $(RUN_STAMP) system-packages
-	@$(BIN)/tabletop $(ARGS)
+	@if [ -z "$(ARGS)" ] && ! $(BIN)/python -m tabletop.ui.launch --probe; then \
+		echo "No display here: playing the offscreen demo (tabletop demo)."; \
+		$(BIN)/tabletop demo; \
+	else $(BIN)/tabletop $(ARGS); fi
 
 test: $(DEV_STAMP) system-packages
 	$(BIN)/ruff check .

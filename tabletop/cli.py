@@ -47,12 +47,18 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="tabletop", description="The math-games tabletop device: games, checks and tools."
     )
-    parser.set_defaults(run=_cmd_default, command="demo")
+    parser.set_defaults(run=_cmd_default, command="app")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     p = sub.add_parser("demo", help="no display needed: the bot plays a full solo game")
     _game_options(p)
+    p.add_argument("--out", type=Path, default=None, help="folder for the screenshots")
+    p.add_argument("--terminal", action="store_true", help="the text version (virtual dice)")
     p.set_defaults(run=_cmd_demo)
+
+    from tabletop.ui.commands import add_parsers as add_ui_parsers
+
+    add_ui_parsers(sub)
 
     p = sub.add_parser("check", help="arbitrate one situation from JSON and print JSON")
     p.add_argument("game", metavar="GAME", help=", ".join(GAME_NAMES))
@@ -66,6 +72,10 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("replay", help="replay a game log and print its final state")
     p.add_argument("log", metavar="LOG", help="a JSON-lines game log")
     p.set_defaults(run=_cmd_replay)
+
+    from vision.cli import add_parser as add_vision_parser
+
+    add_vision_parser(sub)
 
     p = sub.add_parser("bench", help="measured figures as JSON (bots, simulations, timing)")
     p.add_argument("--game", default="mathe-meister", help=", ".join(GAME_NAMES))
@@ -174,11 +184,18 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 
 
 def _cmd_default(args: argparse.Namespace) -> int:
-    """Bare ``tabletop``: the terminal demo until the touchscreen app lands."""
-    return _cmd_demo(_parser().parse_args(["demo"]))
+    """Bare ``tabletop``: the touchscreen app."""
+    from tabletop.ui.commands import run_app_command
+
+    args.command = "app"  # so an error reads "tabletop app: ..."
+    return run_app_command(None)
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:
+    if not args.terminal:
+        from tabletop.ui.commands import run_demo_command
+
+        return run_demo_command(args)
     from tabletop import terminal
 
     return terminal.demo(seed=args.seed, modes=_modes(args.modes), log_path=args.log)
@@ -198,6 +215,10 @@ def _cmd_bench(args: argparse.Namespace) -> int:
         from tabletop import bench
 
         figures = bench.engine_figures(args.games, _modes(args.modes))
+    elif args.game == "vision":
+        from vision import bench as vision_bench
+
+        figures = vision_bench.figures()
     elif args.game == "printables":
         import tempfile
 

@@ -33,8 +33,8 @@ from tabletop.games.mathe_meister import (
 )
 
 APP_NOTE = (
-    "This is the terminal version. The touchscreen app is on its way: once it lands,\n"
-    "`make run` (or `tabletop`) starts it, and `tabletop demo` keeps this game."
+    "This is the terminal version (`tabletop demo --terminal`). The touchscreen app:\n"
+    "`tabletop` (or `make run` on a machine with a display); `tabletop demo` plays it offscreen."
 )
 
 

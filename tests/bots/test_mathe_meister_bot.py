@@ -161,7 +161,7 @@ def test_expected_score_of_a_finished_sheet_is_its_score() -> None:
 
 def test_demo_game_log_replays_to_the_printed_score(tmp_path, capsys) -> None:
     log = tmp_path / "game.jsonl"
-    assert cli.main(["demo", "--seed", "4", "--log", str(log)]) == 0
+    assert cli.main(["demo", "--terminal", "--seed", "4", "--log", str(log)]) == 0
     printed = capsys.readouterr().out
     final = next(line for line in printed.splitlines() if "Final Score" in line)
     match = Match.replay(log.read_text().splitlines(), GAMES)

@@ -1,0 +1,225 @@
+"""Personal high scores per game and set of game modes, in a small SQLite file.
+
+The file lives in the platform's data folder (``platformdirs``), or in
+``$TABLETOP_DATA`` when that is set: ``<data>/highscores.sqlite3``. Its schema is
+versioned with ``PRAGMA user_version``. A file that SQLite cannot read, or that has a
+schema this version does not know, is never fatal: it is moved aside (renamed to
+``highscores.sqlite3.corrupt-<time>``), a fresh file is started, and :attr:`notice`
+says so in one sentence for the teacher. (The crash-safe game journal is a separate,
+later store.)
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import sqlite3
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+SCHEMA_VERSION = 1
+FILE_NAME = "highscores.sqlite3"
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS scores (
+    id INTEGER PRIMARY KEY,
+    game TEXT NOT NULL,
+    player TEXT NOT NULL,
+    modes TEXT NOT NULL,
+    score INTEGER NOT NULL,
+    played_at TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS scores_by_key ON scores (game, player, modes);
+"""
+
+
+def data_dir() -> Path:
+    """``$TABLETOP_DATA``, or the platform's per-user data folder for ``tabletop``."""
+    override = os.environ.get("TABLETOP_DATA")
+    if override:
+        return Path(override)
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("tabletop", appauthor=False))
+
+
+def modes_key(modes: Iterable[str]) -> str:
+    """One text key for a set of modes: sorted, joined by ``+`` (``"coinless+twins"``)."""
+    return "+".join(sorted(set(modes))) or "freestyle"
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """What recording a score did: the best before it, and the best now."""
+
+    score: int
+    previous_best: int | None
+    best: int
+
+    @property
+    def is_new_best(self) -> bool:
+        return self.best == self.score and self.previous_best != self.score
+
+
+class HighScores:
+    """The high-score table. ``path`` ``":memory:"`` keeps nothing (demo and tests)."""
+
+    def __init__(
+        self, path: Path | str | None = None, *, now: Callable[[], datetime] = datetime.now
+    ) -> None:
+        self.path: Path | None = (
+            None if path == ":memory:" else Path(path or data_dir() / FILE_NAME)
+        )
+        self.notice: str | None = None
+        self._now = now
+        self._db = self._open()
+
+    # -- reading and writing -----------------------------------------------------------
+
+    def record(
+        self,
+        game: str,
+        player: str,
+        modes: Iterable[str],
+        score: int,
+        *,
+        lower_is_better: bool = False,
+    ) -> Recorded:
+        """Store one finished game's score; say whether it beat the player's best."""
+        key = modes_key(modes)
+        previous = self.best(game, player, key.split("+"), lower_is_better=lower_is_better)
+        row = (game, player, key, int(score), self._now().isoformat(timespec="seconds"))
+        self._write(
+            "INSERT INTO scores (game, player, modes, score, played_at) VALUES (?, ?, ?, ?, ?)", row
+        )
+        if previous is None:
+            best = score
+        else:
+            best = min(previous, score) if lower_is_better else max(previous, score)
+        return Recorded(score, previous, best)
+
+    def best(
+        self, game: str, player: str, modes: Iterable[str], *, lower_is_better: bool = False
+    ) -> int | None:
+        """The player's best score in this game with exactly these modes, if any."""
+        pick = "MIN" if lower_is_better else "MAX"
+        rows = self._read(
+            f"SELECT {pick}(score) FROM scores WHERE game = ? AND player = ? AND modes = ?",
+            (game, player, modes_key(modes)),
+        )
+        return None if not rows or rows[0][0] is None else int(rows[0][0])
+
+    def players(self, game: str, limit: int = 8) -> list[str]:
+        """Names that played ``game`` lately, most recent first (for quick picking)."""
+        rows = self._read(
+            "SELECT player, MAX(id) AS last FROM scores WHERE game = ? "
+            "GROUP BY player ORDER BY last DESC LIMIT ?",
+            (game, limit),
+        )
+        return [str(r[0]) for r in rows]
+
+    def close(self) -> None:
+        with contextlib.suppress(sqlite3.Error):
+            self._db.close()
+
+    # -- the file ------------------------------------------------------------------------
+
+    def _open(self) -> sqlite3.Connection:
+        if self.path is None:
+            return self._init(sqlite3.connect(":memory:"))
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            self.notice = f"High scores cannot be saved ({exc.strerror}); they last until closing."
+            log.warning("%s", self.notice)
+            return self._init(sqlite3.connect(":memory:"))
+        try:
+            return self._init(sqlite3.connect(self.path))
+        except sqlite3.DatabaseError as exc:
+            return self._recover(str(exc))
+
+    def _init(self, db: sqlite3.Connection) -> sqlite3.Connection:
+        try:
+            check = db.execute("PRAGMA quick_check").fetchone()
+            if check is None or check[0] != "ok":
+                raise sqlite3.DatabaseError(f"integrity check says {check!r}")
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            if version not in (0, SCHEMA_VERSION):
+                raise sqlite3.DatabaseError(f"unknown schema version {version}")
+            tables = {
+                r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+            }
+            if version == 0 and tables - {"scores"}:
+                raise sqlite3.DatabaseError(f"not a high-score file (tables {sorted(tables)})")
+            with db:
+                db.executescript(_SCHEMA)
+                db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            return db
+        except sqlite3.DatabaseError:
+            db.close()
+            raise
+
+    def _recover(self, why: str) -> sqlite3.Connection:
+        """Move the unreadable file aside and start a fresh one (or keep scores in memory)."""
+        assert self.path is not None
+        stamp = self._now().strftime("%Y%m%d-%H%M%S")
+        aside = self.path.with_name(f"{self.path.name}.corrupt-{stamp}")
+        try:
+            os.replace(self.path, aside)
+            for extra in ("-journal", "-wal", "-shm"):
+                side = self.path.with_name(self.path.name + extra)
+                if side.exists():
+                    os.replace(side, aside.with_name(aside.name + extra))
+            db = self._init(sqlite3.connect(self.path))
+            self.notice = (
+                f"The high-score file was damaged ({why}). It was moved to {aside.name} "
+                "and a new one was started."
+            )
+        except (OSError, sqlite3.DatabaseError) as exc:
+            db = self._init(sqlite3.connect(":memory:"))
+            self.notice = (
+                f"The high-score file cannot be used ({why}; {exc}). "
+                "Scores last until the app closes."
+            )
+        log.warning("%s", self.notice)
+        return db
+
+    def _read(self, sql: str, args: tuple[object, ...]) -> list[tuple[Any, ...]]:
+        for attempt in (1, 2):
+            try:
+                return self._db.execute(sql, args).fetchall()
+            except sqlite3.DatabaseError as exc:
+                if not self._damaged(exc, attempt):
+                    log.warning("high scores: %s", exc)
+                    return []
+        return []
+
+    def _write(self, sql: str, args: tuple[object, ...]) -> None:
+        for attempt in (1, 2):
+            try:
+                with self._db:
+                    self._db.execute(sql, args)
+                return
+            except sqlite3.DatabaseError as exc:
+                if not self._damaged(exc, attempt):
+                    self.notice = f"A high score could not be saved ({exc})."
+                    log.warning("%s", self.notice)
+                    return
+
+    def _damaged(self, exc: sqlite3.DatabaseError, attempt: int) -> bool:
+        """A file that went bad while open is moved aside once; a busy or locked file (an
+        OperationalError) is only reported."""
+        if attempt == 2 or self.path is None or isinstance(exc, sqlite3.OperationalError):
+            return False
+        with contextlib.suppress(sqlite3.Error):
+            self._db.close()
+        self._db = self._recover(str(exc))
+        return True
+
+
+__all__ = ["FILE_NAME", "SCHEMA_VERSION", "HighScores", "Recorded", "data_dir", "modes_key"]

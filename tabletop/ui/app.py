@@ -1,0 +1,373 @@
+"""The app: a stack of scenes, the loop that feeds them input and draws them.
+
+Scene lifecycle (the stack calls these; a scene never calls them on itself):
+
+``layout(metrics)``
+    Work out rectangles for this screen size. Called before ``enter`` and again if the
+    window changes to the other layout.
+``enter()``
+    The scene was pushed (or replaced in) and is now on top.
+``pause()``
+    Another scene was pushed on top of it.
+``resume(result)``
+    The scene above it was popped; ``result`` is what that scene popped with (a dialog's
+    answer, the dice a dice screen read), or ``None``.
+``exit()``
+    The scene left the stack (popped, replaced, or unwound); it is not used again.
+``handle(event)``
+    One input event (``Tap``, ``SeatPressed``, ``Seen``, ``Back``, ``Key``), only while on
+    top.
+``update(now)``
+    Once per frame while on top; returns True when the screen must be redrawn (timers).
+``draw(surface)``
+    Paint. Never changes state. If the top scene is not ``opaque`` (a dialog), the scene
+    below is drawn first.
+
+Scenes receive everything they use in their constructor (a :class:`Context`); the loop
+drains the seat-button and camera queues on the display thread, ticks a monotonic
+clock, and catches any error a scene raises so that a child sees a sentence, never a
+traceback.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import queue
+import random
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pygame
+
+from hardware.buttons import Lamps, NoLamps
+from tabletop.games.mathe_meister import Layout
+from tabletop.highscores import HighScores
+from tabletop.ui.input import Back, InputEvent, InputRouter, Quit, Resized, View, order_presses
+from tabletop.ui.messages import child_message
+from tabletop.ui.prefs import PrefsFile
+from tabletop.ui.sound import Sounds
+from tabletop.ui.theme import PALETTE, Fonts, Metrics, metrics_for
+from tabletop.ui.widgets import Button, Painter
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Context:
+    """What scenes depend on, handed to each scene's constructor."""
+
+    metrics: Metrics
+    sounds: Sounds
+    highscores: HighScores
+    prefs: PrefsFile
+    layout: Layout
+    clock: Callable[[], float] = time.monotonic
+    lamps: Lamps = field(default_factory=NoLamps)
+    camera: Any = None  # a tabletop.ui.camera.DiceCamera, or None without a camera
+    rng: random.Random = field(default_factory=random.Random)
+    fonts: Fonts = field(default_factory=Fonts)
+    stack: SceneStack = field(default_factory=lambda: SceneStack())
+    painter: Painter = field(init=False)
+    pin_gate: Any = None  # the settings PIN's lockout, shared by every PIN pad
+    quit_requested: bool = False
+
+    def __post_init__(self) -> None:
+        self.painter = Painter(self.metrics, self.fonts)
+
+    def set_metrics(self, metrics: Metrics) -> None:
+        self.metrics = metrics
+        self.painter = Painter(metrics, self.fonts)
+
+
+class Scene:
+    """A screen. Subclasses override the lifecycle methods they need (see the module)."""
+
+    opaque = True
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+        self.buttons: list[Button] = []
+
+    @property
+    def m(self) -> Metrics:
+        return self.ctx.metrics
+
+    @property
+    def stack(self) -> SceneStack:
+        return self.ctx.stack
+
+    def layout(self, metrics: Metrics) -> None:
+        """Compute rectangles for ``metrics``."""
+
+    def enter(self) -> None:
+        """Now on top, for the first time."""
+
+    def pause(self) -> None:
+        """Covered by another scene."""
+
+    def resume(self, result: Any) -> None:
+        """On top again; ``result`` from the scene that was popped."""
+
+    def exit(self) -> None:
+        """Removed from the stack."""
+
+    def handle(self, event: InputEvent) -> None:
+        """One input event. The default leaves on ``Back``."""
+        if isinstance(event, Back) and len(self.stack) > 1:
+            self.stack.pop()
+
+    def update(self, now: float) -> bool:
+        """Once per frame; True if the screen must be redrawn."""
+        return False
+
+    def draw(self, surface: pygame.Surface) -> None:
+        """Paint the scene; must not change any state."""
+        surface.fill(PALETTE.background)
+
+    def targets(self) -> list[Button]:
+        """Every named touch target on screen now (what scripted taps aim at)."""
+        return list(self.buttons)
+
+    def target(self, name: str) -> Button | None:
+        return next((b for b in self.targets() if b.name == name), None)
+
+
+class SceneStack:
+    """push / pop / replace with the lifecycle calls, in order."""
+
+    def __init__(self) -> None:
+        self._scenes: list[Scene] = []
+        self.metrics: Metrics | None = None
+
+    def __len__(self) -> int:
+        return len(self._scenes)
+
+    def __iter__(self) -> Iterator[Scene]:
+        return iter(self._scenes)
+
+    @property
+    def top(self) -> Scene | None:
+        return self._scenes[-1] if self._scenes else None
+
+    def push(self, scene: Scene) -> None:
+        if self._scenes:
+            self._scenes[-1].pause()
+        self._scenes.append(scene)
+        scene.layout(scene.ctx.metrics)
+        scene.enter()
+
+    def pop(self, result: Any = None) -> Scene:
+        scene = self._scenes.pop()
+        scene.exit()
+        if self._scenes:
+            self._scenes[-1].resume(result)
+        return scene
+
+    def replace(self, scene: Scene) -> Scene | None:
+        old = self._scenes.pop() if self._scenes else None
+        if old is not None:
+            old.exit()
+        self._scenes.append(scene)
+        scene.layout(scene.ctx.metrics)
+        scene.enter()
+        return old
+
+    def unwind_to(self, kind: type[Scene], result: Any = None) -> None:
+        """Pop every scene above the topmost ``kind`` scene (it resumes once)."""
+        while len(self._scenes) > 1 and not isinstance(self._scenes[-1], kind):
+            scene = self._scenes.pop()
+            scene.exit()
+        if self._scenes:
+            self._scenes[-1].resume(result)
+
+    def relayout(self, metrics: Metrics) -> None:
+        for scene in self._scenes:
+            scene.layout(metrics)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        start = len(self._scenes) - 1
+        while start > 0 and not self._scenes[start].opaque:
+            start -= 1
+        for scene in self._scenes[max(start, 0) :]:
+            scene.draw(surface)
+
+
+class App:
+    """The loop: input in, scenes updated, the canvas drawn and shown."""
+
+    def __init__(
+        self,
+        ctx: Context,
+        window: pygame.Surface,
+        *,
+        seat_queue: queue.SimpleQueue[Any] | None = None,
+        vision_queue: queue.SimpleQueue[Any] | None = None,
+        fps: int = 30,
+        flip: bool = True,
+    ) -> None:
+        self.ctx = ctx
+        self.window = window
+        self.seat_queue = seat_queue
+        self.vision_queue = vision_queue
+        self.fps = fps
+        self.flip = flip
+        self.frames = 0
+        self.running = True
+        self.toast: tuple[str, float] | None = None
+        self._posted: list[InputEvent] = []
+        self._dirty = True
+        self._canvas = self._make_canvas()
+        self.router = InputRouter(View(ctx.metrics.size, window.get_size()), ctx.clock)
+
+    @property
+    def stack(self) -> SceneStack:
+        return self.ctx.stack
+
+    @property
+    def canvas(self) -> pygame.Surface:
+        return self._canvas
+
+    def _make_canvas(self) -> pygame.Surface:
+        if self.window.get_size() == self.ctx.metrics.size:
+            return self.window
+        return pygame.Surface(self.ctx.metrics.size).convert()
+
+    def post(self, event: InputEvent) -> None:
+        """Queue an input event as if it came from a device (tests, the demo)."""
+        self._posted.append(event)
+
+    def say(self, message: str, seconds: float = 4.0) -> None:
+        """A sentence over every screen for a few seconds."""
+        self.toast = (message, self.ctx.clock() + seconds)
+        self._dirty = True
+
+    # -- one frame ---------------------------------------------------------------------
+
+    def gather(self) -> list[InputEvent]:
+        events = self.router.translate(pygame.event.get())
+        for q in (self.seat_queue, self.vision_queue):
+            while q is not None:
+                try:
+                    events.append(q.get_nowait())
+                except queue.Empty:
+                    break
+        events.extend(self._posted)
+        self._posted.clear()
+        return order_presses(events)
+
+    def step(self, *, force_draw: bool = False) -> bool:
+        """Handle input, update, draw if needed; False once the app should stop."""
+        now = self.ctx.clock()
+        for event in self.gather():
+            if isinstance(event, Quit):
+                self.running = False
+                continue
+            if isinstance(event, Resized):
+                self._resize(event.size)
+                continue
+            self._guarded(functools.partial(self._handle, event))
+            self._dirty = True
+        if self.stack.top is not None:
+            self._dirty |= bool(self._guarded(lambda: self._top().update(now)))
+        if self.toast is not None and now > self.toast[1]:
+            self.toast = None
+            self._dirty = True
+        if self.ctx.quit_requested or self.stack.top is None:
+            self.running = False
+        if self._dirty or force_draw:
+            self.draw()
+            self._dirty = False
+        self.frames += 1
+        return self.running
+
+    def _handle(self, event: InputEvent) -> None:
+        self._top().handle(event)
+
+    def _top(self) -> Scene:
+        scene = self.stack.top
+        assert scene is not None
+        return scene
+
+    def _guarded(self, action: Callable[[], Any]) -> Any:
+        try:
+            return action()
+        except Exception:  # a scene bug must never put a traceback on screen
+            log.exception("a scene failed")
+            self.ctx.sounds.play("wrong")
+            self.say(child_message("ui.oops"))
+            return True
+
+    def draw(self) -> None:
+        canvas = self._canvas
+        try:
+            self.stack.draw(canvas)
+        except Exception:
+            log.exception("drawing failed")
+            canvas.fill(PALETTE.background)
+            self.say(child_message("ui.oops"))
+        if self.toast is not None:
+            self._draw_toast(canvas, self.toast[0])
+        if canvas is not self.window:
+            view = self.router.view
+            size = (round(canvas.get_width() * view.scale), round(canvas.get_height() * view.scale))
+            self.window.fill((0, 0, 0))
+            self.window.blit(pygame.transform.smoothscale(canvas, size), view.offset)
+        if self.flip:
+            pygame.display.flip()
+
+    def _draw_toast(self, surface: pygame.Surface, text: str) -> None:
+        m, painter = self.ctx.metrics, self.ctx.painter
+        width = m.width - m.u(120)
+        lines = painter.wrap(text, m.text, width - m.u(24))
+        height = len(lines) * painter.fonts.font(m.text).get_linesize() + m.u(20)
+        rect = pygame.Rect(0, 0, width, height)
+        rect.midbottom = (m.width // 2, m.height - m.u(12))
+        painter.box(surface, rect, PALETTE.ink, None, radius=m.u(10))
+        painter.paragraph(
+            surface, text, rect.inflate(-m.u(24), -m.u(20)), m.text, (255, 255, 255), align="center"
+        )
+
+    def _resize(self, size: tuple[int, int]) -> None:
+        # The window's own size, not the event's: a stale event must not change the layout.
+        self.window = pygame.display.get_surface() or self.window
+        metrics = metrics_for(self.window.get_size())
+        if metrics != self.ctx.metrics:
+            self.ctx.set_metrics(metrics)
+            self.stack.relayout(metrics)
+        self._canvas = self._make_canvas()
+        self.router.view = View(metrics.size, self.window.get_size())
+        self._dirty = True
+
+    def run(self, *, max_frames: int | None = None) -> None:
+        clock = pygame.time.Clock()
+        while self.running and (max_frames is None or self.frames < max_frames):
+            self.step()
+            clock.tick(self.fps)
+
+    def screenshot(self, path: Path | str) -> Path:
+        """Save the canvas (the layout's own size) as a PNG."""
+        self.draw()
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        pygame.image.save(self._canvas, str(path))
+        return path
+
+
+def open_window(
+    size: tuple[int, int] | None = None, *, fullscreen: bool = False, title: str = "Tabletop"
+) -> pygame.Surface:
+    """The display surface: full screen at the display's size, or a window of ``size``."""
+    pygame.display.init()
+    pygame.font.init()
+    pygame.display.set_caption(title)
+    if fullscreen:
+        pygame.mouse.set_visible(False)
+        return pygame.display.set_mode((0, 0), pygame.FULLSCREEN)
+    return pygame.display.set_mode(size or (800, 480), pygame.RESIZABLE)
+
+
+__all__ = ["App", "Context", "Scene", "SceneStack", "open_window"]

@@ -1,0 +1,134 @@
+"""UI figures: frames per second and CPU per frame, offscreen, and time to first frame.
+
+``python -m tabletop.ui.bench [--frames N] [--size 800x480]`` prints JSON:
+
+* ``scenes``: for the home screen and a game in progress (round 5 of a solo game, with
+  a die picked), every frame fully redrawn (the app itself redraws only when something
+  changed): ``fps`` (wall clock) and ``cpu_ms_per_frame`` (process CPU time);
+* ``first_frame_ms``: from the start of a fresh ``tabletop app`` process to its first
+  frame on screen (median of three runs, SDL's dummy video driver).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import queue
+import random
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from typing import Any
+
+
+def _app(size: tuple[int, int]) -> Any:
+    import pygame
+
+    from tabletop.assets import mathe_meister_layout
+    from tabletop.highscores import HighScores
+    from tabletop.ui.app import App, Context
+    from tabletop.ui.prefs import PrefsFile
+    from tabletop.ui.scenes.home import HomeScene
+    from tabletop.ui.sound import Sounds
+    from tabletop.ui.theme import metrics_for
+
+    pygame.display.init()
+    pygame.font.init()
+    window = pygame.display.set_mode(size)
+    ctx = Context(
+        metrics=metrics_for(size),
+        sounds=Sounds(enabled=False),
+        highscores=HighScores(":memory:"),
+        prefs=PrefsFile(None),
+        layout=mathe_meister_layout(),
+        rng=random.Random(1),
+    )
+    ctx.prefs.prefs.dice_input = "tap"
+    app = App(ctx, window, vision_queue=queue.SimpleQueue())
+    app.stack.push(HomeScene(ctx))
+    app.step()
+    return app
+
+
+def measure(app: Any, frames: int) -> dict[str, float]:
+    for _ in range(5):  # warm the text cache
+        app.step(force_draw=True)
+    wall, cpu = time.perf_counter(), time.process_time()
+    for _ in range(frames):
+        app.step(force_draw=True)
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    return {
+        "fps": round(frames / wall, 1),
+        "cpu_ms_per_frame": round(cpu / frames * 1000, 2),
+        "wall_ms_per_frame": round(wall / frames * 1000, 2),
+    }
+
+
+def scene_figures(frames: int, size: tuple[int, int]) -> dict[str, Any]:
+    from tabletop.ui.autoplay import Autoplayer
+
+    app = _app(size)
+    out = {"home": measure(app, frames)}
+    auto = Autoplayer(app)
+    auto.tap("game.mathe-meister")
+    auto.tap("start")
+    rng = random.Random(3)
+    for _ in range(4):
+        auto.tap_dice((rng.randint(1, 6), rng.randint(1, 6)))
+        auto.bot_round()
+    auto.tap_dice((3, 5))
+    auto.tap("die0")
+    out["game"] = measure(app, frames)
+    return out
+
+
+def first_frame_ms(runs: int = 3) -> dict[str, Any]:
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
+    times = []
+    with tempfile.TemporaryDirectory() as data:
+        env["TABLETOP_DATA"] = data
+        command = [
+            sys.executable,
+            "-m",
+            "tabletop",
+            "app",
+            "--windowed",
+            "--frames",
+            "1",
+            "--timing",
+            "--camera",
+            "none",
+            "--no-buttons",
+        ]
+        for _ in range(runs):
+            done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
+            found = re.search(r"first frame: (\d+) ms", done.stderr)
+            if found:
+                times.append(int(found.group(1)))
+    return {"median": statistics.median(times) if times else None, "runs": times}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tabletop.ui.bench")
+    parser.add_argument("--frames", type=int, default=300)
+    parser.add_argument("--size", default="800x480")
+    args = parser.parse_args(argv)
+    os.environ["SDL_VIDEODRIVER"] = "dummy"
+    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    w, h = (int(v) for v in args.size.split("x"))
+    figures = {
+        "size": f"{w}x{h}",
+        "frames": args.frames,
+        "scenes": scene_figures(args.frames, (w, h)),
+        "first_frame_ms": first_frame_ms(),
+    }
+    print(json.dumps(figures, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,141 @@
+"""``tabletop`` (the app), ``tabletop app``, ``tabletop demo`` and ``tabletop buttons test``.
+
+Parsers and runners for the commands of the touchscreen app and the seat buttons;
+``tabletop/cli.py`` plugs them in.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from tabletop.engine.errors import BadInput
+
+
+def _size(text: str) -> tuple[int, int]:
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"a size is WIDTHxHEIGHT, e.g. 800x480, not {text!r}"
+        ) from None
+    if w < 320 or h < 240:
+        raise argparse.ArgumentTypeError(f"{text} is too small: at least 320x240")
+    return w, h
+
+
+def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser("app", help="the touchscreen app (what bare `tabletop` starts)")
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument(
+        "--fullscreen",
+        dest="fullscreen",
+        action="store_true",
+        default=None,
+        help="full screen (the default on a Raspberry Pi)",
+    )
+    mode.add_argument(
+        "--windowed",
+        dest="fullscreen",
+        action="store_false",
+        help="a window (the default on a desktop)",
+    )
+    p.add_argument(
+        "--size",
+        type=_size,
+        default=(800, 480),
+        help="window size, WIDTHxHEIGHT (800x480 or 1280x720)",
+    )
+    p.add_argument("--pins", type=Path, default=None, help="the seat pin map (TOML)")
+    p.add_argument(
+        "--no-buttons",
+        dest="buttons",
+        action="store_false",
+        default=None,
+        help="no GPIO seat buttons (keys 1..8 still work)",
+    )
+    p.add_argument(
+        "--camera",
+        default="auto",
+        help="auto, none, picamera, a USB camera index, or a folder of photos",
+    )
+    p.add_argument("--frames", type=int, default=None, help=argparse.SUPPRESS)
+    p.add_argument(
+        "--timing",
+        action="store_true",
+        help="print the time from start to the first frame on stderr",
+    )
+    p.set_defaults(run=run_app_command)
+
+    p = sub.add_parser("buttons", help="seat buttons: `buttons test` checks the wiring")
+    what = p.add_subparsers(dest="what", metavar="WHAT", required=True)
+    q = what.add_parser("test", help="light each seat's LED, then report each button press")
+    q.add_argument("--pins", type=Path, default=None, help="the pin map (TOML)")
+    q.add_argument("--seconds", type=float, default=60.0, help="how long to wait for presses")
+    q.add_argument(
+        "--mock",
+        action="store_true",
+        help="no hardware: gpiozero's mock pins, every button pressed once",
+    )
+    q.add_argument("--print-map", action="store_true", help="print the pin map as TOML and stop")
+    q.set_defaults(run=run_buttons_command)
+
+
+def run_app_command(args: argparse.Namespace | None) -> int:
+    from tabletop.ui.launch import AppOptions, run_app
+
+    if args is None:
+        return run_app(AppOptions())
+    return run_app(
+        AppOptions(
+            fullscreen=args.fullscreen,
+            size=args.size,
+            pins=args.pins,
+            buttons=args.buttons,
+            camera=args.camera,
+            frames=args.frames,
+            timing=args.timing,
+        )
+    )
+
+
+def run_demo_command(args: argparse.Namespace) -> int:
+    from tabletop.ui.demo import run_demo
+
+    modes = tuple(m for m in (part.strip() for part in args.modes.split(",")) if m)
+    from tabletop.games.mathe_meister import normalise_mode
+
+    modes = tuple(normalise_mode(m) for m in modes) or ("freestyle",)
+    run_demo(
+        out_dir=getattr(args, "out", None),
+        seed=args.seed,
+        modes=modes,
+        out=sys.stdout,
+        log_path=getattr(args, "log", None),
+    )
+    return 0
+
+
+def run_buttons_command(args: argparse.Namespace) -> int:
+    from hardware.pins import format_pin_map, load_pin_map
+    from hardware.wiring import buttons_test
+
+    pins = load_pin_map(args.pins)
+    if args.print_map:
+        print(format_pin_map(pins), end="")
+        return 0
+    factory = None
+    if args.mock:
+        from gpiozero.pins.mock import MockFactory  # type: ignore[import-untyped]
+
+        factory = MockFactory()
+    if args.seconds <= 0:
+        raise BadInput("buttons.seconds", "--seconds must be more than 0")
+    pressed = buttons_test(
+        pins, sys.stdout, seconds=args.seconds, pin_factory=factory, simulate=args.mock
+    )
+    return 0 if pressed == len(pins) else 1
+
+
+__all__ = ["add_parsers", "run_app_command", "run_buttons_command", "run_demo_command"]

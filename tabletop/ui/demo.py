@@ -1,0 +1,246 @@
+"""``tabletop demo``: a whole solo Mathe-Meister game in the app, offscreen.
+
+The app runs with SDL's dummy video driver. Each round one photo from
+``assets/samples/`` lies "under the camera": the real vision pipeline reads its dice and
+the dice screen shows what it read; the photo's label file is the truth, and a wrong
+reading is corrected with "That's wrong", as a child would. The hint bot then plays the
+round by tapping the screen. Each round's dice screen and sheet are saved as PNGs in a
+folder the demo names, each round is printed, and the last line is ``final score: N``.
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import random
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TextIO
+
+from tabletop.assets import assets_dir, mathe_meister_layout
+from tabletop.games.mathe_meister import LINES, MODE_NAMES, ROUNDS, line_name, score_sheet
+from tabletop.highscores import HighScores
+
+SIZE = (800, 480)
+
+
+@dataclass(frozen=True)
+class Sample:
+    """A photo of two dice and the values its label file says they show."""
+
+    path: Path
+    truth: tuple[int, ...]
+    boxes: tuple[tuple[int, int, int, int], ...]
+
+
+def load_samples(folder: Path | None = None) -> list[Sample]:
+    """Photos with YOLO label files (``class cx cy w h``, class 0..5 = 1..6)."""
+    folder = folder or assets_dir() / "samples"
+    out = []
+    for photo in sorted(folder.glob("*.jpg")):
+        label = photo.with_suffix(".txt")
+        if not label.exists():
+            continue
+        values, boxes = [], []
+        for line in label.read_text().split("\n"):
+            parts = line.split()
+            if len(parts) != 5:
+                continue
+            cls, cx, cy, w, h = int(parts[0]), *map(float, parts[1:])
+            values.append(cls + 1)
+            # the photos are 640x480
+            boxes.append(
+                (
+                    round((cx - w / 2) * 640),
+                    round((cy - h / 2) * 480),
+                    round((cx + w / 2) * 640),
+                    round((cy + h / 2) * 480),
+                )
+            )
+        out.append(Sample(photo, tuple(values), tuple(boxes)))
+    return out
+
+
+def pick_camera(sample: Callable[[], Sample], sink: Callable[[Any], None]) -> tuple[Any, str]:
+    """The best camera the code base has for reading the photos, and its name."""
+    from tabletop.ui.camera import (
+        DiceCamera,
+        PipelineCamera,
+        RepeatFrame,
+        vision_dice_reader,
+        vision_pipeline_ready,
+    )
+
+    if vision_pipeline_ready():
+        from vision import dice
+        from vision.sources import ImageFolderSource
+
+        # The sample photos are 640x480 snapshots, not 1920x1080 camera frames: the dice
+        # detector sees them at its own default scale, as `tabletop vision dice` does.
+        options = {"dice_long_side": getattr(dice, "DETECT_LONG_SIDE", 320)}
+        camera = PipelineCamera(
+            lambda: ImageFolderSource([sample().path], loop=True),
+            sink,
+            threaded=False,
+            options=options,
+        )
+        return camera, "the vision pipeline"
+    reader = vision_dice_reader()
+    if reader is not None:
+        return (
+            DiceCamera(lambda: RepeatFrame(_photo(sample().path)), reader, sink, threaded=False),
+            "the vision dice reader",
+        )
+
+    def labels(frame: Any) -> list[dict[str, Any]]:
+        s = sample()
+        return [{"value": v, "box": b, "confidence": 1.0} for v, b in zip(s.truth, s.boxes)]
+
+    return (
+        DiceCamera(lambda: RepeatFrame(_photo(sample().path)), labels, sink, threaded=False),
+        "the photos' label files (the vision dice reader is not available)",
+    )
+
+
+def _photo(path: Path) -> Any:
+    import cv2
+
+    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    if image is None:
+        raise ValueError(f"cannot read {path}")
+    return image
+
+
+def run_demo(
+    *,
+    out_dir: Path | None = None,
+    seed: int | None = None,
+    modes: tuple[str, ...] = ("freestyle",),
+    samples: Path | None = None,
+    out: TextIO,
+    size: tuple[int, int] = SIZE,
+    log_path: Path | None = None,
+) -> int:
+    """Play the demo game; returns the final score. ``log_path``: write the game log."""
+    os.environ["SDL_VIDEODRIVER"] = "dummy"
+    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    import pygame
+
+    from tabletop.terminal import render_score
+    from tabletop.ui.app import App, Context
+    from tabletop.ui.autoplay import Autoplayer
+    from tabletop.ui.prefs import PrefsFile
+    from tabletop.ui.scenes.dice import DiceScene
+    from tabletop.ui.scenes.home import HomeScene
+    from tabletop.ui.scenes.results import ResultsScene
+    from tabletop.ui.sound import Sounds
+    from tabletop.ui.theme import metrics_for
+
+    seed = random.SystemRandom().randrange(10**6) if seed is None else seed
+    folder = out_dir or Path(tempfile.mkdtemp(prefix="tabletop-demo-"))
+    folder.mkdir(parents=True, exist_ok=True)
+    photos = load_samples(samples)
+    if not photos:
+        raise ValueError(f"no sample photos with labels in {samples or assets_dir() / 'samples'}")
+    rng = random.Random(seed)
+    order = [photos[i % len(photos)] for i in rng.sample(range(max(ROUNDS, len(photos))), ROUNDS)]
+    current = {"round": 0}
+    vision_queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
+    camera, reader_name = pick_camera(lambda: order[current["round"]], vision_queue.put)
+
+    pygame.display.init()
+    pygame.font.init()
+    window = pygame.display.set_mode(size)
+    ctx = Context(
+        metrics=metrics_for(size),
+        sounds=Sounds(enabled=False),
+        highscores=HighScores(":memory:"),
+        prefs=PrefsFile(None),
+        layout=mathe_meister_layout(),
+        camera=camera,
+        rng=random.Random(seed),
+    )
+    ctx.prefs.prefs.dice_input = "camera"
+    app = App(ctx, window, vision_queue=vision_queue, flip=False)
+    app.stack.push(HomeScene(ctx))
+    app.step()
+    auto = Autoplayer(app)
+    names = " + ".join(MODE_NAMES[m] for m in modes)
+    print(
+        f"Mathe-Meister in the touchscreen app, offscreen ({size[0]}x{size[1]}): solo, "
+        f"{names}, seed {seed}",
+        file=out,
+    )
+    print(f"Dice: photos from assets/samples/, read by {reader_name}.", file=out)
+    auto.tap("game.mathe-meister")
+    for mode in modes:
+        if mode != "freestyle":
+            auto.tap(f"mode.{mode}")
+    auto.tap("start")
+    for r in range(1, ROUNDS + 1):
+        current["round"] = r - 1
+        sample = order[r - 1]
+        app.step()  # the dice screen takes the camera's reading off the queue
+        dice = app.stack.top
+        if not isinstance(dice, DiceScene):
+            raise RuntimeError("the dice screen did not open")
+        app.screenshot(folder / f"round_{r:02d}_dice.png")
+        seen = dice.seen
+        read = (
+            "nothing"
+            if seen is None
+            else " and ".join("?" if v is None else str(v) for v in seen.values) or "no dice"
+        )
+        truth = (sample.truth[0], sample.truth[1])
+        if seen is not None and seen.readable and sorted(seen.values) == sorted(truth):  # type: ignore[type-var]
+            a, b = seen.values
+            auto.tap("use")
+            how = f"the camera read {read}"
+        else:
+            if seen is not None and dice.mode == "camera":
+                auto.tap("wrong")
+            auto.tap_dice(truth)
+            a, b = truth
+            how = f"the camera read {read}; corrected by touch to {a} and {b}"
+        game = auto.game()
+        before = game.state.sheets[0]
+        print(f"\nRound {r}: {sample.path.name}: {how}.", file=out)
+        from tabletop.bots.mathe_meister import hint
+
+        print(f"  The bot's plan: {hint(game.state, 0).describe()}", file=out)
+
+        def before_done(r: int = r) -> None:
+            app.screenshot(folder / f"round_{r:02d}.png")
+            current["round"] = r  # the next dice screen opens when this round ends
+
+        auto.bot_round(before_done=before_done)
+        state = game.match.state
+        sheet = state.sheets[0]
+        card = score_sheet(sheet, state.settings)
+        for line in LINES:
+            ls = card.line(line)
+            if ls.total is not None and not before.line_complete(line):
+                star = " and its Bonus Star" if line in sheet.stars else ""
+                print(
+                    f"  {line_name(line)} is complete: = {ls.total}, {ls.points:+d} points{star}.",
+                    file=out,
+                )
+        print(f"  Score now: {card.total}", file=out)
+    results = app.stack.top
+    if not isinstance(results, ResultsScene):
+        raise RuntimeError("the game did not reach the results screen")
+    app.screenshot(folder / "final.png")
+    if log_path is not None:
+        log_path.write_text("\n".join(results.match.log_lines()) + "\n", encoding="utf-8")
+    print("\n" + render_score(results.card), file=out)
+    print(f"\nScreenshots (one per round, and the end) are in {folder}", file=out)
+    if log_path is not None:
+        print(f"The game log is in {log_path}: `tabletop replay {log_path}` replays it.", file=out)
+    print(f"final score: {results.score}", file=out)
+    pygame.display.quit()
+    return results.score
+
+
+__all__ = ["Sample", "load_samples", "run_demo"]

@@ -1,0 +1,168 @@
+"""One stream of input events for the scenes: ``Tap``, ``SeatPressed``, ``Seen``.
+
+Touch (``FINGERDOWN``, coordinates 0..1 of the window), the mouse (with SDL's
+touch-emulated duplicates dropped), seat buttons (from their queue), the keyboard
+stand-in (keys 1..8) and the camera (dice read and held steady) all end up here, in
+canvas coordinates and stamped with the app's monotonic clock. Scenes never see raw
+pygame events.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import pygame
+
+from hardware.buttons import KeyboardSeats, SeatPressed
+
+
+@dataclass(frozen=True)
+class Tap:
+    """A finger or mouse press at ``pos`` (canvas pixels) at time ``at``."""
+
+    pos: tuple[int, int]
+    at: float
+    source: str = "touch"
+
+
+@dataclass(frozen=True)
+class DieSeen:
+    """One die the camera read: its value (None: unreadable), its box in the frame (if
+    known), how sure the reader is."""
+
+    value: int | None
+    box: tuple[int, int, int, int] | None = None
+    confidence: float = 1.0
+
+
+@dataclass(frozen=True)
+class Seen:
+    """The camera's steady reading: the dice, and the pictures to show the child: one
+    RGB crop per die, or the RGB frame the boxes point into."""
+
+    dice: tuple[DieSeen, ...]
+    at: float
+    frame: Any = None  # numpy array (h, w, 3), RGB, or None
+    crops: tuple[Any, ...] = ()  # numpy arrays (h, w, 3), RGB, one per die
+
+    @property
+    def values(self) -> tuple[int | None, ...]:
+        return tuple(d.value for d in self.dice)
+
+    @property
+    def readable(self) -> bool:
+        """Exactly two dice, both read."""
+        return len(self.dice) == 2 and all(d.value is not None for d in self.dice)
+
+
+@dataclass(frozen=True)
+class Back:
+    """Escape or the back key: leave the current screen."""
+
+    at: float
+
+
+@dataclass(frozen=True)
+class Key:
+    """Any other key, for typing names on a real keyboard."""
+
+    name: str
+    text: str
+    at: float
+
+
+@dataclass(frozen=True)
+class Quit:
+    """The window was closed."""
+
+
+@dataclass(frozen=True)
+class Resized:
+    size: tuple[int, int]
+
+
+InputEvent = Tap | SeatPressed | Seen | Back | Key | Quit | Resized
+
+
+class View:
+    """Where the canvas sits in the window: scaled to fit, centred (letterbox)."""
+
+    def __init__(self, canvas: tuple[int, int], window: tuple[int, int]) -> None:
+        self.canvas = canvas
+        self.window = window
+        cw, ch = canvas
+        ww, wh = window
+        self.scale = min(ww / cw, wh / ch) if cw and ch else 1.0
+        self.offset = ((ww - cw * self.scale) / 2, (wh - ch * self.scale) / 2)
+
+    def to_canvas(self, x: float, y: float) -> tuple[int, int]:
+        return (
+            int((x - self.offset[0]) / self.scale),
+            int((y - self.offset[1]) / self.scale),
+        )
+
+    @property
+    def identity(self) -> bool:
+        return self.canvas == self.window
+
+
+class InputRouter:
+    """Turns pygame events into input events (on the display thread)."""
+
+    def __init__(self, view: View, clock: Callable[[], float], seats: int = 8) -> None:
+        self.view = view
+        self._clock = clock
+        self._pending: list[InputEvent] = []
+        self.keyboard = KeyboardSeats(self._pending.append, seats=seats, clock=clock)
+
+    def translate(self, events: Iterable[pygame.event.Event]) -> list[InputEvent]:
+        out: list[InputEvent] = []
+        for event in events:
+            now = self._clock()
+            if event.type == pygame.FINGERDOWN:
+                ww, wh = self.view.window
+                out.append(Tap(self.view.to_canvas(event.x * ww, event.y * wh), now, "touch"))
+            elif event.type == pygame.MOUSEBUTTONDOWN:
+                if getattr(event, "touch", False) or event.button != 1:
+                    continue  # SDL's mouse copy of a touch, or a wheel / right button
+                out.append(Tap(self.view.to_canvas(*event.pos), now, "mouse"))
+            elif event.type == pygame.KEYDOWN:
+                name = pygame.key.name(event.key)
+                if self.keyboard.key(name, now):
+                    out.extend(self._pending)
+                    self._pending.clear()
+                elif event.key in (pygame.K_ESCAPE, pygame.K_AC_BACK):
+                    out.append(Back(now))
+                else:
+                    out.append(Key(name, getattr(event, "unicode", ""), now))
+            elif event.type == pygame.QUIT:
+                out.append(Quit())
+            elif event.type in (pygame.VIDEORESIZE, pygame.WINDOWSIZECHANGED):
+                size = getattr(event, "size", None) or (event.x, event.y)
+                out.append(Resized((int(size[0]), int(size[1]))))
+        return out
+
+
+def order_presses(events: list[InputEvent]) -> list[InputEvent]:
+    """Seat presses that arrived together, in the order they happened (MM-5)."""
+    presses = sorted((e for e in events if isinstance(e, SeatPressed)), key=lambda e: e.at)
+    it = iter(presses)
+    return [next(it) if isinstance(e, SeatPressed) else e for e in events]
+
+
+__all__ = [
+    "Back",
+    "DieSeen",
+    "InputEvent",
+    "InputRouter",
+    "Key",
+    "Quit",
+    "Resized",
+    "SeatPressed",
+    "Seen",
+    "Tap",
+    "View",
+    "order_presses",
+]

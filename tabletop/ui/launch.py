@@ -1,0 +1,203 @@
+"""Putting the app together for ``tabletop``: display, seat buttons, camera, stores.
+
+What runs where:
+
+* **Raspberry Pi** (``/proc/device-tree/model`` says so): full screen. Under a Wayland
+  kiosk (``WAYLAND_DISPLAY`` set) SDL uses it; on the bare console ``SDL_VIDEODRIVER``
+  is set to ``kmsdrm``. Seat buttons and LEDs from the pin map (``--pins`` or
+  ``$TABLETOP_PINS``, else the default in ``hardware/pins.py``); the Pi camera.
+* **Desktop**: a resizable 800x480 window (``--size 1280x720`` for the big layout), keys
+  1..8 as seat buttons, a USB camera if one answers.
+
+``--fullscreen`` / ``--windowed`` override the guess. Whatever is missing (no GPIO, no
+camera, no sound) is reported once in the log and replaced by its stand-in.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import queue
+import random
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class AppOptions:
+    fullscreen: bool | None = None  # None: full screen on a Pi, a window elsewhere
+    size: tuple[int, int] = (800, 480)
+    pins: Path | None = None
+    buttons: bool | None = None  # None: on a Pi, or when a pin map is given
+    camera: str = "auto"  # auto | none | picamera | a USB index | a folder of photos
+    frames: int | None = None  # stop after this many frames (measuring, tests)
+    timing: bool = False  # print the time to the first frame on stderr
+
+
+def is_raspberry_pi() -> bool:
+    try:
+        return "raspberry pi" in Path("/proc/device-tree/model").read_text().lower()
+    except OSError:
+        return False
+
+
+def has_display() -> bool:
+    """Whether a window can open here: X11, Wayland, or a Pi's console (KMS/DRM)."""
+    if os.environ.get("SDL_VIDEODRIVER", "") in ("dummy", "offscreen"):
+        return False
+    if os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"):
+        return True
+    if sys.platform in ("darwin", "win32"):
+        return True
+    return is_raspberry_pi() and any(Path("/dev/dri").glob("card*"))
+
+
+def process_age() -> float:
+    """Seconds since this process started (Linux), for the first-frame figure."""
+    try:
+        stat = Path("/proc/self/stat").read_text().rsplit(")", 1)[1].split()
+        start_ticks = int(stat[19])
+        uptime = float(Path("/proc/uptime").read_text().split()[0])
+        return uptime - start_ticks / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return time.process_time()
+
+
+def make_camera(spec: str, sink: Any, on_pi: bool) -> Any:
+    """A camera for the dice screen, or None (the dice are then tapped or rolled)."""
+    from tabletop.ui.camera import PipelineCamera, vision_pipeline_ready
+
+    if spec == "none":
+        return None
+    if not vision_pipeline_ready():
+        log.warning("no camera dice: the vision pipeline or its models are not available")
+        return None
+    try:
+        from vision.sources import ImageFolderSource, OpenCVSource, Picamera2Source
+    except ImportError as exc:
+        log.warning("no camera dice: %s", exc)
+        return None
+    if spec == "auto":
+        spec = "picamera" if on_pi else "0"
+
+    def open_source() -> Any:
+        if spec == "picamera":
+            return Picamera2Source()
+        if spec.isdigit():
+            return OpenCVSource(int(spec))
+        return ImageFolderSource(Path(spec), loop=True)
+
+    options: dict[str, Any] = {}
+    if spec.isdigit() or spec == "picamera":
+        try:  # probe once, so a desktop without a camera says so at start
+            open_source().close()
+        except Exception as exc:
+            log.warning("no camera: %s", getattr(exc, "message", exc))
+            return None
+    else:  # photos (640x480 snapshots): the detector's own scale, as in the demo
+        from vision import dice
+
+        options["dice_long_side"] = getattr(dice, "DETECT_LONG_SIDE", 320)
+    return PipelineCamera(open_source, sink, options=options)
+
+
+def run_app(options: AppOptions) -> int:
+    """Start the touchscreen app and run it until it is closed."""
+    on_pi = is_raspberry_pi()
+    os.environ.setdefault("OPENCV_LOG_LEVEL", "ERROR")  # a missing camera is said once, below
+    fullscreen = on_pi if options.fullscreen is None else options.fullscreen
+    if (
+        on_pi
+        and fullscreen
+        and not os.environ.get("WAYLAND_DISPLAY")
+        and not os.environ.get("DISPLAY")
+    ):
+        os.environ.setdefault("SDL_VIDEODRIVER", "kmsdrm")
+    import pygame
+
+    from hardware.buttons import NoLamps, SeatButtons
+    from hardware.pins import load_pin_map
+    from tabletop.assets import mathe_meister_layout
+    from tabletop.engine.errors import TabletopError
+    from tabletop.highscores import HighScores
+    from tabletop.ui.app import App, Context, open_window
+    from tabletop.ui.prefs import PrefsFile
+    from tabletop.ui.scenes.home import HomeScene
+    from tabletop.ui.sound import Sounds
+    from tabletop.ui.theme import metrics_for
+
+    try:
+        window = open_window(options.size, fullscreen=fullscreen)
+    except pygame.error as exc:
+        raise TabletopError("ui.display", f"cannot open the display ({exc})") from None
+    driver = pygame.display.get_driver()
+    if driver in ("offscreen", "dummy") and options.frames is None:
+        pygame.display.quit()
+        raise TabletopError(
+            "ui.display",
+            f"no display here (SDL's {driver!r} video driver): `tabletop demo` plays without one",
+        )
+    prefs = PrefsFile()
+    seat_queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
+    vision_queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
+    lamps: Any = NoLamps()
+    buttons = None
+    want_buttons = options.buttons
+    if want_buttons is None:
+        want_buttons = on_pi or options.pins is not None or bool(os.environ.get("TABLETOP_PINS"))
+    notices = [n for n in (prefs.notice,) if n]
+    if want_buttons:
+        try:
+            buttons = SeatButtons(load_pin_map(options.pins), seat_queue.put)
+            lamps = buttons
+        except TabletopError as exc:
+            log.warning("%s", exc.message)
+            notices.append("The seat buttons do not work; keys 1 to 8 stand in for them.")
+    ctx = Context(
+        metrics=metrics_for(window.get_size()),
+        sounds=Sounds(muted=prefs.prefs.muted),
+        highscores=HighScores(),
+        prefs=prefs,
+        layout=mathe_meister_layout(),
+        lamps=lamps,
+        camera=make_camera(options.camera, vision_queue.put, on_pi),
+        rng=random.Random(),
+    )
+    app = App(ctx, window, seat_queue=seat_queue, vision_queue=vision_queue)
+    app.stack.push(HomeScene(ctx))
+    if ctx.highscores.notice:
+        notices.append(ctx.highscores.notice)
+    if notices:
+        app.say(" ".join(notices), 8.0)
+    try:
+        app.step(force_draw=True)
+        if options.timing:
+            print(f"first frame: {process_age() * 1000:.0f} ms after start", file=sys.stderr)
+        app.run(max_frames=options.frames)
+    finally:
+        if ctx.camera is not None:
+            ctx.camera.stop()
+        if buttons is not None:
+            buttons.close()
+        ctx.highscores.close()
+        pygame.display.quit()
+    return 0
+
+
+def main() -> int:
+    """``python -m tabletop.ui.launch --probe``: exit 0 when a display is available."""
+    if "--probe" in sys.argv:
+        return 0 if has_display() else 1
+    return run_app(AppOptions())
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
+
+
+__all__ = ["AppOptions", "has_display", "is_raspberry_pi", "make_camera", "run_app"]

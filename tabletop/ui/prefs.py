@@ -1,0 +1,140 @@
+"""The device's settings (sound, dice input) and the teacher PIN, kept in a JSON file.
+
+The file is ``<data>/settings.json`` (``$TABLETOP_DATA`` or the platform data folder,
+as for the high scores). A missing or unreadable file means the defaults; a bad file is
+moved aside, never fatal.
+
+The teacher PIN guards the settings screen. **The default PIN is 2468**; change it on
+the settings screen ("Change PIN"). It is stored salted and hashed (PBKDF2), never as
+digits. After 3 wrong tries the PIN pad locks for 30 seconds.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import hmac
+import json
+import logging
+import os
+import secrets
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tabletop.highscores import data_dir
+
+log = logging.getLogger(__name__)
+
+DEFAULT_PIN = "2468"
+PIN_LENGTH = 4
+MAX_TRIES = 3
+LOCK_SECONDS = 30.0
+DICE_INPUTS = ("camera", "tap", "virtual")
+_ITERATIONS = 20_000
+
+
+def hash_pin(pin: str, salt: str) -> str:
+    return hashlib.pbkdf2_hmac("sha256", pin.encode(), bytes.fromhex(salt), _ITERATIONS).hex()
+
+
+@dataclass
+class Prefs:
+    """Everything the settings screen changes."""
+
+    muted: bool = False
+    dice_input: str = "camera"  # camera | tap | virtual; camera falls back to tap
+    pin_salt: str = ""
+    pin_hash: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not self.pin_salt or not self.pin_hash:
+            self.set_pin(DEFAULT_PIN)
+        if self.dice_input not in DICE_INPUTS:
+            self.dice_input = "camera"
+
+    def set_pin(self, pin: str) -> None:
+        if len(pin) != PIN_LENGTH or not pin.isdigit():
+            raise ValueError(f"a PIN is {PIN_LENGTH} digits")
+        self.pin_salt = secrets.token_hex(8)
+        self.pin_hash = hash_pin(pin, self.pin_salt)
+
+    def pin_matches(self, pin: str) -> bool:
+        return hmac.compare_digest(hash_pin(pin, self.pin_salt), self.pin_hash)
+
+
+class PrefsFile:
+    """Loads and saves :class:`Prefs`; ``path=None`` keeps them in memory only."""
+
+    def __init__(self, path: Path | str | None = "default") -> None:
+        if path == "default":
+            path = data_dir() / "settings.json"
+        self.path = Path(path) if path is not None else None
+        self.notice: str | None = None
+        self.prefs = self._load()
+
+    def _load(self) -> Prefs:
+        if self.path is None or not self.path.exists():
+            return Prefs()
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+            if not isinstance(data, dict):
+                raise ValueError("not a JSON object")
+            known = {
+                k: data[k] for k in ("muted", "dice_input", "pin_salt", "pin_hash") if k in data
+            }
+            prefs = Prefs(**known)
+            bytes.fromhex(prefs.pin_salt)
+            return prefs
+        except (OSError, ValueError, TypeError) as exc:
+            aside = self.path.with_name(self.path.name + ".bad")
+            with contextlib.suppress(OSError):
+                os.replace(self.path, aside)
+            self.notice = f"The settings file was damaged ({exc}); defaults are back (PIN 2468)."
+            log.warning("%s", self.notice)
+            return Prefs()
+
+    def save(self) -> None:
+        if self.path is None:
+            return
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = self.path.with_name(self.path.name + ".tmp")
+            data = asdict(self.prefs)
+            data.pop("extra", None)
+            tmp.write_text(json.dumps(data, indent=2), encoding="utf-8")
+            os.replace(tmp, self.path)
+        except OSError as exc:
+            self.notice = f"Settings could not be saved ({exc.strerror})."
+            log.warning("%s", self.notice)
+
+
+class PinGate:
+    """Checks PIN attempts, locking for a while after too many wrong ones."""
+
+    def __init__(self, prefs: Prefs, clock: Callable[[], float]) -> None:
+        self.prefs = prefs
+        self._clock = clock
+        self.wrong = 0
+        self.locked_until = 0.0
+
+    def locked_for(self) -> float:
+        """Seconds left before another try is allowed (0 when open)."""
+        return max(0.0, self.locked_until - self._clock())
+
+    def attempt(self, pin: str) -> bool:
+        if self.locked_for() > 0:
+            return False
+        if self.prefs.pin_matches(pin):
+            self.wrong = 0
+            return True
+        self.wrong += 1
+        if self.wrong >= MAX_TRIES:
+            self.wrong = 0
+            self.locked_until = self._clock() + LOCK_SECONDS
+        return False
+
+
+__all__ = ["DEFAULT_PIN", "DICE_INPUTS", "PIN_LENGTH", "PinGate", "Prefs", "PrefsFile"]

@@ -1,0 +1,107 @@
+"""Pieces several scenes share: the dialog frame, a yes/no question, the header bar."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pygame
+
+from tabletop.ui.app import Context, Scene
+from tabletop.ui.input import Back, InputEvent, Tap
+from tabletop.ui.theme import Metrics
+from tabletop.ui.widgets import Button, hit
+
+
+class Dialog(Scene):
+    """A panel over the scene below (which stays visible, shaded)."""
+
+    opaque = False
+
+    def __init__(self, ctx: Context, title: str, size: tuple[int, int] = (560, 360)) -> None:
+        super().__init__(ctx)
+        self.title = title
+        self.base_size = size
+        self.panel = pygame.Rect(0, 0, 0, 0)
+
+    def layout(self, metrics: Metrics) -> None:
+        w, h = (metrics.u(self.base_size[0]), metrics.u(self.base_size[1]))
+        self.panel = pygame.Rect(0, 0, min(w, metrics.width - 8), min(h, metrics.height - 8))
+        self.panel.center = (metrics.width // 2, metrics.height // 2)
+
+    def body(self) -> pygame.Rect:
+        """The panel below the title."""
+        m = self.m
+        return pygame.Rect(
+            self.panel.left + m.u(16),
+            self.panel.top + m.u(16) + m.title,
+            self.panel.width - m.u(32),
+            self.panel.height - m.u(32) - m.title,
+        )
+
+    def draw(self, surface: pygame.Surface) -> None:
+        painter, m = self.ctx.painter, self.m
+        painter.shade(surface)
+        painter.box(surface, self.panel, painter.p.panel, painter.p.line, 3, m.u(12))
+        painter.text(
+            surface,
+            self.title,
+            (self.panel.centerx, self.panel.top + m.u(12)),
+            m.text + 2,
+            bold=True,
+            anchor="midtop",
+            max_width=self.panel.width - m.u(24),
+        )
+        painter.buttons(surface, self.buttons)
+
+    def handle(self, event: InputEvent) -> None:
+        if isinstance(event, Back):
+            self.stack.pop(None)
+        elif isinstance(event, Tap):
+            button = hit(self.buttons, event.pos)
+            if button is not None and button.enabled:
+                self.ctx.sounds.play("tap")
+                self.choose(button.name)
+
+    def choose(self, name: str) -> None:
+        self.stack.pop(name)
+
+
+class Confirm(Dialog):
+    """A yes/no question; pops with ``"yes"`` or ``"no"``."""
+
+    def __init__(self, ctx: Context, question: str, yes: str = "Yes", no: str = "No") -> None:
+        super().__init__(ctx, question, (520, 220))
+        self.labels = (yes, no)
+
+    def layout(self, metrics: Metrics) -> None:
+        super().layout(metrics)
+        m = metrics
+        body = self.body()
+        h = m.u(56)
+        w = (body.width - m.u(16)) // 2
+        y = body.bottom - h
+        self.buttons = [
+            Button("no", pygame.Rect(body.left, y, w, h), self.labels[1], kind="quiet"),
+            Button("yes", pygame.Rect(body.right - w, y, w, h), self.labels[0]),
+        ]
+
+    def handle(self, event: InputEvent) -> None:
+        if isinstance(event, Back):
+            self.stack.pop("no")
+        else:
+            super().handle(event)
+
+
+def header(scene: Scene, surface: pygame.Surface, title: str, subtitle: str = "") -> None:
+    """The title at the top left of a full screen."""
+    painter, m = scene.ctx.painter, scene.m
+    painter.text(surface, title, (m.u(16), m.u(10)), m.title, bold=True)
+    if subtitle:
+        painter.text(surface, subtitle, (m.u(18), m.u(14) + m.title), m.small, painter.p.muted)
+
+
+def result_of(result: Any, kind: type) -> Any:
+    return result if isinstance(result, kind) else None
+
+
+__all__ = ["Confirm", "Dialog", "header", "result_of"]

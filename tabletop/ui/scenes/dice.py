@@ -1,0 +1,314 @@
+"""Getting the round's two dice: from the camera, tapped in, or rolled by the device.
+
+Camera: the screen shows each die it read, cut out of the picture, with its value, and
+"That's wrong" lets the child tap the right values instead. Without a camera the child
+taps the two values, or lets the device roll virtual dice. The scene pops with a
+:class:`DiceResult` (or ``None`` if the child went back).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pygame
+
+from tabletop.ui.app import Context, Scene
+from tabletop.ui.input import Back, InputEvent, Seen, Tap
+from tabletop.ui.scenes.common import header
+from tabletop.ui.theme import Metrics
+from tabletop.ui.widgets import Button, hit
+
+MODES = ("camera", "tap", "virtual")
+MODE_LABELS = {"camera": "Camera", "tap": "Tap the dice", "virtual": "Roll for me"}
+
+
+@dataclass(frozen=True)
+class DiceResult:
+    """The two dice of a round, and how the device got them."""
+
+    values: tuple[int, int]
+    source: str  # camera | corrected | tap | virtual
+
+
+class DiceScene(Scene):
+    def __init__(self, ctx: Context, *, title: str, mode: str = "camera") -> None:
+        super().__init__(ctx)
+        self.title = title
+        camera_ok = ctx.camera is not None  # it may have failed before: it gets another try
+        self.mode = mode if mode in MODES and (mode != "camera" or camera_ok) else "tap"
+        self.note = "" if mode != "camera" or camera_ok else "No camera here: tap the dice."
+        self.seen: Seen | None = None
+        self.crops: list[tuple[pygame.Surface, int | None, float]] = []
+        self.picked: list[int | None] = [None, None]
+        self.corrected = False
+
+    # -- lifecycle -------------------------------------------------------------------------
+
+    def enter(self) -> None:
+        self._switch(self.mode)
+
+    def resume(self, result: object) -> None:
+        self._switch(self.mode)
+
+    def pause(self) -> None:
+        self._camera(False)
+
+    def exit(self) -> None:
+        self._camera(False)
+
+    def _camera(self, on: bool) -> None:
+        camera = self.ctx.camera
+        if camera is None:
+            return
+        if on:
+            camera.start()
+            if not camera.available:
+                self.note = "The camera does not work right now: tap the dice."
+                self.mode = "tap"
+                self.layout(self.m)
+        else:
+            camera.stop()
+
+    def _switch(self, mode: str) -> None:
+        self.mode = mode
+        self._camera(mode == "camera")
+        self.layout(self.m)
+
+    # -- layout ------------------------------------------------------------------------------
+
+    def layout(self, metrics: Metrics) -> None:
+        m = metrics
+        W, H = m.size
+        bottom = pygame.Rect(m.u(16), H - m.u(64), W - m.u(32), m.u(56))
+        gap = m.u(12)
+        w = (bottom.width - 2 * gap) // 3
+        camera_ok = self.ctx.camera is not None
+        self.buttons = [
+            Button(
+                f"mode.{name}",
+                pygame.Rect(bottom.left + i * (w + gap), bottom.top, w, bottom.height),
+                MODE_LABELS[name],
+                kind="toggle",
+                selected=self.mode == name,
+                enabled=name != "camera" or camera_ok,
+            )
+            for i, name in enumerate(MODES)
+        ]
+        self.content = pygame.Rect(m.u(16), m.u(96), W - m.u(32), bottom.top - m.u(108))
+        c = self.content
+        if self.mode == "tap":
+            face = m.u(64)
+            step = face + m.u(14)
+            left = c.left + m.u(110)
+            for row, name in enumerate("ab"):
+                y = c.top + m.u(8) + row * (face + m.u(28))
+                for v in range(1, 7):
+                    rect = pygame.Rect(left + (v - 1) * step, y, face, face)
+                    self.buttons.append(
+                        Button(
+                            f"{name}.{v}", rect, str(v), kind="face", selected=self.picked[row] == v
+                        )
+                    )
+            ok = pygame.Rect(left + 6 * step + m.u(12), c.top + m.u(8), 0, 2 * face + m.u(28))
+            ok.width = c.right - ok.left
+            both = None not in self.picked
+            label = f"OK: {self.picked[0]} and {self.picked[1]}" if both else "OK"
+            self.buttons.append(Button("ok", ok, label, enabled=both))
+        elif self.mode == "virtual":
+            rect = pygame.Rect(0, 0, m.u(360), m.u(96))
+            rect.center = c.center
+            self.buttons.append(Button("roll", rect, "Roll the dice for me", size=m.big))
+        else:
+            right = pygame.Rect(c.right - m.u(280), c.top + m.u(20), m.u(280), m.u(72))
+            if self.seen is not None and self.seen.readable:
+                a, b = self.seen.values
+                self.buttons.append(Button("use", right, f"Use {a} and {b}", size=m.big))
+            wrong = right.move(0, right.height + m.u(24))
+            wrong.height = m.u(60)
+            self.buttons.append(
+                Button("wrong", wrong, "That's wrong", kind="quiet", enabled=self.seen is not None)
+            )
+
+    # -- input ---------------------------------------------------------------------------------
+
+    def handle(self, event: InputEvent) -> None:
+        if isinstance(event, Back):
+            self.stack.pop(None)
+        elif isinstance(event, Seen):
+            if self.mode == "camera":
+                self._read(event)
+        elif isinstance(event, Tap):
+            button = hit(self.buttons, event.pos)
+            if button is None or not button.enabled:
+                return
+            self.ctx.sounds.play("tap")
+            self.press(button.name)
+
+    def press(self, name: str) -> None:
+        if name.startswith("mode."):
+            self._switch(name[5:])
+        elif name[:2] in ("a.", "b."):
+            self.picked["ab".index(name[0])] = int(name[2:])
+            self.layout(self.m)
+        elif name == "ok" and None not in self.picked:
+            source = "corrected" if self.corrected else "tap"
+            self._done((self.picked[0], self.picked[1]), source)  # type: ignore[arg-type]
+        elif name == "roll":
+            rng = self.ctx.rng
+            self._done((rng.randint(1, 6), rng.randint(1, 6)), "virtual")
+        elif name == "use" and self.seen is not None and self.seen.readable:
+            a, b = self.seen.values
+            self._done((a, b), "camera")  # type: ignore[arg-type]
+        elif name == "wrong":
+            values = list(self.seen.values[:2]) if self.seen else []
+            picked: list[int | None] = [
+                v if v is not None and 1 <= v <= 6 else None for v in values
+            ]
+            self.picked = picked + [None] * (2 - len(picked))
+            self.corrected = True
+            self.note = "Tap the right number for each die."
+            self._switch("tap")
+
+    def _done(self, values: tuple[int, int], source: str) -> None:
+        self.ctx.sounds.play("seen")
+        self.stack.pop(DiceResult(values, source))
+
+    def _read(self, seen: Seen) -> None:
+        self.seen = seen
+        self.crops = []
+        size = self.m.u(130)
+        for i, die in enumerate(seen.dice[:4]):
+            surface = None
+            if i < len(seen.crops):
+                surface = _picture(seen.crops[i], size)
+            elif seen.frame is not None and die.box is not None:
+                surface = _crop(seen.frame, die.box, size)
+            if surface is not None:
+                self.crops.append((surface, die.value, die.confidence))
+        self.ctx.sounds.play("seen" if seen.readable else "wrong")
+        self.layout(self.m)
+
+    def update(self, now: float) -> bool:
+        camera = self.ctx.camera
+        if self.mode == "camera" and camera is not None and not camera.available:
+            # the camera failed on its own thread: fall back to tapping, and say so
+            self.note = "The camera does not work right now: tap the dice."
+            self._switch("tap")
+            return True
+        return False
+
+    # -- drawing ---------------------------------------------------------------------------------
+
+    def draw(self, surface: pygame.Surface) -> None:
+        painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
+        surface.fill(p.background)
+        header(self, surface, self.title, self.note or _hint_for(self.mode))
+        for b in self.buttons:
+            if b.kind == "face":
+                if b.selected:
+                    painter.box(
+                        surface, b.rect.inflate(m.u(10), m.u(10)), p.button, None, radius=m.u(10)
+                    )
+                painter.die(surface, b.rect, int(b.label))
+            else:
+                painter.button(surface, b)
+        c = self.content
+        if self.mode == "tap":
+            face = m.u(64)
+            for row, label in enumerate(("Die 1", "Die 2")):
+                y = c.top + m.u(8) + row * (face + m.u(28))
+                painter.text(
+                    surface, label, (c.left, y + face // 2), m.text, bold=True, anchor="midleft"
+                )
+        elif self.mode == "camera":
+            self._draw_camera(surface)
+
+    def _draw_camera(self, surface: pygame.Surface) -> None:
+        painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
+        c = self.content
+        if self.seen is None:
+            box = pygame.Rect(c.left, c.top, c.width - m.u(300), c.height)
+            painter.box(surface, box, p.panel, p.line, 2, m.u(10))
+            painter.paragraph(
+                surface,
+                "Roll both dice on the table under the camera. I am looking\u2026",
+                box.inflate(-m.u(32), -m.u(40)),
+                m.big,
+                align="center",
+            )
+            return
+        n = len(self.seen.dice)
+        if n != 2:
+            text = (
+                "I can't see any dice yet."
+                if n == 0
+                else f"I see {n} {'die' if n == 1 else 'dice'}. I need exactly two."
+            )
+            painter.text(surface, text, (c.left, c.top), m.text, p.bad, bold=True)
+        elif not self.seen.readable:
+            painter.text(
+                surface,
+                "I can't read a die. Is it tilted? Roll again, or tap \"That's wrong\".",
+                (c.left, c.top),
+                m.small,
+                p.bad,
+                bold=True,
+                max_width=c.width - m.u(300),
+            )
+        else:
+            painter.text(surface, "I read these dice:", (c.left, c.top), m.text, bold=True)
+        size = m.u(130)
+        x = c.left
+        for crop, value, confidence in self.crops[:4]:
+            rect = pygame.Rect(x, c.top + m.u(40), size, size)
+            surface.blit(crop, rect)
+            pygame.draw.rect(surface, p.line, rect, 2)
+            painter.text(
+                surface,
+                "?" if value is None else str(value),
+                (rect.centerx, rect.bottom + m.u(6)),
+                m.title,
+                bold=True,
+                anchor="midtop",
+            )
+            if confidence < 0.6:
+                painter.text(
+                    surface,
+                    "not sure",
+                    (rect.centerx, rect.bottom + m.u(8) + m.title),
+                    m.small,
+                    p.muted,
+                    anchor="midtop",
+                )
+            x += size + m.u(20)
+
+
+def _hint_for(mode: str) -> str:
+    return {
+        "camera": "The camera reads the dice. Check the numbers.",
+        "tap": "Tap what each die shows.",
+        "virtual": "The device rolls two dice.",
+    }[mode]
+
+
+def _picture(image: np.ndarray, size: int) -> pygame.Surface | None:
+    if image.ndim != 3 or image.shape[0] == 0 or image.shape[1] == 0:
+        return None
+    surface = pygame.surfarray.make_surface(np.ascontiguousarray(image[:, :, :3].swapaxes(0, 1)))
+    return pygame.transform.smoothscale(surface, (size, size))
+
+
+def _crop(frame: np.ndarray, box: tuple[int, int, int, int], size: int) -> pygame.Surface | None:
+    h, w = frame.shape[:2]
+    x0, y0, x1, y1 = box
+    pad = max(4, int(0.15 * max(x1 - x0, y1 - y0)))
+    x0, y0, x1, y1 = max(0, x0 - pad), max(0, y0 - pad), min(w, x1 + pad), min(h, y1 + pad)
+    if x1 <= x0 or y1 <= y0:
+        return None
+    piece = np.ascontiguousarray(frame[y0:y1, x0:x1, :3].swapaxes(0, 1))
+    image = pygame.surfarray.make_surface(piece)
+    return pygame.transform.smoothscale(image, (size, size))
+
+
+__all__ = ["DiceResult", "DiceScene"]

@@ -1,0 +1,231 @@
+"""Home: pick a game from big tiles with pictures; the teacher's settings behind a PIN."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pygame
+
+from tabletop.ui.app import Context, Scene
+from tabletop.ui.input import InputEvent, Tap
+from tabletop.ui.scenes.common import header
+from tabletop.ui.theme import BLUE, ORANGE, VERMILLION, Metrics
+from tabletop.ui.widgets import Button, Painter, hit
+
+GAMES = (
+    ("mathe-meister", "Mathe-Meister", "Roll, write, score: dice and a sheet"),
+    ("math-wars-meta", "Math Wars Meta", "Card battles"),
+    ("math-attack", "Math Attack!", "Number lines"),
+    ("mecs", "M.E.C.S.", "Build equations"),
+    ("math-arena", "Math Arena", "Playing cards"),
+)
+PLAYABLE = frozenset({"mathe-meister"})
+
+
+class HomeScene(Scene):
+    def __init__(self, ctx: Context) -> None:
+        super().__init__(ctx)
+        self.message = ""
+
+    def layout(self, metrics: Metrics) -> None:
+        m = metrics
+        W, H = m.size
+        top = m.u(76)
+        margin = m.u(16)
+        self.buttons = [
+            Button(
+                "settings",
+                pygame.Rect(W - margin - m.u(150), m.u(12), m.u(150), m.u(52)),
+                "Teacher",
+                kind="quiet",
+            )
+        ]
+        big = pygame.Rect(margin, top, m.u(360), H - top - margin)
+        self.buttons.append(Button("game.mathe-meister", big, GAMES[0][1], kind="tile"))
+        left = big.right + margin
+        w = (W - margin - left - margin) // 2
+        h = (big.height - margin) // 2
+        for i, (key, name, _) in enumerate(GAMES[1:]):
+            rect = pygame.Rect(left + (i % 2) * (w + margin), top + (i // 2) * (h + margin), w, h)
+            self.buttons.append(
+                Button(f"game.{key}", rect, name, kind="tile", enabled=key in PLAYABLE)
+            )
+
+    def handle(self, event: InputEvent) -> None:
+        if not isinstance(event, Tap):
+            return
+        button = hit(self.buttons, event.pos)
+        if button is None:
+            return
+        if not button.enabled:
+            self.ctx.sounds.play("wrong")
+            self.message = f"{button.label} is coming soon."
+            return
+        self.ctx.sounds.play("tap")
+        self.press(button.name)
+
+    def press(self, name: str) -> None:
+        if name == "settings":
+            from tabletop.ui.scenes.settings import PinPad
+
+            self.stack.push(PinPad(self.ctx, purpose="settings"))
+        elif name == "game.mathe-meister":
+            from tabletop.ui.scenes.setup import SetupScene
+
+            self.message = ""
+            self.stack.push(SetupScene(self.ctx))
+
+    def draw(self, surface: pygame.Surface) -> None:
+        painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
+        surface.fill(p.background)
+        header(self, surface, "Math Games", self.message or "Tap a game to play.")
+        for b in self.buttons:
+            if b.kind != "tile":
+                painter.button(surface, b)
+                continue
+            key = b.name[5:]
+            featured = key == "mathe-meister"
+            painter.box(
+                surface,
+                b.rect,
+                p.panel if b.enabled else p.quiet,
+                p.button if b.enabled else p.button_off,
+                m.u(3),
+                m.u(14),
+            )
+            title_size = m.title if featured else m.text
+            painter.text(
+                surface,
+                b.label,
+                (b.rect.centerx, b.rect.top + m.u(10)),
+                title_size,
+                p.ink if b.enabled else p.button_off_text,
+                bold=True,
+                anchor="midtop",
+                max_width=b.rect.width - m.u(16),
+            )
+            art = pygame.Rect(0, 0, b.rect.width - m.u(40), b.rect.height - title_size - m.u(70))
+            art.midtop = (b.rect.centerx, b.rect.top + title_size + m.u(22))
+            PICTURES[key](surface, painter, art, b.enabled)
+            caption = next(c for k, _, c in GAMES if k == key) if b.enabled else "Coming soon"
+            painter.text(
+                surface,
+                caption,
+                (b.rect.centerx, b.rect.bottom - m.u(12)),
+                m.text if featured else m.small,
+                p.ink if b.enabled else p.button_off_text,
+                anchor="midbottom",
+                max_width=b.rect.width - m.u(16),
+            )
+
+
+# -- tile pictures (drawn, so they scale with the layout) -------------------------------------
+
+
+def _mm_picture(surface: pygame.Surface, painter: Painter, rect: pygame.Rect, on: bool) -> None:
+    p = painter.p
+    cells: list[list[str | None]] = [["3", "+", "5"], ["\u00d7", None, "\u2212"], ["2", "x", "6"]]
+    side = min(rect.height - 10, int(rect.width * 0.62))
+    cell = side // 3 - 4
+    x0, y0 = rect.left, rect.top + (rect.height - side) // 2
+    for r in range(3):
+        for c in range(3):
+            ch = cells[r][c]
+            box = pygame.Rect(x0 + c * (cell + 6), y0 + r * (cell + 6), cell, cell)
+            if ch is None:
+                pygame.draw.circle(surface, p.coin, box.center, cell // 3)
+                pygame.draw.circle(surface, p.line, box.center, cell // 3, 2)
+                continue
+            ch = "\u00d7" if ch == "x" else ch
+            fill = p.operand if ch.isdigit() else p.operator
+            painter.box(surface, box, fill, p.line, 2, 4)
+            painter.text(
+                surface, ch, box.center, int(cell * 0.6), p.ink, bold=True, anchor="center"
+            )
+    die = max(24, int(rect.width * 0.26))
+    dx = rect.right - die
+    painter.die(surface, pygame.Rect(dx, rect.top + rect.height // 6, die, die), 5)
+    painter.die(
+        surface, pygame.Rect(dx - die // 3, rect.top + rect.height // 6 + die + 12, die, die), 3
+    )
+
+
+def _card(
+    surface: pygame.Surface,
+    painter: Painter,
+    rect: pygame.Rect,
+    text: str,
+    colour: tuple[int, int, int],
+    on: bool,
+) -> None:
+    p = painter.p
+    painter.box(surface, rect, (255, 255, 255), colour if on else p.button_off, 3, 8)
+    painter.text(
+        surface,
+        text,
+        rect.center,
+        int(rect.height * 0.36),
+        colour if on else p.button_off_text,
+        bold=True,
+        anchor="center",
+        max_width=rect.width - 8,
+    )
+
+
+def _cards_picture(texts: tuple[str, ...], colours: tuple[tuple[int, int, int], ...]):  # type: ignore[no-untyped-def]
+    def picture(surface: pygame.Surface, painter: Painter, rect: pygame.Rect, on: bool) -> None:
+        n = len(texts)
+        h = min(rect.height, int(rect.width / n * 1.3))
+        w = int(h / 1.4)
+        step = min(w + 6, (rect.width - w) // max(1, n - 1)) if n > 1 else 0
+        x = rect.centerx - (w + step * (n - 1)) // 2
+        for i, (text, colour) in enumerate(zip(texts, colours)):
+            _card(
+                surface,
+                painter,
+                pygame.Rect(x + i * step, rect.centery - h // 2, w, h),
+                text,
+                colour,
+                on,
+            )
+
+    return picture
+
+
+def _attack_picture(surface: pygame.Surface, painter: Painter, rect: pygame.Rect, on: bool) -> None:
+    p = painter.p
+    colour = p.ink if on else p.button_off_text
+    y = rect.centery + rect.height // 6
+    pygame.draw.line(surface, colour, (rect.left, y), (rect.right, y), 3)
+    for i in range(7):
+        x = rect.left + i * rect.width // 6
+        pygame.draw.line(surface, colour, (x, y - 6), (x, y + 6), 2)
+    size = max(14, rect.height // 4)
+    painter.text(
+        surface,
+        "+5",
+        (rect.left + rect.width // 4, y - 10),
+        size,
+        BLUE if on else colour,
+        bold=True,
+        anchor="midbottom",
+    )
+    painter.text(
+        surface,
+        "\u22123",
+        (rect.left + 3 * rect.width // 4, y - 10),
+        size,
+        VERMILLION if on else colour,
+        bold=True,
+        anchor="midbottom",
+    )
+
+
+PICTURES: dict[str, Callable[[pygame.Surface, Painter, pygame.Rect, bool], None]] = {
+    "mathe-meister": _mm_picture,
+    "math-wars-meta": _cards_picture(("12", "\u00d73"), (BLUE, ORANGE)),
+    "math-attack": _attack_picture,
+    "mecs": _cards_picture(("9", "\u00d7", "7", "="), (VERMILLION, BLUE, VERMILLION, BLUE)),
+    "math-arena": _cards_picture(("K\u2660", "5\u2665"), ((0, 0, 0), VERMILLION)),
+}
+__all__ = ["GAMES", "HomeScene"]

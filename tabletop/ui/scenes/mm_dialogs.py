@@ -1,0 +1,205 @@
+"""Mathe-Meister dialogs: claiming a Bonus Star (and circling a Star Power), the Coin Shop.
+
+``StarPick`` pops with ``("claim", line, power)`` or ``("skip", line)``; ``CoinShop``
+applies die changes itself (through the game scene's ``perform``) and pops with
+``("swap", "operators" | "operands")`` when a swap was bought, else ``None``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pygame
+
+from tabletop.games.mathe_meister import (
+    POWER_KINDS,
+    SWAP_OPERANDS_COST,
+    SWAP_OPERATORS_COST,
+    Action,
+    ChangeDie,
+    MatheMeisterState,
+    line_name,
+)
+from tabletop.ui.app import Context
+from tabletop.ui.scenes.common import Dialog
+from tabletop.ui.theme import Metrics
+from tabletop.ui.widgets import Button
+
+KIND_LABEL = {"coin": "Coin", "+": "+", "-": "\u2212", "x": "\u00d7"}
+
+
+class StarPick(Dialog):
+    """A line is complete: claim its Bonus Star and circle one Star Power."""
+
+    def __init__(self, ctx: Context, line: str, state: MatheMeisterState, seat: int = 0) -> None:
+        value = state.settings.layout.star_value(line)
+        super().__init__(
+            ctx, f"{line_name(line)} is complete! Its star is worth {value}.", (600, 380)
+        )
+        self.line = line
+        self.state = state
+        self.seat = seat
+
+    def layout(self, metrics: Metrics) -> None:
+        super().layout(metrics)
+        m = metrics
+        body = self.body()
+        layout = self.state.settings.layout
+        sheet = self.state.sheets[self.seat]
+        self.caption_y = body.top
+        top = body.top + m.text + m.u(12)
+        w = (body.width - 3 * m.u(10)) // 4
+        h = m.u(64)
+        self.buttons = []
+        for i, kind in enumerate(POWER_KINDS):
+            free = sheet.powers_free(layout, kind)
+            rect = pygame.Rect(
+                body.left + (i % 4) * (w + m.u(10)), top + (i // 4) * (h + m.u(10)), w, h
+            )
+            self.buttons.append(
+                Button(
+                    f"power.{kind}",
+                    rect,
+                    KIND_LABEL.get(kind, kind),
+                    enabled=free > 0,
+                    caption=f"{free} left",
+                    kind="choice",
+                )
+            )
+        skip = pygame.Rect(0, 0, m.u(220), m.u(52))
+        skip.bottomright = body.bottomright
+        self.buttons.append(Button("skip", skip, "Not now", kind="quiet"))
+
+    def draw(self, surface: pygame.Surface) -> None:
+        super().draw(surface)
+        m = self.m
+        painter = self.ctx.painter
+        body = self.body()
+        painter.text(
+            surface, "Claim it: pick a Star Power to circle.", (body.left, self.caption_y), m.text
+        )
+        last = max(b.rect.bottom for b in self.buttons if b.name.startswith("power."))
+        skip = self.buttons[-1].rect
+        area = pygame.Rect(
+            body.left, last + m.u(10), skip.left - body.left - m.u(12), body.bottom - last - m.u(10)
+        )
+        painter.paragraph(
+            surface,
+            "Coin: one more coin. + \u2212 \u00d7: a free sign. "
+            "1 2 5 6: write that number instead of a die.",
+            area,
+            m.small,
+            painter.p.muted,
+        )
+
+    def choose(self, name: str) -> None:
+        if name == "skip":
+            self.stack.pop(("skip", self.line))
+        else:
+            self.stack.pop(("claim", self.line, name[6:]))
+
+
+class CoinShop(Dialog):
+    """Spend coins: change a die by 1-3 (1-3 coins), or buy a swap (4 or 5 coins)."""
+
+    def __init__(
+        self,
+        ctx: Context,
+        perform: Callable[[Action], bool],
+        state: Callable[[], MatheMeisterState],
+        seat: int = 0,
+    ) -> None:
+        super().__init__(ctx, "Coin Shop", (720, 380))
+        self.perform = perform
+        self.state = state
+        self.seat = seat
+
+    def layout(self, metrics: Metrics) -> None:
+        super().layout(metrics)
+        m = metrics
+        state = self.state()
+        sheet = state.sheets[self.seat]
+        coins = sheet.coins(state.settings.layout)
+        self.title = f"Coin Shop: you have {coins} coin{'s' if coins != 1 else ''}"
+        body = self.body()
+        self.buttons = []
+        self.labels: list[tuple[str, tuple[int, int]]] = []
+        turn = state.turns[self.seat] if state.turns else None
+        y = body.top
+        h = m.u(56)
+        label_w = m.u(176)
+        w = (body.width - label_w - 5 * m.u(8)) // 6
+        if turn is not None:
+            for die in (0, 1):
+                value = turn.dice[die]
+                if turn.used[die]:
+                    self.labels.append((f"Die {die + 1}: written", (body.left, y + h // 2)))
+                else:
+                    self.labels.append((f"Die {die + 1} shows {value}", (body.left, y + h // 2)))
+                    for i, delta in enumerate((-3, -2, -1, 1, 2, 3)):
+                        rect = pygame.Rect(body.left + label_w + i * (w + m.u(8)), y, w, h)
+                        ok = 1 <= value + delta <= 6 and abs(delta) <= coins
+                        self.buttons.append(
+                            Button(
+                                f"d{die}.{delta:+d}",
+                                rect,
+                                f"{delta:+d}".replace("-", "\u2212"),
+                                enabled=ok,
+                                caption=f"{abs(delta)} coin{'s' if abs(delta) > 1 else ''}",
+                                kind="choice",
+                            )
+                        )
+                y += h + m.u(12)
+        writes_done = turn is not None and turn.writes_done
+        half = (body.width - m.u(12)) // 2
+        y += m.u(4)
+        self.buttons.append(
+            Button(
+                "swap.operators",
+                pygame.Rect(body.left, y, half, h),
+                "Swap 2 signs",
+                caption=f"{SWAP_OPERATORS_COST} coins",
+                enabled=writes_done and coins >= 4,
+            )
+        )
+        self.buttons.append(
+            Button(
+                "swap.operands",
+                pygame.Rect(body.left + half + m.u(12), y, half, h),
+                "Swap 2 numbers",
+                caption=f"{SWAP_OPERANDS_COST} coins",
+                enabled=writes_done and coins >= 5,
+            )
+        )
+        self.note_y = y + h + m.u(8)
+        close = pygame.Rect(0, 0, m.u(200), m.u(52))
+        close.bottomright = body.bottomright
+        self.buttons.append(Button("close", close, "Close", kind="quiet"))
+
+    def draw(self, surface: pygame.Surface) -> None:
+        super().draw(surface)
+        painter, m = self.ctx.painter, self.m
+        for text, pos in self.labels:
+            painter.text(surface, text, pos, m.text, bold=True, anchor="midleft")
+        turn = self.state().turns[self.seat] if self.state().turns else None
+        if turn is not None and not turn.writes_done:
+            painter.text(
+                surface,
+                "Swaps come after your two numbers and two signs.",
+                (self.body().left, self.note_y),
+                m.small,
+                painter.p.muted,
+            )
+
+    def choose(self, name: str) -> None:
+        if name == "close":
+            self.stack.pop(None)
+        elif name.startswith("swap."):
+            self.stack.pop(("swap", name[5:]))
+        elif name.startswith("d"):
+            die, delta = int(name[1]), int(name[3:])
+            self.perform(ChangeDie(self.seat, die, delta))
+            self.layout(self.m)
+
+
+__all__ = ["CoinShop", "StarPick"]

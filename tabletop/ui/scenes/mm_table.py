@@ -1,0 +1,595 @@
+"""Mathe-Meister for 2 to 8 players at one device, on paper sheets.
+
+The device gets the dice each round (camera, taps or virtual), counts the eight rounds,
+and keeps the Bonus Stars: a player who completes a line presses their seat button (or
+taps their seat), and presses are served in the order they happened, so the first to
+claim owns the star (MM-5). The seat's LED stays lit while its claim waits. A bot seat
+plays its own sheet on the device with the same dice and presses its button
+``BOT_SECONDS`` after the dice are out, so quick children beat it.
+
+Touch targets: ``star.R1``..``star.C4``, ``seat.<i>``, ``cancel``, ``next``, ``dice``,
+``leave``; on the results: ``home``, ``again``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import pygame
+
+from tabletop.bots.mathe_meister import after_writes, hint
+from tabletop.engine.errors import TabletopError
+from tabletop.engine.match import Match
+from tabletop.games.mathe_meister import (
+    LINES,
+    MODE_NAMES,
+    ROUNDS,
+    Action,
+    ClaimStar,
+    MatheMeister,
+    MatheMeisterSettings,
+    MatheMeisterState,
+    Roll,
+    line_name,
+    score_sheet,
+)
+from tabletop.ui.app import Context, Scene
+from tabletop.ui.input import Back, InputEvent, SeatPressed, Tap
+from tabletop.ui.scenes.common import Confirm, header
+from tabletop.ui.scenes.dice import DiceResult, DiceScene
+from tabletop.ui.star_board import StarBoard
+from tabletop.ui.theme import SEAT_COLOURS, Metrics, seat_text_colour
+from tabletop.ui.widgets import Button, hit
+
+BOT_SECONDS = 20.0
+
+
+class TableScene(Scene):
+    def __init__(
+        self,
+        ctx: Context,
+        *,
+        seats: Sequence[tuple[str, bool]],
+        modes: Sequence[str] = ("freestyle",),
+        dice_mode: str | None = None,
+    ) -> None:
+        super().__init__(ctx)
+        self.seats = list(seats)
+        self.settings = MatheMeisterSettings(ctx.layout, tuple(modes))
+        self.board = StarBoard(dict(ctx.layout.star_values))
+        self.round = 1
+        self.dice: tuple[int, int] | None = None
+        self.dice_mode = dice_mode or ctx.prefs.prefs.dice_input
+        self.message = "Press your seat button when you finish a row or a column!"
+        self.asking: str | None = None
+        self.bots: dict[int, Match[MatheMeisterSettings, MatheMeisterState, Action]] = {
+            seat: Match(MatheMeister(), self.settings, 1)
+            for seat, (_, is_bot) in enumerate(self.seats)
+            if is_bot
+        }
+        self.bot_press_at: dict[int, float] = {}
+        self.bot_won: dict[int, list[str]] = {seat: [] for seat in self.bots}
+
+    def name(self, seat: int) -> str:
+        return self.seats[seat][0]
+
+    # -- lifecycle -------------------------------------------------------------------------
+
+    def enter(self) -> None:
+        self.ctx.lamps.light_only([])
+        self.ask_dice()
+
+    def exit(self) -> None:
+        self.ctx.lamps.light_only([])
+
+    def ask_dice(self) -> None:
+        self.asking = "dice"
+        self.stack.push(
+            DiceScene(
+                self.ctx, title=f"Round {self.round} of {ROUNDS}: the dice", mode=self.dice_mode
+            )
+        )
+
+    def resume(self, result: Any) -> None:
+        asking, self.asking = self.asking, None
+        if isinstance(result, DiceResult) and self.dice is None:
+            self._rolled(result.values)
+        elif asking == "leave" and result == "yes":
+            from tabletop.ui.scenes.home import HomeScene
+
+            self.stack.unwind_to(HomeScene)
+            return
+        self.layout(self.m)
+
+    def _rolled(self, dice: tuple[int, int]) -> None:
+        self.dice = dice
+        now = self.ctx.clock()
+        self.ctx.sounds.play("seen")
+        self.message = (
+            f"Round {self.round}: everybody writes {dice[0]} and {dice[1]} "
+            "and two signs. Finished a line? Press your button!"
+        )
+        for seat, match in self.bots.items():
+            try:
+                match.apply(Roll(dice))
+                for action in hint(match.state, 0).actions():
+                    match.apply(action)
+            except (TabletopError, ValueError):
+                continue
+            if self._bot_lines(seat):
+                self.bot_press_at[seat] = now + BOT_SECONDS
+
+    def _bot_lines(self, seat: int) -> list[str]:
+        sheet = self.bots[seat].state.sheets[0]
+        return [
+            line
+            for line in self.board.free_lines()
+            if sheet.line_complete(line) and line not in sheet.stars
+        ]
+
+    # -- layout ------------------------------------------------------------------------------
+
+    def layout(self, metrics: Metrics) -> None:
+        m = metrics
+        W, H = m.size
+        margin = m.u(16)
+        b: list[Button] = []
+        b.append(
+            Button(
+                "leave",
+                pygame.Rect(W - margin - m.u(110), m.u(8), m.u(110), m.u(50)),
+                "Leave",
+                kind="quiet",
+            )
+        )
+        if self.dice is None:
+            b.append(
+                Button("dice", pygame.Rect(m.u(300), m.u(8), m.u(200), m.u(50)), "Get the dice")
+            )
+        # the Bonus Stars
+        top = m.u(70)
+        w = (W - 2 * margin - 3 * m.u(12)) // 4
+        h = m.u(74)
+        current = self.board.current
+        for i, line in enumerate(LINES):
+            rect = pygame.Rect(
+                margin + (i % 4) * (w + m.u(12)), top + (i // 4) * (h + m.u(10)), w, h
+            )
+            free = line not in self.board.owners
+            b.append(
+                Button(
+                    f"star.{line}",
+                    rect,
+                    line_name(line),
+                    kind="star",
+                    enabled=free and current is not None,
+                )
+            )
+        self.claim_rect = pygame.Rect(margin, top + 2 * h + m.u(20), W - 2 * margin, m.u(54))
+        if current is not None:
+            b.append(
+                Button(
+                    "cancel",
+                    pygame.Rect(
+                        self.claim_rect.right - m.u(140), self.claim_rect.top, m.u(140), m.u(54)
+                    ),
+                    "Cancel",
+                    kind="quiet",
+                )
+            )
+        # the seats
+        top = self.claim_rect.bottom + m.u(10)
+        cw = (W - 2 * margin - 3 * m.u(8)) // 4
+        ch = m.u(48)
+        for seat in range(len(self.seats)):
+            rect = pygame.Rect(
+                margin + (seat % 4) * (cw + m.u(8)), top + (seat // 4) * (ch + m.u(6)), cw, ch
+            )
+            b.append(
+                Button(
+                    f"seat.{seat}",
+                    rect,
+                    self.name(seat),
+                    kind="seat",
+                    enabled=seat not in self.bots and self.dice is not None,
+                )
+            )
+        self.message_rect = pygame.Rect(
+            margin, H - margin - m.u(52), W - 2 * margin - m.u(290), m.u(52)
+        )
+        last = self.round >= ROUNDS
+        b.append(
+            Button(
+                "next",
+                pygame.Rect(W - margin - m.u(270), H - margin - m.u(52), m.u(270), m.u(52)),
+                "Finish the game" if last else f"Start round {self.round + 1}",
+                enabled=self.dice is not None and current is None,
+            )
+        )
+        self.buttons = b
+
+    # -- input ---------------------------------------------------------------------------------
+
+    def handle(self, event: InputEvent) -> None:
+        if isinstance(event, Back):
+            self.press("leave")
+        elif isinstance(event, SeatPressed):
+            self.claim(event.seat, event.at)
+        elif isinstance(event, Tap):
+            button = hit(self.buttons, event.pos)
+            if button is None:
+                return
+            if not button.enabled:
+                self._explain(button.name)
+                return
+            if button.name.startswith("seat."):
+                self.claim(int(button.name[5:]), event.at)
+            else:
+                self.ctx.sounds.play("tap")
+                self.press(button.name)
+
+    def _explain(self, name: str) -> None:
+        self.ctx.sounds.play("wrong")
+        if name.startswith("star.") and self.board.current is None:
+            self.message = "Press your seat button first, then tap the star."
+        elif name.startswith("star."):
+            owner = self.board.owners.get(name[5:])
+            self.message = (
+                f"{line_name(name[5:])}'s star belongs to {self.name(owner)}."
+                if owner is not None
+                else "That star is not free."
+            )
+        elif name == "next":
+            self.message = (
+                "Wait: someone is choosing a star." if self.board.current else "Get the dice first."
+            )
+
+    def claim(self, seat: int, at: float) -> None:
+        """A seat button (or a tap on the seat) asks to claim a Bonus Star."""
+        if not 0 <= seat < len(self.seats) or self.dice is None:
+            return
+        if self.board.press(seat, at):
+            self.ctx.sounds.play("tap")
+            self._after_change()
+
+    def press(self, name: str) -> None:
+        if name == "leave":
+            self.asking = "leave"
+            self.stack.push(Confirm(self.ctx, "Leave this game?", "Leave", "Keep playing"))
+        elif name == "dice":
+            self.ask_dice()
+        elif name.startswith("star."):
+            self.choose(name[5:])
+        elif name == "cancel":
+            self.board.cancel()
+            self._after_change()
+        elif name == "next":
+            self.next_round()
+
+    def choose(self, line: str) -> None:
+        try:
+            seat = self.board.choose(line, self.round)
+        except ValueError:
+            self.ctx.sounds.play("wrong")
+            self.message = "That star is not free. Pick another one, or Cancel."
+            return
+        if seat in self.bots:
+            self.bot_won[seat].append(line)
+        self.ctx.sounds.play("star")
+        self.message = (
+            f"{self.name(seat)} (seat {seat + 1}) claims {line_name(line)}'s star: "
+            f"{self.board.values[line]} points. Circle a Star Power on your sheet!"
+        )
+        self._after_change()
+
+    def _after_change(self) -> None:
+        current = self.board.current
+        if current is not None and current.seat in self.bots:
+            lines = self._bot_lines(current.seat)
+            if lines:
+                self.choose(lines[0])
+                return
+            self.board.cancel(current.seat)
+        self.ctx.lamps.light_only([p.seat for p in self.board.waiting])
+        self.layout(self.m)
+
+    def update(self, now: float) -> bool:
+        due = [seat for seat, at in self.bot_press_at.items() if at <= now]
+        for seat in sorted(due, key=lambda s: self.bot_press_at[s]):
+            at = self.bot_press_at.pop(seat)
+            if self._bot_lines(seat):
+                self.board.press(seat, at)
+        if due:
+            self._after_change()
+            return True
+        return False
+
+    def next_round(self) -> None:
+        for seat, match in self.bots.items():
+            won = set(self.bot_won[seat])
+            for action in after_writes(match.state, 0):
+                if isinstance(action, ClaimStar) and action.line not in won:
+                    continue
+                try:
+                    match.apply(action)
+                except TabletopError:
+                    continue  # a bot that cannot finish its round just stops writing
+            self.bot_won[seat] = []
+        self.bot_press_at.clear()
+        self.board.waiting.clear()
+        self.ctx.lamps.light_only([])
+        self.ctx.sounds.play("round")
+        if self.round >= ROUNDS:
+            self.stack.replace(TableResults(self.ctx, scene=self))
+            return
+        self.round += 1
+        self.dice = None
+        self.message = f"Round {self.round}: roll the dice!"
+        self.layout(self.m)
+        self.ask_dice()
+
+    # -- drawing ---------------------------------------------------------------------------------
+
+    def draw(self, surface: pygame.Surface) -> None:
+        painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
+        surface.fill(p.background)
+        painter.text(
+            surface, f"Round {self.round} of {ROUNDS}", (m.u(16), m.u(16)), m.title, bold=True
+        )
+        if self.dice is not None:
+            for i, value in enumerate(self.dice):
+                painter.die(
+                    surface, pygame.Rect(m.u(300) + i * m.u(62), m.u(6), m.u(54), m.u(54)), value
+                )
+            modes = " + ".join(MODE_NAMES[x] for x in self.settings.modes)
+            painter.text(
+                surface,
+                modes,
+                (m.u(440), m.u(33)),
+                m.small,
+                p.muted,
+                anchor="midleft",
+                max_width=m.u(200),
+            )
+        current = self.board.current
+        for b in self.buttons:
+            if b.kind == "star":
+                self._draw_star(surface, b)
+            elif b.kind == "seat":
+                self._draw_seat(surface, b)
+            else:
+                painter.button(surface, b)
+        r = self.claim_rect
+        if current is not None:
+            painter.box(surface, r, p.panel, p.selected, 3, m.u(8))
+            seat = current.seat
+            chip = pygame.Rect(r.left + m.u(8), r.top + m.u(7), m.u(40), r.height - m.u(14))
+            painter.box(surface, chip, SEAT_COLOURS[seat], None, radius=m.u(6))
+            painter.text(
+                surface,
+                str(seat + 1),
+                chip.center,
+                m.text,
+                seat_text_colour(seat),
+                bold=True,
+                anchor="center",
+            )
+            waiting = len(self.board.waiting) - 1
+            more = f" ({waiting} more waiting)" if waiting else ""
+            painter.text(
+                surface,
+                f"{self.name(seat)} was first: tap your star{more}.",
+                (chip.right + m.u(10), r.centery),
+                m.text,
+                bold=True,
+                anchor="midleft",
+                max_width=r.width - m.u(220),
+            )
+        else:
+            painter.text(
+                surface,
+                "Finished a row or column? Press your seat button!",
+                (r.left + m.u(4), r.centery),
+                m.text,
+                p.muted,
+                anchor="midleft",
+                max_width=r.width,
+            )
+        painter.paragraph(surface, self.message, self.message_rect, m.small, p.ink)
+
+    def _draw_star(self, surface: pygame.Surface, b: Button) -> None:
+        painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
+        line = b.name[5:]
+        owner = self.board.owners.get(line)
+        fill = p.panel if owner is None else p.quiet
+        border = p.selected if b.enabled else p.line
+        painter.box(surface, b.rect, fill, border, m.u(3) if b.enabled else 2, m.u(10))
+        star_r = m.u(20)
+        centre = (b.rect.left + m.u(28), b.rect.centery)
+        painter.star(
+            surface, centre, star_r, p.star if owner is not None else (255, 255, 255), p.ink, 2
+        )
+        painter.text(
+            surface,
+            str(self.board.values[line]),
+            (centre[0], centre[1] + 2),
+            m.small - 2,
+            p.ink,
+            bold=True,
+            anchor="center",
+        )
+        x = centre[0] + star_r + m.u(8)
+        painter.text(
+            surface,
+            b.label,
+            (x, b.rect.top + m.u(10)),
+            m.text,
+            p.ink,
+            bold=True,
+            max_width=b.rect.right - x - m.u(6),
+        )
+        who = "free" if owner is None else f"{owner + 1}: {self.name(owner)}"
+        painter.text(
+            surface,
+            who,
+            (x, b.rect.bottom - m.u(10)),
+            m.small,
+            p.muted if owner is None else p.ink,
+            anchor="bottomleft",
+            max_width=b.rect.right - x - m.u(6),
+        )
+
+    def _draw_seat(self, surface: pygame.Surface, b: Button) -> None:
+        painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
+        seat = int(b.name[5:])
+        waiting = any(w.seat == seat for w in self.board.waiting)
+        painter.box(
+            surface,
+            b.rect,
+            p.panel,
+            p.selected if waiting else p.line,
+            m.u(4) if waiting else 2,
+            m.u(8),
+        )
+        chip = pygame.Rect(
+            b.rect.left + m.u(4), b.rect.top + m.u(4), m.u(36), b.rect.height - m.u(8)
+        )
+        painter.box(surface, chip, SEAT_COLOURS[seat], None, radius=m.u(6))
+        painter.text(
+            surface,
+            str(seat + 1),
+            chip.center,
+            m.text,
+            seat_text_colour(seat),
+            bold=True,
+            anchor="center",
+        )
+        stars = len(self.board.stars_of(seat))
+        label = b.label + (f" \u2605{stars}" if stars else "")
+        painter.text(
+            surface,
+            label,
+            (chip.right + m.u(8), b.rect.centery),
+            m.small + 1,
+            p.ink,
+            bold=True,
+            anchor="midleft",
+            max_width=b.rect.right - chip.right - m.u(28),
+        )
+        if waiting:  # the LED is lit
+            pygame.draw.circle(
+                surface, p.selected, (b.rect.right - m.u(12), b.rect.centery), m.u(7)
+            )
+
+
+class TableResults(Scene):
+    """After round 8: every seat's Bonus Stars, and the bots' scores."""
+
+    def __init__(self, ctx: Context, *, scene: TableScene) -> None:
+        super().__init__(ctx)
+        self.table = scene
+
+    def layout(self, metrics: Metrics) -> None:
+        m = metrics
+        W, H = m.size
+        h = m.u(56)
+        self.buttons = [
+            Button(
+                "home", pygame.Rect(m.u(16), H - m.u(16) - h, m.u(200), h), "Home", kind="quiet"
+            ),
+            Button(
+                "again",
+                pygame.Rect(W - m.u(16) - m.u(260), H - m.u(16) - h, m.u(260), h),
+                "Play again",
+            ),
+        ]
+
+    def handle(self, event: InputEvent) -> None:
+        if isinstance(event, Back):
+            self.press("home")
+        elif isinstance(event, Tap):
+            button = hit(self.buttons, event.pos)
+            if button is not None:
+                self.press(button.name)
+
+    def press(self, name: str) -> None:
+        from tabletop.ui.scenes.home import HomeScene
+
+        if name == "home":
+            self.stack.unwind_to(HomeScene)
+        elif name == "again":
+            t = self.table
+            self.stack.replace(
+                TableScene(self.ctx, seats=t.seats, modes=t.settings.modes, dice_mode=t.dice_mode)
+            )
+
+    def rows(self) -> list[tuple[int, str, str, str]]:
+        t = self.table
+        out = []
+        for seat, (name, is_bot) in enumerate(t.seats):
+            stars = t.board.stars_of(seat)
+            names = ", ".join(s.replace("R", "Row ").replace("C", "Column ") for s in stars)
+            points = f"{t.board.points_of(seat)} star points"
+            if is_bot:
+                score = score_sheet(t.bots[seat].state.sheets[0], t.settings).total
+                points += f" \u00b7 final score {score}"
+            out.append((seat, name, names or "no stars", points))
+        return out
+
+    def draw(self, surface: pygame.Surface) -> None:
+        painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
+        surface.fill(p.background)
+        header(
+            self,
+            surface,
+            "The game is over!",
+            "Fill in END GAME SCORING on your sheet: these are your Bonus Stars.",
+        )
+        y = m.u(90)
+        rows = self.rows()
+        step = min(m.u(44), (self.buttons[0].rect.top - y - m.u(8)) // max(1, len(rows)))
+        for seat, name, stars, points in rows:
+            chip = pygame.Rect(m.u(16), y, m.u(36), step - m.u(6))
+            painter.box(surface, chip, SEAT_COLOURS[seat], None, radius=m.u(6))
+            painter.text(
+                surface,
+                str(seat + 1),
+                chip.center,
+                m.small + 2,
+                seat_text_colour(seat),
+                bold=True,
+                anchor="center",
+            )
+            painter.text(
+                surface,
+                name,
+                (m.u(62), chip.centery),
+                m.text,
+                bold=True,
+                anchor="midleft",
+                max_width=m.u(150),
+            )
+            painter.text(
+                surface,
+                stars,
+                (m.u(220), chip.centery),
+                m.small + 1,
+                anchor="midleft",
+                max_width=m.u(230),
+            )
+            painter.text(
+                surface,
+                points,
+                (m.width - m.u(16), chip.centery),
+                m.small + 1,
+                p.good,
+                bold=True,
+                anchor="midright",
+                max_width=m.u(320),
+            )
+            y += step
+        painter.buttons(surface, self.buttons)
+
+
+__all__ = ["BOT_SECONDS", "TableResults", "TableScene"]

@@ -1,0 +1,120 @@
+"""Typing a name on the screen: big letter keys in ABC order (a real keyboard works too).
+
+Pops with the name, or ``None`` when cancelled. Badge scanning comes later.
+"""
+
+from __future__ import annotations
+
+import pygame
+
+from tabletop.ui.app import Context, Scene
+from tabletop.ui.input import Back, InputEvent, Key, Tap
+from tabletop.ui.scenes.common import header
+from tabletop.ui.theme import Metrics
+from tabletop.ui.widgets import Button, hit
+
+LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ-"
+MAX_LENGTH = 14
+
+
+class NameScene(Scene):
+    def __init__(self, ctx: Context, name: str = "", title: str = "Your name") -> None:
+        super().__init__(ctx)
+        self.name = "" if name.startswith("Player ") else name
+        self.title = title
+
+    def layout(self, metrics: Metrics) -> None:
+        m = metrics
+        W, H = m.size
+        margin = m.u(16)
+        gap = m.u(8)
+        self.field = pygame.Rect(margin, m.u(66), W - 2 * margin, m.u(60))
+        kw = (W - 2 * margin - 8 * gap) // 9
+        kh = m.u(60)
+        top = self.field.bottom + m.u(12)
+        b = []
+        for i, ch in enumerate(LETTERS):
+            rect = pygame.Rect(margin + (i % 9) * (kw + gap), top + (i // 9) * (kh + gap), kw, kh)
+            b.append(Button(f"key.{ch}", rect, ch, kind="quiet", size=m.big))
+        y = top + 3 * (kh + gap)
+        half = (W - 2 * margin - gap) // 2
+        b.append(Button("key.space", pygame.Rect(margin, y, half, m.u(52)), "Space", kind="quiet"))
+        b.append(
+            Button(
+                "key.delete",
+                pygame.Rect(margin + half + gap, y, half, m.u(52)),
+                "\u2190 Delete",
+                kind="quiet",
+            )
+        )
+        y = H - margin - m.u(56)
+        b.append(
+            Button("cancel", pygame.Rect(margin, y, m.u(200), m.u(56)), "Cancel", kind="quiet")
+        )
+        b.append(
+            Button(
+                "ok",
+                pygame.Rect(W - margin - m.u(240), y, m.u(240), m.u(56)),
+                "OK",
+                enabled=bool(self.name.strip()),
+            )
+        )
+        self.buttons = b
+
+    def handle(self, event: InputEvent) -> None:
+        if isinstance(event, Back):
+            self.stack.pop(None)
+        elif isinstance(event, Key):
+            if event.name == "backspace":
+                self.press("key.delete")
+            elif event.name in ("return", "enter"):
+                self.press("ok")
+            elif event.text and (event.text.isalpha() or event.text in " -"):
+                self.type(event.text)
+        elif isinstance(event, Tap):
+            button = hit(self.buttons, event.pos)
+            if button is not None and button.enabled:
+                self.ctx.sounds.play("tap")
+                self.press(button.name)
+
+    def type(self, text: str) -> None:
+        if len(self.name) >= MAX_LENGTH:
+            return
+        ch = text[0]
+        start = not self.name or self.name[-1] in " -"
+        self.name += ch.upper() if start else ch.lower()
+        self.layout(self.m)
+
+    def press(self, name: str) -> None:
+        if name == "key.space":
+            if self.name and not self.name.endswith(" "):
+                self.type(" ")
+        elif name == "key.delete":
+            self.name = self.name[:-1]
+            self.layout(self.m)
+        elif name.startswith("key."):
+            self.type(name[4:])
+        elif name == "cancel":
+            self.stack.pop(None)
+        elif name == "ok" and self.name.strip():
+            self.stack.pop(self.name.strip())
+
+    def draw(self, surface: pygame.Surface) -> None:
+        painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
+        surface.fill(p.background)
+        header(self, surface, self.title)
+        painter.box(surface, self.field, p.panel, p.line, 3, m.u(8))
+        text = self.name + "_"
+        painter.text(
+            surface,
+            text,
+            (self.field.left + m.u(14), self.field.centery),
+            m.title,
+            bold=True,
+            anchor="midleft",
+            max_width=self.field.width - m.u(28),
+        )
+        painter.buttons(surface, self.buttons)
+
+
+__all__ = ["NameScene"]

@@ -1,0 +1,261 @@
+"""Buttons and drawing helpers shared by the scenes (drawing only: no state changes)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import pygame
+
+from tabletop.ui.theme import PALETTE, Color, Fonts, Metrics, Palette
+
+PIPS = {
+    1: ((0.5, 0.5),),
+    2: ((0.27, 0.27), (0.73, 0.73)),
+    3: ((0.27, 0.27), (0.5, 0.5), (0.73, 0.73)),
+    4: ((0.27, 0.27), (0.73, 0.27), (0.27, 0.73), (0.73, 0.73)),
+    5: ((0.27, 0.27), (0.73, 0.27), (0.5, 0.5), (0.27, 0.73), (0.73, 0.73)),
+    6: ((0.27, 0.25), (0.73, 0.25), (0.27, 0.5), (0.73, 0.5), (0.27, 0.75), (0.73, 0.75)),
+}
+
+
+@dataclass
+class Button:
+    """A touch target: ``name`` is what a scene acts on (and what tests tap)."""
+
+    name: str
+    rect: pygame.Rect
+    label: str = ""
+    enabled: bool = True
+    kind: str = "primary"  # primary | quiet | toggle | choice
+    selected: bool = False
+    caption: str = ""
+    size: int | None = None
+
+
+def hit(buttons: Iterable[Button], pos: tuple[int, int]) -> Button | None:
+    """The button under ``pos`` (enabled or not: a scene may explain why it is off)."""
+    for button in buttons:
+        if button.rect.collidepoint(pos):
+            return button
+    return None
+
+
+class Painter:
+    """Text, buttons, dice and stars in the app's palette and fonts."""
+
+    def __init__(self, metrics: Metrics, fonts: Fonts, palette: Palette = PALETTE) -> None:
+        self.m = metrics
+        self.fonts = fonts
+        self.p = palette
+
+    # -- text ------------------------------------------------------------------------
+
+    def fit_size(self, text: str, size: int, width: int, bold: bool = False) -> int:
+        """The largest size up to ``size`` (down to 60 %) at which ``text`` fits ``width``."""
+        floor = max(10, int(size * 0.6))
+        while size > floor and self.fonts.width(text, size, bold) > width:
+            size -= 1
+        return size
+
+    def text(
+        self,
+        surface: pygame.Surface,
+        text: str,
+        pos: tuple[int, int],
+        size: int | None = None,
+        colour: Color | None = None,
+        *,
+        bold: bool = False,
+        anchor: str = "topleft",
+        max_width: int | None = None,
+    ) -> pygame.Rect:
+        size = size or self.m.text
+        if max_width is not None:
+            size = self.fit_size(text, size, max_width, bold)
+        image = self.fonts.render(text, size, colour or self.p.ink, bold)
+        rect = image.get_rect(**{anchor: pos})
+        surface.blit(image, rect)
+        return rect
+
+    def wrap(self, text: str, size: int, width: int, bold: bool = False) -> list[str]:
+        lines: list[str] = []
+        for paragraph in text.split("\n"):
+            words = paragraph.split()
+            line = ""
+            for word in words:
+                trial = f"{line} {word}".strip()
+                if line and self.fonts.width(trial, size, bold) > width:
+                    lines.append(line)
+                    line = word
+                else:
+                    line = trial
+            lines.append(line)
+        return lines
+
+    def paragraph(
+        self,
+        surface: pygame.Surface,
+        text: str,
+        rect: pygame.Rect,
+        size: int | None = None,
+        colour: Color | None = None,
+        *,
+        bold: bool = False,
+        align: str = "left",
+        max_lines: int | None = None,
+    ) -> int:
+        """Wrapped text inside ``rect`` (shrunk a little if it would not fit)."""
+        size = size or self.m.text
+        floor = max(12, int(size * 0.75))
+        lines = self.wrap(text, size, rect.width, bold)
+        height = self.fonts.font(size, bold).get_linesize()
+        limit = max_lines or max(1, rect.height // max(1, height))
+        while len(lines) > limit and size > floor:
+            size -= 1
+            lines = self.wrap(text, size, rect.width, bold)
+            height = self.fonts.font(size, bold).get_linesize()
+            limit = max_lines or max(1, rect.height // max(1, height))
+        y = rect.top
+        for line in lines[:limit]:
+            anchor, x = {
+                "left": ("topleft", rect.left),
+                "center": ("midtop", rect.centerx),
+                "right": ("topright", rect.right),
+            }[align]
+            self.text(surface, line, (x, y), size, colour, bold=bold, anchor=anchor)
+            y += height
+        return y - rect.top
+
+    # -- shapes ----------------------------------------------------------------------
+
+    def box(
+        self,
+        surface: pygame.Surface,
+        rect: pygame.Rect,
+        fill: Color | None,
+        border: Color | None = None,
+        width: int = 2,
+        radius: int = 6,
+    ) -> None:
+        if fill is not None:
+            pygame.draw.rect(surface, fill, rect, border_radius=radius)
+        if border is not None and width:
+            pygame.draw.rect(surface, border, rect, width, border_radius=radius)
+
+    def button(self, surface: pygame.Surface, b: Button) -> None:
+        p = self.p
+        radius = self.m.u(8)
+        if b.kind == "quiet":
+            fill, ink = (p.quiet, p.ink) if b.enabled else (p.quiet, p.button_off_text)
+        elif b.kind in ("toggle", "choice"):
+            if b.selected:
+                fill, ink = p.button, p.button_text
+            else:
+                fill, ink = (p.panel, p.ink) if b.enabled else (p.quiet, p.button_off_text)
+        else:
+            fill, ink = (
+                (p.button, p.button_text) if b.enabled else (p.button_off, p.button_off_text)
+            )
+        self.box(surface, b.rect, fill, p.line if b.kind != "primary" else None, 2, radius)
+        if b.selected and b.kind not in ("toggle", "choice"):
+            pygame.draw.rect(surface, p.selected, b.rect.inflate(6, 6), self.m.u(4), radius)
+        size = b.size or self.m.text
+        inner = b.rect.width - self.m.u(10)
+        if b.caption:
+            cap_size = self.fit_size(b.caption, self.m.small, inner)
+            room = b.rect.height - cap_size - self.m.u(8)
+            label_size = self.fit_size(b.label, min(size, int(room * 0.9)), inner, bold=True)
+            label_h = self.fonts.font(label_size, True).get_ascent()
+            cap_h = self.fonts.font(cap_size).get_ascent()
+            gap = self.m.u(3)
+            top = b.rect.centery - (label_h + gap + cap_h) // 2
+            self.text(
+                surface,
+                b.label,
+                (b.rect.centerx, top + label_h),
+                label_size,
+                ink,
+                bold=True,
+                anchor="midbottom",
+            )
+            self.text(
+                surface,
+                b.caption,
+                (b.rect.centerx, top + label_h + gap + cap_h),
+                cap_size,
+                ink,
+                anchor="midbottom",
+            )
+        elif b.label:
+            self.text(
+                surface,
+                b.label,
+                b.rect.center,
+                size,
+                ink,
+                bold=True,
+                anchor="center",
+                max_width=inner,
+            )
+
+    def buttons(self, surface: pygame.Surface, buttons: Sequence[Button]) -> None:
+        for b in buttons:
+            self.button(surface, b)
+
+    def die(
+        self,
+        surface: pygame.Surface,
+        rect: pygame.Rect,
+        value: int | None,
+        *,
+        fill: Color = (255, 255, 255),
+        pip: Color = (20, 20, 20),
+        border: Color | None = None,
+    ) -> None:
+        radius = max(4, rect.width // 7)
+        pygame.draw.rect(surface, fill, rect, border_radius=radius)
+        pygame.draw.rect(
+            surface, border or self.p.line, rect, max(2, rect.width // 24), border_radius=radius
+        )
+        if value in PIPS:
+            r = max(3, rect.width // 11)
+            for fx, fy in PIPS[value]:
+                centre = (rect.left + round(fx * rect.width), rect.top + round(fy * rect.height))
+                pygame.draw.circle(surface, pip, centre, r)
+        elif value is not None:
+            self.text(
+                surface, str(value), rect.center, rect.height // 2, pip, bold=True, anchor="center"
+            )
+
+    def star(
+        self,
+        surface: pygame.Surface,
+        centre: tuple[int, int],
+        radius: int,
+        fill: Color | None,
+        outline: Color | None = None,
+        width: int = 2,
+    ) -> None:
+        points = []
+        for i in range(10):
+            r = radius if i % 2 == 0 else radius * 0.55
+            angle = -math.pi / 2 + i * math.pi / 5
+            points.append((centre[0] + r * math.cos(angle), centre[1] + r * math.sin(angle)))
+        if fill is not None:
+            pygame.draw.polygon(surface, fill, points)
+        if outline is not None:
+            pygame.draw.polygon(surface, outline, points, width)
+
+    def shade(self, surface: pygame.Surface) -> None:
+        veil = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
+        veil.fill(self.p.shade)
+        surface.blit(veil, (0, 0))
+
+    def cross(self, surface: pygame.Surface, rect: pygame.Rect, colour: Color, width: int) -> None:
+        pygame.draw.line(surface, colour, rect.topleft, rect.bottomright, width)
+        pygame.draw.line(surface, colour, rect.bottomleft, rect.topright, width)
+
+
+__all__ = ["PIPS", "Button", "Painter", "hit"]

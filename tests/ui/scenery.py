@@ -1,0 +1,294 @@
+"""Deterministic apps and scenes for the UI tests (and the README screenshots).
+
+Every scene of the app can be reached here in a fixed state at either layout size:
+``build(name, size)`` returns the app with that scene on top. The clock is fake, the
+sound silent, the stores in memory, the dice scripted.
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ["SDL_VIDEODRIVER"] = "dummy"
+os.environ["SDL_AUDIODRIVER"] = "dummy"
+
+import queue
+import random
+from collections.abc import Callable
+from typing import Any
+
+import pygame
+
+from tabletop.assets import assets_dir, mathe_meister_layout
+from tabletop.highscores import HighScores
+from tabletop.ui.app import App, Context
+from tabletop.ui.autoplay import Autoplayer
+from tabletop.ui.camera import to_rgb
+from tabletop.ui.input import DieSeen, Seen, Tap
+from tabletop.ui.prefs import PrefsFile
+from tabletop.ui.scenes.home import HomeScene
+from tabletop.ui.sound import Sounds
+from tabletop.ui.theme import metrics_for
+
+SIZES = ((800, 480), (1280, 720))
+# Dice for scripted games: one pair per round.
+DICE = ((3, 5), (6, 2), (4, 4), (1, 6), (5, 5), (2, 3), (6, 6), (4, 1))
+
+
+class FakeClock:
+    """A monotonic clock the test moves by hand."""
+
+    def __init__(self, start: float = 1000.0) -> None:
+        self.now = start
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+class FakeCamera:
+    """A camera that is there: ``start`` posts the reading it was given (or nothing)."""
+
+    available = True
+
+    def __init__(self, sink: Callable[[Seen], None]) -> None:
+        self.sink = sink
+        self.next: Seen | None = None
+        self.started = 0
+        self.stopped = 0
+
+    def start(self) -> None:
+        self.started += 1
+        if self.next is not None:
+            self.sink(self.next)
+
+    def stop(self) -> None:
+        self.stopped += 1
+
+
+def make_app(
+    size: tuple[int, int] = (800, 480), *, camera: bool = False, highscores: Any = None
+) -> App:
+    pygame.display.init()
+    pygame.font.init()
+    window = pygame.display.set_mode(size)
+    pygame.event.clear()  # nothing left over from an earlier window
+    vision: queue.SimpleQueue[Any] = queue.SimpleQueue()
+    seats: queue.SimpleQueue[Any] = queue.SimpleQueue()
+    clock = FakeClock()
+    ctx = Context(
+        metrics=metrics_for(size),
+        sounds=Sounds(enabled=False),
+        highscores=highscores or HighScores(":memory:"),
+        prefs=PrefsFile(None),
+        layout=mathe_meister_layout(),
+        clock=clock,
+        rng=random.Random(7),
+    )
+    ctx.prefs.prefs.dice_input = "camera" if camera else "tap"
+    if camera:
+        ctx.camera = FakeCamera(vision.put)
+    app = App(ctx, window, seat_queue=seats, vision_queue=vision, flip=False)
+    app.stack.push(HomeScene(ctx))
+    app.step()
+    return app
+
+
+def photo_seen(name: str = "three_15", clock: float = 1000.0) -> Seen:
+    """A camera reading of a sample photo, boxes from its label file."""
+    from tabletop.ui.demo import load_samples
+
+    sample = next(s for s in load_samples(assets_dir() / "samples") if s.path.stem == name)
+    import cv2
+
+    frame = cv2.imread(str(sample.path))
+    dice = tuple(DieSeen(v, b, 0.97) for v, b in zip(sample.truth, sample.boxes))
+    return Seen(dice, clock, to_rgb(frame))
+
+
+def start_solo(app: App, modes: tuple[str, ...] = ()) -> Autoplayer:
+    auto = Autoplayer(app)
+    auto.tap("game.mathe-meister")
+    for mode in modes:
+        auto.tap(f"mode.{mode}")
+    auto.tap("start")
+    return auto
+
+
+def play_rounds(auto: Autoplayer, rounds: int, dice: tuple[tuple[int, int], ...] = DICE) -> None:
+    """The bot plays ``rounds`` rounds by taps; the dice are tapped in."""
+    for r in range(rounds):
+        auto.tap_dice(dice[r])
+        auto.bot_round()
+
+
+def tap_at(app: App, pos: tuple[int, int]) -> None:
+    app.post(Tap(pos, app.ctx.clock()))
+    app.step()
+
+
+# -- every scene -----------------------------------------------------------------------------
+
+
+def _home(app: App) -> None:
+    pass
+
+
+def _setup_solo(app: App) -> None:
+    Autoplayer(app).tap("game.mathe-meister")
+
+
+def _setup_table(app: App) -> None:
+    auto = Autoplayer(app)
+    auto.tap("game.mathe-meister")
+    for _ in range(4):
+        auto.tap("players.+")
+    auto.tap("bot.4")
+    auto.tap("mode.twins")
+
+
+def _names(app: App) -> None:
+    auto = Autoplayer(app)
+    auto.tap("game.mathe-meister")
+    auto.tap("name.0")
+    for ch in "MIA":
+        auto.tap(f"key.{ch}")
+
+
+def _pin(app: App) -> None:
+    auto = Autoplayer(app)
+    auto.tap("settings")
+    auto.tap("key.1")
+    auto.tap("key.2")
+
+
+def _settings(app: App) -> None:
+    auto = Autoplayer(app)
+    auto.tap("settings")
+    for d in "2468":
+        auto.tap(f"key.{d}")
+
+
+def _dice_tap(app: App) -> None:
+    auto = start_solo(app)
+    auto.tap("a.3")
+
+
+def _dice_camera(app: App) -> None:
+    app.ctx.camera.next = photo_seen()
+    start_solo(app)
+    app.step()
+
+
+def _dice_virtual(app: App) -> None:
+    auto = start_solo(app)
+    auto.tap("mode.virtual")
+
+
+def _game(app: App) -> None:
+    auto = start_solo(app)
+    play_rounds(auto, 4)
+    auto.tap_dice(DICE[4])
+    auto.tap("die0")
+
+
+def _game_hint(app: App) -> None:
+    auto = start_solo(app, ("twins",))
+    play_rounds(auto, 2)
+    auto.tap_dice(DICE[2])
+    auto.tap("hint")
+
+
+def _star_pick(app: App) -> None:
+    auto = start_solo(app)
+    play_rounds(auto, 6)
+    auto.tap_dice(DICE[6])
+    game = auto.game()
+    # write until a line completes: the Bonus Star dialog opens
+    from tabletop.bots.mathe_meister import hint
+    from tabletop.ui.autoplay import taps_for
+    from tabletop.ui.scenes.mm_dialogs import StarPick
+
+    for action in hint(game.state, 0).actions():
+        for name in taps_for(action, game.state):
+            auto.tap(name, settle=False)
+            if isinstance(app.stack.top, StarPick):
+                return
+    raise AssertionError("no line completed")
+
+
+def _coin_shop(app: App) -> None:
+    auto = start_solo(app)
+    auto.tap_dice(DICE[0])
+    auto.tap("shop")
+
+
+def _confirm(app: App) -> None:
+    auto = start_solo(app)
+    auto.tap_dice(DICE[0])
+    auto.tap("leave")
+
+
+def _results(app: App) -> None:
+    auto = start_solo(app)
+    play_rounds(auto, 8)
+
+
+def _table(app: App) -> None:
+    from hardware.buttons import SeatPressed
+
+    _setup_table(app)
+    auto = Autoplayer(app)
+    auto.tap("start")
+    auto.tap_dice((3, 5))
+    clock = app.ctx.clock
+    app.seat_queue.put(SeatPressed(2, clock.now + 0.010))  # type: ignore[union-attr, attr-defined]
+    app.seat_queue.put(SeatPressed(0, clock.now + 0.004))  # type: ignore[union-attr, attr-defined]
+    app.step()
+    auto.tap("star.R1")
+
+
+def _table_results(app: App) -> None:
+    _setup_table(app)
+    auto = Autoplayer(app)
+    auto.tap("start")
+    for r in range(8):
+        auto.tap_dice(DICE[r])
+        if r == 2:
+            tap_at(app, auto.top.target("seat.1").rect.center)  # type: ignore[union-attr]
+            auto.tap("star.C2")
+        app.ctx.clock.advance(30)  # type: ignore[attr-defined]
+        app.step()
+        auto.tap("next")
+
+
+SCENES: dict[str, tuple[Callable[[App], None], bool]] = {
+    "home": (_home, False),
+    "setup_solo": (_setup_solo, False),
+    "setup_table": (_setup_table, False),
+    "names": (_names, False),
+    "pin": (_pin, False),
+    "settings": (_settings, False),
+    "dice_tap": (_dice_tap, False),
+    "dice_camera": (_dice_camera, True),
+    "dice_virtual": (_dice_virtual, False),
+    "game": (_game, False),
+    "game_hint": (_game_hint, False),
+    "star_pick": (_star_pick, False),
+    "coin_shop": (_coin_shop, False),
+    "confirm": (_confirm, False),
+    "results": (_results, False),
+    "table": (_table, False),
+    "table_results": (_table_results, False),
+}
+
+
+def build(name: str, size: tuple[int, int]) -> App:
+    """The app at ``size`` with scene ``name`` on top, always in the same state."""
+    steps, camera = SCENES[name]
+    app = make_app(size, camera=camera)
+    steps(app)
+    app.draw()
+    return app

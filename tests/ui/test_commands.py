@@ -1,0 +1,89 @@
+"""``tabletop demo``, ``tabletop`` / ``tabletop app``, and the display probe."""
+
+from __future__ import annotations
+
+import re
+
+from tabletop import cli
+from tabletop.engine.match import Match
+from tabletop.games import GAMES
+from tabletop.ui import launch
+from tabletop.ui.demo import load_samples
+
+
+def test_demo_plays_a_whole_game_and_ends_with_the_final_score(tmp_path, capsys) -> None:
+    out = tmp_path / "shots"
+    log = tmp_path / "game.jsonl"
+    assert cli.main(["demo", "--seed", "5", "--out", str(out), "--log", str(log)]) == 0
+    printed = capsys.readouterr().out
+    lines = printed.strip().splitlines()
+    final = re.fullmatch(r"final score: (-?\d+)", lines[-1])
+    assert final is not None
+    assert "read by" in printed and printed.count("\nRound ") == 8
+    assert str(out) in printed
+    shots = sorted(p.name for p in out.iterdir())
+    assert shots == sorted(
+        [f"round_{r:02d}.png" for r in range(1, 9)]
+        + [f"round_{r:02d}_dice.png" for r in range(1, 9)]
+        + ["final.png"]
+    )
+    result = Match.replay(log.read_text().splitlines(), GAMES).result()
+    assert result is not None and str(result.scores[0]) == final.group(1)
+
+
+def test_demo_photos_have_two_labelled_dice_and_a_licence() -> None:
+    samples = load_samples()
+    assert 8 <= len(samples) <= 16
+    assert all(len(s.truth) == 2 and all(1 <= v <= 6 for v in s.truth) for s in samples)
+    folder = samples[0].path.parent
+    assert (folder / "LICENSE").read_text().startswith("Copyright (c) 2021 Matteo")
+    assert sum(p.stat().st_size for p in folder.iterdir()) < 1_500_000
+
+
+def test_app_starts_draws_and_stops(monkeypatch, capsys) -> None:
+    monkeypatch.setattr(launch, "is_raspberry_pi", lambda: False)
+    assert cli.main(["app", "--windowed", "--frames", "3", "--camera", "none", "--timing"]) == 0
+    assert re.search(r"first frame: \d+ ms after start", capsys.readouterr().err)
+
+
+def test_app_with_mock_seat_buttons(monkeypatch) -> None:
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
+    monkeypatch.setattr(launch, "is_raspberry_pi", lambda: False)
+    options = launch.AppOptions(frames=2, camera="none", buttons=True, size=(1280, 720))
+    assert launch.run_app(options) == 0
+
+
+def test_app_display_probe(monkeypatch) -> None:
+    monkeypatch.setattr(launch, "is_raspberry_pi", lambda: False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    monkeypatch.setenv("DISPLAY", ":0")
+    monkeypatch.delenv("SDL_VIDEODRIVER", raising=False)
+    assert launch.has_display()
+    monkeypatch.delenv("DISPLAY")
+    assert not launch.has_display() or launch.sys.platform in ("darwin", "win32")
+    monkeypatch.setenv("DISPLAY", ":0")
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    assert not launch.has_display()
+
+
+def test_app_bad_size_is_one_line(capsys) -> None:
+    try:
+        cli.main(["app", "--size", "big"])
+    except SystemExit as exc:
+        assert exc.code == 2
+    assert "WIDTHxHEIGHT" in capsys.readouterr().err
+
+
+def test_ui_bench_measures_frames() -> None:
+    from tabletop.ui.bench import scene_figures
+
+    figures = scene_figures(3, (800, 480))
+    for scene in ("home", "game"):
+        assert figures[scene]["fps"] > 0 and figures[scene]["cpu_ms_per_frame"] >= 0
+
+
+def test_app_without_a_display_says_so_in_one_line(monkeypatch, capsys) -> None:
+    monkeypatch.setattr(launch, "is_raspberry_pi", lambda: False)
+    assert cli.main([]) == 2  # bare `tabletop`, SDL's dummy driver: no screen to show
+    err = capsys.readouterr().err
+    assert err.startswith("tabletop app: no display here") and err.count("\n") == 1

@@ -1,0 +1,224 @@
+"""The dice screen and the camera path: read, show the crop, correct by touch."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tabletop.ui.camera import (
+    DiceCamera,
+    PipelineCamera,
+    RepeatFrame,
+    Steady,
+    as_die_seen,
+    to_rgb,
+)
+from tabletop.ui.input import DieSeen, Seen
+from tabletop.ui.scenes.dice import DiceResult, DiceScene
+from tests.ui.scenery import make_app, photo_seen, start_solo
+
+
+def dice_app(seen: Seen | None = None):
+    app = make_app(camera=True)
+    app.ctx.camera.next = seen
+    auto = start_solo(app)
+    app.step()  # the reading arrives through the vision queue
+    return app, auto
+
+
+def test_dice_camera_reading_shows_crops_and_values() -> None:
+    app, auto = dice_app(photo_seen("three_15"))
+    scene = app.stack.top
+    assert isinstance(scene, DiceScene) and scene.mode == "camera"
+    assert scene.seen is not None and scene.seen.values == (3, 3)
+    assert len(scene.crops) == 2 and scene.crops[0][0].get_width() == app.ctx.metrics.u(130)
+    assert scene.target("use").label == "Use 3 and 3"
+    assert "seen" in app.ctx.sounds.played
+    auto.tap("use")
+    game = app.stack.top
+    assert game.state.dice == (3, 3) and game.dice_source == "camera"
+
+
+def test_dice_thats_wrong_lets_the_child_correct_it() -> None:
+    app, auto = dice_app(photo_seen("three_15"))
+    auto.tap("wrong")
+    scene = app.stack.top
+    assert scene.mode == "tap" and scene.picked == [3, 3]
+    auto.tap("b.5")
+    auto.tap("ok")
+    game = app.stack.top
+    assert game.state.dice == (3, 5) and game.dice_source == "corrected"
+
+
+def test_dice_unreadable_die_cannot_be_used() -> None:
+    seen = Seen(
+        (DieSeen(4, (0, 0, 10, 10)), DieSeen(None, (20, 0, 30, 10), 0.3)),
+        1.0,
+        np.zeros((40, 40, 3), np.uint8),
+    )
+    app, auto = dice_app(seen)
+    scene = app.stack.top
+    assert scene.target("use") is None
+    auto.tap("wrong")
+    assert scene.picked == [4, None]
+    assert not scene.target("ok").enabled
+
+
+def test_dice_three_dice_are_not_two() -> None:
+    seen = Seen(tuple(DieSeen(v) for v in (1, 2, 3)), 1.0)
+    app, _ = dice_app(seen)
+    assert app.stack.top.target("use") is None
+    assert app.ctx.sounds.played[-1] == "wrong"
+
+
+def test_dice_without_a_camera_are_tapped() -> None:
+    app = make_app(camera=False)
+    app.ctx.prefs.prefs.dice_input = "camera"
+    start_solo(app)
+    scene = app.stack.top
+    assert scene.mode == "tap" and "No camera" in scene.note
+    assert not scene.target("mode.camera").enabled
+
+
+def test_dice_camera_failing_later_falls_back_to_tapping() -> None:
+    app, _ = dice_app(None)
+    assert app.stack.top.mode == "camera"
+    app.ctx.camera.available = False  # the camera thread gave up
+    app.step()
+    scene = app.stack.top
+    assert scene.mode == "tap" and "camera does not work" in scene.note
+
+
+def test_dice_virtual_roll_uses_the_devices_dice() -> None:
+    app = make_app()
+    auto = start_solo(app)
+    auto.tap("mode.virtual")
+    auto.tap("roll")
+    game = app.stack.top
+    assert game.dice_source == "virtual"
+    assert all(1 <= v <= 6 for v in game.state.dice)
+
+
+def test_dice_back_leaves_without_dice_and_asks_again() -> None:
+    app = make_app()
+    auto = start_solo(app)
+    auto.tap("mode.virtual")
+    from tabletop.ui.input import Back
+
+    app.post(Back(1.0))
+    app.step()
+    game = app.stack.top
+    assert game.state.dice is None and game.target("dice").enabled
+    auto.tap("dice")
+    assert isinstance(app.stack.top, DiceScene)
+
+
+def test_dice_camera_stops_when_the_screen_closes() -> None:
+    app, auto = dice_app(photo_seen())
+    camera = app.ctx.camera
+    assert camera.started == 1
+    auto.tap("use")
+    assert camera.stopped >= 1
+
+
+# -- the camera adapters -----------------------------------------------------------------
+
+
+class Reader:
+    def __init__(self, readings):
+        self.readings = list(readings)
+
+    def __call__(self, frame):
+        return self.readings.pop(0) if len(self.readings) > 1 else self.readings[0]
+
+
+def test_camera_reports_a_reading_once_it_is_steady() -> None:
+    got: list[Seen] = []
+    frame = np.zeros((20, 30, 3), np.uint8)
+    frame[:, :, 0] = 255  # blue in BGR
+    two = [
+        {"value": 5, "box": [1, 1, 5, 5], "confidence": 0.9},
+        {"value": 2, "box": [10, 1, 15, 5]},
+    ]
+    reader = Reader([[two[0]], two, two, two])
+    camera = DiceCamera(lambda: RepeatFrame(frame), reader, got.append, threaded=False, steady=3)
+    camera.start()
+    assert len(got) == 1 and got[0].values == (5, 2)
+    assert got[0].frame[0, 0].tolist() == [0, 0, 255]  # shown as RGB
+
+
+def test_camera_thread_posts_to_the_sink() -> None:
+    import queue
+
+    q: queue.SimpleQueue[Seen] = queue.SimpleQueue()
+    frame = np.zeros((20, 30, 3), np.uint8)
+    camera = DiceCamera(
+        lambda: RepeatFrame(frame),
+        lambda f: [{"value": 1, "box": (0, 0, 2, 2)}, {"value": 6, "box": (3, 0, 5, 2)}],
+        q.put,
+        interval=0.001,
+    )
+    camera.start()
+    seen = q.get(timeout=5)
+    camera.stop()
+    assert seen.values == (1, 6)
+
+
+def test_camera_that_cannot_start_says_so() -> None:
+    def broken():
+        raise OSError("no camera at index 0")
+
+    camera = DiceCamera(broken, lambda f: [], lambda s: None, threaded=False)
+    camera.start()
+    assert not camera.available and "no camera" in camera.error
+
+
+def test_camera_reader_objects_and_dicts_both_work() -> None:
+    class Die:
+        value = None
+        box = (1.4, 2.6, 10.0, 12.0)
+        confidence = 0.4
+
+    assert as_die_seen(Die()) == DieSeen(None, (1, 3, 10, 12), 0.4)
+    assert as_die_seen({"value": 4, "box": [0, 0, 1, 1]}) == DieSeen(4, (0, 0, 1, 1), 1.0)
+    with pytest.raises(ValueError):
+        as_die_seen({"value": 4, "box": [0, 0, 1]})
+
+
+def test_camera_pipeline_observations_become_seen() -> None:
+    class Observation:
+        key = ("dice", ("zone", 1))
+        value = (2, None)
+        crops = (np.zeros((8, 8, 3), np.uint8), np.zeros((8, 8), np.uint8))
+
+    camera = PipelineCamera(lambda: None, lambda s: None, clock=lambda: 5.0)
+    seen = camera.to_seen(Observation())
+    assert seen is not None and seen.values == (2, None) and not seen.readable
+    assert len(seen.crops) == 2 and seen.crops[1].shape == (8, 8, 3)
+
+    class Cards(Observation):
+        key = ("cards", ("zone", 1))
+
+    assert camera.to_seen(Cards()) is None
+
+
+def test_camera_steady_vote() -> None:
+    steady = Steady(2)
+    assert [steady.feed(v) for v in ([1, 2], [2, 1], [2, 1], [3, 3], [3, 3])] == [
+        False,
+        True,
+        False,
+        False,
+        True,
+    ]
+
+
+def test_camera_bgr_to_rgb() -> None:
+    image = np.zeros((1, 1, 3), np.uint8)
+    image[0, 0] = (1, 2, 3)
+    assert to_rgb(image)[0, 0].tolist() == [3, 2, 1]
+    assert to_rgb(np.full((2, 2), 9, np.uint8)).shape == (2, 2, 3)
+
+
+def test_dice_result_is_a_value() -> None:
+    assert DiceResult((1, 2), "tap") == DiceResult((1, 2), "tap")

@@ -1,0 +1,113 @@
+"""Personal high scores per game and mode set (tabletop/highscores.py)."""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import datetime
+
+from tabletop.highscores import FILE_NAME, SCHEMA_VERSION, HighScores, modes_key
+
+
+def fixed_now() -> datetime:
+    return datetime(2025, 3, 14, 9, 26, 53)
+
+
+def test_highscores_best_per_player_and_modes(tmp_path) -> None:
+    scores = HighScores(tmp_path / FILE_NAME, now=fixed_now)
+    first = scores.record("mathe-meister", "Mia", ["twins", "coinless"], 120)
+    assert first.previous_best is None and first.is_new_best
+    second = scores.record("mathe-meister", "Mia", ["coinless", "twins"], 90)
+    assert second.previous_best == 120 and second.best == 120 and not second.is_new_best
+    third = scores.record("mathe-meister", "Mia", ["coinless", "twins"], 150)
+    assert third.is_new_best and third.best == 150
+    assert scores.best("mathe-meister", "Mia", ["freestyle"]) is None
+    assert scores.best("mathe-meister", "Leo", ["twins", "coinless"]) is None
+    scores.close()
+    again = HighScores(tmp_path / FILE_NAME)
+    assert again.best("mathe-meister", "Mia", ["twins", "coinless"]) == 150
+
+
+def test_highscores_black_hole_lowest_is_best() -> None:
+    scores = HighScores(":memory:")
+    scores.record("mathe-meister", "Mia", ["black_hole"], -40, lower_is_better=True)
+    rec = scores.record("mathe-meister", "Mia", ["black_hole"], -90, lower_is_better=True)
+    assert rec.is_new_best and rec.best == -90
+    assert scores.best("mathe-meister", "Mia", ["black_hole"], lower_is_better=True) == -90
+
+
+def test_highscores_recent_players_most_recent_first() -> None:
+    scores = HighScores(":memory:")
+    for name in ("Mia", "Leo", "Mia", "Ana"):
+        scores.record("mathe-meister", name, [], 1)
+    assert scores.players("mathe-meister") == ["Ana", "Mia", "Leo"]
+
+
+def test_highscores_schema_is_versioned(tmp_path) -> None:
+    HighScores(tmp_path / FILE_NAME).close()
+    db = sqlite3.connect(tmp_path / FILE_NAME)
+    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    db.close()
+
+
+def test_highscores_corrupt_file_is_moved_aside_with_a_message(tmp_path) -> None:
+    path = tmp_path / FILE_NAME
+    path.write_bytes(b"this is not a database, it is a sandwich" * 100)
+    scores = HighScores(path, now=fixed_now)
+    assert scores.notice is not None and "damaged" in scores.notice
+    aside = tmp_path / f"{FILE_NAME}.corrupt-20250314-092653"
+    assert aside.read_bytes().startswith(b"this is not a database")
+    rec = scores.record("mathe-meister", "Mia", [], 33)  # and it works at once
+    assert rec.best == 33
+    assert HighScores(path).best("mathe-meister", "Mia", []) == 33
+
+
+def test_highscores_unknown_schema_version_is_moved_aside(tmp_path) -> None:
+    path = tmp_path / FILE_NAME
+    db = sqlite3.connect(path)
+    db.execute("PRAGMA user_version = 99")
+    db.close()
+    scores = HighScores(path, now=fixed_now)
+    assert scores.notice is not None and "schema version 99" in scores.notice
+    assert scores.best("mathe-meister", "Mia", []) is None
+
+
+def test_highscores_file_damaged_while_open_never_crashes(tmp_path) -> None:
+    path = tmp_path / FILE_NAME
+    scores = HighScores(path, now=fixed_now)
+    scores.record("mathe-meister", "Mia", [], 10)
+    path.write_bytes(b"\0garbage" * 2000)  # the card went bad under the running app
+    rec = scores.record("mathe-meister", "Mia", [], 20)
+    assert rec.score == 20
+    assert scores.notice is not None
+    assert scores.best("mathe-meister", "Mia", []) in (10, 20)
+
+
+def test_highscores_locked_file_is_reported_not_moved(tmp_path) -> None:
+    path = tmp_path / FILE_NAME
+    scores = HighScores(path, now=fixed_now)
+    scores._db.execute("DROP TABLE scores")
+    assert scores.best("mathe-meister", "Mia", []) is None
+    scores.record("mathe-meister", "Mia", [], 1)
+    assert scores.notice is not None and "could not be saved" in scores.notice
+    assert not list(tmp_path.glob("*.corrupt-*"))
+
+
+def test_highscores_unwritable_folder_keeps_scores_in_memory(tmp_path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    scores = HighScores(blocker / "sub" / FILE_NAME)
+    assert scores.notice is not None
+    assert scores.record("mathe-meister", "Mia", [], 5).best == 5
+
+
+def test_highscores_default_path_is_the_data_folder(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("TABLETOP_DATA", str(tmp_path / "data"))
+    scores = HighScores()
+    assert scores.path == tmp_path / "data" / FILE_NAME
+    scores.record("mathe-meister", "Mia", [], 1)
+    assert (tmp_path / "data" / FILE_NAME).exists()
+
+
+def test_highscores_modes_key_is_order_free() -> None:
+    assert modes_key(["twins", "coinless"]) == modes_key(["coinless", "twins", "twins"])
+    assert modes_key([]) == "freestyle"

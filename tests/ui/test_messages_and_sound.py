@@ -1,0 +1,89 @@
+"""Children's sentences for every refused move; the sound cues and the mute switch."""
+
+from __future__ import annotations
+
+import inspect
+import re
+
+import numpy as np
+import pytest
+
+from tabletop.games import mathe_meister
+from tabletop.ui.messages import CHILD_MESSAGES, FALLBACK, child_message
+from tabletop.ui.sound import CUES, RATE, Sounds, tone
+
+
+def engine_codes() -> set[str]:
+    """Every code the Mathe-Meister engine raises for a move (not the check scorer)."""
+    source = inspect.getsource(mathe_meister.MatheMeister)
+    source += inspect.getsource(mathe_meister._check_empty)
+    source += inspect.getsource(mathe_meister._spend)
+    return set(re.findall(r'(?:IllegalMove|ImpossibleOutcome)\(\s*"(mm\.[a-z_]+)"', source))
+
+
+def test_messages_every_engine_code_has_a_childs_sentence() -> None:
+    codes = engine_codes()
+    assert len(codes) >= 25
+    missing = sorted(codes - set(CHILD_MESSAGES))
+    assert not missing, missing
+
+
+@pytest.mark.parametrize("code", sorted(CHILD_MESSAGES))
+def test_messages_are_short_plain_sentences(code: str) -> None:
+    text = child_message(code, {"op": "+"})
+    assert len(text) <= 80, text
+    assert text[0].isupper() and text.rstrip().endswith((".", "!"))
+    for word in ("Traceback", "Error", "exception", "None", "mm.", "r0c", "{"):
+        assert word not in text
+
+
+def test_messages_unknown_code_gets_a_gentle_fallback(caplog) -> None:
+    assert child_message("zz.never") == FALLBACK
+    assert "zz.never" in caplog.text
+
+
+def test_messages_fill_in_the_blanks() -> None:
+    assert child_message("mm.supply_empty", {"op": "×"}) == "You have no × left. Pick another sign."
+    assert child_message("mm.supply_empty") == "You have no that left. Pick another sign."
+
+
+def test_sound_tones_are_short_clean_16_bit() -> None:
+    for name, notes in CUES.items():
+        samples = tone(notes)
+        assert samples.dtype == np.int16
+        seconds = len(samples) / RATE
+        assert 0.02 <= seconds <= 0.8, name
+        assert abs(int(samples[0])) < 2000 and abs(int(samples[-1])) < 2000  # no clicks
+        assert np.abs(samples).max() < 32767
+
+
+def test_sound_cues_play_and_mute() -> None:
+    sounds = Sounds()  # SDL's dummy audio driver
+    sounds.play("good")
+    sounds.muted = True
+    sounds.play("wrong")
+    assert sounds.played == ["good", "wrong"]
+
+
+def test_sound_without_an_audio_device_is_silent(monkeypatch) -> None:
+    import pygame
+
+    def no_device(*args, **kwargs):
+        raise pygame.error("no available audio device")
+
+    monkeypatch.setattr(pygame.mixer, "get_init", lambda: None)
+    monkeypatch.setattr(pygame.mixer, "init", no_device)
+    sounds = Sounds()
+    assert not sounds.available
+    sounds.play("round")  # nothing happens, nothing breaks
+    assert sounds.played == ["round"]
+
+
+def test_sound_game_cues_follow_the_play() -> None:
+    from tests.ui.scenery import DICE, make_app, play_rounds, start_solo
+
+    app = make_app()
+    auto = start_solo(app)
+    play_rounds(auto, 8, DICE)
+    played = set(app.ctx.sounds.played)
+    assert {"seen", "good", "round", "tap"} <= played

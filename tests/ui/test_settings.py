@@ -1,0 +1,130 @@
+"""The teacher PIN, the settings screen and the settings file."""
+
+from __future__ import annotations
+
+import json
+
+from tabletop.ui.autoplay import Autoplayer
+from tabletop.ui.prefs import DEFAULT_PIN, LOCK_SECONDS, PinGate, Prefs, PrefsFile
+from tabletop.ui.scenes.settings import PinPad, SettingsScene
+from tests.ui.scenery import FakeClock, make_app
+
+
+def type_pin(auto: Autoplayer, pin: str) -> None:
+    for digit in pin:
+        auto.tap(f"key.{digit}")
+
+
+def open_pad():
+    app = make_app()
+    auto = Autoplayer(app)
+    auto.tap("settings")
+    assert isinstance(app.stack.top, PinPad)
+    return app, auto
+
+
+def test_pin_default_is_2468_and_opens_the_settings() -> None:
+    assert DEFAULT_PIN == "2468"
+    app, auto = open_pad()
+    type_pin(auto, "2468")
+    assert isinstance(app.stack.top, SettingsScene)
+
+
+def test_pin_wrong_pin_is_refused() -> None:
+    app, auto = open_pad()
+    type_pin(auto, "1234")
+    pad = app.stack.top
+    assert isinstance(pad, PinPad) and pad.message == "That PIN is not right."
+    assert pad.digits == ""
+
+
+def test_pin_three_wrong_tries_lock_the_pad_for_a_while() -> None:
+    app, auto = open_pad()
+    for _ in range(3):
+        type_pin(auto, "0000")
+    type_pin(auto, "2468")  # right, but locked
+    pad = app.stack.top
+    assert isinstance(pad, PinPad) and "Wait" in pad.message
+    auto.tap("cancel")
+    auto.tap("settings")  # a new pad is locked too
+    type_pin(auto, "2468")
+    assert isinstance(app.stack.top, PinPad)
+    app.ctx.clock.advance(LOCK_SECONDS + 1)
+    app.step()
+    type_pin(auto, "2468")
+    assert isinstance(app.stack.top, SettingsScene)
+
+
+def test_pin_can_be_changed_and_is_stored_hashed(tmp_path) -> None:
+    app, auto = open_pad()
+    app.ctx.prefs = PrefsFile(tmp_path / "settings.json")
+    app.ctx.pin_gate = None
+    type_pin(auto, "2468")
+    auto.tap("pin")
+    type_pin(auto, "7391")
+    type_pin(auto, "7390")  # a typo: start again
+    assert app.stack.top.message.startswith("The two PINs were different")
+    type_pin(auto, "7391")
+    type_pin(auto, "7391")
+    assert isinstance(app.stack.top, SettingsScene)
+    text = (tmp_path / "settings.json").read_text()
+    assert "7391" not in text and "2468" not in text
+    again = PrefsFile(tmp_path / "settings.json").prefs
+    assert again.pin_matches("7391") and not again.pin_matches("2468")
+
+
+def test_pin_gate_counts_wrong_tries() -> None:
+    clock = FakeClock(0.0)
+    gate = PinGate(Prefs(), clock)
+    assert not gate.attempt("1111") and not gate.attempt("2222")
+    assert gate.attempt("2468")  # a right PIN resets the count
+    for _ in range(3):
+        gate.attempt("9999")
+    assert gate.locked_for() == LOCK_SECONDS
+    clock.advance(LOCK_SECONDS)
+    assert gate.attempt("2468")
+
+
+def test_settings_mute_and_dice_input_are_saved(tmp_path) -> None:
+    app, auto = open_pad()
+    app.ctx.prefs = PrefsFile(tmp_path / "settings.json")
+    app.ctx.pin_gate = None
+    type_pin(auto, "2468")
+    auto.tap("sound.off")
+    auto.tap("dice.virtual")
+    assert app.ctx.sounds.muted
+    saved = json.loads((tmp_path / "settings.json").read_text())
+    assert saved["muted"] is True and saved["dice_input"] == "virtual"
+    assert PrefsFile(tmp_path / "settings.json").prefs.dice_input == "virtual"
+
+
+def test_settings_close_the_app_asks_first() -> None:
+    app, auto = open_pad()
+    type_pin(auto, "2468")
+    auto.tap("quit")
+    auto.tap("no")
+    assert not app.ctx.quit_requested
+    auto.tap("quit")
+    auto.tap("yes")
+    assert app.ctx.quit_requested
+    assert app.step() is False
+
+
+def test_settings_damaged_file_means_defaults_and_a_notice(tmp_path) -> None:
+    path = tmp_path / "settings.json"
+    path.write_text("{not json")
+    prefs = PrefsFile(path)
+    assert prefs.prefs.pin_matches(DEFAULT_PIN)
+    assert prefs.notice is not None and "damaged" in prefs.notice
+    assert (tmp_path / "settings.json.bad").exists()
+    path.write_text(
+        json.dumps({"muted": True, "dice_input": "laser", "pin_salt": "zz", "pin_hash": "x"})
+    )
+    assert PrefsFile(path).prefs.pin_matches(DEFAULT_PIN)  # a bad salt: defaults again
+
+
+def test_settings_file_defaults_to_the_data_folder(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("TABLETOP_DATA", str(tmp_path / "d"))
+    prefs = PrefsFile()
+    prefs.save()
+    assert (tmp_path / "d" / "settings.json").exists()

@@ -1,0 +1,333 @@
+"""Solo Mathe-Meister on the touchscreen, played by taps (RULINGS MM-1..MM-12)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tabletop import cli
+from tabletop.games.mathe_meister import (
+    LINES,
+    ROUNDS,
+    MatheMeisterState,
+    WriteOperand,
+    score_sheet,
+)
+from tabletop.ui.autoplay import Autoplayer
+from tabletop.ui.messages import child_message
+from tabletop.ui.scenes.dice import DiceScene
+from tabletop.ui.scenes.mm_dialogs import CoinShop, StarPick
+from tabletop.ui.scenes.mm_solo import MatheMeisterScene
+from tabletop.ui.scenes.results import ResultsScene
+from tests.ui.scenery import DICE, make_app, play_rounds, start_solo
+
+
+def check_input(state: MatheMeisterState, sheet_index: int = 0) -> dict:
+    """The ``tabletop check mathe-meister`` JSON of a seat's sheet (DESIGN.md)."""
+    sheet = state.sheets[sheet_index]
+    layout = state.settings.layout
+    circled = [k for k, s in zip(layout.star_powers, sheet.powers) if s in ("circled", "used")]
+    used = [k for k, s in zip(layout.star_powers, sheet.powers) if s == "used"]
+    return {
+        "modes": list(state.settings.modes),
+        "grid": list(sheet.grid),
+        "stars": sorted(sheet.stars),
+        "star_powers": {"circled": circled, "used": used},
+    }
+
+
+def game_of(app) -> MatheMeisterScene:
+    return next(s for s in app.stack if isinstance(s, MatheMeisterScene))
+
+
+@pytest.mark.parametrize(
+    "modes", [(), ("twins", "coinless"), ("black_hole", "fear_of_fours")], ids=str
+)
+def test_solo_end_to_end_score_matches_check(modes, capsys, tmp_path) -> None:
+    """A whole game through synthetic taps; the results screen's score is what
+    ``tabletop check mathe-meister`` says about the same sheet (MM-11)."""
+    app = make_app()
+    auto = start_solo(app, modes)
+    dice = ((4, 4), (6, 2), (3, 4), (1, 6), (5, 5), (2, 3), (6, 6), (4, 1))
+    play_rounds(auto, ROUNDS, dice)
+    results = app.stack.top
+    assert isinstance(results, ResultsScene)
+    state = results.match.state
+    assert state.finished and state.round == ROUNDS
+    sheet_file = tmp_path / "sheet.json"
+    sheet_file.write_text(json.dumps(check_input(state)))
+    assert cli.main(["check", "mathe-meister", str(sheet_file)]) == 0
+    checked = json.loads(capsys.readouterr().out)
+    assert checked["total"] == results.score == score_sheet(state.sheets[0], state.settings).total
+    assert auto.taps > 8 * 6  # every move went through a tap
+    assert results.recorded is not None and results.recorded.score == results.score
+
+
+@pytest.fixture
+def game():
+    app = make_app()
+    auto = start_solo(app)
+    auto.tap_dice(DICE[0])  # 3 and 5
+    return app, auto, game_of(app)
+
+
+def message(game_scene: MatheMeisterScene) -> str:
+    return game_scene.message[0]
+
+
+def test_solo_tap_die_then_box_writes_it(game) -> None:
+    _, auto, scene = game
+    auto.tap("die1")
+    auto.tap("cell.r0c0")
+    assert scene.state.sheets[0].at((0, 0)) == "5"
+    assert scene.match.history[-1] == WriteOperand(0, (0, 0), 5, 1)
+
+
+def test_solo_last_die_writes_without_picking_it(game) -> None:
+    _, auto, scene = game
+    auto.tap("die0")
+    auto.tap("cell.r0c0")
+    auto.tap("cell.r0c2")  # only die 1 is left: a tap on a white box writes it
+    assert scene.state.sheets[0].grid[0][:3] == "3.5"
+
+
+@pytest.mark.parametrize(
+    ("taps", "code"),
+    [
+        (["cell.r0c0"], "ui.pick_die"),
+        (["op.+", "cell.r0c3"], "mm.prefilled_operator"),
+        (["die0", "cell.r0c1"], "mm.cell_kind"),
+        (["cell.r1c1"], "ui.coin_cell"),
+        (["cell.r0c1"], "ui.pick_operator"),
+        (["star.R1"], "mm.star_unfinished"),
+    ],
+)
+def test_solo_refused_moves_are_told_in_childrens_words(game, taps, code) -> None:
+    app, auto, scene = game
+    before = scene.match.history
+    for name in taps:
+        auto.tap(name)
+    assert message(scene) == child_message(code)
+    assert scene.message[1] == "error"
+    assert scene.match.history == before
+    assert app.ctx.sounds.played[-1] == "wrong"
+
+
+def test_solo_done_too_early_is_explained(game) -> None:
+    app, _, scene = game
+    done = scene.target("done")
+    assert not done.enabled
+    from tests.ui.scenery import tap_at
+
+    tap_at(app, done.rect.center)
+    assert message(scene) == child_message("mm.writes_missing")
+
+
+def test_solo_a_written_box_is_full(game) -> None:
+    _, auto, scene = game
+    auto.tap("die0")
+    auto.tap("cell.r0c0")
+    auto.tap("die1")
+    auto.tap("cell.r0c0")
+    assert message(scene) == child_message("mm.cell_full")
+
+
+def test_solo_undo_takes_back_moves_of_this_round_only(game) -> None:
+    app, auto, scene = game
+    auto.tap("die0")
+    auto.tap("cell.r0c0")
+    auto.tap("undo")
+    assert scene.state.sheets[0].at((0, 0)) == "."
+    assert "Taken back" in message(scene)
+    assert not scene.target("undo").enabled  # back at the start of the round
+    # finish the round, then nothing of it can be undone
+    auto.bot_round()
+    auto.tap_dice(DICE[1])
+    assert not game_of(app).target("undo").enabled
+
+
+def test_solo_completed_line_shows_sum_and_offers_its_star() -> None:
+    app = make_app()
+    auto = start_solo(app)
+    play_rounds(auto, 6)
+    auto.tap_dice(DICE[6])
+    scene = game_of(app)
+    from tabletop.bots.mathe_meister import hint
+    from tabletop.ui.autoplay import taps_for
+
+    offered = None
+    for action in hint(scene.state, 0).actions():
+        for name in taps_for(action, scene.state):
+            auto.tap(name, settle=False)
+            if isinstance(app.stack.top, StarPick):
+                offered = app.stack.top.line
+                break
+        if offered:
+            break
+    assert offered is not None
+    card = score_sheet(scene.state.sheets[0], scene.settings)
+    assert card.line(offered).total is not None  # the sum shows at once
+    assert "is complete" in message(scene)
+    coins = scene.state.sheets[0].powers_ready(scene.settings.layout, "coin")
+    auto.tap("power.coin")
+    assert offered in scene.state.sheets[0].stars
+    assert scene.state.sheets[0].powers_ready(scene.settings.layout, "coin") == coins + 1
+    assert "Bonus Star is yours" in message(scene)
+
+
+def test_solo_hint_shows_the_plan_on_the_sheet(game) -> None:
+    _, auto, scene = game
+    auto.tap("hint")
+    assert scene.advice is not None
+    assert message(scene).startswith("Hint:")
+    planned = {w.cell for w in scene.advice.operands} | {o.cell for o in scene.advice.operators}
+    assert set(scene.look.ghosts) == planned
+    auto.tap("die0")
+    auto.tap("cell.r0c0")
+    assert scene.advice is None  # a move makes the hint stale
+
+
+def test_solo_coin_shop_changes_a_die_and_undo_gives_coins_back(game) -> None:
+    app, auto, scene = game
+    layout = scene.settings.layout
+    auto.tap("shop")
+    assert isinstance(app.stack.top, CoinShop)
+    auto.tap("d0.+2")
+    auto.tap("close")
+    assert scene.state.turns[0].dice == (5, 5)
+    assert scene.state.sheets[0].coins(layout) == 7
+    auto.tap("undo")
+    assert scene.state.turns[0].dice == (3, 5)
+    assert scene.state.sheets[0].coins(layout) == 9
+
+
+def test_solo_coin_shop_swap_two_numbers(game) -> None:
+    _, auto, scene = game
+    for name in (
+        "die0",
+        "cell.r0c0",
+        "die1",
+        "cell.r2c2",
+        "op.+",
+        "cell.r0c1",
+        "op.-",
+        "cell.r1c2",
+    ):
+        auto.tap(name)
+    auto.tap("shop")
+    auto.tap("swap.operands")
+    auto.tap("cell.r0c0")
+    auto.tap("cell.r2c2")
+    sheet = scene.state.sheets[0]
+    assert (sheet.at((0, 0)), sheet.at((2, 2))) == ("5", "3")
+    assert sheet.coins(scene.settings.layout) == 4
+
+
+def test_solo_coinless_closes_the_shop() -> None:
+    app = make_app()
+    auto = start_solo(app, ("coinless",))
+    auto.tap_dice(DICE[0])
+    scene = game_of(app)
+    assert not scene.target("shop").enabled
+
+
+def test_solo_fear_of_fours_offers_three_or_five() -> None:
+    app = make_app()
+    auto = start_solo(app, ("fear_of_fours",))
+    auto.tap_dice((4, 2))
+    scene = game_of(app)
+    assert scene.target("die0") is None
+    auto.tap("die0.5")
+    auto.tap("cell.r0c0")
+    assert scene.state.sheets[0].at((0, 0)) == "5"
+
+
+def test_solo_star_power_operand_replaces_a_die() -> None:
+    """MM-6, MM-8: a circled operand Star Power writes its number instead of a die."""
+    app = make_app()
+    auto = start_solo(app)
+    auto.tap_dice((3, 5))
+    for name in (
+        "die0",
+        "cell.r0c0",
+        "die1",
+        "cell.r0c2",
+        "op.+",
+        "cell.r0c1",
+        "op.x",
+        "cell.r0c5",
+        "done",
+    ):
+        auto.tap(name)
+    auto.tap_dice((2, 2))
+    for name in ("die0", "cell.r0c4", "die1"):
+        auto.tap(name)
+    auto.tap("cell.r0c6", settle=False)  # Row 1 is complete: its star is offered
+    assert isinstance(app.stack.top, StarPick) and app.stack.top.line == "R1"
+    auto.tap("power.6")
+    for name in ("op.-", "cell.r1c0", "op.+", "cell.r1c2", "done"):
+        auto.tap(name)
+    auto.tap_dice((1, 1))
+    scene = game_of(app)
+    index = scene.settings.layout.star_powers.index("6")
+    assert scene.state.sheets[0].powers[index] == "circled"
+    auto.tap(f"power.{index}")
+    assert message(scene) == child_message("ui.pick_power_die")
+    auto.tap("die1")
+    auto.tap("cell.r2c0")
+    assert scene.state.sheets[0].at((2, 0)) == "6"
+    assert scene.state.sheets[0].powers[index] == "used"
+    assert scene.state.turns[0].used == (False, True)
+
+
+def test_solo_round_end_asks_for_the_next_dice(game) -> None:
+    app, auto, _ = game
+    auto.bot_round()
+    assert isinstance(app.stack.top, DiceScene)
+    assert "Round 2" in app.stack.top.title
+    assert app.ctx.sounds.played.count("round") >= 1
+
+
+def test_solo_leave_asks_first(game) -> None:
+    from tabletop.ui.scenes.home import HomeScene
+
+    app, auto, scene = game
+    auto.tap("leave")
+    auto.tap("no")
+    assert app.stack.top is scene
+    auto.tap("leave")
+    auto.tap("yes")
+    assert isinstance(app.stack.top, HomeScene)
+
+
+def test_solo_results_show_the_high_score_for_the_modes() -> None:
+    from tabletop.highscores import HighScores
+
+    scores = HighScores(":memory:")
+    scores.record("mathe-meister", "Player 1", ["freestyle"], 10_000)
+    app = make_app(highscores=scores)
+    auto = start_solo(app)
+    play_rounds(auto, ROUNDS)
+    results = app.stack.top
+    assert isinstance(results, ResultsScene)
+    assert results.recorded.previous_best == 10_000 and not results.recorded.is_new_best
+    assert "10000" in results.high_score_text()
+    auto.tap("again")
+    assert isinstance(app.stack.top, DiceScene)
+
+
+def test_solo_every_line_scores_in_the_table() -> None:
+    app = make_app()
+    auto = start_solo(app)
+    play_rounds(auto, ROUNDS)
+    card = app.stack.top.card
+    assert all(card.line(line).total is not None for line in LINES)
+
+
+def test_solo_autoplayer_refuses_missing_targets(game) -> None:
+    from tabletop.ui.autoplay import AutoplayError
+
+    app, _, _ = game
+    with pytest.raises(AutoplayError):
+        Autoplayer(app).tap("no-such-target")

@@ -1,0 +1,153 @@
+"""Mathe-Meister at one device with paper sheets: the dice, the rounds and the Bonus Stars
+claimed by seat buttons, first claimed, first owned (RULINGS MM-5)."""
+
+from __future__ import annotations
+
+import pytest
+
+from hardware.buttons import SeatPressed
+from tabletop.ui.autoplay import Autoplayer
+from tabletop.ui.scenes.mm_table import BOT_SECONDS, TableResults, TableScene
+from tabletop.ui.star_board import StarBoard
+from tests.ui.scenery import DICE, make_app, tap_at
+
+
+def table_app(seats: int = 3, bots: tuple[int, ...] = ()):
+    app = make_app()
+    auto = Autoplayer(app)
+    auto.tap("game.mathe-meister")
+    for _ in range(seats - 1):
+        auto.tap("players.+")
+    for seat in bots:
+        auto.tap(f"bot.{seat}")
+    auto.tap("start")
+    auto.tap_dice(DICE[0])
+    scene = app.stack.top
+    assert isinstance(scene, TableScene)
+    return app, auto, scene
+
+
+def test_star_board_first_press_chooses_first_whatever_the_arrival_order() -> None:
+    board = StarBoard({"R1": 5, "R2": 10, "R3": 5, "R4": 10, "C1": 5, "C2": 10, "C3": 5, "C4": 10})
+    board.press(4, at=10.030)
+    board.press(1, at=10.010)  # arrives second, pressed first
+    assert not board.press(1, at=10.050)  # already waiting
+    assert board.current.seat == 1
+    assert board.choose("R1", 1) == 1
+    with pytest.raises(ValueError):
+        board.choose("R1", 1)  # seat 4 wanted it too: taken
+    assert board.choose("R2", 1) == 4
+    assert board.stars_of(1) == ["R1"] and board.points_of(4) == 10
+    assert [c.at for c in board.claims] == [10.010, 10.030]
+
+
+def test_table_seat_button_press_claims_a_star() -> None:
+    app, auto, scene = table_app()
+    app.seat_queue.put(SeatPressed(2, app.ctx.clock() + 0.5))
+    app.step()
+    assert scene.board.current.seat == 2
+    assert app.ctx.lamps.lit == {2}  # the waiting seat's LED is lit
+    auto.tap("star.C3")
+    assert scene.board.owners == {"C3": 2}
+    assert app.ctx.lamps.lit == set()
+    assert not scene.target("star.C3").enabled
+
+
+def test_table_simultaneous_presses_first_claimed_first_owned() -> None:
+    """Seat 3's press reaches the queue after seat 1's but happened 4 ms earlier."""
+    app, auto, scene = table_app(4)
+    now = app.ctx.clock()
+    app.seat_queue.put(SeatPressed(0, now + 0.009))
+    app.seat_queue.put(SeatPressed(2, now + 0.005))
+    app.step()
+    assert [p.seat for p in scene.board.waiting] == [2, 0]
+    auto.tap("star.R2")  # seat 3 chooses first
+    assert scene.board.current.seat == 0
+    assert not scene.target("star.R2").enabled  # seat 1 cannot take it any more
+    auto.tap("star.C1")
+    assert scene.board.owners == {"R2": 2, "C1": 0}
+
+
+def test_table_touch_on_a_seat_claims_with_its_time() -> None:
+    app, auto, scene = table_app()
+    tap_at(app, scene.target("seat.1").rect.center)
+    assert scene.board.current.seat == 1
+    auto.tap("cancel")
+    assert scene.board.current is None
+
+
+def test_table_keyboard_keys_stand_in_for_buttons() -> None:
+    import pygame
+
+    app, _, scene = table_app()
+    pygame.event.post(
+        pygame.event.Event(pygame.KEYDOWN, key=pygame.K_2, unicode="2", mod=0, scancode=0)
+    )
+    app.step()
+    assert scene.board.current.seat == 1
+
+
+def test_table_next_round_waits_for_a_choice() -> None:
+    app, auto, scene = table_app()
+    app.seat_queue.put(SeatPressed(0, app.ctx.clock()))
+    app.step()
+    assert not scene.target("next").enabled
+    auto.tap("star.R1")
+    auto.tap("next")
+    assert scene.round == 2 and scene.dice is None
+    assert type(app.stack.top).__name__ == "DiceScene"
+
+
+def test_table_bot_presses_after_its_delay_and_children_can_be_faster() -> None:
+    app, auto, scene = table_app(2, bots=(1,))
+    for r in range(8):
+        if r:
+            auto.tap_dice(DICE[r])
+        lines = scene._bot_lines(1)
+        if lines:
+            # a child presses first and takes the bot's line
+            tap_at(app, scene.target("seat.0").rect.center)
+            auto.tap(f"star.{lines[0]}")
+            app.ctx.clock.advance(BOT_SECONDS + 1)
+            app.step()
+            if scene._bot_lines(1):
+                assert scene.bot_won[1]
+            break
+        auto.tap("next")
+    else:
+        pytest.fail("the bot never completed a line")
+    assert lines[0] in scene.board.stars_of(0)
+
+
+def test_table_eight_rounds_then_results() -> None:
+    app, auto, scene = table_app(3, bots=(2,))
+    for r in range(8):
+        if r:
+            auto.tap_dice(DICE[r])
+        app.ctx.clock.advance(BOT_SECONDS + 1)
+        app.step()
+        auto.tap("next")
+    results = app.stack.top
+    assert isinstance(results, TableResults)
+    rows = results.rows()
+    assert len(rows) == 3 and "final score" in rows[2][3]
+    bot = scene.bots[2]
+    assert bot.state.finished  # the bot's own sheet played all eight rounds
+    assert set(bot.state.sheets[0].stars) == set(scene.board.stars_of(2))
+    auto.tap("home")
+    assert type(app.stack.top).__name__ == "HomeScene"
+
+
+def test_table_setup_allows_one_mode_and_no_solo_modes() -> None:
+    app = make_app()
+    auto = Autoplayer(app)
+    auto.tap("game.mathe-meister")
+    auto.tap("mode.twins")
+    auto.tap("mode.coinless")
+    setup = app.stack.top
+    assert sorted(setup.modes) == ["coinless", "twins"]  # solo: modes combine
+    auto.tap("players.+")
+    assert len(setup.modes) == 1
+    assert not setup.target("mode.black_hole").enabled
+    auto.tap("mode.twins")
+    assert setup.modes == ["twins"]

@@ -1,0 +1,541 @@
+"""Train the dice detector and reader on the shared photos, and export them to ONNX.
+
+The device runs the two ONNX files with OpenCV's DNN module (``vision/dice.py``); only
+this script needs PyTorch::
+
+    .venv/bin/pip install -e '.[train]'          # torch==2.13.0 (CPU) and onnx
+    .venv/bin/python tools/train_dice.py          # detector, then reader (~20 min on one core)
+    .venv/bin/python tools/train_dice.py --stage tune   # thresholds on the validation part
+
+Data (``../shared/data``, or ``$TABLETOP_SHARED_DATA``): the matteop65 (white dice) and
+byler (mixed dice) sets. Every fifth image of each set is held out
+(``vision.datasets.split``) and this script never opens it. Of the rest, every fourth
+image is a validation part for early choices and the thresholds (``--stage tune``);
+``--final`` trains on it too. Seeded (``--seed``), so a run repeats, up to the
+non-determinism of multi-threaded CPU kernels.
+
+matteop65 labels box the pip pattern, not the die: the die's box is estimated as a
+square around the pattern's centre, 1.47x the pattern's long side (the pips span about
+0.78 of a face, and a die shows about 1.15x its face), with one size per photo (the
+median over its dice showing 2..6; all dice in a photo are alike and equally far).
+
+Models: the detector is a small fully convolutional net (CenterNet-style heat map of
+die centres + size + offset at 1/4 of a 320 px input; ~0.1 M weights); the reader is a
+small CNN on 40x40 colour crops with seven classes (not a die, 1..6; ~0.1 M weights).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from vision import dice as vd  # noqa: E402
+from vision.datasets import DICE_SETS, LabelledImage, load_set, split  # noqa: E402
+from vision.simulate import QR_MM, card_image  # noqa: E402
+
+try:
+    import torch
+    import torch.nn.functional as F
+    from torch import nn
+except ImportError:  # pragma: no cover - only this script needs torch
+    sys.exit("tools/train_dice.py needs PyTorch: .venv/bin/pip install -e '.[train]'")
+
+CROP_SIZE = 192  # detector training crops, in detector-input pixels
+
+
+@dataclass
+class Photo:
+    image: np.ndarray
+    set_name: str
+    dice: list[tuple[float, float, float, int]]  # cx, cy, side, value (frame pixels)
+    name: str
+
+
+def die_squares(im: LabelledImage) -> list[tuple[float, float, float, int]]:
+    """(cx, cy, side, value) per labelled die; matteop65 sides estimated (module doc)."""
+    if im.set_name == "byler":
+        return [
+            ((b[0] + b[2]) / 2, (b[1] + b[3]) / 2, ((b[2] - b[0]) + (b[3] - b[1])) / 2, d.value)
+            for d in im.dice
+            for b in [d.box]
+        ]
+    longs = [max(d.box[2] - d.box[0], d.box[3] - d.box[1]) for d in im.dice if d.value >= 2]
+    side = 1.47 * float(np.median(longs)) if longs else 62.0
+    return [((d.box[0] + d.box[2]) / 2, (d.box[1] + d.box[3]) / 2, side, d.value) for d in im.dice]
+
+
+def load_parts(final: bool) -> tuple[list[Photo], list[Photo]]:
+    """(train, validation) photos of both sets; the held-out part is never loaded."""
+    train: list[Photo] = []
+    val: list[Photo] = []
+    for name in DICE_SETS:
+        part, _held_out = split(load_set(name))
+        for i, im in enumerate(part):
+            img = cv2.imread(str(im.path), cv2.IMREAD_COLOR)
+            if img is None:
+                continue
+            photo = Photo(img, name, die_squares(im), im.path.name)
+            (val if i % 4 == 3 and not final else train).append(photo)
+    return train, val
+
+
+# -- augmentation ------------------------------------------------------------------------
+
+
+def photometric(img: np.ndarray, rng: random.Random, strong: bool = True) -> np.ndarray:
+    """Colour, light, blur, noise and JPEG changes a classroom camera could make."""
+    out = img
+    if rng.random() < 0.5:
+        hsv = cv2.cvtColor(out, cv2.COLOR_BGR2HSV).astype(np.int16)
+        hsv[..., 0] = (hsv[..., 0] + rng.randint(0, 179)) % 180
+        if rng.random() < 0.5:
+            hsv[..., 1] = np.clip(hsv[..., 1] * rng.uniform(0.6, 1.4), 0, 255)
+        out = cv2.cvtColor(hsv.astype(np.uint8), cv2.COLOR_HSV2BGR)
+    if rng.random() < 0.3:
+        out = out[..., rng.sample(range(3), 3)]
+    a, b = rng.uniform(0.6, 1.4), rng.uniform(-40, 40)
+    out = np.clip(out.astype(np.float32) * a + b, 0, 255)
+    if rng.random() < 0.3:
+        gamma = rng.uniform(0.6, 1.6)
+        out = 255.0 * (out / 255.0) ** gamma
+    out = out.astype(np.uint8)
+    if strong and rng.random() < 0.4:
+        s = rng.uniform(0.3, 1.4)
+        out = cv2.GaussianBlur(out, (0, 0), s)
+    if strong and rng.random() < 0.15:
+        k = rng.choice([3, 5, 7])
+        kernel = np.zeros((k, k), np.float32)
+        kernel[k // 2, :] = 1.0 / k
+        m = cv2.getRotationMatrix2D((k / 2 - 0.5, k / 2 - 0.5), rng.uniform(0, 180), 1.0)
+        kernel = cv2.warpAffine(kernel, m, (k, k))
+        out = cv2.filter2D(out, -1, kernel / max(kernel.sum(), 1e-6))
+    if rng.random() < 0.4:
+        sigma = rng.uniform(2, 10)
+        noise = np.random.default_rng(rng.randint(0, 2**31)).normal(0, sigma, out.shape)
+        out = np.clip(out + noise, 0, 255).astype(np.uint8)
+    if strong and rng.random() < 0.4:
+        q = rng.randint(35, 95)
+        ok, enc = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, q])
+        if ok:
+            out = cv2.imdecode(enc, cv2.IMREAD_COLOR)
+    return np.ascontiguousarray(out)
+
+
+# -- detector ----------------------------------------------------------------------------
+
+
+def cbr(i: int, o: int, s: int = 1, d: int = 1) -> nn.Sequential:
+    return nn.Sequential(
+        nn.Conv2d(i, o, 3, s, padding=d, dilation=d, bias=False), nn.BatchNorm2d(o), nn.ReLU()
+    )
+
+
+class Detector(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.s1 = cbr(3, 16, 2)
+        self.s2 = nn.Sequential(cbr(16, 24, 2), cbr(24, 24))
+        self.s3 = nn.Sequential(
+            cbr(24, 48, 2), cbr(48, 48), cbr(48, 48, d=2), cbr(48, 48, d=4), cbr(48, 48, d=2)
+        )
+        self.up = nn.Upsample(scale_factor=2, mode="nearest")
+        self.head = nn.Sequential(
+            nn.Conv2d(72, 32, 1, bias=False),
+            nn.BatchNorm2d(32),
+            nn.ReLU(),
+            cbr(32, 32),
+            nn.Conv2d(32, 4, 1),
+        )
+        with torch.no_grad():
+            self.head[-1].bias.zero_()
+            self.head[-1].bias[0] = -2.19
+            self.head[-1].bias[1] = math.log(20.0)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        a = self.s2(self.s1(x))
+        b = self.s3(a)
+        h = self.head(torch.cat([self.up(b), a], 1))
+        return torch.cat([torch.sigmoid(h[:, 0:1]), h[:, 1:4]], 1)
+
+
+# Cards lie on the table beside the dice: their QR codes and print must read as "no die".
+CARD_PAYLOADS = ("MT1:MWM:C17:3", "MT1:ATK:CANCEL", "MT1:MECS:OBJ12", "MT1:ARENA:10H",
+                 "MT1:ID:S042", "MT1:MWM:KX3:2", "MT1:ATK:+5", "MT1:MECS:DIV")  # fmt: skip
+CARD_COLOURS = ((60, 60, 200), (200, 90, 40), (40, 150, 40), (30, 170, 220), (20, 20, 20))
+
+
+def card_patch(rng: random.Random, die_px: float) -> tuple[np.ndarray, np.ndarray]:
+    """(BGR card turned at any angle, its mask), its QR code 1.2-4x a die's size."""
+    ppm = die_px * rng.uniform(1.2, 4.0) / QR_MM
+    card = card_image(rng.choice(CARD_PAYLOADS), ppm, rng.choice(CARD_COLOURS))
+    h, w = card.shape[:2]
+    m = cv2.getRotationMatrix2D((w / 2, h / 2), rng.uniform(0, 360), 1.0)
+    side = int(math.hypot(w, h)) + 2
+    m[0, 2] += (side - w) / 2
+    m[1, 2] += (side - h) / 2
+    patch = cv2.warpAffine(card, m, (side, side))
+    mask = cv2.warpAffine(np.full((h, w), 255, np.uint8), m, (side, side))
+    return patch, mask
+
+
+def paste_cards(
+    img: np.ndarray, pts: list[tuple[float, float, float]], rng: random.Random, count: int
+) -> np.ndarray:
+    """The image with up to ``count`` cards laid where they hide no die."""
+    die_px = float(np.median([s for _, _, s in pts])) if pts else 20.0
+    ih, iw = img.shape[:2]
+    out = img.copy()
+    for _ in range(count):
+        patch, mask = card_patch(rng, die_px)
+        ph, pw = patch.shape[:2]
+        if ph >= ih or pw >= iw:
+            continue
+        x, y = rng.randint(0, iw - pw), rng.randint(0, ih - ph)
+        hides = any(x - s <= cx <= x + pw + s and y - s <= cy <= y + ph + s for cx, cy, s in pts)
+        if hides:
+            continue
+        region = out[y : y + ph, x : x + pw]
+        alpha = mask[..., None].astype(np.float32) / 255.0
+        out[y : y + ph, x : x + pw] = (region * (1 - alpha) + patch * alpha).astype(np.uint8)
+    return out
+
+
+def detector_sample(
+    photo: Photo, rng: random.Random
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(input 3xSxS, heat 1xsxs, regression targets 3xsxs, regression mask sxs)."""
+    base = vd.detector_scale(photo.image.shape)
+    f = base * rng.uniform(0.7, 1.4)
+    h, w = photo.image.shape[:2]
+    img = cv2.resize(photo.image, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)
+    pts = [(cx * f, cy * f, side * f) for cx, cy, side, _ in photo.dice]
+    if rng.random() < 0.5:
+        img = paste_cards(img, pts, rng, rng.randint(1, 4))
+    ih, iw = img.shape[:2]
+    pad_y, pad_x = max(0, CROP_SIZE - ih), max(0, CROP_SIZE - iw)
+    if pad_x or pad_y:
+        img = cv2.copyMakeBorder(img, 0, pad_y, 0, pad_x, cv2.BORDER_REPLICATE)
+        ih, iw = img.shape[:2]
+    x0, y0 = rng.randint(0, iw - CROP_SIZE), rng.randint(0, ih - CROP_SIZE)
+    img = img[y0 : y0 + CROP_SIZE, x0 : x0 + CROP_SIZE]
+    pts = [(x - x0, y - y0, s) for x, y, s in pts]
+    if rng.random() < 0.5:
+        img = img[:, ::-1]
+        pts = [(CROP_SIZE - x, y, s) for x, y, s in pts]
+    k = rng.randint(0, 3)
+    for _ in range(k):  # turn 90 degrees clockwise
+        img = np.rot90(img, -1)
+        pts = [(CROP_SIZE - y, x, s) for x, y, s in pts]
+    img = photometric(np.ascontiguousarray(img), rng)
+    blob = vd.detector_blob(img)[0]
+    n = CROP_SIZE // vd.STRIDE
+    heat = np.zeros((n, n), np.float32)
+    reg = np.zeros((3, n, n), np.float32)
+    mask = np.zeros((n, n), np.float32)
+    yy, xx = np.mgrid[0:n, 0:n]
+    for x, y, s in pts:
+        gx, gy = x / vd.STRIDE, y / vd.STRIDE
+        if not (0 <= gx < n and 0 <= gy < n):
+            continue
+        sigma = max(0.6, s / vd.STRIDE / 6)
+        g = np.exp(-((xx - gx + 0.5) ** 2 + (yy - gy + 0.5) ** 2) / (2 * sigma**2))
+        heat = np.maximum(heat, g)
+        ix, iy = int(gx), int(gy)
+        heat[iy, ix] = 1.0
+        reg[:, iy, ix] = (math.log(s), gx - ix, gy - iy)
+        mask[iy, ix] = 1.0
+    return blob, heat[None], reg, mask
+
+
+def focal_loss(pred: torch.Tensor, gt: torch.Tensor) -> torch.Tensor:
+    pred = pred.clamp(1e-4, 1 - 1e-4)
+    pos = gt.eq(1).float()
+    neg = 1 - pos
+    pos_loss = (torch.log(pred) * (1 - pred) ** 2 * pos).sum()
+    neg_loss = (torch.log(1 - pred) * pred**2 * (1 - gt) ** 4 * neg).sum()
+    return -(pos_loss + neg_loss) / pos.sum().clamp(min=1)
+
+
+def train_detector(train: list[Photo], iters: int, seed: int) -> Detector:
+    rng = random.Random(seed)
+    torch.manual_seed(seed)
+    net = Detector().to(memory_format=torch.channels_last)
+    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=iters, pct_start=0.1)
+    by_set = {s: [p for p in train if p.set_name == s] for s in DICE_SETS}
+    batch = 16
+    start = time.time()
+    for it in range(iters):
+        samples = [detector_sample(rng.choice(by_set[DICE_SETS[i % 2]]), rng) for i in range(batch)]
+        x = torch.from_numpy(np.stack([s[0] for s in samples]))
+        x = x.contiguous(memory_format=torch.channels_last)
+        heat = torch.from_numpy(np.stack([s[1] for s in samples]))
+        reg = torch.from_numpy(np.stack([s[2] for s in samples]))
+        mask = torch.from_numpy(np.stack([s[3] for s in samples]))[:, None]
+        out = net(x)
+        l_heat = focal_loss(out[:, 0:1], heat)
+        npos = mask.sum().clamp(min=1)
+        l_size = (torch.abs(out[:, 1:2] - reg[:, 0:1]) * mask).sum() / npos
+        l_off = (torch.abs(out[:, 2:4] - reg[:, 1:3]) * mask).sum() / npos
+        loss = l_heat + l_size + l_off
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        if it % 100 == 0 or it == iters - 1:
+            print(
+                f"detector {it}/{iters} heat {l_heat.item():.3f} size {l_size.item():.3f} "
+                f"off {l_off.item():.3f} ({time.time() - start:.0f} s)",
+                flush=True,
+            )
+    return net.eval()
+
+
+# -- reader ------------------------------------------------------------------------------
+
+
+class Reader(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.body = nn.Sequential(
+            cbr(3, 32),
+            cbr(32, 32),
+            nn.MaxPool2d(2),
+            cbr(32, 64),
+            cbr(64, 64),
+            nn.MaxPool2d(2),
+            cbr(64, 96),
+            cbr(96, 96),
+            nn.MaxPool2d(2),
+            cbr(96, 128),
+            nn.AdaptiveAvgPool2d(1),
+            nn.Flatten(),
+            nn.Dropout(0.2),
+            nn.Linear(128, 7),
+        )
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        out: torch.Tensor = self.body(x)
+        return out
+
+
+def far_from_dice(photo: Photo, cx: float, cy: float, side: float, k: float = 0.75) -> bool:
+    """True when (cx, cy) is more than k die sizes from every labelled die's centre."""
+    return all((cx - x) ** 2 + (cy - y) ** 2 > (k * max(side, s)) ** 2 for x, y, s, _ in photo.dice)
+
+
+def mine_negatives(photos: list[Photo]) -> list[tuple[int, float, float, float]]:
+    """Detector peaks on training photos that are not dice: (photo index, cx, cy, side)."""
+    path = vd.DETECTOR_FILE
+    net = cv2.dnn.readNetFromONNX(str(path))
+    out = []
+    for i, p in enumerate(photos):
+        blob, scale = vd.detector_input(p.image)
+        net.setInput(blob)
+        for cx, cy, side, _ in vd.decode_heatmap(net.forward(), scale, 0.1):
+            # A peak off a die's centre by a third of a die or more is no die to read:
+            # a side face of a die seen at a slant, a pip pattern on the tray, a logo.
+            if far_from_dice(p, cx, cy, side, 0.35):
+                out.append((i, cx, cy, side))
+    return out
+
+
+def reader_sample(
+    photos: list[Photo],
+    dice: list[tuple[int, int]],
+    negatives: list[tuple[int, float, float, float]],
+    rng: random.Random,
+) -> tuple[np.ndarray, int]:
+    r = rng.random()
+    if r < 0.76:
+        pi, di = rng.choice(dice)
+        photo = photos[pi]
+        cx, cy, side, value = photo.dice[di]
+        cx += rng.uniform(-0.1, 0.1) * side
+        cy += rng.uniform(-0.1, 0.1) * side
+        side *= rng.uniform(0.85, 1.18)
+        label = value
+    elif r < 0.86 and negatives:
+        pi, cx, cy, side = rng.choice(negatives)
+        photo = photos[pi]
+        side *= rng.uniform(0.9, 1.1)
+        label = 0
+    elif r < 0.92:
+        # Off-centre on a die: half a die or more away, as a side face or a neighbour.
+        pi, di = rng.choice(dice)
+        photo = photos[pi]
+        x, y, side, _ = photo.dice[di]
+        for _ in range(20):
+            a, d = rng.uniform(0, 2 * math.pi), rng.uniform(0.5, 0.85) * side
+            cx, cy = x + d * math.cos(a), y + d * math.sin(a)
+            if far_from_dice(photo, cx, cy, side, 0.4):
+                break
+        label = 0
+    elif r < 0.96:
+        # A piece of a card: its QR code, its print, its edge.
+        photo = rng.choice(photos)
+        die_px = rng.choice([s for _, _, s, _ in photo.dice] or [50.0])
+        patch, mask = card_patch(rng, die_px)
+        ys, xs = np.nonzero(mask > 128)
+        k = rng.randrange(len(xs))
+        crop = vd.reader_crop(patch, float(xs[k]), float(ys[k]), die_px * rng.uniform(0.8, 1.2))
+        crop = photometric(np.ascontiguousarray(crop), rng, strong=rng.random() < 0.5)
+        return crop, 0
+    else:
+        photo = rng.choice(photos)
+        h, w = photo.image.shape[:2]
+        sides = [s for _, _, s, _ in photo.dice] or [50.0]
+        for _ in range(20):
+            side = rng.choice(sides) * rng.uniform(0.7, 1.4)
+            cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+            if far_from_dice(photo, cx, cy, side):
+                break
+        label = 0
+    crop = vd.reader_crop(photo.image, cx, cy, side, rng.uniform(0, 360))
+    if rng.random() < 0.5:
+        crop = crop[:, ::-1]
+    crop = photometric(np.ascontiguousarray(crop), rng, strong=rng.random() < 0.5)
+    if rng.random() < 0.1:
+        crop = 255 - crop
+    return crop, label
+
+
+def train_reader(
+    photos: list[Photo], negatives: list[tuple[int, float, float, float]], epochs: int, seed: int
+) -> Reader:
+    rng = random.Random(seed + 1)
+    torch.manual_seed(seed + 1)
+    net = Reader().to(memory_format=torch.channels_last)
+    per_epoch, batch = 6000, 64
+    steps = epochs * (per_epoch // batch)
+    opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=5e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=2e-3, total_steps=steps, pct_start=0.1)
+    # Each set gets half the positives, whatever its size.
+    dice = {
+        s: [(i, j) for i, p in enumerate(photos) if p.set_name == s for j in range(len(p.dice))]
+        for s in DICE_SETS
+    }
+    start = time.time()
+    step = 0
+    for epoch in range(epochs):
+        net.train()
+        correct = total = 0
+        for b in range(per_epoch // batch):
+            pool = dice[DICE_SETS[b % 2]]
+            items = [reader_sample(photos, pool, negatives, rng) for _ in range(batch)]
+            x = torch.from_numpy(vd.normalise_crops(np.stack([c for c, _ in items])))
+            x = x.contiguous(memory_format=torch.channels_last)
+            y = torch.tensor([lab for _, lab in items])
+            logits = net(x)
+            loss = F.cross_entropy(logits, y, label_smoothing=0.05)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            step += 1
+            correct += int((logits.argmax(1) == y).sum())
+            total += len(y)
+        print(
+            f"reader epoch {epoch + 1}/{epochs} loss {loss.item():.3f} train acc "
+            f"{100 * correct / total:.1f}% ({time.time() - start:.0f} s)",
+            flush=True,
+        )
+    return net.eval()
+
+
+# -- export and tuning -------------------------------------------------------------------
+
+
+def export(net: nn.Module, example: torch.Tensor, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    torch.onnx.export(
+        net,
+        (example,),
+        str(path),
+        dynamo=False,
+        input_names=["x"],
+        output_names=["y"],
+        dynamic_axes={"x": {0: "n", 2: "h", 3: "w"}, "y": {0: "n"}},
+        opset_version=13,
+    )
+    print(f"wrote {path} ({path.stat().st_size / 1024:.0f} KiB)")
+
+
+def tune(val: list[Photo]) -> None:
+    """Print figures on the validation part for a grid of thresholds."""
+    from vision.datasets import DiceScore, LabelledDie, LabelledImage
+
+    reader = vd.DiceReader(detect_threshold=0.05)
+    cache = []
+    for p in val:
+        found = reader.candidates(p.image)
+        crops = [vd.reader_crop(p.image, cx, cy, s) for cx, cy, s, _ in found]
+        probs = reader.classify(np.stack(crops)) if crops else np.zeros((0, 7))
+        labels = tuple(
+            LabelledDie(v, (cx - s / 2, cy - s / 2, cx + s / 2, cy + s / 2))
+            for cx, cy, s, v in p.dice
+        )
+        cache.append((LabelledImage(Path(p.name), "byler", labels), p.set_name, found, probs))
+    for det in (0.2, 0.3, 0.4, 0.5):
+        for notdie in (0.3, 0.5, 0.7):
+            for read in (0.4, 0.5, 0.6, 0.7, 0.8):
+                scores = {s: DiceScore() for s in DICE_SETS}
+                for im, set_name, found, probs in cache:
+                    out = []
+                    for (cx, cy, s, score), pr in zip(found, probs):
+                        if score < det or pr[0] >= notdie:
+                            continue
+                        v = int(np.argmax(pr[1:])) + 1
+                        box = (cx - s / 2, cy - s / 2, cx + s / 2, cy + s / 2)
+                        out.append((box, v if pr[v] >= read else None))
+                    scores[set_name].add(im, out)
+                print(
+                    f"det {det} notdie {notdie} read {read}: "
+                    + "  ".join(
+                        f"{k} right {v.read_right_pct:.1f} wrong {v.wrong_pct:.1f} "
+                        f"recall {v.recall_pct:.1f} false {v.false_pct:.1f}"
+                        for k, v in scores.items()
+                    )
+                )
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--stage", choices=("detector", "reader", "tune", "all"), default="all")
+    ap.add_argument("--seed", type=int, default=6)
+    ap.add_argument("--iters", type=int, default=2500, help="detector training steps")
+    ap.add_argument("--epochs", type=int, default=40, help="reader epochs of 6000 crops")
+    ap.add_argument("--final", action="store_true", help="train on the validation part too")
+    ap.add_argument(
+        "--threads", type=int, default=1, help="1 is fastest on a shared 2-core machine"
+    )
+    args = ap.parse_args()
+    torch.set_num_threads(args.threads)
+    cv2.setNumThreads(1)
+    train, val = load_parts(args.final)
+    print(f"training photos {len(train)}, validation photos {len(val)}")
+    if args.stage in ("detector", "all"):
+        det = train_detector(train, args.iters, args.seed)
+        export(det, torch.zeros(1, 3, 320, 320), vd.DETECTOR_FILE)
+    if args.stage in ("reader", "all"):
+        negatives = mine_negatives(train)
+        print(f"hard negatives mined: {len(negatives)}")
+        rd = train_reader(train, negatives, args.epochs, args.seed)
+        export(rd, torch.zeros(1, 3, vd.CROP_PX, vd.CROP_PX), vd.READER_FILE)
+    if args.stage in ("tune", "all") and val:
+        tune(val)
+
+
+if __name__ == "__main__":
+    main()

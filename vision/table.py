@@ -1,0 +1,212 @@
+"""Table calibration: which seat and which area each card and die lies in.
+
+Printed mats (``tabletop print mats``) carry ArUco markers from OpenCV's DICT_4X4_50:
+the mat of seat s (1..8) has ids 4(s-1)..4(s-1)+3 at its top-left, top-right,
+bottom-right and bottom-left corners, the shared board (or dice tray) ids 32..35 the
+same way; every marker is 30 mm square, 2 mm in from the mat's corner, on a 277 x 190 mm
+mat. Each marker seen gives four corner correspondences, so one marker is enough for a
+mat's homography (frame pixels -> mat millimetres); more markers make it steadier.
+Areas are rectangles in mat millimetres, named in the game's words (``battle_pile``,
+``equation_area``, ``reveal_spot``, ``number_line_a``, ``dice_tray``...).
+
+Without mats the frame is cut into equal seat slices (columns by default, or rows).
+Within an area, things are ordered left to right *as the seat sees its mat*, so an
+equation reads the same whichever side of the table the mat faces.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Literal, TypeVar
+
+import cv2
+import numpy as np
+
+from tabletop.engine.errors import BadInput
+
+ARUCO_DICTIONARY = cv2.aruco.DICT_4X4_50
+MAT_W_MM, MAT_H_MM = 277.0, 190.0
+MARKER_MM = 30.0
+MARKER_INSET_MM = 2.0
+BOARD = 0  # the "seat" of the shared board / dice tray
+BOARD_MARKER_BASE = 32
+MAX_SEATS = 8
+ARUCO_WIDTH = 960  # frames are searched for markers at this width
+
+Rect = tuple[float, float, float, float]  # x, y, w, h in mat millimetres
+Point = tuple[float, float]
+T = TypeVar("T")
+
+
+def area_name(label: str) -> str:
+    """A printed label as a zone name: ``"BATTLE PILE"`` -> ``"battle_pile"``."""
+    return re.sub(r"[^a-z0-9]+", "_", label.lower().split("(")[0]).strip("_")
+
+
+def marker_ids(mat: int) -> tuple[int, int, int, int]:
+    """The four marker ids of a mat (seat 1..8, or BOARD), corners TL, TR, BR, BL."""
+    base = BOARD_MARKER_BASE if mat == BOARD else 4 * (mat - 1)
+    return (base, base + 1, base + 2, base + 3)
+
+
+def marker_corners_mm(corner: int) -> np.ndarray:
+    """The 4x2 corners (TL, TR, BR, BL) of the marker at a mat corner 0..3, in mm."""
+    m, i = MARKER_MM, MARKER_INSET_MM
+    x = i if corner in (0, 3) else MAT_W_MM - m - i
+    y = i if corner in (0, 1) else MAT_H_MM - m - i
+    return np.array([[x, y], [x + m, y], [x + m, y + m], [x, y + m]], np.float32)
+
+
+def _mat_of(marker_id: int) -> tuple[int, int] | None:
+    """(mat, corner) of a marker id, or None if it is not one of ours."""
+    if 0 <= marker_id < 4 * MAX_SEATS:
+        return marker_id // 4 + 1, marker_id % 4
+    if BOARD_MARKER_BASE <= marker_id < BOARD_MARKER_BASE + 4:
+        return BOARD, marker_id - BOARD_MARKER_BASE
+    return None
+
+
+@dataclass(frozen=True)
+class Zone:
+    """Where something lies: a seat (1..8, or 0 for the shared board) and an area."""
+
+    seat: int
+    area: str
+
+
+@dataclass(frozen=True)
+class MatPose:
+    """One mat found in a frame: its homography from frame pixels to mat millimetres."""
+
+    mat: int
+    to_mat: np.ndarray = field(compare=False)
+    markers: int
+
+    def to_mm(self, point: Point) -> Point:
+        p = cv2.perspectiveTransform(np.array([[point]], np.float32), self.to_mat)[0, 0]
+        return float(p[0]), float(p[1])
+
+
+def find_mats(frame: np.ndarray) -> list[MatPose]:
+    """Every mat whose markers show in a frame (BGR or grey), by mat number."""
+    grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    # 30 mm markers stay > 40 px wide at 960 px across a 60 cm table: look there, faster.
+    shrink = min(1.0, ARUCO_WIDTH / grey.shape[1])
+    if shrink < 1.0:
+        grey = cv2.resize(grey, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
+    detector = cv2.aruco.ArucoDetector(
+        cv2.aruco.getPredefinedDictionary(ARUCO_DICTIONARY), cv2.aruco.DetectorParameters()
+    )
+    corners, ids, _ = detector.detectMarkers(grey)
+    if ids is None:
+        return []
+    points: dict[int, tuple[list[np.ndarray], list[np.ndarray]]] = {}
+    for c, marker_id in zip(corners, ids.flatten().tolist()):
+        where = _mat_of(int(marker_id))
+        if where is None:
+            continue
+        mat, corner = where
+        src, dst = points.setdefault(mat, ([], []))
+        src.append(c.reshape(4, 2).astype(np.float32) / shrink)
+        dst.append(marker_corners_mm(corner))
+    poses = []
+    for mat, (src, dst) in sorted(points.items()):
+        h, _ = cv2.findHomography(np.concatenate(src), np.concatenate(dst), 0)
+        if h is not None:
+            poses.append(MatPose(mat, h, len(src)))
+    return poses
+
+
+def mat_areas(game: str) -> tuple[dict[str, Rect], dict[str, Rect]]:
+    """(seat areas, board areas) of a game's printed mats, as zone name -> rect in mm."""
+    from tabletop.printables import mats
+
+    def named(areas: Iterable[mats.Area]) -> dict[str, Rect]:
+        return {area_name(a.label): (a.x, a.y, a.w, a.h) for a in areas}
+
+    if game not in mats.MAT_GAMES:
+        raise BadInput("vision.game", f"no mats for {game!r}")
+    return named(mats.SEAT_AREAS.get(game, ())), named(mats.BOARD_AREAS.get(game, ()))
+
+
+class Table:
+    """Maps frame points to zones, from mats when they show, else from equal slices.
+
+    ``seat_areas`` / ``board_areas``: zone name -> (x, y, w, h) in mat mm (see
+    :func:`mat_areas`). ``seats`` and ``slices`` ("columns" or "rows") set the fallback.
+    """
+
+    def __init__(
+        self,
+        seat_areas: Mapping[str, Rect] | None = None,
+        board_areas: Mapping[str, Rect] | None = None,
+        *,
+        seats: int = 2,
+        slices: Literal["columns", "rows"] = "columns",
+    ) -> None:
+        if not 1 <= seats <= MAX_SEATS:
+            raise BadInput("vision.seats", f"seats must be 1 to {MAX_SEATS}, not {seats}")
+        if slices not in ("columns", "rows"):
+            raise BadInput("vision.slices", f"slices are 'columns' or 'rows', not {slices!r}")
+        self.seat_areas = dict(seat_areas or {})
+        self.board_areas = dict(board_areas or {})
+        self.seats = seats
+        self.slices = slices
+        self.mats: list[MatPose] = []
+        self.frame_size: tuple[int, int] = (0, 0)  # (w, h)
+
+    def calibrate(self, frame: np.ndarray) -> list[MatPose]:
+        """Find the mats in a frame; keep the last poses if none show (a hand over them)."""
+        self.frame_size = (frame.shape[1], frame.shape[0])
+        poses = find_mats(frame)
+        if poses:
+            self.mats = poses
+        return self.mats
+
+    def locate(self, point: Point) -> tuple[Zone, Point] | None:
+        """(zone, position in that zone's own coordinates) of a frame point, or None."""
+        for pose in self.mats:
+            areas = self.board_areas if pose.mat == BOARD else self.seat_areas
+            x, y = pose.to_mm(point)
+            if not (0 <= x <= MAT_W_MM and 0 <= y <= MAT_H_MM):
+                continue
+            for name, (ax, ay, aw, ah) in areas.items():
+                if ax <= x <= ax + aw and ay <= y <= ay + ah:
+                    return Zone(pose.mat, name), (x, y)
+            return Zone(pose.mat, "mat"), (x, y)
+        if self.mats:
+            return None  # mats are calibrated and the point is on none of them
+        w, h = self.frame_size
+        if w <= 0 or h <= 0:
+            raise BadInput("vision.table", "calibrate the table with a frame first")
+        along, size = (point[0], w) if self.slices == "columns" else (point[1], h)
+        seat = min(self.seats, max(1, int(along * self.seats / size) + 1))
+        return Zone(seat, "table"), point
+
+    def place(self, items: Sequence[T], centre: Callable[[T], Point]) -> dict[Zone, list[T]]:
+        """Items by zone, each zone's items left to right as its seat sees the mat."""
+        placed: dict[Zone, list[tuple[Point, T]]] = {}
+        for item in items:
+            found = self.locate(centre(item))
+            if found is not None:
+                zone, pos = found
+                placed.setdefault(zone, []).append((pos, item))
+        return {
+            zone: [item for _, item in sorted(entries, key=lambda e: (e[0][0], e[0][1]))]
+            for zone, entries in sorted(placed.items(), key=lambda z: (z[0].seat, z[0].area))
+        }
+
+
+def render_mat(mat: int, px_per_mm: float = 3.0) -> np.ndarray:
+    """A grey image of a bare mat with its four markers (for tests and the bench)."""
+    w, h = round(MAT_W_MM * px_per_mm), round(MAT_H_MM * px_per_mm)
+    img = np.full((h, w), 255, np.uint8)
+    dictionary = cv2.aruco.getPredefinedDictionary(ARUCO_DICTIONARY)
+    side = round(MARKER_MM * px_per_mm)
+    for corner, marker_id in enumerate(marker_ids(mat)):
+        x, y = marker_corners_mm(corner)[0] * px_per_mm
+        marker = cv2.aruco.generateImageMarker(dictionary, marker_id, side, borderBits=1)
+        img[round(y) : round(y) + side, round(x) : round(x) + side] = marker
+    return img
