@@ -26,11 +26,11 @@ from __future__ import annotations
 
 import math
 import random
-import statistics
 import time
 from dataclasses import dataclass
 from typing import Any
 
+from tabletop.bots.timing import move_ms
 from tabletop.engine.dealers import RngDealer
 from tabletop.engine.protocol import Seat
 from tabletop.games.math_attack import (
@@ -469,19 +469,7 @@ def match_up(level: str, opponent: str, games: int, rollouts: int | None = None)
         "draws": draws,
         "losses": losses,
         "win_rate": round(wins / games, 4) if games else 0.0,
-        "move_ms": _timing(times),
-    }
-
-
-def _timing(times: list[float]) -> dict[str, float]:
-    if not times:
-        return {"median": 0.0, "p90": 0.0, "max": 0.0}
-    ordered = sorted(times)
-    p90 = ordered[min(len(ordered) - 1, int(0.9 * len(ordered)))]
-    return {
-        "median": round(statistics.median(ordered) * 1000, 2),
-        "p90": round(p90 * 1000, 2),
-        "max": round(ordered[-1] * 1000, 2),
+        "move_ms": move_ms(times),
     }
 
 
