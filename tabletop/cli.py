@@ -50,8 +50,14 @@ def _parser() -> argparse.ArgumentParser:
     parser.set_defaults(run=_cmd_default, command="app")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    p = sub.add_parser("demo", help="no display needed: the bot plays a full solo game")
+    p = sub.add_parser("demo", help="no display needed: bots play a whole game in the app")
     _game_options(p)
+    p.add_argument(
+        "--game",
+        default="mathe-meister",
+        choices=("mathe-meister", "math-wars-meta", "math-attack", "mecs", "math-arena", "bubbles"),
+        help="which game (default: mathe-meister)",
+    )
     p.add_argument("--out", type=Path, default=None, help="folder for the screenshots")
     p.add_argument("--terminal", action="store_true", help="the text version (virtual dice)")
     p.set_defaults(run=_cmd_demo)

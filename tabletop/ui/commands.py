@@ -101,6 +101,15 @@ def run_app_command(args: argparse.Namespace | None) -> int:
 
 
 def run_demo_command(args: argparse.Namespace) -> int:
+    game = getattr(args, "game", "mathe-meister")
+    if game != "mathe-meister":
+        from tabletop.ui.games import game_app
+
+        app = game_app(game)
+        if app is None:
+            raise BadInput("demo.game", f"{game} has no app demo yet")
+        app.run_demo(seed=args.seed, out_dir=getattr(args, "out", None), out=sys.stdout)
+        return 0
     from tabletop.ui.demo import run_demo
 
     modes = tuple(m for m in (part.strip() for part in args.modes.split(",")) if m)

@@ -58,6 +58,36 @@ class Seen:
 
 
 @dataclass(frozen=True)
+class CardSeen:
+    """One QR-coded card the camera reads steadily: its code (DESIGN.md card codes, e.g.
+    ``"C17"``; ``"?"`` for a code that is not one of our cards), the seat whose zone it
+    lies in (1-based; None without mats or outside every seat), the area in that zone
+    (``"battle"``, ``"line"``, ``"equation"``, ``"reveal"``, ...; None if unknown) and
+    its box in the frame."""
+
+    code: str
+    seat: int | None = None
+    area: str | None = None
+    box: tuple[int, int, int, int] | None = None
+
+
+@dataclass(frozen=True)
+class CardsSeen:
+    """The camera's steady reading of one zone's cards, left to right (a zone with no
+    cards is an empty tuple: the cards were taken away)."""
+
+    seat: int | None
+    area: str | None
+    cards: tuple[CardSeen, ...]
+    at: float
+    crops: tuple[Any, ...] = ()  # numpy arrays (h, w, 3), RGB, one per card
+
+    @property
+    def codes(self) -> tuple[str, ...]:
+        return tuple(c.code for c in self.cards)
+
+
+@dataclass(frozen=True)
 class Back:
     """Escape or the back key: leave the current screen."""
 
@@ -83,7 +113,7 @@ class Resized:
     size: tuple[int, int]
 
 
-InputEvent = Tap | SeatPressed | Seen | Back | Key | Quit | Resized
+InputEvent = Tap | SeatPressed | Seen | CardsSeen | Back | Key | Quit | Resized
 
 
 class View:
@@ -154,6 +184,8 @@ def order_presses(events: list[InputEvent]) -> list[InputEvent]:
 
 __all__ = [
     "Back",
+    "CardSeen",
+    "CardsSeen",
     "DieSeen",
     "InputEvent",
     "InputRouter",

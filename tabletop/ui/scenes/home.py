@@ -7,6 +7,7 @@ from collections.abc import Callable
 import pygame
 
 from tabletop.ui.app import Context, Scene
+from tabletop.ui.games import game_app, playable
 from tabletop.ui.input import InputEvent, Tap
 from tabletop.ui.scenes.common import header
 from tabletop.ui.theme import BLUE, ORANGE, VERMILLION, Metrics
@@ -19,7 +20,6 @@ GAMES = (
     ("mecs", "M.E.C.S.", "Build equations"),
     ("math-arena", "Math Arena", "Playing cards"),
 )
-PLAYABLE = frozenset({"mathe-meister"})
 
 
 class HomeScene(Scene):
@@ -29,6 +29,7 @@ class HomeScene(Scene):
 
     def layout(self, metrics: Metrics) -> None:
         m = metrics
+        can_play = playable()
         W, H = m.size
         top = m.u(76)
         margin = m.u(16)
@@ -48,7 +49,7 @@ class HomeScene(Scene):
         for i, (key, name, _) in enumerate(GAMES[1:]):
             rect = pygame.Rect(left + (i % 2) * (w + margin), top + (i // 2) * (h + margin), w, h)
             self.buttons.append(
-                Button(f"game.{key}", rect, name, kind="tile", enabled=key in PLAYABLE)
+                Button(f"game.{key}", rect, name, kind="tile", enabled=key in can_play)
             )
 
     def handle(self, event: InputEvent) -> None:
@@ -74,6 +75,11 @@ class HomeScene(Scene):
 
             self.message = ""
             self.stack.push(SetupScene(self.ctx))
+        elif name.startswith("game."):
+            app = game_app(name[5:])
+            if app is not None:
+                self.message = ""
+                self.stack.push(app.setup_scene(self.ctx))
 
     def draw(self, surface: pygame.Surface) -> None:
         painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p

@@ -1,0 +1,171 @@
+"""Rules screens: a game's rules in plain words, a page at a time, each page with a
+worked example; and a grid of choices (a card to correct a camera reading, a seat, an
+operator) that pops with the chosen key."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import pygame
+
+from tabletop.ui.app import Context, Scene
+from tabletop.ui.input import Back, InputEvent, Tap
+from tabletop.ui.scenes.common import Dialog, header
+from tabletop.ui.theme import Metrics
+from tabletop.ui.widgets import Button, hit
+
+
+@dataclass(frozen=True)
+class RulesPage:
+    """One page: a heading, the rule in a few short sentences, a worked example."""
+
+    heading: str
+    text: str
+    example: str = ""
+
+
+class RulesScene(Scene):
+    """Pages of rules with Back / Next; "Done" on the last page pops the scene."""
+
+    def __init__(self, ctx: Context, title: str, pages: Sequence[RulesPage]) -> None:
+        super().__init__(ctx)
+        if not pages:
+            raise ValueError("a rules screen needs at least one page")
+        self.title = title
+        self.pages = tuple(pages)
+        self.index = 0
+
+    def layout(self, metrics: Metrics) -> None:
+        m = metrics
+        W, H = m.size
+        bw, bh = m.u(170), m.u(56)
+        y = H - m.u(12) - bh
+        self.buttons = [
+            Button("rules.prev", pygame.Rect(m.u(16), y, bw, bh), "Back", kind="quiet"),
+            Button("rules.next", pygame.Rect(W - m.u(16) - bw, y, bw, bh), "Next"),
+        ]
+        self.text_rect = pygame.Rect(m.u(24), m.u(80) + m.title, W - m.u(48), 0)
+        self.bottom = y - m.u(12)
+        self._refresh()
+
+    def _refresh(self) -> None:
+        prev, nxt = self.buttons
+        prev.label = "Close" if self.index == 0 else "Back"
+        nxt.label = "Done" if self.index == len(self.pages) - 1 else "Next"
+
+    def handle(self, event: InputEvent) -> None:
+        if isinstance(event, Back):
+            self.stack.pop(None)
+            return
+        if not isinstance(event, Tap):
+            return
+        button = hit(self.buttons, event.pos)
+        if button is None:
+            return
+        self.ctx.sounds.play("tap")
+        self.press(button.name)
+
+    def press(self, name: str) -> None:
+        if name == "rules.prev":
+            if self.index == 0:
+                self.stack.pop(None)
+                return
+            self.index -= 1
+        elif name == "rules.next":
+            if self.index == len(self.pages) - 1:
+                self.stack.pop(None)
+                return
+            self.index += 1
+        self._refresh()
+
+    def draw(self, surface: pygame.Surface) -> None:
+        painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
+        surface.fill(p.background)
+        page = self.pages[self.index]
+        header(self, surface, self.title, f"Page {self.index + 1} of {len(self.pages)}")
+        x, width = self.text_rect.left, self.text_rect.width
+        y = m.u(76)
+        painter.text(surface, page.heading, (x, y), m.title, bold=True, max_width=width)
+        y += m.title + m.u(12)
+        split = y + (self.bottom - y) * 55 // 100 if page.example else self.bottom
+        y += painter.paragraph(surface, page.text, pygame.Rect(x, y, width, split - y), m.text)
+        if page.example:
+            box = pygame.Rect(x, max(y, split) + m.u(4), width, 0)
+            box.height = self.bottom - box.top
+            painter.box(surface, box, p.panel, p.line, 2, m.u(10))
+            inner = box.inflate(-m.u(24), -m.u(16))
+            painter.text(surface, "Example", inner.topleft, m.small, bold=True)
+            body = pygame.Rect(inner.left, inner.top + m.small + m.u(6), inner.width, 0)
+            body.height = inner.bottom - body.top
+            painter.paragraph(surface, page.example, body, m.text)
+        painter.buttons(surface, self.buttons)
+
+
+class ChoiceGrid(Dialog):
+    """Pick one of many (a card, a seat, an operator); pops with its key, or None.
+
+    ``choices`` are (key, label) pairs, shown as a grid of buttons ``columns`` wide, a
+    page at a time with "More" when they do not fit. Button names are ``choice.KEY``.
+    """
+
+    def __init__(
+        self,
+        ctx: Context,
+        title: str,
+        choices: Sequence[tuple[str, str]],
+        *,
+        columns: int = 6,
+        rows: int = 4,
+    ) -> None:
+        super().__init__(ctx, title, size=(760, 440))
+        if not choices:
+            raise ValueError("a choice grid needs at least one choice")
+        self.choices = tuple(choices)
+        self.columns = columns
+        self.rows = rows
+        self.page = 0
+
+    @property
+    def per_page(self) -> int:
+        return self.columns * self.rows
+
+    def layout(self, metrics: Metrics) -> None:
+        super().layout(metrics)
+        self._place()
+
+    def _place(self) -> None:
+        m = self.m
+        body = self.body()
+        foot = m.u(56)
+        gap = m.u(8)
+        grid = pygame.Rect(body.left, body.top, body.width, body.height - foot - gap)
+        w = (grid.width - gap * (self.columns - 1)) // self.columns
+        h = (grid.height - gap * (self.rows - 1)) // self.rows
+        start = self.page * self.per_page
+        self.buttons = []
+        for i, (key, label) in enumerate(self.choices[start : start + self.per_page]):
+            r, c = divmod(i, self.columns)
+            rect = pygame.Rect(grid.left + c * (w + gap), grid.top + r * (h + gap), w, h)
+            self.buttons.append(Button(f"choice.{key}", rect, label, kind="choice"))
+        fy = body.bottom - foot
+        self.buttons.append(
+            Button("cancel", pygame.Rect(body.left, fy, m.u(160), foot), "Cancel", kind="quiet")
+        )
+        if len(self.choices) > self.per_page:
+            self.buttons.append(
+                Button("more", pygame.Rect(body.right - m.u(160), fy, m.u(160), foot), "More")
+            )
+
+    def choose(self, name: str) -> None:
+        if name == "cancel":
+            self.stack.pop(None)
+        elif name == "more":
+            pages = -(-len(self.choices) // self.per_page)
+            self.page = (self.page + 1) % pages
+            self._place()
+        elif name.startswith("choice."):
+            self.stack.pop(name[len("choice.") :])
+
+
+__all__ = ["ChoiceGrid", "RulesPage", "RulesScene"]
