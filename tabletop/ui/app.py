@@ -68,6 +68,9 @@ class Context:
     clock: Callable[[], float] = time.monotonic
     lamps: Lamps = field(default_factory=NoLamps)
     camera: Any = None  # a tabletop.ui.camera.DiceCamera, or None without a camera
+    # card_camera(game, seats) -> a tabletop.ui.camera.CardCamera (start / stop /
+    # available; its CardsSeen events reach the top scene), or None without a camera
+    card_camera: Callable[[str, int], Any] | None = None
     rng: random.Random = field(default_factory=random.Random)
     fonts: Fonts = field(default_factory=Fonts)
     stack: SceneStack = field(default_factory=lambda: SceneStack())

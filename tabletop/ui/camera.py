@@ -15,6 +15,10 @@ their own thread, never touching pygame:
 * :class:`PipelineCamera`: the real ``vision.pipeline.Pipeline`` (table zones, motion,
   the vision stabiliser) with cards switched off; its observations become ``Seen``.
 
+and :class:`CardCamera` gives ``CardsSeen`` events (one zone's cards, left to right) for
+the card games: the pipeline with dice switched off and the game's mat areas, each
+zone named as the game scenes name it (:func:`seat_area`).
+
 Both have ``start()`` / ``stop()`` and ``available``; ``threaded=False`` reads on the
 caller's thread until one steady reading (the demo and tests).
 """
@@ -33,7 +37,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from tabletop.ui.input import DieSeen, Seen
+from tabletop.ui.input import CardSeen, CardsSeen, DieSeen, Seen
 
 log = logging.getLogger(__name__)
 
@@ -273,6 +277,10 @@ class PipelineCamera(_Worker):
             with contextlib.suppress(Exception):
                 pipeline.stop(timeout=2.0)
 
+    def wanted(self, seen: Any) -> bool:
+        """Whether an event goes to the app (a dice reading with no dice does not)."""
+        return seen is not None and bool(seen.dice)
+
     def _once(self, pipeline: Any) -> None:
         for _ in range(self.max_frames):
             frame = pipeline.source.read()
@@ -280,7 +288,7 @@ class PipelineCamera(_Worker):
                 return
             for observation in pipeline.process(frame):
                 seen = self.to_seen(observation)
-                if seen is not None and seen.dice:
+                if self.wanted(seen):
                     self.sink(seen)
                     return
 
@@ -298,8 +306,104 @@ class PipelineCamera(_Worker):
                 self._fail("the camera stopped", error)
                 return
             seen = self.to_seen(item)
-            if seen is not None and seen.dice:
+            if self.wanted(seen):
                 self.sink(seen)
+
+
+# Mat areas (vision.table zone names) as the card games' scenes name them.
+CARD_AREAS = {
+    "battle_pile": "battle",
+    "equation_area": "equation",
+    "reveal_spot": "reveal",
+    "operator_card": "operator",
+    "objective": "objective",
+    "pot": "pot",
+}
+# Without mats each seat's slice of the table is this game's one reading area.
+SLICE_AREAS = {
+    "math-wars-meta": "battle",
+    "math-attack": "line",
+    "mecs": "equation",
+    "math-arena": "reveal",
+}
+
+
+def seat_area(game: str, seat: int, area: str) -> tuple[int | None, str | None]:
+    """A ``vision.table`` zone as (seat or None for the shared board, area name).
+
+    Math Attack!'s two number lines lie on the shared board: line A is seat 1's, line B
+    seat 2's. Without mats a seat's slice reads as the game's one area.
+    """
+    if area.startswith("number_line_") and len(area) == len("number_line_") + 1:
+        return ord(area[-1]) - ord("a") + 1, "line"
+    if area == "table":
+        return seat, SLICE_AREAS.get(game)
+    return (seat or None), CARD_AREAS.get(area, area)
+
+
+class CardCamera(PipelineCamera):
+    """The vision pipeline reading cards only, as ``CardsSeen`` events (see module).
+
+    A zone whose cards are taken away reports an empty tuple, so a scene sees cards
+    leave as well as arrive.
+    """
+
+    def __init__(
+        self,
+        open_source: Callable[[], FrameSource],
+        sink: Callable[[CardsSeen], None],
+        *,
+        game: str,
+        seats: int,
+        steady: int = 3,
+        threaded: bool = True,
+        clock: Callable[[], float] = time.monotonic,
+        max_frames: int = 30,
+        options: dict[str, Any] | None = None,
+    ) -> None:
+        super().__init__(
+            open_source,
+            sink,  # type: ignore[arg-type]
+            steady=steady,
+            threaded=threaded,
+            clock=clock,
+            max_frames=max_frames,
+            options=options,
+        )
+        self.game = game
+        self.seats = seats
+
+    def _build(self) -> Any:
+        from vision.pipeline import Pipeline
+        from vision.stabilise import Stabiliser
+        from vision.table import Table, mat_areas
+
+        seat_areas, board_areas = mat_areas(self.game)
+        accepted = inspect.signature(Pipeline).parameters
+        options = {k: v for k, v in self.options.items() if k in accepted}
+        source: Any = self._open_source()
+        return Pipeline(
+            source,
+            table=Table(seat_areas, board_areas, seats=max(1, min(8, self.seats))),
+            dice=False,
+            cards=True,
+            stabiliser=Stabiliser(self.steady, clock=self._clock),
+            clock=self._clock,
+            **options,
+        )
+
+    def to_seen(self, observation: Any) -> CardsSeen | None:  # type: ignore[override]
+        key = getattr(observation, "key", None)
+        if not (isinstance(key, tuple) and len(key) == 2 and key[0] == "cards"):
+            return None
+        zone = key[1]
+        seat, area = seat_area(self.game, int(zone.seat), str(zone.area))
+        crops = tuple(to_rgb(c) for c in getattr(observation, "crops", ()) if np.size(c))
+        cards = tuple(CardSeen(str(code), seat, area) for code in observation.value)
+        return CardsSeen(seat, area, cards, self._clock(), crops)
+
+    def wanted(self, seen: Any) -> bool:
+        return isinstance(seen, CardsSeen)
 
 
 class RepeatFrame:
@@ -338,6 +442,7 @@ def vision_pipeline_ready() -> bool:
 
 
 __all__ = [
+    "CardCamera",
     "DiceCamera",
     "DiceReader",
     "FrameSource",
@@ -346,6 +451,7 @@ __all__ = [
     "Steady",
     "as_die_seen",
     "image_of",
+    "seat_area",
     "to_rgb",
     "vision_dice_reader",
     "vision_pipeline_ready",

@@ -21,6 +21,7 @@ import queue
 import random
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -68,19 +69,19 @@ def process_age() -> float:
         return time.process_time()
 
 
-def make_camera(spec: str, sink: Any, on_pi: bool) -> Any:
-    """A camera for the dice screen, or None (the dice are then tapped or rolled)."""
-    from tabletop.ui.camera import PipelineCamera, vision_pipeline_ready
+def camera_source(spec: str, on_pi: bool) -> tuple[Callable[[], Any], dict[str, Any]] | None:
+    """(open_source, Pipeline options) for a camera spec, or None without a camera."""
+    from tabletop.ui.camera import vision_pipeline_ready
 
     if spec == "none":
         return None
     if not vision_pipeline_ready():
-        log.warning("no camera dice: the vision pipeline or its models are not available")
+        log.warning("no camera: the vision pipeline or its models are not available")
         return None
     try:
         from vision.sources import ImageFolderSource, OpenCVSource, Picamera2Source
     except ImportError as exc:
-        log.warning("no camera dice: %s", exc)
+        log.warning("no camera: %s", exc)
         return None
     if spec == "auto":
         spec = "picamera" if on_pi else "0"
@@ -103,7 +104,33 @@ def make_camera(spec: str, sink: Any, on_pi: bool) -> Any:
         from vision import dice
 
         options["dice_long_side"] = getattr(dice, "DETECT_LONG_SIDE", 320)
+    return open_source, options
+
+
+def make_camera(spec: str, sink: Any, on_pi: bool) -> Any:
+    """A camera for the dice screen, or None (the dice are then tapped or rolled)."""
+    from tabletop.ui.camera import PipelineCamera
+
+    found = camera_source(spec, on_pi)
+    if found is None:
+        return None
+    open_source, options = found
     return PipelineCamera(open_source, sink, options=options)
+
+
+def card_camera_factory(spec: str, sink: Any, on_pi: bool) -> Callable[[str, int], Any] | None:
+    """``factory(game, seats)`` -> a CardCamera for a card game's zones, or None."""
+    from tabletop.ui.camera import CardCamera
+
+    found = camera_source(spec, on_pi)
+    if found is None:
+        return None
+    open_source, options = found
+
+    def factory(game: str, seats: int) -> Any:
+        return CardCamera(open_source, sink, game=game, seats=seats, options=options)
+
+    return factory
 
 
 def run_app(options: AppOptions) -> int:
@@ -166,6 +193,7 @@ def run_app(options: AppOptions) -> int:
         layout=mathe_meister_layout(),
         lamps=lamps,
         camera=make_camera(options.camera, vision_queue.put, on_pi),
+        card_camera=card_camera_factory(options.camera, vision_queue.put, on_pi),
         rng=random.Random(),
     )
     app = App(ctx, window, seat_queue=seat_queue, vision_queue=vision_queue)

@@ -1,0 +1,114 @@
+"""The card camera: the real vision pipeline's card readings as ``CardsSeen`` events,
+each zone named as the card games' scenes name it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from tabletop.ui.camera import CardCamera, seat_area
+from tabletop.ui.input import CardsSeen
+
+
+@pytest.mark.parametrize(
+    ("game", "seat", "area", "expected"),
+    [
+        ("math-wars-meta", 2, "battle_pile", (2, "battle")),
+        ("mecs", 3, "equation_area", (3, "equation")),
+        ("math-arena", 1, "reveal_spot", (1, "reveal")),
+        ("math-arena", 0, "operator_card", (None, "operator")),
+        ("math-attack", 0, "number_line_a", (1, "line")),
+        ("math-attack", 0, "number_line_b", (2, "line")),
+        # without mats a seat's slice of the table is the game's one reading area
+        ("math-wars-meta", 1, "table", (1, "battle")),
+        ("math-attack", 2, "table", (2, "line")),
+        ("mecs", 4, "table", (4, "equation")),
+        ("math-arena", 2, "table", (2, "reveal")),
+        ("mecs", 1, "hand", (1, "hand")),
+    ],
+)
+def test_card_camera_names_zones_as_the_games_do(
+    game: str, seat: int, area: str, expected: tuple[int | None, str | None]
+) -> None:
+    assert seat_area(game, seat, area) == expected
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        self.now += 0.05
+        return self.now
+
+
+def test_card_camera_reads_each_seats_cards_left_to_right_without_mats(
+    tmp_path: Path,
+) -> None:
+    import cv2
+
+    from vision.simulate import table_frame
+    from vision.sources import ImageFolderSource
+
+    # Two seats (left and right halves of the table), two M.E.C.S. cards in each.
+    payloads = ["MT1:MECS:7", "MT1:MECS:+", "MT1:MECS:3", "MT1:MECS:="]
+    frame, placed = table_frame(payloads, np.random.default_rng(3), (1920, 1080), "clean")
+    cv2.imwrite(str(tmp_path / "table.png"), frame)
+    events: list[Any] = []
+    camera = CardCamera(
+        lambda: ImageFolderSource(tmp_path, loop=True),
+        events.append,
+        game="mecs",
+        seats=2,
+        threaded=False,
+        clock=Clock(),
+        max_frames=12,
+    )
+    camera.start()
+    assert camera.available, camera.error
+    assert len(events) == 1 and isinstance(events[0], CardsSeen)
+    seen = events[0]
+    assert seen.area == "equation" and seen.seat in (1, 2)
+    assert all(c.seat == seen.seat and c.area == "equation" for c in seen.cards)
+    assert len(seen.crops) == len(seen.cards) >= 1
+    # the zone's cards, left to right in the frame
+    from vision.cards import parse_payload
+
+    half = 1920 / 2
+    mine = sorted(
+        (p for p in placed if (p.centre[0] < half) == (seen.seat == 1)),
+        key=lambda p: p.centre[0],
+    )
+    assert len(mine) == 2
+    assert list(seen.codes) == [parse_payload(p.payload)[0].code for p in mine]  # type: ignore[union-attr]
+
+
+def test_card_camera_that_cannot_open_says_so_and_sends_nothing() -> None:
+    from tabletop.engine.errors import DeviceError
+
+    def broken() -> Any:
+        raise DeviceError("vision.camera_missing", "no camera at index 0")
+
+    events: list[Any] = []
+    camera = CardCamera(broken, events.append, game="math-arena", seats=2, threaded=False)
+    camera.start()
+    assert not camera.available and "no camera" in (camera.error or "")
+    assert events == []
+
+
+def test_card_camera_factory_with_no_camera_is_none() -> None:
+    from tabletop.ui.launch import card_camera_factory
+
+    assert card_camera_factory("none", lambda e: None, on_pi=False) is None
+
+
+def test_card_camera_factory_over_a_photo_folder_builds_a_camera_per_game(tmp_path: Path) -> None:
+    from tabletop.ui.launch import card_camera_factory
+
+    factory = card_camera_factory(str(tmp_path), lambda e: None, on_pi=False)
+    assert factory is not None
+    camera = factory("math-arena", 4)
+    assert isinstance(camera, CardCamera) and (camera.game, camera.seats) == ("math-arena", 4)
