@@ -86,7 +86,7 @@ def test_dice_camera_failing_later_falls_back_to_tapping() -> None:
     app.ctx.camera.available = False  # the camera thread gave up
     app.step()
     scene = app.stack.top
-    assert scene.mode == "tap" and "camera does not work" in scene.note
+    assert scene.mode == "tap" and "camera is not working" in scene.note
 
 
 def test_dice_virtual_roll_uses_the_devices_dice() -> None:

@@ -64,7 +64,7 @@ class DiceScene(Scene):
         if on:
             camera.start()
             if not camera.available:
-                self.note = "The camera does not work right now: tap the dice."
+                self.note = "The camera is not working: check the cable. You can tap the dice instead."
                 self.mode = "tap"
                 self.layout(self.m)
         else:
@@ -193,7 +193,7 @@ class DiceScene(Scene):
         camera = self.ctx.camera
         if self.mode == "camera" and camera is not None and not camera.available:
             # the camera failed on its own thread: fall back to tapping, and say so
-            self.note = "The camera does not work right now: tap the dice."
+            self.note = "The camera is not working: check the cable. You can tap the dice instead."
             self._switch("tap")
             return True
         return False
