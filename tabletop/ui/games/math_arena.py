@@ -1,0 +1,1895 @@
+"""Math Arena at one device: the operator card, the seat buttons, the reveal, the ruling.
+
+The round, as the device runs it (ARENA-1..ARENA-5, rule book ``seeds/004_...``):
+
+1. The operator card is turned over: read by the camera (``CardsSeen(seat=None,
+   area="operator")``), tapped in on the empty card, or dealt by the device ("Deal one
+   for us"; with virtual cards always). It is shown large with its goal ("Lowest SUM
+   wins!").
+2. Every seat puts two cards face down and presses its seat button (or taps its row;
+   keys 1..8 on a desktop). Its LED lights (``ctx.lamps``). With virtual cards a
+   child's press opens their hand on the screen to pick two cards; a bot picks when
+   the operator is out and presses ``BOT_SECONDS`` later.
+3. When every seat is ready the device counts down (``COUNTDOWN`` seconds, driven by
+   ``update(now)`` and ``ctx.clock``) and says "Reveal!".
+4. The camera reads each pair (``CardsSeen(seat=S, area="reveal", cards=(two))``, ``S``
+   1-based as in ``tabletop.ui.input``); with virtual cards the pairs are known and a
+   camera reading, when there is one, replaces them. Every card shown can be tapped to
+   correct it from a grid of the cards it could be. Values appear as soon as a pair is
+   read.
+5. "Who wins?" hands the pairs to the engine. A refused pair (a card already played in
+   this set, not in the hand, twice on the table) is named with the reason in plain
+   words and nothing is scored; otherwise the ruling is shown with its reason, the pot
+   after ties, and each seat's operator cards. A tie in the last round of a set asks
+   the tied seats for their leftover card (ARENA-4).
+
+Undo (the last scored round, or the last operator card entered) is behind the
+teacher PIN. Errors are one short sentence on screen and a precise line in the log.
+
+Touch targets: ``seat.<i>``, ``card.<i>.<0|1>``, ``operator``, ``deal``, ``score``,
+``next``, ``undo``, ``rules``, ``leave``; the hand picker ``hand.<CARD>``, ``put``,
+``cancel``; the setup ``players.-``, ``players.+``, ``bot.<i>``, ``cards.table``,
+``cards.virtual``, ``level.easy``, ``level.hard``, ``rules``, ``back``, ``start``; the
+results ``home``, ``again``.
+"""
+
+from __future__ import annotations
+
+import copy
+import logging
+import os
+import random
+import re
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TextIO
+
+import pygame
+
+from tabletop.bots.math_arena import MathArenaBot
+from tabletop.engine.dealers import RngDealer
+from tabletop.engine.errors import TabletopError
+from tabletop.engine.match import Match
+from tabletop.engine.protocol import Event
+from tabletop.games.math_arena import (
+    DEALS,
+    NUMBER_CARDS,
+    OPERATION_WORDS,
+    RED_SUITS,
+    Choose,
+    MathArena,
+    MathArenaSettings,
+    MathArenaState,
+    RevealOperator,
+    ShowLeftover,
+    Tournament,
+    explain,
+    goal,
+    is_operator,
+    operator_name,
+    parse_card,
+    pip_value,
+    tournament_points,
+)
+from tabletop.ui.app import Context, Scene
+from tabletop.ui.input import Back, CardsSeen, InputEvent, SeatPressed, Tap
+from tabletop.ui.messages import child_message
+from tabletop.ui.scenes.common import Confirm, Dialog, header
+from tabletop.ui.scenes.rules import ChoiceGrid, RulesPage, RulesScene
+from tabletop.ui.scenes.settings import PinPad, pin_gate
+from tabletop.ui.theme import ORANGE, SEAT_COLOURS, VERMILLION, Metrics, seat_text_colour
+from tabletop.ui.widgets import Button, Painter, hit
+
+log = logging.getLogger(__name__)
+
+GAME = MathArena()
+COUNTDOWN = 3.0  # seconds from "everybody is ready" to "Reveal!"
+BOT_SECONDS = 2.0  # a bot presses its button this long after the operator is out
+BOT_STAGGER = 0.7  # ... plus this much per bot, so the LEDs light one by one
+TOURNAMENT_TARGET = 10
+SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
+RED_INK = (200, 30, 45)
+CARD_BACK = (0, 90, 150)
+HOW = {
+    "K": "King: add the two cards.",
+    "Q": "Queen: divide the bigger by the smaller. The remainder counts.",
+    "J": "Jack: the bigger card minus the smaller.",
+}
+ARENA_MESSAGES = {
+    "arena.not_in_hand": "That card is not in your hand.",
+    "arena.card_gone": "That card was already played in this set. Check the card.",
+    "arena.card_taken": "Another player put down that card. Check the cards.",
+    "arena.same_card": "That is the same card twice. Check the cards.",
+    "arena.court_as_number": "Kings, Queens and Jacks are operators. Play number cards.",
+    "arena.unknown_card": "That is not a Math Arena card.",
+    "arena.two_cards": "Put exactly two cards down.",
+    "arena.no_cards": "There are no cards left for that.",
+    "arena.not_now": "Not now. Wait for the next step.",
+    "arena.already_chosen": "Those cards are already down.",
+    "arena.not_tied": "Only the tied players show a leftover card.",
+    "arena.already_shown": "That leftover card is already shown.",
+    "arena.game_over": "The game is over. Well played!",
+    "engine.impossible_outcome": "That operator card is already used. Check the card.",
+    "ui.not_ours": "That is not a Math Arena card. Use the cards of this game.",
+    "ui.number_operator": "That is a number card. The operator is a King, Queen or Jack.",
+    "ui.face_down": "Keep your cards face down until the device says Reveal!",
+    "ui.pair_count": "Put exactly two cards face up, no more, no less.",
+    "ui.leftover_count": "Show just one card: your leftover card.",
+    "ui.operator_out": "The operator card for this round is already out.",
+    "ui.wait_operator": "Wait! First turn over the operator card.",
+    "ui.already_ready": "You are ready. Wait for the others.",
+    "ui.countdown": "Get ready: the cards go up in a moment!",
+    "ui.cards_up": "The cards are up! Check them, then tap Who wins?",
+    "ui.round_over": "This round is over. Tap Next round.",
+    "ui.no_such_seat": "That seat is not in this game.",
+    "ui.missing_pair": "Some cards are missing. Tap an empty card to enter it.",
+    "ui.not_tied": "Only the tied players show a leftover card now.",
+    "ui.press_first": "Everybody presses their button first.",
+}
+
+
+def arena_message(code: str, facts: dict[str, object] | None = None) -> str:
+    """The child's sentence for an error code of this game (or of the app)."""
+    return ARENA_MESSAGES.get(code) or child_message(code, facts)
+
+
+def card_label(card: str) -> str:
+    """``10♥``: what a card button says."""
+    return card[:-1] + SUIT_SYMBOLS[card[-1]]
+
+
+def goal_words(operator: str) -> str:
+    """``Lowest SUM wins!``: the operator's goal, large."""
+    return f"{goal(operator).capitalize()} {OPERATION_WORDS[operator[:-1]].upper()} wins!"
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _names_list(names: Sequence[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+# -- drawing cards -------------------------------------------------------------------------
+
+
+def draw_card(
+    painter: Painter,
+    surface: pygame.Surface,
+    rect: pygame.Rect,
+    card: str | None,
+    *,
+    face: str = "up",
+    bad: bool = False,
+    big: bool = False,
+) -> None:
+    """A playing card: ``face`` up, down (its back) or empty (a ``?`` slot)."""
+    m, p = painter.m, painter.p
+    radius = max(4, rect.width // 8)
+    if face == "down":
+        painter.box(surface, rect, CARD_BACK, p.line, 2, radius)
+        inner = rect.inflate(-rect.width // 4, -rect.height // 4)
+        painter.box(surface, inner, None, (255, 255, 255), max(2, rect.width // 20), radius)
+        return
+    if face == "empty" or card is None:
+        painter.box(surface, rect, p.quiet, p.muted, 2, radius)
+        painter.text(
+            surface, "?", rect.center, rect.height // 2, p.muted, bold=True, anchor="center"
+        )
+        return
+    border = VERMILLION if bad else p.line
+    painter.box(surface, rect, (255, 255, 255), border, m.u(4) if bad else 2, radius)
+    ink = RED_INK if card[-1] in RED_SUITS else p.ink
+    rank, suit = card[:-1], SUIT_SYMBOLS[card[-1]]
+    if big:
+        painter.text(
+            surface,
+            rank,
+            (rect.centerx, rect.top + rect.height * 34 // 100),
+            rect.height * 36 // 100,
+            ink,
+            bold=True,
+            anchor="center",
+        )
+        painter.text(
+            surface,
+            suit,
+            (rect.centerx, rect.top + rect.height * 66 // 100),
+            rect.height * 30 // 100,
+            ink,
+            anchor="center",
+        )
+        word = {"K": "King", "Q": "Queen", "J": "Jack"}.get(rank, "")
+        painter.text(
+            surface,
+            word,
+            (rect.centerx, rect.bottom - m.u(6)),
+            m.small,
+            ink,
+            bold=True,
+            anchor="midbottom",
+        )
+        return
+    size = rect.height * 40 // 100
+    painter.text(
+        surface,
+        rank,
+        (rect.centerx, rect.top + rect.height * 32 // 100),
+        size,
+        ink,
+        bold=True,
+        anchor="center",
+        max_width=rect.width - 4,
+    )
+    painter.text(
+        surface,
+        suit,
+        (rect.centerx, rect.top + rect.height * 72 // 100),
+        rect.height * 34 // 100,
+        ink,
+        anchor="center",
+    )
+
+
+# -- the teacher PIN for undo --------------------------------------------------------------
+
+
+class UndoPin(PinPad):
+    """The teacher PIN pad; pops ``"ok"`` on the right PIN instead of opening settings."""
+
+    def __init__(self, ctx: Context) -> None:
+        super().__init__(ctx, purpose="undo")
+
+    @property
+    def prompt(self) -> str:
+        return "Teacher PIN to undo"
+
+    def _entered(self, pin: str) -> None:
+        gate = pin_gate(self.ctx)
+        if gate.locked_for() > 0:
+            self.message = "Too many tries. Wait a little."
+            self.ctx.sounds.play("wrong")
+        elif gate.attempt(pin):
+            self.stack.pop("ok")
+        else:
+            self.ctx.sounds.play("wrong")
+            self.message = "That PIN is not right."
+
+
+# -- picking two cards from a virtual hand -------------------------------------------------
+
+
+class HandPicker(Dialog):
+    """A seat's virtual hand: tap two cards, then "Put down"; pops with the pair or None."""
+
+    def __init__(self, ctx: Context, title: str, hand: Sequence[str], goal_text: str) -> None:
+        super().__init__(ctx, title, size=(760, 440))
+        self.hand = tuple(hand)
+        self.goal_text = goal_text
+        self.picked: list[str] = []
+
+    def layout(self, metrics: Metrics) -> None:
+        super().layout(metrics)
+        m = metrics
+        body = self.body()
+        foot = m.u(56)
+        cols = 7
+        gap = m.u(8)
+        w = (body.width - gap * (cols - 1)) // cols
+        top = body.top + m.text + m.u(8)
+        rows = max(1, -(-len(self.hand) // cols))
+        h = min(m.u(96), (body.bottom - foot - gap - top - gap * (rows - 1)) // rows)
+        self.buttons = []
+        for i, card in enumerate(self.hand):
+            r, c = divmod(i, cols)
+            rect = pygame.Rect(body.left + c * (w + gap), top + r * (h + gap), w, h)
+            self.buttons.append(
+                Button(
+                    f"hand.{card}",
+                    rect,
+                    card_label(card),
+                    kind="card",
+                    selected=card in self.picked,
+                )
+            )
+        fy = body.bottom - foot
+        self.buttons.append(
+            Button("cancel", pygame.Rect(body.left, fy, m.u(170), foot), "Cancel", kind="quiet")
+        )
+        self.buttons.append(
+            Button(
+                "put",
+                pygame.Rect(body.right - m.u(230), fy, m.u(230), foot),
+                "Put down",
+                enabled=len(self.picked) == 2,
+            )
+        )
+
+    def choose(self, name: str) -> None:
+        if name == "cancel":
+            self.stack.pop(None)
+        elif name == "put" and len(self.picked) == 2:
+            self.stack.pop((self.picked[0], self.picked[1]))
+        elif name.startswith("hand."):
+            card = name[5:]
+            if card in self.picked:
+                self.picked.remove(card)
+            elif len(self.picked) < 2:
+                self.picked.append(card)
+            else:
+                self.picked = [self.picked[1], card]
+            self.layout(self.m)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        painter, m = self.ctx.painter, self.m
+        painter.shade(surface)
+        painter.box(surface, self.panel, painter.p.panel, painter.p.line, 3, m.u(12))
+        painter.text(
+            surface,
+            self.title,
+            (self.panel.centerx, self.panel.top + m.u(12)),
+            m.text + 2,
+            bold=True,
+            anchor="midtop",
+            max_width=self.panel.width - m.u(24),
+        )
+        body = self.body()
+        painter.text(
+            surface, self.goal_text, (body.centerx, body.top), m.text, bold=True, anchor="midtop"
+        )
+        for b in self.buttons:
+            if b.kind == "card":
+                draw_card(painter, surface, b.rect, b.name[5:])
+                if b.selected:
+                    pygame.draw.rect(
+                        surface, painter.p.selected, b.rect.inflate(6, 6), m.u(5), m.u(8)
+                    )
+            else:
+                painter.button(surface, b)
+
+
+# -- the setup -----------------------------------------------------------------------------
+
+
+class ArenaSetup(Scene):
+    """Players (2 to 5), which seats are bots, real or virtual cards, the rules."""
+
+    def __init__(self, ctx: Context) -> None:
+        super().__init__(ctx)
+        self.players = 3
+        self.bots = [False] * 5
+        self.cards = "table"
+        self.level = "easy"
+        self.message = ""
+
+    def layout(self, metrics: Metrics) -> None:
+        m = metrics
+        W, H = m.size
+        margin = m.u(16)
+        s = m.u(52)
+        y = m.u(84)
+        b = [
+            Button(
+                "players.-",
+                pygame.Rect(margin + m.u(130), y, s, s),
+                "\u2212",
+                enabled=self.players > 2,
+                size=m.big,
+            ),
+            Button(
+                "players.+",
+                pygame.Rect(margin + m.u(130) + 2 * s + m.u(8), y, s, s),
+                "+",
+                enabled=self.players < 5,
+                size=m.big,
+            ),
+        ]
+        self.count_pos = (margin + m.u(130) + s + s // 2 + m.u(4), y + s // 2)
+        self.players_y = y + s // 2
+        top = y + s + m.u(40)
+        self.seats_top = top - m.u(30)
+        h = m.u(50)
+        for seat in range(self.players):
+            rect = pygame.Rect(margin, top + seat * (h + m.u(6)), m.u(300), h)
+            b.append(
+                Button(
+                    f"bot.{seat}",
+                    rect,
+                    self.seat_name(seat),
+                    kind="toggle",
+                    selected=self.bots[seat],
+                    caption="a bot plays here" if self.bots[seat] else "tap: a bot plays here",
+                )
+            )
+        left = margin + m.u(330)
+        self.options_left = left
+        w = (W - margin - left - m.u(8)) // 2
+        oy = y + m.u(34)
+        self.cards_y = y
+        b.append(
+            Button(
+                "cards.table",
+                pygame.Rect(left, oy, w, m.u(62)),
+                "Real cards",
+                kind="toggle",
+                selected=self.cards == "table",
+                enabled=not any(self.bots[: self.players]),
+                caption="camera or touch",
+            )
+        )
+        b.append(
+            Button(
+                "cards.virtual",
+                pygame.Rect(left + w + m.u(8), oy, w, m.u(62)),
+                "Virtual cards",
+                kind="toggle",
+                selected=self.cards == "virtual",
+                caption="the device deals",
+            )
+        )
+        ly = oy + m.u(62) + m.u(44)
+        self.level_y = ly - m.u(30)
+        for i, level in enumerate(("easy", "hard")):
+            b.append(
+                Button(
+                    f"level.{level}",
+                    pygame.Rect(left + i * (w + m.u(8)), ly, w, m.u(50)),
+                    f"{level.capitalize()} bots",
+                    kind="toggle",
+                    selected=self.level == level,
+                    size=m.small + 2,
+                )
+            )
+        bh = m.u(56)
+        b.append(
+            Button(
+                "rules",
+                pygame.Rect(left, ly + m.u(66), W - margin - left, bh),
+                "How to play",
+                kind="quiet",
+            )
+        )
+        b.append(
+            Button("back", pygame.Rect(margin, H - margin - bh, m.u(160), bh), "Back", kind="quiet")
+        )
+        b.append(
+            Button(
+                "start", pygame.Rect(W - margin - m.u(240), H - margin - bh, m.u(240), bh), "Start"
+            )
+        )
+        self.message_pos = (margin + m.u(176), H - margin - bh // 2)
+        self.buttons = b
+
+    def seat_name(self, seat: int) -> str:
+        return f"Bot {seat + 1}" if self.bots[seat] else f"Player {seat + 1}"
+
+    def handle(self, event: InputEvent) -> None:
+        if isinstance(event, Back):
+            self.stack.pop(None)
+        elif isinstance(event, Tap):
+            button = hit(self.buttons, event.pos)
+            if button is None:
+                return
+            if not button.enabled:
+                self.ctx.sounds.play("wrong")
+                if button.name == "cards.table":
+                    self.message = "Bots play with virtual cards."
+                return
+            self.ctx.sounds.play("tap")
+            self.press(button.name)
+
+    def press(self, name: str) -> None:
+        self.message = ""
+        if name == "players.-":
+            self.players = max(2, self.players - 1)
+        elif name == "players.+":
+            self.players = min(5, self.players + 1)
+        elif name.startswith("bot."):
+            seat = int(name[4:])
+            self.bots[seat] = not self.bots[seat]
+            if self.bots[seat] and self.cards == "table":
+                self.cards = "virtual"
+                self.message = "Bots play with virtual cards."
+        elif name.startswith("cards."):
+            self.cards = name[6:]
+        elif name.startswith("level."):
+            self.level = name[6:]
+        elif name == "rules":
+            self.stack.push(rules_scene(self.ctx))
+        elif name == "back":
+            self.stack.pop(None)
+            return
+        elif name == "start":
+            seats = [(self.seat_name(s), self.bots[s]) for s in range(self.players)]
+            self.stack.replace(
+                ArenaScene(
+                    self.ctx,
+                    seats=seats,
+                    cards=self.cards,
+                    level=self.level,
+                    seed=self.ctx.rng.randrange(1 << 30),
+                )
+            )
+            return
+        self.layout(self.m)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
+        surface.fill(p.background)
+        header(
+            self, surface, "Math Arena", "Win the Kings, Queens and Jacks with two number cards."
+        )
+        painter.text(
+            surface, "Players", (m.u(16), self.players_y), m.text, bold=True, anchor="midleft"
+        )
+        painter.text(surface, str(self.players), self.count_pos, m.big, bold=True, anchor="center")
+        painter.text(surface, "Seats", (m.u(16), self.seats_top), m.small, p.muted)
+        painter.text(surface, "Cards", (self.options_left, self.cards_y), m.text, bold=True)
+        painter.text(surface, "Bots", (self.options_left, self.level_y), m.small, p.muted)
+        for b in self.buttons:
+            painter.button(surface, b)
+            if b.name.startswith("bot."):
+                seat = int(b.name[4:])
+                chip = pygame.Rect(
+                    b.rect.left + m.u(6), b.rect.top + m.u(6), m.u(34), b.rect.height - m.u(12)
+                )
+                painter.box(surface, chip, SEAT_COLOURS[seat], None, radius=m.u(6))
+                painter.text(
+                    surface,
+                    str(seat + 1),
+                    chip.center,
+                    m.text,
+                    seat_text_colour(seat),
+                    bold=True,
+                    anchor="center",
+                )
+        if self.message:
+            painter.text(surface, self.message, self.message_pos, m.text, p.bad, anchor="midleft")
+
+
+# -- the game ------------------------------------------------------------------------------
+
+
+@dataclass
+class Checkpoint:
+    """What undo goes back to: the match's length and the screen's state before."""
+
+    history: int
+    screen: dict[str, Any]
+
+
+SCREEN_FIELDS = (
+    "phase",
+    "ready",
+    "pairs",
+    "picks",
+    "bad",
+    "verdict",
+    "message",
+    "message_bad",
+    "winners",
+)
+
+
+class ArenaScene(Scene):
+    """One game of Math Arena; see the module docstring for the round."""
+
+    def __init__(
+        self,
+        ctx: Context,
+        *,
+        seats: Sequence[tuple[str, bool]],
+        cards: str = "table",
+        level: str = "easy",
+        seed: int = 0,
+        tournament: Tournament | None = None,
+    ) -> None:
+        super().__init__(ctx)
+        if cards not in ("table", "virtual"):
+            raise ValueError(f"cards are 'table' or 'virtual', not {cards!r}")
+        self.seats = list(seats)
+        if len(self.seats) not in DEALS:
+            raise ValueError(f"Math Arena is for 2 to 5 players, not {len(self.seats)}")
+        self.cards = "virtual" if any(bot for _, bot in self.seats) else cards
+        self.level = level
+        self.seed = seed
+        self.settings = MathArenaSettings(hidden_hands=self.cards == "table")
+        self.match: Match[MathArenaSettings, MathArenaState, Any] = Match(
+            GAME, self.settings, len(self.seats), seed=seed
+        )
+        self.dealer = RngDealer(seed)
+        self.bots = {
+            seat: MathArenaBot(level, seed + seat + 1)
+            for seat, (_, is_bot) in enumerate(self.seats)
+            if is_bot
+        }
+        self.tournament = tournament or Tournament(len(self.seats), target=TOURNAMENT_TARGET)
+        self.checkpoints: list[Checkpoint] = []
+        self.asking: tuple[Any, ...] | None = None
+        n = len(self.seats)
+        self.phase = "operator"  # operator | ready | countdown | reveal | leftover | result
+        self.ready = [False] * n
+        self.pairs: list[list[str | None]] = [[None, None] for _ in range(n)]
+        self.picks: dict[int, tuple[str, str]] = {}
+        self.bad: set[tuple[int, int]] = set()
+        self.verdict = ""
+        self.message = ""
+        self.message_bad = False
+        self.winners: list[int] = []
+        self.bot_due: dict[int, float] = {}
+        self.countdown_end: float | None = None
+        self.last_events: tuple[Event, ...] = ()
+
+    # -- small helpers ---------------------------------------------------------------------
+
+    @property
+    def state(self) -> MathArenaState:
+        return self.match.state
+
+    @property
+    def players(self) -> int:
+        return len(self.seats)
+
+    def name(self, seat: int) -> str:
+        return self.seats[seat][0]
+
+    def is_bot(self, seat: int) -> bool:
+        return self.seats[seat][1]
+
+    def say(self, text: str) -> None:
+        self.message = text
+        self.message_bad = False
+
+    def refuse(self, code: str, detail: str, seat: int | None = None) -> None:
+        """A short sentence on screen, the exact reason in the log, never a crash."""
+        self.ctx.sounds.play("wrong")
+        words = arena_message(code)
+        self.message = f"{self.name(seat)}: {words}" if seat is not None else words
+        self.message_bad = True
+        log.info("math-arena: refused (%s) in phase %s: %s", code, self.phase, detail)
+
+    def _names(self, text: str) -> str:
+        """Engine sentences say "Seat 2"; the screen says the seat's name."""
+
+        def sub(match: re.Match[str]) -> str:
+            seat = int(match.group(1)) - 1
+            return self.name(seat) if 0 <= seat < self.players else match.group(0)
+
+        return re.sub(r"[Ss]eat (\d)", sub, text)
+
+    # -- lifecycle -------------------------------------------------------------------------
+
+    def enter(self) -> None:
+        self.ctx.lamps.light_only([])
+        self._deal_hands()
+        self.begin_round()
+
+    def exit(self) -> None:
+        self.ctx.lamps.light_only([])
+
+    def _deal_hands(self) -> None:
+        """Virtual cards: the device deals every hand (ARENA-2)."""
+        while True:
+            chance = self.match.pending.chance
+            if chance is None or chance.kind != "card":
+                return
+            self.match.deal(self.dealer)
+
+    def begin_round(self) -> None:
+        n = self.players
+        self.phase = "operator"
+        self.ready = [False] * n
+        self.pairs = [[None, None] for _ in range(n)]
+        self.picks = {}
+        self.bad = set()
+        self.winners = []
+        self.bot_due = {}
+        self.countdown_end = None
+        self.ctx.lamps.light_only([])
+        st = self.state
+        if self.cards == "virtual":
+            self.match.deal(self.dealer)
+            self._operator_out()
+        else:
+            self.say(
+                f"Set {st.set_number}, round {st.round}: turn over the top operator card. "
+                "No camera? Tap the empty card, or Deal one for us."
+            )
+        self.layout(self.m)
+
+    # -- the operator card -----------------------------------------------------------------
+
+    def set_operator(self, text: str, source: str) -> None:
+        """The operator card from the camera, a tap, or the device's dealer."""
+        if self.phase != "operator":
+            op = self.state.operator
+            if op is not None and parse_card(text) == op:
+                return  # the camera still sees this round's operator card
+            self.refuse("ui.operator_out", f"{source} gave operator {text!r}, round has {op}")
+            return
+        card = parse_card(text)
+        if card is None:
+            self.refuse("ui.not_ours", f"{source}: {text!r} is not a Math Arena card")
+            return
+        if not is_operator(card):
+            self.refuse("ui.number_operator", f"{source}: {card} is a number card")
+            return
+        if card not in self.state.operators_left:
+            self.refuse(
+                "engine.impossible_outcome", f"{source}: {card} was already an operator card"
+            )
+            return
+        self._checkpoint()
+        self.match.apply(RevealOperator(card))
+        log.info("math-arena: operator %s from %s", card, source)
+        self._operator_out()
+
+    def deal_operator(self) -> None:
+        chance = self.match.pending.chance
+        if self.phase != "operator" or chance is None or chance.kind != "operator":
+            self.refuse("ui.operator_out", "deal pressed with no operator awaited")
+            return
+        action = self.dealer.deal(chance)
+        self.set_operator(action.card, "the device's dealer")
+
+    def _operator_out(self) -> None:
+        st = self.state
+        op = st.operator
+        assert op is not None
+        self.phase = "ready"
+        self.ctx.sounds.play("seen")
+        now = self.ctx.clock()
+        for k, seat in enumerate(sorted(self.bots)):
+            choice = self.bots[seat].choose(st, seat)
+            self.picks[seat] = (choice.cards[0], choice.cards[1])
+            self.bot_due[seat] = now + BOT_SECONDS + BOT_STAGGER * k
+        pot = f" The winner also takes the pot ({len(st.pot)})." if st.pot else ""
+        self.say(
+            f"{_cap(operator_name(op))}: the {goal(op)} {OPERATION_WORDS[op[:-1]]} wins."
+            f"{pot} Put two cards face down and press your button!"
+        )
+        self.layout(self.m)
+
+    # -- ready and the countdown -----------------------------------------------------------
+
+    def seat_pressed(self, seat: int, at: float) -> None:
+        if not 0 <= seat < self.players:
+            self.refuse("ui.no_such_seat", f"seat {seat + 1} pressed; {self.players} play")
+            return
+        wrong = {
+            "operator": "ui.wait_operator",
+            "countdown": "ui.countdown",
+            "reveal": "ui.cards_up",
+            "leftover": "ui.cards_up",
+            "result": "ui.round_over",
+        }.get(self.phase)
+        if wrong is not None:
+            self.refuse(wrong, f"seat {seat + 1} pressed at {at:.3f}", seat)
+            return
+        if self.ready[seat]:
+            self.refuse("ui.already_ready", f"seat {seat + 1} pressed again", seat)
+            return
+        if self.is_bot(seat):
+            self.refuse("ui.already_ready", f"seat {seat + 1} is a bot's", seat)
+            return
+        if self.cards == "virtual":
+            op = self.state.operator
+            assert op is not None
+            self.asking = ("pick", seat)
+            self.stack.push(
+                HandPicker(
+                    self.ctx,
+                    f"{self.name(seat)}: pick two cards (others look away!)",
+                    self.state.hands[seat],
+                    f"{_cap(operator_name(op))}: {goal_words(op)}",
+                )
+            )
+            return
+        self._ready(seat)
+
+    def _ready(self, seat: int) -> None:
+        self.ready[seat] = True
+        self.ctx.sounds.play("tap")
+        self.ctx.lamps.light_only([s for s in range(self.players) if self.ready[s]])
+        log.info("math-arena: seat %d ready", seat + 1)
+        if all(self.ready):
+            self.phase = "countdown"
+            self.countdown_end = self.ctx.clock() + COUNTDOWN
+            self.say("Everybody is ready! Get ready to turn your cards over...")
+        else:
+            waiting = [self.name(s) for s in range(self.players) if not self.ready[s]]
+            self.say(f"{self.name(seat)} is ready. Waiting for {_names_list(waiting)}.")
+        self.layout(self.m)
+
+    def countdown_left(self, now: float) -> int:
+        if self.countdown_end is None:
+            return 0
+        return max(0, int(-(-(self.countdown_end - now) // 1)))
+
+    def update(self, now: float) -> bool:
+        changed = False
+        if self.phase == "ready":
+            for seat in sorted(
+                (s for s, t in self.bot_due.items() if t <= now), key=self.bot_due.get
+            ):
+                del self.bot_due[seat]
+                if not self.ready[seat]:
+                    self._ready(seat)
+                    changed = True
+        if self.phase == "countdown" and self.countdown_end is not None:
+            if now >= self.countdown_end:
+                self.reveal()
+                return True
+            shown = self.countdown_left(now)
+            if shown != getattr(self, "_shown_count", None):
+                self._shown_count = shown
+                changed = True
+        return changed
+
+    def reveal(self) -> None:
+        """ARENA-3: every seat is ready; the cards go up and the camera reads them."""
+        self.phase = "reveal"
+        self.countdown_end = None
+        self.ctx.lamps.light_only([])
+        self.ctx.sounds.play("round")
+        if self.cards == "virtual":
+            for seat, pair in self.picks.items():
+                self.pairs[seat] = [pair[0], pair[1]]
+        self.say("Reveal! Turn your two cards face up.")
+        self.layout(self.m)
+
+    # -- the camera ------------------------------------------------------------------------
+
+    def seen(self, event: CardsSeen) -> None:
+        if event.area == "operator":
+            if not event.cards:
+                return
+            if len(event.cards) != 1 and self.phase == "operator":
+                self.refuse("ui.operator_out", f"operator zone shows {event.codes}")
+                return
+            self.set_operator(event.cards[0].code, "the camera")
+            return
+        if event.area != "reveal":
+            log.info("math-arena: ignored cards in area %r: %s", event.area, event.codes)
+            return
+        seat = (event.seat or 0) - 1
+        if not 0 <= seat < self.players:
+            log.info("math-arena: cards outside every seat: %s", event.codes)
+            return
+        if not event.cards:
+            return  # the cards were picked up
+        codes = [parse_card(code) for code in event.codes]
+        if any(c is None for c in codes):
+            self.refuse("ui.not_ours", f"seat {seat + 1} zone: {event.codes}", seat)
+            return
+        cards = [c for c in codes if c is not None]
+        court = [c for c in cards if is_operator(c)]
+        if self.phase in ("ready", "countdown", "operator"):
+            self.refuse("ui.face_down", f"seat {seat + 1} shows {cards} before the reveal", seat)
+            return
+        if self.phase == "leftover":
+            if seat not in self.state.tied:
+                self.refuse("ui.not_tied", f"seat {seat + 1} shows {cards}", seat)
+                return
+            if len(cards) != 1:
+                self.refuse("ui.leftover_count", f"seat {seat + 1} shows {cards}", seat)
+                return
+        elif self.phase == "reveal":
+            if len(cards) != 2:
+                self.refuse("ui.pair_count", f"seat {seat + 1} shows {len(cards)}: {cards}", seat)
+                return
+        else:
+            log.info(
+                "math-arena: ignored seat %d cards %s in phase %s", seat + 1, cards, self.phase
+            )
+            return
+        if court:
+            self.refuse("arena.court_as_number", f"seat {seat + 1} shows {court}", seat)
+            return
+        self.pairs[seat] = [cards[0], cards[1] if len(cards) > 1 else None]
+        self.bad = {b for b in self.bad if b[0] != seat}
+        self.ctx.sounds.play("seen")
+        log.info("math-arena: camera read seat %d: %s", seat + 1, cards)
+        self.layout(self.m)
+
+    # -- touch corrections -----------------------------------------------------------------
+
+    def candidates(self, seat: int) -> list[str]:
+        """The cards a seat's card could be: its hand, or any not played in this set."""
+        st = self.state
+        if self.cards == "virtual":
+            return list(st.hands[seat])
+        played = set(st.played)
+        return [c for c in NUMBER_CARDS if c not in played]
+
+    def correct(self, seat: int, slot: int) -> None:
+        if self.phase not in ("reveal", "leftover"):
+            self.refuse(
+                "ui.press_first" if self.phase in ("ready", "countdown") else "ui.round_over",
+                f"card {seat + 1}.{slot} tapped in phase {self.phase}",
+            )
+            return
+        if self.phase == "leftover" and (seat not in self.state.tied or slot != 0):
+            self.refuse("ui.not_tied", f"card {seat + 1}.{slot} tapped", seat)
+            return
+        choices = [(c, card_label(c)) for c in self.candidates(seat)]
+        if not choices:
+            self.refuse("arena.no_cards", f"seat {seat + 1} has no possible cards", seat)
+            return
+        which = "leftover card" if self.phase == "leftover" else f"card {slot + 1}"
+        self.asking = ("card", seat, slot)
+        self.stack.push(
+            ChoiceGrid(
+                self.ctx,
+                f"{self.name(seat)}, {which}: which card is it?",
+                choices,
+                columns=8,
+                rows=5,
+            )
+        )
+
+    def operator_by_touch(self) -> None:
+        if self.phase != "operator":
+            self.refuse("ui.operator_out", "operator card tapped")
+            return
+        choices = [(c, card_label(c)) for c in self.state.operators_left]
+        self.asking = ("operator",)
+        self.stack.push(
+            ChoiceGrid(self.ctx, "Which operator card is it?", choices, columns=6, rows=2)
+        )
+
+    # -- scoring ---------------------------------------------------------------------------
+
+    def score(self) -> None:
+        """Hand the revealed pairs (or leftover cards) to the engine; show the ruling."""
+        if self.phase in ("ready", "countdown", "operator"):
+            self.refuse("ui.press_first", f"score tapped in phase {self.phase}")
+            return
+        if self.phase == "result":
+            self.refuse("ui.round_over", "score tapped twice")
+            return
+        st = self.state
+        if self.phase == "leftover":
+            seats = [s for s in st.tied if not st.shown[s]]
+            actions: list[Any] = []
+            for s in seats:
+                card = self.pairs[s][0]
+                if card is None:
+                    self.refuse("ui.missing_pair", f"seat {s + 1} has no leftover card yet", s)
+                    return
+                actions.append(ShowLeftover(s, card))
+        else:
+            actions = []
+            for s in range(self.players):
+                a, b = self.pairs[s]
+                if a is None or b is None:
+                    self.refuse("ui.missing_pair", f"seat {s + 1} pair is {self.pairs[s]}", s)
+                    return
+                actions.append(Choose(s, (a, b)))
+        trial = st
+        for action in actions:
+            try:
+                trial, _ = GAME.apply(trial, action)
+            except TabletopError as e:
+                self.bad = self._bad_slots(action, e.code)
+                self.refuse(e.code, f"{action!r}: {e.message}", action.seat)
+                self.layout(self.m)
+                return
+        self._checkpoint()
+        events: list[Event] = []
+        for action in actions:
+            events.extend(self.match.apply(action))
+        if self.match.state.phase == "deal":
+            self._deal_hands()
+        self.bad = set()
+        self.last_events = tuple(events)
+        self._ruling(tuple(events))
+        self.layout(self.m)
+
+    def _bad_slots(self, action: Any, code: str) -> set[tuple[int, int]]:
+        seat = action.seat
+        if isinstance(action, ShowLeftover):
+            return {(seat, 0)}
+        if code == "arena.same_card":
+            return {(seat, 0), (seat, 1)}
+        bad = set()
+        for i, card in enumerate(action.cards):
+            try:
+                GAME._check_number_card(self.state, seat, card)
+            except TabletopError:
+                bad.add((seat, i))
+        if code == "arena.card_taken":
+            for other in range(seat):
+                for i, card in enumerate(self.pairs[other]):
+                    if card in action.cards:
+                        bad.update({(other, i), (seat, action.cards.index(card))})
+        return bad or {(seat, 0), (seat, 1)}
+
+    def _ruling(self, events: tuple[Event, ...]) -> None:
+        """The device's ruling, each with its reason, in plain words."""
+        st = self.state
+        parts: list[str] = []
+        for e in events:
+            if e.code == "arena.reveal":
+                parts.append(self._verdict_for(list(e.data["values"])))
+            elif e.code == "arena.round_won":
+                self.winners = [e.seat] if e.seat is not None else []
+                if "leftover" in e.text:
+                    parts.append(self._names(e.text))
+            elif e.code in (
+                "arena.leftovers",
+                "arena.pot_removed",
+                "arena.set_over",
+                "arena.game_over",
+            ):
+                parts.append(self._names(e.text))
+        if st.phase == "leftover":
+            self.phase = "leftover"
+            tied = [self.name(s) for s in st.tied]
+            self.pairs = [[None, None] for _ in range(self.players)]
+            self.ctx.lamps.light_only(list(st.tied))
+            parts.append(f"{_names_list(tied)}: show your leftover card face up.")
+        else:
+            self.phase = "result"
+            self.ctx.lamps.light_only([])
+        self.ctx.sounds.play("star" if self.winners else "round")
+        self.verdict = " ".join(parts)
+        self.say(self.verdict)
+
+    def _verdict_for(self, values: list[int]) -> str:
+        """``Red King: the lowest sum wins. Ana has 3, the lowest, and takes the card.``"""
+        st = self.state
+        op = self._round_operator()
+        word = OPERATION_WORDS[op[:-1]]
+        best = min(values) if goal(op) == "lowest" else max(values)
+        top = [s for s, v in enumerate(values) if v == best]
+        head = f"{_cap(operator_name(op))}: the {goal(op)} {word} wins."
+        if len(top) == 1:
+            self.winners = top
+            won = len(st.won[top[0]]) - len(self._won_before(top[0]))
+            cards = "the card" if won <= 1 else f"{won} cards (the pot too)"
+            return f"{head} {self.name(top[0])} has {best}, the {goal(op)}, and takes {cards}!"
+        self.winners = []
+        names = _names_list([self.name(s) for s in top])
+        if st.phase == "leftover" or self._was_last_round():
+            return f"{head} {names} tie with {best}: their leftover cards decide."
+        return (
+            f"{head} {names} tie with {best}, so nobody takes it: the "
+            f"{operator_name(op)} goes into the pot for the next round's winner."
+        )
+
+    def _round_operator(self) -> str:
+        """The operator of the round just scored (the state has moved on)."""
+        for step in reversed(self.match._steps):
+            action = step.action
+            if isinstance(action, RevealOperator):
+                return action.card
+        raise RuntimeError("no operator card was revealed")
+
+    def _won_before(self, seat: int) -> tuple[str, ...]:
+        if not self.checkpoints:
+            return ()
+        history = self.checkpoints[-1].history
+        steps = self.match._steps
+        before = steps[history - 1].state if history else self.match.initial
+        return before.won[seat]
+
+    def _was_last_round(self) -> bool:
+        if not self.checkpoints:
+            return False
+        history = self.checkpoints[-1].history
+        steps = self.match._steps
+        before = steps[history - 1].state if history else self.match.initial
+        return before.last_round_of_set
+
+    def next_round(self) -> None:
+        if self.phase != "result":
+            self.refuse("ui.press_first", f"next tapped in phase {self.phase}")
+            return
+        if GAME.is_over(self.state):
+            self.stack.replace(ArenaResults(self.ctx, scene=self))
+            return
+        self.verdict = ""
+        self.begin_round()
+
+    # -- undo ------------------------------------------------------------------------------
+
+    def _checkpoint(self) -> None:
+        screen = {f: copy.deepcopy(getattr(self, f)) for f in SCREEN_FIELDS}
+        self.checkpoints.append(Checkpoint(len(self.match.history), screen))
+
+    def undo(self) -> None:
+        """Take back the last operator card entered or the last scored round (PIN first)."""
+        if not self.checkpoints:
+            self.refuse("engine.nothing_to_undo", "no checkpoint")
+            return
+        point = self.checkpoints.pop()
+        taken = []
+        while len(self.match.history) > point.history:
+            taken.append(self.match.undo())
+        for f, value in point.screen.items():
+            setattr(self, f, value)
+        self.countdown_end = None
+        self.bot_due = {}
+        if self.phase == "ready":  # bots that were not ready yet press again
+            now = self.ctx.clock()
+            for k, seat in enumerate(s for s in sorted(self.bots) if not self.ready[s]):
+                self.bot_due[seat] = now + BOT_SECONDS + BOT_STAGGER * k
+        self.ctx.lamps.light_only(
+            [s for s in range(self.players) if self.ready[s]] if self.phase == "ready" else []
+        )
+        log.info("math-arena: undo took back %s", list(reversed(taken)))
+        self.ctx.sounds.play("tap")
+        self.say(
+            "Taken back. "
+            + (
+                "Check the cards and tap Who wins?"
+                if self.phase in ("reveal", "leftover")
+                else "Turn over the operator card again."
+            )
+        )
+        self.layout(self.m)
+
+    # -- input -----------------------------------------------------------------------------
+
+    def handle(self, event: InputEvent) -> None:
+        if isinstance(event, Back):
+            self.press("leave")
+        elif isinstance(event, SeatPressed):
+            self.seat_pressed(event.seat, event.at)
+        elif isinstance(event, CardsSeen):
+            self.seen(event)
+        elif isinstance(event, Tap):
+            button = hit(self.buttons, event.pos)
+            if button is None:
+                return
+            if not button.enabled:
+                self._explain(button.name)
+                return
+            if button.name.startswith("seat."):
+                self.seat_pressed(int(button.name[5:]), event.at)
+                return
+            self.ctx.sounds.play("tap")
+            self.press(button.name)
+
+    def _explain(self, name: str) -> None:
+        if name == "score":
+            self.score()  # says what is missing, or which phase it is
+        elif name == "next":
+            self.refuse("ui.press_first", "next tapped early")
+        elif name.startswith("card."):
+            _, seat, slot = name.split(".")
+            self.correct(int(seat), int(slot))
+        elif name == "undo":
+            self.refuse("engine.nothing_to_undo", "undo tapped with no checkpoint")
+        else:
+            self.refuse("ui.not_ready", f"{name} is off")
+
+    def press(self, name: str) -> None:
+        if name == "leave":
+            self.asking = ("leave",)
+            self.stack.push(Confirm(self.ctx, "Leave this game?", "Leave", "Keep playing"))
+        elif name == "rules":
+            self.asking = ("rules",)
+            self.stack.push(rules_scene(self.ctx))
+        elif name == "undo":
+            if not self.checkpoints:
+                self.refuse("engine.nothing_to_undo", "undo with no checkpoint")
+                return
+            self.asking = ("undo",)
+            self.stack.push(UndoPin(self.ctx))
+        elif name == "operator":
+            self.operator_by_touch()
+        elif name == "deal":
+            self.deal_operator()
+        elif name == "score":
+            self.score()
+        elif name == "next":
+            self.next_round()
+        elif name.startswith("card."):
+            _, seat, slot = name.split(".")
+            self.correct(int(seat), int(slot))
+
+    def resume(self, result: Any) -> None:
+        asking, self.asking = self.asking, None
+        if asking is None:
+            return
+        kind = asking[0]
+        if kind == "leave" and result == "yes":
+            from tabletop.ui.scenes.home import HomeScene
+
+            self.stack.unwind_to(HomeScene)
+            return
+        if kind == "undo" and result == "ok":
+            self.undo()
+        elif kind == "pick" and isinstance(result, tuple) and self.phase == "ready":
+            seat = asking[1]
+            self.picks[seat] = (result[0], result[1])
+            self._ready(seat)
+        elif kind == "card" and isinstance(result, str):
+            _, seat, slot = asking
+            self.pairs[seat][slot] = result
+            self.bad.discard((seat, slot))
+            log.info("math-arena: seat %d card %d set by touch to %s", seat + 1, slot + 1, result)
+        elif kind == "operator" and isinstance(result, str):
+            self.set_operator(result, "a tap")
+        self.layout(self.m)
+
+    # -- layout ----------------------------------------------------------------------------
+
+    def layout(self, metrics: Metrics) -> None:
+        m = metrics
+        W, H = m.size
+        margin = m.u(16)
+        b: list[Button] = []
+        bw, bh = m.u(104), m.u(48)
+        for i, (name, label) in enumerate(
+            (("leave", "Leave"), ("undo", "Undo"), ("rules", "Rules"))
+        ):
+            b.append(
+                Button(
+                    name,
+                    pygame.Rect(W - margin - (i + 1) * bw - i * m.u(8), m.u(8), bw, bh),
+                    label,
+                    kind="quiet",
+                    enabled=name != "undo" or bool(self.checkpoints),
+                )
+            )
+        self.op_rect = pygame.Rect(margin + m.u(46), m.u(94), m.u(140), m.u(192))
+        if self.phase == "operator" and self.cards == "table":
+            b.append(Button("operator", self.op_rect.copy(), "", kind="card"))
+        # seats
+        top = m.u(66)
+        left = margin + m.u(250)
+        bottom = H - m.u(104)
+        n = self.players
+        gap = m.u(6)
+        rh = min(m.u(78), (bottom - top - gap * (n - 1)) // n)
+        self.rows: list[pygame.Rect] = []
+        for seat in range(n):
+            row = pygame.Rect(left, top + seat * (rh + gap), W - margin - left, rh)
+            self.rows.append(row)
+            b.append(
+                Button(
+                    f"seat.{seat}",
+                    pygame.Rect(row.left, row.top, m.u(190), row.height),
+                    self.name(seat),
+                    kind="seat",
+                )
+            )
+            ch = row.height - m.u(8)
+            cw = ch * 3 // 4
+            for slot in range(2):
+                rect = pygame.Rect(
+                    row.left + m.u(196) + slot * (cw + m.u(6)), row.top + m.u(4), cw, ch
+                )
+                b.append(Button(f"card.{seat}.{slot}", rect, "", kind="slot"))
+        self.card_right = left + m.u(196) + 2 * ((rh - m.u(8)) * 3 // 4) + m.u(12)
+        # the message and the main action
+        self.message_rect = pygame.Rect(margin, H - m.u(96), W - 3 * margin - m.u(240), m.u(86))
+        action = pygame.Rect(W - margin - m.u(240), H - m.u(12) - m.u(60), m.u(240), m.u(60))
+        if self.phase == "operator" and self.cards == "table":
+            b.append(Button("deal", action, "Deal one for us", kind="quiet"))
+        elif self.phase == "result":
+            over = GAME.is_over(self.state)
+            b.append(Button("next", action, "See the results" if over else "Next round"))
+        else:
+            complete = self._complete()
+            b.append(
+                Button(
+                    "score",
+                    action,
+                    "Who wins?",
+                    enabled=self.phase in ("reveal", "leftover") and complete,
+                )
+            )
+        self.buttons = b
+
+    def _complete(self) -> bool:
+        if self.phase == "leftover":
+            st = self.state
+            return all(self.pairs[s][0] is not None for s in st.tied if not st.shown[s])
+        return all(a is not None and b is not None for a, b in self.pairs)
+
+    # -- drawing ---------------------------------------------------------------------------
+
+    def draw(self, surface: pygame.Surface) -> None:
+        painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
+        surface.fill(p.background)
+        st = self.state
+        painter.text(surface, "Math Arena", (m.u(16), m.u(12)), m.title, bold=True)
+        deal = st.deal
+        painter.text(
+            surface,
+            f"Set {st.set_number} of {deal.sets} \u00b7 Round {st.round} of {deal.rounds}",
+            (m.u(16), m.u(62)),
+            m.small,
+            p.muted,
+            bold=True,
+        )
+        op = st.operator if self.phase != "result" else self._round_operator()
+        if op is None and self.phase in ("leftover",):
+            op = self._round_operator()
+        if op is None:
+            draw_card(painter, surface, self.op_rect, None, face="empty", big=True)
+            painter.text(
+                surface,
+                "Operator card?",
+                (self.op_rect.centerx, self.op_rect.bottom + m.u(8)),
+                m.text,
+                bold=True,
+                anchor="midtop",
+            )
+        else:
+            draw_card(painter, surface, self.op_rect, op, big=True)
+            colour = RED_INK if op[-1] in RED_SUITS else p.ink
+            painter.text(
+                surface,
+                goal_words(op),
+                (self.op_rect.centerx, self.op_rect.bottom + m.u(6)),
+                m.text + 2,
+                colour,
+                bold=True,
+                anchor="midtop",
+                max_width=m.u(236),
+            )
+            painter.paragraph(
+                surface,
+                HOW[op[:-1]],
+                pygame.Rect(m.u(16), self.op_rect.bottom + m.u(36), m.u(230), m.small * 2 + m.u(6)),
+                m.small,
+                p.ink,
+                align="center",
+            )
+        if st.pot:
+            painter.text(
+                surface,
+                f"Pot: {len(st.pot)} card{'s' if len(st.pot) > 1 else ''}",
+                (self.op_rect.right + m.u(6), self.op_rect.top),
+                m.small,
+                ORANGE,
+                bold=True,
+            )
+        for b in self.buttons:
+            if b.kind == "seat":
+                self._draw_seat(surface, b)
+            elif b.kind == "slot":
+                self._draw_slot(surface, b)
+            elif b.kind == "card":
+                continue
+            else:
+                painter.button(surface, b)
+        kind_colour = p.bad if self.message_bad else p.ink
+        painter.box(surface, self.message_rect, p.panel, p.line, 2, m.u(8))
+        painter.paragraph(
+            surface,
+            self.message,
+            self.message_rect.inflate(-m.u(16), -m.u(10)),
+            m.text,
+            kind_colour,
+        )
+        if self.phase == "countdown":
+            self._draw_countdown(surface, self.ctx.clock())
+
+    def _draw_seat(self, surface: pygame.Surface, b: Button) -> None:
+        painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
+        seat = int(b.name[5:])
+        row = self.rows[seat]
+        won = seat in self.winners and self.phase == "result"
+        painter.box(
+            surface, row, p.panel, p.selected if won else p.line, m.u(4) if won else 2, m.u(8)
+        )
+        chip = pygame.Rect(row.left + m.u(5), row.top + m.u(5), m.u(34), row.height - m.u(10))
+        painter.box(surface, chip, SEAT_COLOURS[seat], None, radius=m.u(6))
+        painter.text(
+            surface,
+            str(seat + 1),
+            chip.center,
+            m.text,
+            seat_text_colour(seat),
+            bold=True,
+            anchor="center",
+        )
+        x = chip.right + m.u(8)
+        painter.text(
+            surface,
+            self.name(seat),
+            (x, row.top + m.u(6)),
+            m.text,
+            bold=True,
+            max_width=m.u(118),
+        )
+        count = len(self.state.won[seat])
+        painter.text(
+            surface,
+            f"{count} won",
+            (x, row.bottom - m.u(6)),
+            m.small,
+            p.muted,
+            anchor="bottomleft",
+        )
+        lit = self.ready[seat] and self.phase in ("ready", "countdown")
+        lit = lit or (self.phase == "leftover" and seat in self.state.tied)
+        centre = (row.left + m.u(176), row.centery)
+        if lit:
+            pygame.draw.circle(surface, p.selected, centre, m.u(9))
+        pygame.draw.circle(surface, p.line, centre, m.u(9), 2)
+        # the pair's value, or what the seat should do
+        x = self.card_right
+        width = row.right - x - m.u(8)
+        text, colour, bold = self._row_text(seat)
+        painter.text(
+            surface,
+            text,
+            (x, row.centery),
+            m.text,
+            colour,
+            bold=bold,
+            anchor="midleft",
+            max_width=width,
+        )
+
+    def _row_text(self, seat: int) -> tuple[str, tuple[int, int, int], bool]:
+        p = self.ctx.painter.p
+        pair = self.pairs[seat]
+        if self.phase in ("reveal", "result") and pair[0] and pair[1]:
+            op = self.state.operator if self.phase == "reveal" else self._round_operator()
+            if op is not None:
+                win = " wins!" if seat in self.winners and self.phase == "result" else ""
+                return explain(op, (pair[0], pair[1])) + win, p.good if win else p.ink, bool(win)
+        if self.phase == "leftover" and seat in self.state.tied:
+            card = pair[0]
+            return (
+                (f"leftover {pip_value(card)}" if card else "show your leftover card"),
+                p.ink,
+                True,
+            )
+        if self.phase in ("ready", "countdown"):
+            if self.ready[seat]:
+                return "ready", p.good, True
+            return ("thinking..." if self.is_bot(seat) else "press your button"), p.muted, False
+        if self.phase == "reveal":
+            return "turn your cards up", p.muted, False
+        return "", p.muted, False
+
+    def _draw_slot(self, surface: pygame.Surface, b: Button) -> None:
+        painter = self.ctx.painter
+        _, seat_text, slot_text = b.name.split(".")
+        seat, slot = int(seat_text), int(slot_text)
+        if self.phase == "operator":
+            return
+        if self.phase in ("ready", "countdown"):
+            if self.ready[seat]:
+                draw_card(painter, surface, b.rect, None, face="down")
+            return
+        if self.phase == "leftover":
+            if seat in self.state.tied and slot == 0:
+                card = self.pairs[seat][0]
+                draw_card(
+                    painter,
+                    surface,
+                    b.rect,
+                    card,
+                    face="up" if card else "empty",
+                    bad=(seat, 0) in self.bad,
+                )
+            return
+        card = self.pairs[seat][slot]
+        draw_card(
+            painter,
+            surface,
+            b.rect,
+            card,
+            face="up" if card else "empty",
+            bad=(seat, slot) in self.bad,
+        )
+
+    def _draw_countdown(self, surface: pygame.Surface, now: float) -> None:
+        painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
+        left = self.countdown_left(now)
+        area = pygame.Rect(0, 0, m.u(300), m.u(220))
+        area.center = (self.rows[0].centerx, (self.rows[0].top + self.rows[-1].bottom) // 2)
+        painter.box(surface, area, p.panel, p.selected, m.u(5), m.u(16))
+        painter.text(
+            surface, str(max(1, left)), area.center, m.u(130), p.ink, bold=True, anchor="center"
+        )
+        painter.text(
+            surface,
+            "Get ready...",
+            (area.centerx, area.top + m.u(10)),
+            m.text,
+            p.muted,
+            anchor="midtop",
+        )
+
+
+# -- the results and the tournament --------------------------------------------------------
+
+
+class ArenaResults(Scene):
+    """After the last round: operator cards per seat, places, tournament points (ARENA-5)."""
+
+    def __init__(self, ctx: Context, *, scene: ArenaScene) -> None:
+        super().__init__(ctx)
+        self.game = scene
+        result = GAME.result(scene.state)
+        assert result is not None
+        self.result = result
+        self.before = scene.tournament
+        self.tournament = (
+            scene.tournament.record(result)
+            if not scene.tournament.over
+            else Tournament(scene.players, target=TOURNAMENT_TARGET).record(result)
+        )
+        self.gained = tournament_points(result.places)
+
+    @property
+    def winner_line(self) -> str:
+        """``winner: NAMES`` (``run_demo``'s last line) or ``winner: draw``."""
+        best = sorted(self.result.winners)
+        if len(best) == self.game.players:
+            return "winner: draw"
+        return "winner: " + ", ".join(self.game.name(s) for s in best)
+
+    def enter(self) -> None:
+        self.ctx.sounds.play("star")
+        self.ctx.lamps.light_only(sorted(self.result.winners))
+
+    def exit(self) -> None:
+        self.ctx.lamps.light_only([])
+
+    def layout(self, metrics: Metrics) -> None:
+        m = metrics
+        W, H = m.size
+        h = m.u(56)
+        self.buttons = [
+            Button(
+                "home", pygame.Rect(m.u(16), H - m.u(16) - h, m.u(200), h), "Home", kind="quiet"
+            ),
+            Button(
+                "again",
+                pygame.Rect(W - m.u(16) - m.u(280), H - m.u(16) - h, m.u(280), h),
+                "New tournament" if self.tournament.over else "Next game",
+            ),
+        ]
+
+    def handle(self, event: InputEvent) -> None:
+        if isinstance(event, Back):
+            self.press("home")
+        elif isinstance(event, Tap):
+            button = hit(self.buttons, event.pos)
+            if button is not None:
+                self.ctx.sounds.play("tap")
+                self.press(button.name)
+
+    def press(self, name: str) -> None:
+        from tabletop.ui.scenes.home import HomeScene
+
+        if name == "home":
+            self.stack.unwind_to(HomeScene)
+        elif name == "again":
+            g = self.game
+            self.stack.replace(
+                ArenaScene(
+                    self.ctx,
+                    seats=g.seats,
+                    cards=g.cards,
+                    level=g.level,
+                    seed=self.ctx.rng.randrange(1 << 30),
+                    tournament=None if self.tournament.over else self.tournament,
+                )
+            )
+
+    def draw(self, surface: pygame.Surface) -> None:
+        painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
+        surface.fill(p.background)
+        g = self.game
+        best = sorted(self.result.winners)
+        if len(best) == 1:
+            title = f"{g.name(best[0])} wins!"
+        else:
+            title = f"{_names_list([g.name(s) for s in best])} share first place!"
+        header(
+            self,
+            surface,
+            title,
+            "Most operator cards wins. Tournament: 1st place 2 points, 2nd place 1.",
+        )
+        y = m.u(96)
+        cols = (m.u(16), m.u(70), m.u(270), m.u(470), m.u(620))
+        for x, label in zip(cols[1:], ("Player", "Operator cards", "Place", "Points")):
+            painter.text(surface, label, (x, y), m.small, p.muted, bold=True)
+        y += m.small + m.u(8)
+        step = min(m.u(52), (self.buttons[0].rect.top - y - m.u(40)) // g.players)
+        for seat in range(g.players):
+            chip = pygame.Rect(cols[0], y, m.u(40), step - m.u(8))
+            painter.box(surface, chip, SEAT_COLOURS[seat], None, radius=m.u(6))
+            painter.text(
+                surface,
+                str(seat + 1),
+                chip.center,
+                m.text,
+                seat_text_colour(seat),
+                bold=True,
+                anchor="center",
+            )
+            mid = chip.centery
+            painter.text(
+                surface,
+                g.name(seat),
+                (cols[1], mid),
+                m.text,
+                bold=True,
+                anchor="midleft",
+                max_width=m.u(190),
+            )
+            cards = g.state.won[seat]
+            painter.text(
+                surface, str(len(cards)), (cols[2], mid), m.big, bold=True, anchor="midleft"
+            )
+            small = " ".join(card_label(c) for c in cards)
+            painter.text(
+                surface,
+                small,
+                (cols[2] + m.u(44), mid),
+                m.small,
+                p.muted,
+                anchor="midleft",
+                max_width=cols[3] - cols[2] - m.u(52),
+            )
+            place = self.result.places[seat]
+            painter.text(
+                surface,
+                {1: "1st", 2: "2nd", 3: "3rd"}.get(place, f"{place}th"),
+                (cols[3], mid),
+                m.text,
+                bold=True,
+                anchor="midleft",
+            )
+            gained = self.gained[seat]
+            painter.text(
+                surface,
+                f"+{gained} \u2192 {self.tournament.points[seat]}",
+                (cols[4], mid),
+                m.text,
+                p.good if gained else p.ink,
+                bold=True,
+                anchor="midleft",
+            )
+            y += step
+        t = self.tournament
+        if t.over:
+            names = _names_list([g.name(s) for s in t.winners])
+            line = f"{names} reached {t.target} points and won the tournament!"
+        else:
+            line = f"Tournament: first to {t.target} points. Game {t.games} played."
+        painter.text(
+            surface,
+            line,
+            (m.u(16), y + m.u(8)),
+            m.text,
+            p.ink,
+            bold=True,
+            max_width=m.width - m.u(32),
+        )
+        painter.buttons(surface, self.buttons)
+
+
+# -- the rules -----------------------------------------------------------------------------
+
+RULES = (
+    RulesPage(
+        "The goal",
+        "Win the most operator cards. The 12 Kings, Queens and Jacks are the operators. "
+        "The Ace to 10 cards are numbers: an Ace is 1.",
+        "With 3 players everyone gets 13 number cards. There are 12 rounds, one operator "
+        "card each. Win 5 of them and you are likely the winner.",
+    ),
+    RulesPage(
+        "King, Queen, Jack",
+        "King: add your two cards. Queen: divide the bigger card by the smaller one; the "
+        "remainder counts. Jack: the bigger card minus the smaller one.",
+        "You play 5 and 2. King: 5 + 2 = 7. Queen: 2 into 5 leaves 1. Jack: 5 - 2 = 3.",
+    ),
+    RulesPage(
+        "Red or black?",
+        "A red operator (hearts, diamonds) wants the LOWEST value. A black operator "
+        "(spades, clubs) wants the HIGHEST value. The colour of your number cards does "
+        "not matter.",
+        "A red King: the lowest sum wins, so Ace + 2 = 3 beats 4 + 6 = 10. A black Jack: "
+        "the biggest difference wins, so 10 - Ace = 9 is great.",
+    ),
+    RulesPage(
+        "A round",
+        "The device shows the operator card. Pick two cards and put them face down. Press "
+        "your seat button: your light goes on. When everybody is ready the device counts "
+        "3, 2, 1 and says Reveal! Turn your cards up: the camera reads them.",
+        "Red King. Ana plays 7 and Ace: 8. Ben plays 9 and 10: 19. Cleo plays 3 and 4: 7. "
+        "The lowest sum wins: Cleo takes the red King.",
+    ),
+    RulesPage(
+        "Ties and the pot",
+        "If the best values tie, nobody takes the operator card. It goes into the pot, and "
+        "the next round's winner takes the pot too. In the last round of a set, the tied "
+        "players show their leftover card; the best one takes the pot. If that ties too, "
+        "the pot leaves the game.",
+        "Black Queen: Ana 2 into 7 leaves 1, Ben 3 into 10 leaves 1. A tie! The black Queen "
+        "goes into the pot. Next round Cleo wins and takes 2 cards.",
+    ),
+    RulesPage(
+        "Sets and winning",
+        "2 or 3 players: 2 sets of 6 rounds, 13 cards each. 4 players: 9 cards, 3 sets of 4 "
+        "rounds. 5 players: 8 cards, 3 sets of 4. After each set all number cards are "
+        "shuffled and dealt again. The most operator cards wins.",
+        "Tournament: first place scores 2 points, second place 1 point. Players who share "
+        "a place all score it. Play until someone has 10 points.",
+    ),
+)
+
+
+def rules_scene(ctx: Context) -> RulesScene:
+    return RulesScene(ctx, "Math Arena: how to play", RULES)
+
+
+# -- the contract with Home and `tabletop demo` --------------------------------------------
+
+
+def setup_scene(ctx: Context) -> Scene:
+    """The game's first screen (Home pushes it)."""
+    return ArenaSetup(ctx)
+
+
+class _DemoClock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def run_demo(
+    *,
+    seed: int | None,
+    out_dir: Path | None,
+    out: TextIO,
+    size: tuple[int, int] = (800, 480),
+) -> str:
+    """Bots in every seat, the camera simulated from the virtual deal (``CardsSeen``), a
+    misread card corrected by touch once per set; screenshots of every round."""
+    os.environ["SDL_VIDEODRIVER"] = "dummy"
+    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    from tabletop.assets import mathe_meister_layout
+    from tabletop.highscores import HighScores
+    from tabletop.ui.app import App
+    from tabletop.ui.autoplay import Autoplayer
+    from tabletop.ui.input import CardSeen
+    from tabletop.ui.prefs import PrefsFile
+    from tabletop.ui.scenes.home import HomeScene
+    from tabletop.ui.sound import Sounds
+    from tabletop.ui.theme import metrics_for
+
+    seed = random.SystemRandom().randrange(10**6) if seed is None else seed
+    folder = out_dir or Path(tempfile.mkdtemp(prefix="tabletop-arena-demo-"))
+    folder.mkdir(parents=True, exist_ok=True)
+    rng = random.Random(seed)
+    players = 2 + seed % 4
+    clock = _DemoClock()
+    pygame.display.init()
+    pygame.font.init()
+    window = pygame.display.set_mode(size)
+    ctx = Context(
+        metrics=metrics_for(size),
+        sounds=Sounds(enabled=False),
+        highscores=HighScores(":memory:"),
+        prefs=PrefsFile(None),
+        layout=mathe_meister_layout(),
+        clock=clock,
+        rng=random.Random(seed),
+    )
+    app = App(ctx, window, flip=False)
+    app.stack.push(HomeScene(ctx))
+    app.step()
+    auto = Autoplayer(app)
+    auto.tap("game.math-arena")
+    setup = app.stack.top
+    assert isinstance(setup, ArenaSetup)
+    while setup.players < players:
+        auto.tap("players.+")
+    while setup.players > players:
+        auto.tap("players.-")
+    for seat in range(players):
+        auto.tap(f"bot.{seat}")
+    auto.tap("level.hard")
+    auto.tap("start")
+    game = app.stack.top
+    assert isinstance(game, ArenaScene)
+    print(
+        f"Math Arena in the touchscreen app, offscreen ({size[0]}x{size[1]}): {players} hard "
+        f"bots, virtual deal, seed {seed}; the camera is simulated from the deal.",
+        file=out,
+    )
+    print(f"Screenshots: {folder}", file=out)
+    misread_round = {s: rng.randrange(1, game.state.deal.rounds + 1) for s in (1, 2, 3)}
+    shot = 0
+    while isinstance(app.stack.top, ArenaScene):
+        st = game.state
+        label = f"set {st.set_number} round {st.round}"
+        # the bots press their buttons, the countdown runs, "Reveal!"
+        for _ in range(50):
+            if game.phase != "ready":
+                break
+            clock.now += BOT_STAGGER
+            app.step()
+        if game.phase != "countdown":
+            raise RuntimeError(f"{label}: the countdown did not start (phase {game.phase})")
+        clock.now += 1.0
+        app.step()
+        if shot < 2:
+            shot += 1
+            app.screenshot(folder / f"countdown_{shot}.png")
+        clock.now += COUNTDOWN
+        app.step()
+        # the camera reads every pair (once per set, one card is misread)
+        misread = None
+        for seat in range(players):
+            pair = list(game.picks[seat])
+            if st.round == misread_round.get(st.set_number) and seat == 0:
+                wrong = next(c for c in NUMBER_CARDS if c in st.played or c in st.hands[1])
+                misread = (pair[1], wrong)
+                pair[1] = wrong
+            cards = tuple(CardSeen(c, seat + 1, "reveal") for c in pair)
+            app.post(CardsSeen(seat + 1, "reveal", cards, clock.now))
+        app.step()
+        if misread is not None:
+            auto.tap("score")
+            print(
+                f"{label}: the camera misread {game.name(0)}'s {misread[0]} as "
+                f"{misread[1]}: {game.message}",
+                file=out,
+            )
+            app.screenshot(folder / f"set{st.set_number}_misread.png")
+            auto.tap("card.0.1")
+            auto.tap(f"choice.{misread[0]}")
+        plays = "; ".join(
+            f"{game.name(s)} {explain(game.state.operator or '', tuple(game.pairs[s]))}"  # type: ignore[arg-type]
+            for s in range(players)
+        )
+        auto.tap("score")
+        if game.phase == "leftover":
+            app.screenshot(folder / f"set{st.set_number}_leftover.png")
+            for seat in game.state.tied:
+                card = game.state.hands[seat][0]
+                app.post(
+                    CardsSeen(seat + 1, "reveal", (CardSeen(card, seat + 1, "reveal"),), clock.now)
+                )
+            app.step()
+            auto.tap("score")
+        print(f"{label}: {plays}. {game.verdict}", file=out)
+        app.screenshot(folder / f"set{st.set_number}_round{st.round:02d}.png")
+        auto.tap("next")
+    results = app.stack.top
+    if not isinstance(results, ArenaResults):
+        raise RuntimeError("the game did not reach the results screen")
+    app.screenshot(folder / "results.png")
+    counts = ", ".join(f"{game.name(s)} {len(game.state.won[s])}" for s in range(players))
+    print(f"Operator cards: {counts}. {game._names(results.result.reason)}.", file=out)
+    line = results.winner_line
+    print(line, file=out)
+    pygame.display.quit()
+    return line
+
+
+__all__ = [
+    "ArenaResults",
+    "ArenaScene",
+    "ArenaSetup",
+    "HandPicker",
+    "UndoPin",
+    "draw_card",
+    "rules_scene",
+    "run_demo",
+    "setup_scene",
+]
