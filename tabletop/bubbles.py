@@ -30,7 +30,7 @@ OPS = ("+", "-", "x", "/")
 OP_GLYPHS = {"+": "+", "-": "\u2212", "x": "\u00d7", "/": "\u00f7"}
 OP_WORDS = {"+": "plus", "-": "minus", "x": "times", "/": "divided by"}
 DT = 1 / 30  # seconds of game time per step
-WIDTH, HEIGHT = 1000.0, 600.0  # the field, in field units
+WIDTH, HEIGHT = 1000.0, 470.0  # the field, in field units (the shape of the screen's room)
 RADIUS = 48.0  # every bubble's radius, in field units
 TARGETS = range(0, 101)  # targets are whole numbers 0..100
 
@@ -510,8 +510,10 @@ class BubbleGame:
             whole = sorted(
                 int(a) for a in pool if a.denominator == 1 and int(a) in TARGETS and a != exclude
             )
-            if whole:
-                return self.rng.choice(whole)
+            # 0 (n - n, n x 0) only when nothing else can be made: it is too easy
+            interesting = [t for t in whole if t != 0] or whole
+            if interesting:
+                return self.rng.choice(interesting)
         return self.target if exclude is None else exclude
 
     def iter_bubbles(self) -> Iterator[Bubble]:
