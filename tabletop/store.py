@@ -1,0 +1,397 @@
+"""The game journal: every applied action is on disk before the screen shows it.
+
+One SQLite file in WAL mode with ``synchronous=FULL`` (``<data>/tabletop.sqlite3``;
+``<data>`` is ``$TABLETOP_DATA`` or the platform's data folder, or a folder given by
+``--data``). A match is a row in ``matches`` (its log header: game, seats, seed,
+settings; a label to find it again; app data such as seat names; the seconds played)
+and one row per applied action in ``actions`` (the same JSON line as the match log,
+digest included). So a journal *is* a match log, and resuming is
+:meth:`Match.replay`: the state after every journaled action, checked digest by digest.
+
+Writing is :meth:`Journal.sync` after each change to a match (apply, deal or undo): it
+makes the stored actions equal to the match's history in one transaction, and returns
+only once SQLite has synced the WAL to disk. A process killed at any moment leaves every
+synced action stored, and nothing half-written.
+
+The schema is versioned (``PRAGMA user_version``) and migrated step by step
+(:data:`MIGRATIONS`). A file SQLite cannot read, that fails its integrity check, or that
+a newer version of this program wrote is never fatal and never silently emptied: it is
+moved aside whole (``tabletop.sqlite3.corrupt-<time>`` or ``.newer-<time>``, with its
+``-wal``), a fresh journal is started, and :attr:`Journal.notice` says so in one
+sentence for the teacher.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import os
+import sqlite3
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tabletop.engine.errors import CorruptLog, TabletopError
+from tabletop.engine.match import Match
+from tabletop.engine.protocol import Game
+
+log = logging.getLogger(__name__)
+
+FILE_NAME = "tabletop.sqlite3"
+
+# version -> the SQL that brings a file at version-1 to it. Never edit a released step;
+# add the next one.
+MIGRATIONS: dict[int, str] = {
+    1: """
+    CREATE TABLE matches (
+        id INTEGER PRIMARY KEY,
+        game TEXT NOT NULL,
+        header TEXT NOT NULL,
+        label TEXT NOT NULL DEFAULT '',
+        meta TEXT NOT NULL DEFAULT '{}',
+        started REAL NOT NULL,
+        status TEXT NOT NULL DEFAULT 'playing',
+        finished REAL,
+        reason TEXT,
+        result TEXT
+    );
+    CREATE TABLE actions (
+        match_id INTEGER NOT NULL REFERENCES matches (id),
+        n INTEGER NOT NULL,
+        line TEXT NOT NULL,
+        at REAL NOT NULL,
+        PRIMARY KEY (match_id, n)
+    );
+    CREATE INDEX matches_by_status ON matches (status, label);
+    """,
+    2: """
+    ALTER TABLE matches ADD COLUMN elapsed REAL NOT NULL DEFAULT 0;
+    """,
+}
+SCHEMA_VERSION = max(MIGRATIONS)
+STATUSES = ("playing", "finished", "abandoned", "broken")
+
+
+def data_dir(override: Path | str | None = None) -> Path:
+    """``override``, else ``$TABLETOP_DATA``, else the platform's data folder."""
+    if override:
+        return Path(override)
+    from tabletop.highscores import data_dir as default
+
+    return default()
+
+
+@dataclass(frozen=True)
+class Saved:
+    """One journaled match, as listed (not replayed)."""
+
+    id: int
+    game: str
+    label: str
+    meta: dict[str, Any]
+    started: float
+    status: str
+    actions: int
+    elapsed: float
+    reason: str | None = None
+    result: dict[str, Any] | None = None
+
+
+class Journal:
+    """The journal file (see the module docstring). ``path`` ``":memory:"`` keeps nothing."""
+
+    def __init__(
+        self,
+        path: Path | str | None = None,
+        *,
+        now: Callable[[], float] = time.time,
+    ) -> None:
+        if path == ":memory:":
+            self.path: Path | None = None
+        else:
+            self.path = Path(path) if path else data_dir() / FILE_NAME
+        self.notice: str | None = None
+        self._now = now
+        self._stored: dict[int, int] = {}  # match id -> actions on disk
+        self.db = self._open()
+
+    # -- matches -------------------------------------------------------------------------
+
+    def start(
+        self, match: Match[Any, Any, Any], *, label: str = "", meta: Mapping[str, Any] | None = None
+    ) -> int:
+        """A new journaled match (with any actions it already has); its id."""
+        header = json.dumps(match.header(), sort_keys=True)
+        with self._tx():
+            cur = self.db.execute(
+                "INSERT INTO matches (game, header, label, meta, started) VALUES (?, ?, ?, ?, ?)",
+                (match.game.name, header, label, json.dumps(dict(meta or {})), self._now()),
+            )
+            match_id = int(cur.lastrowid or 0)
+            self._stored[match_id] = 0
+            self._write_actions(match_id, match)
+        return match_id
+
+    def sync(
+        self, match_id: int, match: Match[Any, Any, Any], *, elapsed: float | None = None
+    ) -> None:
+        """Make the journal hold exactly ``match``'s history (call after every apply,
+        deal or undo, before the screen changes); ``elapsed``: seconds played so far."""
+        with self._tx():
+            self._write_actions(match_id, match)
+            if elapsed is not None:
+                self.db.execute(
+                    "UPDATE matches SET elapsed = ? WHERE id = ?", (float(elapsed), match_id)
+                )
+
+    def set_meta(self, match_id: int, meta: Mapping[str, Any]) -> None:
+        with self._tx():
+            self.db.execute(
+                "UPDATE matches SET meta = ? WHERE id = ?", (json.dumps(dict(meta)), match_id)
+            )
+
+    def finish(
+        self,
+        match_id: int,
+        result: Mapping[str, Any] | None,
+        *,
+        reason: str = "end",
+        status: str = "finished",
+    ) -> None:
+        """The match is over: ``reason`` "end" (the game ended), "time" (a rotation ran
+        out: ``result`` holds the standings then) or "abandoned"."""
+        if status not in STATUSES:
+            raise ValueError(f"status must be one of {STATUSES}")
+        with self._tx():
+            self.db.execute(
+                "UPDATE matches SET status = ?, finished = ?, reason = ?, result = ? WHERE id = ?",
+                (
+                    status,
+                    self._now(),
+                    reason,
+                    None if result is None else json.dumps(dict(result), sort_keys=True),
+                    match_id,
+                ),
+            )
+
+    def unfinished(self, label: str | None = None) -> list[Saved]:
+        """Matches still being played (newest first), optionally only with ``label``."""
+        where, args = "m.status = 'playing'", ()
+        if label is not None:
+            where, args = where + " AND m.label = ?", (label,)
+        return self._list(where, args)
+
+    def matches(self) -> list[Saved]:
+        """Every journaled match, newest first."""
+        return self._list("1 = 1", ())
+
+    def load(self, match_id: int, games: Mapping[str, Game[Any, Any, Any]]) -> Match[Any, Any, Any]:
+        """The match rebuilt by replaying its journal (every digest checked).
+
+        A journal that no longer replays (edited by hand, or from an engine that changed)
+        raises :class:`CorruptLog`; the match is marked "broken" so it is not offered
+        again, and its rows stay for the teacher's export.
+        """
+        row = self.db.execute("SELECT header FROM matches WHERE id = ?", (match_id,)).fetchone()
+        if row is None:
+            raise CorruptLog("store.missing", f"there is no saved game number {match_id}")
+        lines = [str(row[0])] + [
+            str(r[0])
+            for r in self.db.execute(
+                "SELECT line FROM actions WHERE match_id = ? ORDER BY n", (match_id,)
+            )
+        ]
+        try:
+            match = Match.replay(lines, games)
+        except CorruptLog as exc:
+            log.warning("journal: match %d does not replay: %s", match_id, exc)
+            with self._tx():
+                self.db.execute(
+                    "UPDATE matches SET status = 'broken', reason = ? WHERE id = ?",
+                    (exc.message, match_id),
+                )
+            raise
+        self._stored[match_id] = len(lines) - 1
+        return match
+
+    def lines(self, match_id: int) -> list[str]:
+        """The journal of one match as a match log (``tabletop replay`` reads it)."""
+        row = self.db.execute("SELECT header FROM matches WHERE id = ?", (match_id,)).fetchone()
+        if row is None:
+            return []
+        return [str(row[0])] + [
+            str(r[0])
+            for r in self.db.execute(
+                "SELECT line FROM actions WHERE match_id = ? ORDER BY n", (match_id,)
+            )
+        ]
+
+    def close(self) -> None:
+        with contextlib.suppress(sqlite3.Error):
+            self.db.close()
+
+    # -- inside --------------------------------------------------------------------------
+
+    def _write_actions(self, match_id: int, match: Match[Any, Any, Any]) -> None:
+        stored = self._stored.get(match_id)
+        if stored is None:
+            (count,) = self.db.execute(
+                "SELECT COUNT(*) FROM actions WHERE match_id = ?", (match_id,)
+            ).fetchone()
+            stored = int(count)
+        have = len(match.history)
+        # After an undo the history is shorter; after undo-then-play its last lines
+        # differ: rewrite from the first line that is not on disk as it is now.
+        first = min(stored, have)
+        if first > 0 and stored >= have:
+            last = self.db.execute(
+                "SELECT line FROM actions WHERE match_id = ? AND n = ?", (match_id, first)
+            ).fetchone()
+            if last is None or last[0] != match.log_line(first - 1):
+                first -= 1
+        self.db.execute("DELETE FROM actions WHERE match_id = ? AND n > ?", (match_id, first))
+        now = self._now()
+        self.db.executemany(
+            "INSERT INTO actions (match_id, n, line, at) VALUES (?, ?, ?, ?)",
+            [(match_id, i + 1, match.log_line(i), now) for i in range(first, have)],
+        )
+        self._stored[match_id] = have
+
+    def _list(self, where: str, args: tuple[Any, ...]) -> list[Saved]:
+        rows = self.db.execute(
+            "SELECT m.id, m.game, m.label, m.meta, m.started, m.status, m.elapsed, m.reason,"
+            " m.result, (SELECT COUNT(*) FROM actions a WHERE a.match_id = m.id)"
+            f" FROM matches m WHERE {where} ORDER BY m.id DESC",
+            args,
+        ).fetchall()
+        return [
+            Saved(
+                id=int(r[0]),
+                game=str(r[1]),
+                label=str(r[2]),
+                meta=_json_object(r[3]),
+                started=float(r[4]),
+                status=str(r[5]),
+                elapsed=float(r[6]),
+                reason=r[7],
+                result=_json_object(r[8]) if r[8] else None,
+                actions=int(r[9]),
+            )
+            for r in rows
+        ]
+
+    @contextlib.contextmanager
+    def _tx(self) -> Any:
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+            try:
+                yield
+            except BaseException:
+                self.db.execute("ROLLBACK")
+                raise
+            self.db.execute("COMMIT")
+        except sqlite3.DatabaseError as exc:
+            raise TabletopError("store.write", f"the game could not be saved: {exc}") from exc
+
+    # -- the file ------------------------------------------------------------------------
+
+    def _connect(self, where: str) -> sqlite3.Connection:
+        db = sqlite3.connect(where, isolation_level=None, check_same_thread=False)
+        db.execute("PRAGMA busy_timeout = 5000")
+        if where != ":memory:":
+            db.execute("PRAGMA journal_mode = WAL")
+        db.execute("PRAGMA synchronous = FULL")
+        db.execute("PRAGMA foreign_keys = ON")
+        return db
+
+    def _open(self) -> sqlite3.Connection:
+        if self.path is None:
+            return self._migrate(self._connect(":memory:"))
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            self.notice = (
+                f"Games cannot be saved in {self.path.parent} ({exc.strerror}); "
+                "they last until the app closes."
+            )
+            log.warning("%s", self.notice)
+            return self._migrate(self._connect(":memory:"))
+        try:
+            return self._migrate(self._connect(str(self.path)))
+        except _Newer as exc:
+            return self._move_aside("newer", str(exc))
+        except sqlite3.DatabaseError as exc:
+            return self._move_aside("corrupt", str(exc))
+
+    def _migrate(self, db: sqlite3.Connection) -> sqlite3.Connection:
+        try:
+            check = db.execute("PRAGMA quick_check").fetchone()
+            if check is None or check[0] != "ok":
+                raise sqlite3.DatabaseError(f"integrity check says {check!r}")
+            version = int(db.execute("PRAGMA user_version").fetchone()[0])
+            if version > SCHEMA_VERSION:
+                raise _Newer(f"it was written by a newer version (schema {version})")
+            if version == 0:
+                tables = db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+                names = sorted(r[0] for r in tables)
+                if names:
+                    raise sqlite3.DatabaseError(f"not a game journal (tables {names})")
+            for step in range(version + 1, SCHEMA_VERSION + 1):
+                db.execute("BEGIN IMMEDIATE")
+                try:
+                    for statement in MIGRATIONS[step].split(";"):
+                        if statement.strip():
+                            db.execute(statement)
+                    db.execute(f"PRAGMA user_version = {step}")
+                except BaseException:
+                    db.execute("ROLLBACK")
+                    raise
+                db.execute("COMMIT")
+                log.info("journal: schema now at version %d", step)
+            return db
+        except BaseException:
+            db.close()
+            raise
+
+    def _move_aside(self, kind: str, why: str) -> sqlite3.Connection:
+        """Keep the unusable file whole under another name; start a fresh one."""
+        assert self.path is not None
+        stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(self._now()))
+        aside = self.path.with_name(f"{self.path.name}.{kind}-{stamp}")
+        try:
+            os.replace(self.path, aside)
+            for extra in ("-wal", "-shm", "-journal"):
+                side = self.path.with_name(self.path.name + extra)
+                if side.exists():
+                    os.replace(side, aside.with_name(aside.name + extra))
+            db = self._migrate(self._connect(str(self.path)))
+            self.notice = (
+                f"The saved games file could not be used ({why}). It was kept as "
+                f"{aside.name} and a new one was started."
+            )
+        except (OSError, sqlite3.DatabaseError) as exc:
+            db = self._migrate(self._connect(":memory:"))
+            self.notice = (
+                f"The saved games file cannot be used ({why}; {exc}). "
+                "Games last until the app closes."
+            )
+        log.warning("journal: %s", self.notice)
+        return db
+
+
+class _Newer(sqlite3.DatabaseError):
+    """The file's schema is newer than this program's."""
+
+
+def _json_object(text: Any) -> dict[str, Any]:
+    try:
+        value = json.loads(text) if text else {}
+    except (TypeError, json.JSONDecodeError):
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+__all__ = ["FILE_NAME", "MIGRATIONS", "SCHEMA_VERSION", "Journal", "Saved", "data_dir"]

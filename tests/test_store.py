@@ -1,0 +1,257 @@
+"""The game journal: write-before-show, resume, undo, damaged and newer files, schema
+migrations, and games killed with SIGKILL at random moments (issue 10)."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tabletop.engine.codec import digest
+from tabletop.engine.errors import CorruptLog
+from tabletop.engine.match import Match
+from tabletop.games import GAMES
+from tabletop.selfplay import choose, default_settings
+from tabletop.store import FILE_NAME, MIGRATIONS, SCHEMA_VERSION, Journal
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def new_match(game: str = "math-attack", seed: int = 1) -> Match:  # type: ignore[type-arg]
+    engine = GAMES[game]
+    return Match(engine, default_settings(game), 2, seed=seed)
+
+
+def play(match: Match, n: int, seed: int = 1) -> None:  # type: ignore[type-arg]
+    for _ in range(n):
+        match.apply(choose(match, seed))
+
+
+def test_store_journal_replays_to_the_same_state(tmp_path: Path) -> None:
+    journal = Journal(tmp_path / FILE_NAME)
+    match = new_match()
+    match_id = journal.start(match, label="t", meta={"names": ["Ada", "Bo"]})
+    for _ in range(30):
+        play(match, 1)
+        journal.sync(match_id, match, elapsed=12.5)
+    journal.close()
+    again = Journal(tmp_path / FILE_NAME)
+    (saved,) = again.unfinished("t")
+    assert (saved.actions, saved.elapsed, saved.meta) == (30, 12.5, {"names": ["Ada", "Bo"]})
+    resumed = again.load(saved.id, GAMES)
+    assert resumed.history == match.history
+    assert digest(resumed.state) == digest(match.state)
+    assert again.lines(saved.id) == list(match.log_lines())
+
+
+def test_store_undo_then_a_different_move_rewrites_the_last_line(tmp_path: Path) -> None:
+    journal = Journal(tmp_path / FILE_NAME)
+    match = new_match("math-wars-meta", seed=4)
+    match_id = journal.start(match)
+    play(match, 12, seed=4)
+    journal.sync(match_id, match)
+    match.undo()
+    journal.sync(match_id, match)
+    assert journal.unfinished()[0].actions == 11
+    play(match, 1, seed=99)  # another move than the one taken back
+    play(match, 3, seed=4)
+    journal.sync(match_id, match)
+    # and an undo + replay with no sync in between is caught by the line check
+    match.undo()
+    play(match, 1, seed=7)
+    journal.sync(match_id, match)
+    assert journal.load(match_id, GAMES).history == match.history
+
+
+def test_store_finish_keeps_the_result_and_stops_offering_the_match(tmp_path: Path) -> None:
+    journal = Journal(tmp_path / FILE_NAME)
+    a, b = new_match(seed=1), new_match(seed=2)
+    ida, idb = journal.start(a, label="x"), journal.start(b, label="y")
+    journal.finish(ida, {"standings": [3, 1]}, reason="time")
+    assert [s.id for s in journal.unfinished()] == [idb]
+    assert journal.unfinished("x") == []
+    done = next(s for s in journal.matches() if s.id == ida)
+    assert (done.status, done.reason, done.result) == ("finished", "time", {"standings": [3, 1]})
+    with pytest.raises(ValueError):
+        journal.finish(idb, None, status="lost")
+
+
+def test_store_a_journal_that_no_longer_replays_is_marked_broken_not_lost(tmp_path: Path) -> None:
+    journal = Journal(tmp_path / FILE_NAME)
+    match = new_match()
+    match_id = journal.start(match)
+    play(match, 10)
+    journal.sync(match_id, match)
+    journal.db.execute("UPDATE actions SET line = replace(line, '\"n\"', '\"m\"') WHERE n = 5")
+    journal.db.execute(
+        "UPDATE actions SET line = ? WHERE n = 6", ('{"n": 6, "action": {"kind": "nonsense"}}',)
+    )
+    with pytest.raises(CorruptLog) as err:
+        journal.load(match_id, GAMES)
+    assert "line 7" in err.value.message
+    (saved,) = journal.matches()
+    assert saved.status == "broken" and saved.actions == 10  # the rows stay for export
+    assert journal.unfinished() == []
+    with pytest.raises(CorruptLog, match="no saved game"):
+        journal.load(999, GAMES)
+
+
+def test_store_a_damaged_file_is_moved_aside_whole_with_a_notice(tmp_path: Path) -> None:
+    path = tmp_path / FILE_NAME
+    junk = b"this is not a database" * 100
+    path.write_bytes(junk)
+    journal = Journal(path, now=lambda: 1_700_000_000.0)
+    assert journal.notice is not None and "could not be used" in journal.notice
+    kept = [p for p in tmp_path.iterdir() if ".corrupt-" in p.name]
+    assert len(kept) == 1 and kept[0].read_bytes() == junk
+    assert journal.notice is not None and kept[0].name in journal.notice
+    match = new_match()
+    journal.start(match)  # the fresh file works
+    assert len(journal.matches()) == 1
+
+
+def test_store_a_file_from_a_newer_version_is_kept_not_overwritten(tmp_path: Path) -> None:
+    path = tmp_path / FILE_NAME
+    db = sqlite3.connect(path)
+    db.execute("CREATE TABLE future (x)")
+    db.execute("INSERT INTO future VALUES (42)")
+    db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    db.commit()
+    db.close()
+    journal = Journal(path)
+    assert journal.notice is not None and "newer version" in journal.notice
+    (kept,) = [p for p in tmp_path.iterdir() if ".newer-" in p.name and p.suffix != ".db-wal"]
+    old = sqlite3.connect(kept)
+    assert old.execute("SELECT x FROM future").fetchall() == [(42,)]
+    old.close()
+
+
+def test_store_another_programs_database_is_not_taken_over(tmp_path: Path) -> None:
+    path = tmp_path / FILE_NAME
+    db = sqlite3.connect(path)
+    db.execute("CREATE TABLE photos (x)")
+    db.commit()
+    db.close()
+    journal = Journal(path)
+    assert journal.notice is not None and "not a game journal" in journal.notice
+
+
+def test_store_migrates_a_version_1_file_keeping_its_games(tmp_path: Path) -> None:
+    path = tmp_path / FILE_NAME
+    match = new_match()
+    play(match, 5)
+    db = sqlite3.connect(path)
+    db.executescript(MIGRATIONS[1])
+    db.execute(
+        "INSERT INTO matches (id, game, header, started) VALUES (1, ?, ?, 0)",
+        (match.game.name, next(match.log_lines())),
+    )
+    for i in range(5):
+        db.execute("INSERT INTO actions VALUES (1, ?, ?, 0)", (i + 1, match.log_line(i)))
+    db.execute("PRAGMA user_version = 1")
+    db.commit()
+    db.close()
+    journal = Journal(path)
+    assert journal.notice is None
+    assert journal.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    (saved,) = journal.unfinished()
+    assert (saved.actions, saved.elapsed) == (5, 0.0)
+    assert journal.load(saved.id, GAMES).history == match.history
+
+
+def test_store_an_unwritable_folder_keeps_games_in_memory_with_a_notice(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    journal = Journal(blocker / "sub" / FILE_NAME)
+    assert journal.notice is not None and "cannot be saved" in journal.notice
+    journal.start(new_match())
+    assert len(journal.matches()) == 1
+
+
+# -- killed at random moments -----------------------------------------------------------
+
+
+def _selfplay(game: str, seed: int, data: Path) -> subprocess.Popen[str]:
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    return subprocess.Popen(
+        [sys.executable, "-m", "tabletop.selfplay", game, str(seed), str(data)],
+        stdout=subprocess.PIPE,
+        text=True,
+        env=env,
+        cwd=REPO,
+    )
+
+
+@pytest.mark.parametrize(("game", "seed"), [("mathe-meister", 5), ("math-wars-meta", 8)])
+def test_store_sigkill_at_random_moments_loses_no_committed_action(
+    tmp_path: Path, game: str, seed: int
+) -> None:
+    whole = tmp_path / "whole"
+    reference = _selfplay(game, seed, whole)
+    out, _ = reference.communicate(timeout=120)
+    final = out.strip().splitlines()[-1]
+    assert final.startswith("winner: ")
+    ref_journal = Journal(whole / FILE_NAME)
+    (ref_saved,) = ref_journal.matches()
+    ref_lines = ref_journal.lines(ref_saved.id)
+    ref_journal.close()
+
+    data = tmp_path / "killed"
+    rng = random.Random(f"{game}:{seed}")
+    kills, committed, ended = 0, 0, None
+    for _ in range(200):
+        proc = _selfplay(game, seed, data)
+        assert proc.stdout is not None
+        # Kill it after a random number of further commits (at a random moment after
+        # the last one was reported: mid-move, mid-write), or now and then before the
+        # journal is even open.
+        target = committed + rng.randint(1, 20)
+        if rng.random() < 0.15:
+            time.sleep(rng.uniform(0.0, 0.2))
+        else:
+            for line in proc.stdout:
+                if line.startswith("resumed "):
+                    # everything reported committed before the kill was there on restart
+                    assert int(line.split()[1]) >= committed
+                elif line.startswith("committed "):
+                    committed = max(committed, int(line.split()[1]))
+                    if committed >= target:
+                        break
+                elif line.startswith("winner: "):
+                    ended = line.strip()
+                    break
+            time.sleep(rng.uniform(0.0, 0.004))
+        proc.send_signal(signal.SIGKILL)
+        out, _ = proc.communicate(timeout=60)
+        for line in out.splitlines():
+            if line.startswith("committed "):
+                committed = max(committed, int(line.split()[1]))
+            elif line.startswith("winner: "):
+                ended = line.strip()
+        if ended is not None:
+            break
+        kills += 1
+        if (data / FILE_NAME).exists():
+            journal = Journal(data / FILE_NAME)
+            assert journal.notice is None  # never damaged by a kill
+            for saved in journal.unfinished():
+                assert saved.actions >= committed  # no committed action lost
+                journal.load(saved.id, GAMES)  # replays, every digest checked
+            journal.close()
+    if ended is None:  # let it finish
+        out, _ = _selfplay(game, seed, data).communicate(timeout=120)
+        ended = out.strip().splitlines()[-1]
+    assert kills >= 5
+    assert ended == final
+    journal = Journal(data / FILE_NAME)
+    (saved,) = journal.matches()
+    assert saved.status == "finished"
+    assert journal.lines(saved.id) == ref_lines  # the same game, action for action
+    journal.close()
