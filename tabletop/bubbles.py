@@ -106,7 +106,8 @@ class Stuck:
 
 @dataclass(frozen=True)
 class Retargeted:
-    """A bubble stuck where the old target can no longer be made: a new target."""
+    """A bubble stuck and the old target can no longer be made: a new target (or, when
+    the field can make no whole number at all, the same one until a pair pops)."""
 
     old: int
     new: int
@@ -114,6 +115,8 @@ class Retargeted:
 
     @property
     def reason(self) -> str:
+        if self.new == self.old:
+            return f"No bubbles can make {self.old} now. Pop any pair to get new bubbles."
         return f"No bubbles can make {self.old} any more, so the new target is {self.new}."
 
 
@@ -307,11 +310,11 @@ class BubbleGame:
                 b.y += b.vy * DT
                 self._walls(b)
         events: list[Stuck | Retargeted] = list(self._collide())
-        if events and Fraction(self.target) not in self.possible_answers():
+        if events and not self.reachable:
             old = self.target
             self.target = self._choose_target(exclude=old)
-            if self.target != old:
-                events.append(Retargeted(old, self.target, self.elapsed))
+            # the same target back: no whole number can be made until a pair pops
+            events.append(Retargeted(old, self.target, self.elapsed))
         return events
 
     def _walls(self, b: Bubble) -> None:
@@ -346,6 +349,11 @@ class BubbleGame:
     def _stick(self, a: Bubble, b: Bubble) -> Stuck:
         number, op = (a, b) if a.kind == "number" else (b, a)
         number.partner, op.partner = op.id, number.id
+        # side by side, the number on the left, so the pair reads "n op" like a sum
+        cx = min(max((number.x + op.x) / 2, 2 * RADIUS), WIDTH - 2 * RADIUS)
+        cy = (number.y + op.y) / 2
+        number.x, op.x = cx - RADIUS, cx + RADIUS
+        number.y = op.y = cy
         for x in (number, op):
             x.vx = x.vy = 0.0
         event = Stuck(number.id, op.id, int(number.value), str(op.value), self.elapsed)
@@ -505,16 +513,24 @@ class BubbleGame:
 
     def _choose_target(self, exclude: int | None) -> int:
         """A whole-number answer the field can make: one makeable now if there is one,
-        else one a free blue bubble can make once it sticks."""
-        for pool in (set(self.answers()), self.possible_answers()):
-            whole = sorted(
-                int(a) for a in pool if a.denominator == 1 and int(a) in TARGETS and a != exclude
-            )
-            # 0 (n - n, n x 0) only when nothing else can be made: it is too easy
-            interesting = [t for t in whole if t != 0] or whole
-            if interesting:
-                return self.rng.choice(interesting)
+        else one a free blue bubble can make once it sticks. 1..100 first; 0 (n - n,
+        n x 0) only when nothing else can be made, it is too easy; a negative number only
+        when the field can make no other whole number."""
+        pools = (set(self.answers()), self.possible_answers())
+        tiers = (lambda t: t in TARGETS and t != 0, lambda t: t == 0, lambda t: -100 <= t < 0)
+        for fits in tiers:
+            for pool in pools:
+                whole = sorted(
+                    int(a) for a in pool if a.denominator == 1 and a != exclude and fits(int(a))
+                )
+                if whole:
+                    return self.rng.choice(whole)
         return self.target if exclude is None else exclude
+
+    @property
+    def reachable(self) -> bool:
+        """The target can be made (now, or once a free blue bubble sticks)."""
+        return Fraction(self.target) in self.possible_answers()
 
     def iter_bubbles(self) -> Iterator[Bubble]:
         """Bubbles in drawing order: pairs, then free ones, the held one last."""
