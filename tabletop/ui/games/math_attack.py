@@ -253,7 +253,7 @@ def line_geometry(m: Metrics, area: pygame.Rect, count: int) -> LineGeometry:
     w = min(m.u(54), int(h * 0.72))
     slots = count + 1
     if slots * (w + gap) > area.width:
-        w = max(m.u(40), (area.width + gap) // slots - gap)
+        w = max(m.u(46), (area.width + gap) // slots - gap)
     fits = max(2, (area.width + gap) // (w + gap))
     first = 0
     stub = None
@@ -746,6 +746,7 @@ class AttackScene(Scene):
         else:
             self.say(f"Deal 5 cards each. {first} goes first! Put one card on a number line.")
         self._lamps()
+        self.layout(self.m)
 
     def exit(self) -> None:
         self.ctx.lamps.light_only([])
@@ -1247,8 +1248,8 @@ class AttackScene(Scene):
                 bold=True,
                 max_width=m.u(104),
             )
-            for i, card in enumerate(state.hands[0]):
-                draw_card(painter, surface, self.hand_rects[i], card, selected=self.selected == i)
+            for i, (rect, card) in enumerate(zip(self.hand_rects, state.hands[0])):
+                draw_card(painter, surface, rect, card, selected=self.selected == i)
             stack = f"Stack: {state.stack_size}"
             painter.text(
                 surface,
@@ -1541,6 +1542,8 @@ def run_demo(
         else:
             auto.tap("pass")
             text = f"Turn {turn}: {names[seat]} cannot play and passes."
+        while deck.pending.chance is not None:
+            deck.deal(dealer)
         over = deck.state.phase == "over"
         if not over and (
             scene.state.lines != deck.state.lines or scene.state.turn != deck.state.turn

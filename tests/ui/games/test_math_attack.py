@@ -1,0 +1,424 @@
+"""Math Attack! in the app: camera readings of the number lines, touch entry, the bot,
+refusals with their reasons, undo behind the teacher PIN, the results and the demo
+(RULINGS ATK-1..ATK-6)."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pygame
+import pytest
+
+from hardware.buttons import SeatPressed
+from tabletop.bots.math_attack import MathAttackBot
+from tabletop.engine.dealers import RngDealer
+from tabletop.engine.match import Match
+from tabletop.games.math_attack import MathAttack, MathAttackSettings, Pass, running_totals
+from tabletop.ui.autoplay import Autoplayer
+from tabletop.ui.games import game_app
+from tabletop.ui.games.math_attack import (
+    BOT_SECONDS,
+    RULES,
+    AttackResults,
+    AttackScene,
+    AttackSetup,
+    UndoPin,
+    label,
+    run_demo,
+    zone_reading,
+)
+from tabletop.ui.prefs import DEFAULT_PIN
+from tabletop.ui.scenes.rules import ChoiceGrid, RulesScene
+from tests.ui.scenery import SIZES, make_app
+
+GAME = MathAttack()
+SHOTS = Path("/tmp/math_attack_shots")
+
+
+def start(size=(800, 480), *, bot: str | None = None, first: int = 0):
+    app = make_app(size)
+    auto = Autoplayer(app)
+    auto.tap("game.math-attack")
+    assert isinstance(app.stack.top, AttackSetup)
+    if bot is not None:
+        auto.tap("mode.bot")
+        auto.tap(f"level.{bot}")
+    auto.tap(f"first.{first}")
+    auto.tap("start")
+    scene = app.stack.top
+    assert isinstance(scene, AttackScene)
+    return app, auto, scene
+
+
+def see(app, line: int, cards) -> None:
+    """The camera's steady reading of ``line``'s zone."""
+    app.post(zone_reading(line, list(cards), app.ctx.clock()))
+    app.step()
+
+
+def press_seat(app, seat: int) -> None:
+    app.seat_queue.put(SeatPressed(seat, app.ctx.clock()))
+    app.step()
+
+
+def enter_pin(auto: Autoplayer, pin: str) -> None:
+    for digit in pin:
+        auto.tap(f"key.{digit}")
+
+
+# -- the contract ---------------------------------------------------------------------------
+
+
+def test_math_attack_app_is_registered_and_opens_its_setup() -> None:
+    module = game_app("math-attack")
+    assert module is not None
+    assert callable(module.setup_scene) and callable(module.run_demo)
+    app, _, scene = start()
+    assert scene.state.settings.hidden_hands  # two players with real cards by default
+    assert scene.state.phase == "play" and scene.state.turn == 0
+    assert app.ctx.lamps.lit == {0}  # whose turn: that seat's LED
+
+
+# -- camera play ----------------------------------------------------------------------------
+
+
+def test_math_attack_camera_new_card_is_a_play_with_running_totals() -> None:
+    """ATK-2: multipliers use |total|, n/2 rounds down; the screen says what happened."""
+    app, _, scene = start()
+    see(app, 0, ["+7"])
+    assert scene.state.lines == (("+7",), ())
+    assert scene.state.turn == 1 and app.ctx.lamps.lit == {1}
+    see(app, 0, ["+7", "+H"])  # seat 2 plays on seat 1's line: +|7/2| = +3
+    assert scene.state.totals == (10, 0)
+    assert "+3" in scene.message and "from 7 to 10" in scene.message
+    assert "Player 2 plays" in scene.message and "take a card" in scene.message
+    see(app, 0, ["+7", "+H"])  # the same reading again changes nothing
+    assert len(scene.match.history) == 2
+
+
+def test_math_attack_illegal_camera_card_refused_with_reason_then_fixed_by_touch() -> None:
+    """ATK-3: cancel only on a black or red card. The camera card is shown, refused with
+    the reason, and the child corrects the reading by tapping it."""
+    app, auto, scene = start()
+    see(app, 0, ["FLIP"])
+    see(app, 0, ["FLIP", "CANCEL"])
+    assert scene.state.lines[0] == ("FLIP",) and scene.state.turn == 1
+    assert "Cancel only goes on a + or \u2212 card" in scene.message
+    assert "+/\u2212" in scene.message
+    assert 0 in scene.ghosts and scene.kind == "error"
+    auto.tap("seen.0")
+    assert isinstance(app.stack.top, ChoiceGrid)
+    auto.tap("choice.+4")  # it was really a +4
+    assert scene.state.lines[0] == ("FLIP", "+4") and not scene.ghosts
+    see(app, 0, ["FLIP", "CANCEL"])  # the camera still misreads it: the fix holds
+    assert scene.state.lines[0] == ("FLIP", "+4") and scene.state.turn == 0
+
+
+@pytest.mark.parametrize(
+    ("code", "words"),
+    [("C17", "not a Math Attack! card"), ("?", "cannot read the new card")],
+)
+def test_math_attack_camera_card_not_ours_or_unreadable(code: str, words: str) -> None:
+    app, _, scene = start()
+    see(app, 1, [code])
+    assert words in scene.message
+    assert scene.state.lines == ((), ()) and scene.ghosts[1].code == code
+
+
+def test_math_attack_camera_moved_missing_and_extra_cards_are_refused() -> None:
+    app, _, scene = start()
+    see(app, 0, ["+5"])
+    see(app, 0, ["+6"])
+    assert "card 1 should be +5" in scene.message and 0 in scene.trouble
+    see(app, 0, [])
+    assert "missing" in scene.message
+    see(app, 0, ["+5", "+2", "+3"])
+    assert "Only one card per turn" in scene.message
+    assert scene.state.lines == (("+5",), ()) and scene.state.turn == 1
+    see(app, 0, ["+5"])  # put right
+    assert 0 not in scene.trouble
+
+
+def test_math_attack_blocked_line_refused_with_reason() -> None:
+    """ATK-4: after a block nobody may play on that line during the next turn."""
+    app, auto, scene = start()
+    see(app, 1, ["BLOCK"])  # seat 1 blocks seat 2's line
+    assert (
+        "blocked" in scene.message and "so Player 2 must play on Player 1's line" in scene.message
+    )
+    see(app, 1, ["BLOCK", "+9"])
+    assert "Player 2's number line is blocked this turn" in scene.message
+    assert scene.state.lines[1] == ("BLOCK",)
+    auto.tap("line.1")  # by touch too
+    assert "blocked" in scene.message and not isinstance(app.stack.top, ChoiceGrid)
+    see(app, 1, ["BLOCK"])  # the card is taken away
+    see(app, 0, ["-2"])
+    assert scene.state.lines == (("-2",), ("BLOCK",)) and scene.state.blocked is None
+
+
+def test_math_attack_card_that_cannot_be_in_a_hand() -> None:
+    """Camera play: a card is legal only if a copy can still be in the hand."""
+    app, _, scene = start()
+    see(app, 0, ["+5"])
+    see(app, 1, ["+5"])
+    see(app, 0, ["+5", "+5"])
+    assert "every +5 card is already on the number lines" in scene.message
+    assert scene.state.lines == (("+5",), ("+5",))
+
+
+def test_math_attack_wrong_seat_button_and_pass_when_a_card_can_be_played() -> None:
+    app, auto, scene = start()
+    press_seat(app, 1)
+    assert scene.message == "Wait! It is Player 1's turn."
+    auto.tap("pass")
+    assert "You can still play a card" in scene.message
+    assert scene.match.history == ()
+
+
+def test_math_attack_seat_button_enters_a_card_by_touch() -> None:
+    app, auto, scene = start()
+    press_seat(app, 0)
+    auto.tap("choice.1")  # on seat 2's line
+    auto.tap("choice.-6")
+    assert scene.state.lines == ((), ("-6",))
+
+
+def test_math_attack_last_turn_after_equals_then_results() -> None:
+    """ATK-5: after =, the other player has exactly one more turn."""
+    app, auto, scene = start()
+    see(app, 0, ["+8"])
+    see(app, 1, ["+3"])
+    see(app, 0, ["+8", "END"])
+    assert "This is Player 2's last turn!" in scene.message
+    auto.tap("line.1")
+    auto.tap("choice.+D")
+    results = app.stack.top
+    assert isinstance(results, AttackResults)
+    assert scene.state.totals == (8, 9)
+    assert results.winner_line() == "winner: Player 2"
+    assert results.headline()[0] == "Player 2 wins!"
+    see(app, 0, ["+8", "END", "+1"])  # after the end, nothing changes
+    assert scene.state.totals == (8, 9)
+    auto.tap("home")
+    assert type(app.stack.top).__name__ == "HomeScene"
+    assert app.ctx.lamps.lit == set()
+
+
+# -- undo behind the PIN -----------------------------------------------------------------------
+
+
+def test_math_attack_undo_needs_the_teacher_pin() -> None:
+    app, auto, scene = start()
+    assert not scene.target("undo").enabled
+    see(app, 0, ["+5"])
+    auto.tap("undo")
+    assert isinstance(app.stack.top, UndoPin)
+    enter_pin(auto, "1111")
+    assert "not right" in app.stack.top.message and scene.state.lines[0] == ("+5",)
+    enter_pin(auto, DEFAULT_PIN)
+    assert app.stack.top is scene
+    assert scene.state.lines == ((), ()) and scene.state.turn == 0
+    assert "take +5 off Player 1's line" in scene.message
+    see(app, 0, ["+5"])  # still on the table: not played again
+    assert scene.state.lines == ((), ())
+    see(app, 0, [])
+    see(app, 0, ["+6"])
+    assert scene.state.lines == (("+6",), ())
+
+
+def test_math_attack_undo_with_nothing_to_take_back() -> None:
+    app, _, scene = start()
+    scene.press("undo")
+    assert scene.message == "There is nothing to take back."
+    assert app.stack.top is scene
+
+
+# -- against a bot (virtual cards) -------------------------------------------------------------
+
+
+def test_math_attack_bot_game_refusals() -> None:
+    app, auto, scene = start(bot="easy", first=1)
+    assert scene.virtual and len(scene.state.hands[0]) == 5
+    assert not scene.target("hand.0").enabled  # the bot plays first
+    scene.press("line.0")
+    assert scene.message.startswith("Wait: it is the bot's turn")
+    press_seat(app, 1)
+    assert "bot's seat" in scene.message
+    see(app, 0, ["+5"])
+    assert "cards are on the screen" in scene.message
+    app.ctx.clock.advance(BOT_SECONDS + 0.1)
+    app.step()
+    app.ctx.clock.advance(BOT_SECONDS + 0.1)
+    app.step()
+    assert scene.state.turn == 0 and len(scene.match.history) > 10
+    auto.tap("line.1")
+    assert scene.message.startswith("First tap one of your cards")
+
+
+def test_math_attack_full_game_against_the_bot_by_taps_matches_the_engine() -> None:
+    app, auto, scene = start(bot="easy", first=0)
+    me = MathAttackBot("easy", seed=3)
+    taps = 0
+    while not scene.over:
+        state = scene.state
+        if state.turn == 1:
+            app.ctx.clock.advance(BOT_SECONDS + 0.1)
+            app.step()
+            app.ctx.clock.advance(BOT_SECONDS + 0.1)
+            app.step()
+            continue
+        action = me.choose(state, 0)
+        if isinstance(action, Pass):
+            auto.tap("pass")
+        else:
+            auto.tap(f"hand.{state.hands[0].index(action.card)}")
+            auto.tap(f"line.{action.line}")
+        taps += 1
+        assert taps < 60
+    results = app.stack.top
+    assert isinstance(results, AttackResults)
+    # the same actions through the engine alone give the same result
+    replay = GAME.new_game(scene.match.settings, 2)
+    for action in scene.match.history:
+        replay, _ = GAME.apply(replay, action)
+    assert GAME.result(replay) == scene.match.result()
+    assert replay.lines == scene.state.lines
+    result = GAME.result(replay)
+    winners = sorted(result.winners)
+    names = scene.names
+    expected = "draw" if len(winners) == 2 else names[winners[0]]
+    assert results.winner_line() == f"winner: {expected}"
+
+
+# -- a whole game with real cards ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", [11, 23])
+def test_math_attack_full_table_game_matches_the_engine(seed: int) -> None:
+    """Two children with real cards, dealt from a virtual deck: plays arrive by camera,
+    by tapping a line, and by the seat button; the app (which sees only the number lines)
+    ends with the engine's result for the same game."""
+    app, auto, scene = start(first=seed % 2)
+    deck = Match(GAME, MathAttackSettings(first_player=seed % 2), 2, seed=seed)
+    dealer = RngDealer(seed)
+    bots = (MathAttackBot("easy", seed), MathAttackBot("medium", seed + 1))
+    turn = 0
+    while True:
+        while deck.pending.chance is not None:
+            deck.deal(dealer)
+        if deck.state.phase == "over":
+            break
+        seat = deck.state.turn
+        assert scene.state.turn == seat
+        action = bots[seat].choose(deck.state, seat)
+        deck.apply(action)
+        if isinstance(action, Pass):
+            auto.tap("pass")
+        elif turn % 3 == 0:
+            see(app, action.line, deck.state.lines[action.line])
+        elif turn % 3 == 1:
+            auto.tap(f"line.{action.line}")
+            auto.tap(f"choice.{action.card}")
+        else:
+            press_seat(app, seat)
+            auto.tap(f"choice.{action.line}")
+            auto.tap(f"choice.{action.card}")
+        turn += 1
+        assert scene.state.lines == deck.state.lines
+    assert scene.over
+    assert scene.match.result() == GAME.result(deck.state)
+    results = app.stack.top
+    assert isinstance(results, AttackResults)
+    t0, t1 = deck.state.totals
+    expected = "draw" if t0 == t1 else scene.names[0 if t0 > t1 else 1]
+    assert results.winner_line() == f"winner: {expected}"
+    assert scene.state.totals == deck.state.totals
+    assert results.totals == tuple(
+        running_totals(cards)[-1] if cards else 0 for cards in deck.state.lines
+    )
+
+
+# -- rules ---------------------------------------------------------------------------------------
+
+
+def test_math_attack_rules_in_plain_words_with_examples() -> None:
+    app = make_app()
+    auto = Autoplayer(app)
+    auto.tap("game.math-attack")
+    auto.tap("rules")
+    rules = app.stack.top
+    assert isinstance(rules, RulesScene) and len(rules.pages) == len(RULES)
+    assert all(page.example for page in RULES)
+    for _ in RULES:
+        auto.tap("rules.next")
+    assert isinstance(app.stack.top, AttackSetup)
+
+
+# -- screenshots ---------------------------------------------------------------------------------
+
+
+def _shots(size):
+    """The main states, drawn headless; returns {name: surface copy}."""
+    out = {}
+    app = make_app(size)
+    auto = Autoplayer(app)
+    auto.tap("game.math-attack")
+    out["setup"] = app.canvas.copy()
+    auto.tap("start")
+    scene = app.stack.top
+    for i, (line, cards) in enumerate(
+        [
+            (0, ["+5"]),
+            (1, ["-3"]),
+            (0, ["+5", "+D"]),
+            (1, ["-3", "CANCEL"]),
+            (0, ["+5", "+D", "FLIP"]),
+        ]
+    ):
+        see(app, line, cards)
+        assert len(scene.match.history) == i + 1
+    see(app, 1, ["-3", "CANCEL", "BLOCK"])
+    see(app, 1, ["-3", "CANCEL", "BLOCK", "?"])
+    app.draw()
+    out["table"] = app.canvas.copy()
+    auto.tap("undo")
+    out["pin"] = app.canvas.copy()
+    app2, auto2, _ = start(size, bot="medium")
+    auto2.tap("hand.2")
+    out["bot"] = app2.canvas.copy()
+    return out, app2
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_math_attack_screenshots(size) -> None:
+    out, _ = _shots(size)
+    app3, _, _ = start(size)
+    see(app3, 0, ["+8"])
+    see(app3, 0, ["+8", "END"])
+    see(app3, 1, ["-4"])
+    out["results"] = app3.canvas.copy()
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    for name, surface in out.items():
+        assert surface.get_size() == size
+        pygame.image.save(surface, str(SHOTS / f"{name}_{size[0]}x{size[1]}.png"))
+        colours = pygame.transform.average_color(surface)
+        assert colours != (0, 0, 0, 255)
+
+
+# -- the demo ------------------------------------------------------------------------------------
+
+
+def test_math_attack_demo_ends_with_the_winner(tmp_path: Path) -> None:
+    buf = io.StringIO()
+    line = run_demo(seed=4, out_dir=tmp_path, out=buf, rollouts=40)
+    lines = buf.getvalue().strip().splitlines()
+    assert lines[-1] == line and line.startswith("winner: ")
+    assert line in ("winner: Hard bot", "winner: Medium bot", "winner: draw")
+    assert lines[2].startswith("Turn 1: ")
+    assert any("corrected by touch" in x for x in lines)
+    assert (tmp_path / "final.png").exists()
+
+
+def test_label_uses_a_real_minus() -> None:
+    assert label("-D") == "\u2212|n\u00d72|" and label("+5") == "+5"
