@@ -162,6 +162,11 @@ def label(card: str) -> str:
     return card_name(card).replace("-", "\u2212")
 
 
+def num(n: int) -> str:
+    """A total as shown on screen: a real minus sign, easy to see (``−15``)."""
+    return str(n).replace("-", "\u2212")
+
+
 def seated(text: str, names: Sequence[str]) -> str:
     """An engine sentence with "Seat 1" / "seat 2" replaced by the players' names."""
     return re.sub(r"\b[Ss]eat ([12])\b", lambda m: names[int(m.group(1)) - 1], text)
@@ -313,7 +318,7 @@ def draw_number_line(
     total = totals[-1] if totals else 0
     painter.text(
         surface,
-        f"= {total}",
+        f"= {num(total)}",
         (panel.left + m.u(10), panel.top + m.u(70)),
         m.big + 4,
         p.ink,
@@ -350,7 +355,7 @@ def draw_number_line(
         before = totals[geo.first - 1]
         painter.text(
             surface,
-            str(before),
+            num(before),
             (geo.stub.centerx, geo.stub.bottom + m.u(2)),
             under,
             p.ink,
@@ -361,7 +366,7 @@ def draw_number_line(
         draw_card(painter, surface, slot, cards[i], crossed=i in cancelled)
         painter.text(
             surface,
-            str(totals[i]),
+            num(totals[i]),
             (slot.centerx, slot.bottom + m.u(2)),
             under,
             p.muted if i in cancelled else p.ink,
@@ -437,6 +442,20 @@ class UndoPin(PinPad):
                 if locked
                 else "That PIN is not right."
             )
+
+    def draw(self, surface: pygame.Surface) -> None:
+        super().draw(surface)
+        # PinPad's subtitle names the settings: say what this PIN is for instead.
+        m, painter = self.m, self.ctx.painter
+        top = m.u(12) + m.title
+        surface.fill(painter.p.background, pygame.Rect(0, top, m.width, m.small + m.u(8)))
+        painter.text(
+            surface,
+            "For teachers: take back the last move.",
+            (m.u(18), m.u(14) + m.title),
+            m.small,
+            painter.p.muted,
+        )
 
 
 # -- rules -------------------------------------------------------------------------------------
@@ -1241,7 +1260,7 @@ class AttackScene(Scene):
         if self.virtual:
             painter.text(
                 surface,
-                f"{self.names[0]}'s cards",
+                "Your cards",
                 (foot.left, foot.top + m.u(4)),
                 m.small,
                 p.ink,
@@ -1340,12 +1359,12 @@ class AttackResults(Scene):
         t0, t1 = self.totals
         n = self.game.names
         if t0 == t1:
-            return "It's a draw!", f"Both number lines total {t0}."
+            return "It's a draw!", f"Both number lines total {num(t0)}."
         w = 0 if t0 > t1 else 1
+        hi, lo = num(max(t0, t1)), num(min(t0, t1))
         return (
             f"{n[w]} wins!",
-            f"{n[w]}'s line totals {max(t0, t1)} and {n[1 - w]}'s totals {min(t0, t1)}: "
-            f"{max(t0, t1)} is more than {min(t0, t1)}.",
+            f"{n[w]}'s line totals {hi} and {n[1 - w]}'s totals {lo}: {hi} is more than {lo}.",
         )
 
     def layout(self, metrics: Metrics) -> None:
@@ -1411,11 +1430,11 @@ class AttackResults(Scene):
                 name=g.names[line],
                 cards=g.state.lines[line],
             )
-        end = next((e for e in reversed(g.events) if e.code == "atk.last_turn"), None)
-        if end is not None:
+        ender = g.state.end_by
+        if ender is not None:
             painter.paragraph(
                 surface,
-                seated(end.text, g.names).replace("gets one more turn, then", "had one more turn,"),
+                f"{g.names[ender]} played =, so {g.names[1 - ender]} had one last turn.",
                 pygame.Rect(m.u(18), self.panels[1].bottom + m.u(8), m.width - m.u(36), m.u(40)),
                 m.small,
                 p.muted,
