@@ -1,0 +1,763 @@
+"""The device's side of a Math Wars Meta table, without pygame: who plays which cards,
+what the camera and the touchscreen said, whose solution is in, and the rulings to show.
+
+The engine asks for every card as a chance outcome, one at a time. This controller
+answers each request from the right place:
+
+- a bot's cards, and a child's cards in virtual play, come from the seeded virtual deck;
+- cards nobody can see (Math War cards face down, the cards a loser gives up from the
+  draw pile) are picked from the virtual deck too: the engine only needs *which* card,
+  and any card of that pile is as good as another until the camera sees it. If a child
+  later turns up a card the device had put face down, the two are swapped in the
+  history (:meth:`MwmPlay._swap_unseen`), so the camera is never contradicted;
+- a child's face-up COUNT META and MATH CRATE cards come from the camera (``CardsSeen``
+  of their battle area) or a touch, and wait in a buffer until the engine asks for them
+  (readings arrive in any order; the engine takes seats in order).
+
+Solutions are typed on a number pad and count once the seat presses its button; when
+every child in the stage is ready (bots are at once) they are applied together, the
+stage is settled and a :class:`Verdict` says what happened, in words. Every applied
+action is flagged real (a child's card or answer, the moderator) or virtual, so Undo
+takes back the last real one and everything the device did after it.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from tabletop.bots.math_wars_meta import VirtualPlayer
+from tabletop.engine.dealers import RngDealer
+from tabletop.engine.errors import ImpossibleOutcome, TabletopError
+from tabletop.engine.match import Match
+from tabletop.engine.protocol import Event
+from tabletop.games.math_wars_meta import (
+    CRATE_CARDS,
+    OP_WORDS,
+    QR_PREFIX,
+    Action,
+    CountDrawn,
+    CrateDrawn,
+    EnterSolution,
+    MathWarsMeta,
+    MathWarsMetaSettings,
+    MathWarsMetaState,
+    Splash,
+    Stage,
+    answer,
+    correct_entry,
+    hand_result,
+    parse_crate,
+)
+
+log = logging.getLogger(__name__)
+
+GAME = MathWarsMeta()
+BOT_WRONG_RATE = 0.05  # a bot slips now and then, so the device's corrections show
+SWAP_TRIES = 4
+# events worth a sentence the moment they happen (the rest wait for the verdict)
+NOTE_CODES = frozenset(
+    {"mwm.solo_redraw", "mwm.crate_reshuffle", "mwm.spoils_reshuffle", "mwm.short_for_war"}
+)
+
+
+@dataclass(frozen=True)
+class SeatConfig:
+    """Who sits at a seat: a child (real cards, or virtual ones on the screen) or a bot."""
+
+    name: str
+    bot: bool = False
+    virtual: bool = False
+
+    @property
+    def auto_cards(self) -> bool:
+        """The device deals this seat's cards itself."""
+        return self.bot or self.virtual
+
+
+@dataclass(frozen=True)
+class ReadCard:
+    """A card code from the camera or a touch, understood: ``kind`` is count, crate or
+    victory; ``army`` None when the code carries no deck number."""
+
+    kind: str
+    number: int | None = None
+    face: str | None = None
+    army: int | None = None
+
+
+class CardProblem(ValueError):
+    """A card the device cannot use; ``code`` maps to a child's sentence."""
+
+    def __init__(self, code: str, message: str, **facts: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.facts = facts
+
+
+def read_code(code: str) -> ReadCard:
+    """``MT1:MWM:C17:3``, ``C17:3``, ``C17``, ``K+6``, ``KX3:2``, ``+6``, ``x3`` or
+    ``VIC`` -> a :class:`ReadCard`; :class:`CardProblem` for anything else (``?`` is a
+    QR code that is not one of ours)."""
+    text = code.strip().upper()
+    if text in ("", "?"):
+        raise CardProblem("mwm.ui.foreign_card", f"{code!r} is not a Math Wars Meta card")
+    if text.startswith("MT1:"):
+        if not text.startswith(QR_PREFIX):
+            raise CardProblem("mwm.ui.other_game", f"{code!r} is a card of another game")
+        text = text[len(QR_PREFIX) :]
+    body, _, deck = text.partition(":")
+    army = None
+    if deck:
+        if not deck.isdigit() or not 1 <= int(deck) <= 8:
+            raise CardProblem("mwm.ui.foreign_card", f"{code!r} has no army 1..8")
+        army = int(deck)
+    if body == "VIC":
+        return ReadCard("victory", army=army)
+    if body.startswith("C") and body[1:].isdigit():
+        return ReadCard("count", number=int(body[1:]), army=army)
+    face = body[1:] if body.startswith("K") else body
+    try:
+        return ReadCard("crate", face=parse_crate(face), army=army)
+    except TabletopError:
+        raise CardProblem("mwm.ui.foreign_card", f"{code!r} is not a Math Wars Meta card") from None
+
+
+def crate_label(face: str) -> str:
+    """``x3`` -> ``×3``."""
+    return f"{OP_WORDS[face[0]]}{face[1:]}"
+
+
+@dataclass
+class Verdict:
+    """A settled stage for the screen: each seat's cards, answer and entry, and the
+    sentences of what the device decided (with the reason)."""
+
+    stage: Stage
+    entries: dict[int, EnterSolution]
+    answers: dict[int, EnterSolution]
+    lines: list[str]
+    highest: int | None = None
+    side_results: tuple[int | None, ...] = ()
+    lost: dict[int, int] = field(default_factory=dict)
+    war: bool = False
+    round_over: bool = False
+    game_over: bool = False
+
+
+class MwmPlay:
+    """One game at the device (see the module)."""
+
+    def __init__(
+        self,
+        settings: MathWarsMetaSettings,
+        seats: Sequence[SeatConfig],
+        *,
+        seed: int,
+        bot_wrong_rate: float = BOT_WRONG_RATE,
+    ) -> None:
+        self.settings = settings
+        self.seats = list(seats)
+        self.seed = seed
+        self.match: Match[MathWarsMetaSettings, MathWarsMetaState, Action] = Match(
+            GAME, settings, len(seats), seed=seed
+        )
+        self.dealer = RngDealer(seed)
+        self.player = VirtualPlayer(random.Random(seed ^ 0x5EED), bot_wrong_rate)
+        self.flags: list[bool] = []  # per applied action: True = real (a child, a teacher)
+        self.seen_count: dict[int, tuple[int, int | None]] = {}  # seat -> (number, army)
+        self.seen_crate: dict[int, str] = {}
+        self.typed: dict[int, EnterSolution] = {}
+        self.ready: dict[int, float] = {}
+        self.entries: dict[int, EnterSolution] = {}  # applied this stage
+        self.answers: dict[int, EnterSolution] = {}  # what they should have been
+        self.paused = False
+        self.verdict: Verdict | None = None
+        self.notes: list[str] = []  # device rulings to show since the last look
+        self.events: list[Event] = []
+
+    # -- what the engine has ----------------------------------------------------------
+
+    @property
+    def state(self) -> MathWarsMetaState:
+        return self.match.state
+
+    @property
+    def finished(self) -> bool:
+        return self.state.finished
+
+    def side_name(self, side: int) -> str:
+        s = self.settings
+        if s.mode == "teams":
+            return f"Team {side + 1}"
+        return self.seats[side].name
+
+    def need(self) -> tuple[int, str] | None:
+        """The card the engine waits for now: (seat, up/down/crate/pay), or None."""
+        state = self.state
+        if state.finished or state.phase == "solve":
+            return None
+        if state.phase == "reveal":
+            seat, need = state.stage.todo[0]
+            return seat, need
+        seat = next(s for s, owed in enumerate(state.hand.owed) if owed > 0)
+        return seat, "pay"
+
+    def waiting_for_cards(self) -> list[int]:
+        """Children whose face-up cards the device still needs in this stage."""
+        state = self.state
+        if state.finished or state.phase != "reveal":
+            return []
+        out: list[int] = []
+        for seat, need in state.stage.todo:
+            if need in ("up", "crate") and not self.seats[seat].auto_cards and seat not in out:
+                out.append(seat)
+        return out
+
+    def solving(self) -> list[int]:
+        """Seats that still have a solution to give in this stage."""
+        if self.state.finished or self.state.phase != "solve":
+            return []
+        return sorted(self.match.pending.seats)
+
+    def answer_for(self, seat: int) -> EnterSolution:
+        return correct_entry(self.state, seat)
+
+    # -- applying ---------------------------------------------------------------------
+
+    def _apply(self, action: Action, real: bool) -> tuple[Event, ...]:
+        events = self.match.apply(action)
+        self.flags.append(real)
+        self.events += events
+        for event in events:
+            if event.code in NOTE_CODES:
+                text = say(self, event)
+                if text:
+                    self.notes.append(text)
+        log.info("mwm: %s%s", action, "" if real else " (device)")
+        return events
+
+    def _pop(self) -> tuple[Action, bool]:
+        action = self.match.undo()
+        return action, self.flags.pop()
+
+    def pump(self) -> None:
+        """Answer every request the device can answer now; stop where a child is awaited
+        (or the verdict is on screen and the next hand must wait)."""
+        for _ in range(100_000):
+            state = self.state
+            if state.finished:
+                return
+            need = self.need()
+            if need is None:
+                if not self._solutions():
+                    return
+                continue
+            seat, kind = need
+            if kind == "pay":
+                self._apply(self.dealer.deal(self.match.pending.chance), False)
+                continue
+            if self.paused:
+                return
+            if kind == "down" or self.seats[seat].auto_cards:
+                self._apply(self.dealer.deal(self.match.pending.chance), False)
+                continue
+            if not self._take_buffered(seat, kind):
+                return
+        raise RuntimeError("the device answered 100,000 requests without waiting: a bug")
+
+    def _take_buffered(self, seat: int, kind: str) -> bool:
+        if kind == "up":
+            seen = self.seen_count.pop(seat, None)
+            if seen is None:
+                return False
+            number = seen[0]
+            card = self._resolve(seat, *seen)
+            if card not in self.state.zones[seat].draw and not self._swap_unseen(seat, card):
+                self.notes.append(self._not_in_pile(seat, number))
+                return False
+            return self._try(CountDrawn(seat, card))
+        face = self.seen_crate.pop(seat, None)
+        if face is None:
+            return False
+        return self._try(CrateDrawn(seat, face))
+
+    def _resolve(self, seat: int, number: int, army: int | None) -> tuple[int, int]:
+        """The card a reading means: its own army's, unless the code says another army
+        or (Option 2) only another army's card of that number is in the draw pile."""
+        if army is not None:
+            return (army, number)
+        own = (seat + 1, number)
+        draw = self.state.zones[seat].draw
+        if own in draw:
+            return own
+        return next((c for c in draw if c[1] == number), own)
+
+    def _try(self, action: Action) -> bool:
+        try:
+            self._apply(action, True)
+        except TabletopError as e:
+            log.info("mwm: refused %s: %s", action, e)
+            self.notes.append(_card_sentence(e.code, self.seats[action.seat].name, action))  # type: ignore[union-attr]
+            return False
+        return True
+
+    def _not_in_pile(self, seat: int, number: int) -> str:
+        where = "already played this round"
+        zone = self.state.zones[seat]
+        if (seat + 1, number) in zone.battle:
+            where = "already on your battle pile"
+        return f"{self.seats[seat].name}: COUNT META {number} was {where}. Check the card."
+
+    def _solutions(self) -> bool:
+        """Bots answer; children's answers go in once every child is ready. True if
+        something was applied."""
+        pending = self.solving()
+        if not pending:
+            return False
+        for seat in pending:
+            if self.seats[seat].bot:
+                entry = self.player.entry(self.state, seat)
+                self._enter(entry, real=False)
+                return True
+        if any(seat not in self.ready for seat in pending):
+            return False
+        for seat in sorted(pending, key=lambda s: self.ready[s]):
+            entry = replace(self.typed[seat], at=int(self.ready[seat] * 1000))
+            self._enter(entry, real=True)
+        return True
+
+    def _enter(self, entry: EnterSolution, *, real: bool) -> None:
+        stage = self.state.stage
+        answer_now = correct_entry(self.state, entry.seat)
+        before = len(self.events)
+        self._apply(entry, real)
+        self.entries[entry.seat] = entry
+        self.answers[entry.seat] = answer_now
+        self.typed.pop(entry.seat, None)
+        self.ready.pop(entry.seat, None)
+        if self.state.finished or self.state.phase != "solve":
+            self._settled(replace(stage, entered=(*stage.entered, entry.seat)), before)
+
+    def _settled(self, stage: Stage, since: int) -> None:
+        """The stage is decided: pay what is owed, then show the verdict."""
+        self.pump_payments()
+        events = self.events[since:]
+        entries, answers = dict(self.entries), dict(self.answers)
+        self.entries.clear()
+        self.answers.clear()
+        self.verdict = build_verdict(self, stage, entries, answers, events)
+        self.paused = True
+        self.seen_count.clear()
+        self.seen_crate.clear()
+
+    def pump_payments(self) -> None:
+        while not self.finished:
+            need = self.need()
+            if need is None or need[1] != "pay":
+                return
+            self._apply(self.dealer.deal(self.match.pending.chance), False)
+
+    def next_hand(self) -> None:
+        """The verdict was read: the table goes on."""
+        self.paused = False
+        self.verdict = None
+        self.pump()
+
+    # -- children's input -------------------------------------------------------------
+
+    def card_seen(self, seat: int, card: ReadCard) -> str | None:
+        """A child's card from the camera or a touch: used now, kept until the engine
+        asks for it, or a correction of this stage's card. Returns a sentence when it
+        cannot be used; raises :class:`CardProblem` for a card that is not theirs."""
+        name = self.seats[seat].name
+        if card.kind == "victory":
+            return None  # the VICTORY! counter lies in the zone too: not a battle card
+        if self.seats[seat].auto_cards:
+            raise CardProblem(
+                "mwm.ui.virtual_seat", f"seat {seat + 1} plays virtual cards", name=name
+            )
+        if card.army is not None and card.army != seat + 1:
+            zone = self.state.zones[seat]
+            mine = (card.army, card.number) in (*zone.draw, *zone.spoils)  # Option 2 spoils
+            if card.kind == "crate" or not mine:
+                raise CardProblem(
+                    "mwm.ui.not_your_army",
+                    f"seat {seat + 1} shows a card of army {card.army}",
+                    name=name,
+                    army=card.army,
+                )
+        if self.state.zones[seat].out:
+            raise CardProblem("mwm.ui.knocked_out", f"seat {seat + 1} is out", name=name)
+        if self.paused:
+            return None  # the last hand's cards, still lying there
+        stage = self.state.stage
+        if card.kind == "count":
+            assert card.number is not None
+            if card.number not in self.settings.ed.count_numbers:
+                raise CardProblem(
+                    "mwm.ui.not_in_edition",
+                    f"COUNT META {card.number} is not in {self.settings.edition}",
+                    number=card.number,
+                    edition=self.settings.edition,
+                )
+            up = stage.up[seat]
+            if up is not None:
+                if up[1] == card.number and card.army in (None, up[0]):
+                    return None  # the same card, read again
+                new = self._resolve_for_correction(seat, card.number, card.army)
+                return self._correct(seat, CountDrawn(seat, new))
+            self.seen_count[seat] = (card.number, card.army)
+        else:
+            assert card.face is not None
+            crate = stage.crates[seat]
+            if crate is not None:
+                if crate == card.face:
+                    return None
+                return self._correct(seat, CrateDrawn(seat, card.face))
+            self.seen_crate[seat] = card.face
+        self.pump()
+        return self._last_note()
+
+    def _resolve_for_correction(self, seat: int, number: int, army: int | None) -> tuple[int, int]:
+        if army is not None:
+            return (army, number)
+        own = (seat + 1, number)
+        zone = self.state.zones[seat]
+        if own in (*zone.draw, *zone.battle):
+            return own
+        return next((c for c in zone.draw if c[1] == number), own)
+
+    def _last_note(self) -> str | None:
+        return self.notes.pop() if self.notes else None
+
+    def _stage_card_index(self, seat: int, action: CountDrawn | CrateDrawn) -> int | None:
+        """Where in the history this stage's face-up card of ``seat`` was applied."""
+        stage = self.state.stage
+        if isinstance(action, CountDrawn):
+            old: Any = CountDrawn(seat, stage.up[seat]) if stage.up[seat] else None
+        else:
+            old = CrateDrawn(seat, stage.crates[seat]) if stage.crates[seat] else None
+        history = self.match.history
+        for i in range(len(history) - 1, -1, -1):
+            if isinstance(history[i], Splash):
+                return None
+            if history[i] == old:
+                return i if self.flags[i] else None
+        return None
+
+    def _correct(self, seat: int, action: CountDrawn | CrateDrawn) -> str | None:
+        """A different card than the one the device has for this stage: the camera
+        misread, or the child fixed it. Rewrite that draw, if nobody has answered on it."""
+        name = self.seats[seat].name
+        if seat in self.entries or seat in self.ready:
+            raise CardProblem("mwm.ui.answered", f"seat {seat + 1} already answered", name=name)
+        index = self._stage_card_index(seat, action)
+        if index is None:
+            raise CardProblem("mwm.ui.too_late", "that card's stage is over", name=name)
+        if isinstance(action, CountDrawn) and action.card not in self._draw_then(index):
+            if not self._swap_unseen(seat, action.card, before=index):
+                return self._not_in_pile(seat, action.card[1])
+            index = self._stage_card_index(seat, action)
+            assert index is not None
+        if not self._rewrite(index, action):
+            return f"{name}: the device cannot use that card here. Check the cards."
+        self.typed.pop(seat, None)
+        self.pump()
+        return None
+
+    def _draw_then(self, index: int) -> tuple[Any, ...]:
+        """The acting seat's draw pile just before history ``index``."""
+        action = self.match.history[index]
+        state = self.match.initial
+        for earlier in self.match.history[:index]:
+            state, _ = GAME.apply(state, earlier)
+        return state.zones[action.seat].draw  # type: ignore[union-attr]
+
+    def _rewrite(self, index: int, action: Action) -> bool:
+        """Replace history ``index`` with ``action`` and re-apply what came after; the
+        device's own picks are re-picked if they no longer fit, and bots answer again.
+        False (and nothing changed) if a child's action no longer fits."""
+        tail: list[tuple[Action, bool]] = []
+        while len(self.flags) > index:
+            tail.append(self._pop())
+        tail.reverse()
+        keep_events, keep_notes = len(self.events), len(self.notes)
+        try:
+            self._apply(action, tail[0][1])
+            for old, real in tail[1:]:
+                if not real and isinstance(old, EnterSolution):
+                    self._apply(self.player.entry(self.state, old.seat), False)
+                    continue
+                try:
+                    self._apply(old, real)
+                except ImpossibleOutcome:
+                    if real:
+                        raise
+                    self._apply(self.dealer.deal(self.match.pending.chance), False)
+        except TabletopError as e:
+            log.info("mwm: rewrite refused: %s", e)
+            while len(self.flags) > index:
+                self._pop()
+            for old, real in tail:
+                self._apply(old, real)
+            del self.events[keep_events:]
+            del self.notes[keep_notes:]
+            return False
+        self.entries = {
+            a.seat: a
+            for a in self.match.history[index:]
+            if isinstance(a, EnterSolution) and a.seat in self.state.stage.entered
+        }
+        self.answers = {seat: correct_entry(self.state, seat) for seat in self.entries}
+        return True
+
+    def _swap_unseen(self, seat: int, card: tuple[int, int], before: int | None = None) -> bool:
+        """``card`` is wanted face up but the device had put it somewhere unseen (face
+        down in a war, or given up): swap it there for another card of the same pile."""
+        history = self.match.history
+        end = len(history) if before is None else before
+        for i in range(end - 1, -1, -1):
+            action = history[i]
+            if isinstance(action, Splash):
+                return False
+            if isinstance(action, CountDrawn) and action.seat == seat and action.card == card:
+                if self.flags[i]:
+                    return False  # a child showed it: it really was played
+                pile = [c for c in self._draw_then(i) if c != card]
+                random.Random(self.seed + i).shuffle(pile)
+                return any(self._rewrite(i, CountDrawn(seat, other)) for other in pile[:SWAP_TRIES])
+        return False
+
+    def type_solution(self, seat: int, value: int, team: int | None = None) -> None:
+        self.typed[seat] = EnterSolution(seat, value, team)
+        self.ready.pop(seat, None)
+
+    def press(self, seat: int, at: float) -> str:
+        """A seat's button: "ready" once a solution is typed; otherwise why not, as one of
+        ``pad`` (open the pad), ``cards``, ``wait``, ``bot``, ``out``, ``done``."""
+        if self.finished:
+            return "done"
+        if self.seats[seat].bot:
+            return "bot"
+        if self.state.zones[seat].out:
+            return "out"
+        if self.paused:
+            return "wait"
+        if seat in self.solving():
+            if seat not in self.typed:
+                return "pad"
+            self.ready[seat] = at
+            self.pump()
+            return "ready"
+        if seat in self.waiting_for_cards():
+            return "cards"
+        return "wait"
+
+    # -- the moderator ----------------------------------------------------------------
+
+    def splash(self, award_to: int | None) -> None:
+        before = len(self.events)
+        self._apply(Splash(award_to), True)
+        self.typed.clear()
+        self.ready.clear()
+        self.entries.clear()
+        self.seen_count.clear()
+        self.seen_crate.clear()
+        events = self.events[before:]
+        lines = [say(self, e) for e in events]
+        self.verdict = Verdict(
+            Stage(),
+            {},
+            {},
+            [line for line in lines if line],
+            round_over=True,
+            game_over=self.finished,
+        )
+        self.paused = True
+
+    def undo(self) -> Action:
+        """Take back the last real action and everything the device did after it."""
+        if not any(self.flags):
+            raise TabletopError("engine.nothing_to_undo", "there is nothing to undo")
+        while True:
+            action, real = self._pop()
+            if real:
+                break
+        self.typed.clear()
+        self.ready.clear()
+        self.entries, self.answers = {}, {}
+        if self.state.phase == "solve":
+            for earlier in reversed(self.match.history):
+                if not isinstance(earlier, EnterSolution):
+                    break
+                self.entries[earlier.seat] = earlier
+                self.answers[earlier.seat] = correct_entry(self.state, earlier.seat)
+        self.seen_count.clear()
+        self.seen_crate.clear()
+        self.verdict = None
+        self.paused = False
+        self.pump_payments()
+        return action
+
+
+# -- words ---------------------------------------------------------------------------------
+
+
+def _card_sentence(code: str, name: str, action: Any) -> str:
+    if isinstance(action, CrateDrawn):
+        what = f"MATH CRATE {crate_label(action.crate)}"
+    else:
+        what = f"COUNT META {action.card[1]}"
+    if code == "mwm.not_in_pile":
+        return f"{name}: {what} was already played. Check the card."
+    return f"{name}: the device cannot use {what} now."
+
+
+def seat_list(play: MwmPlay, seats: Sequence[int]) -> str:
+    names = [play.seats[s].name for s in seats]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def say(play: MwmPlay, event: Event) -> str | None:
+    """The sentence a child reads for an engine event (None: not worth showing)."""
+    d, seat = event.data, event.seat
+    name = play.seats[seat].name if seat is not None else ""
+    code = event.code
+    if code == "mwm.hand_won":
+        return f"{play.side_name(d['winner'])} wins the hand with {d['highest']}!"
+    if code == "mwm.lost_hand":
+        to = "" if d["to"] == seat else f" to {play.seats[d['to']].name}"
+        total = d["battle"] + d["difference"]
+        return (
+            f"{name} loses {total} card{'s' * (total != 1)}{to}: the battle pile "
+            f"({d['battle']}) and {d['difference']} more from the draw pile."
+        )
+    if code == "mwm.math_war":
+        return (
+            f"MATH WAR! {seat_list(play, d['seats'])} tie with {d['tied']}. Each puts "
+            f"{3 if d['level'] == 1 else 5} cards face down, 1 face up, and a new MATH "
+            "CRATE card."
+        )
+    if code == "mwm.collect_war":
+        tied = seat_list(play, d["seats"])
+        return f"{tied} tie for the team's best: a Math War decides who collects."
+    if code == "mwm.collector":
+        return f"{name} collects the cards for the team."
+    if code == "mwm.team_solution":
+        return f"{play.side_name(d['team'])}: TEAM SOLUTION {d['solution']}."
+    if code == "mwm.knocked_out":
+        return f"{name} has no COUNT META cards left and is out of this round."
+    if code == "mwm.gave_everything":
+        return f"{name} had to give {d['owed']} more but has only {d['given']}: all gone."
+    if code == "mwm.round_won":
+        return f"{play.side_name(d['winner'])} wins round {d['round']} and a VICTORY! card!"
+    if code == "mwm.round_void":
+        return f"Round {d['round']} has no winner."
+    if code == "mwm.game_won":
+        if play.settings.mode == "solo":
+            return "You won every round. You win the game!"
+        return f"{play.side_name(d['winner'])} wins the game!"
+    if code == "mwm.solo_redraw":
+        return event.text.replace("only the", "only the COUNT META card")
+    if code == "mwm.solo_discard":
+        return f"Put the battle card and {d['cards'] - 1} more from your draw pile on your spoils."
+    if code in ("mwm.spoils_reshuffle", "mwm.crate_reshuffle"):
+        return event.text.replace(f"Seat {seat + 1 if seat is not None else ''}", name)
+    if code in ("mwm.short_for_war", "mwm.no_cards_for_war", "mwm.no_winner", "mwm.splash"):
+        return event.text.replace(f"Seat {seat + 1 if seat is not None else ''}", name)
+    if code == "mwm.round_start" and d.get("round", 1) > 1:
+        return f"Round {d['round']}: everybody shuffles both decks."
+    return None
+
+
+def reason(count: int, crate: str | None) -> str:
+    """Why a result is what it is, for a child: ``21 − 5 = 16`` or the remainder rule."""
+    if crate is None:
+        return f"{count}: no MATH CRATE card, so the COUNT META card counts"
+    value = answer(count, crate)
+    problem = f"{count} {OP_WORDS[crate[0]]} {crate[1:]}"
+    if value is None:
+        return f"{problem} leaves a remainder, so only the COUNT META card counts: {count}"
+    return f"{problem} = {value}"
+
+
+def build_verdict(
+    play: MwmPlay,
+    stage: Stage,
+    entries: dict[int, EnterSolution],
+    answers: dict[int, EnterSolution],
+    events: Sequence[Event],
+) -> Verdict:
+    lines: list[str] = []
+    for seat in stage.revealed:
+        up = stage.up[seat]
+        if up is None:
+            continue
+        entry, right = entries.get(seat), answers.get(seat)
+        why = reason(up[1], stage.crates[seat])
+        mark = ""
+        if entry is not None and right is not None:
+            mark = (
+                " Right!"
+                if entry.solution == right.solution
+                else f" (you typed {entry.solution}, not quite)"
+            )
+        lines.append(f"{play.seats[seat].name}: {why}.{mark}")
+    highest = None
+    lost: dict[int, int] = {}
+    war = False
+    for event in events:
+        if event.code == "mwm.hand_won":
+            highest = event.data["highest"]
+        if event.code == "mwm.math_war":
+            war = True
+            highest = event.data["tied"]
+        if event.code == "mwm.lost_hand" and event.seat is not None:
+            lost[event.seat] = event.data["battle"] + event.data["difference"]
+        text = say(play, event)
+        if text:
+            lines.append(text)
+    round_over = any(e.code in ("mwm.round_won", "mwm.round_void") for e in events)
+    return Verdict(
+        stage,
+        entries,
+        answers,
+        lines,
+        highest=highest,
+        side_results=play.state.hand.side_results if not round_over else (),
+        lost=lost,
+        war=war,
+        round_over=round_over,
+        game_over=play.finished,
+    )
+
+
+def crate_choices() -> list[tuple[str, str]]:
+    """Every MATH CRATE card for a choice grid: key = face, label = ``×3``."""
+    return [(face, crate_label(face)) for face in CRATE_CARDS]
+
+
+def result_of_stage(stage: Stage, seat: int) -> int | None:
+    up = stage.up[seat]
+    return None if up is None else hand_result(up[1], stage.crates[seat])
+
+
+__all__ = [
+    "BOT_WRONG_RATE",
+    "CardProblem",
+    "MwmPlay",
+    "ReadCard",
+    "SeatConfig",
+    "Verdict",
+    "build_verdict",
+    "crate_choices",
+    "crate_label",
+    "read_code",
+    "reason",
+    "result_of_stage",
+    "say",
+]

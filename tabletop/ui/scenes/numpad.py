@@ -1,0 +1,206 @@
+"""A number pad: digits, minus, an optional fraction bar, backspace and OK.
+
+``NumPad`` is a dialog over the scene below; it pops with the typed value (an ``int``,
+or a ``Fraction`` when the fraction bar is on and was used) or ``None`` on Cancel/Back.
+Any game that asks a child for a number can push it. Touch targets: ``num.0``..
+``num.9``, ``num.minus``, ``num.frac``, ``num.back``, ``ok``, ``cancel``; a real keyboard
+types digits, ``-``, ``/``, Backspace and Enter.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pygame
+
+from tabletop.ui.app import Context
+from tabletop.ui.input import Back, InputEvent, Key, Tap
+from tabletop.ui.scenes.common import Dialog
+from tabletop.ui.theme import Metrics
+from tabletop.ui.widgets import Button, hit
+
+MINUS = "\u2212"
+BACKSPACE = "\u2190"
+# The keys, four to a row; None leaves a gap.
+ROWS = (
+    ("7", "8", "9", "back"),
+    ("4", "5", "6", "minus"),
+    ("1", "2", "3", "frac"),
+)
+
+
+def parse_typed(text: str, *, fractions: bool = False) -> int | Fraction | None:
+    """The value of what was typed (``"-12"``, ``"3/4"``), or None if it is not a whole
+    number yet (empty, a lone minus, a fraction without its bottom or over 0)."""
+    negative = text.startswith("-")
+    body = text[1:] if negative else text
+    if "/" in body:
+        if not fractions:
+            return None
+        top, _, bottom = body.partition("/")
+        if not top.isdigit() or not bottom.isdigit() or int(bottom) == 0:
+            return None
+        value: int | Fraction = Fraction(int(top), int(bottom))
+        if value.denominator == 1:
+            value = int(value)
+    elif body.isdigit():
+        value = int(body)
+    else:
+        return None
+    return -value if negative else value
+
+
+class NumPad(Dialog):
+    """Type a number; pops with it (see the module)."""
+
+    def __init__(
+        self,
+        ctx: Context,
+        title: str,
+        *,
+        negative: bool = True,
+        fractions: bool = False,
+        max_digits: int = 5,
+        initial: str = "",
+        hint: str = "",
+    ) -> None:
+        super().__init__(ctx, title, size=(540, 450))
+        self.negative = negative
+        self.fractions = fractions
+        self.max_digits = max_digits
+        self.typed = initial
+        self.hint = hint
+        self.message = ""
+        self.display = pygame.Rect(0, 0, 0, 0)
+
+    @property
+    def value(self) -> int | Fraction | None:
+        return parse_typed(self.typed, fractions=self.fractions)
+
+    def layout(self, metrics: Metrics) -> None:
+        super().layout(metrics)
+        m = metrics
+        body = self.body()
+        gap = m.u(8)
+        self.display = pygame.Rect(body.left, body.top, body.width, m.u(58))
+        grid_top = self.display.bottom + gap
+        rows = len(ROWS) + 1
+        h = (body.bottom - grid_top - gap * (rows - 1)) // rows
+        w = (body.width - gap * 3) // 4
+        labels = {"back": BACKSPACE, "minus": MINUS, "frac": "/"}
+        self.buttons = []
+        for r, row in enumerate(ROWS):
+            for c, key in enumerate(row):
+                rect = pygame.Rect(body.left + c * (w + gap), grid_top + r * (h + gap), w, h)
+                enabled = not (
+                    (key == "minus" and not self.negative) or (key == "frac" and not self.fractions)
+                )
+                self.buttons.append(
+                    Button(
+                        f"num.{key}",
+                        rect,
+                        labels.get(key, key),
+                        kind="quiet",
+                        enabled=enabled,
+                        size=m.big,
+                    )
+                )
+        y = grid_top + len(ROWS) * (h + gap)
+        self.buttons += [
+            Button("cancel", pygame.Rect(body.left, y, w, h), "Cancel", kind="quiet"),
+            Button(
+                "num.0",
+                pygame.Rect(body.left + w + gap, y, w, h),
+                "0",
+                kind="quiet",
+                size=m.big,
+            ),
+            Button("ok", pygame.Rect(body.left + 2 * (w + gap), y, 2 * w + gap, h), "OK"),
+        ]
+        self._refresh()
+
+    def _refresh(self) -> None:
+        ok = self.target("ok")
+        if ok is not None:
+            ok.enabled = self.value is not None
+
+    def handle(self, event: InputEvent) -> None:
+        if isinstance(event, Key):
+            key = {"backspace": "num.back", "return": "ok", "enter": "ok"}.get(event.name)
+            text = event.text
+            if key is None and text.isdigit():
+                key = f"num.{text}"
+            elif key is None and text in ("-", "/"):
+                key = "num.minus" if text == "-" else "num.frac"
+            button = self.target(key) if key else None
+            if button is not None:
+                self.press(button)
+            return
+        if isinstance(event, Back):
+            self.stack.pop(None)
+        elif isinstance(event, Tap):
+            button = hit(self.buttons, event.pos)
+            if button is not None:
+                self.press(button)
+
+    def press(self, button: Button) -> None:
+        if not button.enabled:
+            self.ctx.sounds.play("wrong")
+            self.message = {
+                "ok": "Type a number first.",
+                "num.minus": "This answer cannot be below zero.",
+                "num.frac": "This answer is a whole number.",
+            }.get(button.name, "")
+            return
+        self.ctx.sounds.play("tap")
+        self.message = ""
+        name = button.name
+        if name == "cancel":
+            self.stack.pop(None)
+        elif name == "ok":
+            self.stack.pop(self.value)
+        elif name == "num.back":
+            self.typed = self.typed[:-1]
+        elif name == "num.minus":
+            # the sign goes in front, whenever it is pressed; pressed again it goes away
+            self.typed = self.typed[1:] if self.typed.startswith("-") else "-" + self.typed
+        elif name == "num.frac":
+            if "/" not in self.typed and self.typed.lstrip("-"):
+                self.typed += "/"
+        elif sum(ch.isdigit() for ch in self.typed) < self.max_digits:
+            self.typed += name[4:]
+        else:
+            self.message = "That number is long enough."
+        self._refresh()
+
+    def draw(self, surface: pygame.Surface) -> None:
+        super().draw(surface)
+        painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
+        painter.box(surface, self.display, p.background, p.line, 2, m.u(8))
+        shown = self.typed.replace("-", MINUS) or (self.hint if not self.message else "")
+        colour = p.ink if self.typed else p.muted
+        size = m.title + m.u(6) if self.typed else m.text
+        painter.text(
+            surface,
+            shown,
+            (self.display.right - m.u(14), self.display.centery),
+            size,
+            colour,
+            bold=bool(self.typed),
+            anchor="midright",
+            max_width=self.display.width - m.u(28),
+        )
+        if self.message:
+            painter.text(
+                surface,
+                self.message,
+                (self.display.left + m.u(12), self.display.centery),
+                m.small,
+                p.bad,
+                bold=True,
+                anchor="midleft",
+                max_width=self.display.width // 2,
+            )
+
+
+__all__ = ["NumPad", "parse_typed"]
