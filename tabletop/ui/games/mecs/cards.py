@@ -1,0 +1,336 @@
+"""M.E.C.S. cards on screen: card faces drawn with the painter, camera codes read, and
+the card pages the printed QR codes promise (a tip, the history, a fun fact, the name
+in five languages), from ``assets/mecs/cards.toml`` so they work offline.
+
+Touch targets on a card page: ``page.tip``, ``page.history``, ``page.fun``,
+``page.names``, ``close``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import pygame
+
+from tabletop.assets import load_toml
+from tabletop.games.mecs import DECKS, OBJECTIVE_CODES, card_code, objective
+from tabletop.games.mecs_equation import ADVANCED, DIGITS, FACE, PLAY_CARDS
+from tabletop.ui.app import Context, Scene
+from tabletop.ui.input import Back, InputEvent, Tap
+from tabletop.ui.theme import Color, Metrics
+from tabletop.ui.widgets import Button, Painter, hit
+
+CARDS_FILE = "mecs/cards.toml"
+LANGUAGES = (("en", "English"), ("es", "Español"), ("fr", "Français"), ("de", "Deutsch"))
+SECTIONS = (("tip", "Tip"), ("history", "History"), ("fun", "Fun fact"), ("names", "Names"))
+
+# The rule book's card colours: red numbers, blue simple symbols, green advanced symbols,
+# yellow objectives (darkened a little so white text stays readable).
+RED: Color = (196, 40, 40)
+BLUE: Color = (30, 90, 180)
+GREEN: Color = (20, 130, 70)
+GOLD: Color = (235, 190, 30)
+
+# Faces of the cards as read aloud on screen (x² rather than a lone ²).
+LABEL = {**FACE, "SQ": "x²"}
+
+# What a camera or a person may call a card, besides its code.
+ALIASES = {
+    "=": "EQ",
+    "x": "X",
+    "×": "X",
+    "*": "X",
+    "÷": "DIV",
+    ":": "DIV",
+    "(": "LP",
+    ")": "RP",
+    "/": "FRAC",
+    "√": "SQRT",
+    ".": "DOT",
+    "²": "SQ",
+    "^2": "SQ",
+}
+PREFIX = "MT1:"
+
+
+def read_code(text: str) -> str | None:
+    """A M.E.C.S. card code from what the camera read: ``"7"``, ``"MT1:MECS:EQ"`` or
+    ``"="`` are cards; another game's card, ``"?"`` or junk are None (not ours)."""
+    text = text.strip()
+    if text.startswith(PREFIX):
+        parts = text.split(":")
+        if len(parts) < 3 or parts[1] != "MECS":
+            return None
+        text = parts[2]
+    text = card_code(text)
+    code = ALIASES.get(text, text)
+    if code in FACE or code in OBJECTIVE_CODES:
+        return code
+    return None
+
+
+def colour_of(code: str) -> Color:
+    if code in DIGITS:
+        return RED
+    if code in ADVANCED:
+        return GREEN
+    if code in OBJECTIVE_CODES:
+        return GOLD
+    return BLUE
+
+
+def draw_card(
+    painter: Painter,
+    surface: pygame.Surface,
+    rect: pygame.Rect,
+    code: str,
+    *,
+    selected: bool = False,
+    faded: bool = False,
+) -> None:
+    """A card face: the card's colour, its value large in white."""
+    if code == "?":
+        fill: Color = (150, 150, 155)
+    else:
+        fill = colour_of(code)
+    if faded:
+        fill = tuple((c + 2 * 235) // 3 for c in fill)  # type: ignore[assignment]
+    radius = max(3, rect.width // 7)
+    pygame.draw.rect(surface, fill, rect, border_radius=radius)
+    pygame.draw.rect(surface, (255, 255, 255), rect.inflate(-4, -4), 1, border_radius=radius)
+    if selected:
+        pygame.draw.rect(surface, painter.p.selected, rect.inflate(8, 8), 4, border_radius=radius)
+    text = code[3:] if code in OBJECTIVE_CODES else LABEL.get(code, code)
+    size = max(10, min(rect.height * 6 // 10, rect.width * 8 // (5 * max(1, len(text)))))
+    ink = (20, 20, 20) if code in OBJECTIVE_CODES else (255, 255, 255)
+    painter.text(surface, text, rect.center, size, ink, bold=True, anchor="center")
+
+
+# -- the card pages ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CardPage:
+    """One card's page: its name, a game tip, its history, a fun fact, and its name in
+    English, Spanish, French, German and Chinese (with pinyin)."""
+
+    code: str
+    name: str
+    tip: str
+    history: str
+    fun_fact: str
+    names: dict[str, str]
+
+    def text(self, section: str) -> str:
+        return {"tip": self.tip, "history": self.history, "fun": self.fun_fact}[section]
+
+
+PAGE_FIELDS = ("name", "tip", "history", "fun_fact")
+NAME_FIELDS = ("en", "es", "fr", "de", "zh", "zh_pinyin")
+
+
+@cache
+def card_pages(relative: str = CARDS_FILE) -> dict[str, CardPage]:
+    """Every card page in the data file, by card code (``BadInput`` if the file is
+    missing or not TOML; a page with a missing field is left out, and
+    :func:`missing_pages` names it)."""
+    data = load_toml(relative).get("cards", {})
+    pages: dict[str, CardPage] = {}
+    for code, entry in data.items():
+        if not isinstance(entry, dict):
+            continue
+        names = entry.get("names", {})
+        if not all(isinstance(entry.get(f), str) and entry[f].strip() for f in PAGE_FIELDS):
+            continue
+        if not isinstance(names, dict) or not all(
+            isinstance(names.get(f), str) and names[f].strip() for f in NAME_FIELDS
+        ):
+            continue
+        pages[code] = CardPage(
+            code,
+            entry["name"],
+            entry["tip"],
+            entry["history"],
+            entry["fun_fact"],
+            {f: names[f] for f in NAME_FIELDS},
+        )
+    return pages
+
+
+def deck_cards() -> list[str]:
+    """Every distinct play card in both decks (beginners' and advanced)."""
+    seen = {card for deck in DECKS.values() for card, _ in deck}
+    return [c for c in PLAY_CARDS if c in seen]
+
+
+def missing_pages(relative: str = CARDS_FILE) -> list[str]:
+    """Cards of either deck without a complete page."""
+    pages = card_pages(relative)
+    return [c for c in deck_cards() if c not in pages]
+
+
+CJK_FONTS = (
+    "/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf",
+    "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
+    "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc",
+    "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc",
+)
+
+
+@cache
+def cjk_font_path() -> str | None:
+    """A font on this system that draws Chinese characters, or None (then the page shows
+    the pinyin only)."""
+    for path in CJK_FONTS:
+        if Path(path).exists():
+            return path
+    return None
+
+
+@cache
+def _cjk_font(size: int) -> pygame.font.Font | None:
+    path = cjk_font_path()
+    if path is None:
+        return None
+    try:
+        return pygame.font.Font(path, size)
+    except (OSError, pygame.error):
+        return None
+
+
+class CardPageScene(Scene):
+    """A card's page, one section at a time in big text; opened by tapping a card or by
+    holding it up alone to the camera."""
+
+    def __init__(self, ctx: Context, code: str) -> None:
+        super().__init__(ctx)
+        self.code = code
+        self.section = "tip"
+        pages = card_pages()
+        self.page = pages.get(code)
+
+    def layout(self, metrics: Metrics) -> None:
+        m = metrics
+        W, H = m.size
+        h = m.u(56)
+        y = H - m.u(12) - h
+        w = m.u(128)
+        self.card_rect = pygame.Rect(m.u(20), m.u(20), m.u(150), m.u(210))
+        self.buttons = []
+        for i, (key, label) in enumerate(SECTIONS):
+            self.buttons.append(
+                Button(
+                    f"page.{key}",
+                    pygame.Rect(m.u(16) + i * (w + m.u(8)), y, w, h),
+                    label,
+                    kind="toggle",
+                    selected=key == self.section,
+                    enabled=self.page is not None,
+                    size=m.small + 2,
+                )
+            )
+        self.buttons.append(
+            Button("close", pygame.Rect(W - m.u(16) - m.u(150), y, m.u(150), h), "Close")
+        )
+        self.body = pygame.Rect(
+            self.card_rect.right + m.u(24), m.u(24), W - self.card_rect.right - m.u(48), 0
+        )
+        self.body.height = y - m.u(16) - self.body.top
+
+    def handle(self, event: InputEvent) -> None:
+        if isinstance(event, Back):
+            self.stack.pop(None)
+        elif isinstance(event, Tap):
+            button = hit(self.buttons, event.pos)
+            if button is not None and button.enabled:
+                self.ctx.sounds.play("tap")
+                self.press(button.name)
+
+    def press(self, name: str) -> None:
+        if name == "close":
+            self.stack.pop(None)
+        elif name.startswith("page."):
+            self.section = name[5:]
+            self.layout(self.m)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
+        surface.fill(p.background)
+        draw_card(painter, surface, self.card_rect, self.code)
+        x, y, width = self.body.left, self.body.top, self.body.width
+        if self.code in OBJECTIVE_CODES:
+            card = objective(int(self.code[3:]))
+            painter.text(surface, f"Objective card {card.number}", (x, y), m.title, bold=True)
+            rect = pygame.Rect(x, y + m.title + m.u(20), width, self.body.bottom - y)
+            painter.paragraph(
+                surface,
+                f"For challenge mode. The answer of your equation must be {card.text}.",
+                rect,
+                m.big,
+            )
+            painter.buttons(surface, self.buttons[-1:])
+            return
+        page = self.page
+        if page is None:
+            painter.paragraph(
+                surface, "This card has no page yet.", pygame.Rect(x, y, width, m.u(200)), m.big
+            )
+            painter.buttons(surface, self.buttons)
+            return
+        painter.text(surface, page.name.capitalize(), (x, y), m.title + m.u(6), bold=True)
+        y += m.title + m.u(20)
+        rect = pygame.Rect(x, y, width, self.body.bottom - y)
+        if self.section == "names":
+            self._draw_names(surface, page, rect)
+        else:
+            title = dict(SECTIONS)[self.section]
+            painter.text(surface, title, (x, y), m.text, p.muted, bold=True)
+            rect.top += m.text + m.u(10)
+            rect.height -= m.text + m.u(10)
+            painter.paragraph(surface, page.text(self.section), rect, m.big - m.u(4))
+        painter.buttons(surface, self.buttons)
+
+    def _draw_names(self, surface: pygame.Surface, page: CardPage, rect: pygame.Rect) -> None:
+        painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
+        step = rect.height // 5
+        size = min(m.big, step - m.u(8))
+        for i, (key, language) in enumerate(LANGUAGES):
+            y = rect.top + i * step
+            painter.text(surface, language, (rect.left, y), m.small, p.muted)
+            painter.text(
+                surface,
+                page.names[key],
+                (rect.left + m.u(150), y - m.u(4)),
+                size,
+                bold=True,
+                max_width=rect.width - m.u(150),
+            )
+        y = rect.top + 4 * step
+        label_font = _cjk_font(m.small)
+        if label_font is not None:
+            surface.blit(label_font.render("中文", True, p.muted), (rect.left, y))
+        else:
+            painter.text(surface, "Chinese", (rect.left, y), m.small, p.muted)
+        font = _cjk_font(size)
+        x = rect.left + m.u(150)
+        if font is not None:
+            image = font.render(page.names["zh"], True, p.ink)
+            surface.blit(image, (x, y - m.u(4)))
+            x += image.get_width() + m.u(16)
+        painter.text(surface, page.names["zh_pinyin"], (x, y - m.u(2)), size - m.u(4), p.ink)
+
+
+__all__ = [
+    "ALIASES",
+    "CardPage",
+    "CardPageScene",
+    "card_pages",
+    "cjk_font_path",
+    "colour_of",
+    "deck_cards",
+    "draw_card",
+    "missing_pages",
+    "read_code",
+]

@@ -1,0 +1,233 @@
+"""``tabletop demo --game mecs``: bots in every seat play a whole game in the app, offscreen.
+
+The bots decide with :func:`tabletop.bots.mecs.decide`; what they do reaches the game
+the way a child's move does: cards put down or hacked in are shown to the (simulated)
+camera as a ``CardsSeen`` reading of that area, left to right; ending a turn, trading
+and refilling are taps on the screen's buttons. One line is printed per turn, and the
+last line is ``winner: NAMES`` (or ``winner: draw``).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import tempfile
+from pathlib import Path
+from typing import Any, TextIO
+
+from tabletop.bots.mecs import decide
+from tabletop.games.mecs import EndTurn, Hack, Plant, Refill, Trade
+
+MAX_MOVES = 4000
+MAX_SHOTS = 8
+
+
+class DemoError(RuntimeError):
+    """The scripted game could not go on (a move the app refused)."""
+
+
+class Driver:
+    """Plays the bots' moves through the app's input: camera readings and taps."""
+
+    def __init__(self, app: Any) -> None:
+        from tabletop.ui.autoplay import Autoplayer
+
+        self.app = app
+        self.auto = Autoplayer(app)
+        self.moves = 0
+
+    @property
+    def table(self) -> Any:
+        from tabletop.ui.games.mecs.table import MecsTable
+
+        for scene in reversed(list(self.app.stack)):
+            if isinstance(scene, MecsTable):
+                return scene
+        raise DemoError("no M.E.C.S. table on the screen")
+
+    def over(self) -> bool:
+        from tabletop.ui.games.mecs.table import MecsResults
+
+        return isinstance(self.app.stack.top, MecsResults)
+
+    def show_area(self, seat: int, cards: tuple[str, ...]) -> None:
+        """The camera's steady reading of ``seat``'s equation area (0-based seat)."""
+        from tabletop.ui.input import CardSeen, CardsSeen
+
+        at = self.app.ctx.clock()
+        seen = tuple(CardSeen(f"MT1:MECS:{c}", seat + 1, "equation") for c in cards)
+        self.app.post(CardsSeen(seat + 1, "equation", seen, at))
+        self.app.step()
+
+    def hold_up(self, code: str) -> None:
+        """One card held up alone to the camera."""
+        from tabletop.ui.input import CardSeen, CardsSeen
+
+        at = self.app.ctx.clock()
+        self.app.post(CardsSeen(None, None, (CardSeen(f"MT1:MECS:{code}"),), at))
+        self.app.step()
+
+    def play(self, action: Any) -> None:
+        """Make ``action`` happen through the screen or the camera."""
+        if isinstance(action, Plant):
+            self.show_area(action.seat, action.area)
+        elif isinstance(action, Hack):
+            self.show_area(action.target, action.area)
+        elif isinstance(action, EndTurn):
+            self.auto.tap("end")
+        elif isinstance(action, Refill):
+            self.auto.tap(f"refill.{action.stack}")
+        elif isinstance(action, Trade):
+            self.auto.tap("trade")
+            self.auto.tap(f"choice.{action.card}")
+            self.auto.tap(f"choice.{action.draw_from}")
+        else:
+            raise DemoError(f"the demo cannot show {action!r}")
+
+    def move(self) -> Any:
+        """One bot decision, played through the app; returns it."""
+        table = self.table
+        seat = table.pending_seat()
+        if seat is None:
+            raise DemoError(f"nobody is to move ({table.state.phase})")
+        before = len(table.match.history)
+        action = decide(table.state, seat)
+        self.play(action)
+        table = self.table
+        if len(table.match.history) == before and not self.over():
+            raise DemoError(f"the app refused {action!r}: {table.message[0]}")
+        self.moves += 1
+        return action
+
+
+def run_demo(
+    *,
+    seed: int | None,
+    out_dir: Path | None,
+    out: TextIO,
+    size: tuple[int, int] = (800, 480),
+    seats: int = 3,
+    deck: str = "advanced",
+    mode: str = "normal",
+) -> str:
+    os.environ["SDL_VIDEODRIVER"] = "dummy"
+    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    import pygame
+
+    from tabletop.assets import mathe_meister_layout
+    from tabletop.highscores import HighScores
+    from tabletop.ui.app import App, Context
+    from tabletop.ui.prefs import PrefsFile
+    from tabletop.ui.scenes.home import HomeScene
+    from tabletop.ui.sound import Sounds
+    from tabletop.ui.theme import metrics_for
+
+    seed = random.SystemRandom().randrange(10**6) if seed is None else seed
+    folder = out_dir or Path(tempfile.mkdtemp(prefix="tabletop-mecs-demo-"))
+    folder.mkdir(parents=True, exist_ok=True)
+    pygame.display.init()
+    pygame.font.init()
+    window = pygame.display.set_mode(size)
+    ctx = Context(
+        metrics=metrics_for(size),
+        sounds=Sounds(enabled=False),
+        highscores=HighScores(":memory:"),
+        prefs=PrefsFile(None),
+        layout=mathe_meister_layout(),
+        rng=random.Random(seed),
+    )
+    app = App(ctx, window, flip=False)
+    app.stack.push(HomeScene(ctx))
+    app.step()
+    try:
+        line = play_demo(app, seed=seed, folder=folder, out=out, seats=seats, deck=deck, mode=mode)
+    finally:
+        pygame.display.quit()
+    return line
+
+
+def play_demo(
+    app: Any,
+    *,
+    seed: int,
+    folder: Path,
+    out: TextIO,
+    seats: int = 3,
+    deck: str = "advanced",
+    mode: str = "normal",
+) -> str:
+    """Set the game up by taps and play it to the end; prints and returns the winner line."""
+    driver = Driver(app)
+    auto = driver.auto
+    auto.tap("game.mecs")
+    setup = app.stack.top
+    setup.bot_driver = "external"
+    for _ in range(seats - 2):
+        auto.tap("players.+")
+    for seat in range(seats):
+        if not setup.bots[seat]:
+            auto.tap(f"bot.{seat}")
+    auto.tap(f"mode.{mode}")
+    auto.tap(f"deck.{deck}")
+    auto.tap("start")
+    table = driver.table
+    names = ", ".join(s.name for s in table.seats)
+    print(
+        f"M.E.C.S. in the touchscreen app, offscreen ({app.ctx.metrics.width}x"
+        f"{app.ctx.metrics.height}): {names}; {deck} deck, {mode} mode, seed {seed}",
+        file=out,
+    )
+    print("Bots' cards reach the game as camera readings of their equation areas.", file=out)
+    app.screenshot(folder / "start.png")
+    shots = 1
+    printed = 0
+    turn = 0
+
+    def flush(upto: int | None = None) -> None:
+        nonlocal printed
+        lines = driver.table.turns.lines
+        group: dict[int, list[str]] = {}
+        order: list[int] = []
+        end = len(lines)
+        for t, text in lines[printed:end]:
+            if upto is not None and t >= upto:
+                end = printed + len([1 for tt, _ in lines[printed:] if tt < upto])
+                break
+            if t not in group:
+                group[t] = []
+                order.append(t)
+            group[t].append(text)
+        for t in order:
+            label = "Start" if t == 0 else f"Turn {t}"
+            print(f"{label}: {' '.join(group[t])}", file=out)
+        printed = end
+
+    while not driver.over():
+        if driver.moves >= MAX_MOVES:
+            raise DemoError(f"no winner after {MAX_MOVES} moves")
+        table = driver.table
+        if table.state.turn != turn:
+            flush(upto=table.state.turn)
+            turn = table.state.turn
+        driver.move()
+        table = driver.table
+        if table.banner is not None and table.banner.title == "Complete!" and shots < MAX_SHOTS:
+            app.screenshot(folder / f"turn_{table.state.turn:03d}_complete.png")
+            shots += 1
+    flush()
+    results = app.stack.top
+    app.screenshot(folder / "final.png")
+    table = driver.table
+    for seat in range(len(table.seats)):
+        print(f"  {table.name(seat)}: {table.state.coins(seat)} coins", file=out)
+    # one card held up alone opens its page, as the QR code promises
+    results.stack.pop()  # back to the table for a moment
+    driver.hold_up("EQ")
+    app.screenshot(folder / "card_page.png")
+    print(f"\nScreenshots are in {folder}", file=out)
+    line = results.winner_line()
+    print(line, file=out)
+    return line
+
+
+__all__ = ["DemoError", "Driver", "play_demo", "run_demo"]
