@@ -571,6 +571,7 @@ SCREEN_FIELDS = (
     "message",
     "message_bad",
     "winners",
+    "round_label",
 )
 
 
@@ -622,6 +623,7 @@ class ArenaScene(Scene):
         self.bot_due: dict[int, float] = {}
         self.countdown_end: float | None = None
         self.last_events: tuple[Event, ...] = ()
+        self.round_label = (1, 1)  # (set, round) of the round on screen
 
     # -- small helpers ---------------------------------------------------------------------
 
@@ -690,6 +692,7 @@ class ArenaScene(Scene):
         self.countdown_end = None
         self.ctx.lamps.light_only([])
         st = self.state
+        self.round_label = (st.set_number, st.round)
         if self.cards == "virtual":
             self.match.deal(self.dealer)
             self._operator_out()
@@ -976,6 +979,7 @@ class ArenaScene(Scene):
             except TabletopError as e:
                 self.bad = self._bad_slots(action, e.code)
                 self.refuse(e.code, f"{action!r}: {e.message}", action.seat)
+                self.message += " Tap the marked card to fix it."
                 self.layout(self.m)
                 return
         self._checkpoint()
@@ -1304,7 +1308,8 @@ class ArenaScene(Scene):
         deal = st.deal
         painter.text(
             surface,
-            f"Set {st.set_number} of {deal.sets} \u00b7 Round {st.round} of {deal.rounds}",
+            f"Set {self.round_label[0]} of {deal.sets} \u00b7 "
+            f"Round {self.round_label[1]} of {deal.rounds}",
             (m.u(16), m.u(62)),
             m.small,
             p.muted,
@@ -1344,14 +1349,28 @@ class ArenaScene(Scene):
                 p.ink,
                 align="center",
             )
-        if st.pot:
+        if st.pot:  # the pot: face-down operator cards beside the operator card
+            for i in range(min(len(st.pot), 4)):
+                back = pygame.Rect(m.u(14) + i * m.u(3), self.op_rect.top + i * m.u(5), 0, 0)
+                back.size = (m.u(34), m.u(48))
+                draw_card(painter, surface, back, None, face="down")
             painter.text(
                 surface,
-                f"Pot: {len(st.pot)} card{'s' if len(st.pot) > 1 else ''}",
-                (self.op_rect.right + m.u(6), self.op_rect.top),
+                "Pot",
+                (m.u(33), self.op_rect.top + m.u(70)),
                 m.small,
                 ORANGE,
                 bold=True,
+                anchor="midtop",
+            )
+            painter.text(
+                surface,
+                str(len(st.pot)),
+                (m.u(33), self.op_rect.top + m.u(70) + m.small),
+                m.big,
+                ORANGE,
+                bold=True,
+                anchor="midtop",
             )
         for b in self.buttons:
             if b.kind == "seat":
@@ -1630,7 +1649,7 @@ class ArenaResults(Scene):
             painter.text(
                 surface, str(len(cards)), (cols[2], mid), m.big, bold=True, anchor="midleft"
             )
-            small = " ".join(card_label(c) for c in cards)
+            small = " ".join(card_label(c) for c in cards[:4]) + (" ..." if len(cards) > 4 else "")
             painter.text(
                 surface,
                 small,
