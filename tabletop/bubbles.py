@@ -186,6 +186,19 @@ def calculate(n: int, op: str, m: int) -> Fraction:
 # -- the game ---------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class Action:
+    """One thing the player did, at game step ``step``: ``pick`` (bubble), ``move`` (x,
+    y), ``put`` (let go), ``drop`` (on the pair of bubble), ``undo``. A round is its
+    settings, its seed and these: :func:`replay` plays it again exactly."""
+
+    kind: str
+    step: int
+    bubble: int = 0
+    x: float = 0.0
+    y: float = 0.0
+
+
 @dataclass
 class _Snapshot:
     bubbles: dict[int, Bubble]
@@ -210,6 +223,7 @@ class BubbleGame:
     pops: list[Popped] = field(default_factory=list)
     stuck: list[Stuck] = field(default_factory=list)
     _next_id: int = 1
+    actions: list[Action] = field(default_factory=list)
     _undo: list[_Snapshot] = field(default_factory=list)
 
     @classmethod
@@ -382,6 +396,7 @@ class BubbleGame:
         if held is not None and held.id != bubble_id:
             held.held = False
         b.held = True
+        self.actions.append(Action("pick", self.steps, bubble_id))
         return b
 
     def move_held(self, x: float, y: float) -> None:
@@ -390,12 +405,14 @@ class BubbleGame:
         if b is not None:
             b.x = min(max(x, RADIUS), WIDTH - RADIUS)
             b.y = min(max(y, RADIUS), HEIGHT - RADIUS)
+            self.actions.append(Action("move", self.steps, b.id, b.x, b.y))
 
     def put_down(self) -> None:
         """Let go of the held bubble where it is; it drifts on."""
         b = self.held
         if b is not None:
             b.held = False
+            self.actions.append(Action("put", self.steps, b.id))
 
     def drop(self, onto: int) -> Popped:
         """Drop the held bubble on the pair that bubble ``onto`` belongs to."""
@@ -448,6 +465,7 @@ class BubbleGame:
             self.elapsed,
         )
         self.pops.append(popped)
+        self.actions.append(Action("drop", self.steps, onto))
         return popped
 
     def play(self, number: int, onto: int) -> Popped:
@@ -474,6 +492,7 @@ class BubbleGame:
         del self.pops[snap.pops :]
         for b in self.bubbles.values():
             b.held = False
+        self.actions.append(Action("undo", self.steps))
         return undone
 
     @property
@@ -537,6 +556,31 @@ class BubbleGame:
         yield from sorted(self.bubbles.values(), key=lambda b: (b.held, b.partner is None, b.id))
 
 
+def replay(
+    settings: BubbleSettings, seed: int | float | str, actions: list[Action], steps: int
+) -> BubbleGame:
+    """The round that ``actions`` make from ``seed``, run to game step ``steps``."""
+    game = BubbleGame.new(settings, rng=random.Random(seed))
+    for action in actions:
+        while game.steps < action.step:
+            game.step()
+        if action.kind == "pick":
+            game.pick(action.bubble)
+        elif action.kind == "move":
+            game.move_held(action.x, action.y)
+        elif action.kind == "put":
+            game.put_down()
+        elif action.kind == "drop":
+            game.drop(action.bubble)
+        elif action.kind == "undo":
+            game.undo()
+        else:
+            raise ValueError(f"unknown bubble action {action.kind!r}")
+    while game.steps < steps and not game.over:
+        game.step()
+    return game
+
+
 def _bounce(a: Bubble, b: Bubble, dx: float, dy: float, d: float) -> None:
     """Two touching bubbles push apart; moving ones swap their speed along the line
     between the centres (equal masses), a stopped one acts as a wall."""
@@ -589,6 +633,7 @@ __all__ = [
     "OP_GLYPHS",
     "RADIUS",
     "WIDTH",
+    "Action",
     "Bubble",
     "BubbleGame",
     "BubbleSettings",
@@ -599,4 +644,5 @@ __all__ = [
     "any_move",
     "best_move",
     "calculate",
+    "replay",
 ]

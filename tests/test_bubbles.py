@@ -23,6 +23,7 @@ from tabletop.bubbles import (
     any_move,
     best_move,
     calculate,
+    replay,
 )
 from tabletop.engine.errors import IllegalMove
 
@@ -196,11 +197,20 @@ def test_bubbles_undo_restores_the_field_score_and_target() -> None:
     assert ({k: (b.value, b.x, b.y) for k, b in game.bubbles.items()}, game.target) == before
     with pytest.raises(IllegalMove):
         game.undo()
+    for _ in range(40):
+        game.step()
+    again = replay(game.settings, 11, game.actions, game.steps)
+    assert [a.kind for a in game.actions] == ["pick", "drop", "undo"]
+    assert again.score == 0 and again.target == game.target
+    assert {k: (b.x, b.y) for k, b in again.bubbles.items()} == {
+        k: (b.x, b.y) for k, b in game.bubbles.items()
+    }
 
 
 @pytest.mark.parametrize("seed", range(12))
 def test_bubbles_every_target_is_reachable_and_play_is_deterministic(seed: int) -> None:
     def run() -> tuple[int, list[str]]:
+        nonlocal game
         game = BubbleGame.new(BubbleSettings(seconds=30), rng=random.Random(seed))
         while not game.over:
             whole = [a for a in game.possible_answers() if a.denominator == 1]
@@ -213,9 +223,13 @@ def test_bubbles_every_target_is_reachable_and_play_is_deterministic(seed: int) 
                     game.play(*move)
         return game.score, [p.equation for p in game.pops]
 
+    game: BubbleGame | None = None
     first = run()
     assert first == run()
     assert first[0] >= 1
+    assert game is not None
+    again = replay(BubbleSettings(seconds=30), seed, game.actions, game.steps)
+    assert (again.score, [p.equation for p in again.pops]) == first
 
 
 def test_bubbles_model_imports_only_the_standard_library() -> None:

@@ -61,7 +61,7 @@ log = logging.getLogger(__name__)
 
 GAME = "bubbles"
 ROUND_LENGTHS = (30, 60, 90)
-MAX_STEPS_PER_FRAME = 10  # a stalled frame does not make bubbles jump across the field
+MAX_STEPS_PER_FRAME = 30  # a stalled frame (over 1 s) does not make bubbles jump
 TOUCH_SLACK = RADIUS * 0.3  # fingers are wider than bubbles' edges
 FLASH_SECONDS = 2.0
 RED = VERMILLION
@@ -417,12 +417,14 @@ class BubbleScene(Scene):
         *,
         seconds: int = 60,
         settings: BubbleSettings | None = None,
-        rng: random.Random | None = None,
+        seed: float | None = None,
     ) -> None:
         super().__init__(ctx)
         self.settings = settings or BubbleSettings(seconds=seconds)
         self.seconds = int(self.settings.seconds)
-        self.game = BubbleGame.new(self.settings, rng=rng or random.Random(ctx.rng.random()))
+        # the seed and game.actions replay the round (tabletop.bubbles.replay)
+        self.seed = ctx.rng.random() if seed is None else seed
+        self.game = BubbleGame.new(self.settings, rng=random.Random(self.seed))
         self.message = ("Drag a red bubble onto a pair to make the target!", "info")
         self.flash: Flash | None = None
         self.last: float | None = None
@@ -681,7 +683,12 @@ class BubbleScene(Scene):
     def _finish(self) -> None:
         self.finished = True
         self.game.put_down()
-        log.info("bubbles: time is up; score %d", self.game.score)
+        log.info(
+            "bubbles: time is up; score %d (seed %r, %d actions)",
+            self.game.score,
+            self.seed,
+            len(self.game.actions),
+        )
         self.ctx.sounds.play("round")
         self.asking = "name"
         self.stack.push(
