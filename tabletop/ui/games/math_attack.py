@@ -711,6 +711,8 @@ class AttackScene(Scene):
         self.trouble: dict[int, str] = {}  # line -> what is wrong with the camera's reading
         self.undone: dict[int, str] = {}  # line -> a card taken back but still on the table
         self.fixes: dict[int, dict[int, tuple[str, str]]] = {0: {}, 1: {}}
+        self.misread: dict[int, tuple[int, str]] = {}  # line -> (position, code read)
+        self.last_seen: dict[int, CardsSeen] = {}
         self.asking: tuple[str, int] | None = None
         self.events: list[Event] = []  # every event, for the log and the demo
         self.results: AttackResults | None = None
@@ -786,6 +788,8 @@ class AttackScene(Scene):
                 self.play(line, result)
             elif what == "fix" and isinstance(result, str):
                 self.fix(line, result)
+            elif what == "misread" and result == "yes" and line in self.misread:
+                self.accept_misread(line)
         self._lamps()
         self.layout(self.m)
 
@@ -947,6 +951,8 @@ class AttackScene(Scene):
         assert event.seat is not None
         line = event.seat - 1
         codes = event.codes
+        self.last_seen[line] = event
+        self.misread.pop(line, None)
         if self.virtual:
             if codes:
                 self.refuse("atk.ui.virtual", detail=f"camera cards {codes} in virtual play")
@@ -967,6 +973,7 @@ class AttackScene(Scene):
                 return
             if read[i] != card:
                 self.trouble[line] = self.refuse("atk.ui.moved", place, f"camera {codes}")
+                self.misread[line] = (i, codes[i])
                 self.ghosts.pop(line, None)
                 self.layout(self.m)
                 return
@@ -1110,10 +1117,36 @@ class AttackScene(Scene):
                 card = state.hands[0][self.selected]
                 self.perform(Play(0, card, line))
             return
+        if line in self.misread:
+            position, _ = self.misread[line]
+            card = label(state.lines[line][position])
+            self.asking = ("misread", line)
+            self.stack.push(
+                Confirm(self.ctx, f"Is card {position + 1} really {card}?", "Yes, it is", "No")
+            )
+            return
         if state.blocked == line:
             self.refuse("atk.blocked", self.facts(line), "tapped the blocked line")
             return
         self.ask_card(line)
+
+    def accept_misread(self, line: int) -> None:
+        """The camera keeps misreading an earlier card: a person says the game is right."""
+        position, code = self.misread.pop(line)
+        card = self.state.lines[line][position]
+        self.fixes[line][position] = (code, card)
+        self.trouble.pop(line, None)
+        log.info(
+            "math-attack: camera reads card %d on line %d as %r; confirmed by touch as %s",
+            position + 1,
+            line,
+            code,
+            card,
+        )
+        self.say(f"Thanks! Card {position + 1} on {self.names[line]}'s line is {label(card)}.")
+        seen = self.last_seen.get(line)
+        if seen is not None:
+            self.on_cards(seen)  # a new card in that reading counts now
 
     def pass_turn(self) -> None:
         state = self.state
@@ -1585,7 +1618,8 @@ def run_demo(
     if expected is None or got is None or expected.places != got.places:
         raise RuntimeError("the app's result differs from the engine's")
     t0, t1 = deck.state.totals
-    print(f"\nFinal totals: {names[0]} {t0}, {names[1]} {t1} ({got.reason}).", file=out)
+    reason = seated(got.reason, names)
+    print(f"\nFinal totals: {names[0]} {t0}, {names[1]} {t1} ({reason}).", file=out)
     print(f"Screenshots are in {folder}", file=out)
     line = results.winner_line()
     print(line, file=out)

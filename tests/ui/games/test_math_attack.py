@@ -140,6 +140,20 @@ def test_math_attack_camera_moved_missing_and_extra_cards_are_refused() -> None:
     assert 0 not in scene.trouble
 
 
+def test_math_attack_camera_misreading_an_earlier_card_is_confirmed_by_touch() -> None:
+    """The camera keeps reading the first card as +8 (it is +3): a child confirms the
+    screen by touch, and the new card in the same reading then counts."""
+    app, auto, scene = start()
+    see(app, 1, ["+3"])
+    see(app, 1, ["+8", "-2"])
+    assert "card 1 should be +3" in scene.message and scene.state.lines[1] == ("+3",)
+    auto.tap("line.1")
+    auto.tap("yes")
+    assert scene.state.lines[1] == ("+3", "-2") and not scene.trouble
+    see(app, 1, ["+8", "-2", "+1"])
+    assert scene.state.lines[1] == ("+3", "-2", "+1")
+
+
 def test_math_attack_blocked_line_refused_with_reason() -> None:
     """ATK-4: after a block nobody may play on that line during the next turn."""
     app, auto, scene = start()
@@ -422,3 +436,19 @@ def test_math_attack_demo_ends_with_the_winner(tmp_path: Path) -> None:
 
 def test_label_uses_a_real_minus() -> None:
     assert label("-D") == "\u2212|n\u00d72|" and label("+5") == "+5"
+
+
+def test_math_attack_leave_asks_first_and_play_again_swaps_who_starts() -> None:
+    app, auto, scene = start()
+    auto.tap("leave")
+    auto.tap("no")
+    assert app.stack.top is scene
+    see(app, 0, ["END"])
+    see(app, 0, ["END", "-1"])
+    auto.tap("again")
+    again = app.stack.top
+    assert isinstance(again, AttackScene) and again is not scene
+    assert again.state.turn == 1 and again.match.history == ()
+    auto.tap("leave")
+    auto.tap("yes")
+    assert isinstance(app.stack.top, AttackSetup) and app.ctx.lamps.lit == set()
