@@ -370,7 +370,7 @@ class ArenaSetup(Scene):
         W, H = m.size
         margin = m.u(16)
         s = m.u(52)
-        y = m.u(84)
+        y = m.u(76)
         b = [
             Button(
                 "players.-",
@@ -389,11 +389,13 @@ class ArenaSetup(Scene):
         ]
         self.count_pos = (margin + m.u(130) + s + s // 2 + m.u(4), y + s // 2)
         self.players_y = y + s // 2
-        top = y + s + m.u(40)
-        self.seats_top = top - m.u(30)
-        h = m.u(50)
+        top = y + s + m.u(34)
+        self.seats_top = top - m.u(26)
+        gap = m.u(5)
+        room = H - margin - m.u(64) - top
+        h = min(m.u(50), (room - gap * (self.players - 1)) // self.players)
         for seat in range(self.players):
-            rect = pygame.Rect(margin, top + seat * (h + m.u(6)), m.u(300), h)
+            rect = pygame.Rect(margin, top + seat * (h + gap), m.u(300), h)
             b.append(
                 Button(
                     f"bot.{seat}",
@@ -401,7 +403,9 @@ class ArenaSetup(Scene):
                     self.seat_name(seat),
                     kind="toggle",
                     selected=self.bots[seat],
-                    caption="a bot plays here" if self.bots[seat] else "tap: a bot plays here",
+                    caption=""
+                    if h < m.u(50)
+                    else ("a bot plays here" if self.bots[seat] else "tap: a bot plays here"),
                 )
             )
         left = margin + m.u(330)
