@@ -664,6 +664,13 @@ class ArenaScene(Scene):
             seat = int(match.group(1)) - 1
             return self.name(seat) if 0 <= seat < self.players else match.group(0)
 
+        def many(match: re.Match[str]) -> str:
+            seats = [int(x) - 1 for x in re.findall(r"\d+", match.group(1))]
+            if not all(0 <= s < self.players for s in seats):
+                return match.group(0)
+            return _names_list([self.name(s) for s in seats])
+
+        text = re.sub(r"[Ss]eats ((?:\d+(?:, | and ))+\d+)", many, text)
         return re.sub(r"[Ss]eat (\d)", sub, text)
 
     # -- lifecycle -------------------------------------------------------------------------

@@ -533,3 +533,12 @@ def test_arena_run_demo_ends_with_a_winner_line(tmp_path) -> None:
     assert len(rounds) == 12  # seed 4: 2 players, two sets of 6 rounds
     names = line[len("winner: ") :]
     assert names == "draw" or all(n.startswith("Bot ") for n in names.split(", "))
+
+
+def test_arena_engine_sentences_name_the_players() -> None:
+    _, _, scene = arena_app(seats=5)
+    text = "The game is over! Seat 1 has 2: seats 4 and 5 share first place; seats 1, 2 and 3"
+    assert scene._names(text) == (
+        "The game is over! Player 1 has 2: Player 4 and Player 5 share first place; "
+        "Player 1, Player 2 and Player 3"
+    )
