@@ -222,6 +222,7 @@ class BubbleGame:
     steps: int = 0
     pops: list[Popped] = field(default_factory=list)
     stuck: list[Stuck] = field(default_factory=list)
+    retargets: list[Retargeted] = field(default_factory=list)
     _next_id: int = 1
     actions: list[Action] = field(default_factory=list)
     _undo: list[_Snapshot] = field(default_factory=list)
@@ -329,6 +330,7 @@ class BubbleGame:
             self.target = self._choose_target(exclude=old)
             # the same target back: no whole number can be made until a pair pops
             events.append(Retargeted(old, self.target, self.elapsed))
+            self.retargets.append(events[-1])  # type: ignore[arg-type]
         return events
 
     def _walls(self, b: Bubble) -> None:

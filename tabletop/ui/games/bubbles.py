@@ -83,6 +83,11 @@ MESSAGES = {
 }
 
 
+def painter_line(ctx: Context, size: int) -> int:
+    """The height of one line of text at ``size``."""
+    return int(ctx.fonts.font(size).get_linesize())
+
+
 def say_for(code: str) -> str:
     return MESSAGES.get(code, "You can't do that right now. Try something else.")
 
@@ -463,7 +468,8 @@ class BubbleScene(Scene):
         m = metrics
         W, H = m.size
         bar = m.u(58)
-        self.message_rect = pygame.Rect(m.u(12), H - m.u(46), W - m.u(24), m.u(40))
+        line = painter_line(self.ctx, m.text)
+        self.message_rect = pygame.Rect(m.u(12), H - 2 * line - m.u(4), W - m.u(24), 2 * line)
         area = pygame.Rect(m.u(8), bar + m.u(6), W - m.u(16), self.message_rect.top - bar - m.u(10))
         self.scale = min(area.width / WIDTH, area.height / HEIGHT)
         self.field = pygame.Rect(0, 0, round(WIDTH * self.scale), round(HEIGHT * self.scale))
@@ -761,9 +767,7 @@ class BubbleScene(Scene):
             self.draw_flash(surface, self.flash)
         text, tone = self.message
         colour = {"bad": p.bad, "good": p.good}.get(tone, p.ink)
-        painter.paragraph(
-            surface, text, self.message_rect, m.text, colour, bold=tone != "info", max_lines=2
-        )
+        painter.paragraph(surface, text, self.message_rect, m.text, colour, bold=tone != "info")
 
     def time_text(self) -> str:
         left = math.ceil(self.game.time_left - 1e-9)
@@ -953,9 +957,13 @@ def run_demo(
     bot = DemoBot(app, scene, clock)
     print(f"First target: {scene.game.target}", file=out)
     shots = 0
+    told = 0
     while not scene.finished:
         clock.advance(1 / 30)
         app.step()
+        for event in scene.game.retargets[told:]:
+            print(f"{event.at:5.1f} s: {event.reason}", file=out)
+        told = len(scene.game.retargets)
         if scene.finished:
             break
         popped = bot.think()
