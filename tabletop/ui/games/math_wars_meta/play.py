@@ -143,7 +143,10 @@ class Verdict:
     highest: int | None = None
     side_results: tuple[int | None, ...] = ()
     lost: dict[int, int] = field(default_factory=dict)
+    difference: dict[int, int] = field(default_factory=dict)
     war: bool = False
+    round: int = 1
+    hand: int = 1
     round_over: bool = False
     game_over: bool = False
 
@@ -332,6 +335,7 @@ class MwmPlay:
 
     def _enter(self, entry: EnterSolution, *, real: bool) -> None:
         stage = self.state.stage
+        where = (self.state.round, self.state.hands + 1)
         answer_now = correct_entry(self.state, entry.seat)
         before = len(self.events)
         self._apply(entry, real)
@@ -340,9 +344,9 @@ class MwmPlay:
         self.typed.pop(entry.seat, None)
         self.ready.pop(entry.seat, None)
         if self.state.finished or self.state.phase != "solve":
-            self._settled(replace(stage, entered=(*stage.entered, entry.seat)), before)
+            self._settled(replace(stage, entered=(*stage.entered, entry.seat)), before, where)
 
-    def _settled(self, stage: Stage, since: int) -> None:
+    def _settled(self, stage: Stage, since: int, where: tuple[int, int]) -> None:
         """The stage is decided: pay what is owed, then show the verdict."""
         self.pump_payments()
         events = self.events[since:]
@@ -350,6 +354,7 @@ class MwmPlay:
         self.entries.clear()
         self.answers.clear()
         self.verdict = build_verdict(self, stage, entries, answers, events)
+        self.verdict.round, self.verdict.hand = where
         self.paused = True
         self.seen_count.clear()
         self.seen_crate.clear()
@@ -561,6 +566,7 @@ class MwmPlay:
 
     def splash(self, award_to: int | None) -> None:
         before = len(self.events)
+        where = (self.state.round, self.state.hands + 1)
         self._apply(Splash(award_to), True)
         self.typed.clear()
         self.ready.clear()
@@ -576,6 +582,8 @@ class MwmPlay:
             [line for line in lines if line],
             round_over=True,
             game_over=self.finished,
+            round=where[0],
+            hand=where[1],
         )
         self.paused = True
 
@@ -628,7 +636,7 @@ def say(play: MwmPlay, event: Event) -> str | None:
     name = play.seats[seat].name if seat is not None else ""
     code = event.code
     if code == "mwm.hand_won":
-        return f"{play.side_name(d['winner'])} wins the hand with {d['highest']}!"
+        return f"{play.side_name(d['winner'])} wins the hand with {signed(d['highest'])}!"
     if code == "mwm.lost_hand":
         to = "" if d["to"] == seat else f" to {play.seats[d['to']].name}"
         total = d["battle"] + d["difference"]
@@ -682,7 +690,12 @@ def reason(count: int, crate: str | None) -> str:
     problem = f"{count} {OP_WORDS[crate[0]]} {crate[1:]}"
     if value is None:
         return f"{problem} leaves a remainder, so only the COUNT META card counts: {count}"
-    return f"{problem} = {value}"
+    return f"{problem} = {signed(value)}"
+
+
+def signed(value: int) -> str:
+    """A number with a real minus sign: ``−3``."""
+    return f"\u2212{-value}" if value < 0 else str(value)
 
 
 def build_verdict(
@@ -704,11 +717,12 @@ def build_verdict(
             mark = (
                 " Right!"
                 if entry.solution == right.solution
-                else f" (you typed {entry.solution}, not quite)"
+                else f" (you typed {signed(entry.solution)}, not quite)"
             )
         lines.append(f"{play.seats[seat].name}: {why}.{mark}")
     highest = None
     lost: dict[int, int] = {}
+    difference: dict[int, int] = {}
     war = False
     for event in events:
         if event.code == "mwm.hand_won":
@@ -718,9 +732,12 @@ def build_verdict(
             highest = event.data["tied"]
         if event.code == "mwm.lost_hand" and event.seat is not None:
             lost[event.seat] = event.data["battle"] + event.data["difference"]
+            difference[event.seat] = event.data["difference"]
         text = say(play, event)
         if text:
             lines.append(text)
+    if play.settings.mode == "solo" and not any(e.code == "mwm.solo_discard" for e in events):
+        lines.append("Only your battle card goes on the spoils pile.")
     round_over = any(e.code in ("mwm.round_won", "mwm.round_void") for e in events)
     return Verdict(
         stage,
@@ -730,6 +747,7 @@ def build_verdict(
         highest=highest,
         side_results=play.state.hand.side_results if not round_over else (),
         lost=lost,
+        difference=difference,
         war=war,
         round_over=round_over,
         game_over=play.finished,

@@ -27,6 +27,7 @@ from tabletop.ui.games.math_wars_meta.play import (
     crate_choices,
     crate_label,
     read_code,
+    signed,
 )
 from tabletop.ui.games.math_wars_meta.words import sentence
 from tabletop.ui.input import Back, CardsSeen, InputEvent, SeatPressed, Tap
@@ -215,7 +216,7 @@ class TableScene(Scene):
         y = inner.top + (inner.height - ch) // 2
         count = pygame.Rect(inner.left, y, cw, ch)
         crate = pygame.Rect(count.right + m.u(6), y, cw, ch)
-        eq = m.u(18)
+        eq = m.u(22)
         solve = pygame.Rect(crate.right + eq, y, inner.right - crate.right - eq, ch)
         chip = pygame.Rect(r.left + m.u(4), r.top + m.u(4), r.width - m.u(8), head - m.u(2))
         return [
@@ -442,6 +443,7 @@ class TableScene(Scene):
                 self._refuse("mwm.ui.no_seat", f"cards seen outside every seat: {event.codes}")
             return
         seat = event.seat - 1
+        self.message = ""
         for code in event.codes:
             try:
                 card = read_code(code)
@@ -463,7 +465,6 @@ class TableScene(Scene):
             self.message = note
         else:
             self.ctx.sounds.play("seen")
-            self.message = ""
         if self.play.verdict is not None and len(self.play.events) > before:
             self._verdict_sound()
 
@@ -471,6 +472,7 @@ class TableScene(Scene):
         verdict = self.play.verdict
         if verdict is None:
             return
+        self.message = ""
         self.ctx.sounds.play("star" if verdict.round_over else "good")
 
     def _refuse(self, code: str, detail: str, **facts: Any) -> None:
@@ -567,9 +569,13 @@ class TableScene(Scene):
         painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
         surface.fill(p.background)
         state = self.play.state
-        title = f"Round {state.round} \u00b7 Hand {state.hands + 1}"
-        if self.play.verdict is not None and self.play.verdict.war:
-            title += " \u00b7 MATH WAR!"
+        verdict = self.play.verdict
+        if verdict is not None:
+            title = f"Round {verdict.round} \u00b7 Hand {verdict.hand}"
+            title += " \u00b7 MATH WAR!" if verdict.war else ""
+        else:
+            title = f"Round {state.round} \u00b7 Hand {state.hands + 1}"
+            title += " \u00b7 MATH WAR!" if state.stage.kind == "war" else ""
         painter.text(
             surface, title, (m.u(14), m.u(10)), m.title, bold=True, max_width=m.width - m.u(340)
         )
@@ -808,7 +814,7 @@ class TableScene(Scene):
             ok = entry is not None and entry.solution == right
             painter.text(
                 surface,
-                str(right),
+                signed(right),
                 rect.center,
                 big,
                 p.good if ok else p.bad,
@@ -816,7 +822,7 @@ class TableScene(Scene):
                 anchor="center",
                 max_width=rect.width - 8,
             )
-            mark = "\u2713 right" if ok else f"\u2717 not {entry.solution}" if entry else ""
+            mark = "\u2713 right" if ok else f"\u2717 not {signed(entry.solution)}" if entry else ""
             painter.text(
                 surface,
                 mark,
@@ -831,7 +837,7 @@ class TableScene(Scene):
         if verdict is not None and number is not None:
             painter.text(
                 surface,
-                str(hand_result(number, crate)),
+                signed(hand_result(number, crate)),
                 rect.center,
                 big,
                 p.ink,
@@ -885,12 +891,13 @@ class TableScene(Scene):
             if play.settings.mode == "teams" and verdict.side_results:
                 value = verdict.side_results[play.settings.side_of(seat)]
                 team = f"team {value} \u00b7 " if value is not None else ""
+            highest = signed(verdict.highest)
             if seat in verdict.lost:
-                diff = verdict.lost[seat] - 0
-                return f"{team}HIGHEST {verdict.highest} \u00b7 loses {diff}", p.bad
+                diff, lost = verdict.difference[seat], verdict.lost[seat]
+                return f"{team}HIGHEST {highest} \u00b7 diff {diff} \u00b7 loses {lost}", p.bad
             if verdict.war:
-                return f"{team}tie {verdict.highest}: MATH WAR!", p.bad
-            return f"{team}HIGHEST {verdict.highest} \u00b7 wins!", p.good
+                return f"{team}tie {highest}: MATH WAR!", p.bad
+            return f"{team}HIGHEST {highest} \u00b7 wins!", p.good
         if play.seats[seat].bot:
             return "bot", p.muted
         if seat in play.waiting_for_cards():

@@ -1,0 +1,496 @@
+"""Math Wars Meta in the app: cards from the camera and by touch, answers on the number
+pad and seat buttons, the device's rulings with their reasons (RULINGS MWM-1..MWM-8),
+the teacher's undo and penalty card behind the PIN, whole games against the engine,
+screenshots and the demo."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from typing import Any
+
+import pygame
+import pytest
+
+from hardware.buttons import SeatPressed
+from tabletop.games.math_wars_meta import (
+    CountDrawn,
+    EnterSolution,
+    MathWarsMeta,
+    cards_conserved,
+)
+from tabletop.ui.app import App, Scene
+from tabletop.ui.games.math_wars_meta import run_demo
+from tabletop.ui.games.math_wars_meta.demo import TableBot
+from tabletop.ui.games.math_wars_meta.play import CardProblem, ReadCard, read_code
+from tabletop.ui.games.math_wars_meta.results import ResultsScene, winner_line
+from tabletop.ui.games.math_wars_meta.setup import SetupScene
+from tabletop.ui.games.math_wars_meta.table import TableScene
+from tabletop.ui.input import CardSeen, CardsSeen, Tap
+from tabletop.ui.scenes.numpad import NumPad, parse_typed
+from tabletop.ui.scenes.rules import RulesScene
+from tests.ui.scenery import make_app
+
+SHOTS = Path("/tmp/mwm_shots")
+GAME = MathWarsMeta()
+
+
+# -- helpers ------------------------------------------------------------------------------
+
+
+def tap(app: App, name: str) -> None:
+    button = app.stack.top.target(name)
+    assert button is not None, f"no {name!r} on {type(app.stack.top).__name__}"
+    app.post(Tap(button.rect.center, app.ctx.clock(), "touch"))
+    app.step()
+
+
+def setup(app: App, *names: str) -> SetupScene:
+    tap(app, "game.math-wars-meta")
+    scene = app.stack.top
+    assert isinstance(scene, SetupScene)
+    for name in names:
+        tap(app, name)
+    return scene
+
+
+def start(app: App, *names: str) -> TableScene:
+    setup(app, *names)
+    tap(app, "start")
+    scene = app.stack.top
+    assert isinstance(scene, TableScene)
+    return scene
+
+
+def show(app: App, seat: int, *codes: str) -> None:
+    """The camera's steady reading of seat ``seat`` (0-based here, 1-based on the wire)."""
+    cards = tuple(CardSeen(code, seat + 1, "battle") for code in codes)
+    app.post(CardsSeen(seat + 1, "battle", cards, app.ctx.clock()))
+    app.step()
+
+
+def type_number(app: App, value: int) -> None:
+    for digit in str(abs(value)):
+        tap(app, f"num.{digit}")
+    if value < 0:
+        tap(app, "num.minus")
+    tap(app, "ok")
+
+
+def answer(app: App, seat: int, value: int, *, press: bool = True) -> None:
+    tap(app, f"solve.{seat}")
+    assert isinstance(app.stack.top, NumPad)
+    type_number(app, value)
+    if press:
+        app.seat_queue.put(SeatPressed(seat, app.ctx.clock()))
+        app.step()
+
+
+def replayed(play: Any) -> Any:
+    """The engine alone, fed the same actions from the start."""
+    state = GAME.new_game(play.settings, len(play.seats))
+    for action in play.match.history:
+        state, _ = GAME.apply(state, action)
+    return state
+
+
+class Recorder(Scene):
+    """Sits under a dialog and keeps what it popped with."""
+
+    def __init__(self, ctx: Any) -> None:
+        super().__init__(ctx)
+        self.results: list[Any] = []
+
+    def resume(self, result: Any) -> None:
+        self.results.append(result)
+
+
+def shot(app: App, name: str) -> Path:
+    path = app.screenshot(SHOTS / f"{name}_{app.ctx.metrics.width}.png")
+    surface = pygame.image.load(str(path))
+    colours = {
+        surface.get_at((x, y))[:3]
+        for x in range(0, surface.get_width(), 37)
+        for y in range(0, surface.get_height(), 23)
+    }
+    assert len(colours) > 4, f"{name} looks blank"
+    return path
+
+
+# -- the number pad and card codes --------------------------------------------------------
+
+
+def test_numpad_types_negative_numbers_and_fractions() -> None:
+    assert parse_typed("-12") == -12
+    assert parse_typed("3/4", fractions=True) == pytest.approx(0.75)
+    assert parse_typed("3/4") is None and parse_typed("-") is None and parse_typed("") is None
+    assert parse_typed("1/0", fractions=True) is None
+    assert parse_typed("-6/3", fractions=True) == -2
+    app = make_app()
+    recorder = Recorder(app.ctx)
+    app.stack.push(recorder)
+    app.stack.push(NumPad(app.ctx, "Answer", fractions=True))
+    assert not app.stack.top.target("ok").enabled
+    tap(app, "ok")  # nothing typed: refused with a sentence, the pad stays
+    assert isinstance(app.stack.top, NumPad) and "Type a number" in app.stack.top.message
+    for key in ("num.3", "num.frac", "num.4", "num.minus"):
+        tap(app, key)
+    assert app.stack.top.typed == "-3/4"
+    tap(app, "ok")
+    assert recorder.results == [parse_typed("-3/4", fractions=True)]
+    app.stack.push(NumPad(app.ctx, "Count", negative=False, max_digits=2))
+    tap(app, "num.minus")
+    assert app.stack.top.typed == "" and "below zero" in app.stack.top.message
+    for key in ("num.1", "num.2", "num.3", "num.back"):
+        tap(app, key)
+    tap(app, "ok")
+    assert recorder.results[-1] == 1
+    app.stack.push(NumPad(app.ctx, "Count"))
+    tap(app, "cancel")
+    assert recorder.results[-1] is None
+
+
+def test_read_code_accepts_payloads_and_short_codes_and_refuses_others() -> None:
+    assert read_code("MT1:MWM:C17:3") == ReadCard("count", number=17, army=3)
+    assert read_code("C17") == ReadCard("count", number=17)
+    assert read_code("KX3:2") == ReadCard("crate", face="x3", army=2)
+    assert read_code("K-5").face == "-5" and read_code("/2").face == "/2"
+    assert read_code("MT1:MWM:VIC").kind == "victory"
+    for bad, code in (
+        ("?", "mwm.ui.foreign_card"),
+        ("MT1:ATK:+5", "mwm.ui.other_game"),
+        ("K/0", "mwm.ui.foreign_card"),
+        ("C3:9", "mwm.ui.foreign_card"),
+    ):
+        with pytest.raises(CardProblem) as e:
+            read_code(bad)
+        assert e.value.code == code
+
+
+# -- hands at the table -----------------------------------------------------------------
+
+
+def test_hand_from_camera_remainder_ruling_and_losses_shown_with_reasons() -> None:
+    """MWM-2: 7 ÷ 2 leaves a remainder, so 7 counts; MWM-3: the loser gives the battle
+    card and the difference (15 - 7 = 8)."""
+    app = make_app()
+    table = start(app)
+    play = table.play
+    show(app, 1, "C12:2", "K+3:2")  # seat 2 first: kept until the engine asks
+    assert play.state.stage.up[1] is None and play.seen_count == {1: (12, 2)}
+    show(app, 0, "MT1:MWM:C7:1", "MT1:MWM:K/2:1")
+    assert play.state.phase == "solve"
+    assert play.state.stage.up == ((1, 7), (2, 12))
+    answer(app, 0, 7)
+    assert play.verdict is None and app.ctx.lamps.lit == {0}  # seat 1 ready: LED lit
+    answer(app, 1, 15)
+    verdict = play.verdict
+    assert verdict is not None and app.ctx.lamps.lit == set()
+    text = " ".join(verdict.lines)
+    assert "7 \u00f7 2 leaves a remainder, so only the COUNT META card counts: 7" in text
+    assert "Player 2 wins the hand with 15!" in text
+    assert "Player 1 loses 9 cards: the battle pile (1) and 8 more" in text
+    assert verdict.difference == {0: 8} and verdict.lost == {0: 9}
+    assert len(play.state.zones[0].draw) == 25 - 9
+    assert "wins the hand" in table.status()
+    tap(app, "why")
+    assert "remainder" in " ".join(app.stack.top.lines)
+    tap(app, "close")
+    tap(app, "next")
+    assert play.verdict is None and play.state.hands == 1
+
+
+def test_wrong_solution_is_shown_corrected() -> None:
+    app = make_app()
+    table = start(app)
+    show(app, 0, "C9", "K-4")
+    show(app, 1, "C3", "KX5")
+    answer(app, 0, 6)  # 9 - 4 is 5
+    answer(app, 1, 15)
+    verdict = table.play.verdict
+    assert "Player 1: 9 \u2212 4 = 5. (you typed 6, not quite)" in verdict.lines
+    assert "Player 2: 3 \u00d7 5 = 15. Right!" in verdict.lines
+    assert table.play.state.tallies[0].wrong == 1 and table.play.state.tallies[1].right == 1
+
+
+def test_errors_foreign_cards_wrong_army_and_cards_already_played() -> None:
+    app = make_app()
+    table = start(app)
+    play = table.play
+    show(app, 0, "?")
+    assert "cannot read" in table.message and play.match.history == ()
+    show(app, 0, "MT1:ATK:+5")
+    assert "another game" in table.message
+    show(app, 0, "C5:3")
+    assert "belongs to army 3" in table.message and play.seen_count == {}
+    show(app, 0, "C40")
+    assert "no COUNT META 40 in MWM25" in table.message
+    show(app, 0, "C5", "K+1")
+    show(app, 1, "C20", "K+1")
+    answer(app, 0, 6)
+    answer(app, 1, 21)
+    tap(app, "next")
+    before = len(play.match.history)
+    show(app, 0, "C5", "K+2")  # C5 is on the spoils pile now
+    assert "COUNT META 5 was already played this round" in table.message
+    assert play.state.stage.up[0] is None
+    # nothing went in: the crate card waits behind the count card in the engine's order
+    assert len(play.match.history) == before and play.seen_crate == {0: "+2"}
+    show(app, 0, "C6", "K+2")
+    assert play.state.stage.up[0] == (1, 6) and play.state.stage.crates[0] == "+2"
+
+
+def test_buttons_in_the_wrong_phase_say_why() -> None:
+    app = make_app()
+    table = start(app)
+    app.seat_queue.put(SeatPressed(0, app.ctx.clock()))
+    app.step()
+    assert "put your COUNT META and MATH CRATE cards" in table.message
+    tap(app, "solve.0")
+    assert isinstance(app.stack.top, TableScene) and "battle pile first" in table.message
+    tap(app, "next")  # disabled: says what the table waits for
+    assert "battle pile first" in table.message
+    show(app, 0, "C10", "K+2")
+    show(app, 1, "C4", "K+1")
+    app.seat_queue.put(SeatPressed(1, app.ctx.clock()))  # no answer typed yet: the pad opens
+    app.step()
+    assert isinstance(app.stack.top, NumPad)
+    tap(app, "cancel")
+    answer(app, 0, 12)
+    answer(app, 1, 5)
+    app.seat_queue.put(SeatPressed(0, app.ctx.clock()))  # the verdict is on screen
+    app.step()
+    assert "tap Next" in table.message
+    tap(app, "count.0")
+    assert "tap Next" in table.message and isinstance(app.stack.top, TableScene)
+
+
+def test_camera_misread_corrected_by_touch() -> None:
+    app = make_app()
+    table = start(app)
+    play = table.play
+    show(app, 0, "C18", "K+2")
+    assert play.state.stage.up[0] == (1, 18)
+    tap(app, "count.0")  # the card really is 16
+    type_number(app, 16)
+    assert play.state.stage.up[0] == (1, 16)
+    assert (1, 18) in play.state.zones[0].draw and cards_conserved(play.state)
+    tap(app, "crate.0")
+    tap(app, "choice.x3")
+    assert play.state.stage.crates[0] == "x3"
+    show(app, 1, "C2", "K+1")
+    answer(app, 0, 48)
+    assert "already answered" in _after_tap(app, table, "count.0")
+
+
+def _after_tap(app: App, table: TableScene, name: str) -> str:
+    tap(app, name)
+    return table.message
+
+
+def test_math_war_face_down_cards_swap_when_the_camera_sees_one() -> None:
+    """MWM-4: a tie sends both to war, 3 face down and 1 up; the device picked the
+    face-down cards, so a child turning up one of them swaps it (nobody saw them)."""
+    app = make_app()
+    table = start(app)
+    play = table.play
+    show(app, 0, "C10", "K+2")
+    show(app, 1, "C6", "KX2")
+    answer(app, 0, 12)
+    answer(app, 1, 12)
+    assert play.verdict.war and "MATH WAR!" in " ".join(play.verdict.lines)
+    tap(app, "next")
+    down = [c for c in play.state.zones[0].battle if c != (1, 10)]
+    assert len(down) == 3
+    show(app, 0, f"C{down[0][1]}", "K+1")
+    assert play.state.stage.up[0] == down[0]
+    assert cards_conserved(play.state) and len(play.state.zones[0].battle) == 5
+    assert "already" not in table.message
+
+
+def test_solo_round_records_accuracy_and_time() -> None:
+    """MWM-8: a right answer discards the battle card and the result; time and accuracy
+    per round."""
+    app = make_app()
+    table = start(app, "mode.solo")
+    play = table.play
+    show(app, 0, "C3", "K+2")
+    tap(app, "solve.0")
+    type_number(app, 5)  # solo: OK is enough
+    assert play.verdict is not None
+    assert "Right!" in " ".join(play.verdict.lines)
+    assert len(play.state.zones[0].draw) == 25 - 6
+    tap(app, "next")
+    app.ctx.clock.advance(30)
+    show(app, 0, "C7", "K/2")  # remainder: both cards go, draw again
+    assert "draw again" in table.message
+    show(app, 0, "C8", "K-1")
+    tap(app, "solve.0")
+    type_number(app, 6)  # wrong: 7
+    assert "Player 1: 8 \u2212 1 = 7. (you typed 6, not quite)" in play.verdict.lines
+    assert "Only your battle card goes on the spoils pile." in play.verdict.lines
+    bot = TableBot(app, 5)
+    while bot.step():
+        app.ctx.clock.advance(5)
+    record = play.state.rounds[0]
+    assert record.how == "deck_empty" and record.tallies[0].wrong >= 1
+    assert record.milliseconds is not None and record.milliseconds >= 30_000
+    tap(app, "next")
+    results = app.stack.top
+    assert isinstance(results, ResultsScene)
+    assert any("right (" in line and " min " in line for line in results.lines())
+
+
+# -- the teacher ------------------------------------------------------------------------
+
+
+def teacher(app: App, pin: str = "2468") -> None:
+    tap(app, "teacher")
+    for digit in pin:
+        tap(app, f"key.{digit}")
+
+
+def test_undo_behind_the_pin() -> None:
+    app = make_app()
+    table = start(app)
+    play = table.play
+    show(app, 0, "C10", "K+2")
+    show(app, 1, "C4", "K+1")
+    answer(app, 0, 12)
+    answer(app, 1, 5)
+    assert play.verdict is not None
+    teacher(app, "1111")
+    assert "not right" in app.stack.top.message
+    tap(app, "cancel")
+    assert play.verdict is not None
+    teacher(app)
+    tap(app, "choice.undo")
+    assert play.verdict is None and play.state.phase == "solve"
+    assert play.solving() == [1] and isinstance(play.match.history[-1], EnterSolution)
+    answer(app, 1, 5)
+    assert play.verdict is not None and play.state.zones[1].draw
+
+
+def test_penalty_victory_card_behind_the_pin() -> None:
+    """MWM-6: the splash vote gives a VICTORY! card and the round starts again."""
+    app = make_app()
+    table = start(app)
+    play = table.play
+    show(app, 0, "C10", "K+2")
+    teacher(app)
+    tap(app, "choice.award.1")
+    assert play.state.victories == (0, 1) and play.state.round == 2
+    assert play.verdict.round_over and "Player 2 wins round 1" in " ".join(play.verdict.lines)
+    tap(app, "next")
+    assert play.waiting_for_cards() == [0, 1]
+
+
+# -- whole games ------------------------------------------------------------------------
+
+
+def play_out(app: App, seed: int, **kw: Any) -> TableScene:
+    table = app.stack.top
+    bot = TableBot(app, seed, **kw)
+    while bot.step():
+        pass
+    tap(app, "next")
+    assert isinstance(app.stack.top, ResultsScene)
+    return table
+
+
+def test_full_game_through_events_equals_the_engine() -> None:
+    """Two children with camera cards (misreads fixed by touch, slips in answers) and a
+    bot: the device's result is the engine's for the same actions."""
+    app = make_app()
+    setup(app, "players.+", "who.2", "who.2")
+    assert [c.bot for c in app.stack.top.choices.seat_configs()] == [False, False, True]
+    tap(app, "start")
+    table = play_out(app, 11, misread_rate=0.3)
+    play = table.play
+    engine = replayed(play)
+    assert engine.finished and engine == play.state
+    assert GAME.result(engine) == play.match.result()
+    best = max(engine.victories)
+    assert best == 4 and engine.victories.count(best) == 1
+    winner = engine.victories.index(best)
+    assert winner_line(play) == f"winner: {play.seats[winner].name}"
+    real_ups = [
+        a for a, real in zip(play.match.history, play.flags) if real and isinstance(a, CountDrawn)
+    ]
+    assert real_ups and all(a.seat in (0, 1) for a in real_ups)
+    assert cards_conserved(engine)
+
+
+def test_team_game_with_team_solutions_and_option_two() -> None:
+    """MWM-7: Duos enter YOUR SOLUTION and the TEAM SOLUTION; Option 2 sends lost cards
+    to the winning side."""
+    app = make_app()
+    setup(app, "mode.teams", "option.2", "lms", "edition.MWM25")
+    tap(app, "start")
+    table = play_out(app, 4)
+    play = table.play
+    assert play.settings.mode == "teams" and play.settings.last_man_standing
+    engine = replayed(play)
+    assert engine == play.state and engine.finished
+    entries = [a for a in play.match.history if isinstance(a, EnterSolution)]
+    assert entries and all(a.team_solution is not None for a in entries if a.seat is not None)
+    assert winner_line(play).count(",") == 1  # a team of two
+
+
+def test_run_demo_ends_with_a_winner_line(tmp_path: Path) -> None:
+    out = io.StringIO()
+    line = run_demo(seed=3, out_dir=tmp_path, out=out)
+    lines = out.getvalue().strip().split("\n")
+    assert lines[-1] == line and line.startswith("winner: Player ")
+    assert any(line.startswith("Round 1, hand 1:") for line in lines)
+    assert (tmp_path / "final.png").exists()
+
+
+# -- screens ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1280, 720)])
+def test_screenshots_of_the_main_states(size: tuple[int, int]) -> None:
+    app = make_app(size)
+    setup(app, "players.+", "players.+", "who.3", "who.3")
+    shot(app, "setup")
+    tap(app, "start")
+    table = app.stack.top
+    shot(app, "table_waiting")
+    show(app, 0, "C21", "K-5")
+    show(app, 1, "C15", "K+6")
+    show(app, 2, "C7", "K/2")
+    tap(app, "solve.0")
+    type_number(app, 16)
+    app.seat_queue.put(SeatPressed(0, app.ctx.clock()))
+    app.step()
+    tap(app, "solve.1")
+    tap(app, "num.2")
+    shot(app, "numpad")
+    tap(app, "num.1")
+    tap(app, "ok")
+    shot(app, "table_answers")
+    app.seat_queue.put(SeatPressed(1, app.ctx.clock()))
+    app.step()
+    answer(app, 2, 7)
+    assert table.play.verdict is not None
+    shot(app, "verdict")
+    tap(app, "why")
+    shot(app, "why")
+    tap(app, "close")
+    tap(app, "rules")
+    assert isinstance(app.stack.top, RulesScene)
+    for _ in range(3):
+        tap(app, "rules.next")
+    shot(app, "rules")
+    app.stack.pop()
+    play_out(app, 2)
+    shot(app, "results")
+    app8 = make_app(size)
+    setup(app8, "mode.teams", "format.4")
+    shot(app8, "setup_quads")
+    tap(app8, "start")
+    bot = TableBot(app8, 9)
+    for _ in range(12):
+        bot.step()
+    shot(app8, "table_eight")
