@@ -247,6 +247,19 @@ class UndoPin(PinPad):
     def prompt(self) -> str:
         return "Teacher PIN to undo"
 
+    def draw(self, surface: pygame.Surface) -> None:
+        super().draw(surface)
+        m, painter = self.m, self.ctx.painter
+        line = pygame.Rect(m.u(16), m.u(12) + m.title, m.u(560), m.small + m.u(6))
+        surface.fill(painter.p.background, line)  # the pad's own line is about settings
+        painter.text(
+            surface,
+            "For teachers: take back the last step of the game.",
+            (m.u(18), m.u(14) + m.title),
+            m.small,
+            painter.p.muted,
+        )
+
     def _entered(self, pin: str) -> None:
         gate = pin_gate(self.ctx)
         if gate.locked_for() > 0:
