@@ -182,6 +182,7 @@ def play_demo(
     shots = 1
     printed = 0
     turn = 0
+    last_banner = None
 
     def flush(upto: int | None = None) -> None:
         nonlocal printed
@@ -211,9 +212,11 @@ def play_demo(
             turn = table.state.turn
         driver.move()
         table = driver.table
-        if table.banner is not None and table.banner.title == "Complete!" and shots < MAX_SHOTS:
-            app.screenshot(folder / f"turn_{table.state.turn:03d}_complete.png")
+        banner = table.banner
+        if banner is not None and banner is not last_banner and shots < MAX_SHOTS:
+            app.screenshot(folder / f"turn_{table.state.turn:03d}_{banner.title[:-1].lower()}.png")
             shots += 1
+        last_banner = banner
     flush()
     results = app.stack.top
     app.screenshot(folder / "final.png")

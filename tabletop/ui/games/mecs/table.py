@@ -445,6 +445,7 @@ class MecsTable(Scene):
         cards changed that were there) a correction of an earlier reading."""
         area = self.state.players[seat].area
         if reads == area:
+            self.readings.pop(seat, None)  # e.g. a lifted card was put back
             return
         try:
             action = Observe(seat, reads)
@@ -857,7 +858,6 @@ class MecsTable(Scene):
     def draw(self, surface: pygame.Surface) -> None:
         painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
         surface.fill(p.background)
-        state = self.state
         self._draw_status(surface)
         self._draw_goal(surface)
         for seat, rect in self.area_rects.items():
@@ -885,8 +885,8 @@ class MecsTable(Scene):
         painter, m = self.ctx.painter, self.m
         state = self.state
         r = self.status_rect
-        painter.text(
-            surface, "M.E.C.S.", (r.left, r.centery), m.title - 4, bold=True, anchor="midleft"
+        title = painter.text(
+            surface, "M.E.C.S.", (r.left, r.centery), m.big, bold=True, anchor="midleft"
         )
         want = state.queue[0] if state.queue else None
         if state.phase == "over":
@@ -915,11 +915,11 @@ class MecsTable(Scene):
         painter.text(
             surface,
             text,
-            (r.left + m.u(130), r.centery),
+            (title.right + m.u(14), r.centery),
             m.text,
             bold=True,
             anchor="midleft",
-            max_width=r.width - m.u(130),
+            max_width=r.right - title.right - m.u(14),
         )
 
     def _draw_goal(self, surface: pygame.Surface) -> None:
@@ -989,7 +989,9 @@ class MecsTable(Scene):
             bold=True,
             anchor="center",
         )
-        name = self.name(seat) + (" (bot)" if self.seats[seat].bot else "")
+        name = self.name(seat)
+        if self.seats[seat].bot and not name.startswith("Bot"):
+            name += " (bot)"
         painter.text(
             surface,
             name,
@@ -1028,13 +1030,13 @@ class MecsTable(Scene):
         cards = player.area
         reading = self.readings.get(seat)
         shown = reading if reading is not None else cards
-        left = rect.left + info_w
+        left = rect.left + info_w + m.u(8)
         room = pygame.Rect(
             left, rect.top + m.u(4), rect.right - left - m.u(6), rect.height - m.u(8)
         )
         status = self._area_status(seat, shown, reading is not None)
         text_h = m.small + m.u(4) if status else 0
-        ch = min(m.u(50), room.height - text_h)
+        ch = min(m.u(66), room.height - text_h)
         cw = ch * 7 // 10
         step = cw + m.u(4)
         if shown and len(shown) * step > room.width:

@@ -1,0 +1,437 @@
+"""M.E.C.S. in the app: card pages, the table by camera and by touch, hacks and errors,
+the teacher's undo, screenshots at both layouts, and whole games against the engine
+(RULINGS MECS-2..MECS-7)."""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+
+import pygame
+import pytest
+
+from hardware.buttons import SeatPressed
+from tabletop.games.mecs import Hack, Mecs, Observe, Plant, Refill, evaluate
+from tabletop.games.mecs_equation import PLAY_CARDS
+from tabletop.ui.autoplay import Autoplayer
+from tabletop.ui.games import game_app
+from tabletop.ui.games.mecs.cards import (
+    CardPageScene,
+    card_pages,
+    deck_cards,
+    missing_pages,
+    read_code,
+)
+from tabletop.ui.games.mecs.demo import Driver, play_demo, run_demo
+from tabletop.ui.games.mecs.setup import MecsSetup
+from tabletop.ui.games.mecs.table import (
+    BOT_SECONDS,
+    AreaEditor,
+    MecsResults,
+    MecsTable,
+    PinCheck,
+    coin_words,
+)
+from tabletop.ui.input import CardSeen, CardsSeen, Tap
+from tabletop.ui.scenes.rules import ChoiceGrid, RulesScene
+from tests.ui.scenery import SIZES, make_app
+
+SHOTS = Path("/tmp/mecs_shots")
+CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+def seen(seat: int | None, *codes: str, area: str | None = "equation") -> CardsSeen:
+    cards = tuple(CardSeen(c, seat, area) for c in codes)
+    return CardsSeen(seat, area, cards, 1000.0)
+
+
+def start(app, *, seats: int = 2, bots: tuple[int, ...] = (), cards: str = "virtual", **opts):
+    """Home -> M.E.C.S. setup -> the table, by taps."""
+    auto = Autoplayer(app)
+    auto.tap("game.mecs")
+    setup = app.stack.top
+    assert isinstance(setup, MecsSetup)
+    for _ in range(seats - 2):
+        auto.tap("players.+")
+    auto.tap(f"cards.{cards}")
+    for seat in range(seats):
+        if setup.bots[seat] != (seat in bots):
+            auto.tap(f"bot.{seat}")
+    for key, value in opts.items():
+        auto.tap(f"{key}.{value}")
+    auto.tap("start")
+    table = app.stack.top
+    assert isinstance(table, MecsTable)
+    return auto, table
+
+
+def post(app, event) -> None:
+    app.post(event)
+    app.step()
+
+
+def shot(app, name: str) -> Path:
+    size = app.ctx.metrics.size
+    return app.screenshot(SHOTS / f"{name}_{size[0]}x{size[1]}.png")
+
+
+# -- card pages ------------------------------------------------------------------------------
+
+
+def test_mecs_every_card_of_both_decks_has_a_complete_page() -> None:
+    cards = deck_cards()
+    assert len(cards) == 21  # 10 digits, + - × ÷ ( ) =, and the 4 green cards (MECS-1)
+    assert missing_pages() == []
+    pages = card_pages()
+    for code in cards:
+        page = pages[code]
+        for text in (page.name, page.tip, page.history, page.fun_fact):
+            assert 2 < len(text) < 240, (code, text)
+        assert set(page.names) >= {"en", "es", "fr", "de", "zh", "zh_pinyin"}
+        assert CJK.search(page.names["zh"]), (code, page.names["zh"])
+        assert not CJK.search(page.names["zh_pinyin"])
+    assert "1557" in pages["EQ"].history and "Recorde" in pages["EQ"].history
+    assert "Brahmagupta" in pages["0"].history
+    assert "1489" in pages["+"].history and "Widmann" in pages["-"].history
+
+
+def test_mecs_camera_codes_are_read_or_refused_never_guessed() -> None:
+    assert read_code("MT1:MECS:7") == "7"
+    assert read_code("MT1:MECS:EQ") == "EQ"
+    assert read_code("=") == "EQ" and read_code("÷") == "DIV" and read_code("SQ") == "SQ"
+    assert read_code("MT1:MECS:OBJ3") == "OBJ3"
+    for other in ("MT1:ATK:+5", "C17", "?", "", "MT1:MECS:11", "QS"):
+        assert read_code(other) is None
+
+
+def test_mecs_coin_words_explain_mecs3() -> None:
+    assert coin_words(["9", "X", "7", "EQ", "6", "3"]) == "4 numbers × 1 + 2 signs × 1 = 6 coins"
+    cards = ["LP", "2", "+", "3", "RP", "X", "4", "EQ", "2", "0"]
+    assert coin_words(cards).endswith(f"= {evaluate(cards).coins} coins")
+
+
+def test_mecs_a_card_held_up_alone_opens_its_page() -> None:
+    app = make_app()
+    auto, table = start(app, bots=(1,))
+    post(app, seen(None, "MT1:MECS:SQRT", area=None))
+    page = app.stack.top
+    assert isinstance(page, CardPageScene) and page.code == "SQRT"
+    auto.tap("page.names")
+    assert page.section == "names"
+    auto.tap("close")
+    assert app.stack.top is table
+
+
+# -- screenshots -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_mecs_screenshots_of_the_main_states(size: tuple[int, int]) -> None:
+    """Every main screen drawn headless; the PNGs in /tmp/mecs_shots are for looking at."""
+    app = make_app(size)
+    auto = Autoplayer(app)
+    auto.tap("game.mecs")
+    auto.tap("players.+")
+    auto.tap("mode.challenge")
+    shots = [shot(app, "setup")]
+    auto.tap("start")
+    table = app.stack.top
+    assert isinstance(table, MecsTable)
+    assert table.state.objective is not None  # challenge mode: the objective is shown
+    shots.append(shot(app, "table_challenge"))
+    # the editor on the child's own area
+    seat = table.pending_seat()
+    auto.tap(f"area.{seat}")
+    assert isinstance(app.stack.top, AreaEditor)
+    auto.tap("gap.0")
+    auto.tap("choice.0")
+    shots.append(shot(app, "editor"))
+    auto.tap("cancel")
+    auto.tap("cards")
+    auto.tap("choice.7")
+    auto.tap("page.history")
+    shots.append(shot(app, "card_page_history"))
+    auto.tap("page.names")
+    shots.append(shot(app, "card_page_names"))
+    auto.tap("close")
+    auto.tap("rules")
+    assert isinstance(app.stack.top, RulesScene)
+    shots.append(shot(app, "rules"))
+    for img in shots:
+        surface = pygame.image.load(str(img))
+        assert surface.get_size() == size
+        colours = {
+            surface.get_at((x, y))[:3] for x in range(0, size[0], 37) for y in range(0, size[1], 23)
+        }
+        assert len(colours) > 4, f"{img.name} looks blank"
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_mecs_screenshots_of_a_whole_game(size: tuple[int, int], tmp_path: Path) -> None:
+    app = make_app(size)
+    line = play_demo(app, seed=11, folder=tmp_path, out=io.StringIO(), seats=4)
+    assert line.startswith("winner: ")
+    shot(app, "card_page_from_camera")
+    app.stack.pop()
+    shot(app, "table_end")
+    names = sorted(p.name for p in tmp_path.glob("*.png"))
+    assert "final.png" in names and "start.png" in names
+    assert any("complete" in n for n in names)
+    for n in names:
+        (SHOTS / f"game_{size[0]}_{n}").write_bytes((tmp_path / n).read_bytes())
+
+
+# -- whole games -------------------------------------------------------------------------------
+
+
+def test_mecs_scripted_game_through_events_matches_the_engine(tmp_path: Path) -> None:
+    """Bots' cards reach the game as camera readings, refills and ends of turns as taps;
+    the same actions through the bare engine give the same result (MECS-6)."""
+    app = make_app()
+    out = io.StringIO()
+    line = play_demo(app, seed=5, folder=tmp_path, out=out, seats=3)
+    table = next(s for s in app.stack if isinstance(s, MecsTable))
+    history = table.match.history
+    assert any(isinstance(a, Observe) for a in history)  # the camera path was used
+    assert any(isinstance(a, Refill) for a in history)  # and the buttons
+    game = Mecs()
+    state = game.new_game(table.settings, len(table.seats))
+    for action in history:
+        state, _ = game.apply(state, action)
+    engine = game.result(state)
+    assert engine is not None and engine == game.result(table.state)
+    winners = ", ".join(table.name(s) for s in sorted(engine.winners))
+    assert line == f"winner: {winners}"
+    assert max(engine.scores) >= 15 or "ran out" in engine.reason
+    assert out.getvalue().rstrip().splitlines()[-1] == line
+    assert "Turn 1:" in out.getvalue()
+
+
+def test_mecs_run_demo_ends_with_a_winner_line(tmp_path: Path) -> None:
+    out = io.StringIO()
+    line = run_demo(seed=2, out_dir=tmp_path, out=out)
+    last = out.getvalue().rstrip().splitlines()[-1]
+    assert last == line
+    assert re.fullmatch(r"winner: (draw|Bot \d(, Bot \d)*)", line)
+    assert (tmp_path / "final.png").exists()
+
+
+def test_mecs_scene_bots_move_by_themselves_after_a_pause() -> None:
+    app = make_app()
+    auto, table = start(app, seats=2, bots=(0, 1))
+    before = len(table.match.history)
+    app.step()
+    assert len(table.match.history) == before  # waits so children can follow
+    for _ in range(30):
+        app.ctx.clock.advance(BOT_SECONDS + 0.1)
+        app.step()
+    assert len(table.match.history) > before + 10
+
+
+# -- a child at the table, by touch and by camera ----------------------------------------------
+
+
+def child_turn(app):
+    """A virtual game: a child (seat 0) against a bot, waiting for the child's move."""
+    auto, table = start(app, seats=2, bots=(1,))
+    for _ in range(40):
+        if table.pending_seat() == 0 and table.state.phase == "plant":
+            break
+        if table.pending_seat() == 0 and table.state.phase == "refill":
+            auto.tap("refill.numbers")
+            continue
+        app.ctx.clock.advance(BOT_SECONDS + 0.1)
+        app.step()
+    assert table.pending_seat() == 0 and table.state.phase == "plant"
+    return auto, table
+
+
+def test_mecs_child_plants_by_touch_and_trades() -> None:
+    app = make_app()
+    auto, table = child_turn(app)
+    hand = table.state.players[0].hand
+    area = table.state.players[0].area
+    auto.tap("area.0")
+    editor = app.stack.top
+    assert isinstance(editor, AreaEditor)
+    auto.tap(f"gap.{len(area)}")
+    grid = app.stack.top
+    assert isinstance(grid, ChoiceGrid)
+    card = editor.available()[0]
+    auto.tap("choice.0")
+    auto.tap("done")
+    assert table.state.players[0].area == (*area, card)
+    assert table.state.phase in ("planted", "refill") or table.state.players[0].coins
+    if table.state.phase == "planted":
+        assert table.target("trade").enabled
+        keep = table.state.players[0].hand
+        auto.tap("trade")
+        auto.tap(f"choice.{keep[0]}")
+        auto.tap("choice.numbers")
+        assert table.state.phase == "refill"
+    assert len(hand) >= 1
+
+
+def test_mecs_illegal_hack_is_refused_with_the_reason_shown() -> None:
+    """MECS-5: a hack must make a valid equation at once; the reason is on screen."""
+    app = make_app()
+    auto, table = child_turn(app)
+    card = table.state.players[0].hand[0]
+    target = table.state.players[1].area
+    before = table.match.history
+    post(app, seen(2, *target, card))
+    assert table.match.history == before
+    text, kind = table.message
+    assert kind == "error"
+    assert text.startswith("A hack must finish the equation right away.")
+    reason = evaluate((*target, card)).reason
+    assert reason and reason[:12].lower() in text.lower()
+
+
+def test_mecs_camera_card_that_is_not_ours_is_refused() -> None:
+    app = make_app()
+    auto, table = child_turn(app)
+    before = table.match.history
+    post(app, seen(1, "MT1:MECS:7", "MT1:ATK:+5"))
+    assert table.match.history == before
+    assert "not from this game" in table.message[0] and table.message[1] == "error"
+    post(app, seen(None, "MT1:MWM:C17", area=None))
+    assert app.stack.top is table and "not from this game" in table.message[0]
+
+
+def test_mecs_buttons_in_the_wrong_phase_say_why() -> None:
+    app = make_app()
+    auto, table = child_turn(app)
+    before = table.match.history
+    assert not table.target("trade").enabled  # shown off, and a tap says why
+    post(app, Tap(table.target("trade").rect.center, app.ctx.clock()))
+    assert table.message == ("You can only trade after putting down exactly 1 card.", "error")
+    post(app, Tap(table.target("end").rect.center, app.ctx.clock()))
+    assert table.message == ("Put down at least 1 card first, or hack someone.", "error")
+    post(app, SeatPressed(1, app.ctx.clock()))
+    assert table.message[0] == f"Not now: it is {table.name(0)}'s turn."
+    assert table.match.history == before
+
+
+def test_mecs_camera_play_reveal_plant_take_back_and_fix_a_reading() -> None:
+    """Real cards: hands are counts; the reveal is tapped; the camera reads the area; a
+    card taken back is refused (MECS-4); a wrong reading is fixed by touch."""
+    app = make_app()
+    auto, table = start(app, seats=2, cards="table")
+    assert table.settings.play == "camera"
+    assert table.state.queue and table.state.queue[0].purpose == "reveal"
+    auto.tap("reveal.8")
+    auto.tap("reveal.3")
+    assert table.state.active == 0 and table.state.phase == "plant"
+    assert app.ctx.lamps.lit == {0}
+    post(app, seen(1, "MT1:MECS:7"))  # the child puts down a 1, the camera reads 7
+    assert isinstance(table.match.history[-1], Observe)
+    assert table.state.players[0].area == ("7",)
+    post(app, seen(1))  # the card was lifted: cards never go back to a hand
+    assert table.state.players[0].area == ("7",)
+    assert table.message[0].startswith("Cards in an equation area stay there")
+    assert table.readings[0] == ()  # what the camera sees is shown, marked as refused
+    post(app, seen(1, "MT1:MECS:7"))  # the card is back
+    assert 0 not in table.readings
+    # fix the reading by touch: tap the area, the card, "Change", the right card
+    auto.tap("area.0")
+    auto.tap("card.0")
+    auto.tap("change")
+    auto.tap(f"choice.{PLAY_CARDS.index('1')}")
+    auto.tap("done")
+    assert table.state.players[0].area == ("1",)
+    assert table.message[0].startswith("Fixed:")
+    assert table.match.history[-1] == Observe(0, ("1",))
+
+
+def refill_all(auto, table) -> None:
+    while table.state.phase == "refill" and table.match.pending.chance is None:
+        auto.tap("refill.numbers")
+
+
+def test_mecs_hack_by_camera_flips_into_the_hackers_coins() -> None:
+    """MECS-5: 1 or 2 cards added to another area, without moving its cards, so that it
+    is a valid equation at once: the hacker takes its coins (MECS-3)."""
+    app = make_app()
+    auto, table = start(app, seats=2, cards="table")
+    auto.tap("reveal.2")
+    auto.tap("reveal.9")
+    assert table.state.active == 1
+    post(app, seen(2, "2", "X"))  # seat 2 plants 2 ×
+    refill_all(auto, table)
+    assert table.state.active == 0
+    post(app, seen(1, "7"))
+    auto.tap("end")
+    refill_all(auto, table)
+    post(app, seen(2, "2", "X", "EQ", "4"))  # seat 2: 2 × = 4, not finished
+    assert "Not finished" in (table._area_status(1, table.state.players[1].area, False) or ("",))[0]
+    refill_all(auto, table)
+    assert table.state.active == 0 and table.state.phase == "plant"
+    post(app, seen(2, "2", "X", "EQ", "4", "1"))  # not a valid equation: refused
+    assert table.message[1] == "error" and table.state.players[1].area == ("2", "X", "EQ", "4")
+    post(app, seen(2, "2", "X", "2", "EQ", "4"))  # seat 1 hacks: 2 × 2 = 4
+    assert table.state.players[1].area == ()
+    assert table.state.coins(0) == 5 and table.state.coins(1) == 0
+    assert (
+        table.banner is not None
+        and table.banner.title == "Hacked!"
+        or table.banner.title == "Complete!"
+    )
+    assert any("hacked" in line for _, line in table.turns.lines)
+    post(app, seen(2, "2", "X", "2", "EQ", "4"))  # still there while being flipped: no error
+    assert table.message[1] != "error"
+
+
+def test_mecs_undo_needs_the_teacher_pin() -> None:
+    app = make_app()
+    auto, table = child_turn(app)
+    auto.tap("area.0")
+    auto.tap("gap.0")
+    auto.tap("choice.0")
+    auto.tap("done")
+    decided = len(table.match.history)
+    auto.tap("undo")
+    pad = app.stack.top
+    assert isinstance(pad, PinCheck)
+    for digit in "1111":
+        auto.tap(f"key.{digit}")
+    assert app.stack.top is pad and "not right" in pad.message
+    for digit in "2468":
+        auto.tap(f"key.{digit}")
+    assert app.stack.top is table
+    assert len(table.match.history) < decided
+    assert table.state.phase == "plant" and table.state.active == 0
+    assert table.message[0].startswith("Taken back:")
+
+
+def test_mecs_setup_options_and_bubble_button() -> None:
+    app = make_app()
+    auto = Autoplayer(app)
+    auto.tap("game.mecs")
+    setup = app.stack.top
+    assert isinstance(setup, MecsSetup)
+    auto.tap("mode.challenge")
+    assert setup.deck == "advanced" and not setup.target("deck.beginners").enabled
+    auto.tap("cards.table")
+    assert not setup.target("bot.1").enabled and not any(setup.bots)
+    assert setup.target("bubbles").enabled == (game_app("bubbles") is not None)
+    auto.tap("rules")
+    assert isinstance(app.stack.top, RulesScene)
+    auto.tap("rules.prev")
+    assert app.stack.top is setup
+
+
+def test_mecs_results_name_the_winner_and_offer_another_game(tmp_path: Path) -> None:
+    app = make_app()
+    play_demo(app, seed=8, folder=tmp_path, out=io.StringIO(), seats=2)
+    table = next(s for s in app.stack if isinstance(s, MecsTable))
+    app.stack.pop()  # the demo ends on a card page over the table
+    results = MecsResults(app.ctx, table=table)
+    app.stack.push(results)
+    app.step()
+    names = [table.name(s) for s in sorted(results.result.winners)]
+    assert results.winner_line() in (f"winner: {', '.join(names)}", "winner: draw")
+    Autoplayer(app).tap("again")
+    fresh = app.stack.top
+    assert isinstance(fresh, MecsTable) and fresh is not table
