@@ -132,14 +132,17 @@ class Scoreboard:
     """The bubble game's local scoreboard: best scores per round length.
 
     Every score is recorded in the app's high scores (``HighScores.record``, game
-    ``"bubbles"``, mode ``"60s"``) for personal bests. ``HighScores`` has no way to list
-    the best scores of all players yet, so the list lives in a small SQLite table of its
-    own next to the high-score file (in memory when the high scores are)."""
+    ``"bubbles"``, mode ``"60s"``), which gives personal bests. Listing the best scores of
+    all players needs ``HighScores.top``; until the high scores have it, the list lives in
+    a small SQLite table of its own next to the high-score file (in memory when the high
+    scores are)."""
 
     def __init__(self, highscores: HighScores) -> None:
         self.highscores = highscores
-        path = None if highscores.path is None else highscores.path.with_name("bubbles.sqlite3")
-        self._db = self._open(path)
+        self._db: sqlite3.Connection | None = None
+        if not callable(getattr(highscores, "top", None)):
+            path = highscores.path
+            self._db = self._open(None if path is None else path.with_name("bubbles.sqlite3"))
 
     @staticmethod
     def _open(path: Path | None) -> sqlite3.Connection:
@@ -164,6 +167,9 @@ class Scoreboard:
     def record(self, player: str, seconds: int, score: int) -> int:
         """Store a score; its place on the board (1 = best)."""
         self.highscores.record(GAME, player, (f"{seconds}s",), score)
+        if self._db is None:
+            board = self.top(seconds, limit=1000)
+            return 1 + sum(1 for _, s in board if s > score)
         try:
             with self._db:
                 self._db.execute(
@@ -181,6 +187,10 @@ class Scoreboard:
         return int(row[0]) + 1
 
     def top(self, seconds: int, limit: int = 5) -> list[tuple[str, int]]:
+        """The best scores for rounds of ``seconds``, best first: (player, score)."""
+        if self._db is None:
+            rows = self.highscores.top(GAME, (f"{seconds}s",), limit)  # type: ignore[attr-defined]
+            return [(str(p), int(s)) for p, s in rows]
         try:
             rows = self._db.execute(
                 "SELECT player, score FROM bubble_scores WHERE seconds = ? "
@@ -434,7 +444,10 @@ class BubbleScene(Scene):
         self.flash: Flash | None = None
         self.last: float | None = None
         self.spare = 0.0
-        self.dragged = False
+        self.dragged = False  # the held bubble moved since the finger went down
+        self.grabbed = False  # the finger went down on the held bubble
+        self.picked_now = False  # ... and picked it up with that press
+        self.releases = False  # the input layer sends Release (so a tap can start a drag)
         self.asking: str | None = None
         self.finished = False
         self.field = pygame.Rect(0, 0, 1, 1)
@@ -563,9 +576,13 @@ class BubbleScene(Scene):
             self.stack.push(UndoPin(self.ctx))
 
     def touch(self, pos: tuple[int, int]) -> None:
-        """A tap in the field: pick a red bubble up, drop it on a pair, or let go."""
+        """A finger down in the field: pick a red bubble up, drop it on a pair, or let go.
+
+        With ``Release`` events a finger down on the held bubble may start a drag, so it
+        is let go only if the finger comes up without moving; without them (taps only) a
+        second tap on it lets go at once."""
         game = self.game
-        self.dragged = False
+        self.dragged = self.grabbed = self.picked_now = False
         b = self.bubble_under(pos)
         held = game.held
         try:
@@ -574,28 +591,46 @@ class BubbleScene(Scene):
                     self.say("Tap a red bubble to pick it up.", "info")
                     return
                 game.pick(b.id)
+                self.grabbed = self.picked_now = True
                 self.say(f"You have {b.label}. Now tap a pair (or drag it there).", "info")
                 log.info("bubbles: picked %s (bubble %d)", b.label, b.id)
-            elif b is None or b.id == held.id:
-                game.put_down()
-                self.say(f"You let go of {held.label}.", "info")
+            elif b is not None and b.id == held.id:
+                self.grabbed = True
+                if not self.releases:
+                    self._let_go()
+            elif b is None:
+                self._let_go()
             elif b.kind == "number" and b.partner is None:
                 game.pick(b.id)
+                self.grabbed = self.picked_now = True
                 self.say(f"You have {b.label} now. Tap a pair.", "info")
             else:
                 self._drop(b)
         except TabletopError as e:
             self.refuse(e.code, e.message)
 
-    def drag(self, pos: tuple[int, int]) -> None:
+    def _let_go(self) -> None:
         held = self.game.held
         if held is not None:
+            self.game.put_down()
+            self.say(f"You let go of {held.label}.", "info")
+
+    def drag(self, pos: tuple[int, int]) -> None:
+        held = self.game.held
+        if held is not None and self.grabbed:
             self.dragged = True
             self.game.move_held(*self.to_field(pos))
 
     def release(self, pos: tuple[int, int]) -> None:
-        if not self.dragged or self.game.held is None:
-            return  # a plain tap: keep holding (tap, then tap the pair)
+        self.releases = True
+        grabbed, self.grabbed = self.grabbed, False
+        held = self.game.held
+        if held is None or not grabbed:
+            return
+        if not self.dragged:
+            if not self.picked_now:
+                self._let_go()  # a tap on the bubble already in the finger
+            return
         self.dragged = False
         b = self.bubble_under(pos, skip_held=True)
         if b is not None and b.partner is not None:

@@ -156,6 +156,10 @@ def test_bubbles_drag_and_release_pop_the_pair() -> None:
     app.step()
     assert game.held is not None and game.held.id == number
     middle = ((start_pos[0] + end[0]) // 2, (start_pos[1] + end[1]) // 2)
+    app.post(Drag(middle, app.ctx.clock()))  # no finger down on it: nothing moves
+    app.step()
+    assert scene.to_screen(game.bubbles[number].x, game.bubbles[number].y) == start_pos
+    app.post(Tap(start_pos, app.ctx.clock()))  # finger down on the held bubble, and drag
     app.post(Drag(middle, app.ctx.clock()))
     app.step()
     x, y = scene.to_field(middle)
@@ -179,6 +183,38 @@ def test_bubbles_released_away_from_pairs_is_let_go_where_it_is() -> None:
     app.step()
     assert game.held is None and game.pops == []
     assert (b.x, b.y) == (RADIUS, HEIGHT - RADIUS) and b.moving
+
+
+def test_bubbles_tapping_the_held_bubble_lets_go_with_or_without_release_events() -> None:
+    app, _, scene = start()
+    game = scene.game
+    b = game.free_numbers()[0]
+    pos = scene.to_screen(b.x, b.y)
+    for with_release in (False, True):
+        app.post(Tap(pos, app.ctx.clock()))
+        if with_release:
+            app.post(Release(pos, app.ctx.clock()))
+        app.step()
+        assert game.held is b  # picked up (a plain tap keeps it in the finger)
+        app.post(Tap(pos, app.ctx.clock()))
+        if with_release:
+            app.post(Release(pos, app.ctx.clock()))
+        app.step()
+        assert game.held is None
+        assert message(scene) == f"You let go of {b.label}."
+
+
+def test_bubbles_a_drag_from_a_button_does_not_move_the_held_bubble() -> None:
+    app, auto, scene = start()
+    game = scene.game
+    b = game.free_numbers()[0]
+    auto.tap(f"bubble.{b.id}")
+    where = (b.x, b.y)
+    app.post(Tap(scene.buttons[0].rect.center, app.ctx.clock()))  # Leave: a dialog opens
+    app.post(Drag(scene.field.center, app.ctx.clock()))
+    app.step()
+    auto.tap("no")
+    assert (b.x, b.y) == where and game.held is b
 
 
 def test_bubbles_timer_pauses_while_the_rules_are_open() -> None:
@@ -311,6 +347,44 @@ def test_bubbles_a_round_without_a_name_is_not_saved() -> None:
     results = app.stack.top
     assert isinstance(results, BubbleResults) and results.place is None
     assert scoreboard(app.ctx).top(30) == []
+
+
+def test_bubbles_scoreboard_keeps_scores_in_a_file(tmp_path) -> None:
+    from tabletop.highscores import HighScores
+    from tabletop.ui.games.bubbles import Scoreboard
+
+    first = Scoreboard(HighScores(tmp_path / "highscores.sqlite3"))
+    assert first.record("Mia", 60, 4) == 1
+    assert first.record("Leo", 60, 7) == 1
+    assert first.record("Ana", 60, 5) == 2
+    assert first.record("Tom", 30, 9) == 1
+    again = Scoreboard(HighScores(tmp_path / "highscores.sqlite3"))
+    assert again.top(60) == [("Leo", 7), ("Ana", 5), ("Mia", 4)]
+    assert again.top(30) == [("Tom", 9)]
+    assert again.highscores.best("bubbles", "Leo", ["60s"]) == 7
+
+
+def test_bubbles_scoreboard_uses_the_high_scores_list_once_it_exists() -> None:
+    """With ``HighScores.top`` (the diff asked for in the report) no table of its own."""
+    from tabletop.highscores import HighScores, modes_key
+    from tabletop.ui.games.bubbles import Scoreboard
+
+    class WithTop(HighScores):
+        def top(self, game, modes, limit=5, *, lower_is_better=False):
+            order = "ASC" if lower_is_better else "DESC"
+            rows = self._read(
+                "SELECT player, score FROM scores WHERE game = ? AND modes = ? "
+                f"ORDER BY score {order}, id ASC LIMIT ?",
+                (game, modes_key(modes), limit),
+            )
+            return [(str(p), int(s)) for p, s in rows]
+
+    board = Scoreboard(WithTop(":memory:"))
+    assert board._db is None
+    assert board.record("Mia", 60, 4) == 1
+    assert board.record("Leo", 60, 7) == 1
+    assert board.record("Ana", 60, 5) == 2
+    assert board.top(60) == [("Leo", 7), ("Ana", 5), ("Mia", 4)]
 
 
 # -- screenshots ---------------------------------------------------------------------------
