@@ -12,7 +12,7 @@ import pygame
 import pytest
 
 from hardware.buttons import SeatPressed
-from tabletop.games.mecs import Hack, Mecs, Observe, Plant, Refill, evaluate
+from tabletop.games.mecs import Mecs, Observe, Refill, evaluate
 from tabletop.games.mecs_equation import PLAY_CARDS
 from tabletop.ui.autoplay import Autoplayer
 from tabletop.ui.games import game_app
@@ -23,7 +23,7 @@ from tabletop.ui.games.mecs.cards import (
     missing_pages,
     read_code,
 )
-from tabletop.ui.games.mecs.demo import Driver, play_demo, run_demo
+from tabletop.ui.games.mecs.demo import play_demo, run_demo
 from tabletop.ui.games.mecs.setup import MecsSetup
 from tabletop.ui.games.mecs.table import (
     BOT_SECONDS,
@@ -219,7 +219,7 @@ def test_mecs_run_demo_ends_with_a_winner_line(tmp_path: Path) -> None:
 
 def test_mecs_scene_bots_move_by_themselves_after_a_pause() -> None:
     app = make_app()
-    auto, table = start(app, seats=2, bots=(0, 1))
+    _auto, table = start(app, seats=2, bots=(0, 1))
     before = len(table.match.history)
     app.step()
     assert len(table.match.history) == before  # waits so children can follow
@@ -276,7 +276,7 @@ def test_mecs_child_plants_by_touch_and_trades() -> None:
 def test_mecs_illegal_hack_is_refused_with_the_reason_shown() -> None:
     """MECS-5: a hack must make a valid equation at once; the reason is on screen."""
     app = make_app()
-    auto, table = child_turn(app)
+    _auto, table = child_turn(app)
     card = table.state.players[0].hand[0]
     target = table.state.players[1].area
     before = table.match.history
@@ -291,7 +291,7 @@ def test_mecs_illegal_hack_is_refused_with_the_reason_shown() -> None:
 
 def test_mecs_camera_card_that_is_not_ours_is_refused() -> None:
     app = make_app()
-    auto, table = child_turn(app)
+    _auto, table = child_turn(app)
     before = table.match.history
     post(app, seen(1, "MT1:MECS:7", "MT1:ATK:+5"))
     assert table.match.history == before
@@ -302,7 +302,7 @@ def test_mecs_camera_card_that_is_not_ours_is_refused() -> None:
 
 def test_mecs_buttons_in_the_wrong_phase_say_why() -> None:
     app = make_app()
-    auto, table = child_turn(app)
+    _auto, table = child_turn(app)
     before = table.match.history
     assert not table.target("trade").enabled  # shown off, and a tap says why
     post(app, Tap(table.target("trade").rect.center, app.ctx.clock()))
@@ -373,11 +373,7 @@ def test_mecs_hack_by_camera_flips_into_the_hackers_coins() -> None:
     post(app, seen(2, "2", "X", "2", "EQ", "4"))  # seat 1 hacks: 2 × 2 = 4
     assert table.state.players[1].area == ()
     assert table.state.coins(0) == 5 and table.state.coins(1) == 0
-    assert (
-        table.banner is not None
-        and table.banner.title == "Hacked!"
-        or table.banner.title == "Complete!"
-    )
+    assert table.banner is not None and table.banner.title in ("Hacked!", "Complete!")
     assert any("hacked" in line for _, line in table.turns.lines)
     post(app, seen(2, "2", "X", "2", "EQ", "4"))  # still there while being flipped: no error
     assert table.message[1] != "error"

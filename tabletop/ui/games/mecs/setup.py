@@ -109,7 +109,7 @@ class MecsSetup(Scene):
         margin = m.u(16)
         b: list[Button] = []
         s = m.u(52)
-        y = m.u(76)
+        y = m.u(70)
         b.append(
             Button(
                 "players.-",
@@ -133,7 +133,7 @@ class MecsSetup(Scene):
         # seats: who is a bot
         top = y + s + m.u(12)
         cw = (W - 2 * margin - 3 * m.u(8)) // 4
-        h = m.u(48)
+        h = m.u(44)
         for seat in range(self.seats):
             rect = pygame.Rect(
                 margin + (seat % 4) * (cw + m.u(8)), top + (seat // 4) * (h + m.u(6)), cw, h
@@ -150,7 +150,7 @@ class MecsSetup(Scene):
                 )
             )
         # options: deck, mode, cards
-        oy = top + 2 * (h + m.u(6)) + m.u(10)
+        oy = top + 2 * (h + m.u(6)) + m.u(4)
         self.option_rows: list[tuple[str, int]] = []
         label_w = m.u(150)
         ow = (W - 2 * margin - label_w - m.u(8)) // 2
@@ -161,7 +161,7 @@ class MecsSetup(Scene):
                 ("Cards", (("cards.virtual", "The device deals"), ("cards.table", "Real cards"))),
             )
         ):
-            ry = oy + row * (h + m.u(8))
+            ry = oy + row * (h + m.u(6))
             self.option_rows.append((label, ry + h // 2))
             for i, (name, text) in enumerate(options):
                 key, value = name.split(".")

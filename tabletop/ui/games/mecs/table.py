@@ -1278,7 +1278,7 @@ class AreaEditor(Scene):
         margin = m.u(16)
         n = len(self.cards)
         ch = m.u(110)
-        gap_w = m.u(26)
+        gap_w = m.u(44)  # a touch target for "put a card here"
         cw = m.u(76)
         total = n * cw + (n + 1) * gap_w
         if total > W - 2 * margin:
@@ -1417,7 +1417,7 @@ class AreaEditor(Scene):
                     1,
                 )
                 pygame.draw.circle(
-                    surface, p.button, b.rect.center, min(b.rect.width // 2, m.u(12))
+                    surface, p.button, b.rect.center, min(b.rect.width // 2 - 2, m.u(18))
                 )
                 painter.text(
                     surface,
