@@ -189,7 +189,10 @@ def test_hand_from_camera_remainder_ruling_and_losses_shown_with_reasons() -> No
     text = " ".join(verdict.lines)
     assert "7 \u00f7 2 leaves a remainder, so only the COUNT META card counts: 7" in text
     assert "Player 2 wins the hand with 15!" in text
-    assert "Player 1 loses 9 cards: the battle pile (1) and 8 more" in text
+    assert (
+        "Player 1 loses 9 cards: the battle pile (1) and 8 more from the draw pile, "
+        "onto their own spoils pile." in text
+    )
     assert verdict.difference == {0: 8} and verdict.lost == {0: 9}
     assert len(play.state.zones[0].draw) == 25 - 9
     assert "wins the hand" in table.status()
@@ -339,6 +342,21 @@ def test_solo_round_records_accuracy_and_time() -> None:
     results = app.stack.top
     assert isinstance(results, ResultsScene)
     assert any("right (" in line and " min " in line for line in results.lines())
+
+
+def test_solo_with_virtual_cards_needs_no_camera() -> None:
+    app = make_app()
+    table = start(app, "mode.solo", "who.0")
+    play = table.play
+    assert play.seats[0].virtual and play.state.phase == "solve"
+    up, crate = play.state.stage.up[0], play.state.stage.crates[0]
+    assert up is not None and crate is not None
+    show(app, 0, "C1", "K+1")
+    assert "virtual cards" in table.message  # the camera has nothing to say here
+    right = play.answer_for(0).solution
+    tap(app, "solve.0")
+    type_number(app, right)
+    assert "Right!" in " ".join(play.verdict.lines)
 
 
 # -- the teacher ------------------------------------------------------------------------

@@ -140,6 +140,7 @@ class Verdict:
     entries: dict[int, EnterSolution]
     answers: dict[int, EnterSolution]
     lines: list[str]
+    summary: list[str] = field(default_factory=list)
     highest: int | None = None
     side_results: tuple[int | None, ...] = ()
     lost: dict[int, int] = field(default_factory=dict)
@@ -638,11 +639,15 @@ def say(play: MwmPlay, event: Event) -> str | None:
     if code == "mwm.hand_won":
         return f"{play.side_name(d['winner'])} wins the hand with {signed(d['highest'])}!"
     if code == "mwm.lost_hand":
-        to = "" if d["to"] == seat else f" to {play.seats[d['to']].name}"
+        to = (
+            " onto their own spoils pile"
+            if d["to"] == seat
+            else f" onto {play.seats[d['to']].name}'s spoils pile"
+        )
         total = d["battle"] + d["difference"]
         return (
-            f"{name} loses {total} card{'s' * (total != 1)}{to}: the battle pile "
-            f"({d['battle']}) and {d['difference']} more from the draw pile."
+            f"{name} loses {total} card{'s' * (total != 1)}: the battle pile "
+            f"({d['battle']}) and {d['difference']} more from the draw pile,{to}."
         )
     if code == "mwm.math_war":
         return (
@@ -738,12 +743,16 @@ def build_verdict(
             lines.append(text)
     if play.settings.mode == "solo" and not any(e.code == "mwm.solo_discard" for e in events):
         lines.append("Only your battle card goes on the spoils pile.")
+    summary = _summary(play, stage, entries, answers, events)
+    if play.settings.mode == "solo":
+        summary = lines[-2:] if len(lines) > 1 else lines
     round_over = any(e.code in ("mwm.round_won", "mwm.round_void") for e in events)
     return Verdict(
         stage,
         entries,
         answers,
         lines,
+        summary=summary,
         highest=highest,
         side_results=play.state.hand.side_results if not round_over else (),
         lost=lost,
@@ -752,6 +761,52 @@ def build_verdict(
         round_over=round_over,
         game_over=play.finished,
     )
+
+
+SUMMARY_CODES = (
+    "mwm.team_solution",
+    "mwm.hand_won",
+    "mwm.math_war",
+    "mwm.collect_war",
+    "mwm.collector",
+    "mwm.no_winner",
+    "mwm.round_won",
+    "mwm.round_void",
+    "mwm.game_won",
+)
+
+
+def _summary(
+    play: MwmPlay,
+    stage: Stage,
+    entries: dict[int, EnterSolution],
+    answers: dict[int, EnterSolution],
+    events: Sequence[Event],
+) -> list[str]:
+    """The few sentences for the message box: remainder rulings (their reason is not on
+    the cards), the hand's winner or war, who is out, the round and the game."""
+    out: list[str] = []
+    for seat in stage.revealed:
+        up, crate = stage.up[seat], stage.crates[seat]
+        if up is not None and crate is not None and answer(up[1], crate) is None:
+            out.append(
+                f"{play.seats[seat].name}: {up[1]} \u00f7 {crate[1:]} leaves a remainder, "
+                f"so only {up[1]} counts."
+            )
+    knocked = [e.seat for e in events if e.code == "mwm.knocked_out" and e.seat is not None]
+    for event in events:
+        if event.code in SUMMARY_CODES:
+            if event.code == "mwm.round_won" and knocked:
+                are = "is" if len(knocked) == 1 else "are"
+                out.append(f"{seat_list(play, knocked)} {are} out.")
+                knocked = []
+            text = say(play, event)
+            if text:
+                out.append(text)
+    if knocked:
+        are = "is" if len(knocked) == 1 else "are"
+        out.append(f"{seat_list(play, knocked)} {are} out of this round.")
+    return out
 
 
 def crate_choices() -> list[tuple[str, str]]:

@@ -12,7 +12,7 @@ from tabletop.ui.app import Context, Scene
 from tabletop.ui.games.math_wars_meta.play import MwmPlay
 from tabletop.ui.input import Back, InputEvent, Tap
 from tabletop.ui.scenes.common import header
-from tabletop.ui.theme import Metrics
+from tabletop.ui.theme import SEAT_COLOURS, Metrics, seat_text_colour
 from tabletop.ui.widgets import Button, hit
 
 HOW = {
@@ -122,17 +122,49 @@ class ResultsScene(Scene):
         else:
             title = winner_line(self.play).replace("winner: ", "") + " wins!"
         header(self, surface, title, "The game is over. Well played, everybody!")
-        y = m.u(96)
-        lines = self.lines()
-        room = self.buttons[0].rect.top - y - m.u(8)
-        step = min(m.u(34), room // max(1, len(lines)))
-        size = min(m.text, max(m.small - 4, step - m.u(6)))
-        for i, line in enumerate(lines):
-            bold = i < len(self.play.state.victories)
+        play, state = self.play, self.play.state
+        top, bottom = m.u(96), self.buttons[0].rect.top - m.u(8)
+        # left: each side and its VICTORY! cards, as stars
+        sides = len(state.victories)
+        step = min(m.u(52), (bottom - top) // max(1, sides))
+        split = m.width * 46 // 100
+        goal = play.settings.ed.victory_cards
+        for side, count in enumerate(state.victories):
+            y = top + side * step
+            seats = play.settings.side_seats(side)
+            chip = pygame.Rect(m.u(16), y, m.u(34), step - m.u(8))
+            painter.box(surface, chip, SEAT_COLOURS[seats[0]], None, radius=m.u(6))
             painter.text(
-                surface, line, (m.u(24), y), size, p.ink, bold=bold, max_width=m.width - m.u(48)
+                surface,
+                str(side + 1),
+                chip.center,
+                m.text,
+                seat_text_colour(seats[0]),
+                bold=True,
+                anchor="center",
             )
-            y += step
+            painter.text(
+                surface,
+                play.side_name(side),
+                (chip.right + m.u(8), chip.centery),
+                m.text,
+                bold=True,
+                anchor="midleft",
+                max_width=m.u(150),
+            )
+            radius = min(m.u(13), (step - m.u(10)) // 2)
+            for i in range(goal):
+                centre = (m.u(200) + i * (2 * radius + m.u(4)) + radius, chip.centery)
+                painter.star(surface, centre, radius, p.star if i < count else None, p.ink, 2)
+        # right: the rounds (and Solo's accuracy and time)
+        lines = self.lines()[sides:]
+        x = split + m.u(8)
+        step = min(m.u(34), (bottom - top) // max(1, len(lines)))
+        size = min(m.text, max(m.small - 6, step - m.u(8)))
+        for i, line in enumerate(lines):
+            painter.text(
+                surface, line, (x, top + i * step), size, p.ink, max_width=m.width - x - m.u(12)
+            )
         painter.buttons(surface, self.buttons)
 
 

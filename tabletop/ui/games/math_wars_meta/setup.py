@@ -114,15 +114,20 @@ class SetupScene(Scene):
                     selected=c.edition == ed,
                 )
             )
-        modes = (("solo", "Solo"), ("pvp", "Player v Player"), ("teams", "Team v Team"))
+        modes = (
+            ("solo", "Solo", "just me"),
+            ("pvp", "Players", "player v player"),
+            ("teams", "Teams", "team v team"),
+        )
         mx = x0 + 2 * m.u(128) + m.u(16)
         mw = (W - margin - mx - 2 * gap) // 3
-        for i, (key, label) in enumerate(modes):
+        for i, (key, label, caption) in enumerate(modes):
             b.append(
                 Button(
                     f"mode.{key}",
                     pygame.Rect(mx + i * (mw + gap), y, mw, h),
                     label,
+                    caption=caption,
                     kind="toggle",
                     selected=c.mode == key,
                 )

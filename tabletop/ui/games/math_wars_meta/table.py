@@ -210,14 +210,24 @@ class TableScene(Scene):
             r.width - m.u(12),
             r.height - head - foot - m.u(10),
         )
-        ch = min(inner.height, m.u(150))
-        cw = min(int(ch * 0.72), (inner.width - m.u(24)) // 3)
-        ch = min(ch, int(cw / 0.6))
-        y = inner.top + (inner.height - ch) // 2
-        count = pygame.Rect(inner.left, y, cw, ch)
-        crate = pygame.Rect(count.right + m.u(6), y, cw, ch)
-        eq = m.u(22)
-        solve = pygame.Rect(crate.right + eq, y, inner.right - crate.right - eq, ch)
+        gap = m.u(6)
+        if inner.height >= inner.width * 0.9:
+            # a tall Score Card: the two cards side by side, YOUR SOLUTION below them
+            cw = (inner.width - gap) // 2
+            ch = min(int(cw * 1.3), (inner.height - gap) * 6 // 10)
+            count = pygame.Rect(inner.left, inner.top, cw, ch)
+            crate = pygame.Rect(count.right + gap, inner.top, cw, ch)
+            solve = pygame.Rect(inner.left, count.bottom + gap, inner.width, 0)
+            solve.height = min(inner.bottom - solve.top, m.u(110))
+        else:
+            ch = min(inner.height, m.u(150))
+            cw = min(int(ch * 0.72), (inner.width - m.u(24)) // 3)
+            ch = min(ch, int(cw / 0.6))
+            y = inner.top + (inner.height - ch) // 2
+            count = pygame.Rect(inner.left, y, cw, ch)
+            crate = pygame.Rect(count.right + gap, y, cw, ch)
+            eq = m.u(22)
+            solve = pygame.Rect(crate.right + eq, y, inner.right - crate.right - eq, ch)
         chip = pygame.Rect(r.left + m.u(4), r.top + m.u(4), r.width - m.u(8), head - m.u(2))
         return [
             Button(f"seat.{seat}", chip, self.name(seat), kind="seat"),
@@ -523,26 +533,7 @@ class TableScene(Scene):
         play = self.play
         verdict = play.verdict
         if verdict is not None and not self.message:
-            key = [
-                line
-                for line in verdict.lines
-                if any(
-                    w in line
-                    for w in (
-                        "wins",
-                        "MATH WAR",
-                        "loses",
-                        "out of",
-                        "Right",
-                        "typed",
-                        "remainder",
-                        "Put the",
-                    )
-                )
-            ]
-            if self.solo:
-                return " ".join(verdict.lines[-3:] if len(verdict.lines) > 3 else verdict.lines)
-            return " ".join(key[:4] if len(key) > 4 else key) or " ".join(verdict.lines[:3])
+            return " ".join(verdict.summary or verdict.lines[-3:])
         if self.message:
             return self.message
         if play.finished:
@@ -572,12 +563,14 @@ class TableScene(Scene):
         verdict = self.play.verdict
         if verdict is not None:
             title = f"Round {verdict.round} \u00b7 Hand {verdict.hand}"
-            title += " \u00b7 MATH WAR!" if verdict.war else ""
+            if verdict.highest is not None:
+                title += f" \u00b7 HIGHEST {signed(verdict.highest)}"
+            title += " \u00b7 WAR!" if verdict.war else ""
         else:
             title = f"Round {state.round} \u00b7 Hand {state.hands + 1}"
             title += " \u00b7 MATH WAR!" if state.stage.kind == "war" else ""
         painter.text(
-            surface, title, (m.u(14), m.u(10)), m.title, bold=True, max_width=m.width - m.u(340)
+            surface, title, (m.u(14), m.u(10)), m.title, bold=True, max_width=m.width - m.u(350)
         )
         goal = self.play.settings.ed.victory_cards
         painter.text(
@@ -628,7 +621,9 @@ class TableScene(Scene):
         )
         side = play.settings.side_of(seat)
         stars = state.victories[side]
-        right_text = f"\u2605{stars}  deck {len(zone.draw)}"
+        right_text = f"\u2605{stars}"
+        if play.settings.mode == "teams":
+            right_text = f"T{side + 1} {right_text}"
         rw = painter.fonts.width(right_text, m.small - 2) + m.u(4)
         painter.text(
             surface,
@@ -639,8 +634,6 @@ class TableScene(Scene):
             anchor="midright",
         )
         label = self.name(seat)
-        if play.settings.mode == "teams":
-            label = f"{label} (T{side + 1})"
         painter.text(
             surface,
             label,
@@ -662,13 +655,24 @@ class TableScene(Scene):
             surface, count_b.rect, seat, up[1] if up else None, in_stage and not zone.out
         )
         self._draw_crate(surface, crate_b.rect, crate, in_stage and not zone.out)
-        eq = (
-            crate_b.rect.right + (solve_b.rect.left - crate_b.rect.right) // 2,
-            crate_b.rect.centery,
-        )
-        painter.text(surface, "=", eq, m.big, bold=True, anchor="center")
+        if solve_b.rect.left > crate_b.rect.right:
+            eq = (
+                crate_b.rect.right + (solve_b.rect.left - crate_b.rect.right) // 2,
+                crate_b.rect.centery,
+            )
+            painter.text(surface, "=", eq, m.big, bold=True, anchor="center")
         self._draw_solution(surface, solve_b.rect, seat, up[1] if up else None, crate)
         foot = pygame.Rect(r.left + m.u(8), r.bottom - m.u(28), r.width - m.u(30), m.u(24))
+        deck = f"deck {len(zone.draw)}"
+        painter.text(
+            surface,
+            deck,
+            (r.right - m.u(22), foot.centery),
+            m.small - 4,
+            p.muted,
+            anchor="midright",
+        )
+        foot.width -= painter.fonts.width(deck, m.small - 4) + m.u(8)
         text, colour = self._foot(seat)
         painter.text(
             surface,
@@ -798,9 +802,17 @@ class TableScene(Scene):
         fill = (255, 255, 255) if solving else p.background
         border = p.selected if solving and seat not in play.ready else p.line
         painter.box(surface, rect, fill, border, m.u(3) if solving else 2, m.u(8))
+        label = next(
+            (
+                t
+                for t in ("YOUR SOLUTION", "SOLUTION", "YOURS")
+                if painter.fonts.width(t, m.small - 6) <= rect.width - 6
+            ),
+            "",
+        )
         painter.text(
             surface,
-            "YOUR SOLUTION",
+            label,
             (rect.centerx, rect.top + m.u(4)),
             m.small - 6,
             p.muted,
@@ -891,13 +903,12 @@ class TableScene(Scene):
             if play.settings.mode == "teams" and verdict.side_results:
                 value = verdict.side_results[play.settings.side_of(seat)]
                 team = f"team {value} \u00b7 " if value is not None else ""
-            highest = signed(verdict.highest)
             if seat in verdict.lost:
                 diff, lost = verdict.difference[seat], verdict.lost[seat]
-                return f"{team}HIGHEST {highest} \u00b7 diff {diff} \u00b7 loses {lost}", p.bad
+                return f"{team}diff {diff} \u00b7 loses {lost}", p.bad
             if verdict.war:
-                return f"{team}tie {highest}: MATH WAR!", p.bad
-            return f"{team}HIGHEST {highest} \u00b7 wins!", p.good
+                return f"{team}tie: MATH WAR!", p.bad
+            return f"{team}wins the hand!", p.good
         if play.seats[seat].bot:
             return "bot", p.muted
         if seat in play.waiting_for_cards():
