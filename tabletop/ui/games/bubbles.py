@@ -547,10 +547,12 @@ class BubbleScene(Scene):
                 self.press(button.name)
             elif self.field.collidepoint(event.pos):
                 self.touch(event.pos)
-        elif kind == "Drag":
-            self.drag(event.pos)
-        elif kind == "Release":
-            self.release(event.pos)
+        elif kind in ("Drag", "Release"):  # by name: the input layer may not have them yet
+            pos: tuple[int, int] = getattr(event, "pos")  # noqa: B009
+            if kind == "Drag":
+                self.drag(pos)
+            else:
+                self.release(pos)
         elif isinstance(event, SeatPressed):
             log.info("bubbles: seat %d pressed its button during the round (not used)", event.seat)
             self.refuse("bubbles.buttons_resting", "a seat button in the bubble round")
@@ -794,10 +796,10 @@ class BubbleScene(Scene):
             anchor="center",
         )
         for n, op in game.pairs():
-            a, b = self.to_screen(n.x, n.y), self.to_screen(op.x, op.y)
-            pygame.draw.line(surface, PAIR_RING, a, b, max(6, m.u(10)))
-        for b in game.iter_bubbles():
-            self.draw_bubble(surface, b)
+            ends = self.to_screen(n.x, n.y), self.to_screen(op.x, op.y)
+            pygame.draw.line(surface, PAIR_RING, *ends, max(6, m.u(10)))
+        for bubble in game.iter_bubbles():
+            self.draw_bubble(surface, bubble)
         if self.flash is not None:
             self.draw_flash(surface, self.flash)
         text, tone = self.message
