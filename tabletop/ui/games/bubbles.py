@@ -557,8 +557,9 @@ class BubbleScene(Scene):
             log.info("bubbles: seat %d pressed its button during the round (not used)", event.seat)
             self.refuse("bubbles.buttons_resting", "a seat button in the bubble round")
         elif isinstance(event, CardsSeen):
+            # cards lying on the table are no mistake: only a stranger card is told
             text = _card_message(event)
-            if text:
+            if text == say_for("bubbles.not_our_card"):
                 self.say(text, "bad")
 
     def press(self, name: str) -> None:

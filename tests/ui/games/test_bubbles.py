@@ -288,15 +288,23 @@ def test_bubbles_seat_button_starts_on_setup_but_rests_during_the_round() -> Non
 
 
 def test_bubbles_camera_cards_are_not_used_and_a_stranger_card_is_named() -> None:
-    app, _, scene = start()
+    app, auto, scene = start()
     before = {k: b.value for k, b in scene.game.bubbles.items()}
     app.vision_queue.put(CardsSeen(1, "equation", (CardSeen("?", 1, "equation"),), 1.0))
     app.step()
     assert message(scene) == MESSAGES["bubbles.not_our_card"]
+    scene.say("3 + 4 = 7. That is the target: 1 point!", "good")
     app.vision_queue.put(CardsSeen(1, "equation", (CardSeen("7"), CardSeen("X")), 1.0))
     app.step()
-    assert message(scene) == MESSAGES["bubbles.no_cards"]
+    assert message(scene).startswith("3 + 4 = 7")  # our cards on the table: no fuss
     assert {k: b.value for k, b in scene.game.bubbles.items()} == before
+    auto.tap("leave")
+    auto.tap("yes")
+    setup = app.stack.top
+    assert isinstance(setup, BubbleSetup)
+    app.vision_queue.put(CardsSeen(1, "equation", (CardSeen("7"),), 1.0))
+    app.step()
+    assert setup.message == MESSAGES["bubbles.no_cards"]
 
 
 def test_bubbles_undo_with_nothing_to_take_back_asks_no_pin() -> None:
