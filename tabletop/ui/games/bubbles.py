@@ -914,7 +914,7 @@ class BubbleResults(Scene):
         painter.text(surface, f"{self.score} {points}", (r.left, y), m.title * 2, p.good, bold=True)
         y += m.title * 2 + m.u(14)
         if self.place is not None:
-            place = "the best score!" if self.place == 1 else f"place {self.place}."
+            place = "the best score!" if self.place == 1 and self.score else f"place {self.place}."
             line = f"On the scoreboard: {place}"
         else:
             line = "Not saved on the scoreboard (no name)."
