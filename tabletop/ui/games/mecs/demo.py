@@ -214,7 +214,9 @@ def play_demo(
         table = driver.table
         banner = table.banner
         if banner is not None and banner is not last_banner and shots < MAX_SHOTS:
-            app.screenshot(folder / f"turn_{table.state.turn:03d}_{banner.title[:-1].lower()}.png")
+            app.screenshot(
+                folder / f"turn_{table.state.turn:03d}_{banner.title.rstrip('!').lower()}.png"
+            )
             shots += 1
         last_banner = banner
     flush()

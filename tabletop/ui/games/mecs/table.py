@@ -342,14 +342,17 @@ class MecsTable(Scene):
                 data = event.data
                 cards = list(data.get("cards", ()))
                 winner = event.seat if event.seat is not None else 0
+                owner = int(data.get("area_of", winner))
+                hacked = owner != winner  # a hack is announced as one
+                who = f"{self.name(winner)} hacked {self.name(owner)}: " if hacked else ""
                 self.banner = Banner(
-                    "Complete!",
-                    f"{render(cards)}  ·  {self.name(winner)} +{data.get('coins', 0)} coins "
-                    f"({coin_words(cards)})",
+                    "Hacked!" if hacked else "Complete!",
+                    f"{who}{render(cards)}  ·  {self.name(winner)} +{data.get('coins', 0)} "
+                    f"coins ({coin_words(cards)})",
                     now,
                     now + BANNER_SECONDS,
                     coins=int(data.get("coins", 0)),
-                    source=int(data.get("area_of", winner)),
+                    source=owner,
                     to_seat=winner,
                 )
                 self.ctx.sounds.play("star")
