@@ -203,6 +203,24 @@ def test_hand_from_camera_remainder_ruling_and_losses_shown_with_reasons() -> No
     assert play.verdict is None and play.state.hands == 1
 
 
+def test_next_hands_cards_seen_before_next_wait_for_it() -> None:
+    app = make_app()
+    table = start(app)
+    play = table.play
+    show(app, 0, "C9", "K+1")
+    show(app, 1, "C3", "K+1")
+    answer(app, 0, 10)
+    answer(app, 1, 4)
+    assert play.verdict is not None
+    show(app, 0, "C9", "K+1")  # the old cards, read again: nothing happens
+    assert play.seen_count == {} and play.seen_crate == {}
+    show(app, 1, "C8", "K+2")  # the next hand's cards, laid down early
+    assert play.state.stage.up[1] is None
+    tap(app, "next")
+    show(app, 0, "C4", "K+3")
+    assert play.state.stage.up == ((1, 4), (2, 8)) and play.state.phase == "solve"
+
+
 def test_wrong_solution_is_shown_corrected() -> None:
     app = make_app()
     table = start(app)

@@ -399,7 +399,7 @@ class MwmPlay:
         if self.state.zones[seat].out:
             raise CardProblem("mwm.ui.knocked_out", f"seat {seat + 1} is out", name=name)
         if self.paused:
-            return None  # the last hand's cards, still lying there
+            return self._seen_early(seat, card)
         stage = self.state.stage
         if card.kind == "count":
             assert card.number is not None
@@ -427,6 +427,19 @@ class MwmPlay:
             self.seen_crate[seat] = card.face
         self.pump()
         return self._last_note()
+
+    def _seen_early(self, seat: int, card: ReadCard) -> None:
+        """A reading while the verdict is on screen: the last hand's cards still lying
+        there are ignored; new ones (the next hand, or the Math War) wait for Next."""
+        verdict = self.verdict
+        shown = verdict.stage if verdict is not None and verdict.stage.up else None
+        if card.kind == "count" and card.number is not None:
+            old = shown.up[seat] if shown is not None else None
+            if old is None or old[1] != card.number:
+                self.seen_count[seat] = (card.number, card.army)
+        elif card.face is not None and (shown is None or shown.crates[seat] != card.face):
+            self.seen_crate[seat] = card.face
+        return None
 
     def _resolve_for_correction(self, seat: int, number: int, army: int | None) -> tuple[int, int]:
         if army is not None:
