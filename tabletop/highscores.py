@@ -114,6 +114,19 @@ class HighScores:
         )
         return None if not rows or rows[0][0] is None else int(rows[0][0])
 
+    def top(
+        self, game: str, modes: Iterable[str], limit: int = 5, *, lower_is_better: bool = False
+    ) -> list[tuple[str, int]]:
+        """The best ``limit`` scores of everyone in ``game`` with exactly these modes, best
+        first, as (player, score); of equal scores the earlier one comes first."""
+        order = "ASC" if lower_is_better else "DESC"
+        rows = self._read(
+            "SELECT player, score FROM scores WHERE game = ? AND modes = ? "
+            f"ORDER BY score {order}, id ASC LIMIT ?",
+            (game, modes_key(modes), limit),
+        )
+        return [(str(r[0]), int(r[1])) for r in rows]
+
     def players(self, game: str, limit: int = 8) -> list[str]:
         """Names that played ``game`` lately, most recent first (for quick picking)."""
         rows = self._read(

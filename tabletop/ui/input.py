@@ -1,4 +1,5 @@
-"""One stream of input events for the scenes: ``Tap``, ``SeatPressed``, ``Seen``.
+"""One stream of input events for the scenes: ``Tap``, ``Drag``, ``Release``,
+``SeatPressed``, ``Seen``.
 
 Touch (``FINGERDOWN``, coordinates 0..1 of the window), the mouse (with SDL's
 touch-emulated duplicates dropped), seat buttons (from their queue), the keyboard
@@ -25,6 +26,23 @@ class Tap:
     pos: tuple[int, int]
     at: float
     source: str = "touch"
+
+
+@dataclass(frozen=True)
+class Drag:
+    """The finger, or the mouse with its left button held, moved to ``pos`` (canvas
+    pixels) at time ``at``; it went down with a ``Tap``."""
+
+    pos: tuple[int, int]
+    at: float
+
+
+@dataclass(frozen=True)
+class Release:
+    """The finger lifted, or the left mouse button came up, at ``pos`` at time ``at``."""
+
+    pos: tuple[int, int]
+    at: float
 
 
 @dataclass(frozen=True)
@@ -113,7 +131,7 @@ class Resized:
     size: tuple[int, int]
 
 
-InputEvent = Tap | SeatPressed | Seen | CardsSeen | Back | Key | Quit | Resized
+InputEvent = Tap | Drag | Release | SeatPressed | Seen | CardsSeen | Back | Key | Quit | Resized
 
 
 class View:
@@ -154,10 +172,24 @@ class InputRouter:
             if event.type == pygame.FINGERDOWN:
                 ww, wh = self.view.window
                 out.append(Tap(self.view.to_canvas(event.x * ww, event.y * wh), now, "touch"))
+            elif event.type in (pygame.FINGERMOTION, pygame.FINGERUP):
+                ww, wh = self.view.window
+                pos = self.view.to_canvas(event.x * ww, event.y * wh)
+                out.append(
+                    Drag(pos, now) if event.type == pygame.FINGERMOTION else Release(pos, now)
+                )
             elif event.type == pygame.MOUSEBUTTONDOWN:
                 if getattr(event, "touch", False) or event.button != 1:
                     continue  # SDL's mouse copy of a touch, or a wheel / right button
                 out.append(Tap(self.view.to_canvas(*event.pos), now, "mouse"))
+            elif event.type == pygame.MOUSEMOTION:
+                if getattr(event, "touch", False) or not event.buttons[0]:
+                    continue  # a touch's copy, or the mouse moving with no button held
+                out.append(Drag(self.view.to_canvas(*event.pos), now))
+            elif event.type == pygame.MOUSEBUTTONUP:
+                if getattr(event, "touch", False) or event.button != 1:
+                    continue
+                out.append(Release(self.view.to_canvas(*event.pos), now))
             elif event.type == pygame.KEYDOWN:
                 name = pygame.key.name(event.key)
                 if self.keyboard.key(name, now):
@@ -187,10 +219,12 @@ __all__ = [
     "CardSeen",
     "CardsSeen",
     "DieSeen",
+    "Drag",
     "InputEvent",
     "InputRouter",
     "Key",
     "Quit",
+    "Release",
     "Resized",
     "SeatPressed",
     "Seen",

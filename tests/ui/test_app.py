@@ -171,6 +171,30 @@ def test_input_drops_touch_emulated_mouse_clicks() -> None:
     assert out == [Tap((10, 20), 1000.0, "mouse")]
 
 
+def test_input_drags_and_releases_from_finger_and_held_mouse() -> None:
+    from tabletop.ui.input import Drag, Release
+
+    router = InputRouter(View((800, 480), (1600, 960)), FakeClock(2.0))
+    events = [
+        pygame.event.Event(pygame.FINGERMOTION, x=0.5, y=0.5, dx=0, dy=0, finger_id=0, touch_id=0),
+        pygame.event.Event(pygame.FINGERUP, x=0.25, y=0.25, dx=0, dy=0, finger_id=0, touch_id=0),
+        # the mouse moving with no button held is not a drag; a touch's mouse copy is dropped
+        pygame.event.Event(pygame.MOUSEMOTION, pos=(8, 8), rel=(1, 1), buttons=(0, 0, 0)),
+        pygame.event.Event(
+            pygame.MOUSEMOTION, pos=(8, 8), rel=(1, 1), buttons=(1, 0, 0), touch=True
+        ),
+        pygame.event.Event(pygame.MOUSEMOTION, pos=(100, 60), rel=(1, 1), buttons=(1, 0, 0)),
+        pygame.event.Event(pygame.MOUSEBUTTONUP, pos=(120, 80), button=1),
+        pygame.event.Event(pygame.MOUSEBUTTONUP, pos=(120, 80), button=3),
+    ]
+    assert router.translate(events) == [
+        Drag((400, 240), 2.0),
+        Release((200, 120), 2.0),
+        Drag((50, 30), 2.0),
+        Release((60, 40), 2.0),
+    ]
+
+
 def test_input_keys_one_to_eight_are_seat_buttons() -> None:
     router = InputRouter(View((800, 480), (800, 480)), FakeClock(3.0))
     keys = [
