@@ -186,7 +186,7 @@ class MecsTable(Scene):
         )
         self.dealer = RngDealer(self.seed)
         self.bot_driver = bot_driver  # "scene": bots move by themselves; "external": the demo
-        self.message = ("Dealing the cards...", "info")
+        self.message = ("Everybody gets 3 number cards and 2 symbol cards.", "info")
         self.banner: Banner | None = None
         self.feed: list[str] = []
         self.turns = TurnLog()
@@ -813,12 +813,14 @@ class MecsTable(Scene):
         strip_top = self.message_rect.top
         self.hand_rects = []
         self.strip: pygame.Rect | None = None
+        self.reveal_left = W
         owner = self.hand_owner()
         if want is not None and want.purpose == "reveal" and pending.chance is not None:
             strip_top = self.message_rect.top - m.u(58)
             self.strip = pygame.Rect(margin, strip_top, W - 2 * margin, m.u(54))
-            kw = m.u(52)
+            kw = m.u(46)
             left = W - margin - 10 * (kw + m.u(6))
+            self.reveal_left = left
             for d in range(10):
                 b.append(
                     Button(
@@ -979,8 +981,12 @@ class MecsTable(Scene):
             m.u(8),
         )
         info_w = m.u(150) if len(self.seats) <= 4 else m.u(124)
+        compact = rect.height < m.u(64)  # a short area: chip at the side, two text lines
         chip = pygame.Rect(
-            rect.left + m.u(4), rect.top + m.u(4), m.u(30), min(m.u(30), rect.height - m.u(8))
+            rect.left + m.u(4),
+            rect.top + m.u(4),
+            m.u(26) if compact else m.u(30),
+            rect.height - m.u(8) if compact else min(m.u(30), rect.height - m.u(8)),
         )
         painter.box(surface, chip, SEAT_COLOURS[seat], None, radius=m.u(6))
         painter.text(
@@ -998,7 +1004,7 @@ class MecsTable(Scene):
         painter.text(
             surface,
             name,
-            (chip.right + m.u(6), chip.centery),
+            (chip.right + m.u(6), rect.top + rect.height * 3 // 10 if compact else chip.centery),
             m.small + 1,
             bold=True,
             anchor="midleft",
@@ -1006,19 +1012,23 @@ class MecsTable(Scene):
         )
         # coins and the race to the target
         coins = player.coins
-        cy = chip.bottom + m.u(4)
-        centre = (rect.left + m.u(16), min(rect.bottom - m.u(12), cy + m.u(12)))
+        if compact:
+            radius = m.u(7)
+            centre = (chip.right + m.u(6) + radius, rect.top + rect.height * 3 // 4)
+        else:
+            radius = m.u(10)
+            centre = (rect.left + m.u(16), min(rect.bottom - m.u(12), chip.bottom + m.u(16)))
         self.coin_points[seat] = centre
-        pygame.draw.circle(surface, p.coin, centre, m.u(10))
-        pygame.draw.circle(surface, p.line, centre, m.u(10), 2)
+        pygame.draw.circle(surface, p.coin, centre, radius)
+        pygame.draw.circle(surface, p.line, centre, radius, 2)
         held = len(player.hand)
         painter.text(
             surface,
             f"{coins} coins · {held} in hand",
-            (centre[0] + m.u(16), centre[1]),
+            (centre[0] + radius + m.u(6), centre[1]),
             m.small,
             anchor="midleft",
-            max_width=info_w - m.u(34),
+            max_width=rect.left + info_w - centre[0] - radius - m.u(6),
         )
         if self.settings.mode == "normal":
             bar = pygame.Rect(rect.left + m.u(6), rect.bottom - m.u(7), info_w - m.u(12), m.u(4))
@@ -1102,12 +1112,12 @@ class MecsTable(Scene):
         if want is not None and want.purpose == "reveal":
             painter.text(
                 surface,
-                f"{self.name(want.seat)}'s number:",
+                f"{self.name(want.seat)}:",
                 (r.left, r.centery),
                 m.text,
                 bold=True,
                 anchor="midleft",
-                max_width=m.u(240),
+                max_width=self.reveal_left - r.left - m.u(8),
             )
             for b in self.buttons:
                 if b.name.startswith("reveal."):
