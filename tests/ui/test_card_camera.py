@@ -112,3 +112,43 @@ def test_card_camera_factory_over_a_photo_folder_builds_a_camera_per_game(tmp_pa
     assert factory is not None
     camera = factory("math-arena", 4)
     assert isinstance(camera, CardCamera) and (camera.game, camera.seats) == ("math-arena", 4)
+
+
+class FakeCamera:
+    def __init__(self, game: str, seats: int) -> None:
+        self.game, self.seats = game, seats
+        self.started = self.stopped = 0
+
+    def start(self) -> None:
+        self.started += 1
+
+    def stop(self) -> None:
+        self.stopped += 1
+
+
+@pytest.mark.parametrize("game", ["math-attack", "math-arena"])
+def test_card_games_read_the_table_while_played_with_real_cards(game: str) -> None:
+    """The game screen starts the card camera for its zones and stops it on leaving."""
+    from tabletop.ui.games import game_app
+    from tests.ui.scenery import make_app
+
+    made: list[FakeCamera] = []
+
+    def factory(g: str, seats: int) -> FakeCamera:
+        made.append(FakeCamera(g, seats))
+        return made[-1]
+
+    ctx = make_app().ctx
+    ctx.card_camera = factory
+    app = game_app(game)
+    assert app is not None
+    if game == "math-attack":
+        scene = app.AttackScene(ctx, seed=1)
+    else:
+        scene = app.ArenaScene(ctx, seats=[("Ana", False), ("Bo", False), ("Cy", False)], seed=1)
+    ctx.stack.push(scene)
+    assert [(c.game, c.seats, c.started) for c in made] == [
+        (game, 2 if game == "math-attack" else 3, 1)
+    ]
+    ctx.stack.pop()
+    assert made[0].stopped == 1

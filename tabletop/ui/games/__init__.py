@@ -17,7 +17,11 @@ module (or package) here, listed in :data:`GAME_APPS`, and exposes:
 from __future__ import annotations
 
 import importlib
+import logging
 from types import ModuleType
+from typing import Any
+
+log = logging.getLogger(__name__)
 
 # game id (as in tabletop.games.GAMES and `tabletop check`) -> module
 GAME_APPS = {
@@ -45,3 +49,26 @@ def game_app(game: str) -> ModuleType | None:
 def playable() -> frozenset[str]:
     """Game ids Home can start (Mathe-Meister always)."""
     return frozenset({"mathe-meister"} | {g for g in GAME_APPS if game_app(g) is not None})
+
+
+def start_card_camera(ctx: Any, game: str, seats: int) -> Any | None:
+    """Start reading the game's card zones (``CardsSeen`` events reach the top scene);
+    the camera, to stop on leaving, or None without one (cards are then tapped in)."""
+    factory = getattr(ctx, "card_camera", None)
+    if factory is None:
+        return None
+    try:
+        camera = factory(game, seats)
+        camera.start()
+    except Exception as exc:  # a camera that fails to start is not a reason to stop play
+        log.warning("%s: the card camera did not start: %s", game, exc)
+        return None
+    return camera
+
+
+def stop_card_camera(camera: Any | None) -> None:
+    if camera is not None:
+        try:
+            camera.stop()
+        except Exception as exc:
+            log.warning("the card camera did not stop cleanly: %s", exc)

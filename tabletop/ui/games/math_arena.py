@@ -74,6 +74,7 @@ from tabletop.games.math_arena import (
     tournament_points,
 )
 from tabletop.ui.app import Context, Scene
+from tabletop.ui.games import start_card_camera, stop_card_camera
 from tabletop.ui.input import Back, CardsSeen, InputEvent, SeatPressed, Tap
 from tabletop.ui.messages import child_message
 from tabletop.ui.scenes.common import Confirm, Dialog, header
@@ -692,9 +693,15 @@ class ArenaScene(Scene):
         self.ctx.lamps.light_only([])
         self._deal_hands()
         self.begin_round()
+        self.camera = (
+            start_card_camera(self.ctx, "math-arena", self.players)
+            if self.cards == "table"
+            else None
+        )
 
     def exit(self) -> None:
         self.ctx.lamps.light_only([])
+        stop_card_camera(getattr(self, "camera", None))
 
     def _deal_hands(self) -> None:
         """Virtual cards: the device deals every hand (ARENA-2)."""

@@ -64,6 +64,7 @@ from tabletop.games.math_attack import (
     running_totals,
 )
 from tabletop.ui.app import Context, Scene
+from tabletop.ui.games import start_card_camera, stop_card_camera
 from tabletop.ui.input import Back, CardSeen, CardsSeen, InputEvent, SeatPressed, Tap
 from tabletop.ui.messages import FALLBACK
 from tabletop.ui.scenes.common import Confirm, header
@@ -768,9 +769,11 @@ class AttackScene(Scene):
             self.say(f"Deal 5 cards each. {first} goes first! Put one card on a number line.")
         self._lamps()
         self.layout(self.m)
+        self.camera = None if self.virtual else start_card_camera(self.ctx, "math-attack", 2)
 
     def exit(self) -> None:
         self.ctx.lamps.light_only([])
+        stop_card_camera(getattr(self, "camera", None))
 
     def resume(self, result: Any) -> None:
         asking, self.asking = self.asking, None
