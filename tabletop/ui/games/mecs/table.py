@@ -60,6 +60,7 @@ from tabletop.games.mecs_equation import (
     render,
 )
 from tabletop.ui.app import Context, Scene
+from tabletop.ui.games import start_card_camera, stop_card_camera
 from tabletop.ui.games.mecs.cards import LABEL, CardPageScene, draw_card, read_code
 from tabletop.ui.input import Back, CardsSeen, InputEvent, SeatPressed, Tap
 from tabletop.ui.messages import child_message
@@ -229,24 +230,14 @@ class MecsTable(Scene):
     # -- lifecycle -------------------------------------------------------------------------
 
     def enter(self) -> None:
-        factory = self.ctx.card_camera
-        if self.settings.play == "camera" and factory is not None:
-            try:
-                self.camera = factory("mecs", len(self.seats))
-                if self.camera is not None and getattr(self.camera, "available", True):
-                    self.camera.start()
-            except Exception:  # a camera that fails to start must not stop the game
-                log.exception("the card camera did not start")
-                self.camera = None
+        if self.settings.play == "camera":
+            self.camera = start_card_camera(self.ctx, "mecs", len(self.seats))
         self._settle()
 
     def exit(self) -> None:
         self.ctx.lamps.light_only([])
-        if self.camera is not None:
-            try:
-                self.camera.stop()
-            except Exception:
-                log.exception("the card camera did not stop")
+        stop_card_camera(self.camera)
+        self.camera = None
 
     def resume(self, result: Any) -> None:
         asking, self.asking = self.asking, None
