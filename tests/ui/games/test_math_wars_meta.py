@@ -351,6 +351,13 @@ def test_solo_round_records_accuracy_and_time() -> None:
     assert "Player 1: 8 \u2212 1 = 7. (you typed 6, not quite)" in play.verdict.lines
     assert "Only your battle card goes on the spoils pile." in play.verdict.lines
     bot = TableBot(app, 5)
+    while not play.state.rounds:
+        bot.step()
+        app.ctx.clock.advance(5)
+    tally = play.state.rounds[0].tallies[0]
+    assert f"Round 1: {tally.right} of {tally.right + tally.wrong} answers right in " in (
+        table.status()
+    )
     while bot.step():
         app.ctx.clock.advance(5)
     record = play.state.rounds[0]

@@ -45,6 +45,7 @@ from tabletop.games.math_wars_meta import (
     MathWarsMeta,
     MathWarsMetaSettings,
     MathWarsMetaState,
+    RoundRecord,
     Splash,
     Stage,
     answer,
@@ -756,6 +757,12 @@ def build_verdict(
             lines.append(text)
     if play.settings.mode == "solo" and not any(e.code == "mwm.solo_discard" for e in events):
         lines.append("Only your battle card goes on the spoils pile.")
+    if (
+        play.settings.mode == "solo"
+        and play.state.rounds
+        and any(e.code == "mwm.round_won" for e in events)
+    ):
+        lines.append(solo_round_text(play.state.rounds[-1]))
     summary = _summary(play, stage, entries, answers, events)
     if play.settings.mode == "solo":
         summary = lines[-2:] if len(lines) > 1 else lines
@@ -820,6 +827,17 @@ def _summary(
         are = "is" if len(knocked) == 1 else "are"
         out.append(f"{seat_list(play, knocked)} {are} out of this round.")
     return out
+
+
+def solo_round_text(record: RoundRecord) -> str:
+    """MWM-8's record of a solo round: accuracy, and time from first to last answer."""
+    tally = record.tallies[0]
+    total = tally.right + tally.wrong
+    text = f"Round {record.number}: {tally.right} of {total} answers right"
+    if record.milliseconds is not None:
+        seconds = round(record.milliseconds / 1000)
+        text += f" in {seconds // 60} min {seconds % 60} s"
+    return text + "."
 
 
 def crate_choices() -> list[tuple[str, str]]:
