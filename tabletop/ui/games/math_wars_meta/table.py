@@ -20,6 +20,7 @@ import pygame
 from tabletop.engine.errors import TabletopError
 from tabletop.games.math_wars_meta import OP_WORDS, hand_result
 from tabletop.ui.app import Context, Scene
+from tabletop.ui.games import start_card_camera, stop_card_camera
 from tabletop.ui.games.math_wars_meta.play import (
     CardProblem,
     MwmPlay,
@@ -106,11 +107,16 @@ class TableScene(Scene):
     # -- lifecycle ----------------------------------------------------------------------
 
     def enter(self) -> None:
+        # The camera reads the battle piles while any child plays real cards.
+        real = any(not seat.auto_cards for seat in self.play.seats)
+        players = len(self.play.seats)
+        self.camera = start_card_camera(self.ctx, "math-wars-meta", players) if real else None
         self.play.pump()
         self._after()
 
     def exit(self) -> None:
         self.ctx.lamps.light_only([])
+        stop_card_camera(getattr(self, "camera", None))
 
     def resume(self, result: Any) -> None:
         asking, self.asking = self.asking, None
