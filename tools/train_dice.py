@@ -4,15 +4,17 @@ The device runs the two ONNX files with OpenCV's DNN module (``vision/dice.py``)
 this script needs PyTorch::
 
     .venv/bin/pip install -e '.[train]'          # torch==2.13.0 (CPU) and onnx
-    .venv/bin/python tools/train_dice.py          # detector, then reader (~20 min on one core)
+    .venv/bin/python tools/train_dice.py          # detector, reader, tune (~35 min, one core)
     .venv/bin/python tools/train_dice.py --stage tune   # thresholds on the validation part
 
 Data (``../shared/data``, or ``$TABLETOP_SHARED_DATA``): the matteop65 (white dice) and
 byler (mixed dice) sets. Every fifth image of each set is held out
 (``vision.datasets.split``) and this script never opens it. Of the rest, every fourth
-image is a validation part for early choices and the thresholds (``--stage tune``);
-``--final`` trains on it too. Seeded (``--seed``), so a run repeats, up to the
-non-determinism of multi-threaded CPU kernels.
+image is a validation part, kept out of training, on which the thresholds in
+``vision/dice.py`` and the choices below were made (``--stage tune``). The shipped
+models were then trained once more with those choices fixed, on the validation part too
+(``--final --iters 3500``), and measured once on the held-out part. Seeded
+(``--seed 6``), so a run repeats, up to the non-determinism of CPU kernels.
 
 matteop65 labels box the pip pattern, not the die: the die's box is estimated as a
 square around the pattern's centre, 1.47x the pattern's long side (the pips span about
@@ -20,8 +22,18 @@ square around the pattern's centre, 1.47x the pattern's long side (the pips span
 median over its dice showing 2..6; all dice in a photo are alike and equally far).
 
 Models: the detector is a small fully convolutional net (CenterNet-style heat map of
-die centres + size + offset at 1/4 of a 320 px input; ~0.1 M weights); the reader is a
-small CNN on 40x40 colour crops with seven classes (not a die, 1..6; ~0.1 M weights).
+die centres + size + offset at 1/4 of its input; 0.11 M weights), trained on 192 px
+crops of the photos scaled 0.7-1.4x around a 320 px long side; the reader is a small CNN
+on 40x40 colour crops with seven classes (not a die, 1..6; 0.32 M weights). Both see
+heavy augmentation (any turn, mirror, hue, light, blur, motion blur, noise, JPEG) and
+synthetic cards laid beside the dice (QR codes must never read as pips). The reader's
+"not a die" examples: background, pieces of cards, points off a die's centre (side
+faces seen at a slant) and the detector's own false peaks on the training photos.
+
+Choices made on the validation part (run 1 -> shipped): mining side faces as "not a
+die" took matteop65 false dice from 1.6% to 0%; eight-view averaging for unsure crops
+and a wider reader (32-64-96-128 channels, 40 epochs) took matteop65 read-right from
+98.4% to 99.5% and byler from 94.4% to 96.4%.
 """
 
 from __future__ import annotations
@@ -59,7 +71,7 @@ class Photo:
     image: np.ndarray
     set_name: str
     dice: list[tuple[float, float, float, int]]  # cx, cy, side, value (frame pixels)
-    name: str
+    labelled: LabelledImage
 
 
 def die_squares(im: LabelledImage) -> list[tuple[float, float, float, int]]:
@@ -85,7 +97,7 @@ def load_parts(final: bool) -> tuple[list[Photo], list[Photo]]:
             img = cv2.imread(str(im.path), cv2.IMREAD_COLOR)
             if img is None:
                 continue
-            photo = Photo(img, name, die_squares(im), im.path.name)
+            photo = Photo(img, name, die_squares(im), im)
             (val if i % 4 == 3 and not final else train).append(photo)
     return train, val
 
@@ -362,8 +374,8 @@ def reader_sample(
         pi, di = rng.choice(dice)
         photo = photos[pi]
         cx, cy, side, value = photo.dice[di]
-        cx += rng.uniform(-0.1, 0.1) * side
-        cy += rng.uniform(-0.1, 0.1) * side
+        cx += rng.uniform(-0.18, 0.18) * side
+        cy += rng.uniform(-0.18, 0.18) * side
         side *= rng.uniform(0.85, 1.18)
         label = value
     elif r < 0.86 and negatives:
@@ -473,8 +485,9 @@ def export(net: nn.Module, example: torch.Tensor, path: Path) -> None:
 
 
 def tune(val: list[Photo]) -> None:
-    """Print figures on the validation part for a grid of thresholds."""
-    from vision.datasets import DiceScore, LabelledDie, LabelledImage
+    """Print figures on the validation part for a grid of thresholds (scored as the
+    bench scores the held-out part: ``vision.datasets.DiceScore``)."""
+    from vision.datasets import DiceScore
 
     reader = vd.DiceReader(detect_threshold=0.05)
     cache = []
@@ -482,32 +495,27 @@ def tune(val: list[Photo]) -> None:
         found = reader.candidates(p.image)
         crops = [vd.reader_crop(p.image, cx, cy, s) for cx, cy, s, _ in found]
         probs = reader.classify(np.stack(crops)) if crops else np.zeros((0, 7))
-        labels = tuple(
-            LabelledDie(v, (cx - s / 2, cy - s / 2, cx + s / 2, cy + s / 2))
-            for cx, cy, s, v in p.dice
-        )
-        cache.append((LabelledImage(Path(p.name), "byler", labels), p.set_name, found, probs))
-    for det in (0.2, 0.3, 0.4, 0.5):
-        for notdie in (0.3, 0.5, 0.7):
-            for read in (0.4, 0.5, 0.6, 0.7, 0.8):
-                scores = {s: DiceScore() for s in DICE_SETS}
-                for im, set_name, found, probs in cache:
-                    out = []
-                    for (cx, cy, s, score), pr in zip(found, probs):
-                        if score < det or pr[0] >= notdie:
-                            continue
-                        v = int(np.argmax(pr[1:])) + 1
-                        box = (cx - s / 2, cy - s / 2, cx + s / 2, cy + s / 2)
-                        out.append((box, v if pr[v] >= read else None))
-                    scores[set_name].add(im, out)
-                print(
-                    f"det {det} notdie {notdie} read {read}: "
-                    + "  ".join(
-                        f"{k} right {v.read_right_pct:.1f} wrong {v.wrong_pct:.1f} "
-                        f"recall {v.recall_pct:.1f} false {v.false_pct:.1f}"
-                        for k, v in scores.items()
-                    )
+        cache.append((p, found, probs))
+    for det in (0.2, 0.35, 0.5):
+        for read in (0.4, 0.5, 0.6, 0.7, 0.8):
+            scores = {s: DiceScore() for s in DICE_SETS}
+            for p, found, probs in cache:
+                out = []
+                for (cx, cy, s, score), pr in zip(found, probs):
+                    if score < det or pr[0] >= vd.NOT_A_DIE_THRESHOLD:
+                        continue
+                    v = int(np.argmax(pr[1:])) + 1
+                    box = (cx - s / 2, cy - s / 2, cx + s / 2, cy + s / 2)
+                    out.append((box, v if pr[v] >= read else None))
+                scores[p.set_name].add(p.labelled, out)
+            print(
+                f"detect {det} read {read}: "
+                + "  ".join(
+                    f"{k} right {v.read_right_pct:.1f} wrong {v.wrong_pct:.1f} "
+                    f"recall {v.recall_pct:.1f} false {v.false_pct:.1f}"
+                    for k, v in scores.items()
                 )
+            )
 
 
 def main() -> None:
