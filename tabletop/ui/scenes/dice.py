@@ -20,6 +20,7 @@ from tabletop.ui.theme import Metrics
 from tabletop.ui.widgets import Button, hit
 
 MODES = ("camera", "tap", "virtual")
+CAMERA_FAILED = "The camera is not working: check the cable. You can tap the dice instead."
 MODE_LABELS = {"camera": "Camera", "tap": "Tap the dice", "virtual": "Roll for me"}
 
 
@@ -64,7 +65,7 @@ class DiceScene(Scene):
         if on:
             camera.start()
             if not camera.available:
-                self.note = "The camera is not working: check the cable. You can tap the dice instead."
+                self.note = CAMERA_FAILED
                 self.mode = "tap"
                 self.layout(self.m)
         else:
@@ -193,7 +194,7 @@ class DiceScene(Scene):
         camera = self.ctx.camera
         if self.mode == "camera" and camera is not None and not camera.available:
             # the camera failed on its own thread: fall back to tapping, and say so
-            self.note = "The camera is not working: check the cable. You can tap the dice instead."
+            self.note = CAMERA_FAILED
             self._switch("tap")
             return True
         return False
