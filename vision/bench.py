@@ -216,8 +216,10 @@ def pipeline_figures(frames: int = 12, seed: int = 6) -> dict[str, Any]:
         dice_ms, card_ms = still_ms[0::2], still_ms[1::2]
         lores = cv2.resize(cv2.cvtColor(pool[0], cv2.COLOR_BGR2GRAY), lores_size)
         pipe.look(Frame(pool[0], lores, 0, 0.0))
-        pipe._turn = False  # the next still frame reads dice
-        seen = pipe.look(Frame(pool[0], lores, 1, 0.0))
+        pipe._turn = True  # this still frame reads the cards ...
+        pipe.look(Frame(pool[0], lores, 1, 0.0))
+        pipe._turn = False  # ... and the next one the dice
+        seen = pipe.look(Frame(pool[0], lores, 2, 0.0))
         result[f"{size[0]}x{size[1]}"] = {
             "ms_per_still_frame_dice": _median(dice_ms),
             "ms_per_still_frame_cards": _median(card_ms),

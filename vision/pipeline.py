@@ -24,6 +24,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
 from tabletop.engine.errors import DeviceError
@@ -92,6 +93,7 @@ class Pipeline:
         self._turn = False
         self.observations: queue.Queue[Observation | CameraFailed] = queue.Queue(maxsize)
         self._previous: np.ndarray | None = None
+        self._codes: tuple[SeenCode, ...] = ()  # the QR codes of the last card reading
         self._keys: set[tuple[str, Zone]] = set()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -117,8 +119,15 @@ class Pipeline:
         do_cards = self.read_cards_on and not (both and self.alternate and not turn)
         if do_dice and self.dice_reader is None:
             self.dice_reader = DiceReader(long_side=self.dice_long_side)
-        dice = tuple(read_dice(frame.main, self.dice_reader)) if do_dice else None
         cards = tuple(read_cards(frame.main, self.card_backend)) if do_cards else None
+        if cards is not None:
+            self._codes = cards
+        dice = None
+        if do_dice:
+            # A QR code's finder squares can look like pips: nothing on a code is a die.
+            dice = tuple(
+                d for d in read_dice(frame.main, self.dice_reader) if not _on_a_code(d, self._codes)
+            )
         return Seen(dice, cards, still, amount)
 
     def process(self, frame: Frame) -> list[Observation]:
@@ -193,6 +202,17 @@ class Pipeline:
             except queue.Full:
                 with contextlib.suppress(queue.Empty):
                     self.observations.get_nowait()
+
+
+def _on_a_code(die: Die, codes: tuple[SeenCode, ...]) -> bool:
+    """Whether a die's centre lies on one of the QR codes last seen (a card, not a die)."""
+    if not codes:
+        return False
+    centre = _box_centre(die)
+    return any(
+        cv2.pointPolygonTest(np.array(code.corners, np.float32), centre, False) >= 0
+        for code in codes
+    )
 
 
 def _box_centre(die: Die) -> tuple[float, float]:

@@ -57,4 +57,7 @@ def test_simulate_bench_card_and_pipeline_figures_have_their_fields() -> None:
     for size in ("1920x1080", "1280x720"):
         assert pipe[size]["ms_per_still_frame_dice"] > 0
         assert pipe[size]["ms_per_still_frame_cards"] > 0
-        assert 1 <= pipe[size]["dice_found"] <= pipe[size]["dice_in_frame"]
+        if pipe[size]["dice_in_frame"]:
+            assert 1 <= pipe[size]["dice_found"] <= pipe[size]["dice_in_frame"]
+        else:  # without the shared photos the table has cards only: no QR code is a die
+            assert pipe[size]["dice_found"] == 0
