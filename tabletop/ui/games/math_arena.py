@@ -77,7 +77,7 @@ from tabletop.ui.app import Context, Scene
 from tabletop.ui.games import start_card_camera, stop_card_camera
 from tabletop.ui.input import Back, CardsSeen, InputEvent, SeatPressed, Tap
 from tabletop.ui.messages import child_message
-from tabletop.ui.scenes.common import Confirm, Dialog, header
+from tabletop.ui.scenes.common import Confirm, Dialog, header, home_and_again, route_to_press
 from tabletop.ui.scenes.rules import ChoiceGrid, RulesPage, RulesScene
 from tabletop.ui.scenes.settings import PinPad, pin_gate
 from tabletop.ui.theme import ORANGE, SEAT_COLOURS, VERMILLION, Metrics, seat_text_colour
@@ -1592,28 +1592,12 @@ class ArenaResults(Scene):
         self.ctx.lamps.light_only([])
 
     def layout(self, metrics: Metrics) -> None:
-        m = metrics
-        W, H = m.size
-        h = m.u(56)
-        self.buttons = [
-            Button(
-                "home", pygame.Rect(m.u(16), H - m.u(16) - h, m.u(200), h), "Home", kind="quiet"
-            ),
-            Button(
-                "again",
-                pygame.Rect(W - m.u(16) - m.u(280), H - m.u(16) - h, m.u(280), h),
-                "New tournament" if self.tournament.over else "Next game",
-            ),
-        ]
+        self.buttons = home_and_again(
+            metrics, "New tournament" if self.tournament.over else "Next game", width=280
+        )
 
     def handle(self, event: InputEvent) -> None:
-        if isinstance(event, Back):
-            self.press("home")
-        elif isinstance(event, Tap):
-            button = hit(self.buttons, event.pos)
-            if button is not None:
-                self.ctx.sounds.play("tap")
-                self.press(button.name)
+        route_to_press(self, event)
 
     def press(self, name: str) -> None:
         from tabletop.ui.scenes.home import HomeScene

@@ -67,7 +67,7 @@ from tabletop.ui.app import Context, Scene
 from tabletop.ui.games import start_card_camera, stop_card_camera
 from tabletop.ui.input import Back, CardSeen, CardsSeen, InputEvent, SeatPressed, Tap
 from tabletop.ui.messages import FALLBACK
-from tabletop.ui.scenes.common import Confirm, header
+from tabletop.ui.scenes.common import Confirm, header, home_and_again, route_to_press
 from tabletop.ui.scenes.names import NameScene
 from tabletop.ui.scenes.rules import ChoiceGrid, RulesPage, RulesScene
 from tabletop.ui.scenes.settings import PinPad, pin_gate
@@ -1405,31 +1405,15 @@ class AttackResults(Scene):
 
     def layout(self, metrics: Metrics) -> None:
         m = metrics
-        W, H = m.size
-        h = m.u(56)
+        W = m.width
         self.panels = (
             pygame.Rect(m.u(8), m.u(104), W - m.u(16), m.u(116)),
             pygame.Rect(m.u(8), m.u(226), W - m.u(16), m.u(116)),
         )
-        self.buttons = [
-            Button(
-                "home", pygame.Rect(m.u(16), H - m.u(16) - h, m.u(200), h), "Home", kind="quiet"
-            ),
-            Button(
-                "again",
-                pygame.Rect(W - m.u(16) - m.u(260), H - m.u(16) - h, m.u(260), h),
-                "Play again",
-            ),
-        ]
+        self.buttons = home_and_again(m, "Play again")
 
     def handle(self, event: InputEvent) -> None:
-        if isinstance(event, Back):
-            self.press("home")
-        elif isinstance(event, Tap):
-            button = hit(self.buttons, event.pos)
-            if button is not None:
-                self.ctx.sounds.play("tap")
-                self.press(button.name)
+        route_to_press(self, event)
 
     def press(self, name: str) -> None:
         if name == "home":

@@ -100,8 +100,37 @@ def header(scene: Scene, surface: pygame.Surface, title: str, subtitle: str = ""
         painter.text(surface, subtitle, (m.u(18), m.u(14) + m.title), m.small, painter.p.muted)
 
 
+def home_and_again(
+    m: Metrics, again: str = "Play again", *, width: int = 260, enabled: bool = True
+) -> list[Button]:
+    """The end screens' footer: "Home" bottom left, the replay button bottom right."""
+    W, H = m.size
+    h = m.u(56)
+    y = H - m.u(16) - h
+    return [
+        Button("home", pygame.Rect(m.u(16), y, m.u(200), h), "Home", kind="quiet"),
+        Button(
+            "again",
+            pygame.Rect(W - m.u(16) - m.u(width), y, m.u(width), h),
+            again,
+            enabled=enabled,
+        ),
+    ]
+
+
+def route_to_press(scene: Any, event: InputEvent, back: str = "home") -> None:
+    """Back presses ``back``; a tap on an enabled button clicks and presses its name."""
+    if isinstance(event, Back):
+        scene.press(back)
+    elif isinstance(event, Tap):
+        button = hit(scene.buttons, event.pos)
+        if button is not None and button.enabled:
+            scene.ctx.sounds.play("tap")
+            scene.press(button.name)
+
+
 def result_of(result: Any, kind: type) -> Any:
     return result if isinstance(result, kind) else None
 
 
-__all__ = ["Confirm", "Dialog", "header", "result_of"]
+__all__ = ["Confirm", "Dialog", "header", "home_and_again", "result_of", "route_to_press"]

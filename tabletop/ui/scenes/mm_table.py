@@ -36,7 +36,7 @@ from tabletop.games.mathe_meister import (
 )
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.input import Back, InputEvent, SeatPressed, Tap
-from tabletop.ui.scenes.common import Confirm, header
+from tabletop.ui.scenes.common import Confirm, header, home_and_again
 from tabletop.ui.scenes.dice import DiceResult, DiceScene
 from tabletop.ui.star_board import StarBoard
 from tabletop.ui.theme import SEAT_COLOURS, Metrics, seat_text_colour
@@ -491,19 +491,7 @@ class TableResults(Scene):
         self.table = scene
 
     def layout(self, metrics: Metrics) -> None:
-        m = metrics
-        W, H = m.size
-        h = m.u(56)
-        self.buttons = [
-            Button(
-                "home", pygame.Rect(m.u(16), H - m.u(16) - h, m.u(200), h), "Home", kind="quiet"
-            ),
-            Button(
-                "again",
-                pygame.Rect(W - m.u(16) - m.u(260), H - m.u(16) - h, m.u(260), h),
-                "Play again",
-            ),
-        ]
+        self.buttons = home_and_again(metrics, "Play again")
 
     def handle(self, event: InputEvent) -> None:
         if isinstance(event, Back):

@@ -10,10 +10,9 @@ import pygame
 from tabletop.games.math_wars_meta import RoundRecord
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.games.math_wars_meta.play import MwmPlay
-from tabletop.ui.input import Back, InputEvent, Tap
-from tabletop.ui.scenes.common import header
+from tabletop.ui.input import InputEvent
+from tabletop.ui.scenes.common import header, home_and_again, route_to_press
 from tabletop.ui.theme import SEAT_COLOURS, Metrics, seat_text_colour
-from tabletop.ui.widgets import Button, hit
 
 HOW = {
     "last_standing": "the last one left",
@@ -64,29 +63,10 @@ class ResultsScene(Scene):
         self.again = again
 
     def layout(self, metrics: Metrics) -> None:
-        m = metrics
-        W, H = m.size
-        h = m.u(56)
-        self.buttons = [
-            Button(
-                "home", pygame.Rect(m.u(16), H - m.u(16) - h, m.u(200), h), "Home", kind="quiet"
-            ),
-            Button(
-                "again",
-                pygame.Rect(W - m.u(276), H - m.u(16) - h, m.u(260), h),
-                "Play again",
-                enabled=self.again is not None,
-            ),
-        ]
+        self.buttons = home_and_again(metrics, "Play again", enabled=self.again is not None)
 
     def handle(self, event: InputEvent) -> None:
-        if isinstance(event, Back):
-            self.press("home")
-        elif isinstance(event, Tap):
-            button = hit(self.buttons, event.pos)
-            if button is not None and button.enabled:
-                self.ctx.sounds.play("tap")
-                self.press(button.name)
+        route_to_press(self, event)
 
     def press(self, name: str) -> None:
         from tabletop.ui.scenes.home import HomeScene

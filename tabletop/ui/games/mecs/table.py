@@ -64,7 +64,7 @@ from tabletop.ui.games import start_card_camera, stop_card_camera
 from tabletop.ui.games.mecs.cards import LABEL, CardPageScene, draw_card, read_code
 from tabletop.ui.input import Back, CardsSeen, InputEvent, SeatPressed, Tap
 from tabletop.ui.messages import child_message
-from tabletop.ui.scenes.common import Confirm
+from tabletop.ui.scenes.common import Confirm, home_and_again, route_to_press
 from tabletop.ui.scenes.rules import ChoiceGrid
 from tabletop.ui.scenes.settings import PinPad, pin_gate
 from tabletop.ui.theme import SEAT_COLOURS, Metrics, seat_text_colour
@@ -1503,28 +1503,10 @@ class MecsResults(Scene):
         return "winner: " + ", ".join(self.winners())
 
     def layout(self, metrics: Metrics) -> None:
-        m = metrics
-        W, H = m.size
-        h = m.u(56)
-        self.buttons = [
-            Button(
-                "home", pygame.Rect(m.u(16), H - m.u(16) - h, m.u(200), h), "Home", kind="quiet"
-            ),
-            Button(
-                "again",
-                pygame.Rect(W - m.u(16) - m.u(260), H - m.u(16) - h, m.u(260), h),
-                "Play again",
-            ),
-        ]
+        self.buttons = home_and_again(metrics, "Play again")
 
     def handle(self, event: InputEvent) -> None:
-        if isinstance(event, Back):
-            self.press("home")
-        elif isinstance(event, Tap):
-            button = hit(self.buttons, event.pos)
-            if button is not None:
-                self.ctx.sounds.play("tap")
-                self.press(button.name)
+        route_to_press(self, event)
 
     def press(self, name: str) -> None:
         t = self.table
