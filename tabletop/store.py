@@ -13,6 +13,12 @@ makes the stored actions equal to the match's history in one transaction, and re
 only once SQLite has synced the WAL to disk. A process killed at any moment leaves every
 synced action stored, and nothing half-written.
 
+The same file holds the classroom (schema version 3): ``seats`` (who played where in
+each match, with the student's id when they signed in), ``students`` (the class list),
+``plans`` and ``rotations`` (the teacher's station rotations and the running clock),
+and each match's ``session`` (the lesson it belongs to). :mod:`tabletop.classroom`
+reads and writes those; this module only owns the file and its schema.
+
 The schema is versioned (``PRAGMA user_version``) and migrated step by step
 (:data:`MIGRATIONS`). A file SQLite cannot read, that fails its integrity check, or that
 a newer version of this program wrote is never fatal and never silently emptied: it is
@@ -29,7 +35,7 @@ import logging
 import os
 import sqlite3
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -70,9 +76,57 @@ MIGRATIONS: dict[int, str] = {
     2: """
     ALTER TABLE matches ADD COLUMN elapsed REAL NOT NULL DEFAULT 0;
     """,
+    # The classroom: who sat where (a snapshot of the name and group at play time),
+    # the class list, the teacher's rotation plans, the running rotation's clock, and
+    # the lesson ("session") each match belongs to.
+    3: """
+    ALTER TABLE matches ADD COLUMN session TEXT NOT NULL DEFAULT '';
+    CREATE TABLE seats (
+        match_id INTEGER NOT NULL REFERENCES matches (id),
+        seat INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        student TEXT,
+        grp TEXT NOT NULL DEFAULT '',
+        bot TEXT,
+        PRIMARY KEY (match_id, seat)
+    );
+    CREATE TABLE students (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        grp TEXT NOT NULL DEFAULT '',
+        added REAL NOT NULL
+    );
+    CREATE TABLE plans (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL DEFAULT '',
+        body TEXT NOT NULL,
+        created REAL NOT NULL
+    );
+    CREATE TABLE rotations (
+        id INTEGER PRIMARY KEY,
+        plan_id INTEGER NOT NULL REFERENCES plans (id),
+        session TEXT NOT NULL,
+        station INTEGER NOT NULL,
+        clock TEXT NOT NULL,
+        status TEXT NOT NULL DEFAULT 'running'
+    );
+    CREATE INDEX matches_by_session ON matches (session);
+    """,
 }
 SCHEMA_VERSION = max(MIGRATIONS)
 STATUSES = ("playing", "finished", "abandoned", "broken")
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    """Who plays at one seat (0-based), as journaled with the match: the name shown,
+    the student's id when signed in (badge or tap), their group then, a bot's level."""
+
+    seat: int
+    name: str
+    student: str | None = None
+    group: str = ""
+    bot: str | None = None
 
 
 def data_dir(override: Path | str | None = None) -> Path:
@@ -98,6 +152,7 @@ class Saved:
     elapsed: float
     reason: str | None = None
     result: dict[str, Any] | None = None
+    session: str = ""
 
 
 class Journal:
@@ -121,19 +176,54 @@ class Journal:
     # -- matches -------------------------------------------------------------------------
 
     def start(
-        self, match: Match[Any, Any, Any], *, label: str = "", meta: Mapping[str, Any] | None = None
+        self,
+        match: Match[Any, Any, Any],
+        *,
+        label: str = "",
+        meta: Mapping[str, Any] | None = None,
+        seats: Sequence[SeatInfo] = (),
+        session: str = "",
     ) -> int:
-        """A new journaled match (with any actions it already has); its id."""
+        """A new journaled match (with any actions it already has); its id. ``seats``:
+        who plays where; ``session``: the lesson it belongs to (reports group by it)."""
         header = json.dumps(match.header(), sort_keys=True)
         with self._tx():
             cur = self.db.execute(
-                "INSERT INTO matches (game, header, label, meta, started) VALUES (?, ?, ?, ?, ?)",
-                (match.game.name, header, label, json.dumps(dict(meta or {})), self._now()),
+                "INSERT INTO matches (game, header, label, meta, started, session)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (
+                    match.game.name,
+                    header,
+                    label,
+                    json.dumps(dict(meta or {})),
+                    self._now(),
+                    session,
+                ),
             )
             match_id = int(cur.lastrowid or 0)
+            self._write_seats(match_id, seats)
             self._stored[match_id] = 0
             self._write_actions(match_id, match)
         return match_id
+
+    def set_seats(self, match_id: int, seats: Sequence[SeatInfo]) -> None:
+        """Replace who plays where (a late sign-in, a corrected name)."""
+        with self._tx():
+            self.db.execute("DELETE FROM seats WHERE match_id = ?", (match_id,))
+            self._write_seats(match_id, seats)
+
+    def seats(self, match_id: int) -> list[SeatInfo]:
+        rows = self.db.execute(
+            "SELECT seat, name, student, grp, bot FROM seats WHERE match_id = ? ORDER BY seat",
+            (match_id,),
+        )
+        return [SeatInfo(int(r[0]), str(r[1]), r[2], str(r[3]), r[4]) for r in rows]
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction on the journal's file (for the classroom's tables)."""
+        with self._tx():
+            yield self.db
 
     def sync(
         self, match_id: int, match: Match[Any, Any, Any], *, elapsed: float | None = None
@@ -260,10 +350,16 @@ class Journal:
         )
         self._stored[match_id] = have
 
+    def _write_seats(self, match_id: int, seats: Sequence[SeatInfo]) -> None:
+        self.db.executemany(
+            "INSERT INTO seats (match_id, seat, name, student, grp, bot) VALUES (?, ?, ?, ?, ?, ?)",
+            [(match_id, s.seat, s.name, s.student, s.group, s.bot) for s in seats],
+        )
+
     def _list(self, where: str, args: tuple[Any, ...]) -> list[Saved]:
         rows = self.db.execute(
             "SELECT m.id, m.game, m.label, m.meta, m.started, m.status, m.elapsed, m.reason,"
-            " m.result, (SELECT COUNT(*) FROM actions a WHERE a.match_id = m.id)"
+            " m.result, (SELECT COUNT(*) FROM actions a WHERE a.match_id = m.id), m.session"
             f" FROM matches m WHERE {where} ORDER BY m.id DESC",
             args,
         ).fetchall()
@@ -279,6 +375,7 @@ class Journal:
                 reason=r[7],
                 result=_json_object(r[8]) if r[8] else None,
                 actions=int(r[9]),
+                session=str(r[10]),
             )
             for r in rows
         ]
@@ -394,4 +491,4 @@ def _json_object(text: Any) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
-__all__ = ["FILE_NAME", "MIGRATIONS", "SCHEMA_VERSION", "Journal", "Saved", "data_dir"]
+__all__ = ["FILE_NAME", "MIGRATIONS", "SCHEMA_VERSION", "Journal", "Saved", "SeatInfo", "data_dir"]

@@ -255,3 +255,40 @@ def test_store_sigkill_at_random_moments_loses_no_committed_action(
     assert saved.status == "finished"
     assert journal.lines(saved.id) == ref_lines  # the same game, action for action
     journal.close()
+
+
+def test_store_migrates_a_version_2_file_to_the_classroom_schema(tmp_path: Path) -> None:
+    path = tmp_path / FILE_NAME
+    match = new_match()
+    play(match, 3)
+    db = sqlite3.connect(path)
+    db.executescript(MIGRATIONS[1])
+    db.executescript(MIGRATIONS[2])
+    db.execute(
+        "INSERT INTO matches (id, game, header, started, elapsed) VALUES (1, ?, ?, 0, 12.5)",
+        (match.game.name, next(match.log_lines())),
+    )
+    for i in range(3):
+        db.execute("INSERT INTO actions VALUES (1, ?, ?, 0)", (i + 1, match.log_line(i)))
+    db.execute("PRAGMA user_version = 2")
+    db.commit()
+    db.close()
+    journal = Journal(path)
+    assert journal.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION >= 3
+    (saved,) = journal.unfinished()
+    assert (saved.actions, saved.elapsed, saved.session) == (3, 12.5, "")
+    assert journal.seats(saved.id) == []
+    tables = {r[0] for r in journal.db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    assert {"seats", "students", "plans", "rotations"} <= tables
+
+
+def test_store_keeps_who_sat_where_and_the_session(tmp_path: Path) -> None:
+    from tabletop.store import SeatInfo
+
+    journal = Journal(tmp_path / FILE_NAME)
+    seats = [SeatInfo(0, "Ada", "s1", "Blue"), SeatInfo(1, "Bot 2", bot="easy")]
+    match_id = journal.start(new_match(), label="t", seats=seats, session="2026-11-22")
+    assert journal.seats(match_id) == seats
+    assert journal.unfinished()[0].session == "2026-11-22"
+    journal.set_seats(match_id, [SeatInfo(0, "Ada L.", "s1", "Red")])
+    assert [s.name for s in journal.seats(match_id)] == ["Ada L."]
