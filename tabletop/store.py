@@ -170,7 +170,8 @@ class Journal:
             self.path = Path(path) if path else data_dir() / FILE_NAME
         self.notice: str | None = None
         self._now = now
-        self._stored: dict[int, int] = {}  # match id -> actions on disk
+        # match id -> the steps on disk, as the match objects this journal wrote
+        self._written: dict[int, tuple[Any, ...]] = {}
         self.db = self._open()
 
     # -- matches -------------------------------------------------------------------------
@@ -202,7 +203,7 @@ class Journal:
             )
             match_id = int(cur.lastrowid or 0)
             self._write_seats(match_id, seats)
-            self._stored[match_id] = 0
+            self._written[match_id] = ()
             self._write_actions(match_id, match)
         return match_id
 
@@ -304,7 +305,7 @@ class Journal:
                     (exc.message, match_id),
                 )
             raise
-        self._stored[match_id] = len(lines) - 1
+        self._written[match_id] = match.steps
         return match
 
     def lines(self, match_id: int) -> list[str]:
@@ -326,29 +327,37 @@ class Journal:
     # -- inside --------------------------------------------------------------------------
 
     def _write_actions(self, match_id: int, match: Match[Any, Any, Any]) -> None:
-        stored = self._stored.get(match_id)
-        if stored is None:
+        steps = match.steps
+        written = self._written.get(match_id)
+        if written is not None:
+            # The steps this journal wrote are objects of the match: the first one that
+            # is not the same object is where the match changed (an undo, a correction
+            # replayed from an earlier step, a match rebuilt by the app).
+            same = (mine is theirs for mine, theirs in zip(written, steps, strict=False))
+            first = next(
+                (i for i, kept in enumerate(same) if not kept), min(len(written), len(steps))
+            )
+        else:
             (count,) = self.db.execute(
                 "SELECT COUNT(*) FROM actions WHERE match_id = ?", (match_id,)
             ).fetchone()
             stored = int(count)
-        have = len(match.history)
-        # After an undo the history is shorter; after undo-then-play its last lines
-        # differ: rewrite from the first line that is not on disk as it is now.
-        first = min(stored, have)
-        if first > 0 and stored >= have:
-            last = self.db.execute(
-                "SELECT line FROM actions WHERE match_id = ? AND n = ?", (match_id, first)
-            ).fetchone()
-            if last is None or last[0] != match.log_line(first - 1):
+            # Not written by this journal: compare lines from the end of what is stored.
+            first = min(stored, len(steps))
+            while first > 0:
+                row = self.db.execute(
+                    "SELECT line FROM actions WHERE match_id = ? AND n = ?", (match_id, first)
+                ).fetchone()
+                if row is not None and row[0] == match.log_line(first - 1):
+                    break
                 first -= 1
         self.db.execute("DELETE FROM actions WHERE match_id = ? AND n > ?", (match_id, first))
         now = self._now()
         self.db.executemany(
             "INSERT INTO actions (match_id, n, line, at) VALUES (?, ?, ?, ?)",
-            [(match_id, i + 1, match.log_line(i), now) for i in range(first, have)],
+            [(match_id, i + 1, match.log_line(i), now) for i in range(first, len(steps))],
         )
-        self._stored[match_id] = have
+        self._written[match_id] = steps
 
     def _write_seats(self, match_id: int, seats: Sequence[SeatInfo]) -> None:
         self.db.executemany(

@@ -292,3 +292,37 @@ def test_store_keeps_who_sat_where_and_the_session(tmp_path: Path) -> None:
     assert journal.unfinished()[0].session == "2026-11-22"
     journal.set_seats(match_id, [SeatInfo(0, "Ada L.", "s1", "Red")])
     assert [s.name for s in journal.seats(match_id)] == ["Ada L."]
+
+
+def test_store_a_match_rebuilt_from_an_earlier_step_is_rewritten_from_there(
+    tmp_path: Path,
+) -> None:
+    # The app corrects a misread card by replaying the match from that step: the
+    # history keeps its length but its middle changes. The journal must follow.
+    journal = Journal(tmp_path / FILE_NAME)
+    match = new_match(seed=3)
+    play(match, 12, seed=3)
+    match_id = journal.start(match)
+    rebuilt = new_match(seed=3)
+    play(rebuilt, 12, seed=4)  # another game of the same length
+    assert len(rebuilt.history) == len(match.history) and rebuilt.history != match.history
+    journal.sync(match_id, rebuilt)
+    assert journal.lines(match_id) == list(rebuilt.log_lines())
+    fresh = Journal(tmp_path / FILE_NAME)
+    assert fresh.load(match_id, GAMES).history == rebuilt.history
+
+
+def test_store_on_change_saves_every_apply_and_undo_before_it_returns(tmp_path: Path) -> None:
+    journal = Journal(tmp_path / FILE_NAME)
+    match = new_match()
+    match_id = journal.start(match)
+    seen: list[int] = []
+
+    def save(m: Match) -> None:  # type: ignore[type-arg]
+        journal.sync(match_id, m)
+        seen.append(len(Journal(tmp_path / FILE_NAME).lines(match_id)) - 1)
+
+    match.on_change = save
+    play(match, 4)
+    match.undo()
+    assert seen == [1, 2, 3, 4, 3]

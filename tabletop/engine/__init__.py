@@ -1,6 +1,6 @@
 """The game-agnostic core: protocol, errors, dealers, codec and matches."""
 
-from tabletop.engine.dealers import Dealer, RngDealer, ScriptedDealer
+from tabletop.engine.dealers import Dealer, KeyedDealer, RngDealer, ScriptedDealer
 from tabletop.engine.errors import (
     BadInput,
     CorruptLog,
@@ -22,6 +22,7 @@ __all__ = [
     "Game",
     "IllegalMove",
     "ImpossibleOutcome",
+    "KeyedDealer",
     "Match",
     "Pending",
     "Result",

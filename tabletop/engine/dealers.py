@@ -7,7 +7,7 @@ requests from the app; these two serve practice games, bots, tests and benchmark
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any, Protocol
 
 from tabletop.engine.errors import ImpossibleOutcome
@@ -19,6 +19,22 @@ class Dealer(Protocol):
         """An outcome from ``request.outcomes``."""
 
 
+def pick(rng: random.Random, request: ChanceRequest[Any]) -> Any:
+    """One outcome of ``request`` drawn with ``rng`` by its exact integer weights."""
+    if not request.outcomes:
+        raise ImpossibleOutcome(
+            "dealer.no_outcome", f"nothing can appear for {request.description}"
+        )
+    if not request.weights:  # uniform: the same pick as walking weights of 1
+        return request.outcomes[rng.randrange(len(request.outcomes))]
+    left = rng.randrange(sum(request.weights))
+    for i, outcome in enumerate(request.outcomes):
+        left -= request.weight_of(i)
+        if left < 0:
+            return outcome
+    raise AssertionError("unreachable: weights exhausted")
+
+
 class RngDealer:
     """Virtual dice and decks from a seeded ``random.Random`` (exact integer weights)."""
 
@@ -27,19 +43,24 @@ class RngDealer:
         self._rng = random.Random(seed)
 
     def deal(self, request: ChanceRequest[Any]) -> Any:
-        if not request.outcomes:
-            raise ImpossibleOutcome(
-                "dealer.no_outcome", f"nothing can appear for {request.description}"
-            )
-        if not request.weights:  # uniform: the same pick as walking weights of 1
-            return request.outcomes[self._rng.randrange(len(request.outcomes))]
-        total = sum(request.weights)
-        pick = self._rng.randrange(total)
-        for i, outcome in enumerate(request.outcomes):
-            pick -= request.weight_of(i)
-            if pick < 0:
-                return outcome
-        raise AssertionError("unreachable: weights exhausted")
+        return pick(self._rng, request)
+
+
+class KeyedDealer:
+    """Virtual dice and decks whose every outcome is a function of the seed and where
+    the match is: ``position()`` (usually the number of actions so far) keys the draw.
+
+    So a match rebuilt from its journal deals on exactly as the uninterrupted one would
+    have (nothing to save but the seed), and dealing again after an undo gives the same
+    card rather than a second chance at luck.
+    """
+
+    def __init__(self, seed: int, position: Callable[[], int]) -> None:
+        self.seed = seed
+        self.position = position
+
+    def deal(self, request: ChanceRequest[Any]) -> Any:
+        return pick(random.Random(f"{self.seed}:{self.position()}"), request)
 
 
 class ScriptedDealer:

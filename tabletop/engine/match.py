@@ -9,7 +9,7 @@ first action that differs.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Generic
 
@@ -46,6 +46,9 @@ class Match(Generic[SettingsT, StateT, ActionT]):
         self.seed = seed
         self.initial: StateT = game.new_game(settings, seats)
         self._steps: list[Step[StateT, ActionT]] = []
+        # Called after every apply and undo, before they return: the app's journal
+        # writes the change to disk here, so nothing is shown that is not saved.
+        self.on_change: Callable[[Match[SettingsT, StateT, ActionT]], None] | None = None
 
     @property
     def state(self) -> StateT:
@@ -54,6 +57,11 @@ class Match(Generic[SettingsT, StateT, ActionT]):
     @property
     def history(self) -> tuple[ActionT, ...]:
         return tuple(step.action for step in self._steps)
+
+    @property
+    def steps(self) -> tuple[Step[StateT, ActionT], ...]:
+        """Every applied action with the state and events it led to."""
+        return tuple(self._steps)
 
     @property
     def pending(self) -> Pending[ActionT]:
@@ -66,6 +74,8 @@ class Match(Generic[SettingsT, StateT, ActionT]):
         """Apply one action; the match is unchanged if the action is refused."""
         state, events = self.game.apply(self.state, action)
         self._steps.append(Step(action, state, events))
+        if self.on_change is not None:
+            self.on_change(self)
         return events
 
     def deal(self, dealer: Dealer) -> tuple[Event, ...]:
@@ -79,7 +89,10 @@ class Match(Generic[SettingsT, StateT, ActionT]):
         """Take back the last action and return it."""
         if not self._steps:
             raise IllegalMove("engine.nothing_to_undo", "there is nothing to undo")
-        return self._steps.pop().action
+        action = self._steps.pop().action
+        if self.on_change is not None:
+            self.on_change(self)
+        return action
 
     # -- the log -----------------------------------------------------------------------
     def header(self) -> dict[str, Any]:

@@ -46,6 +46,7 @@ import pygame
 from hardware.buttons import Lamps, NoLamps
 from tabletop.games.mathe_meister import Layout
 from tabletop.highscores import HighScores
+from tabletop.store import Journal
 from tabletop.ui.input import Back, InputEvent, InputRouter, Quit, Resized, View, order_presses
 from tabletop.ui.messages import child_message
 from tabletop.ui.prefs import PrefsFile
@@ -77,6 +78,14 @@ class Context:
     painter: Painter = field(init=False)
     pin_gate: Any = None  # the settings PIN's lockout, shared by every PIN pad
     quit_requested: bool = False
+    # The game journal (tabletop.store.Journal): every game's actions, the class list,
+    # rotation plans. In memory unless the launcher opens the file.
+    journal: Journal = field(default_factory=lambda: Journal(":memory:"))
+    session: str = ""  # the lesson new games belong to (launch sets today's date)
+    rotation: Any = None  # the station rotation this device runs (tabletop.classroom), or None
+    # Sentences for every screen from code that has no scene (a failed save): the app
+    # shows each one as a toast.
+    notices: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.painter = Painter(self.metrics, self.fonts)
@@ -276,6 +285,8 @@ class App:
             self._dirty = True
         if self.stack.top is not None:
             self._dirty |= bool(self._guarded(lambda: self._top().update(now)))
+        while self.ctx.notices:
+            self.say(self.ctx.notices.pop(0), 6.0)
         if self.toast is not None and now > self.toast[1]:
             self.toast = None
             self._dirty = True

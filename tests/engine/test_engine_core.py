@@ -20,6 +20,7 @@ from tabletop.engine import (
     DeviceError,
     IllegalMove,
     ImpossibleOutcome,
+    KeyedDealer,
     Match,
     Result,
     RngDealer,
@@ -229,6 +230,23 @@ def test_dealer_rng_uses_exact_integer_weights() -> None:
         seen.append(got)
     assert set(seen) == {"b", "d"}
     assert 250 < seen.count("b") < 350
+
+
+def test_dealer_keyed_draws_depend_only_on_seed_and_position() -> None:
+    # Resuming from the journal: a new dealer at the same position deals the same.
+    request = _dice_request()
+    where = [0]
+    dealer = KeyedDealer(5, lambda: where[0])
+    run = []
+    for n in range(30):
+        where[0] = n
+        run.append(dealer.deal(request))
+    again = [KeyedDealer(5, lambda n=n: n).deal(request) for n in range(30)]
+    other = [KeyedDealer(6, lambda n=n: n).deal(request) for n in range(30)]
+    assert run == again != other
+    assert len(set(run)) > 10
+    weighted = ChanceRequest("card", "a card", ("a", "b"), (0, 1))
+    assert {KeyedDealer(1, lambda n=n: n).deal(weighted) for n in range(20)} == {"b"}
 
 
 def test_dealer_rng_with_no_outcome_is_impossible() -> None:

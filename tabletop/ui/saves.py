@@ -1,0 +1,222 @@
+"""Saving the game being played, so an unplugged device loses nothing (issue 10).
+
+A game screen keeps its match in a :class:`GameSave`: :meth:`GameSave.attach` starts the
+match's row in the journal (``ctx.journal``, :mod:`tabletop.store`) and hooks
+``Match.on_change``, so every apply, deal and undo is on disk *before* the screen shows
+it. Beside the actions the row keeps what the screen needs to be built again
+(``meta["app"]``: names, bot levels, real or virtual cards, the seed), who sits where
+(``seats``, with the student's id when they signed in), the answers the device checked
+per seat (``meta["checks"]``, for the teacher's report) and the seconds played.
+
+When the app starts, Home offers the newest unfinished game; its game module's
+``resume_scene(ctx, save, match)`` rebuilds the screen around the match replayed from the
+journal. Chance in virtual play comes from a :class:`~tabletop.engine.dealers.KeyedDealer`
+keyed by the number of actions, so a resumed game deals exactly what the uninterrupted
+one would have.
+
+A save that fails (a full or pulled SD card) never stops the game: it is logged, the
+children see one sentence, and the next change tries again.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from tabletop.engine.dealers import KeyedDealer
+from tabletop.engine.errors import TabletopError
+from tabletop.engine.match import Match
+from tabletop.engine.protocol import Result
+from tabletop.store import Saved, SeatInfo
+
+if TYPE_CHECKING:
+    from tabletop.ui.app import Context
+
+log = logging.getLogger(__name__)
+
+LABEL = "app"  # the journal label of games played on the touchscreen
+SAVE_FAILED = "The game could not be saved just now. Keep playing; it will try again."
+
+
+def result_record(result: Result | None, *, reason: str = "end") -> dict[str, Any]:
+    """A result as the journal keeps it: exact scores as strings, places, winners."""
+    if result is None:
+        return {"reason": reason}
+    return {
+        "scores": [str(s) for s in result.scores],
+        "places": list(result.places),
+        "winners": sorted(result.winners),
+        "why": result.reason,
+        "reason": reason,
+    }
+
+
+def standings_result(scores: Sequence[Fraction | int], why: str) -> Result:
+    """Places from scores (higher is better; equal scores share a place): the result of
+    a game stopped by the rotation's clock before its end."""
+    exact = tuple(Fraction(s) for s in scores)
+    places = tuple(1 + sum(1 for other in exact if other > mine) for mine in exact)
+    return Result(exact, places, why)
+
+
+def keyed_dealer(seed: int, match: Match[Any, Any, Any]) -> KeyedDealer:
+    """The virtual dealer of a saved game: each outcome keyed by the actions so far."""
+    return KeyedDealer(seed, lambda: len(match.history))
+
+
+@dataclass
+class GameSave:
+    """One game screen's link to the journal (see the module docstring)."""
+
+    ctx: Context
+    game: str
+    seats: list[SeatInfo]
+    app: dict[str, Any]  # what the game's screen needs to be built again
+    id: int | None = None
+    checks: list[list[int]] = field(default_factory=list)  # per seat: [checked, right]
+    played_before: float = 0.0  # seconds played before this process took the game up
+    _since: float | None = None
+    _failed: bool = False
+    _match: Match[Any, Any, Any] | None = None
+
+    def __post_init__(self) -> None:
+        while len(self.checks) < len(self.seats):
+            self.checks.append([0, 0])
+
+    @classmethod
+    def resumed(cls, ctx: Context, saved: Saved) -> GameSave:
+        """The save of a journaled game, to carry on with it."""
+        checks = saved.meta.get("checks")
+        return cls(
+            ctx,
+            saved.game,
+            ctx.journal.seats(saved.id),
+            dict(saved.meta.get("app") or {}),
+            id=saved.id,
+            checks=[list(map(int, c)) for c in checks] if isinstance(checks, list) else [],
+            played_before=saved.elapsed,
+        )
+
+    @property
+    def names(self) -> list[str]:
+        return [s.name for s in self.seats]
+
+    def meta(self) -> dict[str, Any]:
+        return {"app": self.app, "checks": self.checks}
+
+    def elapsed(self) -> float:
+        """Seconds this game has been played, over every process that ran it."""
+        if self._since is None:
+            return self.played_before
+        return self.played_before + max(0.0, self.ctx.clock() - self._since)
+
+    # -- writing ---------------------------------------------------------------------------
+
+    def attach(self, match: Match[Any, Any, Any]) -> None:
+        """Journal ``match`` from now on: a new row the first time, else a sync (the
+        screen rebuilt its match, e.g. after correcting a misread card)."""
+        self._match = match
+        if self._since is None:
+            self._since = self.ctx.clock()
+        if self.id is None:
+            try:
+                self.id = self.ctx.journal.start(
+                    match,
+                    label=LABEL,
+                    meta=self.meta(),
+                    seats=self.seats,
+                    session=self.ctx.session,
+                )
+            except TabletopError as exc:
+                self._fail(exc)
+        else:
+            self.sync(match)
+        match.on_change = self.sync
+
+    def sync(self, match: Match[Any, Any, Any]) -> None:
+        if self.id is None:  # the row could not be started: try again now
+            match.on_change = None
+            self.attach(match)
+            return
+        try:
+            self.ctx.journal.sync(self.id, match, elapsed=self.elapsed())
+            self._failed = False
+        except TabletopError as exc:
+            self._fail(exc)
+
+    def checked(self, seat: int, right: bool) -> None:
+        """The device checked an answer of ``seat`` (a solution, an equation, a value,
+        a sum): counted for the teacher's report."""
+        if not 0 <= seat < len(self.checks):
+            return
+        self.checks[seat][0] += 1
+        self.checks[seat][1] += int(right)
+        self._write_meta()
+
+    def set_seats(self, seats: Sequence[SeatInfo]) -> None:
+        self.seats = list(seats)
+        self.__post_init__()
+        if self.id is not None:
+            try:
+                self.ctx.journal.set_seats(self.id, self.seats)
+            except TabletopError as exc:
+                self._fail(exc)
+
+    def finish(self, result: Result | None, *, reason: str = "end") -> None:
+        """The game is over (``reason`` "end"), stopped by the rotation's clock ("time",
+        ``result`` = the standings then) or left ("abandoned")."""
+        if self._match is not None:
+            self._match.on_change = None
+            self.sync(self._match)
+        if self.id is None:
+            return
+        status = "abandoned" if reason == "abandoned" else "finished"
+        try:
+            self.ctx.journal.finish(
+                self.id, result_record(result, reason=reason), reason=reason, status=status
+            )
+        except TabletopError as exc:
+            self._fail(exc)
+
+    def _write_meta(self) -> None:
+        if self.id is None:
+            return
+        try:
+            self.ctx.journal.set_meta(self.id, self.meta())
+        except TabletopError as exc:
+            self._fail(exc)
+
+    def _fail(self, exc: TabletopError) -> None:
+        log.error("journal: %s: %s", exc.code, exc.message)
+        if not self._failed:
+            self.ctx.notices.append(SAVE_FAILED)
+        self._failed = True
+
+
+def unfinished(ctx: Context) -> list[Saved]:
+    """Games left unfinished on the touchscreen (newest first) whose game app exists."""
+    from tabletop.ui.games import GAME_APPS
+
+    return [
+        s for s in ctx.journal.unfinished(LABEL) if s.game in GAME_APPS or s.game == "mathe-meister"
+    ]
+
+
+def seat_infos(names: Sequence[str], bots: Mapping[int, str] | None = None) -> list[SeatInfo]:
+    """Seats for names typed or defaulted at setup (no student signed in)."""
+    bots = bots or {}
+    return [SeatInfo(i, name, bot=bots.get(i)) for i, name in enumerate(names)]
+
+
+__all__ = [
+    "LABEL",
+    "GameSave",
+    "keyed_dealer",
+    "result_record",
+    "seat_infos",
+    "standings_result",
+    "unfinished",
+]
