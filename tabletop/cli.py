@@ -59,6 +59,13 @@ def _parser() -> argparse.ArgumentParser:
         help="which game (default: mathe-meister)",
     )
     p.add_argument("--out", type=Path, default=None, help="folder for the screenshots")
+    p.add_argument(
+        "--data",
+        type=Path,
+        default=None,
+        help="journal the game in this folder as the app does; started again with the same "
+        "arguments after a crash, the demo carries on where it was",
+    )
     p.add_argument("--terminal", action="store_true", help="the text version (virtual dice)")
     p.set_defaults(run=_cmd_demo)
 

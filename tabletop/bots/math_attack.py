@@ -351,6 +351,14 @@ class MathAttackBot:
         self._expected = (lines[0], lines[1])
         return action
 
+    def recall(self, state: MathAttackState, action: Action) -> None:
+        """Rebuild this bot's memory of a game it played (carrying on from a journal):
+        ``action`` is what :meth:`choose` returned for its seat in ``state``."""
+        view = seat_view(state, action.seat)
+        self.watch(view)
+        if len(legal_moves(view)) == 1 or self.level == "hard":
+            self._expect(view, action)
+
     def choose(self, state: MathAttackState, seat: Seat) -> Action:
         """The bot's action for ``seat``, which must be the seat to play."""
         if state.settings.hidden_hands:

@@ -7,6 +7,7 @@ Parsers and runners for the commands of the touchscreen app and the seat buttons
 from __future__ import annotations
 
 import argparse
+import inspect
 import sys
 from pathlib import Path
 
@@ -60,6 +61,13 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
         default="auto",
         help="auto, none, picamera, a USB camera index, or a folder of photos",
     )
+    p.add_argument(
+        "--data",
+        type=Path,
+        default=None,
+        help="the folder for saved games and the class list (default: $TABLETOP_DATA "
+        "or the platform's data folder)",
+    )
     p.add_argument("--frames", type=int, default=None, help=argparse.SUPPRESS)
     p.add_argument(
         "--timing",
@@ -96,6 +104,7 @@ def run_app_command(args: argparse.Namespace | None) -> int:
             camera=args.camera,
             frames=args.frames,
             timing=args.timing,
+            data=args.data,
         )
     )
 
@@ -108,7 +117,10 @@ def run_demo_command(args: argparse.Namespace) -> int:
         app = game_app(game)
         if app is None:
             raise BadInput("demo.game", f"{game} has no app demo yet")
-        app.run_demo(seed=args.seed, out_dir=getattr(args, "out", None), out=sys.stdout)
+        extra = {} if args.data is None else {"data": args.data}
+        if extra and "data" not in inspect.signature(app.run_demo).parameters:
+            raise BadInput("demo.data", f"the {game} demo is not saved, so --data does not apply")
+        app.run_demo(seed=args.seed, out_dir=getattr(args, "out", None), out=sys.stdout, **extra)
         return 0
     from tabletop.ui.demo import run_demo
 
@@ -122,6 +134,7 @@ def run_demo_command(args: argparse.Namespace) -> int:
         modes=modes,
         out=sys.stdout,
         log_path=getattr(args, "log", None),
+        **({} if args.data is None else {"data": args.data}),
     )
     return 0
 

@@ -37,6 +37,7 @@ class AppOptions:
     buttons: bool | None = None  # None: on a Pi, or when a pin map is given
     camera: str = "auto"  # auto | none | picamera | a USB index | a folder of photos
     frames: int | None = None  # stop after this many frames (measuring, tests)
+    data: Path | None = None  # saved games and the class list (default: tabletop.store.data_dir)
     timing: bool = False  # print the time to the first frame on stderr
 
 
@@ -67,6 +68,11 @@ def process_age() -> float:
         return uptime - start_ticks / os.sysconf("SC_CLK_TCK")
     except (OSError, ValueError, IndexError):
         return time.process_time()
+
+
+def today() -> str:
+    """The default session: the lesson is the day (local date, YYYY-MM-DD)."""
+    return time.strftime("%Y-%m-%d")
 
 
 def camera_source(spec: str, on_pi: bool) -> tuple[Callable[[], Any], dict[str, Any]] | None:
@@ -152,6 +158,7 @@ def run_app(options: AppOptions) -> int:
     from tabletop.assets import mathe_meister_layout
     from tabletop.engine.errors import TabletopError
     from tabletop.highscores import HighScores
+    from tabletop.store import FILE_NAME, Journal, data_dir
     from tabletop.ui.app import App, Context, open_window
     from tabletop.ui.prefs import PrefsFile
     from tabletop.ui.scenes.home import HomeScene
@@ -195,7 +202,11 @@ def run_app(options: AppOptions) -> int:
         camera=make_camera(options.camera, vision_queue.put, on_pi),
         card_camera=card_camera_factory(options.camera, vision_queue.put, on_pi),
         rng=random.Random(),
+        journal=Journal(data_dir(options.data) / FILE_NAME),
+        session=today(),
     )
+    if ctx.journal.notice:
+        notices.append(ctx.journal.notice)
     app = App(ctx, window, seat_queue=seat_queue, vision_queue=vision_queue)
     app.stack.push(HomeScene(ctx))
     if ctx.highscores.notice:
@@ -213,6 +224,7 @@ def run_app(options: AppOptions) -> int:
         if buttons is not None:
             buttons.close()
         ctx.highscores.close()
+        ctx.journal.close()
         pygame.display.quit()
     return 0
 

@@ -211,8 +211,64 @@ def seat_infos(names: Sequence[str], bots: Mapping[int, str] | None = None) -> l
     return [SeatInfo(i, name, bot=bots.get(i)) for i, name in enumerate(names)]
 
 
+# -- the demos' journal (``tabletop demo --game G --seed S --data DIR``) ----------------------
+
+
+@dataclass
+class DemoTable:
+    """What a demo keeps beside the app's own game: the virtual table (a match that
+    knows every hand, from which the demo lays "real" cards under the camera),
+    journaled under ``demo:<game>:<seed>`` so a killed demo carries on.
+
+    :meth:`open` finds a demo to carry on: the app's unfinished game of ``game`` and
+    this table, both journaled. Anything else left over (only one of the two) is
+    marked abandoned, and the demo starts again from the seed, which plays the same.
+    """
+
+    ctx: Context
+    game: str
+    seed: int
+    id: int | None = None
+    saved: Saved | None = None  # the app's game to carry on, if any
+
+    @property
+    def label(self) -> str:
+        return f"demo:{self.game}:{self.seed}"
+
+    def open(self, games: Mapping[str, Any]) -> Match[Any, Any, Any] | None:
+        journal = self.ctx.journal
+        tables = journal.unfinished(self.label)
+        mine = [s for s in journal.unfinished(LABEL) if s.game == self.game]
+        if tables and mine:
+            try:
+                table = journal.load(tables[0].id, games)
+            except TabletopError as exc:
+                log.warning("demo: the table does not replay (%s): starting again", exc)
+            else:
+                self.id, self.saved = tables[0].id, mine[0]
+                table.on_change = self.sync
+                return table
+        for left in [*tables, *mine]:
+            journal.finish(left.id, None, reason="abandoned", status="abandoned")
+        return None
+
+    def start(self, match: Match[Any, Any, Any]) -> None:
+        self.id = self.ctx.journal.start(match, label=self.label)
+        match.on_change = self.sync
+
+    def sync(self, match: Match[Any, Any, Any]) -> None:
+        if self.id is not None:
+            self.ctx.journal.sync(self.id, match)
+
+    def finish(self, match: Match[Any, Any, Any]) -> None:
+        match.on_change = None
+        if self.id is not None:
+            self.ctx.journal.finish(self.id, result_record(match.result()))
+
+
 __all__ = [
     "LABEL",
+    "DemoTable",
     "GameSave",
     "keyed_dealer",
     "result_record",

@@ -69,7 +69,11 @@ class FakeCamera:
 
 
 def make_app(
-    size: tuple[int, int] = (800, 480), *, camera: bool = False, highscores: Any = None
+    size: tuple[int, int] = (800, 480),
+    *,
+    camera: bool = False,
+    highscores: Any = None,
+    journal: Any = None,
 ) -> App:
     pygame.display.init()
     pygame.font.init()
@@ -87,6 +91,8 @@ def make_app(
         clock=clock,
         rng=random.Random(7),
     )
+    if journal is not None:
+        ctx.journal = journal
     ctx.prefs.prefs.dice_input = "camera" if camera else "tap"
     if camera:
         ctx.camera = FakeCamera(vision.put)

@@ -12,6 +12,10 @@ module (or package) here, listed in :data:`GAME_APPS`, and exposes:
     folder when None, whose path is printed). Prints one line per round or turn and ends
     with the line ``winner: NAMES`` (seat names joined by ", ", or ``draw``); returns
     that line. ``tabletop demo --game GAME`` calls it.
+``resume_scene(ctx: Context, save: GameSave, match: Match) -> Scene``
+    The game screen rebuilt around a match replayed from the journal (issue 10):
+    ``save.app`` holds what the screen stored when it started (names, bots, options,
+    the seed). Home offers it when the app starts with a game left unfinished.
 """
 
 from __future__ import annotations
@@ -44,6 +48,37 @@ def game_app(game: str) -> ModuleType | None:
         if e.name == name:
             return None
         raise
+
+
+# Mathe-Meister's screens live in tabletop.ui.scenes; they resume through this module.
+RESUMERS = {"mathe-meister": "tabletop.ui.scenes.mm_resume"}
+
+
+def resume_game(ctx: Any, saved: Any) -> Any:
+    """The screen of a journaled, unfinished game (``tabletop.store.Saved``), replayed.
+
+    Raises ``CorruptLog`` when its journal no longer replays (the journal then marks it
+    "broken", keeping its rows) and ``LookupError`` when its game cannot be resumed.
+    """
+    from tabletop.games import GAMES
+    from tabletop.ui.saves import GameSave
+
+    name = RESUMERS.get(saved.game) or GAME_APPS.get(saved.game)
+    module = importlib.import_module(name) if name else None
+    resume = getattr(module, "resume_scene", None)
+    if resume is None:
+        raise LookupError(f"{saved.game} games cannot be carried on")
+    save = GameSave.resumed(ctx, saved)
+    match = ctx.journal.load(saved.id, GAMES)
+    return resume(ctx, save, match)
+
+
+def resumable(game: str) -> bool:
+    name = RESUMERS.get(game) or GAME_APPS.get(game)
+    try:
+        return name is not None and hasattr(importlib.import_module(name), "resume_scene")
+    except ModuleNotFoundError:
+        return False
 
 
 def playable() -> frozenset[str]:

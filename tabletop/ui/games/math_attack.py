@@ -41,10 +41,10 @@ from typing import Any, TextIO
 import pygame
 
 from tabletop.bots.math_attack import LEVELS, MathAttackBot
-from tabletop.engine.dealers import RngDealer
 from tabletop.engine.errors import TabletopError
 from tabletop.engine.match import Match
-from tabletop.engine.protocol import Event
+from tabletop.engine.protocol import Event, Result
+from tabletop.games import GAMES
 from tabletop.games.math_attack import (
     BLOCK,
     CANCEL,
@@ -63,10 +63,12 @@ from tabletop.games.math_attack import (
     parse_card,
     running_totals,
 )
+from tabletop.store import FILE_NAME, Journal, SeatInfo
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.games import start_card_camera, stop_card_camera
 from tabletop.ui.input import Back, CardSeen, CardsSeen, InputEvent, SeatPressed, Tap
 from tabletop.ui.messages import FALLBACK
+from tabletop.ui.saves import DemoTable, GameSave, keyed_dealer, seat_infos, standings_result
 from tabletop.ui.scenes.common import Confirm, header, home_and_again, route_to_press
 from tabletop.ui.scenes.names import NameScene
 from tabletop.ui.scenes.rules import ChoiceGrid, RulesPage, RulesScene
@@ -688,6 +690,9 @@ class AttackScene(Scene):
         bot: str | None = None,
         first: int = 0,
         seed: int | None = None,
+        seats: Sequence[SeatInfo] | None = None,
+        match: Match[MathAttackSettings, MathAttackState, Action] | None = None,
+        save: GameSave | None = None,
     ) -> None:
         super().__init__(ctx)
         if bot is not None and bot not in LEVELS:
@@ -699,10 +704,17 @@ class AttackScene(Scene):
         self.first = first
         self.seed = ctx.rng.randrange(10**9) if seed is None else seed
         settings = MathAttackSettings(hidden_hands=not self.virtual, first_player=first)
-        self.match: Match[MathAttackSettings, MathAttackState, Action] = Match(
+        self.resumed = match is not None
+        self.match: Match[MathAttackSettings, MathAttackState, Action] = match or Match(
             GAME, settings, 2, seed=self.seed
         )
-        self.dealer = RngDealer(self.seed)
+        self.dealer = keyed_dealer(self.seed, self.match)
+        self.save = save or GameSave(
+            ctx,
+            GAME.name,
+            list(seats) if seats else seat_infos(names, {1: bot} if bot else None),
+            {"names": list(names), "bot": bot, "first": first, "seed": self.seed},
+        )
         self.bot = MathAttackBot(bot, seed=self.seed) if bot is not None else None
         self.bot_due: float | None = None
         self.selected: int | None = None  # index into the child's hand (virtual play)
@@ -730,6 +742,13 @@ class AttackScene(Scene):
 
     def is_bot(self, seat: int) -> bool:
         return self.virtual and seat == self.bot_seat
+
+    def standings(self) -> Result:
+        """The result, or before the end the standings: the higher total leads."""
+        totals = self.state.totals
+        return self.match.result() or standings_result(
+            totals, f"stopped with the number lines at {totals[0]} and {totals[1]}"
+        )
 
     def facts(self, line: int | None = None, card: str | None = None) -> dict[str, object]:
         state = self.state
@@ -761,9 +780,12 @@ class AttackScene(Scene):
     # -- lifecycle -------------------------------------------------------------------------
 
     def enter(self) -> None:
+        self.save.attach(self.match)
         self._deal()
         first = self.names[self.state.turn]
-        if self.virtual:
+        if self.resumed:
+            self.say(f"Welcome back! It is {first}'s turn.")
+        elif self.virtual:
             self.say(f"{first} goes first! Tap a card in your hand, then a number line.")
         else:
             self.say(f"Deal 5 cards each. {first} goes first! Put one card on a number line.")
@@ -780,6 +802,7 @@ class AttackScene(Scene):
         if asking is not None:
             what, line = asking
             if what == "leave" and result == "yes":
+                self.save.finish(self.standings(), reason="abandoned")
                 self.stack.pop()
                 return
             if what == "undo" and result == "ok":
@@ -835,6 +858,7 @@ class AttackScene(Scene):
         self._tell(action, events)
         self._lamps()
         if self.over:
+            self.save.finish(self.match.result())
             self.ctx.sounds.play("round")
             self.results = AttackResults(self.ctx, self)
             self.stack.push(self.results)
@@ -1470,6 +1494,23 @@ def setup_scene(ctx: Context) -> Scene:
     return AttackSetup(ctx)
 
 
+def resume_scene(
+    ctx: Context, save: GameSave, match: Match[MathAttackSettings, MathAttackState, Action]
+) -> Scene:
+    """The game screen again around a match replayed from the journal."""
+    app = save.app
+    names = tuple(save.names) if len(save.names) == 2 else tuple(app["names"])
+    return AttackScene(
+        ctx,
+        names=(str(names[0]), str(names[1])),
+        bot=app.get("bot"),
+        first=int(app.get("first", 0)),
+        seed=int(app["seed"]),
+        match=match,
+        save=save,
+    )
+
+
 def zone_reading(line: int, cards: Sequence[str], at: float) -> CardsSeen:
     """What the camera reports for a number line holding ``cards`` (codes) in order."""
     seat = line + 1
@@ -1484,6 +1525,7 @@ def run_demo(
     size: tuple[int, int] = (800, 480),
     bots: tuple[str, str] = ("hard", "medium"),
     rollouts: int = 200,
+    data: Path | None = None,
 ) -> str:
     """Two bots play a whole game of Math Attack! with "real" cards, offscreen.
 
@@ -1492,6 +1534,12 @@ def run_demo(
     reading. Once, the camera cannot read a card and the demo corrects it by touch. The
     app's own engine (which sees only the number lines) must agree with the virtual
     deck's at every turn. Returns (and prints last) ``winner: NAMES`` or ``winner: draw``.
+
+    ``data``: journal into that folder as the app does (the app's game and the virtual
+    deck). Killed and started again with the same arguments, the demo carries on through
+    Home's "carry on" offer, lays again any play the app had not yet seen, and ends as
+    an uninterrupted run does: every draw and every bot choice is keyed by the seed and
+    the number of actions so far.
     """
     os.environ["SDL_VIDEODRIVER"] = "dummy"
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
@@ -1517,39 +1565,60 @@ def run_demo(
         prefs=PrefsFile(None),
         layout=mathe_meister_layout(),
         rng=random.Random(seed),
+        journal=Journal(data / FILE_NAME) if data is not None else Journal(":memory:"),
     )
+    table = DemoTable(ctx, GAME.name, seed)
+    deck = table.open(GAMES)
     app = App(ctx, window, flip=False)
-    app.stack.push(HomeScene(ctx))
+    app.stack.push(HomeScene(ctx, offer_resume=deck is not None))
     app.step()
     auto = Autoplayer(app)
-    auto.tap("game.math-attack")
-    setup = app.stack.top
-    assert isinstance(setup, AttackSetup)
-    setup.names = [f"{LEVEL_NAMES[bots[0]]} bot", f"{LEVEL_NAMES[bots[1]]} bot"]
     first = seed % 2
-    auto.tap(f"first.{first}")
-    auto.tap("start")
+    if deck is not None:
+        auto.tap("yes")  # Home: "A game of Math Attack! was not finished. Carry on?"
+    else:
+        auto.tap("game.math-attack")
+        setup = app.stack.top
+        assert isinstance(setup, AttackSetup)
+        setup.names = [f"{LEVEL_NAMES[bots[0]]} bot", f"{LEVEL_NAMES[bots[1]]} bot"]
+        auto.tap(f"first.{first}")
+        auto.tap("start")
+        deck = Match(GAME, MathAttackSettings(first_player=first), 2, seed=seed)
+        table.start(deck)
     scene = app.stack.top
     if not isinstance(scene, AttackScene):
         raise RuntimeError("the game screen did not open")
     names = scene.names
-    deck: Match[MathAttackSettings, MathAttackState, Action] = Match(
-        GAME, MathAttackSettings(first_player=first), 2, seed=seed
-    )
-    dealer = RngDealer(seed)
+    dealer = keyed_dealer(seed, deck)
     players = tuple(MathAttackBot(level, seed + i, rollouts) for i, level in enumerate(bots))
-    print(
-        f"Math Attack! in the touchscreen app, offscreen ({size[0]}x{size[1]}): "
-        f"{names[0]} v {names[1]}, seed {seed}",
-        file=out,
-    )
-    print(
-        "Cards: a virtual deck; every play reaches the app as a camera reading of its number line.",
-        file=out,
-    )
-    app.screenshot(folder / "turn_00.png")
+    turn = sum(1 for a in deck.history if isinstance(a, (Play, Pass)))
+    before = [deck.initial, *(step.state for step in deck.steps)]
+    for state, action in zip(before, deck.history, strict=False):
+        if isinstance(action, (Play, Pass)):  # the bots remember how the other seat plays
+            players[action.seat].recall(state, action)
+    if table.saved is None:
+        print(
+            f"Math Attack! in the touchscreen app, offscreen ({size[0]}x{size[1]}): "
+            f"{names[0]} v {names[1]}, seed {seed}",
+            file=out,
+        )
+        print(
+            "Cards: a virtual deck; every play reaches the app as a camera reading of its "
+            "number line.",
+            file=out,
+        )
+    else:
+        print(f"Carrying on from the journal in {data}: after turn {turn}.", file=out)
+        # The table is as the deck says: a play the app had not seen yet is read again.
+        for line in (0, 1):
+            if scene.state.lines[line] != deck.state.lines[line]:
+                app.post(zone_reading(line, deck.state.lines[line], ctx.clock()))
+                app.step()
+        last = deck.history[-1] if deck.history else None
+        if isinstance(last, Pass) and scene.state.turn == last.seat and not scene.over:
+            auto.tap("pass")
+    app.screenshot(folder / f"turn_{turn:02d}.png")
     misread_turn = 3
-    turn = 0
     while True:
         while deck.pending.chance is not None:
             deck.deal(dealer)
@@ -1558,6 +1627,9 @@ def run_demo(
         turn += 1
         state = deck.state
         seat = state.turn
+        # each choice keyed by the seed and the actions so far: a resumed demo plays on
+        # exactly as an uninterrupted one
+        players[seat].rng = random.Random(f"{seed}:{seat}:{len(deck.history)}")
         action = players[seat].choose(state, seat)
         deck.apply(action)
         how = ""
@@ -1609,6 +1681,8 @@ def run_demo(
     print(f"\nFinal totals: {names[0]} {t0}, {names[1]} {t1} ({reason}).", file=out)
     print(f"Screenshots are in {folder}", file=out)
     line = results.winner_line()
+    table.finish(deck)
+    ctx.journal.close()
     print(line, file=out)
     pygame.display.quit()
     return line

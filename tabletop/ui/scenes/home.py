@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 
 import pygame
 
+from tabletop.engine.errors import TabletopError
+from tabletop.store import Saved
 from tabletop.ui.app import Context, Scene
-from tabletop.ui.games import game_app, playable
+from tabletop.ui.games import game_app, playable, resume_game
 from tabletop.ui.input import InputEvent, Tap
-from tabletop.ui.scenes.common import header
+from tabletop.ui.saves import unfinished
+from tabletop.ui.scenes.common import Confirm, header
 from tabletop.ui.theme import BLUE, ORANGE, VERMILLION, Metrics
 from tabletop.ui.widgets import Button, Painter, hit
 
@@ -22,10 +26,58 @@ GAMES = (
 )
 
 
+log = logging.getLogger(__name__)
+TITLES = {key: name for key, name, _ in GAMES}
+
+
 class HomeScene(Scene):
-    def __init__(self, ctx: Context) -> None:
+    def __init__(self, ctx: Context, *, offer_resume: bool = True) -> None:
         super().__init__(ctx)
         self.message = ""
+        self.offer = offer_resume  # ask once about a game left unfinished
+        self.offered: Saved | None = None
+
+    def enter(self) -> None:
+        if self.offer:
+            self.offer = False
+            self.offer_resume()
+
+    def offer_resume(self) -> None:
+        """A game was left unfinished (the device was unplugged): carry on with it?"""
+        waiting = unfinished(self.ctx)
+        if not waiting:
+            return
+        saved = self.offered = waiting[0]
+        who = " and ".join(s.name for s in self.ctx.journal.seats(saved.id)) or "players"
+        title = TITLES.get(saved.game, saved.game)
+        self.stack.push(
+            Confirm(
+                self.ctx,
+                f"A game of {title} ({who}) was not finished. Carry on with it?",
+                yes="Carry on",
+                no="New game",
+            )
+        )
+
+    def resume(self, result: object) -> None:
+        saved, self.offered = self.offered, None
+        if saved is None:
+            return
+        if result == "yes":
+            try:
+                scene = resume_game(self.ctx, saved)
+            except (TabletopError, LookupError) as exc:
+                log.error("resume: match %d: %s", saved.id, exc)
+                self.message = "That game could not be carried on. It is kept for the teacher."
+                return
+            log.info("resume: match %d (%s, %d actions)", saved.id, saved.game, saved.actions)
+            self.stack.push(scene)
+            return
+        try:
+            self.ctx.journal.finish(saved.id, None, reason="abandoned", status="abandoned")
+        except TabletopError as exc:
+            log.error("resume: %s", exc)
+        self.offer_resume()
 
     def layout(self, metrics: Metrics) -> None:
         m = metrics

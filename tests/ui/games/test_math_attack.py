@@ -452,3 +452,93 @@ def test_math_attack_leave_asks_first_and_play_again_swaps_who_starts() -> None:
     auto.tap("leave")
     auto.tap("yes")
     assert isinstance(app.stack.top, AttackSetup) and app.ctx.lamps.lit == set()
+
+
+# -- never lose a game (issue 10) ------------------------------------------------------------
+
+
+def test_math_attack_every_play_is_journaled_and_a_new_app_carries_on(tmp_path: Path) -> None:
+    from tabletop.games import GAMES
+    from tabletop.store import FILE_NAME, Journal
+    from tabletop.ui.scenes.common import Confirm
+
+    path = tmp_path / FILE_NAME
+    app = make_app(journal=Journal(path))
+    auto = Autoplayer(app)
+    auto.tap("game.math-attack")
+    auto.tap("mode.bot")
+    auto.tap("level.easy")
+    auto.tap("start")
+    scene = app.stack.top
+    assert isinstance(scene, AttackScene)
+    for _ in range(3):  # the child plays, the bot answers
+        seat = scene.state.turn
+        play = next(a for a in GAME.legal_actions(scene.state, seat) if not isinstance(a, Pass))
+        assert scene.perform(play) is None
+        app.ctx.clock.advance(BOT_SECONDS + 1)  # type: ignore[attr-defined]
+        app.step()
+    # what the screen shows is on disk: a second reader of the file sees the same match
+    (saved,) = Journal(path).unfinished("app")
+    assert Journal(path).load(saved.id, GAMES).state == scene.state
+    assert saved.meta["app"]["bot"] == "easy"
+    # the device is unplugged; a new app on the same file offers the game
+    again = make_app(journal=Journal(path))
+    offer = again.stack.top
+    assert isinstance(offer, Confirm) and "Math Attack!" in offer.title
+    Autoplayer(again).tap("yes")
+    resumed = again.stack.top
+    assert isinstance(resumed, AttackScene)
+    assert resumed.state == scene.state and resumed.match.history == scene.match.history
+    assert resumed.names == scene.names and resumed.bot_level == "easy"
+    assert resumed.resumed and ("Welcome back" in resumed.message or "thinking" in resumed.message)
+    # it deals on exactly as the first app would have
+    for s in (scene, resumed):
+        s._deal()
+    assert resumed.state == scene.state
+
+
+def test_math_attack_new_game_instead_keeps_the_old_one_as_abandoned(tmp_path: Path) -> None:
+    from tabletop.store import FILE_NAME, Journal
+    from tabletop.ui.scenes.home import HomeScene
+
+    path = tmp_path / FILE_NAME
+    app = make_app(journal=Journal(path))
+    Autoplayer(app).tap("game.math-attack")
+    Autoplayer(app).tap("start")
+    again = make_app(journal=Journal(path))
+    Autoplayer(again).tap("no")
+    assert isinstance(again.stack.top, HomeScene)
+    (old,) = Journal(path).matches()
+    assert old.status == "abandoned" and old.actions >= 0
+
+
+def test_math_attack_finished_game_is_stored_with_its_result(tmp_path: Path) -> None:
+    from tabletop.store import Journal
+
+    journal = Journal(tmp_path / "j.sqlite3")
+    app = make_app(journal=journal)
+    auto = Autoplayer(app)
+    auto.tap("game.math-attack")
+    auto.tap("mode.bot")
+    auto.tap("level.easy")
+    auto.tap("start")
+    scene = app.stack.top
+    assert isinstance(scene, AttackScene)
+    for _ in range(200):
+        if scene.over:
+            break
+        if scene.is_bot(scene.state.turn):
+            app.ctx.clock.advance(BOT_SECONDS + 1)  # type: ignore[attr-defined]
+            app.step()
+            continue
+        moves = list(GAME.legal_actions(scene.state, scene.state.turn))
+        scene.perform(moves[0])
+    assert scene.over
+    (saved,) = journal.matches()
+    result = scene.match.result()
+    assert saved.status == "finished" and saved.reason == "end"
+    assert saved.result is not None and saved.result["winners"] == sorted(result.winners)
+    assert saved.result["scores"] == [str(t) for t in scene.state.totals]
+    assert [s.name for s in journal.seats(saved.id)] == list(scene.names)
+    assert journal.seats(saved.id)[1].bot == "easy"
+    assert scene.standings() == result
