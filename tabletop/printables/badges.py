@@ -26,29 +26,75 @@ class Student:
     group: str
 
 
+# A student id: what may follow ``MT1:ID:`` in a badge's QR code (DESIGN.md; the card
+# reader's pattern for ID cards): QR alphanumeric characters without the space and the
+# colon (which separates the payload's parts), at most 32 of them.
+ID_CHARACTERS = frozenset(QR_ALPHANUMERIC) - {" ", ":"}
+MAX_ID_LENGTH = 32
+MAX_NAME_LENGTH = 40  # longer names do not fit a badge (or a seat on the screen)
+MAX_GROUP_LENGTH = 20
+
+
+def student_id(text: str, where: str = "") -> str:
+    """``text`` as a student id (trimmed, upper case); ``BadInput`` says what is wrong,
+    after ``where`` (e.g. "line 3: ")."""
+    sid = text.strip().upper()
+    if not sid:
+        raise BadInput("roster.empty", f"{where}the id must not be empty")
+    if not set(sid) <= ID_CHARACTERS:
+        raise BadInput(
+            "roster.id",
+            f"{where}id {text.strip()!r} may use only letters, digits and $ % * + - . /",
+        )
+    if len(sid) > MAX_ID_LENGTH:
+        raise BadInput("roster.id", f"{where}id {sid} is longer than {MAX_ID_LENGTH} characters")
+    return sid
+
+
+def _delimiter(text: str) -> str:
+    """Comma, or the semicolon or tab a spreadsheet in another language may have used."""
+    first = next((line for line in text.splitlines() if line.strip()), "")
+    if "," not in first:
+        for other in (";", "\t"):
+            if other in first:
+                return other
+    return ","
+
+
 def read_roster(text: str) -> list[Student]:
-    """Parse the class list; ``BadInput`` names the line and the problem."""
-    reader = csv.reader(io.StringIO(text))
+    """Parse the class list; ``BadInput`` names the line and the problem.
+
+    One student a line: id, name, group (the group may be left out); an ``id,name,...``
+    header line and blank lines are skipped; a spreadsheet's semicolons or tabs work too.
+    """
+    text = text.removeprefix("\ufeff")  # a byte-order mark from a spreadsheet
+    reader = csv.reader(io.StringIO(text), delimiter=_delimiter(text))
     students: list[Student] = []
     seen: set[str] = set()
-    for number, row in enumerate(reader, start=1):
+    first = True
+    for row in reader:
+        number = reader.line_num
         if not row or all(not cell.strip() for cell in row):
             continue
-        if number == 1 and [c.strip().lower() for c in row[:2]] == ["id", "name"]:
+        if first and [c.strip().lower() for c in row[:2]] == ["id", "name"]:
+            first = False
             continue  # the header line
+        first = False
         if len(row) < 2:
             raise BadInput("roster.shape", f"line {number}: expected id, name, group")
-        sid = row[0].strip().upper()
-        name = row[1].strip()
-        group = row[2].strip() if len(row) > 2 else ""
-        if not sid or not name:
+        name = " ".join(row[1].split())
+        group = " ".join(row[2].split()) if len(row) > 2 else ""
+        if not row[0].strip() or not name:
             raise BadInput("roster.empty", f"line {number}: the id and the name must not be empty")
-        if not set(sid) <= QR_ALPHANUMERIC - {" "}:
-            raise BadInput(
-                "roster.id",
-                f"line {number}: id {row[0].strip()!r} may use only letters, digits "
-                "and $ % * + - . / :",
-            )
+        sid = student_id(row[0], f"line {number}: ")
+        for what, value, limit in (
+            ("name", name, MAX_NAME_LENGTH),
+            ("group", group, MAX_GROUP_LENGTH),
+        ):
+            if len(value) > limit:
+                raise BadInput(
+                    "roster.long", f"line {number}: the {what} is longer than {limit} characters"
+                )
         if sid in seen:
             raise BadInput("roster.duplicate", f"line {number}: id {sid} is used twice")
         seen.add(sid)

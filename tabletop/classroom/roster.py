@@ -1,0 +1,288 @@
+"""The class list: who is in the class, kept in the journal's ``students`` table.
+
+A student is an id (what the badge's QR code ``MT1:ID:<id>`` carries), a name and a
+group (the table a group of children moves between stations with). The teacher imports
+a CSV (``id,name,group``, the same file ``tabletop print badges`` reads) or types
+students in on the device.
+
+**Importing merges by id**: a student whose id is new is added, one whose id is already
+there takes the file's name and group, and students the file does not mention stay
+(pass ``replace=True`` to remove them, as the teacher's "Replace the list" does).
+:func:`Roster.preview` says what an import would do before anything is written.
+
+Removing a student never touches past games: each match's ``seats`` rows keep the name
+and group the child played under. Ids the device makes up (:meth:`Roster.next_id`,
+``S1``, ``S2``, ...) are never handed out twice, not even after a removal while that
+id still appears in a game, so an old badge cannot sign in as a new child.
+
+Names stay on the device and in the teacher's exports: a badge carries only the id.
+
+Every change is one journal transaction (:meth:`tabletop.store.Journal.transaction`);
+a bad file or a bad value raises :class:`tabletop.engine.errors.BadInput`, naming the
+line of the file or the value.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import logging
+import re
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+from tabletop.engine.errors import BadInput
+from tabletop.printables.badges import (
+    MAX_GROUP_LENGTH,
+    MAX_NAME_LENGTH,
+    Student,
+    read_roster,
+    student_id,
+)
+from tabletop.store import Journal
+
+log = logging.getLogger(__name__)
+
+_MADE_UP = re.compile(r"S([0-9]{1,9})")
+
+
+@dataclass(frozen=True)
+class ImportReport:
+    """What an import did (or would do): counts of students by what happened to them."""
+
+    added: int = 0
+    updated: int = 0
+    unchanged: int = 0
+    removed: int = 0
+
+    @property
+    def total(self) -> int:
+        """Students in the file."""
+        return self.added + self.updated + self.unchanged
+
+    def sentence(self) -> str:
+        """``"3 added, 1 updated, 20 unchanged."`` (parts that are 0 left out)."""
+        parts = [
+            f"{n} {what}"
+            for n, what in (
+                (self.added, "added"),
+                (self.updated, "updated"),
+                (self.unchanged, "unchanged"),
+                (self.removed, "removed"),
+            )
+            if n
+        ]
+        return (", ".join(parts) or "nothing changed") + "."
+
+
+def clean_name(text: str, what: str = "name", limit: int = MAX_NAME_LENGTH) -> str:
+    """One line of text with single spaces; ``BadInput`` if empty or too long."""
+    name = " ".join(str(text).split())
+    if not name and what == "name":
+        raise BadInput("roster.empty", "the name must not be empty")
+    if len(name) > limit:
+        raise BadInput("roster.long", f"the {what} {name!r} is longer than {limit} characters")
+    return name
+
+
+def decode_csv(data: bytes, source: str = "the file") -> str:
+    """A class list file's text: UTF-8 (with or without a byte-order mark), else the
+    Windows-1252 that older spreadsheets save; ``BadInput`` if it is neither."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        pass
+    try:
+        text = data.decode("cp1252")
+    except UnicodeDecodeError:
+        raise BadInput("roster.encoding", f"{source} is not a text file") from None
+    if "\x00" in text:
+        raise BadInput("roster.encoding", f"{source} is not a text file")
+    return text
+
+
+def sort_key(student: Student) -> tuple[str, str, str]:
+    """By group, then name, then id, ignoring case (students with no group last)."""
+    return (student.group.casefold() or "\uffff", student.name.casefold(), student.id)
+
+
+class Roster:
+    """The class list in ``journal`` (see the module docstring)."""
+
+    def __init__(self, journal: Journal, *, now: Callable[[], float] = time.time) -> None:
+        self.journal = journal
+        self._now = now
+
+    # -- reading -------------------------------------------------------------------------
+
+    def students(self, group: str | None = None) -> list[Student]:
+        """Everyone (or one group), by group then name."""
+        if group is None:
+            rows = self.journal.db.execute("SELECT id, name, grp FROM students")
+        else:
+            rows = self.journal.db.execute(
+                "SELECT id, name, grp FROM students WHERE grp = ?", (group,)
+            )
+        return sorted((Student(str(r[0]), str(r[1]), str(r[2])) for r in rows), key=sort_key)
+
+    def __len__(self) -> int:
+        (count,) = self.journal.db.execute("SELECT COUNT(*) FROM students").fetchone()
+        return int(count)
+
+    def groups(self) -> list[str]:
+        """The groups in use, in order (no group, "", is not listed)."""
+        rows = self.journal.db.execute("SELECT DISTINCT grp FROM students WHERE grp != ''")
+        return sorted((str(r[0]) for r in rows), key=str.casefold)
+
+    def get(self, sid: str) -> Student | None:
+        """The student with this id (any case), or None."""
+        row = self.journal.db.execute(
+            "SELECT id, name, grp FROM students WHERE id = ?", (sid.strip().upper(),)
+        ).fetchone()
+        return None if row is None else Student(str(row[0]), str(row[1]), str(row[2]))
+
+    def csv_text(self) -> str:
+        """The class list as a CSV with a header line (what :meth:`import_csv` and
+        ``tabletop print badges`` read)."""
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(["id", "name", "group"])
+        for s in self.students():
+            writer.writerow([s.id, s.name, s.group])
+        return out.getvalue()
+
+    def next_id(self) -> str:
+        """``S<n>``: one more than any ``S`` number in the class list or in past games."""
+        rows = self.journal.db.execute(
+            "SELECT id FROM students UNION SELECT student FROM seats WHERE student IS NOT NULL"
+        )
+        numbers = [int(m.group(1)) for (sid,) in rows if (m := _MADE_UP.fullmatch(str(sid)))]
+        return f"S{max(numbers, default=0) + 1}"
+
+    # -- importing -----------------------------------------------------------------------
+
+    def import_csv(self, text: str, *, replace: bool = False) -> ImportReport:
+        """Read a class list (``id,name,group``) and merge it in (see the module)."""
+        return self.import_students(read_roster(text), replace=replace)
+
+    def preview(self, students: Sequence[Student], *, replace: bool = False) -> ImportReport:
+        """What :meth:`import_students` would do, writing nothing."""
+        return self._compare(self._checked(students), replace)[0]
+
+    def import_students(
+        self, students: Sequence[Student], *, replace: bool = False
+    ) -> ImportReport:
+        students = self._checked(students)
+        with self.journal.transaction() as db:
+            report, changes = self._compare(students, replace)
+            added, updated, removed = changes
+            now = self._now()
+            db.executemany(
+                "INSERT INTO students (id, name, grp, added) VALUES (?, ?, ?, ?)",
+                [(s.id, s.name, s.group, now) for s in added],
+            )
+            db.executemany(
+                "UPDATE students SET name = ?, grp = ? WHERE id = ?",
+                [(s.name, s.group, s.id) for s in updated],
+            )
+            db.executemany("DELETE FROM students WHERE id = ?", [(sid,) for sid in removed])
+        log.info("roster: imported %d students: %s", report.total, report.sentence())
+        return report
+
+    # -- one student ---------------------------------------------------------------------
+
+    def add(self, name: str, group: str = "", sid: str | None = None) -> Student:
+        """A new student; without ``sid`` the next free ``S<n>``. ``BadInput`` if the id
+        is taken or a value is not allowed."""
+        name = clean_name(name)
+        group = clean_name(group, "group", MAX_GROUP_LENGTH)
+        with self.journal.transaction() as db:
+            new_id = student_id(sid) if sid is not None else self.next_id()
+            if self.get(new_id) is not None:
+                raise BadInput("roster.taken", f"id {new_id} already belongs to a student")
+            db.execute(
+                "INSERT INTO students (id, name, grp, added) VALUES (?, ?, ?, ?)",
+                (new_id, name, group, self._now()),
+            )
+        log.info("roster: added %s (%s, group %r)", new_id, name, group)
+        return Student(new_id, name, group)
+
+    def rename(self, sid: str, name: str) -> Student:
+        return self._change(sid, name=clean_name(name))
+
+    def set_group(self, sid: str, group: str) -> Student:
+        return self._change(sid, group=clean_name(group, "group", MAX_GROUP_LENGTH))
+
+    def remove(self, sid: str) -> Student:
+        """Take a student off the list (their past games keep their name)."""
+        student = self._existing(sid)
+        with self.journal.transaction() as db:
+            db.execute("DELETE FROM students WHERE id = ?", (student.id,))
+        log.info("roster: removed %s (%s)", student.id, student.name)
+        return student
+
+    # -- inside --------------------------------------------------------------------------
+
+    def _existing(self, sid: str) -> Student:
+        student = self.get(sid)
+        if student is None:
+            raise BadInput("roster.unknown", f"there is no student with id {sid!r}")
+        return student
+
+    def _change(self, sid: str, *, name: str | None = None, group: str | None = None) -> Student:
+        student = self._existing(sid)
+        changed = Student(
+            student.id,
+            student.name if name is None else name,
+            student.group if group is None else group,
+        )
+        with self.journal.transaction() as db:
+            db.execute(
+                "UPDATE students SET name = ?, grp = ? WHERE id = ?",
+                (changed.name, changed.group, changed.id),
+            )
+        log.info("roster: %s is now %s, group %r", changed.id, changed.name, changed.group)
+        return changed
+
+    @staticmethod
+    def _checked(students: Iterable[Student]) -> list[Student]:
+        """Students with clean values and distinct ids (``BadInput`` naming the id)."""
+        out: list[Student] = []
+        seen: set[str] = set()
+        for s in students:
+            sid = student_id(s.id)
+            try:
+                name = clean_name(s.name)
+                group = clean_name(s.group, "group", MAX_GROUP_LENGTH)
+            except BadInput as exc:
+                raise BadInput(exc.code, f"student {sid}: {exc.message}") from None
+            if sid in seen:
+                raise BadInput("roster.duplicate", f"id {sid} is used twice")
+            seen.add(sid)
+            out.append(Student(sid, name, group))
+        return out
+
+    def _compare(
+        self, students: Sequence[Student], replace: bool
+    ) -> tuple[ImportReport, tuple[list[Student], list[Student], list[str]]]:
+        have = {s.id: s for s in self.students()}
+        added = [s for s in students if s.id not in have]
+        updated = [s for s in students if s.id in have and have[s.id] != s]
+        unchanged = len(students) - len(added) - len(updated)
+        wanted = {s.id for s in students}
+        removed = sorted(sid for sid in have if sid not in wanted) if replace else []
+        report = ImportReport(len(added), len(updated), unchanged, len(removed))
+        return report, (added, updated, removed)
+
+
+__all__ = [
+    "MAX_GROUP_LENGTH",
+    "MAX_NAME_LENGTH",
+    "ImportReport",
+    "Roster",
+    "Student",
+    "clean_name",
+    "decode_csv",
+    "sort_key",
+]

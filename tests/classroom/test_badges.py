@@ -1,0 +1,85 @@
+"""Issue 10: the badge PDF, read back through the device's own card reader.
+
+``tabletop print badges ROSTER.csv`` makes the PDF; pdftoppm renders it at 150 dpi; each
+page is cut into its nine badges, and every badge must read as ``MT1:ID:<id>`` with
+:func:`vision.cards.read_cards`, the reader the sign-in screen's camera uses.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from tabletop import cli
+from tabletop.printables import pdf as pdfs
+from tabletop.printables.badges import read_roster
+from vision.cards import CardCode, read_cards
+
+DPI = 150
+# Eleven students: two pages, ids using every character an id may have, long names.
+ROSTER = """id,name,group
+S1,Ada Lovelace,Red
+S2,Alan Turing,Red
+S3,Grace Hopper,Blue
+S10,Katherine Johnson-Goble,Blue
+A-7,Émilie du Châtelet,Green
+B.8,Zoë,Green
+C/9,Nguyễn Thị Ánh,Green
+D+10,Mary Somerville,Yellow
+E%11,Srinivasa Ramanujan Iyengar,Yellow
+F$12,Hypatia,
+G*13,Maryam Mirzakhani,Yellow
+"""
+
+
+def render(pdf: Path, out: Path) -> list[np.ndarray]:
+    subprocess.run(
+        ["pdftoppm", "-r", str(DPI), "-png", str(pdf), str(out / "page")],
+        check=True,
+        capture_output=True,
+    )
+    return [cv2.imread(str(p)) for p in sorted(out.glob("page*.png"))]
+
+
+def cut(page: np.ndarray, paper: str = "a4") -> list[np.ndarray]:
+    """The nine badge positions of a page, as images."""
+    slots, _, _ = pdfs.card_slots(paper)
+    px = DPI / 25.4
+    pieces = []
+    for x, y in slots:
+        x0, y0 = round(x * px), round(y * px)
+        x1, y1 = round((x + pdfs.CARD_W) * px), round((y + pdfs.CARD_H) * px)
+        pieces.append(page[y0:y1, x0:x1])
+    return pieces
+
+
+@pytest.mark.skipif(
+    shutil.which("pdftoppm") is None,
+    reason="pdftoppm (poppler-utils) is missing: apt-get install poppler-utils",
+)
+def test_badges_pdf_reads_back_through_the_card_reader(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    roster = tmp_path / "class.csv"
+    roster.write_text(ROSTER, encoding="utf-8")
+    pdf = tmp_path / "badges.pdf"
+    assert cli.main(["print", "badges", str(roster), "--out", str(pdf)]) == 0
+    assert "11 badges" in capsys.readouterr().out
+    students = read_roster(ROSTER)
+    pages = render(pdf, tmp_path)
+    assert len(pages) == 2
+    badges = [piece for page in pages for piece in cut(page)]
+    found: dict[str, str] = {}
+    for i, student in enumerate(students):
+        codes = [seen for seen in read_cards(badges[i]) if seen.card is not None]
+        assert [c.payload for c in codes] == [f"MT1:ID:{student.id}"], f"badge {i}"
+        assert codes[0].card == CardCode("ID", student.id)
+        found[student.id] = codes[0].payload
+    # the empty places on the last page hold no code
+    assert all(not read_cards(piece) for piece in badges[len(students) :])
+    assert set(found) == {s.id for s in students}

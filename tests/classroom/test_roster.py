@@ -1,0 +1,159 @@
+"""The class list in the journal: import (merge or replace), one student at a time, errors."""
+
+from __future__ import annotations
+
+import pytest
+
+from tabletop.classroom.roster import ImportReport, Roster, decode_csv
+from tabletop.engine.errors import BadInput
+from tabletop.printables.badges import Student, read_roster
+from tabletop.store import Journal, SeatInfo
+
+CLASS = "id,name,group\nS1,Ada Lovelace,Red\nS2,Alan Turing,Blue\ns3, Grace  Hopper ,Red\n"
+
+
+@pytest.fixture
+def roster() -> Roster:
+    return Roster(Journal(":memory:"), now=lambda: 100.0)
+
+
+def test_roster_import_adds_everyone_sorted_by_group_then_name(roster: Roster) -> None:
+    report = roster.import_csv(CLASS)
+    assert report == ImportReport(added=3)
+    assert report.sentence() == "3 added."
+    assert [(s.id, s.name, s.group) for s in roster.students()] == [
+        ("S2", "Alan Turing", "Blue"),
+        ("S1", "Ada Lovelace", "Red"),
+        ("S3", "Grace Hopper", "Red"),
+    ]
+    assert roster.groups() == ["Blue", "Red"]
+    assert [s.id for s in roster.students("Red")] == ["S1", "S3"]
+    assert len(roster) == 3
+
+
+def test_roster_import_merges_by_id(roster: Roster) -> None:
+    roster.import_csv(CLASS)
+    report = roster.import_csv("S1,Ada King,Green\nS2,Alan Turing,Blue\nS4,Katherine Johnson,\n")
+    assert report == ImportReport(added=1, updated=1, unchanged=1)
+    assert report.sentence() == "1 added, 1 updated, 1 unchanged."
+    assert roster.get("s1") == Student("S1", "Ada King", "Green")
+    assert roster.get("S3") is not None  # not in the file: kept
+    assert roster.get("S4") == Student("S4", "Katherine Johnson", "")
+    assert len(roster) == 4
+
+
+def test_roster_import_can_replace_the_list(roster: Roster) -> None:
+    roster.import_csv(CLASS)
+    students = read_roster("S2,Alan Turing,Blue\nS9,Mary Somerville,Red\n")
+    assert roster.preview(students, replace=True) == ImportReport(added=1, unchanged=1, removed=2)
+    assert len(roster) == 3  # a preview writes nothing
+    report = roster.import_students(students, replace=True)
+    assert report.sentence() == "1 added, 1 unchanged, 2 removed."
+    assert [s.id for s in roster.students()] == ["S2", "S9"]
+
+
+@pytest.mark.parametrize(
+    ("text", "where"),
+    [
+        ("id,name,group\nS1,Ada,A\nS2\n", "line 3"),
+        ("S1,Ada,A\n\nS1,Bob,B\n", "line 3"),
+        ("S1,Ada,A\nS:2,Bob,B\n", "line 2"),  # a colon would break MT1:ID:<id>
+        ("S1,Ada,A\nS 2,Bob,B\n", "line 2"),
+        ("S1,Ada,A\nÜ2,Bob,B\n", "line 2"),
+        ("S1,,A\n", "line 1"),
+        (",Ada,A\n", "line 1"),
+        ("S1," + "A" * 41 + ",A\n", "line 1"),
+        ("S1,Ada," + "G" * 21 + "\n", "line 1"),
+        ("S" * 33 + ",Ada,A\n", "line 1"),
+    ],
+)
+def test_roster_bad_csv_names_the_line_and_changes_nothing(
+    roster: Roster, text: str, where: str
+) -> None:
+    roster.import_csv(CLASS)
+    with pytest.raises(BadInput) as caught:
+        roster.import_csv(text)
+    assert caught.value.message.startswith(where + ":"), caught.value.message
+    assert len(roster) == 3
+
+
+def test_roster_empty_file_is_refused(roster: Roster) -> None:
+    with pytest.raises(BadInput, match="no students"):
+        roster.import_csv("id,name,group\n\n")
+
+
+def test_roster_reads_spreadsheet_exports(roster: Roster) -> None:
+    """A byte-order mark, semicolons (spreadsheets in many languages), Windows-1252."""
+    data = "ID;Name;Group\r\nS1;José Núñez;Grün\r\n".encode("cp1252")
+    assert roster.import_csv(decode_csv(data)).added == 1
+    assert roster.get("S1") == Student("S1", "José Núñez", "Grün")
+    bom = "\ufeffid\tname\tgroup\nS2\tZoë\tGrün\n".encode()
+    assert roster.import_csv(decode_csv(bom)).added == 1
+    assert roster.get("S2") == Student("S2", "Zoë", "Grün")
+    with pytest.raises(BadInput, match="not a text file"):
+        decode_csv(b"PK\x03\x04\x00\x00\x81\x8d", "class.xlsx")
+
+
+def test_roster_add_makes_up_ids_never_reused(roster: Roster) -> None:
+    roster.import_csv("S1,Ada,A\nX7,Bob,B\nS4,Cy,A\n")
+    assert roster.next_id() == "S5"
+    student = roster.add("  Dee   Dee ", "A")
+    assert student == Student("S5", "Dee Dee", "A")
+    roster.remove("S5")
+    # S5 played a game before leaving: the number is not handed out again
+    journal = roster.journal
+    with journal.transaction() as db:
+        db.execute("INSERT INTO matches (id, game, header, started) VALUES (1, 'mecs', '{}', 0)")
+    journal.set_seats(1, [SeatInfo(0, "Dee Dee", "S5", "A")])
+    assert roster.next_id() == "S6"
+    assert roster.add("Eve", sid="e1") == Student("E1", "Eve", "")
+
+
+def test_roster_add_refuses_bad_values(roster: Roster) -> None:
+    roster.add("Ada", "A", sid="S1")
+    for kwargs, code in (
+        ({"name": "Bob", "sid": "s1"}, "roster.taken"),
+        ({"name": "  "}, "roster.empty"),
+        ({"name": "Bob", "sid": "A:B"}, "roster.id"),
+        ({"name": "B" * 41}, "roster.long"),
+        ({"name": "Bob", "group": "G" * 21}, "roster.long"),
+    ):
+        with pytest.raises(BadInput) as caught:
+            roster.add(**kwargs)
+        assert caught.value.code == code
+    assert len(roster) == 1
+
+
+def test_roster_rename_regroup_remove(roster: Roster) -> None:
+    roster.import_csv(CLASS)
+    assert roster.rename("s2", "Alan M. Turing") == Student("S2", "Alan M. Turing", "Blue")
+    assert roster.set_group("S2", "Red") == Student("S2", "Alan M. Turing", "Red")
+    assert roster.groups() == ["Red"]
+    assert roster.remove("S1").name == "Ada Lovelace"
+    assert roster.get("S1") is None
+    for change in (
+        lambda: roster.rename("S1", "Ada"),
+        lambda: roster.remove("S1"),
+        lambda: roster.set_group("NOPE", "A"),
+    ):
+        with pytest.raises(BadInput, match="no student"):
+            change()
+    with pytest.raises(BadInput):
+        roster.rename("S2", "")
+
+
+def test_roster_csv_round_trip(roster: Roster) -> None:
+    roster.import_csv(CLASS)
+    roster.add('Nia "Ace" Smith, Jr', "Blue")
+    again = Roster(Journal(":memory:"))
+    assert again.import_csv(roster.csv_text()).added == 4
+    assert again.students() == roster.students()
+    assert roster.csv_text().splitlines()[0] == "id,name,group"
+
+
+def test_roster_survives_reopening_the_journal(tmp_path) -> None:
+    path = tmp_path / "tabletop.sqlite3"
+    journal = Journal(path)
+    Roster(journal).import_csv(CLASS)
+    journal.close()
+    assert [s.id for s in Roster(Journal(path)).students()] == ["S2", "S1", "S3"]
