@@ -82,6 +82,10 @@ def _parser() -> argparse.ArgumentParser:
 
     add_print_parser(sub)
 
+    from tabletop.classroom.report import add_parser as add_report_parser
+
+    add_report_parser(sub)
+
     p = sub.add_parser("replay", help="replay a game log and print its final state")
     p.add_argument("log", metavar="LOG", help="a JSON-lines game log")
     p.set_defaults(run=_cmd_replay)
