@@ -220,6 +220,14 @@ class SettingsScene(Scene):
                 kind="quiet",
             )
         )
+        b.append(
+            Button(
+                "report",
+                pygame.Rect(W // 2 - m.u(110), H - m.u(16) - bh, m.u(220), bh),
+                "Class report",
+                kind="quiet",
+            )
+        )
         self.buttons = b
 
     def handle(self, event: InputEvent) -> None:
@@ -248,6 +256,11 @@ class SettingsScene(Scene):
             return
         elif name == "quit":
             self.stack.push(Confirm(self.ctx, "Close the app?", "Close", "Stay"))
+            return
+        elif name == "report":
+            from tabletop.ui.scenes.report import ReportScene
+
+            self.stack.push(ReportScene(self.ctx))
             return
         self.layout(self.m)
 

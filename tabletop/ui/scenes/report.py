@@ -1,0 +1,386 @@
+"""The teacher's report on screen (teacher menu, behind the PIN): a lesson's numbers.
+
+First every group (students, games, wins, points, answers right of those checked,
+minutes); tap a group for its students, one line per student per game. "Earlier" and
+"Later" step through the lessons (sessions) that have games. The figures are those of
+``tabletop report`` (:mod:`tabletop.classroom.report`: what counts is written there).
+
+"Save to USB stick" writes the CSV and the PDF into ``tabletop-reports`` on the first
+stick :func:`tabletop.classroom.usb.sticks` finds and says where; with no stick the
+button reads "Put in a USB stick" (the screen looks for one every two seconds). Tests
+pass their own ``sticks``.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import pygame
+
+from tabletop.classroom import report
+from tabletop.engine.errors import TabletopError
+from tabletop.ui.app import Context, Scene
+from tabletop.ui.input import Back, InputEvent, Tap
+from tabletop.ui.scenes.common import header
+from tabletop.ui.theme import Color, Metrics
+from tabletop.ui.widgets import Button, hit
+
+log = logging.getLogger(__name__)
+
+STICK_POLL = 2.0  # seconds between looks for a USB stick
+PAPER = "a4"
+SAVE_FAILED = "The report could not be saved on the USB stick. Check the stick and try again."
+# (heading, share of the width, right-aligned)
+GROUP_COLUMNS = (
+    ("Group", 0.25, False),
+    ("Students", 0.14, True),
+    ("Games", 0.11, True),
+    ("Wins", 0.09, True),
+    ("Points", 0.12, True),
+    ("Right", 0.17, True),
+    ("Minutes", 0.12, True),
+)
+STUDENT_COLUMNS = (
+    ("Student", 0.23, False),
+    ("Game", 0.22, False),
+    ("Games", 0.10, True),
+    ("Wins", 0.08, True),
+    ("Points", 0.10, True),
+    ("Right", 0.15, True),
+    ("Minutes", 0.12, True),
+)
+
+
+class ReportScene(Scene):
+    def __init__(
+        self,
+        ctx: Context,
+        *,
+        session: str | None = None,
+        sticks: Callable[[], Sequence[Path]] | None = None,
+    ) -> None:
+        super().__init__(ctx)
+        self.find_sticks = sticks
+        self.sessions = report.sessions(ctx.journal)
+        if session is None:
+            here = ctx.session in self.sessions or not self.sessions
+            session = ctx.session if here else self.sessions[0]
+        self.session = session
+        self.group: str | None = None  # None: every group; else that group's students
+        self.page = 0
+        self.message = ""
+        self.message_bad = False
+        self.stick: Path | None = None
+        self.looked_at: float | None = None
+        self.load()
+
+    # -- data ------------------------------------------------------------------------------
+
+    def load(self) -> None:
+        self.rows = report.gather(self.ctx.journal, self.session)
+        self.totals = report.group_totals(self.rows)
+        self.games = len({p.match for r in self.rows for p in r.plays})
+
+    def look_for_stick(self) -> bool:
+        """Look for a USB stick; True if what was found changed."""
+        self.looked_at = self.ctx.clock()
+        finder = self.find_sticks
+        if finder is None:
+            from tabletop.classroom import usb
+
+            finder = usb.sticks
+        try:
+            found = list(finder())
+        except OSError as exc:
+            log.warning("report: looking for USB sticks failed: %s", exc)
+            found = []
+        stick = found[0] if found else None
+        changed = stick != self.stick
+        self.stick = stick
+        return changed
+
+    def lines(self) -> list[list[str]]:
+        """The table's lines for what is shown now."""
+        if self.group is None:
+            return [
+                [
+                    report.group_title(t.group),
+                    str(t.students),
+                    str(t.games),
+                    str(t.wins),
+                    report.decimal_text(t.points),
+                    f"{t.right} of {t.checked}",
+                    t.minutes,
+                ]
+                for t in self.totals
+            ]
+        return [
+            [
+                r.name,
+                report.game_title(r.game),
+                str(r.games),
+                str(r.wins),
+                report.decimal_text(r.points),
+                f"{r.right} of {r.checked}",
+                r.minutes,
+            ]
+            for r in self.rows
+            if r.group == self.group
+        ]
+
+    @property
+    def pages(self) -> int:
+        return max(1, -(-len(self.lines()) // self.per_page))
+
+    # -- layout ----------------------------------------------------------------------------
+
+    def enter(self) -> None:
+        if self.looked_at is None:
+            self.look_for_stick()
+            self.layout(self.m)
+
+    def layout(self, metrics: Metrics) -> None:
+        m = metrics
+        W, H = m.size
+        margin, bh = m.u(16), m.u(56)
+        self.footer_y = H - margin - bh
+        self.message_area = pygame.Rect(margin, self.footer_y - m.u(58), W - 2 * margin, m.u(52))
+        self.table = pygame.Rect(margin, m.u(84), W - 2 * margin, 0)
+        self.head_h, self.row_h = m.u(30), m.u(48)
+        bottom = self.message_area.top - m.u(4)
+        self.per_page = max(1, (bottom - self.table.top - self.head_h) // self.row_h)
+        self.page = min(self.page, self.pages - 1)
+        b: list[Button] = []
+        sw = m.u(118)
+        index = self.sessions.index(self.session) if self.session in self.sessions else -1
+        older = index + 1 < len(self.sessions) if index >= 0 else bool(self.sessions)
+        b.append(
+            Button(
+                "session.older",
+                pygame.Rect(W - margin - 2 * sw - m.u(8), m.u(12), sw, m.u(52)),
+                "\u25c0 Earlier",
+                kind="quiet",
+                enabled=older,
+                size=m.small,
+            )
+        )
+        b.append(
+            Button(
+                "session.newer",
+                pygame.Rect(W - margin - sw, m.u(12), sw, m.u(52)),
+                "Later \u25b6",
+                kind="quiet",
+                enabled=index > 0,
+                size=m.small,
+            )
+        )
+        if self.group is None:
+            shown = self.totals[self.page * self.per_page : (self.page + 1) * self.per_page]
+            for i, total in enumerate(shown):
+                rect = pygame.Rect(
+                    self.table.left,
+                    self.table.top + self.head_h + i * self.row_h + m.u(2),
+                    self.table.width,
+                    self.row_h - m.u(4),
+                )
+                b.append(Button(f"group.{total.group}", rect, "", kind="quiet"))
+        b.append(
+            Button(
+                "back",
+                pygame.Rect(margin, self.footer_y, m.u(180), bh),
+                "Groups" if self.group is not None else "Back",
+                kind="quiet",
+            )
+        )
+        if self.pages > 1:
+            pw = m.u(64)
+            left = W // 2 - pw - m.u(4) - m.u(40)
+            b.append(
+                Button(
+                    "page.up",
+                    pygame.Rect(left, self.footer_y, pw, bh),
+                    "\u25b2",
+                    kind="quiet",
+                    enabled=self.page > 0,
+                )
+            )
+            b.append(
+                Button(
+                    "page.down",
+                    pygame.Rect(left + pw + m.u(8), self.footer_y, pw, bh),
+                    "\u25bc",
+                    kind="quiet",
+                    enabled=self.page < self.pages - 1,
+                )
+            )
+        uw = m.u(270)
+        b.append(
+            Button(
+                "usb",
+                pygame.Rect(W - margin - uw, self.footer_y, uw, bh),
+                "Save to USB stick" if self.stick is not None else "Put in a USB stick",
+                enabled=self.stick is not None and bool(self.rows),
+            )
+        )
+        self.buttons = b
+
+    # -- input -----------------------------------------------------------------------------
+
+    def handle(self, event: InputEvent) -> None:
+        if isinstance(event, Back):
+            self.press("back")
+        elif isinstance(event, Tap):
+            button = hit(self.buttons, event.pos)
+            if button is not None and button.enabled:
+                self.ctx.sounds.play("tap")
+                self.press(button.name)
+
+    def press(self, name: str) -> None:
+        if name == "back":
+            if self.group is None:
+                self.stack.pop()
+                return
+            self.group, self.page = None, 0
+        elif name.startswith("group."):
+            self.group, self.page = name[6:], 0
+        elif name == "page.up":
+            self.page = max(0, self.page - 1)
+        elif name == "page.down":
+            self.page = min(self.pages - 1, self.page + 1)
+        elif name.startswith("session."):
+            self.step_session(older=name == "session.older")
+        elif name == "usb":
+            self.save()
+        self.layout(self.m)
+
+    def step_session(self, *, older: bool) -> None:
+        if self.session in self.sessions:
+            i = self.sessions.index(self.session) + (1 if older else -1)
+        else:
+            i = 0
+        if 0 <= i < len(self.sessions):
+            self.session = self.sessions[i]
+            self.group, self.page, self.message = None, 0, ""
+            self.load()
+
+    def save(self) -> None:
+        self.look_for_stick()
+        if self.stick is None:
+            self.say("The USB stick is not there any more. Put it in again.", bad=True)
+            return
+        folder = self.stick / report.FOLDER
+        try:
+            csv_path, pdf_path = report.save_report(
+                self.rows, folder, session=self.session, paper=PAPER
+            )
+        except TabletopError as exc:
+            log.error("report: %s: %s", exc.code, exc.message)
+            self.say(SAVE_FAILED, bad=True)
+            return
+        log.info("report: wrote %s and %s", csv_path, pdf_path)
+        self.ctx.sounds.play("good")
+        self.say(
+            f"Saved on the USB stick \u201c{self.stick.name}\u201d: "
+            f"{report.FOLDER}/{csv_path.name} and {pdf_path.suffix}. You can take the stick out."
+        )
+
+    def say(self, message: str, *, bad: bool = False) -> None:
+        self.message, self.message_bad = message, bad
+        if bad:
+            self.ctx.sounds.play("wrong")
+
+    def update(self, now: float) -> bool:
+        if self.looked_at is not None and now - self.looked_at < STICK_POLL:
+            return False
+        if self.look_for_stick():
+            self.layout(self.m)
+            return True
+        return False
+
+    # -- drawing ---------------------------------------------------------------------------
+
+    def draw(self, surface: pygame.Surface) -> None:
+        painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
+        surface.fill(p.background)
+        title = "Class report" if self.group is None else report.group_title(self.group)
+        games = f"{self.games} game" + ("" if self.games == 1 else "s")
+        header(self, surface, title, f"Lesson {report.session_title(self.session)} \u00b7 {games}")
+        lines = self.lines()
+        if not lines:
+            painter.paragraph(
+                surface,
+                "No games finished in this lesson yet.",
+                pygame.Rect(m.u(16), m.u(150), m.width - m.u(32), m.u(80)),
+                m.big,
+                p.muted,
+                align="center",
+            )
+        else:
+            columns = GROUP_COLUMNS if self.group is None else STUDENT_COLUMNS
+            self.draw_table(surface, columns, lines)
+        painter.buttons(surface, [b for b in self.buttons if not b.name.startswith("group.")])
+        if self.pages > 1:
+            painter.text(
+                surface,
+                f"Page {self.page + 1} of {self.pages}",
+                (m.width // 2 + m.u(80), self.footer_y + m.u(28)),
+                m.small,
+                p.muted,
+                anchor="midleft",
+            )
+        text = self.message
+        if not text and self.stick is not None and self.rows:
+            text = f"USB stick found: {self.stick.name}."
+        elif not text and self.group is None and self.rows:
+            text = "Tap a group to see its students."
+        if text:
+            painter.paragraph(
+                surface,
+                text,
+                self.message_area,
+                m.small,
+                p.bad if self.message_bad else p.ink if self.message else p.muted,
+                bold=bool(self.message),
+            )
+
+    def draw_table(
+        self,
+        surface: pygame.Surface,
+        columns: Sequence[tuple[str, float, bool]],
+        lines: Sequence[Sequence[str]],
+    ) -> None:
+        painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
+        table, pad = self.table, m.u(8)
+        widths = [round(share * table.width) for _, share, _ in columns]
+
+        def cells(y: int, values: Sequence[str], size: int, colour: Color, bold: bool) -> None:
+            x = table.left
+            for value, w, (_, _, right) in zip(values, widths, columns, strict=True):
+                pos = (x + w - pad, y) if right else (x + pad, y)
+                painter.text(
+                    surface,
+                    value,
+                    pos,
+                    size,
+                    colour,
+                    bold=bold,
+                    anchor="midright" if right else "midleft",
+                    max_width=w - 2 * pad,
+                )
+                x += w
+
+        cells(table.top + self.head_h // 2, [c[0] for c in columns], m.small, p.muted, True)
+        shown = lines[self.page * self.per_page : (self.page + 1) * self.per_page]
+        for i, values in enumerate(shown):
+            top = table.top + self.head_h + i * self.row_h
+            rect = pygame.Rect(table.left, top + m.u(2), table.width, self.row_h - m.u(4))
+            if self.group is None:
+                painter.box(surface, rect, p.panel, p.line, 2, m.u(8))
+            elif i % 2 == 0:
+                painter.box(surface, rect, p.panel, None, 0, m.u(4))
+            cells(rect.centery, values, m.text, p.ink, self.group is None)
+
+
+__all__ = ["ReportScene"]
