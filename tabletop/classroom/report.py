@@ -160,7 +160,8 @@ def sessions(journal: Journal) -> list[str]:
 def gather(journal: Journal, session: str | None = None) -> list[Row]:
     """The report's rows for ``session`` (None: every session together), in report order:
     by group (guests last), then name, then game."""
-    where, args = _FINISHED, ()
+    where = _FINISHED
+    args: tuple[str, ...] = ()
     if session is not None:
         where, args = where + " AND m.session = ?", (session,)
     matches = journal.db.execute(
