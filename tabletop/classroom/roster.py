@@ -29,6 +29,7 @@ import io
 import logging
 import re
 import time
+import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
@@ -102,9 +103,16 @@ def decode_csv(data: bytes, source: str = "the file") -> str:
     return text
 
 
-def sort_key(student: Student) -> tuple[str, str, str]:
-    """By group, then name, then id, ignoring case (students with no group last)."""
-    return (student.group.casefold() or "\uffff", student.name.casefold(), student.id)
+def _plain(text: str) -> str:
+    """Lower case without accents, for sorting (Émilie next to Emmy, not after Zoë)."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+def sort_key(student: Student) -> tuple[str, str, str, str]:
+    """By group, then name, then id, ignoring case and accents (no group last)."""
+    group = student.group
+    return (_plain(group) or "\uffff", group, _plain(student.name), student.id)
 
 
 class Roster:
@@ -133,7 +141,7 @@ class Roster:
     def groups(self) -> list[str]:
         """The groups in use, in order (no group, "", is not listed)."""
         rows = self.journal.db.execute("SELECT DISTINCT grp FROM students WHERE grp != ''")
-        return sorted((str(r[0]) for r in rows), key=str.casefold)
+        return sorted((str(r[0]) for r in rows), key=lambda g: (_plain(g), g))
 
     def get(self, sid: str) -> Student | None:
         """The student with this id (any case), or None."""
@@ -276,6 +284,11 @@ class Roster:
         return report, (added, updated, removed)
 
 
+def groups(journal: Journal) -> list[str]:
+    """The class list's groups (for the rotation editor): ``Roster(journal).groups()``."""
+    return Roster(journal).groups()
+
+
 __all__ = [
     "MAX_GROUP_LENGTH",
     "MAX_NAME_LENGTH",
@@ -284,5 +297,6 @@ __all__ = [
     "Student",
     "clean_name",
     "decode_csv",
+    "groups",
     "sort_key",
 ]

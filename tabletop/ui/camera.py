@@ -374,11 +374,15 @@ class CardCamera(PipelineCamera):
         self.seats = seats
 
     def _build(self) -> Any:
+        from tabletop.engine.errors import BadInput
         from vision.pipeline import Pipeline
         from vision.stabilise import Stabiliser
         from vision.table import Table, mat_areas
 
-        seat_areas, board_areas = mat_areas(self.game)
+        try:
+            seat_areas, board_areas = mat_areas(self.game)
+        except BadInput:  # a screen with no mats of its own (sign-in): whole mats or slices
+            seat_areas, board_areas = {}, {}
         accepted = inspect.signature(Pipeline).parameters
         options = {k: v for k, v in self.options.items() if k in accepted}
         source: Any = self._open_source()

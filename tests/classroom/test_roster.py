@@ -157,3 +157,11 @@ def test_roster_survives_reopening_the_journal(tmp_path) -> None:
     Roster(journal).import_csv(CLASS)
     journal.close()
     assert [s.id for s in Roster(Journal(path)).students()] == ["S2", "S1", "S3"]
+
+
+def test_roster_sorts_names_ignoring_accents_and_lists_groups(roster: Roster) -> None:
+    from tabletop.classroom.roster import groups
+
+    roster.import_csv("S1,Zoë,Blue\nS2,Émilie,Blue\nS3,Emmy,\nS4,Ana,Äpfel\nS5,Bo,blue\n")
+    assert [s.name for s in roster.students()] == ["Ana", "Émilie", "Zoë", "Bo", "Emmy"]
+    assert groups(roster.journal) == roster.groups() == ["Äpfel", "Blue", "blue"]

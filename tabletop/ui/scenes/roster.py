@@ -1,0 +1,670 @@
+"""The teacher's class list screens (Settings -> Class list, behind the teacher PIN).
+
+:class:`ClassListScene` lists the students a group at a time (or everyone), and:
+
+* **Import from USB**: the ``*.csv`` files at the top of the mounted USB sticks
+  (:func:`tabletop.classroom.usb.sticks`); one is read at once, several are offered to
+  pick from. Before anything changes the teacher sees what the file would do and
+  chooses *Add and update* (merge by id: the default) or *Replace the list*.
+* **Add a student**: the name on the on-screen keyboard, then a group (one in use, a
+  new one typed in, or none); the id is made up (``S<n>``).
+* **A student's name**: rename, change group, or remove (asked first; their past games
+  stay in the reports).
+* **Save to USB**: writes the list as ``class-list.csv`` (never over another file) for
+  ``tabletop print badges`` on a computer, which the screen's hint line says.
+
+:class:`StudentGrid` and :class:`PickDialog` are shared with the sign-in screen.
+Everything the teacher is told is one sentence on the screen and a log line.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import pygame
+
+from tabletop.classroom import usb
+from tabletop.classroom.roster import ImportReport, Roster, decode_csv
+from tabletop.engine.errors import BadInput
+from tabletop.printables.badges import Student, read_roster
+from tabletop.ui.app import Context, Scene
+from tabletop.ui.input import Back, InputEvent, Key, Tap
+from tabletop.ui.scenes.common import Confirm, Dialog, header
+from tabletop.ui.scenes.names import NameScene
+from tabletop.ui.theme import Metrics
+from tabletop.ui.widgets import Button, Painter, hit
+
+log = logging.getLogger(__name__)
+
+SAVE_NAME = "class-list"
+PRINT_HINT = "Badges: on a computer, run  tabletop print badges ROSTER.csv"
+NAME_LIMIT = 24  # letters typed on the screen's keyboard
+MAX_FILES = 9  # CSV files offered at once
+
+
+def ellipsis(painter: Painter, text: str, size: int, width: int, bold: bool = False) -> str:
+    """``text``, cut short with "…" if it is wider than ``width`` at ``size``."""
+    if painter.fonts.width(text, size, bold) <= width:
+        return text
+    while text and painter.fonts.width(text + "…", size, bold) > width:
+        text = text[:-1]
+    return text.rstrip() + "…"
+
+
+def group_label(group: str | None) -> str:
+    return "Everyone" if group is None else (group or "No group")
+
+
+class StudentGrid:
+    """Students as name buttons (``student.<id>``), one group (or everyone) and one page
+    at a time, with a group button (``group``) and page buttons (``page.prev``,
+    ``page.next``) above them. ``first_group`` comes first when everyone is shown."""
+
+    def __init__(self, students: Sequence[Student] = (), first_group: str | None = None) -> None:
+        self.students = list(students)
+        self.first_group = first_group
+        self.group: str | None = None
+        self.page = 0
+        self.pages = 1
+        self.page_text_pos = (0, 0)
+
+    def set_students(self, students: Sequence[Student]) -> None:
+        self.students = list(students)
+        if self.group is not None and self.group not in self.groups():
+            self.group = None
+
+    def groups(self) -> list[str]:
+        """The groups in the list, ``first_group`` first ("" for no group, last)."""
+        groups = sorted({s.group for s in self.students}, key=lambda g: (not g, g.casefold()))
+        if self.first_group in groups:
+            groups.remove(self.first_group)
+            groups.insert(0, self.first_group)
+        return groups
+
+    def shown(self) -> list[Student]:
+        if self.group is not None:
+            return [s for s in self.students if s.group == self.group]
+        first = [s for s in self.students if s.group == self.first_group]
+        return first + [s for s in self.students if s.group != self.first_group]
+
+    def layout(
+        self,
+        rect: pygame.Rect,
+        m: Metrics,
+        *,
+        columns: int,
+        label: Callable[[Student], str] = lambda s: s.name,
+        caption: Callable[[Student], str] = lambda s: "",
+        enabled: Callable[[Student], bool] = lambda s: True,
+        size: int | None = None,
+    ) -> list[Button]:
+        """The buttons inside ``rect``: the controls' row, then the names' grid."""
+        gap = m.u(8)
+        row_h = m.u(52)
+        nav = m.u(56)
+        counter = m.u(72)  # the "1/3" between the page buttons
+        controls = 2 * nav + counter
+        b: list[Button] = []
+        if len(self.groups()) > 1 or self.group is not None:
+            width = min(m.u(250), rect.width - controls - gap)
+            b.append(
+                Button(
+                    "group",
+                    pygame.Rect(rect.left, rect.top, width, row_h),
+                    group_label(self.group),
+                    kind="quiet",
+                    caption="tap for another group",
+                )
+            )
+        grid = pygame.Rect(rect.left, rect.top + row_h + gap, rect.width, 0)
+        grid.height = rect.bottom - grid.top
+        rows = max(1, (grid.height + gap) // (m.u(48) + gap))
+        h = min(row_h, (grid.height + gap) // rows - gap)
+        per_page = rows * columns
+        shown = self.shown()
+        self.pages = max(1, -(-len(shown) // per_page))
+        self.page = min(self.page, self.pages - 1)
+        if self.pages > 1:
+            right = rect.right
+            b.append(Button("page.next", pygame.Rect(right - nav, rect.top, nav, row_h), "\u25b6"))
+            b.append(
+                Button(
+                    "page.prev",
+                    pygame.Rect(right - controls, rect.top, nav, row_h),
+                    "\u25c0",
+                )
+            )
+            self.page_text_pos = (right - nav - counter // 2, rect.top + row_h // 2)
+        w = (grid.width - (columns - 1) * gap) // columns
+        for i, student in enumerate(shown[self.page * per_page : (self.page + 1) * per_page]):
+            r, c = divmod(i, columns)
+            b.append(
+                Button(
+                    f"student.{student.id}",
+                    pygame.Rect(grid.left + c * (w + gap), grid.top + r * (h + gap), w, h),
+                    label(student),
+                    kind="choice",
+                    caption=caption(student),
+                    enabled=enabled(student),
+                    size=size,
+                )
+            )
+        return b
+
+    def press(self, name: str) -> bool:
+        """Turn the page; True if ``name`` was a page button."""
+        if name == "page.next":
+            self.page = (self.page + 1) % self.pages
+        elif name == "page.prev":
+            self.page = (self.page - 1) % self.pages
+        else:
+            return False
+        return True
+
+    def choose_group(self, group: str | None) -> None:
+        self.group = group
+        self.page = 0
+
+    def draw(self, surface: pygame.Surface, painter: Painter) -> None:
+        if self.pages > 1:
+            painter.text(
+                surface,
+                f"{self.page + 1}/{self.pages}",
+                self.page_text_pos,
+                painter.m.text,
+                bold=True,
+                anchor="center",
+            )
+
+    @staticmethod
+    def student_of(name: str) -> str | None:
+        return name[len("student.") :] if name.startswith("student.") else None
+
+
+class PickDialog(Dialog):
+    """Pick one of a few choices; pops with the chosen value (or None when cancelled)."""
+
+    def __init__(
+        self,
+        ctx: Context,
+        title: str,
+        choices: Sequence[tuple[str, Any]],
+        *,
+        note: str = "",
+        columns: int = 3,
+    ) -> None:
+        rows = -(-max(1, len(choices)) // columns)
+        height = 150 + (60 if note else 0) + rows * 60
+        super().__init__(ctx, title, (600, min(460, height)))
+        self.choices = list(choices)
+        self.note = note
+        self.columns = columns
+
+    def layout(self, metrics: Metrics) -> None:
+        super().layout(metrics)
+        m = metrics
+        body = self.body()
+        gap = m.u(8)
+        top = body.top + (m.u(56) if self.note else 0)
+        h = m.u(52)
+        w = (body.width - (self.columns - 1) * gap) // self.columns
+        self.note_rect = pygame.Rect(body.left, body.top, body.width, m.u(50))
+        self.buttons = [
+            Button(
+                f"pick.{i}",
+                pygame.Rect(
+                    body.left + (i % self.columns) * (w + gap),
+                    top + (i // self.columns) * (h + gap),
+                    w,
+                    h,
+                ),
+                label,
+                kind="quiet",
+            )
+            for i, (label, _) in enumerate(self.choices)
+        ]
+        self.buttons.append(
+            Button(
+                "cancel",
+                pygame.Rect(body.right - m.u(160), body.bottom - h, m.u(160), h),
+                "Cancel",
+                kind="quiet",
+            )
+        )
+
+    def choose(self, name: str) -> None:
+        if name == "cancel":
+            self.stack.pop(None)
+        else:
+            self.stack.pop(self.choices[int(name[len("pick.") :])][1])
+
+    def draw(self, surface: pygame.Surface) -> None:
+        super().draw(surface)
+        if self.note:
+            painter = self.ctx.painter
+            painter.paragraph(surface, self.note, self.note_rect, self.m.small, painter.p.muted)
+
+
+class TypedName(NameScene):
+    """The on-screen keyboard for a teacher typing a full name (longer than a player's)."""
+
+    def type(self, text: str) -> None:
+        if len(self.name) >= NAME_LIMIT:
+            return
+        ch = text[0]
+        start = not self.name or self.name[-1] in " -"
+        self.name += ch.upper() if start else ch.lower()
+        self.layout(self.m)
+
+
+class ImportDialog(Dialog):
+    """What a class list file would do; pops with "merge", "replace" or None."""
+
+    def __init__(self, ctx: Context, file: str, merge: ImportReport, replace: ImportReport) -> None:
+        super().__init__(ctx, f"Import {file}?", (640, 330))
+        self.text = f"{merge.total} students in the file. Add and update: {merge.sentence()} " + (
+            f"Replace the list: also removes {replace.removed} students who are not "
+            "in the file (their past games stay)."
+            if replace.removed
+            else "Everyone on the device is in the file."
+        )
+
+    def layout(self, metrics: Metrics) -> None:
+        super().layout(metrics)
+        m = metrics
+        body = self.body()
+        h = m.u(56)
+        w = (body.width - 2 * m.u(8)) // 3
+        y = body.bottom - h
+        self.text_rect = pygame.Rect(body.left, body.top, body.width, y - body.top - m.u(8))
+        self.buttons = [
+            Button("cancel", pygame.Rect(body.left, y, w, h), "Cancel", kind="quiet"),
+            Button(
+                "replace",
+                pygame.Rect(body.left + w + m.u(8), y, w, h),
+                "Replace the list",
+                kind="quiet",
+            ),
+            Button("merge", pygame.Rect(body.right - w, y, w, h), "Add and update"),
+        ]
+
+    def choose(self, name: str) -> None:
+        self.stack.pop(None if name == "cancel" else name)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        super().draw(surface)
+        self.ctx.painter.paragraph(surface, self.text, self.text_rect, self.m.text)
+
+
+class StudentDialog(Dialog):
+    """One student: pops with "rename", "group", "remove" or None."""
+
+    def __init__(self, ctx: Context, student: Student) -> None:
+        super().__init__(ctx, student.name, (600, 260))
+        self.student = student
+
+    def layout(self, metrics: Metrics) -> None:
+        super().layout(metrics)
+        m = metrics
+        body = self.body()
+        h = m.u(56)
+        gap = m.u(8)
+        w = (body.width - 3 * gap) // 4
+        y = body.bottom - h
+        self.buttons = [
+            Button(name, pygame.Rect(body.left + i * (w + gap), y, w, h), label, kind="quiet")
+            for i, (name, label) in enumerate(
+                (
+                    ("close", "Close"),
+                    ("rename", "Rename"),
+                    ("group", "Group"),
+                    ("remove", "Remove"),
+                )
+            )
+        ]
+        self.info_pos = (body.centerx, body.top + m.u(10))
+
+    def choose(self, name: str) -> None:
+        self.stack.pop(None if name == "close" else name)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        super().draw(surface)
+        s = self.student
+        where = f"group {s.group}" if s.group else "no group"
+        self.ctx.painter.text(
+            surface,
+            f"{where} · id {s.id} · badge MT1:ID:{s.id}",
+            self.info_pos,
+            self.m.text,
+            self.ctx.painter.p.muted,
+            anchor="midtop",
+            max_width=self.panel.width - self.m.u(32),
+        )
+
+
+def csv_files(sticks: Sequence[Path]) -> list[Path]:
+    """The ``*.csv`` files at the top of each stick (no hidden ones), by name."""
+    found: list[Path] = []
+    for stick in sticks:
+        try:
+            entries = sorted(stick.iterdir(), key=lambda p: p.name.casefold())
+        except OSError as exc:
+            log.warning("class list: cannot list %s: %s", stick, exc.strerror)
+            continue
+        found.extend(
+            p
+            for p in entries
+            if p.suffix.lower() == ".csv" and not p.name.startswith(".") and p.is_file()
+        )
+    return found
+
+
+def free_name(folder: Path, stem: str = SAVE_NAME) -> Path:
+    """``stem.csv`` in ``folder``, or ``stem-2.csv``, ... : never a file already there."""
+    path, n = folder / f"{stem}.csv", 1
+    while path.exists():
+        n += 1
+        path = folder / f"{stem}-{n}.csv"
+    return path
+
+
+class ClassListScene(Scene):
+    """The class list (see the module). ``sticks`` finds the mounted USB sticks."""
+
+    def __init__(self, ctx: Context, sticks: Callable[[], list[Path]] = usb.sticks) -> None:
+        super().__init__(ctx)
+        self.roster = Roster(ctx.journal)
+        self.find_sticks = sticks
+        self.grid = StudentGrid(self.roster.students())
+        self.message = ""
+        self.good = True
+        self.flow: tuple[Any, ...] | None = None  # what the dialog on top is answering
+
+    # -- layout and drawing --------------------------------------------------------------
+
+    def layout(self, metrics: Metrics) -> None:
+        m = metrics
+        W, H = m.size
+        margin = m.u(16)
+        bh = m.u(56)
+        y = H - margin - bh
+        self.info_rect = pygame.Rect(margin, y - m.u(8) - m.u(52), W - 2 * margin, m.u(52))
+        area = pygame.Rect(margin, m.u(74), W - 2 * margin, self.info_rect.top - m.u(6) - m.u(74))
+        b = self.grid.layout(
+            area,
+            m,
+            columns=3,
+            caption=lambda s: f"{s.group or 'no group'} · {s.id}",
+            size=m.text,
+        )
+        gap = m.u(10)
+        w = (W - 2 * margin - 3 * gap) // 4
+        for i, (name, label) in enumerate(
+            (
+                ("back", "Back"),
+                ("add", "Add a student"),
+                ("import", "Import from USB"),
+                ("save", "Save to USB"),
+            )
+        ):
+            b.append(
+                Button(
+                    name,
+                    pygame.Rect(margin + i * (w + gap), y, w, bh),
+                    label,
+                    kind="quiet" if name == "back" else "primary",
+                    enabled=name != "save" or len(self.grid.students) > 0,
+                )
+            )
+        self.buttons = b
+
+    def draw(self, surface: pygame.Surface) -> None:
+        painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
+        surface.fill(p.background)
+        count = len(self.grid.students)
+        groups = len({s.group for s in self.grid.students if s.group})
+        if count:
+            sub = (
+                f"{count} student{'s' if count != 1 else ''}"
+                + (f" in {groups} group{'s' if groups != 1 else ''}" if groups else "")
+                + ". Tap a name to change it."
+            )
+        else:
+            sub = "No students yet: import a list from a USB stick, or add them one by one."
+        header(self, surface, "Class list", sub)
+        painter.buttons(surface, self.buttons)
+        self.grid.draw(surface, painter)
+        if self.message:
+            painter.paragraph(
+                surface,
+                self.message,
+                self.info_rect,
+                m.text,
+                p.good if self.good else p.bad,
+                bold=True,
+                max_lines=2,
+            )
+        else:
+            painter.paragraph(
+                surface,
+                PRINT_HINT + " (Save to USB writes the list as a CSV file).",
+                self.info_rect,
+                m.small,
+                p.muted,
+                max_lines=2,
+            )
+
+    # -- input ---------------------------------------------------------------------------
+
+    def handle(self, event: InputEvent) -> None:
+        if isinstance(event, Back):
+            self.stack.pop()
+        elif isinstance(event, Tap):
+            button = hit(self.buttons, event.pos)
+            if button is not None and button.enabled:
+                self.ctx.sounds.play("tap")
+                self.press(button.name)
+        elif isinstance(event, Key) and event.name in ("left", "right"):
+            self.press("page.prev" if event.name == "left" else "page.next")
+
+    def press(self, name: str) -> None:
+        sid = StudentGrid.student_of(name)
+        if self.grid.press(name):
+            pass
+        elif name == "group":
+            groups = self.grid.groups()
+            self.ask(
+                ("filter",),
+                PickDialog(
+                    self.ctx,
+                    "Show which group?",
+                    [(group_label(g), ("pick", g)) for g in (None, *groups)],
+                ),
+            )
+            return
+        elif sid is not None:
+            student = self.roster.get(sid)
+            if student is not None:
+                self.ask(("student", student), StudentDialog(self.ctx, student))
+                return
+        elif name == "add":
+            self.ask(("add.name",), TypedName(self.ctx, "", "The new student's name"))
+            return
+        elif name == "import":
+            self.import_from_usb()
+        elif name == "save":
+            self.save_to_usb()
+        elif name == "back":
+            self.stack.pop()
+            return
+        self.layout(self.m)
+
+    def ask(self, flow: tuple[Any, ...], scene: Scene) -> None:
+        self.flow = flow
+        self.stack.push(scene)
+
+    def say(self, message: str, good: bool = True) -> None:
+        self.message, self.good = message, good
+        if not good:
+            self.ctx.sounds.play("wrong")
+
+    # -- answers from the dialogs --------------------------------------------------------
+
+    def resume(self, result: Any) -> None:
+        flow, self.flow = self.flow, None
+        try:
+            if flow is not None:
+                self.answer(flow, result)
+        except BadInput as exc:
+            log.warning("class list: %s", exc.message)
+            self.say(exc.message[:1].upper() + exc.message[1:] + ".", good=False)
+        self.grid.set_students(self.roster.students())
+        self.layout(self.m)
+
+    def answer(self, flow: tuple[Any, ...], result: Any) -> None:
+        kind = flow[0]
+        if kind == "filter" and result is not None:
+            self.grid.choose_group(result[1])
+        elif kind == "student" and result is not None:
+            self.student_action(flow[1], result)
+        elif kind == "add.name" and result:
+            self.ask_group(("add.group", result), f"{result}'s group")
+        elif kind in ("add.group", "regroup") and result is not None:
+            what, value = result
+            if what == "new":
+                self.ask((kind + ".new", flow[1]), TypedName(self.ctx, "", "The new group's name"))
+            elif kind == "add.group":
+                self.add(flow[1], value)
+            else:
+                self.regroup(flow[1], value)
+        elif kind == "add.group.new" and result:
+            self.add(flow[1], result)
+        elif kind == "regroup.new" and result:
+            self.regroup(flow[1], result)
+        elif kind == "rename" and result:
+            student = self.roster.rename(flow[1].id, result)
+            self.say(f"{flow[1].name} is now {student.name}.")
+        elif kind == "remove" and result == "yes":
+            student = self.roster.remove(flow[1].id)
+            self.say(f"{student.name} is off the class list. Their past games stay.")
+        elif kind == "file" and result is not None:
+            self.read_file(result)
+        elif kind == "import" and result in ("merge", "replace"):
+            _, students, file = flow
+            report = self.roster.import_students(students, replace=result == "replace")
+            self.grid.choose_group(None)
+            self.say(f"Class list from {file}: {report.sentence()}")
+
+    def student_action(self, student: Student, action: str) -> None:
+        if action == "rename":
+            self.ask(("rename", student), TypedName(self.ctx, student.name, "Change the name"))
+        elif action == "group":
+            self.ask_group(("regroup", student), f"{student.name}'s group")
+        elif action == "remove":
+            self.ask(
+                ("remove", student),
+                Confirm(self.ctx, f"Remove {student.name} from the class list?", "Remove", "Keep"),
+            )
+
+    def ask_group(self, flow: tuple[Any, ...], title: str) -> None:
+        choices: list[tuple[str, Any]] = [(g, ("pick", g)) for g in self.roster.groups()]
+        choices += [("No group", ("pick", "")), ("New group…", ("new", None))]
+        self.ask(flow, PickDialog(self.ctx, title, choices))
+
+    def add(self, name: str, group: str) -> None:
+        student = self.roster.add(name, group)
+        self.grid.choose_group(None)
+        self.say(f"{student.name} is on the class list (id {student.id}).")
+
+    def regroup(self, student: Student, group: str) -> None:
+        changed = self.roster.set_group(student.id, group)
+        where = f"in group {changed.group}" if changed.group else "in no group"
+        self.say(f"{changed.name} is now {where}.")
+
+    # -- the USB stick -------------------------------------------------------------------
+
+    def sticks(self) -> list[Path]:
+        try:
+            return list(self.find_sticks())
+        except OSError as exc:
+            log.warning("class list: cannot look for USB sticks: %s", exc)
+            return []
+
+    def import_from_usb(self) -> None:
+        sticks = self.sticks()
+        if not sticks:
+            log.info("class list: no USB stick mounted")
+            self.say("No USB stick found. Put one in and try again.", good=False)
+            return
+        files = csv_files(sticks)
+        if not files:
+            log.info("class list: no .csv file on %s", ", ".join(map(str, sticks)))
+            self.say("There is no .csv file on the USB stick.", good=False)
+            return
+        if len(files) == 1:
+            self.read_file(files[0])
+            return
+        shown = files[:MAX_FILES]
+        note = (
+            f"{len(files)} files: the first {MAX_FILES} are shown."
+            if len(files) > MAX_FILES
+            else ""
+        )
+        self.ask(
+            ("file",),
+            PickDialog(
+                self.ctx,
+                "Which class list?",
+                [(p.name, p) for p in shown],
+                note=note,
+                columns=3,
+            ),
+        )
+
+    def read_file(self, path: Path) -> None:
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            log.warning("class list: cannot read %s: %s", path, exc)
+            self.say(f"{path.name} could not be read ({exc.strerror}).", good=False)
+            return
+        try:
+            students = read_roster(decode_csv(data, path.name))
+            merge = self.roster.preview(students)
+            replace = self.roster.preview(students, replace=True)
+        except BadInput as exc:
+            log.warning("class list: %s: %s", path, exc.message)
+            self.say(f"{path.name}: {exc.message}.", good=False)
+            return
+        self.ask(("import", students, path.name), ImportDialog(self.ctx, path.name, merge, replace))
+
+    def save_to_usb(self) -> None:
+        sticks = self.sticks()
+        if not sticks:
+            self.say("No USB stick found. Put one in and try again.", good=False)
+            return
+        path = free_name(sticks[0])
+        try:
+            path.write_text(self.roster.csv_text(), encoding="utf-8")
+        except OSError as exc:
+            log.warning("class list: cannot write %s: %s", path, exc)
+            self.say(f"The list could not be saved ({exc.strerror}).", good=False)
+            return
+        log.info("class list: saved %d students to %s", len(self.roster), path)
+        self.say(f"Saved as {path.name}. On a computer: tabletop print badges {path.name}")
+
+
+__all__ = [
+    "ClassListScene",
+    "ImportDialog",
+    "PickDialog",
+    "StudentDialog",
+    "StudentGrid",
+    "TypedName",
+    "csv_files",
+    "ellipsis",
+    "free_name",
+]

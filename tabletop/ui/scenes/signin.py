@@ -1,0 +1,455 @@
+"""Sign-in at a station: who sits at each seat, so results are kept per student.
+
+``SignInScene(ctx, game, seats, defaults, bots)`` pops with one
+:class:`tabletop.store.SeatInfo` per seat (0-based seat, name, the student's id or None,
+their group, the bot's level or None), or with None when cancelled. Each human seat is
+filled by one of:
+
+* **a badge** held under the camera (``tabletop print badges``: QR ``MT1:ID:<id>``). The
+  card camera runs while the screen is up (game ``"signin"``: each seat's slice of the
+  table, or each seat's mat when mats lie there); a badge seen in seat k's zone signs
+  in seat k, a badge seen elsewhere fills the highlighted seat;
+* **a tap on a name** (the rotation's group first), which fills the highlighted seat;
+* **Play as guest**, which keeps the seat's default name (and the rotation's group).
+
+A seat is highlighted (its LED lit) until it is filled, then the next empty one; a tap
+on a seat, or its seat button, highlights it to change it. Bot seats are filled
+already. A badge that is not on the class list, a badge already used at another seat,
+or a QR code that is not a badge is refused with one sentence on screen and a log line.
+
+Call :func:`needs_sign_in` first: with an empty class list there is nobody to sign in.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+import pygame
+
+from hardware.buttons import SeatPressed
+from tabletop.classroom.roster import Roster
+from tabletop.engine.errors import BadInput
+from tabletop.printables.badges import Student, student_id
+from tabletop.store import SeatInfo
+from tabletop.ui.app import Context, Scene
+from tabletop.ui.input import Back, CardsSeen, InputEvent, Key, Tap
+from tabletop.ui.scenes.common import header
+from tabletop.ui.scenes.roster import PickDialog, StudentGrid, ellipsis, group_label
+from tabletop.ui.theme import SEAT_COLOURS, Metrics, seat_text_colour
+from tabletop.ui.widgets import Button, hit
+
+log = logging.getLogger(__name__)
+
+BADGE_PREFIX = "MT1:ID:"
+CAMERA_GAME = "signin"  # the card camera's zones: seat slices, or whole mats
+SAYS = {
+    "unknown": "This badge is not in the class list. Ask your teacher.",
+    "taken": "{name} is already at seat {seat}.",
+    "not_badge": "That is not a name badge. Hold up your badge.",
+    "one": "Hold up one badge at a time.",
+    "full": "Every seat has a player. Tap a seat to change it.",
+    "hello": "Hello, {name}! You sit at seat {seat}.",
+    "guest": "Seat {seat} plays as a guest.",
+}
+
+
+def needs_sign_in(ctx: Any) -> bool:
+    """True when the device has a class list (otherwise skip the sign-in screen)."""
+    return len(Roster(ctx.journal)) > 0
+
+
+def badge_id(code: str) -> str | None:
+    """The student id a camera code carries (``MT1:ID:<id>``), or None if it is not a
+    badge. A code the camera saw twice in one frame (``!`` in front) still counts."""
+    code = code.removeprefix("!")
+    if not code.startswith(BADGE_PREFIX):
+        return None
+    try:
+        return student_id(code[len(BADGE_PREFIX) :])
+    except BadInput:
+        return None
+
+
+@dataclass
+class SeatState:
+    """One seat while signing in."""
+
+    default: str
+    bot: str | None = None
+    student: Student | None = None
+    guest: bool = False
+
+    @property
+    def decided(self) -> bool:
+        return self.bot is not None or self.student is not None or self.guest
+
+    @property
+    def name(self) -> str:
+        return self.student.name if self.student is not None else self.default
+
+    @property
+    def status(self) -> str:
+        if self.bot is not None:
+            return f"bot ({self.bot})"
+        if self.student is not None:
+            return "\u2713 signed in"
+        return "guest" if self.guest else "waiting\u2026"
+
+
+class SignInScene(Scene):
+    """See the module docstring."""
+
+    def __init__(
+        self,
+        ctx: Context,
+        game: str,
+        seats: int,
+        defaults: list[str],
+        bots: dict[int, str] | None = None,
+    ) -> None:
+        super().__init__(ctx)
+        if not 1 <= seats <= len(SEAT_COLOURS):
+            raise ValueError(f"seats must be 1 to {len(SEAT_COLOURS)}, not {seats}")
+        self.game = game
+        bots = dict(bots or {})
+        self.seats = [
+            SeatState(defaults[i] if i < len(defaults) else f"Player {i + 1}", bots.get(i))
+            for i in range(seats)
+        ]
+        self.roster = Roster(ctx.journal)
+        rotation_group = getattr(ctx.rotation, "group", None)
+        self.rotation_group = rotation_group if isinstance(rotation_group, str) else None
+        self.grid = StudentGrid(self.roster.students(), first_group=self.rotation_group)
+        self.active: int | None = self._next_empty()
+        self.message = ""
+        self.good = True
+        self.camera: Any = None
+        self.choosing_group = False
+
+    # -- lifecycle -----------------------------------------------------------------------
+
+    def enter(self) -> None:
+        from tabletop.ui.games import start_card_camera
+
+        self.camera = start_card_camera(self.ctx, CAMERA_GAME, len(self.seats))
+        self._light()
+
+    def exit(self) -> None:
+        from tabletop.ui.games import stop_card_camera
+
+        stop_card_camera(self.camera)
+        self.camera = None
+        self.ctx.lamps.light_only([])
+
+    def resume(self, result: Any) -> None:
+        if self.choosing_group and result is not None:
+            self.grid.choose_group(result[1])
+        self.choosing_group = False
+        self.layout(self.m)
+
+    @property
+    def camera_on(self) -> bool:
+        return self.camera is not None and getattr(self.camera, "available", True)
+
+    # -- layout --------------------------------------------------------------------------
+
+    def layout(self, metrics: Metrics) -> None:
+        m = metrics
+        W, H = m.size
+        margin = m.u(16)
+        bh = m.u(56)
+        foot = H - margin - bh
+        top = m.u(74)
+        left_w = m.u(300 if len(self.seats) <= 4 else 370)
+        self.message_rect = pygame.Rect(margin, foot - m.u(8) - m.u(84), left_w, m.u(84))
+        seat_area = pygame.Rect(margin, top, left_w, self.message_rect.top - m.u(8) - top)
+        n = len(self.seats)
+        cols = 1 if n <= 4 else 2
+        rows = -(-n // cols)
+        gap = m.u(8)
+        h = min(m.u(80), (seat_area.height - (rows - 1) * gap) // rows)
+        w = (seat_area.width - (cols - 1) * gap) // cols
+        b: list[Button] = []
+        for i, seat in enumerate(self.seats):
+            c, r = divmod(i, rows)
+            rect = pygame.Rect(seat_area.left + c * (w + gap), top + r * (h + gap), w, h)
+            b.append(
+                Button(
+                    f"seat.{i}",
+                    rect,
+                    seat.name,
+                    kind="choice",
+                    selected=i == self.active,
+                    enabled=seat.bot is None,
+                )
+            )
+        names = pygame.Rect(
+            seat_area.right + m.u(20),
+            top,
+            W - margin - seat_area.right - m.u(20),
+            foot - m.u(8) - top,
+        )
+        seated = {s.student.id: i for i, s in enumerate(self.seats) if s.student is not None}
+        b += self.grid.layout(
+            names,
+            m,
+            columns=2,
+            caption=lambda s: f"seat {seated[s.id] + 1}" if s.id in seated else "",
+            enabled=lambda s: s.id not in seated,
+            size=m.text,
+        )
+        third = (W - 2 * margin - 2 * gap) // 3
+        b.append(Button("cancel", pygame.Rect(margin, foot, m.u(180), bh), "Cancel", kind="quiet"))
+        b.append(
+            Button(
+                "guest",
+                pygame.Rect(W // 2 - third // 2, foot, third, bh),
+                "Play as guest",
+                kind="quiet",
+                enabled=self.active is not None,
+            )
+        )
+        b.append(
+            Button(
+                "done",
+                pygame.Rect(W - margin - m.u(240), foot, m.u(240), bh),
+                "Play!",
+                size=m.big,
+                enabled=all(s.decided for s in self.seats),
+            )
+        )
+        self.buttons = b
+
+    # -- input ---------------------------------------------------------------------------
+
+    def handle(self, event: InputEvent) -> None:
+        if isinstance(event, Back):
+            self.press("cancel")
+        elif isinstance(event, CardsSeen):
+            self.seen(event)
+        elif isinstance(event, SeatPressed):
+            self.select(event.seat)
+        elif isinstance(event, Key) and event.name in ("left", "right"):
+            self.press("page.prev" if event.name == "left" else "page.next")
+        elif isinstance(event, Tap):
+            button = hit(self.buttons, event.pos)
+            if button is None:
+                return
+            sid = StudentGrid.student_of(button.name)
+            if not button.enabled and sid is not None:
+                self.tap_name(sid)  # a name already seated: say where
+            elif button.enabled:
+                self.ctx.sounds.play("tap")
+                self.press(button.name)
+
+    def press(self, name: str) -> None:
+        sid = StudentGrid.student_of(name)
+        if self.grid.press(name):
+            pass
+        elif sid is not None:
+            self.tap_name(sid)
+        elif name.startswith("seat."):
+            self.select(int(name[len("seat.") :]))
+        elif name == "group":
+            self.choosing_group = True
+            self.stack.push(
+                PickDialog(
+                    self.ctx,
+                    "Which group?",
+                    [(group_label(g), ("pick", g)) for g in (None, *self.grid.groups())],
+                )
+            )
+            return
+        elif name == "guest":
+            self.play_as_guest()
+        elif name == "done":
+            if all(s.decided for s in self.seats):
+                self.stack.pop(self.result())
+            return
+        elif name == "cancel":
+            self.stack.pop(None)
+            return
+        self.layout(self.m)
+
+    def seen(self, event: CardsSeen) -> None:
+        """The camera's steady reading of one zone: sign in the badges there."""
+        badges: list[tuple[int | None, str]] = []
+        for card in event.cards:
+            sid = badge_id(card.code)
+            if sid is None:
+                log.info("sign-in: %r is not a badge (seat %s)", card.code, card.seat)
+                continue
+            badges.append(
+                (self._zone_seat(card.seat if card.seat is not None else event.seat), sid)
+            )
+        if not badges:
+            if event.cards:
+                self.refuse("not_badge")
+                self.layout(self.m)
+            return
+        fixed = [seat for seat, _ in badges if seat is not None]
+        if len(fixed) != len(set(fixed)):
+            log.info("sign-in: %d badges at once in seat %s's zone", len(badges), fixed[0] + 1)
+            self.refuse("one")
+        else:
+            for seat, sid in badges:
+                self.sign_in(sid, seat, how="badge")
+        self.layout(self.m)
+
+    # -- what the scene does -------------------------------------------------------------
+
+    def select(self, seat: int) -> None:
+        if 0 <= seat < len(self.seats) and self.seats[seat].bot is None:
+            self.active = seat
+            self._light()
+            self.layout(self.m)
+
+    def tap_name(self, sid: str) -> None:
+        self.sign_in(sid, None, how="tap")
+        self.layout(self.m)
+
+    def sign_in(self, sid: str, seat: int | None, *, how: str) -> bool:
+        """Put student ``sid`` at ``seat`` (None: the highlighted seat)."""
+        student = self.roster.get(sid)
+        if student is None:
+            log.warning("sign-in: %s %s%s is not in the class list", how, BADGE_PREFIX, sid)
+            self.refuse("unknown")
+            return False
+        target = self.active if seat is None else seat
+        where = next((i for i, s in enumerate(self.seats) if s.student == student), None)
+        if where is not None and where != target:
+            log.info("sign-in: %s (%s) is already at seat %d", student.id, how, where + 1)
+            self.refuse("taken", name=student.name, seat=where + 1)
+            return False
+        if target is None:
+            log.info("sign-in: %s (%s) with every seat filled", student.id, how)
+            self.refuse("full")
+            return False
+        self.seats[target].student = student
+        self.seats[target].guest = False
+        log.info("sign-in: %s (%s) at seat %d by %s", student.id, student.name, target + 1, how)
+        self.say(SAYS["hello"].format(name=student.name, seat=target + 1))
+        self.ctx.sounds.play("good")
+        self._advance()
+        return True
+
+    def play_as_guest(self) -> None:
+        if self.active is None:
+            return
+        seat = self.seats[self.active]
+        seat.student, seat.guest = None, True
+        log.info("sign-in: seat %d plays as a guest (%s)", self.active + 1, seat.default)
+        self.say(SAYS["guest"].format(seat=self.active + 1))
+        self._advance()
+
+    def result(self) -> list[SeatInfo]:
+        out = []
+        for i, s in enumerate(self.seats):
+            if s.bot is not None:
+                out.append(SeatInfo(i, s.default, None, "", s.bot))
+            elif s.student is not None:
+                out.append(SeatInfo(i, s.student.name, s.student.id, s.student.group, None))
+            else:  # a guest: probably a child of the group at this station
+                out.append(SeatInfo(i, s.default, None, self.rotation_group or "", None))
+        return out
+
+    def say(self, message: str, good: bool = True) -> None:
+        self.message, self.good = message, good
+
+    def refuse(self, key: str, **values: Any) -> None:
+        self.say(SAYS[key].format(**values), good=False)
+        self.ctx.sounds.play("wrong")
+
+    def _zone_seat(self, seat: int | None) -> int | None:
+        """A camera seat (1-based) as a human seat here (0-based), else None."""
+        if seat is None or not 1 <= seat <= len(self.seats):
+            return None
+        return seat - 1 if self.seats[seat - 1].bot is None else None
+
+    def _next_empty(self) -> int | None:
+        return next((i for i, s in enumerate(self.seats) if not s.decided), None)
+
+    def _advance(self) -> None:
+        self.active = self._next_empty()
+        self._light()
+
+    def _light(self) -> None:
+        self.ctx.lamps.light_only([] if self.active is None else [self.active])
+
+    # -- drawing -------------------------------------------------------------------------
+
+    def draw(self, surface: pygame.Surface) -> None:
+        painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
+        surface.fill(p.background)
+        sub = (
+            "Hold your badge under the camera, or tap your name."
+            if self.camera_on
+            else "Tap your name, or play as a guest."
+        )
+        header(self, surface, "Who plays?", sub)
+        for b in self.buttons:
+            if b.name.startswith("seat."):
+                self.draw_seat(surface, b, self.seats[int(b.name[len("seat.") :])])
+            else:
+                painter.button(surface, b)
+        self.grid.draw(surface, painter)
+        if self.message:
+            painter.paragraph(
+                surface,
+                self.message,
+                self.message_rect,
+                m.text,
+                p.good if self.good else p.bad,
+                bold=True,
+                max_lines=3,
+            )
+
+    def draw_seat(self, surface: pygame.Surface, b: Button, seat: SeatState) -> None:
+        painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
+        i = int(b.name[len("seat.") :])
+        fill = p.panel if seat.bot is None else p.quiet
+        painter.box(surface, b.rect, fill, p.line, 2, m.u(8))
+        if b.selected:
+            pygame.draw.rect(surface, p.selected, b.rect.inflate(6, 6), m.u(4), m.u(8))
+        chip = pygame.Rect(b.rect.left, b.rect.top, m.u(34), b.rect.height)
+        painter.box(surface, chip, SEAT_COLOURS[i], None, radius=m.u(8))
+        painter.text(
+            surface,
+            str(i + 1),
+            chip.center,
+            m.text,
+            seat_text_colour(i),
+            bold=True,
+            anchor="center",
+        )
+        inner = b.rect.width - chip.width - m.u(16)
+        left = chip.right + m.u(8)
+        caption_h = painter.fonts.font(m.small).get_linesize()
+        room = b.rect.height - caption_h - m.u(6)
+        size = max(m.small, min(m.big, int(room * 0.8)))
+        name = seat.name
+        if " " in name and painter.fonts.width(name, int(size * 0.75), True) > inner:
+            name = name.split()[0]  # a first name read big beats a whole name read small
+        size = painter.fit_size(name, size, inner, bold=True)
+        ink = p.ink if seat.decided else p.muted
+        painter.text(
+            surface,
+            ellipsis(painter, name, size, inner, bold=True),
+            (left, b.rect.top + m.u(3)),
+            size,
+            ink,
+            bold=True,
+        )
+        painter.text(
+            surface,
+            ellipsis(painter, seat.status, m.small, inner),
+            (left, b.rect.bottom - m.u(3)),
+            m.small,
+            p.good if seat.student is not None else p.muted,
+            anchor="bottomleft",
+        )
+
+
+__all__ = ["SAYS", "SignInScene", "badge_id", "needs_sign_in"]

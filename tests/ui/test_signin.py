@@ -1,0 +1,360 @@
+"""Sign-in at a station: badges under the camera, a tap on a name, guests, refusals."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pygame
+import pytest
+
+from hardware.buttons import SeatPressed
+from tabletop.classroom.roster import Roster
+from tabletop.store import SeatInfo
+from tabletop.ui.app import App, Scene
+from tabletop.ui.autoplay import Autoplayer
+from tabletop.ui.input import CardSeen, CardsSeen, Tap
+from tabletop.ui.scenes.roster import PickDialog
+from tabletop.ui.scenes.signin import SAYS, SignInScene, badge_id, needs_sign_in
+from tests.ui.scenery import SIZES, make_app
+
+CLASS = """id,name,group
+S1,Ada Lovelace,Red
+S2,Alan Turing,Red
+S3,Grace Hopper,Blue
+S4,Emmy Noether,Blue
+S5,Zoë Ørsted,Green
+"""
+
+
+class Catch(Scene):
+    """Sits under the sign-in screen and keeps what it popped with."""
+
+    def __init__(self, ctx: Any) -> None:
+        super().__init__(ctx)
+        self.results: list[Any] = []
+
+    def resume(self, result: Any) -> None:
+        self.results.append(result)
+
+
+class FakeRotation:
+    """A running rotation as the app sees it: a group, a clock to update, a banner."""
+
+    def __init__(self, group: str) -> None:
+        self.group = group
+
+    def update(self) -> bool:
+        return False
+
+    def draw(self, surface: Any, metrics: Any) -> None:
+        pass
+
+
+def open_sign_in(
+    seats: int = 3,
+    bots: dict[int, str] | None = None,
+    size: tuple[int, int] = (800, 480),
+    rotation: str | None = None,
+    card_camera: Any = None,
+) -> tuple[App, SignInScene, Catch]:
+    app = make_app(size)
+    Roster(app.ctx.journal).import_csv(CLASS)
+    if rotation is not None:
+        app.ctx.rotation = FakeRotation(rotation)
+    app.ctx.card_camera = card_camera
+    catch = Catch(app.ctx)
+    app.stack.push(catch)
+    defaults = [f"Player {i + 1}" for i in range(seats)]
+    scene = SignInScene(app.ctx, "mecs", seats, defaults, bots)
+    app.stack.push(scene)
+    app.step()
+    return app, scene, catch
+
+
+def badge(app: App, *codes: str, seat: int | None = None) -> None:
+    """The camera's steady reading of one zone with these codes in it."""
+    cards = tuple(CardSeen(code, seat, None) for code in codes)
+    app.post(CardsSeen(seat, None, cards, app.ctx.clock()))
+    app.step()
+
+
+def names(scene: SignInScene) -> list[tuple[str, str | None, bool]]:
+    return [(s.name, s.student.id if s.student else None, s.guest) for s in scene.seats]
+
+
+def test_signin_badge_ids_from_camera_codes() -> None:
+    assert badge_id("MT1:ID:S1") == "S1"
+    assert badge_id("!MT1:ID:S1") == "S1"  # seen twice in one frame: still the badge
+    for code in ("?", "MT1:MECS:7", "MT1:ID:", "MT1:ID:A B", "S1", ""):
+        assert badge_id(code) is None
+
+
+def test_signin_needed_only_with_a_class_list() -> None:
+    app = make_app()
+    assert not needs_sign_in(app.ctx)
+    Roster(app.ctx.journal).add("Ada")
+    assert needs_sign_in(app.ctx)
+
+
+def test_signin_badge_in_a_seats_zone_signs_in_that_seat() -> None:
+    app, scene, catch = open_sign_in(3)
+    badge(app, "MT1:ID:S3", seat=2)
+    assert names(scene) == [
+        ("Player 1", None, False),
+        ("Grace Hopper", "S3", False),
+        ("Player 3", None, False),
+    ]
+    assert scene.message == "Hello, Grace Hopper! You sit at seat 2." and scene.good
+    assert scene.active == 0  # the highlighted seat is still the first empty one
+    badge(app, "MT1:ID:S1")  # no seat: the highlighted seat
+    badge(app, "MT1:ID:S5", seat=None)
+    assert [s.student.id for s in scene.seats if s.student] == ["S1", "S3", "S5"]
+    assert scene.active is None
+    Autoplayer(app).tap("done")
+    assert catch.results == [
+        [
+            SeatInfo(0, "Ada Lovelace", "S1", "Red"),
+            SeatInfo(1, "Grace Hopper", "S3", "Blue"),
+            SeatInfo(2, "Zoë Ørsted", "S5", "Green"),
+        ]
+    ]
+
+
+def test_signin_by_tapping_names_and_as_guest() -> None:
+    app, scene, catch = open_sign_in(3, bots={1: "easy"}, rotation="Blue")
+    auto = Autoplayer(app)
+    assert not scene.target("done").enabled  # type: ignore[union-attr]
+    assert not scene.target("seat.1").enabled  # type: ignore[union-attr]  (a bot's seat)
+    auto.tap("student.S4")
+    assert scene.active == 2  # the bot's seat is skipped
+    auto.tap("guest")
+    assert scene.message == "Seat 3 plays as a guest."
+    auto.tap("done")
+    assert catch.results == [
+        [
+            SeatInfo(0, "Emmy Noether", "S4", "Blue"),
+            SeatInfo(1, "Player 2", None, "", "easy"),
+            SeatInfo(2, "Player 3", None, "Blue", None),  # a guest joins the rotation's group
+        ]
+    ]
+
+
+def test_signin_a_seat_can_be_changed_by_tap_or_seat_button() -> None:
+    app, scene, _ = open_sign_in(2)
+    auto = Autoplayer(app)
+    auto.tap("student.S1")
+    auto.tap("student.S2")
+    assert scene.active is None and app.ctx.lamps.lit == set()
+    auto.tap("seat.0")
+    assert scene.active == 0 and app.ctx.lamps.lit == {0}
+    auto.tap("student.S3")  # Ada's seat is Grace's now
+    assert names(scene)[0] == ("Grace Hopper", "S3", False)
+    assert scene.target("student.S1").enabled  # type: ignore[union-attr]
+    app.post(SeatPressed(1, app.ctx.clock()))
+    app.step()
+    assert scene.active == 1 and app.ctx.lamps.lit == {1}
+    auto.tap("guest")  # a guest after all: the default name comes back
+    assert names(scene)[1] == ("Player 2", None, True)
+
+
+def test_signin_refuses_unknown_badges() -> None:
+    app, scene, _ = open_sign_in(2)
+    badge(app, "MT1:ID:S99", seat=1)
+    assert (
+        scene.message == SAYS["unknown"] == "This badge is not in the class list. Ask your teacher."
+    )
+    assert not scene.good and names(scene)[0] == ("Player 1", None, False)
+
+
+def test_signin_refuses_a_badge_already_used_at_another_seat() -> None:
+    app, scene, _ = open_sign_in(2)
+    badge(app, "MT1:ID:S1", seat=1)
+    badge(app, "MT1:ID:S1", seat=2)
+    assert scene.message == "Ada Lovelace is already at seat 1." and not scene.good
+    assert names(scene)[1] == ("Player 2", None, False)
+    badge(app, "MT1:ID:S1", seat=1)  # the same badge at its own seat again: nothing new
+    assert names(scene)[0][1] == "S1"
+
+
+def test_signin_refuses_what_is_not_a_badge() -> None:
+    app, scene, _ = open_sign_in(2)
+    for codes in (("?",), ("MT1:MECS:7",), ("MT1:MECS:7", "?")):
+        scene.message = ""
+        badge(app, *codes, seat=1)
+        assert scene.message == "That is not a name badge. Hold up your badge." and not scene.good
+    scene.message = ""
+    badge(app, seat=1)  # the cards were taken away: nothing to say
+    assert scene.message == "" and names(scene)[0] == ("Player 1", None, False)
+    badge(app, "?", "MT1:ID:S2", seat=1)  # a badge next to a stray card still counts
+    assert names(scene)[0][1] == "S2"
+
+
+def test_signin_refuses_two_badges_in_one_seats_zone() -> None:
+    app, scene, _ = open_sign_in(2)
+    badge(app, "MT1:ID:S1", "MT1:ID:S2", seat=1)
+    assert scene.message == "Hold up one badge at a time." and not scene.good
+    assert all(s.student is None for s in scene.seats)
+    badge(app, "MT1:ID:S1", "MT1:ID:S2", seat=None)  # held up over no seat: in turn
+    assert [s.student.id for s in scene.seats if s.student] == ["S1", "S2"]
+
+
+def test_signin_with_every_seat_filled_says_so() -> None:
+    app, scene, _ = open_sign_in(1)
+    auto = Autoplayer(app)
+    auto.tap("student.S1")
+    badge(app, "MT1:ID:S2")
+    assert scene.message == SAYS["full"] and names(scene)[0][1] == "S1"
+    assert not scene.target("guest").enabled  # type: ignore[union-attr]
+    seated = scene.target("student.S1")
+    assert seated is not None and not seated.enabled and seated.caption == "seat 1"
+    app.post(Tap(seated.rect.center, app.ctx.clock(), "touch"))  # a child taps it anyway
+    app.step()
+    assert scene.message == "Ada Lovelace is already at seat 1."
+
+
+def test_signin_badge_in_a_bots_zone_fills_the_highlighted_seat() -> None:
+    app, scene, _ = open_sign_in(2, bots={1: "hard"})
+    badge(app, "MT1:ID:S2", seat=2)
+    assert names(scene)[0][1] == "S2" and scene.seats[1].bot == "hard"
+    badge(app, "MT1:ID:S3", seat=7)  # a mat beyond this game's seats: the same
+    assert scene.message == SAYS["full"]
+
+
+def test_signin_cancel_and_back_pop_with_none() -> None:
+    app, _, catch = open_sign_in(2)
+    Autoplayer(app).tap("cancel")
+    assert catch.results == [None]
+    from tabletop.ui.input import Back
+
+    app.stack.push(SignInScene(app.ctx, "mecs", 2, ["A", "B"]))
+    app.post(Back(app.ctx.clock()))
+    app.step()
+    assert catch.results == [None, None]
+
+
+def test_signin_lists_the_rotations_group_first_and_picks_groups() -> None:
+    app, scene, _ = open_sign_in(2, rotation="Green")
+    assert [s.id for s in scene.grid.shown()] == ["S5", "S4", "S3", "S1", "S2"]
+    auto = Autoplayer(app)
+    auto.tap("group")
+    assert isinstance(app.stack.top, PickDialog)
+    assert [label for label, _ in app.stack.top.choices] == ["Everyone", "Green", "Blue", "Red"]
+    auto.tap("pick.3")
+    assert [s.id for s in scene.grid.shown()] == ["S1", "S2"]
+    assert scene.target("student.S3") is None
+    auto.tap("group")
+    auto.tap("cancel")  # cancelled: still Red
+    assert scene.grid.group == "Red"
+
+
+def test_signin_pages_through_a_long_class_list() -> None:
+    app = make_app()
+    roster = Roster(app.ctx.journal)
+    for i in range(25):
+        roster.add(f"Child {chr(65 + i)}", "Red")
+    scene = SignInScene(app.ctx, "mecs", 2, ["A", "B"])
+    app.stack.push(scene)
+    app.step()
+    auto = Autoplayer(app)
+    first = {b.name for b in scene.targets() if b.name.startswith("student.")}
+    assert scene.grid.pages > 1 and len(first) < 25
+    seen = set(first)
+    for _ in range(scene.grid.pages - 1):
+        auto.tap("page.next")
+        seen |= {b.name for b in scene.targets() if b.name.startswith("student.")}
+    assert len(seen) == 25
+    auto.tap("page.next")  # round to the first page
+    assert scene.grid.page == 0
+
+
+class FakeCardCamera:
+    available = True
+
+    def __init__(self, game: str, seats: int) -> None:
+        self.game, self.seats = game, seats
+        self.started = self.stopped = 0
+
+    def start(self) -> None:
+        self.started += 1
+
+    def stop(self) -> None:
+        self.stopped += 1
+
+
+def test_signin_runs_the_card_camera_while_it_is_up() -> None:
+    cameras: list[FakeCardCamera] = []
+
+    def factory(game: str, seats: int) -> FakeCardCamera:
+        cameras.append(FakeCardCamera(game, seats))
+        return cameras[-1]
+
+    app, scene, _ = open_sign_in(3, card_camera=factory)
+    assert [(c.game, c.seats, c.started, c.stopped) for c in cameras] == [("signin", 3, 1, 0)]
+    assert scene.camera_on
+    Autoplayer(app).tap("cancel")
+    assert cameras[0].stopped == 1
+
+
+def test_signin_reads_real_badges_through_the_card_camera(tmp_path: Path) -> None:
+    """The real pipeline (no mats: each seat's slice of the table) reads a badge."""
+    import cv2
+
+    from tabletop.ui.camera import CardCamera
+    from vision.simulate import table_frame
+    from vision.sources import ImageFolderSource
+
+    frame, _ = table_frame(["MT1:ID:S4"], np.random.default_rng(5), (1920, 1080), "clean")
+    events: list[Any] = []
+
+    def factory(game: str, seats: int) -> CardCamera:
+        return CardCamera(
+            lambda: ImageFolderSource(tmp_path, loop=True),
+            events.append,
+            game=game,
+            seats=seats,
+            threaded=False,
+            clock=Tick(),
+            max_frames=12,
+        )
+
+    # the badge on the right half of the table: seat 2's slice
+    cv2.imwrite(str(tmp_path / "table.png"), np.roll(frame, 960, axis=1))
+    app, scene, _ = open_sign_in(2, card_camera=factory)
+    assert [type(e) for e in events] == [CardsSeen], scene.camera
+    assert events[0].seat == 2 and events[0].codes == ("MT1:ID:S4",)
+    app.post(events[0])
+    app.step()
+    assert names(scene)[1] == ("Emmy Noether", "S4", False)
+
+
+class Tick:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        self.now += 0.05
+        return self.now
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("seats", [3, 8])
+def test_signin_screenshots(size: tuple[int, int], seats: int, tmp_path: Path) -> None:
+    """Rendered at both layouts (looked at while building: see ``$TMPDIR/signin_*``)."""
+    app, scene, _ = open_sign_in(seats, bots={seats - 1: "easy"}, size=size, rotation="Blue")
+    badge(app, "MT1:ID:S5", seat=2)
+    badge(app, "MT1:ID:S99", seat=1)
+    path = app.screenshot(tmp_path / f"signin_{seats}_{size[0]}x{size[1]}.png")
+    image = pygame.surfarray.array3d(pygame.image.load(str(path)))
+    assert image.shape[:2] == size
+    assert len(np.unique(image.reshape(-1, 3), axis=0)) > 50  # not blank
+    # every touch target on the canvas, and none of them overlap
+    canvas = pygame.Rect((0, 0), size)
+    targets = scene.targets()
+    assert all(canvas.contains(b.rect) for b in targets)
+    for i, a in enumerate(targets):
+        for b in targets[i + 1 :]:
+            assert not a.rect.colliderect(b.rect), (a.name, b.name)
+    # names big enough to read at arm's length
+    assert all(b.rect.height >= app.ctx.metrics.touch for b in targets)
