@@ -10,15 +10,25 @@
   zxing-cpp and bare pyzbar on the same frames in the same run (the ratio is the
   figure that matters on a busy machine).
 - ``pipeline``: ms per frame of the whole pipeline (table, cards, dice, stabiliser) on
-  camera-like frames with cards and dice, still and moving.
+  camera-like frames with cards and dice, still and moving: what one full reading of a
+  frame costs (every still frame is a new picture here, so nothing is repeated).
+- ``pipeline_sequence``: the pipeline on a synthetic minute at 30 fps
+  (:func:`table_minute`): hands coming and going, cards laid, dice rolled and
+  settling, long still spells; with and without a dice-tray mat. Mean, p95 and max ms
+  per frame, how many frames took longer than a 30 fps frame (33 ms), how often dice
+  and cards were read afresh, and the cost of one full reading after the scene
+  settles (the latency before the stabiliser starts counting its N frames).
 """
 
 from __future__ import annotations
 
+import itertools
+import math
 import os
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +38,7 @@ import numpy as np
 from vision import datasets
 from vision.cards import read_cards
 from vision.dice import DiceReader, default_reader
-from vision.simulate import STYLES, camera_like, table_frame
+from vision.simulate import STYLES, TABLE_MM, camera_like, card_image, table_frame, wood
 
 CARD_POOL = (
     "MT1:MWM:C17:3", "MT1:MWM:C100:1", "MT1:MWM:K-5:3", "MT1:MWM:KX3:2", "MT1:MWM:K/4:8",
@@ -47,6 +57,7 @@ def figures(frames: int = 12, seed: int = 6) -> dict[str, Any]:
     out["qr_samples"] = qr_sample_figures()
     out["cards"] = card_figures(frames, seed)
     out["pipeline"] = pipeline_figures(frames, seed)
+    out["pipeline_sequence"] = sequence_figures(seed=seed)
     return out
 
 
@@ -232,6 +243,286 @@ def pipeline_figures(frames: int = 12, seed: int = 6) -> dict[str, Any]:
             "frames); a moving frame only measures motion",
         }
     return result
+
+
+# -- a minute at the table ----------------------------------------------------------------
+
+SKIN = (120, 150, 205)  # BGR
+LORES = (640, 360)
+DIE_MM = 16.0
+
+
+@dataclass(frozen=True)
+class Shot:
+    """One frame of the synthetic minute and what happens in it."""
+
+    index: int
+    main: np.ndarray
+    lores: np.ndarray
+    event: str  # "still", "card", "roll", "hover"
+
+
+def table_minute(
+    size: tuple[int, int],
+    dice_photos: list[np.ndarray],
+    *,
+    mats: bool,
+    seconds: float = 60.0,
+    fps: int = 30,
+    seed: int = 6,
+) -> Iterator[Shot]:
+    """A minute of a game at the table, as a camera at ``fps`` sees it (seeded).
+
+    Cards lie on both sides of the table (3 at first, up to 6); the dice (one of
+    ``dice_photos``, scaled so its dice are 16 mm) lie in the middle, or in the tray of
+    a mathe-meister board mat when ``mats``. Then, between still spells of 2-8 s: a hand
+    lays a card (or takes one when 6 lie), a hand rolls the dice (they tumble for 0.6 s,
+    then settle as the next photo), or a hand hovers over the table and leaves; a hand
+    that pauses is a still scene too. Each frame gets fresh sensor noise. The lores
+    image is the main frame's grey, shrunk to 640x360 (as the Pi's ISP gives it,
+    outside the pipeline's time).
+    """
+    from vision.table import BOARD, render_mat
+
+    rng = np.random.default_rng(seed)  # what things look like
+    plot = np.random.default_rng([seed, 1])  # what happens when: the same at every size
+    w, h = size
+    ppm = w / TABLE_MM
+    table = wood(size, rng)
+    if mats:
+        mat = cv2.cvtColor(render_mat(BOARD, ppm), cv2.COLOR_GRAY2BGR)
+        mx, my = (w - mat.shape[1]) // 2, (h - mat.shape[0]) // 2
+        table[my : my + mat.shape[0], mx : mx + mat.shape[1]] = mat
+        tray = (mx + round(38 * ppm), my + round(36 * ppm), round(201 * ppm), round(150 * ppm))
+    else:
+        tray = (
+            w // 2 - round(110 * ppm),
+            h // 2 - round(80 * ppm),
+            round(220 * ppm),
+            round(160 * ppm),
+        )
+    # Card spots: three down each side of the table, clear of the mat in the middle.
+    spots = [(w * x, h * y) for x in (0.1, 0.9) for y in (0.18, 0.5, 0.82)]
+    photos = []
+    for photo in dice_photos:
+        ratio = ppm * DIE_MM / 62  # the photos' dice are ~62 px
+        small = cv2.resize(photo, None, fx=ratio, fy=ratio, interpolation=cv2.INTER_AREA)
+        photos.append(small[: tray[3], : tray[2]])
+    noise = [
+        (
+            np.clip(rng.normal(0, 2.5, (h, w, 3)), 0, 255).astype(np.uint8),
+            np.clip(-rng.normal(0, 2.5, (h, w, 3)), 0, 255).astype(np.uint8),
+        )
+        for _ in range(5)
+    ]
+    cards: dict[int, np.ndarray] = {}
+    for spot in plot.choice(len(spots), 3, replace=False).tolist():
+        cards[spot] = _card_patch(rng, ppm)
+
+    def base() -> np.ndarray:
+        img = table.copy()
+        for spot, patch in cards.items():
+            _paste(img, patch, spots[spot])
+        return camera_like(
+            img, np.random.default_rng(int(rng.integers(1 << 31))), noise=(0, 0), glare=0
+        )
+
+    n = round(seconds * fps)
+    scene = base()
+    photo = 0
+    frame_no = 0
+
+    def shoot(img: np.ndarray, event: str) -> Shot:
+        nonlocal frame_no
+        plus, minus = noise[frame_no % len(noise)]
+        main = cv2.subtract(cv2.add(img, plus), minus)
+        grey = cv2.cvtColor(main, cv2.COLOR_BGR2GRAY)
+        lores = cv2.resize(grey, LORES, interpolation=cv2.INTER_AREA)
+        shot = Shot(frame_no, main, lores, event)
+        frame_no += 1
+        return shot
+
+    def with_dice(img: np.ndarray, which: int, dx: float = 0.0, dy: float = 0.0) -> np.ndarray:
+        out = img.copy()
+        d = photos[which]
+        x = tray[0] + (tray[2] - d.shape[1]) // 2 + round(dx)
+        y = tray[1] + (tray[3] - d.shape[0]) // 2 + round(dy)
+        x0, y0 = max(x, tray[0]), max(y, tray[1])
+        x1 = min(x + d.shape[1], tray[0] + tray[2])
+        y1 = min(y + d.shape[0], tray[1] + tray[3])
+        if x1 > x0 and y1 > y0:
+            out[y0:y1, x0:x1] = d[y0 - y : y1 - y, x0 - x : x1 - x]
+        return out
+
+    def hand_path(target: tuple[float, float], frames: int) -> list[tuple[float, float]]:
+        start = (target[0] + plot.uniform(-0.2, 0.2) * w, h * 1.15)
+        return [
+            (start[0] + (target[0] - start[0]) * t, start[1] + (target[1] - start[1]) * t)
+            for t in np.linspace(0.0, 1.0, frames)
+        ]
+
+    def timeline() -> Iterator[Shot]:
+        nonlocal scene, photo
+        still_frames = round(3 * fps)
+        while True:
+            for _ in range(min(still_frames, n - frame_no)):
+                yield shoot(with_dice(scene, photo), "still")
+            if frame_no >= n:
+                break
+            event = str(plot.choice(["card", "roll", "hover"], p=[0.4, 0.4, 0.2]))
+            if event == "card":
+                free = [i for i in range(len(spots)) if i not in cards]
+                spot = int(plot.choice(free)) if free else int(plot.choice(list(cards)))
+                path = hand_path(spots[spot], round(0.4 * fps))
+                for p in path:
+                    yield shoot(_hand(with_dice(scene, photo), p, w), event)
+                if free:
+                    cards[spot] = _card_patch(rng, ppm)
+                else:
+                    del cards[spot]
+                scene = base()
+                for p in path[::-1]:
+                    yield shoot(_hand(with_dice(scene, photo), p, w), event)
+            elif event == "roll":
+                centre = (tray[0] + tray[2] / 2, tray[1] + tray[3] / 2)
+                path = hand_path(centre, round(0.4 * fps))
+                for p in path:
+                    yield shoot(_hand(with_dice(scene, photo), p, w), event)
+                photo = (photo + 1) % len(photos)
+                angle = plot.uniform(0, 2 * math.pi)
+                for k, p in enumerate(path[::-1]):
+                    # The dice tumble in from under the leaving hand and slow down.
+                    r = 0.35 * tray[2] * 0.8 ** (k + 1)
+                    img = with_dice(scene, photo, r * math.cos(angle), r * math.sin(angle))
+                    yield shoot(_hand(img, p, w), event)
+                for k in range(round(0.6 * fps) - len(path)):
+                    r = 0.35 * tray[2] * 0.8 ** (k + len(path) + 1)
+                    img = with_dice(scene, photo, r * math.cos(angle), r * math.sin(angle))
+                    yield shoot(img, event)
+            else:
+                target = (plot.uniform(0.2, 0.8) * w, plot.uniform(0.2, 0.8) * h)
+                path = hand_path(target, round(0.5 * fps))
+                for p in path + [path[-1]] * round(0.3 * fps) + path[::-1]:
+                    yield shoot(_hand(with_dice(scene, photo), p, w), event)
+            still_frames = round(float(plot.uniform(2.0, 8.0)) * fps)
+
+    yield from itertools.islice(timeline(), n)
+
+
+def _card_patch(rng: np.random.Generator, ppm: float) -> np.ndarray:
+    """A card of ours turned at any angle, on black (pasted where it is not black)."""
+    card = card_image(str(rng.choice(CARD_POOL)), ppm, (60, 60, 200))
+    ch, cw = card.shape[:2]
+    side = int(math.hypot(cw, ch)) + 2
+    angle = float(rng.uniform(-30, 30) + 180 * rng.integers(2))  # laid from either side
+    m = cv2.getRotationMatrix2D((cw / 2, ch / 2), angle, 1.0)
+    m[0, 2] += (side - cw) / 2
+    m[1, 2] += (side - ch) / 2
+    return cv2.warpAffine(card, m, (side, side), borderValue=(0, 0, 0))
+
+
+def _paste(img: np.ndarray, patch: np.ndarray, centre: tuple[float, float]) -> None:
+    ph, pw = patch.shape[:2]
+    x, y = round(centre[0] - pw / 2), round(centre[1] - ph / 2)
+    x0, y0 = max(0, x), max(0, y)
+    x1, y1 = min(img.shape[1], x + pw), min(img.shape[0], y + ph)
+    if x1 <= x0 or y1 <= y0:
+        return
+    part = patch[y0 - y : y1 - y, x0 - x : x1 - x]
+    mask = part.max(axis=2) > 0
+    img[y0:y1, x0:x1][mask] = part[mask]
+
+
+def _hand(img: np.ndarray, at: tuple[float, float], width: int) -> np.ndarray:
+    """The image with a hand (palm and arm from the bottom edge) reaching to ``at``."""
+    out = img.copy()
+    r = width * 0.045
+    x, y = at
+    arm = np.array(
+        [[x - r * 0.8, y], [x + r * 0.8, y], [x + r * 1.3, y + 12 * r], [x - r * 1.3, y + 12 * r]],
+        np.int32,
+    )
+    cv2.fillConvexPoly(out, arm, SKIN)
+    cv2.ellipse(out, (round(x), round(y)), (round(r * 1.2), round(r * 1.5)), 0, 0, 360, SKIN, -1)
+    return out
+
+
+def sequence_figures(seconds: float = 60.0, fps: int = 30, seed: int = 6) -> dict[str, Any]:
+    """The pipeline on :func:`table_minute` at each size, without and with a tray mat."""
+    from vision.pipeline import Pipeline
+    from vision.sources import Frame
+    from vision.stabilise import Stabiliser
+    from vision.table import Table, mat_areas
+
+    photos = _dice_photos()
+    if not photos:
+        return {"skipped": f"no shared data at {datasets.shared_data_dir()}"}
+    result: dict[str, Any] = {"seconds": seconds, "fps": fps, "stabiliser_frames": 5}
+    for size in SIZES:
+        for mats in (False, True):
+            seat_areas, board_areas = mat_areas("mathe-meister")
+            pipe = Pipeline(
+                _NoSource(),
+                table=Table(seat_areas, board_areas, seats=2),
+                stabiliser=Stabiliser(5, clock=lambda: 0.0),
+            )
+            ms: list[float] = []
+            read_ms: list[float] = []  # one full reading: consecutive frames that read
+            episode: list[float] = []
+            events: dict[str, int] = {}
+            observations = 0
+            for shot in table_minute(size, photos, mats=mats, seconds=seconds, fps=fps, seed=seed):
+                before = dict(pipe.reads)
+                start = time.perf_counter()
+                observations += len(pipe.process(Frame(shot.main, shot.lores, shot.index, 0.0)))
+                t = (time.perf_counter() - start) * 1000
+                ms.append(t)
+                events[shot.event] = events.get(shot.event, 0) + 1
+                if pipe.reads != before:
+                    episode.append(t)
+                elif episode:
+                    read_ms.append(sum(episode))
+                    episode = []
+            if episode:
+                read_ms.append(sum(episode))
+            ordered = sorted(ms)
+            key = f"{size[0]}x{size[1]}_{'tray_mat' if mats else 'no_mats'}"
+            result[key] = {
+                "frames": len(ms),
+                "frames_by_event": events,
+                "ms_per_frame_mean": round(statistics.fmean(ms), 2),
+                "ms_per_frame_p95": round(ordered[int(0.95 * (len(ordered) - 1))], 2),
+                "ms_per_frame_max": round(ordered[-1], 2),
+                "frames_over_33ms": sum(1 for t in ms if t > 1000 / 30),
+                "reads": dict(pipe.reads),
+                "full_readings": len(read_ms),
+                "full_reading_ms_median": _median(read_ms),
+                "full_reading_ms_max": round(max(read_ms), 2) if read_ms else None,
+                "observations": observations,
+                "dice_region": "the tray" if pipe.table.dice_region() else "the whole frame",
+            }
+    result["note"] = (
+        "a full reading = the frames in a row that read afresh once the scene is still "
+        "(dice on one frame, cards on the next, the table calibrated on the first); the "
+        "stabiliser then reports after its 5 frames; every other still frame repeats the "
+        "last reading"
+    )
+    return result
+
+
+def _dice_photos() -> list[np.ndarray]:
+    """The held-out white-dice photos with 2 or more dice (for timing only)."""
+    root = _shared()
+    if root is None:
+        return []
+    _, held = datasets.split(datasets.load_set("matteop65", root))
+    out = []
+    for im in held:
+        if len(im.dice) >= 2:
+            img = cv2.imread(str(im.path), cv2.IMREAD_COLOR)
+            if img is not None:
+                out.append(img)
+    return out
 
 
 def _median(values: list[float]) -> float | None:

@@ -89,10 +89,12 @@ def detector_scale(shape: tuple[int, ...], long_side: int = DETECT_LONG_SIDE) ->
 
 
 def detector_input(
-    frame: np.ndarray, long_side: int = DETECT_LONG_SIDE
+    frame: np.ndarray, long_side: int = DETECT_LONG_SIDE, scale: float | None = None
 ) -> tuple[np.ndarray, float]:
-    """(blob 1x3xHxW float32, scale): the frame scaled, padded and normalised."""
-    scale = detector_scale(frame.shape, long_side)
+    """(blob 1x3xHxW float32, scale): the frame scaled (so its long side is
+    ``long_side``, or by ``scale`` when given), padded and normalised."""
+    if scale is None:
+        scale = detector_scale(frame.shape, long_side)
     h, w = frame.shape[:2]
     sw, sh = max(1, round(w * scale)), max(1, round(h * scale))
     small = cv2.resize(frame, (sw, sh), interpolation=cv2.INTER_AREA)
@@ -190,9 +192,12 @@ class DiceReader:
         self.read_threshold = read_threshold
         self.long_side = long_side
 
-    def candidates(self, frame: np.ndarray) -> list[tuple[float, float, float, float]]:
-        """Detector peaks [(cx, cy, side, score)] in frame pixels."""
-        blob, scale = detector_input(frame, self.long_side)
+    def candidates(
+        self, frame: np.ndarray, scale: float | None = None
+    ) -> list[tuple[float, float, float, float]]:
+        """Detector peaks [(cx, cy, side, score)] in frame pixels; ``scale``: see
+        :meth:`read`."""
+        blob, scale = detector_input(frame, self.long_side, scale)
         self.detector.setInput(blob)
         out = self.detector.forward()
         return decode_heatmap(out, scale, self.detect_threshold)
@@ -224,10 +229,15 @@ class DiceReader:
         probs /= probs.sum(axis=1, keepdims=True)
         return probs
 
-    def read(self, frame: np.ndarray) -> list[Die]:
-        """Every die in a BGR frame, left to right."""
+    def read(self, frame: np.ndarray, scale: float | None = None) -> list[Die]:
+        """Every die in a BGR frame, left to right.
+
+        The detector sees the frame scaled so its long side is ``long_side``, or by
+        ``scale`` when given: a part cut out of a larger frame (the dice tray) keeps the
+        whole frame's scale, so its dice keep the size the detector expects.
+        """
         frame = as_bgr(frame)
-        found = self.candidates(frame)
+        found = self.candidates(frame, scale)
         crops = (
             np.stack([reader_crop(frame, cx, cy, side) for cx, cy, side, _ in found])
             if found

@@ -2,10 +2,24 @@
 
 One thread (:meth:`Pipeline.start`) reads frames and puts :class:`Observation` objects
 on ``pipeline.observations``; the app drains that queue on its own (display) thread.
-Nothing here touches pygame. To keep up with the camera it reads nothing on a moving
-frame (the stabiliser would not count it) and, with ``alternate``, reads the dice on
-one still frame and the cards on the next. :meth:`Pipeline.process` is the same work for one frame,
+Nothing here touches pygame. :meth:`Pipeline.process` is the same work for one frame,
 synchronously, for tests and the bench.
+
+To keep up with a 30 fps camera it reads as little as it can:
+
+- nothing on a moving frame (the stabiliser would not count it): a frame moves when the
+  lores image changed on the whole (:func:`~vision.stabilise.motion`) or anywhere in
+  one place (:func:`~vision.stabilise.change`: one die rolling on a still table);
+- nothing already read (``reuse``): once a still scene has been read, later frames
+  whose lores image still matches the one it was read on (no block changed by
+  ``change_threshold``, and no moving frame since) repeat that reading instead of
+  running the dice networks or the QR decoders again. A die rolled or a card laid
+  makes the frames move, and the scene is read again once it is still. The stabiliser
+  still gets a reading every still frame, so its N-frames rule holds;
+- with ``alternate``, when both dice and cards are due, the dice on one frame and the
+  cards on the next;
+- with a mat that has a dice tray in view (:meth:`vision.table.Table.dice_region`),
+  dice only in the tray (and a margin around it); without mats, the whole frame.
 
 Keys of the observations: ``("dice", zone)`` with the sorted dice values in that zone
 (None for an unreadable die: the app asks for a re-roll or typed values), and
@@ -18,10 +32,11 @@ and the thread ends.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import queue
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -29,9 +44,17 @@ import numpy as np
 
 from tabletop.engine.errors import DeviceError
 from vision.cards import Backend, SeenCode, read_cards
-from vision.dice import DiceReader, Die, read_dice
+from vision.dice import DiceReader, Die
 from vision.sources import Frame, FrameSource
-from vision.stabilise import MOTION_THRESHOLD, Observation, Stabiliser, motion
+from vision.stabilise import (
+    CHANGE_THRESHOLD,
+    MOTION_THRESHOLD,
+    Observation,
+    Stabiliser,
+    change,
+    motion,
+    motion_image,
+)
 from vision.table import Table, Zone
 
 CROP_MARGIN = 0.15
@@ -48,10 +71,11 @@ class CameraFailed:
 class Seen:
     """What one frame showed, before stabilising (for the bench and debugging)."""
 
-    dice: tuple[Die, ...] | None  # None: not read in this frame
+    dice: tuple[Die, ...] | None  # None: no reading in this frame
     cards: tuple[SeenCode, ...] | None
     still: bool
     motion: float
+    read: tuple[str, ...] = ()  # "dice", "cards": read afresh (the others repeated)
 
 
 class Pipeline:
@@ -68,10 +92,13 @@ class Pipeline:
         dice_reader: DiceReader | None = None,
         dice_long_side: int = 640,
         card_backend: Backend = "zxing",
+        card_reader: Callable[[np.ndarray], Sequence[SeenCode]] | None = None,
         motion_threshold: float = MOTION_THRESHOLD,
+        change_threshold: float = CHANGE_THRESHOLD,
         calibrate_every: int = 30,
         skip_moving: bool = True,
         alternate: bool = True,
+        reuse: bool = True,
         clock: Callable[[], float] = time.monotonic,
         maxsize: int = 100,
     ) -> None:
@@ -85,14 +112,22 @@ class Pipeline:
         self.dice_reader = dice_reader
         self.dice_long_side = dice_long_side
         self.card_backend: Backend = card_backend
+        self.card_reader = card_reader  # default: read_cards with card_backend
         self.motion_threshold = motion_threshold
+        self.change_threshold = change_threshold
         self.calibrate_every = calibrate_every
         self.skip_moving = skip_moving
         self.alternate = alternate
+        self.reuse = reuse
+        self.reads = {"dice": 0, "cards": 0}  # readings made afresh, by kind
         self._count = 0
+        self._calibrated_at = 0
+        self._mats_moved = True
         self._turn = False
         self.observations: queue.Queue[Observation | CameraFailed] = queue.Queue(maxsize)
-        self._previous: np.ndarray | None = None
+        self._previous: np.ndarray | None = None  # the last lores frame, shrunk
+        self._dice: tuple[Die, ...] = ()  # the last dice reading
+        self._read_on: dict[str, np.ndarray] = {}  # kind -> the shrunk lores it was read on
         self._codes: tuple[SeenCode, ...] = ()  # the QR codes of the last card reading
         self._keys: set[tuple[str, Zone]] = set()
         self._stop = threading.Event()
@@ -101,34 +136,88 @@ class Pipeline:
     # -- one frame -----------------------------------------------------------------------
 
     def look(self, frame: Frame) -> Seen:
-        """Read one frame: table calibration (every ``calibrate_every`` frames), then
-        cards and dice; with ``alternate``, dice on one frame and cards on the next."""
-        if self._count % self.calibrate_every == 0 or self.table.frame_size == (0, 0):
-            self.table.calibrate(frame.main)
+        """Read one frame: the cards and dice that are due (see the module docstring),
+        after the table's calibration when the scene has moved since the last one (or
+        ``calibrate_every`` frames have passed)."""
         self._count += 1
-        amount = motion(self._previous, frame.lores)
-        self._previous = frame.lores
+        small = motion_image(frame.lores)
+        amount = motion(self._previous, small)
         still = amount < self.motion_threshold
-        if not still and self.skip_moving:
-            # The stabiliser counts no moving frame, so reading one would be wasted time.
-            return Seen(None, None, False, amount)
-        both = self.read_dice_on and self.read_cards_on
-        turn = self._turn
-        self._turn = not self._turn
-        do_dice = self.read_dice_on and not (both and self.alternate and turn)
-        do_cards = self.read_cards_on and not (both and self.alternate and not turn)
-        if do_dice and self.dice_reader is None:
-            self.dice_reader = DiceReader(long_side=self.dice_long_side)
-        cards = tuple(read_cards(frame.main, self.card_backend)) if do_cards else None
-        if cards is not None:
-            self._codes = cards
-        dice = None
-        if do_dice:
+        if still:
+            still = change(self._previous, small) < self.change_threshold
+        self._previous = small
+        if not still:
+            self._read_on.clear()  # whatever moved, the scene is read again once still
+            self._mats_moved = True
+            if self.skip_moving:
+                # The stabiliser counts no moving frame, so reading one would be wasted time.
+                return Seen(None, None, False, amount)
+        wanted = [k for k, on in (("dice", self.read_dice_on), ("cards", self.read_cards_on)) if on]
+        due = [k for k in wanted if not self._unchanged(k, small)]
+        if due and (
+            self._mats_moved
+            or self.table.frame_size == (0, 0)
+            or self._count - self._calibrated_at >= self.calibrate_every
+        ):
+            # Mats move only with the scene: found again after a change, not every frame.
+            self.table.calibrate(frame.main)
+            self._calibrated_at, self._mats_moved = self._count, False
+        if self.alternate and len(due) == 2:
+            due = [due[int(self._turn)]]  # dice on one frame, cards on the next
+            self._turn = not self._turn
+        if "cards" in due:
+            self._codes = tuple(self._read_cards(frame.main))
+        if "dice" in due:
             # A QR code's finder squares can look like pips: nothing on a code is a die.
-            dice = tuple(
-                d for d in read_dice(frame.main, self.dice_reader) if not _on_a_code(d, self._codes)
+            self._dice = tuple(
+                d for d in self._read_dice(frame.main) if not _on_a_code(d, self._codes)
             )
-        return Seen(dice, cards, still, amount)
+        for kind in due:
+            self.reads[kind] += 1
+            if self.reuse and still:
+                self._read_on[kind] = small
+        held = set(due) | set(self._read_on)  # read now, or read before and unchanged
+        dice = self._dice if "dice" in held else None
+        cards = self._codes if "cards" in held else None
+        return Seen(dice, cards, still, amount, tuple(due))
+
+    def _unchanged(self, kind: str, small: np.ndarray) -> bool:
+        """Whether the last reading of ``kind`` still holds: read on a still frame, no
+        moving frame since, and no block of the lores image changed since then."""
+        ref = self._read_on.get(kind)
+        return ref is not None and change(ref, small) < self.change_threshold
+
+    def _read_cards(self, main: np.ndarray) -> Sequence[SeenCode]:
+        if self.card_reader is not None:
+            return self.card_reader(main)
+        return read_cards(main, self.card_backend)
+
+    def _read_dice(self, main: np.ndarray) -> list[Die]:
+        """The dice in the tray when a mat shows one, else in the whole frame."""
+        if self.dice_reader is None:
+            self.dice_reader = DiceReader(long_side=self.dice_long_side)
+        region = self.table.dice_region()
+        if region is None:
+            return self.dice_reader.read(main)
+        x0, y0, x1, y1 = region
+        long_side = getattr(self.dice_reader, "long_side", self.dice_long_side)
+        found = self.dice_reader.read(main[y0:y1, x0:x1], scale=long_side / max(main.shape[:2]))
+        h, w = main.shape[:2]
+        inside = (x0 > 0, y0 > 0, x1 < w, y1 < h)  # region edges that are not the frame's
+        dice = []
+        for d in found:
+            bx0, by0, bx1, by1 = d.box
+            reason = d.reason
+            if reason == "half out of view" and (
+                (inside[0] and bx0 <= 0.5)
+                or (inside[1] and by0 <= 0.5)
+                or (inside[2] and bx1 >= x1 - x0 - 0.5)
+                or (inside[3] and by1 >= y1 - y0 - 0.5)
+            ):
+                reason = "half out of the tray"
+            box = (bx0 + x0, by0 + y0, bx1 + x0, by1 + y0)
+            dice.append(dataclasses.replace(d, box=box, reason=reason))
+        return dice
 
     def process(self, frame: Frame) -> list[Observation]:
         """Read one frame and feed the stabiliser; the observations that became stable."""

@@ -25,6 +25,11 @@ from tabletop.engine.errors import BadInput
 
 MOTION_THRESHOLD = 4.0  # mean absolute grey-level change between lores frames (0..255)
 MOTION_SIZE = (160, 90)
+# The largest change of any one block of MOTION_SIZE (4x4 px of a 640x360 lores image, a
+# quarter of a die on a 60 cm table) after the frame's mean shift: a die rolling alone
+# moves little of the frame (under MOTION_THRESHOLD) but changes its blocks by its
+# contrast with the table (60-150); sensor noise averaged over a block stays under ~5.
+CHANGE_THRESHOLD = 16.0
 
 
 @dataclass(frozen=True)
@@ -130,6 +135,25 @@ def motion(previous: np.ndarray | None, lores: np.ndarray) -> float:
     a = _small(previous)
     b = _small(lores)
     return float(cv2.absdiff(a, b).mean())
+
+
+def change(previous: np.ndarray | None, lores: np.ndarray) -> float:
+    """The largest local change (0..255) between two lores frames: the mean absolute
+    difference of the most changed block of :data:`MOTION_SIZE`, less the whole frame's
+    mean shift (a camera's exposure drifting is no change); inf if there is no frame
+    before. Catches what :func:`motion` averages away: one die rolled, nudged or turned
+    over on a still table."""
+    if previous is None:
+        return float("inf")
+    diff = cv2.subtract(_small(lores), _small(previous), dtype=cv2.CV_16S)
+    shift = float(diff.mean())
+    return float(max(diff.max() - shift, shift - diff.min()))
+
+
+def motion_image(lores: np.ndarray) -> np.ndarray:
+    """A lores frame as the small grey image :func:`motion` and :func:`change` compare
+    (shrink once, compare many times)."""
+    return _small(lores)
 
 
 def _small(img: np.ndarray) -> np.ndarray:

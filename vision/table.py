@@ -34,6 +34,11 @@ BOARD = 0  # the "seat" of the shared board / dice tray
 BOARD_MARKER_BASE = 32
 MAX_SEATS = 8
 ARUCO_WIDTH = 960  # frames are searched for markers at this width
+# Areas where dice are rolled (``print mats mathe-meister``: "ROLL THE DICE HERE"); with
+# such a mat in view the dice are looked for only there (and DICE_MARGIN_MM around it,
+# so a die on the tray's edge is still seen whole).
+DICE_AREAS = ("roll_the_dice_here", "dice_tray")
+DICE_MARGIN_MM = 12.0
 
 Rect = tuple[float, float, float, float]  # x, y, w, h in mat millimetres
 Point = tuple[float, float]
@@ -164,6 +169,31 @@ class Table:
         if poses:
             self.mats = poses
         return self.mats
+
+    def dice_region(self, margin_mm: float = DICE_MARGIN_MM) -> tuple[int, int, int, int] | None:
+        """The frame rectangle (x0, y0, x1, y1) around every dice area of the mats in
+        view (see :data:`DICE_AREAS`), widened by ``margin_mm``; None when no mat with a
+        dice area is calibrated: dice are then looked for in the whole frame."""
+        w, h = self.frame_size
+        corners = []
+        for pose in self.mats:
+            areas = self.board_areas if pose.mat == BOARD else self.seat_areas
+            for name, (ax, ay, aw, ah) in areas.items():
+                if name not in DICE_AREAS:
+                    continue
+                x0, y0 = ax - margin_mm, ay - margin_mm
+                x1, y1 = ax + aw + margin_mm, ay + ah + margin_mm
+                mm = np.array([[[x0, y0], [x1, y0], [x1, y1], [x0, y1]]], np.float32)
+                to_frame = np.linalg.inv(pose.to_mat)
+                corners.append(cv2.perspectiveTransform(mm, to_frame)[0])
+        if not corners or w <= 0 or h <= 0:
+            return None
+        pts = np.concatenate(corners)
+        x0, y0 = (max(0, int(np.floor(v))) for v in pts.min(axis=0))
+        x1, y1 = min(w, int(np.ceil(pts[:, 0].max()))), min(h, int(np.ceil(pts[:, 1].max())))
+        if x1 - x0 < 2 or y1 - y0 < 2:
+            return None  # the tray lies outside the frame: look everywhere
+        return x0, y0, x1, y1
 
     def locate(self, point: Point) -> tuple[Zone, Point] | None:
         """(zone, position in that zone's own coordinates) of a frame point, or None."""

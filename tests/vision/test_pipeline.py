@@ -181,7 +181,10 @@ def test_pipeline_reads_dice_and_cards_in_turn() -> None:
     seen = [pipe.look(Frame(frame, lores, i, 0.0)) for i in range(3)]
     assert seen[0].dice is None and seen[0].cards is None  # the first frame counts as moving
     assert seen[1].cards is None and [d.value for d in seen[1].dice or ()] == [3, 3]
-    assert seen[2].dice is None and [c.payload for c in seen[2].cards or ()] == ["MT1:MECS:7"]
+    assert seen[1].read == ("dice",)
+    # The next still frame reads the cards; the dice reading holds (nothing changed).
+    assert seen[2].read == ("cards",) and seen[2].dice == seen[1].dice
+    assert [c.payload for c in seen[2].cards or ()] == ["MT1:MECS:7"]
     values = {}
     for i in range(3, 8):
         for obs in pipe.process(Frame(frame, lores, i, 0.0)):
