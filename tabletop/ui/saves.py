@@ -78,6 +78,9 @@ class GameSave:
     id: int | None = None
     checks: list[list[int]] = field(default_factory=list)  # per seat: [checked, right]
     played_before: float = 0.0  # seconds played before this process took the game up
+    # The journal label of a new row: LABEL for a game Home offers to carry on; another
+    # label for a row that belongs to one (e.g. a bot's own sheet at a Mathe-Meister table).
+    label: str = LABEL
     _since: float | None = None
     _failed: bool = False
     _match: Match[Any, Any, Any] | None = None
@@ -125,7 +128,7 @@ class GameSave:
             try:
                 self.id = self.ctx.journal.start(
                     match,
-                    label=LABEL,
+                    label=self.label,
                     meta=self.meta(),
                     seats=self.seats,
                     session=self.ctx.session,
@@ -154,6 +157,11 @@ class GameSave:
             return
         self.checks[seat][0] += 1
         self.checks[seat][1] += int(right)
+        self._write_meta()
+
+    def write_meta(self) -> None:
+        """Write ``app`` and ``checks`` now: for a screen that keeps part of its state
+        beside its match (changed in ``app``) or sets ``checks`` from that state."""
         self._write_meta()
 
     def set_seats(self, seats: Sequence[SeatInfo]) -> None:

@@ -8,6 +8,7 @@ taps the two values, or lets the device roll virtual dice. The scene pops with a
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -33,9 +34,19 @@ class DiceResult:
 
 
 class DiceScene(Scene):
-    def __init__(self, ctx: Context, *, title: str, mode: str = "camera") -> None:
+    def __init__(
+        self,
+        ctx: Context,
+        *,
+        title: str,
+        mode: str = "camera",
+        roll: Callable[[], tuple[int, int]] | None = None,
+    ) -> None:
         super().__init__(ctx)
         self.title = title
+        # "Roll for me": the game's own virtual dice (keyed by the game's seed and step,
+        # so a game carried on from the journal rolls what it would have); else ctx.rng.
+        self.roll = roll
         camera_ok = ctx.camera is not None  # it may have failed before: it gets another try
         self.mode = mode if mode in MODES and (mode != "camera" or camera_ok) else "tap"
         self.note = "" if mode != "camera" or camera_ok else "No camera here: tap the dice."
@@ -156,8 +167,11 @@ class DiceScene(Scene):
             source = "corrected" if self.corrected else "tap"
             self._done((self.picked[0], self.picked[1]), source)  # type: ignore[arg-type]
         elif name == "roll":
-            rng = self.ctx.rng
-            self._done((rng.randint(1, 6), rng.randint(1, 6)), "virtual")
+            if self.roll is not None:
+                self._done(self.roll(), "virtual")
+            else:
+                rng = self.ctx.rng
+                self._done((rng.randint(1, 6), rng.randint(1, 6)), "virtual")
         elif name == "use" and self.seen is not None and self.seen.readable:
             a, b = self.seen.values
             self._done((a, b), "camera")  # type: ignore[arg-type]
