@@ -54,6 +54,11 @@ def ellipsis(painter: Painter, text: str, size: int, width: int, bold: bool = Fa
     return text.rstrip() + "…"
 
 
+def count_students(n: int) -> str:
+    """``"1 student"``, ``"3 students"``."""
+    return f"{n} student{'' if n == 1 else 's'}"
+
+
 def group_label(group: str | None) -> str:
     return "Everyone" if group is None else (group or "No group")
 
@@ -264,12 +269,16 @@ class ImportDialog(Dialog):
     """What a class list file would do; pops with "merge", "replace" or None."""
 
     def __init__(self, ctx: Context, file: str, merge: ImportReport, replace: ImportReport) -> None:
-        super().__init__(ctx, f"Import {file}?", (640, 330))
-        self.text = f"{merge.total} students in the file. Add and update: {merge.sentence()} " + (
-            f"Replace the list: also removes {replace.removed} students who are not "
-            "in the file (their past games stay)."
+        super().__init__(ctx, f"Import {file}?", (640, 300))
+        replacing = (
+            f"Replace the list: also removes {count_students(replace.removed)} who "
+            f"{'is' if replace.removed == 1 else 'are'} not in the file (their past games stay)."
             if replace.removed
             else "Everyone on the device is in the file."
+        )
+        self.text = (
+            f"{count_students(merge.total)} in the file.\n"
+            f"Add and update: {merge.sentence()}\n{replacing}"
         )
 
     def layout(self, metrics: Metrics) -> None:
@@ -428,7 +437,7 @@ class ClassListScene(Scene):
         groups = len({s.group for s in self.grid.students if s.group})
         if count:
             sub = (
-                f"{count} student{'s' if count != 1 else ''}"
+                count_students(count)
                 + (f" in {groups} group{'s' if groups != 1 else ''}" if groups else "")
                 + ". Tap a name to change it."
             )
@@ -632,7 +641,7 @@ class ClassListScene(Scene):
             self.say(f"{path.name} could not be read ({exc.strerror}).", good=False)
             return
         try:
-            students = read_roster(decode_csv(data, path.name))
+            students = read_roster(decode_csv(data, "this file"))
             merge = self.roster.preview(students)
             replace = self.roster.preview(students, replace=True)
         except BadInput as exc:

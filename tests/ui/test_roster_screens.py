@@ -1,0 +1,269 @@
+"""The teacher's class list screens, played by taps (Autoplayer) as a teacher would."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pygame
+import pytest
+
+from tabletop.classroom.roster import Roster
+from tabletop.printables.badges import Student
+from tabletop.ui.app import App
+from tabletop.ui.autoplay import Autoplayer
+from tabletop.ui.scenes.common import Confirm
+from tabletop.ui.scenes.roster import (
+    ClassListScene,
+    ImportDialog,
+    PickDialog,
+    StudentDialog,
+    TypedName,
+)
+from tabletop.ui.scenes.settings import PinPad, SettingsScene
+from tests.ui.scenery import SIZES, make_app
+
+CLASS = "id,name,group\nS1,Ada Lovelace,Red\nS2,Alan Turing,Red\nS3,Grace Hopper,Blue\n"
+
+
+def open_list(
+    sticks: list[Path] | None = None, size: tuple[int, int] = (800, 480)
+) -> tuple[App, ClassListScene, Autoplayer]:
+    app = make_app(size)
+    scene = ClassListScene(app.ctx, sticks=lambda: list(sticks or []))
+    app.stack.push(scene)
+    app.step()
+    return app, scene, Autoplayer(app)
+
+
+def type_text(auto: Autoplayer, text: str) -> None:
+    for ch in text.upper():
+        auto.tap("key.space" if ch == " " else f"key.{ch}")
+    auto.tap("ok")
+
+
+def roster_of(app: App) -> list[tuple[str, str, str]]:
+    return [(s.id, s.name, s.group) for s in Roster(app.ctx.journal).students()]
+
+
+def test_class_list_is_behind_the_teacher_pin() -> None:
+    app = make_app()
+    auto = Autoplayer(app)
+    auto.tap("settings")
+    assert isinstance(app.stack.top, PinPad)
+    for digit in "2468":
+        auto.tap(f"key.{digit}")
+    assert isinstance(app.stack.top, SettingsScene)
+    auto.tap("classlist")
+    assert isinstance(app.stack.top, ClassListScene)
+    auto.tap("back")
+    assert isinstance(app.stack.top, SettingsScene)
+
+
+def test_class_list_imports_the_csv_on_a_usb_stick(tmp_path: Path) -> None:
+    (tmp_path / "class.csv").write_text(CLASS, encoding="utf-8")
+    (tmp_path / "notes.txt").write_text("not a class list")
+    app, scene, auto = open_list([tmp_path])
+    auto.tap("import")
+    dialog = app.stack.top
+    assert isinstance(dialog, ImportDialog)
+    assert dialog.text == (
+        "3 students in the file.\nAdd and update: 3 added.\nEveryone on the device is in the file."
+    )
+    auto.tap("merge")
+    assert app.stack.top is scene
+    assert scene.message == "Class list from class.csv: 3 added." and scene.good
+    assert roster_of(app) == [
+        ("S3", "Grace Hopper", "Blue"),
+        ("S1", "Ada Lovelace", "Red"),
+        ("S2", "Alan Turing", "Red"),
+    ]
+    assert {b.name for b in scene.targets()} >= {"student.S1", "student.S2", "student.S3"}
+
+
+def test_class_list_import_merges_or_replaces(tmp_path: Path) -> None:
+    app, scene, auto = open_list([tmp_path])
+    Roster(app.ctx.journal).import_csv(CLASS + "S4,Emmy Noether,Blue\n")
+    (tmp_path / "class.csv").write_text("S1,Ada King,Green\nS9,Hypatia,Blue\n")
+    auto.tap("import")
+    dialog = app.stack.top
+    assert isinstance(dialog, ImportDialog)
+    assert dialog.text.splitlines()[1:] == [
+        "Add and update: 1 added, 1 updated.",
+        "Replace the list: also removes 3 students who are not in the file (their past games"
+        " stay).",
+    ]
+    auto.tap("cancel")
+    assert len(Roster(app.ctx.journal)) == 4  # cancelled: nothing changed
+    auto.tap("import")
+    auto.tap("merge")
+    assert len(Roster(app.ctx.journal)) == 5
+    assert ("S1", "Ada King", "Green") in roster_of(app)
+    auto.tap("import")
+    auto.tap("replace")
+    assert [s[0] for s in roster_of(app)] == ["S9", "S1"]
+    assert scene.message == "Class list from class.csv: 2 unchanged, 3 removed."
+
+
+def test_class_list_offers_a_pick_among_several_files(tmp_path: Path) -> None:
+    (tmp_path / "a-class.csv").write_text("S1,Ada,Red\n")
+    (tmp_path / "B-class.CSV").write_text("S2,Bo,Red\nS3,Cy,Red\n")
+    (tmp_path / ".hidden.csv").write_text("S9,Nobody,Red\n")
+    app, _, auto = open_list([tmp_path])
+    auto.tap("import")
+    pick = app.stack.top
+    assert isinstance(pick, PickDialog)
+    assert [label for label, _ in pick.choices] == ["a-class.csv", "B-class.CSV"]
+    auto.tap("pick.1")
+    assert isinstance(app.stack.top, ImportDialog)
+    auto.tap("merge")
+    assert [s[0] for s in roster_of(app)] == ["S2", "S3"]
+
+
+@pytest.mark.parametrize(
+    ("files", "message"),
+    [
+        (None, "No USB stick found. Put one in and try again."),
+        ({}, "There is no .csv file on the USB stick."),
+        ({"c.csv": b"S1,Ada,Red\nS2\n"}, "c.csv: line 2: expected id, name, group."),
+        ({"c.csv": b"S1,Ada,Red\nS1,Bo,Red\n"}, "c.csv: line 2: id S1 is used twice."),
+        ({"c.csv": b"\x00\x81\x8d\x8f"}, "c.csv: this file is not a text file."),
+    ],
+)
+def test_class_list_import_problems_are_one_sentence(
+    tmp_path: Path, files: dict[str, bytes] | None, message: str
+) -> None:
+    if files is not None:
+        for name, data in files.items():
+            (tmp_path / name).write_bytes(data)
+    app, scene, auto = open_list([] if files is None else [tmp_path])
+    Roster(app.ctx.journal).import_csv(CLASS)
+    auto.tap("import")
+    assert app.stack.top is scene
+    assert scene.message == message and not scene.good
+    assert len(Roster(app.ctx.journal)) == 3
+
+
+def test_class_list_types_a_student_in(tmp_path: Path) -> None:
+    app, scene, auto = open_list()
+    Roster(app.ctx.journal).import_csv(CLASS)
+    auto.tap("add")
+    assert isinstance(app.stack.top, TypedName)
+    type_text(auto, "Katherine Johnson")  # longer than a player's name
+    pick = app.stack.top
+    assert isinstance(pick, PickDialog) and pick.title == "Katherine Johnson's group"
+    assert [label for label, _ in pick.choices] == ["Blue", "Red", "No group", "New group…"]
+    auto.tap("pick.0")
+    assert ("S4", "Katherine Johnson", "Blue") in roster_of(app)
+    assert scene.message == "Katherine Johnson is on the class list (id S4)."
+    # a new group, typed in
+    auto.tap("add")
+    type_text(auto, "Zoe")
+    auto.tap("pick.3")
+    assert isinstance(app.stack.top, TypedName)
+    type_text(auto, "Green")
+    assert ("S5", "Zoe", "Green") in roster_of(app)
+    # cancelled half way: nobody added
+    auto.tap("add")
+    type_text(auto, "Nobody")
+    auto.tap("cancel")
+    assert len(Roster(app.ctx.journal)) == 5
+
+
+def test_class_list_renames_regroups_and_removes(tmp_path: Path) -> None:
+    app, scene, auto = open_list()
+    Roster(app.ctx.journal).import_csv(CLASS)
+    scene.grid.set_students(Roster(app.ctx.journal).students())
+    scene.layout(scene.m)
+    auto.tap("student.S2")
+    assert isinstance(app.stack.top, StudentDialog)
+    auto.tap("rename")
+    typed = app.stack.top
+    assert isinstance(typed, TypedName) and typed.name == "Alan Turing"
+    for _ in "Turing":
+        auto.tap("key.delete")
+    type_text(auto, "Smith")
+    assert ("S2", "Alan Smith", "Red") in roster_of(app)
+    assert scene.message == "Alan Turing is now Alan Smith."
+    auto.tap("student.S2")
+    auto.tap("group")
+    auto.tap("pick.2")  # Blue, Red, No group
+    assert ("S2", "Alan Smith", "") in roster_of(app)
+    assert scene.message == "Alan Smith is now in no group."
+    auto.tap("student.S1")
+    auto.tap("remove")
+    assert isinstance(app.stack.top, Confirm)
+    auto.tap("no")
+    assert len(Roster(app.ctx.journal)) == 3
+    auto.tap("student.S1")
+    auto.tap("remove")
+    auto.tap("yes")
+    assert [s[0] for s in roster_of(app)] == ["S3", "S2"]
+    assert "Ada Lovelace is off the class list" in scene.message
+
+
+def test_class_list_saves_to_the_usb_stick_without_overwriting(tmp_path: Path) -> None:
+    app, scene, auto = open_list([tmp_path])
+    assert not scene.target("save").enabled  # type: ignore[union-attr]
+    Roster(app.ctx.journal).import_csv(CLASS)
+    scene.grid.set_students(Roster(app.ctx.journal).students())
+    scene.layout(scene.m)
+    auto.tap("save")
+    auto.tap("save")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["class-list-2.csv", "class-list.csv"]
+    assert scene.message.startswith("Saved as class-list-2.csv.")
+    again = Roster(make_app().ctx.journal)
+    assert again.import_csv((tmp_path / "class-list.csv").read_text()).added == 3
+
+
+def test_class_list_shows_one_group_and_pages(tmp_path: Path) -> None:
+    app, scene, auto = open_list()
+    roster = Roster(app.ctx.journal)
+    for i in range(20):
+        roster.add(f"Child {chr(65 + i)}", "Red" if i % 2 else "Blue")
+    scene.grid.set_students(roster.students())
+    scene.layout(scene.m)
+    assert scene.grid.pages > 1
+    auto.tap("page.next")
+    assert scene.grid.page == 1
+    auto.tap("group")
+    auto.tap("pick.2")  # Everyone, Blue, Red
+    assert scene.grid.group == "Red" and scene.grid.page == 0
+    shown = [b.name for b in scene.targets() if b.name.startswith("student.")]
+    reds = {f"student.{s.id}" for s in roster.students("Red")}
+    assert shown and set(shown) <= reds
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_class_list_screenshots(size: tuple[int, int], tmp_path: Path) -> None:
+    app, scene, auto = open_list([tmp_path], size)
+    Roster(app.ctx.journal).import_csv(CLASS + "S4,Katherine Johnson-Goble,Blue\nS5,Zoë,\n")
+    scene.grid.set_students(Roster(app.ctx.journal).students())
+    scene.layout(scene.m)
+    shots = [app.screenshot(tmp_path / "list.png")]
+    auto.tap("student.S4")
+    shots.append(app.screenshot(tmp_path / "student.png"))
+    auto.tap("close")
+    (tmp_path / "class.csv").write_text(CLASS)
+    auto.tap("import")
+    shots.append(app.screenshot(tmp_path / "import.png"))
+    for path in shots:
+        image = pygame.surfarray.array3d(pygame.image.load(str(path)))
+        assert image.shape[:2] == size
+        assert len(np.unique(image.reshape(-1, 3), axis=0)) > 30
+    canvas = pygame.Rect((0, 0), size)
+    for dialog_or_scene in (app.stack.top, scene):
+        targets = dialog_or_scene.targets()  # type: ignore[union-attr]
+        assert all(canvas.contains(b.rect) for b in targets)
+        for i, a in enumerate(targets):
+            for b in targets[i + 1 :]:
+                assert not a.rect.colliderect(b.rect), (a.name, b.name)
+
+
+def test_class_list_student_grid_keeps_student_type() -> None:
+    from tabletop.ui.scenes.roster import StudentGrid
+
+    grid = StudentGrid([Student("S1", "Ada", "Red"), Student("S2", "Bo", "")], first_group="")
+    assert grid.groups() == ["", "Red"]
+    assert [s.id for s in grid.shown()] == ["S2", "S1"]
+    assert StudentGrid.student_of("student.S1") == "S1" and StudentGrid.student_of("seat.1") is None
