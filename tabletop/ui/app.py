@@ -82,7 +82,11 @@ class Context:
     # rotation plans. In memory unless the launcher opens the file.
     journal: Journal = field(default_factory=lambda: Journal(":memory:"))
     session: str = ""  # the lesson new games belong to (launch sets today's date)
-    rotation: Any = None  # the station rotation this device runs (tabletop.classroom), or None
+    # The station rotation this device runs (tabletop.ui.scenes.rotation.RotationRunner:
+    # update() each frame, draw(surface, metrics) over the scenes), or None.
+    rotation: Any = None
+    # Wall-clock epoch seconds: the rotation's clock, which must survive a reboot.
+    wall: Callable[[], float] = time.time
     # Sentences for every screen from code that has no scene (a failed save): the app
     # shows each one as a toast.
     notices: list[str] = field(default_factory=list)
@@ -285,6 +289,8 @@ class App:
             self._dirty = True
         if self.stack.top is not None:
             self._dirty |= bool(self._guarded(lambda: self._top().update(now)))
+        if self.ctx.rotation is not None:  # the station rotation's clock
+            self._dirty |= bool(self._guarded(lambda: self.ctx.rotation.update()))
         while self.ctx.notices:
             self.say(self.ctx.notices.pop(0), 6.0)
         if self.toast is not None and now > self.toast[1]:
@@ -323,6 +329,11 @@ class App:
             log.exception("drawing failed")
             canvas.fill(PALETTE.background)
             self.say(child_message("ui.oops"))
+        if self.ctx.rotation is not None:  # its banner, over the top scene
+            try:
+                self.ctx.rotation.draw(canvas, self.ctx.metrics)
+            except Exception:
+                log.exception("drawing the rotation's banner failed")
         if self.toast is not None:
             self._draw_toast(canvas, self.toast[0])
         if canvas is not self.window:

@@ -205,6 +205,17 @@ class SettingsScene(Scene):
         self.labels.append(("Teacher PIN", y + h // 2))
         b.append(Button("pin", pygame.Rect(left, y, m.u(240), h), "Change the PIN", kind="quiet"))
         y += h + gap
+        self.labels.append(("Classroom", y + h // 2))
+        b.append(
+            Button(
+                "rotation",
+                pygame.Rect(left, y, m.u(240), h),
+                "Station rotation",
+                kind="quiet",
+                caption="running" if self.ctx.rotation is not None else "",
+            )
+        )
+        y += h + gap
         self.info_y = y + m.u(6)
         bh = m.u(56)
         b.append(
@@ -250,6 +261,11 @@ class SettingsScene(Scene):
             self.ctx.prefs.save()
         elif name == "pin":
             self.stack.push(PinPad(self.ctx, purpose="change"))
+            return
+        elif name == "rotation":
+            from tabletop.ui.scenes.rotation import rotation_menu
+
+            self.stack.push(rotation_menu(self.ctx))
             return
         elif name == "back":
             self.stack.pop()

@@ -1,0 +1,502 @@
+"""Station rotations on the screen: the editor by taps, the banner, the warning, time up,
+the teacher's controls, and carrying on after a reboot. The wall clock is a fake."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import pygame
+import pytest
+
+from hardware.buttons import NoLamps
+from tabletop.classroom.rotation import Plan, Station, running_rotation, start_rotation
+from tabletop.engine.match import Match
+from tabletop.engine.protocol import Result
+from tabletop.games import GAMES
+from tabletop.games.math_attack import MathAttackSettings
+from tabletop.store import Journal
+from tabletop.ui.app import App, Scene
+from tabletop.ui.autoplay import Autoplayer
+from tabletop.ui.saves import GameSave, seat_infos
+from tabletop.ui.scenes.home import HomeScene
+from tabletop.ui.scenes.rotation import (
+    FLASH_STEP,
+    FLASH_TOGGLES,
+    SEATS,
+    RotationControl,
+    RotationEditor,
+    RotationRunner,
+    StationScene,
+    finish_games,
+    restore_rotation,
+)
+from tabletop.ui.theme import ORANGE, PALETTE
+from tests.ui.scenery import SIZES, FakeClock, make_app
+
+T0 = 1_700_000_000.0
+MIN = 60.0
+PLAN = Plan(
+    (
+        Station("mathe-meister"),
+        Station("math-wars-meta", "teams"),
+        Station("math-arena"),
+        Station("mecs", "challenge"),
+    ),
+    ("Red", "Blue", "Green"),
+)
+
+
+class RecordingLamps(NoLamps):
+    """The LEDs, remembering every change."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.calls: list[frozenset[int]] = []
+
+    def light_only(self, seats) -> None:
+        super().light_only(seats)
+        self.calls.append(frozenset(self.lit))
+
+
+class FakeSave:
+    def __init__(self) -> None:
+        self.id = None
+        self.finished: list[tuple[Result, str]] = []
+
+    def finish(self, result: Result, *, reason: str = "end") -> None:
+        self.finished.append((result, reason))
+
+
+class FakeGame(Scene):
+    """A game screen as the rotation sees it: ``save`` and ``standings()``."""
+
+    def __init__(self, ctx, save=None) -> None:
+        super().__init__(ctx)
+        self.save = save or FakeSave()
+        self.exited = False
+
+    def standings(self) -> Result:
+        return Result((Fraction(12), Fraction(7, 2)), (1, 2), "stopped for time")
+
+    def exit(self) -> None:
+        self.exited = True
+
+
+def rotation_app(
+    size: tuple[int, int] = (800, 480), *, station: int = 1, plan: Plan = PLAN, journal=None
+) -> tuple[App, FakeClock, RotationRunner]:
+    """The app with a rotation running since T0 (this device: ``station``, 0-based)."""
+    app = make_app(size)
+    wall = FakeClock(T0)
+    app.ctx.wall = wall
+    if journal is not None:
+        app.ctx.journal = journal
+    app.ctx.lamps = RecordingLamps()
+    stored = start_rotation(app.ctx.journal, plan, station, session="lesson", now=wall)
+    runner = RotationRunner(app.ctx, stored)
+    app.ctx.rotation = runner
+    app.step()
+    return app, wall, runner
+
+
+def open_menu(app: App) -> Autoplayer:
+    """From Home (leaving the station screen first), the PIN, then Station rotation."""
+    auto = Autoplayer(app)
+    if isinstance(app.stack.top, StationScene):
+        auto.tap("home")
+    auto.tap("settings")
+    for digit in "2468":
+        auto.tap(f"key.{digit}")
+    auto.tap("rotation")
+    return auto
+
+
+def stored_clock(app: App) -> dict:
+    (text,) = app.ctx.journal.db.execute(
+        "SELECT clock FROM rotations WHERE status = 'running'"
+    ).fetchone()
+    return json.loads(text)
+
+
+def scenes_drawn(app: App) -> pygame.Surface:
+    """The canvas with the scenes drawn and no banner yet (as the banner finds it)."""
+    app.stack.draw(app.canvas)
+    return app.canvas
+
+
+def not_blank(surface: pygame.Surface) -> bool:
+    pixels = pygame.surfarray.array3d(surface)
+    return len(np.unique(pixels.reshape(-1, 3), axis=0)) > 8
+
+
+# -- the editor -----------------------------------------------------------------------------
+
+
+def test_rotation_editor_sets_up_and_starts_a_plan_by_taps() -> None:
+    app = make_app()
+    wall = FakeClock(T0)
+    app.ctx.wall = wall
+    app.ctx.session = "2024-05-02"
+    auto = open_menu(app)
+    assert isinstance(app.stack.top, RotationEditor)
+    # Station 2 plays Math Wars Meta in teams
+    auto.tap("station.1")
+    auto.tap("game.math-wars-meta")
+    auto.tap("mode.teams")
+    auto.tap("done")
+    # a fifth station, then removed again
+    auto.tap("station.add")
+    auto.tap("game.math-attack")
+    auto.tap("done")
+    assert len(app.stack.top.draft.stations) == 5
+    auto.tap("station.4")
+    auto.tap("remove")
+    # three groups: rename the first to Red
+    auto.tap("groups")
+    auto.tap("remove")
+    auto.tap("group.0")
+    for _ in range(7):
+        auto.tap("key.delete")
+    for ch in "RED":
+        auto.tap(f"key.{ch}")
+    auto.tap("ok")
+    auto.tap("done")
+    for _ in range(5):
+        auto.tap("minutes.+")
+    auto.tap("transition.+")
+    auto.tap("warning.+")
+    auto.tap("rounds.-")
+    auto.tap("here.+")
+    auto.tap("start")
+
+    runner = app.ctx.rotation
+    assert isinstance(runner, RotationRunner)
+    plan = runner.plan
+    assert [s.game for s in plan.stations] == [
+        "mathe-meister",
+        "math-wars-meta",
+        "mecs",
+        "math-arena",
+    ]
+    assert plan.stations[1].mode == "teams"
+    assert plan.groups == ("Red", "Group 2", "Group 3")
+    assert (plan.minutes, plan.transition, plan.warning, plan.count) == (20, 2, 2, 3)
+    assert runner.station == 1 and runner.group == "Group 2"
+    # stored, with the lesson and the wall-clock start
+    stored = running_rotation(app.ctx.journal)
+    assert stored is not None and stored.plan == plan and stored.session == "2024-05-02"
+    assert stored.clock.started_at == T0
+    # Home, then the station screen with the welcome
+    assert [type(s) for s in app.stack] == [HomeScene, StationScene]
+    assert app.stack.top.welcome_text() == (
+        "Group 2, this is Station 2: Math Wars Meta Mode: Teams \u00b7 Rotation 1 of 3"
+    )
+
+
+def test_rotation_editor_refuses_more_groups_than_stations() -> None:
+    app = make_app()
+    auto = open_menu(app)
+    auto.tap("groups")
+    auto.tap("add")  # 5 groups, 4 stations
+    auto.tap("done")
+    auto.tap("start")
+    editor = app.stack.top
+    assert isinstance(editor, RotationEditor)
+    assert editor.message == (
+        "There are 5 groups but only 4 stations: add a station or put two groups together."
+    )
+    assert app.ctx.rotation is None
+    assert app.ctx.sounds.played[-1] == "wrong"
+
+
+def test_rotation_editor_takes_the_class_lists_groups() -> None:
+    app = make_app()
+    with app.ctx.journal.transaction() as db:
+        db.executemany(
+            "INSERT INTO students (id, name, grp, added) VALUES (?, ?, ?, 0)",
+            [("S1", "Mia", "Owls"), ("S2", "Ben", "Foxes"), ("S3", "Ada", "Owls")],
+        )
+    auto = open_menu(app)
+    assert app.stack.top.draft.groups == ["Foxes", "Owls"]
+    auto.tap("groups")
+    auto.tap("add")
+    auto.tap("class")  # back to the class list's groups
+    auto.tap("done")
+    assert app.stack.top.draft.groups == ["Foxes", "Owls"]
+
+
+def test_rotation_editor_starts_from_the_last_plan() -> None:
+    app = make_app()
+    start_rotation(app.ctx.journal, PLAN, 0, now=lambda: T0)
+    app.ctx.rotation = None
+    open_menu(app)
+    assert app.stack.top.draft.plan() == PLAN
+
+
+# -- the banner -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_rotation_banner_shows_station_group_and_countdown(size, tmp_path: Path) -> None:
+    app, wall, runner = rotation_app(size)
+    wall.advance(3 * MIN + 20)
+    app.step()
+    m = app.ctx.metrics
+    banner = runner.banner(m, scenes_drawn(app))
+    assert banner is not None
+    assert (banner.label, banner.clock) == ("Station 2 \u00b7 Blue", "11:40")
+    assert banner.fill == PALETTE.ink
+    app.draw()
+    assert tuple(app.canvas.get_at((banner.rect.left + 4, banner.rect.centery)))[:3] == PALETTE.ink
+    # it covers none of Home's buttons, and is big enough to read from the table
+    assert not any(banner.rect.colliderect(b.rect) for b in app.stack.top.targets())
+    assert banner.rect.height >= m.touch * 0.85
+    app.screenshot(tmp_path / "banner.png")
+
+    wall.advance(11 * MIN)  # the warning minute: amber
+    app.step()
+    banner = runner.banner(m, scenes_drawn(app))
+    assert banner.fill == ORANGE and banner.clock == "00:40"
+    runner.pause()
+    app.step()
+    assert runner.banner(m, scenes_drawn(app)).clock == "Paused"
+
+
+def test_rotation_banner_hidden_on_its_own_screens_and_by_a_scene() -> None:
+    app, _wall, runner = rotation_app()
+    assert isinstance(app.stack.top, HomeScene)
+
+    class Quiet(Scene):
+        rotation_banner = False
+
+    app.stack.push(Quiet(app.ctx))
+    assert runner.banner(app.ctx.metrics) is None
+    app.stack.pop()
+    app.stack.push(StationScene(app.ctx, runner))
+    assert runner.banner(app.ctx.metrics) is None
+
+
+def test_rotation_banner_only_the_countdown_where_there_is_no_room() -> None:
+    app, _wall, runner = rotation_app()
+    m = app.ctx.metrics
+
+    class Crowded(Scene):
+        def draw(self, surface):
+            surface.fill((10, 10, 10))  # nothing is plain background
+
+    app.stack.push(Crowded(app.ctx))
+    app.draw()
+    banner = runner.banner(m, scenes_drawn(app))
+    assert banner is not None and banner.label == "" and banner.clock == "15:00"
+
+
+# -- warning and time up ------------------------------------------------------------------------
+
+
+def test_rotation_warning_sounds_and_flashes_every_seat_once() -> None:
+    app, wall, _runner = rotation_app()
+    lamps = app.ctx.lamps
+    lamps.light_only([2])  # a game had seat 3 lit
+    lamps.calls.clear()
+    wall.advance(14 * MIN - 1)
+    app.step()
+    assert "round" not in app.ctx.sounds.played
+    wall.advance(1)
+    app.step()
+    assert app.ctx.sounds.played.count("round") == 1
+    everyone = frozenset(range(SEATS))
+    assert lamps.calls[-1] == everyone
+    for _ in range(FLASH_TOGGLES + 1):
+        wall.advance(FLASH_STEP)
+        app.step()
+    assert lamps.calls[:FLASH_TOGGLES] == [everyone, frozenset()] * (FLASH_TOGGLES // 2)
+    assert lamps.lit == {2}  # as it was before the flash
+    calls = len(lamps.calls)
+    wall.advance(10)
+    app.step()
+    assert app.ctx.sounds.played.count("round") == 1 and len(lamps.calls) == calls
+
+
+def test_rotation_time_up_saves_the_game_and_sends_the_group_on() -> None:
+    app, wall, runner = rotation_app(station=1)
+    game = FakeGame(app.ctx)
+    app.stack.push(game)
+    wall.advance(15 * MIN)
+    app.step()
+    assert len(game.save.finished) == 1
+    result, reason = game.save.finished[0]
+    assert reason == "time" and result.scores == (12, Fraction(7, 2))
+    assert game.exited
+    assert [type(s) for s in app.stack] == [HomeScene, StationScene]
+    screen = app.stack.top
+    assert screen.leaving() == "Group Blue: go to Station 3 \u2014 Math Arena"
+    assert screen.welcome_text() == (
+        "Group Red, this is Station 2: Math Wars Meta Mode: Teams \u00b7 Rotation 2 of 4"
+    )
+    assert runner.moment.phase == "transition" and runner.group == "Red"
+    # the transition ends: Red plays here now; nothing is saved twice
+    wall.advance(MIN)
+    app.step()
+    assert runner.moment.phase == "play" and runner.group == "Red"
+    assert app.stack.top is screen and len(game.save.finished) == 1
+    assert screen.target("start").enabled
+    screen.press("start")
+    assert type(app.stack.top).__module__.startswith("tabletop.ui.games.math_wars_meta")
+
+
+def test_rotation_time_up_finishes_a_journaled_game_for_time() -> None:
+    app, wall, _runner = rotation_app(station=0)
+    ctx = app.ctx
+    match = Match(GAMES["math-attack"], MathAttackSettings(), 2, seed=3)
+    save = GameSave(ctx, "math-attack", seat_infos(["Mia", "Ben"]), {"seed": 3})
+    save.attach(match)
+    app.stack.push(FakeGame(ctx, save))
+    already = FakeGame(ctx, GameSave(ctx, "math-attack", seat_infos(["A", "B"]), {}))
+    already.save.attach(Match(GAMES["math-attack"], MathAttackSettings(), 2, seed=4))
+    already.save.finish(already.standings(), reason="end")
+    app.stack.push(already)
+    wall.advance(15 * MIN)
+    app.step()
+    rows = {s.id: s for s in ctx.journal.matches()}
+    assert rows[save.id].status == "finished" and rows[save.id].reason == "time"
+    assert rows[save.id].result["scores"] == ["12", "7/2"]
+    assert rows[save.id].result["reason"] == "time"
+    assert rows[already.save.id].reason == "end"  # a game over already stays as it was
+
+
+def test_rotation_time_up_without_game_saves_does_not_crash() -> None:
+    app, wall, _runner = rotation_app()
+
+    class OldGame(Scene):  # a game screen from before GameSave
+        pass
+
+    app.stack.push(OldGame(app.ctx))
+    assert finish_games(app.ctx) == 0
+    wall.advance(15 * MIN)
+    app.step()
+    assert isinstance(app.stack.top, StationScene)
+
+
+def test_rotation_idle_station_and_the_last_rotation() -> None:
+    plan = Plan((Station("mecs"), Station("math-arena")), ("Red",), minutes=5, transition=0)
+    app, wall, runner = rotation_app(station=1, plan=plan)
+    assert runner.group is None  # Red starts at station 1; station 2 rests
+    wall.advance(5 * MIN)
+    app.step()
+    screen = app.stack.top
+    assert isinstance(screen, StationScene) and screen.leaving() is None
+    assert runner.group == "Red" and screen.welcome()[0] == "Group Red,"
+    wall.advance(5 * MIN)
+    app.step()
+    screen = app.stack.top
+    assert screen.leaving() == "Group Red: well done! The rotation is over."
+    assert screen.welcome()[0] == "All done!"
+    assert not screen.target("start").enabled
+    assert app.ctx.rotation is None and runner.finished
+    (status,) = app.ctx.journal.db.execute("SELECT status FROM rotations").fetchone()
+    assert status == "finished"
+
+
+# -- the teacher's controls ------------------------------------------------------------------------
+
+
+def test_rotation_controls_pause_resume_extend_by_taps() -> None:
+    app, wall, runner = rotation_app()
+    auto = open_menu(app)
+    assert isinstance(app.stack.top, RotationControl)
+    assert not app.stack.top.target("resume").enabled
+    wall.advance(2 * MIN)
+    auto.tap("pause")
+    assert runner.moment.paused and stored_clock(app)["pauses"] == [[T0 + 120, None]]
+    assert not app.stack.top.target("pause").enabled
+    wall.advance(10 * MIN)
+    app.step()
+    assert runner.moment.countdown() == "13:00"
+    auto.tap("resume")
+    auto.tap("extend")
+    assert runner.moment.countdown() == "14:00"
+    assert stored_clock(app)["extensions"] == [[0, "play", 1]]
+    wall.advance(14 * MIN)
+    app.step()
+    assert runner.moment.phase == "transition"
+
+
+def test_rotation_controls_skip_and_end_ask_first() -> None:
+    app, _wall, runner = rotation_app(station=1)
+    auto = open_menu(app)
+    auto.tap("skip")
+    auto.tap("no")
+    assert runner.moment.phase == "play" and isinstance(app.stack.top, RotationControl)
+    auto.tap("skip")
+    auto.tap("yes")  # time is up now: the station screen for the groups
+    assert runner.moment.phase == "transition"
+    assert isinstance(app.stack.top, StationScene)
+    assert app.stack.top.leaving() == "Group Blue: go to Station 3 \u2014 Math Arena"
+    auto = open_menu(app)
+    auto.tap("end")
+    auto.tap("yes")
+    assert app.ctx.rotation is None and runner.moment.done
+    assert app.stack.top.welcome()[0] == "All done!"
+    assert running_rotation(app.ctx.journal) is None
+
+
+# -- after a reboot ----------------------------------------------------------------------------
+
+
+def test_rotation_restored_after_a_reboot_with_the_same_clock(tmp_path) -> None:
+    path = tmp_path / "tabletop.sqlite3"
+    app, wall, runner = rotation_app(journal=Journal(path))
+    wall.advance(5 * MIN)
+    runner.pause()
+    wall.advance(MIN)
+    runner.resume()
+    wall.advance(MIN)
+    app.step()
+    before = runner.moment
+    app.ctx.journal.close()
+
+    again = make_app()  # the device started again
+    again.ctx.journal = Journal(path)
+    again.ctx.wall = FakeClock(wall.now)
+    restored = restore_rotation(again.ctx)
+    assert again.ctx.rotation is restored and isinstance(restored, RotationRunner)
+    assert restored.moment == before and restored.group == "Blue"
+    assert restored.moment.countdown() == "09:00"
+    assert restore_rotation(make_app().ctx) is None  # nothing running in a fresh journal
+
+
+# -- screenshots -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_rotation_screens_render_at_both_sizes(size, tmp_path: Path) -> None:
+    app, wall, _runner = rotation_app(size)
+    shots = {"welcome": app.screenshot(tmp_path / "welcome.png")}
+    wall.advance(15 * MIN + 5)
+    app.step()
+    shots["time_up"] = app.screenshot(tmp_path / "time_up.png")
+    auto = open_menu(app)
+    shots["control"] = app.screenshot(tmp_path / "control.png")
+    auto.tap("back")  # to the teacher menu
+    app.ctx.rotation = None
+    auto.tap("rotation")
+    shots["editor"] = app.screenshot(tmp_path / "editor.png")
+    auto.tap("station.0")
+    shots["picker"] = app.screenshot(tmp_path / "picker.png")
+    auto.tap("cancel")
+    auto.tap("groups")
+    shots["groups"] = app.screenshot(tmp_path / "groups.png")
+    for name, path in shots.items():
+        image = pygame.image.load(str(path))
+        assert image.get_size() == size, name
+        assert not_blank(image), name
+    # every button of these screens is inside the screen and big enough to touch
+    m = app.ctx.metrics
+    for scene in (app.stack.top, RotationEditor(app.ctx), RotationControl(app.ctx)):
+        scene.layout(m)
+        for b in scene.targets():
+            assert app.canvas.get_rect().contains(b.rect), (type(scene).__name__, b.name)
+            assert min(b.rect.size) >= m.touch, (type(scene).__name__, b.name, b.rect)
