@@ -136,7 +136,7 @@ def test_signin_by_tapping_names_and_as_guest() -> None:
         [
             SeatInfo(0, "Emmy Noether", "S4", "Blue"),
             SeatInfo(1, "Player 2", None, "", "easy"),
-            SeatInfo(2, "Player 3", None, "Blue", None),  # a guest joins the rotation's group
+            SeatInfo(2, "Player 3", None, "", None),  # a guest: no id, no group
         ]
     ]
 

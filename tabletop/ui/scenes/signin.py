@@ -10,7 +10,7 @@ filled by one of:
   table, or each seat's mat when mats lie there); a badge seen in seat k's zone signs
   in seat k, a badge seen elsewhere fills the highlighted seat;
 * **a tap on a name** (the rotation's group first), which fills the highlighted seat;
-* **Play as guest**, which keeps the seat's default name (and the rotation's group).
+* **Play as guest**, which keeps the seat's default name (and no student id or group).
 
 A seat is highlighted (its LED lit) until it is filled, then the next empty one; a tap
 on a seat, or its seat button, highlights it to change it. Bot seats are filled
@@ -351,8 +351,8 @@ class SignInScene(Scene):
                 out.append(SeatInfo(i, s.default, None, "", s.bot))
             elif s.student is not None:
                 out.append(SeatInfo(i, s.student.name, s.student.id, s.student.group, None))
-            else:  # a guest: probably a child of the group at this station
-                out.append(SeatInfo(i, s.default, None, self.rotation_group or "", None))
+            else:  # a guest: the default name, no group (reports list guests apart)
+                out.append(SeatInfo(i, s.default, None, "", None))
         return out
 
     def say(self, message: str, good: bool = True) -> None:
