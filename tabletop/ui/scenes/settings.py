@@ -215,6 +215,14 @@ class SettingsScene(Scene):
                 caption="running" if self.ctx.rotation is not None else "",
             )
         )
+        b.append(
+            Button(
+                "classlist",
+                pygame.Rect(left + m.u(250), y, m.u(200), h),
+                "Class list",
+                kind="quiet",
+            )
+        )
         y += h + gap
         self.info_y = y + m.u(6)
         bh = m.u(56)
@@ -261,6 +269,11 @@ class SettingsScene(Scene):
             self.ctx.prefs.save()
         elif name == "pin":
             self.stack.push(PinPad(self.ctx, purpose="change"))
+            return
+        elif name == "classlist":
+            from tabletop.ui.scenes.roster import ClassListScene
+
+            self.stack.push(ClassListScene(self.ctx))
             return
         elif name == "rotation":
             from tabletop.ui.scenes.rotation import rotation_menu
