@@ -384,6 +384,8 @@ def test_mecs_hack_by_camera_flips_into_the_hackers_coins() -> None:
     assert any("hacked" in line for _, line in table.turns.lines)
     post(app, seen(2, "2", "X", "2", "EQ", "4"))  # still there while being flipped: no error
     assert table.message[1] != "error"
+    # equations the device checked for the report: seat 1's refused hack, then its hack
+    assert table.save.checks == [[2, 1], [0, 0]]
 
 
 def test_mecs_undo_needs_the_teacher_pin() -> None:
@@ -438,3 +440,95 @@ def test_mecs_results_name_the_winner_and_offer_another_game(tmp_path: Path) -> 
     Autoplayer(app).tap("again")
     fresh = app.stack.top
     assert isinstance(fresh, MecsTable) and fresh is not table
+
+
+# -- never lose a game (issue 10) ------------------------------------------------------------
+
+
+def test_mecs_every_move_is_journaled_and_a_new_app_carries_on(tmp_path: Path) -> None:
+    from tabletop.games import GAMES
+    from tabletop.store import FILE_NAME, Journal
+    from tabletop.ui.scenes.common import Confirm
+
+    path = tmp_path / FILE_NAME
+    app = make_app(journal=Journal(path))
+    auto, table = child_turn(app)  # the bot has played; the child is to put cards down
+    area = table.state.players[0].area
+    auto.tap("area.0")
+    auto.tap(f"gap.{len(area)}")
+    auto.tap("choice.0")
+    auto.tap("done")
+    assert len(table.state.players[0].area) == len(area) + 1 or table.state.coins(0)
+    # what the screen shows is on disk: a second reader of the file sees the same match
+    (saved,) = Journal(path).unfinished("app")
+    assert Journal(path).load(saved.id, GAMES).state == table.state
+    assert saved.meta["app"]["seed"] == table.seed
+    # the device is unplugged; a new app on the same file offers the game
+    again = make_app(journal=Journal(path))
+    offer = again.stack.top
+    assert isinstance(offer, Confirm) and "M.E.C.S." in offer.title
+    Autoplayer(again).tap("yes")
+    resumed = again.stack.top
+    assert isinstance(resumed, MecsTable) and resumed.resumed
+    assert resumed.state == table.state and resumed.match.history == table.match.history
+    assert [(p.name, p.bot) for p in resumed.seats] == [(p.name, p.bot) for p in table.seats]
+    assert resumed.settings == table.settings and resumed.pending_seat() == table.pending_seat()
+    assert resumed.message[0].startswith("Welcome back!")
+    assert resumed.turns.lines == table.turns.lines  # the turn log, told again
+    # it deals on exactly as the first app would have: end the turn, fill the hands
+    for scene in (table, resumed):
+        if scene.state.phase == "planted":
+            scene.press("end")
+        while scene.state.phase == "refill" and scene.match.pending.chance is None:
+            scene.press("refill.numbers")
+    assert resumed.state == table.state and resumed.state.phase == "plant"
+
+
+def test_mecs_new_game_instead_keeps_the_old_one_as_abandoned(tmp_path: Path) -> None:
+    from tabletop.store import FILE_NAME, Journal
+    from tabletop.ui.scenes.home import HomeScene
+
+    path = tmp_path / FILE_NAME
+    app = make_app(journal=Journal(path))
+    start(app, seats=3, bots=(1,))
+    again = make_app(journal=Journal(path))
+    Autoplayer(again).tap("no")
+    assert isinstance(again.stack.top, HomeScene)
+    (old,) = Journal(path).matches()
+    assert old.status == "abandoned" and old.actions > 0
+    # leaving a game is the same: kept, abandoned, with the coins then as its standings
+    auto, table = start(again, seats=2)
+    auto.tap("leave")
+    auto.tap("yes")
+    assert isinstance(again.stack.top, HomeScene)
+    left = Journal(path).matches()[0]
+    assert left.id == table.save.id and left.status == "abandoned"
+    assert left.result is not None and left.result["scores"] == ["0", "0"]
+
+
+def test_mecs_finished_game_is_stored_with_its_result_seats_and_checks() -> None:
+    app = make_app()
+    _auto, table = start(app, seats=2, bots=(0, 1))
+    for _ in range(3000):
+        if isinstance(app.stack.top, MecsResults):
+            break
+        app.ctx.clock.advance(BOT_SECONDS + 0.1)
+        app.step()
+    assert isinstance(app.stack.top, MecsResults)
+    journal = app.ctx.journal
+    (saved,) = journal.matches()
+    result = Mecs().result(table.state)
+    assert result is not None and table.standings() == result
+    assert saved.status == "finished" and saved.reason == "end"
+    assert saved.result is not None and saved.result["winners"] == sorted(result.winners)
+    assert saved.result["scores"] == [str(table.state.coins(s)) for s in (0, 1)]
+    assert [s.name for s in journal.seats(saved.id)] == ["Bot 1", "Bot 2"]
+    assert [s.bot for s in journal.seats(saved.id)] == ["standard", "standard"]
+    assert saved.actions == len(table.match.history)
+    # equations checked: every equation completed (normal mode: each one scores)
+    done = [0, 0]
+    for step in table.match.steps:
+        for event in step.events:
+            if event.code == "mecs.completed":
+                done[event.seat] += 1
+    assert saved.meta["checks"] == [[n, n] for n in done] and sum(done) > 0

@@ -1,17 +1,20 @@
 """M.E.C.S. in the touchscreen app: setup, the table, card pages, and the demo.
 
-``setup_scene(ctx)`` is what Home pushes; ``run_demo(...)`` plays a whole game with bots
-in every seat offscreen (``tabletop demo --game mecs``). See :mod:`.table` for the
-game screen and :mod:`.cards` for the card pages.
+``setup_scene(ctx)`` is what Home pushes; ``resume_scene(ctx, save, match)`` is the
+table again around a game carried on from the journal; ``run_demo(...)`` plays a whole
+game with bots in every seat offscreen (``tabletop demo --game mecs``). See
+:mod:`.table` for the game screen and :mod:`.cards` for the card pages.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 if TYPE_CHECKING:
+    from tabletop.engine.match import Match
     from tabletop.ui.app import Context, Scene
+    from tabletop.ui.saves import GameSave
 
 
 def setup_scene(ctx: Context) -> Scene:
@@ -20,16 +23,37 @@ def setup_scene(ctx: Context) -> Scene:
     return MecsSetup(ctx)
 
 
+def resume_scene(ctx: Context, save: GameSave, match: Match[Any, Any, Any]) -> Scene:
+    """The M.E.C.S. table again around a match replayed from the journal: the seats and
+    the seed are in ``save``, the settings in the match."""
+    from tabletop.ui.games.mecs.table import MecsTable
+
+    app = save.app
+    seats: list[Any] = list(save.seats)
+    if len(seats) != len(app["seats"]):  # the seats' rows were not written: the names
+        seats = [(str(name), bool(bot)) for name, bot in app["seats"]]
+    return MecsTable(
+        ctx,
+        seats=seats,
+        settings=match.settings,
+        seed=int(app["seed"]),
+        bot_driver=str(app.get("bot_driver", "scene")),
+        match=match,
+        save=save,
+    )
+
+
 def run_demo(
     *,
     seed: int | None,
     out_dir: Path | None,
     out: TextIO,
     size: tuple[int, int] = (800, 480),
+    data: Path | None = None,
 ) -> str:
     from tabletop.ui.games.mecs.demo import run_demo as demo
 
-    return demo(seed=seed, out_dir=out_dir, out=out, size=size)
+    return demo(seed=seed, out_dir=out_dir, out=out, size=size, data=data)
 
 
-__all__ = ["run_demo", "setup_scene"]
+__all__ = ["resume_scene", "run_demo", "setup_scene"]

@@ -5,6 +5,13 @@ the way a child's move does: cards put down or hacked in are shown to the (simul
 camera as a ``CardsSeen`` reading of that area, left to right; ending a turn, trading
 and refilling are taps on the screen's buttons. One line is printed per turn, and the
 last line is ``winner: NAMES`` (or ``winner: draw``).
+
+With ``data`` the game is journaled in that folder as the app does (issue 10). Killed
+and started again with the same arguments, the demo carries on through Home's "carry
+on" offer and ends with the same last line: the bots decide from the state alone and
+the virtual cards are keyed by the seed and the number of actions so far, so nothing
+but the journal is needed. Nothing of the demo lives outside the app's match (the bots
+play through its screens), so there is nothing to lay on the table again.
 """
 
 from __future__ import annotations
@@ -109,6 +116,7 @@ def run_demo(
     seats: int = 3,
     deck: str = "advanced",
     mode: str = "normal",
+    data: Path | None = None,
 ) -> str:
     os.environ["SDL_VIDEODRIVER"] = "dummy"
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
@@ -116,6 +124,7 @@ def run_demo(
 
     from tabletop.assets import mathe_meister_layout
     from tabletop.highscores import HighScores
+    from tabletop.store import FILE_NAME, Journal
     from tabletop.ui.app import App, Context
     from tabletop.ui.prefs import PrefsFile
     from tabletop.ui.scenes.home import HomeScene
@@ -135,15 +144,49 @@ def run_demo(
         prefs=PrefsFile(None),
         layout=mathe_meister_layout(),
         rng=random.Random(seed),
+        journal=Journal(data / FILE_NAME) if data is not None else Journal(":memory:"),
     )
+    tag = demo_tag(seed, seats, deck, mode)
+    carry_on = left_over(ctx.journal, tag)
     app = App(ctx, window, flip=False)
-    app.stack.push(HomeScene(ctx))
+    app.stack.push(HomeScene(ctx, offer_resume=carry_on))
     app.step()
     try:
-        line = play_demo(app, seed=seed, folder=folder, out=out, seats=seats, deck=deck, mode=mode)
+        line = play_demo(
+            app,
+            seed=seed,
+            folder=folder,
+            out=out,
+            seats=seats,
+            deck=deck,
+            mode=mode,
+            tag=tag,
+            carry_on=data if carry_on else None,
+        )
     finally:
+        ctx.journal.close()
         pygame.display.quit()
     return line
+
+
+def demo_tag(seed: int, seats: int, deck: str, mode: str) -> str:
+    """What the demo writes in its game's ``save.app["demo"]``: a journaled game with the
+    same tag is the one a run with the same arguments carries on."""
+    return f"mecs:{seed}:{seats}:{deck}:{mode}"
+
+
+def left_over(journal: Any, tag: str) -> bool:
+    """True if the journal holds this demo's unfinished game (its newest unfinished game
+    of any kind, so Home offers it). Anything else left unfinished is marked abandoned:
+    the demo then starts again from the seed, which plays the same."""
+    from tabletop.ui.saves import LABEL
+
+    waiting = journal.unfinished(LABEL)
+    if waiting and waiting[0].game == "mecs" and waiting[0].meta.get("app", {}).get("demo") == tag:
+        return True
+    for saved in waiting:
+        journal.finish(saved.id, None, reason="abandoned", status="abandoned")
+    return False
 
 
 def play_demo(
@@ -155,33 +198,51 @@ def play_demo(
     seats: int = 3,
     deck: str = "advanced",
     mode: str = "normal",
+    tag: str | None = None,
+    carry_on: Path | None = None,
 ) -> str:
-    """Set the game up by taps and play it to the end; prints and returns the winner line."""
+    """Set the game up by taps and play it to the end; prints and returns the winner line.
+
+    ``carry_on``: Home is offering this demo's journaled game (from that folder): carry
+    on with it instead of setting a new one up. ``tag`` marks a new game as this demo's.
+    """
     driver = Driver(app)
     auto = driver.auto
-    auto.tap("game.mecs")
-    setup = app.stack.top
-    setup.bot_driver = "external"
-    for _ in range(seats - 2):
-        auto.tap("players.+")
-    for seat in range(seats):
-        if not setup.bots[seat]:
-            auto.tap(f"bot.{seat}")
-    auto.tap(f"mode.{mode}")
-    auto.tap(f"deck.{deck}")
-    auto.tap("start")
-    table = driver.table
-    names = ", ".join(s.name for s in table.seats)
-    print(
-        f"M.E.C.S. in the touchscreen app, offscreen ({app.ctx.metrics.width}x"
-        f"{app.ctx.metrics.height}): {names}; {deck} deck, {mode} mode, seed {seed}",
-        file=out,
-    )
-    print("Bots' cards reach the game as camera readings of their equation areas.", file=out)
+    if carry_on is not None:
+        auto.tap("yes")  # Home: "A game of M.E.C.S. was not finished. Carry on with it?"
+        table = driver.table
+        print(
+            f"Carrying on from the journal in {carry_on}: turn {table.state.turn}, "
+            f"{len(table.match.history)} actions.",
+            file=out,
+        )
+    else:
+        auto.tap("game.mecs")
+        setup = app.stack.top
+        setup.bot_driver = "external"
+        for _ in range(seats - 2):
+            auto.tap("players.+")
+        for seat in range(seats):
+            if not setup.bots[seat]:
+                auto.tap(f"bot.{seat}")
+        auto.tap(f"mode.{mode}")
+        auto.tap(f"deck.{deck}")
+        auto.tap("start")
+        table = driver.table
+        if tag is not None:
+            table.save.app["demo"] = tag
+            table.save.write_meta()
+        names = ", ".join(s.name for s in table.seats)
+        print(
+            f"M.E.C.S. in the touchscreen app, offscreen ({app.ctx.metrics.width}x"
+            f"{app.ctx.metrics.height}): {names}; {deck} deck, {mode} mode, seed {seed}",
+            file=out,
+        )
+        print("Bots' cards reach the game as camera readings of their equation areas.", file=out)
     app.screenshot(folder / "start.png")
     shots = 1
     printed = 0
-    turn = 0
+    turn = table.state.turn
     last_banner = None
 
     def flush(upto: int | None = None) -> None:

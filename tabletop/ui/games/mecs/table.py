@@ -27,10 +27,9 @@ from typing import Any
 import pygame
 
 from tabletop.bots.mecs import decide
-from tabletop.engine.dealers import RngDealer
 from tabletop.engine.errors import TabletopError
 from tabletop.engine.match import Match
-from tabletop.engine.protocol import Event
+from tabletop.engine.protocol import Event, Result
 from tabletop.games.mecs import (
     CHANCE_TYPES,
     STACKS,
@@ -59,11 +58,13 @@ from tabletop.games.mecs_equation import (
     evaluate,
     render,
 )
+from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.games import start_card_camera, stop_card_camera
 from tabletop.ui.games.mecs.cards import LABEL, CardPageScene, draw_card, read_code
 from tabletop.ui.input import Back, CardsSeen, InputEvent, SeatPressed, Tap
 from tabletop.ui.messages import child_message
+from tabletop.ui.saves import GameSave, keyed_dealer, standings_result
 from tabletop.ui.scenes.common import Confirm, home_and_again, route_to_press
 from tabletop.ui.scenes.rules import ChoiceGrid
 from tabletop.ui.scenes.settings import PinPad, pin_gate
@@ -75,6 +76,9 @@ log = logging.getLogger(__name__)
 GAME = Mecs()
 BOT_SECONDS = 1.2  # a bot waits this long before it moves, so children can follow
 BANNER_SECONDS = 3.0
+BOT_LEVEL = "standard"  # M.E.C.S. has one bot (tabletop.bots.mecs.decide)
+# The engine's refusals of a hack whose equation the device checked and found wrong.
+HACK_CHECKS = ("mecs.hack_invalid", "mecs.hack_objective")
 
 # Error codes -> one sentence a 9-year-old understands ({who}: whose turn it is).
 KID_WORDS: dict[str, str] = {
@@ -154,7 +158,7 @@ class Banner:
 
 
 @dataclass
-class SeatInfo:
+class Player:
     name: str
     bot: bool = False
 
@@ -167,30 +171,57 @@ class TurnLog:
 
 
 class MecsTable(Scene):
-    """One game of M.E.C.S. at the device."""
+    """One game of M.E.C.S. at the device.
+
+    ``seats``: (name, is a bot) per seat, or the journal's :class:`SeatInfo` (a child
+    signed in, a bot with its level). The game is journaled in ``self.save`` before each
+    change shows (issue 10); ``match`` and ``save`` carry on a journaled game."""
 
     def __init__(
         self,
         ctx: Context,
         *,
-        seats: Sequence[tuple[str, bool]],
+        seats: Sequence[tuple[str, bool] | SeatInfo],
         settings: MecsSettings,
         seed: int | None = None,
         bot_driver: str = "scene",
+        match: Match[MecsSettings, MecsState, Action] | None = None,
+        save: GameSave | None = None,
     ) -> None:
         super().__init__(ctx)
-        self.seats = [SeatInfo(name, bot) for name, bot in seats]
+        infos = [
+            s if isinstance(s, SeatInfo) else SeatInfo(i, s[0], bot=BOT_LEVEL if s[1] else None)
+            for i, s in enumerate(seats)
+        ]
+        self.seats = [Player(s.name, s.bot is not None) for s in infos]
         self.settings = settings
         self.seed = ctx.rng.randrange(10**9) if seed is None else seed
-        self.match: Match[MecsSettings, MecsState, Action] = Match(
+        self.resumed = match is not None
+        self.match: Match[MecsSettings, MecsState, Action] = match or Match(
             GAME, settings, len(self.seats), seed=self.seed
         )
-        self.dealer = RngDealer(self.seed)
+        self.dealer = keyed_dealer(self.seed, self.match)
+        self.save = save or GameSave(
+            ctx,
+            GAME.name,
+            infos,
+            {
+                "seats": [[p.name, p.bot] for p in self.seats],
+                "seed": self.seed,
+                "bot_driver": bot_driver,
+            },
+        )
         self.bot_driver = bot_driver  # "scene": bots move by themselves; "external": the demo
         self.message = ("Everybody gets 3 number cards and 2 symbol cards.", "info")
         self.banner: Banner | None = None
         self.feed: list[str] = []
         self.turns = TurnLog()
+        if self.resumed:  # what happened before, as it was told (the turn log, the feed)
+            for step in self.match.steps:
+                for event in step.events:
+                    if event.code != "mecs.drew":
+                        self.turns.lines.append((step.state.turn, self.words(event.text)))
+            self.feed = [text for _, text in self.turns.lines[-3:]]
         self.readings: dict[int, tuple[str, ...]] = {}  # camera readings the game refused
         self.refill_seat: int | None = None
         self.asking: str | None = None
@@ -227,12 +258,37 @@ class MecsTable(Scene):
     def is_scene_bot(self, seat: int) -> bool:
         return self.seats[seat].bot and self.bot_driver == "scene"
 
+    def standings(self) -> Result:
+        """The result, or before the end the standings: coins won so far (MECS-6)."""
+        state = self.state
+        coins = [state.coins(s) for s in range(len(self.seats))]
+        words = ", ".join(f"{self.name(s)} {c}" for s, c in enumerate(coins))
+        return GAME.result(state) or standings_result(coins, f"stopped with coins {words}")
+
     # -- lifecycle -------------------------------------------------------------------------
 
     def enter(self) -> None:
+        self.save.attach(self.match)
         if self.settings.play == "camera":
             self.camera = start_card_camera(self.ctx, "mecs", len(self.seats))
+        if self.resumed:
+            self.message = (f"Welcome back! {self._whose()}", "info")
         self._settle()
+
+    def _whose(self) -> str:
+        """Whose move the game waits for, in a sentence."""
+        state = self.state
+        want = state.queue[0] if state.queue else None
+        if state.phase == "over":
+            return "The game is over."
+        if want is not None and want.purpose == "reveal":
+            return f"{self.name(want.seat)}, show one number card."
+        if want is not None and want.purpose == "objective":
+            return "Turn up the next objective card."
+        seat = self.pending_seat()
+        if state.phase == "refill" and seat is not None:
+            return f"{self.name(seat)} fills up their hand."
+        return f"It is {self.name(state.active)}'s turn."
 
     def exit(self) -> None:
         self.ctx.lamps.light_only([])
@@ -242,6 +298,8 @@ class MecsTable(Scene):
     def resume(self, result: Any) -> None:
         asking, self.asking = self.asking, None
         if asking == "leave" and result == "yes":
+            if not self.finished:
+                self.save.finish(self.standings(), reason="abandoned")
             self._leave()
             return
         if asking == "undo" and result == "ok":
@@ -289,9 +347,14 @@ class MecsTable(Scene):
         self._settle()
         return True
 
-    def refuse(self, exc: TabletopError) -> None:
+    def refuse(self, exc: TabletopError, *, checked: bool = True) -> None:
+        """Tell a refusal. A hack the engine refused because its equation is wrong (or
+        misses the objective) is an equation the device checked: counted as not right,
+        unless ``checked`` is False (the same camera reading seen again)."""
         code = getattr(exc, "code", "")
         log.info("mecs: refused %s: %s", code, exc)
+        if checked and code in HACK_CHECKS and self.state.phase in ("plant", "planted"):
+            self.save.checked(self.state.active, False)
         self.ctx.sounds.play("wrong")
         text = kid_message(code, {"who": self.name(self.state.active)})
         if code == "mecs.hack_invalid":  # the equation's mistake, e.g. "9 × 7 = 63, not 6"
@@ -315,6 +378,7 @@ class MecsTable(Scene):
         self._lamps()
         if self.state.phase == "over" and not self.finished:
             self.finished = True
+            self.save.finish(GAME.result(self.state))
             self.ctx.sounds.play("round")
             self.stack.push(MecsResults(self.ctx, table=self))
             return
@@ -331,6 +395,8 @@ class MecsTable(Scene):
             kind = "info"
             if event.code == "mecs.completed":
                 data = event.data
+                if event.seat is not None:  # an equation checked and right (it scores)
+                    self.save.checked(event.seat, True)
                 cards = list(data.get("cards", ()))
                 winner = event.seat if event.seat is not None else 0
                 owner = int(data.get("area_of", winner))
@@ -358,6 +424,8 @@ class MecsTable(Scene):
             elif event.code in ("mecs.objective", "mecs.objective_met"):
                 kind = "good"
             elif event.code == "mecs.objective_missed":
+                if event.seat is not None:  # a true equation, but not what the card asks
+                    self.save.checked(event.seat, False)
                 kind = "error"
             self.message = (text, kind)
 
@@ -448,9 +516,10 @@ class MecsTable(Scene):
             if getattr(exc, "code", "") == "mecs.take_back" and not camera:
                 self.correct(seat, reads)
                 return
+            again = camera and self.readings.get(seat) == reads
             if camera:
                 self.readings[seat] = reads
-            self.refuse(exc)
+            self.refuse(exc, checked=not again)
             return
         self.readings.pop(seat, None)
         self._events(events)
@@ -486,6 +555,8 @@ class MecsTable(Scene):
             "mecs: corrected seat %d's area to %s; %d later moves dropped", seat, reads, dropped
         )
         self.match = fixed
+        self.dealer = keyed_dealer(self.seed, fixed)
+        self.save.attach(fixed)  # the journal rewrites from the first changed step
         self.finished = False
         text = f"Fixed: {self.name(seat)}'s area reads {render(reads) or 'nothing'}."
         if dropped:
@@ -1517,7 +1588,7 @@ class MecsResults(Scene):
             self.stack.replace(
                 MecsTable(
                     self.ctx,
-                    seats=[(s.name, s.bot) for s in t.seats],
+                    seats=t.save.seats,
                     settings=t.settings,
                     bot_driver=t.bot_driver,
                 )
