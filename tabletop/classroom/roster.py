@@ -38,6 +38,7 @@ from tabletop.printables.badges import (
     MAX_GROUP_LENGTH,
     MAX_NAME_LENGTH,
     Student,
+    decode_csv,
     read_roster,
     student_id,
 )
@@ -85,22 +86,6 @@ def clean_name(text: str, what: str = "name", limit: int = MAX_NAME_LENGTH) -> s
     if len(name) > limit:
         raise BadInput("roster.long", f"the {what} {name!r} is longer than {limit} characters")
     return name
-
-
-def decode_csv(data: bytes, source: str = "the file") -> str:
-    """A class list file's text: UTF-8 (with or without a byte-order mark), else the
-    Windows-1252 that older spreadsheets save; ``BadInput`` if it is neither."""
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        pass
-    try:
-        text = data.decode("cp1252")
-    except UnicodeDecodeError:
-        raise BadInput("roster.encoding", f"{source} is not a text file") from None
-    if "\x00" in text:
-        raise BadInput("roster.encoding", f"{source} is not a text file")
-    return text
 
 
 def _plain(text: str) -> str:

@@ -61,6 +61,22 @@ def _delimiter(text: str) -> str:
     return ","
 
 
+def decode_csv(data: bytes, source: str = "the file") -> str:
+    """A class list file's text: UTF-8 (with or without a byte-order mark), else the
+    Windows-1252 that older spreadsheets save; ``BadInput`` if it is neither."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        pass
+    try:
+        text = data.decode("cp1252")
+    except UnicodeDecodeError:
+        raise BadInput("roster.encoding", f"{source} is not a text file") from None
+    if "\x00" in text:
+        raise BadInput("roster.encoding", f"{source} is not a text file")
+    return text
+
+
 def read_roster(text: str) -> list[Student]:
     """Parse the class list; ``BadInput`` names the line and the problem.
 

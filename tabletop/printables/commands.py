@@ -65,16 +65,15 @@ def run(args: argparse.Namespace) -> int:
         doc = mats_pdf(args.game, args.seats, paper)
         default, detail = f"{args.game}-mats.pdf", f"{doc.pages_count} pages"
     elif args.what == "badges":
-        from tabletop.printables.badges import badges_pdf, read_roster
+        from tabletop.printables.badges import badges_pdf, decode_csv, read_roster
 
         try:
-            text = args.roster.read_text(encoding="utf-8-sig")
+            data = args.roster.read_bytes()
         except OSError as exc:
             raise BadInput("print.roster", f"cannot read {args.roster}: {exc.strerror}") from None
-        except UnicodeDecodeError:
-            raise BadInput("print.roster", f"{args.roster} is not UTF-8 text") from None
-        students = read_roster(text)
-        doc, default, detail = badges_pdf(students, paper), "badges.pdf", f"{len(students)} badges"
+        students = read_roster(decode_csv(data, str(args.roster)))
+        count = f"{len(students)} badge{'' if len(students) == 1 else 's'}"
+        doc, default, detail = badges_pdf(students, paper), "badges.pdf", count
     else:
         from tabletop.printables.answer_key import answer_key_pdf
 

@@ -83,3 +83,20 @@ def test_badges_pdf_reads_back_through_the_card_reader(
     # the empty places on the last page hold no code
     assert all(not read_cards(piece) for piece in badges[len(students) :])
     assert set(found) == {s.id for s in students}
+
+
+def test_print_badges_reads_a_spreadsheets_csv(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Semicolons and Windows-1252, as a spreadsheet saves them; a file that is not
+    text is one line on stderr and exit status 2."""
+    roster = tmp_path / "class.csv"
+    roster.write_bytes("ID;Name;Group\r\nS1;José Núñez;Grün\r\n".encode("cp1252"))
+    out = tmp_path / "b.pdf"
+    assert cli.main(["print", "badges", str(roster), "--out", str(out)]) == 0
+    assert out.read_bytes().startswith(b"%PDF")
+    assert "(1 badge, A4)" in capsys.readouterr().out
+    roster.write_bytes(b"PK\x03\x04\x00\x81\x8d")
+    assert cli.main(["print", "badges", str(roster), "--out", str(out)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [f"tabletop print: {roster} is not a text file"]
