@@ -261,8 +261,9 @@ class RotationRunner:
         choices = ((full, label), (compact, ""))
         # Where the scene drew nothing (plain background), else where it has no button.
         if surface is not None:
+            columns = [(y, _clear_columns(surface, y, height, m)) for y in strips]
             for width, text in choices:
-                rect = _clear_spot(surface, width, height, m, strips)
+                rect = _clear_spot(columns, width, height, m)
                 if rect is not None:
                     return Banner(rect, text, clock, fill, ink)
         for width, text in choices if surface is None else choices[1:]:
@@ -314,27 +315,45 @@ class Banner:
     ink: tuple[int, int, int]
 
 
-def _clear_spot(
-    surface: pygame.Surface, width: int, height: int, m: Metrics, strips: Sequence[int]
-) -> pygame.Rect | None:
-    """The rightmost place in one of the ``strips`` (tops, in order) where ``surface``
-    shows only the background, for a ``width`` x ``height`` banner; None if none."""
+def _clear_columns(surface: pygame.Surface, y: int, height: int, m: Metrics) -> Any:
+    """Per column of the strip at ``y``: True where ``surface`` shows only the background."""
     import numpy as np
 
-    background = np.array(PALETTE.background, dtype=np.int16)
+    area = pygame.Rect(0, y - 2, m.width, height + 4).clip(surface.get_rect())
+    if area.height <= 0 or area.width <= 0:
+        return np.zeros(0, dtype=bool)
+    sub = surface.subsurface(area)
+    background = sub.map_rgb(PALETTE.background)
+    try:
+        pixels = pygame.surfarray.pixels2d(sub)  # a view, no copy (32-bit surfaces)
+    except (ValueError, pygame.error):
+        rgb = pygame.surfarray.array3d(sub).astype(np.int16)
+        return (np.abs(rgb - np.array(PALETTE.background)).max(axis=2) == 0).all(axis=1)
+    try:
+        return (pixels == background).all(axis=1)
+    finally:
+        del pixels  # unlock the surface
+
+
+def _clear_spot(
+    strips: Sequence[tuple[int, Any]], width: int, height: int, m: Metrics
+) -> pygame.Rect | None:
+    """The rightmost place in the first of the ``strips`` ((top, clear columns), in
+    order) with room for a ``width`` x ``height`` banner; None if there is none."""
+    import numpy as np
+
     pad, margin = m.u(6), m.u(8)
-    bounds = surface.get_rect()
-    for y in strips:
-        area = pygame.Rect(0, y - 2, m.width, height + 4).clip(bounds)
-        if area.height <= 0:
+    need = width + 2 * pad
+    for y, clear in strips:
+        usable = np.asarray(clear, dtype=bool).copy()
+        usable[:margin] = False
+        usable[max(0, len(usable) - margin) :] = False
+        if len(usable) < need:
             continue
-        pixels = pygame.surfarray.array3d(surface.subsurface(area)).astype(np.int16)
-        clear = (np.abs(pixels - background).max(axis=2) <= 6).all(axis=1)  # per column
-        run = 0
-        for x in range(min(m.width, area.width) - margin - 1, margin - 1, -1):
-            run = run + 1 if clear[x] else 0
-            if run >= width + 2 * pad:
-                return pygame.Rect(x + pad, y, width, height)
+        sums = np.concatenate(([0], np.cumsum(usable)))
+        starts = np.nonzero(sums[need:] - sums[:-need] == need)[0]
+        if len(starts):
+            return pygame.Rect(int(starts[-1]) + pad, y, width, height)
     return None
 
 
