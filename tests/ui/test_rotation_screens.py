@@ -86,11 +86,16 @@ class FakeGame(Scene):
 
 
 def rotation_app(
-    size: tuple[int, int] = (800, 480), *, station: int = 1, plan: Plan = PLAN, journal=None
+    size: tuple[int, int] = (800, 480),
+    *,
+    station: int = 1,
+    plan: Plan = PLAN,
+    journal=None,
+    wall: FakeClock | None = None,
 ) -> tuple[App, FakeClock, RotationRunner]:
     """The app with a rotation running since T0 (this device: ``station``, 0-based)."""
     app = make_app(size)
-    wall = FakeClock(T0)
+    wall = wall or FakeClock(T0)
     app.ctx.wall = wall
     if journal is not None:
         app.ctx.journal = journal
@@ -466,6 +471,46 @@ def test_rotation_restored_after_a_reboot_with_the_same_clock(tmp_path) -> None:
     assert restored.moment == before and restored.group == "Blue"
     assert restored.moment.countdown() == "09:00"
     assert restore_rotation(make_app().ctx) is None  # nothing running in a fresh journal
+
+
+def test_rotation_restart_finishes_a_game_whose_time_ran_out_meanwhile(tmp_path) -> None:
+    from tabletop.ui.games.math_attack import AttackScene
+
+    path = tmp_path / "tabletop.sqlite3"
+    wall = FakeClock(T0)
+    app, _wall, _runner = rotation_app(journal=Journal(path, now=wall), wall=wall)
+    wall.advance(5 * MIN)
+    app.stack.push(AttackScene(app.ctx, names=("Mia", "Ben"), seed=5))  # journaled
+    (playing,) = app.ctx.journal.unfinished("app")
+    assert playing.started == T0 + 5 * MIN
+    app.ctx.journal.close()  # unplugged at 5 minutes
+
+    wall.advance(15 * MIN)  # back on in the move to rotation 2
+    again = make_app()
+    again.ctx.journal = Journal(path, now=wall)
+    again.ctx.wall = wall
+    assert restore_rotation(again.ctx) is not None
+    row = next(s for s in again.ctx.journal.matches() if s.id == playing.id)
+    assert (row.status, row.reason) == ("finished", "time")
+    assert row.result is not None and row.result["scores"] == ["0", "0"]
+    assert again.ctx.journal.unfinished("app") == []
+
+
+def test_rotation_restart_keeps_a_game_of_the_rotation_still_on(tmp_path) -> None:
+    from tabletop.ui.games.math_attack import AttackScene
+
+    path = tmp_path / "tabletop.sqlite3"
+    wall = FakeClock(T0)
+    app, _wall, _runner = rotation_app(journal=Journal(path, now=wall), wall=wall)
+    wall.advance(5 * MIN)
+    app.stack.push(AttackScene(app.ctx, names=("Mia", "Ben"), seed=5))
+    app.ctx.journal.close()
+    wall.advance(2 * MIN)  # back on while the same rotation is still being played
+    again = make_app()
+    again.ctx.journal = Journal(path, now=wall)
+    again.ctx.wall = wall
+    restore_rotation(again.ctx)
+    assert len(again.ctx.journal.unfinished("app")) == 1  # Home offers to carry on
 
 
 # -- screenshots -------------------------------------------------------------------------------

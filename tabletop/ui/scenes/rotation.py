@@ -438,7 +438,11 @@ def _still_playing(ctx: Context, save: Any) -> bool:
 
 def restore_rotation(ctx: Context, *, wall: Callable[[], float] | None = None) -> Any:
     """At start: the rotation this device was running before it stopped, carried on
-    with its stored clock in ``ctx.rotation`` (also returned); None if there is none."""
+    with its stored clock in ``ctx.rotation`` (also returned); None if there is none.
+
+    Call it before Home is shown: a game whose rotation ran out while the device was
+    off is finished for "time" here (:func:`finish_stale_games`), so Home does not offer
+    to carry on with it."""
     try:
         stored = running_rotation(ctx.journal)
     except TabletopError as exc:
@@ -454,11 +458,50 @@ def restore_rotation(ctx: Context, *, wall: Callable[[], float] | None = None) -
         runner.moment.rotation + 1,
         runner.moment.phase,
     )
+    finish_stale_games(ctx, runner)
     if runner.moment.done:
         runner._finish()
         return None
     ctx.rotation = runner
     return runner
+
+
+def finish_stale_games(ctx: Context, runner: RotationRunner) -> int:
+    """Games left unfinished in a rotation whose time ran out while the device was off:
+    each is rebuilt from the journal and finished for "time" with its standings. Returns
+    how many; a game that cannot be rebuilt is left for Home to offer, and logged."""
+    from tabletop.ui.games import resume_game
+    from tabletop.ui.saves import unfinished
+
+    clock, now = runner.clock, runner.moment
+    done = 0
+    try:
+        waiting = unfinished(ctx)
+    except Exception as exc:
+        log.error("rotation: the unfinished games could not be listed: %s", exc)
+        return 0
+    for saved in waiting:
+        if saved.started < clock.started_at:
+            continue  # from before the rotation
+        then = clock.now(saved.started)
+        if then.done:
+            continue  # played after it
+        played_in = then.rotation + (1 if then.phase == "transition" else 0)
+        if not (
+            now.done
+            or played_in < now.rotation
+            or (played_in == now.rotation and now.phase == "transition")
+        ):
+            continue  # its rotation is still on: Home offers to carry on
+        try:
+            scene = resume_game(ctx, saved)
+            scene.save.finish(scene.standings(), reason="time")
+        except Exception as exc:
+            log.error("rotation: match %d could not be finished for time: %s", saved.id, exc)
+            continue
+        done += 1
+        log.info("rotation: match %d (%s) finished for time after a restart", saved.id, saved.game)
+    return done
 
 
 def rotation_menu(ctx: Context) -> Scene:
@@ -1286,6 +1329,7 @@ __all__ = [
     "StationScene",
     "class_groups",
     "finish_games",
+    "finish_stale_games",
     "open_game",
     "restore_rotation",
     "rotation_menu",
