@@ -16,6 +16,11 @@ To keep up with a 30 fps camera it reads as little as it can:
   running the dice networks or the QR decoders again. A die rolled or a card laid
   makes the frames move, and the scene is read again once it is still. The stabiliser
   still gets a reading every still frame, so its N-frames rule holds;
+- only what changed: after a dice reading on a still frame, the next one looks only at
+  the parts of the frame that changed since (each widened by a die and a half), keeps
+  the dice that no change touched, and reads the whole dice area only when more than
+  :data:`PARTIAL_SHARE` of it changed; the mats are looked for again only when a change
+  reaches one of their markers (or, before any mat is known, in the changed parts);
 - with ``alternate``, when both dice and cards are due, the dice on one frame and the
   cards on the next;
 - with a mat that has a dice tray in view (:meth:`vision.table.Table.dice_region`),
@@ -52,12 +57,15 @@ from vision.stabilise import (
     Observation,
     Stabiliser,
     change,
+    changed_blocks,
     motion,
     motion_image,
 )
-from vision.table import Table, Zone
+from vision.table import Box, Table, Zone
 
 CROP_MARGIN = 0.15
+DIE_SHARE = 16 / 600  # a 16 mm die in a frame 60 cm wide, before any die has been seen
+PARTIAL_SHARE = 0.5  # changed parts larger than this share of the dice area: read it all
 
 
 @dataclass(frozen=True)
@@ -95,7 +103,7 @@ class Pipeline:
         card_reader: Callable[[np.ndarray], Sequence[SeenCode]] | None = None,
         motion_threshold: float = MOTION_THRESHOLD,
         change_threshold: float = CHANGE_THRESHOLD,
-        calibrate_every: int = 30,
+        calibrate_every: int = 900,
         skip_moving: bool = True,
         alternate: bool = True,
         reuse: bool = True,
@@ -120,9 +128,14 @@ class Pipeline:
         self.alternate = alternate
         self.reuse = reuse
         self.reads = {"dice": 0, "cards": 0}  # readings made afresh, by kind
+        self.partial_reads = 0  # dice readings of only the parts that changed
+        self.calibrations = 0
         self._count = 0
         self._calibrated_at = 0
-        self._mats_moved = True
+        self._calibrated_on: np.ndarray | None = None  # the shrunk lores of that frame
+        self._markers: dict[tuple[int, int], Box] = {}  # where each marker was last seen
+        self._dice_on: np.ndarray | None = None  # the shrunk lores of the last dice reading
+        self._dice_area: Box | None = None  # and the area it covered
         self._turn = False
         self.observations: queue.Queue[Observation | CameraFailed] = queue.Queue(maxsize)
         self._previous: np.ndarray | None = None  # the last lores frame, shrunk
@@ -137,8 +150,7 @@ class Pipeline:
 
     def look(self, frame: Frame) -> Seen:
         """Read one frame: the cards and dice that are due (see the module docstring),
-        after the table's calibration when the scene has moved since the last one (or
-        ``calibrate_every`` frames have passed)."""
+        after the table's calibration if the mats may have moved."""
         self._count += 1
         small = motion_image(frame.lores)
         amount = motion(self._previous, small)
@@ -148,20 +160,13 @@ class Pipeline:
         self._previous = small
         if not still:
             self._read_on.clear()  # whatever moved, the scene is read again once still
-            self._mats_moved = True
             if self.skip_moving:
                 # The stabiliser counts no moving frame, so reading one would be wasted time.
                 return Seen(None, None, False, amount)
         wanted = [k for k, on in (("dice", self.read_dice_on), ("cards", self.read_cards_on)) if on]
         due = [k for k in wanted if not self._unchanged(k, small)]
-        if due and (
-            self._mats_moved
-            or self.table.frame_size == (0, 0)
-            or self._count - self._calibrated_at >= self.calibrate_every
-        ):
-            # Mats move only with the scene: found again after a change, not every frame.
-            self.table.calibrate(frame.main)
-            self._calibrated_at, self._mats_moved = self._count, False
+        if due:
+            self._calibrate(frame.main, small)
         if self.alternate and len(due) == 2:
             due = [due[int(self._turn)]]  # dice on one frame, cards on the next
             self._turn = not self._turn
@@ -170,8 +175,9 @@ class Pipeline:
         if "dice" in due:
             # A QR code's finder squares can look like pips: nothing on a code is a die.
             self._dice = tuple(
-                d for d in self._read_dice(frame.main) if not _on_a_code(d, self._codes)
+                d for d in self._read_dice(frame.main, small) if not _on_a_code(d, self._codes)
             )
+            self._dice_on = small if still else None
         for kind in due:
             self.reads[kind] += 1
             if self.reuse and still:
@@ -187,16 +193,80 @@ class Pipeline:
         ref = self._read_on.get(kind)
         return ref is not None and change(ref, small) < self.change_threshold
 
+    def _changed(self, ref: np.ndarray, small: np.ndarray, size: tuple[int, int]) -> list[Box]:
+        """The frame rectangles around each part of the lores image that changed."""
+        return _boxes(changed_blocks(ref, small, self.change_threshold), size)
+
+    def _calibrate(self, main: np.ndarray, small: np.ndarray) -> None:
+        """Find the mats again if they may have moved: everywhere if the change reached
+        a marker seen before (or ``calibrate_every`` frames have passed), only in the
+        changed parts if no mat was ever seen (a mat laid since shows there), not at all
+        if the change lay off the markers (dice rolled in the tray, a card laid)."""
+        size = (main.shape[1], main.shape[0])
+        region: Box | None = None
+        if (
+            self._calibrated_on is not None
+            and self._count - self._calibrated_at < self.calibrate_every
+        ):
+            changed = self._changed(self._calibrated_on, small, size)
+            if not changed:
+                return
+            if self._markers:
+                if not any(_overlaps(c, m) for c in changed for m in self._markers.values()):
+                    self._calibrated_on = small  # the mats did not move
+                    return
+            else:
+                region = _union(changed)
+                if _area(region) > PARTIAL_SHARE * size[0] * size[1]:
+                    region = None
+        self.table.calibrate(main, region)
+        self.calibrations += 1
+        self._calibrated_on, self._calibrated_at = small, self._count
+        self._markers.update(self.table.marker_boxes())
+
     def _read_cards(self, main: np.ndarray) -> Sequence[SeenCode]:
         if self.card_reader is not None:
             return self.card_reader(main)
         return read_cards(main, self.card_backend)
 
-    def _read_dice(self, main: np.ndarray) -> list[Die]:
-        """The dice in the tray when a mat shows one, else in the whole frame."""
+    def _read_dice(self, main: np.ndarray, small: np.ndarray) -> list[Die]:
+        """The dice in the tray when a mat shows one, else in the whole frame; after a
+        reading on a still frame, only the parts that changed since are read again."""
         if self.dice_reader is None:
             self.dice_reader = DiceReader(long_side=self.dice_long_side)
-        region = self.table.dice_region()
+        h, w = main.shape[:2]
+        tray = self.table.dice_region()
+        area = tray or (0, 0, w, h)
+        if self.reuse and self._dice_on is not None and self._dice_area == area:
+            changed = [
+                b
+                for b in (_clip(c, area) for c in self._changed(self._dice_on, small, (w, h)))
+                if b
+            ]
+            margin = round(1.5 * self._die_px(w))
+            regions = _regions(changed, margin, area)
+            if sum(_area(r) for r, _ in regions) <= PARTIAL_SHARE * _area(area):
+                self.partial_reads += 1
+                kept = [d for d in self._dice if not any(_overlaps(d.box, c) for c in changed)]
+                new = [
+                    d
+                    for region, parts in regions
+                    for d in self._read_in(main, region)
+                    if any(_overlaps(d.box, c) for c in parts)
+                ]
+                return _one_per_die(kept + new)
+        self._dice_area = area
+        return self._read_in(main, tray)
+
+    def _die_px(self, width: int) -> float:
+        """A die's side in frame pixels: the dice last read, else a 16 mm die."""
+        sides = [d.box[2] - d.box[0] for d in self._dice if d.reason is None]
+        return max(8.0, float(np.median(sides)) if sides else width * DIE_SHARE)
+
+    def _read_in(self, main: np.ndarray, region: Box | None) -> list[Die]:
+        """The dice in one part of the frame (or all of it), in frame coordinates. A die
+        cut by an edge of the part that is not the frame's edge is half out of the tray."""
+        assert self.dice_reader is not None
         if region is None:
             return self.dice_reader.read(main)
         x0, y0, x1, y1 = region
@@ -291,6 +361,90 @@ class Pipeline:
             except queue.Full:
                 with contextlib.suppress(queue.Empty):
                     self.observations.get_nowait()
+
+
+def _boxes(mask: np.ndarray, size: tuple[int, int]) -> list[Box]:
+    """Frame rectangles around the connected parts of a block mask (rows x columns of
+    the lores image's blocks), each widened by one block."""
+    if not mask.any():
+        return []
+    grown = cv2.dilate(mask.astype(np.uint8), np.ones((3, 3), np.uint8))
+    n, _, stats, _ = cv2.connectedComponentsWithStats(grown, connectivity=8)
+    fx, fy = size[0] / mask.shape[1], size[1] / mask.shape[0]
+    out = []
+    for x, y, bw, bh, _ in stats[1:n].tolist():
+        out.append(
+            (
+                int(x * fx),
+                int(y * fy),
+                min(size[0], int(np.ceil((x + bw) * fx))),
+                min(size[1], int(np.ceil((y + bh) * fy))),
+            )
+        )
+    return out
+
+
+def _regions(changed: list[Box], margin: int, area: Box) -> list[tuple[Box, list[Box]]]:
+    """The parts to read again: each changed rectangle widened by ``margin`` (a die and
+    a half: a die that touches a change lies wholly inside) and kept in ``area``; parts
+    that overlap or touch are joined. Each part with the changed rectangles it holds."""
+    parts = [
+        (r, [c])
+        for c in changed
+        if (r := _clip((c[0] - margin, c[1] - margin, c[2] + margin, c[3] + margin), area))
+    ]
+    joined = True
+    while joined:
+        joined = False
+        for i in range(len(parts)):
+            for j in range(i + 1, len(parts)):
+                if _overlaps(parts[i][0], parts[j][0], touch=True):
+                    parts[i] = (_union([parts[i][0], parts[j][0]]), parts[i][1] + parts[j][1])
+                    del parts[j]
+                    joined = True
+                    break
+            if joined:
+                break
+    return parts
+
+
+def _one_per_die(dice: list[Die]) -> list[Die]:
+    """Left to right, and one die where two readings overlap by half (the surer one)."""
+    out: list[Die] = []
+    for d in sorted(dice, key=lambda d: (d.reason is not None, -d.confidence)):
+        cx, cy = _box_centre(d)
+        side = d.box[2] - d.box[0]
+        if all(
+            (cx - _box_centre(k)[0]) ** 2 + (cy - _box_centre(k)[1]) ** 2 > (side / 2) ** 2
+            for k in out
+        ):
+            out.append(d)
+    return sorted(out, key=lambda d: (d.box[0], d.box[1]))
+
+
+def _clip(box: Box | tuple[float, float, float, float], area: Box) -> Box | None:
+    x0, y0 = max(int(box[0]), area[0]), max(int(box[1]), area[1])
+    x1, y1 = min(int(np.ceil(box[2])), area[2]), min(int(np.ceil(box[3])), area[3])
+    return (x0, y0, x1, y1) if x1 > x0 and y1 > y0 else None
+
+
+def _overlaps(a: tuple[float, ...], b: tuple[float, ...], touch: bool = False) -> bool:
+    if touch:
+        return a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _union(boxes: list[Box]) -> Box:
+    return (
+        min(b[0] for b in boxes),
+        min(b[1] for b in boxes),
+        max(b[2] for b in boxes),
+        max(b[3] for b in boxes),
+    )
+
+
+def _area(box: Box) -> int:
+    return (box[2] - box[0]) * (box[3] - box[1])
 
 
 def _on_a_code(die: Die, codes: tuple[SeenCode, ...]) -> bool:

@@ -145,9 +145,21 @@ def change(previous: np.ndarray | None, lores: np.ndarray) -> float:
     over on a still table."""
     if previous is None:
         return float("inf")
-    diff = cv2.subtract(_small(lores), _small(previous), dtype=cv2.CV_16S)
-    shift = float(diff.mean())
-    return float(max(diff.max() - shift, shift - diff.min()))
+    diff = _block_change(previous, lores)
+    return float(diff.max())
+
+
+def changed_blocks(
+    previous: np.ndarray, lores: np.ndarray, threshold: float = CHANGE_THRESHOLD
+) -> np.ndarray:
+    """Which blocks of :data:`MOTION_SIZE` changed by ``threshold`` or more (a bool
+    array, rows x columns): where to look again."""
+    return _block_change(previous, lores) >= threshold
+
+
+def _block_change(previous: np.ndarray, lores: np.ndarray) -> np.ndarray:
+    diff = cv2.subtract(_small(lores), _small(previous), dtype=cv2.CV_16S).astype(np.float32)
+    return np.abs(diff - float(diff.mean()))
 
 
 def motion_image(lores: np.ndarray) -> np.ndarray:

@@ -41,6 +41,7 @@ DICE_AREAS = ("roll_the_dice_here", "dice_tray")
 DICE_MARGIN_MM = 12.0
 
 Rect = tuple[float, float, float, float]  # x, y, w, h in mat millimetres
+Box = tuple[int, int, int, int]  # x0, y0, x1, y1 in frame pixels
 Point = tuple[float, float]
 T = TypeVar("T")
 
@@ -94,8 +95,15 @@ class MatPose:
         return float(p[0]), float(p[1])
 
 
-def find_mats(frame: np.ndarray) -> list[MatPose]:
-    """Every mat whose markers show in a frame (BGR or grey), by mat number."""
+def find_mats(frame: np.ndarray, region: Box | None = None) -> list[MatPose]:
+    """Every mat whose markers show in a frame (BGR or grey), by mat number; with
+    ``region`` (x0, y0, x1, y1), only markers in that part of the frame."""
+    x0, y0 = 0, 0
+    if region is not None:
+        x0, y0, x1, y1 = region
+        frame = frame[y0:y1, x0:x1]
+        if frame.size == 0:
+            return []
     grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     # 30 mm markers stay > 40 px wide at 960 px across a 60 cm table: look there, faster.
     shrink = min(1.0, ARUCO_WIDTH / grey.shape[1])
@@ -114,7 +122,7 @@ def find_mats(frame: np.ndarray) -> list[MatPose]:
             continue
         mat, corner = where
         src, dst = points.setdefault(mat, ([], []))
-        src.append(c.reshape(4, 2).astype(np.float32) / shrink)
+        src.append(c.reshape(4, 2).astype(np.float32) / shrink + np.float32([x0, y0]))
         dst.append(marker_corners_mm(corner))
     poses = []
     for mat, (src, dst) in sorted(points.items()):
@@ -162,15 +170,28 @@ class Table:
         self.mats: list[MatPose] = []
         self.frame_size: tuple[int, int] = (0, 0)  # (w, h)
 
-    def calibrate(self, frame: np.ndarray) -> list[MatPose]:
-        """Find the mats in a frame; keep the last poses if none show (a hand over them)."""
+    def calibrate(self, frame: np.ndarray, region: Box | None = None) -> list[MatPose]:
+        """Find the mats in a frame (only in ``region`` when given: where the frame
+        changed); keep the last poses if none show (a hand over them)."""
         self.frame_size = (frame.shape[1], frame.shape[0])
-        poses = find_mats(frame)
+        poses = find_mats(frame, region)
         if poses:
             self.mats = poses
         return self.mats
 
-    def dice_region(self, margin_mm: float = DICE_MARGIN_MM) -> tuple[int, int, int, int] | None:
+    def marker_boxes(self) -> dict[tuple[int, int], Box]:
+        """The frame rectangle of each marker of the calibrated mats, by (mat, corner):
+        the poses hold while nothing changes there."""
+        w, h = self.frame_size
+        out = {}
+        for pose in self.mats:
+            for corner in range(4):
+                x, y = marker_corners_mm(corner)[0]
+                pts = _to_frame(pose, (float(x), float(y), MARKER_MM, MARKER_MM))
+                out[(pose.mat, corner)] = _clipped_box(pts, w, h)
+        return out
+
+    def dice_region(self, margin_mm: float = DICE_MARGIN_MM) -> Box | None:
         """The frame rectangle (x0, y0, x1, y1) around every dice area of the mats in
         view (see :data:`DICE_AREAS`), widened by ``margin_mm``; None when no mat with a
         dice area is calibrated: dice are then looked for in the whole frame."""
@@ -181,16 +202,11 @@ class Table:
             for name, (ax, ay, aw, ah) in areas.items():
                 if name not in DICE_AREAS:
                     continue
-                x0, y0 = ax - margin_mm, ay - margin_mm
-                x1, y1 = ax + aw + margin_mm, ay + ah + margin_mm
-                mm = np.array([[[x0, y0], [x1, y0], [x1, y1], [x0, y1]]], np.float32)
-                to_frame = np.linalg.inv(pose.to_mat)
-                corners.append(cv2.perspectiveTransform(mm, to_frame)[0])
+                rect = (ax - margin_mm, ay - margin_mm, aw + 2 * margin_mm, ah + 2 * margin_mm)
+                corners.append(_to_frame(pose, rect))
         if not corners or w <= 0 or h <= 0:
             return None
-        pts = np.concatenate(corners)
-        x0, y0 = (max(0, int(np.floor(v))) for v in pts.min(axis=0))
-        x1, y1 = min(w, int(np.ceil(pts[:, 0].max()))), min(h, int(np.ceil(pts[:, 1].max())))
+        x0, y0, x1, y1 = _clipped_box(np.concatenate(corners), w, h)
         if x1 - x0 < 2 or y1 - y0 < 2:
             return None  # the tray lies outside the frame: look everywhere
         return x0, y0, x1, y1
@@ -227,6 +243,19 @@ class Table:
             zone: [item for _, item in sorted(entries, key=lambda e: (e[0][0], e[0][1]))]
             for zone, entries in sorted(placed.items(), key=lambda z: (z[0].seat, z[0].area))
         }
+
+
+def _to_frame(pose: MatPose, rect: Rect) -> np.ndarray:
+    """The four corners of a rectangle in mat millimetres, in frame pixels (4x2)."""
+    x, y, w, h = rect
+    mm = np.array([[[x, y], [x + w, y], [x + w, y + h], [x, y + h]]], np.float32)
+    return cv2.perspectiveTransform(mm, np.linalg.inv(pose.to_mat))[0]
+
+
+def _clipped_box(pts: np.ndarray, w: int, h: int) -> Box:
+    x0, y0 = (max(0, int(np.floor(v))) for v in pts.min(axis=0))
+    x1, y1 = min(w, int(np.ceil(pts[:, 0].max()))), min(h, int(np.ceil(pts[:, 1].max())))
+    return x0, y0, x1, y1
 
 
 def render_mat(mat: int, px_per_mm: float = 3.0) -> np.ndarray:

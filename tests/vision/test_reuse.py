@@ -142,7 +142,12 @@ def test_reuse_a_rolled_die_is_read_again_once_still() -> None:
         (),
     ]
     assert [still for still, _ in got[5:9]] == [False] * 4
-    assert len(dice.calls) == 2
+    assert pipe.reads["dice"] == 2 and pipe.partial_reads == 1
+    # The second reading looked only where the die was and where it landed: two small
+    # parts of the frame (a die and a half around each), at the whole frame's scale.
+    assert dice.calls[0] == ((720, 1280, 3), None)
+    assert [call[1] for call in dice.calls[1:]] == [0.5, 0.5]
+    assert all(shape[0] < 200 and shape[1] < 200 for shape, _ in dice.calls[1:])
     # A hand that rests still over the table is a still scene: read once, then repeated.
     resting = pipeline(FakeDice())
     run(resting, [before] * 3 + [hands[0]] * 4)
@@ -324,3 +329,118 @@ def test_reuse_a_synthetic_minute_is_read_once_per_settled_scene() -> None:
     settles = sum(1 for i in range(1, len(events)) if events[i] == "still" != events[i - 1])
     assert settles + 1 <= len(dice.calls) <= 3 * (settles + 1)
     assert len(dice.calls) < sum(stills) / 10
+
+
+# -- reading only the parts that changed ------------------------------------------------
+
+
+class BlobDice:
+    """A dice reader that really looks: white squares are dice, dark dots their pips
+    (a white patch cut by the edge of what it is shown is no die)."""
+
+    long_side = 640
+
+    def __init__(self) -> None:
+        self.shapes: list[tuple[int, ...]] = []
+
+    def read(self, frame: np.ndarray, scale: float | None = None) -> list[Die]:
+        self.shapes.append(frame.shape)
+        grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        white = (grey > 215).astype(np.uint8)
+        n, _, stats, _ = cv2.connectedComponentsWithStats(white)
+        h, w = grey.shape
+        dice = []
+        for x, y, bw, bh, _ in stats[1:n].tolist():
+            if not 20 <= max(bw, bh) <= 60:
+                continue
+            box = (float(x), float(y), float(x + bw), float(y + bh))
+            if x == 0 or y == 0 or x + bw == w or y + bh == h:
+                continue  # cut by the edge (or a piece of a mat marker)
+            pips = cv2.connectedComponents((grey[y : y + bh, x : x + bw] < 80).astype(np.uint8))[0]
+            dice.append(Die(pips - 1, box, 0.99))
+        return sorted(dice, key=lambda d: d.box[0])
+
+
+def values(seen_dice: Sequence[Die] | None) -> list[tuple[int | None, int, int]]:
+    return [(d.value, round(d.box[0]), round(d.box[1])) for d in seen_dice or ()]
+
+
+def test_reuse_only_the_rolled_die_is_read_again() -> None:
+    reader = BlobDice()
+    pipe = pipeline(reader)  # type: ignore[arg-type]
+    table = table_image()
+    before = with_die(with_die(table, 300, 300, 2), 900, 400, 5)
+    after = with_die(with_die(table, 300, 300, 2), 700, 150, 3)  # the 5 rolled: now a 3
+    seen = [pipe.look(frame_of(img, i)) for i, img in enumerate([before] * 3 + [after] * 3)]
+    assert values(seen[1].dice) == [(2, 300, 300), (5, 900, 400)]
+    assert values(seen[4].dice) == [(2, 300, 300), (3, 700, 150)]
+    assert pipe.partial_reads == 1 and reader.shapes[0] == (720, 1280, 3)
+    # The die that stayed was not looked at again: the parts read hold no pixel of it.
+    assert all(shape[0] * shape[1] < 0.1 * 720 * 1280 for shape in reader.shapes[1:])
+
+
+def test_reuse_a_die_beside_a_change_is_read_once() -> None:
+    # A card laid against a die that is turned over at the same time: the die touches
+    # the change, so it is read again (its new face), once, whole.
+    reader = BlobDice()
+    pipe = pipeline(reader)  # type: ignore[arg-type]
+    table = table_image()
+    before = with_die(with_die(table, 600, 300, 4), 200, 500, 1)
+    laid = with_die(with_die(table, 600, 300, 5), 200, 500, 1)
+    cv2.rectangle(laid, (520, 260), (597, 380), (40, 40, 200), -1)
+    seen = [pipe.look(frame_of(img, i)) for i, img in enumerate([before] * 3 + [laid] * 3)]
+    assert values(seen[1].dice) == [(1, 200, 500), (4, 600, 300)]
+    assert values(seen[4].dice) == [(1, 200, 500), (5, 600, 300)]
+    assert all(d.reason is None for d in seen[4].dice or ())
+    assert pipe.partial_reads == 1
+
+
+def test_reuse_a_big_change_reads_the_whole_area() -> None:
+    reader = BlobDice()
+    pipe = pipeline(reader)  # type: ignore[arg-type]
+    a = with_die(table_image(0), 300, 300, 2)
+    b = with_die(table_image(1), 700, 300, 6)  # the whole table looks different
+    seen = [pipe.look(frame_of(img, i)) for i, img in enumerate([a] * 3 + [b] * 3)]
+    assert values(seen[4].dice) == [(6, 700, 300)]
+    assert pipe.partial_reads == 0 and reader.shapes == [(720, 1280, 3)] * 2
+
+
+def test_reuse_a_change_outside_the_tray_reads_no_dice() -> None:
+    frame, (x, y) = board_frame()
+    tray = (x + round(38 * PX), y + round(36 * PX), x + round(239 * PX), y + round(186 * PX))
+    cv2.rectangle(frame, tray[:2], tray[2:], (120, 120, 120), -1)  # a grey tray: dice show
+    frame = with_die(frame, x + 200, y + 150, 3)
+    reader = BlobDice()
+    pipe = Pipeline(
+        Nothing(),
+        table=Table(board_areas=TRAY),
+        stabiliser=Stabiliser(2, clock=Clock()),
+        dice_reader=reader,  # type: ignore[arg-type]
+        cards=False,
+    )
+    laid = frame.copy()
+    cv2.rectangle(laid, (100, 500), (230, 680), (40, 40, 200), -1)  # a card off the mat
+    seen = [pipe.look(frame_of(img, i)) for i, img in enumerate([frame] * 3 + [laid] * 3)]
+    assert values(seen[4].dice) == values(seen[1].dice) == [(3, x + 200, y + 150)]
+    assert len(reader.shapes) == 1 and pipe.reads["dice"] == 2 and pipe.partial_reads == 1
+    # The mats are not looked for again either: the change lay off the mat.
+    assert pipe.calibrations == 1
+
+
+def test_reuse_mats_are_found_again_when_they_move_or_are_laid() -> None:
+    frame, _ = board_frame()
+    pipe = pipeline(FakeDice())
+    pipe.table = Table(board_areas=TRAY)
+    bare = table_image()
+    moved = table_image()
+    mat = render_mat(BOARD, PX)
+    moved[300 : 300 + mat.shape[0], 100 : 100 + mat.shape[1]] = mat[..., None]
+    images = [bare] * 3 + [frame] * 3 + [moved] * 3
+    regions = []
+    for i, img in enumerate(images):
+        pipe.look(frame_of(img, i))
+        regions.append(pipe.table.dice_region())
+    assert regions[2] is None  # no mat yet: dice everywhere
+    assert regions[4] is not None and regions[4][0] > 700  # the mat laid, found where it lies
+    assert regions[7] is not None and regions[7][0] < 300  # the mat moved: found again
+    assert pipe.calibrations == 3
