@@ -6,6 +6,11 @@ is taken over the dice still to come (uniform 1..6, or Fear of Fours' 1,2,3,5,6)
 the best operator chosen for the empty operator cells once the operands are known.
 Those values are computed once per (row or column, operators still available, modes)
 for every one of the 7^4 x 4^3 partial line states, with numpy, and then looked up.
+They are exact: whole numbers in units of ``1 / LINE_SCALE`` points, so a sum of line
+values is the same in any order, on any machine, and two placements worth the same are
+a true tie, which goes to the first one searched (the dice as rolled before changed
+ones, cells in reading order). Floats here once let the set order of a sheet's lines,
+which changes with Python's hash seed, pick between equal placements.
 
 A decision (the hint) searches this round's placements: which value each die takes
 (as rolled, changed at the Coin Shop, or replaced by an operand Star Power), which two
@@ -19,8 +24,9 @@ its price. Black Hole turns every value around: the bot then chases the lowest s
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import cache
 
 import numpy as np
@@ -59,8 +65,15 @@ POWER_PREFERENCE = ("coin", "x", "6", "+", "5", "-", "1", "2")
 # Tuned on seeds 1000..1199 of solo Freestyle (means: plain expectation 1424; with
 # CHOICE 1514; with the x price 1790). See README "Measured figures".
 BEAM = 6  # operand placements whose best operators are searched
-CHOICE = 0.3  # an empty operand cell is worth this much of its best die, the rest the mean
-X_PRICE = 150.0  # what an x in the supply is worth in round 1, falling to 0 by round 8
+# An empty operand cell is worth CHOICE of its best die and the rest of the mean.
+CHOICE = Fraction(3, 10)
+X_PRICE = 150  # points an x in the supply is worth in round 1, falling to 0 by round 8
+# A die's chances in twelfths: uniform, or Fear of Fours (a rolled 4 becomes a 3 or a 5).
+DIE_TWELFTHS = (2, 2, 2, 2, 2, 2)
+FEAR_OF_FOURS_TWELFTHS = (2, 2, 3, 0, 3, 2)
+# Each empty operand cell divides by 12 (die chances) and by CHOICE's denominator; the
+# tables count in this unit so that every value is a whole number (at most ~3e11).
+LINE_SCALE = (12 * CHOICE.denominator) ** 4
 
 
 @dataclass(frozen=True)
@@ -95,16 +108,17 @@ class Hint:
 @cache
 def line_table(
     is_row: bool, ops: tuple[str, ...], modes: tuple[str, ...], negative_sums: str, sign: int
-) -> list[float]:
-    """Expected points of a line for every partial state, flattened by ``_index``.
+) -> list[int]:
+    """Expected points of a line for every partial state times ``LINE_SCALE`` (exact
+    whole numbers), flattened by ``_index``.
 
     ``ops`` are the operators still available for empty operator cells; ``sign`` is +1
     to maximise the score and -1 to minimise it (Black Hole).
     """
     line = "R1" if is_row else "C1"
-    values = np.arange(1, 7)
+    values = np.arange(1, 7, dtype=np.int64)
     o = np.meshgrid(values, values, values, values, indexing="ij")
-    complete = np.empty((6, 6, 6, 6, 3, 3, 3))
+    complete = np.empty((6, 6, 6, 6, 3, 3, 3), dtype=np.int64)
     for a, b, c in itertools.product(range(3), repeat=3):
         total = o[0]
         for op, operand in zip((a, b, c), o[1:]):
@@ -112,7 +126,7 @@ def line_table(
         complete[..., a, b, c] = _points(line, total, o, modes, negative_sums) * sign
     allowed = [OPS.index(op) for op in ops] or [0, 1, 2]
     table = _extend_operands(_extend_operators(complete, allowed), _die_weights(modes))
-    flat: list[float] = table.reshape(-1).tolist()
+    flat: list[int] = table.reshape(-1).tolist()
     return flat
 
 
@@ -124,21 +138,26 @@ def _extend_operators(table: np.ndarray, allowed: list[int]) -> np.ndarray:
     return table
 
 
-def _extend_operands(table: np.ndarray, weights: np.ndarray) -> np.ndarray:
+def _extend_operands(table: np.ndarray, twelfths: np.ndarray) -> np.ndarray:
     """Operand axes gain index 0 = empty: mostly the mean over the dice still to come,
-    partly the best of them, since the player chooses which cell a die goes to."""
+    partly the best of them, since the player chooses which cell a die goes to.
+
+    In whole numbers: each axis scales the table by ``12 * CHOICE.denominator``, so
+    the mean's twelfths and CHOICE's fraction never leave a remainder.
+    """
+    choice, whole = CHOICE.numerator, CHOICE.denominator
     for axis in (0, 1, 2, 3):
-        mean = np.tensordot(table, weights, axes=([axis], [0]))
-        best = np.take(table, np.nonzero(weights)[0], axis=axis).max(axis=axis)
-        mean = (1 - CHOICE) * mean + CHOICE * best
-        table = np.concatenate([np.expand_dims(mean, axis), table], axis=axis)
+        total = np.tensordot(table, twelfths, axes=([axis], [0]))  # 12 x the mean
+        best = np.take(table, np.nonzero(twelfths)[0], axis=axis).max(axis=axis)
+        empty = (whole - choice) * total + choice * 12 * best
+        table = np.concatenate([np.expand_dims(empty, axis), 12 * whole * table], axis=axis)
     return table
 
 
 def _points(
     line: str,
     total: np.ndarray,
-    operands: list[np.ndarray],
+    operands: Sequence[np.ndarray],
     modes: tuple[str, ...],
     negative_sums: str,
 ) -> np.ndarray:
@@ -158,9 +177,8 @@ def _points(
 
 
 def _die_weights(modes: tuple[str, ...]) -> np.ndarray:
-    if "fear_of_fours" in modes:  # a rolled 4 becomes a 3 or a 5
-        return np.array([2, 2, 3, 0, 3, 2]) / 12
-    return np.full(6, 1 / 6)
+    twelfths = FEAR_OF_FOURS_TWELFTHS if "fear_of_fours" in modes else DIE_TWELFTHS
+    return np.array(twelfths, dtype=np.int64)
 
 
 def _index(chars: list[str]) -> int:
@@ -177,7 +195,8 @@ def _index(chars: list[str]) -> int:
 
 
 class Valuer:
-    """Line values of one sheet under one set of settings, with cheap what-ifs."""
+    """Line values of one sheet under one set of settings, with cheap what-ifs; values
+    are exact whole numbers of ``1 / LINE_SCALE`` points."""
 
     def __init__(self, settings: MatheMeisterSettings, sheet: Sheet, ops: tuple[str, ...]) -> None:
         self.settings = settings
@@ -187,19 +206,19 @@ class Valuer:
         self.tables = {True: line_table(True, *key), False: line_table(False, *key)}
         self.base = {line: self.line_value(line) for line in LINES}
 
-    def line_value(self, line: str, changes: dict[Cell, str] | None = None) -> float:
+    def line_value(self, line: str, changes: dict[Cell, str] | None = None) -> int:
         chars = [
             changes[cell] if changes and cell in changes else self.grid[cell[0]][cell[1]]
             for cell in line_cells(line)
         ]
         return self.tables[line[0] == "R"][_index(chars)]
 
-    def delta(self, changes: dict[Cell, str]) -> float:
+    def delta(self, changes: dict[Cell, str]) -> int:
         """How the sheet's expected value moves if ``changes`` are written."""
         touched = {line for cell in changes for line in lines_of(cell)}
         return sum(self.line_value(line, changes) - self.base[line] for line in touched)
 
-    def total(self) -> float:
+    def total(self) -> int:
         return sum(self.base.values())
 
 
@@ -209,7 +228,7 @@ def expected_score(state: MatheMeisterState, seat: Seat) -> float:
     valuer = Valuer(s, sheet, _ops_left(sheet, s, ()))
     coins = sheet.coins(s.layout) * COIN_POINTS
     stars = sum(s.layout.star_value(line) for line in sheet.stars)
-    return valuer.sign * valuer.total() + coins + stars
+    return valuer.sign * valuer.total() / LINE_SCALE + coins + stars
 
 
 # -- the hint ------------------------------------------------------------------------------
@@ -221,19 +240,18 @@ def hint(state: MatheMeisterState, seat: Seat) -> Hint:
         raise ValueError("a hint needs rolled dice and a seat that is still writing")
     s, sheet, turn = state.settings, state.sheets[seat], state.turns[seat]
     valuer = Valuer(s, sheet, _ops_left(sheet, s, ()))
-    coin_value = COIN_POINTS * valuer.sign
+    coin_value = COIN_POINTS * valuer.sign * LINE_SCALE
+    power_cost = 3 * LINE_SCALE
     empty = [c for c in OPERAND_CELLS if sheet.at(c) == EMPTY]
     dice_free = [d for d in (0, 1) if not turn.used[d]]
     gains = _PlacementGains(valuer)
-    scored: list[
-        tuple[float, tuple[ChangeDie, ...], tuple[WriteOperand, ...], tuple[Cell, ...]]
-    ] = []
+    scored: list[tuple[int, tuple[ChangeDie, ...], tuple[WriteOperand, ...], tuple[Cell, ...]]] = []
     for changes, writes, coins_spent in _dice_choices(state, seat, dice_free):
-        cost = coins_spent * coin_value + sum(3 for w in writes if w.power)
+        cost = coins_spent * coin_value + sum(power_cost for w in writes if w.power)
         values = [w.value for w in writes]
         for cells in itertools.permutations(empty, len(writes)):
             scored.append((gains.of(cells, values) - cost, changes, writes, cells))
-    scored.sort(key=lambda c: -c[0])
+    scored.sort(key=lambda c: -c[0])  # stable: equal scores keep the order searched
     candidates = [
         (
             score,
@@ -244,17 +262,18 @@ def hint(state: MatheMeisterState, seat: Seat) -> Hint:
         )
         for score, changes, writes, cells in scored[:BEAM]
     ]
-    best: Hint | None = None
     need_ops = 2 - turn.operators
-    for score, changes, placed in candidates[:BEAM] or [(0.0, (), ())]:
+    best: tuple[int, tuple[ChangeDie, ...], tuple[WriteOperand, ...], tuple[WriteOperator, ...]]
+    best = (0, (), (), ())
+    for i, (score, changes, placed) in enumerate(candidates[:BEAM] or [(0, (), ())]):
         written = {w.cell: str(w.value) for w in placed}
         op_score, op_writes = _best_operators(state, seat, valuer, written, need_ops)
         total = score + op_score
-        if best is None or total > best.expected:
-            best = Hint(changes, placed, op_writes, total)
-    assert best is not None
+        if i == 0 or total > best[0]:
+            best = (total, changes, placed, op_writes)
+    gain, changes, placed, op_writes = best
     base = expected_score(state, seat)
-    return Hint(best.changes, best.operands, best.operators, base + valuer.sign * best.expected)
+    return Hint(changes, placed, op_writes, base + valuer.sign * gain / LINE_SCALE)
 
 
 class _PlacementGains:
@@ -263,10 +282,10 @@ class _PlacementGains:
 
     def __init__(self, valuer: Valuer) -> None:
         self.valuer = valuer
-        self.single: dict[tuple[Cell, int], float] = {}
-        self.pairs: dict[tuple[Cell, int, Cell, int], float] = {}
+        self.single: dict[tuple[Cell, int], int] = {}
+        self.pairs: dict[tuple[Cell, int, Cell, int], int] = {}
 
-    def of(self, cells: tuple[Cell, ...], values: list[int]) -> float:
+    def of(self, cells: tuple[Cell, ...], values: list[int]) -> int:
         if len(cells) == 1:
             return self._single(cells[0], values[0])
         a, b = cells
@@ -277,7 +296,7 @@ class _PlacementGains:
             self.pairs[key] = self.valuer.delta({a: str(values[0]), b: str(values[1])})
         return self.pairs[key]
 
-    def _single(self, cell: Cell, value: int) -> float:
+    def _single(self, cell: Cell, value: int) -> int:
         key = (cell, value)
         if key not in self.single:
             self.single[key] = self.valuer.delta({cell: str(value)})
@@ -293,7 +312,7 @@ def _dice_choices(
     shop = not s.has("coinless")
     per_die: list[list[tuple[int, int, str | None, int]]] = []  # (value, delta, power, die)
     for die in dice_free:
-        options = []
+        options: list[tuple[int, int, str | None, int]] = []
         for delta in (0, -1, 1, -2, 2, -3, 3):
             if delta and (not shop or abs(delta) > coins):
                 continue
@@ -327,8 +346,9 @@ def _best_operators(
     valuer: Valuer,
     written: dict[Cell, str],
     need: int,
-) -> tuple[float, tuple[WriteOperator, ...]]:
-    """The best ``need`` operator writes given this round's operands, and their gain.
+) -> tuple[int, tuple[WriteOperator, ...]]:
+    """The best ``need`` operator writes given this round's operands, and their gain
+    (in ``1 / LINE_SCALE`` points); of equal gains, the first cells and operators searched.
 
     An operator cell lies on one line, so two writes on different lines add up; only a
     pair on the same line is valued whole.
@@ -338,17 +358,17 @@ def _best_operators(
     stock = {op: sheet.supply[i] + sheet.powers_ready(s.layout, op) for i, op in enumerate(OPS)}
     need = min(need, len(empty), sum(stock.values()))
     if need <= 0:
-        return 0.0, ()
-    x_price = X_PRICE * (ROUNDS - state.round) / (ROUNDS - 1)
+        return 0, ()
+    x_price = X_PRICE * LINE_SCALE * (ROUNDS - state.round) // (ROUNDS - 1)
     line_of = {c: lines_of(c)[0] for c in empty}
     before = {line: valuer.line_value(line, written) for line in set(line_of.values())}
 
-    def gain(changes: dict[Cell, str]) -> float:
+    def gain(changes: dict[Cell, str]) -> int:
         line = line_of[next(iter(changes))]
         return valuer.line_value(line, {**written, **changes}) - before[line]
 
     single = {(c, op): gain({c: op}) for c in empty for op in OPS}
-    best: tuple[float, tuple[Cell, ...], tuple[str, ...]] = (float("-inf"), (), ())
+    best: tuple[int, tuple[Cell, ...], tuple[str, ...]] | None = None
     for cells in itertools.combinations(empty, need):
         same_line = need == 2 and line_of[cells[0]] == line_of[cells[1]]
         for ops in itertools.product(OPS, repeat=need):
@@ -359,8 +379,10 @@ def _best_operators(
             else:
                 value = sum(single[c, op] for c, op in zip(cells, ops))
             value -= x_price * ops.count("x")
-            if value > best[0]:
+            if best is None or value > best[0]:
                 best = (value, cells, ops)
+    if best is None:  # need <= the stock, so some operators always fit
+        return 0, ()
     writes = tuple(
         _operator_write(sheet, s, seat, c, op, best[2][:i])
         for i, (c, op) in enumerate(zip(best[1], best[2]))
@@ -423,7 +445,7 @@ def _best_swap(state: MatheMeisterState, seat: Seat) -> Action | None:
     valuer = Valuer(s, sheet, _ops_left(sheet, s, ()))
     coins = sheet.coins(s.layout)
     prefilled = s.layout.prefilled_map
-    best: tuple[float, Action | None] = (0.0, None)
+    best: tuple[int, Action | None] = (0, None)
     for kind, cells, cost in (
         (SwapOperators, OPERATOR_CELLS, SWAP_OPERATORS_COST),
         (SwapOperands, OPERAND_CELLS, SWAP_OPERANDS_COST),
@@ -441,7 +463,8 @@ def _best_swap(state: MatheMeisterState, seat: Seat) -> Action | None:
             if sheet.at(a) == sheet.at(b):
                 continue
             gain = valuer.delta({a: sheet.at(b), b: sheet.at(a)})
-            gain -= cost * COIN_POINTS * valuer.sign  # coins are points; the objective may be -1
+            # coins are points; the objective may be -1 (Black Hole)
+            gain -= cost * COIN_POINTS * valuer.sign * LINE_SCALE
             if gain > best[0]:
                 best = (gain, kind(seat, a, b))
     return best[1]

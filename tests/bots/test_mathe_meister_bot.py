@@ -9,7 +9,13 @@ import pytest
 
 from tabletop import bench, cli
 from tabletop.assets import mathe_meister_layout
-from tabletop.bots.mathe_meister import after_writes, expected_score, hint, line_table
+from tabletop.bots.mathe_meister import (
+    LINE_SCALE,
+    after_writes,
+    expected_score,
+    hint,
+    line_table,
+)
 from tabletop.engine.dealers import RngDealer
 from tabletop.engine.match import Match
 from tabletop.games import GAMES
@@ -151,7 +157,7 @@ def test_line_table_values_a_complete_line_at_its_points() -> None:
     table = line_table(True, ("+", "-", "x"), ("freestyle",), "absolute", 1)
     # 3 + 5 + 2 x 2 = 20: operands 3 5 2 2, operators + + x (indices 1 1 3)
     index = ((((3 * 7 + 5) * 7 + 2) * 7 + 2) * 4 + 1) * 4 + 1
-    assert table[index * 4 + 3] == 20
+    assert table[index * 4 + 3] == 20 * LINE_SCALE  # exact: whole units of 1/LINE_SCALE
 
 
 def test_expected_score_of_a_finished_sheet_is_its_score() -> None:
