@@ -604,8 +604,58 @@ class _NoSource:
         pass
 
 
+def dump_dice_errors(out: Path, reader: DiceReader | None = None) -> list[str]:
+    """Write a PNG per held-out die that was missed, unsure or read wrong, and per false
+    die, to ``out`` (a crop around the box, drawn in red, 4x); one line per file.
+
+    For looking at, never for choosing: the held-out part decides nothing."""
+    root = _shared()
+    if root is None:
+        return []
+    reader = reader or default_reader()
+    out.mkdir(parents=True, exist_ok=True)
+    lines = []
+    for name in datasets.DICE_SETS:
+        _, held = datasets.split(datasets.load_set(name, root))
+        for im in held:
+            img = cv2.imread(str(im.path), cv2.IMREAD_COLOR)
+            dice = reader.read(img)
+            pairs = dict(datasets.match(im.dice, [d.box for d in dice], name))
+            stem = f"{name}_{im.path.stem}"
+            shown = []
+            for li, lab in enumerate(im.dice):
+                d = dice[pairs[li]] if li in pairs else None
+                if d is None:
+                    shown.append((f"{stem}_miss{li}_v{lab.value}", lab.box, "missed"))
+                elif d.value is None:
+                    shown.append((f"{stem}_unsure{li}_v{lab.value}", d.box, str(d.reason)))
+                elif d.value != lab.value:
+                    shown.append((f"{stem}_wrong{li}_v{lab.value}_as{d.value}", d.box, "wrong"))
+            matched = set(pairs.values())
+            for fi, d in enumerate(dice):
+                if fi not in matched:
+                    shown.append((f"{stem}_false{fi}_as{d.value}", d.box, "false die"))
+            for file, box, why in shown:
+                cv2.imwrite(str(out / f"{file}.png"), _error_crop(img, box))
+                lines.append(f"{file}.png: {why}")
+    return lines
+
+
+def _error_crop(img: np.ndarray, box: tuple[float, float, float, float]) -> np.ndarray:
+    x0, y0, x1, y1 = box
+    cx, cy, m = (x0 + x1) / 2, (y0 + y1) / 2, max(40.0, 1.5 * max(x1 - x0, y1 - y0))
+    a, b = int(max(0, cx - m)), int(max(0, cy - m))
+    crop = img[b : int(cy + m), a : int(cx + m)].copy()
+    cv2.rectangle(crop, (int(x0 - a), int(y0 - b)), (int(x1 - a), int(y1 - b)), (0, 0, 255), 1)
+    return cv2.resize(crop, None, fx=4, fy=4, interpolation=cv2.INTER_NEAREST)
+
+
 if __name__ == "__main__":  # pragma: no cover
     import json
+    import sys
 
     os.environ.setdefault("OMP_NUM_THREADS", "1")
-    print(json.dumps(figures(), indent=2))
+    if len(sys.argv) == 3 and sys.argv[1] == "--dump-errors":
+        print("\n".join(dump_dice_errors(Path(sys.argv[2]))))
+    else:
+        print(json.dumps(figures(), indent=2))
