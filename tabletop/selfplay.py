@@ -4,7 +4,8 @@
 settings and random legal moves, journaling every action (:mod:`tabletop.store`), and
 prints ``committed N`` after each action is on disk and ``winner: ...`` at the end.
 Killed at any moment and started again with the same arguments, it finds its
-unfinished match in the journal, replays it, and carries on. Every choice (a move, a
+unfinished match in the journal, replays it, and carries on (or, killed after storing
+the finished game, prints its winner again). Every choice (a move, a
 die, a card) is drawn from ``random.Random(f"{seed}:{n}")`` where ``n`` is the number
 of actions so far, so a resumed game continues exactly as an uninterrupted one: the
 crash-safety tests compare the two.
@@ -59,6 +60,12 @@ def play(game: str, seed: int, data: Path, out: TextIO, max_actions: int = 20000
     journal = Journal(data / FILE_NAME)
     label = f"selfplay:{game}:{seed}"
     try:
+        done = [m for m in journal.matches() if m.label == label and m.status == "finished"]
+        if done and done[0].result and "winner" in done[0].result:
+            # killed after the game was stored as finished, before it said so: say it now
+            line = str(done[0].result["winner"])
+            print(line, file=out, flush=True)
+            return line
         saved = journal.unfinished(label)
         if saved:
             match_id = saved[0].id

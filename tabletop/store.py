@@ -270,7 +270,8 @@ class Journal:
 
     def unfinished(self, label: str | None = None) -> list[Saved]:
         """Matches still being played (newest first), optionally only with ``label``."""
-        where, args = "m.status = 'playing'", ()
+        where = "m.status = 'playing'"
+        args: tuple[str, ...] = ()
         if label is not None:
             where, args = where + " AND m.label = ?", (label,)
         return self._list(where, args)
