@@ -207,6 +207,10 @@ def run_app(options: AppOptions) -> int:
     )
     if ctx.journal.notice:
         notices.append(ctx.journal.notice)
+    from tabletop.ui.scenes.rotation import restore_rotation
+
+    if restore_rotation(ctx) is not None:  # a rotation was running when the device stopped
+        ctx.session = ctx.rotation.stored.session or ctx.session
     app = App(ctx, window, seat_queue=seat_queue, vision_queue=vision_queue)
     app.stack.push(HomeScene(ctx))
     if ctx.highscores.notice:

@@ -53,6 +53,33 @@ def test_app_with_mock_seat_buttons(monkeypatch) -> None:
     assert launch.run_app(options) == 0
 
 
+def test_app_keeps_its_journal_in_the_data_folder_and_restores_a_rotation(
+    monkeypatch, tmp_path
+) -> None:
+    # issue 10: games, the class list and a running rotation live in --data's journal;
+    # a rotation running when the device stopped is carried on at start
+    from tabletop.classroom.rotation import Plan, Station, start_rotation
+    from tabletop.store import FILE_NAME, Journal
+    from tabletop.ui.app import App
+
+    journal = Journal(tmp_path / FILE_NAME)
+    plan = Plan((Station("math-attack", "", {}, "Attack"),), ("Blue",))
+    start_rotation(journal, plan, 0, session="lesson 3")
+    journal.close()
+    seen = {}
+    original = App.run
+
+    def run(self, *, max_frames=None):
+        seen["session"], seen["rotation"] = self.ctx.session, self.ctx.rotation
+        return original(self, max_frames=max_frames)
+
+    monkeypatch.setattr(App, "run", run)
+    monkeypatch.setattr(launch, "is_raspberry_pi", lambda: False)
+    assert cli.main(["app", "--frames", "2", "--camera", "none", "--data", str(tmp_path)]) == 0
+    assert seen["session"] == "lesson 3" and seen["rotation"] is not None
+    assert seen["rotation"].stored.session == "lesson 3"
+
+
 def test_app_display_probe(monkeypatch) -> None:
     monkeypatch.setattr(launch, "is_raspberry_pi", lambda: False)
     monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
