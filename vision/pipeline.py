@@ -164,7 +164,9 @@ class Pipeline:
                 # The stabiliser counts no moving frame, so reading one would be wasted time.
                 return Seen(None, None, False, amount)
         wanted = [k for k, on in (("dice", self.read_dice_on), ("cards", self.read_cards_on)) if on]
-        due = [k for k in wanted if not self._unchanged(k, small)]
+        held_on = {id(ref): ref for k, ref in self._read_on.items() if k in wanted}
+        unchanged = {key: self._unchanged(ref, small) for key, ref in held_on.items()}
+        due = [k for k in wanted if not unchanged.get(id(self._read_on.get(k)), False)]
         if due:
             self._calibrate(frame.main, small)
         if self.alternate and len(due) == 2:
@@ -180,21 +182,32 @@ class Pipeline:
             self._dice_on = small if still else None
         for kind in due:
             self.reads[kind] += 1
-            if self.reuse and still:
-                self._read_on[kind] = small
+        if self.reuse and still and due:
+            # Readings still held move on to this frame with the new ones (one change
+            # under the threshold from their own frame), so one comparison serves all.
+            for kind in wanted:
+                if kind in due or kind in self._read_on:
+                    self._read_on[kind] = small
         held = set(due) | set(self._read_on)  # read now, or read before and unchanged
         dice = self._dice if "dice" in held else None
         cards = self._codes if "cards" in held else None
         return Seen(dice, cards, still, amount, tuple(due))
 
-    def _unchanged(self, kind: str, small: np.ndarray) -> bool:
-        """Whether the last reading of ``kind`` still holds: read on a still frame, no
-        moving frame since, and no block of the lores image changed since then."""
-        ref = self._read_on.get(kind)
-        return ref is not None and change(ref, small) < self.change_threshold
+    def _unchanged(self, ref: np.ndarray, small: np.ndarray) -> bool:
+        """Whether a reading made on the frame ``ref`` still holds (no moving frame has
+        come since, or it would be gone): no block of the lores image changed since."""
+        return (
+            motion(ref, small) < self.motion_threshold
+            and change(ref, small) < self.change_threshold
+        )
 
-    def _changed(self, ref: np.ndarray, small: np.ndarray, size: tuple[int, int]) -> list[Box]:
-        """The frame rectangles around each part of the lores image that changed."""
+    def _changed(
+        self, ref: np.ndarray, small: np.ndarray, size: tuple[int, int]
+    ) -> list[Box] | None:
+        """The frame rectangles around each part of the lores image that changed; None
+        when the frame changed as a whole (read everything)."""
+        if motion(ref, small) >= self.motion_threshold:
+            return None
         return _boxes(changed_blocks(ref, small, self.change_threshold), size)
 
     def _calibrate(self, main: np.ndarray, small: np.ndarray) -> None:
@@ -209,6 +222,8 @@ class Pipeline:
             and self._count - self._calibrated_at < self.calibrate_every
         ):
             changed = self._changed(self._calibrated_on, small, size)
+            if changed is None:
+                changed = [(0, 0, *size)]
             if not changed:
                 return
             if self._markers:
@@ -237,12 +252,13 @@ class Pipeline:
         h, w = main.shape[:2]
         tray = self.table.dice_region()
         area = tray or (0, 0, w, h)
-        if self.reuse and self._dice_on is not None and self._dice_area == area:
-            changed = [
-                b
-                for b in (_clip(c, area) for c in self._changed(self._dice_on, small, (w, h)))
-                if b
-            ]
+        seen = (
+            self._changed(self._dice_on, small, (w, h))
+            if self.reuse and self._dice_on is not None and self._dice_area == area
+            else None
+        )
+        if seen is not None:
+            changed = [b for b in (_clip(c, area) for c in seen) if b]
             margin = round(1.5 * self._die_px(w))
             regions = _regions(changed, margin, area)
             if sum(_area(r) for r, _ in regions) <= PARTIAL_SHARE * _area(area):

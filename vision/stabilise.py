@@ -30,6 +30,9 @@ MOTION_SIZE = (160, 90)
 # moves little of the frame (under MOTION_THRESHOLD) but changes its blocks by its
 # contrast with the table (60-150); sensor noise averaged over a block stays under ~5.
 CHANGE_THRESHOLD = 16.0
+# A noisy camera raises the bar: changes are measured against NOISE_SIGMAS times the
+# frame's own spread of block differences (at most twice the threshold).
+NOISE_SIGMAS = 6.0
 
 
 @dataclass(frozen=True)
@@ -138,11 +141,11 @@ def motion(previous: np.ndarray | None, lores: np.ndarray) -> float:
 
 
 def change(previous: np.ndarray | None, lores: np.ndarray) -> float:
-    """The largest local change (0..255) between two lores frames: the mean absolute
-    difference of the most changed block of :data:`MOTION_SIZE`, less the whole frame's
-    mean shift (a camera's exposure drifting is no change); inf if there is no frame
-    before. Catches what :func:`motion` averages away: one die rolled, nudged or turned
-    over on a still table."""
+    """The largest local change (0..255) between two lores frames: the change of the
+    most changed block of :data:`MOTION_SIZE`, less the whole frame's shift (a camera's
+    exposure drifting is no change), scaled down on a noisy camera (see
+    :data:`NOISE_SIGMAS`); inf if there is no frame before. Catches what :func:`motion`
+    averages away: one die rolled, nudged or turned over on a still table."""
     if previous is None:
         return float("inf")
     diff = _block_change(previous, lores)
@@ -158,8 +161,19 @@ def changed_blocks(
 
 
 def _block_change(previous: np.ndarray, lores: np.ndarray) -> np.ndarray:
-    diff = cv2.subtract(_small(lores), _small(previous), dtype=cv2.CV_16S).astype(np.float32)
-    return np.abs(diff - float(diff.mean()))
+    diff = cv2.subtract(_small(lores), _small(previous), dtype=cv2.CV_16S)
+    shift = _median(diff.ravel() + 255) - 255  # the median: a change is no shift
+    dev = np.abs(diff - shift)
+    noise = 1.4826 * _median(dev.ravel())  # a robust sigma of the blocks' differences
+    scale = min(2.0, max(1.0, NOISE_SIGMAS * noise / CHANGE_THRESHOLD))
+    return dev.astype(np.float32) / np.float32(scale)
+
+
+def _median(values: np.ndarray) -> int:
+    """The median of small non-negative integers, by counting (np.median and
+    np.partition are slow on the many equal values of a still scene)."""
+    counts = np.cumsum(np.bincount(values))
+    return int(np.searchsorted(counts, (values.size + 1) // 2))
 
 
 def motion_image(lores: np.ndarray) -> np.ndarray:

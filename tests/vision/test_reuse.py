@@ -231,6 +231,16 @@ def test_reuse_change_measure() -> None:
     assert change(lores, cv2.add(lores, np.full_like(lores, 20))) < 1.0  # exposure
     assert change(lores, noisy) < CHANGE_THRESHOLD / 2  # sensor noise
 
+    # A very noisy camera (sigma 12 on every lores pixel, every frame): still no change,
+    # and a die still is one.
+    def grainy() -> np.ndarray:
+        return np.clip(lores + rng.normal(0, 12, lores.shape), 0, 255).astype(np.uint8)
+
+    assert max(change(grainy(), grainy()) for _ in range(5)) < CHANGE_THRESHOLD
+    with_a_die = grainy()
+    with_a_die[100:117, 200:217] = 235
+    assert change(grainy(), with_a_die) > 3 * CHANGE_THRESHOLD
+
 
 # -- dice only in the tray -------------------------------------------------------------
 
