@@ -6,6 +6,12 @@ the dice screen shows what it read; the photo's label file is the truth, and a w
 reading is corrected with "That's wrong", as a child would. The hint bot then plays the
 round by tapping the screen. Each round's dice screen and sheet are saved as PNGs in a
 folder the demo names, each round is printed, and the last line is ``final score: N``.
+
+With ``data`` the game is journaled in that folder as the app does (issue 10). Killed at
+any moment and started again with the same arguments, the demo carries on through
+Home's "carry on" offer and ends with the same last line: each round's photo is fixed by
+the seed, and a round caught halfway is taken back with Undo to its dice (as a child
+may), so the bot plans it again from the same sheet and plays it as it would have.
 """
 
 from __future__ import annotations
@@ -122,17 +128,19 @@ def run_demo(
     out: TextIO,
     size: tuple[int, int] = SIZE,
     log_path: Path | None = None,
+    data: Path | None = None,
 ) -> int:
-    """Play the demo game; returns the final score. ``log_path``: write the game log."""
+    """Play the demo game; returns the final score. ``log_path``: write the game log;
+    ``data``: journal the game there and carry on a game a killed run left."""
     os.environ["SDL_VIDEODRIVER"] = "dummy"
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     import pygame
 
+    from tabletop.store import FILE_NAME, Journal
     from tabletop.terminal import render_score
     from tabletop.ui.app import App, Context
     from tabletop.ui.autoplay import Autoplayer
     from tabletop.ui.prefs import PrefsFile
-    from tabletop.ui.scenes.dice import DiceScene
     from tabletop.ui.scenes.home import HomeScene
     from tabletop.ui.scenes.results import ResultsScene
     from tabletop.ui.sound import Sounds
@@ -161,73 +169,71 @@ def run_demo(
         layout=mathe_meister_layout(),
         camera=camera,
         rng=random.Random(seed),
+        journal=Journal(data / FILE_NAME) if data is not None else Journal(":memory:"),
     )
     ctx.prefs.prefs.dice_input = "camera"
+    tag = f"mathe-meister:{seed}:{'+'.join(modes)}"
+    carry_on = _left_over(ctx.journal, tag)
+    first = 1
+    if carry_on is not None:  # the photo under the camera when the game screen comes back
+        current["round"] = carry_on - 1
     app = App(ctx, window, vision_queue=vision_queue, flip=False)
-    app.stack.push(HomeScene(ctx))
+    app.stack.push(HomeScene(ctx, offer_resume=carry_on is not None))
     app.step()
     auto = Autoplayer(app)
     names = " + ".join(MODE_NAMES[m] for m in modes)
-    print(
-        f"Mathe-Meister in the touchscreen app, offscreen ({size[0]}x{size[1]}): solo, "
-        f"{names}, seed {seed}",
-        file=out,
-    )
-    print(f"Dice: photos from assets/samples/, read by {reader_name}.", file=out)
-    auto.tap("game.mathe-meister")
-    for mode in modes:
-        if mode != "freestyle":
-            auto.tap(f"mode.{mode}")
-    auto.tap("start")
-    for r in range(1, ROUNDS + 1):
+    if carry_on is not None:
+        auto.tap("yes")  # Home: "A game of Mathe-Meister was not finished. Carry on?"
+        if isinstance(app.stack.top, ResultsScene):  # it had played its last move
+            print(f"Carrying on from the journal in {data}: the game is over.", file=out)
+            first = ROUNDS + 1
+        else:
+            game = auto.game()
+            print(f"Carrying on from the journal in {data}: round {game.state.round}.", file=out)
+            first = game.state.round
+            _tell_journal(game.match, order, first, out)
+        if (
+            first <= ROUNDS
+            and game.state.dice is not None
+            and len(game.match.history) > game.round_start
+        ):
+            taken = len(game.match.history) - game.round_start
+            while len(game.match.history) > game.round_start:
+                auto.tap("undo")
+            print(f"  Undo: {taken} moves of round {first} taken back, to play it again.", file=out)
+    else:
+        print(
+            f"Mathe-Meister in the touchscreen app, offscreen ({size[0]}x{size[1]}): solo, "
+            f"{names}, seed {seed}",
+            file=out,
+        )
+        print(f"Dice: photos from assets/samples/, read by {reader_name}.", file=out)
+        auto.tap("game.mathe-meister")
+        for mode in modes:
+            if mode != "freestyle":
+                auto.tap(f"mode.{mode}")
+        auto.tap("start")
+        game = auto.game()
+        game.save.app["demo"] = tag
+        game.save.write_meta()
+    for r in range(first, ROUNDS + 1):
         current["round"] = r - 1
         sample = order[r - 1]
-        app.step()  # the dice screen takes the camera's reading off the queue
-        dice = app.stack.top
-        if not isinstance(dice, DiceScene):
-            raise RuntimeError("the dice screen did not open")
-        app.screenshot(folder / f"round_{r:02d}_dice.png")
-        seen = dice.seen
-        read = (
-            "nothing"
-            if seen is None
-            else " and ".join("?" if v is None else str(v) for v in seen.values) or "no dice"
-        )
-        truth = (sample.truth[0], sample.truth[1])
-        if seen is not None and seen.readable and sorted(seen.values) == sorted(truth):  # type: ignore[type-var]
-            a, b = seen.values
-            auto.tap("use")
-            how = f"the camera read {read}"
+        if auto.game().state.dice is not None:  # carried on after its dice
+            a, b = auto.game().state.dice
+            how = f"the dice {a} and {b}, from the journal"
         else:
-            if seen is not None and dice.mode == "camera":
-                auto.tap("wrong")
-            auto.tap_dice(truth)
-            a, b = truth
-            how = f"the camera read {read}; corrected by touch to {a} and {b}"
+            how = _dice_round(app, auto, folder, r, sample)
         game = auto.game()
-        before = game.state.sheets[0]
-        print(f"\nRound {r}: {sample.path.name}: {how}.", file=out)
-        from tabletop.bots.mathe_meister import hint
-
-        print(f"  The bot's plan: {hint(game.state, 0).describe()}", file=out)
+        start = game.state
+        _tell_start(r, sample, how, start, out)
 
         def before_done(r: int = r) -> None:
             app.screenshot(folder / f"round_{r:02d}.png")
             current["round"] = r  # the next dice screen opens when this round ends
 
         auto.bot_round(before_done=before_done)
-        state = game.match.state
-        sheet = state.sheets[0]
-        card = score_sheet(sheet, state.settings)
-        for line in LINES:
-            ls = card.line(line)
-            if ls.total is not None and not before.line_complete(line):
-                star = " and its Bonus Star" if line in sheet.stars else ""
-                print(
-                    f"  {line_name(line)} is complete: = {ls.total}, {ls.points:+d} points{star}.",
-                    file=out,
-                )
-        print(f"  Score now: {card.total}", file=out)
+        _tell_end(start, game.match.state, out)
     results = app.stack.top
     if not isinstance(results, ResultsScene):
         raise RuntimeError("the game did not reach the results screen")
@@ -239,8 +245,91 @@ def run_demo(
     if log_path is not None:
         print(f"The game log is in {log_path}: `tabletop replay {log_path}` replays it.", file=out)
     print(f"final score: {results.score}", file=out)
+    ctx.journal.close()
     pygame.display.quit()
     return results.score
+
+
+def _tell_start(r: int, sample: Sample, how: str, start: Any, out: TextIO) -> None:
+    """A round's first lines: its photo, how its dice came, and the bot's plan."""
+    from tabletop.bots.mathe_meister import hint
+
+    print(f"\nRound {r}: {sample.path.name}: {how}.", file=out)
+    print(f"  The bot's plan: {hint(start, 0).describe()}", file=out)
+
+
+def _tell_end(start: Any, end: Any, out: TextIO) -> None:
+    """A round's last lines: the lines it completed and the score then."""
+    before, sheet = start.sheets[0], end.sheets[0]
+    card = score_sheet(sheet, end.settings)
+    for line in LINES:
+        ls = card.line(line)
+        if ls.total is not None and not before.line_complete(line):
+            star = " and its Bonus Star" if line in sheet.stars else ""
+            print(
+                f"  {line_name(line)} is complete: = {ls.total}, {ls.points:+d} points{star}.",
+                file=out,
+            )
+    print(f"  Score now: {card.total}", file=out)
+
+
+def _tell_journal(match: Any, order: list[Sample], upto: int, out: TextIO) -> None:
+    """The rounds before ``upto``, told again from the journal (the story so far)."""
+    from tabletop.games.mathe_meister import Roll
+
+    steps = match.steps
+    rolled = [i for i, step in enumerate(steps) if isinstance(step.action, Roll)]
+    for n, i in enumerate(rolled[: upto - 1]):
+        start = steps[i].state
+        end = steps[rolled[n + 1] - 1].state if n + 1 < len(rolled) else match.state
+        a, b = start.dice
+        _tell_start(n + 1, order[n], f"the dice {a} and {b}, from the journal", start, out)
+        _tell_end(start, end, out)
+
+
+def _dice_round(app: Any, auto: Any, folder: Path, r: int, sample: Sample) -> str:
+    """Round ``r``'s dice: the camera's reading of the photo, used or corrected by
+    touch; returns how, in words."""
+    from tabletop.ui.scenes.dice import DiceScene
+
+    app.step()  # the dice screen takes the camera's reading off the queue
+    dice = app.stack.top
+    if not isinstance(dice, DiceScene):
+        raise RuntimeError("the dice screen did not open")
+    app.screenshot(folder / f"round_{r:02d}_dice.png")
+    seen = dice.seen
+    read = (
+        "nothing"
+        if seen is None
+        else " and ".join("?" if v is None else str(v) for v in seen.values) or "no dice"
+    )
+    truth = (sample.truth[0], sample.truth[1])
+    if seen is not None and seen.readable and sorted(seen.values) == sorted(truth):  # type: ignore[type-var]
+        auto.tap("use")
+        return f"the camera read {read}"
+    if seen is not None and dice.mode == "camera":
+        auto.tap("wrong")
+    auto.tap_dice(truth)
+    return f"the camera read {read}; corrected by touch to {truth[0]} and {truth[1]}"
+
+
+def _left_over(journal: Any, tag: str) -> int | None:
+    """The round of this demo's unfinished game, if the journal holds one (as its newest
+    unfinished game, so Home offers it). Anything else left unfinished is marked
+    abandoned: the demo then starts again from the seed, which plays the same."""
+    from tabletop.engine.errors import TabletopError
+    from tabletop.games import GAMES
+    from tabletop.ui.saves import LABEL
+
+    waiting = journal.unfinished(LABEL)
+    if waiting and (waiting[0].meta.get("app") or {}).get("demo") == tag:
+        try:
+            return int(journal.load(waiting[0].id, GAMES).state.round)
+        except TabletopError:
+            pass  # marked broken by the journal: start again
+    for saved in journal.unfinished(LABEL):
+        journal.finish(saved.id, None, reason="abandoned", status="abandoned")
+    return None
 
 
 __all__ = ["Sample", "load_samples", "run_demo"]

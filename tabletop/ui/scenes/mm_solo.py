@@ -6,6 +6,12 @@ line shows its sum and points at once, and its Bonus Star is offered. The Coin S
 changes dice and swaps; Hint shows the hint engine's plan in green; Undo takes back
 moves of this round; Done ends the round. Refused moves are explained in a sentence.
 
+The game is journaled (``self.save``, issue 10) before each change shows; a game left
+unfinished is carried on by :mod:`tabletop.ui.scenes.mm_resume`. Virtual dice ("Roll for
+me") are keyed by the game's seed and the moves so far, so a game carried on rolls what
+it would have. The sums the device checked (each completed line: right when its sum has
+the parity the line wants and the line obeys the mode) go to the teacher's report.
+
 Touch targets (``target(name)``): ``die0`` ``die1`` (``die0.3`` / ``die0.5`` for a 4 under
 Fear of Fours), ``op.+`` ``op.-`` ``op.x``, ``power.<i>`` (Star Power i of the sheet),
 ``cell.r<r>c<c>``, ``star.R1``..``star.C4``, ``shop``, ``hint``, ``undo``, ``done``,
@@ -22,7 +28,7 @@ import pygame
 from tabletop.bots.mathe_meister import Hint, hint
 from tabletop.engine.errors import TabletopError
 from tabletop.engine.match import Match
-from tabletop.engine.protocol import Event
+from tabletop.engine.protocol import Event, Result
 from tabletop.games.mathe_meister import (
     EMPTY,
     LINES,
@@ -38,6 +44,7 @@ from tabletop.games.mathe_meister import (
     MatheMeisterSettings,
     MatheMeisterState,
     Roll,
+    Sheet,
     SwapOperands,
     SwapOperators,
     WriteOperand,
@@ -46,9 +53,11 @@ from tabletop.games.mathe_meister import (
     line_name,
     score_sheet,
 )
+from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.input import Back, InputEvent, Tap
 from tabletop.ui.messages import child_message
+from tabletop.ui.saves import GameSave, keyed_dealer, seat_infos, standings_result
 from tabletop.ui.scenes.common import Confirm
 from tabletop.ui.scenes.dice import DiceResult, DiceScene
 from tabletop.ui.scenes.mm_dialogs import CoinShop, StarPick
@@ -61,9 +70,31 @@ MMMatch = Match[MatheMeisterSettings, MatheMeisterState, Action]
 POWER_LABEL = {"coin": "coin", "+": "+", "-": "\u2212", "x": "\u00d7"}
 
 
-def new_match(ctx: Context, modes: Sequence[str]) -> MMMatch:
+def new_match(ctx: Context, modes: Sequence[str], seed: int | None = None) -> MMMatch:
     settings = MatheMeisterSettings(ctx.layout, tuple(modes))
-    return Match(MatheMeister(), settings, 1)
+    return Match(MatheMeister(), settings, 1, seed=seed)
+
+
+def sums_checked(sheet: Sheet, settings: MatheMeisterSettings) -> list[int]:
+    """[sums checked, right] on one sheet: every completed line's sum, right when it has
+    the parity its line wants (rows even, columns odd, MM-4) and the line obeys the mode
+    (MM-10), i.e. when it scores plus."""
+    card = score_sheet(sheet, settings)
+    done = [ls for ls in card.lines if ls.complete]
+    right = [
+        ls
+        for ls in done
+        if ls.valid and ls.total is not None and ls.total % 2 == (0 if ls.line[0] == "R" else 1)
+    ]
+    return [len(done), len(right)]
+
+
+def round_start(match: MMMatch) -> int:
+    """Where this round's moves begin in the history (after its dice)."""
+    if match.state.dice is None:
+        return len(match.history)
+    history = match.history
+    return next((i + 1 for i in range(len(history) - 1, -1, -1) if isinstance(history[i], Roll)), 0)
 
 
 def sheet_geometry(m: Metrics) -> SheetGeometry:
@@ -73,7 +104,8 @@ def sheet_geometry(m: Metrics) -> SheetGeometry:
 
 
 class MatheMeisterScene(Scene):
-    """One child, one sheet, eight rounds."""
+    """One child, one sheet, eight rounds. ``seats``: the child as the journal knows them
+    (signed in); ``match`` and ``save`` carry on a journaled game."""
 
     def __init__(
         self,
@@ -83,17 +115,36 @@ class MatheMeisterScene(Scene):
         modes: Sequence[str] = ("freestyle",),
         dice_mode: str | None = None,
         match: MMMatch | None = None,
+        seed: int | None = None,
+        seats: Sequence[SeatInfo] | None = None,
+        save: GameSave | None = None,
     ) -> None:
         super().__init__(ctx)
-        self.match = match or new_match(ctx, modes)
-        self.player = player
+        self.resumed = match is not None
+        if seed is None:
+            seed = match.seed if match is not None else None
+        self.seed = ctx.rng.randrange(10**9) if seed is None else seed
+        self.match = match or new_match(ctx, modes, self.seed)
+        self.dealer = keyed_dealer(self.seed, self.match)
+        self.player = seats[0].name if seats else player
         self.dice_mode = dice_mode or ctx.prefs.prefs.dice_input
+        self.save = save or GameSave(
+            ctx,
+            MatheMeister.name,
+            list(seats) if seats else seat_infos([self.player]),
+            {
+                "screen": "solo",
+                "player": self.player,
+                "dice_mode": self.dice_mode,
+                "seed": self.seed,
+            },
+        )
         self.pen: tuple[Any, ...] | None = None
         self.swap: dict[str, Any] | None = None
         self.advice: Hint | None = None
         self.offers: list[str] = []
         self.asking: str | None = None
-        self.round_start = len(self.match.history)
+        self.round_start = round_start(self.match)
         self.message = ("", "info")
         self.dice_source = ""
         self.cells: list[Button] = []
@@ -114,11 +165,41 @@ class MatheMeisterScene(Scene):
     def now_ms(self) -> int:
         return int(self.ctx.clock() * 1000)
 
+    def standings(self) -> Result:
+        """The result, or before the end the sheet's score so far (END GAME SCORING)."""
+        total = score_sheet(self.state.sheets[0], self.settings).total
+        return self.match.result() or standings_result(
+            [total], f"stopped in round {self.state.round} with {total} points"
+        )
+
+    def roll(self) -> tuple[int, int]:
+        """Virtual dice, keyed by the seed and the moves so far."""
+        request = self.match.pending.chance
+        if request is None:  # the dice are out: nothing to roll (the screen asks again)
+            return self.state.dice or (1, 1)
+        action = self.dealer.deal(request)
+        return (action.dice[0], action.dice[1])
+
+    def _count_sums(self) -> None:
+        """The sums checked for the report, from the sheet as it is now (an undo or a
+        swap changes them too)."""
+        counted = sums_checked(self.state.sheets[0], self.settings)
+        if self.save.checks and self.save.checks[0] != counted:
+            self.save.checks[0] = counted
+            self.save.write_meta()
+
     # -- lifecycle ---------------------------------------------------------------------------
 
     def enter(self) -> None:
+        self.save.attach(self.match)
         modes = " + ".join(MODE_NAMES[m] for m in self.settings.modes)
-        self.message = (f"{self.player}, let's play Mathe-Meister ({modes})!", "info")
+        if self.resumed:
+            self.message = (
+                f"Welcome back, {self.player}! This is round {self.state.round}.",
+                "info",
+            )
+        else:
+            self.message = (f"{self.player}, let's play Mathe-Meister ({modes})!", "info")
         self._refresh()
         if self.state.dice is None and not self.state.finished:
             self.ask_dice()
@@ -137,6 +218,7 @@ class MatheMeisterScene(Scene):
         elif asking == "leave" and result == "yes":
             from tabletop.ui.scenes.home import HomeScene
 
+            self.save.finish(self.standings(), reason="abandoned")
             self.stack.unwind_to(HomeScene)
             return
         elif asking == "dice" and result is None and self.state.dice is None:
@@ -151,6 +233,7 @@ class MatheMeisterScene(Scene):
                 self.ctx,
                 title=f"Round {self.state.round} of {ROUNDS}: the dice",
                 mode=self.dice_mode,
+                roll=self.roll,
             )
         )
 
@@ -416,7 +499,12 @@ class MatheMeisterScene(Scene):
         if name == "leave":
             self.asking = "leave"
             self.stack.push(
-                Confirm(self.ctx, "Leave this game? It will not be saved.", "Leave", "Keep playing")
+                Confirm(
+                    self.ctx,
+                    "Leave this game? It ends here.",
+                    "Leave",
+                    "Keep playing",
+                )
             )
         elif name == "mute":
             self.ctx.sounds.muted = not self.ctx.sounds.muted
@@ -604,6 +692,7 @@ class MatheMeisterScene(Scene):
             self.refuse(exc.code, facts)
             return False
         self.advice = None
+        self._count_sums()
         self._tell(events)
         self._refresh()
         if self.state.finished:
@@ -649,6 +738,7 @@ class MatheMeisterScene(Scene):
             self.refuse("ui.undo_round" if self.state.round > 1 else "engine.nothing_to_undo")
             return
         action = self.match.undo()
+        self._count_sums()
         self.pen, self.swap, self.advice, self.offers = None, None, None, []
         self.ctx.sounds.play("tap")
         self.say(f"Taken back: {_describe(action)}.", "info")
@@ -674,6 +764,7 @@ class MatheMeisterScene(Scene):
     def _finish(self) -> None:
         from tabletop.ui.scenes.results import ResultsScene
 
+        self.save.finish(self.match.result())
         self.stack.replace(
             ResultsScene(self.ctx, match=self.match, player=self.player, dice_mode=self.dice_mode)
         )

@@ -13,14 +13,17 @@ Touch targets: ``star.R1``..``star.C4``, ``seat.<i>``, ``cancel``, ``next``, ``d
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import logging
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pygame
 
 from tabletop.bots.mathe_meister import after_writes, hint
+from tabletop.engine.dealers import KeyedDealer
 from tabletop.engine.errors import TabletopError
 from tabletop.engine.match import Match
+from tabletop.engine.protocol import Result
 from tabletop.games.mathe_meister import (
     LINES,
     MODE_NAMES,
@@ -34,51 +37,132 @@ from tabletop.games.mathe_meister import (
     line_name,
     score_sheet,
 )
+from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.input import Back, InputEvent, SeatPressed, Tap
+from tabletop.ui.saves import LABEL, GameSave, standings_result
 from tabletop.ui.scenes.common import Confirm, header, home_and_again
 from tabletop.ui.scenes.dice import DiceResult, DiceScene
-from tabletop.ui.star_board import StarBoard
+from tabletop.ui.scenes.mm_solo import round_start, sums_checked
+from tabletop.ui.star_board import StarBoard, StarClaim
 from tabletop.ui.theme import SEAT_COLOURS, Metrics, seat_text_colour
 from tabletop.ui.widgets import Button, hit
 
+log = logging.getLogger(__name__)
+
 BOT_SECONDS = 20.0
+BOT_LEVEL = "hint"  # the hint bot plays a bot seat's sheet
+SHEET_LABEL = "app:mm-table-sheet"  # the journal label of a bot's own sheet at a table
+MMMatch = Match[MatheMeisterSettings, MatheMeisterState, Action]
 
 
 class TableScene(Scene):
+    """One table game. ``seats``: (name, is a bot) per seat, or the journal's
+    :class:`SeatInfo` (a child signed in).
+
+    The journal (issue 10) keeps one row for the table (``self.save``, every seat: what
+    the report counts) whose match is only the game's header (settings, seats, seed):
+    what the device knows of a paper game (the round, its dice, the Bonus Stars claimed
+    and the presses waiting, when the dice came) is in ``save.app["table"]``, written
+    before each change shows. Each bot seat's own sheet is a match of its own, journaled
+    under :data:`SHEET_LABEL` with the table's id. The bots only follow the table (their
+    moves are the hint bot's, from the table's dice and claims), so a bot's sheet that is
+    behind the table after a crash catches up exactly. ``lead``, ``save`` and ``sheets``
+    (seat -> its save and match) carry on a journaled table.
+    """
+
     def __init__(
         self,
         ctx: Context,
         *,
-        seats: Sequence[tuple[str, bool]],
+        seats: Sequence[tuple[str, bool] | SeatInfo],
         modes: Sequence[str] = ("freestyle",),
         dice_mode: str | None = None,
+        seed: int | None = None,
+        lead: MMMatch | None = None,
+        save: GameSave | None = None,
+        sheets: Mapping[int, tuple[GameSave, MMMatch]] | None = None,
     ) -> None:
         super().__init__(ctx)
-        self.seats = list(seats)
-        self.settings = MatheMeisterSettings(ctx.layout, tuple(modes))
-        self.board = StarBoard(dict(ctx.layout.star_values))
+        self.infos = [
+            s if isinstance(s, SeatInfo) else SeatInfo(i, s[0], bot=BOT_LEVEL if s[1] else None)
+            for i, s in enumerate(seats)
+        ]
+        self.seats = [(s.name, s.bot is not None) for s in self.infos]
+        self.resumed = lead is not None
+        if seed is None and lead is not None:
+            seed = lead.seed
+        self.seed = ctx.rng.randrange(10**9) if seed is None else seed
+        self.settings = (
+            lead.settings if lead is not None else MatheMeisterSettings(ctx.layout, tuple(modes))
+        )
+        # the table's row in the journal: the header of a game nobody writes in
+        self.lead: MMMatch = lead or Match(
+            MatheMeister(), self.settings, len(self.seats), seed=self.seed
+        )
+        self.board = StarBoard(dict(self.settings.layout.star_values))
         self.round = 1
         self.dice: tuple[int, int] | None = None
+        self.rolls: list[tuple[int, int]] = []  # every round's dice so far
+        self.dice_at: float | None = None  # seconds played when this round's dice came
+        self.over = False
         self.dice_mode = dice_mode or ctx.prefs.prefs.dice_input
+        # virtual dice keyed by the seed and the round: the same dice after a crash
+        self.dice_dealer = KeyedDealer(self.seed, lambda: self.round)
         self.message = "Press your seat button when you finish a row or a column!"
         self.asking: str | None = None
-        self.bots: dict[int, Match[MatheMeisterSettings, MatheMeisterState, Action]] = {
-            seat: Match(MatheMeister(), self.settings, 1)
+        self.bots: dict[int, MMMatch] = {
+            seat: Match(MatheMeister(), self.settings, 1, seed=self.seed)
             for seat, (_, is_bot) in enumerate(self.seats)
             if is_bot
         }
+        self.bot_saves: dict[int, GameSave] = {}
+        for seat, (sheet_save, match) in (sheets or {}).items():
+            if seat in self.bots:
+                self.bots[seat], self.bot_saves[seat] = match, sheet_save
         self.bot_press_at: dict[int, float] = {}
+        self.bots_pressed: set[int] = set()  # bots whose press came this round
         self.bot_won: dict[int, list[str]] = {seat: [] for seat in self.bots}
+        self.save = save or GameSave(
+            ctx,
+            MatheMeister.name,
+            self.infos,
+            {"screen": "table", "dice_mode": self.dice_mode, "seed": self.seed},
+        )
+        if self.resumed:
+            self._restore(self.save.app.get("table") or {})
 
     def name(self, seat: int) -> str:
         return self.seats[seat][0]
 
+    def standings(self) -> Result:
+        """What the device knows of a paper game: each seat's Bonus Star points."""
+        points = [self.board.points_of(s) for s in range(len(self.seats))]
+        return standings_result(
+            points, "Bonus Star points (the device does not see the paper sheets' totals)"
+        )
+
     # -- lifecycle -------------------------------------------------------------------------
 
     def enter(self) -> None:
-        self.ctx.lamps.light_only([])
-        self.ask_dice()
+        self._attach()
+        if self.over:  # carried on after its last round ended, before its results
+            self._finish()
+            self.stack.replace(TableResults(self.ctx, scene=self))
+            return
+        self.ctx.lamps.light_only([p.seat for p in self.board.waiting])
+        if not self.resumed or self.dice is None:
+            if self.resumed:
+                self.message = f"Welcome back! Round {self.round}: roll the dice!"
+            self.ask_dice()
+            return
+        current = self.board.current
+        self.message = f"Welcome back! Round {self.round}: the dice show {self.dice[0]} and " + (
+            f"{self.dice[1]}. {self.name(current.seat)}, choose your star."
+            if current is not None
+            else f"{self.dice[1]}. Finished a line? Press your button!"
+        )
+        self.layout(self.m)
 
     def exit(self) -> None:
         self.ctx.lamps.light_only([])
@@ -87,9 +171,19 @@ class TableScene(Scene):
         self.asking = "dice"
         self.stack.push(
             DiceScene(
-                self.ctx, title=f"Round {self.round} of {ROUNDS}: the dice", mode=self.dice_mode
+                self.ctx,
+                title=f"Round {self.round} of {ROUNDS}: the dice",
+                mode=self.dice_mode,
+                roll=self.roll,
             )
         )
+
+    def roll(self) -> tuple[int, int]:
+        """Virtual dice for this round."""
+        request = self.lead.pending.chance
+        assert request is not None  # nobody writes in the table's own match
+        dice = self.dice_dealer.deal(request).dice
+        return (dice[0], dice[1])
 
     def resume(self, result: Any) -> None:
         asking, self.asking = self.asking, None
@@ -98,27 +192,23 @@ class TableScene(Scene):
         elif asking == "leave" and result == "yes":
             from tabletop.ui.scenes.home import HomeScene
 
+            self._finish("abandoned")
             self.stack.unwind_to(HomeScene)
             return
         self.layout(self.m)
 
     def _rolled(self, dice: tuple[int, int]) -> None:
         self.dice = dice
-        now = self.ctx.clock()
+        self.rolls = [*self.rolls[: self.round - 1], dice]
+        self.dice_at = self.save.elapsed()
+        self.bots_pressed = set()
         self.ctx.sounds.play("seen")
         self.message = (
             f"Round {self.round}: everybody writes {dice[0]} and {dice[1]} "
             "and two signs. Finished a line? Press your button!"
         )
-        for seat, match in self.bots.items():
-            try:
-                match.apply(Roll(dice))
-                for action in hint(match.state, 0).actions():
-                    match.apply(action)
-            except (TabletopError, ValueError):
-                continue
-            if self._bot_lines(seat):
-                self.bot_press_at[seat] = now + BOT_SECONDS
+        self._journal()  # the table first: the bots' sheets follow it
+        self._follow()
 
     def _bot_lines(self, seat: int) -> list[str]:
         sheet = self.bots[seat].state.sheets[0]
@@ -127,6 +217,155 @@ class TableScene(Scene):
             for line in self.board.free_lines()
             if sheet.line_complete(line) and line not in sheet.stars
         ]
+
+    # -- the journal -------------------------------------------------------------------------
+
+    def _attach(self) -> None:
+        """Journal the table and each bot's sheet (new rows the first time)."""
+        self.save.attach(self.lead)
+        journal = self.ctx.journal
+        try:
+            tables = {s.id for s in journal.unfinished(LABEL)}
+            for left in journal.unfinished(SHEET_LABEL):  # sheets of tables not played on
+                if (left.meta.get("app") or {}).get("table") not in tables:
+                    journal.finish(left.id, None, reason="abandoned", status="abandoned")
+        except TabletopError as exc:
+            log.error("journal: %s: %s", exc.code, exc.message)
+        for seat, match in self.bots.items():
+            sheet_save = self.bot_saves.get(seat)
+            if sheet_save is None:
+                sheet_save = GameSave(
+                    self.ctx,
+                    MatheMeister.name,
+                    [SeatInfo(0, self.name(seat), bot=BOT_LEVEL)],
+                    {"screen": "table-sheet", "table": self.save.id, "seat": seat},
+                    label=SHEET_LABEL,
+                )
+                self.bot_saves[seat] = sheet_save
+            sheet_save.attach(match)
+        if self.resumed:
+            self._follow()
+
+    def _clock_of(self, played: float) -> float:
+        """The app's clock time at ``played`` seconds into the game."""
+        return self.ctx.clock() - (self.save.elapsed() - played)
+
+    def _played_at(self, at: float) -> float:
+        """Seconds into the game at the app's clock time ``at``."""
+        return self.save.elapsed() - (self.ctx.clock() - at)
+
+    def snapshot(self) -> dict[str, Any]:
+        """What the device knows of the table, as the journal keeps it."""
+        return {
+            "round": self.round,
+            "dice": list(self.dice) if self.dice is not None else None,
+            "rolls": [list(r) for r in self.rolls],
+            "claims": [[c.round, c.line, c.seat, self._played_at(c.at)] for c in self.board.claims],
+            "waiting": [[p.seat, self._played_at(p.at)] for p in self.board.waiting],
+            "dice_at": self.dice_at,
+            "pressed": sorted(self.bots_pressed),
+            "over": self.over,
+        }
+
+    def _restore(self, table: Mapping[str, Any]) -> None:
+        self.round = int(table.get("round", 1))
+        dice = table.get("dice")
+        self.dice = (int(dice[0]), int(dice[1])) if dice else None
+        self.rolls = [(int(a), int(b)) for a, b in table.get("rolls", [])]
+        for round_no, line, seat, played in table.get("claims", []):
+            self.board.owners[str(line)] = int(seat)
+            self.board.claims.append(
+                StarClaim(int(round_no), str(line), int(seat), self._clock_of(float(played)))
+            )
+        for seat, played in table.get("waiting", []):
+            self.board.press(int(seat), self._clock_of(float(played)))
+        at = table.get("dice_at")
+        self.dice_at = float(at) if at is not None else None
+        self.bots_pressed = {int(s) for s in table.get("pressed", [])}
+        self.over = bool(table.get("over", False))
+        for seat in self.bots:
+            self.bot_won[seat] = [
+                c.line for c in self.board.claims if c.seat == seat and c.round == self.round
+            ]
+
+    def _journal(self) -> None:
+        """Write the table's state now (before the screen shows the change)."""
+        self.save.app["table"] = self.snapshot()
+        self.save.write_meta()
+        self.save.sync(self.lead)  # the seconds played
+
+    def _follow(self) -> None:
+        """Bring every bot's sheet up to the table (dice rolled, rounds ended), then
+        count its sums and time its press."""
+        for seat, match in self.bots.items():
+            self._catch_up(seat, match)
+        counted = {
+            seat: sums_checked(m.state.sheets[0], self.settings) for seat, m in self.bots.items()
+        }
+        if any(self.save.checks[seat] != c for seat, c in counted.items()):
+            for seat, c in counted.items():
+                self.save.checks[seat] = c
+            self.save.write_meta()
+        self.bot_press_at = {}
+        if self.dice is not None and self.dice_at is not None:
+            due = self._clock_of(self.dice_at + BOT_SECONDS)
+            for seat in self.bots:
+                if seat not in self.bots_pressed and self._bot_lines(seat):
+                    self.bot_press_at[seat] = due
+
+    def _catch_up(self, seat: int, match: MMMatch) -> None:
+        """Play ``seat``'s sheet up to where the table is: each round the hint bot's
+        writes for the round's dice, then (once the table has moved on) its claims of
+        the stars it won, a swap if it pays, and the end of the round. Planned from the
+        state the round's dice gave, so a sheet that stopped halfway goes on as it would
+        have."""
+        for _ in range(3 * ROUNDS):
+            state = match.state
+            if state.finished:
+                return
+            k = state.round
+            if state.dice is None:
+                if k > len(self.rolls):
+                    return
+                try:
+                    match.apply(Roll(self.rolls[k - 1]))
+                except TabletopError:
+                    return
+            start = round_start(match)
+            plan = list(hint(match.steps[start - 1].state, 0).actions())
+            done = list(match.history[start:])
+            try:
+                for action in plan[len(done) :]:
+                    match.apply(action)
+            except (TabletopError, ValueError):
+                return  # a bot that cannot finish its writes just stops writing
+            if k >= self.round and not self.over:
+                return
+            written = (
+                match.steps[start - 1 + len(plan)].state if plan else match.steps[start - 1].state
+            )
+            won = {c.line for c in self.board.claims if c.seat == seat and c.round == k}
+            left = list(match.history[start + len(plan) :])
+            for action in after_writes(written, 0):
+                if isinstance(action, ClaimStar) and action.line not in won:
+                    continue
+                if action in left:
+                    left.remove(action)
+                    continue
+                try:
+                    match.apply(action)
+                except TabletopError:
+                    continue  # a bot that cannot finish its round just stops writing
+            if match.state.round == k and not match.state.finished:
+                return
+
+    def _finish(self, reason: str = "end") -> None:
+        """The table is over (or left): the table's row with the standings, each bot's
+        sheet with its own result."""
+        self.save.finish(self.standings(), reason=reason)
+        for seat, sheet_save in self.bot_saves.items():
+            match = self.bots[seat]
+            sheet_save.finish(match.result() if reason == "end" else None, reason=reason)
 
     # -- layout ------------------------------------------------------------------------------
 
@@ -291,6 +530,7 @@ class TableScene(Scene):
                 self.choose(lines[0])
                 return
             self.board.cancel(current.seat)
+        self._journal()
         self.ctx.lamps.light_only([p.seat for p in self.board.waiting])
         self.layout(self.m)
 
@@ -298,6 +538,7 @@ class TableScene(Scene):
         due = [seat for seat, at in self.bot_press_at.items() if at <= now]
         for seat in sorted(due, key=lambda s: self.bot_press_at[s]):
             at = self.bot_press_at.pop(seat)
+            self.bots_pressed.add(seat)
             if self._bot_lines(seat):
                 self.board.press(seat, at)
         if due:
@@ -306,25 +547,24 @@ class TableScene(Scene):
         return False
 
     def next_round(self) -> None:
-        for seat, match in self.bots.items():
-            won = set(self.bot_won[seat])
-            for action in after_writes(match.state, 0):
-                if isinstance(action, ClaimStar) and action.line not in won:
-                    continue
-                try:
-                    match.apply(action)
-                except TabletopError:
-                    continue  # a bot that cannot finish its round just stops writing
-            self.bot_won[seat] = []
         self.bot_press_at.clear()
         self.board.waiting.clear()
         self.ctx.lamps.light_only([])
         self.ctx.sounds.play("round")
         if self.round >= ROUNDS:
+            self.over = True
+            self._journal()
+            self._follow()  # the bots end round 8: their sheets are finished
+            self._finish()
             self.stack.replace(TableResults(self.ctx, scene=self))
             return
         self.round += 1
         self.dice = None
+        self.dice_at = None
+        self.bots_pressed = set()
+        self._journal()
+        self._follow()  # the bots claim the stars they won, swap if it pays, end the round
+        self.bot_won = {seat: [] for seat in self.bots}
         self.message = f"Round {self.round}: roll the dice!"
         self.layout(self.m)
         self.ask_dice()
@@ -509,7 +749,7 @@ class TableResults(Scene):
         elif name == "again":
             t = self.table
             self.stack.replace(
-                TableScene(self.ctx, seats=t.seats, modes=t.settings.modes, dice_mode=t.dice_mode)
+                TableScene(self.ctx, seats=t.infos, modes=t.settings.modes, dice_mode=t.dice_mode)
             )
 
     def rows(self) -> list[tuple[int, str, str, str]]:

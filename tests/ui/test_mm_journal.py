@@ -1,0 +1,380 @@
+"""Never lose a game of Mathe-Meister (issue 10): the solo sheet and the table of paper
+sheets are journaled before each change shows, carried on by a new app from Home's offer
+exactly where they were, and stored with their results, seats and the sums the device
+checked; `tabletop demo --data` killed at random moments ends as an uninterrupted run."""
+
+from __future__ import annotations
+
+import random
+import signal
+from pathlib import Path
+
+import pytest
+
+from hardware.buttons import SeatPressed
+from tabletop.bots.mathe_meister import hint
+from tabletop.games import GAMES
+from tabletop.store import FILE_NAME, Journal
+from tabletop.ui.autoplay import Autoplayer
+from tabletop.ui.scenes.common import Confirm
+from tabletop.ui.scenes.dice import DiceScene
+from tabletop.ui.scenes.home import HomeScene
+from tabletop.ui.scenes.mm_solo import MatheMeisterScene, sums_checked
+from tabletop.ui.scenes.mm_table import BOT_SECONDS, SHEET_LABEL, TableResults, TableScene
+from tabletop.ui.scenes.results import ResultsScene
+from tests.ui.scenery import DICE, make_app, play_rounds, start_solo
+
+
+def carry_on(path: Path):
+    """A new app on the journal file (the device was unplugged): it offers the game;
+    the children carry on with it."""
+    app = make_app(journal=Journal(path))
+    offer = app.stack.top
+    assert isinstance(offer, Confirm) and "Mathe-Meister" in offer.title
+    auto = Autoplayer(app)
+    auto.tap("yes")
+    return app, auto
+
+
+# -- solo --------------------------------------------------------------------------------------
+
+
+def test_mm_solo_every_move_is_journaled_and_a_new_app_carries_on(tmp_path: Path) -> None:
+    path = tmp_path / FILE_NAME
+    app = make_app(journal=Journal(path))
+    auto = start_solo(app, ("twins",))
+    play_rounds(auto, 2)
+    auto.tap_dice(DICE[2])
+    game = auto.game()
+    for action in hint(game.state, 0).actions()[:2]:  # halfway through round 3
+        auto.play(action)
+    # what the screen shows is on disk: a second reader of the file sees the same match
+    (saved,) = Journal(path).unfinished("app")
+    assert Journal(path).load(saved.id, GAMES).state == game.state
+    assert saved.meta["app"]["screen"] == "solo" and saved.meta["checks"] == [
+        sums_checked(game.state.sheets[0], game.settings)
+    ]
+    again, auto2 = carry_on(path)
+    resumed = again.stack.top
+    assert isinstance(resumed, MatheMeisterScene) and resumed.resumed
+    assert resumed.state == game.state and resumed.match.history == game.match.history
+    assert resumed.settings.modes == ("twins",) and resumed.player == game.player
+    assert resumed.round_start == game.round_start  # Undo reaches back to the round's dice
+    assert resumed.message[0].startswith("Welcome back")
+    # both play on alike, and "Roll for me" rolls the same virtual dice in both
+    for auto_ in (auto, auto2):
+        auto_.bot_round()
+        auto_.tap("mode.virtual")
+        auto_.tap("roll")
+    assert resumed.state == game.state and resumed.state.round == 4
+    assert resumed.state.dice is not None and resumed.dice_source == "virtual"
+
+
+def test_mm_solo_round_caught_before_its_dice_asks_for_them(tmp_path: Path) -> None:
+    path = tmp_path / FILE_NAME
+    app = make_app(journal=Journal(path))
+    play_rounds(start_solo(app), 1)
+    assert isinstance(app.stack.top, DiceScene)  # round 2's dice are not in yet
+    again, _ = carry_on(path)
+    assert isinstance(again.stack.top, DiceScene) and "Round 2" in again.stack.top.title
+    game = Autoplayer(again).game()
+    assert game.state == Autoplayer(app).game().state
+    assert game.round_start == len(game.match.history)
+
+
+def test_mm_solo_new_game_or_leaving_keeps_the_old_one_as_abandoned(tmp_path: Path) -> None:
+    path = tmp_path / FILE_NAME
+    app = make_app(journal=Journal(path))
+    play_rounds(start_solo(app), 1)
+    again = make_app(journal=Journal(path))
+    Autoplayer(again).tap("no")
+    assert isinstance(again.stack.top, HomeScene)
+    (old,) = Journal(path).matches()
+    assert old.status == "abandoned" and old.actions > 0
+    auto = start_solo(again)
+    play_rounds(auto, 2)
+    auto.tap_dice(DICE[2])
+    score = auto.game().standings().scores[0]
+    auto.tap("leave")
+    auto.tap("yes")
+    left = Journal(path).matches()[0]
+    assert left.status == "abandoned" and left.reason == "abandoned"
+    assert left.result is not None and left.result["scores"] == [str(score)]
+
+
+def test_mm_solo_finished_game_is_stored_with_its_result_seats_and_sums(tmp_path: Path) -> None:
+    app = make_app()
+    auto = start_solo(app)
+    game = auto.game()
+    play_rounds(auto, 8)
+    assert isinstance(app.stack.top, ResultsScene)
+    journal = app.ctx.journal
+    (saved,) = journal.matches()
+    result = game.match.result()
+    assert result is not None and game.standings() == result
+    assert saved.status == "finished" and saved.reason == "end"
+    assert saved.result == {
+        "scores": [str(app.stack.top.score)],
+        "places": [1],
+        "winners": [0],
+        "why": result.reason,
+        "reason": "end",
+    }
+    assert [s.name for s in journal.seats(saved.id)] == [game.player]
+    # the sums checked: each completed line, right when its parity is the line's
+    checked, right = saved.meta["checks"][0]
+    card_lines = [ls for ls in app.stack.top.card.lines if ls.complete]
+    assert checked == len(card_lines) == 8
+    wanted = {"R": 0, "C": 1}  # rows want even sums, columns odd (MM-4)
+    assert right == sum(ls.total % 2 == wanted[ls.line[0]] and ls.valid for ls in card_lines)
+
+
+def test_mm_solo_undo_takes_back_a_checked_sum(tmp_path: Path) -> None:
+    from tabletop.bots.mathe_meister import after_writes
+
+    app = make_app()
+    auto = start_solo(app)
+    game = auto.game()
+    for r in range(8):  # the bot plays until a round's writes complete a line
+        auto.tap_dice(DICE[r])
+        before = list(game.save.checks[0])
+        for action in hint(game.state, 0).actions():
+            auto.play(action)
+        if game.save.checks[0][0] > before[0]:
+            break
+        for action in after_writes(game.state, 0):
+            auto.play(action)
+    else:
+        pytest.fail("no line was completed")
+    while len(game.match.history) > game.round_start:
+        auto.tap("undo")
+    assert game.save.checks[0] == before
+    assert app.ctx.journal.matches()[0].meta["checks"] == [before]
+
+
+# -- the table of paper sheets -------------------------------------------------------------------
+
+
+def table(path: Path, seats: int = 3, bots: tuple[int, ...] = (2,)):
+    app = make_app(journal=Journal(path))
+    auto = Autoplayer(app)
+    auto.tap("game.mathe-meister")
+    for _ in range(seats - 1):
+        auto.tap("players.+")
+    for seat in bots:
+        auto.tap(f"bot.{seat}")
+    auto.tap("start")
+    auto.tap_dice(DICE[0])
+    scene = app.stack.top
+    assert isinstance(scene, TableScene)
+    return app, auto, scene
+
+
+def press(app, seat: int) -> None:
+    app.seat_queue.put(SeatPressed(seat, app.ctx.clock()))
+    app.step()
+
+
+def to_a_round_the_bot_can_claim(app, auto, scene) -> None:
+    """Rounds go by (seat 1 claims a star in round 1) until the bot has a line."""
+    press(app, 0)
+    auto.tap("star.R1")
+    for r in range(1, 8):
+        if scene._bot_lines(2):
+            return
+        auto.tap("next")
+        auto.tap_dice(DICE[r])
+    pytest.fail("the bot never completed a line")
+
+
+def test_mm_table_is_journaled_and_a_new_app_carries_on(tmp_path: Path) -> None:
+    path = tmp_path / FILE_NAME
+    app, auto, scene = table(path)
+    to_a_round_the_bot_can_claim(app, auto, scene)
+    app.ctx.clock.advance(5.0)
+    press(app, 1)  # seat 2 is choosing its star when the power goes
+    assert scene.bot_press_at and scene.board.current.seat == 1
+    waits = scene.bot_press_at[2] - app.ctx.clock()
+    rows = Journal(path).matches()
+    assert {r.label for r in rows} == {"app", SHEET_LABEL} and len(rows) == 2
+    again, auto2 = carry_on(path)
+    resumed = again.stack.top
+    assert isinstance(resumed, TableScene) and resumed.resumed
+    assert (resumed.round, resumed.dice, resumed.rolls) == (scene.round, scene.dice, scene.rolls)
+    assert resumed.board.owners == scene.board.owners
+    assert [(c.round, c.line, c.seat) for c in resumed.board.claims] == [
+        (c.round, c.line, c.seat) for c in scene.board.claims
+    ]
+    assert [p.seat for p in resumed.board.waiting] == [1]
+    assert again.ctx.lamps.lit == {1}  # seat 2's LED is lit again
+    assert resumed.seats == scene.seats and resumed.infos[2].bot == "hint"
+    assert resumed.bots[2].history == scene.bots[2].history
+    # the bot presses as long after the dice as it would have
+    assert resumed.bot_press_at[2] - again.ctx.clock() == pytest.approx(waits)
+    assert resumed.message.startswith("Welcome back!")
+    # both carry on alike: seat 2 chooses, the bot presses and takes its line, next round
+    bot_lines = scene._bot_lines(2)
+    line = next(x for x in scene.board.free_lines() if x not in bot_lines)
+    for a, au in ((app, auto), (again, auto2)):
+        au.tap(f"star.{line}")
+        a.ctx.clock.advance(BOT_SECONDS)
+        a.step()
+        au.tap("next")
+        au.tap("mode.virtual")
+        au.tap("roll")
+    assert resumed.board.owners == scene.board.owners and 2 in resumed.board.owners.values()
+    assert resumed.bots[2].history == scene.bots[2].history
+    assert resumed.dice == scene.dice  # virtual dice keyed by the seed and the round
+
+
+@pytest.mark.parametrize("lost", [1, 3])
+def test_mm_table_bot_sheet_behind_the_table_catches_up_exactly(tmp_path: Path, lost: int) -> None:
+    """The power went after the table's state was written and before the bot's sheet
+    followed it: the bot's sheet catches up to what it would have been."""
+    path = tmp_path / FILE_NAME
+    app, auto, scene = table(path)
+    to_a_round_the_bot_can_claim(app, auto, scene)
+    app.ctx.clock.advance(BOT_SECONDS + 1)
+    app.step()  # the bot claims its star
+    auto.tap("next")  # the bot's sheet: claims, maybe a swap, the end of its round
+    journal = Journal(path)
+    sheet = next(s for s in journal.unfinished(SHEET_LABEL))
+    kept = sheet.actions - lost
+    journal.db.execute("DELETE FROM actions WHERE match_id = ? AND n > ?", (sheet.id, kept))
+    again, _ = carry_on(path)
+    resumed = again.stack.top
+    assert isinstance(resumed, DiceScene)
+    table_again = next(s for s in again.stack if isinstance(s, TableScene))
+    assert table_again.bots[2].history == scene.bots[2].history
+    assert Journal(path).load(sheet.id, GAMES).history == scene.bots[2].history
+
+
+def test_mm_table_finished_is_stored_once_for_the_report(tmp_path: Path) -> None:
+    from tabletop.classroom.report import gather, group_totals
+
+    path = tmp_path / FILE_NAME
+    app, auto, scene = table(path)
+    press(app, 0)
+    auto.tap("star.R1")
+    for r in range(8):
+        if r:
+            auto.tap_dice(DICE[r])
+        app.ctx.clock.advance(BOT_SECONDS + 1)
+        app.step()
+        auto.tap("next")
+    assert isinstance(app.stack.top, TableResults)
+    journal = Journal(path)
+    lead = next(s for s in journal.matches() if s.label == "app")
+    sheet = next(s for s in journal.matches() if s.label == SHEET_LABEL)
+    assert lead.status == sheet.status == "finished"
+    points = [scene.board.points_of(s) for s in range(3)]
+    assert lead.result is not None and lead.result["scores"] == [str(p) for p in points]
+    assert lead.result["winners"] == [s for s in range(3) if points[s] == max(points)]
+    assert [s.bot for s in journal.seats(lead.id)] == [None, None, "hint"]
+    bot = scene.bots[2]
+    assert bot.state.finished and sheet.result is not None
+    assert sheet.result["scores"] == [str(bot.result().scores[0])]
+    # sums: the device sees none on paper, all of the bot's
+    assert lead.meta["checks"] == [[0, 0], [0, 0], sums_checked(bot.state.sheets[0], bot.settings)]
+    # the report counts the table once, with both children
+    rows = gather(journal)
+    assert sorted(r.name for r in rows) == ["Player 1", "Player 2"]
+    assert [t.games for t in group_totals(rows)] == [1]
+
+
+def test_mm_table_leave_keeps_it_as_abandoned_with_its_sheets(tmp_path: Path) -> None:
+    path = tmp_path / FILE_NAME
+    app, auto, _ = table(path)
+    auto.tap("leave")
+    auto.tap("yes")
+    assert isinstance(app.stack.top, HomeScene)
+    assert {s.status for s in Journal(path).matches()} == {"abandoned"}
+    # a table whose row was abandoned from Home leaves no bot sheet playing either
+    table(path)
+    again = make_app(journal=Journal(path))
+    Autoplayer(again).tap("no")
+    table(path)  # a new table starts
+    playing = Journal(path).unfinished()
+    assert [s.label for s in playing] == [SHEET_LABEL, "app"]
+
+
+# -- the demo, killed -------------------------------------------------------------------------
+
+
+def test_mm_demo_killed_at_random_moments_ends_as_an_uninterrupted_run(tmp_path: Path) -> None:
+    from tests.test_demo_resume import demo, run
+
+    seed = 3
+    command = demo("mathe-meister", seed, tmp_path / "once", tmp_path / "shots")
+    code, whole = run(command)
+    assert code == 0, whole
+    printed = len(whole.splitlines())
+    final = whole.strip().splitlines()[-1]
+    assert final.startswith("final score: ")
+    rng = random.Random(f"mathe-meister:{seed}")
+    data = tmp_path / "killed"
+    kills = resumed = 0
+    for _ in range(8):
+        kill = (rng.randrange(3, printed - 1), rng.uniform(0.0, 0.004))
+        code, out = run(demo("mathe-meister", seed, data, tmp_path / "shots"), kill)
+        resumed += "Carrying on" in out
+        if code == 0:
+            break
+        assert code == -signal.SIGKILL, out
+        kills += 1
+        journal = Journal(data / FILE_NAME)
+        for saved in journal.unfinished():
+            journal.load(saved.id, GAMES)
+        journal.close()
+    else:
+        code, out = run(demo("mathe-meister", seed, data, tmp_path / "shots"))
+        resumed += "Carrying on" in out
+    assert code == 0, out
+    assert out.strip().splitlines()[-1] == final
+    assert kills >= 3 and resumed >= 3, (kills, resumed)
+
+
+def test_mm_demo_carries_on_from_any_step_of_its_journal(tmp_path: Path) -> None:
+    """What a kill leaves is a journal cut after some action: the demo carries on from
+    there (a round caught halfway is taken back to its dice and played again) and ends
+    with the same game, move for move."""
+    import io
+
+    from tabletop.games.mathe_meister import Roll
+    from tabletop.ui.demo import run_demo
+
+    data = tmp_path / "data"
+    whole = run_demo(seed=3, out_dir=tmp_path / "shots", out=io.StringIO(), data=data)
+    journal = Journal(data / FILE_NAME)
+    (saved,) = journal.matches()
+    history = journal.load(saved.id, GAMES).history
+    rolls = [i for i, action in enumerate(history) if isinstance(action, Roll)]
+    cuts = {
+        "after round 3's dice": rolls[2] + 1,
+        "halfway through round 5": rolls[4] + 3,
+        "before round 7's dice": rolls[6],
+        "after the last move": len(history),
+    }
+    for where, cut in cuts.items():
+        journal.db.execute("DELETE FROM actions WHERE match_id = ? AND n > ?", (saved.id, cut))
+        journal.db.execute(
+            "UPDATE matches SET status = 'playing', result = NULL, reason = NULL WHERE id = ?",
+            (saved.id,),
+        )
+        text = io.StringIO()
+        assert run_demo(seed=3, out_dir=tmp_path / "shots", out=text, data=data) == whole, where
+        told = text.getvalue()
+        assert "Carrying on" in told and told.strip().endswith(f"final score: {whole}"), where
+        assert ("Undo: 2 moves" in told) == (where == "halfway through round 5"), where
+        (again,) = journal.matches()
+        assert again.status == "finished", where
+        # the same moves (a star claimed at another moment of the clock is the same claim)
+        assert untimed(journal.load(saved.id, GAMES).history) == untimed(history), where
+
+
+def untimed(history):
+    from dataclasses import replace
+
+    from tabletop.games.mathe_meister import ClaimStar
+
+    return [replace(a, at=0) if isinstance(a, ClaimStar) else a for a in history]
