@@ -73,6 +73,7 @@ from tabletop.ui.scenes.common import Confirm, header, home_and_again, route_to_
 from tabletop.ui.scenes.names import NameScene
 from tabletop.ui.scenes.rules import ChoiceGrid, RulesPage, RulesScene
 from tabletop.ui.scenes.settings import PinPad, pin_gate
+from tabletop.ui.scenes.signin import SignInGate
 from tabletop.ui.theme import GREEN, SEAT_COLOURS, Metrics, seat_text_colour
 from tabletop.ui.widgets import Button, Painter, hit
 
@@ -523,6 +524,7 @@ class AttackSetup(Scene):
         self.names = ["Player 1", "Player 2"]
         self.first = 0
         self.editing: int | None = None
+        self.gate = SignInGate()  # sign in first when the device has a class list
 
     def seat_names(self) -> tuple[str, str]:
         second = f"Bot ({LEVEL_NAMES[self.level]})" if self.bot else self.names[1]
@@ -648,18 +650,22 @@ class AttackSetup(Scene):
             self.stack.pop()
             return
         elif name == "start":
-            self.stack.push(
-                AttackScene(
-                    self.ctx,
-                    names=self.seat_names(),
-                    bot=self.level if self.bot else None,
-                    first=self.first,
-                )
+            bot = self.level if self.bot else None
+
+            def make(seats: list[SeatInfo]) -> Scene:
+                names = (seats[0].name, seats[1].name)
+                return AttackScene(self.ctx, names=names, bot=bot, first=self.first, seats=seats)
+
+            self.gate.start(
+                self, GAME.name, list(self.seat_names()), {1: bot} if bot else None, make
             )
             return
         self.layout(self.m)
 
     def resume(self, result: Any) -> None:
+        if self.gate.resume(self, result):
+            self.layout(self.m)
+            return
         if isinstance(result, str) and result.strip() and self.editing is not None:
             self.names[self.editing] = result.strip()[:16]
         self.editing = None

@@ -453,3 +453,40 @@ class SignInScene(Scene):
 
 
 __all__ = ["SAYS", "SignInScene", "badge_id", "needs_sign_in"]
+
+
+class SignInGate:
+    """A setup screen's way into its game: through sign-in when there is a class list.
+
+    ``gate.start(setup, game, defaults, bots, make)`` pushes :class:`SignInScene` (or,
+    with no class list, the game at once); ``make(seats)`` builds the game screen from
+    the signed-in seats. The setup screen's ``resume`` calls ``gate.resume(self,
+    result)`` first: True when the result was the sign-in's (the game is then pushed,
+    or nothing happens when the children went back).
+    """
+
+    def __init__(self) -> None:
+        self.waiting: Any = None
+
+    def start(
+        self,
+        setup: Scene,
+        game: str,
+        defaults: list[str],
+        bots: dict[int, str] | None,
+        make: Any,
+    ) -> None:
+        if needs_sign_in(setup.ctx):
+            self.waiting = make
+            setup.stack.push(SignInScene(setup.ctx, game, len(defaults), defaults, bots))
+            return
+        bots = bots or {}
+        setup.stack.push(make([SeatInfo(i, n, bot=bots.get(i)) for i, n in enumerate(defaults)]))
+
+    def resume(self, setup: Scene, result: Any) -> bool:
+        make, self.waiting = self.waiting, None
+        if make is None:
+            return False
+        if isinstance(result, list) and all(isinstance(s, SeatInfo) for s in result):
+            setup.stack.push(make(result))
+        return True

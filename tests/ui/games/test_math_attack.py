@@ -542,3 +542,33 @@ def test_math_attack_finished_game_is_stored_with_its_result(tmp_path: Path) -> 
     assert [s.name for s in journal.seats(saved.id)] == list(scene.names)
     assert journal.seats(saved.id)[1].bot == "easy"
     assert scene.standings() == result
+
+
+def test_math_attack_with_a_class_list_children_sign_in_and_their_games_are_theirs(
+    tmp_path: Path,
+) -> None:
+    # issue 10: with a class list, the setup's Start goes through sign-in; the journal
+    # keeps who sat where (student id and group), which the report reads
+    from tabletop.classroom.roster import Roster
+    from tabletop.store import Journal
+    from tabletop.ui.scenes.signin import SignInScene
+
+    journal = Journal(tmp_path / "j.sqlite3")
+    Roster(journal).import_csv("id,name,group\nS1,Ada,Blue\nS2,Alan,Red\n")
+    app = make_app(journal=journal)
+    auto = Autoplayer(app)
+    auto.tap("game.math-attack")
+    auto.tap("start")
+    assert isinstance(app.stack.top, SignInScene)
+    auto.tap("student.S2")
+    auto.tap("student.S1")
+    auto.tap("done")
+    scene = app.stack.top
+    assert isinstance(scene, AttackScene)
+    assert scene.names == ("Alan", "Ada")
+    (saved,) = journal.unfinished("app")
+    seats = journal.seats(saved.id)
+    assert [(s.name, s.student, s.group) for s in seats] == [
+        ("Alan", "S2", "Red"),
+        ("Ada", "S1", "Blue"),
+    ]
