@@ -311,9 +311,9 @@ def table_minute(
     # Card spots: three down each side of the table, clear of the mat in the middle.
     spots = [(w * x, h * y) for x in (0.1, 0.9) for y in (0.18, 0.5, 0.82)]
     photos = []
-    for photo in dice_photos:
+    for picture in dice_photos:
         ratio = ppm * DIE_MM / 62  # the photos' dice are ~62 px
-        small = cv2.resize(photo, None, fx=ratio, fy=ratio, interpolation=cv2.INTER_AREA)
+        small = cv2.resize(picture, None, fx=ratio, fy=ratio, interpolation=cv2.INTER_AREA)
         photos.append(small[: tray[3], : tray[2]])
     noise = [
         (
@@ -620,6 +620,8 @@ def dump_dice_errors(out: Path, reader: DiceReader | None = None) -> list[str]:
         _, held = datasets.split(datasets.load_set(name, root))
         for im in held:
             img = cv2.imread(str(im.path), cv2.IMREAD_COLOR)
+            if img is None:
+                continue
             dice = reader.read(img)
             pairs = dict(datasets.match(im.dice, [d.box for d in dice], name))
             stem = f"{name}_{im.path.stem}"

@@ -122,7 +122,8 @@ def find_mats(frame: np.ndarray, region: Box | None = None) -> list[MatPose]:
             continue
         mat, corner = where
         src, dst = points.setdefault(mat, ([], []))
-        src.append(c.reshape(4, 2).astype(np.float32) / shrink + np.float32([x0, y0]))
+        offset = np.array([x0, y0], np.float32)
+        src.append(c.reshape(4, 2).astype(np.float32) / shrink + offset)
         dst.append(marker_corners_mm(corner))
     poses = []
     for mat, (src, dst) in sorted(points.items()):
