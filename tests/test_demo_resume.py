@@ -19,7 +19,7 @@ from tabletop.store import FILE_NAME, Journal
 
 REPO = Path(__file__).resolve().parents[1]
 # game -> a seed whose game is long enough to be killed many times
-RESUMABLE_DEMOS = {"math-attack": 5, "mecs": 3}
+RESUMABLE_DEMOS = {"math-attack": 5, "mecs": 3, "math-wars-meta": 38}
 
 
 def demo(game: str, seed: int, data: Path, out: Path) -> list[str]:
