@@ -537,3 +537,136 @@ def test_screenshots_of_the_main_states(size: tuple[int, int]) -> None:
     for _ in range(12):
         bot.step()
     shot(app8, "table_eight")
+
+
+# -- never lose a game (issue 10) -----------------------------------------------------------
+
+
+def journal_app(path: Path) -> App:
+    from tabletop.store import Journal
+
+    return make_app(journal=Journal(path))
+
+
+def test_every_step_is_journaled_and_a_new_app_carries_on(tmp_path: Path) -> None:
+    from tabletop.games import GAMES
+    from tabletop.store import FILE_NAME, Journal
+    from tabletop.ui.scenes.common import Confirm
+
+    path = tmp_path / FILE_NAME
+    app = journal_app(path)
+    table = start(app, "players.+", "who.2", "who.2")  # two children with real cards, a bot
+    play = table.play
+    show(app, 0, "C10", "K+2")
+    show(app, 1, "C4", "KX3")
+    # what the screen shows is on disk: a second reader of the file sees the same match
+    (saved,) = Journal(path).unfinished("app")
+    assert Journal(path).load(saved.id, GAMES).state == play.state
+    assert saved.meta["app"]["choices"]["players"] == 3 and saved.meta["app"]["seed"] == play.seed
+    answer(app, 0, 12)  # ready, waiting for Player 2
+    answer(app, 1, 11, press=False)  # typed, not yet pressed (4 × 3 is 12)
+    # the device is unplugged; a new app on the same file offers the game
+    again = journal_app(path)
+    offer = again.stack.top
+    assert isinstance(offer, Confirm) and "Math Wars Meta" in offer.title
+    assert "Player 1" in offer.title and "Bot 3" in offer.title
+    tap(again, "yes")
+    resumed = again.stack.top
+    assert isinstance(resumed, TableScene) and resumed.resumed
+    other = resumed.play
+    assert other.state == play.state and other.match.history == play.match.history
+    assert other.flags == play.flags and other.entries == play.entries
+    assert other.typed == play.typed and set(other.ready) == set(play.ready) == {0}
+    assert resumed.message.startswith("Welcome back!")
+    assert again.ctx.lamps.lit == {0}  # Player 1's LED is lit again
+    # both carry on alike: the same answers settle the same hand, with the same payments
+    for a in (app, again):
+        a.seat_queue.put(SeatPressed(1, a.ctx.clock()))
+        a.step()
+    assert other.state == play.state and other.verdict is not None
+    assert other.verdict.lines == play.verdict.lines
+    # stopped with the verdict on screen: it shows again
+    third = journal_app(path)
+    tap(third, "yes")
+    shown = third.stack.top.play
+    assert shown.paused and shown.verdict is not None
+    assert shown.verdict.lines == play.verdict.lines and shown.verdict.hand == 1
+    for a in (app, third):
+        tap(a, "next")
+        show(a, 0, "C3", "K-1")
+    assert shown.state == play.state and shown.verdict is None
+
+
+def test_solo_time_carries_on_across_a_restart(tmp_path: Path) -> None:
+    """MWM-8's time per round counts seconds of play before and after the restart."""
+    from tabletop.store import FILE_NAME
+
+    path = tmp_path / FILE_NAME
+    app = journal_app(path)
+    start(app, "mode.solo")
+    show(app, 0, "C3", "K+2")
+    app.ctx.clock.advance(40)
+    tap(app, "solve.0")
+    type_number(app, 5)  # the first answer, at 40 s of play
+    tap(app, "next")
+    app.ctx.clock.advance(25)
+    show(app, 0, "C8", "K-1")  # 25 s later: the screen's record holds the time played
+    again = journal_app(path)
+    again.ctx.clock.advance(1000)  # a new process: its clock means nothing to the game
+    tap(again, "yes")
+    table = again.stack.top
+    again.ctx.clock.advance(15)
+    tap(again, "solve.0")
+    type_number(again, 7)
+    first, last = table.play.state.first_at, table.play.state.last_at
+    assert first == 40_000 and last == 80_000  # 40 s, then 25 + 15 s more
+
+
+def test_new_game_instead_keeps_the_old_one_as_abandoned(tmp_path: Path) -> None:
+    from tabletop.store import FILE_NAME, Journal
+    from tabletop.ui.scenes.home import HomeScene
+
+    path = tmp_path / FILE_NAME
+    app = journal_app(path)
+    start(app)
+    show(app, 0, "C10", "K+2")
+    again = journal_app(path)
+    tap(again, "no")
+    assert isinstance(again.stack.top, HomeScene)
+    (old,) = Journal(path).matches()
+    assert old.status == "abandoned" and old.actions >= 2
+    # leaving a game keeps it too, with the standings then
+    table = start(again)
+    tap(again, "leave")
+    tap(again, "yes")
+    assert isinstance(again.stack.top, HomeScene)
+    left = next(m for m in Journal(path).matches() if m.id != old.id)
+    assert left.status == "abandoned" and left.result is not None
+    assert left.result["scores"] == ["0", "0"] and table.standings().places == (1, 1)
+
+
+def test_finished_game_is_stored_with_its_result_seats_and_checks(tmp_path: Path) -> None:
+    from tabletop.store import FILE_NAME, Journal
+
+    journal = Journal(tmp_path / FILE_NAME)
+    app = make_app(journal=journal)
+    setup(app, "players.+", "who.2", "who.2")
+    tap(app, "start")
+    table = play_out(app, 11, misread_rate=0.3)
+    play = table.play
+    (saved,) = journal.matches()
+    result = play.match.result()
+    assert result is not None and table.standings() == result
+    assert saved.status == "finished" and saved.reason == "end"
+    assert saved.result["winners"] == sorted(result.winners)
+    assert saved.result["scores"] == [str(v) for v in result.scores]
+    seats = journal.seats(saved.id)
+    assert [s.name for s in seats] == ["Player 1", "Player 2", "Bot 3"]
+    assert [s.bot for s in seats] == [None, None, "bot"]
+    # the solutions the device checked per child, and how many were right (bots: none)
+    checks = saved.meta["checks"]
+    tallies = play.state.tallies
+    assert checks[2] == [0, 0] and checks == play.checks()
+    for seat in (0, 1):
+        assert checks[seat] == [tallies[seat].right + tallies[seat].wrong, tallies[seat].right]
+    assert checks[0][0] > 10 and any(c[1] < c[0] for c in checks[:2])  # slips are counted

@@ -10,9 +10,13 @@ table, no pygame), ``table`` (the Score Cards and rulings on screen), ``setup``,
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from tabletop.ui.app import Context, Scene
+
+if TYPE_CHECKING:
+    from tabletop.engine.match import Match
+    from tabletop.ui.saves import GameSave
 
 
 def setup_scene(ctx: Context) -> Scene:
@@ -22,17 +26,28 @@ def setup_scene(ctx: Context) -> Scene:
     return SetupScene(ctx)
 
 
+def resume_scene(ctx: Context, save: GameSave, match: Match[Any, Any, Any]) -> Scene:
+    """The table again around a match replayed from the journal (issue 10): the setup's
+    choices and the seed from ``save.app``, then what the table held beyond the match."""
+    from tabletop.ui.games.math_wars_meta.setup import Choices, make_game
+
+    choices = Choices.from_record(save.app.get("choices") or {})
+    return make_game(ctx, choices, int(save.app["seed"]), save=save, match=match)
+
+
 def run_demo(
     *,
     seed: int | None = None,
     out_dir: Path | None = None,
     out: TextIO,
     size: tuple[int, int] = (800, 480),
+    data: Path | None = None,
 ) -> str:
-    """A whole game with bots in every seat, offscreen; returns the ``winner:`` line."""
+    """A whole game with bots in every seat, offscreen; returns the ``winner:`` line.
+    ``data``: journal it there; started again after a crash, it carries on."""
     from tabletop.ui.games.math_wars_meta.demo import run_demo as run
 
-    return run(seed=seed, out_dir=out_dir, out=out, size=size)
+    return run(seed=seed, out_dir=out_dir, out=out, size=size, data=data)
 
 
-__all__ = ["run_demo", "setup_scene"]
+__all__ = ["resume_scene", "run_demo", "setup_scene"]

@@ -8,6 +8,12 @@ deck (the cards the engine knows are in that draw pile) and shows them to the
 corrects it by touch, as a child would. Answers are typed on the number pad (a bot
 slips now and then: the device shows the right answer) and confirmed with the seat
 button. One line is printed per hand and per round; the last is ``winner: NAMES``.
+
+With ``data`` the app journals the game there (issue 10). Killed and started again with
+the same arguments, the demo carries on through Home's "carry on" offer and ends as an
+uninterrupted run: every choice of the table bot (whose cards, which card, a misread, a
+slip) is keyed by the seed and where the game is, and a misread card the bot had not
+yet corrected when the demo stopped is corrected first.
 """
 
 from __future__ import annotations
@@ -16,8 +22,11 @@ import os
 import random
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
+
+from tabletop.ui.games.math_wars_meta.play import crate_label, signed
 
 SIZE = (800, 480)
 MISREAD_RATE = 0.04
@@ -30,7 +39,10 @@ class DemoError(RuntimeError):
 
 class TableBot:
     """Plays every seat of the table on screen by events: cards to the camera, taps on
-    the number pad, seat-button presses. Also what the end-to-end tests drive."""
+    the number pad, seat-button presses. Also what the end-to-end tests drive.
+
+    It lays the cards of the seat the device waits for (so a card is used the moment it
+    is read), and each random choice is keyed by the seed and the match's length."""
 
     def __init__(
         self,
@@ -39,11 +51,13 @@ class TableBot:
         *,
         misread_rate: float = MISREAD_RATE,
         slip_rate: float = SLIP_RATE,
+        say: Callable[[str], None] | None = None,
     ) -> None:
         from tabletop.bots.math_wars_meta import VirtualPlayer
 
         self.app = app
-        self.rng = random.Random(seed ^ 0xCA3D)
+        self.seed = seed
+        self.say = say or (lambda _line: None)  # a line per player's move (the demo prints)
         self.player = VirtualPlayer(random.Random(seed ^ 0xB07), slip_rate)
         self.misread_rate = misread_rate
         self.misreads = 0
@@ -97,36 +111,82 @@ class TableBot:
 
     # -- playing ------------------------------------------------------------------------
 
+    def rng(self, *where: object) -> random.Random:
+        """The luck of one choice, keyed by the seed and ``where`` the game is."""
+        return random.Random(":".join(map(str, (self.seed, *where))))
+
+    def pick(self, seat: int, state: Any, n: int) -> tuple[Any, Any, str | None]:
+        """``seat``'s next COUNT META card in ``state`` (the match ``n`` actions long):
+        (the card, the card the camera reads, its MATH CRATE card)."""
+        zone = state.zones[seat]
+        rng = self.rng("up", seat, n)
+        truth = shown = None
+        if state.stage.up[seat] is None:
+            pile = zone.draw or zone.spoils
+            truth = shown = rng.choice(sorted(pile))
+            others = [c for c in pile if c != truth]
+            if others and rng.random() < self.misread_rate:
+                shown = rng.choice(sorted(others))
+        face = None
+        if state.stage.crates[seat] is None:
+            faces = zone.crate_draw or zone.crate_discard
+            face = rng.choice(sorted(faces)) if faces else None
+        return truth, shown, face
+
     def turn_up(self, seat: int) -> None:
         """Lay ``seat``'s next COUNT META and MATH CRATE cards under the camera."""
         from tabletop.games.math_wars_meta import count_code, crate_code
 
         play = self.table().play
-        zone = play.state.zones[seat]
-        stage = play.state.stage
+        truth, shown, face = self.pick(seat, play.state, len(play.match.history))
         codes: list[str] = []
-        truth = None
-        if stage.up[seat] is None:
-            pile = zone.draw or zone.spoils
-            truth = self.rng.choice(sorted(pile))
-            shown = truth
-            others = [c for c in pile if c != truth]
-            if others and self.rng.random() < self.misread_rate:
-                shown = self.rng.choice(sorted(others))
-                self.misreads += 1
+        if shown is not None:
             codes.append(count_code(shown))
-        if stage.crates[seat] is None:
-            faces = zone.crate_draw or zone.crate_discard
-            if faces:
-                codes.append(crate_code(self.rng.choice(sorted(faces)), zone.army))
+            self.misreads += shown != truth
+        if face is not None:
+            codes.append(crate_code(face, play.state.zones[seat].army))
         self.show(seat, tuple(codes))
+        what = [f"COUNT META {truth[1]}"] if truth is not None else []
+        what += [f"MATH CRATE {crate_label(face)}"] if face is not None else []
+        how = ""
         if truth is not None and play.state.stage.up[seat] not in (None, truth):
-            # the screen shows the misread card: tap it and type the right number
-            self.tap(f"count.{seat}")
-            self.type_number(truth[1])
+            self.correct(seat, truth)
+            how = f" (the camera read {shown[1]}: corrected by touch)"
+        self.say(f"  {play.seats[seat].name} turns up {' and '.join(what)}{how}.")
+
+    def correct(self, seat: int, truth: Any) -> None:
+        """The screen shows a misread card: tap it and type the right number."""
+        self.tap(f"count.{seat}")
+        self.type_number(truth[1])
+
+    def carry_on(self) -> None:
+        """After a restart: correct a misread card this bot laid but had not corrected
+        yet (its choice is found again from the journal)."""
+        from tabletop.games.math_wars_meta import CountDrawn, Splash
+
+        play = self.table().play
+        steps = play.match.steps
+        for seat, up in enumerate(play.state.stage.up):
+            if up is None or seat in play.entries or seat in play.ready or not play.flags:
+                continue
+            for i in range(len(steps) - 1, -1, -1):
+                action = steps[i].action
+                if isinstance(action, Splash):
+                    break
+                if action == CountDrawn(seat, up) and play.flags[i]:
+                    before = steps[i - 1].state if i else play.match.initial
+                    truth, shown, _ = self.pick(seat, before, i)
+                    if truth is not None and shown == up != truth:
+                        self.correct(seat, truth)
+                        self.say(
+                            f"  {play.seats[seat].name}'s COUNT META {truth[1]} (the camera "
+                            f"read {shown[1]}: corrected by touch)."
+                        )
+                    break
 
     def answer(self, seat: int) -> None:
         table = self.table()
+        self.player.rng = self.rng("entry", seat, len(table.play.match.history))
         entry = self.player.entry(table.play.state, seat)
         self.tap(f"solve.{seat}")
         self.type_number(entry.solution)
@@ -134,6 +194,7 @@ class TableBot:
             self.type_number(entry.team_solution)
         if table.play.settings.mode != "solo":
             self.press(seat)
+        self.say(f"  {table.play.seats[seat].name} answers {signed(entry.solution)}.")
 
     def step(self) -> bool:
         """One thing a player does; False once the game is over."""
@@ -144,13 +205,14 @@ class TableBot:
         if play.verdict is not None:
             self.tap("next")
             return True
-        waiting = play.waiting_for_cards()
-        if waiting:
-            self.turn_up(self.rng.choice(waiting))
+        need = play.need()
+        if need is not None and need[0] in play.waiting_for_cards():
+            self.turn_up(need[0])
             return True
         solving = [s for s in play.solving() if s not in play.ready]
         if solving:
-            self.answer(self.rng.choice(solving))
+            n = len(play.match.history)
+            self.answer(self.rng("solve", n, *sorted(play.ready)).choice(solving))
             return True
         raise DemoError(f"the table waits for nothing: phase {play.state.phase}")
 
@@ -164,6 +226,7 @@ def run_demo(
     edition: str = "MWM25",
     players: int = 3,
     discard_option: int = 1,
+    data: Path | None = None,
 ) -> str:
     os.environ["SDL_VIDEODRIVER"] = "dummy"
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
@@ -173,6 +236,7 @@ def run_demo(
 
     from tabletop.assets import mathe_meister_layout
     from tabletop.highscores import HighScores
+    from tabletop.store import FILE_NAME, Journal
     from tabletop.ui.app import App, Context
     from tabletop.ui.games.math_wars_meta.results import ResultsScene, winner_line
     from tabletop.ui.prefs import PrefsFile
@@ -194,28 +258,44 @@ def run_demo(
         prefs=PrefsFile(None),
         layout=mathe_meister_layout(),
         rng=random.Random(seed),
+        journal=Journal(data / FILE_NAME) if data is not None else Journal(":memory:"),
+        session=f"demo {seed}",  # the journal's lesson: this demo's seed
     )
+    wanted = {"edition": edition, "players": players, "discard_option": discard_option}
+    saved = _left_over(ctx, wanted)
     app = App(ctx, window, seat_queue=queue.SimpleQueue(), flip=False)
-    app.stack.push(HomeScene(ctx))
+    app.stack.push(HomeScene(ctx, offer_resume=saved))
     app.step()
-    bot = TableBot(app, seed)
-    bot.tap("game.math-wars-meta")
-    setup = app.stack.top
-    if edition != setup.choices.edition:
-        bot.tap(f"edition.{edition}")
-    for _ in range(players - 2):
-        bot.tap("players.+")
-    if discard_option == 2:
-        bot.tap("option.2")
-    bot.tap("start")
+    bot = TableBot(app, seed, say=lambda line: print(line, file=out))
+    if saved:
+        bot.tap("yes")  # Home: "A game of Math Wars Meta was not finished. Carry on?"
+    else:
+        bot.tap("game.math-wars-meta")
+        setup = app.stack.top
+        if edition != setup.choices.edition:
+            bot.tap(f"edition.{edition}")
+        for _ in range(players - 2):
+            bot.tap("players.+")
+        if discard_option == 2:
+            bot.tap("option.2")
+        bot.tap("start")
     table = bot.table()
     play = table.play
-    print(
-        f"Math Wars Meta in the touchscreen app, offscreen ({size[0]}x{size[1]}): {edition}, "
-        f"{players} players (bots, cards shown to a simulated camera), discard option "
-        f"{discard_option}, seed {seed}",
-        file=out,
-    )
+    if saved:
+        state = play.state
+        print(
+            f"Carrying on from the journal in {data}: round {state.round}, hand "
+            f"{state.hands + 1}, {len(play.match.history)} actions.",
+            file=out,
+        )
+        bot.carry_on()
+    else:
+        print(
+            f"Math Wars Meta in the touchscreen app, offscreen ({size[0]}x{size[1]}): "
+            f"{edition}, {players} players (bots, cards shown to a simulated camera), "
+            f"discard option {discard_option}, seed {seed}",
+            file=out,
+        )
     app.screenshot(folder / "table_start.png")
     shots = {"war": False}
     rounds_seen = 0
@@ -255,9 +335,34 @@ def run_demo(
         f"corrected by touch, {seconds:.1f} s. Screenshots are in {folder}",
         file=out,
     )
+    ctx.journal.close()
     print(line, file=out)
     pygame.display.quit()
     return line
+
+
+def _left_over(ctx: Any, wanted: dict[str, int]) -> bool:
+    """Whether the journal holds this demo's unfinished game (same seed, as the session,
+    and table) to carry on; any other unfinished game there is set aside as abandoned."""
+    from tabletop.ui.saves import LABEL
+
+    journal = ctx.journal
+    mine = False
+    for saved in journal.unfinished(LABEL):
+        app = saved.meta.get("app") or {}
+        choices = app.get("choices") or {}
+        same = (
+            saved.game == "math-wars-meta"
+            and saved.session == ctx.session
+            and choices.get("edition") == wanted["edition"]
+            and choices.get("players") == wanted["players"]
+            and choices.get("discard_option") == wanted["discard_option"]
+        )
+        if same and not mine:
+            mine = True
+            continue
+        journal.finish(saved.id, None, reason="abandoned", status="abandoned")
+    return mine
 
 
 __all__ = ["DemoError", "TableBot", "run_demo"]

@@ -19,18 +19,27 @@ every child in the stage is ready (bots are at once) they are applied together, 
 stage is settled and a :class:`Verdict` says what happened, in words. Every applied
 action is flagged real (a child's card or answer, the moderator) or virtual, so Undo
 takes back the last real one and everything the device did after it.
+
+Never lose a game (issue 10): the device's own picks come from a
+:func:`~tabletop.ui.saves.keyed_dealer` and a bot's answer from an ``rng`` keyed by the
+seed, the seat and the number of actions, so a match replayed from the journal plays on
+exactly as the uninterrupted one. What is not an action (answers typed or ready, cards
+read early, the verdict on screen) is kept by :meth:`MwmPlay.record` beside the match;
+:meth:`MwmPlay.carry_on` puts it back; the flags are worked out again from the replay.
+A rewrite or an undo reaches the journal once, whole.
 """
 
 from __future__ import annotations
 
 import logging
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from tabletop.bots.math_wars_meta import VirtualPlayer
-from tabletop.engine.dealers import RngDealer
+from tabletop.engine.codec import digest
 from tabletop.engine.errors import ImpossibleOutcome, TabletopError
 from tabletop.engine.match import Match
 from tabletop.engine.protocol import Event
@@ -53,6 +62,7 @@ from tabletop.games.math_wars_meta import (
     hand_result,
     parse_crate,
 )
+from tabletop.ui.saves import keyed_dealer
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +73,7 @@ SWAP_TRIES = 4
 NOTE_CODES = frozenset(
     {"mwm.solo_redraw", "mwm.crate_reshuffle", "mwm.spoils_reshuffle", "mwm.short_for_war"}
 )
+SOLUTION_CODES = frozenset({"mwm.solution_right", "mwm.solution_wrong"})
 
 
 @dataclass(frozen=True)
@@ -163,16 +174,19 @@ class MwmPlay:
         *,
         seed: int,
         bot_wrong_rate: float = BOT_WRONG_RATE,
+        match: Match[MathWarsMetaSettings, MathWarsMetaState, Action] | None = None,
     ) -> None:
         self.settings = settings
         self.seats = list(seats)
         self.seed = seed
-        self.match: Match[MathWarsMetaSettings, MathWarsMetaState, Action] = Match(
+        # ``match``: a game replayed from the journal, to carry on with (see carry_on)
+        self.match: Match[MathWarsMetaSettings, MathWarsMetaState, Action] = match or Match(
             GAME, settings, len(seats), seed=seed
         )
-        self.dealer = RngDealer(seed)
+        self.dealer = keyed_dealer(seed, self.match)
         self.player = VirtualPlayer(random.Random(seed ^ 0x5EED), bot_wrong_rate)
-        self.flags: list[bool] = []  # per applied action: True = real (a child, a teacher)
+        # per applied action: True = real (a child, a teacher)
+        self.flags: list[bool] = self._replayed_flags()
         self.seen_count: dict[int, tuple[int, int | None]] = {}  # seat -> (number, army)
         self.seen_crate: dict[int, str] = {}
         self.typed: dict[int, EnterSolution] = {}
@@ -182,7 +196,7 @@ class MwmPlay:
         self.paused = False
         self.verdict: Verdict | None = None
         self.notes: list[str] = []  # device rulings to show since the last look
-        self.events: list[Event] = []
+        self.events: list[Event] = [e for step in self.match.steps for e in step.events]
 
     # -- what the engine has ----------------------------------------------------------
 
@@ -202,14 +216,7 @@ class MwmPlay:
 
     def need(self) -> tuple[int, str] | None:
         """The card the engine waits for now: (seat, up/down/crate/pay), or None."""
-        state = self.state
-        if state.finished or state.phase == "solve":
-            return None
-        if state.phase == "reveal":
-            seat, need = state.stage.todo[0]
-            return seat, need
-        seat = next(s for s, owed in enumerate(state.hand.owed) if owed > 0)
-        return seat, "pay"
+        return need_in(self.state)
 
     def waiting_for_cards(self) -> list[int]:
         """Children whose face-up cards the device still needs in this stage."""
@@ -325,8 +332,7 @@ class MwmPlay:
             return False
         for seat in pending:
             if self.seats[seat].bot:
-                entry = self.player.entry(self.state, seat)
-                self._enter(entry, real=False)
+                self._enter(self.bot_entry(seat), real=False)
                 return True
         if any(seat not in self.ready for seat in pending):
             return False
@@ -492,15 +498,20 @@ class MwmPlay:
     def _draw_then(self, index: int) -> tuple[Any, ...]:
         """The acting seat's draw pile just before history ``index``."""
         action = self.match.history[index]
-        state = self.match.initial
-        for earlier in self.match.history[:index]:
-            state, _ = GAME.apply(state, earlier)
-        return state.zones[action.seat].draw  # type: ignore[union-attr]
+        return self._state_before(index).zones[action.seat].draw  # type: ignore[union-attr]
+
+    def _state_before(self, index: int) -> MathWarsMetaState:
+        return self.match.steps[index - 1].state if index else self.match.initial
 
     def _rewrite(self, index: int, action: Action) -> bool:
         """Replace history ``index`` with ``action`` and re-apply what came after; the
         device's own picks are re-picked if they no longer fit, and bots answer again.
-        False (and nothing changed) if a child's action no longer fits."""
+        False (and nothing changed) if a child's action no longer fits. The journal gets
+        the rewritten history at once, never half of it."""
+        with self.journal_once():
+            return self._rewrite_now(index, action)
+
+    def _rewrite_now(self, index: int, action: Action) -> bool:
         tail: list[tuple[Action, bool]] = []
         while len(self.flags) > index:
             tail.append(self._pop())
@@ -510,7 +521,7 @@ class MwmPlay:
             self._apply(action, tail[0][1])
             for old, real in tail[1:]:
                 if not real and isinstance(old, EnterSolution):
-                    self._apply(self.player.entry(self.state, old.seat), False)
+                    self._apply(self.bot_entry(old.seat), False)
                     continue
                 try:
                     self._apply(old, real)
@@ -606,25 +617,210 @@ class MwmPlay:
         """Take back the last real action and everything the device did after it."""
         if not any(self.flags):
             raise TabletopError("engine.nothing_to_undo", "there is nothing to undo")
-        while True:
-            action, real = self._pop()
-            if real:
-                break
-        self.typed.clear()
-        self.ready.clear()
-        self.entries, self.answers = {}, {}
-        if self.state.phase == "solve":
-            for earlier in reversed(self.match.history):
-                if not isinstance(earlier, EnterSolution):
+        with self.journal_once():
+            while True:
+                action, real = self._pop()
+                if real:
                     break
-                self.entries[earlier.seat] = earlier
-                self.answers[earlier.seat] = correct_entry(self.state, earlier.seat)
-        self.seen_count.clear()
-        self.seen_crate.clear()
-        self.verdict = None
-        self.paused = False
-        self.pump_payments()
+            self.typed.clear()
+            self.ready.clear()
+            self._stage_entries()
+            self.seen_count.clear()
+            self.seen_crate.clear()
+            self.verdict = None
+            self.paused = False
+            self.pump_payments()
         return action
+
+    def _stage_entries(self) -> None:
+        """The solutions already applied in this solving step (bots answer first)."""
+        self.entries, self.answers = {}, {}
+        if self.state.finished or self.state.phase != "solve":
+            return
+        for earlier in reversed(self.match.history):
+            if not isinstance(earlier, EnterSolution):
+                break
+            self.entries[earlier.seat] = earlier
+            self.answers[earlier.seat] = correct_entry(self.state, earlier.seat)
+
+    # -- never lose a game (issue 10) ---------------------------------------------------
+
+    def bot_entry(self, seat: int) -> EnterSolution:
+        """A bot's solution, its luck keyed by the seed, the seat and the actions so far."""
+        self.player.rng = random.Random(f"{self.seed}:{seat}:{len(self.match.history)}")
+        return self.player.entry(self.state, seat)
+
+    @contextmanager
+    def journal_once(self) -> Iterator[None]:
+        """Steps that only make sense together (a rewrite, an undo, all a camera reading
+        or a press leads to) reach the journal (``match.on_change``) once, at the end,
+        if anything changed."""
+        hook, self.match.on_change = self.match.on_change, None
+        before = self.match.steps
+        try:
+            yield
+        finally:
+            self.match.on_change = hook
+            after = self.match.steps
+            changed = len(after) != len(before) or any(
+                a is not b for a, b in zip(after, before, strict=True)
+            )
+            if hook is not None and changed:
+                hook(self.match)
+
+    def _replayed_flags(self) -> list[bool]:
+        """Real or virtual for each action of a replayed match: a child's face-up card or
+        answer and the moderator's splash are real; payments, face-down cards, bots' and
+        virtual seats' cards and bots' answers are the device's."""
+        flags = []
+        state = self.match.initial
+        for step in self.match.steps:
+            action = step.action
+            if isinstance(action, Splash):
+                real = True
+            elif isinstance(action, EnterSolution):
+                real = not self.seats[action.seat].bot
+            else:
+                need = need_in(state)
+                real = (
+                    need is not None
+                    and need[1] in ("up", "crate")
+                    and not self.seats[need[0]].auto_cards
+                )
+            flags.append(real)
+            state = step.state
+        return flags
+
+    def record(self) -> dict[str, Any]:
+        """What the screen holds beyond the match: answers typed and ready (ready times
+        in seconds of play), cards read before the engine asked, the verdict on screen.
+        ``n`` and ``state`` (its digest): the match it belongs to."""
+        return {
+            "n": len(self.match.history),
+            "state": digest(self.state),
+            "typed": {str(s): [e.solution, e.team_solution] for s, e in self.typed.items()},
+            "ready": {str(s): at for s, at in self.ready.items()},
+            "count": {str(s): list(seen) for s, seen in self.seen_count.items()},
+            "crate": dict((str(s), face) for s, face in self.seen_crate.items()),
+            "paused": self.paused,
+        }
+
+    def carry_on(self, record: Mapping[str, Any] | None) -> None:
+        """Put back what :meth:`record` kept, for the match replayed from the journal. A
+        record older than the match (the device stopped between the two writes) is
+        dropped; the verdict of the last hand shows again if nothing came after it but
+        the device's payments."""
+        self._stage_entries()
+        verdict = self._last_verdict()
+        if (
+            record is not None
+            and record.get("n") == len(self.match.history)
+            and record.get("state") == digest(self.state)
+        ):
+            try:
+                self.typed = {
+                    int(s): EnterSolution(int(s), int(v[0]), None if v[1] is None else int(v[1]))
+                    for s, v in dict(record.get("typed") or {}).items()
+                }
+                self.ready = {
+                    int(s): float(at) for s, at in dict(record.get("ready") or {}).items()
+                }
+                self.seen_count = {
+                    int(s): (int(v[0]), None if v[1] is None else int(v[1]))
+                    for s, v in dict(record.get("count") or {}).items()
+                }
+                self.seen_crate = {
+                    int(s): str(f) for s, f in dict(record.get("crate") or {}).items()
+                }
+            except (TypeError, ValueError, IndexError) as exc:
+                log.warning("mwm: the saved table does not read (%s): dropped", exc)
+                self.typed, self.ready, self.seen_count, self.seen_crate = {}, {}, {}, {}
+            paused = bool(record.get("paused")) and verdict is not None
+        else:
+            paused = verdict is not None
+        solving = set(self.solving())
+        self.typed = {s: e for s, e in self.typed.items() if s in solving}
+        self.ready = {s: at for s, at in self.ready.items() if s in self.typed}
+        self.verdict = verdict if paused else None
+        self.paused = paused
+
+    def _last_verdict(self) -> Verdict | None:
+        """The verdict of the stage the last actions settled (an answer, then only the
+        device's payments; or a splash), rebuilt from the match; None otherwise."""
+        steps = self.match.steps
+        end = len(steps)
+        while end > 0:
+            need = need_in(self._state_before(end - 1))
+            if self.flags[end - 1] or need is None or need[1] != "pay":
+                break
+            end -= 1
+        if end == 0:
+            return None
+        last = end - 1
+        action, before = steps[last].action, self._state_before(last)
+        where = (before.round, before.hands + 1)
+        if isinstance(action, Splash):
+            lines = [say(self, e) for e in steps[last].events]
+            return Verdict(
+                Stage(),
+                {},
+                {},
+                [line for line in lines if line],
+                round_over=True,
+                game_over=self.finished,
+                round=where[0],
+                hand=where[1],
+            )
+        after = steps[last].state
+        if not isinstance(action, EnterSolution) or not (after.finished or after.phase != "solve"):
+            return None
+        entries: dict[int, EnterSolution] = {}
+        answers: dict[int, EnterSolution] = {}
+        i = last
+        while True:  # back over this stage's answers, to its first
+            entry, state = steps[i].action, self._state_before(i)
+            assert isinstance(entry, EnterSolution)
+            entries[entry.seat] = entry
+            answers[entry.seat] = correct_entry(state, entry.seat)
+            if not state.stage.entered or not isinstance(steps[i - 1].action, EnterSolution):
+                break
+            i -= 1
+        stage = replace(before.stage, entered=(*before.stage.entered, action.seat))
+        events = [e for step in steps[last:] for e in step.events]
+        verdict = build_verdict(self, stage, entries, answers, events)
+        verdict.round, verdict.hand = where
+        return verdict
+
+    def checks(self) -> list[list[int]]:
+        """Per seat: [solutions the device checked, right ones] (YOUR SOLUTION, and the
+        TEAM SOLUTION in Team v Team), from the match: an undone answer is not counted.
+        Bots are not counted."""
+        out = [[0, 0] for _ in self.seats]
+        for step in self.match.steps:
+            action = step.action
+            if not isinstance(action, EnterSolution) or self.seats[action.seat].bot:
+                continue
+            for event in step.events:
+                if event.seat != action.seat or event.code not in SOLUTION_CODES:
+                    continue
+                d = event.data
+                out[action.seat][0] += 1
+                out[action.seat][1] += int(d["entered"] == d["answer"])
+                if d.get("team_answer") is not None:
+                    out[action.seat][0] += 1
+                    out[action.seat][1] += int(d.get("team_entered") == d["team_answer"])
+        return out
+
+
+def need_in(state: MathWarsMetaState) -> tuple[int, str] | None:
+    """The card the engine waits for in ``state``: (seat, up/down/crate/pay), or None."""
+    if state.finished or state.phase == "solve":
+        return None
+    if state.phase == "reveal":
+        seat, need = state.stage.todo[0]
+        return seat, need
+    seat = next(s for s, owed in enumerate(state.hand.owed) if owed > 0)
+    return seat, "pay"
 
 
 # -- words ---------------------------------------------------------------------------------
@@ -860,6 +1056,7 @@ __all__ = [
     "build_verdict",
     "crate_choices",
     "crate_label",
+    "need_in",
     "read_code",
     "reason",
     "result_of_stage",

@@ -11,12 +11,16 @@ virtual cards, bot), ``rules``, ``back``, ``start``.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
 
 import pygame
 
 from tabletop.engine.errors import TabletopError
+from tabletop.engine.match import Match
 from tabletop.games.math_wars_meta import TEAM_FORMATS, MathWarsMetaSettings
+from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.games.math_wars_meta.play import MwmPlay, SeatConfig
 from tabletop.ui.input import Back, InputEvent, Tap
@@ -66,25 +70,74 @@ class Choices:
             and self.discard_option == 2,
         )
 
-    def seat_configs(self) -> list[SeatConfig]:
+    def seat_configs(self, names: Sequence[str] | None = None) -> list[SeatConfig]:
+        """Who sits where; ``names`` (signed-in children, a saved game's seats) replace
+        the default names."""
         out = []
         for seat in range(self.seats):
             who = self.who[seat]
             if self.mode == "solo" and who == "bot":
                 who = "real"
             name = f"Bot {seat + 1}" if who == "bot" else f"Player {seat + 1}"
+            if names is not None and seat < len(names) and names[seat]:
+                name = names[seat]
             out.append(SeatConfig(name, bot=who == "bot", virtual=who == "virtual"))
         return out
 
+    def record(self) -> dict[str, Any]:
+        """The choices as plain data (the saved game's ``app["choices"]``)."""
+        return asdict(self)
 
-def make_game(ctx: Context, choices: Choices, seed: int | None = None) -> Scene:
-    """The table for these choices (a fresh seed from the app's rng unless given)."""
+    @classmethod
+    def from_record(cls, data: Mapping[str, Any]) -> Choices:
+        known = {k: v for k, v in data.items() if k in cls.__dataclass_fields__}
+        choices = cls(**known)
+        choices.who = [str(w) for w in choices.who] + ["real"] * (8 - len(choices.who))
+        return choices
+
+
+def make_game(
+    ctx: Context,
+    choices: Choices,
+    seed: int | None = None,
+    *,
+    seats: Sequence[SeatInfo] | None = None,
+    save: Any = None,
+    match: Match[Any, Any, Any] | None = None,
+) -> Scene:
+    """The table for these choices (a fresh seed from the app's rng unless given).
+
+    ``seats``: who signed in (names and student ids for the journal). ``save`` and
+    ``match``: a game carried on from the journal (``resume_scene``)."""
     from tabletop.ui.games.math_wars_meta.table import TableScene
+    from tabletop.ui.saves import GameSave
 
     seed = ctx.rng.randrange(10**9) if seed is None else seed
-    play = MwmPlay(choices.settings(), choices.seat_configs(), seed=seed)
+    if save is not None:
+        seats = save.seats
+    names = [s.name for s in seats] if seats else None
+    play = MwmPlay(choices.settings(), choices.seat_configs(names), seed=seed, match=match)
     frozen = Choices(**{**choices.__dict__, "who": list(choices.who)})
-    return TableScene(ctx, play, again=lambda: make_game(ctx, frozen))
+    again_seats = list(seats) if seats else None
+    if save is None:
+        from tabletop.ui.games.math_wars_meta.table import table_seats
+
+        save = GameSave(
+            ctx,
+            "math-wars-meta",
+            again_seats or table_seats(play),
+            {"choices": frozen.record(), "seed": seed},
+        )
+    else:
+        play.carry_on(save.app.get("table"))
+        save.played_before = max(save.played_before, float(save.app.get("played") or 0.0))
+    return TableScene(
+        ctx,
+        play,
+        again=lambda: make_game(ctx, frozen, seats=again_seats),
+        save=save,
+        resumed=match is not None,
+    )
 
 
 class SetupScene(Scene):

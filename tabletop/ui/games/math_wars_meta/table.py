@@ -7,18 +7,27 @@ chip: the same as its seat button), ``next``, ``why``, ``rules``, ``teacher``,
 ``leave``. Seat buttons (``SeatPressed``) say "my answer is in"; the camera's
 ``CardsSeen(seat, "battle", ...)`` brings each battle pile (seats 1-based, as the camera
 reports them).
+
+The game is saved as it goes (issue 10, :mod:`tabletop.ui.saves`): every action reaches
+the journal before the screen shows it, and after every input the table's other state
+(:meth:`MwmPlay.record`: answers typed and ready, cards read early, the verdict on
+screen) and the solutions checked per seat go beside it. Times of answers (Solo's time
+per round, MWM-8) are seconds of play, so they carry on across a restart.
 """
 
 from __future__ import annotations
 
 import logging
 import math
+from collections.abc import Sequence
 from typing import Any
 
 import pygame
 
 from tabletop.engine.errors import TabletopError
+from tabletop.engine.protocol import Result
 from tabletop.games.math_wars_meta import OP_WORDS, hand_result
+from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.games import start_card_camera, stop_card_camera
 from tabletop.ui.games.math_wars_meta.play import (
@@ -32,6 +41,7 @@ from tabletop.ui.games.math_wars_meta.play import (
 )
 from tabletop.ui.games.math_wars_meta.words import sentence
 from tabletop.ui.input import Back, CardsSeen, InputEvent, SeatPressed, Tap
+from tabletop.ui.saves import GameSave, seat_infos, standings_result
 from tabletop.ui.scenes.common import Confirm, Dialog
 from tabletop.ui.scenes.numpad import NumPad
 from tabletop.ui.scenes.rules import ChoiceGrid
@@ -88,11 +98,38 @@ class LinesDialog(Dialog):
         painter.paragraph(surface, "\n".join(self.lines), rect, m.text)
 
 
+def table_seats(play: MwmPlay) -> list[SeatInfo]:
+    """The journal's seats for a table of names typed or defaulted at setup."""
+    return seat_infos(
+        [seat.name for seat in play.seats],
+        {i: "bot" for i, seat in enumerate(play.seats) if seat.bot},
+    )
+
+
 class TableScene(Scene):
-    def __init__(self, ctx: Context, play: MwmPlay, *, again: Any = None) -> None:
+    def __init__(
+        self,
+        ctx: Context,
+        play: MwmPlay,
+        *,
+        again: Any = None,
+        seats: Sequence[SeatInfo] | None = None,
+        save: GameSave | None = None,
+        resumed: bool = False,
+    ) -> None:
         super().__init__(ctx)
         self.play = play
         self.again = again  # how to start the same game again (the setup's factory)
+        # ``app`` in the journal: enough to build this screen again (the setup's choices
+        # and the seed, from make_game), then the table's record after every input
+        self.save = save or GameSave(
+            ctx,
+            "math-wars-meta",
+            list(seats) if seats else table_seats(play),
+            {"seed": play.seed},
+        )
+        self.resumed = resumed  # carried on from the journal
+        self.saved_end = False
         self.asking: tuple[Any, ...] | None = None
         self.message = ""
         self.panels: list[pygame.Rect] = []
@@ -104,21 +141,49 @@ class TableScene(Scene):
     def name(self, seat: int) -> str:
         return self.play.seats[seat].name
 
+    def standings(self) -> Result:
+        """The result, or before the end the standings: VICTORY! cards per seat (a
+        team's count for each of its seats)."""
+        play = self.play
+        result = play.match.result()
+        if result is not None:
+            return result
+        victories = play.state.victories
+        per_seat = [victories[play.settings.side_of(seat)] for seat in range(len(play.seats))]
+        counts = ", ".join(
+            f"{play.side_name(side)} {count}" for side, count in enumerate(victories)
+        )
+        return standings_result(per_seat, f"stopped with VICTORY! cards: {counts}")
+
     # -- lifecycle ----------------------------------------------------------------------
 
     def enter(self) -> None:
+        self.save.attach(self.play.match)
         # The camera reads the battle piles while any child plays real cards.
         real = any(not seat.auto_cards for seat in self.play.seats)
         players = len(self.play.seats)
         self.camera = start_card_camera(self.ctx, "math-wars-meta", players) if real else None
-        self.play.pump()
+        with self.play.journal_once():
+            self.play.pump()
+        if self.resumed:
+            self.message = ""
+            self.message = f"Welcome back! {self.status()}".strip()
         self._after()
+        self._save_table()
 
     def exit(self) -> None:
         self.ctx.lamps.light_only([])
         stop_card_camera(getattr(self, "camera", None))
 
     def resume(self, result: Any) -> None:
+        # all a dialog's answer leads to reaches the journal at once, then the table
+        with self.play.journal_once():
+            self._resumed(result)
+        if self.saved_end:  # left: the journal has the game as it was
+            self.play.match.on_change = None
+        self._save_table()
+
+    def _resumed(self, result: Any) -> None:
         asking, self.asking = self.asking, None
         if asking is None:
             self.layout(self.m)
@@ -140,6 +205,9 @@ class TableScene(Scene):
             elif kind == "leave" and result == "yes":
                 from tabletop.ui.scenes.home import HomeScene
 
+                if not self.play.finished:
+                    self.save.finish(self.standings(), reason="abandoned")
+                    self.saved_end = True
                 self.stack.unwind_to(HomeScene)
                 return
         except TabletopError as e:
@@ -264,6 +332,13 @@ class TableScene(Scene):
     # -- input ----------------------------------------------------------------------------
 
     def handle(self, event: InputEvent) -> None:
+        # all one input leads to (both cards of a reading, every answer a press lets in)
+        # reaches the journal at once, then the table's record
+        with self.play.journal_once():
+            self._handle(event)
+        self._save_table()
+
+    def _handle(self, event: InputEvent) -> None:
         if isinstance(event, Back):
             self.press("leave")
         elif isinstance(event, SeatPressed):
@@ -429,7 +504,9 @@ class TableScene(Scene):
         if not 0 <= seat < len(play.seats):
             return
         before = len(play.events)
-        outcome = play.press(seat, at)
+        # the press's time in seconds of play (the journal's clock, which carries on
+        # after a restart), not the app's clock
+        outcome = play.press(seat, self.save.elapsed() - max(0.0, self.ctx.clock() - at))
         name = self.name(seat)
         if outcome == "ready":
             self.ctx.sounds.play("tap")
@@ -499,6 +576,9 @@ class TableScene(Scene):
     # -- the teacher ----------------------------------------------------------------------
 
     def _teacher_menu(self) -> None:
+        if self.play.finished:
+            self._refuse("mwm.ui.game_over", "teacher menu after the end")
+            return
         choices = [("undo", "Undo last step"), ("splash", "Splash: restart round")]
         if not self.solo:
             sides = len(self.play.state.victories)
@@ -531,6 +611,22 @@ class TableScene(Scene):
             self.message = note
         self.play.notes.clear()
         self.layout(self.m)
+
+    def _save_table(self) -> None:
+        """The table's record and the checked solutions beside the journaled match
+        (written when they changed); the result once the game is over."""
+        play, save = self.play, self.save
+        if self.saved_end:
+            return
+        record, checks = play.record(), play.checks()
+        if record != save.app.get("table") or checks != save.checks:
+            save.app["table"] = record
+            save.app["played"] = save.elapsed()
+            save.checks = checks
+            save.write_meta()
+        if play.finished and not self.saved_end:
+            self.saved_end = True
+            save.finish(play.match.result())
 
     # -- drawing --------------------------------------------------------------------------
 
