@@ -30,7 +30,7 @@ def carry_on(path: Path):
     the children carry on with it."""
     app = make_app(journal=Journal(path))
     offer = app.stack.top
-    assert isinstance(offer, Confirm) and "Mathe-Meister" in offer.title
+    assert isinstance(offer, Confirm) and "Mathe-Meister" in offer.detail
     auto = Autoplayer(app)
     auto.tap("yes")
     return app, auto

@@ -69,9 +69,12 @@ class Dialog(Scene):
 class Confirm(Dialog):
     """A yes/no question; pops with ``"yes"`` or ``"no"``."""
 
-    def __init__(self, ctx: Context, question: str, yes: str = "Yes", no: str = "No") -> None:
-        super().__init__(ctx, question, (520, 220))
+    def __init__(
+        self, ctx: Context, question: str, yes: str = "Yes", no: str = "No", detail: str = ""
+    ) -> None:
+        super().__init__(ctx, question, (520, 260) if detail else (520, 220))
         self.labels = (yes, no)
+        self.detail = detail  # a sentence or two under the question, wrapped
 
     def layout(self, metrics: Metrics) -> None:
         super().layout(metrics)
@@ -90,6 +93,13 @@ class Confirm(Dialog):
             self.stack.pop("no")
         else:
             super().handle(event)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        super().draw(surface)
+        if self.detail:
+            body = self.body()
+            room = pygame.Rect(body.left, body.top, body.width, self.buttons[0].rect.top - body.top)
+            self.ctx.painter.paragraph(surface, self.detail, room, self.m.text, align="center")
 
 
 def header(scene: Scene, surface: pygame.Surface, title: str, subtitle: str = "") -> None:

@@ -53,9 +53,10 @@ class HomeScene(Scene):
         self.stack.push(
             Confirm(
                 self.ctx,
-                f"A game of {title} ({who}) was not finished. Carry on with it?",
+                "Carry on with this game?",
                 yes="Carry on",
                 no="New game",
+                detail=f"A game of {title} was not finished: {who}.",
             )
         )
 

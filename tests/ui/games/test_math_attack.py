@@ -484,7 +484,7 @@ def test_math_attack_every_play_is_journaled_and_a_new_app_carries_on(tmp_path: 
     # the device is unplugged; a new app on the same file offers the game
     again = make_app(journal=Journal(path))
     offer = again.stack.top
-    assert isinstance(offer, Confirm) and "Math Attack!" in offer.title
+    assert isinstance(offer, Confirm) and "Math Attack!" in offer.detail
     Autoplayer(again).tap("yes")
     resumed = again.stack.top
     assert isinstance(resumed, AttackScene)

@@ -466,7 +466,7 @@ def test_mecs_every_move_is_journaled_and_a_new_app_carries_on(tmp_path: Path) -
     # the device is unplugged; a new app on the same file offers the game
     again = make_app(journal=Journal(path))
     offer = again.stack.top
-    assert isinstance(offer, Confirm) and "M.E.C.S." in offer.title
+    assert isinstance(offer, Confirm) and "M.E.C.S." in offer.detail
     Autoplayer(again).tap("yes")
     resumed = again.stack.top
     assert isinstance(resumed, MecsTable) and resumed.resumed
