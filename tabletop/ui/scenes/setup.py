@@ -13,10 +13,12 @@ from typing import Any
 import pygame
 
 from tabletop.games.mathe_meister import MODE_NAMES, MODES, SOLO_MODES
+from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.input import Back, InputEvent, Tap
 from tabletop.ui.scenes.common import header
 from tabletop.ui.scenes.names import NameScene
+from tabletop.ui.scenes.signin import SignInGate
 from tabletop.ui.theme import SEAT_COLOURS, Metrics, seat_text_colour
 from tabletop.ui.widgets import Button, hit
 
@@ -35,6 +37,7 @@ class SetupScene(Scene):
         self.bots = [False] * 8
         self.modes: list[str] = ["freestyle"]
         self.editing: int | None = None
+        self.gate = SignInGate()  # sign in first when the device has a class list
 
     def layout(self, metrics: Metrics) -> None:
         m = metrics
@@ -191,6 +194,9 @@ class SetupScene(Scene):
         self.layout(self.m)
 
     def resume(self, result: Any) -> None:
+        if self.gate.resume(self, result):
+            self.layout(self.m)
+            return
         if isinstance(result, str) and result.strip() and self.editing is not None:
             self.names[self.editing] = result.strip()
         self.editing = None
@@ -217,19 +223,20 @@ class SetupScene(Scene):
         self.modes = chosen or ["freestyle"]
 
     def start(self) -> None:
-        if self.seats == 1:
-            from tabletop.ui.scenes.mm_solo import MatheMeisterScene
+        """Into the game, through sign-in when the device has a class list."""
+        from tabletop.ui.scenes.mm_solo import MatheMeisterScene
+        from tabletop.ui.scenes.mm_table import BOT_LEVEL, TableScene
 
-            self.stack.push(
-                MatheMeisterScene(self.ctx, player=self.names[0], modes=tuple(self.modes))
-            )
-        else:
-            from tabletop.ui.scenes.mm_table import TableScene
+        modes = tuple(self.modes)
+        names = ["Bot" if self.bots[i] else self.names[i] for i in range(self.seats)]
+        bots = {i: BOT_LEVEL for i in range(self.seats) if self.bots[i]}
 
-            seats = [
-                ("Bot" if self.bots[i] else self.names[i], self.bots[i]) for i in range(self.seats)
-            ]
-            self.stack.push(TableScene(self.ctx, seats=seats, modes=tuple(self.modes)))
+        def make(seats: list[SeatInfo]) -> Scene:
+            if len(seats) == 1:
+                return MatheMeisterScene(self.ctx, player=seats[0].name, modes=modes, seats=seats)
+            return TableScene(self.ctx, seats=seats, modes=modes)
+
+        self.gate.start(self, "mathe-meister", names, bots, make)
 
     def draw(self, surface: pygame.Surface) -> None:
         painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p

@@ -11,10 +11,12 @@ from __future__ import annotations
 import pygame
 
 from tabletop.games.mecs import MecsSettings
+from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.input import Back, InputEvent, Tap
 from tabletop.ui.scenes.common import header
 from tabletop.ui.scenes.rules import RulesPage, RulesScene
+from tabletop.ui.scenes.signin import SignInGate
 from tabletop.ui.theme import SEAT_COLOURS, Metrics, seat_text_colour
 from tabletop.ui.widgets import Button, hit
 
@@ -92,6 +94,7 @@ class MecsSetup(Scene):
         self.cards = "virtual"
         self.message = ""
         self.bot_driver = "scene"  # the demo drives the bots through the camera and taps
+        self.gate = SignInGate()  # sign in first when the device has a class list
 
     def names(self) -> list[tuple[str, bool]]:
         return [
@@ -238,16 +241,16 @@ class MecsSetup(Scene):
                 self.stack.push(app.setup_scene(self.ctx))
             return
         if name == "start":
-            from tabletop.ui.games.mecs.table import MecsTable
+            from tabletop.ui.games.mecs.table import BOT_LEVEL, MecsTable
 
-            self.stack.push(
-                MecsTable(
-                    self.ctx,
-                    seats=self.names(),
-                    settings=self.settings(),
-                    bot_driver=self.bot_driver,
-                )
-            )
+            settings, driver = self.settings(), self.bot_driver
+
+            def make(seats: list[SeatInfo]) -> Scene:
+                return MecsTable(self.ctx, seats=seats, settings=settings, bot_driver=driver)
+
+            names = self.names()
+            bots = {i: BOT_LEVEL for i, (_, bot) in enumerate(names) if bot}
+            self.gate.start(self, "mecs", [n for n, _ in names], bots, make)
             return
         self.message = ""
         if name == "players.-":
@@ -270,6 +273,7 @@ class MecsSetup(Scene):
         self.layout(self.m)
 
     def resume(self, result: object) -> None:
+        self.gate.resume(self, result)
         self.layout(self.m)
 
     def draw(self, surface: pygame.Surface) -> None:

@@ -1,0 +1,82 @@
+"""Every game's setup goes through sign-in when the device has a class list, and the
+game's journal keeps the signed-in students at their seats (issue 10)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tabletop.classroom.roster import Roster
+from tabletop.store import Journal
+from tabletop.ui.autoplay import Autoplayer
+from tabletop.ui.scenes.signin import SignInScene
+from tests.ui.scenery import make_app
+
+CLASS = "id,name,group\nS1,Ada,Blue\nS2,Alan,Red\nS3,Grace,Blue\n"
+
+
+def signed_in_app(tmp_path: Path):
+    journal = Journal(tmp_path / "j.sqlite3")
+    Roster(journal).import_csv(CLASS)
+    app = make_app(journal=journal)
+    return app, Autoplayer(app), journal
+
+
+def seats_of_the_game(journal: Journal) -> list[tuple[str, str | None, str, str | None]]:
+    (saved,) = journal.unfinished("app")
+    return [(s.name, s.student, s.group, s.bot) for s in journal.seats(saved.id)]
+
+
+def test_signin_mathe_meister_solo(tmp_path: Path) -> None:
+    from tabletop.ui.scenes.mm_solo import MatheMeisterScene
+
+    app, auto, journal = signed_in_app(tmp_path)
+    auto.tap("game.mathe-meister")
+    auto.tap("start")
+    assert isinstance(app.stack.top, SignInScene)
+    auto.tap("student.S3")
+    auto.tap("done")
+    assert any(isinstance(s, MatheMeisterScene) for s in app.stack)  # its dice first
+    assert seats_of_the_game(journal) == [("Grace", "S3", "Blue", None)]
+
+
+def test_signin_mathe_meister_table_with_a_bot(tmp_path: Path) -> None:
+    from tabletop.ui.scenes.mm_table import TableScene
+
+    app, auto, journal = signed_in_app(tmp_path)
+    auto.tap("game.mathe-meister")
+    auto.tap("players.+")
+    auto.tap("players.+")
+    auto.tap("bot.2")
+    auto.tap("start")
+    assert isinstance(app.stack.top, SignInScene)
+    auto.tap("student.S1")
+    auto.tap("guest")
+    auto.tap("done")
+    assert any(isinstance(s, TableScene) for s in app.stack)
+    rows = seats_of_the_game(journal)
+    assert rows[0] == ("Ada", "S1", "Blue", None)
+    assert rows[1][1] is None and rows[2][3] is not None  # a guest, and the bot
+
+
+def test_signin_mecs_and_going_back_starts_nothing(tmp_path: Path) -> None:
+    from tabletop.ui.games.mecs.setup import MecsSetup
+    from tabletop.ui.games.mecs.table import MecsTable
+
+    app, auto, journal = signed_in_app(tmp_path)
+    auto.tap("game.mecs")
+    auto.tap("start")
+    assert isinstance(app.stack.top, SignInScene)
+    auto.tap("cancel")
+    assert isinstance(app.stack.top, MecsSetup) and journal.unfinished("app") == []
+    setup = app.stack.top
+    if setup.bots[1]:
+        auto.tap("bot.1")  # two children this time
+    auto.tap("start")
+    auto.tap("student.S2")
+    auto.tap("student.S1")
+    auto.tap("done")
+    assert isinstance(app.stack.top, MecsTable)
+    assert [r[:3] for r in seats_of_the_game(journal)] == [
+        ("Alan", "S2", "Red"),
+        ("Ada", "S1", "Blue"),
+    ]
