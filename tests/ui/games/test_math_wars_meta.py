@@ -568,8 +568,8 @@ def test_every_step_is_journaled_and_a_new_app_carries_on(tmp_path: Path) -> Non
     # the device is unplugged; a new app on the same file offers the game
     again = journal_app(path)
     offer = again.stack.top
-    assert isinstance(offer, Confirm) and "Math Wars Meta" in offer.title
-    assert "Player 1" in offer.title and "Bot 3" in offer.title
+    assert isinstance(offer, Confirm) and "Math Wars Meta" in offer.detail
+    assert "Player 1" in offer.detail and "Bot 3" in offer.detail
     tap(again, "yes")
     resumed = again.stack.top
     assert isinstance(resumed, TableScene) and resumed.resumed
