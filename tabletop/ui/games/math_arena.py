@@ -23,14 +23,27 @@ The round, as the device runs it (ARENA-1..ARENA-5, rule book ``seeds/004_...``)
    after ties, and each seat's operator cards. A tie in the last round of a set asks
    the tied seats for their leftover card (ARENA-4).
 
+6. Each child says their value (ARENA-1: "each player announces their resulting
+   value"): tapping their row opens a number pad, and the device checks it against the
+   pair ("5 + 2 = 7, right!"); the report counts these checks per seat. A bot's value
+   shows at once; every value shows with the ruling.
+
 Undo (the last scored round, or the last operator card entered) is behind the
 teacher PIN. Errors are one short sentence on screen and a precise line in the log.
 
+Never lose a game (issue 10, :mod:`tabletop.ui.saves`): all one input leads to reaches
+the journal at once, before the screen shows it, and what the round holds beyond the
+match (who is ready, the pairs read, the values said, the countdown and the bots' presses
+in seconds of play) goes beside it. Home's "carry on" rebuilds the round
+(:func:`resume_scene`), and undo's checkpoints from the match. The device's deal and
+the bots' picks are keyed by the seed and the number of actions, so a resumed game
+deals and picks what the uninterrupted one would.
+
 Touch targets: ``seat.<i>``, ``card.<i>.<0|1>``, ``operator``, ``deal``, ``score``,
-``next``, ``undo``, ``rules``, ``leave``; the hand picker ``hand.<CARD>``, ``put``,
-``cancel``; the setup ``players.-``, ``players.+``, ``bot.<i>``, ``cards.table``,
-``cards.virtual``, ``level.easy``, ``level.hard``, ``rules``, ``back``, ``start``; the
-results ``home``, ``again``.
+``next``, ``undo``, ``rules``, ``leave``, ``value.<i>`` (a seat's value); the hand
+picker ``hand.<CARD>``, ``put``, ``cancel``; the setup ``players.-``, ``players.+``,
+``bot.<i>``, ``cards.table``, ``cards.virtual``, ``level.easy``, ``level.hard``,
+``rules``, ``back``, ``start``; the results ``home``, ``again``.
 """
 
 from __future__ import annotations
@@ -41,7 +54,8 @@ import os
 import random
 import re
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
@@ -49,16 +63,17 @@ from typing import Any, TextIO
 import pygame
 
 from tabletop.bots.math_arena import MathArenaBot
-from tabletop.engine.dealers import RngDealer
+from tabletop.engine.codec import digest
 from tabletop.engine.errors import TabletopError
 from tabletop.engine.match import Match
-from tabletop.engine.protocol import Event
+from tabletop.engine.protocol import Event, Result
 from tabletop.games.math_arena import (
     DEALS,
     NUMBER_CARDS,
     OPERATION_WORDS,
     RED_SUITS,
     Choose,
+    DealCard,
     MathArena,
     MathArenaSettings,
     MathArenaState,
@@ -71,13 +86,17 @@ from tabletop.games.math_arena import (
     operator_name,
     parse_card,
     pip_value,
+    play_value,
     tournament_points,
 )
+from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.games import start_card_camera, stop_card_camera
 from tabletop.ui.input import Back, CardsSeen, InputEvent, SeatPressed, Tap
 from tabletop.ui.messages import child_message
+from tabletop.ui.saves import GameSave, keyed_dealer, seat_infos, standings_result
 from tabletop.ui.scenes.common import Confirm, Dialog, header, home_and_again, route_to_press
+from tabletop.ui.scenes.numpad import NumPad
 from tabletop.ui.scenes.rules import ChoiceGrid, RulesPage, RulesScene
 from tabletop.ui.scenes.settings import PinPad, pin_gate
 from tabletop.ui.theme import ORANGE, SEAT_COLOURS, VERMILLION, Metrics, seat_text_colour
@@ -128,6 +147,9 @@ ARENA_MESSAGES = {
     "ui.missing_pair": "Some cards are missing. Tap an empty card to enter it.",
     "ui.not_tied": "Only the tied players show a leftover card now.",
     "ui.press_first": "Everybody presses their button first.",
+    "ui.value_when": "Say your value when your cards are up.",
+    "ui.value_bot": "The device works out a bot's value.",
+    "ui.value_said": "Your value is in. Tap Who wins?",
 }
 
 
@@ -590,6 +612,7 @@ SCREEN_FIELDS = (
     "message_bad",
     "winners",
     "round_label",
+    "said",
 )
 
 
@@ -600,26 +623,35 @@ class ArenaScene(Scene):
         self,
         ctx: Context,
         *,
-        seats: Sequence[tuple[str, bool]],
+        seats: Sequence[tuple[str, bool] | SeatInfo],
         cards: str = "table",
         level: str = "easy",
         seed: int = 0,
         tournament: Tournament | None = None,
+        match: Match[MathArenaSettings, MathArenaState, Any] | None = None,
+        save: GameSave | None = None,
     ) -> None:
+        """``seats``: (name, is a bot) each, or the journal's ``SeatInfo`` of children who
+        signed in (a bot's has its level). ``match`` and ``save``: a game replayed from
+        the journal, to carry on with (:func:`resume_scene`)."""
         super().__init__(ctx)
         if cards not in ("table", "virtual"):
             raise ValueError(f"cards are 'table' or 'virtual', not {cards!r}")
-        self.seats = list(seats)
+        self.seats = [
+            (s.name, s.bot is not None) if isinstance(s, SeatInfo) else (str(s[0]), bool(s[1]))
+            for s in seats
+        ]
         if len(self.seats) not in DEALS:
             raise ValueError(f"Math Arena is for 2 to 5 players, not {len(self.seats)}")
         self.cards = "virtual" if any(bot for _, bot in self.seats) else cards
         self.level = level
         self.seed = seed
         self.settings = MathArenaSettings(hidden_hands=self.cards == "table")
-        self.match: Match[MathArenaSettings, MathArenaState, Any] = Match(
+        self.resumed = match is not None
+        self.match: Match[MathArenaSettings, MathArenaState, Any] = match or Match(
             GAME, self.settings, len(self.seats), seed=seed
         )
-        self.dealer = RngDealer(seed)
+        self.dealer = keyed_dealer(seed, self.match)
         self.bots = {
             seat: MathArenaBot(level, seed + seat + 1)
             for seat, (_, is_bot) in enumerate(self.seats)
@@ -642,6 +674,31 @@ class ArenaScene(Scene):
         self.countdown_end: float | None = None
         self.last_events: tuple[Event, ...] = ()
         self.round_label = (1, 1)  # (set, round) of the round on screen
+        self.said: dict[int, int] = {}  # the values children said this round
+        t = self.tournament
+        self.save = save or GameSave(
+            ctx,
+            GAME.name,
+            [
+                s if isinstance(s, SeatInfo) else info
+                for s, info in zip(
+                    seats,
+                    seat_infos(
+                        [name for name, _ in self.seats],
+                        {i: level for i, (_, bot) in enumerate(self.seats) if bot},
+                    ),
+                    strict=True,
+                )
+            ],
+            {
+                "seats": [[name, bot] for name, bot in self.seats],
+                "cards": self.cards,
+                "level": level,
+                "seed": seed,
+                "tournament": {"target": t.target, "points": list(t.points), "games": t.games},
+            },
+        )
+        self.saved_end = False  # the journal has the game as over (or left)
 
     # -- small helpers ---------------------------------------------------------------------
 
@@ -689,10 +746,25 @@ class ArenaScene(Scene):
 
     # -- lifecycle -------------------------------------------------------------------------
 
+    def standings(self) -> Result:
+        """The result, or before the end the standings: operator cards won per seat."""
+        result = self.match.result()
+        if result is not None:
+            return result
+        won = [len(cards) for cards in self.state.won]
+        counts = ", ".join(f"{self.name(s)} {n}" for s, n in enumerate(won))
+        return standings_result(won, f"stopped with operator cards: {counts}")
+
     def enter(self) -> None:
         self.ctx.lamps.light_only([])
-        self._deal_hands()
-        self.begin_round()
+        self.save.attach(self.match)
+        with self.journal_once():
+            if self.resumed:
+                self._carry_on()
+            else:
+                self._deal_hands()
+                self.begin_round()
+        self._save_record()
         self.camera = (
             start_card_camera(self.ctx, "math-arena", self.players)
             if self.cards == "table"
@@ -718,6 +790,7 @@ class ArenaScene(Scene):
         self.pairs = [[None, None] for _ in range(n)]
         self.picks = {}
         self.bad = set()
+        self.said = {}
         self.winners = []
         self.bot_due = {}
         self.countdown_end = None
@@ -777,6 +850,8 @@ class ArenaScene(Scene):
         self.ctx.sounds.play("seen")
         now = self.ctx.clock()
         for k, seat in enumerate(sorted(self.bots)):
+            # the bot's luck keyed by the seed, its seat and the actions so far
+            self.bots[seat].rng = random.Random(f"{self.seed}:{seat}:{len(self.match.history)}")
             choice = self.bots[seat].choose(st, seat)
             self.picks[seat] = (choice.cards[0], choice.cards[1])
             self.bot_due[seat] = now + BOT_SECONDS + BOT_STAGGER * k
@@ -844,6 +919,16 @@ class ArenaScene(Scene):
         return max(0, int(-(-(self.countdown_end - now) // 1)))
 
     def update(self, now: float) -> bool:
+        changed = self._update(now)
+        # while a bot's press or the countdown is to come, the seconds played reach the
+        # journal once a second, so their moments resume within a second
+        timed = bool(self.bot_due) or self.countdown_end is not None
+        played = float(self.save.app.get("played") or 0.0)
+        if changed or (timed and self.save.elapsed() - played >= 1.0):
+            self._save_record(timed)
+        return changed
+
+    def _update(self, now: float) -> bool:
         changed = False
         if self.phase == "ready":
             for seat in sorted(
@@ -923,6 +1008,8 @@ class ArenaScene(Scene):
         if court:
             self.refuse("arena.court_as_number", f"seat {seat + 1} shows {court}", seat)
             return
+        if self.pairs[seat] != [cards[0], cards[1] if len(cards) > 1 else None]:
+            self.said.pop(seat, None)
         self.pairs[seat] = [cards[0], cards[1] if len(cards) > 1 else None]
         self.bad = {b for b in self.bad if b[0] != seat}
         self.ctx.sounds.play("seen")
@@ -964,6 +1051,71 @@ class ArenaScene(Scene):
                 rows=5,
             )
         )
+
+    # -- the values children say (ARENA-1) -------------------------------------------------
+
+    def _can_say(self, seat: int) -> bool:
+        pair = self.pairs[seat]
+        return (
+            self.phase == "reveal"
+            and not self.is_bot(seat)
+            and None not in pair
+            and seat not in self.said
+            and self.state.operator is not None
+        )
+
+    def ask_value(self, seat: int) -> None:
+        """The child taps their row: the number pad for the value they announce."""
+        if not 0 <= seat < self.players:
+            return
+        if not self._can_say(seat):
+            code = (
+                "ui.value_bot"
+                if self.is_bot(seat)
+                else "ui.value_when"
+                if self.phase != "reveal"
+                else "ui.missing_pair"
+                if None in self.pairs[seat]
+                else "ui.value_said"
+            )
+            self.refuse(code, f"value of seat {seat + 1} in phase {self.phase}", seat)
+            return
+        op = self.state.operator
+        assert op is not None
+        a, b = sorted((pip_value(c) for c in self.pairs[seat] if c), reverse=True)
+        self.asking = ("value", seat)
+        self.stack.push(
+            NumPad(
+                self.ctx,
+                f"{self.name(seat)}: your value",
+                negative=False,
+                max_digits=2,
+                hint=f"{_cap(operator_name(op))}: {a} and {b}",
+            )
+        )
+
+    def value_said(self, seat: int, value: int) -> None:
+        """The device checks the value a child said against their pair; the check is
+        counted for the teacher's report (written with the round, at once)."""
+        if not self._can_say(seat):
+            return
+        op = self.state.operator
+        pair = self.pairs[seat]
+        assert op is not None and pair[0] is not None and pair[1] is not None
+        right = play_value(op, (pair[0], pair[1]))
+        ok = value == right
+        self.said[seat] = value
+        self.save.app["table"] = self.record()
+        self.save.checked(seat, ok)
+        log.info("math-arena: seat %d says %d, the pair makes %d", seat + 1, value, right)
+        self.ctx.sounds.play("good" if ok else "wrong")
+        how = explain(op, (pair[0], pair[1]))
+        if ok:
+            self.say(f"{self.name(seat)}: {how}. Right!")
+        else:
+            self.say(f"{self.name(seat)}: {how}, not {value}.")
+            self.message_bad = True
+        self.layout(self.m)
 
     def operator_by_touch(self) -> None:
         if self.phase != "operator":
@@ -1168,9 +1320,207 @@ class ArenaScene(Scene):
         )
         self.layout(self.m)
 
+    # -- never lose a game (issue 10) -------------------------------------------------------
+
+    def record(self) -> dict[str, Any]:
+        """The round beyond the match: its step on screen, who is ready, the pairs read,
+        the picks, the values said, and the countdown's and the bots' moments in seconds
+        of play. ``n`` and ``state`` (its digest): the match it belongs to."""
+        # seconds of play minus the app's clock: the same all through one process
+        offset = self.save.elapsed() - self.ctx.clock()
+        end = self.countdown_end
+        return {
+            "n": len(self.match.history),
+            "state": digest(self.state),
+            "phase": self.phase,
+            "ready": list(self.ready),
+            "picks": {str(s): list(pick) for s, pick in self.picks.items()},
+            "pairs": [list(pair) for pair in self.pairs],
+            "bad": sorted([list(b) for b in self.bad]),
+            "said": {str(s): v for s, v in self.said.items()},
+            "countdown": None if end is None else round(end + offset, 3),
+            "bot_due": {str(s): round(t + offset, 3) for s, t in self.bot_due.items()},
+        }
+
+    def _save_record(self, always: bool = False) -> None:
+        """The round's record and the seconds played beside the journaled match (written
+        when the record changed, or ``always``); the result once the game is over."""
+        if self.saved_end:
+            return
+        save = self.save
+        record = self.record()
+        if always or record != save.app.get("table"):
+            save.app["table"] = record
+            save.app["played"] = save.elapsed()
+            save.write_meta()
+        if GAME.is_over(self.state):
+            self.saved_end = True
+            save.finish(self.match.result())
+
+    def _carry_on(self) -> None:
+        """The round on screen again around the match replayed from the journal: from
+        the record when it belongs to this match, else from the match alone (the device
+        stopped between the two writes: the last step the match shows)."""
+        save, st = self.save, self.state
+        save.played_before = max(save.played_before, float(save.app.get("played") or 0.0))
+        self._deal_hands()
+        st = self.state
+        self.checkpoints = self._replayed_checkpoints()
+        record = save.app.get("table")
+        if not (
+            isinstance(record, dict)
+            and record.get("n") == len(self.match.history)
+            and record.get("state") == digest(st)
+        ):
+            record = None
+        batch = self._last_batch()
+        if st.phase == "choose":
+            self.begin_round_screen()
+            self._operator_out()  # the bots pick again: the same picks (keyed)
+        elif batch is not None and (
+            st.phase == "leftover" or record is None or record.get("phase") != "operator"
+        ):
+            start, end = batch
+            before = self.match.steps[start - 1].state if start else self.match.initial
+            self.begin_round_screen()
+            self.round_label = (before.set_number, before.round)
+            if st.phase == "leftover":
+                self.ready = [True] * self.players
+            events = tuple(e for step in self.match.steps[start:end] for e in step.events)
+            self.last_events = events
+            self._ruling(events)
+        else:
+            self.begin_round()
+        if record is not None:
+            try:
+                self._restore(record)
+            except (TypeError, ValueError, KeyError, IndexError) as exc:
+                log.warning("math-arena: the saved round does not read (%s): dropped", exc)
+        lit = [s for s in range(self.players) if self.ready[s]]
+        if self.phase == "leftover":
+            lit = list(st.tied)
+        self.ctx.lamps.light_only(lit if self.phase in ("ready", "countdown", "leftover") else [])
+        self.say(f"Welcome back! {self.message}".strip())
+        self.layout(self.m)
+
+    def begin_round_screen(self) -> None:
+        """A fresh round's screen (nothing ready, no cards) without dealing."""
+        n = self.players
+        self.ready = [False] * n
+        self.pairs = [[None, None] for _ in range(n)]
+        self.picks, self.bad, self.said, self.winners = {}, set(), {}, []
+        self.bot_due, self.countdown_end = {}, None
+        st = self.state
+        self.round_label = (st.set_number, st.round)
+
+    def _restore(self, record: dict[str, Any]) -> None:
+        phase = str(record["phase"])
+        if self.state.phase == "choose" and phase in ("ready", "countdown", "reveal"):
+            self.phase = phase
+            self.ready = [bool(r) for r in record["ready"]][: self.players]
+            picks = {int(s): (str(v[0]), str(v[1])) for s, v in record["picks"].items()}
+            self.picks = {**self.picks, **picks}
+        if self.phase in ("reveal", "leftover"):
+            self.pairs = [[p[0], p[1]] for p in record["pairs"]][: self.players]
+            self.bad = {(int(b[0]), int(b[1])) for b in record["bad"]}
+            self.said = {int(s): int(v) for s, v in record["said"].items()}
+        if self.phase in ("ready", "countdown"):  # the moments to come, in seconds of play
+            now, played = self.ctx.clock(), self.save.elapsed()
+            due = {int(s): float(t) for s, t in record["bot_due"].items()}
+            self.bot_due = {s: now + t - played for s, t in due.items() if not self.ready[s]}
+            end = record.get("countdown")
+            if self.phase == "countdown":
+                self.countdown_end = now + float(end) - played if end is not None else now
+        if self.phase == "countdown":
+            self.say("Everybody is ready! Get ready to turn your cards over...")
+        elif self.phase == "reveal":
+            self.say("Reveal! Turn your two cards face up.")
+
+    def _last_batch(self) -> tuple[int, int] | None:
+        """(start, end) of the scoring (pairs, or leftover cards) the match ends with,
+        but for the deal after it; None if it ends otherwise."""
+        steps = self.match.steps
+        end = len(steps)
+        while end > 0 and isinstance(steps[end - 1].action, DealCard):
+            end -= 1
+        if end == 0 or not isinstance(steps[end - 1].action, (Choose, ShowLeftover)):
+            return None
+        kind = type(steps[end - 1].action)
+        start = end - 1
+        while start > 0 and isinstance(steps[start - 1].action, kind):
+            start -= 1
+        return start, end
+
+    def _replayed_checkpoints(self) -> list[Checkpoint]:
+        """Undo's checkpoints for a match replayed from the journal: before every
+        operator card entered and every scoring, as the screen was then."""
+        out: list[Checkpoint] = []
+        steps, n = self.match.steps, self.players
+        for i, step in enumerate(steps):
+            action = step.action
+            before = steps[i - 1].state if i else self.match.initial
+            previous = steps[i - 1].action if i else None
+            screen: dict[str, Any] = {
+                "phase": "operator",
+                "ready": [False] * n,
+                "pairs": [[None, None] for _ in range(n)],
+                "picks": {},
+                "bad": set(),
+                "verdict": "",
+                "message": "",
+                "message_bad": False,
+                "winners": [],
+                "round_label": (before.set_number, before.round),
+                "said": {},
+            }
+            if isinstance(action, RevealOperator) and self.cards == "table":
+                out.append(Checkpoint(i, screen))
+            elif isinstance(action, (Choose, ShowLeftover)) and type(previous) is not type(action):
+                batch = []
+                for later in steps[i:]:
+                    if type(later.action) is not type(action):
+                        break
+                    batch.append(later.action)
+                if isinstance(action, Choose):
+                    for choice in batch:
+                        screen["pairs"][choice.seat] = list(choice.cards)
+                    if self.cards == "virtual":
+                        screen["picks"] = {c.seat: tuple(c.cards) for c in batch}
+                    screen.update(phase="reveal", ready=[True] * n)
+                else:
+                    for shown in batch:
+                        screen["pairs"][shown.seat] = [shown.card, None]
+                    screen.update(phase="leftover", ready=[True] * n)
+                out.append(Checkpoint(i, screen))
+        return out
+
     # -- input -----------------------------------------------------------------------------
 
+    @contextmanager
+    def journal_once(self) -> Iterator[None]:
+        """All one input leads to (every pair scored and the next deal, an undo) reaches
+        the journal (``match.on_change``) once, at the end, if anything changed."""
+        match = self.match
+        hook, match.on_change = match.on_change, None
+        before = match.steps
+        try:
+            yield
+        finally:
+            if match.on_change is None and not self.saved_end:
+                match.on_change = hook
+            after = match.steps
+            changed = len(after) != len(before) or any(
+                a is not b for a, b in zip(after, before, strict=True)
+            )
+            if hook is not None and changed and not self.saved_end:
+                hook(match)
+
     def handle(self, event: InputEvent) -> None:
+        with self.journal_once():
+            self._handle(event)
+        self._save_record()
+
+    def _handle(self, event: InputEvent) -> None:
         if isinstance(event, Back):
             self.press("leave")
         elif isinstance(event, SeatPressed):
@@ -1191,7 +1541,9 @@ class ArenaScene(Scene):
             self.press(button.name)
 
     def _explain(self, name: str) -> None:
-        if name == "score":
+        if name.startswith("value."):
+            self.ask_value(int(name[6:]))
+        elif name == "score":
             self.score()  # says what is missing, or which phase it is
         elif name == "next":
             self.refuse("ui.press_first", "next tapped early")
@@ -1227,8 +1579,15 @@ class ArenaScene(Scene):
         elif name.startswith("card."):
             _, seat, slot = name.split(".")
             self.correct(int(seat), int(slot))
+        elif name.startswith("value."):
+            self.ask_value(int(name[6:]))
 
     def resume(self, result: Any) -> None:
+        with self.journal_once():
+            self._resumed(result)
+        self._save_record()
+
+    def _resumed(self, result: Any) -> None:
         asking, self.asking = self.asking, None
         if asking is None:
             return
@@ -1236,6 +1595,9 @@ class ArenaScene(Scene):
         if kind == "leave" and result == "yes":
             from tabletop.ui.scenes.home import HomeScene
 
+            if not self.saved_end:
+                self.save.finish(self.standings(), reason="abandoned")
+                self.saved_end = True
             self.stack.unwind_to(HomeScene)
             return
         if kind == "undo" and result == "ok":
@@ -1244,8 +1606,12 @@ class ArenaScene(Scene):
             seat = asking[1]
             self.picks[seat] = (result[0], result[1])
             self._ready(seat)
+        elif kind == "value" and isinstance(result, int):
+            self.value_said(asking[1], result)
         elif kind == "card" and isinstance(result, str):
             _, seat, slot = asking
+            if self.pairs[seat][slot] != result:
+                self.said.pop(seat, None)
             self.pairs[seat][slot] = result
             self.bad.discard((seat, slot))
             log.info("math-arena: seat %d card %d set by touch to %s", seat + 1, slot + 1, result)
@@ -1303,6 +1669,9 @@ class ArenaScene(Scene):
                 )
                 b.append(Button(f"card.{seat}.{slot}", rect, "", kind="slot"))
         self.card_right = left + m.u(196) + 2 * ((rh - m.u(8)) * 3 // 4) + m.u(12)
+        for seat, row in enumerate(self.rows):  # the row's words: tap to say your value
+            rect = pygame.Rect(self.card_right, row.top, row.right - self.card_right, row.height)
+            b.append(Button(f"value.{seat}", rect, "", kind="value", enabled=self._can_say(seat)))
         # the message and the main action
         self.message_rect = pygame.Rect(margin, H - m.u(96), W - 3 * margin - m.u(240), m.u(86))
         action = pygame.Rect(W - margin - m.u(240), H - m.u(12) - m.u(60), m.u(240), m.u(60))
@@ -1408,7 +1777,7 @@ class ArenaScene(Scene):
                 self._draw_seat(surface, b)
             elif b.kind == "slot":
                 self._draw_slot(surface, b)
-            elif b.kind == "card":
+            elif b.kind in ("card", "value"):
                 continue
             else:
                 painter.button(surface, b)
@@ -1485,6 +1854,17 @@ class ArenaScene(Scene):
     def _row_text(self, seat: int) -> tuple[str, tuple[int, int, int], bool]:
         p = self.ctx.painter.p
         pair = self.pairs[seat]
+        if self.phase == "reveal" and pair[0] and pair[1] and not self.is_bot(seat):
+            op = self.state.operator
+            if op is not None and seat not in self.said:  # the child says it first
+                a, b = sorted((pip_value(pair[0]), pip_value(pair[1])), reverse=True)
+                return f"{a} and {b}: your value?", p.selected, True
+            if op is not None:
+                said, right = self.said[seat], play_value(op, (pair[0], pair[1]))
+                text = explain(op, (pair[0], pair[1]))
+                if said == right:
+                    return f"{text} \u2713", p.good, True
+                return f"{text} (not {said})", p.bad, True
         if self.phase in ("reveal", "result") and pair[0] and pair[1]:
             op = self.state.operator if self.phase == "reveal" else self._round_operator()
             if op is not None:
@@ -1609,7 +1989,7 @@ class ArenaResults(Scene):
             self.stack.replace(
                 ArenaScene(
                     self.ctx,
-                    seats=g.seats,
+                    seats=g.save.seats,
                     cards=g.cards,
                     level=g.level,
                     seed=self.ctx.rng.randrange(1 << 30),
@@ -1776,6 +2156,34 @@ def setup_scene(ctx: Context) -> Scene:
     return ArenaSetup(ctx)
 
 
+def resume_scene(
+    ctx: Context, save: GameSave, match: Match[MathArenaSettings, MathArenaState, Any]
+) -> Scene:
+    """The game screen again around a match replayed from the journal (issue 10)."""
+    app = save.app
+    players = len(app.get("seats") or save.seats)
+    t = app.get("tournament") or {}
+    tournament = Tournament(
+        players,
+        target=int(t.get("target", TOURNAMENT_TARGET)),
+        points=tuple(int(x) for x in t.get("points", ())) or (0,) * players,
+        games=int(t.get("games", 0)),
+    )
+    seats: list[tuple[str, bool] | SeatInfo] = list(save.seats)
+    if len(seats) != players:
+        seats = [(str(name), bool(bot)) for name, bot in app["seats"]]
+    return ArenaScene(
+        ctx,
+        seats=seats,
+        cards=str(app.get("cards", "table")),
+        level=str(app.get("level", "easy")),
+        seed=int(app["seed"]),
+        tournament=tournament,
+        match=match,
+        save=save,
+    )
+
+
 class _DemoClock:
     def __init__(self) -> None:
         self.now = 1000.0
@@ -1790,13 +2198,22 @@ def run_demo(
     out_dir: Path | None,
     out: TextIO,
     size: tuple[int, int] = (800, 480),
+    data: Path | None = None,
 ) -> str:
     """Bots in every seat, the camera simulated from the virtual deal (``CardsSeen``), a
-    misread card corrected by touch once per set; screenshots of every round."""
+    misread card corrected by touch once per set; screenshots of every round.
+
+    ``data``: journal the game there as the app does. Killed and started again with the
+    same arguments, the demo carries on through Home's "carry on" offer and ends as an
+    uninterrupted run does: the app's deal and its bots' picks are keyed by the seed and
+    the number of actions, and the demo reads the table from where the round is (a pair
+    the camera had not yet read is read again, a misread not yet corrected is corrected).
+    """
     os.environ["SDL_VIDEODRIVER"] = "dummy"
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     from tabletop.assets import mathe_meister_layout
     from tabletop.highscores import HighScores
+    from tabletop.store import FILE_NAME, Journal
     from tabletop.ui.app import App
     from tabletop.ui.autoplay import Autoplayer
     from tabletop.ui.input import CardSeen
@@ -1822,88 +2239,109 @@ def run_demo(
         layout=mathe_meister_layout(),
         clock=clock,
         rng=random.Random(seed),
+        journal=Journal(data / FILE_NAME) if data is not None else Journal(":memory:"),
+        session=f"demo {seed}",  # the journal's lesson: this demo's seed
     )
+    saved = _demo_left_over(ctx, players)
     app = App(ctx, window, flip=False)
-    app.stack.push(HomeScene(ctx))
+    app.stack.push(HomeScene(ctx, offer_resume=saved))
     app.step()
     auto = Autoplayer(app)
-    auto.tap("game.math-arena")
-    setup = app.stack.top
-    assert isinstance(setup, ArenaSetup)
-    while setup.players < players:
-        auto.tap("players.+")
-    while setup.players > players:
-        auto.tap("players.-")
-    for seat in range(players):
-        auto.tap(f"bot.{seat}")
-    auto.tap("level.hard")
-    auto.tap("start")
+    if saved:
+        auto.tap("yes")  # Home: "A game of Math Arena was not finished. Carry on?"
+    else:
+        auto.tap("game.math-arena")
+        setup = app.stack.top
+        assert isinstance(setup, ArenaSetup)
+        while setup.players < players:
+            auto.tap("players.+")
+        while setup.players > players:
+            auto.tap("players.-")
+        for seat in range(players):
+            auto.tap(f"bot.{seat}")
+        auto.tap("level.hard")
+        auto.tap("start")
     game = app.stack.top
     assert isinstance(game, ArenaScene)
-    print(
-        f"Math Arena in the touchscreen app, offscreen ({size[0]}x{size[1]}): {players} hard "
-        f"bots, virtual deal, seed {seed}; the camera is simulated from the deal.",
-        file=out,
-    )
-    print(f"Screenshots: {folder}", file=out)
+    if saved:
+        print(
+            f"Carrying on from the journal in {data}: set {game.round_label[0]} round "
+            f"{game.round_label[1]}, {game.phase}.",
+            file=out,
+        )
+    else:
+        print(
+            f"Math Arena in the touchscreen app, offscreen ({size[0]}x{size[1]}): {players} "
+            f"hard bots, virtual deal, seed {seed}; the camera is simulated from the deal.",
+            file=out,
+        )
+        print(f"Screenshots: {folder}", file=out)
     misread_round = {s: rng.randrange(1, game.state.deal.rounds + 1) for s in (1, 2, 3)}
     shot = 0
-    while isinstance(app.stack.top, ArenaScene):
+    announced = {s for s in range(players) if game.ready[s]}  # "is ready" lines printed
+    read = None  # the round whose pairs the camera read (again after a restart)
+    for _ in range(100_000):
+        if not isinstance(app.stack.top, ArenaScene):
+            break
         st = game.state
-        label = f"set {st.set_number} round {st.round}"
-        # the bots press their buttons, the countdown runs, "Reveal!"
-        for _ in range(50):
-            if game.phase != "ready":
-                break
+        label = f"set {game.round_label[0]} round {game.round_label[1]}"
+        if game.phase == "ready":  # the bots press their buttons
             clock.now += BOT_STAGGER
             app.step()
-        if game.phase != "countdown":
-            raise RuntimeError(f"{label}: the countdown did not start (phase {game.phase})")
-        clock.now += 1.0
-        app.step()
-        if shot < 2:
-            shot += 1
-            app.screenshot(folder / f"countdown_{shot}.png")
-        clock.now += COUNTDOWN
-        app.step()
-        # the camera reads every pair (once per set, one card is misread)
-        misread = None
-        for seat in range(players):
-            pair = list(game.picks[seat])
-            if st.round == misread_round.get(st.set_number) and seat == 0:
-                wrong = next(c for c in NUMBER_CARDS if c in st.played or c in st.hands[1])
-                misread = (pair[1], wrong)
-                pair[1] = wrong
-            cards = tuple(CardSeen(c, seat + 1, "reveal") for c in pair)
-            app.post(CardsSeen(seat + 1, "reveal", cards, clock.now))
-        app.step()
-        if misread is not None:
+            for seat in range(players):
+                if game.ready[seat] and seat not in announced:
+                    announced.add(seat)
+                    print(f"  {game.name(seat)} is ready.", file=out)
+        elif game.phase == "countdown":  # the countdown runs, "Reveal!"
+            clock.now += 1.0
+            app.step()
+            if shot < 2:
+                shot += 1
+                app.screenshot(folder / f"countdown_{shot}.png")
+            clock.now += COUNTDOWN
+            app.step()
+        elif game.phase == "reveal" and read != game.round_label:
+            # the camera reads every pair (once per set, one card is misread)
+            read = game.round_label
+            for seat in range(players):
+                pair = list(game.picks[seat])
+                if st.round == misread_round.get(st.set_number) and seat == 0:
+                    pair[1] = next(c for c in NUMBER_CARDS if c in st.played or c in st.hands[1])
+                cards = tuple(CardSeen(c, seat + 1, "reveal") for c in pair)
+                app.post(CardsSeen(seat + 1, "reveal", cards, clock.now))
+            app.step()
+            print("  Reveal! The camera reads every pair.", file=out)
+        elif game.phase == "reveal" and game.pairs[0] != list(game.picks[0]):
+            truth, wrong = game.picks[0][1], game.pairs[0][1]
             auto.tap("score")
             print(
-                f"{label}: the camera misread {game.name(0)}'s {misread[0]} as "
-                f"{misread[1]}: {game.message}",
+                f"{label}: the camera misread {game.name(0)}'s {truth} as {wrong}: {game.message}",
                 file=out,
             )
             app.screenshot(folder / f"set{st.set_number}_misread.png")
             auto.tap("card.0.1")
-            auto.tap(f"choice.{misread[0]}")
-        plays = "; ".join(
-            f"{game.name(s)} {explain(game.state.operator or '', tuple(game.pairs[s]))}"  # type: ignore[arg-type]
-            for s in range(players)
-        )
-        auto.tap("score")
-        if game.phase == "leftover":
-            app.screenshot(folder / f"set{st.set_number}_leftover.png")
-            for seat in game.state.tied:
-                card = game.state.hands[seat][0]
-                app.post(
-                    CardsSeen(seat + 1, "reveal", (CardSeen(card, seat + 1, "reveal"),), clock.now)
-                )
+            auto.tap(f"choice.{truth}")
+        elif game.phase == "reveal":
+            auto.tap("score")
+            if game.phase == "leftover":
+                app.screenshot(folder / f"set{st.set_number}_leftover.png")
+        elif game.phase == "leftover":
+            for seat in st.tied:
+                if game.pairs[seat][0] is None:
+                    card = st.hands[seat][0]
+                    seen = (CardSeen(card, seat + 1, "reveal"),)
+                    app.post(CardsSeen(seat + 1, "reveal", seen, clock.now))
             app.step()
             auto.tap("score")
-        print(f"{label}: {plays}. {game.verdict}", file=out)
-        app.screenshot(folder / f"set{st.set_number}_round{st.round:02d}.png")
-        auto.tap("next")
+        elif game.phase == "result":
+            print(f"{label}: {_demo_plays(game)}. {game.verdict}", file=out)
+            app.screenshot(folder / f"set{game.round_label[0]}_round{game.round_label[1]:02d}.png")
+            announced = set()
+            auto.tap("next")
+        else:
+            raise RuntimeError(f"{label}: the demo does not know phase {game.phase}")
+    else:
+        raise RuntimeError("the demo game did not end")
     results = app.stack.top
     if not isinstance(results, ArenaResults):
         raise RuntimeError("the game did not reach the results screen")
@@ -1911,9 +2349,46 @@ def run_demo(
     counts = ", ".join(f"{game.name(s)} {len(game.state.won[s])}" for s in range(players))
     print(f"Operator cards: {counts}. {game._names(results.result.reason)}.", file=out)
     line = results.winner_line
+    ctx.journal.close()
     print(line, file=out)
     pygame.display.quit()
     return line
+
+
+def _demo_plays(game: ArenaScene) -> str:
+    """Each seat's pair of the round just scored, worked out (from the match)."""
+    steps = game.match.steps
+    i = len(steps)
+    while i > 0 and not isinstance(steps[i - 1].action, Choose):
+        i -= 1
+    chosen: dict[int, tuple[str, str]] = {}
+    while i > 0 and isinstance(steps[i - 1].action, Choose):
+        action = steps[i - 1].action
+        chosen[action.seat] = action.cards
+        i -= 1
+    op = game._round_operator()
+    return "; ".join(f"{game.name(s)} {explain(op, chosen[s])}" for s in sorted(chosen))
+
+
+def _demo_left_over(ctx: Context, players: int) -> bool:
+    """Whether the journal holds this demo's unfinished game (its seed is the session)
+    to carry on; any other unfinished game there is set aside as abandoned."""
+    from tabletop.ui.saves import LABEL
+
+    journal = ctx.journal
+    mine = False
+    for saved in journal.unfinished(LABEL):
+        app = saved.meta.get("app") or {}
+        same = (
+            saved.game == GAME.name
+            and saved.session == ctx.session
+            and len(app.get("seats") or ()) == players
+        )
+        if same and not mine:
+            mine = True
+            continue
+        journal.finish(saved.id, None, reason="abandoned", status="abandoned")
+    return mine
 
 
 __all__ = [
@@ -1923,6 +2398,7 @@ __all__ = [
     "HandPicker",
     "UndoPin",
     "draw_card",
+    "resume_scene",
     "rules_scene",
     "run_demo",
     "setup_scene",

@@ -13,7 +13,8 @@ import pygame
 import pytest
 
 from hardware.buttons import SeatPressed
-from tabletop.bots.math_arena import MathArenaBot, play_game
+from tabletop.bots.math_arena import MathArenaBot
+from tabletop.engine.dealers import KeyedDealer
 from tabletop.engine.match import Match
 from tabletop.games.math_arena import (
     NUMBER_CARDS,
@@ -37,6 +38,7 @@ from tabletop.ui.games.math_arena import (
     run_demo,
 )
 from tabletop.ui.input import CardSeen, CardsSeen
+from tabletop.ui.scenes.numpad import NumPad
 from tabletop.ui.scenes.rules import ChoiceGrid, RulesScene
 from tests.ui.scenery import SIZES, make_app
 
@@ -176,21 +178,43 @@ def test_arena_seat_buttons_light_leds_and_countdown_calls_the_reveal() -> None:
     assert app.ctx.lamps.lit == set()
 
 
-def test_arena_values_show_as_soon_as_a_pair_is_read_and_ruling_has_its_reason() -> None:
-    """ARENA-1: a red King wants the lowest sum; the ruling says who and why."""
+def say_value(app, auto, seat, value):
+    """A child taps their row and types the value they announce (``seat`` 0-based)."""
+    auto.tap(f"value.{seat}")
+    assert isinstance(app.stack.top, NumPad)
+    for digit in str(value):
+        auto.tap(f"num.{digit}")
+    auto.tap("ok")
+
+
+def test_arena_children_say_their_values_and_the_ruling_has_its_reason() -> None:
+    """ARENA-1: a red King wants the lowest sum. Each child announces their value: the
+    device checks it (counted for the report) and shows it; the ruling says who and why."""
     app, auto, scene = arena_app(seats=3)
     seen(app, None, "operator", "KD")
     ready_and_reveal(app, scene)
     seen(app, 1, "reveal", "5S", "2D")
-    assert scene._row_text(0)[0] == "5 + 2 = 7"
+    assert scene._row_text(0)[0] == "5 and 2: your value?"  # the child says it first
     assert not scene.target("score").enabled  # two pairs still missing
+    say_value(app, auto, 0, 7)
+    assert scene._row_text(0)[0] == "5 + 2 = 7 \u2713" and "Right!" in scene.message
     seen(app, 2, "reveal", "AH", "3C")
+    say_value(app, auto, 1, 5)  # 3 + 1 is 4
+    assert scene._row_text(1)[0] == "3 + 1 = 4 (not 5)" and "not 5" in scene.message
+    auto_tap_disabled(app, scene, "value.1")  # said once: no second try
+    assert "Your value is in" in scene.message and app.stack.top is scene
+    auto_tap_disabled(app, scene, "value.2")  # Player 3's cards are not up yet
+    assert "missing" in scene.message
+    assert scene.save.checks == [[1, 1], [1, 0], [0, 0]]
     seen(app, 3, "reveal", "10S", "9S")
-    auto.tap("score")
+    auto.tap("score")  # Player 3 said nothing: the ruling shows every value
     assert scene.phase == "result" and scene.winners == [1]
     assert "Red King: the lowest sum wins." in scene.verdict
     assert "Player 2 has 4, the lowest, and takes the card!" in scene.verdict
+    assert scene._row_text(2)[0] == "10 + 9 = 19"
     assert scene.state.won[1] == ("KD",)
+    auto_tap_disabled(app, scene, "value.0")  # the round is over
+    assert "cards are up" in scene.message
 
 
 def test_arena_tie_puts_the_card_in_the_pot_for_the_next_winner() -> None:
@@ -383,13 +407,36 @@ def test_arena_all_bot_game_through_the_scene_equals_the_engines_game() -> None:
     results = app.stack.top
     assert isinstance(results, ArenaResults) and rounds == 12
     bots = [MathArenaBot("easy", scene.seed + s + 1) for s in range(3)]
-    expected = play_game(bots, scene.seed)
+    expected = keyed_game(bots, scene.seed)
     assert scene.state.won == expected.won
     assert results.result == GAME.result(expected)
     assert results.tournament.points == tuple({1: 2, 2: 1}.get(p, 0) for p in results.result.places)
     auto.tap("again")
     again = app.stack.top
     assert isinstance(again, ArenaScene) and again.tournament is results.tournament
+
+
+def keyed_game(bots, seed):
+    """The engine's game with the app's luck: each card dealt and each bot's pick keyed by
+    the seed (and the seat) and the number of actions so far (a resumed game goes on
+    alike); the bots all pick before the round's pairs are applied."""
+    state = GAME.new_game(MathArenaSettings(), len(bots))
+    n = 0
+    dealer = KeyedDealer(seed, lambda: n)
+    while state.phase != "over":
+        pending = GAME.pending(state)
+        if pending.chance is not None:
+            state, _ = GAME.apply(state, dealer.deal(pending.chance))
+            n += 1
+            continue
+        choices = []
+        for seat in sorted(pending.seats):
+            bots[seat].rng = random.Random(f"{seed}:{seat}:{n}")
+            choices.append(bots[seat].choose(state, seat))
+        for choice in choices:
+            state, _ = GAME.apply(state, choice)
+            n += 1
+    return state
 
 
 # -- a whole real-card game through events (ARENA-1..ARENA-5) ------------------------------------
@@ -542,3 +589,193 @@ def test_arena_engine_sentences_name_the_players() -> None:
         "The game is over! Player 1 has 2: Player 4 and Player 5 share first place; "
         "Player 1, Player 2 and Player 3"
     )
+
+
+# -- never lose a game (issue 10) -------------------------------------------------------------
+
+
+def journal_arena(path, **kw):
+    """``arena_app`` whose games go to the journal file ``path``."""
+    from tabletop.store import Journal
+
+    app = make_app(kw.pop("size", (800, 480)), journal=Journal(path))
+    auto = Autoplayer(app)
+    auto.tap("game.math-arena")
+    setup = app.stack.top
+    seats = kw.pop("seats", 2)
+    while setup.players > seats:
+        auto.tap("players.-")
+    while setup.players < seats:
+        auto.tap("players.+")
+    for seat in kw.pop("bots", ()):
+        auto.tap(f"bot.{seat}")
+    auto.tap("start")
+    return app, auto, app.stack.top
+
+
+def carry_on(path):
+    """A new app on the journal file (the device was unplugged): "Carry on"."""
+    from tabletop.store import Journal
+    from tabletop.ui.scenes.common import Confirm
+
+    app = make_app(journal=Journal(path))
+    offer = app.stack.top
+    assert isinstance(offer, Confirm) and "Math Arena" in offer.detail
+    Autoplayer(app).tap("yes")
+    scene = app.stack.top
+    assert isinstance(scene, ArenaScene) and scene.resumed
+    assert scene.message.startswith("Welcome back!")
+    return app, Autoplayer(app), scene
+
+
+def test_arena_every_step_is_journaled_and_a_new_app_carries_on(tmp_path) -> None:
+    from tabletop.games import GAMES
+    from tabletop.store import FILE_NAME, Journal
+
+    path = tmp_path / FILE_NAME
+    app, auto, scene = journal_arena(path, seats=3)
+    seen(app, None, "operator", "KD")
+    press(app, 0)
+    press(app, 2)
+    (saved,) = Journal(path).unfinished("app")
+    assert Journal(path).load(saved.id, GAMES).state == scene.state
+    assert saved.meta["app"]["cards"] == "table" and len(saved.meta["app"]["seats"]) == 3
+    # unplugged while waiting for Player 2: the same round, the same LEDs
+    app2, _auto2, again = carry_on(path)
+    assert again.state == scene.state and again.match.history == scene.match.history
+    assert again.phase == "ready" and again.ready == [True, False, True]
+    assert app2.ctx.lamps.lit == {0, 2}
+    for a, _s in ((app, scene), (app2, again)):
+        press(a, 1)
+        countdown(a)
+        seen(a, 1, "reveal", "5S", "2D")
+        seen(a, 2, "reveal", "AH", "3C")
+    say_value(app, auto, 0, 7)
+    # unplugged after the reveal: the pairs read and the value said come back
+    app3, auto3, third = carry_on(path)
+    assert third.phase == "reveal" and third.pairs == scene.pairs
+    assert third.said == {0: 7} and third.save.checks == [[1, 1], [0, 0], [0, 0]]
+    assert third._row_text(0)[0] == "5 + 2 = 7 \u2713"
+    for a, au in ((app, auto), (app3, auto3)):
+        seen(a, 3, "reveal", "10S", "9S")
+        au.tap("score")
+    assert third.state == scene.state and third.verdict == scene.verdict
+    # unplugged on the ruling: it shows again, and undo (PIN) still takes the round back
+    _app4, auto4, fourth = carry_on(path)
+    assert fourth.phase == "result" and fourth.verdict == scene.verdict
+    assert fourth.winners == scene.winners == [1]
+    assert len(fourth.checkpoints) == len(scene.checkpoints) == 2
+    auto4.tap("undo")
+    for digit in "2468":
+        auto4.tap(f"key.{digit}")
+    assert fourth.phase == "reveal" and fourth.state.won == ((), (), ())
+    assert fourth.pairs == [["5S", "2D"], ["AH", "3C"], ["10S", "9S"]]
+
+
+def test_arena_bots_and_the_countdown_carry_on_on_their_clock(tmp_path) -> None:
+    """Virtual cards: a child's secret pick, a bot's pick (keyed: the same after the
+    restart) and its press still to come, and the countdown, all resume."""
+    from tabletop.store import FILE_NAME
+
+    path = tmp_path / FILE_NAME
+    app, auto, scene = journal_arena(path, seats=3, bots=(2,))
+    hand = scene.state.hands[0]
+    press(app, 0)
+    auto.tap(f"hand.{hand[0]}")
+    auto.tap(f"hand.{hand[5]}")
+    auto.tap("put")
+    app.ctx.clock.advance(BOT_SECONDS - 0.5)  # the bot presses 0.5 s from now
+    app.step()
+    app2, auto2, again = carry_on(path)
+    assert again.phase == "ready" and again.ready == [True, False, False]
+    assert again.picks == scene.picks and again.picks[0] == (hand[0], hand[5])
+    app2.ctx.clock.advance(0.4)
+    app2.step()
+    assert not again.ready[2]
+    app2.ctx.clock.advance(0.2)
+    app2.step()
+    assert again.ready[2]  # on time, in seconds of play
+    hand1 = again.state.hands[1]
+    press(app2, 1)
+    auto2.tap(f"hand.{hand1[1]}")
+    auto2.tap(f"hand.{hand1[2]}")
+    auto2.tap("put")
+    assert again.phase == "countdown"
+    app2.ctx.clock.advance(1.5)
+    app2.step()
+    app3, _, third = carry_on(path)
+    assert third.phase == "countdown" and third.countdown_left(app3.ctx.clock()) == 2
+    app3.ctx.clock.advance(COUNTDOWN)
+    app3.step()
+    assert third.phase == "reveal" and third.pairs[0] == [hand[0], hand[5]]
+
+
+def test_arena_new_game_instead_keeps_the_old_one_as_abandoned(tmp_path) -> None:
+    from tabletop.store import FILE_NAME, Journal
+    from tabletop.ui.scenes.home import HomeScene
+
+    path = tmp_path / FILE_NAME
+    app, auto, scene = journal_arena(path)
+    table_round(app, auto, scene, "KH", [("AS", "2S"), ("9H", "9D")])
+    again = make_app(journal=Journal(path))
+    Autoplayer(again).tap("no")
+    assert isinstance(again.stack.top, HomeScene)
+    (old,) = Journal(path).matches()
+    assert old.status == "abandoned" and old.actions == 3
+    # leaving keeps the game with the standings then
+    auto.tap("leave")
+    auto.tap("yes")
+    assert isinstance(app.stack.top, HomeScene)
+    (left,) = Journal(path).matches()
+    assert left.result is not None and left.result["scores"] == ["1", "0"]
+    assert scene.standings().places == (1, 2)
+
+
+def test_arena_finished_game_is_stored_with_its_result_seats_and_checks(tmp_path) -> None:
+    from tabletop.store import FILE_NAME, Journal
+
+    journal = Journal(tmp_path / FILE_NAME)
+    app = make_app(journal=journal)
+    auto = Autoplayer(app)
+    auto.tap("game.math-arena")
+    auto.tap("players.-")
+    auto.tap("bot.1")
+    auto.tap("level.hard")
+    auto.tap("start")
+    scene = app.stack.top
+    said = 0
+    while isinstance(app.stack.top, ArenaScene):
+        press(app, 0)
+        hand = scene.state.hands[0]
+        auto.tap(f"hand.{hand[0]}")
+        auto.tap(f"hand.{hand[-1]}")
+        auto.tap("put")
+        app.ctx.clock.advance(BOT_SECONDS + 1)
+        app.step()
+        countdown(app)
+        pair = scene.pairs[0]
+        value = explain_value(scene.state.operator, pair) + (said % 3 == 2)  # a slip now and then
+        say_value(app, auto, 0, value)
+        said += 1
+        auto.tap("score")
+        if scene.phase == "leftover":
+            for seat in scene.state.tied:
+                seen(app, seat + 1, "reveal", scene.state.hands[seat][0])
+            auto.tap("score")
+        auto.tap("next")
+    assert isinstance(app.stack.top, ArenaResults)
+    (saved,) = journal.matches()
+    result = scene.match.result()
+    assert saved.status == "finished" and saved.reason == "end"
+    assert saved.result["winners"] == sorted(result.winners)
+    assert saved.result["scores"] == [str(len(w)) for w in scene.state.won]
+    assert scene.standings() == result
+    seats = journal.seats(saved.id)
+    assert [(s.name, s.bot) for s in seats] == [("Player 1", None), ("Bot 2", "hard")]
+    assert said == 12 and saved.meta["checks"] == [[12, 8], [0, 0]]
+
+
+def explain_value(operator, pair):
+    from tabletop.games.math_arena import play_value
+
+    return play_value(operator, pair)
