@@ -19,7 +19,7 @@ from tabletop.store import FILE_NAME, Journal
 
 REPO = Path(__file__).resolve().parents[1]
 # game -> a seed whose game is long enough to be killed many times
-RESUMABLE_DEMOS = {"math-attack": 5, "mecs": 3, "math-wars-meta": 38}
+RESUMABLE_DEMOS = {"math-attack": 5, "mecs": 3, "math-wars-meta": 38, "math-arena": 21}
 
 
 def demo(game: str, seed: int, data: Path, out: Path) -> list[str]:
