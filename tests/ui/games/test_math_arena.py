@@ -670,6 +670,11 @@ def test_arena_every_step_is_journaled_and_a_new_app_carries_on(tmp_path) -> Non
         auto4.tap(f"key.{digit}")
     assert fourth.phase == "reveal" and fourth.state.won == ((), (), ())
     assert fourth.pairs == [["5S", "2D"], ["AH", "3C"], ["10S", "9S"]]
+    auto4.tap("score")
+    auto4.tap("next")  # real cards: nothing is dealt until the next operator card
+    _, _, fifth = carry_on(path)
+    assert fifth.phase == "operator" and fifth.round_label == (1, 2)
+    assert fifth.state == fourth.state and fifth.state.won[1] == ("KD",)
 
 
 def test_arena_bots_and_the_countdown_carry_on_on_their_clock(tmp_path) -> None:
