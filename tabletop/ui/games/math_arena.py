@@ -1431,7 +1431,10 @@ class ArenaScene(Scene):
             end = record.get("countdown")
             if self.phase == "countdown":
                 self.countdown_end = now + float(end) - played if end is not None else now
-        if self.phase == "countdown":
+        waiting = [self.name(s) for s in range(self.players) if not self.ready[s]]
+        if self.phase == "ready" and any(self.ready) and waiting:
+            self.say(f"Waiting for {_names_list(waiting)} to press their button.")
+        elif self.phase == "countdown":
             self.say("Everybody is ready! Get ready to turn your cards over...")
         elif self.phase == "reveal":
             self.say("Reveal! Turn your two cards face up.")
