@@ -635,14 +635,21 @@ def test_new_game_instead_keeps_the_old_one_as_abandoned(tmp_path: Path) -> None
     assert isinstance(again.stack.top, HomeScene)
     (old,) = Journal(path).matches()
     assert old.status == "abandoned" and old.actions >= 2
-    # leaving a game keeps it too, with the standings then
+    # leaving a game keeps it too, with the standings then: no VICTORY! card yet, so
+    # whoever has more cards still to play is ahead
     table = start(again)
+    assert table.standings().places == (1, 1)
+    show(again, 0, "C10", "K+2")
+    show(again, 1, "C4", "K+1")
+    answer(again, 0, 12)
+    answer(again, 1, 5)  # Player 2 loses the battle card and 7 more
     tap(again, "leave")
     tap(again, "yes")
     assert isinstance(again.stack.top, HomeScene)
     left = next(m for m in Journal(path).matches() if m.id != old.id)
     assert left.status == "abandoned" and left.result is not None
-    assert left.result["scores"] == ["0", "0"] and table.standings().places == (1, 1)
+    assert left.result["scores"] == ["0", "0"] and left.result["places"] == [1, 2]
+    assert table.standings().places == (1, 2)
 
 
 def test_finished_game_is_stored_with_its_result_seats_and_checks(tmp_path: Path) -> None:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import logging
 import math
 from collections.abc import Sequence
+from fractions import Fraction
 from typing import Any
 
 import pygame
@@ -41,7 +42,7 @@ from tabletop.ui.games.math_wars_meta.play import (
 )
 from tabletop.ui.games.math_wars_meta.words import sentence
 from tabletop.ui.input import Back, CardsSeen, InputEvent, SeatPressed, Tap
-from tabletop.ui.saves import GameSave, seat_infos, standings_result
+from tabletop.ui.saves import GameSave, seat_infos
 from tabletop.ui.scenes.common import Confirm, Dialog
 from tabletop.ui.scenes.numpad import NumPad
 from tabletop.ui.scenes.rules import ChoiceGrid
@@ -143,17 +144,29 @@ class TableScene(Scene):
 
     def standings(self) -> Result:
         """The result, or before the end the standings: VICTORY! cards per seat (a
-        team's count for each of its seats)."""
+        team's count for each of its seats); sides with as many are placed by the
+        COUNT META cards they can still play this round (MWM-6: the last with cards
+        wins the round; Solo has one seat)."""
         play = self.play
         result = play.match.result()
         if result is not None:
             return result
-        victories = play.state.victories
-        per_seat = [victories[play.settings.side_of(seat)] for seat in range(len(play.seats))]
+        state, settings = play.state, play.settings
+        victories = state.victories
+        usable = [0] * len(victories)
+        for seat, zone in enumerate(state.zones):
+            if not zone.out:
+                spoils = len(zone.spoils) if settings.discard_option == 2 else 0
+                usable[settings.side_of(seat)] += len(zone.draw) + spoils
+        sides = [settings.side_of(seat) for seat in range(len(play.seats))]
+        per_seat = [victories[side] for side in sides]
+        rank = [(victories[side], usable[side]) for side in sides]
+        places = tuple(1 + sum(1 for other in rank if other > mine) for mine in rank)
         counts = ", ".join(
             f"{play.side_name(side)} {count}" for side, count in enumerate(victories)
         )
-        return standings_result(per_seat, f"stopped with VICTORY! cards: {counts}")
+        why = f"stopped with VICTORY! cards: {counts} (ties: more cards still to play)"
+        return Result(tuple(Fraction(v) for v in per_seat), places, why)
 
     # -- lifecycle ----------------------------------------------------------------------
 
