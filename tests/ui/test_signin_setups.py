@@ -80,3 +80,40 @@ def test_signin_mecs_and_going_back_starts_nothing(tmp_path: Path) -> None:
         ("Alan", "S2", "Red"),
         ("Ada", "S1", "Blue"),
     ]
+
+
+def test_signin_math_arena_replaces_its_setup_with_the_game(tmp_path: Path) -> None:
+    from tabletop.ui.games.math_arena import ArenaScene, ArenaSetup
+
+    app, auto, journal = signed_in_app(tmp_path)
+    auto.tap("game.math-arena")
+    auto.tap("players.-")  # two children
+    auto.tap("start")
+    assert isinstance(app.stack.top, SignInScene)
+    auto.tap("student.S1")
+    auto.tap("student.S3")
+    auto.tap("done")
+    assert isinstance(app.stack.top, ArenaScene)
+    assert not any(isinstance(s, ArenaSetup) for s in app.stack)
+    assert [r[:3] for r in seats_of_the_game(journal)] == [
+        ("Ada", "S1", "Blue"),
+        ("Grace", "S3", "Blue"),
+    ]
+
+
+def test_signin_math_wars_meta(tmp_path: Path) -> None:
+    from tabletop.ui.games.math_wars_meta.table import TableScene
+
+    app, auto, journal = signed_in_app(tmp_path)
+    auto.tap("game.math-wars-meta")
+    auto.tap("start")
+    assert isinstance(app.stack.top, SignInScene)
+    auto.tap("student.S2")
+    scene = app.stack.top
+    while not scene.target("done").enabled:  # the other seats play as guests
+        auto.tap("guest")
+    auto.tap("done")
+    assert isinstance(app.stack.top, TableScene)
+    rows = seats_of_the_game(journal)
+    assert rows[0][:3] == ("Alan", "S2", "Red")
+    assert app.stack.top.play.seats[0].name == "Alan"

@@ -99,6 +99,7 @@ from tabletop.ui.scenes.common import Confirm, Dialog, header, home_and_again, r
 from tabletop.ui.scenes.numpad import NumPad
 from tabletop.ui.scenes.rules import ChoiceGrid, RulesPage, RulesScene
 from tabletop.ui.scenes.settings import PinPad, pin_gate
+from tabletop.ui.scenes.signin import SignInGate
 from tabletop.ui.theme import ORANGE, SEAT_COLOURS, VERMILLION, Metrics, seat_text_colour
 from tabletop.ui.widgets import Button, Painter, hit
 
@@ -400,6 +401,11 @@ class ArenaSetup(Scene):
         self.cards = "table"
         self.level = "easy"
         self.message = ""
+        self.gate = SignInGate(replace=True)  # sign in first when there is a class list
+
+    def resume(self, result: Any) -> None:
+        self.gate.resume(self, result)
+        self.layout(self.m)
 
     def layout(self, metrics: Metrics) -> None:
         m = metrics
@@ -543,16 +549,14 @@ class ArenaSetup(Scene):
             self.stack.pop(None)
             return
         elif name == "start":
-            seats = [(self.seat_name(s), self.bots[s]) for s in range(self.players)]
-            self.stack.replace(
-                ArenaScene(
-                    self.ctx,
-                    seats=seats,
-                    cards=self.cards,
-                    level=self.level,
-                    seed=self.ctx.rng.randrange(1 << 30),
-                )
-            )
+            cards, level, seed = self.cards, self.level, self.ctx.rng.randrange(1 << 30)
+
+            def make(seats: list[SeatInfo]) -> Scene:
+                return ArenaScene(self.ctx, seats=seats, cards=cards, level=level, seed=seed)
+
+            names = [self.seat_name(s) for s in range(self.players)]
+            bots = {s: level for s in range(self.players) if self.bots[s]}
+            self.gate.start(self, GAME.name, names, bots, make)
             return
         self.layout(self.m)
 

@@ -465,8 +465,9 @@ class SignInGate:
     or nothing happens when the children went back).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, *, replace: bool = False) -> None:
         self.waiting: Any = None
+        self.replace = replace  # the game takes the setup screen's place on the stack
 
     def start(
         self,
@@ -481,12 +482,18 @@ class SignInGate:
             setup.stack.push(SignInScene(setup.ctx, game, len(defaults), defaults, bots))
             return
         bots = bots or {}
-        setup.stack.push(make([SeatInfo(i, n, bot=bots.get(i)) for i, n in enumerate(defaults)]))
+        self._open(setup, make([SeatInfo(i, n, bot=bots.get(i)) for i, n in enumerate(defaults)]))
 
     def resume(self, setup: Scene, result: Any) -> bool:
         make, self.waiting = self.waiting, None
         if make is None:
             return False
         if isinstance(result, list) and all(isinstance(s, SeatInfo) for s in result):
-            setup.stack.push(make(result))
+            self._open(setup, make(result))
         return True
+
+    def _open(self, setup: Scene, game: Scene) -> None:
+        if self.replace:
+            setup.stack.replace(game)
+        else:
+            setup.stack.push(game)

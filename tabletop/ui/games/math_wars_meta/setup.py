@@ -25,6 +25,7 @@ from tabletop.ui.app import Context, Scene
 from tabletop.ui.games.math_wars_meta.play import MwmPlay, SeatConfig
 from tabletop.ui.input import Back, InputEvent, Tap
 from tabletop.ui.scenes.common import header
+from tabletop.ui.scenes.signin import SignInGate
 from tabletop.ui.theme import SEAT_COLOURS, Metrics
 from tabletop.ui.widgets import Button, hit
 
@@ -143,6 +144,7 @@ def make_game(
 class SetupScene(Scene):
     def __init__(self, ctx: Context, choices: Choices | None = None) -> None:
         super().__init__(ctx)
+        self.gate = SignInGate(replace=True)  # sign in first when there is a class list
         self.choices = choices or Choices()
         self.message = ""
 
@@ -360,6 +362,10 @@ class SetupScene(Scene):
         self.layout(self.m)
 
     def start(self, seed: int | None = None) -> None:
+        """Into the game (through sign-in when the device has a class list)."""
+        from tabletop.ui.games.math_wars_meta.table import table_seats
+
+        seed = self.ctx.rng.randrange(10**9) if seed is None else seed
         try:
             scene = make_game(self.ctx, self.choices, seed)
         except TabletopError as e:
@@ -367,7 +373,23 @@ class SetupScene(Scene):
             self.message = "These choices do not make a game. Check the players and teams."
             log.info("mwm setup refused: %s", e)
             return
-        self.stack.replace(scene)
+        defaults = table_seats(scene.play)
+        choices = self.choices
+
+        def make(seats: list[SeatInfo]) -> Scene:
+            return make_game(self.ctx, choices, seed, seats=seats)
+
+        self.gate.start(
+            self,
+            "math-wars-meta",
+            [s.name for s in defaults],
+            {s.seat: s.bot for s in defaults if s.bot},
+            make,
+        )
+
+    def resume(self, result: Any) -> None:
+        self.gate.resume(self, result)
+        self.layout(self.m)
 
     def draw(self, surface: pygame.Surface) -> None:
         painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
