@@ -20,8 +20,9 @@ children see one sentence, and the next change tries again.
 
 from __future__ import annotations
 
+import contextlib
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
@@ -81,6 +82,7 @@ class GameSave:
     # The journal label of a new row: LABEL for a game Home offers to carry on; another
     # label for a row that belongs to one (e.g. a bot's own sheet at a Mathe-Meister table).
     label: str = LABEL
+    finished: bool = False  # finish() was called: later syncs are ignored
     _since: float | None = None
     _failed: bool = False
     _match: Match[Any, Any, Any] | None = None
@@ -140,6 +142,8 @@ class GameSave:
         match.on_change = self.sync
 
     def sync(self, match: Match[Any, Any, Any]) -> None:
+        if self.finished:  # the journal keeps the game as it ended (or was left)
+            return
         if self.id is None:  # the row could not be started: try again now
             match.on_change = None
             self.attach(match)
@@ -179,6 +183,7 @@ class GameSave:
         if self._match is not None:
             self._match.on_change = None
             self.sync(self._match)
+        self.finished = True
         if self.id is None:
             return
         status = "abandoned" if reason == "abandoned" else "finished"
@@ -204,13 +209,30 @@ class GameSave:
         self._failed = True
 
 
-def unfinished(ctx: Context) -> list[Saved]:
-    """Games left unfinished on the touchscreen (newest first) whose game app exists."""
-    from tabletop.ui.games import GAME_APPS
+@contextlib.contextmanager
+def one_write(match: Match[Any, Any, Any]) -> Iterator[None]:
+    """Steps that only make sense together (all one input leads to: a camera reading, a
+    press, an undo, a rewrite from an earlier step) reach the journal through
+    ``match.on_change`` once, at the end, and only if the match changed."""
+    hook, match.on_change = match.on_change, None
+    before = match.steps
+    try:
+        yield
+    finally:
+        match.on_change = hook
+        after = match.steps
+        changed = len(after) != len(before) or any(
+            a is not b for a, b in zip(after, before, strict=True)
+        )
+        if hook is not None and changed:
+            hook(match)
 
-    return [
-        s for s in ctx.journal.unfinished(LABEL) if s.game in GAME_APPS or s.game == "mathe-meister"
-    ]
+
+def unfinished(ctx: Context) -> list[Saved]:
+    """Games left unfinished on the touchscreen (newest first) that can be carried on."""
+    from tabletop.ui.games import resumable
+
+    return [s for s in ctx.journal.unfinished(LABEL) if resumable(s.game)]
 
 
 def seat_infos(names: Sequence[str], bots: Mapping[int, str] | None = None) -> list[SeatInfo]:
@@ -279,6 +301,7 @@ __all__ = [
     "DemoTable",
     "GameSave",
     "keyed_dealer",
+    "one_write",
     "result_record",
     "seat_infos",
     "standings_result",

@@ -54,8 +54,7 @@ import os
 import random
 import re
 import tempfile
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
@@ -94,7 +93,7 @@ from tabletop.ui.app import Context, Scene
 from tabletop.ui.games import start_card_camera, stop_card_camera
 from tabletop.ui.input import Back, CardsSeen, InputEvent, SeatPressed, Tap
 from tabletop.ui.messages import child_message
-from tabletop.ui.saves import GameSave, keyed_dealer, seat_infos, standings_result
+from tabletop.ui.saves import GameSave, keyed_dealer, one_write, seat_infos, standings_result
 from tabletop.ui.scenes.common import Confirm, Dialog, header, home_and_again, route_to_press
 from tabletop.ui.scenes.numpad import NumPad
 from tabletop.ui.scenes.rules import ChoiceGrid, RulesPage, RulesScene
@@ -762,7 +761,7 @@ class ArenaScene(Scene):
     def enter(self) -> None:
         self.ctx.lamps.light_only([])
         self.save.attach(self.match)
-        with self.journal_once():
+        with one_write(self.match):
             if self.resumed:
                 self._carry_on()
             else:
@@ -1503,27 +1502,8 @@ class ArenaScene(Scene):
 
     # -- input -----------------------------------------------------------------------------
 
-    @contextmanager
-    def journal_once(self) -> Iterator[None]:
-        """All one input leads to (every pair scored and the next deal, an undo) reaches
-        the journal (``match.on_change``) once, at the end, if anything changed."""
-        match = self.match
-        hook, match.on_change = match.on_change, None
-        before = match.steps
-        try:
-            yield
-        finally:
-            if match.on_change is None and not self.saved_end:
-                match.on_change = hook
-            after = match.steps
-            changed = len(after) != len(before) or any(
-                a is not b for a, b in zip(after, before, strict=True)
-            )
-            if hook is not None and changed and not self.saved_end:
-                hook(match)
-
     def handle(self, event: InputEvent) -> None:
-        with self.journal_once():
+        with one_write(self.match):
             self._handle(event)
         self._save_record()
 
@@ -1590,7 +1570,7 @@ class ArenaScene(Scene):
             self.ask_value(int(name[6:]))
 
     def resume(self, result: Any) -> None:
-        with self.journal_once():
+        with one_write(self.match):
             self._resumed(result)
         self._save_record()
 

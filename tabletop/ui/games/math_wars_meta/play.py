@@ -33,8 +33,7 @@ from __future__ import annotations
 
 import logging
 import random
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -62,7 +61,7 @@ from tabletop.games.math_wars_meta import (
     hand_result,
     parse_crate,
 )
-from tabletop.ui.saves import keyed_dealer
+from tabletop.ui.saves import keyed_dealer, one_write
 
 log = logging.getLogger(__name__)
 
@@ -508,7 +507,7 @@ class MwmPlay:
         device's own picks are re-picked if they no longer fit, and bots answer again.
         False (and nothing changed) if a child's action no longer fits. The journal gets
         the rewritten history at once, never half of it."""
-        with self.journal_once():
+        with one_write(self.match):
             return self._rewrite_now(index, action)
 
     def _rewrite_now(self, index: int, action: Action) -> bool:
@@ -617,7 +616,7 @@ class MwmPlay:
         """Take back the last real action and everything the device did after it."""
         if not any(self.flags):
             raise TabletopError("engine.nothing_to_undo", "there is nothing to undo")
-        with self.journal_once():
+        with one_write(self.match):
             while True:
                 action, real = self._pop()
                 if real:
@@ -649,24 +648,6 @@ class MwmPlay:
         """A bot's solution, its luck keyed by the seed, the seat and the actions so far."""
         self.player.rng = random.Random(f"{self.seed}:{seat}:{len(self.match.history)}")
         return self.player.entry(self.state, seat)
-
-    @contextmanager
-    def journal_once(self) -> Iterator[None]:
-        """Steps that only make sense together (a rewrite, an undo, all a camera reading
-        or a press leads to) reach the journal (``match.on_change``) once, at the end,
-        if anything changed."""
-        hook, self.match.on_change = self.match.on_change, None
-        before = self.match.steps
-        try:
-            yield
-        finally:
-            self.match.on_change = hook
-            after = self.match.steps
-            changed = len(after) != len(before) or any(
-                a is not b for a, b in zip(after, before, strict=True)
-            )
-            if hook is not None and changed:
-                hook(self.match)
 
     def _replayed_flags(self) -> list[bool]:
         """Real or virtual for each action of a replayed match: a child's face-up card or

@@ -42,7 +42,7 @@ from tabletop.ui.games.math_wars_meta.play import (
 )
 from tabletop.ui.games.math_wars_meta.words import sentence
 from tabletop.ui.input import Back, CardsSeen, InputEvent, SeatPressed, Tap
-from tabletop.ui.saves import GameSave, seat_infos
+from tabletop.ui.saves import GameSave, one_write, seat_infos
 from tabletop.ui.scenes.common import Confirm, Dialog
 from tabletop.ui.scenes.numpad import NumPad
 from tabletop.ui.scenes.rules import ChoiceGrid
@@ -176,7 +176,7 @@ class TableScene(Scene):
         real = any(not seat.auto_cards for seat in self.play.seats)
         players = len(self.play.seats)
         self.camera = start_card_camera(self.ctx, "math-wars-meta", players) if real else None
-        with self.play.journal_once():
+        with one_write(self.play.match):
             self.play.pump()
         if self.resumed:
             self.message = ""
@@ -190,10 +190,8 @@ class TableScene(Scene):
 
     def resume(self, result: Any) -> None:
         # all a dialog's answer leads to reaches the journal at once, then the table
-        with self.play.journal_once():
+        with one_write(self.play.match):
             self._resumed(result)
-        if self.saved_end:  # left: the journal has the game as it was
-            self.play.match.on_change = None
         self._save_table()
 
     def _resumed(self, result: Any) -> None:
@@ -347,7 +345,7 @@ class TableScene(Scene):
     def handle(self, event: InputEvent) -> None:
         # all one input leads to (both cards of a reading, every answer a press lets in)
         # reaches the journal at once, then the table's record
-        with self.play.journal_once():
+        with one_write(self.play.match):
             self._handle(event)
         self._save_table()
 

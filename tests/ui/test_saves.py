@@ -1,0 +1,47 @@
+"""GameSave and one_write: the app's link to the journal (issue 10)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tabletop.store import FILE_NAME, Journal
+from tabletop.ui.saves import GameSave, one_write, seat_infos
+from tests.test_store import new_match, play
+from tests.ui.scenery import make_app
+
+
+def test_saves_one_input_reaches_the_journal_once_and_only_if_it_changed(tmp_path: Path) -> None:
+    app = make_app(journal=Journal(tmp_path / FILE_NAME))
+    save = GameSave(app.ctx, "math-attack", seat_infos(["A", "B"]), {})
+    match = new_match()
+    save.attach(match)
+    writes: list[int] = []
+    hook = match.on_change
+
+    def counted(m) -> None:  # type: ignore[no-untyped-def]
+        writes.append(len(m.history))
+        assert hook is not None
+        hook(m)
+
+    match.on_change = counted
+    with one_write(match):
+        play(match, 3)
+    assert writes == [3]
+    with one_write(match):
+        pass  # nothing changed: nothing written
+    assert writes == [3] and match.on_change is counted
+    assert len(Journal(tmp_path / FILE_NAME).lines(save.id or 0)) == 1 + 3
+
+
+def test_saves_a_finished_game_is_kept_as_it_ended(tmp_path: Path) -> None:
+    path = tmp_path / FILE_NAME
+    app = make_app(journal=Journal(path))
+    save = GameSave(app.ctx, "math-attack", seat_infos(["A", "B"]), {})
+    match = new_match()
+    save.attach(match)
+    play(match, 2)
+    save.finish(None, reason="abandoned")
+    match.on_change = save.sync  # a screen that hooks it again changes nothing
+    play(match, 2)
+    (saved,) = Journal(path).matches()
+    assert (saved.status, saved.actions) == ("abandoned", 2)
