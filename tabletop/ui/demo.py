@@ -319,17 +319,15 @@ def _left_over(journal: Any, tag: str) -> int | None:
     abandoned: the demo then starts again from the seed, which plays the same."""
     from tabletop.engine.errors import TabletopError
     from tabletop.games import GAMES
-    from tabletop.ui.saves import LABEL
+    from tabletop.ui.saves import keep_one_unfinished
 
-    waiting = journal.unfinished(LABEL)
-    if waiting and (waiting[0].meta.get("app") or {}).get("demo") == tag:
-        try:
-            return int(journal.load(waiting[0].id, GAMES).state.round)
-        except TabletopError:
-            pass  # marked broken by the journal: start again
-    for saved in journal.unfinished(LABEL):
-        journal.finish(saved.id, None, reason="abandoned", status="abandoned")
-    return None
+    kept = keep_one_unfinished(journal, lambda s: (s.meta.get("app") or {}).get("demo") == tag)
+    if kept is None:
+        return None
+    try:
+        return int(journal.load(kept.id, GAMES).state.round)
+    except TabletopError:
+        return None  # marked broken by the journal: start again
 
 
 __all__ = ["Sample", "load_samples", "run_demo"]

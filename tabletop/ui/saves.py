@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
@@ -228,6 +228,19 @@ def one_write(match: Match[Any, Any, Any]) -> Iterator[None]:
             hook(match)
 
 
+def keep_one_unfinished(journal: Any, mine: Callable[[Saved], bool]) -> Saved | None:
+    """For a demo started again with ``--data``: the newest unfinished game that is
+    ``mine`` (the demo's own, to carry on; Home then offers it) or None. Every other
+    unfinished game is marked abandoned, so the demo starts again from its seed."""
+    kept = None
+    for saved in journal.unfinished(LABEL):
+        if kept is None and mine(saved):
+            kept = saved
+        else:
+            journal.finish(saved.id, None, reason="abandoned", status="abandoned")
+    return kept
+
+
 def unfinished(ctx: Context) -> list[Saved]:
     """Games left unfinished on the touchscreen (newest first) that can be carried on."""
     from tabletop.ui.games import resumable
@@ -300,6 +313,7 @@ __all__ = [
     "LABEL",
     "DemoTable",
     "GameSave",
+    "keep_one_unfinished",
     "keyed_dealer",
     "one_write",
     "result_record",

@@ -2360,22 +2360,17 @@ def _demo_plays(game: ArenaScene) -> str:
 def _demo_left_over(ctx: Context, players: int) -> bool:
     """Whether the journal holds this demo's unfinished game (its seed is the session)
     to carry on; any other unfinished game there is set aside as abandoned."""
-    from tabletop.ui.saves import LABEL
+    from tabletop.ui.saves import keep_one_unfinished
 
-    journal = ctx.journal
-    mine = False
-    for saved in journal.unfinished(LABEL):
+    def mine(saved: Any) -> bool:
         app = saved.meta.get("app") or {}
-        same = (
+        return (
             saved.game == GAME.name
             and saved.session == ctx.session
             and len(app.get("seats") or ()) == players
         )
-        if same and not mine:
-            mine = True
-            continue
-        journal.finish(saved.id, None, reason="abandoned", status="abandoned")
-    return mine
+
+    return keep_one_unfinished(ctx.journal, mine) is not None
 
 
 __all__ = [

@@ -344,25 +344,19 @@ def run_demo(
 def _left_over(ctx: Any, wanted: dict[str, int]) -> bool:
     """Whether the journal holds this demo's unfinished game (same seed, as the session,
     and table) to carry on; any other unfinished game there is set aside as abandoned."""
-    from tabletop.ui.saves import LABEL
+    from tabletop.ui.saves import keep_one_unfinished
 
-    journal = ctx.journal
-    mine = False
-    for saved in journal.unfinished(LABEL):
-        app = saved.meta.get("app") or {}
-        choices = app.get("choices") or {}
-        same = (
+    def mine(saved: Any) -> bool:
+        choices = (saved.meta.get("app") or {}).get("choices") or {}
+        return (
             saved.game == "math-wars-meta"
             and saved.session == ctx.session
             and choices.get("edition") == wanted["edition"]
             and choices.get("players") == wanted["players"]
             and choices.get("discard_option") == wanted["discard_option"]
         )
-        if same and not mine:
-            mine = True
-            continue
-        journal.finish(saved.id, None, reason="abandoned", status="abandoned")
-    return mine
+
+    return keep_one_unfinished(ctx.journal, mine) is not None
 
 
 __all__ = ["DemoError", "TableBot", "run_demo"]

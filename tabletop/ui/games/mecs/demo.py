@@ -179,14 +179,12 @@ def left_over(journal: Any, tag: str) -> bool:
     """True if the journal holds this demo's unfinished game (its newest unfinished game
     of any kind, so Home offers it). Anything else left unfinished is marked abandoned:
     the demo then starts again from the seed, which plays the same."""
-    from tabletop.ui.saves import LABEL
+    from tabletop.ui.saves import keep_one_unfinished
 
-    waiting = journal.unfinished(LABEL)
-    if waiting and waiting[0].game == "mecs" and waiting[0].meta.get("app", {}).get("demo") == tag:
-        return True
-    for saved in waiting:
-        journal.finish(saved.id, None, reason="abandoned", status="abandoned")
-    return False
+    def mine(saved: Any) -> bool:
+        return saved.game == "mecs" and saved.meta.get("app", {}).get("demo") == tag
+
+    return keep_one_unfinished(journal, mine) is not None
 
 
 def play_demo(
