@@ -19,6 +19,11 @@ each match, with the student's id when they signed in), ``students`` (the class 
 and each match's ``session`` (the lesson it belongs to). :mod:`tabletop.classroom`
 reads and writes those; this module only owns the file and its schema.
 
+Schema version 4 adds the classroom fleet's tables: ``outbox`` (a station's results
+waiting for the broker), ``fleet_results`` and ``fleet_state`` (the teacher's console).
+:attr:`Journal.on_finished` lets the fleet add a finished game's result to the outbox
+inside the transaction that finishes it, so a result is never lost nor queued twice.
+
 The schema is versioned (``PRAGMA user_version``) and migrated step by step
 (:data:`MIGRATIONS`). A file SQLite cannot read, that fails its integrity check, or that
 a newer version of this program wrote is never fatal and never silently emptied: it is
@@ -112,6 +117,32 @@ MIGRATIONS: dict[int, str] = {
     );
     CREATE INDEX matches_by_session ON matches (session);
     """,
+    # The classroom fleet (tabletop.classroom.fleet). On a station: ``outbox``, the
+    # messages (finished games' results) waiting for the broker's acknowledgement,
+    # written in the same transaction as the finish. On the teacher's console:
+    # ``fleet_results``, the result ids already stored (a result delivered twice is
+    # stored once), and ``fleet_state``, the console's plan, clocks and roster.
+    4: """
+    CREATE TABLE outbox (
+        id TEXT PRIMARY KEY,
+        topic TEXT NOT NULL,
+        body TEXT NOT NULL,
+        created REAL NOT NULL,
+        sent REAL
+    );
+    CREATE INDEX outbox_unsent ON outbox (sent, created);
+    CREATE TABLE fleet_results (
+        id TEXT PRIMARY KEY,
+        device TEXT NOT NULL,
+        match_id INTEGER NOT NULL REFERENCES matches (id),
+        received REAL NOT NULL
+    );
+    CREATE TABLE fleet_state (
+        key TEXT PRIMARY KEY,
+        body TEXT NOT NULL,
+        changed REAL NOT NULL
+    );
+    """,
 }
 SCHEMA_VERSION = max(MIGRATIONS)
 STATUSES = ("playing", "finished", "abandoned", "broken")
@@ -172,6 +203,9 @@ class Journal:
         self._now = now
         # match id -> the steps on disk, as the match objects this journal wrote
         self._written: dict[int, tuple[Any, ...]] = {}
+        # Called inside the transaction that finishes a match (status "finished") with
+        # the connection and the match id: the fleet's outbox (None: nothing to do).
+        self.on_finished: Callable[[sqlite3.Connection, int], None] | None = None
         self.db = self._open()
 
     # -- matches -------------------------------------------------------------------------
@@ -267,6 +301,8 @@ class Journal:
                     match_id,
                 ),
             )
+            if status == "finished" and self.on_finished is not None:
+                self.on_finished(self.db, match_id)
 
     def unfinished(self, label: str | None = None) -> list[Saved]:
         """Matches still being played (newest first), optionally only with ``label``."""

@@ -1,0 +1,356 @@
+"""Who this device is in the classroom fleet, and the broker's files.
+
+A device joins the fleet with a *fleet file* (TOML): ``tabletop --fleet FILE``,
+``$TABLETOP_FLEET``, or ``/etc/tabletop/fleet.toml`` when it exists. Without one the
+device runs on its own, as before::
+
+    device = "station-3"        # this device's id: its MQTT user and its topics
+    host = "teacher.local"      # the broker (mosquitto on the teacher's device)
+    port = 1883
+    password = "…"              # or password_file = "/etc/tabletop/fleet.pass"
+    prefix = "tabletop"         # optional: two classrooms on one broker
+
+The teacher's console uses a fleet file too, with ``device = "teacher"``.
+
+:func:`provision` writes everything a classroom needs in one folder (``tabletop fleet
+setup``): a mosquitto configuration with authentication and the ACL (each station may
+write only its own topics; only the teacher's console may write the plan, the clocks and
+the class list), the password file (mosquitto's own PBKDF2-SHA512 format, so
+``mosquitto_passwd`` is not needed), and one fleet file per device with its own random
+password. :class:`Broker` runs mosquitto on that configuration (tests, and a laptop
+without systemd).
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import getpass
+import hashlib
+import os
+import secrets
+import shutil
+import socket
+import subprocess
+import time
+import tomllib
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from tabletop.classroom.fleet.messages import DEFAULT_PREFIX, Topics, check_device
+from tabletop.engine.errors import BadInput, DeviceError
+
+TEACHER = "teacher"
+DEFAULT_FILE = Path("/etc/tabletop/fleet.toml")
+ENV = "TABLETOP_FLEET"
+HASH_ITERATIONS = 101  # mosquitto_passwd's own default for "$7$"
+
+
+@dataclass(frozen=True)
+class FleetConfig:
+    """One device's place in the fleet (see the module docstring)."""
+
+    device: str
+    host: str = "localhost"
+    port: int = 1883
+    password: str = ""
+    prefix: str = DEFAULT_PREFIX
+    keepalive: int = 10  # seconds: the broker publishes the will after 1.5x this
+
+    def __post_init__(self) -> None:
+        check_device(self.device)
+        Topics(self.prefix)
+        if isinstance(self.port, bool) or not isinstance(self.port, int):
+            raise BadInput("fleet.port", f"the port must be a number, not {self.port!r}")
+        if not 0 < self.port < 65536:
+            raise BadInput("fleet.port", f"the port {self.port} is not 1..65535")
+        if not isinstance(self.host, str) or not self.host:
+            raise BadInput("fleet.host", "the broker's host name is missing")
+
+    @property
+    def topics(self) -> Topics:
+        return Topics(self.prefix)
+
+    @property
+    def teacher(self) -> bool:
+        return self.device == TEACHER
+
+    @classmethod
+    def load(cls, path: Path | str) -> FleetConfig:
+        """Read a fleet file; :class:`BadInput` names what is wrong in it."""
+        path = Path(path)
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except OSError as exc:
+            raise BadInput("fleet.file", f"the fleet file {path} cannot be read: {exc}") from exc
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+            raise BadInput("fleet.file", f"the fleet file {path} is not TOML: {exc}") from exc
+        known = {"device", "host", "port", "password", "password_file", "prefix", "keepalive"}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise BadInput("fleet.file", f"{path}: unknown setting {unknown[0]!r}")
+        if "device" not in data:
+            raise BadInput("fleet.file", f"{path}: 'device' is missing")
+        password = data.get("password", "")
+        if "password_file" in data:
+            secret = Path(str(data["password_file"]))
+            if not secret.is_absolute():
+                secret = path.parent / secret
+            try:
+                password = secret.read_text(encoding="utf-8").strip()
+            except OSError as exc:
+                raise BadInput(
+                    "fleet.file", f"{path}: the password file {secret} cannot be read: {exc}"
+                ) from exc
+        try:
+            return cls(
+                device=data["device"],
+                host=data.get("host", "localhost"),
+                port=data.get("port", 1883),
+                password=str(password),
+                prefix=data.get("prefix", DEFAULT_PREFIX),
+                keepalive=int(data.get("keepalive", 10)),
+            )
+        except BadInput as exc:
+            raise BadInput(exc.code, f"{path}: {exc.message}") from exc
+
+    def toml(self) -> str:
+        return (
+            f'device = "{self.device}"\n'
+            f'host = "{self.host}"\n'
+            f"port = {self.port}\n"
+            f'password = "{self.password}"\n'
+            f'prefix = "{self.prefix}"\n'
+        )
+
+
+def find_config(explicit: Path | str | None = None) -> FleetConfig | None:
+    """The fleet file given, else ``$TABLETOP_FLEET``, else :data:`DEFAULT_FILE` if it
+    exists; None: this device runs alone."""
+    chosen = explicit or os.environ.get(ENV)
+    if chosen:
+        return FleetConfig.load(chosen)
+    if DEFAULT_FILE.exists():
+        return FleetConfig.load(DEFAULT_FILE)
+    return None
+
+
+# -- the broker's files -----------------------------------------------------------------------
+
+
+def password_hash(password: str, *, salt: bytes | None = None) -> str:
+    """``password`` as a line of mosquitto's password file needs it (``$7$``: PBKDF2 with
+    SHA-512, mosquitto 2's format)."""
+    salt = salt if salt is not None else secrets.token_bytes(12)
+    digest = hashlib.pbkdf2_hmac("sha512", password.encode(), salt, HASH_ITERATIONS)
+    return (
+        f"$7${HASH_ITERATIONS}${base64.b64encode(salt).decode()}$"
+        f"{base64.b64encode(digest).decode()}"
+    )
+
+
+def acl_text(prefix: str = DEFAULT_PREFIX) -> str:
+    """The broker's ACL: the teacher's console reads and writes the whole prefix; every
+    station reads the teacher's topics and writes only its own station's."""
+    Topics(prefix)
+    return (
+        "# tabletop classroom fleet: who may read and write what (mosquitto acl_file)\n"
+        "# Every station (its user name is its device id):\n"
+        f"pattern read {prefix}/teacher/#\n"
+        f"pattern readwrite {prefix}/station/%u/#\n"
+        "\n"
+        "# The teacher's console:\n"
+        f"user {TEACHER}\n"
+        f"topic readwrite {prefix}/#\n"
+    )
+
+
+def mosquitto_conf(folder: Path, *, port: int = 1883, bind: str = "", user: str = "") -> str:
+    """A mosquitto configuration for the fleet: one listener, no anonymous clients, the
+    password file and the ACL in ``folder``, retained messages kept across restarts.
+    ``user``: the account mosquitto runs as when started by root (default: its own
+    ``mosquitto`` user, which must be able to read the password file)."""
+    listener = f"listener {port} {bind}".rstrip()
+    return (
+        "# tabletop classroom fleet (written by `tabletop fleet setup`)\n"
+        + (f"user {user}\n" if user else "")
+        + "per_listener_settings false\n"
+        f"{listener}\n"
+        "allow_anonymous false\n"
+        f"password_file {folder / 'passwd'}\n"
+        f"acl_file {folder / 'acl'}\n"
+        "persistence true\n"
+        f"persistence_location {folder}/\n"
+        "max_inflight_messages 20\n"
+        "max_queued_messages 1000\n"
+    )
+
+
+@dataclass(frozen=True)
+class Provisioned:
+    folder: Path
+    conf: Path
+    teacher: FleetConfig
+    stations: tuple[FleetConfig, ...]
+
+    def config(self, device: str) -> FleetConfig:
+        for c in (self.teacher, *self.stations):
+            if c.device == device:
+                return c
+        raise KeyError(device)
+
+
+def provision(
+    folder: Path | str,
+    devices: Sequence[str],
+    *,
+    host: str = "localhost",
+    port: int = 1883,
+    prefix: str = DEFAULT_PREFIX,
+    bind: str = "",
+    user: str = "",
+) -> Provisioned:
+    """Write the broker's configuration, password file and ACL, and a fleet file per
+    device (``teacher.toml``, ``<device>.toml``; readable by their owner only) in
+    ``folder``. Every device gets a new random password."""
+    folder = Path(folder).resolve()
+    names = [check_device(d) for d in devices]
+    if TEACHER in names:
+        raise BadInput("fleet.device", f"{TEACHER!r} is the console's name, not a station's")
+    if len(set(names)) != len(names):
+        raise BadInput("fleet.device", "a device id is listed twice")
+    folder.mkdir(parents=True, exist_ok=True)
+    configs = [
+        FleetConfig(d, host=host, port=port, password=secrets.token_urlsafe(18), prefix=prefix)
+        for d in (TEACHER, *names)
+    ]
+    _private(
+        folder / "passwd", "".join(f"{c.device}:{password_hash(c.password)}\n" for c in configs)
+    )
+    (folder / "acl").write_text(acl_text(prefix), encoding="utf-8")
+    conf = folder / "mosquitto.conf"
+    conf.write_text(mosquitto_conf(folder, port=port, bind=bind, user=user), encoding="utf-8")
+    for c in configs:
+        _private(folder / f"{c.device}.toml", c.toml())
+    return Provisioned(folder, conf, configs[0], tuple(configs[1:]))
+
+
+def _private(path: Path, text: str) -> None:
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(text)
+
+
+# -- running mosquitto ------------------------------------------------------------------------
+
+
+def mosquitto_binary() -> str | None:
+    return shutil.which("mosquitto") or next(
+        (p for p in ("/usr/sbin/mosquitto", "/usr/local/sbin/mosquitto") if Path(p).exists()),
+        None,
+    )
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Broker:
+    """mosquitto on loopback with a provisioned configuration: ``start()``, ``stop()``
+    (the outage in tests), ``start()`` again on the same port and files."""
+
+    def __init__(self, provisioned: Provisioned, *, log: Path | None = None) -> None:
+        self.provisioned = provisioned
+        self.port = provisioned.teacher.port
+        self.log = log or provisioned.folder / "mosquitto.log"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self, timeout: float = 10.0) -> None:
+        binary = mosquitto_binary()
+        if binary is None:
+            raise DeviceError(
+                "fleet.no_broker", "mosquitto is not installed: sudo apt-get install -y mosquitto"
+            )
+        with open(self.log, "ab") as out:
+            self.process = subprocess.Popen(
+                [binary, "-c", str(self.provisioned.conf)], stdout=out, stderr=out
+            )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise DeviceError(
+                    "fleet.broker",
+                    f"mosquitto stopped at start (exit {self.process.returncode}); see {self.log}",
+                )
+            with (
+                contextlib.suppress(OSError),
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.2),
+            ):
+                return
+            time.sleep(0.05)
+        self.stop()
+        raise DeviceError("fleet.broker", f"mosquitto did not listen on port {self.port}")
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(5)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(5)
+        self.process = None
+
+    @property
+    def running(self) -> bool:
+        return self.process is not None and self.process.poll() is None
+
+    def __enter__(self) -> Broker:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+@contextlib.contextmanager
+def loopback_broker(
+    folder: Path | str, devices: Sequence[str], *, prefix: str = DEFAULT_PREFIX
+) -> Iterator[Broker]:
+    """A provisioned mosquitto on a free loopback port, stopped at the end."""
+    provisioned = provision(
+        folder,
+        devices,
+        host="127.0.0.1",
+        port=free_port(),
+        prefix=prefix,
+        bind="127.0.0.1",
+        user=getpass.getuser(),  # run as whoever owns the files
+    )
+    broker = Broker(provisioned)
+    broker.start()
+    try:
+        yield broker
+    finally:
+        broker.stop()
+
+
+__all__ = [
+    "DEFAULT_FILE",
+    "ENV",
+    "TEACHER",
+    "Broker",
+    "FleetConfig",
+    "Provisioned",
+    "acl_text",
+    "find_config",
+    "free_port",
+    "loopback_broker",
+    "mosquitto_binary",
+    "mosquitto_conf",
+    "password_hash",
+    "provision",
+]
