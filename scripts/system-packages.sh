@@ -13,6 +13,7 @@ command -v chromium >/dev/null 2>&1 || need="$need chromium"
 [ -z "$need" ] && exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     echo "Installing system packages:$need"
+    # shellcheck disable=SC2086  # $need is a list of package names, split on purpose
     (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $need) >/dev/null \
         || { echo "apt-get could not install$need" >&2; exit 1; }
     # The Debian package starts a broker on port 1883 where systemd runs; the fleet's
