@@ -1,0 +1,621 @@
+"""The teacher's console in the classroom fleet: plan, clocks and class list out;
+every station's status and finished games in.
+
+A :class:`Coordinator` owns one MQTT client (user ``teacher``) and one
+:class:`~tabletop.store.Journal` (the console's own data folder). The journal is touched
+only from the coordinator's *worker* thread: paho calls back on its own thread and only
+puts messages on the worker's queue, and every operation (the dashboard's buttons, the
+roster editor) is a job on the same queue (:meth:`Coordinator.call` returns a
+:class:`concurrent.futures.Future`). So nothing here needs a lock around the journal,
+and operations happen in the order they were asked for.
+
+What it keeps:
+
+- every station's newest :class:`StatusMessage`, when it arrived, and whether the
+  station is online (its will says when it dropped off);
+- the plan (:class:`PlanMessage`), one :class:`RotationClock` per station and ``seq``,
+  stored in ``fleet_state`` so a restarted console carries on with the same clocks;
+- the class list (the journal's ``students``, through :class:`Roster`).
+
+The plan, the clocks and the class list are published retained with QoS 1 after every
+change and again on every (re)connection: the console is their single source of truth.
+
+Results: each is checked (:func:`parse`), then stored in one transaction: its id goes
+into ``fleet_results`` and, only if the id is new, its game becomes a ``matches`` row
+(status ``finished``, label ``fleet:<device>``) with its ``seats``, so
+:func:`tabletop.classroom.report.gather` on the console's journal reports the whole
+classroom. The MQTT session is persistent and acknowledged by hand *after* the
+transaction, so a result the broker queued for the console survives a console restart
+and is stored exactly once however often it arrives.
+
+A message that fails its checks is logged with what is wrong and counted
+(:attr:`Coordinator.refused`), never stored or acted on.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import datetime
+import json
+import logging
+import queue
+import sqlite3
+import threading
+import time
+import uuid
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+from tabletop.classroom.fleet.config import TEACHER, FleetConfig
+from tabletop.classroom.fleet.messages import (
+    ClockMessage,
+    PlanMessage,
+    ResultMessage,
+    RosterMessage,
+    RosterStudent,
+    StatusMessage,
+    encode,
+    parse,
+)
+from tabletop.classroom.roster import Roster
+from tabletop.classroom.rotation import GAME_TITLES, Plan, RotationClock
+from tabletop.engine.errors import BadInput, DeviceError, TabletopError
+from tabletop.store import FILE_NAME, Journal
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+ACTIONS = ("pause", "resume", "extend", "skip", "end")
+KEEP_SEQS = 500  # latency records kept (the newest)
+
+
+@dataclass
+class StationSeen:
+    """The console's view of one device: its newest status and when it arrived."""
+
+    device: str
+    status: StatusMessage | None = None  # the newest online status
+    received: float = 0.0  # when the newest status (or will) arrived
+    last_seen: float = 0.0  # when the newest online status arrived
+    online: bool = False
+
+
+@dataclass
+class SeqRecord:
+    """When ``seq`` was published, and when each device first said it follows it."""
+
+    seq: int
+    published: float
+    action: str
+    devices: tuple[str, ...]  # the devices the plan names (those that must follow)
+    reached: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def everywhere(self) -> float | None:
+        """When the last of :attr:`devices` reached it (None: not all yet)."""
+        if not self.devices or any(d not in self.reached for d in self.devices):
+            return None
+        return max(self.reached[d] for d in self.devices)
+
+    def to_json(self) -> dict[str, Any]:
+        done = self.everywhere
+        return {
+            "seq": self.seq,
+            "action": self.action,
+            "published": self.published,
+            "devices": list(self.devices),
+            "reached": dict(self.reached),
+            "everywhere": None if done is None else done - self.published,
+        }
+
+
+class Coordinator:
+    """The teacher's console (see the module docstring).
+
+    ``config``: the console's fleet file (device ``teacher``); ``data``: its data folder
+    (the journal ``tabletop.sqlite3`` in it, or a :class:`Journal` path ``":memory:"``
+    for tests); ``now``: the wall clock (epoch seconds) the clocks and records use.
+    """
+
+    def __init__(
+        self,
+        config: FleetConfig,
+        data: Path | str,
+        *,
+        now: Callable[[], float] = time.time,
+        client_id: str | None = None,
+    ) -> None:
+        if config.device != TEACHER:
+            raise BadInput(
+                "fleet.teacher",
+                f'the console needs the teacher\'s fleet file (device = "{TEACHER}"), '
+                f"not {config.device!r}'s",
+            )
+        self.config = config
+        self.topics = config.topics
+        self.path = data if str(data) == ":memory:" else Path(data) / FILE_NAME
+        self.now = now
+        self.client_id = client_id or f"tabletop-teacher-{config.prefix.replace('/', '-')}"
+        self._jobs: queue.Queue[Callable[[], None] | None] = queue.Queue()
+        self._thread: threading.Thread | None = None
+        self._client: Any = None
+        self._ready = threading.Event()
+        self._failed: BaseException | None = None
+        # Everything below belongs to the worker thread.
+        self.journal: Journal | None = None
+        self.stations: dict[str, StationSeen] = {}
+        self.plan: PlanMessage | None = None
+        self.clocks: tuple[RotationClock, ...] = ()
+        self.seq = 0
+        self.records: dict[int, SeqRecord] = {}
+        self.refused: dict[str, int] = {}
+        self.results = 0  # results stored since start
+        self.duplicates = 0  # results received again (already stored)
+        self.connected = False
+        self.version = 0  # grows with every change the dashboard shows
+
+    # -- life ----------------------------------------------------------------------------
+
+    def start(self, *, connect: bool = True, timeout: float = 10.0) -> Coordinator:
+        """Open the journal and restore the state (on the worker thread), then connect
+        to the broker (reconnecting by itself after an outage)."""
+        self._thread = threading.Thread(target=self._work, name="teacher-console", daemon=True)
+        self._thread.start()
+        if not self._ready.wait(timeout):
+            raise DeviceError("fleet.console", "the console's worker did not start")
+        if self._failed is not None:
+            raise self._failed
+        if connect:
+            self._connect()
+        return self
+
+    def stop(self) -> None:
+        """Disconnect and close the journal (idempotent)."""
+        client, self._client = self._client, None
+        if client is not None:
+            try:
+                client.disconnect()
+                client.loop_stop()
+            except Exception as exc:
+                log.warning("console: disconnecting: %s", exc)
+        if self._thread is not None and self._thread.is_alive():
+            self._jobs.put(None)
+            self._thread.join(10)
+        self._thread = None
+
+    def __enter__(self) -> Coordinator:
+        return self if self._thread is not None else self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def call(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> concurrent.futures.Future[T]:
+        """Run ``fn(*args, **kwargs)`` on the worker thread (the only one that touches
+        the journal and the state); its result or exception in the future."""
+        future: concurrent.futures.Future[T] = concurrent.futures.Future()
+
+        def job() -> None:
+            if not future.set_running_or_notify_cancel():
+                return
+            try:
+                future.set_result(fn(*args, **kwargs))
+            except BaseException as exc:
+                future.set_exception(exc)
+
+        if self._thread is None:
+            raise DeviceError("fleet.console", "the console is not running")
+        self._jobs.put(job)
+        return future
+
+    def run(self, fn: Callable[..., T], *args: Any, timeout: float = 10.0, **kwargs: Any) -> T:
+        """:meth:`call` and wait for the result."""
+        return self.call(fn, *args, **kwargs).result(timeout)
+
+    # -- operations (run these on the worker: through call() or run()) ------------------
+
+    def start_plan(
+        self, plan: Plan, stations: Mapping[str, int], session: str | None = None
+    ) -> PlanMessage:
+        """A new rotation: ``stations`` says which device is which station (0-based);
+        every station's clock starts now."""
+        self._on_worker()
+        t = self.now()
+        message = PlanMessage(
+            id=uuid.uuid4().hex,
+            session=(session or "").strip() or _today(t),
+            plan=plan,
+            stations=dict(stations),
+            sent=t,
+        )
+        # The same checks a station makes, so the console never sends what they refuse.
+        parse(self.topics, self.topics.plan, encode(message))
+        self.plan = message
+        self.clocks = tuple(RotationClock(plan, t) for _ in plan.stations)
+        self._new_seq("start", t)
+        log.info(
+            "console: plan %s started (%d stations, session %r)",
+            message.id,
+            len(plan.stations),
+            message.session,
+        )
+        return message
+
+    def clock_action(self, action: str, station: int | None = None, minutes: int = 1) -> int:
+        """``action`` (pause, resume, extend, skip, end) for every station (None) or
+        one (0-based); the new ``seq``."""
+        self._on_worker()
+        if action not in ACTIONS:
+            raise BadInput("teacher.action", f"unknown action {action!r}: one of {ACTIONS}")
+        if self.plan is None or not self.clocks:
+            raise BadInput("teacher.no_plan", "no rotation is running: start one first")
+        if station is not None and (
+            isinstance(station, bool)
+            or not isinstance(station, int)
+            or not 0 <= station < len(self.clocks)
+        ):
+            raise BadInput(
+                "teacher.station",
+                f"there is no station {station!r}: the plan has {len(self.clocks)}",
+            )
+        t = self.now()
+
+        def change(clock: RotationClock) -> RotationClock:
+            if action == "extend":
+                return clock.extend(t, minutes)
+            result: RotationClock = getattr(clock, action)(t)
+            return result
+
+        self.clocks = tuple(
+            change(c) if station is None or i == station else c for i, c in enumerate(self.clocks)
+        )
+        where = "every station" if station is None else f"station {station + 1}"
+        self._new_seq(action if station is None else f"{action} {station + 1}", t)
+        log.info("console: %s for %s (seq %d)", action, where, self.seq)
+        return self.seq
+
+    def clear_plan(self) -> None:
+        """No rotation any more: the plan and clocks are withdrawn from every station."""
+        self._on_worker()
+        self.plan = None
+        self.clocks = ()
+        self._save_state()
+        self._publish_plan()
+        self._changed()
+        log.info("console: plan cleared")
+
+    def roster(self) -> Roster:
+        self._on_worker()
+        assert self.journal is not None
+        return Roster(self.journal, now=self.now)
+
+    def roster_change(self, what: str, **kwargs: Any) -> Any:
+        """One change to the class list (``add``, ``rename``, ``set_group``, ``remove``,
+        ``import_csv``), then the list is published. The :class:`Roster` method's value."""
+        self._on_worker()
+        if what not in ("add", "rename", "set_group", "remove", "import_csv"):
+            raise BadInput("teacher.roster", f"unknown class list change {what!r}")
+        result = getattr(self.roster(), what)(**kwargs)
+        self._publish_roster()
+        self._changed()
+        return result
+
+    def snapshot(self) -> dict[str, Any]:
+        """Everything the dashboard shows, as JSON values."""
+        self._on_worker()
+        t = self.now()
+        plan = self.plan
+        assigned = dict(plan.stations) if plan else {}
+        devices = sorted(set(self.stations) | set(assigned), key=lambda d: (assigned.get(d, 99), d))
+        cards = []
+        for device in devices:
+            seen = self.stations.get(device) or StationSeen(device)
+            status = seen.status
+            station = assigned.get(device)
+            cards.append(
+                {
+                    "device": device,
+                    "station": station,
+                    "title": plan.plan.station_title(station)
+                    if plan is not None and station is not None
+                    else None,
+                    "online": seen.online,
+                    "last_seen": seen.last_seen or None,
+                    "age": (t - seen.received) if seen.received else None,
+                    "status": status.to_json() if status is not None else None,
+                    "game_title": GAME_TITLES.get(status.game or "", status.game)
+                    if status is not None and status.game
+                    else None,
+                    "waiting": station is None or status is None or status.station is None,
+                    "follows": status is not None and status.clock_seq >= self.seq,
+                }
+            )
+        return {
+            "now": t,
+            "version": self.version,
+            "connected": self.connected,
+            "seq": self.seq,
+            "plan": plan.to_json() if plan is not None else None,
+            "clocks": [c.to_json() for c in self.clocks],
+            "moments": [_moment(c, t) for c in self.clocks],
+            "stations": cards,
+            "refused": dict(self.refused),
+            "results": self.results,
+            "duplicates": self.duplicates,
+        }
+
+    def latency(self) -> list[dict[str, Any]]:
+        """The newest seq records: when each was published and reached every station."""
+        self._on_worker()
+        return [r.to_json() for r in sorted(self.records.values(), key=lambda r: r.seq)]
+
+    # -- the worker ----------------------------------------------------------------------
+
+    def _work(self) -> None:
+        try:
+            self.journal = Journal(self.path, now=self.now)
+            if self.journal.notice:
+                log.warning("console: %s", self.journal.notice)
+            self._restore()
+        except BaseException as exc:
+            self._failed = exc
+            self._ready.set()
+            return
+        self._ready.set()
+        while True:
+            job = self._jobs.get()
+            if job is None:
+                break
+            try:
+                job()
+            except Exception:  # a job's own errors go to its future; this is a bug
+                log.exception("console: a job failed")
+        self.journal.close()
+
+    def _on_worker(self) -> None:
+        if threading.current_thread() is not self._thread:
+            raise RuntimeError("the console's state is touched only on its worker thread")
+
+    def _changed(self) -> None:
+        self.version += 1
+
+    # -- MQTT ------------------------------------------------------------------------------
+
+    def _connect(self) -> None:
+        import paho.mqtt.client as mqtt
+
+        client = mqtt.Client(
+            mqtt.CallbackAPIVersion.VERSION2,
+            client_id=self.client_id,
+            clean_session=False,  # results queued while the console was away still arrive
+            manual_ack=True,  # acknowledged only once stored
+        )
+        client.username_pw_set(self.config.device, self.config.password)
+        client.reconnect_delay_set(min_delay=1, max_delay=5)
+        client.on_connect = self._on_connect
+        client.on_disconnect = self._on_disconnect
+        client.on_message = self._on_message
+        self._client = client
+        client.connect_async(self.config.host, self.config.port, keepalive=self.config.keepalive)
+        client.loop_start()
+
+    def _on_connect(self, client: Any, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
+        if reason.is_failure:
+            log.error("console: the broker refused the connection: %s", reason)
+            return
+        client.subscribe([(self.topics.all_status, 1), (self.topics.all_results, 1)])
+        self._jobs.put(self._connected)
+
+    def _on_disconnect(
+        self, client: Any, userdata: Any, flags: Any, reason: Any, props: Any
+    ) -> None:
+        log.warning("console: lost the broker (%s); reconnecting", reason)
+        self._jobs.put(self._disconnected)
+
+    def _on_message(self, client: Any, userdata: Any, message: Any) -> None:
+        topic, payload, mid, qos = message.topic, bytes(message.payload), message.mid, message.qos
+        self._jobs.put(lambda: self._received(topic, payload, mid, qos))
+
+    def _connected(self) -> None:
+        self.connected = True
+        self._publish_plan()
+        self._publish_roster()
+        self._changed()
+        log.info("console: connected to %s:%d", self.config.host, self.config.port)
+
+    def _disconnected(self) -> None:
+        self.connected = False
+        self._changed()
+
+    def _publish(self, topic: str, payload: bytes) -> None:
+        if self._client is not None:
+            self._client.publish(topic, payload, qos=1, retain=True)
+
+    def _publish_plan(self) -> None:
+        """The plan and the clocks (empty retained payloads: no rotation)."""
+        if self.plan is None:
+            self._publish(self.topics.clock, b"")
+            self._publish(self.topics.plan, b"")
+            return
+        self._publish(self.topics.plan, encode(self.plan))
+        self._publish(self.topics.clock, encode(self._clock_message()))
+
+    def _publish_roster(self) -> None:
+        students = tuple(RosterStudent(s.id, s.name, s.group) for s in self.roster().students())
+        self._publish(self.topics.roster, encode(RosterMessage(students, self.now())))
+
+    def _clock_message(self) -> ClockMessage:
+        assert self.plan is not None
+        return ClockMessage(self.plan.id, self.seq, self.clocks, self.now())
+
+    def _new_seq(self, action: str, t: float) -> None:
+        self.seq += 1
+        assert self.plan is not None
+        self.records[self.seq] = SeqRecord(self.seq, t, action, tuple(sorted(self.plan.stations)))
+        for old in sorted(self.records)[:-KEEP_SEQS]:
+            del self.records[old]
+        self._save_state()
+        self._publish_plan()
+        self._changed()
+
+    # -- incoming --------------------------------------------------------------------------
+
+    def _received(self, topic: str, payload: bytes, mid: int, qos: int) -> None:
+        try:
+            kind = self.topics.kind_of(topic)
+            if kind == "status":
+                self._status(topic, payload)
+            elif kind == "result":
+                self._result(topic, payload)
+            else:  # only station topics are subscribed to; the console's own echo
+                log.debug("console: ignored %s", topic)
+        except TabletopError as exc:
+            # A store that cannot be written: not acknowledged, so it comes again.
+            log.error("console: %s on %s: %s", exc.code, topic, exc.message)
+            return
+        if qos > 0 and self._client is not None:
+            self._client.ack(mid, qos)
+
+    def _refuse(self, topic: str, exc: BadInput) -> None:
+        self.refused[exc.code] = self.refused.get(exc.code, 0) + 1
+        log.warning("console: refused a message on %s: %s (%s)", topic, exc.message, exc.code)
+        self._changed()
+
+    def _status(self, topic: str, payload: bytes) -> None:
+        if not payload:
+            return  # a retained status cleared by hand
+        try:
+            status = parse(self.topics, topic, payload)
+        except BadInput as exc:
+            self._refuse(topic, exc)
+            return
+        assert isinstance(status, StatusMessage)
+        t = self.now()
+        seen = self.stations.setdefault(status.device, StationSeen(status.device))
+        seen.received = t
+        seen.online = status.online
+        if status.online:
+            seen.status = status
+            seen.last_seen = t
+            for record in self.records.values():
+                if record.seq <= status.clock_seq and status.device not in record.reached:
+                    record.reached[status.device] = t
+        else:
+            log.info("console: %s went offline", status.device)
+        self._changed()
+
+    def _result(self, topic: str, payload: bytes) -> None:
+        try:
+            result = parse(self.topics, topic, payload)
+        except BadInput as exc:
+            self._refuse(topic, exc)
+            return
+        assert isinstance(result, ResultMessage)
+        if self._store(result):
+            self.results += 1
+            log.info("console: stored result %s from %s", result.id, result.device)
+        else:
+            self.duplicates += 1
+            log.info("console: result %s from %s was stored already", result.id, result.device)
+        self._changed()
+
+    def _store(self, result: ResultMessage) -> bool:
+        """Store one result once: True if it was new."""
+        assert self.journal is not None
+        m = result.match
+        with self.journal.transaction() as db:
+            if db.execute("SELECT 1 FROM fleet_results WHERE id = ?", (result.id,)).fetchone():
+                return False
+            cur = db.execute(
+                "INSERT INTO matches (game, header, label, meta, started, status, finished,"
+                " reason, result, elapsed, session)"
+                " VALUES (?, ?, ?, ?, ?, 'finished', ?, ?, ?, ?, ?)",
+                (
+                    m["game"],
+                    str(m.get("header", "")),
+                    f"fleet:{result.device}",
+                    json.dumps(m["meta"], sort_keys=True),
+                    float(m["started"]),
+                    float(m["finished"]),
+                    m["reason"],
+                    json.dumps(m["result"], sort_keys=True),
+                    float(m["elapsed"]),
+                    str(m.get("session", "")),
+                ),
+            )
+            match_id = int(cur.lastrowid or 0)
+            db.executemany(
+                "INSERT INTO seats (match_id, seat, name, student, grp, bot)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                [(match_id, s.seat, s.name, s.student, s.group, s.bot) for s in result.seats],
+            )
+            db.execute(
+                "INSERT INTO fleet_results (id, device, match_id, received) VALUES (?, ?, ?, ?)",
+                (result.id, result.device, match_id, self.now()),
+            )
+        return True
+
+    # -- fleet_state -------------------------------------------------------------------------
+
+    def _save_state(self) -> None:
+        assert self.journal is not None
+        t = self.now()
+        rows = [("seq", json.dumps(self.seq))]
+        if self.plan is not None:
+            rows.append(("plan", json.dumps(self.plan.to_json())))
+            rows.append(("clock", json.dumps(self._clock_message().to_json())))
+        with self.journal.transaction() as db:
+            if self.plan is None:
+                db.execute("DELETE FROM fleet_state WHERE key IN ('plan', 'clock')")
+            db.executemany(
+                "INSERT INTO fleet_state (key, body, changed) VALUES (?, ?, ?)"
+                " ON CONFLICT (key) DO UPDATE SET body = excluded.body,"
+                " changed = excluded.changed",
+                [(k, body, t) for k, body in rows],
+            )
+
+    def _restore(self) -> None:
+        """The plan, clocks and seq the console had (a restart carries on)."""
+        assert self.journal is not None
+        try:
+            state = {
+                str(k): str(b)
+                for k, b in self.journal.db.execute("SELECT key, body FROM fleet_state")
+            }
+        except sqlite3.Error as exc:
+            log.error("console: the saved state cannot be read: %s", exc)
+            return
+        try:
+            self.seq = int(json.loads(state.get("seq", "0")))
+            if "plan" in state and "clock" in state:
+                plan = parse(self.topics, self.topics.plan, state["plan"].encode())
+                assert isinstance(plan, PlanMessage)
+                clock = parse(
+                    self.topics, self.topics.clock, state["clock"].encode(), plan=plan.plan
+                )
+                assert isinstance(clock, ClockMessage)
+                self.plan, self.clocks = plan, clock.clocks
+                self.seq = max(self.seq, clock.seq)
+                log.info("console: carrying on with plan %s (seq %d)", plan.id, self.seq)
+        except (ValueError, TypeError) as exc:  # BadInput is a ValueError
+            log.error("console: the saved plan does not read, starting without one: %s", exc)
+            self.plan, self.clocks = None, ()
+
+
+def _today(t: float) -> str:
+    return datetime.date.fromtimestamp(t).isoformat()
+
+
+def _moment(clock: RotationClock, t: float) -> dict[str, Any]:
+    m = clock.now(t)
+    return {
+        "rotation": m.rotation,
+        "phase": m.phase,
+        "left": m.play_left,
+        "paused": m.paused,
+    }
+
+
+__all__ = ["ACTIONS", "Coordinator", "SeqRecord", "StationSeen"]

@@ -1,0 +1,286 @@
+"""The teacher's console against a real mosquitto, with raw paho clients as stations."""
+
+from __future__ import annotations
+
+import json
+import queue
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import paho.mqtt.client as mqtt
+import pytest
+
+from tabletop.classroom import report
+from tabletop.classroom.fleet.config import Broker
+from tabletop.classroom.fleet.coordinator import Coordinator
+from tabletop.classroom.fleet.messages import (
+    ResultMessage,
+    SeatRecord,
+    Standing,
+    StatusMessage,
+    encode,
+)
+from tabletop.classroom.rotation import Plan, Station
+from tabletop.engine.errors import BadInput
+
+PLAN = Plan((Station("mecs"), Station("math-arena"), Station("math-attack")), ("Red", "Blue"))
+
+
+def wait_for(check: Callable[[], Any], timeout: float = 10.0) -> Any:
+    """Poll ``check`` until it returns something true (a test's deadline, not a figure)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = check()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"not true after {timeout} s: {check}")
+        time.sleep(0.02)
+
+
+class RawStation:
+    """A station made of a bare paho client: publishes what a test gives it, keeps what
+    the console sends."""
+
+    def __init__(self, broker: Broker, device: str, *, will: bool = True) -> None:
+        self.device = device
+        self.config = broker.provisioned.config(device)
+        self.topics = self.config.topics
+        self.got: queue.Queue[tuple[str, bytes]] = queue.Queue()
+        self.last: dict[str, bytes] = {}
+        self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"raw-{device}")
+        self.client.username_pw_set(device, self.config.password)
+        if will:
+            self.client.will_set(
+                self.topics.status(device),
+                json.dumps(
+                    {"v": 1, "kind": "status", "device": device, "online": False, "sent": 0}
+                ),
+                qos=1,
+                retain=True,
+            )
+        self.client.on_message = lambda c, u, m: self.got.put((m.topic, bytes(m.payload)))
+        connected = queue.Queue[bool]()
+        self.client.on_connect = lambda c, u, f, r, p: connected.put(not r.is_failure)
+        self.client.connect("127.0.0.1", self.config.port, keepalive=2)
+        self.client.loop_start()
+        assert connected.get(timeout=10)
+        self.client.subscribe(f"{self.topics.prefix}/teacher/#", qos=1)
+
+    def publish(self, topic: str, payload: bytes) -> None:
+        self.client.publish(topic, payload, qos=1).wait_for_publish(10)
+
+    def status(self, **fields: Any) -> None:
+        msg = StatusMessage(self.device, True, time.time(), **fields)
+        self.publish(self.topics.status(self.device), encode(msg))
+
+    def latest(
+        self, topic: str, check: Callable[[bytes], bool] = bool, timeout: float = 10.0
+    ) -> bytes:
+        """The newest payload on ``topic`` once ``check`` accepts it (default: any
+        non-empty one)."""
+
+        def found() -> bytes | None:
+            while not self.got.empty():
+                t, payload = self.got.get()
+                self.last[t] = payload
+            payload = self.last.get(topic)
+            return payload if payload is not None and check(payload) else None
+
+        wait_for(lambda: found() is not None, timeout)
+        return self.last[topic]
+
+    def kill(self) -> None:
+        """Drop the connection without a goodbye: the broker sends the will."""
+        self.client.loop_stop()
+        sock = self.client.socket()
+        if sock is not None:
+            sock.close()
+
+    def close(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()
+
+
+@pytest.fixture
+def console(broker: Broker, tmp_path: Path) -> Iterator[Coordinator]:
+    c = Coordinator(broker.provisioned.teacher, tmp_path / "teacher").start()
+    wait_for(lambda: c.run(lambda: c.connected))
+    yield c
+    c.stop()
+
+
+def result_message(device: str, rid: str, *, game: str = "mecs") -> ResultMessage:
+    return ResultMessage(
+        id=rid,
+        device=device,
+        match={
+            "game": game,
+            "header": json.dumps({"game": game, "seed": 3}),
+            "label": "app",
+            "session": "2026-11-22",
+            "meta": {"checks": [[4, 3], [2, 2]]},
+            "result": {"scores": ["12", "7/2"], "places": [1, 2], "winners": [0], "why": "15"},
+            "reason": "end",
+            "started": 1000.0,
+            "finished": 1300.0,
+            "elapsed": 300.0,
+        },
+        seats=(
+            SeatRecord(0, "Ada", "S1", "Red"),
+            SeatRecord(1, "Bo", "S2", "Red"),
+        ),
+        sent=time.time(),
+    )
+
+
+def test_coordinator_stores_a_result_sent_twice_once(broker: Broker, console: Coordinator) -> None:
+    station = RawStation(broker, "station-1")
+    body = encode(result_message("station-1", "station-1:0001"))
+    station.publish(station.topics.result("station-1"), body)
+    station.publish(station.topics.result("station-1"), body)
+    wait_for(lambda: console.run(lambda: console.results + console.duplicates) == 2)
+    assert console.run(lambda: (console.results, console.duplicates)) == (1, 1)
+
+    def rows() -> tuple[list[Any], list[report.Row]]:
+        assert console.journal is not None
+        db = console.journal.db
+        stored = db.execute("SELECT id, device FROM fleet_results").fetchall()
+        return stored, report.gather(console.journal, "2026-11-22")
+
+    stored, gathered = console.run(rows)
+    assert stored == [("station-1:0001", "station-1")]
+    assert [
+        (r.name, r.group, r.games, r.wins, str(r.points), r.checked, r.right) for r in gathered
+    ] == [
+        ("Ada", "Red", 1, 1, "12", 4, 3),
+        ("Bo", "Red", 1, 0, "7/2", 2, 2),
+    ]
+    station.close()
+
+
+def test_coordinator_refuses_an_invalid_result(broker: Broker, console: Coordinator) -> None:
+    station = RawStation(broker, "station-2")
+    bad = result_message("station-2", "station-2:0001").to_json()
+    bad["match"]["game"] = "chess"
+    station.publish(station.topics.result("station-2"), json.dumps(bad).encode())
+    station.publish(station.topics.result("station-2"), b"{not json")
+    wait_for(lambda: sum(console.run(lambda: console.refused).values()) == 2)
+    assert console.run(lambda: console.refused) == {"fleet.result": 1, "fleet.json": 1}
+
+    def stored() -> int:
+        assert console.journal is not None
+        return int(console.journal.db.execute("SELECT COUNT(*) FROM matches").fetchone()[0])
+
+    assert console.run(stored) == 0
+    station.close()
+
+
+def test_coordinator_sees_a_station_go_offline_by_its_will(
+    broker: Broker, console: Coordinator
+) -> None:
+    station = RawStation(broker, "station-3")
+    station.status(
+        game="mecs", group="Red", phase="play", left=90.0, standings=(Standing("Ada", "3", 1),)
+    )
+
+    def card() -> dict[str, Any] | None:
+        cards = console.run(console.snapshot)["stations"]
+        return next((c for c in cards if c["device"] == "station-3"), None)
+
+    first = wait_for(lambda: (c := card()) and c["online"] and c)
+    assert first["status"]["group"] == "Red"
+    assert first["waiting"]  # no plan names it yet
+    station.kill()
+    gone = wait_for(lambda: (c := card()) and not c["online"] and c, timeout=15)
+    assert gone["status"]["group"] == "Red"  # the last thing it showed stays
+    assert gone["last_seen"] is not None
+
+
+def test_coordinator_publishes_plan_and_clock_and_a_pause_reaches_every_station(
+    broker: Broker, console: Coordinator
+) -> None:
+    stations = [RawStation(broker, f"station-{n}") for n in (1, 2, 3)]
+    assignment = {s.device: i for i, s in enumerate(stations)}
+    plan = console.run(console.start_plan, PLAN, assignment, "lesson-1")
+    seq = console.run(console.clock_action, "pause")
+    assert seq == 2
+    for s in stations:
+        body = json.loads(s.latest(s.topics.clock, lambda b: json.loads(b)["seq"] == 2))
+        assert body["seq"] == 2 and body["plan"] == plan.id
+        assert all(c["pauses"] and c["pauses"][-1][1] is None for c in body["clocks"])
+        assert json.loads(s.latest(s.topics.plan))["session"] == "lesson-1"
+    record = console.run(console.latency)[-1]
+    assert record["seq"] == 2 and record["everywhere"] is None
+    for i, s in enumerate(stations):
+        s.status(station=i, plan=plan.id, phase="play", paused=True, clock_seq=2)
+    done = wait_for(lambda: console.run(console.latency)[-1]["everywhere"] is not None)
+    assert done
+    # One station only: its clock alone changes.
+    console.run(console.clock_action, "resume", 1)
+    body = json.loads(
+        stations[0].latest(stations[0].topics.clock, lambda b: json.loads(b)["seq"] == 3)
+    )
+    assert [c["pauses"][-1][1] is None for c in body["clocks"]] == [True, False, True]
+    with pytest.raises(BadInput, match="no station 7"):
+        console.run(console.clock_action, "pause", 7)
+    for s in stations:
+        s.close()
+
+
+def test_coordinator_restart_carries_on_with_the_plan_and_clocks(
+    broker: Broker, tmp_path: Path
+) -> None:
+    data = tmp_path / "teacher"
+    with Coordinator(broker.provisioned.teacher, data).start(connect=False) as first:
+        plan = first.run(first.start_plan, PLAN, {"station-1": 0})
+        first.run(first.clock_action, "extend", None, 2)
+        first.run(first.clock_action, "pause", 0)
+        before = first.run(lambda: ([c.to_json() for c in first.clocks], first.seq))
+    again = Coordinator(broker.provisioned.teacher, data).start()
+    try:
+        after = again.run(lambda: ([c.to_json() for c in again.clocks], again.seq))
+        assert after == before and after[1] == 3
+        assert again.run(lambda: again.plan and again.plan.id) == plan.id
+        # ... and publishes them on connecting.
+        station = RawStation(broker, "station-1")
+        assert json.loads(station.latest(station.topics.clock))["seq"] == 3
+        again.run(again.clear_plan)
+        assert station.latest(station.topics.plan, lambda b: b == b"") == b""
+        station.close()
+    finally:
+        again.stop()
+    with Coordinator(broker.provisioned.teacher, data).start(connect=False) as third:
+        assert third.run(lambda: (third.plan, third.seq)) == (None, 3)
+
+
+def test_coordinator_publishes_the_roster_after_each_change(
+    broker: Broker, console: Coordinator
+) -> None:
+    station = RawStation(broker, "station-1")
+    console.run(console.roster_change, "import_csv", text="id,name,group\nS1,Ada,Red\nS2,Bo,Blue\n")
+    body = json.loads(station.latest(station.topics.roster, lambda b: b"Ada" in b))
+    assert [s["name"] for s in body["students"]] == ["Bo", "Ada"]
+    added = console.run(console.roster_change, "add", name="Cy", group="Red")
+    console.run(console.roster_change, "set_group", sid="S1", group="Blue")
+    body = json.loads(
+        station.latest(
+            station.topics.roster,
+            lambda b: {"id": "S1", "name": "Ada", "group": "Blue"} in json.loads(b)["students"],
+        )
+    )
+    assert {(s["id"], s["group"]) for s in body["students"]} == {
+        ("S1", "Blue"),
+        ("S2", "Blue"),
+        (added.id, "Red"),
+    }
+    with pytest.raises(BadInput, match="no student"):
+        console.run(console.roster_change, "remove", sid="S99")
+    station.close()
+
+
+def test_coordinator_refuses_a_station_fleet_file(broker: Broker, tmp_path: Path) -> None:
+    with pytest.raises(BadInput, match="teacher"):
+        Coordinator(broker.provisioned.config("station-1"), tmp_path)
