@@ -501,6 +501,7 @@ class StoredRotation:
     station: int
     session: str
     clock: RotationClock
+    name: str = ""  # the plan's name; "fleet:<plan id>" for a plan from the teacher's console
 
     @property
     def plan(self) -> Plan:
@@ -515,9 +516,11 @@ def start_rotation(
     session: str = "",
     name: str = "",
     now: Callable[[], float] = time.time,
+    clock: RotationClock | None = None,
 ) -> StoredRotation:
-    """Store ``plan`` and a clock started now; this device is ``station`` (0-based).
-    Any rotation still running on this device is stopped first."""
+    """Store ``plan`` and a clock started now (or ``clock``: one the teacher's console
+    started, for ``plan``); this device is ``station`` (0-based). Any rotation still
+    running on this device is stopped first."""
     if isinstance(station, bool) or not isinstance(station, int):
         raise BadInput("rotation.station", f"the station must be a number, not {station!r}")
     if not 0 <= station < len(plan.stations):
@@ -527,7 +530,10 @@ def start_rotation(
             f"{len(plan.stations)} stations",
         )
     started = float(now())
-    clock = RotationClock(plan, started)
+    if clock is None:
+        clock = RotationClock(plan, started)
+    elif clock.plan != plan:
+        raise BadInput("rotation.clock", "the clock given belongs to another plan")
     with journal.transaction() as db:
         db.execute("UPDATE rotations SET status = 'stopped' WHERE status = 'running'")
         cur = db.execute(
@@ -541,7 +547,7 @@ def start_rotation(
             (plan_id, session, station, json.dumps(clock.to_json())),
         )
         rotation_id = int(cur.lastrowid or 0)
-    return StoredRotation(rotation_id, plan_id, station, session, clock)
+    return StoredRotation(rotation_id, plan_id, station, session, clock, name)
 
 
 def save_clock(
@@ -562,7 +568,7 @@ def running_rotation(journal: Journal) -> StoredRotation | None:
     reads (edited by hand) is marked "broken", logged, and not offered again."""
     try:
         row = journal.db.execute(
-            "SELECT r.id, r.plan_id, r.station, r.session, r.clock, p.body"
+            "SELECT r.id, r.plan_id, r.station, r.session, r.clock, p.body, p.name"
             " FROM rotations r JOIN plans p ON p.id = r.plan_id"
             " WHERE r.status = 'running' ORDER BY r.id DESC LIMIT 1"
         ).fetchone()
@@ -585,7 +591,7 @@ def running_rotation(journal: Journal) -> StoredRotation | None:
         except TabletopError as err:
             log.error("rotation: %s", err.message)
         return None
-    return StoredRotation(int(row[0]), int(row[1]), station, str(row[3]), clock)
+    return StoredRotation(int(row[0]), int(row[1]), station, str(row[3]), clock, str(row[6] or ""))
 
 
 def last_plan(journal: Journal) -> Plan | None:

@@ -90,6 +90,9 @@ class Context:
     # Sentences for every screen from code that has no scene (a failed save): the app
     # shows each one as a toast.
     notices: list[str] = field(default_factory=list)
+    # The classroom fleet (tabletop.classroom.fleet.station.StationFleet: update() each
+    # frame follows the teacher's plan and clock and sends results), or None: alone.
+    fleet: Any = None
 
     def __post_init__(self) -> None:
         self.painter = Painter(self.metrics, self.fonts)
@@ -289,6 +292,8 @@ class App:
             self._dirty = True
         if self.stack.top is not None:
             self._dirty |= bool(self._guarded(lambda: self._top().update(now)))
+        if self.ctx.fleet is not None:  # the teacher's plan and clock, results out
+            self._dirty |= bool(self._guarded(self.ctx.fleet.update))
         if self.ctx.rotation is not None:  # the station rotation's clock
             self._dirty |= bool(self._guarded(lambda: self.ctx.rotation.update()))
         while self.ctx.notices:

@@ -68,6 +68,13 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
         help="the folder for saved games and the class list (default: $TABLETOP_DATA "
         "or the platform's data folder)",
     )
+    p.add_argument(
+        "--fleet",
+        type=Path,
+        default=None,
+        help="join the classroom fleet with this fleet file (default: $TABLETOP_FLEET, "
+        "else /etc/tabletop/fleet.toml if it exists)",
+    )
     p.add_argument("--frames", type=int, default=None, help=argparse.SUPPRESS)
     p.add_argument(
         "--timing",
@@ -105,6 +112,7 @@ def run_app_command(args: argparse.Namespace | None) -> int:
             frames=args.frames,
             timing=args.timing,
             data=args.data,
+            fleet=args.fleet,
         )
     )
 

@@ -39,6 +39,7 @@ class AppOptions:
     frames: int | None = None  # stop after this many frames (measuring, tests)
     data: Path | None = None  # saved games and the class list (default: tabletop.store.data_dir)
     timing: bool = False  # print the time to the first frame on stderr
+    fleet: Path | None = None  # the classroom fleet file (else $TABLETOP_FLEET, /etc/tabletop)
 
 
 def is_raspberry_pi() -> bool:
@@ -211,6 +212,9 @@ def run_app(options: AppOptions) -> int:
 
     if restore_rotation(ctx) is not None:  # a rotation was running when the device stopped
         ctx.session = ctx.rotation.stored.session or ctx.session
+    from tabletop.classroom.fleet.station import start_app_fleet
+
+    ctx.fleet = start_app_fleet(ctx, options.fleet)  # None: this device runs alone
     app = App(ctx, window, seat_queue=seat_queue, vision_queue=vision_queue)
     app.stack.push(HomeScene(ctx))
     if ctx.highscores.notice:
@@ -223,6 +227,8 @@ def run_app(options: AppOptions) -> int:
             print(f"first frame: {process_age() * 1000:.0f} ms after start", file=sys.stderr)
         app.run(max_frames=options.frames)
     finally:
+        if ctx.fleet is not None:
+            ctx.fleet.close()
         if ctx.camera is not None:
             ctx.camera.stop()
         if buttons is not None:

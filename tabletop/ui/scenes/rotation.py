@@ -71,6 +71,7 @@ FLASH_TOGGLES = 6
 WARNING_SOUND = "round"
 TIME_UP_SOUND = "round"
 SAVE_FAILED = "The rotation could not be saved just now. It keeps running."
+FOLLOWS = "This station follows the teacher's dashboard."
 DEFAULT_GAMES = ("mathe-meister", "math-wars-meta", "mecs", "math-arena")
 
 
@@ -212,6 +213,13 @@ class RotationRunner:
 
     def end(self) -> None:
         self._apply(self.clock.end(self.wall()))
+
+    def adopt(self, clock: RotationClock) -> None:
+        """A clock from the teacher's console (the classroom fleet): stored and followed
+        exactly as the local controls' clocks are (games saved for time, the station
+        screen). The same clock again changes nothing."""
+        if clock.to_json() != self.clock.to_json():
+            self._apply(clock)
 
     def _apply(self, clock: RotationClock) -> None:
         if clock is self.clock:
@@ -505,10 +513,27 @@ def finish_stale_games(ctx: Context, runner: RotationRunner) -> int:
 
 
 def rotation_menu(ctx: Context) -> Scene:
-    """The teacher menu's "Station rotation": the controls while one runs, else the editor."""
+    """The teacher menu's "Station rotation": the controls while one runs, else the editor.
+    On a fleet device (``ctx.fleet``) only the controls, which show the rotation but
+    leave it to the teacher's dashboard."""
+    if getattr(ctx, "fleet", None) is not None:
+        return RotationControl(ctx)
     if isinstance(ctx.rotation, RotationRunner) and not ctx.rotation.finished:
         return RotationControl(ctx)
     return RotationEditor(ctx)
+
+
+def run_rotation(ctx: Context, stored: StoredRotation) -> RotationRunner:
+    """Run a stored rotation on this device: ``ctx.rotation``, then Home and the station
+    screen over it (the editor's Start, and a plan from the teacher's console)."""
+    from tabletop.ui.scenes.home import HomeScene
+
+    runner = RotationRunner(ctx, stored)
+    ctx.rotation = runner
+    if len(ctx.stack):
+        ctx.stack.unwind_to(HomeScene)
+    ctx.stack.push(StationScene(ctx, runner))
+    return runner
 
 
 def open_game(ctx: Context, game: str) -> Scene | None:
@@ -954,8 +979,6 @@ class RotationEditor(Scene):
             self.message = "The rotation could not be saved. Try again."
             log.error("rotation: %s: %s", exc.code, exc.message)
             return
-        runner = RotationRunner(self.ctx, stored)
-        self.ctx.rotation = runner
         log.info(
             "rotation %d started: %d stations, %d groups, %d min, this device station %d",
             stored.id,
@@ -964,11 +987,8 @@ class RotationEditor(Scene):
             plan.minutes,
             stored.station + 1,
         )
-        from tabletop.ui.scenes.home import HomeScene
-
         self.ctx.sounds.play("good")
-        self.stack.unwind_to(HomeScene)
-        self.stack.push(StationScene(self.ctx, runner))
+        run_rotation(self.ctx, stored)
 
     def draw(self, surface: pygame.Surface) -> None:
         painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
@@ -1200,6 +1220,11 @@ class RotationControl(Scene):
         rotation = self.ctx.rotation
         return rotation if isinstance(rotation, RotationRunner) else None
 
+    @property
+    def follows(self) -> bool:
+        """A fleet device: the rotation is the teacher's dashboard's to change."""
+        return getattr(self.ctx, "fleet", None) is not None
+
     def layout(self, metrics: Metrics) -> None:
         m = metrics
         W, H = m.size
@@ -1208,6 +1233,7 @@ class RotationControl(Scene):
         now = runner.moment if runner else None
         running = now is not None and not now.done
         paused = bool(now and now.paused)
+        running = running and not self.follows  # the teacher's dashboard has them
         h = m.u(72)
         y = m.u(250)
         w = (W - 2 * margin - 4 * gap) // 5
@@ -1239,6 +1265,8 @@ class RotationControl(Scene):
         runner = self.runner
         if name == "back" or runner is None:
             self.stack.pop()
+            return
+        if self.follows:
             return
         if name == "pause":
             runner.pause()
@@ -1281,6 +1309,16 @@ class RotationControl(Scene):
         surface.fill(p.background)
         runner = self.runner
         header(self, surface, "Station rotation", "The rotation running on this device.")
+        if self.follows:
+            painter.text(
+                surface,
+                FOLLOWS,
+                (m.u(16), self.buttons[0].rect.bottom + m.u(16)),
+                m.text + m.u(2),
+                p.bad,
+                bold=True,
+                max_width=m.width - m.u(32),
+            )
         if runner is None:
             painter.text(surface, "No rotation is running.", (m.u(16), m.u(100)), m.big, bold=True)
             painter.buttons(surface, self.buttons)
@@ -1333,4 +1371,5 @@ __all__ = [
     "open_game",
     "restore_rotation",
     "rotation_menu",
+    "run_rotation",
 ]

@@ -1,0 +1,209 @@
+"""A station's outbox: finished games' results waiting for the broker's acknowledgement.
+
+The journal's ``outbox`` table (schema 4) is the source of truth, not the MQTT session:
+:func:`enqueue` adds a game's result *inside the transaction that finishes the game*
+(:attr:`tabletop.store.Journal.on_finished`), so a finished game always has exactly one
+queued result, even if the device loses power a moment later. The station's link
+(:mod:`.station`) publishes every row whose ``sent`` is NULL with QoS 1 and calls
+:meth:`Outbox.mark_sent` when the broker's PUBACK arrives; a row sent but not
+acknowledged is sent again after a reconnect or a restart, and the console stores each
+result id once.
+
+Result ids are ``<device>:<uuid4 hex>``: unique across the classroom and across a
+journal that is wiped and started again.
+
+An :class:`Outbox` uses the connection it is given from one thread only: the app's own
+journal connection on the display thread (the link hands PUBACKs to that thread through
+its queue), or a connection of its own (:meth:`Outbox.open`) for a process with no app.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sqlite3
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tabletop.classroom.fleet.messages import (
+    ResultMessage,
+    SeatRecord,
+    Topics,
+    encode,
+    parse,
+)
+from tabletop.engine.errors import BadInput
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Pending:
+    """One result waiting in the outbox."""
+
+    id: str
+    topic: str
+    body: bytes
+    created: float
+
+
+def new_id(device: str) -> str:
+    return f"{device}:{uuid.uuid4().hex}"
+
+
+def result_message(
+    db: sqlite3.Connection,
+    match_id: int,
+    device: str,
+    *,
+    result_id: str | None = None,
+    sent: float = 0.0,
+) -> ResultMessage:
+    """The finished match ``match_id`` as a result message (its ``matches`` and ``seats``
+    rows); :class:`BadInput` if the row is missing or not finished for "end"/"time"."""
+    row = db.execute(
+        "SELECT game, header, label, session, meta, result, reason, started, finished, elapsed,"
+        " status FROM matches WHERE id = ?",
+        (match_id,),
+    ).fetchone()
+    if row is None:
+        raise BadInput("fleet.outbox", f"there is no match {match_id} to send")
+    game, header, label, session, meta, result, reason, started, finished, elapsed, status = row
+    if status != "finished":
+        raise BadInput("fleet.outbox", f"match {match_id} is {status}, not finished")
+    result_json = _object(result)
+    seats = [
+        SeatRecord(int(s), str(n), st, str(g or ""), b)
+        for s, n, st, g, b in db.execute(
+            "SELECT seat, name, student, grp, bot FROM seats WHERE match_id = ? ORDER BY seat",
+            (match_id,),
+        )
+    ]
+    if not seats:  # a game journaled without seat rows: its seats from the scores
+        count = len(result_json.get("scores") or ())
+        seats = [SeatRecord(i, f"Player {i + 1}") for i in range(count)]
+    match = {
+        "game": str(game),
+        "header": str(header),
+        "label": str(label or ""),
+        "session": str(session or ""),
+        "meta": _object(meta),
+        "result": result_json,
+        "reason": str(reason or "end"),
+        "started": float(started),
+        "finished": float(finished if finished is not None else started),
+        "elapsed": float(elapsed or 0.0),
+    }
+    return ResultMessage(result_id or new_id(device), device, match, tuple(seats), sent)
+
+
+def _object(text: Any) -> dict[str, Any]:
+    try:
+        value = json.loads(text) if text else {}
+    except (TypeError, ValueError):
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def enqueue(
+    db: sqlite3.Connection,
+    message: ResultMessage,
+    topics: Topics,
+    *,
+    now: Callable[[], float] = time.time,
+) -> None:
+    """Add ``message`` to the outbox on ``db`` (inside the caller's transaction). The
+    message is checked as the console will check it first (:func:`messages.parse`), so a
+    result that would be refused there raises :class:`BadInput` here instead."""
+    topic = topics.result(message.device)
+    body = encode(message)
+    parse(topics, topic, body)
+    db.execute(
+        "INSERT INTO outbox (id, topic, body, created, sent) VALUES (?, ?, ?, ?, NULL)",
+        (message.id, topic, body.decode(), now()),
+    )
+
+
+class Outbox:
+    """The outbox on one connection (see the module docstring)."""
+
+    def __init__(
+        self,
+        db: sqlite3.Connection,
+        device: str,
+        topics: Topics,
+        *,
+        now: Callable[[], float] = time.time,
+    ) -> None:
+        self.db = db
+        self.device = device
+        self.topics = topics
+        self.now = now
+        self._own = False
+        self.queued = 0  # results queued by on_finished in this process
+
+    @classmethod
+    def open(
+        cls,
+        path: Path | str,
+        device: str,
+        topics: Topics,
+        *,
+        now: Callable[[], float] = time.time,
+    ) -> Outbox:
+        """An outbox on its own connection to the journal file at ``path`` (WAL)."""
+        db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+        db.execute("PRAGMA busy_timeout = 5000")
+        box = cls(db, device, topics, now=now)
+        box._own = True
+        return box
+
+    def on_finished(self, db: sqlite3.Connection, match_id: int) -> None:
+        """:attr:`Journal.on_finished`: queue the result inside the finishing transaction.
+
+        A row that does not make a valid result is logged and not queued (a finish must
+        never fail for it); a failing write raises, which rolls back the finish."""
+        try:
+            message = result_message(db, match_id, self.device)
+            enqueue(db, message, self.topics, now=self.now)
+        except BadInput as exc:
+            log.error("fleet outbox: match %d is not sent: %s: %s", match_id, exc.code, exc.message)
+            return
+        self.queued += 1
+        log.info("fleet outbox: match %d queued as %s", match_id, message.id)
+
+    def pending(self, limit: int = 200) -> list[Pending]:
+        """Results not yet acknowledged by the broker, oldest first."""
+        rows = self.db.execute(
+            "SELECT id, topic, body, created FROM outbox WHERE sent IS NULL"
+            " ORDER BY created, rowid LIMIT ?",
+            (limit,),
+        ).fetchall()
+        return [Pending(str(r[0]), str(r[1]), str(r[2]).encode(), float(r[3])) for r in rows]
+
+    def mark_sent(self, result_id: str) -> bool:
+        """The broker acknowledged ``result_id``; False if it was already marked."""
+        cur = self.db.execute(
+            "UPDATE outbox SET sent = ? WHERE id = ? AND sent IS NULL", (self.now(), result_id)
+        )
+        return cur.rowcount > 0
+
+    def count(self) -> int:
+        """How many results still wait for the broker."""
+        (n,) = self.db.execute("SELECT COUNT(*) FROM outbox WHERE sent IS NULL").fetchone()
+        return int(n)
+
+    def total(self) -> int:
+        (n,) = self.db.execute("SELECT COUNT(*) FROM outbox").fetchone()
+        return int(n)
+
+    def close(self) -> None:
+        if self._own:
+            self.db.close()
+
+
+__all__ = ["Outbox", "Pending", "enqueue", "new_id", "result_message"]

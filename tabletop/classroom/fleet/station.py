@@ -1,0 +1,723 @@
+"""A station's side of the classroom fleet: its link to the broker, and following the
+teacher's plan and clock.
+
+:class:`StationLink` is the MQTT client (paho, its own network thread). It subscribes to
+the teacher's plan, clock and roster; every message is checked with
+:func:`messages.parse` on arrival, and one that fails is logged (topic, code, message),
+counted in :attr:`StationLink.rejected` and never acted on. Valid ones wait in a queue
+that the main thread drains with :meth:`StationLink.poll`. The link also publishes the
+station's retained status (its will says ``online: false``), and the results in the
+journal's outbox with QoS 1: a result is marked sent when the broker's PUBACK reaches
+:meth:`~StationLink.poll`, and everything still unsent goes again after a reconnect.
+paho reconnects by itself, with a growing delay.
+
+:class:`StationFleet` runs on the main thread (the app's display thread, or the
+simulated station's loop). Each :meth:`~StationFleet.update` drains the link and applies
+what came through a *host* (:class:`Host`): the app's host starts the station's rotation
+from the plan and the clock (stored in the journal like a local one, so a reboot without
+the network carries on), adopts every newer clock (pause, extend, skip, end then behave
+exactly as the local controls), ends it when the plan is cleared, and replaces the class
+list with the roster. It publishes the station's status right after a new clock, about
+once a second while anything shown changes, and at least every 10 seconds.
+
+Threading: paho's callbacks only parse and put on the queue; the journal (and so the
+outbox) is used by the main thread alone.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
+
+from tabletop.classroom.fleet.config import FleetConfig
+from tabletop.classroom.fleet.messages import (
+    ClockMessage,
+    PlanMessage,
+    RosterMessage,
+    Standing,
+    StatusMessage,
+    encode,
+    parse,
+)
+from tabletop.classroom.fleet.outbox import Outbox
+from tabletop.classroom.rotation import RotationClock
+from tabletop.engine.errors import BadInput
+
+log = logging.getLogger(__name__)
+
+UNREACHABLE = "The teacher's computer can't be reached: this station keeps time on its own."
+REFUSED = "The teacher's computer does not let this station in: ask for its fleet file."
+BACK_ONLINE = "This station is connected to the teacher's computer again."
+UNREACHABLE_AFTER = 5.0  # seconds without a connection at start before saying so
+STATUS_EVERY = 1.0  # at most this often when something shown changed
+STATUS_AT_LEAST = 10.0
+RESEND_AFTER = 60.0  # a result sent on this connection without a PUBACK goes again
+DRAIN_EVERY = 5.0  # look in the outbox this often even when nothing new was queued
+FLEET_NAME = "fleet:"  # plans from the console are stored as "fleet:<plan id>"
+
+
+# -- what the link hands the main thread ----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Connected:
+    """The broker accepted this station (at start or after an outage)."""
+
+
+@dataclass(frozen=True)
+class Disconnected:
+    reason: str
+
+
+@dataclass(frozen=True)
+class Unreachable:
+    """A connection attempt failed: ``refused`` when the broker said no (password)."""
+
+    reason: str
+    refused: bool = False
+
+
+@dataclass(frozen=True)
+class PlanCleared:
+    """The teacher cleared the plan (an empty retained message): no rotation."""
+
+
+@dataclass(frozen=True)
+class _Acked:
+    mid: int
+
+
+Event = (
+    PlanMessage
+    | ClockMessage
+    | RosterMessage
+    | PlanCleared
+    | Connected
+    | Disconnected
+    | Unreachable
+)
+
+
+class StationLink:
+    """This device's MQTT link (see the module docstring).
+
+    ``outbox``: the results to send (None: none). ``reconnect``: paho's (min, max)
+    seconds between attempts. ``wall``: epoch seconds for the messages' ``sent``."""
+
+    def __init__(
+        self,
+        config: FleetConfig,
+        outbox: Outbox | None = None,
+        *,
+        wall: Callable[[], float] = time.time,
+        reconnect: tuple[int, int] = (1, 8),
+    ) -> None:
+        if config.teacher:
+            raise BadInput("fleet.device", "the teacher's fleet file is not a station's")
+        self.config = config
+        self.device = config.device
+        self.topics = config.topics
+        self.outbox = outbox
+        self.wall = wall
+        self.inbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self.connected = threading.Event()
+        self.ever_connected = False
+        self.rejected = 0  # inbound messages that failed their checks
+        self.stale = 0  # clocks older than the one held
+        self.published = 0  # result publishes (first sends and resends)
+        self.acknowledged = 0  # results the broker acknowledged
+        self.last_rejection = ""
+        # network thread only:
+        self._plan: PlanMessage | None = None
+        self._held_clock: tuple[str, bytes] | None = None  # waiting for its plan
+        self._seq: tuple[str, int] | None = None  # (plan id, seq) of the newest clock
+        # main thread only:
+        self._by_mid: dict[int, str] = {}
+        self._by_id: dict[str, tuple[int, float]] = {}  # result id -> (mid, sent at)
+        self._status: StatusMessage | None = None
+        self._drain = True
+        self._drained_at = float("-inf")
+        self._queued_seen = 0
+        self._closed = False
+
+        client = mqtt.Client(
+            CallbackAPIVersion.VERSION2,
+            client_id=self.device,
+            protocol=mqtt.MQTTv311,
+            clean_session=True,
+        )
+        client.username_pw_set(self.device, config.password)
+        client.will_set(
+            self.topics.status(self.device),
+            encode(StatusMessage(self.device, False, wall())),
+            qos=1,
+            retain=True,
+        )
+        client.reconnect_delay_set(*reconnect)
+        client.on_connect = self._on_connect
+        client.on_connect_fail = self._on_connect_fail
+        client.on_disconnect = self._on_disconnect
+        client.on_message = self._on_message
+        client.on_publish = self._on_publish
+        self.client = client
+
+    # -- lifecycle -----------------------------------------------------------------------
+
+    def start(self) -> StationLink:
+        """Connect in the background (never blocks, never raises for the network)."""
+        log.info(
+            "fleet: %s connecting to %s:%d (prefix %s)",
+            self.device,
+            self.config.host,
+            self.config.port,
+            self.topics.prefix,
+        )
+        try:
+            self.client.connect_async(self.config.host, self.config.port, self.config.keepalive)
+        except (OSError, ValueError) as exc:
+            log.error("fleet: cannot connect to %s: %s", self.config.host, exc)
+            self.inbox.put(Unreachable(str(exc)))
+        self.client.loop_start()
+        return self
+
+    def wait_connected(self, timeout: float) -> bool:
+        return self.connected.wait(timeout)
+
+    def close(self, timeout: float = 2.0) -> None:
+        """Say this station is offline (retained), disconnect, stop the network thread."""
+        if self._closed:
+            return
+        self._closed = True
+        if self.connected.is_set():
+            info = self.client.publish(
+                self.topics.status(self.device),
+                encode(StatusMessage(self.device, False, self.wall())),
+                qos=1,
+                retain=True,
+            )
+            try:
+                info.wait_for_publish(timeout)
+            except (RuntimeError, ValueError) as exc:
+                log.warning("fleet: the offline status was not acknowledged: %s", exc)
+            self.poll()  # PUBACKs that came meanwhile are marked
+        self.client.disconnect()
+        self.client.loop_stop()
+        log.info("fleet: %s disconnected", self.device)
+
+    # -- the network thread ----------------------------------------------------------------
+
+    def _on_connect(self, client: Any, userdata: Any, flags: Any, code: Any, props: Any) -> None:
+        if code.is_failure:
+            log.error(
+                "fleet: the broker %s:%d refused %s: %s",
+                self.config.host,
+                self.config.port,
+                self.device,
+                code,
+            )
+            self.inbox.put(Unreachable(str(code), refused=True))
+            return
+        log.info("fleet: %s connected to %s:%d", self.device, self.config.host, self.config.port)
+        self.ever_connected = True
+        self.connected.set()
+        t = self.topics
+        client.subscribe([(t.plan, 1), (t.clock, 1), (t.roster, 1)])
+        self.inbox.put(Connected())
+
+    def _on_connect_fail(self, client: Any, userdata: Any) -> None:
+        log.warning(
+            "fleet: %s cannot reach the broker at %s:%d; trying again",
+            self.device,
+            self.config.host,
+            self.config.port,
+        )
+        self.inbox.put(Unreachable("no answer"))
+
+    def _on_disconnect(self, client: Any, userdata: Any, flags: Any, code: Any, props: Any) -> None:
+        was = self.connected.is_set()
+        self.connected.clear()
+        if was:
+            log.warning("fleet: %s lost the broker (%s); reconnecting", self.device, code)
+            self.inbox.put(Disconnected(str(code)))
+
+    def _on_publish(self, client: Any, userdata: Any, mid: int, code: Any, props: Any) -> None:
+        self.inbox.put(_Acked(mid))
+
+    def _on_message(self, client: Any, userdata: Any, message: Any) -> None:
+        try:
+            self.receive(message.topic, bytes(message.payload))
+        except Exception:  # a bug here must not stop the network thread
+            log.exception("fleet: handling a message on %s failed", message.topic)
+
+    def receive(self, topic: str, payload: bytes) -> None:
+        """Check one inbound message and queue it for the main thread (or drop it)."""
+        kind = self.topics.kind_of(topic)
+        if not payload:
+            if kind == "plan":  # the teacher cleared the plan
+                self._plan = None
+                log.info("fleet: the plan was cleared")
+                self.inbox.put(PlanCleared())
+            return
+        try:
+            if kind == "clock":
+                self._receive_clock(topic, payload)
+                return
+            message = parse(self.topics, topic, payload)
+        except BadInput as exc:
+            self._reject(topic, payload, exc)
+            return
+        if isinstance(message, PlanMessage):
+            self._plan = message
+            self.inbox.put(message)
+            held, self._held_clock = self._held_clock, None
+            if held is not None:
+                self.receive(*held)
+        elif isinstance(message, RosterMessage):
+            self.inbox.put(message)
+        else:  # a station's status or result: not for a station (the ACL keeps them out)
+            log.info("fleet: %s ignores a %s message on %s", self.device, kind, topic)
+
+    def _receive_clock(self, topic: str, payload: bytes) -> None:
+        head = parse(self.topics, topic, payload)  # seq and plan id, checked
+        assert isinstance(head, ClockMessage)
+        plan = self._plan
+        if plan is None or head.plan != plan.id:
+            # Retained messages may come in any order: the clock waits for its plan.
+            self._held_clock = (topic, payload)
+            log.info("fleet: clock seq=%d waits for plan %s", head.seq, head.plan)
+            return
+        clock = parse(self.topics, topic, payload, plan=plan.plan)
+        assert isinstance(clock, ClockMessage)
+        if self._seq is not None and self._seq[0] == clock.plan and clock.seq <= self._seq[1]:
+            if clock.seq < self._seq[1]:
+                self.stale += 1
+                log.info("fleet: clock seq=%d ignored: older than seq=%d", clock.seq, self._seq[1])
+            return
+        self._seq = (clock.plan, clock.seq)
+        self.inbox.put(clock)
+
+    def _reject(self, topic: str, payload: bytes, exc: BadInput) -> None:
+        self.rejected += 1
+        self.last_rejection = f"{topic}: {exc.code}: {exc.message}"
+        log.warning(
+            "fleet: ignored a message on %s (%d bytes): %s: %s",
+            topic,
+            len(payload),
+            exc.code,
+            exc.message,
+        )
+
+    # -- the main thread -------------------------------------------------------------------
+
+    def poll(self) -> list[Event]:
+        """What arrived since the last poll (plan, clock, roster, connection changes);
+        marks acknowledged results sent, and sends what waits in the outbox."""
+        events: list[Event] = []
+        while True:
+            try:
+                item = self.inbox.get_nowait()
+            except queue.Empty:
+                break
+            if isinstance(item, _Acked):
+                self._acked(item.mid)
+                continue
+            if isinstance(item, Connected):
+                self._drain = True
+                if self._status is not None:
+                    self._publish_status(self._status)
+            events.append(item)
+        if self.outbox is not None and not self._closed:
+            self.send_pending()
+        return events
+
+    def _acked(self, mid: int) -> None:
+        result_id = self._by_mid.pop(mid, None)
+        if result_id is None:
+            return  # a status
+        self._by_id.pop(result_id, None)
+        self.acknowledged += 1
+        if self.outbox is not None and self.outbox.mark_sent(result_id):
+            log.info("fleet: result %s acknowledged", result_id)
+
+    def send_pending(self, *, force: bool = False) -> int:
+        """Publish every unsent result not already on its way; how many were sent."""
+        box = self.outbox
+        if box is None or not self.connected.is_set():
+            return 0
+        now = time.monotonic()
+        queued = box.queued
+        if not (
+            force
+            or self._drain
+            or queued != self._queued_seen
+            or now - self._drained_at >= DRAIN_EVERY
+        ):
+            return 0
+        self._drain, self._queued_seen, self._drained_at = False, queued, now
+        sent = 0
+        for item in box.pending():
+            on_way = self._by_id.get(item.id)
+            if on_way is not None and now - on_way[1] < RESEND_AFTER:
+                continue  # paho holds it and sends it again after a reconnect
+            info = self.client.publish(item.topic, item.body, qos=1)
+            if info.rc != mqtt.MQTT_ERR_SUCCESS:
+                self._drain = True
+                break
+            if on_way is not None:
+                self._by_mid.pop(on_way[0], None)
+            self._by_mid[info.mid] = item.id
+            self._by_id[item.id] = (info.mid, now)
+            self.published += 1
+            sent += 1
+        return sent
+
+    def publish_status(self, status: StatusMessage) -> None:
+        """This station's status, retained (kept and sent again after a reconnect)."""
+        self._status = status
+        if self.connected.is_set():
+            self._publish_status(status)
+
+    def _publish_status(self, status: StatusMessage) -> None:
+        self.client.publish(self.topics.status(self.device), encode(status), qos=1, retain=True)
+
+
+# -- following the teacher ----------------------------------------------------------------------
+
+
+class Host(Protocol):
+    """What a station does with the teacher's messages (the app, or a simulation)."""
+
+    def fleet_plan(self) -> str | None:
+        """The console's plan id of the rotation running here, or None."""
+
+    def follow(self, plan: PlanMessage, station: int, clock: RotationClock) -> None:
+        """Run ``plan`` as ``station`` on ``clock`` (start it, or adopt the clock)."""
+
+    def leave(self) -> None:
+        """The console's rotation is over for this station (plan cleared, or not named)."""
+
+    def roster(self, message: RosterMessage) -> None:
+        """The class list from the console."""
+
+    def notice(self, text: str) -> None:
+        """One sentence on screen."""
+
+    def status(self) -> dict[str, Any]:
+        """What the station shows now, as StatusMessage fields (station, plan, rotation,
+        phase, paused, left, group, game, standings)."""
+
+
+@dataclass
+class StationFleet:
+    """The main thread's side (see the module docstring)."""
+
+    link: StationLink
+    host: Host
+    clock: Callable[[], float] = time.monotonic  # monotonic: the status cadence
+    on_event: Callable[[str], None] | None = None  # one line per event (--verbose)
+    plan: PlanMessage | None = None
+    clock_seq: int = -1
+    _started: float | None = None
+    _said_unreachable: bool = False
+    _status_at: float = float("-inf")
+    _status_key: tuple[Any, ...] | None = None
+    _status_sent_at: float = float("-inf")
+    _pending_clock: ClockMessage | None = None
+    applied: list[int] = field(default_factory=list)  # clock seqs applied, in order
+
+    @property
+    def device(self) -> str:
+        return self.link.device
+
+    def update(self) -> bool:
+        """Drain the link, apply what came, publish the status when due. True when
+        something changed that the screen shows."""
+        now = self.clock()
+        if self._started is None:
+            self._started = now
+        changed = False
+        for event in self.link.poll():
+            changed |= self.apply(event)
+        if (
+            not self.link.ever_connected
+            and not self._said_unreachable
+            and now - self._started >= UNREACHABLE_AFTER
+        ):
+            self._unreachable(refused=False)
+        self.publish_status(force=False)
+        return changed
+
+    def apply(self, event: Event) -> bool:
+        if isinstance(event, PlanMessage):
+            self.plan = event
+            self._say(f"plan {event.id} stations={len(event.plan.stations)}")
+            if event.station_of(self.device) is None:
+                if self.host.fleet_plan() is not None:
+                    log.info(
+                        "fleet: plan %s does not name %s: rotation ends", event.id, self.device
+                    )
+                    self.host.leave()
+                    return True
+                return False
+            pending, self._pending_clock = self._pending_clock, None
+            if pending is not None and pending.plan == event.id:
+                return self.apply(pending)
+            return False
+        if isinstance(event, ClockMessage):
+            return self._clock(event)
+        if isinstance(event, PlanCleared):
+            self.plan = None
+            self._say("plan cleared")
+            if self.host.fleet_plan() is not None:
+                self.host.leave()
+                self.publish_status(force=True)
+                return True
+            return False
+        if isinstance(event, RosterMessage):
+            self._say(f"roster students={len(event.students)}")
+            self.host.roster(event)
+            return False
+        if isinstance(event, Connected):
+            self._say("connected")
+            if self._said_unreachable:
+                self.host.notice(BACK_ONLINE)
+                self._said_unreachable = False
+            self.publish_status(force=True)
+            return False
+        if isinstance(event, Disconnected):
+            self._say(f"disconnected {event.reason}")
+            return False
+        if isinstance(event, Unreachable):
+            self._say(f"unreachable {event.reason}")
+            if event.refused or not self.link.ever_connected:
+                self._unreachable(refused=event.refused)
+            return False
+        return False
+
+    def _clock(self, message: ClockMessage) -> bool:
+        plan = self.plan
+        if plan is None or plan.id != message.plan:
+            self._pending_clock = message
+            return False
+        station = plan.station_of(self.device)
+        if station is None:
+            return False
+        clock = message.clock_for(station)
+        if clock is None:
+            return False
+        self.clock_seq = message.seq
+        self.applied.append(message.seq)
+        self.host.follow(plan, station, clock)
+        self._say(f"clock seq={message.seq} paused={clock.paused(self.link.wall())}")
+        self.publish_status(force=True)
+        return True
+
+    def _unreachable(self, *, refused: bool) -> None:
+        if self._said_unreachable:
+            return
+        self._said_unreachable = True
+        self.host.notice(REFUSED if refused else UNREACHABLE)
+
+    def _say(self, line: str) -> None:
+        if self.on_event is not None:
+            self.on_event(line)
+
+    # -- status --------------------------------------------------------------------------
+
+    def status(self) -> StatusMessage:
+        fields = self.host.status()
+        box = self.link.outbox
+        return StatusMessage(
+            self.device,
+            True,
+            self.link.wall(),
+            clock_seq=self.clock_seq,
+            outbox=box.count() if box is not None else 0,
+            **fields,
+        )
+
+    def publish_status(self, *, force: bool) -> bool:
+        """Publish the status now (``force``), or when due (see the module docstring)."""
+        now = self.clock()
+        if not force and now - self._status_at < STATUS_EVERY:
+            return False
+        self._status_at = now
+        status = self.status()
+        key = (*status.to_json().items(),)
+        key = tuple((k, str(v)) for k, v in key if k != "sent")
+        if not force and key == self._status_key and now - self._status_sent_at < STATUS_AT_LEAST:
+            return False
+        self._status_key, self._status_sent_at = key, now
+        self.link.publish_status(status)
+        return True
+
+    def close(self) -> None:
+        self.link.close()
+
+
+# -- the app ---------------------------------------------------------------------------------
+
+
+class AppHost:
+    """The touchscreen app as a :class:`Host` (``ctx``: its Context). UI modules are
+    imported when used, so a simulated station never loads pygame."""
+
+    def __init__(self, ctx: Any) -> None:
+        self.ctx = ctx
+
+    def _runner(self) -> Any:
+        from tabletop.ui.scenes.rotation import RotationRunner
+
+        runner = self.ctx.rotation
+        return runner if isinstance(runner, RotationRunner) and not runner.finished else None
+
+    def fleet_plan(self) -> str | None:
+        runner = self._runner()
+        return fleet_plan_id(runner.stored.name) if runner is not None else None
+
+    def follow(self, plan: PlanMessage, station: int, clock: RotationClock) -> None:
+        from tabletop.classroom.rotation import start_rotation
+        from tabletop.ui.scenes.rotation import finish_games, run_rotation
+
+        ctx, runner = self.ctx, self._runner()
+        if runner is not None and self.fleet_plan() == plan.id and runner.station == station:
+            runner.adopt(clock)
+            return
+        if clock.now(ctx.wall()).done:  # over already: nothing to start
+            if runner is not None and self.fleet_plan() is not None:
+                runner.end()
+            return
+        if runner is not None:  # another rotation: its games end for time, as at time up
+            finish_games(ctx)
+        stored = start_rotation(
+            ctx.journal,
+            plan.plan,
+            station,
+            session=plan.session or ctx.session,
+            name=FLEET_NAME + plan.id,
+            now=ctx.wall,
+            clock=clock,
+        )
+        if plan.session:
+            ctx.session = plan.session
+        run_rotation(ctx, stored)
+        log.info(
+            "fleet: rotation %d follows plan %s as station %d", stored.id, plan.id, station + 1
+        )
+
+    def leave(self) -> None:
+        runner = self._runner()
+        if runner is not None and self.fleet_plan() is not None:
+            log.info("fleet: the teacher's rotation is over here")
+            runner.end()
+
+    def roster(self, message: RosterMessage) -> None:
+        from tabletop.classroom.roster import Roster
+        from tabletop.engine.errors import TabletopError
+        from tabletop.printables.badges import Student
+
+        students = [Student(s.id, s.name, s.group) for s in message.students]
+        try:
+            report = Roster(self.ctx.journal).import_students(students, replace=True)
+        except TabletopError as exc:
+            log.error("fleet: the class list was not taken: %s: %s", exc.code, exc.message)
+            return
+        log.info("fleet: class list from the teacher: %s", report.sentence())
+
+    def notice(self, text: str) -> None:
+        self.ctx.notices.append(text)
+
+    def status(self) -> dict[str, Any]:
+        fields: dict[str, Any] = {}
+        runner = self._runner()
+        if runner is not None:
+            now = runner.moment
+            fields = {
+                "station": runner.station,
+                "plan": fleet_plan_id(runner.stored.name),
+                "rotation": now.rotation,
+                "phase": now.phase,
+                "paused": now.paused,
+                "left": float(round(now.play_left)),
+                "group": runner.group,
+            }
+        game = top_game(self.ctx.stack)
+        if game is not None:
+            fields["game"], fields["standings"] = game
+        return fields
+
+
+def top_game(scenes: Any) -> tuple[str, tuple[Standing, ...]] | None:
+    """The topmost game still being played among ``scenes``: its game id and standings
+    (names from its save's seats), or None."""
+    for scene in reversed(list(scenes)):
+        save = getattr(scene, "save", None)
+        standings = getattr(scene, "standings", None)
+        if save is None or not callable(standings) or getattr(save, "finished", False):
+            continue
+        try:
+            result = standings()
+        except Exception as exc:  # a half-built screen: no standings yet
+            log.debug("fleet: no standings from %s: %s", type(scene).__name__, exc)
+            return str(save.game), ()
+        names = [str(n) for n in getattr(save, "names", [])]
+        rows = tuple(
+            Standing(names[i] if i < len(names) else f"Player {i + 1}", str(score), int(place))
+            for i, (score, place) in enumerate(zip(result.scores, result.places, strict=False))
+        )
+        return str(save.game), rows[:8]
+    return None
+
+
+def start_app_fleet(ctx: Any, explicit: Any = None) -> StationFleet | None:
+    """At the app's start: join the fleet if a fleet file is given or found
+    (:func:`config.find_config`), hooking the journal's finished games to the outbox;
+    None when the device runs alone (or its fleet file is unreadable, said on screen)."""
+    from tabletop.classroom.fleet.config import find_config
+
+    try:
+        config = find_config(explicit)
+        if config is None:
+            return None
+        outbox = Outbox(ctx.journal.db, config.device, config.topics, now=ctx.wall)
+        link = StationLink(config, outbox, wall=ctx.wall)
+    except BadInput as exc:
+        log.error("fleet: %s: %s", exc.code, exc.message)
+        ctx.notices.append("The fleet file cannot be used: this station runs on its own.")
+        return None
+    ctx.journal.on_finished = outbox.on_finished
+    fleet = StationFleet(link, AppHost(ctx), clock=ctx.clock)
+    link.start()
+    return fleet
+
+
+def fleet_plan_id(name: str) -> str | None:
+    """The console's plan id in a stored plan's name (``fleet:<id>``), or None."""
+    return name[len(FLEET_NAME) :] if name.startswith(FLEET_NAME) else None
+
+
+__all__ = [
+    "BACK_ONLINE",
+    "FLEET_NAME",
+    "REFUSED",
+    "UNREACHABLE",
+    "AppHost",
+    "Connected",
+    "Disconnected",
+    "Host",
+    "PlanCleared",
+    "StationFleet",
+    "StationLink",
+    "Unreachable",
+    "fleet_plan_id",
+    "start_app_fleet",
+    "top_game",
+]

@@ -1,0 +1,273 @@
+"""A station in the fleet: the app follows the teacher's plan and clock over a real
+mosquitto, ignores (and logs) messages that fail their checks, and says so on screen when
+the broker is not there. Waits are for events, with generous timeouts; the rotation's
+times come from a fake wall clock."""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import paho.mqtt.client as mqtt
+import pytest
+from paho.mqtt.enums import CallbackAPIVersion
+
+from tabletop.classroom.fleet.config import Broker, FleetConfig, free_port
+from tabletop.classroom.fleet.messages import (
+    ClockMessage,
+    PlanMessage,
+    RosterMessage,
+    RosterStudent,
+    encode,
+)
+from tabletop.classroom.fleet.station import (
+    UNREACHABLE,
+    StationLink,
+    start_app_fleet,
+)
+from tabletop.classroom.rotation import Plan, RotationClock, Station, running_rotation
+from tabletop.store import Journal
+from tabletop.ui.app import App
+from tabletop.ui.scenes.rotation import FOLLOWS, RotationControl, StationScene, rotation_menu
+from tests.ui.scenery import FakeClock, make_app
+
+T0 = 1_700_000_000.0
+PLAN = Plan((Station("math-attack"), Station("mecs"), Station("math-arena")), ("Red", "Blue"))
+
+
+class Teacher:
+    """A test-side console: publishes as the teacher user, records what stations say."""
+
+    def __init__(self, broker: Broker, device: str = "teacher", password: str | None = None):
+        config = broker.provisioned.config(device)
+        self.topics = config.topics
+        self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"test-{device}")
+        self.client.username_pw_set(device, config.password if password is None else password)
+        self.statuses: dict[str, list[dict[str, Any]]] = {}
+        self.results: list[dict[str, Any]] = []
+        self.lock = threading.Lock()
+        self.ready = threading.Event()
+        self.client.on_connect = self._connected
+        self.client.on_message = self._message
+        self.client.connect("127.0.0.1", broker.port)
+        self.client.loop_start()
+        assert self.ready.wait(10), "the teacher could not connect"
+
+    def _connected(self, client: Any, userdata: Any, flags: Any, code: Any, props: Any) -> None:
+        client.subscribe([(self.topics.all_status, 1), (self.topics.all_results, 1)])
+        self.ready.set()
+
+    def _message(self, client: Any, userdata: Any, message: Any) -> None:
+        found = self.topics.device_of(message.topic)
+        if found is None or not message.payload:
+            return
+        body = json.loads(message.payload)
+        with self.lock:
+            if found[1] == "status":
+                self.statuses.setdefault(found[0], []).append(body)
+            else:
+                self.results.append(body)
+
+    def publish(self, topic: str, payload: bytes, *, retain: bool = True) -> None:
+        info = self.client.publish(topic, payload, qos=1, retain=retain)
+        info.wait_for_publish(10)
+
+    def plan(self, plan_id: str = "p1", stations: dict[str, int] | None = None) -> PlanMessage:
+        message = PlanMessage(
+            plan_id, "lesson-7", PLAN, stations or {"station-1": 0, "station-2": 1}, T0
+        )
+        self.publish(self.topics.plan, encode(message))
+        return message
+
+    def clock(self, seq: int, clocks: list[RotationClock], plan_id: str = "p1") -> None:
+        self.publish(self.topics.clock, encode(ClockMessage(plan_id, seq, tuple(clocks), T0)))
+
+    def last_status(self, device: str) -> dict[str, Any] | None:
+        with self.lock:
+            seen = self.statuses.get(device)
+            return seen[-1] if seen else None
+
+    def close(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()
+
+
+def wait_for(what: Callable[[], Any], step: Callable[[], Any] | None = None, timeout=15.0) -> Any:
+    """Step (e.g. a frame of the app) until ``what()`` is true; fails after ``timeout``."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if step is not None:
+            step()
+        found = what()
+        if found:
+            return found
+        time.sleep(0.02)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+@pytest.fixture
+def teacher(broker: Broker):
+    t = Teacher(broker)
+    yield t
+    t.close()
+
+
+def fleet_app(broker: Broker, tmp_path: Path, device: str = "station-1") -> tuple[App, FakeClock]:
+    app = make_app(journal=Journal(tmp_path / f"{device}.sqlite"))
+    wall = FakeClock(T0 + 30)
+    app.ctx.wall = wall
+    path = tmp_path / f"{device}.toml"
+    path.write_text(broker.provisioned.config(device).toml(), encoding="utf-8")
+    app.ctx.fleet = start_app_fleet(app.ctx, path)
+    assert app.ctx.fleet is not None
+    assert app.ctx.fleet.link.wait_connected(10)
+    return app, wall
+
+
+def test_station_follows_the_teachers_plan_and_pauses_with_the_clock(
+    broker: Broker, teacher: Teacher, tmp_path: Path
+) -> None:
+    app, wall = fleet_app(broker, tmp_path)
+    try:
+        teacher.plan()
+        clock = RotationClock(PLAN, T0)
+        teacher.clock(1, [clock, clock, clock])
+        runner = wait_for(lambda: app.ctx.rotation, app.step)
+        assert runner.station == 0 and runner.stored.name == "fleet:p1"
+        assert isinstance(app.stack.top, StationScene)
+        assert app.ctx.session == "lesson-7"
+        assert not runner.moment.paused
+        # The teacher pauses every station: seq 2.
+        paused = clock.pause(T0 + 40)
+        teacher.clock(2, [paused, paused, paused])
+        wall.advance(15)
+        wait_for(lambda: runner.moment.paused, app.step)
+        stored = running_rotation(app.ctx.journal)
+        assert stored is not None and stored.clock.paused(T0 + 45)  # kept for a reboot
+        status = wait_for(
+            lambda: (s := teacher.last_status("station-1")) and s["clock_seq"] == 2 and s,
+            app.step,
+        )
+        assert status["paused"] is True and status["station"] == 0 and status["plan"] == "p1"
+        assert status["phase"] == "play" and status["group"] == "Red"
+        # An older clock (seq 1 again) is ignored.
+        teacher.clock(1, [clock, clock, clock])
+        wait_for(lambda: app.ctx.fleet.link.stale == 1, app.step)
+        assert runner.moment.paused
+        # The local controls leave it to the dashboard.
+        menu = rotation_menu(app.ctx)
+        assert isinstance(menu, RotationControl) and menu.follows
+        app.stack.push(menu)
+        assert not any(b.enabled for b in menu.buttons if b.name != "back")
+        assert FOLLOWS.startswith("This station follows the teacher's dashboard")
+        # The teacher clears the plan: the rotation ends here.
+        teacher.publish(teacher.topics.plan, b"")
+        wait_for(lambda: app.ctx.rotation is None, app.step)
+    finally:
+        app.ctx.fleet.close()
+    offline = wait_for(lambda: (s := teacher.last_status("station-1")) and not s["online"] and s)
+    assert offline["device"] == "station-1"
+
+
+def test_station_takes_the_class_list_from_the_roster(
+    broker: Broker, teacher: Teacher, tmp_path: Path
+) -> None:
+    app, _ = fleet_app(broker, tmp_path)
+    try:
+        roster = RosterMessage(
+            (RosterStudent("A1", "Ada", "Red"), RosterStudent("B2", "Ben", "Blue")), T0
+        )
+        teacher.publish(teacher.topics.roster, encode(roster))
+
+        def names() -> list[str]:
+            rows = app.ctx.journal.db.execute("SELECT name FROM students ORDER BY id")
+            return [r[0] for r in rows]
+
+        assert wait_for(lambda: names() == ["Ada", "Ben"], app.step)
+    finally:
+        app.ctx.fleet.close()
+
+
+@pytest.mark.parametrize(
+    ("topic", "payload", "code"),
+    [
+        ("plan", b"{not json", "fleet.json"),
+        ("plan", b'{"v": 1, "kind": "clock"}', "fleet.kind"),
+        ("plan", b'{"v": 1, "kind": "plan", "id": "p9", "session": "", "sent": 1}', "rotation"),
+        ("clock", b'{"v": 1, "kind": "clock", "plan": "p1", "seq": -3, "sent": 1}', "fleet.seq"),
+    ],
+)
+def test_station_ignores_and_logs_a_malformed_message_from_the_teacher(
+    broker: Broker,
+    teacher: Teacher,
+    tmp_path: Path,
+    caplog: pytest.LogCaptureFixture,
+    topic: str,
+    payload: bytes,
+    code: str,
+) -> None:
+    app, _ = fleet_app(broker, tmp_path)
+    caplog.set_level(logging.WARNING, logger="tabletop.classroom.fleet.station")
+    try:
+        teacher.plan()
+        clock = RotationClock(PLAN, T0)
+        teacher.clock(1, [clock, clock, clock])
+        runner = wait_for(lambda: app.ctx.rotation, app.step)
+        full = getattr(teacher.topics, topic)
+        teacher.publish(full, payload)
+        link = app.ctx.fleet.link
+        wait_for(lambda: link.rejected == 1, app.step)
+        app.step()
+        assert app.ctx.rotation is runner and not runner.finished  # nothing acted on
+        (line,) = [r.getMessage() for r in caplog.records if "ignored a message" in r.message]
+        assert full in line and code in line
+    finally:
+        app.ctx.fleet.close()
+
+
+def test_station_says_when_the_teachers_computer_cannot_be_reached(tmp_path: Path) -> None:
+    app = make_app(journal=Journal(tmp_path / "j.sqlite"))
+    path = tmp_path / "fleet.toml"
+    config = FleetConfig("station-1", host="127.0.0.1", port=free_port(), password="x")
+    path.write_text(config.toml(), encoding="utf-8")
+    app.ctx.fleet = start_app_fleet(app.ctx, path)
+    try:
+        wait_for(lambda: app.toast is not None and UNREACHABLE in app.toast[0], app.step)
+    finally:
+        app.ctx.fleet.close()
+
+
+def test_station_refused_with_a_wrong_password_says_so(broker: Broker, tmp_path: Path) -> None:
+    app = make_app(journal=Journal(tmp_path / "j.sqlite"))
+    good = broker.provisioned.config("station-1")
+    path = tmp_path / "fleet.toml"
+    path.write_text(
+        FleetConfig("station-1", host="127.0.0.1", port=good.port, password="wrong").toml(),
+        encoding="utf-8",
+    )
+    app.ctx.fleet = start_app_fleet(app.ctx, path)
+    try:
+        wait_for(lambda: app.toast is not None and "does not let" in app.toast[0], app.step)
+        assert not app.ctx.fleet.link.connected.is_set()
+    finally:
+        app.ctx.fleet.close()
+
+
+def test_station_fleet_file_unreadable_runs_alone(tmp_path: Path) -> None:
+    app = make_app()
+    bad = tmp_path / "fleet.toml"
+    bad.write_text("device = \n", encoding="utf-8")
+    assert start_app_fleet(app.ctx, bad) is None
+    assert app.ctx.notices and "runs on its own" in app.ctx.notices[0]
+
+
+def test_station_link_refuses_the_teachers_file(broker: Broker) -> None:
+    from tabletop.engine.errors import BadInput
+
+    with pytest.raises(BadInput):
+        StationLink(broker.provisioned.teacher)
