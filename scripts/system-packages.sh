@@ -10,6 +10,7 @@ ldconfig -p 2>/dev/null | grep -q 'libzbar\.so\.0' || need="$need libzbar0"
 command -v pdftoppm >/dev/null 2>&1 || need="$need poppler-utils"   # PDF checks in the tests
 command -v mosquitto >/dev/null 2>&1 || [ -x /usr/sbin/mosquitto ] || need="$need mosquitto"
 command -v chromium >/dev/null 2>&1 || need="$need chromium"
+command -v shellcheck >/dev/null 2>&1 || need="$need shellcheck"   # the install scripts' check in the tests
 [ -z "$need" ] && exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     echo "Installing system packages:$need"
