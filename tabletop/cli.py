@@ -85,6 +85,7 @@ def _parser() -> argparse.ArgumentParser:
     from tabletop.classroom.report import add_parser as add_report_parser
 
     add_report_parser(sub)
+    importlib.import_module("tabletop.teacher.cli").add_parser(sub)  # tabletop teacher
 
     p = sub.add_parser("replay", help="replay a game log and print its final state")
     p.add_argument("log", metavar="LOG", help="a JSON-lines game log")

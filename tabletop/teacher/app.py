@@ -1,0 +1,401 @@
+"""The teacher's dashboard: an aiohttp web app in front of the :class:`Coordinator`.
+
+Pages: ``/login`` (the PIN) and ``/`` (the dashboard: stations, plan, class list,
+reports; plain HTML, CSS and JavaScript from ``static/``, nothing from the internet).
+The page talks to a JSON API behind the same session:
+
+===========================  ==========================================================
+``GET /api/state``           the stations, plan, clocks and the games a plan may use
+``GET /api/events``          Server-Sent Events: ``state`` (the same body) on changes
+``POST /api/clock``          ``{"action": "pause", "station": null | 0.., "minutes": 1}``
+``POST /api/plan``           ``{"plan": {...}, "stations": {device: 0..}, "session": ""}``
+``POST /api/plan/clear``     no rotation any more
+``GET /api/roster``          the class list and its groups
+``POST /api/roster``         ``{"op": "add" | "rename" | "group" | "remove", ...}``
+``POST /api/roster/import``  a CSV file (multipart ``file``, ``replace`` "1") or CSV text
+``GET /roster.csv``          the class list as CSV
+``GET /api/reports``         the sessions with finished games
+``GET /report.csv|pdf``      ``?session=`` (absent: every session) the report
+``GET /api/latency``         when each clock change reached every station
+===========================  ==========================================================
+
+Every request but the login page needs a live session; every POST must come from this
+page (its ``Origin``, or else ``Referer``, names this host): a form on another site
+cannot press the teacher's buttons. Errors come back as ``{"error": sentence}``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any, TypeVar
+from urllib.parse import urlsplit
+
+from aiohttp import web
+
+from tabletop.classroom import report
+from tabletop.classroom.fleet.coordinator import ACTIONS, Coordinator
+from tabletop.classroom.rotation import GAME_TITLES, STATION_MODES, Plan
+from tabletop.engine.errors import BadInput, TabletopError
+from tabletop.printables.badges import decode_csv
+from tabletop.teacher.auth import COOKIE, Gate, Locked, WrongPin
+
+log = logging.getLogger(__name__)
+
+STATIC = Path(__file__).with_name("static")
+T = TypeVar("T")
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+GATE = web.AppKey("gate", Gate)
+CONSOLE = web.AppKey("console", Coordinator)
+EVENTS_EVERY = 0.2  # seconds between looks for a change (Server-Sent Events)
+PING_EVERY = 15.0
+MAX_UPLOAD = 512 * 1024
+HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "same-origin",
+    "Cache-Control": "no-store",
+}
+
+
+def make_app(console: Coordinator, gate: Gate) -> web.Application:
+    """The dashboard for a started ``console``, its door ``gate``."""
+    app = web.Application(middlewares=[_guard], client_max_size=MAX_UPLOAD)
+    app[GATE] = gate
+    app[CONSOLE] = console
+    app.router.add_get("/login", login_page)
+    app.router.add_post("/login", login)
+    app.router.add_post("/logout", logout)
+    app.router.add_get("/", dashboard)
+    app.router.add_get("/api/state", state)
+    app.router.add_get("/api/events", events)
+    app.router.add_post("/api/clock", clock)
+    app.router.add_post("/api/plan", start_plan)
+    app.router.add_post("/api/plan/clear", clear_plan)
+    app.router.add_get("/api/roster", roster)
+    app.router.add_post("/api/roster", roster_change)
+    app.router.add_post("/api/roster/import", roster_import)
+    app.router.add_get("/roster.csv", roster_csv)
+    app.router.add_get("/api/reports", reports)
+    app.router.add_get("/report.csv", report_csv)
+    app.router.add_get("/report.pdf", report_pdf)
+    app.router.add_get("/api/latency", latency)
+    app.router.add_static("/static/", STATIC, append_version=True)
+    return app
+
+
+# -- the guard -------------------------------------------------------------------------------
+
+OPEN = ("/login", "/static/")
+
+
+@web.middleware
+async def _guard(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """Same-origin POSTs only; a session for everything but the login page and its CSS."""
+    if request.method == "POST" and not _same_origin(request):
+        log.warning("teacher: refused a %s %s from another origin", request.method, request.path)
+        return _error("This request did not come from the dashboard page.", 403)
+    if not request.path.startswith(OPEN) and not request.app[GATE].check(
+        request.cookies.get(COOKIE)
+    ):
+        if request.path.startswith("/api/") or request.method == "POST":
+            return _error("Please log in again.", 401)
+        raise web.HTTPSeeOther("/login")
+    try:
+        response = await handler(request)
+    except BadInput as exc:
+        log.info("teacher: %s %s: %s", request.method, request.path, exc)
+        return _error(_sentence(exc.message), 400)
+    except TabletopError as exc:
+        log.error("teacher: %s %s: %s", request.method, request.path, exc)
+        return _error(_sentence(exc.message), 500)
+    if not response.prepared:
+        for key, value in HEADERS.items():
+            response.headers.setdefault(key, value)
+    return response
+
+
+def _same_origin(request: web.Request) -> bool:
+    source = request.headers.get("Origin") or request.headers.get("Referer")
+    if not source or source == "null":
+        return False
+    return urlsplit(source).netloc.lower() == request.host.lower()
+
+
+def _error(sentence: str, status: int) -> web.Response:
+    return web.json_response({"error": sentence}, status=status, headers=HEADERS)
+
+
+def _sentence(message: str) -> str:
+    text = message.strip()
+    text = text[:1].upper() + text[1:]
+    return text if text.endswith((".", "!", "?")) else text + "."
+
+
+async def _on_console(request: web.Request, fn: Callable[..., T], *args: Any, **kw: Any) -> T:
+    """``fn`` run on the console's worker (the only thread that touches its journal)."""
+    return await asyncio.wrap_future(request.app[CONSOLE].call(fn, *args, **kw))
+
+
+async def _json_body(request: web.Request) -> dict[str, Any]:
+    try:
+        body = await request.json()
+    except (ValueError, UnicodeDecodeError):
+        raise BadInput("teacher.json", "the request is not JSON") from None
+    if not isinstance(body, dict):
+        raise BadInput("teacher.json", "the request must be a JSON object")
+    return body
+
+
+# -- login -----------------------------------------------------------------------------------
+
+
+async def login_page(request: web.Request, message: str = "", status: int = 200) -> web.Response:
+    alert = f'<p class="alert" role="alert">{html.escape(message)}</p>' if message else ""
+    page = (STATIC / "login.html").read_text(encoding="utf-8").replace("<!--ALERT-->", alert)
+    return web.Response(text=page, content_type="text/html", status=status, headers=HEADERS)
+
+
+async def login(request: web.Request) -> web.StreamResponse:
+    gate = request.app[GATE]
+    form = await request.post()
+    client = request.remote or "?"
+    try:
+        token = gate.login(client, str(form.get("pin", "")))
+    except Locked as exc:
+        log.warning("teacher: login locked for %s (%d min)", client, exc.minutes)
+        return await login_page(request, exc.sentence, 429)
+    except WrongPin as exc:
+        log.warning("teacher: wrong PIN from %s", client)
+        return await login_page(request, exc.sentence, 401)
+    log.info("teacher: logged in from %s", client)
+    done = web.HTTPSeeOther("/")
+    done.set_cookie(COOKIE, token, httponly=True, samesite="Strict", path="/")
+    raise done
+
+
+async def logout(request: web.Request) -> web.StreamResponse:
+    request.app[GATE].logout(request.cookies.get(COOKIE))
+    done = web.HTTPSeeOther("/login")
+    done.del_cookie(COOKIE, path="/")
+    raise done
+
+
+async def dashboard(request: web.Request) -> web.StreamResponse:
+    return web.FileResponse(STATIC / "index.html", headers=HEADERS)
+
+
+# -- stations and the plan -------------------------------------------------------------------
+
+
+def _state(console: Coordinator) -> dict[str, Any]:
+    body = console.snapshot()
+    body["catalogue"] = [
+        {"id": game, "title": title, "modes": [list(m) for m in STATION_MODES.get(game, ())]}
+        for game, title in GAME_TITLES.items()
+    ]
+    body["groups"] = console.roster().groups()
+    return body
+
+
+async def state(request: web.Request) -> web.Response:
+    console = request.app[CONSOLE]
+    return web.json_response(await _on_console(request, _state, console))
+
+
+async def events(request: web.Request) -> web.StreamResponse:
+    """Server-Sent Events: the state whenever it changes (and a ping now and then)."""
+    console = request.app[CONSOLE]
+    gate = request.app[GATE]
+    token = request.cookies.get(COOKIE)
+    response = web.StreamResponse(
+        headers={**HEADERS, "Content-Type": "text/event-stream", "X-Accel-Buffering": "no"}
+    )
+    await response.prepare(request)
+    sent_version = -1
+    quiet = 0.0
+    try:
+        while gate.check(token):
+            if console.version != sent_version:
+                body = await _on_console(request, _state, console)
+                sent_version = body["version"]
+                await response.write(f"event: state\ndata: {json.dumps(body)}\n\n".encode())
+                quiet = 0.0
+            elif quiet >= PING_EVERY:
+                await response.write(b": ping\n\n")
+                quiet = 0.0
+            await asyncio.sleep(EVENTS_EVERY)
+            quiet += EVENTS_EVERY
+        await response.write(b"event: logout\ndata: {}\n\n")
+    except (ConnectionResetError, asyncio.CancelledError):
+        pass
+    return response
+
+
+async def clock(request: web.Request) -> web.Response:
+    body = await _json_body(request)
+    action = body.get("action")
+    if action not in ACTIONS:
+        raise BadInput("teacher.action", f"unknown action {action!r}")
+    station, minutes = body.get("station"), body.get("minutes", 1)
+    console = request.app[CONSOLE]
+    seq = await _on_console(request, console.clock_action, action, station, minutes)
+    return web.json_response({"seq": seq})
+
+
+async def start_plan(request: web.Request) -> web.Response:
+    body = await _json_body(request)
+    plan = Plan.from_json(body.get("plan"))
+    stations = body.get("stations") or {}
+    if not isinstance(stations, dict):
+        raise BadInput("teacher.stations", "say which device is which station")
+    session = body.get("session") or ""
+    if not isinstance(session, str):
+        raise BadInput("teacher.session", "the session must be text")
+    console = request.app[CONSOLE]
+    message = await _on_console(request, console.start_plan, plan, stations, session)
+    return web.json_response({"id": message.id, "session": message.session})
+
+
+async def clear_plan(request: web.Request) -> web.Response:
+    console = request.app[CONSOLE]
+    await _on_console(request, console.clear_plan)
+    return web.json_response({"ok": True})
+
+
+async def latency(request: web.Request) -> web.Response:
+    console = request.app[CONSOLE]
+    return web.json_response(await _on_console(request, console.latency))
+
+
+# -- the class list --------------------------------------------------------------------------
+
+
+def _roster(console: Coordinator) -> dict[str, Any]:
+    r = console.roster()
+    return {
+        "students": [{"id": s.id, "name": s.name, "group": s.group} for s in r.students()],
+        "groups": r.groups(),
+    }
+
+
+async def roster(request: web.Request) -> web.Response:
+    console = request.app[CONSOLE]
+    return web.json_response(await _on_console(request, _roster, console))
+
+
+ROSTER_OPS = {  # op -> (Roster method, {json key: argument})
+    "add": ("add", {"name": "name", "group": "group"}),
+    "rename": ("rename", {"id": "sid", "name": "name"}),
+    "group": ("set_group", {"id": "sid", "group": "group"}),
+    "remove": ("remove", {"id": "sid"}),
+}
+
+
+async def roster_change(request: web.Request) -> web.Response:
+    body = await _json_body(request)
+    op = body.get("op")
+    if op not in ROSTER_OPS:
+        raise BadInput("teacher.roster", f"unknown change {op!r}")
+    method, names = ROSTER_OPS[op]
+    kwargs = {arg: body.get(key, "") for key, arg in names.items()}
+    if not all(isinstance(v, str) for v in kwargs.values()):
+        raise BadInput("teacher.roster", "names, groups and ids must be text")
+    console = request.app[CONSOLE]
+    student = await _on_console(request, console.roster_change, method, **kwargs)
+    return web.json_response({"id": student.id, "name": student.name, "group": student.group})
+
+
+async def roster_import(request: web.Request) -> web.Response:
+    replace = False
+    if request.content_type.startswith("multipart/"):
+        form = await request.post()
+        upload = form.get("file")
+        if not isinstance(upload, web.FileField):
+            raise BadInput("teacher.import", "choose a CSV file to import")
+        data = upload.file.read()
+        replace = form.get("replace") in ("1", "on", "true")
+    else:
+        data = await request.read()
+        replace = request.query.get("replace") in ("1", "true")
+    text = decode_csv(data, "the file")
+    console = request.app[CONSOLE]
+    done = await _on_console(
+        request, console.roster_change, "import_csv", text=text, replace=replace
+    )
+    return web.json_response({"sentence": done.sentence(), "total": done.total})
+
+
+async def roster_csv(request: web.Request) -> web.Response:
+    console = request.app[CONSOLE]
+    text = await _on_console(request, lambda: console.roster().csv_text())
+    return _download("\ufeff" + text, "class-list.csv", "text/csv")
+
+
+# -- reports ---------------------------------------------------------------------------------
+
+
+def _reports(console: Coordinator) -> list[dict[str, Any]]:
+    assert console.journal is not None
+    out = []
+    for session in report.sessions(console.journal):
+        rows = report.gather(console.journal, session)
+        out.append(
+            {
+                "session": session,
+                "title": report.session_title(session),
+                "students": len({(r.student, r.name) for r in rows}),
+                "games": len({p.match for r in rows for p in r.plays}),
+            }
+        )
+    return out
+
+
+async def reports(request: web.Request) -> web.Response:
+    console = request.app[CONSOLE]
+    return web.json_response(await _on_console(request, _reports, console))
+
+
+def _session(request: web.Request) -> str | None:
+    return request.query.get("session")
+
+
+async def report_csv(request: web.Request) -> web.Response:
+    console, session = request.app[CONSOLE], _session(request)
+
+    def make() -> str:
+        assert console.journal is not None
+        return report.csv_text(report.gather(console.journal, session))
+
+    text = await _on_console(request, make)
+    return _download("\ufeff" + text, f"{report.file_stem(session)}.csv", "text/csv")
+
+
+async def report_pdf(request: web.Request) -> web.Response:
+    console, session = request.app[CONSOLE], _session(request)
+
+    def make() -> bytes:
+        assert console.journal is not None
+        rows = report.gather(console.journal, session)
+        return bytes(report.report_pdf(rows, session=session).output())
+
+    data = await _on_console(request, make)
+    return _download(data, f"{report.file_stem(session)}.pdf", "application/pdf")
+
+
+def _download(body: str | bytes, name: str, kind: str) -> web.Response:
+    data = body.encode("utf-8") if isinstance(body, str) else body
+    return web.Response(
+        body=data,
+        content_type=kind,
+        charset="utf-8" if isinstance(body, str) else None,
+        headers={**HEADERS, "Content-Disposition": f'attachment; filename="{name}"'},
+    )
+
+
+__all__ = ["STATIC", "make_app"]

@@ -1,0 +1,131 @@
+"""``tabletop teacher``: the teacher's console and its web dashboard.
+
+    tabletop teacher --fleet teacher.toml --pin 1234 [--port 8080] [--bind 0.0.0.0]
+                     [--data DIR] [--idle-minutes 60]
+
+The PIN comes from ``--pin``, ``--pin-file`` (its first line) or ``$TABLETOP_TEACHER_PIN``;
+without one the dashboard does not start (anyone on the classroom network could
+otherwise run the rotation).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import os
+import signal
+import sys
+from pathlib import Path
+
+from tabletop.engine.errors import BadInput
+
+log = logging.getLogger(__name__)
+
+PIN_ENV = "TABLETOP_TEACHER_PIN"
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser(
+        "teacher",
+        help="the teacher's console: a web dashboard for every station (PIN login)",
+        description=(
+            "Runs the classroom's console: connects to the fleet's broker as the teacher "
+            "and serves the dashboard (stations live, the rotation's controls, the plan, "
+            "the class list and the reports)."
+        ),
+    )
+    p.add_argument("--fleet", type=Path, default=None, help="the teacher's fleet file (TOML)")
+    p.add_argument("--data", type=Path, default=None, help="the console's data folder")
+    p.add_argument("--port", type=int, default=8080, help="the web port (default 8080)")
+    p.add_argument(
+        "--bind", default="0.0.0.0", help="the address to listen on (default: every one)"
+    )
+    pin = p.add_mutually_exclusive_group()
+    pin.add_argument("--pin", default=None, help=f"the teacher PIN (or ${PIN_ENV})")
+    pin.add_argument("--pin-file", type=Path, default=None, help="a file holding the PIN")
+    p.add_argument(
+        "--idle-minutes",
+        type=float,
+        default=60.0,
+        help="log out after this many minutes without use (default 60)",
+    )
+    p.add_argument("--verbose", action="store_true", help="log what the console does")
+    p.set_defaults(run=run)
+
+
+def read_pin(args: argparse.Namespace) -> str:
+    if args.pin is not None:
+        return str(args.pin)
+    if args.pin_file is not None:
+        try:
+            lines = args.pin_file.read_text(encoding="utf-8").splitlines()
+        except OSError as exc:
+            raise BadInput(
+                "teacher.pin", f"the PIN file {args.pin_file} cannot be read: {exc.strerror}"
+            ) from None
+        return lines[0] if lines else ""
+    pin = os.environ.get(PIN_ENV)
+    if pin:
+        return pin
+    raise BadInput("teacher.pin", f"no teacher PIN: give --pin, --pin-file FILE or set ${PIN_ENV}")
+
+
+def run(args: argparse.Namespace) -> int:
+    from tabletop.classroom.fleet.config import find_config
+    from tabletop.classroom.fleet.coordinator import Coordinator
+    from tabletop.store import data_dir
+    from tabletop.teacher.auth import Gate
+
+    if args.verbose:
+        logging.getLogger("tabletop").setLevel(logging.INFO)
+    gate = Gate(read_pin(args), idle_minutes=args.idle_minutes)
+    if not 0 < args.port < 65536:
+        raise BadInput("teacher.port", f"the port {args.port} is not 1..65535")
+    config = find_config(args.fleet)
+    if config is None:
+        raise BadInput(
+            "teacher.fleet",
+            "no fleet file: give --fleet FILE (the teacher.toml `tabletop fleet setup` wrote)",
+        )
+    console = Coordinator(config, data_dir(args.data))
+    console.start()
+    try:
+        asyncio.run(_serve(console, gate, args.bind, args.port, config))
+    finally:
+        console.stop()
+    return 0
+
+
+async def _serve(console, gate, bind: str, port: int, config) -> None:  # type: ignore[no-untyped-def]
+    from aiohttp import web
+
+    from tabletop.teacher.app import make_app
+
+    runner = web.AppRunner(make_app(console, gate), handle_signals=False, access_log=None)
+    await runner.setup()
+    site = web.TCPSite(runner, bind, port)
+    try:
+        await site.start()
+    except OSError as exc:
+        await runner.cleanup()
+        raise BadInput(
+            "teacher.port", f"cannot listen on {bind}:{port}: {exc.strerror or exc}"
+        ) from None
+    shown = "localhost" if bind in ("0.0.0.0", "::", "") else bind
+    print(
+        f"teacher dashboard on http://{shown}:{port}/ (broker {config.host}:{config.port})",
+        flush=True,
+    )
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    try:
+        await stop.wait()
+    finally:
+        await runner.cleanup()
+        print("teacher dashboard stopped", file=sys.stderr, flush=True)
+
+
+__all__ = ["PIN_ENV", "add_parser", "read_pin", "run"]

@@ -1,0 +1,427 @@
+// The teacher's dashboard: live station cards (Server-Sent Events), the rotation's
+// buttons, the plan editor, the class list and the reports. Plain JavaScript, no build
+// step, nothing from the internet.
+"use strict";
+
+const $ = (sel, root = document) => root.querySelector(sel);
+const $$ = (sel, root = document) => Array.from(root.querySelectorAll(sel));
+
+let latest = null; // the newest state from the console
+let planFilled = false;
+const deadlines = new Map(); // device -> [performance seconds when time is up, running]
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "text") node.textContent = value;
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, value === true ? "" : value);
+  }
+  for (const child of children) if (child) node.append(child);
+  return node;
+}
+
+function showAlert(message, where = "#alert") {
+  const box = $(where);
+  box.textContent = message || "";
+  box.hidden = !message;
+}
+
+async function api(path, body, { raw = false } = {}) {
+  const init = { credentials: "same-origin", headers: {} };
+  if (body !== undefined) {
+    init.method = "POST";
+    if (body instanceof FormData) init.body = body;
+    else {
+      init.body = JSON.stringify(body);
+      init.headers["Content-Type"] = "application/json";
+    }
+  }
+  let response;
+  try {
+    response = await fetch(path, init);
+  } catch (err) {
+    throw new Error("The console cannot be reached: check the network.");
+  }
+  if (response.status === 401) {
+    window.location.assign("/login");
+    throw new Error("Please log in again.");
+  }
+  const data = raw ? response : await response.json().catch(() => ({}));
+  if (!response.ok) throw new Error((data && data.error) || `The console said ${response.status}.`);
+  return data;
+}
+
+// -- tabs -------------------------------------------------------------------------------
+
+function showTab() {
+  const name = (location.hash || "#stations").slice(1);
+  const part = $(`[data-part="${name}"]`) ? name : "stations";
+  for (const section of $$("[data-part]")) section.hidden = section.dataset.part !== part;
+  for (const link of $$("nav a[data-tab]")) {
+    if (link.dataset.tab === part) link.setAttribute("aria-current", "page");
+    else link.removeAttribute("aria-current");
+  }
+  if (part === "roster") loadRoster();
+  if (part === "reports") loadReports();
+  if (part === "plan") fillPlan();
+}
+
+// -- stations ---------------------------------------------------------------------------
+
+function mmss(seconds) {
+  const s = Math.max(0, Math.ceil(seconds - 1e-9));
+  return `${String(Math.floor(s / 60)).padStart(2, "0")}:${String(s % 60).padStart(2, "0")}`;
+}
+
+function clockTime(epoch) {
+  return new Date(epoch * 1000).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+}
+
+function cardState(card) {
+  const st = card.status;
+  if (!card.online) return ["offline", card.last_seen ? `Offline · last seen ${clockTime(card.last_seen)}` : "Offline"];
+  if (card.waiting) return ["waiting", "Waiting"];
+  if (st.paused) return ["paused", "Paused"];
+  return {
+    play: ["playing", "Playing"],
+    warning: ["warning", "Last minutes"],
+    transition: ["transition", "Changing stations"],
+    done: ["done", "Finished"],
+  }[st.phase] || ["waiting", "Waiting"];
+}
+
+function stationButtons(card) {
+  const box = el("div", { class: "actions", role: "group", "aria-label": `${card.title || card.device} controls` });
+  const usable = latest && latest.plan && card.station !== null;
+  const paused = card.status && card.status.paused;
+  const name = card.title || card.device;
+  const add = (act, label, cls) =>
+    box.append(el("button", {
+      type: "button", class: cls, "data-act": act, "data-station": card.station,
+      "aria-label": `${label} ${name}`, disabled: !usable, text: label,
+    }));
+  if (paused) add("resume", "Resume");
+  else add("pause", "Pause");
+  add("extend", "+1 min");
+  add("skip", "Skip", "warn");
+  add("end", "End", "warn");
+  return box;
+}
+
+function renderCard(card) {
+  const st = card.status;
+  const [kind, label] = cardState(card);
+  const node = el("article", { class: `card ${kind}`, id: `card-${card.device}`, "data-device": card.device, "aria-label": card.title || card.device });
+  node.append(el("h3", { text: card.title || (card.station !== null ? `Station ${card.station + 1}` : "Not in the plan") }));
+  node.append(el("span", { class: "device", text: card.device }));
+  node.append(el("span", { class: "state", text: label }));
+  if (st && !card.waiting) {
+    node.append(el("div", { class: "group", text: st.group ? `Group ${st.group}` : "No group" }));
+    const left = el("div", { class: "left", "aria-label": "time left", text: mmss(st.left - (card.age || 0)) });
+    node.append(left);
+    if (card.game_title) node.append(el("div", { class: "game", text: card.game_title }));
+    if (st.standings && st.standings.length) {
+      const list = el("ol", { class: "standings", "aria-label": "standings" });
+      for (const s of st.standings) list.append(el("li", { text: `${s.name}: ${s.score}` }));
+      node.append(list);
+    }
+  }
+  const meta = [];
+  if (st) meta.push(st.outbox ? `${st.outbox} result${st.outbox === 1 ? "" : "s"} to send` : "All results sent");
+  if (card.online && latest && latest.plan && card.station !== null && !card.follows) meta.push("updating…");
+  if (meta.length) node.append(el("div", { class: "meta", text: meta.join(" · ") }));
+  node.append(stationButtons(card));
+  const running = st && card.online && !card.waiting && !st.paused && ["play", "warning", "transition"].includes(st.phase);
+  deadlines.set(card.device, [performance.now() / 1000 + (st ? st.left - (card.age || 0) : 0), running]);
+  return node;
+}
+
+function renderStations(state) {
+  const cards = $("#cards");
+  const focused = document.activeElement && document.activeElement.closest(".card")
+    ? [document.activeElement.closest(".card").dataset.device, document.activeElement.dataset.act] : null;
+  cards.replaceChildren(...state.stations.map(renderCard));
+  $("#no-stations").hidden = state.stations.length > 0;
+  if (focused) {
+    const again = $(`#card-${CSS.escape(focused[0])} button[data-act="${focused[1]}"]`)
+      || $(`#card-${CSS.escape(focused[0])} button`);
+    if (again) again.focus();
+  }
+  const plan = state.plan;
+  let line = "No rotation is running.";
+  if (plan && state.moments.length) {
+    const m = state.moments[0];
+    const count = plan.rotations || plan.stations.length;
+    const words = { play: "playing", warning: "last minutes", transition: "changing stations", done: "finished" }[m.phase];
+    line = m.phase === "done" ? "The rotation is finished." : `Rotation ${m.rotation + 1} of ${count}: ${words}${m.paused ? " (paused)" : ""}.`;
+  }
+  $("#rotation").textContent = line;
+  for (const b of $$(".bar button[data-act]")) b.disabled = !plan;
+  const link = $("#link");
+  link.textContent = state.connected ? "Live" : "The broker is not reachable";
+  link.classList.toggle("down", !state.connected);
+}
+
+function tick() {
+  const now = performance.now() / 1000;
+  for (const [device, [deadline, running]] of deadlines) {
+    if (!running) continue;
+    const left = $(`#card-${CSS.escape(device)} .left`);
+    if (left) left.textContent = mmss(deadline - now);
+  }
+}
+
+async function clockAction(act, station) {
+  const where = station === null ? "every station" : `station ${station + 1}`;
+  if ((act === "skip" || act === "end") &&
+      !window.confirm(act === "skip" ? `Skip to the next part for ${where}?` : `End the rotation for ${where}?`)) return;
+  try {
+    await api("/api/clock", { action: act, station, minutes: 1 });
+    showAlert("");
+  } catch (err) {
+    showAlert(err.message);
+  }
+}
+
+function render(state) {
+  latest = state;
+  renderStations(state);
+  refreshDevices();
+  const groups = $("#group-list");
+  groups.replaceChildren(...state.groups.map((g) => el("option", { value: g })));
+}
+
+function listen() {
+  const source = new EventSource("/api/events");
+  source.addEventListener("state", (event) => render(JSON.parse(event.data)));
+  source.addEventListener("logout", () => window.location.assign("/login"));
+  source.onerror = () => {
+    $("#link").textContent = "Reconnecting…";
+    $("#link").classList.add("down");
+    api("/api/state").catch(() => {}); // a lapsed session goes back to the login page
+  };
+}
+
+// -- the plan ---------------------------------------------------------------------------
+
+function stationRow(index, station) {
+  const catalogue = latest ? latest.catalogue : [];
+  const game = el("select", { "aria-label": `Station ${index + 1} game`, class: "game" });
+  for (const g of catalogue) game.append(el("option", { value: g.id, text: g.title }));
+  const mode = el("select", { "aria-label": `Station ${index + 1} mode`, class: "mode" });
+  const fillModes = () => {
+    const entry = catalogue.find((g) => g.id === game.value);
+    mode.replaceChildren(...(entry ? entry.modes : []).map(([id, name]) => el("option", { value: id, text: name })));
+  };
+  if (station) game.value = station.game;
+  fillModes();
+  if (station && station.mode) mode.value = station.mode;
+  game.addEventListener("change", fillModes);
+  const device = el("select", { "aria-label": `Station ${index + 1} device`, class: "device" });
+  const remove = el("button", { type: "button", class: "quiet", text: "Remove", "aria-label": `Remove station ${index + 1}` });
+  const row = el("div", { class: "station-row", "data-index": index },
+    el("span", { class: "num", text: `Station ${index + 1}` }),
+    el("label", {}, "Game", game), el("label", {}, "Mode", mode), el("label", {}, "Device", device), remove);
+  remove.addEventListener("click", () => { row.remove(); renumber(); });
+  return row;
+}
+
+function renumber() {
+  $$("#plan-stations .station-row").forEach((row, i) => {
+    row.dataset.index = i;
+    $(".num", row).textContent = `Station ${i + 1}`;
+  });
+  refreshDevices();
+}
+
+function refreshDevices() {
+  if (!latest) return;
+  const devices = latest.stations.slice().sort((a, b) => (b.online - a.online) || a.device.localeCompare(b.device));
+  const assigned = latest.plan ? latest.plan.stations || {} : {};
+  $$("#plan-stations .station-row").forEach((row, i) => {
+    const select = $("select.device", row);
+    const chosen = select.value || select.dataset.want || "";
+    select.replaceChildren(el("option", { value: "", text: "(no device)" }),
+      ...devices.map((d) => el("option", { value: d.device, text: `${d.device}${d.online ? "" : " (offline)"}` })));
+    select.value = chosen;
+    if (!select.value) select.dataset.want = chosen;
+  });
+  void assigned;
+}
+
+function fillPlan() {
+  if (planFilled || !latest) return;
+  planFilled = true;
+  const plan = latest.plan;
+  const rows = $("#plan-stations");
+  rows.replaceChildren();
+  const stations = plan ? plan.plan.stations : [null, null, null];
+  stations.forEach((s, i) => rows.append(stationRow(i, s)));
+  if (plan) {
+    const p = plan.plan;
+    $("#plan-groups").value = p.groups.join("\n");
+    $("#plan-minutes").value = p.minutes;
+    $("#plan-transition").value = p.transition;
+    $("#plan-warning").value = p.warning;
+    $("#plan-rotations").value = p.rotations || "";
+    for (const [device, index] of Object.entries(plan.stations)) {
+      const select = $(`#plan-stations .station-row[data-index="${index}"] select.device`);
+      if (select) select.dataset.want = device;
+    }
+  } else if (latest.groups.length) {
+    $("#plan-groups").value = latest.groups.join("\n");
+  }
+  refreshDevices();
+  // Online devices not yet chosen fill empty stations in order.
+  const free = latest.stations.filter((d) => d.online).map((d) => d.device);
+  const selects = $$("#plan-stations select.device");
+  for (const s of selects) if (s.value) free.splice(free.indexOf(s.value), 1);
+  for (const s of selects) if (!s.value && free.length) s.value = free.shift();
+}
+
+function number(id) {
+  const text = $(id).value.trim();
+  return text === "" ? null : Number(text);
+}
+
+async function startPlan(event) {
+  event.preventDefault();
+  const rows = $$("#plan-stations .station-row");
+  const stations = {};
+  rows.forEach((row, i) => {
+    const device = $("select.device", row).value;
+    if (device) stations[device] = i;
+  });
+  const plan = {
+    stations: rows.map((row) => ({ game: $("select.game", row).value, mode: $("select.mode", row).value })),
+    groups: $("#plan-groups").value.split(/[\n,]/).map((g) => g.trim()).filter(Boolean),
+    minutes: number("#plan-minutes"),
+    transition: number("#plan-transition"),
+    warning: number("#plan-warning"),
+    rotations: number("#plan-rotations"),
+  };
+  try {
+    await api("/api/plan", { plan, stations, session: $("#plan-session").value.trim() });
+    showAlert("", "#plan-error");
+    location.hash = "#stations";
+  } catch (err) {
+    showAlert(err.message, "#plan-error");
+  }
+}
+
+// -- the class list ---------------------------------------------------------------------
+
+async function loadRoster() {
+  try {
+    const data = await api("/api/roster");
+    const rows = data.students.map((s) => {
+      const name = el("input", { type: "text", value: s.name, "aria-label": `Name of ${s.id}`, maxlength: 40 });
+      const group = el("input", { type: "text", value: s.group, "aria-label": `Group of ${s.id}`, list: "group-list", maxlength: 30 });
+      const save = el("button", { type: "button", text: "Save", "aria-label": `Save ${s.id}` });
+      const remove = el("button", { type: "button", class: "warn", text: "Remove", "aria-label": `Remove ${s.id}` });
+      save.addEventListener("click", async () => {
+        try {
+          if (name.value.trim() !== s.name) await api("/api/roster", { op: "rename", id: s.id, name: name.value });
+          if (group.value.trim() !== s.group) await api("/api/roster", { op: "group", id: s.id, group: group.value });
+          done(`${s.id} saved.`);
+        } catch (err) { showAlert(err.message, "#roster-error"); }
+        loadRoster();
+      });
+      remove.addEventListener("click", async () => {
+        if (!window.confirm(`Remove ${s.name} from the class list? Their past games stay.`)) return;
+        try { await api("/api/roster", { op: "remove", id: s.id }); done(`${s.name} removed.`); }
+        catch (err) { showAlert(err.message, "#roster-error"); }
+        loadRoster();
+      });
+      return el("tr", { "data-id": s.id }, el("td", { text: s.id }), el("td", {}, name), el("td", {}, group),
+        el("td", { class: "acts" }, save, " ", remove));
+    });
+    $("#roster-rows").replaceChildren(...rows);
+  } catch (err) {
+    showAlert(err.message, "#roster-error");
+  }
+}
+
+function done(sentence) {
+  showAlert("", "#roster-error");
+  $("#roster-done").textContent = sentence;
+}
+
+async function addStudent(event) {
+  event.preventDefault();
+  try {
+    const s = await api("/api/roster", { op: "add", name: $("#add-name").value, group: $("#add-group").value });
+    $("#add-name").value = "";
+    done(`${s.name} added as ${s.id}.`);
+    $("#add-name").focus();
+  } catch (err) { showAlert(err.message, "#roster-error"); }
+  loadRoster();
+}
+
+async function importRoster(event) {
+  event.preventDefault();
+  const file = $("#import-file").files[0];
+  if (!file) { showAlert("Choose a CSV file to import.", "#roster-error"); return; }
+  const form = new FormData();
+  form.append("file", file);
+  if ($("#import-replace").checked) form.append("replace", "1");
+  try {
+    const result = await api("/api/roster/import", form);
+    done(`Imported: ${result.sentence}`);
+  } catch (err) { showAlert(err.message, "#roster-error"); }
+  loadRoster();
+}
+
+// -- reports ----------------------------------------------------------------------------
+
+async function loadReports() {
+  try {
+    const list = await api("/api/reports");
+    const items = list.map((r) => {
+      const q = `?session=${encodeURIComponent(r.session)}`;
+      return el("li", {},
+        el("span", { class: "title", text: r.title }),
+        el("span", { text: `${r.games} game${r.games === 1 ? "" : "s"}, ${r.students} student${r.students === 1 ? "" : "s"}` }),
+        el("a", { class: "button", href: `/report.csv${q}`, download: true, text: "CSV" }),
+        el("a", { class: "button", href: `/report.pdf${q}`, download: true, text: "PDF" }));
+    });
+    $("#report-list").replaceChildren(...(items.length ? items : [el("li", { text: "No finished games yet." })]));
+  } catch (err) {
+    showAlert(err.message);
+  }
+}
+
+// -- start ------------------------------------------------------------------------------
+
+document.addEventListener("DOMContentLoaded", () => {
+  document.addEventListener("click", (event) => {
+    const button = event.target.closest("button[data-act]");
+    if (!button) return;
+    const station = button.dataset.station === undefined ? null : Number(button.dataset.station);
+    clockAction(button.dataset.act, station);
+  });
+  $("#plan-form").addEventListener("submit", startPlan);
+  $("#add-station").addEventListener("click", () => {
+    const rows = $("#plan-stations");
+    if (rows.children.length >= 8) { showAlert("At most 8 stations fit in a plan.", "#plan-error"); return; }
+    rows.append(stationRow(rows.children.length, null));
+    refreshDevices();
+  });
+  $("#groups-from-list").addEventListener("click", () => {
+    if (latest && latest.groups.length) $("#plan-groups").value = latest.groups.join("\n");
+    else showAlert("The class list has no groups yet.", "#plan-error");
+  });
+  $("#plan-clear").addEventListener("click", async () => {
+    if (!window.confirm("Clear the plan? Every station stops its rotation.")) return;
+    try { await api("/api/plan/clear", {}); planFilled = false; showAlert("", "#plan-error"); }
+    catch (err) { showAlert(err.message, "#plan-error"); }
+  });
+  $("#roster-add").addEventListener("submit", addStudent);
+  $("#roster-import").addEventListener("submit", importRoster);
+  window.addEventListener("hashchange", showTab);
+  api("/api/state").then((state) => { render(state); showTab(); }).catch((err) => showAlert(err.message));
+  listen();
+  setInterval(tick, 250);
+});
