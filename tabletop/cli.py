@@ -86,6 +86,7 @@ def _parser() -> argparse.ArgumentParser:
 
     add_report_parser(sub)
     importlib.import_module("tabletop.teacher.cli").add_parser(sub)  # tabletop teacher
+    importlib.import_module("tabletop.classroom.fleet.cli").add_parser(sub)  # tabletop fleet
 
     p = sub.add_parser("replay", help="replay a game log and print its final state")
     p.add_argument("log", metavar="LOG", help="a JSON-lines game log")

@@ -1,0 +1,116 @@
+"""``tabletop fleet``: set up a classroom's broker files, run simulated stations, and
+measure results delivered across a broker outage.
+
+- ``tabletop fleet setup --stations N [--host H] [--port P] [--prefix P] --out DIR``
+- ``tabletop fleet simulate --fleet FILE --data DIR [--seed S] [--game-seconds X]``
+- ``tabletop fleet bench-outage [--stations 8] [--outage 120]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from tabletop.engine.errors import BadInput
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser("fleet", help="the classroom fleet: broker files, simulated stations")
+    what = p.add_subparsers(dest="what", metavar="WHAT", required=True)
+
+    q = what.add_parser(
+        "setup", help="write the broker's configuration, passwords, ACL and every fleet file"
+    )
+    q.add_argument("--stations", type=int, required=True, help="how many stations (1..8)")
+    q.add_argument(
+        "--host", default="localhost", help="the broker's address as the stations reach it"
+    )
+    q.add_argument("--port", type=int, default=1883, help="the broker's port (default 1883)")
+    q.add_argument("--prefix", default="tabletop", help="the topic prefix (default tabletop)")
+    q.add_argument(
+        "--bind", default="", help="the address mosquitto listens on (default: every one)"
+    )
+    q.add_argument("--out", type=Path, required=True, help="the folder to write into")
+    q.set_defaults(run=run_setup)
+
+    q = what.add_parser("simulate", help="a headless station: follows the plan, plays bot games")
+    q.add_argument("--fleet", type=Path, required=True, help="this station's fleet file")
+    q.add_argument("--data", type=Path, required=True, help="its own data folder (journal)")
+    q.add_argument("--seed", type=int, default=0, help="the bots' games (default 0)")
+    q.add_argument(
+        "--game-seconds",
+        type=float,
+        default=20.0,
+        help="how long each game lasts in rotation time (default 20)",
+    )
+    q.add_argument("--verbose", action="store_true", help="one line per event it sees")
+    q.set_defaults(run=run_simulate)
+
+    q = what.add_parser(
+        "bench-outage",
+        help="8 simulated stations and the console; the broker stopped for a while: "
+        "results sent, received, duplicates stored, missing (JSON)",
+    )
+    q.add_argument("--stations", type=int, default=8)
+    q.add_argument("--outage", type=float, default=120.0, help="seconds without the broker")
+    q.add_argument("--before", type=float, default=20.0, help="seconds of play before it")
+    q.add_argument("--after", type=float, default=60.0, help="seconds of play after it")
+    q.add_argument("--game-seconds", type=float, default=2.0)
+    q.add_argument("--folder", type=Path, default=None, help="keep the files here")
+    q.set_defaults(run=run_bench_outage)
+
+
+def run_setup(args: argparse.Namespace) -> int:
+    from tabletop.classroom.fleet.config import provision
+
+    if not 1 <= args.stations <= 8:
+        raise BadInput("fleet.stations", f"--stations must be 1 to 8, not {args.stations}")
+    devices = [f"station-{i + 1}" for i in range(args.stations)]
+    done = provision(
+        args.out, devices, host=args.host, port=args.port, prefix=args.prefix, bind=args.bind
+    )
+    print(f"wrote {done.conf} (mosquitto: one listener on port {args.port}, passwords, ACL)")
+    print(f"wrote {done.folder / 'passwd'} and {done.folder / 'acl'}")
+    for config in (done.teacher, *done.stations):
+        role = "the teacher's console" if config.teacher else "a station"
+        print(f"wrote {done.folder / (config.device + '.toml')} ({role}, device {config.device})")
+    print(f"start the broker: mosquitto -c {done.conf}")
+    print(
+        "on each station: copy its file to /etc/tabletop/fleet.toml "
+        "(or run `tabletop app --fleet FILE`)"
+    )
+    return 0
+
+
+def run_simulate(args: argparse.Namespace) -> int:
+    from tabletop.classroom.fleet.config import FleetConfig
+    from tabletop.classroom.fleet.simulate import run_simulation
+
+    config = FleetConfig.load(args.fleet)
+    return run_simulation(
+        config,
+        args.data,
+        seed=args.seed,
+        game_seconds=args.game_seconds,
+        verbose=args.verbose,
+    )
+
+
+def run_bench_outage(args: argparse.Namespace) -> int:
+    from tabletop.classroom.fleet.simulate import bench_outage, outage_json
+
+    figures = bench_outage(
+        stations=args.stations,
+        outage=args.outage,
+        before=args.before,
+        after=args.after,
+        game_seconds=args.game_seconds,
+        folder=args.folder,
+        out=sys.stderr,
+    )
+    print(outage_json(figures))
+    return 0 if figures["missing"] == 0 and figures["duplicates_stored"] == 0 else 1
+
+
+__all__ = ["add_parser"]
