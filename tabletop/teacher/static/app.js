@@ -153,7 +153,7 @@ function renderStations(state) {
   let line = "No rotation is running.";
   if (plan && state.moments.length) {
     const m = state.moments[0];
-    const count = plan.rotations || plan.stations.length;
+    const count = plan.plan.rotations || plan.plan.stations.length;
     const words = { play: "playing", warning: "last minutes", transition: "changing stations", done: "finished" }[m.phase];
     line = m.phase === "done" ? "The rotation is finished." : `Rotation ${m.rotation + 1} of ${count}: ${words}${m.paused ? " (paused)" : ""}.`;
   }
