@@ -147,12 +147,15 @@ if [ -n "$broker_dir" ]; then
     [ "$(device_of "$broker_dir/teacher.toml")" = teacher ] \
         || die "$broker_dir/teacher.toml is not the teacher's fleet file"
 fi
-if [ "$mode" = coordinator ] && [ -z "$broker_dir" ] && [ ! -e "$ETC/teacher.toml" ]; then
-    die "the coordinator needs --broker-dir DIR (from \`tabletop fleet setup --out DIR\`) the first time"
-fi
 if [ -n "$pin_file" ]; then
     [ -r "$pin_file" ] || die "cannot read the PIN file $pin_file"
-    grep -Eq '^[0-9]{4,12}$' "$pin_file" || die "$pin_file must hold one PIN of 4 to 12 digits"
+    # The dashboard reads the file's first line: 4 to 64 characters, no spaces.
+    if ! head -n 1 "$pin_file" | grep -Eq '^[^[:space:]]{4,64}$'; then
+        die "$pin_file must hold one PIN of 4 to 64 characters without spaces on its first line"
+    fi
+fi
+if [ "$mode" = coordinator ] && [ -z "$broker_dir" ] && [ ! -e "$ETC/teacher.toml" ]; then
+    die "the coordinator needs --broker-dir DIR (from \`tabletop fleet setup --out DIR\`) the first time"
 fi
 if [ -r /etc/os-release ]; then
     # shellcheck disable=SC1091  # the system's own file
@@ -247,7 +250,7 @@ if [ "$mode" = coordinator ]; then
 
     say "The teacher's PIN ($ETC/teacher.pin)"
     if [ -n "$pin_file" ]; then
-        printf '%s\n' "$(tr -d '[:space:]' <"$pin_file")" | put 0640 root "$ACCOUNT" "$ETC/teacher.pin"
+        head -n 1 "$pin_file" | put 0640 root "$ACCOUNT" "$ETC/teacher.pin"
     elif [ -e "$ETC/teacher.pin" ]; then
         echo "keeping the PIN in $ETC/teacher.pin"
     else

@@ -54,10 +54,24 @@ def unit_values(name: str, key: str) -> list[str]:
 @pytest.fixture(scope="module")
 def fleet_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """What `tabletop fleet setup` writes: broker files and one fleet file per device."""
-    from tabletop.classroom.fleet.config import provision
-
     folder = tmp_path_factory.mktemp("fleet")
-    provision(folder, ["station-1", "station-2"])
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "tabletop",
+            "fleet",
+            "setup",
+            "--stations",
+            "2",
+            "--out",
+            str(folder),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
     return folder
 
 
@@ -226,7 +240,7 @@ def test_coordinator_plan(fleet_dir: Path) -> None:
 
 def test_coordinator_without_app_and_with_a_pin(fleet_dir: Path, tmp_path: Path) -> None:
     pin = tmp_path / "pin"
-    pin.write_text("73519\n")
+    pin.write_text("73519x\n")
     done = dry_run(
         "--coordinator", "--broker-dir", str(fleet_dir), "--pin-file", str(pin), "--no-app"
     )
@@ -235,7 +249,7 @@ def test_coordinator_without_app_and_with_a_pin(fleet_dir: Path, tmp_path: Path)
     assert "systemctl enable tabletop-teacher.service" in plan
     assert "systemctl enable tabletop.service" not in plan
     assert "write /etc/tabletop/teacher.pin (mode 0640, root:tabletop)" in plan
-    assert "|   73519" in done.stdout.splitlines()
+    assert "|   73519x" in done.stdout.splitlines()
     assert "The teacher's PIN is" not in done.stdout
 
 
@@ -370,6 +384,7 @@ def test_refuses_without_root(tmp_path: Path) -> None:
         (["--no-app"], "--no-app is for a coordinator"),
         (["--coordinator", "--broker-dir", "/nonexistent"], "mosquitto.conf is missing"),
         (["--source", "/tmp"], "is not the tabletop project"),
+        (["--coordinator", "--pin-file", "/dev/null"], "one PIN of 4 to 64 characters"),
     ],
 )
 def test_refusals(args: list[str], said: str) -> None:
