@@ -2,9 +2,7 @@
 and how fast the dashboard loads.
 
 Everything runs on loopback: a provisioned mosquitto, ``tabletop teacher`` (a process),
-and 8 stations: ``tabletop fleet simulate`` processes when that command exists (the
-station side's), else stand-in stations (``tests/teacher/stations.py``: a paho client per
-device that follows the plan and clock and publishes its status at once).
+and 8 ``tabletop fleet simulate`` processes (each its own device id and journal).
 
 - **pause**: over ``--rounds`` pauses and resumes of every station, the time from the
   moment the teacher's HTTP POST is sent to the moment the console has a status from
@@ -53,15 +51,6 @@ ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-
-
-def has_simulate() -> bool:
-    done = subprocess.run(
-        [sys.executable, "-m", "tabletop", "fleet", "simulate", "--help"],
-        capture_output=True,
-        cwd=ROOT,
-    )
-    return done.returncode == 0
 
 
 def wait_port(port: int, timeout: float = 30.0) -> None:
@@ -174,9 +163,7 @@ def main() -> int:
     args = parser.parse_args()
     devices = [f"station-{n}" for n in range(1, args.stations + 1)]
     root = Path(tempfile.mkdtemp(prefix="fleet-pause-"))
-    simulate = has_simulate()
     processes: list[subprocess.Popen[bytes]] = []
-    standins: list[Any] = []
     try:
         with loopback_broker(root / "broker", devices) as broker:
             port = free_port()
@@ -191,31 +178,23 @@ def main() -> int:
                     cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                 )
             )  # fmt: skip
-            if simulate:
-                for i, d in enumerate(devices):
-                    processes.append(
-                        subprocess.Popen(
-                            [sys.executable, "-m", "tabletop", "fleet", "simulate", "--fleet",
-                             str(root / f"{d}.toml"), "--data", str(root / d), "--seed", str(i)],
-                            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                        )
-                    )  # fmt: skip
-            else:
-                from tests.teacher.stations import Follower
-
-                standins = [Follower(broker.provisioned.config(d)).start() for d in devices]
+            for i, d in enumerate(devices):
+                processes.append(
+                    subprocess.Popen(
+                        [sys.executable, "-m", "tabletop", "fleet", "simulate", "--fleet",
+                         str(root / f"{d}.toml"), "--data", str(root / d), "--seed", str(i)],
+                        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                    )
+                )  # fmt: skip
             wait_port(port)
             url = f"http://127.0.0.1:{port}"
             figures = {
                 "stations": args.stations,
-                "station_kind": "tabletop fleet simulate" if simulate else "stand-in (paho)",
                 "cpu_count": os.cpu_count(),
                 "pause": asyncio.run(pauses(url, devices, args.rounds)),
                 "page": page_loads(url, args.stations, args.loads),
             }
     finally:
-        for s in standins:
-            s.stop()
         for p in processes:
             p.terminate()
         for p in processes:

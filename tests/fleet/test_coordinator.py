@@ -224,6 +224,8 @@ def test_coordinator_publishes_plan_and_clock_and_a_pause_reaches_every_station(
         stations[0].latest(stations[0].topics.clock, lambda b: json.loads(b)["seq"] == 3)
     )
     assert [c["pauses"][-1][1] is None for c in body["clocks"]] == [True, False, True]
+    # ... and only its device has to show the new seq.
+    assert console.run(console.latency)[-1]["devices"] == ["station-2"]
     with pytest.raises(BadInput, match="no station 7"):
         console.run(console.clock_action, "pause", 7)
     for s in stations:

@@ -1,5 +1,6 @@
 """The dashboard in a real browser: Debian's Chromium driven by Playwright, against
-`tabletop teacher` (a real process on loopback) with a real mosquitto and three stations.
+`tabletop teacher` (a real process on loopback) with a real mosquitto and three
+`tabletop fleet simulate` stations (processes with their own device ids).
 
 One browser and one classroom for the module; the tests run in order (the rotation the
 first one starts is the one the others see)."""
@@ -21,7 +22,6 @@ from typing import Any
 import pytest
 
 from tabletop.classroom.fleet.config import Broker, free_port, loopback_broker
-from tests.teacher.stations import Follower
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 expect = playwright_api.expect
@@ -48,7 +48,7 @@ class Classroom:
     url: str
     broker: Broker
     server: subprocess.Popen[bytes]
-    stations: list[Follower]
+    stations: list[subprocess.Popen[bytes]]
 
 
 def wait_port(port: int, process: subprocess.Popen[bytes], timeout: float = 30.0) -> None:
@@ -90,15 +90,25 @@ def classroom(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Classroom]:
             stdout=log,
             stderr=subprocess.STDOUT,
         )
-        stations = [Follower(broker.provisioned.config(d)).start() for d in DEVICES]
+        stations = []
+        for i, device in enumerate(DEVICES):
+            station_file = root / f"{device}.toml"
+            station_file.write_text(broker.provisioned.config(device).toml(), encoding="utf-8")
+            stations.append(
+                subprocess.Popen(
+                    [sys.executable, "-m", "tabletop", "fleet", "simulate", "--fleet",
+                     str(station_file), "--data", str(root / device), "--seed", str(i)],
+                    stdout=log, stderr=subprocess.STDOUT,
+                )
+            )  # fmt: skip
         try:
             wait_port(port, server)
             yield Classroom(f"http://127.0.0.1:{port}", broker, server, stations)
         finally:
-            for s in stations:
-                s.stop()
-            server.terminate()
-            server.wait(10)
+            for process in (*stations, server):
+                process.terminate()
+            for process in (*stations, server):
+                process.wait(10)
             log.close()
 
 

@@ -43,7 +43,7 @@ import sqlite3
 import threading
 import time
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -150,6 +150,7 @@ class Coordinator:
         self.plan: PlanMessage | None = None
         self.clocks: tuple[RotationClock, ...] = ()
         self.seq = 0
+        self.station_seq: dict[int, int] = {}  # station -> the last seq that changed its clock
         self.records: dict[int, SeqRecord] = {}
         self.refused: dict[str, int] = {}
         self.results = 0  # results stored since start
@@ -234,7 +235,7 @@ class Coordinator:
         parse(self.topics, self.topics.plan, encode(message))
         self.plan = message
         self.clocks = tuple(RotationClock(plan, t) for _ in plan.stations)
-        self._new_seq("start", t)
+        self._new_seq("start", t, range(len(plan.stations)))
         log.info(
             "console: plan %s started (%d stations, session %r)",
             message.id,
@@ -272,7 +273,8 @@ class Coordinator:
             change(c) if station is None or i == station else c for i, c in enumerate(self.clocks)
         )
         where = "every station" if station is None else f"station {station + 1}"
-        self._new_seq(action if station is None else f"{action} {station + 1}", t)
+        changed = range(len(self.clocks)) if station is None else [station]
+        self._new_seq(action if station is None else f"{action} {station + 1}", t, changed)
         log.info("console: %s for %s (seq %d)", action, where, self.seq)
         return self.seq
 
@@ -329,7 +331,10 @@ class Coordinator:
                     if status is not None and status.game
                     else None,
                     "waiting": station is None or status is None or status.station is None,
-                    "follows": status is not None and status.clock_seq >= self.seq,
+                    "follows": status is not None
+                    and status.clock_seq >= self.station_seq.get(station, self.seq)
+                    if station is not None
+                    else True,
                 }
             )
         return {
@@ -450,10 +455,16 @@ class Coordinator:
         assert self.plan is not None
         return ClockMessage(self.plan.id, self.seq, self.clocks, self.now())
 
-    def _new_seq(self, action: str, t: float) -> None:
+    def _new_seq(self, action: str, t: float, stations: Iterable[int]) -> None:
+        """A new ``seq`` for a change to the clocks of ``stations``: saved, published, and
+        recorded (the devices of those stations must show it)."""
         self.seq += 1
         assert self.plan is not None
-        self.records[self.seq] = SeqRecord(self.seq, t, action, tuple(sorted(self.plan.stations)))
+        changed = set(stations)
+        for station in changed:
+            self.station_seq[station] = self.seq
+        devices = tuple(sorted(d for d, s in self.plan.stations.items() if s in changed))
+        self.records[self.seq] = SeqRecord(self.seq, t, action, devices)
         for old in sorted(self.records)[:-KEEP_SEQS]:
             del self.records[old]
         self._save_state()
