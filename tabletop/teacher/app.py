@@ -27,6 +27,7 @@ cannot press the teacher's buttons. Errors come back as ``{"error": sentence}``.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import html
 import json
 import logging
@@ -51,6 +52,7 @@ T = TypeVar("T")
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 GATE = web.AppKey("gate", Gate)
 CONSOLE = web.AppKey("console", Coordinator)
+CLOSING = web.AppKey("closing", asyncio.Event)  # set when the server stops: streams end
 EVENTS_EVERY = 0.2  # seconds between looks for a change (Server-Sent Events)
 PING_EVERY = 15.0
 MAX_UPLOAD = 512 * 1024
@@ -68,6 +70,8 @@ def make_app(console: Coordinator, gate: Gate) -> web.Application:
     app = web.Application(middlewares=[_guard], client_max_size=MAX_UPLOAD)
     app[GATE] = gate
     app[CONSOLE] = console
+    app.on_startup.append(_opening)
+    app.on_shutdown.append(_closing)
     app.router.add_get("/login", login_page)
     app.router.add_post("/login", login)
     app.router.add_post("/logout", logout)
@@ -87,6 +91,14 @@ def make_app(console: Coordinator, gate: Gate) -> web.Application:
     app.router.add_get("/api/latency", latency)
     app.router.add_static("/static/", STATIC, append_version=True)
     return app
+
+
+async def _opening(app: web.Application) -> None:
+    app[CLOSING] = asyncio.Event()
+
+
+async def _closing(app: web.Application) -> None:
+    app[CLOSING].set()
 
 
 # -- the guard -------------------------------------------------------------------------------
@@ -212,6 +224,7 @@ async def events(request: web.Request) -> web.StreamResponse:
     """Server-Sent Events: the state whenever it changes (and a ping now and then)."""
     console = request.app[CONSOLE]
     gate = request.app[GATE]
+    closing = request.app[CLOSING]
     token = request.cookies.get(COOKIE)
     response = web.StreamResponse(
         headers={**HEADERS, "Content-Type": "text/event-stream", "X-Accel-Buffering": "no"}
@@ -220,7 +233,7 @@ async def events(request: web.Request) -> web.StreamResponse:
     sent_version = -1
     quiet = 0.0
     try:
-        while gate.check(token):
+        while gate.check(token) and not closing.is_set():
             if console.version != sent_version:
                 body = await _on_console(request, _state, console)
                 sent_version = body["version"]
@@ -229,9 +242,11 @@ async def events(request: web.Request) -> web.StreamResponse:
             elif quiet >= PING_EVERY:
                 await response.write(b": ping\n\n")
                 quiet = 0.0
-            await asyncio.sleep(EVENTS_EVERY)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(closing.wait(), EVENTS_EVERY)
             quiet += EVENTS_EVERY
-        await response.write(b"event: logout\ndata: {}\n\n")
+        if not closing.is_set():
+            await response.write(b"event: logout\ndata: {}\n\n")
     except (ConnectionResetError, asyncio.CancelledError):
         pass
     return response

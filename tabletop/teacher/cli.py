@@ -104,7 +104,7 @@ async def _serve(console, gate, bind: str, port: int, config) -> None:  # type: 
 
     runner = web.AppRunner(make_app(console, gate), handle_signals=False, access_log=None)
     await runner.setup()
-    site = web.TCPSite(runner, bind, port)
+    site = web.TCPSite(runner, bind, port, shutdown_timeout=2.0)
     try:
         await site.start()
     except OSError as exc:

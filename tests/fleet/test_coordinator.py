@@ -161,6 +161,32 @@ def test_coordinator_stores_a_result_sent_twice_once(broker: Broker, console: Co
     station.close()
 
 
+def test_coordinator_gets_results_sent_while_it_was_away(broker: Broker, tmp_path: Path) -> None:
+    data = tmp_path / "teacher"
+    first = Coordinator(broker.provisioned.teacher, data).start()
+    wait_for(lambda: first.run(lambda: first.connected))
+    first.stop()  # the broker keeps its session and queues its results
+    station = RawStation(broker, "station-4")
+    for n in (1, 2, 3):
+        station.publish(
+            station.topics.result("station-4"),
+            encode(result_message("station-4", f"station-4:000{n}")),
+        )
+    station.close()
+    again = Coordinator(broker.provisioned.teacher, data).start()
+    try:
+        wait_for(lambda: again.run(lambda: again.results) == 3)
+
+        def ids() -> list[str]:
+            assert again.journal is not None
+            rows = again.journal.db.execute("SELECT id FROM fleet_results ORDER BY id")
+            return [r[0] for r in rows]
+
+        assert again.run(ids) == ["station-4:0001", "station-4:0002", "station-4:0003"]
+    finally:
+        again.stop()
+
+
 def test_coordinator_refuses_an_invalid_result(broker: Broker, console: Coordinator) -> None:
     station = RawStation(broker, "station-2")
     bad = result_message("station-2", "station-2:0001").to_json()

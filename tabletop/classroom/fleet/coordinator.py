@@ -416,6 +416,8 @@ class Coordinator:
     def _on_disconnect(
         self, client: Any, userdata: Any, flags: Any, reason: Any, props: Any
     ) -> None:
+        if self._client is None:
+            return  # stop() hung up
         log.warning("console: lost the broker (%s); reconnecting", reason)
         self._jobs.put(self._disconnected)
 
@@ -491,7 +493,7 @@ class Coordinator:
 
     def _refuse(self, topic: str, exc: BadInput) -> None:
         self.refused[exc.code] = self.refused.get(exc.code, 0) + 1
-        log.warning("console: refused a message on %s: %s (%s)", topic, exc.message, exc.code)
+        log.warning("console: refused: %s (%s)", exc.message, exc.code)
         self._changed()
 
     def _status(self, topic: str, payload: bytes) -> None:
