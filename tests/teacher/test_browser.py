@@ -93,7 +93,9 @@ def classroom(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Classroom]:
         stations = []
         for i, device in enumerate(DEVICES):
             station_file = root / f"{device}.toml"
-            station_file.write_text(broker.provisioned.config(device).toml(), encoding="utf-8")
+            # keepalive 2 s: the broker notices a killed station after ~3 s, not 15
+            text = broker.provisioned.config(device).toml() + "keepalive = 2\n"
+            station_file.write_text(text, encoding="utf-8")
             stations.append(
                 subprocess.Popen(
                     [sys.executable, "-m", "tabletop", "fleet", "simulate", "--fleet",
@@ -157,6 +159,7 @@ def test_browser_start_pause_all_pause_one_and_extend(page: Any, classroom: Clas
     page.fill("#plan-groups", "Red\nBlue\nGreen\nYellow")
     page.click("#plan-start")
     expect(page.locator("#plan-error")).to_contain_text("4 groups but only 3 stations")
+    page.screenshot(path=str(SHOTS / "teacher-plan-1280x800.png"), full_page=True)
     page.fill("#plan-groups", "Red\nBlue\nGreen")
     page.fill("#plan-minutes", "12")
     for i, device in enumerate(DEVICES):
@@ -215,3 +218,16 @@ def test_browser_edit_the_class_list_and_download_it(page: Any, classroom: Class
     text = Path(download.value.path()).read_text(encoding="utf-8-sig")
     assert text == "id,name,group\nS2,Bob,Blue\nS3,Cy Young,Green\n"
     page.screenshot(path=str(SHOTS / "teacher-roster-1280x800.png"), full_page=True)
+
+
+def test_browser_a_station_that_drops_off_shows_offline(page: Any, classroom: Classroom) -> None:
+    page.click("nav a[data-tab=stations]")
+    expect(card(page, "station-3")).not_to_have_class(re.compile("offline"))
+    classroom.stations[2].kill()  # no goodbye: the broker publishes its will
+    classroom.stations[2].wait(10)
+    expect(card(page, "station-3")).to_have_class(re.compile("offline"), timeout=15_000)
+    expect(card(page, "station-3").locator(".state")).to_have_text(
+        re.compile(r"^Offline · last seen \d\d:\d\d:\d\d")
+    )
+    expect(page.locator(".card.offline")).to_have_count(1)
+    page.screenshot(path=str(SHOTS / "teacher-offline-1280x800.png"))
