@@ -271,3 +271,49 @@ def test_station_link_refuses_the_teachers_file(broker: Broker) -> None:
 
     with pytest.raises(BadInput):
         StationLink(broker.provisioned.teacher)
+
+
+def test_station_teachers_skip_ends_the_game_for_time_and_its_result_arrives(
+    broker: Broker, teacher: Teacher, tmp_path: Path
+) -> None:
+    from tabletop.engine.match import Match
+    from tabletop.games import GAMES
+    from tabletop.games.math_attack import MathAttackSettings
+    from tabletop.ui.saves import GameSave, seat_infos
+    from tests.ui.test_rotation_screens import FakeGame
+
+    app, _ = fleet_app(broker, tmp_path)
+    try:
+        teacher.plan()
+        clock = RotationClock(PLAN, T0)
+        teacher.clock(1, [clock, clock, clock])
+        wait_for(lambda: app.ctx.rotation, app.step)
+        ctx = app.ctx
+        save = GameSave(ctx, "math-attack", seat_infos(["Mia", "Ben"]), {"seed": 3})
+        save.attach(Match(GAMES["math-attack"], MathAttackSettings(), 2, seed=3))
+        app.stack.push(FakeGame(ctx, save))
+
+        def frame() -> None:  # a second of the app's monotonic clock: the status is due
+            ctx.clock.advance(1.0)
+            app.step()
+
+        status = wait_for(
+            lambda: (s := teacher.last_status("station-1")) and s.get("game") and s, frame
+        )
+        assert status["game"] == "math-attack"
+        assert [(s["name"], s["score"], s["place"]) for s in status["standings"]] == [
+            ("Mia", "12", 1),
+            ("Ben", "7/2", 2),
+        ]
+        # The teacher skips: time is up here, as with the local Skip.
+        skipped = clock.skip(T0 + 30)
+        teacher.clock(2, [skipped, clock, clock])
+        wait_for(lambda: isinstance(app.stack.top, StationScene), app.step)
+        (row,) = [m for m in ctx.journal.matches() if m.id == save.id]
+        assert row.status == "finished" and row.reason == "time"
+        (result,) = wait_for(lambda: list(teacher.results), app.step)
+        assert result["device"] == "station-1" and result["match"]["reason"] == "time"
+        assert [s["name"] for s in result["seats"]] == ["Mia", "Ben"]
+        wait_for(lambda: ctx.fleet.link.outbox.count() == 0, app.step)
+    finally:
+        app.ctx.fleet.close()
