@@ -17,8 +17,14 @@ import os
 import signal
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tabletop.engine.errors import BadInput
+
+if TYPE_CHECKING:
+    from tabletop.classroom.fleet.config import FleetConfig
+    from tabletop.classroom.fleet.coordinator import Coordinator
+    from tabletop.teacher.auth import Gate
 
 log = logging.getLogger(__name__)
 
@@ -97,7 +103,9 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-async def _serve(console, gate, bind: str, port: int, config) -> None:  # type: ignore[no-untyped-def]
+async def _serve(
+    console: Coordinator, gate: Gate, bind: str, port: int, config: FleetConfig
+) -> None:
     from aiohttp import web
 
     from tabletop.teacher.app import make_app
