@@ -116,3 +116,27 @@ def test_config_provision_writes_private_files(tmp_path: Path) -> None:
 def test_config_password_hash_is_mosquittos_format() -> None:
     line = password_hash("pw", salt=b"0123456789ab")
     assert line.startswith("$7$101$") and line.count("$") == 4
+
+
+def test_config_fleet_setup_command_writes_every_file(tmp_path: Path, capsys) -> None:
+    from tabletop.cli import main
+
+    assert (
+        main(["fleet", "setup", "--stations", "3", "--host", "10.0.0.2", "--out", str(tmp_path)])
+        == 0
+    )
+    out = capsys.readouterr().out
+    for name in ("mosquitto.conf", "teacher.toml", "station-1.toml", "station-3.toml"):
+        assert (tmp_path / name).exists() and name in out
+    assert FleetConfig.load(tmp_path / "station-3.toml").host == "10.0.0.2"
+    assert main(["fleet", "setup", "--stations", "9", "--out", str(tmp_path / "x")]) == 2
+    assert "1 to 8" in capsys.readouterr().err
+
+
+def test_config_simulate_refuses_a_bad_fleet_file(tmp_path: Path, capsys) -> None:
+    from tabletop.cli import main
+
+    bad = tmp_path / "fleet.toml"
+    bad.write_text('device = "teacher"\n', encoding="utf-8")
+    assert main(["fleet", "simulate", "--fleet", str(bad), "--data", str(tmp_path / "d")]) == 2
+    assert "not a station's" in capsys.readouterr().err

@@ -283,6 +283,7 @@ def run_simulation(
     """Run one simulated station until SIGTERM / SIGINT (or ``stop`` is set)."""
     if game_seconds <= 0:
         raise BadInput("fleet.game_seconds", "--game-seconds must be more than 0")
+    link = StationLink(config)  # refuses the teacher's file before anything is written
     data.mkdir(parents=True, exist_ok=True)
     journal = Journal(data / FILE_NAME)
     stop = stop or threading.Event()
@@ -294,7 +295,7 @@ def run_simulation(
     outbox = Outbox(journal.db, config.device, config.topics)
     journal.on_finished = outbox.on_finished
     host = SimHost(journal, seed=seed, game_seconds=game_seconds, say=say)
-    link = StationLink(config, outbox)
+    link.outbox = outbox
     fleet = StationFleet(link, host, on_event=say)
     if threading.current_thread() is threading.main_thread():
         for sig in (signal.SIGTERM, signal.SIGINT):
