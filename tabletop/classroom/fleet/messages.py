@@ -384,7 +384,7 @@ def _plan(data: dict[str, Any]) -> PlanMessage:
 
 
 def _clock(data: dict[str, Any], plan: Plan | None) -> ClockMessage:
-    seq = data.get("seq")
+    seq: Any = data.get("seq")
     if not _int(seq) or seq < 0:
         raise BadInput("fleet.seq", f"'seq' must be a whole number >= 0, not {seq!r}")
     clocks = data.get("clocks")
