@@ -276,12 +276,18 @@ def test_coordinator_restart_carries_on_with_the_plan_and_clocks(
         station = RawStation(broker, "station-1")
         assert json.loads(station.latest(station.topics.clock))["seq"] == 3
         again.run(again.clear_plan)
-        assert station.latest(station.topics.plan, lambda b: b == b"") == b""
+        # Clearing ends every clock (seq 4), kept on the broker: a station that was away
+        # learns that the rotation is over when it is back.
         station.close()
+        back = RawStation(broker, "station-1")
+        ended = json.loads(back.latest(back.topics.clock, lambda b: b'"seq":4' in b))
+        assert all(c["ended"] is not None for c in ended["clocks"])
+        assert json.loads(back.latest(back.topics.plan))["id"] == plan.id
+        back.close()
     finally:
         again.stop()
     with Coordinator(broker.provisioned.teacher, data).start(connect=False) as third:
-        assert third.run(lambda: (third.plan, third.seq)) == (None, 3)
+        assert third.run(lambda: (third.plan, third.seq)) == (None, 4)
 
 
 def test_coordinator_publishes_the_roster_after_each_change(

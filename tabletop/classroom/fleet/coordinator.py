@@ -279,14 +279,20 @@ class Coordinator:
         return self.seq
 
     def clear_plan(self) -> None:
-        """No rotation any more: the plan and clocks are withdrawn from every station."""
+        """No rotation any more. Every station's clock is ended first and stays
+        retained on the broker with its plan, so a station that is away now learns that
+        the rotation ended when it is back (an empty retained message would just vanish);
+        then the console forgets the plan."""
         self._on_worker()
+        if self.plan is not None and self.clocks:
+            t = self.now()
+            self.clocks = tuple(c.end(t) for c in self.clocks)
+            self._new_seq("clear", t, range(len(self.clocks)))
         self.plan = None
         self.clocks = ()
         self._save_state()
-        self._publish_plan()
         self._changed()
-        log.info("console: plan cleared")
+        log.info("console: plan cleared (its clocks ended, seq %d)", self.seq)
 
     def roster(self) -> Roster:
         self._on_worker()
@@ -441,10 +447,9 @@ class Coordinator:
             self._client.publish(topic, payload, qos=1, retain=True)
 
     def _publish_plan(self) -> None:
-        """The plan and the clocks (empty retained payloads: no rotation)."""
+        """The plan and the clocks, retained. With no plan nothing is sent: the last plan
+        stays on the broker with its ended clocks (see :meth:`clear_plan`)."""
         if self.plan is None:
-            self._publish(self.topics.clock, b"")
-            self._publish(self.topics.plan, b"")
             return
         self._publish(self.topics.plan, encode(self.plan))
         self._publish(self.topics.clock, encode(self._clock_message()))
