@@ -42,7 +42,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
         ),
     )
     p.add_argument("--fleet", type=Path, default=None, help="the teacher's fleet file (TOML)")
-    p.add_argument("--data", type=Path, default=None, help="the console's data folder")
+    p.add_argument(
+        "--data",
+        type=Path,
+        default=None,
+        help="the console's data folder (default: console/ in the device's data folder, so "
+        "a coordinator that is also a station keeps its own games apart from the class's)",
+    )
     p.add_argument("--port", type=int, default=8080, help="the web port (default 8080)")
     p.add_argument(
         "--bind", default="0.0.0.0", help="the address to listen on (default: every one)"
@@ -77,6 +83,9 @@ def read_pin(args: argparse.Namespace) -> str:
     raise BadInput("teacher.pin", f"no teacher PIN: give --pin, --pin-file FILE or set ${PIN_ENV}")
 
 
+CONSOLE_FOLDER = "console"
+
+
 def run(args: argparse.Namespace) -> int:
     from tabletop.classroom.fleet.config import find_config
     from tabletop.classroom.fleet.coordinator import Coordinator
@@ -94,7 +103,9 @@ def run(args: argparse.Namespace) -> int:
             "teacher.fleet",
             "no fleet file: give --fleet FILE (the teacher.toml `tabletop fleet setup` wrote)",
         )
-    console = Coordinator(config, data_dir(args.data))
+    # Never the station app's own journal: a coordinator that is also a station would
+    # count its own games twice (once played, once received as results).
+    console = Coordinator(config, args.data or data_dir() / CONSOLE_FOLDER)
     console.start()
     try:
         asyncio.run(_serve(console, gate, args.bind, args.port, config))

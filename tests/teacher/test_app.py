@@ -299,3 +299,30 @@ def test_teacher_command_refuses_to_start_without_a_pin(
     assert "4 to 64 characters" in capsys.readouterr().err
     assert cli.main(["teacher", "--fleet", str(station), "--pin", "1234"]) == 2
     assert "teacher's fleet file" in capsys.readouterr().err
+
+
+def test_teacher_console_keeps_its_journal_apart_from_the_station_app(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A coordinator that is also a station: the console's store is console/ inside the
+    data folder, never the app's own journal (its games would count twice)."""
+    import tabletop.classroom.fleet.coordinator as coordinator
+
+    seen: list[Path] = []
+
+    class Stop(Exception):
+        pass
+
+    def fake(config: Any, data: Any, **kwargs: Any) -> Any:
+        seen.append(Path(data))
+        raise Stop
+
+    monkeypatch.setattr(coordinator, "Coordinator", fake)
+    monkeypatch.setenv("TABLETOP_DATA", str(tmp_path / "data"))
+    files = provision(tmp_path / "fleet", ["station-1"], port=1)
+    teacher = str(files.folder / "teacher.toml")
+    with pytest.raises(Stop):
+        cli.main(["teacher", "--fleet", teacher, "--pin", "1234"])
+    with pytest.raises(Stop):
+        cli.main(["teacher", "--fleet", teacher, "--pin", "1234", "--data", str(tmp_path / "c")])
+    assert seen == [tmp_path / "data" / "console", tmp_path / "c"]
