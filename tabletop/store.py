@@ -47,7 +47,7 @@ from typing import Any
 
 from tabletop.engine.errors import CorruptLog, TabletopError
 from tabletop.engine.match import Match
-from tabletop.engine.protocol import Game
+from tabletop.engine.protocol import Game, Result
 
 log = logging.getLogger(__name__)
 
@@ -184,6 +184,20 @@ class Saved:
     reason: str | None = None
     result: dict[str, Any] | None = None
     session: str = ""
+
+
+def result_record(result: Result | None, *, reason: str = "end") -> dict[str, Any]:
+    """A result as the journal keeps it (``matches.result``): exact scores as strings,
+    places, winners, why, and the ``reason`` the game ended ("end" or "time")."""
+    if result is None:
+        return {"reason": reason}
+    return {
+        "scores": [str(s) for s in result.scores],
+        "places": list(result.places),
+        "winners": sorted(result.winners),
+        "why": result.reason,
+        "reason": reason,
+    }
 
 
 class Journal:
@@ -537,4 +551,13 @@ def _json_object(text: Any) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
-__all__ = ["FILE_NAME", "MIGRATIONS", "SCHEMA_VERSION", "Journal", "Saved", "SeatInfo", "data_dir"]
+__all__ = [
+    "FILE_NAME",
+    "MIGRATIONS",
+    "SCHEMA_VERSION",
+    "Journal",
+    "Saved",
+    "SeatInfo",
+    "data_dir",
+    "result_record",
+]

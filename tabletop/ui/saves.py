@@ -31,7 +31,7 @@ from tabletop.engine.dealers import KeyedDealer
 from tabletop.engine.errors import TabletopError
 from tabletop.engine.match import Match
 from tabletop.engine.protocol import Result
-from tabletop.store import Saved, SeatInfo
+from tabletop.store import Saved, SeatInfo, result_record
 
 if TYPE_CHECKING:
     from tabletop.ui.app import Context
@@ -40,19 +40,6 @@ log = logging.getLogger(__name__)
 
 LABEL = "app"  # the journal label of games played on the touchscreen
 SAVE_FAILED = "The game could not be saved just now. Keep playing; it will try again."
-
-
-def result_record(result: Result | None, *, reason: str = "end") -> dict[str, Any]:
-    """A result as the journal keeps it: exact scores as strings, places, winners."""
-    if result is None:
-        return {"reason": reason}
-    return {
-        "scores": [str(s) for s in result.scores],
-        "places": list(result.places),
-        "winners": sorted(result.winners),
-        "why": result.reason,
-        "reason": reason,
-    }
 
 
 def standings_result(scores: Sequence[Fraction | int], why: str) -> Result:

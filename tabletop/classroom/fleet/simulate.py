@@ -56,7 +56,7 @@ from tabletop.classroom.rotation import (
     start_rotation,
 )
 from tabletop.engine.errors import BadInput, TabletopError
-from tabletop.store import FILE_NAME, Journal, SeatInfo
+from tabletop.store import FILE_NAME, Journal, SeatInfo, result_record
 
 log = logging.getLogger(__name__)
 
@@ -256,18 +256,6 @@ class SimHost:
             save_clock(self.journal, self.stored.id, self.clock, status)
         except TabletopError as exc:
             log.error("simulate: the clock could not be saved: %s", exc.message)
-
-
-def result_record(result: Any, *, reason: str) -> dict[str, Any]:
-    """A result as the journal keeps it (as ``tabletop.ui.saves.result_record``, which
-    would bring the UI package in)."""
-    return {
-        "scores": [str(s) for s in result.scores],
-        "places": list(result.places),
-        "winners": sorted(result.winners),
-        "why": result.reason,
-        "reason": reason,
-    }
 
 
 def run_simulation(
