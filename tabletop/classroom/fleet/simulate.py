@@ -47,6 +47,7 @@ from tabletop.classroom.fleet.station import (
     StationFleet,
     StationLink,
     fleet_plan_id,
+    rotation_status,
 )
 from tabletop.classroom.rotation import (
     RotationClock,
@@ -153,16 +154,7 @@ class SimHost:
     def status(self) -> dict[str, Any]:
         fields: dict[str, Any] = {}
         if self.stored is not None and self.clock is not None:
-            now = self.clock.now(self.wall())
-            fields = {
-                "station": self.stored.station,
-                "plan": fleet_plan_id(self.stored.name),
-                "rotation": now.rotation,
-                "phase": now.phase,
-                "paused": now.paused,
-                "left": float(round(now.play_left)),
-                "group": now.group_at(self.stored.station),
-            }
+            fields = rotation_status(self.stored, self.clock.now(self.wall()))
         if self.game is not None:
             fields["game"] = "math-attack"
             shown = self.game.played / max(self.game_seconds, 1e-9)

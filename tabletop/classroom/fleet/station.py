@@ -48,7 +48,7 @@ from tabletop.classroom.fleet.messages import (
     parse,
 )
 from tabletop.classroom.fleet.outbox import Outbox
-from tabletop.classroom.rotation import RotationClock
+from tabletop.classroom.rotation import Moment, RotationClock, StoredRotation
 from tabletop.engine.errors import BadInput
 
 log = logging.getLogger(__name__)
@@ -636,23 +636,25 @@ class AppHost:
         self.ctx.notices.append(text)
 
     def status(self) -> dict[str, Any]:
-        fields: dict[str, Any] = {}
         runner = self._runner()
-        if runner is not None:
-            now = runner.moment
-            fields = {
-                "station": runner.station,
-                "plan": fleet_plan_id(runner.stored.name),
-                "rotation": now.rotation,
-                "phase": now.phase,
-                "paused": now.paused,
-                "left": float(round(now.play_left)),
-                "group": runner.group,
-            }
+        fields = rotation_status(runner.stored, runner.moment) if runner is not None else {}
         game = top_game(self.ctx.stack)
         if game is not None:
             fields["game"], fields["standings"] = game
         return fields
+
+
+def rotation_status(stored: StoredRotation, now: Moment) -> dict[str, Any]:
+    """The rotation's part of a station's status: ``stored`` running at ``now``."""
+    return {
+        "station": stored.station,
+        "plan": fleet_plan_id(stored.name),
+        "rotation": now.rotation,
+        "phase": now.phase,
+        "paused": now.paused,
+        "left": float(round(now.play_left)),
+        "group": now.group_at(stored.station),
+    }
 
 
 def top_game(scenes: Any) -> tuple[str, tuple[Standing, ...]] | None:
@@ -718,6 +720,7 @@ __all__ = [
     "StationLink",
     "Unreachable",
     "fleet_plan_id",
+    "rotation_status",
     "start_app_fleet",
     "top_game",
 ]
