@@ -20,11 +20,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import json
 import os
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
@@ -38,7 +36,8 @@ sys.path.insert(0, str(ROOT))
 
 from aiohttp import ClientSession, CookieJar  # noqa: E402
 
-from tabletop.classroom.fleet.config import free_port, loopback_broker  # noqa: E402
+from tabletop.classroom.fleet.config import free_port, loopback_broker, wait_listening  # noqa: E402
+from tabletop.classroom.fleet.simulate import simulate_command  # noqa: E402
 
 PIN = "7531"
 GAMES = ("mecs", "math-arena", "math-attack", "math-wars-meta", "mathe-meister")
@@ -54,12 +53,8 @@ ARGS = [
 
 
 def wait_port(port: int, timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.2):
-            return
-        time.sleep(0.05)
-    raise SystemExit(f"tabletop teacher did not listen on {port}")
+    if not wait_listening(port, timeout=timeout):
+        raise SystemExit(f"tabletop teacher did not listen on {port}")
 
 
 def summary(values: list[float]) -> dict[str, float]:
@@ -167,13 +162,11 @@ def main() -> int:
     try:
         with loopback_broker(root / "broker", devices) as broker:
             port = free_port()
-            for d in ["teacher", *devices]:
-                (root / f"{d}.toml").write_text(broker.provisioned.config(d).toml())
             env = {**os.environ, "TABLETOP_TEACHER_PIN": PIN}
             processes.append(
                 subprocess.Popen(
                     [sys.executable, "-m", "tabletop", "teacher", "--fleet",
-                     str(root / "teacher.toml"), "--data", str(root / "teacher"),
+                     str(broker.provisioned.file("teacher")), "--data", str(root / "teacher"),
                      "--port", str(port), "--bind", "127.0.0.1"],
                     cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                 )
@@ -181,11 +174,12 @@ def main() -> int:
             for i, d in enumerate(devices):
                 processes.append(
                     subprocess.Popen(
-                        [sys.executable, "-m", "tabletop", "fleet", "simulate", "--fleet",
-                         str(root / f"{d}.toml"), "--data", str(root / d), "--seed", str(i)],
-                        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                        simulate_command(broker.provisioned.file(d), root / d, seed=i),
+                        cwd=ROOT,
+                        stdout=subprocess.DEVNULL,
+                        stderr=subprocess.DEVNULL,
                     )
-                )  # fmt: skip
+                )
             wait_port(port)
             url = f"http://127.0.0.1:{port}"
             figures = {

@@ -4,8 +4,8 @@
 (:func:`tabletop.classroom.fleet.config.loopback_broker`), on a free port, with its own
 password file and ACL, stopped after the test. ``broker.stop()`` / ``broker.start()``
 make an outage; ``broker.provisioned.config("station-1")`` and ``.teacher`` are the
-fleet files' contents. ``fleet_file(device)`` writes a device's fleet file (TOML) for
-commands that take ``--fleet``. A test that needs other device ids uses
+fleet files' contents. ``fleet_file(device)`` is the fleet file (TOML) that ``provision``
+wrote, for commands that take ``--fleet``. A test that needs other device ids uses
 ``broker_for(devices)``.
 
 mosquitto is a test dependency (``scripts/system-packages.sh``): without it the test
@@ -51,13 +51,6 @@ def broker(broker_for: Callable[..., Broker]) -> Broker:
 
 
 @pytest.fixture
-def fleet_file(broker: Broker, tmp_path: Path) -> Callable[[str], Path]:
+def fleet_file(broker: Broker) -> Callable[[str], Path]:
     """``fleet_file("station-2")`` -> the path of that device's fleet file for ``broker``."""
-
-    def write(device: str) -> Path:
-        path = tmp_path / "fleet" / f"{device}.toml"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(broker.provisioned.config(device).toml(), encoding="utf-8")
-        return path
-
-    return write
+    return broker.provisioned.file

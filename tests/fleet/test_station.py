@@ -121,9 +121,7 @@ def fleet_app(broker: Broker, tmp_path: Path, device: str = "station-1") -> tupl
     app = make_app(journal=Journal(tmp_path / f"{device}.sqlite"))
     wall = FakeClock(T0 + 30)
     app.ctx.wall = wall
-    path = tmp_path / f"{device}.toml"
-    path.write_text(broker.provisioned.config(device).toml(), encoding="utf-8")
-    app.ctx.fleet = start_app_fleet(app.ctx, path)
+    app.ctx.fleet = start_app_fleet(app.ctx, broker.provisioned.file(device))
     assert app.ctx.fleet is not None
     assert app.ctx.fleet.link.wait_connected(10)
     return app, wall

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import sqlite3
 import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
@@ -19,7 +18,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from tabletop.classroom.fleet.config import Broker
 from tabletop.classroom.fleet.outbox import Outbox
-from tabletop.classroom.fleet.simulate import SimHost
+from tabletop.classroom.fleet.simulate import SimHost, simulate_command
 from tabletop.classroom.fleet.station import StationLink
 from tabletop.classroom.rotation import RotationClock
 from tabletop.store import Journal
@@ -157,20 +156,7 @@ def test_simulated_station_follows_the_clock_and_says_so(
 ) -> None:
     teacher = Teacher(broker)
     proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "tabletop",
-            "fleet",
-            "simulate",
-            "--fleet",
-            str(fleet_file("station-2")),
-            "--data",
-            str(tmp_path / "sim"),
-            "--game-seconds",
-            "0.3",
-            "--verbose",
-        ],
+        simulate_command(fleet_file("station-2"), tmp_path / "sim", game_seconds=0.3, verbose=True),
         stdout=subprocess.PIPE,
         text=True,
     )

@@ -7,13 +7,10 @@ first one starts is the one the others see)."""
 
 from __future__ import annotations
 
-import contextlib
 import os
 import re
-import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,7 +18,8 @@ from typing import Any
 
 import pytest
 
-from tabletop.classroom.fleet.config import Broker, free_port, loopback_broker
+from tabletop.classroom.fleet.config import Broker, free_port, loopback_broker, wait_listening
+from tabletop.classroom.fleet.simulate import simulate_command
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 expect = playwright_api.expect
@@ -52,14 +50,10 @@ class Classroom:
 
 
 def wait_port(port: int, process: subprocess.Popen[bytes], timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+    if not wait_listening(port, process=process, timeout=timeout):
         if process.poll() is not None:
             raise AssertionError(f"tabletop teacher stopped (exit {process.returncode})")
-        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.2):
-            return
-        time.sleep(0.05)
-    raise AssertionError(f"tabletop teacher did not listen on {port}")
+        raise AssertionError(f"tabletop teacher did not listen on {port}")
 
 
 @pytest.fixture(scope="module")
@@ -67,8 +61,7 @@ def classroom(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Classroom]:
     root = tmp_path_factory.mktemp("classroom")
     with loopback_broker(root / "broker", DEVICES) as broker:
         port = free_port()
-        fleet = root / "teacher.toml"
-        fleet.write_text(broker.provisioned.teacher.toml(), encoding="utf-8")
+        fleet = broker.provisioned.file("teacher")
         log = open(root / "teacher.log", "wb")  # noqa: SIM115 - closed below
         server = subprocess.Popen(
             [
@@ -98,11 +91,11 @@ def classroom(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Classroom]:
             station_file.write_text(text, encoding="utf-8")
             stations.append(
                 subprocess.Popen(
-                    [sys.executable, "-m", "tabletop", "fleet", "simulate", "--fleet",
-                     str(station_file), "--data", str(root / device), "--seed", str(i)],
-                    stdout=log, stderr=subprocess.STDOUT,
+                    simulate_command(station_file, root / device, seed=i),
+                    stdout=log,
+                    stderr=subprocess.STDOUT,
                 )
-            )  # fmt: skip
+            )
         try:
             wait_port(port, server)
             yield Classroom(f"http://127.0.0.1:{port}", broker, server, stations)

@@ -37,6 +37,7 @@ import tomllib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from tabletop.classroom.fleet.messages import DEFAULT_PREFIX, Topics, check_device
 from tabletop.engine.errors import BadInput, DeviceError
@@ -200,6 +201,10 @@ class Provisioned:
                 return c
         raise KeyError(device)
 
+    def file(self, device: str) -> Path:
+        """The fleet file :func:`provision` wrote for ``device``."""
+        return self.folder / f"{self.config(device).device}.toml"
+
 
 def provision(
     folder: Path | str,
@@ -258,6 +263,24 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def wait_listening(
+    port: int, *, process: subprocess.Popen[Any] | None = None, timeout: float = 10.0
+) -> bool:
+    """Wait until something listens on loopback ``port``: True; False after ``timeout``
+    seconds, or at once when ``process`` (the server started) has stopped."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process is not None and process.poll() is not None:
+            return False
+        with (
+            contextlib.suppress(OSError),
+            socket.create_connection(("127.0.0.1", port), timeout=0.2),
+        ):
+            return True
+        time.sleep(0.05)
+    return False
+
+
 class Broker:
     """mosquitto on loopback with a provisioned configuration: ``start()``, ``stop()``
     (the outage in tests), ``start()`` again on the same port and files."""
@@ -278,19 +301,13 @@ class Broker:
             self.process = subprocess.Popen(
                 [binary, "-c", str(self.provisioned.conf)], stdout=out, stderr=out
             )
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise DeviceError(
-                    "fleet.broker",
-                    f"mosquitto stopped at start (exit {self.process.returncode}); see {self.log}",
-                )
-            with (
-                contextlib.suppress(OSError),
-                socket.create_connection(("127.0.0.1", self.port), timeout=0.2),
-            ):
-                return
-            time.sleep(0.05)
+        if wait_listening(self.port, process=self.process, timeout=timeout):
+            return
+        if self.process.poll() is not None:
+            raise DeviceError(
+                "fleet.broker",
+                f"mosquitto stopped at start (exit {self.process.returncode}); see {self.log}",
+            )
         self.stop()
         raise DeviceError("fleet.broker", f"mosquitto did not listen on port {self.port}")
 
@@ -353,4 +370,5 @@ __all__ = [
     "mosquitto_conf",
     "password_hash",
     "provision",
+    "wait_listening",
 ]

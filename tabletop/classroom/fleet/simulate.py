@@ -301,6 +301,27 @@ def run_simulation(
     return 0
 
 
+def simulate_command(
+    fleet_file: Path,
+    data: Path,
+    *,
+    seed: int | None = None,
+    game_seconds: float | None = None,
+    verbose: bool = False,
+) -> list[str]:
+    """The command line of a simulated station process (``tabletop fleet simulate``) run
+    by this Python: for the figures and the tests that start several."""
+    command = [sys.executable, "-m", "tabletop", "fleet", "simulate"]
+    command += ["--fleet", str(fleet_file), "--data", str(data)]
+    if seed is not None:
+        command += ["--seed", str(seed)]
+    if game_seconds is not None:
+        command += ["--game-seconds", str(game_seconds)]
+    if verbose:
+        command.append("--verbose")
+    return command
+
+
 # -- the outage figure ----------------------------------------------------------------------
 
 
@@ -346,21 +367,7 @@ def bench_outage(
             fleet_file = root / "broker" / f"{device}.toml"
             procs.append(
                 subprocess.Popen(
-                    [
-                        sys.executable,
-                        "-m",
-                        "tabletop",
-                        "fleet",
-                        "simulate",
-                        "--fleet",
-                        str(fleet_file),
-                        "--data",
-                        str(root / device),
-                        "--seed",
-                        str(i),
-                        "--game-seconds",
-                        str(game_seconds),
-                    ],
+                    simulate_command(fleet_file, root / device, seed=i, game_seconds=game_seconds),
                     stdout=subprocess.DEVNULL,
                     stderr=subprocess.DEVNULL,
                 )
@@ -467,4 +474,4 @@ def outage_json(figures: dict[str, Any]) -> str:
     return json.dumps(figures, indent=2, sort_keys=True)
 
 
-__all__ = ["SimHost", "bench_outage", "outage_json", "run_simulation"]
+__all__ = ["SimHost", "bench_outage", "outage_json", "run_simulation", "simulate_command"]
