@@ -305,8 +305,8 @@ class StationLink:
         self.inbox.put(clock)
 
     def _reject(self, topic: str, payload: bytes, exc: BadInput) -> None:
-        self.rejected += 1
-        self.last_rejection = f"{topic}: {exc.code}: {exc.message}"
+        # Logged first, counted after: whoever sees the count (another thread) finds the
+        # log line written.
         log.warning(
             "fleet: ignored a message on %s (%d bytes): %s: %s",
             topic,
@@ -314,6 +314,8 @@ class StationLink:
             exc.code,
             exc.message,
         )
+        self.last_rejection = f"{topic}: {exc.code}: {exc.message}"
+        self.rejected += 1
 
     # -- the main thread -------------------------------------------------------------------
 
