@@ -200,6 +200,14 @@ def result_record(result: Result | None, *, reason: str = "end") -> dict[str, An
     }
 
 
+def write_seats(db: sqlite3.Connection, match_id: int, seats: Sequence[SeatInfo]) -> None:
+    """Who played where in match ``match_id`` (inside the caller's transaction)."""
+    db.executemany(
+        "INSERT INTO seats (match_id, seat, name, student, grp, bot) VALUES (?, ?, ?, ?, ?, ?)",
+        [(match_id, s.seat, s.name, s.student, s.group, s.bot) for s in seats],
+    )
+
+
 class Journal:
     """The journal file (see the module docstring). ``path`` ``":memory:"`` keeps nothing."""
 
@@ -250,7 +258,7 @@ class Journal:
                 ),
             )
             match_id = int(cur.lastrowid or 0)
-            self._write_seats(match_id, seats)
+            write_seats(self.db, match_id, seats)
             self._written[match_id] = ()
             self._write_actions(match_id, match)
         return match_id
@@ -259,7 +267,7 @@ class Journal:
         """Replace who plays where (a late sign-in, a corrected name)."""
         with self._tx():
             self.db.execute("DELETE FROM seats WHERE match_id = ?", (match_id,))
-            self._write_seats(match_id, seats)
+            write_seats(self.db, match_id, seats)
 
     def seats(self, match_id: int) -> list[SeatInfo]:
         rows = self.db.execute(
@@ -410,12 +418,6 @@ class Journal:
         )
         self._written[match_id] = steps
 
-    def _write_seats(self, match_id: int, seats: Sequence[SeatInfo]) -> None:
-        self.db.executemany(
-            "INSERT INTO seats (match_id, seat, name, student, grp, bot) VALUES (?, ?, ?, ?, ?, ?)",
-            [(match_id, s.seat, s.name, s.student, s.group, s.bot) for s in seats],
-        )
-
     def _list(self, where: str, args: tuple[Any, ...]) -> list[Saved]:
         rows = self.db.execute(
             "SELECT m.id, m.game, m.label, m.meta, m.started, m.status, m.elapsed, m.reason,"
@@ -560,4 +562,5 @@ __all__ = [
     "SeatInfo",
     "data_dir",
     "result_record",
+    "write_seats",
 ]

@@ -62,7 +62,7 @@ from tabletop.classroom.fleet.messages import (
 from tabletop.classroom.roster import Roster
 from tabletop.classroom.rotation import GAME_TITLES, Plan, RotationClock
 from tabletop.engine.errors import BadInput, DeviceError, TabletopError
-from tabletop.store import FILE_NAME, Journal
+from tabletop.store import FILE_NAME, Journal, SeatInfo, write_seats
 
 log = logging.getLogger(__name__)
 
@@ -564,10 +564,10 @@ class Coordinator:
                 ),
             )
             match_id = int(cur.lastrowid or 0)
-            db.executemany(
-                "INSERT INTO seats (match_id, seat, name, student, grp, bot)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                [(match_id, s.seat, s.name, s.student, s.group, s.bot) for s in result.seats],
+            write_seats(
+                db,
+                match_id,
+                [SeatInfo(s.seat, s.name, s.student, s.group, s.bot) for s in result.seats],
             )
             db.execute(
                 "INSERT INTO fleet_results (id, device, match_id, received) VALUES (?, ?, ?, ?)",
