@@ -8,7 +8,15 @@ from dataclasses import dataclass
 
 import pygame
 
-from tabletop.ui.theme import PALETTE, Color, Fonts, Metrics, Palette
+from tabletop.ui.theme import (
+    PALETTE,
+    SEAT_COLOURS,
+    Color,
+    Fonts,
+    Metrics,
+    Palette,
+    seat_text_colour,
+)
 
 PIPS = {
     1: ((0.5, 0.5),),
@@ -143,6 +151,30 @@ class Painter:
             pygame.draw.rect(surface, fill, rect, border_radius=radius)
         if border is not None and width:
             pygame.draw.rect(surface, border, rect, width, border_radius=radius)
+
+    def seat_chip(
+        self,
+        surface: pygame.Surface,
+        rect: pygame.Rect,
+        seat: int,
+        label: str | None = None,
+        size: int | None = None,
+        radius: int | None = None,
+    ) -> None:
+        """A seat's colour with its number (or ``label``) on it, as on the seat buttons."""
+        m = self.m
+        self.box(
+            surface, rect, SEAT_COLOURS[seat], None, radius=m.u(6) if radius is None else radius
+        )
+        self.text(
+            surface,
+            str(seat + 1) if label is None else label,
+            rect.center,
+            size or m.text,
+            seat_text_colour(seat),
+            bold=True,
+            anchor="center",
+        )
 
     def button(self, surface: pygame.Surface, b: Button) -> None:
         p = self.p

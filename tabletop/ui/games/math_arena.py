@@ -94,12 +94,19 @@ from tabletop.ui.games import start_card_camera, stop_card_camera
 from tabletop.ui.input import Back, CardsSeen, InputEvent, SeatPressed, Tap
 from tabletop.ui.messages import child_message
 from tabletop.ui.saves import GameSave, keyed_dealer, one_write, seat_infos, standings_result
-from tabletop.ui.scenes.common import Confirm, Dialog, header, home_and_again, route_to_press
+from tabletop.ui.scenes.common import (
+    Confirm,
+    Dialog,
+    Stepper,
+    header,
+    home_and_again,
+    route_to_press,
+)
 from tabletop.ui.scenes.numpad import NumPad
 from tabletop.ui.scenes.rules import ChoiceGrid, RulesPage, RulesScene
 from tabletop.ui.scenes.settings import PinPad, pin_gate
 from tabletop.ui.scenes.signin import SignInGate
-from tabletop.ui.theme import ORANGE, SEAT_COLOURS, VERMILLION, Metrics, seat_text_colour
+from tabletop.ui.theme import ORANGE, VERMILLION, Metrics
 from tabletop.ui.widgets import Button, Painter, hit
 
 log = logging.getLogger(__name__)
@@ -396,6 +403,7 @@ class ArenaSetup(Scene):
     def __init__(self, ctx: Context) -> None:
         super().__init__(ctx)
         self.players = 3
+        self.stepper = Stepper("players", "Players", 2, 5)
         self.bots = [False] * 5
         self.cards = "table"
         self.level = "easy"
@@ -412,24 +420,7 @@ class ArenaSetup(Scene):
         margin = m.u(16)
         s = m.u(52)
         y = m.u(76)
-        b = [
-            Button(
-                "players.-",
-                pygame.Rect(margin + m.u(130), y, s, s),
-                "\u2212",
-                enabled=self.players > 2,
-                size=m.big,
-            ),
-            Button(
-                "players.+",
-                pygame.Rect(margin + m.u(130) + 2 * s + m.u(8), y, s, s),
-                "+",
-                enabled=self.players < 5,
-                size=m.big,
-            ),
-        ]
-        self.count_pos = (margin + m.u(130) + s + s // 2 + m.u(4), y + s // 2)
-        self.players_y = y + s // 2
+        b = self.stepper.layout(m, margin + m.u(130), y, self.players)
         top = y + s + m.u(34)
         self.seats_top = top - m.u(26)
         gap = m.u(5)
@@ -528,10 +519,8 @@ class ArenaSetup(Scene):
 
     def press(self, name: str) -> None:
         self.message = ""
-        if name == "players.-":
-            self.players = max(2, self.players - 1)
-        elif name == "players.+":
-            self.players = min(5, self.players + 1)
+        if (players := self.stepper.stepped(name, self.players)) is not None:
+            self.players = players
         elif name.startswith("bot."):
             seat = int(name[4:])
             self.bots[seat] = not self.bots[seat]
@@ -565,10 +554,7 @@ class ArenaSetup(Scene):
         header(
             self, surface, "Math Arena", "Win the Kings, Queens and Jacks with two number cards."
         )
-        painter.text(
-            surface, "Players", (m.u(16), self.players_y), m.text, bold=True, anchor="midleft"
-        )
-        painter.text(surface, str(self.players), self.count_pos, m.big, bold=True, anchor="center")
+        self.stepper.draw(painter, surface, self.players)
         painter.text(surface, "Seats", (m.u(16), self.seats_top), m.small, p.muted)
         painter.text(surface, "Cards", (self.options_left, self.cards_y), m.text, bold=True)
         painter.text(surface, "Bots", (self.options_left, self.level_y), m.small, p.muted)
@@ -579,16 +565,7 @@ class ArenaSetup(Scene):
                 chip = pygame.Rect(
                     b.rect.left + m.u(6), b.rect.top + m.u(6), m.u(34), b.rect.height - m.u(12)
                 )
-                painter.box(surface, chip, SEAT_COLOURS[seat], None, radius=m.u(6))
-                painter.text(
-                    surface,
-                    str(seat + 1),
-                    chip.center,
-                    m.text,
-                    seat_text_colour(seat),
-                    bold=True,
-                    anchor="center",
-                )
+                painter.seat_chip(surface, chip, seat)
         if self.message:
             painter.text(surface, self.message, self.message_pos, m.text, p.bad, anchor="midleft")
 
@@ -1789,16 +1766,7 @@ class ArenaScene(Scene):
             surface, row, p.panel, p.selected if won else p.line, m.u(4) if won else 2, m.u(8)
         )
         chip = pygame.Rect(row.left + m.u(5), row.top + m.u(5), m.u(34), row.height - m.u(10))
-        painter.box(surface, chip, SEAT_COLOURS[seat], None, radius=m.u(6))
-        painter.text(
-            surface,
-            str(seat + 1),
-            chip.center,
-            m.text,
-            seat_text_colour(seat),
-            bold=True,
-            anchor="center",
-        )
+        painter.seat_chip(surface, chip, seat)
         x = chip.right + m.u(8)
         painter.text(
             surface,
@@ -2007,16 +1975,7 @@ class ArenaResults(Scene):
         step = min(m.u(52), (self.buttons[0].rect.top - y - m.u(40)) // g.players)
         for seat in range(g.players):
             chip = pygame.Rect(cols[0], y, m.u(40), step - m.u(8))
-            painter.box(surface, chip, SEAT_COLOURS[seat], None, radius=m.u(6))
-            painter.text(
-                surface,
-                str(seat + 1),
-                chip.center,
-                m.text,
-                seat_text_colour(seat),
-                bold=True,
-                anchor="center",
-            )
+            painter.seat_chip(surface, chip, seat)
             mid = chip.centery
             painter.text(
                 surface,

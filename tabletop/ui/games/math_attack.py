@@ -74,7 +74,7 @@ from tabletop.ui.scenes.names import NameScene
 from tabletop.ui.scenes.rules import ChoiceGrid, RulesPage, RulesScene
 from tabletop.ui.scenes.settings import PinPad, pin_gate
 from tabletop.ui.scenes.signin import SignInGate
-from tabletop.ui.theme import GREEN, SEAT_COLOURS, Metrics, seat_text_colour
+from tabletop.ui.theme import GREEN, Metrics
 from tabletop.ui.widgets import Button, Painter, hit
 
 log = logging.getLogger(__name__)
@@ -298,16 +298,7 @@ def draw_number_line(
     border = p.bad if trouble else p.selected if active else p.line
     painter.box(surface, panel, p.panel, border, m.u(4) if active or trouble else 2, m.u(10))
     chip = pygame.Rect(panel.left + m.u(8), panel.top + m.u(8), m.u(34), m.u(34))
-    painter.box(surface, chip, SEAT_COLOURS[seat], None, radius=m.u(6))
-    painter.text(
-        surface,
-        str(seat + 1),
-        chip.center,
-        m.text,
-        seat_text_colour(seat),
-        bold=True,
-        anchor="center",
-    )
+    painter.seat_chip(surface, chip, seat)
     left_w = m.u(150)
     painter.text(
         surface,
@@ -1360,16 +1351,7 @@ class AttackScene(Scene):
         state = self.state
         seat = state.turn
         chip = pygame.Rect(r.left, r.top + m.u(4), m.u(40), r.height - m.u(8))
-        painter.box(surface, chip, SEAT_COLOURS[seat], None, radius=m.u(6))
-        painter.text(
-            surface,
-            str(seat + 1),
-            chip.center,
-            m.text,
-            seat_text_colour(seat),
-            bold=True,
-            anchor="center",
-        )
+        painter.seat_chip(surface, chip, seat)
         if self.over:
             text = "The game is over!"
         elif state.end_by is not None:

@@ -45,7 +45,7 @@ from tabletop.ui.scenes.common import Confirm, header, home_and_again
 from tabletop.ui.scenes.dice import DiceResult, DiceScene
 from tabletop.ui.scenes.mm_solo import round_start, sums_checked
 from tabletop.ui.star_board import StarBoard, StarClaim
-from tabletop.ui.theme import SEAT_COLOURS, Metrics, seat_text_colour
+from tabletop.ui.theme import Metrics
 from tabletop.ui.widgets import Button, hit
 
 log = logging.getLogger(__name__)
@@ -605,16 +605,7 @@ class TableScene(Scene):
             painter.box(surface, r, p.panel, p.selected, 3, m.u(8))
             seat = current.seat
             chip = pygame.Rect(r.left + m.u(8), r.top + m.u(7), m.u(40), r.height - m.u(14))
-            painter.box(surface, chip, SEAT_COLOURS[seat], None, radius=m.u(6))
-            painter.text(
-                surface,
-                str(seat + 1),
-                chip.center,
-                m.text,
-                seat_text_colour(seat),
-                bold=True,
-                anchor="center",
-            )
+            painter.seat_chip(surface, chip, seat)
             waiting = len(self.board.waiting) - 1
             more = f" ({waiting} more waiting)" if waiting else ""
             painter.text(
@@ -695,16 +686,7 @@ class TableScene(Scene):
         chip = pygame.Rect(
             b.rect.left + m.u(4), b.rect.top + m.u(4), m.u(36), b.rect.height - m.u(8)
         )
-        painter.box(surface, chip, SEAT_COLOURS[seat], None, radius=m.u(6))
-        painter.text(
-            surface,
-            str(seat + 1),
-            chip.center,
-            m.text,
-            seat_text_colour(seat),
-            bold=True,
-            anchor="center",
-        )
+        painter.seat_chip(surface, chip, seat)
         stars = len(self.board.stars_of(seat))
         label = b.label + (f" \u2605{stars}" if stars else "")
         painter.text(
@@ -779,16 +761,7 @@ class TableResults(Scene):
         step = min(m.u(44), (self.buttons[0].rect.top - y - m.u(8)) // max(1, len(rows)))
         for seat, name, stars, points in rows:
             chip = pygame.Rect(m.u(16), y, m.u(36), step - m.u(6))
-            painter.box(surface, chip, SEAT_COLOURS[seat], None, radius=m.u(6))
-            painter.text(
-                surface,
-                str(seat + 1),
-                chip.center,
-                m.small + 2,
-                seat_text_colour(seat),
-                bold=True,
-                anchor="center",
-            )
+            painter.seat_chip(surface, chip, seat, size=m.small + 2)
             painter.text(
                 surface,
                 name,

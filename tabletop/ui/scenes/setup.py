@@ -16,10 +16,10 @@ from tabletop.games.mathe_meister import MODE_NAMES, MODES, SOLO_MODES
 from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.input import Back, InputEvent, Tap
-from tabletop.ui.scenes.common import header
+from tabletop.ui.scenes.common import Stepper, header
 from tabletop.ui.scenes.names import NameScene
 from tabletop.ui.scenes.signin import SignInGate
-from tabletop.ui.theme import SEAT_COLOURS, Metrics, seat_text_colour
+from tabletop.ui.theme import Metrics
 from tabletop.ui.widgets import Button, hit
 
 GAME = "mathe-meister"
@@ -31,6 +31,7 @@ class SetupScene(Scene):
         recent = ctx.highscores.players(GAME, 4)
         self.recent = recent
         self.seats = 1
+        self.stepper = Stepper("players", "Players", 1, 8)
         self.names = [recent[0] if recent else "Player 1"] + [
             f"Player {i + 1}" for i in range(1, 8)
         ]
@@ -46,26 +47,7 @@ class SetupScene(Scene):
         b: list[Button] = []
         y = m.u(80)
         s = m.u(52)
-        b.append(
-            Button(
-                "players.-",
-                pygame.Rect(margin + m.u(120), y, s, s),
-                "\u2212",
-                enabled=self.seats > 1,
-                size=m.big,
-            )
-        )
-        b.append(
-            Button(
-                "players.+",
-                pygame.Rect(margin + m.u(120) + 2 * s + m.u(8), y, s, s),
-                "+",
-                enabled=self.seats < 8,
-                size=m.big,
-            )
-        )
-        self.count_pos = (margin + m.u(120) + s + s // 2 + m.u(4), y + s // 2)
-        self.players_y = y + s // 2
+        b += self.stepper.layout(m, margin + m.u(120), y, self.seats)
         # modes: two columns on the left
         top = y + s + m.u(44)
         self.modes_top = top - m.u(32)
@@ -164,10 +146,8 @@ class SetupScene(Scene):
                 self.press(button.name)
 
     def press(self, name: str) -> None:
-        if name == "players.-":
-            self._set_seats(self.seats - 1)
-        elif name == "players.+":
-            self._set_seats(self.seats + 1)
+        if (seats := self.stepper.stepped(name, self.seats)) is not None:
+            self._set_seats(seats)
         elif name.startswith("mode."):
             self._toggle_mode(name[5:])
         elif name.startswith("name."):
@@ -247,10 +227,7 @@ class SetupScene(Scene):
             else f"{self.seats} players: paper sheets, seat buttons claim the stars."
         )
         header(self, surface, "Mathe-Meister", sub)
-        painter.text(
-            surface, "Players", (m.u(16), self.players_y), m.text, bold=True, anchor="midleft"
-        )
-        painter.text(surface, str(self.seats), self.count_pos, m.big, bold=True, anchor="center")
+        self.stepper.draw(painter, surface, self.seats)
         painter.text(
             surface,
             "Game mode" + (" (choose one or more)" if self.seats == 1 else ""),
@@ -275,16 +252,7 @@ class SetupScene(Scene):
             if b.name.startswith("name.") and self.seats > 1:
                 seat = int(b.name[5:])
                 chip = pygame.Rect(b.rect.left - m.u(34), b.rect.top, m.u(30), b.rect.height)
-                painter.box(surface, chip, SEAT_COLOURS[seat], None, radius=m.u(6))
-                painter.text(
-                    surface,
-                    str(seat + 1),
-                    chip.center,
-                    m.text,
-                    seat_text_colour(seat),
-                    bold=True,
-                    anchor="center",
-                )
+                painter.seat_chip(surface, chip, seat)
 
 
 __all__ = ["SetupScene"]

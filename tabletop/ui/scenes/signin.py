@@ -37,7 +37,7 @@ from tabletop.ui.app import Context, Scene
 from tabletop.ui.input import Back, CardsSeen, InputEvent, Key, Tap
 from tabletop.ui.scenes.common import header
 from tabletop.ui.scenes.roster import PickDialog, StudentGrid, ellipsis, group_label
-from tabletop.ui.theme import SEAT_COLOURS, Metrics, seat_text_colour
+from tabletop.ui.theme import SEAT_COLOURS, Metrics
 from tabletop.ui.widgets import Button, hit
 
 log = logging.getLogger(__name__)
@@ -414,16 +414,7 @@ class SignInScene(Scene):
         if b.selected:
             pygame.draw.rect(surface, p.selected, b.rect.inflate(6, 6), m.u(4), m.u(8))
         chip = pygame.Rect(b.rect.left, b.rect.top, m.u(34), b.rect.height)
-        painter.box(surface, chip, SEAT_COLOURS[i], None, radius=m.u(8))
-        painter.text(
-            surface,
-            str(i + 1),
-            chip.center,
-            m.text,
-            seat_text_colour(i),
-            bold=True,
-            anchor="center",
-        )
+        painter.seat_chip(surface, chip, i, radius=m.u(8))
         inner = b.rect.width - chip.width - m.u(16)
         left = chip.right + m.u(8)
         caption_h = painter.fonts.font(m.small).get_linesize()

@@ -12,7 +12,7 @@ from tabletop.ui.app import Context, Scene
 from tabletop.ui.games.math_wars_meta.play import MwmPlay
 from tabletop.ui.input import InputEvent
 from tabletop.ui.scenes.common import header, home_and_again, route_to_press
-from tabletop.ui.theme import SEAT_COLOURS, Metrics, seat_text_colour
+from tabletop.ui.theme import Metrics
 
 HOW = {
     "last_standing": "the last one left",
@@ -113,16 +113,7 @@ class ResultsScene(Scene):
             y = top + side * step
             seats = play.settings.side_seats(side)
             chip = pygame.Rect(m.u(16), y, m.u(34), step - m.u(8))
-            painter.box(surface, chip, SEAT_COLOURS[seats[0]], None, radius=m.u(6))
-            painter.text(
-                surface,
-                str(side + 1),
-                chip.center,
-                m.text,
-                seat_text_colour(seats[0]),
-                bold=True,
-                anchor="center",
-            )
+            painter.seat_chip(surface, chip, seats[0], label=str(side + 1))
             painter.text(
                 surface,
                 play.side_name(side),

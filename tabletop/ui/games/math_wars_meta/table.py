@@ -47,7 +47,7 @@ from tabletop.ui.scenes.common import Confirm, Dialog
 from tabletop.ui.scenes.numpad import NumPad
 from tabletop.ui.scenes.rules import ChoiceGrid
 from tabletop.ui.scenes.settings import PinPad, pin_gate
-from tabletop.ui.theme import PALETTE, SEAT_COLOURS, Metrics, seat_text_colour
+from tabletop.ui.theme import PALETTE, SEAT_COLOURS, Metrics
 from tabletop.ui.widgets import Button, hit
 
 log = logging.getLogger(__name__)
@@ -722,16 +722,7 @@ class TableScene(Scene):
         chip = self.target(f"seat.{seat}")
         assert chip is not None
         num = pygame.Rect(chip.rect.left, chip.rect.top, m.u(30), chip.rect.height)
-        painter.box(surface, num, SEAT_COLOURS[seat], None, radius=m.u(6))
-        painter.text(
-            surface,
-            str(seat + 1),
-            num.center,
-            m.small + 2,
-            seat_text_colour(seat),
-            bold=True,
-            anchor="center",
-        )
+        painter.seat_chip(surface, num, seat, size=m.small + 2)
         side = play.settings.side_of(seat)
         stars = state.victories[side]
         right_text = f"\u2605{stars}"

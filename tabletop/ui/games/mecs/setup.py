@@ -14,10 +14,10 @@ from tabletop.games.mecs import MecsSettings
 from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.input import Back, InputEvent, Tap
-from tabletop.ui.scenes.common import header
+from tabletop.ui.scenes.common import Stepper, header
 from tabletop.ui.scenes.rules import RulesPage, RulesScene
 from tabletop.ui.scenes.signin import SignInGate
-from tabletop.ui.theme import SEAT_COLOURS, Metrics, seat_text_colour
+from tabletop.ui.theme import Metrics
 from tabletop.ui.widgets import Button, hit
 
 RULES = (
@@ -88,6 +88,7 @@ class MecsSetup(Scene):
     def __init__(self, ctx: Context) -> None:
         super().__init__(ctx)
         self.seats = 2
+        self.stepper = Stepper("players", "Players", 2, 8)
         self.bots = [False, True] + [False] * 6
         self.deck = "beginners"
         self.mode = "normal"
@@ -113,26 +114,7 @@ class MecsSetup(Scene):
         b: list[Button] = []
         s = m.u(52)
         y = m.u(70)
-        b.append(
-            Button(
-                "players.-",
-                pygame.Rect(margin + m.u(120), y, s, s),
-                "\u2212",
-                enabled=self.seats > 2,
-                size=m.big,
-            )
-        )
-        b.append(
-            Button(
-                "players.+",
-                pygame.Rect(margin + m.u(120) + 2 * s + m.u(8), y, s, s),
-                "+",
-                enabled=self.seats < 8,
-                size=m.big,
-            )
-        )
-        self.count_pos = (margin + m.u(120) + s + s // 2 + m.u(4), y + s // 2)
-        self.players_y = y + s // 2
+        b += self.stepper.layout(m, margin + m.u(120), y, self.seats)
         # seats: who is a bot
         top = y + s + m.u(12)
         cw = (W - 2 * margin - 3 * m.u(8)) // 4
@@ -253,10 +235,8 @@ class MecsSetup(Scene):
             self.gate.start(self, "mecs", [n for n, _ in names], bots, make)
             return
         self.message = ""
-        if name == "players.-":
-            self.seats = max(2, self.seats - 1)
-        elif name == "players.+":
-            self.seats = min(8, self.seats + 1)
+        if (seats := self.stepper.stepped(name, self.seats)) is not None:
+            self.seats = seats
         elif name.startswith("bot."):
             seat = int(name[4:])
             self.bots[seat] = not self.bots[seat]
@@ -282,10 +262,7 @@ class MecsSetup(Scene):
         header(
             self, surface, "M.E.C.S.", "Build equations from number and symbol cards, win coins."
         )
-        painter.text(
-            surface, "Players", (m.u(16), self.players_y), m.text, bold=True, anchor="midleft"
-        )
-        painter.text(surface, str(self.seats), self.count_pos, m.big, bold=True, anchor="center")
+        self.stepper.draw(painter, surface, self.seats)
         for b in self.buttons:
             painter.button(surface, b)
             if b.name.startswith("bot."):
@@ -293,16 +270,7 @@ class MecsSetup(Scene):
                 chip = pygame.Rect(
                     b.rect.left + m.u(4), b.rect.top + m.u(4), m.u(30), b.rect.height - m.u(8)
                 )
-                painter.box(surface, chip, SEAT_COLOURS[seat], None, radius=m.u(6))
-                painter.text(
-                    surface,
-                    str(seat + 1),
-                    chip.center,
-                    m.small + 1,
-                    seat_text_colour(seat),
-                    bold=True,
-                    anchor="center",
-                )
+                painter.seat_chip(surface, chip, seat, size=m.small + 1)
         for label, y in self.option_rows:
             painter.text(surface, label, (m.u(16), y), m.text, bold=True, anchor="midleft")
         if self.message:

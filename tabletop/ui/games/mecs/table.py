@@ -68,7 +68,7 @@ from tabletop.ui.saves import GameSave, keyed_dealer, standings_result
 from tabletop.ui.scenes.common import Confirm, home_and_again, route_to_press
 from tabletop.ui.scenes.rules import ChoiceGrid
 from tabletop.ui.scenes.settings import PinPad, pin_gate
-from tabletop.ui.theme import SEAT_COLOURS, Metrics, seat_text_colour
+from tabletop.ui.theme import Metrics
 from tabletop.ui.widgets import Button, hit
 
 log = logging.getLogger(__name__)
@@ -1050,16 +1050,7 @@ class MecsTable(Scene):
             m.u(26) if compact else m.u(30),
             rect.height - m.u(8) if compact else min(m.u(30), rect.height - m.u(8)),
         )
-        painter.box(surface, chip, SEAT_COLOURS[seat], None, radius=m.u(6))
-        painter.text(
-            surface,
-            str(seat + 1),
-            chip.center,
-            m.small + 2,
-            seat_text_colour(seat),
-            bold=True,
-            anchor="center",
-        )
+        painter.seat_chip(surface, chip, seat, size=m.small + 2)
         name = self.name(seat)
         if self.seats[seat].bot and not name.startswith("Bot"):
             name += " (bot)"
@@ -1634,16 +1625,7 @@ class MecsResults(Scene):
                 anchor="midleft",
             )
             chip = pygame.Rect(m.u(110), y + m.u(3), m.u(36), step - m.u(6))
-            painter.box(surface, chip, SEAT_COLOURS[seat], None, radius=m.u(6))
-            painter.text(
-                surface,
-                str(seat + 1),
-                chip.center,
-                m.small + 2,
-                seat_text_colour(seat),
-                bold=True,
-                anchor="center",
-            )
+            painter.seat_chip(surface, chip, seat, size=m.small + 2)
             painter.text(
                 surface,
                 self.table.name(seat),
