@@ -47,7 +47,7 @@ from tabletop.ui.scenes.common import Confirm, Dialog
 from tabletop.ui.scenes.numpad import NumPad
 from tabletop.ui.scenes.rules import ChoiceGrid
 from tabletop.ui.scenes.settings import PinPad, pin_gate
-from tabletop.ui.theme import PALETTE, SEAT_COLOURS, Metrics
+from tabletop.ui.theme import PALETTE, SEAT_COLOURS, Color, Metrics
 from tabletop.ui.widgets import Button, hit
 
 log = logging.getLogger(__name__)
@@ -798,44 +798,11 @@ class TableScene(Scene):
         active: bool,
     ) -> None:
         painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
-        army = SEAT_COLOURS[seat]
-        if number is None:
-            painter.box(surface, rect, p.background, p.muted if active else p.quiet, 2, m.u(8))
-            if active:
-                painter.text(surface, "?", rect.center, m.big, p.muted, bold=True, anchor="center")
-            painter.text(
-                surface,
-                "COUNT",
-                (rect.centerx, rect.bottom - m.u(4)),
-                m.small - 6,
-                p.muted,
-                anchor="midbottom",
-                max_width=rect.width - 4,
-            )
-            return
-        painter.box(surface, rect, (255, 255, 255), army, max(3, m.u(5)), m.u(8))
-        size = min(m.big + m.u(16), rect.height // 2)
-        painter.text(
-            surface,
-            str(number),
-            rect.center,
-            size,
-            p.ink,
-            bold=True,
-            anchor="center",
-            max_width=rect.width - m.u(10),
-        )
-        painter.text(
-            surface,
-            "COUNT",
-            (rect.centerx, rect.bottom - m.u(6)),
-            m.small - 6,
-            p.muted,
-            anchor="midbottom",
-            max_width=rect.width - 8,
-        )
+        label = None if number is None else str(number)
+        white, army = (255, 255, 255), SEAT_COLOURS[seat]
+        self._draw_slot(surface, rect, "COUNT", label, active, white, army, max(3, m.u(5)))
         down = self._face_down(seat)
-        if down:
+        if down and number is not None:
             painter.text(
                 surface,
                 f"+{down}\u2193",
@@ -854,41 +821,49 @@ class TableScene(Scene):
     def _draw_crate(
         self, surface: pygame.Surface, rect: pygame.Rect, face: str | None, active: bool
     ) -> None:
+        label = None if face is None else crate_label(face)
+        self._draw_slot(surface, rect, "CRATE", label, active, CRATE_FILL, self.ctx.painter.p.line)
+
+    def _draw_slot(
+        self,
+        surface: pygame.Surface,
+        rect: pygame.Rect,
+        caption: str,
+        label: str | None,
+        active: bool,
+        fill: Color,
+        border: Color,
+        width: int = 2,
+    ) -> None:
+        """A seat's count or crate: empty (a "?" while the seat is to show it) or its
+        ``label`` large, with ``caption`` at the foot."""
         painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
-        if face is None:
+        if label is None:
             painter.box(surface, rect, p.background, p.muted if active else p.quiet, 2, m.u(8))
             if active:
                 painter.text(surface, "?", rect.center, m.big, p.muted, bold=True, anchor="center")
+            foot, room = m.u(4), rect.width - 4
+        else:
+            painter.box(surface, rect, fill, border, width, m.u(8))
             painter.text(
                 surface,
-                "CRATE",
-                (rect.centerx, rect.bottom - m.u(4)),
-                m.small - 6,
-                p.muted,
-                anchor="midbottom",
-                max_width=rect.width - 4,
+                label,
+                rect.center,
+                min(m.big + m.u(16), rect.height // 2),
+                p.ink,
+                bold=True,
+                anchor="center",
+                max_width=rect.width - m.u(10),
             )
-            return
-        painter.box(surface, rect, CRATE_FILL, p.line, 2, m.u(8))
-        size = min(m.big + m.u(12), rect.height // 2)
+            foot, room = m.u(6), rect.width - 8
         painter.text(
             surface,
-            crate_label(face),
-            rect.center,
-            size,
-            p.ink,
-            bold=True,
-            anchor="center",
-            max_width=rect.width - m.u(8),
-        )
-        painter.text(
-            surface,
-            "CRATE",
-            (rect.centerx, rect.bottom - m.u(6)),
+            caption,
+            (rect.centerx, rect.bottom - foot),
             m.small - 6,
             p.muted,
             anchor="midbottom",
-            max_width=rect.width - 8,
+            max_width=room,
         )
 
     def _draw_solution(
