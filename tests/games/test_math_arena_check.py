@@ -4,7 +4,6 @@ on stderr, never a traceback."""
 
 from __future__ import annotations
 
-import io
 import json
 import subprocess
 import sys
@@ -13,27 +12,7 @@ from typing import Any
 
 import pytest
 
-from tabletop import cli
-
-
-def run_main(
-    argv: list[str],
-    capsys: pytest.CaptureFixture[str],
-    monkeypatch: pytest.MonkeyPatch,
-    stdin: str = "",
-) -> tuple[int, str, str]:
-    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
-    status = cli.main(argv)
-    out, err = capsys.readouterr()
-    return status, out, err
-
-
-def check_stdin(
-    data: Any, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> tuple[int, str, str]:
-    text = data if isinstance(data, str) else json.dumps(data)
-    return run_main(["check", "math-arena", "-"], capsys, monkeypatch, text)
-
+from tests.games.check_cli import check_stdin, run_main
 
 # -- good input --------------------------------------------------------------------------
 
@@ -42,7 +21,7 @@ def test_check_stdin_values_and_winners(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     data = {"operator": "KH", "plays": [["5S", "2D"], ["AS", "3H"], ["10C", "4C"]]}
-    status, out, err = check_stdin(data, capsys, monkeypatch)
+    status, out, err = check_stdin("math-arena", data, capsys, monkeypatch)
     assert (status, err) == (0, "")
     assert out.count("\n") == 1
     assert json.loads(out) == {"values": [7, 4, 14], "winners": [1], "goal": "lowest"}
@@ -52,7 +31,7 @@ def test_check_tie_lists_every_best_seat(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     data = {"operator": "JS", "plays": [["AS", "10S"], ["AH", "10H"], ["5C", "6C"]]}
-    status, out, _ = check_stdin(data, capsys, monkeypatch)
+    status, out, _ = check_stdin("math-arena", data, capsys, monkeypatch)
     assert status == 0 and json.loads(out)["winners"] == [0, 1]
 
 
@@ -141,7 +120,7 @@ def test_check_rejections_exit_2_with_one_line(
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    status, out, err = check_stdin(data, capsys, monkeypatch)
+    status, out, err = check_stdin("math-arena", data, capsys, monkeypatch)
     assert status == 2
     assert out == ""
     assert err.count("\n") == 1 and err.startswith("tabletop check: ")

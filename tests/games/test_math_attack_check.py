@@ -4,7 +4,6 @@ with exactly one line on stderr, never a traceback."""
 
 from __future__ import annotations
 
-import io
 import json
 import subprocess
 import sys
@@ -13,27 +12,7 @@ from typing import Any
 
 import pytest
 
-from tabletop import cli
-
-
-def run_main(
-    argv: list[str],
-    capsys: pytest.CaptureFixture[str],
-    monkeypatch: pytest.MonkeyPatch,
-    stdin: str = "",
-) -> tuple[int, str, str]:
-    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
-    status = cli.main(argv)
-    out, err = capsys.readouterr()
-    return status, out, err
-
-
-def check_stdin(
-    data: Any, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> tuple[int, str, str]:
-    text = data if isinstance(data, str) else json.dumps(data)
-    return run_main(["check", "math-attack", "-"], capsys, monkeypatch, text)
-
+from tests.games.check_cli import check_stdin, run_main
 
 # -- good input --------------------------------------------------------------------------
 
@@ -42,7 +21,7 @@ def test_check_stdin_total_and_cancelled(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     data = {"cards": ["+5", "-3", "CANCEL", "+N", "FLIP", "BLOCK", "+D", "CANCEL", "-H"]}
-    status, out, err = check_stdin(data, capsys, monkeypatch)
+    status, out, err = check_stdin("math-attack", data, capsys, monkeypatch)
     assert (status, err) == (0, "")
     assert out.count("\n") == 1
     result = json.loads(out)
@@ -65,7 +44,7 @@ def test_check_file_and_qr_payloads(
 def test_check_empty_line(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    status, out, _ = check_stdin({"cards": []}, capsys, monkeypatch)
+    status, out, _ = check_stdin("math-attack", {"cards": []}, capsys, monkeypatch)
     assert status == 0 and json.loads(out) == {"total": 0, "cancelled": [], "running": []}
 
 
@@ -112,7 +91,7 @@ def test_check_rejections_exit_2_with_one_line(
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    status, out, err = check_stdin(data, capsys, monkeypatch)
+    status, out, err = check_stdin("math-attack", data, capsys, monkeypatch)
     assert status == 2
     assert out == ""
     assert err.count("\n") == 1 and err.startswith("tabletop check: ")
