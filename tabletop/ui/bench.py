@@ -26,27 +26,11 @@ from typing import Any
 
 
 def _app(size: tuple[int, int]) -> Any:
-    import pygame
-
-    from tabletop.assets import mathe_meister_layout
-    from tabletop.highscores import HighScores
-    from tabletop.ui.app import App, Context
-    from tabletop.ui.prefs import PrefsFile
+    from tabletop.ui.app import App
+    from tabletop.ui.offscreen import offscreen
     from tabletop.ui.scenes.home import HomeScene
-    from tabletop.ui.sound import Sounds
-    from tabletop.ui.theme import metrics_for
 
-    pygame.display.init()
-    pygame.font.init()
-    window = pygame.display.set_mode(size)
-    ctx = Context(
-        metrics=metrics_for(size),
-        sounds=Sounds(enabled=False),
-        highscores=HighScores(":memory:"),
-        prefs=PrefsFile(None),
-        layout=mathe_meister_layout(),
-        rng=random.Random(1),
-    )
+    ctx, window = offscreen(size, 1)
     ctx.prefs.prefs.dice_input = "tap"
     app = App(ctx, window, vision_queue=queue.SimpleQueue())
     app.stack.push(HomeScene(ctx))

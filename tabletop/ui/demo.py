@@ -25,9 +25,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from tabletop.assets import assets_dir, mathe_meister_layout
+from tabletop.assets import assets_dir
 from tabletop.games.mathe_meister import LINES, MODE_NAMES, ROUNDS, line_name, score_sheet
-from tabletop.highscores import HighScores
 
 SIZE = (800, 480)
 
@@ -136,15 +135,12 @@ def run_demo(
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     import pygame
 
-    from tabletop.store import FILE_NAME, Journal
     from tabletop.terminal import render_score
-    from tabletop.ui.app import App, Context
+    from tabletop.ui.app import App
     from tabletop.ui.autoplay import Autoplayer
-    from tabletop.ui.prefs import PrefsFile
+    from tabletop.ui.offscreen import offscreen
     from tabletop.ui.scenes.home import HomeScene
     from tabletop.ui.scenes.results import ResultsScene
-    from tabletop.ui.sound import Sounds
-    from tabletop.ui.theme import metrics_for
 
     seed = random.SystemRandom().randrange(10**6) if seed is None else seed
     folder = out_dir or Path(tempfile.mkdtemp(prefix="tabletop-demo-"))
@@ -158,19 +154,7 @@ def run_demo(
     vision_queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
     camera, reader_name = pick_camera(lambda: order[current["round"]], vision_queue.put)
 
-    pygame.display.init()
-    pygame.font.init()
-    window = pygame.display.set_mode(size)
-    ctx = Context(
-        metrics=metrics_for(size),
-        sounds=Sounds(enabled=False),
-        highscores=HighScores(":memory:"),
-        prefs=PrefsFile(None),
-        layout=mathe_meister_layout(),
-        camera=camera,
-        rng=random.Random(seed),
-        journal=Journal(data / FILE_NAME) if data is not None else Journal(":memory:"),
-    )
+    ctx, window = offscreen(size, seed, data, camera=camera)
     ctx.prefs.prefs.dice_input = "camera"
     tag = f"mathe-meister:{seed}:{'+'.join(modes)}"
     carry_on = _left_over(ctx.journal, tag)

@@ -955,29 +955,15 @@ def run_demo(
     """One round with a bot that drags bubbles (see :mod:`tabletop.ui.games`)."""
     os.environ["SDL_VIDEODRIVER"] = "dummy"
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-    from tabletop.assets import mathe_meister_layout
     from tabletop.ui.app import App
     from tabletop.ui.autoplay import Autoplayer
-    from tabletop.ui.prefs import PrefsFile
-    from tabletop.ui.sound import Sounds
-    from tabletop.ui.theme import metrics_for
+    from tabletop.ui.offscreen import offscreen
 
     seed = random.SystemRandom().randrange(10**6) if seed is None else seed
     folder = out_dir or Path(tempfile.mkdtemp(prefix="tabletop-bubbles-"))
     folder.mkdir(parents=True, exist_ok=True)
     clock = _DemoClock()
-    pygame.display.init()
-    pygame.font.init()
-    window = pygame.display.set_mode(size)
-    ctx = Context(
-        metrics=metrics_for(size),
-        sounds=Sounds(enabled=False),
-        highscores=HighScores(":memory:"),
-        prefs=PrefsFile(None),
-        layout=mathe_meister_layout(),
-        clock=clock,
-        rng=random.Random(seed),
-    )
+    ctx, window = offscreen(size, seed, clock=clock)
     app = App(ctx, window, flip=False)
     app.stack.push(setup_scene(ctx))
     app.step()

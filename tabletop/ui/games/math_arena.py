@@ -2157,16 +2157,11 @@ def run_demo(
     """
     os.environ["SDL_VIDEODRIVER"] = "dummy"
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-    from tabletop.assets import mathe_meister_layout
-    from tabletop.highscores import HighScores
-    from tabletop.store import FILE_NAME, Journal
     from tabletop.ui.app import App
     from tabletop.ui.autoplay import Autoplayer
     from tabletop.ui.input import CardSeen
-    from tabletop.ui.prefs import PrefsFile
+    from tabletop.ui.offscreen import offscreen
     from tabletop.ui.scenes.home import HomeScene
-    from tabletop.ui.sound import Sounds
-    from tabletop.ui.theme import metrics_for
 
     seed = random.SystemRandom().randrange(10**6) if seed is None else seed
     folder = out_dir or Path(tempfile.mkdtemp(prefix="tabletop-arena-demo-"))
@@ -2174,19 +2169,12 @@ def run_demo(
     rng = random.Random(seed)
     players = 2 + seed % 4
     clock = _DemoClock()
-    pygame.display.init()
-    pygame.font.init()
-    window = pygame.display.set_mode(size)
-    ctx = Context(
-        metrics=metrics_for(size),
-        sounds=Sounds(enabled=False),
-        highscores=HighScores(":memory:"),
-        prefs=PrefsFile(None),
-        layout=mathe_meister_layout(),
+    ctx, window = offscreen(
+        size,
+        seed,
+        data,
         clock=clock,
-        rng=random.Random(seed),
-        journal=Journal(data / FILE_NAME) if data is not None else Journal(":memory:"),
-        session=f"demo {seed}",  # the journal's lesson: this demo's seed
+        session=f"demo {seed}",  # the journal's lesson: the seed
     )
     saved = _demo_left_over(ctx, players)
     app = App(ctx, window, flip=False)

@@ -63,7 +63,7 @@ from tabletop.games.math_attack import (
     parse_card,
     running_totals,
 )
-from tabletop.store import FILE_NAME, Journal, SeatInfo
+from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.games import start_card_camera, stop_card_camera
 from tabletop.ui.input import Back, CardSeen, CardsSeen, InputEvent, SeatPressed, Tap
@@ -1531,30 +1531,15 @@ def run_demo(
     """
     os.environ["SDL_VIDEODRIVER"] = "dummy"
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-    from tabletop.assets import mathe_meister_layout
-    from tabletop.highscores import HighScores
     from tabletop.ui.app import App
     from tabletop.ui.autoplay import Autoplayer
-    from tabletop.ui.prefs import PrefsFile
+    from tabletop.ui.offscreen import offscreen
     from tabletop.ui.scenes.home import HomeScene
-    from tabletop.ui.sound import Sounds
-    from tabletop.ui.theme import metrics_for
 
     seed = random.SystemRandom().randrange(10**6) if seed is None else seed
     folder = out_dir or Path(tempfile.mkdtemp(prefix="tabletop-math-attack-"))
     folder.mkdir(parents=True, exist_ok=True)
-    pygame.display.init()
-    pygame.font.init()
-    window = pygame.display.set_mode(size)
-    ctx = Context(
-        metrics=metrics_for(size),
-        sounds=Sounds(enabled=False),
-        highscores=HighScores(":memory:"),
-        prefs=PrefsFile(None),
-        layout=mathe_meister_layout(),
-        rng=random.Random(seed),
-        journal=Journal(data / FILE_NAME) if data is not None else Journal(":memory:"),
-    )
+    ctx, window = offscreen(size, seed, data)
     table = DemoTable(ctx, GAME.name, seed)
     deck = table.open(GAMES)
     app = App(ctx, window, flip=False)

@@ -234,31 +234,19 @@ def run_demo(
 
     import pygame
 
-    from tabletop.assets import mathe_meister_layout
-    from tabletop.highscores import HighScores
-    from tabletop.store import FILE_NAME, Journal
-    from tabletop.ui.app import App, Context
+    from tabletop.ui.app import App
     from tabletop.ui.games.math_wars_meta.results import ResultsScene, winner_line
-    from tabletop.ui.prefs import PrefsFile
+    from tabletop.ui.offscreen import offscreen
     from tabletop.ui.scenes.home import HomeScene
-    from tabletop.ui.sound import Sounds
-    from tabletop.ui.theme import metrics_for
 
     started = time.perf_counter()
     seed = random.SystemRandom().randrange(10**6) if seed is None else seed
     folder = out_dir or Path(tempfile.mkdtemp(prefix="tabletop-mwm-demo-"))
     folder.mkdir(parents=True, exist_ok=True)
-    pygame.display.init()
-    pygame.font.init()
-    window = pygame.display.set_mode(size)
-    ctx = Context(
-        metrics=metrics_for(size),
-        sounds=Sounds(enabled=False),
-        highscores=HighScores(":memory:"),
-        prefs=PrefsFile(None),
-        layout=mathe_meister_layout(),
-        rng=random.Random(seed),
-        journal=Journal(data / FILE_NAME) if data is not None else Journal(":memory:"),
+    ctx, window = offscreen(
+        size,
+        seed,
+        data,
         session=f"demo {seed}",  # the journal's lesson: this demo's seed
     )
     wanted = {"edition": edition, "players": players, "discard_option": discard_option}
