@@ -67,6 +67,14 @@ class Painter:
             size -= 1
         return size
 
+    def ellipsis(self, text: str, size: int, width: int, bold: bool = False) -> str:
+        """``text``, cut short with "…" if it is wider than ``width`` at ``size``."""
+        if self.fonts.width(text, size, bold) <= width:
+            return text
+        while text and self.fonts.width(text + "…", size, bold) > width:
+            text = text[:-1]
+        return text.rstrip() + "…"
+
     def text(
         self,
         surface: pygame.Surface,
@@ -88,9 +96,11 @@ class Painter:
         return rect
 
     def wrap(self, text: str, size: int, width: int, bold: bool = False) -> list[str]:
+        """``text`` in lines no wider than ``width``, broken between words, and inside a
+        word only where the word alone is wider (a long name typed without spaces)."""
         lines: list[str] = []
         for paragraph in text.split("\n"):
-            words = paragraph.split()
+            words = [p for w in paragraph.split() for p in self._pieces(w, size, width, bold)]
             line = ""
             for word in words:
                 trial = f"{line} {word}".strip()
@@ -101,6 +111,16 @@ class Painter:
                     line = trial
             lines.append(line)
         return lines
+
+    def _pieces(self, word: str, size: int, width: int, bold: bool) -> list[str]:
+        pieces = []
+        while len(word) > 1 and self.fonts.width(word, size, bold) > width:
+            n = len(word) - 1
+            while n > 1 and self.fonts.width(word[:n], size, bold) > width:
+                n -= 1
+            pieces.append(word[:n])
+            word = word[n:]
+        return [*pieces, word]
 
     def paragraph(
         self,
@@ -205,7 +225,7 @@ class Painter:
             top = b.rect.centery - (label_h + gap + cap_h) // 2
             self.text(
                 surface,
-                b.label,
+                self.ellipsis(b.label, label_size, inner, bold=True),
                 (b.rect.centerx, top + label_h),
                 label_size,
                 ink,
@@ -214,22 +234,22 @@ class Painter:
             )
             self.text(
                 surface,
-                b.caption,
+                self.ellipsis(b.caption, cap_size, inner),
                 (b.rect.centerx, top + label_h + gap + cap_h),
                 cap_size,
                 ink,
                 anchor="midbottom",
             )
         elif b.label:
+            size = self.fit_size(b.label, size, inner, bold=True)
             self.text(
                 surface,
-                b.label,
+                self.ellipsis(b.label, size, inner, bold=True),
                 b.rect.center,
                 size,
                 ink,
                 bold=True,
                 anchor="center",
-                max_width=inner,
             )
 
     def buttons(self, surface: pygame.Surface, buttons: Sequence[Button]) -> None:

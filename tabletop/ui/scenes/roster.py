@@ -45,15 +45,6 @@ NAME_LIMIT = 24  # letters typed on the screen's keyboard
 MAX_FILES = 9  # CSV files offered at once
 
 
-def ellipsis(painter: Painter, text: str, size: int, width: int, bold: bool = False) -> str:
-    """``text``, cut short with "…" if it is wider than ``width`` at ``size``."""
-    if painter.fonts.width(text, size, bold) <= width:
-        return text
-    while text and painter.fonts.width(text + "…", size, bold) > width:
-        text = text[:-1]
-    return text.rstrip() + "…"
-
-
 def count_students(n: int) -> str:
     """``"1 student"``, ``"3 students"``."""
     return f"{n} student{'' if n == 1 else 's'}"
@@ -674,6 +665,5 @@ __all__ = [
     "StudentGrid",
     "TypedName",
     "csv_files",
-    "ellipsis",
     "free_name",
 ]

@@ -644,9 +644,8 @@ class StationScene(Scene):
         painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
         now = self.runner.moment
         surface.fill(p.background)
-        title = "Time's up!" if self.ended is not None else self.runner.title
-        painter.text(surface, title, (m.u(16), m.u(10)), m.title + m.u(6), bold=True)
         # The countdown, top right: to the next rotation in a transition, else to play.
+        room = m.width - m.u(32)
         if not now.done:
             words = "Paused" if now.paused else now.countdown()
             caption = (
@@ -656,7 +655,7 @@ class StationScene(Scene):
                 if not now.paused
                 else "the teacher paused the clock"
             )
-            painter.text(
+            clock = painter.text(
                 surface,
                 words,
                 (m.width - m.u(16), m.u(4)),
@@ -668,6 +667,13 @@ class StationScene(Scene):
             painter.text(
                 surface, caption, (m.width - m.u(16), m.u(58)), m.small, p.muted, anchor="topright"
             )
+            room = clock.left - m.u(28)
+        # The title, left of the countdown (a long station name shrinks, then is cut:
+        # the panel below shows it whole).
+        title = "Time's up!" if self.ended is not None else self.runner.title
+        size = painter.fit_size(title, m.title + m.u(6), room, bold=True)
+        title = painter.ellipsis(title, size, room, bold=True)
+        painter.text(surface, title, (m.u(16), m.u(10)), size, bold=True)
         y = m.u(84)
         width = m.width - m.u(32)
         leaving = self.leaving()

@@ -36,7 +36,7 @@ from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.input import Back, CardsSeen, InputEvent, Key, Tap
 from tabletop.ui.scenes.common import header
-from tabletop.ui.scenes.roster import PickDialog, StudentGrid, ellipsis, group_label
+from tabletop.ui.scenes.roster import PickDialog, StudentGrid, group_label
 from tabletop.ui.theme import SEAT_COLOURS, Metrics
 from tabletop.ui.widgets import Button, hit
 
@@ -427,7 +427,7 @@ class SignInScene(Scene):
         ink = p.ink if seat.decided else p.muted
         painter.text(
             surface,
-            ellipsis(painter, name, size, inner, bold=True),
+            painter.ellipsis(name, size, inner, bold=True),
             (left, b.rect.top + m.u(3)),
             size,
             ink,
@@ -435,7 +435,7 @@ class SignInScene(Scene):
         )
         painter.text(
             surface,
-            ellipsis(painter, seat.status, m.small, inner),
+            painter.ellipsis(seat.status, m.small, inner),
             (left, b.rect.bottom - m.u(3)),
             m.small,
             p.good if seat.student is not None else p.muted,
