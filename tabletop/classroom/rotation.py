@@ -49,6 +49,7 @@ log = logging.getLogger(__name__)
 Phase = Literal["play", "warning", "transition", "done"]
 
 MAX_STATIONS = 8
+MAX_STATION_NAME = 30  # "this is Station 2 — <name>" fits the station screen at 800x480
 MINUTES = (1, 90)  # minutes per rotation, inclusive
 TRANSITION = (0, 10)
 WARNING = (0, 10)
@@ -122,6 +123,13 @@ class Station:
                 "rotation.options", f"a station's options must be plain JSON values: {exc}"
             ) from exc
         object.__setattr__(self, "options", dict(self.options))
+        object.__setattr__(self, "name", " ".join(str(self.name).split()))
+        if len(self.name) > MAX_STATION_NAME:
+            raise BadInput(
+                "rotation.name",
+                f"the station name {self.name[:40]!r} is {len(self.name)} letters long; "
+                f"at most {MAX_STATION_NAME} fit on the station's screen",
+            )
         if not self.name:
             object.__setattr__(self, "name", GAME_TITLES.get(self.game, self.game))
 

@@ -60,6 +60,16 @@ def test_plan_station_defaults_name_and_mode() -> None:
     assert set(STATION_MODES) == set(GAMES)
 
 
+def test_plan_station_name_is_tidied_and_must_fit_the_screen() -> None:
+    assert Station("mecs", name="  Quiet   corner ").name == "Quiet corner"
+    assert Station("mecs", name="   ").name == "M.E.C.S."
+    assert Station("mecs", name="x" * 30).name == "x" * 30
+    with pytest.raises(BadInput) as err:
+        Station("mecs", name="The table by the window next to the door")
+    assert err.value.code == "rotation.name"
+    assert "40 letters long; at most 30 fit" in err.value.message
+
+
 def test_plan_who_is_where_every_group_visits_every_station() -> None:
     p = plan()
     # rotation 0: Red at 1, Blue at 2, Green at 3, station 4 rests

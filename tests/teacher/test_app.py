@@ -183,6 +183,9 @@ def test_teacher_api_errors_are_plain_sentences(serve: Callable[[Scenario], None
         )
         r = await post(client, "/api/plan", {"plan": PLAN, "stations": {"station-1": 5}})
         assert r.status == 400 and "station 5" in (await r.json())["error"]
+        long = dict(PLAN, stations=[{"game": "mecs", "name": "A very long name " * 3}])
+        r = await post(client, "/api/plan", {"plan": long, "stations": {}})
+        assert r.status == 400 and "at most 30 fit" in (await r.json())["error"]
         r = await client.post(
             "/api/clock", data=b"{nope", headers={**origin(client), "Content-Type": "x"}
         )

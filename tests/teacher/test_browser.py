@@ -154,6 +154,7 @@ def test_browser_start_pause_all_pause_one_and_extend(page: Any, classroom: Clas
     expect(page.locator("#plan-error")).to_contain_text("4 groups but only 3 stations")
     page.screenshot(path=str(SHOTS / "teacher-plan-1280x800.png"), full_page=True)
     page.fill("#plan-groups", "Red\nBlue\nGreen")
+    page.fill('.station-row[data-index="2"] input.name', "  Quiet corner ")
     page.fill("#plan-minutes", "12")
     for i, device in enumerate(DEVICES):
         page.select_option(f'.station-row[data-index="{i}"] select.device', device)
@@ -162,6 +163,7 @@ def test_browser_start_pause_all_pause_one_and_extend(page: Any, classroom: Clas
     expect(page.locator(".card.playing")).to_have_count(3)
     expect(card(page, "station-2")).to_contain_text("Group Blue")
     expect(card(page, "station-2")).to_contain_text("Math Arena")
+    expect(card(page, "station-3")).to_contain_text("Station 3 \u2014 Quiet corner")
     expect(page.locator("#rotation")).to_have_text("Rotation 1 of 3: playing.")
     expect(card(page, "station-1").locator(".left")).to_have_text(BEFORE)
 

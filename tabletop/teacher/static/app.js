@@ -219,11 +219,17 @@ function stationRow(index, station) {
   fillModes();
   if (station && station.mode) mode.value = station.mode;
   game.addEventListener("change", fillModes);
+  // The name the children see ("this is Station 2 — Quiet corner"); empty: the game's.
+  const name = el("input", { type: "text", class: "name", maxlength: "30", placeholder: "the game's name",
+    "aria-label": `Station ${index + 1} name` });
+  const titled = station && catalogue.find((g) => g.id === station.game);
+  if (station && (!titled || station.name !== titled.title)) name.value = station.name;
   const device = el("select", { "aria-label": `Station ${index + 1} device`, class: "device" });
   const remove = el("button", { type: "button", class: "quiet", text: "Remove", "aria-label": `Remove station ${index + 1}` });
   const row = el("div", { class: "station-row", "data-index": index },
     el("span", { class: "num", text: `Station ${index + 1}` }),
-    el("label", {}, "Game", game), el("label", {}, "Mode", mode), el("label", {}, "Device", device), remove);
+    el("label", {}, "Game", game), el("label", {}, "Mode", mode), el("label", {}, "Name", name),
+    el("label", {}, "Device", device), remove);
   remove.addEventListener("click", () => { row.remove(); renumber(); });
   return row;
 }
@@ -295,7 +301,9 @@ async function startPlan(event) {
     if (device) stations[device] = i;
   });
   const plan = {
-    stations: rows.map((row) => ({ game: $("select.game", row).value, mode: $("select.mode", row).value })),
+    stations: rows.map((row) => ({
+      game: $("select.game", row).value, mode: $("select.mode", row).value, name: $("input.name", row).value.trim(),
+    })),
     groups: $("#plan-groups").value.split(/[\n,]/).map((g) => g.trim()).filter(Boolean),
     minutes: number("#plan-minutes"),
     transition: number("#plan-transition"),
