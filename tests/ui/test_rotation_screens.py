@@ -12,7 +12,13 @@ import pygame
 import pytest
 
 from hardware.buttons import NoLamps
-from tabletop.classroom.rotation import Plan, Station, running_rotation, start_rotation
+from tabletop.classroom.rotation import (
+    STATION_MODES,
+    Plan,
+    Station,
+    running_rotation,
+    start_rotation,
+)
 from tabletop.engine.match import Match
 from tabletop.engine.protocol import Result
 from tabletop.games import GAMES
@@ -31,6 +37,7 @@ from tabletop.ui.scenes.rotation import (
     RotationRunner,
     StationScene,
     finish_games,
+    mode_button,
     restore_rotation,
 )
 from tabletop.ui.theme import ORANGE, PALETTE
@@ -383,6 +390,22 @@ def test_rotation_time_up_without_game_saves_does_not_crash() -> None:
     wall.advance(15 * MIN)
     app.step()
     assert isinstance(app.stack.top, StationScene)
+
+
+@pytest.mark.parametrize(
+    "game,mode", [(g, m) for g, modes in STATION_MODES.items() for m, _ in modes]
+)
+def test_rotation_station_opens_its_game_set_to_the_planned_mode(game, mode) -> None:
+    plan = Plan((Station("mecs"), Station(game, mode)), ("Red", "Blue"))
+    app, _wall, runner = rotation_app(station=1, plan=plan)
+    app.stack.push(StationScene(app.ctx, runner))
+    Autoplayer(app).tap("start")
+    setup = app.stack.top
+    assert not isinstance(setup, StationScene)
+    chosen = setup.target(mode_button(game, mode))
+    assert chosen is not None and chosen.selected, f"{game} opened without {mode}"
+    others = [m for m, _ in STATION_MODES[game] if m != mode]
+    assert not any(setup.target(mode_button(game, m)).selected for m in others)
 
 
 def test_rotation_idle_station_and_the_last_rotation() -> None:

@@ -548,6 +548,26 @@ def open_game(ctx: Context, game: str) -> Scene | None:
     return None if module is None else module.setup_scene(ctx)
 
 
+def mode_button(game: str, mode: str) -> str:
+    """The button on the game's setup screen that picks a station's mode."""
+    if game == "math-arena":
+        return {"cards": "cards.table", "virtual": "cards.virtual"}.get(mode, f"cards.{mode}")
+    return f"mode.{mode}"
+
+
+def choose_mode(setup: Scene, station: Station) -> None:
+    """Press the setup screen's own button for the mode the teacher chose for this
+    station, as a child would: the group finds the game set up as planned, and may
+    still change it."""
+    name = mode_button(station.game, station.mode)
+    button = setup.target(name)
+    if button is None or not button.enabled:
+        log.warning("rotation: %s's setup has no button %s for its mode", station.game, name)
+        return
+    if not button.selected:
+        setup.press(name)
+
+
 # -- the station screen -----------------------------------------------------------------------
 
 
@@ -639,6 +659,7 @@ class StationScene(Scene):
                 log.error("rotation: no screen for %s", self.station.game)
                 return
             self.stack.push(scene)
+            choose_mode(scene, self.station)
 
     def draw(self, surface: pygame.Surface) -> None:
         painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
