@@ -73,6 +73,18 @@ STATION_MODES: dict[str, tuple[tuple[str, str], ...]] = {
 }
 
 
+# Each game's setup options a station can preset: (key, name, ((value, name), ...)); the
+# game's setup screen has a button ``<key>.<value>`` for each. A station that leaves an
+# option out lets the group choose it.
+STATION_OPTIONS: dict[str, tuple[tuple[str, str, tuple[tuple[str, str], ...]], ...]] = {
+    "mathe-meister": (),
+    "math-wars-meta": (("edition", "Edition", (("MWM25", "MWM25"), ("MWM100", "MWM100"))),),
+    "math-attack": (("level", "Bot", (("easy", "Easy"), ("medium", "Medium"), ("hard", "Hard"))),),
+    "mecs": (("deck", "Deck", (("beginners", "Beginners"), ("advanced", "Advanced"))),),
+    "math-arena": (("level", "Bots", (("easy", "Easy bots"), ("hard", "Hard bots"))),),
+}
+
+
 def game_ids() -> frozenset[str]:
     """The games a station can run: those of :data:`tabletop.games.GAMES`."""
     from tabletop.games import GAMES
@@ -123,6 +135,7 @@ class Station:
                 "rotation.options", f"a station's options must be plain JSON values: {exc}"
             ) from exc
         object.__setattr__(self, "options", dict(self.options))
+        self._check_options()
         object.__setattr__(self, "name", " ".join(str(self.name).split()))
         if len(self.name) > MAX_STATION_NAME:
             raise BadInput(
@@ -133,9 +146,40 @@ class Station:
         if not self.name:
             object.__setattr__(self, "name", GAME_TITLES.get(self.game, self.game))
 
+    def _check_options(self) -> None:
+        title = GAME_TITLES.get(self.game, self.game)
+        known = {key: dict(values) for key, _, values in STATION_OPTIONS.get(self.game, ())}
+        for key, value in self.options.items():
+            if key not in known:
+                choose = f"choose from {', '.join(known)}" if known else "it has none"
+                raise BadInput("rotation.options", f"{title} has no option {key!r}: {choose}")
+            if value not in known[key]:
+                raise BadInput(
+                    "rotation.options",
+                    f"{title}'s {key} cannot be {value!r}: choose one of {', '.join(known[key])}",
+                )
+        if (
+            self.game == "mecs"
+            and self.mode == "challenge"
+            and self.options.get("deck") == ("beginners")
+        ):
+            raise BadInput(
+                "rotation.options",
+                "M.E.C.S. Challenge uses the green cards: it needs the advanced deck",
+            )
+
     @property
     def mode_name(self) -> str:
         return mode_name(self.game, self.mode)
+
+    @property
+    def option_names(self) -> list[str]:
+        """The preset options as the children read them (``["Deck: Beginners"]``)."""
+        return [
+            f"{name}: {dict(values)[self.options[key]]}"
+            for key, name, values in STATION_OPTIONS.get(self.game, ())
+            if key in self.options
+        ]
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -619,6 +663,7 @@ def last_plan(journal: Journal) -> Plan | None:
 __all__ = [
     "GAME_TITLES",
     "STATION_MODES",
+    "STATION_OPTIONS",
     "Extension",
     "Moment",
     "Pause",

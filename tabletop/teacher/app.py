@@ -40,7 +40,7 @@ from aiohttp import web
 
 from tabletop.classroom import report
 from tabletop.classroom.fleet.coordinator import ACTIONS, Coordinator
-from tabletop.classroom.rotation import GAME_TITLES, STATION_MODES, Plan
+from tabletop.classroom.rotation import GAME_TITLES, STATION_MODES, STATION_OPTIONS, Plan
 from tabletop.engine.errors import BadInput, TabletopError
 from tabletop.printables.badges import decode_csv
 from tabletop.teacher.auth import COOKIE, Gate, Locked, WrongPin
@@ -208,7 +208,15 @@ async def dashboard(request: web.Request) -> web.StreamResponse:
 def _state(console: Coordinator) -> dict[str, Any]:
     body = console.snapshot()
     body["catalogue"] = [
-        {"id": game, "title": title, "modes": [list(m) for m in STATION_MODES.get(game, ())]}
+        {
+            "id": game,
+            "title": title,
+            "modes": [list(m) for m in STATION_MODES.get(game, ())],
+            "options": [
+                [key, name, [list(v) for v in values]]
+                for key, name, values in STATION_OPTIONS.get(game, ())
+            ],
+        }
         for game, title in GAME_TITLES.items()
     ]
     body["groups"] = console.roster().groups()

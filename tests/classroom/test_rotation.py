@@ -8,6 +8,7 @@ import pytest
 
 from tabletop.classroom.rotation import (
     STATION_MODES,
+    STATION_OPTIONS,
     Plan,
     RotationClock,
     Station,
@@ -58,6 +59,23 @@ def test_plan_station_defaults_name_and_mode() -> None:
     assert s.name == "Math Wars Meta" and s.mode == "pvp" and s.mode_name == "Players"
     assert Station("mecs", "challenge", name="Table 4").name == "Table 4"
     assert set(STATION_MODES) == set(GAMES)
+
+
+def test_plan_station_options_are_the_setup_screens_own() -> None:
+    assert set(STATION_OPTIONS) == set(GAMES)
+    s = Station("mecs", options={"deck": "beginners"})
+    assert s.option_names == ["Deck: Beginners"]
+    assert Station("math-arena", options={"level": "hard"}).option_names == ["Bots: Hard bots"]
+    assert Station.from_json(s.to_json()) == s
+    with pytest.raises(BadInput, match=r"M\.E\.C\.S\. has no option 'edition': choose from deck"):
+        Station("mecs", options={"edition": "MWM25"})
+    with pytest.raises(BadInput, match="Mathe-Meister has no option 'deck': it has none"):
+        Station("mathe-meister", options={"deck": "advanced"})
+    with pytest.raises(BadInput, match="level cannot be 'expert': choose one of easy, medium"):
+        Station("math-attack", "bot", options={"level": "expert"})
+    with pytest.raises(BadInput, match="it needs the advanced deck") as err:  # MECS-setup rule
+        Station("mecs", "challenge", options={"deck": "beginners"})
+    assert err.value.code == "rotation.options"
 
 
 def test_plan_station_name_is_tidied_and_must_fit_the_screen() -> None:

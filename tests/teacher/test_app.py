@@ -109,6 +109,10 @@ def test_teacher_login_sets_a_strict_http_only_cookie(serve: Callable[[Scenario]
         state = await (await client.get("/api/state")).json()
         assert state["stations"] == [] and state["plan"] is None
         assert {g["id"] for g in state["catalogue"]} >= {"mecs", "math-arena"}
+        (mecs,) = [g for g in state["catalogue"] if g["id"] == "mecs"]
+        assert mecs["options"] == [
+            ["deck", "Deck", [["beginners", "Beginners"], ["advanced", "Advanced"]]]
+        ]
         out = await client.post("/logout", headers=origin(client), allow_redirects=False)
         assert out.status == 303
         client.session.cookie_jar.update_cookies({COOKIE: cookie.value})
@@ -186,6 +190,11 @@ def test_teacher_api_errors_are_plain_sentences(serve: Callable[[Scenario], None
         long = dict(PLAN, stations=[{"game": "mecs", "name": "A very long name " * 3}])
         r = await post(client, "/api/plan", {"plan": long, "stations": {}})
         assert r.status == 400 and "at most 30 fit" in (await r.json())["error"]
+        odd = dict(PLAN, stations=[{"game": "mecs", "options": {"deck": "purple"}}])
+        r = await post(client, "/api/plan", {"plan": odd, "stations": {}})
+        assert (await r.json())["error"] == (
+            "M.E.C.S.'s deck cannot be 'purple': choose one of beginners, advanced."
+        )
         r = await client.post(
             "/api/clock", data=b"{nope", headers={**origin(client), "Content-Type": "x"}
         )

@@ -149,6 +149,7 @@ def test_browser_start_pause_all_pause_one_and_extend(page: Any, classroom: Clas
     page.click("nav a[data-tab=plan]")
     expect(page.locator(".station-row")).to_have_count(3)
     page.select_option('.station-row[data-index="1"] select.game', "math-arena")
+    page.select_option('.station-row[data-index="1"] select.option[data-key="level"]', "hard")
     page.fill("#plan-groups", "Red\nBlue\nGreen\nYellow")
     page.click("#plan-start")
     expect(page.locator("#plan-error")).to_contain_text("4 groups but only 3 stations")
@@ -164,6 +165,9 @@ def test_browser_start_pause_all_pause_one_and_extend(page: Any, classroom: Clas
     expect(card(page, "station-2")).to_contain_text("Group Blue")
     expect(card(page, "station-2")).to_contain_text("Math Arena")
     expect(card(page, "station-3")).to_contain_text("Station 3 \u2014 Quiet corner")
+    stations = page.evaluate("latest.plan.plan.stations")
+    assert [s["options"] for s in stations] == [{}, {"level": "hard"}, {}]
+    assert stations[2]["name"] == "Quiet corner"
     expect(page.locator("#rotation")).to_have_text("Rotation 1 of 3: playing.")
     expect(card(page, "station-1").locator(".left")).to_have_text(BEFORE)
 

@@ -14,6 +14,7 @@ import pytest
 from hardware.buttons import NoLamps
 from tabletop.classroom.rotation import (
     STATION_MODES,
+    STATION_OPTIONS,
     Plan,
     Station,
     running_rotation,
@@ -206,6 +207,30 @@ def test_rotation_editor_sets_up_and_starts_a_plan_by_taps() -> None:
     assert app.stack.top.welcome_text() == (
         "Group 2, this is Station 2: Math Wars Meta Mode: Teams \u00b7 Rotation 1 of 3"
     )
+
+
+def test_rotation_editor_presets_a_stations_options(tmp_path: Path) -> None:
+    app = make_app()
+    auto = open_menu(app)
+    auto.tap("station.2")  # M.E.C.S.
+    picker = app.stack.top
+    auto.tap("opt.deck.beginners")
+    auto.tap("mode.challenge")  # the green cards need the advanced deck: refused, said
+    assert picker.station.mode == "normal"
+    assert "needs the advanced deck" in picker.message
+    app.screenshot(tmp_path / "picker_options.png")
+    auto.tap("opt.deck.advanced")
+    auto.tap("mode.challenge")
+    assert picker.message == ""
+    auto.tap("opt.deck.")  # the group chooses again
+    auto.tap("opt.deck.advanced")
+    auto.tap("done")
+    assert app.stack.top.draft.stations[2] == Station("mecs", "challenge", {"deck": "advanced"})
+    auto.tap("station.2")
+    auto.tap("game.mecs")  # the same game again keeps the options
+    assert app.stack.top.station.options == {"deck": "advanced"}
+    auto.tap("game.math-arena")  # another game starts from its defaults
+    assert app.stack.top.station == Station("math-arena")
 
 
 def test_rotation_editor_refuses_more_groups_than_stations() -> None:
@@ -406,6 +431,28 @@ def test_rotation_station_opens_its_game_set_to_the_planned_mode(game, mode) -> 
     assert chosen is not None and chosen.selected, f"{game} opened without {mode}"
     others = [m for m, _ in STATION_MODES[game] if m != mode]
     assert not any(setup.target(mode_button(game, m)).selected for m in others)
+
+
+OPTION_CASES = [
+    (game, "bot" if game == "math-attack" else "", {key: value})
+    for game, options in STATION_OPTIONS.items()
+    for key, _, values in options
+    for value, _ in values
+]
+
+
+@pytest.mark.parametrize("game,mode,options", OPTION_CASES)
+def test_rotation_station_opens_its_game_with_the_planned_options(game, mode, options) -> None:
+    plan = Plan((Station("mecs"), Station(game, mode, options)), ("Red", "Blue"))
+    app, _wall, runner = rotation_app(station=1, plan=plan)
+    app.stack.push(StationScene(app.ctx, runner))
+    ((key, value),) = options.items()
+    (shown,) = plan.stations[1].option_names  # "Deck: Beginners", on the welcome
+    assert app.stack.top.welcome()[2].split(" \u00b7 ")[1] == shown
+    Autoplayer(app).tap("start")
+    setup = app.stack.top
+    chosen = setup.target(f"{key}.{value}")
+    assert chosen is not None and chosen.selected, f"{game} opened without {key} {value}"
 
 
 def test_rotation_idle_station_and_the_last_rotation() -> None:

@@ -215,10 +215,23 @@ function stationRow(index, station) {
     const entry = catalogue.find((g) => g.id === game.value);
     mode.replaceChildren(...(entry ? entry.modes : []).map(([id, name]) => el("option", { value: id, text: name })));
   };
+  // The game's options (a deck, an edition, the bots' level): each preset, or left to the group.
+  const options = el("span", { class: "options" });
+  const fillOptions = (chosen = {}) => {
+    const entry = catalogue.find((g) => g.id === game.value);
+    options.replaceChildren(...(entry ? entry.options : []).map(([key, label, values]) => {
+      const select = el("select", { class: "option", "data-key": key, "aria-label": `Station ${index + 1} ${label}` },
+        el("option", { value: "", text: "the group chooses" }),
+        ...values.map(([id, text]) => el("option", { value: id, text })));
+      select.value = chosen[key] || "";
+      return el("label", {}, label, select);
+    }));
+  };
   if (station) game.value = station.game;
   fillModes();
+  fillOptions(station ? station.options || {} : {});
   if (station && station.mode) mode.value = station.mode;
-  game.addEventListener("change", fillModes);
+  game.addEventListener("change", () => { fillModes(); fillOptions(); });
   // The name the children see ("this is Station 2 — Quiet corner"); empty: the game's.
   const name = el("input", { type: "text", class: "name", maxlength: "30", placeholder: "the game's name",
     "aria-label": `Station ${index + 1} name` });
@@ -228,7 +241,7 @@ function stationRow(index, station) {
   const remove = el("button", { type: "button", class: "quiet", text: "Remove", "aria-label": `Remove station ${index + 1}` });
   const row = el("div", { class: "station-row", "data-index": index },
     el("span", { class: "num", text: `Station ${index + 1}` }),
-    el("label", {}, "Game", game), el("label", {}, "Mode", mode), el("label", {}, "Name", name),
+    el("label", {}, "Game", game), el("label", {}, "Mode", mode), options, el("label", {}, "Name", name),
     el("label", {}, "Device", device), remove);
   remove.addEventListener("click", () => { row.remove(); renumber(); });
   return row;
@@ -303,6 +316,7 @@ async function startPlan(event) {
   const plan = {
     stations: rows.map((row) => ({
       game: $("select.game", row).value, mode: $("select.mode", row).value, name: $("input.name", row).value.trim(),
+      options: Object.fromEntries($$("select.option", row).filter((o) => o.value).map((o) => [o.dataset.key, o.value])),
     })),
     groups: $("#plan-groups").value.split(/[\n,]/).map((g) => g.trim()).filter(Boolean),
     minutes: number("#plan-minutes"),

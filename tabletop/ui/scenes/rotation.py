@@ -2,7 +2,7 @@
 banner with the countdown, and the screens that send groups from station to station.
 
 The teacher opens *Station rotation* in the teacher menu (behind the PIN):
-:class:`RotationEditor` sets up the plan (stations with a game and a mode, groups,
+:class:`RotationEditor` sets up the plan (stations with a game, a mode and options, groups,
 minutes, transition, warning, rounds, which station this device is) and starts it;
 while one runs, :class:`RotationControl` offers Pause, Resume, +1 minute, Skip and End.
 
@@ -13,8 +13,9 @@ the top with the station, the group and the countdown (amber in the warning minu
 once; when time is up it saves every game on the stack as finished for "time" with its
 standings (a scene with ``save`` and ``standings()``), goes back to Home and shows
 :class:`StationScene`: where the leaving group goes next and the arriving group's
-welcome. A scene can move the banner to the bottom (``rotation_banner = "bottom"``) or
-hide it (``rotation_banner = False``).
+welcome, whose button opens the game's setup with the station's mode and options
+already chosen (:func:`choose_setup`). A scene can move the banner to the bottom
+(``rotation_banner = "bottom"``) or hide it (``rotation_banner = False``).
 
 Times are wall-clock epoch seconds from ``ctx.wall`` (``time.time``; tests inject a
 fake), so a device that reboots carries on with the stored clock:
@@ -23,9 +24,10 @@ fake), so a device that reboots carries on with the stored clock:
 Touch targets: the editor ``station.<i>``, ``station.add``, ``groups``,
 ``minutes.-``/``minutes.+``, ``transition.-/+``, ``warning.-/+``, ``rounds.-/+``,
 ``here.-/+``, ``back``, ``start``; the station picker ``game.<id>``, ``mode.<id>``,
-``remove``, ``done``; the groups screen ``group.<i>``, ``add``, ``remove``, ``class``,
-``done``; the controls ``pause``, ``resume``, ``extend``, ``skip``, ``end``, ``back``;
-the station screen ``start``, ``home``.
+``opt.<key>.<value>`` (``opt.<key>.``: the group chooses), ``remove``, ``done``; the
+groups screen ``group.<i>``, ``add``, ``remove``, ``class``, ``done``; the controls
+``pause``, ``resume``, ``extend``, ``skip``, ``end``, ``back``; the station screen
+``start``, ``home``.
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ from tabletop.classroom.rotation import (
     MAX_STATIONS,
     MINUTES,
     STATION_MODES,
+    STATION_OPTIONS,
     TRANSITION,
     WARNING,
     Moment,
@@ -555,17 +558,18 @@ def mode_button(game: str, mode: str) -> str:
     return f"mode.{mode}"
 
 
-def choose_mode(setup: Scene, station: Station) -> None:
-    """Press the setup screen's own button for the mode the teacher chose for this
-    station, as a child would: the group finds the game set up as planned, and may
-    still change it."""
-    name = mode_button(station.game, station.mode)
-    button = setup.target(name)
-    if button is None or not button.enabled:
-        log.warning("rotation: %s's setup has no button %s for its mode", station.game, name)
-        return
-    if not button.selected:
-        setup.press(name)
+def choose_setup(setup: Scene, station: Station) -> None:
+    """Press the setup screen's own buttons for the mode and the options the teacher
+    chose for this station, as a child would: the group finds the game set up as
+    planned, and may still change it."""
+    names = [mode_button(station.game, station.mode)]
+    names += [f"{key}.{value}" for key, value in station.options.items()]
+    for name in names:
+        button = setup.target(name)
+        if button is None or not button.enabled:
+            log.warning("rotation: %s's setup has no button %s to press", station.game, name)
+        elif not button.selected:
+            setup.press(name)
 
 
 # -- the station screen -----------------------------------------------------------------------
@@ -614,7 +618,9 @@ class StationScene(Scene):
         return (
             f"{called(group)},",
             f"this is {runner.title}",
-            f"Mode: {self.station.mode_name} \u00b7 {rounds}",
+            " \u00b7 ".join(
+                [f"Mode: {self.station.mode_name}", *self.station.option_names, rounds]
+            ),
         )
 
     def welcome_text(self) -> str:
@@ -659,7 +665,7 @@ class StationScene(Scene):
                 log.error("rotation: no screen for %s", self.station.game)
                 return
             self.stack.push(scene)
-            choose_mode(scene, self.station)
+            choose_setup(scene, self.station)
 
     def draw(self, surface: pygame.Surface) -> None:
         painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
@@ -1050,8 +1056,8 @@ class RotationEditor(Scene):
 
 
 class StationPicker(Scene):
-    """One station: its game (the five) and its mode. Pops with a :class:`Station`,
-    ``"remove"``, or None."""
+    """One station: its game (the five), its mode and the game's options (each preset,
+    or left to the group). Pops with a :class:`Station`, ``"remove"``, or None."""
 
     rotation_banner = False
 
@@ -1059,13 +1065,14 @@ class StationPicker(Scene):
         super().__init__(ctx)
         self.index = index
         self.new = station is None
-        self.game = station.game if station else "mathe-meister"
-        self.mode = station.mode if station else STATION_MODES[self.game][0][0]
+        self.station = station or Station("mathe-meister")
+        self.message = ""
 
     def layout(self, metrics: Metrics) -> None:
         m = metrics
         W, H = m.size
         margin, gap = m.u(16), m.u(10)
+        st = self.station
         b: list[Button] = []
         y = m.u(96)
         h = m.u(64)
@@ -1073,10 +1080,10 @@ class StationPicker(Scene):
         w = (W - 2 * margin - 2 * gap) // 3
         for i, (key, title) in enumerate(games):
             rect = pygame.Rect(margin + (i % 3) * (w + gap), y + (i // 3) * (h + gap), w, h)
-            b.append(Button(f"game.{key}", rect, title, kind="toggle", selected=key == self.game))
+            b.append(Button(f"game.{key}", rect, title, kind="toggle", selected=key == st.game))
         y += 2 * (h + gap) + m.u(34)
-        self.mode_y = y - m.u(16)
-        modes = STATION_MODES[self.game]
+        self.rows = [("Mode", y - m.u(16))]
+        modes = STATION_MODES[st.game]
         per_row = 4
         mw = (W - 2 * margin - (per_row - 1) * gap) // per_row
         mh = m.u(52)
@@ -1084,7 +1091,19 @@ class StationPicker(Scene):
             rect = pygame.Rect(
                 margin + (i % per_row) * (mw + gap), y + (i // per_row) * (mh + gap), mw, mh
             )
-            b.append(Button(f"mode.{key}", rect, name, kind="toggle", selected=key == self.mode))
+            b.append(Button(f"mode.{key}", rect, name, kind="toggle", selected=key == st.mode))
+        y += ((len(modes) + per_row - 1) // per_row) * (mh + gap)
+        # Each option on a row: its name, "Group chooses", then its values.
+        label_w = m.u(110)
+        for key, label, values in STATION_OPTIONS[st.game]:
+            self.rows.append((label, y + mh // 2))
+            choices = [("", "Group chooses"), *values]
+            ow = (W - 2 * margin - label_w - (len(choices) - 1) * gap) // len(choices)
+            for i, (value, name) in enumerate(choices):
+                rect = pygame.Rect(margin + label_w + i * (ow + gap), y, ow, mh)
+                chosen = st.options.get(key, "") == value
+                b.append(Button(f"opt.{key}.{value}", rect, name, kind="toggle", selected=chosen))
+            y += mh + gap
         bh = m.u(56)
         y = H - margin - bh
         b.append(Button("cancel", pygame.Rect(margin, y, m.u(180), bh), "Cancel", kind="quiet"))
@@ -1104,25 +1123,50 @@ class StationPicker(Scene):
         route_to_press(self, event, back="cancel")
 
     def press(self, name: str) -> None:
+        st, self.message = self.station, ""
         if name == "cancel":
             self.stack.pop(None)
         elif name == "remove":
             self.stack.pop("remove")
         elif name == "done":
-            self.stack.pop(Station(self.game, self.mode))
+            self.stack.pop(st)
         elif name.startswith("game."):
-            self.game = name[5:]
-            self.mode = STATION_MODES[self.game][0][0]
-            self.layout(self.m)
+            if name[5:] != st.game:  # another game: its first mode, no options, its name
+                self._change(game=name[5:], mode="", options={}, name="")
         elif name.startswith("mode."):
-            self.mode = name[5:]
-            self.layout(self.m)
+            self._change(mode=name[5:])
+        elif name.startswith("opt."):
+            key, value = name[4:].split(".", 1)
+            options = {k: v for k, v in st.options.items() if k != key}
+            if value:
+                options[key] = value
+            self._change(options=options)
+
+    def _change(self, **changes: Any) -> None:
+        st = self.station
+        fields = {"game": st.game, "mode": st.mode, "options": st.options, "name": st.name}
+        try:
+            self.station = Station(**{**fields, **changes})
+        except BadInput as exc:  # a mode and an option that do not go together
+            self.ctx.sounds.play("wrong")
+            self.message = exc.message
+        self.layout(self.m)
 
     def draw(self, surface: pygame.Surface) -> None:
         painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
         surface.fill(p.background)
-        header(self, surface, f"Station {self.index + 1}", "Which game is played here?")
-        painter.text(surface, "Mode", (m.u(16), self.mode_y), m.text, bold=True, anchor="midleft")
+        header(
+            self,
+            surface,
+            f"Station {self.index + 1}",
+            "" if self.message else "Which game is played here?",
+        )
+        if self.message:  # where the question was: what is wrong, in red
+            painter.text(
+                surface, self.message, (m.u(18), m.u(14) + m.title), m.small, p.bad, bold=True
+            )
+        for label, y in self.rows:
+            painter.text(surface, label, (m.u(16), y), m.text, bold=True, anchor="midleft")
         painter.buttons(surface, self.buttons)
 
 
