@@ -158,15 +158,13 @@ class Station:
                     "rotation.options",
                     f"{title}'s {key} cannot be {value!r}: choose one of {', '.join(known[key])}",
                 )
-        if (
-            self.game == "mecs"
-            and self.mode == "challenge"
-            and self.options.get("deck") == ("beginners")
-        ):
-            raise BadInput(
-                "rotation.options",
-                "M.E.C.S. Challenge uses the green cards: it needs the advanced deck",
-            )
+        if self.game == "mecs" and "deck" in self.options:  # the engine's rule (MECS-6)
+            from tabletop.games.mecs import MecsSettings
+
+            try:
+                MecsSettings(deck=self.options["deck"], mode=self.mode)
+            except BadInput as exc:
+                raise BadInput("rotation.options", f"{title}: {exc.message}") from exc
 
     @property
     def mode_name(self) -> str:

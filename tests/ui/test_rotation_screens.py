@@ -217,7 +217,7 @@ def test_rotation_editor_presets_a_stations_options(tmp_path: Path) -> None:
     auto.tap("opt.deck.beginners")
     auto.tap("mode.challenge")  # the green cards need the advanced deck: refused, said
     assert picker.station.mode == "normal"
-    assert "needs the advanced deck" in picker.message
+    assert "play it with the advanced deck" in picker.message
     app.screenshot(tmp_path / "picker_options.png")
     auto.tap("opt.deck.advanced")
     auto.tap("mode.challenge")

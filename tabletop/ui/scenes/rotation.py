@@ -1161,10 +1161,9 @@ class StationPicker(Scene):
             f"Station {self.index + 1}",
             "" if self.message else "Which game is played here?",
         )
-        if self.message:  # where the question was: what is wrong, in red
-            painter.text(
-                surface, self.message, (m.u(18), m.u(14) + m.title), m.small, p.bad, bold=True
-            )
+        if self.message:  # where the question was, down to the games: what is wrong, in red
+            room = pygame.Rect(m.u(18), m.u(12) + m.title, m.width - m.u(36), m.u(84) - m.title)
+            painter.paragraph(surface, self.message, room, m.small, p.bad, bold=True)
         for label, y in self.rows:
             painter.text(surface, label, (m.u(16), y), m.text, bold=True, anchor="midleft")
         painter.buttons(surface, self.buttons)
