@@ -85,6 +85,10 @@ STATION_OPTIONS: dict[str, tuple[tuple[str, str, tuple[tuple[str, str], ...]], .
 }
 
 
+# Options that only mean something in one of the game's modes.
+OPTION_MODE = {("math-attack", "level"): "bot"}
+
+
 def game_ids() -> frozenset[str]:
     """The games a station can run: those of :data:`tabletop.games.GAMES`."""
     from tabletop.games import GAMES
@@ -157,6 +161,13 @@ class Station:
                 raise BadInput(
                     "rotation.options",
                     f"{title}'s {key} cannot be {value!r}: choose one of {', '.join(known[key])}",
+                )
+            needs = OPTION_MODE.get((self.game, key))
+            if needs is not None and self.mode != needs:
+                raise BadInput(
+                    "rotation.options",
+                    f"{title}'s {key} is for the mode {mode_name(self.game, needs)!r}: "
+                    "choose that mode, or let the group choose",
                 )
         if self.game == "mecs" and "deck" in self.options:  # the engine's rule (MECS-6)
             from tabletop.games.mecs import MecsSettings

@@ -73,6 +73,8 @@ def test_plan_station_options_are_the_setup_screens_own() -> None:
         Station("mathe-meister", options={"deck": "advanced"})
     with pytest.raises(BadInput, match="level cannot be 'expert': choose one of easy, medium"):
         Station("math-attack", "bot", options={"level": "expert"})
+    with pytest.raises(BadInput, match="level is for the mode 'Against the device'"):
+        Station("math-attack", "table", options={"level": "hard"})  # no bot to set
     with pytest.raises(BadInput, match="play it with the advanced deck") as err:  # MECS-6
         Station("mecs", "challenge", options={"deck": "beginners"})
     assert err.value.code == "rotation.options"
