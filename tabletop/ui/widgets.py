@@ -88,8 +88,9 @@ class Painter:
         max_width: int | None = None,
     ) -> pygame.Rect:
         size = size or self.m.text
-        if max_width is not None:
+        if max_width is not None:  # shrink to fit, and cut what still does not
             size = self.fit_size(text, size, max_width, bold)
+            text = self.ellipsis(text, size, max_width, bold)
         image = self.fonts.render(text, size, colour or self.p.ink, bold)
         rect = image.get_rect(**{anchor: pos})
         surface.blit(image, rect)
@@ -223,6 +224,7 @@ class Painter:
             cap_h = self.fonts.font(cap_size).get_ascent()
             gap = self.m.u(3)
             top = b.rect.centery - (label_h + gap + cap_h) // 2
+            # sizes fitted above (the layout needs them): only cut what still does not fit
             self.text(
                 surface,
                 self.ellipsis(b.label, label_size, inner, bold=True),
@@ -241,15 +243,15 @@ class Painter:
                 anchor="midbottom",
             )
         elif b.label:
-            size = self.fit_size(b.label, size, inner, bold=True)
             self.text(
                 surface,
-                self.ellipsis(b.label, size, inner, bold=True),
+                b.label,
                 b.rect.center,
                 size,
                 ink,
                 bold=True,
                 anchor="center",
+                max_width=inner,
             )
 
     def buttons(self, surface: pygame.Surface, buttons: Sequence[Button]) -> None:

@@ -211,15 +211,13 @@ function stationRow(index, station) {
   const game = el("select", { "aria-label": `Station ${index + 1} game`, class: "game" });
   for (const g of catalogue) game.append(el("option", { value: g.id, text: g.title }));
   const mode = el("select", { "aria-label": `Station ${index + 1} mode`, class: "mode" });
-  const fillModes = () => {
-    const entry = catalogue.find((g) => g.id === game.value);
-    mode.replaceChildren(...(entry ? entry.modes : []).map(([id, name]) => el("option", { value: id, text: name })));
-  };
-  // The game's options (a deck, an edition, the bots' level): each preset, or left to the group.
+  // The game's modes, and its options (a deck, an edition, the bots' level): each preset,
+  // or left to the group.
   const options = el("span", { class: "options" });
-  const fillOptions = (chosen = {}) => {
-    const entry = catalogue.find((g) => g.id === game.value);
-    options.replaceChildren(...(entry ? entry.options : []).map(([key, label, values]) => {
+  const fillGame = (chosen = {}) => {
+    const entry = catalogue.find((g) => g.id === game.value) || { modes: [], options: [] };
+    mode.replaceChildren(...entry.modes.map(([id, name]) => el("option", { value: id, text: name })));
+    options.replaceChildren(...entry.options.map(([key, label, values]) => {
       const select = el("select", { class: "option", "data-key": key, "aria-label": `Station ${index + 1} ${label}` },
         el("option", { value: "", text: "the group chooses" }),
         ...values.map(([id, text]) => el("option", { value: id, text })));
@@ -228,10 +226,9 @@ function stationRow(index, station) {
     }));
   };
   if (station) game.value = station.game;
-  fillModes();
-  fillOptions(station ? station.options || {} : {});
+  fillGame(station ? station.options || {} : {});
   if (station && station.mode) mode.value = station.mode;
-  game.addEventListener("change", () => { fillModes(); fillOptions(); });
+  game.addEventListener("change", () => fillGame());
   // The name the children see ("this is Station 2 — Quiet corner"); empty: the game's.
   const name = el("input", { type: "text", class: "name", maxlength: "30", placeholder: "the game's name",
     "aria-label": `Station ${index + 1} name` });

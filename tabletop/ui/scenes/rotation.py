@@ -36,7 +36,7 @@ import logging
 import sqlite3
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import pygame
@@ -698,9 +698,9 @@ class StationScene(Scene):
         # The title, left of the countdown (a long station name shrinks, then is cut:
         # the panel below shows it whole).
         title = "Time's up!" if self.ended is not None else self.runner.title
-        size = painter.fit_size(title, m.title + m.u(6), room, bold=True)
-        title = painter.ellipsis(title, size, room, bold=True)
-        painter.text(surface, title, (m.u(16), m.u(10)), size, bold=True)
+        painter.text(
+            surface, title, (m.u(16), m.u(10)), m.title + m.u(6), bold=True, max_width=room
+        )
         y = m.u(84)
         width = m.width - m.u(32)
         leaving = self.leaving()
@@ -1143,10 +1143,8 @@ class StationPicker(Scene):
             self._change(options=options)
 
     def _change(self, **changes: Any) -> None:
-        st = self.station
-        fields = {"game": st.game, "mode": st.mode, "options": st.options, "name": st.name}
         try:
-            self.station = Station(**{**fields, **changes})
+            self.station = replace(self.station, **changes)
         except BadInput as exc:  # a mode and an option that do not go together
             self.ctx.sounds.play("wrong")
             self.message = exc.message
