@@ -33,13 +33,16 @@ STATIONS = tuple(f"station-{n}" for n in range(1, 9))
 @pytest.fixture
 def broker_for(tmp_path: Path) -> Iterator[Callable[..., Broker]]:
     """A factory: ``broker_for(["station-1", "station-2"], prefix="room-2")`` starts a
-    provisioned loopback mosquitto (one per call), all stopped after the test."""
+    provisioned loopback mosquitto (one per call; ``tls=False``: plain MQTT), all stopped
+    after the test."""
     made = itertools.count()
     with contextlib.ExitStack() as stack:
 
-        def make(devices: Sequence[str] = STATIONS, *, prefix: str = "tabletop") -> Broker:
+        def make(
+            devices: Sequence[str] = STATIONS, *, prefix: str = "tabletop", tls: bool = True
+        ) -> Broker:
             folder = tmp_path / f"broker-{next(made)}"
-            return stack.enter_context(loopback_broker(folder, devices, prefix=prefix))
+            return stack.enter_context(loopback_broker(folder, devices, prefix=prefix, tls=tls))
 
         yield make
 

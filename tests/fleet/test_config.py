@@ -2,39 +2,45 @@
 
 from __future__ import annotations
 
+import dataclasses
+import socket
+import ssl
 import threading
 from pathlib import Path
 
 import paho.mqtt.client as mqtt
 import pytest
-from paho.mqtt.enums import CallbackAPIVersion
 
 from tabletop.classroom.fleet.config import (
+    CA_FILE,
+    CERT_FILE,
     ENV,
+    KEY_FILE,
+    PLAIN_PORT,
+    TLS_PORT,
     Broker,
     FleetConfig,
     find_config,
     password_hash,
     provision,
 )
+from tabletop.classroom.fleet.tls import hung_up, why_unreachable
 from tabletop.engine.errors import BadInput
+from tests.fleet.clients import raw_client
 
 
 def _client(broker: Broker, device: str, password: str | None = None) -> mqtt.Client:
-    config = broker.provisioned.config(device)
-    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"test-{device}")
-    client.username_pw_set(device, config.password if password is None else password)
-    return client
+    return raw_client(broker.provisioned.config(device), f"test-{device}", password=password)
 
 
-def _connect_code(client: mqtt.Client, broker: Broker) -> mqtt.ReasonCode:
+def _connect_code(client: mqtt.Client, broker: Broker, wait: float = 10) -> mqtt.ReasonCode:
     done = threading.Event()
     codes: list[mqtt.ReasonCode] = []
     client.on_connect = lambda c, u, f, rc, p: (codes.append(rc), done.set())
     client.connect("127.0.0.1", broker.port)
     client.loop_start()
     try:
-        assert done.wait(10)
+        assert done.wait(wait)
     finally:
         client.disconnect()
         client.loop_stop()
@@ -140,3 +146,124 @@ def test_config_simulate_refuses_a_bad_fleet_file(tmp_path: Path, capsys) -> Non
     bad.write_text('device = "teacher"\n', encoding="utf-8")
     assert main(["fleet", "simulate", "--fleet", str(bad), "--data", str(tmp_path / "d")]) == 2
     assert "not a station's" in capsys.readouterr().err
+
+
+# -- TLS ----------------------------------------------------------------------------------
+
+
+def _certificate(pem: str):
+    from cryptography import x509
+
+    return x509.load_pem_x509_certificate(pem.encode())
+
+
+def test_config_provision_makes_a_classroom_authority_and_the_brokers_certificate(
+    tmp_path: Path,
+) -> None:
+    from cryptography import x509
+
+    p = provision(tmp_path / "room", ["station-1"], host="teacher.local")
+    assert p.teacher.port == TLS_PORT and p.teacher.tls
+    ca = (p.folder / CA_FILE).read_text(encoding="utf-8")
+    assert p.teacher.ca == ca and p.config("station-1").ca == ca
+    assert (p.folder / KEY_FILE).stat().st_mode & 0o077 == 0
+    # The authority's key is thrown away: the only private key written is the broker's.
+    keys = [f.name for f in p.folder.iterdir() if "PRIVATE KEY" in f.read_text("utf-8")]
+    assert keys == [KEY_FILE]
+    cert = _certificate((p.folder / CERT_FILE).read_text(encoding="utf-8"))
+    names = cert.extensions.get_extension_for_class(x509.SubjectAlternativeName).value
+    assert names.get_values_for_type(x509.DNSName) == ["teacher.local", "localhost"]
+    assert [str(a) for a in names.get_values_for_type(x509.IPAddress)] == ["127.0.0.1", "::1"]
+    assert cert.issuer == _certificate(ca).subject
+    # Valid from 2020 and never expiring: a Pi without a battery clock still connects.
+    assert cert.not_valid_before_utc.year == 2020 and cert.not_valid_after_utc.year == 9999
+    conf = p.conf.read_text(encoding="utf-8")
+    assert f"listener {TLS_PORT}" in conf and f"keyfile {p.folder / KEY_FILE}" in conf
+    again = provision(tmp_path / "room", ["station-1"], host="teacher.local")
+    assert again.teacher.ca != ca  # a new setup is a new authority
+
+
+def test_config_certificate_names_the_host_as_ssl_sends_it(tmp_path: Path, capsys) -> None:
+    from cryptography import x509
+
+    from tabletop.cli import main
+
+    p = provision(tmp_path / "room", ["station-1"], host="école.local")
+    cert = _certificate((p.folder / CERT_FILE).read_text(encoding="utf-8"))
+    names = cert.extensions.get_extension_for_class(x509.SubjectAlternativeName).value
+    assert names.get_values_for_type(x509.DNSName)[0] == "xn--cole-9oa.local"
+    out = tmp_path / "bad"
+    assert main(["fleet", "setup", "--stations", "2", "--host", "my pi", "--out", str(out)]) == 2
+    assert "'my pi' is not a host name or address" in capsys.readouterr().err
+    assert not out.exists()  # nothing written
+
+
+def test_config_provision_without_tls_writes_no_certificates(tmp_path: Path) -> None:
+    provision(tmp_path / "room", ["station-1"])
+    p = provision(tmp_path / "room", ["station-1"], tls=False)
+    assert p.teacher.port == PLAIN_PORT and not p.teacher.tls
+    assert not any((p.folder / f).exists() for f in (CA_FILE, CERT_FILE, KEY_FILE))
+    assert "certfile" not in p.conf.read_text(encoding="utf-8")
+    assert "ca =" not in p.file("station-1").read_text(encoding="utf-8")
+
+
+def test_config_fleet_file_with_its_authority_round_trips(tmp_path: Path) -> None:
+    p = provision(tmp_path / "room", ["station-1"], host="10.0.0.5")
+    loaded = FleetConfig.load(p.file("station-1"))
+    assert loaded == p.config("station-1") and loaded.port == TLS_PORT
+    # Without a port the file means the TLS port when it has a ca, else the plain one.
+    bare = tmp_path / "bare.toml"
+    bare.write_text('device = "station-1"\nca = """\n' + loaded.ca + '"""\n', encoding="utf-8")
+    assert FleetConfig.load(bare).port == TLS_PORT
+    bare.write_text('device = "station-1"\n', encoding="utf-8")
+    assert FleetConfig.load(bare).port == PLAIN_PORT
+
+
+@pytest.mark.parametrize("ca", ["not a certificate", "-----BEGIN CERTIFICATE-----\nAAAA\n"])
+def test_config_fleet_file_with_a_bad_authority_is_refused(tmp_path: Path, ca: str) -> None:
+    path = tmp_path / "fleet.toml"
+    path.write_text(f'device = "station-1"\nca = """{ca}"""\n', encoding="utf-8")
+    with pytest.raises(BadInput) as err:
+        FleetConfig.load(path)
+    assert err.value.code == "fleet.ca" and "not a certificate" in err.value.message
+    assert str(path) in err.value.message
+
+
+def test_config_broker_speaks_only_tls(broker: Broker) -> None:
+    """A client without TLS (an old fleet file, or someone reading the network) gets no
+    MQTT answer: the broker hangs up on a plain CONNECT."""
+    connect = bytes([0x10, 12, 0, 4]) + b"MQTT" + bytes([4, 2, 0, 10, 0, 0])
+    with socket.create_connection(("127.0.0.1", broker.port), timeout=10) as s:
+        s.sendall(connect)
+        try:
+            answer = s.recv(4)
+        except ConnectionResetError:
+            answer = b""
+    assert answer[:1] != b"\x20"  # no CONNACK
+    plain = dataclasses.replace(broker.provisioned.config("station-1"), ca="")
+    assert not plain.tls
+    with pytest.raises(AssertionError):  # never answered
+        _connect_code(raw_client(plain, "plain"), broker, wait=3)
+
+
+def test_config_broker_without_tls_takes_plain_clients(broker_for) -> None:
+    plain = broker_for(["station-1"], tls=False)
+    assert not plain.provisioned.teacher.tls
+    assert not _connect_code(_client(plain, "station-1"), plain).is_failure
+
+
+def test_config_why_unreachable_names_the_cause() -> None:
+    verify = ssl.SSLCertVerificationError(1, "certificate verify failed")
+    verify.verify_message = "Hostname mismatch, certificate is not valid for 'x'"
+    cases = [
+        (verify, "not this classroom's (Hostname mismatch"),
+        (ssl.SSLError(1, "[SSL: WRONG_VERSION_NUMBER] wrong version number"), "no TLS from"),
+        (socket.gaierror(-2, "Name or service not known"), "'teacher.local' is not known"),
+        (ConnectionRefusedError(111, "Connection refused"), "is the broker running?"),
+        (TimeoutError(), "no answer from teacher.local:8883"),
+        (OSError(113, "No route to host"), "No route to host"),
+        (None, "cannot reach teacher.local:8883"),
+    ]
+    for exc, says in cases:
+        assert says in why_unreachable(exc, "teacher.local", 8883), exc
+    assert "no 'ca'" in hung_up("h", 8883, tls=False) and "ca" not in hung_up("h", 8883, tls=True)

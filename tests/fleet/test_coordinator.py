@@ -9,7 +9,6 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import paho.mqtt.client as mqtt
 import pytest
 
 from tabletop.classroom import report
@@ -24,6 +23,7 @@ from tabletop.classroom.fleet.messages import (
 )
 from tabletop.classroom.rotation import Plan, Station
 from tabletop.engine.errors import BadInput
+from tests.fleet.clients import raw_client
 
 PLAN = Plan((Station("mecs"), Station("math-arena"), Station("math-attack")), ("Red", "Blue"))
 
@@ -50,8 +50,7 @@ class RawStation:
         self.topics = self.config.topics
         self.got: queue.Queue[tuple[str, bytes]] = queue.Queue()
         self.last: dict[str, bytes] = {}
-        self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"raw-{device}")
-        self.client.username_pw_set(device, self.config.password)
+        self.client = raw_client(self.config, f"raw-{device}")
         if will:
             self.client.will_set(
                 self.topics.status(device),

@@ -9,9 +9,7 @@ import threading
 import time
 from typing import Any
 
-import paho.mqtt.client as mqtt
 import pytest
-from paho.mqtt.enums import CallbackAPIVersion
 
 from tabletop.classroom.fleet.config import Broker
 from tabletop.classroom.fleet.messages import (
@@ -30,6 +28,7 @@ from tabletop.classroom.fleet.messages import (
 )
 from tabletop.classroom.rotation import Plan, RotationClock, Station
 from tabletop.engine.errors import BadInput
+from tests.fleet.clients import raw_client
 
 T = Topics()
 T0 = 1_700_000_000.0
@@ -199,8 +198,7 @@ def test_messages_result_match_fields_checked() -> None:
 
 def _connect(broker: Broker, device: str, sink: list[tuple[str, bytes]] | None = None):
     config = broker.provisioned.config(device)
-    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"acl-{device}")
-    client.username_pw_set(device, config.password)
+    client = raw_client(config, f"acl-{device}")
     ready = threading.Event()
     client.on_connect = lambda c, u, f, rc, p: ready.set()
     if sink is not None:

@@ -5,6 +5,7 @@ times come from a fake wall clock."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import threading
@@ -13,11 +14,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import paho.mqtt.client as mqtt
 import pytest
-from paho.mqtt.enums import CallbackAPIVersion
 
-from tabletop.classroom.fleet.config import Broker, FleetConfig, free_port
+from tabletop.classroom.fleet.config import Broker, FleetConfig, free_port, provision
 from tabletop.classroom.fleet.messages import (
     ClockMessage,
     PlanMessage,
@@ -26,6 +25,7 @@ from tabletop.classroom.fleet.messages import (
     encode,
 )
 from tabletop.classroom.fleet.station import (
+    REFUSED,
     UNREACHABLE,
     StationLink,
     start_app_fleet,
@@ -34,6 +34,7 @@ from tabletop.classroom.rotation import Plan, RotationClock, Station, running_ro
 from tabletop.store import Journal
 from tabletop.ui.app import App
 from tabletop.ui.scenes.rotation import FOLLOWS, RotationControl, StationScene, rotation_menu
+from tests.fleet.clients import raw_client
 from tests.ui.scenery import FakeClock, make_app
 
 T0 = 1_700_000_000.0
@@ -46,8 +47,7 @@ class Teacher:
     def __init__(self, broker: Broker, device: str = "teacher", password: str | None = None):
         config = broker.provisioned.config(device)
         self.topics = config.topics
-        self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"test-{device}")
-        self.client.username_pw_set(device, config.password if password is None else password)
+        self.client = raw_client(config, f"test-{device}", password=password)
         self.statuses: dict[str, list[dict[str, Any]]] = {}
         self.results: list[dict[str, Any]] = []
         self.lock = threading.Lock()
@@ -240,18 +240,31 @@ def test_station_says_when_the_teachers_computer_cannot_be_reached(tmp_path: Pat
         app.ctx.fleet.close()
 
 
-def test_station_refused_with_a_wrong_password_says_so(broker: Broker, tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("wrong", "shown", "logged"),
+    [
+        ("password", REFUSED, "refused station-1: Not authorized"),
+        # another classroom's setup: its authority did not sign this broker's certificate
+        ("authority", REFUSED, "is not this classroom's (self-signed certificate in"),
+        # a fleet file from before TLS, or written with --no-tls, on a TLS broker
+        ("no tls", UNREACHABLE, "hung up before it answered: if it uses TLS"),
+    ],
+)
+def test_station_with_a_wrong_fleet_file_says_so(
+    broker: Broker, tmp_path: Path, caplog: pytest.LogCaptureFixture, wrong, shown, logged
+) -> None:
     app = make_app(journal=Journal(tmp_path / "j.sqlite"))
     good = broker.provisioned.config("station-1")
+    other = provision(tmp_path / "other-room", ["station-1"], host="127.0.0.1").teacher.ca
+    changes = {"password": {"password": "wrong"}, "authority": {"ca": other}, "no tls": {"ca": ""}}
     path = tmp_path / "fleet.toml"
-    path.write_text(
-        FleetConfig("station-1", host="127.0.0.1", port=good.port, password="wrong").toml(),
-        encoding="utf-8",
-    )
+    path.write_text(dataclasses.replace(good, **changes[wrong]).toml(), encoding="utf-8")
+    caplog.set_level(logging.WARNING, "tabletop.classroom.fleet")
     app.ctx.fleet = start_app_fleet(app.ctx, path)
     try:
-        wait_for(lambda: app.toast is not None and "does not let" in app.toast[0], app.step)
+        wait_for(lambda: app.toast is not None and shown in app.toast[0], app.step)
         assert not app.ctx.fleet.link.connected.is_set()
+        assert logged in caplog.text
     finally:
         app.ctx.fleet.close()
 

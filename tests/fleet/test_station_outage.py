@@ -12,9 +12,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-import paho.mqtt.client as mqtt
 import pytest
-from paho.mqtt.enums import CallbackAPIVersion
 
 from tabletop.classroom.fleet.config import Broker
 from tabletop.classroom.fleet.outbox import Outbox
@@ -22,6 +20,7 @@ from tabletop.classroom.fleet.simulate import SimHost, simulate_command
 from tabletop.classroom.fleet.station import StationLink
 from tabletop.classroom.rotation import RotationClock
 from tabletop.store import Journal
+from tests.fleet.clients import raw_client
 from tests.fleet.test_station import PLAN, Teacher, wait_for
 
 
@@ -37,10 +36,7 @@ class Consumer:
         self.lock = threading.Lock()
         self.deliveries = 0
         self.ready = threading.Event()
-        self.client = mqtt.Client(
-            CallbackAPIVersion.VERSION2, client_id="test-consumer", clean_session=False
-        )
-        self.client.username_pw_set(config.device, config.password)
+        self.client = raw_client(config, "test-consumer", clean_session=False)
         self.client.reconnect_delay_set(1, 2)
         self.client.on_connect = self._connected
         self.client.on_message = self._message

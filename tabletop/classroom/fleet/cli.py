@@ -1,7 +1,7 @@
 """``tabletop fleet``: set up a classroom's broker files, run simulated stations, and
 measure results delivered across a broker outage.
 
-- ``tabletop fleet setup --stations N [--host H] [--port P] [--prefix P] --out DIR``
+- ``tabletop fleet setup --stations N [--host H] [--port P] [--no-tls] [--prefix P] --out DIR``
 - ``tabletop fleet simulate --fleet FILE --data DIR [--seed S] [--game-seconds X]``
 - ``tabletop fleet bench-outage [--stations 8] [--outage 120]``
 """
@@ -26,7 +26,15 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     q.add_argument(
         "--host", default="localhost", help="the broker's address as the stations reach it"
     )
-    q.add_argument("--port", type=int, default=1883, help="the broker's port (default 1883)")
+    q.add_argument(
+        "--port", type=int, default=None, help="the broker's port (default 8883; 1883 plain)"
+    )
+    q.add_argument(
+        "--no-tls",
+        dest="tls",
+        action="store_false",
+        help="plain MQTT: no certificates, passwords and names readable on the network",
+    )
     q.add_argument("--prefix", default="tabletop", help="the topic prefix (default tabletop)")
     q.add_argument(
         "--bind", default="", help="the address mosquitto listens on (default: every one)"
@@ -62,16 +70,29 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
 
 
 def run_setup(args: argparse.Namespace) -> int:
-    from tabletop.classroom.fleet.config import provision
+    from tabletop.classroom.fleet.config import CA_FILE, CERT_FILE, KEY_FILE, provision
 
     if not 1 <= args.stations <= 8:
         raise BadInput("fleet.stations", f"--stations must be 1 to 8, not {args.stations}")
     devices = [f"station-{i + 1}" for i in range(args.stations)]
     done = provision(
-        args.out, devices, host=args.host, port=args.port, prefix=args.prefix, bind=args.bind
+        args.out,
+        devices,
+        host=args.host,
+        port=args.port,
+        prefix=args.prefix,
+        bind=args.bind,
+        tls=args.tls,
     )
-    print(f"wrote {done.conf} (mosquitto: one listener on port {args.port}, passwords, ACL)")
+    port, kind = done.teacher.port, "TLS" if args.tls else "plain (no TLS)"
+    print(f"wrote {done.conf} (mosquitto: one {kind} listener on port {port}, passwords, ACL)")
     print(f"wrote {done.folder / 'passwd'} and {done.folder / 'acl'}")
+    if args.tls:
+        print(
+            f"wrote {done.folder / CA_FILE} (this classroom's own authority), "
+            f"{done.folder / CERT_FILE} and {done.folder / KEY_FILE} (the broker's, "
+            f"for the name {args.host})"
+        )
     for config in (done.teacher, *done.stations):
         role = "the teacher's console" if config.teacher else "a station"
         print(f"wrote {done.folder / (config.device + '.toml')} ({role}, device {config.device})")

@@ -6,9 +6,11 @@ device runs on its own, as before::
 
     device = "station-3"        # this device's id: its MQTT user and its topics
     host = "teacher.local"      # the broker (mosquitto on the teacher's device)
-    port = 1883
+    port = 8883                 # default: 8883 with a ca, 1883 without
     password = "…"              # or password_file = "/etc/tabletop/fleet.pass"
     prefix = "tabletop"         # optional: two classrooms on one broker
+    ca = '''-----BEGIN CERTIFICATE-----
+    …'''                        # the classroom's authority: TLS, the broker checked
 
 The teacher's console uses a fleet file too, with ``device = "teacher"``.
 
@@ -16,9 +18,10 @@ The teacher's console uses a fleet file too, with ``device = "teacher"``.
 setup``): a mosquitto configuration with authentication and the ACL (each station may
 write only its own topics; only the teacher's console may write the plan, the clocks and
 the class list), the password file (mosquitto's own PBKDF2-SHA512 format, so
-``mosquitto_passwd`` is not needed), and one fleet file per device with its own random
-password. :class:`Broker` runs mosquitto on that configuration (tests, and a laptop
-without systemd).
+``mosquitto_passwd`` is not needed), the broker's TLS certificate and key
+(:mod:`tabletop.classroom.fleet.tls`), and one fleet file per device with its own random
+password and the classroom's authority certificate. :class:`Broker` runs mosquitto on
+that configuration (tests, and a laptop without systemd).
 """
 
 from __future__ import annotations
@@ -40,12 +43,18 @@ from pathlib import Path
 from typing import Any
 
 from tabletop.classroom.fleet.messages import DEFAULT_PREFIX, Topics, check_device
+from tabletop.classroom.fleet.tls import client_context, make_certificates
 from tabletop.engine.errors import BadInput, DeviceError
 
 TEACHER = "teacher"
 DEFAULT_FILE = Path("/etc/tabletop/fleet.toml")
 ENV = "TABLETOP_FLEET"
 HASH_ITERATIONS = 101  # mosquitto_passwd's own default for "$7$"
+PLAIN_PORT = 1883
+TLS_PORT = 8883
+CA_FILE = "ca.crt"  # the classroom's authority (public: a browser may trust it too)
+CERT_FILE = "server.crt"  # the broker's certificate
+KEY_FILE = "server.key"  # and its key (the broker's only)
 
 
 @dataclass(frozen=True)
@@ -54,10 +63,11 @@ class FleetConfig:
 
     device: str
     host: str = "localhost"
-    port: int = 1883
+    port: int = PLAIN_PORT
     password: str = ""
     prefix: str = DEFAULT_PREFIX
     keepalive: int = 10  # seconds: the broker publishes the will after 1.5x this
+    ca: str = ""  # the classroom authority's certificate (PEM): TLS when given
 
     def __post_init__(self) -> None:
         check_device(self.device)
@@ -68,6 +78,21 @@ class FleetConfig:
             raise BadInput("fleet.port", f"the port {self.port} is not 1..65535")
         if not isinstance(self.host, str) or not self.host:
             raise BadInput("fleet.host", "the broker's host name is missing")
+        if not isinstance(self.ca, str):
+            raise BadInput("fleet.ca", "'ca' must be the certificate's PEM text")
+        if self.ca:
+            client_context(self.ca)
+
+    @property
+    def tls(self) -> bool:
+        return bool(self.ca)
+
+    def login(self, client: Any) -> None:
+        """Give a paho client this device's user name and password and, with a ``ca``,
+        TLS that trusts only the classroom's broker."""
+        client.username_pw_set(self.device, self.password)
+        if self.ca:
+            client.tls_set_context(client_context(self.ca))
 
     @property
     def topics(self) -> Topics:
@@ -87,7 +112,7 @@ class FleetConfig:
             raise BadInput("fleet.file", f"the fleet file {path} cannot be read: {exc}") from exc
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
             raise BadInput("fleet.file", f"the fleet file {path} is not TOML: {exc}") from exc
-        known = {"device", "host", "port", "password", "password_file", "prefix", "keepalive"}
+        known = {"device", "host", "port", "password", "password_file", "prefix", "keepalive", "ca"}
         unknown = sorted(set(data) - known)
         if unknown:
             raise BadInput("fleet.file", f"{path}: unknown setting {unknown[0]!r}")
@@ -108,10 +133,11 @@ class FleetConfig:
             return cls(
                 device=data["device"],
                 host=data.get("host", "localhost"),
-                port=data.get("port", 1883),
+                port=data.get("port", TLS_PORT if data.get("ca") else PLAIN_PORT),
                 password=str(password),
                 prefix=data.get("prefix", DEFAULT_PREFIX),
                 keepalive=int(data.get("keepalive", 10)),
+                ca=data.get("ca", ""),
             )
         except BadInput as exc:
             raise BadInput(exc.code, f"{path}: {exc.message}") from exc
@@ -123,6 +149,7 @@ class FleetConfig:
             f"port = {self.port}\n"
             f'password = "{self.password}"\n'
             f'prefix = "{self.prefix}"\n'
+            + (f"ca = '''\n{self.ca.strip()}\n'''\n" if self.ca else "")
         )
 
 
@@ -167,18 +194,25 @@ def acl_text(prefix: str = DEFAULT_PREFIX) -> str:
     )
 
 
-def mosquitto_conf(folder: Path, *, port: int = 1883, bind: str = "", user: str = "") -> str:
-    """A mosquitto configuration for the fleet: one listener, no anonymous clients, the
-    password file and the ACL in ``folder``, retained messages kept across restarts.
-    ``user``: the account mosquitto runs as when started by root (default: its own
-    ``mosquitto`` user, which must be able to read the password file)."""
+def mosquitto_conf(
+    folder: Path, *, port: int = TLS_PORT, bind: str = "", user: str = "", tls: bool = True
+) -> str:
+    """A mosquitto configuration for the fleet: one listener (TLS with the certificate
+    and key in ``folder``, unless ``tls`` is False), no anonymous clients, the password
+    file and the ACL in ``folder``, retained messages kept across restarts. ``user``: the
+    account mosquitto runs as when started by root (default: its own ``mosquitto`` user,
+    which must be able to read the password file and the key)."""
     listener = f"listener {port} {bind}".rstrip()
+    certificates = (
+        f"cafile {folder / CA_FILE}\ncertfile {folder / CERT_FILE}\nkeyfile {folder / KEY_FILE}\n"
+        if tls
+        else ""
+    )
     return (
         "# tabletop classroom fleet (written by `tabletop fleet setup`)\n"
         + (f"user {user}\n" if user else "")
         + "per_listener_settings false\n"
-        f"{listener}\n"
-        "allow_anonymous false\n"
+        f"{listener}\n" + certificates + "allow_anonymous false\n"
         f"password_file {folder / 'passwd'}\n"
         f"acl_file {folder / 'acl'}\n"
         "persistence true\n"
@@ -211,23 +245,41 @@ def provision(
     devices: Sequence[str],
     *,
     host: str = "localhost",
-    port: int = 1883,
+    port: int | None = None,
     prefix: str = DEFAULT_PREFIX,
     bind: str = "",
     user: str = "",
+    tls: bool = True,
 ) -> Provisioned:
-    """Write the broker's configuration, password file and ACL, and a fleet file per
+    """Write the broker's configuration, password file and ACL, its TLS certificate and
+    key (a new classroom authority; ``tls=False``: none, plain MQTT), and a fleet file per
     device (``teacher.toml``, ``<device>.toml``; readable by their owner only) in
-    ``folder``. Every device gets a new random password."""
+    ``folder``. Every device gets a new random password. ``port``: 8883 with TLS, 1883
+    without, unless given."""
     folder = Path(folder).resolve()
     names = [check_device(d) for d in devices]
     if TEACHER in names:
         raise BadInput("fleet.device", f"{TEACHER!r} is the console's name, not a station's")
     if len(set(names)) != len(names):
         raise BadInput("fleet.device", "a device id is listed twice")
+    if port is None:
+        port = TLS_PORT if tls else PLAIN_PORT
+    FleetConfig(TEACHER, host=host, port=port, prefix=prefix)  # checked before any file
+    made = make_certificates(host) if tls else None
     folder.mkdir(parents=True, exist_ok=True)
+    ca = ""
+    if made is not None:
+        ca = made.ca
+        (folder / CA_FILE).write_text(made.ca, encoding="utf-8")
+        (folder / CERT_FILE).write_text(made.cert, encoding="utf-8")
+        _private(folder / KEY_FILE, made.key)
+    else:
+        for stale in (CA_FILE, CERT_FILE, KEY_FILE):  # an older setup's: not this one's
+            (folder / stale).unlink(missing_ok=True)
     configs = [
-        FleetConfig(d, host=host, port=port, password=secrets.token_urlsafe(18), prefix=prefix)
+        FleetConfig(
+            d, host=host, port=port, password=secrets.token_urlsafe(18), prefix=prefix, ca=ca
+        )
         for d in (TEACHER, *names)
     ]
     _private(
@@ -235,7 +287,9 @@ def provision(
     )
     (folder / "acl").write_text(acl_text(prefix), encoding="utf-8")
     conf = folder / "mosquitto.conf"
-    conf.write_text(mosquitto_conf(folder, port=port, bind=bind, user=user), encoding="utf-8")
+    conf.write_text(
+        mosquitto_conf(folder, port=port, bind=bind, user=user, tls=tls), encoding="utf-8"
+    )
     for c in configs:
         _private(folder / f"{c.device}.toml", c.toml())
     return Provisioned(folder, conf, configs[0], tuple(configs[1:]))
@@ -335,7 +389,11 @@ class Broker:
 
 @contextlib.contextmanager
 def loopback_broker(
-    folder: Path | str, devices: Sequence[str], *, prefix: str = DEFAULT_PREFIX
+    folder: Path | str,
+    devices: Sequence[str],
+    *,
+    prefix: str = DEFAULT_PREFIX,
+    tls: bool = True,
 ) -> Iterator[Broker]:
     """A provisioned mosquitto on a free loopback port, stopped at the end."""
     provisioned = provision(
@@ -346,6 +404,7 @@ def loopback_broker(
         prefix=prefix,
         bind="127.0.0.1",
         user=getpass.getuser(),  # run as whoever owns the files
+        tls=tls,
     )
     broker = Broker(provisioned)
     broker.start()
@@ -356,9 +415,14 @@ def loopback_broker(
 
 
 __all__ = [
+    "CA_FILE",
+    "CERT_FILE",
     "DEFAULT_FILE",
     "ENV",
+    "KEY_FILE",
+    "PLAIN_PORT",
     "TEACHER",
+    "TLS_PORT",
     "Broker",
     "FleetConfig",
     "Provisioned",

@@ -40,6 +40,7 @@ import json
 import logging
 import queue
 import sqlite3
+import sys
 import threading
 import time
 import uuid
@@ -59,6 +60,7 @@ from tabletop.classroom.fleet.messages import (
     encode,
     parse,
 )
+from tabletop.classroom.fleet.tls import hung_up, why_unreachable
 from tabletop.classroom.roster import Roster
 from tabletop.classroom.rotation import GAME_TITLES, Plan, RotationClock
 from tabletop.engine.errors import BadInput, DeviceError, TabletopError
@@ -142,6 +144,7 @@ class Coordinator:
         self._jobs: queue.Queue[Callable[[], None] | None] = queue.Queue()
         self._thread: threading.Thread | None = None
         self._client: Any = None
+        self._answered = False  # network thread: the broker answered this connection
         self._ready = threading.Event()
         self._failed: BaseException | None = None
         # Everything below belongs to the worker thread.
@@ -403,9 +406,10 @@ class Coordinator:
             clean_session=False,  # results queued while the console was away still arrive
             manual_ack=True,  # acknowledged only once stored
         )
-        client.username_pw_set(self.config.device, self.config.password)
+        self.config.login(client)
         client.reconnect_delay_set(min_delay=1, max_delay=5)
         client.on_connect = self._on_connect
+        client.on_connect_fail = self._on_connect_fail
         client.on_disconnect = self._on_disconnect
         client.on_message = self._on_message
         self._client = client
@@ -413,17 +417,28 @@ class Coordinator:
         client.loop_start()
 
     def _on_connect(self, client: Any, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
+        self._answered = True
         if reason.is_failure:
             log.error("console: the broker refused the connection: %s", reason)
             return
         client.subscribe([(self.topics.all_status, 1), (self.topics.all_results, 1)])
         self._jobs.put(self._connected)
 
+    def _on_connect_fail(self, client: Any, userdata: Any) -> None:
+        # paho calls this while it handles the connection's error: sys.exc_info() has it.
+        why = why_unreachable(sys.exc_info()[1], self.config.host, self.config.port)
+        log.warning("console: %s; trying again", why)
+
     def _on_disconnect(
         self, client: Any, userdata: Any, flags: Any, reason: Any, props: Any
     ) -> None:
         if self._client is None:
             return  # stop() hung up
+        answered, self._answered = self._answered, False
+        if not answered:
+            why = hung_up(self.config.host, self.config.port, tls=self.config.tls)
+            log.warning("console: %s; trying again", why)
+            return
         log.warning("console: lost the broker (%s); reconnecting", reason)
         self._jobs.put(self._disconnected)
 

@@ -28,6 +28,8 @@ from __future__ import annotations
 
 import logging
 import queue
+import ssl
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -48,6 +50,7 @@ from tabletop.classroom.fleet.messages import (
     parse,
 )
 from tabletop.classroom.fleet.outbox import Outbox
+from tabletop.classroom.fleet.tls import hung_up, why_unreachable
 from tabletop.classroom.rotation import Moment, RotationClock, StoredRotation
 from tabletop.engine.errors import BadInput
 
@@ -79,7 +82,8 @@ class Disconnected:
 
 @dataclass(frozen=True)
 class Unreachable:
-    """A connection attempt failed: ``refused`` when the broker said no (password)."""
+    """A connection attempt failed: ``refused`` when waiting will not help (the broker
+    said no to the password, or its certificate is not the classroom's)."""
 
     reason: str
     refused: bool = False
@@ -147,6 +151,7 @@ class StationLink:
         self._drained_at = float("-inf")
         self._queued_seen = 0
         self._closed = False
+        self._answered = False  # network thread: the broker answered this connection
 
         client = mqtt.Client(
             CallbackAPIVersion.VERSION2,
@@ -154,7 +159,7 @@ class StationLink:
             protocol=mqtt.MQTTv311,
             clean_session=True,
         )
-        client.username_pw_set(self.device, config.password)
+        config.login(client)
         client.will_set(
             self.topics.status(self.device),
             encode(StatusMessage(self.device, False, wall())),
@@ -215,6 +220,7 @@ class StationLink:
     # -- the network thread ----------------------------------------------------------------
 
     def _on_connect(self, client: Any, userdata: Any, flags: Any, code: Any, props: Any) -> None:
+        self._answered = True
         if code.is_failure:
             log.error(
                 "fleet: the broker %s:%d refused %s: %s",
@@ -233,20 +239,25 @@ class StationLink:
         self.inbox.put(Connected())
 
     def _on_connect_fail(self, client: Any, userdata: Any) -> None:
-        log.warning(
-            "fleet: %s cannot reach the broker at %s:%d; trying again",
-            self.device,
-            self.config.host,
-            self.config.port,
-        )
-        self.inbox.put(Unreachable("no answer"))
+        # paho calls this while it handles the connection's error: sys.exc_info() has it.
+        exc = sys.exc_info()[1]
+        why = why_unreachable(exc, self.config.host, self.config.port)
+        log.warning("fleet: %s: %s; trying again", self.device, why)
+        # Another classroom's broker (or this one's under a name it was not set up with)
+        # will not change by waiting: the fleet file must.
+        self.inbox.put(Unreachable(why, refused=isinstance(exc, ssl.SSLCertVerificationError)))
 
     def _on_disconnect(self, client: Any, userdata: Any, flags: Any, code: Any, props: Any) -> None:
         was = self.connected.is_set()
         self.connected.clear()
+        answered, self._answered = self._answered, False
         if was:
             log.warning("fleet: %s lost the broker (%s); reconnecting", self.device, code)
             self.inbox.put(Disconnected(str(code)))
+        elif not answered and not self._closed:
+            why = hung_up(self.config.host, self.config.port, tls=self.config.tls)
+            log.warning("fleet: %s: %s; trying again", self.device, why)
+            self.inbox.put(Unreachable(why))
 
     def _on_publish(self, client: Any, userdata: Any, mid: int, code: Any, props: Any) -> None:
         self.inbox.put(_Acked(mid))
