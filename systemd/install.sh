@@ -13,8 +13,10 @@
 # --fleet FILE         this station's fleet file from `tabletop fleet setup` (e.g.
 #                      station-3.toml), installed as /etc/tabletop/fleet.toml
 # --broker-dir DIR     (coordinator) the folder `tabletop fleet setup` wrote: its
-#                      mosquitto.conf, passwd and acl go to /etc/mosquitto/conf.d and
-#                      /etc/tabletop/mosquitto, its teacher.toml to /etc/tabletop/teacher.toml
+#                      mosquitto.conf, passwd, acl and TLS files (ca.crt, server.crt,
+#                      server.key) go to /etc/mosquitto/conf.d and /etc/tabletop/mosquitto,
+#                      its teacher.toml to /etc/tabletop/teacher.toml; the dashboard serves
+#                      HTTPS with server.crt (/etc/tabletop/teacher.crt, .key, .env)
 # --pin-file FILE      (coordinator) the dashboard's PIN, installed as
 #                      /etc/tabletop/teacher.pin (default: keep it, or make a random one)
 # --no-app             (coordinator) no app on this device's screen: broker and dashboard only
@@ -144,6 +146,11 @@ if [ -n "$broker_dir" ]; then
     for f in mosquitto.conf passwd acl teacher.toml; do
         [ -r "$broker_dir/$f" ] || die "$broker_dir/$f is missing: make the folder with \`tabletop fleet setup --out DIR\`"
     done
+    if grep -q '^keyfile ' "$broker_dir/mosquitto.conf"; then
+        for f in ca.crt server.crt server.key; do
+            [ -r "$broker_dir/$f" ] || die "$broker_dir/$f is missing: the broker's TLS needs it (run \`tabletop fleet setup\` again)"
+        done
+    fi
     [ "$(device_of "$broker_dir/teacher.toml")" = teacher ] \
         || die "$broker_dir/teacher.toml is not the teacher's fleet file"
 fi
@@ -233,15 +240,32 @@ if [ "$mode" = coordinator ]; then
         run install -d -m 0750 -o root -g mosquitto "$ETC/mosquitto"
         run install -m 0640 -o root -g mosquitto "$broker_dir/passwd" "$ETC/mosquitto/passwd"
         run install -m 0640 -o root -g mosquitto "$broker_dir/acl" "$ETC/mosquitto/acl"
+        if [ -e "$broker_dir/server.key" ]; then  # TLS (a setup without --no-tls)
+            run install -m 0644 -o root -g root "$broker_dir/ca.crt" "$ETC/mosquitto/ca.crt"
+            run install -m 0644 -o root -g root "$broker_dir/server.crt" "$ETC/mosquitto/server.crt"
+            run install -m 0640 -o root -g mosquitto "$broker_dir/server.key" "$ETC/mosquitto/server.key"
+        fi
         # The setup's files name its own folder; here they live in $ETC/mosquitto. Debian's
         # mosquitto.conf already keeps retained messages (persistence in /var/lib/mosquitto)
         # and runs as the mosquitto user, and mosquitto refuses those settings twice.
         sed -e "s#^password_file .*#password_file $ETC/mosquitto/passwd#" \
             -e "s#^acl_file .*#acl_file $ETC/mosquitto/acl#" \
+            -e "s#^cafile .*#cafile $ETC/mosquitto/ca.crt#" \
+            -e "s#^certfile .*#certfile $ETC/mosquitto/server.crt#" \
+            -e "s#^keyfile .*#keyfile $ETC/mosquitto/server.key#" \
             -e '/^persistence /d' -e '/^persistence_location /d' -e '/^user /d' \
             "$broker_dir/mosquitto.conf" \
             | put 0644 root root /etc/mosquitto/conf.d/tabletop.conf
         run install -m 0640 -o root -g "$ACCOUNT" "$broker_dir/teacher.toml" "$ETC/teacher.toml"
+        # The dashboard serves HTTPS with the broker's certificate (made for its name).
+        if [ -e "$broker_dir/server.key" ]; then
+            run install -m 0644 -o root -g root "$broker_dir/server.crt" "$ETC/teacher.crt"
+            run install -m 0640 -o root -g "$ACCOUNT" "$broker_dir/server.key" "$ETC/teacher.key"
+            echo "TABLETOP_TEACHER_TLS=--tls-cert $ETC/teacher.crt --tls-key $ETC/teacher.key" \
+                | put 0644 root root "$ETC/teacher.env"
+        else
+            echo "TABLETOP_TEACHER_TLS=" | put 0644 root root "$ETC/teacher.env"
+        fi
     else
         echo "no --broker-dir: keeping the installed broker files and $ETC/teacher.toml"
     fi
@@ -297,7 +321,13 @@ if [ "$app" = 1 ]; then
     echo "The app starts on the screen at the next boot (sudo reboot), or now: sudo systemctl start tabletop"
 fi
 if [ "$mode" = coordinator ]; then
-    echo "The teacher's dashboard: http://$(hostname).local:8080 (PIN in $ETC/teacher.pin)"
+    scheme=http
+    if [ -n "$broker_dir" ]; then
+        if [ -e "$broker_dir/server.key" ]; then scheme=https; fi
+    elif grep -q -- --tls-cert "$ETC/teacher.env" 2>/dev/null; then
+        scheme=https
+    fi
+    echo "The teacher's dashboard: $scheme://$(hostname).local:8080 (PIN in $ETC/teacher.pin)"
 fi
 [ "$app" = 1 ] && echo "The app's log: journalctl -u tabletop -b"
 [ "$mode" = coordinator ] && echo "The dashboard's and broker's logs: journalctl -u tabletop-teacher -u mosquitto -b"

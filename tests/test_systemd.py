@@ -4,6 +4,7 @@ and the broker configuration it writes is one Debian's mosquitto accepts."""
 
 from __future__ import annotations
 
+import dataclasses
 import getpass
 import os
 import re
@@ -156,6 +157,18 @@ def test_teacher_unit_uses_the_files_install_writes(fleet_dir: Path) -> None:
     written |= {line.split()[1] for line in commands(plan.stdout) if line.startswith("write ")}
     assert flags["--fleet"] in written
     assert flags["--pin-file"] in written
+    # HTTPS: the options come from the environment file install writes, with the
+    # broker's certificate and a key the dashboard's account can read.
+    assert start.endswith(" $TABLETOP_TEACHER_TLS")
+    assert unit_values(name, "EnvironmentFile") == ["-/etc/tabletop/teacher.env"]
+    assert "/etc/tabletop/teacher.env" in written
+    env = plan.stdout.split("+ write /etc/tabletop/teacher.env (mode 0644, root:root)\n")[1]
+    tls = dict(re.findall(r"(--[\w-]+) (\S+)", env.splitlines()[0]))
+    assert env.startswith("|   TABLETOP_TEACHER_TLS=--tls-cert ")
+    assert {tls["--tls-cert"], tls["--tls-key"]} <= written
+    key = one(commands(plan.stdout), r"/etc/tabletop/teacher\.key$")
+    assert key.startswith("install -m 0640 -o root -g tabletop ")
+    assert "The teacher's dashboard: https://" in plan.stdout
 
 
 # -- shellcheck -------------------------------------------------------------------------
@@ -225,6 +238,13 @@ def test_coordinator_plan(fleet_dir: Path) -> None:
     assert " mosquitto" in one(plan, r"apt-get install")
     assert "install -m 0640 -o root -g mosquitto" in one(plan, r"/etc/tabletop/mosquitto/passwd$")
     assert "install -m 0640 -o root -g mosquitto" in one(plan, r"/etc/tabletop/mosquitto/acl$")
+    # TLS: the broker's key readable by mosquitto only; the certificates are public.
+    key = one(plan, r"/etc/tabletop/mosquitto/server\.key$")
+    assert key.startswith("install -m 0640 -o root -g mosquitto")
+    for public in ("ca.crt", "server.crt"):
+        assert one(plan, rf"/etc/tabletop/mosquitto/{public}$").startswith(
+            "install -m 0644 -o root -g root"
+        )
     assert one(plan, r"/etc/tabletop/teacher\.toml$").startswith(
         "install -m 0640 -o root -g tabletop"
     )
@@ -269,6 +289,9 @@ def test_broker_conf_points_at_the_installed_files(fleet_dir: Path) -> None:
     conf = broker_conf(dry_run("--coordinator", "--broker-dir", str(fleet_dir)).stdout)
     assert "password_file /etc/tabletop/mosquitto/passwd\n" in conf
     assert "acl_file /etc/tabletop/mosquitto/acl\n" in conf
+    assert "certfile /etc/tabletop/mosquitto/server.crt\n" in conf
+    assert "keyfile /etc/tabletop/mosquitto/server.key\n" in conf
+    assert "cafile /etc/tabletop/mosquitto/ca.crt\n" in conf
     assert "allow_anonymous false\n" in conf
     assert str(fleet_dir) not in conf
     assert "persistence" not in conf  # Debian's mosquitto.conf sets it: twice is refused
@@ -280,15 +303,16 @@ def test_broker_conf_points_at_the_installed_files(fleet_dir: Path) -> None:
 )
 def test_debian_mosquitto_takes_the_drop_in(fleet_dir: Path, tmp_path: Path) -> None:
     """Debian's /etc/mosquitto/mosquitto.conf (its persistence lines, then include_dir)
-    with the installed drop-in: the broker starts and lets the teacher in with the
-    password from teacher.toml. The setup's own file in the same place is refused."""
+    with the installed drop-in: the broker starts and lets the teacher in over TLS with
+    the password and authority from teacher.toml. The setup's own file in the same place
+    is refused."""
     import paho.mqtt.client as mqtt
 
     from tabletop.classroom.fleet.config import FleetConfig, free_port, mosquitto_binary
 
     installed = tmp_path / "etc-tabletop-mosquitto"
     installed.mkdir()
-    for name in ("passwd", "acl"):
+    for name in ("passwd", "acl", "ca.crt", "server.crt", "server.key"):
         shutil.copy(fleet_dir / name, installed / name)
     port = free_port()
     conf = broker_conf(dry_run("--coordinator", "--broker-dir", str(fleet_dir)).stdout)
@@ -312,7 +336,7 @@ def test_debian_mosquitto_takes_the_drop_in(fleet_dir: Path, tmp_path: Path) -> 
     raw = (
         (fleet_dir / "mosquitto.conf")
         .read_text()
-        .replace("listener 1883", f"listener {port} 127.0.0.1")
+        .replace("listener 8883", f"listener {port} 127.0.0.1")
     )
     (tmp_path / "conf.d" / "tabletop.conf").write_text(raw)
     refused = subprocess.run([binary, "-c", str(main)], capture_output=True, text=True, timeout=30)
@@ -328,7 +352,7 @@ def test_debian_mosquitto_takes_the_drop_in(fleet_dir: Path, tmp_path: Path) -> 
         results: dict[str, int] = {}
         for who, password in (("teacher", teacher.password), ("wrong", "not-the-password")):
             client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"t-{who}")
-            client.username_pw_set("teacher", password)
+            dataclasses.replace(teacher, password=password).login(client)
             reason = None
             for _ in range(100):  # the broker needs a moment to listen (no timing asserted)
                 try:
@@ -392,6 +416,28 @@ def test_refusals(args: list[str], said: str) -> None:
     assert done.returncode == 1
     assert said in done.stderr
     assert "+ " not in done.stdout
+
+
+def test_refuses_a_tls_broker_dir_without_its_key(fleet_dir: Path, tmp_path: Path) -> None:
+    partial = tmp_path / "classroom"
+    shutil.copytree(fleet_dir, partial)
+    (partial / "server.key").unlink()
+    done = dry_run("--coordinator", "--broker-dir", str(partial))
+    assert done.returncode == 1
+    assert f"{partial}/server.key is missing: the broker's TLS needs it" in done.stderr
+    assert "+ " not in done.stdout
+
+
+def test_coordinator_plan_for_a_plain_broker(tmp_path: Path) -> None:
+    """A setup with --no-tls: no certificates to install, and none asked for."""
+    from tabletop.classroom.fleet.config import provision
+
+    provision(tmp_path / "plain", ["station-1"], tls=False)
+    done = dry_run("--coordinator", "--broker-dir", str(tmp_path / "plain"))
+    assert done.returncode == 0, done.stderr
+    assert "server.key" not in done.stdout and "certfile" not in broker_conf(done.stdout)
+    assert "|   TABLETOP_TEACHER_TLS=\n" in done.stdout  # plain HTTP, even after a TLS setup
+    assert "The teacher's dashboard: http://" in done.stdout
 
 
 def test_refuses_the_teacher_file_as_a_station_file(fleet_dir: Path) -> None:

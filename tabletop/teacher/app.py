@@ -187,7 +187,9 @@ async def login(request: web.Request) -> web.StreamResponse:
         return await login_page(request, exc.sentence, 401)
     log.info("teacher: logged in from %s", client)
     done = web.HTTPSeeOther("/")
-    done.set_cookie(COOKIE, token, httponly=True, samesite="Strict", path="/")
+    done.set_cookie(
+        COOKIE, token, httponly=True, samesite="Strict", path="/", secure=request.secure
+    )
     raise done
 
 

@@ -1,11 +1,14 @@
 """``tabletop teacher``: the teacher's console and its web dashboard.
 
     tabletop teacher --fleet teacher.toml --pin 1234 [--port 8080] [--bind 0.0.0.0]
-                     [--data DIR] [--idle-minutes 60]
+                     [--data DIR] [--idle-minutes 60] [--tls-cert FILE --tls-key FILE]
 
 The PIN comes from ``--pin``, ``--pin-file`` (its first line) or ``$TABLETOP_TEACHER_PIN``;
 without one the dashboard does not start (anyone on the classroom network could
-otherwise run the rotation).
+otherwise run the rotation). With ``--tls-cert`` and ``--tls-key`` (e.g. the
+``server.crt`` and ``server.key`` that ``tabletop fleet setup`` made for the broker's
+name) the dashboard is served over HTTPS, so the PIN and the class list do not cross
+the classroom network in clear text.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ import asyncio
 import logging
 import os
 import signal
+import ssl
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -62,6 +66,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
         default=60.0,
         help="log out after this many minutes without use (default 60)",
     )
+    p.add_argument(
+        "--tls-cert",
+        type=Path,
+        default=None,
+        help="serve HTTPS with this certificate (PEM; e.g. server.crt from `fleet setup`)",
+    )
+    p.add_argument("--tls-key", type=Path, default=None, help="and its private key (PEM)")
     p.add_argument("--verbose", action="store_true", help="log what the console does")
     p.set_defaults(run=run)
 
@@ -86,6 +97,29 @@ def read_pin(args: argparse.Namespace) -> str:
 CONSOLE_FOLDER = "console"
 
 
+def tls_context(cert: Path | None, key: Path | None) -> ssl.SSLContext | None:
+    """The dashboard's HTTPS context, None for plain HTTP; :class:`BadInput` says which
+    file is missing or wrong."""
+    if cert is None and key is None:
+        return None
+    if cert is None or key is None:
+        raise BadInput("teacher.tls", "give both --tls-cert FILE and --tls-key FILE, or neither")
+    for path in (cert, key):
+        try:
+            path.read_bytes()
+        except OSError as exc:
+            raise BadInput("teacher.tls", f"{path} cannot be read: {exc.strerror}") from None
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    try:
+        context.load_cert_chain(cert, key)
+    except (ssl.SSLError, OSError) as exc:
+        raise BadInput(
+            "teacher.tls",
+            f"{cert} and {key} are not a certificate (PEM) and its own private key: {exc}",
+        ) from None
+    return context
+
+
 def run(args: argparse.Namespace) -> int:
     from tabletop.classroom.fleet.config import find_config
     from tabletop.classroom.fleet.coordinator import Coordinator
@@ -97,6 +131,7 @@ def run(args: argparse.Namespace) -> int:
     gate = Gate(read_pin(args), idle_minutes=args.idle_minutes)
     if not 0 < args.port < 65536:
         raise BadInput("teacher.port", f"the port {args.port} is not 1..65535")
+    https = tls_context(args.tls_cert, args.tls_key)
     config = find_config(args.fleet)
     if config is None:
         raise BadInput(
@@ -108,14 +143,19 @@ def run(args: argparse.Namespace) -> int:
     console = Coordinator(config, args.data or data_dir() / CONSOLE_FOLDER)
     console.start()
     try:
-        asyncio.run(_serve(console, gate, args.bind, args.port, config))
+        asyncio.run(_serve(console, gate, args.bind, args.port, config, https))
     finally:
         console.stop()
     return 0
 
 
 async def _serve(
-    console: Coordinator, gate: Gate, bind: str, port: int, config: FleetConfig
+    console: Coordinator,
+    gate: Gate,
+    bind: str,
+    port: int,
+    config: FleetConfig,
+    https: ssl.SSLContext | None = None,
 ) -> None:
     from aiohttp import web
 
@@ -123,7 +163,7 @@ async def _serve(
 
     runner = web.AppRunner(make_app(console, gate), handle_signals=False, access_log=None)
     await runner.setup()
-    site = web.TCPSite(runner, bind, port, shutdown_timeout=2.0)
+    site = web.TCPSite(runner, bind, port, shutdown_timeout=2.0, ssl_context=https)
     try:
         await site.start()
     except OSError as exc:
@@ -132,10 +172,9 @@ async def _serve(
             "teacher.port", f"cannot listen on {bind}:{port}: {exc.strerror or exc}"
         ) from None
     shown = "localhost" if bind in ("0.0.0.0", "::", "") else bind
-    print(
-        f"teacher dashboard on http://{shown}:{port}/ (broker {config.host}:{config.port})",
-        flush=True,
-    )
+    scheme = "https" if https else "http"
+    broker = f"{config.host}:{config.port}" + (" TLS" if config.tls else "")
+    print(f"teacher dashboard on {scheme}://{shown}:{port}/ (broker {broker})", flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -147,4 +186,4 @@ async def _serve(
         print("teacher dashboard stopped", file=sys.stderr, flush=True)
 
 
-__all__ = ["PIN_ENV", "add_parser", "read_pin", "run"]
+__all__ = ["PIN_ENV", "add_parser", "read_pin", "run", "tls_context"]

@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 import re
 import subprocess
-import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,8 +17,9 @@ from typing import Any
 
 import pytest
 
-from tabletop.classroom.fleet.config import Broker, free_port, loopback_broker, wait_listening
+from tabletop.classroom.fleet.config import Broker, free_port, loopback_broker
 from tabletop.classroom.fleet.simulate import simulate_command
+from tests.teacher.serving import teacher_command, wait_port
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 expect = playwright_api.expect
@@ -49,13 +49,6 @@ class Classroom:
     stations: list[subprocess.Popen[bytes]]
 
 
-def wait_port(port: int, process: subprocess.Popen[bytes], timeout: float = 30.0) -> None:
-    if not wait_listening(port, process=process, timeout=timeout):
-        if process.poll() is not None:
-            raise AssertionError(f"tabletop teacher stopped (exit {process.returncode})")
-        raise AssertionError(f"tabletop teacher did not listen on {port}")
-
-
 @pytest.fixture(scope="module")
 def classroom(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Classroom]:
     root = tmp_path_factory.mktemp("classroom")
@@ -64,22 +57,7 @@ def classroom(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Classroom]:
         fleet = broker.provisioned.file("teacher")
         log = open(root / "teacher.log", "wb")  # noqa: SIM115 - closed below
         server = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "tabletop",
-                "teacher",
-                "--fleet",
-                str(fleet),
-                "--data",
-                str(root / "teacher"),
-                "--port",
-                str(port),
-                "--bind",
-                "127.0.0.1",
-                "--pin",
-                PIN,
-            ],
+            teacher_command(fleet, root / "teacher", port, PIN),
             stdout=log,
             stderr=subprocess.STDOUT,
         )
