@@ -9,11 +9,13 @@ and 8 ``tabletop fleet simulate`` processes (each its own device id and journal)
   every station showing the new clock ``seq`` (the console's own receive times, same
   machine and clock); also from the POST's reply (accepted) and from the console's
   publish.
+- **HTTPS** as an installed coordinator serves it (the broker's certificate from
+  ``fleet setup``; ``--http``: plain HTTP), and MQTT over TLS.
 - **page load**: a logged-in Chromium (Playwright, Debian's ``/usr/bin/chromium``) opens
   the dashboard ``--loads`` times: to the load event, and to the first live data (every
   station's card drawn).
 
-    .venv/bin/python tools/fleet_pause.py [--stations 8] [--rounds 20] [--loads 10]
+    .venv/bin/python tools/fleet_pause.py [--stations 8] [--rounds 20] [--loads 10] [--http]
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import asyncio
 import json
 import os
 import shutil
+import ssl
 import statistics
 import subprocess
 import sys
@@ -34,9 +37,16 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from aiohttp import ClientSession, CookieJar  # noqa: E402
+from aiohttp import ClientSession, CookieJar, TCPConnector  # noqa: E402
 
-from tabletop.classroom.fleet.config import free_port, loopback_broker, wait_listening  # noqa: E402
+from tabletop.classroom.fleet.config import (  # noqa: E402
+    CA_FILE,
+    CERT_FILE,
+    KEY_FILE,
+    free_port,
+    loopback_broker,
+    wait_listening,
+)
 from tabletop.classroom.fleet.simulate import simulate_command  # noqa: E402
 
 PIN = "7531"
@@ -67,9 +77,12 @@ def summary(values: list[float]) -> dict[str, float]:
     }
 
 
-async def pauses(url: str, devices: list[str], rounds: int) -> dict[str, Any]:
+async def pauses(
+    url: str, devices: list[str], rounds: int, trust: ssl.SSLContext | None
+) -> dict[str, Any]:
     origin = {"Origin": url}
-    async with ClientSession(cookie_jar=CookieJar(unsafe=True)) as http:
+    connector = TCPConnector(ssl=trust) if trust else None
+    async with ClientSession(cookie_jar=CookieJar(unsafe=True), connector=connector) as http:
         r = await http.post(f"{url}/login", data={"pin": PIN}, headers=origin)
         assert r.status == 200, r.status  # followed the redirect to the dashboard
         plan = {
@@ -123,7 +136,10 @@ def page_loads(url: str, devices: int, loads: int) -> dict[str, Any]:
     to_load, to_data = [], []
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        context = browser.new_context(viewport={"width": 1280, "height": 800})
+        # Chromium does not know the classroom's authority (a teacher's browser warns once).
+        context = browser.new_context(
+            viewport={"width": 1280, "height": 800}, ignore_https_errors=True
+        )
         page = context.new_page()
         page.goto(f"{url}/login")
         page.fill("#pin", PIN)
@@ -155,6 +171,7 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=20)
     parser.add_argument("--loads", type=int, default=10)
     parser.add_argument("--keep", action="store_true", help="keep the temporary folder")
+    parser.add_argument("--http", action="store_true", help="the dashboard in plain HTTP")
     args = parser.parse_args()
     devices = [f"station-{n}" for n in range(1, args.stations + 1)]
     root = Path(tempfile.mkdtemp(prefix="fleet-pause-"))
@@ -163,11 +180,16 @@ def main() -> int:
         with loopback_broker(root / "broker", devices) as broker:
             port = free_port()
             env = {**os.environ, "TABLETOP_TEACHER_PIN": PIN}
+            folder = broker.provisioned.folder
+            https = [] if args.http else [
+                "--tls-cert", str(folder / CERT_FILE), "--tls-key", str(folder / KEY_FILE)
+            ]  # fmt: skip
+            trust = None if args.http else ssl.create_default_context(cafile=folder / CA_FILE)
             processes.append(
                 subprocess.Popen(
                     [sys.executable, "-m", "tabletop", "teacher", "--fleet",
                      str(broker.provisioned.file("teacher")), "--data", str(root / "teacher"),
-                     "--port", str(port), "--bind", "127.0.0.1"],
+                     "--port", str(port), "--bind", "127.0.0.1", *https],
                     cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                 )
             )  # fmt: skip
@@ -181,11 +203,13 @@ def main() -> int:
                     )
                 )
             wait_port(port)
-            url = f"http://127.0.0.1:{port}"
+            url = f"{'http' if args.http else 'https'}://127.0.0.1:{port}"
             figures = {
                 "stations": args.stations,
                 "cpu_count": os.cpu_count(),
-                "pause": asyncio.run(pauses(url, devices, args.rounds)),
+                "dashboard": url.split(":")[0],
+                "mqtt": "TLS",
+                "pause": asyncio.run(pauses(url, devices, args.rounds, trust)),
                 "page": page_loads(url, args.stations, args.loads),
             }
     finally:
