@@ -180,7 +180,10 @@ async def login(request: web.Request) -> web.StreamResponse:
     try:
         token = gate.login(client, str(form.get("pin", "")))
     except Locked as exc:
-        log.warning("teacher: login locked for %s (%d min)", client, exc.minutes)
+        if exc.everyone:
+            log.warning("teacher: every login paused (%d min): too many wrong PINs", exc.minutes)
+        else:
+            log.warning("teacher: login locked for %s (%d min)", client, exc.minutes)
         return await login_page(request, exc.sentence, 429)
     except WrongPin as exc:
         log.warning("teacher: wrong PIN from %s", client)

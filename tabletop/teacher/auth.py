@@ -4,6 +4,9 @@
   HttpOnly, SameSite=Strict cookie. A session idle for ``idle_minutes`` is over.
 - ``attempts`` wrong PINs within ``window`` seconds from one client lock that client out
   until the oldest of them is ``window`` seconds old ("Try again in 4 minutes").
+- ``everyone`` wrong PINs within ``window`` from all clients together pause every login
+  the same way, so thirty tablets guessing at once get no further than four would. A
+  session already open is not touched: a teacher logged in stays logged in.
 - Every time comes from ``clock`` (monotonic seconds), so tests move time by hand.
 """
 
@@ -35,16 +38,19 @@ def check_pin(pin: str) -> str:
 
 
 class Locked(Exception):
-    """Too many wrong PINs from this client: ``minutes`` until it may try again."""
+    """Too many wrong PINs from this client (``everyone``: from all clients together):
+    ``minutes`` until it may try again."""
 
-    def __init__(self, minutes: int) -> None:
+    def __init__(self, minutes: int, *, everyone: bool = False) -> None:
         super().__init__(minutes)
         self.minutes = minutes
+        self.everyone = everyone
 
     @property
     def sentence(self) -> str:
         unit = "minute" if self.minutes == 1 else "minutes"
-        return f"Too many wrong PINs. Try again in {self.minutes} {unit}."
+        where = " on this network" if self.everyone else ""
+        return f"Too many wrong PINs{where}. Try again in {self.minutes} {unit}."
 
 
 class WrongPin(Exception):
@@ -68,6 +74,7 @@ class Gate:
     pin: str
     idle_minutes: float = 60.0
     attempts: int = 5
+    everyone: int = 20
     window: float = 300.0
     clock: Callable[[], float] = time.monotonic
     _sessions: dict[str, float] = field(default_factory=dict)  # token -> last used
@@ -77,18 +84,25 @@ class Gate:
         self.pin = check_pin(self.pin)
         if self.idle_minutes <= 0:
             raise BadInput("teacher.idle", "the idle minutes must be more than 0")
+        if not 0 < self.attempts <= self.everyone:
+            raise BadInput("teacher.lock", "the lock needs 0 < attempts <= everyone")
 
     def login(self, client: str, pin: str) -> str:
         """A new session's token; :class:`Locked` or :class:`WrongPin` otherwise."""
         now = self.clock()
-        recent = [t for t in self._failures.get(client, []) if now - t < self.window]
-        self._failures[client] = recent
+        self._forget_failures(now)
+        recent = self._failures.setdefault(client, [])
         if len(recent) >= self.attempts:
-            raise Locked(max(1, math.ceil((recent[0] + self.window - now) / 60)))
+            raise Locked(self._minutes(recent[0], now))
+        every = sorted(t for times in self._failures.values() for t in times)
+        if len(every) >= self.everyone:
+            raise Locked(self._minutes(every[-self.everyone], now), everyone=True)
         if not hmac.compare_digest(pin.strip().encode(), self.pin.encode()):
             recent.append(now)
             if len(recent) >= self.attempts:
-                raise Locked(max(1, math.ceil(self.window / 60)))
+                raise Locked(self._minutes(now, now))
+            if len(every) + 1 >= self.everyone:
+                raise Locked(self._minutes(every[1 - self.everyone], now), everyone=True)
             raise WrongPin(self.attempts - len(recent))
         self._failures.pop(client, None)
         self._forget_idle(now)
@@ -111,6 +125,16 @@ class Gate:
     def logout(self, token: str | None) -> None:
         if token:
             self._sessions.pop(token, None)
+
+    def _minutes(self, oldest: float, now: float) -> int:
+        """Whole minutes until a wrong PIN made at ``oldest`` no longer counts."""
+        return max(1, math.ceil((oldest + self.window - now) / 60))
+
+    def _forget_failures(self, now: float) -> None:
+        for who, times in list(self._failures.items()):
+            times[:] = [t for t in times if now - t < self.window]
+            if not times:
+                del self._failures[who]
 
     def _forget_idle(self, now: float) -> None:
         limit = self.idle_minutes * 60.0

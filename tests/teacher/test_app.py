@@ -16,8 +16,9 @@ from tabletop import cli
 from tabletop.classroom.fleet.config import provision
 from tabletop.classroom.fleet.coordinator import Coordinator
 from tabletop.classroom.fleet.messages import ResultMessage, SeatRecord
+from tabletop.engine.errors import BadInput
 from tabletop.teacher.app import make_app
-from tabletop.teacher.auth import COOKIE, Gate
+from tabletop.teacher.auth import COOKIE, Gate, Locked, WrongPin
 
 PIN = "4321"
 
@@ -152,6 +153,32 @@ def test_teacher_login_locks_after_five_wrong_pins(
         assert (await log_in(client)).status == 303
 
     serve(scenario)
+
+
+def test_teacher_wrong_pins_from_many_addresses_pause_every_login(clock: Clock) -> None:
+    """Thirty tablets guessing at once get no further than four: 20 wrong PINs in 5
+    minutes from all addresses together pause every login; an open session stays open."""
+    gate = Gate(PIN, clock=clock)
+    teacher = gate.login("10.0.0.1", PIN)
+    for n in range(19):
+        clock.t += 1
+        with pytest.raises(WrongPin):
+            gate.login(f"10.0.1.{n}", "0000")  # each address far from its own lock
+    clock.t += 1
+    with pytest.raises(Locked) as last:
+        gate.login("10.0.1.99", "0000")  # the 20th
+    assert last.value.everyone and last.value.minutes == 5
+    assert last.value.sentence == "Too many wrong PINs on this network. Try again in 5 minutes."
+    with pytest.raises(Locked) as right:
+        gate.login("10.0.0.2", PIN)  # even the right PIN waits, from a new address
+    assert right.value.everyone
+    assert gate.check(teacher)  # the teacher already logged in is not logged out
+    clock.t += 300 - 19  # the first wrong PIN no longer counts: 19 left, logins open
+    assert gate.login("10.0.0.2", PIN)
+    with pytest.raises(Locked):  # ...until the 20th again
+        gate.login("10.0.1.100", "0000")
+    with pytest.raises(BadInput):
+        Gate(PIN, attempts=6, everyone=5)
 
 
 def test_teacher_posts_from_another_origin_are_refused(
