@@ -161,9 +161,11 @@ async def _serve(
 
     from tabletop.teacher.app import make_app
 
-    runner = web.AppRunner(make_app(console, gate), handle_signals=False, access_log=None)
+    runner = web.AppRunner(
+        make_app(console, gate), handle_signals=False, access_log=None, shutdown_timeout=2.0
+    )
     await runner.setup()
-    site = web.TCPSite(runner, bind, port, shutdown_timeout=2.0, ssl_context=https)
+    site = web.TCPSite(runner, bind, port, ssl_context=https)
     try:
         await site.start()
     except OSError as exc:
