@@ -139,6 +139,21 @@ def test_config_fleet_setup_command_writes_every_file(tmp_path: Path, capsys) ->
     assert "1 to 8" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("uid", [0, 1000])
+def test_config_fleet_setup_as_root_says_how_to_start_the_broker(
+    tmp_path: Path, capsys, monkeypatch: pytest.MonkeyPatch, uid: int
+) -> None:
+    from tabletop.cli import main
+
+    monkeypatch.setattr("os.geteuid", lambda: uid)
+    assert main(["fleet", "setup", "--stations", "1", "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert f"start the broker: mosquitto -c {tmp_path / 'mosquitto.conf'}" in out
+    said = f"not as root: mosquitto would run as the mosquitto user and could not read {tmp_path}"
+    assert (said in out) == (uid == 0)
+    assert (f"sudo systemd/install.sh --coordinator --broker-dir {tmp_path}" in out) == (uid == 0)
+
+
 def test_config_simulate_refuses_a_bad_fleet_file(tmp_path: Path, capsys) -> None:
     from tabletop.cli import main
 

@@ -9,6 +9,7 @@ measure results delivered across a broker outage.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -97,6 +98,14 @@ def run_setup(args: argparse.Namespace) -> int:
         role = "the teacher's console" if config.teacher else "a station"
         print(f"wrote {done.folder / (config.device + '.toml')} ({role}, device {config.device})")
     print(f"start the broker: mosquitto -c {done.conf}")
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        # mosquitto started by root becomes its own user, which cannot read the
+        # passwords and the key written here (readable by their owner only).
+        print(
+            "  not as root: mosquitto would run as the mosquitto user and could not read "
+            f"{done.folder / 'passwd'}; on a Pi: sudo systemd/install.sh --coordinator "
+            f"--broker-dir {done.folder}"
+        )
     print(
         "on each station: copy its file to /etc/tabletop/fleet.toml "
         "(or run `tabletop app --fleet FILE`)"
