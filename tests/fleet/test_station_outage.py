@@ -16,9 +16,10 @@ import pytest
 
 from tabletop.classroom.fleet.config import Broker
 from tabletop.classroom.fleet.outbox import Outbox
-from tabletop.classroom.fleet.simulate import SimHost, simulate_command
+from tabletop.classroom.fleet.simulate import SimHost, play_bots, simulate_command
 from tabletop.classroom.fleet.station import StationLink
 from tabletop.classroom.rotation import RotationClock
+from tabletop.games import GAMES
 from tabletop.store import Journal
 from tests.fleet.clients import raw_client
 from tests.fleet.test_station import PLAN, Teacher, wait_for
@@ -160,7 +161,13 @@ def test_simulated_station_follows_the_clock_and_says_so(
         clock = RotationClock(PLAN, time.time())
         teacher.plan()
         teacher.clock(4, [clock, clock, clock])
-        wait_for(lambda: teacher.results)  # it plays, and its games arrive
+        # It plays its station's game (station 2: M.E.C.S.) with the group's names (a
+        # free-play game may come first, from before the plan arrived).
+        planned = wait_for(
+            lambda: [r for r in teacher.results if r["match"]["game"] == "mecs"]
+        )  # it plays, and its games arrive
+        assert [s["name"] for s in planned[0]["seats"]] == ["Blue A", "Blue B"]
+        assert {s["bot"] for s in planned[0]["seats"]} == {"mecs"}
         paused = clock.pause(time.time())
         teacher.clock(5, [paused, paused, paused])
         status = wait_for(
@@ -168,9 +175,27 @@ def test_simulated_station_follows_the_clock_and_says_so(
         )
         assert status["paused"] is True and status["station"] == 1 and status["group"] == "Blue"
         assert status["plan"] == "p1" and status["phase"] == "play"
+
+        def shown() -> set[str]:
+            with teacher.lock:
+                seen = teacher.statuses.get("station-2", [])
+                return {s["game"] for s in seen if s.get("plan") == "p1" and s.get("game")}
+
+        assert wait_for(shown) == {"mecs"}  # the dashboard's card shows the planned game
     finally:
         proc.terminate()
         out, _ = proc.communicate(timeout=30)
         teacher.close()
     assert proc.returncode == 0
     assert "station-2: clock seq=5 paused=True" in out.splitlines()
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_simulated_games_are_whole_and_seeded(game: str) -> None:
+    """Every game a simulated station can be planned for is played to its end by bots,
+    and the same seed plays the same game."""
+    match, bots = play_bots(game, 11)
+    assert match.result() is not None and match.game.is_over(match.state)
+    assert len(bots) == match.seats
+    again, _ = play_bots(game, 11)
+    assert again.history == match.history

@@ -4,8 +4,11 @@ plays quick bot games, so the dashboard and the figures can be tried with eight 
 on one laptop.
 
 It is light on purpose (eight of them, a broker and a browser share two cores): no
-pygame, a loop that sleeps 0.1 s between looks, and Math Attack! games between two bots
-(the engine plays a whole game in a few milliseconds). Each game is journaled through
+pygame, a loop that sleeps 0.1 s between looks, and whole games played at once when they
+start. In a rotation it plays its station's game (with the game's default settings, not
+the station's mode and options): M.E.C.S. between two of its bots (about 0.4 s a game),
+Math Attack! between an easy and a random bot, the others by random legal moves (a few
+milliseconds); in free play, Math Attack!. Each game is journaled through
 :class:`~tabletop.store.Journal` like the app's: its row and actions when it starts, then
 it *lasts* ``--game-seconds`` of rotation time (pauses stop it) and is finished for
 "end"; if the rotation's time runs out first it is finished for "time" (the simulation
@@ -57,12 +60,15 @@ from tabletop.classroom.rotation import (
     start_rotation,
 )
 from tabletop.engine.errors import BadInput, TabletopError
+from tabletop.engine.match import Match
+from tabletop.games import GAMES
 from tabletop.store import FILE_NAME, Journal, SeatInfo, result_record
 
 log = logging.getLogger(__name__)
 
 LABEL = "sim"
 TICK = 0.1
+FREE_PLAY = "math-attack"  # the game played without a plan
 
 
 @dataclass
@@ -71,6 +77,7 @@ class SimGame:
     rotation time it has lasted."""
 
     id: int
+    name: str  # the game's, e.g. "mecs"
     rotation: int | None
     names: tuple[str, ...]
     result: Any  # tabletop.engine.protocol.Result
@@ -156,7 +163,7 @@ class SimHost:
         if self.stored is not None and self.clock is not None:
             fields = rotation_status(self.stored, self.clock.now(self.wall()))
         if self.game is not None:
-            fields["game"] = "math-attack"
+            fields["game"] = self.game.name
             shown = self.game.played / max(self.game_seconds, 1e-9)
             fields["standings"] = tuple(
                 Standing(name, str(round(score * min(1.0, shown))), place)
@@ -188,36 +195,28 @@ class SimHost:
                     self._finish_game("end")
             return
         if moment is None:
-            self._start_game(None, ("Player 1", "Player 2"))
+            self._start_game(FREE_PLAY, None, None)
         elif moment.playing and not moment.paused and self.stored is not None:
             group = moment.group_at(self.stored.station)
             if group is not None:
-                self._start_game(moment.rotation, (f"{group} A", f"{group} B"))
+                game = self.stored.plan.stations[self.stored.station].game
+                self._start_game(game, moment.rotation, group)
 
-    def _start_game(self, rotation: int | None, names: tuple[str, str]) -> None:
-        from tabletop.bots.math_attack import GAME, MathAttackBot
-        from tabletop.engine.dealers import RngDealer
-        from tabletop.engine.match import Match
-        from tabletop.games.math_attack import MathAttackSettings
-
+    def _start_game(self, game: str, rotation: int | None, group: str | None) -> None:
         seed = self.rng.randrange(1 << 30)
-        match = Match(GAME, MathAttackSettings(first_player=seed % 2), 2, seed=seed)
-        dealer = RngDealer(seed)
-        bots = (MathAttackBot("easy", seed), MathAttackBot("random", seed + 1))
-        while match.result() is None:
-            if match.pending.chance is not None:
-                match.deal(dealer)
-            else:
-                seat = match.state.turn
-                match.apply(bots[seat].choose(match.state, seat))
-        seats = [SeatInfo(0, names[0], bot="easy"), SeatInfo(1, names[1], bot="random")]
+        match, bots = play_bots(game, seed)
+        names = tuple(
+            f"{group} {'ABC'[seat]}" if group else f"Player {seat + 1}"
+            for seat in range(match.seats)
+        )
+        seats = [SeatInfo(seat, name, bot=bots[seat]) for seat, name in enumerate(names)]
         try:
             match_id = self.journal.start(match, label=LABEL, seats=seats, session=self.session)
         except TabletopError as exc:
             log.error("simulate: the game could not be journaled: %s", exc.message)
             return
-        self.game = SimGame(match_id, rotation, names, match.result())
-        self.say(f"game {match_id} started")
+        self.game = SimGame(match_id, game, rotation, names, match.result())
+        self.say(f"game {match_id} started ({game})")
 
     def _finish_game(self, reason: str) -> None:
         game, self.game = self.game, None
@@ -248,6 +247,44 @@ class SimHost:
             save_clock(self.journal, self.stored.id, self.clock, status)
         except TabletopError as exc:
             log.error("simulate: the clock could not be saved: %s", exc.message)
+
+
+def play_bots(game: str, seed: int) -> tuple[Match[Any, Any, Any], tuple[str, ...]]:
+    """A whole game of ``game`` with its default settings, played by bots from ``seed``
+    (the same seed, the same game): the finished match and each seat's bot."""
+    from tabletop.engine.dealers import RngDealer
+    from tabletop.selfplay import SEATS, choose, default_settings
+
+    if game == "math-attack":
+        from tabletop.bots.math_attack import GAME, MathAttackBot
+        from tabletop.games.math_attack import MathAttackSettings
+
+        match = Match(GAME, MathAttackSettings(first_player=seed % 2), 2, seed=seed)
+        dealer = RngDealer(seed)
+        attack = (MathAttackBot("easy", seed), MathAttackBot("random", seed + 1))
+        while match.result() is None:
+            if match.pending.chance is not None:
+                match.deal(dealer)
+            else:
+                seat = match.state.turn
+                match.apply(attack[seat].choose(match.state, seat))
+        return match, ("easy", "random")
+    match = Match(GAMES[game], default_settings(game), SEATS.get(game, 2), seed=seed)
+    if game == "mecs":
+        # Random legal M.E.C.S. moves take seconds a game (every equation is a move).
+        from tabletop.bots.mecs import decide
+
+        while match.result() is None:
+            pending = match.pending
+            if pending.chance is not None:
+                match.apply(choose(match, seed))
+            else:
+                seat = min(pending.seats)
+                match.apply(decide(match.state, seat))
+        return match, ("mecs",) * match.seats
+    while match.result() is None:
+        match.apply(choose(match, seed))
+    return match, ("random",) * match.seats
 
 
 def run_simulation(
