@@ -199,3 +199,41 @@ def test_simulated_games_are_whole_and_seeded(game: str) -> None:
     assert len(bots) == match.seats
     again, _ = play_bots(game, 11)
     assert again.history == match.history
+
+
+def test_simulated_station_drops_a_game_its_rotation_outran(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bots play on a worker thread while the station keeps following the clock; a
+    free-play game still being played out when a rotation starts is dropped, never
+    journaled, and the station's own game follows."""
+    from tabletop.classroom.fleet import simulate
+    from tabletop.classroom.fleet.messages import PlanMessage
+
+    release = threading.Event()
+    real = simulate.play_bots
+
+    def slow(game: str, seed: int):
+        release.wait(10)
+        return real(game, seed)
+
+    monkeypatch.setattr(simulate, "play_bots", slow)
+    t0 = 1_700_000_000.0
+    wall = [t0]
+    journal = Journal(tmp_path / "sim.sqlite3")
+    host = SimHost(journal, seed=3, game_seconds=60, wall=lambda: wall[0])
+    try:
+        host.tick()  # free play: a Math Attack! game is being played out
+        assert host.game is None and host.status() == {}
+        clock = RotationClock(PLAN, t0)
+        host.follow(PlanMessage("p1", "s1", PLAN, {"station-2": 1}, t0), 1, clock)
+        wall[0] = t0 + 30
+        release.set()
+        wait_for(lambda: host.game is not None, host.tick)
+        assert host.game.name == "mecs" and host.game.names == ("Blue A", "Blue B")
+        games = [m.game for m in journal.matches()]
+        assert games == ["mecs"]  # the free-play game was dropped
+        assert host.status()["game"] == "mecs"
+    finally:
+        host.stop()
+        journal.close()

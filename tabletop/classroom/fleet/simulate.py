@@ -4,11 +4,13 @@ plays quick bot games, so the dashboard and the figures can be tried with eight 
 on one laptop.
 
 It is light on purpose (eight of them, a broker and a browser share two cores): no
-pygame, a loop that sleeps 0.1 s between looks, and whole games played at once when they
-start. In a rotation it plays its station's game (with the game's default settings, not
-the station's mode and options): M.E.C.S. between two of its bots (about 0.4 s a game),
-Math Attack! between an easy and a random bot, the others by random legal moves (a few
-milliseconds); in free play, Math Attack!. Each game is journaled through
+pygame, a loop that sleeps 0.1 s between looks, and each game played out whole by bots on
+a worker thread before it starts (so the loop keeps following the clock; a game that a
+rotation's start or end outran is dropped). In a rotation it plays its station's game
+with the game's default settings (not the station's mode and options): M.E.C.S. between
+two of its bots (about 0.4 s a game), Math Attack! between an easy and a random bot, the
+others by random legal moves (a few milliseconds); in free play, Math Attack!. Each game
+is journaled through
 :class:`~tabletop.store.Journal` like the app's: its row and actions when it starts, then
 it *lasts* ``--game-seconds`` of rotation time (pauses stop it) and is finished for
 "end"; if the rotation's time runs out first it is finished for "time" (the simulation
@@ -26,6 +28,7 @@ and the broker stopped for a while as games keep finishing.
 
 from __future__ import annotations
 
+import concurrent.futures
 import contextlib
 import json
 import logging
@@ -53,6 +56,7 @@ from tabletop.classroom.fleet.station import (
     rotation_status,
 )
 from tabletop.classroom.rotation import (
+    Moment,
     RotationClock,
     StoredRotation,
     running_rotation,
@@ -84,6 +88,21 @@ class SimGame:
     played: float = 0.0
 
 
+@dataclass(frozen=True)
+class _Brewing:
+    game: str
+    rotation: int | None
+    group: str | None
+    played: concurrent.futures.Future[tuple[Match[Any, Any, Any], tuple[str, ...]]]
+
+    def fits(self, moment: Moment | None) -> bool:
+        """Is it still the stretch of play the game was begun for? (A rotation may have
+        started or ended while the bots played.)"""
+        if self.rotation is None:
+            return moment is None
+        return moment is not None and moment.playing and moment.rotation == self.rotation
+
+
 class SimHost:
     """A :class:`~tabletop.classroom.fleet.station.Host` without a screen."""
 
@@ -105,6 +124,10 @@ class SimHost:
         self.clock: RotationClock | None = self.stored.clock if self.stored else None
         self.session = self.stored.session if self.stored else "sim"
         self.game: SimGame | None = None
+        # A game being played out by the bots on a worker thread (a M.E.C.S. game can
+        # take a second), so the loop keeps following the clock meanwhile.
+        self._worker = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="bots")
+        self._brewing: _Brewing | None = None
         self.finished = 0
         self._last = time.monotonic()
         for left in journal.unfinished(LABEL):  # a game a killed run left: not played on
@@ -194,17 +217,34 @@ class SimHost:
                 if game.played >= self.game_seconds:
                     self._finish_game("end")
             return
+        brewing = self._brewing
+        if brewing is not None:
+            if not brewing.played.done():
+                return
+            self._brewing = None
+            if brewing.fits(moment):
+                self._start_game(brewing)
+            return
         if moment is None:
-            self._start_game(FREE_PLAY, None, None)
+            self._brew(FREE_PLAY, None, None)
         elif moment.playing and not moment.paused and self.stored is not None:
             group = moment.group_at(self.stored.station)
             if group is not None:
                 game = self.stored.plan.stations[self.stored.station].game
-                self._start_game(game, moment.rotation, group)
+                self._brew(game, moment.rotation, group)
 
-    def _start_game(self, game: str, rotation: int | None, group: str | None) -> None:
+    def _brew(self, game: str, rotation: int | None, group: str | None) -> None:
         seed = self.rng.randrange(1 << 30)
-        match, bots = play_bots(game, seed)
+        played = self._worker.submit(play_bots, game, seed)
+        self._brewing = _Brewing(game, rotation, group, played)
+
+    def _start_game(self, brewing: _Brewing) -> None:
+        game, rotation, group = brewing.game, brewing.rotation, brewing.group
+        try:
+            match, bots = brewing.played.result()
+        except Exception:  # a bug in a bot must not stop the station
+            log.exception("simulate: the bots could not play %s", game)
+            return
         names = tuple(
             f"{group} {'ABC'[seat]}" if group else f"Player {seat + 1}"
             for seat in range(match.seats)
@@ -235,6 +275,7 @@ class SimHost:
 
     def stop(self) -> None:
         """SIGTERM: the game being played is left (abandoned: it never finished)."""
+        self._worker.shutdown(wait=False, cancel_futures=True)
         game, self.game = self.game, None
         if game is not None:
             with contextlib.suppress(TabletopError):
