@@ -174,7 +174,7 @@ def why_unreachable(exc: BaseException | None, host: str, port: int) -> str:
         return f"the name {host!r} is not known on this network"
     if isinstance(exc, ConnectionRefusedError):
         return f"nothing listens at {where}: is the broker running?"
-    if isinstance(exc, TimeoutError | socket.timeout):
+    if isinstance(exc, TimeoutError):
         return f"no answer from {where}"
     if isinstance(exc, OSError):
         return f"cannot reach {where}: {exc.strerror or exc}"
