@@ -9,7 +9,8 @@
 #
 # --station (default)  the app on tty1 at boot (tabletop.service)
 # --coordinator        also the classroom's MQTT broker (mosquitto) and the teacher's
-#                      dashboard on port 8080 (tabletop-teacher.service)
+#                      dashboard: https on port 8443, http on 8080 sends you there
+#                      (tabletop-teacher.service)
 # --fleet FILE         this station's fleet file from `tabletop fleet setup` (e.g.
 #                      station-3.toml), installed as /etc/tabletop/fleet.toml
 # --broker-dir DIR     (coordinator) the folder `tabletop fleet setup` wrote: its
@@ -257,14 +258,15 @@ if [ "$mode" = coordinator ]; then
             "$broker_dir/mosquitto.conf" \
             | put 0644 root root /etc/mosquitto/conf.d/tabletop.conf
         run install -m 0640 -o root -g "$ACCOUNT" "$broker_dir/teacher.toml" "$ETC/teacher.toml"
-        # The dashboard serves HTTPS with the broker's certificate (made for its name).
+        # The dashboard serves HTTPS on 8443 with the broker's certificate (made for its
+        # name), and plain HTTP on 8080 sends browsers there.
         if [ -e "$broker_dir/server.key" ]; then
             run install -m 0644 -o root -g root "$broker_dir/server.crt" "$ETC/teacher.crt"
             run install -m 0640 -o root -g "$ACCOUNT" "$broker_dir/server.key" "$ETC/teacher.key"
-            echo "TABLETOP_TEACHER_TLS=--tls-cert $ETC/teacher.crt --tls-key $ETC/teacher.key" \
+            echo "TABLETOP_TEACHER_WEB=--port 8443 --redirect-port 8080 --tls-cert $ETC/teacher.crt --tls-key $ETC/teacher.key" \
                 | put 0644 root root "$ETC/teacher.env"
         else
-            echo "TABLETOP_TEACHER_TLS=" | put 0644 root root "$ETC/teacher.env"
+            echo "TABLETOP_TEACHER_WEB=--port 8080" | put 0644 root root "$ETC/teacher.env"
         fi
     else
         echo "no --broker-dir: keeping the installed broker files and $ETC/teacher.toml"
@@ -321,13 +323,13 @@ if [ "$app" = 1 ]; then
     echo "The app starts on the screen at the next boot (sudo reboot), or now: sudo systemctl start tabletop"
 fi
 if [ "$mode" = coordinator ]; then
-    scheme=http
+    where="http://$(hostname).local:8080"
     if [ -n "$broker_dir" ]; then
-        if [ -e "$broker_dir/server.key" ]; then scheme=https; fi
+        if [ -e "$broker_dir/server.key" ]; then where="https://$(hostname).local:8443"; fi
     elif grep -q -- --tls-cert "$ETC/teacher.env" 2>/dev/null; then
-        scheme=https
+        where="https://$(hostname).local:8443"
     fi
-    echo "The teacher's dashboard: $scheme://$(hostname).local:8080 (PIN in $ETC/teacher.pin)"
+    echo "The teacher's dashboard: $where (PIN in $ETC/teacher.pin)"
 fi
 [ "$app" = 1 ] && echo "The app's log: journalctl -u tabletop -b"
 [ "$mode" = coordinator ] && echo "The dashboard's and broker's logs: journalctl -u tabletop-teacher -u mosquitto -b"

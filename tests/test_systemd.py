@@ -144,7 +144,7 @@ def test_teacher_unit_uses_the_files_install_writes(fleet_dir: Path) -> None:
     (start,) = unit_values(name, "ExecStart")
     assert start.startswith(f"{TABLETOP_BIN} teacher ")
     flags = dict(re.findall(r"(--[\w-]+) (\S+)", start))
-    assert flags["--port"] == "8080"
+    assert "--port" not in flags  # 8080 by default; the ports come from teacher.env
     assert "mosquitto.service" in unit_values(name, "Wants")[0]
     assert "mosquitto.service" in unit_values(name, "After")[0]
     assert "TABLETOP_DATA=/var/lib/tabletop" in unit_values(name, "Environment")
@@ -157,18 +157,26 @@ def test_teacher_unit_uses_the_files_install_writes(fleet_dir: Path) -> None:
     written |= {line.split()[1] for line in commands(plan.stdout) if line.startswith("write ")}
     assert flags["--fleet"] in written
     assert flags["--pin-file"] in written
-    # HTTPS: the options come from the environment file install writes, with the
-    # broker's certificate and a key the dashboard's account can read.
-    assert start.endswith(" $TABLETOP_TEACHER_TLS")
+    # HTTPS on 8443 (and http on 8080 sending browsers there): the options come from
+    # the environment file install writes, with the broker's certificate and a key the
+    # dashboard's account can read.
+    assert start.endswith(" $TABLETOP_TEACHER_WEB")
     assert unit_values(name, "EnvironmentFile") == ["-/etc/tabletop/teacher.env"]
     assert "/etc/tabletop/teacher.env" in written
-    env = plan.stdout.split("+ write /etc/tabletop/teacher.env (mode 0644, root:root)\n")[1]
-    tls = dict(re.findall(r"(--[\w-]+) (\S+)", env.splitlines()[0]))
-    assert env.startswith("|   TABLETOP_TEACHER_TLS=--tls-cert ")
-    assert {tls["--tls-cert"], tls["--tls-key"]} <= written
+    web = teacher_env(plan.stdout)
+    assert web["--port"] == "8443" and web["--redirect-port"] == "8080"
+    assert {web["--tls-cert"], web["--tls-key"]} <= written
     key = one(commands(plan.stdout), r"/etc/tabletop/teacher\.key$")
     assert key.startswith("install -m 0640 -o root -g tabletop ")
-    assert "The teacher's dashboard: https://" in plan.stdout
+    assert re.search(r"The teacher's dashboard: https://\S+\.local:8443 ", plan.stdout)
+
+
+def teacher_env(out: str) -> dict[str, str]:
+    """The dashboard's options in the teacher.env the plan writes."""
+    env = out.split("+ write /etc/tabletop/teacher.env (mode 0644, root:root)\n")[1]
+    line = env.splitlines()[0]
+    assert line.startswith("|   TABLETOP_TEACHER_WEB=")
+    return dict(re.findall(r"(--[\w-]+) (\S+)", line))
 
 
 # -- shellcheck -------------------------------------------------------------------------
@@ -436,8 +444,8 @@ def test_coordinator_plan_for_a_plain_broker(tmp_path: Path) -> None:
     done = dry_run("--coordinator", "--broker-dir", str(tmp_path / "plain"))
     assert done.returncode == 0, done.stderr
     assert "server.key" not in done.stdout and "certfile" not in broker_conf(done.stdout)
-    assert "|   TABLETOP_TEACHER_TLS=\n" in done.stdout  # plain HTTP, even after a TLS setup
-    assert "The teacher's dashboard: http://" in done.stdout
+    assert teacher_env(done.stdout) == {"--port": "8080"}  # plain, even after a TLS setup
+    assert re.search(r"The teacher's dashboard: http://\S+\.local:8080 ", done.stdout)
 
 
 def test_refuses_the_teacher_file_as_a_station_file(fleet_dir: Path) -> None:

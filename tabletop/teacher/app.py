@@ -65,6 +65,18 @@ HEADERS = {
 }
 
 
+def redirect_app(port: int) -> web.Application:
+    """Plain HTTP that sends every request to the same address over HTTPS on ``port``
+    (temporarily: a browser must not remember it if the dashboard goes back to HTTP)."""
+
+    async def to_https(request: web.Request) -> web.StreamResponse:
+        raise web.HTTPTemporaryRedirect(request.url.with_scheme("https").with_port(port))
+
+    app = web.Application()
+    app.router.add_route("*", "/{path:.*}", to_https)
+    return app
+
+
 def make_app(console: Coordinator, gate: Gate) -> web.Application:
     """The dashboard for a started ``console``, its door ``gate``."""
     app = web.Application(middlewares=[_guard], client_max_size=MAX_UPLOAD)
@@ -426,4 +438,4 @@ def _download(body: str | bytes, name: str, kind: str) -> web.Response:
     )
 
 
-__all__ = ["STATIC", "make_app"]
+__all__ = ["STATIC", "make_app", "redirect_app"]

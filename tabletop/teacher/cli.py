@@ -1,14 +1,17 @@
 """``tabletop teacher``: the teacher's console and its web dashboard.
 
     tabletop teacher --fleet teacher.toml --pin 1234 [--port 8080] [--bind 0.0.0.0]
-                     [--data DIR] [--idle-minutes 60] [--tls-cert FILE --tls-key FILE]
+                     [--data DIR] [--idle-minutes 60]
+                     [--tls-cert FILE --tls-key FILE [--redirect-port 8080]]
 
 The PIN comes from ``--pin``, ``--pin-file`` (its first line) or ``$TABLETOP_TEACHER_PIN``;
 without one the dashboard does not start (anyone on the classroom network could
 otherwise run the rotation). With ``--tls-cert`` and ``--tls-key`` (e.g. the
 ``server.crt`` and ``server.key`` that ``tabletop fleet setup`` made for the broker's
 name) the dashboard is served over HTTPS, so the PIN and the class list do not cross
-the classroom network in clear text.
+the classroom network in clear text; ``--redirect-port`` then also listens for plain HTTP
+there and sends every browser to the HTTPS address (an old ``http://`` bookmark still
+works).
 """
 
 from __future__ import annotations
@@ -73,6 +76,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
         help="serve HTTPS with this certificate (PEM; e.g. server.crt from `fleet setup`)",
     )
     p.add_argument("--tls-key", type=Path, default=None, help="and its private key (PEM)")
+    p.add_argument(
+        "--redirect-port",
+        type=int,
+        default=None,
+        help="with HTTPS: plain HTTP on this port sends browsers to the dashboard",
+    )
     p.add_argument("--verbose", action="store_true", help="log what the console does")
     p.set_defaults(run=run)
 
@@ -129,9 +138,14 @@ def run(args: argparse.Namespace) -> int:
     if args.verbose:
         logging.getLogger("tabletop").setLevel(logging.INFO)
     gate = Gate(read_pin(args), idle_minutes=args.idle_minutes)
-    if not 0 < args.port < 65536:
-        raise BadInput("teacher.port", f"the port {args.port} is not 1..65535")
     https = tls_context(args.tls_cert, args.tls_key)
+    for port in (args.port, args.redirect_port):
+        if port is not None and not 0 < port < 65536:
+            raise BadInput("teacher.port", f"the port {port} is not 1..65535")
+    if args.redirect_port is not None and https is None:
+        raise BadInput("teacher.port", "--redirect-port sends browsers to HTTPS: give --tls-cert")
+    if args.redirect_port == args.port:
+        raise BadInput("teacher.port", "--redirect-port must differ from --port")
     config = find_config(args.fleet)
     if config is None:
         raise BadInput(
@@ -143,7 +157,7 @@ def run(args: argparse.Namespace) -> int:
     console = Coordinator(config, args.data or data_dir() / CONSOLE_FOLDER)
     console.start()
     try:
-        asyncio.run(_serve(console, gate, args.bind, args.port, config, https))
+        asyncio.run(_serve(console, gate, args.bind, args.port, config, https, args.redirect_port))
     finally:
         console.stop()
     return 0
@@ -156,27 +170,36 @@ async def _serve(
     port: int,
     config: FleetConfig,
     https: ssl.SSLContext | None = None,
+    redirect: int | None = None,
 ) -> None:
     from aiohttp import web
 
-    from tabletop.teacher.app import make_app
+    from tabletop.teacher.app import make_app, redirect_app
 
-    runner = web.AppRunner(
-        make_app(console, gate), handle_signals=False, access_log=None, shutdown_timeout=2.0
-    )
-    await runner.setup()
-    site = web.TCPSite(runner, bind, port, ssl_context=https)
-    try:
-        await site.start()
-    except OSError as exc:
-        await runner.cleanup()
-        raise BadInput(
-            "teacher.port", f"cannot listen on {bind}:{port}: {exc.strerror or exc}"
-        ) from None
+    runners: list[web.AppRunner] = []
+
+    async def listen(app: web.Application, at: int, context: ssl.SSLContext | None) -> None:
+        runner = web.AppRunner(app, handle_signals=False, access_log=None, shutdown_timeout=2.0)
+        await runner.setup()
+        runners.append(runner)
+        try:
+            await web.TCPSite(runner, bind, at, ssl_context=context).start()
+        except OSError as exc:
+            for started in runners:
+                await started.cleanup()
+            raise BadInput(
+                "teacher.port", f"cannot listen on {bind}:{at}: {exc.strerror or exc}"
+            ) from None
+
+    await listen(make_app(console, gate), port, https)
+    if redirect is not None:
+        await listen(redirect_app(port), redirect, None)
     shown = "localhost" if bind in ("0.0.0.0", "::", "") else bind
     scheme = "https" if https else "http"
     broker = f"{config.host}:{config.port}" + (" TLS" if config.tls else "")
     print(f"teacher dashboard on {scheme}://{shown}:{port}/ (broker {broker})", flush=True)
+    if redirect is not None:
+        print(f"http://{shown}:{redirect}/ sends browsers there", flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -184,7 +207,8 @@ async def _serve(
     try:
         await stop.wait()
     finally:
-        await runner.cleanup()
+        for runner in runners:
+            await runner.cleanup()
         print("teacher dashboard stopped", file=sys.stderr, flush=True)
 
 

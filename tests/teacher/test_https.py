@@ -24,7 +24,7 @@ PIN = "4321"
 
 def test_teacher_dashboard_over_https(tmp_path: Path) -> None:
     files = provision(tmp_path / "fleet", ["station-1"], host="127.0.0.1", port=free_port())
-    port = free_port()
+    port, redirect = free_port(), free_port()
     log = tmp_path / "teacher.log"
     with open(log, "wb") as out:
         server = subprocess.Popen(
@@ -37,18 +37,24 @@ def test_teacher_dashboard_over_https(tmp_path: Path) -> None:
                 str(files.folder / CERT_FILE),
                 "--tls-key",
                 str(files.folder / KEY_FILE),
+                "--redirect-port",
+                str(redirect),
             ),
             stdout=out,
             stderr=subprocess.STDOUT,
         )
         try:
             wait_port(port, server)
-            seen = asyncio.run(_visit(port, files.folder / CA_FILE))
+            wait_port(redirect, server)
+            seen = asyncio.run(_visit(port, redirect, files.folder / CA_FILE))
         finally:
             server.terminate()
             server.wait(10)
     said = log.read_text(encoding="utf-8")
     assert f"teacher dashboard on https://127.0.0.1:{port}/" in said
+    assert f"http://127.0.0.1:{redirect}/ sends browsers there" in said
+    # An http:// bookmark lands on the same page over HTTPS.
+    assert seen["redirect"] == (307, f"https://127.0.0.1:{port}/login?next=1")
     assert "TLS)" in said  # the broker, too
     assert seen["plain"] == "refused"
     assert seen["login"] == 303
@@ -56,7 +62,7 @@ def test_teacher_dashboard_over_https(tmp_path: Path) -> None:
     assert seen["state"] == 200
 
 
-async def _visit(port: int, ca: Path) -> dict[str, object]:
+async def _visit(port: int, redirect: int, ca: Path) -> dict[str, object]:
     trust = ssl.create_default_context(cafile=str(ca))  # the classroom's authority only
     seen: dict[str, object] = {}
     async with aiohttp.ClientSession() as plain:
@@ -65,6 +71,8 @@ async def _visit(port: int, ca: Path) -> dict[str, object]:
             seen["plain"] = "answered"
         except aiohttp.ClientError:
             seen["plain"] = "refused"
+        moved = await plain.get(f"http://127.0.0.1:{redirect}/login?next=1", allow_redirects=False)
+        seen["redirect"] = (moved.status, moved.headers.get("Location"))
     base = f"https://127.0.0.1:{port}"
     jar = aiohttp.CookieJar(unsafe=True)  # keep cookies from an IP address
     connector = aiohttp.TCPConnector(ssl=trust)
@@ -110,3 +118,11 @@ def test_teacher_command_says_what_is_wrong_with_its_tls_files(
     assert cli.main([*args, "--tls-cert", str(files.folder / CERT_FILE)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert err == ["tabletop teacher: give both --tls-cert FILE and --tls-key FILE, or neither"]
+    tls = ["--tls-cert", str(files.folder / CERT_FILE), "--tls-key", str(files.folder / KEY_FILE)]
+    for more, says in [
+        (["--redirect-port", "8080"], "--redirect-port sends browsers to HTTPS: give --tls-cert"),
+        ([*tls, "--redirect-port", "8080"], "--redirect-port must differ from --port"),
+        ([*tls, "--redirect-port", "70000"], "the port 70000 is not 1..65535"),
+    ]:
+        assert cli.main([*args, *more]) == 2
+        assert capsys.readouterr().err.strip() == f"tabletop teacher: {says}"
