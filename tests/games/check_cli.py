@@ -15,11 +15,15 @@ from tabletop import cli
 def run_main(
     argv: list[str],
     capsys: pytest.CaptureFixture[str],
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch | None = None,
     stdin: str = "",
 ) -> tuple[int, str, str]:
-    """``tabletop ARGV`` with ``stdin`` as its input: (exit status, stdout, stderr)."""
-    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    """``tabletop ARGV`` with ``stdin`` as its input (given through ``monkeypatch``; a
+    command that reads only files needs neither): (exit status, stdout, stderr)."""
+    if monkeypatch is not None:
+        monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    else:
+        assert not stdin, "stdin is given through monkeypatch"
     status = cli.main(argv)
     out, err = capsys.readouterr()
     return status, out, err

@@ -3,7 +3,6 @@ bad input exits 2 with one line on stderr naming the problem, never a traceback.
 
 from __future__ import annotations
 
-import io
 import json
 import subprocess
 import sys
@@ -12,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tabletop import cli
+from tests.games.check_cli import run_main
 from tests.mm_play import BLANK, grid_with
 
 ROW1 = ["3+5+2x2", *BLANK[1:]]  # MM-12: row 1 = 20
@@ -34,20 +33,6 @@ BREAKDOWN_FIELDS = {
     "row_odd_sums",
     "column_even_sums",
 }
-
-
-def run_main(
-    argv: list[str],
-    capsys: pytest.CaptureFixture[str],
-    stdin: str | None = None,
-    monkeypatch: pytest.MonkeyPatch | None = None,
-) -> tuple[int, str, str]:
-    if stdin is not None:
-        assert monkeypatch is not None
-        monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
-    status = cli.main(argv)
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 def run_process(args: list[str], stdin: str = "") -> subprocess.CompletedProcess[str]:
@@ -93,7 +78,7 @@ def test_check_cli_stdin(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     status, out, err = run_main(
-        ["check", "mathe-meister", "-"], capsys, json.dumps({"grid": ROW1}), monkeypatch
+        ["check", "mathe-meister", "-"], capsys, monkeypatch, json.dumps({"grid": ROW1})
     )
     assert (status, err) == (0, "")
     result = json.loads(out)
