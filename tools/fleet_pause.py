@@ -48,6 +48,7 @@ from tabletop.classroom.fleet.config import (  # noqa: E402
     wait_listening,
 )
 from tabletop.classroom.fleet.simulate import simulate_command  # noqa: E402
+from tabletop.teacher.cli import teacher_command  # noqa: E402
 
 PIN = "7531"
 GAMES = ("mecs", "math-arena", "math-attack", "math-wars-meta", "mathe-meister")
@@ -181,18 +182,16 @@ def main() -> int:
             port = free_port()
             env = {**os.environ, "TABLETOP_TEACHER_PIN": PIN}
             folder = broker.provisioned.folder
-            https = [] if args.http else [
-                "--tls-cert", str(folder / CERT_FILE), "--tls-key", str(folder / KEY_FILE)
-            ]  # fmt: skip
+            https = None if args.http else (folder / CERT_FILE, folder / KEY_FILE)
             trust = None if args.http else ssl.create_default_context(cafile=folder / CA_FILE)
+            teacher = teacher_command(
+                broker.provisioned.file("teacher"), root / "teacher", port, tls=https
+            )
             processes.append(
                 subprocess.Popen(
-                    [sys.executable, "-m", "tabletop", "teacher", "--fleet",
-                     str(broker.provisioned.file("teacher")), "--data", str(root / "teacher"),
-                     "--port", str(port), "--bind", "127.0.0.1", *https],
-                    cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                    teacher, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
                 )
-            )  # fmt: skip
+            )
             for i, d in enumerate(devices):
                 processes.append(
                     subprocess.Popen(

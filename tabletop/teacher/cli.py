@@ -129,6 +129,29 @@ def tls_context(cert: Path | None, key: Path | None) -> ssl.SSLContext | None:
     return context
 
 
+def teacher_command(
+    fleet: Path,
+    data: Path,
+    port: int,
+    *,
+    pin: str | None = None,
+    tls: tuple[Path, Path] | None = None,
+    redirect: int | None = None,
+) -> list[str]:
+    """The command line of a dashboard process on 127.0.0.1:``port`` run by this Python
+    (``pin``: else from ``$TABLETOP_TEACHER_PIN``; ``tls``: certificate and key): for the
+    figures and the tests that talk to it over the network."""
+    command = [sys.executable, "-m", "tabletop", "teacher", "--fleet", str(fleet)]
+    command += ["--data", str(data), "--port", str(port), "--bind", "127.0.0.1"]
+    if pin is not None:
+        command += ["--pin", pin]
+    if tls is not None:
+        command += ["--tls-cert", str(tls[0]), "--tls-key", str(tls[1])]
+    if redirect is not None:
+        command += ["--redirect-port", str(redirect)]
+    return command
+
+
 def run(args: argparse.Namespace) -> int:
     from tabletop.classroom.fleet.config import find_config
     from tabletop.classroom.fleet.coordinator import Coordinator
@@ -212,4 +235,4 @@ async def _serve(
         print("teacher dashboard stopped", file=sys.stderr, flush=True)
 
 
-__all__ = ["PIN_ENV", "add_parser", "read_pin", "run", "tls_context"]
+__all__ = ["PIN_ENV", "add_parser", "read_pin", "run", "teacher_command", "tls_context"]

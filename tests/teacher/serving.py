@@ -1,34 +1,12 @@
-"""`tabletop teacher` as a real process on loopback, for the tests that talk to it over
-the network (the browser's and the HTTPS one)."""
+"""Waiting for `tabletop teacher` (a real process on loopback, started with
+:func:`tabletop.teacher.cli.teacher_command`) in the tests that talk to it over the network
+(the browser's and the HTTPS one)."""
 
 from __future__ import annotations
 
 import subprocess
-import sys
-from pathlib import Path
 
 from tabletop.classroom.fleet.config import wait_listening
-
-
-def teacher_command(fleet: Path, data: Path, port: int, pin: str, *more: str) -> list[str]:
-    """The command line of a dashboard on 127.0.0.1:``port`` (``more``: extra options)."""
-    return [
-        sys.executable,
-        "-m",
-        "tabletop",
-        "teacher",
-        "--fleet",
-        str(fleet),
-        "--data",
-        str(data),
-        "--port",
-        str(port),
-        "--bind",
-        "127.0.0.1",
-        "--pin",
-        pin,
-        *more,
-    ]
 
 
 def wait_port(port: int, process: subprocess.Popen[bytes], timeout: float = 30.0) -> None:

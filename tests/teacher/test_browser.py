@@ -19,7 +19,8 @@ import pytest
 
 from tabletop.classroom.fleet.config import Broker, free_port, loopback_broker
 from tabletop.classroom.fleet.simulate import simulate_command
-from tests.teacher.serving import teacher_command, wait_port
+from tabletop.teacher.cli import teacher_command
+from tests.teacher.serving import wait_port
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 expect = playwright_api.expect
@@ -57,7 +58,7 @@ def classroom(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Classroom]:
         fleet = broker.provisioned.file("teacher")
         log = open(root / "teacher.log", "wb")  # noqa: SIM115 - closed below
         server = subprocess.Popen(
-            teacher_command(fleet, root / "teacher", port, PIN),
+            teacher_command(fleet, root / "teacher", port, pin=PIN),
             stdout=log,
             stderr=subprocess.STDOUT,
         )

@@ -16,8 +16,8 @@ from tabletop import cli
 from tabletop.classroom.fleet.config import CA_FILE, CERT_FILE, KEY_FILE, free_port, provision
 from tabletop.engine.errors import BadInput
 from tabletop.teacher.auth import COOKIE
-from tabletop.teacher.cli import tls_context
-from tests.teacher.serving import teacher_command, wait_port
+from tabletop.teacher.cli import teacher_command, tls_context
+from tests.teacher.serving import wait_port
 
 PIN = "4321"
 
@@ -32,13 +32,9 @@ def test_teacher_dashboard_over_https(tmp_path: Path) -> None:
                 files.file("teacher"),
                 tmp_path / "console",
                 port,
-                PIN,
-                "--tls-cert",
-                str(files.folder / CERT_FILE),
-                "--tls-key",
-                str(files.folder / KEY_FILE),
-                "--redirect-port",
-                str(redirect),
+                pin=PIN,
+                tls=(files.folder / CERT_FILE, files.folder / KEY_FILE),
+                redirect=redirect,
             ),
             stdout=out,
             stderr=subprocess.STDOUT,
