@@ -8,12 +8,14 @@ from __future__ import annotations
 import dataclasses
 import json
 import logging
+import os
 import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pygame
 import pytest
 
 from tabletop.classroom.fleet.config import Broker, FleetConfig, free_port, provision
@@ -27,7 +29,9 @@ from tabletop.classroom.fleet.messages import (
 from tabletop.classroom.fleet.station import (
     REFUSED,
     UNREACHABLE,
+    StationFleet,
     StationLink,
+    Unreachable,
     start_app_fleet,
 )
 from tabletop.classroom.rotation import Plan, RotationClock, Station, running_rotation
@@ -38,6 +42,7 @@ from tests.fleet.clients import raw_client
 from tests.ui.scenery import FakeClock, make_app
 
 T0 = 1_700_000_000.0
+SHOTS = Path(os.environ["TABLETOP_SHOTS"]) if os.environ.get("TABLETOP_SHOTS") else None
 PLAN = Plan((Station("math-attack"), Station("mecs"), Station("math-arena")), ("Red", "Blue"))
 
 
@@ -163,6 +168,14 @@ def test_station_follows_the_teachers_plan_and_pauses_with_the_clock(
         app.stack.push(menu)
         assert not any(b.enabled for b in menu.buttons if b.name != "back")
         assert FOLLOWS.startswith("This station follows the teacher's dashboard")
+        # ...and say whether this station reaches the teacher's computer.
+        assert app.ctx.fleet.connection() == (
+            True,
+            "Connected to the teacher's computer (127.0.0.1, encrypted).",
+        )
+        app.step(force_draw=True)
+        if SHOTS:
+            pygame.image.save(app.window, str(SHOTS / "fleet_rotation_menu.png"))
         # The teacher clears the plan: the rotation ends here.
         teacher.publish(teacher.topics.plan, b"")
         wait_for(lambda: app.ctx.rotation is None, app.step)
@@ -265,6 +278,10 @@ def test_station_with_a_wrong_fleet_file_says_so(
         wait_for(lambda: app.toast is not None and shown in app.toast[0], app.step)
         assert not app.ctx.fleet.link.connected.is_set()
         assert logged in caplog.text
+        # The teacher's menu says it too, in the screen's words (the log has the rest).
+        connected, line = app.ctx.fleet.connection()
+        expected = "does not let this station in" if shown == REFUSED else "Can't reach"
+        assert not connected and expected in line and "127.0.0.1" in line
     finally:
         app.ctx.fleet.close()
 
@@ -328,3 +345,19 @@ def test_station_teachers_skip_ends_the_game_for_time_and_its_result_arrives(
         wait_for(lambda: ctx.fleet.link.outbox.count() == 0, app.step)
     finally:
         app.ctx.fleet.close()
+
+
+def test_station_connection_line_fits_the_teachers_menu() -> None:
+    """A long broker name is cut so the sentence stays one readable line at 800x480."""
+    host = "classroom-7-coordinator.school.example.org"
+    link = StationLink(FleetConfig("station-1", host=host, port=free_port()))
+    fleet = StationFleet(link, host=None)  # type: ignore[arg-type]
+    assert fleet.connection() == (
+        False,
+        "Can't reach the teacher's computer (classroom-7-coordinat\u2026): check the network.",
+    )
+    fleet.problem = Unreachable("the broker at ... is not this classroom's", refused=True)
+    assert fleet.connection() == (
+        False,
+        "classroom-7-coordinat\u2026 does not let this station in: ask for its fleet file.",
+    )

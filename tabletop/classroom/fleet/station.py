@@ -60,6 +60,7 @@ UNREACHABLE = "The teacher's computer can't be reached: this station keeps time 
 REFUSED = "The teacher's computer does not let this station in: ask for its fleet file."
 BACK_ONLINE = "This station is connected to the teacher's computer again."
 UNREACHABLE_AFTER = 5.0  # seconds without a connection at start before saying so
+HOST_SHOWN = 22  # letters of the broker's name shown on the teacher's menu
 STATUS_EVERY = 1.0  # at most this often when something shown changed
 STATUS_AT_LEAST = 10.0
 RESEND_AFTER = 60.0  # a result sent on this connection without a PUBACK goes again
@@ -445,6 +446,20 @@ class StationFleet:
     _status_sent_at: float = float("-inf")
     _pending_clock: ClockMessage | None = None
     applied: list[int] = field(default_factory=list)  # clock seqs applied, in order
+    problem: Unreachable | None = None  # why the last connection attempt failed
+
+    def connection(self) -> tuple[bool, str]:
+        """Is this station connected to the teacher's computer, and a sentence saying so
+        for the teacher's menu (the log has the details)."""
+        host = self.link.config.host
+        if len(host) > HOST_SHOWN:  # the sentence must fit on one line of the screen
+            host = host[: HOST_SHOWN - 1] + "\u2026"
+        if self.link.connected.is_set():
+            secure = "encrypted" if self.link.config.tls else "not encrypted"
+            return True, f"Connected to the teacher's computer ({host}, {secure})."
+        if self.problem is not None and self.problem.refused:
+            return False, f"{host} does not let this station in: ask for its fleet file."
+        return False, f"Can't reach the teacher's computer ({host}): check the network."
 
     @property
     def device(self) -> str:
@@ -499,6 +514,7 @@ class StationFleet:
             self.host.roster(event)
             return False
         if isinstance(event, Connected):
+            self.problem = None
             self._say("connected")
             if self._said_unreachable:
                 self.host.notice(BACK_ONLINE)
@@ -509,6 +525,7 @@ class StationFleet:
             self._say(f"disconnected {event.reason}")
             return False
         if isinstance(event, Unreachable):
+            self.problem = event
             self._say(f"unreachable {event.reason}")
             if event.refused or not self.link.ever_connected:
                 self._unreachable(refused=event.refused)

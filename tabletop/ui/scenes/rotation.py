@@ -1378,13 +1378,23 @@ class RotationControl(Scene):
         runner = self.runner
         header(self, surface, "Station rotation", "The rotation running on this device.")
         if self.follows:
+            y = self.buttons[0].rect.bottom + m.u(16)
             painter.text(
                 surface,
                 FOLLOWS,
-                (m.u(16), self.buttons[0].rect.bottom + m.u(16)),
+                (m.u(16), y),
                 m.text + m.u(2),
                 p.bad,
                 bold=True,
+                max_width=m.width - m.u(32),
+            )
+            connected, line = self.ctx.fleet.connection()
+            painter.text(
+                surface,
+                line,
+                (m.u(16), y + m.text + m.u(12)),
+                m.text,
+                p.good if connected else p.bad,
                 max_width=m.width - m.u(32),
             )
         if runner is None:
