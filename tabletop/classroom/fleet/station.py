@@ -520,16 +520,16 @@ class StationFleet:
                 self.host.notice(BACK_ONLINE)
                 self._said_unreachable = False
             self.publish_status(force=True)
-            return False
+            return True  # the teacher's menu shows the connection
         if isinstance(event, Disconnected):
             self._say(f"disconnected {event.reason}")
-            return False
+            return True
         if isinstance(event, Unreachable):
             self.problem = event
             self._say(f"unreachable {event.reason}")
             if event.refused or not self.link.ever_connected:
                 self._unreachable(refused=event.refused)
-            return False
+            return True
         return False
 
     def _clock(self, message: ClockMessage) -> bool:
