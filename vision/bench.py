@@ -75,11 +75,21 @@ def dice_figures(reader: DiceReader | None = None) -> dict[str, Any]:
     for name in datasets.DICE_SETS:
         _, held = datasets.split(datasets.load_set(name, root))
         score, times = score_dice(held, reader)
+        floor = datasets.READ_RIGHT_FLOOR[name]
         result[name] = {
             "part": "held_out (every fifth photo)",
             "images": len(held),
             **score.figures(),
             "ms_per_image": round(statistics.median(times), 2) if times else None,
+            # How much a floor can say on this many dice: the chance that a reader whose
+            # true rate is exactly the floor meets it here.
+            "floor_met_by_a_reader_at_the_floor": {
+                f"read_right_{floor}%": round(datasets.pass_chance(score.labelled, floor), 2),
+                f"false_dice_{datasets.FALSE_DICE_FLOOR}%": round(
+                    datasets.pass_chance(score.labelled, datasets.FALSE_DICE_FLOOR, at_most=True),
+                    2,
+                ),
+            },
         }
     return result
 

@@ -15,16 +15,23 @@ the bench and the tests report is measured on it.
 from __future__ import annotations
 
 import csv
+import math
 import os
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
+
+import numpy as np
 
 Box = tuple[float, float, float, float]
 
 DICE_SETS = ("matteop65", "byler")
 HOLD_OUT_EVERY = 5
+# Issue 6's floors on the held-out part: dice read right (missed dice count as wrong), %
+READ_RIGHT_FLOOR = {"matteop65": 99.5, "byler": 90.0}
+FALSE_DICE_FLOOR = 1.0  # false dice, % of the real ones, at most
 
 
 @dataclass(frozen=True)
@@ -182,6 +189,8 @@ class DiceScore:
     read_wrong: int = 0
     unreadable: int = 0
     false_dice: int = 0
+    # per photo: (dice labelled, read right, false dice), for the intervals
+    photos: list[tuple[int, int, int]] = field(default_factory=list)
 
     def add(
         self,
@@ -194,14 +203,17 @@ class DiceScore:
         self.found += len(found)
         self.matched += len(pairs)
         self.false_dice += len(found) - len(pairs)
+        right = 0
         for li, fi in pairs:
             value = found[fi][1]
             if value is None:
                 self.unreadable += 1
             elif value == image.dice[li].value:
-                self.read_right += 1
+                right += 1
             else:
                 self.read_wrong += 1
+        self.read_right += right
+        self.photos.append((len(image.dice), right, len(found) - len(pairs)))
 
     @property
     def read_right_pct(self) -> float:
@@ -221,7 +233,24 @@ class DiceScore:
         """Dice given a wrong value (the costly error: unreadable dice get re-rolled)."""
         return 100.0 * self.read_wrong / max(1, self.labelled)
 
-    def figures(self) -> dict[str, float | int]:
+    def intervals(self, draws: int = 4000, seed: int = 6) -> dict[str, list[float]]:
+        """95% intervals of read right % and false dice %, by resampling whole photos
+        with replacement (the dice of one photo share its light, angle and crowding, so
+        they are not independent draws)."""
+        if not self.photos:
+            return {}
+        rng = np.random.default_rng(seed)
+        counts = np.array(self.photos, dtype=float)
+        picks = rng.integers(0, len(counts), size=(draws, len(counts)))
+        labelled = counts[picks, 0].sum(axis=1)
+        right = 100.0 * counts[picks, 1].sum(axis=1) / np.maximum(labelled, 1)
+        false = 100.0 * counts[picks, 2].sum(axis=1) / np.maximum(labelled, 1)
+        return {
+            "read_right_ci95_pct": [round(float(v), 2) for v in np.percentile(right, [2.5, 97.5])],
+            "false_dice_ci95_pct": [round(float(v), 2) for v in np.percentile(false, [2.5, 97.5])],
+        }
+
+    def figures(self) -> dict[str, Any]:
         return {
             "dice_labelled": self.labelled,
             "read_right_pct": round(self.read_right_pct, 2),
@@ -230,7 +259,22 @@ class DiceScore:
             "detection_recall_pct": round(self.recall_pct, 2),
             "false_dice": self.false_dice,
             "false_dice_pct": round(self.false_pct, 2),
+            **self.intervals(),
         }
+
+
+def pass_chance(dice: int, floor_pct: float, *, at_most: bool = False) -> float:
+    """The chance that a reader whose true rate is exactly ``floor_pct`` meets that
+    floor on ``dice`` independent dice: at least ``floor_pct`` % of them read right (or,
+    ``at_most``, at most ``floor_pct`` % of them false). Shows how much a floor on a
+    held-out part of this size can say."""
+    p = floor_pct / 100.0
+    limit = dice * p
+    total = 0.0
+    for k in range(dice + 1):
+        if (k <= limit + 1e-9) if at_most else (k >= limit - 1e-9):
+            total += math.comb(dice, k) * p**k * (1 - p) ** (dice - k)
+    return total
 
 
 def images_of(sets: Iterable[str], part: str, root: Path | None = None) -> list[LabelledImage]:

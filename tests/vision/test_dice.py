@@ -7,6 +7,7 @@ counting missed dice as wrong; false dice <= 1% of real ones.
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import cv2
@@ -41,6 +42,7 @@ def test_dice_white_dice_floor_on_held_out_photos(
 ) -> None:
     score = held_out_scores["matteop65"]
     assert score.labelled >= 150
+    assert datasets.READ_RIGHT_FLOOR["matteop65"] == 99.5
     assert score.read_right_pct >= 99.5, score.figures()
 
 
@@ -49,6 +51,7 @@ def test_dice_mixed_dice_floor_on_held_out_photos(
 ) -> None:
     score = held_out_scores["byler"]
     assert score.labelled >= 250
+    assert datasets.READ_RIGHT_FLOOR["byler"] == 90.0
     assert score.read_right_pct >= 90.0, score.figures()
 
 
@@ -60,6 +63,7 @@ def test_dice_false_dice_floor_on_held_out_photos(
     held_out_scores: dict[str, datasets.DiceScore], name: str
 ) -> None:
     score = held_out_scores[name]
+    assert datasets.FALSE_DICE_FLOOR == 1.0
     assert score.false_pct <= 1.0, score.figures()
 
 
@@ -97,6 +101,24 @@ def test_dice_matching_rules() -> None:
     )
     assert (score.read_right, score.unreadable, score.false_dice) == (1, 1, 1)
     assert score.read_right_pct == 50.0 and score.false_pct == 50.0
+    assert score.photos == [(2, 1, 1)]
+    # One photo: every resample is that photo, so the interval is the figure itself.
+    assert score.intervals() == {
+        "read_right_ci95_pct": [50.0, 50.0],
+        "false_dice_ci95_pct": [50.0, 50.0],
+    }
+
+
+def test_dice_floor_pass_chance_is_the_binomial_tail() -> None:
+    """99.5% of 192 dice allows no miss: a reader right on exactly 99.5% of dice reads
+    all 192 with chance 0.995^192 (about 38%)."""
+    assert datasets.pass_chance(192, 99.5) == pytest.approx(0.995**192)
+    assert datasets.pass_chance(192, 99.5) == pytest.approx(0.382, abs=0.001)
+    # at most 1% of 274 false: 0, 1 or 2 of them
+    p = 0.01
+    two_at_most = sum(math.comb(274, k) * p**k * (1 - p) ** (274 - k) for k in range(3))
+    assert datasets.pass_chance(274, 1.0, at_most=True) == pytest.approx(two_at_most)
+    assert datasets.pass_chance(10, 100.0) == pytest.approx(1.0)
 
 
 @pytest.fixture(scope="module")
