@@ -54,6 +54,7 @@ from tabletop.games.math_attack import (
 )
 
 LEVELS = ("random", "easy", "medium", "hard")
+LEVEL_NAMES = {"easy": "Easy", "medium": "Medium", "hard": "Hard"}  # as the app shows them
 EASY_END_LEAD = 10
 HOLD_PENALTY = 1000.0
 HARD_ROLLOUTS = 500  # play-outs per decision (well under 0.5 s on a desktop core)
@@ -495,4 +496,13 @@ def bench(games: int) -> dict[str, Any]:
     }
 
 
-__all__ = ["LEVELS", "MathAttackBot", "bench", "hard_move", "legal_moves", "match_up", "play_game"]
+__all__ = [
+    "LEVELS",
+    "LEVEL_NAMES",
+    "MathAttackBot",
+    "bench",
+    "hard_move",
+    "legal_moves",
+    "match_up",
+    "play_game",
+]

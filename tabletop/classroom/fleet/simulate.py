@@ -7,10 +7,9 @@ It is light on purpose (eight of them, a broker and a browser share two cores): 
 pygame, a loop that sleeps 0.1 s between looks, and each game played out whole by bots on
 a worker thread before it starts (so the loop keeps following the clock; a game that a
 rotation's start or end outran is dropped). In a rotation it plays its station's game
-with the game's default settings (not the station's mode and options): M.E.C.S. between
-two of its bots (about 0.4 s a game), Math Attack! between an easy and a random bot, the
-others by random legal moves (a few milliseconds); in free play, Math Attack!. Each game
-is journaled through
+set up as the plan sets up the station (:func:`play_bots`: mostly milliseconds a game,
+M.E.C.S. and the hard bots up to about 1.5 s); in free play, Math Attack!. Each game is
+journaled through
 :class:`~tabletop.store.Journal` like the app's: its row and actions when it starts, then
 it *lasts* ``--game-seconds`` of rotation time (pauses stop it) and is finished for
 "end"; if the rotation's time runs out first it is finished for "time" (the simulation
@@ -35,13 +34,14 @@ import logging
 import random
 import signal
 import sqlite3
+import string
 import subprocess
 import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
@@ -58,6 +58,7 @@ from tabletop.classroom.fleet.station import (
 from tabletop.classroom.rotation import (
     Moment,
     RotationClock,
+    Station,
     StoredRotation,
     running_rotation,
     save_clock,
@@ -72,7 +73,7 @@ log = logging.getLogger(__name__)
 
 LABEL = "sim"
 TICK = 0.1
-FREE_PLAY = "math-attack"  # the game played without a plan
+FREE_PLAY = Station("math-attack")  # the game played without a plan
 
 
 @dataclass
@@ -93,7 +94,7 @@ class _Brewing:
     game: str
     rotation: int | None
     group: str | None
-    played: concurrent.futures.Future[tuple[Match[Any, Any, Any], tuple[str, ...]]]
+    played: concurrent.futures.Future[Played]
 
     def fits(self, moment: Moment | None) -> bool:
         """Is it still the stretch of play the game was begun for? (A rotation may have
@@ -230,26 +231,27 @@ class SimHost:
         elif moment.playing and not moment.paused and self.stored is not None:
             group = moment.group_at(self.stored.station)
             if group is not None:
-                game = self.stored.plan.stations[self.stored.station].game
-                self._brew(game, moment.rotation, group)
+                self._brew(self.stored.plan.stations[self.stored.station], moment.rotation, group)
 
-    def _brew(self, game: str, rotation: int | None, group: str | None) -> None:
+    def _brew(self, station: Station, rotation: int | None, group: str | None) -> None:
         seed = self.rng.randrange(1 << 30)
-        played = self._worker.submit(play_bots, game, seed)
-        self._brewing = _Brewing(game, rotation, group, played)
+        played = self._worker.submit(play_bots, station, seed)
+        self._brewing = _Brewing(station.game, rotation, group, played)
 
     def _start_game(self, brewing: _Brewing) -> None:
         game, rotation, group = brewing.game, brewing.rotation, brewing.group
         try:
-            match, bots = brewing.played.result()
+            played = brewing.played.result()
         except Exception:  # a bug in a bot must not stop the station
             log.exception("simulate: the bots could not play %s", game)
             return
+        match = played.match
         names = tuple(
-            f"{group} {'ABC'[seat]}" if group else f"Player {seat + 1}"
+            played.device.get(seat)
+            or (f"{group} {string.ascii_uppercase[seat]}" if group else f"Player {seat + 1}")
             for seat in range(match.seats)
         )
-        seats = [SeatInfo(seat, name, bot=bots[seat]) for seat, name in enumerate(names)]
+        seats = [SeatInfo(seat, name, bot=played.bots[seat]) for seat, name in enumerate(names)]
         try:
             match_id = self.journal.start(match, label=LABEL, seats=seats, session=self.session)
         except TabletopError as exc:
@@ -290,42 +292,95 @@ class SimHost:
             log.error("simulate: the clock could not be saved: %s", exc.message)
 
 
-def play_bots(game: str, seed: int) -> tuple[Match[Any, Any, Any], tuple[str, ...]]:
-    """A whole game of ``game`` with its default settings, played by bots from ``seed``
-    (the same seed, the same game): the finished match and each seat's bot."""
-    from tabletop.engine.dealers import RngDealer
-    from tabletop.selfplay import SEATS, choose, default_settings
+@dataclass(frozen=True)
+class Played:
+    """A game the bots played to its end: the match, each seat's bot (the simulated
+    children are bots too), and the seats the device itself plays with their names."""
 
-    if game == "math-attack":
-        from tabletop.bots.math_attack import GAME, MathAttackBot
+    match: Match[Any, Any, Any]
+    bots: tuple[str, ...]
+    device: Mapping[int, str] = field(default_factory=dict)
+
+
+def play_bots(station: Station, seed: int) -> Played:
+    """A whole game at ``station``, set up as the teacher planned it (the mode, and each
+    option the plan presets; an option left to the group takes the setup screen's
+    default), played by bots from ``seed`` (the same seed, the same game).
+
+    The bots play with known hands, as the app's do, so a station planned for real cards
+    is played with virtual ones. Who plays:
+
+    - Mathe-Meister: two seats of random legal moves (one in a solo mode);
+    - Math Wars Meta: the mode's seats (solo 1, players 2, teams two teams of 2), each
+      entering the right solution 9 times in 10
+      (:class:`~tabletop.bots.math_wars_meta.VirtualPlayer`);
+    - Math Attack!: an easy and a random bot; against the device, an easy bot and the
+      device's bot at the planned level (seat 2, named as the app names it);
+    - M.E.C.S.: two of its bots;
+    - Math Arena: three bots at the planned level.
+    """
+    from tabletop.engine.dealers import RngDealer
+
+    game, mode, options = station.game, station.mode, station.options
+    rng = random.Random(seed)
+    engine = GAMES[game]
+    device: dict[int, str] = {}
+
+    def random_legal(state: Any, seat: int) -> Any:
+        return rng.choice(list(engine.legal_actions(state, seat)))
+
+    # Each seat's player: the state and the seat to move in, its action out.
+    players: Sequence[Callable[[Any, int], Any]]
+    if game == "mathe-meister":
+        from tabletop.assets import mathe_meister_layout
+        from tabletop.games.mathe_meister import SOLO_MODES, MatheMeisterSettings
+
+        settings: Any = MatheMeisterSettings(mathe_meister_layout(), (mode,))
+        bots = ("random",) * (1 if mode in SOLO_MODES else 2)
+        players = [random_legal] * len(bots)
+    elif game == "math-wars-meta":
+        from tabletop.bots.math_wars_meta import VirtualPlayer
+        from tabletop.games.math_wars_meta import MathWarsMetaSettings
+
+        teams = ((0, 1), (2, 3)) if mode == "teams" else ()
+        settings = MathWarsMetaSettings(options.get("edition", "MWM25"), mode, teams)  # type: ignore[arg-type]
+        bots = ("virtual",) * {"solo": 1, "teams": 4}.get(mode, 2)
+        players = [VirtualPlayer(rng, wrong_rate=0.1).entry] * len(bots)
+    elif game == "math-attack":
+        from tabletop.bots.math_attack import LEVEL_NAMES, MathAttackBot
         from tabletop.games.math_attack import MathAttackSettings
 
-        match = Match(GAME, MathAttackSettings(first_player=seed % 2), 2, seed=seed)
-        dealer = RngDealer(seed)
-        attack = (MathAttackBot("easy", seed), MathAttackBot("random", seed + 1))
-        while match.result() is None:
-            if match.pending.chance is not None:
-                match.deal(dealer)
-            else:
-                seat = match.state.turn
-                match.apply(attack[seat].choose(match.state, seat))
-        return match, ("easy", "random")
-    match = Match(GAMES[game], default_settings(game), SEATS.get(game, 2), seed=seed)
-    if game == "mecs":
-        # Random legal M.E.C.S. moves take seconds a game (every equation is a move).
+        settings = MathAttackSettings(first_player=seed % 2)
+        bots = ("easy", options.get("level", "easy") if mode == "bot" else "random")
+        if mode == "bot":
+            device[1] = f"Bot ({LEVEL_NAMES[bots[1]]})"
+        players = [MathAttackBot(level, seed + seat).choose for seat, level in enumerate(bots)]
+    elif game == "mecs":
         from tabletop.bots.mecs import decide
+        from tabletop.games.mecs import MecsSettings
 
-        while match.result() is None:
-            pending = match.pending
-            if pending.chance is not None:
-                match.apply(choose(match, seed))
-            else:
-                seat = min(pending.seats)
-                match.apply(decide(match.state, seat))
-        return match, ("mecs",) * match.seats
+        deck = options.get("deck", "advanced" if mode == "challenge" else "beginners")
+        settings = MecsSettings(deck=deck, mode=mode)  # type: ignore[arg-type]
+        bots = ("mecs",) * 2
+        players = [decide] * 2  # random legal moves take seconds a game (every equation is one)
+    else:
+        from tabletop.bots.math_arena import MathArenaBot
+        from tabletop.games.math_arena import MathArenaSettings
+
+        level = options.get("level", "easy")
+        settings = MathArenaSettings()
+        bots = (level,) * 3
+        players = [MathArenaBot(level, seed + seat + 1).choose for seat in range(3)]
+    match = Match(engine, settings, len(bots), seed=seed)
+    dealer = RngDealer(seed)
     while match.result() is None:
-        match.apply(choose(match, seed))
-    return match, ("random",) * match.seats
+        pending = match.pending
+        if pending.chance is not None:
+            match.deal(dealer)
+        else:
+            seat = min(pending.seats)
+            match.apply(players[seat](match.state, seat))
+    return Played(match, bots, device)
 
 
 def run_simulation(

@@ -40,7 +40,7 @@ from typing import Any, TextIO
 
 import pygame
 
-from tabletop.bots.math_attack import LEVELS, MathAttackBot
+from tabletop.bots.math_attack import LEVEL_NAMES, LEVELS, MathAttackBot
 from tabletop.engine.errors import TabletopError
 from tabletop.engine.match import Match
 from tabletop.engine.protocol import Event, Result
@@ -83,7 +83,6 @@ GAME = MathAttack()
 GAME_ID = "math-attack"
 BOT_SECONDS = 1.5  # the bot "thinks" this long, so a child can follow its play
 BOT_LEVELS = tuple(level for level in LEVELS if level != "random")
-LEVEL_NAMES = {"easy": "Easy", "medium": "Medium", "hard": "Hard"}
 
 # Card inks: black, red, green as printed (ATK-1); the sign is always shown too.
 INK = {"black": (25, 25, 30), "red": (200, 30, 45), "green": GREEN}
