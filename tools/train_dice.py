@@ -7,15 +7,24 @@ this script needs PyTorch::
     .venv/bin/python tools/train_dice.py          # detector, reader, tune (~35 min, one core)
     .venv/bin/python tools/train_dice.py --stage tune   # thresholds on the validation part
     .venv/bin/python tools/train_dice.py --out /tmp/try # a try, leaving the shipped models
+    .venv/bin/python tools/train_dice.py --fold 0 --iters 3500 --out /tmp/cv/fold0
+                                                  # one fold of the cross-validation
 
 Data (``../shared/data``, or ``$TABLETOP_SHARED_DATA``): the matteop65 (white dice) and
 byler (mixed dice) sets. Every fifth image of each set is held out
-(``vision.datasets.split``) and this script never opens it. Of the rest, every fourth
-image is a validation part, kept out of training, on which the thresholds in
-``vision/dice.py`` and the choices below were made (``--stage tune``). The shipped
-models were then trained once more with those choices fixed, on the validation part too
-(``--final --iters 3500``), and measured once on the held-out part. Seeded
-(``--seed 6``), so a run repeats, up to the non-determinism of CPU kernels.
+(``vision.datasets.split``) and this script never opens it (but see cross-validation
+below). Of the rest, every fourth image is a validation part, kept out of training, on
+which the thresholds in ``vision/dice.py`` and the choices below were made (``--stage
+tune``). The shipped models were then trained once more with those choices fixed, on the
+validation part too (``--final --iters 3500``), and measured once on the held-out part.
+Seeded (``--seed 6``), so a run repeats, up to the non-determinism of CPU kernels.
+
+Cross-validation: ``--fold K`` (0..3) leaves out the fifth at index K, K + 5, ...
+instead, and trains the shipped recipe on the other four fifths, the held-out part
+included, into ``--out`` (never the shipped folder; these models are never shipped).
+``python -m vision.bench --crossval DIR`` then reads each fifth with the models trained
+without it (the held-out fifth with the shipped ones) and pools the scores: a figure on
+every labelled die, of the recipe rather than of the shipped weights.
 
 matteop65 labels box the pip pattern, not the die: the die's box is estimated as a
 square around the pattern's centre, 1.47x the pattern's long side (the pips span about
@@ -63,7 +72,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from vision import dice as vd  # noqa: E402
-from vision.datasets import DICE_SETS, LabelledImage, load_set, split  # noqa: E402
+from vision.datasets import DICE_SETS, HOLD_OUT_EVERY, LabelledImage, load_set, split  # noqa: E402
 from vision.simulate import QR_MM, card_image  # noqa: E402
 
 try:
@@ -97,12 +106,13 @@ def die_squares(im: LabelledImage) -> list[tuple[float, float, float, int]]:
     return [((d.box[0] + d.box[2]) / 2, (d.box[1] + d.box[3]) / 2, side, d.value) for d in im.dice]
 
 
-def load_parts(final: bool) -> tuple[list[Photo], list[Photo]]:
-    """(train, validation) photos of both sets; the held-out part is never loaded."""
+def load_parts(final: bool, fold: int | None = None) -> tuple[list[Photo], list[Photo]]:
+    """(train, validation) photos of both sets; the held-out part is never loaded (with
+    ``fold``, that fifth is left out instead: cross-validation)."""
     train: list[Photo] = []
     val: list[Photo] = []
     for name in DICE_SETS:
-        part, _held_out = split(load_set(name))
+        part, _held_out = split(load_set(name)) if fold is None else split(load_set(name), fold)
         for i, im in enumerate(part):
             img = cv2.imread(str(im.path), cv2.IMREAD_COLOR)
             if img is None:
@@ -542,11 +552,20 @@ def main() -> None:
     ap.add_argument(
         "--out", type=Path, default=vd.MODEL_DIR, help="the models' folder (default: shipped)"
     )
+    ap.add_argument(
+        "--fold",
+        type=int,
+        choices=range(HOLD_OUT_EVERY - 1),
+        help="cross-validation: leave out this fifth instead of the held-out part and "
+        "train on the rest, the held-out part included (implies --final; needs --out)",
+    )
     args = ap.parse_args()
+    if args.fold is not None and args.out.resolve() == vd.MODEL_DIR.resolve():
+        ap.error("--fold trains on the held-out part: give --out, never the shipped models")
     detector_file, reader_file = args.out / vd.DETECTOR_FILE.name, args.out / vd.READER_FILE.name
     torch.set_num_threads(args.threads)
     cv2.setNumThreads(1)
-    train, val = load_parts(args.final)
+    train, val = load_parts(args.final or args.fold is not None, args.fold)
     print(f"training photos {len(train)}, validation photos {len(val)}")
     if args.stage in ("detector", "all"):
         det = train_detector(train, args.iters, args.seed)

@@ -19,7 +19,7 @@ import math
 import os
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -113,10 +113,14 @@ def is_held_out(index: int) -> bool:
     return index % HOLD_OUT_EVERY == HOLD_OUT_EVERY - 1
 
 
-def split(images: Sequence[LabelledImage]) -> tuple[list[LabelledImage], list[LabelledImage]]:
-    """(train, held_out)."""
-    train = [im for i, im in enumerate(images) if not is_held_out(i)]
-    held = [im for i, im in enumerate(images) if is_held_out(i)]
+def split(
+    images: Sequence[LabelledImage], fold: int = HOLD_OUT_EVERY - 1
+) -> tuple[list[LabelledImage], list[LabelledImage]]:
+    """(train, held_out). ``fold`` 0..3 leaves out another fifth instead (the photos at
+    index ``fold``, ``fold + 5``, ...), for cross-validation only: those models are
+    trained on the held-out part and never shipped."""
+    train = [im for i, im in enumerate(images) if i % HOLD_OUT_EVERY != fold]
+    held = [im for i, im in enumerate(images) if i % HOLD_OUT_EVERY == fold]
     return train, held
 
 
@@ -214,6 +218,11 @@ class DiceScore:
                 self.read_wrong += 1
         self.read_right += right
         self.photos.append((len(image.dice), right, len(found) - len(pairs)))
+
+    def merge(self, other: DiceScore) -> None:
+        """Add ``other``'s counts and photos to these."""
+        for f in fields(self):
+            setattr(self, f.name, getattr(self, f.name) + getattr(other, f.name))
 
     @property
     def read_right_pct(self) -> float:

@@ -1,0 +1,68 @@
+"""Cross-validation of the dice recipe (``python -m vision.bench --crossval DIR``): the
+folds split each set into fifths, and the pooled score counts every labelled die once."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tabletop.engine.errors import DeviceError
+from tests.vision.conftest import SAMPLES
+from vision import datasets
+from vision.bench import crossval_figures
+from vision.dice import DETECTOR_FILE, READER_FILE, DiceReader
+
+
+@pytest.fixture(scope="module")
+def sample_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The committed white-dice photos laid out as the shared set is."""
+    root = tmp_path_factory.mktemp("shared")
+    folder = root / "dice" / "matteop65"
+    folder.mkdir(parents=True)
+    for path in SAMPLES.glob("*"):
+        if path.suffix in (".jpg", ".txt"):
+            (folder / path.name).symlink_to(path)
+    return root
+
+
+def test_the_five_folds_split_a_set_into_fifths(sample_root: Path) -> None:
+    images = datasets.load_matteop65(sample_root)
+    assert len(images) >= datasets.HOLD_OUT_EVERY
+    parts = [datasets.split(images, k) for k in range(datasets.HOLD_OUT_EVERY)]
+    left_out = [im.path for _, fold in parts for im in fold]
+    assert sorted(left_out) == sorted(im.path for im in images)  # each photo once
+    for rest, fold in parts:
+        assert not {im.path for im in rest} & {im.path for im in fold}
+    assert datasets.split(images) == parts[-1]  # the held-out part is the last fifth
+
+
+def test_scores_merge_by_adding_their_counts() -> None:
+    a = datasets.DiceScore(3, 3, 3, 2, 0, 1, 0, [(3, 2, 0)])
+    b = datasets.DiceScore(2, 3, 2, 2, 0, 0, 1, [(2, 2, 1)])
+    a.merge(b)
+    assert a == datasets.DiceScore(5, 6, 5, 4, 0, 1, 1, [(3, 2, 0), (2, 2, 1)])
+    assert a.read_right_pct == 80.0
+
+
+def test_crossval_reads_each_fifth_with_its_own_models_and_pools_them(
+    sample_root: Path, tmp_path: Path, reader: DiceReader
+) -> None:
+    for k in range(datasets.HOLD_OUT_EVERY - 1):  # the shipped models stand in for each fold
+        fold = tmp_path / f"fold{k}"
+        fold.mkdir()
+        for model in (DETECTOR_FILE, READER_FILE):
+            (fold / model.name).symlink_to(model)
+    figures = crossval_figures(tmp_path, reader, sets=("matteop65",), root=sample_root)
+    images = datasets.load_matteop65(sample_root)
+    white = figures["matteop65"]
+    assert white["images"] == len(images)
+    assert white["dice_labelled"] == sum(len(im.dice) for im in images)
+    assert sum(f["dice"] for f in white["folds"].values()) == white["dice_labelled"]
+    assert white["read_right_pct"] >= 90  # the demo's photos are easy
+    assert "read_right_99.5%" in white["floor_met_by_a_reader_at_the_floor"]
+
+
+def test_crossval_without_a_fold_model_says_which(sample_root: Path, tmp_path: Path) -> None:
+    with pytest.raises(DeviceError, match="fold0"):
+        crossval_figures(tmp_path, sets=("matteop65",), root=sample_root)
