@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import logging
 import socket
 import ssl
 import threading
@@ -24,7 +25,7 @@ from tabletop.classroom.fleet.config import (
     password_hash,
     provision,
 )
-from tabletop.classroom.fleet.tls import hung_up, why_unreachable
+from tabletop.classroom.fleet.tls import RetryLog, hung_up, why_unreachable
 from tabletop.engine.errors import BadInput
 from tests.fleet.clients import raw_client
 
@@ -282,3 +283,31 @@ def test_config_why_unreachable_names_the_cause() -> None:
     for exc, says in cases:
         assert says in why_unreachable(exc, "teacher.local", 8883), exc
     assert "no 'ca'" in hung_up("h", 8883, tls=False) and "ca" not in hung_up("h", 8883, tls=True)
+
+
+def test_config_a_connection_that_keeps_failing_is_logged_once_a_minute(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """paho tries again every few seconds; the log says a reason when it is new, and the
+    same one again once a minute with the tries so far."""
+    now = [0.0]
+    retry = RetryLog(logging.getLogger("test.retry"), "console", clock=lambda: now[0])
+    caplog.set_level(logging.WARNING, "test.retry")
+    for _ in range(16):  # a minute of tries, 4 s apart
+        retry.failed("nothing listens at h:8883: is the broker running?")
+        now[0] += 4
+    retry.failed("the name 'h' is not known on this network")  # a new reason: said at once
+    retry.failed("nothing listens at h:8883: is the broker running?")  # changed back: said
+    lines = [r.getMessage() for r in caplog.records]
+    assert lines == [
+        "console: nothing listens at h:8883: is the broker running?; trying again",
+        "console: nothing listens at h:8883: is the broker running?; trying again (try 16)",
+        "console: the name 'h' is not known on this network; trying again",
+        "console: nothing listens at h:8883: is the broker running?; trying again",
+    ]
+    retry.connected()
+    caplog.clear()
+    retry.failed("nothing listens at h:8883: is the broker running?", logging.ERROR)
+    assert [(r.levelno, r.getMessage()) for r in caplog.records] == [
+        (logging.ERROR, "console: nothing listens at h:8883: is the broker running?; trying again")
+    ]

@@ -60,7 +60,7 @@ from tabletop.classroom.fleet.messages import (
     encode,
     parse,
 )
-from tabletop.classroom.fleet.tls import hung_up, why_unreachable
+from tabletop.classroom.fleet.tls import RetryLog, hung_up, why_unreachable
 from tabletop.classroom.roster import Roster
 from tabletop.classroom.rotation import GAME_TITLES, Plan, RotationClock
 from tabletop.engine.errors import BadInput, DeviceError, TabletopError
@@ -145,6 +145,7 @@ class Coordinator:
         self._thread: threading.Thread | None = None
         self._client: Any = None
         self._answered = False  # network thread: the broker answered this connection
+        self._retry = RetryLog(log, "console")  # network thread
         self._ready = threading.Event()
         self._failed: BaseException | None = None
         # Everything below belongs to the worker thread.
@@ -419,15 +420,15 @@ class Coordinator:
     def _on_connect(self, client: Any, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
         self._answered = True
         if reason.is_failure:
-            log.error("console: the broker refused the connection: %s", reason)
+            self._retry.failed(f"the broker refused the connection: {reason}", logging.ERROR)
             return
+        self._retry.connected()
         client.subscribe([(self.topics.all_status, 1), (self.topics.all_results, 1)])
         self._jobs.put(self._connected)
 
     def _on_connect_fail(self, client: Any, userdata: Any) -> None:
         # paho calls this while it handles the connection's error: sys.exc_info() has it.
-        why = why_unreachable(sys.exc_info()[1], self.config.host, self.config.port)
-        log.warning("console: %s; trying again", why)
+        self._retry.failed(why_unreachable(sys.exc_info()[1], self.config.host, self.config.port))
 
     def _on_disconnect(
         self, client: Any, userdata: Any, flags: Any, reason: Any, props: Any
@@ -436,8 +437,7 @@ class Coordinator:
             return  # stop() hung up
         answered, self._answered = self._answered, False
         if not answered:
-            why = hung_up(self.config.host, self.config.port, tls=self.config.tls)
-            log.warning("console: %s; trying again", why)
+            self._retry.failed(hung_up(self.config.host, self.config.port, tls=self.config.tls))
             return
         log.warning("console: lost the broker (%s); reconnecting", reason)
         self._jobs.put(self._disconnected)

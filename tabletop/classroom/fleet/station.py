@@ -50,7 +50,7 @@ from tabletop.classroom.fleet.messages import (
     parse,
 )
 from tabletop.classroom.fleet.outbox import Outbox
-from tabletop.classroom.fleet.tls import hung_up, why_unreachable
+from tabletop.classroom.fleet.tls import RetryLog, hung_up, why_unreachable
 from tabletop.classroom.rotation import Moment, RotationClock, StoredRotation
 from tabletop.engine.errors import BadInput
 
@@ -153,6 +153,7 @@ class StationLink:
         self._queued_seen = 0
         self._closed = False
         self._answered = False  # network thread: the broker answered this connection
+        self._retry = RetryLog(log, f"fleet: {self.device}")  # network thread
 
         client = mqtt.Client(
             CallbackAPIVersion.VERSION2,
@@ -223,15 +224,11 @@ class StationLink:
     def _on_connect(self, client: Any, userdata: Any, flags: Any, code: Any, props: Any) -> None:
         self._answered = True
         if code.is_failure:
-            log.error(
-                "fleet: the broker %s:%d refused %s: %s",
-                self.config.host,
-                self.config.port,
-                self.device,
-                code,
-            )
+            where = f"{self.config.host}:{self.config.port}"
+            self._retry.failed(f"the broker {where} refused {self.device}: {code}", logging.ERROR)
             self.inbox.put(Unreachable(str(code), refused=True))
             return
+        self._retry.connected()
         log.info("fleet: %s connected to %s:%d", self.device, self.config.host, self.config.port)
         self.ever_connected = True
         self.connected.set()
@@ -243,7 +240,7 @@ class StationLink:
         # paho calls this while it handles the connection's error: sys.exc_info() has it.
         exc = sys.exc_info()[1]
         why = why_unreachable(exc, self.config.host, self.config.port)
-        log.warning("fleet: %s: %s; trying again", self.device, why)
+        self._retry.failed(why)
         # Another classroom's broker (or this one's under a name it was not set up with)
         # will not change by waiting: the fleet file must.
         self.inbox.put(Unreachable(why, refused=isinstance(exc, ssl.SSLCertVerificationError)))
@@ -257,7 +254,7 @@ class StationLink:
             self.inbox.put(Disconnected(str(code)))
         elif not answered and not self._closed:
             why = hung_up(self.config.host, self.config.port, tls=self.config.tls)
-            log.warning("fleet: %s: %s; trying again", self.device, why)
+            self._retry.failed(why)
             self.inbox.put(Unreachable(why))
 
     def _on_publish(self, client: Any, userdata: Any, mid: int, code: Any, props: Any) -> None:

@@ -16,13 +16,18 @@ from __future__ import annotations
 
 import datetime
 import ipaddress
+import logging
 import re
 import socket
 import ssl
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from tabletop.engine.errors import BadInput
+
+Clock = Callable[[], float]
 
 if TYPE_CHECKING:
     from cryptography import x509
@@ -192,11 +197,39 @@ def hung_up(host: str, port: int, *, tls: bool) -> str:
     )
 
 
+class RetryLog:
+    """The log of a connection that keeps failing (paho tries again every few seconds):
+    a reason is logged when it is new, and the same reason again at most once a minute,
+    with the tries so far. An hour's outage is about 60 lines, not 800."""
+
+    def __init__(
+        self, log: logging.Logger, who: str, *, every: float = 60.0, clock: Clock = time.monotonic
+    ) -> None:
+        self.log, self.who, self.every, self.clock = log, who, every, clock
+        self.tries = 0
+        self._said: str | None = None
+        self._at = 0.0
+
+    def failed(self, why: str, level: int = logging.WARNING) -> None:
+        self.tries += 1
+        now = self.clock()
+        if why == self._said and now - self._at < self.every:
+            return
+        again = f" (try {self.tries})" if why == self._said else ""
+        self.log.log(level, "%s: %s; trying again%s", self.who, why, again)
+        self._said, self._at = why, now
+
+    def connected(self) -> None:
+        """The next failure is news again."""
+        self.tries, self._said = 0, None
+
+
 __all__ = [
     "LOOPBACK",
     "VALID_FROM",
     "VALID_UNTIL",
     "Certificates",
+    "RetryLog",
     "client_context",
     "dns_name",
     "hung_up",
