@@ -119,13 +119,7 @@ def crossval_figures(
     root = root or _shared()
     if root is None:
         return {"skipped": f"no shared data at {datasets.shared_data_dir()}"}
-    readers = {
-        k: DiceReader(
-            folds / f"fold{k}" / DETECTOR_FILE.name, folds / f"fold{k}" / READER_FILE.name
-        )
-        for k in range(datasets.HOLD_OUT_EVERY - 1)
-    }
-    readers[datasets.HOLD_OUT_EVERY - 1] = reader or default_reader()
+    readers = fold_readers(folds, reader)
     result: dict[str, Any] = {}
     for name in sets:
         images = datasets.load_set(name, root)
@@ -664,9 +658,25 @@ class _NoSource:
         pass
 
 
-def dump_dice_errors(out: Path, reader: DiceReader | None = None) -> list[str]:
+def fold_readers(folds: Path, reader: DiceReader | None = None) -> dict[int, DiceReader]:
+    """The cross-validation's readers by fold: ``folds/fold<K>/`` for 0..3, and the
+    shipped models (``reader``) for the held-out fold."""
+    readers = {
+        k: DiceReader(
+            folds / f"fold{k}" / DETECTOR_FILE.name, folds / f"fold{k}" / READER_FILE.name
+        )
+        for k in range(datasets.HOLD_OUT_EVERY - 1)
+    }
+    readers[datasets.HOLD_OUT_EVERY - 1] = reader or default_reader()
+    return readers
+
+
+def dump_dice_errors(
+    out: Path, reader: DiceReader | None = None, fold: int = datasets.HOLD_OUT_EVERY - 1
+) -> list[str]:
     """Write a PNG per held-out die that was missed, unsure or read wrong, and per false
     die, to ``out`` (a crop around the box, drawn in red, 4x); one line per file.
+    ``fold``: another fifth instead, for the cross-validation (with its own ``reader``).
 
     For looking at, never for choosing: the held-out part decides nothing."""
     root = _shared()
@@ -676,7 +686,7 @@ def dump_dice_errors(out: Path, reader: DiceReader | None = None) -> list[str]:
     out.mkdir(parents=True, exist_ok=True)
     lines = []
     for name in datasets.DICE_SETS:
-        _, held = datasets.split(datasets.load_set(name, root))
+        _, held = datasets.split(datasets.load_set(name, root), fold)
         for im in held:
             img = cv2.imread(str(im.path), cv2.IMREAD_COLOR)
             if img is None:
@@ -713,13 +723,22 @@ def _error_crop(img: np.ndarray, box: tuple[float, float, float, float]) -> np.n
 
 
 if __name__ == "__main__":  # pragma: no cover
+    import argparse
     import json
-    import sys
 
     os.environ.setdefault("OMP_NUM_THREADS", "1")
-    if len(sys.argv) == 3 and sys.argv[1] == "--dump-errors":
-        print("\n".join(dump_dice_errors(Path(sys.argv[2]))))
-    elif len(sys.argv) == 3 and sys.argv[1] == "--crossval":
-        print(json.dumps(crossval_figures(Path(sys.argv[2])), indent=2))
+    ap = argparse.ArgumentParser(prog="python -m vision.bench", description=__doc__.split("\n")[0])
+    ap.add_argument("--crossval", type=Path, metavar="FOLDS", help="figures of the five folds")
+    ap.add_argument(
+        "--dump-errors", type=Path, metavar="DIR", help="a crop per die missed, unsure or false"
+    )
+    args = ap.parse_args()
+    if args.dump_errors and args.crossval:  # every fold's errors, each read by its models
+        for k, fold_reader in fold_readers(args.crossval).items():
+            print("\n".join(dump_dice_errors(args.dump_errors / f"fold{k}", fold_reader, k)))
+    elif args.dump_errors:
+        print("\n".join(dump_dice_errors(args.dump_errors)))
+    elif args.crossval:
+        print(json.dumps(crossval_figures(args.crossval), indent=2))
     else:
         print(json.dumps(figures(), indent=2))
