@@ -25,7 +25,7 @@ from tabletop.classroom.fleet.config import (
     password_hash,
     provision,
 )
-from tabletop.classroom.fleet.tls import RetryLog, hung_up, why_unreachable
+from tabletop.classroom.fleet.tls import RetryLog, hung_up, why_lost, why_unreachable
 from tabletop.engine.errors import BadInput
 from tests.fleet.clients import raw_client
 
@@ -283,6 +283,19 @@ def test_config_why_unreachable_names_the_cause() -> None:
     for exc, says in cases:
         assert says in why_unreachable(exc, "teacher.local", 8883), exc
     assert "no 'ca'" in hung_up("h", 8883, tls=False) and "ca" not in hung_up("h", 8883, tls=True)
+
+
+def test_config_why_lost_says_what_paho_calls_an_unspecified_error() -> None:
+    from paho.mqtt.packettypes import PacketTypes
+    from paho.mqtt.reasoncodes import ReasonCode
+
+    dropped = ReasonCode(PacketTypes.DISCONNECT, "Unspecified error")  # paho: the socket closed
+    assert why_lost(dropped) == "the connection dropped: the broker stopped, or the network failed"
+    timeout = ReasonCode(PacketTypes.DISCONNECT, "Keep alive timeout")
+    assert "keep-alive" in why_lost(timeout)
+    assert why_lost(ReasonCode(PacketTypes.DISCONNECT, "Session taken over")) == (
+        "Session taken over"
+    )
 
 
 def test_config_a_connection_that_keeps_failing_is_logged_once_a_minute(

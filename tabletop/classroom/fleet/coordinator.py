@@ -60,7 +60,7 @@ from tabletop.classroom.fleet.messages import (
     encode,
     parse,
 )
-from tabletop.classroom.fleet.tls import RetryLog, hung_up, why_unreachable
+from tabletop.classroom.fleet.tls import RetryLog, hung_up, why_lost, why_unreachable
 from tabletop.classroom.roster import Roster
 from tabletop.classroom.rotation import GAME_TITLES, Plan, RotationClock
 from tabletop.engine.errors import BadInput, DeviceError, TabletopError
@@ -439,7 +439,7 @@ class Coordinator:
         if not answered:
             self._retry.failed(hung_up(self.config.host, self.config.port, tls=self.config.tls))
             return
-        log.warning("console: lost the broker (%s); reconnecting", reason)
+        log.warning("console: lost the broker (%s); reconnecting", why_lost(reason))
         self._jobs.put(self._disconnected)
 
     def _on_message(self, client: Any, userdata: Any, message: Any) -> None:

@@ -50,7 +50,7 @@ from tabletop.classroom.fleet.messages import (
     parse,
 )
 from tabletop.classroom.fleet.outbox import Outbox
-from tabletop.classroom.fleet.tls import RetryLog, hung_up, why_unreachable
+from tabletop.classroom.fleet.tls import RetryLog, hung_up, why_lost, why_unreachable
 from tabletop.classroom.rotation import Moment, RotationClock, StoredRotation
 from tabletop.engine.errors import BadInput
 
@@ -250,8 +250,9 @@ class StationLink:
         self.connected.clear()
         answered, self._answered = self._answered, False
         if was:
-            log.warning("fleet: %s lost the broker (%s); reconnecting", self.device, code)
-            self.inbox.put(Disconnected(str(code)))
+            why = why_lost(code)
+            log.warning("fleet: %s lost the broker (%s); reconnecting", self.device, why)
+            self.inbox.put(Disconnected(why))
         elif not answered and not self._closed:
             why = hung_up(self.config.host, self.config.port, tls=self.config.tls)
             self._retry.failed(why)

@@ -197,6 +197,17 @@ def hung_up(host: str, port: int, *, tls: bool) -> str:
     )
 
 
+def why_lost(reason: object) -> str:
+    """Why a connection that worked ended, as a log line says it (paho names a dropped
+    connection "Unspecified error")."""
+    name = str(reason)
+    if name == "Unspecified error":
+        return "the connection dropped: the broker stopped, or the network failed"
+    if name == "Keep alive timeout":
+        return "the broker stopped answering (keep-alive timeout)"
+    return name
+
+
 class RetryLog:
     """The log of a connection that keeps failing (paho tries again every few seconds):
     a reason is logged when it is new, and the same reason again at most once a minute,
@@ -234,5 +245,6 @@ __all__ = [
     "dns_name",
     "hung_up",
     "make_certificates",
+    "why_lost",
     "why_unreachable",
 ]
