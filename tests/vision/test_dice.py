@@ -100,6 +100,15 @@ def test_dice_matching_rules() -> None:
         ],
     )
     assert (score.read_right, score.unreadable, score.false_dice) == (1, 1, 1)
+    assert score.false_on_a_label == 0  # the false die lies on no label
+    # A real die whose label box is much larger than the die (IoU under 0.5): a false die
+    # and a miss, its centre in the label's box.
+    loose = datasets.LabelledImage(
+        Path("y.jpg"), "byler", (datasets.LabelledDie(5, (0, 0, 60, 60)),)
+    )
+    off = datasets.DiceScore()
+    off.add(loose, [((20.0, 20.0, 50.0, 50.0), 5)])
+    assert (off.matched, off.false_dice, off.false_on_a_label) == (0, 1, 1)
     assert score.read_right_pct == 50.0 and score.false_pct == 50.0
     assert score.photos == [(2, 1, 1)]
     # One photo: every resample is that photo, so the interval is the figure itself.
