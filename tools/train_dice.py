@@ -112,7 +112,7 @@ def load_parts(final: bool, fold: int | None = None) -> tuple[list[Photo], list[
     train: list[Photo] = []
     val: list[Photo] = []
     for name in DICE_SETS:
-        part, _held_out = split(load_set(name)) if fold is None else split(load_set(name), fold)
+        part, _left_out = split(load_set(name), HOLD_OUT_EVERY - 1 if fold is None else fold)
         for i, im in enumerate(part):
             img = cv2.imread(str(im.path), cv2.IMREAD_COLOR)
             if img is None:

@@ -18,6 +18,12 @@
   per frame, how many frames took longer than a 30 fps frame (33 ms), how often dice
   and cards were read afresh, and the cost of one full reading after the scene
   settles (the latency before the stabiliser starts counting its N frames).
+
+``python -m vision.bench --crossval FOLDS`` (not part of ``tabletop bench``: it needs
+models trained for it, see :func:`crossval_figures`) gives the dice figures of a
+five-fold cross-validation on every labelled die; ``--dump-errors DIR`` writes a crop
+per die missed, unsure, read wrong or false, on the held-out part or, with
+``--crossval``, on every fold.
 """
 
 from __future__ import annotations
