@@ -161,8 +161,10 @@ def _read_json(name: str) -> Any:
         raise CommandError(f"cannot read {name}: {exc.strerror}") from None
     except UnicodeDecodeError:
         raise CommandError(f"{name} is not UTF-8 text") from None
+    from tabletop.engine.codec import loads
+
     try:
-        return json.loads(text)
+        return loads(text)
     except json.JSONDecodeError as exc:
         raise BadInput(
             "cli.json", f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
