@@ -122,7 +122,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
 
 
 # Each game module (pure) exposes ``check(data) -> dict``; Mathe-Meister also takes its
-# sheet layout, which is data in assets/.
+# sheet layout, which is data in tabletop/assets/.
 CHECK_MODULES = {
     "math-wars-meta": "tabletop.games.math_wars_meta",
     "math-attack": "tabletop.games.math_attack",
