@@ -18,7 +18,15 @@ from tabletop.classroom.fleet.coordinator import Coordinator
 from tabletop.classroom.fleet.messages import ResultMessage, SeatRecord
 from tabletop.engine.errors import BadInput
 from tabletop.teacher.app import make_app
-from tabletop.teacher.auth import COOKIE, DEVICE_COOKIE, Gate, Locked, WrongPin, guessing_hours
+from tabletop.teacher.auth import (
+    COOKIE,
+    DEVICE_COOKIE,
+    Gate,
+    Locked,
+    WrongPin,
+    device_secret,
+    guessing_hours,
+)
 
 PIN = "4321"
 
@@ -469,3 +477,18 @@ def test_teacher_console_keeps_its_journal_apart_from_the_station_app(
     with pytest.raises(Stop):
         cli.main(["teacher", "--fleet", teacher, "--pin", "1234", "--data", str(tmp_path / "c")])
     assert seen == [tmp_path / "data" / "console", tmp_path / "c"]
+
+
+def test_teacher_device_secret_is_kept_so_known_browsers_stay_known(tmp_path: Path) -> None:
+    """The key that signs device tokens is made once (mode 0600) and read again after a
+    restart; where it cannot be kept, a key for this run only, and no error."""
+    key = tmp_path / "console" / "teacher-devices.key"
+    first = device_secret(key)
+    assert len(first) == 32 and key.stat().st_mode & 0o777 == 0o600
+    assert device_secret(key) == first
+    token = Gate(PIN, secret=first).device_token()
+    assert Gate(PIN, secret=device_secret(key)).known_device(token)  # after a restart
+    assert not Gate("5678", secret=first).known_device(token)  # a new PIN forgets them
+    blocked = tmp_path / "file"
+    blocked.write_text("")
+    assert len(device_secret(blocked / "teacher-devices.key")) == 32
