@@ -50,10 +50,10 @@ from tabletop.engine.errors import TabletopError
 from tabletop.highscores import HighScores
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.input import Back, CardsSeen, InputEvent, Tap
-from tabletop.ui.scenes.common import Confirm, header
+from tabletop.ui.scenes.common import ask_leave, go_home, header
 from tabletop.ui.scenes.names import NameScene
+from tabletop.ui.scenes.pin import PinPad
 from tabletop.ui.scenes.rules import RulesPage, RulesScene
-from tabletop.ui.scenes.settings import PinPad, pin_gate
 from tabletop.ui.theme import BLUE, VERMILLION, Metrics
 from tabletop.ui.widgets import Button, hit
 
@@ -250,47 +250,6 @@ def draw_board(scene: Scene, surface: pygame.Surface, rect: pygame.Rect, seconds
         y += line
 
 
-# -- the teacher PIN for undo -------------------------------------------------------------------
-
-
-class UndoPin(PinPad):
-    """The teacher PIN before taking back a sum; pops ``"pin.ok"`` on the right PIN."""
-
-    def __init__(self, ctx: Context) -> None:
-        super().__init__(ctx, purpose="undo")
-
-    def _entered(self, pin: str) -> None:
-        gate = pin_gate(self.ctx)
-        if gate.locked_for() > 0:
-            self.message = f"Too many tries. Wait {math.ceil(gate.locked_for())} seconds."
-            self.ctx.sounds.play("wrong")
-        elif gate.attempt(pin):
-            self.message = ""
-            self.stack.pop("pin.ok")
-        else:
-            self.ctx.sounds.play("wrong")
-            locked = gate.locked_for()
-            self.message = (
-                f"Too many tries. Wait {math.ceil(locked)} seconds."
-                if locked
-                else "That PIN is not right."
-            )
-
-    def draw(self, surface: pygame.Surface) -> None:
-        super().draw(surface)
-        # PinPad's subtitle speaks of the settings: say what this PIN is for instead.
-        painter, m = self.ctx.painter, self.m
-        top = m.u(14) + m.title
-        surface.fill(painter.p.background, pygame.Rect(0, top, m.width, m.small + m.u(6)))
-        painter.text(
-            surface,
-            "For teachers: take back the last bubble sum.",
-            (m.u(18), top),
-            m.small,
-            painter.p.muted,
-        )
-
-
 # -- setup -----------------------------------------------------------------------------
 
 
@@ -470,10 +429,10 @@ class BubbleScene(Scene):
     def resume(self, result: Any) -> None:
         self.last = self.ctx.clock()
         asking, self.asking = self.asking, None
-        if asking == "undo" and result == "pin.ok":
+        if asking == "undo" and result == "ok":
             self._undo()
         elif asking == "leave" and result == "yes":
-            self.stack.pop()
+            go_home(self.stack)
         elif asking == "name":
             self._named(result if isinstance(result, str) else None)
 
@@ -568,7 +527,7 @@ class BubbleScene(Scene):
                 self.stack.pop()
                 return
             self.asking = "leave"
-            self.stack.push(Confirm(self.ctx, "Stop this round?", "Stop", "Keep playing"))
+            self.stack.push(ask_leave(self.ctx, "Stop this round?", "Stop"))
         elif name == "rules":
             self.stack.push(RulesScene(self.ctx, "Bubble game: the rules", rules_pages()))
         elif name == "undo":
@@ -576,7 +535,9 @@ class BubbleScene(Scene):
                 self.refuse("engine.nothing_to_undo", "no pop to take back")
                 return
             self.asking = "undo"
-            self.stack.push(UndoPin(self.ctx))
+            self.stack.push(
+                PinPad(self.ctx, "undo", subtitle="For teachers: take back the last bubble sum.")
+            )
 
     def touch(self, pos: tuple[int, int]) -> None:
         """A finger down in the field: pick a red bubble up, drop it on a pair, or let go.
@@ -1105,7 +1066,6 @@ __all__ = [
     "BubbleScene",
     "BubbleSetup",
     "Scoreboard",
-    "UndoPin",
     "rules_pages",
     "run_demo",
     "setup_scene",

@@ -95,16 +95,17 @@ from tabletop.ui.input import Back, CardsSeen, InputEvent, SeatPressed, Tap
 from tabletop.ui.messages import child_message
 from tabletop.ui.saves import GameSave, keyed_dealer, one_write, seat_infos, standings_result
 from tabletop.ui.scenes.common import (
-    Confirm,
     Dialog,
     Stepper,
+    ask_leave,
+    go_home,
     header,
     home_and_again,
     route_to_press,
 )
 from tabletop.ui.scenes.numpad import NumPad
+from tabletop.ui.scenes.pin import PinPad
 from tabletop.ui.scenes.rules import ChoiceGrid, RulesPage, RulesScene
-from tabletop.ui.scenes.settings import PinPad, pin_gate
 from tabletop.ui.scenes.signin import SignInGate
 from tabletop.ui.theme import ORANGE, VERMILLION, Metrics
 from tabletop.ui.widgets import Button, Painter, hit
@@ -262,44 +263,6 @@ def draw_card(
         ink,
         anchor="center",
     )
-
-
-# -- the teacher PIN for undo --------------------------------------------------------------
-
-
-class UndoPin(PinPad):
-    """The teacher PIN pad; pops ``"ok"`` on the right PIN instead of opening settings."""
-
-    def __init__(self, ctx: Context) -> None:
-        super().__init__(ctx, purpose="undo")
-
-    @property
-    def prompt(self) -> str:
-        return "Teacher PIN to undo"
-
-    def draw(self, surface: pygame.Surface) -> None:
-        super().draw(surface)
-        m, painter = self.m, self.ctx.painter
-        line = pygame.Rect(m.u(16), m.u(12) + m.title, m.u(560), m.small + m.u(6))
-        surface.fill(painter.p.background, line)  # the pad's own line is about settings
-        painter.text(
-            surface,
-            "For teachers: take back the last step of the game.",
-            (m.u(18), m.u(14) + m.title),
-            m.small,
-            painter.p.muted,
-        )
-
-    def _entered(self, pin: str) -> None:
-        gate = pin_gate(self.ctx)
-        if gate.locked_for() > 0:
-            self.message = "Too many tries. Wait a little."
-            self.ctx.sounds.play("wrong")
-        elif gate.attempt(pin):
-            self.stack.pop("ok")
-        else:
-            self.ctx.sounds.play("wrong")
-            self.message = "That PIN is not right."
 
 
 # -- picking two cards from a virtual hand -------------------------------------------------
@@ -1522,7 +1485,7 @@ class ArenaScene(Scene):
     def press(self, name: str) -> None:
         if name == "leave":
             self.asking = ("leave",)
-            self.stack.push(Confirm(self.ctx, "Leave this game?", "Leave", "Keep playing"))
+            self.stack.push(ask_leave(self.ctx))
         elif name == "rules":
             self.asking = ("rules",)
             self.stack.push(rules_scene(self.ctx))
@@ -1531,7 +1494,7 @@ class ArenaScene(Scene):
                 self.refuse("engine.nothing_to_undo", "undo with no checkpoint")
                 return
             self.asking = ("undo",)
-            self.stack.push(UndoPin(self.ctx))
+            self.stack.push(PinPad(self.ctx, "undo", prompt="Teacher PIN to undo"))
         elif name == "operator":
             self.operator_by_touch()
         elif name == "deal":
@@ -1557,12 +1520,10 @@ class ArenaScene(Scene):
             return
         kind = asking[0]
         if kind == "leave" and result == "yes":
-            from tabletop.ui.scenes.home import HomeScene
-
             if not self.saved_end:
                 self.save.finish(self.standings(), reason="abandoned")
                 self.saved_end = True
-            self.stack.unwind_to(HomeScene)
+            go_home(self.stack)
             return
         if kind == "undo" and result == "ok":
             self.undo()
@@ -2325,7 +2286,6 @@ __all__ = [
     "ArenaScene",
     "ArenaSetup",
     "HandPicker",
-    "UndoPin",
     "draw_card",
     "resume_scene",
     "rules_scene",

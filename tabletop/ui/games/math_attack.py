@@ -27,7 +27,6 @@ Touch targets: setup ``mode.table`` ``mode.bot`` ``name.0`` ``name.1`` ``level.<
 from __future__ import annotations
 
 import logging
-import math
 import os
 import random
 import re
@@ -69,10 +68,17 @@ from tabletop.ui.games import start_card_camera, stop_card_camera
 from tabletop.ui.input import Back, CardSeen, CardsSeen, InputEvent, SeatPressed, Tap
 from tabletop.ui.messages import FALLBACK
 from tabletop.ui.saves import DemoTable, GameSave, keyed_dealer, seat_infos, standings_result
-from tabletop.ui.scenes.common import Confirm, header, home_and_again, route_to_press
+from tabletop.ui.scenes.common import (
+    Confirm,
+    ask_leave,
+    go_home,
+    header,
+    home_and_again,
+    route_to_press,
+)
 from tabletop.ui.scenes.names import NameScene
+from tabletop.ui.scenes.pin import PinPad
 from tabletop.ui.scenes.rules import ChoiceGrid, RulesPage, RulesScene
-from tabletop.ui.scenes.settings import PinPad, pin_gate
 from tabletop.ui.scenes.signin import SignInGate
 from tabletop.ui.theme import GREEN, Metrics
 from tabletop.ui.widgets import Button, Painter, hit
@@ -405,51 +411,6 @@ def card_area(m: Metrics, panel: pygame.Rect) -> pygame.Rect:
     left = panel.left + m.u(156)
     top = panel.top + m.u(8)
     return pygame.Rect(left, top, panel.right - m.u(8) - left, panel.height - m.u(36))
-
-
-# -- the teacher PIN for undo ------------------------------------------------------------------
-
-
-class UndoPin(PinPad):
-    """The teacher PIN pad; pops ``"ok"`` on the right PIN (or None on Cancel)."""
-
-    def __init__(self, ctx: Context) -> None:
-        super().__init__(ctx, purpose="undo")
-
-    @property
-    def prompt(self) -> str:
-        return "Teacher PIN to take back a move"
-
-    def _entered(self, pin: str) -> None:
-        gate = pin_gate(self.ctx)
-        if gate.locked_for() > 0:
-            self.message = f"Too many tries. Wait {math.ceil(gate.locked_for())} seconds."
-            self.ctx.sounds.play("wrong")
-        elif gate.attempt(pin):
-            self.message = ""
-            self.stack.pop("ok")
-        else:
-            self.ctx.sounds.play("wrong")
-            locked = gate.locked_for()
-            self.message = (
-                f"Too many tries. Wait {math.ceil(locked)} seconds."
-                if locked
-                else "That PIN is not right."
-            )
-
-    def draw(self, surface: pygame.Surface) -> None:
-        super().draw(surface)
-        # PinPad's subtitle names the settings: say what this PIN is for instead.
-        m, painter = self.m, self.ctx.painter
-        top = m.u(12) + m.title
-        surface.fill(painter.p.background, pygame.Rect(0, top, m.width, m.small + m.u(8)))
-        painter.text(
-            surface,
-            "For teachers: take back the last move.",
-            (m.u(18), m.u(14) + m.title),
-            m.small,
-            painter.p.muted,
-        )
 
 
 # -- rules -------------------------------------------------------------------------------------
@@ -799,7 +760,7 @@ class AttackScene(Scene):
             what, line = asking
             if what == "leave" and result == "yes":
                 self.save.finish(self.standings(), reason="abandoned")
-                self.stack.pop()
+                go_home(self.stack)
                 return
             if what == "undo" and result == "ok":
                 self.undo()
@@ -1093,7 +1054,7 @@ class AttackScene(Scene):
         """Act on one touch target (the tests and the demo tap these by name)."""
         if name == "leave":
             self.asking = ("leave", -1)
-            self.stack.push(Confirm(self.ctx, "Leave this game?", "Leave", "Keep playing"))
+            self.stack.push(ask_leave(self.ctx))
         elif name == "rules":
             self.stack.push(RulesScene(self.ctx, "How to play Math Attack!", RULES))
         elif name == "undo":
@@ -1101,7 +1062,12 @@ class AttackScene(Scene):
                 self.refuse("engine.nothing_to_undo")
                 return
             self.asking = ("undo", -1)
-            self.stack.push(UndoPin(self.ctx))
+            self.stack.push(PinPad(
+                    self.ctx,
+                    "undo",
+                    prompt="Teacher PIN to take back a move",
+                    subtitle="For teachers: take back the last move.",
+                ))
         elif name.startswith("hand."):
             index = int(name[5:])
             self.selected = None if self.selected == index else index
@@ -1668,7 +1634,6 @@ __all__ = [
     "AttackScene",
     "AttackSetup",
     "Ghost",
-    "UndoPin",
     "child_message",
     "draw_card",
     "draw_number_line",

@@ -21,15 +21,15 @@ from tabletop.ui.games.bubbles import (
     BubbleSetup,
     Drag,
     Release,
-    UndoPin,
     run_demo,
     scoreboard,
 )
 from tabletop.ui.input import CardSeen, CardsSeen, Tap
+from tabletop.ui.scenes.home import HomeScene
 from tabletop.ui.scenes.names import NameScene
 from tabletop.ui.scenes.rules import RulesScene
 from tabletop.ui.theme import BLUE, VERMILLION
-from tests.ui.scenery import SIZES, make_app
+from tests.ui.scenery import SIZES, is_undo_pad, make_app
 
 SHOTS = Path("/tmp/bubbles_shots")
 
@@ -300,6 +300,8 @@ def test_bubbles_camera_cards_are_not_used_and_a_stranger_card_is_named() -> Non
     assert {k: b.value for k, b in scene.game.bubbles.items()} == before
     auto.tap("leave")
     auto.tap("yes")
+    assert isinstance(app.stack.top, HomeScene)  # Leave always goes Home
+    app, auto = bubble_app((800, 480), None)
     setup = app.stack.top
     assert isinstance(setup, BubbleSetup)
     app.vision_queue.put(CardsSeen(1, "equation", (CardSeen("7"),), 1.0))
@@ -324,10 +326,10 @@ def test_bubbles_undo_takes_back_the_last_pop_behind_the_teacher_pin() -> None:
     auto.tap(f"bubble.{onto}")
     assert len(game.pops) == 1
     auto.tap("undo")
-    assert isinstance(app.stack.top, UndoPin)
+    assert is_undo_pad(app.stack.top)
     for d in "1111":
         auto.tap(f"key.{d}")
-    assert isinstance(app.stack.top, UndoPin) and app.stack.top.message
+    assert is_undo_pad(app.stack.top) and app.stack.top.message
     assert len(game.pops) == 1  # a wrong PIN takes nothing back
     for d in "2468":
         auto.tap(f"key.{d}")
@@ -344,7 +346,7 @@ def test_bubbles_leaving_asks_first() -> None:
     assert app.stack.top is scene
     auto.tap("leave")
     auto.tap("yes")
-    assert isinstance(app.stack.top, BubbleSetup)
+    assert isinstance(app.stack.top, HomeScene)  # Leave always goes Home
 
 
 def test_bubbles_a_round_without_a_name_is_not_saved() -> None:

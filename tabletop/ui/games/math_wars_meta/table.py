@@ -18,7 +18,6 @@ per round, MWM-8) are seconds of play, so they carry on across a restart.
 from __future__ import annotations
 
 import logging
-import math
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
@@ -43,33 +42,16 @@ from tabletop.ui.games.math_wars_meta.play import (
 from tabletop.ui.games.math_wars_meta.words import sentence
 from tabletop.ui.input import Back, CardsSeen, InputEvent, SeatPressed, Tap
 from tabletop.ui.saves import GameSave, one_write, seat_infos
-from tabletop.ui.scenes.common import Confirm, Dialog
+from tabletop.ui.scenes.common import Dialog, ask_leave, go_home
 from tabletop.ui.scenes.numpad import NumPad
+from tabletop.ui.scenes.pin import PinPad
 from tabletop.ui.scenes.rules import ChoiceGrid
-from tabletop.ui.scenes.settings import PinPad, pin_gate
 from tabletop.ui.theme import PALETTE, SEAT_COLOURS, Color, Metrics
 from tabletop.ui.widgets import Button, hit
 
 log = logging.getLogger(__name__)
 
 CRATE_FILL = (255, 246, 196)
-
-
-class TeacherPin(PinPad):
-    """The teacher PIN in front of Undo and the moderator's cards; pops with "ok"."""
-
-    def _entered(self, pin: str) -> None:
-        gate = pin_gate(self.ctx)
-        if gate.locked_for() <= 0 and gate.attempt(pin):
-            self.stack.pop("ok")
-            return
-        self.ctx.sounds.play("wrong")
-        locked = gate.locked_for()
-        self.message = (
-            f"Too many tries. Wait {math.ceil(locked)} seconds."
-            if locked
-            else "That PIN is not right."
-        )
 
 
 class LinesDialog(Dialog):
@@ -214,12 +196,10 @@ class TableScene(Scene):
             elif kind == "teacher" and isinstance(result, str):
                 self._teacher(result)
             elif kind == "leave" and result == "yes":
-                from tabletop.ui.scenes.home import HomeScene
-
                 if not self.play.finished:
                     self.save.finish(self.standings(), reason="abandoned")
                     self.saved_end = True
-                self.stack.unwind_to(HomeScene)
+                go_home(self.stack)
                 return
         except TabletopError as e:
             self._refuse(e.code, str(e))
@@ -384,14 +364,20 @@ class TableScene(Scene):
         kind, _, arg = name.partition(".")
         if name == "leave":
             self.asking = ("leave",)
-            self.stack.push(Confirm(self.ctx, "Leave this game?", "Leave", "Keep playing"))
+            self.stack.push(ask_leave(self.ctx))
         elif name == "rules":
             from tabletop.ui.games.math_wars_meta.rules import rules_scene
 
             self.stack.push(rules_scene(self.ctx, self.play.settings.edition))
         elif name == "teacher":
             self.asking = ("pin",)
-            self.stack.push(TeacherPin(self.ctx))
+            self.stack.push(
+                PinPad(
+                    self.ctx,
+                    "moderator",
+                    subtitle="For teachers: take back a step, or award a penalty card.",
+                )
+            )
         elif name == "why":
             verdict = self.play.verdict
             if verdict is not None:
@@ -997,4 +983,4 @@ class TableScene(Scene):
         return "", p.muted
 
 
-__all__ = ["LinesDialog", "TableScene", "TeacherPin"]
+__all__ = ["LinesDialog", "TableScene"]

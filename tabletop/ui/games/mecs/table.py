@@ -65,9 +65,9 @@ from tabletop.ui.games.mecs.cards import LABEL, CardPageScene, draw_card, read_c
 from tabletop.ui.input import Back, CardsSeen, InputEvent, SeatPressed, Tap
 from tabletop.ui.messages import child_message
 from tabletop.ui.saves import GameSave, keyed_dealer, standings_result
-from tabletop.ui.scenes.common import Confirm, home_and_again, route_to_press
+from tabletop.ui.scenes.common import ask_leave, go_home, home_and_again, route_to_press
+from tabletop.ui.scenes.pin import PinPad
 from tabletop.ui.scenes.rules import ChoiceGrid
-from tabletop.ui.scenes.settings import PinPad, pin_gate
 from tabletop.ui.theme import Metrics
 from tabletop.ui.widgets import Button, hit
 
@@ -326,12 +326,7 @@ class MecsTable(Scene):
         self.layout(self.m)
 
     def _leave(self) -> None:
-        from tabletop.ui.scenes.home import HomeScene
-
-        if any(isinstance(s, HomeScene) for s in self.stack):
-            self.stack.unwind_to(HomeScene)
-        else:
-            self.stack.pop()
+        go_home(self.stack)
 
     # -- the game --------------------------------------------------------------------------
 
@@ -593,7 +588,7 @@ class MecsTable(Scene):
         state = self.state
         if name == "leave":
             self.asking = "leave"
-            self.stack.push(Confirm(self.ctx, "Leave this game?", "Leave", "Keep playing"))
+            self.stack.push(ask_leave(self.ctx))
         elif name == "rules":
             from tabletop.ui.games.mecs.setup import rules_scene
 
@@ -608,7 +603,7 @@ class MecsTable(Scene):
             )
         elif name == "undo":
             self.asking = "undo"
-            self.stack.push(PinCheck(self.ctx))
+            self.stack.push(PinPad(self.ctx, "undo", prompt="Teacher PIN to take back a move"))
         elif name.startswith("area."):
             self.edit_area(int(name[5:]))
         elif name.startswith("hand."):
@@ -1513,35 +1508,6 @@ class AreaEditor(Scene):
             )
 
 
-# -- the teacher's PIN for undo --------------------------------------------------------------
-
-
-class PinCheck(PinPad):
-    """The teacher PIN; pops with ``"ok"`` when it is right (the settings' lockout too)."""
-
-    def __init__(self, ctx: Context) -> None:
-        super().__init__(ctx, purpose="undo")
-
-    @property
-    def prompt(self) -> str:
-        return "Teacher PIN to take back a move"
-
-    def _entered(self, pin: str) -> None:
-        gate = pin_gate(self.ctx)
-        if gate.locked_for() > 0:
-            self.ctx.sounds.play("wrong")
-            self.message = "Too many tries. Please wait."
-        elif gate.attempt(pin):
-            self.stack.pop("ok")
-        else:
-            self.ctx.sounds.play("wrong")
-            self.message = (
-                "That PIN is not right."
-                if not gate.locked_for()
-                else "Too many tries. Please wait."
-            )
-
-
 # -- the results -----------------------------------------------------------------------------
 
 
@@ -1656,4 +1622,4 @@ def _ordinal(n: int) -> str:
     return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
 
 
-__all__ = ["AreaEditor", "MecsResults", "MecsTable", "PinCheck", "coin_words", "kid_message"]
+__all__ = ["AreaEditor", "MecsResults", "MecsTable", "coin_words", "kid_message"]
