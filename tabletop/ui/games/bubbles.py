@@ -50,6 +50,7 @@ from tabletop.engine.errors import TabletopError
 from tabletop.highscores import HighScores
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.input import Back, CardsSeen, InputEvent, Tap
+from tabletop.ui.messages import child_message
 from tabletop.ui.scenes.common import ask_leave, go_home, header
 from tabletop.ui.scenes.names import NameScene
 from tabletop.ui.scenes.pin import PinPad
@@ -67,29 +68,11 @@ FLASH_SECONDS = 2.0
 RED = VERMILLION
 PAIR_RING = (25, 25, 30)
 
-# What the screen says (the engine's exact words go to the log).
-MESSAGES = {
-    "bubbles.pick_operator": "Blue bubbles stay put. Move a red number bubble.",
-    "bubbles.pick_pair": "This pair is waiting. Pick a free red bubble, then tap the pair.",
-    "bubbles.not_a_pair": "Drop it on a pair: a red bubble with a blue one stuck to it.",
-    "bubbles.divide_by_zero": "You can't share by 0. Try another number.",
-    "bubbles.nothing_held": "Pick a free red bubble first.",
-    "bubbles.time_up": "Time is up!",
-    "bubbles.gone": "That bubble is gone. Pick another one.",
-    "engine.nothing_to_undo": "There is nothing to take back.",
-    "bubbles.buttons_resting": "No buttons in this game: move the bubbles with your finger.",
-    "bubbles.no_cards": "The bubble game is played on the screen. No cards needed.",
-    "bubbles.not_our_card": "The camera sees a card that is not from our games.",
-}
 
 
 def painter_line(ctx: Context, size: int) -> int:
     """The height of one line of text at ``size``."""
     return int(ctx.fonts.font(size).get_linesize())
-
-
-def say_for(code: str) -> str:
-    return MESSAGES.get(code, "You can't do that right now. Try something else.")
 
 
 def rules_pages() -> list[RulesPage]:
@@ -364,9 +347,9 @@ def _card_message(event: CardsSeen) -> str:
     codes = event.codes
     if any(c == "?" for c in codes):
         log.info("bubbles: the camera saw a card that is not ours in %s/%s", event.seat, event.area)
-        return say_for("bubbles.not_our_card")
+        return child_message("bubbles.not_our_card")
     log.info("bubbles: cards %s seen (seat %s, %s): not used here", codes, event.seat, event.area)
-    return say_for("bubbles.no_cards") if codes else ""
+    return child_message("bubbles.no_cards") if codes else ""
 
 
 # -- the round --------------------------------------------------------------------------
@@ -518,7 +501,7 @@ class BubbleScene(Scene):
         elif isinstance(event, CardsSeen):
             # cards lying on the table are no mistake: only a stranger card is told
             text = _card_message(event)
-            if text == say_for("bubbles.not_our_card"):
+            if text == child_message("bubbles.not_our_card"):
                 self.say(text, "bad")
 
     def press(self, name: str) -> None:
@@ -659,7 +642,7 @@ class BubbleScene(Scene):
     def refuse(self, code: str, detail: str) -> None:
         log.info("bubbles: refused %s: %s", code, detail)
         self.ctx.sounds.play("wrong")
-        self.say(say_for(code), "bad")
+        self.say(child_message(code), "bad")
 
     # -- time ----------------------------------------------------------------------------
 

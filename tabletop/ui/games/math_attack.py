@@ -30,7 +30,6 @@ import logging
 import os
 import random
 import re
-import string
 import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -66,7 +65,7 @@ from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.games import start_card_camera, stop_card_camera
 from tabletop.ui.input import Back, CardSeen, CardsSeen, InputEvent, SeatPressed, Tap
-from tabletop.ui.messages import FALLBACK
+from tabletop.ui.messages import child_message
 from tabletop.ui.saves import DemoTable, GameSave, keyed_dealer, seat_infos, standings_result
 from tabletop.ui.scenes.common import (
     Confirm,
@@ -111,59 +110,6 @@ PICKER = (
 
 # -- words for children ------------------------------------------------------------------------
 
-CHILD_MESSAGES: dict[str, str] = {
-    # the engine's refusals (the reason is in the sentence)
-    "atk.blocked": "{owner}'s number line is blocked this turn (\u2205). "
-    "Put your card on {other}'s line.",
-    "atk.cancel_on_green": "Cancel only goes on a + or \u2212 card, and the last card on "
-    "{owner}'s line is {last}, a green card.",
-    "atk.cancel_on_empty": "Cancel needs a + or \u2212 card to cancel, and {owner}'s line "
-    "is empty.",
-    "atk.not_in_hand": "{card} is not in your hand.",
-    "atk.card_gone": "That cannot be {card}: every {card} card is already on the number lines.",
-    "atk.not_your_turn": "Wait! It is {turn}'s turn.",
-    "atk.game_over": "The game is over. No more cards!",
-    "atk.must_play": "You can still play a card ({hint}), so you cannot pass.",
-    "atk.empty_hand": "{turn} has no cards left to play.",
-    "atk.wait_for_card": "Wait: a card is being dealt.",
-    "atk.unknown_card": "That is not a Math Attack! card.",
-    "atk.show_hand": "To pass, show every card in your hand.",
-    # the app
-    "atk.ui.unreadable": "The camera cannot read the new card on {owner}'s line. "
-    "Tap it and pick the right card.",
-    "atk.ui.not_ours": "The new card on {owner}'s line is not a Math Attack! card. "
-    "Take it away, or tap it and pick the right card.",
-    "atk.ui.two_cards": "Only one card per turn! I see {count} new cards on {owner}'s line. "
-    "Take {extra} back.",
-    "atk.ui.moved": "A card on {owner}'s line has changed: card {place} should be {card}. "
-    "Please put the line back in order.",
-    "atk.ui.taken": "A card is missing from {owner}'s line: card {place} should be {card}. "
-    "Please put it back.",
-    "atk.ui.take_back": "That move was taken back: take {card} off {owner}'s line.",
-    "atk.ui.bot_turn": "Wait: it is the bot's turn.",
-    "atk.ui.bot_seat": "That is the bot's seat. The bot plays by itself.",
-    "atk.ui.pick_card": "First tap one of your cards, then tap a number line.",
-    "atk.ui.virtual": "In this game the cards are on the screen: tap your card, then a line.",
-    "atk.ui.no_pass": "You can still play a card: {hint}. So you cannot pass.",
-    "atk.ui.over": "The game is over.",
-    "engine.nothing_to_undo": "There is nothing to take back.",
-}
-
-
-class _Keep(dict[str, str]):
-    def __missing__(self, key: str) -> str:
-        return "that"
-
-
-def child_message(code: str, facts: Mapping[str, object] | None = None) -> str:
-    """The child's sentence for ``code``, its blanks filled from ``facts``."""
-    template = CHILD_MESSAGES.get(code)
-    if template is None:
-        log.warning("no child message for error code %r", code)
-        return FALLBACK
-    if not any(f for _, f, _, _ in string.Formatter().parse(template)):
-        return template
-    return template.format_map(_Keep({k: str(v) for k, v in (facts or {}).items()}))
 
 
 def label(card: str) -> str:
@@ -1628,7 +1574,6 @@ def run_demo(
 
 __all__ = [
     "BOT_SECONDS",
-    "CHILD_MESSAGES",
     "RULES",
     "AttackResults",
     "AttackScene",

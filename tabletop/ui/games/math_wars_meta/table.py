@@ -39,8 +39,8 @@ from tabletop.ui.games.math_wars_meta.play import (
     read_code,
     signed,
 )
-from tabletop.ui.games.math_wars_meta.words import sentence
 from tabletop.ui.input import Back, CardsSeen, InputEvent, SeatPressed, Tap
+from tabletop.ui.messages import child_message
 from tabletop.ui.saves import GameSave, one_write, seat_infos
 from tabletop.ui.scenes.common import Dialog, ask_leave, go_home
 from tabletop.ui.scenes.numpad import NumPad
@@ -354,7 +354,7 @@ class TableScene(Scene):
         if name == "next":
             waiting = self.play.waiting_for_cards()
             if waiting:
-                self.message = sentence("mwm.ui.cards_first", {"name": self.name(waiting[0])})
+                self.message = child_message("mwm.ui.cards_first", {"name": self.name(waiting[0])})
             else:
                 self.message = "Waiting for everybody's answer: type it, then press your button."
         elif name == "why":
@@ -568,7 +568,7 @@ class TableScene(Scene):
     def _refuse(self, code: str, detail: str, **facts: Any) -> None:
         log.info("mwm: %s (%s)", detail, code)
         self.ctx.sounds.play("wrong")
-        self.message = sentence(code, facts)
+        self.message = child_message(code, facts)
 
     # -- the teacher ----------------------------------------------------------------------
 
