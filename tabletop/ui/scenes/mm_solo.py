@@ -498,9 +498,7 @@ class MatheMeisterScene(Scene):
             self.asking = "leave"
             self.stack.push(ask_leave(self.ctx, "Leave this game? It ends here."))
         elif name == "mute":
-            self.ctx.sounds.muted = not self.ctx.sounds.muted
-            self.ctx.prefs.prefs.muted = self.ctx.sounds.muted
-            self.ctx.prefs.save()
+            self.ctx.set_sound(muted=not self.ctx.sounds.muted)
         elif name == "dice":
             self.ask_dice()
         elif name.startswith("die"):

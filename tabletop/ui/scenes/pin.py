@@ -50,6 +50,8 @@ def wait_message(seconds: float) -> str:
 class PinPad(Scene):
     """Four digits on a 3x4 keypad; what the right PIN does depends on ``purpose``."""
 
+    speaks = False  # a teacher's screen
+
     def __init__(
         self,
         ctx: Context,

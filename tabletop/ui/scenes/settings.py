@@ -15,6 +15,8 @@ from tabletop.ui.widgets import Button, hit
 
 
 class SettingsScene(Scene):
+    speaks = False  # a teacher's screen
+
     def layout(self, metrics: Metrics) -> None:
         m = metrics
         W, H = m.size
@@ -27,14 +29,21 @@ class SettingsScene(Scene):
         b: list[Button] = []
         self.labels: list[tuple[str, int]] = []
         self.labels.append(("Sound", y + h // 2))
-        for i, (name, label) in enumerate((("sound.on", "On"), ("sound.off", "Off (mute)"))):
+        sound = "off" if prefs.muted else "only" if prefs.speech == "off" else "voice"
+        speaker = self.ctx.speaker
+        for i, (name, label) in enumerate(
+            (("sound.voice", "Sounds + voice"), ("sound.only", "Sounds only"), ("sound.off", "Off"))
+        ):
             b.append(
                 Button(
                     name,
                     pygame.Rect(left + i * m.u(170), y, m.u(160), h),
                     label,
                     kind="toggle",
-                    selected=(name == "sound.off") == prefs.muted,
+                    selected=name == f"sound.{sound}",
+                    caption="no voice here"
+                    if name == "sound.voice" and not speaker.available
+                    else "",
                 )
             )
         y += h + gap
@@ -110,10 +119,10 @@ class SettingsScene(Scene):
 
     def press(self, name: str) -> None:
         prefs = self.ctx.prefs.prefs
-        if name.startswith("sound."):
-            prefs.muted = name == "sound.off"
-            self.ctx.sounds.muted = prefs.muted
-            self.ctx.prefs.save()
+        if name == "sound.off":
+            self.ctx.set_sound(muted=True)
+        elif name.startswith("sound."):
+            self.ctx.set_sound(muted=False, speech="off" if name == "sound.only" else "on")
         elif name.startswith("dice."):
             prefs.dice_input = name[5:]
             self.ctx.prefs.save()
