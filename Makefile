@@ -15,7 +15,8 @@ run: $(RUN_STAMP) system-packages
 
 test: $(DEV_STAMP) system-packages
 	$(BIN)/ruff check .
-	$(BIN)/mypy --strict tabletop/engine tabletop/games
+	$(BIN)/mypy --strict tabletop/engine tabletop/games tabletop/classroom/students.py
+	$(BIN)/lint-imports --no-cache
 	$(BIN)/pytest
 
 bench: $(DEV_STAMP) system-packages
@@ -26,7 +27,7 @@ lint: $(DEV_STAMP)
 	$(BIN)/ruff check .
 
 typecheck: $(DEV_STAMP)
-	$(BIN)/mypy --strict tabletop/engine tabletop/games
+	$(BIN)/mypy --strict tabletop/engine tabletop/games tabletop/classroom/students.py
 
 system-packages:
 	@sh scripts/system-packages.sh

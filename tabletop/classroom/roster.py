@@ -33,8 +33,7 @@ import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from tabletop.engine.errors import BadInput
-from tabletop.printables.badges import (
+from tabletop.classroom.students import (
     MAX_GROUP_LENGTH,
     MAX_NAME_LENGTH,
     Student,
@@ -42,6 +41,7 @@ from tabletop.printables.badges import (
     read_roster,
     student_id,
 )
+from tabletop.engine.errors import BadInput
 from tabletop.store import Journal
 
 log = logging.getLogger(__name__)

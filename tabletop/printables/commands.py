@@ -65,7 +65,8 @@ def run(args: argparse.Namespace) -> int:
         doc = mats_pdf(args.game, args.seats, paper)
         default, detail = f"{args.game}-mats.pdf", f"{doc.pages_count} pages"
     elif args.what == "badges":
-        from tabletop.printables.badges import badges_pdf, decode_csv, read_roster
+        from tabletop.classroom.students import decode_csv, read_roster
+        from tabletop.printables.badges import badges_pdf
 
         try:
             data = args.roster.read_bytes()

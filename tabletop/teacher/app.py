@@ -41,8 +41,8 @@ from aiohttp import web
 from tabletop.classroom import report
 from tabletop.classroom.fleet.coordinator import ACTIONS, Coordinator
 from tabletop.classroom.rotation import GAME_TITLES, STATION_MODES, STATION_OPTIONS, Plan
+from tabletop.classroom.students import decode_csv
 from tabletop.engine.errors import BadInput, TabletopError
-from tabletop.printables.badges import decode_csv
 from tabletop.teacher.auth import COOKIE, DEVICE_COOKIE, DEVICE_DAYS, Gate, Locked, WrongPin
 
 log = logging.getLogger(__name__)

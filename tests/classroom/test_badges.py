@@ -16,8 +16,8 @@ import numpy as np
 import pytest
 
 from tabletop import cli
+from tabletop.classroom.students import read_roster
 from tabletop.printables import pdf as pdfs
-from tabletop.printables.badges import read_roster
 from vision.cards import CardCode, read_cards
 
 DPI = 150

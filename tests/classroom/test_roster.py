@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from tabletop.classroom.roster import ImportReport, Roster, decode_csv
+from tabletop.classroom.students import Student, read_roster
 from tabletop.engine.errors import BadInput
-from tabletop.printables.badges import Student, read_roster
 from tabletop.store import Journal, SeatInfo
 
 CLASS = "id,name,group\nS1,Ada Lovelace,Red\nS2,Alan Turing,Blue\ns3, Grace  Hopper ,Red\n"

@@ -11,11 +11,11 @@ import pytest
 
 from tabletop import cli
 from tabletop.assets import mathe_meister_layout
+from tabletop.classroom.students import read_roster
 from tabletop.engine.errors import BadInput
 from tabletop.games import math_arena, math_attack, math_wars_meta, mecs
 from tabletop.games.mathe_meister import Layout
 from tabletop.printables import pdf as pdfs
-from tabletop.printables.badges import read_roster
 from tabletop.printables.decks import deck_faces
 from tabletop.printables.mats import BOARD_IDS, seat_marker_ids
 from tabletop.printables.sheet import sheet_pdf

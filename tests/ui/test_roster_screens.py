@@ -9,7 +9,7 @@ import pygame
 import pytest
 
 from tabletop.classroom.roster import Roster
-from tabletop.printables.badges import Student
+from tabletop.classroom.students import Student
 from tabletop.ui.app import App
 from tabletop.ui.autoplay import Autoplayer
 from tabletop.ui.scenes.common import Confirm

@@ -649,8 +649,8 @@ class AppHost:
 
     def roster(self, message: RosterMessage) -> None:
         from tabletop.classroom.roster import Roster
+        from tabletop.classroom.students import Student
         from tabletop.engine.errors import TabletopError
-        from tabletop.printables.badges import Student
 
         students = [Student(s.id, s.name, s.group) for s in message.students]
         try:

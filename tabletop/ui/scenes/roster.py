@@ -28,8 +28,8 @@ import pygame
 
 from tabletop.classroom import usb
 from tabletop.classroom.roster import ImportReport, Roster, decode_csv
+from tabletop.classroom.students import Student, read_roster
 from tabletop.engine.errors import BadInput
-from tabletop.printables.badges import Student, read_roster
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.input import Back, InputEvent, Key, Tap
 from tabletop.ui.scenes.common import Confirm, Dialog, header

@@ -30,8 +30,8 @@ import pygame
 
 from hardware.buttons import SeatPressed
 from tabletop.classroom.roster import Roster
+from tabletop.classroom.students import Student, student_id
 from tabletop.engine.errors import BadInput
-from tabletop.printables.badges import Student, student_id
 from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.input import Back, CardsSeen, InputEvent, Key, Tap

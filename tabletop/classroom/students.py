@@ -1,0 +1,150 @@
+"""The class list's students: the record (id, name, group) and the class-list CSV parser.
+
+A class list is a CSV file a teacher exports from a spreadsheet: one student a line, id,
+name and group. It is read here for the app's import from a USB stick, the teacher's
+dashboard, and ``tabletop print badges``; the journal keeps it (``classroom.roster``).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import string
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from tabletop.engine.errors import BadInput
+
+
+@dataclass(frozen=True)
+class Student:
+    id: str
+    name: str
+    group: str
+
+
+# A student id: what may follow ``MT1:ID:`` in a badge's QR code (DESIGN.md; the card
+# reader's pattern for ID cards): QR alphanumeric characters without the space and the
+# colon (which separates the payload's parts), at most 32 of them.
+ID_CHARACTERS = frozenset(string.ascii_uppercase + string.digits + "$%*+-./")
+MAX_ID_LENGTH = 32
+MAX_NAME_LENGTH = 40  # longer names do not fit a badge (or a seat on the screen)
+MAX_GROUP_LENGTH = 20
+
+
+def student_id(text: str, where: str = "") -> str:
+    """``text`` as a student id (trimmed, upper case); ``BadInput`` says what is wrong,
+    after ``where`` (e.g. "line 3: ")."""
+    sid = text.strip().upper()
+    if not sid:
+        raise BadInput("roster.empty", f"{where}the id must not be empty")
+    if not set(sid) <= ID_CHARACTERS:
+        raise BadInput(
+            "roster.id",
+            f"{where}id {text.strip()!r} may use only letters, digits and $ % * + - . /",
+        )
+    if len(sid) > MAX_ID_LENGTH:
+        raise BadInput("roster.id", f"{where}id {sid} is longer than {MAX_ID_LENGTH} characters")
+    return sid
+
+
+def _delimiter(text: str) -> str:
+    """Comma, or the semicolon or tab a spreadsheet in another language may have used."""
+    first = next((line for line in text.splitlines() if line.strip()), "")
+    if "," not in first:
+        for other in (";", "\t"):
+            if other in first:
+                return other
+    return ","
+
+
+def decode_csv(data: bytes, source: str = "the file") -> str:
+    """A class list file's text: UTF-8 (with or without a byte-order mark), else the
+    Windows-1252 that older spreadsheets save; ``BadInput`` if it is neither."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        pass
+    try:
+        text = data.decode("cp1252")
+    except UnicodeDecodeError:
+        raise BadInput("roster.encoding", f"{source} is not a text file") from None
+    if "\x00" in text:
+        raise BadInput("roster.encoding", f"{source} is not a text file")
+    return text
+
+
+def _rows(reader: Any) -> Iterator[list[str]]:
+    """The reader's rows; a line the csv module cannot take is :class:`BadInput` naming it
+    (a cell past its 131,072 characters, a NUL byte...), never ``csv.Error``."""
+    while True:
+        try:
+            row: list[str] = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as exc:
+            where = f"line {reader.line_num}: "
+            if "field larger than field limit" in str(exc):
+                raise BadInput(
+                    "roster.long",
+                    f"{where}a cell is longer than {csv.field_size_limit():,} characters: "
+                    "this is not a class list",
+                ) from None
+            raise BadInput("roster.csv", f"{where}this is not a class list ({exc})") from None
+        yield row
+
+
+def read_roster(text: str) -> list[Student]:
+    """Parse the class list; ``BadInput`` names the line and the problem.
+
+    One student a line: id, name, group (the group may be left out); an ``id,name,...``
+    header line and blank lines are skipped; a spreadsheet's semicolons or tabs work too.
+    """
+    text = text.removeprefix("\ufeff")  # a byte-order mark from a spreadsheet
+    reader = csv.reader(io.StringIO(text), delimiter=_delimiter(text))
+    students: list[Student] = []
+    seen: set[str] = set()
+    first = True
+    for row in _rows(reader):
+        number = reader.line_num
+        if not row or all(not cell.strip() for cell in row):
+            continue
+        if first and [c.strip().lower() for c in row[:2]] == ["id", "name"]:
+            first = False
+            continue  # the header line
+        first = False
+        if len(row) < 2:
+            raise BadInput("roster.shape", f"line {number}: expected id, name, group")
+        name = " ".join(row[1].split())
+        group = " ".join(row[2].split()) if len(row) > 2 else ""
+        if not row[0].strip() or not name:
+            raise BadInput("roster.empty", f"line {number}: the id and the name must not be empty")
+        sid = student_id(row[0], f"line {number}: ")
+        for what, value, limit in (
+            ("name", name, MAX_NAME_LENGTH),
+            ("group", group, MAX_GROUP_LENGTH),
+        ):
+            if len(value) > limit:
+                raise BadInput(
+                    "roster.long", f"line {number}: the {what} is longer than {limit} characters"
+                )
+        if sid in seen:
+            raise BadInput("roster.duplicate", f"line {number}: id {sid} is used twice")
+        seen.add(sid)
+        students.append(Student(sid, name, group))
+    if not students:
+        raise BadInput("roster.empty", "the roster has no students")
+    return students
+
+
+__all__ = [
+    "ID_CHARACTERS",
+    "MAX_GROUP_LENGTH",
+    "MAX_ID_LENGTH",
+    "MAX_NAME_LENGTH",
+    "Student",
+    "decode_csv",
+    "read_roster",
+    "student_id",
+]
