@@ -8,7 +8,7 @@ and the answer shows; the target in the background scores a point. After the rou
 
 Screens: :class:`BubbleSetup` (round length, rules, the scoreboard), :class:`BubbleScene`
 (the round), :class:`BubbleResults` (score and scoreboard). The model is
-:mod:`tabletop.bubbles`; it is stepped with fixed steps from ``ctx.clock``.
+:mod:`tabletop.games.bubbles`; it is stepped with fixed steps from ``ctx.clock``.
 
 Touch targets: setup ``time.30`` ``time.60`` ``time.90`` ``rules`` ``start`` ``back``; round
 ``bubble.<id>`` (one per bubble), ``undo`` (behind the teacher PIN), ``rules``, ``leave``;
@@ -34,7 +34,8 @@ from typing import Any, TextIO
 import pygame
 
 from hardware.buttons import SeatPressed
-from tabletop.bubbles import (
+from tabletop.engine.errors import TabletopError
+from tabletop.games.bubbles import (
     DT,
     HEIGHT,
     OP_GLYPHS,
@@ -46,7 +47,6 @@ from tabletop.bubbles import (
     Popped,
     Retargeted,
 )
-from tabletop.engine.errors import TabletopError
 from tabletop.highscores import HighScores
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.input import Back, CardsSeen, InputEvent, Tap
@@ -379,7 +379,7 @@ class BubbleScene(Scene):
         super().__init__(ctx)
         self.settings = settings or BubbleSettings(seconds=seconds)
         self.seconds = int(self.settings.seconds)
-        # the seed and game.actions replay the round (tabletop.bubbles.replay)
+        # the seed and game.actions replay the round (tabletop.games.bubbles.replay)
         self.seed = ctx.rng.random() if seed is None else seed
         self.game = BubbleGame.new(self.settings, rng=random.Random(self.seed))
         self.message = ("Drag a red bubble onto a pair to make the target!", "info")
@@ -986,7 +986,7 @@ class DemoBot:
         self.waiting_since = clock.now
 
     def think(self) -> Popped | None:
-        from tabletop.bubbles import any_move, best_move
+        from tabletop.games.bubbles import any_move, best_move
 
         now = self.clock.now
         game = self.scene.game

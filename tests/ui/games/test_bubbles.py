@@ -5,13 +5,14 @@ the scoreboard, screenshots at both layouts, and the demo."""
 from __future__ import annotations
 
 import io
+import random
 from pathlib import Path
 
 import pygame
 import pytest
 
 from hardware.buttons import SeatPressed
-from tabletop.bubbles import HEIGHT, RADIUS, any_move, best_move, replay
+from tabletop.games.bubbles import HEIGHT, RADIUS, any_move, best_move, replay
 from tabletop.ui.autoplay import Autoplayer
 from tabletop.ui.games import game_app
 from tabletop.ui.games.bubbles import (
@@ -128,7 +129,7 @@ def test_bubbles_scripted_round_by_taps_matches_the_model_replay_mecs8() -> None
         assert popped.reason in message(scene)  # the ruling, with its reason, on screen
     assert hits >= 2
     game = scene.game
-    expected = replay(scene.settings, scene.seed, game.actions, game.steps)
+    expected = replay(scene.settings, random.Random(scene.seed), game.actions, game.steps)
     assert expected.over and expected.score == game.score == hits
     assert [p.equation for p in expected.pops] == [p.equation for p in game.pops]
     # the name for the scoreboard

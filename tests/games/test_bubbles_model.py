@@ -10,7 +10,8 @@ from fractions import Fraction
 
 import pytest
 
-from tabletop.bubbles import (
+from tabletop.engine.errors import IllegalMove
+from tabletop.games.bubbles import (
     DT,
     HEIGHT,
     RADIUS,
@@ -25,7 +26,6 @@ from tabletop.bubbles import (
     calculate,
     replay,
 )
-from tabletop.engine.errors import IllegalMove
 
 
 def field(*bubbles: Bubble, target: int = 7, seconds: float = 60.0) -> BubbleGame:
@@ -199,7 +199,7 @@ def test_bubbles_undo_restores_the_field_score_and_target() -> None:
         game.undo()
     for _ in range(40):
         game.step()
-    again = replay(game.settings, 11, game.actions, game.steps)
+    again = replay(game.settings, random.Random(11), game.actions, game.steps)
     assert [a.kind for a in game.actions] == ["pick", "drop", "undo"]
     assert again.score == 0 and again.target == game.target
     assert {k: (b.x, b.y) for k, b in again.bubbles.items()} == {
@@ -228,13 +228,13 @@ def test_bubbles_every_target_is_reachable_and_play_is_deterministic(seed: int) 
     assert first == run()
     assert first[0] >= 1
     assert game is not None
-    again = replay(BubbleSettings(seconds=30), seed, game.actions, game.steps)
+    again = replay(BubbleSettings(seconds=30), random.Random(seed), game.actions, game.steps)
     assert (again.score, [p.equation for p in again.pops]) == first
 
 
 def test_bubbles_model_imports_only_the_standard_library() -> None:
     code = (
-        "import sys, tabletop.bubbles; "
+        "import sys, tabletop.games.bubbles; "
         "print(sorted(m for m in ('pygame', 'cv2', 'gpiozero', 'numpy') if m in sys.modules))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -10,19 +10,36 @@ always reachable. A round lasts ``settings.seconds`` (default 60 s) of game time
 
 Time is a count of fixed steps (:data:`DT`): whoever drives the game calls :meth:`step`
 as often as its clock says, so a test or a bot replays a round exactly; all chance comes
-from the ``random.Random`` handed in. Only the standard library is imported.
+from the ``rng`` handed in (a seeded ``random.Random``: :class:`Chance`). Only the standard
+library is imported, and no global random: like every engine, chance comes from outside.
 """
 
 from __future__ import annotations
 
 import copy
 import math
-import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any, Protocol, TypeVar
 
 from tabletop.engine.errors import IllegalMove
+
+T = TypeVar("T")
+
+
+class Chance(Protocol):
+    """Where a round's chance comes from: a seeded ``random.Random``, handed in by whoever
+    drives the round (the app, a bot, a test), so that a seed and the actions replay it."""
+
+    def choice(self, seq: Sequence[T]) -> T: ...
+
+    def uniform(self, a: float, b: float) -> float: ...
+
+    def getstate(self) -> Any: ...
+
+    def setstate(self, state: Any) -> None: ...
+
 
 # -- constants ---------------------------------------------------------------------------
 
@@ -215,7 +232,7 @@ class BubbleGame:
     :meth:`move_held`, :meth:`put_down` and :meth:`drop` (or :meth:`play`)."""
 
     settings: BubbleSettings
-    rng: random.Random
+    rng: Chance
     bubbles: dict[int, Bubble] = field(default_factory=dict)
     score: int = 0
     target: int = 0
@@ -228,7 +245,7 @@ class BubbleGame:
     _undo: list[_Snapshot] = field(default_factory=list)
 
     @classmethod
-    def new(cls, settings: BubbleSettings | None = None, *, rng: random.Random) -> BubbleGame:
+    def new(cls, settings: BubbleSettings | None = None, *, rng: Chance) -> BubbleGame:
         game = cls(settings or BubbleSettings(), rng)
         game._refill()
         game.target = game._choose_target(exclude=None)
@@ -490,7 +507,7 @@ class BubbleGame:
         self.score = snap.score
         self.target = snap.target
         self._next_id = snap.next_id
-        self.rng.setstate(snap.rng)  # type: ignore[arg-type]
+        self.rng.setstate(snap.rng)
         del self.pops[snap.pops :]
         for b in self.bubbles.values():
             b.held = False
@@ -538,7 +555,11 @@ class BubbleGame:
         n x 0) only when nothing else can be made, it is too easy; a negative number only
         when the field can make no other whole number."""
         pools = (set(self.answers()), self.possible_answers())
-        tiers = (lambda t: t in TARGETS and t != 0, lambda t: t == 0, lambda t: -100 <= t < 0)
+        tiers: tuple[Callable[[int], bool], ...] = (
+            lambda t: t in TARGETS and t != 0,
+            lambda t: t == 0,
+            lambda t: -100 <= t < 0,
+        )
         for fits in tiers:
             for pool in pools:
                 whole = sorted(
@@ -558,11 +579,10 @@ class BubbleGame:
         yield from sorted(self.bubbles.values(), key=lambda b: (b.held, b.partner is None, b.id))
 
 
-def replay(
-    settings: BubbleSettings, seed: int | float | str, actions: list[Action], steps: int
-) -> BubbleGame:
-    """The round that ``actions`` make from ``seed``, run to game step ``steps``."""
-    game = BubbleGame.new(settings, rng=random.Random(seed))
+def replay(settings: BubbleSettings, rng: Chance, actions: list[Action], steps: int) -> BubbleGame:
+    """The round that ``actions`` make from ``rng`` (seeded as the round's was), run to
+    game step ``steps``."""
+    game = BubbleGame.new(settings, rng=rng)
     for action in actions:
         while game.steps < action.step:
             game.step()
