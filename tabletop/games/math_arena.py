@@ -372,7 +372,7 @@ class MathArena(Game[MathArenaSettings, MathArenaState, Action]):
                 "arena.two_cards", f"choose exactly two number cards, not {len(cards)}"
             )
         for card in cards:
-            self._check_number_card(state, seat, card)
+            self.check_number_card(state, seat, card)
         if cards[0] == cards[1]:
             raise IllegalMove("arena.same_card", f"{card_name(cards[0])} cannot be played twice")
         choices = _with(state.choices, seat, _sorted(cards))
@@ -451,7 +451,7 @@ class MathArena(Game[MathArenaSettings, MathArenaState, Action]):
             )
         if state.shown[seat]:
             raise IllegalMove("arena.already_shown", "you have already shown your leftover card")
-        self._check_number_card(state, seat, card)
+        self.check_number_card(state, seat, card)
         state = replace(state, shown=_with(state.shown, seat, (card,)))
         if any(not state.shown[s] for s in state.tied):
             return state, ()
@@ -574,7 +574,7 @@ class MathArena(Game[MathArenaSettings, MathArenaState, Action]):
                 seen.update(cards)
         return [card for card in NUMBER_CARDS if card not in seen]
 
-    def _check_number_card(self, state: MathArenaState, seat: Seat, card: str) -> None:
+    def check_number_card(self, state: MathArenaState, seat: Seat, card: str) -> None:
         if card in OPERATOR_CARDS:
             raise IllegalMove(
                 "arena.court_as_number",

@@ -1097,7 +1097,7 @@ class ArenaScene(Scene):
         bad = set()
         for i, card in enumerate(action.cards):
             try:
-                GAME._check_number_card(self.state, seat, card)
+                GAME.check_number_card(self.state, seat, card)
             except TabletopError:
                 bad.add((seat, i))
         if code == "arena.card_taken":
@@ -1162,7 +1162,7 @@ class ArenaScene(Scene):
 
     def _round_operator(self) -> str:
         """The operator of the round just scored (the state has moved on)."""
-        for step in reversed(self.match._steps):
+        for step in reversed(self.match.steps):
             action = step.action
             if isinstance(action, RevealOperator):
                 return action.card
@@ -1172,7 +1172,7 @@ class ArenaScene(Scene):
         if not self.checkpoints:
             return ()
         history = self.checkpoints[-1].history
-        steps = self.match._steps
+        steps = self.match.steps
         before = steps[history - 1].state if history else self.match.initial
         return before.won[seat]
 
@@ -1180,7 +1180,7 @@ class ArenaScene(Scene):
         if not self.checkpoints:
             return False
         history = self.checkpoints[-1].history
-        steps = self.match._steps
+        steps = self.match.steps
         before = steps[history - 1].state if history else self.match.initial
         return before.last_round_of_set
 
