@@ -80,6 +80,27 @@ def card_coins(cards: Iterable[str]) -> int:
     return sum(COINS[c] for c in cards)
 
 
+# MECS-3's kinds of card, in the order a child is told them, each with its coins.
+COIN_KINDS = (
+    ("number", frozenset(DIGITS)),
+    ("sign", frozenset((*OPERATORS, EQUALS))),
+    ("bracket", frozenset(BRACKETS)),
+    ("green card", frozenset(ADVANCED)),
+)
+
+
+def coin_breakdown(cards: Iterable[str]) -> tuple[tuple[str, int, int], ...]:
+    """Why these cards are worth :func:`card_coins`: ``(kind, how many, coins each)`` for
+    each kind present, e.g. ``9 X 7 EQ 6 3`` -> (("number", 4, 1), ("sign", 2, 1))."""
+    cards = list(cards)
+    rows = []
+    for kind, members in COIN_KINDS:
+        count = sum(1 for c in cards if c in members)
+        if count:
+            rows.append((kind, count, COINS[next(iter(members))]))
+    return tuple(rows)
+
+
 def render(cards: Sequence[str]) -> str:
     """Cards as a child reads them: ``9 × 7 = 63``, ``√(1 + 3)``, ``1.5²``."""
     out = ""
@@ -529,6 +550,7 @@ __all__ = [
     "ADVANCED",
     "BASIC_SYMBOLS",
     "COINS",
+    "COIN_KINDS",
     "DIGITS",
     "FACE",
     "OPERATORS",
@@ -538,6 +560,7 @@ __all__ = [
     "bad_gaps",
     "card_coins",
     "check_cards",
+    "coin_breakdown",
     "evaluate",
     "format_value",
     "is_valid",

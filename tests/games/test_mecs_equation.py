@@ -19,6 +19,7 @@ from tabletop.games.mecs_equation import (
     PLAY_CARDS,
     bad_gaps,
     card_coins,
+    coin_breakdown,
     evaluate,
     may_follow,
     render,
@@ -424,3 +425,19 @@ def test_property_differential_against_python_ast(node: Node, extra: list[bool])
     assert verdict.answer == expected
     wrong = evaluate([*side, "EQ", *value_cards(expected + 1)])
     assert not wrong.valid and wrong.reason is not None and ", not " in wrong.reason
+
+
+def test_mecs3_coin_breakdown_says_why_and_adds_up_to_the_coins() -> None:
+    """MECS-3: 1 per digit, 1 per + - x ÷ =, 2 per parenthesis, 3 per advanced card."""
+    assert coin_breakdown(["9", "X", "7", "EQ", "6", "3"]) == (("number", 4, 1), ("sign", 2, 1))
+    cards = ["SQRT", "LP", "1", "6", "RP", "EQ", "4"]
+    assert coin_breakdown(cards) == (
+        ("number", 3, 1),
+        ("sign", 1, 1),
+        ("bracket", 2, 2),
+        ("green card", 1, 3),
+    )
+    for hand in (cards, ["9", "X", "7", "EQ", "6", "3"], PLAY_CARDS):
+        rows = coin_breakdown(hand)
+        assert sum(n * each for _, n, each in rows) == card_coins(hand)
+        assert sum(n for _, n, _ in rows) == len(list(hand))

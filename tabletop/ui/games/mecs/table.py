@@ -51,10 +51,10 @@ from tabletop.games.mecs import (
     objective,
 )
 from tabletop.games.mecs_equation import (
-    ADVANCED,
-    BRACKETS,
     DIGITS,
     PLAY_CARDS,
+    card_coins,
+    coin_breakdown,
     evaluate,
     render,
 )
@@ -84,22 +84,11 @@ HACK_CHECKS = ("mecs.hack_invalid", "mecs.hack_objective")
 
 
 def coin_words(cards: Sequence[str]) -> str:
-    """Why an equation is worth its coins (MECS-3), in words: ``4 numbers × 1 + ...``."""
-    numbers = sum(1 for c in cards if c in DIGITS)
-    brackets = sum(1 for c in cards if c in BRACKETS)
-    green = sum(1 for c in cards if c in ADVANCED)
-    signs = len(cards) - numbers - brackets - green
-    parts = []
-    for n, what, each in (
-        (numbers, "number", 1),
-        (signs, "sign", 1),
-        (brackets, "bracket", 2),
-        (green, "green card", 3),
-    ):
-        if n:
-            parts.append(f"{n} {what}{'s' if n > 1 else ''} × {each}")
-    total = numbers + signs + 2 * brackets + 3 * green
-    return f"{' + '.join(parts)} = {total} coins"
+    """Why an equation is worth its coins (MECS-3), in words: ``4 numbers × 1 + ...``
+    (the engine's :func:`coin_breakdown`)."""
+    rows = coin_breakdown(cards)
+    parts = [f"{n} {kind}{'s' if n > 1 else ''} × {each}" for kind, n, each in rows]
+    return f"{' + '.join(parts)} = {card_coins(cards)} coins"
 
 
 @dataclass
