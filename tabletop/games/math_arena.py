@@ -296,7 +296,7 @@ class MathArena(Game[MathArenaSettings, MathArenaState, Action]):
     def legal_actions(self, state: MathArenaState, seat: Seat) -> list[Action]:
         if seat not in self.pending(state).seats:
             return []
-        cards = self._possible_cards(state, seat)
+        cards = self.possible_cards(state, seat)
         if state.phase == "leftover":
             return [ShowLeftover(seat, card) for card in cards]
         return [Choose(seat, (a, b)) for a, b in itertools.combinations(cards, 2)]
@@ -390,11 +390,21 @@ class MathArena(Game[MathArenaSettings, MathArenaState, Action]):
         assert op is not None
         values = [play_value(op, cards) for cards in state.choices]
         lines = [f"Seat {s + 1}: {explain(op, cards)}" for s, cards in enumerate(state.choices)]
+        winners = best_seats(op, values)
+        tie = None if len(winners) == 1 else "leftovers" if state.last_round_of_set else "pot"
         events = [
             Event(
                 "arena.reveal",
                 "Cards up! " + "; ".join(lines) + ".",
-                data={"plays": [list(c) for c in state.choices], "values": values},
+                data={
+                    "plays": [list(c) for c in state.choices],
+                    "values": values,
+                    "operator": op,
+                    "goal": goal(op),
+                    "best": values[winners[0]],
+                    "winners": list(winners),
+                    "tie": tie,  # None, "pot" (it waits) or "leftovers" (they decide)
+                },
             )
         ]
         hands = state.hands
@@ -409,7 +419,6 @@ class MathArena(Game[MathArenaSettings, MathArenaState, Action]):
             hand_sizes=tuple(n - 2 for n in state.hand_sizes),
             played=(*state.played, *itertools.chain(*state.choices)),
         )
-        winners = best_seats(op, values)
         prize = (*state.pot, op)
         if len(winners) == 1:
             state, won = self._award(state, winners[0], prize, f"the {goal(op)} value")
@@ -558,7 +567,7 @@ class MathArena(Game[MathArenaSettings, MathArenaState, Action]):
 
     # -- what a seat may hold -----------------------------------------------------------------
 
-    def _possible_cards(self, state: MathArenaState, seat: Seat) -> list[str]:
+    def possible_cards(self, state: MathArenaState, seat: Seat) -> list[str]:
         """Cards the seat can play: its hand, or in camera play every number card not seen
         yet in this set (played, or chosen by another seat this round)."""
         if not state.settings.hidden_hands:
@@ -582,7 +591,7 @@ class MathArena(Game[MathArenaSettings, MathArenaState, Action]):
             )
         if card not in NUMBER_CARDS:
             raise IllegalMove("arena.unknown_card", f"{card!r} is not a card of a French deck")
-        if card in self._possible_cards(state, seat):
+        if card in self.possible_cards(state, seat):
             return
         if not state.settings.hidden_hands:
             raise IllegalMove("arena.not_in_hand", f"the {card_name(card)} is not in your hand")

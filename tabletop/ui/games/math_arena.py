@@ -54,7 +54,7 @@ import os
 import random
 import re
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
@@ -927,12 +927,9 @@ class ArenaScene(Scene):
     # -- touch corrections -----------------------------------------------------------------
 
     def candidates(self, seat: int) -> list[str]:
-        """The cards a seat's card could be: its hand, or any not played in this set."""
-        st = self.state
-        if self.cards == "virtual":
-            return list(st.hands[seat])
-        played = set(st.played)
-        return [c for c in NUMBER_CARDS if c not in played]
+        """The cards a seat's card could be, as the engine says: its hand, or in camera
+        play any number card not seen yet in this set."""
+        return GAME.possible_cards(self.state, seat)
 
     def correct(self, seat: int, slot: int) -> None:
         if self.phase not in ("reveal", "leftover"):
@@ -1111,9 +1108,10 @@ class ArenaScene(Scene):
         """The device's ruling, each with its reason, in plain words."""
         st = self.state
         parts: list[str] = []
+        won = next((e for e in events if e.code == "arena.round_won"), None)
         for e in events:
             if e.code == "arena.reveal":
-                parts.append(self._verdict_for(list(e.data["values"])))
+                parts.append(self._verdict_for(e.data, won))
             elif e.code == "arena.round_won":
                 self.winners = [e.seat] if e.seat is not None else []
                 if "leftover" in e.text:
@@ -1138,22 +1136,20 @@ class ArenaScene(Scene):
         self.verdict = " ".join(parts)
         self.say(self.verdict)
 
-    def _verdict_for(self, values: list[int]) -> str:
-        """``Red King: the lowest sum wins. Ana has 3, the lowest, and takes the card.``"""
-        st = self.state
-        op = self._round_operator()
-        word = OPERATION_WORDS[op[:-1]]
-        best = min(values) if goal(op) == "lowest" else max(values)
-        top = [s for s, v in enumerate(values) if v == best]
-        head = f"{_cap(operator_name(op))}: the {goal(op)} {word} wins."
+    def _verdict_for(self, reveal: Mapping[str, Any], won: Event | None) -> str:
+        """``Red King: the lowest sum wins. Ana has 3, the lowest, and takes the card.``,
+        from the engine's ruling (its reveal and round-won events)."""
+        op, best, top = reveal["operator"], reveal["best"], list(reveal["winners"])
+        aim = reveal["goal"]
+        head = f"{_cap(operator_name(op))}: the {aim} {OPERATION_WORDS[op[:-1]]} wins."
         if len(top) == 1:
             self.winners = top
-            won = len(st.won[top[0]]) - len(self._won_before(top[0]))
-            cards = "the card" if won <= 1 else f"{won} cards (the pot too)"
-            return f"{head} {self.name(top[0])} has {best}, the {goal(op)}, and takes {cards}!"
+            taken = len(won.data["cards"]) if won is not None else 1
+            cards = "the card" if taken <= 1 else f"{taken} cards (the pot too)"
+            return f"{head} {self.name(top[0])} has {best}, the {aim}, and takes {cards}!"
         self.winners = []
         names = _names_list([self.name(s) for s in top])
-        if st.phase == "leftover" or self._was_last_round():
+        if reveal["tie"] == "leftovers":
             return f"{head} {names} tie with {best}: their leftover cards decide."
         return (
             f"{head} {names} tie with {best}, so nobody takes it: the "
@@ -1167,22 +1163,6 @@ class ArenaScene(Scene):
             if isinstance(action, RevealOperator):
                 return action.card
         raise RuntimeError("no operator card was revealed")
-
-    def _won_before(self, seat: int) -> tuple[str, ...]:
-        if not self.checkpoints:
-            return ()
-        history = self.checkpoints[-1].history
-        steps = self.match.steps
-        before = steps[history - 1].state if history else self.match.initial
-        return before.won[seat]
-
-    def _was_last_round(self) -> bool:
-        if not self.checkpoints:
-            return False
-        history = self.checkpoints[-1].history
-        steps = self.match.steps
-        before = steps[history - 1].state if history else self.match.initial
-        return before.last_round_of_set
 
     def next_round(self) -> None:
         if self.phase != "result":
