@@ -197,6 +197,30 @@ class Painter:
             anchor="center",
         )
 
+    def ready_tile(
+        self, surface: pygame.Surface, rect: pygame.Rect, seat: int, lit: bool, label: str = ""
+    ) -> None:
+        """The touch twin of a seat's arcade button, at that seat's edge: outlined in the
+        seat's colour with "I'm ready!" until pressed (by button or by touch), then filled
+        in that colour, lit like the seat's LED."""
+        m, colour = self.m, SEAT_COLOURS[seat]
+        if lit:
+            self.box(surface, rect, colour, None, radius=m.u(10))
+            ink = seat_text_colour(seat)
+        else:
+            self.box(surface, rect, self.p.panel, colour, m.u(4), m.u(10))
+            ink = self.p.ink
+        self.text(
+            surface,
+            label or ("Ready ✓" if lit else "I'm ready!"),
+            rect.center,
+            m.text,
+            ink,
+            bold=True,
+            anchor="center",
+            max_width=rect.width - m.u(12),
+        )
+
     def button(self, surface: pygame.Surface, b: Button) -> None:
         p = self.p
         radius = self.m.u(8)

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import pytest
 
+from hardware.buttons import SeatPressed
 from tabletop.ui.app import App
 from tabletop.ui.autoplay import Autoplayer
+from tabletop.ui.games.math_arena import HandPicker
 from tabletop.ui.scenes.common import Confirm
 from tabletop.ui.scenes.home import HomeScene
 from tests.ui.scenery import SIZES, make_app
@@ -51,3 +53,30 @@ def test_one_way_leave_asks_with_keep_playing_first_and_goes_home(
     auto.tap("leave")
     auto.tap("yes")
     assert isinstance(app.stack.top, HomeScene), game
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_one_way_press_your_button_has_a_ready_tile_at_the_seat(size: tuple[int, int]) -> None:
+    """Math Arena's simultaneous reveal: every child seat that must press has a large
+    touch tile at its edge doing what the arcade button does, lit once pressed."""
+    app = make_app(size)
+    auto = Autoplayer(app)
+    for name in ("game.math-arena", "bot.1", "start"):
+        auto.tap(name)
+    table = app.stack.top
+    if table.target("operator") is not None:
+        table.set_operator("KS", "test")
+        app.step()
+    assert table.phase == "ready"
+    tiles = [b for b in table.buttons if b.name.startswith("ready.")]
+    assert [b.name for b in tiles] == ["ready.0", "ready.2"]  # not the bot's seat
+    for tile in tiles:
+        assert tile.rect.height >= app.ctx.metrics.touch
+        assert tile.rect.width >= 2 * tile.rect.height
+    auto.tap("ready.0")  # as seat 1's button would: virtual cards, so its hand opens
+    picker = app.stack.top
+    assert isinstance(picker, HandPicker) and table.asking == ("pick", 0)
+    auto.tap("cancel")
+    app.seat_queue.put(SeatPressed(0, app.ctx.clock()))
+    app.step()
+    assert isinstance(app.stack.top, HandPicker) and table.asking == ("pick", 0)

@@ -762,7 +762,7 @@ class ArenaScene(Scene):
         pot = f" The winner also takes the pot ({len(st.pot)})." if st.pot else ""
         self.say(
             f"{_cap(operator_name(op))}: the {goal(op)} {OPERATION_WORDS[op[:-1]]} wins."
-            f"{pot} Put two cards face down and press your button!"
+            f"{pot} Put two cards face down, then press your button or tap I'm ready!"
         )
         self.layout(self.m)
 
@@ -1410,8 +1410,8 @@ class ArenaScene(Scene):
             if not button.enabled:
                 self._explain(button.name)
                 return
-            if button.name.startswith("seat."):
-                self.seat_pressed(int(button.name[5:]), event.at)
+            if button.name.startswith(("seat.", "ready.")):
+                self.seat_pressed(int(button.name.partition(".")[2]), event.at)
                 return
             self.ctx.sounds.play("tap")
             self.press(button.name)
@@ -1545,7 +1545,13 @@ class ArenaScene(Scene):
         self.card_right = left + m.u(196) + 2 * ((rh - m.u(8)) * 3 // 4) + m.u(12)
         for seat, row in enumerate(self.rows):  # the row's words: tap to say your value
             rect = pygame.Rect(self.card_right, row.top, row.right - self.card_right, row.height)
-            b.append(Button(f"value.{seat}", rect, "", kind="value", enabled=self._can_say(seat)))
+            if self._wants_press(seat):  # the seat button's touch twin, at the seat's edge
+                tile = rect.inflate(-m.u(8), -m.u(10))
+                b.append(Button(f"ready.{seat}", tile, "", kind="ready"))
+            else:
+                b.append(
+                    Button(f"value.{seat}", rect, "", kind="value", enabled=self._can_say(seat))
+                )
         # the message and the main action
         self.message_rect = pygame.Rect(margin, H - m.u(96), W - 3 * margin - m.u(240), m.u(86))
         action = pygame.Rect(W - margin - m.u(240), H - m.u(12) - m.u(60), m.u(240), m.u(60))
@@ -1651,7 +1657,7 @@ class ArenaScene(Scene):
                 self._draw_seat(surface, b)
             elif b.kind == "slot":
                 self._draw_slot(surface, b)
-            elif b.kind in ("card", "value"):
+            elif b.kind in ("card", "value", "ready"):
                 continue
             else:
                 painter.button(surface, b)
@@ -1701,6 +1707,10 @@ class ArenaScene(Scene):
         if lit:
             pygame.draw.circle(surface, p.selected, centre, m.u(9))
         pygame.draw.circle(surface, p.line, centre, m.u(9), 2)
+        tile = self.target(f"ready.{seat}")
+        if tile is not None:  # I'm ready! (lit once the seat pressed, like its LED)
+            painter.ready_tile(surface, tile.rect, seat, bool(self.ready[seat]))
+            return
         # the pair's value, or what the seat should do
         x = self.card_right
         width = row.right - x - m.u(8)
@@ -1715,6 +1725,10 @@ class ArenaScene(Scene):
             anchor="midleft",
             max_width=width,
         )
+
+    def _wants_press(self, seat: int) -> bool:
+        """The seat is a child's who still has to press (the reveal waits for them)."""
+        return self.phase in ("ready", "countdown") and not self.is_bot(seat)
 
     def _row_text(self, seat: int) -> tuple[str, tuple[int, int, int], bool]:
         p = self.ctx.painter.p
