@@ -395,7 +395,9 @@ class Journal:
 
     def set_meta(self, match_id: int, meta: Mapping[str, Any]) -> None:
         text = json.dumps(dict(meta))
-        self._write(lambda db: db.execute("UPDATE matches SET meta = ? WHERE id = ?", (text, match_id)))
+        self._write(
+            lambda db: db.execute("UPDATE matches SET meta = ? WHERE id = ?", (text, match_id))
+        )
 
     def finish(
         self,
@@ -645,7 +647,7 @@ class Journal:
                 log.error("journal: %s cannot be read either: %s", self.path, unread)
                 copy = None
             self._catch_up_ok = copy is not None
-            self._set_trouble(_trouble_of(exc), str(exc))
+            self._set_trouble(_trouble_of(exc, self.path), str(exc))
             if copy is None:
                 self.notice = (
                     f"The saved games file cannot be read or written ({exc}); it is left "
@@ -758,7 +760,7 @@ class Journal:
         with contextlib.suppress(sqlite3.Error):
             old.close()
         self._tried = self._clock()
-        self._set_trouble(_trouble_of(exc), str(exc))
+        self._set_trouble(_trouble_of(exc, self.path), str(exc))
 
     def _catch_up(self) -> bool:
         """While in memory: every ``retry_every`` seconds, write to the file what differs
@@ -834,8 +836,16 @@ def _damaged(exc: BaseException) -> bool:
     return isinstance(code, int) and code & 0xFF in _DAMAGED_CODES
 
 
-def _trouble_of(exc: BaseException) -> str:
-    """The sentence for a file that cannot be written, from what went wrong."""
+def _trouble_of(exc: BaseException, path: Path | None = None) -> str:
+    """The sentence for a file that cannot be written, from what went wrong (and, as
+    SQLite may only say it cannot open a file, from the folder of ``path``)."""
+    folder = path.parent if path is not None else None
+    with contextlib.suppress(OSError):
+        if folder is not None and folder.is_dir():
+            if not os.access(folder, os.W_OK):  # a read-only mount, or no permission
+                return READ_ONLY
+            if os.statvfs(folder).f_bavail == 0:
+                return FULL
     code = getattr(exc, "sqlite_errorcode", None)
     primary = code & 0xFF if isinstance(code, int) else None
     text = str(exc).lower()

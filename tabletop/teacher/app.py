@@ -385,9 +385,7 @@ async def roster_csv(request: web.Request) -> web.Response:
 
 
 def _left_out(games: list[report.LeftOut]) -> list[dict[str, Any]]:
-    return [
-        {"match": g.match, "game": g.game, "sentence": _sentence(g.sentence())} for g in games
-    ]
+    return [{"match": g.match, "game": g.game, "sentence": _sentence(g.sentence())} for g in games]
 
 
 def _reports(console: Coordinator) -> list[dict[str, Any]]:

@@ -206,7 +206,7 @@ def run_app(options: AppOptions) -> int:
         journal=Journal(data_dir(options.data) / FILE_NAME),
         session=today(),
     )
-    if ctx.journal.notice:
+    if ctx.journal.notice and ctx.journal.trouble is None:  # else the app tells the children
         notices.append(ctx.journal.notice)
     from tabletop.ui.scenes.rotation import restore_rotation
 
