@@ -456,11 +456,12 @@ class Journal:
             match = Match.replay(lines, games)
         except CorruptLog as exc:
             log.warning("journal: match %d does not replay: %s", match_id, exc)
+            why = exc.message
             with contextlib.suppress(TabletopError):  # kept as broken when it can be
                 self._write(
                     lambda db: db.execute(
                         "UPDATE matches SET status = 'broken', reason = ? WHERE id = ?",
-                        (exc.message, match_id),
+                        (why, match_id),
                     )
                 )
             raise
@@ -849,9 +850,9 @@ def _trouble_of(exc: BaseException, path: Path | None = None) -> str:
     code = getattr(exc, "sqlite_errorcode", None)
     primary = code & 0xFF if isinstance(code, int) else None
     text = str(exc).lower()
-    if primary == 13 or isinstance(exc, OSError) and exc.errno == 28 or "disk is full" in text:
+    if primary == 13 or (isinstance(exc, OSError) and exc.errno == 28) or "disk is full" in text:
         return FULL  # SQLITE_FULL, ENOSPC
-    if primary == 8 or isinstance(exc, OSError) and exc.errno == 30 or "readonly" in text:
+    if primary == 8 or (isinstance(exc, OSError) and exc.errno == 30) or "readonly" in text:
         return READ_ONLY  # SQLITE_READONLY, EROFS
     return NOT_WRITTEN.format(getattr(exc, "strerror", None) or exc)
 

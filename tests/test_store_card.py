@@ -26,6 +26,7 @@ from tests.test_store import new_match, play
 REPO = Path(__file__).resolve().parents[1]
 LABEL = "app"
 NEVER = float("inf")  # retry_every: the file is tried again only when the test says
+READ_ONLY_ERROR = "attempt to write a readonly database"  # what SQLite says
 
 
 def lesson(path: Path) -> tuple[int, Match]:  # type: ignore[type-arg]
@@ -69,7 +70,7 @@ def test_store_card_a_healthy_journal_is_not_moved_aside_when_it_cannot_be_writt
     path = tmp_path / FILE_NAME
     match_id, match = lesson(path)
     card = simulated_card(monkeypatch)
-    card.refuse = "database or disk is full" if refuse == "full" else "attempt to write a readonly database"
+    card.refuse = {"full": "database or disk is full", "read-only": READ_ONLY_ERROR}[refuse]
     journal = Journal(path)  # tries the file again only after retry_every (10 s)
     assert moved_aside(tmp_path) == []
     (saved,) = journal.unfinished(LABEL)
@@ -132,7 +133,7 @@ def test_store_card_catches_up_at_the_next_write_and_when_closing(
     ticks = [0.0]
     journal = Journal(path, retry_every=10.0, clock=lambda: ticks[0])
     match = journal.load(match_id, GAMES)
-    card.refuse = "attempt to write a readonly database"
+    card.refuse = READ_ONLY_ERROR
     play(match, 1, seed=5)
     journal.sync(match_id, match)
     assert journal.trouble == READ_ONLY
@@ -169,7 +170,7 @@ def test_store_card_report_reads_a_journal_it_cannot_write(
     """Item 5: ``tabletop report --all`` on a read-only card reports the finished games."""
     lesson(tmp_path / FILE_NAME)
     card = simulated_card(monkeypatch)
-    card.refuse = "attempt to write a readonly database"
+    card.refuse = READ_ONLY_ERROR
     monkeypatch.chdir(tmp_path)
     assert main(["report", "--all", "--data", str(tmp_path), "--csv", "r.csv"]) == 0
     assert "wrote r.csv (2 rows, all sessions)" in capsys.readouterr().out
@@ -191,8 +192,8 @@ def test_store_card_report_on_a_damaged_journal_is_one_line_and_leaves_it(
 def test_store_card_the_app_tells_the_children_once_and_the_teacher_precisely(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from tabletop.ui.saves import NOT_SAVING, SAVING_AGAIN as CHILD_SAVING_AGAIN
-    from tabletop.ui.saves import GameSave, seat_infos
+    from tabletop.ui.saves import NOT_SAVING, GameSave, seat_infos
+    from tabletop.ui.saves import SAVING_AGAIN as CHILD_SAVING_AGAIN
     from tests.ui.scenery import make_app
 
     card = simulated_card(monkeypatch)
@@ -244,7 +245,9 @@ def test_store_card_a_real_full_filesystem(tmp_path: Path) -> None:
         assert stored_actions(path, match_id) == len(match.history) > 6
 
 
-def test_store_card_a_real_read_only_card(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_store_card_a_real_read_only_card(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """Item 5 on a read-only bind mount: the unfinished game is carried on, and
     ``tabletop report --all`` reports the finished game (clean journal and after a
     crash, with its WAL beside it)."""
@@ -288,9 +291,9 @@ def test_store_card_math_attack_demo_plays_on_a_read_only_card(tmp_path: Path) -
     writer.execute("UPDATE matches SET label = label")
     with read_only_view(source, tmp_path / "ro") as ro:
         env = dict(os.environ, PYTHONPATH=str(REPO))
+        demo = ["demo", "--game", "math-attack", "--seed", "4", "--data", str(ro)]
         done = subprocess.run(
-            [sys.executable, "-m", "tabletop", "demo", "--game", "math-attack", "--seed", "4"]
-            + ["--data", str(ro), "--out", str(tmp_path / "shots")],
+            [sys.executable, "-m", "tabletop", *demo, "--out", str(tmp_path / "shots")],
             capture_output=True,
             text=True,
             env=env,
