@@ -313,7 +313,16 @@ def test_teacher_reports_list_and_download(
     async def scenario(client: TestClient) -> None:
         await log_in(client)
         listed = await (await client.get("/api/reports")).json()
-        assert listed == [{"session": "Tue", "title": "Tue", "students": 1, "games": 1}]
+        assert listed == [
+            {
+                "session": "Tue",
+                "title": "Tue",
+                "students": 1,
+                "games": 1,
+                "left_out": [],
+                "hidden": [],
+            }
+        ]
         csv = await (await client.get("/report.csv", params={"session": "Tue"})).text()
         assert csv.splitlines()[1].startswith("Tue,Red,S1,Ada,mecs,1,1,15")
         pdf = await client.get("/report.pdf", params={"session": "Tue"})
