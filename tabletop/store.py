@@ -757,9 +757,10 @@ class Journal:
             self._catch_up_ok = False
             copy.close()
             copy = self._migrate(self._connect(":memory:"))
+        # The old connection is not closed here: another thread (the fleet's outbox) may
+        # be using it this instant; it closes when the last reference to it goes.
         self.db.conn = copy
-        with contextlib.suppress(sqlite3.Error):
-            old.close()
+        del old
         self._tried = self._clock()
         self._set_trouble(_trouble_of(exc, self.path), str(exc))
 
@@ -799,8 +800,7 @@ class Journal:
         except (OSError, sqlite3.DatabaseError) as exc:
             log.info("journal: %s still cannot be written: %s", self.path, exc)
             return False
-        self.db.conn = back
-        mem.close()
+        self.db.conn = back  # the memory copy closes when no thread holds it any more
         self._set_trouble(None, "")
         return True
 
