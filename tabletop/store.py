@@ -574,33 +574,17 @@ class Journal:
 
     def _in_transaction(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         db = self.db.conn
-        db.execute("BEGIN IMMEDIATE")
-        try:
-            value = fn(db)
-            db.execute("COMMIT")
-        except BaseException:
-            if db.in_transaction:
-                with contextlib.suppress(sqlite3.Error):
-                    db.execute("ROLLBACK")
-            raise
-        return value
+        with _begun(db):
+            return fn(db)
 
     @contextlib.contextmanager
     def _tx(self) -> Any:
         """One write transaction around the caller's own statements (which cannot be run
         again): a file that refuses it raises once, and later ones go to memory."""
         self._catch_up()
-        db = self.db.conn
         try:
-            db.execute("BEGIN IMMEDIATE")
-            try:
+            with _begun(self.db.conn):
                 yield
-                db.execute("COMMIT")
-            except BaseException:
-                if db.in_transaction:
-                    with contextlib.suppress(sqlite3.Error):
-                        db.execute("ROLLBACK")
-                raise
         except sqlite3.DatabaseError as exc:
             if self.trouble is None and not self._read_only and self.path is not None:
                 self._to_memory(exc)
@@ -779,16 +763,10 @@ class Journal:
             mem.execute("ATTACH DATABASE ? AS disk", (str(self.path),))
             try:
                 mem.execute("PRAGMA disk.synchronous = FULL")
-                mem.execute("BEGIN IMMEDIATE")
-                try:
+                with _begun(mem):
                     mem.execute("PRAGMA defer_foreign_keys = ON")
                     for table in _tables(mem):
                         _copy_differences(mem, table)
-                    mem.execute("COMMIT")
-                except BaseException:
-                    with contextlib.suppress(sqlite3.Error):
-                        mem.execute("ROLLBACK")
-                    raise
             finally:
                 with contextlib.suppress(sqlite3.Error):
                     mem.execute("DETACH DATABASE disk")
@@ -811,6 +789,20 @@ class _Newer(sqlite3.DatabaseError):
 
 class _Damaged(sqlite3.DatabaseError):
     """The file is proven damaged: its integrity check fails, or it is not a journal."""
+
+
+@contextlib.contextmanager
+def _begun(db: sqlite3.Connection) -> Iterator[None]:
+    """A write transaction on ``db``: committed at the end, rolled back on any error."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+        db.execute("COMMIT")
+    except BaseException:
+        if db.in_transaction:
+            with contextlib.suppress(sqlite3.Error):
+                db.execute("ROLLBACK")
+        raise
 
 
 def _check(db: sqlite3.Connection) -> int:

@@ -288,24 +288,28 @@ def test_teacher_api_edits_the_class_list(serve: Callable[[Scenario], None]) -> 
     serve(scenario)
 
 
+# A finished game as a station sends it (the reports' tests store it as the console does).
+RESULT_MATCH = {
+    "game": "mecs",
+    "header": "{}",
+    "label": "app",
+    "session": "Tue",
+    "meta": {"checks": [[2, 1]]},
+    "result": {"scores": ["15", "9"], "places": [1, 2], "winners": [0]},
+    "reason": "end",
+    "started": 1.0,
+    "finished": 2.0,
+    "elapsed": 120.0,
+}
+
+
 def test_teacher_reports_list_and_download(
     serve: Callable[[Scenario], None], console: Coordinator
 ) -> None:
     result = ResultMessage(
         id="station-1:abc123",
         device="station-1",
-        match={
-            "game": "mecs",
-            "header": "{}",
-            "label": "app",
-            "session": "Tue",
-            "meta": {"checks": [[2, 1]]},
-            "result": {"scores": ["15", "9"], "places": [1, 2], "winners": [0]},
-            "reason": "end",
-            "started": 1.0,
-            "finished": 2.0,
-            "elapsed": 120.0,
-        },
+        match=dict(RESULT_MATCH),
         seats=(SeatRecord(0, "Ada", "S1", "Red"), SeatRecord(1, "Bot", None, "", "easy")),
     )
     assert console.run(console._store, result)

@@ -12,29 +12,25 @@ from aiohttp.test_utils import TestClient
 
 from tabletop.classroom.fleet.coordinator import Coordinator
 from tabletop.classroom.fleet.messages import ResultMessage, SeatRecord
-from tests.teacher.test_app import Scenario, clock, console, log_in, post, serve
+from tests.teacher.test_app import (
+    RESULT_MATCH,
+    Scenario,
+    clock,
+    console,
+    log_in,
+    post,
+    serve,
+)
 
 __all__ = ["clock", "console", "serve"]  # fixtures used by name
 
 
 def stored(console: Coordinator, n: int, **match: Any) -> int:
     """Store result ``n`` as the console does; the journal's number of the game."""
-    body = {
-        "game": "mecs",
-        "header": "{}",
-        "label": "app",
-        "session": "Tue",
-        "meta": {"checks": [[2, 1]]},
-        "result": {"scores": ["15", "9"], "places": [1, 2], "winners": [0]},
-        "reason": "end",
-        "started": 1.0,
-        "finished": 2.0,
-        "elapsed": 120.0,
-    }
     result = ResultMessage(
         id=f"station-1:r{n}",
         device="station-1",
-        match={**body, **match},
+        match={**RESULT_MATCH, **match},
         seats=(SeatRecord(0, "=cmd|' /C calc'!A0", "S1", "Red"), SeatRecord(1, "Bo", "S2", "Red")),
     )
     assert console.run(console._store, result)
