@@ -625,7 +625,11 @@ class Journal:
             # Not proven damaged: the card is full or read-only, or a write failed. The
             # file stays as it is; play goes on in a copy of it in memory.
             try:
-                copy = self._copy_of_file()
+                copy = (
+                    self._copy_of_file()
+                    if self.path.exists()
+                    else self._migrate(self._connect(":memory:"))  # nothing there yet
+                )
             except (_Newer, _Damaged) as bad:
                 return self._move_aside("newer" if isinstance(bad, _Newer) else "corrupt", str(bad))
             except (OSError, sqlite3.DatabaseError) as unread:

@@ -9,6 +9,7 @@ permitted)."""
 from __future__ import annotations
 
 import os
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -277,7 +278,18 @@ def test_store_card_a_real_read_only_card(
         journal = Journal(ro / FILE_NAME)
         assert [s.id for s in journal.unfinished(LABEL)] == [match_id]
         journal.close()
+    # The file and its WAL without the -shm (copied off a card): read from a copy.
+    bare = tmp_path / "bare"
+    bare.mkdir()
+    for name in (FILE_NAME, FILE_NAME + "-wal"):
+        shutil.copyfile(source / name, bare / name)
     writer.close()
+    with read_only_view(bare, tmp_path / "ro3") as ro:
+        journal = Journal.read_only(ro / FILE_NAME)
+        names = journal.db.execute("SELECT name FROM seats ORDER BY name").fetchall()
+        assert ("Ana M.",) in names
+        journal.close()
+        assert sorted(p.name for p in ro.iterdir()) == [FILE_NAME, FILE_NAME + "-wal"]
 
 
 def test_store_card_math_attack_demo_plays_on_a_read_only_card(tmp_path: Path) -> None:
@@ -304,3 +316,22 @@ def test_store_card_math_attack_demo_plays_on_a_read_only_card(tmp_path: Path) -
     assert "winner:" in done.stdout
     lines = [line for line in done.stderr.splitlines() if "not being saved" in line]
     assert len(lines) == 1 and READ_ONLY in lines[0]
+
+
+def test_store_card_a_new_journal_on_a_card_that_refuses_writes_is_written_later(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No journal yet and the card refuses writes: games are kept in memory and the
+    whole journal is written when the card takes writes."""
+    card = simulated_card(monkeypatch)
+    card.refuse = READ_ONLY_ERROR
+    path = tmp_path / FILE_NAME
+    journal = Journal(path, retry_every=NEVER)
+    assert journal.trouble == READ_ONLY
+    match = new_match()
+    match_id = journal.start(match, label=LABEL)
+    play(match, 3)
+    journal.sync(match_id, match)
+    card.refuse = None
+    journal.close()
+    assert stored_actions(path, match_id) == 3
