@@ -241,6 +241,8 @@ def _state(console: Coordinator) -> dict[str, Any]:
         for game, title in GAME_TITLES.items()
     ]
     body["groups"] = console.roster().groups()
+    trouble = console.journal.trouble if console.journal is not None else None
+    body["saving"] = _sentence(trouble) if trouble else None  # None: results are saved
     return body
 
 

@@ -6,12 +6,17 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
+import pytest
 from aiohttp.test_utils import TestClient
 
+from tabletop.classroom.fleet.config import provision
 from tabletop.classroom.fleet.coordinator import Coordinator
 from tabletop.classroom.fleet.messages import ResultMessage, SeatRecord
+from tabletop.store import FILE_NAME, Journal
+from tests.card import simulated_card
 from tests.teacher.test_app import (
     RESULT_MATCH,
     Scenario,
@@ -116,3 +121,29 @@ def test_teacher_csvs_run_no_formulas(
         assert [r[3] for r in rows[1:]] == ["'=cmd|' /C calc'!A0", "Bo"]
 
     serve(scenario)
+
+
+def test_teacher_state_says_when_the_console_cannot_save(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The console's journal on a full disk: the dashboard's state says so precisely (the
+    page shows it under the header), and results are kept in memory meanwhile."""
+    from tabletop.teacher.app import _state
+
+    card = simulated_card(monkeypatch)
+    card.refuse = "database or disk is full"
+    files = provision(tmp_path / "fleet", ["station-1"], port=1)
+    console = Coordinator(files.teacher, tmp_path / "teacher").start(connect=False)
+    try:
+        assert console.run(_state, console)["saving"] == (
+            "The SD card is full: games are not being saved."
+        )
+        stored(console, 1)  # kept in memory
+        card.refuse = None
+        assert console.journal is not None and console.run(console.journal.retry)
+        assert console.run(_state, console)["saving"] is None
+    finally:
+        console.stop()
+    journal = Journal(tmp_path / "teacher" / FILE_NAME)
+    assert journal.db.execute("SELECT COUNT(*) FROM fleet_results").fetchone()[0] == 1
+    journal.close()

@@ -187,6 +187,7 @@ async function clockAction(act, station) {
 
 function render(state) {
   latest = state;
+  showAlert(state.saving, "#saving"); // the console's journal cannot be written
   renderStations(state);
   refreshDevices();
   const groups = $("#group-list");
