@@ -306,9 +306,9 @@ class Journal:
 
     @classmethod
     def read_only(cls, path: Path | str) -> Journal:
-        """The journal at ``path`` only to be read (``tabletop report``): a copy in memory
-        of everything the file holds, its last synced actions included, made without
-        writing anything (so on a read-only card too). A file that is damaged, newer or
+        """The journal at ``path`` only to be read (``tabletop report``): everything the
+        file holds, its last synced actions included, read without writing to it (so on a
+        read-only card too; a file at an older schema is read from a copy in memory). A file that is damaged, newer or
         cannot be read raises :class:`~tabletop.engine.errors.BadInput`; it is left as
         it is (the app moves a damaged one aside when it next starts)."""
         return cls(path, _read_only=True)
@@ -650,7 +650,7 @@ class Journal:
         """For :meth:`read_only`: the file's copy in memory, or ``BadInput``."""
         assert self.path is not None
         try:
-            return self._copy_of_file()
+            return self._copy_of_file(reading=True)
         except _Newer as exc:
             raise BadInput("store.newer", f"{self.path}: {exc}") from None
         except _Damaged as exc:
@@ -660,17 +660,21 @@ class Journal:
                 raise BadInput("store.damaged", f"{self.path} is damaged: {exc}") from None
             raise BadInput("store.read", f"cannot read {self.path}: {exc}") from None
 
-    def _copy_of_file(self) -> sqlite3.Connection:
+    def _copy_of_file(self, *, reading: bool = False) -> sqlite3.Connection:
         """Everything the file holds (its WAL's synced actions too), copied into memory and
-        brought to this schema, without writing to the file or its folder."""
+        brought to this schema, without writing to the file or its folder. ``reading``:
+        only to read it, so a file already at this schema is read where it is."""
         assert self.path is not None
         source = _read_connection(self.path)
         try:
-            _check(source)
+            if _check(source) == SCHEMA_VERSION and reading:
+                return source
             copy = self._connect(":memory:")
             source.backup(copy)
-        finally:
+        except BaseException:
             source.close()
+            raise
+        source.close()
         return self._migrate(copy)
 
     def _migrate(self, db: sqlite3.Connection) -> sqlite3.Connection:
