@@ -308,9 +308,10 @@ class Journal:
     def read_only(cls, path: Path | str) -> Journal:
         """The journal at ``path`` only to be read (``tabletop report``): everything the
         file holds, its last synced actions included, read without writing to it (so on a
-        read-only card too; a file at an older schema is read from a copy in memory). A file that is damaged, newer or
-        cannot be read raises :class:`~tabletop.engine.errors.BadInput`; it is left as
-        it is (the app moves a damaged one aside when it next starts)."""
+        read-only card too; a file at an older schema is read from a copy in memory). A
+        file that is damaged, newer or cannot be read raises
+        :class:`~tabletop.engine.errors.BadInput`; it is left as it is (the app moves a
+        damaged one aside when it next starts)."""
         return cls(path, _read_only=True)
 
     @property
