@@ -933,8 +933,13 @@ def _json_object(text: Any) -> dict[str, Any]:
 
 __all__ = [
     "FILE_NAME",
+    "FULL",
     "MIGRATIONS",
+    "NOT_WRITTEN",
+    "READ_ONLY",
+    "SAVING_AGAIN",
     "SCHEMA_VERSION",
+    "Connection",
     "Journal",
     "Saved",
     "SeatInfo",
