@@ -34,20 +34,23 @@ from the same rows; ``tabletop report`` (:func:`add_parser`) writes both.
 from __future__ import annotations
 
 import argparse
-import csv
+import dataclasses
 import io
 import json
 import logging
+import math
 import os
 import re
+import sys
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import ROUND_HALF_UP, Decimal, localcontext
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+from tabletop import csvsafe
 from tabletop.engine.errors import BadInput, TabletopError
 from tabletop.store import FILE_NAME, Journal
 
@@ -157,41 +160,92 @@ def sessions(journal: Journal) -> list[str]:
     return [str(r[0]) for r in rows]
 
 
+@dataclass(frozen=True)
+class LeftOut:
+    """A finished game the report leaves out: its stored figures cannot be reported
+    (``why``), or the teacher hid it (``hidden``)."""
+
+    match: int
+    game: str
+    session: str
+    source: str  # the journal label: "app", "fleet:<station>", ...
+    why: str = ""
+    hidden: bool = False
+
+    def sentence(self) -> str:
+        """One line naming the game: which one, from where, and why it is left out."""
+        where = f", from station {self.source[6:]}" if self.source.startswith("fleet:") else ""
+        what = f"game {self.match} ({game_title(self.game)}, {session_title(self.session)}{where})"
+        if self.hidden:
+            return f"{what} is hidden by the teacher"
+        return f"{what} is left out: {self.why}"
+
+
+@dataclass(frozen=True)
+class Report:
+    """What :func:`read_report` found: the rows, and the games it left out."""
+
+    rows: list[Row]
+    left_out: list[LeftOut]  # stored figures that cannot be reported
+    hidden: list[LeftOut]  # hidden by the teacher
+
+    def warnings(self) -> list[str]:
+        """One sentence per game left out (hidden ones not included)."""
+        return [g.sentence() for g in self.left_out]
+
+
 def gather(journal: Journal, session: str | None = None) -> list[Row]:
     """The report's rows for ``session`` (None: every session together), in report order:
-    by group (guests last), then name, then game."""
+    by group (guests last), then name, then game. Games that cannot be reported are left
+    out and logged (:func:`read_report` says which)."""
+    return read_report(journal, session).rows
+
+
+def read_report(journal: Journal, session: str | None = None) -> Report:
+    """The rows for ``session`` (see :func:`gather`), and the finished games left out:
+    hidden by the teacher (:func:`hide`), or whose stored figures cannot be reported (a
+    score that is not an exact number or is out of range, answers checked that are not
+    counts, seconds that are not a time). A stored result never stops the report."""
     where = _FINISHED
     args: tuple[str, ...] = ()
     if session is not None:
         where, args = where + " AND m.session = ?", (session,)
     matches = journal.db.execute(
-        f"SELECT m.id, m.game, m.meta, m.result, m.elapsed FROM matches m WHERE {where}"
-        " ORDER BY m.id",
+        "SELECT m.id, m.game, m.meta, m.result, m.elapsed, m.session, m.label"
+        f" FROM matches m WHERE {where} ORDER BY m.id",
         args,
     ).fetchall()
     roster = {str(r[0]): str(r[1]) for r in journal.db.execute("SELECT id, name FROM students")}
+    hidden_ids = hidden_matches(journal)
+    left_out: list[LeftOut] = []
+    hidden: list[LeftOut] = []
     # (student id or "", group, game, guest name or "") -> [name, plays, points, checked, right]
     acc: dict[tuple[str, str, str, str], list[Any]] = {}
-    for match_id, game, meta_text, result_text, elapsed in matches:
-        meta, result = _json_object(meta_text), _json_object(result_text)
-        scores, winners = _scores(result, match_id), _winners(result)
-        checks = meta.get("checks")
-        checks = checks if isinstance(checks, list) else []
-        for seat in journal.seats(match_id):
-            if seat.bot is not None:
-                continue
+    for match_id, game, meta_text, result_text, elapsed, match_session, source in matches:
+        found = LeftOut(int(match_id), str(game), str(match_session), str(source))
+        if int(match_id) in hidden_ids:
+            hidden.append(dataclasses.replace(found, hidden=True))
+            continue
+        seats = [s for s in journal.seats(match_id) if s.bot is None]
+        try:
+            scores, winners, checks, seconds = _figures(meta_text, result_text, elapsed)
+        except _Unreportable as exc:
+            left_out.append(dataclasses.replace(found, why=str(exc)))
+            log.warning("report: %s", left_out[-1].sentence())
+            continue
+        for seat in seats:
             if seat.student:
                 key = (seat.student, seat.group or NO_GROUP, str(game), "")
             else:
                 key = ("", GUESTS, str(game), seat.name)
             entry = acc.setdefault(key, [seat.name, [], Fraction(0), 0, 0])
             entry[0] = seat.name  # matches come oldest first: the newest name wins
-            entry[1].append(Play(int(match_id), float(elapsed), seat.seat in winners))
+            entry[1].append(Play(int(match_id), seconds, seat.seat in winners))
             if seat.seat < len(scores):
                 entry[2] += scores[seat.seat]
-            checked, right = _checks(checks, seat.seat, match_id)
-            entry[3] += checked
-            entry[4] += right
+            if seat.seat < len(checks):
+                entry[3] += checks[seat.seat][0]
+                entry[4] += checks[seat.seat][1]
     label = ALL if session is None else session
     rows = [
         Row(
@@ -210,7 +264,34 @@ def gather(journal: Journal, session: str | None = None) -> list[Row]:
         )
         for (student, group, game, _), (name, plays, points, checked, right) in acc.items()
     ]
-    return sorted(rows, key=_row_order)
+    return Report(sorted(rows, key=_row_order), left_out, hidden)
+
+
+# -- hiding a result ---------------------------------------------------------------------------
+
+
+def hidden_matches(journal: Journal) -> set[int]:
+    """The games the teacher hid (and did not show again)."""
+    rows = journal.db.execute(
+        "SELECT v.match_id FROM result_visibility v WHERE v.hidden = 1 AND v.id ="
+        " (SELECT MAX(w.id) FROM result_visibility w WHERE w.match_id = v.match_id)"
+    )
+    return {int(r[0]) for r in rows}
+
+
+def hide(journal: Journal, match_id: int, *, hidden: bool = True, why: str = "") -> None:
+    """Hide finished game ``match_id`` from reports (``hidden`` False: show it again).
+    Journaled as one more row of ``result_visibility``: nothing is ever deleted, so a
+    hidden game can be shown again and the journal says who was hidden when."""
+    row = journal.db.execute("SELECT status FROM matches WHERE id = ?", (match_id,)).fetchone()
+    if row is None or row[0] != "finished":
+        raise BadInput("report.hide", f"there is no finished game number {match_id}")
+    with journal.transaction() as db:
+        db.execute(
+            "INSERT INTO result_visibility (match_id, hidden, at, why) VALUES (?, ?, ?, ?)",
+            (match_id, int(hidden), time.time(), why),
+        )
+    log.info("report: game %d %s", match_id, "hidden" if hidden else "shown again")
 
 
 def group_totals(rows: Iterable[Row]) -> list[GroupTotal]:
@@ -246,16 +327,23 @@ def group_totals(rows: Iterable[Row]) -> list[GroupTotal]:
 
 
 def decimal_text(value: Fraction, places: int = 2) -> str:
-    """``7/2`` -> ``"3.5"``, ``1/3`` -> ``"0.33"``, ``-5`` -> ``"-5"`` (half rounds up)."""
-    exact = Decimal(value.numerator) / Decimal(value.denominator)
-    text = f"{exact.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP):f}"
+    """``7/2`` -> ``"3.5"``, ``1/3`` -> ``"0.33"``, ``-5`` -> ``"-5"`` (half rounds up),
+    exact however large the number (the precision grows with its integer part)."""
+    whole = len(str(abs(value.numerator) // value.denominator))
+    with localcontext() as context:
+        context.prec = max(28, whole + places + 2)
+        exact = Decimal(value.numerator) / Decimal(value.denominator)
+        text = f"{exact.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP):f}"
     if "." in text:
         text = text.rstrip("0").rstrip(".")
     return "0" if text in ("-0", "") else text
 
 
 def minutes(seconds: float) -> str:
-    """Seconds as minutes with one decimal: ``1350`` -> ``"22.5"``."""
+    """Seconds as minutes with one decimal: ``1350`` -> ``"22.5"`` (a time that is not a
+    finite number, which :func:`read_report` never passes on, is ``"?"``)."""
+    if not math.isfinite(seconds):
+        return "?"
     value = (Decimal(repr(float(seconds))) / 60).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP)
     return f"{value:f}"
 
@@ -280,7 +368,7 @@ def session_title(session: str | None) -> str:
 def csv_text(rows: Iterable[Row]) -> str:
     """The CSV: a header line (:data:`CSV_COLUMNS`), then one line per row."""
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\r\n")
+    writer = csvsafe.writer(out, lineterminator="\r\n")
     writer.writerow(CSV_COLUMNS)
     for r in rows:
         writer.writerow(
@@ -356,10 +444,12 @@ def report_pdf(
     session: str | None,
     paper: str = "a4",
     made: str | None = None,
+    left_out: Sequence[LeftOut] = (),
 ) -> FPDF:
     """The printable report: a summary page of every group, then each group on its own
     page(s): its table (one line per student per game) and two bar charts (answers right
-    of those checked, per student; points per student in each game)."""
+    of those checked, per student; points per student in each game). ``left_out``: the
+    games :func:`read_report` left out, named on the summary page."""
     from tabletop.printables.pdf import PAPERS, new_pdf
 
     title = f"Class report: {session_title(session)}"
@@ -368,6 +458,11 @@ def report_pdf(
     made = made if made is not None else time.strftime("%Y-%m-%d %H:%M")
     totals = group_totals(rows)
     page.new(f"made {made}" if made else "")
+    if left_out:
+        page.line("Games left out of this report", 12, bold=True)
+        for game in left_out:
+            page.paragraph(game.sentence()[:1].upper() + game.sentence()[1:] + ".", 9, VERMILLION)
+        page.gap(4)
     if not rows:
         page.line("No finished games in this session.", 14, bold=True)
         return pdf
@@ -659,13 +754,14 @@ def save_report(
     *,
     session: str | None,
     paper: str = "a4",
+    left_out: Sequence[LeftOut] = (),
 ) -> tuple[Path, Path]:
     """Write ``report-<session>.csv`` and ``.pdf`` into ``folder`` (made if needed), each
     synced to disk before this returns (a USB stick may be pulled out right after)."""
     stem = file_stem(session)
     csv_path, pdf_path = folder / f"{stem}.csv", folder / f"{stem}.pdf"
     write_csv(rows, csv_path)
-    write_pdf(report_pdf(rows, session=session, paper=paper), pdf_path)
+    write_pdf(report_pdf(rows, session=session, paper=paper, left_out=left_out), pdf_path)
     return csv_path, pdf_path
 
 
@@ -708,7 +804,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
 
 def run(args: argparse.Namespace) -> int:
     """``tabletop report``. No finished games: one line, nothing written, status 0. An
-    unknown ``--session``: status 2 and the sessions there are."""
+    unknown ``--session``: status 2 and the sessions there are. The journal is only read
+    (a read-only or full card is fine; a damaged journal is status 2, left as it is).
+    Each game left out (see :func:`read_report`) is one line on stderr."""
     from tabletop.store import data_dir
 
     folder = data_dir(args.data)
@@ -718,10 +816,8 @@ def run(args: argparse.Namespace) -> int:
     if not path.exists():
         print(f"no games saved in {folder} yet: nothing written")
         return 0
-    journal = Journal(path)
+    journal = Journal.read_only(path)
     try:
-        if journal.notice:
-            log.warning("%s", journal.notice)
         known = sessions(journal)
         session: str | None
         if args.all:
@@ -737,9 +833,15 @@ def run(args: argparse.Namespace) -> int:
             session = known[0]
         else:
             session = None
-        rows = gather(journal, session)
+        found = read_report(journal, session)
     finally:
         journal.close()
+    for game in found.left_out:
+        print(f"tabletop report: {game.sentence()}", file=sys.stderr)
+    if found.hidden:
+        numbers = ", ".join(str(g.match) for g in found.hidden)
+        print(f"tabletop report: hidden by the teacher: game {numbers}", file=sys.stderr)
+    rows = found.rows
     if not rows:
         print(f"no finished games in {path} yet: nothing written")
         return 0
@@ -752,7 +854,7 @@ def run(args: argparse.Namespace) -> int:
         write_csv(rows, csv_out)
         print(f"wrote {csv_out} ({_count(len(rows), 'row')}, {session_title(session)})")
     if pdf_out is not None:
-        pdf = report_pdf(rows, session=session, paper=args.paper)
+        pdf = report_pdf(rows, session=session, paper=args.paper, left_out=found.left_out)
         write_pdf(pdf, pdf_out)
         print(
             f"wrote {pdf_out} ({_count(pdf.pages_count, 'page')}, "
@@ -783,47 +885,102 @@ def _row_order(row: Row) -> tuple[Any, ...]:
     )
 
 
-def _json_object(text: Any) -> dict[str, Any]:
-    try:
-        value = json.loads(text) if text else {}
-    except (TypeError, ValueError):
+class _Unreportable(ValueError):
+    """A stored game's figures cannot be reported (the message says why)."""
+
+
+MAX_SCORE = 10**9  # a score's size (numerator, denominator) a report takes
+MAX_CHECKS = 10**6  # answers checked per seat in one game
+MAX_SECONDS = 7 * 24 * 3600.0  # one game's time played
+_EXACT = re.compile(r"-?[0-9]{1,10}(/[0-9]{1,10})?")
+
+
+def _figures(
+    meta_text: Any, result_text: Any, elapsed: Any
+) -> tuple[list[Fraction], set[int], list[tuple[int, int]], float]:
+    """A finished game's scores, winning seats, (checked, right) per seat and seconds,
+    each checked; :class:`_Unreportable` says what is wrong."""
+    result = _stored_object(result_text, "its result")
+    meta = _stored_object(meta_text, "its saved details")
+    raw_scores = result.get("scores", [])
+    if not isinstance(raw_scores, list):
+        raise _Unreportable(f"its scores {_short(raw_scores)} are not a list")
+    scores = [_score(v) for v in raw_scores]
+    listed = _seats(result.get("winners"), "winners")
+    if listed is None:
+        places = _seats(result.get("places"), "places") or []
+        listed = [seat for seat, place in enumerate(places) if place == 1]
+    winners = set(listed)
+    raw_checks = meta.get("checks", [])
+    if not isinstance(raw_checks, list):
+        raise _Unreportable(f"its answers checked {_short(raw_checks)} are not a list")
+    checks = [_check(c) for c in raw_checks]
+    if isinstance(elapsed, bool) or not isinstance(elapsed, (int, float)):
+        raise _Unreportable(f"its time played {_short(elapsed)} is not a number")
+    if not 0 <= elapsed <= MAX_SECONDS:  # also NaN and infinity
+        raise _Unreportable(f"its time played {_short(elapsed)} seconds is out of range")
+    return scores, winners, checks, float(elapsed)
+
+
+def _stored_object(text: Any, what: str) -> dict[str, Any]:
+    if not text:
         return {}
-    return value if isinstance(value, dict) else {}
-
-
-def _scores(result: dict[str, Any], match_id: int) -> list[Fraction]:
-    scores = result.get("scores")
-    if not isinstance(scores, list):
-        return []
-    out = []
-    for text in scores:
-        try:
-            out.append(Fraction(str(text)))
-        except (ValueError, ZeroDivisionError):
-            log.warning("report: match %d has a score %r that is not a number", match_id, text)
-            out.append(Fraction(0))
-    return out
-
-
-def _winners(result: dict[str, Any]) -> set[int]:
-    winners = result.get("winners")
-    if isinstance(winners, list):
-        return {w for w in winners if isinstance(w, int)}
-    places = result.get("places")
-    if isinstance(places, list):
-        return {seat for seat, place in enumerate(places) if place == 1}
-    return set()
-
-
-def _checks(checks: list[Any], seat: int, match_id: int) -> tuple[int, int]:
-    if seat >= len(checks):
-        return 0, 0
     try:
-        checked, right = (int(v) for v in checks[seat])
-    except (TypeError, ValueError):
-        log.warning("report: match %d seat %d has checks %r", match_id, seat, checks[seat])
-        return 0, 0
-    return max(0, checked), max(0, min(right, checked))
+        value = json.loads(text)
+    except (TypeError, ValueError, RecursionError):
+        raise _Unreportable(f"{what} cannot be read") from None
+    if not isinstance(value, dict):
+        raise _Unreportable(f"{what} cannot be read")
+    return value
+
+
+def _score(value: Any) -> Fraction:
+    """An exact score: an integer, or the text of one or of a fraction (``"-7/2"``)."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        text = str(value) if abs(value) <= MAX_SCORE else ""
+    else:
+        text = value if isinstance(value, str) else ""
+    if not _EXACT.fullmatch(text):
+        raise _Unreportable(f"a score {_short(value)} is not an exact number in range")
+    try:
+        score = Fraction(text)  # the pattern keeps both parts small
+    except ZeroDivisionError:
+        raise _Unreportable(f"a score {_short(value)} divides by zero") from None
+    if abs(score.numerator) > MAX_SCORE or score.denominator > MAX_SCORE:
+        raise _Unreportable(f"a score {_short(value)} is out of range")
+    return score
+
+
+def _seats(value: Any, what: str) -> list[int] | None:
+    """Seat numbers (``winners``) or places: small non-negative integers; None if absent."""
+    if value is None:
+        return None
+    if not isinstance(value, list) or not all(
+        isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 100 for v in value
+    ):
+        raise _Unreportable(f"its {what} {_short(value)} are not seat numbers")
+    return list(value)
+
+
+def _check(value: Any) -> tuple[int, int]:
+    """One seat's (checked, right): counts, right no more than checked."""
+    if (
+        isinstance(value, list)
+        and len(value) == 2
+        and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+        and 0 <= value[1] <= value[0] <= MAX_CHECKS
+    ):
+        return int(value[0]), int(value[1])
+    raise _Unreportable(f"its answers checked {_short(value)} are not counts")
+
+
+def _short(value: Any) -> str:
+    """A stored value as it can be named in one line."""
+    try:
+        text = json.dumps(value)
+    except (TypeError, ValueError, RecursionError):
+        text = repr(type(value).__name__)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 __all__ = [
@@ -835,7 +992,9 @@ __all__ = [
     "GUESTS",
     "NO_GROUP",
     "GroupTotal",
+    "LeftOut",
     "Play",
+    "Report",
     "Row",
     "add_parser",
     "csv_text",
@@ -843,7 +1002,10 @@ __all__ = [
     "file_stem",
     "gather",
     "group_totals",
+    "hidden_matches",
+    "hide",
     "minutes",
+    "read_report",
     "report_pdf",
     "run",
     "save_report",

@@ -24,7 +24,6 @@ line of the file or the value.
 
 from __future__ import annotations
 
-import csv
 import io
 import logging
 import re
@@ -33,6 +32,7 @@ import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
+from tabletop import csvsafe
 from tabletop.classroom.students import (
     MAX_GROUP_LENGTH,
     MAX_NAME_LENGTH,
@@ -139,7 +139,7 @@ class Roster:
         """The class list as a CSV with a header line (what :meth:`import_csv` and
         ``tabletop print badges`` read)."""
         out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\n")
+        writer = csvsafe.writer(out, lineterminator="\n")
         writer.writerow(["id", "name", "group"])
         for s in self.students():
             writer.writerow([s.id, s.name, s.group])

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from tabletop import csvsafe
 from tabletop.engine.errors import BadInput
 
 
@@ -116,8 +117,8 @@ def read_roster(text: str) -> list[Student]:
         first = False
         if len(row) < 2:
             raise BadInput("roster.shape", f"line {number}: expected id, name, group")
-        name = " ".join(row[1].split())
-        group = " ".join(row[2].split()) if len(row) > 2 else ""
+        name = " ".join(csvsafe.unescape(row[1]).split())
+        group = " ".join(csvsafe.unescape(row[2]).split()) if len(row) > 2 else ""
         if not row[0].strip() or not name:
             raise BadInput("roster.empty", f"line {number}: the id and the name must not be empty")
         sid = student_id(row[0], f"line {number}: ")

@@ -14,7 +14,9 @@ The page talks to a JSON API behind the same session:
 ``POST /api/roster``         ``{"op": "add" | "rename" | "group" | "remove", ...}``
 ``POST /api/roster/import``  a CSV file (multipart ``file``, ``replace`` "1") or CSV text
 ``GET /roster.csv``          the class list as CSV
-``GET /api/reports``         the sessions with finished games
+``GET /api/reports``         the sessions with finished games, games left out and hidden
+``GET /api/results``         ``?session=``: that session's finished games (to hide one)
+``POST /api/results/hide``   ``{"match": 12, "hidden": true}``: hide (or show) a game
 ``GET /report.csv|pdf``      ``?session=`` (absent: every session) the report
 ``GET /api/latency``         when each clock change reached every station
 ===========================  ==========================================================
@@ -100,6 +102,8 @@ def make_app(console: Coordinator, gate: Gate) -> web.Application:
     app.router.add_post("/api/roster/import", roster_import)
     app.router.add_get("/roster.csv", roster_csv)
     app.router.add_get("/api/reports", reports)
+    app.router.add_get("/api/results", results)
+    app.router.add_post("/api/results/hide", hide_result)
     app.router.add_get("/report.csv", report_csv)
     app.router.add_get("/report.pdf", report_pdf)
     app.router.add_get("/api/latency", latency)
@@ -271,6 +275,8 @@ def _state(console: Coordinator) -> dict[str, Any]:
         for game, title in GAME_TITLES.items()
     ]
     body["groups"] = console.roster().groups()
+    trouble = console.journal.trouble if console.journal is not None else None
+    body["saving"] = _sentence(trouble) if trouble else None  # None: results are saved
     return body
 
 
@@ -414,20 +420,70 @@ async def roster_csv(request: web.Request) -> web.Response:
 # -- reports ---------------------------------------------------------------------------------
 
 
+def _left_out(games: list[report.LeftOut]) -> list[dict[str, Any]]:
+    return [{"match": g.match, "game": g.game, "sentence": _sentence(g.sentence())} for g in games]
+
+
 def _reports(console: Coordinator) -> list[dict[str, Any]]:
     assert console.journal is not None
     out = []
     for session in report.sessions(console.journal):
-        rows = report.gather(console.journal, session)
+        found = report.read_report(console.journal, session)
+        rows = found.rows
         out.append(
             {
                 "session": session,
                 "title": report.session_title(session),
                 "students": len({(r.student, r.name) for r in rows}),
                 "games": len({p.match for r in rows for p in r.plays}),
+                "left_out": _left_out(found.left_out),
+                "hidden": _left_out(found.hidden),
             }
         )
     return out
+
+
+def _results(console: Coordinator, session: str) -> list[dict[str, Any]]:
+    """A session's finished games, newest first: what the teacher may hide."""
+    assert console.journal is not None
+    journal = console.journal
+    hidden = report.hidden_matches(journal)
+    rows = journal.db.execute(
+        "SELECT id, game, label, finished FROM matches WHERE status = 'finished'"
+        " AND session = ? ORDER BY id DESC",
+        (session,),
+    ).fetchall()
+    return [
+        {
+            "match": int(match_id),
+            "game": str(game),
+            "title": report.game_title(str(game)),
+            "station": str(label)[6:] if str(label).startswith("fleet:") else "",
+            "finished": finished,
+            "players": [s.name for s in journal.seats(int(match_id)) if s.bot is None],
+            "hidden": int(match_id) in hidden,
+        }
+        for match_id, game, label, finished in rows
+    ]
+
+
+async def results(request: web.Request) -> web.Response:
+    console = request.app[CONSOLE]
+    session = request.query.get("session", "")
+    return web.json_response(await _on_console(request, _results, console, session))
+
+
+async def hide_result(request: web.Request) -> web.Response:
+    """Hide a finished game from the reports, or show it again (journaled, never deleted)."""
+    body = await _json_body(request)
+    match, hidden = body.get("match"), body.get("hidden", True)
+    if isinstance(match, bool) or not isinstance(match, int) or not isinstance(hidden, bool):
+        raise BadInput("teacher.hide", "say which game (its number) and whether to hide it")
+    console = request.app[CONSOLE]
+    assert console.journal is not None
+    await _on_console(request, report.hide, console.journal, match, hidden=hidden)
+    log.info("teacher: game %d %s", match, "hidden" if hidden else "shown again")
+    return web.json_response({"match": match, "hidden": hidden})
 
 
 async def reports(request: web.Request) -> web.Response:

@@ -270,6 +270,7 @@ class App:
         self.toast: tuple[str, float] | None = None
         self._posted: list[InputEvent] = []
         self._dirty = True
+        self._journal_seq = 0  # the journal's trouble_seq last told on screen
         self._canvas = self._make_canvas()
         self.router = InputRouter(View(ctx.metrics.size, window.get_size()), ctx.clock)
 
@@ -327,6 +328,11 @@ class App:
             self._dirty |= bool(self._guarded(self.ctx.fleet.update))
         if self.ctx.rotation is not None:  # the station rotation's clock
             self._dirty |= bool(self._guarded(lambda: self.ctx.rotation.update()))
+        if self.ctx.journal.trouble_seq != self._journal_seq:  # the card stopped saving
+            from tabletop.ui.saves import saving_words
+
+            self._journal_seq = self.ctx.journal.trouble_seq
+            self.ctx.notices.append(saving_words(self.ctx.journal))
         while self.ctx.notices:
             self.say(self.ctx.notices.pop(0), 6.0)
         self.ctx.speaker.update()

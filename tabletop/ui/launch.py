@@ -211,7 +211,7 @@ def run_app(options: AppOptions) -> int:
             prefs.prefs.speech, sounds_available=sounds.available, muted=prefs.prefs.muted
         ),
     )
-    if ctx.journal.notice:
+    if ctx.journal.notice and ctx.journal.trouble is None:  # else the app tells the children
         notices.append(ctx.journal.notice)
     from tabletop.ui.scenes.rotation import restore_rotation
 

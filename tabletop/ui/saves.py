@@ -14,8 +14,11 @@ journal. Chance in virtual play comes from a :class:`~tabletop.engine.dealers.Ke
 keyed by the number of actions, so a resumed game deals exactly what the uninterrupted
 one would have.
 
-A save that fails (a full or pulled SD card) never stops the game: it is logged, the
-children see one sentence, and the next change tries again.
+A save that fails never stops the game. On a full or read-only SD card the journal goes
+on in memory (:mod:`tabletop.store`) and tries the card again as play goes on; the
+children see :func:`saving_words` once when saving stops and once when it starts again,
+the teacher the precise sentence on the settings screen and in the log. A save that fails
+even so is logged, the children see one sentence, and the next change tries again.
 """
 
 from __future__ import annotations
@@ -40,6 +43,16 @@ log = logging.getLogger(__name__)
 
 LABEL = "app"  # the journal label of games played on the touchscreen
 SAVE_FAILED = "The game could not be saved just now. Keep playing; it will try again."
+NOT_SAVING = (
+    "Games are not being saved just now. Keep playing: the game goes on. Please tell your teacher."
+)
+SAVING_AGAIN = "Games are being saved again."
+
+
+def saving_words(journal: Any) -> str:
+    """What the children see when the journal stops saving to the card, or starts again
+    (the teacher's precise sentence is ``journal.trouble``)."""
+    return NOT_SAVING if journal.trouble is not None else SAVING_AGAIN
 
 
 def standings_result(scores: Sequence[Fraction | int], why: str) -> Result:
@@ -298,12 +311,15 @@ class DemoTable:
 
 __all__ = [
     "LABEL",
+    "NOT_SAVING",
+    "SAVING_AGAIN",
     "DemoTable",
     "GameSave",
     "keep_one_unfinished",
     "keyed_dealer",
     "one_write",
     "result_record",
+    "saving_words",
     "seat_infos",
     "standings_result",
     "unfinished",

@@ -400,24 +400,28 @@ def test_teacher_api_edits_the_class_list(serve: Callable[[Scenario], None]) -> 
     serve(scenario)
 
 
+# A finished game as a station sends it (the reports' tests store it as the console does).
+RESULT_MATCH = {
+    "game": "mecs",
+    "header": "{}",
+    "label": "app",
+    "session": "Tue",
+    "meta": {"checks": [[2, 1]]},
+    "result": {"scores": ["15", "9"], "places": [1, 2], "winners": [0]},
+    "reason": "end",
+    "started": 1.0,
+    "finished": 2.0,
+    "elapsed": 120.0,
+}
+
+
 def test_teacher_reports_list_and_download(
     serve: Callable[[Scenario], None], console: Coordinator
 ) -> None:
     result = ResultMessage(
         id="station-1:abc123",
         device="station-1",
-        match={
-            "game": "mecs",
-            "header": "{}",
-            "label": "app",
-            "session": "Tue",
-            "meta": {"checks": [[2, 1]]},
-            "result": {"scores": ["15", "9"], "places": [1, 2], "winners": [0]},
-            "reason": "end",
-            "started": 1.0,
-            "finished": 2.0,
-            "elapsed": 120.0,
-        },
+        match=dict(RESULT_MATCH),
         seats=(SeatRecord(0, "Ada", "S1", "Red"), SeatRecord(1, "Bot", None, "", "easy")),
     )
     assert console.run(console._store, result)
@@ -425,7 +429,16 @@ def test_teacher_reports_list_and_download(
     async def scenario(client: TestClient) -> None:
         await log_in(client)
         listed = await (await client.get("/api/reports")).json()
-        assert listed == [{"session": "Tue", "title": "Tue", "students": 1, "games": 1}]
+        assert listed == [
+            {
+                "session": "Tue",
+                "title": "Tue",
+                "students": 1,
+                "games": 1,
+                "left_out": [],
+                "hidden": [],
+            }
+        ]
         csv = await (await client.get("/report.csv", params={"session": "Tue"})).text()
         assert csv.splitlines()[1].startswith("Tue,Red,S1,Ada,mecs,1,1,15")
         pdf = await client.get("/report.pdf", params={"session": "Tue"})

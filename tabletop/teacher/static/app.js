@@ -187,6 +187,7 @@ async function clockAction(act, station) {
 
 function render(state) {
   latest = state;
+  showAlert(state.saving, "#saving"); // the console's journal cannot be written
   renderStations(state);
   refreshDevices();
   const groups = $("#group-list");
@@ -400,16 +401,53 @@ async function loadReports() {
     const list = await api("/api/reports");
     const items = list.map((r) => {
       const q = `?session=${encodeURIComponent(r.session)}`;
+      const games = el("ul", { class: "report-games" });
+      const notes = [
+        ...r.left_out.map((g) => el("li", { class: "alert" },
+          el("span", { text: g.sentence }), hideButton(g.match, true))),
+        ...r.hidden.map((g) => el("li", {},
+          el("span", { text: g.sentence }), hideButton(g.match, false))),
+      ];
       return el("li", {},
         el("span", { class: "title", text: r.title }),
         el("span", { text: `${r.games} game${r.games === 1 ? "" : "s"}, ${r.students} student${r.students === 1 ? "" : "s"}` }),
         el("a", { class: "button", href: `/report.csv${q}`, download: true, text: "CSV" }),
-        el("a", { class: "button", href: `/report.pdf${q}`, download: true, text: "PDF" }));
+        el("a", { class: "button", href: `/report.pdf${q}`, download: true, text: "PDF" }),
+        el("button", { type: "button", text: "Games…", onclick: () => loadResults(r.session, games) }),
+        el("ul", { class: "report-notes" }, ...notes),
+        games);
     });
     $("#report-list").replaceChildren(...(items.length ? items : [el("li", { text: "No finished games yet." })]));
   } catch (err) {
     showAlert(err.message);
   }
+}
+
+// A session's games, each with a button to hide it from the reports (or show it again).
+async function loadResults(session, into) {
+  try {
+    const games = await api(`/api/results?session=${encodeURIComponent(session)}`);
+    into.replaceChildren(...games.map((g) => el("li", {},
+      el("span", { text: `Game ${g.match}: ${g.title}${g.station ? ` (station ${g.station})` : ""}, ${g.players.join(", ")}${g.hidden ? " (hidden)" : ""}` }),
+      hideButton(g.match, !g.hidden))));
+  } catch (err) {
+    showAlert(err.message);
+  }
+}
+
+function hideButton(match, hide) {
+  return el("button", {
+    type: "button",
+    text: hide ? "Hide from reports" : "Show again",
+    onclick: async () => {
+      try {
+        await api("/api/results/hide", { match, hidden: hide });
+        loadReports();
+      } catch (err) {
+        showAlert(err.message);
+      }
+    },
+  });
 }
 
 // -- start ------------------------------------------------------------------------------

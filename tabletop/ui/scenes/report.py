@@ -81,7 +81,10 @@ class ReportScene(Scene):
     # -- data ------------------------------------------------------------------------------
 
     def load(self) -> None:
-        self.rows = report.gather(self.ctx.journal, self.session)
+        found = report.read_report(self.ctx.journal, self.session)
+        self.rows, self.left_out = found.rows, found.left_out
+        if found.left_out and not self.message:
+            self.say(f"{_count_games(len(found.left_out))} left out: see the PDF for why.")
         self.totals = report.group_totals(self.rows)
         self.games = len({p.match for r in self.rows for p in r.plays})
 
@@ -275,7 +278,7 @@ class ReportScene(Scene):
         folder = self.stick / report.FOLDER
         try:
             csv_path, pdf_path = report.save_report(
-                self.rows, folder, session=self.session, paper=PAPER
+                self.rows, folder, session=self.session, paper=PAPER, left_out=self.left_out
             )
         except TabletopError as exc:
             log.error("report: %s: %s", exc.code, exc.message)
@@ -383,6 +386,10 @@ class ReportScene(Scene):
             elif i % 2 == 0:
                 painter.box(surface, rect, p.panel, None, 0, m.u(4))
             cells(rect.centery, values, m.text, p.ink, self.group is None)
+
+
+def _count_games(n: int) -> str:
+    return "1 game" if n == 1 else f"{n} games"
 
 
 __all__ = ["ReportScene"]

@@ -173,7 +173,12 @@ class SettingsScene(Scene):
             if camera is not None and getattr(camera, "available", False)
             else "Camera: none found (dice are tapped or rolled).",
         ]
-        for notice in (self.ctx.highscores.notice, self.ctx.prefs.notice):
+        trouble = self.ctx.journal.trouble  # the precise sentence, for the teacher
+        for notice in (
+            trouble and trouble[:1].upper() + trouble[1:] + ".",
+            self.ctx.highscores.notice,
+            self.ctx.prefs.notice,
+        ):
             if notice:
                 lines.append(notice)
         area = pygame.Rect(
