@@ -94,6 +94,7 @@ def _set_figures(name: str, score: datasets.DiceScore) -> dict[str, Any]:
     floor = datasets.READ_RIGHT_FLOOR[name]
     return {
         **score.figures(),
+        "floors_met": score.floors(name),
         # How much a floor can say on this many dice: the chance that a reader whose
         # true rate is exactly the floor meets it here.
         "floor_met_by_a_reader_at_the_floor": {
@@ -154,7 +155,7 @@ def score_dice(
         start = time.perf_counter()
         dice = reader.read(frame)
         times.append((time.perf_counter() - start) * 1000)
-        score.add(im, [(d.box, d.value) for d in dice])
+        score.add(im, [(d.box, d.value, d.reason) for d in dice])
     return score, times
 
 
@@ -698,7 +699,7 @@ def dump_dice_errors(
             if img is None:
                 continue
             dice = reader.read(img)
-            pairs = dict(datasets.match(im.dice, [d.box for d in dice], name))
+            pairs = dict(datasets.match(im.dice, [d.box for d in dice]))
             stem = f"{name}_{im.path.stem}"
             shown = []
             for li, lab in enumerate(im.dice):
