@@ -136,7 +136,7 @@ class Pipeline:
         self._markers: dict[tuple[int, int], Box] = {}  # where each marker was last seen
         self._dice_on: np.ndarray | None = None  # the shrunk lores of the last dice reading
         self._dice_area: Box | None = None  # and the area it covered
-        self._turn = False
+        self._turn = True  # cards first: the dice reading then skips their QR codes
         self.observations: queue.Queue[Observation | CameraFailed] = queue.Queue(maxsize)
         self._previous: np.ndarray | None = None  # the last lores frame, shrunk
         self._dice: tuple[Die, ...] = ()  # the last dice reading
@@ -283,11 +283,18 @@ class Pipeline:
         """The dice in one part of the frame (or all of it), in frame coordinates. A die
         cut by an edge of the part that is not the frame's edge is half out of the tray."""
         assert self.dice_reader is not None
+        # Nothing on a QR code is a die: the reader does not look there.
+        codes = [np.array(c.corners, np.float32) for c in self._codes]
         if region is None:
-            return self.dice_reader.read(main)
+            return self.dice_reader.read(main, skip=codes)
         x0, y0, x1, y1 = region
         long_side = getattr(self.dice_reader, "long_side", self.dice_long_side)
-        found = self.dice_reader.read(main[y0:y1, x0:x1], scale=long_side / max(main.shape[:2]))
+        shift = np.array([x0, y0], np.float32)
+        found = self.dice_reader.read(
+            main[y0:y1, x0:x1],
+            scale=long_side / max(main.shape[:2]),
+            skip=[c - shift for c in codes],
+        )
         h, w = main.shape[:2]
         inside = (x0 > 0, y0 > 0, x1 < w, y1 < h)  # region edges that are not the frame's
         dice = []
