@@ -278,20 +278,23 @@ def pipeline_figures(frames: int = 12, seed: int = 6) -> dict[str, Any]:
         pipe = Pipeline(_NoSource(), stabiliser=Stabiliser(3), reuse=False)
         still_ms: list[float] = []
         moving_ms: list[float] = []
-        still_cpu: list[float] = []
+        # Still frames alternate, dice on one and cards on the next: (kind, wall, cpu).
+        still: list[tuple[str, float, float]] = []
         for i in range(frames * 2):
             main = pool[(i // 2) % len(pool)]  # each picture twice: still on the second
             lores = cv2.resize(
                 cv2.cvtColor(main, cv2.COLOR_BGR2GRAY), lores_size, interpolation=cv2.INTER_AREA
             )
+            before = dict(pipe.reads)
             start, cpu = time.perf_counter(), time.thread_time()
             pipe.process(Frame(main, lores, i, float(i)))
             t = (time.perf_counter() - start) * 1000
             (still_ms if i % 2 else moving_ms).append(t)
             if i % 2:
-                still_cpu.append((time.thread_time() - cpu) * 1000)
-        # Still frames alternate: dice on one, cards on the next.
-        dice_ms, card_ms = still_ms[0::2], still_ms[1::2]
+                kind = "dice" if pipe.reads["dice"] > before["dice"] else "cards"
+                still.append((kind, t, (time.thread_time() - cpu) * 1000))
+        dice_ms = [w for k, w, _ in still if k == "dice"]
+        card_ms = [w for k, w, _ in still if k == "cards"]
         # A full reading from scratch of each picture (a fresh pipeline with the models
         # loaded: the table's calibration, the cards, the dice), and bare zxing-cpp on
         # the same picture.
@@ -332,8 +335,8 @@ def pipeline_figures(frames: int = 12, seed: int = 6) -> dict[str, Any]:
             "ms_per_still_frame_cards": _median(card_ms),
             "ms_per_still_frame": _median(still_ms),
             "ms_per_moving_frame": _median(moving_ms),
-            "cpu_ms_per_still_frame_dice": _median(still_cpu[0::2]),
-            "cpu_ms_per_still_frame_cards": _median(still_cpu[1::2]),
+            "cpu_ms_per_still_frame_dice": _median([c for k, _, c in still if k == "dice"]),
+            "cpu_ms_per_still_frame_cards": _median([c for k, _, c in still if k == "cards"]),
             "cards_per_frame": 8,
             "dice_in_frame": len(dice[1]) if dice else 0,
             "dice_found": min(found),

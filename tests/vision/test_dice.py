@@ -261,3 +261,70 @@ def test_dice_models_are_small_and_need_no_torch() -> None:
     code = "import sys, vision.dice as d; d.default_reader(); print('torch' in sys.modules)"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.stdout.strip() == "False", done.stderr
+
+
+def test_dice_both_runtimes_read_the_same(sample: tuple[np.ndarray, list[int]]) -> None:
+    """ONNX Runtime and OpenCV's DNN module run the same float model to the same dice;
+    the int8 copies (ONNX Runtime only) read the sample's dice alike."""
+    frame, values = sample
+    opencv = DiceReader(runtime="opencv")
+    floats = DiceReader(runtime="onnxruntime", int8=False)
+    int8 = DiceReader(runtime="onnxruntime")
+    assert (opencv.detector.runtime, floats.detector.runtime) == ("opencv", "onnxruntime")
+    a, b = opencv.read(frame), floats.read(frame)
+    assert [d.value for d in a] == [d.value for d in b]
+    for x, y in zip(a, b):
+        assert x.box == pytest.approx(y.box, abs=1e-3)
+        assert x.confidence == pytest.approx(y.confidence, abs=1e-4)
+    assert sorted(d.value for d in int8.read(frame)) == values  # type: ignore[type-var]
+
+
+def test_dice_int8_copies_are_run_by_onnxruntime_only() -> None:
+    from vision.dice import DETECTOR_FILE, READER_FILE, OnnxNet, int8_name
+
+    assert int8_name(READER_FILE) == "dice_reader_int8.onnx"
+    for model in (DETECTOR_FILE, READER_FILE):
+        assert model.with_name(int8_name(model)).exists()
+        assert OnnxNet(model).path.name == int8_name(model)  # onnxruntime is installed
+        assert OnnxNet(model, int8=False).path == model
+        assert OnnxNet(model, "opencv").path == model  # OpenCV cannot run the int8 reader
+
+
+def test_dice_onnxruntime_asked_for_but_missing_is_a_device_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import sys
+
+    from vision.dice import READER_FILE, OnnxNet
+
+    monkeypatch.setitem(sys.modules, "onnxruntime", None)  # import fails
+    with pytest.raises(DeviceError, match="ONNX Runtime is not installed"):
+        OnnxNet(READER_FILE, "onnxruntime")
+    assert OnnxNet(READER_FILE).runtime == "opencv"  # "auto" falls back
+
+
+def test_dice_detector_blob_is_the_normalised_image_in_a_reused_buffer() -> None:
+    from vision.dice import detector_blob
+
+    rng = np.random.default_rng(3)
+    small = rng.integers(0, 256, (90, 120, 3), dtype=np.uint8)
+    padded = cv2.copyMakeBorder(small, 0, 6, 0, 8, cv2.BORDER_REPLICATE)
+    x = padded.astype(np.float64)
+    want = ((x - x.mean()) / (x.std() + 8.0)).transpose(2, 0, 1)[None]
+    blob = detector_blob(small)
+    assert blob.shape == (1, 3, 96, 128) and blob.dtype == np.float32
+    assert np.abs(blob - want).max() < 1e-4
+    again = detector_blob(small[:, ::-1].copy(), blob)
+    assert again is blob  # the same memory, written anew
+    assert detector_blob(small[:50], blob) is not blob  # another shape: a new buffer
+
+
+def test_dice_nothing_on_a_skipped_polygon_is_read(
+    reader: DiceReader, sample: tuple[np.ndarray, list[int]]
+) -> None:
+    """A QR code already read is skipped: the dice elsewhere are read as before."""
+    everything = reader.read(sample[0])
+    last = np.array(everything[-1].box, np.float32).reshape(2, 2)
+    code = np.array([last[0], (last[1][0], last[0][1]), last[1], (last[0][0], last[1][1])])
+    rest = reader.read(sample[0], skip=[code])
+    assert [d.value for d in rest] == [d.value for d in everything[:-1]]
