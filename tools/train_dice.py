@@ -1,7 +1,8 @@
 """Train the dice detector and reader on the shared photos, and export them to ONNX.
 
-The device runs the two ONNX files with OpenCV's DNN module (``vision/dice.py``); only
-this script needs PyTorch::
+The device runs the two ONNX files, or their int8 copies (``--stage quantize``), with
+ONNX Runtime or OpenCV's DNN module (``vision/dice.py``); only this script needs
+PyTorch::
 
     .venv/bin/pip install -e '.[train]'          # torch==2.13.0 (CPU) and onnx
     .venv/bin/python tools/train_dice.py          # detector, reader, tune (~35 min, one core)
@@ -508,7 +509,7 @@ def quantize(photos: list[Photo], models: Path, seed: int) -> None:
     device), calibrated on training photos only: the detector on the photos (at the
     photos' scale and at a camera frame's), the reader on crops drawn as in training
     (dice, the detector's false peaks, side faces, cards, background)."""
-    from onnxruntime.quantization import (
+    from onnxruntime.quantization import (  # type: ignore[import-untyped]
         CalibrationDataReader,
         CalibrationMethod,
         QuantFormat,

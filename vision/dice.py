@@ -1,7 +1,8 @@
 """The dice reader: every six-sided die in a frame and the value of its top face.
 
-Two small networks trained on the shared photos by ``tools/train_dice.py`` and run by
-OpenCV's DNN module from ONNX files (no deep-learning framework on the Pi):
+Two small networks trained on the shared photos by ``tools/train_dice.py`` and run from
+ONNX files on one CPU thread (no deep-learning framework on the Pi): by ONNX Runtime,
+as int8 copies, when it is installed, else by OpenCV's DNN module (:class:`OnnxNet`):
 
 1. **Detector** (``models/dice_detector.onnx``): the frame scaled so its long side is
    ``long_side`` px (320 by default: dice ~10-35 px there; 640 for a whole 60 cm table
@@ -204,7 +205,7 @@ class OnnxNet:
         self._net: Any = None
         if runtime in ("auto", "onnxruntime"):
             try:
-                import onnxruntime
+                import onnxruntime  # type: ignore[import-untyped]
             except ImportError:
                 if runtime == "onnxruntime":
                     raise DeviceError(
