@@ -21,8 +21,8 @@ To keep up with a 30 fps camera it reads as little as it can:
   the dice that no change touched, and reads the whole dice area only when more than
   :data:`PARTIAL_SHARE` of it changed; the mats are looked for again only when a change
   reaches one of their markers (or, before any mat is known, in the changed parts);
-- with ``alternate``, when both dice and cards are due, the dice on one frame and the
-  cards on the next;
+- with ``alternate``, when both dice and cards are due, the cards on one frame and the
+  dice on the next (cards first: the dice reader does not look on a QR code read);
 - with a mat that has a dice tray in view (:meth:`vision.table.Table.dice_region`),
   dice only in the tray (and a margin around it); without mats, the whole frame.
 
