@@ -1,7 +1,8 @@
 """Train the dice detector and reader on the shared photos, and export them to ONNX.
 
-The device runs the two ONNX files with OpenCV's DNN module (``vision/dice.py``); only
-this script needs PyTorch::
+The device runs the two ONNX files, or their int8 copies (``--stage quantize``), with
+ONNX Runtime or OpenCV's DNN module (``vision/dice.py``); only this script needs
+PyTorch::
 
     .venv/bin/pip install -e '.[train]'          # torch==2.13.0 (CPU) and onnx
     .venv/bin/python tools/train_dice.py          # detector, reader, tune (~35 min, one core)
@@ -503,6 +504,50 @@ def export(net: nn.Module, example: torch.Tensor, path: Path) -> None:
     print(f"wrote {path} ({path.stat().st_size / 1024:.0f} KiB)")
 
 
+def quantize(photos: list[Photo], models: Path, seed: int) -> None:
+    """int8 copies of the two networks (``*_int8.onnx``, run by ONNX Runtime on the
+    device), calibrated on training photos only: the detector on the photos (at the
+    photos' scale and at a camera frame's), the reader on crops drawn as in training
+    (dice, the detector's false peaks, side faces, cards, background)."""
+    from onnxruntime.quantization import (  # type: ignore[import-untyped]
+        CalibrationDataReader,
+        CalibrationMethod,
+        QuantFormat,
+        QuantType,
+        quantize_static,
+    )
+
+    class Feed(CalibrationDataReader):  # type: ignore[misc]
+        def __init__(self, blobs: list[np.ndarray]) -> None:
+            self.blobs = iter(blobs)
+
+        def get_next(self) -> dict[str, np.ndarray] | None:
+            blob = next(self.blobs, None)
+            return None if blob is None else {"x": blob}
+
+    rng = random.Random(seed + 2)
+    picked = rng.sample(photos, min(60, len(photos)))
+    blobs = [vd.detector_input(p.image)[0] for p in picked]
+    blobs += [vd.detector_input(p.image, 200)[0] for p in picked[:20]]  # frame-sized dice
+    negatives = mine_negatives(photos, models / vd.DETECTOR_FILE.name)
+    dice = [(i, j) for i, p in enumerate(photos) for j in range(len(p.dice))]
+    crops = [reader_sample(photos, dice, negatives, rng)[0] for _ in range(1024)]
+    batches = [vd.normalise_crops(np.stack(crops[k : k + 32])) for k in range(0, 1024, 32)]
+    for name, feed in ((vd.DETECTOR_FILE, blobs), (vd.READER_FILE, batches)):
+        target = models / vd.int8_name(name)
+        quantize_static(
+            str(models / name.name),
+            str(target),
+            Feed(feed),
+            quant_format=QuantFormat.QDQ,
+            activation_type=QuantType.QUInt8,
+            weight_type=QuantType.QInt8,
+            per_channel=True,
+            calibrate_method=CalibrationMethod.MinMax,
+        )
+        print(f"wrote {target} ({target.stat().st_size / 1024:.0f} KiB)")
+
+
 def tune(val: list[Photo], models: Path) -> None:
     """Print figures on the validation part for a grid of thresholds (scored as the
     bench scores the held-out part: ``vision.datasets.DiceScore``)."""
@@ -541,7 +586,9 @@ def tune(val: list[Photo], models: Path) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--stage", choices=("detector", "reader", "tune", "all"), default="all")
+    ap.add_argument(
+        "--stage", choices=("detector", "reader", "quantize", "tune", "all"), default="all"
+    )
     ap.add_argument("--seed", type=int, default=6)
     ap.add_argument("--iters", type=int, default=2500, help="detector training steps")
     ap.add_argument("--epochs", type=int, default=40, help="reader epochs of 6000 crops")
@@ -575,6 +622,8 @@ def main() -> None:
         print(f"hard negatives mined: {len(negatives)}")
         rd = train_reader(train, negatives, args.epochs, args.seed)
         export(rd, torch.zeros(1, 3, vd.CROP_PX, vd.CROP_PX), reader_file)
+    if args.stage in ("quantize", "all"):
+        quantize(train, args.out, args.seed)
     if args.stage in ("tune", "all") and val:
         tune(val, args.out)
 

@@ -64,21 +64,11 @@ def run(kind: str, paths: list[str], *, backend: str = "both", out: TextIO | Non
 
 
 def _load(path: str) -> Any:
-    """The image as BGR, or a one-line reason it cannot be read."""
-    import cv2  # here, so that `tabletop` starts without loading OpenCV
+    """The image as BGR, or a one-line reason it cannot be read (a picture past
+    :data:`vision.images.MAX_PIXELS` is refused before it is decoded)."""
+    from vision.images import load_picture  # here, so that `tabletop` starts without OpenCV
 
-    p = Path(path)
-    if not p.exists():
-        return "no such file"
-    if not p.is_file():
-        return "not a file"
-    try:
-        image = cv2.imread(str(p), cv2.IMREAD_COLOR)
-    except cv2.error:
-        image = None
-    if image is None:
-        return "not an image that can be read (JPEG, PNG, WebP, BMP...)"
-    return image
+    return load_picture(Path(path))
 
 
 def _dice_reader() -> Any:

@@ -21,8 +21,8 @@ To keep up with a 30 fps camera it reads as little as it can:
   the dice that no change touched, and reads the whole dice area only when more than
   :data:`PARTIAL_SHARE` of it changed; the mats are looked for again only when a change
   reaches one of their markers (or, before any mat is known, in the changed parts);
-- with ``alternate``, when both dice and cards are due, the dice on one frame and the
-  cards on the next;
+- with ``alternate``, when both dice and cards are due, the cards on one frame and the
+  dice on the next (cards first: the dice reader does not look on a QR code read);
 - with a mat that has a dice tray in view (:meth:`vision.table.Table.dice_region`),
   dice only in the tray (and a margin around it); without mats, the whole frame.
 
@@ -49,6 +49,7 @@ import numpy as np
 
 from tabletop.engine.errors import DeviceError
 from vision.cards import Backend, SeenCode, read_cards
+from vision.cards import _grey as as_grey
 from vision.dice import DiceReader, Die
 from vision.sources import Frame, FrameSource
 from vision.stabilise import (
@@ -136,7 +137,7 @@ class Pipeline:
         self._markers: dict[tuple[int, int], Box] = {}  # where each marker was last seen
         self._dice_on: np.ndarray | None = None  # the shrunk lores of the last dice reading
         self._dice_area: Box | None = None  # and the area it covered
-        self._turn = False
+        self._turn = True  # cards first: the dice reading then skips their QR codes
         self.observations: queue.Queue[Observation | CameraFailed] = queue.Queue(maxsize)
         self._previous: np.ndarray | None = None  # the last lores frame, shrunk
         self._dice: tuple[Die, ...] = ()  # the last dice reading
@@ -167,13 +168,14 @@ class Pipeline:
         held_on = {id(ref): ref for k, ref in self._read_on.items() if k in wanted}
         unchanged = {key: self._unchanged(ref, small) for key, ref in held_on.items()}
         due = [k for k in wanted if not unchanged.get(id(self._read_on.get(k)), False)]
+        grey = _Grey(frame.main)  # made once if needed, for the markers and the QR codes
         if due:
-            self._calibrate(frame.main, small)
+            self._calibrate(grey, small)
         if self.alternate and len(due) == 2:
             due = [due[int(self._turn)]]  # dice on one frame, cards on the next
             self._turn = not self._turn
         if "cards" in due:
-            self._codes = tuple(self._read_cards(frame.main))
+            self._codes = tuple(self._read_cards(frame.main, grey))
         if "dice" in due:
             # A QR code's finder squares can look like pips: nothing on a code is a die.
             self._dice = tuple(
@@ -210,12 +212,12 @@ class Pipeline:
             return None
         return _boxes(changed_blocks(ref, small, self.change_threshold), size)
 
-    def _calibrate(self, main: np.ndarray, small: np.ndarray) -> None:
+    def _calibrate(self, grey: _Grey, small: np.ndarray) -> None:
         """Find the mats again if they may have moved: everywhere if the change reached
         a marker seen before (or ``calibrate_every`` frames have passed), only in the
         changed parts if no mat was ever seen (a mat laid since shows there), not at all
         if the change lay off the markers (dice rolled in the tray, a card laid)."""
-        size = (main.shape[1], main.shape[0])
+        size = (grey.main.shape[1], grey.main.shape[0])
         region: Box | None = None
         if (
             self._calibrated_on is not None
@@ -234,15 +236,15 @@ class Pipeline:
                 region = _union(changed)
                 if _area(region) > PARTIAL_SHARE * size[0] * size[1]:
                     region = None
-        self.table.calibrate(main, region)
+        self.table.calibrate(grey.image, region)
         self.calibrations += 1
         self._calibrated_on, self._calibrated_at = small, self._count
         self._markers.update(self.table.marker_boxes())
 
-    def _read_cards(self, main: np.ndarray) -> Sequence[SeenCode]:
+    def _read_cards(self, main: np.ndarray, grey: _Grey) -> Sequence[SeenCode]:
         if self.card_reader is not None:
             return self.card_reader(main)
-        return read_cards(main, self.card_backend)
+        return read_cards(grey.image, self.card_backend)
 
     def _read_dice(self, main: np.ndarray, small: np.ndarray) -> list[Die]:
         """The dice in the tray when a mat shows one, else in the whole frame; after a
@@ -283,11 +285,18 @@ class Pipeline:
         """The dice in one part of the frame (or all of it), in frame coordinates. A die
         cut by an edge of the part that is not the frame's edge is half out of the tray."""
         assert self.dice_reader is not None
+        # Nothing on a QR code is a die: the reader does not look there.
+        codes = [np.array(c.corners, np.float32) for c in self._codes]
         if region is None:
-            return self.dice_reader.read(main)
+            return self.dice_reader.read(main, skip=codes)
         x0, y0, x1, y1 = region
         long_side = getattr(self.dice_reader, "long_side", self.dice_long_side)
-        found = self.dice_reader.read(main[y0:y1, x0:x1], scale=long_side / max(main.shape[:2]))
+        shift = np.array([x0, y0], np.float32)
+        found = self.dice_reader.read(
+            main[y0:y1, x0:x1],
+            scale=long_side / max(main.shape[:2]),
+            skip=[c - shift for c in codes],
+        )
         h, w = main.shape[:2]
         inside = (x0 > 0, y0 > 0, x1 < w, y1 < h)  # region edges that are not the frame's
         dice = []
@@ -377,6 +386,20 @@ class Pipeline:
             except queue.Full:
                 with contextlib.suppress(queue.Empty):
                     self.observations.get_nowait()
+
+
+class _Grey:
+    """A frame's grey image, made the first time it is asked for."""
+
+    def __init__(self, main: np.ndarray) -> None:
+        self.main = main
+        self._image: np.ndarray | None = None
+
+    @property
+    def image(self) -> np.ndarray:
+        if self._image is None:
+            self._image = as_grey(self.main)
+        return self._image
 
 
 def _boxes(mask: np.ndarray, size: tuple[int, int]) -> list[Box]:

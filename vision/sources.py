@@ -25,6 +25,7 @@ import cv2
 import numpy as np
 
 from tabletop.engine.errors import DeviceError
+from vision.images import load_picture
 
 CAMERA_HELP = "the camera is not working: check the cable; you can type the values instead"
 MAIN_SIZE = (1920, 1080)
@@ -207,9 +208,9 @@ class ImageFolderSource(_Source):
             self._next = 0
         path = self.paths[self._next]
         self._next += 1
-        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-        if image is None:
-            raise camera_error("camera_no_frame", f"cannot read the photo {path}")
+        image = load_picture(path)
+        if isinstance(image, str):
+            raise camera_error("camera_no_frame", f"cannot read the photo {path}: {image}")
         return self._frame(image)
 
 

@@ -46,6 +46,6 @@ def held_out_scores(shared: Path, reader: DiceReader) -> dict[str, datasets.Dice
         score = datasets.DiceScore()
         for im in held:
             frame = cv2.imread(str(im.path), cv2.IMREAD_COLOR)
-            score.add(im, [(d.box, d.value) for d in reader.read(frame)])
+            score.add(im, [(d.box, d.value, d.reason) for d in reader.read(frame)])
         scores[name] = score
     return scores

@@ -126,3 +126,62 @@ def test_cli_vision_as_a_process_never_prints_a_traceback(tmp_path: Path) -> Non
     assert done.returncode == 2
     assert "Traceback" not in done.stderr
     assert json.loads(done.stdout)["error"].startswith("not an image")
+
+
+def huge_png(path: Path, width: int = 20000, height: int = 20000) -> Path:
+    """A real, valid PNG of ``width`` x ``height`` black pixels (1 bit each, so the file
+    is small: decoding it as colour would take width * height * 3 bytes)."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        body = kind + data
+        return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
+
+    row = b"\x00" * (1 + (width + 7) // 8)  # filter byte, then the row's bits
+    packer = zlib.compressobj(9)
+    data = b"".join(packer.compress(row * 1000) for _ in range(height // 1000))
+    data += packer.compress(row * (height % 1000)) + packer.flush()
+    ihdr = struct.pack(">IIBBBBB", width, height, 1, 0, 0, 0, 0)
+    path.write_bytes(
+        b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", data) + chunk(b"IEND", b"")
+    )
+    return path
+
+
+def test_cli_vision_refuses_a_huge_picture_before_decoding_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 25: a 20000x20000 PNG took 2.4 GB and 20 s; now it is refused from its
+    header with a sentence, the other pictures are still read, and the exit is 2."""
+    huge = huge_png(tmp_path / "huge.png")
+    assert huge.stat().st_size < 200_000
+    name, values = sample_labels()[0]
+    status = main(["vision", "dice", str(huge), str(SAMPLES / name)])
+    assert status == 2
+    out = lines(capsys)
+    assert set(out[0]) == {"image", "error"}
+    error = str(out[0]["error"])
+    assert "too big" in error and "400 megapixels" in error and "smaller than 50" in error
+    assert sorted(d["value"] for d in out[1]["dice"]) == values  # type: ignore[union-attr]
+
+
+def test_cli_vision_pixel_limit_counts_width_times_height(tmp_path: Path) -> None:
+    from vision.images import MAX_PIXELS, load_picture, too_big
+
+    small = tmp_path / "small.png"
+    cv2.imwrite(str(small), np.zeros((60, 80, 3), np.uint8))
+    assert too_big(small) is None
+    assert too_big(small, max_pixels=80 * 60) is None  # at the limit: read
+    assert "(80x60 pixels, 0.0048 megapixels)" in str(too_big(small, max_pixels=80 * 60 - 1))
+    big = tmp_path / "big.png"
+    huge_png(big, 9000, 6000)  # under Pillow's own limit: the size is read from the header
+    assert "(9000x6000 pixels, 54 megapixels)" in str(too_big(big))
+    assert isinstance(load_picture(small), np.ndarray)
+    assert "too big" in str(load_picture(small, max_pixels=100))
+    assert MAX_PIXELS >= 4608 * 2592  # the camera's largest still is read
+    # A file Pillow does not know is left to OpenCV, which says it cannot read it.
+    odd = tmp_path / "odd.bin"
+    odd.write_bytes(b"\x00" * 64)
+    assert too_big(odd) is None
+    assert str(load_picture(odd)).startswith("not an image")

@@ -38,11 +38,15 @@ def test_the_five_folds_split_a_set_into_fifths(sample_root: Path) -> None:
 
 
 def test_scores_merge_by_adding_their_counts() -> None:
-    a = datasets.DiceScore(3, 3, 3, 2, 0, 1, 0, 0, [(3, 2, 0)])
-    b = datasets.DiceScore(2, 3, 2, 2, 0, 0, 1, 1, [(2, 2, 1)])
+    a = datasets.DiceScore(3, 3, 3, 2, 2, 0, 1, 0, 0, {"unsure": 1}, [(3, 3, 2, 0, 1, 0)])
+    b = datasets.DiceScore(2, 1, 3, 2, 1, 0, 0, 0, 1, {"unsure": 1, "half out of view": 2})
+    b.photos.append((2, 1, 1, 0, 0, 1))
     a.merge(b)
-    assert a == datasets.DiceScore(5, 6, 5, 4, 0, 1, 1, 1, [(3, 2, 0), (2, 2, 1)])
-    assert a.read_right_pct == 80.0
+    assert a == datasets.DiceScore(
+        5, 4, 6, 4, 3, 0, 1, 0, 1, {"unsure": 2, "half out of view": 2},
+        [(3, 3, 2, 0, 1, 0), (2, 1, 1, 0, 0, 1)],
+    )  # fmt: skip
+    assert a.read_right_pct == 75.0
 
 
 def test_crossval_reads_each_fifth_with_its_own_models_and_pools_them(

@@ -1,8 +1,10 @@
-"""The dice reader: the accuracy floors on the held-out photos, and its refusals.
+"""The dice reader: the VIS-2 floors on the held-out photos, and its refusals.
 
-Floors (issue 6), on every fifth photo of each shared set, never used in training or
-tuning: >= 99.5% of white dice (matteop65) and >= 90% of mixed dice (byler) read right,
-counting missed dice as wrong; false dice <= 1% of real ones.
+Floors (RULINGS.md VIS-2), on every fifth photo of each shared set, never used in
+training or tuning, scored per VIS-1 (a found die matches the label whose box holds its
+centre): read wrong <= 0.5% of labelled dice; false dice <= 1%; asked again (reported
+unreadable) <= 2%; read right >= 99.5% (white set) and >= 96% (mixed set) of the dice
+whose label box lies wholly inside the photo.
 """
 
 from __future__ import annotations
@@ -20,53 +22,47 @@ from tests.vision.test_cli import sample_labels
 from vision import datasets
 from vision.dice import DiceReader, read_dice
 
-# Not met yet (issue 6 is not resolved): measured with the shipped models, `tabletop bench
-# --game vision`: white dice 98.4% read right (189 of 192), mixed dice false dice 1.1%
-# (3 of 274). strict: the day the floor is met this mark must go. What the misses are
-# (crops looked at, never used for a choice):
-# - white: the three are one cluster of touching dice at the edge of dice_20.jpg, seen
-#   at a strong slant (two not found, one unsure); 99.5% of 192 allows no miss at all;
-# - mixed: all three "false dice" are real dice in IMG_20191208_112353.jpg: one the
-#   labels leave out, and a six and a four read right whose label boxes cover only part
-#   of the die (IoU 0.48 and 0.37 with our boxes, under the 0.5 that counts as a match).
-# Training with dice laid against dice was tried for the white misses and made both sets
-# worse on the held-out part. Five-fold cross-validation of the recipe on every labelled
-# die (951 white, 1,487 mixed) is under both floors too: 99.37% and 1.21%. The figures
-# are in vision/models/README.md.
-SHORT_OF_FLOOR = pytest.mark.xfail(
-    strict=True, reason="floor not met yet: see the figures in the comment above"
-)
+# The floors not met yet, measured with the shipped models (`tabletop bench --game
+# vision`, VIS-1 scoring). strict: the day a floor is met its mark must go. What the
+# misses are is in vision/models/README.md.
+SHORT_OF_FLOOR = {
+    ("matteop65", "read_right"): "VIS-2 white read right 98.44% (189 of 192; 99.5% allows "
+    "no miss): the three touching, slanted dice of dice_20.jpg, 3 not found",
+    ("byler", "asked_again"): "VIS-2 mixed asked again 2.55% (7 of 274; 2% allows 5)",
+}
+FLOORS = ("read_right", "read_wrong", "asked_again", "false_dice")
 
 
-@SHORT_OF_FLOOR
-def test_dice_white_dice_floor_on_held_out_photos(
-    held_out_scores: dict[str, datasets.DiceScore],
+def _floor_cases() -> list[object]:
+    cases: list[object] = []
+    for name in datasets.DICE_SETS:
+        for floor in FLOORS:
+            why = SHORT_OF_FLOOR.get((name, floor))
+            marks = [pytest.mark.xfail(strict=True, reason=why)] if why else []
+            cases.append(pytest.param(name, floor, marks=marks, id=f"{name}-{floor}"))
+    return cases
+
+
+@pytest.mark.parametrize(("name", "floor"), _floor_cases())
+def test_dice_vis2_floor_on_held_out_photos(
+    held_out_scores: dict[str, datasets.DiceScore], name: str, floor: str
 ) -> None:
-    score = held_out_scores["matteop65"]
-    assert score.labelled >= 150
-    assert datasets.READ_RIGHT_FLOOR["matteop65"] == 99.5
-    assert score.read_right_pct >= 99.5, score.figures()
-
-
-def test_dice_mixed_dice_floor_on_held_out_photos(
-    held_out_scores: dict[str, datasets.DiceScore],
-) -> None:
-    score = held_out_scores["byler"]
-    assert score.labelled >= 250
-    assert datasets.READ_RIGHT_FLOOR["byler"] == 90.0
-    assert score.read_right_pct >= 90.0, score.figures()
-
-
-@pytest.mark.parametrize(
-    "name",
-    [pytest.param(n, marks=SHORT_OF_FLOOR) if n == "byler" else n for n in datasets.DICE_SETS],
-)
-def test_dice_false_dice_floor_on_held_out_photos(
-    held_out_scores: dict[str, datasets.DiceScore], name: str
-) -> None:
+    """VIS-2: each floor on each set's held-out part (every fifth photo)."""
     score = held_out_scores[name]
-    assert datasets.FALSE_DICE_FLOOR == 1.0
-    assert score.false_pct <= 1.0, score.figures()
+    assert score.labelled >= {"matteop65": 150, "byler": 250}[name]
+    assert (
+        datasets.READ_RIGHT_FLOOR,
+        datasets.READ_WRONG_FLOOR,
+        datasets.ASKED_AGAIN_FLOOR,
+        datasets.FALSE_DICE_FLOOR,
+    ) == ({"matteop65": 99.5, "byler": 96.0}, 0.5, 2.0, 1.0)
+    figure = {
+        "read_right": score.read_right_pct >= datasets.READ_RIGHT_FLOOR[name],
+        "read_wrong": score.wrong_pct <= datasets.READ_WRONG_FLOOR,
+        "asked_again": score.asked_again_pct <= datasets.ASKED_AGAIN_FLOOR,
+        "false_dice": score.false_pct <= datasets.FALSE_DICE_FLOOR,
+    }
+    assert figure[floor], score.figures()
 
 
 def test_dice_held_out_part_is_every_fifth_photo(shared: Path) -> None:
@@ -80,44 +76,101 @@ def test_dice_held_out_part_is_every_fifth_photo(shared: Path) -> None:
     assert sum(len(im.dice) for im in white) == 951
 
 
-def test_dice_matching_rules() -> None:
+def test_dice_vis1_a_die_matches_the_label_holding_its_centre() -> None:
+    """VIS-1: centre in the label's box, for both sets, whatever the boxes' overlap."""
     die = datasets.LabelledDie(3, (100.0, 100.0, 140.0, 140.0))
-    assert datasets.match([die], [(102.0, 98.0, 141.0, 139.0)], "byler") == [(0, 0)]
-    assert datasets.match([die], [(80.0, 80.0, 160.0, 160.0)], "byler") == []  # IoU 0.25
-    # matteop65 labels box the pips: a die box around them matches.
-    assert datasets.match([die], [(80.0, 80.0, 160.0, 160.0)], "matteop65") == [(0, 0)]
-    assert datasets.match([die], [(130.0, 80.0, 210.0, 160.0)], "matteop65") == []
+    assert datasets.match([die], [(102.0, 98.0, 141.0, 139.0)]) == [(0, 0)]
+    # a found box much larger than the label (IoU 0.25) still matches: its centre is in
+    assert datasets.match([die], [(80.0, 80.0, 160.0, 160.0)]) == [(0, 0)]
+    # a small found box whose centre lies in the label's box matches too
+    assert datasets.match([die], [(130.0, 130.0, 138.0, 138.0)]) == [(0, 0)]
+    assert datasets.match([die], [(130.0, 80.0, 210.0, 160.0)]) == []  # centre outside
     two = [die, datasets.LabelledDie(4, (150.0, 100.0, 190.0, 140.0))]
     assert sorted(
-        datasets.match(two, [(150.0, 100.0, 190.0, 140.0), (100.0, 100.0, 140.0, 140.0)], "byler")
+        datasets.match(two, [(150.0, 100.0, 190.0, 140.0), (100.0, 100.0, 140.0, 140.0)])
     ) == [(0, 1), (1, 0)]
+
+
+def test_dice_vis1_nearest_centre_wins_where_several_could() -> None:
+    """Overlapping label boxes both hold a die's centre: the nearer label takes it, and
+    the other label is left for a die of its own (or is not found)."""
+    a = datasets.LabelledDie(2, (0.0, 0.0, 40.0, 40.0))  # centre (20, 20)
+    b = datasets.LabelledDie(5, (20.0, 0.0, 60.0, 40.0))  # centre (40, 20)
+    near_b = (22.0, 2.0, 62.0, 38.0)  # centre (42, 20): in both boxes, nearer b
+    assert datasets.match([a, b], [near_b]) == [(1, 0)]
+    near_a = (0.0, 0.0, 46.0, 40.0)  # centre (23, 20): in both, nearer a
+    assert sorted(datasets.match([a, b], [near_b, near_a])) == [(0, 1), (1, 0)]
+    # two dice in one label box: the nearer is matched, the other is a false die
+    one = datasets.LabelledImage(Path("z.jpg"), "byler", (a,), (640, 640))
     score = datasets.DiceScore()
-    image = datasets.LabelledImage(Path("x.jpg"), "byler", tuple(two))
+    score.add(one, [((0.0, 0.0, 40.0, 40.0), 2, None), ((24.0, 24.0, 36.0, 36.0), 2, None)])
+    assert (score.read_right, score.false_dice) == (1, 1)
+
+
+def test_dice_vis1_each_die_is_right_wrong_asked_again_or_not_found() -> None:
+    dice = (
+        datasets.LabelledDie(3, (100.0, 100.0, 140.0, 140.0)),
+        datasets.LabelledDie(4, (150.0, 100.0, 190.0, 140.0)),
+        datasets.LabelledDie(6, (200.0, 100.0, 240.0, 140.0)),
+        datasets.LabelledDie(1, (300.0, 100.0, 340.0, 140.0)),
+        datasets.LabelledDie(2, (400.0, 100.0, 440.0, 140.0)),
+    )
+    image = datasets.LabelledImage(Path("x.jpg"), "byler", dice, (640, 640))
+    score = datasets.DiceScore()
     score.add(
         image,
         [
-            ((100.0, 100.0, 140.0, 140.0), 3),
-            ((150.0, 100.0, 190.0, 140.0), None),
-            ((0.0, 0.0, 9.0, 9.0), 2),
+            ((100.0, 100.0, 140.0, 140.0), 3, None),  # right
+            ((150.0, 100.0, 190.0, 140.0), None, "unsure: tilted, moving or hidden"),
+            ((200.0, 100.0, 240.0, 140.0), 5, None),  # wrong
+            ((300.0, 100.0, 340.0, 140.0), None, "half out of view"),
+            ((0.0, 0.0, 9.0, 9.0), 2, None),  # false
         ],
     )
-    assert (score.read_right, score.unreadable, score.false_dice) == (1, 1, 1)
-    assert score.false_on_a_label == 0  # the false die lies on no label
-    # A real die whose label box is much larger than the die (IoU under 0.5): a false die
-    # and a miss, its centre in the label's box.
-    loose = datasets.LabelledImage(
-        Path("y.jpg"), "byler", (datasets.LabelledDie(5, (0, 0, 60, 60)),)
-    )
-    off = datasets.DiceScore()
-    off.add(loose, [((20.0, 20.0, 50.0, 50.0), 5)])
-    assert (off.matched, off.false_dice, off.false_on_a_label) == (0, 1, 1)
-    assert score.read_right_pct == 50.0 and score.false_pct == 50.0
-    assert score.photos == [(2, 1, 1)]
-    # One photo: every resample is that photo, so the interval is the figure itself.
+    assert (score.read_right, score.read_wrong, score.asked_again) == (1, 1, 2)
+    assert (score.not_found, score.false_dice, score.matched) == (1, 1, 4)
+    assert score.reasons == {"half out of view": 1, "unsure: tilted, moving or hidden": 1}
+    assert score.read_right_pct == 20.0 and score.wrong_pct == 20.0
+    assert score.asked_again_pct == 40.0 and score.false_pct == 20.0
+    assert score.photos == [(5, 5, 1, 1, 2, 1)]
+    # One photo: every resample is that photo, so each interval is the figure itself.
     assert score.intervals() == {
-        "read_right_ci95_pct": [50.0, 50.0],
-        "false_dice_ci95_pct": [50.0, 50.0],
+        "read_right_ci95_pct": [20.0, 20.0],
+        "read_wrong_ci95_pct": [20.0, 20.0],
+        "asked_again_ci95_pct": [40.0, 40.0],
+        "false_dice_ci95_pct": [20.0, 20.0],
     }
+    assert score.floors("byler") == {
+        "read_right_at_least_96.0%": False,
+        "read_wrong_at_most_0.5%": False,
+        "asked_again_at_most_2.0%": False,
+        "false_dice_at_most_1.0%": False,
+    }
+
+
+def test_dice_vis2_dice_cut_by_the_edge_leave_only_the_read_right_denominator() -> None:
+    """A label box reaching the photo's edge is a die cut by it: it leaves the read
+    right share's denominator, and counts in every other figure."""
+    dice = (
+        datasets.LabelledDie(3, (100.0, 100.0, 140.0, 140.0)),
+        datasets.LabelledDie(4, (600.0, 300.0, 640.0, 340.0)),  # cut by the right edge
+        datasets.LabelledDie(5, (300.0, 449.0, 334.0, 479.0)),  # cut by the bottom (480)
+    )
+    image = datasets.LabelledImage(Path("e.jpg"), "matteop65", dice, (640, 480))
+    score = datasets.DiceScore()
+    score.add(
+        image,
+        [
+            ((100.0, 100.0, 140.0, 140.0), 3, None),
+            ((600.0, 300.0, 640.0, 340.0), None, "half out of view"),
+        ],
+    )
+    assert (score.labelled, score.inside, score.read_right_inside) == (3, 1, 1)
+    assert score.read_right_pct == 100.0
+    assert score.asked_again == 1 and score.not_found == 1
+    assert score.asked_again_pct == pytest.approx(100 / 3)
+    assert datasets.wholly_inside((1.5, 1.5, 638.0, 478.0), (640, 480))
+    assert not datasets.wholly_inside((0.0, 10.0, 30.0, 40.0), (640, 480))
 
 
 def test_dice_floor_pass_chance_is_the_binomial_tail() -> None:
@@ -208,3 +261,70 @@ def test_dice_models_are_small_and_need_no_torch() -> None:
     code = "import sys, vision.dice as d; d.default_reader(); print('torch' in sys.modules)"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.stdout.strip() == "False", done.stderr
+
+
+def test_dice_both_runtimes_read_the_same(sample: tuple[np.ndarray, list[int]]) -> None:
+    """ONNX Runtime and OpenCV's DNN module run the same float model to the same dice;
+    the int8 copies (ONNX Runtime only) read the sample's dice alike."""
+    frame, values = sample
+    opencv = DiceReader(runtime="opencv")
+    floats = DiceReader(runtime="onnxruntime", int8=False)
+    int8 = DiceReader(runtime="onnxruntime")
+    assert (opencv.detector.runtime, floats.detector.runtime) == ("opencv", "onnxruntime")
+    a, b = opencv.read(frame), floats.read(frame)
+    assert [d.value for d in a] == [d.value for d in b]
+    for x, y in zip(a, b):
+        assert x.box == pytest.approx(y.box, abs=1e-3)
+        assert x.confidence == pytest.approx(y.confidence, abs=1e-4)
+    assert sorted(d.value for d in int8.read(frame)) == values  # type: ignore[type-var]
+
+
+def test_dice_int8_copies_are_run_by_onnxruntime_only() -> None:
+    from vision.dice import DETECTOR_FILE, READER_FILE, OnnxNet, int8_name
+
+    assert int8_name(READER_FILE) == "dice_reader_int8.onnx"
+    for model in (DETECTOR_FILE, READER_FILE):
+        assert model.with_name(int8_name(model)).exists()
+        assert OnnxNet(model).path.name == int8_name(model)  # onnxruntime is installed
+        assert OnnxNet(model, int8=False).path == model
+        assert OnnxNet(model, "opencv").path == model  # OpenCV cannot run the int8 reader
+
+
+def test_dice_onnxruntime_asked_for_but_missing_is_a_device_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import sys
+
+    from vision.dice import READER_FILE, OnnxNet
+
+    monkeypatch.setitem(sys.modules, "onnxruntime", None)  # import fails
+    with pytest.raises(DeviceError, match="ONNX Runtime is not installed"):
+        OnnxNet(READER_FILE, "onnxruntime")
+    assert OnnxNet(READER_FILE).runtime == "opencv"  # "auto" falls back
+
+
+def test_dice_detector_blob_is_the_normalised_image_in_a_reused_buffer() -> None:
+    from vision.dice import detector_blob
+
+    rng = np.random.default_rng(3)
+    small = rng.integers(0, 256, (90, 120, 3), dtype=np.uint8)
+    padded = cv2.copyMakeBorder(small, 0, 6, 0, 8, cv2.BORDER_REPLICATE)
+    x = padded.astype(np.float64)
+    want = ((x - x.mean()) / (x.std() + 8.0)).transpose(2, 0, 1)[None]
+    blob = detector_blob(small)
+    assert blob.shape == (1, 3, 96, 128) and blob.dtype == np.float32
+    assert np.abs(blob - want).max() < 1e-4
+    again = detector_blob(small[:, ::-1].copy(), blob)
+    assert again is blob  # the same memory, written anew
+    assert detector_blob(small[:50], blob) is not blob  # another shape: a new buffer
+
+
+def test_dice_nothing_on_a_skipped_polygon_is_read(
+    reader: DiceReader, sample: tuple[np.ndarray, list[int]]
+) -> None:
+    """A QR code already read is skipped: the dice elsewhere are read as before."""
+    everything = reader.read(sample[0])
+    last = np.array(everything[-1].box, np.float32).reshape(2, 2)
+    code = np.array([last[0], (last[1][0], last[0][1]), last[1], (last[0][0], last[1][1])])
+    rest = reader.read(sample[0], skip=[code])
+    assert [d.value for d in rest] == [d.value for d in everything[:-1]]

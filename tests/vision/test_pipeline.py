@@ -180,11 +180,12 @@ def test_pipeline_reads_dice_and_cards_in_turn() -> None:
     pipe = Pipeline(_Nothing(), table=Table(seats=1), stabiliser=Stabiliser(2, clock=Clock()))
     seen = [pipe.look(Frame(frame, lores, i, 0.0)) for i in range(3)]
     assert seen[0].dice is None and seen[0].cards is None  # the first frame counts as moving
-    assert seen[1].cards is None and [d.value for d in seen[1].dice or ()] == [3, 3]
-    assert seen[1].read == ("dice",)
-    # The next still frame reads the cards; the dice reading holds (nothing changed).
-    assert seen[2].read == ("cards",) and seen[2].dice == seen[1].dice
-    assert [c.payload for c in seen[2].cards or ()] == ["MT1:MECS:7"]
+    # Cards first (the dice reading then skips their QR codes) ...
+    assert seen[1].dice is None and seen[1].read == ("cards",)
+    assert [c.payload for c in seen[1].cards or ()] == ["MT1:MECS:7"]
+    # ... and the next still frame reads the dice; the card reading holds.
+    assert seen[2].read == ("dice",) and seen[2].cards == seen[1].cards
+    assert [d.value for d in seen[2].dice or ()] == [3, 3]
     values = {}
     for i in range(3, 8):
         for obs in pipe.process(Frame(frame, lores, i, 0.0)):

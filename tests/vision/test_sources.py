@@ -243,3 +243,12 @@ def test_sources_picamera2_that_will_not_start_is_a_device_error() -> None:
 def test_sources_picamera2_main_stream_too_small_for_cards() -> None:
     with pytest.raises(DeviceError, match="at least 1920x1080"):
         Picamera2Source(main_size=(1280, 720), camera_factory=FakeCamera)
+
+
+def test_sources_a_huge_photo_is_refused_with_a_sentence(tmp_path: Path) -> None:
+    from tests.vision.test_cli import huge_png
+
+    huge_png(tmp_path / "huge.png")
+    source = ImageFolderSource(tmp_path)
+    with pytest.raises(DeviceError, match="too big to read"):
+        source.read()
