@@ -219,7 +219,8 @@ def test_messages_acl_drops_forged_topics(broker: Broker) -> None:
     forger = _connect(broker, "station-2")
     try:
         forged = raw(status_body())  # says station-1
-        for topic in (T.status("station-1"), T.plan, T.clock, T.result("station-1")):
+        forgeries = (T.status("station-1"), T.plan, T.clock, T.result("station-1"))
+        for topic in (*forgeries, T.ack("station-1"), T.ack("station-2")):
             forger.publish(topic, forged, qos=1).wait_for_publish(10)
         # Its own topic passes: once that arrives, the forged ones (sent before, on the
         # same connection, in order) would have arrived too.
