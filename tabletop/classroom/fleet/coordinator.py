@@ -604,6 +604,7 @@ class Coordinator:
         dashboard and, for a result with an id, answered so its station stops sending."""
         code = exc.code if isinstance(exc, TabletopError) else "fleet.error"
         reason = exc.message if isinstance(exc, TabletopError) else f"{type(exc).__name__}: {exc}"
+        reason = reason.removeprefix(f"{topic}: ")  # the log line names the topic
         found = self.topics.device_of(topic)
         device, kind = found if found is not None else ("?", "?")
         if kind != "result":
