@@ -85,9 +85,12 @@ def test_delivery_results_survive_the_console_stopping_and_the_broker_killed(
         first.stop()
 
 
-def test_delivery_a_result_waits_until_the_console_answers(broker: Broker, tmp_path: Path) -> None:
+def test_delivery_a_result_waits_until_the_console_answers(
+    broker: Broker, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """With no console, the broker's acknowledgement does not count: the result stays in
     the outbox and is sent again on a timer; a console that comes later stores it."""
+    monkeypatch.setattr("tabletop.classroom.fleet.station.DRAIN_EVERY", 0.2)
     journal, outbox, link, host = station(broker, tmp_path)
     link.resend_after = 0.5
     try:
