@@ -63,3 +63,13 @@ def test_dashboard_refuses_a_class_list_larger_than_the_stations_take(
         assert len(roster["students"]) == MAX_STUDENTS
 
     serve(scenario)
+
+
+def test_dashboard_a_bad_status_is_said_once_per_station(console: Coordinator, caplog) -> None:
+    for _ in range(3):
+        console.run(console._received, T.status("station-4"), b'{"v": 1, "kind": NaN}', 1, 0)
+    assert console.run(console.problems) == [
+        "station-4 sent a status that could not be read (NaN is not a number a message may hold)."
+    ]
+    assert console.run(lambda: console.refused) == {"fleet.number": 3}
+    assert sum("refused a status" in r.getMessage() for r in caplog.records) == 1

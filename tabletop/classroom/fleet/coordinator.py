@@ -199,6 +199,7 @@ class Coordinator:
         self.duplicates = 0  # results received again (already stored)
         self.unwritten: dict[str, str] = {}  # result id -> why it could not be stored now
         self.roster_problem = ""  # why the class list is not sent to the stations
+        self.bad_status: dict[tuple[str, str], str] = {}  # (device, code) -> the newest reason
         self.connected = False
         self.version = 0  # grows with every change the dashboard shows
 
@@ -422,6 +423,10 @@ class Coordinator:
                 f"{len(self.unwritten)} results cannot be stored now ({why}); the stations "
                 "keep them and send them again."
             )
+        for (device, _), reason in self.bad_status.items():
+            lines.append(
+                f"{self._station_name(device)} sent a status that could not be read ({reason})."
+            )
         newest = sorted(self.refusals.values(), key=lambda r: r.received, reverse=True)
         for r in newest[:SHOWN_PROBLEMS]:
             lines.append(
@@ -607,10 +612,14 @@ class Coordinator:
         reason = reason.removeprefix(f"{topic}: ")  # the log line names the topic
         found = self.topics.device_of(topic)
         device, kind = found if found is not None else ("?", "?")
-        if kind != "result":
+        if kind != "result":  # a status: said once per station and kind of fault
             self.refused[code] = self.refused.get(code, 0) + 1
-            log.warning("console: refused a %s message on %s: %s (%s)", kind, topic, reason, code)
-            self._changed()
+            if (device, code) not in self.bad_status:
+                log.warning(
+                    "console: refused a %s message on %s: %s (%s)", kind, topic, reason, code
+                )
+                self._changed()
+            self.bad_status[(device, code)] = reason[:300]
             return
         rid = result_id or result_id_in(payload)
         key = rid or "sha256:" + hashlib.sha256(payload).hexdigest()[:32]
