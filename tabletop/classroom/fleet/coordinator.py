@@ -480,12 +480,13 @@ class Coordinator:
 
     def _connect(self) -> None:
         import paho.mqtt.client as mqtt
+        from paho.mqtt.enums import CallbackAPIVersion
 
         client = mqtt.Client(
-            mqtt.CallbackAPIVersion.VERSION2,
+            CallbackAPIVersion.VERSION2,
             client_id=self.client_id,
             clean_session=False,  # results queued while the console was away still arrive
-            manual_ack=True,  # acknowledged only once stored
+            manual_ack=True,  # acknowledged once taken: stored, refused, or left for a resend
         )
         self.config.login(client)
         client.reconnect_delay_set(min_delay=1, max_delay=5)
