@@ -615,7 +615,7 @@ def bench_outage(
         stack.callback(_stop_all, procs)
         note(f"{stations} stations playing; the fault ({fault}) comes in {before:.0f} s")
         time.sleep(before)
-        queued = 0
+        queued = lost = 0
         if fault == "outage":
             broker.stop()
             stopped_at = time.monotonic()
@@ -632,6 +632,7 @@ def bench_outage(
             note(f"broker killed (SIGKILL); both start again in {outage:.0f} s")
             time.sleep(outage)
             queued = _unsent(root, devices)
+            lost = _taken_not_stored(root, devices)
             broker.start()
             consoles.append(Coordinator(broker.provisioned.teacher, root / "teacher").start())
             note("broker and console started again")
@@ -678,6 +679,7 @@ def bench_outage(
             "duplicates_stored": duplicates,
             "left_in_outboxes": unsent,
             "queued_when_the_broker_came_back": queued,
+            "taken_by_the_killed_broker_not_stored": lost,
             "outboxes_empty_after_restart_seconds": None if drained is None else round(drained, 1),
             "per_station": {d: [counts[d], per_device.get(d, 0)] for d in devices},
         }
@@ -743,22 +745,26 @@ def _sent_ids(root: Path, devices: Sequence[str]) -> set[str]:
     }
 
 
+def _outbox_count(root: Path, devices: Sequence[str], where: str) -> int:
+    """Rows of the stations' outboxes that match ``where``."""
+    sql = f"SELECT COUNT(*) FROM outbox WHERE {where}"
+    return sum(int(r[0]) for device in devices for r in _read(root, device, sql))
+
+
 def _unsent(root: Path, devices: Sequence[str]) -> int:
     """Results in the stations' outboxes that the console has not answered."""
-    where = "delivered IS NULL AND refused IS NULL"
-    return sum(
-        int(r[0])
-        for device in devices
-        for r in _read(root, device, f"SELECT COUNT(*) FROM outbox WHERE {where}")
-    )
+    return _outbox_count(root, devices, "delivered IS NULL AND refused IS NULL")
+
+
+def _taken_not_stored(root: Path, devices: Sequence[str]) -> int:
+    """Results the broker acknowledged that the console has not stored: with the broker
+    killed, the ones a station would lose if the broker's PUBACK were its answer."""
+    where = "sent IS NOT NULL AND delivered IS NULL AND refused IS NULL"
+    return _outbox_count(root, devices, where)
 
 
 def _refused_at_stations(root: Path, devices: Sequence[str]) -> int:
-    return sum(
-        int(r[0])
-        for device in devices
-        for r in _read(root, device, "SELECT COUNT(*) FROM outbox WHERE refused IS NOT NULL")
-    )
+    return _outbox_count(root, devices, "refused IS NOT NULL")
 
 
 def _stored_ids(console: Any) -> set[str]:
