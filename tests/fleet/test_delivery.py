@@ -360,3 +360,13 @@ def test_delivery_a_class_list_too_large_in_the_journal_is_not_sent_and_said(
         assert f"{MAX_STUDENTS + 1} students" in problem and f"at most {MAX_STUDENTS}" in problem
     finally:
         c.stop()
+
+
+def test_delivery_results_within_the_bounds_pass() -> None:
+    """What the app and the bots write passes: a 64-bit seed, exact scores, checks."""
+    message = result_message("station-1", "station-1:0001")
+    body = message.to_json()
+    body["match"]["meta"]["app"] = {"seed": 2**64 - 1, "names": ["Ada", "Bo"], "first": 0}
+    body["match"]["result"]["scores"] = ["-3", "1234567/89"]
+    parsed = parse(T, T.result("station-1"), json.dumps(body).encode())
+    assert parsed.match["meta"]["app"]["seed"] == 2**64 - 1
