@@ -100,7 +100,9 @@ def test_outbox_a_failing_queue_rolls_back_the_finish(journal, outbox) -> None:
     assert outbox.count() == 1
 
 
-def test_outbox_mark_sent_once_and_pending_in_order(journal, outbox) -> None:
+def test_outbox_waits_for_the_consoles_answer_not_the_brokers(journal, outbox) -> None:
+    """Issue 25 #1: the broker's PUBACK marks a result sent, but it stays pending until
+    the console answers: stored (delivered) or refused for good."""
     ids = []
     for seed in (1, 2, 3):
         match = played(seed)
@@ -110,13 +112,38 @@ def test_outbox_mark_sent_once_and_pending_in_order(journal, outbox) -> None:
     assert [p.id for p in outbox.pending()] == ids
     assert outbox.mark_sent(ids[1]) is True
     assert outbox.mark_sent(ids[1]) is False
-    assert [p.id for p in outbox.pending()] == [ids[0], ids[2]] and outbox.count() == 2
+    assert [p.id for p in outbox.pending()] == ids and outbox.count() == 3  # still waiting
+    assert outbox.mark_delivered(ids[1]) is True
+    assert outbox.mark_delivered(ids[1]) is False
+    assert outbox.mark_refused(ids[2], "too deep") is True
+    assert outbox.mark_delivered(ids[2]) is False  # a refused one stays refused
+    assert [p.id for p in outbox.pending()] == [ids[0]] and outbox.count() == 1
+    assert outbox.refused() == [(ids[2], "too deep")]
     # Another connection (a process without the app) sees the same rows.
     other = Outbox.open(journal.path, "station-4", TOPICS)
     try:
-        assert other.count() == 2
+        assert other.count() == 1
     finally:
         other.close()
+
+
+def test_outbox_an_older_outbox_is_upgraded_and_keeps_what_waits(journal) -> None:
+    """A journal written before the console's answers existed: rows the broker took
+    count as delivered (as that version took them), unsent ones still wait."""
+    columns = {r[1] for r in journal.db.execute("PRAGMA table_info(outbox)")}
+    assert "delivered" not in columns  # the journal's own schema: the older outbox
+    journal.db.executemany(
+        "INSERT INTO outbox (id, topic, body, created, sent) VALUES (?, ?, '{}', ?, ?)",
+        [
+            ("station-4:old-sent", TOPICS.result("station-4"), 1.0, 2.0),
+            ("station-4:old-unsent", TOPICS.result("station-4"), 3.0, None),
+        ],
+    )
+    box = Outbox(journal.db, "station-4", TOPICS)
+    assert [p.id for p in box.pending()] == ["station-4:old-unsent"]
+    assert box.mark_delivered("station-4:old-sent") is False  # delivered already
+    again = Outbox(journal.db, "station-4", TOPICS)  # a second open changes nothing
+    assert again.count() == 1
 
 
 def test_outbox_result_without_seat_rows_names_players_from_the_scores(journal) -> None:

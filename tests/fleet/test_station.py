@@ -20,6 +20,7 @@ import pytest
 
 from tabletop.classroom.fleet.config import Broker, FleetConfig, free_port, provision
 from tabletop.classroom.fleet.messages import (
+    AckMessage,
     ClockMessage,
     PlanMessage,
     RosterMessage,
@@ -77,6 +78,9 @@ class Teacher:
                 self.statuses.setdefault(found[0], []).append(body)
             else:
                 self.results.append(body)
+        if found[1] == "result":  # answered as the console answers: stored
+            answer = AckMessage(body["id"], found[0], True, "", time.time())
+            client.publish(self.topics.ack(found[0]), encode(answer), qos=1)
 
     def publish(self, topic: str, payload: bytes, *, retain: bool = True) -> None:
         info = self.client.publish(topic, payload, qos=1, retain=retain)

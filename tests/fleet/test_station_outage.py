@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from tabletop.classroom.fleet.config import Broker
+from tabletop.classroom.fleet.messages import AckMessage, encode
 from tabletop.classroom.fleet.outbox import Outbox
 from tabletop.classroom.fleet.simulate import SimHost, simulate_command
 from tabletop.classroom.fleet.station import StationLink
@@ -55,6 +56,9 @@ class Consumer:
         with self.lock:
             self.deliveries += 1
             self.db.execute("INSERT OR IGNORE INTO got (id) VALUES (?)", (rid,))
+        device = rid.split(":")[0]  # answered as the console answers: stored
+        answer = AckMessage(rid, device, True, "", time.time())
+        client.publish(self.topics.ack(device), encode(answer), qos=1)
 
     def ids(self) -> list[str]:
         with self.lock:
@@ -134,8 +138,8 @@ def test_station_result_sent_twice_is_stored_once(
         wait_for(lambda: outbox.count() == 0, link.poll)
         (rid,) = finished_ids(journal)
         wait_for(lambda: consumer.ids() == [rid])
-        # The PUBACK was lost: the station never marked it and sends it again.
-        journal.db.execute("UPDATE outbox SET sent = NULL WHERE id = ?", (rid,))
+        # The console's answer was lost: the station never marked it and sends it again.
+        journal.db.execute("UPDATE outbox SET delivered = NULL WHERE id = ?", (rid,))
         link._by_id.clear()  # a fresh process after a restart knows none
         assert link.send_pending(force=True) == 1
         wait_for(lambda: outbox.count() == 0, link.poll)

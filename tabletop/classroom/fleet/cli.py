@@ -3,7 +3,7 @@ measure results delivered across a broker outage.
 
 - ``tabletop fleet setup --stations N [--host H] [--port P] [--no-tls] [--prefix P] --out DIR``
 - ``tabletop fleet simulate --fleet FILE --data DIR [--seed S] [--game-seconds X]``
-- ``tabletop fleet bench-outage [--stations 8] [--outage 120]``
+- ``tabletop fleet bench-outage [--stations 8] [--outage 120] [--fault outage|power-cut|poison]``
 """
 
 from __future__ import annotations
@@ -54,13 +54,29 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
         help="how long each game lasts in rotation time (default 20)",
     )
     q.add_argument("--verbose", action="store_true", help="one line per event it sees")
+    q.add_argument(
+        "--poison",
+        type=int,
+        default=0,
+        help="also send this many results the console cannot read (a test of the console)",
+    )
     q.set_defaults(run=run_simulate)
 
     q = what.add_parser(
         "bench-outage",
-        help="8 simulated stations and the console; the broker stopped for a while: "
-        "results sent, received, duplicates stored, missing (JSON)",
+        help="8 simulated stations and the console, and one fault (the broker stopped, a "
+        "power cut, poison results): results sent, stored, missing, duplicates (JSON)",
     )
+    q.add_argument(
+        "--fault",
+        choices=("outage", "power-cut", "poison"),
+        default="outage",
+        help="outage: the broker stopped for --outage s; power-cut: the console stops, "
+        "--gap s later the broker is killed (SIGKILL), both start again after --outage s; "
+        "poison: station-1 also sends --poison results the console cannot read",
+    )
+    q.add_argument("--gap", type=float, default=15.0, help="power-cut: console to broker (s)")
+    q.add_argument("--poison", type=int, default=50, help="poison: how many bad results")
     q.add_argument("--stations", type=int, default=8)
     q.add_argument("--outage", type=float, default=120.0, help="seconds without the broker")
     q.add_argument("--before", type=float, default=20.0, help="seconds of play before it")
@@ -124,6 +140,7 @@ def run_simulate(args: argparse.Namespace) -> int:
         seed=args.seed,
         game_seconds=args.game_seconds,
         verbose=args.verbose,
+        poison=args.poison,
     )
 
 
@@ -138,9 +155,13 @@ def run_bench_outage(args: argparse.Namespace) -> int:
         game_seconds=args.game_seconds,
         folder=args.folder,
         out=sys.stderr,
+        fault=args.fault,
+        gap=args.gap,
+        poison=args.poison,
     )
     print(outage_json(figures))
-    return 0 if figures["missing"] == 0 and figures["duplicates_stored"] == 0 else 1
+    good = figures["missing"] == 0 and figures["duplicates"] == 0
+    return 0 if good and figures["refused"] == figures["poison_sent"] else 1
 
 
 __all__ = ["add_parser"]

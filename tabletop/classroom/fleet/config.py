@@ -180,13 +180,17 @@ def password_hash(password: str, *, salt: bytes | None = None) -> str:
 
 def acl_text(prefix: str = DEFAULT_PREFIX) -> str:
     """The broker's ACL: the teacher's console reads and writes the whole prefix; every
-    station reads the teacher's topics and writes only its own station's."""
+    station reads the teacher's topics and the console's answers to its own results
+    (``ack``), and writes only its own status and results (so no station can forge an
+    answer, not even to itself)."""
     Topics(prefix)
     return (
         "# tabletop classroom fleet: who may read and write what (mosquitto acl_file)\n"
         "# Every station (its user name is its device id):\n"
         f"pattern read {prefix}/teacher/#\n"
-        f"pattern readwrite {prefix}/station/%u/#\n"
+        f"pattern write {prefix}/station/%u/status\n"
+        f"pattern write {prefix}/station/%u/result\n"
+        f"pattern read {prefix}/station/%u/ack\n"
         "\n"
         "# The teacher's console:\n"
         f"user {TEACHER}\n"
@@ -373,6 +377,13 @@ class Broker:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait(5)
+        self.process = None
+
+    def kill(self) -> None:
+        """SIGKILL, as a power cut: mosquitto saves nothing it had not saved yet."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(5)
         self.process = None
 
     @property

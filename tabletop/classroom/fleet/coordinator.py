@@ -20,22 +20,30 @@ What it keeps:
 The plan, the clocks and the class list are published retained with QoS 1 after every
 change and again on every (re)connection: the console is their single source of truth.
 
-Results: each is checked (:func:`parse`), then stored in one transaction: its id goes
-into ``fleet_results`` and, only if the id is new, its game becomes a ``matches`` row
-(status ``finished``, label ``fleet:<device>``) with its ``seats``, so
-:func:`tabletop.classroom.report.gather` on the console's journal reports the whole
-classroom. The MQTT session is persistent and acknowledged by hand *after* the
-transaction, so a result the broker queued for the console survives a console restart
-and is stored exactly once however often it arrives.
+Results: each is checked (:func:`parse`, within the bounds of :mod:`.messages`), then
+stored in one transaction: its id goes into ``fleet_results`` and, only if the id is
+new, its game becomes a ``matches`` row (status ``finished``, label ``fleet:<device>``)
+with its ``seats``, so :func:`tabletop.classroom.report.gather` on the console's journal
+reports the whole classroom. Then the console *answers* the station on its ack topic
+(``stored``: now or before), and only then acknowledges the MQTT message. The station
+keeps the result and sends it again until that answer comes, so a result is stored
+exactly once however often it arrives, even when the broker lost what it had queued.
 
-A message that fails its checks is logged with what is wrong and counted
-(:attr:`Coordinator.refused`), never stored or acted on.
+Poison never jams the queue: every message the console cannot take (not JSON, too
+large, too deep, numbers out of range, a value the schema refuses, *any* exception
+while it is read or stored) is acknowledged all the same. A refused result is answered
+``stored: false`` with the reason (the station marks it refused and stops sending it),
+logged once, kept in ``fleet_refused`` (so a resend or a console restart does not log
+or count it again) and shown on the dashboard ("Station 3 sent a result that could not
+be read"). A result that could not be *written* (the console's disk is full, the journal
+is locked) is acknowledged but not answered: the station sends it again later.
 """
 
 from __future__ import annotations
 
 import concurrent.futures
 import datetime
+import hashlib
 import json
 import logging
 import queue
@@ -44,13 +52,16 @@ import sys
 import threading
 import time
 import uuid
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
 from tabletop.classroom.fleet.config import TEACHER, FleetConfig
 from tabletop.classroom.fleet.messages import (
+    MAX_BYTES,
+    MAX_STUDENTS,
+    AckMessage,
     ClockMessage,
     PlanMessage,
     ResultMessage,
@@ -59,11 +70,13 @@ from tabletop.classroom.fleet.messages import (
     StatusMessage,
     encode,
     parse,
+    result_id_in,
 )
 from tabletop.classroom.fleet.tls import RetryLog, hung_up, why_lost, why_unreachable
 from tabletop.classroom.roster import Roster
 from tabletop.classroom.rotation import GAME_TITLES, Plan, RotationClock
 from tabletop.engine.errors import BadInput, DeviceError, TabletopError
+from tabletop.printables.badges import Student
 from tabletop.store import FILE_NAME, Journal, SeatInfo, write_seats
 
 log = logging.getLogger(__name__)
@@ -72,6 +85,30 @@ T = TypeVar("T")
 
 ACTIONS = ("pause", "resume", "extend", "skip", "end")
 KEEP_SEQS = 500  # latency records kept (the newest)
+SHOWN_PROBLEMS = 20  # refused results listed on the dashboard (the newest)
+REFUSED_TABLE = """
+CREATE TABLE IF NOT EXISTS fleet_refused (
+    key TEXT PRIMARY KEY,
+    device TEXT NOT NULL,
+    result_id TEXT,
+    code TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    received REAL NOT NULL
+)
+"""
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """A result the console could not take: ``key`` is its id (or, with none found,
+    a digest of its bytes)."""
+
+    key: str
+    device: str
+    result_id: str | None
+    code: str
+    reason: str
+    received: float
 
 
 @dataclass
@@ -157,8 +194,12 @@ class Coordinator:
         self.station_seq: dict[int, int] = {}  # station -> the last seq that changed its clock
         self.records: dict[int, SeqRecord] = {}
         self.refused: dict[str, int] = {}
+        self.refusals: dict[str, Refusal] = {}  # refused results, by key (fleet_refused)
         self.results = 0  # results stored since start
         self.duplicates = 0  # results received again (already stored)
+        self.unwritten: dict[str, str] = {}  # result id -> why it could not be stored now
+        self.roster_problem = ""  # why the class list is not sent to the stations
+        self.bad_status: dict[tuple[str, str], str] = {}  # (device, code) -> the newest reason
         self.connected = False
         self.version = 0  # grows with every change the dashboard shows
 
@@ -309,7 +350,14 @@ class Coordinator:
         self._on_worker()
         if what not in ("add", "rename", "set_group", "remove", "import_csv"):
             raise BadInput("teacher.roster", f"unknown class list change {what!r}")
-        result = getattr(self.roster(), what)(**kwargs)
+        roster = self.roster()
+        before = roster.students()
+        result = getattr(roster, what)(**kwargs)
+        problem = roster_problem(roster.students())
+        if problem:
+            # Put the list back as it was (one transaction), so nothing is half-sent.
+            roster.import_students(before, replace=True)
+            raise BadInput("teacher.roster_size", problem + " Nothing was changed.")
         self._publish_roster()
         self._changed()
         return result
@@ -359,7 +407,38 @@ class Coordinator:
             "refused": dict(self.refused),
             "results": self.results,
             "duplicates": self.duplicates,
+            "problems": self.problems(),
         }
+
+    def problems(self) -> list[str]:
+        """Sentences for the dashboard: results refused (newest first), results that
+        cannot be stored now, a class list the stations cannot take."""
+        self._on_worker()
+        lines = []
+        if self.roster_problem:
+            lines.append(self.roster_problem + " The stations keep the list they had.")
+        if self.unwritten:
+            why = next(reversed(self.unwritten.values()))
+            lines.append(
+                f"{len(self.unwritten)} results cannot be stored now ({why}); the stations "
+                "keep them and send them again."
+            )
+        for (device, _), reason in self.bad_status.items():
+            lines.append(
+                f"{self._station_name(device)} sent a status that could not be read ({reason})."
+            )
+        newest = sorted(self.refusals.values(), key=lambda r: r.received, reverse=True)
+        for r in newest[:SHOWN_PROBLEMS]:
+            lines.append(
+                f"{self._station_name(r.device)} sent a result that could not be read ({r.reason})."
+            )
+        if len(newest) > SHOWN_PROBLEMS:
+            lines.append(f"... and {len(newest) - SHOWN_PROBLEMS} more (see the log).")
+        return lines
+
+    def _station_name(self, device: str) -> str:
+        station = self.plan.station_of(device) if self.plan is not None else None
+        return f"Station {station + 1} ({device})" if station is not None else device
 
     def latency(self) -> list[dict[str, Any]]:
         """The newest seq records: when each was published and reached every station."""
@@ -374,6 +453,7 @@ class Coordinator:
             if self.journal.notice:
                 log.warning("console: %s", self.journal.notice)
             self._restore()
+            self._restore_refusals()
         except BaseException as exc:
             self._failed = exc
             self._ready.set()
@@ -400,12 +480,13 @@ class Coordinator:
 
     def _connect(self) -> None:
         import paho.mqtt.client as mqtt
+        from paho.mqtt.enums import CallbackAPIVersion
 
         client = mqtt.Client(
-            mqtt.CallbackAPIVersion.VERSION2,
+            CallbackAPIVersion.VERSION2,
             client_id=self.client_id,
             clean_session=False,  # results queued while the console was away still arrive
-            manual_ack=True,  # acknowledged only once stored
+            manual_ack=True,  # acknowledged once taken: stored, refused, or left for a resend
         )
         self.config.login(client)
         client.reconnect_delay_set(min_delay=1, max_delay=5)
@@ -470,8 +551,19 @@ class Coordinator:
         self._publish(self.topics.clock, encode(self._clock_message()))
 
     def _publish_roster(self) -> None:
-        students = tuple(RosterStudent(s.id, s.name, s.group) for s in self.roster().students())
-        self._publish(self.topics.roster, encode(RosterMessage(students, self.now())))
+        """The class list, retained; one the stations could not take is not sent (the
+        dashboard says so: stations never drop it silently)."""
+        students = self.roster().students()
+        problem = roster_problem(students)
+        if problem != self.roster_problem:
+            self.roster_problem = problem
+            if problem:
+                log.error("console: the class list is not sent: %s", problem)
+            self._changed()
+        if problem:
+            return
+        listed = tuple(RosterStudent(s.id, s.name, s.group) for s in students)
+        self._publish(self.topics.roster, encode(RosterMessage(listed, self.now())))
 
     def _clock_message(self) -> ClockMessage:
         assert self.plan is not None
@@ -496,6 +588,8 @@ class Coordinator:
     # -- incoming --------------------------------------------------------------------------
 
     def _received(self, topic: str, payload: bytes, mid: int, qos: int) -> None:
+        """One message from the broker: taken, refused or left for a resend, and then
+        acknowledged whatever happened, so the broker's queue always moves."""
         try:
             kind = self.topics.kind_of(topic)
             if kind == "status":
@@ -504,26 +598,86 @@ class Coordinator:
                 self._result(topic, payload)
             else:  # only station topics are subscribed to; the console's own echo
                 log.debug("console: ignored %s", topic)
-        except TabletopError as exc:
-            # A store that cannot be written: not acknowledged, so it comes again.
-            log.error("console: %s on %s: %s", exc.code, topic, exc.message)
-            return
+        except Exception as exc:  # a bug must not jam the queue: refused, said once
+            self._refuse(topic, payload, exc)
         if qos > 0 and self._client is not None:
             self._client.ack(mid, qos)
 
-    def _refuse(self, topic: str, exc: BadInput) -> None:
-        self.refused[exc.code] = self.refused.get(exc.code, 0) + 1
-        log.warning("console: refused: %s (%s)", exc.message, exc.code)
-        self._changed()
+    def _refuse(
+        self, topic: str, payload: bytes, exc: BaseException, result_id: str | None = None
+    ) -> None:
+        """A message the console cannot take: logged once, counted, kept for the
+        dashboard and, for a result with an id, answered so its station stops sending."""
+        code = exc.code if isinstance(exc, TabletopError) else "fleet.error"
+        reason = exc.message if isinstance(exc, TabletopError) else f"{type(exc).__name__}: {exc}"
+        reason = reason.removeprefix(f"{topic}: ")  # the log line names the topic
+        found = self.topics.device_of(topic)
+        device, kind = found if found is not None else ("?", "?")
+        if kind != "result":  # a status: said once per station and kind of fault
+            self.refused[code] = self.refused.get(code, 0) + 1
+            if (device, code) not in self.bad_status:
+                log.warning(
+                    "console: refused a %s message on %s: %s (%s)", kind, topic, reason, code
+                )
+                self._changed()
+            self.bad_status[(device, code)] = reason[:300]
+            return
+        rid = result_id or result_id_in(payload)
+        key = rid or "sha256:" + hashlib.sha256(payload).hexdigest()[:32]
+        if key not in self.refusals:
+            refusal = Refusal(key, device, rid, code, reason[:300], self.now())
+            self.refusals[key] = refusal
+            self.refused[code] = self.refused.get(code, 0) + 1
+            log.warning(
+                "console: refused result %s from %s (%d bytes): %s (%s)",
+                rid or "(no id)",
+                device,
+                len(payload),
+                reason,
+                code,
+            )
+            self._keep_refusal(refusal)
+            self._changed()
+        if rid is not None:
+            self._answer(device, rid, stored=False, reason=reason[:300])
+
+    def _keep_refusal(self, r: Refusal) -> None:
+        assert self.journal is not None
+        try:
+            with self.journal.transaction() as db:
+                db.execute(REFUSED_TABLE)
+                db.execute(
+                    "INSERT OR IGNORE INTO fleet_refused"
+                    " (key, device, result_id, code, reason, received) VALUES (?, ?, ?, ?, ?, ?)",
+                    (r.key, r.device, r.result_id, r.code, r.reason, r.received),
+                )
+        except TabletopError as exc:  # kept in memory: shown until the console stops
+            log.error("console: the refusal of %s is not kept: %s", r.key, exc.message)
+
+    def _restore_refusals(self) -> None:
+        assert self.journal is not None
+        try:
+            rows = self.journal.db.execute(
+                "SELECT key, device, result_id, code, reason, received FROM fleet_refused"
+            ).fetchall()
+        except sqlite3.Error:
+            return  # none yet
+        for key, device, rid, code, reason, received in rows:
+            self.refusals[str(key)] = Refusal(
+                str(key), str(device), rid, str(code), str(reason), float(received)
+            )
+
+    def _answer(self, device: str, result_id: str, *, stored: bool, reason: str = "") -> None:
+        """Tell ``device`` that ``result_id`` is stored (or refused for good)."""
+        if self._client is None:
+            return
+        answer = AckMessage(result_id, device, stored, reason, self.now())
+        self._client.publish(self.topics.ack(device), encode(answer), qos=1)
 
     def _status(self, topic: str, payload: bytes) -> None:
         if not payload:
             return  # a retained status cleared by hand
-        try:
-            status = parse(self.topics, topic, payload)
-        except BadInput as exc:
-            self._refuse(topic, exc)
-            return
+        status = parse(self.topics, topic, payload)  # refused by _received if it fails
         assert isinstance(status, StatusMessage)
         t = self.now()
         seen = self.stations.setdefault(status.device, StationSeen(status.device))
@@ -540,18 +694,31 @@ class Coordinator:
         self._changed()
 
     def _result(self, topic: str, payload: bytes) -> None:
-        try:
-            result = parse(self.topics, topic, payload)
-        except BadInput as exc:
-            self._refuse(topic, exc)
-            return
+        result = parse(self.topics, topic, payload)  # refused by _received if it fails
         assert isinstance(result, ResultMessage)
-        if self._store(result):
+        try:
+            new = self._store(result)
+        except (TabletopError, sqlite3.Error, OSError) as exc:
+            # The journal cannot be written now (a full disk, a lock): not answered, so
+            # the station sends it again; said once per result.
+            why = exc.message if isinstance(exc, TabletopError) else str(exc)
+            if result.id not in self.unwritten:
+                log.error("console: result %s is not stored now: %s", result.id, why)
+                self._changed()
+            self.unwritten[result.id] = why
+            return
+        except Exception as exc:  # it cannot be stored, ever: refused and answered
+            self._refuse(topic, payload, exc, result.id)
+            return
+        if self.unwritten.pop(result.id, None) is not None:
+            self._changed()
+        if new:
             self.results += 1
             log.info("console: stored result %s from %s", result.id, result.device)
         else:
             self.duplicates += 1
             log.info("console: result %s from %s was stored already", result.id, result.device)
+        self._answer(result.device, result.id, stored=True)
         self._changed()
 
     def _store(self, result: ResultMessage) -> bool:
@@ -637,6 +804,24 @@ class Coordinator:
             self.plan, self.clocks = None, ()
 
 
+def roster_problem(students: Sequence[Student]) -> str:
+    """Why the stations could not take this class list (a sentence naming the limit),
+    or "" when they can."""
+    if len(students) > MAX_STUDENTS:
+        return (
+            f"The class list would have {len(students)} students, but the stations take at "
+            f"most {MAX_STUDENTS}: make a list of {MAX_STUDENTS} or fewer (one per class)."
+        )
+    listed = tuple(RosterStudent(s.id, s.name, s.group) for s in students)
+    size = len(encode(RosterMessage(listed, 0.0)))
+    if size > MAX_BYTES:
+        return (
+            f"The class list is {size // 1024} KB, but the stations take at most "
+            f"{MAX_BYTES // 1024} KB: use fewer students or shorter names."
+        )
+    return ""
+
+
 def _today(t: float) -> str:
     return datetime.date.fromtimestamp(t).isoformat()
 
@@ -651,4 +836,4 @@ def _moment(clock: RotationClock, t: float) -> dict[str, Any]:
     }
 
 
-__all__ = ["ACTIONS", "Coordinator", "SeqRecord", "StationSeen"]
+__all__ = ["ACTIONS", "Coordinator", "Refusal", "SeqRecord", "StationSeen", "roster_problem"]

@@ -12,6 +12,7 @@ topic                                 retained  QoS      who may publish (broker
 ``<p>/teacher/roster``                yes       1        the teacher's console
 ``<p>/station/<device>/status``       yes       1        that device (and its will)
 ``<p>/station/<device>/result``       no        1        that device
+``<p>/station/<device>/ack``          no        1        the teacher's console
 ====================================  ========  =======  ===============================
 
 - **plan**: the rotation plan (:class:`tabletop.classroom.rotation.Plan` as JSON), its
@@ -28,8 +29,24 @@ topic                                 retained  QoS      who may publish (broker
   station), and how many results wait in its outbox. The device's will (MQTT last
   will) publishes ``online: false`` when it drops off the network.
 - **result**: one finished game, with an ``id`` unique to it: the device sends it from
-  its outbox until the broker acknowledges it, and the console stores each id once, so
-  a result arrives exactly once in the teacher's store however often it is sent.
+  its outbox until the *console* answers it on the ack topic (the broker's PUBACK is not
+  enough: a broker killed before it saved its queue loses what it acknowledged), and the
+  console stores each id once, so a result arrives exactly once in the teacher's store
+  however often it is sent.
+- **ack**: the console's answer to one result, by id: ``stored`` true (stored now, or
+  stored before) or false (refused: it can never be stored, ``reason`` says why). The
+  station then stops sending it. Only the console may write a station's ack topic.
+
+Bounds: every body is at most :data:`MAX_BYTES`, nested at most :data:`MAX_DEPTH` deep,
+with integers of at most :data:`MAX_DIGITS` digits and finite numbers only (``NaN``,
+``Infinity`` and ``1e999`` are refused): :func:`load` checks these *before and while*
+the JSON is read, so no message can make the parser raise ``RecursionError`` or
+``ValueError``. A result's ``meta`` and ``result`` objects are bounded too (strings,
+list lengths, keys), its scores must be exact numbers (``7/2``) and its ``checks`` pairs
+of counts, so every stored result can be reported. The checks are written by hand
+(rather than with a schema library): the bounds that matter must hold while the bytes
+are parsed, which a validator of already-parsed JSON cannot give, and each refusal
+names the field in words.
 
 Every body is a JSON object with ``"v": 1`` and ``"kind"`` naming its topic's kind.
 :func:`parse` checks a message against its topic and returns a typed value, or raises
@@ -56,8 +73,15 @@ PREFIX = re.compile(r"^[A-Za-z0-9_-]{1,32}(/[A-Za-z0-9_-]{1,32}){0,3}$")
 RESULT_ID = re.compile(r"^[A-Za-z0-9:._-]{8,80}$")
 DEFAULT_PREFIX = "tabletop"
 PHASES = ("idle", "play", "warning", "transition", "done")
-MAX_STUDENTS = 200
+MAX_STUDENTS = 200  # the largest class list a station takes
 MAX_TEXT = 200  # names, labels
+MAX_DEPTH = 16  # objects and lists inside each other (a result's meta needs 4)
+MAX_DIGITS = 20  # digits of an integer anywhere in a message (a 64-bit one fits)
+MAX_STRING = 2000  # characters of any text inside a result's meta or result
+MAX_ITEMS = 1000  # entries of any list or object inside a result's meta or result
+MAX_KEY = 64  # characters of a key inside a result's meta or result
+SCORE = re.compile(r"^-?[0-9]{1,18}(/[0-9]{1,18})?$")  # str(Fraction): exact
+MAX_COUNT = 1_000_000  # a seat's checked / right answers in one game
 
 
 # -- topics --------------------------------------------------------------------------------
@@ -95,6 +119,10 @@ class Topics:
     def result(self, device: str) -> str:
         return f"{self.prefix}/station/{check_device(device)}/result"
 
+    def ack(self, device: str) -> str:
+        """The console's answers to ``device``'s results."""
+        return f"{self.prefix}/station/{check_device(device)}/ack"
+
     @property
     def all_status(self) -> str:
         """The console's subscription to every station's status."""
@@ -105,20 +133,24 @@ class Topics:
         return f"{self.prefix}/station/+/result"
 
     def device_of(self, topic: str) -> tuple[str, str] | None:
-        """``(device, kind)`` of a station topic (``kind`` "status" or "result"), else
-        None."""
+        """``(device, kind)`` of a station topic (``kind`` "status", "result" or "ack"),
+        else None."""
         parts = topic.split("/")
         head = self.prefix.split("/")
         if len(parts) != len(head) + 3 or parts[: len(head)] != head:
             return None
         station, device, kind = parts[len(head) :]
-        if station != "station" or kind not in ("status", "result") or not DEVICE_ID.match(device):
+        if (
+            station != "station"
+            or kind not in ("status", "result", "ack")
+            or not DEVICE_ID.match(device)
+        ):
             return None
         return device, kind
 
     def kind_of(self, topic: str) -> str | None:
         """The kind of message that belongs on ``topic`` ("plan", "clock", "roster",
-        "status", "result"), or None for a topic that is not the fleet's."""
+        "status", "result", "ack"), or None for a topic that is not the fleet's."""
         for kind in ("plan", "clock", "roster"):
             if topic == getattr(self, kind):
                 return kind
@@ -309,7 +341,30 @@ class ResultMessage:
         }
 
 
-Message = PlanMessage | ClockMessage | RosterMessage | StatusMessage | ResultMessage
+@dataclass(frozen=True)
+class AckMessage:
+    """The console's answer to result ``id`` from ``device``: ``stored`` (now or before),
+    or refused for ``reason`` (it will never be stored: the station stops sending it)."""
+
+    id: str
+    device: str
+    stored: bool
+    reason: str = ""
+    sent: float = 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "v": VERSION,
+            "kind": "ack",
+            "id": self.id,
+            "device": self.device,
+            "stored": self.stored,
+            "reason": self.reason,
+            "sent": self.sent,
+        }
+
+
+Message = PlanMessage | ClockMessage | RosterMessage | StatusMessage | ResultMessage | AckMessage
 
 
 def encode(message: Message) -> bytes:
@@ -326,12 +381,10 @@ def parse(topics: Topics, topic: str, payload: bytes, *, plan: Plan | None = Non
     kind = topics.kind_of(topic)
     if kind is None:
         raise BadInput("fleet.topic", f"{topic!r} is not a fleet topic under {topics.prefix!r}")
-    if len(payload) > MAX_BYTES:
-        raise BadInput("fleet.size", f"{topic}: {len(payload)} bytes, more than {MAX_BYTES}")
     try:
-        data = json.loads(payload.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError) as exc:
-        raise BadInput("fleet.json", f"{topic}: not JSON ({exc})") from exc
+        data = load(payload)
+    except BadInput as exc:
+        raise BadInput(exc.code, f"{topic}: {exc.message}") from exc
     if not isinstance(data, dict):
         raise BadInput("fleet.shape", f"{topic}: the body must be a JSON object")
     if data.get("v") != VERSION:
@@ -353,7 +406,9 @@ def parse(topics: Topics, topic: str, payload: bytes, *, plan: Plan | None = Non
                 "fleet.device",
                 f"the body says device {data.get('device')!r} on {device[0]!r}'s topic",
             )
-        return _status(data) if kind == "status" else _result(data)
+        if kind == "status":
+            return _status(data)
+        return _result(data) if kind == "result" else _ack(data)
     except BadInput as exc:
         raise BadInput(exc.code, where + exc.message) from exc
 
@@ -477,6 +532,7 @@ def _status(data: dict[str, Any]) -> StatusMessage:
 
 MATCH_TEXT = ("game", "header", "label", "session", "reason")
 MATCH_TIMES = ("started", "finished", "elapsed")
+MAX_HEADER = 20_000  # the match log's header line (the game's settings)
 
 
 def _result(data: dict[str, Any]) -> ResultMessage:
@@ -499,9 +555,15 @@ def _result(data: dict[str, Any]) -> ResultMessage:
             raise BadInput("fleet.result", f"'match.{key}' must be a number of seconds")
     if match.get("reason") not in ("end", "time"):
         raise BadInput("fleet.result", f"'match.reason' {match.get('reason')!r}: end or time")
+    for key in MATCH_TEXT:
+        limit = MAX_HEADER if key == "header" else MAX_TEXT
+        if len(match.get(key, "")) > limit:
+            raise BadInput("fleet.result", f"'match.{key}' is longer than {limit} characters")
     for key in ("meta", "result"):
         if not isinstance(match.get(key), dict):
             raise BadInput("fleet.result", f"'match.{key}' must be an object")
+        _bounded(match[key], f"match.{key}")
+    _reportable(match["meta"], match["result"])
     seats = data.get("seats")
     if not isinstance(seats, list) or not 1 <= len(seats) <= 8:
         raise BadInput("fleet.result", "'seats' must list 1 to 8 seats")
@@ -521,6 +583,156 @@ def _result(data: dict[str, Any]) -> ResultMessage:
     if len({r.seat for r in records}) != len(records):
         raise BadInput("fleet.result", "a seat is listed twice")
     return ResultMessage(rid, data["device"], match, tuple(records), _time(data))
+
+
+def _reportable(meta: Mapping[str, Any], result: Mapping[str, Any]) -> None:
+    """The fields a report reads: exact scores, places and winners as seat numbers,
+    checks as pairs of counts (so a stored result never breaks a report)."""
+    scores = result.get("scores", [])
+    if not isinstance(scores, list) or len(scores) > 8:
+        raise BadInput("fleet.result", "'result.scores' must list at most 8 scores")
+    for score in scores:
+        if not isinstance(score, str) or not SCORE.match(score) or score.endswith("/0"):
+            raise BadInput(
+                "fleet.result", f"the score {score!r} is not an exact number such as 12 or 7/2"
+            )
+    for key in ("places", "winners"):
+        seats = result.get(key, [])
+        if (
+            not isinstance(seats, list)
+            or len(seats) > 8
+            or not all(_int(v) and 0 <= v <= 8 for v in seats)
+        ):
+            raise BadInput("fleet.result", f"'result.{key}' must list seat numbers 0..8")
+    checks = meta.get("checks", [])
+    if not isinstance(checks, list) or len(checks) > 8:
+        raise BadInput("fleet.result", "'meta.checks' must list at most 8 seats")
+    for pair in checks:
+        if (
+            not isinstance(pair, list)
+            or len(pair) != 2
+            or not all(_int(v) and 0 <= v <= MAX_COUNT for v in pair)
+        ):
+            raise BadInput(
+                "fleet.result",
+                f"each of 'meta.checks' must be two counts 0..{MAX_COUNT}, not {pair!r:.60}",
+            )
+
+
+def _ack(data: dict[str, Any]) -> AckMessage:
+    rid = data.get("id")
+    if not isinstance(rid, str) or not RESULT_ID.match(rid):
+        raise BadInput("fleet.ack", f"the result id {rid!r} is not one a device makes")
+    stored = data.get("stored")
+    if not isinstance(stored, bool):
+        raise BadInput("fleet.ack", "'stored' must be true or false")
+    return AckMessage(
+        rid, data["device"], stored, _text(data, "reason", 0, MAX_STRING), _time(data)
+    )
+
+
+# -- reading JSON within bounds -------------------------------------------------------------
+
+_STRUCTURE = re.compile(rb'[\[\]{}"\\]')
+_ID_IN_BODY = re.compile(rb'"id"\s*:\s*"([A-Za-z0-9:._-]{8,80})"')
+
+
+def depth(payload: bytes) -> int:
+    """How deep objects and lists nest in ``payload`` (JSON), without parsing it: one
+    pass over its brackets and quotes, strings and escapes skipped."""
+    deepest = level = 0
+    in_string = False
+    escaped_at = -2  # the position a backslash makes literal
+    for found in _STRUCTURE.finditer(payload):
+        at = found.start()
+        char = payload[at]
+        if in_string:
+            if at == escaped_at:
+                continue
+            if char == 0x5C:  # backslash: the next character is literal
+                escaped_at = at + 1
+            elif char == 0x22:
+                in_string = False
+        elif char == 0x22:
+            in_string = True
+        elif char in (0x5B, 0x7B):
+            level += 1
+            deepest = max(deepest, level)
+        elif char in (0x5D, 0x7D):
+            level -= 1
+    return deepest
+
+
+def _parse_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise BadInput("fleet.number", f"a number has more than {MAX_DIGITS} digits")
+    return int(text)
+
+
+def _parse_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise BadInput("fleet.number", f"the number {text[:40]} is too large")
+    return value
+
+
+def _parse_constant(text: str) -> Any:
+    raise BadInput("fleet.number", f"{text} is not a number a message may hold")
+
+
+def load(payload: bytes) -> Any:
+    """``payload`` as JSON within the bounds (module docstring); :class:`BadInput` says
+    which bound it breaks (``fleet.size``, ``fleet.depth``, ``fleet.number``) or that it
+    is not JSON (``fleet.json``)."""
+    if len(payload) > MAX_BYTES:
+        raise BadInput("fleet.size", f"{len(payload)} bytes, more than {MAX_BYTES}")
+    deepest = depth(payload)
+    if deepest > MAX_DEPTH:
+        raise BadInput("fleet.depth", f"nested {deepest} deep, more than {MAX_DEPTH}")
+    try:
+        return json.loads(
+            payload.decode("utf-8"),
+            parse_int=_parse_int,
+            parse_float=_parse_float,
+            parse_constant=_parse_constant,
+        )
+    except BadInput:
+        raise
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+        raise BadInput("fleet.json", f"not JSON ({str(exc)[:120]})") from exc
+
+
+def result_id_in(payload: bytes) -> str | None:
+    """The result id a body that cannot be read names (its first ``"id"``: a device's
+    own encoder writes it before any nested object), or None; so the console can still
+    answer the station that sent it."""
+    found = _ID_IN_BODY.search(payload[:4096])
+    if found is None:
+        return None
+    rid = found.group(1).decode("ascii")
+    return rid if RESULT_ID.match(rid) else None
+
+
+def _bounded(value: Any, where: str) -> None:
+    """Every text, list and object inside ``value`` within the bounds (the depth and the
+    numbers were bounded while it was read)."""
+    if isinstance(value, str):
+        if len(value) > MAX_STRING:
+            raise BadInput("fleet.result", f"a text in '{where}' is longer than {MAX_STRING}")
+    elif isinstance(value, list):
+        if len(value) > MAX_ITEMS:
+            raise BadInput("fleet.result", f"a list in '{where}' has more than {MAX_ITEMS} items")
+        for item in value:
+            _bounded(item, where)
+    elif isinstance(value, dict):
+        if len(value) > MAX_ITEMS:
+            raise BadInput("fleet.result", f"'{where}' has more than {MAX_ITEMS} entries")
+        for key, item in value.items():
+            if len(key) > MAX_KEY:
+                raise BadInput("fleet.result", f"a key in '{where}' is longer than {MAX_KEY}")
+            _bounded(item, where)
+    elif isinstance(value, float) and not math.isfinite(value):
+        raise BadInput("fleet.number", f"'{where}' holds a number that is not finite")
 
 
 # -- small checks ------------------------------------------------------------------------------
@@ -565,7 +777,10 @@ def standings_of(scores: Sequence[tuple[str, str, int]]) -> tuple[Standing, ...]
 __all__ = [
     "DEFAULT_PREFIX",
     "MAX_BYTES",
+    "MAX_DEPTH",
+    "MAX_STUDENTS",
     "VERSION",
+    "AckMessage",
     "ClockMessage",
     "Message",
     "PlanMessage",
@@ -577,7 +792,10 @@ __all__ = [
     "StatusMessage",
     "Topics",
     "check_device",
+    "depth",
     "encode",
+    "load",
     "parse",
+    "result_id_in",
     "standings_of",
 ]

@@ -1,20 +1,29 @@
-"""A station's outbox: finished games' results waiting for the broker's acknowledgement.
+"""A station's outbox: finished games' results waiting for the teacher's console to
+store them.
 
 The journal's ``outbox`` table (schema 4) is the source of truth, not the MQTT session:
 :func:`enqueue` adds a game's result *inside the transaction that finishes the game*
 (:attr:`tabletop.store.Journal.on_finished`), so a finished game always has exactly one
 queued result, even if the device loses power a moment later. The station's link
-(:mod:`.station`) publishes every row whose ``sent`` is NULL with QoS 1 and calls
-:meth:`Outbox.mark_sent` when the broker's PUBACK arrives; a row sent but not
-acknowledged is sent again after a reconnect or a restart, and the console stores each
-result id once.
+(:mod:`.station`) publishes every row not yet answered with QoS 1. The broker's PUBACK
+only sets ``sent`` (the broker has it: it may still lose it, killed before it saved its
+queue); a row is done when the *console* answers its id on the station's ack topic:
+``delivered`` (stored, now or before) or ``refused`` (the console can never take it; the
+reason is kept and logged). Until then it is sent again after every reconnect or
+restart and every :data:`~.station.RESEND_AFTER` seconds, however long the console or
+the broker is away; the console stores each result id once.
+
+The two answer columns (``delivered``, ``refused``) are added to an older journal's
+outbox the first time an :class:`Outbox` opens it (:func:`upgrade`); its rows the broker
+had acknowledged count as delivered, as the older version took them.
 
 Result ids are ``<device>:<uuid4 hex>``: unique across the classroom and across a
 journal that is wiped and started again.
 
 An :class:`Outbox` uses the connection it is given from one thread only: the app's own
-journal connection on the display thread (the link hands PUBACKs to that thread through
-its queue), or a connection of its own (:meth:`Outbox.open`) for a process with no app.
+journal connection on the display thread (the link hands PUBACKs and answers to that
+thread through its queue), or a connection of its own (:meth:`Outbox.open`) for a
+process with no app.
 """
 
 from __future__ import annotations
@@ -128,6 +137,39 @@ def enqueue(
     )
 
 
+def upgrade(db: sqlite3.Connection) -> bool:
+    """Add the answer columns to an older outbox (see the module docstring); True when
+    the outbox has them (False: the journal cannot be written, the broker's PUBACK then
+    stays the only acknowledgement, as before)."""
+    columns = {str(r[1]) for r in db.execute("PRAGMA table_info(outbox)")}
+    if {"delivered", "refused"} <= columns:
+        return True
+    try:
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            if "delivered" not in columns:
+                db.execute("ALTER TABLE outbox ADD COLUMN delivered REAL")
+                db.execute("UPDATE outbox SET delivered = sent WHERE sent IS NOT NULL")
+            if "refused" not in columns:
+                db.execute("ALTER TABLE outbox ADD COLUMN refused TEXT")
+            db.execute(
+                "CREATE INDEX IF NOT EXISTS outbox_unanswered ON outbox (delivered, created)"
+            )
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
+    except sqlite3.Error as exc:
+        log.error(
+            "fleet outbox: the answer columns cannot be added (%s): results count as "
+            "delivered when the broker takes them",
+            exc,
+        )
+        return False
+    log.info("fleet outbox: results now wait for the teacher's console to store them")
+    return True
+
+
 class Outbox:
     """The outbox on one connection (see the module docstring)."""
 
@@ -145,6 +187,9 @@ class Outbox:
         self.now = now
         self._own = False
         self.queued = 0  # results queued by on_finished in this process
+        self.answered = upgrade(db)
+        # What a row still waiting for its answer is (older journal: not yet sent).
+        self._waiting = "delivered IS NULL AND refused IS NULL" if self.answered else "sent IS NULL"
 
     @classmethod
     def open(
@@ -177,25 +222,58 @@ class Outbox:
         log.info("fleet outbox: match %d queued as %s", match_id, message.id)
 
     def pending(self, limit: int = 200) -> list[Pending]:
-        """Results not yet acknowledged by the broker, oldest first."""
+        """Results the console has not answered yet, oldest first."""
         rows = self.db.execute(
-            "SELECT id, topic, body, created FROM outbox WHERE sent IS NULL"
+            f"SELECT id, topic, body, created FROM outbox WHERE {self._waiting}"
             " ORDER BY created, rowid LIMIT ?",
             (limit,),
         ).fetchall()
         return [Pending(str(r[0]), str(r[1]), str(r[2]).encode(), float(r[3])) for r in rows]
 
     def mark_sent(self, result_id: str) -> bool:
-        """The broker acknowledged ``result_id``; False if it was already marked."""
+        """The broker acknowledged ``result_id`` (the first time); False if it was
+        already marked. The result still waits for the console's answer."""
         cur = self.db.execute(
             "UPDATE outbox SET sent = ? WHERE id = ? AND sent IS NULL", (self.now(), result_id)
         )
         return cur.rowcount > 0
 
+    def mark_delivered(self, result_id: str) -> bool:
+        """The console stored ``result_id``; False if it was answered already (or is
+        not in this outbox)."""
+        if not self.answered:
+            return self.mark_sent(result_id)
+        cur = self.db.execute(
+            "UPDATE outbox SET delivered = ?, sent = COALESCE(sent, ?)"
+            " WHERE id = ? AND delivered IS NULL AND refused IS NULL",
+            (self.now(), self.now(), result_id),
+        )
+        return cur.rowcount > 0
+
+    def mark_refused(self, result_id: str, reason: str) -> bool:
+        """The console can never store ``result_id`` (``reason``): it is not sent again."""
+        if not self.answered:
+            return self.mark_sent(result_id)
+        cur = self.db.execute(
+            "UPDATE outbox SET refused = ?, sent = COALESCE(sent, ?)"
+            " WHERE id = ? AND delivered IS NULL AND refused IS NULL",
+            (reason or "refused", self.now(), result_id),
+        )
+        return cur.rowcount > 0
+
     def count(self) -> int:
-        """How many results still wait for the broker."""
-        (n,) = self.db.execute("SELECT COUNT(*) FROM outbox WHERE sent IS NULL").fetchone()
+        """How many results still wait for the console's answer."""
+        (n,) = self.db.execute(f"SELECT COUNT(*) FROM outbox WHERE {self._waiting}").fetchone()
         return int(n)
+
+    def refused(self) -> list[tuple[str, str]]:
+        """``(result id, reason)`` of every result the console refused."""
+        if not self.answered:
+            return []
+        rows = self.db.execute(
+            "SELECT id, refused FROM outbox WHERE refused IS NOT NULL ORDER BY created, rowid"
+        )
+        return [(str(r[0]), str(r[1])) for r in rows]
 
     def total(self) -> int:
         (n,) = self.db.execute("SELECT COUNT(*) FROM outbox").fetchone()
@@ -206,4 +284,4 @@ class Outbox:
             self.db.close()
 
 
-__all__ = ["Outbox", "Pending", "enqueue", "new_id", "result_message"]
+__all__ = ["Outbox", "Pending", "enqueue", "new_id", "result_message", "upgrade"]

@@ -20,9 +20,16 @@ While a rotation runs the station plays only in the play phases, and only when a
 belongs at it; without a plan it plays anyway (free play). ``--verbose`` prints one line
 per event (``clock seq=5 paused=True``, ``game 12 finished end``, ...).
 
-:func:`bench_outage` is the figure for issue 11: eight simulated stations, the teacher's
-console (:class:`~tabletop.classroom.fleet.coordinator.Coordinator`) storing results,
-and the broker stopped for a while as games keep finishing.
+:func:`bench_outage` is the figure for issues 11 and 25: eight simulated stations, the
+teacher's console (:class:`~tabletop.classroom.fleet.coordinator.Coordinator`) storing
+results, and one fault while games keep finishing: the broker stopped for a while
+(``outage``); the console stopped, then the broker killed with SIGKILL before it saved
+its queue, then both started again (``power-cut``); or one station also sending results
+the console cannot read among its good ones (``poison``, :func:`poison_bodies`).
+
+A station stopped with SIGTERM first waits (up to :data:`DRAIN_ON_STOP` seconds) for the
+console to answer what its outbox still holds, as the app does not need to: a result
+left unanswered is sent again at the next start.
 """
 
 from __future__ import annotations
@@ -73,6 +80,9 @@ log = logging.getLogger(__name__)
 
 LABEL = "sim"
 TICK = 0.1
+DRAIN_ON_STOP = 10.0
+POISON = ":poison-"  # in the ids of the results a --poison station sends on purpose
+FAULTS = ("outage", "power-cut", "poison")
 FREE_PLAY = Station("math-attack")  # the game played without a plan
 
 
@@ -392,10 +402,15 @@ def run_simulation(
     verbose: bool = False,
     out: IO[str] = sys.stdout,
     stop: threading.Event | None = None,
+    poison: int = 0,
 ) -> int:
-    """Run one simulated station until SIGTERM / SIGINT (or ``stop`` is set)."""
+    """Run one simulated station until SIGTERM / SIGINT (or ``stop`` is set).
+    ``poison``: also queue that many results the console cannot read, a few after
+    each finished game (:func:`poison_bodies`)."""
     if game_seconds <= 0:
         raise BadInput("fleet.game_seconds", "--game-seconds must be more than 0")
+    if poison < 0:
+        raise BadInput("fleet.poison", "--poison must be 0 or more")
     link = StationLink(config)  # refuses the teacher's file before anything is written
     data.mkdir(parents=True, exist_ok=True)
     journal = Journal(data / FILE_NAME)
@@ -414,24 +429,102 @@ def run_simulation(
         for sig in (signal.SIGTERM, signal.SIGINT):
             signal.signal(sig, lambda *_: stop.set())
     link.start()
+    bad = poison_bodies(config.device, poison, seed)
+    per_game = -(-poison // 10)  # spread over the first ten games
     try:
         while not stop.is_set():
             fleet.update()
+            finished = host.finished
             host.tick()
+            if host.finished > finished and bad:
+                _queue_raw(outbox, config.topics.result(config.device), bad[:per_game])
+                del bad[:per_game]
             stop.wait(TICK)
     finally:
         host.stop()
         fleet.update()
+        deadline = time.monotonic() + DRAIN_ON_STOP
+        while link.connected.is_set() and outbox.count() and time.monotonic() < deadline:
+            fleet.update()
+            time.sleep(TICK)
         fleet.close()
         unsent = outbox.count()
+        refused = len(outbox.refused())
         print(
             f"{config.device}: {host.finished} games finished here, {unsent} results not yet "
-            "delivered",
+            f"stored by the console, {refused} refused by it",
             file=out,
             flush=True,
         )
         journal.close()
     return 0
+
+
+def poison_bodies(device: str, count: int, seed: int = 0) -> list[tuple[str, bytes]]:
+    """``count`` result bodies from ``device`` that the console cannot take, each with
+    an id it can still find (so it answers "refused"): nested 100,000 deep, 1e999,
+    NaN, a 5,000-digit integer, a score "1e30", a 10,000-letter name, cut in half,
+    larger than a message may be, an unknown game, seats that are not a list."""
+    rng = random.Random(seed)
+    out = []
+    for n in range(count):
+        rid = f"{device}{POISON}{n:03d}-{rng.getrandbits(32):08x}"
+        body = {
+            "v": 1,
+            "kind": "result",
+            "id": rid,
+            "device": device,
+            "match": {
+                "game": "mecs",
+                "header": "{}",
+                "label": LABEL,
+                "session": "poison",
+                "meta": {"checks": [[1, 1]]},
+                "result": {"scores": ["1", "0"], "places": [1, 2], "winners": [0]},
+                "reason": "end",
+                "started": 1.0,
+                "finished": 2.0,
+                "elapsed": 1.0,
+            },
+            "seats": [{"seat": 0, "name": "P"}, {"seat": 1, "name": "Q"}],
+            "sent": 1.0,
+        }
+        kind = n % 10
+        if kind == 3:
+            body["match"]["meta"]["n"] = 1  # type: ignore[index]
+        elif kind == 4:
+            body["match"]["result"]["scores"] = ["1e30", "0"]  # type: ignore[index]
+        elif kind == 5:
+            body["seats"][0]["name"] = "N" * 10_000  # type: ignore[index]
+        elif kind == 7:
+            body["match"]["meta"]["pad"] = "x" * 300_000  # type: ignore[index]
+        elif kind == 8:
+            body["match"]["game"] = "chess"  # type: ignore[index]
+        elif kind == 9:
+            body["seats"] = "everyone"
+        text = json.dumps(body, separators=(",", ":"), sort_keys=True)
+        if kind == 0:
+            text = text.replace('"meta":{', '"meta":{"deep":' + "[" * 100_000 + "]" * 100_000 + ",")
+        elif kind == 1:
+            text = text.replace('"checks":[[1,1]]', '"checks":[[1e999,1]]')
+        elif kind == 2:
+            text = text.replace('"elapsed":1.0', '"elapsed":NaN')
+        elif kind == 3:
+            text = text.replace('"n":1', '"n":' + "7" * 5000)
+        elif kind == 6:
+            text = text[: len(text) // 2]
+        out.append((rid, text.encode()))
+    return out
+
+
+def _queue_raw(outbox: Outbox, topic: str, bodies: Sequence[tuple[str, bytes]]) -> None:
+    """Put ``bodies`` in the outbox as they are (unchecked: poison for the console)."""
+    t = time.time()
+    outbox.db.executemany(
+        "INSERT INTO outbox (id, topic, body, created, sent) VALUES (?, ?, ?, ?, NULL)",
+        [(rid, topic, body.decode(), t) for rid, body in bodies],
+    )
+    outbox.queued += len(bodies)
 
 
 def simulate_command(
@@ -441,6 +534,7 @@ def simulate_command(
     seed: int | None = None,
     game_seconds: float | None = None,
     verbose: bool = False,
+    poison: int = 0,
 ) -> list[str]:
     """The command line of a simulated station process (``tabletop fleet simulate``) run
     by this Python: for the figures and the tests that start several."""
@@ -452,6 +546,8 @@ def simulate_command(
         command += ["--game-seconds", str(game_seconds)]
     if verbose:
         command.append("--verbose")
+    if poison:
+        command += ["--poison", str(poison)]
     return command
 
 
@@ -467,14 +563,25 @@ def bench_outage(
     game_seconds: float = 2.0,
     folder: Path | None = None,
     out: IO[str] | None = None,
+    fault: str = "outage",
+    gap: float = 15.0,
+    poison: int = 50,
 ) -> dict[str, Any]:
-    """Eight simulated stations (processes) and the teacher's console on a loopback
-    mosquitto; the broker stopped for ``outage`` seconds while games keep finishing, then
-    started again. Counts results sent (finished games in the stations' journals),
-    received (the console's ``fleet_results``), duplicates stored and missing."""
+    """Simulated stations (processes) and the teacher's console on a loopback mosquitto,
+    and one ``fault`` (module docstring) while games keep finishing: ``outage`` stops
+    the broker for ``outage`` seconds; ``power-cut`` stops the console, ``gap`` seconds
+    later kills the broker (SIGKILL), and starts both again after ``outage`` seconds;
+    ``poison`` has station-1 send ``poison`` unreadable results among its good ones.
+
+    Counts, by result id: ``sent`` (every good result the stations queued), ``stored``
+    (the console's ``fleet_results``), ``missing`` (sent, never stored),
+    ``duplicates`` (a game stored twice), ``refused`` (results the console refused)."""
     from tabletop.classroom.fleet.config import loopback_broker
     from tabletop.classroom.fleet.coordinator import Coordinator
     from tabletop.classroom.rotation import Plan, Station
+
+    if fault not in FAULTS:
+        raise BadInput("fleet.fault", f"--fault must be one of {', '.join(FAULTS)}, not {fault!r}")
 
     def note(line: str) -> None:
         if out is not None:
@@ -484,9 +591,8 @@ def bench_outage(
     with contextlib.ExitStack() as stack:
         root = folder or Path(stack.enter_context(tempfile.TemporaryDirectory()))
         broker = stack.enter_context(loopback_broker(root / "broker", devices))
-        console = Coordinator(broker.provisioned.teacher, root / "teacher")
-        console.start()
-        stack.callback(console.stop)
+        consoles = [Coordinator(broker.provisioned.teacher, root / "teacher").start()]
+        stack.callback(lambda: consoles[-1].stop())
         games = ("math-attack", "mecs", "math-arena", "mathe-meister")
         plan = Plan(
             tuple(Station(games[i % len(games)]) for i in range(stations)),
@@ -494,64 +600,101 @@ def bench_outage(
             minutes=90,
             rotations=1,
         )
-        console.run(console.start_plan, plan, {d: i for i, d in enumerate(devices)}, "bench")
+        first = consoles[0]
+        first.run(first.start_plan, plan, {d: i for i, d in enumerate(devices)}, "bench")
         procs: list[subprocess.Popen[bytes]] = []
         for i, device in enumerate(devices):
             fleet_file = root / "broker" / f"{device}.toml"
+            bad = poison if fault == "poison" and i == 0 else 0
+            command = simulate_command(
+                fleet_file, root / device, seed=i, game_seconds=game_seconds, poison=bad
+            )
             procs.append(
-                subprocess.Popen(
-                    simulate_command(fleet_file, root / device, seed=i, game_seconds=game_seconds),
-                    stdout=subprocess.DEVNULL,
-                    stderr=subprocess.DEVNULL,
-                )
+                subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             )
         stack.callback(_stop_all, procs)
-        note(f"{stations} stations playing; the broker stops in {before:.0f} s")
+        note(f"{stations} stations playing; the fault ({fault}) comes in {before:.0f} s")
         time.sleep(before)
-        broker.stop()
-        stopped_at = time.monotonic()
-        note(f"broker stopped for {outage:.0f} s")
-        time.sleep(outage)
-        queued = _unsent(root, devices)  # results waiting for the broker now
-        broker.start()
+        queued = lost = 0
+        if fault == "outage":
+            broker.stop()
+            stopped_at = time.monotonic()
+            note(f"broker stopped for {outage:.0f} s")
+            time.sleep(outage)
+            queued = _unsent(root, devices)  # results waiting for the console now
+            broker.start()
+            note(f"broker started again after {time.monotonic() - stopped_at:.1f} s")
+        elif fault == "power-cut":
+            consoles[-1].stop()
+            note(f"console stopped; the broker is killed in {gap:.0f} s")
+            time.sleep(gap)
+            broker.kill()
+            note(f"broker killed (SIGKILL); both start again in {outage:.0f} s")
+            time.sleep(outage)
+            queued = _unsent(root, devices)
+            lost = _taken_not_stored(root, devices)
+            broker.start()
+            consoles.append(Coordinator(broker.provisioned.teacher, root / "teacher").start())
+            note("broker and console started again")
         restarted = time.monotonic()
-        note(f"broker started again after {restarted - stopped_at:.1f} s; {queued} results queued")
         drained: float | None = None
         while time.monotonic() - restarted < after:
-            if drained is None and _unsent(root, devices) == 0:
+            if drained is None and fault != "poison" and _unsent(root, devices) == 0:
                 drained = time.monotonic() - restarted
-                note(f"every outbox empty {drained:.1f} s after the restart")
+                note(f"every outbox answered {drained:.1f} s after the restart")
             time.sleep(0.5)
+        note("stations stopping (each waits for the console's last answers)")
         _stop_all(procs)
+        console = consoles[-1]
+        sent = _sent_ids(root, devices)
         settle = time.monotonic() + 30
-        sent = _finished_ids(root, devices)
-        while time.monotonic() < settle:  # the last results acknowledged on SIGTERM
-            received = _received(console)
-            if all(received.get(d, 0) >= n for d, n in sent.items()):
+        while time.monotonic() < settle:  # anything still on its way
+            if not sent - _stored_ids(console):
                 break
             time.sleep(0.5)
-        received = _received(console)
-        duplicates = console.run(
-            lambda: console.journal.db.execute(  # type: ignore[union-attr]
-                "SELECT COUNT(*) - COUNT(DISTINCT id) FROM fleet_results"
-            ).fetchone()[0]
-        )
+        stored = _stored_ids(console)
+        per_device = _received(console)
+        counts = _finished_counts(root, devices)
+        duplicates = console.run(_duplicates, console)
+        refused = console.run(lambda: len(console.refusals))
+        missing = len(sent - stored)
         unsent = _unsent(root, devices)
         return {
+            "fault": fault,
             "stations": stations,
-            "outage_seconds": outage,
+            "outage_seconds": outage if fault != "poison" else 0,
             "game_seconds": game_seconds,
             "consumer": "tabletop.classroom.fleet.coordinator.Coordinator",
-            "results_sent": sum(sent.values()),
-            "results_received": sum(received.values()),
+            "sent": len(sent),
+            "stored": len(stored & sent),
+            "missing": missing,
+            "duplicates": duplicates,
+            "refused": refused,
+            "poison_sent": poison if fault == "poison" else 0,
+            "refused_at_stations": _refused_at_stations(root, devices),
+            "finished_games": sum(counts.values()),
+            "results_sent": len(sent),
+            "results_received": sum(per_device.values()),
             "received_again_not_stored": console.duplicates,
-            "duplicates_stored": int(duplicates),
-            "missing": sum(max(0, n - received.get(d, 0)) for d, n in sent.items()),
+            "duplicates_stored": duplicates,
             "left_in_outboxes": unsent,
             "queued_when_the_broker_came_back": queued,
+            "taken_by_the_killed_broker_not_stored": lost,
             "outboxes_empty_after_restart_seconds": None if drained is None else round(drained, 1),
-            "per_station": {d: [sent[d], received.get(d, 0)] for d in devices},
+            "per_station": {d: [counts[d], per_device.get(d, 0)] for d in devices},
         }
+
+
+def _duplicates(console: Any) -> int:
+    """Games stored more than once on the console: by result id, and by the game itself
+    (its station, its header with the seed, when it started)."""
+    db = console.journal.db
+    (by_id,) = db.execute("SELECT COUNT(*) - COUNT(DISTINCT id) FROM fleet_results").fetchone()
+    (by_game,) = db.execute(
+        "SELECT COUNT(*) - COUNT(DISTINCT label || '|' || header || '|' || started)"
+        " FROM matches WHERE label LIKE 'fleet:%'"
+    ).fetchone()
+    return int(by_id) + int(by_game)
 
 
 def _stop_all(procs: Sequence[subprocess.Popen[bytes]]) -> None:
@@ -566,7 +709,7 @@ def _stop_all(procs: Sequence[subprocess.Popen[bytes]]) -> None:
             p.wait(5)
 
 
-def _finished_ids(root: Path, devices: Sequence[str]) -> dict[str, int]:
+def _finished_counts(root: Path, devices: Sequence[str]) -> dict[str, int]:
     counts = {}
     for device in devices:
         journal = Journal(root / device / FILE_NAME)
@@ -578,20 +721,57 @@ def _finished_ids(root: Path, devices: Sequence[str]) -> dict[str, int]:
     return counts
 
 
+def _read(root: Path, device: str, sql: str) -> list[Any]:
+    """Rows of ``sql`` on a station's journal, read beside the running station (none
+    when it has not made its journal or outbox yet)."""
+    db = sqlite3.connect(f"file:{root / device / FILE_NAME}?mode=ro", uri=True)
+    try:
+        db.execute("PRAGMA busy_timeout = 5000")
+        return db.execute(sql).fetchall()
+    except sqlite3.Error as exc:
+        log.warning("bench: %s's outbox: %s", device, exc)
+        return []
+    finally:
+        db.close()
+
+
+def _sent_ids(root: Path, devices: Sequence[str]) -> set[str]:
+    """Every good result the stations queued (the poison ones left out)."""
+    return {
+        str(rid)
+        for device in devices
+        for (rid,) in _read(root, device, "SELECT id FROM outbox")
+        if POISON not in str(rid)
+    }
+
+
+def _outbox_count(root: Path, devices: Sequence[str], where: str) -> int:
+    """Rows of the stations' outboxes that match ``where``."""
+    sql = f"SELECT COUNT(*) FROM outbox WHERE {where}"
+    return sum(int(r[0]) for device in devices for r in _read(root, device, sql))
+
+
 def _unsent(root: Path, devices: Sequence[str]) -> int:
-    """Results still in the stations' outboxes (read beside the running stations)."""
-    total = 0
-    for device in devices:
-        db = sqlite3.connect(f"file:{root / device / FILE_NAME}?mode=ro", uri=True)
-        try:
-            db.execute("PRAGMA busy_timeout = 5000")
-            (n,) = db.execute("SELECT COUNT(*) FROM outbox WHERE sent IS NULL").fetchone()
-            total += int(n)
-        except sqlite3.Error as exc:  # a station that has not made its journal yet
-            log.warning("bench: %s's outbox: %s", device, exc)
-        finally:
-            db.close()
-    return total
+    """Results in the stations' outboxes that the console has not answered."""
+    return _outbox_count(root, devices, "delivered IS NULL AND refused IS NULL")
+
+
+def _taken_not_stored(root: Path, devices: Sequence[str]) -> int:
+    """Results the broker acknowledged that the console has not stored: with the broker
+    killed, the ones a station would lose if the broker's PUBACK were its answer."""
+    where = "sent IS NOT NULL AND delivered IS NULL AND refused IS NULL"
+    return _outbox_count(root, devices, where)
+
+
+def _refused_at_stations(root: Path, devices: Sequence[str]) -> int:
+    return _outbox_count(root, devices, "refused IS NOT NULL")
+
+
+def _stored_ids(console: Any) -> set[str]:
+    rows = console.run(
+        lambda: console.journal.db.execute("SELECT id FROM fleet_results").fetchall()
+    )
+    return {str(r[0]) for r in rows}
 
 
 def _received(console: Any) -> dict[str, int]:
@@ -607,4 +787,12 @@ def outage_json(figures: dict[str, Any]) -> str:
     return json.dumps(figures, indent=2, sort_keys=True)
 
 
-__all__ = ["SimHost", "bench_outage", "outage_json", "run_simulation", "simulate_command"]
+__all__ = [
+    "FAULTS",
+    "SimHost",
+    "bench_outage",
+    "outage_json",
+    "poison_bodies",
+    "run_simulation",
+    "simulate_command",
+]

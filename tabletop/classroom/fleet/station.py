@@ -7,9 +7,12 @@ the teacher's plan, clock and roster; every message is checked with
 counted in :attr:`StationLink.rejected` and never acted on. Valid ones wait in a queue
 that the main thread drains with :meth:`StationLink.poll`. The link also publishes the
 station's retained status (its will says ``online: false``), and the results in the
-journal's outbox with QoS 1: a result is marked sent when the broker's PUBACK reaches
-:meth:`~StationLink.poll`, and everything still unsent goes again after a reconnect.
-paho reconnects by itself, with a growing delay.
+journal's outbox with QoS 1. A result is done only when the teacher's console answers
+its id on this station's ack topic (stored, or refused for good): the broker's PUBACK
+is not enough, since a broker killed before it saved its queue loses what it
+acknowledged. Everything not answered goes again after every reconnect and every
+:data:`RESEND_AFTER` seconds, however long the outage and whoever restarted; the
+console stores each id once. paho reconnects by itself, with a growing delay.
 
 :class:`StationFleet` runs on the main thread (the app's display thread, or the
 simulated station's loop). Each :meth:`~StationFleet.update` drains the link and applies
@@ -41,6 +44,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from tabletop.classroom.fleet.config import FleetConfig
 from tabletop.classroom.fleet.messages import (
+    AckMessage,
     ClockMessage,
     PlanMessage,
     RosterMessage,
@@ -63,7 +67,7 @@ UNREACHABLE_AFTER = 5.0  # seconds without a connection at start before saying s
 HOST_SHOWN = 22  # letters of the broker's name shown on the teacher's menu
 STATUS_EVERY = 1.0  # at most this often when something shown changed
 STATUS_AT_LEAST = 10.0
-RESEND_AFTER = 60.0  # a result sent on this connection without a PUBACK goes again
+RESEND_AFTER = 30.0  # a result the console has not answered this long goes again
 DRAIN_EVERY = 5.0  # look in the outbox this often even when nothing new was queued
 FLEET_NAME = "fleet:"  # plans from the console are stored as "fleet:<plan id>"
 
@@ -100,6 +104,15 @@ class _Acked:
     mid: int
 
 
+@dataclass(frozen=True)
+class _Answered:
+    """The console's answer to one result (:class:`AckMessage`)."""
+
+    id: str
+    stored: bool
+    reason: str
+
+
 Event = (
     PlanMessage
     | ClockMessage
@@ -115,7 +128,9 @@ class StationLink:
     """This device's MQTT link (see the module docstring).
 
     ``outbox``: the results to send (None: none). ``reconnect``: paho's (min, max)
-    seconds between attempts. ``wall``: epoch seconds for the messages' ``sent``."""
+    seconds between attempts. ``wall``: epoch seconds for the messages' ``sent``.
+    ``resend_after``: seconds a result waits for the console's answer before it is
+    sent again on the same connection."""
 
     def __init__(
         self,
@@ -124,6 +139,7 @@ class StationLink:
         *,
         wall: Callable[[], float] = time.time,
         reconnect: tuple[int, int] = (1, 8),
+        resend_after: float = RESEND_AFTER,
     ) -> None:
         if config.teacher:
             raise BadInput("fleet.device", "the teacher's fleet file is not a station's")
@@ -138,7 +154,10 @@ class StationLink:
         self.rejected = 0  # inbound messages that failed their checks
         self.stale = 0  # clocks older than the one held
         self.published = 0  # result publishes (first sends and resends)
-        self.acknowledged = 0  # results the broker acknowledged
+        self.acknowledged = 0  # results the broker acknowledged (PUBACK)
+        self.delivered = 0  # results the console said it stored
+        self.refused = 0  # results the console refused for good
+        self.resend_after = resend_after
         self.last_rejection = ""
         # network thread only:
         self._plan: PlanMessage | None = None
@@ -233,7 +252,7 @@ class StationLink:
         self.ever_connected = True
         self.connected.set()
         t = self.topics
-        client.subscribe([(t.plan, 1), (t.clock, 1), (t.roster, 1)])
+        client.subscribe([(t.plan, 1), (t.clock, 1), (t.roster, 1), (t.ack(self.device), 1)])
         self.inbox.put(Connected())
 
     def _on_connect_fail(self, client: Any, userdata: Any) -> None:
@@ -292,6 +311,8 @@ class StationLink:
                 self.receive(*held)
         elif isinstance(message, RosterMessage):
             self.inbox.put(message)
+        elif isinstance(message, AckMessage) and message.device == self.device:
+            self.inbox.put(_Answered(message.id, message.stored, message.reason))
         else:  # a station's status or result: not for a station (the ACL keeps them out)
             log.info("fleet: %s ignores a %s message on %s", self.device, kind, topic)
 
@@ -341,7 +362,14 @@ class StationLink:
             if isinstance(item, _Acked):
                 self._acked(item.mid)
                 continue
+            if isinstance(item, _Answered):
+                self._answered_by_console(item)
+                continue
             if isinstance(item, Connected):
+                # Everything the console has not answered goes again now: what the
+                # broker took before the outage may be lost with it.
+                self._by_mid.clear()
+                self._by_id.clear()
                 self._drain = True
                 if self._status is not None:
                     self._publish_status(self._status)
@@ -351,16 +379,35 @@ class StationLink:
         return events
 
     def _acked(self, mid: int) -> None:
+        """The broker's PUBACK: it has the result; the console's answer is still due."""
         result_id = self._by_mid.pop(mid, None)
         if result_id is None:
             return  # a status
-        self._by_id.pop(result_id, None)
         self.acknowledged += 1
         if self.outbox is not None and self.outbox.mark_sent(result_id):
-            log.info("fleet: result %s acknowledged", result_id)
+            log.debug("fleet: result %s taken by the broker", result_id)
+
+    def _answered_by_console(self, answer: _Answered) -> None:
+        self._by_id.pop(answer.id, None)
+        box = self.outbox
+        if box is None:
+            return
+        if answer.stored:
+            if box.mark_delivered(answer.id):
+                self.delivered += 1
+                log.info("fleet: result %s stored by the teacher's console", answer.id)
+        elif box.mark_refused(answer.id, answer.reason):
+            self.refused += 1
+            log.error(
+                "fleet: the teacher's console refused result %s for good: %s",
+                answer.id,
+                answer.reason,
+            )
+        self._drain = True  # the next results may go
 
     def send_pending(self, *, force: bool = False) -> int:
-        """Publish every unsent result not already on its way; how many were sent."""
+        """Publish every result the console has not answered and that is not on its way
+        (sent less than ``resend_after`` seconds ago); how many were sent."""
         box = self.outbox
         if box is None or not self.connected.is_set():
             return 0
@@ -377,8 +424,8 @@ class StationLink:
         sent = 0
         for item in box.pending():
             on_way = self._by_id.get(item.id)
-            if on_way is not None and now - on_way[1] < RESEND_AFTER:
-                continue  # paho holds it and sends it again after a reconnect
+            if on_way is not None and now - on_way[1] < self.resend_after:
+                continue  # sent: the console's answer is on its way
             info = self.client.publish(item.topic, item.body, qos=1)
             if info.rc != mqtt.MQTT_ERR_SUCCESS:
                 self._drain = True

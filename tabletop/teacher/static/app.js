@@ -159,9 +159,14 @@ function renderStations(state) {
   }
   $("#rotation").textContent = line;
   for (const b of $$(".bar button[data-act]")) b.disabled = !plan;
+  // Results refused, results not stored yet, a class list the stations cannot take.
+  const problems = state.problems || [];
+  $("#problems").replaceChildren(...problems.map((line) => el("li", { text: line })));
+  $("#problems").hidden = problems.length === 0;
   const link = $("#link");
-  link.textContent = state.connected ? "Live" : "The broker is not reachable";
-  link.classList.toggle("down", !state.connected);
+  link.textContent = !state.connected ? "The broker is not reachable"
+    : problems.length ? "Live, with problems (see Stations)" : "Live";
+  link.classList.toggle("down", !state.connected || problems.length > 0);
 }
 
 function tick() {
