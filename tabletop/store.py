@@ -20,7 +20,7 @@ and each match's ``session`` (the lesson it belongs to). :mod:`tabletop.classroo
 reads and writes those; this module only owns the file and its schema.
 
 Schema version 4 adds the classroom fleet's tables: ``outbox`` (a station's results
-waiting for the broker), ``fleet_results`` and ``fleet_state`` (the teacher's console).
+waiting for the teacher's console to say it stored them), ``fleet_results`` and ``fleet_state`` (the teacher's console).
 :attr:`Journal.on_finished` lets the fleet add a finished game's result to the outbox
 inside the transaction that finishes it, so a result is never lost nor queued twice.
 
@@ -135,7 +135,8 @@ MIGRATIONS: dict[int, str] = {
     CREATE INDEX matches_by_session ON matches (session);
     """,
     # The classroom fleet (tabletop.classroom.fleet). On a station: ``outbox``, the
-    # messages (finished games' results) waiting for the broker's acknowledgement,
+    # messages (finished games' results) waiting for the console's answer (stored or refused,
+    # by result id; the broker's acknowledgement only marks them sent),
     # written in the same transaction as the finish. On the teacher's console:
     # ``fleet_results``, the result ids already stored (a result delivered twice is
     # stored once), and ``fleet_state``, the console's plan, clocks and roster.

@@ -76,7 +76,7 @@ from tabletop.classroom.fleet.tls import RetryLog, hung_up, why_lost, why_unreac
 from tabletop.classroom.roster import Roster
 from tabletop.classroom.rotation import GAME_TITLES, Plan, RotationClock
 from tabletop.engine.errors import BadInput, DeviceError, TabletopError
-from tabletop.printables.badges import Student
+from tabletop.classroom.students import Student
 from tabletop.store import FILE_NAME, Journal, SeatInfo, write_seats
 
 log = logging.getLogger(__name__)
