@@ -75,8 +75,8 @@ from tabletop.classroom.fleet.messages import (
 from tabletop.classroom.fleet.tls import RetryLog, hung_up, why_lost, why_unreachable
 from tabletop.classroom.roster import Roster
 from tabletop.classroom.rotation import GAME_TITLES, Plan, RotationClock
-from tabletop.engine.errors import BadInput, DeviceError, TabletopError
 from tabletop.classroom.students import Student
+from tabletop.engine.errors import BadInput, DeviceError, TabletopError
 from tabletop.store import FILE_NAME, Journal, SeatInfo, write_seats
 
 log = logging.getLogger(__name__)
