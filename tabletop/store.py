@@ -20,7 +20,8 @@ and each match's ``session`` (the lesson it belongs to). :mod:`tabletop.classroo
 reads and writes those; this module only owns the file and its schema.
 
 Schema version 4 adds the classroom fleet's tables: ``outbox`` (a station's results
-waiting for the teacher's console to say it stored them), ``fleet_results`` and ``fleet_state`` (the teacher's console).
+waiting for the teacher's console to say it stored them), ``fleet_results`` and
+``fleet_state`` (the teacher's console).
 :attr:`Journal.on_finished` lets the fleet add a finished game's result to the outbox
 inside the transaction that finishes it, so a result is never lost nor queued twice.
 
