@@ -39,6 +39,7 @@ APT_PACKAGES=(
     'libzbar0|libzbar0t64'  # pyzbar's QR decoder
     fonts-droid-fallback
     poppler-utils      # pdftoppm: printables are checked by reading them back
+    espeak-ng          # spoken prompts (tabletop/ui/speech.py)
     libegl1 libgles2 libgbm1  # SDL's KMS/DRM screen driver
     rsync              # copies the project to /opt/tabletop
 )

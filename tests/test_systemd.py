@@ -240,7 +240,13 @@ def test_station_plan() -> None:
     assert done.returncode == 0, done.stderr
     plan = commands(done.stdout)
     apt = one(plan, r"apt-get install")
-    for package in ("python3-venv", "python3-picamera2", "libzbar0", "fonts-droid-fallback"):
+    for package in (
+        "python3-venv",
+        "python3-picamera2",
+        "libzbar0",
+        "fonts-droid-fallback",
+        "espeak-ng",
+    ):
         assert f" {package}" in apt
     assert "mosquitto" not in apt
     if subprocess.run(["id", "-u", "tabletop"], capture_output=True).returncode != 0:
