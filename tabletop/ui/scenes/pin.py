@@ -18,11 +18,11 @@ import math
 import pygame
 
 from tabletop.ui.app import Context, Scene
-from tabletop.ui.input import Back, InputEvent, Key, Tap
+from tabletop.ui.input import InputEvent, Key
 from tabletop.ui.prefs import PIN_LENGTH, PinGate
-from tabletop.ui.scenes.common import header
+from tabletop.ui.scenes.common import header, route_to_press
 from tabletop.ui.theme import Metrics
-from tabletop.ui.widgets import Button, hit
+from tabletop.ui.widgets import Button
 
 KEYS = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "clear", "0", "delete")
 KEY_LABELS = {"clear": "Clear", "delete": "\u2190"}
@@ -104,17 +104,12 @@ class PinPad(Scene):
         )
 
     def handle(self, event: InputEvent) -> None:
-        if isinstance(event, Back):
-            self.stack.pop(None)
-        elif isinstance(event, Key) and event.text.isdigit():
+        if isinstance(event, Key) and event.text.isdigit():
             self.press(f"key.{event.text}")
         elif isinstance(event, Key) and event.name == "backspace":
             self.press("key.delete")
-        elif isinstance(event, Tap):
-            button = hit(self.buttons, event.pos)
-            if button is not None and button.enabled:
-                self.ctx.sounds.play("tap")
-                self.press(button.name)
+        else:
+            route_to_press(self, event, "cancel")
 
     def press(self, name: str) -> None:
         if name == "cancel":

@@ -22,10 +22,10 @@ import pygame
 from tabletop.classroom import report
 from tabletop.engine.errors import TabletopError
 from tabletop.ui.app import Context, Scene
-from tabletop.ui.input import Back, InputEvent, Tap
-from tabletop.ui.scenes.common import header
+from tabletop.ui.input import InputEvent
+from tabletop.ui.scenes.common import header, route_to_press
 from tabletop.ui.theme import Color, Metrics
-from tabletop.ui.widgets import Button, hit
+from tabletop.ui.widgets import Button
 
 log = logging.getLogger(__name__)
 
@@ -234,13 +234,7 @@ class ReportScene(Scene):
     # -- input -----------------------------------------------------------------------------
 
     def handle(self, event: InputEvent) -> None:
-        if isinstance(event, Back):
-            self.press("back")
-        elif isinstance(event, Tap):
-            button = hit(self.buttons, event.pos)
-            if button is not None and button.enabled:
-                self.ctx.sounds.play("tap")
-                self.press(button.name)
+        route_to_press(self, event, "back")
 
     def press(self, name: str) -> None:
         if name == "back":

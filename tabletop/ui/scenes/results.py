@@ -9,11 +9,12 @@ import pygame
 from tabletop.games.mathe_meister import MODE_NAMES, score_sheet
 from tabletop.highscores import Recorded
 from tabletop.ui.app import Context, Scene
-from tabletop.ui.input import Back, InputEvent, Tap
+from tabletop.ui.input import InputEvent
+from tabletop.ui.scenes.common import route_to_press
 from tabletop.ui.scenes.mm_solo import MMMatch, draw_score_table
 from tabletop.ui.sheet import SheetGeometry, SheetLook, draw_sheet
 from tabletop.ui.theme import Metrics
-from tabletop.ui.widgets import Button, hit
+from tabletop.ui.widgets import Button
 
 GAME = "mathe-meister"
 
@@ -61,13 +62,7 @@ class ResultsScene(Scene):
         self.look = SheetLook(sheet, self.match.settings, self.card)
 
     def handle(self, event: InputEvent) -> None:
-        if isinstance(event, Back):
-            self.press("home")
-        elif isinstance(event, Tap):
-            button = hit(self.buttons, event.pos)
-            if button is not None and button.enabled:
-                self.ctx.sounds.play("tap")
-                self.press(button.name)
+        route_to_press(self, event, "home")
 
     def press(self, name: str) -> None:
         from tabletop.ui.scenes.home import HomeScene

@@ -7,11 +7,11 @@ from typing import Any
 import pygame
 
 from tabletop.ui.app import Scene
-from tabletop.ui.input import Back, InputEvent, Tap
-from tabletop.ui.scenes.common import Confirm, header
+from tabletop.ui.input import InputEvent
+from tabletop.ui.scenes.common import Confirm, header, route_to_press
 from tabletop.ui.scenes.pin import PinPad
 from tabletop.ui.theme import Metrics
-from tabletop.ui.widgets import Button, hit
+from tabletop.ui.widgets import Button
 
 
 class SettingsScene(Scene):
@@ -109,13 +109,7 @@ class SettingsScene(Scene):
         self.buttons = b
 
     def handle(self, event: InputEvent) -> None:
-        if isinstance(event, Back):
-            self.stack.pop()
-        elif isinstance(event, Tap):
-            button = hit(self.buttons, event.pos)
-            if button is not None and button.enabled:
-                self.ctx.sounds.play("tap")
-                self.press(button.name)
+        route_to_press(self, event, "back")
 
     def press(self, name: str) -> None:
         prefs = self.ctx.prefs.prefs
