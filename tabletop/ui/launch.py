@@ -217,7 +217,7 @@ def run_app(options: AppOptions) -> int:
 
     if restore_rotation(ctx) is not None:  # a rotation was running when the device stopped
         ctx.session = ctx.rotation.stored.session or ctx.session
-    from tabletop.classroom.fleet.station import start_app_fleet
+    from tabletop.ui.fleet import start_app_fleet
 
     ctx.fleet = start_app_fleet(ctx, options.fleet)  # None: this device runs alone
     app = App(ctx, window, seat_queue=seat_queue, vision_queue=vision_queue)

@@ -33,11 +33,11 @@ from tabletop.classroom.fleet.station import (
     StationFleet,
     StationLink,
     Unreachable,
-    start_app_fleet,
 )
 from tabletop.classroom.rotation import Plan, RotationClock, Station, running_rotation
 from tabletop.store import Journal
 from tabletop.ui.app import App
+from tabletop.ui.fleet import start_app_fleet
 from tabletop.ui.scenes.rotation import FOLLOWS, RotationControl, StationScene, rotation_menu
 from tests.fleet.clients import raw_client
 from tests.ui.scenery import FakeClock, make_app

@@ -48,7 +48,6 @@ from tabletop.classroom.fleet.messages import (
     ClockMessage,
     PlanMessage,
     RosterMessage,
-    Standing,
     StatusMessage,
     encode,
     parse,
@@ -638,85 +637,7 @@ class StationFleet:
         self.link.close()
 
 
-# -- the app ---------------------------------------------------------------------------------
-
-
-class AppHost:
-    """The touchscreen app as a :class:`Host` (``ctx``: its Context). UI modules are
-    imported when used, so a simulated station never loads pygame."""
-
-    def __init__(self, ctx: Any) -> None:
-        self.ctx = ctx
-
-    def _runner(self) -> Any:
-        from tabletop.ui.scenes.rotation import RotationRunner
-
-        runner = self.ctx.rotation
-        return runner if isinstance(runner, RotationRunner) and not runner.finished else None
-
-    def fleet_plan(self) -> str | None:
-        runner = self._runner()
-        return fleet_plan_id(runner.stored.name) if runner is not None else None
-
-    def follow(self, plan: PlanMessage, station: int, clock: RotationClock) -> None:
-        from tabletop.classroom.rotation import start_rotation
-        from tabletop.ui.scenes.rotation import finish_games, run_rotation
-
-        ctx, runner = self.ctx, self._runner()
-        if runner is not None and self.fleet_plan() == plan.id and runner.station == station:
-            runner.adopt(clock)
-            return
-        if clock.now(ctx.wall()).done:  # over already: nothing to start
-            if runner is not None and self.fleet_plan() is not None:
-                runner.end()
-            return
-        if runner is not None:  # another rotation: its games end for time, as at time up
-            finish_games(ctx)
-        stored = start_rotation(
-            ctx.journal,
-            plan.plan,
-            station,
-            session=plan.session or ctx.session,
-            name=FLEET_NAME + plan.id,
-            now=ctx.wall,
-            clock=clock,
-        )
-        if plan.session:
-            ctx.session = plan.session
-        run_rotation(ctx, stored)
-        log.info(
-            "fleet: rotation %d follows plan %s as station %d", stored.id, plan.id, station + 1
-        )
-
-    def leave(self) -> None:
-        runner = self._runner()
-        if runner is not None and self.fleet_plan() is not None:
-            log.info("fleet: the teacher's rotation is over here")
-            runner.end()
-
-    def roster(self, message: RosterMessage) -> None:
-        from tabletop.classroom.roster import Roster
-        from tabletop.classroom.students import Student
-        from tabletop.engine.errors import TabletopError
-
-        students = [Student(s.id, s.name, s.group) for s in message.students]
-        try:
-            report = Roster(self.ctx.journal).import_students(students, replace=True)
-        except TabletopError as exc:
-            log.error("fleet: the class list was not taken: %s: %s", exc.code, exc.message)
-            return
-        log.info("fleet: class list from the teacher: %s", report.sentence())
-
-    def notice(self, text: str) -> None:
-        self.ctx.notices.append(text)
-
-    def status(self) -> dict[str, Any]:
-        runner = self._runner()
-        fields = rotation_status(runner.stored, runner.moment) if runner is not None else {}
-        game = top_game(self.ctx.stack)
-        if game is not None:
-            fields["game"], fields["standings"] = game
-        return fields
+# -- the rotation --------------------------------------------------------------------------
 
 
 def rotation_status(stored: StoredRotation, now: Moment) -> dict[str, Any]:
@@ -732,50 +653,6 @@ def rotation_status(stored: StoredRotation, now: Moment) -> dict[str, Any]:
     }
 
 
-def top_game(scenes: Any) -> tuple[str, tuple[Standing, ...]] | None:
-    """The topmost game still being played among ``scenes``: its game id and standings
-    (names from its save's seats), or None."""
-    for scene in reversed(list(scenes)):
-        save = getattr(scene, "save", None)
-        standings = getattr(scene, "standings", None)
-        if save is None or not callable(standings) or getattr(save, "finished", False):
-            continue
-        try:
-            result = standings()
-        except Exception as exc:  # a half-built screen: no standings yet
-            log.debug("fleet: no standings from %s: %s", type(scene).__name__, exc)
-            return str(save.game), ()
-        names = [str(n) for n in getattr(save, "names", [])]
-        rows = tuple(
-            Standing(names[i] if i < len(names) else f"Player {i + 1}", str(score), int(place))
-            for i, (score, place) in enumerate(zip(result.scores, result.places, strict=False))
-        )
-        return str(save.game), rows[:8]
-    return None
-
-
-def start_app_fleet(ctx: Any, explicit: Any = None) -> StationFleet | None:
-    """At the app's start: join the fleet if a fleet file is given or found
-    (:func:`config.find_config`), hooking the journal's finished games to the outbox;
-    None when the device runs alone (or its fleet file is unreadable, said on screen)."""
-    from tabletop.classroom.fleet.config import find_config
-
-    try:
-        config = find_config(explicit)
-        if config is None:
-            return None
-        outbox = Outbox(ctx.journal.db, config.device, config.topics, now=ctx.wall)
-        link = StationLink(config, outbox, wall=ctx.wall)
-    except BadInput as exc:
-        log.error("fleet: %s: %s", exc.code, exc.message)
-        ctx.notices.append("The fleet file cannot be used: this station runs on its own.")
-        return None
-    ctx.journal.on_finished = outbox.on_finished
-    fleet = StationFleet(link, AppHost(ctx), clock=ctx.clock)
-    link.start()
-    return fleet
-
-
 def fleet_plan_id(name: str) -> str | None:
     """The console's plan id in a stored plan's name (``fleet:<id>``), or None."""
     return name[len(FLEET_NAME) :] if name.startswith(FLEET_NAME) else None
@@ -786,7 +663,6 @@ __all__ = [
     "FLEET_NAME",
     "REFUSED",
     "UNREACHABLE",
-    "AppHost",
     "Connected",
     "Disconnected",
     "Host",
@@ -796,6 +672,4 @@ __all__ = [
     "Unreachable",
     "fleet_plan_id",
     "rotation_status",
-    "start_app_fleet",
-    "top_game",
 ]
