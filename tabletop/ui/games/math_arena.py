@@ -127,6 +127,11 @@ HOW = {
 }
 
 
+def said_as(operator: str, cards: Sequence[str]) -> str:
+    """The engine's ``5 - 2 = 3`` as the screen shows it, with a real minus sign."""
+    return explain(operator, cards).replace(" - ", " \u2212 ")
+
+
 def card_label(card: str) -> str:
     """``10♥``: what a card button says."""
     return card[:-1] + SUIT_SYMBOLS[card[-1]]
@@ -1016,7 +1021,7 @@ class ArenaScene(Scene):
         self.save.checked(seat, ok)
         log.info("math-arena: seat %d says %d, the pair makes %d", seat + 1, value, right)
         self.ctx.sounds.play("good" if ok else "wrong")
-        how = explain(op, (pair[0], pair[1]))
+        how = said_as(op, (pair[0], pair[1]))
         if ok:
             self.say(f"{self.name(seat)}: {how}. Right!")
         else:
@@ -1740,7 +1745,7 @@ class ArenaScene(Scene):
                 return f"{a} and {b}: your value?", p.selected, True
             if op is not None:
                 said, right = self.said[seat], play_value(op, (pair[0], pair[1]))
-                text = explain(op, (pair[0], pair[1]))
+                text = said_as(op, (pair[0], pair[1]))
                 if said == right:
                     return f"{text} \u2713", p.good, True
                 return f"{text} (not {said})", p.bad, True
@@ -1748,7 +1753,7 @@ class ArenaScene(Scene):
             op = self.state.operator if self.phase == "reveal" else self._round_operator()
             if op is not None:
                 win = " wins!" if seat in self.winners and self.phase == "result" else ""
-                return explain(op, (pair[0], pair[1])) + win, p.good if win else p.ink, bool(win)
+                return said_as(op, (pair[0], pair[1])) + win, p.good if win else p.ink, bool(win)
         if self.phase == "leftover" and seat in self.state.tied:
             card = pair[0]
             return (
