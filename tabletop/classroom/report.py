@@ -703,6 +703,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     p.add_argument("--csv", type=Path, default=None, help="write the CSV here")
     p.add_argument("--pdf", type=Path, default=None, help="write the PDF here")
     p.add_argument("--paper", choices=("a4", "letter"), default="a4")
+    p.add_argument(
+        "--skills",
+        type=Path,
+        default=None,
+        help="write the skills CSV here: per student and skill, answers checked and right "
+        "and each kind of mistake with an example",
+    )
     p.set_defaults(run=run)
 
 
@@ -738,13 +745,19 @@ def run(args: argparse.Namespace) -> int:
         else:
             session = None
         rows = gather(journal, session)
+        if args.skills is not None and rows:
+            from tabletop.classroom.skills import gather_skills, write_skills_csv
+
+            skill_rows = gather_skills(journal, session)
+            write_skills_csv(skill_rows, args.skills)
+            print(f"wrote {args.skills} ({_count(len(skill_rows), 'student skill')})")
     finally:
         journal.close()
     if not rows:
         print(f"no finished games in {path} yet: nothing written")
         return 0
     csv_out, pdf_out = args.csv, args.pdf
-    if csv_out is None and pdf_out is None:
+    if csv_out is None and pdf_out is None and args.skills is None:
         stem = file_stem(session)
         csv_out, pdf_out = Path(f"{stem}.csv"), Path(f"{stem}.pdf")
     groups = len({r.group for r in rows})

@@ -68,7 +68,14 @@ from tabletop.ui.app import Context, Scene
 from tabletop.ui.games import start_card_camera, stop_card_camera
 from tabletop.ui.input import Back, CardSeen, CardsSeen, InputEvent, SeatPressed, Tap
 from tabletop.ui.messages import FALLBACK
-from tabletop.ui.saves import DemoTable, GameSave, keyed_dealer, seat_infos, standings_result
+from tabletop.ui.saves import (
+    DemoTable,
+    GameSave,
+    demo_seats,
+    keyed_dealer,
+    seat_infos,
+    standings_result,
+)
 from tabletop.ui.scenes.common import Confirm, header, home_and_again, route_to_press
 from tabletop.ui.scenes.names import NameScene
 from tabletop.ui.scenes.rules import ChoiceGrid, RulesPage, RulesScene
@@ -1560,6 +1567,7 @@ def run_demo(
     scene = app.stack.top
     if not isinstance(scene, AttackScene):
         raise RuntimeError("the game screen did not open")
+    demo_seats(scene.save)  # the demo's bots are never in a report
     names = scene.names
     dealer = keyed_dealer(seed, deck)
     players = tuple(MathAttackBot(level, seed + i, rollouts) for i, level in enumerate(bots))
