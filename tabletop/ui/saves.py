@@ -306,9 +306,7 @@ def demo_seats(save: GameSave, child: int | None = None) -> None:
     """A demo's seats in the journal: every seat a demo's bot plays is journaled as a
     bot (reports leave bots out, issue 24), but ``child``'s (the ``--child`` demo's
     guest child). The screens keep their own idea of who is a bot."""
-    save.set_seats(
-        [s if s.seat == child else replace(s, bot=s.bot or "demo") for s in save.seats]
-    )
+    save.set_seats([s if s.seat == child else replace(s, bot=s.bot or "demo") for s in save.seats])
 
 
 # -- the demos' journal (``tabletop demo --game G --seed S --data DIR``) ----------------------
@@ -369,8 +367,8 @@ class DemoTable:
 __all__ = [
     "LABEL",
     "DemoTable",
-    "demo_seats",
     "GameSave",
+    "demo_seats",
     "keep_one_unfinished",
     "keyed_dealer",
     "one_write",

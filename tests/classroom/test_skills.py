@@ -68,7 +68,7 @@ def test_skills_gather_per_student_and_skill(tmp_path: Path) -> None:
     assert ana.sentence() == "Another operation (2 of 3): 7 x 8: answered 15, which is 7 + 8"
     assert rows[1].common == "sign"
     every = gather_skills(journal)
-    assert [(r.session, r.checked, r.right) for r in every][0] == ("all", 7, 3)
+    assert (every[0].session, every[0].checked, every[0].right) == ("all", 7, 3)
 
 
 def test_skills_trend_over_sessions(tmp_path: Path) -> None:
@@ -85,9 +85,18 @@ def test_skills_csv_columns_and_rows(tmp_path: Path) -> None:
     text = skills_csv_text(gather_skills(journal, A))
     rows = list(csv.reader(io.StringIO(text)))
     assert tuple(rows[0]) == SKILLS_CSV_COLUMNS
-    assert rows[
-        0
-    ] == "session,group,student_id,name,skill,checked,right,error_kind,count,example".split(",")
+    assert rows[0] == [
+        "session",
+        "group",
+        "student_id",
+        "name",
+        "skill",
+        "checked",
+        "right",
+        "error_kind",
+        "count",
+        "example",
+    ]
     assert rows[1:] == [
         [
             A,
@@ -243,3 +252,21 @@ def test_skills_demo_bots_never_in_report(
         assert seats and all(s.bot for s in seats)
     finally:
         journal.close()
+
+
+def test_skills_mecs_equation_as_question() -> None:
+    """MECS-2: an equation of cards that reads as a sum worked out is a question and an
+    answer (one side numbers and + - x ÷, the other one number); other shapes are not."""
+    from tabletop.classroom.mistakes import classify
+    from tabletop.ui.games.mecs.table import equation_question
+
+    found = equation_question("2 + 3 X 4 EQ 2 0".split())
+    assert found is not None
+    q, given = found
+    assert (q.skill, q.text, q.answer, given) == ("order", "2 + 3 x 4", 14, 20)
+    mistake = classify(q, given)
+    assert mistake is not None and mistake.kind == "order"
+    swapped = equation_question("6 3 EQ 9 X 7".split())
+    assert swapped is not None and swapped[0].skill == "equations" and swapped[1] == 63
+    for cards in ("LP 2 RP EQ 2", "2 EQ 2", "4 DIV 0 EQ 1", "2 X EQ 4 1", "1 + 1"):
+        assert equation_question(cards.split()) is None

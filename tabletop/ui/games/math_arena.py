@@ -56,12 +56,14 @@ import re
 import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
 from typing import Any, TextIO
 
 import pygame
 
 from tabletop.bots.math_arena import MathArenaBot
+from tabletop.classroom.mistakes import OP_SKILLS, Question, question
 from tabletop.engine.codec import digest
 from tabletop.engine.errors import TabletopError
 from tabletop.engine.match import Match
@@ -1064,6 +1066,7 @@ class ArenaScene(Scene):
         assert op is not None
         a, b = sorted((pip_value(c) for c in self.pairs[seat] if c), reverse=True)
         self.asking = ("value", seat)
+        self.asked_at = self.ctx.clock()  # for the seconds the answer took (issue 24)
         self.stack.push(
             NumPad(
                 self.ctx,
@@ -1087,6 +1090,12 @@ class ArenaScene(Scene):
         self.said[seat] = value
         self.save.app["table"] = self.record()
         self.save.checked(seat, ok)
+        self.save.answered(
+            seat,
+            value_question(op, (pair[0], pair[1])),
+            value,
+            seconds=self.ctx.clock() - getattr(self, "asked_at", self.ctx.clock()),
+        )
         log.info("math-arena: seat %d says %d, the pair makes %d", seat + 1, value, right)
         self.ctx.sounds.play("good" if ok else "wrong")
         how = explain(op, (pair[0], pair[1]))
@@ -2100,6 +2109,14 @@ def rules_scene(ctx: Context) -> RulesScene:
 def setup_scene(ctx: Context) -> Scene:
     """The game's first screen (Home pushes it)."""
     return ArenaSetup(ctx)
+
+
+def value_question(operator: str, cards: tuple[str, str]) -> Question:
+    """The sum a value asks (issue 24), as :func:`explain` says it: the King adds, the
+    Queen asks what is left when the smaller goes into the larger, the Jack takes away."""
+    a, b = sorted((pip_value(c) for c in cards), reverse=True)
+    op = {"K": "+", "Q": "/"}.get(operator[:-1], "-")
+    return question(OP_SKILLS[op], [a, b], [op], right=Fraction(play_value(operator, cards)))
 
 
 def resume_scene(
