@@ -260,13 +260,13 @@ def test_skills_mecs_equation_as_question() -> None:
     from tabletop.classroom.mistakes import classify
     from tabletop.ui.games.mecs.table import equation_question
 
-    found = equation_question("2 + 3 X 4 EQ 2 0".split())
+    found = equation_question(["2", "+", "3", "X", "4", "EQ", "2", "0"])
     assert found is not None
     q, given = found
     assert (q.skill, q.text, q.answer, given) == ("order", "2 + 3 x 4", 14, 20)
     mistake = classify(q, given)
     assert mistake is not None and mistake.kind == "order"
-    swapped = equation_question("6 3 EQ 9 X 7".split())
+    swapped = equation_question(["6", "3", "EQ", "9", "X", "7"])
     assert swapped is not None and swapped[0].skill == "equations" and swapped[1] == 63
     for cards in ("LP 2 RP EQ 2", "2 EQ 2", "4 DIV 0 EQ 1", "2 X EQ 4 1", "1 + 1"):
         assert equation_question(cards.split()) is None
