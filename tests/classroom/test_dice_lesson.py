@@ -54,13 +54,15 @@ def test_dice_lesson_sentences() -> None:
     fair = fairness([1, 2, 3, 4, 5, 6] * 100)
     assert fair.rolls == 600 and fair.counts == (100,) * 6 and fair.fair
     assert fair.sentence() == (
-        "after 600 rolls these dice look fair: fair dice give counts this uneven about 10 times in 10"
+        "after 600 rolls these dice look fair: "
+        "fair dice give counts this uneven about 10 times in 10"
     )
     # 600 rolls, 100 expected each: chi2 = (100 + 100 + 144 + 144) / 100 = 4.88, p = 0.43
     some = fairness([1] * 110 + [2] * 90 + [3] * 100 + [4] * 100 + [5] * 112 + [6] * 88)
     assert some.chi2 == Fraction(488, 100)
     assert some.sentence() == (
-        "after 600 rolls these dice look fair: fair dice give counts this uneven about 4 times in 10"
+        "after 600 rolls these dice look fair: "
+        "fair dice give counts this uneven about 4 times in 10"
     )
     loaded = fairness([6] * 40 + [1, 2, 3, 4, 5] * 8)
     assert loaded.fair is False
