@@ -107,7 +107,9 @@ def fairness(values: Iterable[int]) -> Fairness:
 
 def odds(p: float) -> str:
     """A probability in a class's words: "about 4 times in 10", "about 3 times in 100",
-    "less than 1 time in 1000"."""
+    "less than 1 time in 1000", "almost every time"."""
+    if p >= 0.95:
+        return "almost every time"
     for scale in (10, 100, 1000):
         n = round(p * scale)
         if n >= 1:

@@ -55,7 +55,7 @@ def test_dice_lesson_sentences() -> None:
     assert fair.rolls == 600 and fair.counts == (100,) * 6 and fair.fair
     assert fair.sentence() == (
         "after 600 rolls these dice look fair: "
-        "fair dice give counts this uneven about 10 times in 10"
+        "fair dice give counts this uneven almost every time"
     )
     # 600 rolls, 100 expected each: chi2 = (100 + 100 + 144 + 144) / 100 = 4.88, p = 0.43
     some = fairness([1] * 110 + [2] * 90 + [3] * 100 + [4] * 100 + [5] * 112 + [6] * 88)
@@ -79,6 +79,7 @@ def test_dice_lesson_odds_words() -> None:
     assert odds(0.012) == "about 1 time in 100"
     assert odds(0.003) == "about 3 times in 1000"
     assert odds(0.0001) == "less than 1 time in 1000"
+    assert odds(0.97) == "almost every time"
 
 
 def test_dice_lesson_dice_kept_in_the_journal(tmp_path: Path) -> None:
