@@ -50,6 +50,13 @@ SKILLS_CSV_COLUMNS = (
     "example",
 )
 TREND_SESSIONS = 5  # the trend shows this many of the newest sessions
+# The skills grid's colours (Okabe-Ito, safe for colour-blind eyes), always with the word.
+LEVEL_COLOURS = {
+    "secure": (0, 114, 178),  # blue: 4 of 5 right or more
+    "growing": (230, 159, 0),  # orange: half right or more
+    "practise": (213, 94, 0),  # vermillion: fewer than half right
+    "no answers": (205, 205, 210),
+}
 
 
 def answer_record(
@@ -165,18 +172,42 @@ def trend(
 ) -> list[tuple[str, int, int]]:
     """(session, checked, right) of one student (by id; a guest by ``name``) in one
     skill over the newest ``last`` sessions they answered in, oldest first."""
-    per: dict[str, list[int]] = {}
+    return trends(journal, last).get((student, "" if student else name, skill), [])
+
+
+def trends(
+    journal: Journal, last: int = TREND_SESSIONS
+) -> dict[tuple[str, str, str], list[tuple[str, int, int]]]:
+    """Every trend at once: (student id, guest name or "", skill) -> (session, checked,
+    right) over the newest ``last`` sessions of each, oldest first."""
+    per: dict[tuple[str, str, str], dict[str, list[int]]] = {}
     started: dict[str, float] = {}
     for stored in _answers(journal, None):
-        _, session, s, who, shown, _, given, answer, at, _ = stored
-        if s != skill or (who != student if student else (who or shown != name)):
-            continue
-        tally = per.setdefault(session, [0, 0])
+        _, session, skill, who, shown, _, given, answer, at, _ = stored
+        key = (who or "", "" if who else shown, skill)
+        tally = per.setdefault(key, {}).setdefault(session, [0, 0])
         tally[0] += 1
-        tally[1] += int(given == answer)
+        tally[1] += int(_same(given, answer))
         started[session] = max(started.get(session, at), at)
-    newest = sorted(per, key=lambda s: started[s])[-last:]
-    return [(s, per[s][0], per[s][1]) for s in newest]
+    out = {}
+    for key, sessions in per.items():
+        newest = sorted(sessions, key=lambda s: started[s])[-last:]
+        out[key] = [(s, sessions[s][0], sessions[s][1]) for s in newest]
+    return out
+
+
+def level(checked: int, right: int) -> str:
+    """A word for how a skill goes (shown with its colour, :data:`LEVEL_COLOURS`)."""
+    if checked == 0:
+        return "no answers"
+    share = Fraction(right, checked)
+    return (
+        "secure"
+        if share >= Fraction(4, 5)
+        else "growing"
+        if share >= Fraction(1, 2)
+        else "practise"
+    )
 
 
 def trend_text(points: Sequence[tuple[str, int, int]]) -> str:
@@ -199,6 +230,13 @@ def _answers(journal: Journal, session: str | None) -> list[tuple[Any, ...]]:
         args,
     ).fetchall()
     return [tuple(r) for r in rows]
+
+
+def _same(given: str, answer: str) -> bool:
+    try:
+        return Fraction(given) == Fraction(answer)
+    except (ValueError, ZeroDivisionError):
+        return False
 
 
 def _count(row: SkillRow, stored: tuple[Any, ...]) -> None:
@@ -260,6 +298,7 @@ def write_skills_csv(rows: Iterable[SkillRow], file: TextIO | Path | str) -> Non
 
 
 __all__ = [
+    "LEVEL_COLOURS",
     "SKILLS_CSV_COLUMNS",
     "TREND_SESSIONS",
     "SkillRow",
@@ -267,7 +306,9 @@ __all__ = [
     "gather_skills",
     "question_of",
     "skills_csv_text",
+    "level",
     "trend",
     "trend_text",
+    "trends",
     "write_skills_csv",
 ]

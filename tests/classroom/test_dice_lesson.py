@@ -54,8 +54,7 @@ def test_dice_lesson_sentences() -> None:
     fair = fairness([1, 2, 3, 4, 5, 6] * 100)
     assert fair.rolls == 600 and fair.counts == (100,) * 6 and fair.fair
     assert fair.sentence() == (
-        "after 600 rolls these dice look fair: "
-        "fair dice give counts this uneven almost every time"
+        "after 600 rolls these dice look fair: fair dice give counts this uneven almost every time"
     )
     # 600 rolls, 100 expected each: chi2 = (100 + 100 + 144 + 144) / 100 = 4.88, p = 0.43
     some = fairness([1] * 110 + [2] * 90 + [3] * 100 + [4] * 100 + [5] * 112 + [6] * 88)
