@@ -20,7 +20,7 @@ def report_app():
 
 
 def test_skills_screen_shows_each_childs_most_common_mistake() -> None:
-    app, scene = report_app()
+    _, scene = report_app()
     assert scene.target("view").label == "Skills"
     scene.press("view")
     assert scene.view == "skills" and scene.target("view").label == "Games"
