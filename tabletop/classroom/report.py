@@ -356,6 +356,7 @@ def report_pdf(
     session: str | None,
     paper: str = "a4",
     made: str | None = None,
+    skills: Any = None,
 ) -> FPDF:
     """The printable report: a summary page of every group, then each group on its own
     page(s): its table (one line per student per game) and two bar charts (answers right
@@ -441,6 +442,10 @@ def report_pdf(
         )
         page.gap(4)
         page.points_charts(members)
+    if skills is not None:  # issue 24: the skills grid and the dice-fairness page
+        from tabletop.classroom.skills import add_skills_pages
+
+        add_skills_pages(page, skills)
     return pdf
 
 
@@ -659,13 +664,14 @@ def save_report(
     *,
     session: str | None,
     paper: str = "a4",
+    skills: Any = None,
 ) -> tuple[Path, Path]:
     """Write ``report-<session>.csv`` and ``.pdf`` into ``folder`` (made if needed), each
     synced to disk before this returns (a USB stick may be pulled out right after)."""
     stem = file_stem(session)
     csv_path, pdf_path = folder / f"{stem}.csv", folder / f"{stem}.pdf"
     write_csv(rows, csv_path)
-    write_pdf(report_pdf(rows, session=session, paper=paper), pdf_path)
+    write_pdf(report_pdf(rows, session=session, paper=paper, skills=skills), pdf_path)
     return csv_path, pdf_path
 
 
@@ -745,6 +751,11 @@ def run(args: argparse.Namespace) -> int:
         else:
             session = None
         rows = gather(journal, session)
+        extra = None
+        if args.pdf is not None or (args.csv is None and args.skills is None):
+            from tabletop.classroom.skills import skills_pages
+
+            extra = skills_pages(journal, session)
         if args.skills is not None and rows:
             from tabletop.classroom.skills import gather_skills, write_skills_csv
 
@@ -765,7 +776,7 @@ def run(args: argparse.Namespace) -> int:
         write_csv(rows, csv_out)
         print(f"wrote {csv_out} ({_count(len(rows), 'row')}, {session_title(session)})")
     if pdf_out is not None:
-        pdf = report_pdf(rows, session=session, paper=args.paper)
+        pdf = report_pdf(rows, session=session, paper=args.paper, skills=extra)
         write_pdf(pdf, pdf_out)
         print(
             f"wrote {pdf_out} ({_count(pdf.pages_count, 'page')}, "

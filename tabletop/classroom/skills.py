@@ -26,6 +26,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, TextIO
 
+from tabletop.classroom.dice_lesson import Fairness
 from tabletop.classroom.mistakes import (
     KINDS,
     SKILLS,
@@ -267,6 +268,257 @@ def _count(row: SkillRow, stored: tuple[Any, ...]) -> None:
     row.examples.setdefault(mistake.kind, mistake.example)
 
 
+# -- PDF -------------------------------------------------------------------------------------
+
+
+@dataclass
+class SkillsPages:
+    """What the printed report's skills and dice pages show (read while the journal is
+    open, drawn later by :func:`add_skills_pages`)."""
+
+    rows: list[SkillRow]
+    trends: dict[tuple[str, str, str], list[tuple[str, int, int]]]
+    dice: Fairness
+
+
+def skills_pages(journal: Journal, session: str | None) -> SkillsPages:
+    from tabletop.classroom.dice_lesson import fairness, read_dice
+
+    return SkillsPages(
+        gather_skills(journal, session), trends(journal), fairness(read_dice(journal, session))
+    )
+
+
+LEVEL_WORDS = {  # the grid's legend
+    "secure": "4 of 5 right or more",
+    "growing": "half right or more",
+    "practise": "fewer than half right",
+}
+
+
+def add_skills_pages(page: Any, extra: SkillsPages) -> None:
+    """The printed report's last pages (``page``: the class report's page cursor): the
+    skills grid (a row per student, a column per skill; each cell right of checked and a
+    level word on its colour-blind-safe colour), each student's most common mistake per
+    skill with the trend, then the dice-fairness page."""
+    from tabletop.classroom.report import MUTED, group_title
+
+    if extra.rows:
+        page.new("Skills")
+        page.heading("Skills: what each child found hard")
+        students: dict[tuple[str, str, str], dict[str, SkillRow]] = {}
+        for r in extra.rows:
+            students.setdefault((r.group, r.student, r.name), {})[r.skill] = r
+        used = [k for k in SKILLS if any(k in cells for cells in students.values())]
+        used += sorted({r.skill for r in extra.rows} - set(used))
+        _grid(page, students, used)
+        page.gap(3)
+        _legend(page)
+        page.gap(5)
+        page.line(
+            "The most common mistake per skill, and the trend over the last lessons", 12, bold=True
+        )
+        for r in extra.rows:
+            key = (r.student, "" if r.student else r.name, r.skill)
+            kind = r.common
+            mistake = "No mistakes." if kind is None else f"{KINDS[kind][0]}: {r.examples[kind]}"
+            if kind is not None and r.kinds[kind] > 1:
+                mistake = f"{KINDS[kind][0]} ({r.kinds[kind]} times): {r.examples[kind]}"
+            _mistake_row(
+                page,
+                [
+                    f"{r.name} ({group_title(r.group)})",
+                    SKILLS.get(r.skill, r.skill),
+                    f"{r.right} of {r.checked} right",
+                    f"trend {trend_text(extra.trends.get(key, []))}",
+                ],
+                mistake,
+            )
+        page.gap(3)
+        page.paragraph(
+            "Kinds of mistake: "
+            + "; ".join(f"{title}: {meaning}" for title, meaning in KINDS.values())
+            + ".",
+            8.5,
+            MUTED,
+        )
+    _dice_page(page, extra.dice)
+
+
+def _grid(
+    page: Any, students: dict[tuple[str, str, str], dict[str, SkillRow]], used: list[str]
+) -> None:
+    from tabletop.classroom.report import INK, ROW_H
+    from tabletop.printables.pdf import fit_text
+
+    pdf, x0 = page.pdf, 15.0
+    name_w = page.inner * 0.2
+    cell_w = (page.inner - name_w) / max(1, len(used))
+    cell_h = ROW_H * 1.7
+
+    def head() -> None:
+        fit_text(
+            pdf, "Student", x0 + 1.5, page.y + 3, name_w - 3, ROW_H, size=10, bold=True, align="L"
+        )
+        for i, skill in enumerate(used):
+            title = SKILLS.get(skill, skill)
+            pdf.set_font("DejaVu", "B", 9)
+            parts = [title]
+            if pdf.get_string_width(title) > cell_w - 2 and " " in title[len(title) // 3 :]:
+                cut = title.index(" ", len(title) // 3)
+                parts = [title[:cut], title[cut + 1 :]]
+            for j, part in enumerate(parts):
+                y = page.y + (3 if len(parts) == 1 else j * 4.2 + 0.8)
+                fit_text(
+                    pdf, part, x0 + name_w + i * cell_w + 1, y, cell_w - 2, ROW_H, size=9, bold=True
+                )
+        page.y += ROW_H + 3
+
+    page.room(ROW_H + cell_h)
+    head()
+    for (_, _, name), cells in students.items():
+        if page.y + cell_h > page.height - 15.0:
+            page.more()
+            head()
+        fit_text(pdf, name, x0 + 1.5, page.y, name_w - 3, cell_h, size=10, align="L")
+        for i, skill in enumerate(used):
+            x = x0 + name_w + i * cell_w
+            r = cells.get(skill)
+            word = "no answers" if r is None else level(r.checked, r.right)
+            colour = LEVEL_COLOURS[word]
+            pdf.set_fill_color(*colour)
+            pdf.rect(x + 0.6, page.y + 0.6, cell_w - 1.2, cell_h - 1.2, "F")
+            ink = (0, 0, 0) if word in ("growing", "no answers") else (255, 255, 255)
+            if r is None:
+                fit_text(pdf, "—", x + 1, page.y, cell_w - 2, cell_h, size=9, colour=ink)
+                continue
+            fit_text(
+                pdf,
+                f"{r.right} of {r.checked}",
+                x + 1,
+                page.y + 0.8,
+                cell_w - 2,
+                cell_h / 2,
+                size=10,
+                bold=True,
+                colour=ink,
+            )
+            fit_text(
+                pdf,
+                word,
+                x + 1,
+                page.y + cell_h / 2 - 0.4,
+                cell_w - 2,
+                cell_h / 2,
+                size=9,
+                colour=ink,
+            )
+        page.y += cell_h
+    pdf.set_draw_color(*INK)
+
+
+def _mistake_row(page: Any, cells: list[str], mistake: str) -> None:
+    """Student, skill, right, trend on one line; the most common mistake under them."""
+    from tabletop.classroom.report import LIGHT, ROW_H
+    from tabletop.printables.pdf import fit_text
+
+    page.room(ROW_H * 2 + 1)
+    x = 15.0
+    for text, share in zip(cells, (0.3, 0.26, 0.2, 0.24), strict=True):
+        w = page.inner * share
+        fit_text(page.pdf, text, x + 1.5, page.y, w - 3, ROW_H, size=10, bold=x == 15.0, align="L")
+        x += w
+    page.y += ROW_H - 1
+    fit_text(page.pdf, mistake, 15.0 + 6, page.y, page.inner - 7.5, ROW_H, size=9.5, align="L")
+    page.y += ROW_H
+    page.pdf.set_draw_color(*LIGHT)
+    page.pdf.set_line_width(0.2)
+    page.pdf.line(15.0, page.y, 15.0 + page.inner, page.y)
+    page.y += 1
+
+
+def _legend(page: Any) -> None:
+    from tabletop.classroom.report import MUTED
+    from tabletop.printables.pdf import fit_text
+
+    page.room(7)
+    x = 15.0
+    for word, meaning in LEVEL_WORDS.items():
+        page.pdf.set_fill_color(*LEVEL_COLOURS[word])
+        page.pdf.rect(x, page.y + 0.8, 5, 4.4, "F")
+        fit_text(
+            page.pdf, f"{word}: {meaning}", x + 6.5, page.y, 52, 6, size=9, colour=MUTED, align="L"
+        )
+        x += 60
+    page.y += 7
+
+
+def _dice_page(page: Any, dice: Fairness) -> None:
+    from tabletop.classroom.report import BLUE, INK, MUTED
+    from tabletop.printables.pdf import fit_text
+
+    if dice.rolls == 0:
+        return
+    page.new("Dice")
+    page.heading("Are our dice fair?")
+    page.line(f"Every die the device read in this lesson: {dice.rolls} rolls", 11, colour=MUTED)
+    page.gap(4)
+    pdf = page.pdf
+    chart_h, left = 80.0, 15.0 + 10
+    width = page.inner - 20
+    top = max(max(dice.counts), dice.rolls / 6) * 1.15
+    slot = width / 6
+    base = page.y + chart_h
+    expected_y = base - chart_h * (dice.rolls / 6) / top
+    pdf.set_draw_color(*MUTED)
+    pdf.set_line_width(0.4)
+    pdf.set_dash_pattern(dash=2, gap=1.5)
+    pdf.line(left, expected_y, left + width, expected_y)  # first: the bars cover it
+    pdf.set_dash_pattern()
+    fit_text(pdf, "even", 15.0, expected_y - 2.5, left - 16.0, 5, size=8, colour=MUTED, align="R")
+    for face, count in enumerate(dice.counts, start=1):
+        h = chart_h * count / top
+        x = left + (face - 1) * slot + slot / 6
+        pdf.set_fill_color(*BLUE)
+        if h > 0:
+            pdf.rect(x, base - h, slot * 2 / 3, h, "F")
+        inside = h >= 9
+        fit_text(
+            pdf,
+            str(count),
+            x,
+            base - h + 1 if inside else base - h - 7,
+            slot * 2 / 3,
+            6,
+            size=12,
+            bold=True,
+            colour=(255, 255, 255) if inside else INK,
+        )
+        fit_text(pdf, str(face), x, base + 1, slot * 2 / 3, 9, size=18, bold=True, colour=INK)
+    pdf.set_draw_color(*INK)
+    pdf.line(left, base, left + width, base)
+    page.y = base + 14
+    sentence = dice.sentence()
+    page.paragraph(sentence[0].upper() + sentence[1:] + ".", 13, INK)
+    page.gap(4)
+    page.paragraph(
+        f"How this is worked out: each face would come up {decimal(dice.rolls, 6)} times if the "
+        f"dice were perfectly even. The chi-square test adds up how far each count is from "
+        f"that (chi-square = {float(dice.chi2):.2f}, 5 degrees of freedom) and asks how often "
+        f"fair dice would land at least this unevenly"
+        + ("" if dice.p is None else f" (p = {dice.p:.2f})")
+        + ". Dice the device rolled itself are not counted.",
+        9.5,
+        MUTED,
+    )
+
+
+def decimal(n: int, d: int) -> str:
+    from tabletop.classroom.report import decimal_text
+
+    return decimal_text(Fraction(n, d), 1)
+
+
 # -- CSV -------------------------------------------------------------------------------------
 
 
@@ -302,11 +554,14 @@ __all__ = [
     "SKILLS_CSV_COLUMNS",
     "TREND_SESSIONS",
     "SkillRow",
+    "SkillsPages",
+    "add_skills_pages",
     "answer_record",
     "gather_skills",
     "level",
     "question_of",
     "skills_csv_text",
+    "skills_pages",
     "trend",
     "trend_text",
     "trends",

@@ -270,3 +270,46 @@ def test_skills_mecs_equation_as_question() -> None:
     assert swapped is not None and swapped[0].skill == "equations" and swapped[1] == 63
     for cards in ("LP 2 RP EQ 2", "2 EQ 2", "4 DIV 0 EQ 1", "2 X EQ 4 1", "1 + 1"):
         assert equation_question(cards.split()) is None
+
+
+def test_skills_pdf_pages_grid_mistakes_and_dice(tmp_path: Path) -> None:
+    """The printed report ends with the skills grid (a level word in every coloured
+    cell), each student's most common mistake per skill, and the dice-fairness page."""
+    from tabletop.classroom.report import gather, report_pdf, write_pdf
+    from tabletop.classroom.skills import skills_pages
+    from tests.classroom.test_report import pdf_text
+    from tests.ui.scenery import skills_lesson
+
+    journal = Journal(":memory:")
+    skills_lesson(journal, "L2")
+    pdf = report_pdf(gather(journal, "L2"), session="L2", skills=skills_pages(journal, "L2"))
+    assert pdf.pages_count == 1 + 2 + 2  # summary, two groups, skills, dice
+    path = tmp_path / "r.pdf"
+    write_pdf(pdf, path)
+    text = pdf_text(path)
+    assert "Skills: what each child found hard" in text
+    assert "secure" in text and "practise" in text and "growing" in text
+    assert "Another operation: 7 x 8: answered 15, which is 7 + 8" in text
+    assert "Are our dice fair?" in text
+    assert "After 120 rolls these dice look fair" in text
+
+
+def test_skills_report_command_writes_skills_pages(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`tabletop report --pdf` adds the skills and dice pages; `--skills` alone writes
+    only the skills CSV."""
+    from tests.ui.scenery import skills_lesson
+
+    data = tmp_path / "d"
+    data.mkdir()
+    journal = Journal(data / FILE_NAME)
+    skills_lesson(journal, "L2")
+    journal.close()
+    assert (
+        main(["report", "--data", str(data), "--session", "L2", "--pdf", str(tmp_path / "r.pdf")])
+        == 0
+    )
+    assert "5 pages" in capsys.readouterr().out
+    assert main(["report", "--data", str(data), "--all", "--skills", str(tmp_path / "s.csv")]) == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["d", "r.pdf", "s.csv"]

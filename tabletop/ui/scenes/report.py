@@ -330,7 +330,11 @@ class ReportScene(Scene):
         folder = self.stick / report.FOLDER
         try:
             csv_path, pdf_path = report.save_report(
-                self.rows, folder, session=self.session, paper=PAPER
+                self.rows,
+                folder,
+                session=self.session,
+                paper=PAPER,
+                skills=skills.skills_pages(self.ctx.journal, self.session),
             )
         except TabletopError as exc:
             log.error("report: %s: %s", exc.code, exc.message)
