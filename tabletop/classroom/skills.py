@@ -268,6 +268,77 @@ def _count(row: SkillRow, stored: tuple[Any, ...]) -> None:
     row.examples.setdefault(mistake.kind, mistake.example)
 
 
+# -- the classroom fleet ----------------------------------------------------------------------
+
+
+def answers_for_message(db: Any, match_id: int) -> list[dict[str, Any]]:
+    """A finished match's journaled answers as plain objects, for its result message (a
+    station sends them to the teacher's console in ``meta["answers"]``)."""
+    rows = db.execute(
+        "SELECT seat, step, skill, question, given, answer, seconds FROM answers"
+        " WHERE match_id = ? ORDER BY id",
+        (match_id,),
+    )
+    out = []
+    for seat, step, skill, question, given, answer, seconds in rows:
+        try:
+            stored = json.loads(question)
+        except ValueError:
+            stored = {}
+        out.append(
+            {
+                "seat": seat,
+                "step": step,
+                "skill": skill,
+                "question": stored if isinstance(stored, dict) else {},
+                "given": given,
+                "answer": answer,
+                "seconds": seconds,
+            }
+        )
+    return out
+
+
+def store_answers(db: Any, match_id: int, items: Any, now: float) -> int:
+    """Journal the answers a result message carried for match ``match_id`` (inside the
+    caller's transaction); an item that is not an answer is logged and skipped. Returns
+    how many were stored."""
+    if not isinstance(items, list):
+        return 0
+    rows = []
+    for item in items:
+        try:
+            seat, skill = int(item["seat"]), str(item["skill"])
+            given, answer = str(Fraction(str(item["given"]))), str(Fraction(str(item["answer"])))
+            question = item["question"]
+            if not isinstance(question, dict):
+                raise TypeError("the question is not an object")
+            step = None if item.get("step") is None else int(item["step"])
+            seconds = None if item.get("seconds") is None else float(item["seconds"])
+        except (KeyError, TypeError, ValueError, ZeroDivisionError) as exc:
+            log.warning("skills: match %d: an answer %r is not one (%s)", match_id, item, exc)
+            continue
+        rows.append(
+            (
+                match_id,
+                seat,
+                step,
+                skill,
+                json.dumps(question, sort_keys=True),
+                given,
+                answer,
+                seconds,
+                now,
+            )
+        )
+    db.executemany(
+        "INSERT INTO answers (match_id, seat, step, skill, question, given, answer, seconds, at)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        rows,
+    )
+    return len(rows)
+
+
 # -- PDF -------------------------------------------------------------------------------------
 
 
@@ -557,11 +628,13 @@ __all__ = [
     "SkillsPages",
     "add_skills_pages",
     "answer_record",
+    "answers_for_message",
     "gather_skills",
     "level",
     "question_of",
     "skills_csv_text",
     "skills_pages",
+    "store_answers",
     "trend",
     "trend_text",
     "trends",

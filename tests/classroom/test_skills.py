@@ -313,3 +313,22 @@ def test_skills_report_command_writes_skills_pages(
     assert "5 pages" in capsys.readouterr().out
     assert main(["report", "--data", str(data), "--all", "--skills", str(tmp_path / "s.csv")]) == 0
     assert sorted(p.name for p in tmp_path.iterdir()) == ["d", "r.pdf", "s.csv"]
+
+
+def test_skills_station_result_carries_its_answers(tmp_path: Path) -> None:
+    """A station's result message carries the match's answers to the teacher's console."""
+    from tabletop.classroom.fleet.outbox import result_message
+
+    journal = lesson(tmp_path / FILE_NAME)
+    first = min(m.id for m in journal.matches())
+    message = result_message(journal.db, first, "station-1")
+    answers = message.match["meta"]["answers"]
+    assert len(answers) == 6 and answers[0] == {
+        "seat": 0,
+        "step": 0,
+        "skill": "multiplication",
+        "question": {"numbers": ["7", "8"], "ops": ["x"], "order": "precedence", "right": None},
+        "given": "15",
+        "answer": "56",
+        "seconds": 2.5,
+    }
