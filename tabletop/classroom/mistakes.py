@@ -37,6 +37,7 @@ Each kind has a title and a sentence a teacher understands (:data:`KINDS`), and
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -347,14 +348,16 @@ class Child:
         raise ValueError(f"no such kind of mistake: {kind}")
 
 
+_ARITHMETIC: dict[str, Callable[[Fraction, Fraction], Fraction]] = {
+    "+": operator.add,
+    "-": operator.sub,
+    "x": operator.mul,
+    "/": operator.truediv,
+}
+
+
 def _apply(a: Fraction, op: str, b: Fraction) -> Fraction | None:
-    if op == "+":
-        return a + b
-    if op == "-":
-        return a - b
-    if op == "x":
-        return a * b
-    return None if b == 0 else a / b
+    return None if op == "/" and b == 0 else _ARITHMETIC[op](a, b)
 
 
 _TESTS: tuple[_Test, ...] = (_sign, _operation, _remainder, _order, _place_value, _off_by_one)

@@ -457,22 +457,17 @@ class ReportScene(Scene):
         painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
         table, pad = self.table, m.u(8)
         widths = [round(share * table.width) for _, share, _ in SKILL_COLUMNS]
+
+        def cell(value: str, x: int, w: int, y: int, right: bool, size: int, colour: Color) -> None:
+            at = (x + w - pad, y) if right else (x + pad, y)
+            anchor = "midright" if right else "midleft"
+            painter.text(
+                surface, value, at, size, colour, bold=True, anchor=anchor, max_width=w - 2 * pad
+            )
+
         x = table.left
         for (title, _, right), w in zip(SKILL_COLUMNS, widths, strict=True):
-            at = (
-                (x + w - pad, table.top + self.head_h // 2)
-                if right
-                else (x + pad, table.top + self.head_h // 2)
-            )
-            painter.text(
-                surface,
-                title,
-                at,
-                m.small,
-                p.muted,
-                bold=True,
-                anchor="midright" if right else "midleft",
-            )
+            cell(title, x, w, table.top + self.head_h // 2, right, m.small, p.muted)
             x += w
         shown = lines[self.page * self.per_page : (self.page + 1) * self.per_page]
         for i, values in enumerate(shown):
@@ -497,17 +492,7 @@ class ReportScene(Scene):
                         max_width=w - 2 * pad,
                     )
                 else:
-                    at = (x + w - pad, y) if right else (x + pad, y)
-                    painter.text(
-                        surface,
-                        value,
-                        at,
-                        m.text,
-                        p.ink,
-                        bold=True,
-                        anchor="midright" if right else "midleft",
-                        max_width=w - 2 * pad,
-                    )
+                    cell(value, x, w, y, right, m.text, p.ink)
                 x += w
             painter.text(
                 surface,
