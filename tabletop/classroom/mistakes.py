@@ -31,6 +31,10 @@ first that fits in this order (:data:`KINDS`):
 ``other``
     none of those.
 
+One more kind is not worked out from the answer but told by the game: ``rule``, a
+Mathe-Meister line (MM-3, MM-4, MM-10) whose sum the device worked out but which breaks
+its rule (rows want even sums, columns odd, a mode its order): :attr:`Question.broken`.
+
 Each kind has a title and a sentence a teacher understands (:data:`KINDS`), and
 :func:`classify` says it with the child's own example (:attr:`Mistake.example`).
 """
@@ -62,7 +66,9 @@ KINDS: dict[str, tuple[str, str]] = {
     "place_value": ("Place value", "swapped the digits, or was out by a factor of 10"),
     "off_by_one": ("Off by one", "was one (or a little) away from the right answer"),
     "other": ("Other", "a wrong answer of no kind the device knows"),
+    "rule": ("Line rule", "made a Mathe-Meister line whose sum breaks its rule"),
 }
+CLASSIFIED = tuple(k for k in KINDS if k != "rule")  # the kinds classify() works out
 OPS = ("+", "-", "x", "/")
 OP_SIGNS = {"+": "+", "-": "-", "x": "x", "/": "÷"}
 OP_SKILLS = {"+": "addition", "-": "subtraction", "x": "multiplication", "/": "division"}
@@ -81,6 +87,7 @@ class Question:
     ops: tuple[str, ...]
     right: Fraction | None = None
     order: str = PRECEDENCE
+    broken: str | None = None  # a Mathe-Meister line: the rule its sum breaks
 
     def __post_init__(self) -> None:
         if len(self.ops) != len(self.numbers) - 1 or not self.numbers:
@@ -139,6 +146,8 @@ def classify(q: Question, given: Fraction | int) -> Mistake | None:
     """The kind of the answer ``given`` to ``q``: None when it is right."""
     given = Fraction(given)
     right = q.answer
+    if q.broken is not None:
+        return Mistake("rule", f"{q.text} = {number_text(given)}: {q.broken}")
     if given == right:
         return None
     head = f"{q.text}: answered {number_text(given)}"
@@ -293,14 +302,14 @@ class Child:
     def __init__(self, rng: Any, rates: dict[str, float] | None = None) -> None:
         self.rng = rng
         self.rates = dict(CHILD_RATES if rates is None else rates)
-        unknown = set(self.rates) - set(KINDS)
+        unknown = set(self.rates) - set(CLASSIFIED)
         if unknown:
             raise ValueError(f"no such kind of mistake: {sorted(unknown)}")
 
     def answer(self, q: Question) -> Fraction:
         """The child's answer to ``q``."""
         right = q.answer
-        for kind in KINDS:
+        for kind in CLASSIFIED:
             rate = self.rates.get(kind, 0.0)
             if rate <= 0:
                 continue
@@ -364,6 +373,7 @@ _TESTS: tuple[_Test, ...] = (_sign, _operation, _remainder, _order, _place_value
 
 __all__ = [
     "CHILD_RATES",
+    "CLASSIFIED",
     "KINDS",
     "LEFT_TO_RIGHT",
     "OPS",

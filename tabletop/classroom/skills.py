@@ -77,6 +77,7 @@ def answer_record(
             "ops": list(question.ops),
             "order": question.order,
             "right": None if question.right is None else str(question.right),
+            **({} if question.broken is None else {"broken": question.broken}),
         },
         given=str(Fraction(given)),
         answer=str(question.answer),
@@ -91,9 +92,17 @@ def question_of(skill: str, stored: dict[str, Any]) -> Question:
         ops = tuple(str(op) for op in stored["ops"])
         right = stored.get("right")
         order = str(stored.get("order") or "precedence")
+        broken = stored.get("broken")
     except (KeyError, TypeError, ValueError, ZeroDivisionError) as exc:
         raise ValueError(f"not a question: {exc}") from None
-    return Question(skill, numbers, ops, None if right is None else Fraction(str(right)), order)
+    return Question(
+        skill,
+        numbers,
+        ops,
+        None if right is None else Fraction(str(right)),
+        order,
+        None if broken is None else str(broken),
+    )
 
 
 @dataclass
@@ -184,11 +193,11 @@ def trends(
     per: dict[tuple[str, str, str], dict[str, list[int]]] = {}
     started: dict[str, float] = {}
     for stored in _answers(journal, None):
-        _, session, skill, who, shown, _, given, answer, at, _ = stored
+        _, session, skill, who, shown, _, given, answer, at, question = stored
         key = (who or "", "" if who else shown, skill)
         tally = per.setdefault(key, {}).setdefault(session, [0, 0])
         tally[0] += 1
-        tally[1] += int(_same(given, answer))
+        tally[1] += int(_right(given, answer, question))
         started[session] = max(started.get(session, at), at)
     out = {}
     for key, sessions in per.items():
@@ -233,11 +242,17 @@ def _answers(journal: Journal, session: str | None) -> list[tuple[Any, ...]]:
     return [tuple(r) for r in rows]
 
 
-def _same(given: str, answer: str) -> bool:
+def _right(given: str, answer: str, question: str) -> bool:
+    """A journaled answer is right: the answer given, and no rule broken (MM lines)."""
     try:
-        return Fraction(given) == Fraction(answer)
+        same = Fraction(given) == Fraction(answer)
     except (ValueError, ZeroDivisionError):
         return False
+    try:
+        stored = json.loads(question)
+    except ValueError:
+        return same  # right, whatever its (damaged) question says
+    return same and not (isinstance(stored, dict) and stored.get("broken"))
 
 
 def _count(row: SkillRow, stored: tuple[Any, ...]) -> None:
@@ -248,7 +263,7 @@ def _count(row: SkillRow, stored: tuple[Any, ...]) -> None:
     except (ValueError, ZeroDivisionError):
         log.warning("skills: match %d has an answer %r that is not a number", match_id, given_text)
         return
-    if given == answer:
+    if _right(given_text, answer_text, question_text):
         row.right += 1
         return
     try:

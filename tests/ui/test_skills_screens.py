@@ -77,3 +77,31 @@ def test_skills_dice_lesson_with_no_dice_says_so() -> None:
     app.step()
     assert scene.result.rolls == 0
     assert scene.result.sentence().startswith("after 0 rolls it is too early to tell")
+
+
+def test_skills_mathe_meister_line_sums_journaled() -> None:
+    """Issue 24: every line the device sums on a solo sheet is journaled (skill
+    "line_sums", worked left to right, MM-3) with the rule it breaks, if any (MM-4); the
+    skills report counts them as the class report counts the sums."""
+    from tabletop.classroom.skills import gather_skills
+    from tests.ui.scenery import play_rounds, start_solo
+
+    app = make_app()
+    auto = start_solo(app)
+    play_rounds(auto, 8)
+    (saved,) = app.ctx.journal.matches()
+    answers = app.ctx.journal.answers(saved.id)
+    assert answers and {a.skill for a in answers} == {"line_sums"}
+    assert all(a.question["order"] == "left-to-right" for a in answers)
+    checked, right = saved.meta["checks"][0]
+    assert len(answers) >= checked > 0
+    broken = [a for a in answers if a.question.get("broken")]
+    assert len(answers) - len(broken) >= right
+    (row,) = gather_skills(app.ctx.journal)
+    assert (row.skill, row.checked, row.right) == (
+        "line_sums",
+        len(answers),
+        len(answers) - len(broken),
+    )
+    if broken:
+        assert row.common == "rule" and "needs an" in row.examples["rule"]
