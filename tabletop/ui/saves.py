@@ -205,11 +205,18 @@ class GameSave:
             self._fail(exc)
 
     def seconds_between(self, asked: int | None, answered: int) -> float | None:
-        """Seconds from when the match was ``asked`` actions long to ``answered`` (None
-        when this process did not see both)."""
-        if asked is None or asked not in self._times or answered not in self._times:
+        """Seconds from when the match reached ``asked`` actions to when it reached
+        ``answered`` (each the first write at or past it), None when this process did
+        not see both (a game carried on from the journal)."""
+
+        def reached(n: int) -> float | None:
+            later = [k for k in self._times if k >= n]
+            return self._times[min(later)] if later else None
+
+        if asked is None or (start := reached(asked)) is None:
             return None
-        return max(0.0, self._times[answered] - self._times[asked])
+        end = reached(answered)
+        return None if end is None else max(0.0, end - start)
 
     def write_meta(self) -> None:
         """Write ``app`` and ``checks`` now: for a screen that keeps part of its state

@@ -182,6 +182,12 @@ def test_skills_demo_child_report_end_to_end(
     kinds = {r["error_kind"] for r in rows} - {""}
     assert len(kinds) >= 3
     assert all(r["example"] for r in rows if r["error_kind"])
+    journal = Journal(data / FILE_NAME)
+    try:  # every answer journaled with the seconds it took, and only the child's
+        answers = [a for m in journal.matches() for a in journal.answers(m.id)]
+        assert answers and all(a.seconds is not None and a.seat == 0 for a in answers)
+    finally:
+        journal.close()
     assert "wrote" in capsys.readouterr().out
 
 

@@ -642,6 +642,7 @@ class ArenaScene(Scene):
         self.tournament = tournament or Tournament(len(self.seats), target=TOURNAMENT_TARGET)
         self.checkpoints: list[Checkpoint] = []
         self.asking: tuple[Any, ...] | None = None
+        self.asked_at: float | None = None  # when the number pad asked a value (issue 24)
         n = len(self.seats)
         self.phase = "operator"  # operator | ready | countdown | reveal | leftover | result
         self.ready = [False] * n
@@ -1094,7 +1095,7 @@ class ArenaScene(Scene):
             seat,
             value_question(op, (pair[0], pair[1])),
             value,
-            seconds=self.ctx.clock() - getattr(self, "asked_at", self.ctx.clock()),
+            seconds=None if self.asked_at is None else self.ctx.clock() - self.asked_at,
         )
         log.info("math-arena: seat %d says %d, the pair makes %d", seat + 1, value, right)
         self.ctx.sounds.play("good" if ok else "wrong")
