@@ -191,6 +191,37 @@ def test_skills_demo_child_report_end_to_end(
     assert "wrote" in capsys.readouterr().out
 
 
+def test_skills_demo_child_in_math_arena(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`demo --game math-arena --child`: seat 1 picks on the screen and says its values
+    from the seeded model; the skills CSV has the child's rows and mistakes, no bot's."""
+    data, sheet = tmp_path / "d", tmp_path / "S.csv"
+    assert (
+        main(
+            [
+                "demo",
+                "--game",
+                "math-arena",
+                "--seed",
+                "5",
+                "--child",
+                "--data",
+                str(data),
+                "--out",
+                str(tmp_path / "o"),
+            ]
+        )
+        == 0
+    )
+    assert "Player 1 says" in capsys.readouterr().out
+    assert main(["report", "--data", str(data), "--all", "--skills", str(sheet)]) == 0
+    rows = list(csv.DictReader(io.StringIO(sheet.read_text(encoding="utf-8-sig"))))
+    assert {r["name"] for r in rows} == {"Player 1"}
+    assert {r["skill"] for r in rows} <= {"addition", "subtraction", "division"}
+    assert {r["error_kind"] for r in rows} - {""}
+
+
 def test_skills_demo_child_refused_where_not_built(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["demo", "--game", "mecs", "--child", "--seed", "1"]) == 2
     assert "no --child" in capsys.readouterr().err

@@ -2163,9 +2163,14 @@ def run_demo(
     out: TextIO,
     size: tuple[int, int] = (800, 480),
     data: Path | None = None,
+    child: bool = False,
 ) -> str:
     """Bots in every seat, the camera simulated from the virtual deal (``CardsSeen``), a
     misread card corrected by touch once per set; screenshots of every round.
+
+    ``child``: seat 1 is a guest child (issue 24): it picks two cards from its hand on
+    the screen and says its value on the number pad, from the seeded model of
+    :mod:`tabletop.classroom.mistakes` (each kind of mistake at its stated rate).
 
     ``data``: journal the game there as the app does. Killed and started again with the
     same arguments, the demo carries on through Home's "carry on" offer and ends as an
@@ -2209,7 +2214,7 @@ def run_demo(
             auto.tap("players.+")
         while setup.players > players:
             auto.tap("players.-")
-        for seat in range(players):
+        for seat in range(1 if child else 0, players):
             auto.tap(f"bot.{seat}")
         auto.tap("level.hard")
         auto.tap("start")
@@ -2229,6 +2234,7 @@ def run_demo(
         )
         print(f"Screenshots: {folder}", file=out)
     misread_round = {s: rng.randrange(1, game.state.deal.rounds + 1) for s in (1, 2, 3)}
+    misread = 1 if child else 0  # the seat whose card the camera misreads once a set
     shot = 0
     announced = {s for s in range(players) if game.ready[s]}  # "is ready" lines printed
     read = None  # the round whose pairs the camera read (again after a restart)
@@ -2237,7 +2243,9 @@ def run_demo(
             break
         st = game.state
         label = f"set {game.round_label[0]} round {game.round_label[1]}"
-        if game.phase == "ready":  # the bots press their buttons
+        if game.phase == "ready" and child and not game.ready[0]:
+            _child_picks(auto, game, seed)
+        elif game.phase == "ready":  # the bots press their buttons
             clock.now += BOT_STAGGER
             app.step()
             for seat in range(players):
@@ -2257,22 +2265,27 @@ def run_demo(
             read = game.round_label
             for seat in range(players):
                 pair = list(game.picks[seat])
-                if st.round == misread_round.get(st.set_number) and seat == 0:
-                    pair[1] = next(c for c in NUMBER_CARDS if c in st.played or c in st.hands[1])
+                if st.round == misread_round.get(st.set_number) and seat == misread:
+                    other = st.hands[1 - misread]
+                    pair[1] = next(c for c in NUMBER_CARDS if c in st.played or c in other)
                 cards = tuple(CardSeen(c, seat + 1, "reveal") for c in pair)
                 app.post(CardsSeen(seat + 1, "reveal", cards, clock.now))
             app.step()
             print("  Reveal! The camera reads every pair.", file=out)
-        elif game.phase == "reveal" and game.pairs[0] != list(game.picks[0]):
-            truth, wrong = game.picks[0][1], game.pairs[0][1]
+        elif game.phase == "reveal" and game.pairs[misread] != list(game.picks[misread]):
+            truth, wrong = game.picks[misread][1], game.pairs[misread][1]
             auto.tap("score")
             print(
-                f"{label}: the camera misread {game.name(0)}'s {truth} as {wrong}: {game.message}",
+                f"{label}: the camera misread {game.name(misread)}'s {truth} as {wrong}: "
+                f"{game.message}",
                 file=out,
             )
             app.screenshot(folder / f"set{st.set_number}_misread.png")
-            auto.tap("card.0.1")
+            auto.tap(f"card.{misread}.1")
             auto.tap(f"choice.{truth}")
+        elif game.phase == "reveal" and child and game._can_say(0):
+            said = _child_says(auto, game, seed)
+            print(f"  {game.name(0)} says {said}: {game.message}", file=out)
         elif game.phase == "reveal":
             auto.tap("score")
             if game.phase == "leftover":
@@ -2305,6 +2318,35 @@ def run_demo(
     print(line, file=out)
     pygame.display.quit()
     return line
+
+
+def _child_picks(auto: Any, game: ArenaScene, seed: int) -> None:
+    """The demo child presses its seat button and picks two cards from its hand."""
+    rng = random.Random(f"{seed}:child-pick:{len(game.match.history)}:{game.round_label}")
+    auto.tap("seat.0")
+    for card in rng.sample(sorted(game.state.hands[0]), 2):
+        auto.tap(f"hand.{card}")
+    auto.tap("put")
+
+
+def _child_says(auto: Any, game: ArenaScene, seed: int) -> int:
+    """The demo child says its value on the number pad, from the seeded model (an
+    answer the pad cannot take, below 0 or over 99, is said right)."""
+    from tabletop.classroom.mistakes import Child
+
+    op = game.state.operator
+    a, b = game.pairs[0]
+    assert op is not None and a is not None and b is not None
+    q = value_question(op, (a, b))
+    rng = random.Random(f"{seed}:child-says:{len(game.match.history)}:{game.round_label}")
+    value = int(Child(rng).answer(q))
+    if not 0 <= value <= 99:
+        value = int(q.answer)
+    auto.tap("value.0")
+    for digit in str(value):
+        auto.tap(f"num.{digit}")
+    auto.tap("ok")
+    return value
 
 
 def _demo_plays(game: ArenaScene) -> str:
