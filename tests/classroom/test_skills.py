@@ -340,3 +340,21 @@ def test_skills_station_result_carries_its_answers(tmp_path: Path) -> None:
         "answer": "56",
         "seconds": 2.5,
     }
+
+
+def test_skills_csv_that_cannot_be_written_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A skills CSV the report cannot write: exit status 2 and one line on stderr."""
+    from tests.ui.scenery import skills_lesson
+
+    data = tmp_path / "d"
+    data.mkdir()
+    journal = Journal(data / FILE_NAME)
+    skills_lesson(journal, "L2")
+    journal.close()
+    blocker = tmp_path / "a-file"
+    blocker.write_text("x")
+    assert main(["report", "--data", str(data), "--all", "--skills", str(blocker / "s.csv")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "cannot write" in err[0]
