@@ -31,15 +31,22 @@ ETC=/etc/tabletop
 ACCOUNT=tabletop
 UNITS=/etc/systemd/system
 GROUPS_WANTED=(video render input gpio audio i2c spi)
+# A|B: the first of these the system has (Debian 13 renamed some libraries).
 APT_PACKAGES=(
     python3-venv       # the venv
     python3-picamera2  # the camera (libcamera), seen in the venv via --system-site-packages
     python3-lgpio      # GPIO for gpiozero (seat buttons and LEDs), on a Pi 5 too
-    libzbar0           # pyzbar's QR decoder
+    'libzbar0|libzbar0t64'  # pyzbar's QR decoder
     fonts-droid-fallback
     poppler-utils      # pdftoppm: printables are checked by reading them back
     libegl1 libgles2 libgbm1  # SDL's KMS/DRM screen driver
     rsync              # copies the project to /opt/tabletop
+)
+# Packages only Raspberry Pi OS has: elsewhere (an arm64 board's Debian, a laptop) they
+# are skipped with the reason, and the install goes on without them.
+declare -A WITHOUT=(
+    [python3-picamera2]="the Pi camera's library is only in Raspberry Pi OS: cameras then come through OpenCV (a USB webcam)"
+    [python3-lgpio]="the Pi's GPIO library is only in Raspberry Pi OS: no seat buttons or lamps on the header (the touchscreen and keys 1..8 still work)"
 )
 
 mode=station
@@ -176,11 +183,43 @@ echo "Installing the tabletop $mode from $source_dir into $PREFIX (data in $DATA
 
 # -- packages ---------------------------------------------------------------------------
 
+# Can apt install this package here? (It knows a version of it: "Candidate".)
+available() {
+    local candidate
+    candidate=$(apt-cache policy "$1" 2>/dev/null | sed -n 's/^ *Candidate: *//p' | head -n 1)
+    [ -n "$candidate" ] && [ "$candidate" != "(none)" ]
+}
+
 say "Debian packages"
-packages=("${APT_PACKAGES[@]}")
-[ "$mode" = coordinator ] && packages+=(mosquitto)
+wanted=("${APT_PACKAGES[@]}")
+[ "$mode" = coordinator ] && wanted+=(mosquitto)
 run apt-get update
+[ "$dry_run" = 1 ] && echo "(dry run: the package lists were not updated, so what is found here may be old)"
+packages=()
+skipped=()
+for choice in "${wanted[@]}"; do
+    found=""
+    IFS='|' read -r -a names <<<"$choice"
+    for name in "${names[@]}"; do
+        if available "$name"; then found=$name; break; fi
+    done
+    if [ -n "$found" ]; then
+        packages+=("$found")
+    elif [ -n "${WITHOUT[$choice]:-}" ]; then
+        skipped+=("$choice")
+        echo "skipped $choice: ${WITHOUT[$choice]}"
+    else
+        die "the package ${choice//|/ or } is not in this system's package sources (apt-cache policy ${names[0]}): add the Debian sources that have it, then run this again"
+    fi
+done
 run env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${packages[@]}"
+# The [pi] extra (picamera2, lgpio from PyPI) builds only beside Raspberry Pi OS's own
+# camera and GPIO libraries.
+extra="[pi]"
+if [ ${#skipped[@]} -gt 0 ]; then
+    extra=""
+    echo "without ${skipped[*]}: the project is installed without its [pi] extra (picamera2, lgpio)"
+fi
 
 # -- the account ------------------------------------------------------------------------
 
@@ -221,8 +260,9 @@ if [ ! -x "$venv/bin/python" ] || [ "$dry_run" = 1 ]; then
     # --system-site-packages: picamera2 and libcamera come from apt, not from PyPI.
     run python3 -m venv --system-site-packages "$venv"
 fi
-# Editable (-e): the app finds assets/ and vision/models/ beside its package.
-run "$venv/bin/pip" install --quiet --editable "${PREFIX}[pi]"
+# Editable (-e): a `git pull` in $PREFIX is live at the next restart (the data files are
+# package data, so a plain wheel install works too).
+run "$venv/bin/pip" install --quiet --editable "${PREFIX}${extra}"
 
 # -- data and settings ------------------------------------------------------------------
 
@@ -319,6 +359,9 @@ if [ "$app" = 1 ]; then
 fi
 
 say "Done"
+if [ ${#skipped[@]} -gt 0 ]; then
+    echo "Skipped (not in this system's packages): ${skipped[*]}; see above for what that means."
+fi
 if [ "$app" = 1 ]; then
     echo "The app starts on the screen at the next boot (sudo reboot), or now: sudo systemctl start tabletop"
 fi

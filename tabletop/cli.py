@@ -128,7 +128,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
 
 
 # Each game module (pure) exposes ``check(data) -> dict``; Mathe-Meister also takes its
-# sheet layout, which is data in assets/.
+# sheet layout, which is data in tabletop/assets/.
 CHECK_MODULES = {
     "math-wars-meta": "tabletop.games.math_wars_meta",
     "math-attack": "tabletop.games.math_attack",
@@ -167,8 +167,10 @@ def _read_json(name: str) -> Any:
         raise CommandError(f"cannot read {name}: {exc.strerror}") from None
     except UnicodeDecodeError:
         raise CommandError(f"{name} is not UTF-8 text") from None
+    from tabletop.engine.codec import loads
+
     try:
-        return json.loads(text)
+        return loads(text)
     except json.JSONDecodeError as exc:
         raise BadInput(
             "cli.json", f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"

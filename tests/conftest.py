@@ -22,7 +22,7 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
 @pytest.fixture
 def layout() -> Layout:
-    """The default tracking sheet from ``assets/mathe_meister/sheet.toml`` (MM-1, MM-2)."""
+    """The default tracking sheet from ``tabletop/assets/mathe_meister/sheet.toml`` (MM-1, MM-2)."""
     return mathe_meister_layout()
 
 

@@ -106,3 +106,60 @@ def test_replay_missing_or_binary_file(tmp_path: Path, capsys: pytest.CaptureFix
     empty.write_text("", encoding="utf-8")
     assert cli.main(["replay", str(empty)]) == 2
     assert "empty" in capsys.readouterr().err
+
+
+def test_replay_refuses_a_5000_digit_number_in_one_line(
+    played: Match,  # type: ignore[type-arg]
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Issue 25 item 9: a 5,000-digit whole number in the header or an action line is
+    exit status 2 and one line naming the line (the old main: a ValueError traceback)."""
+    lines = list(played.log_lines())
+    huge = "9" * 5000  # as JSON text: Python itself refuses to read it as a number
+    header = lines[0].replace('"seed": 42', f'"seed": {huge}')
+    action = json.loads(lines[3])
+    action["n"] = "@@"
+    cases = {
+        1: [header, *lines[1:]],
+        4: [*lines[:3], json.dumps(action).replace('"@@"', "-" + huge), *lines[4:]],
+    }
+    for number, changed in cases.items():
+        assert changed != lines
+        status = cli.main(["replay", write_log(tmp_path, changed)])
+        out, err = capsys.readouterr()
+        assert (status, out) == (2, "")
+        assert err == (
+            f"tabletop replay: line {number}: a number with 5,000 digits is too long "
+            "(at most 1,000 digits)\n"
+        )
+    # Numbers that can be read but make no sense (1,000 digits) in every place of the
+    # header and the first action: one line too, never a traceback.
+    for number in (0, 1):
+        record = json.loads(lines[number])
+        for path in _places(record):
+            for value in (10**999, -(10**999), "9" * 999):
+                changed = list(lines)
+                changed[number] = json.dumps(_put(record, path, value))
+                status = cli.main(["replay", write_log(tmp_path, changed)])
+                out, err = capsys.readouterr()
+                assert status in (0, 2), path
+                if status == 2:
+                    assert out == "" and err.count("\n") == 1, (path, err[:300])
+
+
+def _places(data: object, path: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
+    if isinstance(data, dict):
+        return [p for key, value in data.items() for p in _places(value, (*path, key))]
+    if isinstance(data, list):
+        return [p for i, value in enumerate(data) for p in _places(value, (*path, i))]
+    return [path]
+
+
+def _put(data: object, path: tuple[object, ...], value: object) -> object:
+    out = json.loads(json.dumps(data))
+    inner = out
+    for key in path[:-1]:
+        inner = inner[key]
+    inner[path[-1]] = value
+    return out

@@ -11,6 +11,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -23,7 +24,36 @@ UNITS = ("tabletop.service", "tabletop-teacher.service")
 TABLETOP_BIN = "/opt/tabletop/.venv/bin/tabletop"
 
 
-def dry_run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+# What Raspberry Pi OS has and a plain Debian (an arm64 board, a laptop) lacks.
+PI_ONLY = frozenset({"python3-picamera2", "python3-lgpio"})
+_FAKES: dict[frozenset[str], Path] = {}
+
+
+def fake_apt(missing: frozenset[str] = frozenset()) -> Path:
+    """A folder with an ``apt-cache`` that knows every package but ``missing`` (as
+    ``apt-cache policy`` prints them), to put first on PATH: the plan then does not
+    depend on this machine's package lists."""
+    if missing not in _FAKES:
+        folder = Path(tempfile.mkdtemp(prefix="fake-apt-"))
+        script = folder / "apt-cache"
+        script.write_text(
+            "#!/bin/sh\n"
+            '[ "$1" = policy ] || exit 100\n'
+            f'case " {" ".join(sorted(missing))} " in *" $2 "*) exit 0 ;; esac\n'
+            'printf "%s:\\n  Installed: (none)\\n  Candidate: 1.0-1\\n" "$2"\n'
+        )
+        script.chmod(0o755)
+        _FAKES[missing] = folder
+    return _FAKES[missing]
+
+
+def dry_run(
+    *args: str, env: dict[str, str] | None = None, missing: frozenset[str] = frozenset()
+) -> subprocess.CompletedProcess[str]:
+    """``install.sh ARGS --dry-run`` on a system whose apt has every package it wants but
+    ``missing`` (the default: Raspberry Pi OS)."""
+    env = dict(os.environ if env is None else env)
+    env["PATH"] = f"{fake_apt(missing)}:{env.get('PATH', os.defpath)}"
     return subprocess.run(
         ["bash", str(INSTALL), *args, "--dry-run"],
         capture_output=True,
@@ -468,3 +498,51 @@ def test_dry_run_changes_nothing(fleet_dir: Path) -> None:
     before = [p.exists() for p in watched]
     assert dry_run("--coordinator", "--broker-dir", str(fleet_dir)).returncode == 0
     assert [p.exists() for p in watched] == before
+
+
+# -- a Debian that is not Raspberry Pi OS ---------------------------------------------------
+
+
+def test_systemd_install_on_plain_debian_skips_the_pi_packages_and_finishes() -> None:
+    """Issue 25 item 11: without python3-picamera2 and python3-lgpio (an arm64 board's
+    Debian, a laptop) the plan installs the rest, names what it skipped and why, installs
+    the project without its [pi] extra, and goes on to the end (the old main: one apt-get
+    line with every package, which stops at "Unable to locate package" under set -e)."""
+    done = dry_run(missing=PI_ONLY)
+    assert done.returncode == 0, done.stderr
+    plan = commands(done.stdout)
+    apt = one(plan, r"apt-get install")
+    assert "picamera2" not in apt and "lgpio" not in apt
+    for package in ("python3-venv", "libzbar0", "fonts-droid-fallback", "rsync"):
+        assert f" {package}" in apt
+    lines = done.stdout.splitlines()
+    assert (
+        "skipped python3-picamera2: the Pi camera's library is only in Raspberry Pi OS: "
+        "cameras then come through OpenCV (a USB webcam)"
+    ) in lines
+    assert any(line.startswith("skipped python3-lgpio: ") for line in lines)
+    assert one(plan, r"pip install").endswith(" --editable /opt/tabletop")
+    assert "systemctl enable tabletop.service" in plan
+    assert (
+        "Skipped (not in this system's packages): python3-picamera2 python3-lgpio"
+        in (done.stdout.split("== Done")[1])
+    )
+    pi = dry_run()  # Raspberry Pi OS: everything, and the [pi] extra
+    assert "skipped python3" not in pi.stdout and "Skipped" not in pi.stdout
+    assert " python3-picamera2" in one(commands(pi.stdout), r"apt-get install")
+
+
+def test_systemd_install_takes_the_renamed_library_and_refuses_a_missing_one() -> None:
+    """Debian 13 has libzbar0t64 where 12 has libzbar0: the plan takes the one there is.
+    A package the device cannot do without is refused with one line, before any change."""
+    renamed = dry_run(missing=PI_ONLY | {"libzbar0"})
+    assert renamed.returncode == 0, renamed.stderr
+    assert " libzbar0t64 " in one(commands(renamed.stdout), r"apt-get install")
+    refused = dry_run(missing=PI_ONLY | {"libzbar0", "libzbar0t64"})
+    assert refused.returncode == 1
+    assert refused.stderr.splitlines() == [
+        "install.sh: the package libzbar0 or libzbar0t64 is not in this system's package "
+        "sources (apt-cache policy libzbar0): add the Debian sources that have it, then run "
+        "this again"
+    ]
+    assert "apt-get install" not in refused.stdout

@@ -34,9 +34,10 @@ from typing import Any
 import cv2
 import numpy as np
 
+from tabletop.assets import package_folder
 from tabletop.engine.errors import BadInput, DeviceError
 
-MODEL_DIR = Path(__file__).resolve().parent / "models"
+MODEL_DIR = package_folder("vision") / "models"  # package data: a wheel carries them
 DETECTOR_FILE = MODEL_DIR / "dice_detector.onnx"
 READER_FILE = MODEL_DIR / "dice_reader.onnx"
 

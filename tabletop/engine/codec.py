@@ -142,6 +142,26 @@ def decode_action(types_: tuple[type[Any], ...], data: JSON, where: str = "actio
     raise BadInput("codec.unknown_action", f"{where}: unknown action type {data['type']!r}")
 
 
+MAX_DIGITS = 1000  # far past any count, score or seed; below Python's 4,300-digit limit
+
+
+def _whole_number(text: str) -> int:
+    digits = len(text) - text.startswith("-")
+    if digits > MAX_DIGITS:
+        raise BadInput(
+            "json.number",
+            f"a number with {digits:,} digits is too long (at most {MAX_DIGITS:,} digits)",
+        )
+    return int(text)
+
+
+def loads(text: str) -> JSON:
+    """``json.loads`` that refuses whole numbers over MAX_DIGITS digits with
+    :class:`BadInput` (instead of Python's ValueError past 4,300 digits, and before any
+    arithmetic on them). Bad JSON and too deep nesting raise as in ``json.loads``."""
+    return json.loads(text, parse_int=_whole_number)
+
+
 def canonical(data: JSON) -> str:
     """Canonical JSON text: sorted keys, no spaces (for digests and logs)."""
     return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Generic
 
-from tabletop.engine.codec import decode, decode_action, digest, encode, encode_action
+from tabletop.engine.codec import decode, decode_action, digest, encode, encode_action, loads
 from tabletop.engine.dealers import Dealer
 from tabletop.engine.errors import BadInput, CorruptLog, IllegalMove
 from tabletop.engine.protocol import ActionT, Event, Game, Pending, Result, SettingsT, StateT
@@ -165,7 +165,9 @@ class Match(Generic[SettingsT, StateT, ActionT]):
 
 def _json_line(line: str, number: int) -> dict[str, Any]:
     try:
-        data = json.loads(line)
+        data = loads(line)
+    except BadInput as exc:
+        raise CorruptLog("log.json", f"line {number}: {exc.message}") from None
     except json.JSONDecodeError as exc:
         raise CorruptLog("log.json", f"line {number}: not JSON ({exc.msg})") from None
     except RecursionError:

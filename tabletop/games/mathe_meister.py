@@ -116,7 +116,7 @@ COIN_CELLS = tuple(cell for cell in ALL_CELLS if cell_kind(cell) == "coin")
 
 @dataclass(frozen=True)
 class Layout:
-    """The printed sheet as data (MM-1, MM-2, MM-5, MM-6); loaded from ``assets/``."""
+    """The printed sheet as data (MM-1, MM-2, MM-5, MM-6); loaded from ``tabletop/assets/``."""
 
     prefilled: tuple[tuple[Cell, str], ...]
     star_values: tuple[tuple[str, int], ...]

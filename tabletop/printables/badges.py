@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from fpdf import FPDF
 
@@ -77,6 +79,26 @@ def decode_csv(data: bytes, source: str = "the file") -> str:
     return text
 
 
+def _rows(reader: Any) -> Iterator[list[str]]:
+    """The reader's rows; a line the csv module cannot take is :class:`BadInput` naming it
+    (a cell past its 131,072 characters, a NUL byte...), never ``csv.Error``."""
+    while True:
+        try:
+            row: list[str] = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as exc:
+            where = f"line {reader.line_num}: "
+            if "field larger than field limit" in str(exc):
+                raise BadInput(
+                    "roster.long",
+                    f"{where}a cell is longer than {csv.field_size_limit():,} characters: "
+                    "this is not a class list",
+                ) from None
+            raise BadInput("roster.csv", f"{where}this is not a class list ({exc})") from None
+        yield row
+
+
 def read_roster(text: str) -> list[Student]:
     """Parse the class list; ``BadInput`` names the line and the problem.
 
@@ -88,7 +110,7 @@ def read_roster(text: str) -> list[Student]:
     students: list[Student] = []
     seen: set[str] = set()
     first = True
-    for row in reader:
+    for row in _rows(reader):
         number = reader.line_num
         if not row or all(not cell.strip() for cell in row):
             continue

@@ -1,6 +1,6 @@
 """The Mathe-Meister tracking sheet, drawn from the layout the engine plays with.
 
-Change ``assets/mathe_meister/sheet.toml`` and the printed sheet changes with it: the
+Change ``tabletop/assets/mathe_meister/sheet.toml`` and the printed sheet changes with it: the
 prefilled operators, the Bonus Star values and the Star Powers all come from ``Layout``.
 """
 

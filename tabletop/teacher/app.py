@@ -47,7 +47,7 @@ from tabletop.classroom.mistakes import KINDS, SKILLS
 from tabletop.classroom.rotation import GAME_TITLES, STATION_MODES, STATION_OPTIONS, Plan
 from tabletop.engine.errors import BadInput, TabletopError
 from tabletop.printables.badges import decode_csv
-from tabletop.teacher.auth import COOKIE, Gate, Locked, WrongPin
+from tabletop.teacher.auth import COOKIE, DEVICE_COOKIE, DEVICE_DAYS, Gate, Locked, WrongPin
 
 log = logging.getLogger(__name__)
 
@@ -67,6 +67,8 @@ HEADERS = {
     "Referrer-Policy": "same-origin",
     "Cache-Control": "no-store",
 }
+# Over HTTPS only: browsers then refuse plain HTTP to this name for a year (RFC 6797).
+HSTS = {"Strict-Transport-Security": "max-age=31536000"}
 
 
 def redirect_app(port: int) -> web.Application:
@@ -126,6 +128,21 @@ OPEN = ("/login", "/static/")
 
 @web.middleware
 async def _guard(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """The checks below, and the security headers on every answer (HSTS over HTTPS)."""
+    headers = {**HEADERS, **(HSTS if request.secure else {})}
+    try:
+        response = await _checked(request, handler)
+    except web.HTTPException as exc:  # a redirect
+        for key, value in headers.items():
+            exc.headers.setdefault(key, value)
+        raise
+    if not response.prepared:
+        for key, value in headers.items():
+            response.headers.setdefault(key, value)
+    return response
+
+
+async def _checked(request: web.Request, handler: Handler) -> web.StreamResponse:
     """Same-origin POSTs only; a session for everything but the login page and its CSS."""
     if request.method == "POST" and not _same_origin(request):
         log.warning("teacher: refused a %s %s from another origin", request.method, request.path)
@@ -137,24 +154,30 @@ async def _guard(request: web.Request, handler: Handler) -> web.StreamResponse:
             return _error("Please log in again.", 401)
         raise web.HTTPSeeOther("/login")
     try:
-        response = await handler(request)
+        return await handler(request)
     except BadInput as exc:
         log.info("teacher: %s %s: %s", request.method, request.path, exc)
         return _error(_sentence(exc.message), 400)
     except TabletopError as exc:
         log.error("teacher: %s %s: %s", request.method, request.path, exc)
         return _error(_sentence(exc.message), 500)
-    if not response.prepared:
-        for key, value in HEADERS.items():
-            response.headers.setdefault(key, value)
-    return response
+
+
+DEFAULT_PORTS = {"http": 80, "https": 443}
 
 
 def _same_origin(request: web.Request) -> bool:
+    """The ``Origin`` (else ``Referer``) names this scheme, host and port."""
     source = request.headers.get("Origin") or request.headers.get("Referer")
     if not source or source == "null":
         return False
-    return urlsplit(source).netloc.lower() == request.host.lower()
+    parts = urlsplit(source)
+    try:
+        port = parts.port or DEFAULT_PORTS.get(parts.scheme)
+    except ValueError:  # a port that is not a number
+        return False
+    ours = (request.scheme, (request.url.host or "").lower(), request.url.port)
+    return (parts.scheme, (parts.hostname or "").lower(), port) == ours
 
 
 def _error(sentence: str, status: int) -> web.Response:
@@ -195,22 +218,33 @@ async def login(request: web.Request) -> web.StreamResponse:
     gate = request.app[GATE]
     form = await request.post()
     client = request.remote or "?"
+    device = request.cookies.get(DEVICE_COOKIE)
     try:
-        token = gate.login(client, str(form.get("pin", "")))
+        token = gate.login(client, str(form.get("pin", "")), device)
     except Locked as exc:
         if exc.everyone:
             log.warning("teacher: every login paused (%d min): too many wrong PINs", exc.minutes)
         else:
-            log.warning("teacher: login locked for %s (%d min)", client, exc.minutes)
+            log.warning("teacher: login paused for %s (%d min)", client, exc.minutes)
         return await login_page(request, exc.sentence, 429)
     except WrongPin as exc:
-        log.warning("teacher: wrong PIN from %s", client)
+        log.warning("teacher: wrong PIN from %s (%d so far)", client, gate.wrong_guesses)
         return await login_page(request, exc.sentence, 401)
     log.info("teacher: logged in from %s", client)
     done = web.HTTPSeeOther("/")
     done.set_cookie(
         COOKIE, token, httponly=True, samesite="Strict", path="/", secure=request.secure
     )
+    if not gate.known_device(device):  # this browser is known from now on (auth.py)
+        done.set_cookie(
+            DEVICE_COOKIE,
+            gate.device_token(),
+            max_age=DEVICE_DAYS * 24 * 3600,
+            httponly=True,
+            samesite="Strict",
+            path="/login",
+            secure=request.secure,
+        )
     raise done
 
 

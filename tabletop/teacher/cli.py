@@ -156,11 +156,13 @@ def run(args: argparse.Namespace) -> int:
     from tabletop.classroom.fleet.config import find_config
     from tabletop.classroom.fleet.coordinator import Coordinator
     from tabletop.store import data_dir
-    from tabletop.teacher.auth import Gate
+    from tabletop.teacher.auth import Gate, device_secret
 
     if args.verbose:
         logging.getLogger("tabletop").setLevel(logging.INFO)
-    gate = Gate(read_pin(args), idle_minutes=args.idle_minutes)
+    folder = args.data or data_dir() / CONSOLE_FOLDER
+    secret = device_secret(folder / "teacher-devices.key")
+    gate = Gate(read_pin(args), idle_minutes=args.idle_minutes, secret=secret)
     https = tls_context(args.tls_cert, args.tls_key)
     for port in (args.port, args.redirect_port):
         if port is not None and not 0 < port < 65536:
@@ -177,7 +179,7 @@ def run(args: argparse.Namespace) -> int:
         )
     # Never the station app's own journal: a coordinator that is also a station would
     # count its own games twice (once played, once received as results).
-    console = Coordinator(config, args.data or data_dir() / CONSOLE_FOLDER)
+    console = Coordinator(config, folder)
     console.start()
     try:
         asyncio.run(_serve(console, gate, args.bind, args.port, config, https, args.redirect_port))

@@ -51,6 +51,7 @@ from tabletop.ui.input import Back, InputEvent, InputRouter, Quit, Resized, View
 from tabletop.ui.messages import child_message
 from tabletop.ui.prefs import PrefsFile
 from tabletop.ui.sound import Sounds
+from tabletop.ui.speech import Speaker
 from tabletop.ui.theme import PALETTE, Fonts, Metrics, metrics_for
 from tabletop.ui.widgets import Button, Painter
 
@@ -93,9 +94,22 @@ class Context:
     # The classroom fleet (tabletop.classroom.fleet.station.StationFleet: update() each
     # frame follows the teacher's plan and clock and sends results), or None: alone.
     fleet: Any = None
+    # Spoken prompts (tabletop.ui.speech): what a scene shows as its message is also said.
+    # Silent unless the launcher found espeak-ng and a speaker.
+    speaker: Speaker = field(default_factory=Speaker)
 
     def __post_init__(self) -> None:
         self.painter = Painter(self.metrics, self.fonts)
+
+    def set_sound(self, *, muted: bool, speech: str | None = None) -> None:
+        """The sound switch (cues and voice), and the voice setting; both kept."""
+        prefs = self.prefs.prefs
+        prefs.muted = self.sounds.muted = self.speaker.muted = muted
+        if speech is not None:
+            prefs.speech = self.speaker.setting = speech
+        if not self.speaker.on:
+            self.speaker.stop()
+        self.prefs.save()
 
     def set_metrics(self, metrics: Metrics) -> None:
         self.metrics = metrics
@@ -103,13 +117,30 @@ class Context:
 
 
 class Scene:
-    """A screen. Subclasses override the lifecycle methods they need (see the module)."""
+    """A screen. Subclasses override the lifecycle methods they need (see the module).
+
+    ``message`` is the sentence the scene shows a child now (a string, or a tuple whose
+    first item is the string): setting it also speaks it (``ctx.speaker``), so every
+    prompt and refusal on screen can be heard. Teachers' screens set ``speaks = False``.
+    """
 
     opaque = True
+    speaks = True
 
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
         self.buttons: list[Button] = []
+
+    @property
+    def message(self) -> Any:
+        return self.__dict__.get("_message", "")
+
+    @message.setter
+    def message(self, value: Any) -> None:
+        self.__dict__["_message"] = value
+        text = value[0] if isinstance(value, tuple) and value else value
+        if self.speaks and isinstance(text, str) and text.strip():
+            self.ctx.speaker.say(text)
 
     @property
     def m(self) -> Metrics:
@@ -298,6 +329,7 @@ class App:
             self._dirty |= bool(self._guarded(lambda: self.ctx.rotation.update()))
         while self.ctx.notices:
             self.say(self.ctx.notices.pop(0), 6.0)
+        self.ctx.speaker.update()
         if self.toast is not None and now > self.toast[1]:
             self.toast = None
             self._dirty = True

@@ -1,8 +1,8 @@
 """``tabletop demo``: a whole solo Mathe-Meister game in the app, offscreen.
 
 The app runs with SDL's dummy video driver. Each round one photo from
-``assets/samples/`` lies "under the camera": the real vision pipeline reads its dice and
-the dice screen shows what it read; the photo's label file is the truth, and a wrong
+``tabletop/assets/samples/`` lies "under the camera": the real vision pipeline reads its
+dice and the dice screen shows what it read; the photo's label file is the truth, and a wrong
 reading is corrected with "That's wrong", as a child would. The hint bot then plays the
 round by tapping the screen. Each round's dice screen and sheet are saved as PNGs in a
 folder the demo names, each round is printed, and the last line is ``final score: N``.
@@ -191,7 +191,7 @@ def run_demo(
             f"{names}, seed {seed}",
             file=out,
         )
-        print(f"Dice: photos from assets/samples/, read by {reader_name}.", file=out)
+        print(f"Dice: photos from tabletop/assets/samples/, read by {reader_name}.", file=out)
         auto.tap("game.mathe-meister")
         for mode in modes:
             if mode != "freestyle":

@@ -164,6 +164,7 @@ def run_app(options: AppOptions) -> int:
     from tabletop.ui.prefs import PrefsFile
     from tabletop.ui.scenes.home import HomeScene
     from tabletop.ui.sound import Sounds
+    from tabletop.ui.speech import make_speaker
     from tabletop.ui.theme import metrics_for
 
     try:
@@ -193,9 +194,10 @@ def run_app(options: AppOptions) -> int:
         except TabletopError as exc:
             log.warning("%s", exc.message)
             notices.append("The seat buttons do not work; keys 1 to 8 stand in for them.")
+    sounds = Sounds(muted=prefs.prefs.muted)
     ctx = Context(
         metrics=metrics_for(window.get_size()),
-        sounds=Sounds(muted=prefs.prefs.muted),
+        sounds=sounds,
         highscores=HighScores(),
         prefs=prefs,
         layout=mathe_meister_layout(),
@@ -205,6 +207,9 @@ def run_app(options: AppOptions) -> int:
         rng=random.Random(),
         journal=Journal(data_dir(options.data) / FILE_NAME),
         session=today(),
+        speaker=make_speaker(
+            prefs.prefs.speech, sounds_available=sounds.available, muted=prefs.prefs.muted
+        ),
     )
     if ctx.journal.notice:
         notices.append(ctx.journal.notice)
@@ -227,6 +232,7 @@ def run_app(options: AppOptions) -> int:
             print(f"first frame: {process_age() * 1000:.0f} ms after start", file=sys.stderr)
         app.run(max_frames=options.frames)
     finally:
+        ctx.speaker.close()
         if ctx.fleet is not None:
             ctx.fleet.close()
         if ctx.camera is not None:

@@ -32,6 +32,7 @@ PIN_LENGTH = 4
 MAX_TRIES = 3
 LOCK_SECONDS = 30.0
 DICE_INPUTS = ("camera", "tap", "virtual")
+SPEECH_SETTINGS = ("auto", "on", "off")
 _ITERATIONS = 20_000
 
 
@@ -45,6 +46,7 @@ class Prefs:
 
     muted: bool = False
     dice_input: str = "camera"  # camera | tap | virtual; camera falls back to tap
+    speech: str = "auto"  # spoken prompts: auto (on where there is a speaker) | on | off
     pin_salt: str = ""
     pin_hash: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
@@ -54,6 +56,8 @@ class Prefs:
             self.set_pin(DEFAULT_PIN)
         if self.dice_input not in DICE_INPUTS:
             self.dice_input = "camera"
+        if self.speech not in SPEECH_SETTINGS:
+            self.speech = "auto"
 
     def set_pin(self, pin: str) -> None:
         if len(pin) != PIN_LENGTH or not pin.isdigit():
@@ -82,9 +86,8 @@ class PrefsFile:
             data = json.loads(self.path.read_text(encoding="utf-8"))
             if not isinstance(data, dict):
                 raise ValueError("not a JSON object")
-            known = {
-                k: data[k] for k in ("muted", "dice_input", "pin_salt", "pin_hash") if k in data
-            }
+            keys = ("muted", "dice_input", "speech", "pin_salt", "pin_hash")
+            known = {k: data[k] for k in keys if k in data}
             prefs = Prefs(**known)
             bytes.fromhex(prefs.pin_salt)
             return prefs
@@ -137,4 +140,12 @@ class PinGate:
         return False
 
 
-__all__ = ["DEFAULT_PIN", "DICE_INPUTS", "PIN_LENGTH", "PinGate", "Prefs", "PrefsFile"]
+__all__ = [
+    "DEFAULT_PIN",
+    "DICE_INPUTS",
+    "PIN_LENGTH",
+    "SPEECH_SETTINGS",
+    "PinGate",
+    "Prefs",
+    "PrefsFile",
+]

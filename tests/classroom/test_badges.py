@@ -100,3 +100,24 @@ def test_print_badges_reads_a_spreadsheets_csv(
     assert cli.main(["print", "badges", str(roster), "--out", str(out)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert err == [f"tabletop print: {roster} is not a text file"]
+
+
+def test_print_badges_refuses_a_cell_past_the_csv_limit(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 25 item 9: a class-list cell over 131,072 characters is one line and exit
+    status 2 (the old main: a ``_csv.Error`` traceback), quoted or not."""
+    roster = tmp_path / "class.csv"
+    out = tmp_path / "b.pdf"
+    for text in (
+        "id,name\nS1,Ann\nS2," + "x" * 140_000 + "\n",
+        'S1,"' + "x" * 140_000 + '\nS2,Bo\n',
+    ):
+        roster.write_text(text, encoding="utf-8")
+        assert cli.main(["print", "badges", str(roster), "--out", str(out)]) == 2
+        err = capsys.readouterr().err.splitlines()
+        assert len(err) == 1 and err[0].startswith("tabletop print: line ")
+        assert err[0].endswith(
+            ": a cell is longer than 131,072 characters: this is not a class list"
+        )
+    assert not out.exists()

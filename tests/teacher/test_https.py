@@ -15,7 +15,7 @@ import pytest
 from tabletop import cli
 from tabletop.classroom.fleet.config import CA_FILE, CERT_FILE, KEY_FILE, free_port, provision
 from tabletop.engine.errors import BadInput
-from tabletop.teacher.auth import COOKIE
+from tabletop.teacher.auth import COOKIE, DEVICE_COOKIE
 from tabletop.teacher.cli import teacher_command, tls_context
 from tests.teacher.serving import wait_port
 
@@ -54,7 +54,9 @@ def test_teacher_dashboard_over_https(tmp_path: Path) -> None:
     assert "TLS)" in said  # the broker, too
     assert seen["plain"] == "refused"
     assert seen["login"] == 303
-    assert seen["cookie_secure"] and seen["cookie_httponly"]
+    assert seen["other_scheme"] == 403
+    assert seen["hsts"] == "max-age=31536000"  # HTTPS only (test_app: none over http)
+    assert seen["cookie_secure"] and seen["cookie_httponly"] and seen["device_secure"]
     assert seen["state"] == 200
 
 
@@ -73,6 +75,14 @@ async def _visit(port: int, redirect: int, ca: Path) -> dict[str, object]:
     jar = aiohttp.CookieJar(unsafe=True)  # keep cookies from an IP address
     connector = aiohttp.TCPConnector(ssl=trust)
     async with aiohttp.ClientSession(connector=connector, cookie_jar=jar) as web:
+        # Issue 25 item 10: the same host and port over plain http is another origin.
+        other = await web.post(
+            f"{base}/login",
+            data={"pin": PIN},
+            headers={"Origin": f"http://127.0.0.1:{port}"},
+            allow_redirects=False,
+        )
+        seen["other_scheme"] = other.status
         done = await web.post(
             f"{base}/login",
             data={"pin": PIN},
@@ -83,6 +93,9 @@ async def _visit(port: int, redirect: int, ca: Path) -> dict[str, object]:
         cookie = done.cookies[COOKIE]
         seen["cookie_secure"] = bool(cookie["secure"])
         seen["cookie_httponly"] = bool(cookie["httponly"])
+        device = done.cookies.get(DEVICE_COOKIE)
+        seen["device_secure"] = device is not None and bool(device["secure"])
+        seen["hsts"] = done.headers.get("Strict-Transport-Security")
         state = await web.get(f"{base}/api/state")
         seen["state"] = state.status
     return seen

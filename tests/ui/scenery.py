@@ -28,6 +28,7 @@ from tabletop.ui.camera import to_rgb
 from tabletop.ui.input import DieSeen, Seen, Tap
 from tabletop.ui.prefs import PrefsFile
 from tabletop.ui.scenes.home import HomeScene
+from tabletop.ui.scenes.pin import PinPad
 from tabletop.ui.sound import Sounds
 from tabletop.ui.theme import metrics_for
 
@@ -101,6 +102,11 @@ def make_app(
     app.stack.push(HomeScene(ctx))
     app.step()
     return app
+
+
+def is_undo_pad(scene: object) -> bool:
+    """The one teacher PIN pad, asked to take back a step."""
+    return isinstance(scene, PinPad) and scene.purpose == "undo"
 
 
 def photo_seen(name: str = "three_15", clock: float = 1000.0) -> Seen:

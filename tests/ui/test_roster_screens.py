@@ -13,6 +13,7 @@ from tabletop.printables.badges import Student
 from tabletop.ui.app import App
 from tabletop.ui.autoplay import Autoplayer
 from tabletop.ui.scenes.common import Confirm
+from tabletop.ui.scenes.pin import PinPad
 from tabletop.ui.scenes.roster import (
     ClassListScene,
     ImportDialog,
@@ -20,7 +21,7 @@ from tabletop.ui.scenes.roster import (
     StudentDialog,
     TypedName,
 )
-from tabletop.ui.scenes.settings import PinPad, SettingsScene
+from tabletop.ui.scenes.settings import SettingsScene
 from tests.ui.scenery import SIZES, make_app
 
 CLASS = "id,name,group\nS1,Ada Lovelace,Red\nS2,Alan Turing,Red\nS3,Grace Hopper,Blue\n"

@@ -6,7 +6,8 @@ import json
 
 from tabletop.ui.autoplay import Autoplayer
 from tabletop.ui.prefs import DEFAULT_PIN, LOCK_SECONDS, PinGate, Prefs, PrefsFile
-from tabletop.ui.scenes.settings import PinPad, SettingsScene
+from tabletop.ui.scenes.pin import PinPad
+from tabletop.ui.scenes.settings import SettingsScene
 from tests.ui.scenery import FakeClock, make_app
 
 
@@ -128,3 +129,52 @@ def test_settings_file_defaults_to_the_data_folder(tmp_path, monkeypatch) -> Non
     prefs = PrefsFile()
     prefs.save()
     assert (tmp_path / "d" / "settings.json").exists()
+
+
+def test_pin_wrong_pin_message_has_its_own_strip_at_both_sizes() -> None:
+    """The message used to be drawn over the bottom row of keys at 800x480."""
+    from tabletop.ui.scenes.pin import NOT_RIGHT, wait_message
+
+    for size in ((800, 480), (1280, 720)):
+        app = make_app(size)
+        auto = Autoplayer(app)
+        auto.tap("settings")
+        type_pin(auto, "1234")
+        pad = app.stack.top
+        assert isinstance(pad, PinPad) and pad.message == NOT_RIGHT
+        box, m = pad.message_box, pad.m
+        assert not any(box.colliderect(button.rect) for button in pad.buttons), size
+        assert box.height >= m.text and box.bottom <= m.height
+        for text in (NOT_RIGHT, wait_message(30)):
+            assert app.ctx.painter.fonts.width(text, m.text, True) <= box.width, (size, text)
+
+
+def test_pin_one_pad_serves_undo_and_shares_the_lockout() -> None:
+    """Every game asks the same pad: purpose "undo" pops "ok", wrong tries count once."""
+    from tabletop.ui.scenes.common import Dialog
+
+    app = make_app()
+    results = []
+
+    class Asker(Dialog):
+        def resume(self, result: object) -> None:
+            results.append(result)
+
+    app.stack.push(Asker(app.ctx, "asker"))
+    pad = PinPad(app.ctx, "undo", prompt="Teacher PIN to undo", subtitle="For teachers.")
+    app.stack.push(pad)
+    auto = Autoplayer(app)
+    assert pad.prompt == "Teacher PIN to undo"
+    for _ in range(3):
+        type_pin(auto, "0000")
+    type_pin(auto, "2468")
+    assert app.stack.top is pad and "Wait" in pad.message
+    settings_pad = PinPad(app.ctx, "settings")  # the lockout holds on every pad
+    app.stack.push(settings_pad)
+    type_pin(auto, "2468")
+    assert app.stack.top is settings_pad
+    auto.tap("cancel")
+    app.ctx.clock.advance(LOCK_SECONDS + 1)
+    app.step()
+    type_pin(auto, "2468")
+    assert results[-1] == "ok" and app.stack.top is not pad

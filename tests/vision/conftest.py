@@ -13,7 +13,8 @@ from vision import datasets
 from vision.dice import DiceReader, default_reader
 
 REPO = Path(__file__).resolve().parents[2]
-SAMPLES = REPO / "assets" / "samples"  # the demo's matteop65 photos, YOLO labels beside
+# The demo's matteop65 photos, YOLO labels beside.
+SAMPLES = REPO / "tabletop" / "assets" / "samples"
 
 
 def shared_data() -> Path:

@@ -50,10 +50,11 @@ from tabletop.engine.errors import TabletopError
 from tabletop.highscores import HighScores
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.input import Back, CardsSeen, InputEvent, Tap
-from tabletop.ui.scenes.common import Confirm, header
+from tabletop.ui.messages import child_message
+from tabletop.ui.scenes.common import ask_leave, go_home, header
 from tabletop.ui.scenes.names import NameScene
+from tabletop.ui.scenes.pin import PinPad
 from tabletop.ui.scenes.rules import RulesPage, RulesScene
-from tabletop.ui.scenes.settings import PinPad, pin_gate
 from tabletop.ui.theme import BLUE, VERMILLION, Metrics
 from tabletop.ui.widgets import Button, hit
 
@@ -67,29 +68,11 @@ FLASH_SECONDS = 2.0
 RED = VERMILLION
 PAIR_RING = (25, 25, 30)
 
-# What the screen says (the engine's exact words go to the log).
-MESSAGES = {
-    "bubbles.pick_operator": "Blue bubbles stay put. Move a red number bubble.",
-    "bubbles.pick_pair": "This pair is waiting. Pick a free red bubble, then tap the pair.",
-    "bubbles.not_a_pair": "Drop it on a pair: a red bubble with a blue one stuck to it.",
-    "bubbles.divide_by_zero": "You can't share by 0. Try another number.",
-    "bubbles.nothing_held": "Pick a free red bubble first.",
-    "bubbles.time_up": "Time is up!",
-    "bubbles.gone": "That bubble is gone. Pick another one.",
-    "engine.nothing_to_undo": "There is nothing to take back.",
-    "bubbles.buttons_resting": "No buttons in this game: move the bubbles with your finger.",
-    "bubbles.no_cards": "The bubble game is played on the screen. No cards needed.",
-    "bubbles.not_our_card": "The camera sees a card that is not from our games.",
-}
 
 
 def painter_line(ctx: Context, size: int) -> int:
     """The height of one line of text at ``size``."""
     return int(ctx.fonts.font(size).get_linesize())
-
-
-def say_for(code: str) -> str:
-    return MESSAGES.get(code, "You can't do that right now. Try something else.")
 
 
 def rules_pages() -> list[RulesPage]:
@@ -250,47 +233,6 @@ def draw_board(scene: Scene, surface: pygame.Surface, rect: pygame.Rect, seconds
         y += line
 
 
-# -- the teacher PIN for undo -------------------------------------------------------------------
-
-
-class UndoPin(PinPad):
-    """The teacher PIN before taking back a sum; pops ``"pin.ok"`` on the right PIN."""
-
-    def __init__(self, ctx: Context) -> None:
-        super().__init__(ctx, purpose="undo")
-
-    def _entered(self, pin: str) -> None:
-        gate = pin_gate(self.ctx)
-        if gate.locked_for() > 0:
-            self.message = f"Too many tries. Wait {math.ceil(gate.locked_for())} seconds."
-            self.ctx.sounds.play("wrong")
-        elif gate.attempt(pin):
-            self.message = ""
-            self.stack.pop("pin.ok")
-        else:
-            self.ctx.sounds.play("wrong")
-            locked = gate.locked_for()
-            self.message = (
-                f"Too many tries. Wait {math.ceil(locked)} seconds."
-                if locked
-                else "That PIN is not right."
-            )
-
-    def draw(self, surface: pygame.Surface) -> None:
-        super().draw(surface)
-        # PinPad's subtitle speaks of the settings: say what this PIN is for instead.
-        painter, m = self.ctx.painter, self.m
-        top = m.u(14) + m.title
-        surface.fill(painter.p.background, pygame.Rect(0, top, m.width, m.small + m.u(6)))
-        painter.text(
-            surface,
-            "For teachers: take back the last bubble sum.",
-            (m.u(18), top),
-            m.small,
-            painter.p.muted,
-        )
-
-
 # -- setup -----------------------------------------------------------------------------
 
 
@@ -405,9 +347,9 @@ def _card_message(event: CardsSeen) -> str:
     codes = event.codes
     if any(c == "?" for c in codes):
         log.info("bubbles: the camera saw a card that is not ours in %s/%s", event.seat, event.area)
-        return say_for("bubbles.not_our_card")
+        return child_message("bubbles.not_our_card")
     log.info("bubbles: cards %s seen (seat %s, %s): not used here", codes, event.seat, event.area)
-    return say_for("bubbles.no_cards") if codes else ""
+    return child_message("bubbles.no_cards") if codes else ""
 
 
 # -- the round --------------------------------------------------------------------------
@@ -470,10 +412,10 @@ class BubbleScene(Scene):
     def resume(self, result: Any) -> None:
         self.last = self.ctx.clock()
         asking, self.asking = self.asking, None
-        if asking == "undo" and result == "pin.ok":
+        if asking == "undo" and result == "ok":
             self._undo()
         elif asking == "leave" and result == "yes":
-            self.stack.pop()
+            go_home(self.stack)
         elif asking == "name":
             self._named(result if isinstance(result, str) else None)
 
@@ -559,7 +501,7 @@ class BubbleScene(Scene):
         elif isinstance(event, CardsSeen):
             # cards lying on the table are no mistake: only a stranger card is told
             text = _card_message(event)
-            if text == say_for("bubbles.not_our_card"):
+            if text == child_message("bubbles.not_our_card"):
                 self.say(text, "bad")
 
     def press(self, name: str) -> None:
@@ -568,7 +510,7 @@ class BubbleScene(Scene):
                 self.stack.pop()
                 return
             self.asking = "leave"
-            self.stack.push(Confirm(self.ctx, "Stop this round?", "Stop", "Keep playing"))
+            self.stack.push(ask_leave(self.ctx, "Stop this round?", "Stop"))
         elif name == "rules":
             self.stack.push(RulesScene(self.ctx, "Bubble game: the rules", rules_pages()))
         elif name == "undo":
@@ -576,7 +518,9 @@ class BubbleScene(Scene):
                 self.refuse("engine.nothing_to_undo", "no pop to take back")
                 return
             self.asking = "undo"
-            self.stack.push(UndoPin(self.ctx))
+            self.stack.push(
+                PinPad(self.ctx, "undo", subtitle="For teachers: take back the last bubble sum.")
+            )
 
     def touch(self, pos: tuple[int, int]) -> None:
         """A finger down in the field: pick a red bubble up, drop it on a pair, or let go.
@@ -698,7 +642,7 @@ class BubbleScene(Scene):
     def refuse(self, code: str, detail: str) -> None:
         log.info("bubbles: refused %s: %s", code, detail)
         self.ctx.sounds.play("wrong")
-        self.say(say_for(code), "bad")
+        self.say(child_message(code), "bad")
 
     # -- time ----------------------------------------------------------------------------
 
@@ -1105,7 +1049,6 @@ __all__ = [
     "BubbleScene",
     "BubbleSetup",
     "Scoreboard",
-    "UndoPin",
     "rules_pages",
     "run_demo",
     "setup_scene",

@@ -97,16 +97,17 @@ from tabletop.ui.input import Back, CardsSeen, InputEvent, SeatPressed, Tap
 from tabletop.ui.messages import child_message
 from tabletop.ui.saves import GameSave, keyed_dealer, one_write, seat_infos, standings_result
 from tabletop.ui.scenes.common import (
-    Confirm,
     Dialog,
     Stepper,
+    ask_leave,
+    go_home,
     header,
     home_and_again,
     route_to_press,
 )
 from tabletop.ui.scenes.numpad import NumPad
+from tabletop.ui.scenes.pin import PinPad
 from tabletop.ui.scenes.rules import ChoiceGrid, RulesPage, RulesScene
-from tabletop.ui.scenes.settings import PinPad, pin_gate
 from tabletop.ui.scenes.signin import SignInGate
 from tabletop.ui.theme import ORANGE, VERMILLION, Metrics
 from tabletop.ui.widgets import Button, Painter, hit
@@ -126,45 +127,6 @@ HOW = {
     "Q": "Queen: divide the bigger by the smaller. The remainder counts.",
     "J": "Jack: the bigger card minus the smaller.",
 }
-ARENA_MESSAGES = {
-    "arena.not_in_hand": "That card is not in your hand.",
-    "arena.card_gone": "That card was already played in this set. Check the card.",
-    "arena.card_taken": "Another player put down that card. Check the cards.",
-    "arena.same_card": "That is the same card twice. Check the cards.",
-    "arena.court_as_number": "Kings, Queens and Jacks are operators. Play number cards.",
-    "arena.unknown_card": "That is not a Math Arena card.",
-    "arena.two_cards": "Put exactly two cards down.",
-    "arena.no_cards": "There are no cards left for that.",
-    "arena.not_now": "Not now. Wait for the next step.",
-    "arena.already_chosen": "Those cards are already down.",
-    "arena.not_tied": "Only the tied players show a leftover card.",
-    "arena.already_shown": "That leftover card is already shown.",
-    "arena.game_over": "The game is over. Well played!",
-    "engine.impossible_outcome": "That operator card is already used. Check the card.",
-    "ui.not_ours": "That is not a Math Arena card. Use the cards of this game.",
-    "ui.number_operator": "That is a number card. The operator is a King, Queen or Jack.",
-    "ui.face_down": "Keep your cards face down until the device says Reveal!",
-    "ui.pair_count": "Put exactly two cards face up, no more, no less.",
-    "ui.leftover_count": "Show just one card: your leftover card.",
-    "ui.operator_out": "The operator card for this round is already out.",
-    "ui.wait_operator": "Wait! First turn over the operator card.",
-    "ui.already_ready": "You are ready. Wait for the others.",
-    "ui.countdown": "Get ready: the cards go up in a moment!",
-    "ui.cards_up": "The cards are up! Check them, then tap Who wins?",
-    "ui.round_over": "This round is over. Tap Next round.",
-    "ui.no_such_seat": "That seat is not in this game.",
-    "ui.missing_pair": "Some cards are missing. Tap an empty card to enter it.",
-    "ui.not_tied": "Only the tied players show a leftover card now.",
-    "ui.press_first": "Everybody presses their button first.",
-    "ui.value_when": "Say your value when your cards are up.",
-    "ui.value_bot": "The device works out a bot's value.",
-    "ui.value_said": "Your value is in. Tap Who wins?",
-}
-
-
-def arena_message(code: str, facts: dict[str, object] | None = None) -> str:
-    """The child's sentence for an error code of this game (or of the app)."""
-    return ARENA_MESSAGES.get(code) or child_message(code, facts)
 
 
 def card_label(card: str) -> str:
@@ -264,44 +226,6 @@ def draw_card(
         ink,
         anchor="center",
     )
-
-
-# -- the teacher PIN for undo --------------------------------------------------------------
-
-
-class UndoPin(PinPad):
-    """The teacher PIN pad; pops ``"ok"`` on the right PIN instead of opening settings."""
-
-    def __init__(self, ctx: Context) -> None:
-        super().__init__(ctx, purpose="undo")
-
-    @property
-    def prompt(self) -> str:
-        return "Teacher PIN to undo"
-
-    def draw(self, surface: pygame.Surface) -> None:
-        super().draw(surface)
-        m, painter = self.m, self.ctx.painter
-        line = pygame.Rect(m.u(16), m.u(12) + m.title, m.u(560), m.small + m.u(6))
-        surface.fill(painter.p.background, line)  # the pad's own line is about settings
-        painter.text(
-            surface,
-            "For teachers: take back the last step of the game.",
-            (m.u(18), m.u(14) + m.title),
-            m.small,
-            painter.p.muted,
-        )
-
-    def _entered(self, pin: str) -> None:
-        gate = pin_gate(self.ctx)
-        if gate.locked_for() > 0:
-            self.message = "Too many tries. Wait a little."
-            self.ctx.sounds.play("wrong")
-        elif gate.attempt(pin):
-            self.stack.pop("ok")
-        else:
-            self.ctx.sounds.play("wrong")
-            self.message = "That PIN is not right."
 
 
 # -- picking two cards from a virtual hand -------------------------------------------------
@@ -706,7 +630,7 @@ class ArenaScene(Scene):
     def refuse(self, code: str, detail: str, seat: int | None = None) -> None:
         """A short sentence on screen, the exact reason in the log, never a crash."""
         self.ctx.sounds.play("wrong")
-        words = arena_message(code)
+        words = child_message(code)
         self.message = f"{self.name(seat)}: {words}" if seat is not None else words
         self.message_bad = True
         log.info("math-arena: refused (%s) in phase %s: %s", code, self.phase, detail)
@@ -798,18 +722,18 @@ class ArenaScene(Scene):
             op = self.state.operator
             if op is not None and parse_card(text) == op:
                 return  # the camera still sees this round's operator card
-            self.refuse("ui.operator_out", f"{source} gave operator {text!r}, round has {op}")
+            self.refuse("arena.ui.operator_out", f"{source} gave operator {text!r}, round has {op}")
             return
         card = parse_card(text)
         if card is None:
-            self.refuse("ui.not_ours", f"{source}: {text!r} is not a Math Arena card")
+            self.refuse("arena.ui.not_ours", f"{source}: {text!r} is not a Math Arena card")
             return
         if not is_operator(card):
-            self.refuse("ui.number_operator", f"{source}: {card} is a number card")
+            self.refuse("arena.ui.number_operator", f"{source}: {card} is a number card")
             return
         if card not in self.state.operators_left:
             self.refuse(
-                "engine.impossible_outcome", f"{source}: {card} was already an operator card"
+                "arena.ui.operator_used", f"{source}: {card} was already an operator card"
             )
             return
         self._checkpoint()
@@ -820,7 +744,7 @@ class ArenaScene(Scene):
     def deal_operator(self) -> None:
         chance = self.match.pending.chance
         if self.phase != "operator" or chance is None or chance.kind != "operator":
-            self.refuse("ui.operator_out", "deal pressed with no operator awaited")
+            self.refuse("arena.ui.operator_out", "deal pressed with no operator awaited")
             return
         action = self.dealer.deal(chance)
         self.set_operator(action.card, "the device's dealer")
@@ -849,23 +773,23 @@ class ArenaScene(Scene):
 
     def seat_pressed(self, seat: int, at: float) -> None:
         if not 0 <= seat < self.players:
-            self.refuse("ui.no_such_seat", f"seat {seat + 1} pressed; {self.players} play")
+            self.refuse("arena.ui.no_such_seat", f"seat {seat + 1} pressed; {self.players} play")
             return
         wrong = {
-            "operator": "ui.wait_operator",
-            "countdown": "ui.countdown",
-            "reveal": "ui.cards_up",
-            "leftover": "ui.cards_up",
-            "result": "ui.round_over",
+            "operator": "arena.ui.wait_operator",
+            "countdown": "arena.ui.countdown",
+            "reveal": "arena.ui.cards_up",
+            "leftover": "arena.ui.cards_up",
+            "result": "arena.ui.round_over",
         }.get(self.phase)
         if wrong is not None:
             self.refuse(wrong, f"seat {seat + 1} pressed at {at:.3f}", seat)
             return
         if self.ready[seat]:
-            self.refuse("ui.already_ready", f"seat {seat + 1} pressed again", seat)
+            self.refuse("arena.ui.already_ready", f"seat {seat + 1} pressed again", seat)
             return
         if self.is_bot(seat):
-            self.refuse("ui.already_ready", f"seat {seat + 1} is a bot's", seat)
+            self.refuse("arena.ui.already_ready", f"seat {seat + 1} is a bot's", seat)
             return
         if self.cards == "virtual":
             op = self.state.operator
@@ -950,7 +874,7 @@ class ArenaScene(Scene):
             if not event.cards:
                 return
             if len(event.cards) != 1 and self.phase == "operator":
-                self.refuse("ui.operator_out", f"operator zone shows {event.codes}")
+                self.refuse("arena.ui.operator_out", f"operator zone shows {event.codes}")
                 return
             self.set_operator(event.cards[0].code, "the camera")
             return
@@ -965,23 +889,27 @@ class ArenaScene(Scene):
             return  # the cards were picked up
         codes = [parse_card(code) for code in event.codes]
         if any(c is None for c in codes):
-            self.refuse("ui.not_ours", f"seat {seat + 1} zone: {event.codes}", seat)
+            self.refuse("arena.ui.not_ours", f"seat {seat + 1} zone: {event.codes}", seat)
             return
         cards = [c for c in codes if c is not None]
         court = [c for c in cards if is_operator(c)]
         if self.phase in ("ready", "countdown", "operator"):
-            self.refuse("ui.face_down", f"seat {seat + 1} shows {cards} before the reveal", seat)
+            self.refuse(
+                "arena.ui.face_down", f"seat {seat + 1} shows {cards} before the reveal", seat
+            )
             return
         if self.phase == "leftover":
             if seat not in self.state.tied:
-                self.refuse("ui.not_tied", f"seat {seat + 1} shows {cards}", seat)
+                self.refuse("arena.ui.not_tied", f"seat {seat + 1} shows {cards}", seat)
                 return
             if len(cards) != 1:
-                self.refuse("ui.leftover_count", f"seat {seat + 1} shows {cards}", seat)
+                self.refuse("arena.ui.leftover_count", f"seat {seat + 1} shows {cards}", seat)
                 return
         elif self.phase == "reveal":
             if len(cards) != 2:
-                self.refuse("ui.pair_count", f"seat {seat + 1} shows {len(cards)}: {cards}", seat)
+                self.refuse(
+                    "arena.ui.pair_count", f"seat {seat + 1} shows {len(cards)}: {cards}", seat
+                )
                 return
         else:
             log.info(
@@ -1012,12 +940,14 @@ class ArenaScene(Scene):
     def correct(self, seat: int, slot: int) -> None:
         if self.phase not in ("reveal", "leftover"):
             self.refuse(
-                "ui.press_first" if self.phase in ("ready", "countdown") else "ui.round_over",
+                "arena.ui.press_first"
+                if self.phase in ("ready", "countdown")
+                else "arena.ui.round_over",
                 f"card {seat + 1}.{slot} tapped in phase {self.phase}",
             )
             return
         if self.phase == "leftover" and (seat not in self.state.tied or slot != 0):
-            self.refuse("ui.not_tied", f"card {seat + 1}.{slot} tapped", seat)
+            self.refuse("arena.ui.not_tied", f"card {seat + 1}.{slot} tapped", seat)
             return
         choices = [(c, card_label(c)) for c in self.candidates(seat)]
         if not choices:
@@ -1053,13 +983,13 @@ class ArenaScene(Scene):
             return
         if not self._can_say(seat):
             code = (
-                "ui.value_bot"
+                "arena.ui.value_bot"
                 if self.is_bot(seat)
-                else "ui.value_when"
+                else "arena.ui.value_when"
                 if self.phase != "reveal"
-                else "ui.missing_pair"
+                else "arena.ui.missing_pair"
                 if None in self.pairs[seat]
-                else "ui.value_said"
+                else "arena.ui.value_said"
             )
             self.refuse(code, f"value of seat {seat + 1} in phase {self.phase}", seat)
             return
@@ -1109,7 +1039,7 @@ class ArenaScene(Scene):
 
     def operator_by_touch(self) -> None:
         if self.phase != "operator":
-            self.refuse("ui.operator_out", "operator card tapped")
+            self.refuse("arena.ui.operator_out", "operator card tapped")
             return
         choices = [(c, card_label(c)) for c in self.state.operators_left]
         self.asking = ("operator",)
@@ -1122,10 +1052,10 @@ class ArenaScene(Scene):
     def score(self) -> None:
         """Hand the revealed pairs (or leftover cards) to the engine; show the ruling."""
         if self.phase in ("ready", "countdown", "operator"):
-            self.refuse("ui.press_first", f"score tapped in phase {self.phase}")
+            self.refuse("arena.ui.press_first", f"score tapped in phase {self.phase}")
             return
         if self.phase == "result":
-            self.refuse("ui.round_over", "score tapped twice")
+            self.refuse("arena.ui.round_over", "score tapped twice")
             return
         st = self.state
         if self.phase == "leftover":
@@ -1134,7 +1064,9 @@ class ArenaScene(Scene):
             for s in seats:
                 card = self.pairs[s][0]
                 if card is None:
-                    self.refuse("ui.missing_pair", f"seat {s + 1} has no leftover card yet", s)
+                    self.refuse(
+                        "arena.ui.missing_pair", f"seat {s + 1} has no leftover card yet", s
+                    )
                     return
                 actions.append(ShowLeftover(s, card))
         else:
@@ -1142,7 +1074,7 @@ class ArenaScene(Scene):
             for s in range(self.players):
                 a, b = self.pairs[s]
                 if a is None or b is None:
-                    self.refuse("ui.missing_pair", f"seat {s + 1} pair is {self.pairs[s]}", s)
+                    self.refuse("arena.ui.missing_pair", f"seat {s + 1} pair is {self.pairs[s]}", s)
                     return
                 actions.append(Choose(s, (a, b)))
         trial = st
@@ -1264,7 +1196,7 @@ class ArenaScene(Scene):
 
     def next_round(self) -> None:
         if self.phase != "result":
-            self.refuse("ui.press_first", f"next tapped in phase {self.phase}")
+            self.refuse("arena.ui.press_first", f"next tapped in phase {self.phase}")
             return
         if GAME.is_over(self.state):
             self.stack.replace(ArenaResults(self.ctx, scene=self))
@@ -1520,7 +1452,7 @@ class ArenaScene(Scene):
         elif name == "score":
             self.score()  # says what is missing, or which phase it is
         elif name == "next":
-            self.refuse("ui.press_first", "next tapped early")
+            self.refuse("arena.ui.press_first", "next tapped early")
         elif name.startswith("card."):
             _, seat, slot = name.split(".")
             self.correct(int(seat), int(slot))
@@ -1532,7 +1464,7 @@ class ArenaScene(Scene):
     def press(self, name: str) -> None:
         if name == "leave":
             self.asking = ("leave",)
-            self.stack.push(Confirm(self.ctx, "Leave this game?", "Leave", "Keep playing"))
+            self.stack.push(ask_leave(self.ctx))
         elif name == "rules":
             self.asking = ("rules",)
             self.stack.push(rules_scene(self.ctx))
@@ -1541,7 +1473,7 @@ class ArenaScene(Scene):
                 self.refuse("engine.nothing_to_undo", "undo with no checkpoint")
                 return
             self.asking = ("undo",)
-            self.stack.push(UndoPin(self.ctx))
+            self.stack.push(PinPad(self.ctx, "undo", prompt="Teacher PIN to undo"))
         elif name == "operator":
             self.operator_by_touch()
         elif name == "deal":
@@ -1567,12 +1499,10 @@ class ArenaScene(Scene):
             return
         kind = asking[0]
         if kind == "leave" and result == "yes":
-            from tabletop.ui.scenes.home import HomeScene
-
             if not self.saved_end:
                 self.save.finish(self.standings(), reason="abandoned")
                 self.saved_end = True
-            self.stack.unwind_to(HomeScene)
+            go_home(self.stack)
             return
         if kind == "undo" and result == "ok":
             self.undo()
@@ -2385,7 +2315,6 @@ __all__ = [
     "ArenaScene",
     "ArenaSetup",
     "HandPicker",
-    "UndoPin",
     "draw_card",
     "resume_scene",
     "rules_scene",

@@ -27,11 +27,9 @@ Touch targets: setup ``mode.table`` ``mode.bot`` ``name.0`` ``name.1`` ``level.<
 from __future__ import annotations
 
 import logging
-import math
 import os
 import random
 import re
-import string
 import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -67,7 +65,7 @@ from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.games import start_card_camera, stop_card_camera
 from tabletop.ui.input import Back, CardSeen, CardsSeen, InputEvent, SeatPressed, Tap
-from tabletop.ui.messages import FALLBACK
+from tabletop.ui.messages import child_message
 from tabletop.ui.saves import (
     DemoTable,
     GameSave,
@@ -76,10 +74,17 @@ from tabletop.ui.saves import (
     seat_infos,
     standings_result,
 )
-from tabletop.ui.scenes.common import Confirm, header, home_and_again, route_to_press
+from tabletop.ui.scenes.common import (
+    Confirm,
+    ask_leave,
+    go_home,
+    header,
+    home_and_again,
+    route_to_press,
+)
 from tabletop.ui.scenes.names import NameScene
+from tabletop.ui.scenes.pin import PinPad
 from tabletop.ui.scenes.rules import ChoiceGrid, RulesPage, RulesScene
-from tabletop.ui.scenes.settings import PinPad, pin_gate
 from tabletop.ui.scenes.signin import SignInGate
 from tabletop.ui.theme import GREEN, Metrics
 from tabletop.ui.widgets import Button, Painter, hit
@@ -111,60 +116,6 @@ PICKER = (
 )
 
 # -- words for children ------------------------------------------------------------------------
-
-CHILD_MESSAGES: dict[str, str] = {
-    # the engine's refusals (the reason is in the sentence)
-    "atk.blocked": "{owner}'s number line is blocked this turn (\u2205). "
-    "Put your card on {other}'s line.",
-    "atk.cancel_on_green": "Cancel only goes on a + or \u2212 card, and the last card on "
-    "{owner}'s line is {last}, a green card.",
-    "atk.cancel_on_empty": "Cancel needs a + or \u2212 card to cancel, and {owner}'s line "
-    "is empty.",
-    "atk.not_in_hand": "{card} is not in your hand.",
-    "atk.card_gone": "That cannot be {card}: every {card} card is already on the number lines.",
-    "atk.not_your_turn": "Wait! It is {turn}'s turn.",
-    "atk.game_over": "The game is over. No more cards!",
-    "atk.must_play": "You can still play a card ({hint}), so you cannot pass.",
-    "atk.empty_hand": "{turn} has no cards left to play.",
-    "atk.wait_for_card": "Wait: a card is being dealt.",
-    "atk.unknown_card": "That is not a Math Attack! card.",
-    "atk.show_hand": "To pass, show every card in your hand.",
-    # the app
-    "atk.ui.unreadable": "The camera cannot read the new card on {owner}'s line. "
-    "Tap it and pick the right card.",
-    "atk.ui.not_ours": "The new card on {owner}'s line is not a Math Attack! card. "
-    "Take it away, or tap it and pick the right card.",
-    "atk.ui.two_cards": "Only one card per turn! I see {count} new cards on {owner}'s line. "
-    "Take {extra} back.",
-    "atk.ui.moved": "A card on {owner}'s line has changed: card {place} should be {card}. "
-    "Please put the line back in order.",
-    "atk.ui.taken": "A card is missing from {owner}'s line: card {place} should be {card}. "
-    "Please put it back.",
-    "atk.ui.take_back": "That move was taken back: take {card} off {owner}'s line.",
-    "atk.ui.bot_turn": "Wait: it is the bot's turn.",
-    "atk.ui.bot_seat": "That is the bot's seat. The bot plays by itself.",
-    "atk.ui.pick_card": "First tap one of your cards, then tap a number line.",
-    "atk.ui.virtual": "In this game the cards are on the screen: tap your card, then a line.",
-    "atk.ui.no_pass": "You can still play a card: {hint}. So you cannot pass.",
-    "atk.ui.over": "The game is over.",
-    "engine.nothing_to_undo": "There is nothing to take back.",
-}
-
-
-class _Keep(dict[str, str]):
-    def __missing__(self, key: str) -> str:
-        return "that"
-
-
-def child_message(code: str, facts: Mapping[str, object] | None = None) -> str:
-    """The child's sentence for ``code``, its blanks filled from ``facts``."""
-    template = CHILD_MESSAGES.get(code)
-    if template is None:
-        log.warning("no child message for error code %r", code)
-        return FALLBACK
-    if not any(f for _, f, _, _ in string.Formatter().parse(template)):
-        return template
-    return template.format_map(_Keep({k: str(v) for k, v in (facts or {}).items()}))
 
 
 def label(card: str) -> str:
@@ -412,51 +363,6 @@ def card_area(m: Metrics, panel: pygame.Rect) -> pygame.Rect:
     left = panel.left + m.u(156)
     top = panel.top + m.u(8)
     return pygame.Rect(left, top, panel.right - m.u(8) - left, panel.height - m.u(36))
-
-
-# -- the teacher PIN for undo ------------------------------------------------------------------
-
-
-class UndoPin(PinPad):
-    """The teacher PIN pad; pops ``"ok"`` on the right PIN (or None on Cancel)."""
-
-    def __init__(self, ctx: Context) -> None:
-        super().__init__(ctx, purpose="undo")
-
-    @property
-    def prompt(self) -> str:
-        return "Teacher PIN to take back a move"
-
-    def _entered(self, pin: str) -> None:
-        gate = pin_gate(self.ctx)
-        if gate.locked_for() > 0:
-            self.message = f"Too many tries. Wait {math.ceil(gate.locked_for())} seconds."
-            self.ctx.sounds.play("wrong")
-        elif gate.attempt(pin):
-            self.message = ""
-            self.stack.pop("ok")
-        else:
-            self.ctx.sounds.play("wrong")
-            locked = gate.locked_for()
-            self.message = (
-                f"Too many tries. Wait {math.ceil(locked)} seconds."
-                if locked
-                else "That PIN is not right."
-            )
-
-    def draw(self, surface: pygame.Surface) -> None:
-        super().draw(surface)
-        # PinPad's subtitle names the settings: say what this PIN is for instead.
-        m, painter = self.m, self.ctx.painter
-        top = m.u(12) + m.title
-        surface.fill(painter.p.background, pygame.Rect(0, top, m.width, m.small + m.u(8)))
-        painter.text(
-            surface,
-            "For teachers: take back the last move.",
-            (m.u(18), m.u(14) + m.title),
-            m.small,
-            painter.p.muted,
-        )
 
 
 # -- rules -------------------------------------------------------------------------------------
@@ -806,7 +712,7 @@ class AttackScene(Scene):
             what, line = asking
             if what == "leave" and result == "yes":
                 self.save.finish(self.standings(), reason="abandoned")
-                self.stack.pop()
+                go_home(self.stack)
                 return
             if what == "undo" and result == "ok":
                 self.undo()
@@ -1100,7 +1006,7 @@ class AttackScene(Scene):
         """Act on one touch target (the tests and the demo tap these by name)."""
         if name == "leave":
             self.asking = ("leave", -1)
-            self.stack.push(Confirm(self.ctx, "Leave this game?", "Leave", "Keep playing"))
+            self.stack.push(ask_leave(self.ctx))
         elif name == "rules":
             self.stack.push(RulesScene(self.ctx, "How to play Math Attack!", RULES))
         elif name == "undo":
@@ -1108,7 +1014,14 @@ class AttackScene(Scene):
                 self.refuse("engine.nothing_to_undo")
                 return
             self.asking = ("undo", -1)
-            self.stack.push(UndoPin(self.ctx))
+            self.stack.push(
+                PinPad(
+                    self.ctx,
+                    "undo",
+                    prompt="Teacher PIN to take back a move",
+                    subtitle="For teachers: take back the last move.",
+                )
+            )
         elif name.startswith("hand."):
             index = int(name[5:])
             self.selected = None if self.selected == index else index
@@ -1670,13 +1583,11 @@ def run_demo(
 
 __all__ = [
     "BOT_SECONDS",
-    "CHILD_MESSAGES",
     "RULES",
     "AttackResults",
     "AttackScene",
     "AttackSetup",
     "Ghost",
-    "UndoPin",
     "child_message",
     "draw_card",
     "draw_number_line",

@@ -7,7 +7,7 @@ from typing import Any
 
 import pygame
 
-from tabletop.ui.app import Context, Scene
+from tabletop.ui.app import Context, Scene, SceneStack
 from tabletop.ui.input import Back, InputEvent, Tap
 from tabletop.ui.theme import Metrics
 from tabletop.ui.widgets import Button, Painter, hit
@@ -68,14 +68,25 @@ class Dialog(Scene):
 
 
 class Confirm(Dialog):
-    """A yes/no question; pops with ``"yes"`` or ``"no"``."""
+    """A yes/no question; pops with ``"yes"`` or ``"no"``.
+
+    The primary (filled, right-hand) button is "yes"; with ``safe=True`` it is "no", for
+    questions whose "yes" loses something (leaving a game)."""
 
     def __init__(
-        self, ctx: Context, question: str, yes: str = "Yes", no: str = "No", detail: str = ""
+        self,
+        ctx: Context,
+        question: str,
+        yes: str = "Yes",
+        no: str = "No",
+        detail: str = "",
+        *,
+        safe: bool = False,
     ) -> None:
         super().__init__(ctx, question, (520, 260) if detail else (520, 220))
         self.labels = (yes, no)
         self.detail = detail  # a sentence or two under the question, wrapped
+        self.safe = safe
 
     def layout(self, metrics: Metrics) -> None:
         super().layout(metrics)
@@ -84,10 +95,17 @@ class Confirm(Dialog):
         h = m.u(56)
         w = (body.width - m.u(16)) // 2
         y = body.bottom - h
-        self.buttons = [
-            Button("no", pygame.Rect(body.left, y, w, h), self.labels[1], kind="quiet"),
-            Button("yes", pygame.Rect(body.right - w, y, w, h), self.labels[0]),
-        ]
+        left, right = pygame.Rect(body.left, y, w, h), pygame.Rect(body.right - w, y, w, h)
+        if self.safe:
+            self.buttons = [
+                Button("yes", left, self.labels[0], kind="quiet"),
+                Button("no", right, self.labels[1]),
+            ]
+        else:
+            self.buttons = [
+                Button("no", left, self.labels[1], kind="quiet"),
+                Button("yes", right, self.labels[0]),
+            ]
 
     def handle(self, event: InputEvent) -> None:
         if isinstance(event, Back):
@@ -101,6 +119,22 @@ class Confirm(Dialog):
             body = self.body()
             room = pygame.Rect(body.left, body.top, body.width, self.buttons[0].rect.top - body.top)
             self.ctx.painter.paragraph(surface, self.detail, room, self.m.text, align="center")
+
+
+def ask_leave(ctx: Context, question: str = "Leave this game?", leave: str = "Leave") -> Confirm:
+    """Every game's Leave question: "Keep playing" is the primary button; "yes" leaves."""
+    return Confirm(ctx, question, leave, "Keep playing", safe=True)
+
+
+def go_home(stack: SceneStack) -> None:
+    """Leave a game for Home; a game not opened from Home (a rotation's station) goes
+    back to what opened it."""
+    from tabletop.ui.scenes.home import HomeScene
+
+    if any(isinstance(scene, HomeScene) for scene in stack):
+        stack.unwind_to(HomeScene)
+    else:
+        stack.pop()
 
 
 def header(scene: Scene, surface: pygame.Surface, title: str, subtitle: str = "") -> None:
@@ -187,6 +221,8 @@ __all__ = [
     "Confirm",
     "Dialog",
     "Stepper",
+    "ask_leave",
+    "go_home",
     "header",
     "home_and_again",
     "result_of",

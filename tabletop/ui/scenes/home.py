@@ -120,7 +120,7 @@ class HomeScene(Scene):
 
     def press(self, name: str) -> None:
         if name == "settings":
-            from tabletop.ui.scenes.settings import PinPad
+            from tabletop.ui.scenes.pin import PinPad
 
             self.stack.push(PinPad(self.ctx, purpose="settings"))
         elif name == "game.mathe-meister":

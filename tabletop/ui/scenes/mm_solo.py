@@ -63,7 +63,7 @@ from tabletop.ui.app import Context, Scene
 from tabletop.ui.input import Back, InputEvent, Tap
 from tabletop.ui.messages import child_message
 from tabletop.ui.saves import GameSave, keyed_dealer, seat_infos, standings_result
-from tabletop.ui.scenes.common import Confirm
+from tabletop.ui.scenes.common import ask_leave, go_home
 from tabletop.ui.scenes.dice import DiceResult, DiceScene
 from tabletop.ui.scenes.mm_dialogs import CoinShop, StarPick
 from tabletop.ui.sheet import SheetGeometry, SheetLook, draw_sheet, glyph
@@ -258,10 +258,8 @@ class MatheMeisterScene(Scene):
             what = "grey boxes (signs)" if result[1] == "operators" else "white boxes (numbers)"
             self.say(f"Tap two {what} to swap them.", "info")
         elif asking == "leave" and result == "yes":
-            from tabletop.ui.scenes.home import HomeScene
-
             self.save.finish(self.standings(), reason="abandoned")
-            self.stack.unwind_to(HomeScene)
+            go_home(self.stack)
             return
         elif asking == "dice" and result is None and self.state.dice is None:
             self.say("Tap 'Get the dice' when you are ready.", "info")
@@ -540,18 +538,9 @@ class MatheMeisterScene(Scene):
         """Act on one touch target (the tests and the demo tap these by name)."""
         if name == "leave":
             self.asking = "leave"
-            self.stack.push(
-                Confirm(
-                    self.ctx,
-                    "Leave this game? It ends here.",
-                    "Leave",
-                    "Keep playing",
-                )
-            )
+            self.stack.push(ask_leave(self.ctx, "Leave this game? It ends here."))
         elif name == "mute":
-            self.ctx.sounds.muted = not self.ctx.sounds.muted
-            self.ctx.prefs.prefs.muted = self.ctx.sounds.muted
-            self.ctx.prefs.save()
+            self.ctx.set_sound(muted=not self.ctx.sounds.muted)
         elif name == "dice":
             self.ask_dice()
         elif name.startswith("die"):

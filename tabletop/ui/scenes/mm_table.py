@@ -41,7 +41,7 @@ from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.input import Back, InputEvent, SeatPressed, Tap
 from tabletop.ui.saves import LABEL, GameSave, standings_result
-from tabletop.ui.scenes.common import Confirm, header, home_and_again
+from tabletop.ui.scenes.common import ask_leave, go_home, header, home_and_again
 from tabletop.ui.scenes.dice import DiceResult, DiceScene
 from tabletop.ui.scenes.mm_solo import round_start, sums_checked
 from tabletop.ui.star_board import StarBoard, StarClaim
@@ -190,10 +190,8 @@ class TableScene(Scene):
         if isinstance(result, DiceResult) and self.dice is None:
             self._rolled(result.values)
         elif asking == "leave" and result == "yes":
-            from tabletop.ui.scenes.home import HomeScene
-
             self._finish("abandoned")
-            self.stack.unwind_to(HomeScene)
+            go_home(self.stack)
             return
         self.layout(self.m)
 
@@ -495,7 +493,7 @@ class TableScene(Scene):
     def press(self, name: str) -> None:
         if name == "leave":
             self.asking = "leave"
-            self.stack.push(Confirm(self.ctx, "Leave this game?", "Leave", "Keep playing"))
+            self.stack.push(ask_leave(self.ctx))
         elif name == "dice":
             self.ask_dice()
         elif name.startswith("star."):

@@ -63,6 +63,8 @@ STUDENT_COLUMNS = (
 
 
 class ReportScene(Scene):
+    speaks = False  # a teacher's screen
+
     def __init__(
         self,
         ctx: Context,

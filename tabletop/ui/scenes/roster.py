@@ -183,6 +183,8 @@ class StudentGrid:
 class PickDialog(Dialog):
     """Pick one of a few choices; pops with the chosen value (or None when cancelled)."""
 
+    speaks = False  # a teacher's screen
+
     def __init__(
         self,
         ctx: Context,
@@ -259,6 +261,8 @@ class TypedName(NameScene):
 class ImportDialog(Dialog):
     """What a class list file would do; pops with "merge", "replace" or None."""
 
+    speaks = False  # a teacher's screen
+
     def __init__(self, ctx: Context, file: str, merge: ImportReport, replace: ImportReport) -> None:
         super().__init__(ctx, f"Import {file}?", (640, 300))
         replacing = (
@@ -301,6 +305,8 @@ class ImportDialog(Dialog):
 
 class StudentDialog(Dialog):
     """One student: pops with "rename", "group", "remove" or None."""
+
+    speaks = False  # a teacher's screen
 
     def __init__(self, ctx: Context, student: Student) -> None:
         super().__init__(ctx, student.name, (600, 260))
@@ -373,6 +379,8 @@ def free_name(folder: Path, stem: str = SAVE_NAME) -> Path:
 
 class ClassListScene(Scene):
     """The class list (see the module). ``sticks`` finds the mounted USB sticks."""
+
+    speaks = False  # a teacher's screen
 
     def __init__(self, ctx: Context, sticks: Callable[[], list[Path]] = usb.sticks) -> None:
         super().__init__(ctx)

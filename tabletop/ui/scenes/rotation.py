@@ -856,6 +856,8 @@ STEPPERS = (
 class RotationEditor(Scene):
     """The teacher's plan: stations, groups, times; Start runs it on this device."""
 
+    speaks = False  # a teacher's screen
+
     rotation_banner = False
 
     def __init__(self, ctx: Context, draft: Draft | None = None) -> None:
@@ -1059,6 +1061,8 @@ class StationPicker(Scene):
     """One station: its game (the five), its mode and the game's options (each preset,
     or left to the group). Pops with a :class:`Station`, ``"remove"``, or None."""
 
+    speaks = False  # a teacher's screen
+
     rotation_banner = False
 
     def __init__(self, ctx: Context, index: int, station: Station | None) -> None:
@@ -1171,6 +1175,8 @@ class GroupsScene(Scene):
     """The groups' names: tap one to rename it, add, remove the last, or take the class
     list's groups. Pops with the list of names, or None."""
 
+    speaks = False  # a teacher's screen
+
     rotation_banner = False
 
     def __init__(self, ctx: Context, groups: Sequence[str]) -> None:
@@ -1276,6 +1282,8 @@ class GroupsScene(Scene):
 
 class RotationControl(Scene):
     """Pause, Resume, +1 minute, Skip, End for the rotation that runs."""
+
+    speaks = False  # a teacher's screen
 
     rotation_banner = False
 

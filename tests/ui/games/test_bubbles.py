@@ -15,21 +15,21 @@ from tabletop.bubbles import HEIGHT, RADIUS, any_move, best_move, replay
 from tabletop.ui.autoplay import Autoplayer
 from tabletop.ui.games import game_app
 from tabletop.ui.games.bubbles import (
-    MESSAGES,
     BubbleResults,
     BubbleScene,
     BubbleSetup,
     Drag,
     Release,
-    UndoPin,
     run_demo,
     scoreboard,
 )
 from tabletop.ui.input import CardSeen, CardsSeen, Tap
+from tabletop.ui.messages import CHILD_MESSAGES
+from tabletop.ui.scenes.home import HomeScene
 from tabletop.ui.scenes.names import NameScene
 from tabletop.ui.scenes.rules import RulesScene
 from tabletop.ui.theme import BLUE, VERMILLION
-from tests.ui.scenery import SIZES, make_app
+from tests.ui.scenery import SIZES, is_undo_pad, make_app
 
 SHOTS = Path("/tmp/bubbles_shots")
 
@@ -238,7 +238,7 @@ def test_bubbles_a_blue_bubble_cannot_be_picked() -> None:
     op = next(b for b in scene.game.bubbles.values() if b.kind == "operator")
     auto.tap(f"bubble.{op.id}")
     assert scene.game.held is None
-    assert message(scene) == MESSAGES["bubbles.pick_operator"]
+    assert message(scene) == CHILD_MESSAGES["bubbles.pick_operator"]
 
 
 def test_bubbles_dropping_on_a_lone_bubble_is_refused_with_the_reason() -> None:
@@ -249,7 +249,7 @@ def test_bubbles_dropping_on_a_lone_bubble_is_refused_with_the_reason() -> None:
     op = game.free_operators()[0]
     app.post(Tap(scene.to_screen(op.x, op.y), app.ctx.clock()))
     app.step()
-    assert message(scene) == MESSAGES["bubbles.not_a_pair"]
+    assert message(scene) == CHILD_MESSAGES["bubbles.not_a_pair"]
     assert game.pops == [] and game.held is not None  # still in the finger: try again
 
 
@@ -258,7 +258,7 @@ def test_bubbles_a_pair_cannot_be_picked_up() -> None:
     pair = until(app, scene, lambda g: g.pairs()[0] if g.pairs() else None)
     auto.tap(f"bubble.{pair[0].id}")
     assert scene.game.held is None
-    assert message(scene) == MESSAGES["bubbles.pick_pair"]
+    assert message(scene) == CHILD_MESSAGES["bubbles.pick_pair"]
 
 
 def test_bubbles_sharing_by_zero_is_refused_and_nothing_pops() -> None:
@@ -270,7 +270,7 @@ def test_bubbles_sharing_by_zero_is_refused_and_nothing_pops() -> None:
     zero.value = 0
     auto.tap(f"bubble.{zero.id}")
     auto.tap(f"bubble.{op.id}")
-    assert message(scene) == MESSAGES["bubbles.divide_by_zero"]
+    assert message(scene) == CHILD_MESSAGES["bubbles.divide_by_zero"]
     assert game.pops == [] and {n.id, op.id, zero.id} <= set(game.bubbles)
     assert game.held is None
 
@@ -283,7 +283,7 @@ def test_bubbles_seat_button_starts_on_setup_but_rests_during_the_round() -> Non
     assert isinstance(scene, BubbleScene)  # the right moment: Start
     app.seat_queue.put(SeatPressed(2, app.ctx.clock()))
     app.step()
-    assert message(scene) == MESSAGES["bubbles.buttons_resting"]
+    assert message(scene) == CHILD_MESSAGES["bubbles.buttons_resting"]
     assert scene.game.pops == [] and app.stack.top is scene
 
 
@@ -292,7 +292,7 @@ def test_bubbles_camera_cards_are_not_used_and_a_stranger_card_is_named() -> Non
     before = {k: b.value for k, b in scene.game.bubbles.items()}
     app.vision_queue.put(CardsSeen(1, "equation", (CardSeen("?", 1, "equation"),), 1.0))
     app.step()
-    assert message(scene) == MESSAGES["bubbles.not_our_card"]
+    assert message(scene) == CHILD_MESSAGES["bubbles.not_our_card"]
     scene.say("3 + 4 = 7. That is the target: 1 point!", "good")
     app.vision_queue.put(CardsSeen(1, "equation", (CardSeen("7"), CardSeen("X")), 1.0))
     app.step()
@@ -300,18 +300,20 @@ def test_bubbles_camera_cards_are_not_used_and_a_stranger_card_is_named() -> Non
     assert {k: b.value for k, b in scene.game.bubbles.items()} == before
     auto.tap("leave")
     auto.tap("yes")
+    assert isinstance(app.stack.top, HomeScene)  # Leave always goes Home
+    app, auto = bubble_app((800, 480), None)
     setup = app.stack.top
     assert isinstance(setup, BubbleSetup)
     app.vision_queue.put(CardsSeen(1, "equation", (CardSeen("7"),), 1.0))
     app.step()
-    assert setup.message == MESSAGES["bubbles.no_cards"]
+    assert setup.message == CHILD_MESSAGES["bubbles.no_cards"]
 
 
 def test_bubbles_undo_with_nothing_to_take_back_asks_no_pin() -> None:
     app, auto, scene = start()
     auto.tap("undo")
     assert app.stack.top is scene
-    assert message(scene) == MESSAGES["engine.nothing_to_undo"]
+    assert message(scene) == CHILD_MESSAGES["engine.nothing_to_undo"]
 
 
 def test_bubbles_undo_takes_back_the_last_pop_behind_the_teacher_pin() -> None:
@@ -324,10 +326,10 @@ def test_bubbles_undo_takes_back_the_last_pop_behind_the_teacher_pin() -> None:
     auto.tap(f"bubble.{onto}")
     assert len(game.pops) == 1
     auto.tap("undo")
-    assert isinstance(app.stack.top, UndoPin)
+    assert is_undo_pad(app.stack.top)
     for d in "1111":
         auto.tap(f"key.{d}")
-    assert isinstance(app.stack.top, UndoPin) and app.stack.top.message
+    assert is_undo_pad(app.stack.top) and app.stack.top.message
     assert len(game.pops) == 1  # a wrong PIN takes nothing back
     for d in "2468":
         auto.tap(f"key.{d}")
@@ -344,7 +346,7 @@ def test_bubbles_leaving_asks_first() -> None:
     assert app.stack.top is scene
     auto.tap("leave")
     auto.tap("yes")
-    assert isinstance(app.stack.top, BubbleSetup)
+    assert isinstance(app.stack.top, HomeScene)  # Leave always goes Home
 
 
 def test_bubbles_a_round_without_a_name_is_not_saved() -> None:

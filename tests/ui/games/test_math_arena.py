@@ -34,13 +34,12 @@ from tabletop.ui.games.math_arena import (
     ArenaScene,
     ArenaSetup,
     HandPicker,
-    UndoPin,
     run_demo,
 )
 from tabletop.ui.input import CardSeen, CardsSeen
 from tabletop.ui.scenes.numpad import NumPad
 from tabletop.ui.scenes.rules import ChoiceGrid, RulesScene
-from tests.ui.scenery import SIZES, make_app
+from tests.ui.scenery import SIZES, is_undo_pad, make_app
 
 GAME = MathArena()
 SHOTS = Path("/tmp/math_arena_shots")
@@ -352,7 +351,7 @@ def test_arena_undo_needs_the_teacher_pin_and_takes_back_the_round() -> None:
     assert scene.state.won[0] == ("KH",)
     auto.tap("undo")
     pin = app.stack.top
-    assert isinstance(pin, UndoPin)
+    assert is_undo_pad(pin)
     for digit in "1111":
         auto.tap(f"key.{digit}")
     assert app.stack.top is pin and "not right" in pin.message

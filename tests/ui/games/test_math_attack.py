@@ -23,14 +23,14 @@ from tabletop.ui.games.math_attack import (
     AttackResults,
     AttackScene,
     AttackSetup,
-    UndoPin,
     label,
     run_demo,
     zone_reading,
 )
 from tabletop.ui.prefs import DEFAULT_PIN
+from tabletop.ui.scenes.home import HomeScene
 from tabletop.ui.scenes.rules import ChoiceGrid, RulesScene
-from tests.ui.scenery import SIZES, make_app
+from tests.ui.scenery import SIZES, is_undo_pad, make_app
 
 GAME = MathAttack()
 SHOTS = Path("/tmp/math_attack_shots")
@@ -227,7 +227,7 @@ def test_math_attack_undo_needs_the_teacher_pin() -> None:
     assert not scene.target("undo").enabled
     see(app, 0, ["+5"])
     auto.tap("undo")
-    assert isinstance(app.stack.top, UndoPin)
+    assert is_undo_pad(app.stack.top)
     enter_pin(auto, "1111")
     assert "not right" in app.stack.top.message and scene.state.lines[0] == ("+5",)
     enter_pin(auto, DEFAULT_PIN)
@@ -451,7 +451,7 @@ def test_math_attack_leave_asks_first_and_play_again_swaps_who_starts() -> None:
     assert again.state.turn == 1 and again.match.history == ()
     auto.tap("leave")
     auto.tap("yes")
-    assert isinstance(app.stack.top, AttackSetup) and app.ctx.lamps.lit == set()
+    assert isinstance(app.stack.top, HomeScene) and app.ctx.lamps.lit == set()  # Leave goes Home
 
 
 # -- never lose a game (issue 10) ------------------------------------------------------------

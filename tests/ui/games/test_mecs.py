@@ -30,12 +30,11 @@ from tabletop.ui.games.mecs.table import (
     AreaEditor,
     MecsResults,
     MecsTable,
-    PinCheck,
     coin_words,
 )
 from tabletop.ui.input import CardSeen, CardsSeen, Tap
 from tabletop.ui.scenes.rules import ChoiceGrid, RulesScene
-from tests.ui.scenery import SIZES, make_app
+from tests.ui.scenery import SIZES, is_undo_pad, make_app
 
 SHOTS = Path("/tmp/mecs_shots")
 CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -407,7 +406,7 @@ def test_mecs_undo_needs_the_teacher_pin() -> None:
     decided = len(table.match.history)
     auto.tap("undo")
     pad = app.stack.top
-    assert isinstance(pad, PinCheck)
+    assert is_undo_pad(pad)
     for digit in "1111":
         auto.tap(f"key.{digit}")
     assert app.stack.top is pad and "not right" in pad.message

@@ -18,7 +18,6 @@ per round, MWM-8) are seconds of play, so they carry on across a restart.
 from __future__ import annotations
 
 import logging
-import math
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
@@ -40,36 +39,19 @@ from tabletop.ui.games.math_wars_meta.play import (
     read_code,
     signed,
 )
-from tabletop.ui.games.math_wars_meta.words import sentence
 from tabletop.ui.input import Back, CardsSeen, InputEvent, SeatPressed, Tap
+from tabletop.ui.messages import child_message
 from tabletop.ui.saves import GameSave, one_write, seat_infos
-from tabletop.ui.scenes.common import Confirm, Dialog
+from tabletop.ui.scenes.common import Dialog, ask_leave, go_home
 from tabletop.ui.scenes.numpad import NumPad
+from tabletop.ui.scenes.pin import PinPad
 from tabletop.ui.scenes.rules import ChoiceGrid
-from tabletop.ui.scenes.settings import PinPad, pin_gate
 from tabletop.ui.theme import PALETTE, SEAT_COLOURS, Color, Metrics
 from tabletop.ui.widgets import Button, hit
 
 log = logging.getLogger(__name__)
 
 CRATE_FILL = (255, 246, 196)
-
-
-class TeacherPin(PinPad):
-    """The teacher PIN in front of Undo and the moderator's cards; pops with "ok"."""
-
-    def _entered(self, pin: str) -> None:
-        gate = pin_gate(self.ctx)
-        if gate.locked_for() <= 0 and gate.attempt(pin):
-            self.stack.pop("ok")
-            return
-        self.ctx.sounds.play("wrong")
-        locked = gate.locked_for()
-        self.message = (
-            f"Too many tries. Wait {math.ceil(locked)} seconds."
-            if locked
-            else "That PIN is not right."
-        )
 
 
 class LinesDialog(Dialog):
@@ -214,12 +196,10 @@ class TableScene(Scene):
             elif kind == "teacher" and isinstance(result, str):
                 self._teacher(result)
             elif kind == "leave" and result == "yes":
-                from tabletop.ui.scenes.home import HomeScene
-
                 if not self.play.finished:
                     self.save.finish(self.standings(), reason="abandoned")
                     self.saved_end = True
-                self.stack.unwind_to(HomeScene)
+                go_home(self.stack)
                 return
         except TabletopError as e:
             self._refuse(e.code, str(e))
@@ -374,7 +354,7 @@ class TableScene(Scene):
         if name == "next":
             waiting = self.play.waiting_for_cards()
             if waiting:
-                self.message = sentence("mwm.ui.cards_first", {"name": self.name(waiting[0])})
+                self.message = child_message("mwm.ui.cards_first", {"name": self.name(waiting[0])})
             else:
                 self.message = "Waiting for everybody's answer: type it, then press your button."
         elif name == "why":
@@ -384,14 +364,20 @@ class TableScene(Scene):
         kind, _, arg = name.partition(".")
         if name == "leave":
             self.asking = ("leave",)
-            self.stack.push(Confirm(self.ctx, "Leave this game?", "Leave", "Keep playing"))
+            self.stack.push(ask_leave(self.ctx))
         elif name == "rules":
             from tabletop.ui.games.math_wars_meta.rules import rules_scene
 
             self.stack.push(rules_scene(self.ctx, self.play.settings.edition))
         elif name == "teacher":
             self.asking = ("pin",)
-            self.stack.push(TeacherPin(self.ctx))
+            self.stack.push(
+                PinPad(
+                    self.ctx,
+                    "moderator",
+                    subtitle="For teachers: take back a step, or award a penalty card.",
+                )
+            )
         elif name == "why":
             verdict = self.play.verdict
             if verdict is not None:
@@ -582,7 +568,7 @@ class TableScene(Scene):
     def _refuse(self, code: str, detail: str, **facts: Any) -> None:
         log.info("mwm: %s (%s)", detail, code)
         self.ctx.sounds.play("wrong")
-        self.message = sentence(code, facts)
+        self.message = child_message(code, facts)
 
     # -- the teacher ----------------------------------------------------------------------
 
@@ -998,4 +984,4 @@ class TableScene(Scene):
         return "", p.muted
 
 
-__all__ = ["LinesDialog", "TableScene", "TeacherPin"]
+__all__ = ["LinesDialog", "TableScene"]

@@ -67,9 +67,9 @@ from tabletop.ui.games.mecs.cards import LABEL, CardPageScene, draw_card, read_c
 from tabletop.ui.input import Back, CardsSeen, InputEvent, SeatPressed, Tap
 from tabletop.ui.messages import child_message
 from tabletop.ui.saves import GameSave, keyed_dealer, standings_result
-from tabletop.ui.scenes.common import Confirm, home_and_again, route_to_press
+from tabletop.ui.scenes.common import ask_leave, go_home, home_and_again, route_to_press
+from tabletop.ui.scenes.pin import PinPad
 from tabletop.ui.scenes.rules import ChoiceGrid
-from tabletop.ui.scenes.settings import PinPad, pin_gate
 from tabletop.ui.theme import Metrics
 from tabletop.ui.widgets import Button, hit
 
@@ -83,47 +83,6 @@ BOT_LEVEL = "standard"  # M.E.C.S. has one bot (tabletop.bots.mecs.decide)
 HACK_CHECKS = ("mecs.hack_invalid", "mecs.hack_objective")
 
 # Error codes -> one sentence a 9-year-old understands ({who}: whose turn it is).
-KID_WORDS: dict[str, str] = {
-    "mecs.plant_first": "Put down at least 1 card first, or hack someone.",
-    "mecs.plant_none": "Put down 1 or 2 cards from your hand.",
-    "mecs.plant_two": "You can put down at most 2 cards in one turn.",
-    "mecs.trade_needs_one": "You can only trade after putting down exactly 1 card.",
-    "mecs.trade_under": "Say which stack the card went under.",
-    "mecs.not_your_turn": "It is {who}'s turn. Wait for your turn.",
-    "mecs.take_back": "Cards in an equation area stay there. You can't take one back.",
-    "mecs.hack_invalid": "A hack must finish the equation right away.",
-    "mecs.hack_objective": "That hack does not meet the objective card.",
-    "mecs.hack_moves": "When you hack, don't move the cards that are already there.",
-    "mecs.hack_two": "A hack adds 1 or 2 cards, no more.",
-    "mecs.hack_after_plant": "You already put down a card: hack instead of that, not after.",
-    "mecs.hack_own": "That is your own area: just put your cards down there.",
-    "mecs.not_in_hand": "That card is not in your hand.",
-    "mecs.turn_over": "Your turn is over. Wait for your next turn.",
-    "mecs.take_first": "Wait a moment: a card is being taken from a hand.",
-    "mecs.wait": "Wait a moment: a card is being drawn.",
-    "mecs.hand_full": "You already have 5 cards.",
-    "mecs.stack_empty": "That stack is empty. Take from the other one.",
-    "mecs.objective_card": "Objective cards never go in an equation area.",
-    "mecs.unknown_card": "One card cannot be read. Turn it so its code shows.",
-    "mecs.game_over": "The game is over. Well played!",
-    "mecs.reorder_adds": "Put new cards down on your own turn.",
-    "mecs.setup": "Wait: the cards are still being dealt.",
-    "mecs.no_such_seat": "That seat is not in this game.",
-    "mecs.no_such_stack": "Pick the number stack or the symbol stack.",
-    "ui.not_ours": "That card is not from this game. Please take it away.",
-    "ui.wrong_phase": "Not now: {what}",
-    "ui.replay_failed": "That fix does not fit the game any more. Ask your teacher.",
-}
-
-
-def kid_message(code: str, facts: dict[str, object] | None = None) -> str:
-    template = KID_WORDS.get(code)
-    if template is None:
-        return child_message(code, facts)
-    try:
-        return template.format(**(facts or {}))
-    except (KeyError, IndexError):
-        return template
 
 
 def coin_words(cards: Sequence[str]) -> str:
@@ -360,12 +319,7 @@ class MecsTable(Scene):
         self.layout(self.m)
 
     def _leave(self) -> None:
-        from tabletop.ui.scenes.home import HomeScene
-
-        if any(isinstance(s, HomeScene) for s in self.stack):
-            self.stack.unwind_to(HomeScene)
-        else:
-            self.stack.pop()
+        go_home(self.stack)
 
     # -- the game --------------------------------------------------------------------------
 
@@ -395,7 +349,7 @@ class MecsTable(Scene):
             if code == "mecs.hack_invalid":
                 self._answered(self.state.active, cards)
         self.ctx.sounds.play("wrong")
-        text = kid_message(code, {"who": self.name(self.state.active)})
+        text = child_message(code, {"who": self.name(self.state.active)})
         if code == "mecs.hack_invalid":  # the equation's mistake, e.g. "9 × 7 = 63, not 6"
             text = f"{text} {_sentence(str(exc).split('(MECS-5): ', 1)[-1])}"
         elif code == "mecs.hack_objective":  # e.g. "... is valid but 63 is not a prime number"
@@ -529,7 +483,7 @@ class MecsTable(Scene):
             log.info("mecs: not a M.E.C.S. card in seat %d's area: %s", seat + 1, bad)
             self.ctx.sounds.play("wrong")
             self.message = (
-                f"{kid_message('ui.not_ours')} ({self.name(seat)}'s area)",
+                f"{child_message('mecs.ui.not_ours')} ({self.name(seat)}'s area)",
                 "error",
             )
             return
@@ -540,7 +494,7 @@ class MecsTable(Scene):
         if code is None:
             log.info("mecs: a card held up alone is not ours: %s", event.codes)
             self.ctx.sounds.play("wrong")
-            self.message = (kid_message("ui.not_ours"), "error")
+            self.message = (child_message("mecs.ui.not_ours"), "error")
             return
         want = self.state.queue[0] if self.state.queue else None
         if want is not None and want.purpose == "reveal" and code in DIGITS:
@@ -628,11 +582,11 @@ class MecsTable(Scene):
                 what = "put down 1 or 2 cards (or hack) before you end your turn."
             else:
                 what = f"it is {self.name(state.active)}'s turn."
-            self.message = (kid_message("ui.wrong_phase", {"what": what}), "error")
+            self.message = (child_message("mecs.ui.wrong_phase", {"what": what}), "error")
         else:
             self.ctx.sounds.play("wrong")
             self.message = (
-                kid_message("ui.wrong_phase", {"what": "wait for the next turn."}),
+                child_message("mecs.ui.wrong_phase", {"what": "wait for the next turn."}),
                 "error",
             )
 
@@ -641,7 +595,7 @@ class MecsTable(Scene):
         state = self.state
         if name == "leave":
             self.asking = "leave"
-            self.stack.push(Confirm(self.ctx, "Leave this game?", "Leave", "Keep playing"))
+            self.stack.push(ask_leave(self.ctx))
         elif name == "rules":
             from tabletop.ui.games.mecs.setup import rules_scene
 
@@ -656,7 +610,7 @@ class MecsTable(Scene):
             )
         elif name == "undo":
             self.asking = "undo"
-            self.stack.push(PinCheck(self.ctx))
+            self.stack.push(PinPad(self.ctx, "undo", prompt="Teacher PIN to take back a move"))
         elif name.startswith("area."):
             self.edit_area(int(name[5:]))
         elif name.startswith("hand."):
@@ -673,7 +627,9 @@ class MecsTable(Scene):
             if state.phase != "refill" or seat is None:
                 self.ctx.sounds.play("wrong")
                 self.message = (
-                    kid_message("ui.wrong_phase", {"what": "hands are filled up after a turn."}),
+                    child_message(
+                        "mecs.ui.wrong_phase", {"what": "hands are filled up after a turn."}
+                    ),
                     "error",
                 )
                 return
@@ -685,7 +641,9 @@ class MecsTable(Scene):
             request = self.match.pending.chance
             if request is None or request.kind != "objective":
                 self.message = (
-                    kid_message("ui.wrong_phase", {"what": "the objective card is already out."}),
+                    child_message(
+                        "mecs.ui.wrong_phase", {"what": "the objective card is already out."}
+                    ),
                     "error",
                 )
                 return
@@ -1561,35 +1519,6 @@ class AreaEditor(Scene):
             )
 
 
-# -- the teacher's PIN for undo --------------------------------------------------------------
-
-
-class PinCheck(PinPad):
-    """The teacher PIN; pops with ``"ok"`` when it is right (the settings' lockout too)."""
-
-    def __init__(self, ctx: Context) -> None:
-        super().__init__(ctx, purpose="undo")
-
-    @property
-    def prompt(self) -> str:
-        return "Teacher PIN to take back a move"
-
-    def _entered(self, pin: str) -> None:
-        gate = pin_gate(self.ctx)
-        if gate.locked_for() > 0:
-            self.ctx.sounds.play("wrong")
-            self.message = "Too many tries. Please wait."
-        elif gate.attempt(pin):
-            self.stack.pop("ok")
-        else:
-            self.ctx.sounds.play("wrong")
-            self.message = (
-                "That PIN is not right."
-                if not gate.locked_for()
-                else "Too many tries. Please wait."
-            )
-
-
 # -- the results -----------------------------------------------------------------------------
 
 
@@ -1704,4 +1633,4 @@ def _ordinal(n: int) -> str:
     return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
 
 
-__all__ = ["AreaEditor", "MecsResults", "MecsTable", "PinCheck", "coin_words", "kid_message"]
+__all__ = ["AreaEditor", "MecsResults", "MecsTable", "coin_words"]

@@ -1,0 +1,199 @@
+"""The one teacher PIN pad (default PIN 2468, see ``tabletop.ui.prefs``).
+
+Every screen that needs the teacher asks through this pad:
+
+- ``PinPad(ctx, "settings")`` opens the settings on the right PIN;
+- ``PinPad(ctx, "change")`` asks for a new PIN twice and saves it, popping ``"changed"``;
+- any other purpose (``"undo"``, ``"moderator"``...) pops ``"ok"`` on the right PIN and
+  ``None`` on Cancel; ``prompt`` and ``subtitle`` say what the PIN is for.
+
+Wrong tries share one lockout (``PinGate``): three wrong PINs lock every pad for a while.
+The message line has its own strip between the dots and the keys, so it never covers a key.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pygame
+
+from tabletop.ui.app import Context, Scene
+from tabletop.ui.input import Back, InputEvent, Key, Tap
+from tabletop.ui.prefs import PIN_LENGTH, PinGate
+from tabletop.ui.scenes.common import header
+from tabletop.ui.theme import Metrics
+from tabletop.ui.widgets import Button, hit
+
+KEYS = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "clear", "0", "delete")
+KEY_LABELS = {"clear": "Clear", "delete": "\u2190"}
+NOT_RIGHT = "That PIN is not right."
+DIFFERENT = "The two PINs were different. Start again."
+SUBTITLES = {
+    "settings": "For teachers: the settings of this device.",
+    "change": "For teachers: choose the PIN that opens the settings.",
+    "undo": "For teachers: take back the last step of the game.",
+}
+
+
+def pin_gate(ctx: Context) -> PinGate:
+    """The device's one lockout, shared by every pad."""
+    if ctx.pin_gate is None:
+        ctx.pin_gate = PinGate(ctx.prefs.prefs, ctx.clock)
+    gate: PinGate = ctx.pin_gate
+    return gate
+
+
+def wait_message(seconds: float) -> str:
+    return f"Too many tries. Wait {math.ceil(seconds)} seconds."
+
+
+class PinPad(Scene):
+    """Four digits on a 3x4 keypad; what the right PIN does depends on ``purpose``."""
+
+    speaks = False  # a teacher's screen
+
+    def __init__(
+        self,
+        ctx: Context,
+        purpose: str = "settings",
+        *,
+        prompt: str = "Teacher PIN",
+        subtitle: str | None = None,
+    ) -> None:
+        super().__init__(ctx)
+        self.purpose = purpose
+        self.title = prompt
+        self.subtitle = subtitle if subtitle is not None else SUBTITLES.get(purpose, "")
+        self.digits = ""
+        self.first_new: str | None = None
+        self.message = ""
+        self.shown_lock = 0
+
+    @property
+    def prompt(self) -> str:
+        if self.purpose == "change":
+            return "Type the new PIN again" if self.first_new else "Type a new 4-digit PIN"
+        return self.title
+
+    def layout(self, metrics: Metrics) -> None:
+        m = metrics
+        W, H = m.size
+        kw, kh, gap = m.u(104), m.u(58), m.u(8)
+        left = W // 2 - (3 * kw + 2 * gap) // 2
+        self.dots_y = m.u(100)
+        top = m.u(166)
+        # the message's own strip, between the dots and the keys
+        self.message_box = pygame.Rect(m.u(16), m.u(120), W - m.u(32), top - m.u(4) - m.u(120))
+        self.buttons = [
+            Button(
+                f"key.{k}",
+                pygame.Rect(left + (i % 3) * (kw + gap), top + (i // 3) * (kh + gap), kw, kh),
+                KEY_LABELS.get(k, k),
+                kind="quiet",
+                size=m.big if k.isdigit() else m.text,
+            )
+            for i, k in enumerate(KEYS)
+        ]
+        self.buttons.append(
+            Button(
+                "cancel",
+                pygame.Rect(m.u(16), H - m.u(72), min(m.u(180), left - m.u(32)), m.u(56)),
+                "Cancel",
+                kind="quiet",
+            )
+        )
+
+    def handle(self, event: InputEvent) -> None:
+        if isinstance(event, Back):
+            self.stack.pop(None)
+        elif isinstance(event, Key) and event.text.isdigit():
+            self.press(f"key.{event.text}")
+        elif isinstance(event, Key) and event.name == "backspace":
+            self.press("key.delete")
+        elif isinstance(event, Tap):
+            button = hit(self.buttons, event.pos)
+            if button is not None and button.enabled:
+                self.ctx.sounds.play("tap")
+                self.press(button.name)
+
+    def press(self, name: str) -> None:
+        if name == "cancel":
+            self.stack.pop(None)
+            return
+        key = name[4:]
+        if key == "clear":
+            self.digits = ""
+        elif key == "delete":
+            self.digits = self.digits[:-1]
+        elif len(self.digits) < PIN_LENGTH:
+            self.digits += key
+        if len(self.digits) == PIN_LENGTH:
+            entered, self.digits = self.digits, ""
+            if self.purpose == "change":
+                self._new_pin(entered)
+            else:
+                self._check(entered)
+
+    def _new_pin(self, pin: str) -> None:
+        if self.first_new is None:
+            self.first_new = pin
+            self.message = ""
+        elif pin == self.first_new:
+            self.ctx.prefs.prefs.set_pin(pin)
+            self.ctx.prefs.save()
+            self.ctx.sounds.play("good")
+            self.stack.pop("changed")
+        else:
+            self.first_new = None
+            self.message = DIFFERENT
+            self.ctx.sounds.play("wrong")
+
+    def _check(self, pin: str) -> None:
+        gate = pin_gate(self.ctx)
+        if gate.locked_for() <= 0 and gate.attempt(pin):
+            self.message = ""
+            if self.purpose == "settings":
+                from tabletop.ui.scenes.settings import SettingsScene
+
+                self.stack.replace(SettingsScene(self.ctx))
+            else:
+                self.stack.pop("ok")
+            return
+        self.ctx.sounds.play("wrong")
+        locked = gate.locked_for()
+        self.message = wait_message(locked) if locked else NOT_RIGHT
+
+    def update(self, now: float) -> bool:
+        left = math.ceil(pin_gate(self.ctx).locked_for())
+        if left != self.shown_lock:
+            self.shown_lock = left
+            self.message = wait_message(left) if left else ""
+            return True
+        return False
+
+    def draw(self, surface: pygame.Surface) -> None:
+        painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
+        surface.fill(p.background)
+        header(self, surface, self.prompt, self.subtitle)
+        cx = m.width // 2
+        for i in range(PIN_LENGTH):
+            pos = (round(cx + (i - 1.5) * m.u(44)), self.dots_y)
+            if i < len(self.digits):
+                pygame.draw.circle(surface, p.ink, pos, m.u(13))
+            else:
+                pygame.draw.circle(surface, p.line, pos, m.u(13), m.u(3))
+        painter.buttons(surface, self.buttons)
+        if self.message:
+            painter.text(
+                surface,
+                self.message,
+                self.message_box.center,
+                m.text,
+                p.bad,
+                bold=True,
+                anchor="center",
+                max_width=self.message_box.width,
+            )
+
+
+__all__ = ["NOT_RIGHT", "PinPad", "pin_gate"]

@@ -1,0 +1,257 @@
+"""Spoken prompts: every sentence a child reads can also be heard (issue 21).
+
+A child who cannot read yet can still play. The words are the screen's own (the one
+sentence table, ``tabletop.ui.messages``, and each game's prompts), spoken by
+**espeak-ng** (Debian package ``espeak-ng``, installed by ``systemd/install.sh``) as WAV
+clips played through ``pygame.mixer`` on a channel of their own, so speech never talks
+over itself:
+
+- ``say(text)`` *replaces*: the sentence being spoken is cut and anything waiting is
+  dropped; a new prompt makes the old one stale.
+- ``then(text)`` *queues*: it is spoken after what is being spoken (a ruling, then the
+  next step).
+
+Clips are rendered on a worker thread (the screen never waits for espeak-ng) and kept
+(the same sentences come back all game), so a sentence is rendered once. The setting
+(``Prefs.speech``: ``auto``, ``on`` or ``off``) is on by default when the device has a
+speaker; with no audio device or no espeak-ng the app plays silently, as before, and the
+sound switch mutes speech too.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import shutil
+import subprocess
+import threading
+from collections import OrderedDict, deque
+from collections.abc import Callable
+from typing import Any
+
+from tabletop.ui.prefs import SPEECH_SETTINGS
+
+log = logging.getLogger(__name__)
+
+VOICE = "en-gb"
+WORDS_PER_MINUTE = 140  # a little slower than espeak-ng's 175: for 6-to-10-year-olds
+CLIPS_KEPT = 200
+
+Renderer = Callable[[str], bytes]
+
+
+def espeak_ng() -> str | None:
+    """The espeak-ng program, or None where it is not installed."""
+    return shutil.which("espeak-ng") or shutil.which("espeak")
+
+
+def render_espeak(text: str, program: str = "espeak-ng") -> bytes:
+    """``text`` spoken as a WAV file (bytes). Raises OSError or CalledProcessError."""
+    done = subprocess.run(
+        [program, "--stdout", "-v", VOICE, "-s", str(WORDS_PER_MINUTE), "--", text],
+        capture_output=True,
+        timeout=20,
+        check=True,
+    )
+    return done.stdout
+
+
+class MixerChannel:
+    """The player: one ``pygame.mixer`` channel kept for speech (cues use the others)."""
+
+    def __init__(self) -> None:
+        import pygame
+
+        if pygame.mixer.get_init() is None:
+            raise RuntimeError("the mixer did not start")
+        pygame.mixer.set_reserved(1)
+        self._pygame = pygame
+        self._channel = pygame.mixer.Channel(0)
+
+    def play(self, clip: bytes) -> None:
+        import io
+
+        self._channel.play(self._pygame.mixer.Sound(file=io.BytesIO(clip)))
+
+    def stop(self) -> None:
+        self._channel.stop()
+
+    def busy(self) -> bool:
+        return bool(self._channel.get_busy())
+
+
+class Speaker:
+    """Speech for the app. ``renderer`` turns a sentence into a clip; ``player`` plays one
+    clip at a time (``play``/``stop``/``busy``). With either missing it is silent but
+    still records what it was asked to say (``said``), which the tests read."""
+
+    def __init__(
+        self,
+        renderer: Renderer | None = None,
+        player: Any = None,
+        *,
+        setting: str = "auto",
+        muted: bool = False,
+        threaded: bool = True,
+    ) -> None:
+        self.renderer = renderer
+        self.player = player
+        self.setting = setting if setting in SPEECH_SETTINGS else "auto"
+        self.muted = muted
+        self.said: list[str] = []  # every sentence asked for, spoken or not
+        self.spoken: list[str] = []  # every sentence whose clip started playing
+        self._clips: OrderedDict[str, bytes] = OrderedDict()
+        self._waiting: deque[str] = deque()  # sentences in order, after the current one
+        self._current: str | None = None
+        self._ready: queue.SimpleQueue[tuple[str, bytes | None]] = queue.SimpleQueue()
+        self._todo: queue.SimpleQueue[str | None] = queue.SimpleQueue()
+        self._rendering: set[str] = set()
+        self._thread: threading.Thread | None = None
+        self._threaded = threaded
+
+    # -- what it can do ------------------------------------------------------------------
+
+    @property
+    def available(self) -> bool:
+        """A voice and a speaker are both there."""
+        return self.renderer is not None and self.player is not None
+
+    @property
+    def on(self) -> bool:
+        """Speaking now: available, switched on (``auto`` counts as on), not muted."""
+        return self.available and self.setting != "off" and not self.muted
+
+    # -- asking it to speak ---------------------------------------------------------------
+
+    def say(self, text: str) -> None:
+        """Speak ``text`` now: cut what is being said and drop what waits."""
+        text = " ".join(text.split())
+        if not text:
+            return
+        self.said.append(text)
+        if not self.on:
+            return
+        if text == self._current and not self._waiting and self._busy():
+            return  # the same prompt again while it is being said: let it finish
+        self.stop()
+        self._waiting.append(text)
+        self._want(text)
+
+    def then(self, text: str) -> None:
+        """Speak ``text`` after what is being said and what already waits."""
+        text = " ".join(text.split())
+        if not text:
+            return
+        self.said.append(text)
+        if not self.on:
+            return
+        self._waiting.append(text)
+        self._want(text)
+
+    def stop(self) -> None:
+        """Silence, now (a screen that leaves, the sound switched off)."""
+        self._waiting.clear()
+        self._current = None
+        if self.player is not None:
+            self.player.stop()
+
+    # -- once per frame, on the display thread -----------------------------------------------
+
+    def update(self) -> None:
+        """Take rendered clips; start the next sentence when the last one has ended."""
+        while True:
+            try:
+                text, clip = self._ready.get_nowait()
+            except queue.Empty:
+                break
+            self._rendering.discard(text)
+            if clip is not None:
+                self._keep(text, clip)
+            elif text in self._waiting:
+                self._waiting.remove(text)  # it could not be rendered: skipped (logged)
+        if not self.on or not self._waiting or self._busy():
+            return
+        text = self._waiting[0]
+        clip = self._clips.get(text)
+        if clip is None:
+            return  # still rendering
+        self._waiting.popleft()
+        self._current = text
+        self._clips.move_to_end(text)
+        try:
+            self.player.play(clip)
+            self.spoken.append(text)
+        except Exception as exc:  # a clip the mixer cannot take: silence, never a crash
+            log.warning("speech: could not play %r: %s", text, exc)
+
+    def close(self) -> None:
+        self.stop()
+        if self._thread is not None:
+            self._todo.put(None)
+            self._thread.join(timeout=2)
+            self._thread = None
+
+    # -- rendering ------------------------------------------------------------------------
+
+    def _busy(self) -> bool:
+        return self.player is not None and bool(self.player.busy())
+
+    def _keep(self, text: str, clip: bytes) -> None:
+        self._clips[text] = clip
+        self._clips.move_to_end(text)
+        while len(self._clips) > CLIPS_KEPT:
+            self._clips.popitem(last=False)
+
+    def _want(self, text: str) -> None:
+        if text in self._clips or text in self._rendering:
+            return
+        self._rendering.add(text)
+        if not self._threaded:
+            self._ready.put((text, self._render(text)))
+            return
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._work, name="speech", daemon=True)
+            self._thread.start()
+        self._todo.put(text)
+
+    def _work(self) -> None:
+        while True:
+            text = self._todo.get()
+            if text is None:
+                return
+            self._ready.put((text, self._render(text)))
+
+    def _render(self, text: str) -> bytes | None:
+        assert self.renderer is not None
+        try:
+            clip = self.renderer(text)
+        except (OSError, subprocess.SubprocessError) as exc:
+            log.warning("speech: espeak-ng could not say %r: %s", text, exc)
+            return None
+        return clip or None
+
+
+def make_speaker(setting: str, *, sounds_available: bool, muted: bool) -> Speaker:
+    """The app's speaker: espeak-ng through the mixer where both exist, else silent."""
+    program = espeak_ng()
+    if setting == "off" or program is None or not sounds_available:
+        if program is None and setting != "off":
+            log.info("speech: no espeak-ng here; prompts are shown, not spoken")
+        return Speaker(setting=setting, muted=muted)
+    try:
+        player = MixerChannel()
+    except Exception as exc:
+        log.info("speech: no channel for speech: %s", exc)
+        return Speaker(setting=setting, muted=muted)
+    return Speaker(
+        lambda text: render_espeak(text, program), player, setting=setting, muted=muted
+    )
+
+
+__all__ = [
+    "MixerChannel",
+    "Speaker",
+    "espeak_ng",
+    "make_speaker",
+    "render_espeak",
+]

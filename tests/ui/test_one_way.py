@@ -1,0 +1,53 @@
+"""One way to play, everywhere (issue 21): what every game's table does alike.
+
+A teacher teaches one pattern: Leave always asks, with "Keep playing" as the primary
+(filled) button, and leaving goes Home; every PIN is asked on the one pad.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tabletop.ui.app import App
+from tabletop.ui.autoplay import Autoplayer
+from tabletop.ui.scenes.common import Confirm
+from tabletop.ui.scenes.home import HomeScene
+from tests.ui.scenery import SIZES, make_app
+
+# Home -> the game's table: the taps, by touch target name
+TO_TABLE = {
+    "mathe-meister": ("game.mathe-meister", "start", "a.3", "b.5", "ok"),
+    "math-wars-meta": ("game.math-wars-meta", "start"),
+    "math-attack": ("game.math-attack", "start"),
+    "mecs": ("game.mecs", "start"),
+    "math-arena": ("game.math-arena", "start"),
+    "bubbles": ("game.mecs", "bubbles", "start"),
+}
+
+
+def open_table(game: str, size: tuple[int, int] = (800, 480)) -> tuple[App, Autoplayer]:
+    app = make_app(size)
+    auto = Autoplayer(app)
+    for name in TO_TABLE[game]:
+        auto.tap(name)
+    return app, auto
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("game", sorted(TO_TABLE))
+def test_one_way_leave_asks_with_keep_playing_first_and_goes_home(
+    game: str, size: tuple[int, int]
+) -> None:
+    app, auto = open_table(game, size)
+    table = app.stack.top
+    auto.tap("leave")
+    question = app.stack.top
+    assert isinstance(question, Confirm), game
+    primary = [b for b in question.buttons if b.kind != "quiet"]
+    assert [b.label for b in primary] == ["Keep playing"], game
+    assert primary[0].rect.right > max(b.rect.right for b in question.buttons if b.kind == "quiet")
+    auto.tap("no")
+    assert app.stack.top is table  # "Keep playing" (and Back) keep the game
+    auto.tap("leave")
+    auto.tap("yes")
+    assert isinstance(app.stack.top, HomeScene), game
