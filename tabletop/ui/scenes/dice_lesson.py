@@ -25,6 +25,8 @@ ODD = (213, 94, 0)  # vermillion: the verdict when the dice do not look fair
 
 
 class DiceLessonScene(Scene):
+    speaks = False  # a teacher's screen
+
     def __init__(self, ctx: Context, *, session: str | None = None) -> None:
         super().__init__(ctx)
         self.session = session if session is not None else ctx.session
