@@ -118,6 +118,7 @@ class SkillRow:
     right: int = 0
     kinds: Counter[str] = field(default_factory=Counter)
     examples: dict[str, str] = field(default_factory=dict)  # kind -> first example
+    total: bool = False  # a group's total (group_skills), not one student
 
     @property
     def common(self) -> str | None:
@@ -177,6 +178,35 @@ def gather_skills(journal: Journal, session: str | None = None) -> list[SkillRow
     )
 
 
+def group_skills(rows: Iterable[SkillRow]) -> list[SkillRow]:
+    """Per group and skill, its students' rows added up (answers, right, every kind of
+    mistake with its first example); ``name`` is the group's title, ``student`` empty.
+    In report order (groups as the class report orders them, skills as :data:`SKILLS`)."""
+    from tabletop.classroom.report import _group_order, group_title
+
+    out: dict[tuple[str, str], SkillRow] = {}
+    for r in rows:
+        total = out.get((r.group, r.skill))
+        if total is None:
+            total = out[(r.group, r.skill)] = SkillRow(
+                "", group_title(r.group), r.group, r.skill, r.session, total=True
+            )
+        total.checked += r.checked
+        total.right += r.right
+        total.kinds.update(r.kinds)
+        for kind, example in r.examples.items():
+            total.examples.setdefault(kind, example)
+    skills = list(SKILLS)
+    return sorted(
+        out.values(),
+        key=lambda t: (
+            _group_order(t.group),
+            skills.index(t.skill) if t.skill in skills else len(skills),
+            t.skill,
+        ),
+    )
+
+
 def trend(
     journal: Journal, student: str, name: str, skill: str, last: int = TREND_SESSIONS
 ) -> list[tuple[str, int, int]]:
@@ -218,6 +248,13 @@ def level(checked: int, right: int) -> str:
         if share >= Fraction(1, 2)
         else "practise"
     )
+
+
+def row_trend(trends: dict[tuple[str, str, str], list[tuple[str, int, int]]], r: SkillRow) -> str:
+    """A row's trend as text ("" for a group's total)."""
+    if r.total:
+        return ""
+    return trend_text(trends.get((r.student, "" if r.student else r.name, r.skill), []))
 
 
 def trend_text(points: Sequence[tuple[str, int, int]]) -> str:
@@ -395,8 +432,13 @@ def add_skills_pages(page: Any, extra: SkillsPages) -> None:
         students: dict[tuple[str, str, str], dict[str, SkillRow]] = {}
         for r in extra.rows:
             students.setdefault((r.group, r.student, r.name), {})[r.skill] = r
+        groups: dict[tuple[str, str, str], dict[str, SkillRow]] = {}
+        for t in group_skills(extra.rows):
+            groups.setdefault((t.group, "", t.name), {})[t.skill] = t
         used = [k for k in SKILLS if any(k in cells for cells in students.values())]
         used += sorted({r.skill for r in extra.rows} - set(used))
+        _grid(page, groups, used, "Group")
+        page.gap(3)
         _grid(page, students, used)
         page.gap(3)
         _legend(page)
@@ -405,7 +447,6 @@ def add_skills_pages(page: Any, extra: SkillsPages) -> None:
             "The most common mistake per skill, and the trend over the last lessons", 12, bold=True
         )
         for r in extra.rows:
-            key = (r.student, "" if r.student else r.name, r.skill)
             kind = r.common
             mistake = "No mistakes." if kind is None else f"{KINDS[kind][0]}: {r.examples[kind]}"
             if kind is not None and r.kinds[kind] > 1:
@@ -416,7 +457,7 @@ def add_skills_pages(page: Any, extra: SkillsPages) -> None:
                     f"{r.name} ({group_title(r.group)})",
                     SKILLS.get(r.skill, r.skill),
                     f"{r.right} of {r.checked} right",
-                    f"trend {trend_text(extra.trends.get(key, []))}",
+                    f"trend {row_trend(extra.trends, r)}",
                 ],
                 mistake,
             )
@@ -432,7 +473,10 @@ def add_skills_pages(page: Any, extra: SkillsPages) -> None:
 
 
 def _grid(
-    page: Any, students: dict[tuple[str, str, str], dict[str, SkillRow]], used: list[str]
+    page: Any,
+    students: dict[tuple[str, str, str], dict[str, SkillRow]],
+    used: list[str],
+    first: str = "Student",
 ) -> None:
     from tabletop.classroom.report import INK, ROW_H
     from tabletop.printables.pdf import fit_text
@@ -443,9 +487,7 @@ def _grid(
     cell_h = ROW_H * 1.7
 
     def head() -> None:
-        fit_text(
-            pdf, "Student", x0 + 1.5, page.y + 3, name_w - 3, ROW_H, size=10, bold=True, align="L"
-        )
+        fit_text(pdf, first, x0 + 1.5, page.y + 3, name_w - 3, ROW_H, size=10, bold=True, align="L")
         for i, skill in enumerate(used):
             title = SKILLS.get(skill, skill)
             pdf.set_font("DejaVu", "B", 9)
@@ -645,8 +687,10 @@ __all__ = [
     "answer_record",
     "answers_for_message",
     "gather_skills",
+    "group_skills",
     "level",
     "question_of",
+    "row_trend",
     "skills_csv_text",
     "skills_pages",
     "store_answers",

@@ -474,27 +474,30 @@ def _skills(console: Coordinator, session: str | None) -> dict[str, Any]:
     word, the most common mistake with its example, and the trend; and the dice."""
     assert console.journal is not None
     trends = skills.trends(console.journal)
-    rows = []
-    for r in skills.gather_skills(console.journal, session):
+    students = skills.gather_skills(console.journal, session)
+
+    def view(r: skills.SkillRow) -> dict[str, Any]:
         kind = r.common
-        key = (r.student, "" if r.student else r.name, r.skill)
-        rows.append(
-            {
-                "group": report.group_title(r.group),
-                "student": r.student,
-                "name": r.name,
-                "skill": SKILLS.get(r.skill, r.skill),
-                "checked": r.checked,
-                "right": r.right,
-                "level": skills.level(r.checked, r.right),
-                "mistake": None if kind is None else KINDS[kind][0],
-                "count": 0 if kind is None else r.kinds[kind],
-                "example": None if kind is None else r.examples[kind],
-                "trend": skills.trend_text(trends.get(key, [])),
-            }
-        )
+        return {
+            "group": report.group_title(r.group),
+            "student": r.student,
+            "name": r.name,
+            "skill": SKILLS.get(r.skill, r.skill),
+            "checked": r.checked,
+            "right": r.right,
+            "level": skills.level(r.checked, r.right),
+            "mistake": None if kind is None else KINDS[kind][0],
+            "count": 0 if kind is None else r.kinds[kind],
+            "example": None if kind is None else r.examples[kind],
+            "trend": skills.row_trend(trends, r),
+        }
+
     dice = fairness(read_dice(console.journal, session))
-    return {"rows": rows, "dice": {"counts": list(dice.counts), "sentence": dice.sentence()}}
+    return {
+        "rows": [view(r) for r in students],
+        "groups": [view(t) for t in skills.group_skills(students)],
+        "dice": {"counts": list(dice.counts), "sentence": dice.sentence()},
+    }
 
 
 async def skills_view(request: web.Request) -> web.Response:

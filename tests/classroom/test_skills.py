@@ -71,6 +71,21 @@ def test_skills_gather_per_student_and_skill(tmp_path: Path) -> None:
     assert (every[0].session, every[0].checked, every[0].right) == ("all", 7, 3)
 
 
+def test_skills_group_totals(tmp_path: Path) -> None:
+    """Per group and skill: its students' answers, right and kinds added up."""
+    from tabletop.classroom.skills import group_skills, row_trend
+
+    journal = lesson(tmp_path / FILE_NAME)
+    totals = group_skills(gather_skills(journal))
+    assert [(t.name, t.skill, t.checked, t.right, t.total) for t in totals] == [
+        ("Group Red", "multiplication", 7, 3, True),
+        ("Guests", "subtraction", 1, 0, True),
+    ]
+    assert totals[0].kinds == {"operation": 3, "off_by_one": 1}
+    assert totals[0].sentence() == "Another operation (3 of 4): 7 x 8: answered 15, which is 7 + 8"
+    assert row_trend({}, totals[0]) == ""
+
+
 def test_skills_trend_over_sessions(tmp_path: Path) -> None:
     journal = lesson(tmp_path / FILE_NAME)
     points = trend(journal, "S01", "Ana", "multiplication")

@@ -568,6 +568,9 @@ def test_teacher_skills_view_from_a_stations_answers(
                 "trend": "50%",
             }
         ]
+        assert [(g["name"], g["student"], g["checked"], g["trend"]) for g in view["groups"]] == [
+            ("Group Red", "", 2, "")
+        ]
         assert view["dice"]["counts"] == [0] * 6
         csv = await client.get("/skills.csv", params={"session": "Tue"})
         assert 'filename="skills-Tue.csv"' in csv.headers["Content-Disposition"]

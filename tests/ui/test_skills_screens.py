@@ -25,7 +25,17 @@ def test_skills_screen_shows_each_childs_most_common_mistake() -> None:
     scene.press("view")
     assert scene.view == "skills" and scene.target("view").label == "Games"
     lines = scene.lines()
+    # each group's totals first (no trend of their own), then each student
     assert lines[0] == [
+        "Group Red",
+        "Subtraction",
+        "1 of 3",
+        "practise",
+        "\u2014",
+        "Sign (2 times): 5 - 9: answered 4, the opposite of -4",
+    ]
+    assert [line[0] for line in lines[:6]] == ["Group Red"] * 4 + ["Guests"] * 2
+    assert lines[6] == [
         "Ana",
         "Multiplication",
         "4 of 5",
@@ -47,7 +57,7 @@ def test_skills_screen_shows_each_childs_most_common_mistake() -> None:
     ]
     guest = [line for line in lines if line[0] == "Player 3"]
     assert [line[1] for line in guest] == ["Addition", "Division"]
-    assert scene.pages == 2
+    assert scene.pages == 4
     scene.press("view")
     assert scene.view == "games" and scene.lines()[0][0] == "Group Red"
 

@@ -732,9 +732,7 @@ class ArenaScene(Scene):
             self.refuse("arena.ui.number_operator", f"{source}: {card} is a number card")
             return
         if card not in self.state.operators_left:
-            self.refuse(
-                "arena.ui.operator_used", f"{source}: {card} was already an operator card"
-            )
+            self.refuse("arena.ui.operator_used", f"{source}: {card} was already an operator card")
             return
         self._checkpoint()
         self.match.apply(RevealOperator(card))

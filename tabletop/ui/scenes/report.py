@@ -45,7 +45,7 @@ GROUP_COLUMNS = (
 )
 # The skills view (issue 24): per student and skill, with the most common mistake.
 SKILL_COLUMNS = (  # a row's first line; the second is its most common mistake
-    ("Student", 0.21, False),
+    ("Who", 0.21, False),
     ("Skill", 0.27, False),
     ("Right", 0.14, True),
     ("", 0.17, False),  # the level: a word on its colour
@@ -117,8 +117,9 @@ class ReportScene(Scene):
 
     def lines(self) -> list[list[str]]:
         """The table's lines for what is shown now."""
-        if self.view == "skills":
-            return [self.skill_line(r) for r in self.skill_rows]
+        if self.view == "skills":  # each group's totals first, then each student
+            groups = skills.group_skills(self.skill_rows)
+            return [self.skill_line(r) for r in [*groups, *self.skill_rows]]
         if self.group is None:
             return [
                 [
@@ -149,7 +150,6 @@ class ReportScene(Scene):
     def skill_line(self, r: skills.SkillRow) -> list[str]:
         """Name, skill, right of checked, level, trend; then the most common mistake."""
         kind = r.common
-        key = (r.student, "" if r.student else r.name, r.skill)
         mistake = "No mistakes." if kind is None else f"{KINDS[kind][0]}: {r.examples[kind]}"
         if kind is not None and r.kinds[kind] > 1:
             mistake = f"{KINDS[kind][0]} ({r.kinds[kind]} times): {r.examples[kind]}"
@@ -158,7 +158,7 @@ class ReportScene(Scene):
             SKILLS.get(r.skill, r.skill),
             f"{r.right} of {r.checked}",
             skills.level(r.checked, r.right),
-            skills.trend_text(self.trends.get(key, [])),
+            skills.row_trend(self.trends, r) or "\u2014",
             mistake,
         ]
 
