@@ -67,6 +67,12 @@ def _parser() -> argparse.ArgumentParser:
         "arguments after a crash, the demo carries on where it was",
     )
     p.add_argument("--terminal", action="store_true", help="the text version (virtual dice)")
+    p.add_argument(
+        "--child",
+        action="store_true",
+        help="seat 1 is a guest child whose answers make each kind of mistake at a stated "
+        "rate (seeded), so the journal makes a real skills report",
+    )
     p.set_defaults(run=_cmd_demo)
 
     from tabletop.ui.commands import add_parsers as add_ui_parsers

@@ -175,6 +175,35 @@ MIGRATIONS: dict[int, str] = {
     );
     CREATE INDEX result_visibility_by_match ON result_visibility (match_id, id);
     """,
+    # What each child found hard (issue 24): ``answers``, every answer the device checked
+    # with its question (skill, numbers and operations as JSON, exact values as strings),
+    # the child's answer, the right one and the seconds taken; ``step`` is the match's
+    # action count when it was answered (an undo past it takes it back). ``dice``: every
+    # die the device read, with its value and where it came from (camera, tap, virtual).
+    6: """
+    CREATE TABLE answers (
+        id INTEGER PRIMARY KEY,
+        match_id INTEGER NOT NULL REFERENCES matches (id),
+        seat INTEGER NOT NULL,
+        step INTEGER,
+        skill TEXT NOT NULL,
+        question TEXT NOT NULL,
+        given TEXT NOT NULL,
+        answer TEXT NOT NULL,
+        seconds REAL,
+        at REAL NOT NULL
+    );
+    CREATE INDEX answers_by_match ON answers (match_id, step);
+    CREATE TABLE dice (
+        id INTEGER PRIMARY KEY,
+        match_id INTEGER REFERENCES matches (id),
+        session TEXT NOT NULL DEFAULT '',
+        value INTEGER NOT NULL,
+        source TEXT NOT NULL,
+        at REAL NOT NULL
+    );
+    CREATE INDEX dice_by_session ON dice (session, at);
+    """,
 }
 SCHEMA_VERSION = max(MIGRATIONS)
 STATUSES = ("playing", "finished", "abandoned", "broken")
@@ -190,6 +219,22 @@ class SeatInfo:
     student: str | None = None
     group: str = ""
     bot: str | None = None
+
+
+@dataclass(frozen=True)
+class AnswerRecord:
+    """One answer the device checked, as journaled: ``question`` holds ``numbers`` (exact,
+    as strings), ``ops`` and ``order`` (see :mod:`tabletop.classroom.mistakes`);
+    ``given`` and ``answer`` are exact values as strings; ``step``: the match's action
+    count when it was given (None: not tied to one)."""
+
+    seat: int
+    step: int | None
+    skill: str
+    question: Mapping[str, Any]
+    given: str
+    answer: str
+    seconds: float | None = None
 
 
 def data_dir(override: Path | str | None = None) -> Path:
@@ -488,6 +533,74 @@ class Journal:
         True when the journal is back on the file."""
         self._tried = -float("inf")
         return self._catch_up()
+
+    # -- answers and dice (issue 24) --------------------------------------------------------
+
+    def add_answers(self, match_id: int, answers: Sequence[AnswerRecord]) -> None:
+        """Journal answers the device checked in match ``match_id`` (one transaction)."""
+        if not answers:
+            return
+        now = self._now()
+        self._write(
+            lambda db: db.executemany(
+                "INSERT INTO answers (match_id, seat, step, skill, question, given, answer,"
+                " seconds, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (
+                        match_id,
+                        a.seat,
+                        a.step,
+                        a.skill,
+                        json.dumps(dict(a.question), sort_keys=True),
+                        a.given,
+                        a.answer,
+                        a.seconds,
+                        now,
+                    )
+                    for a in answers
+                ],
+            )
+        )
+
+    def take_back_answers(self, match_id: int, steps: int) -> None:
+        """An undo: forget the answers given at a step past ``steps`` actions."""
+        self._write(
+            lambda db: db.execute(
+                "DELETE FROM answers WHERE match_id = ? AND step > ?", (match_id, steps)
+            )
+        )
+
+    def answers(self, match_id: int) -> list[AnswerRecord]:
+        """The answers journaled for one match, in the order given."""
+        rows = self.db.execute(
+            "SELECT seat, step, skill, question, given, answer, seconds FROM answers"
+            " WHERE match_id = ? ORDER BY id",
+            (match_id,),
+        )
+        return [
+            AnswerRecord(
+                int(r[0]),
+                r[1],
+                str(r[2]),
+                _json_object(r[3]),
+                str(r[4]),
+                str(r[5]),
+                None if r[6] is None else float(r[6]),
+            )
+            for r in rows
+        ]
+
+    def add_dice(
+        self, values: Sequence[int], source: str, *, match_id: int | None = None, session: str = ""
+    ) -> None:
+        """Dice the device read (``source``: "camera", "tap" or "virtual")."""
+        now = self._now()
+        self._write(
+            lambda db: db.executemany(
+                "INSERT INTO dice (match_id, session, value, source, at) VALUES (?, ?, ?, ?, ?)",
+                [(match_id, session, int(v), source, now) for v in values],
+            )
+        )
 
     def close(self) -> None:
         if self.trouble is not None:
@@ -941,6 +1054,7 @@ __all__ = [
     "READ_ONLY",
     "SAVING_AGAIN",
     "SCHEMA_VERSION",
+    "AnswerRecord",
     "Connection",
     "Journal",
     "Saved",

@@ -445,6 +445,7 @@ def report_pdf(
     paper: str = "a4",
     made: str | None = None,
     left_out: Sequence[LeftOut] = (),
+    skills: Any = None,
 ) -> FPDF:
     """The printable report: a summary page of every group, then each group on its own
     page(s): its table (one line per student per game) and two bar charts (answers right
@@ -536,6 +537,10 @@ def report_pdf(
         )
         page.gap(4)
         page.points_charts(members)
+    if skills is not None:  # issue 24: the skills grid and the dice-fairness page
+        from tabletop.classroom.skills import add_skills_pages
+
+        add_skills_pages(page, skills)
     return pdf
 
 
@@ -755,13 +760,17 @@ def save_report(
     session: str | None,
     paper: str = "a4",
     left_out: Sequence[LeftOut] = (),
+    skills: Any = None,
 ) -> tuple[Path, Path]:
     """Write ``report-<session>.csv`` and ``.pdf`` into ``folder`` (made if needed), each
     synced to disk before this returns (a USB stick may be pulled out right after)."""
     stem = file_stem(session)
     csv_path, pdf_path = folder / f"{stem}.csv", folder / f"{stem}.pdf"
     write_csv(rows, csv_path)
-    write_pdf(report_pdf(rows, session=session, paper=paper, left_out=left_out), pdf_path)
+    write_pdf(
+        report_pdf(rows, session=session, paper=paper, left_out=left_out, skills=skills),
+        pdf_path,
+    )
     return csv_path, pdf_path
 
 
@@ -799,6 +808,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     p.add_argument("--csv", type=Path, default=None, help="write the CSV here")
     p.add_argument("--pdf", type=Path, default=None, help="write the PDF here")
     p.add_argument("--paper", choices=("a4", "letter"), default="a4")
+    p.add_argument(
+        "--skills",
+        type=Path,
+        default=None,
+        help="write the skills CSV here: per student and skill, answers checked and right "
+        "and each kind of mistake with an example",
+    )
     p.set_defaults(run=run)
 
 
@@ -834,6 +850,18 @@ def run(args: argparse.Namespace) -> int:
         else:
             session = None
         found = read_report(journal, session)
+        rows = found.rows
+        extra = None
+        if args.pdf is not None or (args.csv is None and args.skills is None):
+            from tabletop.classroom.skills import skills_pages
+
+            extra = skills_pages(journal, session)
+        if args.skills is not None and rows:
+            from tabletop.classroom.skills import gather_skills, write_skills_csv
+
+            skill_rows = gather_skills(journal, session)
+            write_skills_csv(skill_rows, args.skills)
+            print(f"wrote {args.skills} ({_count(len(skill_rows), 'student skill')})")
     finally:
         journal.close()
     for game in found.left_out:
@@ -841,12 +869,11 @@ def run(args: argparse.Namespace) -> int:
     if found.hidden:
         numbers = ", ".join(str(g.match) for g in found.hidden)
         print(f"tabletop report: hidden by the teacher: game {numbers}", file=sys.stderr)
-    rows = found.rows
     if not rows:
         print(f"no finished games in {path} yet: nothing written")
         return 0
     csv_out, pdf_out = args.csv, args.pdf
-    if csv_out is None and pdf_out is None:
+    if csv_out is None and pdf_out is None and args.skills is None:
         stem = file_stem(session)
         csv_out, pdf_out = Path(f"{stem}.csv"), Path(f"{stem}.pdf")
     groups = len({r.group for r in rows})
@@ -854,7 +881,9 @@ def run(args: argparse.Namespace) -> int:
         write_csv(rows, csv_out)
         print(f"wrote {csv_out} ({_count(len(rows), 'row')}, {session_title(session)})")
     if pdf_out is not None:
-        pdf = report_pdf(rows, session=session, paper=args.paper, left_out=found.left_out)
+        pdf = report_pdf(
+            rows, session=session, paper=args.paper, left_out=found.left_out, skills=extra
+        )
         write_pdf(pdf, pdf_out)
         print(
             f"wrote {pdf_out} ({_count(pdf.pages_count, 'page')}, "

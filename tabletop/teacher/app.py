@@ -18,6 +18,8 @@ The page talks to a JSON API behind the same session:
 ``GET /api/results``         ``?session=``: that session's finished games (to hide one)
 ``POST /api/results/hide``   ``{"match": 12, "hidden": true}``: hide (or show) a game
 ``GET /report.csv|pdf``      ``?session=`` (absent: every session) the report
+``GET /api/skills``          ``?session=``: the skills view and the dice (issue 24)
+``GET /skills.csv``          ``?session=``: the skills CSV
 ``GET /api/latency``         when each clock change reached every station
 ===========================  ==========================================================
 
@@ -40,8 +42,10 @@ from urllib.parse import urlsplit
 
 from aiohttp import web
 
-from tabletop.classroom import report
+from tabletop.classroom import report, skills
+from tabletop.classroom.dice_lesson import fairness, read_dice
 from tabletop.classroom.fleet.coordinator import ACTIONS, Coordinator
+from tabletop.classroom.mistakes import KINDS, SKILLS
 from tabletop.classroom.rotation import GAME_TITLES, STATION_MODES, STATION_OPTIONS, Plan
 from tabletop.classroom.students import decode_csv
 from tabletop.engine.errors import BadInput, TabletopError
@@ -106,6 +110,8 @@ def make_app(console: Coordinator, gate: Gate) -> web.Application:
     app.router.add_post("/api/results/hide", hide_result)
     app.router.add_get("/report.csv", report_csv)
     app.router.add_get("/report.pdf", report_pdf)
+    app.router.add_get("/api/skills", skills_view)
+    app.router.add_get("/skills.csv", skills_csv)
     app.router.add_get("/api/latency", latency)
     app.router.add_static("/static/", STATIC, append_version=True)
     return app
@@ -512,10 +518,59 @@ async def report_pdf(request: web.Request) -> web.Response:
     def make() -> bytes:
         assert console.journal is not None
         rows = report.gather(console.journal, session)
-        return bytes(report.report_pdf(rows, session=session).output())
+        extra = skills.skills_pages(console.journal, session)
+        return bytes(report.report_pdf(rows, session=session, skills=extra).output())
 
     data = await _on_console(request, make)
     return _download(data, f"{report.file_stem(session)}.pdf", "application/pdf")
+
+
+def _skills(console: Coordinator, session: str | None) -> dict[str, Any]:
+    """The skills view (issue 24): per student and skill, right of checked, the level
+    word, the most common mistake with its example, and the trend; and the dice."""
+    assert console.journal is not None
+    trends = skills.trends(console.journal)
+    students = skills.gather_skills(console.journal, session)
+
+    def view(r: skills.SkillRow) -> dict[str, Any]:
+        kind = r.common
+        return {
+            "group": report.group_title(r.group),
+            "student": r.student,
+            "name": r.name,
+            "skill": SKILLS.get(r.skill, r.skill),
+            "checked": r.checked,
+            "right": r.right,
+            "level": skills.level(r.checked, r.right),
+            "mistake": None if kind is None else KINDS[kind][0],
+            "count": 0 if kind is None else r.kinds[kind],
+            "example": None if kind is None else r.examples[kind],
+            "trend": skills.row_trend(trends, r),
+        }
+
+    dice = fairness(read_dice(console.journal, session))
+    return {
+        "rows": [view(r) for r in students],
+        "groups": [view(t) for t in skills.group_skills(students)],
+        "dice": {"counts": list(dice.counts), "sentence": dice.sentence()},
+    }
+
+
+async def skills_view(request: web.Request) -> web.Response:
+    console, session = request.app[CONSOLE], _session(request)
+    return web.json_response(await _on_console(request, _skills, console, session))
+
+
+async def skills_csv(request: web.Request) -> web.Response:
+    console, session = request.app[CONSOLE], _session(request)
+
+    def make() -> str:
+        assert console.journal is not None
+        return skills.skills_csv_text(skills.gather_skills(console.journal, session))
+
+    text = await _on_console(request, make)
+    stem = report.file_stem(session).replace("report-", "skills-", 1)
+    return _download("\ufeff" + text, f"{stem}.csv", "text/csv")
 
 
 def _download(body: str | bytes, name: str, kind: str) -> web.Response:

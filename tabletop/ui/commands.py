@@ -125,13 +125,19 @@ def run_demo_command(args: argparse.Namespace) -> int:
         app = game_app(game)
         if app is None:
             raise BadInput("demo.game", f"{game} has no app demo yet")
-        extra = {} if args.data is None else {"data": args.data}
+        extra: dict[str, object] = {} if args.data is None else {"data": args.data}
         if extra and "data" not in inspect.signature(app.run_demo).parameters:
             raise BadInput("demo.data", f"the {game} demo is not saved, so --data does not apply")
+        if getattr(args, "child", False):
+            if "child" not in inspect.signature(app.run_demo).parameters:
+                raise BadInput("demo.child", f"the {game} demo has no --child yet")
+            extra["child"] = True
         app.run_demo(seed=args.seed, out_dir=getattr(args, "out", None), out=sys.stdout, **extra)
         return 0
     from tabletop.ui.demo import run_demo
 
+    if getattr(args, "child", False):
+        raise BadInput("demo.child", f"the {game} demo has no --child yet")
     modes = tuple(m for m in (part.strip() for part in args.modes.split(",")) if m)
     from tabletop.games.mathe_meister import normalise_mode
 

@@ -200,6 +200,10 @@ def run_demo(
         game = auto.game()
         game.save.app["demo"] = tag
         game.save.write_meta()
+    from tabletop.ui.saves import demo_seats
+
+    if first <= ROUNDS:
+        demo_seats(auto.game().save)  # the hint bot plays: never in a report
     for r in range(first, ROUNDS + 1):
         current["round"] = r - 1
         sample = order[r - 1]

@@ -26,10 +26,11 @@ from __future__ import annotations
 import contextlib
 import logging
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from tabletop.classroom.skills import answer_record
 from tabletop.engine.dealers import KeyedDealer
 from tabletop.engine.errors import TabletopError
 from tabletop.engine.match import Match
@@ -37,6 +38,7 @@ from tabletop.engine.protocol import Result
 from tabletop.store import Saved, SeatInfo, result_record
 
 if TYPE_CHECKING:
+    from tabletop.classroom.mistakes import Question
     from tabletop.ui.app import Context
 
 log = logging.getLogger(__name__)
@@ -86,6 +88,10 @@ class GameSave:
     _since: float | None = None
     _failed: bool = False
     _match: Match[Any, Any, Any] | None = None
+    # issue 24: the clock when the match was n actions long (for the seconds an answer
+    # took), and the last step whose answers are journaled (None: not looked up yet)
+    _times: dict[int, float] = field(default_factory=dict)
+    _answered_to: int | None = None
 
     def __post_init__(self) -> None:
         while len(self.checks) < len(self.seats):
@@ -148,6 +154,7 @@ class GameSave:
             match.on_change = None
             self.attach(match)
             return
+        self._times[len(match.history)] = self.ctx.clock()
         try:
             self.ctx.journal.sync(self.id, match, elapsed=self.elapsed())
             self._failed = False
@@ -162,6 +169,67 @@ class GameSave:
         self.checks[seat][0] += 1
         self.checks[seat][1] += int(right)
         self._write_meta()
+
+    def answered(
+        self,
+        seat: int,
+        question: Question,
+        given: Fraction | int,
+        *,
+        step: int | None = None,
+        seconds: float | None = None,
+    ) -> None:
+        """The device checked ``seat``'s answer ``given`` to ``question``: journaled with
+        its question for the skills report (a bot's answers are not)."""
+        if self.id is None or not 0 <= seat < len(self.seats) or self.seats[seat].bot:
+            return
+        try:
+            self.ctx.journal.add_answers(
+                self.id, [answer_record(seat, step, question, given, seconds)]
+            )
+        except TabletopError as exc:
+            self._fail(exc)
+
+    def answers_from_match(
+        self, found: Sequence[tuple[int, int, int | None, Question, Fraction]]
+    ) -> None:
+        """For a screen that works its checked answers out of the match each time (step
+        of the answer, seat, step the question was asked at, question, the answer given):
+        journal the new ones, and take back answers an undo removed."""
+        if self.id is None or self._match is None:
+            return
+        journal = self.ctx.journal
+        steps = len(self._match.history)
+        try:
+            if self._answered_to is None:
+                done = [a.step for a in journal.answers(self.id) if a.step is not None]
+                self._answered_to = max(done, default=0)
+            if steps < self._answered_to:
+                journal.take_back_answers(self.id, steps)
+                self._answered_to = steps
+            new = [
+                answer_record(seat, step, q, given, self.seconds_between(asked, step))
+                for step, seat, asked, q, given in found
+                if step > self._answered_to and not self.seats[seat].bot
+            ]
+            journal.add_answers(self.id, new)
+            self._answered_to = max([self._answered_to, *(f[0] for f in found)])
+        except TabletopError as exc:
+            self._fail(exc)
+
+    def seconds_between(self, asked: int | None, answered: int) -> float | None:
+        """Seconds from when the match reached ``asked`` actions to when it reached
+        ``answered`` (each the first write at or past it), None when this process did
+        not see both (a game carried on from the journal)."""
+
+        def reached(n: int) -> float | None:
+            later = [k for k in self._times if k >= n]
+            return self._times[min(later)] if later else None
+
+        if asked is None or (start := reached(asked)) is None:
+            return None
+        end = reached(answered)
+        return None if end is None else max(0.0, end - start)
 
     def write_meta(self) -> None:
         """Write ``app`` and ``checks`` now: for a screen that keeps part of its state
@@ -254,6 +322,13 @@ def seat_infos(names: Sequence[str], bots: Mapping[int, str] | None = None) -> l
     return [SeatInfo(i, name, bot=bots.get(i)) for i, name in enumerate(names)]
 
 
+def demo_seats(save: GameSave, child: int | None = None) -> None:
+    """A demo's seats in the journal: every seat a demo's bot plays is journaled as a
+    bot (reports leave bots out, issue 24), but ``child``'s (the ``--child`` demo's
+    guest child). The screens keep their own idea of who is a bot."""
+    save.set_seats([s if s.seat == child else replace(s, bot=s.bot or "demo") for s in save.seats])
+
+
 # -- the demos' journal (``tabletop demo --game G --seed S --data DIR``) ----------------------
 
 
@@ -315,6 +390,7 @@ __all__ = [
     "SAVING_AGAIN",
     "DemoTable",
     "GameSave",
+    "demo_seats",
     "keep_one_unfinished",
     "keyed_dealer",
     "one_write",

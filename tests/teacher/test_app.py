@@ -505,3 +505,96 @@ def test_teacher_device_secret_is_kept_so_known_browsers_stay_known(tmp_path: Pa
     blocked = tmp_path / "file"
     blocked.write_text("")
     assert len(device_secret(blocked / "teacher-devices.key")) == 32
+
+
+def test_teacher_skills_view_from_a_stations_answers(
+    serve: Callable[[Scenario], None], console: Coordinator
+) -> None:
+    """Issue 24: a station's result carries its checked answers (``meta["answers"]``);
+    the console stores them and the dashboard shows each child's skills and mistakes;
+    an answer that is not one is skipped, nothing else lost."""
+    seven_eight = {"numbers": ["7", "8"], "ops": ["x"], "order": "precedence", "right": None}
+    answers = [
+        {
+            "seat": 0,
+            "step": 3,
+            "skill": "multiplication",
+            "question": seven_eight,
+            "given": "15",
+            "answer": "56",
+            "seconds": 4.5,
+        },
+        {
+            "seat": 0,
+            "step": 5,
+            "skill": "multiplication",
+            "question": seven_eight,
+            "given": "56",
+            "answer": "56",
+            "seconds": 2.0,
+        },
+        {
+            "seat": 1,
+            "step": 6,
+            "skill": "multiplication",
+            "question": seven_eight,
+            "given": "57",
+            "answer": "56",
+            "seconds": 1.0,
+        },  # a bot: left out
+        {"seat": 0, "skill": "addition", "given": "x"},  # not an answer: skipped
+    ]
+    result = ResultMessage(
+        id="station-1:skills1",
+        device="station-1",
+        match={
+            "game": "math-arena",
+            "header": "{}",
+            "label": "app",
+            "session": "Tue",
+            "meta": {"checks": [[2, 1], [1, 0]], "answers": answers},
+            "result": {"scores": ["3", "1"], "places": [1, 2], "winners": [0]},
+            "reason": "end",
+            "started": 1.0,
+            "finished": 2.0,
+            "elapsed": 120.0,
+        },
+        seats=(SeatRecord(0, "Ada", "S1", "Red"), SeatRecord(1, "Bot", None, "", "easy")),
+    )
+    assert console.run(console._store, result)
+
+    async def scenario(client: TestClient) -> None:
+        await log_in(client)
+        view = await (await client.get("/api/skills", params={"session": "Tue"})).json()
+        assert view["rows"] == [
+            {
+                "group": "Group Red",
+                "student": "S1",
+                "name": "Ada",
+                "skill": "Multiplication",
+                "checked": 2,
+                "right": 1,
+                "level": "growing",
+                "mistake": "Another operation",
+                "count": 1,
+                "example": "7 x 8: answered 15, which is 7 + 8",
+                "trend": "50%",
+            }
+        ]
+        assert [(g["name"], g["student"], g["checked"], g["trend"]) for g in view["groups"]] == [
+            ("Group Red", "", 2, "")
+        ]
+        assert view["dice"]["counts"] == [0] * 6
+        csv = await client.get("/skills.csv", params={"session": "Tue"})
+        assert 'filename="skills-Tue.csv"' in csv.headers["Content-Disposition"]
+        lines = (await csv.text()).splitlines()
+        assert (
+            lines[0]
+            == "\ufeffsession,group,student_id,name,skill,checked,right,error_kind,count,example"
+        )
+        assert (
+            lines[1]
+            == 'Tue,Red,S1,Ada,multiplication,2,1,operation,1,"7 x 8: answered 15, which is 7 + 8"'
+        )
+
+    serve(scenario)

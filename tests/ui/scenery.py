@@ -15,6 +15,7 @@ os.environ["SDL_AUDIODRIVER"] = "dummy"
 import queue
 import random
 from collections.abc import Callable
+from fractions import Fraction
 from typing import Any
 
 import pygame
@@ -276,6 +277,72 @@ def _table_results(app: App) -> None:
         auto.tap("next")
 
 
+def skills_lesson(journal: Any, session: str = "2025-05-08") -> None:
+    """A lesson for the skills screens (issue 24): three children's answers with their
+    questions over two sessions, and 120 dice the class rolled."""
+    from tabletop.classroom.mistakes import question
+    from tabletop.classroom.skills import answer_record
+    from tabletop.engine.match import Match
+    from tabletop.games import GAMES
+    from tabletop.selfplay import default_settings
+    from tabletop.store import SeatInfo
+
+    mul, sub = question("multiplication", [7, 8], "x"), question("subtraction", [5, 9], "-")
+    div = question("division", [17, 5], "/", right=Fraction(17))
+    add, mixed = question("addition", [46, 38], "+"), question("order", [2, 3, 4], ["+", "x"])
+    plays = {
+        "2025-05-01": [(0, mul, 15), (0, mul, 56), (1, sub, 4), (1, div, 3), (2, add, 84)],
+        session: [
+            *[(0, mul, 56)] * 4,
+            (0, mul, 15),
+            (0, div, 3),
+            (0, div, 17),
+            *[(1, sub, 4)] * 2,
+            (1, sub, -4),
+            (1, mixed, 20),
+            (1, mixed, 20),
+            (1, mixed, 14),
+            *[(2, add, 84)] * 3,
+            (2, add, 82),
+            (2, div, 32),
+        ],
+    }
+    seats = [
+        SeatInfo(0, "Ana", "S01", "Red"),
+        SeatInfo(1, "Ben", "S02", "Red"),
+        SeatInfo(2, "Player 3"),
+    ]
+    for lesson, log in plays.items():
+        match = Match(GAMES["math-arena"], default_settings("math-arena"), 3, seed=1)
+        m = journal.start(match, label="app", seats=seats, session=lesson)
+        journal.add_answers(m, [answer_record(seat, i, q, g) for i, (seat, q, g) in enumerate(log)])
+        journal.finish(m, {"places": [1, 2, 3], "reason": "end"})
+    counts = (18, 22, 17, 24, 19, 20)
+    journal.add_dice(
+        [face for face, n in enumerate(counts, 1) for _ in range(n)], "camera", session=session
+    )
+
+
+def _skills(app: App) -> None:
+    from tabletop.ui.scenes.report import ReportScene
+
+    skills_lesson(app.ctx.journal)
+    app.ctx.session = "2025-05-08"
+    scene = ReportScene(app.ctx, sticks=lambda: [])
+    app.stack.push(scene)
+    scene.press("view")
+    app.step()
+
+
+def _dice_lesson(app: App) -> None:
+    from tabletop.ui.scenes.dice_lesson import DiceLessonScene
+
+    skills_lesson(app.ctx.journal)
+    app.ctx.session = "2025-05-08"
+    app.stack.push(DiceLessonScene(app.ctx))
+    app.step()
+
+
 SCENES: dict[str, tuple[Callable[[App], None], bool]] = {
     "home": (_home, False),
     "setup_solo": (_setup_solo, False),
@@ -294,6 +361,8 @@ SCENES: dict[str, tuple[Callable[[App], None], bool]] = {
     "results": (_results, False),
     "table": (_table, False),
     "table_results": (_table_results, False),
+    "skills": (_skills, False),
+    "dice_lesson": (_dice_lesson, False),
 }
 
 

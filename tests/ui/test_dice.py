@@ -222,3 +222,17 @@ def test_camera_bgr_to_rgb() -> None:
 
 def test_dice_result_is_a_value() -> None:
     assert DiceResult((1, 2), "tap") == DiceResult((1, 2), "tap")
+
+
+def test_dice_read_are_kept_with_their_source() -> None:
+    """Issue 24: every die the device read is kept in the journal with its source (the
+    dice-fairness lesson counts them)."""
+    from tabletop.classroom.dice_lesson import read_dice
+
+    app, auto = dice_app(photo_seen("three_15"))
+    auto.tap("wrong")
+    auto.tap("b.5")
+    auto.tap("ok")
+    rows = app.ctx.journal.db.execute("SELECT value, source FROM dice ORDER BY id").fetchall()
+    assert rows == [(3, "corrected"), (5, "corrected")]
+    assert read_dice(app.ctx.journal) == [3, 5]

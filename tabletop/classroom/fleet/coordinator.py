@@ -751,6 +751,9 @@ class Coordinator:
                 match_id,
                 [SeatInfo(s.seat, s.name, s.student, s.group, s.bot) for s in result.seats],
             )
+            from tabletop.classroom.skills import store_answers
+
+            store_answers(db, match_id, m["meta"].get("answers"), self.now())  # issue 24
             db.execute(
                 "INSERT INTO fleet_results (id, device, match_id, received) VALUES (?, ?, ?, ?)",
                 (result.id, result.device, match_id, self.now()),

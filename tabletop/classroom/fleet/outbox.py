@@ -45,6 +45,7 @@ from tabletop.classroom.fleet.messages import (
     encode,
     parse,
 )
+from tabletop.classroom.skills import answers_for_message
 from tabletop.engine.errors import BadInput
 
 log = logging.getLogger(__name__)
@@ -95,12 +96,16 @@ def result_message(
     if not seats:  # a game journaled without seat rows: its seats from the scores
         count = len(result_json.get("scores") or ())
         seats = [SeatRecord(i, f"Player {i + 1}") for i in range(count)]
+    meta_json = _object(meta)
+    answers = answers_for_message(db, match_id)  # issue 24: for the console's skills report
+    if answers:
+        meta_json["answers"] = answers
     match = {
         "game": str(game),
         "header": str(header),
         "label": str(label or ""),
         "session": str(session or ""),
-        "meta": _object(meta),
+        "meta": meta_json,
         "result": result_json,
         "reason": str(reason or "end"),
         "started": float(started),

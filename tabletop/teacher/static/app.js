@@ -419,6 +419,8 @@ async function loadReports() {
         el("a", { class: "button", href: `/report.csv${q}`, download: true, text: "CSV" }),
         el("a", { class: "button", href: `/report.pdf${q}`, download: true, text: "PDF" }),
         el("button", { type: "button", text: "Games…", onclick: () => loadResults(r.session, games) }),
+        el("button", { type: "button", onclick: () => loadSkills(r.session, r.title), text: "Skills" }),
+        el("a", { class: "button", href: `/skills.csv${q}`, download: true, text: "Skills CSV" }),
         el("ul", { class: "report-notes" }, ...notes),
         games);
     });
@@ -435,6 +437,34 @@ async function loadResults(session, into) {
     into.replaceChildren(...games.map((g) => el("li", {},
       el("span", { text: `Game ${g.match}: ${g.title}${g.station ? ` (station ${g.station})` : ""}, ${g.players.join(", ")}${g.hidden ? " (hidden)" : ""}` }),
       hideButton(g.match, !g.hidden))));
+  } catch (err) {
+    showAlert(err.message);
+  }
+}
+
+// The skills view (issue 24): per student and skill, the level in words and colour, the
+// most common mistake with the child's own example, the trend; then the class's dice.
+async function loadSkills(session, title) {
+  try {
+    const data = await api(`/api/skills?session=${encodeURIComponent(session)}`);
+    const head = el("tr", {}, ...["Student", "Group", "Skill", "Right", "Level", "Most common mistake", "Trend"]
+      .map((t) => el("th", { text: t })));
+    const rows = [...data.groups, ...data.rows].map((r) => el("tr", { class: r.student || r.trend ? "" : "group" },
+      el("td", { text: r.name }),
+      el("td", { text: r.group }),
+      el("td", { text: r.skill }),
+      el("td", { text: `${r.right} of ${r.checked}` }),
+      el("td", {}, el("span", { class: `level level-${r.level.replace(" ", "-")}`, text: r.level })),
+      el("td", { text: r.mistake ? `${r.mistake}${r.count > 1 ? ` (${r.count} times)` : ""}: ${r.example}` : "no mistakes" }),
+      el("td", { text: r.trend })));
+    const counts = data.dice.counts.map((n, i) => `${i + 1}: ${n}`).join(" · ");
+    $("#skills").replaceChildren(
+      el("h3", { text: `Skills: ${title}` }),
+      rows.length ? el("table", { class: "roster skills" }, head, ...rows) : el("p", { text: "No answers checked in this session." }),
+      el("h3", { text: "Are our dice fair?" }),
+      el("p", { text: `Each face: ${counts}` }),
+      el("p", { text: data.dice.sentence.charAt(0).toUpperCase() + data.dice.sentence.slice(1) + "." }));
+    $("#skills").hidden = false;
   } catch (err) {
     showAlert(err.message);
   }

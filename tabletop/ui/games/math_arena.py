@@ -56,12 +56,14 @@ import re
 import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
 from typing import Any, TextIO
 
 import pygame
 
 from tabletop.bots.math_arena import MathArenaBot
+from tabletop.classroom.mistakes import OP_SKILLS, Question, question
 from tabletop.engine.codec import digest
 from tabletop.engine.errors import TabletopError
 from tabletop.engine.match import Match
@@ -569,6 +571,7 @@ class ArenaScene(Scene):
         self.tournament = tournament or Tournament(len(self.seats), target=TOURNAMENT_TARGET)
         self.checkpoints: list[Checkpoint] = []
         self.asking: tuple[Any, ...] | None = None
+        self.asked_at: float | None = None  # when the number pad asked a value (issue 24)
         n = len(self.seats)
         self.phase = "operator"  # operator | ready | countdown | reveal | leftover | result
         self.ready = [False] * n
@@ -734,9 +737,7 @@ class ArenaScene(Scene):
             self.refuse("arena.ui.number_operator", f"{source}: {card} is a number card")
             return
         if card not in self.state.operators_left:
-            self.refuse(
-                "arena.ui.operator_used", f"{source}: {card} was already an operator card"
-            )
+            self.refuse("arena.ui.operator_used", f"{source}: {card} was already an operator card")
             return
         self._checkpoint()
         self.match.apply(RevealOperator(card))
@@ -996,6 +997,7 @@ class ArenaScene(Scene):
         assert op is not None
         a, b = sorted((pip_value(c) for c in self.pairs[seat] if c), reverse=True)
         self.asking = ("value", seat)
+        self.asked_at = self.ctx.clock()  # for the seconds the answer took (issue 24)
         self.stack.push(
             NumPad(
                 self.ctx,
@@ -1019,6 +1021,12 @@ class ArenaScene(Scene):
         self.said[seat] = value
         self.save.app["table"] = self.record()
         self.save.checked(seat, ok)
+        self.save.answered(
+            seat,
+            value_question(op, (pair[0], pair[1])),
+            value,
+            seconds=None if self.asked_at is None else self.ctx.clock() - self.asked_at,
+        )
         log.info("math-arena: seat %d says %d, the pair makes %d", seat + 1, value, right)
         self.ctx.sounds.play("good" if ok else "wrong")
         how = said_as(op, (pair[0], pair[1]))
@@ -2031,6 +2039,14 @@ def setup_scene(ctx: Context) -> Scene:
     return ArenaSetup(ctx)
 
 
+def value_question(operator: str, cards: tuple[str, str]) -> Question:
+    """The sum a value asks (issue 24), as :func:`explain` says it: the King adds, the
+    Queen asks what is left when the smaller goes into the larger, the Jack takes away."""
+    a, b = sorted((pip_value(c) for c in cards), reverse=True)
+    op = {"K": "+", "Q": "/"}.get(operator[:-1], "-")
+    return question(OP_SKILLS[op], [a, b], [op], right=Fraction(play_value(operator, cards)))
+
+
 def resume_scene(
     ctx: Context, save: GameSave, match: Match[MathArenaSettings, MathArenaState, Any]
 ) -> Scene:
@@ -2074,9 +2090,14 @@ def run_demo(
     out: TextIO,
     size: tuple[int, int] = (800, 480),
     data: Path | None = None,
+    child: bool = False,
 ) -> str:
     """Bots in every seat, the camera simulated from the virtual deal (``CardsSeen``), a
     misread card corrected by touch once per set; screenshots of every round.
+
+    ``child``: seat 1 is a guest child (issue 24): it picks two cards from its hand on
+    the screen and says its value on the number pad, from the seeded model of
+    :mod:`tabletop.classroom.mistakes` (each kind of mistake at its stated rate).
 
     ``data``: journal the game there as the app does. Killed and started again with the
     same arguments, the demo carries on through Home's "carry on" offer and ends as an
@@ -2120,7 +2141,7 @@ def run_demo(
             auto.tap("players.+")
         while setup.players > players:
             auto.tap("players.-")
-        for seat in range(players):
+        for seat in range(1 if child else 0, players):
             auto.tap(f"bot.{seat}")
         auto.tap("level.hard")
         auto.tap("start")
@@ -2140,6 +2161,7 @@ def run_demo(
         )
         print(f"Screenshots: {folder}", file=out)
     misread_round = {s: rng.randrange(1, game.state.deal.rounds + 1) for s in (1, 2, 3)}
+    misread = 1 if child else 0  # the seat whose card the camera misreads once a set
     shot = 0
     announced = {s for s in range(players) if game.ready[s]}  # "is ready" lines printed
     read = None  # the round whose pairs the camera read (again after a restart)
@@ -2148,7 +2170,9 @@ def run_demo(
             break
         st = game.state
         label = f"set {game.round_label[0]} round {game.round_label[1]}"
-        if game.phase == "ready":  # the bots press their buttons
+        if game.phase == "ready" and child and not game.ready[0]:
+            _child_picks(auto, game, seed)
+        elif game.phase == "ready":  # the bots press their buttons
             clock.now += BOT_STAGGER
             app.step()
             for seat in range(players):
@@ -2168,22 +2192,27 @@ def run_demo(
             read = game.round_label
             for seat in range(players):
                 pair = list(game.picks[seat])
-                if st.round == misread_round.get(st.set_number) and seat == 0:
-                    pair[1] = next(c for c in NUMBER_CARDS if c in st.played or c in st.hands[1])
+                if st.round == misread_round.get(st.set_number) and seat == misread:
+                    other = st.hands[1 - misread]
+                    pair[1] = next(c for c in NUMBER_CARDS if c in st.played or c in other)
                 cards = tuple(CardSeen(c, seat + 1, "reveal") for c in pair)
                 app.post(CardsSeen(seat + 1, "reveal", cards, clock.now))
             app.step()
             print("  Reveal! The camera reads every pair.", file=out)
-        elif game.phase == "reveal" and game.pairs[0] != list(game.picks[0]):
-            truth, wrong = game.picks[0][1], game.pairs[0][1]
+        elif game.phase == "reveal" and game.pairs[misread] != list(game.picks[misread]):
+            truth, wrong = game.picks[misread][1], game.pairs[misread][1]
             auto.tap("score")
             print(
-                f"{label}: the camera misread {game.name(0)}'s {truth} as {wrong}: {game.message}",
+                f"{label}: the camera misread {game.name(misread)}'s {truth} as {wrong}: "
+                f"{game.message}",
                 file=out,
             )
             app.screenshot(folder / f"set{st.set_number}_misread.png")
-            auto.tap("card.0.1")
+            auto.tap(f"card.{misread}.1")
             auto.tap(f"choice.{truth}")
+        elif game.phase == "reveal" and child and game._can_say(0):
+            said = _child_says(auto, game, seed)
+            print(f"  {game.name(0)} says {said}: {game.message}", file=out)
         elif game.phase == "reveal":
             auto.tap("score")
             if game.phase == "leftover":
@@ -2216,6 +2245,35 @@ def run_demo(
     print(line, file=out)
     pygame.display.quit()
     return line
+
+
+def _child_picks(auto: Any, game: ArenaScene, seed: int) -> None:
+    """The demo child presses its seat button and picks two cards from its hand."""
+    rng = random.Random(f"{seed}:child-pick:{len(game.match.history)}:{game.round_label}")
+    auto.tap("seat.0")
+    for card in rng.sample(sorted(game.state.hands[0]), 2):
+        auto.tap(f"hand.{card}")
+    auto.tap("put")
+
+
+def _child_says(auto: Any, game: ArenaScene, seed: int) -> int:
+    """The demo child says its value on the number pad, from the seeded model (an
+    answer the pad cannot take, below 0 or over 99, is said right)."""
+    from tabletop.classroom.mistakes import Child
+
+    op = game.state.operator
+    a, b = game.pairs[0]
+    assert op is not None and a is not None and b is not None
+    q = value_question(op, (a, b))
+    rng = random.Random(f"{seed}:child-says:{len(game.match.history)}:{game.round_label}")
+    value = int(Child(rng).answer(q))
+    if not 0 <= value <= 99:
+        value = int(q.answer)
+    auto.tap("value.0")
+    for digit in str(value):
+        auto.tap(f"num.{digit}")
+    auto.tap("ok")
+    return value
 
 
 def _demo_plays(game: ArenaScene) -> str:

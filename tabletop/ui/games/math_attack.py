@@ -66,7 +66,14 @@ from tabletop.ui.app import Context, Scene
 from tabletop.ui.games import start_card_camera, stop_card_camera
 from tabletop.ui.input import Back, CardSeen, CardsSeen, InputEvent, SeatPressed, Tap
 from tabletop.ui.messages import child_message
-from tabletop.ui.saves import DemoTable, GameSave, keyed_dealer, seat_infos, standings_result
+from tabletop.ui.saves import (
+    DemoTable,
+    GameSave,
+    demo_seats,
+    keyed_dealer,
+    seat_infos,
+    standings_result,
+)
 from tabletop.ui.scenes.common import (
     Confirm,
     ask_leave,
@@ -109,7 +116,6 @@ PICKER = (
 )
 
 # -- words for children ------------------------------------------------------------------------
-
 
 
 def label(card: str) -> str:
@@ -1008,12 +1014,14 @@ class AttackScene(Scene):
                 self.refuse("engine.nothing_to_undo")
                 return
             self.asking = ("undo", -1)
-            self.stack.push(PinPad(
+            self.stack.push(
+                PinPad(
                     self.ctx,
                     "undo",
                     prompt="Teacher PIN to take back a move",
                     subtitle="For teachers: take back the last move.",
-                ))
+                )
+            )
         elif name.startswith("hand."):
             index = int(name[5:])
             self.selected = None if self.selected == index else index
@@ -1472,6 +1480,7 @@ def run_demo(
     scene = app.stack.top
     if not isinstance(scene, AttackScene):
         raise RuntimeError("the game screen did not open")
+    demo_seats(scene.save)  # the demo's bots are never in a report
     names = scene.names
     dealer = keyed_dealer(seed, deck)
     players = tuple(MathAttackBot(level, seed + i, rollouts) for i, level in enumerate(bots))

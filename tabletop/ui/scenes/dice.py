@@ -8,21 +8,36 @@ taps the two values, or lets the device roll virtual dice. The scene pops with a
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import logging
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pygame
 
+from tabletop.engine.errors import TabletopError
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.input import Back, InputEvent, Seen, Tap
 from tabletop.ui.scenes.common import header
 from tabletop.ui.theme import Metrics
 from tabletop.ui.widgets import Button, hit
 
+log = logging.getLogger(__name__)
+
 MODES = ("camera", "tap", "virtual")
 CAMERA_FAILED = "The camera is not working: check the cable. You can tap the dice instead."
 MODE_LABELS = {"camera": "Camera", "tap": "Tap the dice", "virtual": "Roll for me"}
+
+
+def keep_dice(ctx: Any, values: Sequence[int], source: str) -> None:
+    """Keep the dice the device read in the journal, with their source, for the
+    dice-fairness lesson (issue 24). A journal that cannot write is logged; the game
+    goes on (the dice are in the game's own journaled actions too)."""
+    try:
+        ctx.journal.add_dice(values, source, session=ctx.session)
+    except TabletopError as exc:
+        log.error("journal: %s: %s (dice %s not kept)", exc.code, exc.message, values)
 
 
 @dataclass(frozen=True)
@@ -187,6 +202,7 @@ class DiceScene(Scene):
 
     def _done(self, values: tuple[int, int], source: str) -> None:
         self.ctx.sounds.play("seen")
+        keep_dice(self.ctx, values, source)
         self.stack.pop(DiceResult(values, source))
 
     def _read(self, seen: Seen) -> None:

@@ -21,11 +21,13 @@ Fear of Fours), ``op.+`` ``op.-`` ``op.x``, ``power.<i>`` (Star Power i of the s
 from __future__ import annotations
 
 from collections.abc import Sequence
+from fractions import Fraction
 from typing import Any
 
 import pygame
 
 from tabletop.bots.mathe_meister import Hint, hint
+from tabletop.classroom.mistakes import LEFT_TO_RIGHT, Question
 from tabletop.engine.errors import TabletopError
 from tabletop.engine.match import Match
 from tabletop.engine.protocol import Event, Result
@@ -50,7 +52,10 @@ from tabletop.games.mathe_meister import (
     WriteOperand,
     WriteOperator,
     cell_kind,
+    evaluate,
     line_name,
+    line_parts,
+    line_validates,
     score_sheet,
 )
 from tabletop.store import SeatInfo
@@ -87,6 +92,42 @@ def sums_checked(sheet: Sheet, settings: MatheMeisterSettings) -> list[int]:
         if ls.valid and ls.total is not None and ls.total % 2 == (0 if ls.line[0] == "R" else 1)
     ]
     return [len(done), len(right)]
+
+
+def line_answers(
+    match: MMMatch, settings: MatheMeisterSettings
+) -> list[tuple[int, int, int | None, Question, Fraction]]:
+    """Every line sum the device checked on the sheet (issue 24): at the step a line was
+    completed (or changed by a swap), its operands and operators worked left to right
+    (MM-3), with the rule it breaks, if any (MM-4 parity, MM-10 modes), as
+    :meth:`GameSave.answers_from_match` takes them."""
+    out: list[tuple[int, int, int | None, Question, Fraction]] = []
+    seen: dict[str, tuple[list[str], list[str]]] = {}
+    for i, step in enumerate(match.steps):
+        grid = step.state.sheets[0].grid
+        for line in LINES:
+            parts = line_parts(grid, line)
+            if EMPTY in parts[0] or EMPTY in parts[1] or seen.get(line) == parts:
+                continue
+            seen[line] = parts
+            operands = [int(ch) for ch in parts[0]]
+            total = evaluate(operands, parts[1])
+            row = line[0] == "R"
+            broken = None
+            if total % 2 != (0 if row else 1):
+                broken = f"{line_name(line)} needs an {'even' if row else 'odd'} sum"
+            elif not line_validates(operands, settings.modes):
+                broken = f"{line_name(line)} does not keep the mode's rule"
+            q = Question(
+                "line_sums",
+                tuple(Fraction(n) for n in operands),
+                tuple(parts[1]),
+                Fraction(total),
+                LEFT_TO_RIGHT,
+                broken,
+            )
+            out.append((i + 1, 0, None, q, Fraction(total)))
+    return out
 
 
 def round_start(match: MMMatch) -> int:
@@ -187,6 +228,7 @@ class MatheMeisterScene(Scene):
         if self.save.checks and self.save.checks[0] != counted:
             self.save.checks[0] = counted
             self.save.write_meta()
+        self.save.answers_from_match(line_answers(self.match, self.settings))
 
     # -- lifecycle ---------------------------------------------------------------------------
 

@@ -19,7 +19,8 @@ from pathlib import Path
 
 import pygame
 
-from tabletop.classroom import report
+from tabletop.classroom import report, skills
+from tabletop.classroom.mistakes import KINDS, SKILLS
 from tabletop.engine.errors import TabletopError
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.input import InputEvent
@@ -41,6 +42,14 @@ GROUP_COLUMNS = (
     ("Points", 0.12, True),
     ("Right", 0.17, True),
     ("Minutes", 0.12, True),
+)
+# The skills view (issue 24): per student and skill, with the most common mistake.
+SKILL_COLUMNS = (  # a row's first line; the second is its most common mistake
+    ("Who", 0.21, False),
+    ("Skill", 0.27, False),
+    ("Right", 0.14, True),
+    ("", 0.17, False),  # the level: a word on its colour
+    ("Trend", 0.21, True),
 )
 STUDENT_COLUMNS = (
     ("Student", 0.23, False),
@@ -71,6 +80,7 @@ class ReportScene(Scene):
             session = ctx.session if here else self.sessions[0]
         self.session = session
         self.group: str | None = None  # None: every group; else that group's students
+        self.view = "games"  # or "skills": what each child found hard (issue 24)
         self.page = 0
         self.message = ""
         self.message_bad = False
@@ -87,6 +97,8 @@ class ReportScene(Scene):
             self.say(f"{_count_games(len(found.left_out))} left out: see the PDF for why.")
         self.totals = report.group_totals(self.rows)
         self.games = len({p.match for r in self.rows for p in r.plays})
+        self.skill_rows = skills.gather_skills(self.ctx.journal, self.session)
+        self.trends = skills.trends(self.ctx.journal)
 
     def look_for_stick(self) -> bool:
         """Look for a USB stick; True if what was found changed."""
@@ -108,6 +120,9 @@ class ReportScene(Scene):
 
     def lines(self) -> list[list[str]]:
         """The table's lines for what is shown now."""
+        if self.view == "skills":  # each group's totals first, then each student
+            groups = skills.group_skills(self.skill_rows)
+            return [self.skill_line(r) for r in [*groups, *self.skill_rows]]
         if self.group is None:
             return [
                 [
@@ -135,6 +150,21 @@ class ReportScene(Scene):
             if r.group == self.group
         ]
 
+    def skill_line(self, r: skills.SkillRow) -> list[str]:
+        """Name, skill, right of checked, level, trend; then the most common mistake."""
+        kind = r.common
+        mistake = "No mistakes." if kind is None else f"{KINDS[kind][0]}: {r.examples[kind]}"
+        if kind is not None and r.kinds[kind] > 1:
+            mistake = f"{KINDS[kind][0]} ({r.kinds[kind]} times): {r.examples[kind]}"
+        return [
+            r.name,
+            SKILLS.get(r.skill, r.skill),
+            f"{r.right} of {r.checked}",
+            skills.level(r.checked, r.right),
+            skills.row_trend(self.trends, r) or "\u2014",
+            mistake,
+        ]
+
     @property
     def pages(self) -> int:
         return max(1, -(-len(self.lines()) // self.per_page))
@@ -153,7 +183,7 @@ class ReportScene(Scene):
         self.footer_y = H - margin - bh
         self.message_area = pygame.Rect(margin, self.footer_y - m.u(58), W - 2 * margin, m.u(52))
         self.table = pygame.Rect(margin, m.u(84), W - 2 * margin, 0)
-        self.head_h, self.row_h = m.u(30), m.u(48)
+        self.head_h, self.row_h = m.u(30), m.u(48 if self.view == "games" else 76)
         bottom = self.message_area.top - m.u(4)
         self.per_page = max(1, (bottom - self.table.top - self.head_h) // self.row_h)
         self.page = min(self.page, self.pages - 1)
@@ -181,7 +211,26 @@ class ReportScene(Scene):
                 size=m.small,
             )
         )
-        if self.group is None:
+        vw = m.u(112)
+        b.append(
+            Button(
+                "view",
+                pygame.Rect(W - margin - 3 * sw - vw - m.u(24), m.u(12), vw, m.u(52)),
+                "Games" if self.view == "skills" else "Skills",
+                kind="quiet",
+                size=m.small,
+            )
+        )
+        b.append(
+            Button(
+                "dice",
+                pygame.Rect(W - margin - 2 * sw - m.u(8) - sw - m.u(8), m.u(12), sw, m.u(52)),
+                "Dice",
+                kind="quiet",
+                size=m.small,
+            )
+        )
+        if self.group is None and self.view == "games":
             shown = self.totals[self.page * self.per_page : (self.page + 1) * self.per_page]
             for i, total in enumerate(shown):
                 rect = pygame.Rect(
@@ -244,6 +293,14 @@ class ReportScene(Scene):
             self.group, self.page = None, 0
         elif name.startswith("group."):
             self.group, self.page = name[6:], 0
+        elif name == "view":
+            self.view = "games" if self.view == "skills" else "skills"
+            self.group, self.page = None, 0
+        elif name == "dice":
+            from tabletop.ui.scenes.dice_lesson import DiceLessonScene
+
+            self.stack.push(DiceLessonScene(self.ctx, session=self.session))
+            return
         elif name == "page.up":
             self.page = max(0, self.page - 1)
         elif name == "page.down":
@@ -272,7 +329,12 @@ class ReportScene(Scene):
         folder = self.stick / report.FOLDER
         try:
             csv_path, pdf_path = report.save_report(
-                self.rows, folder, session=self.session, paper=PAPER, left_out=self.left_out
+                self.rows,
+                folder,
+                session=self.session,
+                paper=PAPER,
+                left_out=self.left_out,
+                skills=skills.skills_pages(self.ctx.journal, self.session),
             )
         except TabletopError as exc:
             log.error("report: %s: %s", exc.code, exc.message)
@@ -304,6 +366,8 @@ class ReportScene(Scene):
         painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
         surface.fill(p.background)
         title = "Class report" if self.group is None else report.group_title(self.group)
+        if self.view == "skills":
+            title = "Skills"
         games = f"{self.games} game" + ("" if self.games == 1 else "s")
         header(self, surface, title, f"Lesson {report.session_title(self.session)} \u00b7 {games}")
         lines = self.lines()
@@ -318,20 +382,26 @@ class ReportScene(Scene):
             )
         else:
             columns = GROUP_COLUMNS if self.group is None else STUDENT_COLUMNS
-            self.draw_table(surface, columns, lines)
+            if self.view == "skills":
+                self.draw_skills(surface, lines)
+            else:
+                self.draw_table(surface, columns, lines)
         painter.buttons(surface, [b for b in self.buttons if not b.name.startswith("group.")])
         if self.pages > 1:
+            arrows = next(b for b in self.buttons if b.name == "page.up").rect
             painter.text(
                 surface,
-                f"Page {self.page + 1} of {self.pages}",
-                (m.width // 2 + m.u(80), self.footer_y + m.u(28)),
+                f"{self.page + 1} of {self.pages}",
+                (arrows.left - m.u(8), self.footer_y + m.u(28)),
                 m.small,
                 p.muted,
-                anchor="midleft",
+                anchor="midright",
             )
         text = self.message
         if not text and self.stick is not None and self.rows:
             text = f"USB stick found: {self.stick.name}."
+        elif not text and self.view == "skills" and self.rows:
+            text = "Per skill: answers right, and the mistake each child made most."
         elif not text and self.group is None and self.rows:
             text = "Tap a group to see its students."
         if text:
@@ -380,6 +450,59 @@ class ReportScene(Scene):
             elif i % 2 == 0:
                 painter.box(surface, rect, p.panel, None, 0, m.u(4))
             cells(rect.centery, values, m.text, p.ink, self.group is None)
+
+    def draw_skills(self, surface: pygame.Surface, lines: Sequence[Sequence[str]]) -> None:
+        """The skills view: per student and skill a row of two lines; the level is a
+        word on its colour (colour-blind-safe, and never the colour alone)."""
+        painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
+        table, pad = self.table, m.u(8)
+        widths = [round(share * table.width) for _, share, _ in SKILL_COLUMNS]
+
+        def cell(value: str, x: int, w: int, y: int, right: bool, size: int, colour: Color) -> None:
+            at = (x + w - pad, y) if right else (x + pad, y)
+            anchor = "midright" if right else "midleft"
+            painter.text(
+                surface, value, at, size, colour, bold=True, anchor=anchor, max_width=w - 2 * pad
+            )
+
+        x = table.left
+        for (title, _, right), w in zip(SKILL_COLUMNS, widths, strict=True):
+            cell(title, x, w, table.top + self.head_h // 2, right, m.small, p.muted)
+            x += w
+        shown = lines[self.page * self.per_page : (self.page + 1) * self.per_page]
+        for i, values in enumerate(shown):
+            top = table.top + self.head_h + i * self.row_h
+            rect = pygame.Rect(table.left, top + m.u(2), table.width, self.row_h - m.u(4))
+            painter.box(surface, rect, p.panel, p.line, 2, m.u(8))
+            y = rect.top + m.u(20)
+            x = table.left
+            for value, w, (_, _, right) in zip(values, widths, SKILL_COLUMNS, strict=False):
+                if value in skills.LEVEL_COLOURS:
+                    chip = pygame.Rect(x + pad // 2, y - m.u(15), w - pad, m.u(30))
+                    painter.box(surface, chip, skills.LEVEL_COLOURS[value], None, 0, m.u(6))
+                    ink = (0, 0, 0) if value in ("growing", "no answers") else (255, 255, 255)
+                    painter.text(
+                        surface,
+                        value,
+                        chip.center,
+                        m.small,
+                        ink,
+                        bold=True,
+                        anchor="center",
+                        max_width=w - 2 * pad,
+                    )
+                else:
+                    cell(value, x, w, y, right, m.text, p.ink)
+                x += w
+            painter.text(
+                surface,
+                values[-1],
+                (table.left + pad, rect.bottom - m.u(18)),
+                m.small,
+                p.ink,
+                anchor="midleft",
+                max_width=table.width - 2 * pad,
+            )
 
 
 def _count_games(n: int) -> str:

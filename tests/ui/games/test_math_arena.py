@@ -205,6 +205,12 @@ def test_arena_children_say_their_values_and_the_ruling_has_its_reason() -> None
     auto_tap_disabled(app, scene, "value.2")  # Player 3's cards are not up yet
     assert "missing" in scene.message
     assert scene.save.checks == [[1, 1], [1, 0], [0, 0]]
+    # issue 24: each value journaled with its question, for the skills report
+    answers = app.ctx.journal.answers(scene.save.id)
+    assert [(a.seat, a.skill, a.question["numbers"], a.given, a.answer) for a in answers] == [
+        (0, "addition", ["5", "2"], "7", "7"),
+        (1, "addition", ["3", "1"], "5", "4"),
+    ]
     seen(app, 3, "reveal", "10S", "9S")
     auto.tap("score")  # Player 3 said nothing: the ruling shows every value
     assert scene.phase == "result" and scene.winners == [1]

@@ -385,6 +385,15 @@ def test_mecs_hack_by_camera_flips_into_the_hackers_coins() -> None:
     assert table.message[1] != "error"
     # equations the device checked for the report: seat 1's refused hack, then its hack
     assert table.save.checks == [[2, 1], [0, 0]]
+    # issue 24: the hack's equation journaled with its question (the refused one reads
+    # "2 × = 41", no sum worked out: counted, not journaled)
+    (answer,) = app.ctx.journal.answers(table.save.id)
+    assert (answer.seat, answer.skill, answer.question["ops"], answer.given) == (
+        0,
+        "equations",
+        ["x"],
+        "4",
+    )
 
 
 def test_mecs_undo_needs_the_teacher_pin() -> None:

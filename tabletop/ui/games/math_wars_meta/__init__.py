@@ -42,12 +42,14 @@ def run_demo(
     out: TextIO,
     size: tuple[int, int] = (800, 480),
     data: Path | None = None,
+    child: bool = False,
 ) -> str:
     """A whole game with bots in every seat, offscreen; returns the ``winner:`` line.
-    ``data``: journal it there; started again after a crash, it carries on."""
+    ``data``: journal it there; started again after a crash, it carries on. ``child``:
+    seat 1 is a guest child answering from a seeded model that makes mistakes."""
     from tabletop.ui.games.math_wars_meta.demo import run_demo as run
 
-    return run(seed=seed, out_dir=out_dir, out=out, size=size, data=data)
+    return run(seed=seed, out_dir=out_dir, out=out, size=size, data=data, child=child)
 
 
 __all__ = ["resume_scene", "run_demo", "setup_scene"]

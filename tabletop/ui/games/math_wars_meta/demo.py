@@ -31,6 +31,7 @@ from tabletop.ui.games.math_wars_meta.play import crate_label, signed
 SIZE = (800, 480)
 MISREAD_RATE = 0.04
 SLIP_RATE = 0.08
+CHILD_GAMES = 3  # games a --child demo plays
 
 
 class DemoError(RuntimeError):
@@ -52,6 +53,7 @@ class TableBot:
         misread_rate: float = MISREAD_RATE,
         slip_rate: float = SLIP_RATE,
         say: Callable[[str], None] | None = None,
+        child: bool = False,
     ) -> None:
         from tabletop.bots.math_wars_meta import VirtualPlayer
 
@@ -62,6 +64,10 @@ class TableBot:
         self.misread_rate = misread_rate
         self.misreads = 0
         self.taps = 0
+        # --child: seat 1 is a guest child whose answers come from the seeded model of
+        # tabletop.classroom.mistakes (each kind of mistake at its stated rate)
+        self.child_seat = 0 if child else None
+        self.game = 0  # the demo's game number (0: the first, keyed as it always was)
 
     # -- the app ------------------------------------------------------------------------
 
@@ -112,8 +118,10 @@ class TableBot:
     # -- playing ------------------------------------------------------------------------
 
     def rng(self, *where: object) -> random.Random:
-        """The luck of one choice, keyed by the seed and ``where`` the game is."""
-        return random.Random(":".join(map(str, (self.seed, *where))))
+        """The luck of one choice, keyed by the seed and ``where`` the game is (and by
+        the game's number after the first, so "Play again" plays another game)."""
+        game = ("game", self.game) if self.game else ()
+        return random.Random(":".join(map(str, (self.seed, *game, *where))))
 
     def pick(self, seat: int, state: Any, n: int) -> tuple[Any, Any, str | None]:
         """``seat``'s next COUNT META card in ``state`` (the match ``n`` actions long):
@@ -188,6 +196,8 @@ class TableBot:
         table = self.table()
         self.player.rng = self.rng("entry", seat, len(table.play.match.history))
         entry = self.player.entry(table.play.state, seat)
+        if seat == self.child_seat:
+            entry = self.child_entry(table.play.state, seat, entry)
         self.tap(f"solve.{seat}")
         self.type_number(entry.solution)
         if entry.team_solution is not None:
@@ -195,6 +205,30 @@ class TableBot:
         if table.play.settings.mode != "solo":
             self.press(seat)
         self.say(f"  {table.play.seats[seat].name} answers {signed(entry.solution)}.")
+
+    def child_entry(self, state: Any, seat: int, entry: Any) -> Any:
+        """The demo child's YOUR SOLUTION and TEAM SOLUTION, from the seeded model."""
+        from dataclasses import replace
+
+        from tabletop.classroom.mistakes import Child
+        from tabletop.games.math_wars_meta import correct_entry
+        from tabletop.ui.games.math_wars_meta.play import questions_for
+
+        child = Child(self.rng("child", seat, len(self.table().play.match.history)))
+        own, team = questions_for(state, seat)
+        right = correct_entry(state, seat)
+        solution = int(child.answer(own)) if own is not None else right.solution
+        team_solution = right.team_solution
+        if team is not None:
+            team_solution = int(child.answer(team))
+        return replace(entry, solution=solution, team_solution=team_solution)
+
+    def mark_seats(self) -> None:
+        """The journal's seats: every seat this bot plays is a bot (never in a report);
+        with ``--child``, seat 1 is a guest child."""
+        from tabletop.ui.saves import demo_seats
+
+        demo_seats(self.table().save, self.child_seat)
 
     def step(self) -> bool:
         """One thing a player does; False once the game is over."""
@@ -227,6 +261,7 @@ def run_demo(
     players: int = 3,
     discard_option: int = 1,
     data: Path | None = None,
+    child: bool = False,
 ) -> str:
     os.environ["SDL_VIDEODRIVER"] = "dummy"
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
@@ -235,7 +270,7 @@ def run_demo(
     import pygame
 
     from tabletop.ui.app import App
-    from tabletop.ui.games.math_wars_meta.results import ResultsScene, winner_line
+    from tabletop.ui.games.math_wars_meta.results import winner_line
     from tabletop.ui.offscreen import offscreen
     from tabletop.ui.scenes.home import HomeScene
 
@@ -254,7 +289,7 @@ def run_demo(
     app = App(ctx, window, seat_queue=queue.SimpleQueue(), flip=False)
     app.stack.push(HomeScene(ctx, offer_resume=saved))
     app.step()
-    bot = TableBot(app, seed, say=lambda line: print(line, file=out))
+    bot = TableBot(app, seed, say=lambda line: print(line, file=out), child=child)
     if saved:
         bot.tap("yes")  # Home: "A game of Math Wars Meta was not finished. Carry on?"
     else:
@@ -269,6 +304,7 @@ def run_demo(
         bot.tap("start")
     table = bot.table()
     play = table.play
+    bot.mark_seats()
     if saved:
         state = play.state
         print(
@@ -285,6 +321,37 @@ def run_demo(
             file=out,
         )
     app.screenshot(folder / "table_start.png")
+    # --child plays CHILD_GAMES games in all ("Play again"), so the child answers enough
+    # questions for a skills report; the games this demo finished before count.
+    done = _finished(ctx) if child else 0
+    games = CHILD_GAMES - done if child else 1
+    bot.game = done
+    for n in range(max(1, games)):
+        if n:
+            bot.game = done + n
+            bot.tap("again")
+            play = bot.table().play
+            bot.mark_seats()
+            print(f"Play again: game {done + n + 1} of {CHILD_GAMES}.", file=out)
+        _play_out(app, bot, play, folder, out)
+    app.screenshot(folder / "final.png")
+    line = winner_line(play)
+    seconds = time.perf_counter() - started
+    print(
+        f"{len(play.match.history)} actions, {bot.taps} taps, {bot.misreads} camera misreads "
+        f"corrected by touch, {seconds:.1f} s. Screenshots are in {folder}",
+        file=out,
+    )
+    ctx.journal.close()
+    print(line, file=out)
+    pygame.display.quit()
+    return line
+
+
+def _play_out(app: Any, bot: TableBot, play: Any, folder: Path, out: TextIO) -> None:
+    """Play the table's game to its results screen, a line per hand."""
+    from tabletop.ui.games.math_wars_meta.results import ResultsScene
+
     shots = {"war": False}
     rounds_seen = 0
     for _ in range(200_000):
@@ -315,18 +382,17 @@ def run_demo(
     bot.tap("next")
     if not isinstance(app.stack.top, ResultsScene):
         raise DemoError("the game did not reach the results screen")
-    app.screenshot(folder / "final.png")
-    line = winner_line(play)
-    seconds = time.perf_counter() - started
-    print(
-        f"{len(play.match.history)} actions, {bot.taps} taps, {bot.misreads} camera misreads "
-        f"corrected by touch, {seconds:.1f} s. Screenshots are in {folder}",
-        file=out,
+
+
+def _finished(ctx: Any) -> int:
+    """Games of this demo's session already finished in the journal."""
+    return sum(
+        1
+        for saved in ctx.journal.matches()
+        if saved.game == "math-wars-meta"
+        and saved.session == ctx.session
+        and saved.status == "finished"
     )
-    ctx.journal.close()
-    print(line, file=out)
-    pygame.display.quit()
-    return line
 
 
 def _left_over(ctx: Any, wanted: dict[str, int]) -> bool:

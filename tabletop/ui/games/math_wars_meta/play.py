@@ -35,9 +35,11 @@ import logging
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from fractions import Fraction
 from typing import Any
 
 from tabletop.bots.math_wars_meta import VirtualPlayer
+from tabletop.classroom.mistakes import OP_SKILLS, Question
 from tabletop.engine.codec import digest
 from tabletop.engine.errors import ImpossibleOutcome, TabletopError
 from tabletop.engine.match import Match
@@ -791,6 +793,59 @@ class MwmPlay:
                     out[action.seat][0] += 1
                     out[action.seat][1] += int(d.get("team_entered") == d["team_answer"])
         return out
+
+    def checked_answers(self) -> list[tuple[int, int, int | None, Question, Fraction]]:
+        """Every answer the device checked for a child, with its question (issue 24):
+        (the match's length after the answer, seat, its length when the solve stage
+        began, the question, the answer given). YOUR SOLUTION is the COUNT META card
+        with the MATH CRATE card (MWM-2: a division with a remainder leaves the count
+        alone, which the question's right answer says); the TEAM SOLUTION is the sum of
+        the teammates' results. A stage with no MATH CRATE card asks no sum."""
+        out: list[tuple[int, int, int | None, Question, Fraction]] = []
+        asked: int | None = None
+        for i, step in enumerate(self.match.steps):
+            before = self._state_before(i)
+            if before.phase != "solve":
+                asked = i + 1 if step.state.phase == "solve" else asked
+            action = step.action
+            if not isinstance(action, EnterSolution) or self.seats[action.seat].bot:
+                continue
+            own, team = questions_for(before, action.seat)
+            if own is not None:
+                out.append((i + 1, action.seat, asked, own, Fraction(action.solution)))
+            if team is not None and action.team_solution is not None:
+                out.append((i + 1, action.seat, asked, team, Fraction(action.team_solution)))
+        return out
+
+
+def questions_for(state: MathWarsMetaState, seat: int) -> tuple[Question | None, Question | None]:
+    """The sums ``seat`` is asked in the solve stage of ``state``: YOUR SOLUTION (the
+    COUNT META card with the MATH CRATE card, MWM-2's right answer: a division with a
+    remainder leaves the count alone; None with no MATH CRATE card) and the TEAM
+    SOLUTION (the sum of the teammates' results; None when not asked)."""
+    stage = state.stage
+    up, crate = stage.up[seat], stage.crates[seat]
+    own = team = None
+    if up is not None and crate is not None:
+        op = crate[0]
+        own = Question(
+            OP_SKILLS[op],
+            (Fraction(up[1]), Fraction(int(crate[1:]))),
+            (op,),
+            right=Fraction(hand_result(up[1], crate)),
+        )
+    right = correct_entry(state, seat)
+    if right.team_solution is not None:
+        parts = []
+        for mate in state.teammates(seat):
+            mate_up = stage.up[mate]
+            if mate in stage.revealed and mate_up is not None:
+                parts.append(Fraction(hand_result(mate_up[1], stage.crates[mate])))
+        if len(parts) >= 2:
+            team = Question(
+                "addition", tuple(parts), ("+",) * (len(parts) - 1), Fraction(right.team_solution)
+            )
+    return own, team
 
 
 def need_in(state: MathWarsMetaState) -> tuple[int, str] | None:

@@ -621,6 +621,7 @@ class TableScene(Scene):
             save.app["played"] = save.elapsed()
             save.checks = checks
             save.write_meta()
+        save.answers_from_match(play.checked_answers())
         if play.finished and not self.saved_end:
             self.saved_end = True
             save.finish(play.match.result())

@@ -22,11 +22,13 @@ import logging
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 import pygame
 
 from tabletop.bots.mecs import decide
+from tabletop.classroom.mistakes import Question, question, skill_of
 from tabletop.engine.errors import TabletopError
 from tabletop.engine.match import Match
 from tabletop.engine.protocol import Event, Result
@@ -116,6 +118,38 @@ class TurnLog:
     """What happened, one entry per turn, for the demo's printout and the log."""
 
     lines: list[tuple[int, str]] = field(default_factory=list)
+
+
+def equation_question(cards: Sequence[str]) -> tuple[Question, Fraction] | None:
+    """An equation of cards as a question and the child's answer: one side numbers with
+    + - x ÷ between them (worked by precedence, MECS-2), the other one number; None for
+    any other shape (brackets, advanced cards, no operation, more than one ``=``)."""
+    sides: list[list[str]] = [[]]
+    for card in cards:
+        if card == "EQ":
+            sides.append([])
+        elif card in "0123456789" and sides[-1] and sides[-1][-1].isdigit():
+            sides[-1][-1] += card
+        elif card.isdigit() or card in ("+", "-", "X", "DIV"):
+            sides[-1].append(card)
+        else:
+            return None
+    if len(sides) != 2:
+        return None
+    expr, said = sides if len(sides[1]) == 1 else sides[::-1]
+    if len(said) != 1 or not said[0].isdigit() or len(expr) < 3 or len(expr) % 2 == 0:
+        return None
+    numbers, ops = expr[0::2], expr[1::2]
+    if not all(n.isdigit() for n in numbers) or any(o.isdigit() for o in ops):
+        return None
+    signs = [{"X": "x", "DIV": "/"}.get(o, o) for o in ops]
+    skill = "order" if skill_of(signs) == "order" else "equations"
+    q = question(skill, [int(n) for n in numbers], signs)
+    try:
+        q.answer  # noqa: B018 - a division by zero asks nothing
+    except ValueError:
+        return None
+    return q, Fraction(int(said[0]))
 
 
 class MecsTable(Scene):
@@ -290,14 +324,19 @@ class MecsTable(Scene):
         self._settle()
         return True
 
-    def refuse(self, exc: TabletopError, *, checked: bool = True) -> None:
+    def refuse(
+        self, exc: TabletopError, *, checked: bool = True, cards: Sequence[str] = ()
+    ) -> None:
         """Tell a refusal. A hack the engine refused because its equation is wrong (or
         misses the objective) is an equation the device checked: counted as not right,
-        unless ``checked`` is False (the same camera reading seen again)."""
+        unless ``checked`` is False (the same camera reading seen again). A wrong
+        equation's ``cards`` are journaled with its question (issue 24)."""
         code = getattr(exc, "code", "")
         log.info("mecs: refused %s: %s", code, exc)
         if checked and code in HACK_CHECKS and self.state.phase in ("plant", "planted"):
             self.save.checked(self.state.active, False)
+            if code == "mecs.hack_invalid":
+                self._answered(self.state.active, cards)
         self.ctx.sounds.play("wrong")
         text = child_message(code, {"who": self.name(self.state.active)})
         if code == "mecs.hack_invalid":  # the equation's mistake, e.g. "9 × 7 = 63, not 6"
@@ -338,9 +377,10 @@ class MecsTable(Scene):
             kind = "info"
             if event.code == "mecs.completed":
                 data = event.data
+                cards = list(data.get("cards", ()))
                 if event.seat is not None:  # an equation checked and right (it scores)
                     self.save.checked(event.seat, True)
-                cards = list(data.get("cards", ()))
+                    self._answered(event.seat, cards)
                 winner = event.seat if event.seat is not None else 0
                 owner = int(data.get("area_of", winner))
                 hacked = owner != winner  # a hack is announced as one
@@ -371,6 +411,14 @@ class MecsTable(Scene):
                     self.save.checked(event.seat, False)
                 kind = "error"
             self.message = (text, kind)
+
+    def _answered(self, seat: int, cards: Sequence[str]) -> None:
+        """Journal an equation the device checked with its question, when it reads as a
+        sum worked out (``2 + 3 X 4 EQ 1 4``): numbers and + - x ÷ on one side, one
+        number on the other. Equations of other shapes are counted, not journaled."""
+        found = equation_question(cards)
+        if found is not None:
+            self.save.answered(seat, found[0], found[1], step=len(self.match.history))
 
     def pending_seat(self) -> int | None:
         """The seat whose decision the game waits for (the refill seat if chosen)."""
@@ -462,7 +510,7 @@ class MecsTable(Scene):
             again = camera and self.readings.get(seat) == reads
             if camera:
                 self.readings[seat] = reads
-            self.refuse(exc, checked=not again)
+            self.refuse(exc, checked=not again, cards=reads)
             return
         self.readings.pop(seat, None)
         self._events(events)

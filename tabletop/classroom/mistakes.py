@@ -1,0 +1,391 @@
+"""The kind of a child's mistake: what a wrong answer most likely came from (issue 24).
+
+Pure and standard library only (like the engines): exact arithmetic with
+:class:`fractions.Fraction`, no I/O, no clock, no randomness.
+
+A :class:`Question` is what the device asked: numbers and the operations between them
+(``+ - x /``), worked out by precedence (x and / first) unless ``order`` says the game
+works left to right, and the answer the game's rules call right (``right``; Math Wars
+Meta's "a division with a remainder leaves the COUNT META card alone", MWM-2, makes it
+differ from the arithmetic). :func:`classify` names the kind of a wrong answer, the
+first that fits in this order (:data:`KINDS`):
+
+``sign``
+    the opposite of the right answer (``5 - 9``: answered 4, the right answer is -4);
+``operation``
+    what the same numbers give under another of + - x / (``7 x 8``: answered 15, which
+    is ``7 + 8``); with three or more numbers, one operation changed;
+``remainder``
+    a division that leaves a remainder: the whole-number part given (the remainder
+    ignored), or the remainder itself, or the quotient and remainder written together
+    (``17 / 5``: answered 32 for "3 r 2"): the remainder kept;
+``order``
+    order of operations: worked left to right where x and / come first, or x and / first
+    where the game works left to right;
+``place_value``
+    the digits of the right answer swapped (answered 45 for 54), or a factor of 10, 100
+    or 1000 out (answered 560 for 56);
+``off_by_one``
+    one more or one less than the right answer, or a small amount off (at most
+    :data:`SMALL`, or one tenth of the answer when that is more);
+``other``
+    none of those.
+
+One more kind is not worked out from the answer but told by the game: ``rule``, a
+Mathe-Meister line (MM-3, MM-4, MM-10) whose sum the device worked out but which breaks
+its rule (rows want even sums, columns odd, a mode its order): :attr:`Question.broken`.
+
+Each kind has a title and a sentence a teacher understands (:data:`KINDS`), and
+:func:`classify` says it with the child's own example (:attr:`Mistake.example`).
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+# The skills a checked answer can practise, in report order, with their titles.
+SKILLS: dict[str, str] = {
+    "addition": "Addition",
+    "subtraction": "Subtraction",
+    "multiplication": "Multiplication",
+    "division": "Division",
+    "order": "Order of operations",
+    "equations": "Equations",
+    "line_sums": "Mathe-Meister line sums",
+}
+# The kinds of mistake, in the order classify() tries them: (title, what it means).
+KINDS: dict[str, tuple[str, str]] = {
+    "sign": ("Sign", "gave the opposite of the right answer (a minus sign lost or added)"),
+    "operation": ("Another operation", "did another operation with the same numbers"),
+    "remainder": ("Remainder", "dropped a division's remainder, or wrote the remainder in"),
+    "order": ("Order of operations", "worked the operations in the wrong order"),
+    "place_value": ("Place value", "swapped the digits, or was out by a factor of 10"),
+    "off_by_one": ("Off by one", "was one (or a little) away from the right answer"),
+    "other": ("Other", "a wrong answer of no kind the device knows"),
+    "rule": ("Line rule", "made a Mathe-Meister line whose sum breaks its rule"),
+}
+CLASSIFIED = tuple(k for k in KINDS if k != "rule")  # the kinds classify() works out
+OPS = ("+", "-", "x", "/")
+OP_SIGNS = {"+": "+", "-": "-", "x": "x", "/": "÷"}
+OP_SKILLS = {"+": "addition", "-": "subtraction", "x": "multiplication", "/": "division"}
+SMALL = 2  # "a small amount": off by at most this (or a tenth of the answer, if more)
+PRECEDENCE = "precedence"
+LEFT_TO_RIGHT = "left-to-right"
+
+
+@dataclass(frozen=True)
+class Question:
+    """What the device asked: ``numbers[0] ops[0] numbers[1] ops[1] ...``; ``right``: the
+    answer the game calls right (None: the arithmetic's own value)."""
+
+    skill: str
+    numbers: tuple[Fraction, ...]
+    ops: tuple[str, ...]
+    right: Fraction | None = None
+    order: str = PRECEDENCE
+    broken: str | None = None  # a Mathe-Meister line: the rule its sum breaks
+
+    def __post_init__(self) -> None:
+        if len(self.ops) != len(self.numbers) - 1 or not self.numbers:
+            raise ValueError("a question has one operation fewer than numbers")
+        if any(op not in OPS for op in self.ops):
+            raise ValueError(f"operations are {OPS}, not {self.ops}")
+
+    @property
+    def answer(self) -> Fraction:
+        """The right answer (the game's, else the arithmetic's)."""
+        if self.right is not None:
+            return self.right
+        value = evaluate(self.numbers, self.ops, self.order)
+        if value is None:
+            raise ValueError(f"{self.text} has no value (a division by zero)")
+        return value
+
+    @property
+    def text(self) -> str:
+        """``7 x 8``, ``2 + 3 x 4``."""
+        parts = [number_text(self.numbers[0])]
+        for op, n in zip(self.ops, self.numbers[1:], strict=True):
+            parts += [OP_SIGNS[op], number_text(n)]
+        return " ".join(parts)
+
+
+@dataclass(frozen=True)
+class Mistake:
+    """A wrong answer's kind and the child's own example, in a teacher's words."""
+
+    kind: str
+    example: str
+
+    @property
+    def title(self) -> str:
+        return KINDS[self.kind][0]
+
+
+def question(
+    skill: str, numbers: Sequence[int | Fraction], ops: Sequence[str], **kw: object
+) -> Question:
+    """A :class:`Question` from plain numbers (``question("multiplication", [7, 8], "x")``)."""
+    return Question(skill, tuple(Fraction(n) for n in numbers), tuple(ops), **kw)  # type: ignore[arg-type]
+
+
+def skill_of(ops: Sequence[str]) -> str:
+    """The skill an expression practises: its one kind of operation, else "order"."""
+    kinds = {OP_SKILLS[op] for op in ops}
+    if len(kinds) == 1:
+        return kinds.pop()
+    mixed = {op in "x/" for op in ops}
+    return "order" if len(mixed) == 2 else "addition" if ops[0] in "+-" else "multiplication"
+
+
+def classify(q: Question, given: Fraction | int) -> Mistake | None:
+    """The kind of the answer ``given`` to ``q``: None when it is right."""
+    given = Fraction(given)
+    right = q.answer
+    if q.broken is not None:
+        return Mistake("rule", f"{q.text} = {number_text(given)}: {q.broken}")
+    if given == right:
+        return None
+    head = f"{q.text}: answered {number_text(given)}"
+    for test in _TESTS:
+        found = test(q, given, right, head)
+        if found is not None:
+            return found
+    return Mistake("other", f"{head}; the answer is {number_text(right)}")
+
+
+def evaluate(
+    numbers: Sequence[Fraction], ops: Sequence[str], order: str = PRECEDENCE
+) -> Fraction | None:
+    """The value of ``numbers`` with ``ops`` between them (None: a division by zero).
+    ``order``: :data:`PRECEDENCE` (x and / first), :data:`LEFT_TO_RIGHT`, or
+    ``"reverse"`` (+ and - first, a child's other common slip)."""
+    if order == LEFT_TO_RIGHT:
+        value = numbers[0]
+        for op, n in zip(ops, numbers[1:], strict=True):
+            step = _apply(value, op, n)
+            if step is None:
+                return None
+            value = step
+        return value
+    first = "+-" if order == "reverse" else "x/"
+    # one pass for the operations that bind first, then left to right for the rest
+    terms, rest = [numbers[0]], []
+    for op, n in zip(ops, numbers[1:], strict=True):
+        if op in first:
+            step = _apply(terms[-1], op, n)
+            if step is None:
+                return None
+            terms[-1] = step
+        else:
+            rest.append(op)
+            terms.append(n)
+    return evaluate(terms, rest, LEFT_TO_RIGHT)
+
+
+def number_text(value: Fraction) -> str:
+    """``7``, ``-3``, ``7/2``."""
+    return (
+        str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+    )
+
+
+# -- the tests, in order -----------------------------------------------------------------------
+
+_Test = Callable[[Question, Fraction, Fraction, str], "Mistake | None"]
+
+
+def _sign(q: Question, given: Fraction, right: Fraction, head: str) -> Mistake | None:
+    if right != 0 and given == -right:
+        return Mistake("sign", f"{head}, the opposite of {number_text(right)}")
+    return None
+
+
+def _operation(q: Question, given: Fraction, right: Fraction, head: str) -> Mistake | None:
+    for i, op in enumerate(q.ops):
+        for other in OPS:
+            if other == op:
+                continue
+            ops = (*q.ops[:i], other, *q.ops[i + 1 :])
+            if evaluate(q.numbers, ops, q.order) == given:
+                if len(q.numbers) == 2:
+                    said = Question(q.skill, q.numbers, ops).text
+                    return Mistake("operation", f"{head}, which is {said}")
+                said = Question(q.skill, q.numbers, ops, order=q.order).text
+                return Mistake(
+                    "operation",
+                    f"{head}, which is {said} ({OP_SIGNS[other]} in place of {OP_SIGNS[op]})",
+                )
+    return None
+
+
+def _remainder(q: Question, given: Fraction, right: Fraction, head: str) -> Mistake | None:
+    if len(q.numbers) != 2 or q.ops[0] != "/":
+        return None
+    a, b = q.numbers
+    if b == 0 or a.denominator != 1 or b.denominator != 1 or a % b == 0:
+        return None
+    whole, left = divmod(int(a), int(b))
+    said = f"{number_text(a)} ÷ {number_text(b)} = {whole} r {left}"
+    if given == whole:
+        return Mistake("remainder", f"{head}, dropping the remainder ({said})")
+    if given == left or str(given) == f"{whole}{left}":
+        return Mistake("remainder", f"{head}, keeping the remainder ({said})")
+    if given == whole + 1 and right != whole + 1:
+        return Mistake("remainder", f"{head}, rounding the remainder up ({said})")
+    return None
+
+
+def _order(q: Question, given: Fraction, right: Fraction, head: str) -> Mistake | None:
+    if len(q.ops) < 2:
+        return None
+    if q.order == LEFT_TO_RIGHT:
+        if evaluate(q.numbers, q.ops, PRECEDENCE) == given:
+            return Mistake("order", f"{head}, doing x and ÷ first; here it goes left to right")
+        return None
+    if evaluate(q.numbers, q.ops, LEFT_TO_RIGHT) == given:
+        return Mistake("order", f"{head}, working left to right; x and ÷ come first")
+    if evaluate(q.numbers, q.ops, "reverse") == given:
+        return Mistake("order", f"{head}, doing + and - before x and ÷")
+    return None
+
+
+def _place_value(q: Question, given: Fraction, right: Fraction, head: str) -> Mistake | None:
+    whole = given.denominator == 1 and right.denominator == 1 and abs(right) >= 10
+    if whole and given * right > 0 and str(abs(given))[::-1] == str(abs(right)):
+        return Mistake("place_value", f"{head}: the digits of {number_text(right)} swapped")
+    for factor in (10, 100, 1000):
+        if right != 0 and given in (right * factor, right / factor):
+            return Mistake(
+                "place_value",
+                f"{head}, {number_text(right)} out by a factor of {factor}",
+            )
+    return None
+
+
+def _off_by_one(q: Question, given: Fraction, right: Fraction, head: str) -> Mistake | None:
+    off = abs(given - right)
+    if off == 1:
+        side = "more" if given > right else "less"
+        return Mistake("off_by_one", f"{head}, one {side} than {number_text(right)}")
+    if off <= max(Fraction(SMALL), abs(right) / 10):
+        return Mistake("off_by_one", f"{head}, {number_text(off)} away from {number_text(right)}")
+    return None
+
+
+# -- a child for demos and tests -----------------------------------------------------------
+
+# The stated rates of the demo child (issue 24): the chance, per question, that it makes
+# each kind of mistake where the question allows that kind (a remainder needs a division
+# that leaves one, an order mistake three numbers with mixed operations).
+CHILD_RATES: dict[str, float] = {
+    "sign": 0.03,
+    "operation": 0.1,
+    "remainder": 0.5,
+    "order": 0.4,
+    "place_value": 0.04,
+    "off_by_one": 0.12,
+    "other": 0.03,
+}
+
+
+class Child:
+    """A child's answers from a seeded model: each kind of mistake at its rate in
+    ``rates`` (:data:`CHILD_RATES`), else the right answer. ``rng`` is the caller's
+    seeded :class:`random.Random` (anything with ``random()`` and ``choice()``), so the
+    same seed gives the same answers."""
+
+    def __init__(self, rng: Any, rates: dict[str, float] | None = None) -> None:
+        self.rng = rng
+        self.rates = dict(CHILD_RATES if rates is None else rates)
+        unknown = set(self.rates) - set(CLASSIFIED)
+        if unknown:
+            raise ValueError(f"no such kind of mistake: {sorted(unknown)}")
+
+    def answer(self, q: Question) -> Fraction:
+        """The child's answer to ``q``."""
+        right = q.answer
+        for kind in CLASSIFIED:
+            rate = self.rates.get(kind, 0.0)
+            if rate <= 0:
+                continue
+            wrong = self.mistake(q, kind)
+            if wrong is not None and wrong != right and self.rng.random() < rate:
+                return wrong
+        return right
+
+    def mistake(self, q: Question, kind: str) -> Fraction | None:
+        """An answer to ``q`` with a mistake of ``kind`` (None: ``q`` allows none)."""
+        right = q.answer
+        if kind == "sign":
+            return -right if right != 0 else None
+        if kind == "operation":
+            options = []
+            for i, op in enumerate(q.ops):
+                for other in OPS:
+                    ops = (*q.ops[:i], other, *q.ops[i + 1 :])
+                    value = evaluate(q.numbers, ops, q.order) if other != op else None
+                    if value is not None and value.denominator == 1 and value != right:
+                        options.append(value)
+            return self.rng.choice(options) if options else None
+        if kind == "remainder":
+            a, b = q.numbers[0], q.numbers[-1]
+            if len(q.numbers) == 2 and q.ops[0] == "/" and b != 0 and a % b != 0:
+                return Fraction(int(a // b))
+            return None
+        if kind == "order":
+            if len(q.ops) < 2:
+                return None
+            other_order = PRECEDENCE if q.order == LEFT_TO_RIGHT else LEFT_TO_RIGHT
+            value = evaluate(q.numbers, q.ops, other_order)
+            return value if value != right else None
+        if kind == "place_value":
+            if right.denominator == 1 and abs(right) >= 10:
+                digits = str(abs(right.numerator))[::-1]
+                if digits[0] != "0" and int(digits) != abs(right):
+                    return Fraction(int(digits)) * (1 if right > 0 else -1)
+            return right * 10 if right != 0 else None
+        side = Fraction(1 if self.rng.random() < 0.5 else -1)
+        if kind == "off_by_one":
+            return right + side
+        if kind == "other":
+            return right + side * (abs(right) // 2 + 7)
+        raise ValueError(f"no such kind of mistake: {kind}")
+
+
+_ARITHMETIC: dict[str, Callable[[Fraction, Fraction], Fraction]] = {
+    "+": operator.add,
+    "-": operator.sub,
+    "x": operator.mul,
+    "/": operator.truediv,
+}
+
+
+def _apply(a: Fraction, op: str, b: Fraction) -> Fraction | None:
+    return None if op == "/" and b == 0 else _ARITHMETIC[op](a, b)
+
+
+_TESTS: tuple[_Test, ...] = (_sign, _operation, _remainder, _order, _place_value, _off_by_one)
+
+__all__ = [
+    "CHILD_RATES",
+    "CLASSIFIED",
+    "KINDS",
+    "LEFT_TO_RIGHT",
+    "OPS",
+    "OP_SKILLS",
+    "PRECEDENCE",
+    "SKILLS",
+    "Child",
+    "Mistake",
+    "Question",
+    "classify",
+    "evaluate",
+    "number_text",
+    "question",
+    "skill_of",
+]

@@ -1,0 +1,375 @@
+"""The skills report (issue 24): answers journaled with their questions, per student and
+skill, the most common kind of mistake, the trend, the CSV, and the demo child."""
+
+from __future__ import annotations
+
+import csv
+import io
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from tabletop.classroom.mistakes import question
+from tabletop.classroom.skills import (
+    SKILLS_CSV_COLUMNS,
+    answer_record,
+    gather_skills,
+    question_of,
+    skills_csv_text,
+    trend,
+    trend_text,
+)
+from tabletop.cli import main
+from tabletop.store import FILE_NAME, Journal, SeatInfo
+from tests.classroom.lesson import Clock, journal_match
+
+A, B = "2025-05-01", "2025-05-08"
+
+
+def lesson(path: Path) -> Journal:
+    """Ana (S01, Red) and a guest answer hand-made questions in two sessions; a bot's
+    answers and an unfinished game's are journaled too (and left out)."""
+    journal = Journal(path, now=Clock())
+    ana, guest, bot = (
+        SeatInfo(0, "Ana", "S01", "Red"),
+        SeatInfo(1, "Player 2"),
+        SeatInfo(2, "Bot 3", bot="easy"),
+    )
+    mul, sub = question("multiplication", [7, 8], "x"), question("subtraction", [5, 9], "-")
+    for session, log in (
+        (A, [(0, mul, 15), (0, mul, 15), (0, mul, 56), (0, mul, 57), (1, sub, 4), (2, mul, 1)]),
+        (B, [(0, mul, 56), (0, mul, 56), (0, mul, 15)]),
+    ):
+        m, _ = journal_match(
+            journal, "math-arena", [ana, guest, bot], session=session, checks=[], seconds=60
+        )
+        journal.add_answers(
+            m, [answer_record(seat, i, q, g, 2.5) for i, (seat, q, g) in enumerate(log)]
+        )
+        journal.finish(m, {"places": [1, 2, 3]})
+    left, _ = journal_match(
+        journal, "math-arena", [ana, guest, bot], session=B, checks=[], seconds=1
+    )
+    journal.add_answers(left, [answer_record(0, 1, mul, 1)])  # still playing: left out
+    return journal
+
+
+def test_skills_gather_per_student_and_skill(tmp_path: Path) -> None:
+    journal = lesson(tmp_path / FILE_NAME)
+    rows = gather_skills(journal, A)
+    assert [(r.name, r.group, r.skill, r.checked, r.right) for r in rows] == [
+        ("Ana", "Red", "multiplication", 4, 1),
+        ("Player 2", "guests", "subtraction", 1, 0),
+    ]
+    ana = rows[0]
+    assert ana.kinds == {"operation": 2, "off_by_one": 1}
+    assert ana.common == "operation"
+    assert ana.sentence() == "Another operation (2 of 3): 7 x 8: answered 15, which is 7 + 8"
+    assert rows[1].common == "sign"
+    every = gather_skills(journal)
+    assert (every[0].session, every[0].checked, every[0].right) == ("all", 7, 3)
+
+
+def test_skills_group_totals(tmp_path: Path) -> None:
+    """Per group and skill: its students' answers, right and kinds added up."""
+    from tabletop.classroom.skills import group_skills, row_trend
+
+    journal = lesson(tmp_path / FILE_NAME)
+    totals = group_skills(gather_skills(journal))
+    assert [(t.name, t.skill, t.checked, t.right, t.total) for t in totals] == [
+        ("Group Red", "multiplication", 7, 3, True),
+        ("Guests", "subtraction", 1, 0, True),
+    ]
+    assert totals[0].kinds == {"operation": 3, "off_by_one": 1}
+    assert totals[0].sentence() == "Another operation (3 of 4): 7 x 8: answered 15, which is 7 + 8"
+    assert row_trend({}, totals[0]) == ""
+
+
+def test_skills_trend_over_sessions(tmp_path: Path) -> None:
+    journal = lesson(tmp_path / FILE_NAME)
+    points = trend(journal, "S01", "Ana", "multiplication")
+    assert points == [(A, 4, 1), (B, 3, 2)]
+    assert trend_text(points) == "25% → 67%"
+    assert trend(journal, "", "Player 2", "subtraction") == [(A, 1, 0)]
+    assert trend_text([]) == "—"
+
+
+def test_skills_csv_columns_and_rows(tmp_path: Path) -> None:
+    journal = lesson(tmp_path / FILE_NAME)
+    text = skills_csv_text(gather_skills(journal, A))
+    rows = list(csv.reader(io.StringIO(text)))
+    assert tuple(rows[0]) == SKILLS_CSV_COLUMNS
+    assert (
+        ",".join(rows[0])
+        == "session,group,student_id,name,skill,checked,right,error_kind,count,example"
+    )
+    ana = [A, "Red", "S01", "Ana", "multiplication", "4", "1"]
+    assert rows[1:] == [
+        [*ana, "operation", "2", "7 x 8: answered 15, which is 7 + 8"],
+        [*ana, "off_by_one", "1", "7 x 8: answered 57, one more than 56"],
+        [
+            A,
+            "guests",
+            "",
+            "Player 2",
+            "subtraction",
+            "1",
+            "0",
+            "sign",
+            "1",
+            "5 - 9: answered 4, the opposite of -4",
+        ],
+    ]
+
+
+def test_skills_no_mistakes_is_one_row(tmp_path: Path) -> None:
+    journal = Journal(tmp_path / FILE_NAME, now=Clock())
+    m, _ = journal_match(
+        journal, "mathe-meister", [SeatInfo(0, "Ana", "S01")], session=A, checks=[], seconds=1
+    )
+    journal.add_answers(m, [answer_record(0, 1, question("addition", [2, 2], "+"), 4)])
+    journal.finish(m, {"places": [1]})
+    rows = list(csv.reader(io.StringIO(skills_csv_text(gather_skills(journal)))))
+    assert rows[1] == ["all", "no group", "S01", "Ana", "addition", "1", "1", "", "0", ""]
+
+
+def test_skills_unreadable_question_counts_as_other(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A journaled answer whose question was damaged is still counted (wrong, "other"),
+    with a line in the log; nothing is lost and nothing raises."""
+    journal = Journal(tmp_path / FILE_NAME, now=Clock())
+    m, _ = journal_match(
+        journal, "mathe-meister", [SeatInfo(0, "Ana", "S01")], session=A, checks=[], seconds=1
+    )
+    journal.add_answers(m, [answer_record(0, 1, question("addition", [2, 2], "+"), 5)])
+    with journal.transaction() as db:
+        db.execute('UPDATE answers SET question = \'{"numbers": "x"}\'')
+    journal.finish(m, {"places": [1]})
+    (row,) = gather_skills(journal)
+    assert (row.checked, row.right, row.common) == (1, 0, "other")
+    assert "cannot read" in caplog.text
+    with pytest.raises(ValueError, match="not a question"):
+        question_of("addition", {})
+
+
+def test_skills_answers_taken_back_by_undo(tmp_path: Path) -> None:
+    journal = Journal(tmp_path / FILE_NAME, now=Clock())
+    m, _ = journal_match(
+        journal, "mathe-meister", [SeatInfo(0, "Ana", "S01")], session=A, checks=[], seconds=1
+    )
+    q = question("addition", [2, 2], "+")
+    journal.add_answers(m, [answer_record(0, 3, q, 4), answer_record(0, 7, q, 5)])
+    journal.take_back_answers(m, 5)
+    assert [a.step for a in journal.answers(m)] == [3]
+    assert journal.answers(m)[0].question["numbers"] == ["2", "2"]
+    assert Fraction(journal.answers(m)[0].given) == 4
+
+
+def test_skills_demo_child_report_end_to_end(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`tabletop demo --game math-wars-meta --child --data D` then `tabletop report --data D
+    --all --skills S.csv`: rows for the guest child with kinds of mistake, none for a bot."""
+    data, out, sheet = tmp_path / "d", tmp_path / "o", tmp_path / "S.csv"
+    assert (
+        main(
+            [
+                "demo",
+                "--game",
+                "math-wars-meta",
+                "--seed",
+                "4",
+                "--child",
+                "--data",
+                str(data),
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
+    assert main(["report", "--data", str(data), "--all", "--skills", str(sheet)]) == 0
+    rows = list(csv.DictReader(io.StringIO(sheet.read_text(encoding="utf-8-sig"))))
+    assert rows and {r["name"] for r in rows} == {"Player 1"}
+    assert {r["group"] for r in rows} == {"guests"}
+    kinds = {r["error_kind"] for r in rows} - {""}
+    assert len(kinds) >= 3
+    assert all(r["example"] for r in rows if r["error_kind"])
+    journal = Journal(data / FILE_NAME)
+    try:  # every answer journaled with the seconds it took, and only the child's
+        answers = [a for m in journal.matches() for a in journal.answers(m.id)]
+        assert answers and all(a.seconds is not None and a.seat == 0 for a in answers)
+    finally:
+        journal.close()
+    assert "wrote" in capsys.readouterr().out
+
+
+def test_skills_demo_child_in_math_arena(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`demo --game math-arena --child`: seat 1 picks on the screen and says its values
+    from the seeded model; the skills CSV has the child's rows and mistakes, no bot's."""
+    data, sheet = tmp_path / "d", tmp_path / "S.csv"
+    assert (
+        main(
+            [
+                "demo",
+                "--game",
+                "math-arena",
+                "--seed",
+                "5",
+                "--child",
+                "--data",
+                str(data),
+                "--out",
+                str(tmp_path / "o"),
+            ]
+        )
+        == 0
+    )
+    assert "Player 1 says" in capsys.readouterr().out
+    assert main(["report", "--data", str(data), "--all", "--skills", str(sheet)]) == 0
+    rows = list(csv.DictReader(io.StringIO(sheet.read_text(encoding="utf-8-sig"))))
+    assert {r["name"] for r in rows} == {"Player 1"}
+    assert {r["skill"] for r in rows} <= {"addition", "subtraction", "division"}
+    assert {r["error_kind"] for r in rows} - {""}
+
+
+def test_skills_demo_child_refused_where_not_built(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["demo", "--game", "mecs", "--child", "--seed", "1"]) == 2
+    assert "no --child" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("game", ["math-attack", "math-wars-meta", "mathe-meister"])
+def test_skills_demo_bots_never_in_report(
+    game: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A demo's players are bots: `demo --data` journals them as bots, so a report of
+    the demo's journal has no rows (on the old main they showed as guests)."""
+    data = tmp_path / "d"
+    assert (
+        main(
+            [
+                "demo",
+                "--game",
+                game,
+                "--seed",
+                "5",
+                "--data",
+                str(data),
+                "--out",
+                str(tmp_path / "o"),
+            ]
+        )
+        == 0
+    )
+    capsys.readouterr()
+    assert main(["report", "--data", str(data), "--all", "--csv", str(tmp_path / "r.csv")]) == 0
+    assert "nothing written" in capsys.readouterr().out
+    assert not (tmp_path / "r.csv").exists()
+    journal = Journal(data / FILE_NAME)
+    try:
+        seats = [s for m in journal.matches() for s in journal.seats(m.id)]
+        assert seats and all(s.bot for s in seats)
+    finally:
+        journal.close()
+
+
+def test_skills_mecs_equation_as_question() -> None:
+    """MECS-2: an equation of cards that reads as a sum worked out is a question and an
+    answer (one side numbers and + - x ÷, the other one number); other shapes are not."""
+    from tabletop.classroom.mistakes import classify
+    from tabletop.ui.games.mecs.table import equation_question
+
+    found = equation_question(["2", "+", "3", "X", "4", "EQ", "2", "0"])
+    assert found is not None
+    q, given = found
+    assert (q.skill, q.text, q.answer, given) == ("order", "2 + 3 x 4", 14, 20)
+    mistake = classify(q, given)
+    assert mistake is not None and mistake.kind == "order"
+    swapped = equation_question(["6", "3", "EQ", "9", "X", "7"])
+    assert swapped is not None and swapped[0].skill == "equations" and swapped[1] == 63
+    for cards in ("LP 2 RP EQ 2", "2 EQ 2", "4 DIV 0 EQ 1", "2 X EQ 4 1", "1 + 1"):
+        assert equation_question(cards.split()) is None
+
+
+def test_skills_pdf_pages_grid_mistakes_and_dice(tmp_path: Path) -> None:
+    """The printed report ends with the skills grid (a level word in every coloured
+    cell), each student's most common mistake per skill, and the dice-fairness page."""
+    from tabletop.classroom.report import gather, report_pdf, write_pdf
+    from tabletop.classroom.skills import skills_pages
+    from tests.classroom.test_report import pdf_text
+    from tests.ui.scenery import skills_lesson
+
+    journal = Journal(":memory:")
+    skills_lesson(journal, "L2")
+    pdf = report_pdf(gather(journal, "L2"), session="L2", skills=skills_pages(journal, "L2"))
+    assert pdf.pages_count == 1 + 2 + 2  # summary, two groups, skills, dice
+    path = tmp_path / "r.pdf"
+    write_pdf(pdf, path)
+    text = pdf_text(path)
+    assert "Skills: what each child found hard" in text
+    assert "secure" in text and "practise" in text and "growing" in text
+    assert "Another operation: 7 x 8: answered 15, which is 7 + 8" in text
+    assert "Are our dice fair?" in text
+    assert "After 120 rolls these dice look fair" in text
+
+
+def test_skills_report_command_writes_skills_pages(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`tabletop report --pdf` adds the skills and dice pages; `--skills` alone writes
+    only the skills CSV."""
+    from tests.ui.scenery import skills_lesson
+
+    data = tmp_path / "d"
+    data.mkdir()
+    journal = Journal(data / FILE_NAME)
+    skills_lesson(journal, "L2")
+    journal.close()
+    assert (
+        main(["report", "--data", str(data), "--session", "L2", "--pdf", str(tmp_path / "r.pdf")])
+        == 0
+    )
+    assert "5 pages" in capsys.readouterr().out
+    assert main(["report", "--data", str(data), "--all", "--skills", str(tmp_path / "s.csv")]) == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["d", "r.pdf", "s.csv"]
+
+
+def test_skills_station_result_carries_its_answers(tmp_path: Path) -> None:
+    """A station's result message carries the match's answers to the teacher's console."""
+    from tabletop.classroom.fleet.outbox import result_message
+
+    journal = lesson(tmp_path / FILE_NAME)
+    first = min(m.id for m in journal.matches())
+    message = result_message(journal.db, first, "station-1")
+    answers = message.match["meta"]["answers"]
+    assert len(answers) == 6 and answers[0] == {
+        "seat": 0,
+        "step": 0,
+        "skill": "multiplication",
+        "question": {"numbers": ["7", "8"], "ops": ["x"], "order": "precedence", "right": None},
+        "given": "15",
+        "answer": "56",
+        "seconds": 2.5,
+    }
+
+
+def test_skills_csv_that_cannot_be_written_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A skills CSV the report cannot write: exit status 2 and one line on stderr."""
+    from tests.ui.scenery import skills_lesson
+
+    data = tmp_path / "d"
+    data.mkdir()
+    journal = Journal(data / FILE_NAME)
+    skills_lesson(journal, "L2")
+    journal.close()
+    blocker = tmp_path / "a-file"
+    blocker.write_text("x")
+    assert main(["report", "--data", str(data), "--all", "--skills", str(blocker / "s.csv")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "cannot write" in err[0]

@@ -1,0 +1,117 @@
+"""The skills view of the class report and the dice-fairness lesson screen (issue 24)."""
+
+from __future__ import annotations
+
+from tabletop.ui.scenes.dice_lesson import REFRESH, DiceLessonScene
+from tabletop.ui.scenes.report import ReportScene
+from tests.ui.scenery import make_app, skills_lesson
+
+LESSON = "2025-05-08"
+
+
+def report_app():
+    app = make_app()
+    skills_lesson(app.ctx.journal, LESSON)
+    app.ctx.session = LESSON
+    scene = ReportScene(app.ctx, sticks=lambda: [])
+    app.stack.push(scene)
+    app.step()
+    return app, scene
+
+
+def test_skills_screen_shows_each_childs_most_common_mistake() -> None:
+    _, scene = report_app()
+    assert scene.target("view").label == "Skills"
+    scene.press("view")
+    assert scene.view == "skills" and scene.target("view").label == "Games"
+    lines = scene.lines()
+    # each group's totals first (no trend of their own), then each student
+    assert lines[0] == [
+        "Group Red",
+        "Subtraction",
+        "1 of 3",
+        "practise",
+        "\u2014",
+        "Sign (2 times): 5 - 9: answered 4, the opposite of -4",
+    ]
+    assert [line[0] for line in lines[:6]] == ["Group Red"] * 4 + ["Guests"] * 2
+    assert lines[6] == [
+        "Ana",
+        "Multiplication",
+        "4 of 5",
+        "secure",
+        "50% \u2192 80%",
+        "Another operation: 7 x 8: answered 15, which is 7 + 8",
+    ]
+    ben = [line for line in lines if line[0] == "Ben" and line[1] == "Order of operations"]
+    assert ben == [
+        [
+            "Ben",
+            "Order of operations",
+            "1 of 3",
+            "practise",
+            "33%",
+            "Order of operations (2 times): 2 + 3 x 4: answered 20, working left to right; "
+            "x and \u00f7 come first",
+        ]
+    ]
+    guest = [line for line in lines if line[0] == "Player 3"]
+    assert [line[1] for line in guest] == ["Addition", "Division"]
+    assert scene.pages == 4
+    scene.press("view")
+    assert scene.view == "games" and scene.lines()[0][0] == "Group Red"
+
+
+def test_skills_screen_opens_the_dice_lesson_which_grows_as_dice_are_read() -> None:
+    app, scene = report_app()
+    scene.press("dice")
+    dice = app.stack.top
+    assert isinstance(dice, DiceLessonScene)
+    assert dice.result.counts == (18, 22, 17, 24, 19, 20) and dice.result.fair
+    app.ctx.journal.add_dice([6, 6, 6], "tap", session=LESSON)
+    app.ctx.journal.add_dice([1], "virtual", session=LESSON)  # the device's own: not counted
+    assert not dice.update(app.ctx.clock())  # read again only every REFRESH seconds
+    app.ctx.clock.advance(REFRESH)
+    assert dice.update(app.ctx.clock())
+    assert dice.result.counts == (18, 22, 17, 24, 19, 23)
+    dice.press("which")
+    assert dice.every and dice.target("which").label == "This lesson only"
+    dice.press("back")
+    assert app.stack.top is scene
+
+
+def test_skills_dice_lesson_with_no_dice_says_so() -> None:
+    app = make_app()
+    scene = DiceLessonScene(app.ctx, session="empty")
+    app.stack.push(scene)
+    app.step()
+    assert scene.result.rolls == 0
+    assert scene.result.sentence().startswith("after 0 rolls it is too early to tell")
+
+
+def test_skills_mathe_meister_line_sums_journaled() -> None:
+    """Issue 24: every line the device sums on a solo sheet is journaled (skill
+    "line_sums", worked left to right, MM-3) with the rule it breaks, if any (MM-4); the
+    skills report counts them as the class report counts the sums."""
+    from tabletop.classroom.skills import gather_skills
+    from tests.ui.scenery import play_rounds, start_solo
+
+    app = make_app()
+    auto = start_solo(app)
+    play_rounds(auto, 8)
+    (saved,) = app.ctx.journal.matches()
+    answers = app.ctx.journal.answers(saved.id)
+    assert answers and {a.skill for a in answers} == {"line_sums"}
+    assert all(a.question["order"] == "left-to-right" for a in answers)
+    checked, right = saved.meta["checks"][0]
+    assert len(answers) >= checked > 0
+    broken = [a for a in answers if a.question.get("broken")]
+    assert len(answers) - len(broken) >= right
+    (row,) = gather_skills(app.ctx.journal)
+    assert (row.skill, row.checked, row.right) == (
+        "line_sums",
+        len(answers),
+        len(answers) - len(broken),
+    )
+    if broken:
+        assert row.common == "rule" and "needs an" in row.examples["rule"]
