@@ -71,84 +71,33 @@ def _operator(app: App) -> None:
     show_cards(app, None, "operator", ("QH",))
 
 
+MM, MWM, ATK, ARENA = "mathe-meister", "math-wars-meta", "math-attack", "math-arena"
+BOT, TWO = "against a bot", "two children"
 ROUTES = (
-    Route(
-        "mathe-meister",
-        "one child",
-        (_dice_seen, "game.mathe-meister", "start", _frame, "use"),
-        3,
-        camera=True,
-        note="dice read by the camera",
-    ),
-    Route(
-        "mathe-meister",
-        "one child, dice typed in",
-        ("game.mathe-meister", "start", "a.3", "b.5", "ok"),
-        5,
-        note="no dice camera",
-    ),
-    Route(
-        "mathe-meister",
-        "against a bot",
-        (_dice_seen, "game.mathe-meister", "players.+", "bot.1", "start", _frame, "use"),
-        5,
-        camera=True,
-        note="dice read by the camera",
-    ),
-    Route(
-        "mathe-meister",
-        "two children",
-        (_dice_seen, "game.mathe-meister", "players.+", "start", _frame, "use"),
-        4,
-        camera=True,
-        note="dice read by the camera",
-    ),
-    Route(
-        "math-wars-meta",
-        "against a bot",
-        ("game.math-wars-meta", "who.1", "who.1", "start", _mwm_card),
-        4,
-        note="seat 2 cycles real cards -> virtual cards -> bot",
-    ),
-    Route(
-        "math-wars-meta",
-        "two children",
-        ("game.math-wars-meta", "start", _mwm_cards),
-        2,
-        note="real cards read by the camera",
-    ),
-    Route("math-attack", "against a bot", ("game.math-attack", "mode.bot", "start"), 3),
-    Route("math-attack", "two children", ("game.math-attack", "start"), 2, note="real cards"),
-    Route(
-        "mecs",
-        "against a bot",
-        ("game.mecs", "start"),
-        2,
-        note="the default: a child and a bot, virtual cards",
-    ),
-    Route("mecs", "two children", ("game.mecs", "bot.1", "start"), 3, note="virtual cards"),
-    Route(
-        "math-arena",
-        "against a bot",
-        ("game.math-arena", "players.-", "bot.1", "start", "seat.0"),
-        5,
-        note="virtual cards: the hand shows after the seat is tapped (or its button)",
-    ),
-    Route(
-        "math-arena",
-        "two children",
-        ("game.math-arena", "players.-", "start", _operator),
-        3,
-        note="real cards, the operator card read by the camera",
-    ),
-    Route(
-        "bubbles",
-        "one child",
-        ("game.mecs", "bubbles", "start"),
-        3,
-        note="from the M.E.C.S. setup; one child only",
-    ),
-)
+    Route(MM, "one child", (_dice_seen, f"game.{MM}", "start", _frame, "use"), 3, True,
+          "dice read by the camera"),
+    Route(MM, "one child, dice typed in", (f"game.{MM}", "start", "a.3", "b.5", "ok"), 5,
+          note="no dice camera"),
+    Route(MM, BOT, (_dice_seen, f"game.{MM}", "players.+", "bot.1", "start", _frame, "use"),
+          5, True, "dice read by the camera"),
+    Route(MM, TWO, (_dice_seen, f"game.{MM}", "players.+", "start", _frame, "use"), 4, True,
+          "dice read by the camera"),
+    Route(MWM, BOT, (f"game.{MWM}", "who.1", "who.1", "start", _mwm_card), 4,
+          note="seat 2 cycles real cards -> virtual cards -> bot"),
+    Route(MWM, TWO, (f"game.{MWM}", "start", _mwm_cards), 2,
+          note="real cards read by the camera"),
+    Route(ATK, BOT, (f"game.{ATK}", "mode.bot", "start"), 3, note="virtual cards"),
+    Route(ATK, TWO, (f"game.{ATK}", "start"), 2, note="real cards"),
+    Route("mecs", BOT, ("game.mecs", "start"), 2,
+          note="the default: a child and a bot, virtual cards"),
+    Route("mecs", TWO, ("game.mecs", "bot.1", "start"), 3, note="virtual cards"),
+    Route(ARENA, BOT, (f"game.{ARENA}", "players.-", "bot.1", "start", "seat.0"), 5,
+          note="virtual cards: the hand shows once the seat is tapped (or its button)"),
+    Route(ARENA, TWO, (f"game.{ARENA}", "players.-", "start", _operator), 3,
+          note="real cards, the operator card read by the camera"),
+    Route("bubbles", "one child", ("game.mecs", "bubbles", "start"), 3,
+          note="from the M.E.C.S. setup; one child only"),
+)  # fmt: skip
 
 
 def table_of(app: App) -> Any:
