@@ -175,8 +175,7 @@ def _mecs_table_touch(app: App) -> None:
     _mecs_until_child(app, auto)
     auto.tap("area.0")
     auto.tap("gap.0")
-    hand = auto.top.target("choice.0")
-    auto.tap("choice.0" if hand is not None else "cancel")
+    auto.tap("choice.0")  # the first card of the hand
 
 
 def _mecs_table_virtual(app: App) -> None:
