@@ -3,6 +3,11 @@
 Every scene of the app can be reached here in a fixed state at either layout size:
 ``build(name, size)`` returns the app with that scene on top. The clock is fake, the
 sound silent, the stores in memory, the dice scripted.
+
+:data:`SCENES` is the one table of them, named ``<game>-<screen>`` (``<game>`` one of
+``app`` for the screens every game shares, ``mathe-meister``, ``math-wars-meta``,
+``math-attack``, ``mecs``, ``math-arena``, ``bubbles``); the card games' and the bubble
+game's builders are in ``tests/ui/game_scenery.py``.
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ from tabletop.ui.scenes.home import HomeScene
 from tabletop.ui.scenes.pin import PinPad
 from tabletop.ui.sound import Sounds
 from tabletop.ui.theme import metrics_for
+from tests.ui.game_scenery import GAME_SCENES
 
 SIZES = ((800, 480), (1280, 720))
 # Dice for scripted games: one pair per round.
@@ -344,25 +350,26 @@ def _dice_lesson(app: App) -> None:
 
 
 SCENES: dict[str, tuple[Callable[[App], None], bool]] = {
-    "home": (_home, False),
-    "setup_solo": (_setup_solo, False),
-    "setup_table": (_setup_table, False),
-    "names": (_names, False),
-    "pin": (_pin, False),
-    "settings": (_settings, False),
-    "dice_tap": (_dice_tap, False),
-    "dice_camera": (_dice_camera, True),
-    "dice_virtual": (_dice_virtual, False),
-    "game": (_game, False),
-    "game_hint": (_game_hint, False),
-    "star_pick": (_star_pick, False),
-    "coin_shop": (_coin_shop, False),
-    "confirm": (_confirm, False),
-    "results": (_results, False),
-    "table": (_table, False),
-    "table_results": (_table_results, False),
-    "skills": (_skills, False),
-    "dice_lesson": (_dice_lesson, False),
+    "app-home": (_home, False),
+    "mathe-meister-setup-solo": (_setup_solo, False),
+    "mathe-meister-setup-table": (_setup_table, False),
+    "app-names": (_names, False),
+    "app-pin": (_pin, False),
+    "app-settings": (_settings, False),
+    "mathe-meister-dice-tap": (_dice_tap, False),
+    "mathe-meister-dice-camera": (_dice_camera, True),
+    "mathe-meister-dice-virtual": (_dice_virtual, False),
+    "mathe-meister-game": (_game, False),
+    "mathe-meister-game-hint": (_game_hint, False),
+    "mathe-meister-star-pick": (_star_pick, False),
+    "mathe-meister-coin-shop": (_coin_shop, False),
+    "app-confirm": (_confirm, False),
+    "mathe-meister-results": (_results, False),
+    "mathe-meister-table": (_table, False),
+    "mathe-meister-table-results": (_table_results, False),
+    "app-skills": (_skills, False),
+    "app-dice-lesson": (_dice_lesson, False),
+    **GAME_SCENES,  # the card games and the bubble game
 }
 
 

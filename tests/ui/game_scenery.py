@@ -1,0 +1,312 @@
+"""The card games' and the bubble game's screens, reached through the app for the
+reference screenshots (``tests/ui/scenery.py`` lists them with Mathe-Meister's).
+
+Each builder starts on Home and gets to its screen the way a table of children would:
+taps on named targets (:class:`~tabletop.ui.autoplay.Autoplayer`), seat buttons and
+camera readings posted as events, the fake clock moved by hand. Nothing here reads the
+clock of the machine or global randomness, so every build draws the same picture.
+
+This module imports nothing from ``tests.ui.scenery`` (which imports it), and the
+games' tests under ``tests/ui/games`` keep their own helpers; the few event helpers
+the screenshots and the tap counts (``tests/ui/test_taps.py``) share live here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from hardware.buttons import SeatPressed
+from tabletop.ui.app import App
+from tabletop.ui.autoplay import Autoplayer
+from tabletop.ui.input import CardSeen, CardsSeen
+
+# -- events a table sends ------------------------------------------------------------------
+
+
+def press_seat(app: App, seat: int) -> None:
+    """Seat ``seat``'s button (0-based), pressed now."""
+    app.seat_queue.put(SeatPressed(seat, app.ctx.clock()))  # type: ignore[union-attr]
+    app.step()
+
+
+def show_cards(app: App, seat: int | None, area: str | None, codes: Sequence[str]) -> None:
+    """The camera's steady reading of one zone (``seat`` 1-based as the camera reports
+    it, None: the middle of the table)."""
+    cards = tuple(CardSeen(code, seat, area) for code in codes)
+    app.post(CardsSeen(seat, area, cards, app.ctx.clock()))
+    app.step()
+
+
+def wait(app: App, seconds: float, frame: float = 0.5) -> None:
+    """Let ``seconds`` pass on the fake clock, a frame at a time."""
+    for _ in range(round(seconds / frame)):
+        app.ctx.clock.advance(frame)  # type: ignore[attr-defined]
+        app.step()
+
+
+def type_number(auto: Autoplayer, value: int) -> None:
+    """A number on the number pad, then OK."""
+    for digit in str(abs(value)):
+        auto.tap(f"num.{digit}")
+    if value < 0:
+        auto.tap("num.minus")
+    auto.tap("ok")
+
+
+def setup(app: App, game: str, *taps: str) -> Autoplayer:
+    """Home -> ``game``'s setup, then ``taps`` on it."""
+    auto = Autoplayer(app)
+    auto.tap(f"game.{game}")
+    for name in taps:
+        auto.tap(name)
+    return auto
+
+
+# -- Math Wars Meta --------------------------------------------------------------------------
+
+
+def _mwm_setup(app: App) -> None:
+    setup(app, "math-wars-meta", "players.+", "who.2", "who.2")  # two children, a bot
+
+
+def _mwm_table_camera(app: App) -> None:
+    """Two children with real cards: both battle piles read, Player 1's answer in."""
+    auto = setup(app, "math-wars-meta", "start")
+    show_cards(app, 1, "battle", ("C10", "K+2"))
+    show_cards(app, 2, "battle", ("C4", "K+1"))
+    auto.tap("solve.0")
+    type_number(auto, 12)
+    press_seat(app, 0)
+
+
+def _mwm_table_touch(app: App) -> None:
+    """The camera misses Player 2's COUNT META card: a child taps it in."""
+    auto = setup(app, "math-wars-meta", "start")
+    show_cards(app, 1, "battle", ("C10", "K+2"))
+    auto.tap("count.1")
+
+
+def _mwm_table_virtual(app: App) -> None:
+    """Solo with virtual cards: the device turns the cards up."""
+    setup(app, "math-wars-meta", "mode.solo", "who.0", "start")
+
+
+def _mwm_results(app: App) -> None:
+    from tabletop.ui.games.math_wars_meta.demo import TableBot
+
+    auto = setup(app, "math-wars-meta", "start")
+    bot = TableBot(app, 2)
+    while bot.step():
+        pass
+    auto.tap("next")
+
+
+# -- Math Attack! ------------------------------------------------------------------------------
+
+
+def _attack_setup(app: App) -> None:
+    setup(app, "math-attack")
+
+
+def _attack_table_camera(app: App) -> None:
+    """Real cards on the number lines: two plays read, then a refused one shown."""
+    from tabletop.ui.games.math_attack import zone_reading
+
+    setup(app, "math-attack", "first.0", "start")
+    for line, cards in ((0, ["+7"]), (0, ["+7", "+H"]), (1, ["FLIP"]), (1, ["FLIP", "CANCEL"])):
+        app.post(zone_reading(line, cards, app.ctx.clock()))
+        app.step()
+
+
+def _attack_table_touch(app: App) -> None:
+    """A child presses their button and picks the card by touch."""
+    auto = setup(app, "math-attack", "first.0", "start")
+    press_seat(app, 0)
+    auto.tap("choice.1")
+
+
+def _attack_table_virtual(app: App) -> None:
+    """Against the bot with virtual cards: a card of the hand picked."""
+    setup(app, "math-attack", "mode.bot", "level.medium", "first.0", "start", "hand.2")
+
+
+def _attack_results(app: App) -> None:
+    from tabletop.ui.games.math_attack import zone_reading
+
+    setup(app, "math-attack", "first.0", "start")
+    for line, cards in ((0, ["+8"]), (0, ["+8", "END"]), (1, ["-4"])):
+        app.post(zone_reading(line, cards, app.ctx.clock()))
+        app.step()
+
+
+# -- M.E.C.S. ----------------------------------------------------------------------------------
+
+
+def _mecs_until_child(app: App, auto: Autoplayer) -> None:
+    """Bots play until the child at seat 1 is to plant."""
+    from tabletop.ui.games.mecs.table import BOT_SECONDS
+
+    table = auto.top
+    for _ in range(40):
+        if table.pending_seat() == 0 and table.state.phase == "plant":  # type: ignore[attr-defined]
+            return
+        if table.pending_seat() == 0 and table.state.phase == "refill":  # type: ignore[attr-defined]
+            auto.tap("refill.numbers")
+            continue
+        wait(app, BOT_SECONDS + 0.1, BOT_SECONDS + 0.1)
+    raise AssertionError("the child never got a turn")
+
+
+def _mecs_setup(app: App) -> None:
+    setup(app, "mecs", "players.+")
+
+
+def _mecs_table_camera(app: App) -> None:
+    """Real cards: who starts is shown, then Player 1's equation read by the camera."""
+    auto = setup(app, "mecs", "cards.table", "start")
+    auto.tap("reveal.8")  # Player 1 shows an 8, Player 2 a 3: Player 1 starts
+    auto.tap("reveal.3")
+    show_cards(app, 1, "equation", ("MT1:MECS:3", "MT1:MECS:+"))
+
+
+def _mecs_table_touch(app: App) -> None:
+    """A child edits their area by touch: a card put in the first gap."""
+    auto = setup(app, "mecs", "start")  # a child and a bot, virtual cards
+    _mecs_until_child(app, auto)
+    auto.tap("area.0")
+    auto.tap("gap.0")
+    auto.tap("choice.0")  # the first card of the hand
+
+
+def _mecs_table_virtual(app: App) -> None:
+    """Virtual cards against a bot: the child's hand on screen, their turn."""
+    auto = setup(app, "mecs", "start")
+    _mecs_until_child(app, auto)
+
+
+def _mecs_results(app: App) -> None:
+    from tabletop.ui.games.mecs.table import BOT_SECONDS, MecsResults
+
+    setup(app, "mecs", "bot.0", "start")  # seat 2 is a bot already
+    for _ in range(3000):
+        if isinstance(app.stack.top, MecsResults):
+            return
+        wait(app, BOT_SECONDS + 0.1, BOT_SECONDS + 0.1)
+    raise AssertionError("the bots' game never ended")
+
+
+# -- Math Arena -------------------------------------------------------------------------------
+
+
+def _arena_setup(app: App) -> None:
+    setup(app, "math-arena")
+
+
+def _arena_reveal(app: App, operator: str, pairs: Sequence[tuple[str, str]]) -> None:
+    from tabletop.ui.games.math_arena import COUNTDOWN
+
+    show_cards(app, None, "operator", (operator,))
+    for seat in range(len(pairs)):
+        press_seat(app, seat)
+    wait(app, COUNTDOWN + 0.1, COUNTDOWN + 0.1)
+    for seat, pair in enumerate(pairs):
+        show_cards(app, seat + 1, "reveal", pair)
+
+
+def _arena_table_camera(app: App) -> None:
+    """Real cards, three children: the operator and the pairs read, the round scored."""
+    auto = setup(app, "math-arena", "start")  # three seats
+    _arena_reveal(app, "JC", [("9S", "2S"), ("8H", "AH"), ("4D", "3D")])
+    auto.tap("score")
+
+
+def _arena_table_touch(app: App) -> None:
+    """The camera reads one card twice: a child taps it to put it right."""
+    auto = setup(app, "math-arena", "players.-", "start")
+    _arena_reveal(app, "KD", [("5S", "2D"), ("7H", "7H")])
+    auto.tap("card.1.1")
+
+
+def _arena_table_virtual(app: App) -> None:
+    """Against a bot with virtual cards: the child's hand, two cards picked."""
+    auto = setup(app, "math-arena", "players.-", "bot.1", "start")
+    press_seat(app, 0)
+    hand = [t.name for t in auto.top.targets() if t.name.startswith("hand.")]
+    auto.tap(hand[0])
+    auto.tap(hand[3])
+
+
+def _arena_results(app: App) -> None:
+    from tabletop.ui.games.math_arena import BOT_SECONDS, COUNTDOWN, ArenaResults
+
+    auto = setup(app, "math-arena", "players.-", "bot.0", "bot.1", "start")
+    while not isinstance(app.stack.top, ArenaResults):
+        wait(app, BOT_SECONDS + 3, BOT_SECONDS + 3)
+        wait(app, COUNTDOWN + 0.1, COUNTDOWN + 0.1)
+        auto.tap("score")
+        auto.tap("next")
+
+
+# -- the bubble game --------------------------------------------------------------------------
+
+
+def _bubbles_setup(app: App) -> None:
+    setup(app, "mecs", "bubbles")
+
+
+def _bubbles_game(app: App) -> None:
+    """A red number bubble held over the field."""
+    from tabletop.bubbles import any_move
+
+    auto = setup(app, "mecs", "bubbles", "start")
+    scene = auto.top
+    for _ in range(200):
+        move = any_move(scene.game)  # type: ignore[attr-defined]
+        if move is not None:
+            auto.tap(f"bubble.{move[0]}")
+            return
+        wait(app, 0.1, 0.1)
+    raise AssertionError("the field never offered a move")
+
+
+def _bubbles_results(app: App) -> None:
+    """A 30 s round: the child pops a pair whenever the target can be made."""
+    from tabletop.bubbles import best_move
+
+    auto = setup(app, "mecs", "bubbles", "time.30", "start")
+    scene = auto.top
+    while not scene.finished:  # type: ignore[attr-defined]
+        move = best_move(scene.game)  # type: ignore[attr-defined]
+        if move is not None:
+            auto.tap(f"bubble.{move[0]}")
+            auto.tap(f"bubble.{move[1]}")
+        wait(app, 0.2, 0.2)
+    for key in ("key.L", "key.E", "key.O", "ok"):
+        auto.tap(key)
+
+
+GAME_SCENES: dict[str, tuple[Callable[[App], None], bool]] = {
+    "math-wars-meta-setup": (_mwm_setup, False),
+    "math-wars-meta-table-camera": (_mwm_table_camera, False),
+    "math-wars-meta-table-touch": (_mwm_table_touch, False),
+    "math-wars-meta-table-virtual": (_mwm_table_virtual, False),
+    "math-wars-meta-results": (_mwm_results, False),
+    "math-attack-setup": (_attack_setup, False),
+    "math-attack-table-camera": (_attack_table_camera, False),
+    "math-attack-table-touch": (_attack_table_touch, False),
+    "math-attack-table-virtual": (_attack_table_virtual, False),
+    "math-attack-results": (_attack_results, False),
+    "mecs-setup": (_mecs_setup, False),
+    "mecs-table-camera": (_mecs_table_camera, False),
+    "mecs-table-touch": (_mecs_table_touch, False),
+    "mecs-table-virtual": (_mecs_table_virtual, False),
+    "mecs-results": (_mecs_results, False),
+    "math-arena-setup": (_arena_setup, False),
+    "math-arena-table-camera": (_arena_table_camera, False),
+    "math-arena-table-touch": (_arena_table_touch, False),
+    "math-arena-table-virtual": (_arena_table_virtual, False),
+    "math-arena-results": (_arena_results, False),
+    "bubbles-setup": (_bubbles_setup, False),
+    "bubbles-game": (_bubbles_game, False),
+    "bubbles-results": (_bubbles_results, False),
+}
