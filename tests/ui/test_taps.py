@@ -114,6 +114,7 @@ def table_of(app: App) -> Any:
 def decides(app: App) -> bool:
     """Seat 1 (a child in every route) is to choose, and can see what from."""
     from tabletop.bubbles import any_move
+
     from tabletop.ui.games.bubbles import BubbleScene
     from tabletop.ui.games.math_arena import ArenaScene, HandPicker
     from tabletop.ui.scenes.mm_table import TableScene as MMTable
