@@ -50,6 +50,7 @@ from tabletop.games.math_attack import (
     FLIP,
     MULTIPLIER_FACTORS,
     Action,
+    Draw,
     MathAttack,
     MathAttackSettings,
     MathAttackState,
@@ -626,6 +627,7 @@ class AttackScene(Scene):
         )
         self.bot = MathAttackBot(bot, seed=self.seed) if bot is not None else None
         self.bot_due: float | None = None
+        self.took_back = False  # a child just took back their own last move
         self.selected: int | None = None  # index into the child's hand (virtual play)
         self.message = ""
         self.kind = "info"  # info | good | error
@@ -761,6 +763,7 @@ class AttackScene(Scene):
         except TabletopError as exc:
             return self.refuse(exc.code, facts, exc.message)
         self.events.extend(events)
+        self.took_back = False
         self._deal()
         self.selected = None
         self.bot_due = None
@@ -869,8 +872,20 @@ class AttackScene(Scene):
                 self.say(child_message("atk.ui.take_back", self.facts(taken.line, taken.card)))
         else:
             self.say(f"Taken back: the pass. It is {self.names[self.state.turn]}'s turn again.")
-        log.info("math-attack: undo (teacher PIN): %r", taken)
+        log.info("math-attack: undo: %r", taken)
         self.ctx.sounds.play("tap")
+
+    def _own_last_move(self) -> bool:
+        """The last move was a child's and nothing has acted on it yet (the next player
+        has not played, the bot has not replied): the child may take it back without the
+        teacher, once. The cards the device drew after it are part of that move."""
+        if self.took_back:  # the move before it was acted on: that one is the teacher's
+            return False
+        for action in reversed(self.match.history):
+            if isinstance(action, Draw):
+                continue
+            return not self.is_bot(action.seat)
+        return False
 
     def _can_undo(self) -> bool:
         return any(
@@ -1012,6 +1027,10 @@ class AttackScene(Scene):
         elif name == "undo":
             if not self._can_undo():
                 self.refuse("engine.nothing_to_undo")
+                return
+            if self._own_last_move():  # a child takes back their own last card: no PIN
+                self.undo()
+                self.took_back = True
                 return
             self.asking = ("undo", -1)
             self.stack.push(

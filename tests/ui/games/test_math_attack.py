@@ -219,19 +219,17 @@ def test_math_attack_last_turn_after_equals_then_results() -> None:
     assert app.ctx.lamps.lit == set()
 
 
-# -- undo behind the PIN -----------------------------------------------------------------------
+# -- undo: a child's own last card, else the teacher PIN -----------------------------------------
 
 
-def test_math_attack_undo_needs_the_teacher_pin() -> None:
+def test_math_attack_a_child_takes_back_their_own_last_card_without_the_pin() -> None:
+    """Issue 21: a mis-tapped or misplaced card is the child's to take back until the
+    device (or the next player) has acted on it."""
     app, auto, scene = start()
     assert not scene.target("undo").enabled
     see(app, 0, ["+5"])
     auto.tap("undo")
-    assert is_undo_pad(app.stack.top)
-    enter_pin(auto, "1111")
-    assert "not right" in app.stack.top.message and scene.state.lines[0] == ("+5",)
-    enter_pin(auto, DEFAULT_PIN)
-    assert app.stack.top is scene
+    assert app.stack.top is scene  # no PIN pad
     assert scene.state.lines == ((), ()) and scene.state.turn == 0
     assert "take +5 off Player 1's line" in scene.message
     see(app, 0, ["+5"])  # still on the table: not played again
@@ -239,6 +237,23 @@ def test_math_attack_undo_needs_the_teacher_pin() -> None:
     see(app, 0, [])
     see(app, 0, ["+6"])
     assert scene.state.lines == (("+6",), ())
+
+
+def test_math_attack_undo_needs_the_teacher_pin_once_the_next_player_played() -> None:
+    app, auto, scene = start()
+    see(app, 0, ["+5"])
+    see(app, 1, ["+3"])
+    see(app, 0, ["+5", "+2"])  # Player 1 played after Player 2: Player 2's card is acted on
+    auto.tap("undo")
+    assert app.stack.top is scene and scene.state.lines == (("+5",), ("+3",))  # Player 1's own
+    auto.tap("undo")
+    assert is_undo_pad(app.stack.top)
+    enter_pin(auto, "1111")
+    assert "not right" in app.stack.top.message and scene.state.lines == (("+5",), ("+3",))
+    enter_pin(auto, DEFAULT_PIN)
+    assert app.stack.top is scene
+    assert scene.state.lines == (("+5",), ()) and scene.state.turn == 1
+    assert "take +3 off Player 2's line" in scene.message
 
 
 def test_math_attack_undo_with_nothing_to_take_back() -> None:
