@@ -25,7 +25,7 @@ Start goes through sign-in when the device has a class list
 Touch targets: ``seat.<i>`` (0-based), in the seat picker ``choice.child``,
 ``choice.name``, ``choice.bot.<level>``, ``choice.empty``; ``cards.real``,
 ``cards.virtual``; ``<key>.<value>`` per option; ``more``, ``back``, ``rules``,
-``start``.
+``start``; a link's own key.
 """
 
 from __future__ import annotations
@@ -137,6 +137,17 @@ class Cards:
 
 
 @dataclass(frozen=True)
+class Link:
+    """A button to a screen next door (M.E.C.S. opens the bubble game): ``open(ctx)``
+    is pushed on a tap on the button ``key``."""
+
+    key: str
+    label: str
+    open: Callable[[Context], Scene]
+    caption: str = ""
+
+
+@dataclass(frozen=True)
 class Preset:
     """What a station rotation's mode sets on the form (None: leaves it)."""
 
@@ -154,7 +165,8 @@ class FormSpec:
     under the rows when there is nothing else to say; ``aside(scene, surface, rect,
     values)``: draws a panel at the right (a scoreboard); ``seat_button_starts``: seat
     1's button (lit) starts too; ``cards_seen(event)``: what to say about cards the
-    camera sees on this screen."""
+    camera sees on this screen; ``links``: buttons to screens next door, in the last
+    row (``links_label``)."""
 
     game: str
     title: str
@@ -170,11 +182,13 @@ class FormSpec:
     aside: Callable[[Scene, pygame.Surface, pygame.Rect, FormValues], None] | None = None
     seat_button_starts: bool = False
     cards_seen: Callable[[CardsSeen], str] | None = None
+    links: tuple[Link, ...] = ()
+    links_label: str = "Also"
 
     def __post_init__(self) -> None:
         if not self.rules:
             raise ValueError(f"{self.title}: a setup needs its rules")
-        keys = [o.key for o in self.options]
+        keys = [o.key for o in self.options] + [link.key for link in self.links]
         if len(keys) != len(set(keys)) or {"seat", "cards", "choice"} & set(keys):
             raise ValueError(f"{self.title}: option keys must be new and different: {keys}")
 
@@ -365,6 +379,8 @@ class FormScene(Scene):
             if self.option_shown(o):
                 caption = any(c.caption for c in o.choices)
                 rows.append((f"option.{o.key}", o.label, m.u(58 if caption else 54)))
+        if self.spec.links:
+            rows.append(("links", self.spec.links_label, m.u(54)))
         return rows
 
     def layout(self, metrics: Metrics) -> None:
@@ -406,6 +422,12 @@ class FormScene(Scene):
                 b += self._seat_tiles(rect)
             elif what == "cards":
                 b += self._cards_row(rect)
+            elif what == "links":
+                links = [
+                    Button(k.key, rect, k.label, kind="quiet", caption=k.caption)
+                    for k in self.spec.links
+                ]
+                b += self._toggles(rect, links)
             else:
                 b += self._option_row(what[len("option.") :], rect)
             y += h + gap
@@ -418,7 +440,7 @@ class FormScene(Scene):
         )
         start = pygame.Rect(W - margin - m.u(220), foot, m.u(220), bh)
         if self.pages > 1:
-            more = "More options" if self.page == 0 else "Back to players"
+            more = "Back to players" if self.page == self.pages - 1 else "More options"
             b.append(
                 Button(
                     "more",
@@ -559,6 +581,9 @@ class FormScene(Scene):
             self.cards = name[len("cards.") :]
         elif name == "more":
             self.page = (self.page + 1) % self.pages
+        elif (link := next((k for k in self.spec.links if k.key == name), None)) is not None:
+            self.stack.push(link.open(self.ctx))
+            return
         elif name == "rules":
             self.stack.push(RulesScene(self.ctx, f"{self.spec.title}: the rules", self.spec.rules))
             return
@@ -674,6 +699,7 @@ __all__ = [
     "FormScene",
     "FormSpec",
     "FormValues",
+    "Link",
     "OptionRow",
     "Preset",
     "SeatChoice",
