@@ -276,6 +276,32 @@ def _table_results(app: App) -> None:
         auto.tap("next")
 
 
+def _attack_setup(app: App) -> None:
+    auto = Autoplayer(app)
+    auto.tap("game.math-attack")
+    auto.tap("seat.1")
+    auto.tap("choice.bot.medium")  # a bot: virtual cards, and why real ones are off
+
+
+def _arena_setup(app: App) -> None:
+    auto = Autoplayer(app)
+    auto.tap("game.math-arena")
+    auto.tap("seat.1")
+    auto.tap("choice.bot.hard")  # seats: children, a bot, nobody
+
+
+def _seat_picker(app: App) -> None:
+    auto = Autoplayer(app)
+    auto.tap("game.math-arena")
+    auto.tap("seat.2")
+
+
+def _bubble_setup(app: App) -> None:
+    auto = Autoplayer(app)
+    auto.tap("game.mecs")
+    auto.tap("bubbles")
+
+
 SCENES: dict[str, tuple[Callable[[App], None], bool]] = {
     "home": (_home, False),
     "setup_solo": (_setup_solo, False),
@@ -294,6 +320,10 @@ SCENES: dict[str, tuple[Callable[[App], None], bool]] = {
     "results": (_results, False),
     "table": (_table, False),
     "table_results": (_table_results, False),
+    "attack_setup": (_attack_setup, False),
+    "arena_setup": (_arena_setup, False),
+    "seat_picker": (_seat_picker, False),
+    "bubble_setup": (_bubble_setup, False),
 }
 
 
