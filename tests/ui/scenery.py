@@ -276,30 +276,13 @@ def _table_results(app: App) -> None:
         auto.tap("next")
 
 
-def _attack_setup(app: App) -> None:
-    auto = Autoplayer(app)
-    auto.tap("game.math-attack")
-    auto.tap("seat.1")
-    auto.tap("choice.bot.medium")  # a bot: virtual cards, and why real ones are off
+def _taps(*names: str) -> Callable[[App], None]:
+    def steps(app: App) -> None:
+        auto = Autoplayer(app)
+        for name in names:
+            auto.tap(name)
 
-
-def _arena_setup(app: App) -> None:
-    auto = Autoplayer(app)
-    auto.tap("game.math-arena")
-    auto.tap("seat.1")
-    auto.tap("choice.bot.hard")  # seats: children, a bot, nobody
-
-
-def _seat_picker(app: App) -> None:
-    auto = Autoplayer(app)
-    auto.tap("game.math-arena")
-    auto.tap("seat.2")
-
-
-def _bubble_setup(app: App) -> None:
-    auto = Autoplayer(app)
-    auto.tap("game.mecs")
-    auto.tap("bubbles")
+    return steps
 
 
 SCENES: dict[str, tuple[Callable[[App], None], bool]] = {
@@ -320,10 +303,12 @@ SCENES: dict[str, tuple[Callable[[App], None], bool]] = {
     "results": (_results, False),
     "table": (_table, False),
     "table_results": (_table_results, False),
-    "attack_setup": (_attack_setup, False),
-    "arena_setup": (_arena_setup, False),
-    "seat_picker": (_seat_picker, False),
-    "bubble_setup": (_bubble_setup, False),
+    # the one setup form: a bot (virtual cards, and why real ones are off); children, a
+    # bot and nobody; the seat picker; options beside a scoreboard
+    "attack_setup": (_taps("game.math-attack", "seat.1", "choice.bot.medium"), False),
+    "arena_setup": (_taps("game.math-arena", "seat.1", "choice.bot.hard"), False),
+    "seat_picker": (_taps("game.math-arena", "seat.2"), False),
+    "bubble_setup": (_taps("game.mecs", "bubbles"), False),
 }
 
 

@@ -92,6 +92,12 @@ def form_app(spec: FormSpec, size: tuple[int, int] = (800, 480)) -> tuple[App, A
     return app, Autoplayer(app)
 
 
+def pick(auto: Autoplayer, seat: int, choice: str) -> None:
+    """Tap seat ``seat``'s tile, then ``choice`` in its picker."""
+    auto.tap(f"seat.{seat}")
+    auto.tap(f"choice.{choice}")
+
+
 @contextmanager
 def text_sizes(app: App) -> Iterator[list[int]]:
     """Every text size the painter renders while the block runs."""
@@ -227,10 +233,8 @@ def test_form_a_bot_sits_only_where_the_game_allows_and_seats_stay_in_range() ->
 def test_form_emptying_a_seat_moves_the_later_ones_up_and_adding_fills_the_first_free() -> None:
     app, auto = form_app(math_arena.SETUP)
     form = app.stack.top
-    auto.tap("seat.1")
-    auto.tap("choice.bot.easy")
-    auto.tap("seat.0")
-    auto.tap("choice.empty")  # seat 1 leaves: the bot is seat 1 now, Player 3 seat 2
+    pick(auto, 1, "bot.easy")
+    pick(auto, 0, "empty")  # seat 1 leaves: the bot is seat 1 now, Player 3 seat 2
     assert [s.kind for s in form.seats] == [BOT, CHILD, EMPTY, EMPTY, EMPTY]
     assert form.values().names == ("Bot 1", "Player 2")
     auto.tap("seat.1")
@@ -246,16 +250,14 @@ def test_form_emptying_a_seat_moves_the_later_ones_up_and_adding_fills_the_first
 def test_form_names_a_child_with_the_name_screen() -> None:
     app, auto = form_app(math_attack.SETUP)
     form = app.stack.top
-    auto.tap("seat.0")
-    auto.tap("choice.name")
+    pick(auto, 0, "name")
     assert isinstance(app.stack.top, NameScene)
     for ch in "MIA":
         auto.tap(f"key.{ch}")
     auto.tap("ok")
     assert app.stack.top is form and form.target("seat.0").label == "Mia"
     assert form.target("first.0").label == "Mia"  # "Who starts" names the seats
-    auto.tap("seat.0")
-    auto.tap("choice.name")
+    pick(auto, 0, "name")
     auto.tap("cancel")  # no name typed: the seat keeps its name
     assert form.values().names[0] == "Mia"
 
@@ -263,10 +265,8 @@ def test_form_names_a_child_with_the_name_screen() -> None:
 def test_form_shared_bot_level_sets_every_bot() -> None:
     app, auto = form_app(math_arena.SETUP)
     form = app.stack.top
-    auto.tap("seat.1")
-    auto.tap("choice.bot.hard")
-    auto.tap("seat.2")
-    auto.tap("choice.bot.easy")
+    pick(auto, 1, "bot.hard")
+    pick(auto, 2, "bot.easy")
     assert form.values().bots == {1: "easy", 2: "easy"} and form.values().level == "easy"
 
 
@@ -279,14 +279,12 @@ def test_form_a_bot_forces_virtual_cards_and_says_why() -> None:
     assert form.values().cards == "real" and not form.target("cards.virtual").enabled
     tap_off(app, form, "cards.virtual")
     assert form.message == math_attack.SETUP.cards.why_without_bot
-    auto.tap("seat.1")
-    auto.tap("choice.bot.easy")
+    pick(auto, 1, "bot.easy")
     assert form.values().cards == "virtual" and form.target("cards.virtual").selected
     assert not form.target("cards.real").enabled
     tap_off(app, form, "cards.real")
     assert form.message == "A bot plays with cards on the screen."
-    auto.tap("seat.1")
-    auto.tap("choice.child")
+    pick(auto, 1, "child")
     assert form.values().cards == "real"
 
 
@@ -347,8 +345,7 @@ def test_form_preset_of_all_bots_forces_virtual_cards() -> None:
 def test_form_start_hands_the_values_to_the_game() -> None:
     app, auto = form_app(BIG)
     form = app.stack.top
-    auto.tap("seat.2")
-    auto.tap("choice.bot.hard")
+    pick(auto, 2, "bot.hard")
     auto.tap("more")
     auto.tap("o4.b")
     auto.tap("start")
@@ -362,8 +359,7 @@ def test_form_start_hands_the_values_to_the_game() -> None:
 
 def test_form_start_opens_each_game_with_its_choices() -> None:
     app, auto = form_app(math_attack.SETUP)
-    auto.tap("seat.1")
-    auto.tap("choice.bot.hard")
+    pick(auto, 1, "bot.hard")
     auto.tap("first.1")
     auto.tap("start")
     game = app.stack.top
@@ -372,8 +368,7 @@ def test_form_start_opens_each_game_with_its_choices() -> None:
     assert game.names == ("Player 1", "Bot (Hard)")
 
     app, auto = form_app(math_arena.SETUP)
-    auto.tap("seat.2")
-    auto.tap("choice.bot.hard")
+    pick(auto, 2, "bot.hard")
     auto.tap("start")
     game = app.stack.top
     assert isinstance(game, ArenaScene)

@@ -584,20 +584,17 @@ class FormScene(Scene):
         elif (link := next((k for k in self.spec.links if k.key == name), None)) is not None:
             self.stack.push(link.open(self.ctx))
             return
-        elif name == "rules":
-            self.stack.push(RulesScene(self.ctx, f"{self.spec.title}: the rules", self.spec.rules))
-            return
-        elif name == "back":
-            self.stack.pop()
-            return
-        elif name == "start":
-            self.start()
+        elif name in ("rules", "back", "start"):
+            {"rules": self.rules, "back": self.stack.pop, "start": self.start}[name]()
             return
         else:
             key, _, value = name.partition(".")
             if key in self.options:
                 self.options[key] = value
         self.layout(self.m)
+
+    def rules(self) -> None:
+        self.stack.push(RulesScene(self.ctx, f"{self.spec.title}: the rules", self.spec.rules))
 
     def start(self) -> None:
         values = self.values()
@@ -666,24 +663,13 @@ class FormScene(Scene):
                 if self.seats[seat].kind != EMPTY:
                     strip = pygame.Rect(b.rect.left, b.rect.top, b.rect.width, m.u(7))
                     painter.box(surface, strip, SEAT_COLOURS[seat], None, radius=m.u(4))
+        # what is wrong, else the game's intro: under the rows, wrapped, never off screen
+        top = min(self.intro_top, self.message_rect.top)
+        note = pygame.Rect(m.u(16), top, self.message_rect.width, self.message_rect.bottom - top)
         if self.message:
-            painter.text(
-                surface,
-                self.message,
-                self.message_rect.midleft,
-                m.text,
-                p.bad,
-                bold=True,
-                anchor="midleft",
-            )
+            painter.paragraph(surface, self.message, note, m.text, p.bad, bold=True)
         elif self.spec.intro and self.page == 0:
-            room = pygame.Rect(
-                m.u(16),
-                self.intro_top,
-                self.message_rect.width,
-                self.message_rect.bottom - self.intro_top,
-            )
-            painter.paragraph(surface, self.spec.intro, room, m.text, p.muted)
+            painter.paragraph(surface, self.spec.intro, note, m.text, p.muted)
         if self.aside_rect is not None and self.spec.aside is not None:
             self.spec.aside(self, surface, self.aside_rect, self.values())
 
