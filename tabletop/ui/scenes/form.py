@@ -585,7 +585,12 @@ class FormScene(Scene):
             self.stack.push(link.open(self.ctx))
             return
         elif name in ("rules", "back", "start"):
-            {"rules": self.rules, "back": self.stack.pop, "start": self.start}[name]()
+            act: dict[str, Callable[[], object]] = {
+                "rules": self.rules,
+                "back": self.stack.pop,
+                "start": self.start,
+            }
+            act[name]()
             return
         else:
             key, _, value = name.partition(".")
