@@ -349,6 +349,15 @@ def _dice_lesson(app: App) -> None:
     app.step()
 
 
+def _taps(*names: str) -> Callable[[App], None]:
+    def steps(app: App) -> None:
+        auto = Autoplayer(app)
+        for name in names:
+            auto.tap(name)
+
+    return steps
+
+
 SCENES: dict[str, tuple[Callable[[App], None], bool]] = {
     "app-home": (_home, False),
     "mathe-meister-setup-solo": (_setup_solo, False),
@@ -369,6 +378,10 @@ SCENES: dict[str, tuple[Callable[[App], None], bool]] = {
     "mathe-meister-table-results": (_table_results, False),
     "app-skills": (_skills, False),
     "app-dice-lesson": (_dice_lesson, False),
+    # the one setup form: a bot (virtual cards, and why real ones are off); the seat picker
+    "math-attack-setup-bot": (_taps("game.math-attack", "seat.1", "choice.bot.medium"), False),
+    "math-arena-setup-bot": (_taps("game.math-arena", "seat.1", "choice.bot.hard"), False),
+    "math-arena-seat-picker": (_taps("game.math-arena", "seat.2"), False),
     **GAME_SCENES,  # the card games and the bubble game
 }
 
@@ -380,3 +393,20 @@ def build(name: str, size: tuple[int, int]) -> App:
     steps(app)
     app.draw()
     return app
+
+
+def form_seats(
+    auto: Autoplayer, players: int, bots: tuple[int, ...] = (), level: str = ""
+) -> None:
+    """On the one setup form (:mod:`tabletop.ui.scenes.form`), by taps: ``players``
+    seats filled, the seats ``bots`` bots at ``level`` (or the form's), the rest children."""
+    setup = auto.top
+    while len(setup.filled) > players:
+        auto.tap(f"seat.{len(setup.filled) - 1}")
+        auto.tap("choice.empty")
+    while len(setup.filled) < players:
+        auto.tap(f"seat.{len(setup.filled)}")
+        auto.tap("choice.child")
+    for seat in bots:
+        auto.tap(f"seat.{seat}")
+        auto.tap(f"choice.bot.{level or setup.level}")

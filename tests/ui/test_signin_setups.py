@@ -83,18 +83,20 @@ def test_signin_mecs_and_going_back_starts_nothing(tmp_path: Path) -> None:
 
 
 def test_signin_math_arena_replaces_its_setup_with_the_game(tmp_path: Path) -> None:
-    from tabletop.ui.games.math_arena import ArenaScene, ArenaSetup
+    from tabletop.ui.games.math_arena import ArenaScene
+    from tabletop.ui.scenes.form import FormScene
 
     app, auto, journal = signed_in_app(tmp_path)
     auto.tap("game.math-arena")
-    auto.tap("players.-")  # two children
+    auto.tap("seat.2")
+    auto.tap("choice.empty")  # two children
     auto.tap("start")
     assert isinstance(app.stack.top, SignInScene)
     auto.tap("student.S1")
     auto.tap("student.S3")
     auto.tap("done")
     assert isinstance(app.stack.top, ArenaScene)
-    assert not any(isinstance(s, ArenaSetup) for s in app.stack)
+    assert not any(isinstance(s, FormScene) for s in app.stack)
     assert [r[:3] for r in seats_of_the_game(journal)] == [
         ("Ada", "S1", "Blue"),
         ("Grace", "S3", "Blue"),
@@ -117,3 +119,24 @@ def test_signin_math_wars_meta(tmp_path: Path) -> None:
     rows = seats_of_the_game(journal)
     assert rows[0][:3] == ("Alan", "S2", "Red")
     assert app.stack.top.play.seats[0].name == "Alan"
+
+
+def test_signin_math_attack_form_against_a_bot(tmp_path: Path) -> None:
+    """The one setup form signs in the child seats; the bot's seat is filled already."""
+    from tabletop.ui.games.math_attack import AttackScene
+
+    app, auto, journal = signed_in_app(tmp_path)
+    auto.tap("game.math-attack")
+    auto.tap("seat.1")
+    auto.tap("choice.bot.hard")
+    auto.tap("start")
+    signin = app.stack.top
+    assert isinstance(signin, SignInScene) and signin.seats[1].bot == "hard"
+    auto.tap("student.S2")
+    auto.tap("done")
+    game = app.stack.top
+    assert isinstance(game, AttackScene) and game.names == ("Alan", "Bot (Hard)")
+    assert seats_of_the_game(journal) == [
+        ("Alan", "S2", "Red", None),
+        ("Bot (Hard)", None, "", "hard"),
+    ]

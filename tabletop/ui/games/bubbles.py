@@ -6,11 +6,12 @@ taps the pair: that works on every touchscreen and is how the tests play), the t
 and the answer shows; the target in the background scores a point. After the round
 (60 s by default) the child types a name for the scoreboard.
 
-Screens: :class:`BubbleSetup` (round length, rules, the scoreboard), :class:`BubbleScene`
-(the round), :class:`BubbleResults` (score and scoreboard). The model is
+Screens: the one setup form (:data:`SETUP`: round length, rules, the scoreboard),
+:class:`BubbleScene` (the round), :class:`BubbleResults` (score and scoreboard). The model is
 :mod:`tabletop.games.bubbles`; it is stepped with fixed steps from ``ctx.clock``.
 
-Touch targets: setup ``time.30`` ``time.60`` ``time.90`` ``rules`` ``start`` ``back``; round
+Touch targets: setup ``time.30`` ``time.60`` ``time.90`` ``rules`` ``start`` ``back`` (seat
+1's button starts too); round
 ``bubble.<id>`` (one per bubble), ``undo`` (behind the teacher PIN), ``rules``, ``leave``;
 results ``again`` ``done``. Dragging uses ``Drag`` / ``Release`` events (by class name)
 when the input layer sends them.
@@ -52,6 +53,7 @@ from tabletop.ui.app import Context, Scene
 from tabletop.ui.input import Back, CardsSeen, InputEvent, Tap
 from tabletop.ui.messages import child_message
 from tabletop.ui.scenes.common import ask_leave, go_home, header
+from tabletop.ui.scenes.form import Choice, FormScene, FormSpec, FormValues, OptionRow
 from tabletop.ui.scenes.names import NameScene
 from tabletop.ui.scenes.pin import PinPad
 from tabletop.ui.scenes.rules import RulesPage, RulesScene
@@ -236,111 +238,12 @@ def draw_board(scene: Scene, surface: pygame.Surface, rect: pygame.Rect, seconds
 # -- setup -----------------------------------------------------------------------------
 
 
-class BubbleSetup(Scene):
-    """How long a round lasts, the rules, the scoreboard, and Start (or seat button 1)."""
+def _start(ctx: Context, values: FormValues) -> Scene:
+    return BubbleScene(ctx, seconds=int(values.options["time"]))
 
-    def __init__(self, ctx: Context, seconds: int = 60) -> None:
-        super().__init__(ctx)
-        self.seconds = seconds
-        self.message = ""
 
-    def enter(self) -> None:
-        self.ctx.lamps.light_only([0])  # seat 1's button starts the round too
-
-    def exit(self) -> None:
-        self.ctx.lamps.light_only([])
-
-    def pause(self) -> None:
-        self.ctx.lamps.light_only([])
-
-    def resume(self, result: Any) -> None:
-        self.ctx.lamps.light_only([0])
-        self.layout(self.m)
-
-    def layout(self, metrics: Metrics) -> None:
-        m = metrics
-        W, H = m.size
-        margin = m.u(16)
-        left_w = W // 2 + m.u(40)
-        h = m.u(56)
-        y = m.u(190)
-        w = (left_w - 2 * margin - 2 * m.u(8)) // 3
-        b = [
-            Button(
-                f"time.{s}",
-                pygame.Rect(margin + i * (w + m.u(8)), y, w, h),
-                f"{s} s",
-                kind="toggle",
-                selected=s == self.seconds,
-            )
-            for i, s in enumerate(ROUND_LENGTHS)
-        ]
-        bottom = H - margin - h
-        b.append(Button("back", pygame.Rect(margin, bottom, m.u(150), h), "Back", kind="quiet"))
-        b.append(
-            Button(
-                "rules", pygame.Rect(margin + m.u(162), bottom, m.u(150), h), "Rules", kind="quiet"
-            )
-        )
-        b.append(Button("start", pygame.Rect(W - margin - m.u(260), bottom, m.u(260), h), "Start"))
-        self.buttons = b
-        self.board_rect = pygame.Rect(
-            margin + left_w, m.u(80), W - left_w - 2 * margin, bottom - m.u(92)
-        )
-        self.intro_rect = pygame.Rect(margin, m.u(70), left_w - 2 * margin, m.u(110))
-        self.message_rect = pygame.Rect(margin, y + h + m.u(12), left_w - 2 * margin, m.u(80))
-
-    def handle(self, event: InputEvent) -> None:
-        if isinstance(event, Back):
-            self.stack.pop()
-        elif isinstance(event, Tap):
-            button = hit(self.buttons, event.pos)
-            if button is not None and button.enabled:
-                self.ctx.sounds.play("tap")
-                self.press(button.name)
-        elif isinstance(event, SeatPressed):
-            self.press("start")
-        elif isinstance(event, CardsSeen):
-            self.message = _card_message(event)
-
-    def press(self, name: str) -> None:
-        if name.startswith("time."):
-            self.seconds = int(name[5:])
-            self.layout(self.m)
-        elif name == "rules":
-            self.stack.push(RulesScene(self.ctx, "Bubble game: the rules", rules_pages()))
-        elif name == "start":
-            self.message = ""
-            self.stack.push(BubbleScene(self.ctx, seconds=self.seconds))
-        elif name == "back":
-            self.stack.pop()
-
-    def draw(self, surface: pygame.Surface) -> None:
-        painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
-        surface.fill(p.background)
-        header(self, surface, "Bubble game", "Make the target number from flying bubbles.")
-        painter.paragraph(
-            surface,
-            "Drag a red number onto a red-and-blue pair. Hit the big number to score!",
-            self.intro_rect,
-            m.text,
-        )
-        painter.text(
-            surface,
-            "How long?",
-            (self.intro_rect.left, self.buttons[0].rect.top - m.u(6)),
-            m.small,
-            p.muted,
-            anchor="bottomleft",
-        )
-        painter.buttons(surface, self.buttons)
-        if self.message:
-            painter.paragraph(surface, self.message, self.message_rect, m.text, p.bad)
-        else:
-            painter.paragraph(
-                surface, "Tap Start, or press button 1.", self.message_rect, m.text, p.muted
-            )
-        draw_board(self, surface, self.board_rect, self.seconds)
+def _scoreboard(scene: Scene, surface: pygame.Surface, rect: pygame.Rect, v: FormValues) -> None:
+    draw_board(scene, surface, rect, int(v.options["time"]))
 
 
 def _card_message(event: CardsSeen) -> str:
@@ -350,6 +253,25 @@ def _card_message(event: CardsSeen) -> str:
         return child_message("bubbles.not_our_card")
     log.info("bubbles: cards %s seen (seat %s, %s): not used here", codes, event.seat, event.area)
     return child_message("bubbles.no_cards") if codes else ""
+
+
+SETUP = FormSpec(
+    game=GAME,
+    title="Bubble game",
+    subtitle="Make the target number from flying bubbles.",
+    rules=tuple(rules_pages()),
+    start=_start,
+    options=(
+        OptionRow(
+            "time", "How long?", tuple(Choice(str(s), f"{s} s") for s in ROUND_LENGTHS), "60"
+        ),
+    ),
+    intro="Drag a red number onto a red-and-blue pair. Hit the big number to score! "
+    "Tap Start, or press button 1.",
+    aside=_scoreboard,
+    seat_button_starts=True,
+    cards_seen=_card_message,
+)
 
 
 # -- the round --------------------------------------------------------------------------
@@ -880,8 +802,8 @@ class BubbleResults(Scene):
 
 
 def setup_scene(ctx: Context) -> Scene:
-    """The bubble game's first screen."""
-    return BubbleSetup(ctx)
+    """The bubble game's first screen: the one setup form."""
+    return FormScene(ctx, SETUP)
 
 
 BOT_NAME = "Bubble Bot"
@@ -1045,9 +967,9 @@ with contextlib.suppress(ImportError):  # the input layer's own, once it has the
 
 
 __all__ = [
+    "SETUP",
     "BubbleResults",
     "BubbleScene",
-    "BubbleSetup",
     "Scoreboard",
     "rules_pages",
     "run_demo",

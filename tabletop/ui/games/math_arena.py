@@ -41,9 +41,10 @@ deals and picks what the uninterrupted one would.
 
 Touch targets: ``seat.<i>``, ``card.<i>.<0|1>``, ``operator``, ``deal``, ``score``,
 ``next``, ``undo``, ``rules``, ``leave``, ``value.<i>`` (a seat's value); the hand
-picker ``hand.<CARD>``, ``put``, ``cancel``; the setup ``players.-``, ``players.+``,
-``bot.<i>``, ``cards.table``, ``cards.virtual``, ``level.easy``, ``level.hard``,
-``rules``, ``back``, ``start``; the results ``home``, ``again``.
+picker ``hand.<CARD>``, ``put``, ``cancel``; the setup is the one setup form
+(:mod:`tabletop.ui.scenes.form`): ``seat.<i>`` (a child, a bot ``choice.bot.easy`` /
+``choice.bot.hard``, all bots at one level, or nobody), ``cards.real``,
+``cards.virtual``, ``rules``, ``back``, ``start``; the results ``home``, ``again``.
 """
 
 from __future__ import annotations
@@ -98,17 +99,27 @@ from tabletop.ui.messages import child_message
 from tabletop.ui.saves import GameSave, keyed_dealer, one_write, seat_infos, standings_result
 from tabletop.ui.scenes.common import (
     Dialog,
-    Stepper,
     ask_leave,
     go_home,
     header,
     home_and_again,
     route_to_press,
 )
+from tabletop.ui.scenes.form import (
+    CHILD,
+    EMPTY,
+    REAL,
+    VIRTUAL,
+    Cards,
+    FormScene,
+    FormSpec,
+    FormValues,
+    Preset,
+    Seats,
+)
 from tabletop.ui.scenes.numpad import NumPad
 from tabletop.ui.scenes.pin import PinPad
 from tabletop.ui.scenes.rules import ChoiceGrid, RulesPage, RulesScene
-from tabletop.ui.scenes.signin import SignInGate
 from tabletop.ui.theme import ORANGE, VERMILLION, Metrics
 from tabletop.ui.widgets import Button, Painter, hit
 
@@ -326,179 +337,6 @@ class HandPicker(Dialog):
 
 
 # -- the setup -----------------------------------------------------------------------------
-
-
-class ArenaSetup(Scene):
-    """Players (2 to 5), which seats are bots, real or virtual cards, the rules."""
-
-    def __init__(self, ctx: Context) -> None:
-        super().__init__(ctx)
-        self.players = 3
-        self.stepper = Stepper("players", "Players", 2, 5)
-        self.bots = [False] * 5
-        self.cards = "table"
-        self.level = "easy"
-        self.message = ""
-        self.gate = SignInGate(replace=True)  # sign in first when there is a class list
-
-    def resume(self, result: Any) -> None:
-        self.gate.resume(self, result)
-        self.layout(self.m)
-
-    def layout(self, metrics: Metrics) -> None:
-        m = metrics
-        W, H = m.size
-        margin = m.u(16)
-        s = m.u(52)
-        y = m.u(76)
-        b = self.stepper.layout(m, margin + m.u(130), y, self.players)
-        top = y + s + m.u(34)
-        self.seats_top = top - m.u(26)
-        gap = m.u(5)
-        room = H - margin - m.u(64) - top
-        h = min(m.u(50), (room - gap * (self.players - 1)) // self.players)
-        for seat in range(self.players):
-            rect = pygame.Rect(margin, top + seat * (h + gap), m.u(300), h)
-            b.append(
-                Button(
-                    f"bot.{seat}",
-                    rect,
-                    self.seat_name(seat),
-                    kind="toggle",
-                    selected=self.bots[seat],
-                    caption=""
-                    if h < m.u(50)
-                    else ("a bot plays here" if self.bots[seat] else "tap: a bot plays here"),
-                )
-            )
-        left = margin + m.u(330)
-        self.options_left = left
-        w = (W - margin - left - m.u(8)) // 2
-        oy = y + m.u(34)
-        self.cards_y = y
-        b.append(
-            Button(
-                "cards.table",
-                pygame.Rect(left, oy, w, m.u(62)),
-                "Real cards",
-                kind="toggle",
-                selected=self.cards == "table",
-                enabled=not any(self.bots[: self.players]),
-                caption="camera or touch",
-            )
-        )
-        b.append(
-            Button(
-                "cards.virtual",
-                pygame.Rect(left + w + m.u(8), oy, w, m.u(62)),
-                "Virtual cards",
-                kind="toggle",
-                selected=self.cards == "virtual",
-                caption="the device deals",
-            )
-        )
-        ly = oy + m.u(62) + m.u(44)
-        self.level_y = ly - m.u(30)
-        for i, level in enumerate(("easy", "hard")):
-            b.append(
-                Button(
-                    f"level.{level}",
-                    pygame.Rect(left + i * (w + m.u(8)), ly, w, m.u(50)),
-                    f"{level.capitalize()} bots",
-                    kind="toggle",
-                    selected=self.level == level,
-                    size=m.small + 2,
-                )
-            )
-        bh = m.u(56)
-        b.append(
-            Button(
-                "rules",
-                pygame.Rect(left, ly + m.u(66), W - margin - left, bh),
-                "How to play",
-                kind="quiet",
-            )
-        )
-        b.append(
-            Button("back", pygame.Rect(margin, H - margin - bh, m.u(160), bh), "Back", kind="quiet")
-        )
-        b.append(
-            Button(
-                "start", pygame.Rect(W - margin - m.u(240), H - margin - bh, m.u(240), bh), "Start"
-            )
-        )
-        self.message_pos = (margin + m.u(176), H - margin - bh // 2)
-        self.buttons = b
-
-    def seat_name(self, seat: int) -> str:
-        return f"Bot {seat + 1}" if self.bots[seat] else f"Player {seat + 1}"
-
-    def handle(self, event: InputEvent) -> None:
-        if isinstance(event, Back):
-            self.stack.pop(None)
-        elif isinstance(event, Tap):
-            button = hit(self.buttons, event.pos)
-            if button is None:
-                return
-            if not button.enabled:
-                self.ctx.sounds.play("wrong")
-                if button.name == "cards.table":
-                    self.message = "Bots play with virtual cards."
-                return
-            self.ctx.sounds.play("tap")
-            self.press(button.name)
-
-    def press(self, name: str) -> None:
-        self.message = ""
-        if (players := self.stepper.stepped(name, self.players)) is not None:
-            self.players = players
-        elif name.startswith("bot."):
-            seat = int(name[4:])
-            self.bots[seat] = not self.bots[seat]
-            if self.bots[seat] and self.cards == "table":
-                self.cards = "virtual"
-                self.message = "Bots play with virtual cards."
-        elif name.startswith("cards."):
-            self.cards = name[6:]
-        elif name.startswith("level."):
-            self.level = name[6:]
-        elif name == "rules":
-            self.stack.push(rules_scene(self.ctx))
-        elif name == "back":
-            self.stack.pop(None)
-            return
-        elif name == "start":
-            cards, level, seed = self.cards, self.level, self.ctx.rng.randrange(1 << 30)
-
-            def make(seats: list[SeatInfo]) -> Scene:
-                return ArenaScene(self.ctx, seats=seats, cards=cards, level=level, seed=seed)
-
-            names = [self.seat_name(s) for s in range(self.players)]
-            bots = {s: level for s in range(self.players) if self.bots[s]}
-            self.gate.start(self, GAME.name, names, bots, make)
-            return
-        self.layout(self.m)
-
-    def draw(self, surface: pygame.Surface) -> None:
-        painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
-        surface.fill(p.background)
-        header(
-            self, surface, "Math Arena", "Win the Kings, Queens and Jacks with two number cards."
-        )
-        self.stepper.draw(painter, surface, self.players)
-        painter.text(surface, "Seats", (m.u(16), self.seats_top), m.small, p.muted)
-        painter.text(surface, "Cards", (self.options_left, self.cards_y), m.text, bold=True)
-        painter.text(surface, "Bots", (self.options_left, self.level_y), m.small, p.muted)
-        for b in self.buttons:
-            painter.button(surface, b)
-            if b.name.startswith("bot."):
-                seat = int(b.name[4:])
-                chip = pygame.Rect(
-                    b.rect.left + m.u(6), b.rect.top + m.u(6), m.u(34), b.rect.height - m.u(12)
-                )
-                painter.seat_chip(surface, chip, seat)
-        if self.message:
-            painter.text(surface, self.message, self.message_pos, m.text, p.bad, anchor="midleft")
 
 
 # -- the game ------------------------------------------------------------------------------
@@ -2028,15 +1866,41 @@ RULES = (
 
 
 def rules_scene(ctx: Context) -> RulesScene:
-    return RulesScene(ctx, "Math Arena: how to play", RULES)
+    return RulesScene(ctx, "Math Arena: the rules", RULES)
+
+
+def _start(ctx: Context, values: FormValues) -> Scene:
+    cards = "virtual" if values.virtual else "table"
+    seed = ctx.rng.randrange(1 << 30)
+    return ArenaScene(ctx, seats=values.seats, cards=cards, level=values.level, seed=seed)
+
+
+SETUP = FormSpec(
+    game=GAME.name,
+    title="Math Arena",
+    subtitle="Win the Kings, Queens and Jacks with two number cards.",
+    rules=RULES,
+    start=_start,
+    seats=Seats(
+        2,
+        5,
+        (CHILD, CHILD, CHILD, EMPTY, EMPTY),
+        levels=(("easy", "Easy"), ("hard", "Hard")),
+        level="easy",
+        shared_level=True,
+    ),
+    cards=Cards(),
+    modes=(("cards", Preset(cards=REAL)), ("virtual", Preset(cards=VIRTUAL))),
+    replace=True,
+)
 
 
 # -- the contract with Home and `tabletop demo` --------------------------------------------
 
 
 def setup_scene(ctx: Context) -> Scene:
-    """The game's first screen (Home pushes it)."""
-    return ArenaSetup(ctx)
+    """The game's first screen (Home pushes it): the one setup form."""
+    return FormScene(ctx, SETUP)
 
 
 def value_question(operator: str, cards: tuple[str, str]) -> Question:
@@ -2136,14 +2000,14 @@ def run_demo(
     else:
         auto.tap("game.math-arena")
         setup = app.stack.top
-        assert isinstance(setup, ArenaSetup)
-        while setup.players < players:
-            auto.tap("players.+")
-        while setup.players > players:
-            auto.tap("players.-")
+        assert isinstance(setup, FormScene)
+        # every seat a hard bot (seat 1 a child with --child), the others empty
         for seat in range(1 if child else 0, players):
-            auto.tap(f"bot.{seat}")
-        auto.tap("level.hard")
+            auto.tap(f"seat.{seat}")
+            auto.tap("choice.bot.hard")
+        while len(setup.filled) > players:
+            auto.tap(f"seat.{len(setup.filled) - 1}")
+            auto.tap("choice.empty")
         auto.tap("start")
     game = app.stack.top
     assert isinstance(game, ArenaScene)
@@ -2308,9 +2172,9 @@ def _demo_left_over(ctx: Context, players: int) -> bool:
 
 
 __all__ = [
+    "SETUP",
     "ArenaResults",
     "ArenaScene",
-    "ArenaSetup",
     "HandPicker",
     "draw_card",
     "resume_scene",

@@ -17,8 +17,9 @@ Every ruling is shown with its reason; a refused move gets one short sentence a 
 understands on screen and the engine's exact message in the log. Undo of the last move
 is behind the teacher PIN.
 
-Touch targets: setup ``mode.table`` ``mode.bot`` ``name.0`` ``name.1`` ``level.<L>``
-``first.0`` ``first.1`` ``rules`` ``back`` ``start``; game ``line.0`` ``line.1``
+Touch targets: setup, the one setup form (:mod:`tabletop.ui.scenes.form`): ``seat.0``
+``seat.1`` (seat 2: a child or a bot, ``choice.bot.<L>``), ``cards.real``
+``cards.virtual``, ``first.0`` ``first.1``, ``rules`` ``back`` ``start``; game ``line.0`` ``line.1``
 ``seen.0`` ``seen.1`` (a camera card that was not accepted) ``hand.<i>`` ``pass``
 ``rules`` ``undo`` ``leave``; results ``home`` ``again``. Card pickers are
 :class:`ChoiceGrid` with ``choice.<CODE>``.
@@ -83,10 +84,22 @@ from tabletop.ui.scenes.common import (
     home_and_again,
     route_to_press,
 )
-from tabletop.ui.scenes.names import NameScene
+from tabletop.ui.scenes.form import (
+    BOT,
+    CHILD,
+    REAL,
+    VIRTUAL,
+    Cards,
+    Choice,
+    FormScene,
+    FormSpec,
+    FormValues,
+    OptionRow,
+    Preset,
+    Seats,
+)
 from tabletop.ui.scenes.pin import PinPad
 from tabletop.ui.scenes.rules import ChoiceGrid, RulesPage, RulesScene
-from tabletop.ui.scenes.signin import SignInGate
 from tabletop.ui.theme import GREEN, Metrics
 from tabletop.ui.widgets import Button, Painter, hit
 
@@ -418,172 +431,43 @@ RULES = (
 # -- setup -------------------------------------------------------------------------------------
 
 
-class AttackSetup(Scene):
-    """Who plays (two players with real cards, or one against a bot), names, who starts."""
+def _start(ctx: Context, values: FormValues) -> Scene:
+    names = values.names
+    return AttackScene(
+        ctx,
+        names=(names[0], names[1]),
+        bot=values.bots.get(1),
+        first=int(values.options["first"]),
+        seats=list(values.seats),
+    )
 
-    def __init__(self, ctx: Context) -> None:
-        super().__init__(ctx)
-        self.bot = False
-        self.level = "easy"
-        self.names = ["Player 1", "Player 2"]
-        self.first = 0
-        self.editing: int | None = None
-        self.gate = SignInGate()  # sign in first when the device has a class list
 
-    def seat_names(self) -> tuple[str, str]:
-        second = f"Bot ({LEVEL_NAMES[self.level]})" if self.bot else self.names[1]
-        return (self.names[0], second)
-
-    def layout(self, metrics: Metrics) -> None:
-        m = metrics
-        W, H = m.size
-        margin = m.u(16)
-        left = margin + m.u(150)
-        h = m.u(54)
-        gap = m.u(10)
-        w2 = (W - margin - left - gap) // 2
-        w3 = (W - margin - left - 2 * gap) // 3
-        names = self.seat_names()
-        y = m.u(78)
-        self.rows: list[tuple[str, int]] = []
-        b: list[Button] = []
-        self.rows.append(("Players", y + h // 2))
-        b.append(
-            Button(
-                "mode.table",
-                pygame.Rect(left, y, w2, h),
-                "Two players",
-                kind="toggle",
-                selected=not self.bot,
-                caption="real cards on the table",
-            )
-        )
-        b.append(
-            Button(
-                "mode.bot",
-                pygame.Rect(left + w2 + gap, y, w2, h),
-                "Against a bot",
-                kind="toggle",
-                selected=self.bot,
-                caption="cards on the screen",
-            )
-        )
-        y += h + gap
-        self.rows.append(("Names", y + h // 2))
-        for seat in (0, 1):
-            b.append(
-                Button(
-                    f"name.{seat}",
-                    pygame.Rect(left + seat * (w2 + gap), y, w2, h),
-                    names[seat],
-                    kind="choice",
-                    enabled=not (seat == 1 and self.bot),
-                    caption=f"seat {seat + 1} \u00b7 tap to change"
-                    if not (seat == 1 and self.bot)
-                    else "seat 2",
-                )
-            )
-        y += h + gap
-        self.rows.append(("Bot", y + h // 2))
-        for i, level in enumerate(BOT_LEVELS):
-            b.append(
-                Button(
-                    f"level.{level}",
-                    pygame.Rect(left + i * (w3 + gap), y, w3, h),
-                    LEVEL_NAMES[level],
-                    kind="toggle",
-                    selected=self.bot and level == self.level,
-                    enabled=self.bot,
-                )
-            )
-        y += h + gap
-        self.rows.append(("Who starts", y + h // 2))
-        for seat in (0, 1):
-            b.append(
-                Button(
-                    f"first.{seat}",
-                    pygame.Rect(left + seat * (w2 + gap), y, w2, h),
-                    names[seat],
-                    kind="toggle",
-                    selected=seat == self.first,
-                )
-            )
-        fy = H - margin - h
-        b.append(Button("back", pygame.Rect(margin, fy, m.u(150), h), "Back", kind="quiet"))
-        b.append(
-            Button(
-                "rules",
-                pygame.Rect(W // 2 - m.u(110), fy, m.u(220), h),
-                "How to play",
-                kind="quiet",
-            )
-        )
-        b.append(Button("start", pygame.Rect(W - margin - m.u(200), fy, m.u(200), h), "Start"))
-        self.buttons = b
-
-    def handle(self, event: InputEvent) -> None:
-        if isinstance(event, Back):
-            self.stack.pop()
-        elif isinstance(event, Tap):
-            button = hit(self.buttons, event.pos)
-            if button is None:
-                return
-            if not button.enabled:
-                self.ctx.sounds.play("wrong")
-                return
-            self.ctx.sounds.play("tap")
-            self.press(button.name)
-
-    def press(self, name: str) -> None:
-        if name in ("mode.table", "mode.bot"):
-            self.bot = name == "mode.bot"
-        elif name.startswith("name."):
-            self.editing = int(name[5:])
-            self.stack.push(
-                NameScene(self.ctx, self.names[self.editing], f"Name for seat {self.editing + 1}")
-            )
-            return
-        elif name.startswith("level."):
-            self.level = name[6:]
-        elif name.startswith("first."):
-            self.first = int(name[6:])
-        elif name == "rules":
-            self.stack.push(RulesScene(self.ctx, "How to play Math Attack!", RULES))
-            return
-        elif name == "back":
-            self.stack.pop()
-            return
-        elif name == "start":
-            bot = self.level if self.bot else None
-
-            def make(seats: list[SeatInfo]) -> Scene:
-                names = (seats[0].name, seats[1].name)
-                return AttackScene(self.ctx, names=names, bot=bot, first=self.first, seats=seats)
-
-            self.gate.start(
-                self, GAME.name, list(self.seat_names()), {1: bot} if bot else None, make
-            )
-            return
-        self.layout(self.m)
-
-    def resume(self, result: Any) -> None:
-        if self.gate.resume(self, result):
-            self.layout(self.m)
-            return
-        if isinstance(result, str) and result.strip() and self.editing is not None:
-            self.names[self.editing] = result.strip()[:16]
-        self.editing = None
-        self.layout(self.m)
-
-    def draw(self, surface: pygame.Surface) -> None:
-        painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
-        surface.fill(p.background)
-        header(self, surface, "Math Attack!", "Two number lines: add to yours, attack theirs.")
-        for text, y in self.rows:
-            painter.text(
-                surface, text, (m.u(16), y), m.text, bold=True, anchor="midleft", max_width=m.u(140)
-            )
-        painter.buttons(surface, self.buttons)
+SETUP = FormSpec(
+    game=GAME.name,
+    title="Math Attack!",
+    subtitle="Two number lines: add to yours, attack theirs.",
+    rules=RULES,
+    start=_start,
+    seats=Seats(
+        2,
+        2,
+        (CHILD, CHILD),
+        levels=tuple((level, LEVEL_NAMES[level]) for level in BOT_LEVELS),
+        level="easy",
+        bot_seats=(1,),
+        bot_name="Bot ({level})",
+    ),
+    cards=Cards(
+        with_bot=VIRTUAL,
+        without_bot=REAL,
+        why_with_bot="A bot plays with cards on the screen.",
+        why_without_bot="Virtual cards are for playing a bot: tap seat 2.",
+        real_caption="on the table",
+        virtual_caption="on the screen",
+    ),
+    options=(OptionRow("first", "Who starts", (Choice("0", "{0}"), Choice("1", "{1}")), "0"),),
+    modes=(("table", Preset(seats=(CHILD, CHILD))), ("bot", Preset(seats=(CHILD, BOT)))),
+)
 
 
 # -- the game ----------------------------------------------------------------------------------
@@ -1416,8 +1300,8 @@ class AttackResults(Scene):
 
 
 def setup_scene(ctx: Context) -> Scene:
-    """The first screen of Math Attack! (Home pushes it)."""
-    return AttackSetup(ctx)
+    """The first screen of Math Attack! (Home pushes it): the one setup form."""
+    return FormScene(ctx, SETUP)
 
 
 def resume_scene(
@@ -1490,8 +1374,9 @@ def run_demo(
     else:
         auto.tap("game.math-attack")
         setup = app.stack.top
-        assert isinstance(setup, AttackSetup)
-        setup.names = [f"{LEVEL_NAMES[bots[0]]} bot", f"{LEVEL_NAMES[bots[1]]} bot"]
+        assert isinstance(setup, FormScene)
+        for seat, level in enumerate(bots):
+            setup.name_seat(seat, f"{LEVEL_NAMES[level]} bot")
         auto.tap(f"first.{first}")
         auto.tap("start")
         deck = Match(GAME, MathAttackSettings(first_player=first), 2, seed=seed)
@@ -1603,9 +1488,9 @@ def run_demo(
 __all__ = [
     "BOT_SECONDS",
     "RULES",
+    "SETUP",
     "AttackResults",
     "AttackScene",
-    "AttackSetup",
     "Ghost",
     "child_message",
     "draw_card",

@@ -552,16 +552,23 @@ def open_game(ctx: Context, game: str) -> Scene | None:
 
 
 def mode_button(game: str, mode: str) -> str:
-    """The button on the game's setup screen that picks a station's mode."""
+    """The button on the game's setup screen that shows a station's mode."""
     if game == "math-arena":
-        return {"cards": "cards.table", "virtual": "cards.virtual"}.get(mode, f"cards.{mode}")
+        return {"cards": "cards.real", "virtual": "cards.virtual"}.get(mode, f"cards.{mode}")
+    if game == "math-attack":  # two children: real cards; against the device: virtual
+        return {"table": "cards.real", "bot": "cards.virtual"}.get(mode, f"cards.{mode}")
     return f"mode.{mode}"
 
 
 def choose_setup(setup: Scene, station: Station) -> None:
-    """Press the setup screen's own buttons for the mode and the options the teacher
-    chose for this station, as a child would: the group finds the game set up as
-    planned, and may still change it."""
+    """Choose on the setup screen the mode and the options the teacher chose for this
+    station: the group finds the game set up as planned, and may still change it. The
+    one setup form (:class:`tabletop.ui.scenes.form.FormScene`) takes them as they are;
+    an older setup screen gets its own buttons pressed, as a child would."""
+    preset = getattr(setup, "preset", None)
+    if callable(preset):
+        preset(station.mode, station.options)
+        return
     names = [mode_button(station.game, station.mode)]
     names += [f"{key}.{value}" for key, value in station.options.items()]
     for name in names:

@@ -18,7 +18,6 @@ from tabletop.ui.games import game_app
 from tabletop.ui.games.bubbles import (
     BubbleResults,
     BubbleScene,
-    BubbleSetup,
     Drag,
     Release,
     run_demo,
@@ -26,6 +25,7 @@ from tabletop.ui.games.bubbles import (
 )
 from tabletop.ui.input import CardSeen, CardsSeen, Tap
 from tabletop.ui.messages import CHILD_MESSAGES
+from tabletop.ui.scenes.form import FormScene
 from tabletop.ui.scenes.home import HomeScene
 from tabletop.ui.scenes.names import NameScene
 from tabletop.ui.scenes.rules import RulesScene
@@ -41,7 +41,7 @@ SHOTS = Path("/tmp/bubbles_shots")
 def bubble_app(size=(800, 480), seconds: int | None = None):
     app = make_app(size)
     setup = game_app("bubbles").setup_scene(app.ctx)
-    assert isinstance(setup, BubbleSetup)
+    assert isinstance(setup, FormScene)
     app.stack.push(setup)
     app.step()
     auto = Autoplayer(app)
@@ -92,7 +92,7 @@ def test_bubbles_app_module_is_registered_and_opens_its_setup() -> None:
     module = game_app("bubbles")
     assert module is not None and callable(module.run_demo)
     app, _ = bubble_app()
-    assert isinstance(app.stack.top, BubbleSetup)
+    assert isinstance(app.stack.top, FormScene)
     assert app.ctx.lamps.lit == {0}  # seat 1's button starts the round
 
 
@@ -143,7 +143,7 @@ def test_bubbles_scripted_round_by_taps_matches_the_model_replay_mecs8() -> None
     assert scoreboard(app.ctx).top(30) == [("Mia", hits)]
     assert app.ctx.highscores.best("bubbles", "Mia", ["30s"]) == hits
     auto.tap("done")
-    assert isinstance(app.stack.top, BubbleSetup)
+    assert isinstance(app.stack.top, FormScene)
 
 
 def test_bubbles_drag_and_release_pop_the_pair() -> None:
@@ -304,7 +304,7 @@ def test_bubbles_camera_cards_are_not_used_and_a_stranger_card_is_named() -> Non
     assert isinstance(app.stack.top, HomeScene)  # Leave always goes Home
     app, auto = bubble_app((800, 480), None)
     setup = app.stack.top
-    assert isinstance(setup, BubbleSetup)
+    assert isinstance(setup, FormScene)
     app.vision_queue.put(CardsSeen(1, "equation", (CardSeen("7"),), 1.0))
     app.step()
     assert setup.message == CHILD_MESSAGES["bubbles.no_cards"]

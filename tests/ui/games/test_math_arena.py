@@ -32,14 +32,14 @@ from tabletop.ui.games.math_arena import (
     COUNTDOWN,
     ArenaResults,
     ArenaScene,
-    ArenaSetup,
     HandPicker,
     run_demo,
 )
 from tabletop.ui.input import CardSeen, CardsSeen
+from tabletop.ui.scenes.form import FormScene
 from tabletop.ui.scenes.numpad import NumPad
 from tabletop.ui.scenes.rules import ChoiceGrid, RulesScene
-from tests.ui.scenery import SIZES, is_undo_pad, make_app
+from tests.ui.scenery import SIZES, form_seats, is_undo_pad, make_app
 
 GAME = MathArena()
 SHOTS = Path("/tmp/math_arena_shots")
@@ -53,16 +53,10 @@ def arena_app(size=(800, 480), seats=2, bots=(), cards="table", level="easy"):
     auto = Autoplayer(app)
     auto.tap("game.math-arena")
     setup = app.stack.top
-    assert isinstance(setup, ArenaSetup)
-    while setup.players > seats:
-        auto.tap("players.-")
-    while setup.players < seats:
-        auto.tap("players.+")
-    for seat in bots:
-        auto.tap(f"bot.{seat}")
+    assert isinstance(setup, FormScene)
+    form_seats(auto, seats, tuple(bots), level)
     if cards == "virtual" and not bots:
         auto.tap("cards.virtual")
-    auto.tap(f"level.{level}")
     auto.tap("start")
     scene = app.stack.top
     assert isinstance(scene, ArenaScene)
@@ -141,10 +135,11 @@ def test_arena_home_tile_opens_setup_and_bots_need_virtual_cards() -> None:
     auto = Autoplayer(app)
     auto.tap("game.math-arena")
     setup = app.stack.top
-    assert isinstance(setup, ArenaSetup) and setup.cards == "table"
-    auto.tap("bot.1")
+    assert isinstance(setup, FormScene) and setup.cards == "real"
+    auto.tap("seat.1")
+    auto.tap("choice.bot.easy")
     assert setup.cards == "virtual" and "virtual" in setup.message
-    assert not setup.target("cards.table").enabled
+    assert not setup.target("cards.real").enabled
     auto.tap("rules")
     rules = app.stack.top
     assert isinstance(rules, RulesScene) and len(rules.pages) >= 5
@@ -568,7 +563,7 @@ def test_arena_other_screens_screenshots() -> None:
         app2 = make_app(size)
         Autoplayer(app2).tap("game.math-arena")
         app2.screenshot(SHOTS / f"setup_{size[0]}x{size[1]}.png")
-        assert isinstance(app2.stack.top, ArenaSetup)
+        assert isinstance(app2.stack.top, FormScene)
 
 
 # -- the demo -------------------------------------------------------------------------------
@@ -607,13 +602,8 @@ def journal_arena(path, **kw):
     auto = Autoplayer(app)
     auto.tap("game.math-arena")
     setup = app.stack.top
-    seats = kw.pop("seats", 2)
-    while setup.players > seats:
-        auto.tap("players.-")
-    while setup.players < seats:
-        auto.tap("players.+")
-    for seat in kw.pop("bots", ()):
-        auto.tap(f"bot.{seat}")
+    assert isinstance(setup, FormScene)
+    form_seats(auto, kw.pop("seats", 2), tuple(kw.pop("bots", ())))
     auto.tap("start")
     return app, auto, app.stack.top
 
@@ -748,9 +738,7 @@ def test_arena_finished_game_is_stored_with_its_result_seats_and_checks(tmp_path
     app = make_app(journal=journal)
     auto = Autoplayer(app)
     auto.tap("game.math-arena")
-    auto.tap("players.-")
-    auto.tap("bot.1")
-    auto.tap("level.hard")
+    form_seats(auto, 2, (1,), "hard")
     auto.tap("start")
     scene = app.stack.top
     said = 0

@@ -22,12 +22,12 @@ from tabletop.ui.games.math_attack import (
     RULES,
     AttackResults,
     AttackScene,
-    AttackSetup,
     label,
     run_demo,
     zone_reading,
 )
 from tabletop.ui.prefs import DEFAULT_PIN
+from tabletop.ui.scenes.form import FormScene
 from tabletop.ui.scenes.home import HomeScene
 from tabletop.ui.scenes.rules import ChoiceGrid, RulesScene
 from tests.ui.scenery import SIZES, is_undo_pad, make_app
@@ -40,10 +40,10 @@ def start(size=(800, 480), *, bot: str | None = None, first: int = 0):
     app = make_app(size)
     auto = Autoplayer(app)
     auto.tap("game.math-attack")
-    assert isinstance(app.stack.top, AttackSetup)
+    assert isinstance(app.stack.top, FormScene)
     if bot is not None:
-        auto.tap("mode.bot")
-        auto.tap(f"level.{bot}")
+        auto.tap("seat.1")
+        auto.tap(f"choice.bot.{bot}")
     auto.tap(f"first.{first}")
     auto.tap("start")
     scene = app.stack.top
@@ -381,7 +381,7 @@ def test_math_attack_rules_in_plain_words_with_examples() -> None:
     assert all(page.example for page in RULES)
     for _ in RULES:
         auto.tap("rules.next")
-    assert isinstance(app.stack.top, AttackSetup)
+    assert isinstance(app.stack.top, FormScene)
 
 
 # -- screenshots ---------------------------------------------------------------------------------
@@ -481,8 +481,8 @@ def test_math_attack_every_play_is_journaled_and_a_new_app_carries_on(tmp_path: 
     app = make_app(journal=Journal(path))
     auto = Autoplayer(app)
     auto.tap("game.math-attack")
-    auto.tap("mode.bot")
-    auto.tap("level.easy")
+    auto.tap("seat.1")
+    auto.tap("choice.bot.easy")
     auto.tap("start")
     scene = app.stack.top
     assert isinstance(scene, AttackScene)
@@ -534,8 +534,8 @@ def test_math_attack_finished_game_is_stored_with_its_result(tmp_path: Path) -> 
     app = make_app(journal=journal)
     auto = Autoplayer(app)
     auto.tap("game.math-attack")
-    auto.tap("mode.bot")
-    auto.tap("level.easy")
+    auto.tap("seat.1")
+    auto.tap("choice.bot.easy")
     auto.tap("start")
     scene = app.stack.top
     assert isinstance(scene, AttackScene)

@@ -1,0 +1,698 @@
+"""The one setup screen (issue 21): every game's setup is a :class:`FormSpec`, data.
+
+A teacher teaches one pattern. Every game's first screen has, top to bottom:
+
+* the title and one line on the game;
+* **Who plays**: the seat row. Each seat tile says who sits there: a child (signed in at
+  Start when the device has a class list, or named), a bot with its level, or nobody.
+  A tap on a tile opens a small picker (:class:`~tabletop.ui.scenes.rules.ChoiceGrid`)
+  with what this seat may be: "A child", "Type a name", "Bot: <level>", "Nobody". The
+  filled seats are always seats 1..n (the seat buttons and LEDs of the table): emptying
+  a seat moves the ones after it up, and a player added on an empty tile takes the
+  first free seat;
+* **Cards**: real or virtual cards, chosen here and nowhere else; a choice the seats
+  rule out (bots play with virtual cards) is off and says why when tapped;
+* the game's option rows (``<key>.<value>`` toggles, as a station rotation presets them);
+* the footer: Back, Rules, Start, always in the same places with the same names.
+
+When the rows do not fit the screen the form does not shrink them: it turns the page
+("More options" / "Back to players" in the footer).
+
+Start goes through sign-in when the device has a class list
+(:class:`~tabletop.ui.scenes.signin.SignInGate`), then calls the game's
+``start(ctx, values)`` with a :class:`FormValues` and pushes the scene it returns.
+
+Touch targets: ``seat.<i>`` (0-based), in the seat picker ``choice.child``,
+``choice.name``, ``choice.bot.<level>``, ``choice.empty``; ``cards.real``,
+``cards.virtual``; ``<key>.<value>`` per option; ``more``, ``back``, ``rules``,
+``start``; a link's own key.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import pygame
+
+from tabletop.store import SeatInfo
+from tabletop.ui.app import Context, Scene
+from tabletop.ui.input import CardsSeen, InputEvent, SeatPressed, Tap
+from tabletop.ui.scenes.common import header, route_to_press
+from tabletop.ui.scenes.names import NameScene
+from tabletop.ui.scenes.rules import ChoiceGrid, RulesPage, RulesScene
+from tabletop.ui.scenes.signin import SignInGate
+from tabletop.ui.theme import SEAT_COLOURS, Metrics
+from tabletop.ui.widgets import Button, hit
+
+log = logging.getLogger(__name__)
+
+CHILD, BOT, EMPTY = "child", "bot", "empty"
+REAL, VIRTUAL = "real", "virtual"
+NAME_LENGTH = 16
+
+
+# -- the declaration --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One choice of an option row: its value, its label and a short caption.
+
+    ``label`` may name the seats: ``"{0}"`` is seat 1's name (for "Who starts")."""
+
+    value: str
+    label: str
+    caption: str = ""
+
+
+@dataclass(frozen=True)
+class OptionRow:
+    """A row of toggles ``<key>.<value>``, one of them chosen (``default`` at first).
+
+    ``shown(values)``: whether the row means something now (None: always)."""
+
+    key: str
+    label: str
+    choices: tuple[Choice, ...]
+    default: str
+    shown: Callable[[FormValues], bool] | None = None
+
+    def __post_init__(self) -> None:
+        if self.default not in {c.value for c in self.choices}:
+            raise ValueError(f"option {self.key}: the default {self.default!r} is no choice")
+
+
+@dataclass(frozen=True)
+class Seats:
+    """The seat row: ``low..high`` players; ``start`` gives each of the ``high`` seats
+    its kind at first (``child``, ``bot``, ``empty``: the empty ones last).
+
+    ``levels``: the bots' levels as (id, name), none when no bot may play; ``level`` a new
+    bot's level; ``bot_seats``: the seats (0-based) a bot may take (None: any);
+    ``shared_level``: every bot plays at the same level (choosing one sets them all);
+    ``bot_name``: a bot's name, with ``{seat}`` (1-based) and ``{level}`` (its name)."""
+
+    low: int
+    high: int
+    start: tuple[str, ...]
+    levels: tuple[tuple[str, str], ...] = ()
+    level: str = ""
+    bot_seats: tuple[int, ...] | None = None
+    shared_level: bool = False
+    bot_name: str = "Bot {seat}"
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.low <= self.high <= len(SEAT_COLOURS):
+            raise ValueError(f"seats {self.low}..{self.high} are not 1..{len(SEAT_COLOURS)}")
+        if len(self.start) != self.high or any(k not in (CHILD, BOT, EMPTY) for k in self.start):
+            raise ValueError(f"seats: start must give {self.high} kinds of child, bot, empty")
+        filled = [k for k in self.start if k != EMPTY]
+        if self.start[: len(filled)] != tuple(filled) or not self.low <= len(filled):
+            raise ValueError("seats: the first seats are filled, the empty ones come last")
+        if BOT in self.start and not self.levels:
+            raise ValueError("seats: a bot seat needs bot levels")
+        if self.levels and self.level not in dict(self.levels):
+            raise ValueError(f"seats: {self.level!r} is not one of the bot levels")
+
+    def bot_allowed(self, seat: int) -> bool:
+        return bool(self.levels) and (self.bot_seats is None or seat in self.bot_seats)
+
+
+@dataclass(frozen=True)
+class Cards:
+    """Real or virtual cards: ``default`` at first; ``with_bot`` is forced while a bot
+    plays, ``without_bot`` while none does (None: free), each with the sentence that
+    says why the other is off."""
+
+    default: str = REAL
+    with_bot: str | None = VIRTUAL
+    without_bot: str | None = None
+    why_with_bot: str = "Bots play with virtual cards."
+    why_without_bot: str = ""
+    real_caption: str = "camera or touch"
+    virtual_caption: str = "the device deals"
+
+
+@dataclass(frozen=True)
+class Link:
+    """A button to a screen next door (M.E.C.S. opens the bubble game): ``open(ctx)``
+    is pushed on a tap on the button ``key``."""
+
+    key: str
+    label: str
+    open: Callable[[Context], Scene]
+    caption: str = ""
+
+
+@dataclass(frozen=True)
+class Preset:
+    """What a station rotation's mode sets on the form (None: leaves it)."""
+
+    seats: tuple[str, ...] | None = None
+    cards: str | None = None
+
+
+@dataclass(frozen=True)
+class FormSpec:
+    """One game's setup screen, as data; see the module docstring.
+
+    ``game``: the game's name for sign-in and the journal; ``start(ctx, values)``: the
+    game's scene; ``modes``: what each station-rotation mode (``STATION_MODES``) sets;
+    ``replace``: the game takes the setup's place on the stack; ``intro``: a sentence
+    under the rows when there is nothing else to say; ``aside(scene, surface, rect,
+    values)``: draws a panel at the right (a scoreboard); ``seat_button_starts``: seat
+    1's button (lit) starts too; ``cards_seen(event)``: what to say about cards the
+    camera sees on this screen; ``links``: buttons to screens next door, in the last
+    row (``links_label``)."""
+
+    game: str
+    title: str
+    subtitle: str
+    rules: tuple[RulesPage, ...]
+    start: Callable[[Context, FormValues], Scene]
+    seats: Seats | None = None
+    cards: Cards | None = None
+    options: tuple[OptionRow, ...] = ()
+    modes: tuple[tuple[str, Preset], ...] = ()
+    replace: bool = False
+    intro: str = ""
+    aside: Callable[[Scene, pygame.Surface, pygame.Rect, FormValues], None] | None = None
+    seat_button_starts: bool = False
+    cards_seen: Callable[[CardsSeen], str] | None = None
+    links: tuple[Link, ...] = ()
+    links_label: str = "Also"
+
+    def __post_init__(self) -> None:
+        if not self.rules:
+            raise ValueError(f"{self.title}: a setup needs its rules")
+        keys = [o.key for o in self.options] + [link.key for link in self.links]
+        if len(keys) != len(set(keys)) or {"seat", "cards", "choice"} & set(keys):
+            raise ValueError(f"{self.title}: option keys must be new and different: {keys}")
+
+
+# -- what the form hands over ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SeatChoice:
+    """One seat on the form: its kind, a child's name (typed or default), a bot's level."""
+
+    kind: str
+    name: str = ""
+    level: str = ""
+
+
+@dataclass(frozen=True)
+class FormValues:
+    """What the form chose: the filled seats in order (after sign-in, who signed in),
+    the cards (``real``/``virtual``, or None when the game has no such choice), the
+    options by key, and the bots' level (the one a new bot gets)."""
+
+    seats: tuple[SeatInfo, ...]
+    cards: str | None
+    options: Mapping[str, str] = field(default_factory=dict)
+    level: str = ""
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(s.name for s in self.seats)
+
+    @property
+    def bots(self) -> dict[int, str]:
+        return {s.seat: s.bot for s in self.seats if s.bot is not None}
+
+    @property
+    def virtual(self) -> bool:
+        return self.cards == VIRTUAL
+
+
+# -- the screen ------------------------------------------------------------------------------
+
+
+class FormScene(Scene):
+    """The setup screen of ``spec``; see the module docstring."""
+
+    def __init__(self, ctx: Context, spec: FormSpec) -> None:
+        super().__init__(ctx)
+        self.spec = spec
+        seats = spec.seats
+        self.level = seats.level if seats else ""
+        self.seats: list[SeatChoice] = (
+            [self._new(i, kind) for i, kind in enumerate(seats.start)] if seats else []
+        )
+        self.cards = spec.cards.default if spec.cards else None
+        self.options = {o.key: o.default for o in spec.options}
+        self.page = 0
+        self.pages = 1
+        self.rows: list[tuple[str, int]] = []  # (label, y of its middle) on this page
+        self.asking: tuple[str, int] | None = None
+        self.message = ""
+        self.gate = SignInGate(replace=spec.replace)
+
+    # -- the choices ---------------------------------------------------------------------
+
+    def _new(self, seat: int, kind: str, level: str = "") -> SeatChoice:
+        if kind == BOT:
+            return SeatChoice(BOT, level=level or self.level)
+        return SeatChoice(kind, f"Player {seat + 1}" if kind == CHILD else "")
+
+    @property
+    def filled(self) -> list[SeatChoice]:
+        return [s for s in self.seats if s.kind != EMPTY]
+
+    def seat_name(self, seat: int) -> str:
+        choice, spec = self.seats[seat], self.spec.seats
+        if choice.kind == BOT and spec is not None:
+            level = dict(spec.levels).get(choice.level, choice.level)
+            return spec.bot_name.format(seat=seat + 1, level=level)
+        return choice.name if choice.kind == CHILD else "Nobody"
+
+    def forced_cards(self) -> str | None:
+        """The cards the seats leave no choice about (None: either)."""
+        cards = self.spec.cards
+        if cards is None:
+            return None
+        return cards.with_bot if any(s.kind == BOT for s in self.seats) else cards.without_bot
+
+    def values(self) -> FormValues:
+        """The choices now (seats named as on the form: sign-in comes at Start)."""
+        seats = tuple(
+            SeatInfo(i, self.seat_name(i), bot=s.level if s.kind == BOT else None)
+            for i, s in enumerate(self.seats)
+            if s.kind != EMPTY
+        )
+        cards = self.forced_cards() or self.cards
+        return FormValues(seats, cards, dict(self.options), self.level)
+
+    def option_shown(self, row: OptionRow) -> bool:
+        return row.shown is None or row.shown(self.values())
+
+    def set_seat(self, seat: int, kind: str, level: str = "") -> None:
+        """Seat ``seat`` becomes ``kind``; the filled seats stay seats 1..n."""
+        spec = self.spec.seats
+        assert spec is not None
+        if kind == EMPTY:
+            if len(self.filled) <= spec.low or self.seats[seat].kind == EMPTY:
+                return
+            del self.seats[seat]
+            self.seats.append(SeatChoice(EMPTY))
+            self.seats = [  # seat numbers moved: default names follow them
+                replace(s, name=f"Player {i + 1}") if s.name.startswith("Player ") else s
+                for i, s in enumerate(self.seats)
+            ]
+        else:
+            seat = min(seat, len(self.filled)) if self.seats[seat].kind == EMPTY else seat
+            old = self.seats[seat]
+            if kind == CHILD and old.kind == CHILD:
+                return
+            self.seats[seat] = self._new(seat, kind, level)
+        if kind == BOT and level:
+            self.level = level
+            if spec.shared_level:
+                self.seats = [replace(s, level=level) if s.kind == BOT else s for s in self.seats]
+        forced = self.forced_cards()
+        if forced is not None and forced != self.cards:
+            self.cards = forced
+            cards = self.spec.cards
+            if cards is not None and kind == BOT and cards.why_with_bot:
+                self.message = cards.why_with_bot
+
+    def seat_choices(self, seat: int) -> list[tuple[str, str]]:
+        """What the seat picker offers for ``seat``: (key, label)."""
+        spec = self.spec.seats
+        assert spec is not None
+        here = self.seats[seat]
+        target = len(self.filled) if here.kind == EMPTY else seat
+        out = [(CHILD, "A child"), ("name", "Type a name")]
+        if spec.bot_allowed(target):
+            out += [(f"bot.{level}", f"Bot: {name}") for level, name in spec.levels]
+        if here.kind != EMPTY and len(self.filled) > spec.low:
+            out.append((EMPTY, "Nobody"))
+        now = CHILD if here.kind == CHILD else f"bot.{here.level}"
+        return [(key, f"{label} \u2713" if key == now else label) for key, label in out]
+
+    def preset(self, mode: str, options: Mapping[str, Any]) -> None:
+        """A station rotation's mode and options, chosen before the group arrives (they
+        may still change them). ``level`` sets the bots' level."""
+        preset = dict(self.spec.modes).get(mode)
+        if mode and preset is None:
+            log.warning("form: %s has no mode %r", self.spec.title, mode)
+        if preset is not None and preset.seats is not None and self.spec.seats is not None:
+            self.seats = [
+                self._new(i, k) for i, k in enumerate(preset.seats + (EMPTY,) * len(self.seats))
+            ][: len(self.seats)]
+        if preset is not None and preset.cards is not None:
+            self.cards = preset.cards
+        rows = {o.key: o for o in self.spec.options}
+        levels = dict(self.spec.seats.levels) if self.spec.seats else {}
+        for key, value in options.items():
+            value = str(value)
+            row = rows.get(key)
+            if row is not None and value in {c.value for c in row.choices}:
+                self.options[key] = value
+            elif key == "level" and value in levels:
+                self.level = value
+                self.seats = [replace(s, level=value) if s.kind == BOT else s for s in self.seats]
+            else:
+                log.warning("form: %s has no option %s=%r", self.spec.title, key, value)
+        forced = self.forced_cards()
+        if forced is not None and forced != self.cards:
+            log.warning("form: %s plays %s cards with these seats", self.spec.title, forced)
+            self.cards = forced
+        self.layout(self.m)
+
+    # -- layout --------------------------------------------------------------------------
+
+    def row_specs(self) -> list[tuple[str, str, int]]:
+        """The rows (what, label, height) in order."""
+        m = self.m
+        rows: list[tuple[str, str, int]] = []
+        if self.spec.seats is not None:
+            lines = 1 if len(self.seats) <= 5 else 2
+            rows.append(("seats", "Who plays", lines * m.u(62) + (lines - 1) * m.u(8)))
+        if self.spec.cards is not None:
+            rows.append(("cards", "Cards", m.u(58)))
+        for o in self.spec.options:
+            if self.option_shown(o):
+                caption = any(c.caption for c in o.choices)
+                rows.append((f"option.{o.key}", o.label, m.u(58 if caption else 54)))
+        if self.spec.links:
+            rows.append(("links", self.spec.links_label, m.u(54)))
+        return rows
+
+    def layout(self, metrics: Metrics) -> None:
+        m = metrics
+        W, H = m.size
+        margin, gap, bh = m.u(16), m.u(12), m.u(56)
+        foot = H - margin - bh
+        top = m.u(72)
+        self.message_rect = pygame.Rect(margin, foot - m.u(10) - m.u(30), 0, m.u(30))
+        bottom = self.message_rect.top - m.u(6)
+        right = W - margin
+        self.aside_rect: pygame.Rect | None = None
+        if self.spec.aside is not None:
+            aside_w = int(W * 0.38)
+            self.aside_rect = pygame.Rect(right - aside_w, top, aside_w, foot - m.u(12) - top)
+            right = self.aside_rect.left - m.u(16)
+        self.message_rect.width = right - margin
+        label_w = m.u(158)
+        x0 = margin + label_w
+        # pages: the rows in order, a new page where the next one would not fit
+        pages: list[list[tuple[str, str, int]]] = [[]]
+        y = top
+        for row in self.row_specs():
+            if pages[-1] and y + row[2] > bottom:
+                pages.append([])
+                y = top
+            pages[-1].append(row)
+            y += row[2] + gap
+        self.pages = len(pages)
+        self.page = min(self.page, self.pages - 1)
+        b: list[Button] = []
+        self.rows = []
+        y = top
+        self.intro_top = top
+        for what, label, h in pages[self.page]:
+            self.rows.append((label, y + min(h, m.u(62)) // 2))
+            rect = pygame.Rect(x0, y, right - x0, h)
+            if what == "seats":
+                b += self._seat_tiles(rect)
+            elif what == "cards":
+                b += self._cards_row(rect)
+            elif what == "links":
+                links = [
+                    Button(k.key, rect, k.label, kind="quiet", caption=k.caption)
+                    for k in self.spec.links
+                ]
+                b += self._toggles(rect, links)
+            else:
+                b += self._option_row(what[len("option.") :], rect)
+            y += h + gap
+        self.intro_top = y
+        b.append(Button("back", pygame.Rect(margin, foot, m.u(140), bh), "Back", kind="quiet"))
+        b.append(
+            Button(
+                "rules", pygame.Rect(margin + m.u(152), foot, m.u(140), bh), "Rules", kind="quiet"
+            )
+        )
+        start = pygame.Rect(W - margin - m.u(220), foot, m.u(220), bh)
+        if self.pages > 1:
+            more = "Back to players" if self.page == self.pages - 1 else "More options"
+            b.append(
+                Button(
+                    "more",
+                    pygame.Rect(start.left - m.u(12) - m.u(190), foot, m.u(190), bh),
+                    more,
+                    kind="quiet",
+                )
+            )
+        b.append(Button("start", start, "Start", size=m.big))
+        self.buttons = b
+
+    def _toggles(self, rect: pygame.Rect, items: Sequence[Button]) -> list[Button]:
+        """``items`` side by side across ``rect``, each as wide as the row allows."""
+        m, n = self.m, len(items)
+        gap = m.u(8)
+        w = (rect.width - (n - 1) * gap) // n
+        w = min(w, m.u(220))
+        for i, item in enumerate(items):
+            item.rect = pygame.Rect(rect.left + i * (w + gap), rect.top, w, rect.height)
+        return list(items)
+
+    def _seat_tiles(self, rect: pygame.Rect) -> list[Button]:
+        m, spec = self.m, self.spec.seats
+        assert spec is not None
+        n = len(self.seats)
+        per_line = n if n <= 5 else -(-n // 2)
+        gap = m.u(8)
+        w = min(m.u(220), (rect.width - (per_line - 1) * gap) // per_line)
+        h = m.u(62)
+        levels = dict(spec.levels)
+        out = []
+        for i, seat in enumerate(self.seats):
+            line, col = divmod(i, per_line)
+            tile = pygame.Rect(rect.left + col * (w + gap), rect.top + line * (h + gap), w, h)
+            if seat.kind == BOT:
+                label, caption = "Bot", levels.get(seat.level, seat.level)
+            elif seat.kind == CHILD:
+                label, caption = seat.name, "child"
+            else:
+                label, caption = "Nobody", "tap to add"
+            out.append(Button(f"seat.{i}", tile, label, kind="choice", caption=caption))
+        return out
+
+    def _cards_row(self, rect: pygame.Rect) -> list[Button]:
+        cards = self.spec.cards
+        assert cards is not None
+        forced = self.forced_cards()
+        chosen = forced or self.cards
+        return self._toggles(
+            rect,
+            [
+                Button(
+                    f"cards.{value}",
+                    rect,
+                    label,
+                    kind="toggle",
+                    selected=chosen == value,
+                    enabled=forced is None or forced == value,
+                    caption=caption,
+                )
+                for value, label, caption in (
+                    (REAL, "Real cards", cards.real_caption),
+                    (VIRTUAL, "Virtual cards", cards.virtual_caption),
+                )
+            ],
+        )
+
+    def _option_row(self, key: str, rect: pygame.Rect) -> list[Button]:
+        row = next(o for o in self.spec.options if o.key == key)
+        names = [self.seat_name(i) for i in range(len(self.seats))]
+        return self._toggles(
+            rect,
+            [
+                Button(
+                    f"{key}.{c.value}",
+                    rect,
+                    c.label.format(*names) if "{" in c.label else c.label,
+                    kind="toggle",
+                    selected=self.options[key] == c.value,
+                    caption=c.caption,
+                )
+                for c in row.choices
+            ],
+        )
+
+    # -- input ---------------------------------------------------------------------------
+
+    def enter(self) -> None:
+        self._lamps(True)
+
+    def exit(self) -> None:
+        self._lamps(False)
+
+    def pause(self) -> None:
+        self._lamps(False)
+
+    def _lamps(self, on: bool) -> None:
+        if self.spec.seat_button_starts:
+            self.ctx.lamps.light_only([0] if on else [])
+
+    def handle(self, event: InputEvent) -> None:
+        if isinstance(event, Tap):
+            button = hit(self.buttons, event.pos)
+            if button is not None and not button.enabled:
+                self.refuse(button.name)
+                return
+        elif isinstance(event, SeatPressed):
+            if self.spec.seat_button_starts:
+                self.press("start")
+            return
+        elif isinstance(event, CardsSeen):
+            if self.spec.cards_seen is not None:
+                self.message = self.spec.cards_seen(event)
+            return
+        route_to_press(self, event, back="back")
+
+    def refuse(self, name: str) -> None:
+        """A tap on a choice that is off: say why."""
+        self.ctx.sounds.play("wrong")
+        cards = self.spec.cards
+        if cards is not None and name.startswith("cards."):
+            bots = any(s.kind == BOT for s in self.seats)
+            self.message = cards.why_with_bot if bots else cards.why_without_bot
+
+    def press(self, name: str) -> None:
+        self.message = ""
+        if name.startswith("seat."):
+            seat = int(name[len("seat.") :])
+            here = "add a player" if self.seats[seat].kind == EMPTY else "who plays here?"
+            self.asking = ("seat", seat)
+            self.stack.push(
+                ChoiceGrid(
+                    self.ctx, f"Seat {seat + 1}: {here}", self.seat_choices(seat), columns=2, rows=3
+                )
+            )
+            return
+        if name.startswith("cards."):
+            self.cards = name[len("cards.") :]
+        elif name == "more":
+            self.page = (self.page + 1) % self.pages
+        elif (link := next((k for k in self.spec.links if k.key == name), None)) is not None:
+            self.stack.push(link.open(self.ctx))
+            return
+        elif name in ("rules", "back", "start"):
+            act: dict[str, Callable[[], object]] = {
+                "rules": self.rules,
+                "back": self.stack.pop,
+                "start": self.start,
+            }
+            act[name]()
+            return
+        else:
+            key, _, value = name.partition(".")
+            if key in self.options:
+                self.options[key] = value
+        self.layout(self.m)
+
+    def rules(self) -> None:
+        self.stack.push(RulesScene(self.ctx, f"{self.spec.title}: the rules", self.spec.rules))
+
+    def start(self) -> None:
+        values = self.values()
+        spec = self.spec
+
+        def make(seats: list[SeatInfo]) -> Scene:
+            return spec.start(self.ctx, replace(values, seats=tuple(seats)))
+
+        if spec.seats is None:
+            scene = make([])
+            if spec.replace:
+                self.stack.replace(scene)
+            else:
+                self.stack.push(scene)
+            return
+        self.gate.start(self, spec.game, list(values.names), values.bots, make)
+
+    def resume(self, result: Any) -> None:
+        self._lamps(True)
+        if self.gate.resume(self, result):
+            self.layout(self.m)
+            return
+        asking, self.asking = self.asking, None
+        if asking is not None and isinstance(result, str):
+            what, seat = asking
+            if what == "seat":
+                self.picked(seat, result)
+                return
+            if what == "name":
+                self.name_seat(seat, result)
+        self.layout(self.m)
+
+    def name_seat(self, seat: int, name: str) -> None:
+        """A child named ``name`` (trimmed, at most 16 letters) sits at ``seat``."""
+        if name.strip():
+            self.seats[seat] = SeatChoice(CHILD, name.strip()[:NAME_LENGTH])
+            self.layout(self.m)
+
+    def picked(self, seat: int, choice: str) -> None:
+        """What the seat picker answered for ``seat``."""
+        if self.seats[seat].kind == EMPTY and choice != EMPTY:
+            seat = len(self.filled)
+        if choice == "name":
+            self.set_seat(seat, CHILD)
+            self.asking = ("name", seat)
+            self.stack.push(NameScene(self.ctx, self.seats[seat].name, f"Name for seat {seat + 1}"))
+            return
+        if choice.startswith("bot."):
+            self.set_seat(seat, BOT, choice[len("bot.") :])
+        elif choice in (CHILD, EMPTY):
+            self.set_seat(seat, choice)
+        self.layout(self.m)
+
+    # -- drawing -------------------------------------------------------------------------
+
+    def draw(self, surface: pygame.Surface) -> None:
+        painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
+        surface.fill(p.background)
+        header(self, surface, self.spec.title, self.spec.subtitle)
+        for label, y in self.rows:
+            painter.text(surface, label, (m.u(16), y), m.text, bold=True, anchor="midleft")
+        painter.buttons(surface, self.buttons)
+        for b in self.buttons:
+            if b.name.startswith("seat."):
+                seat = int(b.name[len("seat.") :])
+                if self.seats[seat].kind != EMPTY:
+                    strip = pygame.Rect(b.rect.left, b.rect.top, b.rect.width, m.u(7))
+                    painter.box(surface, strip, SEAT_COLOURS[seat], None, radius=m.u(4))
+        # what is wrong, else the game's intro: under the rows, wrapped, never off screen
+        top = min(self.intro_top, self.message_rect.top)
+        note = pygame.Rect(m.u(16), top, self.message_rect.width, self.message_rect.bottom - top)
+        if self.message:
+            painter.paragraph(surface, self.message, note, m.text, p.bad, bold=True)
+        elif self.spec.intro and self.page == 0:
+            painter.paragraph(surface, self.spec.intro, note, m.text, p.muted)
+        if self.aside_rect is not None and self.spec.aside is not None:
+            self.spec.aside(self, surface, self.aside_rect, self.values())
+
+
+__all__ = [
+    "BOT",
+    "CHILD",
+    "EMPTY",
+    "REAL",
+    "VIRTUAL",
+    "Cards",
+    "Choice",
+    "FormScene",
+    "FormSpec",
+    "FormValues",
+    "Link",
+    "OptionRow",
+    "Preset",
+    "SeatChoice",
+    "Seats",
+]
