@@ -100,6 +100,13 @@ def grid_moves(grid: Sequence[str], cells: Iterable[Cell]) -> list[Move]:
     return out
 
 
+# Two column operators that complete no line: a sheet showing one row (4 operands, 2 free
+# operators) needs two more operators to be a sheet a game can make (MM-15).
+ROW_PAD: dict[Cell, str] = {(1, 0): "+", (1, 2): "+"}
+# The same for a sheet showing one column: two row operators.
+COLUMN_PAD: dict[Cell, str] = {(0, 1): "+", (2, 1): "+"}
+
+
 def grid_with(cells: Mapping[Cell, str], base: Sequence[str] = BLANK) -> list[str]:
     """A copy of ``base`` with some cells set (for ``tabletop check`` inputs)."""
     rows = [list(row) for row in base]

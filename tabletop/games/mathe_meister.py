@@ -560,12 +560,14 @@ class MatheMeister(Game[MatheMeisterSettings, MatheMeisterState, Action]):
         actions: list[Action] = []
         coins = sheet.coins(layout)
         shop_open = not s.has("coinless")
+        no_shop = (4,) if s.has("fear_of_fours") else ()  # MM-14
         for die in (0, 1):
             if turn.used[die]:
                 continue
             if shop_open:
                 for delta in (-3, -2, -1, 1, 2, 3):
-                    if abs(delta) <= coins and 1 <= turn.dice[die] + delta <= 6:
+                    value = turn.dice[die] + delta
+                    if abs(delta) <= coins and 1 <= value <= 6 and value not in no_shop:
                         actions.append(ChangeDie(seat, die, delta))
             sources: list[tuple[int, str | None]] = [
                 (v, None) for v in self._die_values(s, turn.dice[die])
@@ -659,6 +661,12 @@ class MatheMeister(Game[MatheMeisterSettings, MatheMeisterState, Action]):
         value = turn.dice[action.die] + action.delta
         if not 1 <= value <= 6:
             raise IllegalMove("mm.die_range", f"a die cannot become {value}")
+        if value == 4 and s.has("fear_of_fours"):
+            raise IllegalMove(
+                "mm.fear_of_fours_shop",
+                "Fear of Fours: the Coin Shop cannot change a die to 4; only a rolled 4 "
+                "becomes a free 3 or 5 (MM-14)",
+            )
         cost = abs(action.delta)
         sheet = _spend(sheet, s.layout, cost)
         dice = list(turn.dice)
@@ -894,7 +902,9 @@ class MatheMeister(Game[MatheMeisterSettings, MatheMeisterState, Action]):
     # -- what a seat may do --------------------------------------------------------------
 
     def _die_values(self, settings: MatheMeisterSettings, die: int) -> tuple[int, ...]:
-        """What a die lets you write: itself, or 3 or 5 for a 4 under Fear of Fours."""
+        """What a die lets you write: itself, or 3 or 5 for a 4 under Fear of Fours. A 4
+        here is always a rolled 4: the Coin Shop cannot make one (MM-14), and a die it
+        changed is written as changed."""
         if settings.has("fear_of_fours") and die == 4:
             return (3, 5)
         return (die,)
@@ -978,7 +988,8 @@ def check(data: Any, layout: Layout) -> dict[str, Any]:
     grid = _check_grid(data.get("grid"), settings)
     stars = _check_stars(data.get("stars", []), grid)
     powers = _check_powers(data.get("star_powers", {}), layout, len(stars), settings)
-    used_ops = [layout.star_powers[i] for i, s in enumerate(powers) if s == "used"]
+    used_powers = [layout.star_powers[i] for i, s in enumerate(powers) if s == "used"]
+    used_ops = [k for k in used_powers if k in OPS]
     prefilled = layout.prefilled_map
     for op in OPS:
         written = sum(1 for c in OPERATOR_CELLS if c not in prefilled and grid[c[0]][c[1]] == op)
@@ -990,6 +1001,7 @@ def check(data: Any, layout: Layout) -> dict[str, Any]:
                 f"{settings.operator_supply} "
                 f"and {used_ops.count(op)} '{op}' Star Powers were used",
             )
+    _check_counts(grid, layout, used_powers, settings)
     sheet = Sheet(grid=grid, supply=(0, 0, 0), powers=powers, stars=frozenset(stars))
     card = score_sheet(sheet, settings)
     return {
@@ -1058,6 +1070,37 @@ def _check_grid(grid: Any, settings: MatheMeisterSettings) -> tuple[str, ...]:
         if kind == "coin" and ch == SPENT and settings.has("coinless"):
             raise BadInput("mm.coinless", f"{where}: Coinless: a coin cannot be spent")
     return tuple(rows)
+
+
+def _check_counts(
+    grid: tuple[str, ...], layout: Layout, used: list[str], settings: MatheMeisterSettings
+) -> None:
+    """MM-15: a sheet a real game could have made. Every round writes two operands and
+    two operators (MM-8), so their numbers are equal and even; fewer operators only when
+    the OPERATORS supply ran out (a short ``operator_supply``, MM-7). A used Star Power
+    wrote its own operand or operator, and swaps only move what is written (MM-9), so the
+    sheet still shows at least as many of it."""
+    prefilled = layout.prefilled_map
+    operands = [grid[r][c] for r, c in OPERAND_CELLS if grid[r][c] != EMPTY]
+    operators = [
+        grid[r][c] for r, c in OPERATOR_CELLS if (r, c) not in prefilled and grid[r][c] != EMPTY
+    ]
+    ran_out = all(operators.count(op) >= settings.operator_supply + used.count(op) for op in OPS)
+    short = ran_out and len(operators) < len(operands)
+    if (len(operands) != len(operators) and not short) or len(operands) % 2:
+        raise BadInput(
+            "mm.impossible_sheet",
+            f"{len(operands)} operands and {len(operators)} free operators are written, but "
+            "every round writes two of each, so the numbers must be equal and even (MM-15)",
+        )
+    for kind in sorted(set(used) - {"coin"}):
+        shown = (operands if kind in OPERAND_POWERS else operators).count(kind)
+        if shown < used.count(kind):
+            raise BadInput(
+                "mm.impossible_sheet",
+                f"{used.count(kind)} {kind} Star Powers are used but only {shown} {kind} "
+                "is written: a used Star Power writes its own value (MM-15)",
+            )
 
 
 def _check_stars(stars: Any, grid: tuple[str, ...]) -> list[str]:

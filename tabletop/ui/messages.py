@@ -22,6 +22,9 @@ CHILD_MESSAGES: dict[str, str] = {
     "mm.die_used": "You already wrote that die this round.",
     "mm.not_the_die": "Write the number the die shows.",
     "mm.fear_of_fours": "Fear of Fours: no 4s allowed! Use 3 or 5 instead.",
+    "mm.fear_of_fours_shop": (
+        "Fear of Fours: the Coin Shop cannot make a 4. Only a rolled 4 turns into 3 or 5."
+    ),
     "mm.two_operators": "You already wrote two signs this round.",
     "mm.supply_empty": "You have no {op} left. Pick another sign.",
     "mm.not_operator": "Only +, - or x go in the grey boxes.",

@@ -23,8 +23,11 @@ from tabletop.games.mathe_meister import (
 )
 from tests.mm_play import (
     BLANK,
+    COLUMN_PAD,
+    ROW_PAD,
     column_cells,
     fill_plan,
+    grid_with,
     line_targets,
     reach,
     sheet_to_check,
@@ -56,7 +59,8 @@ def test_mm12_row1_golden_through_the_engine(
 
 
 def test_mm12_row1_golden_through_check(layout: Layout) -> None:
-    out = check({"modes": ["freestyle"], "grid": ["3+5+2x2", *BLANK[1:]]}, layout)
+    grid = grid_with(ROW_PAD, ["3+5+2x2", *BLANK[1:]])  # two more operators (MM-15)
+    out = check({"modes": ["freestyle"], "grid": grid}, layout)
     assert out["rows"] == [20, None, None, None]
     assert out["columns"] == [None, None, None, None]
     assert out["breakdown"] == {
@@ -89,7 +93,7 @@ def test_mm12_column1_golden_through_the_engine(
 def test_mm12_column1_golden_through_check(layout: Layout) -> None:
     # '.' in the prefilled cell (3, 0) means "as printed" (-); '.' coins are unspent.
     grid = ["1......", "x......", "6......", ".......", "3......", "+......", "4......"]
-    out = check({"grid": grid}, layout)
+    out = check({"grid": grid_with(COLUMN_PAD, grid)}, layout)  # two more operators (MM-15)
     assert out["columns"] == [7, None, None, None]
     assert out["rows"] == [None, None, None, None]
     assert out["breakdown"]["column_odd_sums"] == 7

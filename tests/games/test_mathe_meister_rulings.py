@@ -31,10 +31,12 @@ from tabletop.games.mathe_meister import (
     score_sheet,
 )
 from tests.mm_play import (
+    ROW_PAD,
     apply_all,
     column_cells,
     fill_plan,
     grid_moves,
+    grid_with,
     line_targets,
     play_round,
     reach,
@@ -243,8 +245,9 @@ def test_mm2_a_changed_layout_changes_the_sheet(game: MatheMeister, layout: Layo
     [done] = events_of(events, "mm.line_complete")
     assert done.data["total"] == 32  # ((3 + 5) x 2) x 2 with the changed middle operator
     row = "3+5.2x2"
-    assert check({"grid": [row] + ["......."] * 6}, other)["rows"][0] == 32
-    assert check({"grid": [row] + ["......."] * 6}, layout)["rows"][0] == 20
+    grid = grid_with(ROW_PAD, [row] + ["......."] * 6)  # two more operators (MM-15)
+    assert check({"grid": grid}, other)["rows"][0] == 32
+    assert check({"grid": grid}, layout)["rows"][0] == 20
 
 
 def test_mm2_sheet_file_overrides_the_layout(
@@ -1168,18 +1171,53 @@ def test_mm10_fear_of_fours(game: MatheMeister, settings: Any) -> None:
     } == {4}
 
 
-def test_mm10_fear_of_fours_a_changed_die_cannot_write_four(
+def test_mm14_fear_of_fours_the_shop_cannot_change_a_die_to_four(
     game: MatheMeister, settings: Any
 ) -> None:
+    """MM-14 (was test_mm10_fear_of_fours_a_changed_die_cannot_write_four, which let a
+    shop-made 4 be written as a free 3 or 5: +2 for 1 coin): the change is refused, with
+    the reason, and not offered."""
     s = settings("fear_of_fours")
-    state, _ = apply_all(game, game.new_game(s, 1), [Roll((3, 2)), ChangeDie(0, 0, 1)])
-    assert state.turns[0].dice == (4, 2)
+    state, _ = apply_all(game, game.new_game(s, 1), [Roll((3, 2))])
+    with pytest.raises(IllegalMove) as err:
+        game.apply(state, ChangeDie(0, 0, 1))
+    assert err.value.code == "mm.fear_of_fours_shop" and "MM-14" in str(err.value)
+    with pytest.raises(IllegalMove):
+        game.apply(state, ChangeDie(0, 1, 2))  # 2 + 2 = 4 as well
+    changes = {(a.die, a.delta) for a in game.legal_actions(state, 0) if isinstance(a, ChangeDie)}
+    assert (0, 1) not in changes and (1, 2) not in changes
+    assert (0, 2) in changes and (1, 1) in changes  # 5 and 3 are fine
+
+
+def test_mm14_fear_of_fours_a_shop_changed_die_is_written_as_changed(
+    game: MatheMeister, settings: Any
+) -> None:
+    """A rolled 4 changed by the shop is no longer a 4: it is written as it now shows."""
+    s = settings("fear_of_fours")
+    state, _ = apply_all(game, game.new_game(s, 1), [Roll((4, 2)), ChangeDie(0, 0, 1)])
+    assert state.turns[0].dice == (5, 2)
     values = {
         a.value for a in game.legal_actions(state, 0) if isinstance(a, WriteOperand) and a.die == 0
     }
-    assert 4 not in values and values
+    assert values == {5}
     with pytest.raises(IllegalMove):
-        game.apply(state, WriteOperand(0, (0, 0), 4, 0))
+        game.apply(state, WriteOperand(0, (0, 0), 3, 0))
+
+
+def test_mm14_fear_of_fours_only_a_rolled_four_is_a_free_three_or_five(
+    game: MatheMeister, settings: Any
+) -> None:
+    s = settings("fear_of_fours")
+    state, _ = apply_all(game, game.new_game(s, 1), [Roll((4, 2))])
+    values = {
+        (a.die, a.value)
+        for a in game.legal_actions(state, 0)
+        if isinstance(a, WriteOperand) and a.power is None
+    }
+    assert values == {(0, 3), (0, 5), (1, 2)}
+    plain = settings()  # without Fear of Fours the shop may make a 4
+    state, _ = apply_all(game, game.new_game(plain, 1), [Roll((3, 2)), ChangeDie(0, 0, 1)])
+    assert state.turns[0].dice == (4, 2)
 
 
 def test_mm10_black_hole_scores_like_freestyle(

@@ -108,11 +108,14 @@ class CoinShop(Dialog):
         perform: Callable[[Action], bool],
         state: Callable[[], MatheMeisterState],
         seat: int = 0,
+        message: Callable[[], tuple[str, str]] | None = None,
     ) -> None:
-        super().__init__(ctx, "Coin Shop", (720, 380))
+        super().__init__(ctx, "Coin Shop", (720, 420))
         self.perform = perform
         self.state = state
         self.seat = seat
+        self.message = message  # the scene's last words: why a change was refused
+        self.note = ""
 
     def layout(self, metrics: Metrics) -> None:
         super().layout(metrics)
@@ -181,12 +184,25 @@ class CoinShop(Dialog):
         painter, m = self.ctx.painter, self.m
         for text, pos in self.labels:
             painter.text(surface, text, pos, m.text, bold=True, anchor="midleft")
-        turn = self.state().turns[self.seat] if self.state().turns else None
+        state = self.state()
+        turn = state.turns[self.seat] if state.turns else None
+        y = self.note_y
         if turn is not None and not turn.writes_done:
             painter.text(
                 surface,
                 "Swaps come after your two numbers and two signs.",
-                (self.body().left, self.note_y),
+                (self.body().left, y),
+                m.small,
+                painter.p.muted,
+            )
+            y += m.small.get_linesize()
+        if self.note:  # why the last change was refused (MM-14)
+            painter.text(surface, self.note, (self.body().left, y), m.small, painter.p.bad)
+        elif state.settings.has("fear_of_fours"):
+            painter.text(
+                surface,
+                "Fear of Fours: the shop never makes a 4. Only a rolled 4 turns into 3 or 5.",
+                (self.body().left, y),
                 m.small,
                 painter.p.muted,
             )
@@ -198,7 +214,8 @@ class CoinShop(Dialog):
             self.stack.pop(("swap", name[5:]))
         elif name.startswith("d"):
             die, delta = int(name[1]), int(name[3:])
-            self.perform(ChangeDie(self.seat, die, delta))
+            done = self.perform(ChangeDie(self.seat, die, delta))
+            self.note = "" if done or self.message is None else self.message()[0]
             self.layout(self.m)
 
 

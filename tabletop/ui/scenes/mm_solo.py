@@ -525,7 +525,9 @@ class MatheMeisterScene(Scene):
         elif name.startswith("star."):
             self._tap_star(name[5:])
         elif name == "shop":
-            self.stack.push(CoinShop(self.ctx, self.perform, lambda: self.state))
+            self.stack.push(
+                CoinShop(self.ctx, self.perform, lambda: self.state, message=lambda: self.message)
+            )
         elif name == "hint":
             self._hint()
         elif name == "undo":
