@@ -1659,7 +1659,6 @@ __all__ = [
     "MathWarsMetaState",
     "RoundRecord",
     "Splash",
-    "splash_leader",
     "Stage",
     "Tally",
     "TeamFormat",
@@ -1675,5 +1674,6 @@ __all__ = [
     "parse_code",
     "parse_crate",
     "side_totals",
+    "splash_leader",
     "team_format",
 ]
