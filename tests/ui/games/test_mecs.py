@@ -532,3 +532,49 @@ def test_mecs_finished_game_is_stored_with_its_result_seats_and_checks() -> None
             if event.code == "mecs.completed":
                 done[event.seat] += 1
     assert saved.meta["checks"] == [[n, n] for n in done] and sum(done) > 0
+
+
+# -- MECS-12: bot levels -------------------------------------------------------------------------
+
+
+def test_mecs12_setup_chooses_the_bots_level_and_the_table_plays_it(tmp_path: Path) -> None:
+    from tabletop.store import FILE_NAME, Journal
+    from tabletop.ui.games.mecs import resume_scene
+    from tabletop.ui.saves import GameSave
+
+    app = make_app(journal=Journal(tmp_path / FILE_NAME))
+    auto = Autoplayer(app)
+    auto.tap("game.mecs")
+    setup = app.stack.top
+    assert isinstance(setup, MecsSetup) and setup.level == "easy"  # as the other games start
+    assert [setup.target(f"level.{v}").selected for v in ("easy", "medium", "hard")] == [
+        True,
+        False,
+        False,
+    ]
+    auto.tap("level.medium")
+    assert setup.level == "medium" and setup.target("level.medium").selected
+    auto.tap("start")
+    table = app.stack.top
+    assert isinstance(table, MecsTable)
+    assert [(p.bot, p.level) for p in table.seats][1] == (True, "medium")
+    assert table.save.seats[1].bot == "medium"  # journaled with the seat
+    assert table.save.app["seats"][1] == ["Bot 2", True, "medium"]
+    # a journal from before the levels ("standard" bot, seats as [name, bot]) is the hard bot
+    old = GameSave.__new__(GameSave)
+    old.app = {"seats": [["Ann", False], ["Bot 2", True]], "seed": 5}
+    old.seats = []
+    resumed = resume_scene(app.ctx, old, table.match)
+    assert [(p.bot, p.level) for p in resumed.seats] == [(False, "hard"), (True, "hard")]
+
+
+def test_mecs12_real_cards_turn_the_bots_and_their_level_off_with_the_reason() -> None:
+    app = make_app()
+    auto = Autoplayer(app)
+    auto.tap("game.mecs")
+    setup = app.stack.top
+    auto.tap("cards.table")
+    button = setup.target("level.hard")
+    assert not button.enabled
+    post(app, Tap(button.rect.center, app.ctx.clock(), "touch"))
+    assert setup.level == "easy" and "bots need the device's cards" in setup.message

@@ -26,7 +26,7 @@ from typing import Any
 
 import pygame
 
-from tabletop.bots.mecs import decide
+from tabletop.bots.mecs import LEVELS, decide
 from tabletop.engine.errors import TabletopError
 from tabletop.engine.match import Match
 from tabletop.engine.protocol import Event, Result
@@ -76,7 +76,7 @@ log = logging.getLogger(__name__)
 GAME = Mecs()
 BOT_SECONDS = 1.2  # a bot waits this long before it moves, so children can follow
 BANNER_SECONDS = 3.0
-BOT_LEVEL = "standard"  # M.E.C.S. has one bot (tabletop.bots.mecs.decide)
+BOT_LEVEL = "hard"  # a bot seat given as (name, True): the bot as it was before MECS-12
 # The engine's refusals of a hack whose equation the device checked and found wrong.
 HACK_CHECKS = ("mecs.hack_invalid", "mecs.hack_objective")
 
@@ -161,6 +161,13 @@ class Banner:
 class Player:
     name: str
     bot: bool = False
+    level: str = "hard"  # a bot's level (MECS-12)
+
+
+def bot_level(journaled: str | None) -> str:
+    """A bot's level as journaled: one of the levels, or the hard bot for a journal from
+    before the levels ("standard") or one that names no level the device knows."""
+    return journaled if journaled in LEVELS else "hard"
 
 
 @dataclass
@@ -193,7 +200,7 @@ class MecsTable(Scene):
             s if isinstance(s, SeatInfo) else SeatInfo(i, s[0], bot=BOT_LEVEL if s[1] else None)
             for i, s in enumerate(seats)
         ]
-        self.seats = [Player(s.name, s.bot is not None) for s in infos]
+        self.seats = [Player(s.name, s.bot is not None, bot_level(s.bot)) for s in infos]
         self.settings = settings
         self.seed = ctx.rng.randrange(10**9) if seed is None else seed
         self.resumed = match is not None
@@ -206,7 +213,7 @@ class MecsTable(Scene):
             GAME.name,
             infos,
             {
-                "seats": [[p.name, p.bot] for p in self.seats],
+                "seats": [[p.name, p.bot, p.level] for p in self.seats],
                 "seed": self.seed,
                 "bot_driver": bot_driver,
             },
@@ -776,7 +783,7 @@ class MecsTable(Scene):
             return redraw
         self.bot_due = None
         try:
-            action = decide(self.state, seat)
+            action = decide(self.state, seat, self.seats[seat].level)
         except (TabletopError, ValueError):
             log.exception("mecs: the bot found no move")
             action = EndTurn(seat)
