@@ -319,6 +319,8 @@ def _dice_choices(
             raw = turn.dice[die] + delta
             if not 1 <= raw <= 6:
                 continue
+            if raw == 4 and delta and s.has("fear_of_fours"):
+                continue  # MM-14: the Coin Shop cannot make a 4
             for value in (3, 5) if raw == 4 and s.has("fear_of_fours") else (raw,):
                 options.append((value, delta, None, die))
         for kind in ("1", "2", "5", "6"):
@@ -415,10 +417,21 @@ def bot_turn(state: MatheMeisterState, seat: Seat) -> list[Action]:
 
 
 def after_writes(state: MatheMeisterState, seat: Seat) -> list[Action]:
-    """Claims, then at most one worthwhile swap, then the end of the round."""
+    """Claims (with automatic claims, MM-13: the Star Powers of the stars the device
+    claimed), then at most one worthwhile swap, then the end of the round."""
     s, sheet = state.settings, state.sheets[seat]
     actions: list[Action] = []
-    if not s.has("black_hole"):  # in Black Hole a star only adds points
+    if s.automatic_claims:  # MM-13: the device claimed the stars; choose their Star Powers
+        promised = [c.power for c in state.claims if c.seat == seat and c.power]
+        for claim in state.claims:
+            if claim.seat != seat or claim.power:
+                continue
+            power = next(
+                k for k in POWER_PREFERENCE if sheet.powers_free(s.layout, k) > promised.count(k)
+            )
+            promised.append(power)
+            actions.append(ClaimStar(seat, claim.line, power))
+    elif not s.has("black_hole"):  # in Black Hole a star only adds points
         promised: list[str] = []
         for line in LINES:
             mine = any(c.seat == seat and c.line == line for c in state.claims)

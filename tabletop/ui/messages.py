@@ -41,6 +41,10 @@ CHILD_MESSAGES: dict[str, str] = {
     "mm.star_unfinished": "Fill the whole line first. Then claim its star.",
     "mm.star_owned": "Someone already has that star.",
     "mm.star_claimed": "You already claimed that star.",
+    "mm.claim_after_writes": (
+        "Stars come after your two numbers and two signs. Then the device claims them for you."
+    ),
+    "mm.choose_power": "Your new star is waiting: pick its Star Power first.",
     "mm.power_gone": "That Star Power is already taken. Pick another one.",
     "mm.power_missing": "Win a star first to use that Star Power.",
     "mm.power_value": "That Star Power writes its own number.",

@@ -55,7 +55,10 @@ def test_mm12_row1_golden_through_the_engine(
     assert state.sheets[0].grid[0] == "3+5+2x2"
     card = score_sheet(state.sheets[0], settings())
     assert card.row_even_sums == 20 and card.row_odd_sums == 0
-    assert card.total == 20 + 90  # nine unspent coins
+    # nine unspent coins; MM-13: the device claimed R1's Bonus Star (5 points) and the
+    # coin Star Power was circled for it (10 while unspent)
+    assert [e.code for e in events].count("mm.star_claimed_auto") == 1
+    assert card.total == 20 + 90 + 5 + 10
 
 
 def test_mm12_row1_golden_through_check(layout: Layout) -> None:
@@ -87,7 +90,7 @@ def test_mm12_column1_golden_through_the_engine(
     assert [state.sheets[0].grid[r][0] for r in range(7)] == list("1x6-3+4")
     card = score_sheet(state.sheets[0], settings())
     assert card.column_odd_sums == 7 and card.column_even_sums == 0
-    assert card.total == 7 + 90
+    assert card.total == 7 + 90 + 5 + 10  # C1's Bonus Star and its coin Star Power (MM-13)
 
 
 def test_mm12_column1_golden_through_check(layout: Layout) -> None:
@@ -198,7 +201,10 @@ def golden_played() -> Any:
     from tabletop.games.mathe_meister import MatheMeisterSettings
 
     layout = mathe_meister_layout()
-    return _play_golden(MatheMeister(), lambda: MatheMeisterSettings(layout), layout)
+    # the golden sheet claims only R2 and C2, by hand, as a paper sheet may (MM-5); the
+    # device would claim every free star of a completed line itself (MM-13)
+    paper = MatheMeisterSettings(layout, star_claims="paper")
+    return _play_golden(MatheMeister(), lambda: paper, layout)
 
 
 def test_golden_game_is_played_as_scripted(golden_played: Any) -> None:
