@@ -578,3 +578,37 @@ def test_mecs12_real_cards_turn_the_bots_and_their_level_off_with_the_reason() -
     assert not button.enabled
     post(app, Tap(button.rect.center, app.ctx.clock(), "touch"))
     assert setup.level == "easy" and "bots need the device's cards" in setup.message
+
+
+# -- MECS-9: an equation already waiting meets the new objective -------------------------------
+
+
+def test_mecs9_the_table_says_why_a_waiting_equation_counted(size=(800, 480)) -> None:
+    from dataclasses import replace
+
+    from tabletop.engine.match import Match
+    from tabletop.games.mecs import DrawFor, Mecs, MecsSettings, ShowObjective
+    from tests.games.test_mecs_support import table as engine_table
+
+    app = make_app(size)
+    settings = MecsSettings(mode="challenge")
+    state = engine_table(["3 1 +", "1 2 X", "4 5"], ["", "9 X 6 EQ 5 4", ""], settings=settings)
+    state = replace(state, queue=(DrawFor(0, "objectives", "objective"),), met=(1,))
+    match = Match(Mecs(), settings, 3, seed=3)
+    match.initial = state
+    scene = MecsTable(
+        app.ctx,
+        seats=[("Ann", False), ("Bo", False), ("Cy", False)],
+        settings=settings,
+        match=match,
+    )
+    assert scene.perform(ShowObjective(13))  # "a whole number whose digits add up to 9"
+    assert scene.state.coins(1) == 6 and scene.state.players[1].area == ()
+    assert scene.banner is not None and scene.banner.title == "Objective met!"
+    assert scene.banner.text.startswith("Bo's area already shows 9 × 6 = 54")
+    assert "it counts at once" in scene.banner.text and "MECS-9" not in scene.banner.text
+    assert any("it counts at once" in text for _, text in scene.turns.lines)  # the turn log
+    assert scene.state.objective is not None  # the next card is already out
+    app.stack.push(scene)
+    app.step()
+    assert shot(app, "mecs9_objective_met").exists()

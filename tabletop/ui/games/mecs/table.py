@@ -393,6 +393,7 @@ class MecsTable(Scene):
 
     def _events(self, events: Sequence[Event]) -> None:
         now = self.ctx.clock()
+        waiting = ""  # MECS-9: why an equation already down counted when the card came
         for event in events:
             text = self.words(event.text)
             if event.code in ("mecs.drew",):
@@ -409,9 +410,13 @@ class MecsTable(Scene):
                 owner = int(data.get("area_of", winner))
                 hacked = owner != winner  # a hack is announced as one
                 who = f"{self.name(winner)} hacked {self.name(owner)}: " if hacked else ""
+                title = "Hacked!" if hacked else "Complete!"
+                says = f"{who}{render(cards)}"
+                if waiting:  # MECS-9: say why it counted now
+                    title, says = "Objective met!", waiting.rstrip(".")
                 self.banner = Banner(
-                    "Hacked!" if hacked else "Complete!",
-                    f"{who}{render(cards)}  ·  {self.name(winner)} +{data.get('coins', 0)} "
+                    title,
+                    f"{says}  ·  {self.name(winner)} +{data.get('coins', 0)} "
                     f"coins ({coin_words(cards)})",
                     now,
                     now + BANNER_SECONDS,
@@ -428,6 +433,9 @@ class MecsTable(Scene):
                 )
                 self.ctx.sounds.play("good")
                 kind = "good"
+            elif event.code == "mecs.objective_waiting":
+                waiting = text.replace(" (MECS-9)", "")
+                kind = "good"
             elif event.code in ("mecs.objective", "mecs.objective_met"):
                 kind = "good"
             elif event.code == "mecs.objective_missed":
@@ -435,6 +443,8 @@ class MecsTable(Scene):
                     self.save.checked(event.seat, False)
                 kind = "error"
             self.message = (text, kind)
+        if waiting and self.message[1] != "error":
+            self.message = (f"Why? {waiting}", "good")  # what just happened, and why
 
     def pending_seat(self) -> int | None:
         """The seat whose decision the game waits for (the refill seat if chosen)."""
