@@ -388,3 +388,28 @@ def test_solo_autoplayer_refuses_missing_targets(game) -> None:
     app, _, _ = game
     with pytest.raises(AutoplayError):
         Autoplayer(app).tap("no-such-target")
+
+
+def test_mm14_coin_shop_refuses_a_four_under_fear_of_fours_and_says_why() -> None:
+    """MM-14 where the child plays: the shop tells before (a note) and after (the
+    refusal's reason) that it cannot make a 4; nothing is paid."""
+    from tabletop.ui.scenes.mm_dialogs import CoinShop
+
+    app = make_app()
+    auto = start_solo(app, ("fear_of_fours",))
+    auto.tap_dice((3, 2))
+    scene = game_of(app)
+    auto.tap("shop")
+    shop = app.stack.top
+    assert isinstance(shop, CoinShop) and not shop.note
+    app.screenshot(Path("/tmp/mm_shots/mm14_shop_note.png"))
+    coins = scene.state.sheets[0].coins(scene.settings.layout)
+    auto.tap("d0.+1")  # 3 + 1 = 4
+    assert app.stack.top is shop
+    assert shop.note == child_message("mm.fear_of_fours_shop")
+    assert message(scene) == child_message("mm.fear_of_fours_shop")
+    assert scene.state.turns[0].dice == (3, 2)
+    assert scene.state.sheets[0].coins(scene.settings.layout) == coins
+    assert app.screenshot(Path("/tmp/mm_shots/mm14_shop_refused.png")).exists()
+    auto.tap("d0.+2")  # 5 is fine, and the note goes
+    assert scene.state.turns[0].dice == (5, 2) and not shop.note

@@ -222,13 +222,15 @@ class CoinShop(Dialog):
                 painter.p.muted,
             )
             y += m.small + m.u(6)
+        body = self.body()
+        area = pygame.Rect(body.left, y, body.width, self.buttons[-1].rect.top - y - m.u(4))
         if self.note:  # why the last change was refused (MM-14)
-            painter.text(surface, self.note, (self.body().left, y), m.small, painter.p.bad)
+            painter.paragraph(surface, self.note, area, m.small, painter.p.bad)
         elif state.settings.has("fear_of_fours"):
-            painter.text(
+            painter.paragraph(
                 surface,
                 "Fear of Fours: the shop never makes a 4. Only a rolled 4 turns into 3 or 5.",
-                (self.body().left, y),
+                area,
                 m.small,
                 painter.p.muted,
             )

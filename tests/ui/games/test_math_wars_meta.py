@@ -425,6 +425,7 @@ def test_penalty_victory_card_behind_the_pin() -> None:
     teacher(app)
     offered = [b.name for b in app.stack.top.targets() if b.name.startswith("choice.award.")]
     assert offered == ["choice.award.0"]
+    assert app.screenshot(Path("/tmp/mwm_shots/mwm10_teacher_menu.png")).exists()
     tap(app, "choice.award.0")
     assert play.state.victories == (1, 0) and play.state.round == 2
     assert play.verdict.round_over and "Player 1 wins round 1" in " ".join(play.verdict.lines)
@@ -439,6 +440,7 @@ def test_mwm10_no_penalty_card_offered_before_a_result_is_revealed() -> None:
     menu = app.stack.top
     assert not [b for b in menu.targets() if b.name.startswith("choice.award.")]
     assert "nobody is winning this hand yet" in menu.title
+    assert app.screenshot(Path("/tmp/mwm_shots/mwm10_teacher_menu_nobody.png")).exists()
 
 
 # -- whole games ------------------------------------------------------------------------
