@@ -523,7 +523,7 @@ def test_mecs_finished_game_is_stored_with_its_result_seats_and_checks() -> None
     assert saved.result is not None and saved.result["winners"] == sorted(result.winners)
     assert saved.result["scores"] == [str(table.state.coins(s)) for s in (0, 1)]
     assert [s.name for s in journal.seats(saved.id)] == ["Bot 1", "Bot 2"]
-    assert [s.bot for s in journal.seats(saved.id)] == ["standard", "standard"]
+    assert [s.bot for s in journal.seats(saved.id)] == ["easy", "easy"]  # the level (MECS-12)
     assert saved.actions == len(table.match.history)
     # equations checked: every equation completed (normal mode: each one scores)
     done = [0, 0]
