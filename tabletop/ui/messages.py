@@ -42,7 +42,7 @@ CHILD_MESSAGES: dict[str, str] = {
     "mm.star_owned": "Someone already has that star.",
     "mm.star_claimed": "You already claimed that star.",
     "mm.claim_after_writes": (
-        "Stars come after your two numbers and two signs. Then the device claims them for you."
+        "Stars come after your two numbers and two signs. The device claims them."
     ),
     "mm.choose_power": "Your new star is waiting: pick its Star Power first.",
     "mm.power_gone": "That Star Power is already taken. Pick another one.",
