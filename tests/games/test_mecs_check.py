@@ -229,3 +229,17 @@ def test_mecs11_evaluator_refuses_a_number_too_long_to_read() -> None:
 
     verdict = evaluate(["1"] * 4301 + ["EQ", "1"])
     assert not verdict.valid and "too big to check" in (verdict.reason or "")
+
+
+def test_mecs10_check_reads_root_two_squared_as_two(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """MECS-10: the square binds before the root: √2² = 2, √(1 + 1)² = 2."""
+    plain = answer({"cards": ["SQRT", "2", "SQ", "EQ", "2"]}, capsys, monkeypatch)
+    assert plain == {"valid": True, "answer": "2", "coins": 9, "equation": "√2² = 2"}
+    group = answer(
+        {"cards": ["SQRT", "LP", "1", "+", "1", "RP", "SQ", "EQ", "2"]}, capsys, monkeypatch
+    )
+    assert group["valid"] is True and group["answer"] == "2"
+    four = answer({"cards": ["SQRT", "2", "SQ", "EQ", "4"]}, capsys, monkeypatch)
+    assert four["valid"] is False
