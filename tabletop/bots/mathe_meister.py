@@ -327,13 +327,13 @@ def _dice_choices(
             if sheet.powers_ready(s.layout, kind):
                 options.append((int(kind), 0, kind, die))
         per_die.append(options)
-    seen: set[tuple[tuple[int, str | None], ...]] = set()
+    seen: set[tuple[tuple[int, str], ...]] = set()
     for combo in itertools.product(*per_die):
         cost = sum(abs(delta) for _, delta, _, _ in combo)
         powers = [p for _, _, p, _ in combo if p]
         if cost > coins or any(sheet.powers_ready(s.layout, p) < powers.count(p) for p in powers):
             continue
-        key = tuple(sorted((v, p) for v, _, p, _ in combo))
+        key = tuple(sorted((v, p or "") for v, _, p, _ in combo))
         if key in seen:  # the same values for more coins is never better
             continue
         seen.add(key)
@@ -421,29 +421,30 @@ def after_writes(state: MatheMeisterState, seat: Seat) -> list[Action]:
     claimed), then at most one worthwhile swap, then the end of the round."""
     s, sheet = state.settings, state.sheets[seat]
     actions: list[Action] = []
+    promised: list[str] = []
     if s.automatic_claims:  # MM-13: the device claimed the stars; choose their Star Powers
-        promised = [c.power for c in state.claims if c.seat == seat and c.power]
+        promised += [c.power for c in state.claims if c.seat == seat and c.power]
+        # in Black Hole an unspent coin power is 10 more points: take it last
+        order: tuple[str, ...] = POWER_PREFERENCE
+        if s.has("black_hole"):
+            order = (*(k for k in POWER_PREFERENCE if k != "coin"), "coin")
         for claim in state.claims:
             if claim.seat != seat or claim.power:
                 continue
-            power = next(
-                k for k in POWER_PREFERENCE if sheet.powers_free(s.layout, k) > promised.count(k)
-            )
+            power = next(k for k in order if sheet.powers_free(s.layout, k) > promised.count(k))
             promised.append(power)
             actions.append(ClaimStar(seat, claim.line, power))
     elif not s.has("black_hole"):  # in Black Hole a star only adds points
-        promised: list[str] = []
         for line in LINES:
             mine = any(c.seat == seat and c.line == line for c in state.claims)
             if mine or state.owner(line) is not None or not sheet.line_complete(line):
                 continue
-            power = next(
-                (k for k in POWER_PREFERENCE if sheet.powers_free(s.layout, k) > promised.count(k)),
-                None,
-            )
-            if power is not None:
-                promised.append(power)
-                actions.append(ClaimStar(seat, line, power))
+            free = [
+                k for k in POWER_PREFERENCE if sheet.powers_free(s.layout, k) > promised.count(k)
+            ]
+            if free:
+                promised.append(free[0])
+                actions.append(ClaimStar(seat, line, free[0]))
     swap = _best_swap(state, seat)
     if swap is not None:
         actions.append(swap)
