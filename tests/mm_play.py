@@ -12,6 +12,7 @@ from typing import Any
 
 from tabletop.engine.protocol import Event
 from tabletop.games.mathe_meister import (
+    ClaimStar,
     EndRound,
     Layout,
     MatheMeister,
@@ -75,8 +76,27 @@ def play_round(
             out.extend(new)
     if end:
         for seat in sorted(per_seat):
+            state, new = choose_powers(game, state, seat)
+            out.extend(new)
             state, new = game.apply(state, EndRound(seat))
             out.extend(new)
+    return state, out
+
+
+def choose_powers(
+    game: MatheMeister, state: MatheMeisterState, seat: int, power: str | None = None
+) -> tuple[MatheMeisterState, list[Event]]:
+    """MM-13: choose a Star Power (``power``, else the first free kind) for each Bonus
+    Star the device claimed for ``seat`` after its writes."""
+    out: list[Event] = []
+    while state.settings.automatic_claims:
+        waiting = [c for c in state.claims if c.seat == seat and not c.power]
+        if not waiting:
+            break
+        choices = [a for a in game.legal_actions(state, seat) if isinstance(a, ClaimStar)]
+        pick = next((a for a in choices if a.power == power), choices[0])
+        state, new = game.apply(state, pick)
+        out.extend(new)
     return state, out
 
 
@@ -98,6 +118,13 @@ def grid_moves(grid: Sequence[str], cells: Iterable[Cell]) -> list[Move]:
         ch = grid[r][c]
         out.append(((r, c), int(ch) if ch.isdigit() else ch))
     return out
+
+
+# Two column operators that complete no line: a sheet showing one row (4 operands, 2 free
+# operators) needs two more operators to be a sheet a game can make (MM-15).
+ROW_PAD: dict[Cell, str] = {(1, 0): "+", (1, 2): "+"}
+# The same for a sheet showing one column: two row operators.
+COLUMN_PAD: dict[Cell, str] = {(0, 1): "+", (2, 1): "+"}
 
 
 def grid_with(cells: Mapping[Cell, str], base: Sequence[str] = BLANK) -> list[str]:

@@ -319,19 +319,21 @@ def _dice_choices(
             raw = turn.dice[die] + delta
             if not 1 <= raw <= 6:
                 continue
+            if raw == 4 and delta and s.has("fear_of_fours"):
+                continue  # MM-14: the Coin Shop cannot make a 4
             for value in (3, 5) if raw == 4 and s.has("fear_of_fours") else (raw,):
                 options.append((value, delta, None, die))
         for kind in ("1", "2", "5", "6"):
             if sheet.powers_ready(s.layout, kind):
                 options.append((int(kind), 0, kind, die))
         per_die.append(options)
-    seen: set[tuple[tuple[int, str | None], ...]] = set()
+    seen: set[tuple[tuple[int, str], ...]] = set()
     for combo in itertools.product(*per_die):
         cost = sum(abs(delta) for _, delta, _, _ in combo)
         powers = [p for _, _, p, _ in combo if p]
         if cost > coins or any(sheet.powers_ready(s.layout, p) < powers.count(p) for p in powers):
             continue
-        key = tuple(sorted((v, p) for v, _, p, _ in combo))
+        key = tuple(sorted((v, p or "") for v, _, p, _ in combo))
         if key in seen:  # the same values for more coins is never better
             continue
         seen.add(key)
@@ -415,22 +417,34 @@ def bot_turn(state: MatheMeisterState, seat: Seat) -> list[Action]:
 
 
 def after_writes(state: MatheMeisterState, seat: Seat) -> list[Action]:
-    """Claims, then at most one worthwhile swap, then the end of the round."""
+    """Claims (with automatic claims, MM-13: the Star Powers of the stars the device
+    claimed), then at most one worthwhile swap, then the end of the round."""
     s, sheet = state.settings, state.sheets[seat]
     actions: list[Action] = []
-    if not s.has("black_hole"):  # in Black Hole a star only adds points
-        promised: list[str] = []
+    promised: list[str] = []
+    if s.automatic_claims:  # MM-13: the device claimed the stars; choose their Star Powers
+        promised += [c.power for c in state.claims if c.seat == seat and c.power]
+        # in Black Hole an unspent coin power is 10 more points: take it last
+        order: tuple[str, ...] = POWER_PREFERENCE
+        if s.has("black_hole"):
+            order = (*(k for k in POWER_PREFERENCE if k != "coin"), "coin")
+        for claim in state.claims:
+            if claim.seat != seat or claim.power:
+                continue
+            power = next(k for k in order if sheet.powers_free(s.layout, k) > promised.count(k))
+            promised.append(power)
+            actions.append(ClaimStar(seat, claim.line, power))
+    elif not s.has("black_hole"):  # in Black Hole a star only adds points
         for line in LINES:
             mine = any(c.seat == seat and c.line == line for c in state.claims)
             if mine or state.owner(line) is not None or not sheet.line_complete(line):
                 continue
-            power = next(
-                (k for k in POWER_PREFERENCE if sheet.powers_free(s.layout, k) > promised.count(k)),
-                None,
-            )
-            if power is not None:
-                promised.append(power)
-                actions.append(ClaimStar(seat, line, power))
+            free = [
+                k for k in POWER_PREFERENCE if sheet.powers_free(s.layout, k) > promised.count(k)
+            ]
+            if free:
+                promised.append(free[0])
+                actions.append(ClaimStar(seat, line, free[0]))
     swap = _best_swap(state, seat)
     if swap is not None:
         actions.append(swap)

@@ -1,4 +1,13 @@
-"""The M.E.C.S. bot: best plant or hack from its hand, and the ``tabletop bench`` figures.
+"""The M.E.C.S. bot at three levels (MECS-12), and the ``tabletop bench`` figures.
+
+- ``hard`` (the bot as it was before the levels): everything below;
+- ``medium``: the same search for the most coins, hacks included, but its unfinished
+  area stays readable (the plan's cards in the order its equation reads), so others can
+  hack it and a child can read it;
+- ``easy``: never hacks, plants the first valid equation it finds (not the one with the
+  most coins), and keeps its area readable like ``medium``.
+
+The hard bot, in detail:
 
 On its turn the bot looks for the most coins it can win now:
 - a hack: 1 or 2 of its cards inserted into another area, without moving that area's
@@ -15,9 +24,10 @@ cards and keeps its area scrambled so that others cannot hack it easily. After
 planting one card it trades a card its plan does not need, and it refills toward three
 numbers and two symbols.
 
-``bench(games)`` plays seeded 3-player games, the bot against two random legal
-players (each picks uniformly among ``legal_actions``), and reports the bot's coins per
-turn, its win rate, and the time it takes per decision.
+``bench(games)`` plays seeded games: each level against two random legal players
+(each picks uniformly among ``legal_actions``, 3 players), and each level against each
+other level (2 players, seats alternating); it reports win rates, coins per turn and the
+time per decision (median and 90th percentile).
 """
 
 from __future__ import annotations
@@ -66,6 +76,8 @@ from tabletop.games.mecs_equation import (
 )
 
 GAME = Mecs()
+LEVELS = ("easy", "medium", "hard")
+LEVEL_NAMES = {"easy": "Easy", "medium": "Medium", "hard": "Hard"}  # as the app shows them
 SEARCH_NODES = 2500  # arrangement search budget per card choice
 EXPRESSION_NODES = 3000  # search budget for the values an area can show
 ROLLOUTS = 400  # random orders tried on top for a large area
@@ -166,20 +178,31 @@ class Choice:
     why: str
 
 
-def decide(state: MecsState, seat: Seat) -> Action:
+def check_level(level: str) -> str:
+    if level not in LEVELS:
+        raise ValueError(f"unknown M.E.C.S. bot level {level!r}: choose from {', '.join(LEVELS)}")
+    return level
+
+
+def decide(state: MecsState, seat: Seat, level: str = "hard") -> Action:
     """The bot's action for ``seat``, which must be pending (virtual play)."""
+    check_level(level)
     if state.phase == "refill":
         return Refill(seat, _refill_stack(state, seat))
     if state.phase == "plant":
         if not state.players[seat].hand:
             return EndTurn(seat)  # nothing to plant or hack with: pass
-        return best_move(state, seat).action
-    return _after_planting(state, seat)
+        return best_move(state, seat, level).action
+    return _after_planting(state, seat, level)
 
 
-def best_move(state: MecsState, seat: Seat) -> Choice:
-    """The best plant or hack now: the most coins won this turn, else the plan's plant."""
+def best_move(state: MecsState, seat: Seat, level: str = "hard") -> Choice:
+    """The best plant or hack now: the most coins won this turn, else the plan's plant.
+    ``easy`` never hacks and plants the first completion it finds (MECS-12)."""
     hand = Counter(state.players[seat].hand)
+    if level == "easy":
+        first = first_completion(state, seat, hand, 2)
+        return first if first is not None else plan_plant(state, seat, level)
     best: Choice | None = None
     for target in range(state.seats):
         if target == seat:
@@ -194,7 +217,7 @@ def best_move(state: MecsState, seat: Seat) -> Choice:
         best = own
     if best is not None:
         return best
-    return plan_plant(state, seat)
+    return plan_plant(state, seat, level)
 
 
 def complete_own(state: MecsState, seat: Seat, hand: Counter[str], most: int) -> Choice | None:
@@ -210,6 +233,17 @@ def complete_own(state: MecsState, seat: Seat, hand: Counter[str], most: int) ->
         if seq is not None:
             best = Choice(Plant(seat, seq), coins, "complete own area")
     return best
+
+
+def first_completion(state: MecsState, seat: Seat, hand: Counter[str], most: int) -> Choice | None:
+    """The easy bot's completion: the first valid equation found with 1..``most`` hand
+    cards (one card before two, the hand in card order), not the one with most coins."""
+    area = state.players[seat].area
+    for extra in _choices(hand, most):
+        seq = find_arrangement(state, area, extra)
+        if seq is not None:
+            return Choice(Plant(seat, seq), card_coins(seq), "complete own area")
+    return None
 
 
 def _complete_side(state: MecsState, seat: Seat, hand: Counter[str], most: int) -> Choice | None:
@@ -433,21 +467,49 @@ def make_plan(state: MecsState, seat: Seat, hand: Counter[str]) -> Plan | None:
     return best
 
 
-def plan_plant(state: MecsState, seat: Seat) -> Choice:
+def plan_plant(state: MecsState, seat: Seat, level: str = "hard") -> Choice:
     """No win this turn: plant the plan's cards (one while it still misses cards, so that
-    the bot may trade), or, with no plan fed by the hand, the least harmful card."""
+    the bot may trade), or, with no plan fed by the hand, the least harmful card. The hard
+    bot scrambles its area so that it is hard to hack; the others keep it readable."""
     player = state.players[seat]
     hand = Counter(player.hand)
     plan = make_plan(state, seat, hand)
     cards = plan.plant if plan is not None else (_least_useful(state, seat, hand),)
-    return Choice(Plant(seat, _scrambled((*player.area, *cards))), 0, "plan")
+    if level == "hard":
+        area = _scrambled((*player.area, *cards))
+    else:
+        area = readable(player.area, cards, plan.template.cards if plan is not None else ())
+    return Choice(Plant(seat, area), 0, "plan")
 
 
-def _after_planting(state: MecsState, seat: Seat) -> Action:
+def readable(area: Sequence[str], new: Sequence[str], equation: Sequence[str]) -> tuple[str, ...]:
+    """An unfinished area in reading order: its cards and the ``new`` ones in the order
+    the planned ``equation`` reads them (``9 x = 6`` toward ``9 x 7 = 6 3``); cards the
+    equation does not hold stay where they were, and new ones go at the end."""
+    left = Counter(area) + Counter(new)
+    ordered: list[str] = []
+    for card in equation:
+        if left[card] > 0:
+            left[card] -= 1
+            ordered.append(card)
+    if not ordered:
+        return (*area, *new)
+    rest: list[str] = []
+    for card in (*area, *new):
+        if left[card] > 0:
+            left[card] -= 1
+            rest.append(card)
+    return (*ordered, *rest)
+
+
+def _after_planting(state: MecsState, seat: Seat, level: str = "hard") -> Action:
     """One card is in: a second card that completes the area, else trade the card the
     plan needs least for one from the stack the plan misses, else end the turn."""
     hand = Counter(state.players[seat].hand)
-    own = complete_own(state, seat, hand, 1)
+    if level == "easy":
+        own = first_completion(state, seat, hand, 1)
+    else:
+        own = complete_own(state, seat, hand, 1)
     if own is not None:
         return own.action
     if not hand:
@@ -673,6 +735,41 @@ class Tally:
     turns: list[int]
     wins: int = 0
     shared: int = 0
+    times: list[float] | None = None
+
+    def add(self, state: MecsState, seat: Seat, places: Sequence[int]) -> None:
+        player = state.players[seat]
+        self.coins.append(player.coins)
+        self.turns.append(player.turns)
+        if places[seat] == 1:
+            if sum(1 for p in places if p == 1) > 1:
+                self.shared += 1
+            else:
+                self.wins += 1
+
+    def figures(self, games: int) -> dict[str, Any]:
+        """``games``: how many games (seat-games) this tally counts."""
+        out: dict[str, Any] = {
+            "win_rate": round(self.wins / max(1, games), 4),
+            "shared_first_rate": round(self.shared / max(1, games), 4),
+            "mean_coins_per_turn": round(sum(self.coins) / max(1, sum(self.turns)), 3),
+            "mean_final_coins": round(statistics.mean(self.coins), 2) if self.coins else 0,
+        }
+        if self.times is not None:
+            out.update(move_times(self.times))
+        return out
+
+
+def move_times(times: list[float]) -> dict[str, Any]:
+    ordered = sorted(times)
+    if not ordered:
+        return {"move_ms_median": None, "move_ms_p90": None, "moves_timed": 0}
+    return {
+        "move_ms_median": round(1000 * statistics.median(ordered), 2),
+        "move_ms_p90": round(1000 * ordered[int(0.9 * (len(ordered) - 1))], 2),
+        "move_ms_max": round(1000 * ordered[-1], 2),
+        "moves_timed": len(ordered),
+    }
 
 
 def play_game(
@@ -681,8 +778,13 @@ def play_game(
     bots: Sequence[Seat] = (0,),
     settings: MecsSettings | None = None,
     times: list[float] | None = None,
+    levels: Mapping[Seat, str] | None = None,
+    seat_times: Mapping[Seat, list[float]] | None = None,
 ) -> MecsState:
-    """One seeded game: ``bots`` seats play with ``decide``, the others at random."""
+    """One seeded game: ``bots`` seats play with ``decide`` (at their ``levels``, hard
+    when not given), the others at random. Plant decisions are timed into ``times`` (all
+    bots) and ``seat_times`` (per seat)."""
+    levels = {seat: (levels or {}).get(seat, "hard") for seat in bots}
     state = GAME.new_game(settings or MecsSettings(), seats)
     dealer, rng = RngDealer(seed), random.Random(seed ^ 0x5EED)
     while GAME.result(state) is None:
@@ -691,62 +793,81 @@ def play_game(
             state, _ = GAME.apply(state, dealer.deal(pending.chance))
             continue
         seat = min(pending.seats)
-        if seat in bots:
+        if seat in levels:
             start = time.perf_counter()
-            action = decide(state, seat)
-            if times is not None and state.phase == "plant":
-                times.append(time.perf_counter() - start)
+            action = decide(state, seat, levels[seat])
+            if state.phase == "plant":
+                spent = time.perf_counter() - start
+                if times is not None:
+                    times.append(spent)
+                if seat_times is not None and seat in seat_times:
+                    seat_times[seat].append(spent)
         else:
             action = random_legal(state, seat, rng)
         state, _ = GAME.apply(state, action)
     return state
 
 
-def bench(games: int) -> dict[str, Any]:
-    """The bot against two random legal players in ``games`` seeded 3-player games
-    (normal mode, advanced deck); the bot's seat rotates with the seed."""
-    times: list[float] = []
-    bot = Tally([], [])
-    rnd = Tally([], [])
-    reasons: Counter[str] = Counter()
-    start = time.perf_counter()
+def against_random(level: str, games: int) -> dict[str, Any]:
+    """``level`` against two random legal players, 3 players, its seat rotating."""
+    bot, rnd = Tally([], [], times=[]), Tally([], [])
+    endings: Counter[str] = Counter()
     for seed in range(games):
         seat = seed % 3
-        state = play_game(seed, 3, (seat,), times=times)
+        times: list[float] = []
+        state = play_game(seed, 3, (seat,), levels={seat: level}, times=times)
+        assert bot.times is not None
+        bot.times.extend(times)
         result = GAME.result(state)
         assert result is not None
-        reasons["15 coins" if "coins" in result.reason else result.reason] += 1
-        for s, player in enumerate(state.players):
-            tally = bot if s == seat else rnd
-            tally.coins.append(player.coins)
-            tally.turns.append(player.turns)
-            if result.places[s] == 1:
-                if sum(1 for p in result.places if p == 1) > 1:
-                    tally.shared += 1
-                else:
-                    tally.wins += 1
-    elapsed = time.perf_counter() - start
-    times.sort()
-
-    def figures(t: Tally, players: int) -> dict[str, Any]:
-        return {
-            "mean_coins_per_turn": round(sum(t.coins) / max(1, sum(t.turns)), 3),
-            "mean_final_coins": round(statistics.mean(t.coins), 2) if t.coins else 0,
-            "win_rate": round(t.wins / max(1, games * players), 4),
-            "shared_first_rate": round(t.shared / max(1, games * players), 4),
-        }
-
+        endings["15 coins" if "coins" in result.reason else result.reason] += 1
+        for s in range(3):
+            (bot if s == seat else rnd).add(state, s, result.places)
     return {
+        "players": 3,
+        "bot": bot.figures(games),
+        "random_legal": rnd.figures(2 * games),
+        "endings": dict(endings),
+    }
+
+
+def match_up(level: str, other: str, games: int) -> dict[str, Any]:
+    """``level`` against ``other``, 2 players, seats alternating by seed."""
+    tallies = {level: Tally([], [], times=[]), other: Tally([], [], times=[])}
+    if level == other:
+        raise ValueError("a match-up needs two different levels")
+    for seed in range(games):
+        me = seed % 2
+        seats = {me: level, 1 - me: other}
+        seat_times: dict[Seat, list[float]] = {0: [], 1: []}
+        state = play_game(seed, 2, (0, 1), levels=seats, seat_times=seat_times)
+        result = GAME.result(state)
+        assert result is not None
+        for s, name in seats.items():
+            tallies[name].add(state, s, result.places)
+            times = tallies[name].times
+            assert times is not None
+            times.extend(seat_times[s])
+    return {
+        "players": 2,
+        level: tallies[level].figures(games),
+        other: tallies[other].figures(games),
+    }
+
+
+def bench(games: int) -> dict[str, Any]:
+    """``tabletop bench --game mecs``: each level against random legal players, and each
+    pair of levels against each other, over ``games`` seeded games per figure (normal
+    mode, advanced deck)."""
+    start = time.perf_counter()
+    out: dict[str, Any] = {
         "game": "mecs",
         "games": games,
-        "players": 3,
         "settings": "normal mode, advanced deck, 15 coins",
-        "bot": figures(bot, 1),
-        "random_legal": figures(rnd, 2),
-        "endings": dict(reasons),
-        "move_ms_median": round(1000 * statistics.median(times), 2) if times else None,
-        "move_ms_p90": round(1000 * times[int(0.9 * (len(times) - 1))], 2) if times else None,
-        "move_ms_max": round(1000 * times[-1], 2) if times else None,
-        "moves_timed": len(times),
-        "seconds": round(elapsed, 1),
+        "vs_random": {level: against_random(level, games) for level in LEVELS},
+        "match_ups": {
+            f"{a}_vs_{b}": match_up(a, b, games) for a, b in itertools.combinations(LEVELS, 2)
+        },
     }
+    out["seconds"] = round(time.perf_counter() - start, 1)
+    return out

@@ -80,7 +80,14 @@ STATION_OPTIONS: dict[str, tuple[tuple[str, str, tuple[tuple[str, str], ...]], .
     "mathe-meister": (),
     "math-wars-meta": (("edition", "Edition", (("MWM25", "MWM25"), ("MWM100", "MWM100"))),),
     "math-attack": (("level", "Bot", (("easy", "Easy"), ("medium", "Medium"), ("hard", "Hard"))),),
-    "mecs": (("deck", "Deck", (("beginners", "Beginners"), ("advanced", "Advanced"))),),
+    "mecs": (
+        ("deck", "Deck", (("beginners", "Beginners"), ("advanced", "Advanced"))),
+        (
+            "level",
+            "Bots",
+            (("easy", "Easy bots"), ("medium", "Medium bots"), ("hard", "Hard bots")),
+        ),
+    ),
     "math-arena": (("level", "Bots", (("easy", "Easy bots"), ("hard", "Hard bots"))),),
 }
 

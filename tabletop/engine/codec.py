@@ -21,13 +21,20 @@ T = TypeVar("T")
 
 JSON = Any
 
+# Field metadata for an option added after logs were recorded: left out of the JSON (and
+# so of every digest) while it holds its default, so those logs still replay.
+OMIT_DEFAULT = "omit_default"
+
 
 def encode(value: Any) -> JSON:
     """Plain JSON data for a dataclass tree (Fractions become ``"a/b"`` strings)."""
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         out: dict[str, JSON] = {}
         for f in dataclasses.fields(value):
-            out[f.name] = encode(getattr(value, f.name))
+            item = getattr(value, f.name)
+            if f.metadata.get(OMIT_DEFAULT) and item == f.default:
+                continue  # a field added later, at its default: old logs keep their digests
+            out[f.name] = encode(item)
         return out
     if isinstance(value, bool | int | str) or value is None:
         return value

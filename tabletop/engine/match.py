@@ -158,7 +158,9 @@ class Match(Generic[SettingsT, StateT, ActionT]):
             expected = record.get("digest")
             if expected is not None and expected != digest(match.state):
                 raise CorruptLog(
-                    "log.digest", f"line {number}: replay reached a different state than recorded"
+                    "log.digest",
+                    f"line {number}: replay reached a different state than recorded "
+                    "(a game recorded before a rule changed stops here)",
                 )
         return match
 

@@ -430,7 +430,8 @@ class EnterSolution:
 @dataclass(frozen=True)
 class Splash:
     """Moderator: the table was "splashed", so the round starts again; ``award_to`` is
-    the side (seat, or team index) the vote gave a penalty VICTORY! card (MWM-6)."""
+    the side (seat, or team index) the vote gave a penalty VICTORY! card (MWM-6), only
+    the side winning the hand (``splash_leader``, MWM-10)."""
 
     award_to: int | None = None
 
@@ -1562,6 +1563,35 @@ def _enter(
     return _advance(state, events)
 
 
+def splash_leader(state: MathWarsMetaState) -> int | None:
+    """MWM-10: the side (seat, or team) winning the hand when it is splashed, the only
+    one a penalty VICTORY! card may go to: the hand's winner once decided, else the
+    highest result revealed (a Math War's new reveals decide among the tied sides); None
+    when no result is revealed or the highest is tied."""
+    s, stage, hand = state.settings, state.stage, state.hand
+    if s.mode == "solo":
+        return None
+    if hand.winner is not None:
+        return hand.winner
+    shown = {
+        seat: _stage_result(stage, seat)
+        for seat in stage.revealed
+        if seat < len(stage.up)
+        and stage.up[seat] is not None
+        and seat < len(stage.crates)
+        and stage.crates[seat] is not None
+    }
+    totals: Mapping[int, int | None] = side_totals(shown, s) if shown else {}
+    if not totals:
+        totals = {side: v for side, v in enumerate(hand.side_results) if v is not None}
+    if not totals:
+        return None
+    values = [v for v in totals.values() if v is not None]
+    highest = max(values)
+    top = [side for side, v in totals.items() if v == highest]
+    return top[0] if len(top) == 1 else None
+
+
 def _splash(state: MathWarsMetaState, action: Splash, events: list[Event]) -> MathWarsMetaState:
     """The rule book's "splash": the round is over at once and starts again; a vote may
     give the hand's winner a penalty VICTORY! card, which can win the game (MWM-6)."""
@@ -1573,6 +1603,17 @@ def _splash(state: MathWarsMetaState, action: Splash, events: list[Event]) -> Ma
         if not 0 <= side < len(state.victories):
             what = "team" if s.mode == "teams" else "seat"
             raise IllegalMove("mwm.no_such_side", f"there is no {what} {side + 1} to award")
+        leader = splash_leader(state)
+        if side != leader:
+            why = (
+                "no result was revealed this hand, so nobody was winning"
+                if leader is None
+                else f"{s.side_name(leader)} was winning this hand"
+            )
+            raise IllegalMove(
+                "mwm.splash_not_winner",
+                f"a penalty VICTORY! card goes only to the hand's winner (MWM-10): {why}",
+            )
     events.append(
         Event("mwm.splash", "Splash! The cards are all over the table: this round starts again.")
     )
@@ -1633,5 +1674,6 @@ __all__ = [
     "parse_code",
     "parse_crate",
     "side_totals",
+    "splash_leader",
     "team_format",
 ]

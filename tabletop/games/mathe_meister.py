@@ -1,13 +1,17 @@
 """Mathe-Meister: roll two dice, write operands and operators, score rows and columns.
 
-Rule book: ``shared/seeds/001_34bb6aa83ccde87a.txt``; rulings MM-1..MM-12.
+Rule book: ``shared/seeds/001_34bb6aa83ccde87a.txt``; rulings MM-1..MM-15.
 
 Every player writes on their own sheet at the same time, so every seat that has not
-finished the round is pending at once. A round is: the dice are rolled (a chance
-outcome), each seat changes dice at the Coin Shop, writes two operands and two
-operators, claims the Bonus Stars of lines it completed, swaps if it pays, and ends its
-round. Claims are settled in the order they were made (MM-5) once every seat is
-done with the round (at once in a solo game, where nobody can beat a claim).
+finished the round is pending at once. A round is, in strict sequence (MM-13): the dice
+are rolled (a chance outcome), each seat changes dice at the Coin Shop, writes two
+operands and two operators; then the device claims the Bonus Star of every line it
+completed whose star is still free, and the player chooses the Star Power to circle;
+then swaps if it pays, and the end of its round. Claims are settled when every seat has
+ended the round, in the order the seats finished their writes (MM-5, MM-13), so a Star
+Power circled this round is used from the next round on. The option
+``star_claims="paper"`` keeps paper-sheet claiming (MM-5: claimed by hand, any time,
+settled at once in solo), which a bot's own sheet at a paper table uses.
 
 Sections: constants, layout and settings, state, actions, scoring, the engine, the
 ``tabletop check`` scorer, private helpers.
@@ -17,11 +21,12 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cache
 from typing import Any, Literal
 
+from tabletop.engine.codec import OMIT_DEFAULT
 from tabletop.engine.errors import BadInput, IllegalMove
 from tabletop.engine.protocol import ChanceRequest, Event, Game, Pending, Result, Seat
 
@@ -61,6 +66,7 @@ MODE_NAMES = {
 
 Cell = tuple[int, int]
 NegativeSums = Literal["absolute", "signed"]
+StarClaims = Literal["automatic", "paper"]
 PowerState = Literal["free", "circled", "used"]
 
 
@@ -178,12 +184,14 @@ def normalise_mode(name: str) -> str:
 @dataclass(frozen=True)
 class MatheMeisterSettings:
     """Options named in RULINGS.md: ``modes`` (MM-10), ``negative_sums`` (MM-4),
-    ``operator_supply`` per operator (MM-7)."""
+    ``operator_supply`` per operator (MM-7), ``star_claims`` (MM-13: ``automatic``, the
+    device claims after the round's writes; ``paper``, claims by hand as on paper)."""
 
     layout: Layout
     modes: tuple[str, ...] = ("freestyle",)
     negative_sums: NegativeSums = "absolute"
     operator_supply: int = 6
+    star_claims: StarClaims = field(default="automatic", metadata={OMIT_DEFAULT: True})
 
     def __post_init__(self) -> None:
         modes = tuple(sorted({normalise_mode(m) for m in self.modes} or {"freestyle"}))
@@ -194,6 +202,14 @@ class MatheMeisterSettings:
             )
         if not 0 <= self.operator_supply <= 9:
             raise BadInput("mm.option", f"operator_supply must be 0..9, not {self.operator_supply}")
+        if self.star_claims not in ("automatic", "paper"):
+            raise BadInput(
+                "mm.option", f"star_claims must be automatic or paper, not {self.star_claims!r}"
+            )
+
+    @property
+    def automatic_claims(self) -> bool:
+        return self.star_claims == "automatic"
 
     def has(self, mode: str) -> bool:
         return mode in self.modes
@@ -252,7 +268,10 @@ class Turn:
 
 @dataclass(frozen=True)
 class Claim:
-    """A claimed Bonus Star waiting to be settled (MM-5)."""
+    """A claimed Bonus Star waiting to be settled (MM-5). With automatic claims (MM-13)
+    the device makes it when the seat's writes are done, with ``power`` "" until the
+    player chooses the Star Power to circle; ``order`` is then the order in which the
+    seats finished their writes."""
 
     seat: Seat
     line: str
@@ -332,7 +351,9 @@ class WriteOperator:
 @dataclass(frozen=True)
 class ClaimStar:
     """Claim a completed line's Bonus Star; ``power`` is the Star Power to circle if won;
-    ``at`` the claim's time in milliseconds (button press or touch), if known."""
+    ``at`` the claim's time in milliseconds (button press or touch), if known. With
+    automatic claims (MM-13) the device has claimed the star already: this chooses its
+    Star Power."""
 
     seat: Seat
     line: str
@@ -555,17 +576,23 @@ class MatheMeister(Game[MatheMeisterSettings, MatheMeisterState, Action]):
     def legal_actions(self, state: MatheMeisterState, seat: Seat) -> list[Action]:
         if seat not in self.pending(state).seats:
             return []
+        waiting = [c.line for c in state.claims if c.seat == seat and not c.power]
+        if waiting:  # MM-13: the Star Powers of the stars the device claimed come first
+            kinds = self._circlable(state, seat)
+            return [ClaimStar(seat, line, k) for line in waiting for k in kinds]
         sheet, turn, s = state.sheets[seat], state.turns[seat], state.settings
         layout = s.layout
         actions: list[Action] = []
         coins = sheet.coins(layout)
         shop_open = not s.has("coinless")
+        no_shop = (4,) if s.has("fear_of_fours") else ()  # MM-14
         for die in (0, 1):
             if turn.used[die]:
                 continue
             if shop_open:
                 for delta in (-3, -2, -1, 1, 2, 3):
-                    if abs(delta) <= coins and 1 <= turn.dice[die] + delta <= 6:
+                    value = turn.dice[die] + delta
+                    if abs(delta) <= coins and 1 <= value <= 6 and value not in no_shop:
                         actions.append(ChangeDie(seat, die, delta))
             sources: list[tuple[int, str | None]] = [
                 (v, None) for v in self._die_values(s, turn.dice[die])
@@ -583,9 +610,10 @@ class MatheMeister(Game[MatheMeisterSettings, MatheMeisterState, Action]):
                         actions.append(WriteOperator(seat, cell, op))
                     if sheet.powers_ready(layout, op):
                         actions.append(WriteOperator(seat, cell, op, power=True))
-        for line in self._claimable(state, seat):
-            for kind in self._circlable(state, seat):
-                actions.append(ClaimStar(seat, line, kind))
+        if not s.automatic_claims:
+            for line in self._claimable(state, seat):
+                for kind in self._circlable(state, seat):
+                    actions.append(ClaimStar(seat, line, kind))
         if turn.writes_done:
             if shop_open and coins >= SWAP_OPERATORS_COST:
                 actions.extend(self._swaps(state, seat, SwapOperators))
@@ -659,6 +687,12 @@ class MatheMeister(Game[MatheMeisterSettings, MatheMeisterState, Action]):
         value = turn.dice[action.die] + action.delta
         if not 1 <= value <= 6:
             raise IllegalMove("mm.die_range", f"a die cannot become {value}")
+        if value == 4 and s.has("fear_of_fours"):
+            raise IllegalMove(
+                "mm.fear_of_fours_shop",
+                "Fear of Fours: the Coin Shop cannot change a die to 4; only a rolled 4 "
+                "becomes a free 3 or 5 (MM-14)",
+            )
         cost = abs(action.delta)
         sheet = _spend(sheet, s.layout, cost)
         dice = list(turn.dice)
@@ -711,7 +745,8 @@ class MatheMeister(Game[MatheMeisterSettings, MatheMeisterState, Action]):
             seat,
             {"cell": list(cell)},
         )
-        return _with_seat(state, seat, sheet, turn), (event, *_completions(sheet, s, cell, seat))
+        new = _with_seat(state, seat, sheet, turn)
+        return self._after_write(state, new, seat, (event, *_completions(sheet, s, cell, seat)))
 
     def _write_operator(self, state: MatheMeisterState, action: WriteOperator) -> _Outcome:
         s, seat, cell = state.settings, action.seat, action.cell
@@ -745,7 +780,40 @@ class MatheMeister(Game[MatheMeisterSettings, MatheMeisterState, Action]):
         event = Event(
             "mm.wrote", f"You wrote {action.op} in {cell_name(cell)}.", seat, {"cell": list(cell)}
         )
-        return _with_seat(state, seat, sheet, turn), (event, *_completions(sheet, s, cell, seat))
+        new = _with_seat(state, seat, sheet, turn)
+        return self._after_write(state, new, seat, (event, *_completions(sheet, s, cell, seat)))
+
+    def _after_write(
+        self,
+        before: MatheMeisterState,
+        state: MatheMeisterState,
+        seat: Seat,
+        events: tuple[Event, ...],
+    ) -> _Outcome:
+        """MM-13: the write that finishes the seat's writes of the round is step 4: the
+        device claims the Bonus Star of every complete line of its sheet whose star is
+        free, in the order the seats finish their writes; the player then chooses each
+        claim's Star Power."""
+        if not state.settings.automatic_claims:
+            return state, events
+        if self._writes_finished(before, seat) or not self._writes_finished(state, seat):
+            return state, events
+        claims = list(state.claims)
+        out = list(events)
+        count = state.claim_count
+        for line in self._claimable(state, seat):
+            claims.append(Claim(seat, line, "", None, count))
+            count += 1
+            out.append(
+                Event(
+                    "mm.star_claimed_auto",
+                    f"{line_name(line)} is complete and its Bonus Star is free: the device "
+                    f"claims it for you (MM-13). Choose a Star Power to circle.",
+                    seat,
+                    {"line": line, "points": state.settings.layout.star_value(line)},
+                )
+            )
+        return replace(state, claims=tuple(claims), claim_count=count), tuple(out)
 
     def _claim(self, state: MatheMeisterState, action: ClaimStar) -> _Outcome:
         seat, line = action.seat, action.line
@@ -753,6 +821,8 @@ class MatheMeister(Game[MatheMeisterSettings, MatheMeisterState, Action]):
             raise IllegalMove(
                 "mm.no_such_line", f"there is no line {line!r}: lines are R1..R4 and C1..C4"
             )
+        if state.settings.automatic_claims:
+            return self._choose_power(state, action)
         if not state.sheets[seat].line_complete(line):
             raise IllegalMove("mm.star_unfinished", f"{line_name(line)} is not complete yet")
         owner = state.owner(line)
@@ -777,9 +847,50 @@ class MatheMeister(Game[MatheMeisterSettings, MatheMeisterState, Action]):
             event,
         )
 
+    def _choose_power(self, state: MatheMeisterState, action: ClaimStar) -> _Outcome:
+        """MM-13: the device claimed the star after the writes; the player circles a Star
+        Power for it."""
+        seat, line = action.seat, action.line
+        mine = next((c for c in state.claims if c.seat == seat and c.line == line), None)
+        if mine is None:
+            if not self._writes_finished(state, seat):
+                raise IllegalMove(
+                    "mm.claim_after_writes",
+                    "Bonus Stars are claimed after the round's two operands and two "
+                    "operators (MM-13): the device claims them for you then",
+                )
+            if not state.sheets[seat].line_complete(line):
+                raise IllegalMove("mm.star_unfinished", f"{line_name(line)} is not complete yet")
+            owner = state.owner(line)
+            whose = "nobody" if owner is None else "you" if owner == seat else f"seat {owner + 1}"
+            raise IllegalMove(
+                "mm.star_owned", f"{line_name(line)}'s Bonus Star is not free: {whose} has it"
+            )
+        if mine.power:
+            raise IllegalMove(
+                "mm.star_claimed",
+                f"you have already chosen the {mine.power} Star Power for {line_name(line)}",
+            )
+        if action.power not in POWER_KINDS:
+            raise IllegalMove("mm.power_kind", f"{action.power!r} is not a Star Power")
+        if action.power not in self._circlable(state, seat):
+            raise IllegalMove("mm.power_gone", f"no {action.power} Star Power is left to circle")
+        claims = tuple(
+            replace(c, power=action.power, at=action.at) if c is mine else c for c in state.claims
+        )
+        event = Event(
+            "mm.power_chosen",
+            f"The {action.power} Star Power is for {line_name(line)}'s Bonus Star. "
+            "You can use it from the next round on.",
+            seat,
+            {"line": line, "power": action.power},
+        )
+        return replace(state, claims=claims), (event,)
+
     def _swap(self, state: MatheMeisterState, action: SwapOperators | SwapOperands) -> _Outcome:
         s, seat = state.settings, action.seat
         sheet, turn = state.sheets[seat], state.turns[seat]
+        self._check_powers_chosen(state, seat)
         kind = "operator" if isinstance(action, SwapOperators) else "operand"
         cost = SWAP_OPERATORS_COST if kind == "operator" else SWAP_OPERANDS_COST
         if s.has("coinless"):
@@ -822,6 +933,7 @@ class MatheMeister(Game[MatheMeisterSettings, MatheMeisterState, Action]):
 
     def _end_round(self, state: MatheMeisterState, action: EndRound) -> _Outcome:
         seat = action.seat
+        self._check_powers_chosen(state, seat)
         if not self._may_end(state, seat):
             turn = state.turns[seat]
             raise IllegalMove(
@@ -839,8 +951,10 @@ class MatheMeister(Game[MatheMeisterSettings, MatheMeisterState, Action]):
         writing = [t for t in state.turns if not t.done]
         out = list(events)
         # Alone, nobody can beat a claim; with others, wait until every seat has ended the
-        # round, so an earlier claim (or the seat order, MM-5) can still win.
-        if state.claims and (state.seats == 1 or not writing):
+        # round, so an earlier claim (or the seat order, MM-5) can still win. Automatic
+        # claims (MM-13) settle when the round ends: their Star Powers serve from the next.
+        at_once = state.seats == 1 and not state.settings.automatic_claims
+        if state.claims and (at_once or not writing):
             state, settled = self._settle_claims(state)
             out.extend(settled)
         if not writing:
@@ -859,6 +973,8 @@ class MatheMeister(Game[MatheMeisterSettings, MatheMeisterState, Action]):
         n = state.seats
 
         def key(c: Claim) -> tuple[int, int, int, int]:
+            if state.settings.automatic_claims:  # MM-13: when each finished its writes
+                return (c.order, 0, 0, 0)
             return (c.at is None, c.at or 0, (c.seat - state.first_player) % n, c.order)
 
         sheets = list(state.sheets)
@@ -894,7 +1010,9 @@ class MatheMeister(Game[MatheMeisterSettings, MatheMeisterState, Action]):
     # -- what a seat may do --------------------------------------------------------------
 
     def _die_values(self, settings: MatheMeisterSettings, die: int) -> tuple[int, ...]:
-        """What a die lets you write: itself, or 3 or 5 for a 4 under Fear of Fours."""
+        """What a die lets you write: itself, or 3 or 5 for a 4 under Fear of Fours. A 4
+        here is always a rolled 4: the Coin Shop cannot make one (MM-14), and a die it
+        changed is written as changed."""
         if settings.has("fear_of_fours") and die == 4:
             return (3, 5)
         return (die,)
@@ -914,6 +1032,24 @@ class MatheMeister(Game[MatheMeisterSettings, MatheMeisterState, Action]):
         sheet = state.sheets[seat]
         promised = [c.power for c in state.claims if c.seat == seat]
         return [k for k in POWER_KINDS if sheet.powers_free(layout, k) > promised.count(k)]
+
+    def _unchosen(self, state: MatheMeisterState, seat: Seat) -> Claim | None:
+        """This seat's first claim still waiting for its Star Power (MM-13)."""
+        return next((c for c in state.claims if c.seat == seat and not c.power), None)
+
+    def _check_powers_chosen(self, state: MatheMeisterState, seat: Seat) -> None:
+        waiting = self._unchosen(state, seat)
+        if waiting is not None:
+            raise IllegalMove(
+                "mm.choose_power",
+                f"the device claimed {line_name(waiting.line)}'s Bonus Star for you: choose "
+                "its Star Power first (MM-13)",
+            )
+
+    def _writes_finished(self, state: MatheMeisterState, seat: Seat) -> bool:
+        """The seat has written the round's two operands and two operators (or has no
+        operator left to write, MM-7): step 4 of the round may come."""
+        return state.dice is not None and bool(state.turns) and self._may_end(state, seat)
 
     def _may_end(self, state: MatheMeisterState, seat: Seat) -> bool:
         turn, sheet = state.turns[seat], state.sheets[seat]
@@ -978,7 +1114,8 @@ def check(data: Any, layout: Layout) -> dict[str, Any]:
     grid = _check_grid(data.get("grid"), settings)
     stars = _check_stars(data.get("stars", []), grid)
     powers = _check_powers(data.get("star_powers", {}), layout, len(stars), settings)
-    used_ops = [layout.star_powers[i] for i, s in enumerate(powers) if s == "used"]
+    used_powers = [layout.star_powers[i] for i, s in enumerate(powers) if s == "used"]
+    used_ops = [k for k in used_powers if k in OPS]
     prefilled = layout.prefilled_map
     for op in OPS:
         written = sum(1 for c in OPERATOR_CELLS if c not in prefilled and grid[c[0]][c[1]] == op)
@@ -990,6 +1127,7 @@ def check(data: Any, layout: Layout) -> dict[str, Any]:
                 f"{settings.operator_supply} "
                 f"and {used_ops.count(op)} '{op}' Star Powers were used",
             )
+    _check_counts(grid, layout, used_powers, settings)
     sheet = Sheet(grid=grid, supply=(0, 0, 0), powers=powers, stars=frozenset(stars))
     card = score_sheet(sheet, settings)
     return {
@@ -1058,6 +1196,37 @@ def _check_grid(grid: Any, settings: MatheMeisterSettings) -> tuple[str, ...]:
         if kind == "coin" and ch == SPENT and settings.has("coinless"):
             raise BadInput("mm.coinless", f"{where}: Coinless: a coin cannot be spent")
     return tuple(rows)
+
+
+def _check_counts(
+    grid: tuple[str, ...], layout: Layout, used: list[str], settings: MatheMeisterSettings
+) -> None:
+    """MM-15: a sheet a real game could have made. Every round writes two operands and
+    two operators (MM-8), so their numbers are equal and even; fewer operators only when
+    the OPERATORS supply ran out (a short ``operator_supply``, MM-7). A used Star Power
+    wrote its own operand or operator, and swaps only move what is written (MM-9), so the
+    sheet still shows at least as many of it."""
+    prefilled = layout.prefilled_map
+    operands = [grid[r][c] for r, c in OPERAND_CELLS if grid[r][c] != EMPTY]
+    operators = [
+        grid[r][c] for r, c in OPERATOR_CELLS if (r, c) not in prefilled and grid[r][c] != EMPTY
+    ]
+    ran_out = all(operators.count(op) >= settings.operator_supply + used.count(op) for op in OPS)
+    short = ran_out and len(operators) < len(operands)
+    if (len(operands) != len(operators) and not short) or len(operands) % 2:
+        raise BadInput(
+            "mm.impossible_sheet",
+            f"{len(operands)} operands and {len(operators)} free operators are written, but "
+            "every round writes two of each, so the numbers must be equal and even (MM-15)",
+        )
+    for kind in sorted(set(used) - {"coin"}):
+        shown = (operands if kind in OPERAND_POWERS else operators).count(kind)
+        if shown < used.count(kind):
+            raise BadInput(
+                "mm.impossible_sheet",
+                f"{used.count(kind)} {kind} Star Powers are used but only {shown} {kind} "
+                "is written: a used Star Power writes its own value (MM-15)",
+            )
 
 
 def _check_stars(stars: Any, grid: tuple[str, ...]) -> list[str]:

@@ -563,7 +563,8 @@ class Mecs(Game[MecsSettings, MecsState, Action]):
                 f"New objective: the answer must be {card.text}.",
                 data={"objective": action.number, "text": card.text},
             )
-            return replace(state, objective=action.number, objective_pile=pile), (event,)
+            state = replace(state, objective=action.number, objective_pile=pile)
+            return _waiting_equations(state, (event,))
         if isinstance(action, Take):
             giver = state.next_seat
             players = list(state.players)
@@ -783,12 +784,15 @@ def check(data: Any) -> dict[str, Any]:
         raise BadInput(
             "mecs.shape", 'the input must be a JSON object like {"cards": ["9", "X", "7"]}'
         )
-    unknown = set(data) - {"cards", "objective"}
+    unknown = set(data) - {"cards", "objective", "deck"}
     if unknown:
         raise BadInput("mecs.shape", f"unknown field {sorted(unknown)[0]!r}")
     cards = data.get("cards")
     if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
         raise BadInput("mecs.shape", '\'cards\' must be a list of card codes such as "7" or "EQ"')
+    deck = data.get("deck", "advanced")
+    if deck not in DECKS:
+        raise BadInput("mecs.deck", f"'deck' must be 'beginners' or 'advanced', not {deck!r}")
     codes = [card_code(c) for c in cards]
     for i, code in enumerate(codes):
         if code in OBJECTIVE_CODES:
@@ -796,6 +800,7 @@ def check(data: Any) -> dict[str, Any]:
                 "mecs.objective_card",
                 f"card {i + 1}: {code} is an objective card, not part of an equation",
             )
+    check_deck_counts(codes, deck)
     verdict = evaluate(codes)
     out: dict[str, Any] = {
         "valid": verdict.valid,
@@ -810,6 +815,27 @@ def check(data: Any) -> dict[str, Any]:
         met = verdict.answer is not None and card.met_by(verdict.answer)
         out["objective"] = {"number": card.number, "text": card.text, "met": met}
     return out
+
+
+def check_deck_counts(codes: Sequence[str], deck: str) -> None:
+    """MECS-11: ``BadInput`` (``mecs.deck_count``) for cards the deck cannot hold: more
+    than ten of a digit or of a blue symbol, twenty ``=``, five of a green card, or any
+    green card in the beginners' deck."""
+    counts = dict(DECKS[deck])
+    for code, count in sorted(Counter(codes).items(), key=lambda item: -item[1]):
+        if code not in FACE:
+            continue  # not a play card at all: the evaluator says which card is wrong
+        if code not in counts:
+            raise BadInput(
+                "mecs.deck_count",
+                f"the beginners' deck has no '{FACE[code]}' card (MECS-11): "
+                "green cards are for the advanced deck",
+            )
+        if count > counts[code]:
+            raise BadInput(
+                "mecs.deck_count",
+                f"the deck has only {counts[code]} '{FACE[code]}' cards, not {count} (MECS-11)",
+            )
 
 
 def _objective_number(value: Any) -> int:
@@ -1128,6 +1154,31 @@ def _complete(
     if len(met) >= s.objectives:
         return _finish(state, f"all {s.objectives} objectives are met"), events
     return replace(state, queue=(*state.queue, DrawFor(winner, "objectives", "objective"))), events
+
+
+def _waiting_equations(state: MecsState, events: tuple[Event, ...]) -> _Outcome:
+    """MECS-9: a new objective is shown; every area already holding a valid equation is
+    checked against it at once, in turn order from the player whose turn is next (the
+    active player's own turn when it has not begun), and the first that meets it is
+    completed. One completion per objective: the others keep their cards."""
+    start = state.active if state.phase == "start" else state.next_seat
+    for k in range(state.seats):
+        seat = (start + k) % state.seats
+        area = state.players[seat].area
+        verdict = evaluate(area)
+        if not area or not verdict.valid or not meets_objective(state, verdict):
+            continue
+        assert state.objective is not None
+        card = objective(state.objective)
+        waiting = Event(
+            "mecs.objective_waiting",
+            f"Player {seat + 1}'s area already shows {verdict.text}, and "
+            f"{verdict.answer_text} is {card.text}: it counts at once (MECS-9).",
+            seat,
+            {"answer": verdict.answer_text, "objective": state.objective},
+        )
+        return _complete(state, seat, seat, verdict, (*events, waiting))
+    return state, events
 
 
 def _finish(state: MecsState, reason: str) -> MecsState:

@@ -73,6 +73,7 @@ _SPACED = frozenset(("+", "-", "X", "DIV", "EQ"))
 
 # A value this large cannot come from a child's equation; stop before it eats the device.
 MAX_BITS = 3400  # about 1,000 decimal digits
+MAX_DIGITS = 1000  # a longer run of digit cards is too big to check (MAX_BITS)
 
 
 def card_coins(cards: Iterable[str]) -> int:
@@ -316,7 +317,10 @@ def _lex(cards: tuple[str, ...]) -> list[_Token] | str:
 
 def _number(run: tuple[str, ...]) -> Fraction | str:
     """MECS-2: no leading zero unless the number is 0 or starts 0.; a decimal point needs
-    digits on both sides; one decimal point per number."""
+    digits on both sides; one decimal point per number. A run too long to be a number
+    (Python reads at most 4,300 digits) is refused as too big to check."""
+    if len(run) > MAX_DIGITS:
+        return f"a number of {len(run)} digits: the number is too big to check"
     if "DOT" not in run:
         if len(run) > 1 and run[0] == "0":
             return f"digits {' '.join(run)}: a number cannot start with 0"

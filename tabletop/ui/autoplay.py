@@ -117,8 +117,11 @@ class Autoplayer:
 
     def play(self, action: Action) -> None:
         state = self.game().state
-        if isinstance(action, ClaimStar) and action.line in state.sheets[0].stars:
-            return  # already claimed when the line was completed
+        if isinstance(action, ClaimStar) and (
+            action.line in state.sheets[0].stars
+            or any(c.line == action.line and c.power for c in state.claims)
+        ):
+            return  # already claimed (and its Star Power chosen) when the offer came
         for name in taps_for(action, state):
             self.tap(name)
 

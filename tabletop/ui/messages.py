@@ -24,6 +24,9 @@ CHILD_MESSAGES: dict[str, str] = {
     "mm.die_used": "You already wrote that die this round.",
     "mm.not_the_die": "Write the number the die shows.",
     "mm.fear_of_fours": "Fear of Fours: no 4s allowed! Use 3 or 5 instead.",
+    "mm.fear_of_fours_shop": (
+        "Fear of Fours: the Coin Shop cannot make a 4. Only a rolled 4 turns into 3 or 5."
+    ),
     "mm.two_operators": "You already wrote two signs this round.",
     "mm.supply_empty": "You have no {op} left. Pick another sign.",
     "mm.not_operator": "Only +, - or x go in the grey boxes.",
@@ -40,6 +43,10 @@ CHILD_MESSAGES: dict[str, str] = {
     "mm.star_unfinished": "Fill the whole line first. Then claim its star.",
     "mm.star_owned": "Someone already has that star.",
     "mm.star_claimed": "You already claimed that star.",
+    "mm.claim_after_writes": (
+        "Stars come after your two numbers and two signs. The device claims them."
+    ),
+    "mm.choose_power": "Your new star is waiting: pick its Star Power first.",
     "mm.power_gone": "That Star Power is already taken. Pick another one.",
     "mm.power_missing": "Win a star first to use that Star Power.",
     "mm.power_value": "That Star Power writes its own number.",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import statistics
+from typing import Any
 
 import pytest
 
@@ -22,6 +23,7 @@ from tabletop.games import GAMES
 from tabletop.games.mathe_meister import (
     ChangeDie,
     ClaimStar,
+    EndRound,
     MatheMeister,
     MatheMeisterSettings,
     MatheMeisterState,
@@ -32,6 +34,7 @@ from tabletop.games.mathe_meister import (
     WriteOperator,
     score_sheet,
 )
+from tests.mm_play import play_round
 
 GAME = MatheMeister()
 
@@ -187,3 +190,27 @@ def test_bench_reports_every_player() -> None:
 def test_bot_operator_writes_come_from_supply_first() -> None:
     state = GAME.apply(GAME.new_game(settings(), 1), Roll((2, 5)))[0]
     assert all(isinstance(w, WriteOperator) and not w.power for w in hint(state, 0).operators)
+
+
+def test_mm13_bot_picks_star_powers_for_the_claimed_stars_and_no_coin_in_black_hole(
+    layout: Any,
+) -> None:
+    """MM-13: after the writes the bot picks a Star Power for each star the device
+    claimed; in Black Hole (lowest score wins) not the coin, worth 10 points unspent."""
+    from tabletop.games.mathe_meister import MatheMeisterSettings
+
+    for modes, first in ((("freestyle",), "coin"), (("black_hole",), "x")):
+        game = MatheMeister()
+        state = game.new_game(MatheMeisterSettings(layout, modes), 1)
+        state, _ = play_round(
+            game, state, (3, 5), [((0, 0), 3), ((0, 2), 5), ((0, 1), "+"), ((0, 5), "x")]
+        )
+        state, _ = play_round(
+            game, state, (2, 2), [((0, 4), 2), ((0, 6), 2), ((1, 0), "x"), ((5, 0), "+")], end=False
+        )
+        actions = after_writes(state, 0)
+        assert actions[0] == ClaimStar(0, "R1", first)
+        assert isinstance(actions[-1], EndRound)
+        for action in actions:
+            state, _ = game.apply(state, action)
+        assert state.sheets[0].stars == frozenset({"R1"})

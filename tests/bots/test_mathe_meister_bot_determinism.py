@@ -53,7 +53,10 @@ def play(modes: tuple[str, ...], rounds: int = ROUNDS) -> list[str]:
     taken: list[str] = []
     for dice in DICE[:rounds]:
         state = GAME.apply(state, Roll(dice))[0]
-        for action in [*hint(state, 0).actions(), *after_writes(state, 0)]:
+        for action in hint(state, 0).actions():
+            state = GAME.apply(state, action)[0]
+            taken.append(repr(action))
+        for action in after_writes(state, 0):  # after the writes: the claims (MM-13)
             state = GAME.apply(state, action)[0]
             taken.append(repr(action))
     return taken
@@ -64,7 +67,9 @@ def state_after(rounds: int) -> MatheMeisterState:
     state = GAME.new_game(MatheMeisterSettings(mathe_meister_layout()), 1)
     for dice in DICE[:rounds]:
         state = GAME.apply(state, Roll(dice))[0]
-        for action in [*hint(state, 0).actions(), *after_writes(state, 0)]:
+        for action in hint(state, 0).actions():
+            state = GAME.apply(state, action)[0]
+        for action in after_writes(state, 0):
             state = GAME.apply(state, action)[0]
     return GAME.apply(state, Roll(DICE[rounds]))[0]
 

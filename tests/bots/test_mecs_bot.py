@@ -12,15 +12,29 @@ import pytest
 from tabletop import cli
 from tabletop.bots.mecs import (
     GAME,
+    LEVEL_NAMES,
+    LEVELS,
+    _scrambled,
     arrangements,
     bench,
     best_move,
     decide,
+    make_plan,
+    match_up,
     play_game,
+    readable,
     side_values,
     templates,
 )
-from tabletop.games.mecs import EndTurn, Hack, MecsSettings, Plant, Refill, Trade
+from tabletop.games.mecs import (
+    EndTurn,
+    Hack,
+    MecsSettings,
+    Plant,
+    Refill,
+    Trade,
+    is_subsequence,
+)
 from tabletop.games.mecs_equation import evaluate
 from tests.games.test_mecs_support import cards, table
 
@@ -123,16 +137,87 @@ def test_bot_beats_random_players() -> None:
 
 
 def test_bench_reports_its_figures() -> None:
-    figures = bench(2)
-    assert figures["game"] == "mecs" and figures["games"] == 2 and figures["players"] == 3
-    bot = figures["bot"]
-    assert 0 <= bot["win_rate"] <= 1 and bot["mean_coins_per_turn"] > 0
-    assert figures["random_legal"]["mean_coins_per_turn"] >= 0
-    assert figures["move_ms_median"] > 0 and figures["moves_timed"] > 0
-    assert sum(figures["endings"].values()) == 2
+    """MECS-12: each level against random legal players and against each other level,
+    with win rate, coins per turn and move time (median, p90)."""
+    figures = bench(1)
+    assert figures["game"] == "mecs" and figures["games"] == 1
+    assert set(figures["vs_random"]) == set(LEVELS)
+    for level in LEVELS:
+        entry = figures["vs_random"][level]
+        assert entry["players"] == 3 and sum(entry["endings"].values()) == 1
+        bot = entry["bot"]
+        assert 0 <= bot["win_rate"] <= 1 and bot["mean_coins_per_turn"] >= 0
+        assert bot["move_ms_median"] > 0 and bot["move_ms_p90"] >= bot["move_ms_median"]
+        assert "move_ms_median" not in entry["random_legal"]
+    assert set(figures["match_ups"]) == {"easy_vs_medium", "easy_vs_hard", "medium_vs_hard"}
+    for name, entry in figures["match_ups"].items():
+        a, b = name.split("_vs_")
+        assert entry["players"] == 2 and {a, b} < set(entry)
+        assert entry[a]["win_rate"] + entry[b]["win_rate"] + entry[a]["shared_first_rate"] == 1
+        assert entry[a]["moves_timed"] > 0 and entry[b]["moves_timed"] > 0
 
 
 def test_bench_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["bench", "--game", "mecs", "--games", "1"]) == 0
     figures = json.loads(capsys.readouterr().out)
-    assert figures["games"] == 1 and "win_rate" in figures["bot"]
+    assert figures["games"] == 1 and "win_rate" in figures["vs_random"]["easy"]["bot"]
+
+
+# -- MECS-12: levels -----------------------------------------------------------------------------
+
+
+def test_mecs12_three_levels_and_an_unknown_level_is_refused() -> None:
+    assert LEVELS == ("easy", "medium", "hard")
+    assert set(LEVEL_NAMES) == set(LEVELS)
+    state = table(["4 7 9 DIV", "1 2 5 6"], ["EQ 3 +", ""])
+    assert decide(state, 0) == decide(state, 0, "hard")  # hard is the bot as it was
+    with pytest.raises(ValueError, match=r"unknown M\.E\.C\.S\. bot level"):
+        decide(state, 0, "standard")
+
+
+def test_mecs12_easy_never_hacks_medium_and_hard_do() -> None:
+    state = table(["3 4", "1 2"], ["", "6 X 9 EQ 5"])
+    for level in ("medium", "hard"):
+        assert isinstance(decide(state, 0, level), Hack)
+    easy = decide(state, 0, "easy")
+    assert isinstance(easy, Plant) and easy.seat == 0
+
+
+def test_mecs12_easy_plants_the_first_valid_equation_not_the_most_coins() -> None:
+    """Area ``2 x 3 =``: the 6 completes it (the first found: one card before two); the
+    medium bot finds ``2 1 = 3 x 7``, one coin more."""
+    state = table(["7 1 6 +", "7 8"], ["2 X 3 EQ", ""])
+    assert decide(state, 0, "easy") == Plant(0, cards("2 X 3 EQ 6"))
+    medium = decide(state, 0, "medium")
+    assert isinstance(medium, Plant) and evaluate(medium.area).valid
+    assert evaluate(medium.area).coins == 6
+
+
+def test_mecs12_easy_and_medium_keep_the_area_readable_hard_scrambles() -> None:
+    """Without a win: the easy and medium bots plant in the order their planned
+    equation reads; the hard bot puts symbols first so nobody can hack it."""
+    state = table(["9 X 1 8 8", "2 2"], ["", ""])
+    plan = make_plan(state, 0, Counter(state.players[0].hand))
+    assert plan is not None
+    for level in ("easy", "medium"):
+        action = decide(state, 0, level)
+        assert isinstance(action, Plant)
+        assert action.area == readable((), plan.plant, plan.template.cards)
+        assert is_subsequence(action.area, plan.template.cards)
+    hard = decide(state, 0, "hard")
+    assert isinstance(hard, Plant) and hard.area == _scrambled(plan.plant)
+
+
+def test_mecs12_readable_orders_by_the_planned_equation() -> None:
+    equation = cards("9 X 7 EQ 6 3")
+    assert readable(cards("EQ 9"), cards("X"), equation) == cards("9 X EQ")
+    assert readable(cards("3 +"), cards("9"), equation) == cards("9 3 +")
+    assert readable(cards("+ 1"), cards("2"), ()) == cards("+ 1 2")
+
+
+def test_mecs12_easy_loses_to_medium_and_hard_beats_medium_in_seeded_games() -> None:
+    """A few seeded games (the bots are deterministic); the bench measures the rates."""
+    easy_medium = match_up("easy", "medium", 4)
+    assert easy_medium["easy"]["win_rate"] < easy_medium["medium"]["win_rate"]
+    medium_hard = match_up("medium", "hard", 4)
+    assert medium_hard["hard"]["win_rate"] > medium_hard["medium"]["win_rate"]

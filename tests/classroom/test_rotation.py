@@ -66,6 +66,8 @@ def test_plan_station_options_are_the_setup_screens_own() -> None:
     s = Station("mecs", options={"deck": "beginners"})
     assert s.option_names == ["Deck: Beginners"]
     assert Station("math-arena", options={"level": "hard"}).option_names == ["Bots: Hard bots"]
+    medium = Station("mecs", options={"level": "medium"})  # MECS-12
+    assert medium.option_names == ["Bots: Medium bots"]
     assert Station.from_json(s.to_json()) == s
     with pytest.raises(BadInput, match=r"M\.E\.C\.S\. has no option 'edition': choose from deck"):
         Station("mecs", options={"edition": "MWM25"})

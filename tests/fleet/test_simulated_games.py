@@ -61,6 +61,11 @@ def test_the_station_options_set_the_game_up() -> None:
     assert play_bots(Station("math-arena", "cards"), 2).bots == ("easy",) * 3
 
 
+def test_mecs12_station_plays_its_bots_at_the_planned_level() -> None:
+    assert play_bots(Station("mecs", "normal", {"level": "medium"}), 2).bots == ("medium",) * 2
+    assert play_bots(Station("mecs", "normal"), 2).bots == ("easy",) * 2  # as the setup starts
+
+
 def test_math_attack_against_the_device_has_the_device_bot_at_the_planned_level() -> None:
     played = play_bots(Station("math-attack", "bot", {"level": "medium"}), 3)
     assert played.bots == ("easy", "medium")

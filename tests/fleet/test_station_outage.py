@@ -170,7 +170,7 @@ def test_simulated_station_follows_the_clock_and_says_so(
             lambda: [r for r in teacher.results if r["match"]["game"] == "mecs"]
         )  # it plays, and its games arrive
         assert [s["name"] for s in planned[0]["seats"]] == ["Blue A", "Blue B"]
-        assert {s["bot"] for s in planned[0]["seats"]} == {"mecs"}
+        assert {s["bot"] for s in planned[0]["seats"]} == {"easy"}  # the level (MECS-12)
         paused = clock.pause(time.time())
         teacher.clock(5, [paused, paused, paused])
         status = wait_for(

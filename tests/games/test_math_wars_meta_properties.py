@@ -9,11 +9,12 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tabletop.bots.math_wars_meta import VirtualPlayer
-from tabletop.engine import Match, RngDealer
+from tabletop.engine import IllegalMove, Match, RngDealer
 from tabletop.engine.codec import digest
 from tabletop.engine.protocol import Event
 from tabletop.games import GAMES
@@ -23,6 +24,7 @@ from tabletop.games.math_wars_meta import (
     Splash,
     cards_conserved,
     check,
+    splash_leader,
 )
 
 GAME = GAMES["math-wars-meta"]
@@ -145,6 +147,10 @@ def play(
             award = (
                 rnd.choice([None, rnd.randrange(sides)]) if match.settings.mode != "solo" else None
             )
+            if award is not None and award != splash_leader(match.state):
+                with pytest.raises(IllegalMove):  # MWM-10: only the hand's winner
+                    match.apply(Splash(award))
+                award = splash_leader(match.state)
             events = match.apply(Splash(award))
         else:
             pending = match.pending

@@ -26,6 +26,7 @@ from tabletop.games.math_wars_meta import (
     hand_result,
     parse_code,
     parse_crate,
+    splash_leader,
     team_format,
 )
 from tests.games.test_math_wars_meta_play import GAME, Table, card, duos, pvp
@@ -296,6 +297,7 @@ def test_mwm6_splash_penalty_victory_card_and_reset() -> None:
     """MWM-6: the moderator's penalty VICTORY! card restarts the round and can win."""
     t = Table(pvp(), 2)
     t.hand({0: (20, "+1"), 1: (1, "+1")})
+    t.reveal({0: (2, "+2"), 1: (25, "+2")})  # seat 2 is winning the second hand (MWM-10)
     t.act(Splash(award_to=1))
     assert t.state.victories == (0, 1) and t.state.round == 2
     assert t.state.rounds[-1].how == "splash" and t.state.rounds[-1].hands == 1
@@ -303,8 +305,52 @@ def test_mwm6_splash_penalty_victory_card_and_reset() -> None:
     t.act(Splash())
     assert t.state.victories == (0, 1) and t.state.round == 3
     for _ in range(3):
+        t.reveal({0: (2, "+1"), 1: (25, "+1")})
         t.act(Splash(award_to=1))
     assert t.state.finished and GAME.result(t.state) is not None
+
+
+def test_mwm10_splash_penalty_card_only_to_the_side_winning_the_hand() -> None:
+    """MWM-10: the penalty VICTORY! card goes only to the side with the highest result
+    revealed in the hand; the engine refuses the others, with the reason."""
+    t = Table(pvp(), 3)
+    t.reveal({0: (5, "+1"), 1: (20, "x2"), 2: (9, "+1")})
+    assert splash_leader(t.state) == 1
+    for side in (0, 2):
+        with pytest.raises(IllegalMove) as err:
+            t.act(Splash(award_to=side))
+        assert err.value.code == "mwm.splash_not_winner"
+        assert "MWM-10" in str(err.value) and "Seat 2 was winning" in str(err.value)
+    t.act(Splash(award_to=1))
+    assert t.state.victories == (0, 1, 0)
+
+
+def test_mwm10_splash_before_any_reveal_gives_nobody_a_card() -> None:
+    t = Table(pvp(), 2)
+    assert splash_leader(t.state) is None
+    with pytest.raises(IllegalMove) as err:
+        t.act(Splash(award_to=0))
+    assert err.value.code == "mwm.splash_not_winner" and "nobody was winning" in str(err.value)
+    t.act(Splash())  # a splash without a card is always possible
+    assert t.state.victories == (0, 0) and t.state.round == 2
+
+
+def test_mwm10_splash_with_the_highest_results_tied_gives_nobody_a_card() -> None:
+    t = Table(pvp(), 2)
+    t.reveal({0: (6, "+1"), 1: (5, "+2")})
+    assert splash_leader(t.state) is None
+    with pytest.raises(IllegalMove):
+        t.act(Splash(award_to=1))
+
+
+def test_mwm10_splash_in_team_play_goes_to_the_team_with_the_highest_sum() -> None:
+    t = Table(duos(2), 4)
+    t.reveal({0: (10, "+1"), 1: (10, "+1"), 2: (3, "+1"), 3: (25, "+1")})
+    leader = splash_leader(t.state)
+    assert leader == t.state.settings.side_of(2)  # 4 + 26 = 30 beats 11 + 11 = 22
+    with pytest.raises(IllegalMove):
+        t.act(Splash(award_to=t.state.settings.side_of(0)))
+    t.act(Splash(award_to=leader))
 
 
 def test_mwm6_splash_refusals() -> None:

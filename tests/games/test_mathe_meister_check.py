@@ -11,10 +11,13 @@ from typing import Any
 
 import pytest
 
+from tabletop.assets import mathe_meister_layout
+from tabletop.engine import BadInput
+from tabletop.games.mathe_meister import check
 from tests.games.check_cli import run_main
-from tests.mm_play import BLANK, grid_with
+from tests.mm_play import BLANK, ROW_PAD, grid_with
 
-ROW1 = ["3+5+2x2", *BLANK[1:]]  # MM-12: row 1 = 20
+ROW1 = grid_with(ROW_PAD, ["3+5+2x2", *BLANK[1:]])  # MM-12: row 1 = 20 (MM-15 padding)
 FULL = [
     "2+3+4x1",
     "+*+o-ox",
@@ -130,8 +133,10 @@ def test_check_partial_sheet_nulls_and_zeros(
 def test_check_dots_mean_as_printed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """'.' in a prefilled cell is the printed operator; '.' in a coin cell an unspent coin;
     writing the printed operator or 'o' explicitly is the same sheet."""
-    dotted = ["3+5.2x2", *BLANK[1:]]
-    explicit = grid_with({(1, 1): "o", (3, 3): "o", (3, 0): "-"}, ["3+5+2X2", *BLANK[1:]])
+    dotted = grid_with(ROW_PAD, ["3+5.2x2", *BLANK[1:]])
+    explicit = grid_with(
+        {(1, 1): "o", (3, 3): "o", (3, 0): "-", **ROW_PAD}, ["3+5+2X2", *BLANK[1:]]
+    )
     outs = []
     for grid in (dotted, explicit):
         status, out, _ = run_main(
@@ -145,7 +150,8 @@ def test_check_dots_mean_as_printed(tmp_path: Path, capsys: pytest.CaptureFixtur
 
 def test_check_spent_coins_and_options(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     grid = grid_with(
-        {(1, 1): "*", (5, 5): "*"}, ["1x1-6-1" if i == 2 else r for i, r in enumerate(BLANK)]
+        {(1, 1): "*", (5, 5): "*", **ROW_PAD},
+        ["1x1-6-1" if i == 2 else r for i, r in enumerate(BLANK)],
     )
     data = {"grid": grid, "negative_sums": "signed", "modes": ["Small to Big"]}
     status, out, _ = run_main(["check", "mathe-meister", check_file(tmp_path, data)], capsys)
@@ -328,7 +334,7 @@ def test_check_uses_the_sheet_file(tmp_path: Path) -> None:
     toml.write_text(
         text.replace('rows = ["+", "-", "x", "+"]', 'rows = ["x", "-", "x", "+"]'), encoding="utf-8"
     )
-    grid = ["3+5.2x2", *BLANK[1:]]
+    grid = grid_with(ROW_PAD, ["3+5.2x2", *BLANK[1:]])
     done = subprocess.run(
         [sys.executable, "-m", "tabletop", "check", "mathe-meister", "-"],
         input=json.dumps({"grid": grid}),
@@ -352,3 +358,69 @@ def test_check_uses_the_sheet_file(tmp_path: Path) -> None:
     )
     assert done.returncode == 2
     assert "r0c3" in done.stderr and done.stderr.count("\n") == 1
+
+
+# -- MM-15: impossible sheets -----------------------------------------------------------------
+
+LAYOUT = mathe_meister_layout()
+
+OPERANDS = [(r, c) for r in range(0, 7, 2) for c in range(0, 7, 2)]
+FREE_OPERATORS = [
+    (r, c)
+    for r in range(7)
+    for c in range(7)
+    if (r % 2 == 0) != (c % 2 == 0)
+    and (r, c) not in {(0, 3), (2, 3), (4, 3), (6, 3)}
+    and (r, c) not in {(3, 0), (3, 2), (3, 4), (3, 6)}
+]
+
+
+def sheet_of(operands: int, operators: int) -> list[str]:
+    """A sheet with the first ``operands`` operand cells written (1) and the first
+    ``operators`` free operator cells written (+ - x in turn)."""
+    cells: dict[tuple[int, int], str] = {c: "1" for c in OPERANDS[:operands]}
+    cells.update({c: "+-x"[i % 3] for i, c in enumerate(FREE_OPERATORS[:operators])})
+    return grid_with(cells)
+
+
+@pytest.mark.parametrize(
+    ("operands", "operators"), [(15, 16), (16, 0), (3, 3), (4, 2), (2, 4), (16, 14)]
+)
+def test_mm15_check_refuses_sheets_no_game_can_make(
+    operands: int, operators: int, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """The issue's sheets (15 operands and 16 free operators; 16 and none) and others:
+    every round writes two operands and two operators, so the numbers are equal and
+    even. Exit 2, one line naming the rule."""
+    data = {"grid": sheet_of(operands, operators), "operator_supply": 6}
+    status, out, err = run_main(["check", "mathe-meister", check_file(tmp_path, data)], capsys)
+    assert status == 2 and out == ""
+    assert err.count("\n") == 1 and "MM-15" in err
+    assert f"{operands} operands and {operators} free operators" in err
+
+
+@pytest.mark.parametrize(("operands", "operators"), [(0, 0), (2, 2), (8, 8), (16, 16)])
+def test_mm15_check_scores_sheets_a_game_can_make(operands: int, operators: int) -> None:
+    assert "total" in check({"grid": sheet_of(operands, operators)}, LAYOUT)
+
+
+def test_mm15_short_supply_allows_fewer_operators_only_when_it_ran_out() -> None:
+    """MM-7 with operator_supply 2: six operators in all, so a full sheet shows 16
+    operands and 6 free operators; with 5 of them one is still in the supply."""
+    full = {c: "1" for c in OPERANDS}
+    ops = dict(zip(FREE_OPERATORS, "++--xx"))
+    assert "total" in check({"grid": grid_with({**full, **ops}), "operator_supply": 2}, LAYOUT)
+    five = dict(list(ops.items())[:5])
+    with pytest.raises(BadInput) as err:
+        check({"grid": grid_with({**full, **five}), "operator_supply": 2}, LAYOUT)
+    assert err.value.code == "mm.impossible_sheet"
+
+
+def test_mm15_a_used_star_power_must_show_on_the_sheet() -> None:
+    """A 6 Star Power used (MM-6) but no 6 written: swaps move values, never remove one."""
+    powers = {"circled": ["6"], "used": ["6"]}
+    assert "total" in check({"grid": FULL, "stars": ["R2"], "star_powers": powers}, LAYOUT)
+    no_six = [row.replace("6", "5") for row in FULL]
+    with pytest.raises(BadInput) as err:
+        check({"grid": no_six, "stars": ["R2"], "star_powers": powers}, LAYOUT)
+    assert err.value.code == "mm.impossible_sheet" and "MM-15" in str(err.value)

@@ -23,8 +23,11 @@ from tabletop.games.mathe_meister import (
 )
 from tests.mm_play import (
     BLANK,
+    COLUMN_PAD,
+    ROW_PAD,
     column_cells,
     fill_plan,
+    grid_with,
     line_targets,
     reach,
     sheet_to_check,
@@ -52,11 +55,15 @@ def test_mm12_row1_golden_through_the_engine(
     assert state.sheets[0].grid[0] == "3+5+2x2"
     card = score_sheet(state.sheets[0], settings())
     assert card.row_even_sums == 20 and card.row_odd_sums == 0
-    assert card.total == 20 + 90  # nine unspent coins
+    # nine unspent coins; MM-13: the device claimed R1's Bonus Star (5 points) and the
+    # coin Star Power was circled for it (10 while unspent)
+    assert [e.code for e in events].count("mm.star_claimed_auto") == 1
+    assert card.total == 20 + 90 + 5 + 10
 
 
 def test_mm12_row1_golden_through_check(layout: Layout) -> None:
-    out = check({"modes": ["freestyle"], "grid": ["3+5+2x2", *BLANK[1:]]}, layout)
+    grid = grid_with(ROW_PAD, ["3+5+2x2", *BLANK[1:]])  # two more operators (MM-15)
+    out = check({"modes": ["freestyle"], "grid": grid}, layout)
     assert out["rows"] == [20, None, None, None]
     assert out["columns"] == [None, None, None, None]
     assert out["breakdown"] == {
@@ -83,13 +90,13 @@ def test_mm12_column1_golden_through_the_engine(
     assert [state.sheets[0].grid[r][0] for r in range(7)] == list("1x6-3+4")
     card = score_sheet(state.sheets[0], settings())
     assert card.column_odd_sums == 7 and card.column_even_sums == 0
-    assert card.total == 7 + 90
+    assert card.total == 7 + 90 + 5 + 10  # C1's Bonus Star and its coin Star Power (MM-13)
 
 
 def test_mm12_column1_golden_through_check(layout: Layout) -> None:
     # '.' in the prefilled cell (3, 0) means "as printed" (-); '.' coins are unspent.
     grid = ["1......", "x......", "6......", ".......", "3......", "+......", "4......"]
-    out = check({"grid": grid}, layout)
+    out = check({"grid": grid_with(COLUMN_PAD, grid)}, layout)  # two more operators (MM-15)
     assert out["columns"] == [7, None, None, None]
     assert out["rows"] == [None, None, None, None]
     assert out["breakdown"]["column_odd_sums"] == 7
@@ -194,7 +201,10 @@ def golden_played() -> Any:
     from tabletop.games.mathe_meister import MatheMeisterSettings
 
     layout = mathe_meister_layout()
-    return _play_golden(MatheMeister(), lambda: MatheMeisterSettings(layout), layout)
+    # the golden sheet claims only R2 and C2, by hand, as a paper sheet may (MM-5); the
+    # device would claim every free star of a completed line itself (MM-13)
+    paper = MatheMeisterSettings(layout, star_claims="paper")
+    return _play_golden(MatheMeister(), lambda: paper, layout)
 
 
 def test_golden_game_is_played_as_scripted(golden_played: Any) -> None:

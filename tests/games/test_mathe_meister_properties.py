@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 import random
 from collections import Counter
+from dataclasses import replace
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
@@ -17,6 +18,7 @@ from tabletop.engine import IllegalMove, ImpossibleOutcome, Match, RngDealer
 from tabletop.engine.codec import digest
 from tabletop.games import GAMES
 from tabletop.games.mathe_meister import (
+    LINES,
     ChangeDie,
     ClaimStar,
     EndRound,
@@ -97,7 +99,10 @@ def game_setups(draw: st.DrawFn) -> tuple[int, MatheMeisterSettings]:
     else:
         modes = (draw(st.sampled_from(MULTI_MODES)),)
     negative_sums = draw(st.sampled_from(["absolute", "signed"]))
-    return seats, MatheMeisterSettings(LAYOUT, modes, negative_sums=negative_sums)
+    claims = draw(st.sampled_from(["automatic", "paper"]))  # MM-13 and MM-5
+    return seats, MatheMeisterSettings(
+        LAYOUT, modes, negative_sums=negative_sums, star_claims=claims
+    )
 
 
 def choose(rnd: random.Random, actions: list[Any]) -> Any:
@@ -287,3 +292,27 @@ def test_property_legal_actions_agree_with_apply(
 
     play(match, rnd, RngDealer(seed), sample)
     assert match.result() is not None
+
+
+@PROFILE
+@given(setup=game_setups(), seed=SEEDS)
+def test_property_mm13_automatic_claims_leave_no_free_star_of_a_completed_line(
+    setup: tuple[int, MatheMeisterSettings], seed: int
+) -> None:
+    """MM-13: with automatic claims, when a round ends every completed line's Bonus Star
+    is owned by somebody; no star is claimed before its owner's writes are done."""
+    seats, s = setup
+    if not s.automatic_claims:
+        s = replace(s, star_claims="automatic")
+    match = Match(GAME, s, seats, seed=seed)
+    rnd = random.Random(seed)
+
+    def no_early_claims(m: Match[Any, Any, Any], seat: int, actions: list[Any]) -> None:
+        for claim in m.state.claims:
+            assert m.state.turns[claim.seat].operands == 2  # claimed after the writes
+
+    play(match, rnd, RngDealer(seed), no_early_claims)
+    state = match.state
+    assert state.finished and not state.claims
+    for line in LINES:  # every line is complete at the end: each star has its owner
+        assert state.owner(line) is not None, line

@@ -31,14 +31,17 @@ from tabletop.games.mathe_meister import (
     score_sheet,
 )
 from tests.mm_play import (
+    ROW_PAD,
     apply_all,
     column_cells,
     fill_plan,
     grid_moves,
+    grid_with,
     line_targets,
     play_round,
     reach,
     row_cells,
+    to_action,
 )
 
 OPERAND_CELLS = [(r, c) for r in range(0, 7, 2) for c in range(0, 7, 2)]
@@ -64,6 +67,20 @@ FULL = [
     "+o-oxo-",
     "4+1+3x2",
 ]
+
+
+@pytest.fixture
+def settings(layout: Layout) -> Any:
+    """As the shared factory, but claims by hand as on paper sheets (MM-5,
+    ``star_claims="paper"``): these tests script each claim, or leave a star unclaimed,
+    to pin MM-1..MM-12. The device's automatic claims (MM-13) have their own tests below,
+    with ``star_claims="automatic"`` (the default)."""
+
+    def make(*modes: str, **options: Any) -> MatheMeisterSettings:
+        options.setdefault("star_claims", "paper")
+        return MatheMeisterSettings(layout, tuple(modes) or ("freestyle",), **options)
+
+    return make
 
 
 def events_of(events: list[Any], code: str) -> list[Any]:
@@ -243,8 +260,9 @@ def test_mm2_a_changed_layout_changes_the_sheet(game: MatheMeister, layout: Layo
     [done] = events_of(events, "mm.line_complete")
     assert done.data["total"] == 32  # ((3 + 5) x 2) x 2 with the changed middle operator
     row = "3+5.2x2"
-    assert check({"grid": [row] + ["......."] * 6}, other)["rows"][0] == 32
-    assert check({"grid": [row] + ["......."] * 6}, layout)["rows"][0] == 20
+    grid = grid_with(ROW_PAD, [row] + ["......."] * 6)  # two more operators (MM-15)
+    assert check({"grid": grid}, other)["rows"][0] == 32
+    assert check({"grid": grid}, layout)["rows"][0] == 20
 
 
 def test_mm2_sheet_file_overrides_the_layout(
@@ -1168,18 +1186,53 @@ def test_mm10_fear_of_fours(game: MatheMeister, settings: Any) -> None:
     } == {4}
 
 
-def test_mm10_fear_of_fours_a_changed_die_cannot_write_four(
+def test_mm14_fear_of_fours_the_shop_cannot_change_a_die_to_four(
     game: MatheMeister, settings: Any
 ) -> None:
+    """MM-14 (was test_mm10_fear_of_fours_a_changed_die_cannot_write_four, which let a
+    shop-made 4 be written as a free 3 or 5: +2 for 1 coin): the change is refused, with
+    the reason, and not offered."""
     s = settings("fear_of_fours")
-    state, _ = apply_all(game, game.new_game(s, 1), [Roll((3, 2)), ChangeDie(0, 0, 1)])
-    assert state.turns[0].dice == (4, 2)
+    state, _ = apply_all(game, game.new_game(s, 1), [Roll((3, 2))])
+    with pytest.raises(IllegalMove) as err:
+        game.apply(state, ChangeDie(0, 0, 1))
+    assert err.value.code == "mm.fear_of_fours_shop" and "MM-14" in str(err.value)
+    with pytest.raises(IllegalMove):
+        game.apply(state, ChangeDie(0, 1, 2))  # 2 + 2 = 4 as well
+    changes = {(a.die, a.delta) for a in game.legal_actions(state, 0) if isinstance(a, ChangeDie)}
+    assert (0, 1) not in changes and (1, 2) not in changes
+    assert (0, 2) in changes and (1, 1) in changes  # 5 and 3 are fine
+
+
+def test_mm14_fear_of_fours_a_shop_changed_die_is_written_as_changed(
+    game: MatheMeister, settings: Any
+) -> None:
+    """A rolled 4 changed by the shop is no longer a 4: it is written as it now shows."""
+    s = settings("fear_of_fours")
+    state, _ = apply_all(game, game.new_game(s, 1), [Roll((4, 2)), ChangeDie(0, 0, 1)])
+    assert state.turns[0].dice == (5, 2)
     values = {
         a.value for a in game.legal_actions(state, 0) if isinstance(a, WriteOperand) and a.die == 0
     }
-    assert 4 not in values and values
+    assert values == {5}
     with pytest.raises(IllegalMove):
-        game.apply(state, WriteOperand(0, (0, 0), 4, 0))
+        game.apply(state, WriteOperand(0, (0, 0), 3, 0))
+
+
+def test_mm14_fear_of_fours_only_a_rolled_four_is_a_free_three_or_five(
+    game: MatheMeister, settings: Any
+) -> None:
+    s = settings("fear_of_fours")
+    state, _ = apply_all(game, game.new_game(s, 1), [Roll((4, 2))])
+    values = {
+        (a.die, a.value)
+        for a in game.legal_actions(state, 0)
+        if isinstance(a, WriteOperand) and a.power is None
+    }
+    assert values == {(0, 3), (0, 5), (1, 2)}
+    plain = settings()  # without Fear of Fours the shop may make a 4
+    state, _ = apply_all(game, game.new_game(plain, 1), [Roll((3, 2)), ChangeDie(0, 0, 1)])
+    assert state.turns[0].dice == (4, 2)
 
 
 def test_mm10_black_hole_scores_like_freestyle(
@@ -1401,3 +1454,136 @@ def test_mm11_multiplayer_result_from_the_engine(game: MatheMeister, settings: A
     assert result.places == (2, 1)
     counts = Counter(a for s in state.sheets for a in s.powers)
     assert counts["circled"] == 1
+
+
+# -- MM-13 round order: the device claims after the writes ------------------------------------
+
+
+def auto(settings: Any, *modes: str) -> MatheMeisterSettings:
+    return settings(*modes, star_claims="automatic")  # type: ignore[no-any-return]
+
+
+def round2_written(
+    game: MatheMeister, s: MatheMeisterSettings, stop: int = 4
+) -> tuple[MatheMeisterState, list[Any]]:
+    """Solo: round 1 writes R1's first half; round 2's first ``stop`` writes (of four)
+    complete it with its second operand, before the round's operators."""
+    state = game.new_game(s, 1)
+    state, _ = play_round(game, state, (3, 5), R1_ROUND1)
+    state, _ = game.apply(state, Roll((2, 2)))
+    actions = [to_action(0, m, i if i < 2 else 0) for i, m in enumerate(R1_ROUND2[:stop])]
+    return apply_all(game, state, actions)
+
+
+def test_mm13_star_is_claimed_after_the_rounds_writes_not_before(
+    game: MatheMeister, settings: Any
+) -> None:
+    """R1 is complete after round 2's second operand, but the round's two operators are
+    not written yet: no claim, and a claim by hand is refused with the reason."""
+    state, events = round2_written(game, auto(settings), stop=2)
+    assert state.sheets[0].line_complete("R1")
+    assert "mm.star_claimed_auto" not in [e.code for e in events] and not state.claims
+    assert not [a for a in game.legal_actions(state, 0) if isinstance(a, ClaimStar)]
+    with pytest.raises(IllegalMove) as err:
+        game.apply(state, ClaimStar(0, "R1", "coin"))
+    assert codes(err) == "mm.claim_after_writes" and "MM-13" in str(err.value)
+    state, events = apply_all(game, state, [to_action(0, m, 0) for m in R1_ROUND2[2:]])
+    (claimed,) = events_of(events, "mm.star_claimed_auto")
+    assert claimed.data == {"line": "R1", "points": 5} and "MM-13" in claimed.text
+    assert [(c.line, c.power) for c in state.claims] == [("R1", "")]
+
+
+def test_mm13_the_player_chooses_the_star_power_before_ending_the_round(
+    game: MatheMeister, settings: Any
+) -> None:
+    state, _ = round2_written(game, auto(settings))
+    legal = game.legal_actions(state, 0)
+    assert legal and all(isinstance(a, ClaimStar) and a.line == "R1" for a in legal)
+    assert {a.power for a in legal} == {"coin", "+", "-", "x", "1", "2", "5", "6"}
+    for early in (EndRound(0),):
+        with pytest.raises(IllegalMove) as err:
+            game.apply(state, early)
+        assert codes(err) == "mm.choose_power" and "Row 1" in str(err.value)
+    state, events = game.apply(state, ClaimStar(0, "R1", "6"))
+    assert events_of(list(events), "mm.power_chosen")
+    with pytest.raises(IllegalMove) as err:
+        game.apply(state, ClaimStar(0, "R1", "5"))
+    assert codes(err) == "mm.star_claimed"
+    assert EndRound(0) in game.legal_actions(state, 0)
+
+
+def test_mm13_a_star_power_circled_this_round_is_used_from_the_next_round_on(
+    game: MatheMeister, settings: Any
+) -> None:
+    """Step 4 comes after the writes, so the circled power cannot serve this round: the
+    star and its power are settled when the round ends."""
+    s = auto(settings)
+    state, _ = round2_written(game, s)
+    state, _ = game.apply(state, ClaimStar(0, "R1", "coin"))
+    sheet = state.sheets[0]
+    assert sheet.powers_ready(s.layout, "coin") == 0 and "R1" not in sheet.stars
+    assert sheet.coins(s.layout) == 9  # the coin Star Power is not a coin yet
+    state, events = game.apply(state, EndRound(0))
+    assert [e.code for e in events][:1] == ["mm.star_won"] and state.round == 3
+    sheet = state.sheets[0]
+    assert "R1" in sheet.stars and sheet.powers_ready(s.layout, "coin") == 1
+    assert sheet.coins(s.layout) == 10
+
+
+def test_mm13_black_hole_cannot_refuse_a_star(game: MatheMeister, settings: Any) -> None:
+    """The issue's case: in Black Hole (lowest score wins) a star only adds points, but
+    the device claims it anyway; the round cannot end around it."""
+    s = auto(settings, "black_hole")
+    state, events = round2_written(game, s)
+    assert events_of(events, "mm.star_claimed_auto")
+    with pytest.raises(IllegalMove) as err:
+        game.apply(state, EndRound(0))
+    assert codes(err) == "mm.choose_power"
+    assert not [a for a in game.legal_actions(state, 0) if isinstance(a, EndRound)]
+    state, _ = apply_all(game, state, [ClaimStar(0, "R1", "x"), EndRound(0)])
+    assert state.sheets[0].stars == frozenset({"R1"})
+    assert score_sheet(state.sheets[0], s).stars == 5
+
+
+def test_mm13_multiplayer_claims_go_by_who_finished_the_writes_first(
+    game: MatheMeister, settings: Any
+) -> None:
+    """Both seats complete R1 in round 2, whose first player is seat 2 (MM-5's seat
+    order would give seat 2 the star): seat 1 finished its writes first and owns it."""
+    s = auto(settings)
+    for first, second in ((0, 1), (1, 0)):
+        state = game.new_game(s, 2)
+        state, _ = play_round(game, state, (3, 5), {0: R1_ROUND1, 1: R1_ROUND1})
+        state, _ = game.apply(state, Roll((2, 2)))
+        assert state.first_player == 1
+        for seat in (first, second):
+            moves = [to_action(seat, m, i if i < 2 else 0) for i, m in enumerate(R1_ROUND2)]
+            state, _ = apply_all(game, state, moves)
+        assert [c.seat for c in state.claims] == [first, second]
+        state, _ = apply_all(
+            game,
+            state,
+            [ClaimStar(second, "R1", "coin"), ClaimStar(first, "R1", "+")],
+        )
+        state, events = apply_all(game, state, [EndRound(0), EndRound(1)])
+        assert state.owner("R1") == first
+        (lost,) = events_of(events, "mm.star_lost")
+        assert lost.seat == second
+
+
+def test_mm13_paper_sheets_keep_mm5_claims_by_hand(game: MatheMeister, settings: Any) -> None:
+    """``star_claims="paper"``: a claim by hand at once (MM-5), optional; the table's bot
+    sheets and ``tabletop check`` follow it (a missed star may be claimed later)."""
+    s = settings(star_claims="paper")
+    state, _ = round2_written(game, s, stop=2)
+    assert ClaimStar(0, "R1", "coin") in game.legal_actions(state, 0)
+    state, events = round2_written(game, s)
+    assert not events_of(events, "mm.star_claimed_auto")
+    state, _ = game.apply(state, EndRound(0))  # a paper player may miss it
+    assert state.owner("R1") is None
+
+
+def test_mm13_star_claims_option_is_checked(layout: Layout) -> None:
+    with pytest.raises(BadInput) as err:
+        MatheMeisterSettings(layout, star_claims="sometimes")  # type: ignore[arg-type]
+    assert err.value.code == "mm.option"

@@ -168,3 +168,78 @@ def test_check_as_a_real_process() -> None:
         check=False,
     )
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and bad.stdout == ""
+
+
+# -- MECS-11: card lists the deck cannot hold ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"cards": ["1"] * 13 + ["EQ", "1"]}, "the deck has only 10 '1' cards, not 14 (MECS-11)"),
+        (
+            {"cards": [c for i in range(12) for c in (str(i % 9 + 1), "+")] + ["1", "EQ", "1"]},
+            "only 10 '+' cards, not 12",
+        ),
+        ({"cards": ["2", *(c for i in range(21) for c in ("EQ", str(i % 9)))]}, "not 21"),
+        ({"cards": ["SQ"] * 6 + ["1", "EQ", "1"]}, "only 5 '²' cards, not 6"),
+        (
+            {"cards": ["SQRT", "4", "EQ", "2"], "deck": "beginners"},
+            "the beginners' deck has no '√' card (MECS-11)",
+        ),
+        ({"cards": ["1"], "deck": "huge"}, "'deck' must be 'beginners' or 'advanced'"),
+    ],
+)
+def test_mecs11_check_refuses_cards_the_deck_cannot_hold(
+    data: Any,
+    message: str,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    status, out, err = run(json.dumps(data), capsys, monkeypatch)
+    assert status == 2 and out == ""
+    assert err.count("\n") == 1 and message in err
+
+
+def test_mecs11_full_counts_are_accepted_and_the_beginners_deck_by_name(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ten = answer({"cards": ["1"] * 10 + ["EQ", "2", "X", "3"]}, capsys, monkeypatch)
+    assert ten["valid"] is False  # an answer, not a refusal: ten 1s fit in the deck
+    basic = answer(
+        {"cards": ["9", "X", "7", "EQ", "6", "3"], "deck": "beginners"}, capsys, monkeypatch
+    )
+    assert basic["valid"] is True and basic["coins"] == 6
+
+
+def test_mecs11_4301_digit_cards_exit_2_with_one_line(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 25: 4,301 digit cards made a traceback (Python's limit on reading long
+    numbers); the deck holds ten of each digit, so the check refuses the list."""
+    status, out, err = run(json.dumps({"cards": ["1"] * 4301 + ["EQ", "1"]}), capsys, monkeypatch)
+    assert status == 2 and out == ""
+    assert err.count("\n") == 1 and "MECS-11" in err and "Traceback" not in err
+
+
+def test_mecs11_evaluator_refuses_a_number_too_long_to_read() -> None:
+    """Below the check (the camera, a hack search): a run of digits longer than any
+    deck holds is 'too big to check', never a ValueError from Python's int limit."""
+    from tabletop.games.mecs_equation import evaluate
+
+    verdict = evaluate(["1"] * 4301 + ["EQ", "1"])
+    assert not verdict.valid and "too big to check" in (verdict.reason or "")
+
+
+def test_mecs10_check_reads_root_two_squared_as_two(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """MECS-10: the square binds before the root: √2² = 2, √(1 + 1)² = 2."""
+    plain = answer({"cards": ["SQRT", "2", "SQ", "EQ", "2"]}, capsys, monkeypatch)
+    assert plain == {"valid": True, "answer": "2", "coins": 9, "equation": "√2² = 2"}
+    group = answer(
+        {"cards": ["SQRT", "LP", "1", "+", "1", "RP", "SQ", "EQ", "2"]}, capsys, monkeypatch
+    )
+    assert group["valid"] is True and group["answer"] == "2"
+    four = answer({"cards": ["SQRT", "2", "SQ", "EQ", "4"]}, capsys, monkeypatch)
+    assert four["valid"] is False

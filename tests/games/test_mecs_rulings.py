@@ -520,3 +520,71 @@ def test_mecs7_zero_is_a_multiple_of_nothing() -> None:
 def test_mecs7_objective_numbers_out_of_range() -> None:
     with pytest.raises(BadInput, match="1 to 20"):
         objective(21)
+
+
+# -- MECS-9: a new objective checks the equations already waiting ---------------------------
+
+
+def test_mecs9_waiting_equation_that_meets_a_new_objective_completes_at_once() -> None:
+    """The issue's case: 9 x 6 = 54 waits (objective 1 wants an odd number over 50);
+    objective 13 (digits add up to 9) is shown, and 54 completes at once."""
+    state = table(["3 1", "1 2", "4"], ["9 X 6 EQ 5 4", "", ""], objective=None, settings=CHALLENGE)
+    state = replace(state, queue=(DrawFor(0, "objectives", "objective"),), met=(1,))
+    after, events = GAME.apply(state, ShowObjective(13))
+    assert codes(events)[:3] == ["mecs.objective", "mecs.objective_waiting", "mecs.completed"]
+    assert "MECS-9" in events[1].text  # type: ignore[attr-defined]
+    assert after.players[0].area == () and after.coins(0) == 6
+    assert after.met == (1, 13) and after.objective is None
+    request = GAME.pending(after).chance
+    assert request is not None and request.kind == "objective"  # the next objective comes
+
+
+def test_mecs9_waiting_equation_that_misses_the_new_objective_stays() -> None:
+    state = table(["3 1", "1 2", "4"], ["9 X 6 EQ 5 4", "", ""], settings=CHALLENGE)
+    state = replace(state, queue=(DrawFor(0, "objectives", "objective"),))
+    after, events = GAME.apply(state, ShowObjective(1))
+    assert codes(events) == ["mecs.objective"]
+    assert after.players[0].area == cards("9 X 6 EQ 5 4") and after.objective == 1
+
+
+def test_mecs9_several_waiting_the_next_player_in_turn_order_takes_it() -> None:
+    """Seat 0 is active, so seat 1's turn is next: seat 1 completes, seat 2 and seat 0
+    keep their equations (one completion per objective)."""
+    areas = ["2 X 3 EQ 6", "4 X 6 EQ 2 4", "3 X 8 EQ 2 4"]
+    state = table(["3 1", "1 2", "4"], areas, settings=CHALLENGE)
+    state = replace(state, queue=(DrawFor(0, "objectives", "objective"),))
+    after, events = GAME.apply(state, ShowObjective(6))  # exactly 24
+    done = [e for e in events if e.code == "mecs.completed"]  # type: ignore[attr-defined]
+    assert len(done) == 1 and done[0].seat == 1  # type: ignore[attr-defined]
+    assert after.players[1].area == () and after.coins(1) == 6
+    assert after.players[2].area == cards("3 X 8 EQ 2 4") and after.coins(2) == 0
+    assert after.players[0].area == cards("2 X 3 EQ 6")
+
+
+def test_mecs9_first_objective_before_the_first_turn_starts_with_the_first_player() -> None:
+    areas = ["4 X 6 EQ 2 4", "", "3 X 8 EQ 2 4"]
+    state = table(["3 1", "1 2", "4"], areas, settings=CHALLENGE, active=2, phase="start")
+    state = replace(state, queue=(DrawFor(2, "objectives", "objective"),))
+    after, events = GAME.apply(state, ShowObjective(6))
+    done = [e for e in events if e.code == "mecs.completed"]  # type: ignore[attr-defined]
+    assert [e.seat for e in done] == [2]  # type: ignore[attr-defined]
+    assert after.players[0].area == cards("4 X 6 EQ 2 4")
+
+
+# -- MECS-10: the square binds before the root ------------------------------------------------
+
+
+def test_mecs10_root_of_two_squared_is_two_in_the_engine() -> None:
+    state = table(["2 EQ", "1 2", "4"], ["SQRT 2 SQ", "", ""], planted=0)
+    after, events = GAME.apply(state, Plant(0, cards("SQRT 2 SQ EQ 2")))
+    assert "mecs.completed" in codes(events)
+    assert after.coins(0) == 9  # √ 3, ² 3, 2 and 2, =
+
+
+def test_mecs10_root_of_a_squared_group_and_not_two_squared_rooted_otherwise() -> None:
+    from tabletop.games.mecs_equation import evaluate
+
+    assert evaluate(cards("SQRT LP 1 + 1 RP SQ EQ 2")).valid
+    assert evaluate(cards("SQRT 3 SQ EQ 3")).valid
+    wrong = evaluate(cards("SQRT 2 SQ EQ 4"))  # (√2)² read first would also be 2: never 4
+    assert not wrong.valid

@@ -123,7 +123,12 @@ def test_teacher_login_sets_a_strict_http_only_cookie(serve: Callable[[Scenario]
         assert {g["id"] for g in state["catalogue"]} >= {"mecs", "math-arena"}
         (mecs,) = [g for g in state["catalogue"] if g["id"] == "mecs"]
         assert mecs["options"] == [
-            ["deck", "Deck", [["beginners", "Beginners"], ["advanced", "Advanced"]]]
+            ["deck", "Deck", [["beginners", "Beginners"], ["advanced", "Advanced"]]],
+            [  # MECS-12: the bots' level is planned like Math Attack!'s and Math Arena's
+                "level",
+                "Bots",
+                [["easy", "Easy bots"], ["medium", "Medium bots"], ["hard", "Hard bots"]],
+            ],
         ]
         out = await client.post("/logout", headers=origin(client), allow_redirects=False)
         assert out.status == 303

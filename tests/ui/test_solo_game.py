@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -15,6 +16,7 @@ from tabletop.games.mathe_meister import (
     score_sheet,
 )
 from tabletop.ui.autoplay import Autoplayer
+from tabletop.ui.input import Tap
 from tabletop.ui.messages import child_message
 from tabletop.ui.scenes.dice import DiceScene
 from tabletop.ui.scenes.mm_dialogs import CoinShop, StarPick
@@ -148,6 +150,8 @@ def test_solo_undo_takes_back_moves_of_this_round_only(game) -> None:
 
 
 def test_solo_completed_line_shows_sum_and_offers_its_star() -> None:
+    """The sum shows at once; MM-13: the star is claimed by the device after the round's
+    writes, the child picks its Star Power, and it is circled when the round ends."""
     app = make_app()
     auto = start_solo(app)
     play_rounds(auto, 6)
@@ -157,23 +161,73 @@ def test_solo_completed_line_shows_sum_and_offers_its_star() -> None:
     from tabletop.ui.autoplay import taps_for
 
     offered = None
+    completed = None
     for action in hint(scene.state, 0).actions():
         for name in taps_for(action, scene.state):
             auto.tap(name, settle=False)
+            if "is complete" in message(scene) and completed is None:
+                completed = message(scene)
             if isinstance(app.stack.top, StarPick):
                 offered = app.stack.top.line
                 break
         if offered:
             break
-    assert offered is not None
+    assert offered is not None and completed is not None
+    assert scene.state.turns[0].writes_done  # offered only after the writes (MM-13)
     card = score_sheet(scene.state.sheets[0], scene.settings)
     assert card.line(offered).total is not None  # the sum shows at once
-    assert "is complete" in message(scene)
+    assert "claims it for you" in message(scene)
     coins = scene.state.sheets[0].powers_ready(scene.settings.layout, "coin")
     auto.tap("power.coin")
+    assert [(c.line, c.power) for c in scene.state.claims if c.line == offered] == [
+        (offered, "coin")
+    ]
+    assert scene.state.sheets[0].powers_ready(scene.settings.layout, "coin") == coins
+    assert "next round" in message(scene) or isinstance(app.stack.top, StarPick)
+    auto.settle()  # another line of this round's writes: its star, picked as the bot would
+    new_coins = sum(1 for c in scene.state.claims if c.power == "coin")
+    auto.tap("done")
     assert offered in scene.state.sheets[0].stars
-    assert scene.state.sheets[0].powers_ready(scene.settings.layout, "coin") == coins + 1
-    assert "Bonus Star is yours" in message(scene)
+    ready = scene.state.sheets[0].powers_ready(scene.settings.layout, "coin")
+    assert ready == coins + new_coins
+
+
+def test_mm13_star_pick_says_why_and_has_no_not_now() -> None:
+    """MM-13 where the child plays: the offer of a star the device claimed explains
+    itself ("Why?") and cannot be put off; the round cannot end before the choice."""
+    from tabletop.ui.scenes.mm_dialogs import AUTO_CLAIM_WHY
+
+    app = make_app()
+    auto = start_solo(app, ("black_hole",))
+    auto.tap_dice((3, 5))
+    for name in ("die0", "cell.r0c0", "die1", "cell.r0c2", "op.+", "cell.r0c1", "op.x"):
+        auto.tap(name)
+    auto.tap("cell.r0c5")
+    auto.tap("done")
+    auto.tap_dice((2, 2))
+    for name in ("die0", "cell.r0c4", "die1", "cell.r0c6", "op.-", "cell.r1c0", "op.+"):
+        auto.tap(name, settle=False)
+    assert not isinstance(app.stack.top, StarPick)  # complete, but the writes are not done
+    auto.tap("cell.r1c2", settle=False)
+    pick = app.stack.top
+    assert isinstance(pick, StarPick) and pick.line == "R1" and pick.automatic
+    assert pick.target("skip") is None and pick.target("why") is not None
+    auto.tap("why", settle=False)
+    assert pick.why and app.stack.top is pick
+    shot = app.screenshot(Path("/tmp/mm_shots/mm13_star_pick_why.png"))
+    assert shot.exists()
+    assert "device takes the star for you" in AUTO_CLAIM_WHY
+    pick.stack.pop(None)  # the dialog closed without a choice (a back gesture)
+    scene = game_of(app)
+    done = scene.target("done")  # disabled: the star waits for its Star Power
+    assert done is not None and not done.enabled
+    app.post(Tap(done.rect.center, app.ctx.clock(), "touch"))
+    app.step()
+    assert message(scene) == child_message("mm.choose_power")
+    assert isinstance(app.stack.top, StarPick)
+    auto.tap("power.x")
+    auto.tap("done")
+    assert scene.state.sheets[0].stars == frozenset({"R1"})
 
 
 def test_solo_hint_shows_the_plan_on_the_sheet(game) -> None:
@@ -263,11 +317,14 @@ def test_solo_star_power_operand_replaces_a_die() -> None:
     auto.tap_dice((2, 2))
     for name in ("die0", "cell.r0c4", "die1"):
         auto.tap(name)
-    auto.tap("cell.r0c6", settle=False)  # Row 1 is complete: its star is offered
+    auto.tap("cell.r0c6", settle=False)  # Row 1 is complete: its star comes after the
+    assert not isinstance(app.stack.top, StarPick)  # round's writes (MM-13)
+    for name in ("op.-", "cell.r1c0", "op.+"):
+        auto.tap(name)
+    auto.tap("cell.r1c2", settle=False)
     assert isinstance(app.stack.top, StarPick) and app.stack.top.line == "R1"
     auto.tap("power.6")
-    for name in ("op.-", "cell.r1c0", "op.+", "cell.r1c2", "done"):
-        auto.tap(name)
+    auto.tap("done")
     auto.tap_dice((1, 1))
     scene = game_of(app)
     index = scene.settings.layout.star_powers.index("6")
@@ -331,3 +388,28 @@ def test_solo_autoplayer_refuses_missing_targets(game) -> None:
     app, _, _ = game
     with pytest.raises(AutoplayError):
         Autoplayer(app).tap("no-such-target")
+
+
+def test_mm14_coin_shop_refuses_a_four_under_fear_of_fours_and_says_why() -> None:
+    """MM-14 where the child plays: the shop tells before (a note) and after (the
+    refusal's reason) that it cannot make a 4; nothing is paid."""
+    from tabletop.ui.scenes.mm_dialogs import CoinShop
+
+    app = make_app()
+    auto = start_solo(app, ("fear_of_fours",))
+    auto.tap_dice((3, 2))
+    scene = game_of(app)
+    auto.tap("shop")
+    shop = app.stack.top
+    assert isinstance(shop, CoinShop) and not shop.note
+    app.screenshot(Path("/tmp/mm_shots/mm14_shop_note.png"))
+    coins = scene.state.sheets[0].coins(scene.settings.layout)
+    auto.tap("d0.+1")  # 3 + 1 = 4
+    assert app.stack.top is shop
+    assert shop.note == child_message("mm.fear_of_fours_shop")
+    assert message(scene) == child_message("mm.fear_of_fours_shop")
+    assert scene.state.turns[0].dice == (3, 2)
+    assert scene.state.sheets[0].coins(scene.settings.layout) == coins
+    assert app.screenshot(Path("/tmp/mm_shots/mm14_shop_refused.png")).exists()
+    auto.tap("d0.+2")  # 5 is fine, and the note goes
+    assert scene.state.turns[0].dice == (5, 2) and not shop.note

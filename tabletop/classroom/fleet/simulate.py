@@ -326,7 +326,7 @@ def play_bots(station: Station, seed: int) -> Played:
       (:class:`~tabletop.bots.math_wars_meta.VirtualPlayer`);
     - Math Attack!: an easy and a random bot; against the device, an easy bot and the
       device's bot at the planned level (seat 2, named as the app names it);
-    - M.E.C.S.: two of its bots;
+    - M.E.C.S.: two of its bots at the planned level (easy when the plan leaves it open);
     - Math Arena: three bots at the planned level.
     """
     from tabletop.engine.dealers import RngDealer
@@ -371,8 +371,10 @@ def play_bots(station: Station, seed: int) -> Played:
 
         deck = options.get("deck", "advanced" if mode == "challenge" else "beginners")
         settings = MecsSettings(deck=deck, mode=mode)  # type: ignore[arg-type]
-        bots = ("mecs",) * 2
-        players = [decide] * 2  # random legal moves take seconds a game (every equation is one)
+        level = options.get("level", "easy")  # MECS-12, as the setup screen starts
+        bots = (level,) * 2
+        # random legal moves take seconds a game (every equation is one)
+        players = [lambda state, seat: decide(state, seat, level)] * 2
     else:
         from tabletop.bots.math_arena import MathArenaBot
         from tabletop.games.math_arena import MathArenaSettings

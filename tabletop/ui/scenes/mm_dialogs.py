@@ -28,17 +28,33 @@ from tabletop.ui.widgets import Button
 KIND_LABEL = {"coin": "Coin", "+": "+", "-": "\u2212", "x": "\u00d7"}
 
 
+# MM-13 in a child's words: the "Why?" of a star the device claimed.
+AUTO_CLAIM_WHY = (
+    "Why? A round goes step by step: first your two numbers and two signs, then the "
+    "stars. When a line is full and its star is free, the device takes the star for you "
+    "(even in Black Hole). You only choose the Star Power, and it works from the next "
+    "round on."
+)
+
+
 class StarPick(Dialog):
-    """A line is complete: claim its Bonus Star and circle one Star Power."""
+    """A line is complete: claim its Bonus Star and circle one Star Power. With the
+    device's automatic claims (MM-13) the star is already claimed: the child chooses the
+    Star Power, may ask "Why?", and cannot say "Not now"."""
 
     def __init__(self, ctx: Context, line: str, state: MatheMeisterState, seat: int = 0) -> None:
         value = state.settings.layout.star_value(line)
-        super().__init__(
-            ctx, f"{line_name(line)} is complete! Its star is worth {value}.", (600, 380)
+        self.automatic = state.settings.automatic_claims
+        title = (
+            f"{line_name(line)} is complete: its star ({value} points) is yours!"
+            if self.automatic
+            else f"{line_name(line)} is complete! Its star is worth {value}."
         )
+        super().__init__(ctx, title, (600, 380))
         self.line = line
         self.state = state
         self.seat = seat
+        self.why = False
 
     def layout(self, metrics: Metrics) -> None:
         super().layout(metrics)
@@ -68,16 +84,22 @@ class StarPick(Dialog):
             )
         skip = pygame.Rect(0, 0, m.u(220), m.u(52))
         skip.bottomright = body.bottomright
-        self.buttons.append(Button("skip", skip, "Not now", kind="quiet"))
+        if self.automatic:
+            self.buttons.append(Button("why", skip, "Why?", kind="quiet"))
+        else:
+            self.buttons.append(Button("skip", skip, "Not now", kind="quiet"))
 
     def draw(self, surface: pygame.Surface) -> None:
         super().draw(surface)
         m = self.m
         painter = self.ctx.painter
         body = self.body()
-        painter.text(
-            surface, "Claim it: pick a Star Power to circle.", (body.left, self.caption_y), m.text
+        caption = (
+            "The device claimed it for you. Pick a Star Power to circle."
+            if self.automatic
+            else "Claim it: pick a Star Power to circle."
         )
+        painter.text(surface, caption, (body.left, self.caption_y), m.text, max_width=body.width)
         last = max(b.rect.bottom for b in self.buttons if b.name.startswith("power."))
         skip = self.buttons[-1].rect
         area = pygame.Rect(
@@ -85,15 +107,19 @@ class StarPick(Dialog):
         )
         painter.paragraph(
             surface,
-            "Coin: one more coin. + \u2212 \u00d7: a free sign. "
+            AUTO_CLAIM_WHY
+            if self.why
+            else "Coin: one more coin. + \u2212 \u00d7: a free sign. "
             "1 2 5 6: write that number instead of a die.",
             area,
             m.small,
-            painter.p.muted,
+            painter.p.ink if self.why else painter.p.muted,
         )
 
     def choose(self, name: str) -> None:
-        if name == "skip":
+        if name == "why":
+            self.why = True
+        elif name == "skip":
             self.stack.pop(("skip", self.line))
         else:
             self.stack.pop(("claim", self.line, name[6:]))
@@ -108,11 +134,14 @@ class CoinShop(Dialog):
         perform: Callable[[Action], bool],
         state: Callable[[], MatheMeisterState],
         seat: int = 0,
+        message: Callable[[], tuple[str, str]] | None = None,
     ) -> None:
-        super().__init__(ctx, "Coin Shop", (720, 380))
+        super().__init__(ctx, "Coin Shop", (720, 420))
         self.perform = perform
         self.state = state
         self.seat = seat
+        self.message = message  # the scene's last words: why a change was refused
+        self.note = ""
 
     def layout(self, metrics: Metrics) -> None:
         super().layout(metrics)
@@ -181,12 +210,27 @@ class CoinShop(Dialog):
         painter, m = self.ctx.painter, self.m
         for text, pos in self.labels:
             painter.text(surface, text, pos, m.text, bold=True, anchor="midleft")
-        turn = self.state().turns[self.seat] if self.state().turns else None
+        state = self.state()
+        turn = state.turns[self.seat] if state.turns else None
+        y = self.note_y
         if turn is not None and not turn.writes_done:
             painter.text(
                 surface,
                 "Swaps come after your two numbers and two signs.",
-                (self.body().left, self.note_y),
+                (self.body().left, y),
+                m.small,
+                painter.p.muted,
+            )
+            y += m.small + m.u(6)
+        body = self.body()
+        area = pygame.Rect(body.left, y, body.width, self.buttons[-1].rect.top - y - m.u(4))
+        if self.note:  # why the last change was refused (MM-14)
+            painter.paragraph(surface, self.note, area, m.small, painter.p.bad)
+        elif state.settings.has("fear_of_fours"):
+            painter.paragraph(
+                surface,
+                "Fear of Fours: the shop never makes a 4. Only a rolled 4 turns into 3 or 5.",
+                area,
                 m.small,
                 painter.p.muted,
             )
@@ -198,8 +242,9 @@ class CoinShop(Dialog):
             self.stack.pop(("swap", name[5:]))
         elif name.startswith("d"):
             die, delta = int(name[1]), int(name[3:])
-            self.perform(ChangeDie(self.seat, die, delta))
+            done = self.perform(ChangeDie(self.seat, die, delta))
+            self.note = "" if done or self.message is None else self.message()[0]
             self.layout(self.m)
 
 
-__all__ = ["CoinShop", "StarPick"]
+__all__ = ["AUTO_CLAIM_WHY", "CoinShop", "StarPick"]

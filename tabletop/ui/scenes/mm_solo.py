@@ -556,7 +556,9 @@ class MatheMeisterScene(Scene):
         elif name.startswith("star."):
             self._tap_star(name[5:])
         elif name == "shop":
-            self.stack.push(CoinShop(self.ctx, self.perform, lambda: self.state))
+            self.stack.push(
+                CoinShop(self.ctx, self.perform, lambda: self.state, message=lambda: self.message)
+            )
         elif name == "hint":
             self._hint()
         elif name == "undo":
@@ -571,6 +573,10 @@ class MatheMeisterScene(Scene):
         turn = self.state.turns[0] if self.state.turns else None
         if name == "undo":
             self.refuse("engine.nothing_to_undo")
+        elif name == "done" and any(not c.power for c in self.state.claims):
+            self.refuse("mm.choose_power")  # MM-13: a claimed star waits for its power
+            line = next(c.line for c in self.state.claims if not c.power)
+            self.stack.push(StarPick(self.ctx, line, self.state))
         elif name == "done":
             self.refuse("mm.writes_missing")
         elif name.startswith("die") and turn is not None:
@@ -697,14 +703,25 @@ class MatheMeisterScene(Scene):
 
     def _tap_star(self, line: str) -> None:
         sheet = self.state.sheets[0]
+        claim = next((c for c in self.state.claims if c.line == line), None)
         if line in sheet.stars:
             self.say(f"{line_name(line)}'s Bonus Star is yours.", "good")
         elif not sheet.line_complete(line):
             self.refuse("mm.star_unfinished")
         elif not self.state.turns:
             self.refuse("mm.roll_first")
-        else:
+        elif not self.settings.automatic_claims or (claim is not None and not claim.power):
             self.stack.push(StarPick(self.ctx, line, self.state))
+        elif claim is not None:
+            self.say(
+                f"{line_name(line)}'s star is yours when the round ends, with the "
+                f"{claim.power} Star Power.",
+                "good",
+            )
+        elif self.state.owner(line) is None and not self.state.turns[0].writes_done:
+            self.refuse("mm.claim_after_writes")
+        else:
+            self.refuse("mm.star_owned")
 
     def write(self, action: WriteOperand | WriteOperator) -> None:
         if self.perform(action):
@@ -740,8 +757,24 @@ class MatheMeisterScene(Scene):
                 sound = "good" if points > 0 else "wrong" if points < 0 else sound
                 line = str(event.data["line"])
                 sheet = self.state.sheets[0]
-                if line not in sheet.stars and line not in self.offers:
+                if self.settings.automatic_claims:  # MM-13: the star comes after the writes
+                    turn = self.state.turns[0] if self.state.turns else None
+                    if (
+                        self.state.owner(line) is None
+                        and turn is not None
+                        and not any(c.line == line for c in self.state.claims)
+                    ):
+                        spoken.append("Its star comes when your two numbers and two signs are in.")
+                elif line not in sheet.stars and line not in self.offers:
                     self.offers.append(line)
+            elif event.code == "mm.star_claimed_auto":
+                spoken.append(event.text.replace(" (MM-13)", ""))
+                sound = "star"
+                line = str(event.data["line"])
+                if line not in self.offers:
+                    self.offers.append(line)
+            elif event.code == "mm.power_chosen":
+                spoken.append(event.text)
             elif event.code == "mm.star_won":
                 spoken.append(event.text)
                 sound = "star"

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 import pygame
@@ -93,8 +94,11 @@ class TableScene(Scene):
         if seed is None and lead is not None:
             seed = lead.seed
         self.seed = ctx.rng.randrange(10**9) if seed is None else seed
-        self.settings = (
-            lead.settings if lead is not None else MatheMeisterSettings(ctx.layout, tuple(modes))
+        # paper sheets: claims are button presses (MM-5), and a bot's own sheet claims
+        # only the stars it won at the table
+        self.settings = replace(
+            lead.settings if lead is not None else MatheMeisterSettings(ctx.layout, tuple(modes)),
+            star_claims="paper",
         )
         # the table's row in the journal: the header of a game nobody writes in
         self.lead: MMMatch = lead or Match(

@@ -1086,18 +1086,19 @@ class StationPicker(Scene):
         st = self.station
         b: list[Button] = []
         y = m.u(96)
-        h = m.u(64)
+        compact = len(STATION_OPTIONS[st.game]) > 1  # two option rows (M.E.C.S.) must fit
+        h = m.u(48 if compact else 64)
         games = list(GAME_TITLES.items())
         w = (W - 2 * margin - 2 * gap) // 3
         for i, (key, title) in enumerate(games):
             rect = pygame.Rect(margin + (i % 3) * (w + gap), y + (i // 3) * (h + gap), w, h)
             b.append(Button(f"game.{key}", rect, title, kind="toggle", selected=key == st.game))
-        y += 2 * (h + gap) + m.u(34)
+        y += 2 * (h + gap) + m.u(28 if compact else 34)
         self.rows = [("Mode", y - m.u(16))]
         modes = STATION_MODES[st.game]
         per_row = 4
         mw = (W - 2 * margin - (per_row - 1) * gap) // per_row
-        mh = m.u(52)
+        mh = m.u(44 if compact else 52)
         for i, (key, name) in enumerate(modes):
             rect = pygame.Rect(
                 margin + (i % per_row) * (mw + gap), y + (i // per_row) * (mh + gap), mw, mh

@@ -415,17 +415,32 @@ def test_undo_behind_the_pin() -> None:
 
 
 def test_penalty_victory_card_behind_the_pin() -> None:
-    """MWM-6: the splash vote gives a VICTORY! card and the round starts again."""
+    """MWM-6: the splash vote gives a VICTORY! card and the round starts again; MWM-10:
+    the menu offers it only to the player winning the hand (Player 1's 12 is the only
+    result revealed)."""
     app = make_app()
     table = start(app)
     play = table.play
     show(app, 0, "C10", "K+2")
     teacher(app)
-    tap(app, "choice.award.1")
-    assert play.state.victories == (0, 1) and play.state.round == 2
-    assert play.verdict.round_over and "Player 2 wins round 1" in " ".join(play.verdict.lines)
+    offered = [b.name for b in app.stack.top.targets() if b.name.startswith("choice.award.")]
+    assert offered == ["choice.award.0"]
+    assert app.screenshot(Path("/tmp/mwm_shots/mwm10_teacher_menu.png")).exists()
+    tap(app, "choice.award.0")
+    assert play.state.victories == (1, 0) and play.state.round == 2
+    assert play.verdict.round_over and "Player 1 wins round 1" in " ".join(play.verdict.lines)
     tap(app, "next")
     assert play.waiting_for_cards() == [0, 1]
+
+
+def test_mwm10_no_penalty_card_offered_before_a_result_is_revealed() -> None:
+    app = make_app()
+    start(app)
+    teacher(app)
+    menu = app.stack.top
+    assert not [b for b in menu.targets() if b.name.startswith("choice.award.")]
+    assert "nobody is winning this hand yet" in menu.title
+    assert app.screenshot(Path("/tmp/mwm_shots/mwm10_teacher_menu_nobody.png")).exists()
 
 
 # -- whole games ------------------------------------------------------------------------

@@ -531,7 +531,7 @@ def test_mecs_finished_game_is_stored_with_its_result_seats_and_checks() -> None
     assert saved.result is not None and saved.result["winners"] == sorted(result.winners)
     assert saved.result["scores"] == [str(table.state.coins(s)) for s in (0, 1)]
     assert [s.name for s in journal.seats(saved.id)] == ["Bot 1", "Bot 2"]
-    assert [s.bot for s in journal.seats(saved.id)] == ["standard", "standard"]
+    assert [s.bot for s in journal.seats(saved.id)] == ["easy", "easy"]  # the level (MECS-12)
     assert saved.actions == len(table.match.history)
     # equations checked: every equation completed (normal mode: each one scores)
     done = [0, 0]
@@ -540,3 +540,83 @@ def test_mecs_finished_game_is_stored_with_its_result_seats_and_checks() -> None
             if event.code == "mecs.completed":
                 done[event.seat] += 1
     assert saved.meta["checks"] == [[n, n] for n in done] and sum(done) > 0
+
+
+# -- MECS-12: bot levels -------------------------------------------------------------------------
+
+
+def test_mecs12_setup_chooses_the_bots_level_and_the_table_plays_it(tmp_path: Path) -> None:
+    from tabletop.store import FILE_NAME, Journal
+    from tabletop.ui.games.mecs import resume_scene
+    from tabletop.ui.saves import GameSave
+
+    app = make_app(journal=Journal(tmp_path / FILE_NAME))
+    auto = Autoplayer(app)
+    auto.tap("game.mecs")
+    setup = app.stack.top
+    assert isinstance(setup, MecsSetup) and setup.level == "easy"  # as the other games start
+    assert [setup.target(f"level.{v}").selected for v in ("easy", "medium", "hard")] == [
+        True,
+        False,
+        False,
+    ]
+    auto.tap("level.medium")
+    assert setup.level == "medium" and setup.target("level.medium").selected
+    auto.tap("start")
+    table = app.stack.top
+    assert isinstance(table, MecsTable)
+    assert [(p.bot, p.level) for p in table.seats][1] == (True, "medium")
+    assert table.save.seats[1].bot == "medium"  # journaled with the seat
+    assert table.save.app["seats"][1] == ["Bot 2", True, "medium"]
+    # a journal from before the levels ("standard" bot, seats as [name, bot]) is the hard bot
+    old = GameSave.__new__(GameSave)
+    old.app = {"seats": [["Ann", False], ["Bot 2", True]], "seed": 5}
+    old.seats = []
+    resumed = resume_scene(app.ctx, old, table.match)
+    assert [(p.bot, p.level) for p in resumed.seats] == [(False, "hard"), (True, "hard")]
+
+
+def test_mecs12_real_cards_turn_the_bots_and_their_level_off_with_the_reason() -> None:
+    app = make_app()
+    auto = Autoplayer(app)
+    auto.tap("game.mecs")
+    setup = app.stack.top
+    auto.tap("cards.table")
+    button = setup.target("level.hard")
+    assert not button.enabled
+    post(app, Tap(button.rect.center, app.ctx.clock(), "touch"))
+    assert setup.level == "easy" and "bots need the device's cards" in setup.message
+
+
+# -- MECS-9: an equation already waiting meets the new objective -------------------------------
+
+
+def test_mecs9_the_table_says_why_a_waiting_equation_counted(size=(800, 480)) -> None:
+    from dataclasses import replace
+
+    from tabletop.engine.match import Match
+    from tabletop.games.mecs import DrawFor, Mecs, MecsSettings, ShowObjective
+    from tests.games.test_mecs_support import table as engine_table
+
+    app = make_app(size)
+    settings = MecsSettings(mode="challenge")
+    state = engine_table(["3 1 +", "1 2 X", "4 5"], ["", "9 X 6 EQ 5 4", ""], settings=settings)
+    state = replace(state, queue=(DrawFor(0, "objectives", "objective"),), met=(1,))
+    match = Match(Mecs(), settings, 3, seed=3)
+    match.initial = state
+    scene = MecsTable(
+        app.ctx,
+        seats=[("Ann", False), ("Bo", False), ("Cy", False)],
+        settings=settings,
+        match=match,
+    )
+    assert scene.perform(ShowObjective(13))  # "a whole number whose digits add up to 9"
+    assert scene.state.coins(1) == 6 and scene.state.players[1].area == ()
+    assert scene.banner is not None and scene.banner.title == "Objective met!"
+    assert scene.banner.text.startswith("Bo's area already shows 9 × 6 = 54")
+    assert "it counts at once" in scene.banner.text and "MECS-9" not in scene.banner.text
+    assert any("it counts at once" in text for _, text in scene.turns.lines)  # the turn log
+    assert scene.state.objective is not None  # the next card is already out
+    app.stack.push(scene)
+    app.step()
+    assert shot(app, "mecs9_objective_met").exists()

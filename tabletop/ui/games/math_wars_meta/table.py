@@ -26,7 +26,7 @@ import pygame
 
 from tabletop.engine.errors import TabletopError
 from tabletop.engine.protocol import Result
-from tabletop.games.math_wars_meta import OP_WORDS, hand_result
+from tabletop.games.math_wars_meta import OP_WORDS, hand_result, splash_leader
 from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.games import start_card_camera, stop_card_camera
@@ -577,16 +577,18 @@ class TableScene(Scene):
             self._refuse("mwm.ui.game_over", "teacher menu after the end")
             return
         choices = [("undo", "Undo last step"), ("splash", "Splash: restart round")]
+        title = "Teacher: what do you want to do?"
         if not self.solo:
-            sides = len(self.play.state.victories)
-            choices += [
-                (f"award.{side}", f"VICTORY! to {self.play.side_name(side)}")
-                for side in range(sides)
-            ]
+            # MWM-10: a penalty VICTORY! card only for the side winning this hand
+            leader = splash_leader(self.play.state)
+            if leader is not None:
+                choices.append(
+                    (f"award.{leader}", f"Splash: VICTORY! to {self.play.side_name(leader)}")
+                )
+            else:
+                title += " (no VICTORY! card: nobody is winning this hand yet)"
         self.asking = ("teacher",)
-        self.stack.push(
-            ChoiceGrid(self.ctx, "Teacher: what do you want to do?", choices, columns=2, rows=5)
-        )
+        self.stack.push(ChoiceGrid(self.ctx, title, choices, columns=2, rows=5))
 
     def _teacher(self, choice: str) -> None:
         play = self.play

@@ -98,7 +98,7 @@ class Driver:
         if seat is None:
             raise DemoError(f"nobody is to move ({table.state.phase})")
         before = len(table.match.history)
-        action = decide(table.state, seat)
+        action = decide(table.state, seat, table.seats[seat].level)
         self.play(action)
         table = self.table
         if len(table.match.history) == before and not self.over():
@@ -182,11 +182,13 @@ def play_demo(
     mode: str = "normal",
     tag: str | None = None,
     carry_on: Path | None = None,
+    level: str = "hard",
 ) -> str:
     """Set the game up by taps and play it to the end; prints and returns the winner line.
 
     ``carry_on``: Home is offering this demo's journaled game (from that folder): carry
     on with it instead of setting a new one up. ``tag`` marks a new game as this demo's.
+    ``level``: the bots' level (MECS-12), hard (the strongest) unless told.
     """
     driver = Driver(app)
     auto = driver.auto
@@ -209,6 +211,7 @@ def play_demo(
                 auto.tap(f"bot.{seat}")
         auto.tap(f"mode.{mode}")
         auto.tap(f"deck.{deck}")
+        auto.tap(f"level.{level}")
         auto.tap("start")
         table = driver.table
         if tag is not None:

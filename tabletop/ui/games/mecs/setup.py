@@ -1,7 +1,8 @@
 """M.E.C.S. setup: players and bots, the deck, the mode, where the cards come from; the
 rules in plain words; and the way to the bubble game (MECS-8).
 
-Touch targets: ``players.-``, ``players.+``, ``bot.<i>``, ``deck.beginners``,
+Touch targets: ``players.-``, ``players.+``, ``bot.<i>``, ``level.easy``,
+``level.medium``, ``level.hard`` (the bots' level, MECS-12), ``deck.beginners``,
 ``deck.advanced``, ``mode.normal``, ``mode.challenge``, ``cards.virtual``,
 ``cards.table``, ``rules``, ``bubbles``, ``back``, ``start``.
 """
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import pygame
 
+from tabletop.bots.mecs import LEVEL_NAMES, LEVELS
 from tabletop.games.mecs import MecsSettings
 from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
@@ -90,6 +92,7 @@ class MecsSetup(Scene):
         self.seats = 2
         self.stepper = Stepper("players", "Players", 2, 8)
         self.bots = [False, True] + [False] * 6
+        self.level = "easy"  # the bots' level (MECS-12), as Math Attack! and Math Arena start
         self.deck = "beginners"
         self.mode = "normal"
         self.cards = "virtual"
@@ -115,6 +118,23 @@ class MecsSetup(Scene):
         s = m.u(52)
         y = m.u(70)
         b += self.stepper.layout(m, margin + m.u(120), y, self.seats)
+        # the bots' level, beside the players (MECS-12)
+        lw = m.u(118)
+        self.level_label = (W - margin - 3 * lw - 2 * m.u(8) - m.u(12), y + s // 2)
+        for i, level in enumerate(LEVELS):
+            b.append(
+                Button(
+                    f"level.{level}",
+                    pygame.Rect(
+                        W - margin - (3 - i) * lw - (2 - i) * m.u(8), y + m.u(4), lw, s - m.u(8)
+                    ),
+                    LEVEL_NAMES[level],
+                    kind="toggle",
+                    selected=self.level == level,
+                    enabled=self.cards == "virtual",
+                    size=m.small + 2,
+                )
+            )
         # seats: who is a bot
         top = y + s + m.u(12)
         cw = (W - 2 * margin - 3 * m.u(8)) // 4
@@ -199,7 +219,7 @@ class MecsSetup(Scene):
 
     def _explain(self, name: str) -> None:
         self.ctx.sounds.play("wrong")
-        if name.startswith("bot."):
+        if name.startswith(("bot.", "level.")):
             self.message = "With real cards every seat is a child: bots need the device's cards."
         elif name == "deck.beginners":
             self.message = "Challenge mode uses the green cards: it needs the advanced deck."
@@ -223,7 +243,7 @@ class MecsSetup(Scene):
                 self.stack.push(app.setup_scene(self.ctx))
             return
         if name == "start":
-            from tabletop.ui.games.mecs.table import BOT_LEVEL, MecsTable
+            from tabletop.ui.games.mecs.table import MecsTable
 
             settings, driver = self.settings(), self.bot_driver
 
@@ -231,7 +251,7 @@ class MecsSetup(Scene):
                 return MecsTable(self.ctx, seats=seats, settings=settings, bot_driver=driver)
 
             names = self.names()
-            bots = {i: BOT_LEVEL for i, (_, bot) in enumerate(names) if bot}
+            bots = {i: self.level for i, (_, bot) in enumerate(names) if bot}
             self.gate.start(self, "mecs", [n for n, _ in names], bots, make)
             return
         self.message = ""
@@ -240,6 +260,8 @@ class MecsSetup(Scene):
         elif name.startswith("bot."):
             seat = int(name[4:])
             self.bots[seat] = not self.bots[seat]
+        elif name.startswith("level."):
+            self.level = name[6:]
         elif name.startswith("deck."):
             self.deck = name[5:]
         elif name.startswith("mode."):
@@ -273,6 +295,7 @@ class MecsSetup(Scene):
                 painter.seat_chip(surface, chip, seat, size=m.small + 1)
         for label, y in self.option_rows:
             painter.text(surface, label, (m.u(16), y), m.text, bold=True, anchor="midleft")
+        painter.text(surface, "Bots", self.level_label, m.text, bold=True, anchor="midright")
         if self.message:
             painter.text(
                 surface,

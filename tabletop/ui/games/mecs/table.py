@@ -27,7 +27,7 @@ from typing import Any
 
 import pygame
 
-from tabletop.bots.mecs import decide
+from tabletop.bots.mecs import LEVELS, decide
 from tabletop.classroom.mistakes import Question, question, skill_of
 from tabletop.engine.errors import TabletopError
 from tabletop.engine.match import Match
@@ -78,7 +78,7 @@ log = logging.getLogger(__name__)
 GAME = Mecs()
 BOT_SECONDS = 1.2  # a bot waits this long before it moves, so children can follow
 BANNER_SECONDS = 3.0
-BOT_LEVEL = "standard"  # M.E.C.S. has one bot (tabletop.bots.mecs.decide)
+BOT_LEVEL = "hard"  # a bot seat given as (name, True): the bot as it was before MECS-12
 # The engine's refusals of a hack whose equation the device checked and found wrong.
 HACK_CHECKS = ("mecs.hack_invalid", "mecs.hack_objective")
 
@@ -111,6 +111,13 @@ class Banner:
 class Player:
     name: str
     bot: bool = False
+    level: str = "hard"  # a bot's level (MECS-12)
+
+
+def bot_level(journaled: str | None) -> str:
+    """A bot's level as journaled: one of the levels, or the hard bot for a journal from
+    before the levels ("standard") or one that names no level the device knows."""
+    return journaled if journaled in LEVELS else "hard"
 
 
 @dataclass
@@ -175,7 +182,7 @@ class MecsTable(Scene):
             s if isinstance(s, SeatInfo) else SeatInfo(i, s[0], bot=BOT_LEVEL if s[1] else None)
             for i, s in enumerate(seats)
         ]
-        self.seats = [Player(s.name, s.bot is not None) for s in infos]
+        self.seats = [Player(s.name, s.bot is not None, bot_level(s.bot)) for s in infos]
         self.settings = settings
         self.seed = ctx.rng.randrange(10**9) if seed is None else seed
         self.resumed = match is not None
@@ -188,7 +195,7 @@ class MecsTable(Scene):
             GAME.name,
             infos,
             {
-                "seats": [[p.name, p.bot] for p in self.seats],
+                "seats": [[p.name, p.bot, p.level] for p in self.seats],
                 "seed": self.seed,
                 "bot_driver": bot_driver,
             },
@@ -368,6 +375,7 @@ class MecsTable(Scene):
 
     def _events(self, events: Sequence[Event]) -> None:
         now = self.ctx.clock()
+        waiting = ""  # MECS-9: why an equation already down counted when the card came
         for event in events:
             text = self.words(event.text)
             if event.code in ("mecs.drew",):
@@ -385,9 +393,13 @@ class MecsTable(Scene):
                 owner = int(data.get("area_of", winner))
                 hacked = owner != winner  # a hack is announced as one
                 who = f"{self.name(winner)} hacked {self.name(owner)}: " if hacked else ""
+                title = "Hacked!" if hacked else "Complete!"
+                says = f"{who}{render(cards)}"
+                if waiting:  # MECS-9: say why it counted now
+                    title, says = "Objective met!", waiting.rstrip(".")
                 self.banner = Banner(
-                    "Hacked!" if hacked else "Complete!",
-                    f"{who}{render(cards)}  ·  {self.name(winner)} +{data.get('coins', 0)} "
+                    title,
+                    f"{says}  ·  {self.name(winner)} +{data.get('coins', 0)} "
                     f"coins ({coin_words(cards)})",
                     now,
                     now + BANNER_SECONDS,
@@ -404,6 +416,9 @@ class MecsTable(Scene):
                 )
                 self.ctx.sounds.play("good")
                 kind = "good"
+            elif event.code == "mecs.objective_waiting":
+                waiting = text.replace(" (MECS-9)", "")
+                kind = "good"
             elif event.code in ("mecs.objective", "mecs.objective_met"):
                 kind = "good"
             elif event.code == "mecs.objective_missed":
@@ -411,6 +426,8 @@ class MecsTable(Scene):
                     self.save.checked(event.seat, False)
                 kind = "error"
             self.message = (text, kind)
+        if waiting and self.message[1] != "error":
+            self.message = (f"Why? {waiting}", "good")  # what just happened, and why
 
     def _answered(self, seat: int, cards: Sequence[str]) -> None:
         """Journal an equation the device checked with its question, when it reads as a
@@ -771,7 +788,7 @@ class MecsTable(Scene):
             return redraw
         self.bot_due = None
         try:
-            action = decide(self.state, seat)
+            action = decide(self.state, seat, self.seats[seat].level)
         except (TabletopError, ValueError):
             log.exception("mecs: the bot found no move")
             action = EndTurn(seat)
