@@ -23,6 +23,23 @@ from tabletop.ui.input import CardSeen, CardsSeen
 # -- events a table sends ------------------------------------------------------------------
 
 
+def form_seats(
+    auto: Autoplayer, players: int, bots: tuple[int, ...] = (), level: str = ""
+) -> None:
+    """On the one setup form (:mod:`tabletop.ui.scenes.form`), by taps: ``players``
+    seats filled, the seats ``bots`` bots at ``level`` (or the form's), the rest children."""
+    setup = auto.top
+    while len(setup.filled) > players:
+        auto.tap(f"seat.{len(setup.filled) - 1}")
+        auto.tap("choice.empty")
+    while len(setup.filled) < players:
+        auto.tap(f"seat.{len(setup.filled)}")
+        auto.tap("choice.child")
+    for seat in bots:
+        auto.tap(f"seat.{seat}")
+        auto.tap(f"choice.bot.{level or setup.level}")
+
+
 def press_seat(app: App, seat: int) -> None:
     """Seat ``seat``'s button (0-based), pressed now."""
     app.seat_queue.put(SeatPressed(seat, app.ctx.clock()))  # type: ignore[union-attr]
@@ -127,7 +144,7 @@ def _attack_table_touch(app: App) -> None:
 
 def _attack_table_virtual(app: App) -> None:
     """Against the bot with virtual cards: a card of the hand picked."""
-    setup(app, "math-attack", "mode.bot", "level.medium", "first.0", "start", "hand.2")
+    setup(app, "math-attack", "seat.1", "choice.bot.medium", "first.0", "start", "hand.2")
 
 
 def _attack_results(app: App) -> None:
@@ -215,21 +232,29 @@ def _arena_reveal(app: App, operator: str, pairs: Sequence[tuple[str, str]]) -> 
 
 def _arena_table_camera(app: App) -> None:
     """Real cards, three children: the operator and the pairs read, the round scored."""
-    auto = setup(app, "math-arena", "start")  # three seats
+    auto = setup(app, "math-arena")
+    form_seats(auto, 3)  # three children with real cards
+    auto.tap("cards.real")
+    auto.tap("start")
     _arena_reveal(app, "JC", [("9S", "2S"), ("8H", "AH"), ("4D", "3D")])
     auto.tap("score")
 
 
 def _arena_table_touch(app: App) -> None:
     """The camera reads one card twice: a child taps it to put it right."""
-    auto = setup(app, "math-arena", "players.-", "start")
+    auto = setup(app, "math-arena")
+    form_seats(auto, 2)
+    auto.tap("cards.real")
+    auto.tap("start")
     _arena_reveal(app, "KD", [("5S", "2D"), ("7H", "7H")])
     auto.tap("card.1.1")
 
 
 def _arena_table_virtual(app: App) -> None:
     """Against a bot with virtual cards: the child's hand, two cards picked."""
-    auto = setup(app, "math-arena", "players.-", "bot.1", "start")
+    auto = setup(app, "math-arena")
+    form_seats(auto, 2, bots=(1,))
+    auto.tap("start")
     press_seat(app, 0)
     hand = [t.name for t in auto.top.targets() if t.name.startswith("hand.")]
     auto.tap(hand[0])
@@ -239,7 +264,9 @@ def _arena_table_virtual(app: App) -> None:
 def _arena_results(app: App) -> None:
     from tabletop.ui.games.math_arena import BOT_SECONDS, COUNTDOWN, ArenaResults
 
-    auto = setup(app, "math-arena", "players.-", "bot.0", "bot.1", "start")
+    auto = setup(app, "math-arena")
+    form_seats(auto, 2, bots=(0, 1))
+    auto.tap("start")
     while not isinstance(app.stack.top, ArenaResults):
         wait(app, BOT_SECONDS + 3, BOT_SECONDS + 3)
         wait(app, COUNTDOWN + 0.1, COUNTDOWN + 0.1)
@@ -256,7 +283,7 @@ def _bubbles_setup(app: App) -> None:
 
 def _bubbles_game(app: App) -> None:
     """A red number bubble held over the field."""
-    from tabletop.bubbles import any_move
+    from tabletop.games.bubbles import any_move
 
     auto = setup(app, "mecs", "bubbles", "start")
     scene = auto.top
@@ -271,7 +298,7 @@ def _bubbles_game(app: App) -> None:
 
 def _bubbles_results(app: App) -> None:
     """A 30 s round: the child pops a pair whenever the target can be made."""
-    from tabletop.bubbles import best_move
+    from tabletop.games.bubbles import best_move
 
     auto = setup(app, "mecs", "bubbles", "time.30", "start")
     scene = auto.top

@@ -393,20 +393,3 @@ def build(name: str, size: tuple[int, int]) -> App:
     steps(app)
     app.draw()
     return app
-
-
-def form_seats(
-    auto: Autoplayer, players: int, bots: tuple[int, ...] = (), level: str = ""
-) -> None:
-    """On the one setup form (:mod:`tabletop.ui.scenes.form`), by taps: ``players``
-    seats filled, the seats ``bots`` bots at ``level`` (or the form's), the rest children."""
-    setup = auto.top
-    while len(setup.filled) > players:
-        auto.tap(f"seat.{len(setup.filled) - 1}")
-        auto.tap("choice.empty")
-    while len(setup.filled) < players:
-        auto.tap(f"seat.{len(setup.filled)}")
-        auto.tap("choice.child")
-    for seat in bots:
-        auto.tap(f"seat.{seat}")
-        auto.tap(f"choice.bot.{level or setup.level}")

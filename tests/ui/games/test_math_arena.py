@@ -39,7 +39,8 @@ from tabletop.ui.input import CardSeen, CardsSeen
 from tabletop.ui.scenes.form import FormScene
 from tabletop.ui.scenes.numpad import NumPad
 from tabletop.ui.scenes.rules import ChoiceGrid, RulesScene
-from tests.ui.scenery import SIZES, form_seats, is_undo_pad, make_app
+from tests.ui.game_scenery import form_seats
+from tests.ui.scenery import SIZES, is_undo_pad, make_app
 
 GAME = MathArena()
 SHOTS = Path("/tmp/math_arena_shots")
