@@ -35,9 +35,14 @@ def form_seats(
     while len(setup.filled) < players:
         auto.tap(f"seat.{len(setup.filled)}")
         auto.tap("choice.child")
-    for seat in bots:
-        auto.tap(f"seat.{seat}")
-        auto.tap(f"choice.bot.{level or setup.level}")
+    for seat in range(players):
+        kind = setup.seats[seat].kind
+        if seat in bots and (kind != "bot" or (level and setup.seats[seat].level != level)):
+            auto.tap(f"seat.{seat}")
+            auto.tap(f"choice.bot.{level or setup.level}")
+        elif seat not in bots and kind != "child":
+            auto.tap(f"seat.{seat}")
+            auto.tap("choice.child")
 
 
 def press_seat(app: App, seat: int) -> None:
@@ -175,12 +180,12 @@ def _mecs_until_child(app: App, auto: Autoplayer) -> None:
 
 
 def _mecs_setup(app: App) -> None:
-    setup(app, "mecs", "players.+")
+    setup(app, "mecs", "seat.2", "choice.child")  # a child, a bot and a child
 
 
 def _mecs_table_camera(app: App) -> None:
     """Real cards: who starts is shown, then Player 1's equation read by the camera."""
-    auto = setup(app, "mecs", "cards.table", "start")
+    auto = setup(app, "mecs", "seat.1", "choice.child", "cards.real", "start")
     auto.tap("reveal.8")  # Player 1 shows an 8, Player 2 a 3: Player 1 starts
     auto.tap("reveal.3")
     show_cards(app, 1, "equation", ("MT1:MECS:3", "MT1:MECS:+"))
@@ -204,7 +209,7 @@ def _mecs_table_virtual(app: App) -> None:
 def _mecs_results(app: App) -> None:
     from tabletop.ui.games.mecs.table import BOT_SECONDS, MecsResults
 
-    setup(app, "mecs", "bot.0", "start")  # seat 2 is a bot already
+    setup(app, "mecs", "seat.0", "choice.bot.easy", "start")  # seat 2 is a bot already
     for _ in range(3000):
         if isinstance(app.stack.top, MecsResults):
             return

@@ -233,11 +233,6 @@ SMALL_TODAY = {
     (800, 480): {
         "math-wars-meta-table-camera": {"seat.0", "seat.1", "why"},
         "math-wars-meta-table-virtual": {"seat.0", "why"},
-        "mecs-setup": {  # 44 px rows; it moves onto the one setup form (48 px and up)
-            "bot.0", "bot.1", "bot.2", "deck.beginners", "deck.advanced", "mode.normal",
-            "mode.challenge", "cards.virtual", "cards.table",
-            "level.easy", "level.medium", "level.hard",  # MECS-12's bot levels
-        },
         "mecs-table-touch": {"gap.0", "gap.1"},
         "mecs-table-virtual": {f"hand.{i}" for i in range(6)},
     },

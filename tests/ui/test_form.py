@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 
 import pygame
 import pytest
@@ -17,6 +18,7 @@ from tabletop.ui.autoplay import Autoplayer
 from tabletop.ui.games import bubbles, math_arena, math_attack
 from tabletop.ui.games.math_arena import ArenaScene
 from tabletop.ui.games.math_attack import AttackScene
+from tabletop.ui.games.mecs import setup as mecs_setup
 from tabletop.ui.input import SeatPressed
 from tabletop.ui.scenes.form import (
     BOT,
@@ -80,6 +82,7 @@ SPECS = {
     "math-attack": math_attack.SETUP,
     "math-arena": math_arena.SETUP,
     "bubbles": bubbles.SETUP,
+    "mecs": mecs_setup.SETUP,
     "big": BIG,
 }
 
@@ -157,8 +160,28 @@ def test_form_layout_fits_both_sizes_with_touch_size_targets(name, size) -> None
     assert form.page == 0
 
 
+def test_form_shows_the_empty_seats_that_fit_one_line_and_more_as_seats_fill() -> None:
+    """A game for up to eight (M.E.C.S.) does not spend a second line on empty seats."""
+    app = make_app()
+    auto = Autoplayer(app)
+    auto.tap("game.mecs")
+    form = app.stack.top
+    assert isinstance(form, FormScene) and len(form.filled) == 2
+    assert [b.name for b in form.buttons if b.name.startswith("seat.")] == [
+        f"seat.{i}" for i in range(5)
+    ]
+    for seat in range(2, 5):
+        auto.tap(f"seat.{seat}")
+        auto.tap("choice.child")
+    assert len(form.filled) == 5 and form.target("seat.5") is not None
+    assert form.target("seat.6") is None
+    check_page(app, form)
+
+
 def test_form_too_many_rows_turn_the_page_instead_of_shrinking() -> None:
-    app, auto = form_app(BIG)
+    seven = (CHILD, CHILD, BOT, CHILD, CHILD, CHILD, CHILD, EMPTY)  # two lines of seat tiles
+    assert BIG.seats is not None
+    app, auto = form_app(replace(BIG, seats=replace(BIG.seats, start=seven)))
     form = app.stack.top
     assert form.pages == 3 and form.target("more").label == "More options"
     first = {b.name for b in form.buttons}

@@ -59,18 +59,19 @@ def test_signin_mathe_meister_table_with_a_bot(tmp_path: Path) -> None:
 
 
 def test_signin_mecs_and_going_back_starts_nothing(tmp_path: Path) -> None:
-    from tabletop.ui.games.mecs.setup import MecsSetup
     from tabletop.ui.games.mecs.table import MecsTable
+    from tabletop.ui.scenes.form import FormScene
 
     app, auto, journal = signed_in_app(tmp_path)
     auto.tap("game.mecs")
     auto.tap("start")
     assert isinstance(app.stack.top, SignInScene)
     auto.tap("cancel")
-    assert isinstance(app.stack.top, MecsSetup) and journal.unfinished("app") == []
+    assert isinstance(app.stack.top, FormScene) and journal.unfinished("app") == []
     setup = app.stack.top
-    if setup.bots[1]:
-        auto.tap("bot.1")  # two children this time
+    if setup.seats[1].kind == "bot":
+        auto.tap("seat.1")  # two children this time
+        auto.tap("choice.child")
     auto.tap("start")
     auto.tap("student.S2")
     auto.tap("student.S1")

@@ -72,13 +72,18 @@ class Choice:
 class OptionRow:
     """A row of toggles ``<key>.<value>``, one of them chosen (``default`` at first).
 
-    ``shown(values)``: whether the row means something now (None: always)."""
+    ``shown(values)``: whether the row means something now (None: always).
+    ``forced(options)``: the one value the other options leave (None: any), with ``why``
+    the sentence a tap on another choice gets (M.E.C.S.'s challenge needs the advanced
+    deck)."""
 
     key: str
     label: str
     choices: tuple[Choice, ...]
     default: str
     shown: Callable[[FormValues], bool] | None = None
+    forced: Callable[[Mapping[str, str]], str | None] | None = None
+    why: str = ""
 
     def __post_init__(self) -> None:
         if self.default not in {c.value for c in self.choices}:
@@ -149,10 +154,12 @@ class Link:
 
 @dataclass(frozen=True)
 class Preset:
-    """What a station rotation's mode sets on the form (None: leaves it)."""
+    """What a station rotation's mode sets on the form (None: leaves it); ``options``:
+    option rows it chooses, as (key, value)."""
 
     seats: tuple[str, ...] | None = None
     cards: str | None = None
+    options: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -209,12 +216,14 @@ class SeatChoice:
 class FormValues:
     """What the form chose: the filled seats in order (after sign-in, who signed in),
     the cards (``real``/``virtual``, or None when the game has no such choice), the
-    options by key, and the bots' level (the one a new bot gets)."""
+    options by key, and the bots' level (the one a new bot gets); ``extra``: what code
+    (not a child) set on the form for the game (the M.E.C.S. demo drives the bots)."""
 
     seats: tuple[SeatInfo, ...]
     cards: str | None
     options: Mapping[str, str] = field(default_factory=dict)
     level: str = ""
+    extra: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -250,6 +259,7 @@ class FormScene(Scene):
         self.rows: list[tuple[str, int]] = []  # (label, y of its middle) on this page
         self.asking: tuple[str, int] | None = None
         self.message = ""
+        self.extra: dict[str, Any] = {}  # handed to the game as FormValues.extra
         self.gate = SignInGate(replace=spec.replace)
 
     # -- the choices ---------------------------------------------------------------------
@@ -285,7 +295,7 @@ class FormScene(Scene):
             if s.kind != EMPTY
         )
         cards = self.forced_cards() or self.cards
-        return FormValues(seats, cards, dict(self.options), self.level)
+        return FormValues(seats, cards, dict(self.options), self.level, dict(self.extra))
 
     def option_shown(self, row: OptionRow) -> bool:
         return row.shown is None or row.shown(self.values())
@@ -348,7 +358,8 @@ class FormScene(Scene):
             self.cards = preset.cards
         rows = {o.key: o for o in self.spec.options}
         levels = dict(self.spec.seats.levels) if self.spec.seats else {}
-        for key, value in options.items():
+        chosen = {**dict(preset.options if preset is not None else ()), **options}
+        for key, value in chosen.items():
             value = str(value)
             row = rows.get(key)
             if row is not None and value in {c.value for c in row.choices}:
@@ -362,7 +373,20 @@ class FormScene(Scene):
         if forced is not None and forced != self.cards:
             log.warning("form: %s plays %s cards with these seats", self.spec.title, forced)
             self.cards = forced
+        self._force_options()
         self.layout(self.m)
+
+    def forced_option(self, row: OptionRow) -> str | None:
+        """The value the other options leave this row (None: any)."""
+        return row.forced(self.options) if row.forced is not None else None
+
+    def _force_options(self) -> None:
+        for row in self.spec.options:
+            forced = self.forced_option(row)
+            if forced is not None and self.options[row.key] != forced:
+                self.options[row.key] = forced
+                if row.why:
+                    self.message = row.why
 
     # -- layout --------------------------------------------------------------------------
 
@@ -371,7 +395,7 @@ class FormScene(Scene):
         m = self.m
         rows: list[tuple[str, str, int]] = []
         if self.spec.seats is not None:
-            lines = 1 if len(self.seats) <= 5 else 2
+            lines = 1 if self.tiles_shown() <= 5 else 2
             rows.append(("seats", "Who plays", lines * m.u(62) + (lines - 1) * m.u(8)))
         if self.spec.cards is not None:
             rows.append(("cards", "Cards", m.u(58)))
@@ -409,6 +433,12 @@ class FormScene(Scene):
                 y = top
             pages[-1].append(row)
             y += row[2] + gap
+        # one link alone on a page of its own goes in the footer, where "More" would be
+        in_footer = len(pages) == 2 and [r[0] for r in pages[-1]] == ["links"]
+        if in_footer and len(self.spec.links) == 1:
+            pages.pop()
+        else:
+            in_footer = False
         self.pages = len(pages)
         self.page = min(self.page, self.pages - 1)
         b: list[Button] = []
@@ -449,6 +479,10 @@ class FormScene(Scene):
                     kind="quiet",
                 )
             )
+        if in_footer:
+            link = self.spec.links[0]
+            slot = pygame.Rect(start.left - m.u(12) - m.u(190), foot, m.u(190), bh)
+            b.append(Button(link.key, slot, link.label, kind="quiet"))
         b.append(Button("start", start, "Start", size=m.big))
         self.buttons = b
 
@@ -462,17 +496,23 @@ class FormScene(Scene):
             item.rect = pygame.Rect(rect.left + i * (w + gap), rect.top, w, rect.height)
         return list(items)
 
+    def tiles_shown(self) -> int:
+        """How many seat tiles the row shows: every filled seat and the empty ones after
+        them, but of the empty ones only what fits one line of five (a game for up to
+        eight shows more as its seats fill)."""
+        return min(len(self.seats), max(5, len(self.filled) + 1))
+
     def _seat_tiles(self, rect: pygame.Rect) -> list[Button]:
         m, spec = self.m, self.spec.seats
         assert spec is not None
-        n = len(self.seats)
+        n = self.tiles_shown()
         per_line = n if n <= 5 else -(-n // 2)
         gap = m.u(8)
         w = min(m.u(220), (rect.width - (per_line - 1) * gap) // per_line)
         h = m.u(62)
         levels = dict(spec.levels)
         out = []
-        for i, seat in enumerate(self.seats):
+        for i, seat in enumerate(self.seats[:n]):
             line, col = divmod(i, per_line)
             tile = pygame.Rect(rect.left + col * (w + gap), rect.top + line * (h + gap), w, h)
             if seat.kind == BOT:
@@ -511,6 +551,7 @@ class FormScene(Scene):
     def _option_row(self, key: str, rect: pygame.Rect) -> list[Button]:
         row = next(o for o in self.spec.options if o.key == key)
         names = [self.seat_name(i) for i in range(len(self.seats))]
+        forced = self.forced_option(row)
         return self._toggles(
             rect,
             [
@@ -521,6 +562,7 @@ class FormScene(Scene):
                     kind="toggle",
                     selected=self.options[key] == c.value,
                     caption=c.caption,
+                    enabled=forced is None or forced == c.value,
                 )
                 for c in row.choices
             ],
@@ -564,6 +606,9 @@ class FormScene(Scene):
         if cards is not None and name.startswith("cards."):
             bots = any(s.kind == BOT for s in self.seats)
             self.message = cards.why_with_bot if bots else cards.why_without_bot
+        row = next((o for o in self.spec.options if name.startswith(f"{o.key}.")), None)
+        if row is not None and row.why:
+            self.message = row.why
 
     def press(self, name: str) -> None:
         self.message = ""
@@ -596,6 +641,7 @@ class FormScene(Scene):
             key, _, value = name.partition(".")
             if key in self.options:
                 self.options[key] = value
+                self._force_options()
         self.layout(self.m)
 
     def rules(self) -> None:

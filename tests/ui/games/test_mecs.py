@@ -24,7 +24,6 @@ from tabletop.ui.games.mecs.cards import (
     read_code,
 )
 from tabletop.ui.games.mecs.demo import play_demo, run_demo
-from tabletop.ui.games.mecs.setup import MecsSetup
 from tabletop.ui.games.mecs.table import (
     BOT_SECONDS,
     AreaEditor,
@@ -33,7 +32,9 @@ from tabletop.ui.games.mecs.table import (
     coin_words,
 )
 from tabletop.ui.input import CardSeen, CardsSeen, Tap
+from tabletop.ui.scenes.form import FormScene
 from tabletop.ui.scenes.rules import ChoiceGrid, RulesScene
+from tests.ui.game_scenery import form_seats
 from tests.ui.scenery import SIZES, is_undo_pad, make_app
 
 SHOTS = Path("/tmp/mecs_shots")
@@ -50,15 +51,12 @@ def start(app, *, seats: int = 2, bots: tuple[int, ...] = (), cards: str = "virt
     auto = Autoplayer(app)
     auto.tap("game.mecs")
     setup = app.stack.top
-    assert isinstance(setup, MecsSetup)
-    for _ in range(seats - 2):
-        auto.tap("players.+")
-    auto.tap(f"cards.{cards}")
-    for seat in range(seats):
-        if setup.bots[seat] != (seat in bots):
-            auto.tap(f"bot.{seat}")
+    assert isinstance(setup, FormScene)
+    form_seats(auto, seats, bots)
+    auto.tap("cards.real" if cards == "table" else "cards.virtual")
     for key, value in opts.items():
-        auto.tap(f"{key}.{value}")
+        if setup.options.get(key) != value:  # challenge has chosen the advanced deck
+            auto.tap(f"{key}.{value}")
     auto.tap("start")
     table = app.stack.top
     assert isinstance(table, MecsTable)
@@ -131,7 +129,8 @@ def test_mecs_screenshots_of_the_main_states(size: tuple[int, int]) -> None:
     app = make_app(size)
     auto = Autoplayer(app)
     auto.tap("game.mecs")
-    auto.tap("players.+")
+    auto.tap("seat.2")
+    auto.tap("choice.child")
     auto.tap("mode.challenge")
     shots = [shot(app, "setup")]
     auto.tap("start")
@@ -423,11 +422,15 @@ def test_mecs_setup_options_and_bubble_button() -> None:
     auto = Autoplayer(app)
     auto.tap("game.mecs")
     setup = app.stack.top
-    assert isinstance(setup, MecsSetup)
+    assert isinstance(setup, FormScene)
     auto.tap("mode.challenge")
-    assert setup.deck == "advanced" and not setup.target("deck.beginners").enabled
-    auto.tap("cards.table")
-    assert not setup.target("bot.1").enabled and not any(setup.bots)
+    assert setup.options["deck"] == "advanced" and not setup.target("deck.beginners").enabled
+    post(app, Tap(setup.target("deck.beginners").rect.center, app.ctx.clock(), "touch"))
+    assert "needs the advanced deck" in setup.message
+    assert not setup.target("cards.real").enabled  # a bot plays: virtual cards
+    form_seats(auto, 2)  # two children
+    auto.tap("cards.real")
+    assert setup.values().cards == "real" and not setup.values().bots
     assert setup.target("bubbles").enabled == (game_app("bubbles") is not None)
     auto.tap("rules")
     assert isinstance(app.stack.top, RulesScene)
@@ -554,14 +557,14 @@ def test_mecs12_setup_chooses_the_bots_level_and_the_table_plays_it(tmp_path: Pa
     auto = Autoplayer(app)
     auto.tap("game.mecs")
     setup = app.stack.top
-    assert isinstance(setup, MecsSetup) and setup.level == "easy"  # as the other games start
-    assert [setup.target(f"level.{v}").selected for v in ("easy", "medium", "hard")] == [
-        True,
-        False,
-        False,
-    ]
-    auto.tap("level.medium")
-    assert setup.level == "medium" and setup.target("level.medium").selected
+    assert isinstance(setup, FormScene) and setup.level == "easy"  # as the other games start
+    assert setup.seats[1].kind == "bot" and setup.seats[1].level == "easy"
+    auto.tap("seat.1")  # the seat picker offers the three levels (MECS-12)
+    assert {"choice.bot.easy", "choice.bot.medium", "choice.bot.hard"} <= {
+        b.name for b in app.stack.top.buttons
+    }
+    auto.tap("choice.bot.medium")
+    assert setup.level == "medium" and setup.seats[1].level == "medium"
     auto.tap("start")
     table = app.stack.top
     assert isinstance(table, MecsTable)
@@ -581,11 +584,14 @@ def test_mecs12_real_cards_turn_the_bots_and_their_level_off_with_the_reason() -
     auto = Autoplayer(app)
     auto.tap("game.mecs")
     setup = app.stack.top
-    auto.tap("cards.table")
-    button = setup.target("level.hard")
-    assert not button.enabled
+    button = setup.target("cards.real")
+    assert not button.enabled  # seat 2 is a bot
     post(app, Tap(button.rect.center, app.ctx.clock(), "touch"))
-    assert setup.level == "easy" and "bots need the device's cards" in setup.message
+    assert setup.level == "easy" and "Bots play with virtual cards" in setup.message
+    auto.tap("seat.1")
+    auto.tap("choice.child")
+    auto.tap("cards.real")
+    assert setup.values().cards == "real" and not setup.values().bots
 
 
 # -- MECS-9: an equation already waiting meets the new objective -------------------------------

@@ -18,9 +18,9 @@ if TYPE_CHECKING:
 
 
 def setup_scene(ctx: Context) -> Scene:
-    from tabletop.ui.games.mecs.setup import MecsSetup
+    from tabletop.ui.games.mecs.setup import setup_scene
 
-    return MecsSetup(ctx)
+    return setup_scene(ctx)
 
 
 def resume_scene(ctx: Context, save: GameSave, match: Match[Any, Any, Any]) -> Scene:

@@ -203,15 +203,13 @@ def play_demo(
     else:
         auto.tap("game.mecs")
         setup = app.stack.top
-        setup.bot_driver = "external"
-        for _ in range(seats - 2):
-            auto.tap("players.+")
-        for seat in range(seats):
-            if not setup.bots[seat]:
-                auto.tap(f"bot.{seat}")
+        setup.extra["bot_driver"] = "external"  # the demo moves the bots' cards itself
+        for seat in range(seats):  # every seat a bot at the level
+            auto.tap(f"seat.{seat}")
+            auto.tap(f"choice.bot.{level}")
         auto.tap(f"mode.{mode}")
-        auto.tap(f"deck.{deck}")
-        auto.tap(f"level.{level}")
+        if setup.options["deck"] != deck:  # challenge has chosen the advanced deck already
+            auto.tap(f"deck.{deck}")
         auto.tap("start")
         table = driver.table
         if tag is not None:

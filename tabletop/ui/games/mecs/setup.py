@@ -1,26 +1,36 @@
-"""M.E.C.S. setup: players and bots, the deck, the mode, where the cards come from; the
-rules in plain words; and the way to the bubble game (MECS-8).
+"""M.E.C.S. setup, on the one setup form (:mod:`tabletop.ui.scenes.form`): who plays
+(children, and bots at a level, MECS-12), real or virtual cards, the deck and the mode
+(challenge needs the advanced deck), the rules in plain words, and the way to the bubble
+game (MECS-8).
 
-Touch targets: ``players.-``, ``players.+``, ``bot.<i>``, ``level.easy``,
-``level.medium``, ``level.hard`` (the bots' level, MECS-12), ``deck.beginners``,
-``deck.advanced``, ``mode.normal``, ``mode.challenge``, ``cards.virtual``,
-``cards.table``, ``rules``, ``bubbles``, ``back``, ``start``.
+Touch targets: the form's (``seat.<i>``, ``choice.*``, ``cards.real``, ``cards.virtual``),
+``deck.beginners``, ``deck.advanced``, ``mode.normal``, ``mode.challenge``, ``bubbles``,
+``rules``, ``back``, ``start``.
 """
 
 from __future__ import annotations
 
-import pygame
+from collections.abc import Mapping
 
 from tabletop.bots.mecs import LEVEL_NAMES, LEVELS
 from tabletop.games.mecs import MecsSettings
-from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
-from tabletop.ui.input import Back, InputEvent, Tap
-from tabletop.ui.scenes.common import Stepper, header
+from tabletop.ui.scenes.form import (
+    BOT,
+    CHILD,
+    EMPTY,
+    VIRTUAL,
+    Cards,
+    Choice,
+    FormScene,
+    FormSpec,
+    FormValues,
+    Link,
+    OptionRow,
+    Preset,
+    Seats,
+)
 from tabletop.ui.scenes.rules import RulesPage, RulesScene
-from tabletop.ui.scenes.signin import SignInGate
-from tabletop.ui.theme import Metrics
-from tabletop.ui.widgets import Button, hit
 
 RULES = (
     RulesPage(
@@ -81,232 +91,74 @@ RULES = (
 
 
 def rules_scene(ctx: Context) -> RulesScene:
-    return RulesScene(ctx, "M.E.C.S. rules", RULES)
+    return RulesScene(ctx, "M.E.C.S.: the rules", RULES)
 
 
-class MecsSetup(Scene):
-    """Who plays, which deck and mode, and whether the device deals virtual cards."""
+def _start(ctx: Context, values: FormValues) -> Scene:
+    from tabletop.ui.games.mecs.table import MecsTable
 
-    def __init__(self, ctx: Context) -> None:
-        super().__init__(ctx)
-        self.seats = 2
-        self.stepper = Stepper("players", "Players", 2, 8)
-        self.bots = [False, True] + [False] * 6
-        self.level = "easy"  # the bots' level (MECS-12), as Math Attack! and Math Arena start
-        self.deck = "beginners"
-        self.mode = "normal"
-        self.cards = "virtual"
-        self.message = ""
-        self.bot_driver = "scene"  # the demo drives the bots through the camera and taps
-        self.gate = SignInGate()  # sign in first when the device has a class list
-
-    def names(self) -> list[tuple[str, bool]]:
-        return [
-            (f"Bot {i + 1}" if self.bots[i] else f"Player {i + 1}", self.bots[i])
-            for i in range(self.seats)
-        ]
-
-    def settings(self) -> MecsSettings:
-        play = "camera" if self.cards == "table" else "virtual"
-        return MecsSettings(deck=self.deck, mode=self.mode, play=play)  # type: ignore[arg-type]
-
-    def layout(self, metrics: Metrics) -> None:
-        m = metrics
-        W, H = m.size
-        margin = m.u(16)
-        b: list[Button] = []
-        s = m.u(52)
-        y = m.u(70)
-        b += self.stepper.layout(m, margin + m.u(120), y, self.seats)
-        # the bots' level, beside the players (MECS-12)
-        lw = m.u(118)
-        self.level_label = (W - margin - 3 * lw - 2 * m.u(8) - m.u(12), y + s // 2)
-        for i, level in enumerate(LEVELS):
-            b.append(
-                Button(
-                    f"level.{level}",
-                    pygame.Rect(
-                        W - margin - (3 - i) * lw - (2 - i) * m.u(8), y + m.u(4), lw, s - m.u(8)
-                    ),
-                    LEVEL_NAMES[level],
-                    kind="toggle",
-                    selected=self.level == level,
-                    enabled=self.cards == "virtual",
-                    size=m.small + 2,
-                )
-            )
-        # seats: who is a bot
-        top = y + s + m.u(12)
-        cw = (W - 2 * margin - 3 * m.u(8)) // 4
-        h = m.u(44)
-        for seat in range(self.seats):
-            rect = pygame.Rect(
-                margin + (seat % 4) * (cw + m.u(8)), top + (seat // 4) * (h + m.u(6)), cw, h
-            )
-            b.append(
-                Button(
-                    f"bot.{seat}",
-                    rect,
-                    "Bot" if self.bots[seat] else "Child",
-                    kind="toggle",
-                    selected=self.bots[seat],
-                    enabled=self.cards == "virtual",
-                    size=m.small + 2,
-                )
-            )
-        # options: deck, mode, cards
-        oy = top + 2 * (h + m.u(6)) + m.u(4)
-        self.option_rows: list[tuple[str, int]] = []
-        label_w = m.u(150)
-        ow = (W - 2 * margin - label_w - m.u(8)) // 2
-        for row, (label, options) in enumerate(
-            (
-                ("Deck", (("deck.beginners", "Beginners"), ("deck.advanced", "Advanced"))),
-                ("Mode", (("mode.normal", "Race to 15"), ("mode.challenge", "Challenge"))),
-                ("Cards", (("cards.virtual", "The device deals"), ("cards.table", "Real cards"))),
-            )
-        ):
-            ry = oy + row * (h + m.u(6))
-            self.option_rows.append((label, ry + h // 2))
-            for i, (name, text) in enumerate(options):
-                key, value = name.split(".")
-                chosen = getattr(self, key) == value
-                enabled = not (name == "deck.beginners" and self.mode == "challenge")
-                b.append(
-                    Button(
-                        name,
-                        pygame.Rect(margin + label_w + i * (ow + m.u(8)), ry, ow, h),
-                        text,
-                        kind="toggle",
-                        selected=chosen,
-                        enabled=enabled,
-                        size=m.small + 2,
-                    )
-                )
-        bh = m.u(56)
-        by = H - margin - bh
-        from tabletop.ui.games import game_app
-
-        b.append(Button("back", pygame.Rect(margin, by, m.u(120), bh), "Back", kind="quiet"))
-        b.append(
-            Button("rules", pygame.Rect(margin + m.u(128), by, m.u(130), bh), "Rules", kind="quiet")
-        )
-        b.append(
-            Button(
-                "bubbles",
-                pygame.Rect(margin + m.u(266), by, m.u(190), bh),
-                "Bubble game",
-                kind="quiet",
-                enabled=game_app("bubbles") is not None,
-            )
-        )
-        b.append(Button("start", pygame.Rect(W - margin - m.u(200), by, m.u(200), bh), "Start"))
-        self.message_pos = (margin, by - m.u(20))
-        self.buttons = b
-
-    def handle(self, event: InputEvent) -> None:
-        if isinstance(event, Back):
-            self.stack.pop()
-        elif isinstance(event, Tap):
-            button = hit(self.buttons, event.pos)
-            if button is None:
-                return
-            if not button.enabled:
-                self._explain(button.name)
-                return
-            self.ctx.sounds.play("tap")
-            self.press(button.name)
-
-    def _explain(self, name: str) -> None:
-        self.ctx.sounds.play("wrong")
-        if name.startswith(("bot.", "level.")):
-            self.message = "With real cards every seat is a child: bots need the device's cards."
-        elif name == "deck.beginners":
-            self.message = "Challenge mode uses the green cards: it needs the advanced deck."
-        elif name == "bubbles":
-            self.message = "The bubble game is not on this device yet."
-        else:
-            self.message = ""
-
-    def press(self, name: str) -> None:
-        if name == "back":
-            self.stack.pop()
-            return
-        if name == "rules":
-            self.stack.push(rules_scene(self.ctx))
-            return
-        if name == "bubbles":
-            from tabletop.ui.games import game_app
-
-            app = game_app("bubbles")
-            if app is not None:
-                self.stack.push(app.setup_scene(self.ctx))
-            return
-        if name == "start":
-            from tabletop.ui.games.mecs.table import MecsTable
-
-            settings, driver = self.settings(), self.bot_driver
-
-            def make(seats: list[SeatInfo]) -> Scene:
-                return MecsTable(self.ctx, seats=seats, settings=settings, bot_driver=driver)
-
-            names = self.names()
-            bots = {i: self.level for i, (_, bot) in enumerate(names) if bot}
-            self.gate.start(self, "mecs", [n for n, _ in names], bots, make)
-            return
-        self.message = ""
-        if (seats := self.stepper.stepped(name, self.seats)) is not None:
-            self.seats = seats
-        elif name.startswith("bot."):
-            seat = int(name[4:])
-            self.bots[seat] = not self.bots[seat]
-        elif name.startswith("level."):
-            self.level = name[6:]
-        elif name.startswith("deck."):
-            self.deck = name[5:]
-        elif name.startswith("mode."):
-            self.mode = name[5:]
-            if self.mode == "challenge":
-                self.deck = "advanced"
-        elif name.startswith("cards."):
-            self.cards = name[6:]
-            if self.cards == "table":
-                self.bots = [False] * 8
-        self.layout(self.m)
-
-    def resume(self, result: object) -> None:
-        self.gate.resume(self, result)
-        self.layout(self.m)
-
-    def draw(self, surface: pygame.Surface) -> None:
-        painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
-        surface.fill(p.background)
-        header(
-            self, surface, "M.E.C.S.", "Build equations from number and symbol cards, win coins."
-        )
-        self.stepper.draw(painter, surface, self.seats)
-        for b in self.buttons:
-            painter.button(surface, b)
-            if b.name.startswith("bot."):
-                seat = int(b.name[4:])
-                chip = pygame.Rect(
-                    b.rect.left + m.u(4), b.rect.top + m.u(4), m.u(30), b.rect.height - m.u(8)
-                )
-                painter.seat_chip(surface, chip, seat, size=m.small + 1)
-        for label, y in self.option_rows:
-            painter.text(surface, label, (m.u(16), y), m.text, bold=True, anchor="midleft")
-        painter.text(surface, "Bots", self.level_label, m.text, bold=True, anchor="midright")
-        if self.message:
-            painter.text(
-                surface,
-                self.message,
-                self.message_pos,
-                m.small + 1,
-                p.bad,
-                bold=True,
-                anchor="bottomleft",
-                max_width=m.width - m.u(32),
-            )
+    options = values.options
+    settings = MecsSettings(
+        deck=options["deck"],  # type: ignore[arg-type]
+        mode=options["mode"],  # type: ignore[arg-type]
+        play="virtual" if values.virtual else "camera",
+    )
+    driver = str(values.extra.get("bot_driver", "scene"))  # the demo drives its bots
+    return MecsTable(ctx, seats=values.seats, settings=settings, bot_driver=driver)
 
 
-__all__ = ["RULES", "MecsSetup", "rules_scene"]
+def _bubble_game(ctx: Context) -> Scene:
+    from tabletop.ui.games.bubbles import setup_scene
+
+    return setup_scene(ctx)
+
+
+def _challenge_needs_the_advanced_deck(options: Mapping[str, str]) -> str | None:
+    return "advanced" if options.get("mode") == "challenge" else None
+
+
+SETUP = FormSpec(
+    game="mecs",
+    title="M.E.C.S.",
+    subtitle="Build equations from number and symbol cards, win coins.",
+    rules=RULES,
+    start=_start,
+    seats=Seats(
+        2,
+        8,
+        (CHILD, BOT) + (EMPTY,) * 6,
+        levels=tuple((level, LEVEL_NAMES[level]) for level in LEVELS),
+        level="easy",  # as Math Attack! and Math Arena start (MECS-12)
+        shared_level=True,
+    ),
+    cards=Cards(default=VIRTUAL),
+    options=(
+        OptionRow(
+            "mode",
+            "Mode",
+            (Choice("normal", "Race to 15"), Choice("challenge", "Challenge", "objective cards")),
+            "normal",
+        ),
+        OptionRow(
+            "deck",
+            "Deck",
+            (Choice("beginners", "Beginners", "no green cards"), Choice("advanced", "Advanced")),
+            "beginners",
+            forced=_challenge_needs_the_advanced_deck,
+            why="Challenge mode uses the green cards: it needs the advanced deck.",
+        ),
+    ),
+    modes=(
+        ("normal", Preset(options=(("mode", "normal"),))),
+        ("challenge", Preset(options=(("mode", "challenge"),))),
+    ),
+    links=(Link("bubbles", "Bubble game", _bubble_game, "practise sums"),),
+)
+
+
+def setup_scene(ctx: Context) -> FormScene:
+    """The game's first screen (Home pushes it): the one setup form."""
+    return FormScene(ctx, SETUP)
+
+
+__all__ = ["RULES", "SETUP", "rules_scene", "setup_scene"]
