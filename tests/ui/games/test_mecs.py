@@ -5,6 +5,7 @@ the teacher's undo, screenshots at both layouts, and whole games against the eng
 from __future__ import annotations
 
 import io
+from fractions import Fraction
 import re
 from pathlib import Path
 
@@ -620,3 +621,53 @@ def test_mecs9_the_table_says_why_a_waiting_equation_counted(size=(800, 480)) ->
     app.stack.push(scene)
     app.step()
     assert shot(app, "mecs9_objective_met").exists()
+
+
+def test_mecs_every_checked_equation_is_journaled_with_its_question() -> None:
+    """Issue 24: a refused hack with brackets (MECS-2, MECS-5) and a true equation that
+    misses the challenge objective (MECS-6) are journaled with their questions, the kind
+    of mistake and the seconds since the turn began, as well as counted."""
+    from dataclasses import replace
+
+    from tabletop.classroom.mistakes import classify
+    from tabletop.classroom.skills import question_of
+    from tabletop.engine.match import Match
+    from tabletop.games.mecs import Mecs, MecsSettings
+    from tests.games.test_mecs_support import table as engine_table
+
+    app = make_app()
+    settings = MecsSettings(mode="challenge")
+    state = engine_table(
+        ["1 3 4", "5 5", ""], ["9 X 7 EQ 6", "LP 2 + 3 RP X 4 EQ", ""], settings=settings
+    )
+    state = replace(state, objective=2)
+    match = Match(Mecs(), settings, 3, seed=3)
+    match.initial = state
+    scene = MecsTable(
+        app.ctx,
+        seats=[("Ann", False), ("Bo", False), ("Cy", False)],
+        settings=settings,
+        match=match,
+    )
+    app.stack.push(scene)
+    app.step()
+    app.ctx.clock.advance(7.5)
+    scene.submit_area(1, tuple("LP 2 + 3 RP X 4 EQ 1 4".split()))  # 14: brackets left out
+    assert scene.message[1] == "error"
+    app.ctx.clock.advance(2.0)
+    scene.submit_area(0, tuple("9 X 7 EQ 6 3".split()))  # true, but 63 misses objective 2
+    assert scene.save.checks[0] == [2, 0]
+    answers = app.ctx.journal.answers(scene.save.id)
+    assert [(a.seat, a.skill, a.given, a.answer) for a in answers] == [
+        (0, "order", "14", "20"),
+        (0, "equations", "63", "63"),
+    ]
+    assert [a.seconds for a in answers] == [7.5, 9.5]
+    kinds = []
+    for a in answers:
+        q = question_of(a.skill, a.question)
+        found = classify(q, Fraction(a.given))
+        assert found is not None
+        kinds.append((found.kind, found.example))
+    assert kinds[0] == ("order", "(2 + 3) x 4: answered 14, leaving out the brackets; they come first")
+    assert kinds[1][0] == "objective" and kinds[1][1].startswith("9 x 7 = 63: the objective is")
