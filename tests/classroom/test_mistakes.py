@@ -163,6 +163,10 @@ SHAPED = [
 ]
 
 
+SHAPE_FIRST = ("(", "n", "o", "n", ")", "o", "n")  # (a . b) . c
+SHAPE_MIDDLE = ("n", "o", "(", "n", "o", "n", ")", "o", "n")  # a . (b . c) . d
+
+
 @pytest.mark.parametrize(("numbers", "ops", "shape", "answer", "kind", "example"), SHAPED)
 def test_mistakes_shaped_equation_log(numbers, ops, shape, answer, kind, example) -> None:
     """MECS-2: brackets, roots, squares, fraction bars and decimals keep their shape; a
@@ -175,10 +179,10 @@ def test_mistakes_shaped_equation_log(numbers, ops, shape, answer, kind, example
 
 def test_mistakes_shaped_values() -> None:
     """Precedence inside and outside brackets, left to right, roots of squares only."""
-    q = question("order", [8, 2, 3, 1], ["-", "x", "+"], shape=tuple("n o ( n o n ) o n".split()))
+    q = question("order", [8, 2, 3, 1], ["-", "x", "+"], shape=SHAPE_MIDDLE)
     assert q.answer == 3 and q.text == "8 - (2 x 3) + 1"
     assert q.value(brackets=False) == 3 and q.value(order=LEFT_TO_RIGHT) == 3
-    r = question("order", [8, 2, 3], ["-", "x"], shape=tuple("( n o n ) o n".split()))
+    r = question("order", [8, 2, 3], ["-", "x"], shape=SHAPE_FIRST)
     assert r.answer == 18 and r.value(brackets=False) == 2
     assert question("equations", [2], [], shape=("√", "n")).value() is None  # √2 is no fraction
     assert question("equations", [1, 0], ["/"], shape=("n", "o", "n")).value() is None
@@ -207,12 +211,11 @@ def test_mistakes_child_forgets_brackets() -> None:
 
     from tabletop.classroom.mistakes import Child
 
-    q = question("order", [2, 3, 4], ["+", "x"], shape=tuple("( n o n ) o n".split()))
+    q = question("order", [2, 3, 4], ["+", "x"], shape=SHAPE_FIRST)
     wrong = Child(random.Random(3), {"order": 1.0}).answer(q)
     assert wrong == 14
     found = classify(q, wrong)
     assert found is not None and found.kind == "order"
-
 
 
 def test_mistakes_count_alone_is_a_question() -> None:

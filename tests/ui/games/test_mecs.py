@@ -5,8 +5,8 @@ the teacher's undo, screenshots at both layouts, and whole games against the eng
 from __future__ import annotations
 
 import io
-from fractions import Fraction
 import re
+from fractions import Fraction
 from pathlib import Path
 
 import pygame
@@ -652,10 +652,11 @@ def test_mecs_every_checked_equation_is_journaled_with_its_question() -> None:
     app.stack.push(scene)
     app.step()
     app.ctx.clock.advance(7.5)
-    scene.submit_area(1, tuple("LP 2 + 3 RP X 4 EQ 1 4".split()))  # 14: brackets left out
+    hack = ("LP", "2", "+", "3", "RP", "X", "4", "EQ", "1", "4")  # 14: brackets left out
+    scene.submit_area(1, hack)
     assert scene.message[1] == "error"
     app.ctx.clock.advance(2.0)
-    scene.submit_area(0, tuple("9 X 7 EQ 6 3".split()))  # true, but 63 misses objective 2
+    scene.submit_area(0, ("9", "X", "7", "EQ", "6", "3"))  # true; 63 misses objective 2
     assert scene.save.checks[0] == [2, 0]
     answers = app.ctx.journal.answers(scene.save.id)
     assert [(a.seat, a.skill, a.given, a.answer) for a in answers] == [
@@ -669,5 +670,8 @@ def test_mecs_every_checked_equation_is_journaled_with_its_question() -> None:
         found = classify(q, Fraction(a.given))
         assert found is not None
         kinds.append((found.kind, found.example))
-    assert kinds[0] == ("order", "(2 + 3) x 4: answered 14, leaving out the brackets; they come first")
+    assert kinds[0] == (
+        "order",
+        "(2 + 3) x 4: answered 14, leaving out the brackets; they come first",
+    )
     assert kinds[1][0] == "objective" and kinds[1][1].startswith("9 x 7 = 63: the objective is")

@@ -163,7 +163,8 @@ def equation_question(
     if parsed is None:
         return None
     numbers, ops, shape = parsed
-    plain = set(shape) <= {"n", "o"} and FRAC not in ops and all(n.denominator == 1 for n in numbers)
+    whole = all(n.denominator == 1 for n in numbers)
+    plain = set(shape) <= {"n", "o"} and FRAC not in ops and whole
     signs = [op for op in ops if op != FRAC]  # a fraction bar makes a number
     mixed = bool(signs) and skill_of(signs) == "order"
     skill = "order" if "(" in shape or mixed else "equations"
