@@ -116,3 +116,38 @@ def test_skills_mathe_meister_line_sums_journaled() -> None:
     )
     if broken:
         assert row.common == "rule" and "needs an" in row.examples["rule"]
+
+
+def test_skills_mathe_meister_swapped_line_is_one_answer() -> None:
+    """MM-3/MM-7: a completed line changed later by a Coin Shop swap stays one answer (as
+    in the report's sums, which count each completed line once), journaled as it was
+    first completed; its question was asked when that round's dice came."""
+    from types import SimpleNamespace
+
+    from tabletop.assets import mathe_meister_layout
+    from tabletop.games.mathe_meister import MatheMeisterSettings, Roll, SwapOperands
+    from tabletop.ui.scenes.mm_solo import line_answers
+
+    def grid(row: str) -> tuple[str, ...]:
+        empty = "." * 7
+        return (row, *(empty for _ in range(6)))
+
+    def step(action: object, row: str) -> SimpleNamespace:
+        sheet = SimpleNamespace(grid=grid(row))
+        return SimpleNamespace(action=action, state=SimpleNamespace(sheets=[sheet]))
+
+    swap = SwapOperands(0, (0, 0), (0, 2))
+    match = SimpleNamespace(
+        steps=[
+            step(Roll((3, 5)), "......."),
+            step(None, "3+5x2.."),
+            step(Roll((2, 4)), "3+5x2.."),
+            step(None, "3+5x2-4"),  # R1 complete: (3 + 5) x 2 - 4 = 12, even: right
+            step(swap, "5+3x2-4"),  # the swap changes it: still the same one answer
+        ]
+    )
+    settings = MatheMeisterSettings(mathe_meister_layout(), ())
+    found = line_answers(match, settings)  # type: ignore[arg-type]
+    assert [(done, seat, asked, q.text, int(given)) for done, seat, asked, q, given in found] == [
+        (4, 0, 3, "3 + 5 x 2 - 4", 12)
+    ]
