@@ -399,6 +399,30 @@ def test_skills_station_result_carries_its_answers(tmp_path: Path) -> None:
     }
 
 
+def test_skills_station_result_carries_its_games_dice(tmp_path: Path) -> None:
+    """Issue 24: a station's result carries the dice read for that game (per source and
+    face), not another game's or a die read for no game, and the console's bounds take it."""
+    from tabletop.classroom.fleet.messages import Topics, encode, parse
+    from tabletop.classroom.fleet.outbox import result_message
+
+    journal = lesson(tmp_path / FILE_NAME)
+    first, second = sorted(m.id for m in journal.matches())[:2]
+    journal.add_dice([6, 6, 1], "camera", match_id=first, session=A)
+    journal.add_dice([3], "corrected", match_id=first, session=A)
+    journal.add_dice([2], "camera", match_id=second, session=B)
+    journal.add_dice([4], "tap", session=A)  # read for no journaled game: stays home
+    message = result_message(journal.db, first, "station-1")
+    assert message.match["meta"]["dice"] == {
+        "camera": [1, 0, 0, 0, 0, 2],
+        "corrected": [0, 0, 1, 0, 0, 0],
+    }
+    topics = Topics()
+    parsed = parse(topics, topics.result("station-1"), encode(message))
+    assert parsed.match["meta"]["dice"] == message.match["meta"]["dice"]  # type: ignore[union-attr]
+    other = result_message(journal.db, second, "station-1")
+    assert other.match["meta"]["dice"] == {"camera": [0, 1, 0, 0, 0, 0]}
+
+
 def test_skills_csv_that_cannot_be_written_is_one_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

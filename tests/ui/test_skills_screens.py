@@ -151,3 +151,16 @@ def test_skills_mathe_meister_swapped_line_is_one_answer() -> None:
     assert [(done, seat, asked, q.text, int(given)) for done, seat, asked, q, given in found] == [
         (4, 0, 3, "3 + 5 x 2 - 4", 12)
     ]
+
+
+def test_skills_dice_kept_with_their_game() -> None:
+    """Issue 24: the dice a Mathe-Meister game read are kept with that game's journal
+    row, so a station's result carries them to the console's dice lesson."""
+    from tests.ui.scenery import start_solo
+
+    app = make_app()
+    auto = start_solo(app)
+    auto.tap_dice((3, 5))
+    (saved,) = app.ctx.journal.matches()
+    rows = app.ctx.journal.db.execute("SELECT match_id, value, source FROM dice").fetchall()
+    assert rows == [(saved.id, 3, "tap"), (saved.id, 5, "tap")]

@@ -279,6 +279,7 @@ class MatheMeisterScene(Scene):
                 title=f"Round {self.state.round} of {ROUNDS}: the dice",
                 mode=self.dice_mode,
                 roll=self.roll,
+                match_id=self.save.id,
             )
         )
 
