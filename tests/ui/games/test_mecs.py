@@ -592,25 +592,31 @@ def test_mecs12_real_cards_turn_the_bots_and_their_level_off_with_the_reason() -
 # -- MECS-9: an equation already waiting meets the new objective -------------------------------
 
 
+def table_at(app, state) -> MecsTable:
+    """Ann, Bo and Cy at a table in ``state`` (a three-seat engine state)."""
+    from tabletop.engine.match import Match
+
+    match = Match(Mecs(), state.settings, 3, seed=3)
+    match.initial = state
+    return MecsTable(
+        app.ctx,
+        seats=[("Ann", False), ("Bo", False), ("Cy", False)],
+        settings=state.settings,
+        match=match,
+    )
+
+
 def test_mecs9_the_table_says_why_a_waiting_equation_counted(size=(800, 480)) -> None:
     from dataclasses import replace
 
-    from tabletop.engine.match import Match
-    from tabletop.games.mecs import DrawFor, Mecs, MecsSettings, ShowObjective
+    from tabletop.games.mecs import DrawFor, MecsSettings, ShowObjective
     from tests.games.test_mecs_support import table as engine_table
 
     app = make_app(size)
     settings = MecsSettings(mode="challenge")
     state = engine_table(["3 1 +", "1 2 X", "4 5"], ["", "9 X 6 EQ 5 4", ""], settings=settings)
     state = replace(state, queue=(DrawFor(0, "objectives", "objective"),), met=(1,))
-    match = Match(Mecs(), settings, 3, seed=3)
-    match.initial = state
-    scene = MecsTable(
-        app.ctx,
-        seats=[("Ann", False), ("Bo", False), ("Cy", False)],
-        settings=settings,
-        match=match,
-    )
+    scene = table_at(app, state)
     assert scene.perform(ShowObjective(13))  # "a whole number whose digits add up to 9"
     assert scene.state.coins(1) == 6 and scene.state.players[1].area == ()
     assert scene.banner is not None and scene.banner.title == "Objective met!"
@@ -631,8 +637,7 @@ def test_mecs_every_checked_equation_is_journaled_with_its_question() -> None:
 
     from tabletop.classroom.mistakes import classify
     from tabletop.classroom.skills import question_of
-    from tabletop.engine.match import Match
-    from tabletop.games.mecs import Mecs, MecsSettings
+    from tabletop.games.mecs import MecsSettings
     from tests.games.test_mecs_support import table as engine_table
 
     app = make_app()
@@ -640,15 +645,7 @@ def test_mecs_every_checked_equation_is_journaled_with_its_question() -> None:
     state = engine_table(
         ["1 3 4", "5 5", ""], ["9 X 7 EQ 6", "LP 2 + 3 RP X 4 EQ", ""], settings=settings
     )
-    state = replace(state, objective=2)
-    match = Match(Mecs(), settings, 3, seed=3)
-    match.initial = state
-    scene = MecsTable(
-        app.ctx,
-        seats=[("Ann", False), ("Bo", False), ("Cy", False)],
-        settings=settings,
-        match=match,
-    )
+    scene = table_at(app, replace(state, objective=2))
     app.stack.push(scene)
     app.step()
     app.ctx.clock.advance(7.5)
