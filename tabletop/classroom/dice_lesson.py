@@ -30,6 +30,7 @@ DEGREES = FACES - 1
 CLASS_SOURCES = ("camera", "corrected", "tap")  # the class's own dice
 SOURCES = (*CLASS_SOURCES, "virtual")
 MIN_ROLLS = 30  # fewer: too early to tell (5 expected per face is the usual floor)
+MAX_SENT = 10_000  # dice one game's result may carry to the console (far above a game's)
 UNFAIR_BELOW = 0.05  # a p-value under this: "these dice look unfair"
 
 
@@ -130,6 +131,40 @@ def read_dice(
     return [int(r[0]) for r in rows]
 
 
+def dice_for_message(db: Any, match_id: int) -> dict[str, list[int]]:
+    """The dice read for one game, counted per source and face (``{"camera": [n1, ...,
+    n6]}``), for its result message: a station sends them to the teacher's console in
+    ``meta["dice"]``, so the dashboard's lesson counts the whole classroom's dice."""
+    out: dict[str, list[int]] = {}
+    rows = db.execute(
+        "SELECT source, value, COUNT(*) FROM dice WHERE match_id = ? GROUP BY source, value",
+        (match_id,),
+    )
+    for source, value, count in rows:
+        if source in SOURCES and 1 <= int(value) <= FACES:
+            out.setdefault(str(source), [0] * FACES)[int(value) - 1] += int(count)
+    return out
+
+
+def store_dice(db: Any, match_id: int, session: str, counts: Any, now: float) -> int:
+    """Keep the dice a result message carried (``meta["dice"]``, checked within bounds
+    by the fleet's messages) as the console's own rows of ``session`` (inside the
+    caller's transaction); returns how many."""
+    if not isinstance(counts, dict):
+        return 0
+    rows = [
+        (match_id, session, face, str(source), now)
+        for source, faces in sorted(counts.items())
+        if source in SOURCES and isinstance(faces, list) and len(faces) == FACES
+        for face, n in enumerate(faces, start=1)
+        for _ in range(min(int(n), MAX_SENT))
+    ]
+    db.executemany(
+        "INSERT INTO dice (match_id, session, value, source, at) VALUES (?, ?, ?, ?, ?)", rows
+    )
+    return len(rows)
+
+
 def _rolls(n: int) -> str:
     return f"{n} roll" if n == 1 else f"{n} rolls"
 
@@ -138,12 +173,15 @@ __all__ = [
     "CLASS_SOURCES",
     "DEGREES",
     "FACES",
+    "MAX_SENT",
     "MIN_ROLLS",
     "SOURCES",
     "Fairness",
     "chi2_sf",
     "chi_square",
+    "dice_for_message",
     "fairness",
     "odds",
     "read_dice",
+    "store_dice",
 ]

@@ -31,9 +31,17 @@ first that fits in this order (:data:`KINDS`):
 ``other``
     none of those.
 
-One more kind is not worked out from the answer but told by the game: ``rule``, a
-Mathe-Meister line (MM-3, MM-4, MM-10) whose sum the device worked out but which breaks
-its rule (rows want even sums, columns odd, a mode its order): :attr:`Question.broken`.
+Two more kinds are not worked out from the answer but told by the game
+(:attr:`Question.broken`): ``rule``, a Mathe-Meister line (MM-3, MM-4, MM-10) whose sum
+the device worked out but which breaks its rule (rows want even sums, columns odd, a mode
+its order); ``objective``, a true M.E.C.S. equation whose answer misses the challenge
+card's objective (MECS-6).
+
+An expression with brackets, square roots, squares or fraction bars (M.E.C.S.'s cards)
+keeps its shape in :attr:`Question.shape`: ``n`` for each number, ``o`` for each
+operation, and ``(`` ``)`` ``√`` ``²`` as they stand (``(2 + 3) x 4``: ``( n o n ) o n``).
+Its operations may also be ``frac`` (a fraction bar, bound tighter than x and ÷). Its
+``order`` mistake is also the brackets left out.
 
 Each kind has a title and a sentence a teacher understands (:data:`KINDS`), and
 :func:`classify` says it with the child's own example (:attr:`Mistake.example`).
@@ -41,6 +49,7 @@ Each kind has a title and a sentence a teacher understands (:data:`KINDS`), and
 
 from __future__ import annotations
 
+import math
 import operator
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -56,6 +65,7 @@ SKILLS: dict[str, str] = {
     "order": "Order of operations",
     "equations": "Equations",
     "line_sums": "Mathe-Meister line sums",
+    "count": "Reading the count",  # Math Wars Meta with no MATH CRATE card left (MWM-2)
 }
 # The kinds of mistake, in the order classify() tries them: (title, what it means).
 KINDS: dict[str, tuple[str, str]] = {
@@ -67,10 +77,14 @@ KINDS: dict[str, tuple[str, str]] = {
     "off_by_one": ("Off by one", "was one (or a little) away from the right answer"),
     "other": ("Other", "a wrong answer of no kind the device knows"),
     "rule": ("Line rule", "made a Mathe-Meister line whose sum breaks its rule"),
+    "objective": ("Objective", "made a true equation whose answer misses the objective"),
 }
-CLASSIFIED = tuple(k for k in KINDS if k != "rule")  # the kinds classify() works out
+TOLD = ("rule", "objective")  # the kinds a game tells (Question.broken)
+CLASSIFIED = tuple(k for k in KINDS if k not in TOLD)  # the kinds classify() works out
 OPS = ("+", "-", "x", "/")
-OP_SIGNS = {"+": "+", "-": "-", "x": "x", "/": "÷"}
+FRAC = "frac"  # a fraction bar (a shaped question's operation only)
+OP_SIGNS = {"+": "+", "-": "-", "x": "x", "/": "÷", FRAC: "/"}
+SHAPE_TOKENS = ("n", "o", "(", ")", "√", "²")
 OP_SKILLS = {"+": "addition", "-": "subtraction", "x": "multiplication", "/": "division"}
 SMALL = 2  # "a small amount": off by at most this (or a tenth of the answer, if more)
 PRECEDENCE = "precedence"
@@ -87,27 +101,48 @@ class Question:
     ops: tuple[str, ...]
     right: Fraction | None = None
     order: str = PRECEDENCE
-    broken: str | None = None  # a Mathe-Meister line: the rule its sum breaks
+    broken: str | None = None  # the rule (a line) or objective (an equation) it breaks
+    shape: tuple[str, ...] = ()  # brackets, roots, squares: see the module docstring
 
     def __post_init__(self) -> None:
         if len(self.ops) != len(self.numbers) - 1 or not self.numbers:
             raise ValueError("a question has one operation fewer than numbers")
-        if any(op not in OPS for op in self.ops):
-            raise ValueError(f"operations are {OPS}, not {self.ops}")
+        allowed = (*OPS, FRAC) if self.shape else OPS
+        if any(op not in allowed for op in self.ops):
+            raise ValueError(f"operations are {allowed}, not {self.ops}")
+        if self.shape and (
+            any(t not in SHAPE_TOKENS for t in self.shape)
+            or self.shape.count("n") != len(self.numbers)
+            or self.shape.count("o") != len(self.ops)
+        ):
+            raise ValueError(f"{self.shape} is not the shape of {len(self.numbers)} numbers")
 
     @property
     def answer(self) -> Fraction:
         """The right answer (the game's, else the arithmetic's)."""
         if self.right is not None:
             return self.right
-        value = evaluate(self.numbers, self.ops, self.order)
+        value = self.value()
         if value is None:
             raise ValueError(f"{self.text} has no value (a division by zero)")
         return value
 
+    def value(
+        self, ops: Sequence[str] | None = None, order: str | None = None, brackets: bool = True
+    ) -> Fraction | None:
+        """The arithmetic's value, with other ``ops``, another ``order`` or (``brackets``
+        False) the brackets left out; None where it has none."""
+        ops = self.ops if ops is None else tuple(ops)
+        order = self.order if order is None else order
+        if not self.shape:
+            return evaluate(self.numbers, ops, order)
+        return _shaped_value(self.numbers, ops, self.shape, order, brackets)
+
     @property
     def text(self) -> str:
-        """``7 x 8``, ``2 + 3 x 4``."""
+        """``7 x 8``, ``2 + 3 x 4``, ``(2 + 3) x 4``."""
+        if self.shape:
+            return _shaped_text(self)
         parts = [number_text(self.numbers[0])]
         for op, n in zip(self.ops, self.numbers[1:], strict=True):
             parts += [OP_SIGNS[op], number_text(n)]
@@ -146,8 +181,9 @@ def classify(q: Question, given: Fraction | int) -> Mistake | None:
     """The kind of the answer ``given`` to ``q``: None when it is right."""
     given = Fraction(given)
     right = q.answer
-    if q.broken is not None:
-        return Mistake("rule", f"{q.text} = {number_text(given)}: {q.broken}")
+    if q.broken is not None:  # told by the game: a line's rule, an equation's objective
+        kind = "rule" if q.skill == "line_sums" else "objective"
+        return Mistake(kind, f"{q.text} = {number_text(given)}: {q.broken}")
     if given == right:
         return None
     head = f"{q.text}: answered {number_text(given)}"
@@ -211,11 +247,11 @@ def _operation(q: Question, given: Fraction, right: Fraction, head: str) -> Mist
             if other == op:
                 continue
             ops = (*q.ops[:i], other, *q.ops[i + 1 :])
-            if evaluate(q.numbers, ops, q.order) == given:
-                if len(q.numbers) == 2:
+            if q.value(ops) == given:
+                if len(q.numbers) == 2 and not q.shape:
                     said = Question(q.skill, q.numbers, ops).text
                     return Mistake("operation", f"{head}, which is {said}")
-                said = Question(q.skill, q.numbers, ops, order=q.order).text
+                said = Question(q.skill, q.numbers, ops, order=q.order, shape=q.shape).text
                 return Mistake(
                     "operation",
                     f"{head}, which is {said} ({OP_SIGNS[other]} in place of {OP_SIGNS[op]})",
@@ -224,7 +260,7 @@ def _operation(q: Question, given: Fraction, right: Fraction, head: str) -> Mist
 
 
 def _remainder(q: Question, given: Fraction, right: Fraction, head: str) -> Mistake | None:
-    if len(q.numbers) != 2 or q.ops[0] != "/":
+    if len(q.numbers) != 2 or q.ops[0] != "/" or q.shape:
         return None
     a, b = q.numbers
     if b == 0 or a.denominator != 1 or b.denominator != 1 or a % b == 0:
@@ -243,13 +279,15 @@ def _remainder(q: Question, given: Fraction, right: Fraction, head: str) -> Mist
 def _order(q: Question, given: Fraction, right: Fraction, head: str) -> Mistake | None:
     if len(q.ops) < 2:
         return None
+    if "(" in q.shape and q.value(brackets=False) == given:
+        return Mistake("order", f"{head}, leaving out the brackets; they come first")
     if q.order == LEFT_TO_RIGHT:
-        if evaluate(q.numbers, q.ops, PRECEDENCE) == given:
+        if q.value(order=PRECEDENCE) == given:
             return Mistake("order", f"{head}, doing x and ÷ first; here it goes left to right")
         return None
-    if evaluate(q.numbers, q.ops, LEFT_TO_RIGHT) == given:
+    if q.value(order=LEFT_TO_RIGHT) == given:
         return Mistake("order", f"{head}, working left to right; x and ÷ come first")
-    if evaluate(q.numbers, q.ops, "reverse") == given:
+    if q.value(order="reverse") == given:
         return Mistake("order", f"{head}, doing + and - before x and ÷")
     return None
 
@@ -328,20 +366,24 @@ class Child:
             for i, op in enumerate(q.ops):
                 for other in OPS:
                     ops = (*q.ops[:i], other, *q.ops[i + 1 :])
-                    value = evaluate(q.numbers, ops, q.order) if other != op else None
+                    value = q.value(ops) if other != op else None
                     if value is not None and value.denominator == 1 and value != right:
                         options.append(value)
             return self.rng.choice(options) if options else None
         if kind == "remainder":
             a, b = q.numbers[0], q.numbers[-1]
-            if len(q.numbers) == 2 and q.ops[0] == "/" and b != 0 and a % b != 0:
+            if len(q.numbers) == 2 and q.ops[0] == "/" and not q.shape and b != 0 and a % b:
                 return Fraction(int(a // b))
             return None
         if kind == "order":
             if len(q.ops) < 2:
                 return None
+            if "(" in q.shape:
+                value = q.value(brackets=False)
+                if value is not None and value != right:
+                    return value
             other_order = PRECEDENCE if q.order == LEFT_TO_RIGHT else LEFT_TO_RIGHT
-            value = evaluate(q.numbers, q.ops, other_order)
+            value = q.value(order=other_order)
             return value if value != right else None
         if kind == "place_value":
             if right.denominator == 1 and abs(right) >= 10:
@@ -366,7 +408,113 @@ _ARITHMETIC: dict[str, Callable[[Fraction, Fraction], Fraction]] = {
 
 
 def _apply(a: Fraction, op: str, b: Fraction) -> Fraction | None:
+    if op == FRAC:
+        op = "/"
     return None if op == "/" and b == 0 else _ARITHMETIC[op](a, b)
+
+
+# A shaped question's binding, per order: a fraction bar binds tightest (it makes a number),
+# a root tighter than any operation between numbers.
+_BINDING = {
+    PRECEDENCE: {FRAC: 3, "x": 2, "/": 2, "+": 1, "-": 1},
+    LEFT_TO_RIGHT: {FRAC: 3, "x": 1, "/": 1, "+": 1, "-": 1},
+    "reverse": {FRAC: 3, "x": 1, "/": 1, "+": 2, "-": 2},
+}
+_ROOT = "√"
+
+
+class _NoValue(Exception):
+    """A division by zero, or a root that is not a fraction."""
+
+
+def _shaped_value(
+    numbers: Sequence[Fraction],
+    ops: Sequence[str],
+    shape: Sequence[str],
+    order: str,
+    brackets: bool,
+) -> Fraction | None:
+    """The value of a shaped expression (operator precedence parsing, no recursion)."""
+    binding = {**_BINDING[order], _ROOT: 4}
+    values: list[Fraction] = []
+    pending: list[str] = []  # operations, roots and open brackets not worked out yet
+    numbers_left, ops_left = iter(numbers), iter(ops)
+
+    def work() -> None:
+        top = pending.pop()
+        if top == _ROOT:
+            values.append(_root(values.pop()))
+            return
+        b, a = values.pop(), values.pop()
+        value = _apply(a, top, b)
+        if value is None:
+            raise _NoValue
+        values.append(value)
+
+    try:
+        for token in shape:
+            if token == "n":
+                values.append(next(numbers_left))
+            elif token == "²":
+                values[-1] = values[-1] ** 2
+            elif token == _ROOT or (token == "(" and brackets):
+                pending.append(token)
+            elif token == ")" and brackets:
+                while pending and pending[-1] != "(":
+                    work()
+                if pending:
+                    pending.pop()
+            elif token == "o":
+                op = next(ops_left)
+                while pending and pending[-1] != "(" and binding[pending[-1]] >= binding[op]:
+                    work()
+                pending.append(op)
+        while pending:
+            if pending[-1] == "(":
+                pending.pop()
+            else:
+                work()
+    except (_NoValue, IndexError, StopIteration):
+        return None
+    return values[0] if len(values) == 1 else None
+
+
+def _root(value: Fraction) -> Fraction:
+    if value < 0:
+        raise _NoValue
+    top, bottom = math.isqrt(value.numerator), math.isqrt(value.denominator)
+    if top * top != value.numerator or bottom * bottom != value.denominator:
+        raise _NoValue
+    return Fraction(top, bottom)
+
+
+def _shaped_text(q: Question) -> str:
+    """``(2 + 3) x 4``, ``√9 + 2²``, ``3/4 + 1``, ``2.5 x 2``."""
+    numbers, ops = iter(q.numbers), iter(q.ops)
+    out = ""
+    for token in q.shape:
+        if token == "n":
+            out += decimal_text(next(numbers))
+        elif token == "o":
+            op = next(ops)
+            out += OP_SIGNS[op] if op == FRAC else f" {OP_SIGNS[op]} "
+        else:
+            out += token
+    return out
+
+
+def decimal_text(value: Fraction) -> str:
+    """``7``, ``2.5``, ``-0.25``; a fraction with no decimal end as ``1/3``."""
+    if value.denominator == 1:
+        return str(value.numerator)
+    scaled, places = value, 0
+    while scaled.denominator != 1 and places < 6:
+        scaled, places = scaled * 10, places + 1
+    if scaled.denominator != 1:
+        return number_text(value)
+    digits = str(abs(scaled.numerator)).rjust(places + 1, "0")
+    sign = "-" if value < 0 else ""
+    return f"{sign}{digits[:-places]}.{digits[-places:]}"
 
 
 _TESTS: tuple[_Test, ...] = (_sign, _operation, _remainder, _order, _place_value, _off_by_one)
@@ -374,16 +522,19 @@ _TESTS: tuple[_Test, ...] = (_sign, _operation, _remainder, _order, _place_value
 __all__ = [
     "CHILD_RATES",
     "CLASSIFIED",
+    "FRAC",
     "KINDS",
     "LEFT_TO_RIGHT",
     "OPS",
     "OP_SKILLS",
     "PRECEDENCE",
     "SKILLS",
+    "TOLD",
     "Child",
     "Mistake",
     "Question",
     "classify",
+    "decimal_text",
     "evaluate",
     "number_text",
     "question",

@@ -78,6 +78,7 @@ def answer_record(
             "order": question.order,
             "right": None if question.right is None else str(question.right),
             **({} if question.broken is None else {"broken": question.broken}),
+            **({} if not question.shape else {"shape": list(question.shape)}),
         },
         given=str(Fraction(given)),
         answer=str(question.answer),
@@ -93,6 +94,7 @@ def question_of(skill: str, stored: dict[str, Any]) -> Question:
         right = stored.get("right")
         order = str(stored.get("order") or "precedence")
         broken = stored.get("broken")
+        shape = tuple(str(t) for t in stored.get("shape") or ())
     except (KeyError, TypeError, ValueError, ZeroDivisionError) as exc:
         raise ValueError(f"not a question: {exc}") from None
     return Question(
@@ -102,6 +104,7 @@ def question_of(skill: str, stored: dict[str, Any]) -> Question:
         None if right is None else Fraction(str(right)),
         order,
         None if broken is None else str(broken),
+        shape,
     )
 
 

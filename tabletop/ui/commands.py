@@ -117,6 +117,14 @@ def run_app_command(args: argparse.Namespace | None) -> int:
     )
 
 
+# Why a game's demo has no --child (issue 24): the device checks none of its players'
+# answers, so no skills report could come of it.
+NO_CHILD = {
+    "bubbles": "the bubble game is not journaled, so no report keeps its answers",
+    "math-attack": "the device works Math Attack!'s totals out itself and checks no answers",
+}
+
+
 def run_demo_command(args: argparse.Namespace) -> int:
     game = getattr(args, "game", "mathe-meister")
     if game != "mathe-meister":
@@ -130,14 +138,15 @@ def run_demo_command(args: argparse.Namespace) -> int:
             raise BadInput("demo.data", f"the {game} demo is not saved, so --data does not apply")
         if getattr(args, "child", False):
             if "child" not in inspect.signature(app.run_demo).parameters:
-                raise BadInput("demo.child", f"the {game} demo has no --child yet")
+                raise BadInput(
+                    "demo.child",
+                    f"the {game} demo has no --child: {NO_CHILD.get(game, 'not built yet')}",
+                )
             extra["child"] = True
         app.run_demo(seed=args.seed, out_dir=getattr(args, "out", None), out=sys.stdout, **extra)
         return 0
     from tabletop.ui.demo import run_demo
 
-    if getattr(args, "child", False):
-        raise BadInput("demo.child", f"the {game} demo has no --child yet")
     modes = tuple(m for m in (part.strip() for part in args.modes.split(",")) if m)
     from tabletop.games.mathe_meister import normalise_mode
 
@@ -148,6 +157,7 @@ def run_demo_command(args: argparse.Namespace) -> int:
         modes=modes,
         out=sys.stdout,
         log_path=getattr(args, "log", None),
+        child=bool(getattr(args, "child", False)),
         **({} if args.data is None else {"data": args.data}),
     )
     return 0

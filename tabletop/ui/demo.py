@@ -20,7 +20,7 @@ import os
 import queue
 import random
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
@@ -128,9 +128,11 @@ def run_demo(
     size: tuple[int, int] = SIZE,
     log_path: Path | None = None,
     data: Path | None = None,
+    child: bool = False,
 ) -> int:
     """Play the demo game; returns the final score. ``log_path``: write the game log;
-    ``data``: journal the game there and carry on a game a killed run left."""
+    ``data``: journal the game there and carry on a game a killed run left; ``child``:
+    the sheet is a guest child's, played by :func:`child_round` (issue 24)."""
     os.environ["SDL_VIDEODRIVER"] = "dummy"
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     import pygame
@@ -156,7 +158,7 @@ def run_demo(
 
     ctx, window = offscreen(size, seed, data, camera=camera)
     ctx.prefs.prefs.dice_input = "camera"
-    tag = f"mathe-meister:{seed}:{'+'.join(modes)}"
+    tag = f"mathe-meister:{seed}:{'+'.join(modes)}{':child' if child else ''}"
     carry_on = _left_over(ctx.journal, tag)
     first = 1
     if carry_on is not None:  # the photo under the camera when the game screen comes back
@@ -202,8 +204,8 @@ def run_demo(
         game.save.write_meta()
     from tabletop.ui.saves import demo_seats
 
-    if first <= ROUNDS:
-        demo_seats(auto.game().save)  # the hint bot plays: never in a report
+    if first <= ROUNDS:  # the hint bot plays: never in a report; the demo child is a guest
+        demo_seats(auto.game().save, 0 if child else None)
     for r in range(first, ROUNDS + 1):
         current["round"] = r - 1
         sample = order[r - 1]
@@ -220,7 +222,10 @@ def run_demo(
             app.screenshot(folder / f"round_{r:02d}.png")
             current["round"] = r  # the next dice screen opens when this round ends
 
-        auto.bot_round(before_done=before_done)
+        if child:
+            child_round(auto, random.Random(seed * 100 + r), before_done=before_done)
+        else:
+            auto.bot_round(before_done=before_done)
         _tell_end(start, game.match.state, out)
     results = app.stack.top
     if not isinstance(results, ResultsScene):
@@ -236,6 +241,73 @@ def run_demo(
     ctx.journal.close()
     pygame.display.quit()
     return results.score
+
+
+def child_round(
+    auto: Any, rng: random.Random, before_done: Callable[[], None] | None = None
+) -> None:
+    """A round of the ``--child`` demo (issue 24): the hint bot's plan, but each operator
+    is the one the child believes gives the lines it completes this round the sum their
+    rule wants (rows even, columns odd, MM-4), the child working each sum out with the
+    seeded :class:`~tabletop.classroom.mistakes.Child`: its arithmetic mistakes become
+    lines that break their rule, the one kind of mistake a sheet shows (the device sums)."""
+    from tabletop.bots.mathe_meister import after_writes, hint
+    from tabletop.classroom.mistakes import Child
+    from tabletop.games.mathe_meister import EndRound, WriteOperator
+
+    child = Child(rng)
+    game = auto.game()
+    plan = list(hint(game.state, 0).actions())
+    for i, action in enumerate(plan):
+        if isinstance(action, WriteOperator):
+            plan[i] = childs_operator(game.state, plan[i:], child)
+        auto.play(plan[i])
+    for action in after_writes(game.state, 0):
+        if isinstance(action, EndRound) and before_done is not None:
+            before_done()
+        auto.play(action)
+
+
+def childs_operator(state: Any, plan: Sequence[Any], child: Any) -> Any:
+    """The operator the child writes for ``plan[0]`` (the rest: the round's later writes):
+    the first of the bot's and then + - x that the engine takes and for which the child
+    believes every line through its cell complete by the round's end keeps its rule (the
+    child's own sums, :meth:`Child.answer`); else the first the engine takes."""
+    from dataclasses import replace
+    from fractions import Fraction
+
+    from tabletop.classroom.mistakes import LEFT_TO_RIGHT, question
+    from tabletop.engine.errors import TabletopError
+    from tabletop.games.mathe_meister import MatheMeister, line_parts, lines_of
+
+    game = MatheMeister()
+    action = plan[0]
+    legal = []
+    for op in (action.op, *(o for o in ("+", "-", "x") if o != action.op)):
+        choice = replace(action, op=op)
+        try:
+            after, _ = game.apply(state, choice)
+        except TabletopError:
+            continue
+        legal.append(choice)
+        for later in plan[1:]:  # the rest of the round as planned, where it still fits
+            try:
+                after, _ = game.apply(after, later)
+            except TabletopError:
+                continue
+        sheet = after.sheets[action.seat]
+        believed_ok = True
+        for line in lines_of(action.cell):
+            if not sheet.line_complete(line):
+                continue
+            operands, ops = line_parts(sheet.grid, line)
+            q = question("line_sums", [int(n) for n in operands], ops, order=LEFT_TO_RIGHT)
+            said = Fraction(child.answer(q))
+            want = 0 if line[0] == "R" else 1
+            believed_ok &= said.denominator == 1 and said.numerator % 2 == want
+        if believed_ok:
+            return choice
+    return legal[0] if legal else action
 
 
 def _tell_start(r: int, sample: Sample, how: str, start: Any, out: TextIO) -> None:

@@ -132,6 +132,7 @@ class GameSave:
         self._match = match
         if self._since is None:
             self._since = self.ctx.clock()
+        self._times.setdefault(len(match.history), self.ctx.clock())  # an answer's seconds
         if self.id is None:
             try:
                 self.id = self.ctx.journal.start(
@@ -222,14 +223,21 @@ class GameSave:
         ``answered`` (each the first write at or past it), None when this process did
         not see both (a game carried on from the journal)."""
 
-        def reached(n: int) -> float | None:
-            later = [k for k in self._times if k >= n]
-            return self._times[min(later)] if later else None
-
-        if asked is None or (start := reached(asked)) is None:
+        if asked is None or (start := self._reached(asked)) is None:
             return None
-        end = reached(answered)
+        end = self._reached(answered)
         return None if end is None else max(0.0, end - start)
+
+    def seconds_since(self, asked: int | None) -> float | None:
+        """Seconds from when the match reached ``asked`` actions to now, None when this
+        process did not see it (a game carried on: counted from when it was taken up)."""
+        start = None if asked is None else self._reached(asked)
+        return None if start is None else max(0.0, self.ctx.clock() - start)
+
+    def _reached(self, n: int) -> float | None:
+        """The clock at the first write of the match at ``n`` actions or more."""
+        later = [k for k in self._times if k >= n]
+        return self._times[min(later)] if later else None
 
     def write_meta(self) -> None:
         """Write ``app`` and ``checks`` now: for a screen that keeps part of its state

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from tabletop.classroom.mistakes import (
     KINDS,
     LEFT_TO_RIGHT,
+    TOLD,
     Question,
     classify,
     evaluate,
@@ -45,7 +46,7 @@ def test_mistakes_hand_made_log(skill, numbers, ops, right, answer, kind, exampl
 
 
 def test_mistakes_every_kind_is_in_the_log() -> None:
-    assert {row[5] for row in LOG} | {"rule"} == set(KINDS)
+    assert {row[5] for row in LOG} | set(TOLD) == set(KINDS)
 
 
 def test_mistakes_line_rule_told_by_the_game() -> None:
@@ -127,7 +128,7 @@ def test_mistakes_child_makes_each_kind_it_is_asked_for() -> None:
         "off_by_one": question("addition", [46, 38], "+"),
         "other": question("multiplication", [7, 8], "x"),
     }
-    assert set(cases) == set(KINDS) - {"rule"}
+    assert set(cases) == set(KINDS) - set(TOLD)
     for kind, q in cases.items():
         child = Child(random.Random(1), {kind: 1.0})
         found = classify(q, child.answer(q))
@@ -148,3 +149,91 @@ def test_mistakes_child_is_seeded_and_mostly_right() -> None:
     assert 200 < right < 380  # the stated rates: about 30% wrong where 4 kinds apply
     with pytest.raises(ValueError, match="no such kind"):
         Child(random.Random(1), {"typo": 0.5})
+
+
+# M.E.C.S. equations with brackets and green cards (MECS-2): (numbers, ops, shape, the
+# child's answer, kind, example)
+SHAPED = [
+    ([2, 3, 4], ["+", "x"], "( n o n ) o n", 14, "order", "(2 + 3) x 4: answered 14, leaving out"),
+    ([2, 3, 4], ["+", "x"], "( n o n ) o n", -20, "sign", "the opposite of 20"),
+    ([2, 3, 4], ["+", "x"], "( n o n ) o n", 9, "operation", "(2 + 3) + 4 (+ in place of x)"),
+    ([9, 2], ["+"], "√ n o n ²", 8, "off_by_one", "√9 + 2²: answered 8, one more than 7"),
+    ([3, 4, 1], ["frac", "+"], "n o n o n", 7, "other", "3/4 + 1: answered 7; the answer is 7/4"),
+    ([Fraction(5, 2), 2], ["x"], "n o n", 50, "place_value", "2.5 x 2: answered 50, 5 out by"),
+]
+
+
+SHAPE_FIRST = ("(", "n", "o", "n", ")", "o", "n")  # (a . b) . c
+SHAPE_MIDDLE = ("n", "o", "(", "n", "o", "n", ")", "o", "n")  # a . (b . c) . d
+
+
+@pytest.mark.parametrize(("numbers", "ops", "shape", "answer", "kind", "example"), SHAPED)
+def test_mistakes_shaped_equation_log(numbers, ops, shape, answer, kind, example) -> None:
+    """MECS-2: brackets, roots, squares, fraction bars and decimals keep their shape; a
+    left-out bracket is an order-of-operations mistake."""
+    q = question("order", numbers, ops, shape=tuple(shape.split()))
+    found = classify(q, answer)
+    assert found is not None and found.kind == kind, found
+    assert example in found.example
+
+
+def test_mistakes_shaped_values() -> None:
+    """Precedence inside and outside brackets, left to right, roots of squares only."""
+    q = question("order", [8, 2, 3, 1], ["-", "x", "+"], shape=SHAPE_MIDDLE)
+    assert q.answer == 3 and q.text == "8 - (2 x 3) + 1"
+    assert q.value(brackets=False) == 3 and q.value(order=LEFT_TO_RIGHT) == 3
+    r = question("order", [8, 2, 3], ["-", "x"], shape=SHAPE_FIRST)
+    assert r.answer == 18 and r.value(brackets=False) == 2
+    assert question("equations", [2], [], shape=("√", "n")).value() is None  # √2 is no fraction
+    assert question("equations", [1, 0], ["/"], shape=("n", "o", "n")).value() is None
+
+
+def test_mistakes_bad_shape_is_refused() -> None:
+    with pytest.raises(ValueError, match="shape"):
+        question("order", [2, 3], ["+"], shape=("n", "o"))
+    with pytest.raises(ValueError, match="shape"):
+        question("order", [2, 3], ["+"], shape=("n", "o", "n", "%"))
+    with pytest.raises(ValueError, match="operations"):
+        question("order", [2, 3], ["frac"])  # a fraction bar needs a shape
+
+
+def test_mistakes_objective_told_by_the_game() -> None:
+    """MECS-6: a true equation whose answer misses the challenge card's objective."""
+    from tabletop.classroom.mistakes import Mistake
+
+    q = question("equations", [9, 7], "x", broken="the objective is a prime number")
+    assert classify(q, 63) == Mistake("objective", "9 x 7 = 63: the objective is a prime number")
+
+
+def test_mistakes_child_forgets_brackets() -> None:
+    """The demo child's order mistake on a bracketed equation leaves the brackets out."""
+    import random
+
+    from tabletop.classroom.mistakes import Child
+
+    q = question("order", [2, 3, 4], ["+", "x"], shape=SHAPE_FIRST)
+    wrong = Child(random.Random(3), {"order": 1.0}).answer(q)
+    assert wrong == 14
+    found = classify(q, wrong)
+    assert found is not None and found.kind == "order"
+
+
+def test_mistakes_count_alone_is_a_question() -> None:
+    """MWM-2: with no MATH CRATE card left the COUNT META card stands alone; the child's
+    typed solution is checked all the same, so it is a question (a number copied with
+    its digits swapped is a place-value mistake)."""
+    from dataclasses import replace
+
+    from tabletop.games.math_wars_meta import MathWarsMeta, MathWarsMetaSettings, Stage
+    from tabletop.ui.games.math_wars_meta.play import questions_for
+
+    state = MathWarsMeta().new_game(MathWarsMetaSettings(), 2)
+    stage = Stage(seats=(0, 1), up=((1, 21), (2, 7)), crates=(None, "x3"))
+    state = replace(state, phase="solve", stage=stage)
+    own, team = questions_for(state, 0)
+    assert own is not None and team is None
+    assert (own.skill, own.text, own.answer) == ("count", "21", 21)
+    found = classify(own, 12)
+    assert found is not None and found.kind == "place_value"
+    other, _ = questions_for(state, 1)
+    assert other is not None and (other.skill, other.text) == ("multiplication", "7 x 3")

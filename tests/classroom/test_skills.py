@@ -237,9 +237,51 @@ def test_skills_demo_child_in_math_arena(
     assert {r["error_kind"] for r in rows} - {""}
 
 
-def test_skills_demo_child_refused_where_not_built(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["demo", "--game", "mecs", "--child", "--seed", "1"]) == 2
-    assert "no --child" in capsys.readouterr().err
+@pytest.mark.parametrize(
+    ("game", "why"), [("bubbles", "not journaled"), ("math-attack", "checks no answers")]
+)
+def test_skills_demo_child_refused_where_no_answer_is_checked(
+    game: str, why: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The bubble game is not journaled and Math Attack! checks no answers: `--child`
+    is refused with one line saying so (exit status 2)."""
+    assert main(["demo", "--game", game, "--child", "--seed", "1"]) == 2
+    err = capsys.readouterr().err
+    assert "no --child" in err and why in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    ("game", "skills", "kinds"),
+    [
+        ("mecs", {"equations", "order"}, {"remainder"}),
+        ("mathe-meister", {"line_sums"}, {"rule"}),
+    ],
+)
+def test_skills_demo_child_in_mecs_and_mathe_meister(
+    game: str, skills: set[str], kinds: set[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`demo --game mecs|mathe-meister --child --data D` then `report --data D --all
+    --skills S.csv`: rows for the guest child only (no bot), with kinds of mistake, and
+    every answer journaled with the seconds it took."""
+    data, sheet = tmp_path / "d", tmp_path / "S.csv"
+    args = ["demo", "--game", game, "--seed", "1", "--child", "--data", str(data)]
+    assert main([*args, "--out", str(tmp_path / "o")]) == 0
+    assert main(["report", "--data", str(data), "--all", "--skills", str(sheet)]) == 0
+    rows = list(csv.DictReader(io.StringIO(sheet.read_text(encoding="utf-8-sig"))))
+    assert rows and {r["name"] for r in rows} == {"Player 1"}
+    assert {r["group"] for r in rows} == {"guests"}
+    assert {r["skill"] for r in rows} <= skills
+    assert {r["error_kind"] for r in rows} - {""} >= kinds
+    assert all(r["example"] for r in rows if r["error_kind"])
+    journal = Journal(data / FILE_NAME)
+    try:
+        answers = [a for m in journal.matches() for a in journal.answers(m.id)]
+        assert answers and all(a.seconds is not None and a.seat == 0 for a in answers)
+        seats = [s for m in journal.matches() for s in journal.seats(m.id)]
+        assert [s.seat for s in seats if not s.bot] == [0]  # the child; the rest are bots
+    finally:
+        journal.close()
+    assert "wrote" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("game", ["math-attack", "math-wars-meta", "mathe-meister"])
@@ -355,6 +397,30 @@ def test_skills_station_result_carries_its_answers(tmp_path: Path) -> None:
         "answer": "56",
         "seconds": 2.5,
     }
+
+
+def test_skills_station_result_carries_its_games_dice(tmp_path: Path) -> None:
+    """Issue 24: a station's result carries the dice read for that game (per source and
+    face), not another game's or a die read for no game, and the console's bounds take it."""
+    from tabletop.classroom.fleet.messages import Topics, encode, parse
+    from tabletop.classroom.fleet.outbox import result_message
+
+    journal = lesson(tmp_path / FILE_NAME)
+    first, second = sorted(m.id for m in journal.matches())[:2]
+    journal.add_dice([6, 6, 1], "camera", match_id=first, session=A)
+    journal.add_dice([3], "corrected", match_id=first, session=A)
+    journal.add_dice([2], "camera", match_id=second, session=B)
+    journal.add_dice([4], "tap", session=A)  # read for no journaled game: stays home
+    message = result_message(journal.db, first, "station-1")
+    assert message.match["meta"]["dice"] == {
+        "camera": [1, 0, 0, 0, 0, 2],
+        "corrected": [0, 0, 1, 0, 0, 0],
+    }
+    topics = Topics()
+    parsed = parse(topics, topics.result("station-1"), encode(message))
+    assert parsed.match["meta"]["dice"] == message.match["meta"]["dice"]  # type: ignore[union-attr]
+    other = result_message(journal.db, second, "station-1")
+    assert other.match["meta"]["dice"] == {"camera": [0, 1, 0, 0, 0, 0]}
 
 
 def test_skills_csv_that_cannot_be_written_is_one_line(

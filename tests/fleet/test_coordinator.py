@@ -160,6 +160,31 @@ def test_coordinator_stores_a_result_sent_twice_once(broker: Broker, console: Co
     station.close()
 
 
+def test_coordinator_keeps_a_stations_dice_once(broker: Broker, console: Coordinator) -> None:
+    """Issue 24: the dice a station read for a game come with its result and join the
+    console's dice lesson for that lesson (kept once, however often the result is sent)."""
+    from tabletop.classroom.dice_lesson import fairness, read_dice
+
+    station = RawStation(broker, "station-2")
+    message = result_message("station-2", "station-2:0001", game="mathe-meister")
+    message.match["meta"]["dice"] = {"camera": [1, 0, 2, 0, 0, 1], "virtual": [0, 1, 0, 0, 0, 0]}
+    body = encode(message)
+    station.publish(station.topics.result("station-2"), body)
+    station.publish(station.topics.result("station-2"), body)
+    wait_for(lambda: console.run(lambda: console.results + console.duplicates) == 2)
+
+    def dice() -> tuple[list[int], list[int], list[int]]:
+        assert console.journal is not None
+        journal = console.journal
+        every = read_dice(journal, "2026-11-22", ("camera", "virtual"))
+        return read_dice(journal, "2026-11-22"), every, fairness(read_dice(journal)).counts
+
+    lesson, every, counts = console.run(dice)
+    assert sorted(lesson) == [1, 3, 3, 6] and sorted(every) == [1, 2, 3, 3, 6]
+    assert list(counts) == [1, 0, 2, 0, 0, 1]
+    station.close()
+
+
 def test_coordinator_gets_results_sent_while_it_was_away(broker: Broker, tmp_path: Path) -> None:
     data = tmp_path / "teacher"
     first = Coordinator(broker.provisioned.teacher, data).start()

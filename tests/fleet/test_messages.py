@@ -234,3 +234,39 @@ def test_messages_acl_drops_forged_topics(broker: Broker) -> None:
         for c in (forger, teacher):
             c.disconnect()
             c.loop_stop()
+
+
+def test_messages_result_carries_dice_counts() -> None:
+    """Issue 24: a result may carry the dice read for its game, per source six counts
+    (one per face), so the console's dice lesson covers every station."""
+    data = result_body()
+    data["match"]["meta"]["dice"] = {"camera": [1, 0, 2, 0, 0, 5], "tap": [0, 0, 0, 0, 0, 1]}
+    result = parse(T, T.result("station-1"), raw(data))
+    assert isinstance(result, ResultMessage)
+    assert result.match["meta"]["dice"]["camera"] == [1, 0, 2, 0, 0, 5]
+
+
+@pytest.mark.parametrize(
+    ("dice", "words"),
+    [
+        ([1, 2, 3, 4, 5, 6], "per source"),
+        ({"loaded": [1, 1, 1, 1, 1, 1]}, "per source"),
+        ({"camera": [1, 2, 3]}, "6 counts"),
+        ({"camera": [-1, 0, 0, 0, 0, 0]}, "6 counts"),
+        ({"camera": [1.5, 0, 0, 0, 0, 0]}, "6 counts"),
+        ({"camera": [True, 0, 0, 0, 0, 0]}, "6 counts"),
+        ({"camera": "999999"}, "6 counts"),
+        ({"camera": [10**7, 0, 0, 0, 0, 0]}, "6 counts"),
+        ({"camera": [2000] * 6}, "more than"),
+        ({"camera": [9000, 0, 0, 0, 0, 0], "tap": [0, 0, 0, 0, 0, 9000]}, "more than"),
+    ],
+)
+def test_messages_result_poison_dice_refused(dice: Any, words: str) -> None:
+    """A result whose dice counts break the bounds is refused with the field named: the
+    console keeps a row per die, so no station can make it write millions."""
+    data = result_body()
+    data["match"]["meta"]["dice"] = dice
+    with pytest.raises(BadInput) as err:
+        parse(T, T.result("station-1"), raw(data))
+    assert err.value.code == "fleet.result"
+    assert "meta.dice" in err.value.message and words in err.value.message

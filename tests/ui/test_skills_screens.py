@@ -104,7 +104,8 @@ def test_skills_mathe_meister_line_sums_journaled() -> None:
     assert answers and {a.skill for a in answers} == {"line_sums"}
     assert all(a.question["order"] == "left-to-right" for a in answers)
     checked, right = saved.meta["checks"][0]
-    assert len(answers) >= checked > 0
+    assert len(answers) == checked > 0  # a line is one answer, as in the report's sums
+    assert all(a.seconds is not None for a in answers)  # since that round's dice
     broken = [a for a in answers if a.question.get("broken")]
     assert len(answers) - len(broken) >= right
     (row,) = gather_skills(app.ctx.journal)
@@ -115,3 +116,51 @@ def test_skills_mathe_meister_line_sums_journaled() -> None:
     )
     if broken:
         assert row.common == "rule" and "needs an" in row.examples["rule"]
+
+
+def test_skills_mathe_meister_swapped_line_is_one_answer() -> None:
+    """MM-3/MM-7: a completed line changed later by a Coin Shop swap stays one answer (as
+    in the report's sums, which count each completed line once), journaled as it was
+    first completed; its question was asked when that round's dice came."""
+    from types import SimpleNamespace
+
+    from tabletop.assets import mathe_meister_layout
+    from tabletop.games.mathe_meister import MatheMeisterSettings, Roll, SwapOperands
+    from tabletop.ui.scenes.mm_solo import line_answers
+
+    def grid(row: str) -> tuple[str, ...]:
+        empty = "." * 7
+        return (row, *(empty for _ in range(6)))
+
+    def step(action: object, row: str) -> SimpleNamespace:
+        sheet = SimpleNamespace(grid=grid(row))
+        return SimpleNamespace(action=action, state=SimpleNamespace(sheets=[sheet]))
+
+    swap = SwapOperands(0, (0, 0), (0, 2))
+    match = SimpleNamespace(
+        steps=[
+            step(Roll((3, 5)), "......."),
+            step(None, "3+5x2.."),
+            step(Roll((2, 4)), "3+5x2.."),
+            step(None, "3+5x2-4"),  # R1 complete: (3 + 5) x 2 - 4 = 12, even: right
+            step(swap, "5+3x2-4"),  # the swap changes it: still the same one answer
+        ]
+    )
+    settings = MatheMeisterSettings(mathe_meister_layout(), ())
+    found = line_answers(match, settings)  # type: ignore[arg-type]
+    assert [(done, seat, asked, q.text, int(given)) for done, seat, asked, q, given in found] == [
+        (4, 0, 3, "3 + 5 x 2 - 4", 12)
+    ]
+
+
+def test_skills_dice_kept_with_their_game() -> None:
+    """Issue 24: the dice a Mathe-Meister game read are kept with that game's journal
+    row, so a station's result carries them to the console's dice lesson."""
+    from tests.ui.scenery import start_solo
+
+    app = make_app()
+    auto = start_solo(app)
+    auto.tap_dice((3, 5))
+    (saved,) = app.ctx.journal.matches()
+    rows = app.ctx.journal.db.execute("SELECT match_id, value, source FROM dice").fetchall()
+    assert rows == [(saved.id, 3, "tap"), (saved.id, 5, "tap")]

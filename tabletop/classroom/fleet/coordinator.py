@@ -57,6 +57,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
+from tabletop.classroom.dice_lesson import store_dice
 from tabletop.classroom.fleet.config import TEACHER, FleetConfig
 from tabletop.classroom.fleet.messages import (
     MAX_BYTES,
@@ -754,6 +755,7 @@ class Coordinator:
             from tabletop.classroom.skills import store_answers
 
             store_answers(db, match_id, m["meta"].get("answers"), self.now())  # issue 24
+            store_dice(db, match_id, str(m.get("session", "")), m["meta"].get("dice"), self.now())
             db.execute(
                 "INSERT INTO fleet_results (id, device, match_id, received) VALUES (?, ?, ?, ?)",
                 (result.id, result.device, match_id, self.now()),

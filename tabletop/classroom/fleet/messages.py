@@ -604,6 +604,7 @@ def _reportable(meta: Mapping[str, Any], result: Mapping[str, Any]) -> None:
             or not all(_int(v) and 0 <= v <= 8 for v in seats)
         ):
             raise BadInput("fleet.result", f"'result.{key}' must list seat numbers 0..8")
+    _dice_counts(meta.get("dice", {}))
     checks = meta.get("checks", [])
     if not isinstance(checks, list) or len(checks) > 8:
         raise BadInput("fleet.result", "'meta.checks' must list at most 8 seats")
@@ -617,6 +618,32 @@ def _reportable(meta: Mapping[str, Any], result: Mapping[str, Any]) -> None:
                 "fleet.result",
                 f"each of 'meta.checks' must be two counts 0..{MAX_COUNT}, not {pair!r:.60}",
             )
+
+
+def _dice_counts(dice: Any) -> None:
+    """``meta.dice``: the dice read for the game, per source (camera, corrected, tap,
+    virtual) six counts 0.. (one per face), at most :data:`MAX_SENT` in all: the console
+    keeps one row per die, so the bound keeps a poison count from filling its disk."""
+    from tabletop.classroom.dice_lesson import FACES, MAX_SENT, SOURCES
+
+    if not isinstance(dice, dict) or not set(dice) <= set(SOURCES):
+        raise BadInput(
+            "fleet.result", f"'meta.dice' must give counts per source ({', '.join(SOURCES)})"
+        )
+    total = 0
+    for source, counts in dice.items():
+        if (
+            not isinstance(counts, list)
+            or len(counts) != FACES
+            or not all(_int(n) and 0 <= n <= MAX_SENT for n in counts)
+        ):
+            raise BadInput(
+                "fleet.result",
+                f"'meta.dice.{source}' must be {FACES} counts 0..{MAX_SENT}, not {counts!r:.60}",
+            )
+        total += sum(counts)
+    if total > MAX_SENT:
+        raise BadInput("fleet.result", f"'meta.dice' counts {total} dice, more than {MAX_SENT}")
 
 
 def _ack(data: dict[str, Any]) -> AckMessage:

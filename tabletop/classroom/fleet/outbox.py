@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tabletop.classroom.dice_lesson import dice_for_message
 from tabletop.classroom.fleet.messages import (
     ResultMessage,
     SeatRecord,
@@ -100,6 +101,9 @@ def result_message(
     answers = answers_for_message(db, match_id)  # issue 24: for the console's skills report
     if answers:
         meta_json["answers"] = answers
+    dice = dice_for_message(db, match_id)  # for the dashboard's dice lesson, class-wide
+    if dice:
+        meta_json["dice"] = dice
     match = {
         "game": str(game),
         "header": str(header),

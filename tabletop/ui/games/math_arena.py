@@ -410,6 +410,8 @@ class ArenaScene(Scene):
         self.checkpoints: list[Checkpoint] = []
         self.asking: tuple[Any, ...] | None = None
         self.asked_at: float | None = None  # when the number pad asked a value (issue 24)
+        # when the cards went up (the question asked: an answer's seconds, issue 24)
+        self.revealed_at: float | None = None
         n = len(self.seats)
         self.phase = "operator"  # operator | ready | countdown | reveal | leftover | result
         self.ready = [False] * n
@@ -699,6 +701,7 @@ class ArenaScene(Scene):
     def reveal(self) -> None:
         """ARENA-3: every seat is ready; the cards go up and the camera reads them."""
         self.phase = "reveal"
+        self.revealed_at = self.ctx.clock()
         self.countdown_end = None
         self.ctx.lamps.light_only([])
         self.ctx.sounds.play("round")
@@ -863,7 +866,7 @@ class ArenaScene(Scene):
             seat,
             value_question(op, (pair[0], pair[1])),
             value,
-            seconds=None if self.asked_at is None else self.ctx.clock() - self.asked_at,
+            seconds=self.seconds_since_asked(),
         )
         log.info("math-arena: seat %d says %d, the pair makes %d", seat + 1, value, right)
         self.ctx.sounds.play("good" if ok else "wrong")
@@ -874,6 +877,12 @@ class ArenaScene(Scene):
             self.say(f"{self.name(seat)}: {how}, not {value}.")
             self.message_bad = True
         self.layout(self.m)
+
+    def seconds_since_asked(self) -> float | None:
+        """Seconds of play since this round's cards went up (a game carried on counts
+        what was played before it stopped), else since the number pad asked."""
+        start = self.revealed_at if self.revealed_at is not None else self.asked_at
+        return None if start is None else round(max(0.0, self.ctx.clock() - start), 3)
 
     def operator_by_touch(self) -> None:
         if self.phase != "operator":
@@ -1067,8 +1076,8 @@ class ArenaScene(Scene):
 
     def record(self) -> dict[str, Any]:
         """The round beyond the match: its step on screen, who is ready, the pairs read,
-        the picks, the values said, and the countdown's and the bots' moments in seconds
-        of play. ``n`` and ``state`` (its digest): the match it belongs to."""
+        the picks, the values said, and the countdown's, the bots' and the reveal's
+        moments in seconds of play. ``n`` and ``state`` (its digest): the match it belongs to."""
         # seconds of play minus the app's clock: the same all through one process
         offset = self.save.elapsed() - self.ctx.clock()
         end = self.countdown_end
@@ -1083,6 +1092,7 @@ class ArenaScene(Scene):
             "said": {str(s): v for s, v in self.said.items()},
             "countdown": None if end is None else round(end + offset, 3),
             "bot_due": {str(s): round(t + offset, 3) for s, t in self.bot_due.items()},
+            "revealed": None if self.revealed_at is None else round(self.revealed_at + offset, 3),
         }
 
     def _save_record(self, always: bool = False) -> None:
@@ -1153,6 +1163,7 @@ class ArenaScene(Scene):
         self.pairs = [[None, None] for _ in range(n)]
         self.picks, self.bad, self.said, self.winners = {}, set(), {}, []
         self.bot_due, self.countdown_end = {}, None
+        self.revealed_at = None
         st = self.state
         self.round_label = (st.set_number, st.round)
 
@@ -1167,6 +1178,9 @@ class ArenaScene(Scene):
             self.pairs = [[p[0], p[1]] for p in record["pairs"]][: self.players]
             self.bad = {(int(b[0]), int(b[1])) for b in record["bad"]}
             self.said = {int(s): int(v) for s, v in record["said"].items()}
+            revealed = record.get("revealed")  # seconds of play (a record from before: none)
+            if isinstance(revealed, (int, float)):
+                self.revealed_at = self.ctx.clock() + float(revealed) - self.save.elapsed()
         if self.phase in ("ready", "countdown"):  # the moments to come, in seconds of play
             now, played = self.ctx.clock(), self.save.elapsed()
             due = {int(s): float(t) for s, t in record["bot_due"].items()}

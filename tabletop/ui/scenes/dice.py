@@ -30,12 +30,13 @@ CAMERA_FAILED = "The camera is not working: check the cable. You can tap the dic
 MODE_LABELS = {"camera": "Camera", "tap": "Tap the dice", "virtual": "Roll for me"}
 
 
-def keep_dice(ctx: Any, values: Sequence[int], source: str) -> None:
-    """Keep the dice the device read in the journal, with their source, for the
+def keep_dice(ctx: Any, values: Sequence[int], source: str, match_id: int | None = None) -> None:
+    """Keep the dice the device read in the journal, with their source and the game they
+    were read for (``match_id``: a station sends them with its result), for the
     dice-fairness lesson (issue 24). A journal that cannot write is logged; the game
     goes on (the dice are in the game's own journaled actions too)."""
     try:
-        ctx.journal.add_dice(values, source, session=ctx.session)
+        ctx.journal.add_dice(values, source, match_id=match_id, session=ctx.session)
     except TabletopError as exc:
         log.error("journal: %s: %s (dice %s not kept)", exc.code, exc.message, values)
 
@@ -56,9 +57,11 @@ class DiceScene(Scene):
         title: str,
         mode: str = "camera",
         roll: Callable[[], tuple[int, int]] | None = None,
+        match_id: int | None = None,
     ) -> None:
         super().__init__(ctx)
         self.title = title
+        self.match_id = match_id  # the journaled game the dice are for (issue 24)
         # "Roll for me": the game's own virtual dice (keyed by the game's seed and step,
         # so a game carried on from the journal rolls what it would have); else ctx.rng.
         self.roll = roll
@@ -202,7 +205,7 @@ class DiceScene(Scene):
 
     def _done(self, values: tuple[int, int], source: str) -> None:
         self.ctx.sounds.play("seen")
-        keep_dice(self.ctx, values, source)
+        keep_dice(self.ctx, values, source, self.match_id)
         self.stack.pop(DiceResult(values, source))
 
     def _read(self, seen: Seen) -> None:

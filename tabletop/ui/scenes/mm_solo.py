@@ -98,18 +98,23 @@ def line_answers(
     match: MMMatch, settings: MatheMeisterSettings
 ) -> list[tuple[int, int, int | None, Question, Fraction]]:
     """Every line sum the device checked on the sheet (issue 24): at the step a line was
-    completed (or changed by a swap), its operands and operators worked left to right
-    (MM-3), with the rule it breaks, if any (MM-4 parity, MM-10 modes), as
-    :meth:`GameSave.answers_from_match` takes them."""
+    first completed, its operands and operators worked left to right (MM-3), with the
+    rule it breaks, if any (MM-4 parity, MM-10 modes), asked when that round's dice
+    came, as :meth:`GameSave.answers_from_match` takes them. A line is one answer, as
+    in the report's sums (:func:`sums_checked`): a swap that changes a completed line
+    later (MM-7) does not make it a second one."""
     out: list[tuple[int, int, int | None, Question, Fraction]] = []
-    seen: dict[str, tuple[list[str], list[str]]] = {}
+    seen: set[str] = set()
+    asked: int | None = None
     for i, step in enumerate(match.steps):
+        if isinstance(step.action, Roll):
+            asked = i + 1
         grid = step.state.sheets[0].grid
         for line in LINES:
             parts = line_parts(grid, line)
-            if EMPTY in parts[0] or EMPTY in parts[1] or seen.get(line) == parts:
+            if EMPTY in parts[0] or EMPTY in parts[1] or line in seen:
                 continue
-            seen[line] = parts
+            seen.add(line)
             operands = [int(ch) for ch in parts[0]]
             total = evaluate(operands, parts[1])
             row = line[0] == "R"
@@ -126,7 +131,7 @@ def line_answers(
                 LEFT_TO_RIGHT,
                 broken,
             )
-            out.append((i + 1, 0, None, q, Fraction(total)))
+            out.append((i + 1, 0, asked, q, Fraction(total)))
     return out
 
 
@@ -274,6 +279,7 @@ class MatheMeisterScene(Scene):
                 title=f"Round {self.state.round} of {ROUNDS}: the dice",
                 mode=self.dice_mode,
                 roll=self.roll,
+                match_id=self.save.id,
             )
         )
 

@@ -179,6 +179,7 @@ class TableScene(Scene):
                 title=f"Round {self.round} of {ROUNDS}: the dice",
                 mode=self.dice_mode,
                 roll=self.roll,
+                match_id=self.save.id,
             )
         )
 

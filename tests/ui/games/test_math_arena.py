@@ -673,6 +673,30 @@ def test_arena_every_step_is_journaled_and_a_new_app_carries_on(tmp_path) -> Non
     assert fifth.state == fourth.state and fifth.state.won[1] == ("KD",)
 
 
+def test_arena_value_seconds_count_from_the_reveal_across_a_carry_on(tmp_path) -> None:
+    """Issue 24: a value's seconds run from when the cards went up (ARENA-3), in seconds
+    of play, so a game carried on after the reveal counts the time played before it
+    stopped (to its last journal write) and not the time the device was off."""
+    from tabletop.store import FILE_NAME
+
+    path = tmp_path / FILE_NAME
+    app, auto, scene = journal_arena(path, seats=2)
+    seen(app, None, "operator", "KD")
+    ready_and_reveal(app, scene)
+    seen(app, 1, "reveal", "5S", "2D")
+    app.ctx.clock.advance(3.0)
+    say_value(app, auto, 0, 7)  # 3 s after the reveal
+    app.ctx.clock.advance(4.0)
+    seen(app, 2, "reveal", "AH", "3C")  # written 7 s after the reveal
+    app.ctx.clock.advance(1.0)
+    app.step()  # nothing written: this second is not known after the restart
+    app2, auto2, again = carry_on(path)  # off for a while: a new clock
+    app2.ctx.clock.advance(2.5)
+    say_value(app2, auto2, 1, 5)  # 7 s before it stopped and 2.5 s after
+    answers = app2.ctx.journal.answers(again.save.id)
+    assert [(a.seat, a.given, a.seconds) for a in answers] == [(0, "7", 3.0), (1, "5", 9.5)]
+
+
 def test_arena_bots_and_the_countdown_carry_on_on_their_clock(tmp_path) -> None:
     """Virtual cards: a child's secret pick, a bot's pick (keyed: the same after the
     restart) and its press still to come, and the countdown, all resume."""

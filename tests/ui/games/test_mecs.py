@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import re
+from fractions import Fraction
 from pathlib import Path
 
 import pygame
@@ -597,25 +598,31 @@ def test_mecs12_real_cards_turn_the_bots_and_their_level_off_with_the_reason() -
 # -- MECS-9: an equation already waiting meets the new objective -------------------------------
 
 
+def table_at(app, state) -> MecsTable:
+    """Ann, Bo and Cy at a table in ``state`` (a three-seat engine state)."""
+    from tabletop.engine.match import Match
+
+    match = Match(Mecs(), state.settings, 3, seed=3)
+    match.initial = state
+    return MecsTable(
+        app.ctx,
+        seats=[("Ann", False), ("Bo", False), ("Cy", False)],
+        settings=state.settings,
+        match=match,
+    )
+
+
 def test_mecs9_the_table_says_why_a_waiting_equation_counted(size=(800, 480)) -> None:
     from dataclasses import replace
 
-    from tabletop.engine.match import Match
-    from tabletop.games.mecs import DrawFor, Mecs, MecsSettings, ShowObjective
+    from tabletop.games.mecs import DrawFor, MecsSettings, ShowObjective
     from tests.games.test_mecs_support import table as engine_table
 
     app = make_app(size)
     settings = MecsSettings(mode="challenge")
     state = engine_table(["3 1 +", "1 2 X", "4 5"], ["", "9 X 6 EQ 5 4", ""], settings=settings)
     state = replace(state, queue=(DrawFor(0, "objectives", "objective"),), met=(1,))
-    match = Match(Mecs(), settings, 3, seed=3)
-    match.initial = state
-    scene = MecsTable(
-        app.ctx,
-        seats=[("Ann", False), ("Bo", False), ("Cy", False)],
-        settings=settings,
-        match=match,
-    )
+    scene = table_at(app, state)
     assert scene.perform(ShowObjective(13))  # "a whole number whose digits add up to 9"
     assert scene.state.coins(1) == 6 and scene.state.players[1].area == ()
     assert scene.banner is not None and scene.banner.title == "Objective met!"
@@ -626,3 +633,48 @@ def test_mecs9_the_table_says_why_a_waiting_equation_counted(size=(800, 480)) ->
     app.stack.push(scene)
     app.step()
     assert shot(app, "mecs9_objective_met").exists()
+
+
+def test_mecs_every_checked_equation_is_journaled_with_its_question() -> None:
+    """Issue 24: a refused hack with brackets (MECS-2, MECS-5) and a true equation that
+    misses the challenge objective (MECS-6) are journaled with their questions, the kind
+    of mistake and the seconds since the turn began, as well as counted."""
+    from dataclasses import replace
+
+    from tabletop.classroom.mistakes import classify
+    from tabletop.classroom.skills import question_of
+    from tabletop.games.mecs import MecsSettings
+    from tests.games.test_mecs_support import table as engine_table
+
+    app = make_app()
+    settings = MecsSettings(mode="challenge")
+    state = engine_table(
+        ["1 3 4", "5 5", ""], ["9 X 7 EQ 6", "LP 2 + 3 RP X 4 EQ", ""], settings=settings
+    )
+    scene = table_at(app, replace(state, objective=2))
+    app.stack.push(scene)
+    app.step()
+    app.ctx.clock.advance(7.5)
+    hack = ("LP", "2", "+", "3", "RP", "X", "4", "EQ", "1", "4")  # 14: brackets left out
+    scene.submit_area(1, hack)
+    assert scene.message[1] == "error"
+    app.ctx.clock.advance(2.0)
+    scene.submit_area(0, ("9", "X", "7", "EQ", "6", "3"))  # true; 63 misses objective 2
+    assert scene.save.checks[0] == [2, 0]
+    answers = app.ctx.journal.answers(scene.save.id)
+    assert [(a.seat, a.skill, a.given, a.answer) for a in answers] == [
+        (0, "order", "14", "20"),
+        (0, "equations", "63", "63"),
+    ]
+    assert [a.seconds for a in answers] == [7.5, 9.5]
+    kinds = []
+    for a in answers:
+        q = question_of(a.skill, a.question)
+        found = classify(q, Fraction(a.given))
+        assert found is not None
+        kinds.append((found.kind, found.example))
+    assert kinds[0] == (
+        "order",
+        "(2 + 3) x 4: answered 14, leaving out the brackets; they come first",
+    )
+    assert kinds[1][0] == "objective" and kinds[1][1].startswith("9 x 7 = 63: the objective is")

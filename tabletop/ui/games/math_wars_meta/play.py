@@ -800,7 +800,8 @@ class MwmPlay:
         began, the question, the answer given). YOUR SOLUTION is the COUNT META card
         with the MATH CRATE card (MWM-2: a division with a remainder leaves the count
         alone, which the question's right answer says); the TEAM SOLUTION is the sum of
-        the teammates' results. A stage with no MATH CRATE card asks no sum."""
+        the teammates' results. A stage with no MATH CRATE card left asks the COUNT
+        META card's number alone (skill "count")."""
         out: list[tuple[int, int, int | None, Question, Fraction]] = []
         asked: int | None = None
         for i, step in enumerate(self.match.steps):
@@ -822,11 +823,15 @@ def questions_for(state: MathWarsMetaState, seat: int) -> tuple[Question | None,
     """The sums ``seat`` is asked in the solve stage of ``state``: YOUR SOLUTION (the
     COUNT META card with the MATH CRATE card, MWM-2's right answer: a division with a
     remainder leaves the count alone; None with no MATH CRATE card) and the TEAM
-    SOLUTION (the sum of the teammates' results; None when not asked)."""
+    SOLUTION (the sum of the teammates' results; None when not asked). With no MATH
+    CRATE card left the child still types a solution the device checks, the COUNT META
+    card alone (MWM-2): a question of one number, skill "count"."""
     stage = state.stage
     up, crate = stage.up[seat], stage.crates[seat]
     own = team = None
-    if up is not None and crate is not None:
+    if up is not None and crate is None:
+        own = Question("count", (Fraction(up[1]),), (), right=Fraction(up[1]))
+    elif up is not None and crate is not None:
         op = crate[0]
         own = Question(
             OP_SKILLS[op],

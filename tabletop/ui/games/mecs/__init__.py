@@ -56,10 +56,11 @@ def run_demo(
     out: TextIO,
     size: tuple[int, int] = (800, 480),
     data: Path | None = None,
+    child: bool = False,
 ) -> str:
     from tabletop.ui.games.mecs.demo import run_demo as demo
 
-    return demo(seed=seed, out_dir=out_dir, out=out, size=size, data=data)
+    return demo(seed=seed, out_dir=out_dir, out=out, size=size, data=data, child=child)
 
 
 __all__ = ["resume_scene", "run_demo", "setup_scene"]

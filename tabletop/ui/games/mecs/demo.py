@@ -12,6 +12,11 @@ on" offer and ends with the same last line: the bots decide from the state alone
 the virtual cards are keyed by the seed and the number of actions so far, so nothing
 but the journal is needed. Nothing of the demo lives outside the app's match (the bots
 play through its screens), so there is nothing to lay on the table again.
+
+With ``child`` seat 1 is a guest child (issue 24, :class:`Driver`): it plays as the
+bots do but tries the wrong hacks its own sums believe in, which the device refuses
+and journals, so the journal makes a skills report. (Carried on after a kill in the
+middle of the child's turn, it may try that turn's refused hack once more.)
 """
 
 from __future__ import annotations
@@ -34,14 +39,27 @@ class DemoError(RuntimeError):
 
 
 class Driver:
-    """Plays the bots' moves through the app's input: camera readings and taps."""
+    """Plays the bots' moves through the app's input: camera readings and taps.
 
-    def __init__(self, app: Any) -> None:
+    ``child``: the seat of the ``--child`` demo's guest child (issue 24), ``seed`` its
+    model's seed. The child plays the bot's moves, but on its turn it first looks at the
+    other areas as a child would: a hack of 1 or 2 of its cards (MECS-5) that makes an
+    equation its own sums call right (:class:`~tabletop.classroom.mistakes.Child`,
+    seeded) but that is wrong, it tries; the device refuses it and journals it with its
+    question, and the child takes the cards back. A plant is never an answer (an area
+    grows 2 cards a turn, MECS-4), so refused hacks are the child's only wrong answers:
+    the other seats' bots play at the medium level, whose areas a child can read.
+    """
+
+    def __init__(self, app: Any, child: int | None = None, seed: int = 0) -> None:
         from tabletop.ui.autoplay import Autoplayer
 
         self.app = app
         self.auto = Autoplayer(app)
         self.moves = 0
+        self.child = child
+        self.seed = seed
+        self.tried: set[tuple[int, tuple[str, ...]]] = set()  # (area seat, cards) answered
 
     @property
     def table(self) -> Any:
@@ -98,6 +116,8 @@ class Driver:
         if seat is None:
             raise DemoError(f"nobody is to move ({table.state.phase})")
         before = len(table.match.history)
+        if seat == self.child:
+            self.child_hacks(seat)
         action = decide(table.state, seat, table.seats[seat].level)
         self.play(action)
         table = self.table
@@ -105,6 +125,62 @@ class Driver:
             raise DemoError(f"the app refused {action!r}: {table.message[0]}")
         self.moves += 1
         return action
+
+    def child_hacks(self, seat: int) -> int:
+        """The child's hack that its own sums say is right but is not, tried now (see
+        the class): 1 if it tried one, else 0."""
+        from tabletop.classroom.mistakes import Child
+
+        table = self.table
+        state = table.state
+        if state.phase != "plant" or state.active != seat:
+            return 0
+        child = Child(random.Random(f"mecs-child:{self.seed}:{len(table.match.history)}"))
+        hand = state.players[seat].hand
+        for target, player in enumerate(state.players):
+            if target == seat or not player.area:
+                continue
+            for cards in child_believes(player.area, hand, child):
+                if (target, cards) in self.tried:
+                    continue
+                self.tried.add((target, cards))
+                self.show_area(target, cards)  # refused: journaled with its question
+                self.show_area(target, player.area)  # the child takes its cards back
+                return 1
+        return 0
+
+
+def child_believes(
+    area: tuple[str, ...], hand: tuple[str, ...], child: Any
+) -> list[tuple[str, ...]]:
+    """The hacks of ``area`` with 1 or 2 cards of ``hand`` inserted anywhere (MECS-5)
+    that make an equation the child believes (its answer to the question,
+    :meth:`Child.answer`, is the value beside it) and that is wrong: the child's
+    mistakes, in card order."""
+    from tabletop.ui.games.mecs.table import equation_question
+
+    beliefs: dict[str, Any] = {}  # one answer per question, as a child would give
+    hacks: set[tuple[str, ...]] = set()
+    for i, first in enumerate(hand):
+        for at in range(len(area) + 1):
+            one = (*area[:at], first, *area[at:])
+            hacks.add(one)
+            for j, second in enumerate(hand):
+                if j != i:
+                    hacks.update((*one[:k], second, *one[k:]) for k in range(len(one) + 1))
+    out: list[tuple[str, ...]] = []
+    for hacked in sorted(hacks):
+        found = equation_question(hacked)
+        if found is None:
+            continue
+        question, given = found
+        if given == question.answer:
+            continue
+        if question.text not in beliefs:
+            beliefs[question.text] = child.answer(question)
+        if beliefs[question.text] == given:
+            out.append(hacked)
+    return out
 
 
 def run_demo(
@@ -117,6 +193,7 @@ def run_demo(
     deck: str = "advanced",
     mode: str = "normal",
     data: Path | None = None,
+    child: bool = False,
 ) -> str:
     os.environ["SDL_VIDEODRIVER"] = "dummy"
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
@@ -130,7 +207,7 @@ def run_demo(
     folder = out_dir or Path(tempfile.mkdtemp(prefix="tabletop-mecs-demo-"))
     folder.mkdir(parents=True, exist_ok=True)
     ctx, window = offscreen(size, seed, data)
-    tag = demo_tag(seed, seats, deck, mode)
+    tag = demo_tag(seed, seats, deck, mode) + (":child" if child else "")
     carry_on = left_over(ctx.journal, tag)
     app = App(ctx, window, flip=False)
     app.stack.push(HomeScene(ctx, offer_resume=carry_on))
@@ -146,6 +223,8 @@ def run_demo(
             mode=mode,
             tag=tag,
             carry_on=data if carry_on else None,
+            child=child,
+            level="medium" if child else "hard",  # areas a child can read, and hack
         )
     finally:
         ctx.journal.close()
@@ -183,14 +262,16 @@ def play_demo(
     tag: str | None = None,
     carry_on: Path | None = None,
     level: str = "hard",
+    child: bool = False,
 ) -> str:
     """Set the game up by taps and play it to the end; prints and returns the winner line.
 
     ``carry_on``: Home is offering this demo's journaled game (from that folder): carry
     on with it instead of setting a new one up. ``tag`` marks a new game as this demo's.
-    ``level``: the bots' level (MECS-12), hard (the strongest) unless told.
+    ``level``: the bots' level (MECS-12), hard (the strongest) unless told. ``child``:
+    seat 1 is a guest child (:class:`Driver`), journaled as a child, never as a bot.
     """
-    driver = Driver(app)
+    driver = Driver(app, child=0 if child else None, seed=seed)
     auto = driver.auto
     if carry_on is not None:
         auto.tap("yes")  # Home: "A game of M.E.C.S. was not finished. Carry on with it?"
@@ -204,7 +285,9 @@ def play_demo(
         auto.tap("game.mecs")
         setup = app.stack.top
         setup.extra["bot_driver"] = "external"  # the demo moves the bots' cards itself
-        for seat in range(seats):  # every seat a bot at the level
+        for seat in range(seats):  # every seat a bot at the level (seat 1 the child's)
+            if child and seat == 0:
+                continue
             auto.tap(f"seat.{seat}")
             auto.tap(f"choice.bot.{level}")
         auto.tap(f"mode.{mode}")
@@ -215,6 +298,10 @@ def play_demo(
         if tag is not None:
             table.save.app["demo"] = tag
             table.save.write_meta()
+        if child:
+            from tabletop.ui.saves import demo_seats
+
+            demo_seats(table.save, 0)
         names = ", ".join(s.name for s in table.seats)
         print(
             f"M.E.C.S. in the touchscreen app, offscreen ({app.ctx.metrics.width}x"

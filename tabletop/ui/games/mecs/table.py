@@ -28,7 +28,7 @@ from typing import Any
 import pygame
 
 from tabletop.bots.mecs import LEVELS, decide
-from tabletop.classroom.mistakes import Question, question, skill_of
+from tabletop.classroom.mistakes import FRAC, Question, skill_of
 from tabletop.engine.errors import TabletopError
 from tabletop.engine.match import Match
 from tabletop.engine.protocol import Event, Result
@@ -59,6 +59,7 @@ from tabletop.games.mecs_equation import (
     coin_breakdown,
     evaluate,
     render,
+    value_of,
 )
 from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
@@ -127,36 +128,90 @@ class TurnLog:
     lines: list[tuple[int, str]] = field(default_factory=list)
 
 
-def equation_question(cards: Sequence[str]) -> tuple[Question, Fraction] | None:
-    """An equation of cards as a question and the child's answer: one side numbers with
-    + - x ÷ between them (worked by precedence, MECS-2), the other one number; None for
-    any other shape (brackets, advanced cards, no operation, more than one ``=``)."""
+_SHAPE_CARDS = {"LP": "(", "RP": ")", "SQRT": "√", "SQ": "²"}
+_OP_CARDS = {"+": "+", "-": "-", "X": "x", "DIV": "/", "FRAC": FRAC}
+
+
+def equation_question(
+    cards: Sequence[str], broken: str | None = None
+) -> tuple[Question, Fraction] | None:
+    """An equation of cards as a question and the child's answer (issue 24): the question
+    is the first side with an operation, the answer
+    the value of the other side (the first that differs, with three sides or more). Brackets and
+    green cards keep their shape (:attr:`Question.shape`); the right answer is the
+    engine's exact value (MECS-2). ``broken``: the objective a true equation misses
+    (MECS-6). None where there is no question: no ``=``, no operation, a side with no
+    value (a division by zero, a root that is no fraction) or cards that are no equation."""
     sides: list[list[str]] = [[]]
     for card in cards:
         if card == "EQ":
             sides.append([])
-        elif card in "0123456789" and sides[-1] and sides[-1][-1].isdigit():
-            sides[-1][-1] += card
-        elif card.isdigit() or card in ("+", "-", "X", "DIV"):
-            sides[-1].append(card)
         else:
-            return None
-    if len(sides) != 2:
+            sides[-1].append(card)
+    if len(sides) < 2 or any(not side for side in sides):
         return None
-    expr, said = sides if len(sides[1]) == 1 else sides[::-1]
-    if len(said) != 1 or not said[0].isdigit() or len(expr) < 3 or len(expr) % 2 == 0:
+    values = [value_of(side) for side in sides]
+    if any(v is None for v in values):
         return None
-    numbers, ops = expr[0::2], expr[1::2]
-    if not all(n.isdigit() for n in numbers) or any(o.isdigit() for o in ops):
+    worked = [i for i, side in enumerate(sides) if any(c in _OP_CARDS for c in side)]
+    if not worked:
         return None
-    signs = [{"X": "x", "DIV": "/"}.get(o, o) for o in ops]
-    skill = "order" if skill_of(signs) == "order" else "equations"
-    q = question(skill, [int(n) for n in numbers], signs)
+    ask = worked[0]
+    others = [i for i in range(len(sides)) if i != ask]
+    said = next((i for i in others if values[i] != values[ask]), others[0])
+    parsed = _shape_of(sides[ask])
+    if parsed is None:
+        return None
+    numbers, ops, shape = parsed
+    whole = all(n.denominator == 1 for n in numbers)
+    plain = set(shape) <= {"n", "o"} and FRAC not in ops and whole
+    signs = [op for op in ops if op != FRAC]  # a fraction bar makes a number
+    mixed = bool(signs) and skill_of(signs) == "order"
+    skill = "order" if "(" in shape or mixed else "equations"
+    right, given = values[ask], values[said]
+    assert right is not None and given is not None  # checked above
     try:
-        q.answer  # noqa: B018 - a division by zero asks nothing
+        q = Question(
+            skill,
+            tuple(numbers),
+            tuple(ops),
+            right,
+            broken=broken,
+            shape=() if plain else tuple(shape),
+        )
     except ValueError:
         return None
-    return q, Fraction(int(said[0]))
+    if q.value() != right:  # a shape the mistakes model reads otherwise: no question
+        return None
+    return q, given
+
+
+def _shape_of(side: Sequence[str]) -> tuple[list[Fraction], list[str], list[str]] | None:
+    """The numbers, operations and shape of one side's cards (digits and a decimal point
+    make one number); None for a card no shape has."""
+    numbers: list[Fraction] = []
+    ops: list[str] = []
+    shape: list[str] = []
+    run = ""
+    for card in (*side, ""):
+        if card.isdigit() or card == "DOT":
+            run += "." if card == "DOT" else card
+            continue
+        if run:
+            try:
+                numbers.append(Fraction(run))
+            except ValueError:
+                return None
+            shape.append("n")
+            run = ""
+        if card in _OP_CARDS:
+            ops.append(_OP_CARDS[card])
+            shape.append("o")
+        elif card in _SHAPE_CARDS:
+            shape.append(_SHAPE_CARDS[card])
+        elif card:
+            return None
+    return numbers, ops, shape
 
 
 class MecsTable(Scene):
@@ -190,6 +245,8 @@ class MecsTable(Scene):
             GAME, settings, len(self.seats), seed=self.seed
         )
         self.dealer = keyed_dealer(self.seed, self.match)
+        # the turn now and the match's length when it began (an answer's seconds)
+        self._turn = (self.match.state.turn, len(self.match.history))
         self.save = save or GameSave(
             ctx,
             GAME.name,
@@ -342,8 +399,8 @@ class MecsTable(Scene):
         log.info("mecs: refused %s: %s", code, exc)
         if checked and code in HACK_CHECKS and self.state.phase in ("plant", "planted"):
             self.save.checked(self.state.active, False)
-            if code == "mecs.hack_invalid":
-                self._answered(self.state.active, cards)
+            missed = self._missed() if code == "mecs.hack_objective" else None
+            self._answered(self.state.active, cards, missed)
         self.ctx.sounds.play("wrong")
         text = child_message(code, {"who": self.name(self.state.active)})
         if code == "mecs.hack_invalid":  # the equation's mistake, e.g. "9 × 7 = 63, not 6"
@@ -364,6 +421,8 @@ class MecsTable(Scene):
                 break  # camera play: a person shows the card (reveal, objective)
             events = self.match.apply(self.dealer.deal(request))
             self._events(events)
+        if self.state.turn != self._turn[0]:
+            self._turn = (self.state.turn, len(self.match.history))
         self._lamps()
         if self.state.phase == "over" and not self.finished:
             self.finished = True
@@ -424,18 +483,34 @@ class MecsTable(Scene):
             elif event.code == "mecs.objective_missed":
                 if event.seat is not None:  # a true equation, but not what the card asks
                     self.save.checked(event.seat, False)
+                    area = self.state.players[event.seat].area
+                    self._answered(event.seat, area, self._missed())
                 kind = "error"
             self.message = (text, kind)
         if waiting and self.message[1] != "error":
             self.message = (f"Why? {waiting}", "good")  # what just happened, and why
 
-    def _answered(self, seat: int, cards: Sequence[str]) -> None:
-        """Journal an equation the device checked with its question, when it reads as a
-        sum worked out (``2 + 3 X 4 EQ 1 4``): numbers and + - x ÷ on one side, one
-        number on the other. Equations of other shapes are counted, not journaled."""
-        found = equation_question(cards)
+    def _answered(self, seat: int, cards: Sequence[str], missed: str | None = None) -> None:
+        """Journal an equation the device checked with its question (issue 24): the side
+        worked out, the value the child set beside it, and the seconds since the turn
+        began; ``missed``: the objective a true equation misses (MECS-6). Cards that make
+        no question (:func:`equation_question`) are counted, not journaled."""
+        found = equation_question(cards, missed)
         if found is not None:
-            self.save.answered(seat, found[0], found[1], step=len(self.match.history))
+            self.save.answered(
+                seat,
+                found[0],
+                found[1],
+                step=len(self.match.history),
+                seconds=self.save.seconds_since(self._turn[1]),
+            )
+
+    def _missed(self) -> str:
+        """The objective a true equation missed, in words (MECS-6)."""
+        if self.state.objective is None:
+            return "no objective card was shown yet"
+        card = objective(self.state.objective)
+        return f"the objective is {card.text}"
 
     def pending_seat(self) -> int | None:
         """The seat whose decision the game waits for (the refill seat if chosen)."""
