@@ -226,11 +226,12 @@ def trends(
     per: dict[tuple[str, str, str], dict[str, list[int]]] = {}
     started: dict[str, float] = {}
     for stored in _answers(journal, None):
-        _, session, skill, who, shown, _, given, answer, at, question = stored
-        key = (who or "", "" if who else shown, skill)
-        tally = per.setdefault(key, {}).setdefault(session, [0, 0])
-        tally[0] += 1
-        tally[1] += int(_right(given, answer, question))
+        _, session, skill, who, shown, group, given, answer, at, question = stored
+        right = int(_right(given, answer, question))
+        for key in ((who or "", "" if who else shown, skill), group_key(group, skill)):
+            tally = per.setdefault(key, {}).setdefault(session, [0, 0])
+            tally[0] += 1
+            tally[1] += right
         started[session] = max(started.get(session, at), at)
     out = {}
     for key, sessions in per.items():
@@ -253,11 +254,17 @@ def level(checked: int, right: int) -> str:
     )
 
 
+def group_key(group: str, skill: str) -> tuple[str, str, str]:
+    """A group's key among :func:`trends` (no student id starts with a NUL)."""
+    return ("\0group", group or "", skill)
+
+
 def row_trend(trends: dict[tuple[str, str, str], list[tuple[str, int, int]]], r: SkillRow) -> str:
-    """A row's trend as text ("" for a group's total)."""
-    if r.total:
-        return ""
-    return trend_text(trends.get((r.student, "" if r.student else r.name, r.skill), []))
+    """A row's trend as text: a student's, or a group's over its students' answers."""
+    key = group_key(r.group, r.skill) if r.total else (
+        r.student, "" if r.student else r.name, r.skill
+    )
+    return trend_text(trends.get(key, []))
 
 
 def trend_text(points: Sequence[tuple[str, int, int]]) -> str:
@@ -690,6 +697,7 @@ __all__ = [
     "answer_record",
     "answers_for_message",
     "gather_skills",
+    "group_key",
     "group_skills",
     "level",
     "question_of",

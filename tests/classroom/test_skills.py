@@ -15,10 +15,13 @@ from tabletop.classroom.skills import (
     SKILLS_CSV_COLUMNS,
     answer_record,
     gather_skills,
+    group_skills,
     question_of,
+    row_trend,
     skills_csv_text,
     trend,
     trend_text,
+    trends,
 )
 from tabletop.cli import main
 from tabletop.store import FILE_NAME, Journal, SeatInfo
@@ -83,7 +86,7 @@ def test_skills_group_totals(tmp_path: Path) -> None:
     ]
     assert totals[0].kinds == {"operation": 3, "off_by_one": 1}
     assert totals[0].sentence() == "Another operation (3 of 4): 7 x 8: answered 15, which is 7 + 8"
-    assert row_trend({}, totals[0]) == ""
+    assert row_trend({}, totals[0]) == "—"  # no sessions given: no trend yet
 
 
 def test_skills_trend_over_sessions(tmp_path: Path) -> None:
@@ -93,6 +96,15 @@ def test_skills_trend_over_sessions(tmp_path: Path) -> None:
     assert trend_text(points) == "25% → 67%"
     assert trend(journal, "", "Player 2", "subtraction") == [(A, 1, 0)]
     assert trend_text([]) == "—"
+
+
+def test_skills_group_rows_have_their_trend_too(tmp_path: Path) -> None:
+    """Per group as per student: the trend over the group's answers, session by session."""
+    journal = lesson(tmp_path / FILE_NAME)
+    every = trends(journal)
+    groups = {(r.group, r.skill): r for r in group_skills(gather_skills(journal, B))}
+    assert row_trend(every, groups[("Red", "multiplication")]) == "25% → 67%"
+    assert row_trend(every, next(r for r in gather_skills(journal, B))) == "25% → 67%"
 
 
 def test_skills_csv_columns_and_rows(tmp_path: Path) -> None:

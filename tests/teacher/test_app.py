@@ -587,7 +587,7 @@ def test_teacher_skills_view_from_a_stations_answers(
             }
         ]
         assert [(g["name"], g["student"], g["checked"], g["trend"]) for g in view["groups"]] == [
-            ("Group Red", "", 2, "")
+            ("Group Red", "", 2, "50%")
         ]
         assert view["dice"]["counts"] == [0] * 6
         csv = await client.get("/skills.csv", params={"session": "Tue"})

@@ -25,13 +25,13 @@ def test_skills_screen_shows_each_childs_most_common_mistake() -> None:
     scene.press("view")
     assert scene.view == "skills" and scene.target("view").label == "Games"
     lines = scene.lines()
-    # each group's totals first (no trend of their own), then each student
+    # each group's totals first (with the group's own trend), then each student
     assert lines[0] == [
         "Group Red",
         "Subtraction",
         "1 of 3",
         "practise",
-        "\u2014",
+        "0% \u2192 33%",
         "Sign (2 times): 5 - 9: answered 4, the opposite of -4",
     ]
     assert [line[0] for line in lines[:6]] == ["Group Red"] * 4 + ["Guests"] * 2
