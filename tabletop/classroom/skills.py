@@ -274,7 +274,11 @@ def trend_text(points: Sequence[tuple[str, int, int]]) -> str:
 
 def _answers(journal: Journal, session: str | None) -> list[tuple[Any, ...]]:
     """(match, session, skill, student, name, group, given, answer, started, question) of
-    every answer checked in a finished game for a person (bots left out)."""
+    every answer checked in a finished game for a person (bots left out), but for the
+    games the teacher hid from reports (as the class report leaves them out)."""
+    from tabletop.classroom.report import hidden_matches
+
+    hidden = hidden_matches(journal)
     where = _FINISHED
     args: tuple[str, ...] = ()
     if session is not None:
@@ -286,7 +290,7 @@ def _answers(journal: Journal, session: str | None) -> list[tuple[Any, ...]]:
         f" WHERE {where} AND s.bot IS NULL ORDER BY a.match_id, a.id",
         args,
     ).fetchall()
-    return [tuple(r) for r in rows]
+    return [tuple(r) for r in rows if r[0] not in hidden]
 
 
 def _right(given: str, answer: str, question: str) -> bool:

@@ -451,3 +451,17 @@ def test_skills_csv_that_cannot_be_written_is_one_line(
     assert main(["report", "--data", str(data), "--all", "--skills", str(blocker / "s.csv")]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "cannot write" in err[0]
+
+
+def test_skills_leave_out_a_game_the_teacher_hid(tmp_path: Path) -> None:
+    """Hiding a game from reports (issue 25) hides its answers from the skills too."""
+    from tabletop.classroom.report import hide
+
+    journal = lesson(tmp_path / FILE_NAME)
+    (match,) = {r[0] for r in journal.db.execute("SELECT id FROM matches WHERE session = ?", (A,))}
+    assert gather_skills(journal, A)
+    hide(journal, match)
+    assert gather_skills(journal, A) == []
+    assert trend(journal, "S01", "Ana", "multiplication") == [(B, 3, 2)]
+    hide(journal, match, hidden=False)
+    assert len(gather_skills(journal, A)) == 2
