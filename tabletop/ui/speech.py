@@ -125,26 +125,23 @@ class Speaker:
 
     def say(self, text: str) -> None:
         """Speak ``text`` now: cut what is being said and drop what waits."""
-        text = " ".join(text.split())
-        if not text:
-            return
-        self.said.append(text)
-        if not self.on:
-            return
-        if text == self._current and not self._waiting and self._busy():
-            return  # the same prompt again while it is being said: let it finish
-        self.stop()
-        self._waiting.append(text)
-        self._want(text)
+        self._ask(text, cut=True)
 
     def then(self, text: str) -> None:
         """Speak ``text`` after what is being said and what already waits."""
+        self._ask(text, cut=False)
+
+    def _ask(self, text: str, *, cut: bool) -> None:
         text = " ".join(text.split())
         if not text:
             return
         self.said.append(text)
         if not self.on:
             return
+        if cut:
+            if text == self._current and not self._waiting and self._busy():
+                return  # the same prompt again while it is being said: let it finish
+            self.stop()
         self._waiting.append(text)
         self._want(text)
 
