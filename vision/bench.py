@@ -23,7 +23,9 @@
 models trained for it, see :func:`crossval_figures`) gives the dice figures of a
 five-fold cross-validation on every labelled die; ``--dump-errors DIR`` writes a crop
 per die missed, unsure, read wrong or false, on the held-out part or, with
-``--crossval``, on every fold.
+``--crossval``, on every fold. ``--models DIR`` gives the held-out dice figures (or the
+crops) of the models in DIR, a training try, instead of the shipped ones; with
+``--pipeline``, the pipeline's figures (a full reading) with those models.
 """
 
 from __future__ import annotations
@@ -246,10 +248,11 @@ def card_figures(frames: int = 12, seed: int = 6) -> dict[str, Any]:
     return result
 
 
-def pipeline_figures(frames: int = 12, seed: int = 6) -> dict[str, Any]:
+def pipeline_figures(frames: int = 12, seed: int = 6, models: Path | None = None) -> dict[str, Any]:
     """ms per frame of Pipeline.process on camera-like frames with 8 cards and 5 dice,
     and what a full reading of such a frame costs (table, dice, cards, from scratch),
-    beside bare zxing-cpp on the same frames."""
+    beside bare zxing-cpp on the same frames. ``models``: a folder of dice models (a
+    training try) for the full reading, instead of the shipped ones."""
     import zxingcpp
 
     from vision.cards import decode_zxing
@@ -299,7 +302,8 @@ def pipeline_figures(frames: int = 12, seed: int = 6) -> dict[str, Any]:
         # A full reading from scratch of each picture (a fresh pipeline with the models
         # loaded: the table's calibration, the cards, the dice), and bare zxing-cpp on
         # the same picture.
-        reader = DiceReader(long_side=640)
+        files = (models / DETECTOR_FILE.name, models / READER_FILE.name) if models else ()
+        reader = DiceReader(*files, long_side=640)
         full_cpu: list[float] = []
         zxing_cpu: list[float] = []
         zxing_qr_cpu: list[float] = []
@@ -807,9 +811,14 @@ def _error_crop(img: np.ndarray, box: tuple[float, float, float, float]) -> np.n
     return cv2.resize(crop, None, fx=4, fy=4, interpolation=cv2.INTER_NEAREST)
 
 
-if __name__ == "__main__":  # pragma: no cover
+def main(argv: list[str] | None = None) -> int:
+    """``python -m vision.bench``: the figures as JSON; 2 and one line on stderr when a
+    model folder lacks its models."""
     import argparse
     import json
+    import sys
+
+    from tabletop.engine.errors import DeviceError
 
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     ap = argparse.ArgumentParser(prog="python -m vision.bench", description=__doc__.split("\n")[0])
@@ -817,13 +826,42 @@ if __name__ == "__main__":  # pragma: no cover
     ap.add_argument(
         "--dump-errors", type=Path, metavar="DIR", help="a crop per die missed, unsure or false"
     )
-    args = ap.parse_args()
-    if args.dump_errors and args.crossval:  # every fold's errors, each read by its models
-        for k, fold_reader in fold_readers(args.crossval).items():
-            print("\n".join(dump_dice_errors(args.dump_errors / f"fold{k}", fold_reader, k)))
-    elif args.dump_errors:
-        print("\n".join(dump_dice_errors(args.dump_errors)))
-    elif args.crossval:
-        print(json.dumps(crossval_figures(args.crossval), indent=2))
-    else:
-        print(json.dumps(figures(), indent=2))
+    ap.add_argument(
+        "--models",
+        type=Path,
+        metavar="DIR",
+        help="the held-out dice figures (or --dump-errors) of the models in DIR, a try",
+    )
+    ap.add_argument(
+        "--pipeline", action="store_true", help="with --models: the pipeline's figures instead"
+    )
+    args = ap.parse_args(argv)
+    try:
+        tried = None
+        if args.models:
+            tried = DiceReader(args.models / DETECTOR_FILE.name, args.models / READER_FILE.name)
+        if tried is not None and args.pipeline:
+            cv2.setNumThreads(1)
+            print(json.dumps(pipeline_figures(models=args.models), indent=2))
+        elif tried is not None and not args.crossval:
+            if args.dump_errors:
+                print("\n".join(dump_dice_errors(args.dump_errors, tried)))
+            else:
+                print(json.dumps(dice_figures(tried), indent=2))
+        elif args.dump_errors and args.crossval:  # every fold's errors, each by its models
+            for k, fold_reader in fold_readers(args.crossval).items():
+                print("\n".join(dump_dice_errors(args.dump_errors / f"fold{k}", fold_reader, k)))
+        elif args.dump_errors:
+            print("\n".join(dump_dice_errors(args.dump_errors)))
+        elif args.crossval:
+            print(json.dumps(crossval_figures(args.crossval, tried), indent=2))
+        else:
+            print(json.dumps(figures(), indent=2))
+    except DeviceError as exc:
+        print(f"vision.bench: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

@@ -3,6 +3,7 @@ folds split each set into fifths, and the pooled score counts every labelled die
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -10,8 +11,9 @@ import pytest
 from tabletop.engine.errors import DeviceError
 from tests.vision.conftest import SAMPLES
 from vision import datasets
-from vision.bench import crossval_figures
-from vision.dice import DETECTOR_FILE, READER_FILE, DiceReader
+from vision.bench import crossval_figures, dice_figures
+from vision.bench import main as bench_main
+from vision.dice import DETECTOR_FILE, READER_FILE, DiceReader, int8_name
 
 
 @pytest.fixture(scope="module")
@@ -70,3 +72,40 @@ def test_crossval_reads_each_fifth_with_its_own_models_and_pools_them(
 def test_crossval_without_a_fold_model_says_which(sample_root: Path, tmp_path: Path) -> None:
     with pytest.raises(DeviceError, match="fold0"):
         crossval_figures(tmp_path, sets=("matteop65",), root=sample_root)
+
+
+def test_bench_models_without_its_models_exits_2_with_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``python -m vision.bench --models DIR`` (a training try) names the missing file."""
+    assert bench_main(["--models", str(tmp_path)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1
+    assert str(tmp_path / DETECTOR_FILE.name) in err
+
+
+def test_bench_crossval_without_a_fold_model_exits_2_with_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert bench_main(["--crossval", str(tmp_path)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "fold0" in err
+
+
+def test_bench_models_reads_the_held_out_part_with_the_given_models(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], reader: DiceReader
+) -> None:
+    """The shipped models laid in a try's folder give the shipped held-out figures."""
+    if not datasets.shared_data_dir().is_dir():
+        pytest.skip("no shared data")
+    for model in (DETECTOR_FILE, READER_FILE):
+        (tmp_path / model.name).symlink_to(model)
+        (tmp_path / int8_name(model)).symlink_to(model.with_name(int8_name(model)))
+    assert bench_main(["--models", str(tmp_path)]) == 0
+    tried = json.loads(capsys.readouterr().out)
+    shipped = json.loads(json.dumps(dice_figures(reader)))
+    assert set(tried) == set(datasets.DICE_SETS)
+    for name in tried:
+        tried[name].pop("ms_per_image")
+        shipped[name].pop("ms_per_image")
+    assert tried == shipped
