@@ -692,3 +692,26 @@ def test_finished_game_is_stored_with_its_result_seats_and_checks(tmp_path: Path
     for seat in (0, 1):
         assert checks[seat] == [tallies[seat].right + tallies[seat].wrong, tallies[seat].right]
     assert checks[0][0] > 10 and any(c[1] < c[0] for c in checks[:2])  # slips are counted
+
+
+def test_a_typed_answer_has_an_im_ready_tile_and_the_next_step_names_who() -> None:
+    """Issue 21: "press your button" has a visible touch twin at the seat (not only the
+    small seat badge), and the instruction line names who the device waits for next."""
+    app = make_app()
+    table = start(app)
+    show(app, 0, "C10:1", "K+2:1")
+    show(app, 1, "C4:2", "K+1:2")
+    assert table.target("ready.0") is None  # nothing typed yet: the box opens the pad
+    answer(app, 0, 12, press=False)
+    tile = table.target("ready.0")
+    assert tile is not None and min(tile.rect.size) >= app.ctx.metrics.touch
+    assert table.target("ready.1") is None
+    tap(app, "solve.0")  # the answer box still reopens the pad: a mistyped number is fixed
+    assert isinstance(app.stack.top, NumPad)
+    type_number(app, 12)
+    tap(app, "ready.0")  # as seat 1's button would
+    assert 0 in table.play.ready
+    assert table.status() == (
+        "Player 1 is ready. Player 2: work it out, tap your answer box, type it, then press "
+        "your button."
+    )

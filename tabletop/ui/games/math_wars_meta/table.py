@@ -294,12 +294,29 @@ class TableScene(Scene):
             eq = m.u(22)
             solve = pygame.Rect(crate.right + eq, y, inner.right - crate.right - eq, ch)
         chip = pygame.Rect(r.left + m.u(4), r.top + m.u(4), r.width - m.u(8), head - m.u(2))
-        return [
+        out = [
             Button(f"seat.{seat}", chip, self.name(seat), kind="seat"),
             Button(f"count.{seat}", count, "", kind="count"),
             Button(f"crate.{seat}", crate, "", kind="crate"),
-            Button(f"solve.{seat}", solve, "", kind="solve"),
         ]
+        if self._wants_press(seat):  # the seat button's touch twin under the answer
+            tall = m.u(52)
+            ready = pygame.Rect(solve.left, solve.bottom - tall, solve.width, tall)
+            solve.height -= tall + m.u(6)
+            out.append(Button(f"ready.{seat}", ready, "", kind="ready"))
+        out.append(Button(f"solve.{seat}", solve, "", kind="solve"))
+        return out
+
+    def _wants_press(self, seat: int) -> bool:
+        """A child's answer is typed: their button (or its tile) says it is in."""
+        play = self.play
+        return (
+            not self.solo
+            and play.verdict is None
+            and not play.seats[seat].bot
+            and seat in play.solving()
+            and (seat in play.typed or seat in play.ready)
+        )
 
     def _refresh(self) -> None:
         play = self.play
@@ -340,8 +357,8 @@ class TableScene(Scene):
             button = hit(self.buttons, event.pos)
             if button is None:
                 return
-            if button.name.startswith("seat."):
-                self.seat_pressed(int(button.name[5:]), event.at)
+            if button.name.startswith(("seat.", "ready.")):
+                self.seat_pressed(int(button.name.partition(".")[2]), event.at)
                 return
             if not button.enabled:
                 self._explain(button.name)
@@ -494,7 +511,7 @@ class TableScene(Scene):
         if self.solo:
             self.seat_pressed(seat, self.ctx.clock())
         else:
-            self.message = f"{self.name(seat)}: now press your seat button!"
+            self.message = f"{self.name(seat)}: now press your seat button, or tap I'm ready!"
 
     def seat_pressed(self, seat: int, at: float) -> None:
         play = self.play
@@ -510,7 +527,8 @@ class TableScene(Scene):
             if play.verdict is not None and len(play.events) > before:
                 self._verdict_sound()
             else:
-                self.message = f"{name} is ready."
+                step = self.next_step()
+                self.message = f"{name} is ready." + (f" {step}" if step else "")
         elif outcome == "pad":
             self.ask_solution(seat)
         else:
@@ -636,8 +654,11 @@ class TableScene(Scene):
         verdict = play.verdict
         if verdict is not None and not self.message:
             return " ".join(verdict.summary or verdict.lines[-3:])
-        if self.message:
-            return self.message
+        return self.message or self.next_step()
+
+    def next_step(self) -> str:
+        """What the device waits for now, naming who."""
+        play = self.play
         if play.finished:
             return "The game is over!"
         waiting = play.waiting_for_cards()
@@ -650,9 +671,9 @@ class TableScene(Scene):
                     "and a new MATH CRATE card."
                 )
             return f"{names}: turn up your COUNT META and MATH CRATE cards."
-        solving = play.solving()
+        solving = [s for s in play.solving() if s not in play.ready]
         if solving:
-            names = ", ".join(self.name(s) for s in solving if s not in play.ready)
+            names = ", ".join(self.name(s) for s in solving)
             if self.solo:
                 return "Work it out and tap the answer box to type YOUR SOLUTION."
             return f"{names}: work it out, tap your answer box, type it, then press your button."
@@ -755,6 +776,9 @@ class TableScene(Scene):
             )
             painter.text(surface, "=", eq, m.big, bold=True, anchor="center")
         self._draw_solution(surface, solve_b.rect, seat, up[1] if up else None, crate)
+        tile = self.target(f"ready.{seat}")
+        if tile is not None:  # I'm ready! (lit once the seat pressed, like its LED)
+            painter.ready_tile(surface, tile.rect, seat, lit)
         foot = pygame.Rect(r.left + m.u(8), r.bottom - m.u(28), r.width - m.u(30), m.u(24))
         deck = f"deck {len(zone.draw)}"
         painter.text(
