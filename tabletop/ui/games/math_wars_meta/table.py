@@ -700,7 +700,7 @@ class TableScene(Scene):
             surface,
             f"{self.play.settings.edition}: {goal} VICTORY! cards win",
             (m.u(16), m.u(10) + m.title + m.u(2)),
-            m.small - 4,
+            m.small - 2,
             p.muted,
         )
         for seat, rect in enumerate(self.panels):
@@ -785,11 +785,11 @@ class TableScene(Scene):
             surface,
             deck,
             (r.right - m.u(22), foot.centery),
-            m.small - 4,
+            m.small - 2,
             p.muted,
             anchor="midright",
         )
-        foot.width -= painter.fonts.width(deck, m.small - 4) + m.u(8)
+        foot.width -= painter.fonts.width(deck, m.small - 2) + m.u(8)
         text, colour = self._foot(seat)
         painter.text(
             surface,
@@ -820,7 +820,7 @@ class TableScene(Scene):
                 surface,
                 f"+{down}\u2193",
                 (rect.right - m.u(4), rect.top + m.u(6)),
-                m.small - 4,
+                m.small - 2,
                 p.bad,
                 bold=True,
                 anchor="topright",
@@ -873,7 +873,7 @@ class TableScene(Scene):
             surface,
             caption,
             (rect.centerx, rect.bottom - foot),
-            m.small - 6,
+            m.small - 2,
             p.muted,
             anchor="midbottom",
             max_width=room,
@@ -898,7 +898,7 @@ class TableScene(Scene):
             (
                 t
                 for t in ("YOUR SOLUTION", "SOLUTION", "YOURS")
-                if painter.fonts.width(t, m.small - 6) <= rect.width - 6
+                if painter.fonts.width(t, m.small - 2) <= rect.width - 6
             ),
             "",
         )
@@ -906,7 +906,7 @@ class TableScene(Scene):
             surface,
             label,
             (rect.centerx, rect.top + m.u(4)),
-            m.small - 6,
+            m.small - 2,
             p.muted,
             anchor="midtop",
             max_width=rect.width - 6,
@@ -931,7 +931,7 @@ class TableScene(Scene):
                 surface,
                 mark,
                 (rect.centerx, rect.bottom - m.u(4)),
-                m.small - 4,
+                m.small - 2,
                 p.good if ok else p.bad,
                 bold=True,
                 anchor="midbottom",
@@ -955,7 +955,7 @@ class TableScene(Scene):
                 surface,
                 "ready",
                 (rect.centerx, rect.bottom - m.u(4)),
-                m.small - 4,
+                m.small - 2,
                 p.good,
                 anchor="midbottom",
             )
@@ -967,7 +967,7 @@ class TableScene(Scene):
                 surface,
                 "press button",
                 (rect.centerx, rect.bottom - m.u(4)),
-                m.small - 5,
+                m.small - 2,
                 p.bad,
                 anchor="midbottom",
                 max_width=rect.width - 6,
@@ -978,7 +978,7 @@ class TableScene(Scene):
                 surface,
                 "tap",
                 (rect.centerx, rect.bottom - m.u(4)),
-                m.small - 4,
+                m.small - 2,
                 p.muted,
                 anchor="midbottom",
             )
