@@ -1621,10 +1621,8 @@ class ArenaScene(Scene):
                 p.ink,
                 True,
             )
-        if self.phase in ("ready", "countdown"):
-            if self.ready[seat]:
-                return "ready", p.good, True
-            return ("thinking..." if self.is_bot(seat) else "press your button"), p.muted, False
+        if self.phase in ("ready", "countdown"):  # a bot's row: a child's has its tile
+            return ("ready", p.good, True) if self.ready[seat] else ("thinking...", p.muted, False)
         if self.phase == "reveal":
             return "turn your cards up", p.muted, False
         return "", p.muted, False

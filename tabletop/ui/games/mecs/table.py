@@ -346,7 +346,7 @@ class MecsTable(Scene):
         if asking == "leave" and result == "yes":
             if not self.finished:
                 self.save.finish(self.standings(), reason="abandoned")
-            self._leave()
+            go_home(self.stack)
             return
         if asking == "undo" and result == "ok":
             self.undo()
@@ -370,9 +370,6 @@ class MecsTable(Scene):
         elif asking == "objective" and isinstance(result, str) and result.startswith("OBJ"):
             self.perform(ShowObjective(int(result[3:])))
         self.layout(self.m)
-
-    def _leave(self) -> None:
-        go_home(self.stack)
 
     # -- the game --------------------------------------------------------------------------
 
@@ -1631,7 +1628,7 @@ class MecsResults(Scene):
     def press(self, name: str) -> None:
         t = self.table
         if name == "home":
-            t._leave()
+            go_home(t.stack)
         elif name == "again":
             self.stack.pop()
             self.stack.replace(
