@@ -1,0 +1,153 @@
+"""The one demo harness behind ``tabletop demo --game G``: the app offscreen, from Home.
+
+Every game's ``run_demo`` opens a :class:`DemoRun`, plays through the real input path
+(taps on named touch targets, ``CardsSeen`` and ``SeatPressed`` events posted to the
+app loop) with its own bot driver, saves screenshots, and ends with :meth:`DemoRun.end`,
+which prints the summary and the closing ``winner:`` or ``final score:`` line.
+
+What the harness does once for every game: SDL's dummy drivers, the seed (drawn when
+none is given, printed by the game), the screenshot folder (a fresh temporary one when
+none is given), the quiet context of :func:`~tabletop.ui.offscreen.offscreen` with the
+journal in ``data`` (so a killed demo carries on through Home's offer), the app with
+Home on top, taps by name (:class:`~tabletop.ui.autoplay.AutoplayError` when a target
+is missing or off), a settable clock for games that pace by time, and the clean close.
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import random
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TextIO, TypeVar
+
+SIZE = (800, 480)
+S = TypeVar("S")
+
+
+class DemoClock:
+    """The demo's clock: time moves only when the demo moves it (bots and countdowns
+    that pace by seconds run at once, and the same way every run)."""
+
+    def __init__(self, now: float = 1000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+class DemoRun:
+    """One demo game in the offscreen app (see the module)."""
+
+    def __init__(
+        self,
+        game: str,
+        *,
+        seed: int | None,
+        out_dir: Path | None,
+        out: TextIO,
+        size: tuple[int, int] = SIZE,
+        data: Path | None = None,
+        clock: Callable[[], float] | None = None,
+        left_over: Callable[[Any], bool] | None = None,
+        seat_queue: bool = False,
+        vision_queue: queue.SimpleQueue[Any] | None = None,
+        **context: Any,
+    ) -> None:
+        """``left_over(ctx) -> bool``: whether the journal in ``data`` holds this demo's
+        unfinished game (Home then offers to carry it on, see :meth:`carry_on`);
+        ``context``: more of the context's fields (a camera, the session)."""
+        os.environ["SDL_VIDEODRIVER"] = "dummy"
+        os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+        from tabletop.ui.app import App
+        from tabletop.ui.autoplay import Autoplayer
+        from tabletop.ui.offscreen import offscreen
+        from tabletop.ui.scenes.home import HomeScene
+
+        self.game = game
+        self.started = time.perf_counter()
+        self.seed = random.SystemRandom().randrange(10**6) if seed is None else seed
+        self.folder = out_dir or Path(tempfile.mkdtemp(prefix=f"tabletop-{game}-demo-"))
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.out = out
+        self.size = size
+        self.data = data
+        if clock is not None:
+            context["clock"] = clock
+        context.setdefault("session", f"demo {self.seed}")  # the journal's lesson: the seed
+        self.ctx, window = offscreen(size, self.seed, data, **context)
+        self.resuming = bool(left_over(self.ctx)) if left_over is not None else False
+        self.app = App(
+            self.ctx,
+            window,
+            seat_queue=queue.SimpleQueue() if seat_queue else None,
+            vision_queue=vision_queue,
+            flip=False,
+        )
+        self.app.stack.push(HomeScene(self.ctx, offer_resume=self.resuming))
+        self.app.step()
+        self.auto = Autoplayer(self.app)
+
+    # -- playing --------------------------------------------------------------------------
+
+    @property
+    def top(self) -> Any:
+        return self.app.stack.top
+
+    @property
+    def taps(self) -> int:
+        return self.auto.taps
+
+    def tap(self, name: str) -> None:
+        """Tap the enabled touch target ``name`` on the top scene, as a finger would."""
+        self.auto.tap(name, settle=False)
+
+    def post(self, event: Any) -> None:
+        """An input event (a camera reading, a seat button) through the app loop."""
+        self.app.post(event)
+        self.app.step()
+
+    def step(self) -> None:
+        self.app.step()
+
+    def scene(self, kind: type[S]) -> S:
+        """The topmost scene of ``kind`` on the stack."""
+        for scene in reversed(list(self.app.stack)):
+            if isinstance(scene, kind):
+                return scene
+        raise RuntimeError(f"no {kind.__name__} on the screen")
+
+    def open_game(self) -> None:
+        """From Home: carry on the journal's unfinished game, or open the game's setup."""
+        self.tap("yes" if self.resuming else f"game.{self.game}")
+
+    def say(self, line: str) -> None:
+        print(line, file=self.out)
+
+    def shot(self, name: str) -> Path:
+        """A screenshot of the screen now, ``<name>.png`` in the demo's folder."""
+        return self.app.screenshot(self.folder / f"{name}.png")
+
+    # -- the end --------------------------------------------------------------------------
+
+    def end(self, line: str, summary: str = "") -> str:
+        """Print ``summary`` (with the seconds taken and the screenshots' folder) and the
+        closing line; close the journal and the display. Returns ``line``."""
+        import pygame
+
+        seconds = time.perf_counter() - self.started
+        words = f"{summary} " if summary else ""
+        self.say(f"{words}{self.auto.taps} taps, {seconds:.1f} s. Screenshots are in {self.folder}")
+        self.ctx.journal.close()
+        self.say(line)
+        pygame.display.quit()
+        return line
+
+
+__all__ = ["SIZE", "DemoClock", "DemoRun"]

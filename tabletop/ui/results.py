@@ -1,0 +1,242 @@
+"""The one results scene every game hands over to at its end.
+
+A game describes its end as an :class:`Outcome` (built from the engine's ``Result`` by
+:func:`outcome_of`, with the game's own words for a score and for the reason) and the
+scene draws it the same way for every game: who won in big letters, why the game ended,
+each seat by place (its colour chip, name and score, and stars where a game counts
+them), the game's lines (rounds, accuracy, a high score) on the right, and the footer
+"Home" / "Play again". ``aside`` lets a game draw its own picture instead of the
+standings (Mathe-Meister's finished sheet).
+
+``winner_line`` is the demo's and the tests' closing line: ``winner: NAMES`` (seat names
+joined by ", "), or ``winner: draw`` when every seat of a game of several shares first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+import pygame
+
+from tabletop.engine.protocol import Result
+from tabletop.ui.app import Context, Scene
+from tabletop.ui.input import InputEvent
+from tabletop.ui.scenes.common import go_home, home_and_again, route_to_press
+from tabletop.ui.theme import Metrics
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One seat (or side) at the end: its place (1 = first), name and score in words;
+    ``stars``: (won, needed) where the game counts stars or cards toward a goal."""
+
+    seat: int
+    name: str
+    place: int
+    score: str
+    stars: tuple[int, int] | None = None
+
+
+@dataclass
+class Outcome:
+    title: str
+    reason: str
+    rows: list[Standing]
+    winner_line: str
+    lines: list[str] = field(default_factory=list)
+
+
+def ordinal(n: int) -> str:
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
+
+
+def names_joined(names: Sequence[str]) -> str:
+    """``A``, ``A and B``, ``A, B and C``."""
+    names = list(names)
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def winner_line(result: Result, names: Sequence[str]) -> str:
+    """``winner: NAMES``, or ``winner: draw`` when every seat (of several) shares first."""
+    winners = sorted(result.winners)
+    if len(names) > 1 and len(winners) == len(names):
+        return "winner: draw"
+    return "winner: " + ", ".join(names[s] for s in winners)
+
+
+def title_of(result: Result, names: Sequence[str]) -> str:
+    """ "Ana wins!", "Ana and Ben share first place!" or "It's a draw!"."""
+    winners = [names[s] for s in sorted(result.winners)]
+    if len(names) > 1 and len(winners) == len(names):
+        return "It's a draw!"
+    if len(winners) == 1:
+        return f"{winners[0]} wins!"
+    return f"{names_joined(winners)} share first place!"
+
+
+def outcome_of(
+    result: Result,
+    names: Sequence[str],
+    *,
+    score: Callable[[Fraction], str] = lambda s: str(s),
+    reason: str | None = None,
+    lines: Sequence[str] = (),
+    stars: Callable[[int], tuple[int, int] | None] | None = None,
+) -> Outcome:
+    """The :class:`Outcome` of an engine's ``result`` for seats named ``names``:
+    ``score`` words one seat's score ("12 coins"), ``reason`` replaces the result's own
+    reason (already in a child's words), ``stars(seat)`` gives a seat's stars."""
+    order = sorted(range(len(names)), key=lambda s: (result.places[s], s))
+    rows = [
+        Standing(
+            seat,
+            names[seat],
+            result.places[seat],
+            score(result.scores[seat]),
+            stars(seat) if stars is not None else None,
+        )
+        for seat in order
+    ]
+    why = reason if reason is not None else result.reason
+    return Outcome(
+        title_of(result, names),
+        f"The game ended because {why}." if why else "",
+        rows,
+        winner_line(result, names),
+        list(lines),
+    )
+
+
+class GameResults(Scene):
+    """The end of a game (see the module). ``again``: builds the same game's first
+    screen again (None: no "Play again")."""
+
+    def __init__(
+        self,
+        ctx: Context,
+        outcome: Outcome,
+        *,
+        again: Callable[[], Scene] | None = None,
+        aside: Callable[[pygame.Surface, pygame.Rect], None] | None = None,
+        on_enter: Callable[[], None] | None = None,
+    ) -> None:
+        super().__init__(ctx)
+        self.outcome = outcome
+        self.again = again
+        self.aside = aside
+        self.on_enter = on_enter
+        self.entered = False
+
+    @property
+    def winner_line(self) -> str:
+        return self.outcome.winner_line
+
+    def enter(self) -> None:
+        if not self.entered:
+            self.entered = True
+            self.ctx.sounds.play("star")
+            if self.on_enter is not None:
+                self.on_enter()
+            self.message = self.outcome.title
+
+    def layout(self, metrics: Metrics) -> None:
+        self.buttons = home_and_again(metrics, "Play again", enabled=self.again is not None)
+
+    def handle(self, event: InputEvent) -> None:
+        route_to_press(self, event)
+
+    def press(self, name: str) -> None:
+        if name == "home":
+            go_home(self.stack)
+        elif name == "again" and self.again is not None:
+            self.stack.replace(self.again())
+
+    def info(self) -> dict[str, Any]:
+        return {"winner": self.outcome.winner_line, "rows": self.outcome.rows}
+
+    def draw(self, surface: pygame.Surface) -> None:
+        painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
+        surface.fill(p.background)
+        out = self.outcome
+        painter.text(
+            surface,
+            out.title,
+            (m.u(16), m.u(10)),
+            m.title + m.u(4),
+            bold=True,
+            max_width=m.width - m.u(32),
+        )
+        top = m.u(20) + m.title + m.u(4)
+        if out.reason:
+            painter.text(
+                surface, out.reason, (m.u(18), top), m.text, p.muted, max_width=m.width - m.u(36)
+            )
+        top += m.text + m.u(14)
+        bottom = self.buttons[0].rect.top - m.u(10)
+        split = m.width if not out.lines else m.width * 56 // 100
+        left = pygame.Rect(m.u(16), top, split - m.u(32), bottom - top)
+        if self.aside is not None:
+            self.aside(surface, left)
+        else:
+            self._standings(surface, left)
+        if out.lines:
+            right = pygame.Rect(split, top, m.width - split - m.u(16), bottom - top)
+            painter.box(surface, right, p.panel, p.line, 2, m.u(8))
+            text = "\n".join(out.lines)
+            painter.paragraph(surface, text, right.inflate(-m.u(16), -m.u(12)), m.text)
+        painter.buttons(surface, self.buttons)
+
+    def _standings(self, surface: pygame.Surface, area: pygame.Rect) -> None:
+        painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
+        rows = self.outcome.rows
+        step = min(m.u(56), area.height // max(1, len(rows)))
+        size = max(m.text, min(m.big, step - m.u(14)))
+        for i, row in enumerate(rows):
+            y = area.top + i * step
+            mid = y + step // 2
+            painter.text(
+                surface, ordinal(row.place), (area.left, mid), size, bold=True, anchor="midleft"
+            )
+            chip = pygame.Rect(area.left + m.u(64), y + m.u(4), m.u(34), step - m.u(8))
+            painter.seat_chip(surface, chip, row.seat, size=m.small)
+            name_x = chip.right + m.u(10)
+            score_w = painter.fonts.width(row.score, size, True)
+            painter.text(
+                surface,
+                row.name,
+                (name_x, mid),
+                size,
+                bold=True,
+                anchor="midleft",
+                max_width=max(m.u(60), area.right - name_x - score_w - m.u(16)),
+            )
+            painter.text(
+                surface,
+                row.score,
+                (area.right, mid),
+                size,
+                p.good if row.place == 1 else p.ink,
+                bold=True,
+                anchor="midright",
+            )
+            if row.stars is not None:
+                won, goal = row.stars
+                radius = min(m.u(9), step // 6)
+                for k in range(goal):
+                    centre = (name_x + radius + k * (2 * radius + m.u(3)), y + step - radius - 2)
+                    painter.star(surface, centre, radius, p.star if k < won else None, p.ink, 1)
+
+
+__all__ = [
+    "GameResults",
+    "Outcome",
+    "Standing",
+    "names_joined",
+    "ordinal",
+    "outcome_of",
+    "title_of",
+    "winner_line",
+]

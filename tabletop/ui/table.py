@@ -1,0 +1,306 @@
+"""The one base of every game's table scene: what each game used to hand-roll.
+
+A game's table is two parts. Its *controller* (``ui/games/<game>/play.py``) is
+pygame-free: the match, whose turn it is, what the device waits for, the sentences to
+say, what the bots do next, the record kept beside the match in the journal; it is
+tested without a display. Its *scene* subclasses :class:`TableScene`, which only draws
+and routes input to the controller. The base carries:
+
+- **event dispatch**: ``Back`` asks to leave; ``SeatPressed`` and a tap on a seat's
+  ``seat.<s>`` chip or ``ready.<s>`` tile (the seat button's touch twin, drawn with
+  :meth:`~tabletop.ui.widgets.Painter.ready_tile`) call :meth:`seat_pressed`;
+  ``CardsSeen`` calls :meth:`cards_seen`; a tap on an enabled button calls
+  :meth:`press`, on a disabled one :meth:`explain` (say why it is off);
+- **dialogs**: :meth:`ask` pushes a dialog and remembers what was asked; its answer
+  comes back to :meth:`answered`. Leave (with "Keep playing" as the primary button,
+  then Home), Rules and the teacher's PIN are handled here;
+- **say and refuse**: :meth:`refuse` takes an engine's or the UI's stable error code and
+  shows (and speaks) the child's sentence from :mod:`tabletop.ui.messages`, logging the
+  precise English; the instruction line shows the message or, when there is none,
+  the controller's :meth:`next_step`;
+- **saving**: every input runs inside :func:`~tabletop.ui.saves.one_write` (all it leads
+  to reaches the journal once), then the table's record (:meth:`record`) and checked
+  answers are written beside the match when they changed, and the result once the
+  game is over (or "abandoned" on Leave);
+- **lamps**: the seats :meth:`lit` are lit after every input;
+- **bot pacing**: :meth:`update` calls :meth:`bot_step` once a bot's pause is over;
+- **the end**: :meth:`show_results` hands over to the one results scene
+  (:class:`~tabletop.ui.results.GameResults`) with the game's :meth:`outcome`.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import pygame
+
+from tabletop.engine.errors import TabletopError
+from tabletop.engine.match import Match
+from tabletop.engine.protocol import Result
+from tabletop.ui.app import Context, Scene
+from tabletop.ui.input import Back, CardsSeen, InputEvent, SeatPressed, Tap
+from tabletop.ui.messages import child_message
+from tabletop.ui.results import GameResults, Outcome
+from tabletop.ui.saves import GameSave, one_write
+from tabletop.ui.scenes.common import ask_leave, go_home
+from tabletop.ui.widgets import hit
+
+log = logging.getLogger(__name__)
+
+BOT_PAUSE = 0.9  # seconds a bot "thinks" before its move shows, so children can follow
+
+
+class TableScene(Scene):
+    """A game's table (see the module). Subclasses set ``game`` (the journal's id) and
+    implement :attr:`match`, :meth:`standings`, :meth:`next_step` and :meth:`outcome`,
+    and the input hooks their game uses."""
+
+    game = ""
+    bot_pause = BOT_PAUSE
+
+    def __init__(
+        self,
+        ctx: Context,
+        save: GameSave,
+        *,
+        resumed: bool = False,
+        again: Callable[[], Scene] | None = None,
+    ) -> None:
+        super().__init__(ctx)
+        self.save = save
+        self.resumed = resumed  # carried on from the journal
+        self.again = again  # the same game's first screen again ("Play again")
+        self.asking: tuple[Any, ...] | None = None
+        self.saved_end = False
+        self.bot_at: float | None = None  # when the waiting bot may move
+
+    # -- what a game provides ---------------------------------------------------------------
+
+    @property
+    def match(self) -> Match[Any, Any, Any]:
+        raise NotImplementedError
+
+    @property
+    def finished(self) -> bool:
+        return self.match.result() is not None
+
+    def standings(self) -> Result:
+        """The result, or before the end the standings (for a game left unfinished)."""
+        raise NotImplementedError
+
+    def next_step(self) -> str:
+        """What the device waits for now, naming who (the instruction line)."""
+        return ""
+
+    def outcome(self) -> Outcome:
+        """The end, for the results scene."""
+        raise NotImplementedError
+
+    def record(self) -> dict[str, Any] | None:
+        """The table's state that is not in the match (answers typed, cards read early),
+        kept beside it in the journal; None when the game keeps none."""
+        return None
+
+    def checks(self) -> dict[str, Any] | None:
+        """The answers checked per seat, for the journal (None: none counted)."""
+        return None
+
+    def lit(self) -> Sequence[int]:
+        """The seats whose lamps are lit now."""
+        return ()
+
+    def seat_pressed(self, seat: int, at: float) -> None:
+        """A seat's button, or its touch twin, was pressed."""
+
+    def cards_seen(self, event: CardsSeen) -> None:
+        """The camera read cards in a zone."""
+
+    def press(self, name: str) -> None:
+        """An enabled button; the base knows ``leave``, ``rules`` and ``teacher``."""
+        if name == "leave":
+            self.leave()
+        elif name == "rules":
+            self.ask(("rules",), self.rules_scene())
+        elif name == "teacher":
+            from tabletop.ui.scenes.pin import PinPad
+
+            self.ask(("pin",), PinPad(self.ctx, "moderator", subtitle=self.teacher_help()))
+
+    def explain(self, name: str) -> None:
+        """A disabled button was tapped: say why it is off (the default only buzzes)."""
+        self.ctx.sounds.play("wrong")
+
+    def answered(self, asking: tuple[Any, ...], result: Any) -> None:
+        """A dialog opened by :meth:`ask` closed with ``result``."""
+
+    def rules_scene(self) -> Scene:
+        raise NotImplementedError
+
+    def teacher_help(self) -> str:
+        return "For teachers: take back a step."
+
+    def teacher_menu(self) -> None:
+        """The right PIN was typed (after the "teacher" button)."""
+
+    def bot_due(self) -> bool:
+        """A bot is to move now (after its pause)."""
+        return False
+
+    def bot_step(self) -> None:
+        """Let the waiting bot make its move."""
+
+    # -- lifecycle --------------------------------------------------------------------------
+
+    def enter(self) -> None:
+        self.save.attach(self.match)
+        if self.resumed:
+            self.message = f"Welcome back! {self.next_step()}".strip()
+        self.after()
+
+    def exit(self) -> None:
+        self.ctx.lamps.light_only([])
+
+    def resume(self, result: Any) -> None:
+        with one_write(self.match):
+            asking, self.asking = self.asking, None
+            kind = asking[0] if asking else None
+            try:
+                if kind == "leave":
+                    if result == "yes":
+                        self.abandon()
+                        go_home(self.stack)
+                        return
+                elif kind == "pin":
+                    if result == "ok":
+                        self.teacher_menu()
+                elif asking is not None and kind != "rules":
+                    self.answered(asking, result)
+            except TabletopError as e:
+                self.refuse(e.code, str(e))
+        self.after()
+
+    # -- input ------------------------------------------------------------------------------
+
+    def handle(self, event: InputEvent) -> None:
+        with one_write(self.match):
+            self.route(event)
+        self.after()
+
+    def route(self, event: InputEvent) -> None:
+        try:
+            if isinstance(event, Back):
+                self.leave()
+            elif isinstance(event, SeatPressed):
+                self.seat_pressed(event.seat, event.at)
+            elif isinstance(event, CardsSeen):
+                self.cards_seen(event)
+            elif isinstance(event, Tap):
+                self.tapped(event)
+        except TabletopError as e:
+            self.refuse(e.code, str(e))
+
+    def tapped(self, event: Tap) -> None:
+        button = hit(self.buttons, event.pos)
+        if button is None:
+            return
+        kind, _, arg = button.name.partition(".")
+        if kind in ("seat", "ready") and arg.isdigit():
+            self.seat_pressed(int(arg), event.at)
+        elif not button.enabled:
+            self.explain(button.name)
+        else:
+            self.ctx.sounds.play("tap")
+            self.press(button.name)
+
+    def ask(self, asking: tuple[Any, ...], dialog: Scene) -> None:
+        """Push ``dialog``; its result comes back to :meth:`answered` with ``asking``."""
+        self.asking = asking
+        self.stack.push(dialog)
+
+    def leave(self) -> None:
+        self.ask(("leave",), ask_leave(self.ctx))
+
+    def abandon(self) -> None:
+        """Leave was confirmed: a game not over is journaled as abandoned, as it stands."""
+        if not self.finished and not self.saved_end:
+            self.save.finish(self.standings(), reason="abandoned")
+            self.saved_end = True
+
+    # -- say and refuse -----------------------------------------------------------------------
+
+    def say(self, text: str) -> None:
+        self.message = text
+
+    def refuse(self, code: str, detail: str = "", **facts: Any) -> None:
+        """The child's sentence for ``code`` on screen (and spoken); the precise ``detail``
+        in the log."""
+        log.info("%s: %s (%s)", self.game, detail or code, code)
+        self.ctx.sounds.play("wrong")
+        self.message = child_message(code, facts)
+
+    def status(self) -> str:
+        """The instruction line: what just happened, or else the next step."""
+        return self.message or self.next_step()
+
+    def draw_status(self, surface: pygame.Surface, rect: pygame.Rect, *, lit: bool = False) -> None:
+        """The instruction line in its box, at the body text size."""
+        painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
+        painter.box(surface, rect, p.panel, p.selected if lit else p.line, 2, m.u(8))
+        painter.paragraph(surface, self.status(), rect.inflate(-m.u(14), -m.u(8)), m.text)
+
+    # -- after every input --------------------------------------------------------------------
+
+    def after(self) -> None:
+        """Lay the screen out again, light the lamps, write the record."""
+        self.layout(self.m)
+        self.ctx.lamps.light_only(sorted(self.lit()))
+        self.save_table()
+
+    def save_table(self) -> None:
+        """The table's record and the checked answers beside the journaled match (when
+        they changed); the result once the game is over."""
+        if self.saved_end:
+            return
+        save = self.save
+        record, checks = self.record(), self.checks()
+        changed = False
+        if record is not None and record != save.app.get("table"):
+            save.app["table"] = record
+            save.app["played"] = save.elapsed()
+            changed = True
+        if checks is not None and checks != save.checks:
+            save.checks = checks
+            changed = True
+        if changed:
+            save.write_meta()
+        if self.finished:
+            self.saved_end = True
+            save.finish(self.match.result())
+
+    # -- bots and the end ---------------------------------------------------------------------
+
+    def update(self, now: float) -> bool:
+        if self.stack.top is not self or not self.bot_due():
+            self.bot_at = None
+            return False
+        if self.bot_at is None:
+            self.bot_at = now + self.bot_pause
+            return False
+        if now < self.bot_at:
+            return False
+        self.bot_at = None
+        with one_write(self.match):
+            try:
+                self.bot_step()
+            except TabletopError as e:
+                self.refuse(e.code, str(e))
+        self.after()
+        return True
+
+    def show_results(self) -> None:
+        self.stack.replace(GameResults(self.ctx, self.outcome(), again=self.again))
+
+
+__all__ = ["BOT_PAUSE", "TableScene"]

@@ -1,0 +1,61 @@
+"""The one results scene (issue 21): an engine's result in words, drawn the same way."""
+
+from fractions import Fraction
+
+import pygame
+
+from tabletop.engine.protocol import Result
+from tabletop.ui.results import GameResults, outcome_of, title_of, winner_line
+
+NAMES = ["Ana", "Ben", "Cy"]
+
+
+def result(scores: tuple[int, ...], places: tuple[int, ...]) -> Result:
+    return Result(tuple(Fraction(s) for s in scores), places, "the deck ran out")
+
+
+def test_results_one_winner_is_named() -> None:
+    r = result((5, 9, 2), (2, 1, 3))
+    assert winner_line(r, NAMES) == "winner: Ben"
+    assert title_of(r, NAMES) == "Ben wins!"
+
+
+def test_results_everybody_first_is_a_draw() -> None:
+    r = result((4, 4, 4), (1, 1, 1))
+    assert winner_line(r, NAMES) == "winner: draw"
+    assert title_of(r, NAMES) == "It's a draw!"
+
+
+def test_results_shared_first_place_names_both() -> None:
+    r = result((4, 4, 1), (1, 1, 3))
+    assert winner_line(r, NAMES) == "winner: Ana, Ben"
+    assert title_of(r, NAMES) == "Ana and Ben share first place!"
+
+
+def test_results_solo_winner_is_not_a_draw() -> None:
+    r = Result((Fraction(3),), (1,), "done")
+    assert winner_line(r, ["Ana"]) == "winner: Ana"
+
+
+def test_results_rows_in_place_order_with_the_games_words() -> None:
+    r = result((5, 9, 2), (2, 1, 3))
+    out = outcome_of(r, NAMES, score=lambda s: f"{s} coins")
+    assert [(row.name, row.place, row.score) for row in out.rows] == [
+        ("Ben", 1, "9 coins"),
+        ("Ana", 2, "5 coins"),
+        ("Cy", 3, "2 coins"),
+    ]
+    assert out.reason == "The game ended because the deck ran out."
+
+
+def test_results_scene_draws_at_both_sizes() -> None:
+    from tabletop.ui.offscreen import offscreen
+
+    for size in ((800, 480), (1280, 720)):
+        ctx, window = offscreen(size, 1)
+        scene = GameResults(ctx, outcome_of(result((5, 9, 2), (2, 1, 3)), NAMES), again=None)
+        ctx.stack.push(scene)
+        scene.draw(window)
+        assert scene.target("again") is not None and not scene.target("again").enabled
+        assert pygame.Rect((0, 0), size).contains(scene.target("home").rect)
+    pygame.display.quit()
