@@ -193,7 +193,9 @@ class GameResults(Scene):
         painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
         rows = self.outcome.rows
         step = min(m.u(56), area.height // max(1, len(rows)))
-        size = max(m.text, min(m.big, step - m.u(14)))
+        size = max(
+            m.text, min(m.big, step - m.u(14) - (m.u(10) if any(r.stars for r in rows) else 0))
+        )
         for i, row in enumerate(rows):
             y = area.top + i * step
             mid = y + step // 2
@@ -204,10 +206,11 @@ class GameResults(Scene):
             painter.seat_chip(surface, chip, row.seat, size=m.small)
             name_x = chip.right + m.u(10)
             score_w = painter.fonts.width(row.score, size, True)
+            name_mid = mid - m.u(9) if row.stars is not None else mid
             painter.text(
                 surface,
                 row.name,
-                (name_x, mid),
+                (name_x, name_mid),
                 size,
                 bold=True,
                 anchor="midleft",
@@ -224,7 +227,7 @@ class GameResults(Scene):
             )
             if row.stars is not None:
                 won, goal = row.stars
-                radius = min(m.u(9), step // 6)
+                radius = min(m.u(9), step // 7)
                 for k in range(goal):
                     centre = (name_x + radius + k * (2 * radius + m.u(3)), y + step - radius - 2)
                     painter.star(surface, centre, radius, p.star if k < won else None, p.ink, 1)
