@@ -20,13 +20,13 @@ from tabletop.ui.games import game_app
 from tabletop.ui.games.math_attack import (
     BOT_SECONDS,
     RULES,
-    AttackResults,
     AttackScene,
     label,
     run_demo,
     zone_reading,
 )
 from tabletop.ui.prefs import DEFAULT_PIN
+from tabletop.ui.results import GameResults
 from tabletop.ui.scenes.form import FormScene
 from tabletop.ui.scenes.home import HomeScene
 from tabletop.ui.scenes.rules import ChoiceGrid, RulesScene
@@ -106,11 +106,11 @@ def test_math_attack_illegal_camera_card_refused_with_reason_then_fixed_by_touch
     assert scene.state.lines[0] == ("FLIP",) and scene.state.turn == 1
     assert "Cancel only goes on a + or \u2212 card" in scene.message
     assert "+/\u2212" in scene.message
-    assert 0 in scene.ghosts and scene.kind == "error"
+    assert 0 in scene.play.ghosts and scene.play.kind == "error"
     auto.tap("seen.0")
     assert isinstance(app.stack.top, ChoiceGrid)
     auto.tap("choice.+4")  # it was really a +4
-    assert scene.state.lines[0] == ("FLIP", "+4") and not scene.ghosts
+    assert scene.state.lines[0] == ("FLIP", "+4") and not scene.play.ghosts
     see(app, 0, ["FLIP", "CANCEL"])  # the camera still misreads it: the fix holds
     assert scene.state.lines[0] == ("FLIP", "+4") and scene.state.turn == 0
 
@@ -123,21 +123,21 @@ def test_math_attack_camera_card_not_ours_or_unreadable(code: str, words: str) -
     app, _, scene = start()
     see(app, 1, [code])
     assert words in scene.message
-    assert scene.state.lines == ((), ()) and scene.ghosts[1].code == code
+    assert scene.state.lines == ((), ()) and scene.play.ghosts[1].code == code
 
 
 def test_math_attack_camera_moved_missing_and_extra_cards_are_refused() -> None:
     app, _, scene = start()
     see(app, 0, ["+5"])
     see(app, 0, ["+6"])
-    assert "card 1 should be +5" in scene.message and 0 in scene.trouble
+    assert "card 1 should be +5" in scene.message and 0 in scene.play.trouble
     see(app, 0, [])
     assert "missing" in scene.message
     see(app, 0, ["+5", "+2", "+3"])
     assert "Only one card per turn" in scene.message
     assert scene.state.lines == (("+5",), ()) and scene.state.turn == 1
     see(app, 0, ["+5"])  # put right
-    assert 0 not in scene.trouble
+    assert 0 not in scene.play.trouble
 
 
 def test_math_attack_camera_misreading_an_earlier_card_is_confirmed_by_touch() -> None:
@@ -149,7 +149,7 @@ def test_math_attack_camera_misreading_an_earlier_card_is_confirmed_by_touch() -
     assert "card 1 should be +3" in scene.message and scene.state.lines[1] == ("+3",)
     auto.tap("line.1")
     auto.tap("yes")
-    assert scene.state.lines[1] == ("+3", "-2") and not scene.trouble
+    assert scene.state.lines[1] == ("+3", "-2") and not scene.play.trouble
     see(app, 1, ["+8", "-2", "+1"])
     assert scene.state.lines[1] == ("+3", "-2", "+1")
 
@@ -208,10 +208,10 @@ def test_math_attack_last_turn_after_equals_then_results() -> None:
     auto.tap("line.1")
     auto.tap("choice.+D")
     results = app.stack.top
-    assert isinstance(results, AttackResults)
+    assert isinstance(results, GameResults)
     assert scene.state.totals == (8, 9)
-    assert results.winner_line() == "winner: Player 2"
-    assert results.headline()[0] == "Player 2 wins!"
+    assert results.winner_line == "winner: Player 2"
+    assert results.outcome.title == "Player 2 wins!"
     see(app, 0, ["+8", "END", "+1"])  # after the end, nothing changes
     assert scene.state.totals == (8, 9)
     auto.tap("home")
@@ -268,7 +268,7 @@ def test_math_attack_undo_with_nothing_to_take_back() -> None:
 
 def test_math_attack_bot_game_refusals() -> None:
     app, auto, scene = start(bot="easy", first=1)
-    assert scene.virtual and len(scene.state.hands[0]) == 5
+    assert scene.play.virtual and len(scene.state.hands[0]) == 5
     assert not scene.target("hand.0").enabled  # the bot plays first
     scene.press("line.0")
     assert scene.message.startswith("Wait: it is the bot's turn")
@@ -306,7 +306,7 @@ def test_math_attack_full_game_against_the_bot_by_taps_matches_the_engine() -> N
         taps += 1
         assert taps < 60
     results = app.stack.top
-    assert isinstance(results, AttackResults)
+    assert isinstance(results, GameResults)
     # the same actions through the engine alone give the same result
     replay = GAME.new_game(scene.match.settings, 2)
     for action in scene.match.history:
@@ -317,7 +317,7 @@ def test_math_attack_full_game_against_the_bot_by_taps_matches_the_engine() -> N
     winners = sorted(result.winners)
     names = scene.names
     expected = "draw" if len(winners) == 2 else names[winners[0]]
-    assert results.winner_line() == f"winner: {expected}"
+    assert results.winner_line == f"winner: {expected}"
 
 
 # -- a whole game with real cards ----------------------------------------------------------------
@@ -358,14 +358,16 @@ def test_math_attack_full_table_game_matches_the_engine(seed: int) -> None:
     assert scene.over
     assert scene.match.result() == GAME.result(deck.state)
     results = app.stack.top
-    assert isinstance(results, AttackResults)
+    assert isinstance(results, GameResults)
     t0, t1 = deck.state.totals
     expected = "draw" if t0 == t1 else scene.names[0 if t0 > t1 else 1]
-    assert results.winner_line() == f"winner: {expected}"
+    assert results.winner_line == f"winner: {expected}"
     assert scene.state.totals == deck.state.totals
-    assert results.totals == tuple(
-        running_totals(cards)[-1] if cards else 0 for cards in deck.state.lines
-    )
+    scores = {row.seat: row.score for row in results.outcome.rows}
+    assert scores == {
+        seat: str(running_totals(cards)[-1] if cards else 0).replace("-", "\u2212")
+        for seat, cards in enumerate(deck.state.lines)
+    }
 
 
 # -- rules ---------------------------------------------------------------------------------------
@@ -489,7 +491,7 @@ def test_math_attack_every_play_is_journaled_and_a_new_app_carries_on(tmp_path: 
     for _ in range(3):  # the child plays, the bot answers
         seat = scene.state.turn
         play = next(a for a in GAME.legal_actions(scene.state, seat) if not isinstance(a, Pass))
-        assert scene.perform(play) is None
+        assert scene.play.perform(play) is None
         app.ctx.clock.advance(BOT_SECONDS + 1)  # type: ignore[attr-defined]
         app.step()
     # what the screen shows is on disk: a second reader of the file sees the same match
@@ -504,11 +506,11 @@ def test_math_attack_every_play_is_journaled_and_a_new_app_carries_on(tmp_path: 
     resumed = again.stack.top
     assert isinstance(resumed, AttackScene)
     assert resumed.state == scene.state and resumed.match.history == scene.match.history
-    assert resumed.names == scene.names and resumed.bot_level == "easy"
+    assert resumed.names == scene.names and resumed.play.bot_level == "easy"
     assert resumed.resumed and ("Welcome back" in resumed.message or "thinking" in resumed.message)
     # it deals on exactly as the first app would have
     for s in (scene, resumed):
-        s._deal()
+        s.play.deal()
     assert resumed.state == scene.state
 
 
@@ -542,12 +544,16 @@ def test_math_attack_finished_game_is_stored_with_its_result(tmp_path: Path) -> 
     for _ in range(200):
         if scene.over:
             break
-        if scene.is_bot(scene.state.turn):
+        if scene.play.is_bot(scene.state.turn):
             app.ctx.clock.advance(BOT_SECONDS + 1)  # type: ignore[attr-defined]
             app.step()
             continue
-        moves = list(GAME.legal_actions(scene.state, scene.state.turn))
-        scene.perform(moves[0])
+        move = next(iter(GAME.legal_actions(scene.state, scene.state.turn)))
+        if isinstance(move, Pass):
+            auto.tap("pass")
+        else:
+            auto.tap(f"hand.{scene.state.hands[0].index(move.card)}")
+            auto.tap(f"line.{move.line}")
     assert scene.over
     (saved,) = journal.matches()
     result = scene.match.result()

@@ -1,0 +1,176 @@
+"""``tabletop demo --game math-attack``: two bots play a whole game with "real" cards in
+the offscreen app, on the one demo harness (:class:`~tabletop.ui.harness.DemoRun`)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+from tabletop.bots.math_attack import LEVEL_NAMES, MathAttackBot
+from tabletop.engine.match import Match
+from tabletop.games import GAMES
+from tabletop.games.math_attack import END, MathAttackSettings, Pass, Play, running_totals
+from tabletop.ui.games.math_attack.play import GAME, label, seated
+from tabletop.ui.harness import DemoRun
+from tabletop.ui.input import CardSeen, CardsSeen
+from tabletop.ui.results import GameResults
+from tabletop.ui.saves import DemoTable, demo_seats, keyed_dealer
+
+MISREAD_TURN = 3  # the camera cannot read this turn's card: the demo sets it right by touch
+
+
+def zone_reading(line: int, cards: Sequence[str], at: float) -> CardsSeen:
+    """What the camera reports for a number line holding ``cards`` (codes) in order."""
+    seat = line + 1
+    return CardsSeen(seat, "line", tuple(CardSeen(code, seat, "line") for code in cards), at)
+
+
+def run_demo(
+    *,
+    seed: int | None = None,
+    out_dir: Path | None = None,
+    out: TextIO,
+    size: tuple[int, int] = (800, 480),
+    bots: tuple[str, str] = ("hard", "medium"),
+    rollouts: int = 200,
+    data: Path | None = None,
+) -> str:
+    """Two bots play a whole game of Math Attack! with "real" cards, offscreen.
+
+    The cards come from a virtual deck (a second engine that knows both hands); each play
+    is laid on a number line "under the camera" and reaches the app as a ``CardsSeen``
+    reading. Once, the camera cannot read a card and the demo corrects it by touch. The
+    app's own engine (which sees only the number lines) must agree with the virtual
+    deck's at every turn. Returns (and prints last) ``winner: NAMES`` or ``winner: draw``.
+
+    ``data``: journal into that folder as the app does (the app's game and the virtual
+    deck). Killed and started again with the same arguments, the demo carries on through
+    Home's "carry on" offer, lays again any play the app had not yet seen, and ends as
+    an uninterrupted run does: every draw and every bot choice is keyed by the seed and
+    the number of actions so far.
+    """
+    from tabletop.ui.games.math_attack.table import AttackScene
+
+    seed = random.SystemRandom().randrange(10**6) if seed is None else seed
+    kept: dict[str, Any] = {}
+
+    def left_over(ctx: Any) -> bool:
+        kept["table"] = DemoTable(ctx, GAME.name, seed)
+        kept["deck"] = kept["table"].open(GAMES)
+        return kept["deck"] is not None
+
+    run = DemoRun(
+        GAME.name, seed=seed, out_dir=out_dir, out=out, size=size, data=data, left_over=left_over
+    )
+    table: DemoTable = kept["table"]
+    deck: Match[Any, Any, Any] | None = kept["deck"]
+    first = seed % 2
+    run.open_game()
+    if deck is None:
+        for seat, level in enumerate(bots):
+            run.top.name_seat(seat, f"{LEVEL_NAMES[level]} bot")
+        run.tap(f"first.{first}")
+        run.tap("start")
+        deck = Match(GAME, MathAttackSettings(first_player=first), 2, seed=seed)
+        table.start(deck)
+    scene = run.top
+    if not isinstance(scene, AttackScene):
+        raise RuntimeError("the game screen did not open")
+    demo_seats(scene.save)  # the demo's bots are never in a report
+    names = scene.names
+    dealer = keyed_dealer(seed, deck)
+    players = tuple(MathAttackBot(level, seed + i, rollouts) for i, level in enumerate(bots))
+    turn = sum(1 for a in deck.history if isinstance(a, (Play, Pass)))
+    before = [deck.initial, *(step.state for step in deck.steps)]
+    for state, action in zip(before, deck.history, strict=False):
+        if isinstance(action, (Play, Pass)):  # the bots remember how the other seat plays
+            players[action.seat].recall(state, action)
+    if table.saved is None:
+        run.say(
+            f"Math Attack! in the touchscreen app, offscreen ({size[0]}x{size[1]}): "
+            f"{names[0]} v {names[1]}, seed {seed}"
+        )
+        run.say(
+            "Cards: a virtual deck; every play reaches the app as a camera reading of its "
+            "number line."
+        )
+    else:
+        run.say(f"Carrying on from the journal in {data}: after turn {turn}.")
+        # The table is as the deck says: a play the app had not seen yet is read again.
+        for line in (0, 1):
+            if scene.state.lines[line] != deck.state.lines[line]:
+                run.post(zone_reading(line, deck.state.lines[line], run.ctx.clock()))
+        last = deck.history[-1] if deck.history else None
+        if isinstance(last, Pass) and scene.state.turn == last.seat and not scene.over:
+            run.tap("pass")
+    run.shot(f"turn_{turn:02d}")
+    while True:
+        while deck.pending.chance is not None:
+            deck.deal(dealer)
+        if deck.state.phase == "over":
+            break
+        turn += 1
+        seat = deck.state.turn
+        # each choice keyed by the seed and the actions so far: a resumed demo plays on
+        # exactly as an uninterrupted one
+        players[seat].rng = random.Random(f"{seed}:{seat}:{len(deck.history)}")
+        action = players[seat].choose(deck.state, seat)
+        deck.apply(action)
+        if isinstance(action, Play):
+            text = lay(run, action, deck.state.lines[action.line], names, turn)
+        else:
+            run.tap("pass")
+            text = f"Turn {turn}: {names[seat]} cannot play and passes."
+        while deck.pending.chance is not None:
+            deck.deal(dealer)
+        over = deck.state.phase == "over"
+        if not over and (scene.state.lines, scene.state.turn) != (
+            deck.state.lines,
+            deck.state.turn,
+        ):
+            raise RuntimeError(f"turn {turn}: the app and the virtual deck disagree")
+        if deck.state.end_by is not None and not over:
+            ender = deck.state.end_by
+            text += f" {names[ender]} played =: last turn for {names[1 - ender]}."
+        run.say(text)
+        if not over and (turn % 5 == 0 or (isinstance(action, Play) and action.card == END)):
+            run.shot(f"turn_{turn:02d}")
+    results = run.top
+    if not isinstance(results, GameResults):
+        raise RuntimeError("the game did not reach the results screen")
+    if scene.state.lines != deck.state.lines:
+        raise RuntimeError("the app's final number lines differ from the virtual deck's")
+    run.shot("final")
+    expected, got = GAME.result(deck.state), scene.match.result()
+    if expected is None or got is None or expected.places != got.places:
+        raise RuntimeError("the app's result differs from the engine's")
+    t0, t1 = deck.state.totals
+    run.say(f"\nFinal totals: {names[0]} {t0}, {names[1]} {t1} ({seated(got.reason, names)}).")
+    table.finish(deck)
+    return run.end(results.winner_line)
+
+
+def lay(run: DemoRun, action: Play, cards: Sequence[str], names: Sequence[str], turn: int) -> str:
+    """Lay ``action``'s card on its line under the camera (on the misread turn the camera
+    cannot read it, and the card is set right by touch); the turn's line for the log."""
+    reading = list(cards)
+    if turn == MISREAD_TURN:
+        reading[-1] = "?"
+    run.post(zone_reading(action.line, reading, run.ctx.clock()))
+    how = ""
+    if turn == MISREAD_TURN:
+        run.shot(f"turn_{turn:02d}_misread")
+        run.tap(f"seen.{action.line}")
+        run.tap(f"choice.{action.card}")
+        how = " (the camera could not read it: corrected by touch)"
+    owner = names[action.line]
+    total = running_totals(cards)[-1]
+    return (
+        f"Turn {turn}: {names[action.seat]} plays {label(action.card)} on {owner}'s line{how}: "
+        f"{owner} now {total}."
+    )
+
+
+__all__ = ["run_demo", "zone_reading"]

@@ -1,0 +1,554 @@
+"""The device's side of a Math Attack! table, without pygame (RULINGS ATK-1..ATK-6).
+
+Two ways to play. With real cards (``hidden_hands``) the device sees only the number
+lines: a camera reading of a line's zone (:meth:`AttackPlay.seen`) with one new card at
+its end is the play of the seat whose turn it is; a card can also be entered by touch.
+A reading that disagrees with the game (a card moved or taken away, two new cards, a
+card that is not ours, an illegal card) is refused with the reason, and the newest card
+can be set right by touch (a :class:`Ghost` on the screen). Against a bot the device
+deals and the child's hand is on the screen.
+
+The engine decides every rule: a play or a pass is applied, and refused with its code
+when the engine says no; the sentences come from the engine's events (seats named) and
+from :mod:`tabletop.ui.messages`. A child takes back their own last move without the
+PIN until the device (the next player, the bot) acted on it; after that the teacher's
+undo takes back the last move of a child (and the bot's reply).
+
+What is not in the match (camera readings set right by touch, a card taken back that
+is still on the table, whether the child just took a move back) is :meth:`record`-ed
+beside it in the journal and put back by :meth:`carry_on`; a game journaled before it
+was kept carries on without it.
+
+Methods that need a question answered return an :class:`Ask` (what to ask, about which
+line or seat, the question); the scene shows the dialog and calls back with the answer.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from tabletop.bots.math_attack import LEVELS, MathAttackBot
+from tabletop.engine.errors import TabletopError
+from tabletop.engine.match import Match
+from tabletop.engine.protocol import Event, Result
+from tabletop.games.math_attack import (
+    BLOCK,
+    CANCEL,
+    END,
+    FLIP,
+    Action,
+    Draw,
+    MathAttack,
+    MathAttackSettings,
+    MathAttackState,
+    Pass,
+    Play,
+    card_name,
+    parse_card,
+)
+from tabletop.ui.messages import child_message
+from tabletop.ui.saves import keyed_dealer, standings_result
+
+log = logging.getLogger(__name__)
+
+GAME = MathAttack()
+BOT_SECONDS = 1.5  # the bot "thinks" this long, so a child can follow its play
+
+# The card picker: +1..+10, -1..-10, then the multipliers and the green cards.
+PICKER = (
+    *(f"+{n}" for n in range(1, 11)),
+    *(f"-{n}" for n in range(1, 11)),
+    *("+H", "+N", "+D", "-H", "-N", "-D"),
+    *(END, CANCEL, FLIP, BLOCK),
+)
+SILENT = ("atk.drew", "atk.dealt", "atk.game_over")  # events with no sentence of their own
+
+
+def label(card: str) -> str:
+    """The card as printed, with a real minus sign: ``+5``, ``\u2212|n\u00d72|``, ``=``."""
+    return card_name(card).replace("-", "\u2212")
+
+
+def num(n: int) -> str:
+    """A total as shown on screen: a real minus sign, easy to see (``\u221215``)."""
+    return str(n).replace("-", "\u2212")
+
+
+def seated(text: str, names: Sequence[str]) -> str:
+    """An engine sentence with "Seat 1" / "seat 2" replaced by the players' names."""
+    return re.sub(r"\b[Ss]eat ([12])\b", lambda m: names[int(m.group(1)) - 1], text)
+
+
+@dataclass(frozen=True)
+class Ghost:
+    """A camera card on a line that the game did not accept: where, what, and why."""
+
+    line: int
+    position: int
+    code: str  # what the camera read ("?" when unreadable)
+    card: str | None  # our card code, or None if it is not one of ours
+    reason: str
+
+
+@dataclass(frozen=True)
+class Ask:
+    """A question for the scene: ``what`` is "card" (which card went on ``on``'s line),
+    "where" (on which line seat ``on`` put a card), "fix" (which card a camera card on
+    line ``on`` really is) or "misread" (is an earlier card on line ``on`` right?)."""
+
+    what: str
+    on: int
+    question: str
+
+
+class AttackPlay:
+    """One game of Math Attack! at the device (see the module)."""
+
+    def __init__(
+        self,
+        *,
+        names: tuple[str, str],
+        bot: str | None,
+        first: int,
+        seed: int,
+        match: Match[MathAttackSettings, MathAttackState, Action] | None = None,
+        sound: Callable[[str], None] = lambda name: None,
+        speak: Callable[[str], None] = lambda text: None,
+    ) -> None:
+        if bot is not None and bot not in LEVELS:
+            raise ValueError(f"unknown bot level {bot!r}")
+        self.names = names
+        self.bot_level = bot
+        self.virtual = bot is not None
+        self.bot_seat = 1
+        self.first = first
+        self.seed = seed
+        self.sound = sound  # a sound cue by name
+        self.speak = speak  # every sentence shown is spoken too
+        settings = MathAttackSettings(hidden_hands=not self.virtual, first_player=first)
+        self.match = match or Match(GAME, settings, 2, seed=seed)
+        self.dealer = keyed_dealer(seed, self.match)
+        self.bot = MathAttackBot(bot, seed=seed) if bot is not None else None
+        self.took_back = False  # a child just took back their own last move
+        self.selected: int | None = None  # index into the child's hand (virtual play)
+        self.message = ""
+        self.kind = "info"  # info | good | error
+        self.ghosts: dict[int, Ghost] = {}
+        self.trouble: dict[int, str] = {}  # line -> what is wrong with the camera's reading
+        self.undone: dict[int, str] = {}  # line -> a card taken back but still on the table
+        self.fixes: dict[int, dict[int, tuple[str, str]]] = {0: {}, 1: {}}  # pos -> (read, card)
+        self.misread: dict[int, tuple[int, str]] = {}  # line -> (position, code read)
+        self.last_seen: dict[int, tuple[str, ...]] = {}
+        self.events: list[Event] = []  # every event, for the log and the demo
+
+    # -- state ----------------------------------------------------------------------------
+
+    @property
+    def state(self) -> MathAttackState:
+        return self.match.state
+
+    @property
+    def over(self) -> bool:
+        return self.state.phase == "over"
+
+    def is_bot(self, seat: int) -> bool:
+        return self.virtual and seat == self.bot_seat
+
+    def playing(self) -> bool:
+        """A child may play now (not the bot's turn, not over)."""
+        return self.state.phase == "play" and not self.is_bot(self.state.turn)
+
+    def standings(self) -> Result:
+        """The result, or before the end the standings: the higher total leads."""
+        totals = self.state.totals
+        return self.match.result() or standings_result(
+            totals, f"stopped with the number lines at {totals[0]} and {totals[1]}"
+        )
+
+    def facts(self, line: int | None = None, card: str | None = None) -> dict[str, object]:
+        """What the child's sentences may name: whose turn, the line's owner, a card."""
+        state = self.state
+        out: dict[str, object] = {"turn": self.names[state.turn]}
+        if line in (0, 1):
+            assert line is not None
+            out["owner"], out["other"] = self.names[line], self.names[1 - line]
+            if state.lines[line]:
+                out["last"] = label(state.lines[line][-1])
+        if card is not None:
+            out["card"] = label(card)
+        hint = self.play_hint()
+        if hint:
+            out["hint"] = hint
+        return out
+
+    def play_hint(self) -> str:
+        """A play the engine allows now, in words (why the seat may not pass)."""
+        state = self.state
+        if state.phase != "play":
+            return ""
+        for action in GAME.legal_actions(state, state.turn):
+            if isinstance(action, Play):
+                where = f"{self.names[action.line]}'s line"
+                if state.settings.hidden_hands:
+                    return f"any card but cancel can go on {where}"
+                return f"{label(action.card)} can go on {where}"
+        return ""
+
+    def next_step(self) -> str:
+        """What the device waits for now, naming who (the instruction line)."""
+        state = self.state
+        if self.over:
+            return "The game is over!"
+        who = self.names[state.turn]
+        if state.phase != "play":
+            return "Dealing the cards\u2026"
+        if self.is_bot(state.turn):
+            return f"{who} is thinking\u2026"
+        last = "your last card" if state.end_by is not None else "one card"
+        if self.undone:
+            line, card = next(iter(self.undone.items()))
+            return f"Take {label(card)} off {self.names[line]}'s line, then {who} plays again."
+        if self.ghosts or self.trouble:
+            line = next(iter(self.ghosts or self.trouble))
+            what = "tap the red card" if line in self.ghosts else "put the cards back"
+            return f"{self.names[line]}'s line: {what} to set it right."
+        if not self.virtual:
+            return f"{who}: put {last} on a number line (or tap a line)."
+        if self.selected is None:
+            return f"{who}: tap {last} in your hand, then a number line."
+        card = label(state.hands[0][self.selected])
+        return f"{who}: now tap the number line for your {card}."
+
+    # -- saying things ----------------------------------------------------------------------
+
+    def say(self, text: str, kind: str = "info") -> None:
+        self.message, self.kind = text, kind
+        if text.strip():
+            self.speak(text)
+
+    def refuse(self, code: str, facts: Mapping[str, object] | None = None, detail: str = "") -> str:
+        """The child's sentence for ``code`` (shown and returned); the exact reason logged."""
+        text = child_message(code, facts if facts is not None else self.facts())
+        self.sound("wrong")
+        self.say(text, "error")
+        log.info("math-attack refused (%s): %s", code, detail or text)
+        return text
+
+    def tell(self, action: Action, events: Sequence[Event]) -> None:
+        """The ruling in plain words: what the card did, and what comes next."""
+        names, state = self.names, self.state
+        words = [seated(e.text, names) for e in events if e.code not in SILENT]
+        if not self.virtual and any(e.code == "atk.drew" for e in events):
+            words.append(f"{names[action.seat]}, take a card from the stack.")
+        if state.phase == "play":
+            nxt = names[state.turn]
+            if state.blocked is not None:
+                own = state.blocked != state.turn
+                where = "their own line" if own else f"{names[1 - state.blocked]}'s line"
+                words.append(
+                    f"{names[state.blocked]}'s line is blocked, so {nxt} must play on {where}."
+                )
+            if state.end_by is not None:
+                words.append(f"This is {nxt}'s last turn!")
+        played = isinstance(action, Play)
+        self.sound("good" if played else "tap")
+        self.say(" ".join(words), "good" if played else "info")
+
+    # -- moves --------------------------------------------------------------------------------
+
+    def deal(self) -> None:
+        """The device deals and draws (virtual play; chance comes from the keyed dealer)."""
+        while self.match.pending.chance is not None:
+            self.events.extend(self.match.deal(self.dealer))
+
+    def perform(self, action: Action) -> str | None:
+        """Apply ``action``; None when done, else the child's sentence saying why not."""
+        line = action.line if isinstance(action, Play) else None
+        facts = self.facts(line, action.card if isinstance(action, Play) else None)
+        try:
+            events = self.match.apply(action)
+        except TabletopError as exc:
+            return self.refuse(exc.code, facts, exc.message)
+        self.events.extend(events)
+        self.took_back = False
+        self.deal()
+        self.selected = None
+        self.tell(action, events)
+        if self.over:
+            self.sound("round")
+        return None
+
+    def put(self, line: int, card: str) -> str | None:
+        """The seat to play puts ``card`` on ``line`` (touch, the camera or the bot)."""
+        if self.over:
+            return self.refuse("atk.game_over")
+        if card not in PICKER:
+            return self.refuse("atk.unknown_card", detail=f"{card!r} is not a card code")
+        return self.perform(Play(self.state.turn, card, line))
+
+    def pass_turn(self) -> None:
+        """The seat shows its hand and passes, if the engine allows it (ATK-6)."""
+        seat = self.state.turn
+        if self.is_bot(seat):
+            self.refuse("atk.ui.bot_turn")
+            return
+        passes = [a for a in GAME.legal_actions(self.state, seat) if isinstance(a, Pass)]
+        if not passes:
+            self.refuse("atk.ui.no_pass", detail=f"seat {seat + 1} may not pass")
+            return
+        self.perform(passes[0])
+
+    def bot_waiting(self) -> bool:
+        return self.bot is not None and self.is_bot(self.state.turn) and self.state.phase == "play"
+
+    def bot_move(self) -> None:
+        if self.bot is not None and self.bot_waiting():
+            self.perform(self.bot.choose(self.state, self.bot_seat))
+
+    # -- taking back ----------------------------------------------------------------------------
+
+    def can_undo(self) -> bool:
+        return any(
+            isinstance(a, (Play, Pass)) and not self.is_bot(a.seat) for a in self.match.history
+        )
+
+    def own_last_move(self) -> bool:
+        """The last move was a child's and nothing has acted on it yet (the next player
+        has not played, the bot has not replied): the child may take it back without the
+        teacher, once. The cards the device drew after it are part of that move."""
+        if self.took_back:  # the move before it was acted on: that one is the teacher's
+            return False
+        for action in reversed(self.match.history):
+            if not isinstance(action, Draw):
+                return not self.is_bot(action.seat)
+        return False
+
+    def take_back(self) -> None:
+        """A child takes back their own last move (no PIN): once, see :meth:`own_last_move`."""
+        self.undo()
+        self.took_back = True
+
+    def undo(self) -> None:
+        """Take back the last move of a child (and the bot's reply, against a bot)."""
+        if not self.can_undo():
+            self.refuse("engine.nothing_to_undo")
+            return
+        taken: Action | None = None
+        while self.match.history:
+            action = self.match.undo()
+            if isinstance(action, (Play, Pass)) and not self.is_bot(action.seat):
+                taken = action
+                break
+        self.ghosts.clear()
+        self.trouble.clear()
+        self.selected = None
+        again = f"It is {self.names[self.state.turn]}'s turn again."
+        if isinstance(taken, Play):
+            self.fixes[taken.line].pop(len(self.state.lines[taken.line]), None)
+            if self.virtual:
+                self.say(
+                    f"Taken back: {self.names[taken.seat]}'s {label(taken.card)} on "
+                    f"{self.names[taken.line]}'s line. {again}"
+                )
+            else:
+                self.undone[taken.line] = taken.card
+                self.say(child_message("atk.ui.take_back", self.facts(taken.line, taken.card)))
+        else:
+            self.say(f"Taken back: the pass. {again}")
+        log.info("math-attack: undo: %r", taken)
+        self.sound("tap")
+
+    # -- touch ----------------------------------------------------------------------------------
+
+    def seat_pressed(self, seat: int) -> Ask | None:
+        """A seat button: on your turn (real cards) it enters your card by touch."""
+        if seat not in (0, 1) or self.over:
+            return None
+        if self.is_bot(seat):
+            self.refuse("atk.ui.bot_seat")
+        elif seat != self.state.turn:
+            self.refuse("atk.not_your_turn", detail=f"seat {seat + 1} pressed out of turn")
+        elif self.virtual:
+            self.say(child_message("atk.ui.pick_card"))
+        else:
+            return Ask("where", seat, f"{self.names[seat]}: on which line did you put your card?")
+        return None
+
+    def explain(self, name: str) -> None:
+        """A disabled target was tapped: say why it is off."""
+        if name == "undo":
+            self.refuse("engine.nothing_to_undo")
+        elif name == "pass" or name.startswith(("hand.", "line.")):
+            self.refuse("atk.ui.bot_turn" if self.is_bot(self.state.turn) else "atk.ui.over")
+
+    def pick(self, index: int) -> None:
+        """A card of the child's hand tapped (again: put back)."""
+        self.selected = None if self.selected == index else index
+
+    def ask_card(self, line: int) -> Ask:
+        who = self.names[self.state.turn]
+        return Ask("card", line, f"Which card did {who} put on {self.names[line]}'s line?")
+
+    def tap_line(self, line: int) -> Ask | None:
+        """A number line tapped: play the picked card (virtual), or say which card went
+        there (real cards), or confirm an earlier card the camera keeps misreading."""
+        state = self.state
+        if self.virtual:
+            if self.is_bot(state.turn):
+                self.refuse("atk.ui.bot_turn")
+            elif self.selected is None:
+                self.refuse("atk.ui.pick_card")
+            else:
+                self.perform(Play(0, state.hands[0][self.selected], line))
+            return None
+        if line in self.misread:
+            position, _ = self.misread[line]
+            card = label(state.lines[line][position])
+            return Ask("misread", line, f"Is card {position + 1} really {card}?")
+        if state.blocked == line:
+            self.refuse("atk.blocked", self.facts(line), "tapped the blocked line")
+            return None
+        return self.ask_card(line)
+
+    def ghost_tapped(self, line: int) -> Ask | None:
+        ghost = self.ghosts.get(line)
+        if ghost is None:
+            return None
+        read = ghost.code if ghost.card is None else label(ghost.card)
+        return Ask("fix", line, f"The camera read \u201c{read}\u201d. Which card is it really?")
+
+    def answered(self, ask: Ask, answer: Any) -> Ask | None:
+        """The answer to ``ask`` (None: the dialog was closed without one)."""
+        if not isinstance(answer, str):
+            return None
+        if ask.what == "where" and answer in ("0", "1"):
+            return self.ask_card(int(answer))
+        if ask.what == "card":
+            self.put(ask.on, answer)
+        elif ask.what == "fix":
+            self.fix(ask.on, answer)
+        elif ask.what == "misread" and answer == "yes" and ask.on in self.misread:
+            self.accept_misread(ask.on)
+        return None
+
+    def fix(self, line: int, card: str) -> None:
+        """A card the camera read wrongly (or not at all) is set right by touch."""
+        ghost = self.ghosts.get(line)
+        if ghost is None:
+            return
+        log.info("math-attack: camera card %r on line %d set right to %s", ghost.code, line, card)
+        self.fixes[line][ghost.position] = (ghost.code, card)
+        reason = self.put(line, card)
+        if reason is None:
+            self.ghosts.pop(line, None)
+        else:
+            self.ghosts[line] = Ghost(line, ghost.position, ghost.code, card, reason)
+
+    def accept_misread(self, line: int) -> None:
+        """The camera keeps misreading an earlier card: a person says the game is right."""
+        position, code = self.misread.pop(line)
+        card = self.state.lines[line][position]
+        self.fixes[line][position] = (code, card)
+        self.trouble.pop(line, None)
+        log.info("math-attack: card %d on line %d read as %r is %s", position + 1, line, code, card)
+        self.say(f"Thanks! Card {position + 1} on {self.names[line]}'s line is {label(card)}.")
+        seen = self.last_seen.get(line)
+        if seen is not None:
+            self.seen(line + 1, "line", seen)  # a new card in that reading counts now
+
+    # -- the camera -------------------------------------------------------------------------------
+
+    def seen(self, seat: int | None, area: str | None, codes: tuple[str, ...]) -> None:
+        """A zone's steady reading. A new card at the end of a number line is a play."""
+        if area not in ("line", None) or seat not in (1, 2):
+            log.info("math-attack: ignored cards seen at seat %r, area %r", seat, area)
+            return
+        assert seat is not None
+        line = seat - 1
+        self.last_seen[line] = codes
+        self.misread.pop(line, None)
+        if self.virtual:
+            if codes:
+                self.refuse("atk.ui.virtual", detail=f"camera cards {codes} in virtual play")
+            return
+        fixes = self.fixes[line]
+        read = [
+            fixes[i][1] if i in fixes and fixes[i][0] == code else parse_card(code)
+            for i, code in enumerate(codes)
+        ]
+        known = self.state.lines[line]
+        facts = self.facts(line)
+        for i, card in enumerate(known):
+            if i < len(read) and read[i] == card:
+                continue
+            place = {**facts, "place": i + 1, "card": label(card)}
+            what = "atk.ui.taken" if i >= len(read) else "atk.ui.moved"
+            self.trouble[line] = self.refuse(what, place, f"camera {codes}")
+            if i < len(read):
+                self.misread[line] = (i, codes[i])
+            self.ghosts.pop(line, None)
+            return
+        self.trouble.pop(line, None)
+        extra = read[len(known) :]
+        undone = self.undone.pop(line, None)
+        if not extra:
+            if self.ghosts.pop(line, None) is not None:
+                self.say(f"{self.names[line]}'s line is back as it was.")
+            return
+        if len(extra) == 1 and undone is not None and extra[0] == undone:
+            self.undone[line] = undone  # still on the table: wait for it to go
+            self.say(child_message("atk.ui.take_back", {**facts, "card": label(undone)}), "error")
+            return
+        if len(extra) > 1:
+            n = len(extra)
+            self.ghosts.pop(line, None)
+            more = {**facts, "count": n, "extra": "one" if n == 2 else f"{n - 1}"}
+            self.trouble[line] = self.refuse("atk.ui.two_cards", more, f"camera {codes}")
+            return
+        self.new_card(line, len(known), codes[len(known)], extra[0])
+
+    def new_card(self, line: int, position: int, code: str, card: str | None) -> None:
+        """One new card read at the end of ``line``: played, or shown as a ghost and why."""
+        if self.over:
+            reason = self.refuse("atk.game_over")
+        elif card is None:
+            what = "atk.ui.unreadable" if code in ("", "?") else "atk.ui.not_ours"
+            reason = self.refuse(what, self.facts(line), f"camera card {code!r} on line {line}")
+        else:
+            played = self.put(line, card)
+            if played is None:
+                self.ghosts.pop(line, None)
+                return
+            reason = played
+        self.ghosts[line] = Ghost(line, position, code, card, reason)
+
+    # -- the record beside the match -------------------------------------------------------
+
+    def record(self) -> dict[str, Any]:
+        """What the table keeps beyond the match (see the module)."""
+        return {
+            "took_back": self.took_back,
+            "undone": {str(line): card for line, card in self.undone.items()},
+            "fixes": {
+                str(line): [[pos, read, card] for pos, (read, card) in sorted(fixes.items())]
+                for line, fixes in self.fixes.items()
+                if fixes
+            },
+        }
+
+    def carry_on(self, record: Mapping[str, Any] | None) -> None:
+        """Put back what :meth:`record` kept (nothing for a game journaled without it)."""
+        if not record:
+            return
+        self.took_back = bool(record.get("took_back", False))
+        self.undone = {int(line): str(card) for line, card in record.get("undone", {}).items()}
+        for line, fixes in record.get("fixes", {}).items():
+            for pos, read, card in fixes:
+                self.fixes[int(line)][int(pos)] = (str(read), str(card))
+
+
+__all__ = ["BOT_SECONDS", "GAME", "PICKER", "Ask", "AttackPlay", "Ghost", "label", "num", "seated"]

@@ -1,0 +1,386 @@
+"""Math Attack!'s table on the one base (:class:`~tabletop.ui.table.TableScene`): the
+two number lines, whose turn, the child's hand against a bot, and the instruction line.
+
+It draws and routes input; :class:`~.play.AttackPlay` decides what happens. Touch
+targets: ``line.0`` ``line.1`` (a number line), ``seen.0`` ``seen.1`` (a camera card
+that was not accepted: tap to say which card it is), ``hand.<i>`` (virtual play),
+``pass`` (show hand, pass), ``undo``, ``rules``, ``leave``. Card pickers are
+:class:`~tabletop.ui.scenes.rules.ChoiceGrid` with ``choice.<CODE>``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import pygame
+
+from tabletop.engine.match import Match
+from tabletop.engine.protocol import Result
+from tabletop.games.math_attack import Action, MathAttackSettings, MathAttackState
+from tabletop.store import SeatInfo
+from tabletop.ui.app import Context, Scene
+from tabletop.ui.games import start_card_camera, stop_card_camera
+from tabletop.ui.games.math_attack.draw import card_area, draw_card, draw_number_line, line_geometry
+from tabletop.ui.games.math_attack.play import (
+    BOT_SECONDS,
+    GAME,
+    PICKER,
+    Ask,
+    AttackPlay,
+    label,
+    num,
+)
+from tabletop.ui.games.math_attack.setup import RULES
+from tabletop.ui.input import CardsSeen
+from tabletop.ui.results import Outcome, outcome_of
+from tabletop.ui.saves import GameSave, one_write, seat_infos
+from tabletop.ui.scenes.common import Confirm
+from tabletop.ui.scenes.pin import PinPad
+from tabletop.ui.scenes.rules import ChoiceGrid, RulesScene
+from tabletop.ui.table import TableScene
+from tabletop.ui.theme import Metrics
+from tabletop.ui.widgets import Button
+
+
+class AttackScene(TableScene):
+    """One game: the two number lines, whose turn, what is blocked, the last turn."""
+
+    game = GAME.name
+    bot_pause = BOT_SECONDS
+
+    def __init__(
+        self,
+        ctx: Context,
+        *,
+        names: tuple[str, str] = ("Player 1", "Player 2"),
+        bot: str | None = None,
+        first: int = 0,
+        seed: int | None = None,
+        seats: Sequence[SeatInfo] | None = None,
+        match: Match[MathAttackSettings, MathAttackState, Action] | None = None,
+        save: GameSave | None = None,
+    ) -> None:
+        seed = ctx.rng.randrange(10**9) if seed is None else seed
+        self.play = AttackPlay(
+            names=names,
+            bot=bot,
+            first=first,
+            seed=seed,
+            match=match,
+            sound=ctx.sounds.play,
+            speak=ctx.speaker.say,
+        )
+        seats = list(seats) if seats else seat_infos(names, {1: bot} if bot else None)
+        app = {"names": list(names), "bot": bot, "first": first, "seed": seed}
+        save = save or GameSave(ctx, GAME.name, seats, app)
+        super().__init__(ctx, save, resumed=match is not None, again=self.play_again)
+        self.camera: Any = None
+        self.shown_end = False
+
+    def play_again(self) -> Scene:
+        """The same players again, the other one starting."""
+        p = self.play
+        seats = list(self.save.seats)
+        return AttackScene(self.ctx, names=p.names, bot=p.bot_level, first=1 - p.first, seats=seats)
+
+    # -- what the base asks ------------------------------------------------------------------
+
+    @property
+    def match(self) -> Match[MathAttackSettings, MathAttackState, Action]:
+        return self.play.match
+
+    @property
+    def state(self) -> MathAttackState:
+        return self.play.state
+
+    @property
+    def names(self) -> tuple[str, str]:
+        return self.play.names
+
+    @property
+    def over(self) -> bool:
+        return self.play.over
+
+    @property  # type: ignore[override]
+    def message(self) -> str:
+        return self.play.message
+
+    @message.setter
+    def message(self, value: str) -> None:
+        self.play.say(value)
+
+    def standings(self) -> Result:
+        return self.play.standings()
+
+    def next_step(self) -> str:
+        return self.play.next_step()
+
+    def status(self) -> str:
+        """What just happened, then what the device waits for now."""
+        said, step = self.play.message, self.play.next_step()
+        return f"{said} {step}" if said and step not in said else said or step
+
+    def record(self) -> dict[str, Any]:
+        return self.play.record()
+
+    def lit(self) -> Sequence[int]:
+        return [self.state.turn] if self.play.playing() else []
+
+    def bot_due(self) -> bool:
+        return self.play.bot_waiting()
+
+    def bot_step(self) -> None:
+        self.play.bot_move()
+
+    def refuse(self, code: str, detail: str = "", **facts: Any) -> None:
+        self.play.refuse(code, {**self.play.facts(), **facts}, detail)
+
+    def rules_scene(self) -> Scene:
+        return RulesScene(self.ctx, "How to play Math Attack!", RULES)
+
+    def teacher_menu(self) -> None:
+        self.play.undo()
+
+    def outcome(self) -> Outcome:
+        names, state = self.names, self.state
+        t0, t1 = state.totals
+        if t0 == t1:
+            totals = f"Both number lines total {num(t0)}."
+        else:
+            w = 0 if t0 > t1 else 1
+            hi, lo = num(max(t0, t1)), num(min(t0, t1))
+            totals = (
+                f"{names[w]}'s line totals {hi} and {names[1 - w]}'s totals {lo}: "
+                f"{hi} is more than {lo}."
+            )
+        ender = state.end_by
+        reason = (
+            None
+            if ender is None
+            else f"{names[ender]} played =, so {names[1 - ender]} had one last turn"
+        )
+        return outcome_of(
+            self.standings(), names, score=lambda s: num(int(s)), reason=reason, lines=[totals]
+        )
+
+    # -- lifecycle ---------------------------------------------------------------------------
+
+    def enter(self) -> None:
+        self.save.attach(self.match)
+        play = self.play
+        play.carry_on(self.save.app.get("table"))
+        with one_write(self.match):
+            play.deal()
+        first = self.names[self.state.turn]
+        if self.resumed:
+            play.say(f"Welcome back! It is {first}'s turn.")
+        elif play.virtual:
+            play.say(f"{first} goes first!")
+        else:
+            play.say(f"Deal 5 cards each. {first} goes first!")
+        self.after()
+        self.camera = None if play.virtual else start_card_camera(self.ctx, GAME.name, 2)
+
+    def exit(self) -> None:
+        super().exit()
+        stop_card_camera(self.camera)
+
+    def after(self) -> None:
+        super().after()
+        if self.finished and not self.shown_end and self.stack.top is self:
+            self.shown_end = True
+            self.show_results()
+
+    # -- input -------------------------------------------------------------------------------
+
+    def ask_about(self, ask: Ask | None) -> None:
+        """Show the question the controller has (a card picker, or yes/no)."""
+        if ask is None:
+            return
+        if ask.what == "misread":
+            dialog: Scene = Confirm(self.ctx, ask.question, "Yes, it is", "No")
+        elif ask.what == "where":
+            lines = [(str(i), f"{name}'s line") for i, name in enumerate(self.names)]
+            dialog = ChoiceGrid(self.ctx, ask.question, lines, columns=2, rows=1)
+        else:
+            cards = [(card, label(card)) for card in PICKER]
+            dialog = ChoiceGrid(self.ctx, ask.question, cards, columns=10, rows=3)
+        self.ask(("ask", ask), dialog)
+
+    def answered(self, asking: tuple[Any, ...], result: Any) -> None:
+        self.ask_about(self.play.answered(asking[1], result))
+
+    def seat_pressed(self, seat: int, at: float) -> None:
+        self.ask_about(self.play.seat_pressed(seat))
+
+    def cards_seen(self, event: CardsSeen) -> None:
+        self.play.seen(event.seat, event.area, event.codes)
+
+    def explain(self, name: str) -> None:
+        self.play.explain(name)
+
+    def press(self, name: str) -> None:
+        """Act on one touch target (the tests and the demo tap these by name)."""
+        play = self.play
+        kind, _, arg = name.partition(".")
+        if name == "undo":
+            if not play.can_undo():
+                play.refuse("engine.nothing_to_undo")
+            elif play.own_last_move():  # a child takes back their own last card: no PIN
+                play.take_back()
+            else:
+                prompt = "Teacher PIN to take back a move"
+                pad = PinPad(self.ctx, "undo", prompt=prompt, subtitle=self.teacher_help())
+                self.ask(("pin",), pad)
+        elif kind == "hand":
+            play.pick(int(arg))
+        elif kind == "line":
+            self.ask_about(play.tap_line(int(arg)))
+        elif kind == "seen":
+            self.ask_about(play.ghost_tapped(int(arg)))
+        elif name == "pass":
+            play.pass_turn()
+        else:
+            super().press(name)
+
+    def teacher_help(self) -> str:
+        return "For teachers: take back the last move."
+
+    # -- layout and drawing ------------------------------------------------------------------
+
+    def layout(self, metrics: Metrics) -> None:
+        m = metrics
+        W, H = m.size
+        margin = m.u(8)
+        state, play = self.state, self.play
+        human_turn = play.playing()
+        b: list[Button] = []
+        bw, bh = m.u(92), m.u(48)
+        x = W - margin
+        for name, text, enabled in (
+            ("leave", "Leave", True),
+            ("undo", "Undo", play.can_undo()),
+            ("rules", "Rules", True),
+        ):
+            x -= bw
+            b.append(
+                Button(name, pygame.Rect(x, m.u(6), bw, bh), text, kind="quiet", enabled=enabled)
+            )
+            x -= m.u(6)
+        self.status_rect = pygame.Rect(margin, m.u(6), x - margin - m.u(4), bh)
+        ph = m.u(116)
+        self.panels = tuple(
+            pygame.Rect(margin, m.u(60) + i * (ph + m.u(6)), W - 2 * margin, ph) for i in (0, 1)
+        )
+        for line, panel in enumerate(self.panels):
+            if line in play.ghosts:
+                geo = line_geometry(m, card_area(m, panel), len(state.lines[line]))
+                b.append(Button(f"seen.{line}", geo.slots[-1].inflate(m.u(6), m.u(6)), kind="card"))
+            b.append(Button(f"line.{line}", panel, kind="line", enabled=human_turn))
+        top = self.panels[1].bottom + m.u(6)
+        self.message_rect = pygame.Rect(margin, top, W - 2 * margin, m.u(80))
+        bottom = self.message_rect.bottom + m.u(4)
+        foot = H - m.u(6) - bottom
+        pw = m.u(150)
+        pass_rect = pygame.Rect(W - margin - pw, bottom + (foot - m.u(56)) // 2, pw, m.u(56))
+        b.append(
+            Button(
+                "pass",
+                pass_rect,
+                "Can't play",
+                kind="quiet",
+                enabled=human_turn,
+                caption="show hand, pass",
+            )
+        )
+        self.hand_rects: list[pygame.Rect] = []
+        if play.virtual:
+            cw = min(m.u(62), int(foot * 0.76))
+            for i, _ in enumerate(state.hands[0]):
+                rect = pygame.Rect(
+                    margin + m.u(110) + i * (cw + m.u(10)), bottom + m.u(2), cw, foot - m.u(4)
+                )
+                self.hand_rects.append(rect)
+                enabled = human_turn and state.turn == 0
+                b.append(
+                    Button(
+                        f"hand.{i}", rect, kind="card", enabled=enabled, selected=play.selected == i
+                    )
+                )
+        self.foot_rect = pygame.Rect(margin, bottom, W - 2 * margin - pw - m.u(8), foot)
+        self.buttons = sorted(b, key=lambda button: button.kind == "line")  # cards hit first
+
+    def draw(self, surface: pygame.Surface) -> None:
+        painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
+        surface.fill(p.background)
+        state, play = self.state, self.play
+        self.draw_turn(surface)
+        for line in (0, 1):
+            cards_note = f"{state.hand_sizes[line]} cards"
+            note = (
+                f"{cards_note}, hidden"
+                if play.is_bot(line)
+                else ""
+                if play.virtual
+                else f"{cards_note} in hand"
+            )
+            draw_number_line(
+                painter,
+                surface,
+                self.panels[line],
+                seat=line,
+                name=self.names[line],
+                cards=state.lines[line],
+                note=note,
+                blocked=state.blocked == line and not self.over,
+                ghost=play.ghosts.get(line),
+                add_slot=not play.virtual and not self.over,
+                trouble=line in play.trouble,
+            )
+        colour = {"error": p.bad, "good": p.good}.get(play.kind, p.ink)
+        painter.box(surface, self.message_rect, p.quiet, None, radius=m.u(8))
+        rect = self.message_rect.inflate(-m.u(16), -m.u(8))
+        painter.paragraph(surface, self.status(), rect, m.text, colour, bold=play.kind == "error")
+        painter.buttons(surface, [b for b in self.buttons if b.kind not in ("line", "card")])
+        foot = self.foot_rect
+        if not play.virtual:
+            words = (
+                f"Stack: {state.stack_size} cards. No camera? Tap a number line to enter "
+                "the card by hand."
+            )
+            painter.paragraph(surface, words, foot.inflate(0, -m.u(8)), m.small, p.muted)
+            return
+        at = (foot.left, foot.top + m.u(4))
+        painter.text(surface, "Your cards", at, m.small, bold=True, max_width=m.u(104))
+        for i, (rect, card) in enumerate(zip(self.hand_rects, state.hands[0])):
+            draw_card(painter, surface, rect, card, selected=play.selected == i)
+        at = (foot.left, foot.bottom - m.u(4))
+        painter.text(
+            surface, f"Stack: {state.stack_size}", at, m.small, p.muted, anchor="bottomleft"
+        )
+
+    def draw_turn(self, surface: pygame.Surface) -> None:
+        """Whose turn: the seat's chip and name at the top, an outline round its line."""
+        painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
+        r, seat, state = self.status_rect, self.state.turn, self.state
+        chip = pygame.Rect(r.left, r.top + m.u(4), m.u(40), r.height - m.u(8))
+        painter.seat_chip(surface, chip, seat)
+        if self.over:
+            text = "The game is over!"
+        elif state.end_by is not None:
+            text = f"Last turn: {self.names[seat]}!"
+        else:
+            text = f"{self.names[seat]}'s turn"
+        at = (chip.right + m.u(10), r.centery)
+        shade = p.bad if state.end_by is not None else p.ink
+        room = r.right - chip.right - m.u(12)
+        painter.text(
+            surface, text, at, m.title - 2, shade, bold=True, anchor="midleft", max_width=room
+        )
+        if not self.over:
+            outline = self.panels[seat].inflate(m.u(6), m.u(6))
+            pygame.draw.rect(surface, p.selected, outline, m.u(3), m.u(12))
+
+
+__all__ = ["AttackScene"]
