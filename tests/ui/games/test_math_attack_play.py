@@ -1,0 +1,199 @@
+"""Math Attack!'s controller without a display (``ui/games/math_attack/play.py``): whose
+turn, what the device waits for, the camera's readings, the child's free take-back, the
+teacher's undo, the bot, and the record kept beside the match (RULINGS ATK-1..ATK-6);
+then the screens' text sizes and a game journaled before the record existed."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tabletop.engine.match import Match
+from tabletop.games.math_attack import MathAttackSettings, Pass, Play
+from tabletop.ui.games.math_attack.play import GAME, Ask, AttackPlay, label
+
+REPO = Path(__file__).resolve().parents[3]
+
+
+def table(**kw: object) -> AttackPlay:
+    """Two children with real cards (or ``bot=...``), dealt and ready."""
+    play = AttackPlay(**{"names": ("Ana", "Ben"), "bot": None, "first": 0, "seed": 3, **kw})
+    play.deal()
+    return play
+
+
+def test_math_attack_play_imports_no_pygame() -> None:
+    code = "import sys; import tabletop.ui.games.math_attack.play; print('pygame' in sys.modules)"
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True
+    )
+    assert done.stdout.strip() == "False"
+
+
+def test_math_attack_play_camera_card_is_the_turns_play_and_next_step_names_who() -> None:
+    """ATK-2, ATK-6: a new card at the end of a line is the play of the seat to play."""
+    play = table()
+    assert play.next_step() == "Ana: put one card on a number line (or tap a line)."
+    play.seen(1, "line", ("+7",))
+    assert play.state.lines == (("+7",), ()) and play.state.turn == 1
+    assert "Ana, take a card from the stack." in play.message
+    assert play.next_step().startswith("Ben: put one card")
+    play.seen(1, "line", ("+7", "+H"))  # Ben plays +|7/2| on Ana's line
+    assert play.state.totals == (10, 0)
+    play.seen(3, "line", ("+1",))  # no such zone: ignored
+    play.seen(1, "hand", ("+1",))
+    assert len(play.match.history) == 2
+
+
+def test_math_attack_play_refused_card_is_a_ghost_set_right_by_touch() -> None:
+    """ATK-3: cancel only on a black or red card; the ghost asks which card it was."""
+    play = table()
+    play.seen(1, "line", ("FLIP",))
+    play.seen(1, "line", ("FLIP", "CANCEL"))
+    assert play.kind == "error" and "Cancel only goes on" in play.message
+    assert "tap the red card" in play.next_step()
+    ask = play.ghost_tapped(0)
+    assert ask is not None and ask.what == "fix" and "cancel" in ask.question
+    assert play.answered(ask, "+4") is None
+    assert play.state.lines[0] == ("FLIP", "+4") and not play.ghosts
+    play.seen(1, "line", ("FLIP", "CANCEL"))  # still misread: the fix holds
+    assert play.state.lines[0] == ("FLIP", "+4") and play.state.turn == 0
+
+
+def test_math_attack_play_seat_button_asks_where_then_which_card() -> None:
+    play = table()
+    assert play.seat_pressed(1) is None and play.message == "Wait! It is Ana's turn."
+    where = play.seat_pressed(0)
+    assert where == Ask("where", 0, "Ana: on which line did you put your card?")
+    which = play.answered(where, "1")
+    assert which is not None and which.what == "card" and which.on == 1
+    play.answered(which, "-6")
+    assert play.state.lines == ((), ("-6",))
+    assert play.answered(which, None) is None  # a picker closed without a card
+
+
+def test_math_attack_play_blocked_line_and_pass_refused_by_the_engine() -> None:
+    """ATK-4 and ATK-6: the engine says no, the child reads why."""
+    play = table()
+    play.seen(2, "line", ("BLOCK",))
+    assert play.tap_line(1) is None and "blocked" in play.message
+    play.pass_turn()
+    assert "You can still play a card" in play.message
+    assert len([a for a in play.match.history if isinstance(a, (Play, Pass))]) == 1
+
+
+def test_math_attack_play_child_takes_back_own_card_once_then_the_teacher() -> None:
+    """Issue 21: the child's own last move is theirs to take back until it is acted on."""
+    play = table()
+    assert not play.can_undo() and not play.own_last_move()
+    play.seen(1, "line", ("+5",))
+    assert play.own_last_move()
+    play.take_back()
+    assert play.state.lines == ((), ()) and play.state.turn == 0
+    assert play.next_step() == "Take +5 off Ana's line, then Ana plays again."
+    play.seen(1, "line", ("+5",))  # still on the table: not a new play
+    assert play.state.lines == ((), ())
+    play.seen(1, "line", ())
+    play.seen(1, "line", ("+6",))
+    play.seen(2, "line", ("+3",))  # Ben played: Ana's +6 is acted on
+    assert play.own_last_move()  # Ben's own card is still his
+    play.take_back()
+    assert not play.own_last_move() and play.can_undo()  # the rest is the teacher's
+    play.undo()
+    assert play.state.lines == ((), ()) and "take +6 off Ana's line" in play.message
+
+
+def test_math_attack_play_bot_moves_and_the_child_picks_from_the_hand() -> None:
+    play = table(bot="easy", first=1)
+    assert play.bot_waiting() and play.next_step() == "Ben is thinking\u2026"
+    assert not play.playing()
+    play.bot_move()
+    assert not play.bot_waiting() and play.state.turn == 0 and play.playing()
+    play.tap_line(0)
+    assert play.message.startswith("First tap one of your cards")
+    play.pick(2)
+    card = play.state.hands[0][2]
+    assert play.next_step() == f"Ana: now tap the number line for your {label(card)}."
+    play.seen(1, "line", ("+5",))
+    assert "cards are on the screen" in play.message
+    play.tap_line(1)
+    assert play.state.lines[1][-1] == card and play.bot_waiting()
+
+
+def test_math_attack_play_record_carries_on_fixes_and_cards_taken_back() -> None:
+    play = table()
+    play.seen(1, "line", ("?",))
+    play.answered(play.ghost_tapped(0), "+4")  # type: ignore[arg-type]
+    play.seen(2, "line", ("+2",))
+    play.take_back()
+    record = play.record()
+    assert record == {"took_back": True, "undone": {"1": "+2"}, "fixes": {"0": [[0, "?", "+4"]]}}
+    again = AttackPlay(names=("Ana", "Ben"), bot=None, first=0, seed=3, match=play.match)
+    again.carry_on(record)
+    again.seen(1, "line", ("?",))  # the camera still cannot read it: the fix holds
+    assert not again.ghosts and again.state.lines[0] == ("+4",)
+    again.seen(2, "line", ("+2",))  # the card taken back is still there
+    assert again.state.lines[1] == () and not again.own_last_move()
+    fresh = AttackPlay(names=("Ana", "Ben"), bot=None, first=0, seed=3, match=play.match)
+    fresh.carry_on(None)  # a game journaled before the record: nothing to put back
+    assert fresh.record() == {"took_back": False, "undone": {}, "fixes": {}}
+
+
+def test_math_attack_play_unknown_bot_level_is_refused() -> None:
+    with pytest.raises(ValueError, match="unknown bot level"):
+        AttackPlay(names=("A", "B"), bot="grandmaster", first=0, seed=1)
+
+
+def test_math_attack_play_standings_before_the_end_and_the_result_after() -> None:
+    play = table()
+    play.seen(1, "line", ("+8",))
+    assert play.standings().places == (1, 2) and play.match.result() is None
+    play.seen(1, "line", ("+8", "END"))
+    play.seen(2, "line", ("-4",))
+    assert play.over and play.next_step() == "The game is over!"
+    assert play.standings() == play.match.result()
+    assert play.put(0, "+1") is not None and play.state.lines[0] == ("+8", "END")
+
+
+# -- the screens (offscreen) ---------------------------------------------------------------------
+
+
+def test_math_attack_screens_text_at_least_16_px_at_800x480() -> None:
+    """Issue 21: no child-facing text under 16 px (card captions, names, notes)."""
+    from tests.ui.game_scenery import GAME_SCENES as SCENES
+    from tests.ui.scenery import make_app
+    from tests.ui.test_form import text_sizes
+
+    for name in ("math-attack-table-camera", "math-attack-table-virtual", "math-attack-results"):
+        app = make_app((800, 480))
+        SCENES[name][0](app)
+        with text_sizes(app) as sizes:
+            app.step(force_draw=True)
+        assert sizes and min(sizes) >= 16, (name, min(sizes))
+
+
+def test_math_attack_game_journaled_before_the_record_carries_on(tmp_path: Path) -> None:
+    """A game saved by the old screen (only names, bot, first and seed) resumes."""
+    from tabletop.store import FILE_NAME, Journal, SeatInfo
+    from tabletop.ui.autoplay import Autoplayer
+    from tabletop.ui.games.math_attack import AttackScene
+    from tests.ui.scenery import make_app
+
+    journal = Journal(tmp_path / FILE_NAME)
+    match = Match(GAME, MathAttackSettings(hidden_hands=True), 2, seed=9)
+    old = AttackPlay(names=("Mia", "Ben"), bot=None, first=0, seed=9, match=match)
+    old.deal()
+    assert old.put(0, "+5") is None
+    app_record = {"names": ["Mia", "Ben"], "bot": None, "first": 0, "seed": 9}
+    seats = [SeatInfo(0, "Mia"), SeatInfo(1, "Ben")]
+    journal.start(match, label="app", meta={"app": app_record, "checks": {}}, seats=seats)
+    journal.close()
+    app = make_app(journal=Journal(tmp_path / FILE_NAME))
+    Autoplayer(app).tap("yes")
+    scene = app.stack.top
+    assert isinstance(scene, AttackScene)
+    assert scene.state.lines == (("+5",), ()) and scene.names == ("Mia", "Ben")
+    assert scene.message.startswith("Welcome back! It is Ben's turn.")
