@@ -4,7 +4,7 @@ operator) that pops with the chosen key."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import pygame
@@ -107,6 +107,7 @@ class ChoiceGrid(Dialog):
 
     ``choices`` are (key, label) pairs, shown as a grid of buttons ``columns`` wide, a
     page at a time with "More" when they do not fit. Button names are ``choice.KEY``.
+    ``captions``: a small line under a choice's label (a card's word under its symbol).
     """
 
     def __init__(
@@ -117,8 +118,10 @@ class ChoiceGrid(Dialog):
         *,
         columns: int = 6,
         rows: int = 4,
+        captions: Mapping[str, str] | None = None,
     ) -> None:
         super().__init__(ctx, title, size=(760, 440))
+        self.captions = dict(captions or {})
         if not choices:
             raise ValueError("a choice grid needs at least one choice")
         self.choices = tuple(choices)
@@ -147,7 +150,10 @@ class ChoiceGrid(Dialog):
         for i, (key, label) in enumerate(self.choices[start : start + self.per_page]):
             r, c = divmod(i, self.columns)
             rect = pygame.Rect(grid.left + c * (w + gap), grid.top + r * (h + gap), w, h)
-            self.buttons.append(Button(f"choice.{key}", rect, label, kind="choice"))
+            caption = self.captions.get(key, "")
+            self.buttons.append(
+                Button(f"choice.{key}", rect, label, kind="choice", caption=caption)
+            )
         fy = body.bottom - foot
         self.buttons.append(
             Button("cancel", pygame.Rect(body.left, fy, m.u(160), foot), "Cancel", kind="quiet")

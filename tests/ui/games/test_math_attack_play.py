@@ -167,7 +167,7 @@ def test_math_attack_screens_text_at_least_16_px_at_800x480() -> None:
     from tests.ui.scenery import make_app
     from tests.ui.test_form import text_sizes
 
-    for name in ("math-attack-table-camera", "math-attack-table-virtual", "math-attack-results"):
+    for name in [n for n in SCENES if n.startswith("math-attack-")]:
         app = make_app((800, 480))
         SCENES[name][0](app)
         with text_sizes(app) as sizes:

@@ -10,23 +10,13 @@ from dataclasses import dataclass
 
 import pygame
 
-from tabletop.games.math_attack import (
-    BLOCK,
-    CANCEL,
-    END,
-    FLIP,
-    MULTIPLIER_FACTORS,
-    cancelled_positions,
-    colour,
-    running_totals,
-)
-from tabletop.ui.games.math_attack.play import Ghost, label, num
+from tabletop.games.math_attack import cancelled_positions, colour, running_totals
+from tabletop.ui.games.math_attack.play import Ghost, face, num
 from tabletop.ui.theme import GREEN, Metrics
 from tabletop.ui.widgets import Painter
 
 # Card inks: black, red, green as printed (ATK-1); the sign is always shown too.
 INK = {"black": (25, 25, 30), "red": (200, 30, 45), "green": GREEN}
-CAPTIONS = {CANCEL: ("\u21b5", "cancel"), BLOCK: ("\u2205", "block"), FLIP: ("+/\u2212", "flip")}
 
 
 def floor_size(m: Metrics) -> int:
@@ -62,15 +52,7 @@ def draw_card(
     for on, shade, width in ((ghost, p.bad, 4), (selected, p.selected, 5)):
         if on:
             pygame.draw.rect(surface, shade, rect.inflate(8, 8), m.u(width), radius + 2)
-    big, caption = text, ""
-    if card is not None:
-        big = label(card)
-        if card in CAPTIONS:
-            big, caption = CAPTIONS[card]
-        elif card == END:
-            caption = "end"
-        elif card[1:] in MULTIPLIER_FACTORS:
-            big, caption = big[0], big[1:]
+    big, caption = face(card) if card is not None else (text, "")
     inner = rect.width - 4
     small = floor_size(m)
     if caption and painter.fonts.width(caption, small) > inner:

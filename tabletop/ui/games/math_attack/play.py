@@ -1,26 +1,14 @@
 """The device's side of a Math Attack! table, without pygame (RULINGS ATK-1..ATK-6).
 
-Two ways to play. With real cards (``hidden_hands``) the device sees only the number
-lines: a camera reading of a line's zone (:meth:`AttackPlay.seen`) with one new card at
-its end is the play of the seat whose turn it is; a card can also be entered by touch.
-A reading that disagrees with the game (a card moved or taken away, two new cards, a
-card that is not ours, an illegal card) is refused with the reason, and the newest card
-can be set right by touch (a :class:`Ghost` on the screen). Against a bot the device
-deals and the child's hand is on the screen.
-
-The engine decides every rule: a play or a pass is applied, and refused with its code
-when the engine says no; the sentences come from the engine's events (seats named) and
-from :mod:`tabletop.ui.messages`. A child takes back their own last move without the
-PIN until the device (the next player, the bot) acted on it; after that the teacher's
-undo takes back the last move of a child (and the bot's reply).
-
-What is not in the match (camera readings set right by touch, a card taken back that
-is still on the table, whether the child just took a move back) is :meth:`record`-ed
-beside it in the journal and put back by :meth:`carry_on`; a game journaled before it
-was kept carries on without it.
-
-Methods that need a question answered return an :class:`Ask` (what to ask, about which
-line or seat, the question); the scene shows the dialog and calls back with the answer.
+With real cards the device sees only the number lines: a camera reading (:meth:`seen`)
+with one new card at a line's end is the play of the seat to play; a card can also be
+tapped in. A reading that disagrees with the game is refused with the reason, and the
+newest card can be set right by touch (a :class:`Ghost`). Against a bot the device deals.
+The engine decides every rule; the sentences come from its events and error codes. A
+child takes back their own last move without the PIN until it was acted on; then the
+teacher's undo. What is not in the match (touch fixes, a card taken back still on the
+table) is :meth:`record`-ed beside it and put back by :meth:`carry_on`. A method that
+needs a question answered returns an :class:`Ask`; the scene shows it and calls back.
 """
 
 from __future__ import annotations
@@ -40,6 +28,7 @@ from tabletop.games.math_attack import (
     CANCEL,
     END,
     FLIP,
+    MULTIPLIER_FACTORS,
     Action,
     Draw,
     MathAttack,
@@ -65,12 +54,23 @@ PICKER = (
     *("+H", "+N", "+D", "-H", "-N", "-D"),
     *(END, CANCEL, FLIP, BLOCK),
 )
+CARD_WORDS = {CANCEL: "cancel", BLOCK: "block", FLIP: "flip", END: "end"}
 SILENT = ("atk.drew", "atk.dealt", "atk.game_over")  # events with no sentence of their own
 
 
 def label(card: str) -> str:
     """The card as printed, with a real minus sign: ``+5``, ``\u2212|n\u00d72|``, ``=``."""
     return card_name(card).replace("-", "\u2212")
+
+
+def face(card: str) -> tuple[str, str]:
+    """A card's face: its big symbol and the word or size under it (``("+", "|n÷2|")``,
+    ``("↵", "cancel")``, ``("+5", "")``)."""
+    big = label(card)
+    if card[1:] in MULTIPLIER_FACTORS:
+        return big[0], big[1:]
+    words = {CANCEL: "↵", BLOCK: "∅", FLIP: "+/−", END: "="}
+    return (words[card], CARD_WORDS[card]) if card in words else (big, "")
 
 
 def num(n: int) -> str:
@@ -143,7 +143,6 @@ class AttackPlay:
         self.fixes: dict[int, dict[int, tuple[str, str]]] = {0: {}, 1: {}}  # pos -> (read, card)
         self.misread: dict[int, tuple[int, str]] = {}  # line -> (position, code read)
         self.last_seen: dict[int, tuple[str, ...]] = {}
-        self.events: list[Event] = []  # every event, for the log and the demo
 
     # -- state ----------------------------------------------------------------------------
 
@@ -263,7 +262,7 @@ class AttackPlay:
     def deal(self) -> None:
         """The device deals and draws (virtual play; chance comes from the keyed dealer)."""
         while self.match.pending.chance is not None:
-            self.events.extend(self.match.deal(self.dealer))
+            self.match.deal(self.dealer)
 
     def perform(self, action: Action) -> str | None:
         """Apply ``action``; None when done, else the child's sentence saying why not."""
@@ -273,7 +272,6 @@ class AttackPlay:
             events = self.match.apply(action)
         except TabletopError as exc:
             return self.refuse(exc.code, facts, exc.message)
-        self.events.extend(events)
         self.took_back = False
         self.deal()
         self.selected = None
@@ -390,8 +388,8 @@ class AttackPlay:
         self.selected = None if self.selected == index else index
 
     def ask_card(self, line: int) -> Ask:
-        who = self.names[self.state.turn]
-        return Ask("card", line, f"Which card did {who} put on {self.names[line]}'s line?")
+        who, owner = self.names[self.state.turn], self.names[line]
+        return Ask("card", line, f"Which card did {who} put on {owner}'s line?")
 
     def tap_line(self, line: int) -> Ask | None:
         """A number line tapped: play the picked card (virtual), or say which card went
@@ -429,7 +427,7 @@ class AttackPlay:
             return self.ask_card(int(answer))
         if ask.what == "card":
             self.put(ask.on, answer)
-        elif ask.what == "fix":
+        elif ask.what == "fix" and ask.on in self.ghosts:
             self.fix(ask.on, answer)
         elif ask.what == "misread" and answer == "yes" and ask.on in self.misread:
             self.accept_misread(ask.on)
@@ -437,16 +435,10 @@ class AttackPlay:
 
     def fix(self, line: int, card: str) -> None:
         """A card the camera read wrongly (or not at all) is set right by touch."""
-        ghost = self.ghosts.get(line)
-        if ghost is None:
-            return
+        ghost = self.ghosts[line]
         log.info("math-attack: camera card %r on line %d set right to %s", ghost.code, line, card)
         self.fixes[line][ghost.position] = (ghost.code, card)
-        reason = self.put(line, card)
-        if reason is None:
-            self.ghosts.pop(line, None)
-        else:
-            self.ghosts[line] = Ghost(line, ghost.position, ghost.code, card, reason)
+        self.new_card(line, ghost.position, ghost.code, card)
 
     def accept_misread(self, line: int) -> None:
         """The camera keeps misreading an earlier card: a person says the game is right."""

@@ -4,8 +4,12 @@ setup form: ``seat.0`` ``seat.1`` (seat 2: a child or a bot, ``choice.bot.<L>``)
 
 from __future__ import annotations
 
+from typing import Any
+
 from tabletop.bots.math_attack import LEVEL_NAMES, LEVELS
+from tabletop.engine.match import Match
 from tabletop.ui.app import Context, Scene
+from tabletop.ui.saves import GameSave
 from tabletop.ui.scenes.form import (
     BOT,
     CHILD,
@@ -13,6 +17,7 @@ from tabletop.ui.scenes.form import (
     VIRTUAL,
     Cards,
     Choice,
+    FormScene,
     FormSpec,
     FormValues,
     OptionRow,
@@ -116,4 +121,27 @@ SETUP = FormSpec(
 )
 
 
-__all__ = ["BOT_LEVELS", "RULES", "SETUP"]
+def setup_scene(ctx: Context) -> Scene:
+    """The first screen of Math Attack! (Home pushes it): the one setup form."""
+    return FormScene(ctx, SETUP)
+
+
+def resume_scene(ctx: Context, save: GameSave, match: Match[Any, Any, Any]) -> Scene:
+    """The table again around a match replayed from the journal: the names, the bot, who
+    started and the seed from ``save.app`` (the keys every version wrote)."""
+    from tabletop.ui.games.math_attack.table import AttackScene
+
+    app = save.app
+    names = save.names if len(save.names) == 2 else app["names"]
+    return AttackScene(
+        ctx,
+        names=(str(names[0]), str(names[1])),
+        bot=app.get("bot"),
+        first=int(app.get("first", 0)),
+        seed=int(app["seed"]),
+        match=match,
+        save=save,
+    )
+
+
+__all__ = ["BOT_LEVELS", "RULES", "SETUP", "resume_scene", "setup_scene"]

@@ -28,7 +28,7 @@ from tabletop.ui.games.math_attack.play import (
     PICKER,
     Ask,
     AttackPlay,
-    label,
+    face,
     num,
 )
 from tabletop.ui.games.math_attack.setup import RULES
@@ -204,8 +204,10 @@ class AttackScene(TableScene):
             lines = [(str(i), f"{name}'s line") for i, name in enumerate(self.names)]
             dialog = ChoiceGrid(self.ctx, ask.question, lines, columns=2, rows=1)
         else:
-            cards = [(card, label(card)) for card in PICKER]
-            dialog = ChoiceGrid(self.ctx, ask.question, cards, columns=10, rows=3)
+            faces = {card: face(card) for card in PICKER}
+            cards = [(card, big) for card, (big, _) in faces.items()]
+            words = {card: word for card, (_, word) in faces.items()}
+            dialog = ChoiceGrid(self.ctx, ask.question, cards, columns=10, rows=3, captions=words)
         self.ask(("ask", ask), dialog)
 
     def answered(self, asking: tuple[Any, ...], result: Any) -> None:
