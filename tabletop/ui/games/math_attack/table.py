@@ -102,7 +102,7 @@ class AttackScene(TableScene):
     def over(self) -> bool:
         return self.play.over
 
-    @property  # type: ignore[override]
+    @property
     def message(self) -> str:
         return self.play.message
 
