@@ -24,13 +24,11 @@ from tabletop.engine.errors import TabletopError
 from tabletop.engine.match import Match
 from tabletop.engine.protocol import Event, Result
 from tabletop.games.math_attack import (
-    BLOCK,
-    CANCEL,
-    END,
-    FLIP,
+    BLACK,
+    GREEN,
     MULTIPLIER_FACTORS,
+    RED,
     Action,
-    Draw,
     MathAttack,
     MathAttackSettings,
     MathAttackState,
@@ -48,13 +46,15 @@ GAME = MathAttack()
 BOT_SECONDS = 1.5  # the bot "thinks" this long, so a child can follow its play
 
 # The card picker: +1..+10, -1..-10, then the multipliers and the green cards.
-PICKER = (
-    *(f"+{n}" for n in range(1, 11)),
-    *(f"-{n}" for n in range(1, 11)),
-    *("+H", "+N", "+D", "-H", "-N", "-D"),
-    *(END, CANCEL, FLIP, BLOCK),
+PICKER = (*BLACK[:10], *RED[:10], *BLACK[10:], *RED[10:], *GREEN)
+# the green cards (=, cancel, +/-, block): their symbols and words as printed
+GREEN_FACES = dict(
+    zip(
+        GREEN,
+        (("=", "end"), ("\u21b5", "cancel"), ("+/\u2212", "flip"), ("\u2205", "block")),
+        strict=True,
+    )
 )
-CARD_WORDS = {CANCEL: "cancel", BLOCK: "block", FLIP: "flip", END: "end"}
 SILENT = ("atk.drew", "atk.dealt", "atk.game_over")  # events with no sentence of their own
 
 
@@ -69,8 +69,7 @@ def face(card: str) -> tuple[str, str]:
     big = label(card)
     if card[1:] in MULTIPLIER_FACTORS:
         return big[0], big[1:]
-    words = {CANCEL: "↵", BLOCK: "∅", FLIP: "+/−", END: "="}
-    return (words[card], CARD_WORDS[card]) if card in words else (big, "")
+    return GREEN_FACES.get(card, (big, ""))
 
 
 def num(n: int) -> str:
@@ -321,7 +320,7 @@ class AttackPlay:
         if self.took_back:  # the move before it was acted on: that one is the teacher's
             return False
         for action in reversed(self.match.history):
-            if not isinstance(action, Draw):
+            if isinstance(action, (Play, Pass)):  # not a card the device drew
                 return not self.is_bot(action.seat)
         return False
 

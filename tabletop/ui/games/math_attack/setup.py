@@ -10,20 +10,7 @@ from tabletop.bots.math_attack import LEVEL_NAMES, LEVELS
 from tabletop.engine.match import Match
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.saves import GameSave
-from tabletop.ui.scenes.form import (
-    BOT,
-    CHILD,
-    REAL,
-    VIRTUAL,
-    Cards,
-    Choice,
-    FormScene,
-    FormSpec,
-    FormValues,
-    OptionRow,
-    Preset,
-    Seats,
-)
+from tabletop.ui.scenes import form
 from tabletop.ui.scenes.rules import RulesPage
 
 GAME_ID = "math-attack"
@@ -80,50 +67,50 @@ RULES = (
 # -- setup -------------------------------------------------------------------------------------
 
 
-def _start(ctx: Context, values: FormValues) -> Scene:
+def _start(ctx: Context, values: form.FormValues) -> Scene:
     from tabletop.ui.games.math_attack.table import AttackScene
 
-    names = values.names
-    return AttackScene(
-        ctx,
-        names=(names[0], names[1]),
-        bot=values.bots.get(1),
-        first=int(values.options["first"]),
-        seats=list(values.seats),
-    )
+    names, first = values.names, int(values.options["first"])
+    bot, seats = values.bots.get(1), list(values.seats)
+    return AttackScene(ctx, names=(names[0], names[1]), bot=bot, first=first, seats=seats)
 
 
-SETUP = FormSpec(
+CHILDREN, WITH_BOT = (form.CHILD, form.CHILD), (form.CHILD, form.BOT)
+SETUP = form.FormSpec(
     game=GAME_ID,
     title="Math Attack!",
     subtitle="Two number lines: add to yours, attack theirs.",
     rules=RULES,
     start=_start,
-    seats=Seats(
+    seats=form.Seats(
         2,
         2,
-        (CHILD, CHILD),
+        CHILDREN,
         levels=tuple((level, LEVEL_NAMES[level]) for level in BOT_LEVELS),
         level="easy",
         bot_seats=(1,),
         bot_name="Bot ({level})",
     ),
-    cards=Cards(
-        with_bot=VIRTUAL,
-        without_bot=REAL,
+    cards=form.Cards(
+        with_bot=form.VIRTUAL,
+        without_bot=form.REAL,
         why_with_bot="A bot plays with cards on the screen.",
         why_without_bot="Virtual cards are for playing a bot: tap seat 2.",
         real_caption="on the table",
         virtual_caption="on the screen",
     ),
-    options=(OptionRow("first", "Who starts", (Choice("0", "{0}"), Choice("1", "{1}")), "0"),),
-    modes=(("table", Preset(seats=(CHILD, CHILD))), ("bot", Preset(seats=(CHILD, BOT)))),
+    options=(
+        form.OptionRow(
+            "first", "Who starts", (form.Choice("0", "{0}"), form.Choice("1", "{1}")), "0"
+        ),
+    ),
+    modes=(("table", form.Preset(seats=CHILDREN)), ("bot", form.Preset(seats=WITH_BOT))),
 )
 
 
 def setup_scene(ctx: Context) -> Scene:
     """The first screen of Math Attack! (Home pushes it): the one setup form."""
-    return FormScene(ctx, SETUP)
+    return form.FormScene(ctx, SETUP)
 
 
 def resume_scene(ctx: Context, save: GameSave, match: Match[Any, Any, Any]) -> Scene:

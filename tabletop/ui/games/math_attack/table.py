@@ -90,25 +90,11 @@ class AttackScene(TableScene):
     def match(self) -> Match[MathAttackSettings, MathAttackState, Action]:
         return self.play.match
 
-    @property
-    def state(self) -> MathAttackState:
-        return self.play.state
-
-    @property
-    def names(self) -> tuple[str, str]:
-        return self.play.names
-
-    @property
-    def over(self) -> bool:
-        return self.play.over
-
-    @property
-    def message(self) -> str:
-        return self.play.message
-
-    @message.setter
-    def message(self, value: str) -> None:
-        self.play.say(value)
+    # what the controller knows, read through the scene (the tests, the demo, the base)
+    state = property(lambda self: self.play.state)
+    names = property(lambda self: self.play.names)
+    over = property(lambda self: self.play.over)
+    message = property(lambda self: self.play.message, lambda self, text: self.play.say(text))
 
     def standings(self) -> Result:
         return self.play.standings()
