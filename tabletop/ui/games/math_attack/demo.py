@@ -37,20 +37,13 @@ def run_demo(
     rollouts: int = 200,
     data: Path | None = None,
 ) -> str:
-    """Two bots play a whole game of Math Attack! with "real" cards, offscreen.
-
-    The cards come from a virtual deck (a second engine that knows both hands); each play
-    is laid on a number line "under the camera" and reaches the app as a ``CardsSeen``
-    reading. Once, the camera cannot read a card and the demo corrects it by touch. The
-    app's own engine (which sees only the number lines) must agree with the virtual
-    deck's at every turn. Returns (and prints last) ``winner: NAMES`` or ``winner: draw``.
-
-    ``data``: journal into that folder as the app does (the app's game and the virtual
-    deck). Killed and started again with the same arguments, the demo carries on through
-    Home's "carry on" offer, lays again any play the app had not yet seen, and ends as
-    an uninterrupted run does: every draw and every bot choice is keyed by the seed and
-    the number of actions so far.
-    """
+    """Two bots play a whole game with "real" cards from a virtual deck (a second engine
+    that knows both hands): each play reaches the app as a camera reading of its line
+    (once unreadable, set right by touch), and the app's engine must agree with the deck's
+    at every turn. Returns (and prints last) ``winner: NAMES`` or ``winner: draw``.
+    ``data``: journal there (the app's game and the deck); killed and started again, the
+    demo carries on through Home's offer and ends as an uninterrupted run does (every
+    draw and bot choice is keyed by the seed and the number of actions so far)."""
     from tabletop.ui.games.math_attack.table import AttackScene
 
     seed = random.SystemRandom().randrange(10**6) if seed is None else seed

@@ -42,6 +42,8 @@ from tabletop.ui.table import TableScene
 from tabletop.ui.theme import Metrics
 from tabletop.ui.widgets import Button
 
+HELP = "For teachers: take back the last move."
+
 
 class AttackScene(TableScene):
     """One game: the two number lines, whose turn, what is blocked, the last turn."""
@@ -218,9 +220,8 @@ class AttackScene(TableScene):
             elif play.own_last_move():  # a child takes back their own last card: no PIN
                 play.take_back()
             else:
-                prompt = "Teacher PIN to take back a move"
-                pad = PinPad(self.ctx, "undo", prompt=prompt, subtitle=self.teacher_help())
-                self.ask(("pin",), pad)
+                words = {"prompt": "Teacher PIN to take back a move", "subtitle": HELP}
+                self.ask(("pin",), PinPad(self.ctx, "undo", **words))
         elif kind == "hand":
             play.pick(int(arg))
         elif kind == "line":
@@ -231,9 +232,6 @@ class AttackScene(TableScene):
             play.pass_turn()
         else:
             super().press(name)
-
-    def teacher_help(self) -> str:
-        return "For teachers: take back the last move."
 
     # -- layout and drawing ------------------------------------------------------------------
 
