@@ -17,6 +17,7 @@ import logging
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from tabletop.bots.math_attack import LEVELS, MathAttackBot
@@ -72,7 +73,7 @@ def face(card: str) -> tuple[str, str]:
     return GREEN_FACES.get(card, (big, ""))
 
 
-def num(n: int) -> str:
+def num(n: int | Fraction) -> str:
     """A total as shown on screen: a real minus sign, easy to see (``\u221215``)."""
     return str(n).replace("-", "\u2212")
 

@@ -43,6 +43,7 @@ from tabletop.ui.theme import Metrics
 from tabletop.ui.widgets import Button
 
 HELP = "For teachers: take back the last move."
+NO_CAMERA = "No camera? Tap a number line to enter the card by hand."
 
 
 class AttackScene(TableScene):
@@ -64,15 +65,8 @@ class AttackScene(TableScene):
         save: GameSave | None = None,
     ) -> None:
         seed = ctx.rng.randrange(10**9) if seed is None else seed
-        self.play = AttackPlay(
-            names=names,
-            bot=bot,
-            first=first,
-            seed=seed,
-            match=match,
-            sound=ctx.sounds.play,
-            speak=ctx.speaker.say,
-        )
+        self.play = AttackPlay(names=names, bot=bot, first=first, seed=seed, match=match)
+        self.play.sound, self.play.speak = ctx.sounds.play, ctx.speaker.say
         seats = list(seats) if seats else seat_infos(names, {1: bot} if bot else None)
         app = {"names": list(names), "bot": bot, "first": first, "seed": seed}
         save = save or GameSave(ctx, GAME.name, seats, app)
@@ -131,26 +125,14 @@ class AttackScene(TableScene):
         self.play.undo()
 
     def outcome(self) -> Outcome:
-        names, state = self.names, self.state
-        t0, t1 = state.totals
-        if t0 == t1:
-            totals = f"Both number lines total {num(t0)}."
-        else:
-            w = 0 if t0 > t1 else 1
-            hi, lo = num(max(t0, t1)), num(min(t0, t1))
-            totals = (
-                f"{names[w]}'s line totals {hi} and {names[1 - w]}'s totals {lo}: "
-                f"{hi} is more than {lo}."
-            )
-        ender = state.end_by
-        reason = (
-            None
-            if ender is None
-            else f"{names[ender]} played =, so {names[1 - ender]} had one last turn"
-        )
-        return outcome_of(
-            self.standings(), names, score=lambda s: num(int(s)), reason=reason, lines=[totals]
-        )
+        """Who won, why the game ended (who played =), and the totals compared in words."""
+        names, (t0, t1), ender = self.names, self.state.totals, self.state.end_by
+        w, hi, lo = (0 if t0 > t1 else 1), num(max(t0, t1)), num(min(t0, t1))
+        totals = f"{names[w]}'s line totals {hi} and {names[1 - w]}'s totals {lo}: {hi} is more "
+        lines = [f"Both number lines total {hi}." if t0 == t1 else f"{totals}than {lo}."]
+        why = None if ender is None else f"{names[ender]} played =, so {names[1 - ender]}"
+        reason = why and f"{why} had one last turn"
+        return outcome_of(self.standings(), names, score=num, reason=reason, lines=lines)
 
     # -- lifecycle ---------------------------------------------------------------------------
 
@@ -303,14 +285,8 @@ class AttackScene(TableScene):
         state, play = self.state, self.play
         self.draw_turn(surface)
         for line in (0, 1):
-            cards_note = f"{state.hand_sizes[line]} cards"
-            note = (
-                f"{cards_note}, hidden"
-                if play.is_bot(line)
-                else ""
-                if play.virtual
-                else f"{cards_note} in hand"
-            )
+            n, kind = state.hand_sizes[line], 2 if play.is_bot(line) else int(play.virtual)
+            note = (f"{n} cards in hand", "", f"{n} cards, hidden")[kind]
             draw_number_line(
                 painter,
                 surface,
@@ -331,10 +307,7 @@ class AttackScene(TableScene):
         painter.buttons(surface, [b for b in self.buttons if b.kind not in ("line", "card")])
         foot = self.foot_rect
         if not play.virtual:
-            words = (
-                f"Stack: {state.stack_size} cards. No camera? Tap a number line to enter "
-                "the card by hand."
-            )
+            words = f"Stack: {state.stack_size} cards. {NO_CAMERA}"
             painter.paragraph(surface, words, foot.inflate(0, -m.u(8)), m.small, p.muted)
             return
         at = (foot.left, foot.top + m.u(4))
@@ -342,9 +315,8 @@ class AttackScene(TableScene):
         for i, (rect, card) in enumerate(zip(self.hand_rects, state.hands[0])):
             draw_card(painter, surface, rect, card, selected=play.selected == i)
         at = (foot.left, foot.bottom - m.u(4))
-        painter.text(
-            surface, f"Stack: {state.stack_size}", at, m.small, p.muted, anchor="bottomleft"
-        )
+        stack = f"Stack: {state.stack_size}"
+        painter.text(surface, stack, at, m.small, p.muted, anchor="bottomleft")
 
     def draw_turn(self, surface: pygame.Surface) -> None:
         """Whose turn: the seat's chip and name at the top, an outline round its line."""
