@@ -31,11 +31,11 @@ from tabletop.classroom.roster import ImportReport, Roster, decode_csv
 from tabletop.classroom.students import Student, read_roster
 from tabletop.engine.errors import BadInput
 from tabletop.ui.app import Context, Scene
-from tabletop.ui.input import Back, InputEvent, Key, Tap
-from tabletop.ui.scenes.common import Confirm, Dialog, header
+from tabletop.ui.input import InputEvent, Key
+from tabletop.ui.scenes.common import Confirm, Dialog, header, route_to_press
 from tabletop.ui.scenes.names import NameScene
 from tabletop.ui.theme import Metrics
-from tabletop.ui.widgets import Button, Painter, hit
+from tabletop.ui.widgets import Button, Painter
 
 log = logging.getLogger(__name__)
 
@@ -249,13 +249,7 @@ class PickDialog(Dialog):
 class TypedName(NameScene):
     """The on-screen keyboard for a teacher typing a full name (longer than a player's)."""
 
-    def type(self, text: str) -> None:
-        if len(self.name) >= NAME_LIMIT:
-            return
-        ch = text[0]
-        start = not self.name or self.name[-1] in " -"
-        self.name += ch.upper() if start else ch.lower()
-        self.layout(self.m)
+    limit = NAME_LIMIT
 
 
 class ImportDialog(Dialog):
@@ -468,15 +462,10 @@ class ClassListScene(Scene):
     # -- input ---------------------------------------------------------------------------
 
     def handle(self, event: InputEvent) -> None:
-        if isinstance(event, Back):
-            self.stack.pop()
-        elif isinstance(event, Tap):
-            button = hit(self.buttons, event.pos)
-            if button is not None and button.enabled:
-                self.ctx.sounds.play("tap")
-                self.press(button.name)
-        elif isinstance(event, Key) and event.name in ("left", "right"):
+        if isinstance(event, Key) and event.name in ("left", "right"):
             self.press("page.prev" if event.name == "left" else "page.next")
+        else:
+            route_to_press(self, event, "back")
 
     def press(self, name: str) -> None:
         sid = StudentGrid.student_of(name)
