@@ -145,6 +145,17 @@ def header(scene: Scene, surface: pygame.Surface, title: str, subtitle: str = ""
         painter.text(surface, subtitle, (m.u(18), m.u(14) + m.title), m.small, painter.p.muted)
 
 
+def draw_message(
+    scene: Scene, surface: pygame.Surface, rect: pygame.Rect, good: bool, max_lines: int
+) -> None:
+    """The scene's message in ``rect``, bold: green when it went well, red when not."""
+    painter = scene.ctx.painter
+    colour = painter.p.good if good else painter.p.bad
+    painter.paragraph(
+        surface, scene.message, rect, scene.m.text, colour, bold=True, max_lines=max_lines
+    )
+
+
 def home_and_again(
     m: Metrics, again: str = "Play again", *, width: int = 260, enabled: bool = True
 ) -> list[Button]:

@@ -32,7 +32,7 @@ from tabletop.classroom.students import Student, read_roster
 from tabletop.engine.errors import BadInput
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.input import InputEvent, Key
-from tabletop.ui.scenes.common import Confirm, Dialog, header, route_to_press
+from tabletop.ui.scenes.common import Confirm, Dialog, draw_message, header, route_to_press
 from tabletop.ui.scenes.names import NameScene
 from tabletop.ui.theme import Metrics
 from tabletop.ui.widgets import Button, Painter
@@ -440,15 +440,7 @@ class ClassListScene(Scene):
         painter.buttons(surface, self.buttons)
         self.grid.draw(surface, painter)
         if self.message:
-            painter.paragraph(
-                surface,
-                self.message,
-                self.info_rect,
-                m.text,
-                p.good if self.good else p.bad,
-                bold=True,
-                max_lines=2,
-            )
+            draw_message(self, surface, self.info_rect, self.good, 2)
         else:
             painter.paragraph(
                 surface,
