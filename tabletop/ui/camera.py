@@ -107,10 +107,25 @@ class Steady:
 
 
 class _Worker:
-    """Start/stop of a reading thread (or one synchronous read)."""
+    """Start/stop of a reading thread (or one synchronous read) of frames from
+    ``open_source()``, a reading going to ``sink`` once steady over ``steady`` frames."""
 
-    def __init__(self, threaded: bool) -> None:
+    def __init__(
+        self,
+        open_source: Callable[[], FrameSource],
+        sink: Sink,
+        *,
+        steady: int = 3,
+        threaded: bool = True,
+        clock: Callable[[], float] = time.monotonic,
+        max_frames: int = 30,
+    ) -> None:
+        self._open_source = open_source
+        self.sink = sink
+        self.steady = steady
         self.threaded = threaded
+        self._clock = clock
+        self.max_frames = max_frames
         self.available = True
         self.error: str | None = None
         self._thread: threading.Thread | None = None
@@ -151,20 +166,12 @@ class DiceCamera(_Worker):
         reader: DiceReader,
         sink: Sink,
         *,
-        steady: int = 3,
         interval: float = 0.05,
-        threaded: bool = True,
-        clock: Callable[[], float] = time.monotonic,
-        max_frames: int = 30,
+        **kw: Any,  # steady, threaded, clock, max_frames (see _Worker)
     ) -> None:
-        super().__init__(threaded)
-        self._open_source = open_source
+        super().__init__(open_source, sink, **kw)
         self.reader = reader
-        self.sink = sink
-        self.steady = steady
         self.interval = interval
-        self.max_frames = max_frames
-        self._clock = clock
 
     def read_frame(self, frame: Any) -> Seen:
         """Read the dice in one frame (no vote)."""
@@ -218,19 +225,11 @@ class PipelineCamera(_Worker):
         open_source: Callable[[], FrameSource],
         sink: Sink,
         *,
-        steady: int = 3,
-        threaded: bool = True,
-        clock: Callable[[], float] = time.monotonic,
-        max_frames: int = 30,
         options: dict[str, Any] | None = None,
+        **kw: Any,  # steady, threaded, clock, max_frames (see _Worker)
     ) -> None:
-        super().__init__(threaded)
-        self._open_source = open_source
-        self.sink = sink
-        self.steady = steady
-        self.max_frames = max_frames
+        super().__init__(open_source, sink, **kw)
         self.options = dict(options or {})  # more Pipeline(...) keywords, if it takes them
-        self._clock = clock
         self._pipeline: Any = None
 
     reads_dice = True  # dice only (a CardCamera: cards only)
@@ -364,7 +363,7 @@ class CardCamera(PipelineCamera):
         *,
         game: str,
         seats: int,
-        **kw: Any,  # PipelineCamera's: steady, threaded, clock, max_frames, options
+        **kw: Any,  # options, steady, threaded, clock, max_frames (see PipelineCamera)
     ) -> None:
         super().__init__(open_source, sink, **kw)  # type: ignore[arg-type]
         self.game = game
