@@ -90,6 +90,52 @@ def test_bubbles_app_module_is_registered_and_opens_its_setup() -> None:
     assert app.ctx.lamps.lit == {0}  # seat 1's button starts the round
 
 
+def test_bubbles_play_is_pygame_free_and_plays_in_field_units() -> None:
+    """The round's controller (issue 21) imports no pygame and nothing of the app: a
+    finger's pick, let go, drop and a refused release, in field units, and paused time."""
+    import ast
+    import inspect
+
+    from tabletop.engine.errors import IllegalMove
+    from tabletop.games.bubbles import BubbleSettings
+    from tabletop.ui.games.bubbles import play as play_module
+
+    tree = ast.parse(inspect.getsource(play_module))
+    imported = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+    imported |= {n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
+    assert not [m for m in imported if m.startswith(("pygame", "tabletop.ui"))]
+    now = [0.0]
+    play = play_module.BubblePlay(BubbleSettings(seconds=60), 0.25, lambda: now[0])
+    game = play.game
+    while any_move(game) is None:
+        now[0] += 0.1
+        play.advance(now[0])
+    number, onto = any_move(game)
+    red, pair = game.bubbles[number], game.bubbles[onto]
+    assert play.touch(red.x, red.y) == (
+        f"You have {red.label}. Now tap a pair (or drag it there).",
+        "info",
+    )
+    assert play.touch(red.x, red.y) == (f"You let go of {red.label}.", "info")  # taps only
+    assert game.held is None
+    play.touch(red.x, red.y)
+    text, tone = play.touch(pair.x, pair.y)
+    popped = game.pops[-1]
+    assert tone == ("good" if popped.hit else "miss") and popped.reason in text
+    assert play.flash is not None and play.flash.hit == popped.hit
+    red = game.free_numbers()[0]
+    free = next(b for b in game.free_numbers() + game.free_operators() if b.id != red.id)
+    play.touch(red.x, red.y)
+    play.drag(free.x, free.y)
+    with pytest.raises(IllegalMove) as refused:
+        play.release(free.x, free.y)
+    assert refused.value.code == "bubbles.not_a_pair" and game.held is None
+    left = game.time_left
+    play.last = None  # paused (the rules were open)
+    play.advance(now[0] + 5)
+    assert game.time_left == left
+
+
 # -- a whole round -------------------------------------------------------------------------
 
 
