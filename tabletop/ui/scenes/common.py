@@ -39,6 +39,27 @@ class Dialog(Scene):
             self.panel.height - m.u(32) - m.title,
         )
 
+    def button_row(self, *specs: tuple[str, str, str], gap: int = 8) -> list[Button]:
+        """Buttons of one width across the foot of the body, the last flush right:
+        ``(name, label, kind)`` each."""
+        m, body = self.m, self.body()
+        h, g, n = m.u(56), m.u(gap), len(specs)
+        w = (body.width - (n - 1) * g) // n
+        return [
+            Button(
+                name,
+                pygame.Rect(
+                    body.right - w if i == n - 1 else body.left + i * (w + g),
+                    body.bottom - h,
+                    w,
+                    h,
+                ),
+                label,
+                kind=kind,
+            )
+            for i, (name, label, kind) in enumerate(specs)
+        ]
+
     def draw(self, surface: pygame.Surface) -> None:
         painter, m = self.ctx.painter, self.m
         painter.shade(surface)
@@ -90,22 +111,9 @@ class Confirm(Dialog):
 
     def layout(self, metrics: Metrics) -> None:
         super().layout(metrics)
-        m = metrics
-        body = self.body()
-        h = m.u(56)
-        w = (body.width - m.u(16)) // 2
-        y = body.bottom - h
-        left, right = pygame.Rect(body.left, y, w, h), pygame.Rect(body.right - w, y, w, h)
-        if self.safe:
-            self.buttons = [
-                Button("yes", left, self.labels[0], kind="quiet"),
-                Button("no", right, self.labels[1]),
-            ]
-        else:
-            self.buttons = [
-                Button("no", left, self.labels[1], kind="quiet"),
-                Button("yes", right, self.labels[0]),
-            ]
+        yes, no = ("yes", self.labels[0]), ("no", self.labels[1])
+        first, second = (yes, no) if self.safe else (no, yes)
+        self.buttons = self.button_row((*first, "quiet"), (*second, "primary"), gap=16)
 
     def handle(self, event: InputEvent) -> None:
         if isinstance(event, Back):

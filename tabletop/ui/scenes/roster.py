@@ -272,22 +272,14 @@ class ImportDialog(Dialog):
 
     def layout(self, metrics: Metrics) -> None:
         super().layout(metrics)
-        m = metrics
         body = self.body()
-        h = m.u(56)
-        w = (body.width - 2 * m.u(8)) // 3
-        y = body.bottom - h
-        self.text_rect = pygame.Rect(body.left, body.top, body.width, y - body.top - m.u(8))
-        self.buttons = [
-            Button("cancel", pygame.Rect(body.left, y, w, h), "Cancel", kind="quiet"),
-            Button(
-                "replace",
-                pygame.Rect(body.left + w + m.u(8), y, w, h),
-                "Replace the list",
-                kind="quiet",
-            ),
-            Button("merge", pygame.Rect(body.right - w, y, w, h), "Add and update"),
-        ]
+        self.buttons = self.button_row(
+            ("cancel", "Cancel", "quiet"),
+            ("replace", "Replace the list", "quiet"),
+            ("merge", "Add and update", "primary"),
+        )
+        y = self.buttons[0].rect.top - metrics.u(8)
+        self.text_rect = pygame.Rect(body.left, body.top, body.width, y - body.top)
 
     def choose(self, name: str) -> None:
         self.stack.pop(None if name == "cancel" else name)
@@ -308,24 +300,11 @@ class StudentDialog(Dialog):
 
     def layout(self, metrics: Metrics) -> None:
         super().layout(metrics)
-        m = metrics
+        self.buttons = self.button_row(
+            *((name, name.title(), "quiet") for name in ("close", "rename", "group", "remove"))
+        )
         body = self.body()
-        h = m.u(56)
-        gap = m.u(8)
-        w = (body.width - 3 * gap) // 4
-        y = body.bottom - h
-        self.buttons = [
-            Button(name, pygame.Rect(body.left + i * (w + gap), y, w, h), label, kind="quiet")
-            for i, (name, label) in enumerate(
-                (
-                    ("close", "Close"),
-                    ("rename", "Rename"),
-                    ("group", "Group"),
-                    ("remove", "Remove"),
-                )
-            )
-        ]
-        self.info_pos = (body.centerx, body.top + m.u(10))
+        self.info_pos = (body.centerx, body.top + metrics.u(10))
 
     def choose(self, name: str) -> None:
         self.stack.pop(None if name == "close" else name)
