@@ -424,27 +424,15 @@ def test_bubbles_scoreboard_keeps_scores_in_a_file(tmp_path) -> None:
     assert again.highscores.best("bubbles", "Leo", ["60s"]) == 7
 
 
-def test_bubbles_scoreboard_uses_the_high_scores_list_once_it_exists() -> None:
-    """With ``HighScores.top`` (the diff asked for in the report) no table of its own."""
-    from tabletop.highscores import HighScores, modes_key
+def test_bubbles_scoreboard_equal_scores_share_a_place_earlier_first() -> None:
+    from tabletop.highscores import HighScores
     from tabletop.ui.games.bubbles import Scoreboard
 
-    class WithTop(HighScores):
-        def top(self, game, modes, limit=5, *, lower_is_better=False):
-            order = "ASC" if lower_is_better else "DESC"
-            rows = self._read(
-                "SELECT player, score FROM scores WHERE game = ? AND modes = ? "
-                f"ORDER BY score {order}, id ASC LIMIT ?",
-                (game, modes_key(modes), limit),
-            )
-            return [(str(p), int(s)) for p, s in rows]
-
-    board = Scoreboard(WithTop(":memory:"))
-    assert board._db is None
+    board = Scoreboard(HighScores(":memory:"))
     assert board.record("Mia", 60, 4) == 1
-    assert board.record("Leo", 60, 7) == 1
-    assert board.record("Ana", 60, 5) == 2
-    assert board.top(60) == [("Leo", 7), ("Ana", 5), ("Mia", 4)]
+    assert board.record("Leo", 60, 4) == 1
+    assert board.record("Ana", 60, 2) == 3
+    assert board.top(60) == [("Mia", 4), ("Leo", 4), ("Ana", 2)]
 
 
 # -- screenshots ---------------------------------------------------------------------------

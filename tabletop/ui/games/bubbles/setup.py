@@ -3,10 +3,6 @@
 from __future__ import annotations
 
 import logging
-import sqlite3
-import weakref
-from datetime import datetime
-from pathlib import Path
 
 import pygame
 
@@ -61,88 +57,24 @@ def rules_pages() -> list[RulesPage]:
 
 
 class Scoreboard:
-    """The bubble game's local scoreboard: best scores per round length.
-
-    Every score is recorded in the app's high scores (``HighScores.record``, game
-    ``"bubbles"``, mode ``"60s"``), which gives personal bests. Listing the best scores of
-    all players needs ``HighScores.top``; until the high scores have it, the list lives in
-    a small SQLite table of its own next to the high-score file (in memory when the high
-    scores are)."""
+    """The bubble game's scoreboard: the best scores per round length, kept in the app's
+    high scores (game ``"bubbles"``, mode ``"60s"``), which also give personal bests."""
 
     def __init__(self, highscores: HighScores) -> None:
         self.highscores = highscores
-        self._db: sqlite3.Connection | None = None
-        if not callable(getattr(highscores, "top", None)):
-            path = highscores.path
-            self._db = self._open(None if path is None else path.with_name("bubbles.sqlite3"))
-
-    @staticmethod
-    def _open(path: Path | None) -> sqlite3.Connection:
-        db: sqlite3.Connection | None = None
-        if path is not None:
-            try:
-                path.parent.mkdir(parents=True, exist_ok=True)
-                db = sqlite3.connect(path)
-                db.execute("PRAGMA quick_check").fetchone()
-            except (OSError, sqlite3.DatabaseError) as exc:
-                log.warning("bubble scoreboard %s cannot be used (%s); kept in memory", path, exc)
-                db = None
-        db = db or sqlite3.connect(":memory:")
-        with db:
-            db.execute(
-                "CREATE TABLE IF NOT EXISTS bubble_scores (id INTEGER PRIMARY KEY, "
-                "player TEXT NOT NULL, seconds INTEGER NOT NULL, score INTEGER NOT NULL, "
-                "played_at TEXT NOT NULL)"
-            )
-        return db
 
     def record(self, player: str, seconds: int, score: int) -> int:
-        """Store a score; its place on the board (1 = best)."""
+        """Store a score; its place on the board (1 = best; equal scores share it)."""
         self.highscores.record(GAME, player, (f"{seconds}s",), score)
-        if self._db is None:
-            board = self.top(seconds, limit=1000)
-            return 1 + sum(1 for _, s in board if s > score)
-        try:
-            with self._db:
-                self._db.execute(
-                    "INSERT INTO bubble_scores (player, seconds, score, played_at) "
-                    "VALUES (?, ?, ?, ?)",
-                    (player, seconds, score, datetime.now().isoformat(timespec="seconds")),
-                )
-                row = self._db.execute(
-                    "SELECT COUNT(*) FROM bubble_scores WHERE seconds = ? AND score > ?",
-                    (seconds, score),
-                ).fetchone()
-        except sqlite3.Error as exc:
-            log.warning("bubble scoreboard: %s", exc)
-            return 0
-        return int(row[0]) + 1
+        return 1 + sum(1 for _, s in self.top(seconds, limit=1000) if s > score)
 
     def top(self, seconds: int, limit: int = 5) -> list[tuple[str, int]]:
         """The best scores for rounds of ``seconds``, best first: (player, score)."""
-        if self._db is None:
-            rows = self.highscores.top(GAME, (f"{seconds}s",), limit)  # type: ignore[attr-defined]
-            return [(str(p), int(s)) for p, s in rows]
-        try:
-            rows = self._db.execute(
-                "SELECT player, score FROM bubble_scores WHERE seconds = ? "
-                "ORDER BY score DESC, id ASC LIMIT ?",
-                (seconds, limit),
-            ).fetchall()
-        except sqlite3.Error as exc:
-            log.warning("bubble scoreboard: %s", exc)
-            return []
-        return [(str(p), int(s)) for p, s in rows]
-
-
-_BOARDS: weakref.WeakKeyDictionary[HighScores, Scoreboard] = weakref.WeakKeyDictionary()
+        return self.highscores.top(GAME, (f"{seconds}s",), limit)
 
 
 def scoreboard(ctx: Context) -> Scoreboard:
-    board = _BOARDS.get(ctx.highscores)
-    if board is None:
-        board = _BOARDS[ctx.highscores] = Scoreboard(ctx.highscores)
-    return board
+    return Scoreboard(ctx.highscores)
 
 
 def draw_board(ctx: Context, surface: pygame.Surface, rect: pygame.Rect, seconds: int) -> None:
