@@ -232,18 +232,14 @@ class Stepper:
         painter.text(surface, str(value), self.count_at, m.big, bold=True, anchor="center")
 
 
-def result_of(result: Any, kind: type) -> Any:
-    return result if isinstance(result, kind) else None
-
-
 __all__ = [
     "Confirm",
     "Dialog",
     "Stepper",
     "ask_leave",
+    "draw_message",
     "go_home",
     "header",
     "home_and_again",
-    "result_of",
     "route_to_press",
 ]
