@@ -107,10 +107,25 @@ class Steady:
 
 
 class _Worker:
-    """Start/stop of a reading thread (or one synchronous read)."""
+    """Start/stop of a reading thread (or one synchronous read) of frames from
+    ``open_source()``, a reading going to ``sink`` once steady over ``steady`` frames."""
 
-    def __init__(self, threaded: bool) -> None:
+    def __init__(
+        self,
+        open_source: Callable[[], FrameSource],
+        sink: Sink,
+        *,
+        steady: int = 3,
+        threaded: bool = True,
+        clock: Callable[[], float] = time.monotonic,
+        max_frames: int = 30,
+    ) -> None:
+        self._open_source = open_source
+        self.sink = sink
+        self.steady = steady
         self.threaded = threaded
+        self._clock = clock
+        self.max_frames = max_frames
         self.available = True
         self.error: str | None = None
         self._thread: threading.Thread | None = None
@@ -151,20 +166,12 @@ class DiceCamera(_Worker):
         reader: DiceReader,
         sink: Sink,
         *,
-        steady: int = 3,
         interval: float = 0.05,
-        threaded: bool = True,
-        clock: Callable[[], float] = time.monotonic,
-        max_frames: int = 30,
+        **kw: Any,  # steady, threaded, clock, max_frames (see _Worker)
     ) -> None:
-        super().__init__(threaded)
-        self._open_source = open_source
+        super().__init__(open_source, sink, **kw)
         self.reader = reader
-        self.sink = sink
-        self.steady = steady
         self.interval = interval
-        self.max_frames = max_frames
-        self._clock = clock
 
     def read_frame(self, frame: Any) -> Seen:
         """Read the dice in one frame (no vote)."""
@@ -218,34 +225,33 @@ class PipelineCamera(_Worker):
         open_source: Callable[[], FrameSource],
         sink: Sink,
         *,
-        steady: int = 3,
-        threaded: bool = True,
-        clock: Callable[[], float] = time.monotonic,
-        max_frames: int = 30,
         options: dict[str, Any] | None = None,
+        **kw: Any,  # steady, threaded, clock, max_frames (see _Worker)
     ) -> None:
-        super().__init__(threaded)
-        self._open_source = open_source
-        self.sink = sink
-        self.steady = steady
-        self.max_frames = max_frames
+        super().__init__(open_source, sink, **kw)
         self.options = dict(options or {})  # more Pipeline(...) keywords, if it takes them
-        self._clock = clock
         self._pipeline: Any = None
+
+    reads_dice = True  # dice only (a CardCamera: cards only)
+
+    def _table(self) -> Any:
+        from vision.table import Table
+
+        return Table(seats=1)
 
     def _build(self) -> Any:
         from vision.pipeline import Pipeline
         from vision.stabilise import Stabiliser
-        from vision.table import Table
 
         accepted = inspect.signature(Pipeline).parameters
         options = {k: v for k, v in self.options.items() if k in accepted}
+        table = self._table()
         source: Any = self._open_source()
         return Pipeline(
             source,
-            table=Table(seats=1),
-            dice=True,
-            cards=False,
+            table=table,
+            dice=self.reads_dice,
+            cards=not self.reads_dice,
             stabiliser=Stabiliser(self.steady, clock=self._clock),
             clock=self._clock,
             **options,
@@ -348,6 +354,8 @@ class CardCamera(PipelineCamera):
     leave as well as arrive.
     """
 
+    reads_dice = False
+
     def __init__(
         self,
         open_source: Callable[[], FrameSource],
@@ -355,46 +363,21 @@ class CardCamera(PipelineCamera):
         *,
         game: str,
         seats: int,
-        steady: int = 3,
-        threaded: bool = True,
-        clock: Callable[[], float] = time.monotonic,
-        max_frames: int = 30,
-        options: dict[str, Any] | None = None,
+        **kw: Any,  # options, steady, threaded, clock, max_frames (see PipelineCamera)
     ) -> None:
-        super().__init__(
-            open_source,
-            sink,  # type: ignore[arg-type]
-            steady=steady,
-            threaded=threaded,
-            clock=clock,
-            max_frames=max_frames,
-            options=options,
-        )
+        super().__init__(open_source, sink, **kw)  # type: ignore[arg-type]
         self.game = game
         self.seats = seats
 
-    def _build(self) -> Any:
+    def _table(self) -> Any:
         from tabletop.engine.errors import BadInput
-        from vision.pipeline import Pipeline
-        from vision.stabilise import Stabiliser
         from vision.table import Table, mat_areas
 
         try:
             seat_areas, board_areas = mat_areas(self.game)
         except BadInput:  # a screen with no mats of its own (sign-in): whole mats or slices
             seat_areas, board_areas = {}, {}
-        accepted = inspect.signature(Pipeline).parameters
-        options = {k: v for k, v in self.options.items() if k in accepted}
-        source: Any = self._open_source()
-        return Pipeline(
-            source,
-            table=Table(seat_areas, board_areas, seats=max(1, min(8, self.seats))),
-            dice=False,
-            cards=True,
-            stabiliser=Stabiliser(self.steady, clock=self._clock),
-            clock=self._clock,
-            **options,
-        )
+        return Table(seat_areas, board_areas, seats=max(1, min(8, self.seats)))
 
     def to_seen(self, observation: Any) -> CardsSeen | None:  # type: ignore[override]
         key = getattr(observation, "key", None)

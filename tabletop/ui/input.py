@@ -151,10 +151,6 @@ class View:
             int((y - self.offset[1]) / self.scale),
         )
 
-    @property
-    def identity(self) -> bool:
-        return self.canvas == self.window
-
 
 class InputRouter:
     """Turns pygame events into input events (on the display thread)."""

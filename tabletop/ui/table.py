@@ -9,8 +9,9 @@ and routes input to the controller. The base carries:
 - **event dispatch**: ``Back`` asks to leave; ``SeatPressed`` and a tap on a seat's
   ``seat.<s>`` chip or ``ready.<s>`` tile (the seat button's touch twin, drawn with
   :meth:`~tabletop.ui.widgets.Painter.ready_tile`) call :meth:`seat_pressed`;
-  ``CardsSeen`` calls :meth:`cards_seen`; a tap on an enabled button calls
-  :meth:`press`, on a disabled one :meth:`explain` (say why it is off);
+  ``CardsSeen`` calls :meth:`cards_seen`; ``Drag`` and ``Release`` call :meth:`pointer`;
+  a tap on an enabled button calls :meth:`press`, on a disabled one :meth:`explain`
+  (say why it is off);
 - **dialogs**: :meth:`ask` pushes a dialog and remembers what was asked; its answer
   comes back to :meth:`answered`. Leave (with "Keep playing" as the primary button,
   then Home), Rules and the teacher's PIN are handled here;
@@ -21,7 +22,8 @@ and routes input to the controller. The base carries:
 - **saving**: every input runs inside :func:`~tabletop.ui.saves.one_write` (all it leads
   to reaches the journal once), then the table's record (:meth:`record`) and checked
   answers are written beside the match when they changed, and the result once the
-  game is over (or "abandoned" on Leave);
+  game is over (or "abandoned" on Leave). A game that is not journaled (the bubble
+  game) passes ``save=None`` and has no :attr:`match`;
 - **lamps**: the seats :meth:`lit` are lit after every input;
 - **bot pacing**: :meth:`update` calls :meth:`bot_step` once a bot's pause is over;
 - **the end**: :meth:`show_results` hands over to the one results scene
@@ -30,6 +32,7 @@ and routes input to the controller. The base carries:
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -40,7 +43,7 @@ from tabletop.engine.errors import TabletopError
 from tabletop.engine.match import Match
 from tabletop.engine.protocol import Result
 from tabletop.ui.app import Context, Scene
-from tabletop.ui.input import Back, CardsSeen, InputEvent, SeatPressed, Tap
+from tabletop.ui.input import Back, CardsSeen, Drag, InputEvent, Release, SeatPressed, Tap
 from tabletop.ui.messages import child_message
 from tabletop.ui.results import GameResults, Outcome
 from tabletop.ui.saves import GameSave, one_write
@@ -63,7 +66,7 @@ class TableScene(Scene):
     def __init__(
         self,
         ctx: Context,
-        save: GameSave,
+        save: GameSave | None,
         *,
         resumed: bool = False,
         again: Callable[[], Scene] | None = None,
@@ -117,6 +120,9 @@ class TableScene(Scene):
     def cards_seen(self, event: CardsSeen) -> None:
         """The camera read cards in a zone."""
 
+    def pointer(self, event: Drag | Release) -> None:
+        """A finger moved or came up (after the ``Tap`` of its touch)."""
+
     def press(self, name: str) -> None:
         """An enabled button; the base knows ``leave``, ``rules`` and ``teacher``."""
         if name == "leave":
@@ -153,8 +159,13 @@ class TableScene(Scene):
 
     # -- lifecycle --------------------------------------------------------------------------
 
+    def writing(self) -> contextlib.AbstractContextManager[None]:
+        """All one input leads to reaches the journal once (nothing without a save)."""
+        return contextlib.nullcontext() if self.save is None else one_write(self.match)
+
     def enter(self) -> None:
-        self.save.attach(self.match)
+        if self.save is not None:
+            self.save.attach(self.match)
         if self.resumed:
             self.message = f"Welcome back! {self.next_step()}".strip()
         self.after()
@@ -163,7 +174,7 @@ class TableScene(Scene):
         self.ctx.lamps.light_only([])
 
     def resume(self, result: Any) -> None:
-        with one_write(self.match):
+        with self.writing():
             asking, self.asking = self.asking, None
             kind = asking[0] if asking else None
             try:
@@ -184,7 +195,7 @@ class TableScene(Scene):
     # -- input ------------------------------------------------------------------------------
 
     def handle(self, event: InputEvent) -> None:
-        with one_write(self.match):
+        with self.writing():
             self.route(event)
         self.after()
 
@@ -196,6 +207,8 @@ class TableScene(Scene):
                 self.seat_pressed(event.seat, event.at)
             elif isinstance(event, CardsSeen):
                 self.cards_seen(event)
+            elif isinstance(event, Drag | Release):
+                self.pointer(event)
             elif isinstance(event, Tap):
                 self.tapped(event)
         except TabletopError as e:
@@ -224,7 +237,7 @@ class TableScene(Scene):
 
     def abandon(self) -> None:
         """Leave was confirmed: a game not over is journaled as abandoned, as it stands."""
-        if not self.finished and not self.saved_end:
+        if self.save is not None and not self.finished and not self.saved_end:
             self.save.finish(self.standings(), reason="abandoned")
             self.saved_end = True
 
@@ -244,11 +257,19 @@ class TableScene(Scene):
         """The instruction line: what just happened, or else the next step."""
         return self.message or self.next_step()
 
-    def draw_status(self, surface: pygame.Surface, rect: pygame.Rect, *, lit: bool = False) -> None:
-        """The instruction line in its box, at the body text size."""
+    def draw_status(
+        self,
+        surface: pygame.Surface,
+        rect: pygame.Rect,
+        *,
+        lit: bool = False,
+        colour: tuple[int, int, int] | None = None,
+    ) -> None:
+        """The instruction line in its box, at the body text size (in ``colour``)."""
         painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
         painter.box(surface, rect, p.panel, p.selected if lit else p.line, 2, m.u(8))
-        painter.paragraph(surface, self.status(), rect.inflate(-m.u(14), -m.u(8)), m.text)
+        area = rect.inflate(-m.u(14), -m.u(8))
+        painter.paragraph(surface, self.status(), area, m.text, colour)
 
     # -- after every input --------------------------------------------------------------------
 
@@ -261,9 +282,9 @@ class TableScene(Scene):
     def save_table(self) -> None:
         """The table's record and the checked answers beside the journaled match (when
         they changed); the result once the game is over."""
-        if self.saved_end:
-            return
         save = self.save
+        if self.saved_end or save is None:
+            return
         record, checks = self.record(), self.checks()
         changed = False
         if record is not None and record != save.app.get("table"):
@@ -291,7 +312,7 @@ class TableScene(Scene):
         if now < self.bot_at:
             return False
         self.bot_at = None
-        with one_write(self.match):
+        with self.writing():
             try:
                 self.bot_step()
             except TabletopError as e:
@@ -299,8 +320,15 @@ class TableScene(Scene):
         self.after()
         return True
 
+    def results_aside(self) -> Callable[[pygame.Surface, pygame.Rect], None] | None:
+        """The game's own picture on the results screen instead of the standings."""
+        return None
+
     def show_results(self) -> None:
-        self.stack.replace(GameResults(self.ctx, self.outcome(), again=self.again))
+        results = GameResults(
+            self.ctx, self.outcome(), again=self.again, aside=self.results_aside()
+        )
+        self.stack.replace(results)
 
 
 __all__ = ["BOT_PAUSE", "TableScene"]

@@ -293,7 +293,7 @@ def _bubbles_game(app: App) -> None:
     auto = setup(app, "mecs", "bubbles", "start")
     scene = auto.top
     for _ in range(200):
-        move = any_move(scene.game)  # type: ignore[attr-defined]
+        move = any_move(scene.play.game)  # type: ignore[attr-defined]
         if move is not None:
             auto.tap(f"bubble.{move[0]}")
             return
@@ -308,7 +308,7 @@ def _bubbles_results(app: App) -> None:
     auto = setup(app, "mecs", "bubbles", "time.30", "start")
     scene = auto.top
     while not scene.finished:  # type: ignore[attr-defined]
-        move = best_move(scene.game)  # type: ignore[attr-defined]
+        move = best_move(scene.play.game)  # type: ignore[attr-defined]
         if move is not None:
             auto.tap(f"bubble.{move[0]}")
             auto.tap(f"bubble.{move[1]}")

@@ -127,7 +127,7 @@ def decides(app: App) -> bool:
     if isinstance(top, MMTable):  # children write on paper sheets once the dice are out
         return top.dice is not None
     if isinstance(top, BubbleScene):
-        return any_move(top.game) is not None or bool(top.game.free_numbers())
+        return any_move(top.play.game) is not None or bool(top.play.game.free_numbers())
     table, match = table_of(app)
     if table is None or 0 not in match.pending.seats:
         return False

@@ -39,6 +39,27 @@ class Dialog(Scene):
             self.panel.height - m.u(32) - m.title,
         )
 
+    def button_row(self, *specs: tuple[str, str, str], gap: int = 8) -> list[Button]:
+        """Buttons of one width across the foot of the body, the last flush right:
+        ``(name, label, kind)`` each."""
+        m, body = self.m, self.body()
+        h, g, n = m.u(56), m.u(gap), len(specs)
+        w = (body.width - (n - 1) * g) // n
+        return [
+            Button(
+                name,
+                pygame.Rect(
+                    body.right - w if i == n - 1 else body.left + i * (w + g),
+                    body.bottom - h,
+                    w,
+                    h,
+                ),
+                label,
+                kind=kind,
+            )
+            for i, (name, label, kind) in enumerate(specs)
+        ]
+
     def draw(self, surface: pygame.Surface) -> None:
         painter, m = self.ctx.painter, self.m
         painter.shade(surface)
@@ -90,22 +111,9 @@ class Confirm(Dialog):
 
     def layout(self, metrics: Metrics) -> None:
         super().layout(metrics)
-        m = metrics
-        body = self.body()
-        h = m.u(56)
-        w = (body.width - m.u(16)) // 2
-        y = body.bottom - h
-        left, right = pygame.Rect(body.left, y, w, h), pygame.Rect(body.right - w, y, w, h)
-        if self.safe:
-            self.buttons = [
-                Button("yes", left, self.labels[0], kind="quiet"),
-                Button("no", right, self.labels[1]),
-            ]
-        else:
-            self.buttons = [
-                Button("no", left, self.labels[1], kind="quiet"),
-                Button("yes", right, self.labels[0]),
-            ]
+        yes, no = ("yes", self.labels[0]), ("no", self.labels[1])
+        first, second = (yes, no) if self.safe else (no, yes)
+        self.buttons = self.button_row((*first, "quiet"), (*second, "primary"), gap=16)
 
     def handle(self, event: InputEvent) -> None:
         if isinstance(event, Back):
@@ -143,6 +151,17 @@ def header(scene: Scene, surface: pygame.Surface, title: str, subtitle: str = ""
     painter.text(surface, title, (m.u(16), m.u(10)), m.title, bold=True)
     if subtitle:
         painter.text(surface, subtitle, (m.u(18), m.u(14) + m.title), m.small, painter.p.muted)
+
+
+def draw_message(
+    scene: Scene, surface: pygame.Surface, rect: pygame.Rect, good: bool, max_lines: int
+) -> None:
+    """The scene's message in ``rect``, bold: green when it went well, red when not."""
+    painter = scene.ctx.painter
+    colour = painter.p.good if good else painter.p.bad
+    painter.paragraph(
+        surface, scene.message, rect, scene.m.text, colour, bold=True, max_lines=max_lines
+    )
 
 
 def home_and_again(
@@ -213,18 +232,14 @@ class Stepper:
         painter.text(surface, str(value), self.count_at, m.big, bold=True, anchor="center")
 
 
-def result_of(result: Any, kind: type) -> Any:
-    return result if isinstance(result, kind) else None
-
-
 __all__ = [
     "Confirm",
     "Dialog",
     "Stepper",
     "ask_leave",
+    "draw_message",
     "go_home",
     "header",
     "home_and_again",
-    "result_of",
     "route_to_press",
 ]

@@ -8,16 +8,18 @@ from __future__ import annotations
 import pygame
 
 from tabletop.ui.app import Context, Scene
-from tabletop.ui.input import Back, InputEvent, Key, Tap
-from tabletop.ui.scenes.common import header
+from tabletop.ui.input import InputEvent, Key
+from tabletop.ui.scenes.common import header, route_to_press
 from tabletop.ui.theme import Metrics
-from tabletop.ui.widgets import Button, hit
+from tabletop.ui.widgets import Button
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ-"
 MAX_LENGTH = 14
 
 
 class NameScene(Scene):
+    limit = MAX_LENGTH  # letters typed
+
     def __init__(self, ctx: Context, name: str = "", title: str = "Your name") -> None:
         super().__init__(ctx)
         self.name = "" if name.startswith("Player ") else name
@@ -62,23 +64,18 @@ class NameScene(Scene):
         self.buttons = b
 
     def handle(self, event: InputEvent) -> None:
-        if isinstance(event, Back):
-            self.stack.pop(None)
-        elif isinstance(event, Key):
+        if isinstance(event, Key):
             if event.name == "backspace":
                 self.press("key.delete")
             elif event.name in ("return", "enter"):
                 self.press("ok")
             elif event.text and (event.text.isalpha() or event.text in " -"):
                 self.type(event.text)
-        elif isinstance(event, Tap):
-            button = hit(self.buttons, event.pos)
-            if button is not None and button.enabled:
-                self.ctx.sounds.play("tap")
-                self.press(button.name)
+        else:
+            route_to_press(self, event, "cancel")
 
     def type(self, text: str) -> None:
-        if len(self.name) >= MAX_LENGTH:
+        if len(self.name) >= self.limit:
             return
         ch = text[0]
         start = not self.name or self.name[-1] in " -"

@@ -62,6 +62,21 @@ STUDENT_COLUMNS = (
 )
 
 
+def _cells(name: str, second: str, x: report.Row | report.GroupTotal) -> list[str]:
+    """A games line: a group's or a student's name, its students or game, then its
+    games, wins, points, answers right and minutes."""
+    right = f"{x.right} of {x.checked}"
+    return [
+        name,
+        second,
+        str(x.games),
+        str(x.wins),
+        report.decimal_text(x.points),
+        right,
+        x.minutes,
+    ]
+
+
 class ReportScene(Scene):
     speaks = False  # a teacher's screen
 
@@ -124,30 +139,9 @@ class ReportScene(Scene):
             groups = skills.group_skills(self.skill_rows)
             return [self.skill_line(r) for r in [*groups, *self.skill_rows]]
         if self.group is None:
-            return [
-                [
-                    report.group_title(t.group),
-                    str(t.students),
-                    str(t.games),
-                    str(t.wins),
-                    report.decimal_text(t.points),
-                    f"{t.right} of {t.checked}",
-                    t.minutes,
-                ]
-                for t in self.totals
-            ]
+            return [_cells(report.group_title(t.group), str(t.students), t) for t in self.totals]
         return [
-            [
-                r.name,
-                report.game_title(r.game),
-                str(r.games),
-                str(r.wins),
-                report.decimal_text(r.points),
-                f"{r.right} of {r.checked}",
-                r.minutes,
-            ]
-            for r in self.rows
-            if r.group == self.group
+            _cells(r.name, report.game_title(r.game), r) for r in self.rows if r.group == self.group
         ]
 
     def skill_line(self, r: skills.SkillRow) -> list[str]:
@@ -187,49 +181,20 @@ class ReportScene(Scene):
         bottom = self.message_area.top - m.u(4)
         self.per_page = max(1, (bottom - self.table.top - self.head_h) // self.row_h)
         self.page = min(self.page, self.pages - 1)
-        b: list[Button] = []
-        sw = m.u(118)
+        sw, vw = m.u(118), m.u(112)
         index = self.sessions.index(self.session) if self.session in self.sessions else -1
         older = index + 1 < len(self.sessions) if index >= 0 else bool(self.sessions)
-        b.append(
-            Button(
-                "session.older",
-                pygame.Rect(W - margin - 2 * sw - m.u(8), m.u(12), sw, m.u(52)),
-                "\u25c0 Earlier",
-                kind="quiet",
-                enabled=older,
-                size=m.small,
+        # the top bar: (name, left, width, label, enabled)
+        b = [
+            Button(name, pygame.Rect(x, m.u(12), w, m.u(52)), label, on, "quiet", size=m.small)
+            for name, x, w, label, on in (
+                ("session.older", W - margin - 2 * sw - m.u(8), sw, "\u25c0 Earlier", older),
+                ("session.newer", W - margin - sw, sw, "Later \u25b6", index > 0),
+                ("view", W - margin - 3 * sw - vw - m.u(24), vw,
+                 "Games" if self.view == "skills" else "Skills", True),
+                ("dice", W - margin - 2 * sw - m.u(8) - sw - m.u(8), sw, "Dice", True),
             )
-        )
-        b.append(
-            Button(
-                "session.newer",
-                pygame.Rect(W - margin - sw, m.u(12), sw, m.u(52)),
-                "Later \u25b6",
-                kind="quiet",
-                enabled=index > 0,
-                size=m.small,
-            )
-        )
-        vw = m.u(112)
-        b.append(
-            Button(
-                "view",
-                pygame.Rect(W - margin - 3 * sw - vw - m.u(24), m.u(12), vw, m.u(52)),
-                "Games" if self.view == "skills" else "Skills",
-                kind="quiet",
-                size=m.small,
-            )
-        )
-        b.append(
-            Button(
-                "dice",
-                pygame.Rect(W - margin - 2 * sw - m.u(8) - sw - m.u(8), m.u(12), sw, m.u(52)),
-                "Dice",
-                kind="quiet",
-                size=m.small,
-            )
-        )
+        ]  # fmt: skip
         if self.group is None and self.view == "games":
             shown = self.totals[self.page * self.per_page : (self.page + 1) * self.per_page]
             for i, total in enumerate(shown):

@@ -31,11 +31,11 @@ from tabletop.classroom.roster import ImportReport, Roster, decode_csv
 from tabletop.classroom.students import Student, read_roster
 from tabletop.engine.errors import BadInput
 from tabletop.ui.app import Context, Scene
-from tabletop.ui.input import Back, InputEvent, Key, Tap
-from tabletop.ui.scenes.common import Confirm, Dialog, header
+from tabletop.ui.input import InputEvent, Key
+from tabletop.ui.scenes.common import Confirm, Dialog, draw_message, header, route_to_press
 from tabletop.ui.scenes.names import NameScene
 from tabletop.ui.theme import Metrics
-from tabletop.ui.widgets import Button, Painter, hit
+from tabletop.ui.widgets import Button, Painter
 
 log = logging.getLogger(__name__)
 
@@ -249,13 +249,7 @@ class PickDialog(Dialog):
 class TypedName(NameScene):
     """The on-screen keyboard for a teacher typing a full name (longer than a player's)."""
 
-    def type(self, text: str) -> None:
-        if len(self.name) >= NAME_LIMIT:
-            return
-        ch = text[0]
-        start = not self.name or self.name[-1] in " -"
-        self.name += ch.upper() if start else ch.lower()
-        self.layout(self.m)
+    limit = NAME_LIMIT
 
 
 class ImportDialog(Dialog):
@@ -278,22 +272,14 @@ class ImportDialog(Dialog):
 
     def layout(self, metrics: Metrics) -> None:
         super().layout(metrics)
-        m = metrics
         body = self.body()
-        h = m.u(56)
-        w = (body.width - 2 * m.u(8)) // 3
-        y = body.bottom - h
-        self.text_rect = pygame.Rect(body.left, body.top, body.width, y - body.top - m.u(8))
-        self.buttons = [
-            Button("cancel", pygame.Rect(body.left, y, w, h), "Cancel", kind="quiet"),
-            Button(
-                "replace",
-                pygame.Rect(body.left + w + m.u(8), y, w, h),
-                "Replace the list",
-                kind="quiet",
-            ),
-            Button("merge", pygame.Rect(body.right - w, y, w, h), "Add and update"),
-        ]
+        self.buttons = self.button_row(
+            ("cancel", "Cancel", "quiet"),
+            ("replace", "Replace the list", "quiet"),
+            ("merge", "Add and update", "primary"),
+        )
+        y = self.buttons[0].rect.top - metrics.u(8)
+        self.text_rect = pygame.Rect(body.left, body.top, body.width, y - body.top)
 
     def choose(self, name: str) -> None:
         self.stack.pop(None if name == "cancel" else name)
@@ -314,24 +300,11 @@ class StudentDialog(Dialog):
 
     def layout(self, metrics: Metrics) -> None:
         super().layout(metrics)
-        m = metrics
+        self.buttons = self.button_row(
+            *((name, name.title(), "quiet") for name in ("close", "rename", "group", "remove"))
+        )
         body = self.body()
-        h = m.u(56)
-        gap = m.u(8)
-        w = (body.width - 3 * gap) // 4
-        y = body.bottom - h
-        self.buttons = [
-            Button(name, pygame.Rect(body.left + i * (w + gap), y, w, h), label, kind="quiet")
-            for i, (name, label) in enumerate(
-                (
-                    ("close", "Close"),
-                    ("rename", "Rename"),
-                    ("group", "Group"),
-                    ("remove", "Remove"),
-                )
-            )
-        ]
-        self.info_pos = (body.centerx, body.top + m.u(10))
+        self.info_pos = (body.centerx, body.top + metrics.u(10))
 
     def choose(self, name: str) -> None:
         self.stack.pop(None if name == "close" else name)
@@ -446,15 +419,7 @@ class ClassListScene(Scene):
         painter.buttons(surface, self.buttons)
         self.grid.draw(surface, painter)
         if self.message:
-            painter.paragraph(
-                surface,
-                self.message,
-                self.info_rect,
-                m.text,
-                p.good if self.good else p.bad,
-                bold=True,
-                max_lines=2,
-            )
+            draw_message(self, surface, self.info_rect, self.good, 2)
         else:
             painter.paragraph(
                 surface,
@@ -468,15 +433,10 @@ class ClassListScene(Scene):
     # -- input ---------------------------------------------------------------------------
 
     def handle(self, event: InputEvent) -> None:
-        if isinstance(event, Back):
-            self.stack.pop()
-        elif isinstance(event, Tap):
-            button = hit(self.buttons, event.pos)
-            if button is not None and button.enabled:
-                self.ctx.sounds.play("tap")
-                self.press(button.name)
-        elif isinstance(event, Key) and event.name in ("left", "right"):
+        if isinstance(event, Key) and event.name in ("left", "right"):
             self.press("page.prev" if event.name == "left" else "page.next")
+        else:
+            route_to_press(self, event, "back")
 
     def press(self, name: str) -> None:
         sid = StudentGrid.student_of(name)

@@ -21,92 +21,54 @@ class SettingsScene(Scene):
         m = metrics
         W, H = m.size
         prefs = self.ctx.prefs.prefs
-        label_w = m.u(230)
-        left = m.u(16) + label_w
-        h = m.u(52)
-        gap = m.u(10)
-        y = m.u(80)
+        left, h, gap = m.u(16) + m.u(230), m.u(52), m.u(10)
+        sound = "off" if prefs.muted else "only" if prefs.speech == "off" else "voice"
+        chosen = {f"sound.{sound}", f"dice.{prefs.dice_input}"}
+        no_voice = "" if self.ctx.speaker.available else "no voice here"
+        running = "running" if self.ctx.rotation is not None else ""
+        # (label, buttons: (name, text, offset and width in units, caption))
+        rows = (
+            ("Sound", (("sound.voice", "Sounds + voice", 0, 160, no_voice),
+                       ("sound.only", "Sounds only", 170, 160, ""),
+                       ("sound.off", "Off", 340, 160, ""))),
+            ("Dice come from", (("dice.camera", "Camera", 0, 160, ""),
+                                ("dice.tap", "Tapping", 170, 160, ""),
+                                ("dice.virtual", "The device", 340, 160, ""))),
+            ("Teacher PIN", (("pin", "Change the PIN", 0, 240, ""),)),
+            ("Classroom", (("rotation", "Station rotation", 0, 240, running),
+                           ("classlist", "Class list", 250, 200, ""))),
+        )  # fmt: skip
         b: list[Button] = []
         self.labels: list[tuple[str, int]] = []
-        self.labels.append(("Sound", y + h // 2))
-        sound = "off" if prefs.muted else "only" if prefs.speech == "off" else "voice"
-        speaker = self.ctx.speaker
-        for i, (name, label) in enumerate(
-            (("sound.voice", "Sounds + voice"), ("sound.only", "Sounds only"), ("sound.off", "Off"))
-        ):
-            b.append(
-                Button(
-                    name,
-                    pygame.Rect(left + i * m.u(170), y, m.u(160), h),
-                    label,
-                    kind="toggle",
-                    selected=name == f"sound.{sound}",
-                    caption="no voice here"
-                    if name == "sound.voice" and not speaker.available
-                    else "",
+        y = m.u(80)
+        for label, row in rows:
+            self.labels.append((label, y + h // 2))
+            for name, text, x, w, caption in row:
+                kind = "toggle" if name.startswith(("sound.", "dice.")) else "quiet"
+                rect = pygame.Rect(left + m.u(x), y, m.u(w), h)
+                b.append(
+                    Button(name, rect, text, kind=kind, selected=name in chosen, caption=caption)
                 )
-            )
-        y += h + gap
-        self.labels.append(("Dice come from", y + h // 2))
-        for i, (name, label) in enumerate(
-            (("dice.camera", "Camera"), ("dice.tap", "Tapping"), ("dice.virtual", "The device"))
-        ):
-            b.append(
-                Button(
-                    name,
-                    pygame.Rect(left + i * m.u(170), y, m.u(160), h),
-                    label,
-                    kind="toggle",
-                    selected=prefs.dice_input == name[5:],
-                )
-            )
-        y += h + gap
-        self.labels.append(("Teacher PIN", y + h // 2))
-        b.append(Button("pin", pygame.Rect(left, y, m.u(240), h), "Change the PIN", kind="quiet"))
-        y += h + gap
-        self.labels.append(("Classroom", y + h // 2))
-        b.append(
-            Button(
-                "rotation",
-                pygame.Rect(left, y, m.u(240), h),
-                "Station rotation",
-                kind="quiet",
-                caption="running" if self.ctx.rotation is not None else "",
-            )
-        )
-        b.append(
-            Button(
-                "classlist",
-                pygame.Rect(left + m.u(250), y, m.u(200), h),
-                "Class list",
-                kind="quiet",
-            )
-        )
-        y += h + gap
+            y += h + gap
         self.info_y = y + m.u(6)
         bh = m.u(56)
-        b.append(
-            Button(
-                "back", pygame.Rect(m.u(16), H - m.u(16) - bh, m.u(180), bh), "Back", kind="quiet"
-            )
-        )
-        b.append(
+        by = H - m.u(16) - bh
+        self.buttons = [
+            *b,
+            Button("back", pygame.Rect(m.u(16), by, m.u(180), bh), "Back", kind="quiet"),
             Button(
                 "quit",
-                pygame.Rect(W - m.u(16) - m.u(240), H - m.u(16) - bh, m.u(240), bh),
+                pygame.Rect(W - m.u(16) - m.u(240), by, m.u(240), bh),
                 "Close the app",
                 kind="quiet",
-            )
-        )
-        b.append(
+            ),
             Button(
                 "report",
-                pygame.Rect(W // 2 - m.u(110), H - m.u(16) - bh, m.u(220), bh),
+                pygame.Rect(W // 2 - m.u(110), by, m.u(220), bh),
                 "Class report",
                 kind="quiet",
-            )
-        )
-        self.buttons = b
+            ),
+        ]
 
     def handle(self, event: InputEvent) -> None:
         route_to_press(self, event, "back")

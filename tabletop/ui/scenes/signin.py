@@ -35,7 +35,7 @@ from tabletop.engine.errors import BadInput
 from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.input import Back, CardsSeen, InputEvent, Key, Tap
-from tabletop.ui.scenes.common import header
+from tabletop.ui.scenes.common import draw_message, header
 from tabletop.ui.scenes.roster import PickDialog, StudentGrid, group_label
 from tabletop.ui.theme import SEAT_COLOURS, Metrics
 from tabletop.ui.widgets import Button, hit
@@ -381,7 +381,7 @@ class SignInScene(Scene):
     # -- drawing -------------------------------------------------------------------------
 
     def draw(self, surface: pygame.Surface) -> None:
-        painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
+        painter, p = self.ctx.painter, self.ctx.painter.p
         surface.fill(p.background)
         sub = (
             "Hold your badge under the camera, or tap your name."
@@ -396,15 +396,7 @@ class SignInScene(Scene):
                 painter.button(surface, b)
         self.grid.draw(surface, painter)
         if self.message:
-            painter.paragraph(
-                surface,
-                self.message,
-                self.message_rect,
-                m.text,
-                p.good if self.good else p.bad,
-                bold=True,
-                max_lines=3,
-            )
+            draw_message(self, surface, self.message_rect, self.good, 3)
 
     def draw_seat(self, surface: pygame.Surface, b: Button, seat: SeatState) -> None:
         painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p

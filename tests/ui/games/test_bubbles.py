@@ -15,16 +15,10 @@ from hardware.buttons import SeatPressed
 from tabletop.games.bubbles import HEIGHT, RADIUS, any_move, best_move, replay
 from tabletop.ui.autoplay import Autoplayer
 from tabletop.ui.games import game_app
-from tabletop.ui.games.bubbles import (
-    BubbleResults,
-    BubbleScene,
-    Drag,
-    Release,
-    run_demo,
-    scoreboard,
-)
-from tabletop.ui.input import CardSeen, CardsSeen, Tap
+from tabletop.ui.games.bubbles import BubbleScene, run_demo, scoreboard
+from tabletop.ui.input import CardSeen, CardsSeen, Drag, Release, Tap
 from tabletop.ui.messages import CHILD_MESSAGES
+from tabletop.ui.results import GameResults, Standing
 from tabletop.ui.scenes.form import FormScene
 from tabletop.ui.scenes.home import HomeScene
 from tabletop.ui.scenes.names import NameScene
@@ -68,7 +62,7 @@ def until(app, scene: BubbleScene, found, limit: float = 20.0):
     """Let the bubbles fly until ``found(game)`` gives something."""
     waited = 0.0
     while waited < limit:
-        move = found(scene.game)
+        move = found(scene.play.game)
         if move is not None:
             return move
         run_for(app, 0.1)
@@ -82,7 +76,7 @@ def shot(app, name: str) -> None:
 
 
 def message(scene: BubbleScene) -> str:
-    return scene.message[0]
+    return scene.message
 
 
 # -- the contract --------------------------------------------------------------------------
@@ -96,6 +90,52 @@ def test_bubbles_app_module_is_registered_and_opens_its_setup() -> None:
     assert app.ctx.lamps.lit == {0}  # seat 1's button starts the round
 
 
+def test_bubbles_play_is_pygame_free_and_plays_in_field_units() -> None:
+    """The round's controller (issue 21) imports no pygame and nothing of the app: a
+    finger's pick, let go, drop and a refused release, in field units, and paused time."""
+    import ast
+    import inspect
+
+    from tabletop.engine.errors import IllegalMove
+    from tabletop.games.bubbles import BubbleSettings
+    from tabletop.ui.games.bubbles import play as play_module
+
+    tree = ast.parse(inspect.getsource(play_module))
+    imported = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+    imported |= {n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
+    assert not [m for m in imported if m.startswith(("pygame", "tabletop.ui"))]
+    now = [0.0]
+    play = play_module.BubblePlay(BubbleSettings(seconds=60), 0.25, lambda: now[0])
+    game = play.game
+    while any_move(game) is None:
+        now[0] += 0.1
+        play.advance(now[0])
+    number, onto = any_move(game)
+    red, pair = game.bubbles[number], game.bubbles[onto]
+    assert play.touch(red.x, red.y) == (
+        f"You have {red.label}. Now tap a pair (or drag it there).",
+        "info",
+    )
+    assert play.touch(red.x, red.y) == (f"You let go of {red.label}.", "info")  # taps only
+    assert game.held is None
+    play.touch(red.x, red.y)
+    text, tone = play.touch(pair.x, pair.y)
+    popped = game.pops[-1]
+    assert tone == ("good" if popped.hit else "miss") and popped.reason in text
+    assert play.flash is not None and play.flash.hit == popped.hit
+    red = game.free_numbers()[0]
+    free = next(b for b in game.free_numbers() + game.free_operators() if b.id != red.id)
+    play.touch(red.x, red.y)
+    play.drag(free.x, free.y)
+    with pytest.raises(IllegalMove) as refused:
+        play.release(free.x, free.y)
+    assert refused.value.code == "bubbles.not_a_pair" and game.held is None
+    left = game.time_left
+    play.last = None  # paused (the rules were open)
+    play.advance(now[0] + 5)
+    assert game.time_left == left
+
+
 # -- a whole round -------------------------------------------------------------------------
 
 
@@ -104,7 +144,7 @@ def test_bubbles_scripted_round_by_taps_matches_the_model_replay_mecs8() -> None
     be made (and clears a pair now and then); the result equals the pure model's replay
     of the same actions from the same seed."""
     app, auto, scene = start(seconds=30)
-    assert scene.game.settings.seconds == 30
+    assert scene.play.game.settings.seconds == 30
     hits = misses = 0
     idle = 0.0
     while not scene.finished:
@@ -113,23 +153,23 @@ def test_bubbles_scripted_round_by_taps_matches_the_model_replay_mecs8() -> None
         if scene.finished:
             break
         idle += 0.1
-        move = best_move(scene.game) or (any_move(scene.game) if idle > 4 else None)
+        move = best_move(scene.play.game) or (any_move(scene.play.game) if idle > 4 else None)
         if move is None:
             continue
         idle = 0.0
         number, onto = move
-        target = scene.game.target
+        target = scene.play.game.target
         auto.tap(f"bubble.{number}")
-        assert scene.game.held is not None and scene.game.held.id == number
+        assert scene.play.game.held is not None and scene.play.game.held.id == number
         auto.tap(f"bubble.{onto}")
-        popped = scene.game.pops[-1]
+        popped = scene.play.game.pops[-1]
         assert popped.hit == (popped.answer == target)
         hits += popped.hit
         misses += not popped.hit
         assert popped.reason in message(scene)  # the ruling, with its reason, on screen
     assert hits >= 2
-    game = scene.game
-    expected = replay(scene.settings, random.Random(scene.seed), game.actions, game.steps)
+    game = scene.play.game
+    expected = replay(scene.play.settings, random.Random(scene.play.seed), game.actions, game.steps)
     assert expected.over and expected.score == game.score == hits
     assert [p.equation for p in expected.pops] == [p.equation for p in game.pops]
     # the name for the scoreboard
@@ -138,18 +178,26 @@ def test_bubbles_scripted_round_by_taps_matches_the_model_replay_mecs8() -> None
         auto.tap(key)
     auto.tap("ok")
     results = app.stack.top
-    assert isinstance(results, BubbleResults)
-    assert (results.player, results.score, results.place) == ("Mia", hits, 1)
+    assert isinstance(results, GameResults)  # the one results scene
+    out = results.outcome
+    points = f"{hits} point{'' if hits == 1 else 's'}"
+    assert out.rows == [Standing(0, "Mia", 1, points)] and results.winner_line == "winner: Mia"
+    assert out.reason == "On the scoreboard: the best score!"
+    # every hit is listed, not only the last few
+    assert out.lines[:2] == [
+        f"Hits: {hits}",
+        ", ".join(p.equation.replace(" ", "") for p in game.pops if p.hit),
+    ]
     assert scoreboard(app.ctx).top(30) == [("Mia", hits)]
     assert app.ctx.highscores.best("bubbles", "Mia", ["30s"]) == hits
-    auto.tap("done")
-    assert isinstance(app.stack.top, FormScene)
+    auto.tap("again")
+    assert isinstance(app.stack.top, BubbleScene) and app.stack.top.seconds == 30
 
 
 def test_bubbles_drag_and_release_pop_the_pair() -> None:
     app, _, scene = start()
     number, onto = until(app, scene, any_move)
-    game = scene.game
+    game = scene.play.game
     start_pos = scene.to_screen(game.bubbles[number].x, game.bubbles[number].y)
     end = scene.to_screen(game.bubbles[onto].x, game.bubbles[onto].y)
     app.post(Tap(start_pos, app.ctx.clock()))
@@ -173,7 +221,7 @@ def test_bubbles_drag_and_release_pop_the_pair() -> None:
 
 def test_bubbles_released_away_from_pairs_is_let_go_where_it_is() -> None:
     app, _, scene = start()
-    game = scene.game
+    game = scene.play.game
     b = game.free_numbers()[0]
     app.post(Tap(scene.to_screen(b.x, b.y), app.ctx.clock()))
     app.step()
@@ -188,7 +236,7 @@ def test_bubbles_released_away_from_pairs_is_let_go_where_it_is() -> None:
 
 def test_bubbles_tapping_the_held_bubble_lets_go_with_or_without_release_events() -> None:
     app, _, scene = start()
-    game = scene.game
+    game = scene.play.game
     b = game.free_numbers()[0]
     pos = scene.to_screen(b.x, b.y)
     for with_release in (False, True):
@@ -207,7 +255,7 @@ def test_bubbles_tapping_the_held_bubble_lets_go_with_or_without_release_events(
 
 def test_bubbles_a_drag_from_a_button_does_not_move_the_held_bubble() -> None:
     app, auto, scene = start()
-    game = scene.game
+    game = scene.play.game
     b = game.free_numbers()[0]
     auto.tap(f"bubble.{b.id}")
     where = (b.x, b.y)
@@ -221,14 +269,14 @@ def test_bubbles_a_drag_from_a_button_does_not_move_the_held_bubble() -> None:
 def test_bubbles_timer_pauses_while_the_rules_are_open() -> None:
     app, auto, scene = start()
     run_for(app, 2.0)
-    left = scene.game.time_left
+    left = scene.play.game.time_left
     auto.tap("rules")
     assert isinstance(app.stack.top, RulesScene)
     run_for(app, 5.0)
     auto.tap("rules.prev")  # "Close" on the first page
     assert app.stack.top is scene
     run_for(app, 1.0)
-    assert left - 1.1 <= scene.game.time_left <= left - 0.9
+    assert left - 1.1 <= scene.play.game.time_left <= left - 0.9
 
 
 # -- refused moves ------------------------------------------------------------------------
@@ -236,15 +284,15 @@ def test_bubbles_timer_pauses_while_the_rules_are_open() -> None:
 
 def test_bubbles_a_blue_bubble_cannot_be_picked() -> None:
     _app, auto, scene = start()
-    op = next(b for b in scene.game.bubbles.values() if b.kind == "operator")
+    op = next(b for b in scene.play.game.bubbles.values() if b.kind == "operator")
     auto.tap(f"bubble.{op.id}")
-    assert scene.game.held is None
+    assert scene.play.game.held is None
     assert message(scene) == CHILD_MESSAGES["bubbles.pick_operator"]
 
 
 def test_bubbles_dropping_on_a_lone_bubble_is_refused_with_the_reason() -> None:
     app, auto, scene = start()
-    game = scene.game
+    game = scene.play.game
     number = until(app, scene, lambda g: g.free_numbers()[0].id if g.free_operators() else None)
     auto.tap(f"bubble.{number}")
     op = game.free_operators()[0]
@@ -258,13 +306,13 @@ def test_bubbles_a_pair_cannot_be_picked_up() -> None:
     app, auto, scene = start()
     pair = until(app, scene, lambda g: g.pairs()[0] if g.pairs() else None)
     auto.tap(f"bubble.{pair[0].id}")
-    assert scene.game.held is None
+    assert scene.play.game.held is None
     assert message(scene) == CHILD_MESSAGES["bubbles.pick_pair"]
 
 
 def test_bubbles_sharing_by_zero_is_refused_and_nothing_pops() -> None:
     app, auto, scene = start()
-    game = scene.game
+    game = scene.play.game
     n, op = until(app, scene, lambda g: g.pairs()[0] if g.pairs() else None)
     op.value = "/"
     zero = game.free_numbers()[0]
@@ -285,12 +333,12 @@ def test_bubbles_seat_button_starts_on_setup_but_rests_during_the_round() -> Non
     app.seat_queue.put(SeatPressed(2, app.ctx.clock()))
     app.step()
     assert message(scene) == CHILD_MESSAGES["bubbles.buttons_resting"]
-    assert scene.game.pops == [] and app.stack.top is scene
+    assert scene.play.game.pops == [] and app.stack.top is scene
 
 
 def test_bubbles_camera_cards_are_not_used_and_a_stranger_card_is_named() -> None:
     app, auto, scene = start()
-    before = {k: b.value for k, b in scene.game.bubbles.items()}
+    before = {k: b.value for k, b in scene.play.game.bubbles.items()}
     app.vision_queue.put(CardsSeen(1, "equation", (CardSeen("?", 1, "equation"),), 1.0))
     app.step()
     assert message(scene) == CHILD_MESSAGES["bubbles.not_our_card"]
@@ -298,7 +346,7 @@ def test_bubbles_camera_cards_are_not_used_and_a_stranger_card_is_named() -> Non
     app.vision_queue.put(CardsSeen(1, "equation", (CardSeen("7"), CardSeen("X")), 1.0))
     app.step()
     assert message(scene).startswith("3 + 4 = 7")  # our cards on the table: no fuss
-    assert {k: b.value for k, b in scene.game.bubbles.items()} == before
+    assert {k: b.value for k, b in scene.play.game.bubbles.items()} == before
     auto.tap("leave")
     auto.tap("yes")
     assert isinstance(app.stack.top, HomeScene)  # Leave always goes Home
@@ -319,7 +367,7 @@ def test_bubbles_undo_with_nothing_to_take_back_asks_no_pin() -> None:
 
 def test_bubbles_undo_takes_back_the_last_pop_behind_the_teacher_pin() -> None:
     app, auto, scene = start()
-    game = scene.game
+    game = scene.play.game
     number, onto = until(app, scene, any_move)
     field_before = {k: b.value for k, b in game.bubbles.items()}
     score, target = game.score, game.target
@@ -356,7 +404,8 @@ def test_bubbles_a_round_without_a_name_is_not_saved() -> None:
     assert isinstance(app.stack.top, NameScene)
     auto.tap("cancel")
     results = app.stack.top
-    assert isinstance(results, BubbleResults) and results.place is None
+    assert isinstance(results, GameResults)
+    assert results.outcome.reason == "Not saved on the scoreboard (no name)."
     assert scoreboard(app.ctx).top(30) == []
 
 
@@ -375,27 +424,15 @@ def test_bubbles_scoreboard_keeps_scores_in_a_file(tmp_path) -> None:
     assert again.highscores.best("bubbles", "Leo", ["60s"]) == 7
 
 
-def test_bubbles_scoreboard_uses_the_high_scores_list_once_it_exists() -> None:
-    """With ``HighScores.top`` (the diff asked for in the report) no table of its own."""
-    from tabletop.highscores import HighScores, modes_key
+def test_bubbles_scoreboard_equal_scores_share_a_place_earlier_first() -> None:
+    from tabletop.highscores import HighScores
     from tabletop.ui.games.bubbles import Scoreboard
 
-    class WithTop(HighScores):
-        def top(self, game, modes, limit=5, *, lower_is_better=False):
-            order = "ASC" if lower_is_better else "DESC"
-            rows = self._read(
-                "SELECT player, score FROM scores WHERE game = ? AND modes = ? "
-                f"ORDER BY score {order}, id ASC LIMIT ?",
-                (game, modes_key(modes), limit),
-            )
-            return [(str(p), int(s)) for p, s in rows]
-
-    board = Scoreboard(WithTop(":memory:"))
-    assert board._db is None
+    board = Scoreboard(HighScores(":memory:"))
     assert board.record("Mia", 60, 4) == 1
-    assert board.record("Leo", 60, 7) == 1
-    assert board.record("Ana", 60, 5) == 2
-    assert board.top(60) == [("Leo", 7), ("Ana", 5), ("Mia", 4)]
+    assert board.record("Leo", 60, 4) == 1
+    assert board.record("Ana", 60, 2) == 3
+    assert board.top(60) == [("Mia", 4), ("Leo", 4), ("Ana", 2)]
 
 
 # -- screenshots ---------------------------------------------------------------------------
@@ -423,14 +460,14 @@ def test_bubbles_screens_at_both_layouts(size) -> None:
     shot(app, "held")
     # each bubble is painted where the model says, in its colour
     r = round(RADIUS * scene.scale)
-    for b in scene.game.bubbles.values():
+    for b in scene.play.game.bubbles.values():
         if b.held:
             continue
         x, y = scene.to_screen(b.x, b.y)
         colour = VERMILLION if b.kind == "number" else BLUE
         assert _pixel(app, (x, y + r * 3 // 4)) == colour or any(
             other is not b and abs(other.x - b.x) < 2 * RADIUS and abs(other.y - b.y) < 2 * RADIUS
-            for other in scene.game.bubbles.values()
+            for other in scene.play.game.bubbles.values()
         )
     assert r >= (34 if size[0] == 800 else 50)  # digits big enough at arm's length
     auto.tap(f"bubble.{onto}")
@@ -440,7 +477,7 @@ def test_bubbles_screens_at_both_layouts(size) -> None:
     assert all(app.canvas.get_rect().contains(rc) for rc in rects)
     assert not any(a.colliderect(b) for i, a in enumerate(rects) for b in rects[i + 1 :])
     assert all(not rc.colliderect(scene.field) for rc in rects)
-    op = next(b for b in scene.game.bubbles.values() if b.kind == "operator")
+    op = next(b for b in scene.play.game.bubbles.values() if b.kind == "operator")
     auto.tap(f"bubble.{op.id}")
     shot(app, "refused")
     auto.tap("undo")
@@ -452,7 +489,7 @@ def test_bubbles_screens_at_both_layouts(size) -> None:
     shot(app, "name")
     auto.tap("ok")
     shot(app, "results")
-    assert isinstance(app.stack.top, BubbleResults)
+    assert isinstance(app.stack.top, GameResults)
     assert app.canvas.get_size() == size
 
 
@@ -464,7 +501,7 @@ def test_bubbles_demo_plays_a_round_and_names_the_winner(tmp_path) -> None:
     line = run_demo(seed=4, out_dir=tmp_path, out=out)
     lines = out.getvalue().strip().split("\n")
     assert line == lines[-1] == "winner: Bubble Bot"
-    score = int(lines[-2].removeprefix("score: Bubble Bot "))
+    score = int(lines[-2].removeprefix("score: Bubble Bot ").split(".")[0])
     hits = [ln for ln in lines if "hit!" in ln]
     assert score == len(hits) >= 1
     assert {"setup.png", "name.png", "final.png"} <= {p.name for p in tmp_path.iterdir()}

@@ -1,0 +1,320 @@
+"""The bubble round on the screen: the field scaled to fit, the bubbles, the flash of a
+pop and the top bar; a finger's taps and drags go to the pygame-free
+:class:`~tabletop.ui.games.bubbles.play.BubblePlay`.
+
+On the one table base (:class:`~tabletop.ui.table.TableScene`) the round uses event
+dispatch (Back, a seat's button, camera cards, taps, ``Drag``/``Release``), the Leave
+question, Rules, the teacher's PIN (for Undo), refusals by code, the instruction line
+and the one results scene. It has no use for the rest: a round is not journaled (no
+save, no match, no record), has no turns, no seat lamps and no bots; its ``update``
+steps the bubbles by the clock instead of pacing bots.
+
+Touch targets: ``bubble.<id>`` (one per bubble), ``undo`` (behind the teacher PIN),
+``rules``, ``leave``.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from typing import Any
+
+import pygame
+
+from tabletop.games.bubbles import HEIGHT, RADIUS, WIDTH, Bubble, BubbleSettings
+from tabletop.ui.app import Context, Scene
+from tabletop.ui.games.bubbles.play import START, BubblePlay, Flash, Line
+from tabletop.ui.games.bubbles.setup import GAME, card_message, draw_board, rules_pages, scoreboard
+from tabletop.ui.input import CardsSeen, Drag, Release, Tap
+from tabletop.ui.messages import child_message
+from tabletop.ui.results import Outcome, Standing
+from tabletop.ui.scenes.common import ask_leave
+from tabletop.ui.scenes.names import NameScene
+from tabletop.ui.scenes.pin import PinPad
+from tabletop.ui.scenes.rules import RulesScene
+from tabletop.ui.table import TableScene
+from tabletop.ui.theme import BLUE, VERMILLION, Metrics
+from tabletop.ui.widgets import Button, hit
+
+log = logging.getLogger(__name__)
+
+RED = VERMILLION
+PAIR_RING = (25, 25, 30)
+SOUNDS = {"good": "good", "miss": "seen"}
+
+
+class BubbleScene(TableScene):
+    """One timed round (see the module)."""
+
+    game = GAME
+
+    def __init__(
+        self,
+        ctx: Context,
+        *,
+        seconds: int = 60,
+        settings: BubbleSettings | None = None,
+        seed: float | None = None,
+    ) -> None:
+        settings = settings or BubbleSettings(seconds=seconds)
+        super().__init__(ctx, None, again=lambda: BubbleScene(ctx, seconds=self.seconds))
+        self.play = BubblePlay(settings, ctx.rng.random() if seed is None else seed, ctx.clock)
+        self.seconds = self.play.seconds
+        self.tone = "info"
+        self.say(START)
+        self.player: str | None = None
+        self.place: int | None = None
+        self.field = pygame.Rect(0, 0, 1, 1)
+        self.scale = 1.0
+
+    @property
+    def match(self) -> Any:
+        return None  # a round is not journaled
+
+    @property
+    def finished(self) -> bool:
+        return self.play.game.over
+
+    # -- layout and coordinates -----------------------------------------------------------------
+
+    def layout(self, metrics: Metrics) -> None:
+        m = metrics
+        W, H = m.size
+        bar = m.u(58)
+        line = int(self.ctx.fonts.font(m.text).get_linesize())
+        self.message_rect = pygame.Rect(
+            m.u(8), H - 2 * line - m.u(12), W - m.u(16), 2 * line + m.u(8)
+        )
+        area = pygame.Rect(m.u(8), bar + m.u(6), W - m.u(16), self.message_rect.top - bar - m.u(10))
+        self.scale = min(area.width / WIDTH, area.height / HEIGHT)
+        self.field = pygame.Rect(0, 0, round(WIDTH * self.scale), round(HEIGHT * self.scale))
+        self.field.center = area.center
+        self.buttons = [
+            Button(
+                name,
+                pygame.Rect(W - i * m.u(108), m.u(5), m.u(100), bar - m.u(10)),
+                name.title(),
+                kind="quiet",
+            )
+            for i, name in enumerate(("leave", "undo", "rules"), 1)
+        ]
+
+    def to_screen(self, x: float, y: float) -> tuple[int, int]:
+        return (round(self.field.left + x * self.scale), round(self.field.top + y * self.scale))
+
+    def to_field(self, pos: tuple[int, int]) -> tuple[float, float]:
+        return ((pos[0] - self.field.left) / self.scale, (pos[1] - self.field.top) / self.scale)
+
+    def bubble_rect(self, b: Bubble) -> pygame.Rect:
+        r = round(RADIUS * self.scale)
+        rect = pygame.Rect(0, 0, 2 * r, 2 * r)
+        rect.center = self.to_screen(b.x, b.y)
+        return rect
+
+    def targets(self) -> list[Button]:
+        bubbles = [
+            Button(f"bubble.{b.id}", self.bubble_rect(b), b.label, kind="choice")
+            for b in self.play.game.iter_bubbles()
+        ]
+        # a scripted tap lands on the bubble's centre, so bubbles go first
+        return [*reversed(bubbles), *self.buttons]
+
+    # -- input ------------------------------------------------------------------------------
+
+    def tapped(self, event: Tap) -> None:
+        if hit(self.buttons, event.pos) is None and self.field.collidepoint(event.pos):
+            self.show(self.play.touch(*self.to_field(event.pos)))
+        else:
+            super().tapped(event)
+
+    def pointer(self, event: Drag | Release) -> None:
+        x, y = self.to_field(event.pos)
+        if isinstance(event, Drag):
+            self.play.drag(x, y)
+        else:
+            self.show(self.play.release(x, y))
+
+    def seat_pressed(self, seat: int, at: float) -> None:
+        self.refuse("bubbles.buttons_resting", f"seat {seat + 1}'s button in the bubble round")
+
+    def cards_seen(self, event: CardsSeen) -> None:
+        # cards lying on the table are no mistake: only a stranger card is told
+        text = card_message(event)
+        if text == child_message("bubbles.not_our_card"):
+            self.say(text, "bad")
+
+    def press(self, name: str) -> None:
+        if name != "undo":
+            super().press(name)
+        elif not self.play.game.can_undo:
+            self.refuse("engine.nothing_to_undo", "no pop to take back")
+        else:
+            subtitle = "For teachers: take back the last bubble sum."
+            self.ask(("pin",), PinPad(self.ctx, "undo", subtitle=subtitle))
+
+    def teacher_menu(self) -> None:
+        self.show(self.play.undo())
+
+    def rules_scene(self) -> Scene:
+        return RulesScene(self.ctx, "Bubble game: the rules", rules_pages())
+
+    def leave(self) -> None:
+        self.ask(("leave",), ask_leave(self.ctx, "Stop this round?", "Stop"))
+
+    def pause(self) -> None:
+        self.play.last = None  # paused time (rules, the PIN pad) does not count
+
+    def show(self, line: Line | None) -> None:
+        if line is not None:
+            self.say(*line)
+            if line[1] in SOUNDS:
+                self.ctx.sounds.play(SOUNDS[line[1]])
+
+    def say(self, text: str, tone: str = "info") -> None:
+        self.message, self.tone = text, tone
+
+    def refuse(self, code: str, detail: str = "", **facts: Any) -> None:
+        super().refuse(code, detail, **facts)
+        self.tone = "bad"
+
+    # -- time and the end -------------------------------------------------------------------------
+
+    def update(self, now: float) -> bool:
+        if self.finished:
+            return False
+        moved, reason = self.play.advance(now)
+        if reason is not None:
+            self.say(reason)
+        if self.finished:
+            self.play.finish()
+            self.ctx.sounds.play("round")
+            title = f"Time is up! {self.play.game.score} points. Your name?"
+            self.ask(("name",), NameScene(self.ctx, title=title))
+        return moved
+
+    def answered(self, asking: tuple[Any, ...], result: Any) -> None:
+        if asking == ("name",):
+            self.player = result if isinstance(result, str) and result else None
+            score = self.play.game.score
+            if self.player:
+                self.place = scoreboard(self.ctx).record(self.player, self.seconds, score)
+                log.info("bubbles: %s scored %d (place %s)", self.player, score, self.place)
+            self.show_results()
+
+    def outcome(self) -> Outcome:
+        """The score and the scoreboard's place; every hit, on the right."""
+        game, who = self.play.game, self.player or "You"
+        points = f"{game.score} point{'' if game.score == 1 else 's'}"
+        if self.place is None:
+            board = "Not saved on the scoreboard (no name)."
+        elif self.place == 1 and game.score:
+            board = "On the scoreboard: the best score!"
+        else:
+            board = f"On the scoreboard: place {self.place}."
+        hits = [p.equation.replace(" ", "") for p in game.pops if p.hit]
+        misses = len(game.pops) - len(hits)
+        lines = [f"Hits: {len(hits)}", ", ".join(hits)] if hits else ["No hits this time."]
+        lines.append(f"Misses: {misses}")
+        return Outcome(
+            f"Time is up! {who}: {points}",
+            board,
+            [Standing(0, who, 1, points)],
+            f"winner: {who}",
+            lines,
+        )
+
+    def results_aside(self) -> Any:
+        return lambda surface, rect: draw_board(self.ctx, surface, rect, self.seconds)
+
+    # -- drawing ------------------------------------------------------------------------------
+
+    def draw(self, surface: pygame.Surface) -> None:
+        painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
+        game = self.play.game
+        surface.fill(p.background)
+        # top bar: score, time, target
+        left = self.time_text()
+        painter.text(surface, f"Score {game.score}", (m.u(14), m.u(8)), m.title, bold=True)
+        score_w = painter.fonts.width(f"Score {game.score}", m.title, True)
+        painter.text(
+            surface,
+            left,
+            (m.u(40) + score_w, m.u(8)),
+            m.title,
+            p.bad if game.time_left <= 10 else p.ink,
+            bold=True,
+        )
+        target_x = m.u(64) + score_w + painter.fonts.width("0:00", m.title, True)
+        painter.text(
+            surface,
+            f"Target {game.target}",
+            (target_x + m.u(10), m.u(8)),
+            m.title,
+            p.good,
+            bold=True,
+            max_width=self.buttons[2].rect.left - target_x - m.u(20),
+        )
+        painter.buttons(surface, self.buttons)
+        # the field, with the target big in the background
+        painter.box(surface, self.field, (252, 250, 244), p.line, 2, m.u(12))
+        big = round(self.field.height * 0.78)
+        painter.text(
+            surface,
+            str(game.target),
+            self.field.center,
+            big,
+            (226, 220, 204),
+            bold=True,
+            anchor="center",
+        )
+        for n, op in game.pairs():
+            ends = self.to_screen(n.x, n.y), self.to_screen(op.x, op.y)
+            pygame.draw.line(surface, PAIR_RING, *ends, max(6, m.u(10)))
+        for bubble in game.iter_bubbles():
+            self.draw_bubble(surface, bubble)
+        if self.play.flash is not None:
+            self.draw_flash(surface, self.play.flash)
+        colour = {"bad": p.bad, "good": p.good}.get(self.tone, p.ink)
+        self.draw_status(surface, self.message_rect, colour=colour)
+
+    def time_text(self) -> str:
+        left = math.ceil(self.play.game.time_left - 1e-9)
+        return f"{left // 60}:{left % 60:02d}"
+
+    def draw_bubble(self, surface: pygame.Surface, b: Bubble) -> None:
+        painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
+        rect = self.bubble_rect(b)
+        r = rect.width // 2
+        fill = RED if b.kind == "number" else BLUE
+        if b.held:
+            r = round(r * 1.12)
+        pygame.draw.circle(surface, fill, rect.center, r)
+        # a light rim makes a bubble of it
+        pygame.draw.circle(surface, (255, 255, 255), rect.center, r, max(2, r // 14))
+        if b.partner is not None:
+            pygame.draw.circle(surface, PAIR_RING, rect.center, r + m.u(3), max(3, m.u(4)))
+        if b.held:
+            pygame.draw.circle(surface, p.selected, rect.center, r + m.u(5), max(4, m.u(6)))
+        painter.text(
+            surface,
+            b.label,
+            rect.center,
+            round(r * 1.15),
+            (255, 255, 255),
+            bold=True,
+            anchor="center",
+        )
+
+    def draw_flash(self, surface: pygame.Surface, flash: Flash) -> None:
+        painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
+        size = m.big + m.u(6)
+        text = flash.text + ("  \u2713" if flash.hit else "")
+        w = painter.fonts.width(text, size, True) + m.u(28)
+        rect = pygame.Rect(0, 0, w, size + m.u(20))
+        rect.center = self.to_screen(*flash.pos)
+        rect.clamp_ip(self.field)
+        painter.box(surface, rect, p.good if flash.hit else p.ink, None, radius=m.u(10))
+        painter.text(surface, text, rect.center, size, (255, 255, 255), bold=True, anchor="center")
+
+
+__all__ = ["BubbleScene"]

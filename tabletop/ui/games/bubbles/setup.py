@@ -1,0 +1,163 @@
+"""The bubble game's setup (the one setup form, :data:`SETUP`), rules and scoreboard."""
+
+from __future__ import annotations
+
+import logging
+
+import pygame
+
+from tabletop.games.bubbles import OP_GLYPHS
+from tabletop.highscores import HighScores
+from tabletop.ui.app import Context, Scene
+from tabletop.ui.input import CardsSeen
+from tabletop.ui.messages import child_message
+from tabletop.ui.scenes.form import Choice, FormScene, FormSpec, FormValues, OptionRow
+from tabletop.ui.scenes.rules import RulesPage
+
+log = logging.getLogger(__name__)
+
+GAME = "bubbles"
+ROUND_LENGTHS = (30, 60, 90)
+
+
+def rules_pages() -> list[RulesPage]:
+    x, div, minus = OP_GLYPHS["x"], OP_GLYPHS["/"], OP_GLYPHS["-"]
+    return [
+        RulesPage(
+            "The bubbles",
+            "Red bubbles have numbers. Blue bubbles have signs: + "
+            f"{minus} {x} {div}. They float and bounce. When a blue bubble touches a red "
+            "one, the two stick together and stop. That makes a pair.",
+            f"The blue {x} bumps into the red 6. They stick: 6 {x}.",
+        ),
+        RulesPage(
+            "Make a sum",
+            "Drag a free red bubble onto a pair. Or tap the red bubble, then tap the pair. "
+            "All three bubbles pop and show the answer.",
+            f"Drop the red 4 on the pair 6 {x}: 6 {x} 4 = 24.",
+        ),
+        RulesPage(
+            "Hit the target",
+            "The big number behind the bubbles is the target. If your answer is the "
+            "target, you get 1 point and a new target comes. The bubbles on the screen "
+            "can always make the target.",
+            f"Target 24: 6 {x} 4 = 24 is 1 point. 7 {div} 2 = 7/2 leaves a remainder, "
+            "so it is not a whole number: no point.",
+        ),
+        RulesPage(
+            "Time and scores",
+            "A round lasts 60 seconds. Then type your name for the scoreboard. "
+            "The teacher can take back the last sum with the PIN.",
+            "Score 5 in 60 seconds, type MIA, and the scoreboard shows Mia 5.",
+        ),
+    ]
+
+
+# -- the scoreboard ------------------------------------------------------------------------
+
+
+class Scoreboard:
+    """The bubble game's scoreboard: the best scores per round length, kept in the app's
+    high scores (game ``"bubbles"``, mode ``"60s"``), which also give personal bests."""
+
+    def __init__(self, highscores: HighScores) -> None:
+        self.highscores = highscores
+
+    def record(self, player: str, seconds: int, score: int) -> int:
+        """Store a score; its place on the board (1 = best; equal scores share it)."""
+        self.highscores.record(GAME, player, (f"{seconds}s",), score)
+        return 1 + sum(1 for _, s in self.top(seconds, limit=1000) if s > score)
+
+    def top(self, seconds: int, limit: int = 5) -> list[tuple[str, int]]:
+        """The best scores for rounds of ``seconds``, best first: (player, score)."""
+        return self.highscores.top(GAME, (f"{seconds}s",), limit)
+
+
+def scoreboard(ctx: Context) -> Scoreboard:
+    return Scoreboard(ctx.highscores)
+
+
+def draw_board(ctx: Context, surface: pygame.Surface, rect: pygame.Rect, seconds: int) -> None:
+    """The best scores for rounds of ``seconds``, in a panel."""
+    painter, m, p = ctx.painter, ctx.metrics, ctx.painter.p
+    painter.box(surface, rect, p.panel, p.line, 2, m.u(10))
+    painter.text(
+        surface,
+        f"Best scores ({seconds} s)",
+        (rect.left + m.u(14), rect.top + m.u(10)),
+        m.text,
+        bold=True,
+        max_width=rect.width - m.u(28),
+    )
+    rows = scoreboard(ctx).top(seconds)
+    y = rect.top + m.u(20) + m.text
+    line = m.text + m.u(12)
+    if not rows:
+        painter.paragraph(
+            surface,
+            "No scores yet. Be the first!",
+            pygame.Rect(rect.left + m.u(14), y, rect.width - m.u(28), rect.bottom - y),
+            m.text,
+            p.muted,
+        )
+        return
+    for i, (name, score) in enumerate(rows):
+        if y + line > rect.bottom:
+            break
+        painter.text(surface, f"{i + 1}.", (rect.left + m.u(14), y), m.text, p.muted)
+        painter.text(
+            surface, name, (rect.left + m.u(50), y), m.text, max_width=rect.width - m.u(120)
+        )
+        painter.text(
+            surface, str(score), (rect.right - m.u(14), y), m.text, bold=True, anchor="topright"
+        )
+        y += line
+
+
+# -- setup -----------------------------------------------------------------------------
+
+
+def _start(ctx: Context, values: FormValues) -> Scene:
+    from tabletop.ui.games.bubbles.scene import BubbleScene
+
+    return BubbleScene(ctx, seconds=int(values.options["time"]))
+
+
+def _scoreboard(scene: Scene, surface: pygame.Surface, rect: pygame.Rect, v: FormValues) -> None:
+    draw_board(scene.ctx, surface, rect, int(v.options["time"]))
+
+
+def card_message(event: CardsSeen) -> str:
+    codes = event.codes
+    if any(c == "?" for c in codes):
+        log.info("bubbles: the camera saw a card that is not ours in %s/%s", event.seat, event.area)
+        return child_message("bubbles.not_our_card")
+    log.info("bubbles: cards %s seen (seat %s, %s): not used here", codes, event.seat, event.area)
+    return child_message("bubbles.no_cards") if codes else ""
+
+
+SETUP = FormSpec(
+    game=GAME,
+    title="Bubble game",
+    subtitle="Make the target number from flying bubbles.",
+    rules=tuple(rules_pages()),
+    start=_start,
+    options=(
+        OptionRow(
+            "time", "How long?", tuple(Choice(str(s), f"{s} s") for s in ROUND_LENGTHS), "60"
+        ),
+    ),
+    intro="Drag a red number onto a red-and-blue pair. Hit the big number to score! "
+    "Tap Start, or press button 1.",
+    aside=_scoreboard,
+    seat_button_starts=True,
+    cards_seen=card_message,
+)
+
+
+def setup_scene(ctx: Context) -> Scene:
+    """The bubble game's first screen: the one setup form."""
+    return FormScene(ctx, SETUP)
+
+
+__all__ = ["SETUP", "Scoreboard", "card_message", "rules_pages", "scoreboard", "setup_scene"]
