@@ -173,7 +173,8 @@ class FormSpec:
     values)``: draws a panel at the right (a scoreboard); ``seat_button_starts``: seat
     1's button (lit) starts too; ``cards_seen(event)``: what to say about cards the
     camera sees on this screen; ``links``: buttons to screens next door, in the last
-    row (``links_label``)."""
+    row (``links_label``); ``check(values)``: what is wrong with the choices, in a
+    child's words, said at Start instead of starting (None: nothing)."""
 
     game: str
     title: str
@@ -191,6 +192,7 @@ class FormSpec:
     cards_seen: Callable[[CardsSeen], str] | None = None
     links: tuple[Link, ...] = ()
     links_label: str = "Also"
+    check: Callable[[FormValues], str | None] | None = None
 
     def __post_init__(self) -> None:
         if not self.rules:
@@ -650,6 +652,8 @@ class FormScene(Scene):
     def start(self) -> None:
         values = self.values()
         spec = self.spec
+        if self.refused(values):
+            return
 
         def make(seats: list[SeatInfo]) -> Scene:
             return spec.start(self.ctx, replace(values, seats=tuple(seats)))
@@ -662,6 +666,15 @@ class FormScene(Scene):
                 self.stack.push(scene)
             return
         self.gate.start(self, spec.game, list(values.names), values.bots, make)
+
+    def refused(self, values: FormValues) -> bool:
+        """The game's ``check`` finds the choices wrong: say why (and do not start)."""
+        problem = self.spec.check(values) if self.spec.check is not None else None
+        if problem:
+            self.ctx.sounds.play("wrong")
+            self.message = problem
+            log.info("form: %s refused to start: %s", self.spec.game, problem)
+        return bool(problem)
 
     def resume(self, result: Any) -> None:
         self._lamps(True)

@@ -1,0 +1,298 @@
+"""Math Wars Meta's rulings in a child's words: the sentence for each engine event,
+why a result is what it is, and the :class:`Verdict` of a settled stage (every line,
+and the few for the message box)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from tabletop.engine.protocol import Event
+from tabletop.games.math_wars_meta import (
+    OP_WORDS,
+    CrateDrawn,
+    EnterSolution,
+    RoundRecord,
+    Stage,
+    answer,
+)
+from tabletop.ui.games.math_wars_meta.cards import crate_label, signed
+
+if TYPE_CHECKING:
+    from tabletop.ui.games.math_wars_meta.play import MwmPlay
+
+
+@dataclass
+class Verdict:
+    """A settled stage for the screen: each seat's cards, answer and entry, and the
+    sentences of what the device decided (with the reason)."""
+
+    stage: Stage
+    entries: dict[int, EnterSolution]
+    answers: dict[int, EnterSolution]
+    lines: list[str]
+    summary: list[str] = field(default_factory=list)
+    highest: int | None = None
+    side_results: tuple[int | None, ...] = ()
+    lost: dict[int, int] = field(default_factory=dict)
+    difference: dict[int, int] = field(default_factory=dict)
+    war: bool = False
+    round: int = 1
+    hand: int = 1
+    round_over: bool = False
+    game_over: bool = False
+
+
+def card_sentence(code: str, name: str, action: Any) -> str:
+    if isinstance(action, CrateDrawn):
+        what = f"MATH CRATE {crate_label(action.crate)}"
+    else:
+        what = f"COUNT META {action.card[1]}"
+    if code == "mwm.not_in_pile":
+        return f"{name}: {what} was already played. Check the card."
+    return f"{name}: the device cannot use {what} now."
+
+
+def seat_list(play: MwmPlay, seats: Sequence[int]) -> str:
+    names = [play.seats[s].name for s in seats]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def say(play: MwmPlay, event: Event) -> str | None:
+    """The sentence a child reads for an engine event (None: not worth showing)."""
+    d, seat = event.data, event.seat
+    name = play.seats[seat].name if seat is not None else ""
+    code = event.code
+    if code == "mwm.hand_won":
+        return f"{play.side_name(d['winner'])} wins the hand with {signed(d['highest'])}!"
+    if code == "mwm.lost_hand":
+        to = (
+            " onto their own spoils pile"
+            if d["to"] == seat
+            else f" onto {play.seats[d['to']].name}'s spoils pile"
+        )
+        total = d["battle"] + d["difference"]
+        return (
+            f"{name} loses {total} card{'s' * (total != 1)}: the battle pile "
+            f"({d['battle']}) and {d['difference']} more from the draw pile,{to}."
+        )
+    if code == "mwm.math_war":
+        return (
+            f"MATH WAR! {seat_list(play, d['seats'])} tie with {d['tied']}. Each puts "
+            f"{3 if d['level'] == 1 else 5} cards face down, 1 face up, and a new MATH "
+            "CRATE card."
+        )
+    if code == "mwm.collect_war":
+        tied = seat_list(play, d["seats"])
+        return f"{tied} tie for the team's best: a Math War decides who collects."
+    if code == "mwm.collector":
+        return f"{name} collects the cards for the team."
+    if code == "mwm.team_solution":
+        return f"{play.side_name(d['team'])}: TEAM SOLUTION {d['solution']}."
+    if code == "mwm.knocked_out":
+        return f"{name} has no COUNT META cards left and is out of this round."
+    if code == "mwm.gave_everything":
+        return f"{name} had to give {d['owed']} more but has only {d['given']}: all gone."
+    if code == "mwm.round_won":
+        return f"{play.side_name(d['winner'])} wins round {d['round']} and a VICTORY! card!"
+    if code == "mwm.round_void":
+        return f"Round {d['round']} has no winner."
+    if code == "mwm.game_won":
+        if play.settings.mode == "solo":
+            return "You won every round. You win the game!"
+        return f"{play.side_name(d['winner'])} wins the game!"
+    if code == "mwm.solo_redraw":
+        return event.text.replace("only the", "only the COUNT META card")
+    if code == "mwm.solo_discard":
+        return f"Put the battle card and {d['cards'] - 1} more from your draw pile on your spoils."
+    if code in ("mwm.spoils_reshuffle", "mwm.crate_reshuffle"):
+        return event.text.replace(f"Seat {seat + 1 if seat is not None else ''}", name)
+    if code in ("mwm.short_for_war", "mwm.no_cards_for_war", "mwm.no_winner", "mwm.splash"):
+        return event.text.replace(f"Seat {seat + 1 if seat is not None else ''}", name)
+    if code == "mwm.round_start" and d.get("round", 1) > 1:
+        return f"Round {d['round']}: everybody shuffles both decks."
+    return None
+
+
+def reason(count: int, crate: str | None) -> str:
+    """Why a result is what it is, for a child: ``21 − 5 = 16`` or the remainder rule."""
+    if crate is None:
+        return f"{count}: no MATH CRATE card, so the COUNT META card counts"
+    value = answer(count, crate)
+    problem = f"{count} {OP_WORDS[crate[0]]} {crate[1:]}"
+    if value is None:
+        return f"{problem} leaves a remainder, so only the COUNT META card counts: {count}"
+    return f"{problem} = {signed(value)}"
+
+
+def build_verdict(
+    play: MwmPlay,
+    stage: Stage,
+    entries: dict[int, EnterSolution],
+    answers: dict[int, EnterSolution],
+    events: Sequence[Event],
+) -> Verdict:
+    lines: list[str] = []
+    for seat in stage.revealed:
+        up = stage.up[seat]
+        if up is None:
+            continue
+        entry, right = entries.get(seat), answers.get(seat)
+        why = reason(up[1], stage.crates[seat])
+        mark = ""
+        if entry is not None and right is not None:
+            mark = (
+                " Right!"
+                if entry.solution == right.solution
+                else f" (you typed {signed(entry.solution)}, not quite)"
+            )
+        lines.append(f"{play.seats[seat].name}: {why}.{mark}")
+    highest = None
+    lost: dict[int, int] = {}
+    difference: dict[int, int] = {}
+    war = False
+    for event in events:
+        if event.code == "mwm.hand_won":
+            highest = event.data["highest"]
+        if event.code == "mwm.math_war":
+            war = True
+            highest = event.data["tied"]
+        if event.code == "mwm.lost_hand" and event.seat is not None:
+            lost[event.seat] = event.data["battle"] + event.data["difference"]
+            difference[event.seat] = event.data["difference"]
+        text = say(play, event)
+        if text:
+            lines.append(text)
+    if play.settings.mode == "solo" and not any(e.code == "mwm.solo_discard" for e in events):
+        lines.append("Only your battle card goes on the spoils pile.")
+    if (
+        play.settings.mode == "solo"
+        and play.state.rounds
+        and any(e.code == "mwm.round_won" for e in events)
+    ):
+        lines.append(solo_round_text(play.state.rounds[-1]))
+    summary = _summary(play, stage, entries, answers, events)
+    if play.settings.mode == "solo":
+        summary = lines[-2:] if len(lines) > 1 else lines
+    round_over = any(e.code in ("mwm.round_won", "mwm.round_void") for e in events)
+    return Verdict(
+        stage,
+        entries,
+        answers,
+        lines,
+        summary=summary,
+        highest=highest,
+        side_results=play.state.hand.side_results if not round_over else (),
+        lost=lost,
+        difference=difference,
+        war=war,
+        round_over=round_over,
+        game_over=play.finished,
+    )
+
+
+SUMMARY_CODES = (
+    "mwm.team_solution",
+    "mwm.hand_won",
+    "mwm.math_war",
+    "mwm.collect_war",
+    "mwm.collector",
+    "mwm.no_winner",
+    "mwm.round_won",
+    "mwm.round_void",
+    "mwm.game_won",
+)
+
+
+def _summary(
+    play: MwmPlay,
+    stage: Stage,
+    entries: dict[int, EnterSolution],
+    answers: dict[int, EnterSolution],
+    events: Sequence[Event],
+) -> list[str]:
+    """The few sentences for the message box: remainder rulings (their reason is not on
+    the cards), the hand's winner or war, who is out, the round and the game."""
+    out: list[str] = []
+    for seat in stage.revealed:
+        up, crate = stage.up[seat], stage.crates[seat]
+        if up is not None and crate is not None and answer(up[1], crate) is None:
+            out.append(
+                f"{play.seats[seat].name}: {up[1]} \u00f7 {crate[1:]} leaves a remainder, "
+                f"so only {up[1]} counts."
+            )
+    knocked = [e.seat for e in events if e.code == "mwm.knocked_out" and e.seat is not None]
+    for event in events:
+        if event.code in SUMMARY_CODES:
+            if event.code == "mwm.round_won" and knocked:
+                are = "is" if len(knocked) == 1 else "are"
+                out.append(f"{seat_list(play, knocked)} {are} out.")
+                knocked = []
+            text = say(play, event)
+            if text:
+                out.append(text)
+    if knocked:
+        are = "is" if len(knocked) == 1 else "are"
+        out.append(f"{seat_list(play, knocked)} {are} out of this round.")
+    return out
+
+
+def solo_round_text(record: RoundRecord) -> str:
+    """MWM-8's record of a solo round: accuracy, and time from first to last answer."""
+    tally = record.tallies[0]
+    total = tally.right + tally.wrong
+    text = f"Round {record.number}: {tally.right} of {total} answers right"
+    if record.milliseconds is not None:
+        seconds = round(record.milliseconds / 1000)
+        text += f" in {seconds // 60} min {seconds % 60} s"
+    return text + "."
+
+
+HOW = {
+    "last_standing": "the last one left",
+    "last_hand": "won the last hand",
+    "no_winner": "nobody left",
+    "deck_empty": "deck emptied",
+    "splash": "splash",
+}
+
+
+def round_line(play: MwmPlay, record: RoundRecord) -> str:
+    """A round on the results screen: who won it, how, in how many hands (in Solo, the
+    accuracy and time of MWM-8)."""
+    who = "no winner" if record.winner is None else play.side_name(record.winner)
+    hands = f"{record.hands} hand{'s' * (record.hands != 1)}"
+    text = f"Round {record.number}: {who} ({HOW.get(record.how, record.how)}, {hands})"
+    if play.solo:
+        tally = record.tallies[0]
+        total = tally.right + tally.wrong
+        if total:
+            text += f", {tally.right} of {total} right ({round(100 * tally.right / total)}%)"
+        if record.milliseconds is not None:
+            seconds = round(record.milliseconds / 1000)
+            text += f", {seconds // 60} min {seconds % 60} s"
+    return text
+
+
+def results_lines(play: MwmPlay) -> list[str]:
+    """The results screen's lines: every round, and in Solo the whole game's accuracy."""
+    out = [round_line(play, record) for record in play.state.rounds]
+    tally = play.state.tallies[0]
+    total = tally.right + tally.wrong
+    if play.solo and total:
+        out.append(f"All game: {tally.right} of {total} answers right.")
+    return out
+
+
+__all__ = [
+    "Verdict",
+    "build_verdict",
+    "card_sentence",
+    "reason",
+    "results_lines",
+    "round_line",
+    "say",
+    "seat_list",
+    "solo_round_text",
+]
