@@ -8,6 +8,8 @@ text stays at 16 px or more at 800x480 (issue 21).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pygame
 
 from tabletop.games.math_wars_meta import face_down, hand_result
@@ -30,8 +32,9 @@ class ScoreCards:
     buttons: list[Button]
     panels: list[pygame.Rect]
 
-    def target(self, name: str) -> Button | None:
-        raise NotImplementedError
+    if TYPE_CHECKING:
+
+        def target(self, name: str) -> Button | None: ...
 
     # -- layout ---------------------------------------------------------------------------
 
