@@ -352,10 +352,7 @@ class FormScene(Scene):
         preset = dict(self.spec.modes).get(mode)
         if mode and preset is None:
             log.warning("form: %s has no mode %r", self.spec.title, mode)
-        if preset is not None and preset.seats is not None and self.spec.seats is not None:
-            self.seats = [
-                self._new(i, k) for i, k in enumerate(preset.seats + (EMPTY,) * len(self.seats))
-            ][: len(self.seats)]
+        self.preset_seats(preset)
         if preset is not None and preset.cards is not None:
             self.cards = preset.cards
         rows = {o.key: o for o in self.spec.options}
@@ -377,6 +374,19 @@ class FormScene(Scene):
             self.cards = forced
         self._force_options()
         self.layout(self.m)
+
+    def preset_seats(self, preset: Preset | None) -> None:
+        """The seats ``preset`` names (if it names any), the rest empty."""
+        if preset is not None and preset.seats is not None and self.spec.seats is not None:
+            self.seats = [
+                self._new(i, k) for i, k in enumerate(preset.seats + (EMPTY,) * len(self.seats))
+            ][: len(self.seats)]
+
+    def mode_chosen(self, value: str) -> None:
+        """A ``mode`` option row's choice: the seats as that mode's preset names them
+        (Math Wars Meta's Solo is one child, Teams four); a preset naming no seats (and
+        a game with no ``modes``) leaves them."""
+        self.preset_seats(dict(self.spec.modes).get(value))
 
     def forced_option(self, row: OptionRow) -> str | None:
         """The value the other options leave this row (None: any)."""
@@ -643,6 +653,8 @@ class FormScene(Scene):
             key, _, value = name.partition(".")
             if key in self.options:
                 self.options[key] = value
+                if key == "mode":
+                    self.mode_chosen(value)
                 self._force_options()
         self.layout(self.m)
 

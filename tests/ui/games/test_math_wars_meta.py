@@ -54,13 +54,13 @@ def setup(app: App, *names: str) -> FormScene:
     return scene
 
 
-SOLO = ("seat.1", "choice.empty")  # one child: Solo
+SOLO = ("mode.solo",)  # one child
 CHILDREN_AND_BOT = ("seat.2", "choice.bot.bot")  # two children with real cards, a bot
 
 
-def seats(n: int) -> tuple[str, ...]:
-    """The form's taps for ``n`` children (it starts with two)."""
-    return tuple(t for seat in range(2, n) for t in (f"seat.{seat}", "choice.child"))
+def seats(n: int, first: int) -> tuple[str, ...]:
+    """The form's taps for children at seats ``first`` to ``n - 1``."""
+    return tuple(t for seat in range(first, n) for t in (f"seat.{seat}", "choice.child"))
 
 
 def won(play: Any) -> str:
@@ -496,7 +496,7 @@ def test_team_game_with_team_solutions_and_option_two() -> None:
     """MWM-7: Duos enter YOUR SOLUTION and the TEAM SOLUTION; Option 2 sends lost cards
     to the winning side."""
     app = make_app()
-    setup(app, *seats(4), "option.2", "more", "teams.2", "lms.yes", "more", "edition.MWM25")
+    setup(app, "mode.teams", "edition.MWM25", "more", "option.2", "lms.yes")
     tap(app, "start")
     table = play_out(app, 4)
     play = table.play
@@ -558,7 +558,7 @@ def test_screenshots_of_the_main_states(size: tuple[int, int]) -> None:
     play_out(app, 2)
     shot(app, "results")
     app8 = make_app(size)
-    setup(app8, *seats(8), "more", "teams.4")
+    setup(app8, "mode.teams", *seats(8, 4), "more", "format.4")
     shot(app8, "setup_quads")
     tap(app8, "start")
     bot = TableBot(app8, 9)

@@ -283,6 +283,7 @@ def run_demo(
         if edition != "MWM25":
             bot.tap(f"edition.{edition}")
         if discard_option == 2:
+            bot.tap("more")  # the form's second page
             bot.tap("option.2")
         bot.tap("start")
     play = bot.table().play

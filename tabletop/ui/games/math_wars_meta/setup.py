@@ -1,12 +1,13 @@
 """Setting up a Math Wars Meta game on the one setup form (:mod:`tabletop.ui.scenes.form`):
-who plays (children and bots, 1 to 8: one child alone plays Solo, MWM-8), real or
-virtual cards for the children (bots deal their own), the edition, teams (Duos, Trios,
-Quads, MWM-7), the discard option and Last Man Standing (MWM-5), and the rules.
+who plays (children and bots, 1 to 8), real or virtual cards for the children (bots
+deal their own), the mode (Solo, MWM-8; Players; Teams of Duos, Trios or Quads, MWM-7),
+the discard option and Last Man Standing (MWM-5), the edition, and the rules.
 
 Touch targets: the form's (``seat.<i>``, ``choice.*``, ``cards.real``, ``cards.virtual``),
-``edition.MWM25``/``edition.MWM100``, ``teams.none``/``teams.2``/``teams.3``/``teams.4``,
-``option.1``/``option.2``, ``lms.no``/``lms.yes``, ``more``, ``rules``, ``back``,
-``start``.
+``mode.solo``/``mode.pvp``/``mode.teams`` (each fills the seats: one child, two,
+four), ``format.2``/``format.3``/``format.4``, ``option.1``/``option.2``,
+``lms.no``/``lms.yes``, ``edition.MWM25``/``edition.MWM100``, ``more``, ``rules``,
+``back``, ``start``.
 
 What the form chose is kept as :class:`Choices` in the journal's ``app["choices"]`` (as
 before the form), so games journaled earlier still carry on.
@@ -14,7 +15,7 @@ before the form), so games journaled earlier still carry on.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -103,17 +104,16 @@ class Choices:
 
     @classmethod
     def from_form(cls, values: FormValues) -> Choices:
-        """The form's choices: one seat is Solo, a team format is Team v Team."""
+        """The form's choices (Team v Team: as many teams as the seats make)."""
         options, n = values.options, len(values.seats)
-        size = int(options["teams"]) if n >= 4 and options["teams"] != "none" else 0
-        mode = "solo" if n == 1 else "teams" if size else "pvp"
+        size = int(options["format"])
         who = ["bot" if s.bot is not None else values.cards or REAL for s in values.seats]
         return cls(
             edition=options["edition"],
-            mode=mode,
+            mode=options["mode"],
             players=n,
-            team_size=size or 2,
-            teams=n // size if size else 2,
+            team_size=size,
+            teams=max(1, n // size),
             discard_option=int(options["option"]),
             last_man_standing=options["lms"] == "yes",
             who=who + [REAL] * (8 - n),
@@ -164,17 +164,17 @@ def _start(ctx: Context, values: FormValues) -> Scene:
 
 def _check(values: FormValues) -> str | None:
     """What keeps these choices from making a game, in a child's words."""
-    choices = Choices.from_form(values)
-    if choices.mode == "solo" and values.bots:
-        return "Solo is for one child: tap seat 1 and choose A child."
+    choices, n = Choices.from_form(values), len(values.seats)
+    if choices.mode == "solo" and (n != 1 or values.bots):
+        return "Solo is one child alone: tap Players to play with others."
+    if choices.mode == "pvp" and n < 2:
+        return "Players needs two or more: tap an empty seat to add one, or tap Solo."
     if choices.mode == "teams":
         fmt = TEAM_FORMATS[choices.team_size]
-        counts = [str(fmt.size * t) for t in fmt.teams]
-        if choices.players not in [fmt.size * t for t in fmt.teams]:
-            return (
-                f"{fmt.name} need {names_joined(counts).replace(' and ', ' or ')} players. "
-                "Add or take away a player, or choose Each alone."
-            )
+        counts = [fmt.size * t for t in fmt.teams]
+        if n not in counts or n % fmt.size:
+            need = names_joined([str(c) for c in counts]).replace(" and ", " or ")
+            return f"{fmt.name} need {need} players: add or take away a player."
     try:
         choices.settings()
     except TabletopError as e:
@@ -182,12 +182,12 @@ def _check(values: FormValues) -> str | None:
     return None
 
 
-def _teams_shown(values: FormValues) -> bool:
-    return len(values.seats) >= 4
+def _mode_is(mode: str) -> Callable[[FormValues], bool]:
+    return lambda values: values.options.get("mode") == mode
 
 
 def _lms_forced(options: Mapping[str, str]) -> str | None:
-    return None if options.get("option") == "2" and options.get("teams") != "none" else "no"
+    return None if options.get("option") == "2" and options.get("mode") == "teams" else "no"
 
 
 SETUP = FormSpec(
@@ -202,44 +202,53 @@ SETUP = FormSpec(
     cards=Cards(with_bot=None, real_caption="camera or touch", virtual_caption="the device deals"),
     options=(
         OptionRow(
+            "mode",
+            "Mode",
+            (
+                Choice("solo", "Solo", "just me"),
+                Choice("pvp", "Players", "each alone"),
+                Choice("teams", "Teams", "team v team"),
+            ),
+            "pvp",
+        ),
+        OptionRow(
             "edition",
             "Edition",
             (Choice("MWM25", "MWM25", "cards 1 to 25"), Choice("MWM100", "MWM100", "1 to 100")),
             "MWM25",
         ),
         OptionRow(
+            "format",
+            "Teams of",
+            (
+                Choice("2", "Duos", "2 each"),
+                Choice("3", "Trios", "3 each"),
+                Choice("4", "Quads", "4 each"),
+            ),
+            "2",
+            shown=_mode_is("teams"),
+        ),
+        OptionRow(
             "option",
             "Lost cards",
             (Choice("1", "Option 1", "own spoils"), Choice("2", "Option 2", "winner's spoils")),
             "1",
-            shown=lambda values: len(values.seats) > 1,
-        ),
-        OptionRow(
-            "teams",
-            "Teams",
-            (
-                Choice("none", "Each alone"),
-                Choice("2", "Duos"),
-                Choice("3", "Trios"),
-                Choice("4", "Quads"),
-            ),
-            "none",
-            shown=_teams_shown,
+            shown=lambda values: values.options.get("mode") != "solo",
         ),
         OptionRow(
             "lms",
             "Last man",
             (Choice("no", "Off"), Choice("yes", "On", "last man standing")),
             "no",
-            shown=_teams_shown,
+            shown=_mode_is("teams"),
             forced=_lms_forced,
             why="Last Man Standing is for teams, with Option 2.",
         ),
     ),
     modes=(
-        ("pvp", Preset(seats=(CHILD, CHILD), options=(("teams", "none"),))),
-        ("teams", Preset(seats=(CHILD,) * 4, options=(("teams", "2"),))),
-        ("solo", Preset(seats=(CHILD,))),
+        ("pvp", Preset(seats=(CHILD, CHILD), options=(("mode", "pvp"),))),
+        ("teams", Preset(seats=(CHILD,) * 4, options=(("mode", "teams"),))),
+        ("solo", Preset(seats=(CHILD,), options=(("mode", "solo"),))),
     ),
     check=_check,
 )
