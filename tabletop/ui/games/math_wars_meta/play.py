@@ -39,7 +39,7 @@ from fractions import Fraction
 from typing import Any
 
 from tabletop.bots.math_wars_meta import VirtualPlayer
-from tabletop.classroom.mistakes import OP_SKILLS, Question
+from tabletop.classroom.mistakes import Question
 from tabletop.engine.codec import digest
 from tabletop.engine.errors import ImpossibleOutcome, TabletopError
 from tabletop.engine.match import Match
@@ -55,12 +55,17 @@ from tabletop.games.math_wars_meta import (
     Splash,
     Stage,
     correct_entry,
-    hand_result,
     pending_card,
     standings,
 )
 from tabletop.ui.games.math_wars_meta.cards import CardProblem, ReadCard
-from tabletop.ui.games.math_wars_meta.verdict import Verdict, build_verdict, card_sentence, say
+from tabletop.ui.games.math_wars_meta.verdict import (
+    Verdict,
+    build_verdict,
+    card_sentence,
+    questions_for,
+    say,
+)
 from tabletop.ui.saves import keyed_dealer, one_write
 
 log = logging.getLogger(__name__)
@@ -222,16 +227,18 @@ class MwmPlay:
             return False
         return self._try(CrateDrawn(seat, face))
 
-    def _resolve(self, seat: int, number: int, army: int | None) -> tuple[int, int]:
-        """The card a reading means: its own army's, unless the code says another army
-        or (Option 2) only another army's card of that number is in the draw pile."""
+    def _resolve(
+        self, seat: int, number: int, army: int | None, battle: bool = False
+    ) -> tuple[int, int]:
+        """The card a reading means: its own army's (in the draw pile, or with ``battle``
+        on the battle pile too), unless the code says another army or (Option 2) only
+        another army's card of that number is in the draw pile."""
         if army is not None:
             return (army, number)
-        own = (seat + 1, number)
-        draw = self.state.zones[seat].draw
-        if own in draw:
+        own, zone = (seat + 1, number), self.state.zones[seat]
+        if own in (*zone.draw, *(zone.battle if battle else ())):
             return own
-        return next((c for c in draw if c[1] == number), own)
+        return next((c for c in zone.draw if c[1] == number), own)
 
     def _try(self, action: Action) -> bool:
         try:
@@ -346,7 +353,7 @@ class MwmPlay:
             if up is not None:
                 if up[1] == card.number and card.army in (None, up[0]):
                     return None  # the same card, read again
-                new = self._resolve_for_correction(seat, card.number, card.army)
+                new = self._resolve(seat, card.number, card.army, battle=True)
                 return self._correct(seat, CountDrawn(seat, new))
             self.seen_count[seat] = (card.number, card.army)
         else:
@@ -372,15 +379,6 @@ class MwmPlay:
         elif card.face is not None and (shown is None or shown.crates[seat] != card.face):
             self.seen_crate[seat] = card.face
         return None
-
-    def _resolve_for_correction(self, seat: int, number: int, army: int | None) -> tuple[int, int]:
-        if army is not None:
-            return (army, number)
-        own = (seat + 1, number)
-        zone = self.state.zones[seat]
-        if own in (*zone.draw, *zone.battle):
-            return own
-        return next((c for c in zone.draw if c[1] == number), own)
 
     def _last_note(self) -> str | None:
         return self.notes.pop() if self.notes else None
@@ -591,19 +589,13 @@ class MwmPlay:
         self.entries.clear()
         self.seen_count.clear()
         self.seen_crate.clear()
-        events = self.events[before:]
-        lines = [say(self, e) for e in events]
-        self.verdict = Verdict(
-            Stage(),
-            {},
-            {},
-            [line for line in lines if line],
-            round_over=True,
-            game_over=self.finished,
-            round=where[0],
-            hand=where[1],
-        )
+        self.verdict = self._splash_verdict(self.events[before:], where)
         self.paused = True
+
+    def _splash_verdict(self, events: Sequence[Event], where: tuple[int, int]) -> Verdict:
+        lines = [line for line in (say(self, e) for e in events) if line]
+        return Verdict(Stage(), {}, {}, lines, round_over=True, game_over=self.finished,
+                       round=where[0], hand=where[1])  # fmt: skip
 
     def undo(self) -> Action:
         """Take back the last real action and everything the device did after it."""
@@ -734,17 +726,7 @@ class MwmPlay:
         action, before = steps[last].action, self._state_before(last)
         where = (before.round, before.hands + 1)
         if isinstance(action, Splash):
-            lines = [say(self, e) for e in steps[last].events]
-            return Verdict(
-                Stage(),
-                {},
-                {},
-                [line for line in lines if line],
-                round_over=True,
-                game_over=self.finished,
-                round=where[0],
-                hand=where[1],
-            )
+            return self._splash_verdict(steps[last].events, where)
         after = steps[last].state
         if not isinstance(action, EnterSolution) or not (after.finished or after.phase != "solve"):
             return None
@@ -810,38 +792,4 @@ class MwmPlay:
         return out
 
 
-def questions_for(state: MathWarsMetaState, seat: int) -> tuple[Question | None, Question | None]:
-    """The sums ``seat`` is asked in the solve stage of ``state``: YOUR SOLUTION (the
-    COUNT META card with the MATH CRATE card, MWM-2's right answer: a division with a
-    remainder leaves the count alone; None with no MATH CRATE card) and the TEAM
-    SOLUTION (the sum of the teammates' results; None when not asked). With no MATH
-    CRATE card left the child still types a solution the device checks, the COUNT META
-    card alone (MWM-2): a question of one number, skill "count"."""
-    stage = state.stage
-    up, crate = stage.up[seat], stage.crates[seat]
-    own = team = None
-    if up is not None and crate is None:
-        own = Question("count", (Fraction(up[1]),), (), right=Fraction(up[1]))
-    elif up is not None and crate is not None:
-        op = crate[0]
-        own = Question(
-            OP_SKILLS[op],
-            (Fraction(up[1]), Fraction(int(crate[1:]))),
-            (op,),
-            right=Fraction(hand_result(up[1], crate)),
-        )
-    right = correct_entry(state, seat)
-    if right.team_solution is not None:
-        parts = []
-        for mate in state.teammates(seat):
-            mate_up = stage.up[mate]
-            if mate in stage.revealed and mate_up is not None:
-                parts.append(Fraction(hand_result(mate_up[1], stage.crates[mate])))
-        if len(parts) >= 2:
-            team = Question(
-                "addition", tuple(parts), ("+",) * (len(parts) - 1), Fraction(right.team_solution)
-            )
-    return own, team
-
-
-__all__ = ["BOT_WRONG_RATE", "MwmPlay", "SeatConfig", "questions_for"]
+__all__ = ["BOT_WRONG_RATE", "MwmPlay", "SeatConfig"]

@@ -196,9 +196,7 @@ SETUP = FormSpec(
     subtitle="Turn up your cards, do the math: the highest answer wins the hand.",
     rules=tuple(pages()),
     start=_start,
-    seats=Seats(
-        1, 8, (CHILD, CHILD) + (EMPTY,) * 6, levels=(("bot", "slips now and then"),), level="bot"
-    ),
+    seats=Seats(1, 8, (CHILD, CHILD) + (EMPTY,) * 6, levels=(("bot", "normal"),), level="bot"),
     cards=Cards(with_bot=None, real_caption="camera or touch", virtual_caption="the device deals"),
     options=(
         OptionRow(

@@ -37,7 +37,7 @@ from tabletop.ui.games.math_wars_meta.play import MwmPlay
 from tabletop.ui.games.math_wars_meta.scorecard import ScoreCards
 from tabletop.ui.games.math_wars_meta.verdict import results_lines
 from tabletop.ui.input import CardsSeen
-from tabletop.ui.results import Outcome, outcome_of
+from tabletop.ui.results import Outcome, names_joined, outcome_of
 from tabletop.ui.saves import GameSave, one_write, seat_infos
 from tabletop.ui.scenes.common import Dialog
 from tabletop.ui.scenes.numpad import NumPad
@@ -172,12 +172,18 @@ class MwmTable(ScoreCards, TableScene):
             return f"{value} \u2605"
 
         names = [seat.name for seat in play.seats]
-        out = outcome_of(result, names, score=score, stars=stars, lines=results_lines(play))
+        best = max(play.state.victories)
+        sides = sorted({play.settings.side_of(s) for s in result.winners})
+        who = names_joined([play.side_name(side) for side in sides])
+        why = f"{who} won {best} VICTORY! card{'s' * (best != 1)}"
+        if play.solo:
+            why = f"you won all {best} rounds"
+        lines = results_lines(play)
+        out = outcome_of(result, names, score=score, reason=why, lines=lines, stars=stars)
         if play.solo:
             out.title = "You won the game!"
         elif play.settings.mode == "teams":
-            sides = sorted({play.settings.side_of(s) for s in result.winners})
-            out.title = " and ".join(play.side_name(s) for s in sides) + " win!"
+            out.title = f"{who} win{'s' * (len(sides) == 1)}!"
         return out
 
     # -- lifecycle ------------------------------------------------------------------------

@@ -1,21 +1,27 @@
 """Math Wars Meta's rulings in a child's words: the sentence for each engine event,
-why a result is what it is, and the :class:`Verdict` of a settled stage (every line,
-and the few for the message box)."""
+why a result is what it is, the :class:`Verdict` of a settled stage (every line, and
+the few for the message box), the questions a stage asks (for the skills report) and
+the results screen's lines."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from tabletop.classroom.mistakes import OP_SKILLS, Question
 from tabletop.engine.protocol import Event
 from tabletop.games.math_wars_meta import (
     OP_WORDS,
     CrateDrawn,
     EnterSolution,
+    MathWarsMetaState,
     RoundRecord,
     Stage,
     answer,
+    correct_entry,
+    hand_result,
 )
 from tabletop.ui.games.math_wars_meta.cards import crate_label, signed
 
@@ -249,29 +255,59 @@ def solo_round_text(record: RoundRecord) -> str:
     return text + "."
 
 
-HOW = {
-    "last_standing": "the last one left",
-    "last_hand": "won the last hand",
-    "no_winner": "nobody left",
-    "deck_empty": "deck emptied",
-    "splash": "splash",
-}
+def questions_for(state: MathWarsMetaState, seat: int) -> tuple[Question | None, Question | None]:
+    """The sums ``seat`` is asked in the solve stage of ``state``: YOUR SOLUTION (the
+    COUNT META card with the MATH CRATE card, MWM-2's right answer: a division with a
+    remainder leaves the count alone; None with no MATH CRATE card) and the TEAM
+    SOLUTION (the sum of the teammates' results; None when not asked). With no MATH
+    CRATE card left the child still types a solution the device checks, the COUNT META
+    card alone (MWM-2): a question of one number, skill "count"."""
+    stage = state.stage
+    up, crate = stage.up[seat], stage.crates[seat]
+    own = team = None
+    if up is not None and crate is None:
+        own = Question("count", (Fraction(up[1]),), (), right=Fraction(up[1]))
+    elif up is not None and crate is not None:
+        op = crate[0]
+        own = Question(
+            OP_SKILLS[op],
+            (Fraction(up[1]), Fraction(int(crate[1:]))),
+            (op,),
+            right=Fraction(hand_result(up[1], crate)),
+        )
+    right = correct_entry(state, seat)
+    if right.team_solution is not None:
+        parts = []
+        for mate in state.teammates(seat):
+            mate_up = stage.up[mate]
+            if mate in stage.revealed and mate_up is not None:
+                parts.append(Fraction(hand_result(mate_up[1], stage.crates[mate])))
+        if len(parts) >= 2:
+            team = Question(
+                "addition", tuple(parts), ("+",) * (len(parts) - 1), Fraction(right.team_solution)
+            )
+    return own, team
+
+
+HOW = {"last_hand": "last hand", "no_winner": "nobody left", "splash": "splash"}
 
 
 def round_line(play: MwmPlay, record: RoundRecord) -> str:
-    """A round on the results screen: who won it, how, in how many hands (in Solo, the
-    accuracy and time of MWM-8)."""
-    who = "no winner" if record.winner is None else play.side_name(record.winner)
+    """A round on the results screen: who won it in how many hands (and how, when not
+    as the last one left); in Solo the accuracy and time of MWM-8."""
     hands = f"{record.hands} hand{'s' * (record.hands != 1)}"
-    text = f"Round {record.number}: {who} ({HOW.get(record.how, record.how)}, {hands})"
-    if play.solo:
-        tally = record.tallies[0]
-        total = tally.right + tally.wrong
-        if total:
-            text += f", {tally.right} of {total} right ({round(100 * tally.right / total)}%)"
-        if record.milliseconds is not None:
-            seconds = round(record.milliseconds / 1000)
-            text += f", {seconds // 60} min {seconds % 60} s"
+    if not play.solo:
+        who = "no winner" if record.winner is None else play.side_name(record.winner)
+        how = f", {HOW[record.how]}" if record.how in HOW else ""
+        return f"Round {record.number}: {who}, {hands}{how}"
+    tally = record.tallies[0]
+    total = tally.right + tally.wrong
+    text = f"Round {record.number}: {hands}"
+    if total:
+        text += f", {tally.right} of {total} right ({round(100 * tally.right / total)}%)"
+    if record.milliseconds is not None:
+        seconds = round(record.milliseconds / 1000)
+        text += f", {seconds // 60} min {seconds % 60} s"
     return text
 
 
@@ -289,6 +325,7 @@ __all__ = [
     "Verdict",
     "build_verdict",
     "card_sentence",
+    "questions_for",
     "reason",
     "results_lines",
     "round_line",
