@@ -792,4 +792,4 @@ class MwmPlay:
         return out
 
 
-__all__ = ["BOT_WRONG_RATE", "MwmPlay", "SeatConfig"]
+__all__ = ["BOT_WRONG_RATE", "MwmPlay", "SeatConfig", "questions_for"]

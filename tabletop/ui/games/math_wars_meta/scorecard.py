@@ -268,7 +268,8 @@ class ScoreCards:
             return
         ink = p.good if colour == p.good else p.selected if mark == "?" else p.ink
         painter.text(surface, mark, rect.center, big, ink, bold=True, anchor="center")
-        self.caption(surface, word, foot, colour, rect.width - 6)
+        if rect.height >= big + 3 * m.small:  # room under the mark (not above a Ready tile)
+            self.caption(surface, word, foot, colour, rect.width - 6)
 
     def _foot(self, seat: int) -> tuple[str, Color]:
         """The Score Card's last line: HIGHEST, difference, cards lost, or what to do."""

@@ -95,6 +95,16 @@ class CardPad(NumPad, Beside):
         super().__init__(ctx, title, **kw)
         self.beside = beside
 
+    def layout(self, metrics: Metrics) -> None:
+        super().layout(metrics)
+        cancel = self.target("cancel")  # too narrow for its word: a cross, never tiny text
+        fonts = self.ctx.painter.fonts
+        if (
+            cancel is not None
+            and fonts.width(cancel.label, metrics.text, True) > cancel.rect.width - 8
+        ):
+            cancel.label = "\u2715"
+
 
 def table_seats(play: MwmPlay) -> list[SeatInfo]:
     """The journal's seats for a table of names typed or defaulted at setup."""
@@ -292,7 +302,7 @@ class MwmTable(ScoreCards, TableScene):
             self.refuse(code, f"{kind} card of seat {seat + 1} refused", name=play.name(seat))
         elif kind == "count":
             top = play.settings.ed.count_numbers[-1]
-            title = f"{play.name(seat)}: your COUNT META card"
+            title = f"{play.name(seat)}: COUNT META card"
             pad = CardPad(
                 self.ctx, title, self.cards_of(seat), negative=False, max_digits=len(str(top)),
                 hint=f"1 to {top}",
