@@ -728,3 +728,98 @@ def test_a_typed_answer_has_an_im_ready_tile_and_the_next_step_names_who() -> No
         "Player 1 is ready. Player 2: work it out, tap your answer box, type it, then press "
         "your button."
     )
+
+
+# -- issue 21: one framework ------------------------------------------------------------------
+
+
+def test_mwm_controller_modules_import_no_pygame() -> None:
+    """The controller (play), the card reading and the verdict words are pygame-free."""
+    import ast
+
+    from tabletop.ui.games.math_wars_meta import cards, play, verdict
+
+    for module in (play, cards, verdict):
+        tree = ast.parse(Path(module.__file__).read_text())
+        names = [a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names]
+        names += [n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)]
+        assert not [n for n in names if n.startswith("pygame") or n == "tabletop.ui.app"]
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1280, 720)])
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_mwm_number_pad_leaves_the_cards_it_asks_about_in_view(size, players) -> None:
+    """Issue 21: the pad for YOUR SOLUTION (and for a card) never covers that seat's
+    COUNT META and MATH CRATE cards, for any seat; its keys stay touch-sized."""
+    app = make_app(size)
+    taps = SOLO if players == 1 else seats(players, 2)
+    start(app, *taps)
+    table = app.stack.top
+    for seat in range(players):
+        show(app, seat, f"C{seat + 3}", "K+1")
+    for seat in range(players):
+        for target in (f"solve.{seat}", f"count.{seat}"):
+            tap(app, target)
+            pad = app.stack.top
+            assert isinstance(pad, NumPad)
+            assert not pad.panel.colliderect(table.cards_of(seat)), (target, players)
+            assert all(min(b.rect.size) >= app.ctx.metrics.touch for b in pad.buttons)
+            tap(app, "cancel")
+
+
+def test_mwm_instruction_line_names_the_next_step_after_a_hand() -> None:
+    """The verdict's sentences end with what to tap next; before, who is to do what."""
+    app = make_app()
+    table = start(app)
+    assert table.status() == "Player 1, Player 2: turn up your COUNT META and MATH CRATE cards."
+    show(app, 0, "C9", "K+1")
+    show(app, 1, "C3", "K+1")
+    answer(app, 0, 10)
+    answer(app, 1, 4)
+    assert table.status().endswith("Tap Next hand.")
+
+
+def test_mwm_setup_mode_fills_the_seats_and_refuses_what_makes_no_game() -> None:
+    """Solo is one child, Teams four; Duos with five players and Solo with a bot say
+    what to change, and nothing starts."""
+    app = make_app()
+    form = setup(app, "mode.teams")
+    assert len(form.filled) == 4 and form.values().options["mode"] == "teams"
+    tap(app, "seat.4")
+    tap(app, "choice.child")
+    tap(app, "start")
+    assert app.stack.top is form and "Duos need 4, 6 or 8 players" in form.message
+    tap(app, "mode.solo")
+    assert len(form.filled) == 1
+    tap(app, "seat.0")
+    tap(app, "choice.bot.bot")
+    tap(app, "start")
+    assert app.stack.top is form and "Solo is one child" in form.message
+    tap(app, "mode.pvp")
+    tap(app, "start")
+    assert isinstance(app.stack.top, TableScene)
+
+
+def test_mwm_game_journaled_by_the_old_setup_carries_on(tmp_path: Path) -> None:
+    """A game the old setup journaled (its ``choices``: seats of real cards, virtual
+    cards and a bot mixed) carries on as it was."""
+    from tabletop.store import FILE_NAME
+    from tabletop.ui.games.math_wars_meta.setup import Choices, make_game
+
+    path = tmp_path / FILE_NAME
+    app = journal_app(path)
+    old = Choices(players=3, who=["real", "virtual", "bot"] + ["real"] * 5)
+    table = make_game(app.ctx, old, 5)
+    app.stack.push(table)
+    app.step()
+    show(app, 0, "C10", "K+2")
+    again = journal_app(path)
+    tap(again, "yes")
+    resumed = again.stack.top
+    assert isinstance(resumed, TableScene) and resumed.play.seats == table.play.seats
+    assert [(s.virtual, s.bot) for s in resumed.play.seats] == [
+        (False, False),
+        (True, False),
+        (False, True),
+    ]
+    assert resumed.play.state == table.play.state
