@@ -65,6 +65,22 @@ def seat_list(play: MwmPlay, seats: Sequence[int]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
+# the engine's events said in a template ({name}: the seat's; {team}, {winner}: sides)
+WORDS = {
+    "mwm.collector": "{name} collects the cards for the team.",
+    "mwm.team_solution": "{team}: TEAM SOLUTION {solution}.",
+    "mwm.knocked_out": "{name} has no COUNT META cards left and is out of this round.",
+    "mwm.gave_everything": "{name} had to give {owed} more but has only {given}: all gone.",
+    "mwm.round_won": "{winner} wins round {round} and a VICTORY! card!",
+    "mwm.round_void": "Round {round} has no winner.",
+}
+# the engine's own sentence, the seat named
+NAMED = frozenset(
+    {"mwm.spoils_reshuffle", "mwm.crate_reshuffle", "mwm.short_for_war"}
+    | {"mwm.no_cards_for_war", "mwm.no_winner", "mwm.splash"}
+)
+
+
 def say(play: MwmPlay, event: Event) -> str | None:
     """The sentence a child reads for an engine event (None: not worth showing)."""
     d, seat = event.data, event.seat
@@ -92,18 +108,9 @@ def say(play: MwmPlay, event: Event) -> str | None:
     if code == "mwm.collect_war":
         tied = seat_list(play, d["seats"])
         return f"{tied} tie for the team's best: a Math War decides who collects."
-    if code == "mwm.collector":
-        return f"{name} collects the cards for the team."
-    if code == "mwm.team_solution":
-        return f"{play.side_name(d['team'])}: TEAM SOLUTION {d['solution']}."
-    if code == "mwm.knocked_out":
-        return f"{name} has no COUNT META cards left and is out of this round."
-    if code == "mwm.gave_everything":
-        return f"{name} had to give {d['owed']} more but has only {d['given']}: all gone."
-    if code == "mwm.round_won":
-        return f"{play.side_name(d['winner'])} wins round {d['round']} and a VICTORY! card!"
-    if code == "mwm.round_void":
-        return f"Round {d['round']} has no winner."
+    if code in WORDS:
+        sides = {k: play.side_name(d[k]) for k in ("team", "winner") if d.get(k) is not None}
+        return WORDS[code].format(**{**d, "name": name, **sides})
     if code == "mwm.game_won":
         if play.settings.mode == "solo":
             return "You won every round. You win the game!"
@@ -112,9 +119,7 @@ def say(play: MwmPlay, event: Event) -> str | None:
         return event.text.replace("only the", "only the COUNT META card")
     if code == "mwm.solo_discard":
         return f"Put the battle card and {d['cards'] - 1} more from your draw pile on your spoils."
-    if code in ("mwm.spoils_reshuffle", "mwm.crate_reshuffle"):
-        return event.text.replace(f"Seat {seat + 1 if seat is not None else ''}", name)
-    if code in ("mwm.short_for_war", "mwm.no_cards_for_war", "mwm.no_winner", "mwm.splash"):
+    if code in NAMED:
         return event.text.replace(f"Seat {seat + 1 if seat is not None else ''}", name)
     if code == "mwm.round_start" and d.get("round", 1) > 1:
         return f"Round {d['round']}: everybody shuffles both decks."
