@@ -21,13 +21,13 @@ from tabletop.games.math_wars_meta import (
 )
 from tabletop.ui.app import App, Scene
 from tabletop.ui.games.math_wars_meta import run_demo
-from tabletop.ui.games.math_wars_meta.demo import TableBot
 from tabletop.ui.games.math_wars_meta.cards import CardProblem, ReadCard, read_code
+from tabletop.ui.games.math_wars_meta.demo import TableBot
 from tabletop.ui.games.math_wars_meta.table import MwmTable as TableScene
 from tabletop.ui.input import CardSeen, CardsSeen, Tap
 from tabletop.ui.results import GameResults, winner_line
-from tabletop.ui.scenes.numpad import NumPad, parse_typed
 from tabletop.ui.scenes.form import FormScene
+from tabletop.ui.scenes.numpad import NumPad, parse_typed
 from tabletop.ui.scenes.rules import RulesScene
 from tests.ui.scenery import make_app
 
