@@ -71,10 +71,6 @@ class TableBot:
     # -- the app ------------------------------------------------------------------------
 
     @property
-    def top(self) -> Any:
-        return self.app.stack.top
-
-    @property
     def taps(self) -> int:
         return int(self.auto.taps)
 

@@ -205,7 +205,6 @@ class MwmTable(ScoreCards, TableScene):
         self.save.attach(self.match)
         with one_write(self.match):
             self.play.pump()
-        self.play.notes.clear()
         super().enter()
 
     def exit(self) -> None:
