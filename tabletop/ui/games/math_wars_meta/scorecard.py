@@ -114,10 +114,14 @@ class ScoreCards:
         size: int = 0,
         bold: bool = False,
         anchor: str = "midbottom",
+        whole: bool = False,
     ) -> None:
-        """``text`` at ``size`` (the captions' 16 px at 800x480), cut to ``width``."""
+        """``text`` at ``size`` (the captions' 16 px at 800x480), cut to ``width`` (with
+        ``whole``: left out unless it fits)."""
         painter = self.ctx.painter
         size = size or self.m.small - 2
+        if whole and painter.fonts.width(text, size, bold) > width:
+            return
         text = painter.ellipsis(text, size, max(1, width), bold)
         painter.text(surface, text, pos, size, colour, bold=bold, anchor=anchor)
 
@@ -187,13 +191,21 @@ class ScoreCards:
         self._solution(surface, solve_b.rect, seat, number, crate)
         tile = self.target(f"ready.{seat}")
         if tile is not None:  # I'm ready! (lit once the seat pressed, like its LED)
-            painter.ready_tile(surface, tile.rect, seat, lit)
+            words = ("Ready \u2713" if lit else "I'm ready!", "Ready", "\u2713")
+            room = tile.rect.width - m.u(12)
+            label = next(
+                w for w in words if painter.fonts.width(w, m.small, True) <= room or w == "\u2713"
+            )
+            painter.ready_tile(surface, tile.rect, seat, lit, label)
         foot_y = r.bottom - m.u(16)
-        deck = f"deck {len(zone.draw)}"
-        deck_w = painter.fonts.width(deck, m.small - 2)
-        self.caption(surface, deck, (r.right - m.u(10), foot_y), p.muted, deck_w, anchor="midright")
         text, colour = self._foot(seat)
-        room = r.width - deck_w - m.u(30)
+        room = r.width - m.u(16)
+        deck = f"deck {len(zone.draw)}"
+        deck_w = painter.fonts.width(deck, m.small - 2) + m.u(12)
+        if painter.fonts.width(text, m.small - 1, True) <= room - deck_w:  # else the ruling
+            room -= deck_w
+            at = (r.right - m.u(10), foot_y)
+            self.caption(surface, deck, at, p.muted, deck_w, anchor="midright")
         at = (r.left + m.u(8), foot_y)
         self.caption(surface, text, at, colour, room, size=m.small - 1, bold=True, anchor="midleft")
 
@@ -217,13 +229,12 @@ class ScoreCards:
                 painter.text(surface, "?", rect.center, m.big, p.muted, bold=True, anchor="center")
         else:
             painter.box(surface, rect, fill, border, max(2, m.u(width)), m.u(8))
-            size = min(m.big + m.u(16), rect.height // 2)
-            painter.text(
-                surface, label, rect.center, size, p.ink, bold=True, anchor="center",
-                max_width=rect.width - m.u(10),
-            )  # fmt: skip
+            size = min(m.big + m.u(16), rect.height // 2)  # smaller to fit, never below 18
+            while size > m.small and painter.fonts.width(label, size, True) > rect.width - 6:
+                size -= 1
+            painter.text(surface, label, rect.center, size, p.ink, bold=True, anchor="center")
         at = (rect.centerx, rect.bottom - m.u(5))
-        self.caption(surface, caption, at, p.muted, rect.width - 6)
+        self.caption(surface, caption, at, p.muted, rect.width - 6, whole=True)
 
     def _solution(
         self, surface: pygame.Surface, rect: pygame.Rect, seat: int, number: int | None,
