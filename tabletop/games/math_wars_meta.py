@@ -606,7 +606,8 @@ def standings(state: MathWarsMetaState) -> Result:
 
 
 def face_down(state: MathWarsMetaState, seat: Seat) -> int:
-    """How many of ``seat``'s battle cards lie face down (a Math War's)."""
+    """How many cards lie under ``seat``'s face-up COUNT META card on its battle pile
+    (in a Math War: the earlier battle cards and the face-down ones); 0 in a hand."""
     battle = state.zones[seat].battle
     return max(0, len(battle) - 1) if state.stage.kind != "hand" or len(battle) > 1 else 0
 
