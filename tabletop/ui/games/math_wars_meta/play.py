@@ -77,7 +77,6 @@ SWAP_TRIES = 4
 NOTE_CODES = frozenset(
     {"mwm.solo_redraw", "mwm.crate_reshuffle", "mwm.spoils_reshuffle", "mwm.short_for_war"}
 )
-SOLUTION_CODES = frozenset({"mwm.solution_right", "mwm.solution_wrong"})
 
 
 @dataclass(frozen=True)
@@ -749,23 +748,14 @@ class MwmPlay:
 
     def checks(self) -> list[list[int]]:
         """Per seat: [solutions the device checked, right ones] (YOUR SOLUTION, and the
-        TEAM SOLUTION in Team v Team), from the match: an undone answer is not counted.
-        Bots are not counted."""
-        out = [[0, 0] for _ in self.seats]
-        for step in self.match.steps:
-            action = step.action
-            if not isinstance(action, EnterSolution) or self.seats[action.seat].bot:
-                continue
-            for event in step.events:
-                if event.seat != action.seat or event.code not in SOLUTION_CODES:
-                    continue
-                d = event.data
-                out[action.seat][0] += 1
-                out[action.seat][1] += int(d["entered"] == d["answer"])
-                if d.get("team_answer") is not None:
-                    out[action.seat][0] += 1
-                    out[action.seat][1] += int(d.get("team_entered") == d["team_answer"])
-        return out
+        TEAM SOLUTION in Team v Team): the engine's tallies of the match (an undone
+        answer is not counted). Bots are not counted."""
+        return [
+            [0, 0]
+            if seat.bot
+            else [t.right + t.wrong + t.team_right + t.team_wrong, t.right + t.team_right]
+            for seat, t in zip(self.seats, self.state.tallies, strict=True)
+        ]
 
     def checked_answers(self) -> list[tuple[int, int, int | None, Question, Fraction]]:
         """Every answer the device checked for a child, with its question (issue 24):
