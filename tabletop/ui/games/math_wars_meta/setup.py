@@ -218,11 +218,7 @@ SETUP = FormSpec(
         OptionRow(
             "format",
             "Teams of",
-            (
-                Choice("2", "Duos", "2 each"),
-                Choice("3", "Trios", "3 each"),
-                Choice("4", "Quads", "4 each"),
-            ),
+            tuple(Choice(str(n), f.name, f"{n} each") for n, f in TEAM_FORMATS.items()),
             "2",
             shown=_mode_is("teams"),
         ),
@@ -243,10 +239,9 @@ SETUP = FormSpec(
             why="Last Man Standing is for teams, with Option 2.",
         ),
     ),
-    modes=(
-        ("pvp", Preset(seats=(CHILD, CHILD), options=(("mode", "pvp"),))),
-        ("teams", Preset(seats=(CHILD,) * 4, options=(("mode", "teams"),))),
-        ("solo", Preset(seats=(CHILD,), options=(("mode", "solo"),))),
+    modes=tuple(  # a mode fills the seats it needs: two children, four, one
+        (mode, Preset(seats=(CHILD,) * n, options=(("mode", mode),)))
+        for mode, n in (("pvp", 2), ("teams", 4), ("solo", 1))
     ),
     check=_check,
 )
