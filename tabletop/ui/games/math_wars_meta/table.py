@@ -148,7 +148,7 @@ class MwmTable(ScoreCards, TableScene):
         verdict = self.play.verdict
         if verdict is not None and not self.message:
             button = self.target("next")
-            what = f" Tap {button.label}." if button is not None and button.enabled else ""
+            what = f" Tap {button.label.rstrip('!')}." if button and button.enabled else ""
             return " ".join(verdict.summary or verdict.lines[-3:]) + what
         return super().status()
 
