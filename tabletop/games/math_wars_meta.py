@@ -577,6 +577,41 @@ class MathWarsMeta(Game[MathWarsMetaSettings, MathWarsMetaState, Action]):
         return Result(tuple(Fraction(v) for v in per_seat), places, reason)
 
 
+def pending_card(state: MathWarsMetaState) -> tuple[Seat, str] | None:
+    """The card the engine waits for in ``state``: (seat, up/down/crate/pay), or None
+    (the game is over, or the seats are solving)."""
+    if state.finished or state.phase == "solve":
+        return None
+    seat, need, _ = _next_draw(state)
+    return seat, need
+
+
+def standings(state: MathWarsMetaState) -> Result:
+    """The result, or before the end the standings: VICTORY! cards per seat (a team's
+    count for each of its seats); sides with as many are placed by the COUNT META cards
+    they can still play this round (MWM-6: the last with cards wins the round)."""
+    result = MathWarsMeta().result(state)
+    if result is not None:
+        return result
+    s = state.settings
+    usable = [0] * len(state.victories)
+    for seat in range(state.seats):
+        usable[s.side_of(seat)] += _usable(state, seat)
+    sides = [s.side_of(seat) for seat in range(state.seats)]
+    rank = [(state.victories[side], usable[side]) for side in sides]
+    places = tuple(1 + sum(1 for other in rank if other > mine) for mine in rank)
+    counts = ", ".join(f"{s.side_name(side)} {n}" for side, n in enumerate(state.victories))
+    why = f"stopped with VICTORY! cards: {counts} (ties: more cards still to play)"
+    return Result(tuple(Fraction(state.victories[side]) for side in sides), places, why)
+
+
+def face_down(state: MathWarsMetaState, seat: Seat) -> int:
+    """How many cards lie under ``seat``'s face-up COUNT META card on its battle pile
+    (in a Math War: the earlier battle cards and the face-down ones); 0 in a hand."""
+    battle = state.zones[seat].battle
+    return max(0, len(battle) - 1) if state.stage.kind != "hand" or len(battle) > 1 else 0
+
+
 def correct_entry(state: MathWarsMetaState, seat: Seat) -> EnterSolution:
     """What ``seat`` should enter now: its result and, in a team stage, its team's sum
     (the Answer Key's job at the table, MWM-9)."""
@@ -1645,6 +1680,8 @@ __all__ = [
     "ACTION_TYPES",
     "CRATE_CARDS",
     "EDITIONS",
+    "OP_WORDS",
+    "QR_PREFIX",
     "TEAM_FORMATS",
     "Action",
     "AnswerRow",
@@ -1670,10 +1707,13 @@ __all__ = [
     "correct_entry",
     "count_code",
     "crate_code",
+    "face_down",
     "hand_result",
     "parse_code",
     "parse_crate",
+    "pending_card",
     "side_totals",
     "splash_leader",
+    "standings",
     "team_format",
 ]

@@ -596,3 +596,45 @@ def test_match_with_a_scripted_dealer() -> None:
     match.deal(dealer)
     request = match.pending.chance
     assert request is not None and request.outcomes[0] == CountDrawn(1, (2, 1))
+
+
+# -- what the UI asks the engine (issue 21) ---------------------------------------------------
+
+
+def test_mwm_pending_card_names_the_seat_and_the_draw_then_none_while_solving() -> None:
+    from tabletop.games.math_wars_meta import pending_card
+
+    t = Table(pvp(), 2)
+    assert pending_card(t.state) == (0, "up")
+    t.act(CountDrawn(0, card(0, 5)))
+    assert pending_card(t.state) == (0, "crate")
+    t.act(CrateDrawn(0, "+1"))
+    t.act(CountDrawn(1, card(1, 4)))
+    t.act(CrateDrawn(1, "+1"))
+    assert t.state.phase == "solve" and pending_card(t.state) is None
+
+
+def test_mwm6_standings_before_the_end_place_by_cards_still_to_play() -> None:
+    """MWM-6: with no VICTORY! card yet, the side with more COUNT META cards to play is
+    ahead (the last with cards wins the round); at the end, the engine's result."""
+    from tabletop.games.math_wars_meta import standings
+
+    t = Table(pvp(), 2)
+    assert standings(t.state).places == (1, 1)
+    t.hand({0: (10, "+2"), 1: (4, "+1")})
+    t.pay()
+    now = standings(t.state)
+    assert now.places == (1, 2) and now.scores == (Fraction(0), Fraction(0))
+    assert "VICTORY! cards" in now.reason
+
+
+def test_mwm4_face_down_counts_the_cards_under_a_math_wars_face_up_card() -> None:
+    """MWM-4: after a tie, 3 face down and 1 up: under the new face-up card lie the
+    earlier battle card and the 3 face-down ones."""
+    from tabletop.games.math_wars_meta import face_down
+
+    t = Table(pvp(), 2)
+    t.hand({0: (10, "+2"), 1: (6, "x2")})  # 12 and 12: a Math War
+    assert "mwm.math_war" in t.codes() and face_down(t.state, 0) == 0
+    t.reveal({0: (3, "+1"), 1: (4, "+1")})
+    assert face_down(t.state, 0) == 4 and face_down(t.state, 1) == 4

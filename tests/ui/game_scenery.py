@@ -88,7 +88,7 @@ def setup(app: App, game: str, *taps: str) -> Autoplayer:
 
 
 def _mwm_setup(app: App) -> None:
-    setup(app, "math-wars-meta", "players.+", "who.2", "who.2")  # two children, a bot
+    setup(app, "math-wars-meta", "seat.2", "choice.bot.bot")  # two children, a bot
 
 
 def _mwm_table_camera(app: App) -> None:
@@ -110,7 +110,7 @@ def _mwm_table_touch(app: App) -> None:
 
 def _mwm_table_virtual(app: App) -> None:
     """Solo with virtual cards: the device turns the cards up."""
-    setup(app, "math-wars-meta", "mode.solo", "who.0", "start")
+    setup(app, "math-wars-meta", "mode.solo", "cards.virtual", "start")
 
 
 def _mwm_results(app: App) -> None:

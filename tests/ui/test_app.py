@@ -231,8 +231,8 @@ def test_input_goes_through_the_real_event_queue(app) -> None:
 # takes its entry out of this list.
 SMALL_TODAY = {
     (800, 480): {
-        "math-wars-meta-table-camera": {"seat.0", "seat.1", "why"},
-        "math-wars-meta-table-virtual": {"seat.0", "why"},
+        "math-wars-meta-table-camera": {"seat.0", "seat.1"},
+        "math-wars-meta-table-virtual": {"seat.0"},
         "mecs-table-touch": {"gap.0", "gap.1"},
         "mecs-table-virtual": {f"hand.{i}" for i in range(6)},
     },

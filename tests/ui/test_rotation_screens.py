@@ -382,7 +382,8 @@ def test_rotation_time_up_saves_the_game_and_sends_the_group_on() -> None:
     assert app.stack.top is screen and len(game.save.finished) == 1
     assert screen.target("start").enabled
     screen.press("start")
-    assert type(app.stack.top).__module__.startswith("tabletop.ui.games.math_wars_meta")
+    setup = app.stack.top  # Math Wars Meta's setup (the one form), teams preset
+    assert setup.spec.game == "math-wars-meta" and setup.values().options["mode"] == "teams"
 
 
 def test_rotation_time_up_finishes_a_journaled_game_for_time() -> None:

@@ -105,7 +105,7 @@ def test_signin_math_arena_replaces_its_setup_with_the_game(tmp_path: Path) -> N
 
 
 def test_signin_math_wars_meta(tmp_path: Path) -> None:
-    from tabletop.ui.games.math_wars_meta.table import TableScene
+    from tabletop.ui.games.math_wars_meta.table import MwmTable as TableScene
 
     app, auto, journal = signed_in_app(tmp_path)
     auto.tap("game.math-wars-meta")

@@ -9,8 +9,8 @@ at a table: the dice are out and everybody writes on paper; the bubble game: a b
 to take) and the child can see what they choose from: with virtual cards, their hand is
 on screen.
 
-The counts asserted are today's figures (Math Attack! and Math Arena on the one setup
-form, the other setups as before),
+The counts asserted are today's figures (Math Attack!, Math Arena and Math Wars Meta on the
+one setup form, the other setups as before),
 so that a change that adds or saves a tap is noticed: a route that saves taps should
 lower its figure here. Each route's last tap is checked to be needed (the child had no
 decision to make before it). The table of figures is printed by::
@@ -83,8 +83,8 @@ ROUTES = (
           5, True, "dice read by the camera"),
     Route(MM, TWO, (_dice_seen, f"game.{MM}", "players.+", "start", _frame, "use"), 4, True,
           "dice read by the camera"),
-    Route(MWM, BOT, (f"game.{MWM}", "who.1", "who.1", "start", _mwm_card), 4,
-          note="seat 2 cycles real cards -> virtual cards -> bot"),
+    Route(MWM, BOT, (f"game.{MWM}", "seat.1", "choice.bot.bot", "start", _mwm_card), 4,
+          note="real cards (seat 2's picker: a bot, which deals its own)"),
     Route(MWM, TWO, (f"game.{MWM}", "start", _mwm_cards), 2,
           note="real cards read by the camera"),
     Route(ATK, BOT, (f"game.{ATK}", "seat.1", "choice.bot.easy", "start"), 4,

@@ -173,7 +173,8 @@ class FormSpec:
     values)``: draws a panel at the right (a scoreboard); ``seat_button_starts``: seat
     1's button (lit) starts too; ``cards_seen(event)``: what to say about cards the
     camera sees on this screen; ``links``: buttons to screens next door, in the last
-    row (``links_label``)."""
+    row (``links_label``); ``check(values)``: what is wrong with the choices, in a
+    child's words, said at Start instead of starting (None: nothing)."""
 
     game: str
     title: str
@@ -191,6 +192,7 @@ class FormSpec:
     cards_seen: Callable[[CardsSeen], str] | None = None
     links: tuple[Link, ...] = ()
     links_label: str = "Also"
+    check: Callable[[FormValues], str | None] | None = None
 
     def __post_init__(self) -> None:
         if not self.rules:
@@ -350,10 +352,7 @@ class FormScene(Scene):
         preset = dict(self.spec.modes).get(mode)
         if mode and preset is None:
             log.warning("form: %s has no mode %r", self.spec.title, mode)
-        if preset is not None and preset.seats is not None and self.spec.seats is not None:
-            self.seats = [
-                self._new(i, k) for i, k in enumerate(preset.seats + (EMPTY,) * len(self.seats))
-            ][: len(self.seats)]
+        self.preset_seats(preset)
         if preset is not None and preset.cards is not None:
             self.cards = preset.cards
         rows = {o.key: o for o in self.spec.options}
@@ -375,6 +374,19 @@ class FormScene(Scene):
             self.cards = forced
         self._force_options()
         self.layout(self.m)
+
+    def preset_seats(self, preset: Preset | None) -> None:
+        """The seats ``preset`` names (if it names any), the rest empty."""
+        if preset is not None and preset.seats is not None and self.spec.seats is not None:
+            self.seats = [
+                self._new(i, k) for i, k in enumerate(preset.seats + (EMPTY,) * len(self.seats))
+            ][: len(self.seats)]
+
+    def mode_chosen(self, value: str) -> None:
+        """A ``mode`` option row's choice: the seats as that mode's preset names them
+        (Math Wars Meta's Solo is one child, Teams four); a preset naming no seats (and
+        a game with no ``modes``) leaves them."""
+        self.preset_seats(dict(self.spec.modes).get(value))
 
     def forced_option(self, row: OptionRow) -> str | None:
         """The value the other options leave this row (None: any)."""
@@ -641,6 +653,8 @@ class FormScene(Scene):
             key, _, value = name.partition(".")
             if key in self.options:
                 self.options[key] = value
+                if key == "mode":
+                    self.mode_chosen(value)
                 self._force_options()
         self.layout(self.m)
 
@@ -650,6 +664,8 @@ class FormScene(Scene):
     def start(self) -> None:
         values = self.values()
         spec = self.spec
+        if self.refused(values):
+            return
 
         def make(seats: list[SeatInfo]) -> Scene:
             return spec.start(self.ctx, replace(values, seats=tuple(seats)))
@@ -662,6 +678,15 @@ class FormScene(Scene):
                 self.stack.push(scene)
             return
         self.gate.start(self, spec.game, list(values.names), values.bots, make)
+
+    def refused(self, values: FormValues) -> bool:
+        """The game's ``check`` finds the choices wrong: say why (and do not start)."""
+        problem = self.spec.check(values) if self.spec.check is not None else None
+        if problem:
+            self.ctx.sounds.play("wrong")
+            self.message = problem
+            log.info("form: %s refused to start: %s", self.spec.game, problem)
+        return bool(problem)
 
     def resume(self, result: Any) -> None:
         self._lamps(True)

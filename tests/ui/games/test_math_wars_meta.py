@@ -21,12 +21,12 @@ from tabletop.games.math_wars_meta import (
 )
 from tabletop.ui.app import App, Scene
 from tabletop.ui.games.math_wars_meta import run_demo
+from tabletop.ui.games.math_wars_meta.cards import CardProblem, ReadCard, read_code
 from tabletop.ui.games.math_wars_meta.demo import TableBot
-from tabletop.ui.games.math_wars_meta.play import CardProblem, ReadCard, read_code
-from tabletop.ui.games.math_wars_meta.results import ResultsScene, winner_line
-from tabletop.ui.games.math_wars_meta.setup import SetupScene
-from tabletop.ui.games.math_wars_meta.table import TableScene
+from tabletop.ui.games.math_wars_meta.table import MwmTable as TableScene
 from tabletop.ui.input import CardSeen, CardsSeen, Tap
+from tabletop.ui.results import GameResults, winner_line
+from tabletop.ui.scenes.form import FormScene
 from tabletop.ui.scenes.numpad import NumPad, parse_typed
 from tabletop.ui.scenes.rules import RulesScene
 from tests.ui.scenery import make_app
@@ -45,13 +45,26 @@ def tap(app: App, name: str) -> None:
     app.step()
 
 
-def setup(app: App, *names: str) -> SetupScene:
+def setup(app: App, *names: str) -> FormScene:
     tap(app, "game.math-wars-meta")
     scene = app.stack.top
-    assert isinstance(scene, SetupScene)
+    assert isinstance(scene, FormScene)
     for name in names:
         tap(app, name)
     return scene
+
+
+SOLO = ("mode.solo",)  # one child
+CHILDREN_AND_BOT = ("seat.2", "choice.bot.bot")  # two children with real cards, a bot
+
+
+def seats(n: int, first: int) -> tuple[str, ...]:
+    """The form's taps for children at seats ``first`` to ``n - 1``."""
+    return tuple(t for seat in range(first, n) for t in (f"seat.{seat}", "choice.child"))
+
+
+def won(play: Any) -> str:
+    return winner_line(play.match.result(), [seat.name for seat in play.seats])
 
 
 def start(app: App, *names: str) -> TableScene:
@@ -333,7 +346,7 @@ def test_solo_round_records_accuracy_and_time() -> None:
     """MWM-8: a right answer discards the battle card and the result; time and accuracy
     per round."""
     app = make_app()
-    table = start(app, "mode.solo")
+    table = start(app, *SOLO)
     play = table.play
     show(app, 0, "C3", "K+2")
     tap(app, "solve.0")
@@ -365,13 +378,13 @@ def test_solo_round_records_accuracy_and_time() -> None:
     assert record.milliseconds is not None and record.milliseconds >= 30_000
     tap(app, "next")
     results = app.stack.top
-    assert isinstance(results, ResultsScene)
-    assert any("right (" in line and " min " in line for line in results.lines())
+    assert isinstance(results, GameResults)
+    assert any("right (" in line and " min " in line for line in results.outcome.lines)
 
 
 def test_solo_with_virtual_cards_needs_no_camera() -> None:
     app = make_app()
-    table = start(app, "mode.solo", "who.0")
+    table = start(app, *SOLO, "cards.virtual")
     play = table.play
     assert play.seats[0].virtual and play.state.phase == "solve"
     up, crate = play.state.stage.up[0], play.state.stage.crates[0]
@@ -452,7 +465,7 @@ def play_out(app: App, seed: int, **kw: Any) -> TableScene:
     while bot.step():
         pass
     tap(app, "next")
-    assert isinstance(app.stack.top, ResultsScene)
+    assert isinstance(app.stack.top, GameResults)
     return table
 
 
@@ -460,8 +473,8 @@ def test_full_game_through_events_equals_the_engine() -> None:
     """Two children with camera cards (misreads fixed by touch, slips in answers) and a
     bot: the device's result is the engine's for the same actions."""
     app = make_app()
-    setup(app, "players.+", "who.2", "who.2")
-    assert [c.bot for c in app.stack.top.choices.seat_configs()] == [False, False, True]
+    setup(app, *CHILDREN_AND_BOT)
+    assert [s.bot for s in app.stack.top.values().seats] == [None, None, "bot"]
     tap(app, "start")
     table = play_out(app, 11, misread_rate=0.3)
     play = table.play
@@ -471,7 +484,7 @@ def test_full_game_through_events_equals_the_engine() -> None:
     best = max(engine.victories)
     assert best == 4 and engine.victories.count(best) == 1
     winner = engine.victories.index(best)
-    assert winner_line(play) == f"winner: {play.seats[winner].name}"
+    assert won(play) == f"winner: {play.seats[winner].name}"
     real_ups = [
         a for a, real in zip(play.match.history, play.flags) if real and isinstance(a, CountDrawn)
     ]
@@ -483,7 +496,7 @@ def test_team_game_with_team_solutions_and_option_two() -> None:
     """MWM-7: Duos enter YOUR SOLUTION and the TEAM SOLUTION; Option 2 sends lost cards
     to the winning side."""
     app = make_app()
-    setup(app, "mode.teams", "option.2", "lms", "edition.MWM25")
+    setup(app, "mode.teams", "edition.MWM25", "more", "option.2", "lms.yes")
     tap(app, "start")
     table = play_out(app, 4)
     play = table.play
@@ -492,7 +505,7 @@ def test_team_game_with_team_solutions_and_option_two() -> None:
     assert engine == play.state and engine.finished
     entries = [a for a in play.match.history if isinstance(a, EnterSolution)]
     assert entries and all(a.team_solution is not None for a in entries if a.seat is not None)
-    assert winner_line(play).count(",") == 1  # a team of two
+    assert won(play).count(",") == 1  # a team of two
 
 
 def test_run_demo_ends_with_a_winner_line(tmp_path: Path) -> None:
@@ -510,7 +523,7 @@ def test_run_demo_ends_with_a_winner_line(tmp_path: Path) -> None:
 @pytest.mark.parametrize("size", [(800, 480), (1280, 720)])
 def test_screenshots_of_the_main_states(size: tuple[int, int]) -> None:
     app = make_app(size)
-    setup(app, "players.+", "players.+", "who.3", "who.3")
+    setup(app, "seat.2", "choice.child", "seat.3", "choice.bot.bot")
     shot(app, "setup")
     tap(app, "start")
     table = app.stack.top
@@ -545,7 +558,7 @@ def test_screenshots_of_the_main_states(size: tuple[int, int]) -> None:
     play_out(app, 2)
     shot(app, "results")
     app8 = make_app(size)
-    setup(app8, "mode.teams", "format.4")
+    setup(app8, "mode.teams", *seats(8, 4), "more", "format.4")
     shot(app8, "setup_quads")
     tap(app8, "start")
     bot = TableBot(app8, 9)
@@ -570,7 +583,7 @@ def test_every_step_is_journaled_and_a_new_app_carries_on(tmp_path: Path) -> Non
 
     path = tmp_path / FILE_NAME
     app = journal_app(path)
-    table = start(app, "players.+", "who.2", "who.2")  # two children with real cards, a bot
+    table = start(app, *CHILDREN_AND_BOT)  # two children with real cards, a bot
     play = table.play
     show(app, 0, "C10", "K+2")
     show(app, 1, "C4", "KX3")
@@ -618,7 +631,7 @@ def test_solo_time_carries_on_across_a_restart(tmp_path: Path) -> None:
 
     path = tmp_path / FILE_NAME
     app = journal_app(path)
-    start(app, "mode.solo")
+    start(app, *SOLO)
     show(app, 0, "C3", "K+2")
     app.ctx.clock.advance(40)
     tap(app, "solve.0")
@@ -672,7 +685,7 @@ def test_finished_game_is_stored_with_its_result_seats_and_checks(tmp_path: Path
 
     journal = Journal(tmp_path / FILE_NAME)
     app = make_app(journal=journal)
-    setup(app, "players.+", "who.2", "who.2")
+    setup(app, *CHILDREN_AND_BOT)
     tap(app, "start")
     table = play_out(app, 11, misread_rate=0.3)
     play = table.play
@@ -715,3 +728,98 @@ def test_a_typed_answer_has_an_im_ready_tile_and_the_next_step_names_who() -> No
         "Player 1 is ready. Player 2: work it out, tap your answer box, type it, then press "
         "your button."
     )
+
+
+# -- issue 21: one framework ------------------------------------------------------------------
+
+
+def test_mwm_controller_modules_import_no_pygame() -> None:
+    """The controller (play), the card reading and the verdict words are pygame-free."""
+    import ast
+
+    from tabletop.ui.games.math_wars_meta import cards, play, verdict
+
+    for module in (play, cards, verdict):
+        tree = ast.parse(Path(module.__file__).read_text())
+        names = [a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names]
+        names += [n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)]
+        assert not [n for n in names if n.startswith("pygame") or n == "tabletop.ui.app"]
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1280, 720)])
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_mwm_number_pad_leaves_the_cards_it_asks_about_in_view(size, players) -> None:
+    """Issue 21: the pad for YOUR SOLUTION (and for a card) never covers that seat's
+    COUNT META and MATH CRATE cards, for any seat; its keys stay touch-sized."""
+    app = make_app(size)
+    taps = SOLO if players == 1 else seats(players, 2)
+    start(app, *taps)
+    table = app.stack.top
+    for seat in range(players):
+        show(app, seat, f"C{seat + 3}", "K+1")
+    for seat in range(players):
+        for target in (f"solve.{seat}", f"count.{seat}"):
+            tap(app, target)
+            pad = app.stack.top
+            assert isinstance(pad, NumPad)
+            assert not pad.panel.colliderect(table.cards_of(seat)), (target, players)
+            assert all(min(b.rect.size) >= app.ctx.metrics.touch for b in pad.buttons)
+            tap(app, "cancel")
+
+
+def test_mwm_instruction_line_names_the_next_step_after_a_hand() -> None:
+    """The verdict's sentences end with what to tap next; before, who is to do what."""
+    app = make_app()
+    table = start(app)
+    assert table.status() == "Player 1, Player 2: turn up your COUNT META and MATH CRATE cards."
+    show(app, 0, "C9", "K+1")
+    show(app, 1, "C3", "K+1")
+    answer(app, 0, 10)
+    answer(app, 1, 4)
+    assert table.status().endswith("Tap Next hand.")
+
+
+def test_mwm_setup_mode_fills_the_seats_and_refuses_what_makes_no_game() -> None:
+    """Solo is one child, Teams four; Duos with five players and Solo with a bot say
+    what to change, and nothing starts."""
+    app = make_app()
+    form = setup(app, "mode.teams")
+    assert len(form.filled) == 4 and form.values().options["mode"] == "teams"
+    tap(app, "seat.4")
+    tap(app, "choice.child")
+    tap(app, "start")
+    assert app.stack.top is form and "Duos need 4, 6 or 8 players" in form.message
+    tap(app, "mode.solo")
+    assert len(form.filled) == 1
+    tap(app, "seat.0")
+    tap(app, "choice.bot.bot")
+    tap(app, "start")
+    assert app.stack.top is form and "Solo is one child" in form.message
+    tap(app, "mode.pvp")
+    tap(app, "start")
+    assert isinstance(app.stack.top, TableScene)
+
+
+def test_mwm_game_journaled_by_the_old_setup_carries_on(tmp_path: Path) -> None:
+    """A game the old setup journaled (its ``choices``: seats of real cards, virtual
+    cards and a bot mixed) carries on as it was."""
+    from tabletop.store import FILE_NAME
+    from tabletop.ui.games.math_wars_meta.setup import Choices, make_game
+
+    path = tmp_path / FILE_NAME
+    app = journal_app(path)
+    old = Choices(players=3, who=["real", "virtual", "bot"] + ["real"] * 5)
+    table = make_game(app.ctx, old, 5)
+    app.stack.push(table)
+    app.step()
+    show(app, 0, "C10", "K+2")
+    again = journal_app(path)
+    tap(again, "yes")
+    resumed = again.stack.top
+    assert isinstance(resumed, TableScene) and resumed.play.seats == table.play.seats
+    assert [(s.virtual, s.bot) for s in resumed.play.seats] == [
+        (False, False),
+        (True, False),
+        (False, True),
+    ]
+    assert resumed.play.state == table.play.state

@@ -1,10 +1,12 @@
 """Math Wars Meta in the touchscreen app (RULINGS MWM-1..MWM-9).
 
-``setup_scene(ctx)`` is the first screen (edition, mode, players, bots, discard option,
-rules); ``run_demo(...)`` plays a whole game offscreen with bots in every seat, their
-cards "seen" by a simulated camera. The modules: ``play`` (the device's side of the
-table, no pygame), ``table`` (the Score Cards and rulings on screen), ``setup``,
-``results``, ``rules``, ``words`` (sentences for children), ``demo``.
+``setup_scene(ctx)`` is the first screen (the one setup form: players and bots, cards,
+edition, teams, discard option, rules); ``run_demo(...)`` plays a whole game offscreen
+with bots in every seat, their cards "seen" by a simulated camera. The modules: ``play``
+(the controller: the device's side of the table, no pygame), ``cards`` (card codes
+read), ``verdict`` (rulings in a child's words), ``table`` (the scene on the one table
+base), ``scorecard`` (the Score Cards drawn), ``setup``, ``rules``, ``demo``. The end
+goes to the one results scene (:mod:`tabletop.ui.results`).
 """
 
 from __future__ import annotations
@@ -21,9 +23,9 @@ if TYPE_CHECKING:
 
 def setup_scene(ctx: Context) -> Scene:
     """The game's first screen, pushed by Home."""
-    from tabletop.ui.games.math_wars_meta.setup import SetupScene
+    from tabletop.ui.games.math_wars_meta.setup import setup_scene as scene
 
-    return SetupScene(ctx)
+    return scene(ctx)
 
 
 def resume_scene(ctx: Context, save: GameSave, match: Match[Any, Any, Any]) -> Scene:

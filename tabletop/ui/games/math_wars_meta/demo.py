@@ -18,17 +18,14 @@ yet corrected when the demo stopped is corrected first.
 
 from __future__ import annotations
 
-import os
 import random
-import tempfile
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
-from tabletop.ui.games.math_wars_meta.play import crate_label, signed
+from tabletop.ui.games.math_wars_meta.cards import crate_label, signed
+from tabletop.ui.harness import SIZE
 
-SIZE = (800, 480)
 MISREAD_RATE = 0.04
 SLIP_RATE = 0.08
 CHILD_GAMES = 3  # games a --child demo plays
@@ -54,16 +51,18 @@ class TableBot:
         slip_rate: float = SLIP_RATE,
         say: Callable[[str], None] | None = None,
         child: bool = False,
+        auto: Any = None,
     ) -> None:
         from tabletop.bots.math_wars_meta import VirtualPlayer
+        from tabletop.ui.autoplay import Autoplayer
 
         self.app = app
+        self.auto = auto or Autoplayer(app)  # taps by name, counted (the demo's own)
         self.seed = seed
         self.say = say or (lambda _line: None)  # a line per player's move (the demo prints)
         self.player = VirtualPlayer(random.Random(seed ^ 0xB07), slip_rate)
         self.misread_rate = misread_rate
         self.misreads = 0
-        self.taps = 0
         # --child: seat 1 is a guest child whose answers come from the seeded model of
         # tabletop.classroom.mistakes (each kind of mistake at its stated rate)
         self.child_seat = 0 if child else None
@@ -72,27 +71,21 @@ class TableBot:
     # -- the app ------------------------------------------------------------------------
 
     @property
-    def top(self) -> Any:
-        return self.app.stack.top
+    def taps(self) -> int:
+        return int(self.auto.taps)
 
     def table(self) -> Any:
-        from tabletop.ui.games.math_wars_meta.table import TableScene
+        from tabletop.ui.games.math_wars_meta.table import MwmTable
 
         for scene in reversed(list(self.app.stack)):
-            if isinstance(scene, TableScene):
+            if isinstance(scene, MwmTable):
                 return scene
         raise DemoError("no Math Wars Meta table on the stack")
 
     def tap(self, name: str) -> None:
-        from tabletop.ui.input import Tap
-
-        button = self.top.target(name)
-        if button is None or not button.enabled:
-            state = "disabled" if button is not None else "missing"
-            raise DemoError(f"target {name!r} is {state} on {type(self.top).__name__}")
-        self.app.post(Tap(button.rect.center, self.app.ctx.clock(), "touch"))
-        self.app.step()
-        self.taps += 1
+        """Tap the enabled target ``name`` (:class:`~tabletop.ui.autoplay.AutoplayError`
+        when it is missing or off)."""
+        self.auto.tap(name, settle=False)
 
     def type_number(self, value: int) -> None:
         for digit in str(abs(value)):
@@ -263,67 +256,51 @@ def run_demo(
     data: Path | None = None,
     child: bool = False,
 ) -> str:
-    os.environ["SDL_VIDEODRIVER"] = "dummy"
-    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-    import queue
+    from tabletop.ui.harness import DemoRun
+    from tabletop.ui.results import winner_line
 
-    import pygame
-
-    from tabletop.ui.app import App
-    from tabletop.ui.games.math_wars_meta.results import winner_line
-    from tabletop.ui.offscreen import offscreen
-    from tabletop.ui.scenes.home import HomeScene
-
-    started = time.perf_counter()
-    seed = random.SystemRandom().randrange(10**6) if seed is None else seed
-    folder = out_dir or Path(tempfile.mkdtemp(prefix="tabletop-mwm-demo-"))
-    folder.mkdir(parents=True, exist_ok=True)
-    ctx, window = offscreen(
-        size,
-        seed,
-        data,
-        session=f"demo {seed}",  # the journal's lesson: this demo's seed
-    )
     wanted = {"edition": edition, "players": players, "discard_option": discard_option}
-    saved = _left_over(ctx, wanted)
-    app = App(ctx, window, seat_queue=queue.SimpleQueue(), flip=False)
-    app.stack.push(HomeScene(ctx, offer_resume=saved))
-    app.step()
-    bot = TableBot(app, seed, say=lambda line: print(line, file=out), child=child)
-    if saved:
-        bot.tap("yes")  # Home: "A game of Math Wars Meta was not finished. Carry on?"
-    else:
-        bot.tap("game.math-wars-meta")
-        setup = app.stack.top
-        if edition != setup.choices.edition:
+    run = DemoRun(
+        "math-wars-meta",
+        seed=seed,
+        out_dir=out_dir,
+        out=out,
+        size=size,
+        data=data,
+        seat_queue=True,
+        left_over=lambda ctx: _left_over(ctx, wanted),
+    )
+    bot = TableBot(run.app, run.seed, say=run.say, child=child, auto=run.auto)
+    run.open_game()  # Home: carry on the journal's game, or the setup form
+    if not run.resuming:
+        for seat in range(2, players):
+            bot.tap(f"seat.{seat}")
+            bot.tap("choice.child")
+        if edition != "MWM25":
             bot.tap(f"edition.{edition}")
-        for _ in range(players - 2):
-            bot.tap("players.+")
         if discard_option == 2:
+            bot.tap("more")  # the form's second page
             bot.tap("option.2")
         bot.tap("start")
-    table = bot.table()
-    play = table.play
+    play = bot.table().play
     bot.mark_seats()
-    if saved:
+    if run.resuming:
         state = play.state
-        print(
+        run.say(
             f"Carrying on from the journal in {data}: round {state.round}, hand "
-            f"{state.hands + 1}, {len(play.match.history)} actions.",
-            file=out,
+            f"{state.hands + 1}, {len(play.match.history)} actions."
         )
         bot.carry_on()
     else:
-        print(
+        run.say(
             f"Math Wars Meta in the touchscreen app, offscreen ({size[0]}x{size[1]}): "
             f"{edition}, {players} players (bots, cards shown to a simulated camera), "
-            f"discard option {discard_option}, seed {seed}",
-            file=out,
+            f"discard option {discard_option}, seed {run.seed}"
         )
-    app.screenshot(folder / "table_start.png")
+    run.shot("table_start")
     # --child plays CHILD_GAMES games in all ("Play again"), so the child answers enough
     # questions for a skills report; the games this demo finished before count.
-    done = _finished(ctx) if child else 0
+    done = _finished(run.ctx) if child else 0
     games = CHILD_GAMES - done if child else 1
     bot.game = done
     for n in range(max(1, games)):
@@ -332,28 +309,23 @@ def run_demo(
             bot.tap("again")
             play = bot.table().play
             bot.mark_seats()
-            print(f"Play again: game {done + n + 1} of {CHILD_GAMES}.", file=out)
-        _play_out(app, bot, play, folder, out)
-    app.screenshot(folder / "final.png")
-    line = winner_line(play)
-    seconds = time.perf_counter() - started
-    print(
-        f"{len(play.match.history)} actions, {bot.taps} taps, {bot.misreads} camera misreads "
-        f"corrected by touch, {seconds:.1f} s. Screenshots are in {folder}",
-        file=out,
+            run.say(f"Play again: game {done + n + 1} of {CHILD_GAMES}.")
+        _play_out(run, bot, play)
+    run.shot("final")
+    result = play.match.result()
+    assert result is not None
+    line = winner_line(result, [seat.name for seat in play.seats])
+    summary = (
+        f"{len(play.match.history)} actions, {bot.misreads} camera misreads corrected by touch,"
     )
-    ctx.journal.close()
-    print(line, file=out)
-    pygame.display.quit()
-    return line
+    return run.end(line, summary)
 
 
-def _play_out(app: Any, bot: TableBot, play: Any, folder: Path, out: TextIO) -> None:
+def _play_out(run: Any, bot: TableBot, play: Any) -> None:
     """Play the table's game to its results screen, a line per hand."""
-    from tabletop.ui.games.math_wars_meta.results import ResultsScene
+    from tabletop.ui.results import GameResults
 
-    shots = {"war": False}
-    rounds_seen = 0
+    war_shot = False
     for _ in range(200_000):
         if not bot.step():
             break
@@ -364,23 +336,20 @@ def _play_out(app: Any, bot: TableBot, play: Any, folder: Path, out: TextIO) -> 
         what = " ".join(verdict.lines)
         if verdict.round_over:
             record = state.rounds[-1]
-            print(f"Round {record.number}, hand {record.hands}: {what}", file=out)
-            app.screenshot(folder / f"round_{record.number:02d}_end.png")
-            rounds_seen += 1
+            run.say(f"Round {record.number}, hand {record.hands}: {what}")
+            run.shot(f"round_{record.number:02d}_end")
         else:
-            print(
-                f"Round {state.round}, hand {state.hands + (1 if verdict.war else 0)}: {what}",
-                file=out,
-            )
-            if verdict.war and not shots["war"]:
-                app.screenshot(folder / "math_war.png")
-                shots["war"] = True
+            hand = state.hands + (1 if verdict.war else 0)
+            run.say(f"Round {state.round}, hand {hand}: {what}")
+            if verdict.war and not war_shot:
+                run.shot("math_war")
+                war_shot = True
             elif state.round == 1 and state.hands <= 1:
-                app.screenshot(folder / "first_hand.png")
+                run.shot("first_hand")
     else:
         raise DemoError("the demo game did not end")
     bot.tap("next")
-    if not isinstance(app.stack.top, ResultsScene):
+    if not isinstance(run.top, GameResults):
         raise DemoError("the game did not reach the results screen")
 
 
@@ -405,9 +374,7 @@ def _left_over(ctx: Any, wanted: dict[str, int]) -> bool:
         return (
             saved.game == "math-wars-meta"
             and saved.session == ctx.session
-            and choices.get("edition") == wanted["edition"]
-            and choices.get("players") == wanted["players"]
-            and choices.get("discard_option") == wanted["discard_option"]
+            and all(choices.get(key) == value for key, value in wanted.items())
         )
 
     return keep_one_unfinished(ctx.journal, mine) is not None

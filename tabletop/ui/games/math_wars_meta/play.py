@@ -34,20 +34,17 @@ from __future__ import annotations
 import logging
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
 from tabletop.bots.math_wars_meta import VirtualPlayer
-from tabletop.classroom.mistakes import OP_SKILLS, Question
+from tabletop.classroom.mistakes import Question
 from tabletop.engine.codec import digest
 from tabletop.engine.errors import ImpossibleOutcome, TabletopError
 from tabletop.engine.match import Match
-from tabletop.engine.protocol import Event
+from tabletop.engine.protocol import Event, Result
 from tabletop.games.math_wars_meta import (
-    CRATE_CARDS,
-    OP_WORDS,
-    QR_PREFIX,
     Action,
     CountDrawn,
     CrateDrawn,
@@ -55,13 +52,19 @@ from tabletop.games.math_wars_meta import (
     MathWarsMeta,
     MathWarsMetaSettings,
     MathWarsMetaState,
-    RoundRecord,
     Splash,
     Stage,
-    answer,
     correct_entry,
-    hand_result,
-    parse_crate,
+    pending_card,
+    standings,
+)
+from tabletop.ui.games.math_wars_meta.cards import CardProblem, ReadCard
+from tabletop.ui.games.math_wars_meta.verdict import (
+    Verdict,
+    build_verdict,
+    card_sentence,
+    questions_for,
+    say,
 )
 from tabletop.ui.saves import keyed_dealer, one_write
 
@@ -74,7 +77,6 @@ SWAP_TRIES = 4
 NOTE_CODES = frozenset(
     {"mwm.solo_redraw", "mwm.crate_reshuffle", "mwm.spoils_reshuffle", "mwm.short_for_war"}
 )
-SOLUTION_CODES = frozenset({"mwm.solution_right", "mwm.solution_wrong"})
 
 
 @dataclass(frozen=True)
@@ -89,80 +91,6 @@ class SeatConfig:
     def auto_cards(self) -> bool:
         """The device deals this seat's cards itself."""
         return self.bot or self.virtual
-
-
-@dataclass(frozen=True)
-class ReadCard:
-    """A card code from the camera or a touch, understood: ``kind`` is count, crate or
-    victory; ``army`` None when the code carries no deck number."""
-
-    kind: str
-    number: int | None = None
-    face: str | None = None
-    army: int | None = None
-
-
-class CardProblem(ValueError):
-    """A card the device cannot use; ``code`` maps to a child's sentence."""
-
-    def __init__(self, code: str, message: str, **facts: Any) -> None:
-        super().__init__(message)
-        self.code = code
-        self.facts = facts
-
-
-def read_code(code: str) -> ReadCard:
-    """``MT1:MWM:C17:3``, ``C17:3``, ``C17``, ``K+6``, ``KX3:2``, ``+6``, ``x3`` or
-    ``VIC`` -> a :class:`ReadCard`; :class:`CardProblem` for anything else (``?`` is a
-    QR code that is not one of ours)."""
-    text = code.strip().upper()
-    if text in ("", "?"):
-        raise CardProblem("mwm.ui.foreign_card", f"{code!r} is not a Math Wars Meta card")
-    if text.startswith("MT1:"):
-        if not text.startswith(QR_PREFIX):
-            raise CardProblem("mwm.ui.other_game", f"{code!r} is a card of another game")
-        text = text[len(QR_PREFIX) :]
-    body, _, deck = text.partition(":")
-    army = None
-    if deck:
-        if not deck.isdigit() or not 1 <= int(deck) <= 8:
-            raise CardProblem("mwm.ui.foreign_card", f"{code!r} has no army 1..8")
-        army = int(deck)
-    if body == "VIC":
-        return ReadCard("victory", army=army)
-    if body.startswith("C") and body[1:].isdigit():
-        return ReadCard("count", number=int(body[1:]), army=army)
-    face = body[1:] if body.startswith("K") else body
-    try:
-        return ReadCard("crate", face=parse_crate(face), army=army)
-    except TabletopError:
-        raise CardProblem("mwm.ui.foreign_card", f"{code!r} is not a Math Wars Meta card") from None
-
-
-def crate_label(face: str) -> str:
-    """``x3`` -> ``×3``."""
-    return f"{OP_WORDS[face[0]]}{face[1:]}"
-
-
-@dataclass
-class Verdict:
-    """A settled stage for the screen: each seat's cards, answer and entry, and the
-    sentences of what the device decided (with the reason)."""
-
-    stage: Stage
-    entries: dict[int, EnterSolution]
-    answers: dict[int, EnterSolution]
-    lines: list[str]
-    summary: list[str] = field(default_factory=list)
-    highest: int | None = None
-    side_results: tuple[int | None, ...] = ()
-    lost: dict[int, int] = field(default_factory=dict)
-    difference: dict[int, int] = field(default_factory=dict)
-    war: bool = False
-    round: int = 1
-    hand: int = 1
-    round_over: bool = False
-    game_over: bool = False
 
 
 class MwmPlay:
@@ -217,7 +145,7 @@ class MwmPlay:
 
     def need(self) -> tuple[int, str] | None:
         """The card the engine waits for now: (seat, up/down/crate/pay), or None."""
-        return need_in(self.state)
+        return pending_card(self.state)
 
     def waiting_for_cards(self) -> list[int]:
         """Children whose face-up cards the device still needs in this stage."""
@@ -298,23 +226,25 @@ class MwmPlay:
             return False
         return self._try(CrateDrawn(seat, face))
 
-    def _resolve(self, seat: int, number: int, army: int | None) -> tuple[int, int]:
-        """The card a reading means: its own army's, unless the code says another army
-        or (Option 2) only another army's card of that number is in the draw pile."""
+    def _resolve(
+        self, seat: int, number: int, army: int | None, battle: bool = False
+    ) -> tuple[int, int]:
+        """The card a reading means: its own army's (in the draw pile, or with ``battle``
+        on the battle pile too), unless the code says another army or (Option 2) only
+        another army's card of that number is in the draw pile."""
         if army is not None:
             return (army, number)
-        own = (seat + 1, number)
-        draw = self.state.zones[seat].draw
-        if own in draw:
+        own, zone = (seat + 1, number), self.state.zones[seat]
+        if own in (*zone.draw, *(zone.battle if battle else ())):
             return own
-        return next((c for c in draw if c[1] == number), own)
+        return next((c for c in zone.draw if c[1] == number), own)
 
     def _try(self, action: Action) -> bool:
         try:
             self._apply(action, True)
         except TabletopError as e:
             log.info("mwm: refused %s: %s", action, e)
-            self.notes.append(_card_sentence(e.code, self.seats[action.seat].name, action))  # type: ignore[union-attr]
+            self.notes.append(card_sentence(e.code, self.seats[action.seat].name, action))  # type: ignore[union-attr]
             return False
         return True
 
@@ -422,7 +352,7 @@ class MwmPlay:
             if up is not None:
                 if up[1] == card.number and card.army in (None, up[0]):
                     return None  # the same card, read again
-                new = self._resolve_for_correction(seat, card.number, card.army)
+                new = self._resolve(seat, card.number, card.army, battle=True)
                 return self._correct(seat, CountDrawn(seat, new))
             self.seen_count[seat] = (card.number, card.army)
         else:
@@ -448,15 +378,6 @@ class MwmPlay:
         elif card.face is not None and (shown is None or shown.crates[seat] != card.face):
             self.seen_crate[seat] = card.face
         return None
-
-    def _resolve_for_correction(self, seat: int, number: int, army: int | None) -> tuple[int, int]:
-        if army is not None:
-            return (army, number)
-        own = (seat + 1, number)
-        zone = self.state.zones[seat]
-        if own in (*zone.draw, *zone.battle):
-            return own
-        return next((c for c in zone.draw if c[1] == number), own)
 
     def _last_note(self) -> str | None:
         return self.notes.pop() if self.notes else None
@@ -569,25 +490,92 @@ class MwmPlay:
         self.ready.pop(seat, None)
 
     def press(self, seat: int, at: float) -> str:
-        """A seat's button: "ready" once a solution is typed; otherwise why not, as one of
-        ``pad`` (open the pad), ``cards``, ``wait``, ``bot``, ``out``, ``done``."""
+        """A seat's button: "ready" once a solution is typed, "pad" when none is (open the
+        number pad), otherwise why not (a ``mwm.ui.*`` code)."""
+        code = self.solve_refusal(seat)
+        if code is not None:
+            return code
+        if seat not in self.typed:
+            return "pad"
+        self.ready[seat] = at
+        self.pump()
+        return "ready"
+
+    # -- what the device says ---------------------------------------------------------
+
+    def name(self, seat: int) -> str:
+        return self.seats[seat].name
+
+    @property
+    def solo(self) -> bool:
+        return self.settings.mode == "solo"
+
+    def standings(self) -> Result:
+        """The result, or before the end the standings (the engine's)."""
+        return standings(self.state)
+
+    def solve_refusal(self, seat: int) -> str | None:
+        """Why ``seat`` cannot give a solution now (a ``mwm.ui.*`` code), None if it can."""
         if self.finished:
-            return "done"
+            return "mwm.ui.game_over"
         if self.seats[seat].bot:
-            return "bot"
+            return "mwm.ui.bot_seat"
+        if self.verdict is not None:
+            return "mwm.ui.wait_next"
         if self.state.zones[seat].out:
-            return "out"
-        if self.paused:
-            return "wait"
+            return "mwm.ui.knocked_out"
         if seat in self.solving():
-            if seat not in self.typed:
-                return "pad"
-            self.ready[seat] = at
-            self.pump()
-            return "ready"
-        if seat in self.waiting_for_cards():
-            return "cards"
-        return "wait"
+            return None
+        return "mwm.ui.cards_first" if self.waiting_for_cards() else "mwm.ui.wait_others"
+
+    def card_refusal(self, seat: int) -> str | None:
+        """Why ``seat``'s card cannot be typed in now (a ``mwm.ui.*`` code), or None."""
+        config = self.seats[seat]
+        if config.auto_cards:
+            return "mwm.ui.bot_seat" if config.bot else "mwm.ui.virtual_seat"
+        if self.finished:
+            return "mwm.ui.game_over"
+        if self.verdict is not None:
+            return "mwm.ui.wait_next"
+        if self.state.zones[seat].out:
+            return "mwm.ui.knocked_out"
+        if seat in self.entries or seat in self.ready:
+            return "mwm.ui.answered"
+        return None if seat in self.state.stage.seats else "mwm.ui.wait_others"
+
+    def wants_press(self, seat: int) -> bool:
+        """A child's answer is typed: their button (or its I'm ready! tile) says it is in."""
+        return (
+            not self.solo
+            and self.verdict is None
+            and not self.seats[seat].bot
+            and seat in self.solving()
+            and (seat in self.typed or seat in self.ready)
+        )
+
+    def next_step(self) -> str:
+        """What the device waits for now, naming who (the instruction line)."""
+        if self.finished:
+            return "The game is over! Tap See the results."
+        if self.verdict is not None:
+            what = "Math War!" if self.verdict.war else "Next"
+            return f"Read what happened, then tap {what}."
+        waiting = self.waiting_for_cards()
+        if waiting:
+            names = ", ".join(self.name(s) for s in waiting)
+            if self.state.stage.kind != "hand":
+                return (
+                    f"MATH WAR! {names}: cards face down, then one COUNT META card up "
+                    "and a new MATH CRATE card."
+                )
+            return f"{names}: turn up your COUNT META and MATH CRATE cards."
+        solving = [s for s in self.solving() if s not in self.ready]
+        if not solving:
+            return ""
+        if self.solo:
+            return "Work it out and tap the answer box to type YOUR SOLUTION."
+        names = ", ".join(self.name(s) for s in solving)
+        return f"{names}: work it out, tap your answer box, type it, then press your button."
 
     # -- the moderator ----------------------------------------------------------------
 
@@ -600,19 +588,13 @@ class MwmPlay:
         self.entries.clear()
         self.seen_count.clear()
         self.seen_crate.clear()
-        events = self.events[before:]
-        lines = [say(self, e) for e in events]
-        self.verdict = Verdict(
-            Stage(),
-            {},
-            {},
-            [line for line in lines if line],
-            round_over=True,
-            game_over=self.finished,
-            round=where[0],
-            hand=where[1],
-        )
+        self.verdict = self._splash_verdict(self.events[before:], where)
         self.paused = True
+
+    def _splash_verdict(self, events: Sequence[Event], where: tuple[int, int]) -> Verdict:
+        lines = [line for line in (say(self, e) for e in events) if line]
+        return Verdict(Stage(), {}, {}, lines, round_over=True, game_over=self.finished,
+                       round=where[0], hand=where[1])  # fmt: skip
 
     def undo(self) -> Action:
         """Take back the last real action and everything the device did after it."""
@@ -664,7 +646,7 @@ class MwmPlay:
             elif isinstance(action, EnterSolution):
                 real = not self.seats[action.seat].bot
             else:
-                need = need_in(state)
+                need = pending_card(state)
                 real = (
                     need is not None
                     and need[1] in ("up", "crate")
@@ -733,7 +715,7 @@ class MwmPlay:
         steps = self.match.steps
         end = len(steps)
         while end > 0:
-            need = need_in(self._state_before(end - 1))
+            need = pending_card(self._state_before(end - 1))
             if self.flags[end - 1] or need is None or need[1] != "pay":
                 break
             end -= 1
@@ -743,17 +725,7 @@ class MwmPlay:
         action, before = steps[last].action, self._state_before(last)
         where = (before.round, before.hands + 1)
         if isinstance(action, Splash):
-            lines = [say(self, e) for e in steps[last].events]
-            return Verdict(
-                Stage(),
-                {},
-                {},
-                [line for line in lines if line],
-                round_over=True,
-                game_over=self.finished,
-                round=where[0],
-                hand=where[1],
-            )
+            return self._splash_verdict(steps[last].events, where)
         after = steps[last].state
         if not isinstance(action, EnterSolution) or not (after.finished or after.phase != "solve"):
             return None
@@ -776,23 +748,14 @@ class MwmPlay:
 
     def checks(self) -> list[list[int]]:
         """Per seat: [solutions the device checked, right ones] (YOUR SOLUTION, and the
-        TEAM SOLUTION in Team v Team), from the match: an undone answer is not counted.
-        Bots are not counted."""
-        out = [[0, 0] for _ in self.seats]
-        for step in self.match.steps:
-            action = step.action
-            if not isinstance(action, EnterSolution) or self.seats[action.seat].bot:
-                continue
-            for event in step.events:
-                if event.seat != action.seat or event.code not in SOLUTION_CODES:
-                    continue
-                d = event.data
-                out[action.seat][0] += 1
-                out[action.seat][1] += int(d["entered"] == d["answer"])
-                if d.get("team_answer") is not None:
-                    out[action.seat][0] += 1
-                    out[action.seat][1] += int(d.get("team_entered") == d["team_answer"])
-        return out
+        TEAM SOLUTION in Team v Team): the engine's tallies of the match (an undone
+        answer is not counted). Bots are not counted."""
+        return [
+            [0, 0]
+            if seat.bot
+            else [t.right + t.wrong + t.team_right + t.team_wrong, t.right + t.team_right]
+            for seat, t in zip(self.seats, self.state.tallies, strict=True)
+        ]
 
     def checked_answers(self) -> list[tuple[int, int, int | None, Question, Fraction]]:
         """Every answer the device checked for a child, with its question (issue 24):
@@ -819,287 +782,4 @@ class MwmPlay:
         return out
 
 
-def questions_for(state: MathWarsMetaState, seat: int) -> tuple[Question | None, Question | None]:
-    """The sums ``seat`` is asked in the solve stage of ``state``: YOUR SOLUTION (the
-    COUNT META card with the MATH CRATE card, MWM-2's right answer: a division with a
-    remainder leaves the count alone; None with no MATH CRATE card) and the TEAM
-    SOLUTION (the sum of the teammates' results; None when not asked). With no MATH
-    CRATE card left the child still types a solution the device checks, the COUNT META
-    card alone (MWM-2): a question of one number, skill "count"."""
-    stage = state.stage
-    up, crate = stage.up[seat], stage.crates[seat]
-    own = team = None
-    if up is not None and crate is None:
-        own = Question("count", (Fraction(up[1]),), (), right=Fraction(up[1]))
-    elif up is not None and crate is not None:
-        op = crate[0]
-        own = Question(
-            OP_SKILLS[op],
-            (Fraction(up[1]), Fraction(int(crate[1:]))),
-            (op,),
-            right=Fraction(hand_result(up[1], crate)),
-        )
-    right = correct_entry(state, seat)
-    if right.team_solution is not None:
-        parts = []
-        for mate in state.teammates(seat):
-            mate_up = stage.up[mate]
-            if mate in stage.revealed and mate_up is not None:
-                parts.append(Fraction(hand_result(mate_up[1], stage.crates[mate])))
-        if len(parts) >= 2:
-            team = Question(
-                "addition", tuple(parts), ("+",) * (len(parts) - 1), Fraction(right.team_solution)
-            )
-    return own, team
-
-
-def need_in(state: MathWarsMetaState) -> tuple[int, str] | None:
-    """The card the engine waits for in ``state``: (seat, up/down/crate/pay), or None."""
-    if state.finished or state.phase == "solve":
-        return None
-    if state.phase == "reveal":
-        seat, need = state.stage.todo[0]
-        return seat, need
-    seat = next(s for s, owed in enumerate(state.hand.owed) if owed > 0)
-    return seat, "pay"
-
-
-# -- words ---------------------------------------------------------------------------------
-
-
-def _card_sentence(code: str, name: str, action: Any) -> str:
-    if isinstance(action, CrateDrawn):
-        what = f"MATH CRATE {crate_label(action.crate)}"
-    else:
-        what = f"COUNT META {action.card[1]}"
-    if code == "mwm.not_in_pile":
-        return f"{name}: {what} was already played. Check the card."
-    return f"{name}: the device cannot use {what} now."
-
-
-def seat_list(play: MwmPlay, seats: Sequence[int]) -> str:
-    names = [play.seats[s].name for s in seats]
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-
-
-def say(play: MwmPlay, event: Event) -> str | None:
-    """The sentence a child reads for an engine event (None: not worth showing)."""
-    d, seat = event.data, event.seat
-    name = play.seats[seat].name if seat is not None else ""
-    code = event.code
-    if code == "mwm.hand_won":
-        return f"{play.side_name(d['winner'])} wins the hand with {signed(d['highest'])}!"
-    if code == "mwm.lost_hand":
-        to = (
-            " onto their own spoils pile"
-            if d["to"] == seat
-            else f" onto {play.seats[d['to']].name}'s spoils pile"
-        )
-        total = d["battle"] + d["difference"]
-        return (
-            f"{name} loses {total} card{'s' * (total != 1)}: the battle pile "
-            f"({d['battle']}) and {d['difference']} more from the draw pile,{to}."
-        )
-    if code == "mwm.math_war":
-        return (
-            f"MATH WAR! {seat_list(play, d['seats'])} tie with {d['tied']}. Each puts "
-            f"{3 if d['level'] == 1 else 5} cards face down, 1 face up, and a new MATH "
-            "CRATE card."
-        )
-    if code == "mwm.collect_war":
-        tied = seat_list(play, d["seats"])
-        return f"{tied} tie for the team's best: a Math War decides who collects."
-    if code == "mwm.collector":
-        return f"{name} collects the cards for the team."
-    if code == "mwm.team_solution":
-        return f"{play.side_name(d['team'])}: TEAM SOLUTION {d['solution']}."
-    if code == "mwm.knocked_out":
-        return f"{name} has no COUNT META cards left and is out of this round."
-    if code == "mwm.gave_everything":
-        return f"{name} had to give {d['owed']} more but has only {d['given']}: all gone."
-    if code == "mwm.round_won":
-        return f"{play.side_name(d['winner'])} wins round {d['round']} and a VICTORY! card!"
-    if code == "mwm.round_void":
-        return f"Round {d['round']} has no winner."
-    if code == "mwm.game_won":
-        if play.settings.mode == "solo":
-            return "You won every round. You win the game!"
-        return f"{play.side_name(d['winner'])} wins the game!"
-    if code == "mwm.solo_redraw":
-        return event.text.replace("only the", "only the COUNT META card")
-    if code == "mwm.solo_discard":
-        return f"Put the battle card and {d['cards'] - 1} more from your draw pile on your spoils."
-    if code in ("mwm.spoils_reshuffle", "mwm.crate_reshuffle"):
-        return event.text.replace(f"Seat {seat + 1 if seat is not None else ''}", name)
-    if code in ("mwm.short_for_war", "mwm.no_cards_for_war", "mwm.no_winner", "mwm.splash"):
-        return event.text.replace(f"Seat {seat + 1 if seat is not None else ''}", name)
-    if code == "mwm.round_start" and d.get("round", 1) > 1:
-        return f"Round {d['round']}: everybody shuffles both decks."
-    return None
-
-
-def reason(count: int, crate: str | None) -> str:
-    """Why a result is what it is, for a child: ``21 − 5 = 16`` or the remainder rule."""
-    if crate is None:
-        return f"{count}: no MATH CRATE card, so the COUNT META card counts"
-    value = answer(count, crate)
-    problem = f"{count} {OP_WORDS[crate[0]]} {crate[1:]}"
-    if value is None:
-        return f"{problem} leaves a remainder, so only the COUNT META card counts: {count}"
-    return f"{problem} = {signed(value)}"
-
-
-def signed(value: int) -> str:
-    """A number with a real minus sign: ``−3``."""
-    return f"\u2212{-value}" if value < 0 else str(value)
-
-
-def build_verdict(
-    play: MwmPlay,
-    stage: Stage,
-    entries: dict[int, EnterSolution],
-    answers: dict[int, EnterSolution],
-    events: Sequence[Event],
-) -> Verdict:
-    lines: list[str] = []
-    for seat in stage.revealed:
-        up = stage.up[seat]
-        if up is None:
-            continue
-        entry, right = entries.get(seat), answers.get(seat)
-        why = reason(up[1], stage.crates[seat])
-        mark = ""
-        if entry is not None and right is not None:
-            mark = (
-                " Right!"
-                if entry.solution == right.solution
-                else f" (you typed {signed(entry.solution)}, not quite)"
-            )
-        lines.append(f"{play.seats[seat].name}: {why}.{mark}")
-    highest = None
-    lost: dict[int, int] = {}
-    difference: dict[int, int] = {}
-    war = False
-    for event in events:
-        if event.code == "mwm.hand_won":
-            highest = event.data["highest"]
-        if event.code == "mwm.math_war":
-            war = True
-            highest = event.data["tied"]
-        if event.code == "mwm.lost_hand" and event.seat is not None:
-            lost[event.seat] = event.data["battle"] + event.data["difference"]
-            difference[event.seat] = event.data["difference"]
-        text = say(play, event)
-        if text:
-            lines.append(text)
-    if play.settings.mode == "solo" and not any(e.code == "mwm.solo_discard" for e in events):
-        lines.append("Only your battle card goes on the spoils pile.")
-    if (
-        play.settings.mode == "solo"
-        and play.state.rounds
-        and any(e.code == "mwm.round_won" for e in events)
-    ):
-        lines.append(solo_round_text(play.state.rounds[-1]))
-    summary = _summary(play, stage, entries, answers, events)
-    if play.settings.mode == "solo":
-        summary = lines[-2:] if len(lines) > 1 else lines
-    round_over = any(e.code in ("mwm.round_won", "mwm.round_void") for e in events)
-    return Verdict(
-        stage,
-        entries,
-        answers,
-        lines,
-        summary=summary,
-        highest=highest,
-        side_results=play.state.hand.side_results if not round_over else (),
-        lost=lost,
-        difference=difference,
-        war=war,
-        round_over=round_over,
-        game_over=play.finished,
-    )
-
-
-SUMMARY_CODES = (
-    "mwm.team_solution",
-    "mwm.hand_won",
-    "mwm.math_war",
-    "mwm.collect_war",
-    "mwm.collector",
-    "mwm.no_winner",
-    "mwm.round_won",
-    "mwm.round_void",
-    "mwm.game_won",
-)
-
-
-def _summary(
-    play: MwmPlay,
-    stage: Stage,
-    entries: dict[int, EnterSolution],
-    answers: dict[int, EnterSolution],
-    events: Sequence[Event],
-) -> list[str]:
-    """The few sentences for the message box: remainder rulings (their reason is not on
-    the cards), the hand's winner or war, who is out, the round and the game."""
-    out: list[str] = []
-    for seat in stage.revealed:
-        up, crate = stage.up[seat], stage.crates[seat]
-        if up is not None and crate is not None and answer(up[1], crate) is None:
-            out.append(
-                f"{play.seats[seat].name}: {up[1]} \u00f7 {crate[1:]} leaves a remainder, "
-                f"so only {up[1]} counts."
-            )
-    knocked = [e.seat for e in events if e.code == "mwm.knocked_out" and e.seat is not None]
-    for event in events:
-        if event.code in SUMMARY_CODES:
-            if event.code == "mwm.round_won" and knocked:
-                are = "is" if len(knocked) == 1 else "are"
-                out.append(f"{seat_list(play, knocked)} {are} out.")
-                knocked = []
-            text = say(play, event)
-            if text:
-                out.append(text)
-    if knocked:
-        are = "is" if len(knocked) == 1 else "are"
-        out.append(f"{seat_list(play, knocked)} {are} out of this round.")
-    return out
-
-
-def solo_round_text(record: RoundRecord) -> str:
-    """MWM-8's record of a solo round: accuracy, and time from first to last answer."""
-    tally = record.tallies[0]
-    total = tally.right + tally.wrong
-    text = f"Round {record.number}: {tally.right} of {total} answers right"
-    if record.milliseconds is not None:
-        seconds = round(record.milliseconds / 1000)
-        text += f" in {seconds // 60} min {seconds % 60} s"
-    return text + "."
-
-
-def crate_choices() -> list[tuple[str, str]]:
-    """Every MATH CRATE card for a choice grid: key = face, label = ``×3``."""
-    return [(face, crate_label(face)) for face in CRATE_CARDS]
-
-
-def result_of_stage(stage: Stage, seat: int) -> int | None:
-    up = stage.up[seat]
-    return None if up is None else hand_result(up[1], stage.crates[seat])
-
-
-__all__ = [
-    "BOT_WRONG_RATE",
-    "CardProblem",
-    "MwmPlay",
-    "ReadCard",
-    "SeatConfig",
-    "Verdict",
-    "build_verdict",
-    "crate_choices",
-    "crate_label",
-    "need_in",
-    "read_code",
-    "reason",
-    "result_of_stage",
-    "say",
-]
+__all__ = ["BOT_WRONG_RATE", "MwmPlay", "SeatConfig", "questions_for"]

@@ -1,0 +1,76 @@
+"""Math Wars Meta's cards as the device reads them: the camera's codes (or a touch)
+understood as a :class:`ReadCard`, and the MATH CRATE card's face in words."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from tabletop.engine.errors import TabletopError
+from tabletop.games.math_wars_meta import CRATE_CARDS, OP_WORDS, QR_PREFIX, parse_crate
+
+
+@dataclass(frozen=True)
+class ReadCard:
+    """A card code from the camera or a touch, understood: ``kind`` is count, crate or
+    victory; ``army`` None when the code carries no deck number."""
+
+    kind: str
+    number: int | None = None
+    face: str | None = None
+    army: int | None = None
+
+
+class CardProblem(ValueError):
+    """A card the device cannot use; ``code`` maps to a child's sentence."""
+
+    def __init__(self, code: str, message: str, **facts: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.facts = facts
+
+
+def read_code(code: str) -> ReadCard:
+    """``MT1:MWM:C17:3``, ``C17:3``, ``C17``, ``K+6``, ``KX3:2``, ``+6``, ``x3`` or
+    ``VIC`` -> a :class:`ReadCard`; :class:`CardProblem` for anything else (``?`` is a
+    QR code that is not one of ours)."""
+    text = code.strip().upper()
+    if text in ("", "?"):
+        raise CardProblem("mwm.ui.foreign_card", f"{code!r} is not a Math Wars Meta card")
+    if text.startswith("MT1:"):
+        if not text.startswith(QR_PREFIX):
+            raise CardProblem("mwm.ui.other_game", f"{code!r} is a card of another game")
+        text = text[len(QR_PREFIX) :]
+    body, _, deck = text.partition(":")
+    army = None
+    if deck:
+        if not deck.isdigit() or not 1 <= int(deck) <= 8:
+            raise CardProblem("mwm.ui.foreign_card", f"{code!r} has no army 1..8")
+        army = int(deck)
+    if body == "VIC":
+        return ReadCard("victory", army=army)
+    if body.startswith("C") and body[1:].isdigit():
+        return ReadCard("count", number=int(body[1:]), army=army)
+    face = body[1:] if body.startswith("K") else body
+    try:
+        return ReadCard("crate", face=parse_crate(face), army=army)
+    except TabletopError:
+        raise CardProblem("mwm.ui.foreign_card", f"{code!r} is not a Math Wars Meta card") from None
+
+
+def crate_label(face: str) -> str:
+    """``x3`` -> ``×3``."""
+    return f"{OP_WORDS[face[0]]}{face[1:]}"
+
+
+def crate_choices() -> list[tuple[str, str]]:
+    """Every MATH CRATE card for a choice grid: key = face, label = ``×3``."""
+    return [(face, crate_label(face)) for face in CRATE_CARDS]
+
+
+def signed(value: int) -> str:
+    """A number with a real minus sign: ``−3``."""
+    return f"\u2212{-value}" if value < 0 else str(value)
+
+
+__all__ = ["CardProblem", "ReadCard", "crate_choices", "crate_label", "read_code", "signed"]

@@ -1,0 +1,340 @@
+"""Math Wars Meta's rulings in a child's words: the sentence for each engine event,
+why a result is what it is, the :class:`Verdict` of a settled stage (every line, and
+the few for the message box), the questions a stage asks (for the skills report) and
+the results screen's lines."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from tabletop.classroom.mistakes import OP_SKILLS, Question
+from tabletop.engine.protocol import Event
+from tabletop.games.math_wars_meta import (
+    OP_WORDS,
+    CrateDrawn,
+    EnterSolution,
+    MathWarsMetaState,
+    RoundRecord,
+    Stage,
+    answer,
+    correct_entry,
+    hand_result,
+)
+from tabletop.ui.games.math_wars_meta.cards import crate_label, signed
+
+if TYPE_CHECKING:
+    from tabletop.ui.games.math_wars_meta.play import MwmPlay
+
+
+@dataclass
+class Verdict:
+    """A settled stage for the screen: each seat's cards, answer and entry, and the
+    sentences of what the device decided (with the reason)."""
+
+    stage: Stage
+    entries: dict[int, EnterSolution]
+    answers: dict[int, EnterSolution]
+    lines: list[str]
+    summary: list[str] = field(default_factory=list)
+    highest: int | None = None
+    side_results: tuple[int | None, ...] = ()
+    lost: dict[int, int] = field(default_factory=dict)
+    difference: dict[int, int] = field(default_factory=dict)
+    war: bool = False
+    round: int = 1
+    hand: int = 1
+    round_over: bool = False
+    game_over: bool = False
+
+
+def card_sentence(code: str, name: str, action: Any) -> str:
+    if isinstance(action, CrateDrawn):
+        what = f"MATH CRATE {crate_label(action.crate)}"
+    else:
+        what = f"COUNT META {action.card[1]}"
+    if code == "mwm.not_in_pile":
+        return f"{name}: {what} was already played. Check the card."
+    return f"{name}: the device cannot use {what} now."
+
+
+def seat_list(play: MwmPlay, seats: Sequence[int]) -> str:
+    names = [play.seats[s].name for s in seats]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+# the engine's events said in a template ({name}: the seat's; {team}, {winner}: sides)
+WORDS = {
+    "mwm.collector": "{name} collects the cards for the team.",
+    "mwm.team_solution": "{team}: TEAM SOLUTION {solution}.",
+    "mwm.knocked_out": "{name} has no COUNT META cards left and is out of this round.",
+    "mwm.gave_everything": "{name} had to give {owed} more but has only {given}: all gone.",
+    "mwm.round_won": "{winner} wins round {round} and a VICTORY! card!",
+    "mwm.round_void": "Round {round} has no winner.",
+}
+# the engine's own sentence, the seat named
+NAMED = frozenset(
+    {"mwm.spoils_reshuffle", "mwm.crate_reshuffle", "mwm.short_for_war"}
+    | {"mwm.no_cards_for_war", "mwm.no_winner", "mwm.splash"}
+)
+
+
+def say(play: MwmPlay, event: Event) -> str | None:
+    """The sentence a child reads for an engine event (None: not worth showing)."""
+    d, seat = event.data, event.seat
+    name = play.seats[seat].name if seat is not None else ""
+    code = event.code
+    if code == "mwm.hand_won":
+        return f"{play.side_name(d['winner'])} wins the hand with {signed(d['highest'])}!"
+    if code == "mwm.lost_hand":
+        to = (
+            " onto their own spoils pile"
+            if d["to"] == seat
+            else f" onto {play.seats[d['to']].name}'s spoils pile"
+        )
+        total = d["battle"] + d["difference"]
+        return (
+            f"{name} loses {total} card{'s' * (total != 1)}: the battle pile "
+            f"({d['battle']}) and {d['difference']} more from the draw pile,{to}."
+        )
+    if code == "mwm.math_war":
+        return (
+            f"MATH WAR! {seat_list(play, d['seats'])} tie with {d['tied']}. Each puts "
+            f"{3 if d['level'] == 1 else 5} cards face down, 1 face up, and a new MATH "
+            "CRATE card."
+        )
+    if code == "mwm.collect_war":
+        tied = seat_list(play, d["seats"])
+        return f"{tied} tie for the team's best: a Math War decides who collects."
+    if code in WORDS:
+        sides = {k: play.side_name(d[k]) for k in ("team", "winner") if d.get(k) is not None}
+        return WORDS[code].format(**{**d, "name": name, **sides})
+    if code == "mwm.game_won":
+        if play.settings.mode == "solo":
+            return "You won every round. You win the game!"
+        return f"{play.side_name(d['winner'])} wins the game!"
+    if code == "mwm.solo_redraw":
+        return event.text.replace("only the", "only the COUNT META card")
+    if code == "mwm.solo_discard":
+        return f"Put the battle card and {d['cards'] - 1} more from your draw pile on your spoils."
+    if code in NAMED:
+        return event.text.replace(f"Seat {seat + 1 if seat is not None else ''}", name)
+    if code == "mwm.round_start" and d.get("round", 1) > 1:
+        return f"Round {d['round']}: everybody shuffles both decks."
+    return None
+
+
+def reason(count: int, crate: str | None) -> str:
+    """Why a result is what it is, for a child: ``21 − 5 = 16`` or the remainder rule."""
+    if crate is None:
+        return f"{count}: no MATH CRATE card, so the COUNT META card counts"
+    value = answer(count, crate)
+    problem = f"{count} {OP_WORDS[crate[0]]} {crate[1:]}"
+    if value is None:
+        return f"{problem} leaves a remainder, so only the COUNT META card counts: {count}"
+    return f"{problem} = {signed(value)}"
+
+
+def build_verdict(
+    play: MwmPlay,
+    stage: Stage,
+    entries: dict[int, EnterSolution],
+    answers: dict[int, EnterSolution],
+    events: Sequence[Event],
+) -> Verdict:
+    lines: list[str] = []
+    for seat in stage.revealed:
+        up = stage.up[seat]
+        if up is None:
+            continue
+        entry, right = entries.get(seat), answers.get(seat)
+        why = reason(up[1], stage.crates[seat])
+        mark = ""
+        if entry is not None and right is not None:
+            mark = (
+                " Right!"
+                if entry.solution == right.solution
+                else f" (you typed {signed(entry.solution)}, not quite)"
+            )
+        lines.append(f"{play.seats[seat].name}: {why}.{mark}")
+    highest = None
+    lost: dict[int, int] = {}
+    difference: dict[int, int] = {}
+    war = False
+    for event in events:
+        if event.code == "mwm.hand_won":
+            highest = event.data["highest"]
+        if event.code == "mwm.math_war":
+            war = True
+            highest = event.data["tied"]
+        if event.code == "mwm.lost_hand" and event.seat is not None:
+            lost[event.seat] = event.data["battle"] + event.data["difference"]
+            difference[event.seat] = event.data["difference"]
+        text = say(play, event)
+        if text:
+            lines.append(text)
+    if play.settings.mode == "solo" and not any(e.code == "mwm.solo_discard" for e in events):
+        lines.append("Only your battle card goes on the spoils pile.")
+    if (
+        play.settings.mode == "solo"
+        and play.state.rounds
+        and any(e.code == "mwm.round_won" for e in events)
+    ):
+        lines.append(solo_round_text(play.state.rounds[-1]))
+    summary = _summary(play, stage, entries, answers, events)
+    if play.settings.mode == "solo":
+        summary = lines[-2:] if len(lines) > 1 else lines
+    round_over = any(e.code in ("mwm.round_won", "mwm.round_void") for e in events)
+    return Verdict(
+        stage,
+        entries,
+        answers,
+        lines,
+        summary=summary,
+        highest=highest,
+        side_results=play.state.hand.side_results if not round_over else (),
+        lost=lost,
+        difference=difference,
+        war=war,
+        round_over=round_over,
+        game_over=play.finished,
+    )
+
+
+SUMMARY_CODES = (
+    "mwm.team_solution",
+    "mwm.hand_won",
+    "mwm.math_war",
+    "mwm.collect_war",
+    "mwm.collector",
+    "mwm.no_winner",
+    "mwm.round_won",
+    "mwm.round_void",
+    "mwm.game_won",
+)
+
+
+def _summary(
+    play: MwmPlay,
+    stage: Stage,
+    entries: dict[int, EnterSolution],
+    answers: dict[int, EnterSolution],
+    events: Sequence[Event],
+) -> list[str]:
+    """The few sentences for the message box: remainder rulings (their reason is not on
+    the cards), the hand's winner or war, who is out, the round and the game."""
+    out: list[str] = []
+    for seat in stage.revealed:
+        up, crate = stage.up[seat], stage.crates[seat]
+        if up is not None and crate is not None and answer(up[1], crate) is None:
+            out.append(
+                f"{play.seats[seat].name}: {up[1]} \u00f7 {crate[1:]} leaves a remainder, "
+                f"so only {up[1]} counts."
+            )
+    knocked = [e.seat for e in events if e.code == "mwm.knocked_out" and e.seat is not None]
+    for event in events:
+        if event.code in SUMMARY_CODES:
+            if event.code == "mwm.round_won" and knocked:
+                are = "is" if len(knocked) == 1 else "are"
+                out.append(f"{seat_list(play, knocked)} {are} out.")
+                knocked = []
+            text = say(play, event)
+            if text:
+                out.append(text)
+    if knocked:
+        are = "is" if len(knocked) == 1 else "are"
+        out.append(f"{seat_list(play, knocked)} {are} out of this round.")
+    return out
+
+
+def solo_round_text(record: RoundRecord) -> str:
+    """MWM-8's record of a solo round: accuracy, and time from first to last answer."""
+    tally = record.tallies[0]
+    total = tally.right + tally.wrong
+    text = f"Round {record.number}: {tally.right} of {total} answers right"
+    if record.milliseconds is not None:
+        seconds = round(record.milliseconds / 1000)
+        text += f" in {seconds // 60} min {seconds % 60} s"
+    return text + "."
+
+
+def questions_for(state: MathWarsMetaState, seat: int) -> tuple[Question | None, Question | None]:
+    """The sums ``seat`` is asked in the solve stage of ``state``: YOUR SOLUTION (the
+    COUNT META card with the MATH CRATE card, MWM-2's right answer: a division with a
+    remainder leaves the count alone; None with no MATH CRATE card) and the TEAM
+    SOLUTION (the sum of the teammates' results; None when not asked). With no MATH
+    CRATE card left the child still types a solution the device checks, the COUNT META
+    card alone (MWM-2): a question of one number, skill "count"."""
+    stage = state.stage
+    up, crate = stage.up[seat], stage.crates[seat]
+    own = team = None
+    if up is not None and crate is None:
+        own = Question("count", (Fraction(up[1]),), (), right=Fraction(up[1]))
+    elif up is not None and crate is not None:
+        op = crate[0]
+        own = Question(
+            OP_SKILLS[op],
+            (Fraction(up[1]), Fraction(int(crate[1:]))),
+            (op,),
+            right=Fraction(hand_result(up[1], crate)),
+        )
+    right = correct_entry(state, seat)
+    if right.team_solution is not None:
+        parts = []
+        for mate in state.teammates(seat):
+            mate_up = stage.up[mate]
+            if mate in stage.revealed and mate_up is not None:
+                parts.append(Fraction(hand_result(mate_up[1], stage.crates[mate])))
+        if len(parts) >= 2:
+            team = Question(
+                "addition", tuple(parts), ("+",) * (len(parts) - 1), Fraction(right.team_solution)
+            )
+    return own, team
+
+
+HOW = {"last_hand": "last hand", "no_winner": "nobody left", "splash": "splash"}
+
+
+def round_line(play: MwmPlay, record: RoundRecord) -> str:
+    """A round on the results screen: who won it in how many hands (and how, when not
+    as the last one left); in Solo the accuracy and time of MWM-8."""
+    hands = f"{record.hands} hand{'s' * (record.hands != 1)}"
+    if not play.solo:
+        who = "no winner" if record.winner is None else play.side_name(record.winner)
+        how = f", {HOW[record.how]}" if record.how in HOW else ""
+        return f"Round {record.number}: {who}, {hands}{how}"
+    tally = record.tallies[0]
+    total = tally.right + tally.wrong
+    text = f"Round {record.number}: {hands}"
+    if total:
+        text += f", {tally.right} of {total} right ({round(100 * tally.right / total)}%)"
+    if record.milliseconds is not None:
+        seconds = round(record.milliseconds / 1000)
+        text += f", {seconds // 60} min {seconds % 60} s"
+    return text
+
+
+def results_lines(play: MwmPlay) -> list[str]:
+    """The results screen's lines: every round, and in Solo the whole game's accuracy."""
+    out = [round_line(play, record) for record in play.state.rounds]
+    tally = play.state.tallies[0]
+    total = tally.right + tally.wrong
+    if play.solo and total:
+        out.append(f"All game: {tally.right} of {total} answers right.")
+    return out
+
+
+__all__ = [
+    "Verdict",
+    "build_verdict",
+    "card_sentence",
+    "questions_for",
+    "reason",
+    "results_lines",
+    "round_line",
+    "say",
+    "seat_list",
+    "solo_round_text",
+]
