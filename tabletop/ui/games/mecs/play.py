@@ -334,7 +334,7 @@ class MecsPlay:
             return f"Fill hands up to 5 cards: {self.name(seat)}, draw a number or a symbol."
         who = f"Turn {state.turn}: {self.name(seat)}"
         if self.is_scene_bot(seat):
-            return f"{who} (bot) is thinking..."
+            return f"{who} is thinking..."
         if state.phase == "plant":
             return f"{who}, put down 1 or 2 cards, or hack!"
         return f"{who}, put down 1 more, trade, or end your turn."
@@ -811,8 +811,8 @@ class MecsPlay:
         done = sum(e.code == "mecs.completed" for step in self.match.steps for e in step.events)
         s = self.settings
         mode = "Challenge" if s.mode == "challenge" else f"Race to {s.target_coins} coins"
-        deck = "beginners' deck" if s.deck == "beginners" else "advanced deck"
-        return [f"{mode}, {deck}", f"{self.state.turn} turns", f"{done} equations completed"]
+        deck = "Beginners' deck" if s.deck == "beginners" else "Advanced deck"
+        return [mode, deck, f"{self.state.turn} turns", f"{done} equations completed"]
 
 
 __all__ = [

@@ -499,7 +499,9 @@ class MecsTable(TableScene):
         cards = [b for b in self.buttons if b.name.startswith(("reveal.", "hand."))]
         label = f"{play.name(who)}:" if who is not None else f"{play.name(owner or 0)}'s hand"
         width = (cards[0].rect.left if cards else r.right) - r.left - m.u(8)
-        self.line(surface, label, (r.left, r.centery), m.text, width, bold=True, anchor="midleft")
+        painter.paragraph(
+            surface, label, pygame.Rect(r.left, r.top, width, r.height), m.text, bold=True
+        )
         if who is not None:
             painter.buttons(surface, cards)
             return
