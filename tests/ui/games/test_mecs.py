@@ -28,8 +28,8 @@ from tabletop.ui.games.mecs.demo import play_demo, run_demo
 from tabletop.ui.games.mecs.editor import AreaEditor
 from tabletop.ui.games.mecs.table import BOT_SECONDS, MecsTable, coin_words
 from tabletop.ui.harness import DemoRun
-from tabletop.ui.results import GameResults
 from tabletop.ui.input import CardSeen, CardsSeen, Tap
+from tabletop.ui.results import GameResults
 from tabletop.ui.scenes.form import FormScene
 from tabletop.ui.scenes.rules import ChoiceGrid, RulesScene
 from tests.ui.game_scenery import form_seats

@@ -156,7 +156,7 @@ def child_believes(
     that make an equation the child believes (its answer to the question,
     :meth:`Child.answer`, is the value beside it) and that is wrong: the child's
     mistakes, in card order."""
-    from tabletop.ui.games.mecs.play import equation_question
+    from tabletop.ui.games.mecs.questions import equation_question
 
     beliefs: dict[str, Any] = {}  # one answer per question, as a child would give
     hacks: set[tuple[str, ...]] = set()

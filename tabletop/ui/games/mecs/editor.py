@@ -118,11 +118,8 @@ class AreaEditor(Scene):
         route_to_press(self, event, back="cancel")
 
     def press(self, name: str) -> None:
-        if name == "cancel":
-            self.stack.pop(None)
-            return
-        if name == "done":
-            self.stack.pop(tuple(self.cards))
+        if name in ("cancel", "done"):  # Done: the cards; Cancel: nothing changes
+            self.stack.pop(tuple(self.cards) if name == "done" else None)
             return
         if name.startswith("gap."):
             k = int(name[4:])
