@@ -70,7 +70,7 @@ class AreaEditor(Scene):
         margin = m.u(16)
         n = len(self.cards)
         ch = m.u(110)
-        gap_w = m.u(44)  # a touch target for "put a card here"
+        gap_w = m.u(48)  # a touch target for "put a card here"
         cw = m.u(76)
         total = n * cw + (n + 1) * gap_w
         if total > W - 2 * margin:

@@ -323,7 +323,7 @@ class MecsTable(TableScene):
         elif owner is not None:
             strip_top -= m.u(60)
             self.strip = pygame.Rect(margin, strip_top, W - 2 * margin, m.u(56))
-            cw, left = m.u(40), margin + m.u(130)
+            cw, left = m.u(48), margin + m.u(130)
             for i in range(len(state.players[owner].hand)):
                 rect = pygame.Rect(left + i * (cw + m.u(8)), strip_top + m.u(2), cw, m.u(52))
                 b.append(Button(f"hand.{i}", rect, "", kind="card"))
@@ -509,7 +509,7 @@ class MecsTable(TableScene):
         for b in cards:
             draw_card(painter, surface, b.rect, hand[int(b.name[5:])])
         x = (cards[-1].rect.right if cards else r.left + m.u(130)) + m.u(14)
-        tip = "Tap an area to put cards down or to hack. Tap a card to learn about it."
+        tip = "Tap an area to put cards down or hack. Tap a card to read about it."
         painter.paragraph(
             surface, tip, pygame.Rect(x, r.top, r.right - x, r.height), m.text, p.muted
         )
