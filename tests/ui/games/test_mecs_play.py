@@ -166,3 +166,20 @@ def test_mecs_play_seats_from_the_journal_keep_their_bot_level() -> None:
         (True, "medium"),
         (True, "hard"),
     ]
+
+
+def test_mecs_play_a_child_cannot_end_or_trade_for_a_bot() -> None:
+    """While a bot (moved by the device) has its turn, End my turn and Trade say whose
+    turn it is and do nothing."""
+    play = new_play(seats=[("Bot 1", True), ("Bo", False)], seed=2)
+    while play.state.active != 0 or play.state.phase != "plant":
+        if play.bot_to_move() is not None:
+            play.bot_step()
+        else:
+            play.refill("numbers" if play.state.stack("numbers").size else "symbols")
+    card = play.state.players[0].hand[0]
+    play.submit_area(0, (card,))  # the bot's card, as if its move were half done
+    before = play.match.history
+    play.end_turn()
+    assert play.message == ("Not now: it is Bot 1's turn.", "error")
+    assert play.trade_asks() is None and play.match.history == before

@@ -568,8 +568,16 @@ class MecsPlay:
         else:
             self.wrong_phase("wait for the next turn.")
 
+    def bots_turn(self) -> bool:
+        """The bot whose turn it is moves by itself: a tap for it is refused, and told."""
+        if self.is_scene_bot(self.state.active):
+            self.wrong_phase(f"it is {self.name(self.state.active)}'s turn.")
+            return True
+        return False
+
     def end_turn(self) -> None:
-        self.perform(EndTurn(self.state.active))
+        if not self.bots_turn():
+            self.perform(EndTurn(self.state.active))
 
     def refill(self, stack: str) -> None:
         """The refill seat draws from ``stack``."""
@@ -618,6 +626,8 @@ class MecsPlay:
         play), ``under`` (which stack the card went under: real cards), or None when no
         trade is allowed now (told why)."""
         state = self.state
+        if self.bots_turn():
+            return None
         if state.phase != "planted" or state.planted != 1:
             self.perform(Trade(state.active, "?", "numbers", "numbers"))  # told why not
             return None
