@@ -183,3 +183,29 @@ def test_mecs_play_a_child_cannot_end_or_trade_for_a_bot() -> None:
     play.end_turn()
     assert play.message == ("Not now: it is Bot 1's turn.", "error")
     assert play.trade_asks() is None and play.match.history == before
+
+
+def test_mecs_play_a_refused_hack_says_what_is_wrong_from_the_engines_verdict() -> None:
+    """MECS-5, MECS-6: a hack must make a true equation at once that meets the objective;
+    the sentence names the mistake or the objective missed, and the hack is counted as
+    a checked equation that was not right."""
+    from dataclasses import replace
+
+    from tabletop.games.mecs import objective
+    from tests.games.test_mecs_support import table as engine_table
+
+    settings = MecsSettings(mode="challenge")
+    state = engine_table(["3 1 4", "5 5", ""], ["", "9 X 7 EQ 6", ""], settings=settings)
+    match = Match(Mecs(), settings, 3, seed=3)
+    match.initial = replace(state, objective=2)
+    play = MecsPlay(
+        seat_infos([("Ann", False), ("Bo", False), ("Cy", False)]), settings, 3, match=match
+    )
+    play.submit_area(1, ("9", "X", "7", "EQ", "6", "3"))  # true, but 63 misses objective 2
+    text, kind = play.message
+    assert kind == "error" and text.startswith("That hack does not meet the objective card.")
+    assert text.endswith(f"63 is not {objective(2).text}.")
+    play.submit_area(1, ("9", "X", "7", "EQ", "6", "1"))  # 9 × 7 = 61: not true
+    text, kind = play.message
+    assert text.startswith("A hack must finish the equation right away.") and "61" in text
+    assert play.state.players[1].area == ("9", "X", "7", "EQ", "6")

@@ -314,7 +314,7 @@ class MecsPlay:
         try:
             events = self.match.apply(action)
         except TabletopError as exc:
-            self.refuse(exc)
+            self.refuse(exc, cards=action.area if isinstance(action, Hack) else ())
             return False
         seat = area_seat(action)
         if seat is not None:
@@ -342,10 +342,11 @@ class MecsPlay:
             self.say(child_message("mecs.ui.who_starts", {"who": self.name(who)}), "error")
             return
         text = child_message(code, {"who": self.name(self.state.active)})
-        if code == "mecs.hack_invalid":  # the equation's mistake, e.g. "9 × 7 = 63, not 6"
-            text = f"{text} {_sentence(str(exc).split('(MECS-5): ', 1)[-1])}"
-        elif code == "mecs.hack_objective":  # e.g. "... is valid but 63 is not a prime number"
-            text = f"{text} {_sentence(str(exc).split(': a hack must', 1)[0])}"
+        verdict = evaluate(cards) if code in HACK_CHECKS and cards else None
+        if verdict is not None and not verdict.valid:  # its mistake: "9 × 7 = 63, not 6"
+            text = f"{text} {_sentence(verdict.reason or '')}"
+        elif verdict is not None and self.state.objective is not None:  # the objective missed
+            text = f"{text} {verdict.answer_text} is not {objective(self.state.objective).text}."
         self.say(text, "error")
 
     def wrong_phase(self, what: str) -> None:
