@@ -168,6 +168,7 @@ CHILD_MESSAGES: dict[str, str] = {
     "mecs.no_such_stack": "Pick the number stack or the symbol stack.",
     "mecs.ui.not_ours": "That card is not from this game. Please take it away.",
     "mecs.ui.wrong_phase": "Not now: {what}",
+    "mecs.ui.who_starts": "Not yet: first we see who starts. {who}, show one number card.",
     "mecs.ui.replay_failed": "That fix does not fit the game any more. Ask your teacher.",
     # ---- Math Arena ----------------------------------------------------------
     "arena.not_in_hand": "That card is not in your hand.",

@@ -335,7 +335,7 @@ def test_skills_mecs_equation_as_question() -> None:
     """MECS-2: an equation of cards that reads as a sum worked out is a question and an
     answer (one side numbers and + - x ÷, the other one number); other shapes are not."""
     from tabletop.classroom.mistakes import classify
-    from tabletop.ui.games.mecs.table import equation_question
+    from tabletop.ui.games.mecs.questions import equation_question
 
     found = equation_question(["2", "+", "3", "X", "4", "EQ", "2", "0"])
     assert found is not None

@@ -170,9 +170,10 @@ def _mecs_until_child(app: App, auto: Autoplayer) -> None:
 
     table = auto.top
     for _ in range(40):
-        if table.pending_seat() == 0 and table.state.phase == "plant":  # type: ignore[attr-defined]
+        play = table.play  # type: ignore[attr-defined]
+        if play.pending_seat() == 0 and play.state.phase == "plant":
             return
-        if table.pending_seat() == 0 and table.state.phase == "refill":  # type: ignore[attr-defined]
+        if play.pending_seat() == 0 and play.state.phase == "refill":
             auto.tap("refill.numbers")
             continue
         wait(app, BOT_SECONDS + 0.1, BOT_SECONDS + 0.1)
@@ -207,11 +208,12 @@ def _mecs_table_virtual(app: App) -> None:
 
 
 def _mecs_results(app: App) -> None:
-    from tabletop.ui.games.mecs.table import BOT_SECONDS, MecsResults
+    from tabletop.ui.games.mecs.table import BOT_SECONDS
+    from tabletop.ui.results import GameResults
 
     setup(app, "mecs", "seat.0", "choice.bot.easy", "start")  # seat 2 is a bot already
     for _ in range(3000):
-        if isinstance(app.stack.top, MecsResults):
+        if isinstance(app.stack.top, GameResults):
             return
         wait(app, BOT_SECONDS + 0.1, BOT_SECONDS + 0.1)
     raise AssertionError("the bots' game never ended")

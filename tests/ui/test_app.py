@@ -233,13 +233,10 @@ SMALL_TODAY = {
     (800, 480): {
         "math-wars-meta-table-camera": {"seat.0", "seat.1"},
         "math-wars-meta-table-virtual": {"seat.0"},
-        "mecs-table-touch": {"gap.0", "gap.1"},
-        "mecs-table-virtual": {f"hand.{i}" for i in range(6)},
     },
     (1280, 720): {
         "math-wars-meta-table-camera": {"seat.0", "seat.1"},
         "math-wars-meta-table-virtual": {"seat.0"},
-        "mecs-table-virtual": {f"hand.{i}" for i in range(6)},
     },
 }  # fmt: skip
 

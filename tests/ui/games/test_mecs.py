@@ -25,14 +25,11 @@ from tabletop.ui.games.mecs.cards import (
     read_code,
 )
 from tabletop.ui.games.mecs.demo import play_demo, run_demo
-from tabletop.ui.games.mecs.table import (
-    BOT_SECONDS,
-    AreaEditor,
-    MecsResults,
-    MecsTable,
-    coin_words,
-)
+from tabletop.ui.games.mecs.editor import AreaEditor
+from tabletop.ui.games.mecs.table import BOT_SECONDS, MecsTable, coin_words
+from tabletop.ui.harness import DemoRun
 from tabletop.ui.input import CardSeen, CardsSeen, Tap
+from tabletop.ui.results import GameResults
 from tabletop.ui.scenes.form import FormScene
 from tabletop.ui.scenes.rules import ChoiceGrid, RulesScene
 from tests.ui.game_scenery import form_seats
@@ -137,10 +134,10 @@ def test_mecs_screenshots_of_the_main_states(size: tuple[int, int]) -> None:
     auto.tap("start")
     table = app.stack.top
     assert isinstance(table, MecsTable)
-    assert table.state.objective is not None  # challenge mode: the objective is shown
+    assert table.play.state.objective is not None  # challenge mode: the objective is shown
     shots.append(shot(app, "table_challenge"))
     # the editor on the child's own area
-    seat = table.pending_seat()
+    seat = table.play.pending_seat()
     auto.tap(f"area.{seat}")
     assert isinstance(app.stack.top, AreaEditor)
     auto.tap("gap.0")
@@ -174,17 +171,17 @@ def test_mecs_screenshots_of_the_main_states(size: tuple[int, int]) -> None:
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_mecs_screenshots_of_a_whole_game(size: tuple[int, int], tmp_path: Path) -> None:
-    app = make_app(size)
-    line = play_demo(app, seed=11, folder=tmp_path, out=io.StringIO(), seats=4)
-    assert line.startswith("winner: ")
-    shot(app, "card_page_from_camera")
-    app.stack.pop()
-    shot(app, "table_end")
+    run = DemoRun("mecs", seed=11, out_dir=tmp_path, out=io.StringIO(), size=size, data=None)
+    driver = play_demo(run, seats=4)
+    assert driver.line.startswith("winner: ")
+    assert isinstance(run.top, GameResults)  # the one results scene
     names = sorted(p.name for p in tmp_path.glob("*.png"))
-    assert "final.png" in names and "start.png" in names
+    assert {"final.png", "start.png", "card_page.png"} <= set(names)
     assert any("complete" in n for n in names)
+    SHOTS.mkdir(parents=True, exist_ok=True)
     for n in names:
         (SHOTS / f"game_{size[0]}_{n}").write_bytes((tmp_path / n).read_bytes())
+    run.end(driver.line)
 
 
 # -- whole games -------------------------------------------------------------------------------
@@ -193,20 +190,21 @@ def test_mecs_screenshots_of_a_whole_game(size: tuple[int, int], tmp_path: Path)
 def test_mecs_scripted_game_through_events_matches_the_engine(tmp_path: Path) -> None:
     """Bots' cards reach the game as camera readings, refills and ends of turns as taps;
     the same actions through the bare engine give the same result (MECS-6)."""
-    app = make_app()
     out = io.StringIO()
-    line = play_demo(app, seed=5, folder=tmp_path, out=out, seats=3)
-    table = next(s for s in app.stack if isinstance(s, MecsTable))
+    run = DemoRun("mecs", seed=5, out_dir=tmp_path, out=out, data=None)
+    driver = play_demo(run, seats=3)
+    line = run.end(driver.line)
+    table = driver.table
     history = table.match.history
     assert any(isinstance(a, Observe) for a in history)  # the camera path was used
     assert any(isinstance(a, Refill) for a in history)  # and the buttons
     game = Mecs()
-    state = game.new_game(table.settings, len(table.seats))
+    state = game.new_game(table.play.settings, len(table.play.seats))
     for action in history:
         state, _ = game.apply(state, action)
     engine = game.result(state)
-    assert engine is not None and engine == game.result(table.state)
-    winners = ", ".join(table.name(s) for s in sorted(engine.winners))
+    assert engine is not None and engine == game.result(table.play.state)
+    winners = ", ".join(table.play.name(s) for s in sorted(engine.winners))
     assert line == f"winner: {winners}"
     assert max(engine.scores) >= 15 or "ran out" in engine.reason
     assert out.getvalue().rstrip().splitlines()[-1] == line
@@ -241,22 +239,22 @@ def child_turn(app):
     """A virtual game: a child (seat 0) against a bot, waiting for the child's move."""
     auto, table = start(app, seats=2, bots=(1,))
     for _ in range(40):
-        if table.pending_seat() == 0 and table.state.phase == "plant":
+        if table.play.pending_seat() == 0 and table.play.state.phase == "plant":
             break
-        if table.pending_seat() == 0 and table.state.phase == "refill":
+        if table.play.pending_seat() == 0 and table.play.state.phase == "refill":
             auto.tap("refill.numbers")
             continue
         app.ctx.clock.advance(BOT_SECONDS + 0.1)
         app.step()
-    assert table.pending_seat() == 0 and table.state.phase == "plant"
+    assert table.play.pending_seat() == 0 and table.play.state.phase == "plant"
     return auto, table
 
 
 def test_mecs_child_plants_by_touch_and_trades() -> None:
     app = make_app()
     auto, table = child_turn(app)
-    hand = table.state.players[0].hand
-    area = table.state.players[0].area
+    hand = table.play.state.players[0].hand
+    area = table.play.state.players[0].area
     auto.tap("area.0")
     editor = app.stack.top
     assert isinstance(editor, AreaEditor)
@@ -266,15 +264,15 @@ def test_mecs_child_plants_by_touch_and_trades() -> None:
     card = editor.available()[0]
     auto.tap("choice.0")
     auto.tap("done")
-    assert table.state.players[0].area == (*area, card)
-    assert table.state.phase in ("planted", "refill") or table.state.players[0].coins
-    if table.state.phase == "planted":
+    assert table.play.state.players[0].area == (*area, card)
+    assert table.play.state.phase in ("planted", "refill") or table.play.state.players[0].coins
+    if table.play.state.phase == "planted":
         assert table.target("trade").enabled
-        keep = table.state.players[0].hand
+        keep = table.play.state.players[0].hand
         auto.tap("trade")
         auto.tap(f"choice.{keep[0]}")
         auto.tap("choice.numbers")
-        assert table.state.phase == "refill"
+        assert table.play.state.phase == "refill"
     assert len(hand) >= 1
 
 
@@ -282,8 +280,8 @@ def test_mecs_illegal_hack_is_refused_with_the_reason_shown() -> None:
     """MECS-5: a hack must make a valid equation at once; the reason is on screen."""
     app = make_app()
     _auto, table = child_turn(app)
-    card = table.state.players[0].hand[0]
-    target = table.state.players[1].area
+    card = table.play.state.players[0].hand[0]
+    target = table.play.state.players[1].area
     before = table.match.history
     post(app, seen(2, *target, card))
     assert table.match.history == before
@@ -315,7 +313,7 @@ def test_mecs_buttons_in_the_wrong_phase_say_why() -> None:
     post(app, Tap(table.target("end").rect.center, app.ctx.clock()))
     assert table.message == ("Put down at least 1 card first, or hack someone.", "error")
     post(app, SeatPressed(1, app.ctx.clock()))
-    assert table.message[0] == f"Not now: it is {table.name(0)}'s turn."
+    assert table.message[0] == f"Not now: it is {table.play.name(0)}'s turn."
     assert table.match.history == before
 
 
@@ -324,34 +322,34 @@ def test_mecs_camera_play_reveal_plant_take_back_and_fix_a_reading() -> None:
     card taken back is refused (MECS-4); a wrong reading is fixed by touch."""
     app = make_app()
     auto, table = start(app, seats=2, cards="table")
-    assert table.settings.play == "camera"
-    assert table.state.queue and table.state.queue[0].purpose == "reveal"
+    assert table.play.settings.play == "camera"
+    assert table.play.state.queue and table.play.state.queue[0].purpose == "reveal"
     auto.tap("reveal.8")
     auto.tap("reveal.3")
-    assert table.state.active == 0 and table.state.phase == "plant"
+    assert table.play.state.active == 0 and table.play.state.phase == "plant"
     assert app.ctx.lamps.lit == {0}
     post(app, seen(1, "MT1:MECS:7"))  # the child puts down a 1, the camera reads 7
     assert isinstance(table.match.history[-1], Observe)
-    assert table.state.players[0].area == ("7",)
+    assert table.play.state.players[0].area == ("7",)
     post(app, seen(1))  # the card was lifted: cards never go back to a hand
-    assert table.state.players[0].area == ("7",)
+    assert table.play.state.players[0].area == ("7",)
     assert table.message[0].startswith("Cards in an equation area stay there")
-    assert table.readings[0] == ()  # what the camera sees is shown, marked as refused
+    assert table.play.readings[0] == ()  # what the camera sees is shown, marked as refused
     post(app, seen(1, "MT1:MECS:7"))  # the card is back
-    assert 0 not in table.readings
+    assert 0 not in table.play.readings
     # fix the reading by touch: tap the area, the card, "Change", the right card
     auto.tap("area.0")
     auto.tap("card.0")
     auto.tap("change")
     auto.tap(f"choice.{PLAY_CARDS.index('1')}")
     auto.tap("done")
-    assert table.state.players[0].area == ("1",)
+    assert table.play.state.players[0].area == ("1",)
     assert table.message[0].startswith("Fixed:")
     assert table.match.history[-1] == Observe(0, ("1",))
 
 
 def refill_all(auto, table) -> None:
-    while table.state.phase == "refill" and table.match.pending.chance is None:
+    while table.play.state.phase == "refill" and table.match.pending.chance is None:
         auto.tap("refill.numbers")
 
 
@@ -362,25 +360,25 @@ def test_mecs_hack_by_camera_flips_into_the_hackers_coins() -> None:
     auto, table = start(app, seats=2, cards="table")
     auto.tap("reveal.2")
     auto.tap("reveal.9")
-    assert table.state.active == 1
+    assert table.play.state.active == 1
     post(app, seen(2, "2", "X"))  # seat 2 plants 2 ×
     refill_all(auto, table)
-    assert table.state.active == 0
+    assert table.play.state.active == 0
     post(app, seen(1, "7"))
     auto.tap("end")
     refill_all(auto, table)
     post(app, seen(2, "2", "X", "EQ", "4"))  # seat 2: 2 × = 4, not finished
-    assert "Not finished" in (table._area_status(1, table.state.players[1].area, False) or ("",))[0]
+    assert "Not finished" in (table.play.area_status(1) or ("",))[0]
     refill_all(auto, table)
-    assert table.state.active == 0 and table.state.phase == "plant"
+    assert table.play.state.active == 0 and table.play.state.phase == "plant"
     post(app, seen(2, "2", "X", "EQ", "4", "1"))  # not a valid equation: refused
-    assert table.message[1] == "error" and table.state.players[1].area == ("2", "X", "EQ", "4")
+    assert table.message[1] == "error" and table.play.state.players[1].area == ("2", "X", "EQ", "4")
     post(app, seen(2, "2", "X", "2", "EQ", "4"))  # seat 1 hacks: 2 × 2 = 4
-    assert table.state.players[1].area == ()
-    assert table.state.coins(0) == 5 and table.state.coins(1) == 0
-    assert table.banner is not None and table.banner.title == "Hacked!"
-    assert "+5 coins" in table.banner.text
-    assert any("hacked" in line for _, line in table.turns.lines)
+    assert table.play.state.players[1].area == ()
+    assert table.play.state.coins(0) == 5 and table.play.state.coins(1) == 0
+    assert table.play.banner is not None and table.play.banner.title == "Hacked!"
+    assert "+5 coins" in table.play.banner.text
+    assert any("hacked" in line for _, line in table.play.turns)
     post(app, seen(2, "2", "X", "2", "EQ", "4"))  # still there while being flipped: no error
     assert table.message[1] != "error"
     # equations the device checked for the report: seat 1's refused hack, then its hack
@@ -414,7 +412,7 @@ def test_mecs_undo_needs_the_teacher_pin() -> None:
         auto.tap(f"key.{digit}")
     assert app.stack.top is table
     assert len(table.match.history) < decided
-    assert table.state.phase == "plant" and table.state.active == 0
+    assert table.play.state.phase == "plant" and table.play.state.active == 0
     assert table.message[0].startswith("Taken back:")
 
 
@@ -440,18 +438,26 @@ def test_mecs_setup_options_and_bubble_button() -> None:
 
 
 def test_mecs_results_name_the_winner_and_offer_another_game(tmp_path: Path) -> None:
-    app = make_app()
-    play_demo(app, seed=8, folder=tmp_path, out=io.StringIO(), seats=2)
-    table = next(s for s in app.stack if isinstance(s, MecsTable))
-    app.stack.pop()  # the demo ends on a card page over the table
-    results = MecsResults(app.ctx, table=table)
-    app.stack.push(results)
-    app.step()
-    names = [table.name(s) for s in sorted(results.result.winners)]
-    assert results.winner_line() in (f"winner: {', '.join(names)}", "winner: draw")
-    Autoplayer(app).tap("again")
-    fresh = app.stack.top
+    """The one results scene: places by coins (equal coins share a place, MECS-6), the
+    engine's reason in names, and "Play again" opens a fresh table."""
+    run = DemoRun("mecs", seed=8, out_dir=tmp_path, out=io.StringIO(), data=None)
+    driver = play_demo(run, seats=2)
+    table, results = driver.table, run.top
+    assert isinstance(results, GameResults)
+    result = table.play.standings()
+    names = [table.play.name(s) for s in sorted(result.winners)]
+    assert results.winner_line in (f"winner: {', '.join(names)}", "winner: draw")
+    assert [row.score for row in results.outcome.rows] == [
+        f"{result.scores[row.seat]} coins" for row in results.outcome.rows
+    ]
+    assert "Player" not in results.outcome.reason and results.outcome.reason.startswith(
+        "The game ended because"
+    )
+    run.tap("again")
+    fresh = run.top
     assert isinstance(fresh, MecsTable) and fresh is not table
+    assert fresh.play.settings == table.play.settings and not fresh.resumed
+    run.end(driver.line)
 
 
 # -- never lose a game (issue 10) ------------------------------------------------------------
@@ -465,16 +471,16 @@ def test_mecs_every_move_is_journaled_and_a_new_app_carries_on(tmp_path: Path) -
     path = tmp_path / FILE_NAME
     app = make_app(journal=Journal(path))
     auto, table = child_turn(app)  # the bot has played; the child is to put cards down
-    area = table.state.players[0].area
+    area = table.play.state.players[0].area
     auto.tap("area.0")
     auto.tap(f"gap.{len(area)}")
     auto.tap("choice.0")
     auto.tap("done")
-    assert len(table.state.players[0].area) == len(area) + 1 or table.state.coins(0)
+    assert len(table.play.state.players[0].area) == len(area) + 1 or table.play.state.coins(0)
     # what the screen shows is on disk: a second reader of the file sees the same match
     (saved,) = Journal(path).unfinished("app")
-    assert Journal(path).load(saved.id, GAMES).state == table.state
-    assert saved.meta["app"]["seed"] == table.seed
+    assert Journal(path).load(saved.id, GAMES).state == table.play.state
+    assert saved.meta["app"]["seed"] == table.play.seed
     # the device is unplugged; a new app on the same file offers the game
     again = make_app(journal=Journal(path))
     offer = again.stack.top
@@ -482,18 +488,23 @@ def test_mecs_every_move_is_journaled_and_a_new_app_carries_on(tmp_path: Path) -
     Autoplayer(again).tap("yes")
     resumed = again.stack.top
     assert isinstance(resumed, MecsTable) and resumed.resumed
-    assert resumed.state == table.state and resumed.match.history == table.match.history
-    assert [(p.name, p.bot) for p in resumed.seats] == [(p.name, p.bot) for p in table.seats]
-    assert resumed.settings == table.settings and resumed.pending_seat() == table.pending_seat()
+    assert resumed.play.state == table.play.state and resumed.match.history == table.match.history
+    assert [(p.name, p.bot) for p in resumed.play.seats] == [
+        (p.name, p.bot) for p in table.play.seats
+    ]
+    assert (
+        resumed.play.settings == table.play.settings
+        and resumed.play.pending_seat() == table.play.pending_seat()
+    )
     assert resumed.message[0].startswith("Welcome back!")
-    assert resumed.turns.lines == table.turns.lines  # the turn log, told again
+    assert resumed.play.turns == table.play.turns  # the turn log, told again
     # it deals on exactly as the first app would have: end the turn, fill the hands
     for scene in (table, resumed):
-        if scene.state.phase == "planted":
+        if scene.play.state.phase == "planted":
             scene.press("end")
-        while scene.state.phase == "refill" and scene.match.pending.chance is None:
+        while scene.play.state.phase == "refill" and scene.match.pending.chance is None:
             scene.press("refill.numbers")
-    assert resumed.state == table.state and resumed.state.phase == "plant"
+    assert resumed.play.state == table.play.state and resumed.play.state.phase == "plant"
 
 
 def test_mecs_new_game_instead_keeps_the_old_one_as_abandoned(tmp_path: Path) -> None:
@@ -522,18 +533,18 @@ def test_mecs_finished_game_is_stored_with_its_result_seats_and_checks() -> None
     app = make_app()
     _auto, table = start(app, seats=2, bots=(0, 1))
     for _ in range(3000):
-        if isinstance(app.stack.top, MecsResults):
+        if isinstance(app.stack.top, GameResults):
             break
         app.ctx.clock.advance(BOT_SECONDS + 0.1)
         app.step()
-    assert isinstance(app.stack.top, MecsResults)
+    assert isinstance(app.stack.top, GameResults)
     journal = app.ctx.journal
     (saved,) = journal.matches()
-    result = Mecs().result(table.state)
+    result = Mecs().result(table.play.state)
     assert result is not None and table.standings() == result
     assert saved.status == "finished" and saved.reason == "end"
     assert saved.result is not None and saved.result["winners"] == sorted(result.winners)
-    assert saved.result["scores"] == [str(table.state.coins(s)) for s in (0, 1)]
+    assert saved.result["scores"] == [str(table.play.state.coins(s)) for s in (0, 1)]
     assert [s.name for s in journal.seats(saved.id)] == ["Bot 1", "Bot 2"]
     assert [s.bot for s in journal.seats(saved.id)] == ["easy", "easy"]  # the level (MECS-12)
     assert saved.actions == len(table.match.history)
@@ -569,7 +580,7 @@ def test_mecs12_setup_chooses_the_bots_level_and_the_table_plays_it(tmp_path: Pa
     auto.tap("start")
     table = app.stack.top
     assert isinstance(table, MecsTable)
-    assert [(p.bot, p.level) for p in table.seats][1] == (True, "medium")
+    assert [(p.bot, p.level) for p in table.play.seats][1] == (True, "medium")
     assert table.save.seats[1].bot == "medium"  # journaled with the seat
     assert table.save.app["seats"][1] == ["Bot 2", True, "medium"]
     # a journal from before the levels ("standard" bot, seats as [name, bot]) is the hard bot
@@ -577,7 +588,7 @@ def test_mecs12_setup_chooses_the_bots_level_and_the_table_plays_it(tmp_path: Pa
     old.app = {"seats": [["Ann", False], ["Bot 2", True]], "seed": 5}
     old.seats = []
     resumed = resume_scene(app.ctx, old, table.match)
-    assert [(p.bot, p.level) for p in resumed.seats] == [(False, "hard"), (True, "hard")]
+    assert [(p.bot, p.level) for p in resumed.play.seats] == [(False, "hard"), (True, "hard")]
 
 
 def test_mecs12_real_cards_turn_the_bots_and_their_level_off_with_the_reason() -> None:
@@ -623,13 +634,13 @@ def test_mecs9_the_table_says_why_a_waiting_equation_counted(size=(800, 480)) ->
     state = engine_table(["3 1 +", "1 2 X", "4 5"], ["", "9 X 6 EQ 5 4", ""], settings=settings)
     state = replace(state, queue=(DrawFor(0, "objectives", "objective"),), met=(1,))
     scene = table_at(app, state)
-    assert scene.perform(ShowObjective(13))  # "a whole number whose digits add up to 9"
-    assert scene.state.coins(1) == 6 and scene.state.players[1].area == ()
-    assert scene.banner is not None and scene.banner.title == "Objective met!"
-    assert scene.banner.text.startswith("Bo's area already shows 9 × 6 = 54")
-    assert "it counts at once" in scene.banner.text and "MECS-9" not in scene.banner.text
-    assert any("it counts at once" in text for _, text in scene.turns.lines)  # the turn log
-    assert scene.state.objective is not None  # the next card is already out
+    assert scene.play.perform(ShowObjective(13))  # "a whole number whose digits add up to 9"
+    assert scene.play.state.coins(1) == 6 and scene.play.state.players[1].area == ()
+    assert scene.play.banner is not None and scene.play.banner.title == "Objective met!"
+    assert scene.play.banner.text.startswith("Bo's area already shows 9 × 6 = 54")
+    assert "it counts at once" in scene.play.banner.text and "MECS-9" not in scene.play.banner.text
+    assert any("it counts at once" in text for _, text in scene.play.turns)  # the turn log
+    assert scene.play.state.objective is not None  # the next card is already out
     app.stack.push(scene)
     app.step()
     assert shot(app, "mecs9_objective_met").exists()
@@ -656,10 +667,10 @@ def test_mecs_every_checked_equation_is_journaled_with_its_question() -> None:
     app.step()
     app.ctx.clock.advance(7.5)
     hack = ("LP", "2", "+", "3", "RP", "X", "4", "EQ", "1", "4")  # 14: brackets left out
-    scene.submit_area(1, hack)
+    scene.play.submit_area(1, hack)
     assert scene.message[1] == "error"
     app.ctx.clock.advance(2.0)
-    scene.submit_area(0, ("9", "X", "7", "EQ", "6", "3"))  # true; 63 misses objective 2
+    scene.play.submit_area(0, ("9", "X", "7", "EQ", "6", "3"))  # true; 63 misses objective 2
     assert scene.save.checks[0] == [2, 0]
     answers = app.ctx.journal.answers(scene.save.id)
     assert [(a.seat, a.skill, a.given, a.answer) for a in answers] == [
@@ -678,3 +689,35 @@ def test_mecs_every_checked_equation_is_journaled_with_its_question() -> None:
         "(2 + 3) x 4: answered 14, leaving out the brackets; they come first",
     )
     assert kinds[1][0] == "objective" and kinds[1][1].startswith("9 x 7 = 63: the objective is")
+
+
+def test_mecs_child_facing_text_is_at_least_16px_at_800x480() -> None:
+    """Issue 21: every word a child reads on the table (names, coins, the instruction,
+    the message, the hand's tip, the reveal) and on the results is 16 px or more at
+    800x480 (card faces are cards, not text)."""
+    app = make_app((800, 480))
+    fonts = app.ctx.painter.fonts
+    texts: list[tuple[int, str]] = []
+    render = fonts.render
+
+    def recording(text, size, *args, **kw):
+        if len(text.strip()) > 2:
+            texts.append((size, text))
+        return render(text, size, *args, **kw)
+
+    fonts.render = recording
+    try:
+        auto, table = child_turn(app)  # the hand and its tip on screen
+        app.step(force_draw=True)
+        assert any("coins" in text for _, text in texts)
+        auto.tap("leave")
+        auto.tap("yes")
+        auto, table = start(app, seats=8, cards="table", mode="challenge")  # who starts
+        post(app, seen(1, "MT1:MECS:7"))  # too early: the who-starts card comes first
+        assert "who starts" in table.message[0]
+        app.step(force_draw=True)
+        assert any("show one number card" in text for _, text in texts)
+    finally:
+        fonts.render = render
+    small = sorted({(size, text) for size, text in texts if size < 16})
+    assert not small, small

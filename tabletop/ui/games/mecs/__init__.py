@@ -3,7 +3,8 @@
 ``setup_scene(ctx)`` is what Home pushes; ``resume_scene(ctx, save, match)`` is the
 table again around a game carried on from the journal; ``run_demo(...)`` plays a whole
 game with bots in every seat offscreen (``tabletop demo --game mecs``). See
-:mod:`.table` for the game screen and :mod:`.cards` for the card pages.
+:mod:`.play` for the game's controller, :mod:`.table` for its screen, :mod:`.editor`
+for an area by touch and :mod:`.cards` for the card pages.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ def resume_scene(ctx: Context, save: GameSave, match: Match[Any, Any, Any]) -> S
             seats.append(
                 SeatInfo(i, str(name), bot=str(level[0] if level else "hard") if bot else None)
             )
-    return MecsTable(
+    table = MecsTable(
         ctx,
         seats=seats,
         settings=match.settings,
@@ -47,6 +48,8 @@ def resume_scene(ctx: Context, save: GameSave, match: Match[Any, Any, Any]) -> S
         match=match,
         save=save,
     )
+    table.play.carry_on(app.get("table"))  # what is not in the match (none before issue 21)
+    return table
 
 
 def run_demo(

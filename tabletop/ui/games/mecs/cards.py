@@ -18,9 +18,10 @@ from tabletop.assets import load_toml
 from tabletop.games.mecs import DECKS, OBJECTIVE_CODES, card_code, objective
 from tabletop.games.mecs_equation import ADVANCED, DIGITS, FACE, PLAY_CARDS
 from tabletop.ui.app import Context, Scene
-from tabletop.ui.input import Back, InputEvent, Tap
+from tabletop.ui.input import InputEvent
+from tabletop.ui.scenes.common import route_to_press
 from tabletop.ui.theme import Color, Metrics
-from tabletop.ui.widgets import Button, Painter, hit
+from tabletop.ui.widgets import Button, Painter
 
 CARDS_FILE = "mecs/cards.toml"
 LANGUAGES = (("en", "English"), ("es", "Español"), ("fr", "Français"), ("de", "Deutsch"))
@@ -240,13 +241,7 @@ class CardPageScene(Scene):
         self.body.height = y - m.u(16) - self.body.top
 
     def handle(self, event: InputEvent) -> None:
-        if isinstance(event, Back):
-            self.stack.pop(None)
-        elif isinstance(event, Tap):
-            button = hit(self.buttons, event.pos)
-            if button is not None and button.enabled:
-                self.ctx.sounds.play("tap")
-                self.press(button.name)
+        route_to_press(self, event, back="close")
 
     def press(self, name: str) -> None:
         if name == "close":

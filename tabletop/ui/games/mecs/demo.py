@@ -4,7 +4,8 @@ The bots decide with :func:`tabletop.bots.mecs.decide`; what they do reaches the
 the way a child's move does: cards put down or hacked in are shown to the (simulated)
 camera as a ``CardsSeen`` reading of that area, left to right; ending a turn, trading
 and refilling are taps on the screen's buttons. One line is printed per turn, and the
-last line is ``winner: NAMES`` (or ``winner: draw``).
+last line is ``winner: NAMES`` (or ``winner: draw``). The app, the screenshots and the
+closing lines are the one demo harness's (:class:`~tabletop.ui.harness.DemoRun`).
 
 With ``data`` the game is journaled in that folder as the app does (issue 10). Killed
 and started again with the same arguments, the demo carries on through Home's "carry
@@ -21,14 +22,13 @@ middle of the child's turn, it may try that turn's refused hack once more.)
 
 from __future__ import annotations
 
-import os
 import random
-import tempfile
 from pathlib import Path
 from typing import Any, TextIO
 
 from tabletop.bots.mecs import decide
 from tabletop.games.mecs import EndTurn, Hack, Plant, Refill, Trade
+from tabletop.ui.harness import DemoRun
 
 MAX_MOVES = 4000
 MAX_SHOTS = 8
@@ -51,78 +51,77 @@ class Driver:
     the other seats' bots play at the medium level, whose areas a child can read.
     """
 
-    def __init__(self, app: Any, child: int | None = None, seed: int = 0) -> None:
-        from tabletop.ui.autoplay import Autoplayer
-
-        self.app = app
-        self.auto = Autoplayer(app)
+    def __init__(self, run: DemoRun, child: int | None = None, seed: int = 0) -> None:
+        self.run = run
         self.moves = 0
         self.child = child
         self.seed = seed
         self.tried: set[tuple[int, tuple[str, ...]]] = set()  # (area seat, cards) answered
+        self.last: Any = None  # the table last seen (the results replace it at the end)
+        self.line = ""  # the winner line, once the game is over
 
     @property
     def table(self) -> Any:
         from tabletop.ui.games.mecs.table import MecsTable
 
-        for scene in reversed(list(self.app.stack)):
-            if isinstance(scene, MecsTable):
-                return scene
-        raise DemoError("no M.E.C.S. table on the screen")
+        if not self.over():
+            self.last = self.run.scene(MecsTable)
+        return self.last
+
+    @property
+    def play(self) -> Any:
+        return self.table.play
 
     def over(self) -> bool:
-        from tabletop.ui.games.mecs.table import MecsResults
+        from tabletop.ui.results import GameResults
 
-        return isinstance(self.app.stack.top, MecsResults)
+        return isinstance(self.run.top, GameResults)
 
     def show_area(self, seat: int, cards: tuple[str, ...]) -> None:
         """The camera's steady reading of ``seat``'s equation area (0-based seat)."""
         from tabletop.ui.input import CardSeen, CardsSeen
 
-        at = self.app.ctx.clock()
+        at = self.run.ctx.clock()
         seen = tuple(CardSeen(f"MT1:MECS:{c}", seat + 1, "equation") for c in cards)
-        self.app.post(CardsSeen(seat + 1, "equation", seen, at))
-        self.app.step()
+        self.run.post(CardsSeen(seat + 1, "equation", seen, at))
 
     def hold_up(self, code: str) -> None:
         """One card held up alone to the camera."""
         from tabletop.ui.input import CardSeen, CardsSeen
 
-        at = self.app.ctx.clock()
-        self.app.post(CardsSeen(None, None, (CardSeen(f"MT1:MECS:{code}"),), at))
-        self.app.step()
+        self.run.post(CardsSeen(None, None, (CardSeen(f"MT1:MECS:{code}"),), self.run.ctx.clock()))
 
-    def play(self, action: Any) -> None:
+    def perform(self, action: Any) -> None:
         """Make ``action`` happen through the screen or the camera."""
         if isinstance(action, Plant):
             self.show_area(action.seat, action.area)
         elif isinstance(action, Hack):
             self.show_area(action.target, action.area)
         elif isinstance(action, EndTurn):
-            self.auto.tap("end")
+            self.run.tap("end")
         elif isinstance(action, Refill):
-            self.auto.tap(f"refill.{action.stack}")
+            self.run.tap(f"refill.{action.stack}")
         elif isinstance(action, Trade):
-            self.auto.tap("trade")
-            self.auto.tap(f"choice.{action.card}")
-            self.auto.tap(f"choice.{action.draw_from}")
+            self.run.tap("trade")
+            self.run.tap(f"choice.{action.card}")
+            self.run.tap(f"choice.{action.draw_from}")
         else:
             raise DemoError(f"the demo cannot show {action!r}")
 
     def move(self) -> Any:
         """One bot decision, played through the app; returns it."""
-        table = self.table
-        seat = table.pending_seat()
+        play = self.play
+        seat = play.pending_seat()
         if seat is None:
-            raise DemoError(f"nobody is to move ({table.state.phase})")
-        before = len(table.match.history)
+            raise DemoError(f"nobody is to move ({play.state.phase})")
+        before = len(play.match.history)
         if seat == self.child:
             self.child_hacks(seat)
-        action = decide(table.state, seat, table.seats[seat].level)
-        self.play(action)
-        table = self.table
-        if len(table.match.history) == before and not self.over():
-            raise DemoError(f"the app refused {action!r}: {table.message[0]}")
+        action = decide(play.state, seat, play.seats[seat].level)
+        self.perform(action)
+        play = self.play
+        if len(play.match.history) == before and not self.over():
+            raise DemoError(f"the app refused {action!r}: {play.message[0]}")
         self.moves += 1
         return action
 
@@ -131,11 +130,11 @@ class Driver:
         the class): 1 if it tried one, else 0."""
         from tabletop.classroom.mistakes import Child
 
-        table = self.table
-        state = table.state
+        play = self.play
+        state = play.state
         if state.phase != "plant" or state.active != seat:
             return 0
-        child = Child(random.Random(f"mecs-child:{self.seed}:{len(table.match.history)}"))
+        child = Child(random.Random(f"mecs-child:{self.seed}:{len(play.match.history)}"))
         hand = state.players[seat].hand
         for target, player in enumerate(state.players):
             if target == seat or not player.area:
@@ -157,7 +156,7 @@ def child_believes(
     that make an equation the child believes (its answer to the question,
     :meth:`Child.answer`, is the value beside it) and that is wrong: the child's
     mistakes, in card order."""
-    from tabletop.ui.games.mecs.table import equation_question
+    from tabletop.ui.games.mecs.questions import equation_question
 
     beliefs: dict[str, Any] = {}  # one answer per question, as a child would give
     hacks: set[tuple[str, ...]] = set()
@@ -195,41 +194,20 @@ def run_demo(
     data: Path | None = None,
     child: bool = False,
 ) -> str:
-    os.environ["SDL_VIDEODRIVER"] = "dummy"
-    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-    import pygame
-
-    from tabletop.ui.app import App
-    from tabletop.ui.offscreen import offscreen
-    from tabletop.ui.scenes.home import HomeScene
-
     seed = random.SystemRandom().randrange(10**6) if seed is None else seed
-    folder = out_dir or Path(tempfile.mkdtemp(prefix="tabletop-mecs-demo-"))
-    folder.mkdir(parents=True, exist_ok=True)
-    ctx, window = offscreen(size, seed, data)
     tag = demo_tag(seed, seats, deck, mode) + (":child" if child else "")
-    carry_on = left_over(ctx.journal, tag)
-    app = App(ctx, window, flip=False)
-    app.stack.push(HomeScene(ctx, offer_resume=carry_on))
-    app.step()
-    try:
-        line = play_demo(
-            app,
-            seed=seed,
-            folder=folder,
-            out=out,
-            seats=seats,
-            deck=deck,
-            mode=mode,
-            tag=tag,
-            carry_on=data if carry_on else None,
-            child=child,
-            level="medium" if child else "hard",  # areas a child can read, and hack
-        )
-    finally:
-        ctx.journal.close()
-        pygame.display.quit()
-    return line
+    run = DemoRun(
+        "mecs",
+        seed=seed,
+        out_dir=out_dir,
+        out=out,
+        size=size,
+        data=data,
+        left_over=lambda ctx: left_over(ctx.journal, tag),
+    )
+    level = "medium" if child else "hard"  # areas a child can read, and hack
+    driver = play_demo(run, seats=seats, deck=deck, mode=mode, tag=tag, level=level, child=child)
+    return run.end(driver.line, f"{driver.moves} moves,")
 
 
 def demo_tag(seed: int, seats: int, deck: str, mode: str) -> str:
@@ -251,49 +229,43 @@ def left_over(journal: Any, tag: str) -> bool:
 
 
 def play_demo(
-    app: Any,
+    run: DemoRun,
     *,
-    seed: int,
-    folder: Path,
-    out: TextIO,
     seats: int = 3,
     deck: str = "advanced",
     mode: str = "normal",
     tag: str | None = None,
-    carry_on: Path | None = None,
     level: str = "hard",
     child: bool = False,
-) -> str:
-    """Set the game up by taps and play it to the end; prints and returns the winner line.
+) -> Driver:
+    """Set the game up by taps (or carry on the journal's, when Home offers it) and play
+    it to the end, printing one line per turn and the coins; returns the driver (its
+    table, and its ``line``: the winner line).
 
-    ``carry_on``: Home is offering this demo's journaled game (from that folder): carry
-    on with it instead of setting a new one up. ``tag`` marks a new game as this demo's.
-    ``level``: the bots' level (MECS-12), hard (the strongest) unless told. ``child``:
-    seat 1 is a guest child (:class:`Driver`), journaled as a child, never as a bot.
+    ``tag`` marks a new game as this demo's. ``level``: the bots' level (MECS-12), hard
+    (the strongest) unless told. ``child``: seat 1 is a guest child (:class:`Driver`),
+    journaled as a child, never as a bot.
     """
-    driver = Driver(app, child=0 if child else None, seed=seed)
-    auto = driver.auto
-    if carry_on is not None:
-        auto.tap("yes")  # Home: "A game of M.E.C.S. was not finished. Carry on with it?"
-        table = driver.table
-        print(
-            f"Carrying on from the journal in {carry_on}: turn {table.state.turn}, "
-            f"{len(table.match.history)} actions.",
-            file=out,
+    driver = Driver(run, child=0 if child else None, seed=run.seed)
+    out = run.out
+    run.open_game()
+    if run.resuming:  # Home: "A game of M.E.C.S. was not finished. Carry on with it?"
+        play = driver.play
+        run.say(
+            f"Carrying on from the journal in {run.data}: turn {play.state.turn}, "
+            f"{len(play.match.history)} actions."
         )
     else:
-        auto.tap("game.mecs")
-        setup = app.stack.top
+        setup = run.top
         setup.extra["bot_driver"] = "external"  # the demo moves the bots' cards itself
         for seat in range(seats):  # every seat a bot at the level (seat 1 the child's)
-            if child and seat == 0:
-                continue
-            auto.tap(f"seat.{seat}")
-            auto.tap(f"choice.bot.{level}")
-        auto.tap(f"mode.{mode}")
+            if not (child and seat == 0):
+                run.tap(f"seat.{seat}")
+                run.tap(f"choice.bot.{level}")
+        run.tap(f"mode.{mode}")
         if setup.options["deck"] != deck:  # challenge has chosen the advanced deck already
-            auto.tap(f"deck.{deck}")
-        auto.tap("start")
+            run.tap(f"deck.{deck}")
+        run.tap("start")
         table = driver.table
         if tag is not None:
             table.save.app["demo"] = tag
@@ -302,68 +274,52 @@ def play_demo(
             from tabletop.ui.saves import demo_seats
 
             demo_seats(table.save, 0)
-        names = ", ".join(s.name for s in table.seats)
-        print(
-            f"M.E.C.S. in the touchscreen app, offscreen ({app.ctx.metrics.width}x"
-            f"{app.ctx.metrics.height}): {names}; {deck} deck, {mode} mode, seed {seed}",
-            file=out,
+        names = ", ".join(s.name for s in table.play.seats)
+        m = run.ctx.metrics
+        run.say(
+            f"M.E.C.S. in the touchscreen app, offscreen ({m.width}x{m.height}): {names}; "
+            f"{deck} deck, {mode} mode, seed {run.seed}"
         )
-        print("Bots' cards reach the game as camera readings of their equation areas.", file=out)
-    app.screenshot(folder / "start.png")
-    shots = 1
-    printed = 0
-    turn = table.state.turn
+        run.say("Bots' cards reach the game as camera readings of their equation areas.")
+    run.shot("start")
+    driver.hold_up("EQ")  # one card held up alone opens its page, as the QR code promises
+    run.shot("card_page")
+    run.tap("close")
+    shots, printed = 2, 0
+    turn = driver.play.state.turn
     last_banner = None
 
     def flush(upto: int | None = None) -> None:
         nonlocal printed
-        lines = driver.table.turns.lines
-        group: dict[int, list[str]] = {}
-        order: list[int] = []
-        end = len(lines)
-        for t, text in lines[printed:end]:
-            if upto is not None and t >= upto:
-                end = printed + len([1 for tt, _ in lines[printed:] if tt < upto])
-                break
-            if t not in group:
-                group[t] = []
-                order.append(t)
-            group[t].append(text)
-        for t in order:
+        lines = driver.play.turns[printed:]
+        if upto is not None:
+            lines = [(t, text) for t, text in lines if t < upto]
+        printed += len(lines)
+        for t in dict.fromkeys(t for t, _ in lines):
             label = "Start" if t == 0 else f"Turn {t}"
-            print(f"{label}: {' '.join(group[t])}", file=out)
-        printed = end
+            print(f"{label}: {' '.join(text for tt, text in lines if tt == t)}", file=out)
 
     while not driver.over():
         if driver.moves >= MAX_MOVES:
             raise DemoError(f"no winner after {MAX_MOVES} moves")
-        table = driver.table
-        if table.state.turn != turn:
-            flush(upto=table.state.turn)
-            turn = table.state.turn
+        play = driver.play
+        if play.state.turn != turn:
+            flush(upto=play.state.turn)
+            turn = play.state.turn
         driver.move()
-        table = driver.table
-        banner = table.banner
+        play = driver.play
+        banner = play.banner
         if banner is not None and banner is not last_banner and shots < MAX_SHOTS:
-            app.screenshot(
-                folder / f"turn_{table.state.turn:03d}_{banner.title.rstrip('!').lower()}.png"
-            )
+            run.shot(f"turn_{play.state.turn:03d}_{banner.title.rstrip('!').lower()}")
             shots += 1
         last_banner = banner
     flush()
-    results = app.stack.top
-    app.screenshot(folder / "final.png")
-    table = driver.table
-    for seat in range(len(table.seats)):
-        print(f"  {table.name(seat)}: {table.state.coins(seat)} coins", file=out)
-    # one card held up alone opens its page, as the QR code promises
-    results.stack.pop()  # back to the table for a moment
-    driver.hold_up("EQ")
-    app.screenshot(folder / "card_page.png")
-    print(f"\nScreenshots are in {folder}", file=out)
-    line = results.winner_line()
-    print(line, file=out)
-    return line
+    run.shot("final")
+    play = driver.play
+    for seat in range(len(play.seats)):
+        print(f"  {play.name(seat)}: {play.state.coins(seat)} coins", file=out)
+    driver.line = run.top.winner_line
+    return driver
 
 
 __all__ = ["DemoError", "Driver", "play_demo", "run_demo"]

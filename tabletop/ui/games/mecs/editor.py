@@ -1,0 +1,233 @@
+"""The M.E.C.S. area editor: an equation area by touch (a plant, a hack, a reorder, or a
+wrong camera reading fixed). Touch targets: ``gap.<k>``, ``card.<k>``, ``change``,
+``remove``, ``left``, ``right``, ``about``, ``done``, ``cancel``."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import pygame
+
+from tabletop.games.mecs_equation import PLAY_CARDS, evaluate
+from tabletop.ui.app import Context, Scene
+from tabletop.ui.games.mecs.cards import LABEL, CardPageScene, draw_card
+from tabletop.ui.input import InputEvent
+from tabletop.ui.scenes.common import route_to_press
+from tabletop.ui.scenes.rules import ChoiceGrid
+from tabletop.ui.theme import Metrics
+from tabletop.ui.widgets import Button
+
+
+class AreaEditor(Scene):
+    """An equation area by touch: tap a gap (``gap.<k>``) to put a card there, tap a card
+    (``card.<k>``) to select it, then ``change``, ``remove``, ``left``, ``right`` or
+    ``about``; ``done`` pops with the cards, ``cancel`` with None.
+
+    ``palette`` is what may be put down (the hand in virtual play, every card when the
+    device cannot see hands); with ``any_card`` a card may also be changed or removed,
+    which fixes a wrong camera reading."""
+
+    def __init__(
+        self,
+        ctx: Context,
+        *,
+        seat: int,
+        title: str,
+        cards: Sequence[str],
+        palette: Sequence[str],
+        any_card: bool,
+    ) -> None:
+        super().__init__(ctx)
+        self.seat = seat
+        self.title = title
+        self.original = tuple(cards)
+        self.cards = list(cards)
+        self.palette = list(palette)
+        self.any_card = any_card
+        self.selected: int | None = None
+        self.asking: tuple[str, int] | None = None
+        self.note = ""
+        self._choices: list[str] = []
+
+    def available(self) -> list[str]:
+        """Palette cards not yet used in this edit."""
+        if self.any_card:
+            return list(PLAY_CARDS)
+        left = list(self.palette)
+        added = list(self.cards)
+        for card in self.original:
+            if card in added:
+                added.remove(card)
+        for card in added:
+            if card in left:
+                left.remove(card)
+        return left
+
+    def layout(self, metrics: Metrics) -> None:
+        m = metrics
+        W, H = m.size
+        margin = m.u(16)
+        n = len(self.cards)
+        ch = m.u(110)
+        gap_w = m.u(48)  # a touch target for "put a card here"
+        cw = m.u(76)
+        total = n * cw + (n + 1) * gap_w
+        if total > W - 2 * margin:
+            scale = (W - 2 * margin) / total
+            cw, gap_w = max(16, int(cw * scale)), max(14, int(gap_w * scale))
+            ch = min(ch, cw * 3 // 2 + m.u(20))
+        total = n * cw + (n + 1) * gap_w
+        x = (W - total) // 2
+        top = m.u(90)
+        b: list[Button] = []
+        for k in range(n + 1):
+            b.append(Button(f"gap.{k}", pygame.Rect(x, top, gap_w, ch), "+", kind="gap"))
+            x += gap_w
+            if k < n:
+                b.append(Button(f"card.{k}", pygame.Rect(x, top, cw, ch), "", kind="card"))
+                x += cw
+        self.card_top, self.card_h = top, ch
+        bh = m.u(56)
+        y = top + ch + m.u(24)
+        tools = [("left", "◀ Move"), ("right", "Move ▶"), ("about", "About")]
+        if self.any_card:
+            tools[2:2] = [("change", "Change"), ("remove", "Remove")]
+        tw = m.u(128)
+        tx = (W - len(tools) * (tw + m.u(8))) // 2
+        for i, (name, label) in enumerate(tools):
+            b.append(
+                Button(
+                    name,
+                    pygame.Rect(tx + i * (tw + m.u(8)), y, tw, bh),
+                    label,
+                    kind="quiet",
+                    enabled=self.selected is not None,
+                    size=m.small + 2,
+                )
+            )
+        y = H - margin - bh
+        b.append(Button("cancel", pygame.Rect(margin, y, m.u(160), bh), "Cancel", kind="quiet"))
+        b.append(Button("done", pygame.Rect(W - margin - m.u(200), y, m.u(200), bh), "Done"))
+        self.note_rect = pygame.Rect(
+            margin, top + ch + bh + m.u(34), W - 2 * margin, y - (top + ch + bh + m.u(40))
+        )
+        self.buttons = b
+
+    def handle(self, event: InputEvent) -> None:
+        route_to_press(self, event, back="cancel")
+
+    def press(self, name: str) -> None:
+        if name in ("cancel", "done"):  # Done: the cards; Cancel: nothing changes
+            self.stack.pop(tuple(self.cards) if name == "done" else None)
+            return
+        if name.startswith("gap."):
+            k = int(name[4:])
+            choices = self.available()
+            if not choices:
+                self.ctx.sounds.play("wrong")
+                self.note = "You have no card to put down here."
+                return
+            self.asking = ("insert", k)
+            grid = [(f"{i}", LABEL[c]) for i, c in enumerate(choices)]
+            self._choices = choices
+            self.stack.push(ChoiceGrid(self.ctx, "Which card goes here?", grid, columns=7, rows=3))
+            return
+        if name.startswith("card."):
+            k = int(name[5:])
+            self.selected = None if self.selected == k else k
+        elif self.selected is not None:
+            k = self.selected
+            if name == "left" and k > 0:
+                self.cards[k - 1], self.cards[k] = self.cards[k], self.cards[k - 1]
+                self.selected = k - 1
+            elif name == "right" and k < len(self.cards) - 1:
+                self.cards[k + 1], self.cards[k] = self.cards[k], self.cards[k + 1]
+                self.selected = k + 1
+            elif name == "remove":
+                self.cards.pop(k)
+                self.selected = None
+            elif name == "change":
+                self.asking = ("change", k)
+                self._choices = list(PLAY_CARDS)
+                grid = [(f"{i}", LABEL[c]) for i, c in enumerate(self._choices)]
+                self.stack.push(
+                    ChoiceGrid(self.ctx, "Which card is it really?", grid, columns=7, rows=3)
+                )
+                return
+            elif name == "about":
+                self.stack.push(CardPageScene(self.ctx, self.cards[k]))
+                return
+        self.layout(self.m)
+
+    def resume(self, result: Any) -> None:
+        asking, self.asking = self.asking, None
+        if asking is not None and isinstance(result, str) and result.isdigit():
+            card = self._choices[int(result)]
+            what, k = asking
+            if what == "insert":
+                self.cards.insert(k, card)
+                self.selected = None
+            else:
+                self.cards[k] = card
+        self.layout(self.m)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
+        surface.fill(p.background)
+        painter.text(
+            surface, self.title, (m.u(16), m.u(12)), m.title, bold=True, max_width=m.width - m.u(32)
+        )
+        painter.text(
+            surface,
+            "Tap + to put a card there. Tap a card to move it"
+            + (", change it or remove it." if self.any_card else "."),
+            (m.u(18), m.u(16) + m.title),
+            m.small,
+            p.muted,
+            max_width=m.width - m.u(36),
+        )
+        for b in self.buttons:
+            if b.kind == "card":
+                k = int(b.name[5:])
+                draw_card(painter, surface, b.rect, self.cards[k], selected=self.selected == k)
+            elif b.kind == "gap":
+                pygame.draw.line(
+                    surface,
+                    p.line,
+                    (b.rect.centerx, b.rect.top + m.u(10)),
+                    (b.rect.centerx, b.rect.bottom - m.u(10)),
+                    1,
+                )
+                pygame.draw.circle(
+                    surface, p.button, b.rect.center, min(b.rect.width // 2 - 2, m.u(18))
+                )
+                painter.text(
+                    surface,
+                    "+",
+                    b.rect.center,
+                    m.small + 2,
+                    (255, 255, 255),
+                    bold=True,
+                    anchor="center",
+                )
+            else:
+                painter.button(surface, b)
+        verdict = evaluate(self.cards) if self.cards else None
+        text = self.note
+        if verdict is not None:
+            text = f"{verdict.text}: " + (
+                "a complete equation!" if verdict.valid else f"not finished ({verdict.reason})."
+            )
+        if text:
+            painter.paragraph(
+                surface,
+                text,
+                self.note_rect,
+                m.text,
+                p.good if verdict and verdict.valid else p.ink,
+                align="center",
+            )
+
+
+__all__ = ["AreaEditor"]

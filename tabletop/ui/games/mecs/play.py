@@ -1,0 +1,753 @@
+"""The device's side of a M.E.C.S. table, without pygame: whose turn it is, what the device
+waits for (a seat's cards, a trade, the who-starts card, the next objective card), the
+sentences from the engine's events, the bots' moves, the teacher's undo and the record
+kept beside the match.
+
+Cards reach the game three ways, all as "seat S's area now reads these cards"
+(:meth:`MecsPlay.submit_area`): the camera's reading of an area, an area edited by touch,
+a bot's move. The engine works out whether that is a plant, a reorder or a hack and
+refuses what the rules forbid; the refusal is one short sentence (:meth:`MecsPlay.say`)
+and the engine's exact message in the log. A card read wrongly is fixed by editing the
+area: the reading replaces the move that set it and the later moves are played again.
+
+Never lose a game (issue 10): the device's cards come from a
+:func:`~tabletop.ui.saves.keyed_dealer`, the bots decide from the state alone, so a
+match replayed from the journal plays on as the uninterrupted one. What is not in the
+match (a camera reading the game refused, the seat choosing its refill) is
+:meth:`MecsPlay.record`, kept beside it; :meth:`MecsPlay.carry_on` puts it back.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from tabletop.bots.mecs import LEVELS, decide
+from tabletop.engine.errors import IllegalMove, TabletopError
+from tabletop.engine.match import Match
+from tabletop.engine.protocol import Event, Result
+from tabletop.games.mecs import (
+    CHANCE_TYPES,
+    STACKS,
+    Action,
+    Draw,
+    EndTurn,
+    Hack,
+    Mecs,
+    MecsSettings,
+    MecsState,
+    Observe,
+    Plant,
+    Refill,
+    Reorder,
+    ShowObjective,
+    Trade,
+    held_cards,
+    meets_objective,
+    objective,
+)
+from tabletop.games.mecs_equation import (
+    DIGITS,
+    PLAY_CARDS,
+    card_coins,
+    coin_breakdown,
+    evaluate,
+    render,
+)
+from tabletop.store import SeatInfo
+from tabletop.ui.games.mecs.questions import equation_question
+from tabletop.ui.messages import child_message
+from tabletop.ui.saves import GameSave, keyed_dealer, standings_result
+
+log = logging.getLogger(__name__)
+
+GAME = Mecs()
+BOT_SECONDS = 1.2  # a bot waits this long before it moves, so children can follow
+BANNER_SECONDS = 3.0
+BOT_LEVEL = "hard"  # a bot seat given as (name, True): the bot as it was before MECS-12
+# The engine's refusals of a hack whose equation the device checked and found wrong.
+HACK_CHECKS = ("mecs.hack_invalid", "mecs.hack_objective")
+
+
+def coin_words(cards: Sequence[str]) -> str:
+    """Why an equation is worth its coins (MECS-3), in words: ``4 numbers × 1 + ...``
+    (the engine's :func:`coin_breakdown`)."""
+    parts = [
+        f"{n} {kind}{'s' if n > 1 else ''} × {each}" for kind, n, each in coin_breakdown(cards)
+    ]
+    return f"{' + '.join(parts)} = {card_coins(cards)} coins"
+
+
+@dataclass
+class Banner:
+    """A big message over the table for a few seconds: "Complete!", "Hacked!"."""
+
+    title: str
+    text: str
+    start: float
+    until: float
+    kind: str = "good"
+    coins: int = 0
+    source: int | None = None  # the area the coins fly from
+    to_seat: int | None = None  # the seat they fly to
+
+
+@dataclass
+class Player:
+    name: str
+    bot: bool = False
+    level: str = "hard"  # a bot's level (MECS-12)
+
+
+def bot_level(journaled: str | None) -> str:
+    """A bot's level as journaled: one of the levels, or the hard bot for a journal from
+    before the levels ("standard") or one that names no level the device knows."""
+    return journaled if journaled in LEVELS else "hard"
+
+
+def seat_infos(seats: Sequence[tuple[str, bool] | SeatInfo]) -> list[SeatInfo]:
+    """The journal's seats for (name, is a bot) pairs or :class:`SeatInfo` rows."""
+    return [
+        s if isinstance(s, SeatInfo) else SeatInfo(i, s[0], bot=BOT_LEVEL if s[1] else None)
+        for i, s in enumerate(seats)
+    ]
+
+
+def area_seat(action: Action) -> int | None:
+    """The seat whose area ``action`` changes, if any."""
+    if isinstance(action, Observe):
+        return action.area_of
+    if isinstance(action, (Plant, Reorder)):
+        return action.seat
+    if isinstance(action, Hack):
+        return action.target
+    return None
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!")) else ".")
+
+
+def _quiet(_: str) -> None:
+    pass
+
+
+class MecsPlay:
+    """One game of M.E.C.S. at the device (see the module). ``seats``: the journal's
+    seats (a bot with its level); ``bot_driver`` "scene": the bots move by themselves,
+    "external": the demo plays their moves through the screen. ``clock``, ``sound`` and
+    ``speak`` are the device's (a banner's time, a cue, a sentence said aloud); the
+    scene sets ``save`` so that checked equations are journaled."""
+
+    def __init__(
+        self,
+        seats: Sequence[SeatInfo],
+        settings: MecsSettings,
+        seed: int,
+        *,
+        bot_driver: str = "scene",
+        match: Match[MecsSettings, MecsState, Action] | None = None,
+        clock: Callable[[], float] = lambda: 0.0,
+        sound: Callable[[str], None] = _quiet,
+        speak: Callable[[str], None] = _quiet,
+    ) -> None:
+        self.infos = list(seats)
+        self.seats = [Player(s.name, s.bot is not None, bot_level(s.bot)) for s in seats]
+        self.settings = settings
+        self.seed = seed
+        self.bot_driver = bot_driver
+        self.match: Match[MecsSettings, MecsState, Action] = match or Match(
+            GAME, settings, len(self.seats), seed=seed
+        )
+        self.dealer = keyed_dealer(seed, self.match)
+        self.clock, self.sound, self.speak = clock, sound, speak
+        self.save: GameSave | None = None
+        # the turn now and the match's length when it began (an answer's seconds)
+        self._turn = (self.match.state.turn, len(self.match.history))
+        self.message = ("Everybody gets 3 number cards and 2 symbol cards.", "info")
+        self.banner: Banner | None = None
+        self.turns: list[tuple[int, str]] = []  # what happened: (turn, sentence)
+        for step in self.match.steps:  # a game carried on: what happened, as it was told
+            self.turns += [
+                (step.state.turn, self.words(e.text)) for e in step.events if e.code != "mecs.drew"
+            ]
+        self.readings: dict[int, tuple[str, ...]] = {}  # camera readings the game refused
+        self.refill_seat: int | None = None
+
+    # -- naming -------------------------------------------------------------------------------
+
+    @property
+    def state(self) -> MecsState:
+        return self.match.state
+
+    @property
+    def finished(self) -> bool:
+        return self.state.phase == "over"
+
+    def name(self, seat: int) -> str:
+        return self.seats[seat].name
+
+    def words(self, text: str) -> str:
+        """An engine sentence with the seats' names instead of "Player N"."""
+
+        def named(mo: re.Match[str]) -> str:
+            seat = int(mo.group(1)) - 1
+            return self.name(seat) if 0 <= seat < len(self.seats) else mo.group(0)
+
+        return re.sub(r"Player (\d)", named, text)
+
+    def say(self, text: str, kind: str = "info") -> None:
+        """What just happened, on screen and aloud (``kind``: info, good or error)."""
+        self.message = (text, kind)
+        self.speak(text)
+
+    def is_scene_bot(self, seat: int) -> bool:
+        return self.seats[seat].bot and self.bot_driver == "scene"
+
+    def standings(self) -> Result:
+        """The result, or before the end the standings: coins won so far (MECS-6)."""
+        coins = [self.state.coins(s) for s in range(len(self.seats))]
+        words = ", ".join(f"{self.name(s)} {c}" for s, c in enumerate(coins))
+        return GAME.result(self.state) or standings_result(coins, f"stopped with coins {words}")
+
+    def wants(self, purpose: str) -> int | None:
+        """The seat whose card the device waits for to be shown (``reveal``: who starts,
+        ``objective``: the next objective card), None when it waits for no such card."""
+        want = self.state.queue[0] if self.state.queue else None
+        if want is None or want.purpose != purpose or self.match.pending.chance is None:
+            return None
+        return want.seat
+
+    def pending_seat(self) -> int | None:
+        """The seat whose decision the game waits for (the refill seat if chosen)."""
+        pending = self.match.pending
+        if pending.chance is not None or not pending.seats:
+            return None
+        if self.refill_seat in pending.seats:
+            return self.refill_seat
+        return min(pending.seats)
+
+    def next_step(self) -> str:
+        """What the device waits for now, naming who (the instruction line)."""
+        state = self.state
+        if state.phase == "over":
+            return "The game is over!"
+        seat = self.wants("reveal")
+        if seat is not None:
+            return f"Who starts? {self.name(seat)}: show one number card!"
+        if self.wants("objective") is not None:
+            return "Turn up the next objective card and show it!"
+        seat = self.pending_seat()
+        if seat is None:
+            return "Dealing the cards..."
+        if state.phase == "refill":
+            return f"Fill hands up to 5 cards: {self.name(seat)}, draw a number or a symbol."
+        who = f"Turn {state.turn}: {self.name(seat)}"
+        if self.is_scene_bot(seat):
+            return f"{who} is thinking..."
+        if state.phase == "plant":
+            return f"{who}, put down 1 or 2 cards, or hack!"
+        return f"{who}, put down 1 more, trade, or end your turn."
+
+    def goal_line(self) -> str:
+        """The race or the objective, in one line."""
+        state, s = self.state, self.settings
+        if s.mode == "challenge":
+            met = len(state.met)
+            if state.objective is not None:
+                goal = objective(state.objective).text
+                return f"Objective {met + 1} of {s.objectives}: the answer must be {goal}."
+            if met >= s.objectives:
+                return f"All {s.objectives} objectives are met!"
+            return f"Objective {met + 1} of {s.objectives}: turn up the next card."
+        deck = "beginners' deck" if s.deck == "beginners" else "advanced deck"
+        text = f"Coin race: the first to {s.target_coins} coins wins ({deck})."
+        lead = max(range(len(self.seats)), key=state.coins)
+        if state.coins(lead):
+            text += f"  Leading: {self.name(lead)} with {state.coins(lead)}."
+        return text
+
+    def lit(self) -> list[int]:
+        """The seats whose lamps are lit: who shows a card, or who is to decide."""
+        pending = self.match.pending
+        if self.finished:
+            return []
+        if pending.chance is not None and self.state.queue:
+            return [self.state.queue[0].seat]
+        return sorted(pending.seats)
+
+    def hand_owner(self) -> int | None:
+        """Whose hand the screen shows: virtual play, a child's move pending."""
+        seat = self.pending_seat()
+        if self.settings.play != "virtual" or seat is None or self.seats[seat].bot:
+            return None
+        return seat
+
+    def area_status(self, seat: int) -> tuple[str, str] | None:
+        """The device's ruling on an area with its reason, and its tone (bad, good,
+        muted)."""
+        reading = self.readings.get(seat)
+        if reading is not None:
+            return ("The camera sees this, but it is not allowed. Tap to fix it.", "bad")
+        cards = self.state.players[seat].area
+        if not cards:
+            return None
+        verdict = evaluate(cards)
+        if not verdict.valid:
+            return (f"Not finished: {verdict.reason}.", "muted")
+        if not meets_objective(self.state, verdict):
+            goal = objective(self.state.objective).text if self.state.objective else None
+            return (
+                f"{verdict.answer_text} is not {goal or 'the next objective'}, so the cards stay.",
+                "bad",
+            )
+        return (f"{verdict.text} is right!", "good")
+
+    # -- the game -----------------------------------------------------------------------------
+
+    def perform(self, action: Action) -> bool:
+        """Apply one action; a refusal is told, never raised."""
+        try:
+            events = self.match.apply(action)
+        except TabletopError as exc:
+            self.refuse(exc, cards=action.area if isinstance(action, Hack) else ())
+            return False
+        seat = area_seat(action)
+        if seat is not None:
+            self.readings.pop(seat, None)
+        self.told(events)
+        self.settle()
+        return True
+
+    def refuse(
+        self, exc: TabletopError, *, checked: bool = True, cards: Sequence[str] = ()
+    ) -> None:
+        """Tell a refusal. A hack the engine refused because its equation is wrong (or
+        misses the objective) is an equation the device checked: counted as not right,
+        unless ``checked`` is False (the same camera reading seen again). A wrong
+        equation's ``cards`` are journaled with its question (issue 24)."""
+        code = exc.code
+        log.info("mecs: refused %s: %s", code, exc)
+        if checked and code in HACK_CHECKS and self.state.phase in ("plant", "planted"):
+            self.checked(
+                self.state.active, False, cards, self.missed() if code == HACK_CHECKS[1] else None
+            )
+        self.sound("wrong")
+        who = self.wants("reveal")
+        if code == "mecs.setup" and who is not None:  # the who-starts card, not a deal
+            self.say(child_message("mecs.ui.who_starts", {"who": self.name(who)}), "error")
+            return
+        text = child_message(code, {"who": self.name(self.state.active)})
+        verdict = evaluate(cards) if code in HACK_CHECKS and cards else None
+        if verdict is not None and not verdict.valid:  # its mistake: "9 × 7 = 63, not 6"
+            text = f"{text} {_sentence(verdict.reason or '')}"
+        elif verdict is not None and self.state.objective is not None:  # the objective missed
+            text = f"{text} {verdict.answer_text} is not {objective(self.state.objective).text}."
+        self.say(text, "error")
+
+    def wrong_phase(self, what: str) -> None:
+        self.sound("wrong")
+        self.say(child_message("mecs.ui.wrong_phase", {"what": what}), "error")
+
+    def settle(self) -> None:
+        """Deal what the device deals (in camera play a person shows the who-starts and
+        the objective cards), then note when a new turn began."""
+        for _ in range(1000):
+            request = self.match.pending.chance
+            if self.finished or request is None:
+                break
+            if self.settings.play != "virtual" and len(request.outcomes) > 1:
+                break
+            self.told(self.match.apply(self.dealer.deal(request)))
+        if self.state.turn != self._turn[0]:
+            self._turn = (self.state.turn, len(self.match.history))
+
+    def told(self, events: Sequence[Event]) -> None:
+        """The engine's events as sentences, banners and cues."""
+        now = self.clock()
+        waiting = ""  # MECS-9: why an equation already down counted when the card came
+        said: tuple[str, str] | None = None
+        for event in events:
+            if event.code == "mecs.drew":
+                continue  # every refill would crowd out what matters
+            text = self.words(event.text)
+            self.turns.append((self.state.turn, text))
+            kind = "info"
+            if event.code == "mecs.completed":
+                data = event.data
+                cards = list(data.get("cards", ()))
+                if event.seat is not None:  # an equation checked and right (it scores)
+                    self.checked(event.seat, True, cards)
+                winner = event.seat if event.seat is not None else 0
+                owner = int(data.get("area_of", winner))
+                hacked = owner != winner  # a hack is announced as one
+                title = "Hacked!" if hacked else "Complete!"
+                who = f"{self.name(winner)} hacked {self.name(owner)}: " if hacked else ""
+                says = f"{who}{render(cards)}"
+                if waiting:  # MECS-9: say why it counted now
+                    title, says = "Objective met!", waiting.rstrip(".")
+                coins = int(data.get("coins", 0))
+                text_ = f"{says}  ·  {self.name(winner)} +{coins} coins ({coin_words(cards)})"
+                self.banner = Banner(
+                    title,
+                    text_,
+                    now,
+                    now + BANNER_SECONDS,
+                    coins=coins,
+                    source=owner,
+                    to_seat=winner,
+                )
+                self.sound("star")
+                kind = "good"
+            elif event.code == "mecs.hacked":
+                target = int(event.data.get("target", 0))
+                self.banner = Banner(
+                    "Hacked!", text, now, now + BANNER_SECONDS, "hack", source=target
+                )
+                self.sound("good")
+                kind = "good"
+            elif event.code == "mecs.objective_waiting":
+                waiting = text.replace(" (MECS-9)", "")
+                kind = "good"
+            elif event.code in ("mecs.objective", "mecs.objective_met"):
+                kind = "good"
+            elif event.code == "mecs.objective_missed":
+                if event.seat is not None:  # a true equation, but not what the card asks
+                    area = self.state.players[event.seat].area
+                    self.checked(event.seat, False, area, self.missed())
+                kind = "error"
+            said = (text, kind)
+        if waiting and (said is None or said[1] != "error"):
+            said = (f"Why? {waiting}", "good")  # what just happened, and why
+        if said is not None:
+            self.say(*said)
+
+    def checked(
+        self, seat: int, right: bool, cards: Sequence[str], missed: str | None = None
+    ) -> None:
+        """An equation of ``seat`` the device checked: counted, and journaled with its
+        question (issue 24): the side worked out, the value the child set beside it and
+        the seconds since the turn began; ``missed``: the objective a true equation
+        misses (MECS-6). Cards that make no question are counted, not journaled."""
+        if self.save is None:
+            return
+        self.save.checked(seat, right)
+        found = equation_question(cards, missed)
+        if found is not None:
+            self.save.answered(
+                seat,
+                found[0],
+                found[1],
+                step=len(self.match.history),
+                seconds=self.save.seconds_since(self._turn[1]),
+            )
+
+    def missed(self) -> str:
+        """The objective a true equation missed, in words (MECS-6)."""
+        if self.state.objective is None:
+            return "no objective card was shown yet"
+        return f"the objective is {objective(self.state.objective).text}"
+
+    # -- input --------------------------------------------------------------------------------
+
+    def cards_seen(
+        self,
+        seat: int | None,
+        zone: str | None,
+        codes: Sequence[str | None],
+        raw: Sequence[str] = (),
+    ) -> str | None:
+        """A steady camera reading of one zone (``seat`` 1-based, ``codes`` the cards read,
+        None for one not of this game): an area, or one card held up alone. Returns the
+        card whose page to open (one card held up that the game does not wait for)."""
+        if seat is None or zone != "equation":
+            if len(codes) != 1 or (seat is not None and zone is not None):
+                log.debug("mecs: ignoring cards in %s/%s", seat, zone)
+                return None
+            return self.one_card(codes[0], raw)
+        if not 0 < seat <= len(self.seats):
+            log.info("mecs: cards seen at seat %s, which is not in this game", seat)
+            return None
+        if None in codes:
+            log.info("mecs: not a M.E.C.S. card in seat %d's area: %s", seat, list(raw))
+            self.sound("wrong")
+            self.say(f"{child_message('mecs.ui.not_ours')} ({self.name(seat - 1)}'s area)", "error")
+            return None
+        self.submit_area(seat - 1, tuple(c for c in codes if c is not None), camera=True)
+        return None
+
+    def one_card(self, code: str | None, raw: Sequence[str] = ()) -> str | None:
+        if code is None:
+            log.info("mecs: a card held up alone is not ours: %s", list(raw))
+            self.sound("wrong")
+            self.say(child_message("mecs.ui.not_ours"), "error")
+            return None
+        if self.wants("reveal") is not None and code in DIGITS:
+            self.perform(Draw(code))
+        elif self.wants("objective") is not None and code.startswith("OBJ"):
+            self.perform(ShowObjective(int(code[3:])))
+        else:
+            return code
+        return None
+
+    def submit_area(self, seat: int, reads: tuple[str, ...], *, camera: bool = False) -> None:
+        """Seat ``seat``'s area now reads ``reads``: a plant, a reorder, a hack, or (by
+        touch, when cards changed that were there) a correction of an earlier reading."""
+        if reads == self.state.players[seat].area:
+            self.readings.pop(seat, None)  # e.g. a lifted card was put back
+            return
+        try:
+            events = self.match.apply(Observe(seat, reads))
+        except TabletopError as exc:
+            if exc.code == "mecs.take_back" and not camera:
+                self.correct(seat, reads)
+                return
+            again = camera and self.readings.get(seat) == reads
+            if camera:
+                self.readings[seat] = reads
+            self.refuse(exc, checked=not again, cards=reads)
+            return
+        self.readings.pop(seat, None)
+        self.told(events)
+        self.settle()
+
+    def correct(self, seat: int, reads: tuple[str, ...]) -> None:
+        """Fix a wrong reading of ``seat``'s area: replace the last move that changed it
+        with this reading and play the later moves again."""
+        history = list(self.match.history)
+        index = next(
+            (i for i in range(len(history) - 1, -1, -1) if area_seat(history[i]) == seat), None
+        )
+        if index is None:
+            self.refuse(IllegalMove("mecs.take_back", "no move set this area"))
+            return
+        fixed = Match(GAME, self.settings, len(self.seats), seed=self.seed)
+        try:
+            for action in history[:index]:
+                fixed.apply(action)
+            fixed.apply(Observe(seat, reads))
+        except TabletopError as exc:
+            self.refuse(exc)
+            return
+        dropped = 0
+        for n, action in enumerate(history[index + 1 :]):
+            try:
+                fixed.apply(action)
+            except TabletopError:
+                dropped = len(history) - index - 1 - n
+                break
+        log.info(
+            "mecs: corrected seat %d's area to %s; %d later moves dropped", seat, reads, dropped
+        )
+        self.match = fixed
+        self.dealer = keyed_dealer(self.seed, fixed)
+        if self.save is not None:
+            self.save.attach(fixed)  # the journal rewrites from the first changed step
+        text = f"Fixed: {self.name(seat)}'s area reads {render(reads) or 'nothing'}."
+        self.say(text + (f" {dropped} later moves were taken back." if dropped else ""))
+        self.settle()
+
+    def seat_pressed(self, seat: int) -> None:
+        """A seat's button: the refill seat says it draws now, the active seat ends its
+        turn once it put cards down."""
+        if not 0 <= seat < len(self.seats):
+            return
+        state = self.state
+        if state.phase == "refill" and seat in self.match.pending.seats:
+            self.refill_seat = seat
+            self.say(f"{self.name(seat)}: which stack do you draw from?")
+        elif state.phase == "planted" and seat == state.active:
+            self.perform(EndTurn(seat))
+        elif state.phase in ("plant", "planted") and seat == state.active:
+            self.wrong_phase("put down 1 or 2 cards (or hack) before you end your turn.")
+        elif state.phase in ("plant", "planted"):
+            self.wrong_phase(f"it is {self.name(state.active)}'s turn.")
+        else:
+            self.wrong_phase("wait for the next turn.")
+
+    def bots_turn(self) -> bool:
+        """The bot whose turn it is moves by itself: a tap for it is refused, and told."""
+        if self.is_scene_bot(self.state.active):
+            self.wrong_phase(f"it is {self.name(self.state.active)}'s turn.")
+            return True
+        return False
+
+    def end_turn(self) -> None:
+        if not self.bots_turn():
+            self.perform(EndTurn(self.state.active))
+
+    def refill(self, stack: str) -> None:
+        """The refill seat draws from ``stack``."""
+        seat = self.pending_seat()
+        if self.state.phase != "refill" or seat is None:
+            self.wrong_phase("hands are filled up after a turn.")
+        elif self.perform(Refill(seat, stack)):  # type: ignore[arg-type]
+            self.refill_seat = None
+
+    def reveal(self, digit: str) -> None:
+        self.perform(Draw(digit))
+
+    def objectives(self) -> list[int] | None:
+        """The objective cards that may be turned up now (None, and told why, when the
+        device waits for none)."""
+        request = self.match.pending.chance
+        if request is None or request.kind != "objective":
+            self.say(
+                child_message(
+                    "mecs.ui.wrong_phase", {"what": "the objective card is already out."}
+                ),
+                "error",
+            )
+            return None
+        return [o.number for o in request.outcomes if isinstance(o, ShowObjective)]
+
+    def show_objective(self, number: int) -> None:
+        self.perform(ShowObjective(number))
+
+    def can_end(self) -> bool:
+        state, active = self.state, self.state.active
+        if self.is_scene_bot(active):
+            return False
+        return state.phase == "planted" or (
+            state.phase == "plant" and not state.players[active].hand
+        )
+
+    def can_trade(self) -> bool:
+        state = self.state
+        return (
+            not self.is_scene_bot(state.active) and state.phase == "planted" and state.planted == 1
+        )
+
+    def trade_asks(self) -> str | None:
+        """What a trade asks first: ``card`` (which card of the hand goes back: virtual
+        play), ``under`` (which stack the card went under: real cards), or None when no
+        trade is allowed now (told why)."""
+        state = self.state
+        if self.bots_turn():
+            return None
+        if state.phase != "planted" or state.planted != 1:
+            self.perform(Trade(state.active, "?", "numbers", "numbers"))  # told why not
+            return None
+        virtual = self.settings.play == "virtual" and "?" not in state.players[state.active].hand
+        return "card" if virtual else "under"
+
+    def trade_cards(self) -> list[str]:
+        return list(dict.fromkeys(self.state.players[self.state.active].hand))
+
+    def draw_stacks(self, card: str, under: str | None) -> list[str]:
+        """The stacks a trade may draw from: one with cards, or the one the card went
+        under."""
+        if card != "?":
+            under = "numbers" if card in DIGITS else "symbols"
+        return [s for s in STACKS if self.state.stack(s).size or s == under]
+
+    def trade(self, card: str, draw_from: str, under: str | None) -> None:
+        self.perform(Trade(self.state.active, card, draw_from, under if card == "?" else None))  # type: ignore[arg-type]
+
+    def palette(self, seat: int) -> tuple[tuple[str, ...], list[str], bool]:
+        """The area editor for ``seat``: the cards it starts with, what may be put down
+        (the hand of who plays now in virtual play; every card when the device cannot see
+        hands) and whether cards there may be changed (fixing a reading)."""
+        state = self.state
+        start = self.readings.get(seat, state.players[seat].area)
+        if self.settings.play != "virtual":
+            return start, list(PLAY_CARDS), True
+        actor = state.active if state.phase in ("plant", "planted") else seat
+        palette = [c for c, n in held_cards(state, actor).items() for _ in range(n) if c != "?"]
+        if self.seats[actor].bot and seat != actor:
+            palette = []
+        return start, sorted(palette, key=PLAY_CARDS.index), False
+
+    def undo(self) -> None:
+        """Take back the last decision (and the cards dealt after it)."""
+        if all(isinstance(a, CHANCE_TYPES) for a in self.match.history):
+            self.sound("wrong")
+            self.say(child_message("engine.nothing_to_undo"), "error")
+            return
+        action = self.match.undo()
+        while isinstance(action, CHANCE_TYPES):
+            action = self.match.undo()
+        self.banner = None
+        self.refill_seat = None
+        log.info("mecs: undo %r", action)
+        self.say(f"Taken back: {self.describe(action)}.")
+        self.settle()
+
+    def describe(self, action: Action) -> str:
+        """An action in words, for undo."""
+        if isinstance(action, (Plant, Observe)):
+            seat = action.seat if isinstance(action, Plant) else action.area_of
+            cards = action.area if isinstance(action, Plant) else action.reads
+            return f"{self.name(seat)}'s cards: the area read {render(cards)}"
+        if isinstance(action, Hack):
+            return f"{self.name(action.seat)}'s hack of {self.name(action.target)}'s area"
+        if isinstance(action, Trade):
+            return f"{self.name(action.seat)}'s trade"
+        if isinstance(action, EndTurn):
+            return f"the end of {self.name(action.seat)}'s turn"
+        if isinstance(action, Refill):
+            return f"{self.name(action.seat)}'s card from the {action.stack} stack"
+        if isinstance(action, Reorder):
+            return f"{self.name(action.seat)}'s card move"
+        return "the last move"
+
+    # -- bots ---------------------------------------------------------------------------------
+
+    def bot_to_move(self) -> int | None:
+        """The bot seat the game waits for (bots the screen moves itself)."""
+        pending = self.match.pending
+        bots = sorted(s for s in pending.seats if self.is_scene_bot(s))
+        return bots[0] if bots and pending.chance is None and not self.finished else None
+
+    def bot_step(self) -> None:
+        seat = self.bot_to_move()
+        if seat is None:
+            return
+        try:
+            action = decide(self.state, seat, self.seats[seat].level)
+        except (TabletopError, ValueError):
+            log.exception("mecs: the bot found no move")
+            action = EndTurn(seat)
+        self.perform(action)
+
+    # -- the record beside the match ---------------------------------------------------------
+
+    def record(self) -> dict[str, Any]:
+        """What is not in the match: camera readings the game refused (shown faded) and
+        the seat choosing its refill."""
+        return {
+            "readings": {str(s): list(cards) for s, cards in sorted(self.readings.items())},
+            "refill": self.refill_seat,
+        }
+
+    def carry_on(self, record: Mapping[str, Any] | None) -> None:
+        """Put back :meth:`record` (a journal from before it has none)."""
+        record = record or {}
+        self.readings = {int(s): tuple(cards) for s, cards in record.get("readings", {}).items()}
+        refill = record.get("refill")
+        self.refill_seat = refill if isinstance(refill, int) else None
+
+    def outcome_lines(self) -> list[str]:
+        """The game's lines on the results screen."""
+        done = sum(e.code == "mecs.completed" for step in self.match.steps for e in step.events)
+        s = self.settings
+        mode = "Challenge" if s.mode == "challenge" else f"Race to {s.target_coins} coins"
+        deck = "Beginners' deck" if s.deck == "beginners" else "Advanced deck"
+        return [mode, deck, f"{self.state.turn} turns", f"{done} equations completed"]
+
+
+__all__ = [
+    "BOT_SECONDS",
+    "GAME",
+    "Banner",
+    "MecsPlay",
+    "Player",
+    "area_seat",
+    "coin_words",
+    "equation_question",
+    "seat_infos",
+]

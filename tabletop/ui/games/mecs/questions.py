@@ -1,0 +1,96 @@
+"""An equation of M.E.C.S. cards as a question and the child's answer (issue 24), for the
+teacher's skills report: the side worked out, and the value the child set beside it."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+
+from tabletop.classroom.mistakes import FRAC, Question, skill_of
+from tabletop.games.mecs_equation import value_of
+
+_SHAPE_CARDS = {"LP": "(", "RP": ")", "SQRT": "√", "SQ": "²"}
+_OP_CARDS = {"+": "+", "-": "-", "X": "x", "DIV": "/", "FRAC": FRAC}
+
+
+def equation_question(
+    cards: Sequence[str], broken: str | None = None
+) -> tuple[Question, Fraction] | None:
+    """An equation of cards as a question and the child's answer (issue 24): the question
+    is the first side with an operation, the answer the value of the other side (the
+    first that differs, with three sides or more). Brackets and green cards keep their
+    shape (:attr:`Question.shape`); the right answer is the engine's exact value
+    (MECS-2). ``broken``: the objective a true equation misses (MECS-6). None where there
+    is no question: no ``=``, no operation, a side with no value (a division by zero, a
+    root that is no fraction) or cards that are no equation."""
+    sides: list[list[str]] = [[]]
+    for card in cards:
+        if card == "EQ":
+            sides.append([])
+        else:
+            sides[-1].append(card)
+    if len(sides) < 2 or any(not side for side in sides):
+        return None
+    values = [value_of(side) for side in sides]
+    worked = [i for i, side in enumerate(sides) if any(c in _OP_CARDS for c in side)]
+    if any(v is None for v in values) or not worked:
+        return None
+    ask = worked[0]
+    others = [i for i in range(len(sides)) if i != ask]
+    said = next((i for i in others if values[i] != values[ask]), others[0])
+    parsed = _shape_of(sides[ask])
+    if parsed is None:
+        return None
+    numbers, ops, shape = parsed
+    whole = all(n.denominator == 1 for n in numbers)
+    plain = set(shape) <= {"n", "o"} and FRAC not in ops and whole
+    signs = [op for op in ops if op != FRAC]  # a fraction bar makes a number
+    mixed = bool(signs) and skill_of(signs) == "order"
+    skill = "order" if "(" in shape or mixed else "equations"
+    right, given = values[ask], values[said]
+    assert right is not None and given is not None  # checked above
+    try:
+        q = Question(
+            skill,
+            tuple(numbers),
+            tuple(ops),
+            right,
+            broken=broken,
+            shape=() if plain else tuple(shape),
+        )
+    except ValueError:
+        return None
+    if q.value() != right:  # a shape the mistakes model reads otherwise: no question
+        return None
+    return q, given
+
+
+def _shape_of(side: Sequence[str]) -> tuple[list[Fraction], list[str], list[str]] | None:
+    """The numbers, operations and shape of one side's cards (digits and a decimal point
+    make one number); None for a card no shape has."""
+    numbers: list[Fraction] = []
+    ops: list[str] = []
+    shape: list[str] = []
+    run = ""
+    for card in (*side, ""):
+        if card.isdigit() or card == "DOT":
+            run += "." if card == "DOT" else card
+            continue
+        if run:
+            try:
+                numbers.append(Fraction(run))
+            except ValueError:
+                return None
+            shape.append("n")
+            run = ""
+        if card in _OP_CARDS:
+            ops.append(_OP_CARDS[card])
+            shape.append("o")
+        elif card in _SHAPE_CARDS:
+            shape.append(_SHAPE_CARDS[card])
+        elif card:
+            return None
+    return numbers, ops, shape
+
+
+__all__ = ["equation_question"]

@@ -1,0 +1,211 @@
+"""M.E.C.S.'s controller without a display (issue 21): whose turn it is, what the device
+waits for (the who-starts card, a refill, a trade), the sentences, the bots, undo and
+the record kept beside the match (RULINGS MECS-4, MECS-5, MECS-6)."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from tabletop.bots.mecs import decide
+from tabletop.engine.match import Match
+from tabletop.games import GAMES
+from tabletop.games.mecs import Mecs, MecsSettings
+from tabletop.store import SeatInfo
+from tabletop.ui.games.mecs import play as play_module
+from tabletop.ui.games.mecs.play import MecsPlay, seat_infos
+
+NAMES = [("Ann", False), ("Bo", False)]
+
+
+def new_play(seats=NAMES, *, cards: str = "virtual", seed: int = 4, **settings) -> MecsPlay:
+    said: list[str] = []
+    play = MecsPlay(
+        seat_infos(seats), MecsSettings(play=cards, **settings), seed, speak=said.append
+    )
+    play.said = said  # type: ignore[attr-defined]
+    play.settle()
+    return play
+
+
+def test_mecs_play_does_not_import_pygame() -> None:
+    """The controller runs without a display: importing it loads no pygame."""
+    source = Path(play_module.__file__).read_text()
+    assert not re.search(r"^\s*(import|from)\s+pygame", source, re.M)
+    code = "import sys, tabletop.ui.games.mecs.play; sys.exit('pygame' in sys.modules)"
+    assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0
+
+
+def test_mecs_play_camera_waits_for_the_who_starts_card_and_says_so() -> None:
+    """Real cards: the device waits for each seat's who-starts card and says so, also
+    when cards are put in an area too early (not "the cards are still being dealt")."""
+    play = new_play(cards="camera")
+    assert play.wants("reveal") == 0 and play.lit() == [0]
+    assert play.next_step() == "Who starts? Ann: show one number card!"
+    play.submit_area(0, ("7",), camera=True)
+    text, kind = play.message
+    assert kind == "error" and "who starts" in text and "Ann, show one number card" in text
+    assert "dealt" not in text and play.readings[0] == ("7",)
+    play.reveal("8")
+    assert play.next_step() == "Who starts? Bo: show one number card!"
+    play.reveal("3")  # Ann shows 8, Bo 3: Ann starts
+    assert play.wants("reveal") is None and play.state.active == 0
+    assert play.next_step() == "Turn 1: Ann, put down 1 or 2 cards, or hack!"
+    assert play.said[-1] == play.message[0]  # what is on screen is said aloud
+
+
+def test_mecs_play_a_card_held_up_alone_is_the_who_starts_card_or_opens_its_page() -> None:
+    play = new_play(cards="camera")
+    assert play.cards_seen(None, None, ["5"]) is None  # Ann's who-starts card
+    assert play.wants("reveal") == 1
+    assert play.cards_seen(None, None, ["EQ"]) == "EQ"  # not a number: its page
+    assert play.cards_seen(None, None, [None], ["MT1:ATK:+5"]) is None
+    assert "not from this game" in play.message[0] and play.message[1] == "error"
+
+
+def test_mecs_play_instruction_names_the_next_step_through_a_turn() -> None:
+    """Every phase names who the device waits for and what to do (issue 21)."""
+    play = new_play(seats=[("Ann", False), ("Bo", True)])
+    seen: set[str] = set()
+    for _ in range(200):
+        if play.finished:
+            break
+        step = play.next_step()
+        seat = play.pending_seat()
+        assert seat is not None and play.name(seat) in step, step
+        seen.add(play.state.phase)
+        if play.state.phase == "refill":
+            assert "draw a number or a symbol" in step
+        if play.bot_to_move() is not None:
+            assert play.state.phase == "refill" or step.endswith("is thinking...")
+            play.bot_step()
+        elif play.state.phase == "refill":
+            play.refill("numbers" if play.state.stack("numbers").size else "symbols")
+        else:
+            assert "put down" in step
+            play.perform(decide(play.state, seat, "easy"))
+    assert {"plant", "refill"} <= seen
+
+
+def test_mecs_play_refusals_say_why_and_change_nothing() -> None:
+    play = new_play(seats=[("Ann", False), ("Bo", False)])
+    before = play.match.history
+    assert play.trade_asks() is None  # nothing put down yet (MECS-4)
+    assert play.message == ("You can only trade after putting down exactly 1 card.", "error")
+    play.seat_pressed(1)
+    assert play.message[0] == "Not now: it is Ann's turn."
+    play.refill("numbers")
+    assert play.message[0] == "Not now: hands are filled up after a turn."
+    assert play.objectives() is None and play.message[1] == "error"
+    assert play.match.history == before
+
+
+def test_mecs_play_trade_undo_and_sentences_with_names() -> None:
+    play = new_play()
+    active = play.state.active
+    card = play.state.players[active].hand[0]
+    play.submit_area(active, (card,))
+    assert play.state.phase == "planted" and play.can_trade() and play.can_end()
+    assert play.trade_asks() == "card"
+    keep = play.trade_cards()[0]
+    assert play.draw_stacks(keep, None)
+    play.trade(keep, play.draw_stacks(keep, None)[0], None)
+    assert play.state.phase == "refill"
+    assert any(play.name(active) in text for _, text in play.turns)
+    assert not any("Player " in text for _, text in play.turns)  # names, never "Player N"
+    play.undo()
+    assert (
+        play.state.phase == "planted"
+        and play.message[0] == f"Taken back: {play.name(active)}'s trade."
+    )
+    play.undo()
+    assert play.state.players[active].area == () and play.state.phase == "plant"
+
+
+def test_mecs_play_bots_play_to_the_end_and_a_replayed_match_plays_on_the_same() -> None:
+    """Never lose a game (issue 10): bots decide from the state alone and the device's
+    cards are keyed by the seed, so a match replayed from its log plays on as before."""
+    bots = [("Bot 1", True), ("Bot 2", True)]
+    play = new_play(seats=bots, seed=9)
+    for _ in range(40):
+        play.bot_step()
+    lines = list(play.match.log_lines())
+    again = MecsPlay(seat_infos(bots), play.settings, 9, match=Match.replay(lines, GAMES))
+    assert again.turns == play.turns  # what happened, told again
+    for table in (play, again):
+        for _ in range(3000):
+            if table.finished:
+                break
+            table.bot_step()
+    assert play.finished and again.state == play.state
+    result = Mecs().result(play.state)
+    assert result is not None and play.standings() == result
+    assert play.outcome_lines()[:2] == ["Race to 15 coins", "Advanced deck"]
+
+
+def test_mecs_play_record_beside_the_match_carries_on() -> None:
+    play = new_play(cards="camera")
+    play.submit_area(1, ("2", "X"), camera=True)  # refused: the who-starts cards first
+    play.refill_seat = 1
+    record = play.record()
+    assert record == {"readings": {"1": ["2", "X"]}, "refill": 1}
+    again = MecsPlay(seat_infos(NAMES), play.settings, 4, match=play.match)
+    again.carry_on(record)
+    assert again.readings == {1: ("2", "X")} and again.refill_seat == 1
+    again.carry_on(None)  # a journal from before the record
+    assert again.readings == {} and again.refill_seat is None
+
+
+def test_mecs_play_seats_from_the_journal_keep_their_bot_level() -> None:
+    infos = seat_infos([("Ann", False), SeatInfo(1, "Bot 2", bot="medium"), ("Cy", True)])
+    play = MecsPlay(infos, MecsSettings(), 1)
+    assert [(p.bot, p.level) for p in play.seats] == [
+        (False, "hard"),
+        (True, "medium"),
+        (True, "hard"),
+    ]
+
+
+def test_mecs_play_a_child_cannot_end_or_trade_for_a_bot() -> None:
+    """While a bot (moved by the device) has its turn, End my turn and Trade say whose
+    turn it is and do nothing."""
+    play = new_play(seats=[("Bot 1", True), ("Bo", False)], seed=2)
+    while play.state.active != 0 or play.state.phase != "plant":
+        if play.bot_to_move() is not None:
+            play.bot_step()
+        else:
+            play.refill("numbers" if play.state.stack("numbers").size else "symbols")
+    card = play.state.players[0].hand[0]
+    play.submit_area(0, (card,))  # the bot's card, as if its move were half done
+    before = play.match.history
+    play.end_turn()
+    assert play.message == ("Not now: it is Bot 1's turn.", "error")
+    assert play.trade_asks() is None and play.match.history == before
+
+
+def test_mecs_play_a_refused_hack_says_what_is_wrong_from_the_engines_verdict() -> None:
+    """MECS-5, MECS-6: a hack must make a true equation at once that meets the objective;
+    the sentence names the mistake or the objective missed, and the hack is counted as
+    a checked equation that was not right."""
+    from dataclasses import replace
+
+    from tabletop.games.mecs import objective
+    from tests.games.test_mecs_support import table as engine_table
+
+    settings = MecsSettings(mode="challenge")
+    state = engine_table(["3 1 4", "5 5", ""], ["", "9 X 7 EQ 6", ""], settings=settings)
+    match = Match(Mecs(), settings, 3, seed=3)
+    match.initial = replace(state, objective=2)
+    play = MecsPlay(
+        seat_infos([("Ann", False), ("Bo", False), ("Cy", False)]), settings, 3, match=match
+    )
+    play.submit_area(1, ("9", "X", "7", "EQ", "6", "3"))  # true, but 63 misses objective 2
+    text, kind = play.message
+    assert kind == "error" and text.startswith("That hack does not meet the objective card.")
+    assert text.endswith(f"63 is not {objective(2).text}.")
+    play.submit_area(1, ("9", "X", "7", "EQ", "6", "1"))  # 9 × 7 = 61: not true
+    text, kind = play.message
+    assert text.startswith("A hack must finish the equation right away.") and "61" in text
+    assert play.state.players[1].area == ("9", "X", "7", "EQ", "6")
