@@ -406,7 +406,7 @@ class ArenaScene(TableScene):
         lines += [f"{names[s]}: +{gained[s]} \u2192 {t.points[s]}" for s in range(play.players)]
         if t.over:
             lines.append(f"{names_joined([names[s] for s in t.winners])} won the tournament!")
-        word = lambda n: f"{n} operator card{'' if n == 1 else 's'}"  # noqa: E731
+        word = lambda n: f"{n} card{'' if n == 1 else 's'}"  # noqa: E731
         return outcome_of(result, names, score=word, reason=play.names(result.reason), lines=lines)
 
     def show_results(self) -> None:
