@@ -66,7 +66,6 @@ def run_demo(
             f"Math Arena in the touchscreen app, offscreen ({size[0]}x{size[1]}): {players} "
             f"hard bots, virtual deal, seed {seed}; the camera is simulated from the deal."
         )
-        run.say(f"Screenshots: {run.folder}")
     rng = random.Random(seed)
     misread_round = {s: rng.randrange(1, game.state.deal.rounds + 1) for s in (1, 2, 3)}
     misread = 1 if child else 0  # the seat whose card the camera misreads once a set
