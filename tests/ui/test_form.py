@@ -397,7 +397,7 @@ def test_form_start_opens_each_game_with_its_choices() -> None:
     assert isinstance(game, ArenaScene)
     assert not any(isinstance(s, FormScene) for s in app.stack)  # the game took its place
     assert game.play.seats == [("Player 1", False), ("Player 2", False), ("Bot 3", True)]
-    assert game.level == "hard" and game.cards == "virtual"
+    assert game.play.level == "hard" and game.play.cards == "virtual"
 
 
 def test_form_seat_button_starts_the_bubble_game() -> None:

@@ -31,20 +31,17 @@ from __future__ import annotations
 import copy
 import logging
 import random
-import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Any
 
 from tabletop.bots.math_arena import MathArenaBot
-from tabletop.classroom.mistakes import OP_SKILLS, Question, question
+from tabletop.classroom.mistakes import Question
 from tabletop.engine.codec import digest
 from tabletop.engine.match import Match
 from tabletop.engine.protocol import Event, Result
 from tabletop.games.math_arena import (
     DEALS,
-    OPERATION_WORDS,
     Choose,
     DealCard,
     MathArena,
@@ -54,14 +51,21 @@ from tabletop.games.math_arena import (
     ShowLeftover,
     Tournament,
     WrongCards,
-    explain,
-    goal,
     is_operator,
     operator_name,
     parse_card,
     pip_value,
     play_value,
     table_actions,
+)
+from tabletop.ui.games.math_arena.words import (
+    cap,
+    names_joined,
+    rule_words,
+    said_as,
+    value_question,
+    verdict,
+    with_names,
 )
 from tabletop.ui.messages import child_message
 from tabletop.ui.saves import keyed_dealer, standings_result
@@ -73,12 +77,6 @@ COUNTDOWN = 3.0  # seconds from "everybody is ready" to "Reveal!"
 BOT_SECONDS = 2.0  # a bot presses its button this long after the operator is out
 BOT_STAGGER = 0.7  # ... plus this much per bot, so the LEDs light one by one
 TOURNAMENT_TARGET = 10
-SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
-HOW = {
-    "K": "King: add the two cards.",
-    "Q": "Queen: divide the bigger by the smaller. The remainder counts.",
-    "J": "Jack: the bigger card minus the smaller.",
-}
 # a refusal's code when a seat's button is pressed in the wrong phase
 PRESS_WRONG = {
     "operator": "arena.ui.wait_operator",
@@ -88,41 +86,7 @@ PRESS_WRONG = {
     "result": "arena.ui.round_over",
 }
 NOTED = ("arena.leftovers", "arena.pot_removed", "arena.set_over", "arena.game_over")
-SCREEN_FIELDS = ("phase", "ready", "pairs", "picks", "bad", "verdict", "message")
-SCREEN_FIELDS += ("message_bad", "winners", "round_label", "said")
-
-
-def said_as(operator: str, cards: Sequence[str]) -> str:
-    """The engine's ``5 - 2 = 3`` as the screen shows it, with a real minus sign."""
-    return explain(operator, cards).replace(" - ", " \u2212 ")
-
-
-def card_label(card: str) -> str:
-    """``10♥``: what a card button says."""
-    return card[:-1] + SUIT_SYMBOLS[card[-1]]
-
-
-def goal_words(operator: str) -> str:
-    """``Lowest SUM wins!``: the operator's goal, large."""
-    return f"{goal(operator).capitalize()} {OPERATION_WORDS[operator[:-1]].upper()} wins!"
-
-
-def names_joined(names: Sequence[str]) -> str:
-    """``A``, ``A and B``, ``A, B and C``."""
-    names = list(names)
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-
-
-def cap(text: str) -> str:
-    return text[:1].upper() + text[1:]
-
-
-def value_question(operator: str, cards: tuple[str, str]) -> Question:
-    """The sum a value asks (issue 24), as :func:`explain` says it: the King adds, the
-    Queen asks what is left when the smaller goes into the larger, the Jack takes away."""
-    a, b = sorted((pip_value(c) for c in cards), reverse=True)
-    op = {"K": "+", "Q": "/"}.get(operator[:-1], "-")
-    return question(OP_SKILLS[op], [a, b], [op], right=Fraction(play_value(operator, cards)))
+SCREEN_FIELDS = "phase ready pairs picks bad verdict message message_bad winners round_label said"
 
 
 @dataclass
@@ -229,19 +193,7 @@ class ArenaPlay:
 
     def names(self, text: str) -> str:
         """Engine sentences say "Seat 2"; the screen says the seat's name."""
-
-        def one(m: re.Match[str]) -> str:
-            seat = int(m.group(1)) - 1
-            return self.name(seat) if 0 <= seat < self.players else m.group(0)
-
-        def many(m: re.Match[str]) -> str:
-            seats = [int(x) - 1 for x in re.findall(r"\d+", m.group(1))]
-            if not all(0 <= s < self.players for s in seats):
-                return m.group(0)
-            return names_joined([self.name(s) for s in seats])
-
-        text = re.sub(r"[Ss]eats ((?:\d+(?:, | and ))+\d+)", many, text)
-        return re.sub(r"[Ss]eat (\d)", one, text)
+        return with_names(text, [name for name, _ in self.seats])
 
     def standings(self) -> Result:
         """The result, or before the end the standings: operator cards won per seat."""
@@ -329,7 +281,7 @@ class ArenaPlay:
             self.picks[seat] = (choice.cards[0], choice.cards[1])
             self.bot_due[seat] = now + BOT_SECONDS + BOT_STAGGER * k
         pot = f" The winner also takes the pot ({len(st.pot)})." if st.pot else ""
-        self.say(f"{cap(operator_name(op))}: the {goal(op)} {OPERATION_WORDS[op[:-1]]} wins.{pot}")
+        self.say(f"{rule_words(op)}{pot}")
 
     def press(self, seat: int, at: float) -> bool:
         """A seat's button: True when the child is to pick two cards on the screen first
@@ -377,9 +329,8 @@ class ArenaPlay:
         """The bots whose moment came press; the countdown runs out. True if changed."""
         changed = False
         if self.phase == "ready":
-            for seat in sorted(
-                (s for s, t in self.bot_due.items() if t <= now), key=self.bot_due.get
-            ):
+            due = self.bot_due
+            for seat in sorted((s for s, t in due.items() if t <= now), key=lambda s: due[s]):
                 del self.bot_due[seat]
                 if not self.ready[seat]:
                     self.seat_ready(seat)
@@ -575,7 +526,8 @@ class ArenaPlay:
         won = next((e for e in events if e.code == "arena.round_won"), None)
         for e in events:
             if e.code == "arena.reveal":
-                parts.append(self.verdict_for(e.data, won))
+                text, self.winners = verdict(e.data, won, self.name)
+                parts.append(text)
             elif e.code == "arena.round_won":
                 self.winners = [e.seat] if e.seat is not None else []
                 if "leftover" in e.text:
@@ -590,30 +542,6 @@ class ArenaPlay:
         self.sound("star" if self.winners else "round")
         self.verdict = " ".join(parts)
         self.say(self.verdict)
-
-    def verdict_for(self, reveal: Mapping[str, Any], won: Event | None) -> str:
-        """``Red King: the lowest sum wins. Ana has 3, the lowest, and takes the card!``,
-        from the engine's reveal event (and its round-won event)."""
-        op, best, top, aim = (
-            reveal["operator"],
-            reveal["best"],
-            list(reveal["winners"]),
-            reveal["goal"],
-        )
-        head = f"{cap(operator_name(op))}: the {aim} {OPERATION_WORDS[op[:-1]]} wins."
-        if len(top) == 1:
-            self.winners = top
-            taken = len(won.data["cards"]) if won is not None else 1
-            cards = "the card" if taken <= 1 else f"{taken} cards (the pot too)"
-            return f"{head} {self.name(top[0])} has {best}, the {aim}, and takes {cards}!"
-        self.winners = []
-        names = names_joined([self.name(s) for s in top])
-        if reveal["tie"] == "leftovers":
-            return f"{head} {names} tie with {best}: their leftover cards decide."
-        return (
-            f"{head} {names} tie with {best}, so nobody takes it: the "
-            f"{operator_name(op)} goes into the pot for the next round's winner."
-        )
 
     def next_round(self) -> bool:
         """After a ruling: the next round; True when the game is over (the results)."""
@@ -679,7 +607,7 @@ class ArenaPlay:
     # -- undo -----------------------------------------------------------------------------------
 
     def checkpoint(self) -> None:
-        screen = {f: copy.deepcopy(getattr(self, f)) for f in SCREEN_FIELDS}
+        screen = {f: copy.deepcopy(getattr(self, f)) for f in SCREEN_FIELDS.split()}
         self.checkpoints.append(Checkpoint(len(self.match.history), screen))
 
     def undo(self) -> None:
@@ -732,7 +660,7 @@ class ArenaPlay:
                     cards = list(act.cards) if isinstance(act, Choose) else [act.card, None]
                     screen["pairs"][act.seat] = cards
                 if isinstance(action, Choose) and self.cards == "virtual":
-                    screen["picks"] = {c.seat: tuple(c.cards) for c in batch}
+                    screen["picks"] = {c.seat: c.cards for c in batch if isinstance(c, Choose)}
                 phase = "reveal" if isinstance(action, Choose) else "leftover"
                 screen.update(phase=phase, ready=[True] * n)
                 out.append(Checkpoint(i, screen))
@@ -840,15 +768,4 @@ class ArenaPlay:
         return start, end
 
 
-__all__ = [
-    "BOT_SECONDS",
-    "BOT_STAGGER",
-    "COUNTDOWN",
-    "GAME",
-    "ArenaPlay",
-    "Said",
-    "card_label",
-    "goal_words",
-    "said_as",
-    "value_question",
-]
+__all__ = ["BOT_SECONDS", "BOT_STAGGER", "COUNTDOWN", "GAME", "ArenaPlay", "Checkpoint", "Said"]

@@ -27,16 +27,8 @@ from tabletop.games.math_arena import (
 from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.games import start_card_camera, stop_card_camera
-from tabletop.ui.games.math_arena.play import (
-    GAME,
-    HOW,
-    TOURNAMENT_TARGET,
-    ArenaPlay,
-    cap,
-    card_label,
-    goal_words,
-    names_joined,
-)
+from tabletop.ui.games.math_arena.play import GAME, TOURNAMENT_TARGET, ArenaPlay
+from tabletop.ui.games.math_arena.words import HOW, cap, card_label, goal_words, names_joined
 from tabletop.ui.input import CardsSeen
 from tabletop.ui.results import GameResults, Outcome, outcome_of
 from tabletop.ui.saves import GameSave, one_write, seat_infos
@@ -200,7 +192,7 @@ class ArenaScene(TableScene):
     ) -> None:
         """``seats``: (name, is a bot) each, or the journal's ``SeatInfo`` of children who
         signed in (a bot's has its level). ``match`` and ``save``: a game replayed from
-        the journal, to carry on with (:func:`~tabletop.ui.games.math_arena.resume_scene`)."""
+        the journal, to carry on with (:func:`resume_scene`)."""
         pairs = [
             (s.name, s.bot is not None) if isinstance(s, SeatInfo) else (str(s[0]), bool(s[1]))
             for s in seats
@@ -341,11 +333,11 @@ class ArenaScene(TableScene):
             seat, slot = (int(x) for x in arg.split("."))
             if play.may_correct(seat, slot):
                 which = "leftover card" if play.phase == "leftover" else f"card {slot + 1}"
-                choices = [(c, card_label(c)) for c in play.candidates(seat)]
+                labels = [(c, card_label(c)) for c in play.candidates(seat)]
                 grid = ChoiceGrid(
                     self.ctx,
                     f"{play.name(seat)}, {which}: which card is it?",
-                    choices,
+                    labels,
                     columns=8,
                     rows=5,
                 )
@@ -640,4 +632,28 @@ class ArenaScene(TableScene):
         )
 
 
-__all__ = ["ArenaScene", "HandPicker", "draw_card"]
+def resume_scene(
+    ctx: Context, save: GameSave, match: Match[MathArenaSettings, MathArenaState, Any]
+) -> Scene:
+    """The game screen again around a match replayed from the journal (issue 10): the
+    seats, cards, level, seed and tournament from ``save.app`` as the game wrote them."""
+    app = save.app
+    players = len(app.get("seats") or save.seats)
+    t = app.get("tournament") or {}
+    tournament = Tournament(
+        players,
+        target=int(t.get("target", TOURNAMENT_TARGET)),
+        points=tuple(int(x) for x in t.get("points", ())) or (0,) * players,
+        games=int(t.get("games", 0)),
+    )
+    seats: list[tuple[str, bool] | SeatInfo] = list(save.seats)
+    if len(seats) != players:
+        seats = [(str(name), bool(bot)) for name, bot in app["seats"]]
+    cards, level = str(app.get("cards", "table")), str(app.get("level", "easy"))
+    return ArenaScene(
+        ctx, seats=seats, cards=cards, level=level, seed=int(app["seed"]),
+        tournament=tournament, match=match, save=save,
+    )  # fmt: skip
+
+
+__all__ = ["ArenaScene", "HandPicker", "draw_card", "resume_scene"]
