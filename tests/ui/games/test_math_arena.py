@@ -252,7 +252,8 @@ def test_arena_last_round_tie_asks_for_the_leftover_cards() -> None:
     auto.tap("score")
     assert scene.play.phase == "result"
     assert scene.play.state.won[1][-1] == "JC" and "JC" not in scene.play.state.won[0]
-    assert scene.play.winners == [1] and "Player 2 has the highest leftover card" in scene.play.verdict
+    assert scene.play.winners == [1]
+    assert "Player 2 has the highest leftover card" in scene.play.verdict
     assert "Set 1 is over" in scene.play.verdict
 
 
@@ -414,7 +415,7 @@ def test_arena_all_bot_game_through_the_scene_equals_the_engines_game() -> None:
     assert result == GAME.result(expected)
     points = tuple({1: 2, 2: 1}.get(p, 0) for p in result.places)  # ARENA-5's tournament
     assert scene.tournament_after().points == points
-    assert [row.seat for row in results.outcome.rows][0] in result.winners
+    assert results.outcome.rows[0].seat in result.winners
     assert "Tournament: first to 10 points, 1 played." in results.outcome.lines
     auto.tap("again")
     again = app.stack.top
@@ -549,7 +550,7 @@ def test_arena_screenshots(state, size) -> None:
     app.screenshot(SHOTS / f"{state}_{size[0]}x{size[1]}.png")
     pixels = pygame.surfarray.array3d(app.canvas.subsurface(scene.op_rect))
     red = ((pixels[..., 0] > 150) & (pixels[..., 1] < 80)).mean()
-    op = scene.play.state.operator or (scene.play.round_operator() if scene.play.phase == "result" else None)
+    op = scene.play.round_operator()
     if op is None:
         assert red == 0
     else:
@@ -781,7 +782,7 @@ def test_arena_finished_game_is_stored_with_its_result_seats_and_checks(tmp_path
         app.step()
         countdown(app)
         pair = scene.play.pairs[0]
-        value = explain_value(scene.play.state.operator, pair) + (said % 3 == 2)  # a slip now and then
+        value = explain_value(scene.play.state.operator, pair) + (said % 3 == 2)  # a slip
         say_value(app, auto, 0, value)
         said += 1
         auto.tap("score")

@@ -72,7 +72,9 @@ def test_arena_play_round_by_camera_from_operator_to_ruling() -> None:
     assert wrong is not None and not wrong.right and play.message == "P2: 3 + 1 = 4, not 5."
     play.score()
     assert play.phase == "result" and play.winners == [1]
-    assert play.verdict == "Red King: the lowest sum wins. P2 has 4, the lowest, and takes the card!"
+    assert play.verdict == (
+        "Red King: the lowest sum wins. P2 has 4, the lowest, and takes the card!"
+    )
     assert play.next_step() == "Tap Next round." and "star" in sounds
     assert play.next_round() is False and play.phase == "operator" and play.round_label == (1, 2)
 
