@@ -350,7 +350,7 @@ class ArenaPlay:
         self.sound("round")
         if self.cards == "virtual":
             self.pairs = [list(self.picks.get(s, (None, None))) for s in range(self.players)]
-        self.say("Reveal! Turn your two cards face up.")
+        self.say("Reveal!")
 
     # -- the camera and touch corrections ---------------------------------------------------------
 
@@ -748,7 +748,7 @@ class ArenaPlay:
         if self.phase == "countdown":
             self.say("Everybody is ready!")
         elif self.phase == "reveal":
-            self.say("Reveal! Turn your two cards face up.")
+            self.say("Reveal!")
         elif self.phase == "ready" and any(self.ready):
             self.say("")
 

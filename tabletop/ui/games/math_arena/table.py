@@ -440,7 +440,7 @@ class ArenaScene(TableScene):
                     enabled=name != "undo" or bool(play.checkpoints),
                 )
             )
-        self.op_rect = pygame.Rect(margin + m.u(46), m.u(94), m.u(140), m.u(192))
+        self.op_rect = pygame.Rect(margin + m.u(54), m.u(94), m.u(124), m.u(168))
         table = play.phase == "operator" and play.cards == "table"
         if table:
             b.append(Button("operator", self.op_rect.copy(), "", kind="card"))
@@ -501,17 +501,11 @@ class ArenaScene(TableScene):
             painter.text(surface, "Operator card?", under, m.text, bold=True, anchor="midtop")
         else:
             ink = RED_INK if op[-1] in RED_SUITS else p.ink
-            painter.text(
-                surface,
-                goal_words(op),
-                under,
-                m.text + 2,
-                ink,
-                bold=True,
-                anchor="midtop",
-                max_width=m.u(236),
+            words = pygame.Rect(m.u(8), under[1], m.u(246), m.u(56))  # one or two lines
+            used = painter.paragraph(
+                surface, goal_words(op), words, m.text, ink, bold=True, align="center"
             )
-            how = pygame.Rect(m.u(16), rect.bottom + m.u(36), m.u(230), m.small * 2 + m.u(6))
+            how = pygame.Rect(m.u(16), under[1] + used + m.u(4), m.u(230), m.small * 2 + m.u(6))
             painter.paragraph(surface, HOW[op[:-1]], how, m.small, p.ink, align="center")
         if st.pot:  # the pot: face-down operator cards beside the operator card
             for i in range(min(len(st.pot), 4)):
@@ -583,17 +577,12 @@ class ArenaScene(TableScene):
             painter.ready_tile(surface, tile.rect, seat, bool(play.ready[seat]))
             return
         text, tone, bold = play.row_text(seat)
-        width = row.right - self.card_right - m.u(8)
-        painter.text(
-            surface,
-            text,
-            (self.card_right, row.centery),
-            m.text,
-            getattr(p, tone),
-            bold=bold,
-            anchor="midleft",
-            max_width=width,
-        )
+        words = pygame.Rect(self.card_right, row.top, row.right - self.card_right - m.u(8), 0)
+        size = m.text if painter.fonts.width(text, m.text, bold) <= words.width else m.small
+        lines = len(painter.wrap(text, size, words.width, bold)[:2])  # two lines, not tiny
+        words.height = lines * painter.fonts.font(size, bold).get_linesize()
+        words.centery = row.centery
+        painter.paragraph(surface, text, words, size, getattr(p, tone), bold=bold)
 
     def draw_slot(self, surface: pygame.Surface, b: Button) -> None:
         play, painter = self.play, self.ctx.painter
