@@ -145,10 +145,12 @@ def test_arena_play_undo_goes_back_to_the_checkpoint() -> None:
     to_reveal(play, clock)
     play.seen("reveal", 1, ["5S", "2D"])
     play.seen("reveal", 2, ["AH", "3C"])
+    play.value_said(0, 7)
     play.score()
-    assert play.phase == "result" and len(play.checkpoints) == 2
+    assert play.phase == "result" and play.checkpoints == [0, 1]  # before KH, the scoring
     play.undo()
     assert play.phase == "reveal" and play.state.won == ((), ()) and play.pairs[0] == ["5S", "2D"]
+    assert play.said == {0: 7} and play.ready == [True, True]  # the value stays said
     play.undo()
     assert play.phase == "operator" and play.state.operator is None
     play.undo()

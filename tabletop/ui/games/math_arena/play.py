@@ -16,19 +16,18 @@ The round, as the device runs it (rule book ``seeds/004_...``):
    the engine's events. A last-round tie asks the tied seats for their leftover card
    (``leftover``, ARENA-4).
 
-Undo (behind the teacher's PIN) goes back to the checkpoint before the last operator
-card entered or the last scoring. Never lose a game (issue 10): :meth:`ArenaPlay.record`
-is what the round holds beyond the match (who is ready, the pairs, the values said, the
-countdown's and the bots' moments in seconds of play), kept beside it in the journal
-under ``app["table"]``; :meth:`ArenaPlay.carry_on` rebuilds the round from the match
-replayed and that record. The device's deal and the bots' picks are keyed by the seed
-and the number of actions, so a resumed game deals and picks what the uninterrupted one
-would.
+Undo (behind the teacher's PIN) goes back to before the last operator card entered or
+the last scoring (:attr:`ArenaPlay.checkpoints`, worked out from the match). Never lose
+a game (issue 10): :meth:`ArenaPlay.record` is what the round holds beyond the match
+(who is ready, the pairs, the values said, the countdown's and the bots' moments in
+seconds of play), kept beside it in the journal under ``app["table"]`` (the keys the
+old scene wrote); :meth:`ArenaPlay.carry_on` rebuilds the round from the match replayed
+and that record. The device's deal and the bots' picks are keyed by the seed and the
+number of actions, so a resumed game deals and picks what the uninterrupted one would.
 """
 
 from __future__ import annotations
 
-import copy
 import logging
 import random
 from collections.abc import Callable, Mapping, Sequence
@@ -86,15 +85,6 @@ PRESS_WRONG = {
     "result": "arena.ui.round_over",
 }
 NOTED = ("arena.leftovers", "arena.pot_removed", "arena.set_over", "arena.game_over")
-SCREEN_FIELDS = "phase ready pairs picks bad verdict message message_bad winners round_label said"
-
-
-@dataclass
-class Checkpoint:
-    """What undo goes back to: the match's length and the round's fields before."""
-
-    history: int
-    screen: dict[str, Any]
 
 
 @dataclass(frozen=True)
@@ -139,7 +129,6 @@ class ArenaPlay:
         self.dealer = keyed_dealer(seed, self.match)
         self.bots = {s: MathArenaBot(level, seed + s + 1) for s, (_, b) in enumerate(seats) if b}
         self.tournament = tournament or Tournament(n, target=TOURNAMENT_TARGET)
-        self.checkpoints: list[Checkpoint] = []
         self.phase = "operator"  # operator | ready | countdown | reveal | leftover | result
         self.message, self.message_bad, self.verdict = "", False, ""
         self.asked_at: float | None = None  # when the number pad asked a value (issue 24)
@@ -256,7 +245,6 @@ class ArenaPlay:
         elif card not in self.state.operators_left:
             self.refuse("arena.ui.operator_used", f"{source}: {card} was already an operator")
         else:
-            self.checkpoint()
             self.match.apply(RevealOperator(card))
             log.info("math-arena: operator %s from %s", card, source)
             self.operator_out()
@@ -512,7 +500,6 @@ class ArenaPlay:
             self.refuse(e.code, e.message, e.seat)
             self.message += " Tap the marked card to fix it."
             return
-        self.checkpoint()
         events = [e for action in actions for e in self.match.apply(action)]
         if self.state.phase == "deal":
             self.deal_hands()
@@ -606,65 +593,48 @@ class ArenaPlay:
 
     # -- undo -----------------------------------------------------------------------------------
 
-    def checkpoint(self) -> None:
-        screen = {f: copy.deepcopy(getattr(self, f)) for f in SCREEN_FIELDS.split()}
-        self.checkpoints.append(Checkpoint(len(self.match.history), screen))
+    @property
+    def checkpoints(self) -> list[int]:
+        """Where undo goes back to (the match's length): before every operator card
+        entered (camera play) and before every scoring (pairs, or leftover cards)."""
+        steps, out = self.match.steps, []
+        for i, step in enumerate(steps):
+            action, before = step.action, steps[i - 1].action if i else None
+            operator = isinstance(action, RevealOperator) and self.cards == "table"
+            scoring = isinstance(action, Choose | ShowLeftover) and type(before) is not type(action)
+            if operator or scoring:
+                out.append(i)
+        return out
 
     def undo(self) -> None:
-        """Take back the last operator card entered or the last scored round."""
-        if not self.checkpoints:
+        """Take back the last operator card entered or the last scored round: the round
+        again as it was, its cards (and the values said) still shown."""
+        if not (points := self.checkpoints):
             self.refuse("engine.nothing_to_undo", "no checkpoint")
             return
-        point = self.checkpoints.pop()
-        taken = []
-        while len(self.match.history) > point.history:
-            taken.append(self.match.undo())
-        for f, value in point.screen.items():
-            setattr(self, f, value)
-        self.countdown_end, self.bot_due = None, {}
-        if self.phase == "ready":  # bots that were not ready yet press again
-            now = self.clock()
-            for k, seat in enumerate(s for s in sorted(self.bots) if not self.ready[s]):
-                self.bot_due[seat] = now + BOT_SECONDS + BOT_STAGGER * k
-        log.info("math-arena: undo took back %s", list(reversed(taken)))
+        taken: list[Any] = []
+        while len(self.match.history) > points[-1]:
+            taken.insert(0, self.match.undo())
+        log.info("math-arena: undo took back %s", taken)
+        said, first = self.said, taken[0]
+        self.fresh_round()
+        self.verdict, self.phase = "", "operator"
+        if isinstance(first, Choose | ShowLeftover):
+            self.ready = [True] * self.players
+            for act in (a for a in taken if type(a) is type(first)):
+                cards: list[str | None] = (
+                    [*act.cards] if isinstance(act, Choose) else [act.card, None]
+                )
+                self.pairs[act.seat] = cards
+                if isinstance(act, Choose) and self.cards == "virtual":
+                    self.picks[act.seat] = act.cards
+            self.phase = "reveal" if isinstance(first, Choose) else "leftover"
+            self.said = said if self.phase == "reveal" else {}
         self.sound("tap")
-        cards_up = self.phase in ("reveal", "leftover")
-        self.say(
-            "Taken back. "
-            + ("Check the cards." if cards_up else "Turn over the operator card again.")
+        again = (
+            "Check the cards." if self.phase != "operator" else "Turn over the operator card again."
         )
-
-    def replayed_checkpoints(self) -> list[Checkpoint]:
-        """Undo's checkpoints for a match replayed from the journal: before every
-        operator card entered and every scoring, as the round was then."""
-        out: list[Checkpoint] = []
-        steps, n = self.match.steps, self.players
-        for i, step in enumerate(steps):
-            action = step.action
-            before = steps[i - 1].state if i else self.match.initial
-            previous = steps[i - 1].action if i else None
-            screen: dict[str, Any] = dict(
-                phase="operator", ready=[False] * n, pairs=[[None, None] for _ in range(n)],
-                picks={}, bad=set(), verdict="", message="", message_bad=False, winners=[],
-                round_label=(before.set_number, before.round), said={},
-            )  # fmt: skip
-            if isinstance(action, RevealOperator) and self.cards == "table":
-                out.append(Checkpoint(i, screen))
-            elif isinstance(action, Choose | ShowLeftover) and type(previous) is not type(action):
-                batch = []
-                for later in steps[i:]:
-                    if type(later.action) is not type(action):
-                        break
-                    batch.append(later.action)
-                for act in batch:
-                    cards = list(act.cards) if isinstance(act, Choose) else [act.card, None]
-                    screen["pairs"][act.seat] = cards
-                if isinstance(action, Choose) and self.cards == "virtual":
-                    screen["picks"] = {c.seat: c.cards for c in batch if isinstance(c, Choose)}
-                phase = "reveal" if isinstance(action, Choose) else "leftover"
-                screen.update(phase=phase, ready=[True] * n)
-                out.append(Checkpoint(i, screen))
-        return out
+        self.say(f"Taken back. {again}")
 
     # -- never lose a game (issue 10) -------------------------------------------------------------
 
@@ -695,7 +665,6 @@ class ArenaPlay:
         between the two writes: the last step the match shows)."""
         self.deal_hands()
         st = self.state
-        self.checkpoints = self.replayed_checkpoints()
         if not (
             isinstance(record, dict)
             and record.get("n") == len(self.match.history)
@@ -768,4 +737,4 @@ class ArenaPlay:
         return start, end
 
 
-__all__ = ["BOT_SECONDS", "BOT_STAGGER", "COUNTDOWN", "GAME", "ArenaPlay", "Checkpoint", "Said"]
+__all__ = ["BOT_SECONDS", "BOT_STAGGER", "COUNTDOWN", "GAME", "ArenaPlay", "Said"]
