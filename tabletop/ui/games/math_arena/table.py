@@ -28,7 +28,14 @@ from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.games import start_card_camera, stop_card_camera
 from tabletop.ui.games.math_arena.play import GAME, TOURNAMENT_TARGET, ArenaPlay
-from tabletop.ui.games.math_arena.words import HOW, cap, card_label, goal_words, names_joined
+from tabletop.ui.games.math_arena.words import (
+    HOW,
+    SUIT_SYMBOLS,
+    cap,
+    card_label,
+    goal_words,
+    names_joined,
+)
 from tabletop.ui.input import CardsSeen
 from tabletop.ui.results import GameResults, Outcome, outcome_of
 from tabletop.ui.saves import GameSave, one_write, seat_infos
@@ -79,10 +86,9 @@ def draw_card(
         surface, rank, (rect.centerx, rect.top + h * at[0] // 100), h * sizes[0] // 100, ink,
         bold=True, anchor="center", max_width=rect.width - 4,
     )  # fmt: skip
-    symbol = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}[suit]
     painter.text(
         surface,
-        symbol,
+        SUIT_SYMBOLS[suit],
         (rect.centerx, rect.top + h * at[1] // 100),
         h * sizes[1] // 100,
         ink,
