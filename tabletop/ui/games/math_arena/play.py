@@ -124,10 +124,11 @@ class ArenaPlay:
         self.cards = "virtual" if any(bot for _, bot in self.seats) else cards
         self.level, self.seed, self.clock, self.sound = level, seed, clock, sound
         settings = MathArenaSettings(hidden_hands=self.cards == "table")
-        self.resumed = match is not None
         self.match = match or Match(GAME, settings, n, seed=seed)
         self.dealer = keyed_dealer(seed, self.match)
-        self.bots = {s: MathArenaBot(level, seed + s + 1) for s, (_, b) in enumerate(seats) if b}
+        self.bots = {
+            s: MathArenaBot(level, seed + s + 1) for s, (_, b) in enumerate(self.seats) if b
+        }
         self.tournament = tournament or Tournament(n, target=TOURNAMENT_TARGET)
         self.phase = "operator"  # operator | ready | countdown | reveal | leftover | result
         self.message, self.message_bad, self.verdict = "", False, ""
