@@ -612,6 +612,69 @@ class MathArena(Game[MathArenaSettings, MathArenaState, Action]):
         )
 
 
+# -- the cards on the table ---------------------------------------------------------------------
+
+_GAME = MathArena()
+
+
+class WrongCards(IllegalMove):
+    """Cards shown at the table that the rules refuse: the first refusal's ``code`` and
+    message, the ``seat`` refused, and every ``(seat, slot)`` to check (the card itself,
+    or both cards of a seat that shows one card twice, or the two seats showing it)."""
+
+    def __init__(self, error: IllegalMove, seat: Seat, cards: frozenset[tuple[Seat, int]]) -> None:
+        super().__init__(error.code, error.message)
+        self.seat = seat
+        self.cards = cards
+
+
+def table_actions(
+    state: MathArenaState, shown: Sequence[Sequence[str]]
+) -> tuple[Choose | ShowLeftover, ...]:
+    """The actions that score the cards face up at the table (ARENA-3, ARENA-4): in the
+    choose phase every seat's pair ``shown[seat]``; in the leftover phase the leftover
+    card ``shown[seat][0]`` of each tied seat not shown yet. They are tried in order on
+    the state; the first the rules refuse raises :class:`WrongCards`."""
+    actions: list[Choose | ShowLeftover]
+    if state.phase == "leftover":
+        actions = [ShowLeftover(s, shown[s][0]) for s in state.tied if not state.shown[s]]
+    else:
+        actions = [Choose(s, (shown[s][0], shown[s][1])) for s in range(state.players)]
+    trial = state
+    for action in actions:
+        try:
+            trial, _ = _GAME.apply(trial, action)
+        except IllegalMove as e:
+            raise WrongCards(e, action.seat, _wrong_cards(state, action, e.code, shown)) from e
+    return tuple(actions)
+
+
+def _wrong_cards(
+    state: MathArenaState,
+    action: Choose | ShowLeftover,
+    code: str,
+    shown: Sequence[Sequence[str]],
+) -> frozenset[tuple[Seat, int]]:
+    seat = action.seat
+    if isinstance(action, ShowLeftover):
+        return frozenset({(seat, 0)})
+    both = frozenset({(seat, 0), (seat, 1)})
+    if code == "arena.same_card":
+        return both
+    wrong: set[tuple[Seat, int]] = set()
+    for i, card in enumerate(action.cards):
+        try:
+            _GAME.check_number_card(state, seat, card)
+        except IllegalMove:
+            wrong.add((seat, i))
+    if code == "arena.card_taken":
+        for other in range(seat):
+            for i, card in enumerate(shown[other][:2]):
+                if card in action.cards:
+                    wrong.update({(other, i), (seat, action.cards.index(card))})
+    return frozenset(wrong) or both
+
+
 # -- the seat view ------------------------------------------------------------------------------
 
 
@@ -864,6 +927,7 @@ __all__ = [
     "RevealOperator",
     "ShowLeftover",
     "Tournament",
+    "WrongCards",
     "best_seats",
     "check",
     "explain",
@@ -873,5 +937,6 @@ __all__ = [
     "pip_value",
     "play_value",
     "seat_view",
+    "table_actions",
     "tournament_points",
 ]

@@ -142,6 +142,9 @@ class GameResults(Scene):
                 self.on_enter()
             self.message = self.outcome.title
 
+    def exit(self) -> None:
+        self.ctx.lamps.light_only([])  # lit by ``on_enter`` (the winners' seats)
+
     def layout(self, metrics: Metrics) -> None:
         self.buttons = home_and_again(metrics, "Play again", enabled=self.again is not None)
 

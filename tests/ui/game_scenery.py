@@ -23,9 +23,7 @@ from tabletop.ui.input import CardSeen, CardsSeen
 # -- events a table sends ------------------------------------------------------------------
 
 
-def form_seats(
-    auto: Autoplayer, players: int, bots: tuple[int, ...] = (), level: str = ""
-) -> None:
+def form_seats(auto: Autoplayer, players: int, bots: tuple[int, ...] = (), level: str = "") -> None:
     """On the one setup form (:mod:`tabletop.ui.scenes.form`), by taps: ``players``
     seats filled, the seats ``bots`` bots at ``level`` (or the form's), the rest children."""
     setup = auto.top
@@ -269,12 +267,13 @@ def _arena_table_virtual(app: App) -> None:
 
 
 def _arena_results(app: App) -> None:
-    from tabletop.ui.games.math_arena import BOT_SECONDS, COUNTDOWN, ArenaResults
+    from tabletop.ui.games.math_arena import BOT_SECONDS, COUNTDOWN
+    from tabletop.ui.results import GameResults
 
     auto = setup(app, "math-arena")
     form_seats(auto, 2, bots=(0, 1))
     auto.tap("start")
-    while not isinstance(app.stack.top, ArenaResults):
+    while not isinstance(app.stack.top, GameResults):
         wait(app, BOT_SECONDS + 3, BOT_SECONDS + 3)
         wait(app, COUNTDOWN + 0.1, COUNTDOWN + 0.1)
         auto.tap("score")

@@ -396,8 +396,8 @@ def test_form_start_opens_each_game_with_its_choices() -> None:
     game = app.stack.top
     assert isinstance(game, ArenaScene)
     assert not any(isinstance(s, FormScene) for s in app.stack)  # the game took its place
-    assert game.seats == [("Player 1", False), ("Player 2", False), ("Bot 3", True)]
-    assert game.level == "hard" and game.cards == "virtual"
+    assert game.play.seats == [("Player 1", False), ("Player 2", False), ("Bot 3", True)]
+    assert game.play.level == "hard" and game.play.cards == "virtual"
 
 
 def test_form_seat_button_starts_the_bubble_game() -> None:

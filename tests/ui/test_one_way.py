@@ -65,9 +65,9 @@ def test_one_way_press_your_button_has_a_ready_tile_at_the_seat(size: tuple[int,
         auto.tap(name)
     table = app.stack.top
     if table.target("operator") is not None:
-        table.set_operator("KS", "test")
+        table.play.set_operator("KS", "test")
         app.step()
-    assert table.phase == "ready"
+    assert table.play.phase == "ready"
     tiles = [b for b in table.buttons if b.name.startswith("ready.")]
     assert [b.name for b in tiles] == ["ready.0", "ready.2"]  # not the bot's seat
     for tile in tiles:

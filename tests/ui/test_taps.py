@@ -131,7 +131,7 @@ def decides(app: App) -> bool:
     table, match = table_of(app)
     if table is None or 0 not in match.pending.seats:
         return False
-    if isinstance(table, ArenaScene) and table.cards == "virtual":
+    if isinstance(table, ArenaScene) and table.play.cards == "virtual":
         return isinstance(top, HandPicker)  # the hand is hidden until the seat asks for it
     return top is table
 

@@ -30,12 +30,12 @@ from tabletop.ui.autoplay import Autoplayer
 from tabletop.ui.games.math_arena import (
     BOT_SECONDS,
     COUNTDOWN,
-    ArenaResults,
     ArenaScene,
     HandPicker,
     run_demo,
 )
 from tabletop.ui.input import CardSeen, CardsSeen
+from tabletop.ui.results import GameResults
 from tabletop.ui.scenes.form import FormScene
 from tabletop.ui.scenes.numpad import NumPad
 from tabletop.ui.scenes.rules import ChoiceGrid, RulesScene
@@ -82,11 +82,11 @@ def countdown(app):
 
 
 def ready_and_reveal(app, scene):
-    for seat in range(scene.players):
+    for seat in range(scene.play.players):
         press(app, seat)
-    assert scene.phase == "countdown"
+    assert scene.play.phase == "countdown"
     countdown(app)
-    assert scene.phase == "reveal"
+    assert scene.play.phase == "reveal"
 
 
 def table_round(app, auto, scene, operator, pairs, leftovers=None):
@@ -96,11 +96,11 @@ def table_round(app, auto, scene, operator, pairs, leftovers=None):
     for seat, pair in enumerate(pairs):
         seen(app, seat + 1, "reveal", *pair)
     auto.tap("score")
-    if scene.phase == "leftover":
-        for seat in scene.state.tied:
+    if scene.play.phase == "leftover":
+        for seat in scene.play.state.tied:
             seen(app, seat + 1, "reveal", leftovers[seat])
         auto.tap("score")
-    assert scene.phase == "result", scene.message
+    assert scene.play.phase == "result", scene.message
 
 
 def scripted_game(seed, players=2):
@@ -155,21 +155,21 @@ def test_arena_seat_buttons_light_leds_and_countdown_calls_the_reveal() -> None:
     down on its clock and calls the reveal."""
     app, _, scene = arena_app(seats=3)
     seen(app, None, "operator", "KH")
-    assert scene.phase == "ready" and "lowest sum" in scene.message.lower()
+    assert scene.play.phase == "ready" and "lowest sum" in scene.message.lower()
     press(app, 0)
     assert app.ctx.lamps.lit == {0}
     press(app, 0)
-    assert "ready" in scene.message.lower() and scene.phase == "ready"
+    assert "ready" in scene.message.lower() and scene.play.phase == "ready"
     press(app, 2)
     assert app.ctx.lamps.lit == {0, 2} and "Player 2" in scene.message
     press(app, 1)
-    assert scene.phase == "countdown" and scene.countdown_left(app.ctx.clock()) == 3
+    assert scene.play.phase == "countdown" and scene.play.countdown_left(app.ctx.clock()) == 3
     app.ctx.clock.advance(1.2)
     app.step()
-    assert scene.phase == "countdown" and scene.countdown_left(app.ctx.clock()) == 2
+    assert scene.play.phase == "countdown" and scene.play.countdown_left(app.ctx.clock()) == 2
     app.ctx.clock.advance(COUNTDOWN)
     app.step()
-    assert scene.phase == "reveal" and scene.message.startswith("Reveal!")
+    assert scene.play.phase == "reveal" and scene.message.startswith("Reveal!")
     assert app.ctx.lamps.lit == set()
 
 
@@ -189,13 +189,13 @@ def test_arena_children_say_their_values_and_the_ruling_has_its_reason() -> None
     seen(app, None, "operator", "KD")
     ready_and_reveal(app, scene)
     seen(app, 1, "reveal", "5S", "2D")
-    assert scene._row_text(0)[0] == "5 and 2: your value?"  # the child says it first
+    assert scene.play.row_text(0)[0] == "5 and 2: your value?"  # the child says it first
     assert not scene.target("score").enabled  # two pairs still missing
     say_value(app, auto, 0, 7)
-    assert scene._row_text(0)[0] == "5 + 2 = 7 \u2713" and "Right!" in scene.message
+    assert scene.play.row_text(0)[0] == "5 + 2 = 7 \u2713" and "Right!" in scene.message
     seen(app, 2, "reveal", "AH", "3C")
     say_value(app, auto, 1, 5)  # 3 + 1 is 4
-    assert scene._row_text(1)[0] == "3 + 1 = 4 (not 5)" and "not 5" in scene.message
+    assert scene.play.row_text(1)[0] == "3 + 1 = 4 (not 5)" and "not 5" in scene.message
     auto_tap_disabled(app, scene, "value.1")  # said once: no second try
     assert "Your value is in" in scene.message and app.stack.top is scene
     auto_tap_disabled(app, scene, "value.2")  # Player 3's cards are not up yet
@@ -209,11 +209,11 @@ def test_arena_children_say_their_values_and_the_ruling_has_its_reason() -> None
     ]
     seen(app, 3, "reveal", "10S", "9S")
     auto.tap("score")  # Player 3 said nothing: the ruling shows every value
-    assert scene.phase == "result" and scene.winners == [1]
-    assert "Red King: the lowest sum wins." in scene.verdict
-    assert "Player 2 has 4, the lowest, and takes the card!" in scene.verdict
-    assert scene._row_text(2)[0] == "10 + 9 = 19"
-    assert scene.state.won[1] == ("KD",)
+    assert scene.play.phase == "result" and scene.play.winners == [1]
+    assert "Red King: the lowest sum wins." in scene.play.verdict
+    assert "Player 2 has 4, the lowest, and takes the card!" in scene.play.verdict
+    assert scene.play.row_text(2)[0] == "10 + 9 = 19"
+    assert scene.play.state.won[1] == ("KD",)
     auto_tap_disabled(app, scene, "value.0")  # the round is over
     assert "cards are up" in scene.message
 
@@ -222,11 +222,11 @@ def test_arena_tie_puts_the_card_in_the_pot_for_the_next_winner() -> None:
     """ARENA-4: a tie pots the operator card; the next round's winner takes both."""
     app, auto, scene = arena_app(seats=2)
     table_round(app, auto, scene, "JS", [("9S", "2S"), ("8H", "AH")])  # 7 and 7
-    assert "goes into the pot" in scene.verdict and scene.state.pot == ("JS",)
+    assert "goes into the pot" in scene.play.verdict and scene.play.state.pot == ("JS",)
     auto.tap("next")
     table_round(app, auto, scene, "QC", [("7C", "3C"), ("9D", "5D")])  # 1 and 4
-    assert scene.state.won == ((), ("JS", "QC"))
-    assert "takes 2 cards (the pot too)" in scene.verdict
+    assert scene.play.state.won == ((), ("JS", "QC"))
+    assert "takes 2 cards (the pot too)" in scene.play.verdict
 
 
 def test_arena_last_round_tie_asks_for_the_leftover_cards() -> None:
@@ -243,17 +243,18 @@ def test_arena_last_round_tie_asks_for_the_leftover_cards() -> None:
     seen(app, 1, "reveal", "AH", "5H")  # 4
     seen(app, 2, "reveal", "2H", "6H")  # 4: a tie in the last round
     auto.tap("score")
-    assert scene.phase == "leftover" and app.ctx.lamps.lit == {0, 1}
+    assert scene.play.phase == "leftover" and app.ctx.lamps.lit == {0, 1}
     assert "leftover" in scene.message
     press(app, 0)
     assert "cards are up" in scene.message.lower()  # a button now is the wrong phase
     seen(app, 1, "reveal", "7H")
     seen(app, 2, "reveal", "9H")  # black Jack: the highest leftover takes the pot
     auto.tap("score")
-    assert scene.phase == "result"
-    assert scene.state.won[1][-1] == "JC" and "JC" not in scene.state.won[0]
-    assert scene.winners == [1] and "Player 2 has the highest leftover card" in scene.verdict
-    assert "Set 1 is over" in scene.verdict
+    assert scene.play.phase == "result"
+    assert scene.play.state.won[1][-1] == "JC" and "JC" not in scene.play.state.won[0]
+    assert scene.play.winners == [1]
+    assert "Player 2 has the highest leftover card" in scene.play.verdict
+    assert "Set 1 is over" in scene.play.verdict
 
 
 # -- errors: wrong phase, not our card, illegal play --------------------------------------------
@@ -263,13 +264,13 @@ def test_arena_button_in_the_wrong_phase_gets_a_sentence_not_a_crash(caplog) -> 
     app, auto, scene = arena_app(seats=2)
     caplog.set_level("INFO")
     press(app, 1)
-    assert scene.phase == "operator"
+    assert scene.play.phase == "operator"
     assert scene.message == "Player 2: Wait! First turn over the operator card."
     assert "ui.wait_operator" in caplog.text
     press(app, 6)
     assert "not in this game" in scene.message
     auto.tap("deal")  # the device deals the operator card
-    assert scene.phase == "ready" and scene.state.operator in OPERATOR_CARDS
+    assert scene.play.phase == "ready" and scene.play.state.operator in OPERATOR_CARDS
     auto_tap_disabled(app, scene, "score")
     assert "presses their button first" in scene.message
     ready_and_reveal(app, scene)
@@ -281,22 +282,22 @@ def test_arena_button_in_the_wrong_phase_gets_a_sentence_not_a_crash(caplog) -> 
 def test_arena_camera_cards_that_are_not_ours_are_refused() -> None:
     app, _, scene = arena_app(seats=2)
     seen(app, None, "operator", "7S")
-    assert scene.phase == "operator" and "number card" in scene.message
+    assert scene.play.phase == "operator" and "number card" in scene.message
     seen(app, None, "operator", "MT1:MWM:C17")
     assert "not a Math Arena card" in scene.message
     seen(app, None, "operator", "MT1:ARENA:QH")
-    assert scene.state.operator == "QH"
+    assert scene.play.state.operator == "QH"
     seen(app, 1, "reveal", "5S", "6S")
     assert "face down" in scene.message  # shown before the reveal
     ready_and_reveal(app, scene)
     seen(app, 1, "reveal", "?", "5S")
-    assert "not a Math Arena card" in scene.message and scene.pairs[0] == [None, None]
+    assert "not a Math Arena card" in scene.message and scene.play.pairs[0] == [None, None]
     seen(app, 1, "reveal", "5S", "KS")
     assert "Kings, Queens and Jacks are operators" in scene.message
     seen(app, 1, "reveal", "5S", "6S", "7S")
-    assert "exactly two" in scene.message and scene.pairs[0] == [None, None]
+    assert "exactly two" in scene.message and scene.play.pairs[0] == [None, None]
     seen(app, 1, "reveal", "5S", "6S")
-    assert scene.pairs[0] == ["5S", "6S"]
+    assert scene.play.pairs[0] == ["5S", "6S"]
 
 
 def test_arena_illegal_play_refused_with_the_reason_and_fixed_by_touch() -> None:
@@ -311,17 +312,17 @@ def test_arena_illegal_play_refused_with_the_reason_and_fixed_by_touch() -> None
     seen(app, 2, "reveal", "4H", "5H")
     before = len(scene.match.history)
     auto.tap("score")
-    assert scene.phase == "reveal" and len(scene.match.history) == before
+    assert scene.play.phase == "reveal" and len(scene.match.history) == before
     assert scene.message.startswith("Player 1: That card was already played in this set.")
-    assert scene.bad == {(0, 0)}
+    assert scene.play.bad == {(0, 0)}
     auto.tap("card.0.0")
     grid = app.stack.top
     assert isinstance(grid, ChoiceGrid)
     assert not grid.target("choice.10S") and grid.target("choice.10D")  # played: not offered
     auto.tap("choice.10D")
-    assert scene.pairs[0] == ["10D", "8S"] and not scene.bad
+    assert scene.play.pairs[0] == ["10D", "8S"] and not scene.play.bad
     auto.tap("score")
-    assert scene.phase == "result" and scene.state.won[0] == ("KS", "KC")
+    assert scene.play.phase == "result" and scene.play.state.won[0] == ("KS", "KC")
 
 
 def test_arena_same_card_on_two_seats_is_caught() -> None:
@@ -332,7 +333,7 @@ def test_arena_same_card_on_two_seats_is_caught() -> None:
     seen(app, 2, "reveal", "4C", "2D")
     auto.tap("score")
     assert "Another player put down that card" in scene.message
-    assert (1, 0) in scene.bad and scene.phase == "reveal"
+    assert (1, 0) in scene.play.bad and scene.play.phase == "reveal"
 
 
 # -- undo behind the teacher PIN ---------------------------------------------------------------
@@ -344,7 +345,7 @@ def test_arena_undo_needs_the_teacher_pin_and_takes_back_the_round() -> None:
     auto_tap_disabled(app, scene, "undo")
     assert "nothing to take back" in scene.message
     table_round(app, auto, scene, "KH", [("AS", "2S"), ("9H", "9D")])
-    assert scene.state.won[0] == ("KH",)
+    assert scene.play.state.won[0] == ("KH",)
     auto.tap("undo")
     pin = app.stack.top
     assert is_undo_pad(pin)
@@ -354,12 +355,12 @@ def test_arena_undo_needs_the_teacher_pin_and_takes_back_the_round() -> None:
     for digit in "2468":
         auto.tap(f"key.{digit}")
     assert app.stack.top is scene
-    assert scene.phase == "reveal" and scene.state.won == ((), ())
-    assert scene.pairs == [["AS", "2S"], ["9H", "9D"]]
+    assert scene.play.phase == "reveal" and scene.play.state.won == ((), ())
+    assert scene.play.pairs == [["AS", "2S"], ["9H", "9D"]]
     auto.tap("card.1.0")
     auto.tap("choice.AD")  # the teacher fixes a card: 1 + 9 = 10 is still more
     auto.tap("score")
-    assert scene.state.won[0] == ("KH",)
+    assert scene.play.state.won[0] == ("KH",)
 
 
 def auto_tap_disabled(app, scene, name):
@@ -373,8 +374,8 @@ def auto_tap_disabled(app, scene, name):
 
 def test_arena_virtual_hand_picker_and_a_bot_that_presses_later() -> None:
     app, auto, scene = arena_app(seats=2, bots=(1,))
-    assert scene.cards == "virtual" and scene.phase == "ready"
-    hand = scene.state.hands[0]
+    assert scene.play.cards == "virtual" and scene.play.phase == "ready"
+    hand = scene.play.state.hands[0]
     assert len(hand) == 13
     press(app, 0)
     picker = app.stack.top
@@ -383,14 +384,14 @@ def test_arena_virtual_hand_picker_and_a_bot_that_presses_later() -> None:
     auto.tap(f"hand.{hand[0]}")
     auto.tap(f"hand.{hand[3]}")
     auto.tap("put")
-    assert scene.ready == [True, False] and app.ctx.lamps.lit == {0}
+    assert scene.play.ready == [True, False] and app.ctx.lamps.lit == {0}
     app.ctx.clock.advance(BOT_SECONDS + 0.1)
     app.step()
-    assert scene.phase == "countdown"
+    assert scene.play.phase == "countdown"
     countdown(app)
-    assert scene.pairs[0] == [hand[0], hand[3]] and all(scene.pairs[1])
+    assert scene.play.pairs[0] == [hand[0], hand[3]] and all(scene.play.pairs[1])
     auto.tap("score")
-    assert scene.phase == "result"
+    assert scene.play.phase == "result"
 
 
 def test_arena_all_bot_game_through_the_scene_equals_the_engines_game() -> None:
@@ -406,15 +407,19 @@ def test_arena_all_bot_game_through_the_scene_equals_the_engines_game() -> None:
         auto.tap("next")
         rounds += 1
     results = app.stack.top
-    assert isinstance(results, ArenaResults) and rounds == 12
-    bots = [MathArenaBot("easy", scene.seed + s + 1) for s in range(3)]
-    expected = keyed_game(bots, scene.seed)
-    assert scene.state.won == expected.won
-    assert results.result == GAME.result(expected)
-    assert results.tournament.points == tuple({1: 2, 2: 1}.get(p, 0) for p in results.result.places)
+    assert isinstance(results, GameResults) and rounds == 12
+    bots = [MathArenaBot("easy", scene.play.seed + s + 1) for s in range(3)]
+    expected = keyed_game(bots, scene.play.seed)
+    assert scene.play.state.won == expected.won
+    result = scene.match.result()
+    assert result == GAME.result(expected)
+    points = tuple({1: 2, 2: 1}.get(p, 0) for p in result.places)  # ARENA-5's tournament
+    assert scene.tournament_after().points == points
+    assert results.outcome.rows[0].seat in result.winners
+    assert "Tournament: first to 10 points, 1 played." in results.outcome.lines
     auto.tap("again")
     again = app.stack.top
-    assert isinstance(again, ArenaScene) and again.tournament is results.tournament
+    assert isinstance(again, ArenaScene) and again.play.tournament.points == points
 
 
 def keyed_game(bots, seed):
@@ -474,21 +479,21 @@ def test_arena_scripted_table_game_matches_the_engine(seed) -> None:
             real.apply(RevealOperator(op))
             for s, p in enumerate(pairs):
                 real.apply(Choose(s, p))
-            if scene.phase == "leftover":
-                for seat in scene.state.tied:
+            if scene.play.phase == "leftover":
+                for seat in scene.play.state.tied:
                     seen(app, seat + 1, "reveal", leftovers[seat])
                     actions.append(ShowLeftover(seat, leftovers[seat]))
                 auto.tap("score")
-            assert scene.phase == "result", scene.message
+            assert scene.play.phase == "result", scene.message
             auto.tap("next")
     results = app.stack.top
-    assert isinstance(results, ArenaResults)
+    assert isinstance(results, GameResults)
     engine = Match(GAME, MathArenaSettings(hidden_hands=True), 2)
     for action in actions:
         engine.apply(action)
     assert scene.match.history == engine.history
-    assert results.result == engine.result()
-    assert results.result == real.result()  # the device judged as the real deal would
+    assert scene.match.result() == engine.result()
+    assert scene.match.result() == real.result()  # the device judged as the real deal would
     assert results.winner_line.startswith("winner: ")
 
 
@@ -502,7 +507,7 @@ def _state_ready(app, auto, scene):
 
 def _state_countdown(app, auto, scene):
     seen(app, None, "operator", "JS")
-    for seat in range(scene.players):
+    for seat in range(scene.play.players):
         press(app, seat)
     app.ctx.clock.advance(1.1)
     app.step()
@@ -545,7 +550,7 @@ def test_arena_screenshots(state, size) -> None:
     app.screenshot(SHOTS / f"{state}_{size[0]}x{size[1]}.png")
     pixels = pygame.surfarray.array3d(app.canvas.subsurface(scene.op_rect))
     red = ((pixels[..., 0] > 150) & (pixels[..., 1] < 80)).mean()
-    op = scene.state.operator or (scene._round_operator() if scene.phase == "result" else None)
+    op = scene.play.round_operator()
     if op is None:
         assert red == 0
     else:
@@ -586,7 +591,7 @@ def test_arena_run_demo_ends_with_a_winner_line(tmp_path) -> None:
 def test_arena_engine_sentences_name_the_players() -> None:
     _, _, scene = arena_app(seats=5)
     text = "The game is over! Seat 1 has 2: seats 4 and 5 share first place; seats 1, 2 and 3"
-    assert scene._names(text) == (
+    assert scene.play.names(text) == (
         "The game is over! Player 1 has 2: Player 4 and Player 5 share first place; "
         "Player 1, Player 2 and Player 3"
     )
@@ -634,12 +639,12 @@ def test_arena_every_step_is_journaled_and_a_new_app_carries_on(tmp_path) -> Non
     press(app, 0)
     press(app, 2)
     (saved,) = Journal(path).unfinished("app")
-    assert Journal(path).load(saved.id, GAMES).state == scene.state
+    assert Journal(path).load(saved.id, GAMES).state == scene.play.state
     assert saved.meta["app"]["cards"] == "table" and len(saved.meta["app"]["seats"]) == 3
     # unplugged while waiting for Player 2: the same round, the same LEDs
     app2, _auto2, again = carry_on(path)
-    assert again.state == scene.state and again.match.history == scene.match.history
-    assert again.phase == "ready" and again.ready == [True, False, True]
+    assert again.play.state == scene.play.state and again.match.history == scene.match.history
+    assert again.play.phase == "ready" and again.play.ready == [True, False, True]
     assert app2.ctx.lamps.lit == {0, 2}
     for a, _s in ((app, scene), (app2, again)):
         press(a, 1)
@@ -649,28 +654,28 @@ def test_arena_every_step_is_journaled_and_a_new_app_carries_on(tmp_path) -> Non
     say_value(app, auto, 0, 7)
     # unplugged after the reveal: the pairs read and the value said come back
     app3, auto3, third = carry_on(path)
-    assert third.phase == "reveal" and third.pairs == scene.pairs
-    assert third.said == {0: 7} and third.save.checks == [[1, 1], [0, 0], [0, 0]]
-    assert third._row_text(0)[0] == "5 + 2 = 7 \u2713"
+    assert third.play.phase == "reveal" and third.play.pairs == scene.play.pairs
+    assert third.play.said == {0: 7} and third.save.checks == [[1, 1], [0, 0], [0, 0]]
+    assert third.play.row_text(0)[0] == "5 + 2 = 7 \u2713"
     for a, au in ((app, auto), (app3, auto3)):
         seen(a, 3, "reveal", "10S", "9S")
         au.tap("score")
-    assert third.state == scene.state and third.verdict == scene.verdict
+    assert third.play.state == scene.play.state and third.play.verdict == scene.play.verdict
     # unplugged on the ruling: it shows again, and undo (PIN) still takes the round back
     _app4, auto4, fourth = carry_on(path)
-    assert fourth.phase == "result" and fourth.verdict == scene.verdict
-    assert fourth.winners == scene.winners == [1]
-    assert len(fourth.checkpoints) == len(scene.checkpoints) == 2
+    assert fourth.play.phase == "result" and fourth.play.verdict == scene.play.verdict
+    assert fourth.play.winners == scene.play.winners == [1]
+    assert len(fourth.play.checkpoints) == len(scene.play.checkpoints) == 2
     auto4.tap("undo")
     for digit in "2468":
         auto4.tap(f"key.{digit}")
-    assert fourth.phase == "reveal" and fourth.state.won == ((), (), ())
-    assert fourth.pairs == [["5S", "2D"], ["AH", "3C"], ["10S", "9S"]]
+    assert fourth.play.phase == "reveal" and fourth.play.state.won == ((), (), ())
+    assert fourth.play.pairs == [["5S", "2D"], ["AH", "3C"], ["10S", "9S"]]
     auto4.tap("score")
     auto4.tap("next")  # real cards: nothing is dealt until the next operator card
     _, _, fifth = carry_on(path)
-    assert fifth.phase == "operator" and fifth.round_label == (1, 2)
-    assert fifth.state == fourth.state and fifth.state.won[1] == ("KD",)
+    assert fifth.play.phase == "operator" and fifth.play.round_label == (1, 2)
+    assert fifth.play.state == fourth.play.state and fifth.play.state.won[1] == ("KD",)
 
 
 def test_arena_value_seconds_count_from_the_reveal_across_a_carry_on(tmp_path) -> None:
@@ -704,7 +709,7 @@ def test_arena_bots_and_the_countdown_carry_on_on_their_clock(tmp_path) -> None:
 
     path = tmp_path / FILE_NAME
     app, auto, scene = journal_arena(path, seats=3, bots=(2,))
-    hand = scene.state.hands[0]
+    hand = scene.play.state.hands[0]
     press(app, 0)
     auto.tap(f"hand.{hand[0]}")
     auto.tap(f"hand.{hand[5]}")
@@ -712,27 +717,27 @@ def test_arena_bots_and_the_countdown_carry_on_on_their_clock(tmp_path) -> None:
     app.ctx.clock.advance(BOT_SECONDS - 0.5)  # the bot presses 0.5 s from now
     app.step()
     app2, auto2, again = carry_on(path)
-    assert again.phase == "ready" and again.ready == [True, False, False]
-    assert again.picks == scene.picks and again.picks[0] == (hand[0], hand[5])
+    assert again.play.phase == "ready" and again.play.ready == [True, False, False]
+    assert again.play.picks == scene.play.picks and again.play.picks[0] == (hand[0], hand[5])
     app2.ctx.clock.advance(0.4)
     app2.step()
-    assert not again.ready[2]
+    assert not again.play.ready[2]
     app2.ctx.clock.advance(0.2)
     app2.step()
-    assert again.ready[2]  # on time, in seconds of play
-    hand1 = again.state.hands[1]
+    assert again.play.ready[2]  # on time, in seconds of play
+    hand1 = again.play.state.hands[1]
     press(app2, 1)
     auto2.tap(f"hand.{hand1[1]}")
     auto2.tap(f"hand.{hand1[2]}")
     auto2.tap("put")
-    assert again.phase == "countdown"
+    assert again.play.phase == "countdown"
     app2.ctx.clock.advance(1.5)
     app2.step()
     app3, _, third = carry_on(path)
-    assert third.phase == "countdown" and third.countdown_left(app3.ctx.clock()) == 2
+    assert third.play.phase == "countdown" and third.play.countdown_left(app3.ctx.clock()) == 2
     app3.ctx.clock.advance(COUNTDOWN)
     app3.step()
-    assert third.phase == "reveal" and third.pairs[0] == [hand[0], hand[5]]
+    assert third.play.phase == "reveal" and third.play.pairs[0] == [hand[0], hand[5]]
 
 
 def test_arena_new_game_instead_keeps_the_old_one_as_abandoned(tmp_path) -> None:
@@ -769,29 +774,29 @@ def test_arena_finished_game_is_stored_with_its_result_seats_and_checks(tmp_path
     said = 0
     while isinstance(app.stack.top, ArenaScene):
         press(app, 0)
-        hand = scene.state.hands[0]
+        hand = scene.play.state.hands[0]
         auto.tap(f"hand.{hand[0]}")
         auto.tap(f"hand.{hand[-1]}")
         auto.tap("put")
         app.ctx.clock.advance(BOT_SECONDS + 1)
         app.step()
         countdown(app)
-        pair = scene.pairs[0]
-        value = explain_value(scene.state.operator, pair) + (said % 3 == 2)  # a slip now and then
+        pair = scene.play.pairs[0]
+        value = explain_value(scene.play.state.operator, pair) + (said % 3 == 2)  # a slip
         say_value(app, auto, 0, value)
         said += 1
         auto.tap("score")
-        if scene.phase == "leftover":
-            for seat in scene.state.tied:
-                seen(app, seat + 1, "reveal", scene.state.hands[seat][0])
+        if scene.play.phase == "leftover":
+            for seat in scene.play.state.tied:
+                seen(app, seat + 1, "reveal", scene.play.state.hands[seat][0])
             auto.tap("score")
         auto.tap("next")
-    assert isinstance(app.stack.top, ArenaResults)
+    assert isinstance(app.stack.top, GameResults)
     (saved,) = journal.matches()
     result = scene.match.result()
     assert saved.status == "finished" and saved.reason == "end"
     assert saved.result["winners"] == sorted(result.winners)
-    assert saved.result["scores"] == [str(len(w)) for w in scene.state.won]
+    assert saved.result["scores"] == [str(len(w)) for w in scene.play.state.won]
     assert scene.standings() == result
     seats = journal.seats(saved.id)
     assert [(s.name, s.bot) for s in seats] == [("Player 1", None), ("Bot 2", "hard")]

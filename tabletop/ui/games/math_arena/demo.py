@@ -1,0 +1,205 @@
+"""``tabletop demo --game math-arena``: bots in every seat, on the one demo harness.
+
+The camera is simulated from the virtual deal (``CardsSeen``), one card is misread once
+per set and corrected by touch; screenshots of every round. ``--child``: seat 1 is a
+guest child (issue 24) who picks two cards on the screen and says its value on the
+number pad from the seeded model of :mod:`tabletop.classroom.mistakes`. ``--data``:
+journaled as the app does; killed and started again with the same arguments, the demo
+carries on through Home's offer and ends as an uninterrupted run does (the deal and the
+bots' picks are keyed by the seed and the number of actions; the demo reads the table
+from where the round is).
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any, TextIO
+
+from tabletop.games.math_arena import NUMBER_CARDS, Choose, explain
+from tabletop.ui.games.math_arena.play import (
+    BOT_STAGGER,
+    COUNTDOWN,
+    GAME,
+    ArenaPlay,
+    value_question,
+)
+from tabletop.ui.games.math_arena.table import ArenaScene
+from tabletop.ui.harness import DemoClock, DemoRun
+from tabletop.ui.input import CardSeen, CardsSeen
+from tabletop.ui.results import GameResults
+
+
+def run_demo(
+    *,
+    seed: int | None,
+    out_dir: Path | None,
+    out: TextIO,
+    size: tuple[int, int] = (800, 480),
+    data: Path | None = None,
+    child: bool = False,
+) -> str:
+    seed = random.SystemRandom().randrange(10**6) if seed is None else seed
+    players = 2 + seed % 4
+    clock = DemoClock()
+    run = DemoRun(
+        GAME.name, seed=seed, out_dir=out_dir, out=out, size=size, data=data, clock=clock,
+        left_over=lambda ctx: left_over(ctx, players),
+    )  # fmt: skip
+    run.open_game()
+    if not run.resuming:
+        setup = run.top
+        for seat in range(1 if child else 0, players):  # hard bots (seat 1 a child with --child)
+            run.tap(f"seat.{seat}")
+            run.tap("choice.bot.hard")
+        while len(setup.filled) > players:
+            run.tap(f"seat.{len(setup.filled) - 1}")
+            run.tap("choice.empty")
+        run.tap("start")
+    scene = run.scene(ArenaScene)
+    game = scene.play
+    if run.resuming:
+        (set_no, round_no), phase = game.round_label, game.phase
+        run.say(f"Carrying on from the journal in {data}: set {set_no} round {round_no}, {phase}.")
+    else:
+        run.say(
+            f"Math Arena in the touchscreen app, offscreen ({size[0]}x{size[1]}): {players} "
+            f"hard bots, virtual deal, seed {seed}; the camera is simulated from the deal."
+        )
+    rng = random.Random(seed)
+    misread_round = {s: rng.randrange(1, game.state.deal.rounds + 1) for s in (1, 2, 3)}
+    misread = 1 if child else 0  # the seat whose card the camera misreads once a set
+    shots = 0
+    announced = {s for s in range(players) if game.ready[s]}  # "is ready" lines printed
+    read = None  # the round whose pairs the camera read (again after a restart)
+    for _ in range(100_000):
+        if run.top is not scene:
+            break
+        st, phase = game.state, game.phase
+        label = f"set {game.round_label[0]} round {game.round_label[1]}"
+        if phase == "ready" and child and not game.ready[0]:
+            child_picks(run, game, seed)
+        elif phase == "ready":  # the bots press their buttons
+            clock.advance(BOT_STAGGER)
+            run.step()
+            for seat in sorted(set(s for s in range(players) if game.ready[s]) - announced):
+                announced.add(seat)
+                run.say(f"  {game.name(seat)} is ready.")
+        elif phase == "countdown":  # the countdown runs, "Reveal!"
+            clock.advance(1.0)
+            run.step()
+            if shots < 2:
+                shots += 1
+                run.shot(f"countdown_{shots}")
+            clock.advance(COUNTDOWN)
+            run.step()
+        elif phase == "reveal" and read != game.round_label:
+            read = game.round_label  # the camera reads every pair, misreading one a set
+            for seat in range(players):
+                pair = list(game.picks[seat])
+                if st.round == misread_round.get(st.set_number) and seat == misread:
+                    other = st.hands[1 - misread]
+                    pair[1] = next(c for c in NUMBER_CARDS if c in st.played or c in other)
+                seen = tuple(CardSeen(c, seat + 1, "reveal") for c in pair)
+                run.app.post(CardsSeen(seat + 1, "reveal", seen, clock.now))
+            run.step()
+            run.say("  Reveal! The camera reads every pair.")
+        elif phase == "reveal" and game.pairs[misread] != list(game.picks[misread]):
+            truth, wrong = game.picks[misread][1], game.pairs[misread][1]
+            run.tap("score")
+            name = game.name(misread)
+            run.say(f"{label}: the camera misread {name}'s {truth} as {wrong}: {game.message}")
+            run.shot(f"set{st.set_number}_misread")
+            run.tap(f"card.{misread}.1")
+            run.tap(f"choice.{truth}")
+        elif phase == "reveal" and child and game.can_say(0):
+            said = child_says(run, game, seed)
+            run.say(f"  {game.name(0)} says {said}: {game.message}")
+        elif phase == "reveal":
+            run.tap("score")
+            if game.phase == "leftover":
+                run.shot(f"set{st.set_number}_leftover")
+        elif phase == "leftover":
+            for seat in st.tied:
+                if game.pairs[seat][0] is None:
+                    seen = (CardSeen(st.hands[seat][0], seat + 1, "reveal"),)
+                    run.app.post(CardsSeen(seat + 1, "reveal", seen, clock.now))
+            run.step()
+            run.tap("score")
+        elif phase == "result":
+            run.say(f"{label}: {plays(game)}. {game.verdict}")
+            run.shot(f"set{game.round_label[0]}_round{game.round_label[1]:02d}")
+            announced = set()
+            run.tap("next")
+        else:
+            raise RuntimeError(f"{label}: the demo does not know phase {phase}")
+    else:
+        raise RuntimeError("the demo game did not end")
+    results = run.top
+    if not isinstance(results, GameResults):
+        raise RuntimeError("the game did not reach the results screen")
+    run.shot("results")
+    counts = ", ".join(f"{game.name(s)} {len(game.state.won[s])}" for s in range(players))
+    reason = game.names(game.standings().reason)
+    run.say(f"Operator cards: {counts}. {reason[:1].upper() + reason[1:]}.")
+    return run.end(results.winner_line)
+
+
+def child_picks(run: DemoRun, game: ArenaPlay, seed: int) -> None:
+    """The demo child presses its seat button and picks two cards from its hand."""
+    rng = random.Random(f"{seed}:child-pick:{len(game.match.history)}:{game.round_label}")
+    run.tap("seat.0")
+    for card in rng.sample(sorted(game.state.hands[0]), 2):
+        run.tap(f"hand.{card}")
+    run.tap("put")
+
+
+def child_says(run: DemoRun, game: ArenaPlay, seed: int) -> int:
+    """The demo child says its value on the number pad, from the seeded model (an
+    answer the pad cannot take, below 0 or over 99, is said right)."""
+    from tabletop.classroom.mistakes import Child
+
+    op, (a, b) = game.state.operator, game.pairs[0]
+    assert op is not None and a is not None and b is not None
+    q = value_question(op, (a, b))
+    rng = random.Random(f"{seed}:child-says:{len(game.match.history)}:{game.round_label}")
+    value = int(Child(rng).answer(q))
+    if not 0 <= value <= 99:
+        value = int(q.answer)
+    run.tap("value.0")
+    for digit in str(value):
+        run.tap(f"num.{digit}")
+    run.tap("ok")
+    return value
+
+
+def plays(game: ArenaPlay) -> str:
+    """Each seat's pair of the round just scored, worked out (from the match)."""
+    steps, chosen = game.match.steps, {}
+    i = len(steps)
+    while i > 0 and not isinstance(steps[i - 1].action, Choose):
+        i -= 1
+    while i > 0 and isinstance(action := steps[i - 1].action, Choose):
+        chosen[action.seat] = action.cards
+        i -= 1
+    op = game.round_operator() or ""
+    return "; ".join(f"{game.name(s)} {explain(op, chosen[s])}" for s in sorted(chosen))
+
+
+def left_over(ctx: Any, players: int) -> bool:
+    """Whether the journal holds this demo's unfinished game (its seed is the session)
+    to carry on; any other unfinished game there is set aside as abandoned."""
+    from tabletop.ui.saves import keep_one_unfinished
+
+    def mine(saved: Any) -> bool:
+        app = saved.meta.get("app") or {}
+        return (
+            saved.game == GAME.name
+            and saved.session == ctx.session
+            and len(app.get("seats") or ()) == players
+        )
+
+    return keep_one_unfinished(ctx.journal, mine) is not None
+
+
+__all__ = ["run_demo"]

@@ -1,0 +1,741 @@
+"""The device's side of a Math Arena table, without pygame (ARENA-1..ARENA-5).
+
+The round, as the device runs it (rule book ``seeds/004_...``):
+
+1. ``operator``: the operator card is turned over (read by the camera, tapped in, or
+   dealt by the device; with virtual cards always dealt).
+2. ``ready``: every seat puts two cards face down and presses its button (a child with
+   virtual cards picks them on the screen first); a bot picks when the operator is out
+   and presses ``BOT_SECONDS`` later (``BOT_STAGGER`` more per bot).
+3. ``countdown``: everybody is ready; ``COUNTDOWN`` seconds later, "Reveal!".
+4. ``reveal``: the pairs go up (read by the camera, known with virtual cards, corrected
+   by touch from the cards the engine says they could be); each child says their value
+   (ARENA-1) and the device checks it.
+5. "Who wins?" hands the pairs to the engine (:func:`table_actions`): a card the rules
+   refuse is marked, nothing is scored; else ``result`` shows the ruling worded from
+   the engine's events. A last-round tie asks the tied seats for their leftover card
+   (``leftover``, ARENA-4).
+
+Undo (behind the teacher's PIN) goes back to before the last operator card entered or
+the last scoring (:attr:`ArenaPlay.checkpoints`, worked out from the match). Never lose
+a game (issue 10): :meth:`ArenaPlay.record` is what the round holds beyond the match
+(who is ready, the pairs, the values said, the countdown's and the bots' moments in
+seconds of play), kept beside it in the journal under ``app["table"]`` (the keys the
+old scene wrote); :meth:`ArenaPlay.carry_on` rebuilds the round from the match replayed
+and that record. The device's deal and the bots' picks are keyed by the seed and the
+number of actions, so a resumed game deals and picks what the uninterrupted one would.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from tabletop.bots.math_arena import MathArenaBot
+from tabletop.classroom.mistakes import Question
+from tabletop.engine.codec import digest
+from tabletop.engine.match import Match
+from tabletop.engine.protocol import Event, Result
+from tabletop.games.math_arena import (
+    DEALS,
+    Choose,
+    DealCard,
+    MathArena,
+    MathArenaSettings,
+    MathArenaState,
+    RevealOperator,
+    ShowLeftover,
+    Tournament,
+    WrongCards,
+    is_operator,
+    operator_name,
+    parse_card,
+    pip_value,
+    play_value,
+    table_actions,
+)
+from tabletop.ui.games.math_arena.words import (
+    cap,
+    names_joined,
+    rule_words,
+    said_as,
+    value_question,
+    verdict,
+    with_names,
+)
+from tabletop.ui.messages import child_message
+from tabletop.ui.saves import keyed_dealer, standings_result
+
+log = logging.getLogger(__name__)
+
+GAME = MathArena()
+COUNTDOWN = 3.0  # seconds from "everybody is ready" to "Reveal!"
+BOT_SECONDS = 2.0  # a bot presses its button this long after the operator is out
+BOT_STAGGER = 0.7  # ... plus this much per bot, so the LEDs light one by one
+TOURNAMENT_TARGET = 10
+# a refusal's code when a seat's button is pressed in the wrong phase
+PRESS_WRONG = {
+    "operator": "arena.ui.wait_operator",
+    "countdown": "arena.ui.countdown",
+    "reveal": "arena.ui.cards_up",
+    "leftover": "arena.ui.cards_up",
+    "result": "arena.ui.round_over",
+}
+NOTED = ("arena.leftovers", "arena.pot_removed", "arena.set_over", "arena.game_over")
+
+
+@dataclass(frozen=True)
+class Said:
+    """A value a child said, checked: for the journal's checks and answers."""
+
+    seat: int
+    right: bool
+    question: Question
+    value: int
+    seconds: float | None
+
+
+class ArenaPlay:
+    """One game of Math Arena at the device (see the module). ``seats``: (name, is a
+    bot) each; ``cards``: "table" (the camera reads real cards) or "virtual" (the device
+    deals; always so with a bot); ``clock``: the app's seconds; ``sound``: plays a cue."""
+
+    def __init__(
+        self,
+        seats: Sequence[tuple[str, bool]],
+        *,
+        cards: str = "table",
+        level: str = "easy",
+        seed: int = 0,
+        tournament: Tournament | None = None,
+        match: Match[MathArenaSettings, MathArenaState, Any] | None = None,
+        clock: Callable[[], float] = lambda: 0.0,
+        sound: Callable[[str], None] = lambda cue: None,
+    ) -> None:
+        if cards not in ("table", "virtual"):
+            raise ValueError(f"cards are 'table' or 'virtual', not {cards!r}")
+        self.seats = [(str(name), bool(bot)) for name, bot in seats]
+        n = len(self.seats)
+        if n not in DEALS:
+            raise ValueError(f"Math Arena is for 2 to 5 players, not {n}")
+        self.cards = "virtual" if any(bot for _, bot in self.seats) else cards
+        self.level, self.seed, self.clock, self.sound = level, seed, clock, sound
+        settings = MathArenaSettings(hidden_hands=self.cards == "table")
+        self.match = match or Match(GAME, settings, n, seed=seed)
+        self.dealer = keyed_dealer(seed, self.match)
+        self.bots = {
+            s: MathArenaBot(level, seed + s + 1) for s, (_, b) in enumerate(self.seats) if b
+        }
+        self.tournament = tournament or Tournament(n, target=TOURNAMENT_TARGET)
+        self.phase = "operator"  # operator | ready | countdown | reveal | leftover | result
+        self.message, self.message_bad, self.verdict = "", False, ""
+        self.asked_at: float | None = None  # when the number pad asked a value (issue 24)
+        self.last_count: int | None = None  # the countdown's number last shown
+        self.fresh_round()
+
+    def fresh_round(self) -> None:
+        """A fresh round's fields (nothing ready, no cards), without dealing."""
+        n = self.players
+        self.ready = [False] * n
+        self.pairs: list[list[str | None]] = [[None, None] for _ in range(n)]
+        self.picks: dict[int, tuple[str, str]] = {}
+        self.bad: set[tuple[int, int]] = set()
+        self.said: dict[int, int] = {}  # the values children said this round
+        self.winners: list[int] = []
+        self.bot_due: dict[int, float] = {}
+        self.countdown_end: float | None = None
+        self.revealed_at: float | None = None  # the cards went up (an answer's seconds)
+        self.round_label = (self.state.set_number, self.state.round)
+
+    # -- small helpers ----------------------------------------------------------------------
+
+    @property
+    def state(self) -> MathArenaState:
+        return self.match.state
+
+    @property
+    def players(self) -> int:
+        return len(self.seats)
+
+    @property
+    def finished(self) -> bool:
+        return GAME.is_over(self.state)
+
+    def name(self, seat: int) -> str:
+        return self.seats[seat][0]
+
+    def is_bot(self, seat: int) -> bool:
+        return self.seats[seat][1]
+
+    def say(self, text: str) -> None:
+        self.message, self.message_bad = text, False
+
+    def refuse(self, code: str, detail: str, seat: int | None = None) -> None:
+        """A child's sentence (for ``seat``: after its name), the exact reason in the log."""
+        self.sound("wrong")
+        words = child_message(code)
+        self.message = f"{self.name(seat)}: {words}" if seat is not None else words
+        self.message_bad = True
+        log.info("math-arena: refused (%s) in phase %s: %s", code, self.phase, detail)
+
+    def names(self, text: str) -> str:
+        """Engine sentences say "Seat 2"; the screen says the seat's name."""
+        return with_names(text, [name for name, _ in self.seats])
+
+    def standings(self) -> Result:
+        """The result, or before the end the standings: operator cards won per seat."""
+        result = self.match.result()
+        if result is not None:
+            return result
+        won = [len(cards) for cards in self.state.won]
+        counts = ", ".join(f"{self.name(s)} {n}" for s, n in enumerate(won))
+        return standings_result(won, f"stopped with operator cards: {counts}")
+
+    def lit(self) -> list[int]:
+        """The seats whose LEDs are lit: the ready ones, or the tied ones asked."""
+        if self.phase in ("ready", "countdown"):
+            return [s for s in range(self.players) if self.ready[s]]
+        return list(self.state.tied) if self.phase == "leftover" else []
+
+    def round_operator(self) -> str | None:
+        """The operator card of the round on screen (the state moves on after a ruling)."""
+        if self.phase not in ("result", "leftover"):
+            return self.state.operator
+        for step in reversed(self.match.steps):
+            if isinstance(step.action, RevealOperator):
+                return step.action.card
+        return None
+
+    # -- the round ----------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """A new game: virtual hands dealt, the first round begins."""
+        self.deal_hands()
+        self.begin_round()
+
+    def deal_hands(self) -> None:
+        """Virtual cards: the device deals every hand (ARENA-2)."""
+        while (chance := self.match.pending.chance) is not None and chance.kind == "card":
+            self.match.deal(self.dealer)
+
+    def begin_round(self) -> None:
+        self.phase = "operator"
+        self.fresh_round()
+        if self.cards == "virtual":
+            self.match.deal(self.dealer)
+            self.operator_out()
+        else:
+            st = self.state
+            self.say(f"Set {st.set_number}, round {st.round}.")
+
+    def set_operator(self, text: str, source: str) -> None:
+        """The operator card from the camera, a tap, or the device's dealer."""
+        if self.phase != "operator":
+            op = self.state.operator
+            if op is None or parse_card(text) != op:  # else the camera still sees it
+                self.refuse("arena.ui.operator_out", f"{source} gave {text!r}, round has {op}")
+            return
+        card = parse_card(text)
+        if card is None:
+            self.refuse("arena.ui.not_ours", f"{source}: {text!r} is not a Math Arena card")
+        elif not is_operator(card):
+            self.refuse("arena.ui.number_operator", f"{source}: {card} is a number card")
+        elif card not in self.state.operators_left:
+            self.refuse("arena.ui.operator_used", f"{source}: {card} was already an operator")
+        else:
+            self.match.apply(RevealOperator(card))
+            log.info("math-arena: operator %s from %s", card, source)
+            self.operator_out()
+
+    def deal_operator(self) -> None:
+        chance = self.match.pending.chance
+        if self.phase != "operator" or chance is None or chance.kind != "operator":
+            self.refuse("arena.ui.operator_out", "deal pressed with no operator awaited")
+            return
+        self.set_operator(self.dealer.deal(chance).card, "the device's dealer")
+
+    def operator_out(self) -> None:
+        """The operator is out: the bots pick (keyed by the seed) and press later."""
+        st, now = self.state, self.clock()
+        op = st.operator
+        assert op is not None
+        self.phase = "ready"
+        self.sound("seen")
+        for k, seat in enumerate(sorted(self.bots)):
+            self.bots[seat].rng = random.Random(f"{self.seed}:{seat}:{len(self.match.history)}")
+            choice = self.bots[seat].choose(st, seat)
+            self.picks[seat] = (choice.cards[0], choice.cards[1])
+            self.bot_due[seat] = now + BOT_SECONDS + BOT_STAGGER * k
+        pot = f" The winner also takes the pot ({len(st.pot)})." if st.pot else ""
+        self.say(f"{rule_words(op)}{pot}")
+
+    def press(self, seat: int, at: float) -> bool:
+        """A seat's button: True when the child is to pick two cards on the screen first
+        (virtual cards, then :meth:`pick`); refused in the wrong phase."""
+        if not 0 <= seat < self.players:
+            self.refuse("arena.ui.no_such_seat", f"seat {seat + 1} pressed; {self.players} play")
+        elif self.phase in PRESS_WRONG:
+            self.refuse(PRESS_WRONG[self.phase], f"seat {seat + 1} pressed at {at:.3f}", seat)
+        elif self.ready[seat] or self.is_bot(seat):
+            self.refuse("arena.ui.already_ready", f"seat {seat + 1} pressed again", seat)
+        elif self.cards == "virtual":
+            return True
+        else:
+            self.seat_ready(seat)
+        return False
+
+    def pick(self, seat: int, pair: tuple[str, str]) -> None:
+        """A child's two cards from the virtual hand: the seat is ready."""
+        if self.phase == "ready" and not self.ready[seat]:
+            self.picks[seat] = pair
+            self.seat_ready(seat)
+
+    def seat_ready(self, seat: int) -> None:
+        self.ready[seat] = True
+        self.sound("tap")
+        log.info("math-arena: seat %d ready", seat + 1)
+        if all(self.ready):
+            self.phase = "countdown"
+            self.countdown_end = self.clock() + COUNTDOWN
+            self.say("Everybody is ready!")
+        else:
+            self.say(f"{self.name(seat)} is ready. {self.next_step()}")
+
+    def countdown_left(self, now: float) -> int:
+        if self.countdown_end is None:
+            return 0
+        return max(0, int(-(-(self.countdown_end - now) // 1)))
+
+    @property
+    def timed(self) -> bool:
+        """A bot's press or the reveal is to come at a moment."""
+        return bool(self.bot_due) or self.countdown_end is not None
+
+    def tick(self, now: float) -> bool:
+        """The bots whose moment came press; the countdown runs out. True if changed."""
+        changed = False
+        if self.phase == "ready":
+            due = self.bot_due
+            for seat in sorted((s for s, t in due.items() if t <= now), key=lambda s: due[s]):
+                del self.bot_due[seat]
+                if not self.ready[seat]:
+                    self.seat_ready(seat)
+                    changed = True
+        if self.phase == "countdown" and self.countdown_end is not None:
+            if now >= self.countdown_end:
+                self.reveal()
+                return True
+            shown = self.countdown_left(now)
+            changed = changed or shown != self.last_count
+            self.last_count = shown
+        return changed
+
+    def reveal(self) -> None:
+        """ARENA-3: every seat is ready; the cards go up and the camera reads them."""
+        self.phase, self.revealed_at, self.countdown_end = "reveal", self.clock(), None
+        self.sound("round")
+        if self.cards == "virtual":
+            self.pairs = [list(self.picks.get(s, (None, None))) for s in range(self.players)]
+        self.say("Reveal!")
+
+    # -- the camera and touch corrections ---------------------------------------------------------
+
+    def seen(self, area: str | None, seat_no: int | None, codes: Sequence[str]) -> None:
+        """The camera's reading of a zone: the operator card, or a seat's (1-based) cards."""
+        if area == "operator":
+            if codes and len(codes) != 1 and self.phase == "operator":
+                self.refuse("arena.ui.operator_out", f"operator zone shows {codes}")
+            elif codes:
+                self.set_operator(codes[0], "the camera")
+            return
+        seat = (seat_no or 0) - 1
+        if area != "reveal" or not 0 <= seat < self.players or not codes:
+            log.info("math-arena: ignored cards in %r at seat %s: %s", area, seat_no, codes)
+            return
+        read = [parse_card(code) for code in codes]
+        cards = [c for c in read if c is not None]
+        why = f"seat {seat + 1} shows {list(codes)}"
+        if len(cards) != len(read):
+            self.refuse("arena.ui.not_ours", why, seat)
+        elif self.phase in ("ready", "countdown", "operator"):
+            self.refuse("arena.ui.face_down", why, seat)
+        elif self.phase == "leftover" and seat not in self.state.tied:
+            self.refuse("arena.ui.not_tied", why, seat)
+        elif self.phase == "leftover" and len(cards) != 1:
+            self.refuse("arena.ui.leftover_count", why, seat)
+        elif self.phase == "reveal" and len(cards) != 2:
+            self.refuse("arena.ui.pair_count", why, seat)
+        elif self.phase not in ("reveal", "leftover"):
+            log.info("math-arena: ignored %s in phase %s", why, self.phase)
+        elif any(is_operator(c) for c in cards):
+            self.refuse("arena.court_as_number", why, seat)
+        else:
+            pair = [cards[0], cards[1] if len(cards) > 1 else None]
+            if self.pairs[seat] != pair:
+                self.said.pop(seat, None)
+            self.pairs[seat] = pair
+            self.bad = {b for b in self.bad if b[0] != seat}
+            self.sound("seen")
+            log.info("math-arena: camera read seat %d: %s", seat + 1, cards)
+
+    def candidates(self, seat: int) -> list[str]:
+        """The cards a seat's card could be, as the engine says: its hand, or in camera
+        play any number card not seen yet in this set."""
+        return GAME.possible_cards(self.state, seat)
+
+    def may_correct(self, seat: int, slot: int) -> bool:
+        """A card shown may be corrected by touch now (else refused, saying why)."""
+        if self.phase not in ("reveal", "leftover"):
+            code = "arena.ui.press_first" if self.phase in ("ready", "countdown") else None
+            self.refuse(code or "arena.ui.round_over", f"card {seat + 1}.{slot} in {self.phase}")
+        elif self.phase == "leftover" and (seat not in self.state.tied or slot != 0):
+            self.refuse("arena.ui.not_tied", f"card {seat + 1}.{slot} tapped", seat)
+        elif not self.candidates(seat):
+            self.refuse("arena.no_cards", f"seat {seat + 1} has no possible cards", seat)
+        else:
+            return True
+        return False
+
+    def set_card(self, seat: int, slot: int, card: str) -> None:
+        """A card corrected by touch."""
+        if self.pairs[seat][slot] != card:
+            self.said.pop(seat, None)
+        self.pairs[seat][slot] = card
+        self.bad.discard((seat, slot))
+        log.info("math-arena: seat %d card %d set by touch to %s", seat + 1, slot + 1, card)
+
+    def operator_choices(self) -> list[str] | None:
+        """The operator cards still to come, for a tap (None, refused, when one is out)."""
+        if self.phase != "operator":
+            self.refuse("arena.ui.operator_out", "operator card tapped")
+            return None
+        return list(self.state.operators_left)
+
+    # -- the values children say (ARENA-1) -----------------------------------------------------
+
+    def can_say(self, seat: int) -> bool:
+        return (
+            self.phase == "reveal"
+            and not self.is_bot(seat)
+            and None not in self.pairs[seat]
+            and seat not in self.said
+            and self.state.operator is not None
+        )
+
+    def ask_value(self, seat: int) -> str | None:
+        """The child taps their row: the number pad's hint ("King: 5 and 2"), or None
+        (refused, saying why)."""
+        if not 0 <= seat < self.players:
+            return None
+        if not self.can_say(seat):
+            code = (
+                "arena.ui.value_bot"
+                if self.is_bot(seat)
+                else "arena.ui.value_when"
+                if self.phase != "reveal"
+                else "arena.ui.missing_pair"
+                if None in self.pairs[seat]
+                else "arena.ui.value_said"
+            )
+            self.refuse(code, f"value of seat {seat + 1} in phase {self.phase}", seat)
+            return None
+        op = self.state.operator
+        assert op is not None
+        a, b = sorted((pip_value(c) for c in self.pairs[seat] if c), reverse=True)
+        self.asked_at = self.clock()
+        return f"{cap(operator_name(op))}: {a} and {b}"
+
+    def value_said(self, seat: int, value: int) -> Said | None:
+        """The device checks the value a child said against their pair."""
+        if not self.can_say(seat):
+            return None
+        op, (a, b) = self.state.operator, self.pairs[seat]
+        assert op is not None and a is not None and b is not None
+        right = play_value(op, (a, b))
+        self.said[seat] = value
+        log.info("math-arena: seat %d says %d, the pair makes %d", seat + 1, value, right)
+        self.sound("good" if value == right else "wrong")
+        if value == right:
+            self.say(f"{self.name(seat)}: {said_as(op, (a, b))}. Right!")
+        else:
+            self.say(f"{self.name(seat)}: {said_as(op, (a, b))}, not {value}.")
+            self.message_bad = True
+        start = self.revealed_at if self.revealed_at is not None else self.asked_at
+        seconds = None if start is None else round(max(0.0, self.clock() - start), 3)
+        return Said(seat, value == right, value_question(op, (a, b)), value, seconds)
+
+    # -- scoring -----------------------------------------------------------------------------
+
+    def complete(self) -> bool:
+        """Every card the engine needs is shown."""
+        if self.phase == "leftover":
+            st = self.state
+            return all(self.pairs[s][0] is not None for s in st.tied if not st.shown[s])
+        return all(a is not None and b is not None for a, b in self.pairs)
+
+    def score(self) -> None:
+        """Hand the cards shown to the engine; show its ruling, or mark what it refused."""
+        if self.phase in ("ready", "countdown", "operator"):
+            self.refuse("arena.ui.press_first", f"score tapped in phase {self.phase}")
+            return
+        if self.phase == "result":
+            self.refuse("arena.ui.round_over", "score tapped twice")
+            return
+        st = self.state
+        if self.phase == "leftover":
+            missing = [s for s in st.tied if not st.shown[s] and self.pairs[s][0] is None]
+        else:
+            missing = [s for s in range(self.players) if None in self.pairs[s]]
+        if missing:
+            seat = missing[0]
+            self.refuse("arena.ui.missing_pair", f"seat {seat + 1} shows {self.pairs[seat]}", seat)
+            return
+        shown = [[c or "" for c in pair] for pair in self.pairs]
+        try:
+            actions = table_actions(self.state, shown)
+        except WrongCards as e:
+            self.bad = set(e.cards)
+            self.refuse(e.code, e.message, e.seat)
+            self.message += " Tap the marked card to fix it."
+            return
+        events = [e for action in actions for e in self.match.apply(action)]
+        if self.state.phase == "deal":
+            self.deal_hands()
+        self.bad = set()
+        self.ruling(tuple(events))
+
+    def ruling(self, events: tuple[Event, ...]) -> None:
+        """The device's ruling, each with its reason, in plain words."""
+        st = self.state
+        parts: list[str] = []
+        won = next((e for e in events if e.code == "arena.round_won"), None)
+        for e in events:
+            if e.code == "arena.reveal":
+                text, self.winners = verdict(e.data, won, self.name)
+                parts.append(text)
+            elif e.code == "arena.round_won":
+                self.winners = [e.seat] if e.seat is not None else []
+                if "leftover" in e.text:
+                    parts.append(self.names(e.text))
+            elif e.code in NOTED:
+                parts.append(self.names(e.text))
+        if st.phase == "leftover":
+            self.phase = "leftover"
+            self.pairs = [[None, None] for _ in range(self.players)]
+        else:
+            self.phase = "result"
+        self.sound("star" if self.winners else "round")
+        self.verdict = " ".join(parts)
+        self.say(self.verdict)
+
+    def next_round(self) -> bool:
+        """After a ruling: the next round; True when the game is over (the results)."""
+        if self.phase != "result":
+            self.refuse("arena.ui.press_first", f"next tapped in phase {self.phase}")
+            return False
+        if self.finished:
+            return True
+        self.verdict = ""
+        self.begin_round()
+        return False
+
+    def next_step(self) -> str:
+        """What the device waits for now, naming who (the instruction line)."""
+        waiting = [self.name(s) for s in range(self.players) if not self.ready[s]]
+        st = self.state
+        if self.phase == "operator":
+            return "Turn over the operator card. No camera? Tap the empty card, or Deal one for us."
+        if self.phase == "ready" and not any(self.ready):
+            return "Put two cards face down, then press your button or tap I'm ready!"
+        if self.phase == "ready":
+            return f"Waiting for {names_joined(waiting)} to press their button."
+        if self.phase == "countdown":
+            return "Get ready to turn your cards over..."
+        if self.phase == "leftover" and not self.complete():
+            tied = [self.name(s) for s in st.tied if self.pairs[s][0] is None]
+            return f"{names_joined(tied)}: show your leftover card face up."
+        if self.phase == "reveal" and not self.complete():
+            return "Turn your cards face up. Tap an empty card to enter it."
+        sayers = [self.name(s) for s in range(self.players) if self.can_say(s)]
+        if sayers:
+            return f"{names_joined(sayers)}: tap your row and say your value, or tap Who wins?"
+        if self.phase == "result":
+            return "Tap See the results." if self.finished else "Tap Next round."
+        return "Tap Who wins?"
+
+    def row_text(self, seat: int) -> tuple[str, str, bool]:
+        """A seat row's words: (text, tone, bold); tone is good, bad, ink, muted or
+        selected (the palette's names)."""
+        pair, op = self.pairs[seat], self.round_operator()
+        a, b = pair
+        if self.phase == "reveal" and a and b and op and not self.is_bot(seat):
+            if seat not in self.said:  # the child says it first
+                x, y = sorted((pip_value(a), pip_value(b)), reverse=True)
+                return f"{x} and {y}: your value?", "selected", True
+            said, text = self.said[seat], said_as(op, (a, b))
+            if said == play_value(op, (a, b)):
+                return f"{text} \u2713", "good", True
+            return f"{text} (not {said})", "bad", True
+        if self.phase in ("reveal", "result") and a and b and op:
+            win = seat in self.winners and self.phase == "result"
+            return said_as(op, (a, b)) + (" wins!" if win else ""), "good" if win else "ink", win
+        if self.phase == "leftover" and seat in self.state.tied:
+            return (f"leftover {pip_value(a)}" if a else "show your leftover card"), "ink", True
+        if self.phase in ("ready", "countdown"):  # a bot's row: a child's has its tile
+            return ("ready", "good", True) if self.ready[seat] else ("thinking...", "muted", False)
+        return ("turn your cards up" if self.phase == "reveal" else ""), "muted", False
+
+    def wants_press(self, seat: int) -> bool:
+        """The seat is a child's who still has to press (the reveal waits for them)."""
+        return self.phase in ("ready", "countdown") and not self.is_bot(seat)
+
+    # -- undo -----------------------------------------------------------------------------------
+
+    @property
+    def checkpoints(self) -> list[int]:
+        """Where undo goes back to (the match's length): before every operator card
+        entered (camera play) and before every scoring (pairs, or leftover cards)."""
+        steps, out = self.match.steps, []
+        for i, step in enumerate(steps):
+            action, before = step.action, steps[i - 1].action if i else None
+            operator = isinstance(action, RevealOperator) and self.cards == "table"
+            scoring = isinstance(action, Choose | ShowLeftover) and type(before) is not type(action)
+            if operator or scoring:
+                out.append(i)
+        return out
+
+    def undo(self) -> None:
+        """Take back the last operator card entered or the last scored round: the round
+        again as it was, its cards (and the values said) still shown."""
+        if not (points := self.checkpoints):
+            self.refuse("engine.nothing_to_undo", "no checkpoint")
+            return
+        taken: list[Any] = []
+        while len(self.match.history) > points[-1]:
+            taken.insert(0, self.match.undo())
+        log.info("math-arena: undo took back %s", taken)
+        said, first = self.said, taken[0]
+        self.fresh_round()
+        self.verdict, self.phase = "", "operator"
+        if isinstance(first, Choose | ShowLeftover):
+            self.ready = [True] * self.players
+            for act in (a for a in taken if type(a) is type(first)):
+                cards: list[str | None] = (
+                    [*act.cards] if isinstance(act, Choose) else [act.card, None]
+                )
+                self.pairs[act.seat] = cards
+                if isinstance(act, Choose) and self.cards == "virtual":
+                    self.picks[act.seat] = act.cards
+            self.phase = "reveal" if isinstance(first, Choose) else "leftover"
+            self.said = said if self.phase == "reveal" else {}
+        self.sound("tap")
+        again = (
+            "Check the cards." if self.phase != "operator" else "Turn over the operator card again."
+        )
+        self.say(f"Taken back. {again}")
+
+    # -- never lose a game (issue 10) -------------------------------------------------------------
+
+    def record(self, played: float) -> dict[str, Any]:
+        """The round beyond the match: its phase, who is ready, the pairs read, the picks,
+        the values said, and the countdown's, the bots' and the reveal's moments in
+        seconds of play (``played``: the seconds played now). ``n`` and ``state`` (its
+        digest): the match it belongs to. The keys are the journal's: keep them readable."""
+        offset = played - self.clock()  # seconds of play minus the app's clock
+        end, revealed = self.countdown_end, self.revealed_at
+        return {
+            "n": len(self.match.history),
+            "state": digest(self.state),
+            "phase": self.phase,
+            "ready": list(self.ready),
+            "picks": {str(s): list(pick) for s, pick in self.picks.items()},
+            "pairs": [list(pair) for pair in self.pairs],
+            "bad": sorted([list(b) for b in self.bad]),
+            "said": {str(s): v for s, v in self.said.items()},
+            "countdown": None if end is None else round(end + offset, 3),
+            "bot_due": {str(s): round(t + offset, 3) for s, t in self.bot_due.items()},
+            "revealed": None if revealed is None else round(revealed + offset, 3),
+        }
+
+    def carry_on(self, record: Any, played: float) -> None:
+        """The round again around the match replayed from the journal: from the record
+        when it belongs to this match, else from the match alone (the device stopped
+        between the two writes: the last step the match shows)."""
+        self.deal_hands()
+        st = self.state
+        if not (
+            isinstance(record, dict)
+            and record.get("n") == len(self.match.history)
+            and record.get("state") == digest(st)
+        ):
+            record = None
+        batch = self.last_batch()
+        if st.phase == "choose":
+            self.fresh_round()
+            self.operator_out()  # the bots pick again: the same picks (keyed)
+        elif batch is not None and (
+            st.phase == "leftover" or record is None or record.get("phase") != "operator"
+        ):
+            start, end = batch
+            before = self.match.steps[start - 1].state if start else self.match.initial
+            self.fresh_round()
+            self.round_label = (before.set_number, before.round)
+            if st.phase == "leftover":
+                self.ready = [True] * self.players
+            self.ruling(tuple(e for step in self.match.steps[start:end] for e in step.events))
+        else:
+            self.begin_round()
+        if record is not None:
+            try:
+                self.restore(record, played)
+            except (TypeError, ValueError, KeyError, IndexError) as exc:
+                log.warning("math-arena: the saved round does not read (%s): dropped", exc)
+        self.say(f"Welcome back! {self.message}".strip())
+
+    def restore(self, record: Mapping[str, Any], played: float) -> None:
+        phase, now = str(record["phase"]), self.clock()
+        if self.state.phase == "choose" and phase in ("ready", "countdown", "reveal"):
+            self.phase = phase
+            self.ready = [bool(r) for r in record["ready"]][: self.players]
+            picks = {int(s): (str(v[0]), str(v[1])) for s, v in record["picks"].items()}
+            self.picks = {**self.picks, **picks}
+        if self.phase in ("reveal", "leftover"):
+            self.pairs = [[p[0], p[1]] for p in record["pairs"]][: self.players]
+            self.bad = {(int(b[0]), int(b[1])) for b in record["bad"]}
+            self.said = {int(s): int(v) for s, v in record["said"].items()}
+            revealed = record.get("revealed")  # seconds of play (a record from before: none)
+            if isinstance(revealed, int | float):
+                self.revealed_at = now + float(revealed) - played
+        if self.phase in ("ready", "countdown"):  # the moments to come, in seconds of play
+            due = {int(s): float(t) for s, t in record["bot_due"].items()}
+            self.bot_due = {s: now + t - played for s, t in due.items() if not self.ready[s]}
+            end = record.get("countdown")
+            if self.phase == "countdown":
+                self.countdown_end = now + float(end) - played if end is not None else now
+        if self.phase == "countdown":
+            self.say("Everybody is ready!")
+        elif self.phase == "reveal":
+            self.say("Reveal!")
+        elif self.phase == "ready" and any(self.ready):
+            self.say("")
+
+    def last_batch(self) -> tuple[int, int] | None:
+        """(start, end) of the scoring (pairs, or leftover cards) the match ends with,
+        but for the deal after it; None if it ends otherwise."""
+        steps = self.match.steps
+        end = len(steps)
+        while end > 0 and isinstance(steps[end - 1].action, DealCard):
+            end -= 1
+        if end == 0 or not isinstance(steps[end - 1].action, Choose | ShowLeftover):
+            return None
+        kind = type(steps[end - 1].action)
+        start = end - 1
+        while start > 0 and isinstance(steps[start - 1].action, kind):
+            start -= 1
+        return start, end
+
+
+__all__ = ["BOT_SECONDS", "BOT_STAGGER", "COUNTDOWN", "GAME", "ArenaPlay", "Said"]

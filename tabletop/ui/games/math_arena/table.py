@@ -1,0 +1,654 @@
+"""Math Arena's table on screen: draws the round of :class:`ArenaPlay` and routes input.
+
+Touch targets: ``seat.<i>`` and ``ready.<i>`` (the seat button), ``card.<i>.<0|1>`` (a
+card shown, tap to correct it), ``value.<i>`` (a seat's value, tap to say it),
+``operator`` (the empty operator card, tap it in), ``deal``, ``score``, ``next``,
+``undo`` (behind the teacher's PIN), ``rules``, ``leave``; the hand picker's
+``hand.<CARD>``, ``put``, ``cancel``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import pygame
+
+from tabletop.engine.match import Match
+from tabletop.engine.protocol import Result
+from tabletop.games.math_arena import (
+    RED_SUITS,
+    MathArenaSettings,
+    MathArenaState,
+    Tournament,
+    operator_name,
+    tournament_points,
+)
+from tabletop.store import SeatInfo
+from tabletop.ui.app import Context, Scene
+from tabletop.ui.games import start_card_camera, stop_card_camera
+from tabletop.ui.games.math_arena.play import GAME, TOURNAMENT_TARGET, ArenaPlay
+from tabletop.ui.games.math_arena.words import (
+    HOW,
+    SUIT_SYMBOLS,
+    cap,
+    card_label,
+    goal_words,
+    names_joined,
+)
+from tabletop.ui.input import CardsSeen
+from tabletop.ui.results import GameResults, Outcome, outcome_of
+from tabletop.ui.saves import GameSave, one_write, seat_infos
+from tabletop.ui.scenes.common import Dialog
+from tabletop.ui.scenes.numpad import NumPad
+from tabletop.ui.scenes.pin import PinPad
+from tabletop.ui.scenes.rules import ChoiceGrid
+from tabletop.ui.table import TableScene
+from tabletop.ui.theme import ORANGE, VERMILLION, Metrics
+from tabletop.ui.widgets import Button, Painter
+
+RED_INK = (200, 30, 45)
+CARD_BACK = (0, 90, 150)
+
+
+def draw_card(
+    painter: Painter,
+    surface: pygame.Surface,
+    rect: pygame.Rect,
+    card: str | None,
+    *,
+    face: str = "up",
+    bad: bool = False,
+    big: bool = False,
+) -> None:
+    """A playing card: ``face`` up, down (its back) or empty (a ``?`` slot)."""
+    m, p = painter.m, painter.p
+    radius = max(4, rect.width // 8)
+    if face == "down":
+        painter.box(surface, rect, CARD_BACK, p.line, 2, radius)
+        inner = rect.inflate(-rect.width // 4, -rect.height // 4)
+        painter.box(surface, inner, None, (255, 255, 255), max(2, rect.width // 20), radius)
+        return
+    if face == "empty" or card is None:
+        painter.box(surface, rect, p.quiet, p.muted, 2, radius)
+        painter.text(
+            surface, "?", rect.center, rect.height // 2, p.muted, bold=True, anchor="center"
+        )
+        return
+    painter.box(
+        surface, rect, (255, 255, 255), VERMILLION if bad else p.line, m.u(4) if bad else 2, radius
+    )
+    ink = RED_INK if card[-1] in RED_SUITS else p.ink
+    rank, suit, h = card[:-1], card[-1], rect.height
+    at = (34, 66) if big else (32, 72)
+    sizes = (36, 30) if big else (40, 34)
+    painter.text(
+        surface, rank, (rect.centerx, rect.top + h * at[0] // 100), h * sizes[0] // 100, ink,
+        bold=True, anchor="center", max_width=rect.width - 4,
+    )  # fmt: skip
+    painter.text(
+        surface,
+        SUIT_SYMBOLS[suit],
+        (rect.centerx, rect.top + h * at[1] // 100),
+        h * sizes[1] // 100,
+        ink,
+        anchor="center",
+    )
+    if big and rank in ("K", "Q", "J"):
+        word = {"K": "King", "Q": "Queen", "J": "Jack"}[rank]
+        painter.text(
+            surface,
+            word,
+            (rect.centerx, rect.bottom - m.u(6)),
+            m.small,
+            ink,
+            bold=True,
+            anchor="midbottom",
+        )
+
+
+class HandPicker(Dialog):
+    """A seat's virtual hand: tap two cards, then "Put down"; pops with the pair or None."""
+
+    def __init__(self, ctx: Context, title: str, hand: Sequence[str], goal_text: str) -> None:
+        super().__init__(ctx, title, size=(760, 440))
+        self.hand, self.goal_text = tuple(hand), goal_text
+        self.picked: list[str] = []
+
+    def layout(self, metrics: Metrics) -> None:
+        super().layout(metrics)
+        m, body = metrics, self.body()
+        foot, gap, cols = m.u(56), m.u(8), 7
+        w = (body.width - gap * (cols - 1)) // cols
+        top = body.top + m.text + m.u(8)
+        rows = max(1, -(-len(self.hand) // cols))
+        h = min(m.u(96), (body.bottom - foot - gap - top - gap * (rows - 1)) // rows)
+        self.buttons = []
+        for i, card in enumerate(self.hand):
+            r, c = divmod(i, cols)
+            rect = pygame.Rect(body.left + c * (w + gap), top + r * (h + gap), w, h)
+            self.buttons.append(
+                Button(
+                    f"hand.{card}",
+                    rect,
+                    card_label(card),
+                    kind="card",
+                    selected=card in self.picked,
+                )
+            )
+        fy = body.bottom - foot
+        self.buttons += [
+            Button("cancel", pygame.Rect(body.left, fy, m.u(170), foot), "Cancel", kind="quiet"),
+            Button("put", pygame.Rect(body.right - m.u(230), fy, m.u(230), foot), "Put down",
+                   enabled=len(self.picked) == 2),
+        ]  # fmt: skip
+
+    def choose(self, name: str) -> None:
+        if name == "cancel":
+            self.stack.pop(None)
+        elif name == "put" and len(self.picked) == 2:
+            self.stack.pop((self.picked[0], self.picked[1]))
+        elif name.startswith("hand."):
+            card = name[5:]
+            if card in self.picked:
+                self.picked.remove(card)
+            else:
+                self.picked = (
+                    [*self.picked[-1:], card] if len(self.picked) == 2 else [*self.picked, card]
+                )
+            self.layout(self.m)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        painter, m = self.ctx.painter, self.m
+        painter.shade(surface)
+        painter.box(surface, self.panel, painter.p.panel, painter.p.line, 3, m.u(12))
+        painter.text(
+            surface, self.title, (self.panel.centerx, self.panel.top + m.u(12)), m.text + 2,
+            bold=True, anchor="midtop", max_width=self.panel.width - m.u(24),
+        )  # fmt: skip
+        body = self.body()
+        painter.text(
+            surface, self.goal_text, (body.centerx, body.top), m.text, bold=True, anchor="midtop"
+        )
+        for b in self.buttons:
+            if b.kind != "card":
+                painter.button(surface, b)
+                continue
+            draw_card(painter, surface, b.rect, b.name[5:])
+            if b.selected:
+                pygame.draw.rect(surface, painter.p.selected, b.rect.inflate(6, 6), m.u(5), m.u(8))
+
+
+class ArenaScene(TableScene):
+    """One game of Math Arena at the device (the round: :mod:`.play`)."""
+
+    game = GAME.name
+
+    def __init__(
+        self,
+        ctx: Context,
+        *,
+        seats: Sequence[tuple[str, bool] | SeatInfo],
+        cards: str = "table",
+        level: str = "easy",
+        seed: int = 0,
+        tournament: Tournament | None = None,
+        match: Match[MathArenaSettings, MathArenaState, Any] | None = None,
+        save: GameSave | None = None,
+    ) -> None:
+        """``seats``: (name, is a bot) each, or the journal's ``SeatInfo`` of children who
+        signed in (a bot's has its level). ``match`` and ``save``: a game replayed from
+        the journal, to carry on with (:func:`resume_scene`)."""
+        pairs = [
+            (s.name, s.bot is not None) if isinstance(s, SeatInfo) else (str(s[0]), bool(s[1]))
+            for s in seats
+        ]
+        self.play = play = ArenaPlay(
+            pairs, cards=cards, level=level, seed=seed, tournament=tournament, match=match,
+            clock=ctx.clock, sound=ctx.sounds.play,
+        )  # fmt: skip
+        bots = {i: level for i, (_, bot) in enumerate(pairs) if bot}
+        infos = seat_infos([name for name, _ in pairs], bots)
+        t = play.tournament
+        app = {
+            "seats": [[name, bot] for name, bot in pairs],
+            "cards": play.cards,
+            "level": level,
+            "seed": seed,
+            "tournament": {"target": t.target, "points": list(t.points), "games": t.games},
+        }
+        infos = [
+            s if isinstance(s, SeatInfo) else info for s, info in zip(seats, infos, strict=True)
+        ]
+        save = save or GameSave(ctx, GAME.name, infos, app)
+        super().__init__(ctx, save, resumed=match is not None, again=self.next_game)
+        self.camera: Any = None
+
+    # -- what the base asks -------------------------------------------------------------------
+
+    @property
+    def match(self) -> Match[MathArenaSettings, MathArenaState, Any]:
+        return self.play.match
+
+    def standings(self) -> Result:
+        return self.play.standings()
+
+    def next_step(self) -> str:
+        return self.play.next_step()
+
+    def status(self) -> str:
+        """What just happened, then the next step (a refusal says what to do itself)."""
+        text, step = self.play.message, self.next_step()
+        return text if self.play.message_bad or step in text else f"{text} {step}".strip()
+
+    def record(self) -> dict[str, Any]:
+        return self.play.record(self.save.elapsed())
+
+    def lit(self) -> Sequence[int]:
+        return self.play.lit()
+
+    def refuse(self, code: str, detail: str = "", **facts: Any) -> None:
+        self.play.refuse(code, detail or code, facts.get("seat"))
+
+    def rules_scene(self) -> Scene:
+        from tabletop.ui.games.math_arena.rules import rules_scene
+
+        return rules_scene(self.ctx)
+
+    def teacher_menu(self) -> None:
+        self.play.undo()
+
+    # -- lifecycle ----------------------------------------------------------------------------
+
+    def enter(self) -> None:
+        save = self.save
+        save.attach(self.match)
+        with one_write(self.match):
+            if self.resumed:
+                save.played_before = max(save.played_before, float(save.app.get("played") or 0.0))
+                self.play.carry_on(save.app.get("table"), save.elapsed())
+            else:
+                self.play.start()
+        self.after()
+        if self.play.cards == "table":
+            self.camera = start_card_camera(self.ctx, GAME.name, self.play.players)
+
+    def exit(self) -> None:
+        super().exit()
+        stop_card_camera(self.camera)
+
+    def after(self) -> None:
+        if self.play.message != self.message:
+            self.message = self.play.message  # shown and spoken
+        super().after()
+
+    def update(self, now: float) -> bool:
+        """The bots' presses and the countdown, on the app's clock; while one is to come,
+        the seconds played reach the journal once a second (their moments resume)."""
+        with one_write(self.match):
+            changed = self.play.tick(now)
+        if changed:
+            self.after()
+        played = float(self.save.app.get("played") or 0.0)
+        timed = self.play.timed or changed
+        if timed and not self.saved_end and (changed or self.save.elapsed() - played >= 1.0):
+            self.save.app["played"] = self.save.elapsed()
+            self.save.write_meta()
+        return changed
+
+    # -- input --------------------------------------------------------------------------------
+
+    def seat_pressed(self, seat: int, at: float) -> None:
+        play = self.play
+        if play.press(seat, at):
+            op = play.state.operator or ""
+            title = f"{play.name(seat)}: pick two cards (others look away!)"
+            picker = HandPicker(
+                self.ctx,
+                title,
+                play.state.hands[seat],
+                f"{cap(operator_name(op))}: {goal_words(op)}",
+            )
+            self.ask(("pick", seat), picker)
+
+    def cards_seen(self, event: CardsSeen) -> None:
+        self.play.seen(event.area, event.seat, event.codes)
+
+    def press(self, name: str) -> None:
+        play, kind, _, arg = self.play, *name.partition(".")
+        if name == "undo" and play.checkpoints:
+            self.ask(("pin",), PinPad(self.ctx, "undo", prompt="Teacher PIN to undo"))
+        elif name == "undo":
+            play.refuse("engine.nothing_to_undo", "undo with no checkpoint")
+        elif name == "operator" and (choices := play.operator_choices()) is not None:
+            grid = ChoiceGrid(
+                self.ctx,
+                "Which operator card is it?",
+                [(c, card_label(c)) for c in choices],
+                columns=6,
+                rows=2,
+            )
+            self.ask(("operator",), grid)
+        elif name == "deal":
+            play.deal_operator()
+        elif name == "score":
+            play.score()
+        elif name == "next" and play.next_round():
+            self.show_results()
+        elif kind == "card":
+            seat, slot = (int(x) for x in arg.split("."))
+            if play.may_correct(seat, slot):
+                which = "leftover card" if play.phase == "leftover" else f"card {slot + 1}"
+                labels = [(c, card_label(c)) for c in play.candidates(seat)]
+                grid = ChoiceGrid(
+                    self.ctx,
+                    f"{play.name(seat)}, {which}: which card is it?",
+                    labels,
+                    columns=8,
+                    rows=5,
+                )
+                self.ask(("card", seat, slot), grid)
+        elif kind == "value" and (hint := play.ask_value(int(arg))) is not None:
+            pad = NumPad(
+                self.ctx,
+                f"{play.name(int(arg))}: your value",
+                negative=False,
+                max_digits=2,
+                hint=hint,
+            )
+            self.ask(("value", int(arg)), pad)
+        elif name in ("leave", "rules", "teacher"):
+            super().press(name)
+
+    def explain(self, name: str) -> None:
+        """A disabled target: say why (or what is missing)."""
+        if name.startswith(("value.", "card.")) or name == "score":
+            self.press(name)  # refused with the reason
+        elif name == "next":
+            self.play.refuse("arena.ui.press_first", "next tapped early")
+        elif name == "undo":
+            self.press(name)
+        else:
+            self.play.refuse("ui.not_ready", f"{name} is off")
+
+    def answered(self, asking: tuple[Any, ...], result: Any) -> None:
+        kind, play = asking[0], self.play
+        if kind == "pick" and isinstance(result, tuple):
+            play.pick(asking[1], (result[0], result[1]))
+        elif kind == "card" and isinstance(result, str):
+            play.set_card(asking[1], asking[2], result)
+        elif kind == "operator" and isinstance(result, str):
+            play.set_operator(result, "a tap")
+        elif kind == "value" and isinstance(result, int):
+            said = play.value_said(asking[1], result)
+            if said is not None:  # counted for the teacher's report, with the round
+                self.save.app["table"] = self.record()
+                self.save.checked(said.seat, said.right)
+                self.save.answered(said.seat, said.question, said.value, seconds=said.seconds)
+
+    # -- the end ------------------------------------------------------------------------------
+
+    def tournament_after(self) -> Tournament:
+        """The tournament with this game's places counted (a new one after one is won)."""
+        result, t = self.play.standings(), self.play.tournament
+        return (
+            t if not t.over else Tournament(self.play.players, target=TOURNAMENT_TARGET)
+        ).record(result)
+
+    def outcome(self) -> Outcome:
+        """Most operator cards wins (ARENA-5); the tournament's points on the right."""
+        play, result = self.play, self.play.standings()
+        names = [play.name(s) for s in range(play.players)]
+        t, gained = self.tournament_after(), tournament_points(result.places)
+        lines = [f"Tournament: first to {t.target} points, {t.games} played."]
+        lines += [f"{names[s]}: +{gained[s]} \u2192 {t.points[s]}" for s in range(play.players)]
+        if t.over:
+            lines.append(f"{names_joined([names[s] for s in t.winners])} won the tournament!")
+        word = lambda n: f"{n} card{'' if n == 1 else 's'}"  # noqa: E731
+        return outcome_of(result, names, score=word, reason=play.names(result.reason), lines=lines)
+
+    def show_results(self) -> None:
+        winners = sorted(self.play.standings().winners)
+        results = GameResults(
+            self.ctx,
+            self.outcome(),
+            again=self.again,
+            on_enter=lambda: self.ctx.lamps.light_only(winners),
+        )
+        self.stack.replace(results)
+
+    def next_game(self) -> Scene:
+        """The next game of the tournament ("Play again"): the same seats, a new seed."""
+        t = self.tournament_after()
+        play = self.play
+        return ArenaScene(
+            self.ctx, seats=self.save.seats, cards=play.cards, level=play.level,
+            seed=self.ctx.rng.randrange(1 << 30), tournament=None if t.over else t,
+        )  # fmt: skip
+
+    # -- layout and drawing -------------------------------------------------------------------
+
+    def layout(self, metrics: Metrics) -> None:
+        m, play = metrics, self.play
+        W, H = m.size
+        margin, bw, bh = m.u(16), m.u(104), m.u(48)
+        b: list[Button] = []
+        for i, (name, label) in enumerate(
+            (("leave", "Leave"), ("undo", "Undo"), ("rules", "Rules"))
+        ):
+            rect = pygame.Rect(W - margin - (i + 1) * bw - i * m.u(8), m.u(8), bw, bh)
+            b.append(
+                Button(
+                    name,
+                    rect,
+                    label,
+                    kind="quiet",
+                    enabled=name != "undo" or bool(play.checkpoints),
+                )
+            )
+        self.op_rect = pygame.Rect(margin + m.u(54), m.u(94), m.u(124), m.u(168))
+        table = play.phase == "operator" and play.cards == "table"
+        if table:
+            b.append(Button("operator", self.op_rect.copy(), "", kind="card"))
+        top, left, bottom, gap, n = m.u(66), margin + m.u(250), H - m.u(104), m.u(6), play.players
+        rh = min(m.u(78), (bottom - top - gap * (n - 1)) // n)
+        ch = rh - m.u(8)
+        cw = ch * 3 // 4
+        self.rows = [
+            pygame.Rect(left, top + s * (rh + gap), W - margin - left, rh) for s in range(n)
+        ]
+        self.card_right = left + m.u(196) + 2 * cw + m.u(12)
+        for seat, row in enumerate(self.rows):
+            b.append(
+                Button(
+                    f"seat.{seat}",
+                    pygame.Rect(row.left, row.top, m.u(190), rh),
+                    play.name(seat),
+                    kind="seat",
+                )
+            )
+            for slot in range(2):
+                rect = pygame.Rect(
+                    row.left + m.u(196) + slot * (cw + m.u(6)), row.top + m.u(4), cw, ch
+                )
+                b.append(Button(f"card.{seat}.{slot}", rect, "", kind="slot"))
+            words = pygame.Rect(self.card_right, row.top, row.right - self.card_right, rh)
+            if play.wants_press(seat):  # the seat button's touch twin, at the seat's edge
+                b.append(
+                    Button(f"ready.{seat}", words.inflate(-m.u(8), -m.u(10)), "", kind="ready")
+                )
+            else:  # the row's words: tap to say your value
+                b.append(
+                    Button(f"value.{seat}", words, "", kind="value", enabled=play.can_say(seat))
+                )
+        self.message_rect = pygame.Rect(margin, H - m.u(96), W - 3 * margin - m.u(240), m.u(86))
+        action = pygame.Rect(W - margin - m.u(240), H - m.u(72), m.u(240), m.u(60))
+        if table:
+            b.append(Button("deal", action, "Deal one for us", kind="quiet"))
+        elif play.phase == "result":
+            b.append(Button("next", action, "See the results" if play.finished else "Next round"))
+        else:
+            ok = play.phase in ("reveal", "leftover") and play.complete()
+            b.append(Button("score", action, "Who wins?", enabled=ok))
+        self.buttons = b
+
+    def draw(self, surface: pygame.Surface) -> None:
+        painter, m, p, play = self.ctx.painter, self.m, self.ctx.painter.p, self.play
+        st = play.state
+        surface.fill(p.background)
+        painter.text(surface, "Math Arena", (m.u(16), m.u(12)), m.title, bold=True)
+        (set_no, round_no), deal = play.round_label, st.deal
+        label = f"Set {set_no} of {deal.sets} \u00b7 Round {round_no} of {deal.rounds}"
+        painter.text(surface, label, (m.u(16), m.u(62)), m.small, p.muted, bold=True)
+        op, rect = play.round_operator(), self.op_rect
+        draw_card(painter, surface, rect, op, face="up" if op else "empty", big=True)
+        under = (rect.centerx, rect.bottom + m.u(6))
+        if op is None:
+            painter.text(surface, "Operator card?", under, m.text, bold=True, anchor="midtop")
+        else:
+            ink = RED_INK if op[-1] in RED_SUITS else p.ink
+            words = pygame.Rect(m.u(8), under[1], m.u(246), m.u(56))  # one or two lines
+            used = painter.paragraph(
+                surface, goal_words(op), words, m.text, ink, bold=True, align="center"
+            )
+            how = pygame.Rect(m.u(16), under[1] + used + m.u(4), m.u(230), m.small * 2 + m.u(6))
+            painter.paragraph(surface, HOW[op[:-1]], how, m.small, p.ink, align="center")
+        if st.pot:  # the pot: face-down operator cards beside the operator card
+            for i in range(min(len(st.pot), 4)):
+                draw_card(
+                    painter,
+                    surface,
+                    pygame.Rect(m.u(14) + i * m.u(3), rect.top + i * m.u(5), m.u(34), m.u(48)),
+                    None,
+                    face="down",
+                )
+            painter.text(
+                surface,
+                "Pot",
+                (m.u(33), rect.top + m.u(70)),
+                m.small,
+                ORANGE,
+                bold=True,
+                anchor="midtop",
+            )
+            painter.text(
+                surface,
+                str(len(st.pot)),
+                (m.u(33), rect.top + m.u(70) + m.small),
+                m.big,
+                ORANGE,
+                bold=True,
+                anchor="midtop",
+            )
+        for b in self.buttons:
+            if b.kind == "seat":
+                self.draw_seat(surface, int(b.name[5:]))
+            elif b.kind == "slot":
+                self.draw_slot(surface, b)
+            elif b.kind not in ("card", "value", "ready"):
+                painter.button(surface, b)
+        self.draw_status(surface, self.message_rect, lit=play.message_bad)
+        if play.phase == "countdown":
+            self.draw_countdown(surface)
+
+    def draw_seat(self, surface: pygame.Surface, seat: int) -> None:
+        painter, m, p, play = self.ctx.painter, self.m, self.ctx.painter.p, self.play
+        row = self.rows[seat]
+        won = seat in play.winners and play.phase == "result"
+        painter.box(
+            surface, row, p.panel, p.selected if won else p.line, m.u(4) if won else 2, m.u(8)
+        )
+        chip = pygame.Rect(row.left + m.u(5), row.top + m.u(5), m.u(34), row.height - m.u(10))
+        painter.seat_chip(surface, chip, seat)
+        x = chip.right + m.u(8)
+        painter.text(
+            surface, play.name(seat), (x, row.top + m.u(4)), m.text, bold=True, max_width=m.u(118)
+        )
+        count = f"{len(play.state.won[seat])} won"
+        painter.text(
+            surface,
+            count,
+            (x, row.bottom - m.u(4)),
+            m.small + 2,
+            p.muted,
+            bold=True,
+            anchor="bottomleft",
+        )
+        centre = (row.left + m.u(176), row.centery)
+        if seat in play.lit():
+            pygame.draw.circle(surface, p.selected, centre, m.u(9))
+        pygame.draw.circle(surface, p.line, centre, m.u(9), 2)
+        tile = self.target(f"ready.{seat}")
+        if tile is not None:  # I'm ready! (lit once the seat pressed, like its LED)
+            painter.ready_tile(surface, tile.rect, seat, bool(play.ready[seat]))
+            return
+        text, tone, bold = play.row_text(seat)
+        words = pygame.Rect(self.card_right, row.top, row.right - self.card_right - m.u(8), 0)
+        size = m.text if painter.fonts.width(text, m.text, bold) <= words.width else m.small
+        lines = len(painter.wrap(text, size, words.width, bold)[:2])  # two lines, not tiny
+        words.height = lines * painter.fonts.font(size, bold).get_linesize()
+        words.centery = row.centery
+        painter.paragraph(surface, text, words, size, getattr(p, tone), bold=bold)
+
+    def draw_slot(self, surface: pygame.Surface, b: Button) -> None:
+        play, painter = self.play, self.ctx.painter
+        _, seat_text, slot_text = b.name.split(".")
+        seat, slot = int(seat_text), int(slot_text)
+        if play.phase in ("ready", "countdown"):
+            if play.ready[seat]:
+                draw_card(painter, surface, b.rect, None, face="down")
+        elif play.phase != "operator" and (
+            play.phase != "leftover" or (seat in play.state.tied and slot == 0)
+        ):
+            card = play.pairs[seat][slot]
+            draw_card(
+                painter,
+                surface,
+                b.rect,
+                card,
+                face="up" if card else "empty",
+                bad=(seat, slot) in play.bad,
+            )
+
+    def draw_countdown(self, surface: pygame.Surface) -> None:
+        painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
+        area = pygame.Rect(0, 0, m.u(300), m.u(220))
+        area.center = (self.rows[0].centerx, (self.rows[0].top + self.rows[-1].bottom) // 2)
+        painter.box(surface, area, p.panel, p.selected, m.u(5), m.u(16))
+        left = max(1, self.play.countdown_left(self.ctx.clock()))
+        painter.text(surface, str(left), area.center, m.u(130), p.ink, bold=True, anchor="center")
+        painter.text(
+            surface,
+            "Get ready...",
+            (area.centerx, area.top + m.u(10)),
+            m.text,
+            p.muted,
+            anchor="midtop",
+        )
+
+
+def resume_scene(
+    ctx: Context, save: GameSave, match: Match[MathArenaSettings, MathArenaState, Any]
+) -> Scene:
+    """The game screen again around a match replayed from the journal (issue 10): the
+    seats, cards, level, seed and tournament from ``save.app`` as the game wrote them."""
+    app = save.app
+    players = len(app.get("seats") or save.seats)
+    t = app.get("tournament") or {}
+    tournament = Tournament(
+        players,
+        target=int(t.get("target", TOURNAMENT_TARGET)),
+        points=tuple(int(x) for x in t.get("points", ())) or (0,) * players,
+        games=int(t.get("games", 0)),
+    )
+    seats: list[tuple[str, bool] | SeatInfo] = list(save.seats)
+    if len(seats) != players:
+        seats = [(str(name), bool(bot)) for name, bot in app["seats"]]
+    cards, level = str(app.get("cards", "table")), str(app.get("level", "easy"))
+    return ArenaScene(
+        ctx, seats=seats, cards=cards, level=level, seed=int(app["seed"]),
+        tournament=tournament, match=match, save=save,
+    )  # fmt: skip
+
+
+__all__ = ["ArenaScene", "HandPicker", "draw_card", "resume_scene"]

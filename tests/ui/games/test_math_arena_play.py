@@ -1,0 +1,194 @@
+"""Math Arena's controller (``tabletop.ui.games.math_arena.play``) without a display: the
+round's phases, whose turn, what the device waits for, the verdict from the engine's
+events, the bots' keyed picks, undo, and the journal's record (ARENA-1..ARENA-5)."""
+
+from __future__ import annotations
+
+import copy
+import subprocess
+import sys
+from pathlib import Path
+
+from tabletop.ui.games.math_arena.play import BOT_SECONDS, BOT_STAGGER, COUNTDOWN, ArenaPlay
+
+REPO = Path(__file__).resolve().parents[3]
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def table(players: int = 2, **kw: object) -> tuple[ArenaPlay, Clock, list[str]]:
+    """Children with real cards (the camera reads them); ``kw`` goes to ArenaPlay."""
+    clock, sounds = Clock(), []
+    seats = kw.pop("seats", [(f"P{s + 1}", False) for s in range(players)])
+    play = ArenaPlay(seats, clock=clock, sound=sounds.append, **kw)  # type: ignore[arg-type]
+    play.start()
+    return play, clock, sounds
+
+
+def to_reveal(play: ArenaPlay, clock: Clock, operator: str = "KH") -> None:
+    play.seen("operator", None, [operator])
+    for seat in range(play.players):
+        play.press(seat, clock.now)
+    clock.now += COUNTDOWN
+    assert play.tick(clock.now) and play.phase == "reveal"
+
+
+def test_arena_play_imports_no_pygame() -> None:
+    """The controller is pygame-free: importing it loads no pygame."""
+    code = "import sys, tabletop.ui.games.math_arena.play; sys.exit('pygame' in sys.modules)"
+    done = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+
+
+def test_arena_play_round_by_camera_from_operator_to_ruling() -> None:
+    """ARENA-1/ARENA-3: operator out, presses light the seats, the countdown reveals, the
+    values are checked, the engine's ruling is worded with the names."""
+    play, clock, sounds = table(3)
+    assert play.phase == "operator" and "Turn over the operator card" in play.next_step()
+    play.seen("operator", None, ["KH"])
+    assert play.phase == "ready" and "lowest sum" in play.message
+    assert "press your button" in play.next_step()
+    assert play.press(0, clock.now) is False and play.lit() == [0]
+    assert play.next_step() == "Waiting for P2 and P3 to press their button."
+    play.press(2, clock.now)
+    play.press(1, clock.now)
+    assert play.phase == "countdown" and play.countdown_left(clock.now) == 3
+    clock.now += COUNTDOWN
+    assert play.tick(clock.now) and play.phase == "reveal" and play.lit() == []
+    for seat, pair in enumerate([("5S", "2D"), ("AH", "3C"), ("10D", "9D")]):
+        play.seen("reveal", seat + 1, pair)
+    assert play.can_say(0) and "P1, P2 and P3: tap your row" in play.next_step()
+    assert play.ask_value(0) == "Red King: 5 and 2"
+    said = play.value_said(0, 7)
+    assert said is not None and said.right and said.question.answer == 7
+    assert play.row_text(0) == ("5 + 2 = 7 \u2713", "good", True)
+    wrong = play.value_said(1, 5)
+    assert wrong is not None and not wrong.right and play.message == "P2: 3 + 1 = 4, not 5."
+    play.score()
+    assert play.phase == "result" and play.winners == [1]
+    assert play.verdict == (
+        "Red King: the lowest sum wins. P2 has 4, the lowest, and takes the card!"
+    )
+    assert play.next_step() == "Tap Next round." and "star" in sounds
+    assert play.next_round() is False and play.phase == "operator" and play.round_label == (1, 2)
+
+
+def test_arena_play_refuses_with_the_seat_name_and_loses_nothing() -> None:
+    play, clock, sounds = table(2)
+    play.press(1, clock.now)
+    assert play.message == "P2: Wait! First turn over the operator card." and play.message_bad
+    play.press(5, clock.now)
+    assert "not in this game" in play.message
+    play.seen("operator", None, ["5S"])
+    assert "number card" in play.message and play.phase == "operator"
+    play.seen("operator", None, ["JS"])
+    play.seen("reveal", 1, ["5S", "2D"])
+    assert "face down" in play.message and play.pairs[0] == [None, None]
+    play.press(0, clock.now)
+    play.press(1, clock.now)
+    clock.now += COUNTDOWN
+    play.tick(clock.now)
+    play.seen("reveal", 1, ["5S"])
+    assert "exactly two" in play.message and play.pairs[0] == [None, None]
+    play.seen("reveal", 1, ["QS", "2D"])
+    assert "Kings, Queens and Jacks are operators" in play.message
+    play.score()
+    assert "missing" in play.message and play.phase == "reveal" and sounds[-1] == "wrong"
+
+
+def test_arena_play_card_on_two_seats_is_marked_and_fixed_by_touch() -> None:
+    """The engine refuses the second 5S; both places are marked until corrected."""
+    play, clock, _ = table(2)
+    to_reveal(play, clock)
+    play.seen("reveal", 1, ["5S", "2D"])
+    play.seen("reveal", 2, ["5S", "3C"])
+    play.score()
+    assert play.phase == "reveal" and play.bad == {(0, 0), (1, 0)}
+    assert play.message.startswith("P2: Another player put down that card.")
+    assert play.may_correct(1, 0) and "6S" in play.candidates(1)
+    play.set_card(1, 0, "6S")
+    play.score()
+    assert play.phase == "result" and play.bad == set()
+
+
+def test_arena_play_bots_pick_keyed_by_the_seed_and_press_in_turn() -> None:
+    """Virtual cards with bots: the picks depend on the seed (a replay picks the same)
+    and each bot presses BOT_STAGGER after the one before."""
+    seats = [("Ana", False), ("Bot 2", True), ("Bot 3", True)]
+    one, clock, _ = table(seats=seats, seed=11)
+    two, _, _ = table(seats=seats, seed=11)
+    assert one.cards == "virtual" and one.phase == "ready"
+    assert one.picks == two.picks and set(one.picks) == {1, 2}
+    assert one.press(0, clock.now) is True  # the child picks on the screen first
+    clock.now += BOT_SECONDS
+    assert one.tick(clock.now) and one.ready == [False, True, False]
+    clock.now += BOT_STAGGER
+    one.tick(clock.now)
+    assert one.ready == [False, True, True] and one.next_step().startswith("Waiting for Ana")
+    hand = one.state.hands[0]
+    one.pick(0, (hand[0], hand[1]))
+    assert one.phase == "countdown"
+    clock.now += COUNTDOWN
+    one.tick(clock.now)
+    assert one.pairs[0] == [hand[0], hand[1]] and one.pairs[1] == list(one.picks[1])
+
+
+def test_arena_play_undo_goes_back_to_the_checkpoint() -> None:
+    play, clock, _ = table(2)
+    assert not play.checkpoints
+    to_reveal(play, clock)
+    play.seen("reveal", 1, ["5S", "2D"])
+    play.seen("reveal", 2, ["AH", "3C"])
+    play.value_said(0, 7)
+    play.score()
+    assert play.phase == "result" and play.checkpoints == [0, 1]  # before KH, the scoring
+    play.undo()
+    assert play.phase == "reveal" and play.state.won == ((), ()) and play.pairs[0] == ["5S", "2D"]
+    assert play.said == {0: 7} and play.ready == [True, True]  # the value stays said
+    play.undo()
+    assert play.phase == "operator" and play.state.operator is None
+    play.undo()
+    assert "nothing to take back" in play.message
+
+
+def test_arena_play_record_carries_on_mid_round() -> None:
+    """The journal's record (the keys the old scene wrote) puts the round back around
+    the match replayed: the phase, the pairs, the values said, the countdown."""
+    play, clock, _ = table(2)
+    to_reveal(play, clock)
+    play.seen("reveal", 1, ["5S", "2D"])
+    play.value_said(0, 7)
+    record = play.record(played=40.0)
+    assert set(record) == {"n", "state", "phase", "ready", "picks", "pairs", "bad", "said"} | {
+        "countdown",
+        "bot_due",
+        "revealed",
+    }
+    again = ArenaPlay(play.seats, match=copy.deepcopy(play.match), clock=clock)
+    again.carry_on(record, played=40.0)
+    assert again.phase == "reveal" and again.pairs == play.pairs and again.said == {0: 7}
+    assert again.message.startswith("Welcome back!") and len(again.checkpoints) == 1
+    old = {k: v for k, v in record.items() if k != "revealed"}  # a record from before
+    third = ArenaPlay(play.seats, match=copy.deepcopy(play.match), clock=clock)
+    third.carry_on(old, played=40.0)
+    assert third.phase == "reveal" and third.said == {0: 7}
+
+
+def test_arena_play_record_of_another_match_is_dropped() -> None:
+    """A record that does not belong to the match (the device stopped between writes)
+    is set aside: the round is rebuilt from the match alone."""
+    play, clock, _ = table(2)
+    to_reveal(play, clock)
+    record = play.record(played=10.0)
+    play.seen("reveal", 1, ["5S", "2D"])
+    play.seen("reveal", 2, ["AH", "3C"])
+    play.score()
+    again = ArenaPlay(play.seats, match=copy.deepcopy(play.match), clock=clock)
+    again.carry_on(record, played=10.0)
+    assert again.phase == "result" and again.verdict == play.verdict
