@@ -9,9 +9,8 @@ from typing import Any
 import pygame
 
 from tabletop.ui.app import Context, Scene
-from tabletop.ui.input import InputEvent
-from tabletop.ui.scenes.common import Confirm, header, route_to_press
-from tabletop.ui.scenes.rotation.editor import RotationEditor, footer
+from tabletop.ui.scenes.common import Confirm
+from tabletop.ui.scenes.rotation.editor import RotationEditor, TeacherScreen, footer
 from tabletop.ui.scenes.rotation.runner import RotationRunner
 from tabletop.ui.theme import Metrics
 from tabletop.ui.widgets import Button
@@ -19,6 +18,7 @@ from tabletop.ui.widgets import Button
 log = logging.getLogger(__name__)
 
 FOLLOWS = "This station follows the teacher's dashboard."
+QUESTIONS = {"skip": "Time's up now for this rotation?", "end": "End the whole station rotation?"}
 
 
 def rotation_menu(ctx: Context) -> Scene:
@@ -32,10 +32,10 @@ def rotation_menu(ctx: Context) -> Scene:
     return RotationEditor(ctx)
 
 
-class RotationControl(Scene):
+class RotationControl(TeacherScreen):
     """Pause, Resume, +1 minute, Skip, End for the rotation that runs."""
 
-    speaks = False  # a teacher's screen
+    back = "back"
 
     def __init__(self, ctx: Context) -> None:
         super().__init__(ctx)
@@ -80,9 +80,6 @@ class RotationControl(Scene):
         self.layout(self.m)  # the buttons follow the clock (paused or not, over)
         return False
 
-    def handle(self, event: InputEvent) -> None:
-        route_to_press(self, event, back="back")
-
     def press(self, name: str) -> None:
         runner = self.runner
         if name == "back" or runner is None:
@@ -96,17 +93,9 @@ class RotationControl(Scene):
             runner.resume()
         elif name == "extend":
             runner.extend(1)
-        elif name == "skip":
-            self.asking = "skip"
-            self.stack.push(
-                Confirm(self.ctx, "Time's up now for this rotation?", yes="Skip", no="Keep going")
-            )
-            return
-        elif name == "end":
-            self.asking = "end"
-            self.stack.push(
-                Confirm(self.ctx, "End the whole station rotation?", yes="End", no="Keep going")
-            )
+        elif name in QUESTIONS:  # Skip and End ask first
+            self.asking = name
+            self.stack.push(Confirm(self.ctx, QUESTIONS[name], yes=name.title(), no="Keep going"))
             return
         log.info("rotation: the teacher pressed %s", name)
         if self.stack.top is self:
@@ -154,9 +143,8 @@ class RotationControl(Scene):
         return lines
 
     def draw(self, surface: pygame.Surface) -> None:
-        painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
-        surface.fill(p.background)
-        header(self, surface, "Station rotation", "The rotation running on this device.")
+        painter = self.backdrop(surface, "Station rotation", "The rotation running on this device.")
+        m, p = self.m, painter.p
         room, y = m.width - m.u(32), m.u(76)
         for line in self.lines():
             painter.text(surface, line, (m.u(16), y), m.text + m.u(2), bold=True, max_width=room)

@@ -31,7 +31,7 @@ from tabletop.ui.input import InputEvent
 from tabletop.ui.scenes.common import header, route_to_press
 from tabletop.ui.scenes.rotation.runner import run_rotation, wall_of
 from tabletop.ui.theme import Metrics
-from tabletop.ui.widgets import Button
+from tabletop.ui.widgets import Button, Painter
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +51,25 @@ def footer(
         name, label, width = go
         b.append(Button(name, pygame.Rect(W - margin - m.u(width), y, m.u(width), bh), label))
     return b
+
+
+class TeacherScreen(Scene):
+    """A teacher's screen of the rotation: taps on its buttons are pressed, Back presses
+    ``back``; :meth:`backdrop` starts its drawing with its title."""
+
+    speaks = False  # a teacher's screen
+    back = "cancel"
+
+    def handle(self, event: InputEvent) -> None:
+        route_to_press(self, event, back=self.back)
+
+    def press(self, name: str) -> None:
+        """One of the screen's buttons."""
+
+    def backdrop(self, surface: pygame.Surface, title: str, subtitle: str = "") -> Painter:
+        surface.fill(self.ctx.painter.p.background)
+        header(self, surface, title, subtitle)
+        return self.ctx.painter
 
 
 def class_groups(journal: Any) -> list[str]:
@@ -156,10 +175,10 @@ STEPPERS = (
 )
 
 
-class RotationEditor(Scene):
+class RotationEditor(TeacherScreen):
     """The teacher's plan: stations, groups, times; Start runs it on this device."""
 
-    speaks = False  # a teacher's screen
+    back = "back"
 
     def __init__(self, ctx: Context, draft: Draft | None = None) -> None:
         super().__init__(ctx)
@@ -244,34 +263,22 @@ class RotationEditor(Scene):
             return f"{d.rotations} of {len(d.stations)}"
         return f"Station {d.here + 1}"
 
-    def handle(self, event: InputEvent) -> None:
-        route_to_press(self, event, back="back")
-
     def press(self, name: str) -> None:
         d = self.draft
         self.message = ""
         if name == "back":
             self.stack.pop()
-            return
-        if name == "start":
+        elif name == "start":
             self.start()
-            return
-        if name == "groups":
+        elif name == "groups":
             self.stack.push(GroupsScene(self.ctx, d.groups))
-            return
-        if name == "station.add":
-            self.editing = len(d.stations)
-            self.stack.push(StationPicker(self.ctx, len(d.stations), None))
-            return
-        if name.startswith("station."):
-            i = int(name.split(".")[1])
-            self.editing = i
-            self.stack.push(StationPicker(self.ctx, i, d.stations[i]))
-            return
-        if name.endswith((".-", ".+")):
+        elif name.startswith("station."):  # "station.<i>" or "station.add"
+            i = self.editing = len(d.stations) if name == "station.add" else int(name[8:])
+            self.stack.push(StationPicker(self.ctx, i, [*d.stations, None][i]))
+        elif name.endswith((".-", ".+")):
             key, sign = name.rsplit(".", 1)
             d.step(key, 1 if sign == "+" else -1)
-        self.layout(self.m)
+            self.layout(self.m)
 
     def resume(self, result: Any) -> None:
         d = self.draft
@@ -321,23 +328,13 @@ class RotationEditor(Scene):
         run_rotation(self.ctx, stored)
 
     def draw(self, surface: pygame.Surface) -> None:
-        painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
-        surface.fill(p.background)
-        header(self, surface, "Station rotation", "Tap a station to change its game.")
+        painter = self.backdrop(surface, "Station rotation", "Tap a station to change its game.")
+        m, p = self.m, painter.p
         for text, y in self.labels:
-            painter.text(
-                surface,
-                text,
-                (self.label_x, y),
-                m.text,
-                bold=True,
-                anchor="midleft",
-                max_width=m.u(126),
-            )
-        for value, centre in self.values:
-            painter.text(
-                surface, value, centre, m.text, bold=True, anchor="center", max_width=m.u(130)
-            )
+            at = (self.label_x, y)
+            painter.text(surface, text, at, m.text, bold=True, anchor="midleft", max_width=m.u(126))
+        for value, at in self.values:
+            painter.text(surface, value, at, m.text, bold=True, anchor="center", max_width=m.u(130))
         painter.buttons(surface, self.buttons)
         if self.message:
             back = self.target("back")
@@ -352,11 +349,9 @@ class RotationEditor(Scene):
             painter.paragraph(surface, self.message, area, m.small, p.bad, bold=True)
 
 
-class StationPicker(Scene):
+class StationPicker(TeacherScreen):
     """One station: its game (the five), its mode and the game's options (each preset,
     or left to the group). Pops with a :class:`Station`, ``"remove"``, or None."""
-
-    speaks = False  # a teacher's screen
 
     def __init__(self, ctx: Context, index: int, station: Station | None) -> None:
         super().__init__(ctx)
@@ -409,17 +404,10 @@ class StationPicker(Scene):
             b.append(Button("remove", rect, "Remove station", kind="quiet"))
         self.buttons = b
 
-    def handle(self, event: InputEvent) -> None:
-        route_to_press(self, event, back="cancel")
-
     def press(self, name: str) -> None:
         st, self.message = self.station, ""
-        if name == "cancel":
-            self.stack.pop(None)
-        elif name == "remove":
-            self.stack.pop("remove")
-        elif name == "done":
-            self.stack.pop(st)
+        if name in ("cancel", "remove", "done"):
+            self.stack.pop({"cancel": None, "remove": "remove", "done": st}[name])
         elif name.startswith("game."):
             if name[5:] != st.game:  # another game: its first mode, no options, its name
                 self._change(game=name[5:], mode="", options={}, name="")
@@ -441,14 +429,9 @@ class StationPicker(Scene):
         self.layout(self.m)
 
     def draw(self, surface: pygame.Surface) -> None:
-        painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
-        surface.fill(p.background)
-        header(
-            self,
-            surface,
-            f"Station {self.index + 1}",
-            "" if self.message else "Which game is played here?",
-        )
+        question = "" if self.message else "Which game is played here?"
+        painter = self.backdrop(surface, f"Station {self.index + 1}", question)
+        m, p = self.m, painter.p
         if self.message:  # where the question was, down to the games: what is wrong, in red
             room = pygame.Rect(m.u(18), m.u(12) + m.title, m.width - m.u(36), m.u(84) - m.title)
             painter.paragraph(surface, self.message, room, m.small, p.bad, bold=True)
@@ -457,11 +440,9 @@ class StationPicker(Scene):
         painter.buttons(surface, self.buttons)
 
 
-class GroupsScene(Scene):
+class GroupsScene(TeacherScreen):
     """The groups' names: tap one to rename it, add, remove the last, or take the class
     list's groups. Pops with the list of names, or None."""
-
-    speaks = False  # a teacher's screen
 
     def __init__(self, ctx: Context, groups: Sequence[str]) -> None:
         super().__init__(ctx)
@@ -483,46 +464,21 @@ class GroupsScene(Scene):
             b.append(Button(f"group.{i}", rect, f"{i + 1}. {name}", kind="toggle"))
         row = H - margin - 2 * bh - gap
         bw = (W - 2 * margin - 2 * gap) // 3
-        b.append(
-            Button(
-                "add",
-                pygame.Rect(margin, row, bw, bh),
-                "+ Group",
-                kind="quiet",
-                enabled=len(self.groups) < MAX_STATIONS,
-            )
+        tools = (
+            ("add", "+ Group", len(self.groups) < MAX_STATIONS),
+            ("remove", "\u2212 Last group", len(self.groups) > 1),
+            ("class", "From the class list", bool(self.from_class)),
         )
-        b.append(
-            Button(
-                "remove",
-                pygame.Rect(margin + bw + gap, row, bw, bh),
-                "\u2212 Last group",
-                kind="quiet",
-                enabled=len(self.groups) > 1,
-            )
-        )
-        b.append(
-            Button(
-                "class",
-                pygame.Rect(margin + 2 * (bw + gap), row, bw, bh),
-                "From the class list",
-                kind="quiet",
-                enabled=bool(self.from_class),
-            )
-        )
+        for i, (key, label, on) in enumerate(tools):
+            rect = pygame.Rect(margin + i * (bw + gap), row, bw, bh)
+            b.append(Button(key, rect, label, kind="quiet", enabled=on))
         self.buttons = b + footer(m, ("cancel", "Cancel"), ("done", "Done", 200))
-
-    def handle(self, event: InputEvent) -> None:
-        route_to_press(self, event, back="cancel")
 
     def press(self, name: str) -> None:
         from tabletop.ui.scenes.names import NameScene
 
-        if name == "cancel":
-            self.stack.pop(None)
-            return
-        if name == "done":
-            self.stack.pop(list(self.groups))
+        if name in ("cancel", "done"):
+            self.stack.pop(list(self.groups) if name == "done" else None)
             return
         if name == "add":
             self.groups.append(self._free_name())
@@ -552,7 +508,5 @@ class GroupsScene(Scene):
         self.layout(self.m)
 
     def draw(self, surface: pygame.Surface) -> None:
-        painter, p = self.ctx.painter, self.ctx.painter.p
-        surface.fill(p.background)
-        header(self, surface, "Groups", "Tap a group to change its name.")
+        painter = self.backdrop(surface, "Groups", "Tap a group to change its name.")
         painter.buttons(surface, self.buttons)

@@ -64,6 +64,7 @@ class RotationRunner:
     ) -> None:
         self.ctx = ctx
         self.stored = stored
+        self.station = stored.station  # this device's station, 0-based
         self.clock: RotationClock = stored.clock
         self.wall = wall or wall_of(ctx)
         self.moment: Moment = self.clock.now(self.wall())
@@ -77,11 +78,6 @@ class RotationRunner:
     @property
     def plan(self) -> Plan:
         return self.clock.plan
-
-    @property
-    def station(self) -> int:
-        """This device's station, 0-based."""
-        return self.stored.station
 
     @property
     def group(self) -> str | None:
