@@ -5,11 +5,11 @@ strip of its own at the bottom of the screen, and nothing a scene draws or lays 
 
 The scenes are the reference screenshots' (``tests.ui.scenery.SCENES``): each is built
 by its own builder with a rotation running from the start, as a group at a station
-would meet it. What is drawn is recorded by the painter (every ``Painter.text``,
-``box`` and ``die`` with its rectangle and its final font size, and which scene drew
-it), not guessed from pixels. Teachers' screens (``speaks = False``) are exempt from the
-16 px floor. A case that fails today in another helper's game is marked xfail
-(strict) with what fails, so it shows until it is fixed.
+would meet it. What is drawn is recorded as it is drawn (every ``Painter.text`` with its
+rectangle and its final font size, every ``pygame.draw`` shape with its bounds, and
+which scene drew it), not guessed from pixels. Teachers' screens (``speaks = False``)
+are exempt from the 16 px floor. A case that fails today in another helper's game is
+marked xfail (strict) with what fails, so it shows until it is fixed.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ SMALLEST_TEXT = 16  # px, child-facing text at 800x480 (issue 21)
 
 @dataclass(frozen=True)
 class Drawn:
-    """One thing drawn in a frame: ``what`` ("text", "box", "die", "target"), by which
+    """One thing drawn in a frame: ``what`` ("text", "shape", "target"), by which
     scene (None: the rotation's banner), where on the canvas (None: on a surface of
     its own that the scene blits later), and for text its words and final size."""
 
@@ -76,13 +76,18 @@ def on_canvas(surface: pygame.Surface, rect: pygame.Rect, canvas: pygame.Surface
     return rect.move(surface.get_abs_offset())
 
 
+def bounding(points: Any) -> pygame.Rect:
+    xs, ys = [round(p[0]) for p in points], [round(p[1]) for p in points]
+    return pygame.Rect(min(xs), min(ys), max(xs) - min(xs) + 1, max(ys) - min(ys) + 1)
+
+
 @contextlib.contextmanager
 def recording(app: App) -> Iterator[list[Drawn]]:
     """Everything the painter draws, and on which scene's behalf, while in the block."""
     canvas, drawn = app.canvas, []
     drawing: list[Any] = [None]  # the scene drawing now (None: the banner)
     sizes: list[int] = []
-    text, box, die, render = Painter.text, Painter.box, Painter.die, Fonts.render
+    text, render = Painter.text, Fonts.render
 
     def record(what: str, surface: pygame.Surface, rect: pygame.Rect, **more: Any) -> None:
         drawn.append(Drawn(what, drawing[0], on_canvas(surface, rect, canvas), **more))
@@ -97,13 +102,16 @@ def recording(app: App) -> Iterator[list[Drawn]]:
             record("text", surface, rect, words=words, size=sizes[-1])
         return rect
 
-    def boxing(self: Painter, surface: pygame.Surface, rect: pygame.Rect, *args: Any, **kw: Any):
-        record("box", surface, pygame.Rect(rect))
-        return box(self, surface, rect, *args, **kw)
+    def shape(name: str, bounds: Callable[..., pygame.Rect]) -> tuple[str, Any, Any]:
+        """pygame.draw.<name>, recording the bounds of what it draws (not cut to the
+        surface, which the scenes' is: that is what this looks for)."""
+        draw = getattr(pygame.draw, name)
 
-    def dieing(self: Painter, surface: pygame.Surface, rect: pygame.Rect, *args: Any, **kw: Any):
-        record("die", surface, pygame.Rect(rect))
-        return die(self, surface, rect, *args, **kw)
+        def drawing_shape(surface: pygame.Surface, colour: Any, *args: Any, **kw: Any) -> Any:
+            record("shape", surface, bounds(*args))
+            return draw(surface, colour, *args, **kw)
+
+        return name, draw, drawing_shape
 
     def drawn_by(scene: Any) -> Callable[[pygame.Surface], None]:
         draw = scene.draw
@@ -120,13 +128,21 @@ def recording(app: App) -> Iterator[list[Drawn]]:
     scenes = list(app.stack)
     for scene in scenes:
         scene.draw = drawn_by(scene)
-    patches = ((Painter, "text", texting), (Painter, "box", boxing), (Painter, "die", dieing))
-    for owner, name, patch in (*patches, (Fonts, "render", rendering)):
-        setattr(owner, name, patch)
+    shapes = (  # boxes, buttons, cards, dice, bubbles, stars
+        shape("rect", lambda rect, *_, **__: pygame.Rect(rect)),
+        shape("circle", lambda c, r, *_, **__: pygame.Rect(c[0] - r, c[1] - r, 2 * r, 2 * r)),
+        shape("polygon", lambda points, *_, **__: bounding(points)),
+        shape("line", lambda start, end, *_, **__: bounding((start, end))),
+    )
+    Painter.text, Fonts.render = texting, rendering
+    for name, _draw, patch in shapes:
+        setattr(pygame.draw, name, patch)
     try:
         yield drawn
     finally:
-        Painter.text, Painter.box, Painter.die, Fonts.render = text, box, die, render
+        Painter.text, Fonts.render = text, render
+        for name, draw, _patch in shapes:
+            setattr(pygame.draw, name, draw)
         for scene in scenes:
             del scene.draw
 
