@@ -18,6 +18,7 @@ from tabletop.ui.widgets import Button
 log = logging.getLogger(__name__)
 
 FOLLOWS = "This station follows the teacher's dashboard."
+NOW = ("pause", "resume", "extend")  # the controls that act at once
 QUESTIONS = {"skip": "Time's up now for this rotation?", "end": "End the whole station rotation?"}
 
 
@@ -85,19 +86,14 @@ class RotationControl(TeacherScreen):
         if name == "back" or runner is None:
             self.stack.pop()
             return
-        if self.follows:
+        if self.follows or name not in (*QUESTIONS, *NOW):
             return
-        if name == "pause":
-            runner.pause()
-        elif name == "resume":
-            runner.resume()
-        elif name == "extend":
-            runner.extend(1)
-        elif name in QUESTIONS:  # Skip and End ask first
+        if name in QUESTIONS:  # Skip and End ask first
             self.asking = name
             self.stack.push(Confirm(self.ctx, QUESTIONS[name], yes=name.title(), no="Keep going"))
             return
         log.info("rotation: the teacher pressed %s", name)
+        getattr(runner, name)()  # pause, resume, extend (by a minute)
         if self.stack.top is self:
             self.layout(self.m)
 
@@ -107,10 +103,7 @@ class RotationControl(TeacherScreen):
         if result == "yes" and runner is not None and asked:
             log.info("rotation: the teacher pressed %s", asked)
             # Time is up now: the runner saves the games and shows the station screen.
-            if asked == "skip":
-                runner.skip()
-            else:
-                runner.end()
+            getattr(runner, asked)()  # skip or end
             return
         if self.stack.top is self:
             self.layout(self.m)
