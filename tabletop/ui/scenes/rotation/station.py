@@ -4,7 +4,7 @@ the teacher planned it."""
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pygame
 
@@ -47,7 +47,7 @@ def mode_button(game: str, mode: str) -> str:
     return f"mode.{mode}"
 
 
-def choose_setup(setup: Scene, station: Station) -> None:
+def choose_setup(setup: Any, station: Station) -> None:
     """Choose on the setup screen the mode and the options the teacher chose for this
     station: the group finds the game set up as planned, and may still change it. The
     one setup form (:class:`tabletop.ui.scenes.form.FormScene`) takes them as they are;
