@@ -37,7 +37,7 @@ import queue
 import random
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -47,7 +47,18 @@ from hardware.buttons import Lamps, NoLamps
 from tabletop.games.mathe_meister import Layout
 from tabletop.highscores import HighScores
 from tabletop.store import Journal
-from tabletop.ui.input import Back, InputEvent, InputRouter, Quit, Resized, View, order_presses
+from tabletop.ui.input import (
+    Back,
+    Drag,
+    InputEvent,
+    InputRouter,
+    Quit,
+    Release,
+    Resized,
+    Tap,
+    View,
+    order_presses,
+)
 from tabletop.ui.messages import child_message
 from tabletop.ui.prefs import PrefsFile
 from tabletop.ui.sound import Sounds
@@ -84,7 +95,8 @@ class Context:
     journal: Journal = field(default_factory=lambda: Journal(":memory:"))
     session: str = ""  # the lesson new games belong to (launch sets today's date)
     # The station rotation this device runs (tabletop.ui.scenes.rotation.RotationRunner:
-    # update() each frame, draw(surface, metrics) over the scenes), or None.
+    # update() each frame; strip(screen) px at the bottom kept from the scenes, where
+    # draw(surface, screen) puts its banner), or None.
     rotation: Any = None
     # Wall-clock epoch seconds: the rotation's clock, which must survive a reboot.
     wall: Callable[[], float] = time.time
@@ -271,8 +283,11 @@ class App:
         self._posted: list[InputEvent] = []
         self._dirty = True
         self._journal_seq = 0  # the journal's trouble_seq last told on screen
+        # The whole canvas's layout; the scenes get ctx.metrics: the same, less the
+        # rotation banner's strip at the bottom while one runs (see _fit).
+        self.screen = ctx.metrics
         self._canvas = self._make_canvas()
-        self.router = InputRouter(View(ctx.metrics.size, window.get_size()), ctx.clock)
+        self.router = InputRouter(View(self.screen.size, window.get_size()), ctx.clock)
 
     @property
     def stack(self) -> SceneStack:
@@ -283,9 +298,9 @@ class App:
         return self._canvas
 
     def _make_canvas(self) -> pygame.Surface:
-        if self.window.get_size() == self.ctx.metrics.size:
+        if self.window.get_size() == self.screen.size:
             return self.window
-        return pygame.Surface(self.ctx.metrics.size).convert()
+        return pygame.Surface(self.screen.size).convert()
 
     def post(self, event: InputEvent) -> None:
         """Queue an input event as if it came from a device (tests, the demo)."""
@@ -328,6 +343,7 @@ class App:
             self._dirty |= bool(self._guarded(self.ctx.fleet.update))
         if self.ctx.rotation is not None:  # the station rotation's clock
             self._dirty |= bool(self._guarded(lambda: self.ctx.rotation.update()))
+        self._dirty |= self._fit()
         if self.ctx.journal.trouble_seq != self._journal_seq:  # the card stopped saving
             from tabletop.ui.saves import saving_words
 
@@ -348,7 +364,32 @@ class App:
         return self.running
 
     def _handle(self, event: InputEvent) -> None:
+        bottom = self.ctx.metrics.height - 1
+        if isinstance(event, Tap | Drag | Release) and event.pos[1] > bottom:
+            if isinstance(event, Tap):
+                return  # on the rotation's banner: not the scene's
+            event = replace(event, pos=(event.pos[0], bottom))  # a drag ends at its edge
         self._top().handle(event)
+
+    def _strip(self) -> int:
+        """The height of the rotation banner's strip at the bottom (0: none)."""
+        strip = getattr(self.ctx.rotation, "strip", None)
+        try:
+            return int(strip(self.screen)) if callable(strip) else 0
+        except Exception:
+            log.exception("the rotation's banner failed")
+            return 0
+
+    def _fit(self) -> bool:
+        """Lay the scenes out above the rotation banner's strip while there is one, on
+        the whole screen once it goes; True when that changed."""
+        width, height = self.screen.size
+        metrics = replace(self.screen, size=(width, height - self._strip()))
+        if metrics == self.ctx.metrics:
+            return False
+        self.ctx.set_metrics(metrics)
+        self.stack.relayout(metrics)
+        return True
 
     def _top(self) -> Scene:
         scene = self.stack.top
@@ -366,15 +407,19 @@ class App:
 
     def draw(self) -> None:
         canvas = self._canvas
+        self._fit()
+        scenes = canvas.subsurface(
+            pygame.Rect((0, 0), self.ctx.metrics.size).clip(canvas.get_rect())
+        )
         try:
-            self.stack.draw(canvas)
+            self.stack.draw(scenes)
         except Exception:
             log.exception("drawing failed")
-            canvas.fill(PALETTE.background)
+            scenes.fill(PALETTE.background)
             self.say(child_message("ui.oops"))
-        if self.ctx.rotation is not None:  # its banner, over the top scene
+        if self._strip():  # the rotation's banner, in its strip under the scenes
             try:
-                self.ctx.rotation.draw(canvas, self.ctx.metrics)
+                self.ctx.rotation.draw(canvas, self.screen)
             except Exception:
                 log.exception("drawing the rotation's banner failed")
         if self.toast is not None:
@@ -402,12 +447,10 @@ class App:
     def _resize(self, size: tuple[int, int]) -> None:
         # The window's own size, not the event's: a stale event must not change the layout.
         self.window = pygame.display.get_surface() or self.window
-        metrics = metrics_for(self.window.get_size())
-        if metrics != self.ctx.metrics:
-            self.ctx.set_metrics(metrics)
-            self.stack.relayout(metrics)
+        self.screen = metrics_for(self.window.get_size())
+        self._fit()
         self._canvas = self._make_canvas()
-        self.router.view = View(metrics.size, self.window.get_size())
+        self.router.view = View(self.screen.size, self.window.get_size())
         self._dirty = True
 
     def run(self, *, max_frames: int | None = None) -> None:

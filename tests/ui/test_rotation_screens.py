@@ -27,6 +27,7 @@ from tabletop.games.math_attack import MathAttackSettings
 from tabletop.store import Journal
 from tabletop.ui.app import App, Scene
 from tabletop.ui.autoplay import Autoplayer
+from tabletop.ui.input import Release, Tap
 from tabletop.ui.saves import GameSave, seat_infos
 from tabletop.ui.scenes.form import FormScene
 from tabletop.ui.scenes.home import HomeScene
@@ -133,12 +134,6 @@ def stored_clock(app: App) -> dict:
         "SELECT clock FROM rotations WHERE status = 'running'"
     ).fetchone()
     return json.loads(text)
-
-
-def scenes_drawn(app: App) -> pygame.Surface:
-    """The canvas with the scenes drawn and no banner yet (as the banner finds it)."""
-    app.stack.draw(app.canvas)
-    return app.canvas
 
 
 def not_blank(surface: pygame.Surface) -> bool:
@@ -282,53 +277,82 @@ def test_rotation_banner_shows_station_group_and_countdown(size, tmp_path: Path)
     app, wall, runner = rotation_app(size)
     wall.advance(3 * MIN + 20)
     app.step()
-    m = app.ctx.metrics
-    banner = runner.banner(m, scenes_drawn(app))
+    screen = app.screen
+    banner = runner.banner(screen)
     assert banner is not None
     assert (banner.label, banner.clock) == ("Station 2 \u00b7 Blue", "11:40")
     assert banner.fill == PALETTE.ink
     app.draw()
     assert tuple(app.canvas.get_at((banner.rect.left + 4, banner.rect.centery)))[:3] == PALETTE.ink
-    # it covers none of Home's buttons, and is big enough to read from the table
-    assert not any(banner.rect.colliderect(b.rect) for b in app.stack.top.targets())
-    assert banner.rect.height >= m.touch * 0.85
+    # its own strip across the bottom, big enough to read from the table: the scenes
+    # are laid out above it, so it covers none of Home's buttons
+    assert (banner.rect.left, banner.rect.width, banner.rect.bottom) == (0, size[0], size[1])
+    assert banner.rect.height >= screen.touch * 0.85
+    assert app.ctx.metrics.size == (size[0], size[1] - banner.rect.height)
+    assert all(banner.rect.top >= b.rect.bottom for b in app.stack.top.targets())
     app.screenshot(tmp_path / "banner.png")
 
     wall.advance(11 * MIN)  # the warning minute: amber
     app.step()
-    banner = runner.banner(m, scenes_drawn(app))
+    banner = runner.banner(screen)
     assert banner.fill == ORANGE and banner.clock == "00:40"
     runner.pause()
     app.step()
-    assert runner.banner(m, scenes_drawn(app)).clock == "Paused"
+    assert runner.banner(screen).clock == "Paused"
 
 
-def test_rotation_banner_hidden_on_its_own_screens_and_by_a_scene() -> None:
+def test_rotation_banner_on_every_screen_and_gone_with_the_rotation() -> None:
+    """The strip is there on the station screen and the teacher's screens too, and the
+    scenes get the whole screen back once the rotation is over."""
     app, _wall, runner = rotation_app()
-    assert isinstance(app.stack.top, HomeScene)
+    strip = runner.strip(app.screen)
+    for scene in (StationScene(app.ctx, runner), RotationControl(app.ctx)):
+        app.stack.push(scene)
+        app.draw()
+        assert runner.banner(app.screen) is not None
+        assert max(b.rect.bottom for b in scene.targets()) <= app.screen.height - strip
+        app.stack.pop()
+    runner.end()
+    app.step()
+    assert runner.banner(app.screen) is None and app.ctx.rotation is None
+    assert app.ctx.metrics == app.screen
 
-    class Quiet(Scene):
-        rotation_banner = False
 
-    app.stack.push(Quiet(app.ctx))
-    assert runner.banner(app.ctx.metrics) is None
-    app.stack.pop()
-    app.stack.push(StationScene(app.ctx, runner))
-    assert runner.banner(app.ctx.metrics) is None
-
-
-def test_rotation_banner_only_the_countdown_where_there_is_no_room() -> None:
+def test_rotation_banner_taps_on_it_do_not_reach_the_scene() -> None:
+    """A tap on the strip is not the scene's (a button laid out before the rotation
+    moved up with the relayout); a drag that ends on it ends at the scene's edge."""
     app, _wall, runner = rotation_app()
-    m = app.ctx.metrics
+    seen: list[object] = []
 
-    class Crowded(Scene):
-        def draw(self, surface):
-            surface.fill((10, 10, 10))  # nothing is plain background
+    class Catch(Scene):
+        def handle(self, event) -> None:
+            seen.append(event)
 
-    app.stack.push(Crowded(app.ctx))
-    app.draw()
-    banner = runner.banner(m, scenes_drawn(app))
-    assert banner is not None and banner.label == "" and banner.clock == "15:00"
+    app.stack.push(Catch(app.ctx))
+    bottom = app.screen.height - runner.strip(app.screen)
+    app.post(Tap((400, bottom + 5), 0.0))
+    app.post(Release((400, app.screen.height - 2), 0.0))
+    app.post(Tap((400, bottom - 5), 0.0))
+    app.step()
+    assert seen == [Release((400, bottom - 1), 0.0), Tap((400, bottom - 5), 0.0)]
+
+
+def test_rotation_banner_a_long_group_name_is_cut_not_the_countdown() -> None:
+    plan = Plan(PLAN.stations, ("The Wonderful Purple Dragons of Room 12B", "Blue", "Green"))
+    app, _wall, runner = rotation_app(station=0, plan=plan)
+    drawn: list[tuple[str, pygame.Rect]] = []
+    text = app.ctx.painter.text
+
+    def recording(surface, words, *args, **kwargs):
+        rect = text(surface, words, *args, **kwargs)
+        drawn.append((words, rect))
+        return rect
+
+    app.ctx.painter.text = recording
+    runner.draw(app.canvas, app.screen)
+    (label, label_rect), (clock, clock_rect) = drawn[1], drawn[0]
+    assert clock == "15:00" and label.endswith("\u2026") and label.startswith("Station 1")
+    assert label_rect.right < clock_rect.left and clock_rect.right <= app.screen.width
 
 
 # -- warning and time up ------------------------------------------------------------------------
@@ -458,6 +482,8 @@ def test_rotation_station_opens_its_game_with_the_planned_options(game, mode, op
         assert setup.values().level == value, f"{game} opened without {value} bots"
         assert all(s.level == value for s in bots) and (bots or game != "math-attack")
         return
+    if setup.target(f"{key}.{value}") is None and getattr(setup, "pages", 1) > 1:
+        Autoplayer(app).tap("more")  # above the banner's strip the form takes two pages
     chosen = setup.target(f"{key}.{value}")
     assert chosen is not None and chosen.selected, f"{game} opened without {key} {value}"
 

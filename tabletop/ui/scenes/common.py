@@ -165,16 +165,22 @@ def draw_message(
 
 
 def home_and_again(
-    m: Metrics, again: str = "Play again", *, width: int = 260, enabled: bool = True
+    m: Metrics,
+    again: str = "Play again",
+    *,
+    width: int = 260,
+    enabled: bool = True,
+    name: str = "again",
 ) -> list[Button]:
-    """The end screens' footer: "Home" bottom left, the replay button bottom right."""
+    """The end screens' footer: "Home" bottom left, the replay button (``name``) bottom
+    right."""
     W, H = m.size
     h = m.u(56)
     y = H - m.u(16) - h
     return [
         Button("home", pygame.Rect(m.u(16), y, m.u(200), h), "Home", kind="quiet"),
         Button(
-            "again",
+            name,
             pygame.Rect(W - m.u(16) - m.u(width), y, m.u(width), h),
             again,
             enabled=enabled,

@@ -1,0 +1,512 @@
+"""The teacher's plan for a station rotation: :class:`RotationEditor` (stations, groups,
+times; Start runs it here), :class:`StationPicker` (one station's game, mode and
+options) and :class:`GroupsScene` (the groups' names). Teachers' screens, behind the PIN."""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import pygame
+
+from tabletop.classroom.rotation import (
+    GAME_TITLES,
+    MAX_STATIONS,
+    MINUTES,
+    STATION_MODES,
+    STATION_OPTIONS,
+    TRANSITION,
+    WARNING,
+    Plan,
+    Station,
+    last_plan,
+    start_rotation,
+)
+from tabletop.engine.errors import BadInput, TabletopError
+from tabletop.ui.app import Context, Scene
+from tabletop.ui.input import InputEvent
+from tabletop.ui.scenes.common import header, route_to_press
+from tabletop.ui.scenes.rotation.runner import run_rotation, wall_of
+from tabletop.ui.theme import Metrics
+from tabletop.ui.widgets import Button, Painter
+
+log = logging.getLogger(__name__)
+
+DEFAULT_GAMES = ("mathe-meister", "math-wars-meta", "mecs", "math-arena")
+
+
+def footer(
+    m: Metrics, back: tuple[str, str], go: tuple[str, str, int] | None = None
+) -> list[Button]:
+    """A teacher's screen's footer: ``back`` (name, label) bottom left, ``go`` (name,
+    label, width) bottom right."""
+    W, H = m.size
+    bh, margin = m.u(56), m.u(16)
+    y = H - margin - bh
+    b = [Button(back[0], pygame.Rect(margin, y, m.u(180), bh), back[1], kind="quiet")]
+    if go is not None:
+        name, label, width = go
+        b.append(Button(name, pygame.Rect(W - margin - m.u(width), y, m.u(width), bh), label))
+    return b
+
+
+class TeacherScreen(Scene):
+    """A teacher's screen of the rotation: taps on its buttons are pressed, Back presses
+    ``back``; :meth:`backdrop` starts its drawing with its title."""
+
+    speaks = False  # a teacher's screen
+    back = "cancel"
+
+    def handle(self, event: InputEvent) -> None:
+        route_to_press(self, event, back=self.back)
+
+    def press(self, name: str) -> None:
+        """One of the screen's buttons."""
+
+    def backdrop(self, surface: pygame.Surface, title: str, subtitle: str = "") -> Painter:
+        surface.fill(self.ctx.painter.p.background)
+        header(self, surface, title, subtitle)
+        return self.ctx.painter
+
+
+def class_groups(journal: Any) -> list[str]:
+    """The groups of the class list, if it has any (the roster module when it is there,
+    else the journal's ``students`` table)."""
+    import importlib
+
+    try:  # the class list is written by another part of issue 10
+        roster: Any = importlib.import_module("tabletop.classroom.roster")
+    except ImportError:
+        roster = None
+    groups_of = getattr(roster, "groups", None)
+    if callable(groups_of):
+        try:
+            found = [str(g).strip() for g in groups_of(journal) if isinstance(g, str)]
+            return [g for g in dict.fromkeys(found) if g]
+        except Exception as exc:  # fall back to the table itself
+            log.warning("rotation: the class list's groups: %s", exc)
+    try:
+        rows = journal.db.execute(
+            "SELECT DISTINCT grp FROM students WHERE grp != '' ORDER BY grp"
+        ).fetchall()
+    except (sqlite3.Error, AttributeError):
+        return []
+    return [str(r[0]).strip() for r in rows if str(r[0]).strip()]
+
+
+@dataclass
+class Draft:
+    """The plan being edited (mutable; :meth:`plan` validates it)."""
+
+    stations: list[Station] = field(default_factory=list)
+    groups: list[str] = field(default_factory=list)
+    minutes: int = 15
+    transition: int = 1
+    warning: int = 1
+    rounds: int = 0  # 0: one per station
+    here: int = 0  # this device's station, 0-based
+
+    @classmethod
+    def start(cls, ctx: Context) -> Draft:
+        """The last plan stored (a teacher often reuses it), else four stations and
+        the class list's groups (or Group 1..4)."""
+        plan = last_plan(ctx.journal)
+        if plan is not None:
+            return cls(
+                list(plan.stations),
+                list(plan.groups),
+                plan.minutes,
+                plan.transition,
+                plan.warning,
+                plan.rotations or 0,
+            )
+        stations = [Station(g) for g in DEFAULT_GAMES]
+        groups = class_groups(ctx.journal) or [f"Group {i + 1}" for i in range(len(stations))]
+        return cls(stations, groups)
+
+    @property
+    def rotations(self) -> int:
+        return self.rounds or len(self.stations)
+
+    def plan(self) -> Plan:
+        rounds = self.rounds if self.rounds and self.rounds != len(self.stations) else None
+        return Plan(
+            tuple(self.stations),
+            tuple(self.groups),
+            self.minutes,
+            self.transition,
+            self.warning,
+            rounds,
+        )
+
+    def step(self, what: str, delta: int) -> None:
+        n = len(self.stations)
+        if what == "minutes":
+            self.minutes = _clamp(self.minutes + delta, *MINUTES)
+        elif what == "transition":
+            self.transition = _clamp(self.transition + delta, *TRANSITION)
+        elif what == "warning":
+            self.warning = _clamp(self.warning + delta, *WARNING)
+        elif what == "rounds":
+            self.rounds = _clamp(self.rotations + delta, 1, max(1, n))
+        elif what == "here":
+            self.here = _clamp(self.here + delta, 0, max(0, n - 1))
+
+    def fit(self) -> None:
+        """Keep the rounds and this device's station inside the stations there are."""
+        n = len(self.stations)
+        self.rounds = min(self.rounds, n) if self.rounds else 0
+        self.here = min(self.here, max(0, n - 1))
+
+
+def _clamp(value: int, low: int, high: int) -> int:
+    return max(low, min(high, value))
+
+
+STEPPERS = (
+    ("minutes", "Minutes"),
+    ("transition", "Moving"),
+    ("warning", "Warning"),
+    ("rounds", "Rounds"),
+    ("here", "This device"),
+)
+
+
+class RotationEditor(TeacherScreen):
+    """The teacher's plan: stations, groups, times; Start runs it on this device."""
+
+    back = "back"
+
+    def __init__(self, ctx: Context, draft: Draft | None = None) -> None:
+        super().__init__(ctx)
+        self.draft = draft or Draft.start(ctx)
+        self.message = ""
+        self.editing: int | None = None  # the station a picker is open for
+
+    def layout(self, metrics: Metrics) -> None:
+        m = metrics
+        W, H = m.size
+        d = self.draft
+        margin, gap = m.u(16), m.u(6)
+        top = m.u(76)
+        bh = m.u(56)
+        bottom = H - margin - bh - m.u(8)
+        left_w = m.u(380)
+        b: list[Button] = []
+        # Stations: two columns of tiles, "+ Station" after the last.
+        rows = 4
+        tw = (left_w - gap) // 2
+        th = (bottom - top - (rows - 1) * gap) // rows
+        tiles = len(d.stations) + (len(d.stations) < MAX_STATIONS)
+        for i in range(tiles):
+            rect = pygame.Rect(
+                margin + (i // rows) * (tw + gap), top + (i % rows) * (th + gap), tw, th
+            )
+            if i < len(d.stations):
+                s = d.stations[i]
+                b.append(
+                    Button(
+                        f"station.{i}",
+                        rect,
+                        f"{i + 1}. {s.name}",
+                        kind="toggle",
+                        selected=i == d.here,
+                        caption=s.mode_name + (" \u00b7 this device" if i == d.here else ""),
+                    )
+                )
+            else:
+                b.append(Button("station.add", rect, "+ Station", kind="quiet"))
+        # The right column: groups, then the steppers.
+        x = margin + left_w + m.u(20)
+        right_w = W - margin - x
+        label_w = m.u(130)
+        rh = (bottom - top - len(STEPPERS) * gap) // (len(STEPPERS) + 1)
+        self.label_x = x
+        self.labels: list[tuple[str, int]] = [("Groups", top + rh // 2)]
+        self.values: list[tuple[str, tuple[int, int]]] = []
+        b.append(
+            Button(
+                "groups",
+                pygame.Rect(x + label_w, top, right_w - label_w, rh),
+                f"{len(d.groups)} groups" if len(d.groups) != 1 else "1 group",
+                kind="quiet",
+                caption=", ".join(d.groups),
+            )
+        )
+        sw = m.u(52)
+        y = top
+        for key, label in STEPPERS:
+            y += rh + gap
+            self.labels.append((label, y + rh // 2))
+            b.append(
+                Button(f"{key}.-", pygame.Rect(x + label_w, y, sw, rh), "\u2212", kind="quiet")
+            )
+            b.append(
+                Button(f"{key}.+", pygame.Rect(x + right_w - sw, y, sw, rh), "+", kind="quiet")
+            )
+            middle = x + label_w + sw + (right_w - label_w - 2 * sw) // 2
+            self.values.append((self.value(key), (middle, y + rh // 2)))
+        self.buttons = b + footer(m, ("back", "Back"), ("start", "Start rotation", 260))
+
+    def value(self, key: str) -> str:
+        d = self.draft
+        if key == "minutes":
+            return f"{d.minutes} min"
+        if key == "transition":
+            return f"{d.transition} min"
+        if key == "warning":
+            return f"{d.warning} min" if d.warning else "none"
+        if key == "rounds":
+            return f"{d.rotations} of {len(d.stations)}"
+        return f"Station {d.here + 1}"
+
+    def press(self, name: str) -> None:
+        d = self.draft
+        self.message = ""
+        if name == "back":
+            self.stack.pop()
+        elif name == "start":
+            self.start()
+        elif name == "groups":
+            self.stack.push(GroupsScene(self.ctx, d.groups))
+        elif name.startswith("station."):  # "station.<i>" or "station.add"
+            i = self.editing = len(d.stations) if name == "station.add" else int(name[8:])
+            self.stack.push(StationPicker(self.ctx, i, [*d.stations, None][i]))
+        elif name.endswith((".-", ".+")):
+            key, sign = name.rsplit(".", 1)
+            d.step(key, 1 if sign == "+" else -1)
+            self.layout(self.m)
+
+    def resume(self, result: Any) -> None:
+        d = self.draft
+        editing, self.editing = self.editing, None
+        if isinstance(result, Station) and editing is not None:
+            if editing < len(d.stations):
+                d.stations[editing] = result
+            else:
+                d.stations.append(result)
+        elif result == "remove" and editing is not None and editing < len(d.stations):
+            del d.stations[editing]
+        elif isinstance(result, list) and all(isinstance(g, str) for g in result):
+            d.groups = list(result)
+        d.fit()
+        self.layout(self.m)
+
+    def start(self) -> None:
+        d = self.draft
+        try:
+            plan = d.plan()
+            stored = start_rotation(
+                self.ctx.journal,
+                plan,
+                d.here,
+                session=self.ctx.session,
+                now=wall_of(self.ctx),
+            )
+        except BadInput as exc:
+            self.ctx.sounds.play("wrong")
+            self.message = exc.message[0].upper() + exc.message[1:] + "."
+            log.info("rotation: plan refused: %s", exc.message)
+            return
+        except TabletopError as exc:
+            self.ctx.sounds.play("wrong")
+            self.message = "The rotation could not be saved. Try again."
+            log.error("rotation: %s: %s", exc.code, exc.message)
+            return
+        log.info(
+            "rotation %d started: %d stations, %d groups, %d min, this device station %d",
+            stored.id,
+            len(plan.stations),
+            len(plan.groups),
+            plan.minutes,
+            stored.station + 1,
+        )
+        self.ctx.sounds.play("good")
+        run_rotation(self.ctx, stored)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        painter = self.backdrop(surface, "Station rotation", "Tap a station to change its game.")
+        m, p = self.m, painter.p
+        for text, y in self.labels:
+            at = (self.label_x, y)
+            painter.text(surface, text, at, m.text, bold=True, anchor="midleft", max_width=m.u(126))
+        for value, at in self.values:
+            painter.text(surface, value, at, m.text, bold=True, anchor="center", max_width=m.u(130))
+        painter.buttons(surface, self.buttons)
+        if self.message:
+            back = self.target("back")
+            start = self.target("start")
+            assert back is not None and start is not None
+            area = pygame.Rect(
+                back.rect.right + m.u(10),
+                back.rect.top - m.u(8),
+                start.rect.left - back.rect.right - m.u(20),
+                back.rect.height + m.u(16),
+            )
+            painter.paragraph(surface, self.message, area, m.small, p.bad, bold=True)
+
+
+class StationPicker(TeacherScreen):
+    """One station: its game (the five), its mode and the game's options (each preset,
+    or left to the group). Pops with a :class:`Station`, ``"remove"``, or None."""
+
+    def __init__(self, ctx: Context, index: int, station: Station | None) -> None:
+        super().__init__(ctx)
+        self.index = index
+        self.new = station is None
+        self.station = station or Station("mathe-meister")
+        self.message = ""
+
+    def layout(self, metrics: Metrics) -> None:
+        m = metrics
+        W = m.width
+        margin, gap = m.u(16), m.u(10)
+        st = self.station
+        b: list[Button] = []
+        y = m.u(96)
+        compact = len(STATION_OPTIONS[st.game]) > 1  # two option rows (M.E.C.S.) must fit
+        h = m.u(48 if compact else 64)
+        games = list(GAME_TITLES.items())
+        w = (W - 2 * margin - 2 * gap) // 3
+        for i, (key, title) in enumerate(games):
+            rect = pygame.Rect(margin + (i % 3) * (w + gap), y + (i // 3) * (h + gap), w, h)
+            b.append(Button(f"game.{key}", rect, title, kind="toggle", selected=key == st.game))
+        y += 2 * (h + gap) + m.u(28 if compact else 34)
+        self.rows = [("Mode", y - m.u(16))]
+        modes = STATION_MODES[st.game]
+        per_row = 4
+        mw = (W - 2 * margin - (per_row - 1) * gap) // per_row
+        mh = m.u(44 if compact else 52)
+        for i, (key, name) in enumerate(modes):
+            rect = pygame.Rect(
+                margin + (i % per_row) * (mw + gap), y + (i // per_row) * (mh + gap), mw, mh
+            )
+            b.append(Button(f"mode.{key}", rect, name, kind="toggle", selected=key == st.mode))
+        y += ((len(modes) + per_row - 1) // per_row) * (mh + gap)
+        # Each option on a row: its name, "Group chooses", then its values.
+        label_w = m.u(110)
+        for key, label, values in STATION_OPTIONS[st.game]:
+            self.rows.append((label, y + mh // 2))
+            choices = [("", "Group chooses"), *values]
+            ow = (W - 2 * margin - label_w - (len(choices) - 1) * gap) // len(choices)
+            for i, (value, name) in enumerate(choices):
+                rect = pygame.Rect(margin + label_w + i * (ow + gap), y, ow, mh)
+                chosen = st.options.get(key, "") == value
+                b.append(Button(f"opt.{key}.{value}", rect, name, kind="toggle", selected=chosen))
+            y += mh + gap
+        b += footer(m, ("cancel", "Cancel"), ("done", "Done", 200))
+        if not self.new:
+            rect = b[-1].rect.copy()
+            rect.width, rect.centerx = m.u(240), W // 2
+            b.append(Button("remove", rect, "Remove station", kind="quiet"))
+        self.buttons = b
+
+    def press(self, name: str) -> None:
+        st, self.message = self.station, ""
+        if name in ("cancel", "remove", "done"):
+            self.stack.pop({"cancel": None, "remove": "remove", "done": st}[name])
+        elif name.startswith("game."):
+            if name[5:] != st.game:  # another game: its first mode, no options, its name
+                self._change(game=name[5:], mode="", options={}, name="")
+        elif name.startswith("mode."):
+            self._change(mode=name[5:])
+        elif name.startswith("opt."):
+            key, value = name[4:].split(".", 1)
+            options = {k: v for k, v in st.options.items() if k != key}
+            if value:
+                options[key] = value
+            self._change(options=options)
+
+    def _change(self, **changes: Any) -> None:
+        try:
+            self.station = replace(self.station, **changes)
+        except BadInput as exc:  # a mode and an option that do not go together
+            self.ctx.sounds.play("wrong")
+            self.message = exc.message
+        self.layout(self.m)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        question = "" if self.message else "Which game is played here?"
+        painter = self.backdrop(surface, f"Station {self.index + 1}", question)
+        m, p = self.m, painter.p
+        if self.message:  # where the question was, down to the games: what is wrong, in red
+            room = pygame.Rect(m.u(18), m.u(12) + m.title, m.width - m.u(36), m.u(84) - m.title)
+            painter.paragraph(surface, self.message, room, m.small, p.bad, bold=True)
+        for label, y in self.rows:
+            painter.text(surface, label, (m.u(16), y), m.text, bold=True, anchor="midleft")
+        painter.buttons(surface, self.buttons)
+
+
+class GroupsScene(TeacherScreen):
+    """The groups' names: tap one to rename it, add, remove the last, or take the class
+    list's groups. Pops with the list of names, or None."""
+
+    def __init__(self, ctx: Context, groups: Sequence[str]) -> None:
+        super().__init__(ctx)
+        self.groups = list(groups)
+        self.renaming: int | None = None
+        self.from_class = class_groups(ctx.journal)
+
+    def layout(self, metrics: Metrics) -> None:
+        m = metrics
+        W, H = m.size
+        margin, gap = m.u(16), m.u(10)
+        top = m.u(70)
+        bh = m.u(56)
+        h = m.u(58)
+        w = (W - 2 * margin - gap) // 2
+        b: list[Button] = []
+        for i, name in enumerate(self.groups):
+            rect = pygame.Rect(margin + (i % 2) * (w + gap), top + (i // 2) * (h + gap), w, h)
+            b.append(Button(f"group.{i}", rect, f"{i + 1}. {name}", kind="toggle"))
+        row = H - margin - 2 * bh - gap
+        bw = (W - 2 * margin - 2 * gap) // 3
+        tools = (
+            ("add", "+ Group", len(self.groups) < MAX_STATIONS),
+            ("remove", "\u2212 Last group", len(self.groups) > 1),
+            ("class", "From the class list", bool(self.from_class)),
+        )
+        for i, (key, label, on) in enumerate(tools):
+            rect = pygame.Rect(margin + i * (bw + gap), row, bw, bh)
+            b.append(Button(key, rect, label, kind="quiet", enabled=on))
+        self.buttons = b + footer(m, ("cancel", "Cancel"), ("done", "Done", 200))
+
+    def press(self, name: str) -> None:
+        from tabletop.ui.scenes.names import NameScene
+
+        if name in ("cancel", "done"):
+            self.stack.pop(list(self.groups) if name == "done" else None)
+            return
+        if name == "add":
+            self.groups.append(self._free_name())
+        elif name == "remove" and len(self.groups) > 1:
+            self.groups.pop()
+        elif name == "class" and self.from_class:
+            self.groups = list(self.from_class[:MAX_STATIONS])
+        elif name.startswith("group."):
+            self.renaming = int(name.split(".")[1])
+            current = self.groups[self.renaming]
+            self.stack.push(NameScene(self.ctx, current, title="The group's name"))
+            return
+        self.layout(self.m)
+
+    def _free_name(self) -> str:
+        n = len(self.groups) + 1
+        while f"Group {n}" in self.groups:
+            n += 1
+        return f"Group {n}"
+
+    def resume(self, result: Any) -> None:
+        i, self.renaming = self.renaming, None
+        if i is not None and isinstance(result, str) and result.strip():
+            name = result.strip().title()
+            if name not in self.groups:
+                self.groups[i] = name
+        self.layout(self.m)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        painter = self.backdrop(surface, "Groups", "Tap a group to change its name.")
+        painter.buttons(surface, self.buttons)

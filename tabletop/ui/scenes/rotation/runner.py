@@ -1,0 +1,374 @@
+"""The running rotation (:class:`RotationRunner`, ``ctx.rotation``): its clock, the
+warning, time up, the teacher's controls' effects, carrying on after a reboot, and the
+banner in its own strip at the bottom of the screen."""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import pygame
+
+from tabletop.classroom.rotation import (
+    Moment,
+    Plan,
+    RotationClock,
+    StoredRotation,
+    running_rotation,
+    save_clock,
+)
+from tabletop.engine.errors import TabletopError
+from tabletop.ui.app import Context
+from tabletop.ui.scenes.rotation.station import StationScene
+from tabletop.ui.theme import ORANGE, PALETTE, Metrics
+
+log = logging.getLogger(__name__)
+
+SEATS = 8  # every seat's LED flashes at the warning
+FLASH_STEP = 0.4  # seconds on, seconds off
+FLASH_TOGGLES = 6
+WARNING_SOUND = "round"
+TIME_UP_SOUND = "round"
+SAVE_FAILED = "The rotation could not be saved just now. It keeps running."
+STRIP = 44  # the banner's strip at the bottom of the screen, in base units
+WHITE = (255, 255, 255)
+
+
+def wall_of(ctx: Context) -> Callable[[], float]:
+    wall: Callable[[], float] = getattr(ctx, "wall", time.time)
+    return wall
+
+
+@dataclass(frozen=True)
+class Banner:
+    rect: pygame.Rect  # the strip, across the bottom of the screen
+    label: str  # "Station 2 · Red"
+    clock: str  # "12:34", "Paused", "Move 00:45"
+    fill: tuple[int, int, int]
+    ink: tuple[int, int, int]
+
+
+class RotationRunner:
+    """The rotation this device runs (``ctx.rotation``); see the package docstring.
+
+    ``group`` is the group that belongs at this station now (in a transition: the one
+    arriving); ``moment`` the clock's :class:`Moment` at the last ``update``.
+    """
+
+    def __init__(
+        self, ctx: Context, stored: StoredRotation, *, wall: Callable[[], float] | None = None
+    ) -> None:
+        self.ctx = ctx
+        self.stored = stored
+        self.station = stored.station  # this device's station, 0-based
+        self.clock: RotationClock = stored.clock
+        self.wall = wall or wall_of(ctx)
+        self.moment: Moment = self.clock.now(self.wall())
+        self.warned: set[int] = set()
+        if self.moment.phase == "warning":
+            self.warned.add(self.moment.rotation)  # restored mid-warning: it was given
+        self.finished = False
+        self._flash: tuple[float, list[int]] | None = None  # started at, lit before
+        self._shown: tuple[Any, ...] = ()
+
+    @property
+    def plan(self) -> Plan:
+        return self.clock.plan
+
+    @property
+    def group(self) -> str | None:
+        return self.moment.group_at(self.station)
+
+    @property
+    def title(self) -> str:
+        """``"Station 2: Math Wars Meta"``."""
+        return f"Station {self.station + 1}: {self.plan.stations[self.station].name}"
+
+    # -- every frame ----------------------------------------------------------------------
+
+    def update(self, now_wall: float | None = None) -> bool:
+        """Follow the clock to ``now_wall`` (default: the wall clock): warn, end the
+        rotation's games when time is up. True when the banner must be redrawn."""
+        t = self.wall() if now_wall is None else now_wall
+        before, now = self.moment, self.clock.now(t)
+        self.moment = now
+        if before.playing and (now.rotation != before.rotation or not now.playing):
+            self._time_up(before.rotation, t)
+        elif now.done and not before.done:  # ended by the teacher in a transition
+            show_station(self.ctx, self)
+        if now.phase == "warning" and now.rotation not in self.warned:
+            self.warned.add(now.rotation)
+            log.info("rotation: warning, %s left", now.countdown())
+            self.ctx.sounds.play(WARNING_SOUND)
+            self._start_flash(t)
+        if now.done and not self.finished:
+            self.finish()
+        self._flash_step(t)
+        shown = (now.countdown(), now.phase, now.paused, now.rotation)
+        changed, self._shown = shown != self._shown, shown
+        return changed
+
+    def _time_up(self, rotation: int, t: float) -> None:
+        """The rotation's time is up: save the games, send everyone to the station screen."""
+        self.warned.add(rotation)
+        log.info("rotation: time is up for rotation %d at station %d", rotation, self.station + 1)
+        self.ctx.sounds.play(TIME_UP_SOUND)
+        self._start_flash(t)
+        finish_games(self.ctx)
+        show_station(self.ctx, self, ended=rotation)
+
+    def finish(self) -> None:
+        """The rotation is over: stored as finished, no longer ``ctx.rotation``."""
+        self.finished = True
+        log.info("rotation %d: over", self.stored.id)
+        self._store(status="finished")
+        if self.ctx.rotation is self:
+            self.ctx.rotation = None
+
+    # -- the LEDs ---------------------------------------------------------------------------
+
+    def _start_flash(self, t: float) -> None:
+        if self._flash is None:
+            self._flash = (t, _lit(self.ctx.lamps))
+
+    def _flash_step(self, t: float) -> None:
+        """Every seat's LED on and off a few times, then back as it was."""
+        if self._flash is None:
+            return
+        start, before = self._flash
+        step = int(max(0.0, t - start) / FLASH_STEP)
+        lamps = self.ctx.lamps
+        if step >= FLASH_TOGGLES:
+            lamps.light_only(before)
+            self._flash = None
+        else:
+            lamps.light_only(range(SEATS) if step % 2 == 0 else [])
+
+    # -- the teacher's controls -------------------------------------------------------------
+
+    def pause(self) -> None:
+        self._apply(self.clock.pause(self.wall()))
+
+    def resume(self) -> None:
+        self._apply(self.clock.resume(self.wall()))
+
+    def extend(self, minutes: int = 1) -> None:
+        self._apply(self.clock.extend(self.wall(), minutes))
+
+    def skip(self) -> None:
+        self._apply(self.clock.skip(self.wall()))
+
+    def end(self) -> None:
+        self._apply(self.clock.end(self.wall()))
+
+    def adopt(self, clock: RotationClock) -> None:
+        """A clock from the teacher's console (the classroom fleet): stored and followed
+        exactly as the local controls' clocks are (games saved for time, the station
+        screen). The same clock again changes nothing."""
+        if clock.to_json() != self.clock.to_json():
+            self._apply(clock)
+
+    def _apply(self, clock: RotationClock) -> None:
+        if clock is self.clock:
+            return
+        self.clock = clock
+        self._store()
+        self.update()
+
+    def _store(self, status: str = "running") -> None:
+        try:
+            save_clock(self.ctx.journal, self.stored.id, self.clock, status)
+        except TabletopError as exc:
+            log.error("rotation %d: %s: %s", self.stored.id, exc.code, exc.message)
+            self.ctx.notices.append(SAVE_FAILED)
+
+    # -- the banner ----------------------------------------------------------------------------
+
+    def strip(self, screen: Metrics) -> int:
+        """The height of the banner's strip at the bottom of ``screen`` (the whole
+        canvas's layout); 0 once the rotation is over. The app lays the scenes out and
+        draws them above it, and keeps taps on it from them."""
+        return 0 if self.finished or self.moment.done else screen.u(STRIP)
+
+    def banner(self, screen: Metrics) -> Banner | None:
+        """What the banner shows and where (its strip), or None when there is none."""
+        height = self.strip(screen)
+        if not height:
+            return None
+        p, now = PALETTE, self.moment
+        label = f"Station {self.station + 1}"
+        if self.group:
+            label += f" \u00b7 {self.group}"
+        if now.paused:
+            clock, fill, ink = "Paused", p.muted, WHITE
+        elif now.phase == "transition":
+            clock, fill, ink = f"Move {now.countdown()}", p.button, WHITE
+        elif now.phase == "warning":
+            clock, fill, ink = now.countdown(), ORANGE, p.ink
+        else:
+            clock, fill, ink = now.countdown(), p.ink, WHITE
+        rect = pygame.Rect(0, screen.height - height, screen.width, height)
+        return Banner(rect, label, clock, fill, ink)
+
+    def draw(self, surface: pygame.Surface, screen: Metrics) -> None:
+        """The banner in its strip: the station and group at the left, the countdown at
+        the right (a long group name is cut, never the countdown). Drawing only."""
+        banner = self.banner(screen)
+        if banner is None:
+            return
+        m, painter = screen, self.ctx.painter
+        rect, pad = banner.rect, m.u(16)
+        surface.fill(banner.fill, rect)
+        pygame.draw.line(surface, PALETTE.line, rect.topleft, rect.topright, m.u(2))
+        size = m.big
+        clock = painter.text(
+            surface,
+            banner.clock,
+            (rect.right - pad, rect.centery),
+            size,
+            banner.ink,
+            bold=True,
+            anchor="midright",
+        )
+        room = clock.left - rect.left - 3 * pad
+        label = painter.ellipsis(banner.label, m.text, room, True)
+        anchor = (rect.left + pad, rect.centery)
+        painter.text(surface, label, anchor, m.text, banner.ink, bold=True, anchor="midleft")
+
+
+def _lit(lamps: Any) -> list[int]:
+    """The seats lit now, when the lamps can tell (to put them back after a flash)."""
+    lit = getattr(lamps, "lit", None)
+    if isinstance(lit, set | frozenset | list | tuple):
+        return sorted(int(s) for s in lit)
+    is_lit = getattr(lamps, "is_lit", None)
+    if callable(is_lit):
+        try:
+            return [s for s in range(SEATS) if is_lit(s)]
+        except Exception:  # a lamp that cannot say is left dark
+            return []
+    return []
+
+
+def finish_games(ctx: Context) -> int:
+    """Save every game on the stack that is still being played as finished for "time",
+    with its standings; returns how many. A scene without ``save`` and ``standings()``
+    is left alone; a failure is logged and the others are still saved."""
+    done = 0
+    for scene in reversed(list(ctx.stack)):
+        save = getattr(scene, "save", None)
+        standings = getattr(scene, "standings", None)
+        if save is None or not callable(standings) or not callable(getattr(save, "finish", None)):
+            continue
+        if not _still_playing(ctx, save):
+            continue
+        try:
+            save.finish(standings(), reason="time")
+            done += 1
+            log.info("rotation: %s saved as finished for time", type(scene).__name__)
+        except Exception:
+            log.exception("rotation: %s could not be finished for time", type(scene).__name__)
+    return done
+
+
+def _still_playing(ctx: Context, save: Any) -> bool:
+    match_id = getattr(save, "id", None)
+    if match_id is None:
+        return True
+    try:
+        row = ctx.journal.db.execute(
+            "SELECT status FROM matches WHERE id = ?", (match_id,)
+        ).fetchone()
+    except sqlite3.Error:
+        return True
+    return row is None or row[0] == "playing"
+
+
+def restore_rotation(ctx: Context, *, wall: Callable[[], float] | None = None) -> Any:
+    """At start: the rotation this device was running before it stopped, carried on
+    with its stored clock in ``ctx.rotation`` (also returned); None if there is none.
+
+    Call it before Home is shown: a game whose rotation ran out while the device was
+    off is finished for "time" here (:func:`finish_stale_games`), so Home does not offer
+    to carry on with it."""
+    try:
+        stored = running_rotation(ctx.journal)
+    except TabletopError as exc:
+        log.error("rotation: %s", exc.message)
+        return None
+    if stored is None:
+        return None
+    runner = RotationRunner(ctx, stored, wall=wall)
+    log.info(
+        "rotation %d restored: station %d, rotation %d, %s",
+        stored.id,
+        stored.station + 1,
+        runner.moment.rotation + 1,
+        runner.moment.phase,
+    )
+    finish_stale_games(ctx, runner)
+    if runner.moment.done:
+        runner.finish()
+        return None
+    ctx.rotation = runner
+    return runner
+
+
+def finish_stale_games(ctx: Context, runner: RotationRunner) -> int:
+    """Games left unfinished in a rotation whose time ran out while the device was off:
+    each is rebuilt from the journal and finished for "time" with its standings. Returns
+    how many; a game that cannot be rebuilt is left for Home to offer, and logged."""
+    from tabletop.ui.games import resume_game
+    from tabletop.ui.saves import unfinished
+
+    clock, now = runner.clock, runner.moment
+    done = 0
+    try:
+        waiting = unfinished(ctx)
+    except Exception as exc:
+        log.error("rotation: the unfinished games could not be listed: %s", exc)
+        return 0
+    for saved in waiting:
+        if saved.started < clock.started_at:
+            continue  # from before the rotation
+        then = clock.now(saved.started)
+        if then.done:
+            continue  # played after it
+        played_in = then.rotation + (1 if then.phase == "transition" else 0)
+        if not (
+            now.done
+            or played_in < now.rotation
+            or (played_in == now.rotation and now.phase == "transition")
+        ):
+            continue  # its rotation is still on: Home offers to carry on
+        try:
+            scene = resume_game(ctx, saved)
+            scene.save.finish(scene.standings(), reason="time")
+        except Exception as exc:
+            log.error("rotation: match %d could not be finished for time: %s", saved.id, exc)
+            continue
+        done += 1
+        log.info("rotation: match %d (%s) finished for time after a restart", saved.id, saved.game)
+    return done
+
+
+def show_station(ctx: Context, runner: RotationRunner, ended: int | None = None) -> None:
+    """Back to Home, and the station screen over it."""
+    from tabletop.ui.scenes.home import HomeScene
+
+    if len(ctx.stack):
+        ctx.stack.unwind_to(HomeScene)
+    ctx.stack.push(StationScene(ctx, runner, ended=ended))
+
+
+def run_rotation(ctx: Context, stored: StoredRotation) -> RotationRunner:
+    """Run a stored rotation on this device: ``ctx.rotation``, then Home and the station
+    screen over it (the editor's Start, and a plan from the teacher's console)."""
+    runner = RotationRunner(ctx, stored)
+    ctx.rotation = runner
+    show_station(ctx, runner)
+    return runner
