@@ -246,24 +246,7 @@ SMALL_TEXT: dict[str, str] = {
     "mathe-meister-results-800x480": (
         "Mathe-Meister's solo results: the sheet's tails and stars ('=1080', '10', '5') at 12-14 px"
     ),
-    "math-arena-table-camera-800x480": "Math Arena: 'Highest DIFFERENCE wins!' at 15 px",
     "math-arena-table-virtual-800x480": "Math Arena: the Queen's rule at 14 px",
-    "math-attack-table-camera-800x480": (
-        "Math Attack!: '5 cards in hand' and the card '|n\u00f72|' at 15 px, 'cancel' at 12 px"
-    ),
-    "math-attack-table-touch-800x480": (
-        "Math Attack!: '5 cards in hand' at 15 px; its card picker (ChoiceGrid, 10 columns) "
-        "shrinks '+|n\u00f72|' to 14 px"
-    ),
-    "math-attack-table-virtual-800x480": (
-        "Math Attack!: 'Bot (Medium)' at 13 px, '5 cards, hidden' at 15 px; above the "
-        "strip a hand card's '|n|' at 11 px"
-    ),
-    "math-wars-meta-setup-800x480": "Math Wars Meta's setup: 'player v player' at 14 px",
-    "mecs-table-camera-800x480": "M.E.C.S.: '0 coins \u00b7 4 in hand' at 13 px",
-    "mecs-table-virtual-800x480": (
-        "M.E.C.S.: '0 coins \u00b7 6 in hand' at 13 px, the hint 'Tap your area...' at 15 px"
-    ),
 }
 
 

@@ -237,7 +237,11 @@ class AttackScene(TableScene):
             )
             x -= m.u(6)
         self.status_rect = pygame.Rect(margin, m.u(6), x - margin - m.u(4), bh)
-        ph = m.u(116)
+        # the two lines, the message and the foot share what is left under the top bar
+        # (less while a station rotation's banner has its strip)
+        room = H - m.u(82)
+        fit = min(1.0, room / m.u(398))
+        ph = int(m.u(116) * fit)
         self.panels = tuple(
             pygame.Rect(margin, m.u(60) + i * (ph + m.u(6)), W - 2 * margin, ph) for i in (0, 1)
         )
@@ -247,7 +251,7 @@ class AttackScene(TableScene):
                 b.append(Button(f"seen.{line}", geo.slots[-1].inflate(m.u(6), m.u(6)), kind="card"))
             b.append(Button(f"line.{line}", panel, kind="line", enabled=human_turn))
         top = self.panels[1].bottom + m.u(6)
-        self.message_rect = pygame.Rect(margin, top, W - 2 * margin, m.u(80))
+        self.message_rect = pygame.Rect(margin, top, W - 2 * margin, int(m.u(80) * fit))
         bottom = self.message_rect.bottom + m.u(4)
         foot = H - m.u(6) - bottom
         pw = m.u(150)
