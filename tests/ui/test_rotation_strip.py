@@ -246,7 +246,6 @@ SMALL_TEXT: dict[str, str] = {
     "mathe-meister-results-800x480": (
         "Mathe-Meister's solo results: the sheet's tails and stars ('=1080', '10', '5') at 12-14 px"
     ),
-    "math-arena-table-virtual-800x480": "Math Arena: the Queen's rule at 14 px",
 }
 
 

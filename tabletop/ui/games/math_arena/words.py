@@ -22,7 +22,7 @@ from tabletop.games.math_arena import (
 SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
 HOW = {
     "K": "King: add the two cards.",
-    "Q": "Queen: divide the bigger by the smaller. The remainder counts.",
+    "Q": "Queen: bigger \u00f7 smaller. The remainder counts.",
     "J": "Jack: the bigger card minus the smaller.",
 }
 
