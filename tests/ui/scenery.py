@@ -117,7 +117,7 @@ def is_undo_pad(scene: object) -> bool:
 
 def photo_seen(name: str = "three_15", clock: float = 1000.0) -> Seen:
     """A camera reading of a sample photo, boxes from its label file."""
-    from tabletop.ui.demo import load_samples
+    from tabletop.ui.games.mathe_meister.demo import load_samples
 
     sample = next(s for s in load_samples(assets_dir() / "samples") if s.path.stem == name)
     import cv2
@@ -228,7 +228,7 @@ def _star_pick(app: App) -> None:
     # write until a line completes: the Bonus Star dialog opens
     from tabletop.bots.mathe_meister import hint
     from tabletop.ui.autoplay import taps_for
-    from tabletop.ui.scenes.mm_dialogs import StarPick
+    from tabletop.ui.games.mathe_meister.dialogs import StarPick
 
     for action in hint(game.state, 0).actions():
         for name in taps_for(action, game.state):

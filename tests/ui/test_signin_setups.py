@@ -27,7 +27,7 @@ def seats_of_the_game(journal: Journal) -> list[tuple[str, str | None, str, str 
 
 
 def test_signin_mathe_meister_solo(tmp_path: Path) -> None:
-    from tabletop.ui.scenes.mm_solo import MatheMeisterScene
+    from tabletop.ui.games.mathe_meister.solo import MatheMeisterScene
 
     app, auto, journal = signed_in_app(tmp_path)
     auto.tap("game.mathe-meister")
@@ -40,7 +40,7 @@ def test_signin_mathe_meister_solo(tmp_path: Path) -> None:
 
 
 def test_signin_mathe_meister_table_with_a_bot(tmp_path: Path) -> None:
-    from tabletop.ui.scenes.mm_table import TableScene
+    from tabletop.ui.games.mathe_meister.table import TableScene
 
     app, auto, journal = signed_in_app(tmp_path)
     auto.tap("game.mathe-meister")

@@ -7,8 +7,8 @@ import pytest
 
 from hardware.buttons import SeatPressed
 from tabletop.ui.autoplay import Autoplayer
-from tabletop.ui.scenes.mm_table import BOT_SECONDS, TableResults, TableScene
-from tabletop.ui.star_board import StarBoard
+from tabletop.ui.games.mathe_meister.star_board import StarBoard
+from tabletop.ui.games.mathe_meister.table import BOT_SECONDS, TableResults, TableScene
 from tests.ui.scenery import DICE, make_app, tap_at
 
 

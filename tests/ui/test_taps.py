@@ -121,7 +121,7 @@ def decides(app: App) -> bool:
     from tabletop.games.bubbles import any_move
     from tabletop.ui.games.bubbles import BubbleScene
     from tabletop.ui.games.math_arena import ArenaScene, HandPicker
-    from tabletop.ui.scenes.mm_table import TableScene as MMTable
+    from tabletop.ui.games.mathe_meister.table import TableScene as MMTable
 
     top = app.stack.top
     if isinstance(top, MMTable):  # children write on paper sheets once the dice are out

@@ -541,10 +541,6 @@ def run_rotation(ctx: Context, stored: StoredRotation) -> RotationRunner:
 
 def open_game(ctx: Context, game: str) -> Scene | None:
     """The game's first screen (players, mode, options), as Home opens it."""
-    if game == "mathe-meister":
-        from tabletop.ui.scenes.setup import SetupScene
-
-        return SetupScene(ctx)
     from tabletop.ui.games import game_app
 
     module = game_app(game)

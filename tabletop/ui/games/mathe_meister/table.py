@@ -40,12 +40,12 @@ from tabletop.games.mathe_meister import (
 )
 from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
+from tabletop.ui.games.mathe_meister.play import round_start, sums_checked
+from tabletop.ui.games.mathe_meister.star_board import StarBoard, StarClaim
 from tabletop.ui.input import Back, InputEvent, SeatPressed, Tap
 from tabletop.ui.saves import LABEL, GameSave, standings_result
 from tabletop.ui.scenes.common import ask_leave, go_home, header, home_and_again
 from tabletop.ui.scenes.dice import DiceResult, DiceScene
-from tabletop.ui.scenes.mm_solo import round_start, sums_checked
-from tabletop.ui.star_board import StarBoard, StarClaim
 from tabletop.ui.theme import Metrics
 from tabletop.ui.widgets import Button, hit
 

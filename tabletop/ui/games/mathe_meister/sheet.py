@@ -23,15 +23,11 @@ from tabletop.games.mathe_meister import (
     Sheet,
     cell_kind,
 )
+from tabletop.ui.games.mathe_meister.play import glyph
 from tabletop.ui.theme import Color
 from tabletop.ui.widgets import Painter
 
 Cell = tuple[int, int]
-GLYPH = {"+": "+", "-": "\u2212", "x": "\u00d7"}
-
-
-def glyph(ch: str) -> str:
-    return GLYPH.get(ch, ch)
 
 
 @dataclass(frozen=True)
@@ -190,7 +186,7 @@ def _draw_tail(
     p = painter.p
     ls = look.card.line(line)
     tail = geo.tail_rect(line)
-    size = max(12, int(geo.cell * 0.40))
+    size = max(16, int(geo.cell * 0.40))  # 16 px at the least: children read it
     if ls.total is not None:
         painter.text(
             surface,
@@ -231,7 +227,7 @@ def _draw_tail(
     else:
         painter.star(surface, star.center, radius, None, p.muted, 2)
     label = str(value)
-    size = max(12, int(radius * (0.78 if len(label) == 1 else 0.66)))
+    size = max(16, int(radius * (0.78 if len(label) == 1 else 0.66)))
     painter.text(
         surface,
         label,

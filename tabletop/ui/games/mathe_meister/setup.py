@@ -204,8 +204,8 @@ class SetupScene(Scene):
 
     def start(self) -> None:
         """Into the game, through sign-in when the device has a class list."""
-        from tabletop.ui.scenes.mm_solo import MatheMeisterScene
-        from tabletop.ui.scenes.mm_table import BOT_LEVEL, TableScene
+        from tabletop.ui.games.mathe_meister.solo import MatheMeisterScene
+        from tabletop.ui.games.mathe_meister.table import BOT_LEVEL, TableScene
 
         modes = tuple(self.modes)
         names = ["Bot" if self.bots[i] else self.names[i] for i in range(self.seats)]
@@ -256,3 +256,7 @@ class SetupScene(Scene):
 
 
 __all__ = ["SetupScene"]
+
+
+def setup_scene(ctx: Context) -> Scene:
+    return SetupScene(ctx)
