@@ -30,6 +30,7 @@ from tabletop.highscores import HighScores
 from tabletop.ui.app import App, Context
 from tabletop.ui.autoplay import Autoplayer
 from tabletop.ui.camera import to_rgb
+from tabletop.ui.games.mathe_meister.setup import mode_target
 from tabletop.ui.input import DieSeen, Seen, Tap
 from tabletop.ui.prefs import PrefsFile
 from tabletop.ui.scenes.home import HomeScene
@@ -131,7 +132,7 @@ def start_solo(app: App, modes: tuple[str, ...] = ()) -> Autoplayer:
     auto = Autoplayer(app)
     auto.tap("game.mathe-meister")
     for mode in modes:
-        auto.tap(f"mode.{mode}")
+        auto.tap(mode_target(mode))
     auto.tap("start")
     return auto
 
@@ -164,14 +165,17 @@ def _setup_table(app: App) -> None:
     auto.tap("game.mathe-meister")
     for _ in range(4):
         auto.tap("players.+")
-    auto.tap("bot.4")
+    auto.tap("seat.4")
+    auto.tap("choice.bot.hint")
     auto.tap("mode.twins")
 
 
 def _names(app: App) -> None:
+    from tabletop.ui.scenes.names import NameScene
+
     auto = Autoplayer(app)
-    auto.tap("game.mathe-meister")
-    auto.tap("name.0")
+    app.stack.push(NameScene(app.ctx, "Player 1", "Your name"))
+    app.step()
     for ch in "MIA":
         auto.tap(f"key.{ch}")
 

@@ -223,7 +223,7 @@ def test_input_goes_through_the_real_event_queue(app) -> None:
         pygame.event.Event(pygame.FINGERDOWN, x=x / 800, y=y / 480, finger_id=0, touch_id=0)
     )
     app.step()
-    assert type(app.stack.top).__name__ == "SetupScene"
+    assert type(app.stack.top).__name__ == "FormScene"
 
 
 # Touch targets of the card games' screens that are too small today (found when their

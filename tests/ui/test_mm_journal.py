@@ -163,7 +163,8 @@ def table(path: Path, seats: int = 3, bots: tuple[int, ...] = (2,)):
     for _ in range(seats - 1):
         auto.tap("players.+")
     for seat in bots:
-        auto.tap(f"bot.{seat}")
+        auto.tap(f"seat.{seat}")
+        auto.tap("choice.bot.hint")
     auto.tap("start")
     auto.tap_dice(DICE[0])
     scene = app.stack.top

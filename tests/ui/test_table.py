@@ -19,7 +19,8 @@ def table_app(seats: int = 3, bots: tuple[int, ...] = ()):
     for _ in range(seats - 1):
         auto.tap("players.+")
     for seat in bots:
-        auto.tap(f"bot.{seat}")
+        auto.tap(f"seat.{seat}")
+        auto.tap("choice.bot.hint")
     auto.tap("start")
     auto.tap_dice(DICE[0])
     scene = app.stack.top
@@ -144,10 +145,14 @@ def test_table_setup_allows_one_mode_and_no_solo_modes() -> None:
     auto.tap("game.mathe-meister")
     auto.tap("mode.twins")
     auto.tap("mode.coinless")
+    from tabletop.ui.games.mathe_meister.setup import SOLO_ONLY, chosen_modes
+
     setup = app.stack.top
-    assert sorted(setup.modes) == ["coinless", "twins"]  # solo: modes combine
+    assert chosen_modes(setup.values()) == ("twins", "coinless")  # solo: modes combine
     auto.tap("players.+")
-    assert len(setup.modes) == 1
-    assert not setup.target("mode.black_hole").enabled
+    assert len(chosen_modes(setup.values())) == 1
+    assert not setup.target("solo.black_hole").enabled
+    tap_at(app, setup.target("solo.black_hole").rect.center)  # off: it says why
+    assert setup.message == SOLO_ONLY
     auto.tap("mode.twins")
-    assert setup.modes == ["twins"]
+    assert chosen_modes(setup.values()) == ("twins",)

@@ -553,6 +553,10 @@ def mode_button(game: str, mode: str) -> str:
         return {"cards": "cards.real", "virtual": "cards.virtual"}.get(mode, f"cards.{mode}")
     if game == "math-attack":  # two children: real cards; against the device: virtual
         return {"table": "cards.real", "bot": "cards.virtual"}.get(mode, f"cards.{mode}")
+    if game == "mathe-meister":  # the solo modes have a row of their own
+        from tabletop.ui.games.mathe_meister.setup import mode_target
+
+        return mode_target(mode)
     return f"mode.{mode}"
 
 

@@ -14,7 +14,9 @@ from tabletop.ui.messages import child_message
 
 
 def solo(seed: int = 5) -> SoloPlay:
-    return SoloPlay(new_match(mathe_meister_layout(), ("freestyle",), seed), player="Ana", seed=seed)
+    return SoloPlay(
+        new_match(mathe_meister_layout(), ("freestyle",), seed), player="Ana", seed=seed
+    )
 
 
 def cells(kind: str) -> list[tuple[int, int]]:

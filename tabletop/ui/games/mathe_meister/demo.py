@@ -26,6 +26,7 @@ from typing import Any, TextIO
 from tabletop.assets import assets_dir
 from tabletop.games.mathe_meister import LINES, ROUNDS, line_name, score_sheet
 from tabletop.ui.games.mathe_meister.play import modes_named
+from tabletop.ui.games.mathe_meister.setup import mode_target
 from tabletop.ui.results import GameResults
 
 SIZE = (800, 480)
@@ -195,7 +196,7 @@ def run_demo(
         run.say(f"Dice: photos from tabletop/assets/samples/, read by {reader_name}.")
         for mode in modes:
             if mode != "freestyle":
-                auto.tap(f"mode.{mode}")
+                auto.tap(mode_target(mode))
         auto.tap("start")
         game = auto.game()
         game.save.app["demo"] = tag
