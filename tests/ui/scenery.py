@@ -280,7 +280,7 @@ def _table_results(app: App) -> None:
     for r in range(8):
         auto.tap_dice(DICE[r])
         if r == 2:
-            tap_at(app, auto.top.target("seat.1").rect.center)  # type: ignore[union-attr]
+            tap_at(app, auto.top.target("ready.1").rect.center)  # type: ignore[union-attr]
             auto.tap("star.C2")
         app.ctx.clock.advance(30)  # type: ignore[attr-defined]
         app.step()

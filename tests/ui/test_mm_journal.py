@@ -18,7 +18,7 @@ from tabletop.store import FILE_NAME, Journal
 from tabletop.ui.autoplay import Autoplayer
 from tabletop.ui.games.mathe_meister.play import sums_checked
 from tabletop.ui.games.mathe_meister.solo import MatheMeisterScene
-from tabletop.ui.games.mathe_meister.table import BOT_SECONDS, SHEET_LABEL, TableResults, TableScene
+from tabletop.ui.games.mathe_meister.table import BOT_SECONDS, SHEET_LABEL, TableScene
 from tabletop.ui.results import GameResults
 from tabletop.ui.scenes.common import Confirm
 from tabletop.ui.scenes.dice import DiceScene
@@ -264,7 +264,7 @@ def test_mm_table_finished_is_stored_once_for_the_report(tmp_path: Path) -> None
         app.ctx.clock.advance(BOT_SECONDS + 1)
         app.step()
         auto.tap("next")
-    assert isinstance(app.stack.top, TableResults)
+    assert isinstance(app.stack.top, GameResults)
     journal = Journal(path)
     lead = next(s for s in journal.matches() if s.label == "app")
     sheet = next(s for s in journal.matches() if s.label == SHEET_LABEL)

@@ -8,7 +8,8 @@ import pytest
 from hardware.buttons import SeatPressed
 from tabletop.ui.autoplay import Autoplayer
 from tabletop.ui.games.mathe_meister.star_board import StarBoard
-from tabletop.ui.games.mathe_meister.table import BOT_SECONDS, TableResults, TableScene
+from tabletop.ui.games.mathe_meister.table import BOT_SECONDS, TableScene
+from tabletop.ui.results import GameResults
 from tests.ui.scenery import DICE, make_app, tap_at
 
 
@@ -71,7 +72,7 @@ def test_table_simultaneous_presses_first_claimed_first_owned() -> None:
 
 def test_table_touch_on_a_seat_claims_with_its_time() -> None:
     app, auto, scene = table_app()
-    tap_at(app, scene.target("seat.1").rect.center)
+    tap_at(app, scene.target("ready.1").rect.center)
     assert scene.board.current.seat == 1
     auto.tap("cancel")
     assert scene.board.current is None
@@ -107,7 +108,7 @@ def test_table_bot_presses_after_its_delay_and_children_can_be_faster() -> None:
         lines = scene._bot_lines(1)
         if lines:
             # a child presses first and takes the bot's line
-            tap_at(app, scene.target("seat.0").rect.center)
+            tap_at(app, scene.target("ready.0").rect.center)
             auto.tap(f"star.{lines[0]}")
             app.ctx.clock.advance(BOT_SECONDS + 1)
             app.step()
@@ -129,9 +130,9 @@ def test_table_eight_rounds_then_results() -> None:
         app.step()
         auto.tap("next")
     results = app.stack.top
-    assert isinstance(results, TableResults)
-    rows = results.rows()
-    assert len(rows) == 3 and "final score" in rows[2][3]
+    assert isinstance(results, GameResults)
+    lines = results.outcome.lines
+    assert len(results.outcome.rows) == len(lines) == 3 and "final score" in lines[2]
     bot = scene.bots[2]
     assert bot.state.finished  # the bot's own sheet played all eight rounds
     assert set(bot.state.sheets[0].stars) == set(scene.board.stars_of(2))

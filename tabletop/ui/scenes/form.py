@@ -519,7 +519,8 @@ class FormScene(Scene):
         """How many seat tiles the row shows: every filled seat and the empty ones after
         them, but of the empty ones only what fits one line of five (a game for up to
         eight shows more as its seats fill)."""
-        return min(len(self.seats), max(5, len(self.filled) + 1))
+        spare = 1 if self.spec.seats and self.spec.seats.stepper else 5  # "+" adds the rest
+        return min(len(self.seats), max(spare, len(self.filled) + 1))
 
     def _seat_tiles(self, rect: pygame.Rect) -> list[Button]:
         m, spec = self.m, self.spec.seats
@@ -533,7 +534,8 @@ class FormScene(Scene):
             for i, (sign, on) in enumerate((("-", filled > spec.low), ("+", filled < spec.high))):
                 x = rect.right - (2 - i) * m.u(56) - (1 - i) * gap
                 box = pygame.Rect(x, rect.top, m.u(56), m.u(62))
-                out.append(Button(f"players.{sign}", box, sign, size=m.big, enabled=on))
+                label = sign.replace("-", "\u2212")
+                out.append(Button(f"players.{sign}", box, label, size=m.big, enabled=on))
             rect = rect.inflate(-2 * m.u(64), 0).move(-m.u(64), 0)
         w = min(m.u(220), (rect.width - (per_line - 1) * gap) // per_line)
         h = m.u(62)

@@ -89,7 +89,8 @@ class SoloEnd:
         # the sheet is 7 boxes and a star's row high, 7 boxes, a sum and a star wide
         cell = max(16, min(area.height * 100 // 880, area.width * 100 // 1040))
         gap = max(2, cell // 12)
-        geo = SheetGeometry(area.topleft, cell, gap, cell * 13 // 10, cell)
+        tail = min(2 * cell, area.width - 7 * cell - 8 * gap - cell - 4)
+        geo = SheetGeometry(area.topleft, cell, gap, tail, cell)
         sheet = self.match.state.sheets[0]
         draw_sheet(surface, self.ctx.painter, geo, SheetLook(sheet, self.match.settings, self.card))
 

@@ -148,7 +148,9 @@ SETUP = FormSpec(
         OptionRow(
             "mode",
             "Mode",
-            tuple(Choice(m, MODE_NAMES[m]) for m in TABLE_MODES),
+            tuple(
+                Choice(m, *MODE_NAMES[m].split(" ", 1)) for m in TABLE_MODES
+            ),  # "Small", "to Big"
             "freestyle",
             pick=pick_mode,
         ),

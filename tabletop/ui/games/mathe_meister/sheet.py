@@ -110,7 +110,7 @@ def draw_sheet(
     p = painter.p
     sheet = look.sheet
     prefilled = look.settings.layout.prefilled_map
-    value_size = max(14, int(geo.cell * 0.62))
+    value_size = max(16, int(geo.cell * 0.62))
     thin = max(1, geo.cell // 24)
     for r in range(SIZE):
         for c in range(SIZE):
@@ -188,15 +188,18 @@ def _draw_tail(
     tail = geo.tail_rect(line)
     size = max(16, int(geo.cell * 0.40))  # 16 px at the least: children read it
     if ls.total is not None:
+        total = f"={ls.total}"
+        if painter.fonts.width(total, 16, True) > tail.width - 2:
+            total = str(ls.total)  # a long sum drops its "=" before it gets smaller
         painter.text(
             surface,
-            f"={ls.total}",
+            total,
             (tail.centerx, tail.top + tail.height // 4),
             size,
             p.ink,
             bold=True,
             anchor="center",
-            max_width=tail.width - 2,
+            max_width=max(tail.width - 2, painter.fonts.width(total, 16, True)),
         )
         points = f"{ls.points:+d}" if ls.points else "0"
         if not ls.valid and ls.points >= 0:
@@ -210,7 +213,7 @@ def _draw_tail(
             colour,
             bold=True,
             anchor="center",
-            max_width=tail.width - 2,
+            max_width=max(tail.width - 2, painter.fonts.width(points, 16, True)),
         )
     else:
         painter.text(surface, "=", tail.center, size, p.muted, anchor="center")
