@@ -157,3 +157,66 @@ def test_table_setup_allows_one_mode_and_no_solo_modes() -> None:
     assert setup.message == SOLO_ONLY
     auto.tap("mode.twins")
     assert chosen_modes(setup.values()) == ("twins",)
+
+
+def test_table_ready_tiles_while_it_waits_for_the_seat_buttons() -> None:
+    """Issue 21: every seat a child presses has a visible Ready tile ``ready.<seat>``
+    while the device waits for presses; a bot's seat, and every seat before the dice,
+    is a plain tile. A tap on the tile is the seat button."""
+    app, auto, scene = table_app(3, bots=(2,))
+    assert scene.target("ready.0").enabled and scene.target("ready.1").enabled
+    assert scene.target("ready.2") is None and scene.target("seat.2") is not None
+    tap_at(app, scene.target("ready.1").rect.center)
+    assert scene.board.current.seat == 1 and 1 in app.ctx.lamps.lit
+    auto.tap("star.R1")
+    auto.tap("next")
+    assert scene.dice is None and scene.target("ready.0") is None
+
+
+def test_table_instruction_line_names_the_next_step() -> None:
+    """Issue 21: the line under the seats always says what to do now, and who."""
+    app, auto, scene = table_app(2)
+    assert scene.status() == "Write 3 and 5 and two signs. Then tap 'Start round 2'."
+    tap_at(app, scene.target("ready.0").rect.center)
+    assert scene.status() == "Player 1, tap the star of your line."
+    auto.tap("star.R1")
+    assert scene.status().startswith("Player 1: Row 1's star, +5. Circle a Star Power!")
+    assert scene.status().endswith("Then tap 'Start round 2'.")
+    auto.tap("next")
+    assert scene.status() == "Round 2: roll the dice, then tap 'Get the dice'."
+
+
+@pytest.mark.parametrize(
+    "scene",
+    [
+        "mathe-meister-game",
+        "mathe-meister-game-hint",
+        "mathe-meister-star-pick",
+        "mathe-meister-coin-shop",
+        "mathe-meister-results",
+        "mathe-meister-table",
+        "mathe-meister-table-results",
+    ],
+)
+def test_table_mathe_meister_texts_are_16_px_or_more_at_800x480(scene: str) -> None:
+    """Issue 21: MM's small texts (row and column sums, star values, Star Power counts)
+    are 16 px at the least on the 800x480 panel."""
+    from tests.ui.scenery import build
+
+    app = build(scene, (800, 480))
+    painter = app.ctx.painter
+    sizes: list[int] = []
+    text = painter.text
+
+    def spy(surface, words, pos, size=None, *args, **kwargs):
+        rect = text(surface, words, pos, size, *args, **kwargs)
+        fitted = size or app.ctx.metrics.text
+        if kwargs.get("max_width") is not None:
+            fitted = painter.fit_size(words, fitted, kwargs["max_width"], kwargs.get("bold", False))
+        if str(words).strip():
+            sizes.append(fitted)
+        return rect
+
+    painter.text = spy
+    app.draw()
+    assert sizes and min(sizes) >= 16

@@ -16,11 +16,11 @@ replayed from the journal. ``save.app["screen"]`` says which screen it was:
 from __future__ import annotations
 
 import logging
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any
 
 from tabletop.engine.errors import TabletopError
 from tabletop.engine.match import Match
+from tabletop.ui.games.mathe_meister.demo import run_demo
 
 if TYPE_CHECKING:
     from tabletop.ui.app import Context, Scene
@@ -33,33 +33,6 @@ def setup_scene(ctx: Context) -> Scene:
     from tabletop.ui.games.mathe_meister.setup import setup_scene
 
     return setup_scene(ctx)
-
-
-def run_demo(
-    *,
-    seed: int | None,
-    out_dir: Path | None,
-    out: TextIO,
-    size: tuple[int, int] = (800, 480),
-    data: Path | None = None,
-    child: bool = False,
-    modes: tuple[str, ...] = ("freestyle",),
-    log_path: Path | None = None,
-) -> str:
-    """A whole solo game offscreen; returns its last line, ``final score: N``."""
-    from tabletop.ui.games.mathe_meister.demo import run_demo as demo
-
-    score = demo(
-        seed=seed,
-        out_dir=out_dir,
-        out=out,
-        size=size,
-        data=data,
-        child=child,
-        modes=modes,
-        log_path=log_path,
-    )
-    return f"final score: {score}"
 
 
 def resume_scene(ctx: Context, save: GameSave, match: Match[Any, Any, Any]) -> Scene:

@@ -26,8 +26,6 @@ from typing import Any, TextIO
 from tabletop.assets import assets_dir
 from tabletop.games.mathe_meister import LINES, ROUNDS, line_name, score_sheet
 from tabletop.ui.games.mathe_meister.play import modes_named
-from tabletop.ui.games.mathe_meister.setup import mode_target
-from tabletop.ui.results import GameResults
 
 SIZE = (800, 480)
 
@@ -130,13 +128,16 @@ def run_demo(
     log_path: Path | None = None,
     data: Path | None = None,
     child: bool = False,
-) -> int:
-    """Play the demo game on the one demo harness; returns the final score.
+) -> str:
+    """Play the demo game on the one demo harness; returns its last line,
+    ``final score: N``.
     ``log_path``: write the game log; ``data``: journal the game there and carry on a
     game a killed run left; ``child``: the sheet is a guest child's, played by
     :func:`child_round` (issue 24)."""
     from tabletop.terminal import render_score
+    from tabletop.ui.games.mathe_meister.setup import mode_target
     from tabletop.ui.harness import DemoRun
+    from tabletop.ui.results import GameResults
     from tabletop.ui.saves import demo_seats
 
     photos = load_samples(samples)
@@ -234,8 +235,7 @@ def run_demo(
     run.say("\n" + render_score(end.card))
     if log_path is not None:
         run.say(f"The game log is in {log_path}: `tabletop replay {log_path}` replays it.")
-    run.end(f"final score: {end.score}", "\nOne screenshot a round, and the end.")
-    return int(end.score)
+    return run.end(f"final score: {end.score}", "\nOne screenshot a round, and the end.")
 
 
 def child_round(

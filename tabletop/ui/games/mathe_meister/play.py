@@ -514,6 +514,7 @@ class SoloPlay:
 
     def _tell(self, events: Sequence[Event]) -> None:
         spoken: list[str] = []
+        claimed: list[str] = []  # stars the device claims (MM-13), said in one sentence
         sound = "tap"
         for event in events:
             code = event.code
@@ -523,7 +524,7 @@ class SoloPlay:
                 sound = "good" if points > 0 else "wrong" if points < 0 else sound
                 spoken += self._completed(str(event.data["line"]))
             elif code == "mm.star_claimed_auto":
-                spoken.append(event.text.replace(" (MM-13)", ""))
+                claimed.append(line_name(str(event.data["line"])))
                 sound = "star"
                 if str(event.data["line"]) not in self.offers:
                     self.offers.append(str(event.data["line"]))
@@ -534,6 +535,11 @@ class SoloPlay:
                 sound = "star"
             elif code in ("mm.round_over", "mm.game_over"):
                 sound = "round"
+        if claimed:  # the Star Power is chosen in the dialog that opens now
+            if len(claimed) == 1:
+                spoken.append(f"{claimed[0]}'s star is free: the device claims it for you.")
+            else:
+                spoken.append(f"{' and '.join(claimed)}: the device claims their stars for you.")
         self.sounds.append(sound)
         if spoken:
             self.say(" ".join(spoken), "good")

@@ -299,7 +299,7 @@ class MatheMeisterScene(TableScene):
         buttons.append(
             Button(
                 "mute",
-                pygame.Rect(r.right - m.u(136), r.top, m.u(64), r.height),
+                pygame.Rect(r.right - m.u(146), r.top, m.u(72), r.height),
                 mute,
                 kind="toggle",
                 selected=self.ctx.sounds.muted,
@@ -309,7 +309,7 @@ class MatheMeisterScene(TableScene):
         buttons.append(
             Button(
                 "leave",
-                pygame.Rect(r.right - m.u(66), r.top, m.u(66), r.height),
+                pygame.Rect(r.right - m.u(70), r.top, m.u(70), r.height),
                 "Leave",
                 kind="quiet",
                 size=m.small,
@@ -406,7 +406,7 @@ class MatheMeisterScene(TableScene):
         in_round = self.play.in_round()
         for i, (name, label, enabled, caption) in enumerate(
             (
-                ("shop", "Coin Shop", shop_open, f"{coins} coins"),
+                ("shop", "Shop", shop_open, f"{coins} coins"),
                 ("hint", "Hint", turn is not None and not turn.done, ""),
                 ("undo", "Undo", in_round, ""),
             )
@@ -448,7 +448,7 @@ class MatheMeisterScene(TableScene):
         if self.look is not None:
             draw_sheet(surface, painter, self.geo, self.look)
         r = self.rows[0]
-        room = r.width - m.u(144)
+        room = r.width - m.u(152)
         painter.text(
             surface,
             f"Round {min(self.state.round, ROUNDS)} of {ROUNDS}",
