@@ -240,7 +240,9 @@ def make_speaker(setting: str, *, sounds_available: bool, muted: bool) -> Speake
     except Exception as exc:
         log.info("speech: no channel for speech: %s", exc)
         return Speaker(setting=setting, muted=muted)
-    return Speaker(lambda text: render_espeak(text, program), player, setting=setting, muted=muted)
+    return Speaker(
+        lambda text: render_espeak(text, program), player, setting=setting, muted=muted
+    )
 
 
 __all__ = [

@@ -23,7 +23,9 @@ from tabletop.ui.input import CardSeen, CardsSeen
 # -- events a table sends ------------------------------------------------------------------
 
 
-def form_seats(auto: Autoplayer, players: int, bots: tuple[int, ...] = (), level: str = "") -> None:
+def form_seats(
+    auto: Autoplayer, players: int, bots: tuple[int, ...] = (), level: str = ""
+) -> None:
     """On the one setup form (:mod:`tabletop.ui.scenes.form`), by taps: ``players``
     seats filled, the seats ``bots`` bots at ``level`` (or the form's), the rest children."""
     setup = auto.top

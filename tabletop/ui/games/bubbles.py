@@ -71,6 +71,7 @@ RED = VERMILLION
 PAIR_RING = (25, 25, 30)
 
 
+
 def painter_line(ctx: Context, size: int) -> int:
     """The height of one line of text at ``size``."""
     return int(ctx.fonts.font(size).get_linesize())
