@@ -207,8 +207,9 @@ def run_demo(
     for r in range(first, ROUNDS + 1):
         current["round"] = r - 1
         sample = order[r - 1]
-        if auto.game().state.dice is not None:  # carried on after its dice
-            a, b = auto.game().state.dice
+        dice = auto.game().state.dice
+        if dice is not None:  # carried on after its dice
+            a, b = dice
             how = f"the dice {a} and {b}, from the journal"
         else:
             how = _dice_round(run.app, auto, folder, r, sample)
