@@ -45,6 +45,7 @@ from tabletop.games.mathe_meister import (
     MatheMeisterSettings,
     MatheMeisterState,
     Roll,
+    ScoreCard,
     Sheet,
     SwapOperands,
     SwapOperators,
@@ -81,6 +82,18 @@ def new_match(layout: Layout, modes: Sequence[str], seed: int | None = None) -> 
 
 def modes_named(modes: Sequence[str]) -> str:
     return " + ".join(MODE_NAMES[m] for m in modes)
+
+
+def score_lines(card: ScoreCard) -> list[str]:
+    """END GAME SCORING, as on the paper sheet."""
+    return [
+        f"+ Row Even Sums: {card.row_even_sums}",
+        f"+ Column Odd Sums: {card.column_odd_sums}",
+        f"+ Unspent Coins x 10: {card.unspent_coins_x10}",
+        f"+ Row & Column Stars: {card.stars}",
+        f"\u2212 Row Odd Sums: {card.row_odd_sums}",
+        f"\u2212 Column Even Sums: {card.column_even_sums}",
+    ]
 
 
 def sums_checked(sheet: Sheet, settings: MatheMeisterSettings) -> list[int]:
@@ -514,7 +527,7 @@ class SoloPlay:
 
     def _tell(self, events: Sequence[Event]) -> None:
         spoken: list[str] = []
-        claimed: list[str] = []  # stars the device claims (MM-13), said in one sentence
+        claimed: list[str] = []  # stars the device claims (MM-13), said short
         sound = "tap"
         for event in events:
             code = event.code
@@ -536,10 +549,7 @@ class SoloPlay:
             elif code in ("mm.round_over", "mm.game_over"):
                 sound = "round"
         if claimed:  # the Star Power is chosen in the dialog that opens now
-            if len(claimed) == 1:
-                spoken.append(f"{claimed[0]}'s star is free: the device claims it for you.")
-            else:
-                spoken.append(f"{' and '.join(claimed)}: the device claims their stars for you.")
+            spoken += [f"{line}'s star: the device claims it for you." for line in claimed]
         self.sounds.append(sound)
         if spoken:
             self.say(" ".join(spoken), "good")

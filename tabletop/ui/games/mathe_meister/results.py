@@ -11,26 +11,14 @@ from dataclasses import dataclass, field
 
 import pygame
 
-from tabletop.games.mathe_meister import ScoreCard, score_sheet
+from tabletop.games.mathe_meister import score_sheet
 from tabletop.highscores import Recorded
 from tabletop.ui.app import Context, Scene
-from tabletop.ui.games.mathe_meister.play import MMMatch, modes_named
+from tabletop.ui.games.mathe_meister.play import MMMatch, modes_named, score_lines
 from tabletop.ui.games.mathe_meister.sheet import SheetGeometry, SheetLook, draw_sheet
 from tabletop.ui.results import GameResults, Outcome, Standing
 
 GAME = "mathe-meister"
-
-
-def score_lines(card: ScoreCard) -> list[str]:
-    """END GAME SCORING, as on the paper sheet."""
-    return [
-        f"+ Row Even Sums: {card.row_even_sums}",
-        f"+ Column Odd Sums: {card.column_odd_sums}",
-        f"+ Unspent Coins x 10: {card.unspent_coins_x10}",
-        f"+ Row & Column Stars: {card.stars}",
-        f"\u2212 Row Odd Sums: {card.row_odd_sums}",
-        f"\u2212 Column Even Sums: {card.column_even_sums}",
-    ]
 
 
 @dataclass

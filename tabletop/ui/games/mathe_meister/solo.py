@@ -34,12 +34,13 @@ from tabletop.games.mathe_meister import (
     MatheMeister,
     MatheMeisterSettings,
     MatheMeisterState,
+    ScoreCard,
     score_sheet,
 )
 from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.games.mathe_meister.dialogs import CoinShop, StarPick
-from tabletop.ui.games.mathe_meister.play import MMMatch, SoloPlay, new_match
+from tabletop.ui.games.mathe_meister.play import MMMatch, SoloPlay, new_match, score_lines
 from tabletop.ui.games.mathe_meister.sheet import SheetGeometry, SheetLook, draw_sheet, glyph
 from tabletop.ui.results import Outcome
 from tabletop.ui.saves import GameSave, seat_infos
@@ -543,53 +544,24 @@ class MatheMeisterScene(TableScene):
 
 
 def draw_score_strip(
-    surface: pygame.Surface, painter: Any, rect: pygame.Rect, card: Any, m: Metrics
+    surface: pygame.Surface, painter: Any, rect: pygame.Rect, card: ScoreCard, m: Metrics
 ) -> None:
-    """END GAME SCORING in two columns (plus on the left, minus on the right), live."""
-    p = painter.p
+    """END GAME SCORING so far, in two columns (plus on the left, minus on the right)."""
+    p, pad = painter.p, m.u(8)
     painter.box(surface, rect, p.panel, p.line, 2, m.u(8))
-    pad = m.u(8)
-    size = m.small - 4
     painter.text(
-        surface,
-        "END GAME SCORING (so far)",
-        (rect.left + pad, rect.top + pad // 2),
-        size,
-        bold=True,
+        surface, "END GAME SCORING (so far)", (rect.left + pad, rect.top + pad), m.small, bold=True
     )
-    top = rect.top + pad // 2 + size + m.u(6)
-    step = (rect.bottom - pad // 2 - top) // 4
-    half = (rect.width - 3 * pad) // 2
-    left = [
-        ("+ Row Even Sums", card.row_even_sums),
-        ("+ Column Odd Sums", card.column_odd_sums),
-        ("+ Unspent Coins x 10", card.unspent_coins_x10),
-        ("+ Row & Column Stars", card.stars),
-    ]
-    right = [
-        ("\u2212 Row Odd Sums", card.row_odd_sums),
-        ("\u2212 Column Even Sums", card.column_even_sums),
-    ]
-    size = painter.fit_size("+ Unspent Coins x 10", size, half - m.u(46))
-    for column, rows in enumerate((left, right)):
-        x = rect.left + pad + column * (half + pad)
-        for i, (label, value) in enumerate(rows):
-            y = top + i * step
-            painter.text(surface, label, (x, y), size)
-            painter.text(surface, str(value), (x + half, y), size, bold=True, anchor="topright")
-    x = rect.left + 2 * pad + half
-    y = top + 2 * step + m.u(4)
-    pygame.draw.line(surface, p.line, (x, y), (x + half, y), 2)
-    painter.text(surface, "Final Score", (x, y + m.u(6)), m.text - 4, bold=True)
-    painter.text(
-        surface,
-        str(card.total),
-        (x + half, y + m.u(6)),
-        m.text - 4,
-        p.good,
-        bold=True,
-        anchor="topright",
-    )
+    lines = [*score_lines(card), f"Final Score: {card.total}"]
+    top, half = rect.top + 2 * pad + m.small, (rect.width - 3 * pad) // 2
+    step = (rect.bottom - pad - top) // 4
+    size = min(m.small, step - m.u(2))
+    for i, line in enumerate(lines):
+        at = (rect.left + pad + (i // 4) * (half + pad), top + (i % 4) * step)
+        final = line.startswith("Final")
+        painter.text(
+            surface, line, at, size, p.good if final else p.ink, bold=final, max_width=half
+        )
 
 
 __all__ = ["MatheMeisterScene", "sheet_geometry"]
