@@ -22,10 +22,10 @@ from tabletop.games.mathe_meister import (
     WriteOperator,
 )
 from tabletop.ui.app import App, Scene
+from tabletop.ui.games.mathe_meister.dialogs import StarPick
+from tabletop.ui.games.mathe_meister.solo import MatheMeisterScene
 from tabletop.ui.input import Tap
 from tabletop.ui.scenes.dice import DiceScene
-from tabletop.ui.scenes.mm_dialogs import StarPick
-from tabletop.ui.scenes.mm_solo import MatheMeisterScene
 
 
 class AutoplayError(RuntimeError):

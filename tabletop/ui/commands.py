@@ -145,7 +145,7 @@ def run_demo_command(args: argparse.Namespace) -> int:
             extra["child"] = True
         app.run_demo(seed=args.seed, out_dir=getattr(args, "out", None), out=sys.stdout, **extra)
         return 0
-    from tabletop.ui.demo import run_demo
+    from tabletop.ui.games.mathe_meister.demo import run_demo
 
     modes = tuple(m for m in (part.strip() for part in args.modes.split(",")) if m)
     from tabletop.games.mathe_meister import normalise_mode

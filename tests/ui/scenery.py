@@ -30,6 +30,7 @@ from tabletop.highscores import HighScores
 from tabletop.ui.app import App, Context
 from tabletop.ui.autoplay import Autoplayer
 from tabletop.ui.camera import to_rgb
+from tabletop.ui.games.mathe_meister.setup import mode_target
 from tabletop.ui.input import DieSeen, Seen, Tap
 from tabletop.ui.prefs import PrefsFile
 from tabletop.ui.scenes.home import HomeScene
@@ -117,7 +118,7 @@ def is_undo_pad(scene: object) -> bool:
 
 def photo_seen(name: str = "three_15", clock: float = 1000.0) -> Seen:
     """A camera reading of a sample photo, boxes from its label file."""
-    from tabletop.ui.demo import load_samples
+    from tabletop.ui.games.mathe_meister.demo import load_samples
 
     sample = next(s for s in load_samples(assets_dir() / "samples") if s.path.stem == name)
     import cv2
@@ -131,7 +132,7 @@ def start_solo(app: App, modes: tuple[str, ...] = ()) -> Autoplayer:
     auto = Autoplayer(app)
     auto.tap("game.mathe-meister")
     for mode in modes:
-        auto.tap(f"mode.{mode}")
+        auto.tap(mode_target(mode))
     auto.tap("start")
     return auto
 
@@ -164,14 +165,17 @@ def _setup_table(app: App) -> None:
     auto.tap("game.mathe-meister")
     for _ in range(4):
         auto.tap("players.+")
-    auto.tap("bot.4")
+    auto.tap("seat.4")
+    auto.tap("choice.bot.hint")
     auto.tap("mode.twins")
 
 
 def _names(app: App) -> None:
+    from tabletop.ui.scenes.names import NameScene
+
     auto = Autoplayer(app)
-    auto.tap("game.mathe-meister")
-    auto.tap("name.0")
+    app.stack.push(NameScene(app.ctx, "Player 1", "Your name"))
+    app.step()
     for ch in "MIA":
         auto.tap(f"key.{ch}")
 
@@ -228,7 +232,7 @@ def _star_pick(app: App) -> None:
     # write until a line completes: the Bonus Star dialog opens
     from tabletop.bots.mathe_meister import hint
     from tabletop.ui.autoplay import taps_for
-    from tabletop.ui.scenes.mm_dialogs import StarPick
+    from tabletop.ui.games.mathe_meister.dialogs import StarPick
 
     for action in hint(game.state, 0).actions():
         for name in taps_for(action, game.state):
@@ -276,7 +280,7 @@ def _table_results(app: App) -> None:
     for r in range(8):
         auto.tap_dice(DICE[r])
         if r == 2:
-            tap_at(app, auto.top.target("seat.1").rect.center)  # type: ignore[union-attr]
+            tap_at(app, auto.top.target("ready.1").rect.center)  # type: ignore[union-attr]
             auto.tap("star.C2")
         app.ctx.clock.advance(30)  # type: ignore[attr-defined]
         app.step()

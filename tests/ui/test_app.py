@@ -119,10 +119,10 @@ def test_scene_error_shows_a_sentence_never_a_traceback(app, caplog) -> None:
 def test_scene_draw_never_changes_state() -> None:
     app = build("mathe-meister-game", (800, 480))
     game = next(s for s in app.stack if type(s).__name__ == "MatheMeisterScene")
-    before = (game.match.history, game.pen, game.message, game.swap, game.advice)
+    before = (game.match.history, game.play.pen, game.message, game.play.swap, game.advice)
     for _ in range(3):
         app.draw()
-    assert (game.match.history, game.pen, game.message, game.swap, game.advice) == before
+    assert (game.match.history, game.play.pen, game.message, game.play.swap, game.advice) == before
 
 
 def test_app_quit_event_stops_the_loop(app) -> None:
@@ -223,7 +223,7 @@ def test_input_goes_through_the_real_event_queue(app) -> None:
         pygame.event.Event(pygame.FINGERDOWN, x=x / 800, y=y / 480, finger_id=0, touch_id=0)
     )
     app.step()
-    assert type(app.stack.top).__name__ == "SetupScene"
+    assert type(app.stack.top).__name__ == "FormScene"
 
 
 # Touch targets of the card games' screens that are too small today (found when their

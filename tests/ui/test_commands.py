@@ -8,7 +8,7 @@ from tabletop import cli
 from tabletop.engine.match import Match
 from tabletop.games import GAMES
 from tabletop.ui import launch
-from tabletop.ui.demo import load_samples
+from tabletop.ui.games.mathe_meister.demo import load_samples
 
 
 def test_demo_plays_a_whole_game_and_ends_with_the_final_score(tmp_path, capsys) -> None:

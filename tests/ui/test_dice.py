@@ -36,7 +36,7 @@ def test_dice_camera_reading_shows_crops_and_values() -> None:
     assert "seen" in app.ctx.sounds.played
     auto.tap("use")
     game = app.stack.top
-    assert game.state.dice == (3, 3) and game.dice_source == "camera"
+    assert game.state.dice == (3, 3) and game.play.dice_source == "camera"
 
 
 def test_dice_thats_wrong_lets_the_child_correct_it() -> None:
@@ -47,7 +47,7 @@ def test_dice_thats_wrong_lets_the_child_correct_it() -> None:
     auto.tap("b.5")
     auto.tap("ok")
     game = app.stack.top
-    assert game.state.dice == (3, 5) and game.dice_source == "corrected"
+    assert game.state.dice == (3, 5) and game.play.dice_source == "corrected"
 
 
 def test_dice_unreadable_die_cannot_be_used() -> None:
@@ -95,7 +95,7 @@ def test_dice_virtual_roll_uses_the_devices_dice() -> None:
     auto.tap("mode.virtual")
     auto.tap("roll")
     game = app.stack.top
-    assert game.dice_source == "virtual"
+    assert game.play.dice_source == "virtual"
     assert all(1 <= v <= 6 for v in game.state.dice)
 
 

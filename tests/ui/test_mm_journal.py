@@ -16,12 +16,13 @@ from tabletop.bots.mathe_meister import hint
 from tabletop.games import GAMES
 from tabletop.store import FILE_NAME, Journal
 from tabletop.ui.autoplay import Autoplayer
+from tabletop.ui.games.mathe_meister.play import sums_checked
+from tabletop.ui.games.mathe_meister.solo import MatheMeisterScene
+from tabletop.ui.games.mathe_meister.table import BOT_SECONDS, SHEET_LABEL, TableScene
+from tabletop.ui.results import GameResults
 from tabletop.ui.scenes.common import Confirm
 from tabletop.ui.scenes.dice import DiceScene
 from tabletop.ui.scenes.home import HomeScene
-from tabletop.ui.scenes.mm_solo import MatheMeisterScene, sums_checked
-from tabletop.ui.scenes.mm_table import BOT_SECONDS, SHEET_LABEL, TableResults, TableScene
-from tabletop.ui.scenes.results import ResultsScene
 from tests.ui.scenery import DICE, make_app, play_rounds, start_solo
 
 
@@ -67,7 +68,7 @@ def test_mm_solo_every_move_is_journaled_and_a_new_app_carries_on(tmp_path: Path
         auto_.tap("mode.virtual")
         auto_.tap("roll")
     assert resumed.state == game.state and resumed.state.round == 4
-    assert resumed.state.dice is not None and resumed.dice_source == "virtual"
+    assert resumed.state.dice is not None and resumed.play.dice_source == "virtual"
 
 
 def test_mm_solo_round_caught_before_its_dice_asks_for_them(tmp_path: Path) -> None:
@@ -107,14 +108,14 @@ def test_mm_solo_finished_game_is_stored_with_its_result_seats_and_sums(tmp_path
     auto = start_solo(app)
     game = auto.game()
     play_rounds(auto, 8)
-    assert isinstance(app.stack.top, ResultsScene)
+    assert isinstance(app.stack.top, GameResults)
     journal = app.ctx.journal
     (saved,) = journal.matches()
     result = game.match.result()
     assert result is not None and game.standings() == result
     assert saved.status == "finished" and saved.reason == "end"
     assert saved.result == {
-        "scores": [str(app.stack.top.score)],
+        "scores": [str(app.stack.top.end.score)],
         "places": [1],
         "winners": [0],
         "why": result.reason,
@@ -123,7 +124,7 @@ def test_mm_solo_finished_game_is_stored_with_its_result_seats_and_sums(tmp_path
     assert [s.name for s in journal.seats(saved.id)] == [game.player]
     # the sums checked: each completed line, right when its parity is the line's
     checked, right = saved.meta["checks"][0]
-    card_lines = [ls for ls in app.stack.top.card.lines if ls.complete]
+    card_lines = [ls for ls in app.stack.top.end.card.lines if ls.complete]
     assert checked == len(card_lines) == 8
     wanted = {"R": 0, "C": 1}  # rows want even sums, columns odd (MM-4)
     assert right == sum(ls.total % 2 == wanted[ls.line[0]] and ls.valid for ls in card_lines)
@@ -162,7 +163,8 @@ def table(path: Path, seats: int = 3, bots: tuple[int, ...] = (2,)):
     for _ in range(seats - 1):
         auto.tap("players.+")
     for seat in bots:
-        auto.tap(f"bot.{seat}")
+        auto.tap(f"seat.{seat}")
+        auto.tap("choice.bot.hint")
     auto.tap("start")
     auto.tap_dice(DICE[0])
     scene = app.stack.top
@@ -262,7 +264,7 @@ def test_mm_table_finished_is_stored_once_for_the_report(tmp_path: Path) -> None
         app.ctx.clock.advance(BOT_SECONDS + 1)
         app.step()
         auto.tap("next")
-    assert isinstance(app.stack.top, TableResults)
+    assert isinstance(app.stack.top, GameResults)
     journal = Journal(path)
     lead = next(s for s in journal.matches() if s.label == "app")
     sheet = next(s for s in journal.matches() if s.label == SHEET_LABEL)
@@ -341,10 +343,11 @@ def test_mm_demo_carries_on_from_any_step_of_its_journal(tmp_path: Path) -> None
     import io
 
     from tabletop.games.mathe_meister import Roll
-    from tabletop.ui.demo import run_demo
+    from tabletop.ui.games.mathe_meister.demo import run_demo
 
     data = tmp_path / "data"
     whole = run_demo(seed=3, out_dir=tmp_path / "shots", out=io.StringIO(), data=data)
+    assert whole.startswith("final score: ")  # the demo's closing line
     journal = Journal(data / FILE_NAME)
     (saved,) = journal.matches()
     history = journal.load(saved.id, GAMES).history
@@ -364,7 +367,7 @@ def test_mm_demo_carries_on_from_any_step_of_its_journal(tmp_path: Path) -> None
         text = io.StringIO()
         assert run_demo(seed=3, out_dir=tmp_path / "shots", out=text, data=data) == whole, where
         told = text.getvalue()
-        assert "Carrying on" in told and told.strip().endswith(f"final score: {whole}"), where
+        assert "Carrying on" in told and told.strip().endswith(whole), where
         assert ("Undo: 2 moves" in told) == (where == "halfway through round 5"), where
         (again,) = journal.matches()
         assert again.status == "finished", where

@@ -456,6 +456,11 @@ def test_rotation_station_opens_its_game_set_to_the_planned_mode(game, mode) -> 
     chosen = setup.target(mode_button(game, mode))
     assert chosen is not None and chosen.selected, f"{game} opened without {mode}"
     others = [m for m, _ in STATION_MODES[game] if m != mode]
+    if game == "mathe-meister":  # Black Hole and Fear of Fours play Freestyle's lines
+        from tabletop.ui.games.mathe_meister.setup import chosen_modes
+
+        assert chosen_modes(setup.values()) == (mode,)
+        return
     assert not any(setup.target(mode_button(game, m)).selected for m in others)
 
 

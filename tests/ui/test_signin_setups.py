@@ -27,7 +27,7 @@ def seats_of_the_game(journal: Journal) -> list[tuple[str, str | None, str, str 
 
 
 def test_signin_mathe_meister_solo(tmp_path: Path) -> None:
-    from tabletop.ui.scenes.mm_solo import MatheMeisterScene
+    from tabletop.ui.games.mathe_meister.solo import MatheMeisterScene
 
     app, auto, journal = signed_in_app(tmp_path)
     auto.tap("game.mathe-meister")
@@ -40,13 +40,14 @@ def test_signin_mathe_meister_solo(tmp_path: Path) -> None:
 
 
 def test_signin_mathe_meister_table_with_a_bot(tmp_path: Path) -> None:
-    from tabletop.ui.scenes.mm_table import TableScene
+    from tabletop.ui.games.mathe_meister.table import TableScene
 
     app, auto, journal = signed_in_app(tmp_path)
     auto.tap("game.mathe-meister")
     auto.tap("players.+")
     auto.tap("players.+")
-    auto.tap("bot.2")
+    auto.tap("seat.2")
+    auto.tap("choice.bot.hint")
     auto.tap("start")
     assert isinstance(app.stack.top, SignInScene)
     auto.tap("student.S1")

@@ -126,7 +126,7 @@ def test_skills_mathe_meister_swapped_line_is_one_answer() -> None:
 
     from tabletop.assets import mathe_meister_layout
     from tabletop.games.mathe_meister import MatheMeisterSettings, Roll, SwapOperands
-    from tabletop.ui.scenes.mm_solo import line_answers
+    from tabletop.ui.games.mathe_meister.play import line_answers
 
     def grid(row: str) -> tuple[str, ...]:
         empty = "." * 7

@@ -16,12 +16,12 @@ from tabletop.games.mathe_meister import (
     score_sheet,
 )
 from tabletop.ui.autoplay import Autoplayer
+from tabletop.ui.games.mathe_meister.dialogs import CoinShop, StarPick
+from tabletop.ui.games.mathe_meister.solo import MatheMeisterScene
 from tabletop.ui.input import Tap
 from tabletop.ui.messages import child_message
+from tabletop.ui.results import GameResults
 from tabletop.ui.scenes.dice import DiceScene
-from tabletop.ui.scenes.mm_dialogs import CoinShop, StarPick
-from tabletop.ui.scenes.mm_solo import MatheMeisterScene
-from tabletop.ui.scenes.results import ResultsScene
 from tests.ui.scenery import DICE, make_app, play_rounds, start_solo
 
 
@@ -54,16 +54,18 @@ def test_solo_end_to_end_score_matches_check(modes, capsys, tmp_path) -> None:
     dice = ((4, 4), (6, 2), (3, 4), (1, 6), (5, 5), (2, 3), (6, 6), (4, 1))
     play_rounds(auto, ROUNDS, dice)
     results = app.stack.top
-    assert isinstance(results, ResultsScene)
-    state = results.match.state
+    assert isinstance(results, GameResults)
+    state = results.end.match.state
     assert state.finished and state.round == ROUNDS
     sheet_file = tmp_path / "sheet.json"
     sheet_file.write_text(json.dumps(check_input(state)))
     assert cli.main(["check", "mathe-meister", str(sheet_file)]) == 0
     checked = json.loads(capsys.readouterr().out)
-    assert checked["total"] == results.score == score_sheet(state.sheets[0], state.settings).total
+    assert (
+        checked["total"] == results.end.score == score_sheet(state.sheets[0], state.settings).total
+    )
     assert auto.taps > 8 * 6  # every move went through a tap
-    assert results.recorded is not None and results.recorded.score == results.score
+    assert results.end.recorded is not None and results.end.recorded.score == results.end.score
 
 
 @pytest.fixture
@@ -195,7 +197,7 @@ def test_solo_completed_line_shows_sum_and_offers_its_star() -> None:
 def test_mm13_star_pick_says_why_and_has_no_not_now() -> None:
     """MM-13 where the child plays: the offer of a star the device claimed explains
     itself ("Why?") and cannot be put off; the round cannot end before the choice."""
-    from tabletop.ui.scenes.mm_dialogs import AUTO_CLAIM_WHY
+    from tabletop.ui.games.mathe_meister.dialogs import AUTO_CLAIM_WHY
 
     app = make_app()
     auto = start_solo(app, ("black_hole",))
@@ -367,9 +369,10 @@ def test_solo_results_show_the_high_score_for_the_modes() -> None:
     auto = start_solo(app)
     play_rounds(auto, ROUNDS)
     results = app.stack.top
-    assert isinstance(results, ResultsScene)
-    assert results.recorded.previous_best == 10_000 and not results.recorded.is_new_best
-    assert "10000" in results.high_score_text()
+    assert isinstance(results, GameResults)
+    assert results.end.recorded.previous_best == 10_000 and not results.end.recorded.is_new_best
+    assert "10000" in results.outcome.lines[-1]
+    assert results.outcome.winner_line == f"final score: {results.end.score}"
     auto.tap("again")
     assert isinstance(app.stack.top, DiceScene)
 
@@ -378,7 +381,7 @@ def test_solo_every_line_scores_in_the_table() -> None:
     app = make_app()
     auto = start_solo(app)
     play_rounds(auto, ROUNDS)
-    card = app.stack.top.card
+    card = app.stack.top.end.card
     assert all(card.line(line).total is not None for line in LINES)
 
 
@@ -393,7 +396,7 @@ def test_solo_autoplayer_refuses_missing_targets(game) -> None:
 def test_mm14_coin_shop_refuses_a_four_under_fear_of_fours_and_says_why() -> None:
     """MM-14 where the child plays: the shop tells before (a note) and after (the
     refusal's reason) that it cannot make a 4; nothing is paid."""
-    from tabletop.ui.scenes.mm_dialogs import CoinShop
+    from tabletop.ui.games.mathe_meister.dialogs import CoinShop
 
     app = make_app()
     auto = start_solo(app, ("fear_of_fours",))

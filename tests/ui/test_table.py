@@ -7,8 +7,9 @@ import pytest
 
 from hardware.buttons import SeatPressed
 from tabletop.ui.autoplay import Autoplayer
-from tabletop.ui.scenes.mm_table import BOT_SECONDS, TableResults, TableScene
-from tabletop.ui.star_board import StarBoard
+from tabletop.ui.games.mathe_meister.star_board import StarBoard
+from tabletop.ui.games.mathe_meister.table import BOT_SECONDS, TableScene
+from tabletop.ui.results import GameResults
 from tests.ui.scenery import DICE, make_app, tap_at
 
 
@@ -19,7 +20,8 @@ def table_app(seats: int = 3, bots: tuple[int, ...] = ()):
     for _ in range(seats - 1):
         auto.tap("players.+")
     for seat in bots:
-        auto.tap(f"bot.{seat}")
+        auto.tap(f"seat.{seat}")
+        auto.tap("choice.bot.hint")
     auto.tap("start")
     auto.tap_dice(DICE[0])
     scene = app.stack.top
@@ -70,7 +72,7 @@ def test_table_simultaneous_presses_first_claimed_first_owned() -> None:
 
 def test_table_touch_on_a_seat_claims_with_its_time() -> None:
     app, auto, scene = table_app()
-    tap_at(app, scene.target("seat.1").rect.center)
+    tap_at(app, scene.target("ready.1").rect.center)
     assert scene.board.current.seat == 1
     auto.tap("cancel")
     assert scene.board.current is None
@@ -106,7 +108,7 @@ def test_table_bot_presses_after_its_delay_and_children_can_be_faster() -> None:
         lines = scene._bot_lines(1)
         if lines:
             # a child presses first and takes the bot's line
-            tap_at(app, scene.target("seat.0").rect.center)
+            tap_at(app, scene.target("ready.0").rect.center)
             auto.tap(f"star.{lines[0]}")
             app.ctx.clock.advance(BOT_SECONDS + 1)
             app.step()
@@ -128,9 +130,9 @@ def test_table_eight_rounds_then_results() -> None:
         app.step()
         auto.tap("next")
     results = app.stack.top
-    assert isinstance(results, TableResults)
-    rows = results.rows()
-    assert len(rows) == 3 and "final score" in rows[2][3]
+    assert isinstance(results, GameResults)
+    lines = results.outcome.lines
+    assert len(results.outcome.rows) == len(lines) == 3 and "final score" in lines[2]
     bot = scene.bots[2]
     assert bot.state.finished  # the bot's own sheet played all eight rounds
     assert set(bot.state.sheets[0].stars) == set(scene.board.stars_of(2))
@@ -144,10 +146,77 @@ def test_table_setup_allows_one_mode_and_no_solo_modes() -> None:
     auto.tap("game.mathe-meister")
     auto.tap("mode.twins")
     auto.tap("mode.coinless")
+    from tabletop.ui.games.mathe_meister.setup import SOLO_ONLY, chosen_modes
+
     setup = app.stack.top
-    assert sorted(setup.modes) == ["coinless", "twins"]  # solo: modes combine
+    assert chosen_modes(setup.values()) == ("twins", "coinless")  # solo: modes combine
     auto.tap("players.+")
-    assert len(setup.modes) == 1
-    assert not setup.target("mode.black_hole").enabled
+    assert len(chosen_modes(setup.values())) == 1
+    assert not setup.target("solo.black_hole").enabled
+    tap_at(app, setup.target("solo.black_hole").rect.center)  # off: it says why
+    assert setup.message == SOLO_ONLY
     auto.tap("mode.twins")
-    assert setup.modes == ["twins"]
+    assert chosen_modes(setup.values()) == ("twins",)
+
+
+def test_table_ready_tiles_while_it_waits_for_the_seat_buttons() -> None:
+    """Issue 21: every seat a child presses has a visible Ready tile ``ready.<seat>``
+    while the device waits for presses; a bot's seat, and every seat before the dice,
+    is a plain tile. A tap on the tile is the seat button."""
+    app, auto, scene = table_app(3, bots=(2,))
+    assert scene.target("ready.0").enabled and scene.target("ready.1").enabled
+    assert scene.target("ready.2") is None and scene.target("seat.2") is not None
+    tap_at(app, scene.target("ready.1").rect.center)
+    assert scene.board.current.seat == 1 and 1 in app.ctx.lamps.lit
+    auto.tap("star.R1")
+    auto.tap("next")
+    assert scene.dice is None and scene.target("ready.0") is None
+
+
+def test_table_instruction_line_names_the_next_step() -> None:
+    """Issue 21: the line under the seats always says what to do now, and who."""
+    app, auto, scene = table_app(2)
+    assert scene.status() == "Write 3 and 5 and two signs. Then tap 'Start round 2'."
+    tap_at(app, scene.target("ready.0").rect.center)
+    assert scene.status() == "Player 1, tap the star of your line."
+    auto.tap("star.R1")
+    assert scene.status().startswith("Player 1: Row 1's star, +5. Circle a Star Power!")
+    assert scene.status().endswith("Then tap 'Start round 2'.")
+    auto.tap("next")
+    assert scene.status() == "Round 2: roll the dice, then tap 'Get the dice'."
+
+
+@pytest.mark.parametrize(
+    "scene",
+    [
+        "mathe-meister-game",
+        "mathe-meister-game-hint",
+        "mathe-meister-star-pick",
+        "mathe-meister-coin-shop",
+        "mathe-meister-results",
+        "mathe-meister-table",
+        "mathe-meister-table-results",
+    ],
+)
+def test_table_mathe_meister_texts_are_16_px_or_more_at_800x480(scene: str) -> None:
+    """Issue 21: MM's small texts (row and column sums, star values, Star Power counts)
+    are 16 px at the least on the 800x480 panel."""
+    from tests.ui.scenery import build
+
+    app = build(scene, (800, 480))
+    painter = app.ctx.painter
+    sizes: list[int] = []
+    text = painter.text
+
+    def spy(surface, words, pos, size=None, *args, **kwargs):
+        rect = text(surface, words, pos, size, *args, **kwargs)
+        fitted = size or app.ctx.metrics.text
+        if kwargs.get("max_width") is not None:
+            fitted = painter.fit_size(words, fitted, kwargs["max_width"], kwargs.get("bold", False))
+        if str(words).strip():
+            sizes.append(fitted)
+        return rect
+
+    painter.text = spy
+    app.draw()
+    assert sizes and min(sizes) >= 16

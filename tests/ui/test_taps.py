@@ -79,7 +79,7 @@ ROUTES = (
           "dice read by the camera"),
     Route(MM, "one child, dice typed in", (f"game.{MM}", "start", "a.3", "b.5", "ok"), 5,
           note="no dice camera"),
-    Route(MM, BOT, (_dice_seen, f"game.{MM}", "players.+", "bot.1", "start", _frame, "use"),
+    Route(MM, BOT, (_dice_seen, f"game.{MM}", "seat.1", "choice.bot.hint", "start", _frame, "use"),
           5, True, "dice read by the camera"),
     Route(MM, TWO, (_dice_seen, f"game.{MM}", "players.+", "start", _frame, "use"), 4, True,
           "dice read by the camera"),
@@ -121,7 +121,7 @@ def decides(app: App) -> bool:
     from tabletop.games.bubbles import any_move
     from tabletop.ui.games.bubbles import BubbleScene
     from tabletop.ui.games.math_arena import ArenaScene, HandPicker
-    from tabletop.ui.scenes.mm_table import TableScene as MMTable
+    from tabletop.ui.games.mathe_meister.table import TableScene as MMTable
 
     top = app.stack.top
     if isinstance(top, MMTable):  # children write on paper sheets once the dice are out

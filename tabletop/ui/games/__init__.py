@@ -1,7 +1,6 @@
 """The app's card games and the bubble game: one module per game.
 
-Mathe-Meister lives in ``tabletop/ui/scenes`` (it came first); every other game is a
-module (or package) here, listed in :data:`GAME_APPS`, and exposes:
+Every game is a module (or package) here, listed in :data:`GAME_APPS`, and exposes:
 
 ``setup_scene(ctx: Context) -> Scene``
     The game's first screen (players, bots, mode, options, rules), pushed by Home.
@@ -29,6 +28,7 @@ log = logging.getLogger(__name__)
 
 # game id (as in tabletop.games.GAMES and `tabletop check`) -> module
 GAME_APPS = {
+    "mathe-meister": "tabletop.ui.games.mathe_meister",
     "math-wars-meta": "tabletop.ui.games.math_wars_meta",
     "math-attack": "tabletop.ui.games.math_attack",
     "mecs": "tabletop.ui.games.mecs",
@@ -50,10 +50,6 @@ def game_app(game: str) -> ModuleType | None:
         raise
 
 
-# Mathe-Meister's screens live in tabletop.ui.scenes; they resume through this module.
-RESUMERS = {"mathe-meister": "tabletop.ui.scenes.mm_resume"}
-
-
 def resume_game(ctx: Any, saved: Any) -> Any:
     """The screen of a journaled, unfinished game (``tabletop.store.Saved``), replayed.
 
@@ -63,7 +59,7 @@ def resume_game(ctx: Any, saved: Any) -> Any:
     from tabletop.games import GAMES
     from tabletop.ui.saves import GameSave
 
-    name = RESUMERS.get(saved.game) or GAME_APPS.get(saved.game)
+    name = GAME_APPS.get(saved.game)
     module = importlib.import_module(name) if name else None
     resume = getattr(module, "resume_scene", None)
     if resume is None:
@@ -74,7 +70,7 @@ def resume_game(ctx: Any, saved: Any) -> Any:
 
 
 def resumable(game: str) -> bool:
-    name = RESUMERS.get(game) or GAME_APPS.get(game)
+    name = GAME_APPS.get(game)
     try:
         return name is not None and hasattr(importlib.import_module(name), "resume_scene")
     except ModuleNotFoundError:
@@ -82,8 +78,8 @@ def resumable(game: str) -> bool:
 
 
 def playable() -> frozenset[str]:
-    """Game ids Home can start (Mathe-Meister always)."""
-    return frozenset({"mathe-meister"} | {g for g in GAME_APPS if game_app(g) is not None})
+    """Game ids Home can start."""
+    return frozenset(g for g in GAME_APPS if game_app(g) is not None)
 
 
 def start_card_camera(ctx: Any, game: str, seats: int) -> Any | None:

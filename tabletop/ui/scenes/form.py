@@ -25,7 +25,7 @@ Start goes through sign-in when the device has a class list
 Touch targets: ``seat.<i>`` (0-based), in the seat picker ``choice.child``,
 ``choice.name``, ``choice.bot.<level>``, ``choice.empty``; ``cards.real``,
 ``cards.virtual``; ``<key>.<value>`` per option; ``more``, ``back``, ``rules``,
-``start``; a link's own key.
+``start``; a link's own key; ``players.-`` ``players.+`` where the seats have a stepper.
 """
 
 from __future__ import annotations
@@ -75,7 +75,12 @@ class OptionRow:
     ``shown(values)``: whether the row means something now (None: always).
     ``forced(options)``: the one value the other options leave (None: any), with ``why``
     the sentence a tap on another choice gets (M.E.C.S.'s challenge needs the advanced
-    deck)."""
+    deck).
+
+    ``pick(values, choice)``: the row's value after a tap on ``choice`` (``""``: after
+    the seats changed), for a row whose value may join several choices with ``+``
+    (Mathe-Meister's modes); ``off(values, choice)``: why ``choice`` is off now (``""``:
+    it is on)."""
 
     key: str
     label: str
@@ -84,6 +89,8 @@ class OptionRow:
     shown: Callable[[FormValues], bool] | None = None
     forced: Callable[[Mapping[str, str]], str | None] | None = None
     why: str = ""
+    pick: Callable[[FormValues, str], str] | None = None
+    off: Callable[[FormValues, str], str] | None = None
 
     def __post_init__(self) -> None:
         if self.default not in {c.value for c in self.choices}:
@@ -98,7 +105,10 @@ class Seats:
     ``levels``: the bots' levels as (id, name), none when no bot may play; ``level`` a new
     bot's level; ``bot_seats``: the seats (0-based) a bot may take (None: any);
     ``shared_level``: every bot plays at the same level (choosing one sets them all);
-    ``bot_name``: a bot's name, with ``{seat}`` (1-based) and ``{level}`` (its name)."""
+    ``bot_name``: a bot's name, with ``{seat}`` (1-based) and ``{level}`` (its name);
+    ``stepper``: "-" and "+" beside the tiles take away the last player or add a child;
+    ``recent(ctx)``: names that played here before, offered by the seat picker
+    (``choice.recent.<i>``), the first of them seat 1's name at first."""
 
     low: int
     high: int
@@ -108,6 +118,8 @@ class Seats:
     bot_seats: tuple[int, ...] | None = None
     shared_level: bool = False
     bot_name: str = "Bot {seat}"
+    stepper: bool = False
+    recent: Callable[[Context], Sequence[str]] | None = None
 
     def __post_init__(self) -> None:
         if not 1 <= self.low <= self.high <= len(SEAT_COLOURS):
@@ -254,6 +266,9 @@ class FormScene(Scene):
         self.seats: list[SeatChoice] = (
             [self._new(i, kind) for i, kind in enumerate(seats.start)] if seats else []
         )
+        self.recent = list(seats.recent(ctx))[:4] if seats and seats.recent else []
+        if self.recent and self.seats[0].kind == CHILD:
+            self.seats[0] = SeatChoice(CHILD, self.recent[0][:NAME_LENGTH])
         self.cards = spec.cards.default if spec.cards else None
         self.options = {o.key: o.default for o in spec.options}
         self.page = 0
@@ -331,6 +346,7 @@ class FormScene(Scene):
             cards = self.spec.cards
             if cards is not None and kind == BOT and cards.why_with_bot:
                 self.message = cards.why_with_bot
+        self._force_options()
 
     def seat_choices(self, seat: int) -> list[tuple[str, str]]:
         """What the seat picker offers for ``seat``: (key, label)."""
@@ -339,6 +355,7 @@ class FormScene(Scene):
         here = self.seats[seat]
         target = len(self.filled) if here.kind == EMPTY else seat
         out = [(CHILD, "A child"), ("name", "Type a name")]
+        out += [(f"recent.{i}", name) for i, name in enumerate(self.recent)]
         if spec.bot_allowed(target):
             out += [(f"bot.{level}", f"Bot: {name}") for level, name in spec.levels]
         if here.kind != EMPTY and len(self.filled) > spec.low:
@@ -394,6 +411,8 @@ class FormScene(Scene):
 
     def _force_options(self) -> None:
         for row in self.spec.options:
+            if row.pick is not None:
+                self.options[row.key] = row.pick(self.values(), "")
             forced = self.forced_option(row)
             if forced is not None and self.options[row.key] != forced:
                 self.options[row.key] = forced
@@ -512,7 +531,8 @@ class FormScene(Scene):
         """How many seat tiles the row shows: every filled seat and the empty ones after
         them, but of the empty ones only what fits one line of five (a game for up to
         eight shows more as its seats fill)."""
-        return min(len(self.seats), max(5, len(self.filled) + 1))
+        spare = 1 if self.spec.seats and self.spec.seats.stepper else 5  # "+" adds the rest
+        return min(len(self.seats), max(spare, len(self.filled) + 1))
 
     def _seat_tiles(self, rect: pygame.Rect) -> list[Button]:
         m, spec = self.m, self.spec.seats
@@ -520,10 +540,18 @@ class FormScene(Scene):
         n = self.tiles_shown()
         per_line = n if n <= 5 else -(-n // 2)
         gap = m.u(8)
+        out = []
+        if spec.stepper:  # "-" and "+" at the row's end, the tiles in what is left
+            filled = len(self.filled)
+            for i, (sign, on) in enumerate((("-", filled > spec.low), ("+", filled < spec.high))):
+                x = rect.right - (2 - i) * m.u(56) - (1 - i) * gap
+                box = pygame.Rect(x, rect.top, m.u(56), m.u(62))
+                label = sign.replace("-", "\u2212")
+                out.append(Button(f"players.{sign}", box, label, size=m.big, enabled=on))
+            rect = rect.inflate(-2 * m.u(64), 0).move(-m.u(64), 0)
         w = min(m.u(220), (rect.width - (per_line - 1) * gap) // per_line)
         h = m.u(62)
         levels = dict(spec.levels)
-        out = []
         for i, seat in enumerate(self.seats[:n]):
             line, col = divmod(i, per_line)
             tile = pygame.Rect(rect.left + col * (w + gap), rect.top + line * (h + gap), w, h)
@@ -564,6 +592,7 @@ class FormScene(Scene):
         row = next(o for o in self.spec.options if o.key == key)
         names = [self.seat_name(i) for i in range(len(self.seats))]
         forced = self.forced_option(row)
+        chosen, values = self.options[key].split("+"), self.values()
         return self._toggles(
             rect,
             [
@@ -572,9 +601,10 @@ class FormScene(Scene):
                     rect,
                     c.label.format(*names) if "{" in c.label else c.label,
                     kind="toggle",
-                    selected=self.options[key] == c.value,
+                    selected=c.value in chosen,
                     caption=c.caption,
-                    enabled=forced is None or forced == c.value,
+                    enabled=(forced is None or forced == c.value)
+                    and not (row.off and row.off(values, c.value)),
                 )
                 for c in row.choices
             ],
@@ -621,6 +651,8 @@ class FormScene(Scene):
         row = next((o for o in self.spec.options if name.startswith(f"{o.key}.")), None)
         if row is not None and row.why:
             self.message = row.why
+        if row is not None and row.off is not None:
+            self.message = row.off(self.values(), name[len(row.key) + 1 :]) or self.message
 
     def press(self, name: str) -> None:
         self.message = ""
@@ -636,6 +668,9 @@ class FormScene(Scene):
             return
         if name.startswith("cards."):
             self.cards = name[len("cards.") :]
+        elif name in ("players.-", "players.+"):
+            filled = len(self.filled)
+            self.set_seat(filled - (name == "players.-"), EMPTY if name == "players.-" else CHILD)
         elif name == "more":
             self.page = (self.page + 1) % self.pages
         elif (link := next((k for k in self.spec.links if k.key == name), None)) is not None:
@@ -651,8 +686,9 @@ class FormScene(Scene):
             return
         else:
             key, _, value = name.partition(".")
-            if key in self.options:
-                self.options[key] = value
+            row = next((o for o in self.spec.options if o.key == key), None)
+            if row is not None:
+                self.options[key] = row.pick(self.values(), value) if row.pick else value
                 if key == "mode":
                     self.mode_chosen(value)
                 self._force_options()
@@ -718,7 +754,10 @@ class FormScene(Scene):
             self.asking = ("name", seat)
             self.stack.push(NameScene(self.ctx, self.seats[seat].name, f"Name for seat {seat + 1}"))
             return
-        if choice.startswith("bot."):
+        if choice.startswith("recent."):
+            self.set_seat(seat, CHILD)
+            self.name_seat(seat, self.recent[int(choice[len("recent.") :])])
+        elif choice.startswith("bot."):
             self.set_seat(seat, BOT, choice[len("bot.") :])
         elif choice in (CHILD, EMPTY):
             self.set_seat(seat, choice)

@@ -123,11 +123,6 @@ class HomeScene(Scene):
             from tabletop.ui.scenes.pin import PinPad
 
             self.stack.push(PinPad(self.ctx, purpose="settings"))
-        elif name == "game.mathe-meister":
-            from tabletop.ui.scenes.setup import SetupScene
-
-            self.message = ""
-            self.stack.push(SetupScene(self.ctx))
         elif name.startswith("game."):
             app = game_app(name[5:])
             if app is not None:

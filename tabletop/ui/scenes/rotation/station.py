@@ -28,10 +28,6 @@ def called(group: str) -> str:
 
 def open_game(ctx: Context, game: str) -> Scene | None:
     """The game's first screen (players, mode, options), as Home opens it."""
-    if game == "mathe-meister":
-        from tabletop.ui.scenes.setup import SetupScene
-
-        return SetupScene(ctx)
     from tabletop.ui.games import game_app
 
     module = game_app(game)
@@ -44,6 +40,10 @@ def mode_button(game: str, mode: str) -> str:
         return {"cards": "cards.real", "virtual": "cards.virtual"}.get(mode, f"cards.{mode}")
     if game == "math-attack":  # two children: real cards; against the device: virtual
         return {"table": "cards.real", "bot": "cards.virtual"}.get(mode, f"cards.{mode}")
+    if game == "mathe-meister":  # the solo modes have a row of their own
+        from tabletop.ui.games.mathe_meister.setup import mode_target
+
+        return mode_target(mode)
     return f"mode.{mode}"
 
 

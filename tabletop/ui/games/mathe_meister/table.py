@@ -7,8 +7,14 @@ claim owns the star (MM-5). The seat's LED stays lit while its claim waits. A bo
 plays its own sheet on the device with the same dice and presses its button
 ``BOT_SECONDS`` after the dice are out, so quick children beat it.
 
-Touch targets: ``star.R1``..``star.C4``, ``seat.<i>``, ``cancel``, ``next``, ``dice``,
-``leave``; on the results: ``home``, ``again``.
+The scene stands on the one table base (:class:`tabletop.ui.table.TableScene`: dispatch,
+Leave, the dialogs, lamps, the results scene). While the dice are out each child's seat
+is a Ready tile (``ready.<i>``), the touch twin of the seat button; a bot's seat, and
+every seat before the dice, is a plain tile ``seat.<i>``. The instruction line always
+names the next step.
+
+Touch targets: ``star.R1``..``star.C4``, ``ready.<i>``, ``seat.<i>``, ``cancel``,
+``next``, ``dice``, ``leave``; on the results: ``home``, ``again``.
 """
 
 from __future__ import annotations
@@ -40,14 +46,14 @@ from tabletop.games.mathe_meister import (
 )
 from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
-from tabletop.ui.input import Back, InputEvent, SeatPressed, Tap
+from tabletop.ui.games.mathe_meister.play import round_start, sums_checked
+from tabletop.ui.games.mathe_meister.star_board import StarBoard, StarClaim
+from tabletop.ui.results import Outcome, outcome_of
 from tabletop.ui.saves import LABEL, GameSave, standings_result
-from tabletop.ui.scenes.common import ask_leave, go_home, header, home_and_again
 from tabletop.ui.scenes.dice import DiceResult, DiceScene
-from tabletop.ui.scenes.mm_solo import round_start, sums_checked
-from tabletop.ui.star_board import StarBoard, StarClaim
+from tabletop.ui.table import TableScene as Table
 from tabletop.ui.theme import Metrics
-from tabletop.ui.widgets import Button, hit
+from tabletop.ui.widgets import Button
 
 log = logging.getLogger(__name__)
 
@@ -57,7 +63,7 @@ SHEET_LABEL = "app:mm-table-sheet"  # the journal label of a bot's own sheet at 
 MMMatch = Match[MatheMeisterSettings, MatheMeisterState, Action]
 
 
-class TableScene(Scene):
+class TableScene(Table):
     """One table game. ``seats``: (name, is a bot) per seat, or the journal's
     :class:`SeatInfo` (a child signed in).
 
@@ -84,16 +90,27 @@ class TableScene(Scene):
         save: GameSave | None = None,
         sheets: Mapping[int, tuple[GameSave, MMMatch]] | None = None,
     ) -> None:
-        super().__init__(ctx)
-        self.infos = [
+        infos = [
             s if isinstance(s, SeatInfo) else SeatInfo(i, s[0], bot=BOT_LEVEL if s[1] else None)
             for i, s in enumerate(seats)
         ]
-        self.seats = [(s.name, s.bot is not None) for s in self.infos]
-        self.resumed = lead is not None
         if seed is None and lead is not None:
             seed = lead.seed
-        self.seed = ctx.rng.randrange(10**9) if seed is None else seed
+        seed = ctx.rng.randrange(10**9) if seed is None else seed
+        dice_mode = dice_mode or ctx.prefs.prefs.dice_input
+        save = save or GameSave(
+            ctx,
+            MatheMeister.name,
+            infos,
+            {"screen": "table", "dice_mode": dice_mode, "seed": seed},
+        )
+
+        def again() -> Scene:
+            return TableScene(ctx, seats=infos, modes=self.settings.modes, dice_mode=dice_mode)
+
+        super().__init__(ctx, save, resumed=lead is not None, again=again)
+        self.infos, self.seed, self.dice_mode = infos, seed, dice_mode
+        self.seats = [(s.name, s.bot is not None) for s in self.infos]
         # paper sheets: claims are button presses (MM-5), and a bot's own sheet claims
         # only the stars it won at the table
         self.settings = replace(
@@ -110,11 +127,8 @@ class TableScene(Scene):
         self.rolls: list[tuple[int, int]] = []  # every round's dice so far
         self.dice_at: float | None = None  # seconds played when this round's dice came
         self.over = False
-        self.dice_mode = dice_mode or ctx.prefs.prefs.dice_input
         # virtual dice keyed by the seed and the round: the same dice after a crash
         self.dice_dealer = KeyedDealer(self.seed, lambda: self.round)
-        self.message = "Press your seat button when you finish a row or a column!"
-        self.asking: str | None = None
         self.bots: dict[int, MMMatch] = {
             seat: Match(MatheMeister(), self.settings, 1, seed=self.seed)
             for seat, (_, is_bot) in enumerate(self.seats)
@@ -127,12 +141,7 @@ class TableScene(Scene):
         self.bot_press_at: dict[int, float] = {}
         self.bots_pressed: set[int] = set()  # bots whose press came this round
         self.bot_won: dict[int, list[str]] = {seat: [] for seat in self.bots}
-        self.save = save or GameSave(
-            ctx,
-            MatheMeister.name,
-            self.infos,
-            {"screen": "table", "dice_mode": self.dice_mode, "seed": self.seed},
-        )
+        self.note = ""  # a star just won, said before the next step
         if self.resumed:
             self._restore(self.save.app.get("table") or {})
 
@@ -146,42 +155,71 @@ class TableScene(Scene):
             points, "Bonus Star points (the device does not see the paper sheets' totals)"
         )
 
+    @property
+    def match(self) -> MMMatch:
+        return self.lead
+
+    @property
+    def finished(self) -> bool:
+        return self.over
+
+    def record(self) -> dict[str, Any]:
+        return self.snapshot()
+
+    def lit(self) -> list[int]:
+        return [p.seat for p in self.board.waiting]
+
+    def next_step(self) -> str:
+        """What the device waits for now, naming who."""
+        current = self.board.current
+        if self.dice is None:
+            return f"Round {self.round}: roll the dice, then tap 'Get the dice'."
+        if current is not None:
+            return f"{self.name(current.seat)}, tap the star of your line."
+        a, b = self.dice
+        return f"Write {a} and {b} and two signs. Then tap '{self.next_label()}'."
+
+    def next_label(self) -> str:
+        return "Finish the game" if self.round >= ROUNDS else f"Start round {self.round + 1}"
+
+    def outcome(self) -> Outcome:
+        """Every seat's Bonus Stars (the paper sheets' totals are the children's), and
+        the bots' scores."""
+        names = [self.name(s) for s in range(len(self.seats))]
+        lines = []
+        for seat, (name, is_bot) in enumerate(self.seats):
+            stars = ", ".join(line_name(x) for x in self.board.stars_of(seat)) or "no stars"
+            lines.append(f"{name}: {stars}")
+            if is_bot:
+                score = score_sheet(self.bots[seat].state.sheets[0], self.settings).total
+                lines[-1] += f" \u00b7 final score {score}"
+        out = outcome_of(self.standings(), names, score=lambda p: f"{p} points", lines=lines)
+        reason = "Places by Bonus Stars: add up your sheets for the winner."
+        return replace(out, title="The game is over!", reason=reason)
+
     # -- lifecycle -------------------------------------------------------------------------
 
     def enter(self) -> None:
         self._attach()
         if self.over:  # carried on after its last round ended, before its results
             self._finish()
-            self.stack.replace(TableResults(self.ctx, scene=self))
+            self.show_results()
             return
-        self.ctx.lamps.light_only([p.seat for p in self.board.waiting])
-        if not self.resumed or self.dice is None:
-            if self.resumed:
-                self.message = f"Welcome back! Round {self.round}: roll the dice!"
+        if self.resumed:
+            self.message = f"Welcome back! {self.next_step()}"
+        self.after()
+        if self.dice is None:
             self.ask_dice()
-            return
-        current = self.board.current
-        self.message = f"Welcome back! Round {self.round}: the dice show {self.dice[0]} and " + (
-            f"{self.dice[1]}. {self.name(current.seat)}, choose your star."
-            if current is not None
-            else f"{self.dice[1]}. Finished a line? Press your button!"
-        )
-        self.layout(self.m)
-
-    def exit(self) -> None:
-        self.ctx.lamps.light_only([])
 
     def ask_dice(self) -> None:
-        self.asking = "dice"
-        self.stack.push(
-            DiceScene(
-                self.ctx,
-                title=f"Round {self.round} of {ROUNDS}: the dice",
-                mode=self.dice_mode,
-                roll=self.roll,
-                match_id=self.save.id,
-            )
+        dice = DiceScene(
+            self.ctx,
+            title=f"Round {self.round} of {ROUNDS}: the dice",
+            mode=self.dice_mode,
+            roll=self.roll,
+            match_id=self.save.id,
         )
+        self.ask(("dice",), dice)
 
     def roll(self) -> tuple[int, int]:
         """Virtual dice for this round."""
@@ -190,15 +228,13 @@ class TableScene(Scene):
         dice = self.dice_dealer.deal(request).dice
         return (dice[0], dice[1])
 
-    def resume(self, result: Any) -> None:
-        asking, self.asking = self.asking, None
+    def answered(self, asking: tuple[Any, ...], result: Any) -> None:
         if isinstance(result, DiceResult) and self.dice is None:
             self._rolled(result.values)
-        elif asking == "leave" and result == "yes":
+
+    def abandon(self) -> None:
+        if not self.saved_end:
             self._finish("abandoned")
-            go_home(self.stack)
-            return
-        self.layout(self.m)
 
     def _rolled(self, dice: tuple[int, int]) -> None:
         self.dice = dice
@@ -206,10 +242,7 @@ class TableScene(Scene):
         self.dice_at = self.save.elapsed()
         self.bots_pressed = set()
         self.ctx.sounds.play("seen")
-        self.message = (
-            f"Round {self.round}: everybody writes {dice[0]} and {dice[1]} "
-            "and two signs. Finished a line? Press your button!"
-        )
+        self.message = ""  # the instruction line names the next step
         self._journal()  # the table first: the bots' sheets follow it
         self._follow()
 
@@ -365,6 +398,7 @@ class TableScene(Scene):
     def _finish(self, reason: str = "end") -> None:
         """The table is over (or left): the table's row with the standings, each bot's
         sheet with its own result."""
+        self.saved_end = True
         self.save.finish(self.standings(), reason=reason)
         for seat, sheet_save in self.bot_saves.items():
             match = self.bots[seat]
@@ -428,24 +462,17 @@ class TableScene(Scene):
             rect = pygame.Rect(
                 margin + (seat % 4) * (cw + m.u(8)), top + (seat // 4) * (ch + m.u(6)), cw, ch
             )
-            b.append(
-                Button(
-                    f"seat.{seat}",
-                    rect,
-                    self.name(seat),
-                    kind="seat",
-                    enabled=seat not in self.bots and self.dice is not None,
-                )
-            )
+            ready = seat not in self.bots and self.dice is not None  # the seat button's twin
+            name = f"{'ready' if ready else 'seat'}.{seat}"
+            b.append(Button(name, rect, self.name(seat), kind="seat", enabled=ready))
         self.message_rect = pygame.Rect(
             margin, H - margin - m.u(52), W - 2 * margin - m.u(290), m.u(52)
         )
-        last = self.round >= ROUNDS
         b.append(
             Button(
                 "next",
                 pygame.Rect(W - margin - m.u(270), H - margin - m.u(52), m.u(270), m.u(52)),
-                "Finish the game" if last else f"Start round {self.round + 1}",
+                self.next_label(),
                 enabled=self.dice is not None and current is None,
             )
         )
@@ -453,25 +480,7 @@ class TableScene(Scene):
 
     # -- input ---------------------------------------------------------------------------------
 
-    def handle(self, event: InputEvent) -> None:
-        if isinstance(event, Back):
-            self.press("leave")
-        elif isinstance(event, SeatPressed):
-            self.claim(event.seat, event.at)
-        elif isinstance(event, Tap):
-            button = hit(self.buttons, event.pos)
-            if button is None:
-                return
-            if not button.enabled:
-                self._explain(button.name)
-                return
-            if button.name.startswith("seat."):
-                self.claim(int(button.name[5:]), event.at)
-            else:
-                self.ctx.sounds.play("tap")
-                self.press(button.name)
-
-    def _explain(self, name: str) -> None:
+    def explain(self, name: str) -> None:
         self.ctx.sounds.play("wrong")
         if name.startswith("star.") and self.board.current is None:
             self.message = "Press your seat button first, then tap the star."
@@ -487,24 +496,27 @@ class TableScene(Scene):
                 "Wait: someone is choosing a star." if self.board.current else "Get the dice first."
             )
 
-    def claim(self, seat: int, at: float) -> None:
-        """A seat button (or a tap on the seat) asks to claim a Bonus Star."""
-        if not 0 <= seat < len(self.seats) or self.dice is None:
+    def seat_pressed(self, seat: int, at: float) -> None:
+        """A seat button (or a tap on its Ready tile) asks to claim a Bonus Star."""
+        if not 0 <= seat < len(self.seats) or self.dice is None or seat in self.bots:
             return
         if self.board.press(seat, at):
             self.ctx.sounds.play("tap")
+            self.message = self.note = ""
             self._after_change()
 
+    claim = seat_pressed
+
     def press(self, name: str) -> None:
-        if name == "leave":
-            self.asking = "leave"
-            self.stack.push(ask_leave(self.ctx))
+        if name in ("leave", "rules", "teacher"):
+            super().press(name)
         elif name == "dice":
             self.ask_dice()
         elif name.startswith("star."):
             self.choose(name[5:])
         elif name == "cancel":
             self.board.cancel()
+            self.message = ""
             self._after_change()
         elif name == "next":
             self.next_round()
@@ -519,11 +531,16 @@ class TableScene(Scene):
         if seat in self.bots:
             self.bot_won[seat].append(line)
         self.ctx.sounds.play("star")
-        self.message = (
-            f"{self.name(seat)} (seat {seat + 1}) claims {line_name(line)}'s star: "
-            f"{self.board.values[line]} points. Circle a Star Power on your sheet!"
+        self.message = ""
+        self.note = (
+            f"{self.name(seat)}: {line_name(line)}'s star, +{self.board.values[line]}. "
+            "Circle a Star Power!"
         )
         self._after_change()
+
+    def status(self) -> str:
+        """What just happened (a star won), then the next step, or what was wrong."""
+        return " ".join(x for x in (self.note, self.message or self.next_step()) if x)
 
     def _after_change(self) -> None:
         current = self.board.current
@@ -534,8 +551,6 @@ class TableScene(Scene):
                 return
             self.board.cancel(current.seat)
         self._journal()
-        self.ctx.lamps.light_only([p.seat for p in self.board.waiting])
-        self.layout(self.m)
 
     def update(self, now: float) -> bool:
         due = [seat for seat, at in self.bot_press_at.items() if at <= now]
@@ -546,20 +561,20 @@ class TableScene(Scene):
                 self.board.press(seat, at)
         if due:
             self._after_change()
+            self.after()
             return True
         return False
 
     def next_round(self) -> None:
         self.bot_press_at.clear()
         self.board.waiting.clear()
-        self.ctx.lamps.light_only([])
         self.ctx.sounds.play("round")
         if self.round >= ROUNDS:
             self.over = True
             self._journal()
             self._follow()  # the bots end round 8: their sheets are finished
             self._finish()
-            self.stack.replace(TableResults(self.ctx, scene=self))
+            self.show_results()
             return
         self.round += 1
         self.dice = None
@@ -568,8 +583,7 @@ class TableScene(Scene):
         self._journal()
         self._follow()  # the bots claim the stars they won, swap if it pays, end the round
         self.bot_won = {seat: [] for seat in self.bots}
-        self.message = f"Round {self.round}: roll the dice!"
-        self.layout(self.m)
+        self.message = self.note = ""
         self.ask_dice()
 
     # -- drawing ---------------------------------------------------------------------------------
@@ -630,7 +644,7 @@ class TableScene(Scene):
                 anchor="midleft",
                 max_width=r.width,
             )
-        painter.paragraph(surface, self.message, self.message_rect, m.small, p.ink)
+        painter.paragraph(surface, self.status(), self.message_rect, m.small, p.ink)
 
     def _draw_star(self, surface: pygame.Surface, b: Button) -> None:
         painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
@@ -675,23 +689,21 @@ class TableScene(Scene):
         )
 
     def _draw_seat(self, surface: pygame.Surface, b: Button) -> None:
+        """A child's Ready tile while the dice are out (lit while its press waits, like
+        the seat's LED), else the seat's plain tile; the seat's Bonus Stars counted."""
         painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
-        seat = int(b.name[5:])
-        waiting = any(w.seat == seat for w in self.board.waiting)
-        painter.box(
-            surface,
-            b.rect,
-            p.panel,
-            p.selected if waiting else p.line,
-            m.u(4) if waiting else 2,
-            m.u(8),
-        )
+        seat = int(b.name.partition(".")[2])
+        stars = len(self.board.stars_of(seat))
+        label = b.label + (f" \u2605{stars}" if stars else "")
+        if b.name.startswith("ready."):
+            waiting = any(w.seat == seat for w in self.board.waiting)
+            painter.ready_tile(surface, b.rect, seat, waiting, label)
+            return
+        painter.box(surface, b.rect, p.panel, p.line, 2, m.u(8))
         chip = pygame.Rect(
             b.rect.left + m.u(4), b.rect.top + m.u(4), m.u(36), b.rect.height - m.u(8)
         )
         painter.seat_chip(surface, chip, seat)
-        stars = len(self.board.stars_of(seat))
-        label = b.label + (f" \u2605{stars}" if stars else "")
         painter.text(
             surface,
             label,
@@ -700,100 +712,8 @@ class TableScene(Scene):
             p.ink,
             bold=True,
             anchor="midleft",
-            max_width=b.rect.right - chip.right - m.u(28),
+            max_width=b.rect.right - chip.right - m.u(12),
         )
-        if waiting:  # the LED is lit
-            pygame.draw.circle(
-                surface, p.selected, (b.rect.right - m.u(12), b.rect.centery), m.u(7)
-            )
 
 
-class TableResults(Scene):
-    """After round 8: every seat's Bonus Stars, and the bots' scores."""
-
-    def __init__(self, ctx: Context, *, scene: TableScene) -> None:
-        super().__init__(ctx)
-        self.table = scene
-
-    def layout(self, metrics: Metrics) -> None:
-        self.buttons = home_and_again(metrics, "Play again")
-
-    def handle(self, event: InputEvent) -> None:
-        if isinstance(event, Back):
-            self.press("home")
-        elif isinstance(event, Tap):
-            button = hit(self.buttons, event.pos)
-            if button is not None:
-                self.press(button.name)
-
-    def press(self, name: str) -> None:
-        from tabletop.ui.scenes.home import HomeScene
-
-        if name == "home":
-            self.stack.unwind_to(HomeScene)
-        elif name == "again":
-            t = self.table
-            self.stack.replace(
-                TableScene(self.ctx, seats=t.infos, modes=t.settings.modes, dice_mode=t.dice_mode)
-            )
-
-    def rows(self) -> list[tuple[int, str, str, str]]:
-        t = self.table
-        out = []
-        for seat, (name, is_bot) in enumerate(t.seats):
-            stars = t.board.stars_of(seat)
-            names = ", ".join(s.replace("R", "Row ").replace("C", "Column ") for s in stars)
-            points = f"{t.board.points_of(seat)} star points"
-            if is_bot:
-                score = score_sheet(t.bots[seat].state.sheets[0], t.settings).total
-                points += f" \u00b7 final score {score}"
-            out.append((seat, name, names or "no stars", points))
-        return out
-
-    def draw(self, surface: pygame.Surface) -> None:
-        painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
-        surface.fill(p.background)
-        header(
-            self,
-            surface,
-            "The game is over!",
-            "Fill in END GAME SCORING on your sheet: these are your Bonus Stars.",
-        )
-        y = m.u(90)
-        rows = self.rows()
-        step = min(m.u(44), (self.buttons[0].rect.top - y - m.u(8)) // max(1, len(rows)))
-        for seat, name, stars, points in rows:
-            chip = pygame.Rect(m.u(16), y, m.u(36), step - m.u(6))
-            painter.seat_chip(surface, chip, seat, size=m.small + 2)
-            painter.text(
-                surface,
-                name,
-                (m.u(62), chip.centery),
-                m.text,
-                bold=True,
-                anchor="midleft",
-                max_width=m.u(150),
-            )
-            painter.text(
-                surface,
-                stars,
-                (m.u(220), chip.centery),
-                m.small + 1,
-                anchor="midleft",
-                max_width=m.u(230),
-            )
-            painter.text(
-                surface,
-                points,
-                (m.width - m.u(16), chip.centery),
-                m.small + 1,
-                p.good,
-                bold=True,
-                anchor="midright",
-                max_width=m.u(320),
-            )
-            y += step
-        painter.buttons(surface, self.buttons)
-
-
-__all__ = ["BOT_SECONDS", "TableResults", "TableScene"]
+__all__ = ["BOT_LEVEL", "BOT_SECONDS", "SHEET_LABEL", "TableScene"]

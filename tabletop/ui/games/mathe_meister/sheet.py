@@ -23,15 +23,11 @@ from tabletop.games.mathe_meister import (
     Sheet,
     cell_kind,
 )
+from tabletop.ui.games.mathe_meister.play import glyph
 from tabletop.ui.theme import Color
 from tabletop.ui.widgets import Painter
 
 Cell = tuple[int, int]
-GLYPH = {"+": "+", "-": "\u2212", "x": "\u00d7"}
-
-
-def glyph(ch: str) -> str:
-    return GLYPH.get(ch, ch)
 
 
 @dataclass(frozen=True)
@@ -114,7 +110,7 @@ def draw_sheet(
     p = painter.p
     sheet = look.sheet
     prefilled = look.settings.layout.prefilled_map
-    value_size = max(14, int(geo.cell * 0.62))
+    value_size = max(16, int(geo.cell * 0.62))
     thin = max(1, geo.cell // 24)
     for r in range(SIZE):
         for c in range(SIZE):
@@ -190,17 +186,20 @@ def _draw_tail(
     p = painter.p
     ls = look.card.line(line)
     tail = geo.tail_rect(line)
-    size = max(12, int(geo.cell * 0.40))
+    size = max(16, int(geo.cell * 0.40))  # 16 px at the least: children read it
     if ls.total is not None:
+        total = f"={ls.total}"
+        if painter.fonts.width(total, 16, True) > tail.width - 2:
+            total = str(ls.total)  # a long sum drops its "=" before it gets smaller
         painter.text(
             surface,
-            f"={ls.total}",
+            total,
             (tail.centerx, tail.top + tail.height // 4),
             size,
             p.ink,
             bold=True,
             anchor="center",
-            max_width=tail.width - 2,
+            max_width=max(tail.width - 2, painter.fonts.width(total, 16, True)),
         )
         points = f"{ls.points:+d}" if ls.points else "0"
         if not ls.valid and ls.points >= 0:
@@ -214,7 +213,7 @@ def _draw_tail(
             colour,
             bold=True,
             anchor="center",
-            max_width=tail.width - 2,
+            max_width=max(tail.width - 2, painter.fonts.width(points, 16, True)),
         )
     else:
         painter.text(surface, "=", tail.center, size, p.muted, anchor="center")
@@ -231,7 +230,7 @@ def _draw_tail(
     else:
         painter.star(surface, star.center, radius, None, p.muted, 2)
     label = str(value)
-    size = max(12, int(radius * (0.78 if len(label) == 1 else 0.66)))
+    size = max(16, int(radius * (0.78 if len(label) == 1 else 0.66)))
     painter.text(
         surface,
         label,

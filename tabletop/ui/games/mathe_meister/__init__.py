@@ -1,27 +1,38 @@
-"""Carrying on a Mathe-Meister game left unfinished (issue 10: never lose a game).
+"""Mathe-Meister in the touchscreen app: setup, the solo sheet, the paper table, the demo.
 
-Home offers the newest unfinished game; for Mathe-Meister it calls :func:`resume_scene`
-(registered in :data:`tabletop.ui.games.RESUMERS`) with the game's save and its match
+``setup_scene(ctx)`` is what Home pushes (the one setup form, :mod:`.setup`);
+``run_demo(...)`` plays a whole solo game offscreen (``tabletop demo``, :mod:`.demo`);
+``resume_scene(ctx, save, match)`` carries on a game left unfinished (issue 10: never
+lose a game). Home offers the newest unfinished game with the game's save and its match
 replayed from the journal. ``save.app["screen"]`` says which screen it was:
 
 - ``"solo"``: the digital sheet, the match is the child's sheet;
 - ``"table"``: paper sheets at one device. The match is only the game's header; the
   table (round, dice, Bonus Stars, presses waiting) is in ``save.app["table"]``, and each
-  bot seat's sheet is a row of its own (label :data:`~tabletop.ui.scenes.mm_table.SHEET_LABEL`,
+  bot seat's sheet is a row of its own (label :data:`.table.SHEET_LABEL`,
   ``app["table"]`` = the table's id), replayed here and carried on together.
 """
 
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tabletop.engine.errors import TabletopError
 from tabletop.engine.match import Match
-from tabletop.ui.app import Context, Scene
-from tabletop.ui.saves import GameSave
+from tabletop.ui.games.mathe_meister.demo import run_demo
+
+if TYPE_CHECKING:
+    from tabletop.ui.app import Context, Scene
+    from tabletop.ui.saves import GameSave
 
 log = logging.getLogger(__name__)
+
+
+def setup_scene(ctx: Context) -> Scene:
+    from tabletop.ui.games.mathe_meister.setup import setup_scene
+
+    return setup_scene(ctx)
 
 
 def resume_scene(ctx: Context, save: GameSave, match: Match[Any, Any, Any]) -> Scene:
@@ -32,18 +43,15 @@ def resume_scene(ctx: Context, save: GameSave, match: Match[Any, Any, Any]) -> S
         return _table(ctx, save, match)
     if screen != "solo":
         raise LookupError(f"a Mathe-Meister {screen!r} screen cannot be carried on")
-    from tabletop.ui.scenes.mm_solo import MatheMeisterScene
+    from tabletop.ui.games.mathe_meister.solo import MatheMeisterScene
 
     if match.state.finished:  # its last move was saved, the end of the game was not
-        from tabletop.ui.scenes.results import ResultsScene
+        from tabletop.ui.games.mathe_meister.results import solo_results
 
         save.finish(match.result())
-        return ResultsScene(
-            ctx,
-            match=match,
-            player=str(app.get("player") or "Player 1"),
-            dice_mode=str(app.get("dice_mode") or ctx.prefs.prefs.dice_input),
-        )
+        player = str(app.get("player") or "Player 1")
+        dice_mode = str(app.get("dice_mode") or ctx.prefs.prefs.dice_input)
+        return solo_results(ctx, match, player, dice_mode)
     return MatheMeisterScene(
         ctx,
         player=str(app.get("player") or (save.names[0] if save.names else "Player 1")),
@@ -57,7 +65,8 @@ def resume_scene(ctx: Context, save: GameSave, match: Match[Any, Any, Any]) -> S
 
 def _table(ctx: Context, save: GameSave, lead: Match[Any, Any, Any]) -> Scene:
     from tabletop.games import GAMES
-    from tabletop.ui.scenes.mm_table import SHEET_LABEL, TableScene
+    from tabletop.ui.games.mathe_meister.table import SHEET_LABEL, TableScene
+    from tabletop.ui.saves import GameSave
 
     sheets: dict[int, tuple[GameSave, Match[Any, Any, Any]]] = {}
     for saved in ctx.journal.unfinished(SHEET_LABEL):
@@ -84,4 +93,4 @@ def _table(ctx: Context, save: GameSave, lead: Match[Any, Any, Any]) -> Scene:
     )
 
 
-__all__ = ["resume_scene"]
+__all__ = ["resume_scene", "run_demo", "setup_scene"]

@@ -16,17 +16,16 @@ may), so the bot plans it again from the same sheet and plays it as it would hav
 
 from __future__ import annotations
 
-import os
 import queue
 import random
-import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
 from tabletop.assets import assets_dir
-from tabletop.games.mathe_meister import LINES, MODE_NAMES, ROUNDS, line_name, score_sheet
+from tabletop.games.mathe_meister import LINES, ROUNDS, line_name, score_sheet
+from tabletop.ui.games.mathe_meister.play import modes_named
 
 SIZE = (800, 480)
 
@@ -129,97 +128,97 @@ def run_demo(
     log_path: Path | None = None,
     data: Path | None = None,
     child: bool = False,
-) -> int:
-    """Play the demo game; returns the final score. ``log_path``: write the game log;
-    ``data``: journal the game there and carry on a game a killed run left; ``child``:
-    the sheet is a guest child's, played by :func:`child_round` (issue 24)."""
-    os.environ["SDL_VIDEODRIVER"] = "dummy"
-    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-    import pygame
-
+) -> str:
+    """Play the demo game on the one demo harness; returns its last line,
+    ``final score: N``.
+    ``log_path``: write the game log; ``data``: journal the game there and carry on a
+    game a killed run left; ``child``: the sheet is a guest child's, played by
+    :func:`child_round` (issue 24)."""
     from tabletop.terminal import render_score
-    from tabletop.ui.app import App
-    from tabletop.ui.autoplay import Autoplayer
-    from tabletop.ui.offscreen import offscreen
-    from tabletop.ui.scenes.home import HomeScene
-    from tabletop.ui.scenes.results import ResultsScene
+    from tabletop.ui.games.mathe_meister.setup import mode_target
+    from tabletop.ui.harness import DemoRun
+    from tabletop.ui.results import GameResults
+    from tabletop.ui.saves import demo_seats
 
-    seed = random.SystemRandom().randrange(10**6) if seed is None else seed
-    folder = out_dir or Path(tempfile.mkdtemp(prefix="tabletop-demo-"))
-    folder.mkdir(parents=True, exist_ok=True)
     photos = load_samples(samples)
     if not photos:
         raise ValueError(f"no sample photos with labels in {samples or assets_dir() / 'samples'}")
-    rng = random.Random(seed)
-    order = [photos[i % len(photos)] for i in rng.sample(range(max(ROUNDS, len(photos))), ROUNDS)]
+    order: list[Sample] = []  # each round's photo, drawn from the seed
     current = {"round": 0}
     vision_queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
     camera, reader_name = pick_camera(lambda: order[current["round"]], vision_queue.put)
-
-    ctx, window = offscreen(size, seed, data, camera=camera)
-    ctx.prefs.prefs.dice_input = "camera"
     tag = f"mathe-meister:{seed}:{'+'.join(modes)}{':child' if child else ''}"
-    carry_on = _left_over(ctx.journal, tag)
+    left: dict[str, int | None] = {"round": None}
+
+    def left_over(ctx: Any) -> bool:
+        left["round"] = _left_over(ctx.journal, tag)
+        return left["round"] is not None
+
+    run = DemoRun(
+        "mathe-meister",
+        seed=seed,
+        out_dir=out_dir,
+        out=out,
+        size=size,
+        data=data,
+        left_over=left_over if seed is not None else None,
+        vision_queue=vision_queue,
+        camera=camera,
+        session="",
+    )
+    seed = run.seed
+    tag = f"mathe-meister:{seed}:{'+'.join(modes)}{':child' if child else ''}"
+    rng = random.Random(seed)
+    order += [photos[i % len(photos)] for i in rng.sample(range(max(ROUNDS, len(photos))), ROUNDS)]
+    run.ctx.prefs.prefs.dice_input = "camera"
+    auto, folder = run.auto, run.folder
     first = 1
-    if carry_on is not None:  # the photo under the camera when the game screen comes back
-        current["round"] = carry_on - 1
-    app = App(ctx, window, vision_queue=vision_queue, flip=False)
-    app.stack.push(HomeScene(ctx, offer_resume=carry_on is not None))
-    app.step()
-    auto = Autoplayer(app)
-    names = " + ".join(MODE_NAMES[m] for m in modes)
-    if carry_on is not None:
-        auto.tap("yes")  # Home: "A game of Mathe-Meister was not finished. Carry on?"
-        if isinstance(app.stack.top, ResultsScene):  # it had played its last move
-            print(f"Carrying on from the journal in {data}: the game is over.", file=out)
+    run.open_game()  # Home: the game's setup, or "Carry on?" (yes)
+    if run.resuming:
+        current["round"] = (left["round"] or 1) - 1  # the photo under the camera now
+        if isinstance(run.top, GameResults):  # it had played its last move
+            run.say(f"Carrying on from the journal in {data}: the game is over.")
             first = ROUNDS + 1
         else:
             game = auto.game()
-            print(f"Carrying on from the journal in {data}: round {game.state.round}.", file=out)
+            run.say(f"Carrying on from the journal in {data}: round {game.state.round}.")
             first = game.state.round
             _tell_journal(game.match, order, first, out)
-        if (
-            first <= ROUNDS
-            and game.state.dice is not None
-            and len(game.match.history) > game.round_start
-        ):
             taken = len(game.match.history) - game.round_start
-            while len(game.match.history) > game.round_start:
-                auto.tap("undo")
-            print(f"  Undo: {taken} moves of round {first} taken back, to play it again.", file=out)
+            if game.state.dice is not None and taken > 0:
+                while len(game.match.history) > game.round_start:
+                    auto.tap("undo")
+                run.say(f"  Undo: {taken} moves of round {first} taken back, to play it again.")
     else:
-        print(
+        run.say(
             f"Mathe-Meister in the touchscreen app, offscreen ({size[0]}x{size[1]}): solo, "
-            f"{names}, seed {seed}",
-            file=out,
+            f"{modes_named(modes)}, seed {seed}"
         )
-        print(f"Dice: photos from tabletop/assets/samples/, read by {reader_name}.", file=out)
-        auto.tap("game.mathe-meister")
+        run.say(f"Dice: photos from tabletop/assets/samples/, read by {reader_name}.")
         for mode in modes:
             if mode != "freestyle":
-                auto.tap(f"mode.{mode}")
+                auto.tap(mode_target(mode))
         auto.tap("start")
         game = auto.game()
         game.save.app["demo"] = tag
         game.save.write_meta()
-    from tabletop.ui.saves import demo_seats
-
     if first <= ROUNDS:  # the hint bot plays: never in a report; the demo child is a guest
         demo_seats(auto.game().save, 0 if child else None)
     for r in range(first, ROUNDS + 1):
         current["round"] = r - 1
         sample = order[r - 1]
-        if auto.game().state.dice is not None:  # carried on after its dice
-            a, b = auto.game().state.dice
+        dice = auto.game().state.dice
+        if dice is not None:  # carried on after its dice
+            a, b = dice
             how = f"the dice {a} and {b}, from the journal"
         else:
-            how = _dice_round(app, auto, folder, r, sample)
+            how = _dice_round(run.app, auto, folder, r, sample)
         game = auto.game()
         start = game.state
         _tell_start(r, sample, how, start, out)
 
         def before_done(r: int = r) -> None:
-            app.screenshot(folder / f"round_{r:02d}.png")
+            run.shot(f"round_{r:02d}")
             current["round"] = r  # the next dice screen opens when this round ends
 
         if child:
@@ -227,20 +226,17 @@ def run_demo(
         else:
             auto.bot_round(before_done=before_done)
         _tell_end(start, game.match.state, out)
-    results = app.stack.top
-    if not isinstance(results, ResultsScene):
+    results = run.top
+    if not isinstance(results, GameResults):
         raise RuntimeError("the game did not reach the results screen")
-    app.screenshot(folder / "final.png")
+    end = results.end  # type: ignore[attr-defined]
+    run.shot("final")
     if log_path is not None:
-        log_path.write_text("\n".join(results.match.log_lines()) + "\n", encoding="utf-8")
-    print("\n" + render_score(results.card), file=out)
-    print(f"\nScreenshots (one per round, and the end) are in {folder}", file=out)
+        log_path.write_text("\n".join(end.match.log_lines()) + "\n", encoding="utf-8")
+    run.say("\n" + render_score(end.card))
     if log_path is not None:
-        print(f"The game log is in {log_path}: `tabletop replay {log_path}` replays it.", file=out)
-    print(f"final score: {results.score}", file=out)
-    ctx.journal.close()
-    pygame.display.quit()
-    return results.score
+        run.say(f"The game log is in {log_path}: `tabletop replay {log_path}` replays it.")
+    return run.end(f"final score: {end.score}", "\nOne screenshot a round, and the end.")
 
 
 def child_round(

@@ -1,0 +1,646 @@
+"""Solo Mathe-Meister's controller: the child's sheet, without a display (issue 21).
+
+:class:`SoloPlay` holds the match and what the screen is in the middle of: the "pen"
+(a die, a sign or a circled Star Power picked, waiting for a box), a swap bought in the
+Coin Shop, the hint shown, the Bonus Stars to offer. Every touch target of the solo
+screen (see :mod:`.solo`) is a :meth:`SoloPlay.press` by name, a disabled one an
+:meth:`SoloPlay.explain`; the rules are the engine's (a move the engine refuses is
+explained by its code and changes nothing). What the screen is to do next is left in
+:attr:`~SoloPlay.asks` (open the dice screen, offer a Bonus Star, the Coin Shop) and
+:attr:`~SoloPlay.sounds`; :attr:`~SoloPlay.message` is the instruction line, with its
+kind (``info``, ``good``, ``error``, ``hint``).
+
+Virtual dice ("Roll for me") are keyed by the game's seed and the moves so far, so a
+game carried on rolls what it would have. The sums the device checked (each completed
+line: right when its sum has the parity the line wants and the line obeys the mode) go
+to the teacher's report (:func:`sums_checked`, :func:`line_answers`).
+
+No pygame here: the tests drive it without a display.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any
+
+from tabletop.bots.mathe_meister import Hint, hint
+from tabletop.classroom.mistakes import LEFT_TO_RIGHT, Question
+from tabletop.engine.errors import TabletopError
+from tabletop.engine.match import Match
+from tabletop.engine.protocol import Event, Result
+from tabletop.games.mathe_meister import (
+    EMPTY,
+    LINES,
+    MODE_NAMES,
+    OPERAND_POWERS,
+    OPS,
+    ROUNDS,
+    Action,
+    ChangeDie,
+    ClaimStar,
+    EndRound,
+    Layout,
+    MatheMeister,
+    MatheMeisterSettings,
+    MatheMeisterState,
+    Roll,
+    ScoreCard,
+    Sheet,
+    SwapOperands,
+    SwapOperators,
+    WriteOperand,
+    WriteOperator,
+    cell_kind,
+    evaluate,
+    line_name,
+    line_parts,
+    line_validates,
+    score_sheet,
+)
+from tabletop.ui.messages import child_message
+from tabletop.ui.saves import keyed_dealer, standings_result
+
+Cell = tuple[int, int]
+MMMatch = Match[MatheMeisterSettings, MatheMeisterState, Action]
+GLYPH = {"+": "+", "-": "\u2212", "x": "\u00d7"}
+DICE_SOURCES = {
+    "camera": "read by the camera",
+    "corrected": "corrected by you",
+    "tap": "tapped in",
+    "virtual": "rolled by the device",
+}
+
+
+def glyph(ch: str) -> str:
+    return GLYPH.get(ch, ch)
+
+
+def new_match(layout: Layout, modes: Sequence[str], seed: int | None = None) -> MMMatch:
+    return Match(MatheMeister(), MatheMeisterSettings(layout, tuple(modes)), 1, seed=seed)
+
+
+def modes_named(modes: Sequence[str]) -> str:
+    return " + ".join(MODE_NAMES[m] for m in modes)
+
+
+def score_lines(card: ScoreCard) -> list[str]:
+    """END GAME SCORING, as on the paper sheet."""
+    return [
+        f"+ Row Even Sums: {card.row_even_sums}",
+        f"+ Column Odd Sums: {card.column_odd_sums}",
+        f"+ Unspent Coins x 10: {card.unspent_coins_x10}",
+        f"+ Row & Column Stars: {card.stars}",
+        f"\u2212 Row Odd Sums: {card.row_odd_sums}",
+        f"\u2212 Column Even Sums: {card.column_even_sums}",
+    ]
+
+
+def sums_checked(sheet: Sheet, settings: MatheMeisterSettings) -> list[int]:
+    """[sums checked, right] on one sheet: every completed line's sum, right when it has
+    the parity its line wants (rows even, columns odd, MM-4) and the line obeys the mode
+    (MM-10), i.e. when it scores plus."""
+    card = score_sheet(sheet, settings)
+    done = [ls for ls in card.lines if ls.complete]
+    right = [
+        ls
+        for ls in done
+        if ls.valid and ls.total is not None and ls.total % 2 == (0 if ls.line[0] == "R" else 1)
+    ]
+    return [len(done), len(right)]
+
+
+def line_answers(
+    match: MMMatch, settings: MatheMeisterSettings
+) -> list[tuple[int, int, int | None, Question, Fraction]]:
+    """Every line sum the device checked on the sheet (issue 24): at the step a line was
+    first completed, its operands and operators worked left to right (MM-3), with the
+    rule it breaks, if any (MM-4 parity, MM-10 modes), asked when that round's dice
+    came, as :meth:`GameSave.answers_from_match` takes them. A line is one answer, as
+    in the report's sums (:func:`sums_checked`): a swap that changes a completed line
+    later (MM-7) does not make it a second one."""
+    out: list[tuple[int, int, int | None, Question, Fraction]] = []
+    seen: set[str] = set()
+    asked: int | None = None
+    for i, step in enumerate(match.steps):
+        if isinstance(step.action, Roll):
+            asked = i + 1
+        grid = step.state.sheets[0].grid
+        for line in LINES:
+            parts = line_parts(grid, line)
+            if EMPTY in parts[0] or EMPTY in parts[1] or line in seen:
+                continue
+            seen.add(line)
+            operands = [int(ch) for ch in parts[0]]
+            total = evaluate(operands, parts[1])
+            row = line[0] == "R"
+            broken = None
+            if total % 2 != (0 if row else 1):
+                broken = f"{line_name(line)} needs an {'even' if row else 'odd'} sum"
+            elif not line_validates(operands, settings.modes):
+                broken = f"{line_name(line)} does not keep the mode's rule"
+            q = Question(
+                "line_sums",
+                tuple(Fraction(n) for n in operands),
+                tuple(parts[1]),
+                Fraction(total),
+                LEFT_TO_RIGHT,
+                broken,
+            )
+            out.append((i + 1, 0, asked, q, Fraction(total)))
+    return out
+
+
+def round_start(match: MMMatch) -> int:
+    """Where this round's moves begin in the history (after its dice)."""
+    if match.state.dice is None:
+        return len(match.history)
+    history = match.history
+    return next((i + 1 for i in range(len(history) - 1, -1, -1) if isinstance(history[i], Roll)), 0)
+
+
+class SoloPlay:
+    """One child, one sheet, eight rounds (see the module)."""
+
+    def __init__(self, match: MMMatch, *, player: str, seed: int) -> None:
+        self.match = match
+        self.player = player
+        self.seed = seed
+        self.dealer = keyed_dealer(seed, match)
+        self.pen: tuple[Any, ...] | None = None
+        self.swap: dict[str, Any] | None = None
+        self.advice: Hint | None = None
+        self.offers: list[str] = []
+        self.round_start = round_start(match)
+        self.message = ("", "info")
+        self.dice_source = ""
+        self.asks: list[tuple[str, ...]] = []  # dialogs the screen is to open, in order
+        self.sounds: list[str] = []
+
+    # -- what the screen shows -----------------------------------------------------------
+
+    @property
+    def state(self) -> MatheMeisterState:
+        return self.match.state
+
+    @property
+    def settings(self) -> MatheMeisterSettings:
+        return self.match.settings
+
+    @property
+    def sheet(self) -> Sheet:
+        return self.state.sheets[0]
+
+    @property
+    def finished(self) -> bool:
+        return self.state.finished
+
+    def standings(self) -> Result:
+        """The result, or before the end the sheet's score so far (END GAME SCORING)."""
+        total = score_sheet(self.sheet, self.settings).total
+        return self.match.result() or standings_result(
+            [total], f"stopped in round {self.state.round} with {total} points"
+        )
+
+    def checks(self) -> list[list[int]]:
+        """The sums checked for the report, from the sheet as it is now."""
+        return [sums_checked(self.sheet, self.settings)]
+
+    def answers(self) -> list[tuple[int, int, int | None, Question, Fraction]]:
+        return line_answers(self.match, self.settings)
+
+    def claimable(self) -> frozenset[str]:
+        sheet, state = self.sheet, self.state
+        return frozenset(
+            line
+            for line in LINES
+            if sheet.line_complete(line) and line not in sheet.stars and state.owner(line) is None
+        )
+
+    def ghosts(self) -> dict[Cell, str]:
+        """The hint's plan, shown in green on the sheet."""
+        out: dict[Cell, str] = {}
+        if self.advice is not None:
+            for write in self.advice.operands:
+                out[write.cell] = str(write.value)
+            for o in self.advice.operators:
+                out[o.cell] = o.op
+        return out
+
+    def fresh(self) -> frozenset[Cell]:
+        """The boxes written this round (Undo takes them back)."""
+        return frozenset(
+            a.cell
+            for a in self.match.history[self.round_start :]
+            if isinstance(a, WriteOperand | WriteOperator)
+        )
+
+    def swap_first(self) -> Cell | None:
+        return self.swap["first"] if self.swap else None
+
+    def may_end(self) -> bool:
+        turn = self.state.turns[0] if self.state.turns else None
+        return (
+            turn is not None
+            and not turn.done
+            and any(isinstance(a, EndRound) for a in self.match.game.legal_actions(self.state, 0))
+        )
+
+    def in_round(self) -> bool:
+        return len(self.match.history) > self.round_start and bool(self.state.turns)
+
+    def power_selected(self, index: int) -> bool:
+        return self.pen is not None and self.pen[0] in ("power", "opower") and self.pen[-1] == index
+
+    def dice_words(self) -> str:
+        label = DICE_SOURCES.get(self.dice_source, "")
+        return f"Dice {label}" if label else "Dice"
+
+    def next_step(self) -> str:
+        """What the child does now, when nothing else was said."""
+        if self.finished:
+            return "The game is over."
+        if self.state.dice is None:
+            return "Tap 'Get the dice' when you are ready."
+        if self.may_end():
+            return f"Tap 'Done with round {self.state.round}' when you are done."
+        return "Tap a die or a sign, then a box on the sheet."
+
+    def welcome(self, resumed: bool) -> None:
+        if resumed:
+            self.say(f"Welcome back, {self.player}! This is round {self.state.round}.")
+        else:
+            modes = modes_named(self.settings.modes)
+            self.say(f"{self.player}, let's play Mathe-Meister ({modes})!")
+        if self.state.dice is None and not self.finished:
+            self.asks.append(("dice",))
+
+    # -- saying --------------------------------------------------------------------------
+
+    def say(self, text: str, kind: str = "info") -> None:
+        self.message = (text, kind)
+
+    def refuse(self, code: str, facts: dict[str, object] | None = None) -> None:
+        self.sounds.append("wrong")
+        self.say(child_message(code, facts), "error")
+
+    # -- the dice ------------------------------------------------------------------------
+
+    def roll(self) -> tuple[int, int]:
+        """Virtual dice, keyed by the seed and the moves so far."""
+        request = self.match.pending.chance
+        if request is None:  # the dice are out: nothing to roll (the screen asks again)
+            return self.state.dice or (1, 1)
+        action = self.dealer.deal(request)
+        return (action.dice[0], action.dice[1])
+
+    def rolled(self, values: tuple[int, int], source: str) -> None:
+        if self.state.dice is not None:
+            return
+        if self.perform(Roll(values)):
+            self.round_start = len(self.match.history)
+            self.dice_source = source
+            a, b = values
+            self.say(f"Round {self.state.round}: write {a} and {b}, and two signs.")
+
+    def no_dice(self) -> None:
+        if self.state.dice is None:
+            self.say("Tap 'Get the dice' when you are ready.")
+
+    def dice_title(self) -> str:
+        return f"Round {self.state.round} of {ROUNDS}: the dice"
+
+    # -- taps ----------------------------------------------------------------------------
+
+    def press(self, name: str) -> None:
+        """Act on one enabled touch target of the solo screen."""
+        if name == "dice":
+            self.asks.append(("dice",))
+        elif name.startswith("die"):
+            self._pick_die(name)
+        elif name.startswith("op."):
+            self.pen = None if self.pen == ("op", name[3:]) else ("op", name[3:])
+            self.say("Now tap a grey box for the sign.")
+        elif name.startswith("power."):
+            self._pick_power(int(name[6:]))
+        elif name.startswith("cell."):
+            rc = name[6:]
+            self._tap_cell((int(rc[0]), int(rc[2])))
+        elif name.startswith("star."):
+            self._tap_star(name[5:])
+        elif name == "shop":
+            self.asks.append(("shop",))
+        elif name == "hint":
+            self._hint()
+        elif name == "undo":
+            self.undo()
+        elif name == "cancel":
+            self.swap = None
+            self.say("No swap.")
+        elif name == "done":
+            self._end_round()
+
+    def explain(self, name: str) -> None:
+        """A disabled target was tapped: say why it is off."""
+        turn = self.state.turns[0] if self.state.turns else None
+        if name == "undo":
+            self.refuse("engine.nothing_to_undo")
+        elif name == "done" and any(not c.power for c in self.state.claims):
+            self.refuse("mm.choose_power")  # MM-13: a claimed star waits for its power
+            self.asks.append(("star", next(c.line for c in self.state.claims if not c.power)))
+        elif name == "done":
+            self.refuse("mm.writes_missing")
+        elif name.startswith("die") and turn is not None:
+            self.refuse("mm.die_used")
+        elif name.startswith("op.") and turn is not None:
+            self.refuse("mm.supply_empty", {"op": glyph(name[3:])})
+        elif name.startswith("power."):
+            if self.sheet.powers[int(name[6:])] == "used":
+                self.say("You already used that Star Power.", "error")
+            else:
+                self.say("Win a Bonus Star to circle a Star Power. Then you can use it.")
+        elif name == "shop" and self.settings.has("coinless"):
+            self.refuse("mm.coinless")
+        else:
+            self.refuse("ui.not_ready")
+
+    def answered(self, result: Any, at_ms: int) -> None:
+        """A Bonus Star offer or the Coin Shop closed with ``result`` (``at_ms``: now)."""
+        if isinstance(result, tuple) and result and result[0] == "claim":
+            _, line, power = result
+            self.perform(ClaimStar(0, line, power, at=at_ms))
+        elif isinstance(result, tuple) and result and result[0] == "swap":
+            self.swap = {"kind": result[1], "first": None}
+            what = "grey boxes (signs)" if result[1] == "operators" else "white boxes (numbers)"
+            self.say(f"Tap two {what} to swap them.")
+
+    def _pick_die(self, name: str) -> None:
+        turn = self.state.turns[0]
+        die = int(name[3])
+        value = int(name[5]) if "." in name else turn.dice[die]
+        if self.pen is not None and self.pen[0] == "power" and self.pen[2] is None:
+            kind, index = self.pen[1], self.pen[3]
+            self.pen = ("power", kind, die, index)
+            self.say(f"Star Power {kind} replaces die {die + 1}. Tap a white box.")
+            return
+        self.pen = None if self.pen == ("die", die, value) else ("die", die, value)
+        if self.pen is not None:
+            self.say(f"Now tap a white box for the {value}.")
+
+    def _pick_power(self, index: int) -> None:
+        kind = self.settings.layout.star_powers[index]
+        turn = self.state.turns[0] if self.state.turns else None
+        if turn is None:
+            self.refuse("mm.roll_first")
+        elif kind == "coin":
+            self.say("A coin Star Power is one more coin for the Coin Shop.")
+        elif kind in OPS:
+            self.pen = ("opower", kind, index)
+            self.say(f"Star Power {glyph(kind)}: tap a grey box.")
+        elif kind in OPERAND_POWERS:
+            free = [d for d in (0, 1) if not turn.used[d]]
+            chosen = self.pen[1] if self.pen is not None and self.pen[0] == "die" else None
+            if chosen is None and len(free) == 1:
+                chosen = free[0]
+            if not free:
+                self.refuse("mm.die_used")
+                return
+            self.pen = ("power", kind, chosen, index)
+            if chosen is None:
+                self.say(child_message("ui.pick_power_die"))
+            else:
+                self.say(f"Star Power {kind} replaces die {chosen + 1}. Tap a white box.")
+
+    def _tap_cell(self, cell: Cell) -> None:
+        if self.state.turns == ():
+            self.refuse("mm.roll_first")
+            return
+        if self.swap is not None:
+            self._swap_cell(cell)
+            return
+        kind = cell_kind(cell)
+        if kind == "coin":
+            self.refuse("ui.coin_cell")
+        elif kind == "operand":
+            self._operand_cell(cell)
+        else:
+            self._operator_cell(cell)
+
+    def _operand_cell(self, cell: Cell) -> None:
+        turn, pen = self.state.turns[0], self.pen
+        if pen is None:
+            free = [d for d in (0, 1) if not turn.used[d]]
+            values = {turn.dice[d] for d in free}
+            four = self.settings.has("fear_of_fours") and 4 in values
+            if free and len(values) == 1 and not four:
+                pen = ("die", free[0], turn.dice[free[0]])
+        if pen is not None and pen[0] == "die":
+            self.write(WriteOperand(0, cell, pen[2], pen[1]))
+        elif pen is not None and pen[0] == "power":
+            if pen[2] is None:
+                self.refuse("ui.pick_power_die")
+            else:
+                self.write(WriteOperand(0, cell, int(pen[1]), pen[2], pen[1]))
+        elif pen is not None:  # a sign for a white box
+            self.refuse("mm.cell_kind")
+        elif self.sheet.at(cell) != EMPTY:
+            self.refuse("mm.cell_full")
+        elif turn.operands == 2:
+            self.refuse("mm.die_used")
+        else:
+            self.refuse("ui.pick_die")
+
+    def _operator_cell(self, cell: Cell) -> None:
+        turn, pen = self.state.turns[0], self.pen
+        if pen is not None and pen[0] == "op":
+            self.write(WriteOperator(0, cell, pen[1]))
+        elif pen is not None and pen[0] == "opower":
+            self.write(WriteOperator(0, cell, pen[1], power=True))
+        elif cell in self.settings.layout.prefilled_map:
+            self.refuse("mm.prefilled_operator")
+        elif pen is not None:  # a number for a grey box
+            self.refuse("mm.cell_kind")
+        elif self.sheet.at(cell) != EMPTY:
+            self.refuse("mm.cell_full")
+        elif turn.operators >= 2:
+            self.refuse("mm.two_operators")
+        else:
+            self.refuse("ui.pick_operator")
+
+    def _swap_cell(self, cell: Cell) -> None:
+        assert self.swap is not None
+        first = self.swap["first"]
+        if first is None:
+            want = "operator" if self.swap["kind"] == "operators" else "operand"
+            if cell_kind(cell) != want:
+                self.refuse("mm.swap_kind")
+                return
+            self.swap["first"] = cell
+            self.say("Now tap the box to swap it with.")
+            return
+        kind = SwapOperators if self.swap["kind"] == "operators" else SwapOperands
+        if self.perform(kind(0, first, cell)):
+            self.swap = None
+        else:
+            self.swap["first"] = None
+
+    def _tap_star(self, line: str) -> None:
+        claim = next((c for c in self.state.claims if c.line == line), None)
+        if line in self.sheet.stars:
+            self.say(f"{line_name(line)}'s Bonus Star is yours.", "good")
+        elif not self.sheet.line_complete(line):
+            self.refuse("mm.star_unfinished")
+        elif not self.state.turns:
+            self.refuse("mm.roll_first")
+        elif not self.settings.automatic_claims or (claim is not None and not claim.power):
+            self.asks.append(("star", line))
+        elif claim is not None:
+            self.say(
+                f"{line_name(line)}'s star is yours when the round ends, with the "
+                f"{claim.power} Star Power.",
+                "good",
+            )
+        elif self.state.owner(line) is None and not self.state.turns[0].writes_done:
+            self.refuse("mm.claim_after_writes")
+        else:
+            self.refuse("mm.star_owned")
+
+    def write(self, action: WriteOperand | WriteOperator) -> None:
+        if self.perform(action):
+            self.pen = None
+
+    # -- moves -----------------------------------------------------------------------------
+
+    def perform(self, action: Action) -> bool:
+        """Apply one move; a refused move is explained and changes nothing."""
+        try:
+            events = self.match.apply(action)
+        except TabletopError as exc:
+            facts: dict[str, object] = {}
+            if isinstance(action, WriteOperator):
+                facts["op"] = glyph(action.op)
+            self.refuse(exc.code, facts)
+            return False
+        self.advice = None
+        self._tell(events)
+        return True
+
+    def _tell(self, events: Sequence[Event]) -> None:
+        spoken: list[str] = []
+        claimed: list[str] = []  # stars the device claims (MM-13), said short
+        sound = "tap"
+        for event in events:
+            code = event.code
+            if code == "mm.line_complete":
+                spoken.append(event.text)
+                points = int(event.data.get("points", 0))
+                sound = "good" if points > 0 else "wrong" if points < 0 else sound
+                spoken += self._completed(str(event.data["line"]))
+            elif code == "mm.star_claimed_auto":
+                claimed.append(line_name(str(event.data["line"])))
+                sound = "star"
+                if str(event.data["line"]) not in self.offers:
+                    self.offers.append(str(event.data["line"]))
+            elif code in ("mm.power_chosen", "mm.die_changed", "mm.swapped"):
+                spoken.append(event.text)
+            elif code == "mm.star_won":
+                spoken.append(event.text)
+                sound = "star"
+            elif code in ("mm.round_over", "mm.game_over"):
+                sound = "round"
+        if claimed:  # the Star Power is chosen in the dialog that opens now
+            spoken += [f"{line}'s star: the device claims it for you." for line in claimed]
+        self.sounds.append(sound)
+        if spoken:
+            self.say(" ".join(spoken), "good")
+
+    def _completed(self, line: str) -> list[str]:
+        """A line was completed: its Bonus Star is offered (or, with automatic claims,
+        MM-13, comes once the round's writes are in)."""
+        state = self.state
+        if not self.settings.automatic_claims:
+            if line not in self.sheet.stars and line not in self.offers:
+                self.offers.append(line)
+            return []
+        turn = state.turns[0] if state.turns else None
+        if (
+            state.owner(line) is None
+            and turn is not None
+            and not any(c.line == line for c in state.claims)
+        ):
+            return ["Its star comes when your two numbers and two signs are in."]
+        return []
+
+    def offer_next(self) -> None:
+        """Offer the Bonus Star of the first line just completed that is still free."""
+        while self.offers:
+            line = self.offers.pop(0)
+            if self.state.turns and line not in self.sheet.stars and self.state.owner(line) is None:
+                self.asks.append(("star", line))
+                return
+
+    def undo(self) -> None:
+        if len(self.match.history) <= self.round_start:
+            self.refuse("ui.undo_round" if self.state.round > 1 else "engine.nothing_to_undo")
+            return
+        action = self.match.undo()
+        self.pen, self.swap, self.advice, self.offers = None, None, None, []
+        self.sounds.append("tap")
+        self.say(f"Taken back: {describe(action)}.")
+
+    def _hint(self) -> None:
+        try:
+            self.advice = hint(self.state, 0)
+        except ValueError:
+            self.refuse("ui.not_ready")
+            return
+        self.say(hint_words(self.advice), "hint")
+
+    def _end_round(self) -> None:
+        finished_round = self.state.round
+        if self.perform(EndRound(0)):
+            self.pen, self.swap, self.offers = None, None, []
+            if not self.finished:
+                self.say(f"Round {finished_round} is over.")
+                self.asks.append(("dice",))
+
+
+def describe(action: Action) -> str:
+    if isinstance(action, WriteOperand):
+        return f"the {action.value}"
+    if isinstance(action, WriteOperator):
+        return f"the {glyph(action.op)}"
+    if isinstance(action, ChangeDie):
+        return "the Coin Shop change (coins back)"
+    if isinstance(action, ClaimStar):
+        return f"the {line_name(action.line)} star"
+    if isinstance(action, SwapOperators | SwapOperands):
+        return "the swap (coins back)"
+    return "the last move"
+
+
+def hint_words(advice: Hint) -> str:
+    """The hint in a sentence or two; the green boxes on the sheet show where."""
+    sentences = []
+    if advice.changes:
+        changes = " and ".join(f"{c.delta:+d} on die {c.die + 1}" for c in advice.changes)
+        sentences.append(f"Coin Shop: {changes}.")
+    things = [str(w.value) for w in advice.operands] + [glyph(o.op) for o in advice.operators]
+    if things:
+        sentences.append(
+            f"Write {', '.join(things[:-1])} and {things[-1]} in the green boxes."
+            if len(things) > 1
+            else f"Write {things[0]} in the green box."
+        )
+    return "Hint: " + (" ".join(sentences) if sentences else "you are done: end the round.")
+
+
+__all__ = [
+    "MMMatch",
+    "SoloPlay",
+    "glyph",
+    "line_answers",
+    "new_match",
+    "round_start",
+    "sums_checked",
+]

@@ -1,0 +1,100 @@
+"""The end of a solo game, on the one results scene (:class:`~tabletop.ui.results.GameResults`):
+the finished sheet beside END GAME SCORING filled in and the high score for the modes.
+
+The high score is recorded when the results show (``on_enter``), once; its line goes
+into the outcome's lines. The closing line (the demo's) is ``final score: N``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import pygame
+
+from tabletop.games.mathe_meister import score_sheet
+from tabletop.highscores import Recorded
+from tabletop.ui.app import Context, Scene
+from tabletop.ui.games.mathe_meister.play import MMMatch, modes_named, score_lines
+from tabletop.ui.games.mathe_meister.sheet import SheetGeometry, SheetLook, draw_sheet
+from tabletop.ui.results import GameResults, Outcome, Standing
+
+GAME = "mathe-meister"
+
+
+@dataclass
+class SoloEnd:
+    """What the results of a solo game show and record (see the module)."""
+
+    ctx: Context
+    match: MMMatch
+    player: str
+    outcome: Outcome = field(init=False)
+    recorded: Recorded | None = None
+
+    def __post_init__(self) -> None:
+        settings = self.match.settings
+        self.card = score_sheet(self.match.state.sheets[0], settings)
+        self.modes = settings.modes
+        self.lower_is_better = settings.has("black_hole")
+        self.outcome = Outcome(
+            f"Well played, {self.player}!",
+            f"Final score: {self.score} ({modes_named(self.modes)}).",
+            [Standing(0, self.player, 1, str(self.score))],
+            f"final score: {self.score}",
+            score_lines(self.card),
+        )
+
+    @property
+    def score(self) -> int:
+        return self.card.total
+
+    def record(self) -> None:
+        """The score in the high-score table, and its line under END GAME SCORING."""
+        if self.recorded is not None:
+            return
+        self.recorded = self.ctx.highscores.record(
+            GAME, self.player, self.modes, self.score, lower_is_better=self.lower_is_better
+        )
+        self.outcome.lines.append(self.high_score_text())
+        notice = self.ctx.highscores.notice
+        if notice:
+            self.outcome.lines.append(notice)
+
+    def high_score_text(self) -> str:
+        rec = self.recorded
+        if rec is None:
+            return ""
+        modes = modes_named(self.modes)
+        goal = "lowest" if self.lower_is_better else "best"
+        if rec.previous_best is None:
+            return f"Your first {modes} game: that is your {goal} score so far!"
+        if rec.is_new_best:
+            return f"New high score for {modes}! Your {goal} before was {rec.previous_best}."
+        return f"Your {goal} score for {modes}: {rec.best}."
+
+    def draw(self, surface: pygame.Surface, area: pygame.Rect) -> None:
+        """The finished sheet, as large as ``area`` holds."""
+        # the sheet is 7 boxes and a star's row high, 7 boxes, a sum and a star wide
+        cell = max(16, min(area.height * 100 // 880, area.width * 100 // 1040))
+        gap = max(2, cell // 12)
+        tail = min(2 * cell, area.width - 7 * cell - 8 * gap - cell - 4)
+        geo = SheetGeometry(area.topleft, cell, gap, tail, cell)
+        sheet = self.match.state.sheets[0]
+        draw_sheet(surface, self.ctx.painter, geo, SheetLook(sheet, self.match.settings, self.card))
+
+
+def solo_results(ctx: Context, match: MMMatch, player: str, dice_mode: str) -> GameResults:
+    """The results scene of a finished solo game; "Play again" starts the same modes."""
+    end = SoloEnd(ctx, match, player)
+
+    def again() -> Scene:
+        from tabletop.ui.games.mathe_meister.solo import MatheMeisterScene
+
+        return MatheMeisterScene(ctx, player=player, modes=end.modes, dice_mode=dice_mode)
+
+    results = GameResults(ctx, end.outcome, again=again, aside=end.draw, on_enter=end.record)
+    results.end = end  # type: ignore[attr-defined]  # the tests and the demo read the score
+    return results
+
+
+__all__ = ["SoloEnd", "solo_results"]

@@ -1,0 +1,175 @@
+"""Mathe-Meister's setup, on the one setup form (:mod:`tabletop.ui.scenes.form`).
+
+One player plays on the screen's digital sheet. Two to eight play on paper sheets at
+the table; the device reads the dice, counts the rounds and settles Bonus Star claims
+from the seat buttons. Any seat but the first may be a bot, which plays its own sheet on
+the device. Modes (MM-10): one or more combined in solo, one at a table; Black Hole and
+Fear of Fours are for one player.
+
+Touch targets: the form's (``seat.<i>``, ``choice.*``, ``players.-``, ``players.+``),
+``mode.<mode>`` for the modes every game may play, ``solo.<mode>`` (and ``solo.none``)
+for the solo modes (:func:`mode_target`), ``rules``, ``back``, ``start``.
+"""
+
+from __future__ import annotations
+
+from tabletop.games.mathe_meister import MODE_NAMES, MODES, SOLO_MODES
+from tabletop.ui.app import Context, Scene
+from tabletop.ui.games.mathe_meister.table import BOT_LEVEL
+from tabletop.ui.scenes.form import (
+    CHILD,
+    EMPTY,
+    Choice,
+    FormScene,
+    FormSpec,
+    FormValues,
+    OptionRow,
+    Preset,
+    Seats,
+)
+from tabletop.ui.scenes.rules import RulesPage
+
+GAME = "mathe-meister"
+TABLE_MODES = tuple(m for m in MODES if m not in SOLO_MODES)
+OPPOSITE = {"small_to_big": "big_to_small", "big_to_small": "small_to_big"}
+SOLO_ONLY = "Black Hole and Fear of Fours are for one player. Take the other players away first."
+
+RULES = (
+    RulesPage(
+        "Roll, write, score",
+        "Eight rounds. Each round two dice are rolled. Write the two numbers in two white "
+        "boxes and two signs (+, \u2212 or \u00d7) in two grey boxes of your sheet.",
+        "The dice show 3 and 5: write 3 and 5, and + and \u00d7.",
+    ),
+    RulesPage(
+        "Rows and columns",
+        "A full row or column is worked out from left to right (top to bottom), with no "
+        "'times first'. Rows want even sums: plus points. Columns want odd sums. The wrong "
+        "kind of sum gives minus points.",
+        "3 + 5 + 2 \u00d7 2 = 20: an even row, +20 points.",
+    ),
+    RulesPage(
+        "Bonus Stars and Star Powers",
+        "Finish a line and you win its Bonus Star (5 or 10 points), if nobody has it yet. "
+        "Each star circles one Star Power: an extra coin, a sign or a number you may use "
+        "once, from the next round on.",
+        "Finish row 2: 10 points, and you circle the Star Power 6.",
+    ),
+    RulesPage(
+        "Coins",
+        "Coins change a die by 1, 2 or 3 (one coin each), or swap two signs (4 coins) or "
+        "two numbers (5 coins). Every coin you keep is 10 points at the end.",
+        "You roll a 2 but want a 4: pay 2 coins.",
+    ),
+    RulesPage(
+        "Modes",
+        "Twins: a line scores plus only with two equal numbers side by side. Small to Big "
+        "and Big to Small: the numbers must grow or shrink. Coinless: no Coin Shop. Black "
+        "Hole (one player): the lowest score wins. Fear of Fours (one player): a 4 is "
+        "written as 3 or 5.",
+        "Twins: 4 4 1 2 is a twin row; 4 1 4 2 is not.",
+    ),
+)
+
+
+def players(values: FormValues) -> int:
+    return len(values.seats)
+
+
+def pick_mode(values: FormValues, choice: str) -> str:
+    """One mode at a table; in solo several, Freestyle alone and never both directions."""
+    chosen = [m for m in values.options["mode"].split("+") if m != "freestyle"]
+    if players(values) > 1:
+        return choice or (chosen[:1] or ["freestyle"])[0]
+    if choice == "freestyle":
+        return choice
+    if choice in chosen:
+        chosen.remove(choice)
+    elif choice:
+        chosen = [m for m in chosen if m != OPPOSITE.get(choice)] + [choice]
+    return "+".join(chosen) or "freestyle"
+
+
+def pick_solo(values: FormValues, choice: str) -> str:
+    """Black Hole and Fear of Fours, either or both, for one player only."""
+    chosen = [m for m in values.options["solo"].split("+") if m != "none"]
+    if players(values) > 1 or choice == "none":
+        return "none"
+    if choice in chosen:
+        chosen.remove(choice)
+    elif choice:
+        chosen.append(choice)
+    return "+".join(chosen) or "none"
+
+
+def solo_off(values: FormValues, choice: str) -> str:
+    return SOLO_ONLY if players(values) > 1 and choice != "none" else ""
+
+
+def chosen_modes(values: FormValues) -> tuple[str, ...]:
+    """The modes to play, in the engine's order."""
+    parts = set(values.options["mode"].split("+")) | set(values.options["solo"].split("+"))
+    modes = tuple(m for m in MODES if m in parts and m != "freestyle")
+    return modes or ("freestyle",)
+
+
+def mode_target(mode: str) -> str:
+    """The toggle that chooses ``mode`` on the setup."""
+    return f"solo.{mode}" if mode in SOLO_MODES else f"mode.{mode}"
+
+
+def _start(ctx: Context, values: FormValues) -> Scene:
+    from tabletop.ui.games.mathe_meister.solo import MatheMeisterScene
+    from tabletop.ui.games.mathe_meister.table import TableScene
+
+    modes, seats = chosen_modes(values), list(values.seats)
+    if len(seats) == 1:
+        return MatheMeisterScene(ctx, player=seats[0].name, modes=modes, seats=seats)
+    return TableScene(ctx, seats=seats, modes=modes)
+
+
+SETUP = FormSpec(
+    game=GAME,
+    title="Mathe-Meister",
+    subtitle="Roll, write, score. One player: on this screen; more: paper sheets.",
+    rules=RULES,
+    start=_start,
+    seats=Seats(
+        1,
+        8,
+        (CHILD,) + (EMPTY,) * 7,
+        levels=((BOT_LEVEL, "Hint"),),
+        level=BOT_LEVEL,
+        bot_seats=tuple(range(1, 8)),
+        stepper=True,
+        recent=lambda ctx: ctx.highscores.players(GAME, 4),
+    ),
+    options=(
+        OptionRow(
+            "mode",
+            "Mode",
+            tuple(
+                Choice(m, *MODE_NAMES[m].split(" ", 1)) for m in TABLE_MODES
+            ),  # "Small", "to Big"
+            "freestyle",
+            pick=pick_mode,
+        ),
+        OptionRow(
+            "solo",
+            "One player",
+            (Choice("none", "Neither"), *(Choice(m, MODE_NAMES[m]) for m in sorted(SOLO_MODES))),
+            "none",
+            pick=pick_solo,
+            off=solo_off,
+        ),
+    ),
+    modes=tuple((m, Preset(options=((mode_target(m).split(".")[0], m),))) for m in MODE_NAMES),
+)
+
+
+def setup_scene(ctx: Context) -> FormScene:
+    """The game's first screen (Home pushes it): the one setup form."""
+    return FormScene(ctx, SETUP)
+
+
+__all__ = ["BOT_LEVEL", "RULES", "SETUP", "chosen_modes", "mode_target", "setup_scene"]

@@ -1,0 +1,567 @@
+"""Solo Mathe-Meister on the touchscreen: the digital tracking sheet (the scene).
+
+Each round the dice come from the dice screen (camera, taps or virtual). The child taps
+a die (or +, -, x, or a circled Star Power) and then a box on the sheet. A completed
+line shows its sum and points at once, and its Bonus Star is offered. The Coin Shop
+changes dice and swaps; Hint shows the hint engine's plan in green; Undo takes back
+moves of this round; Done ends the round. Refused moves are explained in a sentence.
+
+What happens is the controller's (:class:`~.play.SoloPlay`, pygame-free); this scene, on
+the one table base (:class:`~tabletop.ui.table.TableScene`: dispatch, dialogs, Leave,
+the journal written once per input), draws it and opens the dialogs it asks for. The
+game is journaled before each change shows; a game left unfinished is carried on by
+:func:`tabletop.ui.games.mathe_meister.resume_scene`. The solo sheet has no seats, so the
+base's seat buttons, Ready tiles, lamps and bots are not used here.
+
+Touch targets: ``die0`` ``die1`` (``die0.3`` / ``die0.5`` for a 4 under Fear of Fours),
+``op.+`` ``op.-`` ``op.x``, ``power.<i>`` (Star Power i of the sheet),
+``cell.r<r>c<c>``, ``star.R1``..``star.C4``, ``shop``, ``hint``, ``undo``, ``done``,
+``cancel``, ``dice``, ``mute``, ``leave``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import pygame
+
+from tabletop.engine.protocol import Result
+from tabletop.games.mathe_meister import (
+    LINES,
+    OPS,
+    ROUNDS,
+    MatheMeister,
+    MatheMeisterSettings,
+    MatheMeisterState,
+    ScoreCard,
+    score_sheet,
+)
+from tabletop.store import SeatInfo
+from tabletop.ui.app import Context, Scene
+from tabletop.ui.games.mathe_meister.dialogs import CoinShop, StarPick
+from tabletop.ui.games.mathe_meister.play import MMMatch, SoloPlay, new_match, score_lines
+from tabletop.ui.games.mathe_meister.sheet import SheetGeometry, SheetLook, draw_sheet, glyph
+from tabletop.ui.results import Outcome
+from tabletop.ui.saves import GameSave, seat_infos
+from tabletop.ui.scenes.common import ask_leave
+from tabletop.ui.scenes.dice import DiceResult, DiceScene
+from tabletop.ui.table import TableScene
+from tabletop.ui.theme import Metrics
+from tabletop.ui.widgets import Button
+
+POWER_LABEL = {"coin": "coin", "+": "+", "-": "\u2212", "x": "\u00d7"}
+
+
+def sheet_geometry(m: Metrics) -> SheetGeometry:
+    if m.name == "small":
+        return SheetGeometry((8, 8), 48, 4, 62, 48)
+    return SheetGeometry((12, 12), 64, 5, 84, 64)
+
+
+class MatheMeisterScene(TableScene):
+    """One child, one sheet, eight rounds. ``seats``: the child as the journal knows them
+    (signed in); ``match`` and ``save`` carry on a journaled game."""
+
+    game = MatheMeister.name
+
+    def __init__(
+        self,
+        ctx: Context,
+        *,
+        player: str = "Player 1",
+        modes: Sequence[str] = ("freestyle",),
+        dice_mode: str | None = None,
+        match: MMMatch | None = None,
+        seed: int | None = None,
+        seats: Sequence[SeatInfo] | None = None,
+        save: GameSave | None = None,
+    ) -> None:
+        resumed = match is not None
+        if seed is None:
+            seed = match.seed if match is not None else None
+        seed = ctx.rng.randrange(10**9) if seed is None else seed
+        match = match or new_match(ctx.layout, modes, seed)
+        player = seats[0].name if seats else player
+        self.dice_mode = dice_mode or ctx.prefs.prefs.dice_input
+        self.play = SoloPlay(match, player=player, seed=seed)
+        save = save or GameSave(
+            ctx,
+            MatheMeister.name,
+            list(seats) if seats else seat_infos([player]),
+            {"screen": "solo", "player": player, "dice_mode": self.dice_mode, "seed": seed},
+        )
+        dice_mode = self.dice_mode
+
+        def again() -> Scene:
+            return MatheMeisterScene(
+                ctx, player=player, modes=match.settings.modes, dice_mode=dice_mode
+            )
+
+        super().__init__(ctx, save, resumed=resumed, again=again)
+        self.geo = sheet_geometry(ctx.metrics)
+        self.look: SheetLook | None = None
+        self.spoken: tuple[str, str] = ("", "info")
+
+    # -- the controller's, for the base, the tests and the demo -----------------------------
+
+    @property
+    def match(self) -> MMMatch:
+        return self.play.match
+
+    @property
+    def state(self) -> MatheMeisterState:
+        return self.play.state
+
+    @property
+    def settings(self) -> MatheMeisterSettings:
+        return self.play.settings
+
+    @property
+    def player(self) -> str:
+        return self.play.player
+
+    @property
+    def round_start(self) -> int:
+        return self.play.round_start
+
+    @property
+    def advice(self) -> Any:
+        return self.play.advice
+
+    @property  # type: ignore[override]
+    def message(self) -> tuple[str, str]:
+        return self.play.message
+
+    @message.setter
+    def message(self, value: Any) -> None:
+        self.play.message = value if isinstance(value, tuple) else (str(value), "info")
+
+    def standings(self) -> Result:
+        return self.play.standings()
+
+    def next_step(self) -> str:
+        return self.play.next_step()
+
+    def checks(self) -> dict[str, Any] | None:
+        return self.play.checks()  # type: ignore[return-value]
+
+    def outcome(self) -> Outcome:
+        raise NotImplementedError  # the end is the solo results' (show_results)
+
+    def refuse(self, code: str, detail: str = "", **facts: Any) -> None:
+        self.play.refuse(code, facts or None)
+
+    # -- lifecycle --------------------------------------------------------------------------
+
+    def enter(self) -> None:
+        self.save.attach(self.match)
+        self.play.welcome(self.resumed)
+        self.after()
+
+    def leave(self) -> None:
+        self.ask(("leave",), ask_leave(self.ctx, "Leave this game? It ends here."))
+
+    def press(self, name: str) -> None:
+        if name == "mute":
+            self.ctx.set_sound(muted=not self.ctx.sounds.muted)
+        elif name in ("leave", "rules", "teacher"):
+            super().press(name)
+        else:
+            self.play.press(name)
+
+    def explain(self, name: str) -> None:
+        self.play.explain(name)
+
+    def answered(self, asking: tuple[Any, ...], result: Any) -> None:
+        if asking[0] == "dice":
+            if isinstance(result, DiceResult):
+                self.play.rolled(result.values, result.source)
+            else:
+                self.play.no_dice()
+        else:
+            self.play.answered(result, int(self.ctx.clock() * 1000))
+
+    def after(self) -> None:
+        """Sounds and words, the journal, the end, and the next dialog the game asks for."""
+        play = self.play
+        if self.stack.top is self:
+            play.offer_next()
+        self.sound()
+        self.save.answers_from_match(play.answers())
+        super().after()
+        if self.finished:
+            if self.stack.top is self:
+                self.show_results()
+            return
+        asks, play.asks = play.asks, []
+        if asks and self.stack.top is self:
+            self.open(asks[0])
+
+    def sound(self) -> None:
+        for name in self.play.sounds:
+            self.ctx.sounds.play(name)
+        self.play.sounds.clear()
+        if self.play.message != self.spoken:
+            self.spoken = self.play.message
+            if self.spoken[0].strip():
+                self.ctx.speaker.say(self.spoken[0])
+
+    def open(self, ask: tuple[str, ...]) -> None:
+        if ask[0] == "dice":
+            dice = DiceScene(
+                self.ctx,
+                title=self.play.dice_title(),
+                mode=self.dice_mode,
+                roll=self.play.roll,
+                match_id=self.save.id,
+            )
+            self.ask(("dice",), dice)
+        elif ask[0] == "star":
+            self.ask(ask, StarPick(self.ctx, ask[1], self.state))
+        elif ask[0] == "shop":
+
+            def perform(action: Any) -> bool:
+                done = self.play.perform(action)
+                self.sound()
+                return done
+
+            self.ask(
+                ask, CoinShop(self.ctx, perform, lambda: self.state, message=lambda: self.message)
+            )
+
+    def show_results(self) -> None:
+        from tabletop.ui.games.mathe_meister.results import solo_results
+
+        self.stack.replace(solo_results(self.ctx, self.match, self.player, self.dice_mode))
+
+    # -- layout ------------------------------------------------------------------------------
+
+    def layout(self, metrics: Metrics) -> None:
+        self.geo = sheet_geometry(metrics)
+        m = metrics
+        bounds = self.geo.bounds
+        below = pygame.Rect(
+            self.geo.grid.left,
+            bounds.bottom + m.u(6),
+            bounds.width,
+            m.height - bounds.bottom - m.u(10),
+        )
+        self.table: pygame.Rect | None = None
+        if m.name == "small":
+            # panel: header, dice, operators, Star Powers 4x3, shop/hint/undo, done;
+            # the message under the sheet
+            self.panel = pygame.Rect(496, 8, 296, 464)
+            self.power_columns, self.power_h = 4, m.u(52)
+            heights = [m.u(48), m.u(64), m.u(52), 3 * m.u(52) + 2 * m.u(4), m.u(52), m.u(48)]
+            self.message_rect = below
+        else:
+            # 1280x720: the END GAME SCORING table under the sheet, the message in the panel
+            self.panel = pygame.Rect(bounds.right + 16, 12, m.width - bounds.right - 28, 696)
+            self.power_columns, self.power_h = 6, m.u(48)
+            heights = [m.u(44), m.u(64), m.u(52), 2 * m.u(48) + m.u(4), m.u(48), m.u(58), m.u(44)]
+            self.table = below
+        gap = (self.panel.height - sum(heights)) // (len(heights) - 1)
+        self.rows: list[pygame.Rect] = []
+        y = self.panel.top
+        for h in heights:
+            self.rows.append(pygame.Rect(self.panel.left, y, self.panel.width, h))
+            y += h + gap
+        if self.table is not None:
+            self.message_rect = self.rows[5]
+        self._buttons()
+
+    # -- what is shown ------------------------------------------------------------------------
+
+    def _buttons(self) -> None:
+        """Lay the targets out for the sheet as it is now (draw only paints them)."""
+        if not hasattr(self, "panel"):
+            return
+        play, state, m = self.play, self.state, self.m
+        sheet = state.sheets[0]
+        self.card = score_sheet(sheet, self.settings)
+        turn = state.turns[0] if state.turns else None
+        first = play.swap_first()
+        self.look = SheetLook(
+            sheet,
+            self.settings,
+            self.card,
+            frozenset({first} if first is not None else ()),
+            play.ghosts(),
+            play.claimable(),
+            fresh=play.fresh(),
+        )
+        layout = self.settings.layout
+        rows = self.rows
+        buttons: list[Button] = []
+        # header
+        r = rows[0]
+        mute = "Muted" if self.ctx.sounds.muted else "Sound"
+        buttons.append(
+            Button(
+                "mute",
+                pygame.Rect(r.right - m.u(146), r.top, m.u(72), r.height),
+                mute,
+                kind="toggle",
+                selected=self.ctx.sounds.muted,
+                size=m.small,
+            )
+        )
+        buttons.append(
+            Button(
+                "leave",
+                pygame.Rect(r.right - m.u(70), r.top, m.u(70), r.height),
+                "Leave",
+                kind="quiet",
+                size=m.small,
+            )
+        )
+        # dice
+        r = rows[1]
+        if turn is None:
+            buttons.append(
+                Button(
+                    "dice",
+                    pygame.Rect(r.left, r.top, m.u(200), r.height),
+                    "Get the dice",
+                    enabled=not state.finished,
+                )
+            )
+        else:
+            x = r.left
+            for die in (0, 1):
+                value = turn.dice[die]
+                if self.settings.has("fear_of_fours") and value == 4 and not turn.used[die]:
+                    for alt in (3, 5):
+                        selected_die = self.play.pen == ("die", die, alt)
+                        buttons.append(
+                            Button(
+                                f"die{die}.{alt}",
+                                pygame.Rect(x, r.top, m.u(56), r.height),
+                                str(alt),
+                                kind="choice",
+                                selected=selected_die,
+                                caption="for 4",
+                            )
+                        )
+                        x += m.u(60)
+                else:
+                    pen_die = (
+                        self.play.pen is not None
+                        and self.play.pen[0] == "die"
+                        and self.play.pen[1] == die
+                    )
+                    buttons.append(
+                        Button(
+                            f"die{die}",
+                            pygame.Rect(x, r.top, r.height, r.height),
+                            str(value),
+                            kind="die",
+                            selected=pen_die,
+                            enabled=not turn.used[die],
+                        )
+                    )
+                    x += r.height + m.u(8)
+        # operators
+        ops_area = rows[2]
+        w = (ops_area.width - 2 * m.u(8)) // 3
+        for i, op in enumerate(OPS):
+            rect = pygame.Rect(ops_area.left + i * (w + m.u(8)), ops_area.top, w, ops_area.height)
+            buttons.append(
+                Button(
+                    f"op.{op}",
+                    rect,
+                    glyph(op),
+                    kind="choice",
+                    selected=self.play.pen == ("op", op),
+                    enabled=sheet.supply[i] > 0 and turn is not None,
+                    caption=f"{sheet.supply[i]} left",
+                    size=m.big,
+                )
+            )
+        # Star Powers: 4 x 3
+        area = rows[3]
+        cols = self.power_columns
+        w = (area.width - (cols - 1) * m.u(6)) // cols
+        h = self.power_h
+        for i, (kind, power_state) in enumerate(zip(layout.star_powers, sheet.powers)):
+            rect = pygame.Rect(
+                area.left + (i % cols) * (w + m.u(6)), area.top + (i // cols) * (h + m.u(4)), w, h
+            )
+            buttons.append(
+                Button(
+                    f"power.{i}",
+                    rect,
+                    POWER_LABEL.get(kind, kind),
+                    kind="power",
+                    selected=self.play.power_selected(i),
+                    caption=power_state,
+                    enabled=power_state == "circled",
+                )
+            )
+        # shop, hint, undo
+        r = rows[4]
+        w = (r.width - 2 * m.u(8)) // 3
+        coins = sheet.coins(layout)
+        shop_open = not self.settings.has("coinless") and turn is not None
+        in_round = self.play.in_round()
+        for i, (name, label, enabled, caption) in enumerate(
+            (
+                ("shop", "Shop", shop_open, f"{coins} coins"),
+                ("hint", "Hint", turn is not None and not turn.done, ""),
+                ("undo", "Undo", in_round, ""),
+            )
+        ):
+            buttons.append(
+                Button(
+                    name,
+                    pygame.Rect(r.left + i * (w + m.u(8)), r.top, w, r.height),
+                    label,
+                    kind="quiet" if name != "shop" else "primary",
+                    enabled=enabled,
+                    caption=caption,
+                    size=m.text,
+                )
+            )
+        # done / cancel swap
+        r = rows[-1]
+        if self.play.swap:
+            buttons.append(Button("cancel", r.copy(), "Cancel the swap", kind="quiet"))
+        else:
+            buttons.append(
+                Button(
+                    "done", r.copy(), f"Done with round {state.round}", enabled=self.play.may_end()
+                )
+            )
+        self.buttons = (
+            buttons
+            + [
+                Button(f"cell.r{rr}c{cc}", self.geo.cell_rect((rr, cc)), kind="cell")
+                for rr in range(7)
+                for cc in range(7)
+            ]
+            + [Button(f"star.{line}", self.geo.star_rect(line), kind="cell") for line in LINES]
+        )
+
+    def draw(self, surface: pygame.Surface) -> None:
+        painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
+        surface.fill(p.background)
+        if self.look is not None:
+            draw_sheet(surface, painter, self.geo, self.look)
+        r = self.rows[0]
+        room = r.width - m.u(152)
+        painter.text(
+            surface,
+            f"Round {min(self.state.round, ROUNDS)} of {ROUNDS}",
+            (r.left, r.top),
+            m.text,
+            bold=True,
+            max_width=room,
+        )
+        painter.text(
+            surface,
+            f"Score: {self.card.total}",
+            (r.left, r.top + m.text + m.u(4)),
+            m.small,
+            p.muted,
+            max_width=room,
+        )
+        for b in self.buttons:
+            if b.kind == "die":
+                self._draw_die(surface, b)
+            elif b.kind == "power":
+                self._draw_power(surface, b)
+            elif b.kind != "cell":
+                painter.button(surface, b)
+        if self.state.turns:
+            r = self.rows[1]
+            dice_right = max(b.rect.right for b in self.buttons if b.name.startswith("die"))
+            text_rect = pygame.Rect(
+                dice_right + m.u(10), r.top, r.right - dice_right - m.u(10), r.height
+            )
+            painter.paragraph(surface, self.play.dice_words(), text_rect, m.small, p.muted)
+        self._draw_message(surface)
+        if self.table is not None:
+            draw_score_strip(surface, painter, self.table, self.card, m)
+
+    def _draw_die(self, surface: pygame.Surface, b: Button) -> None:
+        painter, p = self.ctx.painter, self.ctx.painter.p
+        if b.enabled:
+            painter.die(surface, b.rect, int(b.label))
+        else:
+            painter.die(
+                surface, b.rect, int(b.label), fill=p.quiet, pip=p.coin_spent, border=p.coin_spent
+            )
+            pygame.draw.line(surface, p.good, b.rect.midleft, b.rect.midright, 3)
+        if b.selected:
+            pygame.draw.rect(
+                surface, p.selected, b.rect.inflate(8, 8), self.m.u(4), border_radius=self.m.u(10)
+            )
+
+    def _draw_power(self, surface: pygame.Surface, b: Button) -> None:
+        painter, p, m = self.ctx.painter, self.ctx.painter.p, self.m
+        state = b.caption
+        fill = p.panel if state != "used" else p.quiet
+        painter.box(
+            surface, b.rect, fill, p.line if state == "circled" else p.button_off, 2, m.u(8)
+        )
+        star_centre = (b.rect.left + m.u(14), b.rect.centery)
+        painter.star(surface, star_centre, m.u(10), p.star if state != "free" else None, p.muted)
+        ink = p.ink if state == "circled" else p.button_off_text
+        size = m.text if len(b.label) > 1 else m.big
+        painter.text(
+            surface,
+            b.label,
+            (b.rect.centerx + m.u(10), b.rect.centery),
+            size,
+            ink,
+            bold=True,
+            anchor="center",
+            max_width=b.rect.width - m.u(30),
+        )
+        if state == "circled":
+            pygame.draw.ellipse(surface, p.good, b.rect.inflate(-m.u(4), -m.u(6)), m.u(3))
+        elif state == "used":
+            painter.cross(surface, b.rect.inflate(-m.u(18), -m.u(14)), p.bad, m.u(3))
+        if b.selected:
+            pygame.draw.rect(surface, p.selected, b.rect.inflate(6, 6), m.u(4), m.u(8))
+
+    def _draw_message(self, surface: pygame.Surface) -> None:
+        painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
+        text, kind = self.message
+        text = text or self.next_step()
+        colour = {"error": p.bad, "good": p.good, "hint": p.hint}.get(kind, p.ink)
+        rect = self.message_rect
+        painter.box(surface, rect, p.panel, colour, 2, m.u(8))
+        painter.paragraph(
+            surface,
+            text,
+            rect.inflate(-m.u(12), -m.u(6)),
+            m.small + 1,
+            colour,
+            bold=kind == "error",
+        )
+
+
+def draw_score_strip(
+    surface: pygame.Surface, painter: Any, rect: pygame.Rect, card: ScoreCard, m: Metrics
+) -> None:
+    """END GAME SCORING so far, in two columns (plus on the left, minus on the right)."""
+    p, pad = painter.p, m.u(8)
+    painter.box(surface, rect, p.panel, p.line, 2, m.u(8))
+    painter.text(
+        surface, "END GAME SCORING (so far)", (rect.left + pad, rect.top + pad), m.small, bold=True
+    )
+    lines = [*score_lines(card), f"Final Score: {card.total}"]
+    top, half = rect.top + 2 * pad + m.small, (rect.width - 3 * pad) // 2
+    step = (rect.bottom - pad - top) // 4
+    size = min(m.small, step - m.u(2))
+    for i, line in enumerate(lines):
+        at = (rect.left + pad + (i // 4) * (half + pad), top + (i % 4) * step)
+        final = line.startswith("Final")
+        painter.text(
+            surface, line, at, size, p.good if final else p.ink, bold=final, max_width=half
+        )
+
+
+__all__ = ["MatheMeisterScene", "sheet_geometry"]

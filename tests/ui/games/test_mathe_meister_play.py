@@ -1,0 +1,94 @@
+"""Solo Mathe-Meister's controller (``ui/games/mathe_meister/play.py``), without a display
+(issue 21): the taps of the solo screen by name, what the screen is asked to open, the
+record for the report."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from tabletop.assets import mathe_meister_layout
+from tabletop.games.mathe_meister import ROUNDS, EndRound, cell_kind
+from tabletop.ui.games.mathe_meister.play import SoloPlay, new_match
+from tabletop.ui.messages import child_message
+
+
+def solo(seed: int = 5) -> SoloPlay:
+    return SoloPlay(
+        new_match(mathe_meister_layout(), ("freestyle",), seed), player="Ana", seed=seed
+    )
+
+
+def cells(kind: str) -> list[tuple[int, int]]:
+    return [(r, c) for r in range(7) for c in range(7) if cell_kind((r, c)) == kind]
+
+
+def test_mm_play_has_no_pygame() -> None:
+    """The controller imports without pygame (it is tested, and could run, headless)."""
+    code = (
+        "import sys; import tabletop.ui.games.mathe_meister.play; "
+        "sys.exit(1 if 'pygame' in sys.modules else 0)"
+    )
+    assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0
+
+
+def test_mm_play_asks_for_the_dice_then_names_the_next_step() -> None:
+    play = solo()
+    play.welcome(resumed=False)
+    assert play.asks == [("dice",)]
+    assert "Get the dice" in play.next_step()
+    play.rolled((3, 5), "tap")
+    assert play.state.dice == (3, 5) and play.message[0].startswith("Round 1: write 3 and 5")
+    assert play.dice_words() == "Dice tapped in"
+    assert "Tap a die or a sign" in play.next_step()
+
+
+def test_mm_play_die_then_box_writes_and_undo_takes_it_back() -> None:
+    play = solo()
+    play.rolled((3, 5), "tap")
+    box = next(c for c in cells("operand"))
+    play.press("die1")
+    assert play.pen == ("die", 1, 5)
+    play.press(f"cell.r{box[0]}c{box[1]}")
+    assert play.sheet.at(box) == "5" and play.pen is None
+    assert play.fresh() == {box}
+    play.press("undo")
+    assert play.sheet.at(box) != "5" and play.message[0] == "Taken back: the 5."
+
+
+def test_mm_play_refusals_are_the_childs_sentences_and_change_nothing() -> None:
+    """A box tapped with nothing chosen, or before the dice, is refused in words."""
+    play = solo()
+    op_box = cells("operator")[0]
+    play.press(f"cell.r{op_box[0]}c{op_box[1]}")
+    assert play.message == (child_message("mm.roll_first"), "error")
+    assert play.sounds == ["wrong"]
+    play.rolled((2, 2), "tap")
+    before = play.match.history
+    play.press("done")  # not enabled yet on screen: the scene would explain instead
+    assert play.match.history == before
+    play.explain("done")
+    assert play.message == (child_message("mm.writes_missing"), "error")
+
+
+def test_mm_play_a_whole_round_by_the_hint_then_done_asks_for_the_next_dice() -> None:
+    from tabletop.bots.mathe_meister import after_writes, hint
+
+    play = solo()
+    play.rolled((4, 6), "virtual")
+    for action in hint(play.state, 0).actions():
+        assert play.perform(action)
+    for action in after_writes(play.state, 0):
+        if not isinstance(action, EndRound):
+            assert play.perform(action)
+    assert play.may_end()
+    play.asks.clear()
+    play.press("done")
+    assert play.state.round == 2 and play.asks == [("dice",)]
+    assert not play.in_round() and play.state.round <= ROUNDS
+    checked, right = play.checks()[0]
+    assert 0 <= right <= checked
+
+
+def test_mm_play_virtual_dice_are_keyed_by_the_seed() -> None:
+    assert solo(11).roll() == solo(11).roll()
