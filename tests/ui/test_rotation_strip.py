@@ -217,10 +217,6 @@ MM_SHEET = (
     "Rect(496, 8, 296, 464) / (.., 12, .., 696), not m.height: 'Done with round N' and "
     "the message (800x480), the END GAME SCORING table (1280x720) run into the banner"
 )
-MM_RESULTS = (
-    "Mathe-Meister's solo results (scenes/results.py) place Home / Play again in a fixed "
-    "Rect(420, 8, 372, 464) / (664, 12, 604, 696), not m.height: into the banner"
-)
 OVERLAPS: dict[str, str] = {
     **{
         f"{scene}-{size}": MM_SHEET
@@ -233,19 +229,11 @@ OVERLAPS: dict[str, str] = {
         )
         for size in ("800x480", "1280x720")
     },
-    "mathe-meister-results-800x480": MM_RESULTS,
-    "mathe-meister-results-1280x720": MM_RESULTS,
 }
 MM_SMALL = "Mathe-Meister's sheet: the '10' coin values and 'Sound' at 15 px, 'Coin Shop' at 14 px"
 SMALL_TEXT: dict[str, str] = {
-    "app-confirm-800x480": MM_SMALL,
-    "mathe-meister-coin-shop-800x480": MM_SMALL,
-    "mathe-meister-game-800x480": MM_SMALL,
     "mathe-meister-game-hint-800x480": MM_SMALL,
     "mathe-meister-star-pick-800x480": MM_SMALL + "; the Bonus Star message at 14 px",
-    "mathe-meister-results-800x480": (
-        "Mathe-Meister's solo results: the sheet's tails and stars ('=1080', '10', '5') at 12-14 px"
-    ),
 }
 
 
