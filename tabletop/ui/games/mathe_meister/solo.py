@@ -53,10 +53,37 @@ from tabletop.ui.widgets import Button
 POWER_LABEL = {"coin": "coin", "+": "+", "-": "\u2212", "x": "\u00d7"}
 
 
+def below_sheet(m: Metrics) -> int:
+    """The height under the sheet for the message (800x480) or the END GAME SCORING
+    table (1280x720)."""
+    return m.u(48) if m.name == "small" else m.u(96)
+
+
 def sheet_geometry(m: Metrics) -> SheetGeometry:
-    if m.name == "small":
-        return SheetGeometry((8, 8), 48, 4, 62, 48)
-    return SheetGeometry((12, 12), 64, 5, 84, 64)
+    """The sheet as large as the height leaves room for, with :func:`below_sheet` under
+    it: the designed boxes (48 px at 800x480, 64 px at 1280x720) on the whole screen,
+    smaller above a station rotation's banner."""
+    origin, cell, gap, tail = (8, 48, 4, 62) if m.name == "small" else (12, 64, 5, 84)
+    # 8 boxes high (7 rows and the stars under them), 7 gaps and a tail's gap and border
+    room = m.height - origin - m.u(6) - below_sheet(m) - m.u(4) - 7 * gap - 2
+    fit = max(16, min(cell, room // 8))
+    return SheetGeometry((origin, origin), fit, gap, round(tail * fit / cell), fit)
+
+
+def panel_rows(m: Metrics, height: int) -> tuple[list[int], int, int]:
+    """The heights of the panel's rows, the Star Powers' columns and their height: the
+    designed ones where ``height`` holds them with a little air, else the dice (and the
+    Star Powers or the message) a little lower, never under a touch target."""
+    if m.name == "small":  # header, dice, operators, Star Powers 4x3, shop/hint/undo, done
+        columns, options = 4, [(52, [48, 64, 52, 3 * 52 + 8, 52, 48])]
+        options.append((48, [48, 52, 48, 3 * 48 + 8, 48, 48]))
+    else:  # header, dice, operators, Star Powers 6x2, shop/hint/undo, message, done
+        columns, options = 6, [(48, [44, 64, 52, 2 * 48 + 4, 48, 58, 44])]
+        options.append((48, [44, 56, 52, 2 * 48 + 4, 48, 52, 44]))
+    power, heights = next(
+        (o for o in options if m.u(sum(o[1]) + 4 * (len(o[1]) - 1)) <= height), options[-1]
+    )
+    return [m.u(h) for h in heights], columns, m.u(power)
 
 
 class MatheMeisterScene(TableScene):
@@ -248,18 +275,14 @@ class MatheMeisterScene(TableScene):
             m.height - bounds.bottom - m.u(10),
         )
         self.table: pygame.Rect | None = None
-        if m.name == "small":
-            # panel: header, dice, operators, Star Powers 4x3, shop/hint/undo, done;
-            # the message under the sheet
-            self.panel = pygame.Rect(496, 8, 296, 464)
-            self.power_columns, self.power_h = 4, m.u(52)
-            heights = [m.u(48), m.u(64), m.u(52), 3 * m.u(52) + 2 * m.u(4), m.u(52), m.u(48)]
+        # the panel beside the sheet, from the top to the bottom of the room there is
+        pad = 8 if m.name == "small" else 12
+        left = bounds.right + (10 if m.name == "small" else 16)
+        self.panel = pygame.Rect(left, pad, m.width - left - pad, m.height - 2 * pad)
+        heights, self.power_columns, self.power_h = panel_rows(m, self.panel.height)
+        if m.name == "small":  # the message under the sheet
             self.message_rect = below
-        else:
-            # 1280x720: the END GAME SCORING table under the sheet, the message in the panel
-            self.panel = pygame.Rect(bounds.right + 16, 12, m.width - bounds.right - 28, 696)
-            self.power_columns, self.power_h = 6, m.u(48)
-            heights = [m.u(44), m.u(64), m.u(52), 2 * m.u(48) + m.u(4), m.u(48), m.u(58), m.u(44)]
+        else:  # the END GAME SCORING table under the sheet, the message in the panel
             self.table = below
         gap = (self.panel.height - sum(heights)) // (len(heights) - 1)
         self.rows: list[pygame.Rect] = []
