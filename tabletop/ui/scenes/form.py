@@ -493,26 +493,16 @@ class FormScene(Scene):
                 b += self._option_row(what[len("option.") :], rect)
             y += h + gap
         self.intro_top = y
-        b.append(Button("back", pygame.Rect(margin, foot, m.u(140), bh), "Back", kind="quiet"))
-        b.append(
-            Button(
-                "rules", pygame.Rect(margin + m.u(152), foot, m.u(140), bh), "Rules", kind="quiet"
-            )
-        )
+        for i, (key, label) in enumerate((("back", "Back"), ("rules", "Rules"))):
+            rect = pygame.Rect(margin + i * m.u(152), foot, m.u(140), bh)
+            b.append(Button(key, rect, label, kind="quiet"))
         start = pygame.Rect(W - margin - m.u(220), foot, m.u(220), bh)
+        slot = pygame.Rect(start.left - m.u(12) - m.u(190), foot, m.u(190), bh)  # left of Start
         if self.pages > 1:
             more = "Back to players" if self.page == self.pages - 1 else "More options"
-            b.append(
-                Button(
-                    "more",
-                    pygame.Rect(start.left - m.u(12) - m.u(190), foot, m.u(190), bh),
-                    more,
-                    kind="quiet",
-                )
-            )
+            b.append(Button("more", slot, more, kind="quiet"))
         if in_footer:
             link = self.spec.links[0]
-            slot = pygame.Rect(start.left - m.u(12) - m.u(190), foot, m.u(190), bh)
             b.append(Button(link.key, slot, link.label, kind="quiet"))
         b.append(Button("start", start, "Start", size=m.big))
         self.buttons = b
@@ -677,11 +667,8 @@ class FormScene(Scene):
             self.stack.push(link.open(self.ctx))
             return
         elif name in ("rules", "back", "start"):
-            act: dict[str, Callable[[], object]] = {
-                "rules": self.rules,
-                "back": self.stack.pop,
-                "start": self.start,
-            }
+            act: dict[str, Callable[[], object]]
+            act = {"rules": self.rules, "back": self.stack.pop, "start": self.start}
             act[name]()
             return
         else:
@@ -706,12 +693,8 @@ class FormScene(Scene):
         def make(seats: list[SeatInfo]) -> Scene:
             return spec.start(self.ctx, replace(values, seats=tuple(seats)))
 
-        if spec.seats is None:
-            scene = make([])
-            if spec.replace:
-                self.stack.replace(scene)
-            else:
-                self.stack.push(scene)
+        if spec.seats is None:  # no seats, no sign-in
+            (self.stack.replace if spec.replace else self.stack.push)(make([]))
             return
         self.gate.start(self, spec.game, list(values.names), values.bots, make)
 
