@@ -112,7 +112,8 @@ def outcome_of(
 
 class GameResults(Scene):
     """The end of a game (see the module). ``again``: builds the same game's first
-    screen again (None: no "Play again")."""
+    screen again (None: no "Play again"); ``detail``: the game's own end data, kept for
+    its demo and tests (the score sheet, the record...), never read here."""
 
     def __init__(
         self,
@@ -122,9 +123,11 @@ class GameResults(Scene):
         again: Callable[[], Scene] | None = None,
         aside: Callable[[pygame.Surface, pygame.Rect], None] | None = None,
         on_enter: Callable[[], None] | None = None,
+        detail: Any = None,
     ) -> None:
         super().__init__(ctx)
         self.outcome = outcome
+        self.detail = detail
         self.again = again
         self.aside = aside
         self.on_enter = on_enter

@@ -115,7 +115,7 @@ def test_mm_solo_finished_game_is_stored_with_its_result_seats_and_sums(tmp_path
     assert result is not None and game.standings() == result
     assert saved.status == "finished" and saved.reason == "end"
     assert saved.result == {
-        "scores": [str(app.stack.top.end.score)],
+        "scores": [str(app.stack.top.detail.score)],
         "places": [1],
         "winners": [0],
         "why": result.reason,
@@ -124,7 +124,7 @@ def test_mm_solo_finished_game_is_stored_with_its_result_seats_and_sums(tmp_path
     assert [s.name for s in journal.seats(saved.id)] == [game.player]
     # the sums checked: each completed line, right when its parity is the line's
     checked, right = saved.meta["checks"][0]
-    card_lines = [ls for ls in app.stack.top.end.card.lines if ls.complete]
+    card_lines = [ls for ls in app.stack.top.detail.card.lines if ls.complete]
     assert checked == len(card_lines) == 8
     wanted = {"R": 0, "C": 1}  # rows want even sums, columns odd (MM-4)
     assert right == sum(ls.total % 2 == wanted[ls.line[0]] and ls.valid for ls in card_lines)

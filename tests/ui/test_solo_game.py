@@ -55,17 +55,16 @@ def test_solo_end_to_end_score_matches_check(modes, capsys, tmp_path) -> None:
     play_rounds(auto, ROUNDS, dice)
     results = app.stack.top
     assert isinstance(results, GameResults)
-    state = results.end.match.state
+    end = results.detail  # the solo game's own end (SoloEnd)
+    state = end.match.state
     assert state.finished and state.round == ROUNDS
     sheet_file = tmp_path / "sheet.json"
     sheet_file.write_text(json.dumps(check_input(state)))
     assert cli.main(["check", "mathe-meister", str(sheet_file)]) == 0
     checked = json.loads(capsys.readouterr().out)
-    assert (
-        checked["total"] == results.end.score == score_sheet(state.sheets[0], state.settings).total
-    )
+    assert checked["total"] == end.score == score_sheet(state.sheets[0], state.settings).total
     assert auto.taps > 8 * 6  # every move went through a tap
-    assert results.end.recorded is not None and results.end.recorded.score == results.end.score
+    assert end.recorded is not None and end.recorded.score == end.score
 
 
 @pytest.fixture
@@ -370,9 +369,10 @@ def test_solo_results_show_the_high_score_for_the_modes() -> None:
     play_rounds(auto, ROUNDS)
     results = app.stack.top
     assert isinstance(results, GameResults)
-    assert results.end.recorded.previous_best == 10_000 and not results.end.recorded.is_new_best
+    end = results.detail
+    assert end.recorded.previous_best == 10_000 and not end.recorded.is_new_best
     assert "10000" in results.outcome.lines[-1]
-    assert results.outcome.winner_line == f"final score: {results.end.score}"
+    assert results.outcome.winner_line == f"final score: {end.score}"
     auto.tap("again")
     assert isinstance(app.stack.top, DiceScene)
 
@@ -381,7 +381,7 @@ def test_solo_every_line_scores_in_the_table() -> None:
     app = make_app()
     auto = start_solo(app)
     play_rounds(auto, ROUNDS)
-    card = app.stack.top.end.card
+    card = app.stack.top.detail.card
     assert all(card.line(line).total is not None for line in LINES)
 
 

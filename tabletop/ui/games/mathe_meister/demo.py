@@ -135,6 +135,7 @@ def run_demo(
     game a killed run left; ``child``: the sheet is a guest child's, played by
     :func:`child_round` (issue 24)."""
     from tabletop.terminal import render_score
+    from tabletop.ui.games.mathe_meister.results import SoloEnd
     from tabletop.ui.games.mathe_meister.setup import mode_target
     from tabletop.ui.harness import DemoRun
     from tabletop.ui.results import GameResults
@@ -227,9 +228,9 @@ def run_demo(
             auto.bot_round(before_done=before_done)
         _tell_end(start, game.match.state, out)
     results = run.top
-    if not isinstance(results, GameResults):
+    if not isinstance(results, GameResults) or not isinstance(results.detail, SoloEnd):
         raise RuntimeError("the game did not reach the results screen")
-    end = results.end  # type: ignore[attr-defined]
+    end = results.detail
     run.shot("final")
     if log_path is not None:
         log_path.write_text("\n".join(end.match.log_lines()) + "\n", encoding="utf-8")

@@ -92,9 +92,10 @@ def solo_results(ctx: Context, match: MMMatch, player: str, dice_mode: str) -> G
 
         return MatheMeisterScene(ctx, player=player, modes=end.modes, dice_mode=dice_mode)
 
-    results = GameResults(ctx, end.outcome, again=again, aside=end.draw, on_enter=end.record)
-    results.end = end  # type: ignore[attr-defined]  # the tests and the demo read the score
-    return results
+    # the demo and the tests read the score and the sheet from the detail
+    return GameResults(
+        ctx, end.outcome, again=again, aside=end.draw, on_enter=end.record, detail=end
+    )
 
 
 __all__ = ["SoloEnd", "solo_results"]
