@@ -22,7 +22,7 @@ from tabletop.ui.input import Tap
 from tabletop.ui.messages import child_message
 from tabletop.ui.results import GameResults
 from tabletop.ui.scenes.dice import DiceScene
-from tests.ui.scenery import DICE, make_app, play_rounds, start_solo
+from tests.ui.scenery import DICE, SIZES, make_app, play_rounds, start_solo
 
 
 def check_input(state: MatheMeisterState, sheet_index: int = 0) -> dict:
@@ -416,3 +416,35 @@ def test_mm14_coin_shop_refuses_a_four_under_fear_of_fours_and_says_why() -> Non
     assert app.screenshot(Path("/tmp/mm_shots/mm14_shop_refused.png")).exists()
     auto.tap("d0.+2")  # 5 is fine, and the note goes
     assert scene.state.turns[0].dice == (5, 2) and not shop.note
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_solo_played_to_the_end_with_a_rotation_running(size: tuple[int, int]) -> None:
+    """A group at a station rotation's Mathe-Meister station plays a whole solo game by
+    taps above the banner's strip: every round's "Done with round N" is on the screen,
+    over the strip, and its tap ends the round (a tap on the strip would go nowhere)."""
+    from tabletop.ui.scenes.rotation import StationScene
+    from tests.ui.test_rotation_screens import rotation_app
+
+    app, _wall, runner = rotation_app(size, station=0)  # Group Red at Mathe-Meister
+    strip = runner.strip(app.screen)
+    assert strip and app.ctx.metrics.height == app.screen.height - strip
+    app.stack.push(StationScene(app.ctx, runner))
+    auto = Autoplayer(app)
+    auto.tap("start")  # the station's game: Mathe-Meister's form
+    auto.tap("start")
+    seen: list[str] = []
+
+    def done_is_there() -> None:
+        done = auto.game().target("done")
+        assert done is not None and done.enabled
+        assert done.rect.bottom <= app.ctx.metrics.height  # above the strip
+        seen.append(done.label)
+
+    for r in range(ROUNDS):
+        auto.tap_dice(DICE[r])
+        auto.bot_round(before_done=done_is_there)
+    assert seen == [f"Done with round {r}" for r in range(1, ROUNDS + 1)]
+    results = app.stack.top
+    assert isinstance(results, GameResults) and results.detail.match.state.finished
+    assert app.ctx.rotation is runner and runner.banner(app.screen) is not None
