@@ -38,16 +38,9 @@ GAME_APPS = {
 
 
 def game_app(game: str) -> ModuleType | None:
-    """The game's app module, or None if the game has no app (yet)."""
+    """The game's app module, or None for a game id no app is listed for."""
     name = GAME_APPS.get(game)
-    if name is None:
-        return None
-    try:
-        return importlib.import_module(name)
-    except ModuleNotFoundError as e:
-        if e.name == name:
-            return None
-        raise
+    return None if name is None else importlib.import_module(name)
 
 
 def resume_game(ctx: Any, saved: Any) -> Any:
@@ -59,9 +52,7 @@ def resume_game(ctx: Any, saved: Any) -> Any:
     from tabletop.games import GAMES
     from tabletop.ui.saves import GameSave
 
-    name = GAME_APPS.get(saved.game)
-    module = importlib.import_module(name) if name else None
-    resume = getattr(module, "resume_scene", None)
+    resume = getattr(game_app(saved.game), "resume_scene", None)
     if resume is None:
         raise LookupError(f"{saved.game} games cannot be carried on")
     save = GameSave.resumed(ctx, saved)
@@ -70,16 +61,14 @@ def resume_game(ctx: Any, saved: Any) -> Any:
 
 
 def resumable(game: str) -> bool:
-    name = GAME_APPS.get(game)
-    try:
-        return name is not None and hasattr(importlib.import_module(name), "resume_scene")
-    except ModuleNotFoundError:
-        return False
+    """Whether a journaled game of ``game`` can be carried on (the bubble game is not
+    journaled)."""
+    return hasattr(game_app(game), "resume_scene")
 
 
 def playable() -> frozenset[str]:
     """Game ids Home can start."""
-    return frozenset(g for g in GAME_APPS if game_app(g) is not None)
+    return frozenset(GAME_APPS)
 
 
 def start_card_camera(ctx: Any, game: str, seats: int) -> Any | None:

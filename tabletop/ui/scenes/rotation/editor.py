@@ -73,28 +73,16 @@ class TeacherScreen(Scene):
 
 
 def class_groups(journal: Any) -> list[str]:
-    """The groups of the class list, if it has any (the roster module when it is there,
-    else the journal's ``students`` table)."""
-    import importlib
+    """The class list's groups, each once, in the class list's order ([] when the
+    journal cannot be read)."""
+    from tabletop.classroom.roster import groups
 
-    try:  # the class list is written by another part of issue 10
-        roster: Any = importlib.import_module("tabletop.classroom.roster")
-    except ImportError:
-        roster = None
-    groups_of = getattr(roster, "groups", None)
-    if callable(groups_of):
-        try:
-            found = [str(g).strip() for g in groups_of(journal) if isinstance(g, str)]
-            return [g for g in dict.fromkeys(found) if g]
-        except Exception as exc:  # fall back to the table itself
-            log.warning("rotation: the class list's groups: %s", exc)
     try:
-        rows = journal.db.execute(
-            "SELECT DISTINCT grp FROM students WHERE grp != '' ORDER BY grp"
-        ).fetchall()
-    except (sqlite3.Error, AttributeError):
+        found = [str(g).strip() for g in groups(journal)]
+    except sqlite3.Error as exc:
+        log.warning("rotation: the class list's groups could not be read: %s", exc)
         return []
-    return [str(r[0]).strip() for r in rows if str(r[0]).strip()]
+    return [g for g in dict.fromkeys(found) if g]
 
 
 @dataclass
