@@ -203,6 +203,11 @@ CHILD_MESSAGES: dict[str, str] = {
     "arena.ui.value_when": "Say your value when your cards are up.",
     "arena.ui.value_bot": "The device works out a bot's value.",
     "arena.ui.value_said": "Your value is in. Tap Who wins?",
+    "arena.ui.changed": (
+        "Not ready now. Change your cards, then tap I'm ready! or press your button."
+    ),
+    "arena.ui.change_none": "You are not ready yet, so there is nothing to change.",
+    "arena.ui.change_late": "The cards are up now. Ask your teacher to undo.",
     # ---- the bubble game -----------------------------------------------------
     "bubbles.pick_operator": "Blue bubbles stay put. Move a red number bubble.",
     "bubbles.pick_pair": "This pair is waiting. Pick a free red bubble, then tap the pair.",
