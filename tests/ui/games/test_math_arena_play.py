@@ -198,7 +198,7 @@ def test_math_arena_child_takes_back_a_ready_press_before_the_reveal() -> None:
     """Issue 21, ARENA-3: a ready child takes it back ("Change", no PIN) until the device
     calls Reveal!, the countdown stopping too; a second press of the seat button never
     un-readies (it stays refused); after the reveal it is the teacher's undo."""
-    play, clock, sounds = table(3)
+    play, clock, _ = table(3)
     play.seen("operator", None, ["KH"])
     play.press(0, clock.now)
     assert play.can_change(0) and not play.can_change(1)
@@ -213,7 +213,8 @@ def test_math_arena_child_takes_back_a_ready_press_before_the_reveal() -> None:
         play.press(seat, clock.now)
     assert play.phase == "countdown"
     play.unready(2)  # in the countdown: the countdown stops, the others stay ready
-    assert play.phase == "ready" and play.countdown_end is None and play.ready == [True, True, False]
+    assert play.phase == "ready" and play.countdown_end is None
+    assert play.ready == [True, True, False]
     assert play.next_step() == "Waiting for P3 to press their button."
     clock.now += COUNTDOWN * 2
     assert not play.tick(clock.now) and play.phase == "ready"  # no reveal without P3
