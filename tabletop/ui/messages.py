@@ -95,6 +95,7 @@ CHILD_MESSAGES: dict[str, str] = {
     "mwm.ui.wait_others": "{name}: wait, the others are still working.",
     "mwm.ui.bot_seat": "{name} is a bot. It plays by itself.",
     "mwm.ui.type_first": "{name}: type your answer first, then press your button.",
+    "mwm.ui.is_ready": "{name} is ready (to change it, tap your answer box).",
     "mwm.ui.game_over": "The game is over. Well played!",
     "mwm.ui.pin_wrong": "That PIN is not right.",
     # the engine's refusals
