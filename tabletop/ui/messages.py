@@ -134,6 +134,7 @@ CHILD_MESSAGES: dict[str, str] = {
     "atk.ui.taken": "A card is missing from {owner}'s line: card {place} should be {card}. "
     "Please put it back.",
     "atk.ui.take_back": "That move was taken back: take {card} off {owner}'s line.",
+    "atk.ui.can_take_back": "Wrong card, {owner}? Tap Undo to take it back.",
     "atk.ui.bot_turn": "Wait: it is the bot's turn.",
     "atk.ui.bot_seat": "That is the bot's seat. The bot plays by itself.",
     "atk.ui.pick_card": "First tap one of your cards, then tap a number line.",
