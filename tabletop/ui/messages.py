@@ -68,6 +68,8 @@ CHILD_MESSAGES: dict[str, str] = {
     "ui.coin_cell": "Coins are for the Coin Shop. Tap a white or grey box.",
     "ui.not_ready": "That is not ready yet.",
     "ui.oops": "Oops, something went wrong. Please try again.",
+    "mm.ui.choose_star": "{name}, tap the star of your line. Pressed by mistake? Tap Cancel.",
+    "mm.ui.press_taken_back": "{name}: your press is taken back.",
     "engine.impossible_outcome": "That card is already used. Check the card.",
     # ---- Math Wars Meta ------------------------------------------------------
     # cards from the camera or a touch
