@@ -116,7 +116,8 @@ def test_mathe_meister_child_takes_back_own_writes_until_the_round_is_done() -> 
         if not isinstance(action, EndRound):
             assert play.perform(action)
     play.press("done")
-    assert play.state.round == 2
+    assert play.state.round == 2 and play.asks[-1] == ("dice",)  # the screen asks at once
+    play.rolled((2, 3), "virtual")
     before = play.match.history
     play.press("undo")
     assert play.match.history == before
