@@ -207,6 +207,7 @@ CHILD_MESSAGES: dict[str, str] = {
     "arena.ui.value_when": "Say your value when your cards are up.",
     "arena.ui.value_bot": "The device works out a bot's value.",
     "arena.ui.value_said": "Your value is in. Tap Who wins?",
+    "arena.ui.ready_change": "You are ready. To change your cards, tap Change.",
     "arena.ui.changed": (
         "Not ready now. Change your cards, then tap I'm ready! or press your button."
     ),

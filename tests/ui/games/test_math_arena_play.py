@@ -203,7 +203,7 @@ def test_math_arena_child_takes_back_a_ready_press_before_the_reveal() -> None:
     play.press(0, clock.now)
     assert play.can_change(0) and not play.can_change(1)
     play.press(0, clock.now)  # a double press of the arcade button: still ready
-    assert play.ready[0] and play.message == "P1: You are ready. Wait for the others."
+    assert play.ready[0] and play.message == "P1: You are ready. To change your cards, tap Change."
     play.unready(0)
     assert play.ready == [False, False, False] and play.lit() == []
     assert play.message.startswith("P1: Not ready now.") and not play.message_bad

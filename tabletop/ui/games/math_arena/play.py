@@ -279,8 +279,9 @@ class ArenaPlay:
             self.refuse("arena.ui.no_such_seat", f"seat {seat + 1} pressed; {self.players} play")
         elif self.phase in PRESS_WRONG:
             self.refuse(PRESS_WRONG[self.phase], f"seat {seat + 1} pressed at {at:.3f}", seat)
-        elif self.ready[seat] or self.is_bot(seat):
-            self.refuse("arena.ui.already_ready", f"seat {seat + 1} pressed again", seat)
+        elif self.ready[seat] or self.is_bot(seat):  # a second press never un-readies
+            code = "arena.ui.already_ready" if self.is_bot(seat) else "arena.ui.ready_change"
+            self.refuse(code, f"seat {seat + 1} pressed again", seat)
         elif self.cards == "virtual":
             return True
         else:
