@@ -68,6 +68,8 @@ CHILD_MESSAGES: dict[str, str] = {
     "ui.coin_cell": "Coins are for the Coin Shop. Tap a white or grey box.",
     "ui.not_ready": "That is not ready yet.",
     "ui.oops": "Oops, something went wrong. Please try again.",
+    "mm.ui.choose_star": "{name}, tap the star of your line. Pressed by mistake? Tap Cancel.",
+    "mm.ui.press_taken_back": "{name}: your press is taken back.",
     "engine.impossible_outcome": "That card is already used. Check the card.",
     # ---- Math Wars Meta ------------------------------------------------------
     # cards from the camera or a touch
@@ -95,6 +97,7 @@ CHILD_MESSAGES: dict[str, str] = {
     "mwm.ui.wait_others": "{name}: wait, the others are still working.",
     "mwm.ui.bot_seat": "{name} is a bot. It plays by itself.",
     "mwm.ui.type_first": "{name}: type your answer first, then press your button.",
+    "mwm.ui.is_ready": "{name} is ready (to change it, tap your answer box).",
     "mwm.ui.game_over": "The game is over. Well played!",
     "mwm.ui.pin_wrong": "That PIN is not right.",
     # the engine's refusals
@@ -133,6 +136,7 @@ CHILD_MESSAGES: dict[str, str] = {
     "atk.ui.taken": "A card is missing from {owner}'s line: card {place} should be {card}. "
     "Please put it back.",
     "atk.ui.take_back": "That move was taken back: take {card} off {owner}'s line.",
+    "atk.ui.can_take_back": "Wrong card, {owner}? Tap Undo to take it back.",
     "atk.ui.bot_turn": "Wait: it is the bot's turn.",
     "atk.ui.bot_seat": "That is the bot's seat. The bot plays by itself.",
     "atk.ui.pick_card": "First tap one of your cards, then tap a number line.",
@@ -203,6 +207,12 @@ CHILD_MESSAGES: dict[str, str] = {
     "arena.ui.value_when": "Say your value when your cards are up.",
     "arena.ui.value_bot": "The device works out a bot's value.",
     "arena.ui.value_said": "Your value is in. Tap Who wins?",
+    "arena.ui.ready_change": "You are ready. To change your cards, tap Change.",
+    "arena.ui.changed": (
+        "Not ready now. Change your cards, then tap I'm ready! or press your button."
+    ),
+    "arena.ui.change_none": "You are not ready yet, so there is nothing to change.",
+    "arena.ui.change_late": "The cards are up now. Ask your teacher to undo.",
     # ---- the bubble game -----------------------------------------------------
     "bubbles.pick_operator": "Blue bubbles stay put. Move a red number bubble.",
     "bubbles.pick_pair": "This pair is waiting. Pick a free red bubble, then tap the pair.",

@@ -178,7 +178,7 @@ def test_table_instruction_line_names_the_next_step() -> None:
     app, auto, scene = table_app(2)
     assert scene.status() == "Write 3 and 5 and two signs. Then tap 'Start round 2'."
     tap_at(app, scene.target("ready.0").rect.center)
-    assert scene.status() == "Player 1, tap the star of your line."
+    assert scene.status() == "Player 1, tap the star of your line. Pressed by mistake? Tap Cancel."
     auto.tap("star.R1")
     assert scene.status().startswith("Player 1: Row 1's star, +5. Circle a Star Power!")
     assert scene.status().endswith("Then tap 'Start round 2'.")
@@ -220,3 +220,29 @@ def test_table_mathe_meister_texts_are_16_px_or_more_at_800x480(scene: str) -> N
     painter.text = spy
     app.draw()
     assert sizes and min(sizes) >= 16
+
+
+def test_mathe_meister_table_child_takes_back_a_claim_before_a_star_is_chosen() -> None:
+    """Issue 21, MM-5: a press (a seat button or its Ready tile) is the child's to take
+    back with Cancel, no PIN, until a star is chosen for it (the device acts then); the
+    line says so and then names the next step. A second press of the same button does
+    not take it back, and the presses behind keep their order."""
+    board = StarBoard({line: 5 for line in ("R1", "R2", "R3", "R4", "C1", "C2", "C3", "C4")})
+    board.press(0, at=1.0)
+    board.press(2, at=2.0)
+    assert not board.press(0, at=3.0)  # pressed again: still waiting, same moment
+    board.cancel()
+    assert [p.seat for p in board.waiting] == [2] and board.owners == {}
+    app, auto, scene = table_app(3)
+    tap_at(app, scene.target("ready.0").rect.center)
+    tap_at(app, scene.target("ready.0").rect.center)  # twice: still one claim
+    assert [p.seat for p in scene.board.waiting] == [0] and 0 in app.ctx.lamps.lit
+    assert "Pressed by mistake? Tap Cancel." in scene.status()
+    auto.tap("cancel")
+    assert scene.board.waiting == [] and app.ctx.lamps.lit == set()
+    assert scene.status() == (
+        "Player 1: your press is taken back. Write 3 and 5 and two signs. Then tap 'Start round 2'."
+    )
+    tap_at(app, scene.target("ready.1").rect.center)
+    auto.tap("star.R1")  # the device acted: the star is Player 2's, no Cancel any more
+    assert scene.board.owners == {"R1": 1} and scene.target("cancel") is None

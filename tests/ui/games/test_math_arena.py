@@ -807,3 +807,30 @@ def explain_value(operator, pair):
     from tabletop.games.math_arena import play_value
 
     return play_value(operator, pair)
+
+
+def test_math_arena_child_takes_back_by_touch_and_the_ready_tiles_show() -> None:
+    """Issue 21: while the device waits for the seat buttons every child's seat shows its
+    ``ready.<seat>`` tile; once lit, a small ``unready.<seat>`` ("Change") beside it takes
+    the press back without the PIN (the lamp goes out); the seat button pressed again
+    does not."""
+    app, auto, scene = arena_app(seats=2, bots=(1,))
+    assert "press your button" in scene.status() or "I'm ready" in scene.status()
+    assert scene.target("ready.0") is not None and scene.target("ready.1") is None  # a bot
+    assert scene.target("unready.0") is None
+    press(app, 0)
+    hand = scene.play.state.hands[0]
+    auto.tap(f"hand.{hand[0]}")
+    auto.tap(f"hand.{hand[3]}")
+    auto.tap("put")
+    change = scene.target("unready.0")
+    assert change is not None and change.label == "Change" and app.ctx.lamps.lit == {0}
+    assert not change.rect.colliderect(scene.target("ready.0").rect)
+    press(app, 0)  # the arcade button again: still ready, no picker
+    assert scene.play.ready[0] and app.stack.top is scene
+    auto.tap("unready.0")
+    assert not scene.play.ready[0] and app.ctx.lamps.lit == set()
+    assert scene.status().startswith("Player 1: Not ready now.")
+    assert scene.target("unready.0") is None and scene.target("ready.0") is not None
+    auto.tap("ready.0")
+    assert isinstance(app.stack.top, HandPicker)  # the hand again, to pick anew

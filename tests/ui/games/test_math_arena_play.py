@@ -192,3 +192,57 @@ def test_arena_play_record_of_another_match_is_dropped() -> None:
     again = ArenaPlay(play.seats, match=copy.deepcopy(play.match), clock=clock)
     again.carry_on(record, played=10.0)
     assert again.phase == "result" and again.verdict == play.verdict
+
+
+def test_math_arena_child_takes_back_a_ready_press_before_the_reveal() -> None:
+    """Issue 21, ARENA-3: a ready child takes it back ("Change", no PIN) until the device
+    calls Reveal!, the countdown stopping too; a second press of the seat button never
+    un-readies (it stays refused); after the reveal it is the teacher's undo."""
+    play, clock, _ = table(3)
+    play.seen("operator", None, ["KH"])
+    play.press(0, clock.now)
+    assert play.can_change(0) and not play.can_change(1)
+    play.press(0, clock.now)  # a double press of the arcade button: still ready
+    assert play.ready[0] and play.message == "P1: You are ready. To change your cards, tap Change."
+    play.unready(0)
+    assert play.ready == [False, False, False] and play.lit() == []
+    assert play.message.startswith("P1: Not ready now.") and not play.message_bad
+    play.unready(1)  # nothing to take back: said, nothing changes
+    assert "nothing to change" in play.message and play.message_bad
+    for seat in range(3):
+        play.press(seat, clock.now)
+    assert play.phase == "countdown"
+    play.unready(2)  # in the countdown: the countdown stops, the others stay ready
+    assert play.phase == "ready" and play.countdown_end is None
+    assert play.ready == [True, True, False]
+    assert play.next_step() == "Waiting for P3 to press their button."
+    clock.now += COUNTDOWN * 2
+    assert not play.tick(clock.now) and play.phase == "ready"  # no reveal without P3
+    play.press(2, clock.now)
+    clock.now += COUNTDOWN
+    play.tick(clock.now)
+    assert play.phase == "reveal" and not play.can_change(0)
+    play.unready(0)
+    assert "Ask your teacher" in play.message and play.ready == [True, True, True]
+
+
+def test_math_arena_child_takes_back_picked_virtual_cards() -> None:
+    """Virtual cards: taking back the ready press takes back the two cards picked, so the
+    I'm ready! tile opens the hand again; a bot's seat has nothing to take back."""
+    seats = [("Ana", False), ("Bot 2", True)]
+    play, clock, _ = table(seats=seats, seed=3)
+    hand = play.state.hands[0]
+    assert play.press(0, clock.now) is True
+    play.pick(0, (hand[0], hand[1]))
+    assert play.picks[0] == (hand[0], hand[1]) and play.can_change(0)
+    play.unready(0)
+    assert 0 not in play.picks and not play.ready[0] and play.press(0, clock.now) is True
+    play.pick(0, (hand[2], hand[3]))
+    clock.now += BOT_SECONDS
+    play.tick(clock.now)
+    assert not play.can_change(1)
+    play.unready(1)
+    assert play.ready[1] and "nothing to change" in play.message
+    clock.now += COUNTDOWN
+    play.tick(clock.now)
+    assert play.pairs[0] == [hand[2], hand[3]]

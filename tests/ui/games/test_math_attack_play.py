@@ -197,3 +197,16 @@ def test_math_attack_game_journaled_before_the_record_carries_on(tmp_path: Path)
     assert isinstance(scene, AttackScene)
     assert scene.state.lines == (("+5",), ()) and scene.names == ("Mia", "Ben")
     assert scene.message.startswith("Welcome back! It is Ben's turn.")
+
+
+def test_math_attack_child_takes_back_is_said_on_the_table_until_acted_on() -> None:
+    """Issue 21: the free take-back is said where the child looks (the table's foot line
+    names who may tap Undo), and no longer once the next player has played on it."""
+    play = table()
+    assert play.take_back_hint() == ""  # nothing played yet
+    play.seen(1, "line", ("+5",))
+    assert play.take_back_hint() == "Wrong card, Ana? Tap Undo to take it back."
+    play.seen(2, "line", ("+3",))  # Ben played: Ana's card is acted on, Ben's is his
+    assert play.take_back_hint() == "Wrong card, Ben? Tap Undo to take it back."
+    play.take_back()
+    assert play.take_back_hint() == ""  # Ana's +5 is the teacher's now

@@ -725,8 +725,8 @@ def test_a_typed_answer_has_an_im_ready_tile_and_the_next_step_names_who() -> No
     tap(app, "ready.0")  # as seat 1's button would
     assert 0 in table.play.ready
     assert table.status() == (
-        "Player 1 is ready. Player 2: work it out, tap your answer box, type it, then press "
-        "your button."
+        "Player 1 is ready (to change it, tap your answer box). Player 2: work it out, tap "
+        "your answer box, type it, then press your button."
     )
 
 

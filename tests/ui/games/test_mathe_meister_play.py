@@ -92,3 +92,33 @@ def test_mm_play_a_whole_round_by_the_hint_then_done_asks_for_the_next_dice() ->
 
 def test_mm_play_virtual_dice_are_keyed_by_the_seed() -> None:
     assert solo(11).roll() == solo(11).roll()
+
+
+def test_mathe_meister_child_takes_back_own_writes_until_the_round_is_done() -> None:
+    """Issue 21: in solo every box written this round is the child's to take back with
+    Undo (no PIN), one at a time, last first; once 'Done with round' is tapped the device
+    has acted on the round (its stars, its end) and Undo says so instead."""
+    from tabletop.bots.mathe_meister import after_writes, hint
+
+    play = solo()
+    play.rolled((4, 6), "virtual")
+    start = len(play.match.history)
+    actions = list(hint(play.state, 0).actions())
+    for action in actions:
+        assert play.perform(action)
+    written = len(play.match.history)
+    assert written > start and play.fresh()
+    play.press("undo")
+    assert play.message[0].startswith("Taken back:")
+    assert len(play.match.history) == written - 1
+    assert play.perform(actions[-1])  # written again
+    for action in after_writes(play.state, 0):
+        if not isinstance(action, EndRound):
+            assert play.perform(action)
+    play.press("done")
+    assert play.state.round == 2 and play.asks[-1] == ("dice",)  # the screen asks at once
+    play.rolled((2, 3), "virtual")
+    before = play.match.history
+    play.press("undo")
+    assert play.match.history == before
+    assert play.message == (child_message("ui.undo_round"), "error")

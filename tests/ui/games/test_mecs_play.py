@@ -209,3 +209,29 @@ def test_mecs_play_a_refused_hack_says_what_is_wrong_from_the_engines_verdict() 
     text, kind = play.message
     assert text.startswith("A hack must finish the equation right away.") and "61" in text
     assert play.state.players[1].area == ("9", "X", "7", "EQ", "6")
+
+
+def test_mecs_child_takes_back_cards_only_before_done_then_it_is_the_teachers() -> None:
+    """Issue 21 and MECS-4 ("never take a card back"): a child's cards are theirs to
+    change in the area editor until Done (nothing reaches the game before), and the
+    device checks a plant at once (an equation may score), so after Done a card taken
+    out is refused with the rule's sentence and nothing changes; the teacher's Undo
+    (behind the PIN on screen) still takes the plant back."""
+    play = new_play()
+    active = play.state.active
+    start, palette, any_card = play.palette(active)
+    hand = play.state.players[active].hand
+    assert start == () and not any_card and set(palette) <= set(hand)  # virtual: the hand
+    card = hand[0]
+    play.submit_area(active, (card,))
+    assert play.state.players[active].area == (card,) and play.state.phase == "planted"
+    start, _, any_card = play.palette(active)
+    assert start == (card,) and not any_card  # the editor cannot take it out again
+    play.submit_area(active, (), camera=True)  # a card lifted off the table after Done
+    assert play.message == (
+        "Cards in an equation area stay there. You can't take one back.",
+        "error",
+    )
+    assert play.state.players[active].area == (card,)
+    play.undo()
+    assert play.state.players[active].area == () and play.state.phase == "plant"

@@ -279,8 +279,9 @@ class ArenaPlay:
             self.refuse("arena.ui.no_such_seat", f"seat {seat + 1} pressed; {self.players} play")
         elif self.phase in PRESS_WRONG:
             self.refuse(PRESS_WRONG[self.phase], f"seat {seat + 1} pressed at {at:.3f}", seat)
-        elif self.ready[seat] or self.is_bot(seat):
-            self.refuse("arena.ui.already_ready", f"seat {seat + 1} pressed again", seat)
+        elif self.ready[seat] or self.is_bot(seat):  # a second press never un-readies
+            code = "arena.ui.already_ready" if self.is_bot(seat) else "arena.ui.ready_change"
+            self.refuse(code, f"seat {seat + 1} pressed again", seat)
         elif self.cards == "virtual":
             return True
         else:
@@ -292,6 +293,32 @@ class ArenaPlay:
         if self.phase == "ready" and not self.ready[seat]:
             self.picks[seat] = pair
             self.seat_ready(seat)
+
+    def can_change(self, seat: int) -> bool:
+        """A child who is ready may take it back until the reveal (ARENA-3: the device
+        acts when it calls Reveal!), with virtual cards their two cards too."""
+        return (
+            self.phase in ("ready", "countdown")
+            and 0 <= seat < self.players
+            and self.ready[seat]
+            and not self.is_bot(seat)
+        )
+
+    def unready(self, seat: int) -> None:
+        """A child's own take-back (no PIN, ``unready.<seat>``): not ready any more, the
+        countdown stopped; never by the seat button, whose second press stays refused."""
+        if not self.can_change(seat):
+            late = self.phase not in ("operator", "ready", "countdown")
+            code = "arena.ui.change_late" if late else "arena.ui.change_none"
+            self.refuse(code, f"seat {seat + 1} unready in phase {self.phase}", seat)
+            return
+        self.ready[seat] = False
+        if self.cards == "virtual":
+            self.picks.pop(seat, None)
+        self.phase, self.countdown_end, self.last_count = "ready", None, None
+        self.sound("tap")
+        log.info("math-arena: seat %d takes back their ready press", seat + 1)
+        self.say(f"{self.name(seat)}: {child_message('arena.ui.changed')}")
 
     def seat_ready(self, seat: int) -> None:
         self.ready[seat] = True

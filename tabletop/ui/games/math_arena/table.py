@@ -3,7 +3,8 @@
 Touch targets: ``seat.<i>`` and ``ready.<i>`` (the seat button), ``card.<i>.<0|1>`` (a
 card shown, tap to correct it), ``value.<i>`` (a seat's value, tap to say it),
 ``operator`` (the empty operator card, tap it in), ``deal``, ``score``, ``next``,
-``undo`` (behind the teacher's PIN), ``rules``, ``leave``; the hand picker's
+``unready.<i>`` ("Change": a ready child takes it back before the reveal), ``undo``
+(behind the teacher's PIN), ``rules``, ``leave``; the hand picker's
 ``hand.<CARD>``, ``put``, ``cancel``.
 """
 
@@ -331,6 +332,8 @@ class ArenaScene(TableScene):
             self.ask(("operator",), grid)
         elif name == "deal":
             play.deal_operator()
+        elif kind == "unready":
+            play.unready(int(arg))
         elif name == "score":
             play.score()
         elif name == "next" and play.next_round():
@@ -474,9 +477,15 @@ class ArenaScene(TableScene):
                 b.append(Button(f"card.{seat}.{slot}", rect, "", kind="slot"))
             words = pygame.Rect(self.card_right, row.top, row.right - self.card_right, rh)
             if play.wants_press(seat):  # the seat button's touch twin, at the seat's edge
-                b.append(
-                    Button(f"ready.{seat}", words.inflate(-m.u(8), -m.u(10)), "", kind="ready")
-                )
+                tile = words.inflate(-m.u(8), -m.u(10))
+                if play.can_change(seat):  # lit: its own small "Change" beside it
+                    change = tile.copy()
+                    change.width = min(m.u(96), tile.width // 2)
+                    tile.width -= change.width + m.u(6)
+                    change.right = words.right - m.u(4)
+                    b.append(Button(f"unready.{seat}", change, "Change", kind="quiet",
+                                    size=m.small))  # fmt: skip
+                b.append(Button(f"ready.{seat}", tile, "", kind="ready"))
             else:  # the row's words: tap to say your value
                 b.append(
                     Button(f"value.{seat}", words, "", kind="value", enabled=play.can_say(seat))

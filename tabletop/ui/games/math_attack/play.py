@@ -325,6 +325,14 @@ class AttackPlay:
                 return not self.is_bot(action.seat)
         return False
 
+    def take_back_hint(self) -> str:
+        """How the child whose own last move it is takes it back, said on the table; ""
+        when it is not theirs any more (see :meth:`own_last_move`)."""
+        if not self.own_last_move():
+            return ""
+        last = next(a for a in reversed(self.match.history) if isinstance(a, (Play, Pass)))
+        return child_message("atk.ui.can_take_back", {"owner": self.names[last.seat]})
+
     def take_back(self) -> None:
         """A child takes back their own last move (no PIN): once, see :meth:`own_last_move`."""
         self.undo()

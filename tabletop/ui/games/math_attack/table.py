@@ -311,7 +311,7 @@ class AttackScene(TableScene):
         painter.buttons(surface, [b for b in self.buttons if b.kind not in ("line", "card")])
         foot = self.foot_rect
         if not play.virtual:
-            words = f"Stack: {state.stack_size} cards. {NO_CAMERA}"
+            words = f"Stack: {state.stack_size} cards. {play.take_back_hint() or NO_CAMERA}"
             painter.paragraph(surface, words, foot.inflate(0, -m.u(8)), m.small, p.muted)
             return
         at = (foot.left, foot.top + m.u(4))

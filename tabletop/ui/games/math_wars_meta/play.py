@@ -66,6 +66,7 @@ from tabletop.ui.games.math_wars_meta.verdict import (
     questions_for,
     say,
 )
+from tabletop.ui.messages import child_message
 from tabletop.ui.saves import keyed_dealer, one_write
 
 log = logging.getLogger(__name__)
@@ -491,15 +492,21 @@ class MwmPlay:
 
     def press(self, seat: int, at: float) -> str:
         """A seat's button: "ready" once a solution is typed, "pad" when none is (open the
-        number pad), otherwise why not (a ``mwm.ui.*`` code)."""
+        number pad), otherwise why not (a ``mwm.ui.*`` code). A second press keeps the
+        first one's moment. Until every seat is in, the child takes the answer back by
+        typing it again (:meth:`type_solution`): the device has not acted on it yet."""
         code = self.solve_refusal(seat)
         if code is not None:
             return code
         if seat not in self.typed:
             return "pad"
-        self.ready[seat] = at
+        self.ready.setdefault(seat, at)
         self.pump()
         return "ready"
+
+    def is_ready_words(self, seat: int) -> str:
+        """The seat's answer is in but not yet used: said, with how to change it."""
+        return child_message("mwm.ui.is_ready", {"name": self.name(seat)})
 
     # -- what the device says ---------------------------------------------------------
 

@@ -369,7 +369,7 @@ class MwmTable(ScoreCards, TableScene):
             if play.verdict is not None and len(play.events) > before:
                 self.verdict_sound()
             else:
-                self.message = f"{play.name(seat)} is ready. {self.next_step()}".strip()
+                self.message = f"{play.is_ready_words(seat)} {self.next_step()}".strip()
         elif outcome == "pad":
             self.ask_solution(seat)
         else:

@@ -48,6 +48,7 @@ from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.games.mathe_meister.play import round_start, sums_checked
 from tabletop.ui.games.mathe_meister.star_board import StarBoard, StarClaim
+from tabletop.ui.messages import child_message
 from tabletop.ui.results import Outcome, outcome_of
 from tabletop.ui.saves import LABEL, GameSave, standings_result
 from tabletop.ui.scenes.dice import DiceResult, DiceScene
@@ -174,8 +175,8 @@ class TableScene(Table):
         current = self.board.current
         if self.dice is None:
             return f"Round {self.round}: roll the dice, then tap 'Get the dice'."
-        if current is not None:
-            return f"{self.name(current.seat)}, tap the star of your line."
+        if current is not None:  # the press is theirs to take back (Cancel) until then
+            return child_message("mm.ui.choose_star", {"name": self.name(current.seat)})
         a, b = self.dice
         return f"Write {a} and {b} and two signs. Then tap '{self.next_label()}'."
 
@@ -514,9 +515,10 @@ class TableScene(Table):
             self.ask_dice()
         elif name.startswith("star."):
             self.choose(name[5:])
-        elif name == "cancel":
-            self.board.cancel()
-            self.message = ""
+        elif name == "cancel" and (current := self.board.current) is not None:
+            self.board.cancel()  # a child's own take-back: no star was chosen for it
+            taken = {"name": self.name(current.seat)}  # said, then the next step
+            self.message, self.note = "", child_message("mm.ui.press_taken_back", taken)
             self._after_change()
         elif name == "next":
             self.next_round()
@@ -610,14 +612,7 @@ class TableScene(Table):
                 max_width=m.u(200),
             )
         current = self.board.current
-        for b in self.buttons:
-            if b.kind == "star":
-                self._draw_star(surface, b)
-            elif b.kind == "seat":
-                self._draw_seat(surface, b)
-            else:
-                painter.button(surface, b)
-        r = self.claim_rect
+        r = self.claim_rect  # under the buttons: its Cancel (the child's take-back) shows
         if current is not None:
             painter.box(surface, r, p.panel, p.selected, 3, m.u(8))
             seat = current.seat
@@ -644,6 +639,13 @@ class TableScene(Table):
                 anchor="midleft",
                 max_width=r.width,
             )
+        for b in self.buttons:
+            if b.kind == "star":
+                self._draw_star(surface, b)
+            elif b.kind == "seat":
+                self._draw_seat(surface, b)
+            else:
+                painter.button(surface, b)
         painter.paragraph(surface, self.status(), self.message_rect, m.small, p.ink)
 
     def _draw_star(self, surface: pygame.Surface, b: Button) -> None:
