@@ -28,6 +28,7 @@ from tabletop.games.mathe_meister import LINES, ROUNDS, line_name, score_sheet
 from tabletop.ui.games.mathe_meister.play import modes_named
 
 SIZE = (800, 480)
+Say = Callable[[str], None]
 
 
 @dataclass(frozen=True)
@@ -152,7 +153,7 @@ def run_demo(
     left: dict[str, int | None] = {"round": None}
 
     def left_over(ctx: Any) -> bool:
-        left["round"] = _left_over(ctx.journal, tag)
+        left["round"] = _left_round(ctx, tag)
         return left["round"] is not None
 
     run = DemoRun(
@@ -172,29 +173,26 @@ def run_demo(
     rng = random.Random(seed)
     order += [photos[i % len(photos)] for i in rng.sample(range(max(ROUNDS, len(photos))), ROUNDS)]
     run.ctx.prefs.prefs.dice_input = "camera"
-    auto, folder = run.auto, run.folder
+    auto = run.auto
     first = 1
     run.open_game()  # Home: the game's setup, or "Carry on?" (yes)
     if run.resuming:
         current["round"] = (left["round"] or 1) - 1  # the photo under the camera now
         if isinstance(run.top, GameResults):  # it had played its last move
-            run.say(f"Carrying on from the journal in {data}: the game is over.")
+            run.carrying_on("the game is over.")
             first = ROUNDS + 1
         else:
             game = auto.game()
-            run.say(f"Carrying on from the journal in {data}: round {game.state.round}.")
+            run.carrying_on(f"round {game.state.round}.")
             first = game.state.round
-            _tell_journal(game.match, order, first, out)
+            _tell_journal(game.match, order, first, run.say)
             taken = len(game.match.history) - game.round_start
             if game.state.dice is not None and taken > 0:
                 while len(game.match.history) > game.round_start:
                     auto.tap("undo")
                 run.say(f"  Undo: {taken} moves of round {first} taken back, to play it again.")
     else:
-        run.say(
-            f"Mathe-Meister in the touchscreen app, offscreen ({size[0]}x{size[1]}): solo, "
-            f"{modes_named(modes)}, seed {seed}"
-        )
+        run.intro("Mathe-Meister", f"solo, {modes_named(modes)}, seed {seed}")
         run.say(f"Dice: photos from tabletop/assets/samples/, read by {reader_name}.")
         for mode in modes:
             if mode != "freestyle":
@@ -213,10 +211,10 @@ def run_demo(
             a, b = dice
             how = f"the dice {a} and {b}, from the journal"
         else:
-            how = _dice_round(run.app, auto, folder, r, sample)
+            how = _dice_round(run, r, sample)
         game = auto.game()
         start = game.state
-        _tell_start(r, sample, how, start, out)
+        _tell_start(r, sample, how, start, run.say)
 
         def before_done(r: int = r) -> None:
             run.shot(f"round_{r:02d}")
@@ -226,9 +224,9 @@ def run_demo(
             child_round(auto, random.Random(seed * 100 + r), before_done=before_done)
         else:
             auto.bot_round(before_done=before_done)
-        _tell_end(start, game.match.state, out)
-    results = run.top
-    if not isinstance(results, GameResults) or not isinstance(results.detail, SoloEnd):
+        _tell_end(start, game.match.state, run.say)
+    results = run.results()
+    if not isinstance(results.detail, SoloEnd):
         raise RuntimeError("the game did not reach the results screen")
     end = results.detail
     run.shot("final")
@@ -307,15 +305,15 @@ def childs_operator(state: Any, plan: Sequence[Any], child: Any) -> Any:
     return legal[0] if legal else action
 
 
-def _tell_start(r: int, sample: Sample, how: str, start: Any, out: TextIO) -> None:
+def _tell_start(r: int, sample: Sample, how: str, start: Any, say: Say) -> None:
     """A round's first lines: its photo, how its dice came, and the bot's plan."""
     from tabletop.bots.mathe_meister import hint
 
-    print(f"\nRound {r}: {sample.path.name}: {how}.", file=out)
-    print(f"  The bot's plan: {hint(start, 0).describe()}", file=out)
+    say(f"\nRound {r}: {sample.path.name}: {how}.")
+    say(f"  The bot's plan: {hint(start, 0).describe()}")
 
 
-def _tell_end(start: Any, end: Any, out: TextIO) -> None:
+def _tell_end(start: Any, end: Any, say: Say) -> None:
     """A round's last lines: the lines it completed and the score then."""
     before, sheet = start.sheets[0], end.sheets[0]
     card = score_sheet(sheet, end.settings)
@@ -323,14 +321,11 @@ def _tell_end(start: Any, end: Any, out: TextIO) -> None:
         ls = card.line(line)
         if ls.total is not None and not before.line_complete(line):
             star = " and its Bonus Star" if line in sheet.stars else ""
-            print(
-                f"  {line_name(line)} is complete: = {ls.total}, {ls.points:+d} points{star}.",
-                file=out,
-            )
-    print(f"  Score now: {card.total}", file=out)
+            say(f"  {line_name(line)} is complete: = {ls.total}, {ls.points:+d} points{star}.")
+    say(f"  Score now: {card.total}")
 
 
-def _tell_journal(match: Any, order: list[Sample], upto: int, out: TextIO) -> None:
+def _tell_journal(match: Any, order: list[Sample], upto: int, say: Say) -> None:
     """The rounds before ``upto``, told again from the journal (the story so far)."""
     from tabletop.games.mathe_meister import Roll
 
@@ -340,20 +335,21 @@ def _tell_journal(match: Any, order: list[Sample], upto: int, out: TextIO) -> No
         start = steps[i].state
         end = steps[rolled[n + 1] - 1].state if n + 1 < len(rolled) else match.state
         a, b = start.dice
-        _tell_start(n + 1, order[n], f"the dice {a} and {b}, from the journal", start, out)
-        _tell_end(start, end, out)
+        _tell_start(n + 1, order[n], f"the dice {a} and {b}, from the journal", start, say)
+        _tell_end(start, end, say)
 
 
-def _dice_round(app: Any, auto: Any, folder: Path, r: int, sample: Sample) -> str:
+def _dice_round(run: Any, r: int, sample: Sample) -> str:
     """Round ``r``'s dice: the camera's reading of the photo, used or corrected by
     touch; returns how, in words."""
     from tabletop.ui.scenes.dice import DiceScene
 
-    app.step()  # the dice screen takes the camera's reading off the queue
-    dice = app.stack.top
+    run.step()  # the dice screen takes the camera's reading off the queue
+    dice = run.top
     if not isinstance(dice, DiceScene):
         raise RuntimeError("the dice screen did not open")
-    app.screenshot(folder / f"round_{r:02d}_dice.png")
+    run.shot(f"round_{r:02d}_dice")
+    auto = run.auto
     seen = dice.seen
     read = (
         "nothing"
@@ -370,19 +366,18 @@ def _dice_round(app: Any, auto: Any, folder: Path, r: int, sample: Sample) -> st
     return f"the camera read {read}; corrected by touch to {truth[0]} and {truth[1]}"
 
 
-def _left_over(journal: Any, tag: str) -> int | None:
-    """The round of this demo's unfinished game, if the journal holds one (as its newest
-    unfinished game, so Home offers it). Anything else left unfinished is marked
-    abandoned: the demo then starts again from the seed, which plays the same."""
+def _left_round(ctx: Any, tag: str) -> int | None:
+    """The round of this demo's unfinished game (the one tagged ``tag``), if the journal
+    holds one (:func:`~tabletop.ui.harness.left_over_by`: Home offers it)."""
     from tabletop.engine.errors import TabletopError
     from tabletop.games import GAMES
-    from tabletop.ui.saves import keep_one_unfinished
+    from tabletop.ui.harness import left_over_by
 
-    kept = keep_one_unfinished(journal, lambda s: (s.meta.get("app") or {}).get("demo") == tag)
+    kept = left_over_by("mathe-meister", app=lambda app: app.get("demo") == tag)(ctx)
     if kept is None:
         return None
     try:
-        return int(journal.load(kept.id, GAMES).state.round)
+        return int(ctx.journal.load(kept.id, GAMES).state.round)
     except TabletopError:
         return None  # marked broken by the journal: start again
 
