@@ -55,15 +55,9 @@ def load_samples(folder: Path | None = None) -> list[Sample]:
                 continue
             cls, cx, cy, w, h = int(parts[0]), *map(float, parts[1:])
             values.append(cls + 1)
-            # the photos are 640x480
-            boxes.append(
-                (
-                    round((cx - w / 2) * 640),
-                    round((cy - h / 2) * 480),
-                    round((cx + w / 2) * 640),
-                    round((cy + h / 2) * 480),
-                )
-            )
+            x0, x1 = round((cx - w / 2) * 640), round((cx + w / 2) * 640)  # 640x480 photos
+            y0, y1 = round((cy - h / 2) * 480), round((cy + h / 2) * 480)
+            boxes.append((x0, y0, x1, y1))
         out.append(Sample(photo, tuple(values), tuple(boxes)))
     return out
 
@@ -92,21 +86,17 @@ def pick_camera(sample: Callable[[], Sample], sink: Callable[[Any], None]) -> tu
             options=options,
         )
         return camera, "the vision pipeline"
-    reader = vision_dice_reader()
-    if reader is not None:
-        return (
-            DiceCamera(lambda: RepeatFrame(_photo(sample().path)), reader, sink, threaded=False),
-            "the vision dice reader",
-        )
+    reader: Any = vision_dice_reader()
+    how = "the vision dice reader"
+    if reader is None:  # the photos' labels stand in for the reader
 
-    def labels(frame: Any) -> list[dict[str, Any]]:
-        s = sample()
-        return [{"value": v, "box": b, "confidence": 1.0} for v, b in zip(s.truth, s.boxes)]
+        def reader(frame: Any) -> list[dict[str, Any]]:
+            s = sample()
+            return [{"value": v, "box": b, "confidence": 1.0} for v, b in zip(s.truth, s.boxes)]
 
-    return (
-        DiceCamera(lambda: RepeatFrame(_photo(sample().path)), labels, sink, threaded=False),
-        "the photos' label files (the vision dice reader is not available)",
-    )
+        how = "the photos' label files (the vision dice reader is not available)"
+    camera = DiceCamera(lambda: RepeatFrame(_photo(sample().path)), reader, sink, threaded=False)
+    return camera, how
 
 
 def _photo(path: Path) -> Any:
@@ -138,7 +128,7 @@ def run_demo(
     from tabletop.terminal import render_score
     from tabletop.ui.games.mathe_meister.results import SoloEnd
     from tabletop.ui.games.mathe_meister.setup import mode_target
-    from tabletop.ui.harness import DemoRun
+    from tabletop.ui.harness import DemoRun, draw_seed
     from tabletop.ui.results import GameResults
     from tabletop.ui.saves import demo_seats
 
@@ -149,6 +139,7 @@ def run_demo(
     current = {"round": 0}
     vision_queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
     camera, reader_name = pick_camera(lambda: order[current["round"]], vision_queue.put)
+    given, seed = seed is not None, draw_seed(seed)  # a drawn seed carries nothing on
     tag = f"mathe-meister:{seed}:{'+'.join(modes)}{':child' if child else ''}"
     left: dict[str, int | None] = {"round": None}
 
@@ -163,13 +154,11 @@ def run_demo(
         out=out,
         size=size,
         data=data,
-        left_over=left_over if seed is not None else None,
+        left_over=left_over if given else None,
         vision_queue=vision_queue,
         camera=camera,
         session="",
     )
-    seed = run.seed
-    tag = f"mathe-meister:{seed}:{'+'.join(modes)}{':child' if child else ''}"
     rng = random.Random(seed)
     order += [photos[i % len(photos)] for i in rng.sample(range(max(ROUNDS, len(photos))), ROUNDS)]
     run.ctx.prefs.prefs.dice_input = "camera"
@@ -273,7 +262,7 @@ def childs_operator(state: Any, plan: Sequence[Any], child: Any) -> Any:
 
     from tabletop.classroom.mistakes import LEFT_TO_RIGHT, question
     from tabletop.engine.errors import TabletopError
-    from tabletop.games.mathe_meister import MatheMeister, line_parts, lines_of
+    from tabletop.games.mathe_meister import MatheMeister, line_parts, lines_of, sum_wanted
 
     game = MatheMeister()
     action = plan[0]
@@ -298,8 +287,7 @@ def childs_operator(state: Any, plan: Sequence[Any], child: Any) -> Any:
             operands, ops = line_parts(sheet.grid, line)
             q = question("line_sums", [int(n) for n in operands], ops, order=LEFT_TO_RIGHT)
             said = Fraction(child.answer(q))
-            want = 0 if line[0] == "R" else 1
-            believed_ok &= said.denominator == 1 and said.numerator % 2 == want
+            believed_ok &= said.denominator == 1 and sum_wanted(line, said.numerator)
         if believed_ok:
             return choice
     return legal[0] if legal else action
