@@ -115,6 +115,7 @@ class DemoRun:
         self.out = out
         self.size = size
         self.data = data
+        self.clock = clock  # a DemoClock moves on by wait()
         if clock is not None:
             context["clock"] = clock
         context.setdefault("session", f"demo {self.seed}")  # the journal's lesson: the seed
@@ -151,6 +152,12 @@ class DemoRun:
         self.app.step()
 
     def step(self) -> None:
+        self.app.step()
+
+    def wait(self, seconds: float) -> None:
+        """Let ``seconds`` pass on the demo's :class:`DemoClock`, then run the app loop once."""
+        assert isinstance(self.clock, DemoClock), "wait() needs the run's DemoClock"
+        self.clock.advance(seconds)
         self.app.step()
 
     def scene(self, kind: type[S]) -> S:

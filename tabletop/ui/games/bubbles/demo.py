@@ -34,8 +34,7 @@ def run_demo(
     run.say(f"First target: {game.target}")
     shots = told = 0
     while not scene.finished:
-        clock.advance(1 / 30)
-        run.step()
+        run.wait(1 / 30)
         for event in game.retargets[told:]:
             run.say(f"{event.at:5.1f} s: {event.reason}")
         told = len(game.retargets)

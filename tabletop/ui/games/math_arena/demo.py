@@ -87,19 +87,16 @@ def run_demo(
         if phase == "ready" and child and not game.ready[0]:
             child_picks(run, game, seed)
         elif phase == "ready":  # the bots press their buttons
-            clock.advance(BOT_STAGGER)
-            run.step()
+            run.wait(BOT_STAGGER)
             for seat in sorted(set(s for s in range(players) if game.ready[s]) - announced):
                 announced.add(seat)
                 run.say(f"  {game.name(seat)} is ready.")
         elif phase == "countdown":  # the countdown runs, "Reveal!"
-            clock.advance(1.0)
-            run.step()
+            run.wait(1.0)
             if shots < 2:
                 shots += 1
                 run.shot(f"countdown_{shots}")
-            clock.advance(COUNTDOWN)
-            run.step()
+            run.wait(COUNTDOWN)
         elif phase == "reveal" and read != game.round_label:
             read = game.round_label  # the camera reads every pair, misreading one a set
             for seat in range(players):
