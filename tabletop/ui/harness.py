@@ -162,10 +162,7 @@ class DemoRun:
 
     def scene(self, kind: type[S]) -> S:
         """The topmost scene of ``kind`` on the stack."""
-        for scene in reversed(list(self.app.stack)):
-            if isinstance(scene, kind):
-                return scene
-        raise RuntimeError(f"no {kind.__name__} on the screen")
+        return scene_of(self.app, kind)
 
     def open_game(self) -> None:
         """From Home: carry on the journal's unfinished game, or open the game's setup."""
@@ -229,6 +226,14 @@ class DemoRun:
         return line
 
 
+def scene_of(app: Any, kind: type[S]) -> S:
+    """The topmost scene of ``kind`` on ``app``'s stack."""
+    for scene in reversed(list(app.stack)):
+        if isinstance(scene, kind):
+            return scene
+    raise RuntimeError(f"no {kind.__name__} on the screen")
+
+
 def type_number(tap: Callable[[str], None], value: int) -> None:
     """``value`` typed on the number pad by ``tap``: its digits, the minus sign after
     them when it is negative, then OK."""
@@ -246,5 +251,6 @@ __all__ = [
     "cards_seen",
     "draw_seed",
     "left_over_by",
+    "scene_of",
     "type_number",
 ]

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from tabletop.ui.games.math_wars_meta.cards import crate_label, signed
-from tabletop.ui.harness import SIZE, cards_seen, left_over_by, type_number
+from tabletop.ui.harness import SIZE, cards_seen, left_over_by, scene_of, type_number
 
 MISREAD_RATE = 0.04
 SLIP_RATE = 0.08
@@ -77,10 +77,7 @@ class TableBot:
     def table(self) -> Any:
         from tabletop.ui.games.math_wars_meta.table import MwmTable
 
-        for scene in reversed(list(self.app.stack)):
-            if isinstance(scene, MwmTable):
-                return scene
-        raise DemoError("no Math Wars Meta table on the stack")
+        return scene_of(self.app, MwmTable)
 
     def tap(self, name: str) -> None:
         """Tap the enabled target ``name`` (:class:`~tabletop.ui.autoplay.AutoplayError`
