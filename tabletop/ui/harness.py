@@ -193,10 +193,6 @@ class DemoRun:
             self.tap(f"seat.{seat}")
             self.tap(f"choice.{choice}")
 
-    def type_number(self, value: int) -> None:
-        """``value`` typed on the number pad and confirmed (see :func:`type_number`)."""
-        type_number(self.tap, value)
-
     def results(self) -> Any:
         """The one results screen, on top once the game is over."""
         from tabletop.ui.results import GameResults

@@ -158,6 +158,7 @@ def child_says(run: DemoRun, game: ArenaPlay, seed: int) -> int:
     """The demo child says its value on the number pad, from the seeded model (an
     answer the pad cannot take, below 0 or over 99, is said right)."""
     from tabletop.classroom.mistakes import Child
+    from tabletop.ui.harness import type_number
 
     op, (a, b) = game.state.operator, game.pairs[0]
     assert op is not None and a is not None and b is not None
@@ -167,7 +168,7 @@ def child_says(run: DemoRun, game: ArenaPlay, seed: int) -> int:
     if not 0 <= value <= 99:
         value = int(q.answer)
     run.tap("value.0")
-    run.type_number(value)
+    type_number(run.tap, value)
     return value
 
 

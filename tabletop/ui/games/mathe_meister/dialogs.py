@@ -34,6 +34,12 @@ AUTO_CLAIM_WHY = (
     "round on."
 )
 
+# The Star Powers in a few words, under the buttons that circle them.
+POWERS = (
+    "Coin: one more coin. + \u2212 \u00d7: a free sign. "
+    "1 2 5 6: write that number instead of a die."
+)
+
 
 class StarPick(Dialog):
     """A line is complete: claim its Bonus Star and circle one Star Power. With the
@@ -82,10 +88,8 @@ class StarPick(Dialog):
             )
         skip = pygame.Rect(0, 0, m.u(220), m.u(52))
         skip.bottomright = body.bottomright
-        if self.automatic:
-            self.buttons.append(Button("why", skip, "Why?", kind="quiet"))
-        else:
-            self.buttons.append(Button("skip", skip, "Not now", kind="quiet"))
+        name, label = ("why", "Why?") if self.automatic else ("skip", "Not now")
+        self.buttons.append(Button(name, skip, label, kind="quiet"))
 
     def draw(self, surface: pygame.Surface) -> None:
         super().draw(surface)
@@ -103,16 +107,8 @@ class StarPick(Dialog):
         area = pygame.Rect(
             body.left, last + m.u(10), skip.left - body.left - m.u(12), body.bottom - last - m.u(10)
         )
-        painter.paragraph(
-            surface,
-            AUTO_CLAIM_WHY
-            if self.why
-            else "Coin: one more coin. + \u2212 \u00d7: a free sign. "
-            "1 2 5 6: write that number instead of a die.",
-            area,
-            m.small,
-            painter.p.ink if self.why else painter.p.muted,
-        )
+        words, ink = (AUTO_CLAIM_WHY, painter.p.ink) if self.why else (POWERS, painter.p.muted)
+        painter.paragraph(surface, words, area, m.small, ink)
 
     def choose(self, name: str) -> None:
         if name == "why":

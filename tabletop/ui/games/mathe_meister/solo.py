@@ -318,14 +318,8 @@ class MatheMeisterScene(TableScene):
         # dice
         r = rows[1]
         if turn is None:
-            buttons.append(
-                Button(
-                    "dice",
-                    pygame.Rect(r.left, r.top, m.u(200), r.height),
-                    "Get the dice",
-                    enabled=not state.finished,
-                )
-            )
+            rect = pygame.Rect(r.left, r.top, m.u(200), r.height)
+            buttons.append(Button("dice", rect, "Get the dice", enabled=not state.finished))
         else:
             x = r.left
             for die in (0, 1):
@@ -402,27 +396,17 @@ class MatheMeisterScene(TableScene):
                 ("undo", "Undo", self.play.in_round(), ""),
             ),
         ):
+            kind = "quiet" if name != "shop" else "primary"
             buttons.append(
-                Button(
-                    name,
-                    rect,
-                    label,
-                    kind="quiet" if name != "shop" else "primary",
-                    enabled=enabled,
-                    caption=caption,
-                    size=m.text,
-                )
+                Button(name, rect, label, kind=kind, enabled=enabled, caption=caption, size=m.text)
             )
         # done / cancel swap
         r = rows[-1]
         if self.play.swap:
             buttons.append(Button("cancel", r.copy(), "Cancel the swap", kind="quiet"))
         else:
-            buttons.append(
-                Button(
-                    "done", r.copy(), f"Done with round {state.round}", enabled=self.play.may_end()
-                )
-            )
+            done = f"Done with round {state.round}"
+            buttons.append(Button("done", r.copy(), done, enabled=self.play.may_end()))
         self.buttons = (
             buttons
             + [
@@ -440,22 +424,10 @@ class MatheMeisterScene(TableScene):
             draw_sheet(surface, painter, self.geo, self.look)
         r = self.rows[0]
         room = r.width - m.u(152)
-        painter.text(
-            surface,
-            f"Round {min(self.state.round, ROUNDS)} of {ROUNDS}",
-            (r.left, r.top),
-            m.text,
-            bold=True,
-            max_width=room,
-        )
-        painter.text(
-            surface,
-            f"Score: {self.card.total}",
-            (r.left, r.top + m.text + m.u(4)),
-            m.small,
-            p.muted,
-            max_width=room,
-        )
+        words = f"Round {min(self.state.round, ROUNDS)} of {ROUNDS}"
+        painter.text(surface, words, (r.left, r.top), m.text, bold=True, max_width=room)
+        score, below = f"Score: {self.card.total}", (r.left, r.top + m.text + m.u(4))
+        painter.text(surface, score, below, m.small, p.muted, max_width=room)
         for b in self.buttons:
             if b.kind == "die":
                 self._draw_die(surface, b)
