@@ -481,11 +481,15 @@ def line_validates(operands: Sequence[int], modes: Iterable[str]) -> bool:
     return True
 
 
+def sum_wanted(line: str, total: int) -> bool:
+    """MM-4: whether ``total`` is the kind of sum ``line`` wants (rows even, columns odd)."""
+    return total % 2 == (0 if line[0] == "R" else 1)
+
+
 def line_points(line: str, total: int, valid: bool, negative_sums: NegativeSums) -> int:
     """MM-4: rows want even sums, columns odd; an invalid line keeps only its minus."""
     magnitude = abs(total) if negative_sums == "absolute" else total
-    good = (total % 2 == 0) if line[0] == "R" else (total % 2 == 1)
-    points = magnitude if good else -magnitude
+    points = magnitude if sum_wanted(line, total) else -magnitude
     return 0 if points > 0 and not valid else points
 
 

@@ -20,12 +20,49 @@ import queue
 import random
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, TextIO, TypeVar
 
 SIZE = (800, 480)
 S = TypeVar("S")
+
+
+def draw_seed(seed: int | None) -> int:
+    """The demo's seed: ``seed``, or one drawn at random when none is given."""
+    return random.SystemRandom().randrange(10**6) if seed is None else seed
+
+
+def cards_seen(seat: int | None, zone: str | None, codes: Iterable[str], at: float) -> Any:
+    """What the camera reports for ``codes`` lying left to right in ``zone`` of ``seat``
+    (1-based, as the camera counts; ``None`` and ``None``: cards held up alone)."""
+    from tabletop.ui.input import CardSeen, CardsSeen
+
+    return CardsSeen(seat, zone, tuple(CardSeen(code, seat, zone) for code in codes), at)
+
+
+def left_over_by(
+    game: str, *, same_session: bool = False, app: Callable[[dict[str, Any]], bool] | None = None
+) -> Callable[[Any], Any]:
+    """A ``left_over`` for :class:`DemoRun`: the journal's unfinished ``game`` that is this
+    demo's (of the demo's session, with ``same_session``; whose ``save.app`` passes
+    ``app``), kept as the one Home offers; any other unfinished game there is set aside
+    as abandoned (the demo then starts again from the seed, which plays the same).
+    Returns the saved game, or None."""
+
+    def find(ctx: Any) -> Any:
+        from tabletop.ui.saves import keep_one_unfinished
+
+        def mine(saved: Any) -> bool:
+            return (
+                saved.game == game
+                and (not same_session or saved.session == ctx.session)
+                and (app is None or app(saved.meta.get("app") or {}))
+            )
+
+        return keep_one_unfinished(ctx.journal, mine)
+
+    return find
 
 
 class DemoClock:
@@ -72,12 +109,13 @@ class DemoRun:
 
         self.game = game
         self.started = time.perf_counter()
-        self.seed = random.SystemRandom().randrange(10**6) if seed is None else seed
+        self.seed = draw_seed(seed)
         self.folder = out_dir or Path(tempfile.mkdtemp(prefix=f"tabletop-{game}-demo-"))
         self.folder.mkdir(parents=True, exist_ok=True)
         self.out = out
         self.size = size
         self.data = data
+        self.clock = clock  # a DemoClock moves on by wait()
         if clock is not None:
             context["clock"] = clock
         context.setdefault("session", f"demo {self.seed}")  # the journal's lesson: the seed
@@ -116,12 +154,15 @@ class DemoRun:
     def step(self) -> None:
         self.app.step()
 
+    def wait(self, seconds: float) -> None:
+        """Let ``seconds`` pass on the demo's :class:`DemoClock`, then run the app loop once."""
+        assert isinstance(self.clock, DemoClock), "wait() needs the run's DemoClock"
+        self.clock.advance(seconds)
+        self.app.step()
+
     def scene(self, kind: type[S]) -> S:
         """The topmost scene of ``kind`` on the stack."""
-        for scene in reversed(list(self.app.stack)):
-            if isinstance(scene, kind):
-                return scene
-        raise RuntimeError(f"no {kind.__name__} on the screen")
+        return scene_of(self.app, kind)
 
     def open_game(self) -> None:
         """From Home: carry on the journal's unfinished game, or open the game's setup."""
@@ -129,6 +170,37 @@ class DemoRun:
 
     def say(self, line: str) -> None:
         print(line, file=self.out)
+
+    def intro(self, title: str, what: str) -> None:
+        """The demo's first line: what plays, in the app offscreen at the demo's size."""
+        self.say(
+            f"{title} in the touchscreen app, offscreen ({self.size[0]}x{self.size[1]}): {what}"
+        )
+
+    def carrying_on(self, where: str) -> None:
+        """The first line of a demo carried on from the journal in ``data``."""
+        self.say(f"Carrying on from the journal in {self.data}: {where}")
+
+    def show(self, seat: int | None, zone: str | None, codes: Iterable[str]) -> None:
+        """The camera's steady reading of ``codes`` in ``zone`` of ``seat`` (0-based here;
+        ``None``: held up alone), through the app loop."""
+        where = None if seat is None else seat + 1
+        self.post(cards_seen(where, zone, codes, self.ctx.clock()))
+
+    def fill_seats(self, seats: Iterable[int], choice: str) -> None:
+        """On the setup form: each of ``seats`` made ``choice`` (``bot.hard``, ``child``...)."""
+        for seat in seats:
+            self.tap(f"seat.{seat}")
+            self.tap(f"choice.{choice}")
+
+    def results(self) -> Any:
+        """The one results screen, on top once the game is over."""
+        from tabletop.ui.results import GameResults
+
+        results = self.top
+        if not isinstance(results, GameResults):
+            raise RuntimeError("the game did not reach the results screen")
+        return results
 
     def shot(self, name: str) -> Path:
         """A screenshot of the screen now, ``<name>.png`` in the demo's folder."""
@@ -150,4 +222,31 @@ class DemoRun:
         return line
 
 
-__all__ = ["SIZE", "DemoClock", "DemoRun"]
+def scene_of(app: Any, kind: type[S]) -> S:
+    """The topmost scene of ``kind`` on ``app``'s stack."""
+    for scene in reversed(list(app.stack)):
+        if isinstance(scene, kind):
+            return scene
+    raise RuntimeError(f"no {kind.__name__} on the screen")
+
+
+def type_number(tap: Callable[[str], None], value: int) -> None:
+    """``value`` typed on the number pad by ``tap``: its digits, the minus sign after
+    them when it is negative, then OK."""
+    for digit in str(abs(value)):
+        tap(f"num.{digit}")
+    if value < 0:
+        tap("num.minus")
+    tap("ok")
+
+
+__all__ = [
+    "SIZE",
+    "DemoClock",
+    "DemoRun",
+    "cards_seen",
+    "draw_seed",
+    "left_over_by",
+    "scene_of",
+    "type_number",
+]

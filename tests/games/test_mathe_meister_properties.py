@@ -316,3 +316,15 @@ def test_property_mm13_automatic_claims_leave_no_free_star_of_a_completed_line(
     assert state.finished and not state.claims
     for line in LINES:  # every line is complete at the end: each star has its owner
         assert state.owner(line) is not None, line
+
+
+@given(st.sampled_from(LINES), st.integers(-500, 500))
+def test_mm_sum_wanted_rows_even_columns_odd_and_scores_plus(line: str, total: int) -> None:
+    """MM-4, asked once (the report's sums, the journal's answers and the --child demo
+    ask the engine): a row wants an even sum, a column an odd one, and the wanted kind
+    of sum is the one that scores plus on a valid line."""
+    from tabletop.games.mathe_meister import line_points, sum_wanted
+
+    assert sum_wanted(line, total) == ((total % 2 == 0) == line.startswith("R"))
+    if total > 0:
+        assert (line_points(line, total, True, "signed") > 0) == sum_wanted(line, total)

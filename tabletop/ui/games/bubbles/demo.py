@@ -11,7 +11,6 @@ from tabletop.games.bubbles import DT, Popped, any_move, best_move
 from tabletop.ui.games.bubbles.scene import BubbleScene
 from tabletop.ui.harness import SIZE, DemoClock, DemoRun
 from tabletop.ui.input import Drag, Release, Tap
-from tabletop.ui.results import GameResults
 
 BOT_NAME = "Bubble Bot"
 BOT_THINK = 0.8  # seconds between the bot's moves
@@ -24,10 +23,7 @@ def run_demo(
     """One round with a bot that drags bubbles (see :mod:`tabletop.ui.games`)."""
     clock = DemoClock()
     run = DemoRun("bubbles", seed=seed, out_dir=out_dir, out=out, size=size, clock=clock)
-    run.say(
-        f"Bubble game in the touchscreen app, offscreen ({size[0]}x{size[1]}): one 60 s "
-        f"round, {BOT_NAME} drags the bubbles, seed {run.seed}"
-    )
+    run.intro("Bubble game", f"one 60 s round, {BOT_NAME} drags the bubbles, seed {run.seed}")
     run.tap("game.mecs")
     run.tap("bubbles")
     run.shot("setup")
@@ -38,8 +34,7 @@ def run_demo(
     run.say(f"First target: {game.target}")
     shots = told = 0
     while not scene.finished:
-        clock.advance(1 / 30)
-        run.step()
+        run.wait(1 / 30)
         for event in game.retargets[told:]:
             run.say(f"{event.at:5.1f} s: {event.reason}")
         told = len(game.retargets)
@@ -59,7 +54,7 @@ def run_demo(
     for ch in BOT_NAME.upper():
         run.tap("key.space" if ch == " " else f"key.{ch}")
     run.tap("ok")
-    results = run.scene(GameResults)
+    results = run.results()
     run.shot("final")
     return run.end(results.winner_line, f"score: {scene.player} {game.score}.")
 

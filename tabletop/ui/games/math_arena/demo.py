@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TextIO
 
 from tabletop.games.math_arena import NUMBER_CARDS, Choose, explain
 from tabletop.ui.games.math_arena.play import (
@@ -25,9 +25,7 @@ from tabletop.ui.games.math_arena.play import (
     value_question,
 )
 from tabletop.ui.games.math_arena.table import ArenaScene
-from tabletop.ui.harness import DemoClock, DemoRun
-from tabletop.ui.input import CardSeen, CardsSeen
-from tabletop.ui.results import GameResults
+from tabletop.ui.harness import DemoClock, DemoRun, cards_seen, draw_seed, left_over_by
 
 
 def run_demo(
@@ -39,19 +37,27 @@ def run_demo(
     data: Path | None = None,
     child: bool = False,
 ) -> str:
-    seed = random.SystemRandom().randrange(10**6) if seed is None else seed
+    seed = draw_seed(seed)
     players = 2 + seed % 4
     clock = DemoClock()
     run = DemoRun(
-        GAME.name, seed=seed, out_dir=out_dir, out=out, size=size, data=data, clock=clock,
-        left_over=lambda ctx: left_over(ctx, players),
-    )  # fmt: skip
+        GAME.name,
+        seed=seed,
+        out_dir=out_dir,
+        out=out,
+        size=size,
+        data=data,
+        clock=clock,
+        # this demo's unfinished game: its seed is the session, and as many seats
+        left_over=left_over_by(
+            GAME.name, same_session=True, app=lambda app: len(app.get("seats") or ()) == players
+        ),
+    )
     run.open_game()
     if not run.resuming:
         setup = run.top
-        for seat in range(1 if child else 0, players):  # hard bots (seat 1 a child with --child)
-            run.tap(f"seat.{seat}")
-            run.tap("choice.bot.hard")
+        # hard bots (seat 1 a child with --child)
+        run.fill_seats(range(1 if child else 0, players), "bot.hard")
         while len(setup.filled) > players:
             run.tap(f"seat.{len(setup.filled) - 1}")
             run.tap("choice.empty")
@@ -60,11 +66,12 @@ def run_demo(
     game = scene.play
     if run.resuming:
         (set_no, round_no), phase = game.round_label, game.phase
-        run.say(f"Carrying on from the journal in {data}: set {set_no} round {round_no}, {phase}.")
+        run.carrying_on(f"set {set_no} round {round_no}, {phase}.")
     else:
-        run.say(
-            f"Math Arena in the touchscreen app, offscreen ({size[0]}x{size[1]}): {players} "
-            f"hard bots, virtual deal, seed {seed}; the camera is simulated from the deal."
+        run.intro(
+            "Math Arena",
+            f"{players} hard bots, virtual deal, seed {seed}; the camera is simulated from "
+            "the deal.",
         )
     rng = random.Random(seed)
     misread_round = {s: rng.randrange(1, game.state.deal.rounds + 1) for s in (1, 2, 3)}
@@ -80,19 +87,16 @@ def run_demo(
         if phase == "ready" and child and not game.ready[0]:
             child_picks(run, game, seed)
         elif phase == "ready":  # the bots press their buttons
-            clock.advance(BOT_STAGGER)
-            run.step()
+            run.wait(BOT_STAGGER)
             for seat in sorted(set(s for s in range(players) if game.ready[s]) - announced):
                 announced.add(seat)
                 run.say(f"  {game.name(seat)} is ready.")
         elif phase == "countdown":  # the countdown runs, "Reveal!"
-            clock.advance(1.0)
-            run.step()
+            run.wait(1.0)
             if shots < 2:
                 shots += 1
                 run.shot(f"countdown_{shots}")
-            clock.advance(COUNTDOWN)
-            run.step()
+            run.wait(COUNTDOWN)
         elif phase == "reveal" and read != game.round_label:
             read = game.round_label  # the camera reads every pair, misreading one a set
             for seat in range(players):
@@ -100,8 +104,7 @@ def run_demo(
                 if st.round == misread_round.get(st.set_number) and seat == misread:
                     other = st.hands[1 - misread]
                     pair[1] = next(c for c in NUMBER_CARDS if c in st.played or c in other)
-                seen = tuple(CardSeen(c, seat + 1, "reveal") for c in pair)
-                run.app.post(CardsSeen(seat + 1, "reveal", seen, clock.now))
+                run.app.post(cards_seen(seat + 1, "reveal", pair, clock.now))
             run.step()
             run.say("  Reveal! The camera reads every pair.")
         elif phase == "reveal" and game.pairs[misread] != list(game.picks[misread]):
@@ -122,8 +125,7 @@ def run_demo(
         elif phase == "leftover":
             for seat in st.tied:
                 if game.pairs[seat][0] is None:
-                    seen = (CardSeen(st.hands[seat][0], seat + 1, "reveal"),)
-                    run.app.post(CardsSeen(seat + 1, "reveal", seen, clock.now))
+                    run.app.post(cards_seen(seat + 1, "reveal", st.hands[seat][:1], clock.now))
             run.step()
             run.tap("score")
         elif phase == "result":
@@ -135,9 +137,7 @@ def run_demo(
             raise RuntimeError(f"{label}: the demo does not know phase {phase}")
     else:
         raise RuntimeError("the demo game did not end")
-    results = run.top
-    if not isinstance(results, GameResults):
-        raise RuntimeError("the game did not reach the results screen")
+    results = run.results()
     run.shot("results")
     counts = ", ".join(f"{game.name(s)} {len(game.state.won[s])}" for s in range(players))
     reason = game.names(game.standings().reason)
@@ -158,6 +158,7 @@ def child_says(run: DemoRun, game: ArenaPlay, seed: int) -> int:
     """The demo child says its value on the number pad, from the seeded model (an
     answer the pad cannot take, below 0 or over 99, is said right)."""
     from tabletop.classroom.mistakes import Child
+    from tabletop.ui.harness import type_number
 
     op, (a, b) = game.state.operator, game.pairs[0]
     assert op is not None and a is not None and b is not None
@@ -167,9 +168,7 @@ def child_says(run: DemoRun, game: ArenaPlay, seed: int) -> int:
     if not 0 <= value <= 99:
         value = int(q.answer)
     run.tap("value.0")
-    for digit in str(value):
-        run.tap(f"num.{digit}")
-    run.tap("ok")
+    type_number(run.tap, value)
     return value
 
 
@@ -184,22 +183,6 @@ def plays(game: ArenaPlay) -> str:
         i -= 1
     op = game.round_operator() or ""
     return "; ".join(f"{game.name(s)} {explain(op, chosen[s])}" for s in sorted(chosen))
-
-
-def left_over(ctx: Any, players: int) -> bool:
-    """Whether the journal holds this demo's unfinished game (its seed is the session)
-    to carry on; any other unfinished game there is set aside as abandoned."""
-    from tabletop.ui.saves import keep_one_unfinished
-
-    def mine(saved: Any) -> bool:
-        app = saved.meta.get("app") or {}
-        return (
-            saved.game == GAME.name
-            and saved.session == ctx.session
-            and len(app.get("seats") or ()) == players
-        )
-
-    return keep_one_unfinished(ctx.journal, mine) is not None
 
 
 __all__ = ["run_demo"]

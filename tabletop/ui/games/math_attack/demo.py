@@ -13,9 +13,8 @@ from tabletop.engine.match import Match
 from tabletop.games import GAMES
 from tabletop.games.math_attack import END, MathAttackSettings, Pass, Play, running_totals
 from tabletop.ui.games.math_attack.play import GAME, label, seated
-from tabletop.ui.harness import DemoRun
-from tabletop.ui.input import CardSeen, CardsSeen
-from tabletop.ui.results import GameResults
+from tabletop.ui.harness import DemoRun, cards_seen, draw_seed
+from tabletop.ui.input import CardsSeen
 from tabletop.ui.saves import DemoTable, demo_seats, keyed_dealer
 
 MISREAD_TURN = 3  # the camera cannot read this turn's card: the demo sets it right by touch
@@ -23,8 +22,7 @@ MISREAD_TURN = 3  # the camera cannot read this turn's card: the demo sets it ri
 
 def zone_reading(line: int, cards: Sequence[str], at: float) -> CardsSeen:
     """What the camera reports for a number line holding ``cards`` (codes) in order."""
-    seat = line + 1
-    return CardsSeen(seat, "line", tuple(CardSeen(code, seat, "line") for code in cards), at)
+    return cards_seen(line + 1, "line", cards, at)
 
 
 def run_demo(
@@ -46,7 +44,7 @@ def run_demo(
     draw and bot choice is keyed by the seed and the number of actions so far)."""
     from tabletop.ui.games.math_attack.table import AttackScene
 
-    seed = random.SystemRandom().randrange(10**6) if seed is None else seed
+    seed = draw_seed(seed)
     kept: dict[str, Any] = {}
 
     def left_over(ctx: Any) -> bool:
@@ -81,16 +79,13 @@ def run_demo(
         if isinstance(action, (Play, Pass)):  # the bots remember how the other seat plays
             players[action.seat].recall(state, action)
     if table.saved is None:
-        run.say(
-            f"Math Attack! in the touchscreen app, offscreen ({size[0]}x{size[1]}): "
-            f"{names[0]} v {names[1]}, seed {seed}"
-        )
+        run.intro("Math Attack!", f"{names[0]} v {names[1]}, seed {seed}")
         run.say(
             "Cards: a virtual deck; every play reaches the app as a camera reading of its "
             "number line."
         )
     else:
-        run.say(f"Carrying on from the journal in {data}: after turn {turn}.")
+        run.carrying_on(f"after turn {turn}.")
         # The table is as the deck says: a play the app had not seen yet is read again.
         for line in (0, 1):
             if scene.state.lines[line] != deck.state.lines[line]:
@@ -130,9 +125,7 @@ def run_demo(
         run.say(text)
         if not over and (turn % 5 == 0 or (isinstance(action, Play) and action.card == END)):
             run.shot(f"turn_{turn:02d}")
-    results = run.top
-    if not isinstance(results, GameResults):
-        raise RuntimeError("the game did not reach the results screen")
+    results = run.results()
     if scene.state.lines != deck.state.lines:
         raise RuntimeError("the app's final number lines differ from the virtual deck's")
     run.shot("final")

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from tabletop.ui.games.math_wars_meta.cards import crate_label, signed
-from tabletop.ui.harness import SIZE
+from tabletop.ui.harness import SIZE, cards_seen, left_over_by, scene_of, type_number
 
 MISREAD_RATE = 0.04
 SLIP_RATE = 0.08
@@ -77,10 +77,7 @@ class TableBot:
     def table(self) -> Any:
         from tabletop.ui.games.math_wars_meta.table import MwmTable
 
-        for scene in reversed(list(self.app.stack)):
-            if isinstance(scene, MwmTable):
-                return scene
-        raise DemoError("no Math Wars Meta table on the stack")
+        return scene_of(self.app, MwmTable)
 
     def tap(self, name: str) -> None:
         """Tap the enabled target ``name`` (:class:`~tabletop.ui.autoplay.AutoplayError`
@@ -88,18 +85,11 @@ class TableBot:
         self.auto.tap(name, settle=False)
 
     def type_number(self, value: int) -> None:
-        for digit in str(abs(value)):
-            self.tap(f"num.{digit}")
-        if value < 0:
-            self.tap("num.minus")
-        self.tap("ok")
+        type_number(self.tap, value)
 
     def show(self, seat: int, codes: tuple[str, ...]) -> None:
         """The camera's steady reading of ``seat``'s battle pile (seats 1-based there)."""
-        from tabletop.ui.input import CardSeen, CardsSeen
-
-        cards = tuple(CardSeen(code, seat + 1, "battle") for code in codes)
-        self.app.post(CardsSeen(seat + 1, "battle", cards, self.app.ctx.clock()))
+        self.app.post(cards_seen(seat + 1, "battle", codes, self.app.ctx.clock()))
         self.app.step()
 
     def press(self, seat: int) -> None:
@@ -268,14 +258,19 @@ def run_demo(
         size=size,
         data=data,
         seat_queue=True,
-        left_over=lambda ctx: _left_over(ctx, wanted),
+        # this demo's unfinished game: the same seed (the session) and table
+        left_over=left_over_by(
+            "math-wars-meta",
+            same_session=True,
+            app=lambda app: all(
+                (app.get("choices") or {}).get(key) == value for key, value in wanted.items()
+            ),
+        ),
     )
     bot = TableBot(run.app, run.seed, say=run.say, child=child, auto=run.auto)
     run.open_game()  # Home: carry on the journal's game, or the setup form
     if not run.resuming:
-        for seat in range(2, players):
-            bot.tap(f"seat.{seat}")
-            bot.tap("choice.child")
+        run.fill_seats(range(2, players), "child")
         if edition != "MWM25":
             bot.tap(f"edition.{edition}")
         if discard_option == 2:
@@ -286,16 +281,15 @@ def run_demo(
     bot.mark_seats()
     if run.resuming:
         state = play.state
-        run.say(
-            f"Carrying on from the journal in {data}: round {state.round}, hand "
-            f"{state.hands + 1}, {len(play.match.history)} actions."
+        run.carrying_on(
+            f"round {state.round}, hand {state.hands + 1}, {len(play.match.history)} actions."
         )
         bot.carry_on()
     else:
-        run.say(
-            f"Math Wars Meta in the touchscreen app, offscreen ({size[0]}x{size[1]}): "
+        run.intro(
+            "Math Wars Meta",
             f"{edition}, {players} players (bots, cards shown to a simulated camera), "
-            f"discard option {discard_option}, seed {run.seed}"
+            f"discard option {discard_option}, seed {run.seed}",
         )
     run.shot("table_start")
     # --child plays CHILD_GAMES games in all ("Play again"), so the child answers enough
@@ -323,8 +317,6 @@ def run_demo(
 
 def _play_out(run: Any, bot: TableBot, play: Any) -> None:
     """Play the table's game to its results screen, a line per hand."""
-    from tabletop.ui.results import GameResults
-
     war_shot = False
     for _ in range(200_000):
         if not bot.step():
@@ -349,8 +341,7 @@ def _play_out(run: Any, bot: TableBot, play: Any) -> None:
     else:
         raise DemoError("the demo game did not end")
     bot.tap("next")
-    if not isinstance(run.top, GameResults):
-        raise DemoError("the game did not reach the results screen")
+    run.results()
 
 
 def _finished(ctx: Any) -> int:
@@ -362,22 +353,6 @@ def _finished(ctx: Any) -> int:
         and saved.session == ctx.session
         and saved.status == "finished"
     )
-
-
-def _left_over(ctx: Any, wanted: dict[str, int]) -> bool:
-    """Whether the journal holds this demo's unfinished game (same seed, as the session,
-    and table) to carry on; any other unfinished game there is set aside as abandoned."""
-    from tabletop.ui.saves import keep_one_unfinished
-
-    def mine(saved: Any) -> bool:
-        choices = (saved.meta.get("app") or {}).get("choices") or {}
-        return (
-            saved.game == "math-wars-meta"
-            and saved.session == ctx.session
-            and all(choices.get(key) == value for key, value in wanted.items())
-        )
-
-    return keep_one_unfinished(ctx.journal, mine) is not None
 
 
 __all__ = ["DemoError", "TableBot", "run_demo"]

@@ -45,16 +45,16 @@ def resume_scene(ctx: Context, save: GameSave, match: Match[Any, Any, Any]) -> S
         raise LookupError(f"a Mathe-Meister {screen!r} screen cannot be carried on")
     from tabletop.ui.games.mathe_meister.solo import MatheMeisterScene
 
+    player = str(app.get("player") or (save.names[0] if save.names else "Player 1"))
     if match.state.finished:  # its last move was saved, the end of the game was not
         from tabletop.ui.games.mathe_meister.results import solo_results
 
         save.finish(match.result())
-        player = str(app.get("player") or "Player 1")
         dice_mode = str(app.get("dice_mode") or ctx.prefs.prefs.dice_input)
         return solo_results(ctx, match, player, dice_mode)
     return MatheMeisterScene(
         ctx,
-        player=str(app.get("player") or (save.names[0] if save.names else "Player 1")),
+        player=player,
         dice_mode=app.get("dice_mode"),
         seed=int(app["seed"]) if "seed" in app else None,
         seats=save.seats or None,

@@ -28,6 +28,7 @@ from tabletop.games.mathe_meister import LINES, ROUNDS, line_name, score_sheet
 from tabletop.ui.games.mathe_meister.play import modes_named
 
 SIZE = (800, 480)
+Say = Callable[[str], None]
 
 
 @dataclass(frozen=True)
@@ -54,15 +55,9 @@ def load_samples(folder: Path | None = None) -> list[Sample]:
                 continue
             cls, cx, cy, w, h = int(parts[0]), *map(float, parts[1:])
             values.append(cls + 1)
-            # the photos are 640x480
-            boxes.append(
-                (
-                    round((cx - w / 2) * 640),
-                    round((cy - h / 2) * 480),
-                    round((cx + w / 2) * 640),
-                    round((cy + h / 2) * 480),
-                )
-            )
+            x0, x1 = round((cx - w / 2) * 640), round((cx + w / 2) * 640)  # 640x480 photos
+            y0, y1 = round((cy - h / 2) * 480), round((cy + h / 2) * 480)
+            boxes.append((x0, y0, x1, y1))
         out.append(Sample(photo, tuple(values), tuple(boxes)))
     return out
 
@@ -91,21 +86,17 @@ def pick_camera(sample: Callable[[], Sample], sink: Callable[[Any], None]) -> tu
             options=options,
         )
         return camera, "the vision pipeline"
-    reader = vision_dice_reader()
-    if reader is not None:
-        return (
-            DiceCamera(lambda: RepeatFrame(_photo(sample().path)), reader, sink, threaded=False),
-            "the vision dice reader",
-        )
+    reader: Any = vision_dice_reader()
+    how = "the vision dice reader"
+    if reader is None:  # the photos' labels stand in for the reader
 
-    def labels(frame: Any) -> list[dict[str, Any]]:
-        s = sample()
-        return [{"value": v, "box": b, "confidence": 1.0} for v, b in zip(s.truth, s.boxes)]
+        def reader(frame: Any) -> list[dict[str, Any]]:
+            s = sample()
+            return [{"value": v, "box": b, "confidence": 1.0} for v, b in zip(s.truth, s.boxes)]
 
-    return (
-        DiceCamera(lambda: RepeatFrame(_photo(sample().path)), labels, sink, threaded=False),
-        "the photos' label files (the vision dice reader is not available)",
-    )
+        how = "the photos' label files (the vision dice reader is not available)"
+    camera = DiceCamera(lambda: RepeatFrame(_photo(sample().path)), reader, sink, threaded=False)
+    return camera, how
 
 
 def _photo(path: Path) -> Any:
@@ -137,7 +128,7 @@ def run_demo(
     from tabletop.terminal import render_score
     from tabletop.ui.games.mathe_meister.results import SoloEnd
     from tabletop.ui.games.mathe_meister.setup import mode_target
-    from tabletop.ui.harness import DemoRun
+    from tabletop.ui.harness import DemoRun, draw_seed
     from tabletop.ui.results import GameResults
     from tabletop.ui.saves import demo_seats
 
@@ -148,11 +139,12 @@ def run_demo(
     current = {"round": 0}
     vision_queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
     camera, reader_name = pick_camera(lambda: order[current["round"]], vision_queue.put)
+    given, seed = seed is not None, draw_seed(seed)  # a drawn seed carries nothing on
     tag = f"mathe-meister:{seed}:{'+'.join(modes)}{':child' if child else ''}"
     left: dict[str, int | None] = {"round": None}
 
     def left_over(ctx: Any) -> bool:
-        left["round"] = _left_over(ctx.journal, tag)
+        left["round"] = _left_round(ctx, tag)
         return left["round"] is not None
 
     run = DemoRun(
@@ -162,39 +154,34 @@ def run_demo(
         out=out,
         size=size,
         data=data,
-        left_over=left_over if seed is not None else None,
+        left_over=left_over if given else None,
         vision_queue=vision_queue,
         camera=camera,
         session="",
     )
-    seed = run.seed
-    tag = f"mathe-meister:{seed}:{'+'.join(modes)}{':child' if child else ''}"
     rng = random.Random(seed)
     order += [photos[i % len(photos)] for i in rng.sample(range(max(ROUNDS, len(photos))), ROUNDS)]
     run.ctx.prefs.prefs.dice_input = "camera"
-    auto, folder = run.auto, run.folder
+    auto = run.auto
     first = 1
     run.open_game()  # Home: the game's setup, or "Carry on?" (yes)
     if run.resuming:
         current["round"] = (left["round"] or 1) - 1  # the photo under the camera now
         if isinstance(run.top, GameResults):  # it had played its last move
-            run.say(f"Carrying on from the journal in {data}: the game is over.")
+            run.carrying_on("the game is over.")
             first = ROUNDS + 1
         else:
             game = auto.game()
-            run.say(f"Carrying on from the journal in {data}: round {game.state.round}.")
+            run.carrying_on(f"round {game.state.round}.")
             first = game.state.round
-            _tell_journal(game.match, order, first, out)
+            _tell_journal(game.match, order, first, run.say)
             taken = len(game.match.history) - game.round_start
             if game.state.dice is not None and taken > 0:
                 while len(game.match.history) > game.round_start:
                     auto.tap("undo")
                 run.say(f"  Undo: {taken} moves of round {first} taken back, to play it again.")
     else:
-        run.say(
-            f"Mathe-Meister in the touchscreen app, offscreen ({size[0]}x{size[1]}): solo, "
-            f"{modes_named(modes)}, seed {seed}"
-        )
+        run.intro("Mathe-Meister", f"solo, {modes_named(modes)}, seed {seed}")
         run.say(f"Dice: photos from tabletop/assets/samples/, read by {reader_name}.")
         for mode in modes:
             if mode != "freestyle":
@@ -213,10 +200,10 @@ def run_demo(
             a, b = dice
             how = f"the dice {a} and {b}, from the journal"
         else:
-            how = _dice_round(run.app, auto, folder, r, sample)
+            how = _dice_round(run, r, sample)
         game = auto.game()
         start = game.state
-        _tell_start(r, sample, how, start, out)
+        _tell_start(r, sample, how, start, run.say)
 
         def before_done(r: int = r) -> None:
             run.shot(f"round_{r:02d}")
@@ -226,9 +213,9 @@ def run_demo(
             child_round(auto, random.Random(seed * 100 + r), before_done=before_done)
         else:
             auto.bot_round(before_done=before_done)
-        _tell_end(start, game.match.state, out)
-    results = run.top
-    if not isinstance(results, GameResults) or not isinstance(results.detail, SoloEnd):
+        _tell_end(start, game.match.state, run.say)
+    results = run.results()
+    if not isinstance(results.detail, SoloEnd):
         raise RuntimeError("the game did not reach the results screen")
     end = results.detail
     run.shot("final")
@@ -275,7 +262,7 @@ def childs_operator(state: Any, plan: Sequence[Any], child: Any) -> Any:
 
     from tabletop.classroom.mistakes import LEFT_TO_RIGHT, question
     from tabletop.engine.errors import TabletopError
-    from tabletop.games.mathe_meister import MatheMeister, line_parts, lines_of
+    from tabletop.games.mathe_meister import MatheMeister, line_parts, lines_of, sum_wanted
 
     game = MatheMeister()
     action = plan[0]
@@ -300,22 +287,21 @@ def childs_operator(state: Any, plan: Sequence[Any], child: Any) -> Any:
             operands, ops = line_parts(sheet.grid, line)
             q = question("line_sums", [int(n) for n in operands], ops, order=LEFT_TO_RIGHT)
             said = Fraction(child.answer(q))
-            want = 0 if line[0] == "R" else 1
-            believed_ok &= said.denominator == 1 and said.numerator % 2 == want
+            believed_ok &= said.denominator == 1 and sum_wanted(line, said.numerator)
         if believed_ok:
             return choice
     return legal[0] if legal else action
 
 
-def _tell_start(r: int, sample: Sample, how: str, start: Any, out: TextIO) -> None:
+def _tell_start(r: int, sample: Sample, how: str, start: Any, say: Say) -> None:
     """A round's first lines: its photo, how its dice came, and the bot's plan."""
     from tabletop.bots.mathe_meister import hint
 
-    print(f"\nRound {r}: {sample.path.name}: {how}.", file=out)
-    print(f"  The bot's plan: {hint(start, 0).describe()}", file=out)
+    say(f"\nRound {r}: {sample.path.name}: {how}.")
+    say(f"  The bot's plan: {hint(start, 0).describe()}")
 
 
-def _tell_end(start: Any, end: Any, out: TextIO) -> None:
+def _tell_end(start: Any, end: Any, say: Say) -> None:
     """A round's last lines: the lines it completed and the score then."""
     before, sheet = start.sheets[0], end.sheets[0]
     card = score_sheet(sheet, end.settings)
@@ -323,14 +309,11 @@ def _tell_end(start: Any, end: Any, out: TextIO) -> None:
         ls = card.line(line)
         if ls.total is not None and not before.line_complete(line):
             star = " and its Bonus Star" if line in sheet.stars else ""
-            print(
-                f"  {line_name(line)} is complete: = {ls.total}, {ls.points:+d} points{star}.",
-                file=out,
-            )
-    print(f"  Score now: {card.total}", file=out)
+            say(f"  {line_name(line)} is complete: = {ls.total}, {ls.points:+d} points{star}.")
+    say(f"  Score now: {card.total}")
 
 
-def _tell_journal(match: Any, order: list[Sample], upto: int, out: TextIO) -> None:
+def _tell_journal(match: Any, order: list[Sample], upto: int, say: Say) -> None:
     """The rounds before ``upto``, told again from the journal (the story so far)."""
     from tabletop.games.mathe_meister import Roll
 
@@ -340,20 +323,21 @@ def _tell_journal(match: Any, order: list[Sample], upto: int, out: TextIO) -> No
         start = steps[i].state
         end = steps[rolled[n + 1] - 1].state if n + 1 < len(rolled) else match.state
         a, b = start.dice
-        _tell_start(n + 1, order[n], f"the dice {a} and {b}, from the journal", start, out)
-        _tell_end(start, end, out)
+        _tell_start(n + 1, order[n], f"the dice {a} and {b}, from the journal", start, say)
+        _tell_end(start, end, say)
 
 
-def _dice_round(app: Any, auto: Any, folder: Path, r: int, sample: Sample) -> str:
+def _dice_round(run: Any, r: int, sample: Sample) -> str:
     """Round ``r``'s dice: the camera's reading of the photo, used or corrected by
     touch; returns how, in words."""
     from tabletop.ui.scenes.dice import DiceScene
 
-    app.step()  # the dice screen takes the camera's reading off the queue
-    dice = app.stack.top
+    run.step()  # the dice screen takes the camera's reading off the queue
+    dice = run.top
     if not isinstance(dice, DiceScene):
         raise RuntimeError("the dice screen did not open")
-    app.screenshot(folder / f"round_{r:02d}_dice.png")
+    run.shot(f"round_{r:02d}_dice")
+    auto = run.auto
     seen = dice.seen
     read = (
         "nothing"
@@ -370,19 +354,18 @@ def _dice_round(app: Any, auto: Any, folder: Path, r: int, sample: Sample) -> st
     return f"the camera read {read}; corrected by touch to {truth[0]} and {truth[1]}"
 
 
-def _left_over(journal: Any, tag: str) -> int | None:
-    """The round of this demo's unfinished game, if the journal holds one (as its newest
-    unfinished game, so Home offers it). Anything else left unfinished is marked
-    abandoned: the demo then starts again from the seed, which plays the same."""
+def _left_round(ctx: Any, tag: str) -> int | None:
+    """The round of this demo's unfinished game (the one tagged ``tag``), if the journal
+    holds one (:func:`~tabletop.ui.harness.left_over_by`: Home offers it)."""
     from tabletop.engine.errors import TabletopError
     from tabletop.games import GAMES
-    from tabletop.ui.saves import keep_one_unfinished
+    from tabletop.ui.harness import left_over_by
 
-    kept = keep_one_unfinished(journal, lambda s: (s.meta.get("app") or {}).get("demo") == tag)
+    kept = left_over_by("mathe-meister", app=lambda app: app.get("demo") == tag)(ctx)
     if kept is None:
         return None
     try:
-        return int(journal.load(kept.id, GAMES).state.round)
+        return int(ctx.journal.load(kept.id, GAMES).state.round)
     except TabletopError:
         return None  # marked broken by the journal: start again
 

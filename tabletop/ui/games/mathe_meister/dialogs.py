@@ -21,12 +21,10 @@ from tabletop.games.mathe_meister import (
     line_name,
 )
 from tabletop.ui.app import Context
+from tabletop.ui.games.mathe_meister.play import glyph
 from tabletop.ui.scenes.common import Dialog
 from tabletop.ui.theme import Metrics
 from tabletop.ui.widgets import Button
-
-KIND_LABEL = {"coin": "Coin", "+": "+", "-": "\u2212", "x": "\u00d7"}
-
 
 # MM-13 in a child's words: the "Why?" of a star the device claimed.
 AUTO_CLAIM_WHY = (
@@ -34,6 +32,12 @@ AUTO_CLAIM_WHY = (
     "stars. When a line is full and its star is free, the device takes the star for you "
     "(even in Black Hole). You only choose the Star Power, and it works from the next "
     "round on."
+)
+
+# The Star Powers in a few words, under the buttons that circle them.
+POWERS = (
+    "Coin: one more coin. + \u2212 \u00d7: a free sign. "
+    "1 2 5 6: write that number instead of a die."
 )
 
 
@@ -76,7 +80,7 @@ class StarPick(Dialog):
                 Button(
                     f"power.{kind}",
                     rect,
-                    KIND_LABEL.get(kind, kind),
+                    glyph(kind).capitalize(),  # Coin, a sign or a number
                     enabled=free > 0,
                     caption=f"{free} left",
                     kind="choice",
@@ -84,10 +88,8 @@ class StarPick(Dialog):
             )
         skip = pygame.Rect(0, 0, m.u(220), m.u(52))
         skip.bottomright = body.bottomright
-        if self.automatic:
-            self.buttons.append(Button("why", skip, "Why?", kind="quiet"))
-        else:
-            self.buttons.append(Button("skip", skip, "Not now", kind="quiet"))
+        name, label = ("why", "Why?") if self.automatic else ("skip", "Not now")
+        self.buttons.append(Button(name, skip, label, kind="quiet"))
 
     def draw(self, surface: pygame.Surface) -> None:
         super().draw(surface)
@@ -105,16 +107,8 @@ class StarPick(Dialog):
         area = pygame.Rect(
             body.left, last + m.u(10), skip.left - body.left - m.u(12), body.bottom - last - m.u(10)
         )
-        painter.paragraph(
-            surface,
-            AUTO_CLAIM_WHY
-            if self.why
-            else "Coin: one more coin. + \u2212 \u00d7: a free sign. "
-            "1 2 5 6: write that number instead of a die.",
-            area,
-            m.small,
-            painter.p.ink if self.why else painter.p.muted,
-        )
+        words, ink = (AUTO_CLAIM_WHY, painter.p.ink) if self.why else (POWERS, painter.p.muted)
+        painter.paragraph(surface, words, area, m.small, ink)
 
     def choose(self, name: str) -> None:
         if name == "why":
@@ -161,10 +155,11 @@ class CoinShop(Dialog):
         if turn is not None:
             for die in (0, 1):
                 value = turn.dice[die]
-                if turn.used[die]:
-                    self.labels.append((f"Die {die + 1}: written", (body.left, y + h // 2)))
-                else:
-                    self.labels.append((f"Die {die + 1} shows {value}", (body.left, y + h // 2)))
+                said = (
+                    f"Die {die + 1}: written" if turn.used[die] else f"Die {die + 1} shows {value}"
+                )
+                self.labels.append((said, (body.left, y + h // 2)))
+                if not turn.used[die]:
                     for i, delta in enumerate((-3, -2, -1, 1, 2, 3)):
                         rect = pygame.Rect(body.left + label_w + i * (w + m.u(8)), y, w, h)
                         ok = 1 <= value + delta <= 6 and abs(delta) <= coins
@@ -182,24 +177,17 @@ class CoinShop(Dialog):
         writes_done = turn is not None and turn.writes_done
         half = (body.width - m.u(12)) // 2
         y += m.u(4)
-        self.buttons.append(
-            Button(
-                "swap.operators",
-                pygame.Rect(body.left, y, half, h),
-                "Swap 2 signs",
-                caption=f"{SWAP_OPERATORS_COST} coins",
-                enabled=writes_done and coins >= 4,
+        for i, (what, label, cost) in enumerate(
+            (
+                ("operators", "Swap 2 signs", SWAP_OPERATORS_COST),
+                ("operands", "Swap 2 numbers", SWAP_OPERANDS_COST),
             )
-        )
-        self.buttons.append(
-            Button(
-                "swap.operands",
-                pygame.Rect(body.left + half + m.u(12), y, half, h),
-                "Swap 2 numbers",
-                caption=f"{SWAP_OPERANDS_COST} coins",
-                enabled=writes_done and coins >= 5,
+        ):
+            rect = pygame.Rect(body.left + i * (half + m.u(12)), y, half, h)
+            enabled = writes_done and coins >= cost
+            self.buttons.append(
+                Button(f"swap.{what}", rect, label, caption=f"{cost} coins", enabled=enabled)
             )
-        )
         self.note_y = y + h + m.u(8)
         close = pygame.Rect(0, 0, m.u(200), m.u(52))
         close.bottomright = body.bottomright

@@ -57,6 +57,7 @@ from tabletop.games.mathe_meister import (
     line_parts,
     line_validates,
     score_sheet,
+    sum_wanted,
 )
 from tabletop.ui.messages import child_message
 from tabletop.ui.saves import keyed_dealer, standings_result
@@ -103,9 +104,7 @@ def sums_checked(sheet: Sheet, settings: MatheMeisterSettings) -> list[int]:
     card = score_sheet(sheet, settings)
     done = [ls for ls in card.lines if ls.complete]
     right = [
-        ls
-        for ls in done
-        if ls.valid and ls.total is not None and ls.total % 2 == (0 if ls.line[0] == "R" else 1)
+        ls for ls in done if ls.valid and ls.total is not None and sum_wanted(ls.line, ls.total)
     ]
     return [len(done), len(right)]
 
@@ -133,10 +132,9 @@ def line_answers(
             seen.add(line)
             operands = [int(ch) for ch in parts[0]]
             total = evaluate(operands, parts[1])
-            row = line[0] == "R"
             broken = None
-            if total % 2 != (0 if row else 1):
-                broken = f"{line_name(line)} needs an {'even' if row else 'odd'} sum"
+            if not sum_wanted(line, total):
+                broken = f"{line_name(line)} needs an {'even' if line[0] == 'R' else 'odd'} sum"
             elif not line_validates(operands, settings.modes):
                 broken = f"{line_name(line)} does not keep the mode's rule"
             q = Question(

@@ -83,11 +83,7 @@ def pick_mode(values: FormValues, choice: str) -> str:
         return choice or (chosen[:1] or ["freestyle"])[0]
     if choice == "freestyle":
         return choice
-    if choice in chosen:
-        chosen.remove(choice)
-    elif choice:
-        chosen = [m for m in chosen if m != OPPOSITE.get(choice)] + [choice]
-    return "+".join(chosen) or "freestyle"
+    return toggled(chosen, choice, "freestyle")
 
 
 def pick_solo(values: FormValues, choice: str) -> str:
@@ -95,11 +91,17 @@ def pick_solo(values: FormValues, choice: str) -> str:
     chosen = [m for m in values.options["solo"].split("+") if m != "none"]
     if players(values) > 1 or choice == "none":
         return "none"
+    return toggled(chosen, choice, "none")
+
+
+def toggled(chosen: list[str], choice: str, empty: str) -> str:
+    """``chosen`` with ``choice`` taken off, or else put on (and the opposite direction
+    off), as the option's value (``empty`` when none is left)."""
     if choice in chosen:
         chosen.remove(choice)
     elif choice:
-        chosen.append(choice)
-    return "+".join(chosen) or "none"
+        chosen = [m for m in chosen if m != OPPOSITE.get(choice)] + [choice]
+    return "+".join(chosen) or empty
 
 
 def solo_off(values: FormValues, choice: str) -> str:
@@ -148,9 +150,8 @@ SETUP = FormSpec(
         OptionRow(
             "mode",
             "Mode",
-            tuple(
-                Choice(m, *MODE_NAMES[m].split(" ", 1)) for m in TABLE_MODES
-            ),  # "Small", "to Big"
+            # a mode's name on two lines: "Small", "to Big"
+            tuple(Choice(m, *MODE_NAMES[m].split(" ", 1)) for m in TABLE_MODES),
             "freestyle",
             pick=pick_mode,
         ),

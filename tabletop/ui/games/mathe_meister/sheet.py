@@ -54,13 +54,6 @@ class SheetGeometry:
         x0, y0 = self.origin
         return pygame.Rect(x0 + c * self.pitch, y0 + r * self.pitch, self.cell, self.cell)
 
-    def cell_at(self, pos: tuple[int, int]) -> Cell | None:
-        for r in range(SIZE):
-            for c in range(SIZE):
-                if self.cell_rect((r, c)).collidepoint(pos):
-                    return (r, c)
-        return None
-
     def tail_rect(self, line: str) -> pygame.Rect:
         i = int(line[1]) - 1
         if line[0] == "R":
@@ -74,13 +67,6 @@ class SheetGeometry:
         if line[0] == "R":
             return pygame.Rect(tail.right + 2, tail.centery - self.star // 2, self.star, self.star)
         return pygame.Rect(tail.right + self.gap, tail.top, self.star, self.star)
-
-    def line_at(self, pos: tuple[int, int]) -> str | None:
-        """The line whose Bonus Star was tapped."""
-        for line in LINES:
-            if self.star_rect(line).collidepoint(pos):
-                return line
-        return None
 
     @property
     def bounds(self) -> pygame.Rect:
@@ -100,7 +86,6 @@ class SheetLook:
     selected: frozenset[Cell] = frozenset()
     ghosts: Mapping[Cell, str] = field(default_factory=dict)  # hint: value to write
     claimable: frozenset[str] = frozenset()  # complete lines whose star can be claimed
-    lost: frozenset[str] = frozenset()  # stars someone else owns (crossed out)
     fresh: frozenset[Cell] = frozenset()  # written this round
 
 
@@ -111,7 +96,8 @@ def draw_sheet(
     sheet = look.sheet
     prefilled = look.settings.layout.prefilled_map
     value_size = max(16, int(geo.cell * 0.62))
-    thin = max(1, geo.cell // 24)
+    border = max(2, geo.cell // 24 + 1)  # the boxes' lines
+    rounded = max(3, geo.cell // 10)
     for r in range(SIZE):
         for c in range(SIZE):
             cell = (r, c)
@@ -122,60 +108,31 @@ def draw_sheet(
                 radius = int(geo.cell * 0.36)
                 if ch == COIN:
                     pygame.draw.circle(surface, p.coin, rect.center, radius)
-                    pygame.draw.circle(surface, p.line, rect.center, radius, max(2, thin + 1))
+                    pygame.draw.circle(surface, p.line, rect.center, radius, border)
                 else:  # spent: filled in, as on paper
                     pygame.draw.circle(surface, p.coin_spent, rect.center, radius)
-                    painter.cross(
-                        surface,
-                        rect.inflate(-geo.cell // 2, -geo.cell // 2),
-                        (255, 255, 255),
-                        max(2, thin + 1),
-                    )
+                    cross = rect.inflate(-geo.cell // 2, -geo.cell // 2)
+                    painter.cross(surface, cross, (255, 255, 255), border)
                 continue
             fill: Color = p.operand if kind == "operand" else p.operator
             if cell in prefilled:
                 fill = p.prefilled
-            painter.box(
-                surface, rect, fill, p.line, max(2, thin + 1), radius=max(3, geo.cell // 10)
-            )
-            if ch != EMPTY:
-                colour = p.ink
+            painter.box(surface, rect, fill, p.line, border, radius=rounded)
+            if ch == EMPTY and cell in look.ghosts:  # the hint's plan, in green
+                ring = rect.inflate(-4, -4)
+                pygame.draw.rect(surface, p.hint, ring, border + 1, border_radius=rounded)
+            if ch != EMPTY or cell in look.ghosts:
+                ink = p.ink if ch != EMPTY else p.hint
+                written = glyph(ch if ch != EMPTY else look.ghosts[cell])
                 painter.text(
-                    surface, glyph(ch), rect.center, value_size, colour, bold=True, anchor="center"
+                    surface, written, rect.center, value_size, ink, bold=True, anchor="center"
                 )
-                if cell in look.fresh:
-                    pygame.draw.line(
-                        surface,
-                        p.good,
-                        (rect.left + 6, rect.bottom - 6),
-                        (rect.right - 6, rect.bottom - 6),
-                        max(2, thin + 1),
-                    )
-            elif cell in look.ghosts:
-                pygame.draw.rect(
-                    surface,
-                    p.hint,
-                    rect.inflate(-4, -4),
-                    max(3, thin + 2),
-                    border_radius=max(3, geo.cell // 10),
-                )
-                painter.text(
-                    surface,
-                    glyph(look.ghosts[cell]),
-                    rect.center,
-                    value_size,
-                    p.hint,
-                    bold=True,
-                    anchor="center",
-                )
+            if ch != EMPTY and cell in look.fresh:  # written this round
+                y = rect.bottom - 6
+                pygame.draw.line(surface, p.good, (rect.left + 6, y), (rect.right - 6, y), border)
             if cell in look.selected:
-                pygame.draw.rect(
-                    surface,
-                    p.selected,
-                    rect.inflate(6, 6),
-                    max(4, thin + 3),
-                    border_radius=max(3, geo.cell // 8),
-                )
+                ring = rect.inflate(6, 6)
+                pygame.draw.rect(surface, p.selected, ring, border + 2, max(3, geo.cell // 8))
     for line in LINES:
         _draw_tail(surface, painter, geo, look, line)
 
@@ -191,30 +148,14 @@ def _draw_tail(
         total = f"={ls.total}"
         if painter.fonts.width(total, 16, True) > tail.width - 2:
             total = str(ls.total)  # a long sum drops its "=" before it gets smaller
-        painter.text(
-            surface,
-            total,
-            (tail.centerx, tail.top + tail.height // 4),
-            size,
-            p.ink,
-            bold=True,
-            anchor="center",
-            max_width=max(tail.width - 2, painter.fonts.width(total, 16, True)),
-        )
         points = f"{ls.points:+d}" if ls.points else "0"
         if not ls.valid and ls.points >= 0:
             points += " \u2717"  # a line that failed its mode: no plus points
         colour = p.good if ls.points > 0 else p.bad if ls.points < 0 else p.muted
-        painter.text(
-            surface,
-            points,
-            (tail.centerx, tail.top + 3 * tail.height // 4),
-            size,
-            colour,
-            bold=True,
-            anchor="center",
-            max_width=max(tail.width - 2, painter.fonts.width(points, 16, True)),
-        )
+        for text, ink, y in ((total, p.ink, 1), (points, colour, 3)):  # quarters down the tail
+            at = (tail.centerx, tail.top + y * tail.height // 4)
+            width = max(tail.width - 2, painter.fonts.width(text, 16, True))
+            painter.text(surface, text, at, size, ink, bold=True, anchor="center", max_width=width)
     else:
         painter.text(surface, "=", tail.center, size, p.muted, anchor="center")
     star = geo.star_rect(line)
@@ -240,8 +181,6 @@ def _draw_tail(
         bold=True,
         anchor="center",
     )
-    if line in look.lost:
-        painter.cross(surface, star.inflate(-star.width // 5, -star.height // 5), p.bad, 3)
 
 
 __all__ = ["SheetGeometry", "SheetLook", "draw_sheet", "glyph"]

@@ -32,8 +32,6 @@ from tabletop.games.mathe_meister import (
     OPS,
     ROUNDS,
     MatheMeister,
-    MatheMeisterSettings,
-    MatheMeisterState,
     ScoreCard,
     score_sheet,
 )
@@ -49,8 +47,6 @@ from tabletop.ui.scenes.dice import DiceResult, DiceScene
 from tabletop.ui.table import TableScene
 from tabletop.ui.theme import Metrics
 from tabletop.ui.widgets import Button
-
-POWER_LABEL = {"coin": "coin", "+": "+", "-": "\u2212", "x": "\u00d7"}
 
 
 def below_sheet(m: Metrics) -> int:
@@ -84,6 +80,12 @@ def panel_rows(m: Metrics, height: int) -> tuple[list[int], int, int]:
         (o for o in options if m.u(sum(o[1]) + 4 * (len(o[1]) - 1)) <= height), options[-1]
     )
     return [m.u(h) for h in heights], columns, m.u(power)
+
+
+def thirds(row: pygame.Rect, gap: int) -> list[pygame.Rect]:
+    """``row`` cut into three equal buttons side by side, ``gap`` apart."""
+    w = (row.width - 2 * gap) // 3
+    return [pygame.Rect(row.left + i * (w + gap), row.top, w, row.height) for i in range(3)]
 
 
 class MatheMeisterScene(TableScene):
@@ -136,25 +138,12 @@ class MatheMeisterScene(TableScene):
     def match(self) -> MMMatch:
         return self.play.match
 
-    @property
-    def state(self) -> MatheMeisterState:
-        return self.play.state
-
-    @property
-    def settings(self) -> MatheMeisterSettings:
-        return self.play.settings
-
-    @property
-    def player(self) -> str:
-        return self.play.player
-
-    @property
-    def round_start(self) -> int:
-        return self.play.round_start
-
-    @property
-    def advice(self) -> Any:
-        return self.play.advice
+    def __getattr__(self, name: str) -> Any:
+        """The controller's ``state``, ``settings``, ``player``, ``round_start`` and
+        ``advice``, read through the scene."""
+        if name in ("state", "settings", "player", "round_start", "advice"):
+            return getattr(self.play, name)
+        raise AttributeError(name)
 
     @property  # type: ignore[override]
     def message(self) -> tuple[str, str]:
@@ -317,39 +306,20 @@ class MatheMeisterScene(TableScene):
         layout = self.settings.layout
         rows = self.rows
         buttons: list[Button] = []
-        # header
-        r = rows[0]
-        mute = "Muted" if self.ctx.sounds.muted else "Sound"
-        buttons.append(
-            Button(
-                "mute",
-                pygame.Rect(r.right - m.u(146), r.top, m.u(72), r.height),
-                mute,
-                kind="toggle",
-                selected=self.ctx.sounds.muted,
-                size=m.small,
-            )
-        )
-        buttons.append(
-            Button(
-                "leave",
-                pygame.Rect(r.right - m.u(70), r.top, m.u(70), r.height),
-                "Leave",
-                kind="quiet",
-                size=m.small,
-            )
-        )
+        # header: (name, from the right, width, label, kind)
+        r, muted = rows[0], self.ctx.sounds.muted
+        for name, right, width, label, kind in (
+            ("mute", 146, 72, "Muted" if muted else "Sound", "toggle"),
+            ("leave", 70, 70, "Leave", "quiet"),
+        ):
+            rect = pygame.Rect(r.right - m.u(right), r.top, m.u(width), r.height)
+            selected = muted and name == "mute"
+            buttons.append(Button(name, rect, label, kind=kind, selected=selected, size=m.small))
         # dice
         r = rows[1]
         if turn is None:
-            buttons.append(
-                Button(
-                    "dice",
-                    pygame.Rect(r.left, r.top, m.u(200), r.height),
-                    "Get the dice",
-                    enabled=not state.finished,
-                )
-            )
+            rect = pygame.Rect(r.left, r.top, m.u(200), r.height)
+            buttons.append(Button("dice", rect, "Get the dice", enabled=not state.finished))
         else:
             x = r.left
             for die in (0, 1):
@@ -369,11 +339,7 @@ class MatheMeisterScene(TableScene):
                         )
                         x += m.u(60)
                 else:
-                    pen_die = (
-                        self.play.pen is not None
-                        and self.play.pen[0] == "die"
-                        and self.play.pen[1] == die
-                    )
+                    pen_die = self.play.pen is not None and self.play.pen[:2] == ("die", die)
                     buttons.append(
                         Button(
                             f"die{die}",
@@ -386,10 +352,7 @@ class MatheMeisterScene(TableScene):
                     )
                     x += r.height + m.u(8)
         # operators
-        ops_area = rows[2]
-        w = (ops_area.width - 2 * m.u(8)) // 3
-        for i, op in enumerate(OPS):
-            rect = pygame.Rect(ops_area.left + i * (w + m.u(8)), ops_area.top, w, ops_area.height)
+        for i, (op, rect) in enumerate(zip(OPS, thirds(rows[2], m.u(8)))):
             buttons.append(
                 Button(
                     f"op.{op}",
@@ -415,7 +378,7 @@ class MatheMeisterScene(TableScene):
                 Button(
                     f"power.{i}",
                     rect,
-                    POWER_LABEL.get(kind, kind),
+                    glyph(kind),  # coin, a sign or a number
                     kind="power",
                     selected=self.play.power_selected(i),
                     caption=power_state,
@@ -423,39 +386,27 @@ class MatheMeisterScene(TableScene):
                 )
             )
         # shop, hint, undo
-        r = rows[4]
-        w = (r.width - 2 * m.u(8)) // 3
         coins = sheet.coins(layout)
         shop_open = not self.settings.has("coinless") and turn is not None
-        in_round = self.play.in_round()
-        for i, (name, label, enabled, caption) in enumerate(
+        for rect, (name, label, enabled, caption) in zip(
+            thirds(rows[4], m.u(8)),
             (
                 ("shop", "Shop", shop_open, f"{coins} coins"),
                 ("hint", "Hint", turn is not None and not turn.done, ""),
-                ("undo", "Undo", in_round, ""),
-            )
+                ("undo", "Undo", self.play.in_round(), ""),
+            ),
         ):
+            kind = "quiet" if name != "shop" else "primary"
             buttons.append(
-                Button(
-                    name,
-                    pygame.Rect(r.left + i * (w + m.u(8)), r.top, w, r.height),
-                    label,
-                    kind="quiet" if name != "shop" else "primary",
-                    enabled=enabled,
-                    caption=caption,
-                    size=m.text,
-                )
+                Button(name, rect, label, kind=kind, enabled=enabled, caption=caption, size=m.text)
             )
         # done / cancel swap
         r = rows[-1]
         if self.play.swap:
             buttons.append(Button("cancel", r.copy(), "Cancel the swap", kind="quiet"))
         else:
-            buttons.append(
-                Button(
-                    "done", r.copy(), f"Done with round {state.round}", enabled=self.play.may_end()
-                )
-            )
+            done = f"Done with round {state.round}"
+            buttons.append(Button("done", r.copy(), done, enabled=self.play.may_end()))
         self.buttons = (
             buttons
             + [
@@ -473,22 +424,10 @@ class MatheMeisterScene(TableScene):
             draw_sheet(surface, painter, self.geo, self.look)
         r = self.rows[0]
         room = r.width - m.u(152)
-        painter.text(
-            surface,
-            f"Round {min(self.state.round, ROUNDS)} of {ROUNDS}",
-            (r.left, r.top),
-            m.text,
-            bold=True,
-            max_width=room,
-        )
-        painter.text(
-            surface,
-            f"Score: {self.card.total}",
-            (r.left, r.top + m.text + m.u(4)),
-            m.small,
-            p.muted,
-            max_width=room,
-        )
+        words = f"Round {min(self.state.round, ROUNDS)} of {ROUNDS}"
+        painter.text(surface, words, (r.left, r.top), m.text, bold=True, max_width=room)
+        score, below = f"Score: {self.card.total}", (r.left, r.top + m.text + m.u(4))
+        painter.text(surface, score, below, m.small, p.muted, max_width=room)
         for b in self.buttons:
             if b.kind == "die":
                 self._draw_die(surface, b)

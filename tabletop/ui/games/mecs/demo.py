@@ -28,7 +28,7 @@ from typing import Any, TextIO
 
 from tabletop.bots.mecs import decide
 from tabletop.games.mecs import EndTurn, Hack, Plant, Refill, Trade
-from tabletop.ui.harness import DemoRun
+from tabletop.ui.harness import DemoRun, draw_seed, left_over_by
 
 MAX_MOVES = 4000
 MAX_SHOTS = 8
@@ -79,17 +79,11 @@ class Driver:
 
     def show_area(self, seat: int, cards: tuple[str, ...]) -> None:
         """The camera's steady reading of ``seat``'s equation area (0-based seat)."""
-        from tabletop.ui.input import CardSeen, CardsSeen
-
-        at = self.run.ctx.clock()
-        seen = tuple(CardSeen(f"MT1:MECS:{c}", seat + 1, "equation") for c in cards)
-        self.run.post(CardsSeen(seat + 1, "equation", seen, at))
+        self.run.show(seat, "equation", (f"MT1:MECS:{c}" for c in cards))
 
     def hold_up(self, code: str) -> None:
         """One card held up alone to the camera."""
-        from tabletop.ui.input import CardSeen, CardsSeen
-
-        self.run.post(CardsSeen(None, None, (CardSeen(f"MT1:MECS:{code}"),), self.run.ctx.clock()))
+        self.run.show(None, None, (f"MT1:MECS:{code}",))
 
     def perform(self, action: Any) -> None:
         """Make ``action`` happen through the screen or the camera."""
@@ -194,7 +188,7 @@ def run_demo(
     data: Path | None = None,
     child: bool = False,
 ) -> str:
-    seed = random.SystemRandom().randrange(10**6) if seed is None else seed
+    seed = draw_seed(seed)
     tag = demo_tag(seed, seats, deck, mode) + (":child" if child else "")
     run = DemoRun(
         "mecs",
@@ -203,7 +197,8 @@ def run_demo(
         out=out,
         size=size,
         data=data,
-        left_over=lambda ctx: left_over(ctx.journal, tag),
+        # this demo's unfinished game: the one with the same tag
+        left_over=left_over_by("mecs", app=lambda app: app.get("demo") == tag),
     )
     level = "medium" if child else "hard"  # areas a child can read, and hack
     driver = play_demo(run, seats=seats, deck=deck, mode=mode, tag=tag, level=level, child=child)
@@ -214,18 +209,6 @@ def demo_tag(seed: int, seats: int, deck: str, mode: str) -> str:
     """What the demo writes in its game's ``save.app["demo"]``: a journaled game with the
     same tag is the one a run with the same arguments carries on."""
     return f"mecs:{seed}:{seats}:{deck}:{mode}"
-
-
-def left_over(journal: Any, tag: str) -> bool:
-    """True if the journal holds this demo's unfinished game (its newest unfinished game
-    of any kind, so Home offers it). Anything else left unfinished is marked abandoned:
-    the demo then starts again from the seed, which plays the same."""
-    from tabletop.ui.saves import keep_one_unfinished
-
-    def mine(saved: Any) -> bool:
-        return saved.game == "mecs" and saved.meta.get("app", {}).get("demo") == tag
-
-    return keep_one_unfinished(journal, mine) is not None
 
 
 def play_demo(
@@ -247,21 +230,15 @@ def play_demo(
     journaled as a child, never as a bot.
     """
     driver = Driver(run, child=0 if child else None, seed=run.seed)
-    out = run.out
     run.open_game()
     if run.resuming:  # Home: "A game of M.E.C.S. was not finished. Carry on with it?"
         play = driver.play
-        run.say(
-            f"Carrying on from the journal in {run.data}: turn {play.state.turn}, "
-            f"{len(play.match.history)} actions."
-        )
+        run.carrying_on(f"turn {play.state.turn}, {len(play.match.history)} actions.")
     else:
         setup = run.top
         setup.extra["bot_driver"] = "external"  # the demo moves the bots' cards itself
-        for seat in range(seats):  # every seat a bot at the level (seat 1 the child's)
-            if not (child and seat == 0):
-                run.tap(f"seat.{seat}")
-                run.tap(f"choice.bot.{level}")
+        # every seat a bot at the level (seat 1 the child's)
+        run.fill_seats(range(1 if child else 0, seats), f"bot.{level}")
         run.tap(f"mode.{mode}")
         if setup.options["deck"] != deck:  # challenge has chosen the advanced deck already
             run.tap(f"deck.{deck}")
@@ -275,11 +252,7 @@ def play_demo(
 
             demo_seats(table.save, 0)
         names = ", ".join(s.name for s in table.play.seats)
-        m = run.ctx.metrics
-        run.say(
-            f"M.E.C.S. in the touchscreen app, offscreen ({m.width}x{m.height}): {names}; "
-            f"{deck} deck, {mode} mode, seed {run.seed}"
-        )
+        run.intro("M.E.C.S.", f"{names}; {deck} deck, {mode} mode, seed {run.seed}")
         run.say("Bots' cards reach the game as camera readings of their equation areas.")
     run.shot("start")
     driver.hold_up("EQ")  # one card held up alone opens its page, as the QR code promises
@@ -297,7 +270,7 @@ def play_demo(
         printed += len(lines)
         for t in dict.fromkeys(t for t, _ in lines):
             label = "Start" if t == 0 else f"Turn {t}"
-            print(f"{label}: {' '.join(text for tt, text in lines if tt == t)}", file=out)
+            run.say(f"{label}: {' '.join(text for tt, text in lines if tt == t)}")
 
     while not driver.over():
         if driver.moves >= MAX_MOVES:
@@ -317,7 +290,7 @@ def play_demo(
     run.shot("final")
     play = driver.play
     for seat in range(len(play.seats)):
-        print(f"  {play.name(seat)}: {play.state.coins(seat)} coins", file=out)
+        run.say(f"  {play.name(seat)}: {play.state.coins(seat)} coins")
     driver.line = run.top.winner_line
     return driver
 
