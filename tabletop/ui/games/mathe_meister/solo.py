@@ -26,12 +26,15 @@ from typing import Any
 
 import pygame
 
+from tabletop.bots.mathe_meister import Hint
 from tabletop.engine.protocol import Result
 from tabletop.games.mathe_meister import (
     LINES,
     OPS,
     ROUNDS,
     MatheMeister,
+    MatheMeisterSettings,
+    MatheMeisterState,
     ScoreCard,
     score_sheet,
 )
@@ -138,12 +141,25 @@ class MatheMeisterScene(TableScene):
     def match(self) -> MMMatch:
         return self.play.match
 
-    def __getattr__(self, name: str) -> Any:
-        """The controller's ``state``, ``settings``, ``player``, ``round_start`` and
-        ``advice``, read through the scene."""
-        if name in ("state", "settings", "player", "round_start", "advice"):
-            return getattr(self.play, name)
-        raise AttributeError(name)
+    @property
+    def state(self) -> MatheMeisterState:
+        return self.play.state
+
+    @property
+    def settings(self) -> MatheMeisterSettings:
+        return self.play.settings
+
+    @property
+    def player(self) -> str:
+        return self.play.player
+
+    @property
+    def round_start(self) -> int:
+        return self.play.round_start
+
+    @property
+    def advice(self) -> Hint | None:
+        return self.play.advice
 
     @property  # type: ignore[override]
     def message(self) -> tuple[str, str]:
