@@ -21,7 +21,7 @@ from tabletop.ui.app import Context, Scene
 from tabletop.ui.input import Back, InputEvent, Seen, Tap
 from tabletop.ui.scenes.common import header
 from tabletop.ui.theme import Metrics
-from tabletop.ui.widgets import Button, hit
+from tabletop.ui.widgets import Button, grid, hit
 
 log = logging.getLogger(__name__)
 
@@ -111,19 +111,17 @@ class DiceScene(Scene):
         m = metrics
         W, H = m.size
         bottom = pygame.Rect(m.u(16), H - m.u(64), W - m.u(32), m.u(56))
-        gap = m.u(12)
-        w = (bottom.width - 2 * gap) // 3
         camera_ok = self.ctx.camera is not None
         self.buttons = [
             Button(
                 f"mode.{name}",
-                pygame.Rect(bottom.left + i * (w + gap), bottom.top, w, bottom.height),
+                rect,
                 MODE_LABELS[name],
                 kind="toggle",
                 selected=self.mode == name,
                 enabled=name != "camera" or camera_ok,
             )
-            for i, name in enumerate(MODES)
+            for rect, name in zip(grid(bottom, len(MODES), len(MODES), m.u(12)), MODES, strict=True)
         ]
         self.content = pygame.Rect(m.u(16), m.u(96), W - m.u(32), bottom.top - m.u(108))
         c = self.content

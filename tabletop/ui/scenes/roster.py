@@ -35,7 +35,7 @@ from tabletop.ui.input import InputEvent, Key
 from tabletop.ui.scenes.common import Confirm, Dialog, draw_message, header, route_to_press
 from tabletop.ui.scenes.names import NameScene
 from tabletop.ui.theme import Metrics
-from tabletop.ui.widgets import Button, Painter
+from tabletop.ui.widgets import Button, Painter, grid
 
 log = logging.getLogger(__name__)
 
@@ -115,10 +115,10 @@ class StudentGrid:
                     caption="tap for another group",
                 )
             )
-        grid = pygame.Rect(rect.left, rect.top + row_h + gap, rect.width, 0)
-        grid.height = rect.bottom - grid.top
-        rows = max(1, (grid.height + gap) // (m.u(48) + gap))
-        h = min(row_h, (grid.height + gap) // rows - gap)
+        area = pygame.Rect(rect.left, rect.top + row_h + gap, rect.width, 0)
+        area.height = rect.bottom - area.top
+        rows = max(1, (area.height + gap) // (m.u(48) + gap))
+        h = min(row_h, (area.height + gap) // rows - gap)
         per_page = rows * columns
         shown = self.shown()
         self.pages = max(1, -(-len(shown) // per_page))
@@ -134,13 +134,12 @@ class StudentGrid:
                 )
             )
             self.page_text_pos = (right - nav - counter // 2, rect.top + row_h // 2)
-        w = (grid.width - (columns - 1) * gap) // columns
-        for i, student in enumerate(shown[self.page * per_page : (self.page + 1) * per_page]):
-            r, c = divmod(i, columns)
+        page = shown[self.page * per_page : (self.page + 1) * per_page]
+        for cell, student in zip(grid(area, len(page), columns, gap, h), page, strict=True):
             b.append(
                 Button(
                     f"student.{student.id}",
-                    pygame.Rect(grid.left + c * (w + gap), grid.top + r * (h + gap), w, h),
+                    cell,
                     label(student),
                     kind="choice",
                     caption=caption(student),
@@ -208,21 +207,12 @@ class PickDialog(Dialog):
         gap = m.u(8)
         top = body.top + (m.u(56) if self.note else 0)
         h = m.u(52)
-        w = (body.width - (self.columns - 1) * gap) // self.columns
         self.note_rect = pygame.Rect(body.left, body.top, body.width, m.u(50))
+        area = pygame.Rect(body.left, top, body.width, h)
+        cells = grid(area, len(self.choices), self.columns, gap)
         self.buttons = [
-            Button(
-                f"pick.{i}",
-                pygame.Rect(
-                    body.left + (i % self.columns) * (w + gap),
-                    top + (i // self.columns) * (h + gap),
-                    w,
-                    h,
-                ),
-                label,
-                kind="quiet",
-            )
-            for i, (label, _) in enumerate(self.choices)
+            Button(f"pick.{i}", rect, label, kind="quiet")
+            for i, (rect, (label, _)) in enumerate(zip(cells, self.choices, strict=True))
         ]
         self.buttons.append(
             Button(
@@ -381,20 +371,18 @@ class ClassListScene(Scene):
             caption=lambda s: f"{s.group or 'no group'} · {s.id}",
             size=m.text,
         )
-        gap = m.u(10)
-        w = (W - 2 * margin - 3 * gap) // 4
-        for i, (name, label) in enumerate(
-            (
-                ("back", "Back"),
-                ("add", "Add a student"),
-                ("import", "Import from USB"),
-                ("save", "Save to USB"),
-            )
-        ):
+        tools = (
+            ("back", "Back"),
+            ("add", "Add a student"),
+            ("import", "Import from USB"),
+            ("save", "Save to USB"),
+        )
+        row = grid(pygame.Rect(margin, y, W - 2 * margin, bh), len(tools), len(tools), m.u(10))
+        for rect, (name, label) in zip(row, tools, strict=True):
             b.append(
                 Button(
                     name,
-                    pygame.Rect(margin + i * (w + gap), y, w, bh),
+                    rect,
                     label,
                     kind="quiet" if name == "back" else "primary",
                     enabled=name != "save" or len(self.grid.students) > 0,

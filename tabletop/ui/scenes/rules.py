@@ -13,7 +13,7 @@ from tabletop.ui.app import Context, Scene
 from tabletop.ui.input import Back, InputEvent, Tap
 from tabletop.ui.scenes.common import Dialog, header
 from tabletop.ui.theme import Metrics
-from tabletop.ui.widgets import Button, hit
+from tabletop.ui.widgets import Button, grid, hit
 
 
 @dataclass(frozen=True)
@@ -142,14 +142,13 @@ class ChoiceGrid(Dialog):
         body = self.body()
         foot = m.u(56)
         gap = m.u(8)
-        grid = pygame.Rect(body.left, body.top, body.width, body.height - foot - gap)
-        w = (grid.width - gap * (self.columns - 1)) // self.columns
-        h = (grid.height - gap * (self.rows - 1)) // self.rows
+        area = pygame.Rect(body.left, body.top, body.width, body.height - foot - gap)
+        h = (area.height - gap * (self.rows - 1)) // self.rows
         start = self.page * self.per_page
+        page = self.choices[start : start + self.per_page]
         self.buttons = []
-        for i, (key, label) in enumerate(self.choices[start : start + self.per_page]):
-            r, c = divmod(i, self.columns)
-            rect = pygame.Rect(grid.left + c * (w + gap), grid.top + r * (h + gap), w, h)
+        cells = grid(area, len(page), self.columns, gap, h)
+        for rect, (key, label) in zip(cells, page, strict=True):
             caption = self.captions.get(key, "")
             self.buttons.append(
                 Button(f"choice.{key}", rect, label, kind="choice", caption=caption)

@@ -38,7 +38,7 @@ from tabletop.ui.input import Back, CardsSeen, InputEvent, Key, Tap
 from tabletop.ui.scenes.common import draw_message, header
 from tabletop.ui.scenes.roster import PickDialog, StudentGrid, group_label
 from tabletop.ui.theme import SEAT_COLOURS, Metrics
-from tabletop.ui.widgets import Button, hit
+from tabletop.ui.widgets import Button, grid, hit
 
 log = logging.getLogger(__name__)
 
@@ -170,11 +170,9 @@ class SignInScene(Scene):
         rows = -(-n // cols)
         gap = m.u(8)
         h = min(m.u(80), (seat_area.height - (rows - 1) * gap) // rows)
-        w = (seat_area.width - (cols - 1) * gap) // cols
         b: list[Button] = []
-        for i, seat in enumerate(self.seats):
-            c, r = divmod(i, rows)
-            rect = pygame.Rect(seat_area.left + c * (w + gap), top + r * (h + gap), w, h)
+        for i, rect in enumerate(grid(seat_area, n, cols, gap, h, rows=rows)):
+            seat = self.seats[i]
             b.append(
                 Button(
                     f"seat.{i}",
