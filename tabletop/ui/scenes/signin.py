@@ -35,6 +35,7 @@ from tabletop.engine.errors import BadInput
 from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.input import Back, CardsSeen, InputEvent, Key, Tap
+from tabletop.ui.saves import seat_infos
 from tabletop.ui.scenes.common import draw_message, header
 from tabletop.ui.scenes.roster import PickDialog, StudentGrid, group_label
 from tabletop.ui.theme import SEAT_COLOURS, Metrics
@@ -343,15 +344,14 @@ class SignInScene(Scene):
         self._advance()
 
     def result(self) -> list[SeatInfo]:
-        out = []
-        for i, s in enumerate(self.seats):
-            if s.bot is not None:
-                out.append(SeatInfo(i, s.default, None, "", s.bot))
-            elif s.student is not None:
-                out.append(SeatInfo(i, s.student.name, s.student.id, s.student.group, None))
-            else:  # a guest: the default name, no group (reports list guests apart)
-                out.append(SeatInfo(i, s.default, None, "", None))
-        return out
+        """Each seat's student; a bot, or a guest, keeps the default name and no group
+        (reports list guests apart)."""
+        return [
+            SeatInfo(i, s.default, None, "", s.bot)
+            if s.bot is not None or s.student is None
+            else SeatInfo(i, s.student.name, s.student.id, s.student.group, None)
+            for i, s in enumerate(self.seats)
+        ]
 
     def say(self, message: str, good: bool = True) -> None:
         self.message, self.good = message, good
@@ -462,8 +462,7 @@ class SignInGate:
             self.waiting = make
             setup.stack.push(SignInScene(setup.ctx, game, len(defaults), defaults, bots))
             return
-        bots = bots or {}
-        self._open(setup, make([SeatInfo(i, n, bot=bots.get(i)) for i, n in enumerate(defaults)]))
+        self._open(setup, make(seat_infos(defaults, bots)))
 
     def resume(self, setup: Scene, result: Any) -> bool:
         make, self.waiting = self.waiting, None
