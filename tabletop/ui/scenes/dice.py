@@ -336,11 +336,7 @@ def _crop(frame: np.ndarray, box: tuple[int, int, int, int], size: int) -> pygam
     x0, y0, x1, y1 = box
     pad = max(4, int(0.15 * max(x1 - x0, y1 - y0)))
     x0, y0, x1, y1 = max(0, x0 - pad), max(0, y0 - pad), min(w, x1 + pad), min(h, y1 + pad)
-    if x1 <= x0 or y1 <= y0:
-        return None
-    piece = np.ascontiguousarray(frame[y0:y1, x0:x1, :3].swapaxes(0, 1))
-    image = pygame.surfarray.make_surface(piece)
-    return pygame.transform.smoothscale(image, (size, size))
+    return _picture(frame[y0:y1, x0:x1], size) if x1 > x0 and y1 > y0 else None
 
 
 __all__ = ["DiceResult", "DiceScene"]
