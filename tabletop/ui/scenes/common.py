@@ -173,18 +173,18 @@ def home_and_again(
 ) -> list[Button]:
     """The end screens' footer: "Home" bottom left, the replay button (``name``) bottom
     right."""
-    W, H = m.size
-    h = m.u(56)
-    y = H - m.u(16) - h
     return [
-        Button("home", pygame.Rect(m.u(16), y, m.u(200), h), "Home", kind="quiet"),
-        Button(
-            name,
-            pygame.Rect(W - m.u(16) - m.u(width), y, m.u(width), h),
-            again,
-            enabled=enabled,
-        ),
+        Button("home", foot(m, 200), "Home", kind="quiet"),
+        Button(name, foot(m, width, "right"), again, enabled=enabled),
     ]
+
+
+def foot(m: Metrics, width: int, where: str = "left") -> pygame.Rect:
+    """A button's place in a full screen's footer: ``width`` base units wide, at the
+    bottom ``left``, ``centre`` or ``right``, a margin in from the edges."""
+    w, h = m.u(width), m.u(56)
+    x = {"left": m.u(16), "centre": (m.width - w) // 2, "right": m.width - m.u(16) - w}[where]
+    return pygame.Rect(x, m.height - m.u(16) - h, w, h)
 
 
 def route_to_press(scene: Any, event: InputEvent, back: str = "home") -> None:
@@ -203,6 +203,7 @@ __all__ = [
     "Dialog",
     "ask_leave",
     "draw_message",
+    "foot",
     "go_home",
     "header",
     "home_and_again",

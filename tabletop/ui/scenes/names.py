@@ -9,7 +9,7 @@ import pygame
 
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.input import InputEvent, Key
-from tabletop.ui.scenes.common import header, route_to_press
+from tabletop.ui.scenes.common import foot, header, route_to_press
 from tabletop.ui.theme import Metrics
 from tabletop.ui.widgets import Button, grid
 
@@ -27,7 +27,7 @@ class NameScene(Scene):
 
     def layout(self, metrics: Metrics) -> None:
         m = metrics
-        W, H = m.size
+        W = m.width
         margin = m.u(16)
         gap = m.u(8)
         self.field = pygame.Rect(margin, m.u(66), W - 2 * margin, m.u(60))
@@ -42,18 +42,8 @@ class NameScene(Scene):
         space, delete = grid(pygame.Rect(margin, y, W - 2 * margin, m.u(52)), 2, 2, gap)
         b.append(Button("key.space", space, "Space", kind="quiet"))
         b.append(Button("key.delete", delete, "\u2190 Delete", kind="quiet"))
-        y = H - margin - m.u(56)
-        b.append(
-            Button("cancel", pygame.Rect(margin, y, m.u(200), m.u(56)), "Cancel", kind="quiet")
-        )
-        b.append(
-            Button(
-                "ok",
-                pygame.Rect(W - margin - m.u(240), y, m.u(240), m.u(56)),
-                "OK",
-                enabled=bool(self.name.strip()),
-            )
-        )
+        b.append(Button("cancel", foot(m, 200), "Cancel", kind="quiet"))
+        b.append(Button("ok", foot(m, 240, "right"), "OK", enabled=bool(self.name.strip())))
         self.buttons = b
 
     def handle(self, event: InputEvent) -> None:

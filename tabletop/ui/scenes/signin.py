@@ -36,7 +36,7 @@ from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.input import Back, CardsSeen, InputEvent, Key, Tap
 from tabletop.ui.saves import seat_infos
-from tabletop.ui.scenes.common import draw_message, header
+from tabletop.ui.scenes.common import draw_message, foot, header
 from tabletop.ui.scenes.roster import PickDialog, StudentGrid, group_label
 from tabletop.ui.theme import SEAT_COLOURS, Metrics
 from tabletop.ui.widgets import Button, grid, hit
@@ -161,10 +161,10 @@ class SignInScene(Scene):
         W, H = m.size
         margin = m.u(16)
         bh = m.u(56)
-        foot = H - margin - bh
+        foot_y = H - margin - bh
         top = m.u(74)
         left_w = m.u(300 if len(self.seats) <= 4 else 370)
-        self.message_rect = pygame.Rect(margin, foot - m.u(8) - m.u(84), left_w, m.u(84))
+        self.message_rect = pygame.Rect(margin, foot_y - m.u(8) - m.u(84), left_w, m.u(84))
         seat_area = pygame.Rect(margin, top, left_w, self.message_rect.top - m.u(8) - top)
         n = len(self.seats)
         cols = 1 if n <= 4 else 2
@@ -188,7 +188,7 @@ class SignInScene(Scene):
             seat_area.right + m.u(20),
             top,
             W - margin - seat_area.right - m.u(20),
-            foot - m.u(8) - top,
+            foot_y - m.u(8) - top,
         )
         seated = {s.student.id: i for i, s in enumerate(self.seats) if s.student is not None}
         b += self.grid.layout(
@@ -200,25 +200,18 @@ class SignInScene(Scene):
             size=m.text,
         )
         third = (W - 2 * margin - 2 * gap) // 3
-        b.append(Button("cancel", pygame.Rect(margin, foot, m.u(180), bh), "Cancel", kind="quiet"))
+        b.append(Button("cancel", foot(m, 180), "Cancel", kind="quiet"))
         b.append(
             Button(
                 "guest",
-                pygame.Rect(W // 2 - third // 2, foot, third, bh),
+                pygame.Rect(W // 2 - third // 2, foot_y, third, bh),
                 "Play as guest",
                 kind="quiet",
                 enabled=self.active is not None,
             )
         )
-        b.append(
-            Button(
-                "done",
-                pygame.Rect(W - margin - m.u(240), foot, m.u(240), bh),
-                "Play!",
-                size=m.big,
-                enabled=all(s.decided for s in self.seats),
-            )
-        )
+        ready = all(s.decided for s in self.seats)
+        b.append(Button("done", foot(m, 240, "right"), "Play!", size=m.big, enabled=ready))
         self.buttons = b
 
     # -- input ---------------------------------------------------------------------------

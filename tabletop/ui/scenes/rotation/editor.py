@@ -28,7 +28,7 @@ from tabletop.classroom.rotation import (
 from tabletop.engine.errors import BadInput, TabletopError
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.input import InputEvent
-from tabletop.ui.scenes.common import header, route_to_press
+from tabletop.ui.scenes.common import foot, header, route_to_press
 from tabletop.ui.scenes.rotation.runner import run_rotation, wall_of
 from tabletop.ui.theme import Metrics
 from tabletop.ui.widgets import Button, Painter, grid
@@ -43,13 +43,10 @@ def footer(
 ) -> list[Button]:
     """A teacher's screen's footer: ``back`` (name, label) bottom left, ``go`` (name,
     label, width) bottom right."""
-    W, H = m.size
-    bh, margin = m.u(56), m.u(16)
-    y = H - margin - bh
-    b = [Button(back[0], pygame.Rect(margin, y, m.u(180), bh), back[1], kind="quiet")]
+    b = [Button(back[0], foot(m, 180), back[1], kind="quiet")]
     if go is not None:
         name, label, width = go
-        b.append(Button(name, pygame.Rect(W - margin - m.u(width), y, m.u(width), bh), label))
+        b.append(Button(name, foot(m, width, "right"), label))
     return b
 
 
