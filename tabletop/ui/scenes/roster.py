@@ -159,6 +159,11 @@ class StudentGrid:
             return False
         return True
 
+    def group_dialog(self, ctx: Context, title: str) -> PickDialog:
+        """The question "which group?" (or everyone): it pops with ``("pick", group)``."""
+        choices = [(group_label(g), ("pick", g)) for g in (None, *self.groups())]
+        return PickDialog(ctx, title, choices)
+
     def choose_group(self, group: str | None) -> None:
         self.group = group
         self.page = 0
@@ -431,15 +436,7 @@ class ClassListScene(Scene):
         if self.grid.press(name):
             pass
         elif name == "group":
-            groups = self.grid.groups()
-            self.ask(
-                ("filter",),
-                PickDialog(
-                    self.ctx,
-                    "Show which group?",
-                    [(group_label(g), ("pick", g)) for g in (None, *groups)],
-                ),
-            )
+            self.ask(("filter",), self.grid.group_dialog(self.ctx, "Show which group?"))
             return
         elif sid is not None:
             student = self.roster.get(sid)

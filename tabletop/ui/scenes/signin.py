@@ -37,7 +37,7 @@ from tabletop.ui.app import Context, Scene
 from tabletop.ui.input import Back, CardsSeen, InputEvent, Key, Tap
 from tabletop.ui.saves import seat_infos
 from tabletop.ui.scenes.common import draw_message, foot, header
-from tabletop.ui.scenes.roster import PickDialog, StudentGrid, group_label
+from tabletop.ui.scenes.roster import StudentGrid
 from tabletop.ui.theme import SEAT_COLOURS, Metrics
 from tabletop.ui.widgets import Button, grid, hit
 
@@ -246,13 +246,7 @@ class SignInScene(Scene):
             self.select(int(name[len("seat.") :]))
         elif name == "group":
             self.choosing_group = True
-            self.stack.push(
-                PickDialog(
-                    self.ctx,
-                    "Which group?",
-                    [(group_label(g), ("pick", g)) for g in (None, *self.grid.groups())],
-                )
-            )
+            self.stack.push(self.grid.group_dialog(self.ctx, "Which group?"))
             return
         elif name == "guest":
             self.play_as_guest()
