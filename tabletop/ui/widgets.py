@@ -153,21 +153,20 @@ class Painter:
         """Wrapped text inside ``rect`` (shrunk a little if it would not fit)."""
         size = size or self.m.text
         floor = max(12, int(size * 0.75))
-        lines = self.wrap(text, size, rect.width, bold)
-        height = self.fonts.font(size, bold).get_linesize()
-        limit = max_lines or max(1, rect.height // max(1, height))
-        while len(lines) > limit and size > floor:
-            size -= 1
+        while True:
             lines = self.wrap(text, size, rect.width, bold)
             height = self.fonts.font(size, bold).get_linesize()
             limit = max_lines or max(1, rect.height // max(1, height))
+            if len(lines) <= limit or size <= floor:
+                break
+            size -= 1
+        anchor, x = {
+            "left": ("topleft", rect.left),
+            "center": ("midtop", rect.centerx),
+            "right": ("topright", rect.right),
+        }[align]
         y = rect.top
         for line in lines[:limit]:
-            anchor, x = {
-                "left": ("topleft", rect.left),
-                "center": ("midtop", rect.centerx),
-                "right": ("topright", rect.right),
-            }[align]
             self.text(surface, line, (x, y), size, colour, bold=bold, anchor=anchor)
             y += height
         return y - rect.top
