@@ -120,16 +120,10 @@ class ReportScene(Scene):
     def look_for_stick(self) -> bool:
         """Look for a USB stick; True if what was found changed."""
         self.looked_at = self.ctx.clock()
-        finder = self.find_sticks
-        if finder is None:
-            from tabletop.classroom import usb
+        from tabletop.classroom import usb
+        from tabletop.ui.scenes.roster import mounted_sticks
 
-            finder = usb.sticks
-        try:
-            found = list(finder())
-        except OSError as exc:
-            log.warning("report: looking for USB sticks failed: %s", exc)
-            found = []
+        found = mounted_sticks(self.find_sticks or usb.sticks, "report")
         stick = found[0] if found else None
         changed = stick != self.stick
         self.stick = stick

@@ -319,6 +319,15 @@ class StudentDialog(Dialog):
         )
 
 
+def mounted_sticks(find: Callable[[], Sequence[Path]], who: str) -> list[Path]:
+    """The USB sticks ``find`` lists; none when looking fails (logged for ``who``)."""
+    try:
+        return list(find())
+    except OSError as exc:
+        log.warning("%s: cannot look for USB sticks: %s", who, exc)
+        return []
+
+
 def csv_files(sticks: Sequence[Path]) -> list[Path]:
     """The ``*.csv`` files at the top of each stick (no hidden ones), by name."""
     found: list[Path] = []
@@ -539,15 +548,8 @@ class ClassListScene(Scene):
 
     # -- the USB stick -------------------------------------------------------------------
 
-    def sticks(self) -> list[Path]:
-        try:
-            return list(self.find_sticks())
-        except OSError as exc:
-            log.warning("class list: cannot look for USB sticks: %s", exc)
-            return []
-
     def import_from_usb(self) -> None:
-        sticks = self.sticks()
+        sticks = mounted_sticks(self.find_sticks, "class list")
         if not sticks:
             log.info("class list: no USB stick mounted")
             self.say("No USB stick found. Put one in and try again.", good=False)
@@ -595,7 +597,7 @@ class ClassListScene(Scene):
         self.ask(("import", students, path.name), ImportDialog(self.ctx, path.name, merge, replace))
 
     def save_to_usb(self) -> None:
-        sticks = self.sticks()
+        sticks = mounted_sticks(self.find_sticks, "class list")
         if not sticks:
             self.say("No USB stick found. Put one in and try again.", good=False)
             return
@@ -619,4 +621,5 @@ __all__ = [
     "TypedName",
     "csv_files",
     "free_name",
+    "mounted_sticks",
 ]
