@@ -10,10 +10,10 @@ from dataclasses import dataclass
 import pygame
 
 from tabletop.ui.app import Context, Scene
-from tabletop.ui.input import Back, InputEvent, Tap
-from tabletop.ui.scenes.common import Dialog, header
+from tabletop.ui.input import InputEvent
+from tabletop.ui.scenes.common import Dialog, header, route_to_press
 from tabletop.ui.theme import Metrics
-from tabletop.ui.widgets import Button, grid, hit
+from tabletop.ui.widgets import Button, grid
 
 
 @dataclass(frozen=True)
@@ -55,28 +55,16 @@ class RulesScene(Scene):
         nxt.label = "Done" if self.index == len(self.pages) - 1 else "Next"
 
     def handle(self, event: InputEvent) -> None:
-        if isinstance(event, Back):
-            self.stack.pop(None)
-            return
-        if not isinstance(event, Tap):
-            return
-        button = hit(self.buttons, event.pos)
-        if button is None:
-            return
-        self.ctx.sounds.play("tap")
-        self.press(button.name)
+        route_to_press(self, event, "rules.close")
 
     def press(self, name: str) -> None:
-        if name == "rules.prev":
-            if self.index == 0:
-                self.stack.pop(None)
-                return
-            self.index -= 1
-        elif name == "rules.next":
-            if self.index == len(self.pages) - 1:
-                self.stack.pop(None)
-                return
-            self.index += 1
+        """Back and Next turn the page; Back on the first page (Close), Next on the last
+        (Done) and the Back key leave."""
+        page = self.index + {"rules.prev": -1, "rules.next": 1}.get(name, len(self.pages))
+        if not 0 <= page < len(self.pages):
+            self.stack.pop(None)
+            return
+        self.index = page
         self._refresh()
 
     def draw(self, surface: pygame.Surface) -> None:
