@@ -234,16 +234,14 @@ class RotationEditor(TeacherScreen):
         self.buttons = b + footer(m, ("back", "Back"), ("start", "Start rotation", 260))
 
     def value(self, key: str) -> str:
+        """What a stepper shows between its \u2212 and + buttons."""
         d = self.draft
-        if key == "minutes":
-            return f"{d.minutes} min"
-        if key == "transition":
-            return f"{d.transition} min"
-        if key == "warning":
-            return f"{d.warning} min" if d.warning else "none"
-        if key == "rounds":
-            return f"{d.rotations} of {len(d.stations)}"
-        return f"Station {d.here + 1}"
+        return {
+            "minutes": f"{d.minutes} min",
+            "transition": f"{d.transition} min",
+            "warning": f"{d.warning} min" if d.warning else "none",
+            "rounds": f"{d.rotations} of {len(d.stations)}",
+        }.get(key, f"Station {d.here + 1}")
 
     def press(self, name: str) -> None:
         d = self.draft
