@@ -75,19 +75,8 @@ def first_frame_ms(runs: int = 3) -> dict[str, Any]:
     times = []
     with tempfile.TemporaryDirectory() as data:
         env["TABLETOP_DATA"] = data
-        command = [
-            sys.executable,
-            "-m",
-            "tabletop",
-            "app",
-            "--windowed",
-            "--frames",
-            "1",
-            "--timing",
-            "--camera",
-            "none",
-            "--no-buttons",
-        ]
+        app = "-m tabletop app --windowed --frames 1 --timing --camera none --no-buttons"
+        command = [sys.executable, *app.split()]
         for _ in range(runs):
             done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
             found = re.search(r"first frame: (\d+) ms", done.stderr)

@@ -230,7 +230,6 @@ class PipelineCamera(_Worker):
     ) -> None:
         super().__init__(open_source, sink, **kw)
         self.options = dict(options or {})  # more Pipeline(...) keywords, if it takes them
-        self._pipeline: Any = None
 
     reads_dice = True  # dice only (a CardCamera: cards only)
 
@@ -271,7 +270,6 @@ class PipelineCamera(_Worker):
         except Exception as exc:
             self._fail("the camera cannot start", exc)
             return
-        self._pipeline = pipeline
         try:
             if self.threaded:
                 self._forward(pipeline)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import inspect
 import sys
+from dataclasses import fields
 from pathlib import Path
 
 from tabletop.engine.errors import BadInput
@@ -98,23 +99,13 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
 
 
 def run_app_command(args: argparse.Namespace | None) -> int:
+    """Run the app; ``args`` (None: every default) carries each of :class:`AppOptions`'s
+    fields under its own name, as ``add_parsers`` made them."""
     from tabletop.ui.launch import AppOptions, run_app
 
     if args is None:
         return run_app(AppOptions())
-    return run_app(
-        AppOptions(
-            fullscreen=args.fullscreen,
-            size=args.size,
-            pins=args.pins,
-            buttons=args.buttons,
-            camera=args.camera,
-            frames=args.frames,
-            timing=args.timing,
-            data=args.data,
-            fleet=args.fleet,
-        )
-    )
+    return run_app(AppOptions(**{f.name: getattr(args, f.name) for f in fields(AppOptions)}))
 
 
 # Why a game's demo has no --child (issue 24): the device checks none of its players'

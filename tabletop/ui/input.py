@@ -152,6 +152,11 @@ class View:
         )
 
 
+# What a finger or the left mouse button does: goes down, moves, comes up.
+FINGER = {pygame.FINGERDOWN: Tap, pygame.FINGERMOTION: Drag, pygame.FINGERUP: Release}
+MOUSE = {pygame.MOUSEBUTTONDOWN: Tap, pygame.MOUSEMOTION: Drag, pygame.MOUSEBUTTONUP: Release}
+
+
 class InputRouter:
     """Turns pygame events into input events (on the display thread)."""
 
@@ -165,27 +170,19 @@ class InputRouter:
         out: list[InputEvent] = []
         for event in events:
             now = self._clock()
-            if event.type == pygame.FINGERDOWN:
+            if event.type in FINGER:
                 ww, wh = self.view.window
-                out.append(Tap(self.view.to_canvas(event.x * ww, event.y * wh), now, "touch"))
-            elif event.type in (pygame.FINGERMOTION, pygame.FINGERUP):
-                ww, wh = self.view.window
+                kind = FINGER[event.type]
                 pos = self.view.to_canvas(event.x * ww, event.y * wh)
-                out.append(
-                    Drag(pos, now) if event.type == pygame.FINGERMOTION else Release(pos, now)
-                )
-            elif event.type == pygame.MOUSEBUTTONDOWN:
-                if getattr(event, "touch", False) or event.button != 1:
-                    continue  # SDL's mouse copy of a touch, or a wheel / right button
-                out.append(Tap(self.view.to_canvas(*event.pos), now, "mouse"))
-            elif event.type == pygame.MOUSEMOTION:
-                if getattr(event, "touch", False) or not event.buttons[0]:
-                    continue  # a touch's copy, or the mouse moving with no button held
-                out.append(Drag(self.view.to_canvas(*event.pos), now))
-            elif event.type == pygame.MOUSEBUTTONUP:
-                if getattr(event, "touch", False) or event.button != 1:
-                    continue
-                out.append(Release(self.view.to_canvas(*event.pos), now))
+                out.append(Tap(pos, now, "touch") if kind is Tap else kind(pos, now))
+            elif event.type in MOUSE:
+                if getattr(event, "touch", False):
+                    continue  # SDL's mouse copy of a touch
+                kind = MOUSE[event.type]
+                if not (event.buttons[0] if kind is Drag else event.button == 1):
+                    continue  # a wheel or the right button, or moving with no button held
+                pos = self.view.to_canvas(*event.pos)
+                out.append(Tap(pos, now, "mouse") if kind is Tap else kind(pos, now))
             elif event.type == pygame.KEYDOWN:
                 name = pygame.key.name(event.key)
                 if self.keyboard.key(name, now):

@@ -119,10 +119,7 @@ def make_camera(spec: str, sink: Any, on_pi: bool) -> Any:
     from tabletop.ui.camera import PipelineCamera
 
     found = camera_source(spec, on_pi)
-    if found is None:
-        return None
-    open_source, options = found
-    return PipelineCamera(open_source, sink, options=options)
+    return None if found is None else PipelineCamera(found[0], sink, options=found[1])
 
 
 def card_camera_factory(spec: str, sink: Any, on_pi: bool) -> Callable[[str, int], Any] | None:

@@ -19,9 +19,8 @@ import logging
 import os
 import secrets
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
 
 from tabletop.highscores import data_dir
 
@@ -49,7 +48,6 @@ class Prefs:
     speech: str = "auto"  # spoken prompts: auto (on where there is a speaker) | on | off
     pin_salt: str = ""
     pin_hash: str = ""
-    extra: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not self.pin_salt or not self.pin_hash:
@@ -105,9 +103,7 @@ class PrefsFile:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             tmp = self.path.with_name(self.path.name + ".tmp")
-            data = asdict(self.prefs)
-            data.pop("extra", None)
-            tmp.write_text(json.dumps(data, indent=2), encoding="utf-8")
+            tmp.write_text(json.dumps(asdict(self.prefs), indent=2), encoding="utf-8")
             os.replace(tmp, self.path)
         except OSError as exc:
             self.notice = f"Settings could not be saved ({exc.strerror})."

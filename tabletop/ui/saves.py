@@ -134,7 +134,7 @@ class GameSave:
             self._since = self.ctx.clock()
         self._times.setdefault(len(match.history), self.ctx.clock())  # an answer's seconds
         if self.id is None:
-            try:
+            with self._writing():
                 self.id = self.ctx.journal.start(
                     match,
                     label=self.label,
@@ -142,8 +142,6 @@ class GameSave:
                     seats=self.seats,
                     session=self.ctx.session,
                 )
-            except TabletopError as exc:
-                self._fail(exc)
         else:
             self.sync(match)
         match.on_change = self.sync
@@ -156,11 +154,9 @@ class GameSave:
             self.attach(match)
             return
         self._times[len(match.history)] = self.ctx.clock()
-        try:
+        with self._writing():
             self.ctx.journal.sync(self.id, match, elapsed=self.elapsed())
             self._failed = False
-        except TabletopError as exc:
-            self._fail(exc)
 
     def checked(self, seat: int, right: bool) -> None:
         """The device checked an answer of ``seat`` (a solution, an equation, a value,
@@ -169,7 +165,7 @@ class GameSave:
             return
         self.checks[seat][0] += 1
         self.checks[seat][1] += int(right)
-        self._write_meta()
+        self.write_meta()
 
     def answered(
         self,
@@ -184,12 +180,10 @@ class GameSave:
         its question for the skills report (a bot's answers are not)."""
         if self.id is None or not 0 <= seat < len(self.seats) or self.seats[seat].bot:
             return
-        try:
+        with self._writing():
             self.ctx.journal.add_answers(
                 self.id, [answer_record(seat, step, question, given, seconds)]
             )
-        except TabletopError as exc:
-            self._fail(exc)
 
     def answers_from_match(
         self, found: Sequence[tuple[int, int, int | None, Question, Fraction]]
@@ -201,7 +195,7 @@ class GameSave:
             return
         journal = self.ctx.journal
         steps = len(self._match.history)
-        try:
+        with self._writing():
             if self._answered_to is None:
                 done = [a.step for a in journal.answers(self.id) if a.step is not None]
                 self._answered_to = max(done, default=0)
@@ -215,8 +209,6 @@ class GameSave:
             ]
             journal.add_answers(self.id, new)
             self._answered_to = max([self._answered_to, *(f[0] for f in found)])
-        except TabletopError as exc:
-            self._fail(exc)
 
     def seconds_between(self, asked: int | None, answered: int) -> float | None:
         """Seconds from when the match reached ``asked`` actions to when it reached
@@ -242,16 +234,16 @@ class GameSave:
     def write_meta(self) -> None:
         """Write ``app`` and ``checks`` now: for a screen that keeps part of its state
         beside its match (changed in ``app``) or sets ``checks`` from that state."""
-        self._write_meta()
+        if self.id is not None:
+            with self._writing():
+                self.ctx.journal.set_meta(self.id, self.meta())
 
     def set_seats(self, seats: Sequence[SeatInfo]) -> None:
         self.seats = list(seats)
         self.__post_init__()
         if self.id is not None:
-            try:
+            with self._writing():
                 self.ctx.journal.set_seats(self.id, self.seats)
-            except TabletopError as exc:
-                self._fail(exc)
 
     def finish(self, result: Result | None, *, reason: str = "end") -> None:
         """The game is over (``reason`` "end"), stopped by the rotation's clock ("time",
@@ -263,26 +255,22 @@ class GameSave:
         if self.id is None:
             return
         status = "abandoned" if reason == "abandoned" else "finished"
-        try:
+        with self._writing():
             self.ctx.journal.finish(
                 self.id, result_record(result, reason=reason), reason=reason, status=status
             )
-        except TabletopError as exc:
-            self._fail(exc)
 
-    def _write_meta(self) -> None:
-        if self.id is None:
-            return
+    @contextlib.contextmanager
+    def _writing(self) -> Iterator[None]:
+        """A write to the journal that may fail: the failure is logged, the children
+        told once (until a sync succeeds again), and the game goes on."""
         try:
-            self.ctx.journal.set_meta(self.id, self.meta())
+            yield
         except TabletopError as exc:
-            self._fail(exc)
-
-    def _fail(self, exc: TabletopError) -> None:
-        log.error("journal: %s: %s", exc.code, exc.message)
-        if not self._failed:
-            self.ctx.notices.append(SAVE_FAILED)
-        self._failed = True
+            log.error("journal: %s: %s", exc.code, exc.message)
+            if not self._failed:
+                self.ctx.notices.append(SAVE_FAILED)
+            self._failed = True
 
 
 @contextlib.contextmanager

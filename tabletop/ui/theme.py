@@ -11,9 +11,8 @@ on a canvas of exactly the layout's size and scales it into any other window.
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 import pygame
 
@@ -106,24 +105,11 @@ def metrics_for(window: tuple[int, int]) -> Metrics:
 class Fonts:
     """The bundled DejaVu fonts by size, and a cache of rendered text."""
 
-    def __init__(self, cache_size: int = 512) -> None:
-        self._rendered: OrderedDict[tuple[str, int, bool, Color], pygame.Surface] = OrderedDict()
-        self._cache_size = cache_size
-
     def font(self, size: int, bold: bool = False) -> pygame.font.Font:
         return _font(size, bold)
 
     def render(self, text: str, size: int, colour: Color, bold: bool = False) -> pygame.Surface:
-        key = (text, size, bold, colour)
-        surface = self._rendered.get(key)
-        if surface is None:
-            surface = _font(size, bold).render(text, True, colour)
-            self._rendered[key] = surface
-            if len(self._rendered) > self._cache_size:
-                self._rendered.popitem(last=False)
-        else:
-            self._rendered.move_to_end(key)
-        return surface
+        return _rendered(text, size, bold, colour)
 
     def width(self, text: str, size: int, bold: bool = False) -> int:
         return _font(size, bold).size(text)[0]
@@ -135,6 +121,12 @@ def _font(size: int, bold: bool) -> pygame.font.Font:
         pygame.font.init()
     name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
     return pygame.font.Font(str(assets_dir() / "fonts" / name), size)
+
+
+@lru_cache(maxsize=512)
+def _rendered(text: str, size: int, bold: bool, colour: Color) -> pygame.Surface:
+    """Text drawn once, kept for the frames after (a screen redraws the same words)."""
+    return _font(size, bold).render(text, True, colour)
 
 
 __all__ = [

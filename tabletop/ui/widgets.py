@@ -42,6 +42,21 @@ class Button:
     size: int | None = None
 
 
+def grid(
+    area: pygame.Rect, count: int, columns: int, gap: int, h: int | None = None, rows: int = 0
+) -> list[pygame.Rect]:
+    """``count`` cells of one size, ``gap`` apart, from ``area``'s top left: ``columns``
+    share its width; each is ``h`` high (``area``'s height when None). They fill row by
+    row, or column by column when ``rows`` says how many a column holds."""
+    w = (area.width - (columns - 1) * gap) // columns
+    h = area.height if h is None else h
+    cells = []
+    for i in range(count):
+        c, r = divmod(i, rows) if rows else (i % columns, i // columns)
+        cells.append(pygame.Rect(area.left + c * (w + gap), area.top + r * (h + gap), w, h))
+    return cells
+
+
 def hit(buttons: Iterable[Button], pos: tuple[int, int]) -> Button | None:
     """The button under ``pos`` (enabled or not: a scene may explain why it is off)."""
     for button in buttons:
@@ -138,21 +153,20 @@ class Painter:
         """Wrapped text inside ``rect`` (shrunk a little if it would not fit)."""
         size = size or self.m.text
         floor = max(12, int(size * 0.75))
-        lines = self.wrap(text, size, rect.width, bold)
-        height = self.fonts.font(size, bold).get_linesize()
-        limit = max_lines or max(1, rect.height // max(1, height))
-        while len(lines) > limit and size > floor:
-            size -= 1
+        while True:
             lines = self.wrap(text, size, rect.width, bold)
             height = self.fonts.font(size, bold).get_linesize()
             limit = max_lines or max(1, rect.height // max(1, height))
+            if len(lines) <= limit or size <= floor:
+                break
+            size -= 1
+        anchor, x = {
+            "left": ("topleft", rect.left),
+            "center": ("midtop", rect.centerx),
+            "right": ("topright", rect.right),
+        }[align]
         y = rect.top
         for line in lines[:limit]:
-            anchor, x = {
-                "left": ("topleft", rect.left),
-                "center": ("midtop", rect.centerx),
-                "right": ("topright", rect.right),
-            }[align]
             self.text(surface, line, (x, y), size, colour, bold=bold, anchor=anchor)
             y += height
         return y - rect.top
@@ -336,4 +350,4 @@ class Painter:
         pygame.draw.line(surface, colour, rect.bottomleft, rect.topright, width)
 
 
-__all__ = ["PIPS", "Button", "Painter", "hit"]
+__all__ = ["PIPS", "Button", "Painter", "grid", "hit"]

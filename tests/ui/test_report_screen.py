@@ -163,6 +163,20 @@ def test_report_screen_a_stick_that_cannot_be_written_is_one_sentence(
     assert "report.write" in caplog.text and app.toast is None
 
 
+def test_report_screen_sticks_that_cannot_be_looked_for_are_no_stick(
+    lesson: Journal, caplog: pytest.LogCaptureFixture
+) -> None:
+    def broken() -> list[Path]:
+        raise PermissionError(13, "Permission denied", "/media")
+
+    app = make_app(journal=lesson)
+    app.ctx.session = S1
+    app.stack.push(ReportScene(app.ctx, sticks=broken))
+    app.step()
+    assert label(app, "usb") == ("Put in a USB stick", False)
+    assert "report: cannot look for USB sticks" in caplog.text and app.toast is None
+
+
 def test_report_screen_with_no_games_says_so(tmp_path: Path) -> None:
     journal = Journal(tmp_path / FILE_NAME)
     app = make_app(journal=journal)

@@ -145,6 +145,27 @@ def test_class_list_import_problems_are_one_sentence(
     assert len(Roster(app.ctx.journal)) == 3
 
 
+def test_class_list_sticks_that_cannot_be_looked_for_are_no_stick(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    def broken() -> list[Path]:
+        raise PermissionError(13, "Permission denied", "/media")
+
+    app = make_app()
+    Roster(app.ctx.journal).import_csv(CLASS)
+    scene = ClassListScene(app.ctx, sticks=broken)
+    app.stack.push(scene)
+    app.step()
+    auto = Autoplayer(app)
+    for button in ("import", "save"):
+        scene.message = ""
+        auto.tap(button)
+        assert scene.message == "No USB stick found. Put one in and try again."
+        assert not scene.good and app.stack.top is scene
+    assert "class list: cannot look for USB sticks" in caplog.text
+    assert len(Roster(app.ctx.journal)) == 3
+
+
 def test_class_list_types_a_student_in(tmp_path: Path) -> None:
     app, scene, auto = open_list()
     Roster(app.ctx.journal).import_csv(CLASS)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import pygame
@@ -10,7 +9,7 @@ import pygame
 from tabletop.ui.app import Context, Scene, SceneStack
 from tabletop.ui.input import Back, InputEvent, Tap
 from tabletop.ui.theme import Metrics
-from tabletop.ui.widgets import Button, Painter, hit
+from tabletop.ui.widgets import Button, hit
 
 
 class Dialog(Scene):
@@ -174,18 +173,18 @@ def home_and_again(
 ) -> list[Button]:
     """The end screens' footer: "Home" bottom left, the replay button (``name``) bottom
     right."""
-    W, H = m.size
-    h = m.u(56)
-    y = H - m.u(16) - h
     return [
-        Button("home", pygame.Rect(m.u(16), y, m.u(200), h), "Home", kind="quiet"),
-        Button(
-            name,
-            pygame.Rect(W - m.u(16) - m.u(width), y, m.u(width), h),
-            again,
-            enabled=enabled,
-        ),
+        Button("home", foot(m, 200), "Home", kind="quiet"),
+        Button(name, foot(m, width, "right"), again, enabled=enabled),
     ]
+
+
+def foot(m: Metrics, width: int, where: str = "left") -> pygame.Rect:
+    """A button's place in a full screen's footer: ``width`` base units wide, at the
+    bottom ``left``, ``centre`` or ``right``, a margin in from the edges."""
+    w, h = m.u(width), m.u(56)
+    x = {"left": m.u(16), "centre": (m.width - w) // 2, "right": m.width - m.u(16) - w}[where]
+    return pygame.Rect(x, m.height - m.u(16) - h, w, h)
 
 
 def route_to_press(scene: Any, event: InputEvent, back: str = "home") -> None:
@@ -199,51 +198,12 @@ def route_to_press(scene: Any, event: InputEvent, back: str = "home") -> None:
             scene.press(button.name)
 
 
-@dataclass
-class Stepper:
-    """A count a child steps with two buttons, as "Players  \u2212 3 +" on a setup
-    screen: the label at the left margin, the buttons ``<name>.-`` and ``<name>.+``,
-    each off at its end of ``low..high``."""
-
-    name: str
-    label: str
-    low: int
-    high: int
-    label_at: tuple[int, int] = (0, 0)
-    count_at: tuple[int, int] = (0, 0)
-
-    def layout(self, m: Metrics, x: int, y: int, value: int) -> list[Button]:
-        """The two buttons, the minus one's top left at (x, y), the count between them."""
-        s = m.u(52)
-        self.label_at = (m.u(16), y + s // 2)
-        self.count_at = (x + s + s // 2 + m.u(4), y + s // 2)
-        minus = pygame.Rect(x, y, s, s)
-        plus = pygame.Rect(x + 2 * s + m.u(8), y, s, s)
-        return [
-            Button(f"{self.name}.-", minus, "\u2212", enabled=value > self.low, size=m.big),
-            Button(f"{self.name}.+", plus, "+", enabled=value < self.high, size=m.big),
-        ]
-
-    def stepped(self, name: str, value: int) -> int | None:
-        """The count after a tap on the button ``name``; None when it is not this one's."""
-        if name == f"{self.name}.-":
-            return max(self.low, value - 1)
-        if name == f"{self.name}.+":
-            return min(self.high, value + 1)
-        return None
-
-    def draw(self, painter: Painter, surface: pygame.Surface, value: int) -> None:
-        m = painter.m
-        painter.text(surface, self.label, self.label_at, m.text, bold=True, anchor="midleft")
-        painter.text(surface, str(value), self.count_at, m.big, bold=True, anchor="center")
-
-
 __all__ = [
     "Confirm",
     "Dialog",
-    "Stepper",
     "ask_leave",
     "draw_message",
+    "foot",
     "go_home",
     "header",
     "home_and_again",

@@ -21,7 +21,7 @@ from tabletop.ui.app import Context, Scene
 from tabletop.ui.input import Back, InputEvent, Seen, Tap
 from tabletop.ui.scenes.common import header
 from tabletop.ui.theme import Metrics
-from tabletop.ui.widgets import Button, hit
+from tabletop.ui.widgets import Button, grid, hit
 
 log = logging.getLogger(__name__)
 
@@ -111,19 +111,17 @@ class DiceScene(Scene):
         m = metrics
         W, H = m.size
         bottom = pygame.Rect(m.u(16), H - m.u(64), W - m.u(32), m.u(56))
-        gap = m.u(12)
-        w = (bottom.width - 2 * gap) // 3
         camera_ok = self.ctx.camera is not None
         self.buttons = [
             Button(
                 f"mode.{name}",
-                pygame.Rect(bottom.left + i * (w + gap), bottom.top, w, bottom.height),
+                rect,
                 MODE_LABELS[name],
                 kind="toggle",
                 selected=self.mode == name,
                 enabled=name != "camera" or camera_ok,
             )
-            for i, name in enumerate(MODES)
+            for rect, name in zip(grid(bottom, len(MODES), len(MODES), m.u(12)), MODES, strict=True)
         ]
         self.content = pygame.Rect(m.u(16), m.u(96), W - m.u(32), bottom.top - m.u(108))
         c = self.content
@@ -338,11 +336,7 @@ def _crop(frame: np.ndarray, box: tuple[int, int, int, int], size: int) -> pygam
     x0, y0, x1, y1 = box
     pad = max(4, int(0.15 * max(x1 - x0, y1 - y0)))
     x0, y0, x1, y1 = max(0, x0 - pad), max(0, y0 - pad), min(w, x1 + pad), min(h, y1 + pad)
-    if x1 <= x0 or y1 <= y0:
-        return None
-    piece = np.ascontiguousarray(frame[y0:y1, x0:x1, :3].swapaxes(0, 1))
-    image = pygame.surfarray.make_surface(piece)
-    return pygame.transform.smoothscale(image, (size, size))
+    return _picture(frame[y0:y1, x0:x1], size) if x1 > x0 and y1 > y0 else None
 
 
 __all__ = ["DiceResult", "DiceScene"]

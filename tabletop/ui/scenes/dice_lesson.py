@@ -15,7 +15,7 @@ import pygame
 from tabletop.classroom.dice_lesson import fairness, read_dice
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.input import InputEvent
-from tabletop.ui.scenes.common import header, route_to_press
+from tabletop.ui.scenes.common import foot, header, route_to_press
 from tabletop.ui.theme import Metrics
 from tabletop.ui.widgets import Button
 
@@ -40,18 +40,12 @@ class DiceLessonScene(Scene):
 
     def layout(self, metrics: Metrics) -> None:
         m = metrics
-        W, H = m.size
-        margin, bh = m.u(16), m.u(56)
-        self.footer_y = H - margin - bh
+        which = "This lesson only" if self.every else "All lessons"
         self.buttons = [
-            Button("back", pygame.Rect(margin, self.footer_y, m.u(180), bh), "Back", kind="quiet"),
-            Button(
-                "which",
-                pygame.Rect(W - margin - m.u(260), self.footer_y, m.u(260), bh),
-                "This lesson only" if self.every else "All lessons",
-                kind="quiet",
-            ),
+            Button("back", foot(m, 180), "Back", kind="quiet"),
+            Button("which", foot(m, 260, "right"), which, kind="quiet"),
         ]
+        self.footer_y = self.buttons[0].rect.top
 
     def handle(self, event: InputEvent) -> None:
         route_to_press(self, event, back="back")

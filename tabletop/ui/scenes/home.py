@@ -15,7 +15,7 @@ from tabletop.ui.input import InputEvent, Tap
 from tabletop.ui.saves import unfinished
 from tabletop.ui.scenes.common import Confirm, header
 from tabletop.ui.theme import BLUE, ORANGE, VERMILLION, Metrics
-from tabletop.ui.widgets import Button, Painter, hit
+from tabletop.ui.widgets import Button, Painter, grid, hit
 
 GAMES = (
     ("mathe-meister", "Mathe-Meister", "Roll, write, score: dice and a sheet"),
@@ -97,10 +97,9 @@ class HomeScene(Scene):
         big = pygame.Rect(margin, top, m.u(360), H - top - margin)
         self.buttons.append(Button("game.mathe-meister", big, GAMES[0][1], kind="tile"))
         left = big.right + margin
-        w = (W - margin - left - margin) // 2
         h = (big.height - margin) // 2
-        for i, (key, name, _) in enumerate(GAMES[1:]):
-            rect = pygame.Rect(left + (i % 2) * (w + margin), top + (i // 2) * (h + margin), w, h)
+        tiles = grid(pygame.Rect(left, top, W - margin - left, h), 4, 2, margin)
+        for rect, (key, name, _) in zip(tiles, GAMES[1:], strict=True):
             self.buttons.append(
                 Button(f"game.{key}", rect, name, kind="tile", enabled=key in can_play)
             )
@@ -204,43 +203,26 @@ def _mm_picture(surface: pygame.Surface, painter: Painter, rect: pygame.Rect, on
     )
 
 
-def _card(
-    surface: pygame.Surface,
-    painter: Painter,
-    rect: pygame.Rect,
-    text: str,
-    colour: tuple[int, int, int],
-    on: bool,
-) -> None:
-    p = painter.p
-    painter.box(surface, rect, (255, 255, 255), colour if on else p.button_off, 3, 8)
-    painter.text(
-        surface,
-        text,
-        rect.center,
-        int(rect.height * 0.36),
-        colour if on else p.button_off_text,
-        bold=True,
-        anchor="center",
-        max_width=rect.width - 8,
-    )
-
-
 def _cards_picture(texts: tuple[str, ...], colours: tuple[tuple[int, int, int], ...]):  # type: ignore[no-untyped-def]
     def picture(surface: pygame.Surface, painter: Painter, rect: pygame.Rect, on: bool) -> None:
-        n = len(texts)
+        p, n = painter.p, len(texts)
         h = min(rect.height, int(rect.width / n * 1.3))
         w = int(h / 1.4)
         step = min(w + 6, (rect.width - w) // max(1, n - 1)) if n > 1 else 0
         x = rect.centerx - (w + step * (n - 1)) // 2
-        for i, (text, colour) in enumerate(zip(texts, colours)):
-            _card(
+        for i, (text, colour) in enumerate(zip(texts, colours, strict=True)):
+            card = pygame.Rect(x + i * step, rect.centery - h // 2, w, h)
+            edge, ink = (colour, colour) if on else (p.button_off, p.button_off_text)
+            painter.box(surface, card, (255, 255, 255), edge, 3, 8)
+            painter.text(
                 surface,
-                painter,
-                pygame.Rect(x + i * step, rect.centery - h // 2, w, h),
                 text,
-                colour,
-                on,
+                card.center,
+                int(card.height * 0.36),
+                ink,
+                bold=True,
+                anchor="center",
+                max_width=card.width - 8,
             )
 
     return picture
@@ -255,24 +237,9 @@ def _attack_picture(surface: pygame.Surface, painter: Painter, rect: pygame.Rect
         x = rect.left + i * rect.width // 6
         pygame.draw.line(surface, colour, (x, y - 6), (x, y + 6), 2)
     size = max(14, rect.height // 4)
-    painter.text(
-        surface,
-        "+5",
-        (rect.left + rect.width // 4, y - 10),
-        size,
-        BLUE if on else colour,
-        bold=True,
-        anchor="midbottom",
-    )
-    painter.text(
-        surface,
-        "\u22123",
-        (rect.left + 3 * rect.width // 4, y - 10),
-        size,
-        VERMILLION if on else colour,
-        bold=True,
-        anchor="midbottom",
-    )
+    for text, quarter, hue in (("+5", 1, BLUE), ("\u22123", 3, VERMILLION)):
+        at = (rect.left + quarter * rect.width // 4, y - 10)
+        painter.text(surface, text, at, size, hue if on else colour, bold=True, anchor="midbottom")
 
 
 PICTURES: dict[str, Callable[[pygame.Surface, Painter, pygame.Rect, bool], None]] = {

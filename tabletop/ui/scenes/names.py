@@ -9,9 +9,9 @@ import pygame
 
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.input import InputEvent, Key
-from tabletop.ui.scenes.common import header, route_to_press
+from tabletop.ui.scenes.common import foot, header, route_to_press
 from tabletop.ui.theme import Metrics
-from tabletop.ui.widgets import Button
+from tabletop.ui.widgets import Button, grid
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ-"
 MAX_LENGTH = 14
@@ -27,40 +27,23 @@ class NameScene(Scene):
 
     def layout(self, metrics: Metrics) -> None:
         m = metrics
-        W, H = m.size
+        W = m.width
         margin = m.u(16)
         gap = m.u(8)
         self.field = pygame.Rect(margin, m.u(66), W - 2 * margin, m.u(60))
-        kw = (W - 2 * margin - 8 * gap) // 9
         kh = m.u(60)
         top = self.field.bottom + m.u(12)
-        b = []
-        for i, ch in enumerate(LETTERS):
-            rect = pygame.Rect(margin + (i % 9) * (kw + gap), top + (i // 9) * (kh + gap), kw, kh)
-            b.append(Button(f"key.{ch}", rect, ch, kind="quiet", size=m.big))
+        keys = grid(pygame.Rect(margin, top, W - 2 * margin, kh), len(LETTERS), 9, gap)
+        b = [
+            Button(f"key.{ch}", rect, ch, kind="quiet", size=m.big)
+            for rect, ch in zip(keys, LETTERS, strict=True)
+        ]
         y = top + 3 * (kh + gap)
-        half = (W - 2 * margin - gap) // 2
-        b.append(Button("key.space", pygame.Rect(margin, y, half, m.u(52)), "Space", kind="quiet"))
-        b.append(
-            Button(
-                "key.delete",
-                pygame.Rect(margin + half + gap, y, half, m.u(52)),
-                "\u2190 Delete",
-                kind="quiet",
-            )
-        )
-        y = H - margin - m.u(56)
-        b.append(
-            Button("cancel", pygame.Rect(margin, y, m.u(200), m.u(56)), "Cancel", kind="quiet")
-        )
-        b.append(
-            Button(
-                "ok",
-                pygame.Rect(W - margin - m.u(240), y, m.u(240), m.u(56)),
-                "OK",
-                enabled=bool(self.name.strip()),
-            )
-        )
+        space, delete = grid(pygame.Rect(margin, y, W - 2 * margin, m.u(52)), 2, 2, gap)
+        b.append(Button("key.space", space, "Space", kind="quiet"))
+        b.append(Button("key.delete", delete, "\u2190 Delete", kind="quiet"))
+        b.append(Button("cancel", foot(m, 200), "Cancel", kind="quiet"))
+        b.append(Button("ok", foot(m, 240, "right"), "OK", enabled=bool(self.name.strip())))
         self.buttons = b
 
     def handle(self, event: InputEvent) -> None:

@@ -17,7 +17,7 @@ from tabletop.ui.app import Context
 from tabletop.ui.input import Back, InputEvent, Key, Tap
 from tabletop.ui.scenes.common import Dialog
 from tabletop.ui.theme import Metrics
-from tabletop.ui.widgets import Button, hit
+from tabletop.ui.widgets import Button, grid, hit
 
 MINUS = "\u2212"
 BACKSPACE = "\u2190"
@@ -83,39 +83,26 @@ class NumPad(Dialog):
         body = self.body()
         gap = m.u(8)
         self.display = pygame.Rect(body.left, body.top, body.width, m.u(58))
-        grid_top = self.display.bottom + gap
+        top = self.display.bottom + gap
         rows = len(ROWS) + 1
-        h = (body.bottom - grid_top - gap * (rows - 1)) // rows
-        w = (body.width - gap * 3) // 4
-        labels = {"back": BACKSPACE, "minus": MINUS, "frac": "/"}
-        self.buttons = []
-        for r, row in enumerate(ROWS):
-            for c, key in enumerate(row):
-                rect = pygame.Rect(body.left + c * (w + gap), grid_top + r * (h + gap), w, h)
-                enabled = not (
-                    (key == "minus" and not self.negative) or (key == "frac" and not self.fractions)
-                )
-                self.buttons.append(
-                    Button(
-                        f"num.{key}",
-                        rect,
-                        labels.get(key, key),
-                        kind="quiet",
-                        enabled=enabled,
-                        size=m.big,
-                    )
-                )
-        y = grid_top + len(ROWS) * (h + gap)
-        self.buttons += [
-            Button("cancel", pygame.Rect(body.left, y, w, h), "Cancel", kind="quiet"),
-            Button(
-                "num.0",
-                pygame.Rect(body.left + w + gap, y, w, h),
-                "0",
+        h = (body.bottom - top - gap * (rows - 1)) // rows
+        keys = [*(key for row in ROWS for key in row), "cancel", "0", "ok"]
+        cells = grid(pygame.Rect(body.left, top, body.width, h), len(keys) + 1, 4, gap)
+        cells[-2] = cells[-2].union(cells[-1])  # OK is two keys wide
+        off = {"minus": not self.negative, "frac": not self.fractions}
+        labels = {"back": BACKSPACE, "minus": MINUS, "frac": "/", "cancel": "Cancel", "ok": "OK"}
+        self.buttons = [
+            Button(key, rect, labels[key], kind="quiet" if key == "cancel" else "primary")
+            if key in ("cancel", "ok")
+            else Button(
+                f"num.{key}",
+                rect,
+                labels.get(key, key),
                 kind="quiet",
+                enabled=not off.get(key, False),
                 size=m.big,
-            ),
-            Button("ok", pygame.Rect(body.left + 2 * (w + gap), y, 2 * w + gap, h), "OK"),
+            )
+            for key, rect in zip(keys, cells, strict=False)
         ]
         self._refresh()
 

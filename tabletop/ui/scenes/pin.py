@@ -22,7 +22,7 @@ from tabletop.ui.input import InputEvent, Key
 from tabletop.ui.prefs import PIN_LENGTH, PinGate
 from tabletop.ui.scenes.common import header, route_to_press
 from tabletop.ui.theme import Metrics
-from tabletop.ui.widgets import Button
+from tabletop.ui.widgets import Button, grid
 
 KEYS = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "clear", "0", "delete")
 KEY_LABELS = {"clear": "Clear", "delete": "\u2190"}
@@ -84,15 +84,16 @@ class PinPad(Scene):
         top = m.u(166)
         # the message's own strip, between the dots and the keys
         self.message_box = pygame.Rect(m.u(16), m.u(120), W - m.u(32), top - m.u(4) - m.u(120))
+        keys = grid(pygame.Rect(left, top, 3 * kw + 2 * gap, kh), len(KEYS), 3, gap)
         self.buttons = [
             Button(
                 f"key.{k}",
-                pygame.Rect(left + (i % 3) * (kw + gap), top + (i // 3) * (kh + gap), kw, kh),
+                rect,
                 KEY_LABELS.get(k, k),
                 kind="quiet",
                 size=m.big if k.isdigit() else m.text,
             )
-            for i, k in enumerate(KEYS)
+            for rect, k in zip(keys, KEYS, strict=True)
         ]
         self.buttons.append(
             Button(

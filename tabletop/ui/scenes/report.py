@@ -16,6 +16,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TypeVar
 
 import pygame
 
@@ -24,11 +25,12 @@ from tabletop.classroom.mistakes import KINDS, SKILLS
 from tabletop.engine.errors import TabletopError
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.input import InputEvent
-from tabletop.ui.scenes.common import header, route_to_press
+from tabletop.ui.scenes.common import foot, header, route_to_press
 from tabletop.ui.theme import Color, Metrics
 from tabletop.ui.widgets import Button
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 STICK_POLL = 2.0  # seconds between looks for a USB stick
 PAPER = "a4"
@@ -118,16 +120,10 @@ class ReportScene(Scene):
     def look_for_stick(self) -> bool:
         """Look for a USB stick; True if what was found changed."""
         self.looked_at = self.ctx.clock()
-        finder = self.find_sticks
-        if finder is None:
-            from tabletop.classroom import usb
+        from tabletop.classroom import usb
+        from tabletop.ui.scenes.roster import mounted_sticks
 
-            finder = usb.sticks
-        try:
-            found = list(finder())
-        except OSError as exc:
-            log.warning("report: looking for USB sticks failed: %s", exc)
-            found = []
+        found = mounted_sticks(self.find_sticks or usb.sticks, "report")
         stick = found[0] if found else None
         changed = stick != self.stick
         self.stick = stick
@@ -196,23 +192,10 @@ class ReportScene(Scene):
             )
         ]  # fmt: skip
         if self.group is None and self.view == "games":
-            shown = self.totals[self.page * self.per_page : (self.page + 1) * self.per_page]
-            for i, total in enumerate(shown):
-                rect = pygame.Rect(
-                    self.table.left,
-                    self.table.top + self.head_h + i * self.row_h + m.u(2),
-                    self.table.width,
-                    self.row_h - m.u(4),
-                )
+            for rect, total in self.on_page(self.totals):
                 b.append(Button(f"group.{total.group}", rect, "", kind="quiet"))
-        b.append(
-            Button(
-                "back",
-                pygame.Rect(margin, self.footer_y, m.u(180), bh),
-                "Groups" if self.group is not None else "Back",
-                kind="quiet",
-            )
-        )
+        back = "Groups" if self.group is not None else "Back"
+        b.append(Button("back", foot(m, 180), back, kind="quiet"))
         if self.pages > 1:
             pw = m.u(64)
             left = W // 2 - pw - m.u(4) - m.u(40)
@@ -234,16 +217,25 @@ class ReportScene(Scene):
                     enabled=self.page < self.pages - 1,
                 )
             )
-        uw = m.u(270)
         b.append(
             Button(
                 "usb",
-                pygame.Rect(W - margin - uw, self.footer_y, uw, bh),
+                foot(m, 270, "right"),
                 "Save to USB stick" if self.stick is not None else "Put in a USB stick",
                 enabled=self.stick is not None and bool(self.rows),
             )
         )
         self.buttons = b
+
+    def on_page(self, items: Sequence[T]) -> list[tuple[pygame.Rect, T]]:
+        """The items on this page, each with its row of the table."""
+        m, table, start = self.m, self.table, self.page * self.per_page
+        rows = []
+        for i, item in enumerate(items[start : start + self.per_page]):
+            top = table.top + self.head_h + i * self.row_h
+            rect = pygame.Rect(table.left, top + m.u(2), table.width, self.row_h - m.u(4))
+            rows.append((rect, item))
+        return rows
 
     # -- input -----------------------------------------------------------------------------
 
@@ -406,10 +398,7 @@ class ReportScene(Scene):
                 x += w
 
         cells(table.top + self.head_h // 2, [c[0] for c in columns], m.small, p.muted, True)
-        shown = lines[self.page * self.per_page : (self.page + 1) * self.per_page]
-        for i, values in enumerate(shown):
-            top = table.top + self.head_h + i * self.row_h
-            rect = pygame.Rect(table.left, top + m.u(2), table.width, self.row_h - m.u(4))
+        for i, (rect, values) in enumerate(self.on_page(lines)):
             if self.group is None:
                 painter.box(surface, rect, p.panel, p.line, 2, m.u(8))
             elif i % 2 == 0:
@@ -434,10 +423,7 @@ class ReportScene(Scene):
         for (title, _, right), w in zip(SKILL_COLUMNS, widths, strict=True):
             cell(title, x, w, table.top + self.head_h // 2, right, m.small, p.muted)
             x += w
-        shown = lines[self.page * self.per_page : (self.page + 1) * self.per_page]
-        for i, values in enumerate(shown):
-            top = table.top + self.head_h + i * self.row_h
-            rect = pygame.Rect(table.left, top + m.u(2), table.width, self.row_h - m.u(4))
+        for rect, values in self.on_page(lines):
             painter.box(surface, rect, p.panel, p.line, 2, m.u(8))
             y = rect.top + m.u(20)
             x = table.left

@@ -35,7 +35,7 @@ from tabletop.ui.input import InputEvent, Key
 from tabletop.ui.scenes.common import Confirm, Dialog, draw_message, header, route_to_press
 from tabletop.ui.scenes.names import NameScene
 from tabletop.ui.theme import Metrics
-from tabletop.ui.widgets import Button, Painter
+from tabletop.ui.widgets import Button, Painter, grid
 
 log = logging.getLogger(__name__)
 
@@ -115,10 +115,10 @@ class StudentGrid:
                     caption="tap for another group",
                 )
             )
-        grid = pygame.Rect(rect.left, rect.top + row_h + gap, rect.width, 0)
-        grid.height = rect.bottom - grid.top
-        rows = max(1, (grid.height + gap) // (m.u(48) + gap))
-        h = min(row_h, (grid.height + gap) // rows - gap)
+        area = pygame.Rect(rect.left, rect.top + row_h + gap, rect.width, 0)
+        area.height = rect.bottom - area.top
+        rows = max(1, (area.height + gap) // (m.u(48) + gap))
+        h = min(row_h, (area.height + gap) // rows - gap)
         per_page = rows * columns
         shown = self.shown()
         self.pages = max(1, -(-len(shown) // per_page))
@@ -134,13 +134,12 @@ class StudentGrid:
                 )
             )
             self.page_text_pos = (right - nav - counter // 2, rect.top + row_h // 2)
-        w = (grid.width - (columns - 1) * gap) // columns
-        for i, student in enumerate(shown[self.page * per_page : (self.page + 1) * per_page]):
-            r, c = divmod(i, columns)
+        page = shown[self.page * per_page : (self.page + 1) * per_page]
+        for cell, student in zip(grid(area, len(page), columns, gap, h), page, strict=True):
             b.append(
                 Button(
                     f"student.{student.id}",
-                    pygame.Rect(grid.left + c * (w + gap), grid.top + r * (h + gap), w, h),
+                    cell,
                     label(student),
                     kind="choice",
                     caption=caption(student),
@@ -159,6 +158,11 @@ class StudentGrid:
         else:
             return False
         return True
+
+    def group_dialog(self, ctx: Context, title: str) -> PickDialog:
+        """The question "which group?" (or everyone): it pops with ``("pick", group)``."""
+        choices = [(group_label(g), ("pick", g)) for g in (None, *self.groups())]
+        return PickDialog(ctx, title, choices)
 
     def choose_group(self, group: str | None) -> None:
         self.group = group
@@ -208,21 +212,12 @@ class PickDialog(Dialog):
         gap = m.u(8)
         top = body.top + (m.u(56) if self.note else 0)
         h = m.u(52)
-        w = (body.width - (self.columns - 1) * gap) // self.columns
         self.note_rect = pygame.Rect(body.left, body.top, body.width, m.u(50))
+        area = pygame.Rect(body.left, top, body.width, h)
+        cells = grid(area, len(self.choices), self.columns, gap)
         self.buttons = [
-            Button(
-                f"pick.{i}",
-                pygame.Rect(
-                    body.left + (i % self.columns) * (w + gap),
-                    top + (i // self.columns) * (h + gap),
-                    w,
-                    h,
-                ),
-                label,
-                kind="quiet",
-            )
-            for i, (label, _) in enumerate(self.choices)
+            Button(f"pick.{i}", rect, label, kind="quiet")
+            for i, (rect, (label, _)) in enumerate(zip(cells, self.choices, strict=True))
         ]
         self.buttons.append(
             Button(
@@ -324,6 +319,15 @@ class StudentDialog(Dialog):
         )
 
 
+def mounted_sticks(find: Callable[[], Sequence[Path]], who: str) -> list[Path]:
+    """The USB sticks ``find`` lists; none when looking fails (logged for ``who``)."""
+    try:
+        return list(find())
+    except OSError as exc:
+        log.warning("%s: cannot look for USB sticks: %s", who, exc)
+        return []
+
+
 def csv_files(sticks: Sequence[Path]) -> list[Path]:
     """The ``*.csv`` files at the top of each stick (no hidden ones), by name."""
     found: list[Path] = []
@@ -381,20 +385,18 @@ class ClassListScene(Scene):
             caption=lambda s: f"{s.group or 'no group'} · {s.id}",
             size=m.text,
         )
-        gap = m.u(10)
-        w = (W - 2 * margin - 3 * gap) // 4
-        for i, (name, label) in enumerate(
-            (
-                ("back", "Back"),
-                ("add", "Add a student"),
-                ("import", "Import from USB"),
-                ("save", "Save to USB"),
-            )
-        ):
+        tools = (
+            ("back", "Back"),
+            ("add", "Add a student"),
+            ("import", "Import from USB"),
+            ("save", "Save to USB"),
+        )
+        row = grid(pygame.Rect(margin, y, W - 2 * margin, bh), len(tools), len(tools), m.u(10))
+        for rect, (name, label) in zip(row, tools, strict=True):
             b.append(
                 Button(
                     name,
-                    pygame.Rect(margin + i * (w + gap), y, w, bh),
+                    rect,
                     label,
                     kind="quiet" if name == "back" else "primary",
                     enabled=name != "save" or len(self.grid.students) > 0,
@@ -443,15 +445,7 @@ class ClassListScene(Scene):
         if self.grid.press(name):
             pass
         elif name == "group":
-            groups = self.grid.groups()
-            self.ask(
-                ("filter",),
-                PickDialog(
-                    self.ctx,
-                    "Show which group?",
-                    [(group_label(g), ("pick", g)) for g in (None, *groups)],
-                ),
-            )
+            self.ask(("filter",), self.grid.group_dialog(self.ctx, "Show which group?"))
             return
         elif sid is not None:
             student = self.roster.get(sid)
@@ -554,15 +548,8 @@ class ClassListScene(Scene):
 
     # -- the USB stick -------------------------------------------------------------------
 
-    def sticks(self) -> list[Path]:
-        try:
-            return list(self.find_sticks())
-        except OSError as exc:
-            log.warning("class list: cannot look for USB sticks: %s", exc)
-            return []
-
     def import_from_usb(self) -> None:
-        sticks = self.sticks()
+        sticks = mounted_sticks(self.find_sticks, "class list")
         if not sticks:
             log.info("class list: no USB stick mounted")
             self.say("No USB stick found. Put one in and try again.", good=False)
@@ -610,7 +597,7 @@ class ClassListScene(Scene):
         self.ask(("import", students, path.name), ImportDialog(self.ctx, path.name, merge, replace))
 
     def save_to_usb(self) -> None:
-        sticks = self.sticks()
+        sticks = mounted_sticks(self.find_sticks, "class list")
         if not sticks:
             self.say("No USB stick found. Put one in and try again.", good=False)
             return
@@ -634,4 +621,5 @@ __all__ = [
     "TypedName",
     "csv_files",
     "free_name",
+    "mounted_sticks",
 ]

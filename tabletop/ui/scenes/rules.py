@@ -10,10 +10,10 @@ from dataclasses import dataclass
 import pygame
 
 from tabletop.ui.app import Context, Scene
-from tabletop.ui.input import Back, InputEvent, Tap
-from tabletop.ui.scenes.common import Dialog, header
+from tabletop.ui.input import InputEvent
+from tabletop.ui.scenes.common import Dialog, header, route_to_press
 from tabletop.ui.theme import Metrics
-from tabletop.ui.widgets import Button, hit
+from tabletop.ui.widgets import Button, grid
 
 
 @dataclass(frozen=True)
@@ -55,28 +55,16 @@ class RulesScene(Scene):
         nxt.label = "Done" if self.index == len(self.pages) - 1 else "Next"
 
     def handle(self, event: InputEvent) -> None:
-        if isinstance(event, Back):
-            self.stack.pop(None)
-            return
-        if not isinstance(event, Tap):
-            return
-        button = hit(self.buttons, event.pos)
-        if button is None:
-            return
-        self.ctx.sounds.play("tap")
-        self.press(button.name)
+        route_to_press(self, event, "rules.close")
 
     def press(self, name: str) -> None:
-        if name == "rules.prev":
-            if self.index == 0:
-                self.stack.pop(None)
-                return
-            self.index -= 1
-        elif name == "rules.next":
-            if self.index == len(self.pages) - 1:
-                self.stack.pop(None)
-                return
-            self.index += 1
+        """Back and Next turn the page; Back on the first page (Close), Next on the last
+        (Done) and the Back key leave."""
+        page = self.index + {"rules.prev": -1, "rules.next": 1}.get(name, len(self.pages))
+        if not 0 <= page < len(self.pages):
+            self.stack.pop(None)
+            return
+        self.index = page
         self._refresh()
 
     def draw(self, surface: pygame.Surface) -> None:
@@ -142,14 +130,13 @@ class ChoiceGrid(Dialog):
         body = self.body()
         foot = m.u(56)
         gap = m.u(8)
-        grid = pygame.Rect(body.left, body.top, body.width, body.height - foot - gap)
-        w = (grid.width - gap * (self.columns - 1)) // self.columns
-        h = (grid.height - gap * (self.rows - 1)) // self.rows
+        area = pygame.Rect(body.left, body.top, body.width, body.height - foot - gap)
+        h = (area.height - gap * (self.rows - 1)) // self.rows
         start = self.page * self.per_page
+        page = self.choices[start : start + self.per_page]
         self.buttons = []
-        for i, (key, label) in enumerate(self.choices[start : start + self.per_page]):
-            r, c = divmod(i, self.columns)
-            rect = pygame.Rect(grid.left + c * (w + gap), grid.top + r * (h + gap), w, h)
+        cells = grid(area, len(page), self.columns, gap, h)
+        for rect, (key, label) in zip(cells, page, strict=True):
             caption = self.captions.get(key, "")
             self.buttons.append(
                 Button(f"choice.{key}", rect, label, kind="choice", caption=caption)

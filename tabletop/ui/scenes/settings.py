@@ -8,7 +8,7 @@ import pygame
 
 from tabletop.ui.app import Scene
 from tabletop.ui.input import InputEvent
-from tabletop.ui.scenes.common import Confirm, header, route_to_press
+from tabletop.ui.scenes.common import Confirm, foot, header, route_to_press
 from tabletop.ui.scenes.pin import PinPad
 from tabletop.ui.theme import Metrics
 from tabletop.ui.widgets import Button
@@ -19,7 +19,6 @@ class SettingsScene(Scene):
 
     def layout(self, metrics: Metrics) -> None:
         m = metrics
-        W, H = m.size
         prefs = self.ctx.prefs.prefs
         left, h, gap = m.u(16) + m.u(230), m.u(52), m.u(10)
         sound = "off" if prefs.muted else "only" if prefs.speech == "off" else "voice"
@@ -51,23 +50,11 @@ class SettingsScene(Scene):
                 )
             y += h + gap
         self.info_y = y + m.u(6)
-        bh = m.u(56)
-        by = H - m.u(16) - bh
         self.buttons = [
             *b,
-            Button("back", pygame.Rect(m.u(16), by, m.u(180), bh), "Back", kind="quiet"),
-            Button(
-                "quit",
-                pygame.Rect(W - m.u(16) - m.u(240), by, m.u(240), bh),
-                "Close the app",
-                kind="quiet",
-            ),
-            Button(
-                "report",
-                pygame.Rect(W // 2 - m.u(110), by, m.u(220), bh),
-                "Class report",
-                kind="quiet",
-            ),
+            Button("back", foot(m, 180), "Back", kind="quiet"),
+            Button("quit", foot(m, 240, "right"), "Close the app", kind="quiet"),
+            Button("report", foot(m, 220, "centre"), "Class report", kind="quiet"),
         ]
 
     def handle(self, event: InputEvent) -> None:

@@ -35,10 +35,11 @@ from tabletop.engine.errors import BadInput
 from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.input import Back, CardsSeen, InputEvent, Key, Tap
-from tabletop.ui.scenes.common import draw_message, header
-from tabletop.ui.scenes.roster import PickDialog, StudentGrid, group_label
+from tabletop.ui.saves import seat_infos
+from tabletop.ui.scenes.common import draw_message, foot, header
+from tabletop.ui.scenes.roster import StudentGrid
 from tabletop.ui.theme import SEAT_COLOURS, Metrics
-from tabletop.ui.widgets import Button, hit
+from tabletop.ui.widgets import Button, grid, hit
 
 log = logging.getLogger(__name__)
 
@@ -160,21 +161,19 @@ class SignInScene(Scene):
         W, H = m.size
         margin = m.u(16)
         bh = m.u(56)
-        foot = H - margin - bh
+        foot_y = H - margin - bh
         top = m.u(74)
         left_w = m.u(300 if len(self.seats) <= 4 else 370)
-        self.message_rect = pygame.Rect(margin, foot - m.u(8) - m.u(84), left_w, m.u(84))
+        self.message_rect = pygame.Rect(margin, foot_y - m.u(8) - m.u(84), left_w, m.u(84))
         seat_area = pygame.Rect(margin, top, left_w, self.message_rect.top - m.u(8) - top)
         n = len(self.seats)
         cols = 1 if n <= 4 else 2
         rows = -(-n // cols)
         gap = m.u(8)
         h = min(m.u(80), (seat_area.height - (rows - 1) * gap) // rows)
-        w = (seat_area.width - (cols - 1) * gap) // cols
         b: list[Button] = []
-        for i, seat in enumerate(self.seats):
-            c, r = divmod(i, rows)
-            rect = pygame.Rect(seat_area.left + c * (w + gap), top + r * (h + gap), w, h)
+        for i, rect in enumerate(grid(seat_area, n, cols, gap, h, rows=rows)):
+            seat = self.seats[i]
             b.append(
                 Button(
                     f"seat.{i}",
@@ -189,7 +188,7 @@ class SignInScene(Scene):
             seat_area.right + m.u(20),
             top,
             W - margin - seat_area.right - m.u(20),
-            foot - m.u(8) - top,
+            foot_y - m.u(8) - top,
         )
         seated = {s.student.id: i for i, s in enumerate(self.seats) if s.student is not None}
         b += self.grid.layout(
@@ -201,25 +200,18 @@ class SignInScene(Scene):
             size=m.text,
         )
         third = (W - 2 * margin - 2 * gap) // 3
-        b.append(Button("cancel", pygame.Rect(margin, foot, m.u(180), bh), "Cancel", kind="quiet"))
+        b.append(Button("cancel", foot(m, 180), "Cancel", kind="quiet"))
         b.append(
             Button(
                 "guest",
-                pygame.Rect(W // 2 - third // 2, foot, third, bh),
+                pygame.Rect(W // 2 - third // 2, foot_y, third, bh),
                 "Play as guest",
                 kind="quiet",
                 enabled=self.active is not None,
             )
         )
-        b.append(
-            Button(
-                "done",
-                pygame.Rect(W - margin - m.u(240), foot, m.u(240), bh),
-                "Play!",
-                size=m.big,
-                enabled=all(s.decided for s in self.seats),
-            )
-        )
+        ready = all(s.decided for s in self.seats)
+        b.append(Button("done", foot(m, 240, "right"), "Play!", size=m.big, enabled=ready))
         self.buttons = b
 
     # -- input ---------------------------------------------------------------------------
@@ -254,13 +246,7 @@ class SignInScene(Scene):
             self.select(int(name[len("seat.") :]))
         elif name == "group":
             self.choosing_group = True
-            self.stack.push(
-                PickDialog(
-                    self.ctx,
-                    "Which group?",
-                    [(group_label(g), ("pick", g)) for g in (None, *self.grid.groups())],
-                )
-            )
+            self.stack.push(self.grid.group_dialog(self.ctx, "Which group?"))
             return
         elif name == "guest":
             self.play_as_guest()
@@ -345,15 +331,14 @@ class SignInScene(Scene):
         self._advance()
 
     def result(self) -> list[SeatInfo]:
-        out = []
-        for i, s in enumerate(self.seats):
-            if s.bot is not None:
-                out.append(SeatInfo(i, s.default, None, "", s.bot))
-            elif s.student is not None:
-                out.append(SeatInfo(i, s.student.name, s.student.id, s.student.group, None))
-            else:  # a guest: the default name, no group (reports list guests apart)
-                out.append(SeatInfo(i, s.default, None, "", None))
-        return out
+        """Each seat's student; a bot, or a guest, keeps the default name and no group
+        (reports list guests apart)."""
+        return [
+            SeatInfo(i, s.default, None, "", s.bot)
+            if s.bot is not None or s.student is None
+            else SeatInfo(i, s.student.name, s.student.id, s.student.group, None)
+            for i, s in enumerate(self.seats)
+        ]
 
     def say(self, message: str, good: bool = True) -> None:
         self.message, self.good = message, good
@@ -464,8 +449,7 @@ class SignInGate:
             self.waiting = make
             setup.stack.push(SignInScene(setup.ctx, game, len(defaults), defaults, bots))
             return
-        bots = bots or {}
-        self._open(setup, make([SeatInfo(i, n, bot=bots.get(i)) for i, n in enumerate(defaults)]))
+        self._open(setup, make(seat_infos(defaults, bots)))
 
     def resume(self, setup: Scene, result: Any) -> bool:
         make, self.waiting = self.waiting, None

@@ -32,54 +32,30 @@ groups screen ``group.<i>``, ``add``, ``remove``, ``class``, ``done``; the contr
 """
 
 from tabletop.ui.scenes.rotation.control import FOLLOWS, RotationControl, rotation_menu
-from tabletop.ui.scenes.rotation.editor import (
-    Draft,
-    GroupsScene,
-    RotationEditor,
-    StationPicker,
-    class_groups,
-)
+from tabletop.ui.scenes.rotation.editor import RotationEditor
 from tabletop.ui.scenes.rotation.runner import (
     FLASH_STEP,
     FLASH_TOGGLES,
     SEATS,
-    STRIP,
-    Banner,
     RotationRunner,
     finish_games,
-    finish_stale_games,
     restore_rotation,
     run_rotation,
 )
-from tabletop.ui.scenes.rotation.station import (
-    StationScene,
-    called,
-    choose_setup,
-    mode_button,
-    open_game,
-)
+from tabletop.ui.scenes.rotation.station import StationScene, choose_setup, mode_button
 
 __all__ = [
     "FLASH_STEP",
     "FLASH_TOGGLES",
     "FOLLOWS",
     "SEATS",
-    "STRIP",
-    "Banner",
-    "Draft",
-    "GroupsScene",
     "RotationControl",
     "RotationEditor",
     "RotationRunner",
-    "StationPicker",
     "StationScene",
-    "called",
     "choose_setup",
-    "class_groups",
     "finish_games",
-    "finish_stale_games",
     "mode_button",
-    "open_game",
     "restore_rotation",
     "rotation_menu",
     "run_rotation",

@@ -13,7 +13,7 @@ from tabletop.ui.scenes.common import Confirm
 from tabletop.ui.scenes.rotation.editor import RotationEditor, TeacherScreen, footer
 from tabletop.ui.scenes.rotation.runner import RotationRunner
 from tabletop.ui.theme import Metrics
-from tabletop.ui.widgets import Button
+from tabletop.ui.widgets import Button, grid
 
 log = logging.getLogger(__name__)
 
@@ -63,7 +63,6 @@ class RotationControl(TeacherScreen):
         running = running and not self.follows  # the teacher's dashboard has them
         h = m.u(56)
         y = m.u(240)
-        w = (W - 2 * margin - 4 * gap) // 5
         specs = (
             ("pause", "Pause", running and not paused),
             ("resume", "Resume", running and paused),
@@ -71,9 +70,10 @@ class RotationControl(TeacherScreen):
             ("skip", "Skip", running),
             ("end", "End", running),
         )
+        row = grid(pygame.Rect(margin, y, W - 2 * margin, h), len(specs), len(specs), gap)
         b = [
-            Button(key, pygame.Rect(margin + i * (w + gap), y, w, h), label, enabled=on)
-            for i, (key, label, on) in enumerate(specs)
+            Button(key, rect, label, enabled=on)
+            for rect, (key, label, on) in zip(row, specs, strict=True)
         ]
         self.buttons = b + footer(m, ("back", "Back"))
 

@@ -28,10 +28,10 @@ from tabletop.classroom.rotation import (
 from tabletop.engine.errors import BadInput, TabletopError
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.input import InputEvent
-from tabletop.ui.scenes.common import header, route_to_press
+from tabletop.ui.scenes.common import foot, header, route_to_press
 from tabletop.ui.scenes.rotation.runner import run_rotation, wall_of
 from tabletop.ui.theme import Metrics
-from tabletop.ui.widgets import Button, Painter
+from tabletop.ui.widgets import Button, Painter, grid
 
 log = logging.getLogger(__name__)
 
@@ -43,13 +43,10 @@ def footer(
 ) -> list[Button]:
     """A teacher's screen's footer: ``back`` (name, label) bottom left, ``go`` (name,
     label, width) bottom right."""
-    W, H = m.size
-    bh, margin = m.u(56), m.u(16)
-    y = H - margin - bh
-    b = [Button(back[0], pygame.Rect(margin, y, m.u(180), bh), back[1], kind="quiet")]
+    b = [Button(back[0], foot(m, 180), back[1], kind="quiet")]
     if go is not None:
         name, label, width = go
-        b.append(Button(name, pygame.Rect(W - margin - m.u(width), y, m.u(width), bh), label))
+        b.append(Button(name, foot(m, width, "right"), label))
     return b
 
 
@@ -186,13 +183,10 @@ class RotationEditor(TeacherScreen):
         b: list[Button] = []
         # Stations: two columns of tiles, "+ Station" after the last.
         rows = 4
-        tw = (left_w - gap) // 2
         th = (bottom - top - (rows - 1) * gap) // rows
         tiles = len(d.stations) + (len(d.stations) < MAX_STATIONS)
-        for i in range(tiles):
-            rect = pygame.Rect(
-                margin + (i // rows) * (tw + gap), top + (i % rows) * (th + gap), tw, th
-            )
+        area = pygame.Rect(margin, top, left_w, th)
+        for i, rect in enumerate(grid(area, tiles, 2, gap, rows=rows)):
             if i < len(d.stations):
                 s = d.stations[i]
                 b.append(
@@ -240,16 +234,14 @@ class RotationEditor(TeacherScreen):
         self.buttons = b + footer(m, ("back", "Back"), ("start", "Start rotation", 260))
 
     def value(self, key: str) -> str:
+        """What a stepper shows between its \u2212 and + buttons."""
         d = self.draft
-        if key == "minutes":
-            return f"{d.minutes} min"
-        if key == "transition":
-            return f"{d.transition} min"
-        if key == "warning":
-            return f"{d.warning} min" if d.warning else "none"
-        if key == "rounds":
-            return f"{d.rotations} of {len(d.stations)}"
-        return f"Station {d.here + 1}"
+        return {
+            "minutes": f"{d.minutes} min",
+            "transition": f"{d.transition} min",
+            "warning": f"{d.warning} min" if d.warning else "none",
+            "rounds": f"{d.rotations} of {len(d.stations)}",
+        }.get(key, f"Station {d.here + 1}")
 
     def press(self, name: str) -> None:
         d = self.draft
@@ -358,20 +350,16 @@ class StationPicker(TeacherScreen):
         compact = len(STATION_OPTIONS[st.game]) > 1  # two option rows (M.E.C.S.) must fit
         h = m.u(48 if compact else 64)
         games = list(GAME_TITLES.items())
-        w = (W - 2 * margin - 2 * gap) // 3
-        for i, (key, title) in enumerate(games):
-            rect = pygame.Rect(margin + (i % 3) * (w + gap), y + (i // 3) * (h + gap), w, h)
+        cells = grid(pygame.Rect(margin, y, W - 2 * margin, h), len(games), 3, gap)
+        for rect, (key, title) in zip(cells, games, strict=True):
             b.append(Button(f"game.{key}", rect, title, kind="toggle", selected=key == st.game))
         y += 2 * (h + gap) + m.u(28 if compact else 34)
         self.rows = [("Mode", y - m.u(16))]
         modes = STATION_MODES[st.game]
         per_row = 4
-        mw = (W - 2 * margin - (per_row - 1) * gap) // per_row
         mh = m.u(44 if compact else 52)
-        for i, (key, name) in enumerate(modes):
-            rect = pygame.Rect(
-                margin + (i % per_row) * (mw + gap), y + (i // per_row) * (mh + gap), mw, mh
-            )
+        cells = grid(pygame.Rect(margin, y, W - 2 * margin, mh), len(modes), per_row, gap)
+        for rect, (key, name) in zip(cells, modes, strict=True):
             b.append(Button(f"mode.{key}", rect, name, kind="toggle", selected=key == st.mode))
         y += ((len(modes) + per_row - 1) // per_row) * (mh + gap)
         # Each option on a row: its name, "Group chooses", then its values.
@@ -379,9 +367,8 @@ class StationPicker(TeacherScreen):
         for key, label, values in STATION_OPTIONS[st.game]:
             self.rows.append((label, y + mh // 2))
             choices = [("", "Group chooses"), *values]
-            ow = (W - 2 * margin - label_w - (len(choices) - 1) * gap) // len(choices)
-            for i, (value, name) in enumerate(choices):
-                rect = pygame.Rect(margin + label_w + i * (ow + gap), y, ow, mh)
+            row = pygame.Rect(margin + label_w, y, W - 2 * margin - label_w, mh)
+            for rect, (value, name) in zip(grid(row, len(choices), len(choices), gap), choices):
                 chosen = st.options.get(key, "") == value
                 b.append(Button(f"opt.{key}.{value}", rect, name, kind="toggle", selected=chosen))
             y += mh + gap
@@ -445,20 +432,18 @@ class GroupsScene(TeacherScreen):
         top = m.u(70)
         bh = m.u(56)
         h = m.u(58)
-        w = (W - 2 * margin - gap) // 2
-        b: list[Button] = []
-        for i, name in enumerate(self.groups):
-            rect = pygame.Rect(margin + (i % 2) * (w + gap), top + (i // 2) * (h + gap), w, h)
-            b.append(Button(f"group.{i}", rect, f"{i + 1}. {name}", kind="toggle"))
-        row = H - margin - 2 * bh - gap
-        bw = (W - 2 * margin - 2 * gap) // 3
+        cells = grid(pygame.Rect(margin, top, W - 2 * margin, h), len(self.groups), 2, gap)
+        b = [
+            Button(f"group.{i}", rect, f"{i + 1}. {name}", kind="toggle")
+            for i, (rect, name) in enumerate(zip(cells, self.groups, strict=True))
+        ]
+        row = pygame.Rect(margin, H - margin - 2 * bh - gap, W - 2 * margin, bh)
         tools = (
             ("add", "+ Group", len(self.groups) < MAX_STATIONS),
             ("remove", "\u2212 Last group", len(self.groups) > 1),
             ("class", "From the class list", bool(self.from_class)),
         )
-        for i, (key, label, on) in enumerate(tools):
-            rect = pygame.Rect(margin + i * (bw + gap), row, bw, bh)
+        for rect, (key, label, on) in zip(grid(row, len(tools), len(tools), gap), tools):
             b.append(Button(key, rect, label, kind="quiet", enabled=on))
         self.buttons = b + footer(m, ("cancel", "Cancel"), ("done", "Done", 200))
 
