@@ -40,7 +40,7 @@ def load_sentences(path: Path) -> dict[str, str]:
 def _collect(data: Mapping[str, object], prefix: str, path: Path, table: dict[str, str]) -> None:
     for key, value in data.items():
         code = prefix + key
-        if isinstance(value, dict):
+        if isinstance(value, dict) and value:
             _collect(value, code + ".", path, table)
             continue
         if not isinstance(value, str) or not value.strip():

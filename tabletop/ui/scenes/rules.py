@@ -38,7 +38,11 @@ def load_rules(game: str, **blanks: object) -> tuple[RulesPage, ...]:
 
     A missing file, no pages, a page without its heading or text, an unknown key, or a
     blank left unfilled is a :class:`BadInput` naming the file, the page and the key."""
-    path = package_folder("tabletop.assets") / "rules" / f"{game}.toml"
+    return rules_from_file(package_folder("tabletop.assets") / "rules" / f"{game}.toml", blanks)
+
+
+def rules_from_file(path: Path, blanks: Mapping[str, object]) -> tuple[RulesPage, ...]:
+    """The pages of one rules file (:func:`load_rules`), its blanks filled from ``blanks``."""
     data = read_toml(path)
     pages = data.get("page")
     if not isinstance(pages, list) or not pages or set(data) != {"page"}:
