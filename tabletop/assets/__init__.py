@@ -36,7 +36,11 @@ def package_folder(package: str) -> Path:
 
 
 def load_toml(relative: str) -> dict[str, Any]:
-    path = assets_dir() / relative
+    return read_toml(assets_dir() / relative)
+
+
+def read_toml(path: Path) -> dict[str, Any]:
+    """A TOML data file; a missing or broken one is a :class:`BadInput` naming the file."""
     try:
         with path.open("rb") as f:
             return tomllib.load(f)

@@ -47,6 +47,10 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return found
 
 
+# the app's words are package data too (issue 21): the sentence table and the rules pages
+RULES_FILES = ("math_attack", "mathe_meister", "math_arena", "math_wars_meta", "mecs", "bubbles")
+
+
 def test_packaging_wheel_carries_the_data(wheel: Path) -> None:
     names = set(zipfile.ZipFile(wheel).namelist())
     for needed in (
@@ -54,6 +58,8 @@ def test_packaging_wheel_carries_the_data(wheel: Path) -> None:
         "tabletop/assets/mecs/cards.toml",
         "tabletop/assets/fonts/DejaVuSans.ttf",
         "tabletop/assets/samples/classes.txt",
+        "tabletop/assets/sentences.toml",
+        *(f"tabletop/assets/rules/{game}.toml" for game in RULES_FILES),
         "tabletop/teacher/static/login.html",
         "vision/models/dice_detector.onnx",
         "vision/models/dice_reader.onnx",

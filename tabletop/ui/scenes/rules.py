@@ -1,14 +1,21 @@
 """Rules screens: a game's rules in plain words, a page at a time, each page with a
 worked example; and a grid of choices (a card to correct a camera reading, a seat, an
-operator) that pops with the chosen key."""
+operator) that pops with the chosen key.
+
+A game's rules pages are content, not code: ``tabletop/assets/rules/<game>.toml`` (package
+data, one ``[[page]]`` per page), read by :func:`load_rules`."""
 
 from __future__ import annotations
 
+import string
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from pathlib import Path
 
 import pygame
 
+from tabletop.assets import package_folder, read_toml
+from tabletop.engine.errors import BadInput
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.input import InputEvent
 from tabletop.ui.scenes.common import Dialog, header, route_to_press
@@ -23,6 +30,49 @@ class RulesPage:
     heading: str
     text: str
     example: str = ""
+
+
+def load_rules(game: str, **blanks: object) -> tuple[RulesPage, ...]:
+    """The rules pages of ``game`` (``"math_attack"``) from ``assets/rules/<game>.toml``,
+    their ``{blanks}`` filled (``{victory_cards}``: the engine's numbers, never copies).
+
+    A missing file, no pages, a page without its heading or text, an unknown key, or a
+    blank left unfilled is a :class:`BadInput` naming the file, the page and the key."""
+    return rules_from_file(package_folder("tabletop.assets") / "rules" / f"{game}.toml", blanks)
+
+
+def rules_from_file(path: Path, blanks: Mapping[str, object]) -> tuple[RulesPage, ...]:
+    """The pages of one rules file (:func:`load_rules`), its blanks filled from ``blanks``."""
+    data = read_toml(path)
+    pages = data.get("page")
+    if not isinstance(pages, list) or not pages or set(data) != {"page"}:
+        raise BadInput("rules.pages", f"{path}: write the pages as [[page]] tables, and only them")
+    keys = [f.name for f in fields(RulesPage)]
+    return tuple(_page(path, n, page, keys, blanks) for n, page in enumerate(pages, 1))
+
+
+def _page(
+    path: Path, n: int, page: object, keys: list[str], blanks: Mapping[str, object]
+) -> RulesPage:
+    if not isinstance(page, dict):
+        raise BadInput("rules.page", f"{path}: page {n} must be a [[page]] table")
+    unknown = sorted(set(page) - set(keys))
+    if unknown:
+        raise BadInput("rules.key", f"{path}: page {n} has the unknown key {unknown[0]!r}")
+    words: dict[str, str] = {}
+    for key in keys:
+        value = page.get(key, "")
+        if not isinstance(value, str) or (key != "example" and not value.strip()):
+            raise BadInput("rules.missing", f"{path}: page {n} needs its {key} in quotes")
+        try:
+            words[key] = string.Formatter().vformat(value, (), blanks)
+        except (KeyError, IndexError, AttributeError, ValueError) as exc:
+            raise BadInput(
+                "rules.blank",
+                f"{path}: page {n}, {key}: the blank {exc} is not one the app fills "
+                f"({', '.join(sorted(blanks)) or 'none for this game'})",
+            ) from None
+    return RulesPage(**words)
 
 
 class RulesScene(Scene):

@@ -12,7 +12,7 @@ from tabletop.ui.app import Context, Scene
 from tabletop.ui.input import CardsSeen
 from tabletop.ui.messages import child_message
 from tabletop.ui.scenes.form import Choice, FormScene, FormSpec, FormValues, OptionRow
-from tabletop.ui.scenes.rules import RulesPage
+from tabletop.ui.scenes.rules import RulesPage, load_rules
 
 log = logging.getLogger(__name__)
 
@@ -21,36 +21,9 @@ ROUND_LENGTHS = (30, 60, 90)
 
 
 def rules_pages() -> list[RulesPage]:
-    x, div, minus = OP_GLYPHS["x"], OP_GLYPHS["/"], OP_GLYPHS["-"]
-    return [
-        RulesPage(
-            "The bubbles",
-            "Red bubbles have numbers. Blue bubbles have signs: + "
-            f"{minus} {x} {div}. They float and bounce. When a blue bubble touches a red "
-            "one, the two stick together and stop. That makes a pair.",
-            f"The blue {x} bumps into the red 6. They stick: 6 {x}.",
-        ),
-        RulesPage(
-            "Make a sum",
-            "Drag a free red bubble onto a pair. Or tap the red bubble, then tap the pair. "
-            "All three bubbles pop and show the answer.",
-            f"Drop the red 4 on the pair 6 {x}: 6 {x} 4 = 24.",
-        ),
-        RulesPage(
-            "Hit the target",
-            "The big number behind the bubbles is the target. If your answer is the "
-            "target, you get 1 point and a new target comes. The bubbles on the screen "
-            "can always make the target.",
-            f"Target 24: 6 {x} 4 = 24 is 1 point. 7 {div} 2 = 7/2 leaves a remainder, "
-            "so it is not a whole number: no point.",
-        ),
-        RulesPage(
-            "Time and scores",
-            "A round lasts 60 seconds. Then type your name for the scoreboard. "
-            "The teacher can take back the last sum with the PIN.",
-            "Score 5 in 60 seconds, type MIA, and the scoreboard shows Mia 5.",
-        ),
-    ]
+    """The rules pages, with the game's own signs in them."""
+    signs = {"minus": OP_GLYPHS["-"], "times": OP_GLYPHS["x"], "divide": OP_GLYPHS["/"]}
+    return list(load_rules("bubbles", **signs))
 
 
 # -- the scoreboard ------------------------------------------------------------------------

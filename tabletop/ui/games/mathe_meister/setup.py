@@ -27,49 +27,14 @@ from tabletop.ui.scenes.form import (
     Preset,
     Seats,
 )
-from tabletop.ui.scenes.rules import RulesPage
+from tabletop.ui.scenes.rules import load_rules
 
 GAME = "mathe-meister"
 TABLE_MODES = tuple(m for m in MODES if m not in SOLO_MODES)
 OPPOSITE = {"small_to_big": "big_to_small", "big_to_small": "small_to_big"}
 SOLO_ONLY = "Black Hole and Fear of Fours are for one player. Take the other players away first."
 
-RULES = (
-    RulesPage(
-        "Roll, write, score",
-        "Eight rounds. Each round two dice are rolled. Write the two numbers in two white "
-        "boxes and two signs (+, \u2212 or \u00d7) in two grey boxes of your sheet.",
-        "The dice show 3 and 5: write 3 and 5, and + and \u00d7.",
-    ),
-    RulesPage(
-        "Rows and columns",
-        "A full row or column is worked out from left to right (top to bottom), with no "
-        "'times first'. Rows want even sums: plus points. Columns want odd sums. The wrong "
-        "kind of sum gives minus points.",
-        "3 + 5 + 2 \u00d7 2 = 20: an even row, +20 points.",
-    ),
-    RulesPage(
-        "Bonus Stars and Star Powers",
-        "Finish a line and you win its Bonus Star (5 or 10 points), if nobody has it yet. "
-        "Each star circles one Star Power: an extra coin, a sign or a number you may use "
-        "once, from the next round on.",
-        "Finish row 2: 10 points, and you circle the Star Power 6.",
-    ),
-    RulesPage(
-        "Coins",
-        "Coins change a die by 1, 2 or 3 (one coin each), or swap two signs (4 coins) or "
-        "two numbers (5 coins). Every coin you keep is 10 points at the end.",
-        "You roll a 2 but want a 4: pay 2 coins.",
-    ),
-    RulesPage(
-        "Modes",
-        "Twins: a line scores plus only with two equal numbers side by side. Small to Big "
-        "and Big to Small: the numbers must grow or shrink. Coinless: no Coin Shop. Black "
-        "Hole (one player): the lowest score wins. Fear of Fours (one player): a 4 is "
-        "written as 3 or 5.",
-        "Twins: 4 4 1 2 is a twin row; 4 1 4 2 is not.",
-    ),
-)
+RULES = load_rules("mathe_meister")
 
 
 def players(values: FormValues) -> int:

@@ -30,64 +30,9 @@ from tabletop.ui.scenes.form import (
     Preset,
     Seats,
 )
-from tabletop.ui.scenes.rules import RulesPage, RulesScene
+from tabletop.ui.scenes.rules import RulesScene, load_rules
 
-RULES = (
-    RulesPage(
-        "Build equations, win coins",
-        "Red cards are numbers. Blue cards are + - × ÷ ( ) and =. Green cards (advanced deck) "
-        "are the fraction bar, the square root, the decimal point and x². Put cards in your "
-        "equation area, read left to right. When they make a true equation, you flip them "
-        "over: they become your gold coins.",
-        "You have 9, ×, 7, = and 6, 3 down: 9 × 7 = 63 is true, so you flip 6 cards.",
-    ),
-    RulesPage(
-        "Starting",
-        "Everyone takes 3 number cards and 2 symbol cards. Then everyone shows one number "
-        "card: the biggest number starts, and play goes clockwise.",
-        "Ann shows 8, Bo shows 5, Cy shows 2: Ann starts.",
-    ),
-    RulesPage(
-        "Your turn",
-        "1. Take one card from the hand of the next player. 2. Put down 1 or 2 cards in your "
-        "area. 3. If you put down only 1, you may trade: one card goes under its stack and "
-        "you draw a new one. Then everybody fills their hand up to 5 cards.",
-        "Bo puts down only a 4, then trades a ( for a new symbol card.",
-    ),
-    RulesPage(
-        "Moving your cards",
-        "You may change the order of the cards in your own area at any time. But a card in "
-        "your area never goes back into your hand.",
-        "Your area reads 3 = 1 + 2. Move the cards: 1 + 2 = 3.",
-    ),
-    RulesPage(
-        "Hacking!",
-        "Instead of putting cards in your own area, add 1 or 2 cards to another player's "
-        "area, without moving their cards, so that it becomes a true equation at once. You "
-        "take all its coins!",
-        "Cy's area reads 5 × = 1 5. Ann adds a 3: 5 × 3 = 15. Ann wins 6 coins.",
-    ),
-    RulesPage(
-        "Coins and the winner",
-        "Every number card and + - × ÷ = is 1 coin, a bracket ( ) is 2 coins, a green card "
-        "is 3 coins. The first player with 15 coins ends the game. Most coins wins.",
-        "(2 + 3) × 4 = 2 0 is 5 numbers + 3 signs + 2 brackets × 2 = 12 coins.",
-    ),
-    RulesPage(
-        "Challenge mode",
-        "Five yellow objective cards are shown one at a time. A true equation only scores "
-        "if its answer meets the objective shown. The game ends when all five are met.",
-        "Objective: an odd number bigger than 50. 9 × 7 = 63 scores 6 coins; 9 × 6 = 54 "
-        "does not: the cards stay.",
-    ),
-    RulesPage(
-        "The device helps",
-        "The camera reads every area left to right (or tap an area to enter the cards). If "
-        "it reads a card wrongly, tap the area and fix it. Hold one card up alone, or tap "
-        "Cards, to see its page: a tip, its history, a fun fact and its name in 5 languages.",
-        "Hold up the = card: it was invented by Robert Recorde in 1557.",
-    ),
-)
+RULES = load_rules("mecs")
 
 
 def rules_scene(ctx: Context) -> RulesScene:
