@@ -427,6 +427,18 @@ ACTION_TYPES: tuple[type[Any], ...] = (
 )
 CHANCE_TYPES = (Draw, Take, ShowObjective)
 
+
+def area_owner(action: Action) -> Seat | None:
+    """The seat whose equation area ``action`` changes: the planter's or the reorderer's
+    own, a hack's target, the area a camera reading is of; None for any other action."""
+    if isinstance(action, Observe):
+        return action.area_of
+    if isinstance(action, (Plant, Reorder)):
+        return action.seat
+    if isinstance(action, Hack):
+        return action.target
+    return None
+
 _Outcome = tuple[MecsState, tuple[Event, ...]]
 
 
@@ -1416,6 +1428,7 @@ __all__ = [
     "StackName",
     "Take",
     "Trade",
+    "area_owner",
     "card_code",
     "check",
     "hack_areas",

@@ -45,9 +45,11 @@ from tabletop.games.mecs import (
     Reorder,
     ShowObjective,
     Trade,
+    area_owner,
     held_cards,
     meets_objective,
     objective,
+    stack_of,
 )
 from tabletop.games.mecs_equation import (
     DIGITS,
@@ -88,11 +90,15 @@ class Banner:
     title: str
     text: str
     start: float
-    until: float
     kind: str = "good"
     coins: int = 0
     source: int | None = None  # the area the coins fly from
     to_seat: int | None = None  # the seat they fly to
+
+    @property
+    def until(self) -> float:
+        """When the banner goes."""
+        return self.start + BANNER_SECONDS
 
 
 @dataclass
@@ -108,23 +114,18 @@ def bot_level(journaled: str | None) -> str:
     return journaled if journaled in LEVELS else "hard"
 
 
-def seat_infos(seats: Sequence[tuple[str, bool] | SeatInfo]) -> list[SeatInfo]:
-    """The journal's seats for (name, is a bot) pairs or :class:`SeatInfo` rows."""
-    return [
-        s if isinstance(s, SeatInfo) else SeatInfo(i, s[0], bot=BOT_LEVEL if s[1] else None)
-        for i, s in enumerate(seats)
-    ]
-
-
-def area_seat(action: Action) -> int | None:
-    """The seat whose area ``action`` changes, if any."""
-    if isinstance(action, Observe):
-        return action.area_of
-    if isinstance(action, (Plant, Reorder)):
-        return action.seat
-    if isinstance(action, Hack):
-        return action.target
-    return None
+def seat_infos(seats: Sequence[Sequence[Any] | SeatInfo]) -> list[SeatInfo]:
+    """The journal's seats for :class:`SeatInfo` rows or (name, is a bot) pairs, with the
+    bot's level third as the table journals them (no level: the hard bot, MECS-12)."""
+    infos = []
+    for i, seat in enumerate(seats):
+        if not isinstance(seat, SeatInfo):
+            name, bot, *level = seat
+            seat = SeatInfo(
+                i, str(name), bot=str(level[0] if level else BOT_LEVEL) if bot else None
+            )
+        infos.append(seat)
+    return infos
 
 
 def _sentence(text: str) -> str:
@@ -316,7 +317,7 @@ class MecsPlay:
         except TabletopError as exc:
             self.refuse(exc, cards=action.area if isinstance(action, Hack) else ())
             return False
-        seat = area_seat(action)
+        seat = area_owner(action)
         if seat is not None:
             self.readings.pop(seat, None)
         self.told(events)
@@ -391,23 +392,13 @@ class MecsPlay:
                 if waiting:  # MECS-9: say why it counted now
                     title, says = "Objective met!", waiting.rstrip(".")
                 coins = int(data.get("coins", 0))
-                text_ = f"{says}  ·  {self.name(winner)} +{coins} coins ({coin_words(cards)})"
-                self.banner = Banner(
-                    title,
-                    text_,
-                    now,
-                    now + BANNER_SECONDS,
-                    coins=coins,
-                    source=owner,
-                    to_seat=winner,
-                )
+                says += f"  ·  {self.name(winner)} +{coins} coins ({coin_words(cards)})"
+                self.banner = Banner(title, says, now, coins=coins, source=owner, to_seat=winner)
                 self.sound("star")
                 kind = "good"
             elif event.code == "mecs.hacked":
                 target = int(event.data.get("target", 0))
-                self.banner = Banner(
-                    "Hacked!", text, now, now + BANNER_SECONDS, "hack", source=target
-                )
+                self.banner = Banner("Hacked!", text, now, "hack", source=target)
                 self.sound("good")
                 kind = "good"
             elif event.code == "mecs.objective_waiting":
@@ -520,7 +511,7 @@ class MecsPlay:
         with this reading and play the later moves again."""
         history = list(self.match.history)
         index = next(
-            (i for i in range(len(history) - 1, -1, -1) if area_seat(history[i]) == seat), None
+            (i for i in range(len(history) - 1, -1, -1) if area_owner(history[i]) == seat), None
         )
         if index is None:
             self.refuse(IllegalMove("mecs.take_back", "no move set this area"))
@@ -596,12 +587,8 @@ class MecsPlay:
         device waits for none)."""
         request = self.match.pending.chance
         if request is None or request.kind != "objective":
-            self.say(
-                child_message(
-                    "mecs.ui.wrong_phase", {"what": "the objective card is already out."}
-                ),
-                "error",
-            )
+            what = "the objective card is already out."
+            self.say(child_message("mecs.ui.wrong_phase", {"what": what}), "error")
             return None
         return [o.number for o in request.outcomes if isinstance(o, ShowObjective)]
 
@@ -642,7 +629,7 @@ class MecsPlay:
         """The stacks a trade may draw from: one with cards, or the one the card went
         under."""
         if card != "?":
-            under = "numbers" if card in DIGITS else "symbols"
+            under = stack_of(card)
         return [s for s in STACKS if self.state.stack(s).size or s == under]
 
     def trade(self, card: str, draw_from: str, under: str | None) -> None:
@@ -746,7 +733,6 @@ __all__ = [
     "Banner",
     "MecsPlay",
     "Player",
-    "area_seat",
     "coin_words",
     "equation_question",
     "seat_infos",

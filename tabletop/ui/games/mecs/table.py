@@ -46,9 +46,9 @@ LEAST = 16  # the smallest text a child reads at 800x480 (issue 21)
 
 
 class MecsTable(TableScene):
-    """One game of M.E.C.S. at the device. ``seats``: (name, is a bot) per seat, or the
-    journal's :class:`SeatInfo` (a child signed in, a bot with its level); ``match`` and
-    ``save`` carry on a journaled game."""
+    """One game of M.E.C.S. at the device. ``seats``: (name, is a bot[, its level]) per
+    seat, or the journal's :class:`SeatInfo` (a child signed in, a bot with its level);
+    ``match`` and ``save`` carry on a journaled game."""
 
     game = "mecs"
     bot_pause = BOT_SECONDS
@@ -57,7 +57,7 @@ class MecsTable(TableScene):
         self,
         ctx: Context,
         *,
-        seats: Sequence[tuple[str, bool] | SeatInfo],
+        seats: Sequence[Sequence[Any] | SeatInfo],
         settings: MecsSettings,
         seed: int | None = None,
         bot_driver: str = "scene",
