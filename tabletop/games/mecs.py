@@ -439,6 +439,7 @@ def area_owner(action: Action) -> Seat | None:
         return action.target
     return None
 
+
 _Outcome = tuple[MecsState, tuple[Event, ...]]
 
 
@@ -742,6 +743,20 @@ def hack_areas(
     return sorted(found)
 
 
+def may_trade(state: MecsState) -> bool:
+    """Whether the active player may trade now: only after planting exactly 1 card
+    (MECS-4)."""
+    return state.phase == "planted" and state.planted == 1
+
+
+def may_end_turn(state: MecsState) -> bool:
+    """Whether the active player may end the turn now: after planting, or with no card in
+    hand to plant (MECS-4)."""
+    return state.phase == "planted" or (
+        state.phase == "plant" and not state.players[state.active].hand
+    )
+
+
 def meets_objective(state: MecsState, verdict: Verdict) -> bool:
     """Normal mode: every valid equation completes. Challenge mode: only one whose answer
     meets the objective shown (MECS-6)."""
@@ -962,7 +977,7 @@ def _trade(state: MecsState, action: Trade) -> _Outcome:
     seat = action.seat
     _check_seat(state, seat)
     _check_turn(state, seat, "trade")
-    if state.phase != "planted" or state.planted != 1:
+    if not may_trade(state):
         raise IllegalMove(
             "mecs.trade_needs_one", "you may trade only after planting exactly 1 card (MECS-4)"
         )
@@ -1011,11 +1026,11 @@ def _end_turn(state: MecsState, action: EndTurn) -> _Outcome:
     seat = action.seat
     _check_seat(state, seat)
     _check_turn(state, seat, "end the turn")
-    if state.phase == "plant" and state.players[seat].hand:
+    if not may_end_turn(state) and state.phase == "plant":
         raise IllegalMove(
             "mecs.plant_first", "plant at least 1 card (or hack) before ending your turn (MECS-4)"
         )
-    if state.phase not in ("plant", "planted"):
+    if not may_end_turn(state):
         raise IllegalMove("mecs.turn_over", "your turn is already over")
     text = "passes: no card in hand" if state.phase == "plant" else "ends the turn"
     event = Event("mecs.turn_ended", f"Player {seat + 1} {text}.", seat)
@@ -1437,6 +1452,8 @@ __all__ = [
     "interpret",
     "is_subsequence",
     "is_valid",
+    "may_end_turn",
+    "may_trade",
     "meets_objective",
     "objective",
     "stack_of",

@@ -47,6 +47,8 @@ from tabletop.games.mecs import (
     Trade,
     area_owner,
     held_cards,
+    may_end_turn,
+    may_trade,
     meets_objective,
     objective,
     stack_of,
@@ -337,22 +339,25 @@ class MecsPlay:
             self.checked(
                 self.state.active, False, cards, self.missed() if code == HACK_CHECKS[1] else None
             )
-        self.sound("wrong")
         who = self.wants("reveal")
         if code == "mecs.setup" and who is not None:  # the who-starts card, not a deal
-            self.say(child_message("mecs.ui.who_starts", {"who": self.name(who)}), "error")
+            self.wrong("mecs.ui.who_starts", who=self.name(who))
             return
-        text = child_message(code, {"who": self.name(self.state.active)})
         verdict = evaluate(cards) if code in HACK_CHECKS and cards else None
+        why = ""
         if verdict is not None and not verdict.valid:  # its mistake: "9 × 7 = 63, not 6"
-            text = f"{text} {_sentence(verdict.reason or '')}"
+            why = f" {_sentence(verdict.reason or '')}"
         elif verdict is not None and self.state.objective is not None:  # the objective missed
-            text = f"{text} {verdict.answer_text} is not {objective(self.state.objective).text}."
-        self.say(text, "error")
+            why = f" {verdict.answer_text} is not {objective(self.state.objective).text}."
+        self.wrong(code, why, who=self.name(self.state.active))
+
+    def wrong(self, code: str, after: str = "", **facts: Any) -> None:
+        """The "wrong" cue, and the child's sentence for ``code`` (``after`` it: where)."""
+        self.sound("wrong")
+        self.say(child_message(code, facts) + after, "error")
 
     def wrong_phase(self, what: str) -> None:
-        self.sound("wrong")
-        self.say(child_message("mecs.ui.wrong_phase", {"what": what}), "error")
+        self.wrong("mecs.ui.wrong_phase", what=what)
 
     def settle(self) -> None:
         """Deal what the device deals (in camera play a person shows the who-starts and
@@ -465,8 +470,7 @@ class MecsPlay:
             return None
         if None in codes:
             log.info("mecs: not a M.E.C.S. card in seat %d's area: %s", seat, list(raw))
-            self.sound("wrong")
-            self.say(f"{child_message('mecs.ui.not_ours')} ({self.name(seat - 1)}'s area)", "error")
+            self.wrong("mecs.ui.not_ours", f" ({self.name(seat - 1)}'s area)")
             return None
         self.submit_area(seat - 1, tuple(c for c in codes if c is not None), camera=True)
         return None
@@ -474,8 +478,7 @@ class MecsPlay:
     def one_card(self, code: str | None, raw: Sequence[str] = ()) -> str | None:
         if code is None:
             log.info("mecs: a card held up alone is not ours: %s", list(raw))
-            self.sound("wrong")
-            self.say(child_message("mecs.ui.not_ours"), "error")
+            self.wrong("mecs.ui.not_ours")
             return None
         if self.wants("reveal") is not None and code in DIGITS:
             self.perform(Draw(code))
@@ -596,18 +599,10 @@ class MecsPlay:
         self.perform(ShowObjective(number))
 
     def can_end(self) -> bool:
-        state, active = self.state, self.state.active
-        if self.is_scene_bot(active):
-            return False
-        return state.phase == "planted" or (
-            state.phase == "plant" and not state.players[active].hand
-        )
+        return not self.is_scene_bot(self.state.active) and may_end_turn(self.state)
 
     def can_trade(self) -> bool:
-        state = self.state
-        return (
-            not self.is_scene_bot(state.active) and state.phase == "planted" and state.planted == 1
-        )
+        return not self.is_scene_bot(self.state.active) and may_trade(self.state)
 
     def trade_asks(self) -> str | None:
         """What a trade asks first: ``card`` (which card of the hand goes back: virtual
@@ -616,7 +611,7 @@ class MecsPlay:
         state = self.state
         if self.bots_turn():
             return None
-        if state.phase != "planted" or state.planted != 1:
+        if not may_trade(state):
             self.perform(Trade(state.active, "?", "numbers", "numbers"))  # told why not
             return None
         virtual = self.settings.play == "virtual" and "?" not in state.players[state.active].hand
@@ -652,8 +647,7 @@ class MecsPlay:
     def undo(self) -> None:
         """Take back the last decision (and the cards dealt after it)."""
         if all(isinstance(a, CHANCE_TYPES) for a in self.match.history):
-            self.sound("wrong")
-            self.say(child_message("engine.nothing_to_undo"), "error")
+            self.wrong("engine.nothing_to_undo")
             return
         action = self.match.undo()
         while isinstance(action, CHANCE_TYPES):

@@ -43,6 +43,8 @@ from tabletop.ui.theme import Metrics, Palette
 from tabletop.ui.widgets import Button
 
 LEAST = 16  # the smallest text a child reads at 800x480 (issue 21)
+# the quiet buttons at the bottom left, always there
+TOOLS = (("rules", "Rules"), ("cards", "Cards"), ("undo", "Undo"), ("leave", "Leave"))
 
 
 class MecsTable(TableScene):
@@ -287,9 +289,7 @@ class MecsTable(TableScene):
         y = H - margin - bh
         b: list[Button] = []
         small_w = m.u(92)
-        for i, (name, label) in enumerate(
-            (("rules", "Rules"), ("cards", "Cards"), ("undo", "Undo"), ("leave", "Leave"))
-        ):
+        for i, (name, label) in enumerate(TOOLS):
             rect = pygame.Rect(margin + i * (small_w + m.u(6)), y, small_w, bh)
             b.append(Button(name, rect, label, kind="quiet", size=m.small + 2))
         right, wide = W - margin, m.u(190)
