@@ -238,19 +238,14 @@ class CardPageScene(Scene):
             card = objective(int(self.code[3:]))
             painter.text(surface, f"Objective card {card.number}", (x, y), m.title, bold=True)
             rect = pygame.Rect(x, y + m.title + m.u(20), width, self.body.bottom - y)
-            painter.paragraph(
-                surface,
-                f"For challenge mode. The answer of your equation must be {card.text}.",
-                rect,
-                m.big,
-            )
+            text = f"For challenge mode. The answer of your equation must be {card.text}."
+            painter.paragraph(surface, text, rect, m.big)
             painter.buttons(surface, self.buttons[-1:])
             return
         page = self.page
         if page is None:
-            painter.paragraph(
-                surface, "This card has no page yet.", pygame.Rect(x, y, width, m.u(200)), m.big
-            )
+            rect = pygame.Rect(x, y, width, m.u(200))
+            painter.paragraph(surface, "This card has no page yet.", rect, m.big)
             painter.buttons(surface, self.buttons)
             return
         painter.text(surface, page.name.capitalize(), (x, y), m.title + m.u(6), bold=True)
@@ -270,16 +265,12 @@ class CardPageScene(Scene):
         painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
         step = rect.height // 5
         size = min(m.big, step - m.u(8))
+        x, width = rect.left + m.u(150), rect.width - m.u(150)  # the names' column
         for i, (key, language) in enumerate(LANGUAGES):
             y = rect.top + i * step
             painter.text(surface, language, (rect.left, y), m.small, p.muted)
             painter.text(
-                surface,
-                page.names[key],
-                (rect.left + m.u(150), y - m.u(4)),
-                size,
-                bold=True,
-                max_width=rect.width - m.u(150),
+                surface, page.names[key], (x, y - m.u(4)), size, bold=True, max_width=width
             )
         y = rect.top + 4 * step
         label_font = _cjk_font(m.small)
@@ -288,7 +279,6 @@ class CardPageScene(Scene):
         else:
             painter.text(surface, "Chinese", (rect.left, y), m.small, p.muted)
         font = _cjk_font(size)
-        x = rect.left + m.u(150)
         if font is not None:
             image = font.render(page.names["zh"], True, p.ink)
             surface.blit(image, (x, y - m.u(4)))
