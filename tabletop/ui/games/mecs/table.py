@@ -367,10 +367,8 @@ class MecsTable(TableScene):
     def draw(self, surface: pygame.Surface) -> None:
         painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
         surface.fill(p.background)
-        r = self.status_rect
-        self.line(
-            surface, self.next_step(), r.midleft, m.text, r.width, bold=True, anchor="midleft"
-        )
+        step, r = self.next_step(), self.status_rect
+        self.line(surface, step, r.midleft, m.text, r.width, bold=True, anchor="midleft")
         self._draw_goal(surface)
         for seat, rect in self.area_rects.items():
             self._draw_area(surface, seat, rect)
@@ -469,9 +467,8 @@ class MecsTable(TableScene):
         cards = [b for b in self.buttons if b.name.startswith(("reveal.", "hand."))]
         label = f"{play.name(who)}:" if who is not None else f"{play.name(owner or 0)}'s hand"
         width = (cards[0].rect.left if cards else r.right) - r.left - m.u(8)
-        painter.paragraph(
-            surface, label, pygame.Rect(r.left, r.top, width, r.height), m.text, bold=True
-        )
+        room = pygame.Rect(r.left, r.top, width, r.height)
+        painter.paragraph(surface, label, room, m.text, bold=True)
         if who is not None:
             painter.buttons(surface, cards)
             return
@@ -480,29 +477,18 @@ class MecsTable(TableScene):
             draw_card(painter, surface, b.rect, hand[int(b.name[5:])])
         x = (cards[-1].rect.right if cards else r.left + m.u(130)) + m.u(14)
         tip = "Tap an area to put cards down or hack. Tap a card to read about it."
-        painter.paragraph(
-            surface, tip, pygame.Rect(x, r.top, r.right - x, r.height), m.text, p.muted
-        )
+        room = pygame.Rect(x, r.top, r.right - x, r.height)
+        painter.paragraph(surface, tip, room, m.text, p.muted)
 
     def _draw_banner(self, surface: pygame.Surface, banner: Banner) -> None:
         painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
         now = self.ctx.clock()
         rect = pygame.Rect(0, 0, m.width - m.u(80), m.u(120))
         rect.center = (m.width // 2, m.height // 2 - m.u(30))
-        good = banner.kind == "good"
-        painter.box(
-            surface, rect, (255, 244, 200) if good else (255, 225, 210), p.selected, m.u(4), m.u(16)
-        )
+        fill, ink = ((255, 244, 200), p.good) if banner.kind == "good" else ((255, 225, 210), p.bad)
+        painter.box(surface, rect, fill, p.selected, m.u(4), m.u(16))
         top = (rect.centerx, rect.top + m.u(8))
-        painter.text(
-            surface,
-            banner.title,
-            top,
-            m.title + m.u(8),
-            p.good if good else p.bad,
-            bold=True,
-            anchor="midtop",
-        )
+        painter.text(surface, banner.title, top, m.title + m.u(8), ink, bold=True, anchor="midtop")
         body = pygame.Rect(
             rect.left + m.u(16), rect.top + m.u(60), rect.width - m.u(32), rect.height - m.u(64)
         )
