@@ -108,9 +108,10 @@ class MecsTable(TableScene):
         return self.play.message
 
     @message.setter
-    def message(self, value: Any) -> None:
-        if hasattr(self, "play"):
-            self.play.say(*value) if isinstance(value, tuple) else self.play.say(value)
+    def message(self, value: str | tuple[str, str]) -> None:
+        """The base's sentences (welcome back, a refusal) go to the controller, said."""
+        text, kind = (value, "info") if isinstance(value, str) else value
+        self.play.say(text, kind)
 
     def standings(self) -> Result:
         return self.play.standings()
