@@ -427,6 +427,19 @@ ACTION_TYPES: tuple[type[Any], ...] = (
 )
 CHANCE_TYPES = (Draw, Take, ShowObjective)
 
+
+def area_owner(action: Action) -> Seat | None:
+    """The seat whose equation area ``action`` changes: the planter's or the reorderer's
+    own, a hack's target, the area a camera reading is of; None for any other action."""
+    if isinstance(action, Observe):
+        return action.area_of
+    if isinstance(action, (Plant, Reorder)):
+        return action.seat
+    if isinstance(action, Hack):
+        return action.target
+    return None
+
+
 _Outcome = tuple[MecsState, tuple[Event, ...]]
 
 
@@ -730,6 +743,20 @@ def hack_areas(
     return sorted(found)
 
 
+def may_trade(state: MecsState) -> bool:
+    """Whether the active player may trade now: only after planting exactly 1 card
+    (MECS-4)."""
+    return state.phase == "planted" and state.planted == 1
+
+
+def may_end_turn(state: MecsState) -> bool:
+    """Whether the active player may end the turn now: after planting, or with no card in
+    hand to plant (MECS-4)."""
+    return state.phase == "planted" or (
+        state.phase == "plant" and not state.players[state.active].hand
+    )
+
+
 def meets_objective(state: MecsState, verdict: Verdict) -> bool:
     """Normal mode: every valid equation completes. Challenge mode: only one whose answer
     meets the objective shown (MECS-6)."""
@@ -950,7 +977,7 @@ def _trade(state: MecsState, action: Trade) -> _Outcome:
     seat = action.seat
     _check_seat(state, seat)
     _check_turn(state, seat, "trade")
-    if state.phase != "planted" or state.planted != 1:
+    if not may_trade(state):
         raise IllegalMove(
             "mecs.trade_needs_one", "you may trade only after planting exactly 1 card (MECS-4)"
         )
@@ -999,11 +1026,11 @@ def _end_turn(state: MecsState, action: EndTurn) -> _Outcome:
     seat = action.seat
     _check_seat(state, seat)
     _check_turn(state, seat, "end the turn")
-    if state.phase == "plant" and state.players[seat].hand:
+    if not may_end_turn(state) and state.phase == "plant":
         raise IllegalMove(
             "mecs.plant_first", "plant at least 1 card (or hack) before ending your turn (MECS-4)"
         )
-    if state.phase not in ("plant", "planted"):
+    if not may_end_turn(state):
         raise IllegalMove("mecs.turn_over", "your turn is already over")
     text = "passes: no card in hand" if state.phase == "plant" else "ends the turn"
     event = Event("mecs.turn_ended", f"Player {seat + 1} {text}.", seat)
@@ -1416,6 +1443,7 @@ __all__ = [
     "StackName",
     "Take",
     "Trade",
+    "area_owner",
     "card_code",
     "check",
     "hack_areas",
@@ -1424,6 +1452,8 @@ __all__ = [
     "interpret",
     "is_subsequence",
     "is_valid",
+    "may_end_turn",
+    "may_trade",
     "meets_objective",
     "objective",
     "stack_of",

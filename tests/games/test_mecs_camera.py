@@ -24,6 +24,7 @@ from tabletop.games.mecs import (
     Stack,
     Take,
     Trade,
+    area_owner,
     held_cards,
     interpret,
     stack_of,
@@ -208,3 +209,14 @@ def test_camera_match_replays_to_the_same_state() -> None:
     again = Match.replay(list(match.log_lines()), GAMES)
     assert again.state == match.state
     assert on_table(match.state).total() == sum(full_deck(CAMERA).values())
+
+
+def test_mecs_area_owner_is_the_area_each_action_changes() -> None:
+    """A plant or reorder changes its player's own area (MECS-4), a hack its target's
+    (MECS-5), a camera reading the area it is of; a trade or a draw changes no area."""
+    assert area_owner(Plant(1, ("7",))) == 1
+    assert area_owner(Reorder(2, ("7", "EQ"))) == 2
+    assert area_owner(Hack(0, 3, ("7", "EQ", "7"))) == 3
+    assert area_owner(Observe(2, ("1",))) == 2
+    assert area_owner(Trade(1, "7", "numbers")) is None
+    assert area_owner(Draw("4")) is None

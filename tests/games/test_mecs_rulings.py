@@ -28,6 +28,8 @@ from tabletop.games.mecs import (
     Trade,
     hack_areas,
     insertions,
+    may_end_turn,
+    may_trade,
     objective,
 )
 from tabletop.games.mecs_equation import is_valid
@@ -248,9 +250,11 @@ def test_mecs4_reorder_own_area_any_time() -> None:
 
 def test_mecs4_trade_only_after_planting_one() -> None:
     state = table(["1 2 3 + EQ 4", "5 6 7 8 9"])
+    assert not may_trade(state)  # what the screen asks before it offers a trade
     with pytest.raises(IllegalMove, match="after planting exactly 1"):
         GAME.apply(state, Trade(0, "4", "numbers"))
     one, _ = GAME.apply(state, Plant(0, ("1",)))
+    assert may_trade(one)
     traded, _events = GAME.apply(one, Trade(0, "EQ", "numbers"))
     assert traded.symbols.bottom == ("EQ",)  # the old card goes under its own stack
     assert traded.queue == (DrawFor(0, "numbers", "trade"),)
@@ -261,18 +265,23 @@ def test_mecs4_trade_only_after_planting_one() -> None:
     with pytest.raises(IllegalMove, match="under the symbols stack"):
         GAME.apply(one, Trade(0, "EQ", "numbers", under="numbers"))
     two, _ = GAME.apply(state, Plant(0, ("1", "2")))
+    assert not may_trade(two)
     with pytest.raises(IllegalMove):
         GAME.apply(two, Trade(0, "3", "numbers"))
 
 
 def test_mecs4_end_turn_after_planting_and_pass_with_no_cards() -> None:
     state = table(["1 2 3 + EQ 4", "5 6 7 8 9"])
+    assert not may_end_turn(state)  # what the screen asks before it offers "End my turn"
     with pytest.raises(IllegalMove, match="plant at least 1 card"):
         GAME.apply(state, EndTurn(0))
     one, _ = GAME.apply(state, Plant(0, ("1",)))
+    assert may_end_turn(one)
     ended, _ = GAME.apply(one, EndTurn(0))
+    assert not may_end_turn(ended)  # the next player takes a card first
     assert ended.active == 1 and ended.phase == "take"  # hands are full: next turn
     empty = table(["", "5 6 7 8 9"])
+    assert may_end_turn(empty)
     assert GAME.legal_actions(empty, 0) == [EndTurn(0)]
     _passed, events = GAME.apply(empty, EndTurn(0))
     assert "passes" in events[0].text

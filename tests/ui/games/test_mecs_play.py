@@ -168,6 +168,17 @@ def test_mecs_play_seats_from_the_journal_keep_their_bot_level() -> None:
     ]
 
 
+def test_mecs_play_seats_from_the_tables_own_rows_keep_their_bot_level() -> None:
+    """A journal whose seats' rows were not written resumes from the table's own rows:
+    (name, is a bot, level), the level missing before MECS-12 (then the hard bot)."""
+    infos = seat_infos([["Ann", False, "hard"], ["Bot 2", True, "easy"], ["Cy", True]])
+    assert [(s.seat, s.name, s.bot) for s in infos] == [
+        (0, "Ann", None),
+        (1, "Bot 2", "easy"),
+        (2, "Cy", "hard"),
+    ]
+
+
 def test_mecs_play_a_child_cannot_end_or_trade_for_a_bot() -> None:
     """While a bot (moved by the device) has its turn, End my turn and Trade say whose
     turn it is and do nothing."""

@@ -27,18 +27,12 @@ def setup_scene(ctx: Context) -> Scene:
 def resume_scene(ctx: Context, save: GameSave, match: Match[Any, Any, Any]) -> Scene:
     """The M.E.C.S. table again around a match replayed from the journal: the seats and
     the seed are in ``save``, the settings in the match."""
-    from tabletop.store import SeatInfo
     from tabletop.ui.games.mecs.table import MecsTable
 
     app = save.app
-    seats: list[Any] = list(save.seats)
-    if len(seats) != len(app["seats"]):  # the seats' rows were not written: the names
-        seats = []
-        for i, (name, bot, *level) in enumerate(app["seats"]):
-            # a bot's level (MECS-12); a game from before the levels had the hard bot
-            seats.append(
-                SeatInfo(i, str(name), bot=str(level[0] if level else "hard") if bot else None)
-            )
+    # the journal's seats; where their rows were not written, the table's own record of
+    # the names and the bots with their levels (MECS-12; none before the levels)
+    seats = save.seats if len(save.seats) == len(app["seats"]) else app["seats"]
     table = MecsTable(
         ctx,
         seats=seats,

@@ -8,9 +8,11 @@ Touch targets on a card page: ``page.tip``, ``page.history``, ``page.fun``,
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import pygame
 
@@ -92,10 +94,7 @@ def draw_card(
     faded: bool = False,
 ) -> None:
     """A card face: the card's colour, its value large in white."""
-    if code == "?":
-        fill: Color = (150, 150, 155)
-    else:
-        fill = colour_of(code)
+    fill = (150, 150, 155) if code == "?" else colour_of(code)
     if faded:
         fill = tuple((c + 2 * 235) // 3 for c in fill)  # type: ignore[assignment]
     radius = max(3, rect.width // 7)
@@ -137,26 +136,17 @@ def card_pages(relative: str = CARDS_FILE) -> dict[str, CardPage]:
     """Every card page in the data file, by card code (``BadInput`` if the file is
     missing or not TOML; a page with a missing field is left out, and
     :func:`missing_pages` names it)."""
-    data = load_toml(relative).get("cards", {})
-    pages: dict[str, CardPage] = {}
-    for code, entry in data.items():
-        if not isinstance(entry, dict):
-            continue
-        names = entry.get("names", {})
-        if not all(isinstance(entry.get(f), str) and entry[f].strip() for f in PAGE_FIELDS):
-            continue
-        if not isinstance(names, dict) or not all(
-            isinstance(names.get(f), str) and names[f].strip() for f in NAME_FIELDS
-        ):
-            continue
-        pages[code] = CardPage(
-            code,
-            entry["name"],
-            entry["tip"],
-            entry["history"],
-            entry["fun_fact"],
-            {f: names[f] for f in NAME_FIELDS},
+
+    def filled(table: Any, fields: Sequence[str]) -> bool:
+        return isinstance(table, dict) and all(
+            isinstance(table.get(f), str) and table[f].strip() for f in fields
         )
+
+    pages: dict[str, CardPage] = {}
+    for code, entry in load_toml(relative).get("cards", {}).items():
+        if filled(entry, PAGE_FIELDS) and filled(names := entry.get("names"), NAME_FIELDS):
+            text = [entry[f] for f in PAGE_FIELDS]
+            pages[code] = CardPage(code, *text, {f: names[f] for f in NAME_FIELDS})
     return pages
 
 
@@ -181,22 +171,12 @@ CJK_FONTS = (
 
 
 @cache
-def cjk_font_path() -> str | None:
-    """A font on this system that draws Chinese characters, or None (then the page shows
-    the pinyin only)."""
-    for path in CJK_FONTS:
-        if Path(path).exists():
-            return path
-    return None
-
-
-@cache
 def _cjk_font(size: int) -> pygame.font.Font | None:
-    path = cjk_font_path()
-    if path is None:
-        return None
+    """The first font on this system that draws Chinese characters, or None (then the
+    page shows the pinyin only)."""
+    path = next((path for path in CJK_FONTS if Path(path).exists()), None)
     try:
-        return pygame.font.Font(path, size)
+        return None if path is None else pygame.font.Font(path, size)
     except (OSError, pygame.error):
         return None
 
@@ -209,8 +189,7 @@ class CardPageScene(Scene):
         super().__init__(ctx)
         self.code = code
         self.section = "tip"
-        pages = card_pages()
-        self.page = pages.get(code)
+        self.page = card_pages().get(code)
 
     def layout(self, metrics: Metrics) -> None:
         m = metrics
@@ -259,19 +238,14 @@ class CardPageScene(Scene):
             card = objective(int(self.code[3:]))
             painter.text(surface, f"Objective card {card.number}", (x, y), m.title, bold=True)
             rect = pygame.Rect(x, y + m.title + m.u(20), width, self.body.bottom - y)
-            painter.paragraph(
-                surface,
-                f"For challenge mode. The answer of your equation must be {card.text}.",
-                rect,
-                m.big,
-            )
+            text = f"For challenge mode. The answer of your equation must be {card.text}."
+            painter.paragraph(surface, text, rect, m.big)
             painter.buttons(surface, self.buttons[-1:])
             return
         page = self.page
         if page is None:
-            painter.paragraph(
-                surface, "This card has no page yet.", pygame.Rect(x, y, width, m.u(200)), m.big
-            )
+            rect = pygame.Rect(x, y, width, m.u(200))
+            painter.paragraph(surface, "This card has no page yet.", rect, m.big)
             painter.buttons(surface, self.buttons)
             return
         painter.text(surface, page.name.capitalize(), (x, y), m.title + m.u(6), bold=True)
@@ -291,16 +265,12 @@ class CardPageScene(Scene):
         painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
         step = rect.height // 5
         size = min(m.big, step - m.u(8))
+        x, width = rect.left + m.u(150), rect.width - m.u(150)  # the names' column
         for i, (key, language) in enumerate(LANGUAGES):
             y = rect.top + i * step
             painter.text(surface, language, (rect.left, y), m.small, p.muted)
             painter.text(
-                surface,
-                page.names[key],
-                (rect.left + m.u(150), y - m.u(4)),
-                size,
-                bold=True,
-                max_width=rect.width - m.u(150),
+                surface, page.names[key], (x, y - m.u(4)), size, bold=True, max_width=width
             )
         y = rect.top + 4 * step
         label_font = _cjk_font(m.small)
@@ -309,7 +279,6 @@ class CardPageScene(Scene):
         else:
             painter.text(surface, "Chinese", (rect.left, y), m.small, p.muted)
         font = _cjk_font(size)
-        x = rect.left + m.u(150)
         if font is not None:
             image = font.render(page.names["zh"], True, p.ink)
             surface.blit(image, (x, y - m.u(4)))
@@ -322,7 +291,6 @@ __all__ = [
     "CardPage",
     "CardPageScene",
     "card_pages",
-    "cjk_font_path",
     "colour_of",
     "deck_cards",
     "draw_card",

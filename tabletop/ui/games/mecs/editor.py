@@ -4,6 +4,7 @@ wrong camera reading fixed). Touch targets: ``gap.<k>``, ``card.<k>``, ``change`
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
@@ -51,18 +52,12 @@ class AreaEditor(Scene):
         self._choices: list[str] = []
 
     def available(self) -> list[str]:
-        """Palette cards not yet used in this edit."""
+        """Palette cards not yet used in this edit (the palette is in card order, so the
+        copies left of a card stay together)."""
         if self.any_card:
             return list(PLAY_CARDS)
-        left = list(self.palette)
-        added = list(self.cards)
-        for card in self.original:
-            if card in added:
-                added.remove(card)
-        for card in added:
-            if card in left:
-                left.remove(card)
-        return left
+        added = Counter(self.cards) - Counter(self.original)
+        return list((Counter(self.palette) - added).elements())
 
     def layout(self, metrics: Metrics) -> None:
         m = metrics
@@ -95,17 +90,10 @@ class AreaEditor(Scene):
             tools[2:2] = [("change", "Change"), ("remove", "Remove")]
         tw = m.u(128)
         tx = (W - len(tools) * (tw + m.u(8))) // 2
+        on = self.selected is not None
         for i, (name, label) in enumerate(tools):
-            b.append(
-                Button(
-                    name,
-                    pygame.Rect(tx + i * (tw + m.u(8)), y, tw, bh),
-                    label,
-                    kind="quiet",
-                    enabled=self.selected is not None,
-                    size=m.small + 2,
-                )
-            )
+            rect = pygame.Rect(tx + i * (tw + m.u(8)), y, tw, bh)
+            b.append(Button(name, rect, label, kind="quiet", enabled=on, size=m.small + 2))
         y = H - margin - bh
         b.append(Button("cancel", pygame.Rect(margin, y, m.u(160), bh), "Cancel", kind="quiet"))
         b.append(Button("done", pygame.Rect(W - margin - m.u(200), y, m.u(200), bh), "Done"))
@@ -122,16 +110,12 @@ class AreaEditor(Scene):
             self.stack.pop(tuple(self.cards) if name == "done" else None)
             return
         if name.startswith("gap."):
-            k = int(name[4:])
             choices = self.available()
             if not choices:
                 self.ctx.sounds.play("wrong")
                 self.note = "You have no card to put down here."
                 return
-            self.asking = ("insert", k)
-            grid = [(f"{i}", LABEL[c]) for i, c in enumerate(choices)]
-            self._choices = choices
-            self.stack.push(ChoiceGrid(self.ctx, "Which card goes here?", grid, columns=7, rows=3))
+            self.choose(("insert", int(name[4:])), choices, "Which card goes here?")
             return
         if name.startswith("card."):
             k = int(name[5:])
@@ -148,17 +132,18 @@ class AreaEditor(Scene):
                 self.cards.pop(k)
                 self.selected = None
             elif name == "change":
-                self.asking = ("change", k)
-                self._choices = list(PLAY_CARDS)
-                grid = [(f"{i}", LABEL[c]) for i, c in enumerate(self._choices)]
-                self.stack.push(
-                    ChoiceGrid(self.ctx, "Which card is it really?", grid, columns=7, rows=3)
-                )
+                self.choose(("change", k), list(PLAY_CARDS), "Which card is it really?")
                 return
             elif name == "about":
                 self.stack.push(CardPageScene(self.ctx, self.cards[k]))
                 return
         self.layout(self.m)
+
+    def choose(self, asking: tuple[str, int], choices: list[str], title: str) -> None:
+        """Ask which of ``choices`` to put at ``asking`` (insert or change, and where)."""
+        self.asking, self._choices = asking, choices
+        grid = [(f"{i}", LABEL[c]) for i, c in enumerate(choices)]
+        self.stack.push(ChoiceGrid(self.ctx, title, grid, columns=7, rows=3))
 
     def resume(self, result: Any) -> None:
         asking, self.asking = self.asking, None
@@ -191,43 +176,23 @@ class AreaEditor(Scene):
             if b.kind == "card":
                 k = int(b.name[5:])
                 draw_card(painter, surface, b.rect, self.cards[k], selected=self.selected == k)
-            elif b.kind == "gap":
-                pygame.draw.line(
-                    surface,
-                    p.line,
-                    (b.rect.centerx, b.rect.top + m.u(10)),
-                    (b.rect.centerx, b.rect.bottom - m.u(10)),
-                    1,
-                )
-                pygame.draw.circle(
-                    surface, p.button, b.rect.center, min(b.rect.width // 2 - 2, m.u(18))
-                )
-                painter.text(
-                    surface,
-                    "+",
-                    b.rect.center,
-                    m.small + 2,
-                    (255, 255, 255),
-                    bold=True,
-                    anchor="center",
-                )
+            elif b.kind == "gap":  # a line where the card would go, and a "+" to tap
+                r = b.rect
+                line = ((r.centerx, r.top + m.u(10)), (r.centerx, r.bottom - m.u(10)))
+                pygame.draw.line(surface, p.line, *line, 1)
+                pygame.draw.circle(surface, p.button, r.center, min(r.width // 2 - 2, m.u(18)))
+                white = (255, 255, 255)
+                painter.text(surface, "+", r.center, m.small + 2, white, bold=True, anchor="center")
             else:
                 painter.button(surface, b)
         verdict = evaluate(self.cards) if self.cards else None
-        text = self.note
-        if verdict is not None:
-            text = f"{verdict.text}: " + (
-                "a complete equation!" if verdict.valid else f"not finished ({verdict.reason})."
-            )
+        text, colour = self.note, p.ink
+        if verdict is not None and verdict.valid:
+            text, colour = f"{verdict.text}: a complete equation!", p.good
+        elif verdict is not None:
+            text = f"{verdict.text}: not finished ({verdict.reason})."
         if text:
-            painter.paragraph(
-                surface,
-                text,
-                self.note_rect,
-                m.text,
-                p.good if verdict and verdict.valid else p.ink,
-                align="center",
-            )
+            painter.paragraph(surface, text, self.note_rect, m.text, colour, align="center")
 
 
 __all__ = ["AreaEditor"]

@@ -45,9 +45,13 @@ from tabletop.games.mecs import (
     Reorder,
     ShowObjective,
     Trade,
+    area_owner,
     held_cards,
+    may_end_turn,
+    may_trade,
     meets_objective,
     objective,
+    stack_of,
 )
 from tabletop.games.mecs_equation import (
     DIGITS,
@@ -88,11 +92,15 @@ class Banner:
     title: str
     text: str
     start: float
-    until: float
     kind: str = "good"
     coins: int = 0
     source: int | None = None  # the area the coins fly from
     to_seat: int | None = None  # the seat they fly to
+
+    @property
+    def until(self) -> float:
+        """When the banner goes."""
+        return self.start + BANNER_SECONDS
 
 
 @dataclass
@@ -108,23 +116,17 @@ def bot_level(journaled: str | None) -> str:
     return journaled if journaled in LEVELS else "hard"
 
 
-def seat_infos(seats: Sequence[tuple[str, bool] | SeatInfo]) -> list[SeatInfo]:
-    """The journal's seats for (name, is a bot) pairs or :class:`SeatInfo` rows."""
-    return [
-        s if isinstance(s, SeatInfo) else SeatInfo(i, s[0], bot=BOT_LEVEL if s[1] else None)
-        for i, s in enumerate(seats)
-    ]
-
-
-def area_seat(action: Action) -> int | None:
-    """The seat whose area ``action`` changes, if any."""
-    if isinstance(action, Observe):
-        return action.area_of
-    if isinstance(action, (Plant, Reorder)):
-        return action.seat
-    if isinstance(action, Hack):
-        return action.target
-    return None
+def seat_infos(seats: Sequence[Sequence[Any] | SeatInfo]) -> list[SeatInfo]:
+    """The journal's seats for :class:`SeatInfo` rows or (name, is a bot) pairs, with the
+    bot's level third as the table journals them (no level: the hard bot, MECS-12)."""
+    infos = []
+    for i, seat in enumerate(seats):
+        if not isinstance(seat, SeatInfo):
+            name, bot, *level = seat
+            journaled = str(level[0]) if level else BOT_LEVEL
+            seat = SeatInfo(i, str(name), bot=journaled if bot else None)
+        infos.append(seat)
+    return infos
 
 
 def _sentence(text: str) -> str:
@@ -316,7 +318,7 @@ class MecsPlay:
         except TabletopError as exc:
             self.refuse(exc, cards=action.area if isinstance(action, Hack) else ())
             return False
-        seat = area_seat(action)
+        seat = area_owner(action)
         if seat is not None:
             self.readings.pop(seat, None)
         self.told(events)
@@ -336,22 +338,25 @@ class MecsPlay:
             self.checked(
                 self.state.active, False, cards, self.missed() if code == HACK_CHECKS[1] else None
             )
-        self.sound("wrong")
         who = self.wants("reveal")
         if code == "mecs.setup" and who is not None:  # the who-starts card, not a deal
-            self.say(child_message("mecs.ui.who_starts", {"who": self.name(who)}), "error")
+            self.wrong("mecs.ui.who_starts", who=self.name(who))
             return
-        text = child_message(code, {"who": self.name(self.state.active)})
         verdict = evaluate(cards) if code in HACK_CHECKS and cards else None
+        why = ""
         if verdict is not None and not verdict.valid:  # its mistake: "9 × 7 = 63, not 6"
-            text = f"{text} {_sentence(verdict.reason or '')}"
+            why = f" {_sentence(verdict.reason or '')}"
         elif verdict is not None and self.state.objective is not None:  # the objective missed
-            text = f"{text} {verdict.answer_text} is not {objective(self.state.objective).text}."
-        self.say(text, "error")
+            why = f" {verdict.answer_text} is not {objective(self.state.objective).text}."
+        self.wrong(code, why, who=self.name(self.state.active))
+
+    def wrong(self, code: str, after: str = "", **facts: Any) -> None:
+        """The "wrong" cue, and the child's sentence for ``code`` (``after`` it: where)."""
+        self.sound("wrong")
+        self.say(child_message(code, facts) + after, "error")
 
     def wrong_phase(self, what: str) -> None:
-        self.sound("wrong")
-        self.say(child_message("mecs.ui.wrong_phase", {"what": what}), "error")
+        self.wrong("mecs.ui.wrong_phase", what=what)
 
     def settle(self) -> None:
         """Deal what the device deals (in camera play a person shows the who-starts and
@@ -391,23 +396,13 @@ class MecsPlay:
                 if waiting:  # MECS-9: say why it counted now
                     title, says = "Objective met!", waiting.rstrip(".")
                 coins = int(data.get("coins", 0))
-                text_ = f"{says}  ·  {self.name(winner)} +{coins} coins ({coin_words(cards)})"
-                self.banner = Banner(
-                    title,
-                    text_,
-                    now,
-                    now + BANNER_SECONDS,
-                    coins=coins,
-                    source=owner,
-                    to_seat=winner,
-                )
+                says += f"  ·  {self.name(winner)} +{coins} coins ({coin_words(cards)})"
+                self.banner = Banner(title, says, now, coins=coins, source=owner, to_seat=winner)
                 self.sound("star")
                 kind = "good"
             elif event.code == "mecs.hacked":
                 target = int(event.data.get("target", 0))
-                self.banner = Banner(
-                    "Hacked!", text, now, now + BANNER_SECONDS, "hack", source=target
-                )
+                self.banner = Banner("Hacked!", text, now, "hack", source=target)
                 self.sound("good")
                 kind = "good"
             elif event.code == "mecs.objective_waiting":
@@ -474,8 +469,7 @@ class MecsPlay:
             return None
         if None in codes:
             log.info("mecs: not a M.E.C.S. card in seat %d's area: %s", seat, list(raw))
-            self.sound("wrong")
-            self.say(f"{child_message('mecs.ui.not_ours')} ({self.name(seat - 1)}'s area)", "error")
+            self.wrong("mecs.ui.not_ours", f" ({self.name(seat - 1)}'s area)")
             return None
         self.submit_area(seat - 1, tuple(c for c in codes if c is not None), camera=True)
         return None
@@ -483,8 +477,7 @@ class MecsPlay:
     def one_card(self, code: str | None, raw: Sequence[str] = ()) -> str | None:
         if code is None:
             log.info("mecs: a card held up alone is not ours: %s", list(raw))
-            self.sound("wrong")
-            self.say(child_message("mecs.ui.not_ours"), "error")
+            self.wrong("mecs.ui.not_ours")
             return None
         if self.wants("reveal") is not None and code in DIGITS:
             self.perform(Draw(code))
@@ -520,7 +513,7 @@ class MecsPlay:
         with this reading and play the later moves again."""
         history = list(self.match.history)
         index = next(
-            (i for i in range(len(history) - 1, -1, -1) if area_seat(history[i]) == seat), None
+            (i for i in range(len(history) - 1, -1, -1) if area_owner(history[i]) == seat), None
         )
         if index is None:
             self.refuse(IllegalMove("mecs.take_back", "no move set this area"))
@@ -596,12 +589,8 @@ class MecsPlay:
         device waits for none)."""
         request = self.match.pending.chance
         if request is None or request.kind != "objective":
-            self.say(
-                child_message(
-                    "mecs.ui.wrong_phase", {"what": "the objective card is already out."}
-                ),
-                "error",
-            )
+            what = "the objective card is already out."
+            self.say(child_message("mecs.ui.wrong_phase", {"what": what}), "error")
             return None
         return [o.number for o in request.outcomes if isinstance(o, ShowObjective)]
 
@@ -609,18 +598,10 @@ class MecsPlay:
         self.perform(ShowObjective(number))
 
     def can_end(self) -> bool:
-        state, active = self.state, self.state.active
-        if self.is_scene_bot(active):
-            return False
-        return state.phase == "planted" or (
-            state.phase == "plant" and not state.players[active].hand
-        )
+        return not self.is_scene_bot(self.state.active) and may_end_turn(self.state)
 
     def can_trade(self) -> bool:
-        state = self.state
-        return (
-            not self.is_scene_bot(state.active) and state.phase == "planted" and state.planted == 1
-        )
+        return not self.is_scene_bot(self.state.active) and may_trade(self.state)
 
     def trade_asks(self) -> str | None:
         """What a trade asks first: ``card`` (which card of the hand goes back: virtual
@@ -629,7 +610,7 @@ class MecsPlay:
         state = self.state
         if self.bots_turn():
             return None
-        if state.phase != "planted" or state.planted != 1:
+        if not may_trade(state):
             self.perform(Trade(state.active, "?", "numbers", "numbers"))  # told why not
             return None
         virtual = self.settings.play == "virtual" and "?" not in state.players[state.active].hand
@@ -642,7 +623,7 @@ class MecsPlay:
         """The stacks a trade may draw from: one with cards, or the one the card went
         under."""
         if card != "?":
-            under = "numbers" if card in DIGITS else "symbols"
+            under = stack_of(card)
         return [s for s in STACKS if self.state.stack(s).size or s == under]
 
     def trade(self, card: str, draw_from: str, under: str | None) -> None:
@@ -665,8 +646,7 @@ class MecsPlay:
     def undo(self) -> None:
         """Take back the last decision (and the cards dealt after it)."""
         if all(isinstance(a, CHANCE_TYPES) for a in self.match.history):
-            self.sound("wrong")
-            self.say(child_message("engine.nothing_to_undo"), "error")
+            self.wrong("engine.nothing_to_undo")
             return
         action = self.match.undo()
         while isinstance(action, CHANCE_TYPES):
@@ -746,7 +726,6 @@ __all__ = [
     "Banner",
     "MecsPlay",
     "Player",
-    "area_seat",
     "coin_words",
     "equation_question",
     "seat_infos",

@@ -39,16 +39,18 @@ from tabletop.ui.saves import GameSave, one_write
 from tabletop.ui.scenes.pin import PinPad
 from tabletop.ui.scenes.rules import ChoiceGrid
 from tabletop.ui.table import TableScene
-from tabletop.ui.theme import Metrics
+from tabletop.ui.theme import Metrics, Palette
 from tabletop.ui.widgets import Button
 
 LEAST = 16  # the smallest text a child reads at 800x480 (issue 21)
+# the quiet buttons at the bottom left, always there
+TOOLS = (("rules", "Rules"), ("cards", "Cards"), ("undo", "Undo"), ("leave", "Leave"))
 
 
 class MecsTable(TableScene):
-    """One game of M.E.C.S. at the device. ``seats``: (name, is a bot) per seat, or the
-    journal's :class:`SeatInfo` (a child signed in, a bot with its level); ``match`` and
-    ``save`` carry on a journaled game."""
+    """One game of M.E.C.S. at the device. ``seats``: (name, is a bot[, its level]) per
+    seat, or the journal's :class:`SeatInfo` (a child signed in, a bot with its level);
+    ``match`` and ``save`` carry on a journaled game."""
 
     game = "mecs"
     bot_pause = BOT_SECONDS
@@ -57,7 +59,7 @@ class MecsTable(TableScene):
         self,
         ctx: Context,
         *,
-        seats: Sequence[tuple[str, bool] | SeatInfo],
+        seats: Sequence[Sequence[Any] | SeatInfo],
         settings: MecsSettings,
         seed: int | None = None,
         bot_driver: str = "scene",
@@ -106,9 +108,10 @@ class MecsTable(TableScene):
         return self.play.message
 
     @message.setter
-    def message(self, value: Any) -> None:
-        if hasattr(self, "play"):
-            self.play.say(*value) if isinstance(value, tuple) else self.play.say(value)
+    def message(self, value: str | tuple[str, str]) -> None:
+        """The base's sentences (welcome back, a refusal) go to the controller, said."""
+        text, kind = (value, "info") if isinstance(value, str) else value
+        self.play.say(text, kind)
 
     def standings(self) -> Result:
         return self.play.standings()
@@ -201,12 +204,7 @@ class MecsTable(TableScene):
         kind, _, arg = name.partition(".")
         if name == "cards":
             grid = [(c, LABEL[c]) for c in PLAY_CARDS]
-            self.ask(
-                ("page",),
-                ChoiceGrid(
-                    self.ctx, "Which card do you want to know about?", grid, columns=7, rows=3
-                ),
-            )
+            self.choose(("page",), "Which card do you want to know about?", grid, 7, 3)
         elif name == "undo":
             self.ask(("undo",), PinPad(self.ctx, "undo", prompt="Teacher PIN to take back a move"))
         elif kind == "area":
@@ -227,12 +225,21 @@ class MecsTable(TableScene):
             numbers = play.objectives()
             if numbers is not None:
                 grid = [(f"OBJ{n}", f"{n}") for n in numbers]
-                self.ask(
-                    ("objective",),
-                    ChoiceGrid(self.ctx, "Which objective card was turned up?", grid, columns=5),
-                )
+                self.choose(("objective",), "Which objective card was turned up?", grid, 5, 4)
         else:
             super().press(name)
+
+    def choose(
+        self,
+        asking: tuple[Any, ...],
+        title: str,
+        grid: Sequence[tuple[str, str]],
+        columns: int,
+        rows: int,
+    ) -> None:
+        """Ask which of ``grid``'s choices (a :class:`ChoiceGrid`); the answer comes back
+        to :meth:`answered` with ``asking``."""
+        self.ask(asking, ChoiceGrid(self.ctx, title, grid, columns=columns, rows=rows))
 
     def edit_area(self, seat: int) -> None:
         if not 0 <= seat < len(self.play.seats):
@@ -250,12 +257,10 @@ class MecsTable(TableScene):
         asks = self.play.trade_asks()
         if asks == "card":
             grid = [(c, LABEL[c]) for c in self.play.trade_cards()]
-            title = "Which card goes back under its stack?"
-            self.ask(("trade",), ChoiceGrid(self.ctx, title, grid, columns=5, rows=2))
+            self.choose(("trade",), "Which card goes back under its stack?", grid, 5, 2)
         elif asks == "under":
             grid = [("numbers", "Numbers"), ("symbols", "Symbols")]
-            title = "Which stack did your card go under?"
-            self.ask(("under",), ChoiceGrid(self.ctx, title, grid, columns=2, rows=1))
+            self.choose(("under",), "Which stack did your card go under?", grid, 2, 1)
 
     def answered(self, asking: tuple[Any, ...], result: Any) -> None:
         kind = asking[0]
@@ -270,7 +275,7 @@ class MecsTable(TableScene):
             card, under = (result, None) if kind == "trade" else ("?", result)
             grid = [(s, s.capitalize()) for s in self.play.draw_stacks(card, under)]
             title = "Which stack do you draw your new card from?"
-            self.ask(("draw", card, under), ChoiceGrid(self.ctx, title, grid, columns=2, rows=1))
+            self.choose(("draw", card, under), title, grid, 2, 1)
         elif kind == "draw" and isinstance(result, str):
             self.play.trade(asking[1], result, asking[2])
         elif kind == "objective" and isinstance(result, str) and result.startswith("OBJ"):
@@ -285,9 +290,7 @@ class MecsTable(TableScene):
         y = H - margin - bh
         b: list[Button] = []
         small_w = m.u(92)
-        for i, (name, label) in enumerate(
-            (("rules", "Rules"), ("cards", "Cards"), ("undo", "Undo"), ("leave", "Leave"))
-        ):
+        for i, (name, label) in enumerate(TOOLS):
             rect = pygame.Rect(margin + i * (small_w + m.u(6)), y, small_w, bh)
             b.append(Button(name, rect, label, kind="quiet", size=m.small + 2))
         right, wide = W - margin, m.u(190)
@@ -365,16 +368,8 @@ class MecsTable(TableScene):
     def draw(self, surface: pygame.Surface) -> None:
         painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
         surface.fill(p.background)
-        r = self.status_rect
-        self.line(
-            surface,
-            self.next_step(),
-            (r.left, r.centery),
-            m.text,
-            r.width,
-            bold=True,
-            anchor="midleft",
-        )
+        step, r = self.next_step(), self.status_rect
+        self.line(surface, step, r.midleft, m.text, r.width, bold=True, anchor="midleft")
         self._draw_goal(surface)
         for seat, rect in self.area_rects.items():
             self._draw_area(surface, seat, rect)
@@ -396,22 +391,16 @@ class MecsTable(TableScene):
             pos, width = (r.left + m.u(10), r.centery), r.width - m.u(20)
             self.line(surface, text, pos, m.text, width, bold=True, anchor="midleft")
         else:
-            self.line(
-                surface, text, (r.left, r.centery), m.small + 2, r.width, p.muted, anchor="midleft"
-            )
+            self.line(surface, text, r.midleft, m.small + 2, r.width, p.muted, anchor="midleft")
 
     def _draw_area(self, surface: pygame.Surface, seat: int, rect: pygame.Rect) -> None:
+        """One seat's area: its chip, name and coins on the left (a progress bar in the
+        coin race), the cards read left to right and the device's ruling under them."""
         painter, m, p, play = self.ctx.painter, self.m, self.ctx.painter.p, self.play
         player = play.state.players[seat]
         active = seat == play.state.active and play.state.phase in ("plant", "planted")
-        painter.box(
-            surface,
-            rect,
-            p.panel,
-            p.selected if active else p.line,
-            m.u(4) if active else 1,
-            m.u(8),
-        )
+        edge = (p.selected, m.u(4)) if active else (p.line, 1)
+        painter.box(surface, rect, p.panel, *edge, m.u(8))
         info_w = m.u(190) if len(play.seats) <= 4 else m.u(150)
         compact = rect.height < m.u(64)  # a short area: chip at the side, two text lines
         chip_h = rect.height - m.u(8) if compact else min(m.u(30), rect.height - m.u(8))
@@ -422,35 +411,22 @@ class MecsTable(TableScene):
         name = play.name(seat)
         if play.seats[seat].bot and not name.startswith("Bot"):
             name += " (bot)"
+        x = chip.right + m.u(6)
         y = rect.top + rect.height * 3 // 10 if compact else chip.centery
         self.line(
-            surface,
-            name,
-            (chip.right + m.u(6), y),
-            m.small + 1,
-            rect.left + info_w - chip.right - m.u(6),
-            bold=True,
-            anchor="midleft",
+            surface, name, (x, y), m.small + 1, rect.left + info_w - x, bold=True, anchor="midleft"
         )
         if compact:
             radius = m.u(7)
-            centre = (chip.right + m.u(6) + radius, rect.top + rect.height * 3 // 4)
+            centre = (x + radius, rect.top + rect.height * 3 // 4)
         else:
             radius = m.u(10)
             centre = (rect.left + m.u(16), min(rect.bottom - m.u(12), chip.bottom + m.u(16)))
         self.coin_points[seat] = centre
-        pygame.draw.circle(surface, p.coin, centre, radius)
-        pygame.draw.circle(surface, p.line, centre, radius, 2)
-        held = "" if compact else f" · {len(player.hand)} in hand"
+        draw_coin(surface, p, centre, radius)
+        coins = f"{player.coins} coins" + ("" if compact else f" · {len(player.hand)} in hand")
         x = centre[0] + radius + m.u(6)
-        self.line(
-            surface,
-            f"{player.coins} coins{held}",
-            (x, centre[1]),
-            m.small,
-            rect.left + info_w - x,
-            anchor="midleft",
-        )
+        self.line(surface, coins, (x, centre[1]), m.small, rect.left + info_w - x, anchor="midleft")
         target = play.settings.target_coins
         bar = pygame.Rect(rect.left + m.u(6), rect.bottom - m.u(7), info_w - m.u(12), m.u(4))
         if play.settings.mode == "normal" and bar.top > centre[1] + m.u(10):
@@ -472,23 +448,16 @@ class MecsTable(TableScene):
             step = room.width // len(shown)
             cw = max(8, step - 2)
         if not shown:
-            painter.text(
-                surface,
-                "no cards yet",
-                (room.left, room.top + ch // 2),
-                m.small,
-                p.muted,
-                anchor="midleft",
-            )
+            at = (room.left, room.top + ch // 2)
+            painter.text(surface, "no cards yet", at, m.small, p.muted, anchor="midleft")
         for i, code in enumerate(shown):
             card = pygame.Rect(room.left + i * step, room.top, cw, ch)
             draw_card(painter, surface, card, code, faded=reading is not None)
         if status:
             text, tone = status
             colour = {"bad": p.bad, "good": p.good}.get(tone, p.muted)
-            self.line(
-                surface, text, (room.left, room.top + ch + m.u(2)), m.small, room.width, colour
-            )
+            at = (room.left, room.top + ch + m.u(2))
+            self.line(surface, text, at, m.small, room.width, colour)
 
     def _draw_strip(self, surface: pygame.Surface) -> None:
         painter, m, p, play = self.ctx.painter, self.m, self.ctx.painter.p, self.play
@@ -499,9 +468,8 @@ class MecsTable(TableScene):
         cards = [b for b in self.buttons if b.name.startswith(("reveal.", "hand."))]
         label = f"{play.name(who)}:" if who is not None else f"{play.name(owner or 0)}'s hand"
         width = (cards[0].rect.left if cards else r.right) - r.left - m.u(8)
-        painter.paragraph(
-            surface, label, pygame.Rect(r.left, r.top, width, r.height), m.text, bold=True
-        )
+        room = pygame.Rect(r.left, r.top, width, r.height)
+        painter.paragraph(surface, label, room, m.text, bold=True)
         if who is not None:
             painter.buttons(surface, cards)
             return
@@ -510,29 +478,18 @@ class MecsTable(TableScene):
             draw_card(painter, surface, b.rect, hand[int(b.name[5:])])
         x = (cards[-1].rect.right if cards else r.left + m.u(130)) + m.u(14)
         tip = "Tap an area to put cards down or hack. Tap a card to read about it."
-        painter.paragraph(
-            surface, tip, pygame.Rect(x, r.top, r.right - x, r.height), m.text, p.muted
-        )
+        room = pygame.Rect(x, r.top, r.right - x, r.height)
+        painter.paragraph(surface, tip, room, m.text, p.muted)
 
     def _draw_banner(self, surface: pygame.Surface, banner: Banner) -> None:
         painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
         now = self.ctx.clock()
         rect = pygame.Rect(0, 0, m.width - m.u(80), m.u(120))
         rect.center = (m.width // 2, m.height // 2 - m.u(30))
-        good = banner.kind == "good"
-        painter.box(
-            surface, rect, (255, 244, 200) if good else (255, 225, 210), p.selected, m.u(4), m.u(16)
-        )
+        fill, ink = ((255, 244, 200), p.good) if banner.kind == "good" else ((255, 225, 210), p.bad)
+        painter.box(surface, rect, fill, p.selected, m.u(4), m.u(16))
         top = (rect.centerx, rect.top + m.u(8))
-        painter.text(
-            surface,
-            banner.title,
-            top,
-            m.title + m.u(8),
-            p.good if good else p.bad,
-            bold=True,
-            anchor="midtop",
-        )
+        painter.text(surface, banner.title, top, m.title + m.u(8), ink, bold=True, anchor="midtop")
         body = pygame.Rect(
             rect.left + m.u(16), rect.top + m.u(60), rect.width - m.u(32), rect.height - m.u(64)
         )
@@ -552,8 +509,13 @@ class MecsTable(TableScene):
             t = min(1.0, max(0.0, t))
             x = start[0] + (end[0] - start[0]) * t + (i % 5 - 2) * m.u(10)
             y = start[1] + (end[1] - start[1]) * t - m.u(60) * 4 * t * (1 - t) + (i // 5) * m.u(8)
-            pygame.draw.circle(surface, p.coin, (round(x), round(y)), m.u(11))
-            pygame.draw.circle(surface, p.line, (round(x), round(y)), m.u(11), 2)
+            draw_coin(surface, p, (round(x), round(y)), m.u(11))
+
+
+def draw_coin(surface: pygame.Surface, p: Palette, centre: tuple[int, int], radius: int) -> None:
+    """A coin: gold, with a dark rim."""
+    pygame.draw.circle(surface, p.coin, centre, radius)
+    pygame.draw.circle(surface, p.line, centre, radius, 2)
 
 
 __all__ = ["BOT_SECONDS", "MecsTable", "coin_words"]
