@@ -182,6 +182,10 @@ class MwmPlay:
         log.info("mwm: %s%s", action, "" if real else " (device)")
         return events
 
+    def _deal(self) -> None:
+        """The device's own pick for the card the engine asks for."""
+        self._apply(self.dealer.deal(self.match.pending.chance), False)
+
     def _pop(self) -> tuple[Action, bool]:
         action = self.match.undo()
         return action, self.flags.pop()
@@ -190,8 +194,7 @@ class MwmPlay:
         """Answer every request the device can answer now; stop where a child is awaited
         (or the verdict is on screen and the next hand must wait)."""
         for _ in range(100_000):
-            state = self.state
-            if state.finished:
+            if self.finished:
                 return
             need = self.need()
             if need is None:
@@ -200,14 +203,12 @@ class MwmPlay:
                 continue
             seat, kind = need
             if kind == "pay":
-                self._apply(self.dealer.deal(self.match.pending.chance), False)
-                continue
-            if self.paused:
+                self._deal()
+            elif self.paused:
                 return
-            if kind == "down" or self.seats[seat].auto_cards:
-                self._apply(self.dealer.deal(self.match.pending.chance), False)
-                continue
-            if not self._take_buffered(seat, kind):
+            elif kind == "down" or self.seats[seat].auto_cards:
+                self._deal()
+            elif not self._take_buffered(seat, kind):
                 return
         raise RuntimeError("the device answered 100,000 requests without waiting: a bug")
 
@@ -293,8 +294,7 @@ class MwmPlay:
         entries, answers = dict(self.entries), dict(self.answers)
         self.entries.clear()
         self.answers.clear()
-        self.verdict = build_verdict(self, stage, entries, answers, events)
-        self.verdict.round, self.verdict.hand = where
+        self.verdict = build_verdict(self, stage, entries, answers, events, where)
         self.paused = True
         self.seen_count.clear()
         self.seen_crate.clear()
@@ -304,7 +304,7 @@ class MwmPlay:
             need = self.need()
             if need is None or need[1] != "pay":
                 return
-            self._apply(self.dealer.deal(self.match.pending.chance), False)
+            self._deal()
 
     def next_hand(self) -> None:
         """The verdict was read: the table goes on."""
@@ -365,7 +365,7 @@ class MwmPlay:
                 return self._correct(seat, CrateDrawn(seat, card.face))
             self.seen_crate[seat] = card.face
         self.pump()
-        return self._last_note()
+        return self.notes.pop() if self.notes else None
 
     def _seen_early(self, seat: int, card: ReadCard) -> None:
         """A reading while the verdict is on screen: the last hand's cards still lying
@@ -379,9 +379,6 @@ class MwmPlay:
         elif card.face is not None and (shown is None or shown.crates[seat] != card.face):
             self.seen_crate[seat] = card.face
         return None
-
-    def _last_note(self) -> str | None:
-        return self.notes.pop() if self.notes else None
 
     def _stage_card_index(self, seat: int, action: CountDrawn | CrateDrawn) -> int | None:
         """Where in the history this stage's face-up card of ``seat`` was applied."""
@@ -451,7 +448,7 @@ class MwmPlay:
                 except ImpossibleOutcome:
                     if real:
                         raise
-                    self._apply(self.dealer.deal(self.match.pending.chance), False)
+                    self._deal()
         except TabletopError as e:
             log.info("mwm: rewrite refused: %s", e)
             while len(self.flags) > index:
@@ -590,11 +587,8 @@ class MwmPlay:
         before = len(self.events)
         where = (self.state.round, self.state.hands + 1)
         self._apply(Splash(award_to), True)
-        self.typed.clear()
-        self.ready.clear()
+        self._forget_inputs()
         self.entries.clear()
-        self.seen_count.clear()
-        self.seen_crate.clear()
         self.verdict = self._splash_verdict(self.events[before:], where)
         self.paused = True
 
@@ -612,15 +606,16 @@ class MwmPlay:
                 action, real = self._pop()
                 if real:
                     break
-            self.typed.clear()
-            self.ready.clear()
+            self._forget_inputs()
             self._stage_entries()
-            self.seen_count.clear()
-            self.seen_crate.clear()
             self.verdict = None
             self.paused = False
             self.pump_payments()
         return action
+
+    def _forget_inputs(self) -> None:
+        """Drop the answers typed or ready and the cards read early."""
+        self.typed, self.ready, self.seen_count, self.seen_crate = {}, {}, {}, {}
 
     def _stage_entries(self) -> None:
         """The solutions already applied in this solving step (bots answer first)."""
@@ -673,7 +668,7 @@ class MwmPlay:
             "typed": {str(s): [e.solution, e.team_solution] for s, e in self.typed.items()},
             "ready": {str(s): at for s, at in self.ready.items()},
             "count": {str(s): list(seen) for s, seen in self.seen_count.items()},
-            "crate": dict((str(s), face) for s, face in self.seen_crate.items()),
+            "crate": {str(s): face for s, face in self.seen_crate.items()},
             "paused": self.paused,
         }
 
@@ -706,7 +701,7 @@ class MwmPlay:
                 }
             except (TypeError, ValueError, IndexError) as exc:
                 log.warning("mwm: the saved table does not read (%s): dropped", exc)
-                self.typed, self.ready, self.seen_count, self.seen_crate = {}, {}, {}, {}
+                self._forget_inputs()
             paused = bool(record.get("paused")) and verdict is not None
         else:
             paused = verdict is not None
@@ -749,9 +744,7 @@ class MwmPlay:
             i -= 1
         stage = replace(before.stage, entered=(*before.stage.entered, action.seat))
         events = [e for step in steps[last:] for e in step.events]
-        verdict = build_verdict(self, stage, entries, answers, events)
-        verdict.round, verdict.hand = where
-        return verdict
+        return build_verdict(self, stage, entries, answers, events, where)
 
     def checks(self) -> list[list[int]]:
         """Per seat: [solutions the device checked, right ones] (YOUR SOLUTION, and the
