@@ -366,9 +366,7 @@ class MwmTable(ScoreCards, TableScene):
         outcome = play.press(seat, self.save.elapsed() - max(0.0, self.ctx.clock() - at))
         if outcome == "ready":
             self.ctx.sounds.play("tap")
-            if play.verdict is not None and len(play.events) > before:
-                self.verdict_sound()
-            else:
+            if not self.verdict_sound(before):
                 self.message = f"{play.is_ready_words(seat)} {self.next_step()}".strip()
         elif outcome == "pad":
             self.ask_solution(seat)
@@ -402,14 +400,17 @@ class MwmTable(ScoreCards, TableScene):
         self.ctx.sounds.play("wrong" if note and "Check" in note else "seen")
         if note:
             self.message = note
-        if self.play.verdict is not None and len(self.play.events) > before:
-            self.verdict_sound()
+        self.verdict_sound(before)
 
-    def verdict_sound(self) -> None:
+    def verdict_sound(self, before: int) -> bool:
+        """A verdict came with the events after ``before``: its sound, the message box
+        left to it. False if none came."""
         verdict = self.play.verdict
-        if verdict is not None:
-            self.message = ""
-            self.ctx.sounds.play("star" if verdict.round_over else "good")
+        if verdict is None or len(self.play.events) <= before:
+            return False
+        self.message = ""
+        self.ctx.sounds.play("star" if verdict.round_over else "good")
+        return True
 
     # -- the teacher ----------------------------------------------------------------------
 
