@@ -285,19 +285,15 @@ class MwmPlay:
         self.typed.pop(entry.seat, None)
         self.ready.pop(entry.seat, None)
         if self.state.finished or self.state.phase != "solve":
-            self._settled(replace(stage, entered=(*stage.entered, entry.seat)), before, where)
-
-    def _settled(self, stage: Stage, since: int, where: tuple[int, int]) -> None:
-        """The stage is decided: pay what is owed, then show the verdict."""
-        self.pump_payments()
-        events = self.events[since:]
-        entries, answers = dict(self.entries), dict(self.answers)
-        self.entries.clear()
-        self.answers.clear()
-        self.verdict = build_verdict(self, stage, entries, answers, events, where)
-        self.paused = True
-        self.seen_count.clear()
-        self.seen_crate.clear()
+            # the stage is decided: pay what is owed, then show the verdict
+            self.pump_payments()
+            settled = replace(stage, entered=(*stage.entered, entry.seat))
+            events = self.events[before:]
+            self.verdict = build_verdict(self, settled, self.entries, self.answers, events, where)
+            self.entries, self.answers = {}, {}
+            self.paused = True
+            self.seen_count.clear()
+            self.seen_crate.clear()
 
     def pump_payments(self) -> None:
         while not self.finished:
@@ -492,7 +488,7 @@ class MwmPlay:
         number pad), otherwise why not (a ``mwm.ui.*`` code). A second press keeps the
         first one's moment. Until every seat is in, the child takes the answer back by
         typing it again (:meth:`type_solution`): the device has not acted on it yet."""
-        code = self.solve_refusal(seat)
+        code = self.refusal(seat, "solution")
         if code is not None:
             return code
         if seat not in self.typed:
@@ -518,31 +514,24 @@ class MwmPlay:
         """The result, or before the end the standings (the engine's)."""
         return standings(self.state)
 
-    def solve_refusal(self, seat: int) -> str | None:
-        """Why ``seat`` cannot give a solution now (a ``mwm.ui.*`` code), None if it can."""
+    def refusal(self, seat: int, what: str) -> str | None:
+        """Why ``seat``'s ``what`` (its "card" typed in, or its "solution") cannot go in
+        now (a ``mwm.ui.*`` code), None if it can."""
+        config = self.seats[seat]
+        if what == "card" and config.auto_cards:
+            return "mwm.ui.bot_seat" if config.bot else "mwm.ui.virtual_seat"
         if self.finished:
             return "mwm.ui.game_over"
-        if self.seats[seat].bot:
+        if config.bot:
             return "mwm.ui.bot_seat"
         if self.verdict is not None:
             return "mwm.ui.wait_next"
         if self.state.zones[seat].out:
             return "mwm.ui.knocked_out"
-        if seat in self.solving():
-            return None
-        return "mwm.ui.cards_first" if self.waiting_for_cards() else "mwm.ui.wait_others"
-
-    def card_refusal(self, seat: int) -> str | None:
-        """Why ``seat``'s card cannot be typed in now (a ``mwm.ui.*`` code), or None."""
-        config = self.seats[seat]
-        if config.auto_cards:
-            return "mwm.ui.bot_seat" if config.bot else "mwm.ui.virtual_seat"
-        if self.finished:
-            return "mwm.ui.game_over"
-        if self.verdict is not None:
-            return "mwm.ui.wait_next"
-        if self.state.zones[seat].out:
-            return "mwm.ui.knocked_out"
+        if what == "solution":
+            if seat in self.solving():
+                return None
+            return "mwm.ui.cards_first" if self.waiting_for_cards() else "mwm.ui.wait_others"
         if seat in self.entries or seat in self.ready:
             return "mwm.ui.answered"
         return None if seat in self.state.stage.seats else "mwm.ui.wait_others"

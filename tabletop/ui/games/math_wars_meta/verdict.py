@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Any
 from tabletop.classroom.mistakes import OP_SKILLS, Question
 from tabletop.engine.protocol import Event
 from tabletop.games.math_wars_meta import (
-    OP_WORDS,
     CrateDrawn,
     EnterSolution,
     MathWarsMetaState,
@@ -22,6 +21,7 @@ from tabletop.games.math_wars_meta import (
     answer,
     correct_entry,
     hand_result,
+    problem_text,
     war_face_down,
 )
 from tabletop.ui.games.math_wars_meta.cards import crate_label, signed
@@ -132,7 +132,7 @@ def reason(count: int, crate: str | None) -> str:
     if crate is None:
         return f"{count}: no MATH CRATE card, so the COUNT META card counts"
     value = answer(count, crate)
-    problem = f"{count} {OP_WORDS[crate[0]]} {crate[1:]}"
+    problem = problem_text(count, crate)
     if value is None:
         return f"{problem} leaves a remainder, so only the COUNT META card counts: {count}"
     return f"{problem} = {signed(value)}"
@@ -224,7 +224,7 @@ def _summary(play: MwmPlay, stage: Stage, events: Sequence[Event]) -> list[str]:
         up, crate = stage.up[seat], stage.crates[seat]
         if up is not None and crate is not None and answer(up[1], crate) is None:
             out.append(
-                f"{play.seats[seat].name}: {up[1]} \u00f7 {crate[1:]} leaves a remainder, "
+                f"{play.seats[seat].name}: {problem_text(up[1], crate)} leaves a remainder, "
                 f"so only {up[1]} counts."
             )
     knocked = [e.seat for e in events if e.code == "mwm.knocked_out" and e.seat is not None]
