@@ -46,6 +46,7 @@ from tabletop.engine.match import Match
 from tabletop.engine.protocol import Event, Result
 from tabletop.games.math_wars_meta import (
     Action,
+    CardCode,
     CountDrawn,
     CrateDrawn,
     EnterSolution,
@@ -58,7 +59,7 @@ from tabletop.games.math_wars_meta import (
     pending_card,
     standings,
 )
-from tabletop.ui.games.math_wars_meta.cards import CardProblem, ReadCard
+from tabletop.ui.games.math_wars_meta.cards import CardProblem
 from tabletop.ui.games.math_wars_meta.verdict import (
     Verdict,
     build_verdict,
@@ -310,7 +311,7 @@ class MwmPlay:
 
     # -- children's input -------------------------------------------------------------
 
-    def card_seen(self, seat: int, card: ReadCard) -> str | None:
+    def card_seen(self, seat: int, card: CardCode) -> str | None:
         """A child's card from the camera or a touch: used now, kept until the engine
         asks for it, or a correction of this stage's card. Returns a sentence when it
         cannot be used; raises :class:`CardProblem` for a card that is not theirs."""
@@ -363,7 +364,7 @@ class MwmPlay:
         self.pump()
         return self.notes.pop() if self.notes else None
 
-    def _seen_early(self, seat: int, card: ReadCard) -> None:
+    def _seen_early(self, seat: int, card: CardCode) -> None:
         """A reading while the verdict is on screen: the last hand's cards still lying
         there are ignored; new ones (the next hand, or the Math War) wait for Next."""
         verdict = self.verdict

@@ -28,11 +28,11 @@ from typing import Any
 import pygame
 
 from tabletop.engine.protocol import Result
-from tabletop.games.math_wars_meta import problem_text, splash_leader
+from tabletop.games.math_wars_meta import CardCode, problem_text, splash_leader
 from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.games import start_card_camera, stop_card_camera
-from tabletop.ui.games.math_wars_meta.cards import CardProblem, ReadCard, crate_choices, read_code
+from tabletop.ui.games.math_wars_meta.cards import CardProblem, crate_choices, read_code
 from tabletop.ui.games.math_wars_meta.play import MwmPlay
 from tabletop.ui.games.math_wars_meta.scorecard import ScoreCards
 from tabletop.ui.games.math_wars_meta.verdict import results_lines
@@ -325,9 +325,9 @@ class MwmTable(ScoreCards, TableScene):
     def answered(self, asking: tuple[Any, ...], result: Any) -> None:
         kind = asking[0]
         if kind == "count" and isinstance(result, int):
-            self.card(asking[1], ReadCard("count", number=result))
+            self.card(asking[1], CardCode("count", number=result))
         elif kind == "crate" and isinstance(result, str):
-            self.card(asking[1], ReadCard("crate", face=result))
+            self.card(asking[1], CardCode("crate", face=result))
         elif kind == "solve" and isinstance(result, int):
             self.typed(asking[1], result)
         elif kind == "team" and isinstance(result, int):
@@ -384,7 +384,7 @@ class MwmTable(ScoreCards, TableScene):
                 continue
             self.card(event.seat - 1, card)
 
-    def card(self, seat: int, card: ReadCard) -> None:
+    def card(self, seat: int, card: CardCode) -> None:
         before = len(self.play.events)
         try:
             note = self.play.card_seen(seat, card)
