@@ -584,8 +584,7 @@ class MwmPlay:
 
     def _splash_verdict(self, events: Sequence[Event], where: tuple[int, int]) -> Verdict:
         lines = [line for line in (say(self, e) for e in events) if line]
-        return Verdict(Stage(), {}, {}, lines, round_over=True, game_over=self.finished,
-                       round=where[0], hand=where[1])  # fmt: skip
+        return Verdict(Stage(), {}, {}, lines, round=where[0], hand=where[1], round_over=True)
 
     def undo(self) -> Action:
         """Take back the last real action and everything the device did after it."""

@@ -48,7 +48,6 @@ class Verdict:
     round: int = 1
     hand: int = 1
     round_over: bool = False
-    game_over: bool = False
 
 
 def card_sentence(code: str, name: str, action: Any) -> str:
@@ -199,7 +198,6 @@ def build_verdict(
         round=where[0],
         hand=where[1],
         round_over=round_over,
-        game_over=play.finished,
     )
 
 
