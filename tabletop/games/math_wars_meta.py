@@ -452,12 +452,18 @@ def hand_result(count: int, crate: str | None) -> int:
     return count if value is None else value
 
 
+def problem_text(count: int, crate: str | None) -> str:
+    """The sum a COUNT META card and a MATH CRATE card make, as printed: ``21 − 5``
+    (``21`` with no MATH CRATE card)."""
+    return str(count) if crate is None else f"{count} {OP_WORDS[crate[0]]} {crate[1:]}"
+
+
 def say_result(count: int, crate: str | None) -> str:
     """``21 − 5 = 16``, or why the count stands alone."""
     if crate is None:
         return f"{count} (no MATH CRATE card left)"
     value = answer(count, crate)
-    sum_text = f"{count} {OP_WORDS[crate[0]]} {crate[1:]}"
+    sum_text = problem_text(count, crate)
     if value is None:
         return f"{sum_text} leaves a remainder, so only the {count} counts"
     return f"{sum_text} = {value}"
@@ -1712,6 +1718,7 @@ __all__ = [
     "parse_code",
     "parse_crate",
     "pending_card",
+    "problem_text",
     "side_totals",
     "splash_leader",
     "standings",

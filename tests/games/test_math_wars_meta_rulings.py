@@ -26,6 +26,8 @@ from tabletop.games.math_wars_meta import (
     hand_result,
     parse_code,
     parse_crate,
+    problem_text,
+    say_result,
     splash_leader,
     team_format,
 )
@@ -91,6 +93,16 @@ def test_mwm2_result_division_remainder_uses_the_count_alone() -> None:
     assert any("leaves a remainder, so only the 7 counts" in text for text in texts)
     # 7 alone ties 6 + 1 = 7: a Math War
     assert "mwm.math_war" in t.codes()
+
+
+def test_mwm2_problem_text_is_the_sum_as_printed() -> None:
+    """MWM-2: the sum a COUNT META and a MATH CRATE card make, with the cards' signs (the
+    screen's number pad and reasons ask it); the count alone with no MATH CRATE card."""
+    assert problem_text(21, "-5") == "21 \u2212 5"
+    assert problem_text(7, "/2") == "7 \u00f7 2"
+    assert problem_text(3, "x10") == "3 \u00d7 10"
+    assert problem_text(9, None) == "9"
+    assert say_result(21, "-5") == "21 \u2212 5 = 16"
 
 
 def test_mwm2_remainder_result_wins_against_lower() -> None:

@@ -14,6 +14,7 @@ import pytest
 
 from hardware.buttons import SeatPressed
 from tabletop.games.math_wars_meta import (
+    CardCode,
     CountDrawn,
     EnterSolution,
     MathWarsMeta,
@@ -21,7 +22,7 @@ from tabletop.games.math_wars_meta import (
 )
 from tabletop.ui.app import App, Scene
 from tabletop.ui.games.math_wars_meta import run_demo
-from tabletop.ui.games.math_wars_meta.cards import CardProblem, ReadCard, read_code
+from tabletop.ui.games.math_wars_meta.cards import CardProblem, read_code
 from tabletop.ui.games.math_wars_meta.demo import TableBot
 from tabletop.ui.games.math_wars_meta.table import MwmTable as TableScene
 from tabletop.ui.input import CardSeen, CardsSeen, Tap
@@ -164,9 +165,9 @@ def test_numpad_types_negative_numbers_and_fractions() -> None:
 
 
 def test_read_code_accepts_payloads_and_short_codes_and_refuses_others() -> None:
-    assert read_code("MT1:MWM:C17:3") == ReadCard("count", number=17, army=3)
-    assert read_code("C17") == ReadCard("count", number=17)
-    assert read_code("KX3:2") == ReadCard("crate", face="x3", army=2)
+    assert read_code("MT1:MWM:C17:3") == CardCode("count", 3, number=17)
+    assert read_code("C17") == CardCode("count", number=17)
+    assert read_code("KX3:2") == CardCode("crate", 2, face="x3")
     assert read_code("K-5").face == "-5" and read_code("/2").face == "/2"
     assert read_code("MT1:MWM:VIC").kind == "victory"
     for bad, code in (

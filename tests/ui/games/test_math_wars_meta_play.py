@@ -27,7 +27,7 @@ def test_math_wars_meta_child_takes_back_a_typed_answer_until_every_seat_is_in()
     assert play.press(0, 10.0) == "ready" and play.ready == {0: 10.0}
     assert play.is_ready_words(0) == "Ana is ready (to change it, tap your answer box)."
     assert play.press(0, 12.0) == "ready" and play.ready == {0: 10.0}  # the first moment
-    assert play.solve_refusal(0) is None  # the answer box still opens the pad
+    assert play.refusal(0, "solution") is None  # the answer box still opens the pad
     play.type_solution(0, right)  # taken back: typed again
     assert play.ready == {} and play.typed[0].solution == right and not play.entries
     assert play.wants_press(0) and play.press(0, 13.0) == "ready"
@@ -37,4 +37,4 @@ def test_math_wars_meta_child_takes_back_a_typed_answer_until_every_seat_is_in()
     assert play.verdict is not None  # every seat is in: the device ruled
     assert play.verdict.entries[0].solution == right  # the answer typed again counts
     assert play.verdict.entries[0].at == 13000  # the press after it, in milliseconds
-    assert play.solve_refusal(0) == "mwm.ui.wait_next"
+    assert play.refusal(0, "solution") == "mwm.ui.wait_next"

@@ -1,24 +1,13 @@
 """Math Wars Meta's cards as the device reads them: the camera's codes (or a touch)
-understood as a :class:`ReadCard`, and the MATH CRATE card's face in words."""
+understood as the engine's :class:`~tabletop.games.math_wars_meta.CardCode` (``army``
+None when the code carries no deck number), and the MATH CRATE card's face in words."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from tabletop.engine.errors import TabletopError
-from tabletop.games.math_wars_meta import CRATE_CARDS, OP_WORDS, QR_PREFIX, parse_crate
-
-
-@dataclass(frozen=True)
-class ReadCard:
-    """A card code from the camera or a touch, understood: ``kind`` is count, crate or
-    victory; ``army`` None when the code carries no deck number."""
-
-    kind: str
-    number: int | None = None
-    face: str | None = None
-    army: int | None = None
+from tabletop.games.math_wars_meta import CRATE_CARDS, OP_WORDS, QR_PREFIX, CardCode, parse_crate
 
 
 class CardProblem(ValueError):
@@ -30,9 +19,9 @@ class CardProblem(ValueError):
         self.facts = facts
 
 
-def read_code(code: str) -> ReadCard:
+def read_code(code: str) -> CardCode:
     """``MT1:MWM:C17:3``, ``C17:3``, ``C17``, ``K+6``, ``KX3:2``, ``+6``, ``x3`` or
-    ``VIC`` -> a :class:`ReadCard`; :class:`CardProblem` for anything else (``?`` is a
+    ``VIC`` -> a :class:`CardCode`; :class:`CardProblem` for anything else (``?`` is a
     QR code that is not one of ours)."""
     text = code.strip().upper()
     if text in ("", "?"):
@@ -48,12 +37,12 @@ def read_code(code: str) -> ReadCard:
             raise CardProblem("mwm.ui.foreign_card", f"{code!r} has no army 1..8")
         army = int(deck)
     if body == "VIC":
-        return ReadCard("victory", army=army)
+        return CardCode("victory", army=army)
     if body.startswith("C") and body[1:].isdigit():
-        return ReadCard("count", number=int(body[1:]), army=army)
+        return CardCode("count", army, number=int(body[1:]))
     face = body[1:] if body.startswith("K") else body
     try:
-        return ReadCard("crate", face=parse_crate(face), army=army)
+        return CardCode("crate", army, face=parse_crate(face))
     except TabletopError:
         raise CardProblem("mwm.ui.foreign_card", f"{code!r} is not a Math Wars Meta card") from None
 
@@ -73,4 +62,4 @@ def signed(value: int) -> str:
     return f"\u2212{-value}" if value < 0 else str(value)
 
 
-__all__ = ["CardProblem", "ReadCard", "crate_choices", "crate_label", "read_code", "signed"]
+__all__ = ["CardProblem", "crate_choices", "crate_label", "read_code", "signed"]

@@ -46,6 +46,7 @@ from tabletop.engine.match import Match
 from tabletop.engine.protocol import Event, Result
 from tabletop.games.math_wars_meta import (
     Action,
+    CardCode,
     CountDrawn,
     CrateDrawn,
     EnterSolution,
@@ -58,7 +59,7 @@ from tabletop.games.math_wars_meta import (
     pending_card,
     standings,
 )
-from tabletop.ui.games.math_wars_meta.cards import CardProblem, ReadCard
+from tabletop.ui.games.math_wars_meta.cards import CardProblem
 from tabletop.ui.games.math_wars_meta.verdict import (
     Verdict,
     build_verdict,
@@ -182,6 +183,10 @@ class MwmPlay:
         log.info("mwm: %s%s", action, "" if real else " (device)")
         return events
 
+    def _deal(self) -> None:
+        """The device's own pick for the card the engine asks for."""
+        self._apply(self.dealer.deal(self.match.pending.chance), False)
+
     def _pop(self) -> tuple[Action, bool]:
         action = self.match.undo()
         return action, self.flags.pop()
@@ -190,8 +195,7 @@ class MwmPlay:
         """Answer every request the device can answer now; stop where a child is awaited
         (or the verdict is on screen and the next hand must wait)."""
         for _ in range(100_000):
-            state = self.state
-            if state.finished:
+            if self.finished:
                 return
             need = self.need()
             if need is None:
@@ -200,14 +204,12 @@ class MwmPlay:
                 continue
             seat, kind = need
             if kind == "pay":
-                self._apply(self.dealer.deal(self.match.pending.chance), False)
-                continue
-            if self.paused:
+                self._deal()
+            elif self.paused:
                 return
-            if kind == "down" or self.seats[seat].auto_cards:
-                self._apply(self.dealer.deal(self.match.pending.chance), False)
-                continue
-            if not self._take_buffered(seat, kind):
+            elif kind == "down" or self.seats[seat].auto_cards:
+                self._deal()
+            elif not self._take_buffered(seat, kind):
                 return
         raise RuntimeError("the device answered 100,000 requests without waiting: a bug")
 
@@ -284,27 +286,22 @@ class MwmPlay:
         self.typed.pop(entry.seat, None)
         self.ready.pop(entry.seat, None)
         if self.state.finished or self.state.phase != "solve":
-            self._settled(replace(stage, entered=(*stage.entered, entry.seat)), before, where)
-
-    def _settled(self, stage: Stage, since: int, where: tuple[int, int]) -> None:
-        """The stage is decided: pay what is owed, then show the verdict."""
-        self.pump_payments()
-        events = self.events[since:]
-        entries, answers = dict(self.entries), dict(self.answers)
-        self.entries.clear()
-        self.answers.clear()
-        self.verdict = build_verdict(self, stage, entries, answers, events)
-        self.verdict.round, self.verdict.hand = where
-        self.paused = True
-        self.seen_count.clear()
-        self.seen_crate.clear()
+            # the stage is decided: pay what is owed, then show the verdict
+            self.pump_payments()
+            settled = replace(stage, entered=(*stage.entered, entry.seat))
+            events = self.events[before:]
+            self.verdict = build_verdict(self, settled, self.entries, self.answers, events, where)
+            self.entries, self.answers = {}, {}
+            self.paused = True
+            self.seen_count.clear()
+            self.seen_crate.clear()
 
     def pump_payments(self) -> None:
         while not self.finished:
             need = self.need()
             if need is None or need[1] != "pay":
                 return
-            self._apply(self.dealer.deal(self.match.pending.chance), False)
+            self._deal()
 
     def next_hand(self) -> None:
         """The verdict was read: the table goes on."""
@@ -314,7 +311,7 @@ class MwmPlay:
 
     # -- children's input -------------------------------------------------------------
 
-    def card_seen(self, seat: int, card: ReadCard) -> str | None:
+    def card_seen(self, seat: int, card: CardCode) -> str | None:
         """A child's card from the camera or a touch: used now, kept until the engine
         asks for it, or a correction of this stage's card. Returns a sentence when it
         cannot be used; raises :class:`CardProblem` for a card that is not theirs."""
@@ -365,9 +362,9 @@ class MwmPlay:
                 return self._correct(seat, CrateDrawn(seat, card.face))
             self.seen_crate[seat] = card.face
         self.pump()
-        return self._last_note()
+        return self.notes.pop() if self.notes else None
 
-    def _seen_early(self, seat: int, card: ReadCard) -> None:
+    def _seen_early(self, seat: int, card: CardCode) -> None:
         """A reading while the verdict is on screen: the last hand's cards still lying
         there are ignored; new ones (the next hand, or the Math War) wait for Next."""
         verdict = self.verdict
@@ -379,9 +376,6 @@ class MwmPlay:
         elif card.face is not None and (shown is None or shown.crates[seat] != card.face):
             self.seen_crate[seat] = card.face
         return None
-
-    def _last_note(self) -> str | None:
-        return self.notes.pop() if self.notes else None
 
     def _stage_card_index(self, seat: int, action: CountDrawn | CrateDrawn) -> int | None:
         """Where in the history this stage's face-up card of ``seat`` was applied."""
@@ -451,7 +445,7 @@ class MwmPlay:
                 except ImpossibleOutcome:
                     if real:
                         raise
-                    self._apply(self.dealer.deal(self.match.pending.chance), False)
+                    self._deal()
         except TabletopError as e:
             log.info("mwm: rewrite refused: %s", e)
             while len(self.flags) > index:
@@ -495,7 +489,7 @@ class MwmPlay:
         number pad), otherwise why not (a ``mwm.ui.*`` code). A second press keeps the
         first one's moment. Until every seat is in, the child takes the answer back by
         typing it again (:meth:`type_solution`): the device has not acted on it yet."""
-        code = self.solve_refusal(seat)
+        code = self.refusal(seat, "solution")
         if code is not None:
             return code
         if seat not in self.typed:
@@ -521,31 +515,24 @@ class MwmPlay:
         """The result, or before the end the standings (the engine's)."""
         return standings(self.state)
 
-    def solve_refusal(self, seat: int) -> str | None:
-        """Why ``seat`` cannot give a solution now (a ``mwm.ui.*`` code), None if it can."""
+    def refusal(self, seat: int, what: str) -> str | None:
+        """Why ``seat``'s ``what`` (its "card" typed in, or its "solution") cannot go in
+        now (a ``mwm.ui.*`` code), None if it can."""
+        config = self.seats[seat]
+        if what == "card" and config.auto_cards:
+            return "mwm.ui.bot_seat" if config.bot else "mwm.ui.virtual_seat"
         if self.finished:
             return "mwm.ui.game_over"
-        if self.seats[seat].bot:
+        if config.bot:
             return "mwm.ui.bot_seat"
         if self.verdict is not None:
             return "mwm.ui.wait_next"
         if self.state.zones[seat].out:
             return "mwm.ui.knocked_out"
-        if seat in self.solving():
-            return None
-        return "mwm.ui.cards_first" if self.waiting_for_cards() else "mwm.ui.wait_others"
-
-    def card_refusal(self, seat: int) -> str | None:
-        """Why ``seat``'s card cannot be typed in now (a ``mwm.ui.*`` code), or None."""
-        config = self.seats[seat]
-        if config.auto_cards:
-            return "mwm.ui.bot_seat" if config.bot else "mwm.ui.virtual_seat"
-        if self.finished:
-            return "mwm.ui.game_over"
-        if self.verdict is not None:
-            return "mwm.ui.wait_next"
-        if self.state.zones[seat].out:
-            return "mwm.ui.knocked_out"
+        if what == "solution":
+            if seat in self.solving():
+                return None
+            return "mwm.ui.cards_first" if self.waiting_for_cards() else "mwm.ui.wait_others"
         if seat in self.entries or seat in self.ready:
             return "mwm.ui.answered"
         return None if seat in self.state.stage.seats else "mwm.ui.wait_others"
@@ -590,18 +577,14 @@ class MwmPlay:
         before = len(self.events)
         where = (self.state.round, self.state.hands + 1)
         self._apply(Splash(award_to), True)
-        self.typed.clear()
-        self.ready.clear()
+        self._forget_inputs()
         self.entries.clear()
-        self.seen_count.clear()
-        self.seen_crate.clear()
         self.verdict = self._splash_verdict(self.events[before:], where)
         self.paused = True
 
     def _splash_verdict(self, events: Sequence[Event], where: tuple[int, int]) -> Verdict:
         lines = [line for line in (say(self, e) for e in events) if line]
-        return Verdict(Stage(), {}, {}, lines, round_over=True, game_over=self.finished,
-                       round=where[0], hand=where[1])  # fmt: skip
+        return Verdict(Stage(), {}, {}, lines, round=where[0], hand=where[1], round_over=True)
 
     def undo(self) -> Action:
         """Take back the last real action and everything the device did after it."""
@@ -612,15 +595,16 @@ class MwmPlay:
                 action, real = self._pop()
                 if real:
                     break
-            self.typed.clear()
-            self.ready.clear()
+            self._forget_inputs()
             self._stage_entries()
-            self.seen_count.clear()
-            self.seen_crate.clear()
             self.verdict = None
             self.paused = False
             self.pump_payments()
         return action
+
+    def _forget_inputs(self) -> None:
+        """Drop the answers typed or ready and the cards read early."""
+        self.typed, self.ready, self.seen_count, self.seen_crate = {}, {}, {}, {}
 
     def _stage_entries(self) -> None:
         """The solutions already applied in this solving step (bots answer first)."""
@@ -673,7 +657,7 @@ class MwmPlay:
             "typed": {str(s): [e.solution, e.team_solution] for s, e in self.typed.items()},
             "ready": {str(s): at for s, at in self.ready.items()},
             "count": {str(s): list(seen) for s, seen in self.seen_count.items()},
-            "crate": dict((str(s), face) for s, face in self.seen_crate.items()),
+            "crate": {str(s): face for s, face in self.seen_crate.items()},
             "paused": self.paused,
         }
 
@@ -706,7 +690,7 @@ class MwmPlay:
                 }
             except (TypeError, ValueError, IndexError) as exc:
                 log.warning("mwm: the saved table does not read (%s): dropped", exc)
-                self.typed, self.ready, self.seen_count, self.seen_crate = {}, {}, {}, {}
+                self._forget_inputs()
             paused = bool(record.get("paused")) and verdict is not None
         else:
             paused = verdict is not None
@@ -749,9 +733,7 @@ class MwmPlay:
             i -= 1
         stage = replace(before.stage, entered=(*before.stage.entered, action.seat))
         events = [e for step in steps[last:] for e in step.events]
-        verdict = build_verdict(self, stage, entries, answers, events)
-        verdict.round, verdict.hand = where
-        return verdict
+        return build_verdict(self, stage, entries, answers, events, where)
 
     def checks(self) -> list[list[int]]:
         """Per seat: [solutions the device checked, right ones] (YOUR SOLUTION, and the

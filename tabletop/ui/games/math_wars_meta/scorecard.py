@@ -97,9 +97,13 @@ class ScoreCards:
 
     def cards_of(self, seat: int) -> pygame.Rect:
         """Where ``seat``'s two cards are on screen (a number pad stays off them)."""
-        count, crate = self.target(f"count.{seat}"), self.target(f"crate.{seat}")
-        assert count is not None and crate is not None
-        return count.rect.union(crate.rect)
+        return self.place("count", seat).union(self.place("crate", seat))
+
+    def place(self, kind: str, seat: int) -> pygame.Rect:
+        """Where ``seat``'s ``kind`` target (seat, count, crate, solve) is on screen."""
+        button = self.target(f"{kind}.{seat}")
+        assert button is not None
+        return button.rect
 
     # -- drawing --------------------------------------------------------------------------
 
@@ -146,49 +150,36 @@ class ScoreCards:
         border = p.selected if lit or seat in play.waiting_for_cards() else p.line
         fill = p.panel if not zone.out else p.quiet
         painter.box(surface, r, fill, border, m.u(3) if lit else 2, m.u(10))
-        chip = self.target(f"seat.{seat}")
-        assert chip is not None
-        num = pygame.Rect(chip.rect.left, chip.rect.top, m.u(30), chip.rect.height)
+        chip = self.place("seat", seat)
+        num = pygame.Rect(chip.left, chip.top, m.u(30), chip.height)
         painter.seat_chip(surface, num, seat, size=m.small + 2)
         side = play.settings.side_of(seat)
         right = f"\u2605{play.state.victories[side]}"
         if play.settings.mode == "teams":
             right = f"T{side + 1} {right}"
         rw = painter.fonts.width(right, m.small - 2) + m.u(4)
-        at = (chip.rect.right - m.u(4), chip.rect.centery)
+        at = (chip.right - m.u(4), chip.centery)
         self.caption(surface, right, at, p.muted, rw, anchor="midright")
-        room = chip.rect.width - num.width - rw - m.u(10)
-        at = (num.right + m.u(6), chip.rect.centery)
-        self.caption(
-            surface, play.name(seat), at, p.ink, room, size=m.small, bold=True, anchor="midleft"
-        )
+        room = chip.width - num.width - rw - m.u(10)
+        at, name = (num.right + m.u(6), chip.centery), play.name(seat)
+        self.caption(surface, name, at, p.ink, room, size=m.small, bold=True, anchor="midleft")
         up = stage.up[seat] if stage.up else None
         crate = stage.crates[seat] if stage.crates else None
-        count_b, crate_b, solve_b = (
-            self.target(f"{k}.{seat}") for k in ("count", "crate", "solve")
-        )
-        assert count_b is not None and crate_b is not None and solve_b is not None
+        count_at, crate_at, solve_at = (self.place(k, seat) for k in ("count", "crate", "solve"))
         number = up[1] if up else None
         label = None if number is None else str(number)
-        self._slot(surface, count_b.rect, "COUNT", label, active, WHITE, SEAT_COLOURS[seat], 5)
+        self._slot(surface, count_at, "COUNT", label, active, WHITE, SEAT_COLOURS[seat], 5)
         down = face_down(play.state, seat)
         if down and number is not None:
-            at = (count_b.rect.right - m.u(4), count_b.rect.top + m.u(6))
-            self.caption(
-                surface,
-                f"+{down}\u2193",
-                at,
-                p.bad,
-                count_b.rect.width,
-                bold=True,
-                anchor="topright",
-            )
+            at = (count_at.right - m.u(4), count_at.top + m.u(6))
+            text = f"+{down}\u2193"
+            self.caption(surface, text, at, p.bad, count_at.width, bold=True, anchor="topright")
         face = None if crate is None else crate_label(crate)
-        self._slot(surface, crate_b.rect, "CRATE", face, active, CRATE_FILL, p.line)
-        if solve_b.rect.left > crate_b.rect.right:
-            eq = ((crate_b.rect.right + solve_b.rect.left) // 2, crate_b.rect.centery)
+        self._slot(surface, crate_at, "CRATE", face, active, CRATE_FILL, p.line)
+        if solve_at.left > crate_at.right:
+            eq = ((crate_at.right + solve_at.left) // 2, crate_at.centery)
             painter.text(surface, "=", eq, m.big, bold=True, anchor="center")
-        self._solution(surface, solve_b.rect, seat, number, crate)
+        self._solution(surface, solve_at, seat, number, crate)
         tile = self.target(f"ready.{seat}")
         if tile is not None:  # I'm ready! (lit once the seat pressed, like its LED)
             words = ("Ready \u2713" if lit else "I'm ready!", "Ready", "\u2713")

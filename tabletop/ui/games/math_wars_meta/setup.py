@@ -16,7 +16,7 @@ before the form), so games journaled earlier still carry on.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from tabletop.engine.errors import TabletopError
@@ -141,7 +141,7 @@ def make_game(
         seats = save.seats
     names = [s.name for s in seats] if seats else None
     play = MwmPlay(choices.settings(), choices.seat_configs(names), seed=seed, match=match)
-    frozen = Choices(**{**choices.__dict__, "who": list(choices.who)})
+    frozen = replace(choices, who=list(choices.who))
     again_seats = list(seats) if seats else None
     if save is None:
         record = {"choices": frozen.record(), "seed": seed}

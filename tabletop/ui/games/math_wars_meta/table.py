@@ -28,11 +28,11 @@ from typing import Any
 import pygame
 
 from tabletop.engine.protocol import Result
-from tabletop.games.math_wars_meta import OP_WORDS, splash_leader
+from tabletop.games.math_wars_meta import CardCode, problem_text, splash_leader
 from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.games import start_card_camera, stop_card_camera
-from tabletop.ui.games.math_wars_meta.cards import CardProblem, ReadCard, crate_choices, read_code
+from tabletop.ui.games.math_wars_meta.cards import CardProblem, crate_choices, read_code
 from tabletop.ui.games.math_wars_meta.play import MwmPlay
 from tabletop.ui.games.math_wars_meta.scorecard import ScoreCards
 from tabletop.ui.games.math_wars_meta.verdict import results_lines
@@ -170,26 +170,23 @@ class MwmTable(ScoreCards, TableScene):
         return "For teachers: take back a step, or award a penalty card."
 
     def outcome(self) -> Outcome:
-        play = self.play
+        play, settings, victories = self.play, self.play.settings, self.play.state.victories
         result = play.match.result()
         assert result is not None
-        goal = play.settings.ed.victory_cards
-
-        def stars(seat: int) -> tuple[int, int]:
-            return play.state.victories[play.settings.side_of(seat)], goal
-
-        def score(value: Any) -> str:
-            return f"{value} \u2605"
-
-        names = [seat.name for seat in play.seats]
-        best = max(play.state.victories)
-        sides = sorted({play.settings.side_of(s) for s in result.winners})
+        best = max(victories)
+        sides = sorted({settings.side_of(s) for s in result.winners})
         who = names_joined([play.side_name(side) for side in sides])
         why = f"{who} won {best} VICTORY! card{'s' * (best != 1)}"
         if play.solo:
             why = f"you won all {best} rounds"
-        lines = results_lines(play)
-        out = outcome_of(result, names, score=score, reason=why, lines=lines, stars=stars)
+        out = outcome_of(
+            result,
+            [seat.name for seat in play.seats],
+            score=lambda value: f"{value} \u2605",
+            reason=why,
+            lines=results_lines(play),
+            stars=lambda seat: (victories[settings.side_of(seat)], settings.ed.victory_cards),
+        )
         if play.solo:
             out.title = "You won the game!"
         elif play.settings.mode == "teams":
@@ -296,7 +293,7 @@ class MwmTable(ScoreCards, TableScene):
 
     def ask_card(self, kind: str, seat: int) -> None:
         play = self.play
-        code = play.card_refusal(seat)
+        code = play.refusal(seat, "card")
         if code is not None:
             self.refuse(code, f"{kind} card of seat {seat + 1} refused", name=play.name(seat))
         elif kind == "count":
@@ -315,25 +312,22 @@ class MwmTable(ScoreCards, TableScene):
 
     def ask_solution(self, seat: int) -> None:
         play = self.play
-        code = play.solve_refusal(seat)
+        code = play.refusal(seat, "solution")
         if code is not None:
             self.refuse(code, f"seat {seat + 1} cannot answer now", name=play.name(seat))
             return
         stage = play.state.stage
         up, crate = stage.up[seat], stage.crates[seat]
         assert up is not None
-        problem = f"{up[1]} {OP_WORDS[crate[0]]} {crate[1:]}" if crate else f"{up[1]}"
-        title = f"{play.name(seat)}: YOUR SOLUTION"
-        self.ask(
-            ("solve", seat), CardPad(self.ctx, title, self.cards_of(seat), hint=f"{problem} = ?")
-        )
+        title, hint = f"{play.name(seat)}: YOUR SOLUTION", f"{problem_text(up[1], crate)} = ?"
+        self.ask(("solve", seat), CardPad(self.ctx, title, self.cards_of(seat), hint=hint))
 
     def answered(self, asking: tuple[Any, ...], result: Any) -> None:
         kind = asking[0]
         if kind == "count" and isinstance(result, int):
-            self.card(asking[1], ReadCard("count", number=result))
+            self.card(asking[1], CardCode("count", number=result))
         elif kind == "crate" and isinstance(result, str):
-            self.card(asking[1], ReadCard("crate", face=result))
+            self.card(asking[1], CardCode("crate", face=result))
         elif kind == "solve" and isinstance(result, int):
             self.typed(asking[1], result)
         elif kind == "team" and isinstance(result, int):
@@ -366,9 +360,7 @@ class MwmTable(ScoreCards, TableScene):
         outcome = play.press(seat, self.save.elapsed() - max(0.0, self.ctx.clock() - at))
         if outcome == "ready":
             self.ctx.sounds.play("tap")
-            if play.verdict is not None and len(play.events) > before:
-                self.verdict_sound()
-            else:
+            if not self.verdict_sound(before):
                 self.message = f"{play.is_ready_words(seat)} {self.next_step()}".strip()
         elif outcome == "pad":
             self.ask_solution(seat)
@@ -392,7 +384,7 @@ class MwmTable(ScoreCards, TableScene):
                 continue
             self.card(event.seat - 1, card)
 
-    def card(self, seat: int, card: ReadCard) -> None:
+    def card(self, seat: int, card: CardCode) -> None:
         before = len(self.play.events)
         try:
             note = self.play.card_seen(seat, card)
@@ -402,14 +394,17 @@ class MwmTable(ScoreCards, TableScene):
         self.ctx.sounds.play("wrong" if note and "Check" in note else "seen")
         if note:
             self.message = note
-        if self.play.verdict is not None and len(self.play.events) > before:
-            self.verdict_sound()
+        self.verdict_sound(before)
 
-    def verdict_sound(self) -> None:
+    def verdict_sound(self, before: int) -> bool:
+        """A verdict came with the events after ``before``: its sound, the message box
+        left to it. False if none came."""
         verdict = self.play.verdict
-        if verdict is not None:
-            self.message = ""
-            self.ctx.sounds.play("star" if verdict.round_over else "good")
+        if verdict is None or len(self.play.events) <= before:
+            return False
+        self.message = ""
+        self.ctx.sounds.play("star" if verdict.round_over else "good")
+        return True
 
     # -- the teacher ----------------------------------------------------------------------
 

@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Any
 from tabletop.classroom.mistakes import OP_SKILLS, Question
 from tabletop.engine.protocol import Event
 from tabletop.games.math_wars_meta import (
-    OP_WORDS,
     CrateDrawn,
     EnterSolution,
     MathWarsMetaState,
@@ -22,6 +21,8 @@ from tabletop.games.math_wars_meta import (
     answer,
     correct_entry,
     hand_result,
+    problem_text,
+    war_face_down,
 )
 from tabletop.ui.games.math_wars_meta.cards import crate_label, signed
 
@@ -47,7 +48,6 @@ class Verdict:
     round: int = 1
     hand: int = 1
     round_over: bool = False
-    game_over: bool = False
 
 
 def card_sentence(code: str, name: str, action: Any) -> str:
@@ -102,7 +102,7 @@ def say(play: MwmPlay, event: Event) -> str | None:
     if code == "mwm.math_war":
         return (
             f"MATH WAR! {seat_list(play, d['seats'])} tie with {d['tied']}. Each puts "
-            f"{3 if d['level'] == 1 else 5} cards face down, 1 face up, and a new MATH "
+            f"{war_face_down(d['level'])} cards face down, 1 face up, and a new MATH "
             "CRATE card."
         )
     if code == "mwm.collect_war":
@@ -112,7 +112,7 @@ def say(play: MwmPlay, event: Event) -> str | None:
         sides = {k: play.side_name(d[k]) for k in ("team", "winner") if d.get(k) is not None}
         return WORDS[code].format(**{**d, "name": name, **sides})
     if code == "mwm.game_won":
-        if play.settings.mode == "solo":
+        if play.solo:
             return "You won every round. You win the game!"
         return f"{play.side_name(d['winner'])} wins the game!"
     if code == "mwm.solo_redraw":
@@ -131,7 +131,7 @@ def reason(count: int, crate: str | None) -> str:
     if crate is None:
         return f"{count}: no MATH CRATE card, so the COUNT META card counts"
     value = answer(count, crate)
-    problem = f"{count} {OP_WORDS[crate[0]]} {crate[1:]}"
+    problem = problem_text(count, crate)
     if value is None:
         return f"{problem} leaves a remainder, so only the COUNT META card counts: {count}"
     return f"{problem} = {signed(value)}"
@@ -143,7 +143,9 @@ def build_verdict(
     entries: dict[int, EnterSolution],
     answers: dict[int, EnterSolution],
     events: Sequence[Event],
+    where: tuple[int, int],
 ) -> Verdict:
+    """The verdict of ``stage``, settled by ``events`` in round and hand ``where``."""
     lines: list[str] = []
     for seat in stage.revealed:
         up = stage.up[seat]
@@ -175,18 +177,13 @@ def build_verdict(
         text = say(play, event)
         if text:
             lines.append(text)
-    if play.settings.mode == "solo" and not any(e.code == "mwm.solo_discard" for e in events):
+    codes = {event.code for event in events}
+    if play.solo and "mwm.solo_discard" not in codes:
         lines.append("Only your battle card goes on the spoils pile.")
-    if (
-        play.settings.mode == "solo"
-        and play.state.rounds
-        and any(e.code == "mwm.round_won" for e in events)
-    ):
+    if play.solo and play.state.rounds and "mwm.round_won" in codes:
         lines.append(solo_round_text(play.state.rounds[-1]))
-    summary = _summary(play, stage, entries, answers, events)
-    if play.settings.mode == "solo":
-        summary = lines[-2:] if len(lines) > 1 else lines
-    round_over = any(e.code in ("mwm.round_won", "mwm.round_void") for e in events)
+    summary = lines[-2:] if play.solo else _summary(play, stage, events)
+    round_over = bool(codes & {"mwm.round_won", "mwm.round_void"})
     return Verdict(
         stage,
         entries,
@@ -198,8 +195,9 @@ def build_verdict(
         lost=lost,
         difference=difference,
         war=war,
+        round=where[0],
+        hand=where[1],
         round_over=round_over,
-        game_over=play.finished,
     )
 
 
@@ -216,13 +214,7 @@ SUMMARY_CODES = (
 )
 
 
-def _summary(
-    play: MwmPlay,
-    stage: Stage,
-    entries: dict[int, EnterSolution],
-    answers: dict[int, EnterSolution],
-    events: Sequence[Event],
-) -> list[str]:
+def _summary(play: MwmPlay, stage: Stage, events: Sequence[Event]) -> list[str]:
     """The few sentences for the message box: remainder rulings (their reason is not on
     the cards), the hand's winner or war, who is out, the round and the game."""
     out: list[str] = []
@@ -230,34 +222,43 @@ def _summary(
         up, crate = stage.up[seat], stage.crates[seat]
         if up is not None and crate is not None and answer(up[1], crate) is None:
             out.append(
-                f"{play.seats[seat].name}: {up[1]} \u00f7 {crate[1:]} leaves a remainder, "
+                f"{play.seats[seat].name}: {problem_text(up[1], crate)} leaves a remainder, "
                 f"so only {up[1]} counts."
             )
     knocked = [e.seat for e in events if e.code == "mwm.knocked_out" and e.seat is not None]
     for event in events:
         if event.code in SUMMARY_CODES:
             if event.code == "mwm.round_won" and knocked:
-                are = "is" if len(knocked) == 1 else "are"
-                out.append(f"{seat_list(play, knocked)} {are} out.")
+                out.append(_out(play, knocked, "."))
                 knocked = []
             text = say(play, event)
             if text:
                 out.append(text)
     if knocked:
-        are = "is" if len(knocked) == 1 else "are"
-        out.append(f"{seat_list(play, knocked)} {are} out of this round.")
+        out.append(_out(play, knocked, " of this round."))
     return out
+
+
+def _out(play: MwmPlay, knocked: Sequence[int], end: str) -> str:
+    are = "is" if len(knocked) == 1 else "are"
+    return f"{seat_list(play, knocked)} {are} out{end}"
 
 
 def solo_round_text(record: RoundRecord) -> str:
     """MWM-8's record of a solo round: accuracy, and time from first to last answer."""
+    right, total, time = _solo_figures(record)
+    text = f"Round {record.number}: {right} of {total} answers right"
+    return text + (f" in {time}." if time else ".")
+
+
+def _solo_figures(record: RoundRecord) -> tuple[int, int, str]:
+    """A solo round's right answers, all answers and time taken ("" when not known)."""
     tally = record.tallies[0]
-    total = tally.right + tally.wrong
-    text = f"Round {record.number}: {tally.right} of {total} answers right"
+    time = ""
     if record.milliseconds is not None:
         seconds = round(record.milliseconds / 1000)
-        text += f" in {seconds // 60} min {seconds % 60} s"
-    return text + "."
+        time = f"{seconds // 60} min {seconds % 60} s"
+    return tally.right, tally.right + tally.wrong, time
 
 
 def questions_for(state: MathWarsMetaState, seat: int) -> tuple[Question | None, Question | None]:
@@ -305,15 +306,11 @@ def round_line(play: MwmPlay, record: RoundRecord) -> str:
         who = "no winner" if record.winner is None else play.side_name(record.winner)
         how = f", {HOW[record.how]}" if record.how in HOW else ""
         return f"Round {record.number}: {who}, {hands}{how}"
-    tally = record.tallies[0]
-    total = tally.right + tally.wrong
+    right, total, time = _solo_figures(record)
     text = f"Round {record.number}: {hands}"
     if total:
-        text += f", {tally.right} of {total} right ({round(100 * tally.right / total)}%)"
-    if record.milliseconds is not None:
-        seconds = round(record.milliseconds / 1000)
-        text += f", {seconds // 60} min {seconds % 60} s"
-    return text
+        text += f", {right} of {total} right ({round(100 * right / total)}%)"
+    return text + (f", {time}" if time else "")
 
 
 def results_lines(play: MwmPlay) -> list[str]:
