@@ -43,6 +43,7 @@ from tabletop.engine.errors import TabletopError
 from tabletop.engine.match import Match
 from tabletop.engine.protocol import Result
 from tabletop.ui.app import Context, Scene
+from tabletop.ui.controller import TableController
 from tabletop.ui.input import Back, CardsSeen, Drag, InputEvent, Release, SeatPressed, Tap
 from tabletop.ui.messages import child_message
 from tabletop.ui.results import GameResults, Outcome
@@ -57,8 +58,8 @@ BOT_PAUSE = 0.9  # seconds a bot "thinks" before its move shows, so children can
 
 class TableScene(Scene):
     """A game's table (see the module). Subclasses set ``game`` (the journal's id) and
-    implement :attr:`match`, :meth:`standings`, :meth:`next_step` and :meth:`outcome`,
-    and the input hooks their game uses."""
+    ``play`` (the game's :class:`~tabletop.ui.controller.TableController`), implement
+    :meth:`outcome`, and the input hooks their game uses."""
 
     game = ""
     bot_pause = BOT_PAUSE
@@ -80,10 +81,14 @@ class TableScene(Scene):
         self.bot_at: float | None = None  # when the waiting bot may move
 
     # -- what a game provides ---------------------------------------------------------------
+    # ``play``, the game's controller, answers the first six; a scene overrides only
+    # what its game does differently.
+
+    play: TableController
 
     @property
     def match(self) -> Match[Any, Any, Any]:
-        raise NotImplementedError
+        return self.play.match
 
     @property
     def finished(self) -> bool:
@@ -91,28 +96,27 @@ class TableScene(Scene):
 
     def standings(self) -> Result:
         """The result, or before the end the standings (for a game left unfinished)."""
-        raise NotImplementedError
+        return self.play.standings()
 
     def next_step(self) -> str:
         """What the device waits for now, naming who (the instruction line)."""
-        return ""
+        return self.play.next_step()
+
+    def record(self) -> dict[str, Any] | None:
+        """The table's state that is not in the match, kept beside it in the journal."""
+        return self.play.record()
+
+    def checks(self) -> Any:
+        """The answers checked per seat, for the journal (None: none counted)."""
+        return self.play.checks()
+
+    def lit(self) -> Sequence[int]:
+        """The seats whose lamps are lit now."""
+        return self.play.lit()
 
     def outcome(self) -> Outcome:
         """The end, for the results scene."""
         raise NotImplementedError
-
-    def record(self) -> dict[str, Any] | None:
-        """The table's state that is not in the match (answers typed, cards read early),
-        kept beside it in the journal; None when the game keeps none."""
-        return None
-
-    def checks(self) -> dict[str, Any] | None:
-        """The answers checked per seat, for the journal (None: none counted)."""
-        return None
-
-    def lit(self) -> Sequence[int]:
-        """The seats whose lamps are lit now."""
-        return ()
 
     def seat_pressed(self, seat: int, at: float) -> None:
         """A seat's button, or its touch twin, was pressed."""

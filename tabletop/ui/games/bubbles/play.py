@@ -25,6 +25,7 @@ from tabletop.games.bubbles import (
     Popped,
     Retargeted,
 )
+from tabletop.ui.controller import TableController
 
 log = logging.getLogger(__name__)
 
@@ -46,7 +47,7 @@ class Flash:
     hit: bool
 
 
-class BubblePlay:
+class BubblePlay(TableController):
     """One timed round (see the module). ``seed`` and ``game.actions`` replay it
     (:func:`tabletop.games.bubbles.replay`)."""
 

@@ -57,6 +57,7 @@ from tabletop.games.math_arena import (
     play_value,
     table_actions,
 )
+from tabletop.ui.controller import TableController
 from tabletop.ui.games.math_arena.words import (
     cap,
     names_joined,
@@ -98,7 +99,7 @@ class Said:
     seconds: float | None
 
 
-class ArenaPlay:
+class ArenaPlay(TableController):
     """One game of Math Arena at the device (see the module). ``seats``: (name, is a
     bot) each; ``cards``: "table" (the camera reads real cards) or "virtual" (the device
     deals; always so with a bot); ``clock``: the app's seconds; ``sound``: plays a cue."""

@@ -38,6 +38,7 @@ from tabletop.games.math_attack import (
     card_name,
     parse_card,
 )
+from tabletop.ui.controller import TableController
 from tabletop.ui.messages import child_message
 from tabletop.ui.saves import keyed_dealer, standings_result
 
@@ -105,7 +106,7 @@ class Ask:
     question: str
 
 
-class AttackPlay:
+class AttackPlay(TableController):
     """One game of Math Attack! at the device (see the module)."""
 
     def __init__(

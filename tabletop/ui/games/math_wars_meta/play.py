@@ -59,6 +59,7 @@ from tabletop.games.math_wars_meta import (
     pending_card,
     standings,
 )
+from tabletop.ui.controller import TableController
 from tabletop.ui.games.math_wars_meta.cards import CardProblem
 from tabletop.ui.games.math_wars_meta.verdict import (
     Verdict,
@@ -95,7 +96,7 @@ class SeatConfig:
         return self.bot or self.virtual
 
 
-class MwmPlay:
+class MwmPlay(TableController):
     """One game at the device (see the module)."""
 
     def __init__(

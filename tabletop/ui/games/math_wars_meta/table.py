@@ -27,7 +27,6 @@ from typing import Any
 
 import pygame
 
-from tabletop.engine.protocol import Result
 from tabletop.games.math_wars_meta import CardCode, problem_text, splash_leader
 from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
@@ -133,16 +132,6 @@ class MwmTable(ScoreCards, TableScene):
 
     # -- what the base asks ---------------------------------------------------------------
 
-    @property
-    def match(self) -> Any:
-        return self.play.match
-
-    def standings(self) -> Result:
-        return self.play.standings()
-
-    def next_step(self) -> str:
-        return self.play.next_step()
-
     def status(self) -> str:
         """What just happened (the verdict's few sentences), or else the next step."""
         verdict = self.play.verdict
@@ -151,12 +140,6 @@ class MwmTable(ScoreCards, TableScene):
             what = f" Tap {button.label.rstrip('!')}." if button and button.enabled else ""
             return " ".join(verdict.summary or verdict.lines[-3:]) + what
         return super().status()
-
-    def record(self) -> dict[str, Any]:
-        return self.play.record()
-
-    def checks(self) -> list[list[int]]:  # type: ignore[override]
-        return self.play.checks()
 
     def lit(self) -> Sequence[int]:
         return list(self.play.ready)

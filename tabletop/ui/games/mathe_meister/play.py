@@ -59,6 +59,7 @@ from tabletop.games.mathe_meister import (
     score_sheet,
     sum_wanted,
 )
+from tabletop.ui.controller import TableController
 from tabletop.ui.messages import child_message
 from tabletop.ui.saves import keyed_dealer, standings_result
 
@@ -157,7 +158,7 @@ def round_start(match: MMMatch) -> int:
     return next((i + 1 for i in range(len(history) - 1, -1, -1) if isinstance(history[i], Roll)), 0)
 
 
-class SoloPlay:
+class SoloPlay(TableController):
     """One child, one sheet, eight rounds (see the module)."""
 
     def __init__(self, match: MMMatch, *, player: str, seed: int) -> None:

@@ -27,7 +27,6 @@ from typing import Any
 import pygame
 
 from tabletop.bots.mathe_meister import Hint
-from tabletop.engine.protocol import Result
 from tabletop.games.mathe_meister import (
     LINES,
     OPS,
@@ -168,15 +167,6 @@ class MatheMeisterScene(TableScene):
     @message.setter
     def message(self, value: Any) -> None:
         self.play.message = value if isinstance(value, tuple) else (str(value), "info")
-
-    def standings(self) -> Result:
-        return self.play.standings()
-
-    def next_step(self) -> str:
-        return self.play.next_step()
-
-    def checks(self) -> dict[str, Any] | None:
-        return self.play.checks()  # type: ignore[return-value]
 
     def outcome(self) -> Outcome:
         raise NotImplementedError  # the end is the solo results' (show_results)

@@ -62,6 +62,7 @@ from tabletop.games.mecs_equation import (
     render,
 )
 from tabletop.store import SeatInfo
+from tabletop.ui.controller import TableController
 from tabletop.ui.games.mecs.questions import equation_question
 from tabletop.ui.messages import child_message
 from tabletop.ui.saves import GameSave, keyed_dealer, standings_result
@@ -138,7 +139,7 @@ def _quiet(_: str) -> None:
     pass
 
 
-class MecsPlay:
+class MecsPlay(TableController):
     """One game of M.E.C.S. at the device (see the module). ``seats``: the journal's
     seats (a bot with its level); ``bot_driver`` "scene": the bots move by themselves,
     "external": the demo plays their moves through the screen. ``clock``, ``sound`` and

@@ -24,7 +24,6 @@ from typing import Any
 import pygame
 
 from tabletop.engine.match import Match
-from tabletop.engine.protocol import Result
 from tabletop.games.mecs import Action, MecsSettings, MecsState
 from tabletop.games.mecs_equation import PLAY_CARDS
 from tabletop.store import SeatInfo
@@ -99,10 +98,6 @@ class MecsTable(TableScene):
     # -- what the base asks ---------------------------------------------------------------
 
     @property
-    def match(self) -> Match[MecsSettings, MecsState, Action]:
-        return self.play.match
-
-    @property
     def message(self) -> tuple[str, str]:
         """What just happened, and its kind (info, good, error): the controller's."""
         return self.play.message
@@ -112,12 +107,6 @@ class MecsTable(TableScene):
         """The base's sentences (welcome back, a refusal) go to the controller, said."""
         text, kind = (value, "info") if isinstance(value, str) else value
         self.play.say(text, kind)
-
-    def standings(self) -> Result:
-        return self.play.standings()
-
-    def next_step(self) -> str:
-        return self.play.next_step()
 
     def outcome(self) -> Outcome:
         play = self.play
@@ -129,12 +118,6 @@ class MecsTable(TableScene):
             reason=play.words(result.reason),
             lines=play.outcome_lines(),
         )
-
-    def record(self) -> dict[str, Any]:
-        return self.play.record()
-
-    def lit(self) -> Sequence[int]:
-        return self.play.lit()
 
     def rules_scene(self) -> Scene:
         from tabletop.ui.games.mecs.setup import rules_scene

@@ -1,0 +1,49 @@
+"""The one base of every game's table controller: the pygame-free half of a table.
+
+A controller (``ui/games/<game>/play.py``) holds the match and everything the device
+decides about the table that is not drawing: whose turn it is, what the device waits
+for, the sentences to say, what the bots do next, the record kept beside the match in
+the journal. Its scene (a :class:`~tabletop.ui.table.TableScene`) keeps it as ``play``
+and asks it through the names below, so a scene does not pass them on by hand. Tested
+without a display: nothing here imports pygame.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from tabletop.engine.match import Match
+from tabletop.engine.protocol import Result
+
+
+class TableController:
+    """What every game's controller tells its table scene (see the module).
+
+    ``match`` is the game being played; a controller overrides what its game keeps."""
+
+    match: Match[Any, Any, Any]
+
+    def standings(self) -> Result:
+        """The result, or before the end the standings (for a game left unfinished)."""
+        raise NotImplementedError
+
+    def next_step(self) -> str:
+        """What the device waits for now, naming who (the instruction line)."""
+        return ""
+
+    def record(self) -> dict[str, Any] | None:
+        """The table's state that is not in the match (answers typed, cards read early),
+        kept beside it in the journal; None when the game keeps none."""
+        return None
+
+    def checks(self) -> Any:
+        """The answers checked per seat, for the journal (None: none counted)."""
+        return None
+
+    def lit(self) -> Sequence[int]:
+        """The seats whose lamps are lit now."""
+        return ()
+
+
+__all__ = ["TableController"]

@@ -1,0 +1,61 @@
+"""The one controller base (issue 21): pygame-free, and what a table scene asks of it."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from fractions import Fraction
+
+import pytest
+
+from tabletop.engine.protocol import Result
+from tabletop.ui.controller import TableController
+
+
+def test_controller_base_imports_no_pygame() -> None:
+    code = "import sys, tabletop.ui.controller; assert 'pygame' not in sys.modules"
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_controller_defaults_keep_nothing_and_light_nothing() -> None:
+    play = TableController()
+    assert play.next_step() == ""
+    assert play.record() is None
+    assert play.checks() is None
+    assert list(play.lit()) == []
+    with pytest.raises(NotImplementedError):
+        play.standings()
+
+
+def test_controller_every_game_has_one() -> None:
+    from tabletop.ui.games.bubbles.play import BubblePlay
+    from tabletop.ui.games.math_arena.play import ArenaPlay
+    from tabletop.ui.games.math_attack.play import AttackPlay
+    from tabletop.ui.games.math_wars_meta.play import MwmPlay
+    from tabletop.ui.games.mathe_meister.play import SoloPlay
+    from tabletop.ui.games.mecs.play import MecsPlay
+
+    for kind in (BubblePlay, ArenaPlay, AttackPlay, MwmPlay, SoloPlay, MecsPlay):
+        assert issubclass(kind, TableController), kind.__name__
+
+
+def test_controller_a_scene_asks_its_play() -> None:
+    """A table scene passes nothing on by hand: the base asks ``play``."""
+    from tabletop.ui.table import TableScene
+
+    class Play(TableController):
+        def standings(self) -> Result:
+            return Result((Fraction(2),), (1,), "counted")
+
+        def next_step(self) -> str:
+            return "Ana: roll the dice."
+
+        def lit(self) -> list[int]:
+            return [0]
+
+    scene = TableScene.__new__(TableScene)
+    scene.play = Play()
+    assert scene.next_step() == "Ana: roll the dice."
+    assert scene.standings().reason == "counted"
+    assert list(scene.lit()) == [0]
+    assert scene.record() is None
