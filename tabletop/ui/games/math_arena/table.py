@@ -50,6 +50,9 @@ from tabletop.ui.widgets import Button, Painter
 
 RED_INK = (200, 30, 45)
 CARD_BACK = (0, 90, 150)
+# the rank's and the suit's (centre, size), in hundredths of the card's height; by ``big``
+SPOTS = {False: ((32, 40), (72, 34)), True: ((34, 36), (66, 30))}
+COURT = {"K": "King", "Q": "Queen", "J": "Jack"}  # the operator card's word, large
 
 
 def draw_card(
@@ -76,36 +79,18 @@ def draw_card(
             surface, "?", rect.center, rect.height // 2, p.muted, bold=True, anchor="center"
         )
         return
-    painter.box(
-        surface, rect, (255, 255, 255), VERMILLION if bad else p.line, m.u(4) if bad else 2, radius
-    )
+    border, width = (VERMILLION, m.u(4)) if bad else (p.line, 2)
+    painter.box(surface, rect, (255, 255, 255), border, width, radius)
     ink = RED_INK if card[-1] in RED_SUITS else p.ink
     rank, suit, h = card[:-1], card[-1], rect.height
-    at = (34, 66) if big else (32, 72)
-    sizes = (36, 30) if big else (40, 34)
-    painter.text(
-        surface, rank, (rect.centerx, rect.top + h * at[0] // 100), h * sizes[0] // 100, ink,
-        bold=True, anchor="center", max_width=rect.width - 4,
-    )  # fmt: skip
-    painter.text(
-        surface,
-        SUIT_SYMBOLS[suit],
-        (rect.centerx, rect.top + h * at[1] // 100),
-        h * sizes[1] // 100,
-        ink,
-        anchor="center",
-    )
-    if big and rank in ("K", "Q", "J"):
-        word = {"K": "King", "Q": "Queen", "J": "Jack"}[rank]
+    for text, (at, size), bold in zip((rank, SUIT_SYMBOLS[suit]), SPOTS[big], (True, False)):
+        centre, room = (rect.centerx, rect.top + h * at // 100), rect.width - 4
         painter.text(
-            surface,
-            word,
-            (rect.centerx, rect.bottom - m.u(6)),
-            m.small,
-            ink,
-            bold=True,
-            anchor="midbottom",
+            surface, text, centre, h * size // 100, ink, bold=bold, anchor="center", max_width=room
         )
+    if big and rank in COURT:
+        at = (rect.centerx, rect.bottom - m.u(6))
+        painter.text(surface, COURT[rank], at, m.small, ink, bold=True, anchor="midbottom")
 
 
 class HandPicker(Dialog):
@@ -128,14 +113,9 @@ class HandPicker(Dialog):
         for i, card in enumerate(self.hand):
             r, c = divmod(i, cols)
             rect = pygame.Rect(body.left + c * (w + gap), top + r * (h + gap), w, h)
+            picked = card in self.picked
             self.buttons.append(
-                Button(
-                    f"hand.{card}",
-                    rect,
-                    card_label(card),
-                    kind="card",
-                    selected=card in self.picked,
-                )
+                Button(f"hand.{card}", rect, card_label(card), kind="card", selected=picked)
             )
         fy = body.bottom - foot
         self.buttons += [
@@ -440,15 +420,8 @@ class ArenaScene(TableScene):
             (("leave", "Leave"), ("undo", "Undo"), ("rules", "Rules"))
         ):
             rect = pygame.Rect(W - margin - (i + 1) * bw - i * m.u(8), m.u(8), bw, bh)
-            b.append(
-                Button(
-                    name,
-                    rect,
-                    label,
-                    kind="quiet",
-                    enabled=name != "undo" or bool(play.checkpoints),
-                )
-            )
+            enabled = name != "undo" or bool(play.checkpoints)
+            b.append(Button(name, rect, label, kind="quiet", enabled=enabled))
         self.op_rect = pygame.Rect(margin + m.u(54), m.u(94), m.u(124), m.u(168))
         table = play.phase == "operator" and play.cards == "table"
         if table:
@@ -462,14 +435,8 @@ class ArenaScene(TableScene):
         ]
         self.card_right = left + m.u(196) + 2 * cw + m.u(12)
         for seat, row in enumerate(self.rows):
-            b.append(
-                Button(
-                    f"seat.{seat}",
-                    pygame.Rect(row.left, row.top, m.u(190), rh),
-                    play.name(seat),
-                    kind="seat",
-                )
-            )
+            seat_rect = pygame.Rect(row.left, row.top, m.u(190), rh)
+            b.append(Button(f"seat.{seat}", seat_rect, play.name(seat), kind="seat"))
             for slot in range(2):
                 rect = pygame.Rect(
                     row.left + m.u(196) + slot * (cw + m.u(6)), row.top + m.u(4), cw, ch
@@ -524,31 +491,11 @@ class ArenaScene(TableScene):
             painter.paragraph(surface, HOW[op[:-1]], how, m.small, p.ink, align="center")
         if st.pot:  # the pot: face-down operator cards beside the operator card
             for i in range(min(len(st.pot), 4)):
-                draw_card(
-                    painter,
-                    surface,
-                    pygame.Rect(m.u(14) + i * m.u(3), rect.top + i * m.u(5), m.u(34), m.u(48)),
-                    None,
-                    face="down",
-                )
-            painter.text(
-                surface,
-                "Pot",
-                (m.u(33), rect.top + m.u(70)),
-                m.small,
-                ORANGE,
-                bold=True,
-                anchor="midtop",
-            )
-            painter.text(
-                surface,
-                str(len(st.pot)),
-                (m.u(33), rect.top + m.u(70) + m.small),
-                m.big,
-                ORANGE,
-                bold=True,
-                anchor="midtop",
-            )
+                back = pygame.Rect(m.u(14) + i * m.u(3), rect.top + i * m.u(5), m.u(34), m.u(48))
+                draw_card(painter, surface, back, None, face="down")
+            for text, y, size in (("Pot", 0, m.small), (str(len(st.pot)), m.small, m.big)):
+                at = (m.u(33), rect.top + m.u(70) + y)
+                painter.text(surface, text, at, size, ORANGE, bold=True, anchor="midtop")
         for b in self.buttons:
             if b.kind == "seat":
                 self.draw_seat(surface, int(b.name[5:]))
@@ -564,25 +511,16 @@ class ArenaScene(TableScene):
         painter, m, p, play = self.ctx.painter, self.m, self.ctx.painter.p, self.play
         row = self.rows[seat]
         won = seat in play.winners and play.phase == "result"
-        painter.box(
-            surface, row, p.panel, p.selected if won else p.line, m.u(4) if won else 2, m.u(8)
-        )
+        border, width = (p.selected, m.u(4)) if won else (p.line, 2)
+        painter.box(surface, row, p.panel, border, width, m.u(8))
         chip = pygame.Rect(row.left + m.u(5), row.top + m.u(5), m.u(34), row.height - m.u(10))
         painter.seat_chip(surface, chip, seat)
         x = chip.right + m.u(8)
         painter.text(
             surface, play.name(seat), (x, row.top + m.u(4)), m.text, bold=True, max_width=m.u(118)
         )
-        count = f"{len(play.state.won[seat])} won"
-        painter.text(
-            surface,
-            count,
-            (x, row.bottom - m.u(4)),
-            m.small + 2,
-            p.muted,
-            bold=True,
-            anchor="bottomleft",
-        )
+        count, at = f"{len(play.state.won[seat])} won", (x, row.bottom - m.u(4))
+        painter.text(surface, count, at, m.small + 2, p.muted, bold=True, anchor="bottomleft")
         centre = (row.left + m.u(176), row.centery)
         if seat in play.lit():
             pygame.draw.circle(surface, p.selected, centre, m.u(9))
@@ -609,15 +547,8 @@ class ArenaScene(TableScene):
         elif play.phase != "operator" and (
             play.phase != "leftover" or (seat in play.state.tied and slot == 0)
         ):
-            card = play.pairs[seat][slot]
-            draw_card(
-                painter,
-                surface,
-                b.rect,
-                card,
-                face="up" if card else "empty",
-                bad=(seat, slot) in play.bad,
-            )
+            card, bad = play.pairs[seat][slot], (seat, slot) in play.bad
+            draw_card(painter, surface, b.rect, card, face="up" if card else "empty", bad=bad)
 
     def draw_countdown(self, surface: pygame.Surface) -> None:
         painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
@@ -626,14 +557,8 @@ class ArenaScene(TableScene):
         painter.box(surface, area, p.panel, p.selected, m.u(5), m.u(16))
         left = max(1, self.play.countdown_left(self.ctx.clock()))
         painter.text(surface, str(left), area.center, m.u(130), p.ink, bold=True, anchor="center")
-        painter.text(
-            surface,
-            "Get ready...",
-            (area.centerx, area.top + m.u(10)),
-            m.text,
-            p.muted,
-            anchor="midtop",
-        )
+        at = (area.centerx, area.top + m.u(10))
+        painter.text(surface, "Get ready...", at, m.text, p.muted, anchor="midtop")
 
 
 def resume_scene(
