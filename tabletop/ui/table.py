@@ -48,11 +48,25 @@ from tabletop.ui.messages import child_message
 from tabletop.ui.results import GameResults, Outcome
 from tabletop.ui.saves import GameSave, one_write
 from tabletop.ui.scenes.common import ask_leave, go_home
-from tabletop.ui.widgets import hit
+from tabletop.ui.widgets import Button, hit
 
 log = logging.getLogger(__name__)
 
 BOT_PAUSE = 0.9  # seconds a bot "thinks" before its move shows, so children can follow
+
+
+def corner_buttons(
+    right: int, top: int, size: tuple[int, int], gap: int, *, undo: bool
+) -> list[Button]:
+    """Leave, Undo and Rules, right to left from ``right``: quiet buttons of ``size``,
+    ``gap`` apart, Undo enabled by ``undo`` (the targets the base and the game handle)."""
+    width, height = size
+    names = (("leave", "Leave"), ("undo", "Undo"), ("rules", "Rules"))
+    rects = [pygame.Rect(right - (i + 1) * width - i * gap, top, width, height) for i in range(3)]
+    return [
+        Button(name, rect, label, kind="quiet", enabled=name != "undo" or undo)
+        for rect, (name, label) in zip(rects, names)
+    ]
 
 
 class TableScene(Scene):

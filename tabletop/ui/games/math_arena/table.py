@@ -44,7 +44,7 @@ from tabletop.ui.scenes.common import Dialog
 from tabletop.ui.scenes.numpad import NumPad
 from tabletop.ui.scenes.pin import PinPad
 from tabletop.ui.scenes.rules import ChoiceGrid
-from tabletop.ui.table import TableScene
+from tabletop.ui.table import TableScene, corner_buttons
 from tabletop.ui.theme import ORANGE, VERMILLION, Metrics
 from tabletop.ui.widgets import Button, Painter
 
@@ -415,13 +415,7 @@ class ArenaScene(TableScene):
         m, play = metrics, self.play
         W, H = m.size
         margin, bw, bh = m.u(16), m.u(104), m.u(48)
-        b: list[Button] = []
-        for i, (name, label) in enumerate(
-            (("leave", "Leave"), ("undo", "Undo"), ("rules", "Rules"))
-        ):
-            rect = pygame.Rect(W - margin - (i + 1) * bw - i * m.u(8), m.u(8), bw, bh)
-            enabled = name != "undo" or bool(play.checkpoints)
-            b.append(Button(name, rect, label, kind="quiet", enabled=enabled))
+        b = corner_buttons(W - margin, m.u(8), (bw, bh), m.u(8), undo=bool(play.checkpoints))
         self.op_rect = pygame.Rect(margin + m.u(54), m.u(94), m.u(124), m.u(168))
         table = play.phase == "operator" and play.cards == "table"
         if table:

@@ -38,7 +38,7 @@ from tabletop.ui.saves import GameSave, one_write, seat_infos
 from tabletop.ui.scenes.common import Confirm
 from tabletop.ui.scenes.pin import PinPad
 from tabletop.ui.scenes.rules import ChoiceGrid, RulesScene
-from tabletop.ui.table import TableScene
+from tabletop.ui.table import TableScene, corner_buttons
 from tabletop.ui.theme import Metrics
 from tabletop.ui.widgets import Button
 
@@ -223,20 +223,9 @@ class AttackScene(TableScene):
         margin = m.u(8)
         state, play = self.state, self.play
         human_turn = play.playing()
-        b: list[Button] = []
         bw, bh = m.u(92), m.u(48)
-        x = W - margin
-        for name, text, enabled in (
-            ("leave", "Leave", True),
-            ("undo", "Undo", play.can_undo()),
-            ("rules", "Rules", True),
-        ):
-            x -= bw
-            b.append(
-                Button(name, pygame.Rect(x, m.u(6), bw, bh), text, kind="quiet", enabled=enabled)
-            )
-            x -= m.u(6)
-        self.status_rect = pygame.Rect(margin, m.u(6), x - margin - m.u(4), bh)
+        b = corner_buttons(W - margin, m.u(6), (bw, bh), m.u(6), undo=play.can_undo())
+        self.status_rect = pygame.Rect(margin, m.u(6), b[-1].rect.left - m.u(10) - margin, bh)
         # the two lines, the message and the foot share what is left under the top bar
         # (less while a station rotation's banner has its strip)
         room = H - m.u(82)
@@ -256,28 +245,27 @@ class AttackScene(TableScene):
         foot = H - m.u(6) - bottom
         pw = m.u(150)
         pass_rect = pygame.Rect(W - margin - pw, bottom + (foot - m.u(56)) // 2, pw, m.u(56))
+        caption = "show hand, pass"
         b.append(
             Button(
-                "pass",
-                pass_rect,
-                "Can't play",
-                kind="quiet",
-                enabled=human_turn,
-                caption="show hand, pass",
+                "pass", pass_rect, "Can't play", kind="quiet", enabled=human_turn, caption=caption
             )
         )
         self.hand_rects: list[pygame.Rect] = []
         if play.virtual:
             cw = min(m.u(62), int(foot * 0.76))
+            enabled = human_turn and state.turn == 0
             for i, _ in enumerate(state.hands[0]):
-                rect = pygame.Rect(
-                    margin + m.u(110) + i * (cw + m.u(10)), bottom + m.u(2), cw, foot - m.u(4)
-                )
-                self.hand_rects.append(rect)
-                enabled = human_turn and state.turn == 0
+                x = margin + m.u(110) + i * (cw + m.u(10))
+                self.hand_rects.append(pygame.Rect(x, bottom + m.u(2), cw, foot - m.u(4)))
+                selected = play.selected == i
                 b.append(
                     Button(
-                        f"hand.{i}", rect, kind="card", enabled=enabled, selected=play.selected == i
+                        f"hand.{i}",
+                        self.hand_rects[-1],
+                        kind="card",
+                        enabled=enabled,
+                        selected=selected,
                     )
                 )
         self.foot_rect = pygame.Rect(margin, bottom, W - 2 * margin - pw - m.u(8), foot)
