@@ -471,9 +471,13 @@ class ArenaPlay:
             return None
         op = self.state.operator
         assert op is not None
-        a, b = sorted((pip_value(c) for c in self.pairs[seat] if c), reverse=True)
         self.asked_at = self.clock()
-        return f"{cap(operator_name(op))}: {a} and {b}"
+        return f"{cap(operator_name(op))}: {self.values(seat)}"
+
+    def values(self, seat: int) -> str:
+        """``5 and 2``: the values of a seat's two cards, the larger first."""
+        a, b = sorted((pip_value(c) for c in self.pairs[seat] if c), reverse=True)
+        return f"{a} and {b}"
 
     def value_said(self, seat: int, value: int) -> Said | None:
         """The device checks the value a child said against their pair."""
@@ -496,12 +500,17 @@ class ArenaPlay:
 
     # -- scoring -----------------------------------------------------------------------------
 
+    def missing(self) -> list[int]:
+        """The seats that still have to show a card the engine needs: their pair, or
+        (tied in the last round) their leftover card."""
+        st = self.state
+        if self.phase == "leftover":
+            return [s for s in st.tied if not st.shown[s] and self.pairs[s][0] is None]
+        return [s for s in range(self.players) if None in self.pairs[s]]
+
     def complete(self) -> bool:
         """Every card the engine needs is shown."""
-        if self.phase == "leftover":
-            st = self.state
-            return all(self.pairs[s][0] is not None for s in st.tied if not st.shown[s])
-        return all(a is not None and b is not None for a, b in self.pairs)
+        return not self.missing()
 
     def score(self) -> None:
         """Hand the cards shown to the engine; show its ruling, or mark what it refused."""
@@ -511,12 +520,7 @@ class ArenaPlay:
         if self.phase == "result":
             self.refuse("arena.ui.round_over", "score tapped twice")
             return
-        st = self.state
-        if self.phase == "leftover":
-            missing = [s for s in st.tied if not st.shown[s] and self.pairs[s][0] is None]
-        else:
-            missing = [s for s in range(self.players) if None in self.pairs[s]]
-        if missing:
+        if missing := self.missing():
             seat = missing[0]
             self.refuse("arena.ui.missing_pair", f"seat {seat + 1} shows {self.pairs[seat]}", seat)
             return
@@ -572,7 +576,6 @@ class ArenaPlay:
     def next_step(self) -> str:
         """What the device waits for now, naming who (the instruction line)."""
         waiting = [self.name(s) for s in range(self.players) if not self.ready[s]]
-        st = self.state
         if self.phase == "operator":
             return "Turn over the operator card. No camera? Tap the empty card, or Deal one for us."
         if self.phase == "ready" and not any(self.ready):
@@ -581,8 +584,8 @@ class ArenaPlay:
             return f"Waiting for {names_joined(waiting)} to press their button."
         if self.phase == "countdown":
             return "Get ready to turn your cards over..."
-        if self.phase == "leftover" and not self.complete():
-            tied = [self.name(s) for s in st.tied if self.pairs[s][0] is None]
+        if self.phase == "leftover" and (missing := self.missing()):
+            tied = [self.name(s) for s in missing]
             return f"{names_joined(tied)}: show your leftover card face up."
         if self.phase == "reveal" and not self.complete():
             return "Turn your cards face up. Tap an empty card to enter it."
@@ -600,8 +603,7 @@ class ArenaPlay:
         a, b = pair
         if self.phase == "reveal" and a and b and op and not self.is_bot(seat):
             if seat not in self.said:  # the child says it first
-                x, y = sorted((pip_value(a), pip_value(b)), reverse=True)
-                return f"{x} and {y}: your value?", "selected", True
+                return f"{self.values(seat)}: your value?", "selected", True
             said, text = self.said[seat], said_as(op, (a, b))
             if said == play_value(op, (a, b)):
                 return f"{text} \u2713", "good", True

@@ -39,7 +39,7 @@ from tabletop.ui.games.math_arena.words import (
 )
 from tabletop.ui.input import CardsSeen
 from tabletop.ui.results import GameResults, Outcome, outcome_of
-from tabletop.ui.saves import GameSave, one_write, seat_infos
+from tabletop.ui.saves import GameSave, one_write
 from tabletop.ui.scenes.common import Dialog
 from tabletop.ui.scenes.numpad import NumPad
 from tabletop.ui.scenes.pin import PinPad
@@ -180,16 +180,15 @@ class ArenaScene(TableScene):
         """``seats``: (name, is a bot) each, or the journal's ``SeatInfo`` of children who
         signed in (a bot's has its level). ``match`` and ``save``: a game replayed from
         the journal, to carry on with (:func:`resume_scene`)."""
-        pairs = [
-            (s.name, s.bot is not None) if isinstance(s, SeatInfo) else (str(s[0]), bool(s[1]))
-            for s in seats
+        infos = [
+            s if isinstance(s, SeatInfo) else SeatInfo(i, str(s[0]), bot=level if s[1] else None)
+            for i, s in enumerate(seats)
         ]
+        pairs = [(s.name, s.bot is not None) for s in infos]
         self.play = play = ArenaPlay(
             pairs, cards=cards, level=level, seed=seed, tournament=tournament, match=match,
             clock=ctx.clock, sound=ctx.sounds.play,
         )  # fmt: skip
-        bots = {i: level for i, (_, bot) in enumerate(pairs) if bot}
-        infos = seat_infos([name for name, _ in pairs], bots)
         t = play.tournament
         app = {
             "seats": [[name, bot] for name, bot in pairs],
@@ -198,9 +197,6 @@ class ArenaScene(TableScene):
             "seed": seed,
             "tournament": {"target": t.target, "points": list(t.points), "games": t.games},
         }
-        infos = [
-            s if isinstance(s, SeatInfo) else info for s, info in zip(seats, infos, strict=True)
-        ]
         save = save or GameSave(ctx, GAME.name, infos, app)
         super().__init__(ctx, save, resumed=match is not None, again=self.next_game)
         self.camera: Any = None
@@ -566,7 +562,7 @@ def resume_scene(
     tournament = Tournament(
         players,
         target=int(t.get("target", TOURNAMENT_TARGET)),
-        points=tuple(int(x) for x in t.get("points", ())) or (0,) * players,
+        points=tuple(int(x) for x in t.get("points", ())),  # none: nobody has points yet
         games=int(t.get("games", 0)),
     )
     seats: list[tuple[str, bool] | SeatInfo] = list(save.seats)
