@@ -345,4 +345,4 @@ class TableScene(Scene):
         self.stack.replace(results)
 
 
-__all__ = ["BOT_PAUSE", "TableScene"]
+__all__ = ["BOT_PAUSE", "TableScene", "corner_buttons"]
