@@ -15,8 +15,7 @@ from typing import Any
 WHERE = {
     **dict.fromkeys(("setup_scene", "resume_scene", "SETUP", "RULES"), "setup"),
     **dict.fromkeys(("run_demo", "zone_reading"), "demo"),
-    **dict.fromkeys(("AttackPlay", "BOT_SECONDS", "Ghost", "label"), "play"),
-    **dict.fromkeys(("draw_card", "draw_number_line"), "draw"),
+    **dict.fromkeys(("BOT_SECONDS", "label"), "play"),
     "AttackScene": "table",
 }
 
