@@ -280,13 +280,8 @@ class ArenaScene(TableScene):
         if play.press(seat, at):
             op = play.state.operator or ""
             title = f"{play.name(seat)}: pick two cards (others look away!)"
-            picker = HandPicker(
-                self.ctx,
-                title,
-                play.state.hands[seat],
-                f"{cap(operator_name(op))}: {goal_words(op)}",
-            )
-            self.ask(("pick", seat), picker)
+            goal = f"{cap(operator_name(op))}: {goal_words(op)}"
+            self.ask(("pick", seat), HandPicker(self.ctx, title, play.state.hands[seat], goal))
 
     def cards_seen(self, event: CardsSeen) -> None:
         self.play.seen(event.area, event.seat, event.codes)
@@ -298,14 +293,7 @@ class ArenaScene(TableScene):
         elif name == "undo":
             play.refuse("engine.nothing_to_undo", "undo with no checkpoint")
         elif name == "operator" and (choices := play.operator_choices()) is not None:
-            grid = ChoiceGrid(
-                self.ctx,
-                "Which operator card is it?",
-                [(c, card_label(c)) for c in choices],
-                columns=6,
-                rows=2,
-            )
-            self.ask(("operator",), grid)
+            self.ask(("operator",), self.card_grid("Which operator card is it?", choices, 6, 2))
         elif name == "deal":
             play.deal_operator()
         elif kind == "unready":
@@ -318,35 +306,26 @@ class ArenaScene(TableScene):
             seat, slot = (int(x) for x in arg.split("."))
             if play.may_correct(seat, slot):
                 which = "leftover card" if play.phase == "leftover" else f"card {slot + 1}"
-                labels = [(c, card_label(c)) for c in play.candidates(seat)]
-                grid = ChoiceGrid(
-                    self.ctx,
-                    f"{play.name(seat)}, {which}: which card is it?",
-                    labels,
-                    columns=8,
-                    rows=5,
-                )
-                self.ask(("card", seat, slot), grid)
+                title = f"{play.name(seat)}, {which}: which card is it?"
+                self.ask(("card", seat, slot), self.card_grid(title, play.candidates(seat), 8, 5))
         elif kind == "value" and (hint := play.ask_value(int(arg))) is not None:
-            pad = NumPad(
-                self.ctx,
-                f"{play.name(int(arg))}: your value",
-                negative=False,
-                max_digits=2,
-                hint=hint,
-            )
+            title = f"{play.name(int(arg))}: your value"
+            pad = NumPad(self.ctx, title, negative=False, max_digits=2, hint=hint)
             self.ask(("value", int(arg)), pad)
         elif name in ("leave", "rules", "teacher"):
             super().press(name)
 
+    def card_grid(self, title: str, cards: Sequence[str], columns: int, rows: int) -> Scene:
+        """A picker of ``cards`` (by their labels): the operator card, a card shown."""
+        labels = [(card, card_label(card)) for card in cards]
+        return ChoiceGrid(self.ctx, title, labels, columns=columns, rows=rows)
+
     def explain(self, name: str) -> None:
         """A disabled target: say why (or what is missing)."""
-        if name.startswith(("value.", "card.")) or name == "score":
+        if name.startswith(("value.", "card.")) or name in ("score", "undo"):
             self.press(name)  # refused with the reason
         elif name == "next":
             self.play.refuse("arena.ui.press_first", "next tapped early")
-        elif name == "undo":
-            self.press(name)
         else:
             self.play.refuse("ui.not_ready", f"{name} is off")
 
