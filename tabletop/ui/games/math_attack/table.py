@@ -245,11 +245,9 @@ class AttackScene(TableScene):
         foot = H - m.u(6) - bottom
         pw = m.u(150)
         pass_rect = pygame.Rect(W - margin - pw, bottom + (foot - m.u(56)) // 2, pw, m.u(56))
-        caption = "show hand, pass"
+        label, caption = "Can't play", "show hand, pass"
         b.append(
-            Button(
-                "pass", pass_rect, "Can't play", kind="quiet", enabled=human_turn, caption=caption
-            )
+            Button("pass", pass_rect, label, kind="quiet", enabled=human_turn, caption=caption)
         )
         self.hand_rects: list[pygame.Rect] = []
         if play.virtual:
@@ -257,17 +255,10 @@ class AttackScene(TableScene):
             enabled = human_turn and state.turn == 0
             for i, _ in enumerate(state.hands[0]):
                 x = margin + m.u(110) + i * (cw + m.u(10))
-                self.hand_rects.append(pygame.Rect(x, bottom + m.u(2), cw, foot - m.u(4)))
-                selected = play.selected == i
-                b.append(
-                    Button(
-                        f"hand.{i}",
-                        self.hand_rects[-1],
-                        kind="card",
-                        enabled=enabled,
-                        selected=selected,
-                    )
-                )
+                rect = pygame.Rect(x, bottom + m.u(2), cw, foot - m.u(4))
+                self.hand_rects.append(rect)
+                picked = play.selected == i
+                b.append(Button(f"hand.{i}", rect, kind="card", enabled=enabled, selected=picked))
         self.foot_rect = pygame.Rect(margin, bottom, W - 2 * margin - pw - m.u(8), foot)
         self.buttons = sorted(b, key=lambda button: button.kind == "line")  # cards hit first
 
