@@ -28,6 +28,9 @@ and routes input to the controller. The base carries:
 - **bot pacing**: :meth:`update` calls :meth:`bot_step` once a bot's pause is over;
 - **the end**: :meth:`show_results` hands over to the one results scene
   (:class:`~tabletop.ui.results.GameResults`) with the game's :meth:`outcome`.
+
+A scene whose controller is ``self.play`` subclasses :class:`PlayTable`, which asks the
+controller for the match, the standings and the next step.
 """
 
 from __future__ import annotations
@@ -345,4 +348,23 @@ class TableScene(Scene):
         self.stack.replace(results)
 
 
-__all__ = ["BOT_PAUSE", "TableScene", "corner_buttons"]
+class PlayTable(TableScene):
+    """A table whose controller (``ui/games/<game>/play.py``) is ``self.play``: the
+    match, the standings and the next step are the controller's, not passed on by hand."""
+
+    play: Any
+
+    @property
+    def match(self) -> Match[Any, Any, Any]:
+        match: Match[Any, Any, Any] = self.play.match
+        return match
+
+    def standings(self) -> Result:
+        result: Result = self.play.standings()
+        return result
+
+    def next_step(self) -> str:
+        return str(self.play.next_step())
+
+
+__all__ = ["BOT_PAUSE", "PlayTable", "TableScene", "corner_buttons"]

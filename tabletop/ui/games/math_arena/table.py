@@ -16,7 +16,6 @@ from typing import Any
 import pygame
 
 from tabletop.engine.match import Match
-from tabletop.engine.protocol import Result
 from tabletop.games.math_arena import (
     RED_SUITS,
     MathArenaSettings,
@@ -44,7 +43,7 @@ from tabletop.ui.scenes.common import Dialog
 from tabletop.ui.scenes.numpad import NumPad
 from tabletop.ui.scenes.pin import PinPad
 from tabletop.ui.scenes.rules import ChoiceGrid
-from tabletop.ui.table import TableScene, corner_buttons
+from tabletop.ui.table import PlayTable, corner_buttons
 from tabletop.ui.theme import ORANGE, VERMILLION, Metrics
 from tabletop.ui.widgets import Button, Painter
 
@@ -160,7 +159,7 @@ class HandPicker(Dialog):
                 pygame.draw.rect(surface, painter.p.selected, b.rect.inflate(6, 6), m.u(5), m.u(8))
 
 
-class ArenaScene(TableScene):
+class ArenaScene(PlayTable):
     """One game of Math Arena at the device (the round: :mod:`.play`)."""
 
     game = GAME.name
@@ -202,16 +201,6 @@ class ArenaScene(TableScene):
         self.camera: Any = None
 
     # -- what the base asks -------------------------------------------------------------------
-
-    @property
-    def match(self) -> Match[MathArenaSettings, MathArenaState, Any]:
-        return self.play.match
-
-    def standings(self) -> Result:
-        return self.play.standings()
-
-    def next_step(self) -> str:
-        return self.play.next_step()
 
     def status(self) -> str:
         """What just happened, then the next step (a refusal says what to do itself)."""

@@ -16,7 +16,6 @@ from typing import Any
 import pygame
 
 from tabletop.engine.match import Match
-from tabletop.engine.protocol import Result
 from tabletop.games.math_attack import Action, MathAttackSettings, MathAttackState
 from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
@@ -38,7 +37,7 @@ from tabletop.ui.saves import GameSave, one_write, seat_infos
 from tabletop.ui.scenes.common import Confirm
 from tabletop.ui.scenes.pin import PinPad
 from tabletop.ui.scenes.rules import ChoiceGrid, RulesScene
-from tabletop.ui.table import TableScene, corner_buttons
+from tabletop.ui.table import PlayTable, corner_buttons
 from tabletop.ui.theme import Metrics
 from tabletop.ui.widgets import Button
 
@@ -46,7 +45,7 @@ HELP = "For teachers: take back the last move."
 NO_CAMERA = "No camera? Tap a number line to enter the card by hand."
 
 
-class AttackScene(TableScene):
+class AttackScene(PlayTable):
     """One game: the two number lines, whose turn, what is blocked, the last turn."""
 
     game = GAME.name
@@ -82,21 +81,11 @@ class AttackScene(TableScene):
 
     # -- what the base asks ------------------------------------------------------------------
 
-    @property
-    def match(self) -> Match[MathAttackSettings, MathAttackState, Action]:
-        return self.play.match
-
     # what the controller knows, read through the scene (the tests, the demo, the base)
     state = property(lambda self: self.play.state)
     names = property(lambda self: self.play.names)
     over = property(lambda self: self.play.over)
     message = property(lambda self: self.play.message, lambda self, text: self.play.say(text))
-
-    def standings(self) -> Result:
-        return self.play.standings()
-
-    def next_step(self) -> str:
-        return self.play.next_step()
 
     def status(self) -> str:
         """What just happened, then what the device waits for now."""
