@@ -11,21 +11,17 @@ as every game app has them (:mod:`tabletop.ui.games`). The modules:
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from tabletop.ui.games import lazy_names
 
-_WHERE = {
-    **dict.fromkeys(("setup_scene", "SETUP", "RULES"), "rules"),
-    **dict.fromkeys(("resume_scene", "ArenaScene", "HandPicker"), "table"),
-    **dict.fromkeys(("BOT_SECONDS", "COUNTDOWN"), "play"),
-    "run_demo": "demo",
-}
-
-
-def __getattr__(name: str) -> Any:
-    if name not in _WHERE:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(f"{__name__}.{_WHERE[name]}"), name)
+__getattr__ = lazy_names(
+    __name__,
+    {
+        **dict.fromkeys(("setup_scene", "SETUP", "RULES"), "rules"),
+        **dict.fromkeys(("resume_scene", "ArenaScene", "HandPicker"), "table"),
+        **dict.fromkeys(("BOT_SECONDS", "COUNTDOWN"), "play"),
+        "run_demo": "demo",
+    },
+)
 
 
 __all__ = ["resume_scene", "run_demo", "setup_scene"]
