@@ -152,7 +152,7 @@ class AttackPlay:
 
     @property
     def over(self) -> bool:
-        return self.state.phase == "over"
+        return GAME.is_over(self.state)
 
     def is_bot(self, seat: int) -> bool:
         return self.virtual and seat == self.bot_seat
