@@ -38,7 +38,7 @@ from tabletop.ui.games.math_arena.words import (
 )
 from tabletop.ui.input import CardsSeen
 from tabletop.ui.results import GameResults, Outcome, outcome_of
-from tabletop.ui.saves import GameSave, one_write
+from tabletop.ui.saves import GameSave, one_write, seats_of
 from tabletop.ui.scenes.common import Dialog
 from tabletop.ui.scenes.numpad import NumPad
 from tabletop.ui.scenes.pin import PinPad
@@ -179,10 +179,7 @@ class ArenaScene(PlayTable):
         """``seats``: (name, is a bot) each, or the journal's ``SeatInfo`` of children who
         signed in (a bot's has its level). ``match`` and ``save``: a game replayed from
         the journal, to carry on with (:func:`resume_scene`)."""
-        infos = [
-            s if isinstance(s, SeatInfo) else SeatInfo(i, str(s[0]), bot=level if s[1] else None)
-            for i, s in enumerate(seats)
-        ]
+        infos = seats_of(seats, level)
         pairs = [(s.name, s.bot is not None) for s in infos]
         self.play = play = ArenaPlay(
             pairs, cards=cards, level=level, seed=seed, tournament=tournament, match=match,

@@ -50,7 +50,7 @@ from tabletop.ui.games.mathe_meister.play import round_start, sums_checked
 from tabletop.ui.games.mathe_meister.star_board import StarBoard, StarClaim
 from tabletop.ui.messages import child_message
 from tabletop.ui.results import Outcome, outcome_of
-from tabletop.ui.saves import LABEL, GameSave, standings_result
+from tabletop.ui.saves import LABEL, GameSave, seats_of, standings_result
 from tabletop.ui.scenes.dice import DiceResult, DiceScene
 from tabletop.ui.table import TableScene as Table
 from tabletop.ui.theme import Metrics
@@ -106,10 +106,7 @@ class TableScene(Table):
         save: GameSave | None = None,
         sheets: Mapping[int, tuple[GameSave, MMMatch]] | None = None,
     ) -> None:
-        infos = [
-            s if isinstance(s, SeatInfo) else SeatInfo(i, s[0], bot=BOT_LEVEL if s[1] else None)
-            for i, s in enumerate(seats)
-        ]
+        infos = seats_of(seats, BOT_LEVEL)
         if seed is None and lead is not None:
             seed = lead.seed
         seed = ctx.rng.randrange(10**9) if seed is None else seed
