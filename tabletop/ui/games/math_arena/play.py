@@ -29,6 +29,7 @@ number of actions, so a resumed game deals and picks what the uninterrupted one 
 from __future__ import annotations
 
 import logging
+import math
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -84,6 +85,8 @@ PRESS_WRONG = {
     "leftover": "arena.ui.cards_up",
     "result": "arena.ui.round_over",
 }
+# what the round says again when carried on in the middle of these phases
+AGAIN = {"countdown": "Everybody is ready!", "reveal": "Reveal!", "ready": ""}
 NOTED = ("arena.leftovers", "arena.pot_removed", "arena.set_over", "arena.game_over")
 
 
@@ -170,15 +173,15 @@ class ArenaPlay:
     def is_bot(self, seat: int) -> bool:
         return self.seats[seat][1]
 
-    def say(self, text: str) -> None:
-        self.message, self.message_bad = text, False
+    def say(self, text: str, bad: bool = False) -> None:
+        """What the screen shows and says; ``bad``: something was wrong."""
+        self.message, self.message_bad = text, bad
 
     def refuse(self, code: str, detail: str, seat: int | None = None) -> None:
         """A child's sentence (for ``seat``: after its name), the exact reason in the log."""
         self.sound("wrong")
         words = child_message(code)
-        self.message = f"{self.name(seat)}: {words}" if seat is not None else words
-        self.message_bad = True
+        self.say(f"{self.name(seat)}: {words}" if seat is not None else words, bad=True)
         log.info("math-arena: refused (%s) in phase %s: %s", code, self.phase, detail)
 
     def names(self, text: str) -> str:
@@ -334,7 +337,7 @@ class ArenaPlay:
     def countdown_left(self, now: float) -> int:
         if self.countdown_end is None:
             return 0
-        return max(0, int(-(-(self.countdown_end - now) // 1)))
+        return max(0, math.ceil(self.countdown_end - now))
 
     @property
     def timed(self) -> bool:
@@ -489,11 +492,8 @@ class ArenaPlay:
         self.said[seat] = value
         log.info("math-arena: seat %d says %d, the pair makes %d", seat + 1, value, right)
         self.sound("good" if value == right else "wrong")
-        if value == right:
-            self.say(f"{self.name(seat)}: {said_as(op, (a, b))}. Right!")
-        else:
-            self.say(f"{self.name(seat)}: {said_as(op, (a, b))}, not {value}.")
-            self.message_bad = True
+        ending = ". Right!" if value == right else f", not {value}."
+        self.say(f"{self.name(seat)}: {said_as(op, (a, b))}{ending}", bad=value != right)
         start = self.revealed_at if self.revealed_at is not None else self.asked_at
         seconds = None if start is None else round(max(0.0, self.clock() - start), 3)
         return Said(seat, value == right, value_question(op, (a, b)), value, seconds)
@@ -744,12 +744,8 @@ class ArenaPlay:
             end = record.get("countdown")
             if self.phase == "countdown":
                 self.countdown_end = now + float(end) - played if end is not None else now
-        if self.phase == "countdown":
-            self.say("Everybody is ready!")
-        elif self.phase == "reveal":
-            self.say("Reveal!")
-        elif self.phase == "ready" and any(self.ready):
-            self.say("")
+        if self.phase in AGAIN and (self.phase != "ready" or any(self.ready)):
+            self.say(AGAIN[self.phase])
 
     def last_batch(self) -> tuple[int, int] | None:
         """(start, end) of the scoring (pairs, or leftover cards) the match ends with,
