@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import logging
 import string
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from tabletop.assets import package_folder, read_toml
@@ -86,4 +86,17 @@ def child_message(code: str, facts: Mapping[str, object] | None = None) -> str:
     return template.format_map(values)
 
 
-__all__ = ["CHILD_MESSAGES", "FALLBACK", "SENTENCES", "child_message", "load_sentences"]
+def names_joined(names: Sequence[str]) -> str:
+    """``A``, ``A and B``, ``A, B and C``: names in a sentence."""
+    names = list(names)
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+__all__ = [
+    "CHILD_MESSAGES",
+    "FALLBACK",
+    "SENTENCES",
+    "child_message",
+    "load_sentences",
+    "names_joined",
+]

@@ -24,6 +24,7 @@ import pygame
 from tabletop.engine.protocol import Result
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.input import InputEvent
+from tabletop.ui.messages import names_joined
 from tabletop.ui.scenes.common import go_home, home_and_again, route_to_press
 from tabletop.ui.theme import Metrics
 
@@ -51,12 +52,6 @@ class Outcome:
 
 def ordinal(n: int) -> str:
     return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
-
-
-def names_joined(names: Sequence[str]) -> str:
-    """``A``, ``A and B``, ``A, B and C``."""
-    names = list(names)
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def winner_line(result: Result, names: Sequence[str]) -> str:

@@ -318,6 +318,15 @@ def seat_infos(names: Sequence[str], bots: Mapping[int, str] | None = None) -> l
     return [SeatInfo(i, name, bot=bots.get(i)) for i, name in enumerate(names)]
 
 
+def seats_of(seats: Sequence[tuple[str, bool] | SeatInfo], bot: str) -> list[SeatInfo]:
+    """Seats given as (name, is a bot) or as the journal's seats (a child signed in
+    keeps theirs): a bot's at level ``bot``."""
+    return [
+        s if isinstance(s, SeatInfo) else SeatInfo(i, str(s[0]), bot=bot if s[1] else None)
+        for i, s in enumerate(seats)
+    ]
+
+
 def demo_seats(save: GameSave, child: int | None = None) -> None:
     """A demo's seats in the journal: every seat a demo's bot plays is journaled as a
     bot (reports leave bots out, issue 24), but ``child``'s (the ``--child`` demo's
@@ -393,6 +402,7 @@ __all__ = [
     "result_record",
     "saving_words",
     "seat_infos",
+    "seats_of",
     "standings_result",
     "unfinished",
 ]

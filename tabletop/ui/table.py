@@ -28,6 +28,11 @@ and routes input to the controller. The base carries:
 - **bot pacing**: :meth:`update` calls :meth:`bot_step` once a bot's pause is over;
 - **the end**: :meth:`show_results` hands over to the one results scene
   (:class:`~tabletop.ui.results.GameResults`) with the game's :meth:`outcome`.
+
+The scene keeps its controller as ``play`` (a
+:class:`~tabletop.ui.controller.TableController`); the base asks it for the match, the
+standings, the next step, the record, the checked answers and the lamps, so a scene
+passes none of them on by hand.
 """
 
 from __future__ import annotations
@@ -49,11 +54,25 @@ from tabletop.ui.messages import child_message
 from tabletop.ui.results import GameResults, Outcome
 from tabletop.ui.saves import GameSave, one_write
 from tabletop.ui.scenes.common import ask_leave, go_home
-from tabletop.ui.widgets import hit
+from tabletop.ui.widgets import Button, hit
 
 log = logging.getLogger(__name__)
 
 BOT_PAUSE = 0.9  # seconds a bot "thinks" before its move shows, so children can follow
+
+
+def corner_buttons(
+    right: int, top: int, size: tuple[int, int], gap: int, *, undo: bool
+) -> list[Button]:
+    """Leave, Undo and Rules, right to left from ``right``: quiet buttons of ``size``,
+    ``gap`` apart, Undo enabled by ``undo`` (the targets the base and the game handle)."""
+    width, height = size
+    names = (("leave", "Leave"), ("undo", "Undo"), ("rules", "Rules"))
+    rects = [pygame.Rect(right - (i + 1) * width - i * gap, top, width, height) for i in range(3)]
+    return [
+        Button(name, rect, label, kind="quiet", enabled=name != "undo" or undo)
+        for rect, (name, label) in zip(rects, names)
+    ]
 
 
 class TableScene(Scene):
@@ -335,4 +354,4 @@ class TableScene(Scene):
         self.stack.replace(results)
 
 
-__all__ = ["BOT_PAUSE", "TableScene"]
+__all__ = ["BOT_PAUSE", "TableScene", "corner_buttons"]

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import importlib
 import logging
+from collections.abc import Callable, Mapping
 from types import ModuleType
 from typing import Any
 
@@ -35,6 +36,19 @@ GAME_APPS = {
     "math-arena": "tabletop.ui.games.math_arena",
     "bubbles": "tabletop.ui.games.bubbles",
 }
+
+
+def lazy_names(package: str, where: Mapping[str, str]) -> Callable[[str], Any]:
+    """A game package's module ``__getattr__`` (PEP 562): each name in ``where`` (name ->
+    module) is imported from its module when first asked for, so that importing a
+    pygame-free module of the package (its ``play``) brings no pygame in."""
+
+    def load(name: str) -> Any:
+        if name not in where:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        return getattr(importlib.import_module(f"{package}.{where[name]}"), name)
+
+    return load
 
 
 def game_app(game: str) -> ModuleType | None:

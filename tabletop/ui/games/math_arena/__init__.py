@@ -1,9 +1,9 @@
 """Math Arena in the touchscreen app (ARENA-1..ARENA-5): the operator card, the seat
 buttons, the reveal, the ruling.
 
-``setup_scene(ctx)`` (the one setup form), ``rules_scene(ctx)``, ``resume_scene(ctx,
-save, match)`` (a journaled game carried on) and ``run_demo(...)`` (``tabletop demo
---game math-arena``) as every game app has them (:mod:`tabletop.ui.games`). The modules:
+``setup_scene(ctx)`` (the one setup form), ``resume_scene(ctx, save, match)`` (a
+journaled game carried on) and ``run_demo(...)`` (``tabletop demo --game math-arena``)
+as every game app has them (:mod:`tabletop.ui.games`). The modules:
 ``play`` (the device's side of the table, no pygame), ``words`` (sentences, no pygame),
 ``table`` (the scene: drawing and routing), ``rules`` (rules pages and the setup),
 ``demo``. Each name below loads its module when first asked for.
@@ -11,31 +11,17 @@ save, match)`` (a journaled game carried on) and ``run_demo(...)`` (``tabletop d
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from tabletop.ui.games import lazy_names
 
-_WHERE = {
-    "setup_scene": "rules",
-    "rules_scene": "rules",
-    "SETUP": "rules",
-    "RULES": "rules",
-    "resume_scene": "table",
-    "ArenaScene": "table",
-    "HandPicker": "table",
-    "draw_card": "table",
-    "run_demo": "demo",
-    "ArenaPlay": "play",
-    "BOT_SECONDS": "play",
-    "BOT_STAGGER": "play",
-    "COUNTDOWN": "play",
-    "value_question": "words",
-}
+__getattr__ = lazy_names(
+    __name__,
+    {
+        **dict.fromkeys(("setup_scene", "SETUP", "RULES"), "rules"),
+        **dict.fromkeys(("resume_scene", "ArenaScene", "HandPicker"), "table"),
+        **dict.fromkeys(("BOT_SECONDS", "COUNTDOWN"), "play"),
+        "run_demo": "demo",
+    },
+)
 
 
-def __getattr__(name: str) -> Any:
-    if name not in _WHERE:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(f"{__name__}.{_WHERE[name]}"), name)
-
-
-__all__ = ["resume_scene", "rules_scene", "run_demo", "setup_scene"]
+__all__ = ["resume_scene", "run_demo", "setup_scene"]

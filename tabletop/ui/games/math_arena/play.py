@@ -29,6 +29,7 @@ number of actions, so a resumed game deals and picks what the uninterrupted one 
 from __future__ import annotations
 
 import logging
+import math
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -85,6 +86,8 @@ PRESS_WRONG = {
     "leftover": "arena.ui.cards_up",
     "result": "arena.ui.round_over",
 }
+# what the round says again when carried on in the middle of these phases
+AGAIN = {"countdown": "Everybody is ready!", "reveal": "Reveal!", "ready": ""}
 NOTED = ("arena.leftovers", "arena.pot_removed", "arena.set_over", "arena.game_over")
 
 
@@ -171,15 +174,15 @@ class ArenaPlay(TableController):
     def is_bot(self, seat: int) -> bool:
         return self.seats[seat][1]
 
-    def say(self, text: str) -> None:
-        self.message, self.message_bad = text, False
+    def say(self, text: str, bad: bool = False) -> None:
+        """What the screen shows and says; ``bad``: something was wrong."""
+        self.message, self.message_bad = text, bad
 
     def refuse(self, code: str, detail: str, seat: int | None = None) -> None:
         """A child's sentence (for ``seat``: after its name), the exact reason in the log."""
         self.sound("wrong")
         words = child_message(code)
-        self.message = f"{self.name(seat)}: {words}" if seat is not None else words
-        self.message_bad = True
+        self.say(f"{self.name(seat)}: {words}" if seat is not None else words, bad=True)
         log.info("math-arena: refused (%s) in phase %s: %s", code, self.phase, detail)
 
     def names(self, text: str) -> str:
@@ -335,7 +338,7 @@ class ArenaPlay(TableController):
     def countdown_left(self, now: float) -> int:
         if self.countdown_end is None:
             return 0
-        return max(0, int(-(-(self.countdown_end - now) // 1)))
+        return max(0, math.ceil(self.countdown_end - now))
 
     @property
     def timed(self) -> bool:
@@ -472,9 +475,13 @@ class ArenaPlay(TableController):
             return None
         op = self.state.operator
         assert op is not None
-        a, b = sorted((pip_value(c) for c in self.pairs[seat] if c), reverse=True)
         self.asked_at = self.clock()
-        return f"{cap(operator_name(op))}: {a} and {b}"
+        return f"{cap(operator_name(op))}: {self.values(seat)}"
+
+    def values(self, seat: int) -> str:
+        """``5 and 2``: the values of a seat's two cards, the larger first."""
+        a, b = sorted((pip_value(c) for c in self.pairs[seat] if c), reverse=True)
+        return f"{a} and {b}"
 
     def value_said(self, seat: int, value: int) -> Said | None:
         """The device checks the value a child said against their pair."""
@@ -486,23 +493,25 @@ class ArenaPlay(TableController):
         self.said[seat] = value
         log.info("math-arena: seat %d says %d, the pair makes %d", seat + 1, value, right)
         self.sound("good" if value == right else "wrong")
-        if value == right:
-            self.say(f"{self.name(seat)}: {said_as(op, (a, b))}. Right!")
-        else:
-            self.say(f"{self.name(seat)}: {said_as(op, (a, b))}, not {value}.")
-            self.message_bad = True
+        ending = ". Right!" if value == right else f", not {value}."
+        self.say(f"{self.name(seat)}: {said_as(op, (a, b))}{ending}", bad=value != right)
         start = self.revealed_at if self.revealed_at is not None else self.asked_at
         seconds = None if start is None else round(max(0.0, self.clock() - start), 3)
         return Said(seat, value == right, value_question(op, (a, b)), value, seconds)
 
     # -- scoring -----------------------------------------------------------------------------
 
+    def missing(self) -> list[int]:
+        """The seats that still have to show a card the engine needs: their pair, or
+        (tied in the last round) their leftover card."""
+        st = self.state
+        if self.phase == "leftover":
+            return [s for s in st.tied if not st.shown[s] and self.pairs[s][0] is None]
+        return [s for s in range(self.players) if None in self.pairs[s]]
+
     def complete(self) -> bool:
         """Every card the engine needs is shown."""
-        if self.phase == "leftover":
-            st = self.state
-            return all(self.pairs[s][0] is not None for s in st.tied if not st.shown[s])
-        return all(a is not None and b is not None for a, b in self.pairs)
+        return not self.missing()
 
     def score(self) -> None:
         """Hand the cards shown to the engine; show its ruling, or mark what it refused."""
@@ -512,12 +521,7 @@ class ArenaPlay(TableController):
         if self.phase == "result":
             self.refuse("arena.ui.round_over", "score tapped twice")
             return
-        st = self.state
-        if self.phase == "leftover":
-            missing = [s for s in st.tied if not st.shown[s] and self.pairs[s][0] is None]
-        else:
-            missing = [s for s in range(self.players) if None in self.pairs[s]]
-        if missing:
+        if missing := self.missing():
             seat = missing[0]
             self.refuse("arena.ui.missing_pair", f"seat {seat + 1} shows {self.pairs[seat]}", seat)
             return
@@ -573,7 +577,6 @@ class ArenaPlay(TableController):
     def next_step(self) -> str:
         """What the device waits for now, naming who (the instruction line)."""
         waiting = [self.name(s) for s in range(self.players) if not self.ready[s]]
-        st = self.state
         if self.phase == "operator":
             return "Turn over the operator card. No camera? Tap the empty card, or Deal one for us."
         if self.phase == "ready" and not any(self.ready):
@@ -582,8 +585,8 @@ class ArenaPlay(TableController):
             return f"Waiting for {names_joined(waiting)} to press their button."
         if self.phase == "countdown":
             return "Get ready to turn your cards over..."
-        if self.phase == "leftover" and not self.complete():
-            tied = [self.name(s) for s in st.tied if self.pairs[s][0] is None]
+        if self.phase == "leftover" and (missing := self.missing()):
+            tied = [self.name(s) for s in missing]
             return f"{names_joined(tied)}: show your leftover card face up."
         if self.phase == "reveal" and not self.complete():
             return "Turn your cards face up. Tap an empty card to enter it."
@@ -601,8 +604,7 @@ class ArenaPlay(TableController):
         a, b = pair
         if self.phase == "reveal" and a and b and op and not self.is_bot(seat):
             if seat not in self.said:  # the child says it first
-                x, y = sorted((pip_value(a), pip_value(b)), reverse=True)
-                return f"{x} and {y}: your value?", "selected", True
+                return f"{self.values(seat)}: your value?", "selected", True
             said, text = self.said[seat], said_as(op, (a, b))
             if said == play_value(op, (a, b)):
                 return f"{text} \u2713", "good", True
@@ -743,12 +745,8 @@ class ArenaPlay(TableController):
             end = record.get("countdown")
             if self.phase == "countdown":
                 self.countdown_end = now + float(end) - played if end is not None else now
-        if self.phase == "countdown":
-            self.say("Everybody is ready!")
-        elif self.phase == "reveal":
-            self.say("Reveal!")
-        elif self.phase == "ready" and any(self.ready):
-            self.say("")
+        if self.phase in AGAIN and (self.phase != "ready" or any(self.ready)):
+            self.say(AGAIN[self.phase])
 
     def last_batch(self) -> tuple[int, int] | None:
         """(start, end) of the scoring (pairs, or leftover cards) the match ends with,

@@ -16,7 +16,6 @@ from typing import Any
 import pygame
 
 from tabletop.engine.match import Match
-from tabletop.engine.protocol import Result
 from tabletop.games.math_arena import (
     RED_SUITS,
     MathArenaSettings,
@@ -39,17 +38,20 @@ from tabletop.ui.games.math_arena.words import (
 )
 from tabletop.ui.input import CardsSeen
 from tabletop.ui.results import GameResults, Outcome, outcome_of
-from tabletop.ui.saves import GameSave, one_write, seat_infos
+from tabletop.ui.saves import GameSave, one_write, seats_of
 from tabletop.ui.scenes.common import Dialog
 from tabletop.ui.scenes.numpad import NumPad
 from tabletop.ui.scenes.pin import PinPad
 from tabletop.ui.scenes.rules import ChoiceGrid
-from tabletop.ui.table import TableScene
+from tabletop.ui.table import TableScene, corner_buttons
 from tabletop.ui.theme import ORANGE, VERMILLION, Metrics
 from tabletop.ui.widgets import Button, Painter
 
 RED_INK = (200, 30, 45)
 CARD_BACK = (0, 90, 150)
+# the rank's and the suit's (centre, size), in hundredths of the card's height; by ``big``
+SPOTS = {False: ((32, 40), (72, 34)), True: ((34, 36), (66, 30))}
+COURT = {"K": "King", "Q": "Queen", "J": "Jack"}  # the operator card's word, large
 
 
 def draw_card(
@@ -76,36 +78,18 @@ def draw_card(
             surface, "?", rect.center, rect.height // 2, p.muted, bold=True, anchor="center"
         )
         return
-    painter.box(
-        surface, rect, (255, 255, 255), VERMILLION if bad else p.line, m.u(4) if bad else 2, radius
-    )
+    border, width = (VERMILLION, m.u(4)) if bad else (p.line, 2)
+    painter.box(surface, rect, (255, 255, 255), border, width, radius)
     ink = RED_INK if card[-1] in RED_SUITS else p.ink
     rank, suit, h = card[:-1], card[-1], rect.height
-    at = (34, 66) if big else (32, 72)
-    sizes = (36, 30) if big else (40, 34)
-    painter.text(
-        surface, rank, (rect.centerx, rect.top + h * at[0] // 100), h * sizes[0] // 100, ink,
-        bold=True, anchor="center", max_width=rect.width - 4,
-    )  # fmt: skip
-    painter.text(
-        surface,
-        SUIT_SYMBOLS[suit],
-        (rect.centerx, rect.top + h * at[1] // 100),
-        h * sizes[1] // 100,
-        ink,
-        anchor="center",
-    )
-    if big and rank in ("K", "Q", "J"):
-        word = {"K": "King", "Q": "Queen", "J": "Jack"}[rank]
+    for text, (at, size), bold in zip((rank, SUIT_SYMBOLS[suit]), SPOTS[big], (True, False)):
+        centre, room = (rect.centerx, rect.top + h * at // 100), rect.width - 4
         painter.text(
-            surface,
-            word,
-            (rect.centerx, rect.bottom - m.u(6)),
-            m.small,
-            ink,
-            bold=True,
-            anchor="midbottom",
+            surface, text, centre, h * size // 100, ink, bold=bold, anchor="center", max_width=room
         )
+    if big and rank in COURT:
+        at = (rect.centerx, rect.bottom - m.u(6))
+        painter.text(surface, COURT[rank], at, m.small, ink, bold=True, anchor="midbottom")
 
 
 class HandPicker(Dialog):
@@ -128,14 +112,9 @@ class HandPicker(Dialog):
         for i, card in enumerate(self.hand):
             r, c = divmod(i, cols)
             rect = pygame.Rect(body.left + c * (w + gap), top + r * (h + gap), w, h)
+            picked = card in self.picked
             self.buttons.append(
-                Button(
-                    f"hand.{card}",
-                    rect,
-                    card_label(card),
-                    kind="card",
-                    selected=card in self.picked,
-                )
+                Button(f"hand.{card}", rect, card_label(card), kind="card", selected=picked)
             )
         fy = body.bottom - foot
         self.buttons += [
@@ -200,16 +179,12 @@ class ArenaScene(TableScene):
         """``seats``: (name, is a bot) each, or the journal's ``SeatInfo`` of children who
         signed in (a bot's has its level). ``match`` and ``save``: a game replayed from
         the journal, to carry on with (:func:`resume_scene`)."""
-        pairs = [
-            (s.name, s.bot is not None) if isinstance(s, SeatInfo) else (str(s[0]), bool(s[1]))
-            for s in seats
-        ]
+        infos = seats_of(seats, level)
+        pairs = [(s.name, s.bot is not None) for s in infos]
         self.play = play = ArenaPlay(
             pairs, cards=cards, level=level, seed=seed, tournament=tournament, match=match,
             clock=ctx.clock, sound=ctx.sounds.play,
         )  # fmt: skip
-        bots = {i: level for i, (_, bot) in enumerate(pairs) if bot}
-        infos = seat_infos([name for name, _ in pairs], bots)
         t = play.tournament
         app = {
             "seats": [[name, bot] for name, bot in pairs],
@@ -218,24 +193,11 @@ class ArenaScene(TableScene):
             "seed": seed,
             "tournament": {"target": t.target, "points": list(t.points), "games": t.games},
         }
-        infos = [
-            s if isinstance(s, SeatInfo) else info for s, info in zip(seats, infos, strict=True)
-        ]
         save = save or GameSave(ctx, GAME.name, infos, app)
         super().__init__(ctx, save, resumed=match is not None, again=self.next_game)
         self.camera: Any = None
 
     # -- what the base asks -------------------------------------------------------------------
-
-    @property
-    def match(self) -> Match[MathArenaSettings, MathArenaState, Any]:
-        return self.play.match
-
-    def standings(self) -> Result:
-        return self.play.standings()
-
-    def next_step(self) -> str:
-        return self.play.next_step()
 
     def status(self) -> str:
         """What just happened, then the next step (a refusal says what to do itself)."""
@@ -244,9 +206,6 @@ class ArenaScene(TableScene):
 
     def record(self) -> dict[str, Any]:
         return self.play.record(self.save.elapsed())
-
-    def lit(self) -> Sequence[int]:
-        return self.play.lit()
 
     def refuse(self, code: str, detail: str = "", **facts: Any) -> None:
         self.play.refuse(code, detail or code, facts.get("seat"))
@@ -304,13 +263,8 @@ class ArenaScene(TableScene):
         if play.press(seat, at):
             op = play.state.operator or ""
             title = f"{play.name(seat)}: pick two cards (others look away!)"
-            picker = HandPicker(
-                self.ctx,
-                title,
-                play.state.hands[seat],
-                f"{cap(operator_name(op))}: {goal_words(op)}",
-            )
-            self.ask(("pick", seat), picker)
+            goal = f"{cap(operator_name(op))}: {goal_words(op)}"
+            self.ask(("pick", seat), HandPicker(self.ctx, title, play.state.hands[seat], goal))
 
     def cards_seen(self, event: CardsSeen) -> None:
         self.play.seen(event.area, event.seat, event.codes)
@@ -322,14 +276,7 @@ class ArenaScene(TableScene):
         elif name == "undo":
             play.refuse("engine.nothing_to_undo", "undo with no checkpoint")
         elif name == "operator" and (choices := play.operator_choices()) is not None:
-            grid = ChoiceGrid(
-                self.ctx,
-                "Which operator card is it?",
-                [(c, card_label(c)) for c in choices],
-                columns=6,
-                rows=2,
-            )
-            self.ask(("operator",), grid)
+            self.ask(("operator",), self.card_grid("Which operator card is it?", choices, 6, 2))
         elif name == "deal":
             play.deal_operator()
         elif kind == "unready":
@@ -342,35 +289,26 @@ class ArenaScene(TableScene):
             seat, slot = (int(x) for x in arg.split("."))
             if play.may_correct(seat, slot):
                 which = "leftover card" if play.phase == "leftover" else f"card {slot + 1}"
-                labels = [(c, card_label(c)) for c in play.candidates(seat)]
-                grid = ChoiceGrid(
-                    self.ctx,
-                    f"{play.name(seat)}, {which}: which card is it?",
-                    labels,
-                    columns=8,
-                    rows=5,
-                )
-                self.ask(("card", seat, slot), grid)
+                title = f"{play.name(seat)}, {which}: which card is it?"
+                self.ask(("card", seat, slot), self.card_grid(title, play.candidates(seat), 8, 5))
         elif kind == "value" and (hint := play.ask_value(int(arg))) is not None:
-            pad = NumPad(
-                self.ctx,
-                f"{play.name(int(arg))}: your value",
-                negative=False,
-                max_digits=2,
-                hint=hint,
-            )
+            title = f"{play.name(int(arg))}: your value"
+            pad = NumPad(self.ctx, title, negative=False, max_digits=2, hint=hint)
             self.ask(("value", int(arg)), pad)
         elif name in ("leave", "rules", "teacher"):
             super().press(name)
 
+    def card_grid(self, title: str, cards: Sequence[str], columns: int, rows: int) -> Scene:
+        """A picker of ``cards`` (by their labels): the operator card, a card shown."""
+        labels = [(card, card_label(card)) for card in cards]
+        return ChoiceGrid(self.ctx, title, labels, columns=columns, rows=rows)
+
     def explain(self, name: str) -> None:
         """A disabled target: say why (or what is missing)."""
-        if name.startswith(("value.", "card.")) or name == "score":
+        if name.startswith(("value.", "card.")) or name in ("score", "undo"):
             self.press(name)  # refused with the reason
         elif name == "next":
             self.play.refuse("arena.ui.press_first", "next tapped early")
-        elif name == "undo":
-            self.press(name)
         else:
             self.play.refuse("ui.not_ready", f"{name} is off")
 
@@ -435,20 +373,7 @@ class ArenaScene(TableScene):
         m, play = metrics, self.play
         W, H = m.size
         margin, bw, bh = m.u(16), m.u(104), m.u(48)
-        b: list[Button] = []
-        for i, (name, label) in enumerate(
-            (("leave", "Leave"), ("undo", "Undo"), ("rules", "Rules"))
-        ):
-            rect = pygame.Rect(W - margin - (i + 1) * bw - i * m.u(8), m.u(8), bw, bh)
-            b.append(
-                Button(
-                    name,
-                    rect,
-                    label,
-                    kind="quiet",
-                    enabled=name != "undo" or bool(play.checkpoints),
-                )
-            )
+        b = corner_buttons(W - margin, m.u(8), (bw, bh), m.u(8), undo=bool(play.checkpoints))
         self.op_rect = pygame.Rect(margin + m.u(54), m.u(94), m.u(124), m.u(168))
         table = play.phase == "operator" and play.cards == "table"
         if table:
@@ -462,14 +387,8 @@ class ArenaScene(TableScene):
         ]
         self.card_right = left + m.u(196) + 2 * cw + m.u(12)
         for seat, row in enumerate(self.rows):
-            b.append(
-                Button(
-                    f"seat.{seat}",
-                    pygame.Rect(row.left, row.top, m.u(190), rh),
-                    play.name(seat),
-                    kind="seat",
-                )
-            )
+            seat_rect = pygame.Rect(row.left, row.top, m.u(190), rh)
+            b.append(Button(f"seat.{seat}", seat_rect, play.name(seat), kind="seat"))
             for slot in range(2):
                 rect = pygame.Rect(
                     row.left + m.u(196) + slot * (cw + m.u(6)), row.top + m.u(4), cw, ch
@@ -524,31 +443,11 @@ class ArenaScene(TableScene):
             painter.paragraph(surface, HOW[op[:-1]], how, m.small, p.ink, align="center")
         if st.pot:  # the pot: face-down operator cards beside the operator card
             for i in range(min(len(st.pot), 4)):
-                draw_card(
-                    painter,
-                    surface,
-                    pygame.Rect(m.u(14) + i * m.u(3), rect.top + i * m.u(5), m.u(34), m.u(48)),
-                    None,
-                    face="down",
-                )
-            painter.text(
-                surface,
-                "Pot",
-                (m.u(33), rect.top + m.u(70)),
-                m.small,
-                ORANGE,
-                bold=True,
-                anchor="midtop",
-            )
-            painter.text(
-                surface,
-                str(len(st.pot)),
-                (m.u(33), rect.top + m.u(70) + m.small),
-                m.big,
-                ORANGE,
-                bold=True,
-                anchor="midtop",
-            )
+                back = pygame.Rect(m.u(14) + i * m.u(3), rect.top + i * m.u(5), m.u(34), m.u(48))
+                draw_card(painter, surface, back, None, face="down")
+            for text, y, size in (("Pot", 0, m.small), (str(len(st.pot)), m.small, m.big)):
+                at = (m.u(33), rect.top + m.u(70) + y)
+                painter.text(surface, text, at, size, ORANGE, bold=True, anchor="midtop")
         for b in self.buttons:
             if b.kind == "seat":
                 self.draw_seat(surface, int(b.name[5:]))
@@ -564,25 +463,16 @@ class ArenaScene(TableScene):
         painter, m, p, play = self.ctx.painter, self.m, self.ctx.painter.p, self.play
         row = self.rows[seat]
         won = seat in play.winners and play.phase == "result"
-        painter.box(
-            surface, row, p.panel, p.selected if won else p.line, m.u(4) if won else 2, m.u(8)
-        )
+        border, width = (p.selected, m.u(4)) if won else (p.line, 2)
+        painter.box(surface, row, p.panel, border, width, m.u(8))
         chip = pygame.Rect(row.left + m.u(5), row.top + m.u(5), m.u(34), row.height - m.u(10))
         painter.seat_chip(surface, chip, seat)
         x = chip.right + m.u(8)
         painter.text(
             surface, play.name(seat), (x, row.top + m.u(4)), m.text, bold=True, max_width=m.u(118)
         )
-        count = f"{len(play.state.won[seat])} won"
-        painter.text(
-            surface,
-            count,
-            (x, row.bottom - m.u(4)),
-            m.small + 2,
-            p.muted,
-            bold=True,
-            anchor="bottomleft",
-        )
+        count, at = f"{len(play.state.won[seat])} won", (x, row.bottom - m.u(4))
+        painter.text(surface, count, at, m.small + 2, p.muted, bold=True, anchor="bottomleft")
         centre = (row.left + m.u(176), row.centery)
         if seat in play.lit():
             pygame.draw.circle(surface, p.selected, centre, m.u(9))
@@ -609,15 +499,8 @@ class ArenaScene(TableScene):
         elif play.phase != "operator" and (
             play.phase != "leftover" or (seat in play.state.tied and slot == 0)
         ):
-            card = play.pairs[seat][slot]
-            draw_card(
-                painter,
-                surface,
-                b.rect,
-                card,
-                face="up" if card else "empty",
-                bad=(seat, slot) in play.bad,
-            )
+            card, bad = play.pairs[seat][slot], (seat, slot) in play.bad
+            draw_card(painter, surface, b.rect, card, face="up" if card else "empty", bad=bad)
 
     def draw_countdown(self, surface: pygame.Surface) -> None:
         painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
@@ -626,14 +509,8 @@ class ArenaScene(TableScene):
         painter.box(surface, area, p.panel, p.selected, m.u(5), m.u(16))
         left = max(1, self.play.countdown_left(self.ctx.clock()))
         painter.text(surface, str(left), area.center, m.u(130), p.ink, bold=True, anchor="center")
-        painter.text(
-            surface,
-            "Get ready...",
-            (area.centerx, area.top + m.u(10)),
-            m.text,
-            p.muted,
-            anchor="midtop",
-        )
+        at = (area.centerx, area.top + m.u(10))
+        painter.text(surface, "Get ready...", at, m.text, p.muted, anchor="midtop")
 
 
 def resume_scene(
@@ -647,7 +524,7 @@ def resume_scene(
     tournament = Tournament(
         players,
         target=int(t.get("target", TOURNAMENT_TARGET)),
-        points=tuple(int(x) for x in t.get("points", ())) or (0,) * players,
+        points=tuple(int(x) for x in t.get("points", ())),  # none: nobody has points yet
         games=int(t.get("games", 0)),
     )
     seats: list[tuple[str, bool] | SeatInfo] = list(save.seats)

@@ -18,6 +18,7 @@ from tabletop.games.math_arena import (
     pip_value,
     play_value,
 )
+from tabletop.ui.messages import names_joined
 
 SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
 HOW = {
@@ -50,12 +51,6 @@ def rule_words(operator: str) -> str:
 
 def cap(text: str) -> str:
     return text[:1].upper() + text[1:]
-
-
-def names_joined(names: Sequence[str]) -> str:
-    """``A``, ``A and B``, ``A, B and C``."""
-    names = list(names)
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def with_names(text: str, names: Sequence[str]) -> str:

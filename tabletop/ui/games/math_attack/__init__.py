@@ -9,22 +9,17 @@ alone brings no pygame in.
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from tabletop.ui.games import lazy_names
 
-WHERE = {
-    **dict.fromkeys(("setup_scene", "resume_scene", "SETUP", "RULES"), "setup"),
-    **dict.fromkeys(("run_demo", "zone_reading"), "demo"),
-    **dict.fromkeys(("AttackPlay", "BOT_SECONDS", "Ghost", "label"), "play"),
-    **dict.fromkeys(("draw_card", "draw_number_line"), "draw"),
-    "AttackScene": "table",
-}
-
-
-def __getattr__(name: str) -> Any:
-    if name not in WHERE:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(f"{__name__}.{WHERE[name]}"), name)
+__getattr__ = lazy_names(
+    __name__,
+    {
+        **dict.fromkeys(("setup_scene", "resume_scene", "SETUP", "RULES"), "setup"),
+        **dict.fromkeys(("run_demo", "zone_reading"), "demo"),
+        **dict.fromkeys(("BOT_SECONDS", "label"), "play"),
+        "AttackScene": "table",
+    },
+)
 
 
 __all__ = ["resume_scene", "run_demo", "setup_scene"]

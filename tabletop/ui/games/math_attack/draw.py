@@ -12,7 +12,7 @@ import pygame
 
 from tabletop.games.math_attack import cancelled_positions, colour, running_totals
 from tabletop.ui.games.math_attack.play import Ghost, face, num
-from tabletop.ui.theme import GREEN, Metrics
+from tabletop.ui.theme import GREEN, Color, Metrics
 from tabletop.ui.widgets import Painter
 
 # Card inks: black, red, green as printed (ATK-1); the sign is always shown too.
@@ -124,15 +124,20 @@ def draw_number_line(
     """A seat's number line: who, the total, every card with the total after it."""
     m, p = painter.m, painter.p
     small = floor_size(m)
+
+    def under(slot: pygame.Rect, text: str, shade: Color, bold: bool = True) -> None:
+        """A running total (or a word) under a card's slot."""
+        at = (slot.centerx, slot.bottom + m.u(2))
+        painter.text(surface, text, at, small, shade, bold=bold, anchor="midtop")
+
     border = p.bad if trouble else p.line
     painter.box(surface, panel, p.panel, border, m.u(4) if trouble else 2, m.u(10))
     chip = pygame.Rect(panel.left + m.u(8), panel.top + m.u(8), m.u(30), m.u(30))
     painter.seat_chip(surface, chip, seat)
     room = panel.left + m.u(LEFT) - chip.right - m.u(8)
     text, size = fitted(painter, name, m.text, room, True)
-    painter.text(
-        surface, text, (chip.right + m.u(6), chip.centery), size, bold=True, anchor="midleft"
-    )
+    at = (chip.right + m.u(6), chip.centery)
+    painter.text(surface, text, at, size, bold=True, anchor="midleft")
     totals = running_totals(cards)
     total = num(totals[-1] if totals else 0)
     at = (panel.left + m.u(10), panel.top + m.u(66))
@@ -150,20 +155,15 @@ def draw_number_line(
         at = (stub.centerx, stub.top + stub.height // 3)
         painter.text(surface, f"+{geo.first}", at, m.small, p.muted, bold=True, anchor="center")
         painter.text(surface, "cards", stub.center, small, p.muted, anchor="midtop")
-        under = num(totals[geo.first - 1])
-        at = (stub.centerx, stub.bottom + m.u(2))
-        painter.text(surface, under, at, small, p.ink, bold=True, anchor="midtop")
+        under(stub, num(totals[geo.first - 1]), p.ink)
     for slot, i in zip(geo.slots, range(geo.first, len(cards))):
         draw_card(painter, surface, slot, cards[i], crossed=i in cancelled)
-        shade = p.muted if i in cancelled else p.ink
-        at = (slot.centerx, slot.bottom + m.u(2))
-        painter.text(surface, num(totals[i]), at, small, shade, bold=True, anchor="midtop")
+        under(slot, num(totals[i]), p.muted if i in cancelled else p.ink)
     free = geo.slots[-1]
     if ghost is not None:
         text = "?" if ghost.card is None else ""
         draw_card(painter, surface, free, ghost.card, ghost=True, text=text)
-        at = (free.centerx, free.bottom + m.u(2))
-        painter.text(surface, "tap", at, small, p.bad, anchor="midtop")
+        under(free, "tap", p.bad, bold=False)
     elif add_slot and not blocked:
         painter.box(surface, free, None, p.muted, 2, m.u(6))
         painter.text(surface, "+", free.center, m.big, p.muted, bold=True, anchor="center")
@@ -172,9 +172,8 @@ def draw_number_line(
         veil = pygame.Surface(veil_rect.size, pygame.SRCALPHA)
         veil.fill((120, 120, 130, 90))
         surface.blit(veil, veil_rect.topleft)
-        text, size = fitted(
-            painter, "\u2205 Blocked: no card here this turn", m.small, area.width, True
-        )
+        words = "\u2205 Blocked: no card here this turn"
+        text, size = fitted(painter, words, m.small, area.width, True)
         at = (area.right - m.u(4), panel.top + m.u(6))
         painter.text(surface, text, at, size, p.bad, bold=True, anchor="topright")
 

@@ -153,7 +153,7 @@ class AttackPlay(TableController):
 
     @property
     def over(self) -> bool:
-        return self.state.phase == "over"
+        return GAME.is_over(self.state)
 
     def is_bot(self, seat: int) -> bool:
         return self.virtual and seat == self.bot_seat
@@ -315,23 +315,22 @@ class AttackPlay(TableController):
             isinstance(a, (Play, Pass)) and not self.is_bot(a.seat) for a in self.match.history
         )
 
-    def own_last_move(self) -> bool:
-        """The last move was a child's and nothing has acted on it yet (the next player
-        has not played, the bot has not replied): the child may take it back without the
-        teacher, once. The cards the device drew after it are part of that move."""
+    def own_last_move(self) -> Play | Pass | None:
+        """The last move (not a card the device drew after it: those are part of it),
+        when it was a child's and nothing has acted on it yet (the next player has not
+        played, the bot has not replied): the child may take it back without the
+        teacher, once."""
         if self.took_back:  # the move before it was acted on: that one is the teacher's
-            return False
-        for action in reversed(self.match.history):
-            if isinstance(action, (Play, Pass)):  # not a card the device drew
-                return not self.is_bot(action.seat)
-        return False
+            return None
+        moves = (a for a in reversed(self.match.history) if isinstance(a, (Play, Pass)))
+        last = next(moves, None)
+        return None if last is None or self.is_bot(last.seat) else last
 
     def take_back_hint(self) -> str:
         """How the child whose own last move it is takes it back, said on the table; ""
         when it is not theirs any more (see :meth:`own_last_move`)."""
-        if not self.own_last_move():
+        if (last := self.own_last_move()) is None:
             return ""
-        last = next(a for a in reversed(self.match.history) if isinstance(a, (Play, Pass)))
         return child_message("atk.ui.can_take_back", {"owner": self.names[last.seat]})
 
     def take_back(self) -> None:

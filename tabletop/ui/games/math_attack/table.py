@@ -16,7 +16,6 @@ from typing import Any
 import pygame
 
 from tabletop.engine.match import Match
-from tabletop.engine.protocol import Result
 from tabletop.games.math_attack import Action, MathAttackSettings, MathAttackState
 from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
@@ -38,7 +37,7 @@ from tabletop.ui.saves import GameSave, one_write, seat_infos
 from tabletop.ui.scenes.common import Confirm
 from tabletop.ui.scenes.pin import PinPad
 from tabletop.ui.scenes.rules import ChoiceGrid, RulesScene
-from tabletop.ui.table import TableScene
+from tabletop.ui.table import TableScene, corner_buttons
 from tabletop.ui.theme import Metrics
 from tabletop.ui.widgets import Button
 
@@ -82,29 +81,16 @@ class AttackScene(TableScene):
 
     # -- what the base asks ------------------------------------------------------------------
 
-    @property
-    def match(self) -> Match[MathAttackSettings, MathAttackState, Action]:
-        return self.play.match
-
     # what the controller knows, read through the scene (the tests, the demo, the base)
     state = property(lambda self: self.play.state)
     names = property(lambda self: self.play.names)
     over = property(lambda self: self.play.over)
     message = property(lambda self: self.play.message, lambda self, text: self.play.say(text))
 
-    def standings(self) -> Result:
-        return self.play.standings()
-
-    def next_step(self) -> str:
-        return self.play.next_step()
-
     def status(self) -> str:
         """What just happened, then what the device waits for now."""
         said, step = self.play.message, self.play.next_step()
         return f"{said} {step}" if said and step not in said else said or step
-
-    def record(self) -> dict[str, Any]:
-        return self.play.record()
 
     def lit(self) -> Sequence[int]:
         return [self.state.turn] if self.play.playing() else []
@@ -223,20 +209,9 @@ class AttackScene(TableScene):
         margin = m.u(8)
         state, play = self.state, self.play
         human_turn = play.playing()
-        b: list[Button] = []
         bw, bh = m.u(92), m.u(48)
-        x = W - margin
-        for name, text, enabled in (
-            ("leave", "Leave", True),
-            ("undo", "Undo", play.can_undo()),
-            ("rules", "Rules", True),
-        ):
-            x -= bw
-            b.append(
-                Button(name, pygame.Rect(x, m.u(6), bw, bh), text, kind="quiet", enabled=enabled)
-            )
-            x -= m.u(6)
-        self.status_rect = pygame.Rect(margin, m.u(6), x - margin - m.u(4), bh)
+        b = corner_buttons(W - margin, m.u(6), (bw, bh), m.u(6), undo=play.can_undo())
+        self.status_rect = pygame.Rect(margin, m.u(6), b[-1].rect.left - m.u(10) - margin, bh)
         # the two lines, the message and the foot share what is left under the top bar
         # (less while a station rotation's banner has its strip)
         room = H - m.u(82)
@@ -256,30 +231,20 @@ class AttackScene(TableScene):
         foot = H - m.u(6) - bottom
         pw = m.u(150)
         pass_rect = pygame.Rect(W - margin - pw, bottom + (foot - m.u(56)) // 2, pw, m.u(56))
+        label, caption = "Can't play", "show hand, pass"
         b.append(
-            Button(
-                "pass",
-                pass_rect,
-                "Can't play",
-                kind="quiet",
-                enabled=human_turn,
-                caption="show hand, pass",
-            )
+            Button("pass", pass_rect, label, kind="quiet", enabled=human_turn, caption=caption)
         )
         self.hand_rects: list[pygame.Rect] = []
         if play.virtual:
             cw = min(m.u(62), int(foot * 0.76))
+            enabled = human_turn and state.turn == 0
             for i, _ in enumerate(state.hands[0]):
-                rect = pygame.Rect(
-                    margin + m.u(110) + i * (cw + m.u(10)), bottom + m.u(2), cw, foot - m.u(4)
-                )
+                x = margin + m.u(110) + i * (cw + m.u(10))
+                rect = pygame.Rect(x, bottom + m.u(2), cw, foot - m.u(4))
                 self.hand_rects.append(rect)
-                enabled = human_turn and state.turn == 0
-                b.append(
-                    Button(
-                        f"hand.{i}", rect, kind="card", enabled=enabled, selected=play.selected == i
-                    )
-                )
+                picked = play.selected == i
+                b.append(Button(f"hand.{i}", rect, kind="card", enabled=enabled, selected=picked))
         self.foot_rect = pygame.Rect(margin, bottom, W - 2 * margin - pw - m.u(8), foot)
         self.buttons = sorted(b, key=lambda button: button.kind == "line")  # cards hit first
 

@@ -50,7 +50,7 @@ from tabletop.ui.games.mathe_meister.play import round_start, sums_checked
 from tabletop.ui.games.mathe_meister.star_board import StarBoard, StarClaim
 from tabletop.ui.messages import child_message
 from tabletop.ui.results import Outcome, outcome_of
-from tabletop.ui.saves import LABEL, GameSave, standings_result
+from tabletop.ui.saves import LABEL, GameSave, seats_of, standings_result
 from tabletop.ui.scenes.dice import DiceResult, DiceScene
 from tabletop.ui.table import TableScene as Table
 from tabletop.ui.theme import Metrics
@@ -62,6 +62,21 @@ BOT_SECONDS = 20.0
 BOT_LEVEL = "hint"  # the hint bot plays a bot seat's sheet
 SHEET_LABEL = "app:mm-table-sheet"  # the journal label of a bot's own sheet at a table
 MMMatch = Match[MatheMeisterSettings, MatheMeisterState, Action]
+
+
+def grid(
+    m: Metrics, left: int, top: int, gaps: tuple[int, int], height: int, count: int
+) -> list[pygame.Rect]:
+    """``count`` tiles four a row across the screen between its margins (``left`` each
+    side), ``gaps`` (across, down) apart: the Bonus Stars and the seats."""
+    across, down = gaps
+    width = (m.size[0] - 2 * left - 3 * across) // 4
+    return [
+        pygame.Rect(
+            left + (i % 4) * (width + across), top + (i // 4) * (height + down), width, height
+        )
+        for i in range(count)
+    ]
 
 
 class TableScene(Table):
@@ -91,10 +106,7 @@ class TableScene(Table):
         save: GameSave | None = None,
         sheets: Mapping[int, tuple[GameSave, MMMatch]] | None = None,
     ) -> None:
-        infos = [
-            s if isinstance(s, SeatInfo) else SeatInfo(i, s[0], bot=BOT_LEVEL if s[1] else None)
-            for i, s in enumerate(seats)
-        ]
+        infos = seats_of(seats, BOT_LEVEL)
         if seed is None and lead is not None:
             seed = lead.seed
         seed = ctx.rng.randrange(10**9) if seed is None else seed
@@ -163,9 +175,6 @@ class TableScene(Table):
     @property
     def finished(self) -> bool:
         return self.over
-
-    def record(self) -> dict[str, Any]:
-        return self.snapshot()
 
     def checks(self) -> None:
         return None  # the sheets are on paper: the device checks no answers here
@@ -294,7 +303,7 @@ class TableScene(Table):
         """Seconds into the game at the app's clock time ``at``."""
         return self.save.elapsed() - (self.ctx.clock() - at)
 
-    def snapshot(self) -> dict[str, Any]:
+    def record(self) -> dict[str, Any]:
         """What the device knows of the table, as the journal keeps it."""
         return {
             "round": self.round,
@@ -330,7 +339,7 @@ class TableScene(Table):
 
     def _journal(self) -> None:
         """Write the table's state now (before the screen shows the change)."""
-        self.save.app["table"] = self.snapshot()
+        self.save.app["table"] = self.record()
         self.save.write_meta()
         self.save.sync(self.lead)  # the seconds played
 
@@ -414,72 +423,37 @@ class TableScene(Table):
         m = metrics
         W, H = m.size
         margin = m.u(16)
-        b: list[Button] = []
-        b.append(
-            Button(
-                "leave",
-                pygame.Rect(W - margin - m.u(110), m.u(8), m.u(110), m.u(50)),
-                "Leave",
-                kind="quiet",
-            )
-        )
-        if self.dice is None:
-            b.append(
-                Button("dice", pygame.Rect(m.u(300), m.u(8), m.u(200), m.u(50)), "Get the dice")
-            )
-        # the Bonus Stars
-        top = m.u(70)
-        w = (W - 2 * margin - 3 * m.u(12)) // 4
-        h = m.u(74)
         current = self.board.current
-        for i, line in enumerate(LINES):
-            rect = pygame.Rect(
-                margin + (i % 4) * (w + m.u(12)), top + (i // 4) * (h + m.u(10)), w, h
-            )
+        leave = pygame.Rect(W - margin - m.u(110), m.u(8), m.u(110), m.u(50))
+        b = [Button("leave", leave, "Leave", kind="quiet")]
+        if self.dice is None:
+            dice = pygame.Rect(m.u(300), m.u(8), m.u(200), m.u(50))
+            b.append(Button("dice", dice, "Get the dice"))
+        # the Bonus Stars, four a row
+        top, h = m.u(70), m.u(74)
+        for line, rect in zip(LINES, grid(m, margin, top, (m.u(12), m.u(10)), h, len(LINES))):
             free = line not in self.board.owners
-            b.append(
-                Button(
-                    f"star.{line}",
-                    rect,
-                    line_name(line),
-                    kind="star",
-                    enabled=free and current is not None,
-                )
-            )
+            enabled = free and current is not None
+            b.append(Button(f"star.{line}", rect, line_name(line), kind="star", enabled=enabled))
         self.claim_rect = pygame.Rect(margin, top + 2 * h + m.u(20), W - 2 * margin, m.u(54))
         if current is not None:
-            b.append(
-                Button(
-                    "cancel",
-                    pygame.Rect(
-                        self.claim_rect.right - m.u(140), self.claim_rect.top, m.u(140), m.u(54)
-                    ),
-                    "Cancel",
-                    kind="quiet",
-                )
+            cancel = pygame.Rect(
+                self.claim_rect.right - m.u(140), self.claim_rect.top, m.u(140), m.u(54)
             )
-        # the seats
+            b.append(Button("cancel", cancel, "Cancel", kind="quiet"))
+        # the seats, four a row
         top = self.claim_rect.bottom + m.u(10)
-        cw = (W - 2 * margin - 3 * m.u(8)) // 4
-        ch = m.u(48)
-        for seat in range(len(self.seats)):
-            rect = pygame.Rect(
-                margin + (seat % 4) * (cw + m.u(8)), top + (seat // 4) * (ch + m.u(6)), cw, ch
-            )
+        for seat, rect in enumerate(
+            grid(m, margin, top, (m.u(8), m.u(6)), m.u(48), len(self.seats))
+        ):
             ready = seat not in self.bots and self.dice is not None  # the seat button's twin
             name = f"{'ready' if ready else 'seat'}.{seat}"
             b.append(Button(name, rect, self.name(seat), kind="seat", enabled=ready))
-        self.message_rect = pygame.Rect(
-            margin, H - margin - m.u(52), W - 2 * margin - m.u(290), m.u(52)
-        )
-        b.append(
-            Button(
-                "next",
-                pygame.Rect(W - margin - m.u(270), H - margin - m.u(52), m.u(270), m.u(52)),
-                self.next_label(),
-                enabled=self.dice is not None and current is None,
-            )
-        )
+        foot = H - margin - m.u(52)
+        self.message_rect = pygame.Rect(margin, foot, W - 2 * margin - m.u(290), m.u(52))
+        next_rect = pygame.Rect(W - margin - m.u(270), foot, m.u(270), m.u(52))
+        enabled = self.dice is not None and current is None
+        b.append(Button("next", next_rect, self.next_label(), enabled=enabled))
         self.buttons = b
 
     # -- input ---------------------------------------------------------------------------------
@@ -508,8 +482,6 @@ class TableScene(Table):
             self.ctx.sounds.play("tap")
             self.message = self.note = ""
             self._after_change()
-
-    claim = seat_pressed
 
     def press(self, name: str) -> None:
         if name in ("leave", "rules", "teacher"):
@@ -596,24 +568,15 @@ class TableScene(Table):
     def draw(self, surface: pygame.Surface) -> None:
         painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
         surface.fill(p.background)
-        painter.text(
-            surface, f"Round {self.round} of {ROUNDS}", (m.u(16), m.u(16)), m.title, bold=True
-        )
+        title = f"Round {self.round} of {ROUNDS}"
+        painter.text(surface, title, (m.u(16), m.u(16)), m.title, bold=True)
         if self.dice is not None:
             for i, value in enumerate(self.dice):
-                painter.die(
-                    surface, pygame.Rect(m.u(300) + i * m.u(62), m.u(6), m.u(54), m.u(54)), value
-                )
+                die = pygame.Rect(m.u(300) + i * m.u(62), m.u(6), m.u(54), m.u(54))
+                painter.die(surface, die, value)
             modes = " + ".join(MODE_NAMES[x] for x in self.settings.modes)
-            painter.text(
-                surface,
-                modes,
-                (m.u(440), m.u(33)),
-                m.small,
-                p.muted,
-                anchor="midleft",
-                max_width=m.u(200),
-            )
+            at = (m.u(440), m.u(33))
+            painter.text(surface, modes, at, m.small, p.muted, anchor="midleft", max_width=m.u(200))
         current = self.board.current
         r = self.claim_rect  # under the buttons: its Cancel (the child's take-back) shows
         if current is not None:
@@ -623,25 +586,12 @@ class TableScene(Table):
             painter.seat_chip(surface, chip, seat)
             waiting = len(self.board.waiting) - 1
             more = f" ({waiting} more waiting)" if waiting else ""
-            painter.text(
-                surface,
-                f"{self.name(seat)} was first: tap your star{more}.",
-                (chip.right + m.u(10), r.centery),
-                m.text,
-                bold=True,
-                anchor="midleft",
-                max_width=r.width - m.u(220),
-            )
+            text = f"{self.name(seat)} was first: tap your star{more}."
+            at, room, ink, bold = (chip.right + m.u(10), r.centery), r.width - m.u(220), p.ink, True
         else:
-            painter.text(
-                surface,
-                "Finished a row or column? Press your seat button!",
-                (r.left + m.u(4), r.centery),
-                m.text,
-                p.muted,
-                anchor="midleft",
-                max_width=r.width,
-            )
+            text = "Finished a row or column? Press your seat button!"
+            at, room, ink, bold = (r.left + m.u(4), r.centery), r.width, p.muted, False
+        painter.text(surface, text, at, m.text, ink, bold=bold, anchor="midleft", max_width=room)
         for b in self.buttons:
             if b.kind == "star":
                 self._draw_star(surface, b)
@@ -659,39 +609,20 @@ class TableScene(Table):
         border = p.selected if b.enabled else p.line
         painter.box(surface, b.rect, fill, border, m.u(3) if b.enabled else 2, m.u(10))
         star_r = m.u(20)
-        centre = (b.rect.left + m.u(28), b.rect.centery)
+        cx, cy = b.rect.left + m.u(28), b.rect.centery
         painter.star(
-            surface, centre, star_r, p.star if owner is not None else (255, 255, 255), p.ink, 2
+            surface, (cx, cy), star_r, (255, 255, 255) if owner is None else p.star, p.ink, 2
         )
-        painter.text(
-            surface,
-            str(self.board.values[line]),
-            (centre[0], centre[1] + 2),
-            m.small - 2,
-            p.ink,
-            bold=True,
-            anchor="center",
+        value = str(self.board.values[line])
+        painter.text(surface, value, (cx, cy + 2), m.small - 2, p.ink, bold=True, anchor="center")
+        x = cx + star_r + m.u(8)
+        room = b.rect.right - x - m.u(6)
+        painter.text(surface, b.label, (x, b.rect.top + m.u(10)), m.text, bold=True, max_width=room)
+        who, ink = (
+            ("free", p.muted) if owner is None else (f"{owner + 1}: {self.name(owner)}", p.ink)
         )
-        x = centre[0] + star_r + m.u(8)
-        painter.text(
-            surface,
-            b.label,
-            (x, b.rect.top + m.u(10)),
-            m.text,
-            p.ink,
-            bold=True,
-            max_width=b.rect.right - x - m.u(6),
-        )
-        who = "free" if owner is None else f"{owner + 1}: {self.name(owner)}"
-        painter.text(
-            surface,
-            who,
-            (x, b.rect.bottom - m.u(10)),
-            m.small,
-            p.muted if owner is None else p.ink,
-            anchor="bottomleft",
-            max_width=b.rect.right - x - m.u(6),
-        )
+        at = (x, b.rect.bottom - m.u(10))
+        painter.text(surface, who, at, m.small, ink, anchor="bottomleft", max_width=room)
 
     def _draw_seat(self, surface: pygame.Surface, b: Button) -> None:
         """A child's Ready tile while the dice are out (lit while its press waits, like
@@ -709,16 +640,8 @@ class TableScene(Table):
             b.rect.left + m.u(4), b.rect.top + m.u(4), m.u(36), b.rect.height - m.u(8)
         )
         painter.seat_chip(surface, chip, seat)
-        painter.text(
-            surface,
-            label,
-            (chip.right + m.u(8), b.rect.centery),
-            m.small + 1,
-            p.ink,
-            bold=True,
-            anchor="midleft",
-            max_width=b.rect.right - chip.right - m.u(12),
-        )
+        at, room = (chip.right + m.u(8), b.rect.centery), b.rect.right - chip.right - m.u(12)
+        painter.text(surface, label, at, m.small + 1, bold=True, anchor="midleft", max_width=room)
 
 
 __all__ = ["BOT_LEVEL", "BOT_SECONDS", "SHEET_LABEL", "TableScene"]

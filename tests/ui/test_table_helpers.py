@@ -1,0 +1,43 @@
+"""The small shared pieces the game tables use (issue 21): the corner buttons, the game
+packages' lazy names, the seats as the journal keeps them, names in a sentence."""
+
+from __future__ import annotations
+
+import pytest
+
+from tabletop.store import SeatInfo
+from tabletop.ui.games import lazy_names
+from tabletop.ui.messages import names_joined
+from tabletop.ui.saves import seats_of
+from tabletop.ui.table import corner_buttons
+
+
+def test_table_corner_buttons_leave_undo_rules_right_to_left() -> None:
+    leave, undo, rules = corner_buttons(800, 8, (100, 48), 10, undo=False)
+    assert [b.name for b in (leave, undo, rules)] == ["leave", "undo", "rules"]
+    assert leave.rect.right == 800 and undo.rect.right == leave.rect.left - 10
+    assert rules.rect.right == undo.rect.left - 10 and rules.rect.top == 8
+    assert leave.enabled and rules.enabled and not undo.enabled
+    assert all(b.kind == "quiet" for b in (leave, undo, rules))
+    assert corner_buttons(800, 8, (100, 48), 10, undo=True)[1].enabled
+
+
+def test_games_lazy_names_load_from_their_module_and_refuse_others() -> None:
+    load = lazy_names("tabletop.ui.games.math_arena", {"COUNTDOWN": "play"})
+    from tabletop.ui.games.math_arena.play import COUNTDOWN
+
+    assert load("COUNTDOWN") == COUNTDOWN
+    with pytest.raises(AttributeError, match="no attribute 'ArenaPlay'"):
+        load("ArenaPlay")
+
+
+def test_saves_seats_of_keeps_signed_in_seats_and_levels_bots() -> None:
+    child = SeatInfo(1, "Mia", student="s-7")
+    seats = seats_of([("Ana", False), child, ("Bot", True)], "hard")
+    assert seats == [SeatInfo(0, "Ana"), child, SeatInfo(2, "Bot", bot="hard")]
+
+
+def test_messages_names_joined_reads_as_a_sentence() -> None:
+    assert names_joined(["Ana"]) == "Ana"
+    assert names_joined(["Ana", "Ben"]) == "Ana and Ben"
+    assert names_joined(["Ana", "Ben", "Cy"]) == "Ana, Ben and Cy"
