@@ -477,9 +477,7 @@ class Journal:
         played), or None when the journal has no such match. A journal that cannot be
         read raises ``TabletopError`` ``store.read``."""
         try:
-            row = self.db.execute(
-                "SELECT status FROM matches WHERE id = ?", (match_id,)
-            ).fetchone()
+            row = self.db.execute("SELECT status FROM matches WHERE id = ?", (match_id,)).fetchone()
         except sqlite3.Error as exc:
             raise TabletopError(
                 "store.read", f"cannot read the status of game {match_id}: {exc}"
