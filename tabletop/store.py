@@ -472,6 +472,18 @@ class Journal:
 
         self._write(write)
 
+    def status(self, match_id: int) -> str | None:
+        """Match ``match_id``'s status (one of ``STATUSES``: "playing" while it is being
+        played), or None when the journal has no such match. A journal that cannot be
+        read raises ``TabletopError`` ``store.read``."""
+        try:
+            row = self.db.execute("SELECT status FROM matches WHERE id = ?", (match_id,)).fetchone()
+        except sqlite3.Error as exc:
+            raise TabletopError(
+                "store.read", f"cannot read the status of game {match_id}: {exc}"
+            ) from exc
+        return None if row is None else str(row[0])
+
     def unfinished(self, label: str | None = None) -> list[Saved]:
         """Matches still being played (newest first), optionally only with ``label``."""
         where = "m.status = 'playing'"

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from tabletop.engine.codec import digest
-from tabletop.engine.errors import CorruptLog
+from tabletop.engine.errors import CorruptLog, TabletopError
 from tabletop.engine.match import Match
 from tabletop.games import GAMES
 from tabletop.selfplay import choose, default_settings
@@ -81,6 +81,28 @@ def test_store_finish_keeps_the_result_and_stops_offering_the_match(tmp_path: Pa
     assert (done.status, done.reason, done.result) == ("finished", "time", {"standings": [3, 1]})
     with pytest.raises(ValueError):
         journal.finish(idb, None, status="lost")
+
+
+def test_store_status_says_whether_a_match_is_still_being_played(tmp_path: Path) -> None:
+    """What the rotation asks before it finishes a game for "time" (issue 21: the UI
+    asks the journal, it runs no SQL of its own)."""
+    journal = Journal(tmp_path / FILE_NAME)
+    ida, idb = journal.start(new_match(seed=1)), journal.start(new_match(seed=2))
+    assert journal.status(ida) == journal.status(idb) == "playing"
+    journal.finish(ida, {"standings": [3, 1]}, reason="time")
+    journal.finish(idb, None, reason="abandoned", status="abandoned")
+    assert (journal.status(ida), journal.status(idb)) == ("finished", "abandoned")
+    assert Journal(tmp_path / FILE_NAME).status(ida) == "finished"  # on the file
+    assert journal.status(idb + 1) is None  # no such match
+
+
+def test_store_status_of_an_unreadable_journal_is_a_clear_error(tmp_path: Path) -> None:
+    journal = Journal(tmp_path / FILE_NAME)
+    match_id = journal.start(new_match())
+    journal.db.close()
+    with pytest.raises(TabletopError) as err:
+        journal.status(match_id)
+    assert err.value.code == "store.read" and f"game {match_id}" in err.value.message
 
 
 def test_store_a_journal_that_no_longer_replays_is_marked_broken_not_lost(tmp_path: Path) -> None:

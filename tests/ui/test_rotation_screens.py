@@ -430,6 +430,31 @@ def test_rotation_time_up_finishes_a_journaled_game_for_time() -> None:
     assert rows[already.save.id].reason == "end"  # a game over already stays as it was
 
 
+def test_rotation_time_up_a_journal_that_cannot_say_still_saves_the_game(
+    monkeypatch, caplog
+) -> None:
+    """The rotation asks the journal (``Journal.status``) whether a game is still being
+    played; a journal that cannot say counts it as still played: saved for "time", and
+    the reason in the log."""
+    from tabletop.engine.errors import TabletopError
+
+    app, _wall, _runner = rotation_app(station=0)
+    ctx = app.ctx
+    save = GameSave(ctx, "math-attack", seat_infos(["Mia", "Ben"]), {"seed": 3})
+    save.attach(Match(GAMES["math-attack"], MathAttackSettings(), 2, seed=3))
+    app.stack.push(FakeGame(ctx, save))
+
+    def unreadable(match_id: int) -> str | None:
+        raise TabletopError("store.read", f"cannot read the status of game {match_id}")
+
+    monkeypatch.setattr(ctx.journal, "status", unreadable)
+    assert finish_games(ctx) == 1
+    assert "store.read" in caplog.text
+    monkeypatch.undo()
+    assert ctx.journal.status(save.id) == "finished"
+    assert finish_games(ctx) == 0  # finished now: not saved twice
+
+
 def test_rotation_time_up_without_game_saves_does_not_crash() -> None:
     app, wall, _runner = rotation_app()
 

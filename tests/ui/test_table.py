@@ -246,3 +246,48 @@ def test_mathe_meister_table_child_takes_back_a_claim_before_a_star_is_chosen() 
     tap_at(app, scene.target("ready.1").rect.center)
     auto.tap("star.R1")  # the device acted: the star is Player 2's, no Cancel any more
     assert scene.board.owners == {"R1": 1} and scene.target("cancel") is None
+
+
+def test_table_mathe_meister_refusals_come_from_the_sentence_table(caplog) -> None:
+    """Issue 21: every refusal on the paper table is a code of the one sentence table
+    (``mm.ui.*``), in the same words as before; the precise line goes to the log."""
+    from tabletop.ui.messages import CHILD_MESSAGES, child_message
+
+    caplog.set_level("INFO", logger="tabletop.ui.table")
+    app, auto, scene = table_app(3)
+    said: list[str] = []
+
+    def tap_off(target: str, code: str, words: str, **facts: str) -> None:
+        assert code in CHILD_MESSAGES
+        button = scene.target(target)
+        assert button is not None and not button.enabled
+        app.ctx.sounds.played.clear()
+        tap_at(app, button.rect.center)
+        assert scene.message == child_message(code, facts) == words
+        assert app.ctx.sounds.played == ["wrong"]  # one buzz, not two
+        said.append(code)
+
+    tap_off("star.R1", "mm.ui.press_first", "Press your seat button first, then tap the star.")
+    tap_at(app, scene.target("ready.0").rect.center)
+    auto.tap("star.R1")
+    tap_at(app, scene.target("ready.1").rect.center)
+    tap_off(
+        "star.R1",
+        "mm.ui.star_belongs",
+        "Row 1's star belongs to Player 1.",
+        line="Row 1",
+        name="Player 1",
+    )
+    tap_off("next", "mm.ui.someone_choosing", "Wait: someone is choosing a star.")
+    scene.choose("R1")  # taken meanwhile (a star the screen still offered)
+    assert scene.message == child_message("mm.ui.star_taken")
+    assert scene.message == "That star is not free. Pick another one, or Cancel."
+    assert scene.board.current.seat == 1 and scene.board.owners == {"R1": 0}
+    auto.tap("cancel")
+    auto.tap("next")
+    app.stack.pop()  # the dice are not read yet
+    app.step()
+    assert app.stack.top is scene and scene.dice is None
+    tap_off("next", "mm.ui.dice_first", "Get the dice first.")
+    assert all(f"({code})" in caplog.text for code in said)
+    assert "mathe-meister" in caplog.text

@@ -801,6 +801,28 @@ def test_mwm_setup_mode_fills_the_seats_and_refuses_what_makes_no_game() -> None
     assert isinstance(app.stack.top, TableScene)
 
 
+@pytest.mark.parametrize("edition", ["MWM25", "MWM100"])
+def test_mwm_setup_rules_show_the_picked_editions_pages(edition: str) -> None:
+    """The setup form's Rules show the picked edition's pages (its goal: MWM25 4
+    VICTORY! cards of COUNT META 1 to 25, MWM100 5 of 1 to 100), as the table's Rules
+    do, not MWM25's whatever was picked."""
+    from tabletop.ui.games.math_wars_meta.rules import pages
+
+    app = make_app()
+    setup(app, "edition.MWM100", f"edition.{edition}")
+    tap(app, "rules")
+    shown = app.stack.top
+    assert isinstance(shown, RulesScene) and shown.title == "Math Wars Meta: the rules"
+    assert shown.pages == tuple(pages(edition))
+    top = "1 to 100" if edition == "MWM100" else "1 to 25"
+    assert f"{edition}: COUNT META cards {top}" in shown.pages[0].text
+    app.stack.pop()
+    tap(app, "start")  # the table's Rules: the same pages
+    table = app.stack.top
+    assert isinstance(table, TableScene)
+    assert table.rules_scene().pages == shown.pages
+
+
 def test_mwm_game_journaled_by_the_old_setup_carries_on(tmp_path: Path) -> None:
     """A game the old setup journaled (its ``choices``: seats of real cards, virtual
     cards and a bot mixed) carries on as it was."""

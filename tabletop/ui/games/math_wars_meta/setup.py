@@ -6,8 +6,8 @@ the discard option and Last Man Standing (MWM-5), the edition, and the rules.
 Touch targets: the form's (``seat.<i>``, ``choice.*``, ``cards.real``, ``cards.virtual``),
 ``mode.solo``/``mode.pvp``/``mode.teams`` (each fills the seats: one child, two,
 four), ``format.2``/``format.3``/``format.4``, ``option.1``/``option.2``,
-``lms.no``/``lms.yes``, ``edition.MWM25``/``edition.MWM100``, ``more``, ``rules``,
-``back``, ``start``.
+``lms.no``/``lms.yes``, ``edition.MWM25``/``edition.MWM100``, ``more``, ``rules`` (the
+picked edition's), ``back``, ``start``.
 
 What the form chose is kept as :class:`Choices` in the journal's ``app["choices"]`` (as
 before the form), so games journaled earlier still carry on.
@@ -25,7 +25,7 @@ from tabletop.games.math_wars_meta import TEAM_FORMATS, MathWarsMetaSettings
 from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.games.math_wars_meta.play import MwmPlay, SeatConfig
-from tabletop.ui.games.math_wars_meta.rules import pages
+from tabletop.ui.games.math_wars_meta.rules import pages, rules_scene
 from tabletop.ui.results import names_joined
 from tabletop.ui.scenes.form import (
     CHILD,
@@ -247,9 +247,16 @@ SETUP = FormSpec(
 )
 
 
+class MwmSetup(FormScene):
+    """The one setup form, whose Rules are the picked edition's (as the table's are)."""
+
+    def rules(self) -> None:
+        self.stack.push(rules_scene(self.ctx, self.options["edition"]))
+
+
 def setup_scene(ctx: Context) -> FormScene:
     """The game's first screen (Home pushes it): the one setup form."""
-    return FormScene(ctx, SETUP)
+    return MwmSetup(ctx, SETUP)
 
 
-__all__ = ["SETUP", "Choices", "make_game", "setup_scene"]
+__all__ = ["SETUP", "Choices", "MwmSetup", "make_game", "setup_scene"]

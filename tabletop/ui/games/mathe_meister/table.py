@@ -94,6 +94,8 @@ class TableScene(Table):
     (seat -> its save and match) carry on a journaled table.
     """
 
+    game = MatheMeister.name
+
     def __init__(
         self,
         ctx: Context,
@@ -459,20 +461,25 @@ class TableScene(Table):
     # -- input ---------------------------------------------------------------------------------
 
     def explain(self, name: str) -> None:
-        self.ctx.sounds.play("wrong")
-        if name.startswith("star.") and self.board.current is None:
-            self.message = "Press your seat button first, then tap the star."
-        elif name.startswith("star."):
-            owner = self.board.owners.get(name[5:])
-            self.message = (
-                f"{line_name(name[5:])}'s star belongs to {self.name(owner)}."
-                if owner is not None
-                else "That star is not free."
-            )
+        """Say why a button is off, in the sentence table's words (``mm.ui.*``)."""
+        current = self.board.current
+        if name.startswith("star."):
+            line = name[5:]
+            owner = self.board.owners.get(line)
+            if current is None:
+                self.refuse("mm.ui.press_first", f"star {line} tapped, no seat press waiting")
+            elif owner is not None:
+                facts = {"line": line_name(line), "name": self.name(owner)}
+                self.refuse("mm.ui.star_belongs", f"star {line} is seat {owner + 1}'s", **facts)
+            else:
+                self.refuse("mm.ui.star_not_free", f"star {line} is off")
         elif name == "next":
-            self.message = (
-                "Wait: someone is choosing a star." if self.board.current else "Get the dice first."
-            )
+            if current is not None:
+                self.refuse("mm.ui.someone_choosing", f"seat {current.seat + 1} chooses a star")
+            else:
+                self.refuse("mm.ui.dice_first", f"round {self.round} has no dice yet")
+        else:
+            super().explain(name)
 
     def seat_pressed(self, seat: int, at: float) -> None:
         """A seat button (or a tap on its Ready tile) asks to claim a Bonus Star."""
@@ -501,9 +508,8 @@ class TableScene(Table):
     def choose(self, line: str) -> None:
         try:
             seat = self.board.choose(line, self.round)
-        except ValueError:
-            self.ctx.sounds.play("wrong")
-            self.message = "That star is not free. Pick another one, or Cancel."
+        except ValueError as exc:
+            self.refuse("mm.ui.star_taken", str(exc))
             return
         if seat in self.bots:
             self.bot_won[seat].append(line)

@@ -5,7 +5,6 @@ banner in its own strip at the bottom of the screen."""
 from __future__ import annotations
 
 import logging
-import sqlite3
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -276,16 +275,17 @@ def finish_games(ctx: Context) -> int:
 
 
 def _still_playing(ctx: Context, save: Any) -> bool:
+    """Whether ``save``'s game is still being played in the journal (a game the journal
+    does not know, or cannot say, counts as still being played)."""
     match_id = getattr(save, "id", None)
     if match_id is None:
         return True
     try:
-        row = ctx.journal.db.execute(
-            "SELECT status FROM matches WHERE id = ?", (match_id,)
-        ).fetchone()
-    except sqlite3.Error:
+        status = ctx.journal.status(match_id)
+    except TabletopError as exc:
+        log.warning("rotation: %s: %s", exc.code, exc.message)
         return True
-    return row is None or row[0] == "playing"
+    return status in (None, "playing")
 
 
 def restore_rotation(ctx: Context, *, wall: Callable[[], float] | None = None) -> Any:
