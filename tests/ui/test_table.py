@@ -291,3 +291,19 @@ def test_table_mathe_meister_refusals_come_from_the_sentence_table(caplog) -> No
     tap_off("next", "mm.ui.dice_first", "Get the dice first.")
     assert all(f"({code})" in caplog.text for code in said)
     assert "mathe-meister" in caplog.text
+
+
+def test_table_mathe_meister_a_press_before_the_dice_says_what_comes_first() -> None:
+    """Bad input gets a clear message: a seat button pressed before the round's dice
+    says so (it used to do nothing), and claims nothing."""
+    app, auto, scene = table_app(3)
+    auto.tap("next")  # round 2: the dice are not read yet
+    app.stack.pop()
+    app.step()
+    assert scene.dice is None
+    app.ctx.sounds.played.clear()
+    app.seat_queue.put(SeatPressed(1, app.ctx.clock()))
+    app.step()
+    assert scene.message == "Get the dice first."
+    assert app.ctx.sounds.played == ["wrong"]
+    assert scene.board.current is None and not scene.board.waiting

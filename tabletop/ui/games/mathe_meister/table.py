@@ -483,7 +483,10 @@ class TableScene(Table):
 
     def seat_pressed(self, seat: int, at: float) -> None:
         """A seat button (or a tap on its Ready tile) asks to claim a Bonus Star."""
-        if not 0 <= seat < len(self.seats) or self.dice is None or seat in self.bots:
+        if not 0 <= seat < len(self.seats) or seat in self.bots:
+            return
+        if self.dice is None:  # a press before the round's dice: say what comes first
+            self.refuse("mm.ui.dice_first", f"seat {seat + 1} pressed before the dice")
             return
         if self.board.press(seat, at):
             self.ctx.sounds.play("tap")
