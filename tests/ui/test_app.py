@@ -119,10 +119,16 @@ def test_scene_error_shows_a_sentence_never_a_traceback(app, caplog) -> None:
 def test_scene_draw_never_changes_state() -> None:
     app = build("mathe-meister-game", (800, 480))
     game = next(s for s in app.stack if type(s).__name__ == "MatheMeisterScene")
-    before = (game.match.history, game.play.pen, game.message, game.play.swap, game.advice)
+    before = (game.match.history, game.play.pen, game.message, game.play.swap, game.play.advice)
     for _ in range(3):
         app.draw()
-    assert (game.match.history, game.play.pen, game.message, game.play.swap, game.advice) == before
+    assert (
+        game.match.history,
+        game.play.pen,
+        game.message,
+        game.play.swap,
+        game.play.advice,
+    ) == before
 
 
 def test_app_quit_event_stops_the_loop(app) -> None:

@@ -59,8 +59,10 @@ def test_mm_solo_every_move_is_journaled_and_a_new_app_carries_on(tmp_path: Path
     resumed = again.stack.top
     assert isinstance(resumed, MatheMeisterScene) and resumed.resumed
     assert resumed.state == game.state and resumed.match.history == game.match.history
-    assert resumed.settings.modes == ("twins",) and resumed.player == game.player
-    assert resumed.round_start == game.round_start  # Undo reaches back to the round's dice
+    assert resumed.settings.modes == ("twins",) and resumed.play.player == game.play.player
+    assert (
+        resumed.play.round_start == game.play.round_start
+    )  # Undo reaches back to the round's dice
     assert resumed.message[0].startswith("Welcome back")
     # both play on alike, and "Roll for me" rolls the same virtual dice in both
     for auto_ in (auto, auto2):
@@ -80,7 +82,7 @@ def test_mm_solo_round_caught_before_its_dice_asks_for_them(tmp_path: Path) -> N
     assert isinstance(again.stack.top, DiceScene) and "Round 2" in again.stack.top.title
     game = Autoplayer(again).game()
     assert game.state == Autoplayer(app).game().state
-    assert game.round_start == len(game.match.history)
+    assert game.play.round_start == len(game.match.history)
 
 
 def test_mm_solo_new_game_or_leaving_keeps_the_old_one_as_abandoned(tmp_path: Path) -> None:
@@ -121,7 +123,7 @@ def test_mm_solo_finished_game_is_stored_with_its_result_seats_and_sums(tmp_path
         "why": result.reason,
         "reason": "end",
     }
-    assert [s.name for s in journal.seats(saved.id)] == [game.player]
+    assert [s.name for s in journal.seats(saved.id)] == [game.play.player]
     # the sums checked: each completed line, right when its parity is the line's
     checked, right = saved.meta["checks"][0]
     card_lines = [ls for ls in app.stack.top.detail.card.lines if ls.complete]
@@ -147,7 +149,7 @@ def test_mm_solo_undo_takes_back_a_checked_sum(tmp_path: Path) -> None:
             auto.play(action)
     else:
         pytest.fail("no line was completed")
-    while len(game.match.history) > game.round_start:
+    while len(game.match.history) > game.play.round_start:
         auto.tap("undo")
     assert game.save.checks[0] == before
     assert app.ctx.journal.matches()[0].meta["checks"] == [before]

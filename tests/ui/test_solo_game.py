@@ -234,13 +234,15 @@ def test_mm13_star_pick_says_why_and_has_no_not_now() -> None:
 def test_solo_hint_shows_the_plan_on_the_sheet(game) -> None:
     _, auto, scene = game
     auto.tap("hint")
-    assert scene.advice is not None
+    assert scene.play.advice is not None
     assert message(scene).startswith("Hint:")
-    planned = {w.cell for w in scene.advice.operands} | {o.cell for o in scene.advice.operators}
+    planned = {w.cell for w in scene.play.advice.operands} | {
+        o.cell for o in scene.play.advice.operators
+    }
     assert set(scene.look.ghosts) == planned
     auto.tap("die0")
     auto.tap("cell.r0c0")
-    assert scene.advice is None  # a move makes the hint stale
+    assert scene.play.advice is None  # a move makes the hint stale
 
 
 def test_solo_coin_shop_changes_a_die_and_undo_gives_coins_back(game) -> None:

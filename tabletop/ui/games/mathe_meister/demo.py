@@ -175,9 +175,9 @@ def run_demo(
             run.carrying_on(f"round {game.state.round}.")
             first = game.state.round
             _tell_journal(game.match, order, first, run.say)
-            taken = len(game.match.history) - game.round_start
+            taken = len(game.match.history) - game.play.round_start
             if game.state.dice is not None and taken > 0:
-                while len(game.match.history) > game.round_start:
+                while len(game.match.history) > game.play.round_start:
                     auto.tap("undo")
                 run.say(f"  Undo: {taken} moves of round {first} taken back, to play it again.")
     else:

@@ -147,7 +147,7 @@ class CoinShop(Dialog):
         body = self.body()
         self.buttons = []
         self.labels: list[tuple[str, tuple[int, int]]] = []
-        turn = state.turns[self.seat] if state.turns else None
+        self.turn = turn = state.turns[self.seat] if state.turns else None
         y = body.top
         h = m.u(56)
         label_w = m.u(176)
@@ -199,9 +199,8 @@ class CoinShop(Dialog):
         for text, pos in self.labels:
             painter.text(surface, text, pos, m.text, bold=True, anchor="midleft")
         state = self.state()
-        turn = state.turns[self.seat] if state.turns else None
         y = self.note_y
-        if turn is not None and not turn.writes_done:
+        if self.turn is not None and not self.turn.writes_done:
             painter.text(
                 surface,
                 "Swaps come after your two numbers and two signs.",

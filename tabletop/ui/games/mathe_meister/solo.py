@@ -26,7 +26,6 @@ from typing import Any
 
 import pygame
 
-from tabletop.bots.mathe_meister import Hint
 from tabletop.games.mathe_meister import (
     LINES,
     OPS,
@@ -148,18 +147,6 @@ class MatheMeisterScene(TableScene):
     def settings(self) -> MatheMeisterSettings:
         return self.play.settings
 
-    @property
-    def player(self) -> str:
-        return self.play.player
-
-    @property
-    def round_start(self) -> int:
-        return self.play.round_start
-
-    @property
-    def advice(self) -> Hint | None:
-        return self.play.advice
-
     @property  # type: ignore[override]
     def message(self) -> tuple[str, str]:
         return self.play.message
@@ -255,7 +242,7 @@ class MatheMeisterScene(TableScene):
     def show_results(self) -> None:
         from tabletop.ui.games.mathe_meister.results import solo_results
 
-        self.stack.replace(solo_results(self.ctx, self.match, self.player, self.dice_mode))
+        self.stack.replace(solo_results(self.ctx, self.match, self.play.player, self.dice_mode))
 
     # -- layout ------------------------------------------------------------------------------
 
@@ -269,24 +256,22 @@ class MatheMeisterScene(TableScene):
             bounds.width,
             m.height - bounds.bottom - m.u(10),
         )
-        self.table: pygame.Rect | None = None
+        # 800x480: the message under the sheet; 1280x720: the END GAME SCORING table
+        # under the sheet, the message in the panel
+        small = m.name == "small"
+        self.table = None if small else below
         # the panel beside the sheet, from the top to the bottom of the room there is
-        pad = 8 if m.name == "small" else 12
-        left = bounds.right + (10 if m.name == "small" else 16)
+        pad = 8 if small else 12
+        left = bounds.right + (10 if small else 16)
         self.panel = pygame.Rect(left, pad, m.width - left - pad, m.height - 2 * pad)
         heights, self.power_columns, self.power_h = panel_rows(m, self.panel.height)
-        if m.name == "small":  # the message under the sheet
-            self.message_rect = below
-        else:  # the END GAME SCORING table under the sheet, the message in the panel
-            self.table = below
         gap = (self.panel.height - sum(heights)) // (len(heights) - 1)
         self.rows: list[pygame.Rect] = []
         y = self.panel.top
         for h in heights:
             self.rows.append(pygame.Rect(self.panel.left, y, self.panel.width, h))
             y += h + gap
-        if self.table is not None:
-            self.message_rect = self.rows[5]
+        self.message_rect = below if small else self.rows[5]
         self._buttons()
 
     # -- what is shown ------------------------------------------------------------------------

@@ -33,7 +33,6 @@ from tabletop.engine.match import Match
 from tabletop.engine.protocol import Result
 from tabletop.games.mathe_meister import (
     LINES,
-    MODE_NAMES,
     ROUNDS,
     Action,
     ClaimStar,
@@ -46,7 +45,7 @@ from tabletop.games.mathe_meister import (
 )
 from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
-from tabletop.ui.games.mathe_meister.play import round_start, sums_checked
+from tabletop.ui.games.mathe_meister.play import modes_named, round_start, sums_checked
 from tabletop.ui.games.mathe_meister.star_board import StarBoard, StarClaim
 from tabletop.ui.messages import child_message
 from tabletop.ui.results import Outcome, outcome_of
@@ -555,19 +554,20 @@ class TableScene(Table):
         self.bot_press_at.clear()
         self.board.waiting.clear()
         self.ctx.sounds.play("round")
-        if self.round >= ROUNDS:
-            self.over = True
-            self._journal()
-            self._follow()  # the bots end round 8: their sheets are finished
+        self.over = self.round >= ROUNDS
+        if not self.over:
+            self.round += 1
+            self.dice = None
+            self.dice_at = None
+            self.bots_pressed = set()
+        self._journal()
+        # the bots claim the stars they won, swap if it pays and end the round (after
+        # round 8 their sheets are finished)
+        self._follow()
+        if self.over:
             self._finish()
             self.show_results()
             return
-        self.round += 1
-        self.dice = None
-        self.dice_at = None
-        self.bots_pressed = set()
-        self._journal()
-        self._follow()  # the bots claim the stars they won, swap if it pays, end the round
         self.bot_won = {seat: [] for seat in self.bots}
         self.message = self.note = ""
         self.ask_dice()
@@ -583,7 +583,7 @@ class TableScene(Table):
             for i, value in enumerate(self.dice):
                 die = pygame.Rect(m.u(300) + i * m.u(62), m.u(6), m.u(54), m.u(54))
                 painter.die(surface, die, value)
-            modes = " + ".join(MODE_NAMES[x] for x in self.settings.modes)
+            modes = modes_named(self.settings.modes)
             at = (m.u(440), m.u(33))
             painter.text(surface, modes, at, m.small, p.muted, anchor="midleft", max_width=m.u(200))
         current = self.board.current
