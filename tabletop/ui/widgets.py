@@ -43,17 +43,25 @@ class Button:
 
 
 def grid(
-    area: pygame.Rect, count: int, columns: int, gap: int, h: int | None = None, rows: int = 0
+    area: pygame.Rect,
+    count: int,
+    columns: int,
+    gap: int,
+    h: int | None = None,
+    rows: int = 0,
+    down: int | None = None,
 ) -> list[pygame.Rect]:
-    """``count`` cells of one size, ``gap`` apart, from ``area``'s top left: ``columns``
-    share its width; each is ``h`` high (``area``'s height when None). They fill row by
-    row, or column by column when ``rows`` says how many a column holds."""
+    """``count`` cells of one size, ``gap`` apart (``down`` apart from row to row, when
+    given), from ``area``'s top left: ``columns`` share its width; each is ``h`` high
+    (``area``'s height when None). They fill row by row, or column by column when
+    ``rows`` says how many a column holds."""
     w = (area.width - (columns - 1) * gap) // columns
     h = area.height if h is None else h
+    down = gap if down is None else down
     cells = []
     for i in range(count):
         c, r = divmod(i, rows) if rows else (i % columns, i // columns)
-        cells.append(pygame.Rect(area.left + c * (w + gap), area.top + r * (h + gap), w, h))
+        cells.append(pygame.Rect(area.left + c * (w + gap), area.top + r * (h + down), w, h))
     return cells
 
 

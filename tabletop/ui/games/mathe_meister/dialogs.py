@@ -24,7 +24,7 @@ from tabletop.ui.app import Context
 from tabletop.ui.games.mathe_meister.play import glyph
 from tabletop.ui.scenes.common import Dialog
 from tabletop.ui.theme import Metrics
-from tabletop.ui.widgets import Button
+from tabletop.ui.widgets import Button, grid
 
 # MM-13 in a child's words: the "Why?" of a star the device claimed.
 AUTO_CLAIM_WHY = (
@@ -67,15 +67,10 @@ class StarPick(Dialog):
         layout = self.state.settings.layout
         sheet = self.state.sheets[self.seat]
         self.caption_y = body.top
-        top = body.top + m.text + m.u(12)
-        w = (body.width - 3 * m.u(10)) // 4
-        h = m.u(64)
+        area = pygame.Rect(body.left, body.top + m.text + m.u(12), body.width, m.u(64))
         self.buttons = []
-        for i, kind in enumerate(POWER_KINDS):
+        for kind, rect in zip(POWER_KINDS, grid(area, len(POWER_KINDS), 4, m.u(10))):
             free = sheet.powers_free(layout, kind)
-            rect = pygame.Rect(
-                body.left + (i % 4) * (w + m.u(10)), top + (i // 4) * (h + m.u(10)), w, h
-            )
             self.buttons.append(
                 Button(
                     f"power.{kind}",

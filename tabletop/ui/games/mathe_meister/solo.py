@@ -47,7 +47,7 @@ from tabletop.ui.scenes.common import ask_leave
 from tabletop.ui.scenes.dice import DiceResult, DiceScene
 from tabletop.ui.table import TableScene
 from tabletop.ui.theme import Metrics
-from tabletop.ui.widgets import Button
+from tabletop.ui.widgets import Button, grid
 
 
 def below_sheet(m: Metrics) -> int:
@@ -81,12 +81,6 @@ def panel_rows(m: Metrics, height: int) -> tuple[list[int], int, int]:
         (o for o in options if m.u(sum(o[1]) + 4 * (len(o[1]) - 1)) <= height), options[-1]
     )
     return [m.u(h) for h in heights], columns, m.u(power)
-
-
-def thirds(row: pygame.Rect, gap: int) -> list[pygame.Rect]:
-    """``row`` cut into three equal buttons side by side, ``gap`` apart."""
-    w = (row.width - 2 * gap) // 3
-    return [pygame.Rect(row.left + i * (w + gap), row.top, w, row.height) for i in range(3)]
 
 
 class MatheMeisterScene(TableScene):
@@ -343,7 +337,7 @@ class MatheMeisterScene(TableScene):
                     )
                     x += r.height + m.u(8)
         # operators
-        for i, (op, rect) in enumerate(zip(OPS, thirds(rows[2], m.u(8)))):
+        for i, (op, rect) in enumerate(zip(OPS, grid(rows[2], 3, 3, m.u(8)))):
             buttons.append(
                 Button(
                     f"op.{op}",
@@ -356,15 +350,12 @@ class MatheMeisterScene(TableScene):
                     size=m.big,
                 )
             )
-        # Star Powers: 4 x 3
-        area = rows[3]
-        cols = self.power_columns
-        w = (area.width - (cols - 1) * m.u(6)) // cols
-        h = self.power_h
-        for i, (kind, power_state) in enumerate(zip(layout.star_powers, sheet.powers)):
-            rect = pygame.Rect(
-                area.left + (i % cols) * (w + m.u(6)), area.top + (i // cols) * (h + m.u(4)), w, h
-            )
+        # Star Powers: 4 x 3 (6 x 2 at 1280x720)
+        powers = zip(layout.star_powers, sheet.powers)
+        spots = grid(
+            rows[3], len(sheet.powers), self.power_columns, m.u(6), self.power_h, down=m.u(4)
+        )
+        for i, ((kind, power_state), rect) in enumerate(zip(powers, spots)):
             buttons.append(
                 Button(
                     f"power.{i}",
@@ -380,7 +371,7 @@ class MatheMeisterScene(TableScene):
         coins = sheet.coins(layout)
         shop_open = not self.settings.has("coinless") and turn is not None
         for rect, (name, label, enabled, caption) in zip(
-            thirds(rows[4], m.u(8)),
+            grid(rows[4], 3, 3, m.u(8)),
             (
                 ("shop", "Shop", shop_open, f"{coins} coins"),
                 ("hint", "Hint", turn is not None and not turn.done, ""),

@@ -53,7 +53,7 @@ from tabletop.ui.saves import LABEL, GameSave, seats_of, standings_result
 from tabletop.ui.scenes.dice import DiceResult, DiceScene
 from tabletop.ui.table import TableScene as Table
 from tabletop.ui.theme import Metrics
-from tabletop.ui.widgets import Button
+from tabletop.ui.widgets import Button, grid
 
 log = logging.getLogger(__name__)
 
@@ -61,21 +61,6 @@ BOT_SECONDS = 20.0
 BOT_LEVEL = "hint"  # the hint bot plays a bot seat's sheet
 SHEET_LABEL = "app:mm-table-sheet"  # the journal label of a bot's own sheet at a table
 MMMatch = Match[MatheMeisterSettings, MatheMeisterState, Action]
-
-
-def grid(
-    m: Metrics, left: int, top: int, gaps: tuple[int, int], height: int, count: int
-) -> list[pygame.Rect]:
-    """``count`` tiles four a row across the screen between its margins (``left`` each
-    side), ``gaps`` (across, down) apart: the Bonus Stars and the seats."""
-    across, down = gaps
-    width = (m.size[0] - 2 * left - 3 * across) // 4
-    return [
-        pygame.Rect(
-            left + (i % 4) * (width + across), top + (i // 4) * (height + down), width, height
-        )
-        for i in range(count)
-    ]
 
 
 class TableScene(Table):
@@ -430,9 +415,10 @@ class TableScene(Table):
         if self.dice is None:
             dice = pygame.Rect(m.u(300), m.u(8), m.u(200), m.u(50))
             b.append(Button("dice", dice, "Get the dice"))
-        # the Bonus Stars, four a row
+        # the Bonus Stars, four a row across the screen between its margins
         top, h = m.u(70), m.u(74)
-        for line, rect in zip(LINES, grid(m, margin, top, (m.u(12), m.u(10)), h, len(LINES))):
+        area = pygame.Rect(margin, top, W - 2 * margin, h)
+        for line, rect in zip(LINES, grid(area, len(LINES), 4, m.u(12), h, down=m.u(10))):
             free = line not in self.board.owners
             enabled = free and current is not None
             b.append(Button(f"star.{line}", rect, line_name(line), kind="star", enabled=enabled))
@@ -443,10 +429,8 @@ class TableScene(Table):
             )
             b.append(Button("cancel", cancel, "Cancel", kind="quiet"))
         # the seats, four a row
-        top = self.claim_rect.bottom + m.u(10)
-        for seat, rect in enumerate(
-            grid(m, margin, top, (m.u(8), m.u(6)), m.u(48), len(self.seats))
-        ):
+        area = pygame.Rect(margin, self.claim_rect.bottom + m.u(10), W - 2 * margin, m.u(48))
+        for seat, rect in enumerate(grid(area, len(self.seats), 4, m.u(8), down=m.u(6))):
             ready = seat not in self.bots and self.dice is not None  # the seat button's twin
             name = f"{'ready' if ready else 'seat'}.{seat}"
             b.append(Button(name, rect, self.name(seat), kind="seat", enabled=ready))
