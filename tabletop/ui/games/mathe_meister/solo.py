@@ -41,7 +41,6 @@ from tabletop.ui.app import Context, Scene
 from tabletop.ui.games.mathe_meister.dialogs import CoinShop, StarPick
 from tabletop.ui.games.mathe_meister.play import MMMatch, SoloPlay, new_match, score_lines
 from tabletop.ui.games.mathe_meister.sheet import SheetGeometry, SheetLook, draw_sheet, glyph
-from tabletop.ui.results import Outcome
 from tabletop.ui.saves import GameSave, seat_infos
 from tabletop.ui.scenes.common import ask_leave
 from tabletop.ui.scenes.dice import DiceResult, DiceScene
@@ -149,9 +148,6 @@ class MatheMeisterScene(TableScene):
     def message(self, value: Any) -> None:
         self.play.message = value if isinstance(value, tuple) else (str(value), "info")
 
-    def outcome(self) -> Outcome:
-        raise NotImplementedError  # the end is the solo results' (show_results)
-
     def refuse(self, code: str, detail: str = "", **facts: Any) -> None:
         self.play.refuse(code, facts or None)
 
@@ -234,6 +230,7 @@ class MatheMeisterScene(TableScene):
             )
 
     def show_results(self) -> None:
+        """The end is the solo results (the finished sheet), not the base's outcome."""
         from tabletop.ui.games.mathe_meister.results import solo_results
 
         self.stack.replace(solo_results(self.ctx, self.match, self.play.player, self.dice_mode))
