@@ -40,6 +40,10 @@ POWERS = (
     "1 2 5 6: write that number instead of a die."
 )
 
+# The Coin Shop's notes: when swaps open, and what Fear of Fours does to a change.
+SWAPS_AFTER = "Swaps come after your two numbers and two signs."
+NO_FOURS = "Fear of Fours: the shop never makes a 4. Only a rolled 4 turns into 3 or 5."
+
 
 class StarPick(Dialog):
     """A line is complete: claim its Bonus Star and circle one Star Power. With the
@@ -190,32 +194,18 @@ class CoinShop(Dialog):
 
     def draw(self, surface: pygame.Surface) -> None:
         super().draw(surface)
-        painter, m = self.ctx.painter, self.m
+        painter, m, p, body = self.ctx.painter, self.m, self.ctx.painter.p, self.body()
         for text, pos in self.labels:
             painter.text(surface, text, pos, m.text, bold=True, anchor="midleft")
-        state = self.state()
         y = self.note_y
         if self.turn is not None and not self.turn.writes_done:
-            painter.text(
-                surface,
-                "Swaps come after your two numbers and two signs.",
-                (self.body().left, y),
-                m.small,
-                painter.p.muted,
-            )
+            painter.text(surface, SWAPS_AFTER, (body.left, y), m.small, p.muted)
             y += m.small + m.u(6)
-        body = self.body()
         area = pygame.Rect(body.left, y, body.width, self.buttons[-1].rect.top - y - m.u(4))
         if self.note:  # why the last change was refused (MM-14)
-            painter.paragraph(surface, self.note, area, m.small, painter.p.bad)
-        elif state.settings.has("fear_of_fours"):
-            painter.paragraph(
-                surface,
-                "Fear of Fours: the shop never makes a 4. Only a rolled 4 turns into 3 or 5.",
-                area,
-                m.small,
-                painter.p.muted,
-            )
+            painter.paragraph(surface, self.note, area, m.small, p.bad)
+        elif self.state().settings.has("fear_of_fours"):
+            painter.paragraph(surface, NO_FOURS, area, m.small, p.muted)
 
     def choose(self, name: str) -> None:
         if name == "close":
