@@ -125,14 +125,8 @@ class StudentGrid:
         self.page = min(self.page, self.pages - 1)
         if self.pages > 1:
             right = rect.right
-            b.append(Button("page.next", pygame.Rect(right - nav, rect.top, nav, row_h), "\u25b6"))
-            b.append(
-                Button(
-                    "page.prev",
-                    pygame.Rect(right - controls, rect.top, nav, row_h),
-                    "\u25c0",
-                )
-            )
+            for name, x, arrow in (("page.next", nav, "\u25b6"), ("page.prev", controls, "\u25c0")):
+                b.append(Button(name, pygame.Rect(right - x, rect.top, nav, row_h), arrow))
             self.page_text_pos = (right - nav - counter // 2, rect.top + row_h // 2)
         page = shown[self.page * per_page : (self.page + 1) * per_page]
         for cell, student in zip(grid(area, len(page), columns, gap, h), page, strict=True):

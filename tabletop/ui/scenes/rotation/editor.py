@@ -128,17 +128,17 @@ class Draft:
         )
 
     def step(self, what: str, delta: int) -> None:
+        """Move one of the steppers by ``delta``, inside its bounds."""
         n = len(self.stations)
-        if what == "minutes":
-            self.minutes = _clamp(self.minutes + delta, *MINUTES)
-        elif what == "transition":
-            self.transition = _clamp(self.transition + delta, *TRANSITION)
-        elif what == "warning":
-            self.warning = _clamp(self.warning + delta, *WARNING)
-        elif what == "rounds":
-            self.rounds = _clamp(self.rotations + delta, 1, max(1, n))
-        elif what == "here":
-            self.here = _clamp(self.here + delta, 0, max(0, n - 1))
+        bounds = {
+            "minutes": MINUTES,
+            "transition": TRANSITION,
+            "warning": WARNING,
+            "rounds": (1, max(1, n)),
+            "here": (0, max(0, n - 1)),
+        }
+        now = self.rotations if what == "rounds" else getattr(self, what)
+        setattr(self, what, _clamp(now + delta, *bounds[what]))
 
     def fit(self) -> None:
         """Keep the rounds and this device's station inside the stations there are."""
