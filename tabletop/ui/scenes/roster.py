@@ -542,11 +542,17 @@ class ClassListScene(Scene):
 
     # -- the USB stick -------------------------------------------------------------------
 
-    def import_from_usb(self) -> None:
+    def usb_sticks(self) -> list[Path]:
+        """The mounted USB sticks; when there is none, that is said (and logged)."""
         sticks = mounted_sticks(self.find_sticks, "class list")
         if not sticks:
             log.info("class list: no USB stick mounted")
             self.say("No USB stick found. Put one in and try again.", good=False)
+        return sticks
+
+    def import_from_usb(self) -> None:
+        sticks = self.usb_sticks()
+        if not sticks:
             return
         files = csv_files(sticks)
         if not files:
@@ -591,9 +597,8 @@ class ClassListScene(Scene):
         self.ask(("import", students, path.name), ImportDialog(self.ctx, path.name, merge, replace))
 
     def save_to_usb(self) -> None:
-        sticks = mounted_sticks(self.find_sticks, "class list")
+        sticks = self.usb_sticks()
         if not sticks:
-            self.say("No USB stick found. Put one in and try again.", good=False)
             return
         path = free_name(sticks[0])
         try:
