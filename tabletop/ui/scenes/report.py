@@ -23,9 +23,9 @@ import pygame
 from tabletop.classroom import report, skills
 from tabletop.classroom.mistakes import KINDS, SKILLS
 from tabletop.engine.errors import TabletopError
-from tabletop.ui.app import Context, Scene
-from tabletop.ui.input import InputEvent
-from tabletop.ui.scenes.common import foot, header, route_to_press
+from tabletop.ui.app import Context
+from tabletop.ui.scenes.common import foot
+from tabletop.ui.scenes.settings import TeacherScreen
 from tabletop.ui.theme import Color, Metrics
 from tabletop.ui.widgets import Button
 
@@ -79,9 +79,7 @@ def _cells(name: str, second: str, x: report.Row | report.GroupTotal) -> list[st
     ]
 
 
-class ReportScene(Scene):
-    speaks = False  # a teacher's screen
-
+class ReportScene(TeacherScreen):
     def __init__(
         self,
         ctx: Context,
@@ -228,9 +226,6 @@ class ReportScene(Scene):
 
     # -- input -----------------------------------------------------------------------------
 
-    def handle(self, event: InputEvent) -> None:
-        route_to_press(self, event, "back")
-
     def press(self, name: str) -> None:
         if name == "back":
             if self.group is None:
@@ -309,13 +304,13 @@ class ReportScene(Scene):
     # -- drawing ---------------------------------------------------------------------------
 
     def draw(self, surface: pygame.Surface) -> None:
-        painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
-        surface.fill(p.background)
         title = "Class report" if self.group is None else report.group_title(self.group)
         if self.view == "skills":
             title = "Skills"
         games = f"{self.games} game" + ("" if self.games == 1 else "s")
-        header(self, surface, title, f"Lesson {report.session_title(self.session)} \u00b7 {games}")
+        lesson = f"Lesson {report.session_title(self.session)} \u00b7 {games}"
+        painter = self.backdrop(surface, title, lesson)
+        m, p = self.m, painter.p
         lines = self.lines()
         if not lines:
             painter.paragraph(

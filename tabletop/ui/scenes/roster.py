@@ -32,8 +32,9 @@ from tabletop.classroom.students import Student, read_roster
 from tabletop.engine.errors import BadInput
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.input import InputEvent, Key
-from tabletop.ui.scenes.common import Confirm, Dialog, draw_message, header, route_to_press
+from tabletop.ui.scenes.common import Confirm, Dialog, draw_message
 from tabletop.ui.scenes.names import NameScene
+from tabletop.ui.scenes.settings import TeacherScreen
 from tabletop.ui.theme import Metrics
 from tabletop.ui.widgets import Button, Painter, grid
 
@@ -348,10 +349,8 @@ def free_name(folder: Path, stem: str = SAVE_NAME) -> Path:
     return path
 
 
-class ClassListScene(Scene):
+class ClassListScene(TeacherScreen):
     """The class list (see the module). ``sticks`` finds the mounted USB sticks."""
-
-    speaks = False  # a teacher's screen
 
     def __init__(self, ctx: Context, sticks: Callable[[], list[Path]] = usb.sticks) -> None:
         super().__init__(ctx)
@@ -399,8 +398,6 @@ class ClassListScene(Scene):
         self.buttons = b
 
     def draw(self, surface: pygame.Surface) -> None:
-        painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
-        surface.fill(p.background)
         count = len(self.grid.students)
         groups = len({s.group for s in self.grid.students if s.group})
         if count:
@@ -411,7 +408,8 @@ class ClassListScene(Scene):
             )
         else:
             sub = "No students yet: import a list from a USB stick, or add them one by one."
-        header(self, surface, "Class list", sub)
+        painter = self.backdrop(surface, "Class list", sub)
+        m, p = self.m, painter.p
         painter.buttons(surface, self.buttons)
         self.grid.draw(surface, painter)
         if self.message:
@@ -432,7 +430,7 @@ class ClassListScene(Scene):
         if isinstance(event, Key) and event.name in ("left", "right"):
             self.press("page.prev" if event.name == "left" else "page.next")
         else:
-            route_to_press(self, event, "back")
+            super().handle(event)
 
     def press(self, name: str) -> None:
         sid = StudentGrid.student_of(name)
