@@ -20,11 +20,12 @@ from typing import TypeVar
 
 import pygame
 
-from tabletop.classroom import report, skills
+from tabletop.classroom import report, skills, usb
 from tabletop.classroom.mistakes import KINDS, SKILLS
 from tabletop.engine.errors import TabletopError
 from tabletop.ui.app import Context
 from tabletop.ui.scenes.common import foot
+from tabletop.ui.scenes.roster import count, mounted_sticks
 from tabletop.ui.scenes.settings import TeacherScreen
 from tabletop.ui.theme import Color, Metrics
 from tabletop.ui.widgets import Button
@@ -109,7 +110,7 @@ class ReportScene(TeacherScreen):
         found = report.read_report(self.ctx.journal, self.session)
         self.rows, self.left_out = found.rows, found.left_out
         if found.left_out and not self.message:
-            self.say(f"{_count_games(len(found.left_out))} left out: see the PDF for why.")
+            self.say(f"{count(len(found.left_out), 'game')} left out: see the PDF for why.")
         self.totals = report.group_totals(self.rows)
         self.games = len({p.match for r in self.rows for p in r.plays})
         self.skill_rows = skills.gather_skills(self.ctx.journal, self.session)
@@ -118,9 +119,6 @@ class ReportScene(TeacherScreen):
     def look_for_stick(self) -> bool:
         """Look for a USB stick; True if what was found changed."""
         self.looked_at = self.ctx.clock()
-        from tabletop.classroom import usb
-        from tabletop.ui.scenes.roster import mounted_sticks
-
         found = mounted_sticks(self.find_sticks or usb.sticks, "report")
         stick = found[0] if found else None
         changed = stick != self.stick
@@ -307,7 +305,7 @@ class ReportScene(TeacherScreen):
         title = "Class report" if self.group is None else report.group_title(self.group)
         if self.view == "skills":
             title = "Skills"
-        games = f"{self.games} game" + ("" if self.games == 1 else "s")
+        games = count(self.games, "game")
         lesson = f"Lesson {report.session_title(self.session)} \u00b7 {games}"
         painter = self.backdrop(surface, title, lesson)
         m, p = self.m, painter.p
@@ -421,10 +419,6 @@ class ReportScene(TeacherScreen):
                 anchor="midleft",
                 max_width=self.table.width - 2 * m.u(8),
             )
-
-
-def _count_games(n: int) -> str:
-    return "1 game" if n == 1 else f"{n} games"
 
 
 __all__ = ["ReportScene"]

@@ -46,9 +46,9 @@ NAME_LIMIT = 24  # letters typed on the screen's keyboard
 MAX_FILES = 9  # CSV files offered at once
 
 
-def count_students(n: int) -> str:
-    """``"1 student"``, ``"3 students"``."""
-    return f"{n} student{'' if n == 1 else 's'}"
+def count(n: int, noun: str = "student") -> str:
+    """``"1 student"``, ``"3 students"``, ``"2 games"``."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def group_label(group: str | None) -> str:
@@ -250,14 +250,13 @@ class ImportDialog(Dialog):
     def __init__(self, ctx: Context, file: str, merge: ImportReport, replace: ImportReport) -> None:
         super().__init__(ctx, f"Import {file}?", (640, 300))
         replacing = (
-            f"Replace the list: also removes {count_students(replace.removed)} who "
+            f"Replace the list: also removes {count(replace.removed)} who "
             f"{'is' if replace.removed == 1 else 'are'} not in the file (their past games stay)."
             if replace.removed
             else "Everyone on the device is in the file."
         )
         self.text = (
-            f"{count_students(merge.total)} in the file.\n"
-            f"Add and update: {merge.sentence()}\n{replacing}"
+            f"{count(merge.total)} in the file.\nAdd and update: {merge.sentence()}\n{replacing}"
         )
 
     def layout(self, metrics: Metrics) -> None:
@@ -398,12 +397,12 @@ class ClassListScene(TeacherScreen):
         self.buttons = b
 
     def draw(self, surface: pygame.Surface) -> None:
-        count = len(self.grid.students)
+        n = len(self.grid.students)
         groups = len({s.group for s in self.grid.students if s.group})
-        if count:
+        if n:
             sub = (
-                count_students(count)
-                + (f" in {groups} group{'s' if groups != 1 else ''}" if groups else "")
+                count(n)
+                + (f" in {count(groups, 'group')}" if groups else "")
                 + ". Tap a name to change it."
             )
         else:
