@@ -18,16 +18,21 @@ import pygame
 
 from tabletop.engine.errors import TabletopError
 from tabletop.ui.app import Context, Scene
-from tabletop.ui.input import Back, InputEvent, Seen, Tap
-from tabletop.ui.scenes.common import header
+from tabletop.ui.input import InputEvent, Seen
+from tabletop.ui.scenes.common import header, route_to_press
 from tabletop.ui.theme import Metrics
-from tabletop.ui.widgets import Button, grid, hit
+from tabletop.ui.widgets import Button, grid
 
 log = logging.getLogger(__name__)
 
 MODES = ("camera", "tap", "virtual")
 CAMERA_FAILED = "The camera is not working: check the cable. You can tap the dice instead."
 MODE_LABELS = {"camera": "Camera", "tap": "Tap the dice", "virtual": "Roll for me"}
+HINTS = {  # the line under the title, by mode
+    "camera": "The camera reads the dice. Check the numbers.",
+    "tap": "Tap what each die shows.",
+    "virtual": "The device rolls two dice.",
+}
 
 
 def keep_dice(ctx: Any, values: Sequence[int], source: str, match_id: int | None = None) -> None:
@@ -161,20 +166,16 @@ class DiceScene(Scene):
     # -- input ---------------------------------------------------------------------------------
 
     def handle(self, event: InputEvent) -> None:
-        if isinstance(event, Back):
-            self.stack.pop(None)
-        elif isinstance(event, Seen):
+        if isinstance(event, Seen):
             if self.mode == "camera":
                 self._read(event)
-        elif isinstance(event, Tap):
-            button = hit(self.buttons, event.pos)
-            if button is None or not button.enabled:
-                return
-            self.ctx.sounds.play("tap")
-            self.press(button.name)
+        else:
+            route_to_press(self, event, "back")
 
     def press(self, name: str) -> None:
-        if name.startswith("mode."):
+        if name == "back":
+            self.stack.pop(None)
+        elif name.startswith("mode."):
             self._switch(name[5:])
         elif name[:2] in ("a.", "b."):
             self.picked["ab".index(name[0])] = int(name[2:])
@@ -235,7 +236,7 @@ class DiceScene(Scene):
     def draw(self, surface: pygame.Surface) -> None:
         painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
         surface.fill(p.background)
-        header(self, surface, self.title, self.note or _hint_for(self.mode))
+        header(self, surface, self.title, self.note or HINTS[self.mode])
         for b in self.buttons:
             if b.kind == "face":
                 if b.selected:
@@ -314,14 +315,6 @@ class DiceScene(Scene):
                     anchor="midtop",
                 )
             x += size + m.u(20)
-
-
-def _hint_for(mode: str) -> str:
-    return {
-        "camera": "The camera reads the dice. Check the numbers.",
-        "tap": "Tap what each die shows.",
-        "virtual": "The device rolls two dice.",
-    }[mode]
 
 
 def _picture(image: np.ndarray, size: int) -> pygame.Surface | None:

@@ -13,9 +13,9 @@ from __future__ import annotations
 import pygame
 
 from tabletop.classroom.dice_lesson import fairness, read_dice
-from tabletop.ui.app import Context, Scene
-from tabletop.ui.input import InputEvent
-from tabletop.ui.scenes.common import foot, header, route_to_press
+from tabletop.ui.app import Context
+from tabletop.ui.scenes.common import foot
+from tabletop.ui.scenes.settings import TeacherScreen
 from tabletop.ui.theme import Metrics
 from tabletop.ui.widgets import Button
 
@@ -24,9 +24,7 @@ BAR = (0, 114, 178)  # blue (Okabe-Ito)
 ODD = (213, 94, 0)  # vermillion: the verdict when the dice do not look fair
 
 
-class DiceLessonScene(Scene):
-    speaks = False  # a teacher's screen
-
+class DiceLessonScene(TeacherScreen):
     def __init__(self, ctx: Context, *, session: str | None = None) -> None:
         super().__init__(ctx)
         self.session = session if session is not None else ctx.session
@@ -47,9 +45,6 @@ class DiceLessonScene(Scene):
         ]
         self.footer_y = self.buttons[0].rect.top
 
-    def handle(self, event: InputEvent) -> None:
-        route_to_press(self, event, back="back")
-
     def press(self, name: str) -> None:
         if name == "back":
             self.stack.pop()
@@ -67,11 +62,12 @@ class DiceLessonScene(Scene):
         return self.result != before
 
     def draw(self, surface: pygame.Surface) -> None:
-        painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
-        surface.fill(p.background)
         r = self.result
         which = "all lessons" if self.every else f"lesson {self.session or '(no session)'}"
-        header(self, surface, "Are our dice fair?", f"{r.rolls} dice rolled \u00b7 {which}")
+        painter = self.backdrop(
+            surface, "Are our dice fair?", f"{r.rolls} dice rolled \u00b7 {which}"
+        )
+        m, p = self.m, painter.p
         W = m.width
         verdict = pygame.Rect(m.u(16), self.footer_y - m.u(76), W - m.u(32), m.u(68))
         chart = pygame.Rect(m.u(60), m.u(96), W - m.u(120), verdict.top - m.u(96) - m.u(44))

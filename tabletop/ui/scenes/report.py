@@ -20,12 +20,13 @@ from typing import TypeVar
 
 import pygame
 
-from tabletop.classroom import report, skills
+from tabletop.classroom import report, skills, usb
 from tabletop.classroom.mistakes import KINDS, SKILLS
 from tabletop.engine.errors import TabletopError
-from tabletop.ui.app import Context, Scene
-from tabletop.ui.input import InputEvent
-from tabletop.ui.scenes.common import foot, header, route_to_press
+from tabletop.ui.app import Context
+from tabletop.ui.scenes.common import foot
+from tabletop.ui.scenes.roster import count, mounted_sticks
+from tabletop.ui.scenes.settings import TeacherScreen
 from tabletop.ui.theme import Color, Metrics
 from tabletop.ui.widgets import Button
 
@@ -79,9 +80,7 @@ def _cells(name: str, second: str, x: report.Row | report.GroupTotal) -> list[st
     ]
 
 
-class ReportScene(Scene):
-    speaks = False  # a teacher's screen
-
+class ReportScene(TeacherScreen):
     def __init__(
         self,
         ctx: Context,
@@ -111,7 +110,7 @@ class ReportScene(Scene):
         found = report.read_report(self.ctx.journal, self.session)
         self.rows, self.left_out = found.rows, found.left_out
         if found.left_out and not self.message:
-            self.say(f"{_count_games(len(found.left_out))} left out: see the PDF for why.")
+            self.say(f"{count(len(found.left_out), 'game')} left out: see the PDF for why.")
         self.totals = report.group_totals(self.rows)
         self.games = len({p.match for r in self.rows for p in r.plays})
         self.skill_rows = skills.gather_skills(self.ctx.journal, self.session)
@@ -120,9 +119,6 @@ class ReportScene(Scene):
     def look_for_stick(self) -> bool:
         """Look for a USB stick; True if what was found changed."""
         self.looked_at = self.ctx.clock()
-        from tabletop.classroom import usb
-        from tabletop.ui.scenes.roster import mounted_sticks
-
         found = mounted_sticks(self.find_sticks or usb.sticks, "report")
         stick = found[0] if found else None
         changed = stick != self.stick
@@ -199,24 +195,13 @@ class ReportScene(Scene):
         if self.pages > 1:
             pw = m.u(64)
             left = W // 2 - pw - m.u(4) - m.u(40)
-            b.append(
-                Button(
-                    "page.up",
-                    pygame.Rect(left, self.footer_y, pw, bh),
-                    "\u25b2",
-                    kind="quiet",
-                    enabled=self.page > 0,
-                )
+            arrows = (
+                ("page.up", "\u25b2", self.page > 0),
+                ("page.down", "\u25bc", self.page < self.pages - 1),
             )
-            b.append(
-                Button(
-                    "page.down",
-                    pygame.Rect(left + pw + m.u(8), self.footer_y, pw, bh),
-                    "\u25bc",
-                    kind="quiet",
-                    enabled=self.page < self.pages - 1,
-                )
-            )
+            for i, (name, label, on) in enumerate(arrows):
+                rect = pygame.Rect(left + i * (pw + m.u(8)), self.footer_y, pw, bh)
+                b.append(Button(name, rect, label, on, "quiet"))
         b.append(
             Button(
                 "usb",
@@ -238,9 +223,6 @@ class ReportScene(Scene):
         return rows
 
     # -- input -----------------------------------------------------------------------------
-
-    def handle(self, event: InputEvent) -> None:
-        route_to_press(self, event, "back")
 
     def press(self, name: str) -> None:
         if name == "back":
@@ -320,13 +302,13 @@ class ReportScene(Scene):
     # -- drawing ---------------------------------------------------------------------------
 
     def draw(self, surface: pygame.Surface) -> None:
-        painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
-        surface.fill(p.background)
         title = "Class report" if self.group is None else report.group_title(self.group)
         if self.view == "skills":
             title = "Skills"
-        games = f"{self.games} game" + ("" if self.games == 1 else "s")
-        header(self, surface, title, f"Lesson {report.session_title(self.session)} \u00b7 {games}")
+        games = count(self.games, "game")
+        lesson = f"Lesson {report.session_title(self.session)} \u00b7 {games}"
+        painter = self.backdrop(surface, title, lesson)
+        m, p = self.m, painter.p
         lines = self.lines()
         if not lines:
             painter.paragraph(
@@ -371,6 +353,36 @@ class ReportScene(Scene):
                 bold=bool(self.message),
             )
 
+    def cells(
+        self,
+        surface: pygame.Surface,
+        columns: Sequence[tuple[str, float, bool]],
+        values: Sequence[str],
+        y: int,
+        size: int,
+        colour: Color,
+        bold: bool = True,
+    ) -> None:
+        """One line of the table at height ``y``: each value in its column, left or
+        right aligned as the column says (a level word on its colour chip)."""
+        painter, m, table, pad = self.ctx.painter, self.m, self.table, self.m.u(8)
+        x = table.left
+        for value, (_, share, right) in zip(values, columns, strict=False):
+            w = round(share * table.width)
+            if value in skills.LEVEL_COLOURS and columns is SKILL_COLUMNS:
+                chip = pygame.Rect(x + pad // 2, y - m.u(15), w - pad, m.u(30))
+                painter.box(surface, chip, skills.LEVEL_COLOURS[value], None, 0, m.u(6))
+                ink = (0, 0, 0) if value in ("growing", "no answers") else (255, 255, 255)
+                at, anchor, size_, colour_ = chip.center, "center", m.small, ink
+            else:
+                at = (x + w - pad, y) if right else (x + pad, y)
+                anchor = "midright" if right else "midleft"
+                size_, colour_ = size, colour
+            painter.text(
+                surface, value, at, size_, colour_, bold=bold, anchor=anchor, max_width=w - 2 * pad
+            )
+            x += w
+
     def draw_table(
         self,
         surface: pygame.Surface,
@@ -378,86 +390,35 @@ class ReportScene(Scene):
         lines: Sequence[Sequence[str]],
     ) -> None:
         painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
-        table, pad = self.table, m.u(8)
-        widths = [round(share * table.width) for _, share, _ in columns]
-
-        def cells(y: int, values: Sequence[str], size: int, colour: Color, bold: bool) -> None:
-            x = table.left
-            for value, w, (_, _, right) in zip(values, widths, columns, strict=True):
-                pos = (x + w - pad, y) if right else (x + pad, y)
-                painter.text(
-                    surface,
-                    value,
-                    pos,
-                    size,
-                    colour,
-                    bold=bold,
-                    anchor="midright" if right else "midleft",
-                    max_width=w - 2 * pad,
-                )
-                x += w
-
-        cells(table.top + self.head_h // 2, [c[0] for c in columns], m.small, p.muted, True)
+        heads = [c[0] for c in columns]
+        self.cells(surface, columns, heads, self.table.top + self.head_h // 2, m.small, p.muted)
         for i, (rect, values) in enumerate(self.on_page(lines)):
             if self.group is None:
                 painter.box(surface, rect, p.panel, p.line, 2, m.u(8))
             elif i % 2 == 0:
                 painter.box(surface, rect, p.panel, None, 0, m.u(4))
-            cells(rect.centery, values, m.text, p.ink, self.group is None)
+            self.cells(surface, columns, values, rect.centery, m.text, p.ink, self.group is None)
 
     def draw_skills(self, surface: pygame.Surface, lines: Sequence[Sequence[str]]) -> None:
         """The skills view: per student and skill a row of two lines; the level is a
         word on its colour (colour-blind-safe, and never the colour alone)."""
         painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
-        table, pad = self.table, m.u(8)
-        widths = [round(share * table.width) for _, share, _ in SKILL_COLUMNS]
-
-        def cell(value: str, x: int, w: int, y: int, right: bool, size: int, colour: Color) -> None:
-            at = (x + w - pad, y) if right else (x + pad, y)
-            anchor = "midright" if right else "midleft"
-            painter.text(
-                surface, value, at, size, colour, bold=True, anchor=anchor, max_width=w - 2 * pad
-            )
-
-        x = table.left
-        for (title, _, right), w in zip(SKILL_COLUMNS, widths, strict=True):
-            cell(title, x, w, table.top + self.head_h // 2, right, m.small, p.muted)
-            x += w
+        heads = [c[0] for c in SKILL_COLUMNS]
+        self.cells(
+            surface, SKILL_COLUMNS, heads, self.table.top + self.head_h // 2, m.small, p.muted
+        )
         for rect, values in self.on_page(lines):
             painter.box(surface, rect, p.panel, p.line, 2, m.u(8))
-            y = rect.top + m.u(20)
-            x = table.left
-            for value, w, (_, _, right) in zip(values, widths, SKILL_COLUMNS, strict=False):
-                if value in skills.LEVEL_COLOURS:
-                    chip = pygame.Rect(x + pad // 2, y - m.u(15), w - pad, m.u(30))
-                    painter.box(surface, chip, skills.LEVEL_COLOURS[value], None, 0, m.u(6))
-                    ink = (0, 0, 0) if value in ("growing", "no answers") else (255, 255, 255)
-                    painter.text(
-                        surface,
-                        value,
-                        chip.center,
-                        m.small,
-                        ink,
-                        bold=True,
-                        anchor="center",
-                        max_width=w - 2 * pad,
-                    )
-                else:
-                    cell(value, x, w, y, right, m.text, p.ink)
-                x += w
+            self.cells(surface, SKILL_COLUMNS, values, rect.top + m.u(20), m.text, p.ink)
             painter.text(
                 surface,
                 values[-1],
-                (table.left + pad, rect.bottom - m.u(18)),
+                (self.table.left + m.u(8), rect.bottom - m.u(18)),
                 m.small,
                 p.ink,
                 anchor="midleft",
-                max_width=table.width - 2 * pad,
+                max_width=self.table.width - 2 * m.u(8),
             )
-
-
-def _count_games(n: int) -> str:
-    return "1 game" if n == 1 else f"{n} games"
 
 
 __all__ = ["ReportScene"]

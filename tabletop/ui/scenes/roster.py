@@ -32,8 +32,9 @@ from tabletop.classroom.students import Student, read_roster
 from tabletop.engine.errors import BadInput
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.input import InputEvent, Key
-from tabletop.ui.scenes.common import Confirm, Dialog, draw_message, header, route_to_press
+from tabletop.ui.scenes.common import Confirm, Dialog, draw_message
 from tabletop.ui.scenes.names import NameScene
+from tabletop.ui.scenes.settings import TeacherScreen
 from tabletop.ui.theme import Metrics
 from tabletop.ui.widgets import Button, Painter, grid
 
@@ -45,9 +46,9 @@ NAME_LIMIT = 24  # letters typed on the screen's keyboard
 MAX_FILES = 9  # CSV files offered at once
 
 
-def count_students(n: int) -> str:
-    """``"1 student"``, ``"3 students"``."""
-    return f"{n} student{'' if n == 1 else 's'}"
+def count(n: int, noun: str = "student") -> str:
+    """``"1 student"``, ``"3 students"``, ``"2 games"``."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def group_label(group: str | None) -> str:
@@ -125,14 +126,8 @@ class StudentGrid:
         self.page = min(self.page, self.pages - 1)
         if self.pages > 1:
             right = rect.right
-            b.append(Button("page.next", pygame.Rect(right - nav, rect.top, nav, row_h), "\u25b6"))
-            b.append(
-                Button(
-                    "page.prev",
-                    pygame.Rect(right - controls, rect.top, nav, row_h),
-                    "\u25c0",
-                )
-            )
+            for name, x, arrow in (("page.next", nav, "\u25b6"), ("page.prev", controls, "\u25c0")):
+                b.append(Button(name, pygame.Rect(right - x, rect.top, nav, row_h), arrow))
             self.page_text_pos = (right - nav - counter // 2, rect.top + row_h // 2)
         page = shown[self.page * per_page : (self.page + 1) * per_page]
         for cell, student in zip(grid(area, len(page), columns, gap, h), page, strict=True):
@@ -255,14 +250,13 @@ class ImportDialog(Dialog):
     def __init__(self, ctx: Context, file: str, merge: ImportReport, replace: ImportReport) -> None:
         super().__init__(ctx, f"Import {file}?", (640, 300))
         replacing = (
-            f"Replace the list: also removes {count_students(replace.removed)} who "
+            f"Replace the list: also removes {count(replace.removed)} who "
             f"{'is' if replace.removed == 1 else 'are'} not in the file (their past games stay)."
             if replace.removed
             else "Everyone on the device is in the file."
         )
         self.text = (
-            f"{count_students(merge.total)} in the file.\n"
-            f"Add and update: {merge.sentence()}\n{replacing}"
+            f"{count(merge.total)} in the file.\nAdd and update: {merge.sentence()}\n{replacing}"
         )
 
     def layout(self, metrics: Metrics) -> None:
@@ -354,10 +348,8 @@ def free_name(folder: Path, stem: str = SAVE_NAME) -> Path:
     return path
 
 
-class ClassListScene(Scene):
+class ClassListScene(TeacherScreen):
     """The class list (see the module). ``sticks`` finds the mounted USB sticks."""
-
-    speaks = False  # a teacher's screen
 
     def __init__(self, ctx: Context, sticks: Callable[[], list[Path]] = usb.sticks) -> None:
         super().__init__(ctx)
@@ -405,19 +397,18 @@ class ClassListScene(Scene):
         self.buttons = b
 
     def draw(self, surface: pygame.Surface) -> None:
-        painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
-        surface.fill(p.background)
-        count = len(self.grid.students)
+        n = len(self.grid.students)
         groups = len({s.group for s in self.grid.students if s.group})
-        if count:
+        if n:
             sub = (
-                count_students(count)
-                + (f" in {groups} group{'s' if groups != 1 else ''}" if groups else "")
+                count(n)
+                + (f" in {count(groups, 'group')}" if groups else "")
                 + ". Tap a name to change it."
             )
         else:
             sub = "No students yet: import a list from a USB stick, or add them one by one."
-        header(self, surface, "Class list", sub)
+        painter = self.backdrop(surface, "Class list", sub)
+        m, p = self.m, painter.p
         painter.buttons(surface, self.buttons)
         self.grid.draw(surface, painter)
         if self.message:
@@ -438,7 +429,7 @@ class ClassListScene(Scene):
         if isinstance(event, Key) and event.name in ("left", "right"):
             self.press("page.prev" if event.name == "left" else "page.next")
         else:
-            route_to_press(self, event, "back")
+            super().handle(event)
 
     def press(self, name: str) -> None:
         sid = StudentGrid.student_of(name)
@@ -548,11 +539,17 @@ class ClassListScene(Scene):
 
     # -- the USB stick -------------------------------------------------------------------
 
-    def import_from_usb(self) -> None:
+    def usb_sticks(self) -> list[Path]:
+        """The mounted USB sticks; when there is none, that is said (and logged)."""
         sticks = mounted_sticks(self.find_sticks, "class list")
         if not sticks:
             log.info("class list: no USB stick mounted")
             self.say("No USB stick found. Put one in and try again.", good=False)
+        return sticks
+
+    def import_from_usb(self) -> None:
+        sticks = self.usb_sticks()
+        if not sticks:
             return
         files = csv_files(sticks)
         if not files:
@@ -597,9 +594,8 @@ class ClassListScene(Scene):
         self.ask(("import", students, path.name), ImportDialog(self.ctx, path.name, merge, replace))
 
     def save_to_usb(self) -> None:
-        sticks = mounted_sticks(self.find_sticks, "class list")
+        sticks = self.usb_sticks()
         if not sticks:
-            self.say("No USB stick found. Put one in and try again.", good=False)
             return
         path = free_name(sticks[0])
         try:

@@ -11,12 +11,30 @@ from tabletop.ui.input import InputEvent
 from tabletop.ui.scenes.common import Confirm, foot, header, route_to_press
 from tabletop.ui.scenes.pin import PinPad
 from tabletop.ui.theme import Metrics
-from tabletop.ui.widgets import Button
+from tabletop.ui.widgets import Button, Painter
 
 
-class SettingsScene(Scene):
-    speaks = False  # a teacher's screen
+class TeacherScreen(Scene):
+    """A teacher's screen (Settings and what is behind it): it does not speak, taps on
+    its buttons are pressed, Back presses ``back``; :meth:`backdrop` starts its drawing
+    with its title."""
 
+    speaks = False
+    back = "back"
+
+    def handle(self, event: InputEvent) -> None:
+        route_to_press(self, event, back=self.back)
+
+    def press(self, name: str) -> None:
+        """One of the screen's buttons."""
+
+    def backdrop(self, surface: pygame.Surface, title: str, subtitle: str = "") -> Painter:
+        surface.fill(self.ctx.painter.p.background)
+        header(self, surface, title, subtitle)
+        return self.ctx.painter
+
+
+class SettingsScene(TeacherScreen):
     def layout(self, metrics: Metrics) -> None:
         m = metrics
         prefs = self.ctx.prefs.prefs
@@ -56,9 +74,6 @@ class SettingsScene(Scene):
             Button("quit", foot(m, 240, "right"), "Close the app", kind="quiet"),
             Button("report", foot(m, 220, "centre"), "Class report", kind="quiet"),
         ]
-
-    def handle(self, event: InputEvent) -> None:
-        route_to_press(self, event, "back")
 
     def press(self, name: str) -> None:
         prefs = self.ctx.prefs.prefs
@@ -103,9 +118,8 @@ class SettingsScene(Scene):
         self.layout(self.m)
 
     def draw(self, surface: pygame.Surface) -> None:
-        painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
-        surface.fill(p.background)
-        header(self, surface, "Settings")
+        painter = self.backdrop(surface, "Settings")
+        m, p = self.m, painter.p
         for text, y in self.labels:
             painter.text(surface, text, (m.u(16), y), m.text, bold=True, anchor="midleft")
         painter.buttons(surface, self.buttons)
@@ -130,4 +144,4 @@ class SettingsScene(Scene):
         painter.paragraph(surface, " ".join(lines), area, m.small, p.muted)
 
 
-__all__ = ["SettingsScene"]
+__all__ = ["SettingsScene", "TeacherScreen"]

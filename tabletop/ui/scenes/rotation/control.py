@@ -10,8 +10,9 @@ import pygame
 
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.scenes.common import Confirm
-from tabletop.ui.scenes.rotation.editor import RotationEditor, TeacherScreen, footer
+from tabletop.ui.scenes.rotation.editor import RotationEditor, footer
 from tabletop.ui.scenes.rotation.runner import RotationRunner
+from tabletop.ui.scenes.settings import TeacherScreen
 from tabletop.ui.theme import Metrics
 from tabletop.ui.widgets import Button, grid
 
@@ -35,8 +36,6 @@ def rotation_menu(ctx: Context) -> Scene:
 
 class RotationControl(TeacherScreen):
     """Pause, Resume, +1 minute, Skip, End for the rotation that runs."""
-
-    back = "back"
 
     def __init__(self, ctx: Context) -> None:
         super().__init__(ctx)

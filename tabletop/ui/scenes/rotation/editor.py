@@ -26,12 +26,12 @@ from tabletop.classroom.rotation import (
     start_rotation,
 )
 from tabletop.engine.errors import BadInput, TabletopError
-from tabletop.ui.app import Context, Scene
-from tabletop.ui.input import InputEvent
-from tabletop.ui.scenes.common import foot, header, route_to_press
+from tabletop.ui.app import Context
+from tabletop.ui.scenes.common import foot
 from tabletop.ui.scenes.rotation.runner import run_rotation, wall_of
+from tabletop.ui.scenes.settings import TeacherScreen
 from tabletop.ui.theme import Metrics
-from tabletop.ui.widgets import Button, Painter, grid
+from tabletop.ui.widgets import Button, grid
 
 log = logging.getLogger(__name__)
 
@@ -48,25 +48,6 @@ def footer(
         name, label, width = go
         b.append(Button(name, foot(m, width, "right"), label))
     return b
-
-
-class TeacherScreen(Scene):
-    """A teacher's screen of the rotation: taps on its buttons are pressed, Back presses
-    ``back``; :meth:`backdrop` starts its drawing with its title."""
-
-    speaks = False  # a teacher's screen
-    back = "cancel"
-
-    def handle(self, event: InputEvent) -> None:
-        route_to_press(self, event, back=self.back)
-
-    def press(self, name: str) -> None:
-        """One of the screen's buttons."""
-
-    def backdrop(self, surface: pygame.Surface, title: str, subtitle: str = "") -> Painter:
-        surface.fill(self.ctx.painter.p.background)
-        header(self, surface, title, subtitle)
-        return self.ctx.painter
 
 
 def class_groups(journal: Any) -> list[str]:
@@ -128,17 +109,17 @@ class Draft:
         )
 
     def step(self, what: str, delta: int) -> None:
+        """Move one of the steppers by ``delta``, inside its bounds."""
         n = len(self.stations)
-        if what == "minutes":
-            self.minutes = _clamp(self.minutes + delta, *MINUTES)
-        elif what == "transition":
-            self.transition = _clamp(self.transition + delta, *TRANSITION)
-        elif what == "warning":
-            self.warning = _clamp(self.warning + delta, *WARNING)
-        elif what == "rounds":
-            self.rounds = _clamp(self.rotations + delta, 1, max(1, n))
-        elif what == "here":
-            self.here = _clamp(self.here + delta, 0, max(0, n - 1))
+        bounds = {
+            "minutes": MINUTES,
+            "transition": TRANSITION,
+            "warning": WARNING,
+            "rounds": (1, max(1, n)),
+            "here": (0, max(0, n - 1)),
+        }
+        now = self.rotations if what == "rounds" else getattr(self, what)
+        setattr(self, what, _clamp(now + delta, *bounds[what]))
 
     def fit(self) -> None:
         """Keep the rounds and this device's station inside the stations there are."""
@@ -162,8 +143,6 @@ STEPPERS = (
 
 class RotationEditor(TeacherScreen):
     """The teacher's plan: stations, groups, times; Start runs it on this device."""
-
-    back = "back"
 
     def __init__(self, ctx: Context, draft: Draft | None = None) -> None:
         super().__init__(ctx)
@@ -333,6 +312,8 @@ class StationPicker(TeacherScreen):
     """One station: its game (the five), its mode and the game's options (each preset,
     or left to the group). Pops with a :class:`Station`, ``"remove"``, or None."""
 
+    back = "cancel"
+
     def __init__(self, ctx: Context, index: int, station: Station | None) -> None:
         super().__init__(ctx)
         self.index = index
@@ -418,6 +399,8 @@ class StationPicker(TeacherScreen):
 class GroupsScene(TeacherScreen):
     """The groups' names: tap one to rename it, add, remove the last, or take the class
     list's groups. Pops with the list of names, or None."""
+
+    back = "cancel"
 
     def __init__(self, ctx: Context, groups: Sequence[str]) -> None:
         super().__init__(ctx)

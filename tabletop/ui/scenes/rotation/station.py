@@ -49,21 +49,14 @@ def mode_button(game: str, mode: str) -> str:
 
 def choose_setup(setup: Any, station: Station) -> None:
     """Choose on the setup screen the mode and the options the teacher chose for this
-    station: the group finds the game set up as planned, and may still change it. The
-    one setup form (:class:`tabletop.ui.scenes.form.FormScene`) takes them as they are;
-    an older setup screen gets its own buttons pressed, as a child would."""
+    station: the group finds the game set up as planned, and may still change it. Every
+    game's setup is the one setup form (:class:`tabletop.ui.scenes.form.FormScene`),
+    which takes them as they are."""
     preset = getattr(setup, "preset", None)
     if callable(preset):
         preset(station.mode, station.options)
-        return
-    names = [mode_button(station.game, station.mode)]
-    names += [f"{key}.{value}" for key, value in station.options.items()]
-    for name in names:
-        button = setup.target(name)
-        if button is None or not button.enabled:
-            log.warning("rotation: %s's setup has no button %s to press", station.game, name)
-        elif not button.selected:
-            setup.press(name)
+    else:
+        log.warning("rotation: %s's setup cannot be preset", station.game)
 
 
 class StationScene(Scene):
