@@ -185,8 +185,11 @@ def test_browser_edit_the_class_list_and_download_it(page: Any, classroom: Class
     page.fill("#add-group", "Green")
     page.click("#roster-add button[type=submit]")
     expect(page.locator("#roster-done")).to_have_text("Cy Young added as S3.")
+    # the list is drawn again after the add: edit the row of the new list, not the old
+    expect(page.locator('tr[data-id="S3"]')).to_have_count(1)
     row = page.locator('tr[data-id="S2"]')
     row.locator("input").first.fill("Bob")
+    expect(row.locator("input").first).to_have_value("Bob")
     row.locator("button", has_text="Save").click()
     expect(page.locator("#roster-done")).to_have_text("S2 saved.")
     page.locator('tr[data-id="S1"] button', has_text="Remove").click()
