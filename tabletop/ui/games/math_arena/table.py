@@ -140,12 +140,7 @@ class HandPicker(Dialog):
 
     def draw(self, surface: pygame.Surface) -> None:
         painter, m = self.ctx.painter, self.m
-        painter.shade(surface)
-        painter.box(surface, self.panel, painter.p.panel, painter.p.line, 3, m.u(12))
-        painter.text(
-            surface, self.title, (self.panel.centerx, self.panel.top + m.u(12)), m.text + 2,
-            bold=True, anchor="midtop", max_width=self.panel.width - m.u(24),
-        )  # fmt: skip
+        self.draw_frame(surface)
         body = self.body()
         painter.text(
             surface, self.goal_text, (body.centerx, body.top), m.text, bold=True, anchor="midtop"
