@@ -41,7 +41,6 @@ from tabletop.ui.table import TableScene
 from tabletop.ui.theme import Metrics, Palette
 from tabletop.ui.widgets import Button
 
-LEAST = 16  # the smallest text a child reads at 800x480 (issue 21)
 # the quiet buttons at the bottom left, always there
 TOOLS = (("rules", "Rules"), ("cards", "Cards"), ("undo", "Undo"), ("leave", "Leave"))
 
@@ -330,29 +329,11 @@ class MecsTable(TableScene):
 
     # -- drawing --------------------------------------------------------------------------
 
-    def line(
-        self,
-        surface: pygame.Surface,
-        text: str,
-        pos: tuple[int, int],
-        size: int,
-        width: int,
-        colour: Any = None,
-        **kw: Any,
-    ) -> pygame.Rect:
-        """One line of text no wider than ``width``: shrunk to fit, never below the
-        smallest size a child reads, then cut short."""
-        painter = self.ctx.painter
-        bold = bool(kw.get("bold"))
-        size = max(min(size, self.m.u(LEAST)), painter.fit_size(text, size, width, bold))
-        text = painter.ellipsis(text, size, width, bold)
-        return painter.text(surface, text, pos, size, colour, **kw)
-
     def draw(self, surface: pygame.Surface) -> None:
         painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
         surface.fill(p.background)
         step, r = self.next_step(), self.status_rect
-        self.line(surface, step, r.midleft, m.text, r.width, bold=True, anchor="midleft")
+        painter.line(surface, step, r.midleft, m.text, r.width, bold=True, anchor="midleft")
         self._draw_goal(surface)
         for seat, rect in self.area_rects.items():
             self._draw_area(surface, seat, rect)
@@ -367,14 +348,14 @@ class MecsTable(TableScene):
             self._draw_banner(surface, self.play.banner)
 
     def _draw_goal(self, surface: pygame.Surface) -> None:
-        m, p, r = self.m, self.ctx.painter.p, self.goal_rect
+        painter, m, p, r = self.ctx.painter, self.m, self.ctx.painter.p, self.goal_rect
         text = self.play.goal_line()
         if self.play.settings.mode == "challenge":
-            self.ctx.painter.box(surface, r, (250, 236, 150), p.line, 2, m.u(8))
+            painter.box(surface, r, (250, 236, 150), p.line, 2, m.u(8))
             pos, width = (r.left + m.u(10), r.centery), r.width - m.u(20)
-            self.line(surface, text, pos, m.text, width, bold=True, anchor="midleft")
+            painter.line(surface, text, pos, m.text, width, bold=True, anchor="midleft")
         else:
-            self.line(surface, text, r.midleft, m.small + 2, r.width, p.muted, anchor="midleft")
+            painter.line(surface, text, r.midleft, m.small + 2, r.width, p.muted, anchor="midleft")
 
     def _draw_area(self, surface: pygame.Surface, seat: int, rect: pygame.Rect) -> None:
         """One seat's area: its chip, name and coins on the left (a progress bar in the
@@ -396,7 +377,7 @@ class MecsTable(TableScene):
             name += " (bot)"
         x = chip.right + m.u(6)
         y = rect.top + rect.height * 3 // 10 if compact else chip.centery
-        self.line(
+        painter.line(
             surface, name, (x, y), m.small + 1, rect.left + info_w - x, bold=True, anchor="midleft"
         )
         if compact:
@@ -409,7 +390,9 @@ class MecsTable(TableScene):
         draw_coin(surface, p, centre, radius)
         coins = f"{player.coins} coins" + ("" if compact else f" · {len(player.hand)} in hand")
         x = centre[0] + radius + m.u(6)
-        self.line(surface, coins, (x, centre[1]), m.small, rect.left + info_w - x, anchor="midleft")
+        painter.line(
+            surface, coins, (x, centre[1]), m.small, rect.left + info_w - x, anchor="midleft"
+        )
         target = play.settings.target_coins
         bar = pygame.Rect(rect.left + m.u(6), rect.bottom - m.u(7), info_w - m.u(12), m.u(4))
         if play.settings.mode == "normal" and bar.top > centre[1] + m.u(10):
@@ -440,7 +423,7 @@ class MecsTable(TableScene):
             text, tone = status
             colour = {"bad": p.bad, "good": p.good}.get(tone, p.muted)
             at = (room.left, room.top + ch + m.u(2))
-            self.line(surface, text, at, m.small, room.width, colour)
+            painter.line(surface, text, at, m.small, room.width, colour)
 
     def _draw_strip(self, surface: pygame.Surface) -> None:
         painter, m, p, play = self.ctx.painter, self.m, self.ctx.painter.p, self.play
