@@ -39,7 +39,7 @@ from tabletop.ui.scenes.pin import PinPad
 from tabletop.ui.scenes.rules import ChoiceGrid
 from tabletop.ui.table import TableScene
 from tabletop.ui.theme import Metrics, Palette
-from tabletop.ui.widgets import Button
+from tabletop.ui.widgets import Button, grid
 
 # the quiet buttons at the bottom left, always there
 TOOLS = (("rules", "Rules"), ("cards", "Cards"), ("undo", "Undo"), ("leave", "Leave"))
@@ -316,15 +316,12 @@ class MecsTable(TableScene):
         n = len(play.seats)
         cols = 1 if n <= 4 else 2
         rows = -(-n // cols)
-        gap = m.u(6)
-        aw = (W - 2 * margin - (cols - 1) * gap) // cols
-        ah = (bottom - top - (rows - 1) * gap) // rows
-        self.area_rects = {}
-        for seat in range(n):
-            c, r = divmod(seat, rows)
-            rect = pygame.Rect(margin + c * (aw + gap), top + r * (ah + gap), aw, ah)
-            self.area_rects[seat] = rect
-            b.append(Button(f"area.{seat}", rect, "", kind="area"))
+        gap, area = m.u(6), pygame.Rect(margin, top, W - 2 * margin, bottom - top)
+        ah = (area.height - (rows - 1) * gap) // rows
+        self.area_rects = dict(enumerate(grid(area, n, cols, gap, ah, rows)))  # down, then across
+        b += [
+            Button(f"area.{seat}", rect, "", kind="area") for seat, rect in self.area_rects.items()
+        ]
         self.buttons = b
 
     # -- drawing --------------------------------------------------------------------------
