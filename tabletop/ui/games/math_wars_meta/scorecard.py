@@ -116,7 +116,7 @@ class ScoreCards:
         """``text`` at ``size`` (the captions' 16 px at 800x480), cut to ``width`` (with
         ``whole``: left out unless it fits)."""
         painter = self.ctx.painter
-        size = size or self.m.small - 2
+        size = size or painter.least
         if whole and painter.fonts.width(text, size, bold) > width:
             return
         text = painter.ellipsis(text, size, max(1, width), bold)
