@@ -28,7 +28,7 @@ from tabletop.games.mecs import Action, MecsSettings, MecsState
 from tabletop.games.mecs_equation import PLAY_CARDS
 from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
-from tabletop.ui.games import start_card_camera, stop_card_camera
+from tabletop.ui.games import start_card_camera
 from tabletop.ui.games.mecs.cards import LABEL, CardPageScene, draw_card, read_code
 from tabletop.ui.games.mecs.editor import AreaEditor
 from tabletop.ui.games.mecs.play import BOT_SECONDS, Banner, MecsPlay, coin_words, seat_infos
@@ -84,7 +84,6 @@ class MecsTable(TableScene):
         save = save or GameSave(ctx, "mecs", infos, app)
         self.play.save = save
         super().__init__(ctx, save, resumed=match is not None, again=self.fresh)
-        self.camera: Any = None
         self.area_rects: dict[int, pygame.Rect] = {}
         self.coin_points: dict[int, tuple[int, int]] = {}
         self.strip: pygame.Rect | None = None
@@ -144,11 +143,6 @@ class MecsTable(TableScene):
         if self.resumed:
             self.message = f"Welcome back! {self.next_step()}"
         self.after()
-
-    def exit(self) -> None:
-        super().exit()
-        stop_card_camera(self.camera)
-        self.camera = None
 
     def after(self) -> None:
         super().after()
