@@ -266,17 +266,13 @@ class Painter:
     def button(self, surface: pygame.Surface, b: Button) -> None:
         p = self.p
         radius = self.m.u(8)
-        if b.kind == "quiet":
-            fill, ink = (p.quiet, p.ink) if b.enabled else (p.quiet, p.button_off_text)
-        elif b.kind in ("toggle", "choice"):
-            if b.selected:
-                fill, ink = p.button, p.button_text
-            else:
-                fill, ink = (p.panel, p.ink) if b.enabled else (p.quiet, p.button_off_text)
+        toggle = b.kind in ("toggle", "choice")
+        if b.selected if toggle else b.kind != "quiet":  # filled: primary, or a toggle on
+            on = b.enabled or toggle
+            fill, ink = (p.button, p.button_text) if on else (p.button_off, p.button_off_text)
         else:
-            fill, ink = (
-                (p.button, p.button_text) if b.enabled else (p.button_off, p.button_off_text)
-            )
+            fill = p.panel if toggle and b.enabled else p.quiet
+            ink = p.ink if b.enabled else p.button_off_text
         self.box(surface, b.rect, fill, p.line if b.kind != "primary" else None, 2, radius)
         if b.selected and b.kind not in ("toggle", "choice"):
             pygame.draw.rect(surface, p.selected, b.rect.inflate(6, 6), self.m.u(4), radius)
