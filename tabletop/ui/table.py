@@ -49,6 +49,7 @@ from tabletop.engine.match import Match
 from tabletop.engine.protocol import Result
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.controller import TableController
+from tabletop.ui.games import stop_card_camera
 from tabletop.ui.input import Back, CardsSeen, Drag, InputEvent, Release, SeatPressed, Tap
 from tabletop.ui.messages import child_message
 from tabletop.ui.results import GameResults, Outcome
@@ -98,6 +99,7 @@ class TableScene(Scene):
         self.asking: tuple[Any, ...] | None = None
         self.saved_end = False
         self.bot_at: float | None = None  # when the waiting bot may move
+        self.camera: Any = None  # the card camera a game starts on enter, stopped on exit
 
     # -- what a game provides ---------------------------------------------------------------
     # ``play``, the game's controller, answers the first six; a scene overrides only
@@ -195,6 +197,8 @@ class TableScene(Scene):
 
     def exit(self) -> None:
         self.ctx.lamps.light_only([])
+        stop_card_camera(self.camera)
+        self.camera = None
 
     def resume(self, result: Any) -> None:
         with self.writing():

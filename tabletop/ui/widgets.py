@@ -98,6 +98,34 @@ class Painter:
             text = text[:-1]
         return text.rstrip() + "…"
 
+    @property
+    def least(self) -> int:
+        """The smallest text a child reads (16 px at 800x480, issue 21)."""
+        return self.m.small - 2
+
+    def fitted(self, text: str, size: int, width: int, bold: bool = False) -> tuple[str, int]:
+        """``text`` at the largest size up to ``size`` (not under :attr:`least`) that fits
+        ``width``, cut with "…" if it still does not."""
+        size = max(min(size, self.least), self.fit_size(text, size, width, bold))
+        return self.ellipsis(text, size, width, bold), size
+
+    def line(
+        self,
+        surface: pygame.Surface,
+        text: str,
+        pos: tuple[int, int],
+        size: int,
+        width: int,
+        colour: Color | None = None,
+        *,
+        bold: bool = False,
+        anchor: str = "topleft",
+    ) -> pygame.Rect:
+        """One line of text no wider than ``width``, :meth:`fitted`: shrunk to fit, never
+        below the smallest size a child reads, then cut short."""
+        text, size = self.fitted(text, size, width, bold)
+        return self.text(surface, text, pos, size, colour, bold=bold, anchor=anchor)
+
     def text(
         self,
         surface: pygame.Surface,
@@ -246,17 +274,13 @@ class Painter:
     def button(self, surface: pygame.Surface, b: Button) -> None:
         p = self.p
         radius = self.m.u(8)
-        if b.kind == "quiet":
-            fill, ink = (p.quiet, p.ink) if b.enabled else (p.quiet, p.button_off_text)
-        elif b.kind in ("toggle", "choice"):
-            if b.selected:
-                fill, ink = p.button, p.button_text
-            else:
-                fill, ink = (p.panel, p.ink) if b.enabled else (p.quiet, p.button_off_text)
+        toggle = b.kind in ("toggle", "choice")
+        if b.selected if toggle else b.kind != "quiet":  # filled: primary, or a toggle on
+            on = b.enabled or toggle
+            fill, ink = (p.button, p.button_text) if on else (p.button_off, p.button_off_text)
         else:
-            fill, ink = (
-                (p.button, p.button_text) if b.enabled else (p.button_off, p.button_off_text)
-            )
+            fill = p.panel if toggle and b.enabled else p.quiet
+            ink = p.ink if b.enabled else p.button_off_text
         self.box(surface, b.rect, fill, p.line if b.kind != "primary" else None, 2, radius)
         if b.selected and b.kind not in ("toggle", "choice"):
             pygame.draw.rect(surface, p.selected, b.rect.inflate(6, 6), self.m.u(4), radius)

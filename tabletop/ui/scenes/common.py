@@ -60,6 +60,11 @@ class Dialog(Scene):
         ]
 
     def draw(self, surface: pygame.Surface) -> None:
+        self.draw_frame(surface)
+        self.ctx.painter.buttons(surface, self.buttons)
+
+    def draw_frame(self, surface: pygame.Surface) -> None:
+        """The shade over the scene below, the panel and its title (no buttons)."""
         painter, m = self.ctx.painter, self.m
         painter.shade(surface)
         painter.box(surface, self.panel, painter.p.panel, painter.p.line, 3, m.u(12))
@@ -72,7 +77,6 @@ class Dialog(Scene):
             anchor="midtop",
             max_width=self.panel.width - m.u(24),
         )
-        painter.buttons(surface, self.buttons)
 
     def handle(self, event: InputEvent) -> None:
         if isinstance(event, Back):

@@ -721,3 +721,24 @@ def test_mecs_child_facing_text_is_at_least_16px_at_800x480() -> None:
         fonts.render = render
     small = sorted({(size, text) for size, text in texts if size < 16})
     assert not small, small
+
+
+def test_mecs_editor_moves_a_card_left_and_right_but_not_past_the_ends() -> None:
+    """◀ Move and Move ▶ swap the selected card with its neighbour and keep it selected;
+    at either end of the area the card stays where it is."""
+    app = make_app()
+    editor = AreaEditor(
+        app.ctx, seat=0, title="Edit", cards=["1", "2", "3"], palette=[], any_card=False
+    )
+    app.stack.push(editor)
+    auto = Autoplayer(app)
+    auto.tap("card.0")
+    auto.tap("left")  # already first
+    assert editor.cards == ["1", "2", "3"] and editor.selected == 0
+    auto.tap("right")
+    assert editor.cards == ["2", "1", "3"] and editor.selected == 1
+    auto.tap("right")
+    auto.tap("right")  # now last
+    assert editor.cards == ["2", "3", "1"] and editor.selected == 2
+    auto.tap("left")
+    assert editor.cards == ["2", "1", "3"] and editor.selected == 1

@@ -32,7 +32,7 @@ from tabletop.ui.scenes.common import ask_leave
 from tabletop.ui.scenes.names import NameScene
 from tabletop.ui.scenes.pin import PinPad
 from tabletop.ui.scenes.rules import RulesScene
-from tabletop.ui.table import TableScene
+from tabletop.ui.table import TableScene, corner_buttons
 from tabletop.ui.theme import BLUE, VERMILLION, Metrics
 from tabletop.ui.widgets import Button, hit
 
@@ -89,15 +89,9 @@ class BubbleScene(TableScene):
         self.scale = min(area.width / WIDTH, area.height / HEIGHT)
         self.field = pygame.Rect(0, 0, round(WIDTH * self.scale), round(HEIGHT * self.scale))
         self.field.center = area.center
-        self.buttons = [
-            Button(
-                name,
-                pygame.Rect(W - i * m.u(108), m.u(5), m.u(100), bar - m.u(10)),
-                name.title(),
-                kind="quiet",
-            )
-            for i, name in enumerate(("leave", "undo", "rules"), 1)
-        ]
+        self.buttons = corner_buttons(
+            W - m.u(8), m.u(5), (m.u(100), bar - m.u(10)), m.u(8), undo=True
+        )
 
     def to_screen(self, x: float, y: float) -> tuple[int, int]:
         return (round(self.field.left + x * self.scale), round(self.field.top + y * self.scale))

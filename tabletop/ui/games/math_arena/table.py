@@ -26,7 +26,7 @@ from tabletop.games.math_arena import (
 )
 from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
-from tabletop.ui.games import start_card_camera, stop_card_camera
+from tabletop.ui.games import start_card_camera
 from tabletop.ui.games.math_arena.play import GAME, TOURNAMENT_TARGET, ArenaPlay
 from tabletop.ui.games.math_arena.words import (
     HOW,
@@ -140,12 +140,7 @@ class HandPicker(Dialog):
 
     def draw(self, surface: pygame.Surface) -> None:
         painter, m = self.ctx.painter, self.m
-        painter.shade(surface)
-        painter.box(surface, self.panel, painter.p.panel, painter.p.line, 3, m.u(12))
-        painter.text(
-            surface, self.title, (self.panel.centerx, self.panel.top + m.u(12)), m.text + 2,
-            bold=True, anchor="midtop", max_width=self.panel.width - m.u(24),
-        )  # fmt: skip
+        self.draw_frame(surface)
         body = self.body()
         painter.text(
             surface, self.goal_text, (body.centerx, body.top), m.text, bold=True, anchor="midtop"
@@ -195,7 +190,6 @@ class ArenaScene(TableScene):
         }
         save = save or GameSave(ctx, GAME.name, infos, app)
         super().__init__(ctx, save, resumed=match is not None, again=self.next_game)
-        self.camera: Any = None
 
     # -- what the base asks -------------------------------------------------------------------
 
@@ -232,10 +226,6 @@ class ArenaScene(TableScene):
         self.after()
         if self.play.cards == "table":
             self.camera = start_card_camera(self.ctx, GAME.name, self.play.players)
-
-    def exit(self) -> None:
-        super().exit()
-        stop_card_camera(self.camera)
 
     def after(self) -> None:
         if self.play.message != self.message:

@@ -19,20 +19,6 @@ from tabletop.ui.widgets import Painter
 INK = {"black": (25, 25, 30), "red": (200, 30, 45), "green": GREEN}
 
 
-def floor_size(m: Metrics) -> int:
-    """The smallest text a child reads (16 px at 800x480)."""
-    return m.small - 2
-
-
-def fitted(
-    painter: Painter, text: str, size: int, width: int, bold: bool = False
-) -> tuple[str, int]:
-    """``text`` at the largest size up to ``size`` (not under :func:`floor_size`) that fits
-    ``width``, cut with "\u2026" if it still does not."""
-    size = max(min(size, floor_size(painter.m)), painter.fit_size(text, size, width, bold))
-    return painter.ellipsis(text, size, width, bold), size
-
-
 def draw_card(
     painter: Painter,
     surface: pygame.Surface,
@@ -54,7 +40,7 @@ def draw_card(
             pygame.draw.rect(surface, shade, rect.inflate(8, 8), m.u(width), radius + 2)
     big, caption = face(card) if card is not None else (text, "")
     inner = rect.width - 4
-    small = floor_size(m)
+    small = painter.least
     if caption and painter.fonts.width(caption, small) > inner:
         caption = caption.strip("|")  # "n\u00f72" for "|n\u00f72|" on a narrow card
     if caption and painter.fonts.width(caption, small) <= inner:
@@ -123,7 +109,7 @@ def draw_number_line(
 ) -> None:
     """A seat's number line: who, the total, every card with the total after it."""
     m, p = painter.m, painter.p
-    small = floor_size(m)
+    small = painter.least
 
     def under(slot: pygame.Rect, text: str, shade: Color, bold: bool = True) -> None:
         """A running total (or a word) under a card's slot."""
@@ -135,17 +121,15 @@ def draw_number_line(
     chip = pygame.Rect(panel.left + m.u(8), panel.top + m.u(8), m.u(30), m.u(30))
     painter.seat_chip(surface, chip, seat)
     room = panel.left + m.u(LEFT) - chip.right - m.u(8)
-    text, size = fitted(painter, name, m.text, room, True)
     at = (chip.right + m.u(6), chip.centery)
-    painter.text(surface, text, at, size, bold=True, anchor="midleft")
+    painter.line(surface, name, at, m.text, room, bold=True, anchor="midleft")
     totals = running_totals(cards)
     total = num(totals[-1] if totals else 0)
     at = (panel.left + m.u(10), panel.top + m.u(66))
     painter.text(surface, f"= {total}", at, m.big + 4, bold=True, anchor="midleft", max_width=room)
     if note:
-        text, size = fitted(painter, note, small, m.u(LEFT - 14))
         at = (panel.left + m.u(10), panel.bottom - m.u(6))
-        painter.text(surface, text, at, size, p.muted, anchor="bottomleft")
+        painter.line(surface, note, at, small, m.u(LEFT - 14), p.muted, anchor="bottomleft")
     area = card_area(m, panel)
     geo = line_geometry(m, area, len(cards))
     cancelled = set(cancelled_positions(cards))
@@ -173,9 +157,8 @@ def draw_number_line(
         veil.fill((120, 120, 130, 90))
         surface.blit(veil, veil_rect.topleft)
         words = "\u2205 Blocked: no card here this turn"
-        text, size = fitted(painter, words, m.small, area.width, True)
         at = (area.right - m.u(4), panel.top + m.u(6))
-        painter.text(surface, text, at, size, p.bad, bold=True, anchor="topright")
+        painter.line(surface, words, at, m.small, area.width, p.bad, bold=True, anchor="topright")
 
 
 __all__ = [
@@ -184,6 +167,5 @@ __all__ = [
     "card_area",
     "draw_card",
     "draw_number_line",
-    "fitted",
     "line_geometry",
 ]

@@ -19,7 +19,7 @@ from tabletop.engine.match import Match
 from tabletop.games.math_attack import Action, MathAttackSettings, MathAttackState
 from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
-from tabletop.ui.games import start_card_camera, stop_card_camera
+from tabletop.ui.games import start_card_camera
 from tabletop.ui.games.math_attack.draw import card_area, draw_card, draw_number_line, line_geometry
 from tabletop.ui.games.math_attack.play import (
     BOT_SECONDS,
@@ -70,7 +70,6 @@ class AttackScene(TableScene):
         app = {"names": list(names), "bot": bot, "first": first, "seed": seed}
         save = save or GameSave(ctx, GAME.name, seats, app)
         super().__init__(ctx, save, resumed=match is not None, again=self.play_again)
-        self.camera: Any = None
         self.shown_end = False
 
     def play_again(self) -> Scene:
@@ -137,10 +136,6 @@ class AttackScene(TableScene):
             play.say(f"Deal 5 cards each. {first} goes first!")
         self.after()
         self.camera = None if play.virtual else start_card_camera(self.ctx, GAME.name, 2)
-
-    def exit(self) -> None:
-        super().exit()
-        stop_card_camera(self.camera)
 
     def after(self) -> None:
         super().after()

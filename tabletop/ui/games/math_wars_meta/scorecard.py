@@ -17,7 +17,7 @@ from tabletop.ui.app import Context
 from tabletop.ui.games.math_wars_meta.cards import crate_label, signed
 from tabletop.ui.games.math_wars_meta.play import MwmPlay
 from tabletop.ui.theme import SEAT_COLOURS, Color, Metrics
-from tabletop.ui.widgets import Button
+from tabletop.ui.widgets import Button, grid
 
 CRATE_FILL = (255, 246, 196)
 WHITE = (255, 255, 255)
@@ -44,19 +44,12 @@ class ScoreCards:
         margin, gap = m.u(12), m.u(8)
         cols = 1 if n == 1 else 3 if n == 6 else min(4, n)
         rows = -(-n // cols)
-        pw = (m.width - 2 * margin - (cols - 1) * gap) // cols
-        ph = (bottom - top - (rows - 1) * gap) // rows
-        if n == 1:
-            pw = min(pw, m.u(520))
-        self.panels = []
-        out: list[Button] = []
-        for seat in range(n):
-            r, c = divmod(seat, cols)
-            left = margin + c * (pw + gap) if n > 1 else (m.width - pw) // 2
-            rect = pygame.Rect(left, top + r * (ph + gap), pw, ph)
-            self.panels.append(rect)
-            out += self._panel_buttons(seat, rect)
-        return out
+        area = pygame.Rect(margin, top, m.width - 2 * margin, bottom - top)
+        if n == 1:  # one Score Card: not wider than 520, in the middle
+            area.width = min(area.width, m.u(520))
+            area.left = (m.width - area.width) // 2
+        self.panels = grid(area, n, cols, gap, (area.height - (rows - 1) * gap) // rows)
+        return [b for seat, rect in enumerate(self.panels) for b in self._panel_buttons(seat, rect)]
 
     def _panel_buttons(self, seat: int, r: pygame.Rect) -> list[Button]:
         m = self.m
@@ -123,7 +116,7 @@ class ScoreCards:
         """``text`` at ``size`` (the captions' 16 px at 800x480), cut to ``width`` (with
         ``whole``: left out unless it fits)."""
         painter = self.ctx.painter
-        size = size or self.m.small - 2
+        size = size or painter.least
         if whole and painter.fonts.width(text, size, bold) > width:
             return
         text = painter.ellipsis(text, size, max(1, width), bold)

@@ -30,7 +30,7 @@ import pygame
 from tabletop.games.math_wars_meta import CardCode, problem_text, splash_leader
 from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
-from tabletop.ui.games import start_card_camera, stop_card_camera
+from tabletop.ui.games import start_card_camera
 from tabletop.ui.games.math_wars_meta.cards import CardProblem, crate_choices, read_code
 from tabletop.ui.games.math_wars_meta.play import MwmPlay
 from tabletop.ui.games.math_wars_meta.scorecard import ScoreCards
@@ -128,7 +128,6 @@ class MwmTable(ScoreCards, TableScene):
         super().__init__(ctx, save, resumed=resumed, again=again)
         self.play = play
         self.panels: list[pygame.Rect] = []
-        self.camera: Any = None
 
     # -- what the base asks ---------------------------------------------------------------
 
@@ -186,10 +185,6 @@ class MwmTable(ScoreCards, TableScene):
         with one_write(self.match):
             self.play.pump()
         super().enter()
-
-    def exit(self) -> None:
-        super().exit()
-        stop_card_camera(self.camera)
 
     def after(self) -> None:
         for note in self.play.notes:

@@ -122,12 +122,10 @@ class AreaEditor(Scene):
             self.selected = None if self.selected == k else k
         elif self.selected is not None:
             k = self.selected
-            if name == "left" and k > 0:
-                self.cards[k - 1], self.cards[k] = self.cards[k], self.cards[k - 1]
-                self.selected = k - 1
-            elif name == "right" and k < len(self.cards) - 1:
-                self.cards[k + 1], self.cards[k] = self.cards[k], self.cards[k + 1]
-                self.selected = k + 1
+            j = k - 1 if name == "left" else k + 1  # where a move puts the card
+            if name in ("left", "right") and 0 <= j < len(self.cards):
+                self.cards[j], self.cards[k] = self.cards[k], self.cards[j]
+                self.selected = j
             elif name == "remove":
                 self.cards.pop(k)
                 self.selected = None

@@ -28,7 +28,7 @@ from tabletop.games.mecs import Action, MecsSettings, MecsState
 from tabletop.games.mecs_equation import PLAY_CARDS
 from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
-from tabletop.ui.games import start_card_camera, stop_card_camera
+from tabletop.ui.games import start_card_camera
 from tabletop.ui.games.mecs.cards import LABEL, CardPageScene, draw_card, read_code
 from tabletop.ui.games.mecs.editor import AreaEditor
 from tabletop.ui.games.mecs.play import BOT_SECONDS, Banner, MecsPlay, coin_words, seat_infos
@@ -39,9 +39,8 @@ from tabletop.ui.scenes.pin import PinPad
 from tabletop.ui.scenes.rules import ChoiceGrid
 from tabletop.ui.table import TableScene
 from tabletop.ui.theme import Metrics, Palette
-from tabletop.ui.widgets import Button
+from tabletop.ui.widgets import Button, grid
 
-LEAST = 16  # the smallest text a child reads at 800x480 (issue 21)
 # the quiet buttons at the bottom left, always there
 TOOLS = (("rules", "Rules"), ("cards", "Cards"), ("undo", "Undo"), ("leave", "Leave"))
 
@@ -85,7 +84,6 @@ class MecsTable(TableScene):
         save = save or GameSave(ctx, "mecs", infos, app)
         self.play.save = save
         super().__init__(ctx, save, resumed=match is not None, again=self.fresh)
-        self.camera: Any = None
         self.area_rects: dict[int, pygame.Rect] = {}
         self.coin_points: dict[int, tuple[int, int]] = {}
         self.strip: pygame.Rect | None = None
@@ -145,11 +143,6 @@ class MecsTable(TableScene):
         if self.resumed:
             self.message = f"Welcome back! {self.next_step()}"
         self.after()
-
-    def exit(self) -> None:
-        super().exit()
-        stop_card_camera(self.camera)
-        self.camera = None
 
     def after(self) -> None:
         super().after()
@@ -317,42 +310,21 @@ class MecsTable(TableScene):
         n = len(play.seats)
         cols = 1 if n <= 4 else 2
         rows = -(-n // cols)
-        gap = m.u(6)
-        aw = (W - 2 * margin - (cols - 1) * gap) // cols
-        ah = (bottom - top - (rows - 1) * gap) // rows
-        self.area_rects = {}
-        for seat in range(n):
-            c, r = divmod(seat, rows)
-            rect = pygame.Rect(margin + c * (aw + gap), top + r * (ah + gap), aw, ah)
-            self.area_rects[seat] = rect
-            b.append(Button(f"area.{seat}", rect, "", kind="area"))
+        gap, area = m.u(6), pygame.Rect(margin, top, W - 2 * margin, bottom - top)
+        ah = (area.height - (rows - 1) * gap) // rows
+        self.area_rects = dict(enumerate(grid(area, n, cols, gap, ah, rows)))  # down, then across
+        b += [
+            Button(f"area.{seat}", rect, "", kind="area") for seat, rect in self.area_rects.items()
+        ]
         self.buttons = b
 
     # -- drawing --------------------------------------------------------------------------
-
-    def line(
-        self,
-        surface: pygame.Surface,
-        text: str,
-        pos: tuple[int, int],
-        size: int,
-        width: int,
-        colour: Any = None,
-        **kw: Any,
-    ) -> pygame.Rect:
-        """One line of text no wider than ``width``: shrunk to fit, never below the
-        smallest size a child reads, then cut short."""
-        painter = self.ctx.painter
-        bold = bool(kw.get("bold"))
-        size = max(min(size, self.m.u(LEAST)), painter.fit_size(text, size, width, bold))
-        text = painter.ellipsis(text, size, width, bold)
-        return painter.text(surface, text, pos, size, colour, **kw)
 
     def draw(self, surface: pygame.Surface) -> None:
         painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
         surface.fill(p.background)
         step, r = self.next_step(), self.status_rect
-        self.line(surface, step, r.midleft, m.text, r.width, bold=True, anchor="midleft")
+        painter.line(surface, step, r.midleft, m.text, r.width, bold=True, anchor="midleft")
         self._draw_goal(surface)
         for seat, rect in self.area_rects.items():
             self._draw_area(surface, seat, rect)
@@ -367,14 +339,14 @@ class MecsTable(TableScene):
             self._draw_banner(surface, self.play.banner)
 
     def _draw_goal(self, surface: pygame.Surface) -> None:
-        m, p, r = self.m, self.ctx.painter.p, self.goal_rect
+        painter, m, p, r = self.ctx.painter, self.m, self.ctx.painter.p, self.goal_rect
         text = self.play.goal_line()
         if self.play.settings.mode == "challenge":
-            self.ctx.painter.box(surface, r, (250, 236, 150), p.line, 2, m.u(8))
+            painter.box(surface, r, (250, 236, 150), p.line, 2, m.u(8))
             pos, width = (r.left + m.u(10), r.centery), r.width - m.u(20)
-            self.line(surface, text, pos, m.text, width, bold=True, anchor="midleft")
+            painter.line(surface, text, pos, m.text, width, bold=True, anchor="midleft")
         else:
-            self.line(surface, text, r.midleft, m.small + 2, r.width, p.muted, anchor="midleft")
+            painter.line(surface, text, r.midleft, m.small + 2, r.width, p.muted, anchor="midleft")
 
     def _draw_area(self, surface: pygame.Surface, seat: int, rect: pygame.Rect) -> None:
         """One seat's area: its chip, name and coins on the left (a progress bar in the
@@ -396,7 +368,7 @@ class MecsTable(TableScene):
             name += " (bot)"
         x = chip.right + m.u(6)
         y = rect.top + rect.height * 3 // 10 if compact else chip.centery
-        self.line(
+        painter.line(
             surface, name, (x, y), m.small + 1, rect.left + info_w - x, bold=True, anchor="midleft"
         )
         if compact:
@@ -409,7 +381,9 @@ class MecsTable(TableScene):
         draw_coin(surface, p, centre, radius)
         coins = f"{player.coins} coins" + ("" if compact else f" · {len(player.hand)} in hand")
         x = centre[0] + radius + m.u(6)
-        self.line(surface, coins, (x, centre[1]), m.small, rect.left + info_w - x, anchor="midleft")
+        painter.line(
+            surface, coins, (x, centre[1]), m.small, rect.left + info_w - x, anchor="midleft"
+        )
         target = play.settings.target_coins
         bar = pygame.Rect(rect.left + m.u(6), rect.bottom - m.u(7), info_w - m.u(12), m.u(4))
         if play.settings.mode == "normal" and bar.top > centre[1] + m.u(10):
@@ -440,7 +414,7 @@ class MecsTable(TableScene):
             text, tone = status
             colour = {"bad": p.bad, "good": p.good}.get(tone, p.muted)
             at = (room.left, room.top + ch + m.u(2))
-            self.line(surface, text, at, m.small, room.width, colour)
+            painter.line(surface, text, at, m.small, room.width, colour)
 
     def _draw_strip(self, surface: pygame.Surface) -> None:
         painter, m, p, play = self.ctx.painter, self.m, self.ctx.painter.p, self.play
