@@ -83,6 +83,7 @@ class TableScene(Scene):
 
     game = ""
     bot_pause = BOT_PAUSE
+    results_at_end = False  # hand over to the results the moment the game is over
 
     def __init__(
         self,
@@ -182,6 +183,9 @@ class TableScene(Scene):
     def bot_step(self) -> None:
         """Let the waiting bot make its move."""
 
+    def begin(self) -> None:
+        """What the table does first (deal, settle), in the game's first journal write."""
+
     # -- lifecycle --------------------------------------------------------------------------
 
     def writing(self) -> contextlib.AbstractContextManager[None]:
@@ -191,6 +195,8 @@ class TableScene(Scene):
     def enter(self) -> None:
         if self.save is not None:
             self.save.attach(self.match)
+        with self.writing():
+            self.begin()
         if self.resumed:
             self.message = f"Welcome back! {self.next_step()}".strip()
         self.after()
@@ -301,10 +307,13 @@ class TableScene(Scene):
     # -- after every input --------------------------------------------------------------------
 
     def after(self) -> None:
-        """Lay the screen out again, light the lamps, write the record."""
+        """Lay the screen out again, light the lamps, write the record; with
+        ``results_at_end``, a game just over (this table on top) goes to its results."""
         self.layout(self.m)
         self.ctx.lamps.light_only(sorted(self.lit()))
         self.save_table()
+        if self.results_at_end and self.finished and self.stack.top is self:
+            self.show_results()
 
     def save_table(self) -> None:
         """The table's record and the checked answers beside the journaled match (when

@@ -49,6 +49,7 @@ class AttackScene(TableScene):
     """One game: the two number lines, whose turn, what is blocked, the last turn."""
 
     game = GAME.name
+    results_at_end = True
     bot_pause = BOT_SECONDS
 
     def __init__(
@@ -70,7 +71,6 @@ class AttackScene(TableScene):
         app = {"names": list(names), "bot": bot, "first": first, "seed": seed}
         save = save or GameSave(ctx, GAME.name, seats, app)
         super().__init__(ctx, save, resumed=match is not None, again=self.play_again)
-        self.shown_end = False
 
     def play_again(self) -> Scene:
         """The same players again, the other one starting."""
@@ -136,12 +136,6 @@ class AttackScene(TableScene):
             play.say(f"Deal 5 cards each. {first} goes first!")
         self.after()
         self.camera = None if play.virtual else start_card_camera(self.ctx, GAME.name, 2)
-
-    def after(self) -> None:
-        super().after()
-        if self.finished and not self.shown_end and self.stack.top is self:
-            self.shown_end = True
-            self.show_results()
 
     # -- input -------------------------------------------------------------------------------
 

@@ -37,7 +37,7 @@ from tabletop.ui.games.math_wars_meta.scorecard import ScoreCards
 from tabletop.ui.games.math_wars_meta.verdict import results_lines
 from tabletop.ui.input import CardsSeen
 from tabletop.ui.results import Outcome, names_joined, outcome_of
-from tabletop.ui.saves import GameSave, one_write, seat_infos
+from tabletop.ui.saves import GameSave, seat_infos
 from tabletop.ui.scenes.common import Dialog
 from tabletop.ui.scenes.numpad import NumPad
 from tabletop.ui.scenes.rules import ChoiceGrid
@@ -181,10 +181,10 @@ class MwmTable(ScoreCards, TableScene):
         # the camera reads the battle piles while any child plays real cards
         if any(not seat.auto_cards for seat in self.play.seats):
             self.camera = start_card_camera(self.ctx, self.game, len(self.play.seats))
-        self.save.attach(self.match)
-        with one_write(self.match):
-            self.play.pump()
         super().enter()
+
+    def begin(self) -> None:
+        self.play.pump()
 
     def after(self) -> None:
         for note in self.play.notes:

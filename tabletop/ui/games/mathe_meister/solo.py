@@ -87,6 +87,7 @@ class MatheMeisterScene(TableScene):
     (signed in); ``match`` and ``save`` carry on a journaled game."""
 
     game = MatheMeister.name
+    results_at_end = True
 
     def __init__(
         self,
@@ -189,10 +190,6 @@ class MatheMeisterScene(TableScene):
         self.sound()
         self.save.answers_from_match(play.answers())
         super().after()
-        if self.finished:
-            if self.stack.top is self:
-                self.show_results()
-            return
         asks, play.asks = play.asks, []
         if asks and self.stack.top is self:
             self.open(asks[0])

@@ -34,7 +34,7 @@ from tabletop.ui.games.mecs.editor import AreaEditor
 from tabletop.ui.games.mecs.play import BOT_SECONDS, Banner, MecsPlay, coin_words, seat_infos
 from tabletop.ui.input import CardsSeen
 from tabletop.ui.results import Outcome, outcome_of
-from tabletop.ui.saves import GameSave, one_write
+from tabletop.ui.saves import GameSave
 from tabletop.ui.scenes.pin import PinPad
 from tabletop.ui.scenes.rules import ChoiceGrid
 from tabletop.ui.table import TableScene
@@ -51,6 +51,7 @@ class MecsTable(TableScene):
     ``match`` and ``save`` carry on a journaled game."""
 
     game = "mecs"
+    results_at_end = True
     bot_pause = BOT_SECONDS
 
     def __init__(
@@ -137,18 +138,14 @@ class MecsTable(TableScene):
     def enter(self) -> None:
         if self.play.settings.play == "camera":
             self.camera = start_card_camera(self.ctx, "mecs", len(self.play.seats))
-        self.save.attach(self.match)
-        with one_write(self.match):
-            self.play.settle()
-        if self.resumed:
-            self.message = f"Welcome back! {self.next_step()}"
-        self.after()
+        super().enter()
 
-    def after(self) -> None:
-        super().after()
-        if self.finished and self.stack.top is self:
-            self.ctx.sounds.play("round")
-            self.show_results()
+    def begin(self) -> None:
+        self.play.settle()
+
+    def show_results(self) -> None:
+        self.ctx.sounds.play("round")
+        super().show_results()
 
     def update(self, now: float) -> bool:
         banner = self.play.banner
