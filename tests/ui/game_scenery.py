@@ -18,7 +18,8 @@ from collections.abc import Callable, Sequence
 from hardware.buttons import SeatPressed
 from tabletop.ui.app import App
 from tabletop.ui.autoplay import Autoplayer
-from tabletop.ui.input import CardSeen, CardsSeen
+from tabletop.ui.harness import cards_seen
+from tabletop.ui.harness import type_number as typed
 
 # -- events a table sends ------------------------------------------------------------------
 
@@ -52,8 +53,7 @@ def press_seat(app: App, seat: int) -> None:
 def show_cards(app: App, seat: int | None, area: str | None, codes: Sequence[str]) -> None:
     """The camera's steady reading of one zone (``seat`` 1-based as the camera reports
     it, None: the middle of the table)."""
-    cards = tuple(CardSeen(code, seat, area) for code in codes)
-    app.post(CardsSeen(seat, area, cards, app.ctx.clock()))
+    app.post(cards_seen(seat, area, codes, app.ctx.clock()))
     app.step()
 
 
@@ -66,11 +66,7 @@ def wait(app: App, seconds: float, frame: float = 0.5) -> None:
 
 def type_number(auto: Autoplayer, value: int) -> None:
     """A number on the number pad, then OK."""
-    for digit in str(abs(value)):
-        auto.tap(f"num.{digit}")
-    if value < 0:
-        auto.tap("num.minus")
-    auto.tap("ok")
+    typed(auto.tap, value)
 
 
 def setup(app: App, game: str, *taps: str) -> Autoplayer:

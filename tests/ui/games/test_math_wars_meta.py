@@ -25,6 +25,7 @@ from tabletop.ui.games.math_wars_meta import run_demo
 from tabletop.ui.games.math_wars_meta.cards import CardProblem, read_code
 from tabletop.ui.games.math_wars_meta.demo import TableBot
 from tabletop.ui.games.math_wars_meta.table import MwmTable as TableScene
+from tabletop.ui.harness import type_number as typed
 from tabletop.ui.input import CardSeen, CardsSeen, Tap
 from tabletop.ui.results import GameResults, winner_line
 from tabletop.ui.scenes.form import FormScene
@@ -84,11 +85,7 @@ def show(app: App, seat: int, *codes: str) -> None:
 
 
 def type_number(app: App, value: int) -> None:
-    for digit in str(abs(value)):
-        tap(app, f"num.{digit}")
-    if value < 0:
-        tap(app, "num.minus")
-    tap(app, "ok")
+    typed(lambda name: tap(app, name), value)
 
 
 def answer(app: App, seat: int, value: int, *, press: bool = True) -> None:
