@@ -25,6 +25,7 @@ from tabletop.games.math_wars_meta import (
     war_face_down,
 )
 from tabletop.ui.games.math_wars_meta.cards import crate_label, signed
+from tabletop.ui.messages import names_joined
 
 if TYPE_CHECKING:
     from tabletop.ui.games.math_wars_meta.play import MwmPlay
@@ -61,8 +62,7 @@ def card_sentence(code: str, name: str, action: Any) -> str:
 
 
 def seat_list(play: MwmPlay, seats: Sequence[int]) -> str:
-    names = [play.seats[s].name for s in seats]
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return names_joined([play.seats[s].name for s in seats])
 
 
 # the engine's events said in a template ({name}: the seat's; {team}, {winner}: sides)
