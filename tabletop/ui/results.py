@@ -155,9 +155,6 @@ class GameResults(Scene):
         elif name == "again" and self.again is not None:
             self.stack.replace(self.again())
 
-    def info(self) -> dict[str, Any]:
-        return {"winner": self.outcome.winner_line, "rows": self.outcome.rows}
-
     def draw(self, surface: pygame.Surface) -> None:
         painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
         surface.fill(p.background)
