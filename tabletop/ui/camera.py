@@ -1,26 +1,17 @@
-"""Dice from the camera, for the app: frames in, one steady ``Seen`` event out.
+"""Cameras for the app: frames in, steady ``Seen`` / ``CardsSeen`` events out.
 
-The app depends on small protocols, not on ``vision/`` itself:
+A camera reads on its own thread (``threaded=False``: on the caller's, until one steady
+reading, for the demo and tests) and gives each steady reading to a sink (the app's
+vision queue), never touching pygame. ``start()`` / ``stop()``; ``available`` turns
+False, with ``error`` saying why, when it cannot start or stops.
 
-* a **frame source**: ``read()`` -> a frame (a BGR array, or an object whose ``main``
-  is one, as ``vision.sources`` gives) or None, and ``close()``;
-* a **dice reader**: ``reader(frame) -> [die, ...]`` where each die has ``value`` (1..6 or
-  None when unreadable), ``box`` (x0, y0, x1, y1) and ``confidence``, as attributes or
-  dict keys (``vision.dice.read_dice`` fits).
-
-Two cameras give the same ``Seen`` events to a sink (the app's vision queue), from
-their own thread, never touching pygame:
-
-* :class:`DiceCamera`: source + reader, with a simple "same dice in N frames" vote;
 * :class:`PipelineCamera`: the real ``vision.pipeline.Pipeline`` (table zones, motion,
-  the vision stabiliser) with cards switched off; its observations become ``Seen``.
-
-and :class:`CardCamera` gives ``CardsSeen`` events (one zone's cards, left to right) for
-the card games: the pipeline with dice switched off and the game's mat areas, each
-zone named as the game scenes name it (:func:`seat_area`).
-
-Both have ``start()`` / ``stop()`` and ``available``; ``threaded=False`` reads on the
-caller's thread until one steady reading (the demo and tests).
+  the vision stabiliser) reading dice only;
+* :class:`CardCamera`: the same pipeline reading cards only, each zone named as the
+  card games' scenes name it (:func:`seat_area`);
+* :class:`DiceCamera`: any frame source and dice reader (``reader(frame) -> [die]``,
+  each die with ``value``, ``box`` and ``confidence`` as attributes or keys), voted
+  steady by the vision stabiliser: the demo's stand-in where the pipeline cannot load.
 """
 
 from __future__ import annotations
@@ -29,7 +20,6 @@ import contextlib
 import importlib
 import inspect
 import logging
-import queue
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -37,6 +27,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from tabletop.engine.errors import DeviceError
 from tabletop.ui.input import CardSeen, CardsSeen, DieSeen, Seen
 
 log = logging.getLogger(__name__)
@@ -85,30 +76,11 @@ def to_rgb(image: Any) -> np.ndarray:
     return np.ascontiguousarray(array[:, :, 2::-1])
 
 
-class Steady:
-    """Reports a reading once it has been the same for ``frames`` frames in a row."""
-
-    def __init__(self, frames: int = 3) -> None:
-        self.frames = frames
-        self._key: tuple[Any, ...] | None = None
-        self._count = 0
-        self._reported: tuple[Any, ...] | None = None
-
-    def feed(self, values: Sequence[int | None]) -> bool:
-        key = tuple(sorted(values, key=lambda v: (v is None, v or 0)))
-        if key == self._key:
-            self._count += 1
-        else:
-            self._key, self._count = key, 1
-        if self._count >= self.frames and key != self._reported and key:
-            self._reported = key
-            return True
-        return False
-
-
 class _Worker:
-    """Start/stop of a reading thread (or one synchronous read) of frames from
-    ``open_source()``, a reading going to ``sink`` once steady over ``steady`` frames."""
+    """Start/stop of the reading (see the module); subclasses open the source and say
+    what steady readings one frame gives (:meth:`_look`)."""
+
+    interval = 0.0  # seconds between frames on the thread (a pipeline's source paces it)
 
     def __init__(
         self,
@@ -122,10 +94,10 @@ class _Worker:
     ) -> None:
         self._open_source = open_source
         self.sink = sink
-        self.steady = steady
+        self.steady = steady  # frames a reading must hold
         self.threaded = threaded
         self._clock = clock
-        self.max_frames = max_frames
+        self.max_frames = max_frames  # frames read at most when not threaded
         self.available = True
         self.error: str | None = None
         self._thread: threading.Thread | None = None
@@ -139,7 +111,7 @@ class _Worker:
         if not self.threaded:
             self._run()
             return
-        self._thread = threading.Thread(target=self._run, name="dice-camera", daemon=True)
+        self._thread = threading.Thread(target=self._run, name="camera", daemon=True)
         self._thread.start()
 
     def stop(self) -> None:
@@ -153,8 +125,43 @@ class _Worker:
         self.available = False
         log.warning("camera: %s", self.error)
 
-    def _run(self) -> None:
+    def _open(self) -> FrameSource:
+        return self._open_source()
+
+    def _look(self, frame: Any) -> list[Any]:
         raise NotImplementedError
+
+    def _unsteady(self) -> None:
+        """Not threaded, and no reading held steady over the frames read."""
+
+    def _run(self) -> None:
+        try:
+            source = self._open()
+        except Exception as exc:
+            self._fail("the camera cannot start", exc)
+            return
+        frames = 0
+        try:
+            while not self._stop.is_set() and (self.threaded or frames < self.max_frames):
+                frame = source.read()
+                if frame is None:  # a finite source has no more
+                    break
+                frames += 1
+                for seen in self._look(frame):
+                    self.sink(seen)
+                    if not self.threaded:
+                        return
+                if self.threaded:
+                    time.sleep(self.interval)
+            if not self.threaded:
+                self._unsteady()
+        except DeviceError as exc:
+            self._fail("the camera stopped", exc)
+        except Exception as exc:
+            self._fail("the dice reader failed", exc)
+        finally:
+            with contextlib.suppress(Exception):
+                source.close()
 
 
 class DiceCamera(_Worker):
@@ -172,6 +179,7 @@ class DiceCamera(_Worker):
         super().__init__(open_source, sink, **kw)
         self.reader = reader
         self.interval = interval
+        self._last: Seen | None = None
 
     def read_frame(self, frame: Any) -> Seen:
         """Read the dice in one frame (no vote)."""
@@ -179,46 +187,32 @@ class DiceCamera(_Worker):
         dice = tuple(as_die_seen(d) for d in self.reader(image))
         return Seen(dice, self._clock(), to_rgb(image))
 
-    def _run(self) -> None:
-        steady = Steady(self.steady)
-        try:
-            source = self._open_source()
-        except Exception as exc:
-            self._fail("the camera cannot start", exc)
-            return
-        frames = 0
-        last: Seen | None = None
-        try:
-            while not self._stop.is_set() and (self.threaded or frames < self.max_frames):
-                frame = source.read()
-                if frame is None:
-                    if not self.threaded:
-                        break
-                    time.sleep(self.interval)
-                    continue
-                frames += 1
-                last = self.read_frame(frame)
-                if steady.feed(last.values):
-                    self.sink(last)
-                    if not self.threaded:
-                        return
-                if self.threaded:
-                    time.sleep(self.interval)
-            if not self.threaded and last is not None:
-                self.sink(last)  # never steady: show the last reading anyway
-        except Exception as exc:
-            self._fail("the dice reader failed", exc)
-        finally:
-            with contextlib.suppress(Exception):
-                source.close()
+    def _open(self) -> FrameSource:
+        from vision.stabilise import Stabiliser
+
+        self._votes, self._last = Stabiliser(self.steady, clock=self._clock), None
+        return self._open_source()
+
+    def _look(self, frame: Any) -> list[Any]:
+        self._last = seen = self.read_frame(frame)
+        values = tuple(sorted(seen.values, key=lambda v: (v is None, v or 0)))
+        steady = self._votes.update("dice", values)
+        return [seen] if steady is not None and values else []
+
+    def _unsteady(self) -> None:
+        if self._last is not None:
+            self.sink(self._last)  # never steady: show the last reading anyway
 
 
 class PipelineCamera(_Worker):
     """The vision pipeline (``vision.pipeline.Pipeline``, dice only) as ``Seen`` events.
 
     Dice in any zone count (without mats the table is one zone); each observation's
-    crops are what the child is shown.
+    crops are what the child is shown. ``options``: more ``Pipeline`` keywords (those it
+    does not take are left out).
     """
+
+    reads_dice = True  # dice only (a CardCamera: cards only)
 
     def __init__(
         self,
@@ -229,25 +223,22 @@ class PipelineCamera(_Worker):
         **kw: Any,  # steady, threaded, clock, max_frames (see _Worker)
     ) -> None:
         super().__init__(open_source, sink, **kw)
-        self.options = dict(options or {})  # more Pipeline(...) keywords, if it takes them
-
-    reads_dice = True  # dice only (a CardCamera: cards only)
+        self.options = dict(options or {})
 
     def _table(self) -> Any:
         from vision.table import Table
 
         return Table(seats=1)
 
-    def _build(self) -> Any:
+    def _open(self) -> FrameSource:
         from vision.pipeline import Pipeline
         from vision.stabilise import Stabiliser
 
         accepted = inspect.signature(Pipeline).parameters
         options = {k: v for k, v in self.options.items() if k in accepted}
         table = self._table()
-        source: Any = self._open_source()
-        return Pipeline(
-            source,
+        self._pipeline = Pipeline(
+            self._open_source(),
             table=table,
             dice=self.reads_dice,
             cards=not self.reads_dice,
@@ -255,6 +246,11 @@ class PipelineCamera(_Worker):
             clock=self._clock,
             **options,
         )
+        return self._pipeline.source
+
+    def _look(self, frame: Any) -> list[Any]:
+        looked = (self.to_seen(observation) for observation in self._pipeline.process(frame))
+        return [seen for seen in looked if self.wanted(seen)]
 
     def to_seen(self, observation: Any) -> Seen | None:
         key = getattr(observation, "key", None)
@@ -264,54 +260,9 @@ class PipelineCamera(_Worker):
         crops = tuple(to_rgb(c) for c in getattr(observation, "crops", ()) if np.size(c))
         return Seen(tuple(DieSeen(v) for v in values), self._clock(), None, crops)
 
-    def _run(self) -> None:
-        try:
-            pipeline = self._build()
-        except Exception as exc:
-            self._fail("the camera cannot start", exc)
-            return
-        try:
-            if self.threaded:
-                self._forward(pipeline)
-            else:
-                self._once(pipeline)
-        except Exception as exc:
-            self._fail("the dice reader failed", exc)
-        finally:
-            with contextlib.suppress(Exception):
-                pipeline.stop(timeout=2.0)
-
     def wanted(self, seen: Any) -> bool:
         """Whether an event goes to the app (a dice reading with no dice does not)."""
         return seen is not None and bool(seen.dice)
-
-    def _once(self, pipeline: Any) -> None:
-        for _ in range(self.max_frames):
-            frame = pipeline.source.read()
-            if frame is None:
-                return
-            for observation in pipeline.process(frame):
-                seen = self.to_seen(observation)
-                if self.wanted(seen):
-                    self.sink(seen)
-                    return
-
-    def _forward(self, pipeline: Any) -> None:
-        pipeline.start()
-        while not self._stop.is_set():
-            try:
-                item = pipeline.observations.get(timeout=0.1)
-            except queue.Empty:
-                if not pipeline.running:
-                    return
-                continue
-            error = getattr(item, "error", None)
-            if error is not None:
-                self._fail("the camera stopped", error)
-                return
-            seen = self.to_seen(item)
-            if self.wanted(seen):
-                self.sink(seen)
 
 
 # Mat areas (vision.table zone names) as the card games' scenes name them.
@@ -346,11 +297,8 @@ def seat_area(game: str, seat: int, area: str) -> tuple[int | None, str | None]:
 
 
 class CardCamera(PipelineCamera):
-    """The vision pipeline reading cards only, as ``CardsSeen`` events (see module).
-
-    A zone whose cards are taken away reports an empty tuple, so a scene sees cards
-    leave as well as arrive.
-    """
+    """The vision pipeline reading cards only, as ``CardsSeen`` events. A zone whose
+    cards are taken away reports an empty tuple, so a scene sees cards leave too."""
 
     reads_dice = False
 
@@ -433,7 +381,6 @@ __all__ = [
     "FrameSource",
     "PipelineCamera",
     "RepeatFrame",
-    "Steady",
     "as_die_seen",
     "image_of",
     "seat_area",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 import pytest
 
@@ -9,7 +11,6 @@ from tabletop.ui.camera import (
     DiceCamera,
     PipelineCamera,
     RepeatFrame,
-    Steady,
     as_die_seen,
     to_rgb,
 )
@@ -203,14 +204,19 @@ def test_camera_pipeline_observations_become_seen() -> None:
 
 
 def test_camera_steady_vote() -> None:
-    steady = Steady(2)
-    assert [steady.feed(v) for v in ([1, 2], [2, 1], [2, 1], [3, 3], [3, 3])] == [
-        False,
-        True,
-        False,
-        False,
-        True,
-    ]
+    """The same dice (in any order) over ``steady`` frames in a row are reported once; a
+    new reading is reported once it holds in turn; no dice are never reported."""
+    got: list[Seen] = []
+    frame = np.zeros((4, 4, 3), np.uint8)
+    readings = [[1, 2], [2, 1], [2, 1], [3, 3], [], [], [3, 3], [3, 3]]
+    reader = Reader([[{"value": v} for v in values] for values in readings])
+    camera = DiceCamera(lambda: RepeatFrame(frame), reader, got.append, steady=2, interval=0)
+    camera.start()
+    deadline = time.monotonic() + 5
+    while len(got) < 2 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    camera.stop()
+    assert [sorted(s.values) for s in got] == [[1, 2], [3, 3]]
 
 
 def test_camera_bgr_to_rgb() -> None:
