@@ -12,7 +12,7 @@ over itself:
   next step).
 
 Clips are rendered on a worker thread (the screen never waits for espeak-ng) and kept
-(the same sentences come back all game), so a sentence is rendered once. The setting
+(the same sentences come back all game). The setting
 (``Prefs.speech``: ``auto``, ``on`` or ``off``) is on by default when the device has a
 speaker; with no audio device or no espeak-ng the app plays silently, as before, and the
 sound switch mutes speech too.
@@ -21,12 +21,11 @@ sound switch mutes speech too.
 from __future__ import annotations
 
 import logging
-import queue
 import shutil
 import subprocess
-import threading
 from collections import OrderedDict, deque
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 from tabletop.ui.prefs import SPEECH_SETTINGS
@@ -103,11 +102,9 @@ class Speaker:
         self._clips: OrderedDict[str, bytes] = OrderedDict()
         self._waiting: deque[str] = deque()  # sentences in order, after the current one
         self._current: str | None = None
-        self._ready: queue.SimpleQueue[tuple[str, bytes | None]] = queue.SimpleQueue()
-        self._todo: queue.SimpleQueue[str | None] = queue.SimpleQueue()
-        self._rendering: set[str] = set()
-        self._thread: threading.Thread | None = None
-        self._threaded = threaded
+        self._rendering: dict[str, Future[bytes | None]] = {}
+        # one worker thread, started on the first sentence (None: render on the caller's)
+        self._pool = ThreadPoolExecutor(1, "speech") if threaded else None
 
     # -- what it can do ------------------------------------------------------------------
 
@@ -156,12 +153,11 @@ class Speaker:
 
     def update(self) -> None:
         """Take rendered clips; start the next sentence when the last one has ended."""
-        while True:
-            try:
-                text, clip = self._ready.get_nowait()
-            except queue.Empty:
-                break
-            self._rendering.discard(text)
+        for text, job in list(self._rendering.items()):
+            if not job.done():
+                continue
+            del self._rendering[text]
+            clip = job.result()
             if clip is not None:
                 self._keep(text, clip)
             elif text in self._waiting:
@@ -183,10 +179,8 @@ class Speaker:
 
     def close(self) -> None:
         self.stop()
-        if self._thread is not None:
-            self._todo.put(None)
-            self._thread.join(timeout=2)
-            self._thread = None
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
 
     # -- rendering ------------------------------------------------------------------------
 
@@ -202,21 +196,12 @@ class Speaker:
     def _want(self, text: str) -> None:
         if text in self._clips or text in self._rendering:
             return
-        self._rendering.add(text)
-        if not self._threaded:
-            self._ready.put((text, self._render(text)))
+        if self._pool is not None:
+            self._rendering[text] = self._pool.submit(self._render, text)
             return
-        if self._thread is None:
-            self._thread = threading.Thread(target=self._work, name="speech", daemon=True)
-            self._thread.start()
-        self._todo.put(text)
-
-    def _work(self) -> None:
-        while True:
-            text = self._todo.get()
-            if text is None:
-                return
-            self._ready.put((text, self._render(text)))
+        job: Future[bytes | None] = Future()
+        job.set_result(self._render(text))
+        self._rendering[text] = job
 
     def _render(self, text: str) -> bytes | None:
         assert self.renderer is not None
@@ -240,9 +225,7 @@ def make_speaker(setting: str, *, sounds_available: bool, muted: bool) -> Speake
     except Exception as exc:
         log.info("speech: no channel for speech: %s", exc)
         return Speaker(setting=setting, muted=muted)
-    return Speaker(
-        lambda text: render_espeak(text, program), player, setting=setting, muted=muted
-    )
+    return Speaker(lambda text: render_espeak(text, program), player, setting=setting, muted=muted)
 
 
 __all__ = [
