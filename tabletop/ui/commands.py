@@ -117,40 +117,36 @@ NO_CHILD = {
 
 
 def run_demo_command(args: argparse.Namespace) -> int:
+    """The game's app demo, given the options its ``run_demo`` takes (Mathe-Meister's
+    also take ``--modes`` and ``--log``); ``--data`` or ``--child`` for a demo that has
+    no such option is refused."""
+    from tabletop.ui.games import game_app
+
     game = getattr(args, "game", "mathe-meister")
-    if game != "mathe-meister":
-        from tabletop.ui.games import game_app
-
-        app = game_app(game)
-        if app is None:
-            raise BadInput("demo.game", f"{game} has no app demo yet")
-        extra: dict[str, object] = {} if args.data is None else {"data": args.data}
-        if extra and "data" not in inspect.signature(app.run_demo).parameters:
+    app = game_app(game)
+    if app is None:
+        raise BadInput("demo.game", f"{game} has no app demo yet")
+    takes = inspect.signature(app.run_demo).parameters
+    extra: dict[str, object] = {}
+    if args.data is not None:
+        if "data" not in takes:
             raise BadInput("demo.data", f"the {game} demo is not saved, so --data does not apply")
-        if getattr(args, "child", False):
-            if "child" not in inspect.signature(app.run_demo).parameters:
-                raise BadInput(
-                    "demo.child",
-                    f"the {game} demo has no --child: {NO_CHILD.get(game, 'not built yet')}",
-                )
-            extra["child"] = True
-        app.run_demo(seed=args.seed, out_dir=getattr(args, "out", None), out=sys.stdout, **extra)
-        return 0
-    from tabletop.ui.games.mathe_meister.demo import run_demo
+        extra["data"] = args.data
+    if getattr(args, "child", False):
+        if "child" not in takes:
+            raise BadInput(
+                "demo.child",
+                f"the {game} demo has no --child: {NO_CHILD.get(game, 'not built yet')}",
+            )
+        extra["child"] = True
+    if "modes" in takes:
+        from tabletop.games.mathe_meister import normalise_mode
 
-    modes = tuple(m for m in (part.strip() for part in args.modes.split(",")) if m)
-    from tabletop.games.mathe_meister import normalise_mode
-
-    modes = tuple(normalise_mode(m) for m in modes) or ("freestyle",)
-    run_demo(
-        out_dir=getattr(args, "out", None),
-        seed=args.seed,
-        modes=modes,
-        out=sys.stdout,
-        log_path=getattr(args, "log", None),
-        child=bool(getattr(args, "child", False)),
-        **({} if args.data is None else {"data": args.data}),
-    )
+        modes = tuple(normalise_mode(m.strip()) for m in args.modes.split(",") if m.strip())
+        extra["modes"] = modes or ("freestyle",)
+    if "log_path" in takes:
+        extra["log_path"] = getattr(args, "log", None)
+    app.run_demo(seed=args.seed, out_dir=getattr(args, "out", None), out=sys.stdout, **extra)
     return 0
 
 
