@@ -1,32 +1,9 @@
-"""The app: a stack of scenes, the loop that feeds them input and draws them.
+"""The app: a stack of scenes (screens), and the loop that feeds them input and draws them.
 
-Scene lifecycle (the stack calls these; a scene never calls them on itself):
-
-``layout(metrics)``
-    Work out rectangles for this screen size. Called before ``enter`` and again if the
-    window changes to the other layout.
-``enter()``
-    The scene was pushed (or replaced in) and is now on top.
-``pause()``
-    Another scene was pushed on top of it.
-``resume(result)``
-    The scene above it was popped; ``result`` is what that scene popped with (a dialog's
-    answer, the dice a dice screen read), or ``None``.
-``exit()``
-    The scene left the stack (popped, replaced, or unwound); it is not used again.
-``handle(event)``
-    One input event (``Tap``, ``SeatPressed``, ``Seen``, ``Back``, ``Key``), only while on
-    top.
-``update(now)``
-    Once per frame while on top; returns True when the screen must be redrawn (timers).
-``draw(surface)``
-    Paint. Never changes state. If the top scene is not ``opaque`` (a dialog), the scene
-    below is drawn first.
-
-Scenes receive everything they use in their constructor (a :class:`Context`); the loop
-drains the seat-button and camera queues on the display thread, ticks a monotonic
-clock, and catches any error a scene raises so that a child sees a sentence, never a
-traceback.
+Scenes receive everything they use in their constructor (a :class:`Context`); the stack
+calls their lifecycle methods (see :class:`Scene`). The loop drains the seat-button and
+camera queues on the display thread, ticks a monotonic clock, and catches any error a
+scene raises so that a child sees a sentence, never a traceback.
 """
 
 from __future__ import annotations
@@ -39,7 +16,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pygame
 
@@ -67,6 +44,7 @@ from tabletop.ui.theme import PALETTE, Fonts, Metrics, metrics_for
 from tabletop.ui.widgets import Button, Painter
 
 log = logging.getLogger(__name__)
+S = TypeVar("S", bound="Scene")
 
 
 @dataclass
@@ -80,7 +58,7 @@ class Context:
     layout: Layout
     clock: Callable[[], float] = time.monotonic
     lamps: Lamps = field(default_factory=NoLamps)
-    camera: Any = None  # a tabletop.ui.camera.DiceCamera, or None without a camera
+    camera: Any = None  # a tabletop.ui.camera.PipelineCamera, or None without a camera
     # card_camera(game, seats) -> a tabletop.ui.camera.CardCamera (start / stop /
     # available; its CardsSeen events reach the top scene), or None without a camera
     card_camera: Callable[[str, int], Any] | None = None
@@ -129,7 +107,7 @@ class Context:
 
 
 class Scene:
-    """A screen. Subclasses override the lifecycle methods they need (see the module).
+    """A screen. Subclasses override the lifecycle methods they need (below).
 
     ``message`` is the sentence the scene shows a child now (a string, or a tuple whose
     first item is the string): setting it also speaks it (``ctx.speaker``), so every
@@ -163,31 +141,35 @@ class Scene:
         return self.ctx.stack
 
     def layout(self, metrics: Metrics) -> None:
-        """Compute rectangles for ``metrics``."""
+        """Work out rectangles for this screen size: before ``enter``, and again when
+        the window changes to the other layout."""
 
     def enter(self) -> None:
-        """Now on top, for the first time."""
+        """Pushed (or replaced in), and now on top."""
 
     def pause(self) -> None:
-        """Covered by another scene."""
+        """Another scene was pushed on top of it."""
 
     def resume(self, result: Any) -> None:
-        """On top again; ``result`` from the scene that was popped."""
+        """On top again: the scene above popped with ``result`` (a dialog's answer, the
+        dice a dice screen read) or ``None``."""
 
     def exit(self) -> None:
-        """Removed from the stack."""
+        """Left the stack (popped, replaced or unwound); it is not used again."""
 
     def handle(self, event: InputEvent) -> None:
-        """One input event. The default leaves on ``Back``."""
+        """One input event (``Tap``, ``SeatPressed``, ``Seen``, ``Back``, ``Key``), only
+        while on top. The default leaves on ``Back``."""
         if isinstance(event, Back) and len(self.stack) > 1:
             self.stack.pop()
 
     def update(self, now: float) -> bool:
-        """Once per frame; True if the screen must be redrawn."""
+        """Once per frame while on top; True when the screen must be redrawn (timers)."""
         return False
 
     def draw(self, surface: pygame.Surface) -> None:
-        """Paint the scene; must not change any state."""
+        """Paint; never changes state. Below a scene that is not ``opaque`` (a dialog),
+        the scene under it is drawn first."""
         surface.fill(PALETTE.background)
 
     def targets(self) -> list[Button]:
@@ -203,7 +185,6 @@ class SceneStack:
 
     def __init__(self) -> None:
         self._scenes: list[Scene] = []
-        self.metrics: Metrics | None = None
 
     def __len__(self) -> int:
         return len(self._scenes)
@@ -215,12 +196,14 @@ class SceneStack:
     def top(self) -> Scene | None:
         return self._scenes[-1] if self._scenes else None
 
+    def find(self, kind: type[S]) -> S | None:
+        """The topmost scene of ``kind``, or None."""
+        return next((s for s in reversed(self._scenes) if isinstance(s, kind)), None)
+
     def push(self, scene: Scene) -> None:
         if self._scenes:
             self._scenes[-1].pause()
-        self._scenes.append(scene)
-        scene.layout(scene.ctx.metrics)
-        scene.enter()
+        self._show(scene)
 
     def pop(self, result: Any = None) -> Scene:
         scene = self._scenes.pop()
@@ -233,10 +216,13 @@ class SceneStack:
         old = self._scenes.pop() if self._scenes else None
         if old is not None:
             old.exit()
+        self._show(scene)
+        return old
+
+    def _show(self, scene: Scene) -> None:
         self._scenes.append(scene)
         scene.layout(scene.ctx.metrics)
         scene.enter()
-        return old
 
     def unwind_to(self, kind: type[Scene], result: Any = None) -> None:
         """Pop every scene above the topmost ``kind`` scene (it resumes once)."""
@@ -286,16 +272,12 @@ class App:
         # The whole canvas's layout; the scenes get ctx.metrics: the same, less the
         # rotation banner's strip at the bottom while one runs (see _fit).
         self.screen = ctx.metrics
-        self._canvas = self._make_canvas()
+        self.canvas = self._make_canvas()  # the layout's size; scaled to the window
         self.router = InputRouter(View(self.screen.size, window.get_size()), ctx.clock)
 
     @property
     def stack(self) -> SceneStack:
         return self.ctx.stack
-
-    @property
-    def canvas(self) -> pygame.Surface:
-        return self._canvas
 
     def _make_canvas(self) -> pygame.Surface:
         if self.window.get_size() == self.screen.size:
@@ -406,7 +388,7 @@ class App:
             return True
 
     def draw(self) -> None:
-        canvas = self._canvas
+        canvas = self.canvas
         self._fit()
         scenes = canvas.subsurface(
             pygame.Rect((0, 0), self.ctx.metrics.size).clip(canvas.get_rect())
@@ -449,7 +431,7 @@ class App:
         self.window = pygame.display.get_surface() or self.window
         self.screen = metrics_for(self.window.get_size())
         self._fit()
-        self._canvas = self._make_canvas()
+        self.canvas = self._make_canvas()
         self.router.view = View(self.screen.size, self.window.get_size())
         self._dirty = True
 
@@ -464,7 +446,7 @@ class App:
         self.draw()
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
-        pygame.image.save(self._canvas, str(path))
+        pygame.image.save(self.canvas, str(path))
         return path
 
 

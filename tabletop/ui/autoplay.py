@@ -110,10 +110,10 @@ class Autoplayer:
             self.tap(f"power.{claims[0].power}" if claims else "skip", settle=False)
 
     def game(self) -> MatheMeisterScene:
-        for scene in reversed(list(self.app.stack)):
-            if isinstance(scene, MatheMeisterScene):
-                return scene
-        raise AutoplayError("no Mathe-Meister game on the stack")
+        scene = self.app.stack.find(MatheMeisterScene)
+        if scene is None:
+            raise AutoplayError("no Mathe-Meister game on the stack")
+        return scene
 
     def play(self, action: Action) -> None:
         state = self.game().state
