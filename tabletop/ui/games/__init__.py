@@ -80,11 +80,6 @@ def resumable(game: str) -> bool:
     return hasattr(game_app(game), "resume_scene")
 
 
-def playable() -> frozenset[str]:
-    """Game ids Home can start."""
-    return frozenset(GAME_APPS)
-
-
 def start_card_camera(ctx: Any, game: str, seats: int) -> Any | None:
     """Start reading the game's card zones (``CardsSeen`` events reach the top scene);
     the camera, to stop on leaving, or None without one (cards are then tapped in)."""

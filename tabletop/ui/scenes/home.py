@@ -7,27 +7,27 @@ from collections.abc import Callable
 
 import pygame
 
+from tabletop.classroom.rotation import GAME_TITLES
 from tabletop.engine.errors import TabletopError
 from tabletop.store import Saved
 from tabletop.ui.app import Context, Scene
-from tabletop.ui.games import game_app, playable, resume_game
-from tabletop.ui.input import InputEvent, Tap
+from tabletop.ui.games import game_app, resume_game
+from tabletop.ui.input import InputEvent
 from tabletop.ui.saves import unfinished
-from tabletop.ui.scenes.common import Confirm, header
+from tabletop.ui.scenes.common import Confirm, header, route_to_press
 from tabletop.ui.theme import BLUE, ORANGE, VERMILLION, Metrics
-from tabletop.ui.widgets import Button, Painter, grid, hit
+from tabletop.ui.widgets import Button, Painter, grid
 
-GAMES = (
-    ("mathe-meister", "Mathe-Meister", "Roll, write, score: dice and a sheet"),
-    ("math-wars-meta", "Math Wars Meta", "Card battles"),
-    ("math-attack", "Math Attack!", "Number lines"),
-    ("mecs", "M.E.C.S.", "Build equations"),
-    ("math-arena", "Math Arena", "Playing cards"),
-)
-
-
+# Each tile's caption under its title (tabletop.classroom.rotation.GAME_TITLES), in
+# order: Mathe-Meister's big tile first.
+CAPTIONS = {
+    "mathe-meister": "Roll, write, score: dice and a sheet",
+    "math-wars-meta": "Card battles",
+    "math-attack": "Number lines",
+    "mecs": "Build equations",
+    "math-arena": "Playing cards",
+}
 log = logging.getLogger(__name__)
-TITLES = {key: name for key, name, _ in GAMES}
 
 
 class HomeScene(Scene):
@@ -49,7 +49,7 @@ class HomeScene(Scene):
             return
         saved = self.offered = waiting[0]
         who = " and ".join(s.name for s in self.ctx.journal.seats(saved.id)) or "players"
-        title = TITLES.get(saved.game, saved.game)
+        title = GAME_TITLES.get(saved.game, saved.game)
         self.stack.push(
             Confirm(
                 self.ctx,
@@ -82,40 +82,20 @@ class HomeScene(Scene):
 
     def layout(self, metrics: Metrics) -> None:
         m = metrics
-        can_play = playable()
         W, H = m.size
         top = m.u(76)
         margin = m.u(16)
-        self.buttons = [
-            Button(
-                "settings",
-                pygame.Rect(W - margin - m.u(150), m.u(12), m.u(150), m.u(52)),
-                "Teacher",
-                kind="quiet",
-            )
-        ]
+        teacher = pygame.Rect(W - margin - m.u(150), m.u(12), m.u(150), m.u(52))
         big = pygame.Rect(margin, top, m.u(360), H - top - margin)
-        self.buttons.append(Button("game.mathe-meister", big, GAMES[0][1], kind="tile"))
         left = big.right + margin
         h = (big.height - margin) // 2
-        tiles = grid(pygame.Rect(left, top, W - margin - left, h), 4, 2, margin)
-        for rect, (key, name, _) in zip(tiles, GAMES[1:], strict=True):
-            self.buttons.append(
-                Button(f"game.{key}", rect, name, kind="tile", enabled=key in can_play)
-            )
+        tiles = [big, *grid(pygame.Rect(left, top, W - margin - left, h), 4, 2, margin)]
+        self.buttons = [Button("settings", teacher, "Teacher", kind="quiet")]
+        for rect, key in zip(tiles, CAPTIONS, strict=True):
+            self.buttons.append(Button(f"game.{key}", rect, GAME_TITLES[key], kind="tile"))
 
     def handle(self, event: InputEvent) -> None:
-        if not isinstance(event, Tap):
-            return
-        button = hit(self.buttons, event.pos)
-        if button is None:
-            return
-        if not button.enabled:
-            self.ctx.sounds.play("wrong")
-            self.message = f"{button.label} is coming soon."
-            return
-        self.ctx.sounds.play("tap")
-        self.press(button.name)
+        route_to_press(self, event, back="")  # Back on Home goes nowhere
 
     def press(self, name: str) -> None:
         if name == "settings":
@@ -138,35 +118,27 @@ class HomeScene(Scene):
                 continue
             key = b.name[5:]
             featured = key == "mathe-meister"
-            painter.box(
-                surface,
-                b.rect,
-                p.panel if b.enabled else p.quiet,
-                p.button if b.enabled else p.button_off,
-                m.u(3),
-                m.u(14),
-            )
+            painter.box(surface, b.rect, p.panel, p.button, m.u(3), m.u(14))
             title_size = m.title if featured else m.text
             painter.text(
                 surface,
                 b.label,
                 (b.rect.centerx, b.rect.top + m.u(10)),
                 title_size,
-                p.ink if b.enabled else p.button_off_text,
+                p.ink,
                 bold=True,
                 anchor="midtop",
                 max_width=b.rect.width - m.u(16),
             )
             art = pygame.Rect(0, 0, b.rect.width - m.u(40), b.rect.height - title_size - m.u(70))
             art.midtop = (b.rect.centerx, b.rect.top + title_size + m.u(22))
-            PICTURES[key](surface, painter, art, b.enabled)
-            caption = next(c for k, _, c in GAMES if k == key) if b.enabled else "Coming soon"
+            PICTURES[key](surface, painter, art)
             painter.text(
                 surface,
-                caption,
+                CAPTIONS[key],
                 (b.rect.centerx, b.rect.bottom - m.u(12)),
                 m.text if featured else m.small,
-                p.ink if b.enabled else p.button_off_text,
+                p.ink,
                 anchor="midbottom",
                 max_width=b.rect.width - m.u(16),
             )
@@ -174,8 +146,10 @@ class HomeScene(Scene):
 
 # -- tile pictures (drawn, so they scale with the layout) -------------------------------------
 
+Picture = Callable[[pygame.Surface, Painter, pygame.Rect], None]
 
-def _mm_picture(surface: pygame.Surface, painter: Painter, rect: pygame.Rect, on: bool) -> None:
+
+def _mm_picture(surface: pygame.Surface, painter: Painter, rect: pygame.Rect) -> None:
     p = painter.p
     cells: list[list[str | None]] = [["3", "+", "5"], ["\u00d7", None, "\u2212"], ["2", "x", "6"]]
     side = min(rect.height - 10, int(rect.width * 0.62))
@@ -203,23 +177,22 @@ def _mm_picture(surface: pygame.Surface, painter: Painter, rect: pygame.Rect, on
     )
 
 
-def _cards_picture(texts: tuple[str, ...], colours: tuple[tuple[int, int, int], ...]):  # type: ignore[no-untyped-def]
-    def picture(surface: pygame.Surface, painter: Painter, rect: pygame.Rect, on: bool) -> None:
-        p, n = painter.p, len(texts)
+def _cards_picture(texts: tuple[str, ...], colours: tuple[tuple[int, int, int], ...]) -> Picture:
+    def picture(surface: pygame.Surface, painter: Painter, rect: pygame.Rect) -> None:
+        n = len(texts)
         h = min(rect.height, int(rect.width / n * 1.3))
         w = int(h / 1.4)
         step = min(w + 6, (rect.width - w) // max(1, n - 1)) if n > 1 else 0
         x = rect.centerx - (w + step * (n - 1)) // 2
         for i, (text, colour) in enumerate(zip(texts, colours, strict=True)):
             card = pygame.Rect(x + i * step, rect.centery - h // 2, w, h)
-            edge, ink = (colour, colour) if on else (p.button_off, p.button_off_text)
-            painter.box(surface, card, (255, 255, 255), edge, 3, 8)
+            painter.box(surface, card, (255, 255, 255), colour, 3, 8)
             painter.text(
                 surface,
                 text,
                 card.center,
                 int(card.height * 0.36),
-                ink,
+                colour,
                 bold=True,
                 anchor="center",
                 max_width=card.width - 8,
@@ -228,9 +201,8 @@ def _cards_picture(texts: tuple[str, ...], colours: tuple[tuple[int, int, int], 
     return picture
 
 
-def _attack_picture(surface: pygame.Surface, painter: Painter, rect: pygame.Rect, on: bool) -> None:
-    p = painter.p
-    colour = p.ink if on else p.button_off_text
+def _attack_picture(surface: pygame.Surface, painter: Painter, rect: pygame.Rect) -> None:
+    colour = painter.p.ink
     y = rect.centery + rect.height // 6
     pygame.draw.line(surface, colour, (rect.left, y), (rect.right, y), 3)
     for i in range(7):
@@ -239,14 +211,14 @@ def _attack_picture(surface: pygame.Surface, painter: Painter, rect: pygame.Rect
     size = max(14, rect.height // 4)
     for text, quarter, hue in (("+5", 1, BLUE), ("\u22123", 3, VERMILLION)):
         at = (rect.left + quarter * rect.width // 4, y - 10)
-        painter.text(surface, text, at, size, hue if on else colour, bold=True, anchor="midbottom")
+        painter.text(surface, text, at, size, hue, bold=True, anchor="midbottom")
 
 
-PICTURES: dict[str, Callable[[pygame.Surface, Painter, pygame.Rect, bool], None]] = {
+PICTURES: dict[str, Picture] = {
     "mathe-meister": _mm_picture,
     "math-wars-meta": _cards_picture(("12", "\u00d73"), (BLUE, ORANGE)),
     "math-attack": _attack_picture,
     "mecs": _cards_picture(("9", "\u00d7", "7", "="), (VERMILLION, BLUE, VERMILLION, BLUE)),
     "math-arena": _cards_picture(("K\u2660", "5\u2665"), ((0, 0, 0), VERMILLION)),
 }
-__all__ = ["GAMES", "HomeScene"]
+__all__ = ["CAPTIONS", "HomeScene"]
