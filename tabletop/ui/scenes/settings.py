@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 import pygame
@@ -32,6 +33,14 @@ class TeacherScreen(Scene):
         surface.fill(self.ctx.painter.p.background)
         header(self, surface, title, subtitle)
         return self.ctx.painter
+
+
+# The teacher's screens behind Settings' buttons: (module, factory taking the context).
+SCREENS = {
+    "classlist": ("tabletop.ui.scenes.roster", "ClassListScene"),
+    "rotation": ("tabletop.ui.scenes.rotation", "rotation_menu"),
+    "report": ("tabletop.ui.scenes.report", "ReportScene"),
+}
 
 
 class SettingsScene(TeacherScreen):
@@ -76,39 +85,24 @@ class SettingsScene(TeacherScreen):
         ]
 
     def press(self, name: str) -> None:
-        prefs = self.ctx.prefs.prefs
-        if name == "sound.off":
-            self.ctx.set_sound(muted=True)
-        elif name.startswith("sound."):
-            self.ctx.set_sound(muted=False, speech="off" if name == "sound.only" else "on")
-        elif name.startswith("dice."):
-            prefs.dice_input = name[5:]
-            self.ctx.prefs.save()
+        if name in SCREENS:
+            module, factory = SCREENS[name]
+            self.stack.push(getattr(importlib.import_module(module), factory)(self.ctx))
         elif name == "pin":
             self.stack.push(PinPad(self.ctx, purpose="change"))
-            return
-        elif name == "classlist":
-            from tabletop.ui.scenes.roster import ClassListScene
-
-            self.stack.push(ClassListScene(self.ctx))
-            return
-        elif name == "rotation":
-            from tabletop.ui.scenes.rotation import rotation_menu
-
-            self.stack.push(rotation_menu(self.ctx))
-            return
-        elif name == "back":
-            self.stack.pop()
-            return
         elif name == "quit":
             self.stack.push(Confirm(self.ctx, "Close the app?", "Close", "Stay"))
-            return
-        elif name == "report":
-            from tabletop.ui.scenes.report import ReportScene
-
-            self.stack.push(ReportScene(self.ctx))
-            return
-        self.layout(self.m)
+        elif name == "back":
+            self.stack.pop()
+        else:
+            if name == "sound.off":
+                self.ctx.set_sound(muted=True)
+            elif name.startswith("sound."):
+                self.ctx.set_sound(muted=False, speech="off" if name == "sound.only" else "on")
+            elif name.startswith("dice."):
+                self.ctx.prefs.prefs.dice_input = name[5:]
+                self.ctx.prefs.save()
+            self.layout(self.m)
 
     def resume(self, result: Any) -> None:
         if result == "yes":
