@@ -114,27 +114,21 @@ def camera_source(spec: str, on_pi: bool) -> tuple[Callable[[], Any], dict[str, 
     return open_source, options
 
 
-def make_camera(spec: str, sink: Any, on_pi: bool) -> Any:
-    """A camera for the dice screen, or None (the dice are then tapped or rolled)."""
-    from tabletop.ui.camera import PipelineCamera
-
-    found = camera_source(spec, on_pi)
-    return None if found is None else PipelineCamera(found[0], sink, options=found[1])
-
-
-def card_camera_factory(spec: str, sink: Any, on_pi: bool) -> Callable[[str, int], Any] | None:
-    """``factory(game, seats)`` -> a CardCamera for a card game's zones, or None."""
-    from tabletop.ui.camera import CardCamera
+def make_cameras(spec: str, sink: Any, on_pi: bool) -> tuple[Any, Callable[[str, int], Any] | None]:
+    """The dice screen's camera and the card games' ``factory(game, seats)`` of card
+    cameras (one per game's zones), on one camera; (None, None) without a camera (dice
+    and cards are then tapped in, or dealt)."""
+    from tabletop.ui.camera import CardCamera, PipelineCamera
 
     found = camera_source(spec, on_pi)
     if found is None:
-        return None
+        return None, None
     open_source, options = found
 
     def factory(game: str, seats: int) -> Any:
         return CardCamera(open_source, sink, game=game, seats=seats, options=options)
 
-    return factory
+    return PipelineCamera(open_source, sink, options=options), factory
 
 
 def run_app(options: AppOptions) -> int:
@@ -192,6 +186,7 @@ def run_app(options: AppOptions) -> int:
             log.warning("%s", exc.message)
             notices.append("The seat buttons do not work; keys 1 to 8 stand in for them.")
     sounds = Sounds(muted=prefs.prefs.muted)
+    camera, card_camera = make_cameras(options.camera, vision_queue.put, on_pi)
     ctx = Context(
         metrics=metrics_for(window.get_size()),
         sounds=sounds,
@@ -199,8 +194,8 @@ def run_app(options: AppOptions) -> int:
         prefs=prefs,
         layout=mathe_meister_layout(),
         lamps=lamps,
-        camera=make_camera(options.camera, vision_queue.put, on_pi),
-        card_camera=card_camera_factory(options.camera, vision_queue.put, on_pi),
+        camera=camera,
+        card_camera=card_camera,
         rng=random.Random(),
         journal=Journal(data_dir(options.data) / FILE_NAME),
         session=today(),
@@ -253,4 +248,4 @@ if __name__ == "__main__":
     raise SystemExit(main())
 
 
-__all__ = ["AppOptions", "has_display", "is_raspberry_pi", "make_camera", "run_app"]
+__all__ = ["AppOptions", "has_display", "is_raspberry_pi", "make_cameras", "run_app"]

@@ -100,16 +100,17 @@ def test_card_camera_that_cannot_open_says_so_and_sends_nothing() -> None:
 
 
 def test_card_camera_factory_with_no_camera_is_none() -> None:
-    from tabletop.ui.launch import card_camera_factory
+    from tabletop.ui.launch import make_cameras
 
-    assert card_camera_factory("none", lambda e: None, on_pi=False) is None
+    assert make_cameras("none", lambda e: None, on_pi=False) == (None, None)
 
 
 def test_card_camera_factory_over_a_photo_folder_builds_a_camera_per_game(tmp_path: Path) -> None:
-    from tabletop.ui.launch import card_camera_factory
+    from tabletop.ui.camera import PipelineCamera
+    from tabletop.ui.launch import make_cameras
 
-    factory = card_camera_factory(str(tmp_path), lambda e: None, on_pi=False)
-    assert factory is not None
+    dice, factory = make_cameras(str(tmp_path), lambda e: None, on_pi=False)
+    assert isinstance(dice, PipelineCamera) and factory is not None
     camera = factory("math-arena", 4)
     assert isinstance(camera, CardCamera) and (camera.game, camera.seats) == ("math-arena", 4)
 
