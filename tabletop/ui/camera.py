@@ -250,19 +250,15 @@ class PipelineCamera(_Worker):
 
     def _look(self, frame: Any) -> list[Any]:
         looked = (self.to_seen(observation) for observation in self._pipeline.process(frame))
-        return [seen for seen in looked if self.wanted(seen)]
+        return [seen for seen in looked if seen is not None]
 
     def to_seen(self, observation: Any) -> Seen | None:
+        """The event for the app, or None (not dice, or a reading with no dice)."""
         key = getattr(observation, "key", None)
-        if not (isinstance(key, tuple) and key and key[0] == "dice"):
+        if not (isinstance(key, tuple) and key and key[0] == "dice" and observation.value):
             return None
-        values = tuple(observation.value)
         crops = tuple(to_rgb(c) for c in getattr(observation, "crops", ()) if np.size(c))
-        return Seen(tuple(DieSeen(v) for v in values), self._clock(), None, crops)
-
-    def wanted(self, seen: Any) -> bool:
-        """Whether an event goes to the app (a dice reading with no dice does not)."""
-        return seen is not None and bool(seen.dice)
+        return Seen(tuple(DieSeen(v) for v in observation.value), self._clock(), None, crops)
 
 
 # Mat areas (vision.table zone names) as the card games' scenes name them.
@@ -334,9 +330,6 @@ class CardCamera(PipelineCamera):
         crops = tuple(to_rgb(c) for c in getattr(observation, "crops", ()) if np.size(c))
         cards = tuple(CardSeen(str(code), seat, area) for code in observation.value)
         return CardsSeen(seat, area, cards, self._clock(), crops)
-
-    def wanted(self, seen: Any) -> bool:
-        return isinstance(seen, CardsSeen)
 
 
 class RepeatFrame:

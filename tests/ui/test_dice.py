@@ -200,7 +200,10 @@ def test_camera_pipeline_observations_become_seen() -> None:
     class Cards(Observation):
         key = ("cards", ("zone", 1))
 
-    assert camera.to_seen(Cards()) is None
+    class NoDice(Observation):
+        value = ()  # the dice were taken away: nothing for the app
+
+    assert camera.to_seen(Cards()) is None and camera.to_seen(NoDice()) is None
 
 
 def test_camera_steady_vote() -> None:
