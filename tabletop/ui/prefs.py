@@ -19,7 +19,7 @@ import logging
 import os
 import secrets
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
 from tabletop.highscores import data_dir
@@ -84,9 +84,7 @@ class PrefsFile:
             data = json.loads(self.path.read_text(encoding="utf-8"))
             if not isinstance(data, dict):
                 raise ValueError("not a JSON object")
-            keys = ("muted", "dice_input", "speech", "pin_salt", "pin_hash")
-            known = {k: data[k] for k in keys if k in data}
-            prefs = Prefs(**known)
+            prefs = Prefs(**{f.name: data[f.name] for f in fields(Prefs) if f.name in data})
             bytes.fromhex(prefs.pin_salt)
             return prefs
         except (OSError, ValueError, TypeError) as exc:
