@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import contextlib
 import importlib
-import inspect
 import logging
 import threading
 import time
@@ -208,8 +207,7 @@ class PipelineCamera(_Worker):
     """The vision pipeline (``vision.pipeline.Pipeline``, dice only) as ``Seen`` events.
 
     Dice in any zone count (without mats the table is one zone); each observation's
-    crops are what the child is shown. ``options``: more ``Pipeline`` keywords (those it
-    does not take are left out).
+    crops are what the child is shown. ``options``: more ``Pipeline`` keywords.
     """
 
     reads_dice = True  # dice only (a CardCamera: cards only)
@@ -234,17 +232,14 @@ class PipelineCamera(_Worker):
         from vision.pipeline import Pipeline
         from vision.stabilise import Stabiliser
 
-        accepted = inspect.signature(Pipeline).parameters
-        options = {k: v for k, v in self.options.items() if k in accepted}
-        table = self._table()
         self._pipeline = Pipeline(
             self._open_source(),
-            table=table,
+            table=self._table(),
             dice=self.reads_dice,
             cards=not self.reads_dice,
             stabiliser=Stabiliser(self.steady, clock=self._clock),
             clock=self._clock,
-            **options,
+            **self.options,
         )
         return self._pipeline.source
 

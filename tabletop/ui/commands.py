@@ -122,7 +122,7 @@ def run_demo_command(args: argparse.Namespace) -> int:
     no such option is refused."""
     from tabletop.ui.games import game_app
 
-    game = getattr(args, "game", "mathe-meister")
+    game = args.game
     app = game_app(game)
     if app is None:
         raise BadInput("demo.game", f"{game} has no app demo yet")
@@ -132,7 +132,7 @@ def run_demo_command(args: argparse.Namespace) -> int:
         if "data" not in takes:
             raise BadInput("demo.data", f"the {game} demo is not saved, so --data does not apply")
         extra["data"] = args.data
-    if getattr(args, "child", False):
+    if args.child:
         if "child" not in takes:
             raise BadInput(
                 "demo.child",
@@ -145,8 +145,8 @@ def run_demo_command(args: argparse.Namespace) -> int:
         modes = tuple(normalise_mode(m.strip()) for m in args.modes.split(",") if m.strip())
         extra["modes"] = modes or ("freestyle",)
     if "log_path" in takes:
-        extra["log_path"] = getattr(args, "log", None)
-    app.run_demo(seed=args.seed, out_dir=getattr(args, "out", None), out=sys.stdout, **extra)
+        extra["log_path"] = args.log
+    app.run_demo(seed=args.seed, out_dir=args.out, out=sys.stdout, **extra)
     return 0
 
 

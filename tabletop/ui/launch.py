@@ -15,6 +15,7 @@ camera, no sound) is reported once in the log and replaced by its stand-in.
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import queue
@@ -79,39 +80,27 @@ def today() -> str:
 def camera_source(spec: str, on_pi: bool) -> tuple[Callable[[], Any], dict[str, Any]] | None:
     """(open_source, Pipeline options) for a camera spec, or None without a camera."""
     from tabletop.ui.camera import vision_pipeline_ready
+    from vision.sources import open_source
 
     if spec == "none":
         return None
     if not vision_pipeline_ready():
         log.warning("no camera: the vision pipeline or its models are not available")
         return None
-    try:
-        from vision.sources import ImageFolderSource, OpenCVSource, Picamera2Source
-    except ImportError as exc:
-        log.warning("no camera: %s", exc)
-        return None
     if spec == "auto":
         spec = "picamera" if on_pi else "0"
+    source = functools.partial(open_source, spec, loop=True)
+    if not (spec.isdigit() or spec == "picamera"):
+        # photos (640x480 snapshots): the detector's own scale, as in the demo
+        from vision.dice import DETECT_LONG_SIDE
 
-    def open_source() -> Any:
-        if spec == "picamera":
-            return Picamera2Source()
-        if spec.isdigit():
-            return OpenCVSource(int(spec))
-        return ImageFolderSource(Path(spec), loop=True)
-
-    options: dict[str, Any] = {}
-    if spec.isdigit() or spec == "picamera":
-        try:  # probe once, so a desktop without a camera says so at start
-            open_source().close()
-        except Exception as exc:
-            log.warning("no camera: %s", getattr(exc, "message", exc))
-            return None
-    else:  # photos (640x480 snapshots): the detector's own scale, as in the demo
-        from vision import dice
-
-        options["dice_long_side"] = getattr(dice, "DETECT_LONG_SIDE", 320)
-    return open_source, options
+        return source, {"dice_long_side": DETECT_LONG_SIDE}
+    try:  # probe once, so a desktop without a camera says so at start
+        source().close()
+    except Exception as exc:
+        log.warning("no camera: %s", getattr(exc, "message", exc))
+        return None
+    return source, {}
 
 
 def make_cameras(spec: str, sink: Any, on_pi: bool) -> tuple[Any, Callable[[str, int], Any] | None]:

@@ -83,11 +83,10 @@ def resumable(game: str) -> bool:
 def start_card_camera(ctx: Any, game: str, seats: int) -> Any | None:
     """Start reading the game's card zones (``CardsSeen`` events reach the top scene);
     the camera, to stop on leaving, or None without one (cards are then tapped in)."""
-    factory = getattr(ctx, "card_camera", None)
-    if factory is None:
+    if ctx.card_camera is None:
         return None
     try:
-        camera = factory(game, seats)
+        camera = ctx.card_camera(game, seats)
         camera.start()
     except Exception as exc:  # a camera that fails to start is not a reason to stop play
         log.warning("%s: the card camera did not start: %s", game, exc)
