@@ -1,10 +1,6 @@
-"""The touchscreen app as a station of the classroom fleet (``tabletop.classroom.fleet``).
-
-:func:`start_app_fleet` joins the fleet when the app starts with a fleet file; the
-station's link and its protocol live in ``tabletop.classroom.fleet.station``, which knows
-nothing of the app: :class:`AppHost` is the app's side of it (the rotation screens, the
-class list, the notices, what is being played).
-"""
+"""The touchscreen app as a station of the classroom fleet: the station's link and its
+protocol live in ``tabletop.classroom.fleet.station``, which knows nothing of the app;
+:class:`AppHost` is the app's side of it."""
 
 from __future__ import annotations
 
@@ -31,9 +27,9 @@ log = logging.getLogger(__name__)
 
 
 class AppHost:
-    """The touchscreen app as a station's :class:`~tabletop.classroom.fleet.station.Host`
-    (``ctx``: its Context): it follows the teacher's plan with the app's rotation screens,
-    takes the class list, shows notices and says what is being played."""
+    """The app (``ctx``: its Context) as a station's ``Host``: it follows the teacher's
+    plan with the app's rotation screens, takes the class list, shows notices and says
+    what is being played."""
 
     def __init__(self, ctx: Any) -> None:
         self.ctx = ctx

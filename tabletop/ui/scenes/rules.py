@@ -1,9 +1,5 @@
 """Rules screens: a game's rules in plain words, a page at a time, each page with a
-worked example; and a grid of choices (a card to correct a camera reading, a seat, an
-operator) that pops with the chosen key.
-
-A game's rules pages are content, not code: ``tabletop/assets/rules/<game>.toml`` (package
-data, one ``[[page]]`` per page), read by :func:`load_rules`."""
+worked example (content, not code: :func:`load_rules`); and :class:`ChoiceGrid`."""
 
 from __future__ import annotations
 
@@ -33,8 +29,9 @@ class RulesPage:
 
 
 def load_rules(game: str, **blanks: object) -> tuple[RulesPage, ...]:
-    """The rules pages of ``game`` (``"math_attack"``) from ``assets/rules/<game>.toml``,
-    their ``{blanks}`` filled (``{victory_cards}``: the engine's numbers, never copies).
+    """The rules pages of ``game`` (``"math_attack"``) from the package data
+    ``tabletop/assets/rules/<game>.toml`` (one ``[[page]]`` per page), their ``{blanks}``
+    filled (``{victory_cards}``: the engine's numbers, never copies).
 
     A missing file, no pages, a page without its heading or text, an unknown key, or a
     blank left unfilled is a :class:`BadInput` naming the file, the page and the key."""
