@@ -227,8 +227,7 @@ class SceneStack:
     def unwind_to(self, kind: type[Scene], result: Any = None) -> None:
         """Pop every scene above the topmost ``kind`` scene (it resumes once)."""
         while len(self._scenes) > 1 and not isinstance(self._scenes[-1], kind):
-            scene = self._scenes.pop()
-            scene.exit()
+            self._scenes.pop().exit()
         if self._scenes:
             self._scenes[-1].resume(result)
 

@@ -17,7 +17,6 @@ False, with ``error`` saying why, when it cannot start or stops.
 from __future__ import annotations
 
 import contextlib
-import importlib
 import logging
 import threading
 import time
@@ -341,24 +340,19 @@ class RepeatFrame:
 
 
 def vision_dice_reader() -> DiceReader | None:
-    """``vision.dice.read_dice`` if the vision package and its models are there."""
+    """``vision.dice.read_dice`` if its models load here (onnxruntime and the model files)."""
+    from vision import dice
+
     try:
-        module = importlib.import_module("vision.dice")
-        reader = module.read_dice
-        module.default_reader()  # loads the models now: a missing model shows here
+        dice.default_reader()  # loads the models now: a missing model shows here
     except Exception as exc:
         log.info("the vision dice reader is not available: %s", getattr(exc, "message", exc))
         return None
-    return reader  # type: ignore[no-any-return]
+    return dice.read_dice
 
 
 def vision_pipeline_ready() -> bool:
-    """True when ``vision.pipeline`` imports and its dice reader loads."""
-    try:
-        importlib.import_module("vision.pipeline")
-    except Exception as exc:
-        log.info("the vision pipeline is not available: %s", exc)
-        return False
+    """True when the vision pipeline can read dice here (its dice reader loads)."""
     return vision_dice_reader() is not None
 
 
