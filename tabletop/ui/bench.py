@@ -24,6 +24,8 @@ import tempfile
 import time
 from typing import Any
 
+from tabletop.ui.commands import window_size
+
 
 def _app(size: tuple[int, int]) -> Any:
     from tabletop.ui.app import App
@@ -88,15 +90,14 @@ def first_frame_ms(runs: int = 3) -> dict[str, Any]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tabletop.ui.bench")
     parser.add_argument("--frames", type=int, default=300)
-    parser.add_argument("--size", default="800x480")
+    parser.add_argument("--size", type=window_size, default=(800, 480))
     args = parser.parse_args(argv)
     os.environ["SDL_VIDEODRIVER"] = "dummy"
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-    w, h = (int(v) for v in args.size.split("x"))
     figures = {
-        "size": f"{w}x{h}",
+        "size": "{}x{}".format(*args.size),
         "frames": args.frames,
-        "scenes": scene_figures(args.frames, (w, h)),
+        "scenes": scene_figures(args.frames, args.size),
         "first_frame_ms": first_frame_ms(),
     }
     print(json.dumps(figures, indent=2))

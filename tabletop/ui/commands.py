@@ -15,7 +15,8 @@ from pathlib import Path
 from tabletop.engine.errors import BadInput
 
 
-def _size(text: str) -> tuple[int, int]:
+def window_size(text: str) -> tuple[int, int]:
+    """``--size``'s argument type: WIDTHxHEIGHT, at least 320x240."""
     try:
         w, h = (int(v) for v in text.lower().split("x"))
     except ValueError:
@@ -45,7 +46,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
     )
     p.add_argument(
         "--size",
-        type=_size,
+        type=window_size,
         default=(800, 480),
         help="window size, WIDTHxHEIGHT (800x480 or 1280x720)",
     )

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from tabletop import cli
 from tabletop.engine.match import Match
 from tabletop.games import GAMES
@@ -107,6 +109,14 @@ def test_ui_bench_measures_frames() -> None:
     figures = scene_figures(3, (800, 480))
     for scene in ("home", "game"):
         assert figures[scene]["fps"] > 0 and figures[scene]["cpu_ms_per_frame"] >= 0
+
+
+def test_ui_bench_a_bad_size_is_one_line_and_status_2(capsys) -> None:
+    from tabletop.ui.bench import main
+
+    with pytest.raises(SystemExit) as exc:
+        main(["--size", "800by480"])
+    assert exc.value.code == 2 and "WIDTHxHEIGHT" in capsys.readouterr().err
 
 
 def test_app_without_a_display_says_so_in_one_line(monkeypatch, capsys) -> None:
