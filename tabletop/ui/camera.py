@@ -231,8 +231,9 @@ class PipelineCamera(_Worker):
         from vision.pipeline import Pipeline
         from vision.stabilise import Stabiliser
 
+        source: Any = self._open_source()  # a vision.sources.FrameSource
         self._pipeline = Pipeline(
-            self._open_source(),
+            source,
             table=self._table(),
             dice=self.reads_dice,
             cards=not self.reads_dice,
