@@ -242,75 +242,60 @@ class TypedName(NameScene):
     limit = NAME_LIMIT
 
 
-class ImportDialog(Dialog):
-    """What a class list file would do; pops with "merge", "replace" or None."""
+class Choices(Dialog):
+    """``text`` over a row of answers (``(name, label, kind)``, the first one cancels);
+    pops with the name chosen, or None."""
 
     speaks = False  # a teacher's screen
 
+    def __init__(
+        self, ctx: Context, title: str, text: str, answers: Sequence[tuple[str, str, str]]
+    ) -> None:
+        super().__init__(ctx, title, (640, 300))
+        self.text = text
+        self.answers = answers
+
+    def layout(self, metrics: Metrics) -> None:
+        super().layout(metrics)
+        self.buttons = self.button_row(*self.answers)
+
+    def choose(self, name: str) -> None:
+        self.stack.pop(None if name == self.answers[0][0] else name)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        super().draw(surface)
+        body = self.body()
+        room = pygame.Rect(body.topleft, (body.width, self.buttons[0].rect.top - self.m.u(8)))
+        room.height -= body.top
+        self.ctx.painter.paragraph(surface, self.text, room, self.m.text)
+
+
+class ImportDialog(Choices):
+    """What a class list file would do; pops with "merge", "replace" or None."""
+
     def __init__(self, ctx: Context, file: str, merge: ImportReport, replace: ImportReport) -> None:
-        super().__init__(ctx, f"Import {file}?", (640, 300))
         replacing = (
             f"Replace the list: also removes {count(replace.removed)} who "
             f"{'is' if replace.removed == 1 else 'are'} not in the file (their past games stay)."
             if replace.removed
             else "Everyone on the device is in the file."
         )
-        self.text = (
-            f"{count(merge.total)} in the file.\nAdd and update: {merge.sentence()}\n{replacing}"
-        )
-
-    def layout(self, metrics: Metrics) -> None:
-        super().layout(metrics)
-        body = self.body()
-        self.buttons = self.button_row(
+        text = f"{count(merge.total)} in the file.\nAdd and update: {merge.sentence()}\n{replacing}"
+        answers = (
             ("cancel", "Cancel", "quiet"),
             ("replace", "Replace the list", "quiet"),
             ("merge", "Add and update", "primary"),
         )
-        y = self.buttons[0].rect.top - metrics.u(8)
-        self.text_rect = pygame.Rect(body.left, body.top, body.width, y - body.top)
-
-    def choose(self, name: str) -> None:
-        self.stack.pop(None if name == "cancel" else name)
-
-    def draw(self, surface: pygame.Surface) -> None:
-        super().draw(surface)
-        self.ctx.painter.paragraph(surface, self.text, self.text_rect, self.m.text)
+        super().__init__(ctx, f"Import {file}?", text, answers)
 
 
-class StudentDialog(Dialog):
+class StudentDialog(Choices):
     """One student: pops with "rename", "group", "remove" or None."""
 
-    speaks = False  # a teacher's screen
-
-    def __init__(self, ctx: Context, student: Student) -> None:
-        super().__init__(ctx, student.name, (600, 260))
-        self.student = student
-
-    def layout(self, metrics: Metrics) -> None:
-        super().layout(metrics)
-        self.buttons = self.button_row(
-            *((name, name.title(), "quiet") for name in ("close", "rename", "group", "remove"))
-        )
-        body = self.body()
-        self.info_pos = (body.centerx, body.top + metrics.u(10))
-
-    def choose(self, name: str) -> None:
-        self.stack.pop(None if name == "close" else name)
-
-    def draw(self, surface: pygame.Surface) -> None:
-        super().draw(surface)
-        s = self.student
+    def __init__(self, ctx: Context, s: Student) -> None:
         where = f"group {s.group}" if s.group else "no group"
-        self.ctx.painter.text(
-            surface,
-            f"{where} · id {s.id} · badge MT1:ID:{s.id}",
-            self.info_pos,
-            self.m.text,
-            self.ctx.painter.p.muted,
-            anchor="midtop",
-            max_width=self.panel.width - self.m.u(32),
-        )
+        answers = [(name, name.title(), "quiet") for name in ("close", "rename", "group", "remove")]
+        super().__init__(ctx, s.name, f"{where} · id {s.id} · badge MT1:ID:{s.id}", answers)
 
 
 def mounted_sticks(find: Callable[[], Sequence[Path]], who: str) -> list[Path]:
@@ -358,7 +343,7 @@ class ClassListScene(TeacherScreen):
         self.grid = StudentGrid(self.roster.students())
         self.message = ""
         self.good = True
-        self.flow: tuple[Any, ...] | None = None  # what the dialog on top is answering
+        self.then: Callable[[Any], None] | None = None  # takes the answer of the dialog on top
 
     # -- layout and drawing --------------------------------------------------------------
 
@@ -433,30 +418,28 @@ class ClassListScene(TeacherScreen):
 
     def press(self, name: str) -> None:
         sid = StudentGrid.student_of(name)
+        student = None if sid is None else self.roster.get(sid)
         if self.grid.press(name):
             pass
         elif name == "group":
-            self.ask(("filter",), self.grid.group_dialog(self.ctx, "Show which group?"))
-            return
-        elif sid is not None:
-            student = self.roster.get(sid)
-            if student is not None:
-                self.ask(("student", student), StudentDialog(self.ctx, student))
-                return
+            dialog = self.grid.group_dialog(self.ctx, "Show which group?")
+            self.ask(dialog, lambda picked: self.grid.choose_group(picked[1]))
+        elif student is not None:
+            self.ask(StudentDialog(self.ctx, student), lambda act: self.change(student, act))
         elif name == "add":
-            self.ask(("add.name",), TypedName(self.ctx, "", "The new student's name"))
-            return
+            self.ask(TypedName(self.ctx, "", "The new student's name"), self.add)
         elif name == "import":
             self.import_from_usb()
         elif name == "save":
             self.save_to_usb()
         elif name == "back":
             self.stack.pop()
-            return
-        self.layout(self.m)
+        if self.stack.top is self:
+            self.layout(self.m)
 
-    def ask(self, flow: tuple[Any, ...], scene: Scene) -> None:
-        self.flow = flow
+    def ask(self, scene: Scene, then: Callable[[Any], None]) -> None:
+        """Push ``scene``; ``then`` gets its answer when it pops with one."""
+        self.then = then
         self.stack.push(scene)
 
     def say(self, message: str, good: bool = True) -> None:
@@ -467,75 +450,60 @@ class ClassListScene(TeacherScreen):
     # -- answers from the dialogs --------------------------------------------------------
 
     def resume(self, result: Any) -> None:
-        flow, self.flow = self.flow, None
+        then, self.then = self.then, None
         try:
-            if flow is not None:
-                self.answer(flow, result)
+            if then is not None and result:
+                then(result)
         except BadInput as exc:
             log.warning("class list: %s", exc.message)
             self.say(exc.message[:1].upper() + exc.message[1:] + ".", good=False)
         self.grid.set_students(self.roster.students())
         self.layout(self.m)
 
-    def answer(self, flow: tuple[Any, ...], result: Any) -> None:
-        kind = flow[0]
-        if kind == "filter" and result is not None:
-            self.grid.choose_group(result[1])
-        elif kind == "student" and result is not None:
-            self.student_action(flow[1], result)
-        elif kind == "add.name" and result:
-            self.ask_group(("add.group", result), f"{result}'s group")
-        elif kind in ("add.group", "regroup") and result is not None:
-            what, value = result
-            if what == "new":
-                self.ask((kind + ".new", flow[1]), TypedName(self.ctx, "", "The new group's name"))
-            elif kind == "add.group":
-                self.add(flow[1], value)
-            else:
-                self.regroup(flow[1], value)
-        elif kind == "add.group.new" and result:
-            self.add(flow[1], result)
-        elif kind == "regroup.new" and result:
-            self.regroup(flow[1], result)
-        elif kind == "rename" and result:
-            student = self.roster.rename(flow[1].id, result)
-            self.say(f"{flow[1].name} is now {student.name}.")
-        elif kind == "remove" and result == "yes":
-            student = self.roster.remove(flow[1].id)
-            self.say(f"{student.name} is off the class list. Their past games stay.")
-        elif kind == "file" and result is not None:
-            self.read_file(result)
-        elif kind == "import" and result in ("merge", "replace"):
-            _, students, file = flow
-            report = self.roster.import_students(students, replace=result == "replace")
-            self.grid.choose_group(None)
-            self.say(f"Class list from {file}: {report.sentence()}")
-
-    def student_action(self, student: Student, action: str) -> None:
-        if action == "rename":
-            self.ask(("rename", student), TypedName(self.ctx, student.name, "Change the name"))
-        elif action == "group":
-            self.ask_group(("regroup", student), f"{student.name}'s group")
-        elif action == "remove":
-            self.ask(
-                ("remove", student),
-                Confirm(self.ctx, f"Remove {student.name} from the class list?", "Remove", "Keep"),
-            )
-
-    def ask_group(self, flow: tuple[Any, ...], title: str) -> None:
+    def ask_group(self, title: str, then: Callable[[str], None]) -> None:
+        """Which group: one in use, none, or a new one typed in; ``then`` gets it."""
         choices: list[tuple[str, Any]] = [(g, ("pick", g)) for g in self.roster.groups()]
-        choices += [("No group", ("pick", "")), ("New group…", ("new", None))]
-        self.ask(flow, PickDialog(self.ctx, title, choices))
+        choices += [("No group", ("pick", "")), ("New group…", ("new", ""))]
 
-    def add(self, name: str, group: str) -> None:
-        student = self.roster.add(name, group)
-        self.grid.choose_group(None)
-        self.say(f"{student.name} is on the class list (id {student.id}).")
+        def picked(answer: tuple[str, str]) -> None:
+            if answer[0] == "new":
+                self.ask(TypedName(self.ctx, "", "The new group's name"), then)
+            else:
+                then(answer[1])
 
-    def regroup(self, student: Student, group: str) -> None:
-        changed = self.roster.set_group(student.id, group)
-        where = f"in group {changed.group}" if changed.group else "in no group"
-        self.say(f"{changed.name} is now {where}.")
+        self.ask(PickDialog(self.ctx, title, choices), picked)
+
+    def add(self, name: str) -> None:
+        def added(group: str) -> None:
+            student = self.roster.add(name, group)
+            self.grid.choose_group(None)
+            self.say(f"{student.name} is on the class list (id {student.id}).")
+
+        self.ask_group(f"{name}'s group", added)
+
+    def change(self, student: Student, action: str) -> None:
+        """What the student's dialog chose: rename, change group, or remove."""
+
+        def renamed(name: str) -> None:
+            self.say(f"{student.name} is now {self.roster.rename(student.id, name).name}.")
+
+        def regrouped(group: str) -> None:
+            changed = self.roster.set_group(student.id, group)
+            where = f"in group {changed.group}" if changed.group else "in no group"
+            self.say(f"{changed.name} is now {where}.")
+
+        def removed(answer: str) -> None:
+            if answer == "yes":
+                self.roster.remove(student.id)
+                self.say(f"{student.name} is off the class list. Their past games stay.")
+
+        if action == "rename":
+            self.ask(TypedName(self.ctx, student.name, "Change the name"), renamed)
+        elif action == "group":
+            self.ask_group(f"{student.name}'s group", regrouped)
+        elif action == "remove":
+            question = f"Remove {student.name} from the class list?"
+            self.ask(Confirm(self.ctx, question, "Remove", "Keep"), removed)
 
     # -- the USB stick -------------------------------------------------------------------
 
@@ -565,16 +533,8 @@ class ClassListScene(TeacherScreen):
             if len(files) > MAX_FILES
             else ""
         )
-        self.ask(
-            ("file",),
-            PickDialog(
-                self.ctx,
-                "Which class list?",
-                [(p.name, p) for p in shown],
-                note=note,
-                columns=3,
-            ),
-        )
+        choices = [(p.name, p) for p in shown]
+        self.ask(PickDialog(self.ctx, "Which class list?", choices, note=note), self.read_file)
 
     def read_file(self, path: Path) -> None:
         try:
@@ -591,7 +551,13 @@ class ClassListScene(TeacherScreen):
             log.warning("class list: %s: %s", path, exc.message)
             self.say(f"{path.name}: {exc.message}.", good=False)
             return
-        self.ask(("import", students, path.name), ImportDialog(self.ctx, path.name, merge, replace))
+
+        def chosen(how: str) -> None:
+            report = self.roster.import_students(students, replace=how == "replace")
+            self.grid.choose_group(None)
+            self.say(f"Class list from {path.name}: {report.sentence()}")
+
+        self.ask(ImportDialog(self.ctx, path.name, merge, replace), chosen)
 
     def save_to_usb(self) -> None:
         sticks = self.usb_sticks()
