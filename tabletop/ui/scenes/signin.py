@@ -1,23 +1,12 @@
 """Sign-in at a station: who sits at each seat, so results are kept per student.
 
-``SignInScene(ctx, game, seats, defaults, bots)`` pops with one
-:class:`tabletop.store.SeatInfo` per seat (0-based seat, name, the student's id or None,
-their group, the bot's level or None), or with None when cancelled. Each human seat is
-filled by one of:
-
-* **a badge** held under the camera (``tabletop print badges``: QR ``MT1:ID:<id>``). The
-  card camera runs while the screen is up (game ``"signin"``: each seat's slice of the
-  table, or each seat's mat when mats lie there); a badge seen in seat k's zone signs
-  in seat k, a badge seen elsewhere fills the highlighted seat;
-* **a tap on a name** (the rotation's group first), which fills the highlighted seat;
-* **Play as guest**, which keeps the seat's default name (and no student id or group).
-
-A seat is highlighted (its LED lit) until it is filled, then the next empty one; a tap
-on a seat, or its seat button, highlights it to change it. Bot seats are filled
-already. A badge that is not on the class list, a badge already used at another seat,
-or a QR code that is not a badge is refused with one sentence on screen and a log line.
-
-Call :func:`needs_sign_in` first: with an empty class list there is nobody to sign in.
+:class:`SignInScene` pops with one :class:`tabletop.store.SeatInfo` per seat, or None
+when cancelled. A human seat is filled by a badge under the card camera (``tabletop
+print badges``: QR ``MT1:ID:<id>``; seen in seat k's zone it signs in seat k, elsewhere
+the highlighted seat), by a tap on a name (the rotation's group first), or as a guest
+(the seat's default name, no student). The highlighted seat (its LED lit) is the next
+empty one; a tap on a seat, or its button, highlights it to change it. Bot seats are
+filled already. What is refused is said in one sentence (:data:`SAYS`) and logged.
 """
 
 from __future__ import annotations
@@ -120,14 +109,12 @@ class SignInScene(Scene):
             for i in range(seats)
         ]
         self.roster = Roster(ctx.journal)
-        rotation_group = getattr(ctx.rotation, "group", None)
-        self.rotation_group = rotation_group if isinstance(rotation_group, str) else None
-        self.grid = StudentGrid(self.roster.students(), first_group=self.rotation_group)
+        here = getattr(ctx.rotation, "group", None)  # the rotation's group here comes first
+        self.grid = StudentGrid(self.roster.students(), here if isinstance(here, str) else None)
         self.active: int | None = self._next_empty()
         self.message = ""
         self.good = True
         self.camera: Any = None
-        self.choosing_group = False
 
     # -- lifecycle -----------------------------------------------------------------------
 
@@ -145,9 +132,8 @@ class SignInScene(Scene):
         self.ctx.lamps.light_only([])
 
     def resume(self, result: Any) -> None:
-        if self.choosing_group and result is not None:
+        if result is not None:  # the group dialog's ("pick", group)
             self.grid.choose_group(result[1])
-        self.choosing_group = False
         self.layout(self.m)
 
     @property
@@ -231,7 +217,8 @@ class SignInScene(Scene):
                 return
             sid = StudentGrid.student_of(button.name)
             if not button.enabled and sid is not None:
-                self.tap_name(sid)  # a name already seated: say where
+                self.sign_in(sid, None, how="tap")  # a name already seated: say where
+                self.layout(self.m)
             elif button.enabled:
                 self.ctx.sounds.play("tap")
                 self.press(button.name)
@@ -241,11 +228,10 @@ class SignInScene(Scene):
         if self.grid.press(name):
             pass
         elif sid is not None:
-            self.tap_name(sid)
+            self.sign_in(sid, None, how="tap")
         elif name.startswith("seat."):
             self.select(int(name[len("seat.") :]))
         elif name == "group":
-            self.choosing_group = True
             self.stack.push(self.grid.group_dialog(self.ctx, "Which group?"))
             return
         elif name == "guest":
@@ -292,34 +278,29 @@ class SignInScene(Scene):
             self._light()
             self.layout(self.m)
 
-    def tap_name(self, sid: str) -> None:
-        self.sign_in(sid, None, how="tap")
-        self.layout(self.m)
-
-    def sign_in(self, sid: str, seat: int | None, *, how: str) -> bool:
+    def sign_in(self, sid: str, seat: int | None, *, how: str) -> None:
         """Put student ``sid`` at ``seat`` (None: the highlighted seat)."""
         student = self.roster.get(sid)
         if student is None:
             log.warning("sign-in: %s %s%s is not in the class list", how, BADGE_PREFIX, sid)
             self.refuse("unknown")
-            return False
+            return
         target = self.active if seat is None else seat
         where = next((i for i, s in enumerate(self.seats) if s.student == student), None)
         if where is not None and where != target:
             log.info("sign-in: %s (%s) is already at seat %d", student.id, how, where + 1)
             self.refuse("taken", name=student.name, seat=where + 1)
-            return False
+            return
         if target is None:
             log.info("sign-in: %s (%s) with every seat filled", student.id, how)
             self.refuse("full")
-            return False
+            return
         self.seats[target].student = student
         self.seats[target].guest = False
         log.info("sign-in: %s (%s) at seat %d by %s", student.id, student.name, target + 1, how)
         self.say(SAYS["hello"].format(name=student.name, seat=target + 1))
         self.ctx.sounds.play("good")
         self._advance()
-        return True
 
     def play_as_guest(self) -> None:
         if self.active is None:
@@ -420,17 +401,10 @@ class SignInScene(Scene):
         )
 
 
-__all__ = ["SAYS", "SignInScene", "badge_id", "needs_sign_in"]
-
-
 class SignInGate:
-    """A setup screen's way into its game: through sign-in when there is a class list.
-
-    ``gate.start(setup, game, defaults, bots, make)`` pushes :class:`SignInScene` (or,
-    with no class list, the game at once); ``make(seats)`` builds the game screen from
-    the signed-in seats. The setup screen's ``resume`` calls ``gate.resume(self,
-    result)`` first: True when the result was the sign-in's (the game is then pushed,
-    or nothing happens when the children went back).
+    """A setup screen's way into its game: ``start`` pushes :class:`SignInScene` (with no
+    class list, the game at once), and ``make(seats)`` builds the game from the seats.
+    The setup's ``resume`` asks ``resume`` first: True when the result was the sign-in's.
     """
 
     def __init__(self, *, replace: bool = False) -> None:
@@ -464,3 +438,6 @@ class SignInGate:
             setup.stack.replace(game)
         else:
             setup.stack.push(game)
+
+
+__all__ = ["SAYS", "SignInGate", "SignInScene", "badge_id", "needs_sign_in"]
