@@ -27,6 +27,7 @@ from tabletop.games.math_attack import MathAttackSettings
 from tabletop.store import Journal
 from tabletop.ui.app import App, Scene
 from tabletop.ui.autoplay import Autoplayer
+from tabletop.ui.games.mathe_meister.setup import mode_target
 from tabletop.ui.input import Release, Tap
 from tabletop.ui.saves import GameSave, seat_infos
 from tabletop.ui.scenes.form import FormScene
@@ -40,13 +41,25 @@ from tabletop.ui.scenes.rotation import (
     RotationRunner,
     StationScene,
     finish_games,
-    mode_button,
     restore_rotation,
 )
 from tabletop.ui.theme import ORANGE, PALETTE
 from tests.ui.scenery import SIZES, FakeClock, make_app
 
 T0 = 1_700_000_000.0
+
+
+def mode_button(game: str, mode: str) -> str:
+    """The button on the game's setup screen that shows a station's mode."""
+    if game == "math-arena":
+        return {"cards": "cards.real", "virtual": "cards.virtual"}.get(mode, f"cards.{mode}")
+    if game == "math-attack":  # two children: real cards; against the device: virtual
+        return {"table": "cards.real", "bot": "cards.virtual"}.get(mode, f"cards.{mode}")
+    if game == "mathe-meister":  # the solo modes have a row of their own
+        return mode_target(mode)
+    return f"mode.{mode}"
+
+
 MIN = 60.0
 PLAN = Plan(
     (

@@ -320,11 +320,7 @@ class ReportScene(TeacherScreen):
                 align="center",
             )
         else:
-            columns = GROUP_COLUMNS if self.group is None else STUDENT_COLUMNS
-            if self.view == "skills":
-                self.draw_skills(surface, lines)
-            else:
-                self.draw_table(surface, columns, lines)
+            self.draw_table(surface, lines)
         painter.buttons(surface, [b for b in self.buttons if not b.name.startswith("group.")])
         if self.pages > 1:
             arrows = next(b for b in self.buttons if b.name == "page.up").rect
@@ -383,13 +379,14 @@ class ReportScene(TeacherScreen):
             )
             x += w
 
-    def draw_table(
-        self,
-        surface: pygame.Surface,
-        columns: Sequence[tuple[str, float, bool]],
-        lines: Sequence[Sequence[str]],
-    ) -> None:
+    def draw_table(self, surface: pygame.Surface, lines: Sequence[Sequence[str]]) -> None:
+        """The headings, then this page's lines: a boxed row each (the groups, the skills),
+        or a stripe on every other (a group's students). A skill's row has a second line,
+        its most common mistake; its level is a word on its colour (never colour alone)."""
         painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
+        skill = self.view == "skills"
+        columns = GROUP_COLUMNS if self.group is None else STUDENT_COLUMNS
+        columns = SKILL_COLUMNS if skill else columns
         heads = [c[0] for c in columns]
         self.cells(surface, columns, heads, self.table.top + self.head_h // 2, m.small, p.muted)
         for i, (rect, values) in enumerate(self.on_page(lines)):
@@ -397,28 +394,18 @@ class ReportScene(TeacherScreen):
                 painter.box(surface, rect, p.panel, p.line, 2, m.u(8))
             elif i % 2 == 0:
                 painter.box(surface, rect, p.panel, None, 0, m.u(4))
-            self.cells(surface, columns, values, rect.centery, m.text, p.ink, self.group is None)
-
-    def draw_skills(self, surface: pygame.Surface, lines: Sequence[Sequence[str]]) -> None:
-        """The skills view: per student and skill a row of two lines; the level is a
-        word on its colour (colour-blind-safe, and never the colour alone)."""
-        painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
-        heads = [c[0] for c in SKILL_COLUMNS]
-        self.cells(
-            surface, SKILL_COLUMNS, heads, self.table.top + self.head_h // 2, m.small, p.muted
-        )
-        for rect, values in self.on_page(lines):
-            painter.box(surface, rect, p.panel, p.line, 2, m.u(8))
-            self.cells(surface, SKILL_COLUMNS, values, rect.top + m.u(20), m.text, p.ink)
-            painter.text(
-                surface,
-                values[-1],
-                (self.table.left + m.u(8), rect.bottom - m.u(18)),
-                m.small,
-                p.ink,
-                anchor="midleft",
-                max_width=self.table.width - 2 * m.u(8),
-            )
+            y = rect.top + m.u(20) if skill else rect.centery
+            self.cells(surface, columns, values, y, m.text, p.ink, self.group is None)
+            if skill:
+                painter.text(
+                    surface,
+                    values[-1],
+                    (self.table.left + m.u(8), rect.bottom - m.u(18)),
+                    m.small,
+                    p.ink,
+                    anchor="midleft",
+                    max_width=self.table.width - 2 * m.u(8),
+                )
 
 
 __all__ = ["ReportScene"]

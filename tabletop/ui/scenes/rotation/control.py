@@ -27,7 +27,7 @@ def rotation_menu(ctx: Context) -> Scene:
     """The teacher menu's "Station rotation": the controls while one runs, else the editor.
     On a fleet device (``ctx.fleet``) only the controls, which show the rotation but
     leave it to the teacher's dashboard."""
-    if getattr(ctx, "fleet", None) is not None:
+    if ctx.fleet is not None:
         return RotationControl(ctx)
     if isinstance(ctx.rotation, RotationRunner) and not ctx.rotation.finished:
         return RotationControl(ctx)
@@ -49,7 +49,7 @@ class RotationControl(TeacherScreen):
     @property
     def follows(self) -> bool:
         """A fleet device: the rotation is the teacher's dashboard's to change."""
-        return getattr(self.ctx, "fleet", None) is not None
+        return self.ctx.fleet is not None
 
     def layout(self, metrics: Metrics) -> None:
         m = metrics

@@ -12,6 +12,7 @@ from typing import Any
 
 import pygame
 
+from tabletop.classroom.roster import Roster
 from tabletop.classroom.rotation import (
     GAME_TITLES,
     MAX_STATIONS,
@@ -28,7 +29,7 @@ from tabletop.classroom.rotation import (
 from tabletop.engine.errors import BadInput, TabletopError
 from tabletop.ui.app import Context
 from tabletop.ui.scenes.common import foot
-from tabletop.ui.scenes.rotation.runner import run_rotation, wall_of
+from tabletop.ui.scenes.rotation.runner import run_rotation
 from tabletop.ui.scenes.settings import TeacherScreen
 from tabletop.ui.theme import Metrics
 from tabletop.ui.widgets import Button, grid
@@ -51,16 +52,12 @@ def footer(
 
 
 def class_groups(journal: Any) -> list[str]:
-    """The class list's groups, each once, in the class list's order ([] when the
-    journal cannot be read)."""
-    from tabletop.classroom.roster import groups
-
+    """The class list's groups ([] when the journal cannot be read)."""
     try:
-        found = [str(g).strip() for g in groups(journal)]
+        return Roster(journal).groups()
     except sqlite3.Error as exc:
         log.warning("rotation: the class list's groups could not be read: %s", exc)
         return []
-    return [g for g in dict.fromkeys(found) if g]
 
 
 @dataclass
@@ -263,7 +260,7 @@ class RotationEditor(TeacherScreen):
                 plan,
                 d.here,
                 session=self.ctx.session,
-                now=wall_of(self.ctx),
+                now=self.ctx.wall,
             )
         except BadInput as exc:
             self.ctx.sounds.play("wrong")

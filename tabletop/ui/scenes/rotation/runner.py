@@ -5,8 +5,6 @@ banner in its own strip at the bottom of the screen."""
 from __future__ import annotations
 
 import logging
-import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,11 +35,6 @@ STRIP = 44  # the banner's strip at the bottom of the screen, in base units
 WHITE = (255, 255, 255)
 
 
-def wall_of(ctx: Context) -> Callable[[], float]:
-    wall: Callable[[], float] = getattr(ctx, "wall", time.time)
-    return wall
-
-
 @dataclass(frozen=True)
 class Banner:
     rect: pygame.Rect  # the strip, across the bottom of the screen
@@ -58,14 +51,12 @@ class RotationRunner:
     arriving); ``moment`` the clock's :class:`Moment` at the last ``update``.
     """
 
-    def __init__(
-        self, ctx: Context, stored: StoredRotation, *, wall: Callable[[], float] | None = None
-    ) -> None:
+    def __init__(self, ctx: Context, stored: StoredRotation) -> None:
         self.ctx = ctx
         self.stored = stored
         self.station = stored.station  # this device's station, 0-based
         self.clock: RotationClock = stored.clock
-        self.wall = wall or wall_of(ctx)
+        self.wall = ctx.wall
         self.moment: Moment = self.clock.now(self.wall())
         self.warned: set[int] = set()
         if self.moment.phase == "warning":
@@ -288,7 +279,7 @@ def _still_playing(ctx: Context, save: Any) -> bool:
     return status in (None, "playing")
 
 
-def restore_rotation(ctx: Context, *, wall: Callable[[], float] | None = None) -> Any:
+def restore_rotation(ctx: Context) -> Any:
     """At start: the rotation this device was running before it stopped, carried on
     with its stored clock in ``ctx.rotation`` (also returned); None if there is none.
 
@@ -302,7 +293,7 @@ def restore_rotation(ctx: Context, *, wall: Callable[[], float] | None = None) -
         return None
     if stored is None:
         return None
-    runner = RotationRunner(ctx, stored, wall=wall)
+    runner = RotationRunner(ctx, stored)
     log.info(
         "rotation %d restored: station %d, rotation %d, %s",
         stored.id,

@@ -34,19 +34,6 @@ def open_game(ctx: Context, game: str) -> Scene | None:
     return None if module is None else module.setup_scene(ctx)
 
 
-def mode_button(game: str, mode: str) -> str:
-    """The button on the game's setup screen that shows a station's mode."""
-    if game == "math-arena":
-        return {"cards": "cards.real", "virtual": "cards.virtual"}.get(mode, f"cards.{mode}")
-    if game == "math-attack":  # two children: real cards; against the device: virtual
-        return {"table": "cards.real", "bot": "cards.virtual"}.get(mode, f"cards.{mode}")
-    if game == "mathe-meister":  # the solo modes have a row of their own
-        from tabletop.ui.games.mathe_meister.setup import mode_target
-
-        return mode_target(mode)
-    return f"mode.{mode}"
-
-
 def choose_setup(setup: Any, station: Station) -> None:
     """Choose on the setup screen the mode and the options the teacher chose for this
     station: the group finds the game set up as planned, and may still change it. Every
