@@ -9,9 +9,8 @@ taps the two values, or lets the device roll virtual dice. The scene pops with a
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 import pygame
@@ -35,17 +34,6 @@ HINTS = {  # the line under the title, by mode
 }
 
 
-def keep_dice(ctx: Any, values: Sequence[int], source: str, match_id: int | None = None) -> None:
-    """Keep the dice the device read in the journal, with their source and the game they
-    were read for (``match_id``: a station sends them with its result), for the
-    dice-fairness lesson (issue 24). A journal that cannot write is logged; the game
-    goes on (the dice are in the game's own journaled actions too)."""
-    try:
-        ctx.journal.add_dice(values, source, match_id=match_id, session=ctx.session)
-    except TabletopError as exc:
-        log.error("journal: %s: %s (dice %s not kept)", exc.code, exc.message, values)
-
-
 @dataclass(frozen=True)
 class DiceResult:
     """The two dice of a round, and how the device got them."""
@@ -60,15 +48,15 @@ class DiceScene(Scene):
         ctx: Context,
         *,
         title: str,
-        mode: str = "camera",
-        roll: Callable[[], tuple[int, int]] | None = None,
-        match_id: int | None = None,
+        mode: str,
+        roll: Callable[[], tuple[int, int]],
+        match_id: int | None,
     ) -> None:
         super().__init__(ctx)
         self.title = title
         self.match_id = match_id  # the journaled game the dice are for (issue 24)
         # "Roll for me": the game's own virtual dice (keyed by the game's seed and step,
-        # so a game carried on from the journal rolls what it would have); else ctx.rng.
+        # so a game carried on from the journal rolls what it would have).
         self.roll = roll
         camera_ok = ctx.camera is not None  # it may have failed before: it gets another try
         self.mode = mode if mode in MODES and (mode != "camera" or camera_ok) else "tap"
@@ -184,11 +172,7 @@ class DiceScene(Scene):
             source = "corrected" if self.corrected else "tap"
             self._done((self.picked[0], self.picked[1]), source)  # type: ignore[arg-type]
         elif name == "roll":
-            if self.roll is not None:
-                self._done(self.roll(), "virtual")
-            else:
-                rng = self.ctx.rng
-                self._done((rng.randint(1, 6), rng.randint(1, 6)), "virtual")
+            self._done(self.roll(), "virtual")
         elif name == "use" and self.seen is not None and self.seen.readable:
             a, b = self.seen.values
             self._done((a, b), "camera")  # type: ignore[arg-type]
@@ -204,7 +188,12 @@ class DiceScene(Scene):
 
     def _done(self, values: tuple[int, int], source: str) -> None:
         self.ctx.sounds.play("seen")
-        keep_dice(self.ctx, values, source, self.match_id)
+        try:  # for the dice-fairness lesson (issue 24), with the game they were read for
+            self.ctx.journal.add_dice(
+                values, source, match_id=self.match_id, session=self.ctx.session
+            )
+        except TabletopError as exc:  # the game goes on: its journaled actions hold the dice
+            log.error("journal: %s: %s (dice %s not kept)", exc.code, exc.message, values)
         self.stack.pop(DiceResult(values, source))
 
     def _read(self, seen: Seen) -> None:

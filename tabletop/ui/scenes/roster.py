@@ -1,20 +1,13 @@
-"""The teacher's class list screens (Settings -> Class list, behind the teacher PIN).
+"""The teacher's class list (Settings -> Class list, behind the teacher PIN).
 
-:class:`ClassListScene` lists the students a group at a time (or everyone), and:
-
-* **Import from USB**: the ``*.csv`` files at the top of the mounted USB sticks
-  (:func:`tabletop.classroom.usb.sticks`); one is read at once, several are offered to
-  pick from. Before anything changes the teacher sees what the file would do and
-  chooses *Add and update* (merge by id: the default) or *Replace the list*.
-* **Add a student**: the name on the on-screen keyboard, then a group (one in use, a
-  new one typed in, or none); the id is made up (``S<n>``).
-* **A student's name**: rename, change group, or remove (asked first; their past games
-  stay in the reports).
-* **Save to USB**: writes the list as ``class-list.csv`` (never over another file) for
-  ``tabletop print badges`` on a computer, which the screen's hint line says.
-
-:class:`StudentGrid` and :class:`PickDialog` are shared with the sign-in screen.
-Everything the teacher is told is one sentence on the screen and a log line.
+:class:`ClassListScene` lists the students a group and a page at a time. *Import from
+USB* reads the ``*.csv`` files at the top of the mounted sticks (several: the teacher
+picks one) and shows what the file would do before the teacher chooses *Add and update*
+(merge by id) or *Replace the list*. *Add a student* asks a name, then a group. A tap on
+a name renames, regroups or removes the student (asked first; past games stay). *Save
+to USB* writes ``class-list.csv`` (never over another file) for ``tabletop print
+badges``. Everything the teacher is told is one sentence on the screen and a log line.
+:class:`StudentGrid` and :class:`PickDialog` serve the sign-in screen too.
 """
 
 from __future__ import annotations
@@ -93,10 +86,8 @@ class StudentGrid:
         m: Metrics,
         *,
         columns: int,
-        label: Callable[[Student], str] = lambda s: s.name,
-        caption: Callable[[Student], str] = lambda s: "",
+        caption: Callable[[Student], str],
         enabled: Callable[[Student], bool] = lambda s: True,
-        size: int | None = None,
     ) -> list[Button]:
         """The buttons inside ``rect``: the controls' row, then the names' grid."""
         gap = m.u(8)
@@ -135,11 +126,11 @@ class StudentGrid:
                 Button(
                     f"student.{student.id}",
                     cell,
-                    label(student),
+                    student.name,
                     kind="choice",
                     caption=caption(student),
                     enabled=enabled(student),
-                    size=size,
+                    size=m.text,
                 )
             )
         return b
@@ -191,14 +182,12 @@ class PickDialog(Dialog):
         choices: Sequence[tuple[str, Any]],
         *,
         note: str = "",
-        columns: int = 3,
     ) -> None:
-        rows = -(-max(1, len(choices)) // columns)
+        rows = -(-max(1, len(choices)) // 3)
         height = 150 + (60 if note else 0) + rows * 60
         super().__init__(ctx, title, (600, min(460, height)))
         self.choices = list(choices)
         self.note = note
-        self.columns = columns
 
     def layout(self, metrics: Metrics) -> None:
         super().layout(metrics)
@@ -209,7 +198,7 @@ class PickDialog(Dialog):
         h = m.u(52)
         self.note_rect = pygame.Rect(body.left, body.top, body.width, m.u(50))
         area = pygame.Rect(body.left, top, body.width, h)
-        cells = grid(area, len(self.choices), self.columns, gap)
+        cells = grid(area, len(self.choices), 3, gap)
         self.buttons = [
             Button(f"pick.{i}", rect, label, kind="quiet")
             for i, (rect, (label, _)) in enumerate(zip(cells, self.choices, strict=True))
@@ -360,7 +349,6 @@ class ClassListScene(TeacherScreen):
             m,
             columns=3,
             caption=lambda s: f"{s.group or 'no group'} · {s.id}",
-            size=m.text,
         )
         tools = (
             ("back", "Back"),

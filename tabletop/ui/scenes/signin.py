@@ -183,7 +183,6 @@ class SignInScene(Scene):
             columns=2,
             caption=lambda s: f"seat {seated[s.id] + 1}" if s.id in seated else "",
             enabled=lambda s: s.id not in seated,
-            size=m.text,
         )
         third = (W - 2 * margin - 2 * gap) // 3
         b.append(Button("cancel", foot(m, 180), "Cancel", kind="quiet"))
