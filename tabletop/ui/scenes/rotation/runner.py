@@ -20,7 +20,7 @@ from tabletop.classroom.rotation import (
 )
 from tabletop.engine.errors import TabletopError
 from tabletop.ui.app import Context
-from tabletop.ui.scenes.rotation.station import StationScene
+from tabletop.ui.scenes.rotation.station import StationScene, seated
 from tabletop.ui.theme import ORANGE, PALETTE, Metrics
 
 log = logging.getLogger(__name__)
@@ -231,17 +231,11 @@ class RotationRunner:
 
 
 def _lit(lamps: Any) -> list[int]:
-    """The seats lit now, when the lamps can tell (to put them back after a flash)."""
-    lit = getattr(lamps, "lit", None)
-    if isinstance(lit, set | frozenset | list | tuple):
-        return sorted(int(s) for s in lit)
-    is_lit = getattr(lamps, "is_lit", None)
-    if callable(is_lit):
-        try:
-            return [s for s in range(SEATS) if is_lit(s)]
-        except Exception:  # a lamp that cannot say is left dark
-            return []
-    return []
+    """The seats lit now, to put them back after a flash: the seat buttons say seat by
+    seat, the desktop's stand-in keeps a set."""
+    if hasattr(lamps, "is_lit"):
+        return [s for s in range(SEATS) if lamps.is_lit(s)]
+    return sorted(getattr(lamps, "lit", ()))
 
 
 def finish_games(ctx: Context) -> int:
@@ -280,12 +274,9 @@ def _still_playing(ctx: Context, save: Any) -> bool:
 
 
 def restore_rotation(ctx: Context) -> Any:
-    """At start: the rotation this device was running before it stopped, carried on
-    with its stored clock in ``ctx.rotation`` (also returned); None if there is none.
-
-    Call it before Home is shown: a game whose rotation ran out while the device was
-    off is finished for "time" here (:func:`finish_stale_games`), so Home does not offer
-    to carry on with it."""
+    """At start, before Home: the rotation this device was running when it stopped,
+    carried on in ``ctx.rotation`` (also returned), or None; its games whose time ran
+    out meanwhile are finished for "time" first, so Home does not offer them."""
     try:
         stored = running_rotation(ctx.journal)
     except TabletopError as exc:
@@ -309,32 +300,26 @@ def restore_rotation(ctx: Context) -> Any:
     return runner
 
 
-def finish_stale_games(ctx: Context, runner: RotationRunner) -> int:
+def finish_stale_games(ctx: Context, runner: RotationRunner) -> None:
     """Games left unfinished in a rotation whose time ran out while the device was off:
-    each is rebuilt from the journal and finished for "time" with its standings. Returns
-    how many; a game that cannot be rebuilt is left for Home to offer, and logged."""
+    each is rebuilt from the journal and finished for "time" with its standings; one
+    that cannot be rebuilt is left for Home to offer, and logged."""
     from tabletop.ui.games import resume_game
     from tabletop.ui.saves import unfinished
 
     clock, now = runner.clock, runner.moment
-    done = 0
     try:
         waiting = unfinished(ctx)
     except Exception as exc:
         log.error("rotation: the unfinished games could not be listed: %s", exc)
-        return 0
+        return
     for saved in waiting:
         if saved.started < clock.started_at:
             continue  # from before the rotation
         then = clock.now(saved.started)
         if then.done:
             continue  # played after it
-        played_in = then.rotation + (1 if then.phase == "transition" else 0)
-        if not (
-            now.done
-            or played_in < now.rotation
-            or (played_in == now.rotation and now.phase == "transition")
-        ):
+        if not now.done and seated(then) >= seated(now):
             continue  # its rotation is still on: Home offers to carry on
         try:
             scene = resume_game(ctx, saved)
@@ -342,9 +327,7 @@ def finish_stale_games(ctx: Context, runner: RotationRunner) -> int:
         except Exception as exc:
             log.error("rotation: match %d could not be finished for time: %s", saved.id, exc)
             continue
-        done += 1
         log.info("rotation: match %d (%s) finished for time after a restart", saved.id, saved.game)
-    return done
 
 
 def show_station(ctx: Context, runner: RotationRunner, ended: int | None = None) -> None:

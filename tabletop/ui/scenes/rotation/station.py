@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import pygame
 
-from tabletop.classroom.rotation import GAME_TITLES, Station
+from tabletop.classroom.rotation import GAME_TITLES, Moment, Station
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.input import InputEvent
 from tabletop.ui.scenes.common import home_and_again, route_to_press
@@ -18,6 +18,11 @@ if TYPE_CHECKING:
     from tabletop.ui.scenes.rotation.runner import RotationRunner
 
 log = logging.getLogger(__name__)
+
+
+def seated(now: Moment) -> int:
+    """The rotation whose groups are at the stations (in a transition: the coming one)."""
+    return now.rotation + (1 if now.phase == "transition" else 0)
 
 
 def called(group: str) -> str:
@@ -85,8 +90,7 @@ class StationScene(Scene):
         if now.done:
             return "All done!", "The station rotation is over. Thank you!", ""
         group = runner.group
-        number = now.rotation + (1 if now.phase == "transition" else 0)
-        rounds = f"Rotation {number + 1} of {runner.plan.count}"
+        rounds = f"Rotation {seated(now) + 1} of {runner.plan.count}"
         if group is None:
             return "No group here now", f"{runner.title} rests.", rounds
         details = [f"Mode: {self.station.mode_name}", *self.station.option_names, rounds]
