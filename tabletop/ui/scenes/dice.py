@@ -119,19 +119,14 @@ class DiceScene(Scene):
         self.content = pygame.Rect(m.u(16), m.u(96), W - m.u(32), bottom.top - m.u(108))
         c = self.content
         if self.mode == "tap":
-            face = m.u(64)
-            step = face + m.u(14)
-            left = c.left + m.u(110)
-            for row, name in enumerate("ab"):
-                y = c.top + m.u(8) + row * (face + m.u(28))
-                for v in range(1, 7):
-                    rect = pygame.Rect(left + (v - 1) * step, y, face, face)
-                    self.buttons.append(
-                        Button(
-                            f"{name}.{v}", rect, str(v), kind="face", selected=self.picked[row] == v
-                        )
-                    )
-            ok = pygame.Rect(left + 6 * step + m.u(12), c.top + m.u(8), 0, 2 * face + m.u(28))
+            face, gap = m.u(64), m.u(14)  # two rows of six faces: die 1 (a.1-a.6), die 2
+            rows = pygame.Rect(c.left + m.u(110), c.top + m.u(8), 6 * face + 5 * gap, face)
+            for i, rect in enumerate(grid(rows, 12, 6, gap, down=m.u(28))):
+                row, v = divmod(i, 6)
+                picked = self.picked[row] == v + 1
+                name = f"{'ab'[row]}.{v + 1}"
+                self.buttons.append(Button(name, rect, str(v + 1), kind="face", selected=picked))
+            ok = pygame.Rect(rows.right + gap + m.u(12), rows.top, 0, 2 * face + m.u(28))
             ok.width = c.right - ok.left
             both = None not in self.picked
             label = f"OK: {self.picked[0]} and {self.picked[1]}" if both else "OK"
@@ -236,13 +231,10 @@ class DiceScene(Scene):
             else:
                 painter.button(surface, b)
         c = self.content
-        if self.mode == "tap":
-            face = m.u(64)
-            for row, label in enumerate(("Die 1", "Die 2")):
-                y = c.top + m.u(8) + row * (face + m.u(28))
-                painter.text(
-                    surface, label, (c.left, y + face // 2), m.text, bold=True, anchor="midleft"
-                )
+        if self.mode == "tap":  # each die's name, left of its row of faces
+            rows = [b.rect.centery for b in self.buttons if b.name in ("a.1", "b.1")]
+            for n, y in enumerate(rows, start=1):
+                painter.text(surface, f"Die {n}", (c.left, y), m.text, bold=True, anchor="midleft")
         elif self.mode == "camera":
             self._draw_camera(surface)
 
@@ -262,28 +254,19 @@ class DiceScene(Scene):
             return
         n = len(self.seen.dice)
         if n != 2:
-            text = (
-                "I can't see any dice yet."
-                if n == 0
-                else f"I see {n} {'die' if n == 1 else 'dice'}. I need exactly two."
-            )
-            painter.text(surface, text, (c.left, c.top), m.text, p.bad, bold=True)
+            many = f"I see {n} {'die' if n == 1 else 'dice'}. I need exactly two."
+            line = ("I can't see any dice yet." if n == 0 else many, m.text, p.bad)
         elif not self.seen.readable:
-            painter.text(
-                surface,
-                "I can't read a die. Is it tilted? Roll again, or tap \"That's wrong\".",
-                (c.left, c.top),
-                m.small,
-                p.bad,
-                bold=True,
-                max_width=c.width - m.u(300),
-            )
+            tilted = "I can't read a die. Is it tilted? Roll again, or tap \"That's wrong\"."
+            line = (tilted, m.small, p.bad)
         else:
-            painter.text(surface, "I read these dice:", (c.left, c.top), m.text, bold=True)
+            line = ("I read these dice:", m.text, p.ink)
+        text, size, colour = line
+        room = c.width - m.u(300)  # left of the buttons
+        painter.text(surface, text, c.topleft, size, colour, bold=True, max_width=room)
         size = m.u(130)
-        x = c.left
-        for crop, value, confidence in self.crops[:4]:
-            rect = pygame.Rect(x, c.top + m.u(40), size, size)
+        for i, (crop, value, confidence) in enumerate(self.crops[:4]):
+            rect = pygame.Rect(c.left + i * (size + m.u(20)), c.top + m.u(40), size, size)
             surface.blit(crop, rect)
             pygame.draw.rect(surface, p.line, rect, 2)
             painter.text(
@@ -303,7 +286,6 @@ class DiceScene(Scene):
                     p.muted,
                     anchor="midtop",
                 )
-            x += size + m.u(20)
 
 
 def _picture(image: np.ndarray, size: int) -> pygame.Surface | None:
