@@ -36,48 +36,28 @@ T = TypeVar("T")
 STICK_POLL = 2.0  # seconds between looks for a USB stick
 PAPER = "a4"
 SAVE_FAILED = "The report could not be saved on the USB stick. Check the stick and try again."
-# (heading, share of the width, right-aligned)
-GROUP_COLUMNS = (
-    ("Group", 0.25, False),
-    ("Students", 0.14, True),
-    ("Games", 0.11, True),
-    ("Wins", 0.09, True),
-    ("Points", 0.12, True),
-    ("Right", 0.17, True),
-    ("Minutes", 0.12, True),
-)
-# The skills view (issue 24): per student and skill, with the most common mistake.
-SKILL_COLUMNS = (  # a row's first line; the second is its most common mistake
-    ("Who", 0.21, False),
-    ("Skill", 0.27, False),
-    ("Right", 0.14, True),
-    ("", 0.17, False),  # the level: a word on its colour
-    ("Trend", 0.21, True),
-)
-STUDENT_COLUMNS = (
-    ("Student", 0.23, False),
-    ("Game", 0.22, False),
-    ("Games", 0.10, True),
-    ("Wins", 0.08, True),
-    ("Points", 0.10, True),
-    ("Right", 0.15, True),
-    ("Minutes", 0.12, True),
-)
+Column = tuple[str, float, bool]  # heading, share of the width, right-aligned
+WORDS = ("Group", "Student", "Game", "Who", "Skill", "")  # left-aligned; the figures go right
+
+
+def table_columns(heads: Sequence[str], shares: Sequence[int]) -> tuple[Column, ...]:
+    """The table's columns: each heading with its share of the width in hundredths."""
+    return tuple((h, share / 100, h not in WORDS) for h, share in zip(heads, shares, strict=True))
+
+
+FIGURES = ("Games", "Wins", "Points", "Right", "Minutes")
+GROUP_COLUMNS = table_columns(("Group", "Students", *FIGURES), (25, 14, 11, 9, 12, 17, 12))
+STUDENT_COLUMNS = table_columns(("Student", "Game", *FIGURES), (23, 22, 10, 8, 10, 15, 12))
+# The skills view (issue 24): a row's first line; its second is its most common mistake.
+# The heading "" is the level's: a word on its colour.
+SKILL_COLUMNS = table_columns(("Who", "Skill", "Right", "", "Trend"), (21, 27, 14, 17, 21))
 
 
 def _cells(name: str, second: str, x: report.Row | report.GroupTotal) -> list[str]:
     """A games line: a group's or a student's name, its students or game, then its
     games, wins, points, answers right and minutes."""
-    right = f"{x.right} of {x.checked}"
-    return [
-        name,
-        second,
-        str(x.games),
-        str(x.wins),
-        report.decimal_text(x.points),
-        right,
-        x.minutes,
-    ]
+    points, right = report.decimal_text(x.points), f"{x.right} of {x.checked}"
+    return [name, second, str(x.games), str(x.wins), points, right, x.minutes]
 
 
 class ReportScene(TeacherScreen):
@@ -352,7 +332,7 @@ class ReportScene(TeacherScreen):
     def cells(
         self,
         surface: pygame.Surface,
-        columns: Sequence[tuple[str, float, bool]],
+        columns: Sequence[Column],
         values: Sequence[str],
         y: int,
         size: int,
