@@ -157,25 +157,13 @@ class SignInScene(Scene):
         rows = -(-n // cols)
         gap = m.u(8)
         h = min(m.u(80), (seat_area.height - (rows - 1) * gap) // rows)
-        b: list[Button] = []
-        for i, rect in enumerate(grid(seat_area, n, cols, gap, h, rows=rows)):
-            seat = self.seats[i]
-            b.append(
-                Button(
-                    f"seat.{i}",
-                    rect,
-                    seat.name,
-                    kind="choice",
-                    selected=i == self.active,
-                    enabled=seat.bot is None,
-                )
-            )
-        names = pygame.Rect(
-            seat_area.right + m.u(20),
-            top,
-            W - margin - seat_area.right - m.u(20),
-            foot_y - m.u(8) - top,
-        )
+        cells = grid(seat_area, n, cols, gap, h, rows=rows)
+        b = [
+            Button(f"seat.{i}", rect, s.name, selected=i == self.active, enabled=s.bot is None)
+            for i, (rect, s) in enumerate(zip(cells, self.seats, strict=True))
+        ]  # drawn by draw_seat
+        names = pygame.Rect(seat_area.right + m.u(20), top, 0, foot_y - m.u(8) - top)
+        names.width = W - margin - names.left
         seated = {s.student.id: i for i, s in enumerate(self.seats) if s.student is not None}
         b += self.grid.layout(
             names,
@@ -184,17 +172,11 @@ class SignInScene(Scene):
             caption=lambda s: f"seat {seated[s.id] + 1}" if s.id in seated else "",
             enabled=lambda s: s.id not in seated,
         )
-        third = (W - 2 * margin - 2 * gap) // 3
         b.append(Button("cancel", foot(m, 180), "Cancel", kind="quiet"))
-        b.append(
-            Button(
-                "guest",
-                pygame.Rect(W // 2 - third // 2, foot_y, third, bh),
-                "Play as guest",
-                kind="quiet",
-                enabled=self.active is not None,
-            )
-        )
+        guest = pygame.Rect(0, foot_y, (W - 2 * margin - 2 * gap) // 3, bh)
+        guest.centerx = W // 2
+        waiting = self.active is not None  # a seat to fill
+        b.append(Button("guest", guest, "Play as guest", kind="quiet", enabled=waiting))
         ready = all(s.decided for s in self.seats)
         b.append(Button("done", foot(m, 240, "right"), "Play!", size=m.big, enabled=ready))
         self.buttons = b
@@ -380,24 +362,13 @@ class SignInScene(Scene):
         name = seat.name
         if " " in name and painter.fonts.width(name, int(size * 0.75), True) > inner:
             name = name.split()[0]  # a first name read big beats a whole name read small
-        size = painter.fit_size(name, size, inner, bold=True)
         ink = p.ink if seat.decided else p.muted
-        painter.text(
-            surface,
-            painter.ellipsis(name, size, inner, bold=True),
-            (left, b.rect.top + m.u(3)),
-            size,
-            ink,
-            bold=True,
-        )
-        painter.text(
-            surface,
-            painter.ellipsis(seat.status, m.small, inner),
-            (left, b.rect.bottom - m.u(3)),
-            m.small,
-            p.good if seat.student is not None else p.muted,
-            anchor="bottomleft",
-        )
+        at = (left, b.rect.top + m.u(3))
+        painter.text(surface, name, at, size, ink, bold=True, max_width=inner)  # shrunk, then cut
+        status = painter.ellipsis(seat.status, m.small, inner)
+        ink = p.good if seat.student is not None else p.muted
+        at = (left, b.rect.bottom - m.u(3))
+        painter.text(surface, status, at, m.small, ink, anchor="bottomleft")
 
 
 class SignInGate:
