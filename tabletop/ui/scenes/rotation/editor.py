@@ -233,13 +233,9 @@ class RotationEditor(TeacherScreen):
     def resume(self, result: Any) -> None:
         d = self.draft
         editing, self.editing = self.editing, None
-        if isinstance(result, Station) and editing is not None:
-            if editing < len(d.stations):
-                d.stations[editing] = result
-            else:
-                d.stations.append(result)
-        elif result == "remove" and editing is not None and editing < len(d.stations):
-            del d.stations[editing]
+        if editing is not None and (isinstance(result, Station) or result == "remove"):
+            # the picker's station replaces the one edited (or comes after the last), or goes
+            d.stations[editing : editing + 1] = [result] if isinstance(result, Station) else []
         elif isinstance(result, list) and all(isinstance(g, str) for g in result):
             d.groups = list(result)
         d.fit()
