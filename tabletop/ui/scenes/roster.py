@@ -12,6 +12,7 @@ badges``. Everything the teacher is told is one sentence on the screen and a log
 
 from __future__ import annotations
 
+import itertools
 import logging
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -135,20 +136,19 @@ class StudentGrid:
             )
         return b
 
-    def press(self, name: str) -> bool:
-        """Turn the page; True if ``name`` was a page button."""
-        if name == "page.next":
+    def press(self, name: str, ctx: Context) -> bool:
+        """Turn the page, or ask which group to show (the grid takes the answer); True
+        if ``name`` was the grid's."""
+        if name == "group":
+            choices = [(group_label(g), g) for g in (None, *self.groups())]
+            ctx.stack.push(PickDialog(ctx, "Which group?", choices, then=self.choose_group))
+        elif name == "page.next":
             self.page = (self.page + 1) % self.pages
         elif name == "page.prev":
             self.page = (self.page - 1) % self.pages
         else:
             return False
         return True
-
-    def group_dialog(self, ctx: Context, title: str) -> PickDialog:
-        """The question "which group?" (or everyone): it pops with ``("pick", group)``."""
-        choices = [(group_label(g), ("pick", g)) for g in (None, *self.groups())]
-        return PickDialog(ctx, title, choices)
 
     def choose_group(self, group: str | None) -> None:
         self.group = group
@@ -171,7 +171,8 @@ class StudentGrid:
 
 
 class PickDialog(Dialog):
-    """Pick one of a few choices; pops with the chosen value (or None when cancelled)."""
+    """Pick one of a few choices; pops with the chosen value (or None when cancelled),
+    or with ``then``, hands it to ``then`` and pops with None."""
 
     speaks = False  # a teacher's screen
 
@@ -182,12 +183,14 @@ class PickDialog(Dialog):
         choices: Sequence[tuple[str, Any]],
         *,
         note: str = "",
+        then: Callable[[Any], None] | None = None,
     ) -> None:
         rows = -(-max(1, len(choices)) // 3)
         height = 150 + (60 if note else 0) + rows * 60
         super().__init__(ctx, title, (600, min(460, height)))
         self.choices = list(choices)
         self.note = note
+        self.then = then
 
     def layout(self, metrics: Metrics) -> None:
         super().layout(metrics)
@@ -213,10 +216,12 @@ class PickDialog(Dialog):
         )
 
     def choose(self, name: str) -> None:
-        if name == "cancel":
-            self.stack.pop(None)
+        picked = None if name == "cancel" else self.choices[int(name[len("pick.") :])][1]
+        if self.then is None or name == "cancel":
+            self.stack.pop(picked)
         else:
-            self.stack.pop(self.choices[int(name[len("pick.") :])][1])
+            self.then(picked)  # before the screen below lays itself out again
+            self.stack.pop(None)
 
     def draw(self, surface: pygame.Surface) -> None:
         super().draw(surface)
@@ -253,9 +258,8 @@ class Choices(Dialog):
 
     def draw(self, surface: pygame.Surface) -> None:
         super().draw(surface)
-        body = self.body()
-        room = pygame.Rect(body.topleft, (body.width, self.buttons[0].rect.top - self.m.u(8)))
-        room.height -= body.top
+        room = self.body()  # above the answers
+        room.height = self.buttons[0].rect.top - self.m.u(8) - room.top
         self.ctx.painter.paragraph(surface, self.text, room, self.m.text)
 
 
@@ -315,11 +319,8 @@ def csv_files(sticks: Sequence[Path]) -> list[Path]:
 
 def free_name(folder: Path, stem: str = SAVE_NAME) -> Path:
     """``stem.csv`` in ``folder``, or ``stem-2.csv``, ... : never a file already there."""
-    path, n = folder / f"{stem}.csv", 1
-    while path.exists():
-        n += 1
-        path = folder / f"{stem}-{n}.csv"
-    return path
+    names = (f"{stem}.csv" if n == 1 else f"{stem}-{n}.csv" for n in itertools.count(1))
+    return next(folder / name for name in names if not (folder / name).exists())
 
 
 class ClassListScene(TeacherScreen):
@@ -345,55 +346,33 @@ class ClassListScene(TeacherScreen):
         self.info_rect = pygame.Rect(margin, y - m.u(8) - m.u(52), W - 2 * margin, m.u(52))
         area = pygame.Rect(margin, m.u(74), W - 2 * margin, self.info_rect.top - m.u(6) - m.u(74))
         b = self.grid.layout(
-            area,
-            m,
-            columns=3,
-            caption=lambda s: f"{s.group or 'no group'} · {s.id}",
+            area, m, columns=3, caption=lambda s: f"{s.group or 'no group'} · {s.id}"
         )
+        row = grid(pygame.Rect(margin, y, W - 2 * margin, bh), 4, 4, m.u(10))
         tools = (
-            ("back", "Back"),
-            ("add", "Add a student"),
-            ("import", "Import from USB"),
-            ("save", "Save to USB"),
+            Button("back", row[0], "Back", kind="quiet"),
+            Button("add", row[1], "Add a student"),
+            Button("import", row[2], "Import from USB"),
+            Button("save", row[3], "Save to USB", enabled=bool(self.grid.students)),
         )
-        row = grid(pygame.Rect(margin, y, W - 2 * margin, bh), len(tools), len(tools), m.u(10))
-        for rect, (name, label) in zip(row, tools, strict=True):
-            b.append(
-                Button(
-                    name,
-                    rect,
-                    label,
-                    kind="quiet" if name == "back" else "primary",
-                    enabled=name != "save" or len(self.grid.students) > 0,
-                )
-            )
-        self.buttons = b
+        self.buttons = [*b, *tools]
 
     def draw(self, surface: pygame.Surface) -> None:
         n = len(self.grid.students)
         groups = len({s.group for s in self.grid.students if s.group})
-        if n:
-            sub = (
-                count(n)
-                + (f" in {count(groups, 'group')}" if groups else "")
-                + ". Tap a name to change it."
-            )
-        else:
+        in_groups = f" in {count(groups, 'group')}" if groups else ""
+        sub = f"{count(n)}{in_groups}. Tap a name to change it."
+        if not n:
             sub = "No students yet: import a list from a USB stick, or add them one by one."
         painter = self.backdrop(surface, "Class list", sub)
-        m, p = self.m, painter.p
         painter.buttons(surface, self.buttons)
         self.grid.draw(surface, painter)
         if self.message:
             draw_message(self, surface, self.info_rect, self.good, 2)
         else:
+            hint = PRINT_HINT + " (Save to USB writes the list as a CSV file)."
             painter.paragraph(
-                surface,
-                PRINT_HINT + " (Save to USB writes the list as a CSV file).",
-                self.info_rect,
-                m.small,
-                p.muted,
-                max_lines=2,
+                surface, hint, self.info_rect, self.m.small, painter.p.muted, max_lines=2
             )
 
     # -- input ---------------------------------------------------------------------------
@@ -407,11 +386,8 @@ class ClassListScene(TeacherScreen):
     def press(self, name: str) -> None:
         sid = StudentGrid.student_of(name)
         student = None if sid is None else self.roster.get(sid)
-        if self.grid.press(name):
+        if self.grid.press(name, self.ctx):
             pass
-        elif name == "group":
-            dialog = self.grid.group_dialog(self.ctx, "Show which group?")
-            self.ask(dialog, lambda picked: self.grid.choose_group(picked[1]))
         elif student is not None:
             self.ask(StudentDialog(self.ctx, student), lambda act: self.change(student, act))
         elif name == "add":

@@ -132,8 +132,6 @@ class SignInScene(Scene):
         self.ctx.lamps.light_only([])
 
     def resume(self, result: Any) -> None:
-        if result is not None:  # the group dialog's ("pick", group)
-            self.grid.choose_group(result[1])
         self.layout(self.m)
 
     @property
@@ -206,15 +204,12 @@ class SignInScene(Scene):
 
     def press(self, name: str) -> None:
         sid = StudentGrid.student_of(name)
-        if self.grid.press(name):
+        if self.grid.press(name, self.ctx):
             pass
         elif sid is not None:
             self.sign_in(sid, None, how="tap")
         elif name.startswith("seat."):
             self.select(int(name[len("seat.") :]))
-        elif name == "group":
-            self.stack.push(self.grid.group_dialog(self.ctx, "Which group?"))
-            return
         elif name == "guest":
             self.play_as_guest()
         elif name == "done":
