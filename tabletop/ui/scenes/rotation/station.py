@@ -31,24 +31,10 @@ def called(group: str) -> str:
     return group if group.lower().startswith(("group", "team")) else f"Group {group}"
 
 
-def open_game(ctx: Context, game: str) -> Scene | None:
-    """The game's first screen (players, mode, options), as Home opens it."""
-    from tabletop.ui.games import game_app
-
-    module = game_app(game)
-    return None if module is None else module.setup_scene(ctx)
-
-
 def choose_setup(setup: Any, station: Station) -> None:
-    """Choose on the setup screen the mode and the options the teacher chose for this
-    station: the group finds the game set up as planned, and may still change it. Every
-    game's setup is the one setup form (:class:`tabletop.ui.scenes.form.FormScene`),
-    which takes them as they are."""
-    preset = getattr(setup, "preset", None)
-    if callable(preset):
-        preset(station.mode, station.options)
-    else:
-        log.warning("rotation: %s's setup cannot be preset", station.game)
+    """Choose on the game's setup form (every game's: :class:`FormScene`) the mode and
+    options the teacher planned for this station; the group may still change them."""
+    setup.preset(station.mode, station.options)
 
 
 class StationScene(Scene):
@@ -96,9 +82,6 @@ class StationScene(Scene):
         details = [f"Mode: {self.station.mode_name}", *self.station.option_names, rounds]
         return f"{called(group)},", f"this is {runner.title}", " \u00b7 ".join(details)
 
-    def welcome_text(self) -> str:
-        return " ".join(part for part in self.welcome() if part)
-
     def layout(self, metrics: Metrics) -> None:
         title = GAME_TITLES.get(self.station.game, self.station.game)
         self.buttons = home_and_again(
@@ -119,12 +102,15 @@ class StationScene(Scene):
         if name == "home":
             if len(self.stack) > 1:
                 self.stack.pop()
-        elif name == "start":
-            scene = open_game(self.ctx, self.station.game)
-            if scene is None:
+        elif name == "start":  # the game's first screen, as Home opens it
+            from tabletop.ui.games import game_app
+
+            module = game_app(self.station.game)
+            if module is None:
                 self.message = "This game cannot start on this device."
                 log.error("rotation: no screen for %s", self.station.game)
                 return
+            scene = module.setup_scene(self.ctx)
             self.stack.push(scene)
             choose_setup(scene, self.station)
 
