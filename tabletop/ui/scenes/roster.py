@@ -98,16 +98,9 @@ class StudentGrid:
         controls = 2 * nav + counter
         b: list[Button] = []
         if len(self.groups()) > 1 or self.group is not None:
-            width = min(m.u(250), rect.width - controls - gap)
-            b.append(
-                Button(
-                    "group",
-                    pygame.Rect(rect.left, rect.top, width, row_h),
-                    group_label(self.group),
-                    kind="quiet",
-                    caption="tap for another group",
-                )
-            )
+            where = pygame.Rect(rect.topleft, (min(m.u(250), rect.width - controls - gap), row_h))
+            label, hint = group_label(self.group), "tap for another group"
+            b.append(Button("group", where, label, kind="quiet", caption=hint))
         area = pygame.Rect(rect.left, rect.top + row_h + gap, rect.width, 0)
         area.height = rect.bottom - area.top
         rows = max(1, (area.height + gap) // (m.u(48) + gap))

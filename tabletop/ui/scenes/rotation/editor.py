@@ -345,9 +345,7 @@ class StationPicker(TeacherScreen):
             y += mh + gap
         b += footer(m, ("cancel", "Cancel"), ("done", "Done", 200))
         if not self.new:
-            rect = b[-1].rect.copy()
-            rect.width, rect.centerx = m.u(240), W // 2
-            b.append(Button("remove", rect, "Remove station", kind="quiet"))
+            b.append(Button("remove", foot(m, 240, "centre"), "Remove station", kind="quiet"))
         self.buttons = b
 
     def press(self, name: str) -> None:
