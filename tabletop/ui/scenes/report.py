@@ -28,7 +28,7 @@ from tabletop.ui.scenes.common import foot
 from tabletop.ui.scenes.roster import count, mounted_sticks
 from tabletop.ui.scenes.settings import TeacherScreen
 from tabletop.ui.theme import Color, Metrics
-from tabletop.ui.widgets import Button
+from tabletop.ui.widgets import Button, grid
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -175,13 +175,9 @@ class ReportScene(TeacherScreen):
         if self.pages > 1:
             pw = m.u(64)
             left = W // 2 - pw - m.u(4) - m.u(40)
-            arrows = (
-                ("page.up", "\u25b2", self.page > 0),
-                ("page.down", "\u25bc", self.page < self.pages - 1),
-            )
-            for i, (name, label, on) in enumerate(arrows):
-                rect = pygame.Rect(left + i * (pw + m.u(8)), self.footer_y, pw, bh)
-                b.append(Button(name, rect, label, on, "quiet"))
+            up, down = grid(pygame.Rect(left, self.footer_y, 2 * pw + m.u(8), bh), 2, 2, m.u(8))
+            b.append(Button("page.up", up, "\u25b2", self.page > 0, "quiet"))
+            b.append(Button("page.down", down, "\u25bc", self.page < self.pages - 1, "quiet"))
         b.append(
             Button(
                 "usb",

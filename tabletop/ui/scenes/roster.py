@@ -484,13 +484,9 @@ class ClassListScene(TeacherScreen):
         if len(files) == 1:
             self.read_file(files[0])
             return
-        shown = files[:MAX_FILES]
-        note = (
-            f"{len(files)} files: the first {MAX_FILES} are shown."
-            if len(files) > MAX_FILES
-            else ""
-        )
-        choices = [(p.name, p) for p in shown]
+        more = len(files) > MAX_FILES
+        note = f"{len(files)} files: the first {MAX_FILES} are shown." if more else ""
+        choices = [(p.name, p) for p in files[:MAX_FILES]]
         self.ask(PickDialog(self.ctx, "Which class list?", choices, note=note), self.read_file)
 
     def read_file(self, path: Path) -> None:

@@ -80,10 +80,10 @@ class RotationRunner:
 
     # -- every frame ----------------------------------------------------------------------
 
-    def update(self, now_wall: float | None = None) -> bool:
-        """Follow the clock to ``now_wall`` (default: the wall clock): warn, end the
-        rotation's games when time is up. True when the banner must be redrawn."""
-        t = self.wall() if now_wall is None else now_wall
+    def update(self) -> bool:
+        """Follow the clock to now: warn, end the rotation's games when time is up. True
+        when the banner must be redrawn."""
+        t = self.wall()
         before, now = self.moment, self.clock.now(t)
         self.moment = now
         if before.playing and (now.rotation != before.rotation or not now.playing):
@@ -244,10 +244,9 @@ def finish_games(ctx: Context) -> int:
     is left alone; a failure is logged and the others are still saved."""
     done = 0
     for scene in reversed(list(ctx.stack)):
-        save = getattr(scene, "save", None)
-        standings = getattr(scene, "standings", None)
-        if save is None or not callable(standings) or not callable(getattr(save, "finish", None)):
-            continue
+        save, standings = getattr(scene, "save", None), getattr(scene, "standings", None)
+        if not callable(getattr(save, "finish", None)) or not callable(standings):
+            continue  # not a game
         if not _still_playing(ctx, save):
             continue
         try:
