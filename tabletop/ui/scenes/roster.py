@@ -331,17 +331,14 @@ class ClassListScene(TeacherScreen):
     # -- layout and drawing --------------------------------------------------------------
 
     def layout(self, metrics: Metrics) -> None:
-        m = metrics
-        W, H = m.size
-        margin = m.u(16)
-        bh = m.u(56)
-        y = H - margin - bh
-        self.info_rect = pygame.Rect(margin, y - m.u(8) - m.u(52), W - 2 * margin, m.u(52))
-        area = pygame.Rect(margin, m.u(74), W - 2 * margin, self.info_rect.top - m.u(6) - m.u(74))
+        m, margin, bh = metrics, metrics.u(16), metrics.u(56)
+        foot_row = pygame.Rect(margin, m.height - margin - bh, m.width - 2 * margin, bh)
+        self.info_rect = pygame.Rect(margin, foot_row.top - m.u(60), foot_row.width, m.u(52))
+        area = pygame.Rect(margin, m.u(74), foot_row.width, self.info_rect.top - m.u(80))
         b = self.grid.layout(
             area, m, columns=3, caption=lambda s: f"{s.group or 'no group'} · {s.id}"
         )
-        row = grid(pygame.Rect(margin, y, W - 2 * margin, bh), 4, 4, m.u(10))
+        row = grid(foot_row, 4, 4, m.u(10))
         tools = (
             Button("back", row[0], "Back", kind="quiet"),
             Button("add", row[1], "Add a student"),
