@@ -9,9 +9,8 @@ taps the two values, or lets the device roll virtual dice. The scene pops with a
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 import pygame
@@ -35,17 +34,6 @@ HINTS = {  # the line under the title, by mode
 }
 
 
-def keep_dice(ctx: Any, values: Sequence[int], source: str, match_id: int | None = None) -> None:
-    """Keep the dice the device read in the journal, with their source and the game they
-    were read for (``match_id``: a station sends them with its result), for the
-    dice-fairness lesson (issue 24). A journal that cannot write is logged; the game
-    goes on (the dice are in the game's own journaled actions too)."""
-    try:
-        ctx.journal.add_dice(values, source, match_id=match_id, session=ctx.session)
-    except TabletopError as exc:
-        log.error("journal: %s: %s (dice %s not kept)", exc.code, exc.message, values)
-
-
 @dataclass(frozen=True)
 class DiceResult:
     """The two dice of a round, and how the device got them."""
@@ -60,15 +48,15 @@ class DiceScene(Scene):
         ctx: Context,
         *,
         title: str,
-        mode: str = "camera",
-        roll: Callable[[], tuple[int, int]] | None = None,
-        match_id: int | None = None,
+        mode: str,
+        roll: Callable[[], tuple[int, int]],
+        match_id: int | None,
     ) -> None:
         super().__init__(ctx)
         self.title = title
         self.match_id = match_id  # the journaled game the dice are for (issue 24)
         # "Roll for me": the game's own virtual dice (keyed by the game's seed and step,
-        # so a game carried on from the journal rolls what it would have); else ctx.rng.
+        # so a game carried on from the journal rolls what it would have).
         self.roll = roll
         camera_ok = ctx.camera is not None  # it may have failed before: it gets another try
         self.mode = mode if mode in MODES and (mode != "camera" or camera_ok) else "tap"
@@ -131,19 +119,14 @@ class DiceScene(Scene):
         self.content = pygame.Rect(m.u(16), m.u(96), W - m.u(32), bottom.top - m.u(108))
         c = self.content
         if self.mode == "tap":
-            face = m.u(64)
-            step = face + m.u(14)
-            left = c.left + m.u(110)
-            for row, name in enumerate("ab"):
-                y = c.top + m.u(8) + row * (face + m.u(28))
-                for v in range(1, 7):
-                    rect = pygame.Rect(left + (v - 1) * step, y, face, face)
-                    self.buttons.append(
-                        Button(
-                            f"{name}.{v}", rect, str(v), kind="face", selected=self.picked[row] == v
-                        )
-                    )
-            ok = pygame.Rect(left + 6 * step + m.u(12), c.top + m.u(8), 0, 2 * face + m.u(28))
+            face, gap = m.u(64), m.u(14)  # two rows of six faces: die 1 (a.1-a.6), die 2
+            rows = pygame.Rect(c.left + m.u(110), c.top + m.u(8), 6 * face + 5 * gap, face)
+            for i, rect in enumerate(grid(rows, 12, 6, gap, down=m.u(28))):
+                row, v = divmod(i, 6)
+                picked = self.picked[row] == v + 1
+                name = f"{'ab'[row]}.{v + 1}"
+                self.buttons.append(Button(name, rect, str(v + 1), kind="face", selected=picked))
+            ok = pygame.Rect(rows.right + gap + m.u(12), rows.top, 0, 2 * face + m.u(28))
             ok.width = c.right - ok.left
             both = None not in self.picked
             label = f"OK: {self.picked[0]} and {self.picked[1]}" if both else "OK"
@@ -184,11 +167,7 @@ class DiceScene(Scene):
             source = "corrected" if self.corrected else "tap"
             self._done((self.picked[0], self.picked[1]), source)  # type: ignore[arg-type]
         elif name == "roll":
-            if self.roll is not None:
-                self._done(self.roll(), "virtual")
-            else:
-                rng = self.ctx.rng
-                self._done((rng.randint(1, 6), rng.randint(1, 6)), "virtual")
+            self._done(self.roll(), "virtual")
         elif name == "use" and self.seen is not None and self.seen.readable:
             a, b = self.seen.values
             self._done((a, b), "camera")  # type: ignore[arg-type]
@@ -204,7 +183,12 @@ class DiceScene(Scene):
 
     def _done(self, values: tuple[int, int], source: str) -> None:
         self.ctx.sounds.play("seen")
-        keep_dice(self.ctx, values, source, self.match_id)
+        try:  # for the dice-fairness lesson (issue 24), with the game they were read for
+            self.ctx.journal.add_dice(
+                values, source, match_id=self.match_id, session=self.ctx.session
+            )
+        except TabletopError as exc:  # the game goes on: its journaled actions hold the dice
+            log.error("journal: %s: %s (dice %s not kept)", exc.code, exc.message, values)
         self.stack.pop(DiceResult(values, source))
 
     def _read(self, seen: Seen) -> None:
@@ -247,13 +231,10 @@ class DiceScene(Scene):
             else:
                 painter.button(surface, b)
         c = self.content
-        if self.mode == "tap":
-            face = m.u(64)
-            for row, label in enumerate(("Die 1", "Die 2")):
-                y = c.top + m.u(8) + row * (face + m.u(28))
-                painter.text(
-                    surface, label, (c.left, y + face // 2), m.text, bold=True, anchor="midleft"
-                )
+        if self.mode == "tap":  # each die's name, left of its row of faces
+            rows = [b.rect.centery for b in self.buttons if b.name in ("a.1", "b.1")]
+            for n, y in enumerate(rows, start=1):
+                painter.text(surface, f"Die {n}", (c.left, y), m.text, bold=True, anchor="midleft")
         elif self.mode == "camera":
             self._draw_camera(surface)
 
@@ -273,28 +254,19 @@ class DiceScene(Scene):
             return
         n = len(self.seen.dice)
         if n != 2:
-            text = (
-                "I can't see any dice yet."
-                if n == 0
-                else f"I see {n} {'die' if n == 1 else 'dice'}. I need exactly two."
-            )
-            painter.text(surface, text, (c.left, c.top), m.text, p.bad, bold=True)
+            many = f"I see {n} {'die' if n == 1 else 'dice'}. I need exactly two."
+            line = ("I can't see any dice yet." if n == 0 else many, m.text, p.bad)
         elif not self.seen.readable:
-            painter.text(
-                surface,
-                "I can't read a die. Is it tilted? Roll again, or tap \"That's wrong\".",
-                (c.left, c.top),
-                m.small,
-                p.bad,
-                bold=True,
-                max_width=c.width - m.u(300),
-            )
+            tilted = "I can't read a die. Is it tilted? Roll again, or tap \"That's wrong\"."
+            line = (tilted, m.small, p.bad)
         else:
-            painter.text(surface, "I read these dice:", (c.left, c.top), m.text, bold=True)
+            line = ("I read these dice:", m.text, p.ink)
+        text, size, colour = line
+        room = c.width - m.u(300)  # left of the buttons
+        painter.text(surface, text, c.topleft, size, colour, bold=True, max_width=room)
         size = m.u(130)
-        x = c.left
-        for crop, value, confidence in self.crops[:4]:
-            rect = pygame.Rect(x, c.top + m.u(40), size, size)
+        for i, (crop, value, confidence) in enumerate(self.crops[:4]):
+            rect = pygame.Rect(c.left + i * (size + m.u(20)), c.top + m.u(40), size, size)
             surface.blit(crop, rect)
             pygame.draw.rect(surface, p.line, rect, 2)
             painter.text(
@@ -314,7 +286,6 @@ class DiceScene(Scene):
                     p.muted,
                     anchor="midtop",
                 )
-            x += size + m.u(20)
 
 
 def _picture(image: np.ndarray, size: int) -> pygame.Surface | None:

@@ -88,25 +88,13 @@ class DiceLessonScene(TeacherScreen):
             bar = pygame.Rect(x + slot // 6, chart.bottom - h, slot - slot // 3, h)
             if h:
                 painter.box(surface, bar, BAR, None, 0, m.u(4))
-            inside = h >= m.text + m.u(12)  # the count inside its bar, else just above it
-            painter.text(
-                surface,
-                str(count),
-                (bar.centerx, bar.top + m.u(6)) if inside else (bar.centerx, bar.top - m.u(4)),
-                m.text,
-                (255, 255, 255) if inside else p.ink,
-                bold=True,
-                anchor="midtop" if inside else "midbottom",
-            )
-            painter.text(
-                surface,
-                str(face),
-                (bar.centerx, chart.bottom + m.u(6)),
-                m.big,
-                p.ink,
-                bold=True,
-                anchor="midtop",
-            )
+            if h >= m.text + m.u(12):  # the count inside its bar, else just above it
+                at, ink, anchor = (bar.centerx, bar.top + m.u(6)), (255, 255, 255), "midtop"
+            else:
+                at, ink, anchor = (bar.centerx, bar.top - m.u(4)), p.ink, "midbottom"
+            painter.text(surface, str(count), at, m.text, ink, bold=True, anchor=anchor)
+            under = (bar.centerx, chart.bottom + m.u(6))
+            painter.text(surface, str(face), under, m.big, bold=True, anchor="midtop")
         pygame.draw.line(
             surface, p.line, (chart.left, chart.bottom), (chart.right, chart.bottom), 2
         )

@@ -28,7 +28,7 @@ from tabletop.ui.scenes.common import foot
 from tabletop.ui.scenes.roster import count, mounted_sticks
 from tabletop.ui.scenes.settings import TeacherScreen
 from tabletop.ui.theme import Color, Metrics
-from tabletop.ui.widgets import Button
+from tabletop.ui.widgets import Button, grid
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -36,48 +36,28 @@ T = TypeVar("T")
 STICK_POLL = 2.0  # seconds between looks for a USB stick
 PAPER = "a4"
 SAVE_FAILED = "The report could not be saved on the USB stick. Check the stick and try again."
-# (heading, share of the width, right-aligned)
-GROUP_COLUMNS = (
-    ("Group", 0.25, False),
-    ("Students", 0.14, True),
-    ("Games", 0.11, True),
-    ("Wins", 0.09, True),
-    ("Points", 0.12, True),
-    ("Right", 0.17, True),
-    ("Minutes", 0.12, True),
-)
-# The skills view (issue 24): per student and skill, with the most common mistake.
-SKILL_COLUMNS = (  # a row's first line; the second is its most common mistake
-    ("Who", 0.21, False),
-    ("Skill", 0.27, False),
-    ("Right", 0.14, True),
-    ("", 0.17, False),  # the level: a word on its colour
-    ("Trend", 0.21, True),
-)
-STUDENT_COLUMNS = (
-    ("Student", 0.23, False),
-    ("Game", 0.22, False),
-    ("Games", 0.10, True),
-    ("Wins", 0.08, True),
-    ("Points", 0.10, True),
-    ("Right", 0.15, True),
-    ("Minutes", 0.12, True),
-)
+Column = tuple[str, float, bool]  # heading, share of the width, right-aligned
+WORDS = ("Group", "Student", "Game", "Who", "Skill", "")  # left-aligned; the figures go right
+
+
+def table_columns(heads: Sequence[str], shares: Sequence[int]) -> tuple[Column, ...]:
+    """The table's columns: each heading with its share of the width in hundredths."""
+    return tuple((h, share / 100, h not in WORDS) for h, share in zip(heads, shares, strict=True))
+
+
+FIGURES = ("Games", "Wins", "Points", "Right", "Minutes")
+GROUP_COLUMNS = table_columns(("Group", "Students", *FIGURES), (25, 14, 11, 9, 12, 17, 12))
+STUDENT_COLUMNS = table_columns(("Student", "Game", *FIGURES), (23, 22, 10, 8, 10, 15, 12))
+# The skills view (issue 24): a row's first line; its second is its most common mistake.
+# The heading "" is the level's: a word on its colour.
+SKILL_COLUMNS = table_columns(("Who", "Skill", "Right", "", "Trend"), (21, 27, 14, 17, 21))
 
 
 def _cells(name: str, second: str, x: report.Row | report.GroupTotal) -> list[str]:
     """A games line: a group's or a student's name, its students or game, then its
     games, wins, points, answers right and minutes."""
-    right = f"{x.right} of {x.checked}"
-    return [
-        name,
-        second,
-        str(x.games),
-        str(x.wins),
-        report.decimal_text(x.points),
-        right,
-        x.minutes,
-    ]
+    points, right = report.decimal_text(x.points), f"{x.right} of {x.checked}"
+    return [name, second, str(x.games), str(x.wins), points, right, x.minutes]
 
 
 class ReportScene(TeacherScreen):
@@ -195,13 +175,9 @@ class ReportScene(TeacherScreen):
         if self.pages > 1:
             pw = m.u(64)
             left = W // 2 - pw - m.u(4) - m.u(40)
-            arrows = (
-                ("page.up", "\u25b2", self.page > 0),
-                ("page.down", "\u25bc", self.page < self.pages - 1),
-            )
-            for i, (name, label, on) in enumerate(arrows):
-                rect = pygame.Rect(left + i * (pw + m.u(8)), self.footer_y, pw, bh)
-                b.append(Button(name, rect, label, on, "quiet"))
+            up, down = grid(pygame.Rect(left, self.footer_y, 2 * pw + m.u(8), bh), 2, 2, m.u(8))
+            b.append(Button("page.up", up, "\u25b2", self.page > 0, "quiet"))
+            b.append(Button("page.down", down, "\u25bc", self.page < self.pages - 1, "quiet"))
         b.append(
             Button(
                 "usb",
@@ -320,11 +296,7 @@ class ReportScene(TeacherScreen):
                 align="center",
             )
         else:
-            columns = GROUP_COLUMNS if self.group is None else STUDENT_COLUMNS
-            if self.view == "skills":
-                self.draw_skills(surface, lines)
-            else:
-                self.draw_table(surface, columns, lines)
+            self.draw_table(surface, lines)
         painter.buttons(surface, [b for b in self.buttons if not b.name.startswith("group.")])
         if self.pages > 1:
             arrows = next(b for b in self.buttons if b.name == "page.up").rect
@@ -356,7 +328,7 @@ class ReportScene(TeacherScreen):
     def cells(
         self,
         surface: pygame.Surface,
-        columns: Sequence[tuple[str, float, bool]],
+        columns: Sequence[Column],
         values: Sequence[str],
         y: int,
         size: int,
@@ -383,13 +355,14 @@ class ReportScene(TeacherScreen):
             )
             x += w
 
-    def draw_table(
-        self,
-        surface: pygame.Surface,
-        columns: Sequence[tuple[str, float, bool]],
-        lines: Sequence[Sequence[str]],
-    ) -> None:
+    def draw_table(self, surface: pygame.Surface, lines: Sequence[Sequence[str]]) -> None:
+        """The headings, then this page's lines: a boxed row each (the groups, the skills),
+        or a stripe on every other (a group's students). A skill's row has a second line,
+        its most common mistake; its level is a word on its colour (never colour alone)."""
         painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
+        skill = self.view == "skills"
+        columns = GROUP_COLUMNS if self.group is None else STUDENT_COLUMNS
+        columns = SKILL_COLUMNS if skill else columns
         heads = [c[0] for c in columns]
         self.cells(surface, columns, heads, self.table.top + self.head_h // 2, m.small, p.muted)
         for i, (rect, values) in enumerate(self.on_page(lines)):
@@ -397,28 +370,18 @@ class ReportScene(TeacherScreen):
                 painter.box(surface, rect, p.panel, p.line, 2, m.u(8))
             elif i % 2 == 0:
                 painter.box(surface, rect, p.panel, None, 0, m.u(4))
-            self.cells(surface, columns, values, rect.centery, m.text, p.ink, self.group is None)
-
-    def draw_skills(self, surface: pygame.Surface, lines: Sequence[Sequence[str]]) -> None:
-        """The skills view: per student and skill a row of two lines; the level is a
-        word on its colour (colour-blind-safe, and never the colour alone)."""
-        painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
-        heads = [c[0] for c in SKILL_COLUMNS]
-        self.cells(
-            surface, SKILL_COLUMNS, heads, self.table.top + self.head_h // 2, m.small, p.muted
-        )
-        for rect, values in self.on_page(lines):
-            painter.box(surface, rect, p.panel, p.line, 2, m.u(8))
-            self.cells(surface, SKILL_COLUMNS, values, rect.top + m.u(20), m.text, p.ink)
-            painter.text(
-                surface,
-                values[-1],
-                (self.table.left + m.u(8), rect.bottom - m.u(18)),
-                m.small,
-                p.ink,
-                anchor="midleft",
-                max_width=self.table.width - 2 * m.u(8),
-            )
+            y = rect.top + m.u(20) if skill else rect.centery
+            self.cells(surface, columns, values, y, m.text, p.ink, self.group is None)
+            if skill:
+                painter.text(
+                    surface,
+                    values[-1],
+                    (self.table.left + m.u(8), rect.bottom - m.u(18)),
+                    m.small,
+                    p.ink,
+                    anchor="midleft",
+                    max_width=self.table.width - 2 * m.u(8),
+                )
 
 
 __all__ = ["ReportScene"]

@@ -1,24 +1,18 @@
-"""The teacher's class list screens (Settings -> Class list, behind the teacher PIN).
+"""The teacher's class list (Settings -> Class list, behind the teacher PIN).
 
-:class:`ClassListScene` lists the students a group at a time (or everyone), and:
-
-* **Import from USB**: the ``*.csv`` files at the top of the mounted USB sticks
-  (:func:`tabletop.classroom.usb.sticks`); one is read at once, several are offered to
-  pick from. Before anything changes the teacher sees what the file would do and
-  chooses *Add and update* (merge by id: the default) or *Replace the list*.
-* **Add a student**: the name on the on-screen keyboard, then a group (one in use, a
-  new one typed in, or none); the id is made up (``S<n>``).
-* **A student's name**: rename, change group, or remove (asked first; their past games
-  stay in the reports).
-* **Save to USB**: writes the list as ``class-list.csv`` (never over another file) for
-  ``tabletop print badges`` on a computer, which the screen's hint line says.
-
-:class:`StudentGrid` and :class:`PickDialog` are shared with the sign-in screen.
-Everything the teacher is told is one sentence on the screen and a log line.
+:class:`ClassListScene` lists the students a group and a page at a time. *Import from
+USB* reads the ``*.csv`` files at the top of the mounted sticks (several: the teacher
+picks one) and shows what the file would do before the teacher chooses *Add and update*
+(merge by id) or *Replace the list*. *Add a student* asks a name, then a group. A tap on
+a name renames, regroups or removes the student (asked first; past games stay). *Save
+to USB* writes ``class-list.csv`` (never over another file) for ``tabletop print
+badges``. Everything the teacher is told is one sentence on the screen and a log line.
+:class:`StudentGrid` and :class:`PickDialog` serve the sign-in screen too.
 """
 
 from __future__ import annotations
 
+import itertools
 import logging
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -93,10 +87,8 @@ class StudentGrid:
         m: Metrics,
         *,
         columns: int,
-        label: Callable[[Student], str] = lambda s: s.name,
-        caption: Callable[[Student], str] = lambda s: "",
+        caption: Callable[[Student], str],
         enabled: Callable[[Student], bool] = lambda s: True,
-        size: int | None = None,
     ) -> list[Button]:
         """The buttons inside ``rect``: the controls' row, then the names' grid."""
         gap = m.u(8)
@@ -106,16 +98,9 @@ class StudentGrid:
         controls = 2 * nav + counter
         b: list[Button] = []
         if len(self.groups()) > 1 or self.group is not None:
-            width = min(m.u(250), rect.width - controls - gap)
-            b.append(
-                Button(
-                    "group",
-                    pygame.Rect(rect.left, rect.top, width, row_h),
-                    group_label(self.group),
-                    kind="quiet",
-                    caption="tap for another group",
-                )
-            )
+            where = pygame.Rect(rect.topleft, (min(m.u(250), rect.width - controls - gap), row_h))
+            label, hint = group_label(self.group), "tap for another group"
+            b.append(Button("group", where, label, kind="quiet", caption=hint))
         area = pygame.Rect(rect.left, rect.top + row_h + gap, rect.width, 0)
         area.height = rect.bottom - area.top
         rows = max(1, (area.height + gap) // (m.u(48) + gap))
@@ -135,29 +120,28 @@ class StudentGrid:
                 Button(
                     f"student.{student.id}",
                     cell,
-                    label(student),
+                    student.name,
                     kind="choice",
                     caption=caption(student),
                     enabled=enabled(student),
-                    size=size,
+                    size=m.text,
                 )
             )
         return b
 
-    def press(self, name: str) -> bool:
-        """Turn the page; True if ``name`` was a page button."""
-        if name == "page.next":
+    def press(self, name: str, ctx: Context) -> bool:
+        """Turn the page, or ask which group to show (the grid takes the answer); True
+        if ``name`` was the grid's."""
+        if name == "group":
+            choices = [(group_label(g), g) for g in (None, *self.groups())]
+            ctx.stack.push(PickDialog(ctx, "Which group?", choices, then=self.choose_group))
+        elif name == "page.next":
             self.page = (self.page + 1) % self.pages
         elif name == "page.prev":
             self.page = (self.page - 1) % self.pages
         else:
             return False
         return True
-
-    def group_dialog(self, ctx: Context, title: str) -> PickDialog:
-        """The question "which group?" (or everyone): it pops with ``("pick", group)``."""
-        choices = [(group_label(g), ("pick", g)) for g in (None, *self.groups())]
-        return PickDialog(ctx, title, choices)
 
     def choose_group(self, group: str | None) -> None:
         self.group = group
@@ -180,7 +164,8 @@ class StudentGrid:
 
 
 class PickDialog(Dialog):
-    """Pick one of a few choices; pops with the chosen value (or None when cancelled)."""
+    """Pick one of a few choices; pops with the chosen value (or None when cancelled),
+    or with ``then``, hands it to ``then`` and pops with None."""
 
     speaks = False  # a teacher's screen
 
@@ -191,14 +176,14 @@ class PickDialog(Dialog):
         choices: Sequence[tuple[str, Any]],
         *,
         note: str = "",
-        columns: int = 3,
+        then: Callable[[Any], None] | None = None,
     ) -> None:
-        rows = -(-max(1, len(choices)) // columns)
+        rows = -(-max(1, len(choices)) // 3)
         height = 150 + (60 if note else 0) + rows * 60
         super().__init__(ctx, title, (600, min(460, height)))
         self.choices = list(choices)
         self.note = note
-        self.columns = columns
+        self.then = then
 
     def layout(self, metrics: Metrics) -> None:
         super().layout(metrics)
@@ -209,7 +194,7 @@ class PickDialog(Dialog):
         h = m.u(52)
         self.note_rect = pygame.Rect(body.left, body.top, body.width, m.u(50))
         area = pygame.Rect(body.left, top, body.width, h)
-        cells = grid(area, len(self.choices), self.columns, gap)
+        cells = grid(area, len(self.choices), 3, gap)
         self.buttons = [
             Button(f"pick.{i}", rect, label, kind="quiet")
             for i, (rect, (label, _)) in enumerate(zip(cells, self.choices, strict=True))
@@ -224,10 +209,12 @@ class PickDialog(Dialog):
         )
 
     def choose(self, name: str) -> None:
-        if name == "cancel":
-            self.stack.pop(None)
+        picked = None if name == "cancel" else self.choices[int(name[len("pick.") :])][1]
+        if self.then is None or name == "cancel":
+            self.stack.pop(picked)
         else:
-            self.stack.pop(self.choices[int(name[len("pick.") :])][1])
+            self.then(picked)  # before the screen below lays itself out again
+            self.stack.pop(None)
 
     def draw(self, surface: pygame.Surface) -> None:
         super().draw(surface)
@@ -242,75 +229,59 @@ class TypedName(NameScene):
     limit = NAME_LIMIT
 
 
-class ImportDialog(Dialog):
-    """What a class list file would do; pops with "merge", "replace" or None."""
+class Choices(Dialog):
+    """``text`` over a row of answers (``(name, label, kind)``, the first one cancels);
+    pops with the name chosen, or None."""
 
     speaks = False  # a teacher's screen
 
+    def __init__(
+        self, ctx: Context, title: str, text: str, answers: Sequence[tuple[str, str, str]]
+    ) -> None:
+        super().__init__(ctx, title, (640, 300))
+        self.text = text
+        self.answers = answers
+
+    def layout(self, metrics: Metrics) -> None:
+        super().layout(metrics)
+        self.buttons = self.button_row(*self.answers)
+
+    def choose(self, name: str) -> None:
+        self.stack.pop(None if name == self.answers[0][0] else name)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        super().draw(surface)
+        room = self.body()  # above the answers
+        room.height = self.buttons[0].rect.top - self.m.u(8) - room.top
+        self.ctx.painter.paragraph(surface, self.text, room, self.m.text)
+
+
+class ImportDialog(Choices):
+    """What a class list file would do; pops with "merge", "replace" or None."""
+
     def __init__(self, ctx: Context, file: str, merge: ImportReport, replace: ImportReport) -> None:
-        super().__init__(ctx, f"Import {file}?", (640, 300))
         replacing = (
             f"Replace the list: also removes {count(replace.removed)} who "
             f"{'is' if replace.removed == 1 else 'are'} not in the file (their past games stay)."
             if replace.removed
             else "Everyone on the device is in the file."
         )
-        self.text = (
-            f"{count(merge.total)} in the file.\nAdd and update: {merge.sentence()}\n{replacing}"
-        )
-
-    def layout(self, metrics: Metrics) -> None:
-        super().layout(metrics)
-        body = self.body()
-        self.buttons = self.button_row(
+        text = f"{count(merge.total)} in the file.\nAdd and update: {merge.sentence()}\n{replacing}"
+        answers = (
             ("cancel", "Cancel", "quiet"),
             ("replace", "Replace the list", "quiet"),
             ("merge", "Add and update", "primary"),
         )
-        y = self.buttons[0].rect.top - metrics.u(8)
-        self.text_rect = pygame.Rect(body.left, body.top, body.width, y - body.top)
-
-    def choose(self, name: str) -> None:
-        self.stack.pop(None if name == "cancel" else name)
-
-    def draw(self, surface: pygame.Surface) -> None:
-        super().draw(surface)
-        self.ctx.painter.paragraph(surface, self.text, self.text_rect, self.m.text)
+        super().__init__(ctx, f"Import {file}?", text, answers)
 
 
-class StudentDialog(Dialog):
+class StudentDialog(Choices):
     """One student: pops with "rename", "group", "remove" or None."""
 
-    speaks = False  # a teacher's screen
-
-    def __init__(self, ctx: Context, student: Student) -> None:
-        super().__init__(ctx, student.name, (600, 260))
-        self.student = student
-
-    def layout(self, metrics: Metrics) -> None:
-        super().layout(metrics)
-        self.buttons = self.button_row(
-            *((name, name.title(), "quiet") for name in ("close", "rename", "group", "remove"))
-        )
-        body = self.body()
-        self.info_pos = (body.centerx, body.top + metrics.u(10))
-
-    def choose(self, name: str) -> None:
-        self.stack.pop(None if name == "close" else name)
-
-    def draw(self, surface: pygame.Surface) -> None:
-        super().draw(surface)
-        s = self.student
+    def __init__(self, ctx: Context, s: Student) -> None:
         where = f"group {s.group}" if s.group else "no group"
-        self.ctx.painter.text(
-            surface,
-            f"{where} · id {s.id} · badge MT1:ID:{s.id}",
-            self.info_pos,
-            self.m.text,
-            self.ctx.painter.p.muted,
-            anchor="midtop",
-            max_width=self.panel.width - self.m.u(32),
-        )
+        answers = [(name, name.title(), "quiet") for name in ("close", "rename", "group", "remove")]
+        super().__init__(ctx, s.name, f"{where} · id {s.id} · badge MT1:ID:{s.id}", answers)
 
 
 def mounted_sticks(find: Callable[[], Sequence[Path]], who: str) -> list[Path]:
@@ -341,11 +312,8 @@ def csv_files(sticks: Sequence[Path]) -> list[Path]:
 
 def free_name(folder: Path, stem: str = SAVE_NAME) -> Path:
     """``stem.csv`` in ``folder``, or ``stem-2.csv``, ... : never a file already there."""
-    path, n = folder / f"{stem}.csv", 1
-    while path.exists():
-        n += 1
-        path = folder / f"{stem}-{n}.csv"
-    return path
+    names = (f"{stem}.csv" if n == 1 else f"{stem}-{n}.csv" for n in itertools.count(1))
+    return next(folder / name for name in names if not (folder / name).exists())
 
 
 class ClassListScene(TeacherScreen):
@@ -358,69 +326,43 @@ class ClassListScene(TeacherScreen):
         self.grid = StudentGrid(self.roster.students())
         self.message = ""
         self.good = True
-        self.flow: tuple[Any, ...] | None = None  # what the dialog on top is answering
+        self.then: Callable[[Any], None] | None = None  # takes the answer of the dialog on top
 
     # -- layout and drawing --------------------------------------------------------------
 
     def layout(self, metrics: Metrics) -> None:
-        m = metrics
-        W, H = m.size
-        margin = m.u(16)
-        bh = m.u(56)
-        y = H - margin - bh
-        self.info_rect = pygame.Rect(margin, y - m.u(8) - m.u(52), W - 2 * margin, m.u(52))
-        area = pygame.Rect(margin, m.u(74), W - 2 * margin, self.info_rect.top - m.u(6) - m.u(74))
+        m, margin, bh = metrics, metrics.u(16), metrics.u(56)
+        foot_row = pygame.Rect(margin, m.height - margin - bh, m.width - 2 * margin, bh)
+        self.info_rect = pygame.Rect(margin, foot_row.top - m.u(60), foot_row.width, m.u(52))
+        area = pygame.Rect(margin, m.u(74), foot_row.width, self.info_rect.top - m.u(80))
         b = self.grid.layout(
-            area,
-            m,
-            columns=3,
-            caption=lambda s: f"{s.group or 'no group'} · {s.id}",
-            size=m.text,
+            area, m, columns=3, caption=lambda s: f"{s.group or 'no group'} · {s.id}"
         )
+        row = grid(foot_row, 4, 4, m.u(10))
         tools = (
-            ("back", "Back"),
-            ("add", "Add a student"),
-            ("import", "Import from USB"),
-            ("save", "Save to USB"),
+            Button("back", row[0], "Back", kind="quiet"),
+            Button("add", row[1], "Add a student"),
+            Button("import", row[2], "Import from USB"),
+            Button("save", row[3], "Save to USB", enabled=bool(self.grid.students)),
         )
-        row = grid(pygame.Rect(margin, y, W - 2 * margin, bh), len(tools), len(tools), m.u(10))
-        for rect, (name, label) in zip(row, tools, strict=True):
-            b.append(
-                Button(
-                    name,
-                    rect,
-                    label,
-                    kind="quiet" if name == "back" else "primary",
-                    enabled=name != "save" or len(self.grid.students) > 0,
-                )
-            )
-        self.buttons = b
+        self.buttons = [*b, *tools]
 
     def draw(self, surface: pygame.Surface) -> None:
         n = len(self.grid.students)
         groups = len({s.group for s in self.grid.students if s.group})
-        if n:
-            sub = (
-                count(n)
-                + (f" in {count(groups, 'group')}" if groups else "")
-                + ". Tap a name to change it."
-            )
-        else:
+        in_groups = f" in {count(groups, 'group')}" if groups else ""
+        sub = f"{count(n)}{in_groups}. Tap a name to change it."
+        if not n:
             sub = "No students yet: import a list from a USB stick, or add them one by one."
         painter = self.backdrop(surface, "Class list", sub)
-        m, p = self.m, painter.p
         painter.buttons(surface, self.buttons)
         self.grid.draw(surface, painter)
         if self.message:
             draw_message(self, surface, self.info_rect, self.good, 2)
         else:
+            hint = PRINT_HINT + " (Save to USB writes the list as a CSV file)."
             painter.paragraph(
-                surface,
-                PRINT_HINT + " (Save to USB writes the list as a CSV file).",
-                self.info_rect,
-                m.small,
-                p.muted,
-                max_lines=2,
+                surface, hint, self.info_rect, self.m.small, painter.p.muted, max_lines=2
             )
 
     # -- input ---------------------------------------------------------------------------
@@ -433,30 +375,25 @@ class ClassListScene(TeacherScreen):
 
     def press(self, name: str) -> None:
         sid = StudentGrid.student_of(name)
-        if self.grid.press(name):
+        student = None if sid is None else self.roster.get(sid)
+        if self.grid.press(name, self.ctx):
             pass
-        elif name == "group":
-            self.ask(("filter",), self.grid.group_dialog(self.ctx, "Show which group?"))
-            return
-        elif sid is not None:
-            student = self.roster.get(sid)
-            if student is not None:
-                self.ask(("student", student), StudentDialog(self.ctx, student))
-                return
+        elif student is not None:
+            self.ask(StudentDialog(self.ctx, student), lambda act: self.change(student, act))
         elif name == "add":
-            self.ask(("add.name",), TypedName(self.ctx, "", "The new student's name"))
-            return
+            self.ask(TypedName(self.ctx, "", "The new student's name"), self.add)
         elif name == "import":
             self.import_from_usb()
         elif name == "save":
             self.save_to_usb()
         elif name == "back":
             self.stack.pop()
-            return
-        self.layout(self.m)
+        if self.stack.top is self:
+            self.layout(self.m)
 
-    def ask(self, flow: tuple[Any, ...], scene: Scene) -> None:
-        self.flow = flow
+    def ask(self, scene: Scene, then: Callable[[Any], None]) -> None:
+        """Push ``scene``; ``then`` gets its answer when it pops with one."""
+        self.then = then
         self.stack.push(scene)
 
     def say(self, message: str, good: bool = True) -> None:
@@ -467,75 +404,60 @@ class ClassListScene(TeacherScreen):
     # -- answers from the dialogs --------------------------------------------------------
 
     def resume(self, result: Any) -> None:
-        flow, self.flow = self.flow, None
+        then, self.then = self.then, None
         try:
-            if flow is not None:
-                self.answer(flow, result)
+            if then is not None and result:
+                then(result)
         except BadInput as exc:
             log.warning("class list: %s", exc.message)
             self.say(exc.message[:1].upper() + exc.message[1:] + ".", good=False)
         self.grid.set_students(self.roster.students())
         self.layout(self.m)
 
-    def answer(self, flow: tuple[Any, ...], result: Any) -> None:
-        kind = flow[0]
-        if kind == "filter" and result is not None:
-            self.grid.choose_group(result[1])
-        elif kind == "student" and result is not None:
-            self.student_action(flow[1], result)
-        elif kind == "add.name" and result:
-            self.ask_group(("add.group", result), f"{result}'s group")
-        elif kind in ("add.group", "regroup") and result is not None:
-            what, value = result
-            if what == "new":
-                self.ask((kind + ".new", flow[1]), TypedName(self.ctx, "", "The new group's name"))
-            elif kind == "add.group":
-                self.add(flow[1], value)
-            else:
-                self.regroup(flow[1], value)
-        elif kind == "add.group.new" and result:
-            self.add(flow[1], result)
-        elif kind == "regroup.new" and result:
-            self.regroup(flow[1], result)
-        elif kind == "rename" and result:
-            student = self.roster.rename(flow[1].id, result)
-            self.say(f"{flow[1].name} is now {student.name}.")
-        elif kind == "remove" and result == "yes":
-            student = self.roster.remove(flow[1].id)
-            self.say(f"{student.name} is off the class list. Their past games stay.")
-        elif kind == "file" and result is not None:
-            self.read_file(result)
-        elif kind == "import" and result in ("merge", "replace"):
-            _, students, file = flow
-            report = self.roster.import_students(students, replace=result == "replace")
-            self.grid.choose_group(None)
-            self.say(f"Class list from {file}: {report.sentence()}")
-
-    def student_action(self, student: Student, action: str) -> None:
-        if action == "rename":
-            self.ask(("rename", student), TypedName(self.ctx, student.name, "Change the name"))
-        elif action == "group":
-            self.ask_group(("regroup", student), f"{student.name}'s group")
-        elif action == "remove":
-            self.ask(
-                ("remove", student),
-                Confirm(self.ctx, f"Remove {student.name} from the class list?", "Remove", "Keep"),
-            )
-
-    def ask_group(self, flow: tuple[Any, ...], title: str) -> None:
+    def ask_group(self, title: str, then: Callable[[str], None]) -> None:
+        """Which group: one in use, none, or a new one typed in; ``then`` gets it."""
         choices: list[tuple[str, Any]] = [(g, ("pick", g)) for g in self.roster.groups()]
-        choices += [("No group", ("pick", "")), ("New group…", ("new", None))]
-        self.ask(flow, PickDialog(self.ctx, title, choices))
+        choices += [("No group", ("pick", "")), ("New group…", ("new", ""))]
 
-    def add(self, name: str, group: str) -> None:
-        student = self.roster.add(name, group)
-        self.grid.choose_group(None)
-        self.say(f"{student.name} is on the class list (id {student.id}).")
+        def picked(answer: tuple[str, str]) -> None:
+            if answer[0] == "new":
+                self.ask(TypedName(self.ctx, "", "The new group's name"), then)
+            else:
+                then(answer[1])
 
-    def regroup(self, student: Student, group: str) -> None:
-        changed = self.roster.set_group(student.id, group)
-        where = f"in group {changed.group}" if changed.group else "in no group"
-        self.say(f"{changed.name} is now {where}.")
+        self.ask(PickDialog(self.ctx, title, choices), picked)
+
+    def add(self, name: str) -> None:
+        def added(group: str) -> None:
+            student = self.roster.add(name, group)
+            self.grid.choose_group(None)
+            self.say(f"{student.name} is on the class list (id {student.id}).")
+
+        self.ask_group(f"{name}'s group", added)
+
+    def change(self, student: Student, action: str) -> None:
+        """What the student's dialog chose: rename, change group, or remove."""
+
+        def renamed(name: str) -> None:
+            self.say(f"{student.name} is now {self.roster.rename(student.id, name).name}.")
+
+        def regrouped(group: str) -> None:
+            changed = self.roster.set_group(student.id, group)
+            where = f"in group {changed.group}" if changed.group else "in no group"
+            self.say(f"{changed.name} is now {where}.")
+
+        def removed(answer: str) -> None:
+            if answer == "yes":
+                self.roster.remove(student.id)
+                self.say(f"{student.name} is off the class list. Their past games stay.")
+
+        if action == "rename":
+            self.ask(TypedName(self.ctx, student.name, "Change the name"), renamed)
+        elif action == "group":
+            self.ask_group(f"{student.name}'s group", regrouped)
+        elif action == "remove":
+            question = f"Remove {student.name} from the class list?"
+            self.ask(Confirm(self.ctx, question, "Remove", "Keep"), removed)
 
     # -- the USB stick -------------------------------------------------------------------
 
@@ -559,22 +481,10 @@ class ClassListScene(TeacherScreen):
         if len(files) == 1:
             self.read_file(files[0])
             return
-        shown = files[:MAX_FILES]
-        note = (
-            f"{len(files)} files: the first {MAX_FILES} are shown."
-            if len(files) > MAX_FILES
-            else ""
-        )
-        self.ask(
-            ("file",),
-            PickDialog(
-                self.ctx,
-                "Which class list?",
-                [(p.name, p) for p in shown],
-                note=note,
-                columns=3,
-            ),
-        )
+        more = len(files) > MAX_FILES
+        note = f"{len(files)} files: the first {MAX_FILES} are shown." if more else ""
+        choices = [(p.name, p) for p in files[:MAX_FILES]]
+        self.ask(PickDialog(self.ctx, "Which class list?", choices, note=note), self.read_file)
 
     def read_file(self, path: Path) -> None:
         try:
@@ -591,7 +501,13 @@ class ClassListScene(TeacherScreen):
             log.warning("class list: %s: %s", path, exc.message)
             self.say(f"{path.name}: {exc.message}.", good=False)
             return
-        self.ask(("import", students, path.name), ImportDialog(self.ctx, path.name, merge, replace))
+
+        def chosen(how: str) -> None:
+            report = self.roster.import_students(students, replace=how == "replace")
+            self.grid.choose_group(None)
+            self.say(f"Class list from {path.name}: {report.sentence()}")
+
+        self.ask(ImportDialog(self.ctx, path.name, merge, replace), chosen)
 
     def save_to_usb(self) -> None:
         sticks = self.usb_sticks()

@@ -1,23 +1,12 @@
 """Sign-in at a station: who sits at each seat, so results are kept per student.
 
-``SignInScene(ctx, game, seats, defaults, bots)`` pops with one
-:class:`tabletop.store.SeatInfo` per seat (0-based seat, name, the student's id or None,
-their group, the bot's level or None), or with None when cancelled. Each human seat is
-filled by one of:
-
-* **a badge** held under the camera (``tabletop print badges``: QR ``MT1:ID:<id>``). The
-  card camera runs while the screen is up (game ``"signin"``: each seat's slice of the
-  table, or each seat's mat when mats lie there); a badge seen in seat k's zone signs
-  in seat k, a badge seen elsewhere fills the highlighted seat;
-* **a tap on a name** (the rotation's group first), which fills the highlighted seat;
-* **Play as guest**, which keeps the seat's default name (and no student id or group).
-
-A seat is highlighted (its LED lit) until it is filled, then the next empty one; a tap
-on a seat, or its seat button, highlights it to change it. Bot seats are filled
-already. A badge that is not on the class list, a badge already used at another seat,
-or a QR code that is not a badge is refused with one sentence on screen and a log line.
-
-Call :func:`needs_sign_in` first: with an empty class list there is nobody to sign in.
+:class:`SignInScene` pops with one :class:`tabletop.store.SeatInfo` per seat, or None
+when cancelled. A human seat is filled by a badge under the card camera (``tabletop
+print badges``: QR ``MT1:ID:<id>``; seen in seat k's zone it signs in seat k, elsewhere
+the highlighted seat), by a tap on a name (the rotation's group first), or as a guest
+(the seat's default name, no student). The highlighted seat (its LED lit) is the next
+empty one; a tap on a seat, or its button, highlights it to change it. Bot seats are
+filled already. What is refused is said in one sentence (:data:`SAYS`) and logged.
 """
 
 from __future__ import annotations
@@ -120,14 +109,12 @@ class SignInScene(Scene):
             for i in range(seats)
         ]
         self.roster = Roster(ctx.journal)
-        rotation_group = getattr(ctx.rotation, "group", None)
-        self.rotation_group = rotation_group if isinstance(rotation_group, str) else None
-        self.grid = StudentGrid(self.roster.students(), first_group=self.rotation_group)
+        here = getattr(ctx.rotation, "group", None)  # the rotation's group here comes first
+        self.grid = StudentGrid(self.roster.students(), here if isinstance(here, str) else None)
         self.active: int | None = self._next_empty()
         self.message = ""
         self.good = True
         self.camera: Any = None
-        self.choosing_group = False
 
     # -- lifecycle -----------------------------------------------------------------------
 
@@ -145,9 +132,6 @@ class SignInScene(Scene):
         self.ctx.lamps.light_only([])
 
     def resume(self, result: Any) -> None:
-        if self.choosing_group and result is not None:
-            self.grid.choose_group(result[1])
-        self.choosing_group = False
         self.layout(self.m)
 
     @property
@@ -171,25 +155,13 @@ class SignInScene(Scene):
         rows = -(-n // cols)
         gap = m.u(8)
         h = min(m.u(80), (seat_area.height - (rows - 1) * gap) // rows)
-        b: list[Button] = []
-        for i, rect in enumerate(grid(seat_area, n, cols, gap, h, rows=rows)):
-            seat = self.seats[i]
-            b.append(
-                Button(
-                    f"seat.{i}",
-                    rect,
-                    seat.name,
-                    kind="choice",
-                    selected=i == self.active,
-                    enabled=seat.bot is None,
-                )
-            )
-        names = pygame.Rect(
-            seat_area.right + m.u(20),
-            top,
-            W - margin - seat_area.right - m.u(20),
-            foot_y - m.u(8) - top,
-        )
+        cells = grid(seat_area, n, cols, gap, h, rows=rows)
+        b = [
+            Button(f"seat.{i}", rect, s.name, selected=i == self.active, enabled=s.bot is None)
+            for i, (rect, s) in enumerate(zip(cells, self.seats, strict=True))
+        ]  # drawn by draw_seat
+        names = pygame.Rect(seat_area.right + m.u(20), top, 0, foot_y - m.u(8) - top)
+        names.width = W - margin - names.left
         seated = {s.student.id: i for i, s in enumerate(self.seats) if s.student is not None}
         b += self.grid.layout(
             names,
@@ -197,19 +169,12 @@ class SignInScene(Scene):
             columns=2,
             caption=lambda s: f"seat {seated[s.id] + 1}" if s.id in seated else "",
             enabled=lambda s: s.id not in seated,
-            size=m.text,
         )
-        third = (W - 2 * margin - 2 * gap) // 3
         b.append(Button("cancel", foot(m, 180), "Cancel", kind="quiet"))
-        b.append(
-            Button(
-                "guest",
-                pygame.Rect(W // 2 - third // 2, foot_y, third, bh),
-                "Play as guest",
-                kind="quiet",
-                enabled=self.active is not None,
-            )
-        )
+        guest = pygame.Rect(0, foot_y, (W - 2 * margin - 2 * gap) // 3, bh)
+        guest.centerx = W // 2
+        waiting = self.active is not None  # a seat to fill
+        b.append(Button("guest", guest, "Play as guest", kind="quiet", enabled=waiting))
         ready = all(s.decided for s in self.seats)
         b.append(Button("done", foot(m, 240, "right"), "Play!", size=m.big, enabled=ready))
         self.buttons = b
@@ -231,23 +196,20 @@ class SignInScene(Scene):
                 return
             sid = StudentGrid.student_of(button.name)
             if not button.enabled and sid is not None:
-                self.tap_name(sid)  # a name already seated: say where
+                self.sign_in(sid, None, how="tap")  # a name already seated: say where
+                self.layout(self.m)
             elif button.enabled:
                 self.ctx.sounds.play("tap")
                 self.press(button.name)
 
     def press(self, name: str) -> None:
         sid = StudentGrid.student_of(name)
-        if self.grid.press(name):
+        if self.grid.press(name, self.ctx):
             pass
         elif sid is not None:
-            self.tap_name(sid)
+            self.sign_in(sid, None, how="tap")
         elif name.startswith("seat."):
             self.select(int(name[len("seat.") :]))
-        elif name == "group":
-            self.choosing_group = True
-            self.stack.push(self.grid.group_dialog(self.ctx, "Which group?"))
-            return
         elif name == "guest":
             self.play_as_guest()
         elif name == "done":
@@ -292,34 +254,29 @@ class SignInScene(Scene):
             self._light()
             self.layout(self.m)
 
-    def tap_name(self, sid: str) -> None:
-        self.sign_in(sid, None, how="tap")
-        self.layout(self.m)
-
-    def sign_in(self, sid: str, seat: int | None, *, how: str) -> bool:
+    def sign_in(self, sid: str, seat: int | None, *, how: str) -> None:
         """Put student ``sid`` at ``seat`` (None: the highlighted seat)."""
         student = self.roster.get(sid)
         if student is None:
             log.warning("sign-in: %s %s%s is not in the class list", how, BADGE_PREFIX, sid)
             self.refuse("unknown")
-            return False
+            return
         target = self.active if seat is None else seat
         where = next((i for i, s in enumerate(self.seats) if s.student == student), None)
         if where is not None and where != target:
             log.info("sign-in: %s (%s) is already at seat %d", student.id, how, where + 1)
             self.refuse("taken", name=student.name, seat=where + 1)
-            return False
+            return
         if target is None:
             log.info("sign-in: %s (%s) with every seat filled", student.id, how)
             self.refuse("full")
-            return False
+            return
         self.seats[target].student = student
         self.seats[target].guest = False
         log.info("sign-in: %s (%s) at seat %d by %s", student.id, student.name, target + 1, how)
         self.say(SAYS["hello"].format(name=student.name, seat=target + 1))
         self.ctx.sounds.play("good")
         self._advance()
-        return True
 
     def play_as_guest(self) -> None:
         if self.active is None:
@@ -400,37 +357,19 @@ class SignInScene(Scene):
         name = seat.name
         if " " in name and painter.fonts.width(name, int(size * 0.75), True) > inner:
             name = name.split()[0]  # a first name read big beats a whole name read small
-        size = painter.fit_size(name, size, inner, bold=True)
         ink = p.ink if seat.decided else p.muted
-        painter.text(
-            surface,
-            painter.ellipsis(name, size, inner, bold=True),
-            (left, b.rect.top + m.u(3)),
-            size,
-            ink,
-            bold=True,
-        )
-        painter.text(
-            surface,
-            painter.ellipsis(seat.status, m.small, inner),
-            (left, b.rect.bottom - m.u(3)),
-            m.small,
-            p.good if seat.student is not None else p.muted,
-            anchor="bottomleft",
-        )
-
-
-__all__ = ["SAYS", "SignInScene", "badge_id", "needs_sign_in"]
+        at = (left, b.rect.top + m.u(3))
+        painter.text(surface, name, at, size, ink, bold=True, max_width=inner)  # shrunk, then cut
+        status = painter.ellipsis(seat.status, m.small, inner)
+        ink = p.good if seat.student is not None else p.muted
+        at = (left, b.rect.bottom - m.u(3))
+        painter.text(surface, status, at, m.small, ink, anchor="bottomleft")
 
 
 class SignInGate:
-    """A setup screen's way into its game: through sign-in when there is a class list.
-
-    ``gate.start(setup, game, defaults, bots, make)`` pushes :class:`SignInScene` (or,
-    with no class list, the game at once); ``make(seats)`` builds the game screen from
-    the signed-in seats. The setup screen's ``resume`` calls ``gate.resume(self,
-    result)`` first: True when the result was the sign-in's (the game is then pushed,
-    or nothing happens when the children went back).
+    """A setup screen's way into its game: ``start`` pushes :class:`SignInScene` (with no
+    class list, the game at once), and ``make(seats)`` builds the game from the seats.
+    The setup's ``resume`` asks ``resume`` first: True when the result was the sign-in's.
     """
 
     def __init__(self, *, replace: bool = False) -> None:
@@ -464,3 +403,6 @@ class SignInGate:
             setup.stack.replace(game)
         else:
             setup.stack.push(game)
+
+
+__all__ = ["SAYS", "SignInGate", "SignInScene", "badge_id", "needs_sign_in"]

@@ -1,34 +1,14 @@
-"""Station rotations on the touchscreen: the teacher's plan editor and controls, the
-banner with the countdown, and the screens that send groups from station to station.
+"""Station rotations on the touchscreen, behind the teacher PIN.
 
-The teacher opens *Station rotation* in the teacher menu (behind the PIN):
-:class:`RotationEditor` sets up the plan (stations with a game, a mode and options, groups,
-minutes, transition, warning, rounds, which station this device is) and starts it;
-while one runs, :class:`RotationControl` offers Pause, Resume, +1 minute, Skip and End.
-
-The running rotation is a :class:`RotationRunner` in ``ctx.rotation``. The app calls
-``update()`` every frame; while ``strip(screen)`` is not 0 it lays out and draws every
-scene above a strip of that height at the bottom of the screen (taps on the strip do
-not reach them) and ``draw(surface, screen)`` puts the banner in it: the station, the
-group and the countdown (amber in the warning minutes, "Paused" when paused), so it
-covers nothing on any screen. At the warning it plays a sound and flashes every seat's
-LED once; when time is up it saves every game on the stack as finished for "time" with
-its standings (a scene with ``save`` and ``standings()``), goes back to Home and shows
-:class:`StationScene`: where the leaving group goes next and the arriving group's
-welcome, whose button opens the game's setup with the station's mode and options
-already chosen (:func:`choose_setup`).
-
-Times are wall-clock epoch seconds from ``ctx.wall`` (``time.time``; tests inject a
-fake), so a device that reboots carries on with the stored clock:
-:func:`restore_rotation` finds it in the journal at start.
-
-Touch targets: the editor ``station.<i>``, ``station.add``, ``groups``,
-``minutes.-``/``minutes.+``, ``transition.-/+``, ``warning.-/+``, ``rounds.-/+``,
-``here.-/+``, ``back``, ``start``; the station picker ``game.<id>``, ``mode.<id>``,
-``opt.<key>.<value>`` (``opt.<key>.``: the group chooses), ``remove``, ``done``; the
-groups screen ``group.<i>``, ``add``, ``remove``, ``class``, ``done``; the controls
-``pause``, ``resume``, ``extend``, ``skip``, ``end``, ``back``; the station screen
-``start``, ``home``.
+:class:`RotationEditor` sets up the plan and starts it; while one runs,
+:class:`RotationControl` offers Pause, Resume, +1 minute, Skip and End. The running
+rotation is a :class:`RotationRunner` in ``ctx.rotation``: the app calls its
+``update()`` every frame and keeps a strip at the bottom of the screen (``strip()``)
+for its banner: station, group and countdown. At the warning it sounds and flashes every
+seat's LED; at time up it saves the games on the stack as finished for "time", goes
+Home and shows :class:`StationScene` (where the groups go next), whose button opens the
+station's game set up as planned. Times are wall-clock seconds from ``ctx.wall``, so a
+device that reboots carries on (:func:`restore_rotation`).
 """
 
 from tabletop.ui.scenes.rotation.control import FOLLOWS, RotationControl, rotation_menu
@@ -42,7 +22,7 @@ from tabletop.ui.scenes.rotation.runner import (
     restore_rotation,
     run_rotation,
 )
-from tabletop.ui.scenes.rotation.station import StationScene, choose_setup, mode_button
+from tabletop.ui.scenes.rotation.station import StationScene, choose_setup
 
 __all__ = [
     "FLASH_STEP",
@@ -55,7 +35,6 @@ __all__ = [
     "StationScene",
     "choose_setup",
     "finish_games",
-    "mode_button",
     "restore_rotation",
     "rotation_menu",
     "run_rotation",

@@ -12,6 +12,7 @@ from tabletop.ui.app import Context, Scene
 from tabletop.ui.scenes.common import Confirm
 from tabletop.ui.scenes.rotation.editor import RotationEditor, footer
 from tabletop.ui.scenes.rotation.runner import RotationRunner
+from tabletop.ui.scenes.rotation.station import seated
 from tabletop.ui.scenes.settings import TeacherScreen
 from tabletop.ui.theme import Metrics
 from tabletop.ui.widgets import Button, grid
@@ -27,11 +28,8 @@ def rotation_menu(ctx: Context) -> Scene:
     """The teacher menu's "Station rotation": the controls while one runs, else the editor.
     On a fleet device (``ctx.fleet``) only the controls, which show the rotation but
     leave it to the teacher's dashboard."""
-    if getattr(ctx, "fleet", None) is not None:
-        return RotationControl(ctx)
-    if isinstance(ctx.rotation, RotationRunner) and not ctx.rotation.finished:
-        return RotationControl(ctx)
-    return RotationEditor(ctx)
+    running = isinstance(ctx.rotation, RotationRunner) and not ctx.rotation.finished
+    return RotationControl(ctx) if running or ctx.fleet is not None else RotationEditor(ctx)
 
 
 class RotationControl(TeacherScreen):
@@ -49,19 +47,13 @@ class RotationControl(TeacherScreen):
     @property
     def follows(self) -> bool:
         """A fleet device: the rotation is the teacher's dashboard's to change."""
-        return getattr(self.ctx, "fleet", None) is not None
+        return self.ctx.fleet is not None
 
     def layout(self, metrics: Metrics) -> None:
-        m = metrics
-        W = m.width
-        margin, gap = m.u(16), m.u(10)
-        runner = self.runner
-        now = runner.moment if runner else None
-        running = now is not None and not now.done
+        m, now = metrics, self.runner.moment if self.runner else None
+        # on a fleet device the teacher's dashboard has the controls
+        running = now is not None and not now.done and not self.follows
         paused = bool(now and now.paused)
-        running = running and not self.follows  # the teacher's dashboard has them
-        h = m.u(56)
-        y = m.u(240)
         specs = (
             ("pause", "Pause", running and not paused),
             ("resume", "Resume", running and paused),
@@ -69,7 +61,7 @@ class RotationControl(TeacherScreen):
             ("skip", "Skip", running),
             ("end", "End", running),
         )
-        row = grid(pygame.Rect(margin, y, W - 2 * margin, h), len(specs), len(specs), gap)
+        row = grid(pygame.Rect(m.u(16), m.u(240), m.width - m.u(32), m.u(56)), 5, 5, m.u(10))
         b = [
             Button(key, rect, label, enabled=on)
             for rect, (key, label, on) in zip(row, specs, strict=True)
@@ -125,8 +117,7 @@ class RotationControl(TeacherScreen):
             f"Rotation {now.rotation + 1} of {plan.count}: {state}",
             f"Here: {runner.group or 'no group'} \u00b7 {now.countdown()} left",
         ]
-        rotation = now.rotation + (1 if now.phase == "transition" else 0)
-        where = [(g, plan.station_of(g, rotation)) for g in plan.groups]
+        where = [(g, plan.station_of(g, seated(now))) for g in plan.groups]
         if not now.done and any(s is not None for _, s in where):
             lines.append(
                 ("Next: " if now.phase == "transition" else "Now: ")

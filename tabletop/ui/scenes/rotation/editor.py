@@ -8,10 +8,12 @@ import logging
 import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from itertools import count
 from typing import Any
 
 import pygame
 
+from tabletop.classroom.roster import Roster
 from tabletop.classroom.rotation import (
     GAME_TITLES,
     MAX_STATIONS,
@@ -28,7 +30,8 @@ from tabletop.classroom.rotation import (
 from tabletop.engine.errors import BadInput, TabletopError
 from tabletop.ui.app import Context
 from tabletop.ui.scenes.common import foot
-from tabletop.ui.scenes.rotation.runner import run_rotation, wall_of
+from tabletop.ui.scenes.names import NameScene
+from tabletop.ui.scenes.rotation.runner import run_rotation
 from tabletop.ui.scenes.settings import TeacherScreen
 from tabletop.ui.theme import Metrics
 from tabletop.ui.widgets import Button, grid
@@ -51,16 +54,12 @@ def footer(
 
 
 def class_groups(journal: Any) -> list[str]:
-    """The class list's groups, each once, in the class list's order ([] when the
-    journal cannot be read)."""
-    from tabletop.classroom.roster import groups
-
+    """The class list's groups ([] when the journal cannot be read)."""
     try:
-        found = [str(g).strip() for g in groups(journal)]
+        return Roster(journal).groups()
     except sqlite3.Error as exc:
         log.warning("rotation: the class list's groups could not be read: %s", exc)
         return []
-    return [g for g in dict.fromkeys(found) if g]
 
 
 @dataclass
@@ -186,8 +185,7 @@ class RotationEditor(TeacherScreen):
         label_w = m.u(130)
         rh = (bottom - top - len(STEPPERS) * gap) // (len(STEPPERS) + 1)
         self.label_x = x
-        self.labels: list[tuple[str, int]] = [("Groups", top + rh // 2)]
-        self.values: list[tuple[str, tuple[int, int]]] = []
+        self.labels = [("Groups", top + rh // 2)]  # each row's name, and its middle
         b.append(
             Button(
                 "groups",
@@ -198,18 +196,11 @@ class RotationEditor(TeacherScreen):
             )
         )
         sw = m.u(52)
-        y = top
-        for key, label in STEPPERS:
-            y += rh + gap
-            self.labels.append((label, y + rh // 2))
-            b.append(
-                Button(f"{key}.-", pygame.Rect(x + label_w, y, sw, rh), "\u2212", kind="quiet")
-            )
-            b.append(
-                Button(f"{key}.+", pygame.Rect(x + right_w - sw, y, sw, rh), "+", kind="quiet")
-            )
-            middle = x + label_w + sw + (right_w - label_w - 2 * sw) // 2
-            self.values.append((self.value(key), (middle, y + rh // 2)))
+        for i, (key, label) in enumerate(STEPPERS, start=1):
+            minus = pygame.Rect(x + label_w, top + i * (rh + gap), sw, rh)
+            b.append(Button(f"{key}.-", minus, "\u2212", kind="quiet"))
+            b.append(Button(f"{key}.+", minus.move(right_w - label_w - sw, 0), "+", kind="quiet"))
+            self.labels.append((label, minus.centery))
         self.buttons = b + footer(m, ("back", "Back"), ("start", "Start rotation", 260))
 
     def value(self, key: str) -> str:
@@ -242,13 +233,9 @@ class RotationEditor(TeacherScreen):
     def resume(self, result: Any) -> None:
         d = self.draft
         editing, self.editing = self.editing, None
-        if isinstance(result, Station) and editing is not None:
-            if editing < len(d.stations):
-                d.stations[editing] = result
-            else:
-                d.stations.append(result)
-        elif result == "remove" and editing is not None and editing < len(d.stations):
-            del d.stations[editing]
+        if editing is not None and (isinstance(result, Station) or result == "remove"):
+            # the picker's station replaces the one edited (or comes after the last), or goes
+            d.stations[editing : editing + 1] = [result] if isinstance(result, Station) else []
         elif isinstance(result, list) and all(isinstance(g, str) for g in result):
             d.groups = list(result)
         d.fit()
@@ -263,7 +250,7 @@ class RotationEditor(TeacherScreen):
                 plan,
                 d.here,
                 session=self.ctx.session,
-                now=wall_of(self.ctx),
+                now=self.ctx.wall,
             )
         except BadInput as exc:
             self.ctx.sounds.play("wrong")
@@ -292,7 +279,10 @@ class RotationEditor(TeacherScreen):
         for text, y in self.labels:
             at = (self.label_x, y)
             painter.text(surface, text, at, m.text, bold=True, anchor="midleft", max_width=m.u(126))
-        for value, at in self.values:
+        for key, _ in STEPPERS:  # each stepper's value between its \u2212 and +
+            minus, plus = (b.rect for b in self.buttons if b.name in (f"{key}.-", f"{key}.+"))
+            at = ((minus.right + plus.left) // 2, minus.centery)
+            value = self.value(key)
             painter.text(surface, value, at, m.text, bold=True, anchor="center", max_width=m.u(130))
         painter.buttons(surface, self.buttons)
         if self.message:
@@ -355,9 +345,7 @@ class StationPicker(TeacherScreen):
             y += mh + gap
         b += footer(m, ("cancel", "Cancel"), ("done", "Done", 200))
         if not self.new:
-            rect = b[-1].rect.copy()
-            rect.width, rect.centerx = m.u(240), W // 2
-            b.append(Button("remove", rect, "Remove station", kind="quiet"))
+            b.append(Button("remove", foot(m, 240, "centre"), "Remove station", kind="quiet"))
         self.buttons = b
 
     def press(self, name: str) -> None:
@@ -431,13 +419,12 @@ class GroupsScene(TeacherScreen):
         self.buttons = b + footer(m, ("cancel", "Cancel"), ("done", "Done", 200))
 
     def press(self, name: str) -> None:
-        from tabletop.ui.scenes.names import NameScene
-
         if name in ("cancel", "done"):
             self.stack.pop(list(self.groups) if name == "done" else None)
             return
-        if name == "add":
-            self.groups.append(self._free_name())
+        if name == "add":  # the first "Group <n>" not taken, from n = how many there will be
+            free = count(len(self.groups) + 1)
+            self.groups.append(next(f"Group {n}" for n in free if f"Group {n}" not in self.groups))
         elif name == "remove" and len(self.groups) > 1:
             self.groups.pop()
         elif name == "class" and self.from_class:
@@ -448,12 +435,6 @@ class GroupsScene(TeacherScreen):
             self.stack.push(NameScene(self.ctx, current, title="The group's name"))
             return
         self.layout(self.m)
-
-    def _free_name(self) -> str:
-        n = len(self.groups) + 1
-        while f"Group {n}" in self.groups:
-            n += 1
-        return f"Group {n}"
 
     def resume(self, result: Any) -> None:
         i, self.renaming = self.renaming, None

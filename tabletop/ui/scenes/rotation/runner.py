@@ -5,8 +5,6 @@ banner in its own strip at the bottom of the screen."""
 from __future__ import annotations
 
 import logging
-import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,7 +20,7 @@ from tabletop.classroom.rotation import (
 )
 from tabletop.engine.errors import TabletopError
 from tabletop.ui.app import Context
-from tabletop.ui.scenes.rotation.station import StationScene
+from tabletop.ui.scenes.rotation.station import StationScene, seated
 from tabletop.ui.theme import ORANGE, PALETTE, Metrics
 
 log = logging.getLogger(__name__)
@@ -35,11 +33,6 @@ TIME_UP_SOUND = "round"
 SAVE_FAILED = "The rotation could not be saved just now. It keeps running."
 STRIP = 44  # the banner's strip at the bottom of the screen, in base units
 WHITE = (255, 255, 255)
-
-
-def wall_of(ctx: Context) -> Callable[[], float]:
-    wall: Callable[[], float] = getattr(ctx, "wall", time.time)
-    return wall
 
 
 @dataclass(frozen=True)
@@ -58,14 +51,12 @@ class RotationRunner:
     arriving); ``moment`` the clock's :class:`Moment` at the last ``update``.
     """
 
-    def __init__(
-        self, ctx: Context, stored: StoredRotation, *, wall: Callable[[], float] | None = None
-    ) -> None:
+    def __init__(self, ctx: Context, stored: StoredRotation) -> None:
         self.ctx = ctx
         self.stored = stored
         self.station = stored.station  # this device's station, 0-based
         self.clock: RotationClock = stored.clock
-        self.wall = wall or wall_of(ctx)
+        self.wall = ctx.wall
         self.moment: Moment = self.clock.now(self.wall())
         self.warned: set[int] = set()
         if self.moment.phase == "warning":
@@ -89,10 +80,10 @@ class RotationRunner:
 
     # -- every frame ----------------------------------------------------------------------
 
-    def update(self, now_wall: float | None = None) -> bool:
-        """Follow the clock to ``now_wall`` (default: the wall clock): warn, end the
-        rotation's games when time is up. True when the banner must be redrawn."""
-        t = self.wall() if now_wall is None else now_wall
+    def update(self) -> bool:
+        """Follow the clock to now: warn, end the rotation's games when time is up. True
+        when the banner must be redrawn."""
+        t = self.wall()
         before, now = self.moment, self.clock.now(t)
         self.moment = now
         if before.playing and (now.rotation != before.rotation or not now.playing):
@@ -240,17 +231,11 @@ class RotationRunner:
 
 
 def _lit(lamps: Any) -> list[int]:
-    """The seats lit now, when the lamps can tell (to put them back after a flash)."""
-    lit = getattr(lamps, "lit", None)
-    if isinstance(lit, set | frozenset | list | tuple):
-        return sorted(int(s) for s in lit)
-    is_lit = getattr(lamps, "is_lit", None)
-    if callable(is_lit):
-        try:
-            return [s for s in range(SEATS) if is_lit(s)]
-        except Exception:  # a lamp that cannot say is left dark
-            return []
-    return []
+    """The seats lit now, to put them back after a flash: the seat buttons say seat by
+    seat, the desktop's stand-in keeps a set."""
+    if hasattr(lamps, "is_lit"):
+        return [s for s in range(SEATS) if lamps.is_lit(s)]
+    return sorted(getattr(lamps, "lit", ()))
 
 
 def finish_games(ctx: Context) -> int:
@@ -259,10 +244,9 @@ def finish_games(ctx: Context) -> int:
     is left alone; a failure is logged and the others are still saved."""
     done = 0
     for scene in reversed(list(ctx.stack)):
-        save = getattr(scene, "save", None)
-        standings = getattr(scene, "standings", None)
-        if save is None or not callable(standings) or not callable(getattr(save, "finish", None)):
-            continue
+        save, standings = getattr(scene, "save", None), getattr(scene, "standings", None)
+        if not callable(getattr(save, "finish", None)) or not callable(standings):
+            continue  # not a game
         if not _still_playing(ctx, save):
             continue
         try:
@@ -288,13 +272,10 @@ def _still_playing(ctx: Context, save: Any) -> bool:
     return status in (None, "playing")
 
 
-def restore_rotation(ctx: Context, *, wall: Callable[[], float] | None = None) -> Any:
-    """At start: the rotation this device was running before it stopped, carried on
-    with its stored clock in ``ctx.rotation`` (also returned); None if there is none.
-
-    Call it before Home is shown: a game whose rotation ran out while the device was
-    off is finished for "time" here (:func:`finish_stale_games`), so Home does not offer
-    to carry on with it."""
+def restore_rotation(ctx: Context) -> Any:
+    """At start, before Home: the rotation this device was running when it stopped,
+    carried on in ``ctx.rotation`` (also returned), or None; its games whose time ran
+    out meanwhile are finished for "time" first, so Home does not offer them."""
     try:
         stored = running_rotation(ctx.journal)
     except TabletopError as exc:
@@ -302,7 +283,7 @@ def restore_rotation(ctx: Context, *, wall: Callable[[], float] | None = None) -
         return None
     if stored is None:
         return None
-    runner = RotationRunner(ctx, stored, wall=wall)
+    runner = RotationRunner(ctx, stored)
     log.info(
         "rotation %d restored: station %d, rotation %d, %s",
         stored.id,
@@ -318,32 +299,26 @@ def restore_rotation(ctx: Context, *, wall: Callable[[], float] | None = None) -
     return runner
 
 
-def finish_stale_games(ctx: Context, runner: RotationRunner) -> int:
+def finish_stale_games(ctx: Context, runner: RotationRunner) -> None:
     """Games left unfinished in a rotation whose time ran out while the device was off:
-    each is rebuilt from the journal and finished for "time" with its standings. Returns
-    how many; a game that cannot be rebuilt is left for Home to offer, and logged."""
+    each is rebuilt from the journal and finished for "time" with its standings; one
+    that cannot be rebuilt is left for Home to offer, and logged."""
     from tabletop.ui.games import resume_game
     from tabletop.ui.saves import unfinished
 
     clock, now = runner.clock, runner.moment
-    done = 0
     try:
         waiting = unfinished(ctx)
     except Exception as exc:
         log.error("rotation: the unfinished games could not be listed: %s", exc)
-        return 0
+        return
     for saved in waiting:
         if saved.started < clock.started_at:
             continue  # from before the rotation
         then = clock.now(saved.started)
         if then.done:
             continue  # played after it
-        played_in = then.rotation + (1 if then.phase == "transition" else 0)
-        if not (
-            now.done
-            or played_in < now.rotation
-            or (played_in == now.rotation and now.phase == "transition")
-        ):
+        if not now.done and seated(then) >= seated(now):
             continue  # its rotation is still on: Home offers to carry on
         try:
             scene = resume_game(ctx, saved)
@@ -351,9 +326,7 @@ def finish_stale_games(ctx: Context, runner: RotationRunner) -> int:
         except Exception as exc:
             log.error("rotation: match %d could not be finished for time: %s", saved.id, exc)
             continue
-        done += 1
         log.info("rotation: match %d (%s) finished for time after a restart", saved.id, saved.game)
-    return done
 
 
 def show_station(ctx: Context, runner: RotationRunner, ended: int | None = None) -> None:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import pygame
 
-from tabletop.classroom.rotation import GAME_TITLES, Station
+from tabletop.classroom.rotation import GAME_TITLES, Moment, Station
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.input import InputEvent
 from tabletop.ui.scenes.common import home_and_again, route_to_press
@@ -20,43 +20,21 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
+def seated(now: Moment) -> int:
+    """The rotation whose groups are at the stations (in a transition: the coming one)."""
+    return now.rotation + (1 if now.phase == "transition" else 0)
+
+
 def called(group: str) -> str:
     """How a group is named in a sentence: "Group Red", but "Group 1" and "Team A" as
     they are."""
     return group if group.lower().startswith(("group", "team")) else f"Group {group}"
 
 
-def open_game(ctx: Context, game: str) -> Scene | None:
-    """The game's first screen (players, mode, options), as Home opens it."""
-    from tabletop.ui.games import game_app
-
-    module = game_app(game)
-    return None if module is None else module.setup_scene(ctx)
-
-
-def mode_button(game: str, mode: str) -> str:
-    """The button on the game's setup screen that shows a station's mode."""
-    if game == "math-arena":
-        return {"cards": "cards.real", "virtual": "cards.virtual"}.get(mode, f"cards.{mode}")
-    if game == "math-attack":  # two children: real cards; against the device: virtual
-        return {"table": "cards.real", "bot": "cards.virtual"}.get(mode, f"cards.{mode}")
-    if game == "mathe-meister":  # the solo modes have a row of their own
-        from tabletop.ui.games.mathe_meister.setup import mode_target
-
-        return mode_target(mode)
-    return f"mode.{mode}"
-
-
 def choose_setup(setup: Any, station: Station) -> None:
-    """Choose on the setup screen the mode and the options the teacher chose for this
-    station: the group finds the game set up as planned, and may still change it. Every
-    game's setup is the one setup form (:class:`tabletop.ui.scenes.form.FormScene`),
-    which takes them as they are."""
-    preset = getattr(setup, "preset", None)
-    if callable(preset):
-        preset(station.mode, station.options)
-    else:
-        log.warning("rotation: %s's setup cannot be preset", station.game)
+    """Choose on the game's setup form (every game's: :class:`FormScene`) the mode and
+    options the teacher planned for this station; the group may still change them."""
+    setup.preset(station.mode, station.options)
 
 
 class StationScene(Scene):
@@ -98,15 +76,11 @@ class StationScene(Scene):
         if now.done:
             return "All done!", "The station rotation is over. Thank you!", ""
         group = runner.group
-        number = now.rotation + (1 if now.phase == "transition" else 0)
-        rounds = f"Rotation {number + 1} of {runner.plan.count}"
+        rounds = f"Rotation {seated(now) + 1} of {runner.plan.count}"
         if group is None:
             return "No group here now", f"{runner.title} rests.", rounds
         details = [f"Mode: {self.station.mode_name}", *self.station.option_names, rounds]
         return f"{called(group)},", f"this is {runner.title}", " \u00b7 ".join(details)
-
-    def welcome_text(self) -> str:
-        return " ".join(part for part in self.welcome() if part)
 
     def layout(self, metrics: Metrics) -> None:
         title = GAME_TITLES.get(self.station.game, self.station.game)
@@ -128,12 +102,15 @@ class StationScene(Scene):
         if name == "home":
             if len(self.stack) > 1:
                 self.stack.pop()
-        elif name == "start":
-            scene = open_game(self.ctx, self.station.game)
-            if scene is None:
+        elif name == "start":  # the game's first screen, as Home opens it
+            from tabletop.ui.games import game_app
+
+            module = game_app(self.station.game)
+            if module is None:
                 self.message = "This game cannot start on this device."
                 log.error("rotation: no screen for %s", self.station.game)
                 return
+            scene = module.setup_scene(self.ctx)
             self.stack.push(scene)
             choose_setup(scene, self.station)
 
