@@ -4,7 +4,7 @@ buttons, the reveal, the ruling.
 ``setup_scene(ctx)`` (the one setup form), ``resume_scene(ctx, save, match)`` (a
 journaled game carried on) and ``run_demo(...)`` (``tabletop demo --game math-arena``)
 as every game app has them (:mod:`tabletop.ui.games`). The modules:
-``play`` (the device's side of the table, no pygame), ``words`` (sentences, no pygame),
+``play`` (the device's side of the table and its sentences, no pygame),
 ``table`` (the scene: drawing and routing), ``rules`` (rules pages and the setup),
 ``demo``. Each name below loads its module when first asked for.
 """

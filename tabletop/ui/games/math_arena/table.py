@@ -17,10 +17,12 @@ import pygame
 
 from tabletop.engine.match import Match
 from tabletop.games.math_arena import (
+    OPERATION_WORDS,
     RED_SUITS,
     MathArenaSettings,
     MathArenaState,
     Tournament,
+    goal,
     operator_name,
     tournament_points,
 )
@@ -28,15 +30,8 @@ from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.games import start_card_camera
 from tabletop.ui.games.math_arena.play import GAME, TOURNAMENT_TARGET, ArenaPlay
-from tabletop.ui.games.math_arena.words import (
-    HOW,
-    SUIT_SYMBOLS,
-    cap,
-    card_label,
-    goal_words,
-    names_joined,
-)
 from tabletop.ui.input import CardsSeen
+from tabletop.ui.messages import names_joined
 from tabletop.ui.results import GameResults, Outcome, outcome_of
 from tabletop.ui.saves import GameSave, one_write, seats_of
 from tabletop.ui.scenes.common import Dialog
@@ -52,6 +47,22 @@ CARD_BACK = (0, 90, 150)
 # the rank's and the suit's (centre, size), in hundredths of the card's height; by ``big``
 SPOTS = {False: ((32, 40), (72, 34)), True: ((34, 36), (66, 30))}
 COURT = {"K": "King", "Q": "Queen", "J": "Jack"}  # the operator card's word, large
+SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
+HOW = {
+    "K": "King: add the two cards.",
+    "Q": "Queen: bigger \u00f7 smaller. The remainder counts.",
+    "J": "Jack: the bigger card minus the smaller.",
+}
+
+
+def card_label(card: str) -> str:
+    """``10\u2665``: what a card button says."""
+    return card[:-1] + SUIT_SYMBOLS[card[-1]]
+
+
+def goal_words(operator: str) -> str:
+    """``Lowest SUM wins!``: the operator's goal, large."""
+    return f"{goal(operator).capitalize()} {OPERATION_WORDS[operator[:-1]].upper()} wins!"
 
 
 def draw_card(
@@ -253,8 +264,8 @@ class ArenaScene(TableScene):
         if play.press(seat, at):
             op = play.state.operator or ""
             title = f"{play.name(seat)}: pick two cards (others look away!)"
-            goal = f"{cap(operator_name(op))}: {goal_words(op)}"
-            self.ask(("pick", seat), HandPicker(self.ctx, title, play.state.hands[seat], goal))
+            aim = f"{operator_name(op, title=True)}: {goal_words(op)}"
+            self.ask(("pick", seat), HandPicker(self.ctx, title, play.state.hands[seat], aim))
 
     def cards_seen(self, event: CardsSeen) -> None:
         self.play.seen(event.area, event.seat, event.codes)
