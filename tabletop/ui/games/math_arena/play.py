@@ -508,12 +508,10 @@ class ArenaPlay(TableController):
     # -- scoring -----------------------------------------------------------------------------
 
     def missing(self) -> list[int]:
-        """The seats that still have to show a card the engine needs: their pair, or
-        (tied in the last round) their leftover card."""
-        st = self.state
-        if self.phase == "leftover":
-            return [s for s in st.tied if not st.shown[s] and self.pairs[s][0] is None]
-        return [s for s in range(self.players) if None in self.pairs[s]]
+        """The seats the engine waits for that still have to show their pair, or (tied in
+        the last round) their leftover card."""
+        shown = 1 if self.phase == "leftover" else 2
+        return [s for s in sorted(self.match.pending.seats) if None in self.pairs[s][:shown]]
 
     def complete(self) -> bool:
         """Every card the engine needs is shown."""

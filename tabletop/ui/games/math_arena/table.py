@@ -519,18 +519,13 @@ def resume_scene(
 ) -> Scene:
     """The game screen again around a match replayed from the journal (issue 10): the
     seats, cards, level, seed and tournament from ``save.app`` as the game wrote them."""
-    app = save.app
-    players = len(app.get("seats") or save.seats)
-    t = app.get("tournament") or {}
-    tournament = Tournament(
-        players,
-        target=int(t.get("target", TOURNAMENT_TARGET)),
-        points=tuple(int(x) for x in t.get("points", ())),  # none: nobody has points yet
-        games=int(t.get("games", 0)),
-    )
+    app, t = save.app, save.app.get("tournament") or {}
     seats: list[tuple[str, bool] | SeatInfo] = list(save.seats)
-    if len(seats) != players:
+    if len(seats) != len(app.get("seats") or seats):
         seats = [(str(name), bool(bot)) for name, bot in app["seats"]]
+    points = tuple(int(x) for x in t.get("points", ()))  # none: nobody has points yet
+    target, games = int(t.get("target", TOURNAMENT_TARGET)), int(t.get("games", 0))
+    tournament = Tournament(len(seats), target=target, points=points, games=games)
     cards, level = str(app.get("cards", "table")), str(app.get("level", "easy"))
     return ArenaScene(
         ctx, seats=seats, cards=cards, level=level, seed=int(app["seed"]),
