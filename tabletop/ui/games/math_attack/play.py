@@ -36,6 +36,7 @@ from tabletop.games.math_attack import (
     Play,
     card_name,
     parse_card,
+    turn_words,
 )
 from tabletop.ui.controller import TableController
 from tabletop.ui.messages import child_message, seats_named
@@ -234,23 +235,14 @@ class AttackPlay(TableController):
 
     def tell(self, action: Action, events: Sequence[Event]) -> None:
         """The ruling in plain words: what the card did, and what comes next."""
-        names, state = self.names, self.state
-        words = [seats_named(e.text, names) for e in events if e.code not in SILENT]
+        words = [e.text for e in events if e.code not in SILENT]
         if not self.virtual and any(e.code == "atk.drew" for e in events):
-            words.append(f"{names[action.seat]}, take a card from the stack.")
-        if state.phase == "play":
-            nxt = names[state.turn]
-            if state.blocked is not None:
-                own = state.blocked != state.turn
-                where = "their own line" if own else f"{names[1 - state.blocked]}'s line"
-                words.append(
-                    f"{names[state.blocked]}'s line is blocked, so {nxt} must play on {where}."
-                )
-            if state.end_by is not None:
-                words.append(f"This is {nxt}'s last turn!")
+            words.append(f"Seat {action.seat + 1}, take a card from the stack.")
+        if binding := turn_words(self.state):
+            words.append(binding)
         played = isinstance(action, Play)
         self.sound("good" if played else "tap")
-        self.say(" ".join(words), "good" if played else "info")
+        self.say(seats_named(" ".join(words), self.names), "good" if played else "info")
 
     # -- moves --------------------------------------------------------------------------------
 
