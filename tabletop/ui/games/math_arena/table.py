@@ -143,10 +143,8 @@ class HandPicker(Dialog):
             card = name[5:]
             if card in self.picked:
                 self.picked.remove(card)
-            else:
-                self.picked = (
-                    [*self.picked[-1:], card] if len(self.picked) == 2 else [*self.picked, card]
-                )
+            else:  # a third card takes the place of the first
+                self.picked = [*self.picked, card][-2:]
             self.layout(self.m)
 
     def draw(self, surface: pygame.Surface) -> None:
