@@ -1,4 +1,6 @@
-"""Math Arena's table on screen: draws the round of :class:`ArenaPlay` and routes input.
+"""Math Arena's screens: the setup (the one setup form: seats, children or bots at one
+level, real or virtual cards), the rules pages, and the table, which draws the round of
+:class:`ArenaPlay` and routes input.
 
 Touch targets: ``seat.<i>`` and ``ready.<i>`` (the seat button), ``card.<i>.<0|1>`` (a
 card shown, tap to correct it), ``value.<i>`` (a seat's value, tap to say it),
@@ -35,9 +37,21 @@ from tabletop.ui.messages import names_joined
 from tabletop.ui.results import GameResults, Outcome, outcome_of
 from tabletop.ui.saves import GameSave, one_write, seats_of
 from tabletop.ui.scenes.common import Dialog
+from tabletop.ui.scenes.form import (
+    CHILD,
+    EMPTY,
+    REAL,
+    VIRTUAL,
+    Cards,
+    FormScene,
+    FormSpec,
+    FormValues,
+    Preset,
+    Seats,
+)
 from tabletop.ui.scenes.numpad import NumPad
 from tabletop.ui.scenes.pin import PinPad
-from tabletop.ui.scenes.rules import ChoiceGrid
+from tabletop.ui.scenes.rules import ChoiceGrid, RulesScene, load_rules
 from tabletop.ui.table import TableScene, corner_buttons
 from tabletop.ui.theme import ORANGE, VERMILLION, Metrics
 from tabletop.ui.widgets import Button, Painter
@@ -47,6 +61,7 @@ CARD_BACK = (0, 90, 150)
 # the rank's and the suit's (centre, size), in hundredths of the card's height; by ``big``
 SPOTS = {False: ((32, 40), (72, 34)), True: ((34, 36), (66, 30))}
 COURT = {"K": "King", "Q": "Queen", "J": "Jack"}  # the operator card's word, large
+RULES = load_rules("math_arena")
 SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
 HOW = {
     "K": "King: add the two cards.",
@@ -214,9 +229,7 @@ class ArenaScene(TableScene):
         self.play.refuse(code, detail or code, facts.get("seat"))
 
     def rules_scene(self) -> Scene:
-        from tabletop.ui.games.math_arena.rules import rules_scene
-
-        return rules_scene(self.ctx)
+        return RulesScene(self.ctx, "Math Arena: the rules", RULES)
 
     def teacher_menu(self) -> None:
         self.play.undo()
@@ -531,4 +544,35 @@ def resume_scene(
     )  # fmt: skip
 
 
-__all__ = ["ArenaScene", "HandPicker", "draw_card", "resume_scene"]
+def _start(ctx: Context, values: FormValues) -> Scene:
+    cards = "virtual" if values.virtual else "table"
+    seed = ctx.rng.randrange(1 << 30)
+    return ArenaScene(ctx, seats=values.seats, cards=cards, level=values.level, seed=seed)
+
+
+SETUP = FormSpec(
+    game=GAME.name,
+    title="Math Arena",
+    subtitle="Win the Kings, Queens and Jacks with two number cards.",
+    rules=RULES,
+    start=_start,
+    seats=Seats(
+        2,
+        5,
+        (CHILD, CHILD, CHILD, EMPTY, EMPTY),
+        levels=(("easy", "Easy"), ("hard", "Hard")),
+        level="easy",
+        shared_level=True,
+    ),
+    cards=Cards(),
+    modes=(("cards", Preset(cards=REAL)), ("virtual", Preset(cards=VIRTUAL))),
+    replace=True,
+)
+
+
+def setup_scene(ctx: Context) -> Scene:
+    """The game's first screen (Home pushes it): the one setup"""
+    return FormScene(ctx, SETUP)
+
+
+__all__ = ["RULES", "SETUP", "ArenaScene", "HandPicker", "draw_card", "resume_scene", "setup_scene"]

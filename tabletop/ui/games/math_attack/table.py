@@ -1,8 +1,10 @@
-"""Math Attack!'s table on the one base (:class:`~tabletop.ui.table.TableScene`): the
-two number lines of cards with the running total under each card (ATK-1, ATK-2), whose
-turn, the child's hand against a bot, and the instruction line. No text below 16 px at
-800x480: a caption that does not fit its card at that size is left off (the card's
-symbol, as printed, stays), and a name too long for its room is cut with "\u2026".
+"""Math Attack!'s screens: the setup on the one setup form (``seat.1``: a child or a bot,
+``choice.bot.<L>``; ``cards.real`` ``cards.virtual``; ``first.0`` ``first.1``), the rules
+in plain words (ATK-1..ATK-6), and the table on the one base: the two number lines of
+cards with the running total under each card (ATK-1, ATK-2), whose turn, the child's
+hand against a bot, and the instruction line. No text below 16 px at 800x480: a caption
+that does not fit its card at that size is left off (the card's symbol, as printed,
+stays), and a name too long for its room is cut with "\u2026".
 
 It draws and routes input; :class:`~.play.AttackPlay` decides what happens. Touch
 targets: ``line.0`` ``line.1`` (a number line), ``seen.0`` ``seen.1`` (a camera card
@@ -19,6 +21,7 @@ from typing import Any
 
 import pygame
 
+from tabletop.bots.math_attack import LEVEL_NAMES, LEVELS
 from tabletop.engine.match import Match
 from tabletop.games.math_attack import (
     Action,
@@ -40,17 +43,19 @@ from tabletop.ui.games.math_attack.play import (
     face,
     num,
 )
-from tabletop.ui.games.math_attack.setup import RULES
 from tabletop.ui.input import CardsSeen
 from tabletop.ui.results import Outcome, outcome_of
 from tabletop.ui.saves import GameSave, one_write, seat_infos
+from tabletop.ui.scenes import form
 from tabletop.ui.scenes.common import Confirm
 from tabletop.ui.scenes.pin import PinPad
-from tabletop.ui.scenes.rules import ChoiceGrid, RulesScene
+from tabletop.ui.scenes.rules import ChoiceGrid, RulesScene, load_rules
 from tabletop.ui.table import TableScene, corner_buttons
 from tabletop.ui.theme import GREEN, Color, Metrics
 from tabletop.ui.widgets import Button, Painter
 
+BOT_LEVELS = tuple(level for level in LEVELS if level != "random")
+RULES = load_rules("math_attack")
 HELP = "For teachers: take back the last move."
 NO_CAMERA = "No camera? Tap a number line to enter the card by hand."
 
@@ -432,4 +437,64 @@ class AttackScene(TableScene):
             pygame.draw.rect(surface, p.selected, outline, m.u(3), m.u(12))
 
 
-__all__ = ["AttackScene"]
+def _start(ctx: Context, values: form.FormValues) -> Scene:
+    names, first = values.names, int(values.options["first"])
+    bot, seats = values.bots.get(1), list(values.seats)
+    return AttackScene(ctx, names=(names[0], names[1]), bot=bot, first=first, seats=seats)
+
+
+CHILDREN, WITH_BOT = (form.CHILD, form.CHILD), (form.CHILD, form.BOT)
+SETUP = form.FormSpec(
+    game=GAME.name,
+    title="Math Attack!",
+    subtitle="Two number lines: add to yours, attack theirs.",
+    rules=RULES,
+    start=_start,
+    seats=form.Seats(
+        2,
+        2,
+        CHILDREN,
+        levels=tuple((level, LEVEL_NAMES[level]) for level in BOT_LEVELS),
+        level="easy",
+        bot_seats=(1,),
+        bot_name="Bot ({level})",
+    ),
+    cards=form.Cards(
+        with_bot=form.VIRTUAL,
+        without_bot=form.REAL,
+        why_with_bot="A bot plays with cards on the screen.",
+        why_without_bot="Virtual cards are for playing a bot: tap seat 2.",
+        real_caption="on the table",
+        virtual_caption="on the screen",
+    ),
+    options=(
+        form.OptionRow(
+            "first", "Who starts", (form.Choice("0", "{0}"), form.Choice("1", "{1}")), "0"
+        ),
+    ),
+    modes=(("table", form.Preset(seats=CHILDREN)), ("bot", form.Preset(seats=WITH_BOT))),
+)
+
+
+def setup_scene(ctx: Context) -> Scene:
+    """The first screen of Math Attack! (Home pushes it): the one setup form."""
+    return form.FormScene(ctx, SETUP)
+
+
+def resume_scene(ctx: Context, save: GameSave, match: Match[Any, Any, Any]) -> Scene:
+    """The table again around a match replayed from the journal: the names, the bot, who
+    started and the seed from ``save.app`` (the keys every version wrote)."""
+    app = save.app
+    names = save.names if len(save.names) == 2 else app["names"]
+    return AttackScene(
+        ctx,
+        names=(str(names[0]), str(names[1])),
+        bot=app.get("bot"),
+        first=int(app.get("first", 0)),
+        seed=int(app["seed"]),
+        match=match,
+        save=save,
+    )
+
+
+__all__ = ["BOT_LEVELS", "RULES", "SETUP", "AttackScene", "resume_scene", "setup_scene"]
