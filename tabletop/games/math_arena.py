@@ -24,7 +24,7 @@ tournaments, the ``tabletop check`` referee, private helpers.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any, Literal
@@ -100,9 +100,10 @@ def card_name(card: str) -> str:
     return f"{RANK_NAMES.get(rank, rank)} of {SUIT_NAMES[suit]}"
 
 
-def operator_name(operator: str) -> str:
+def operator_name(operator: str, *, title: bool = False) -> str:
+    """``red King`` (``Red King`` with ``title``, to begin a sentence)."""
     colour = "red" if operator[-1] in RED_SUITS else "black"
-    return f"{colour} {RANK_NAMES[operator[:-1]]}"
+    return f"{colour.title() if title else colour} {RANK_NAMES[operator[:-1]]}"
 
 
 # -- settings -----------------------------------------------------------------------------
@@ -243,6 +244,38 @@ def explain(operator: str, cards: Sequence[str]) -> str:
     if rank == "Q":
         return f"{b} into {a} leaves {a % b}"
     return f"{a} - {b} = {a - b}"
+
+
+def rule_words(operator: str) -> str:
+    """``Red King: the lowest sum wins.``"""
+    rule = OPERATION_WORDS[operator[:-1]]
+    return f"{operator_name(operator, title=True)}: the {goal(operator)} {rule} wins."
+
+
+def verdict(reveal: Mapping[str, Any], taken: int = 1) -> str:
+    """The round's ruling from the data of its ``arena.reveal`` event (``taken``: the cards
+    a sole winner takes): ``Red King: the lowest sum wins. Seat 1 has 3, the lowest, and
+    takes the card!``, or what a tie does with the operator card (ARENA-3, ARENA-4)."""
+    op, best, top = reveal["operator"], reveal["best"], reveal["winners"]
+    head = rule_words(op)
+    if len(top) == 1:
+        cards = "the card" if taken <= 1 else f"{taken} cards (the pot too)"
+        return f"{head} Seat {top[0] + 1} has {best}, the {reveal['goal']}, and takes {cards}!"
+    if reveal["tie"] == "leftovers":
+        return f"{head} {_seats(top)} tie with {best}: their leftover cards decide."
+    pot = f"the {operator_name(op)} goes into the pot for the next round's winner."
+    return f"{head} {_seats(top)} tie with {best}, so nobody takes it: {pot}"
+
+
+def scorings(actions: Sequence[Action]) -> list[int]:
+    """Where each scoring begins in ``actions``: a run of :class:`Choose` (the pairs) or
+    of :class:`ShowLeftover` (the leftover cards)."""
+    return [
+        i
+        for i, action in enumerate(actions)
+        if isinstance(action, Choose | ShowLeftover)
+        and (i == 0 or type(actions[i - 1]) is not type(action))
+    ]
 
 
 # -- the engine ------------------------------------------------------------------------------
@@ -936,7 +969,10 @@ __all__ = [
     "parse_card",
     "pip_value",
     "play_value",
+    "rule_words",
+    "scorings",
     "seat_view",
     "table_actions",
     "tournament_points",
+    "verdict",
 ]

@@ -224,6 +224,22 @@ def line_total(cards: Sequence[str]) -> int:
     return totals[-1] if totals else 0
 
 
+def turn_words(state: MathAttackState) -> str:
+    """What binds the turn to come (ATK-4, ATK-5): ``Seat 2's line is blocked, so seat 1
+    must play on their own line. This is seat 1's last turn!``; "" when nothing does."""
+    if state.phase != "play":
+        return ""
+    seat, blocked, words = state.turn, state.blocked, []
+    if blocked is not None:
+        where = "their own line" if blocked != seat else f"seat {2 - blocked}'s line"
+        words.append(
+            f"Seat {blocked + 1}'s line is blocked, so seat {seat + 1} must play on {where}."
+        )
+    if state.end_by is not None:
+        words.append(f"This is seat {seat + 1}'s last turn!")
+    return " ".join(words)
+
+
 def may_cancel(cards: Sequence[str]) -> bool:
     """ATK-3: a cancel goes only on a line whose last card is black or red."""
     return bool(cards) and colour(cards[-1]) != "green"
@@ -733,4 +749,5 @@ __all__ = [
     "parse_card",
     "running_totals",
     "seat_view",
+    "turn_words",
 ]

@@ -13,6 +13,7 @@ data), where a teacher or a translator reads and edits them, and are loaded once
 from __future__ import annotations
 
 import logging
+import re
 import string
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -92,6 +93,23 @@ def names_joined(names: Sequence[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
+def seats_named(text: str, names: Sequence[str]) -> str:
+    """An engine sentence's "Seat 2" and "seats 1 and 3" as the seats' names."""
+
+    def one(m: re.Match[str]) -> str:
+        seat = int(m.group(1)) - 1
+        return names[seat] if 0 <= seat < len(names) else m.group(0)
+
+    def many(m: re.Match[str]) -> str:
+        seats = [int(x) - 1 for x in re.findall(r"\d+", m.group(1))]
+        if not all(0 <= s < len(names) for s in seats):
+            return m.group(0)
+        return names_joined([names[s] for s in seats])
+
+    text = re.sub(r"\b[Ss]eats ((?:\d+(?:, | and ))+\d+)\b", many, text)
+    return re.sub(r"\b[Ss]eat (\d+)\b", one, text)
+
+
 __all__ = [
     "CHILD_MESSAGES",
     "FALLBACK",
@@ -99,4 +117,5 @@ __all__ = [
     "child_message",
     "load_sentences",
     "names_joined",
+    "seats_named",
 ]

@@ -126,11 +126,9 @@ def _attack_setup(app: App) -> None:
 
 def _attack_table_camera(app: App) -> None:
     """Real cards on the number lines: two plays read, then a refused one shown."""
-    from tabletop.ui.games.math_attack import zone_reading
-
     setup(app, "math-attack", "first.0", "start")
     for line, cards in ((0, ["+7"]), (0, ["+7", "+H"]), (1, ["FLIP"]), (1, ["FLIP", "CANCEL"])):
-        app.post(zone_reading(line, cards, app.ctx.clock()))
+        app.post(cards_seen(line + 1, "line", cards, app.ctx.clock()))
         app.step()
 
 
@@ -147,11 +145,9 @@ def _attack_table_virtual(app: App) -> None:
 
 
 def _attack_results(app: App) -> None:
-    from tabletop.ui.games.math_attack import zone_reading
-
     setup(app, "math-attack", "first.0", "start")
     for line, cards in ((0, ["+8"]), (0, ["+8", "END"]), (1, ["-4"])):
-        app.post(zone_reading(line, cards, app.ctx.clock()))
+        app.post(cards_seen(line + 1, "line", cards, app.ctx.clock()))
         app.step()
 
 

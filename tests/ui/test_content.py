@@ -13,8 +13,8 @@ from tabletop.assets import package_folder
 from tabletop.engine.errors import BadInput
 from tabletop.games.math_wars_meta import EDITIONS
 from tabletop.ui.games.bubbles.setup import rules_pages
-from tabletop.ui.games.math_arena.rules import RULES as ARENA_RULES
-from tabletop.ui.games.math_attack.setup import RULES as ATTACK_RULES
+from tabletop.ui.games.math_arena.table import RULES as ARENA_RULES
+from tabletop.ui.games.math_attack.table import RULES as ATTACK_RULES
 from tabletop.ui.games.math_wars_meta.rules import pages as mwm_pages
 from tabletop.ui.games.mathe_meister.setup import RULES as MM_RULES
 from tabletop.ui.games.mecs.setup import RULES as MECS_RULES

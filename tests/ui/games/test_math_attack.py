@@ -23,8 +23,8 @@ from tabletop.ui.games.math_attack import (
     AttackScene,
     label,
     run_demo,
-    zone_reading,
 )
+from tabletop.ui.harness import cards_seen
 from tabletop.ui.prefs import DEFAULT_PIN
 from tabletop.ui.results import GameResults
 from tabletop.ui.scenes.form import FormScene
@@ -53,7 +53,7 @@ def start(size=(800, 480), *, bot: str | None = None, first: int = 0):
 
 def see(app, line: int, cards) -> None:
     """The camera's steady reading of ``line``'s zone."""
-    app.post(zone_reading(line, list(cards), app.ctx.clock()))
+    app.post(cards_seen(line + 1, "line", cards, app.ctx.clock()))
     app.step()
 
 

@@ -16,7 +16,7 @@ import random
 from pathlib import Path
 from typing import TextIO
 
-from tabletop.games.math_arena import NUMBER_CARDS, Choose, explain
+from tabletop.games.math_arena import NUMBER_CARDS, explain
 from tabletop.ui.games.math_arena.play import (
     BOT_STAGGER,
     COUNTDOWN,
@@ -173,16 +173,11 @@ def child_says(run: DemoRun, game: ArenaPlay, seed: int) -> int:
 
 
 def plays(game: ArenaPlay) -> str:
-    """Each seat's pair of the round just scored, worked out (from the match)."""
-    steps, chosen = game.match.steps, {}
-    i = len(steps)
-    while i > 0 and not isinstance(steps[i - 1].action, Choose):
-        i -= 1
-    while i > 0 and isinstance(action := steps[i - 1].action, Choose):
-        chosen[action.seat] = action.cards
-        i -= 1
-    op = game.round_operator() or ""
-    return "; ".join(f"{game.name(s)} {explain(op, chosen[s])}" for s in sorted(chosen))
+    """Each seat's pair of the round just scored, worked out (from its reveal event)."""
+    steps = reversed(game.match.steps)
+    reveal = next(e.data for step in steps for e in step.events if e.code == "arena.reveal")
+    pairs = enumerate(reveal["plays"])
+    return "; ".join(f"{game.name(s)} {explain(reveal['operator'], p)}" for s, p in pairs)
 
 
 __all__ = ["run_demo"]

@@ -17,13 +17,10 @@ The round, as the device runs it (rule book ``seeds/004_...``):
    (``leftover``, ARENA-4).
 
 Undo (behind the teacher's PIN) goes back to before the last operator card entered or
-the last scoring (:attr:`ArenaPlay.checkpoints`, worked out from the match). Never lose
-a game (issue 10): :meth:`ArenaPlay.record` is what the round holds beyond the match
-(who is ready, the pairs, the values said, the countdown's and the bots' moments in
-seconds of play), kept beside it in the journal under ``app["table"]`` (the keys the
-old scene wrote); :meth:`ArenaPlay.carry_on` rebuilds the round from the match replayed
-and that record. The device's deal and the bots' picks are keyed by the seed and the
-number of actions, so a resumed game deals and picks what the uninterrupted one would.
+the last scoring. Never lose a game (issue 10): what the round holds beyond the match
+is kept beside it in the journal under ``app["table"]`` (:meth:`ArenaPlay.record`);
+the deal and the bots' picks are keyed by the seed and the number of actions, so a
+resumed game deals and picks what the uninterrupted one would.
 """
 
 from __future__ import annotations
@@ -33,10 +30,11 @@ import math
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from tabletop.bots.math_arena import MathArenaBot
-from tabletop.classroom.mistakes import Question
+from tabletop.classroom.mistakes import OP_SKILLS, Question, question
 from tabletop.engine.codec import digest
 from tabletop.engine.match import Match
 from tabletop.engine.protocol import Event, Result
@@ -51,24 +49,19 @@ from tabletop.games.math_arena import (
     ShowLeftover,
     Tournament,
     WrongCards,
+    explain,
     is_operator,
     operator_name,
     parse_card,
     pip_value,
     play_value,
+    rule_words,
+    scorings,
     table_actions,
+    verdict,
 )
 from tabletop.ui.controller import TableController
-from tabletop.ui.games.math_arena.words import (
-    cap,
-    names_joined,
-    rule_words,
-    said_as,
-    value_question,
-    verdict,
-    with_names,
-)
-from tabletop.ui.messages import child_message
+from tabletop.ui.messages import child_message, names_joined, seats_named
 from tabletop.ui.saves import keyed_dealer, standings_result
 
 log = logging.getLogger(__name__)
@@ -89,6 +82,19 @@ PRESS_WRONG = {
 # what the round says again when carried on in the middle of these phases
 AGAIN = {"countdown": "Everybody is ready!", "reveal": "Reveal!", "ready": ""}
 NOTED = ("arena.leftovers", "arena.pot_removed", "arena.set_over", "arena.game_over")
+
+
+def said_as(operator: str, cards: Sequence[str]) -> str:
+    """The engine's ``5 - 2 = 3`` as the screen shows it, with a real minus sign."""
+    return explain(operator, cards).replace(" - ", " \u2212 ")
+
+
+def value_question(operator: str, cards: tuple[str, str]) -> Question:
+    """The sum a value asks (issue 24), as :func:`explain` says it: the King adds, the
+    Queen asks what is left when the smaller goes into the larger, the Jack takes away."""
+    a, b = sorted((pip_value(c) for c in cards), reverse=True)
+    op = {"K": "+", "Q": "/"}.get(operator[:-1], "-")
+    return question(OP_SKILLS[op], [a, b], [op], right=Fraction(play_value(operator, cards)))
 
 
 @dataclass(frozen=True)
@@ -187,7 +193,7 @@ class ArenaPlay(TableController):
 
     def names(self, text: str) -> str:
         """Engine sentences say "Seat 2"; the screen says the seat's name."""
-        return with_names(text, [name for name, _ in self.seats])
+        return seats_named(text, [name for name, _ in self.seats])
 
     def standings(self) -> Result:
         """The result, or before the end the standings: operator cards won per seat."""
@@ -476,7 +482,7 @@ class ArenaPlay(TableController):
         op = self.state.operator
         assert op is not None
         self.asked_at = self.clock()
-        return f"{cap(operator_name(op))}: {self.values(seat)}"
+        return f"{operator_name(op, title=True)}: {self.values(seat)}"
 
     def values(self, seat: int) -> str:
         """``5 and 2``: the values of a seat's two cards, the larger first."""
@@ -502,12 +508,10 @@ class ArenaPlay(TableController):
     # -- scoring -----------------------------------------------------------------------------
 
     def missing(self) -> list[int]:
-        """The seats that still have to show a card the engine needs: their pair, or
-        (tied in the last round) their leftover card."""
-        st = self.state
-        if self.phase == "leftover":
-            return [s for s in st.tied if not st.shown[s] and self.pairs[s][0] is None]
-        return [s for s in range(self.players) if None in self.pairs[s]]
+        """The seats the engine waits for that still have to show their pair, or (tied in
+        the last round) their leftover card."""
+        shown = 1 if self.phase == "leftover" else 2
+        return [s for s in sorted(self.match.pending.seats) if None in self.pairs[s][:shown]]
 
     def complete(self) -> bool:
         """Every card the engine needs is shown."""
@@ -541,26 +545,21 @@ class ArenaPlay(TableController):
 
     def ruling(self, events: tuple[Event, ...]) -> None:
         """The device's ruling, each with its reason, in plain words."""
-        st = self.state
-        parts: list[str] = []
-        won = next((e for e in events if e.code == "arena.round_won"), None)
+        st, parts = self.state, list[str]()
+        won = [e for e in events if e.code == "arena.round_won"]
+        self.winners = [e.seat for e in won if e.seat is not None]
         for e in events:
             if e.code == "arena.reveal":
-                text, self.winners = verdict(e.data, won, self.name)
-                parts.append(text)
-            elif e.code == "arena.round_won":
-                self.winners = [e.seat] if e.seat is not None else []
-                if "leftover" in e.text:
-                    parts.append(self.names(e.text))
-            elif e.code in NOTED:
-                parts.append(self.names(e.text))
+                parts.append(verdict(e.data, len(won[0].data["cards"]) if won else 1))
+            elif e.code in NOTED or (e.code == "arena.round_won" and "leftover" in e.text):
+                parts.append(e.text)
         if st.phase == "leftover":
             self.phase = "leftover"
             self.pairs = [[None, None] for _ in range(self.players)]
         else:
             self.phase = "result"
         self.sound("star" if self.winners else "round")
-        self.verdict = " ".join(parts)
+        self.verdict = self.names(" ".join(parts))
         self.say(self.verdict)
 
     def next_round(self) -> bool:
@@ -628,14 +627,9 @@ class ArenaPlay(TableController):
     def checkpoints(self) -> list[int]:
         """Where undo goes back to (the match's length): before every operator card
         entered (camera play) and before every scoring (pairs, or leftover cards)."""
-        steps, out = self.match.steps, []
-        for i, step in enumerate(steps):
-            action, before = step.action, steps[i - 1].action if i else None
-            operator = isinstance(action, RevealOperator) and self.cards == "table"
-            scoring = isinstance(action, Choose | ShowLeftover) and type(before) is not type(action)
-            if operator or scoring:
-                out.append(i)
-        return out
+        history = self.match.history
+        entered = (i for i, a in enumerate(history) if isinstance(a, RevealOperator))
+        return sorted([*scorings(history), *(entered if self.cards == "table" else ())])
 
     def undo(self) -> None:
         """Take back the last operator card entered or the last scored round: the round
@@ -751,17 +745,13 @@ class ArenaPlay(TableController):
     def last_batch(self) -> tuple[int, int] | None:
         """(start, end) of the scoring (pairs, or leftover cards) the match ends with,
         but for the deal after it; None if it ends otherwise."""
-        steps = self.match.steps
-        end = len(steps)
-        while end > 0 and isinstance(steps[end - 1].action, DealCard):
+        history = self.match.history
+        end = len(history)
+        while end > 0 and isinstance(history[end - 1], DealCard):
             end -= 1
-        if end == 0 or not isinstance(steps[end - 1].action, Choose | ShowLeftover):
+        if end == 0 or not isinstance(history[end - 1], Choose | ShowLeftover):
             return None
-        kind = type(steps[end - 1].action)
-        start = end - 1
-        while start > 0 and isinstance(steps[start - 1].action, kind):
-            start -= 1
-        return start, end
+        return scorings(history[:end])[-1], end
 
 
 __all__ = ["BOT_SECONDS", "BOT_STAGGER", "COUNTDOWN", "GAME", "ArenaPlay", "Said"]

@@ -1,4 +1,6 @@
-"""Math Arena's table on screen: draws the round of :class:`ArenaPlay` and routes input.
+"""Math Arena's screens: the setup (the one setup form: seats, children or bots at one
+level, real or virtual cards), the rules pages, and the table, which draws the round of
+:class:`ArenaPlay` and routes input.
 
 Touch targets: ``seat.<i>`` and ``ready.<i>`` (the seat button), ``card.<i>.<0|1>`` (a
 card shown, tap to correct it), ``value.<i>`` (a seat's value, tap to say it),
@@ -17,10 +19,12 @@ import pygame
 
 from tabletop.engine.match import Match
 from tabletop.games.math_arena import (
+    OPERATION_WORDS,
     RED_SUITS,
     MathArenaSettings,
     MathArenaState,
     Tournament,
+    goal,
     operator_name,
     tournament_points,
 )
@@ -28,21 +32,26 @@ from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.games import start_card_camera
 from tabletop.ui.games.math_arena.play import GAME, TOURNAMENT_TARGET, ArenaPlay
-from tabletop.ui.games.math_arena.words import (
-    HOW,
-    SUIT_SYMBOLS,
-    cap,
-    card_label,
-    goal_words,
-    names_joined,
-)
 from tabletop.ui.input import CardsSeen
+from tabletop.ui.messages import names_joined
 from tabletop.ui.results import GameResults, Outcome, outcome_of
 from tabletop.ui.saves import GameSave, one_write, seats_of
 from tabletop.ui.scenes.common import Dialog
+from tabletop.ui.scenes.form import (
+    CHILD,
+    EMPTY,
+    REAL,
+    VIRTUAL,
+    Cards,
+    FormScene,
+    FormSpec,
+    FormValues,
+    Preset,
+    Seats,
+)
 from tabletop.ui.scenes.numpad import NumPad
 from tabletop.ui.scenes.pin import PinPad
-from tabletop.ui.scenes.rules import ChoiceGrid
+from tabletop.ui.scenes.rules import ChoiceGrid, RulesScene, load_rules
 from tabletop.ui.table import TableScene, corner_buttons
 from tabletop.ui.theme import ORANGE, VERMILLION, Metrics
 from tabletop.ui.widgets import Button, Painter
@@ -52,6 +61,23 @@ CARD_BACK = (0, 90, 150)
 # the rank's and the suit's (centre, size), in hundredths of the card's height; by ``big``
 SPOTS = {False: ((32, 40), (72, 34)), True: ((34, 36), (66, 30))}
 COURT = {"K": "King", "Q": "Queen", "J": "Jack"}  # the operator card's word, large
+RULES = load_rules("math_arena")
+SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
+HOW = {
+    "K": "King: add the two cards.",
+    "Q": "Queen: bigger \u00f7 smaller. The remainder counts.",
+    "J": "Jack: the bigger card minus the smaller.",
+}
+
+
+def card_label(card: str) -> str:
+    """``10\u2665``: what a card button says."""
+    return card[:-1] + SUIT_SYMBOLS[card[-1]]
+
+
+def goal_words(operator: str) -> str:
+    """``Lowest SUM wins!``: the operator's goal, large."""
+    return f"{goal(operator).capitalize()} {OPERATION_WORDS[operator[:-1]].upper()} wins!"
 
 
 def draw_card(
@@ -132,10 +158,8 @@ class HandPicker(Dialog):
             card = name[5:]
             if card in self.picked:
                 self.picked.remove(card)
-            else:
-                self.picked = (
-                    [*self.picked[-1:], card] if len(self.picked) == 2 else [*self.picked, card]
-                )
+            else:  # a third card takes the place of the first
+                self.picked = [*self.picked, card][-2:]
             self.layout(self.m)
 
     def draw(self, surface: pygame.Surface) -> None:
@@ -205,9 +229,7 @@ class ArenaScene(TableScene):
         self.play.refuse(code, detail or code, facts.get("seat"))
 
     def rules_scene(self) -> Scene:
-        from tabletop.ui.games.math_arena.rules import rules_scene
-
-        return rules_scene(self.ctx)
+        return RulesScene(self.ctx, "Math Arena: the rules", RULES)
 
     def teacher_menu(self) -> None:
         self.play.undo()
@@ -253,8 +275,8 @@ class ArenaScene(TableScene):
         if play.press(seat, at):
             op = play.state.operator or ""
             title = f"{play.name(seat)}: pick two cards (others look away!)"
-            goal = f"{cap(operator_name(op))}: {goal_words(op)}"
-            self.ask(("pick", seat), HandPicker(self.ctx, title, play.state.hands[seat], goal))
+            aim = f"{operator_name(op, title=True)}: {goal_words(op)}"
+            self.ask(("pick", seat), HandPicker(self.ctx, title, play.state.hands[seat], aim))
 
     def cards_seen(self, event: CardsSeen) -> None:
         self.play.seen(event.area, event.seat, event.codes)
@@ -508,18 +530,13 @@ def resume_scene(
 ) -> Scene:
     """The game screen again around a match replayed from the journal (issue 10): the
     seats, cards, level, seed and tournament from ``save.app`` as the game wrote them."""
-    app = save.app
-    players = len(app.get("seats") or save.seats)
-    t = app.get("tournament") or {}
-    tournament = Tournament(
-        players,
-        target=int(t.get("target", TOURNAMENT_TARGET)),
-        points=tuple(int(x) for x in t.get("points", ())),  # none: nobody has points yet
-        games=int(t.get("games", 0)),
-    )
+    app, t = save.app, save.app.get("tournament") or {}
     seats: list[tuple[str, bool] | SeatInfo] = list(save.seats)
-    if len(seats) != players:
+    if len(seats) != len(app.get("seats") or seats):
         seats = [(str(name), bool(bot)) for name, bot in app["seats"]]
+    points = tuple(int(x) for x in t.get("points", ()))  # none: nobody has points yet
+    target, games = int(t.get("target", TOURNAMENT_TARGET)), int(t.get("games", 0))
+    tournament = Tournament(len(seats), target=target, points=points, games=games)
     cards, level = str(app.get("cards", "table")), str(app.get("level", "easy"))
     return ArenaScene(
         ctx, seats=seats, cards=cards, level=level, seed=int(app["seed"]),
@@ -527,4 +544,35 @@ def resume_scene(
     )  # fmt: skip
 
 
-__all__ = ["ArenaScene", "HandPicker", "draw_card", "resume_scene"]
+def _start(ctx: Context, values: FormValues) -> Scene:
+    cards = "virtual" if values.virtual else "table"
+    seed = ctx.rng.randrange(1 << 30)
+    return ArenaScene(ctx, seats=values.seats, cards=cards, level=values.level, seed=seed)
+
+
+SETUP = FormSpec(
+    game=GAME.name,
+    title="Math Arena",
+    subtitle="Win the Kings, Queens and Jacks with two number cards.",
+    rules=RULES,
+    start=_start,
+    seats=Seats(
+        2,
+        5,
+        (CHILD, CHILD, CHILD, EMPTY, EMPTY),
+        levels=(("easy", "Easy"), ("hard", "Hard")),
+        level="easy",
+        shared_level=True,
+    ),
+    cards=Cards(),
+    modes=(("cards", Preset(cards=REAL)), ("virtual", Preset(cards=VIRTUAL))),
+    replace=True,
+)
+
+
+def setup_scene(ctx: Context) -> Scene:
+    """The game's first screen (Home pushes it): the one setup"""
+    return FormScene(ctx, SETUP)
+
+
+__all__ = ["RULES", "SETUP", "ArenaScene", "HandPicker", "draw_card", "resume_scene", "setup_scene"]

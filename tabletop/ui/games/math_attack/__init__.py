@@ -1,11 +1,6 @@
-"""Math Attack! in the touchscreen app (RULINGS ATK-1..ATK-6): ``play`` (the device's side
-of the table, no pygame), ``table`` (the scene on the one table base), ``draw`` (cards
-and number lines), ``setup`` (rules, the setup form, ``setup_scene`` and
-``resume_scene``), ``demo`` (``run_demo``). The end is the one results scene.
-
-Each name is imported from its module when first asked for, so that importing ``play``
-alone brings no pygame in.
-"""
+"""Math Attack! in the touchscreen app (ATK-1..ATK-6): ``play`` (the device's side of the
+table, no pygame), ``table`` (the screens: setup, rules, table), ``demo``. Each name
+below loads its module when first asked for."""
 
 from __future__ import annotations
 
@@ -14,10 +9,9 @@ from tabletop.ui.games import lazy_names
 __getattr__ = lazy_names(
     __name__,
     {
-        **dict.fromkeys(("setup_scene", "resume_scene", "SETUP", "RULES"), "setup"),
-        **dict.fromkeys(("run_demo", "zone_reading"), "demo"),
+        **dict.fromkeys(("setup_scene", "resume_scene", "SETUP", "RULES", "AttackScene"), "table"),
+        "run_demo": "demo",
         **dict.fromkeys(("BOT_SECONDS", "label"), "play"),
-        "AttackScene": "table",
     },
 )
 

@@ -12,17 +12,12 @@ from tabletop.bots.math_attack import LEVEL_NAMES, MathAttackBot
 from tabletop.engine.match import Match
 from tabletop.games import GAMES
 from tabletop.games.math_attack import END, MathAttackSettings, Pass, Play, running_totals
-from tabletop.ui.games.math_attack.play import GAME, label, seated
-from tabletop.ui.harness import DemoRun, cards_seen, draw_seed
-from tabletop.ui.input import CardsSeen
+from tabletop.ui.games.math_attack.play import GAME, label
+from tabletop.ui.harness import DemoRun, draw_seed
+from tabletop.ui.messages import seats_named
 from tabletop.ui.saves import DemoTable, demo_seats, keyed_dealer
 
 MISREAD_TURN = 3  # the camera cannot read this turn's card: the demo sets it right by touch
-
-
-def zone_reading(line: int, cards: Sequence[str], at: float) -> CardsSeen:
-    """What the camera reports for a number line holding ``cards`` (codes) in order."""
-    return cards_seen(line + 1, "line", cards, at)
 
 
 def run_demo(
@@ -89,7 +84,7 @@ def run_demo(
         # The table is as the deck says: a play the app had not seen yet is read again.
         for line in (0, 1):
             if scene.state.lines[line] != deck.state.lines[line]:
-                run.post(zone_reading(line, deck.state.lines[line], run.ctx.clock()))
+                run.show(line, "line", deck.state.lines[line])
         last = deck.history[-1] if deck.history else None
         if isinstance(last, Pass) and scene.state.turn == last.seat and not scene.over:
             run.tap("pass")
@@ -133,7 +128,7 @@ def run_demo(
     if expected is None or got is None or expected.places != got.places:
         raise RuntimeError("the app's result differs from the engine's")
     t0, t1 = deck.state.totals
-    run.say(f"\nFinal totals: {names[0]} {t0}, {names[1]} {t1} ({seated(got.reason, names)}).")
+    run.say(f"\nFinal totals: {names[0]} {t0}, {names[1]} {t1} ({seats_named(got.reason, names)}).")
     table.finish(deck)
     return run.end(results.winner_line)
 
@@ -144,7 +139,7 @@ def lay(run: DemoRun, action: Play, cards: Sequence[str], names: Sequence[str], 
     reading = list(cards)
     if turn == MISREAD_TURN:
         reading[-1] = "?"
-    run.post(zone_reading(action.line, reading, run.ctx.clock()))
+    run.show(action.line, "line", reading)
     how = ""
     if turn == MISREAD_TURN:
         run.shot(f"turn_{turn:02d}_misread")
@@ -159,4 +154,4 @@ def lay(run: DemoRun, action: Play, cards: Sequence[str], names: Sequence[str], 
     )
 
 
-__all__ = ["run_demo", "zone_reading"]
+__all__ = ["run_demo"]

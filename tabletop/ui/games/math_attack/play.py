@@ -14,7 +14,6 @@ needs a question answered returns an :class:`Ask`; the scene shows it and calls 
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -37,9 +36,10 @@ from tabletop.games.math_attack import (
     Play,
     card_name,
     parse_card,
+    turn_words,
 )
 from tabletop.ui.controller import TableController
-from tabletop.ui.messages import child_message
+from tabletop.ui.messages import child_message, seats_named
 from tabletop.ui.saves import keyed_dealer, standings_result
 
 log = logging.getLogger(__name__)
@@ -77,11 +77,6 @@ def face(card: str) -> tuple[str, str]:
 def num(n: int | Fraction) -> str:
     """A total as shown on screen: a real minus sign, easy to see (``\u221215``)."""
     return str(n).replace("-", "\u2212")
-
-
-def seated(text: str, names: Sequence[str]) -> str:
-    """An engine sentence with "Seat 1" / "seat 2" replaced by the players' names."""
-    return re.sub(r"\b[Ss]eat ([12])\b", lambda m: names[int(m.group(1)) - 1], text)
 
 
 @dataclass(frozen=True)
@@ -240,23 +235,14 @@ class AttackPlay(TableController):
 
     def tell(self, action: Action, events: Sequence[Event]) -> None:
         """The ruling in plain words: what the card did, and what comes next."""
-        names, state = self.names, self.state
-        words = [seated(e.text, names) for e in events if e.code not in SILENT]
+        words = [e.text for e in events if e.code not in SILENT]
         if not self.virtual and any(e.code == "atk.drew" for e in events):
-            words.append(f"{names[action.seat]}, take a card from the stack.")
-        if state.phase == "play":
-            nxt = names[state.turn]
-            if state.blocked is not None:
-                own = state.blocked != state.turn
-                where = "their own line" if own else f"{names[1 - state.blocked]}'s line"
-                words.append(
-                    f"{names[state.blocked]}'s line is blocked, so {nxt} must play on {where}."
-                )
-            if state.end_by is not None:
-                words.append(f"This is {nxt}'s last turn!")
+            words.append(f"Seat {action.seat + 1}, take a card from the stack.")
+        if binding := turn_words(self.state):
+            words.append(binding)
         played = isinstance(action, Play)
         self.sound("good" if played else "tap")
-        self.say(" ".join(words), "good" if played else "info")
+        self.say(seats_named(" ".join(words), self.names), "good" if played else "info")
 
     # -- moves --------------------------------------------------------------------------------
 
@@ -551,4 +537,4 @@ class AttackPlay(TableController):
                 self.fixes[int(line)][int(pos)] = (str(read), str(card))
 
 
-__all__ = ["BOT_SECONDS", "GAME", "PICKER", "Ask", "AttackPlay", "Ghost", "label", "num", "seated"]
+__all__ = ["BOT_SECONDS", "GAME", "PICKER", "Ask", "AttackPlay", "Ghost", "label", "num"]

@@ -1,5 +1,10 @@
-"""Math Attack!'s table on the one base (:class:`~tabletop.ui.table.TableScene`): the
-two number lines, whose turn, the child's hand against a bot, and the instruction line.
+"""Math Attack!'s screens: the setup on the one setup form (``seat.1``: a child or a bot,
+``choice.bot.<L>``; ``cards.real`` ``cards.virtual``; ``first.0`` ``first.1``), the rules
+in plain words (ATK-1..ATK-6), and the table on the one base: the two number lines of
+cards with the running total under each card (ATK-1, ATK-2), whose turn, the child's
+hand against a bot, and the instruction line. No text below 16 px at 800x480: a caption
+that does not fit its card at that size is left off (the card's symbol, as printed,
+stays), and a name too long for its room is cut with "\u2026".
 
 It draws and routes input; :class:`~.play.AttackPlay` decides what happens. Touch
 targets: ``line.0`` ``line.1`` (a number line), ``seen.0`` ``seen.1`` (a camera card
@@ -11,16 +16,24 @@ that was not accepted: tap to say which card it is), ``hand.<i>`` (virtual play)
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import pygame
 
+from tabletop.bots.math_attack import LEVEL_NAMES, LEVELS
 from tabletop.engine.match import Match
-from tabletop.games.math_attack import Action, MathAttackSettings, MathAttackState
+from tabletop.games.math_attack import (
+    Action,
+    MathAttackSettings,
+    MathAttackState,
+    cancelled_positions,
+    colour,
+    running_totals,
+)
 from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.games import start_card_camera
-from tabletop.ui.games.math_attack.draw import card_area, draw_card, draw_number_line, line_geometry
 from tabletop.ui.games.math_attack.play import (
     BOT_SECONDS,
     GAME,
@@ -30,19 +43,158 @@ from tabletop.ui.games.math_attack.play import (
     face,
     num,
 )
-from tabletop.ui.games.math_attack.setup import RULES
 from tabletop.ui.input import CardsSeen
 from tabletop.ui.results import Outcome, outcome_of
 from tabletop.ui.saves import GameSave, one_write, seat_infos
+from tabletop.ui.scenes import form
 from tabletop.ui.scenes.common import Confirm
 from tabletop.ui.scenes.pin import PinPad
-from tabletop.ui.scenes.rules import ChoiceGrid, RulesScene
+from tabletop.ui.scenes.rules import ChoiceGrid, RulesScene, load_rules
 from tabletop.ui.table import TableScene, corner_buttons
-from tabletop.ui.theme import Metrics
-from tabletop.ui.widgets import Button
+from tabletop.ui.theme import GREEN, Color, Metrics
+from tabletop.ui.widgets import Button, Painter
 
+BOT_LEVELS = tuple(level for level in LEVELS if level != "random")
+RULES = load_rules("math_attack")
 HELP = "For teachers: take back the last move."
 NO_CAMERA = "No camera? Tap a number line to enter the card by hand."
+
+# Card inks: black, red, green as printed (ATK-1); the sign is always shown too.
+INK = {"black": (25, 25, 30), "red": (200, 30, 45), "green": GREEN}
+
+
+def draw_card(
+    painter: Painter,
+    surface: pygame.Surface,
+    rect: pygame.Rect,
+    card: str | None,
+    *,
+    crossed: bool = False,
+    ghost: bool = False,
+    selected: bool = False,
+) -> None:
+    """One card face (``card`` None: "?", a camera card that is not one of ours)."""
+    m, p = painter.m, painter.p
+    radius = max(4, rect.width // 8)
+    ink = INK[colour(card)] if card is not None else p.ink
+    painter.box(surface, rect, (255, 255, 255), ink, max(2, rect.width // 18), radius)
+    for on, shade, width in ((ghost, p.bad, 4), (selected, p.selected, 5)):
+        if on:
+            pygame.draw.rect(surface, shade, rect.inflate(8, 8), m.u(width), radius + 2)
+    big, caption = face(card) if card is not None else ("?", "")
+    inner = rect.width - 4
+    small = painter.least
+    if caption and painter.fonts.width(caption, small) > inner:
+        caption = caption.strip("|")  # "n\u00f72" for "|n\u00f72|" on a narrow card
+    if caption and painter.fonts.width(caption, small) <= inner:
+        size = max(small, min(rect.height // 5, painter.fit_size(caption, rect.height // 5, inner)))
+        bottom = (rect.centerx, rect.bottom - max(3, rect.height // 14))
+        painter.text(surface, caption, bottom, size, ink, anchor="midbottom")
+    else:
+        caption = ""
+    size = max(small, int(min(rect.height * 0.42, rect.width * 0.55)))
+    centre = (rect.centerx, rect.centery - (rect.height // 9 if caption else 0))
+    painter.text(surface, big, centre, size, ink, bold=True, anchor="center", max_width=inner)
+    if crossed:
+        painter.cross(surface, rect.inflate(-rect.width // 5, -rect.height // 5), p.muted, 3)
+
+
+LEFT = 176  # base units: the panel's left column (who, the total)
+
+
+@dataclass(frozen=True)
+class LineGeometry:
+    """Where the cards of one number line go inside its panel."""
+
+    area: pygame.Rect  # the cards' part of the panel (room below for the totals)
+    slots: tuple[pygame.Rect, ...]
+    first: int  # index of the first card shown (earlier cards are summed up in a stub)
+    stub: pygame.Rect | None
+
+
+def line_geometry(m: Metrics, panel: pygame.Rect, count: int) -> LineGeometry:
+    """Slots for ``count`` cards (plus one free slot) left to right: cards shrink to fit,
+    and when even the smallest do not fit, the earliest are folded into one stub."""
+    left = panel.left + m.u(LEFT + 6)
+    area = pygame.Rect(
+        left, panel.top + m.u(8), panel.right - m.u(8) - left, panel.height - m.u(36)
+    )
+    gap, h = m.u(6), area.height
+    w = min(m.u(58), int(h * 0.74))
+    slots = count + 1
+    if slots * (w + gap) > area.width:
+        w = max(m.u(46), (area.width + gap) // slots - gap)
+    fits = max(2, (area.width + gap) // (w + gap))
+    first, stub, x = 0, None, area.left
+    if slots > fits:
+        first = count - (fits - 2)  # one slot for the stub, one free slot
+        stub = pygame.Rect(x, area.top, w, h)
+        x += w + gap
+    rects = [pygame.Rect(x + i * (w + gap), area.top, w, h) for i in range(count + 1 - first)]
+    return LineGeometry(area, tuple(rects), first, stub)
+
+
+def draw_number_line(
+    painter: Painter,
+    surface: pygame.Surface,
+    panel: pygame.Rect,
+    play: AttackPlay,
+    seat: int,
+) -> None:
+    """A seat's number line: who, the total, every card with the total after it."""
+    m, p, small = painter.m, painter.p, painter.least
+    state, over, ghost = play.state, play.over, play.ghosts.get(seat)
+    cards, trouble = state.lines[seat], seat in play.trouble
+    blocked = state.blocked == seat and not over
+
+    def under(slot: pygame.Rect, text: str, shade: Color, bold: bool = True) -> None:
+        """A running total (or a word) under a card's slot."""
+        at = (slot.centerx, slot.bottom + m.u(2))
+        painter.text(surface, text, at, small, shade, bold=bold, anchor="midtop")
+
+    border = p.bad if trouble else p.line
+    painter.box(surface, panel, p.panel, border, m.u(4) if trouble else 2, m.u(10))
+    chip = pygame.Rect(panel.left + m.u(8), panel.top + m.u(8), m.u(30), m.u(30))
+    painter.seat_chip(surface, chip, seat)
+    room = panel.left + m.u(LEFT) - chip.right - m.u(8)
+    at = (chip.right + m.u(6), chip.centery)
+    painter.line(surface, play.names[seat], at, m.text, room, bold=True, anchor="midleft")
+    totals = running_totals(cards)
+    total = num(totals[-1] if totals else 0)
+    at = (panel.left + m.u(10), panel.top + m.u(66))
+    painter.text(surface, f"= {total}", at, m.big + 4, bold=True, anchor="midleft", max_width=room)
+    n, kind = state.hand_sizes[seat], 2 if play.is_bot(seat) else int(play.virtual)
+    if note := (f"{n} cards in hand", "", f"{n} cards, hidden")[kind]:
+        at = (panel.left + m.u(10), panel.bottom - m.u(6))
+        painter.line(surface, note, at, small, m.u(LEFT - 14), p.muted, anchor="bottomleft")
+    geo = line_geometry(m, panel, len(cards))
+    area = geo.area
+    cancelled = set(cancelled_positions(cards))
+    if geo.stub is not None:
+        stub = geo.stub
+        painter.box(surface, stub, p.quiet, p.line, 2, m.u(6))
+        at = (stub.centerx, stub.top + stub.height // 3)
+        painter.text(surface, f"+{geo.first}", at, m.small, p.muted, bold=True, anchor="center")
+        painter.text(surface, "cards", stub.center, small, p.muted, anchor="midtop")
+        under(stub, num(totals[geo.first - 1]), p.ink)
+    for slot, i in zip(geo.slots, range(geo.first, len(cards))):
+        draw_card(painter, surface, slot, cards[i], crossed=i in cancelled)
+        under(slot, num(totals[i]), p.muted if i in cancelled else p.ink)
+    free = geo.slots[-1]
+    if ghost is not None:
+        draw_card(painter, surface, free, ghost.card, ghost=True)
+        under(free, "tap", p.bad, bold=False)
+    elif not play.virtual and not over and not blocked:
+        painter.box(surface, free, None, p.muted, 2, m.u(6))
+        painter.text(surface, "+", free.center, m.big, p.muted, bold=True, anchor="center")
+    if blocked:
+        veil_rect = area.inflate(m.u(8), m.u(8))
+        veil = pygame.Surface(veil_rect.size, pygame.SRCALPHA)
+        veil.fill((120, 120, 130, 90))
+        surface.blit(veil, veil_rect.topleft)
+        words = "\u2205 Blocked: no card here this turn"
+        at = (area.right - m.u(4), panel.top + m.u(6))
+        painter.line(surface, words, at, m.small, area.width, p.bad, bold=True, anchor="topright")
 
 
 class AttackScene(TableScene):
@@ -211,7 +363,7 @@ class AttackScene(TableScene):
         )
         for line, panel in enumerate(self.panels):
             if line in play.ghosts:
-                geo = line_geometry(m, card_area(m, panel), len(state.lines[line]))
+                geo = line_geometry(m, panel, len(state.lines[line]))
                 b.append(Button(f"seen.{line}", geo.slots[-1].inflate(m.u(6), m.u(6)), kind="card"))
             b.append(Button(f"line.{line}", panel, kind="line", enabled=human_turn))
         top = self.panels[1].bottom + m.u(6)
@@ -243,25 +395,11 @@ class AttackScene(TableScene):
         state, play = self.state, self.play
         self.draw_turn(surface)
         for line in (0, 1):
-            n, kind = state.hand_sizes[line], 2 if play.is_bot(line) else int(play.virtual)
-            note = (f"{n} cards in hand", "", f"{n} cards, hidden")[kind]
-            draw_number_line(
-                painter,
-                surface,
-                self.panels[line],
-                seat=line,
-                name=self.names[line],
-                cards=state.lines[line],
-                note=note,
-                blocked=state.blocked == line and not self.over,
-                ghost=play.ghosts.get(line),
-                add_slot=not play.virtual and not self.over,
-                trouble=line in play.trouble,
-            )
-        colour = {"error": p.bad, "good": p.good}.get(play.kind, p.ink)
+            draw_number_line(painter, surface, self.panels[line], play, line)
+        shade = {"error": p.bad, "good": p.good}.get(play.kind, p.ink)
         painter.box(surface, self.message_rect, p.quiet, None, radius=m.u(8))
         rect = self.message_rect.inflate(-m.u(16), -m.u(8))
-        painter.paragraph(surface, self.status(), rect, m.text, colour, bold=play.kind == "error")
+        painter.paragraph(surface, self.status(), rect, m.text, shade, bold=play.kind == "error")
         painter.buttons(surface, [b for b in self.buttons if b.kind not in ("line", "card")])
         foot = self.foot_rect
         if not play.virtual:
@@ -299,4 +437,64 @@ class AttackScene(TableScene):
             pygame.draw.rect(surface, p.selected, outline, m.u(3), m.u(12))
 
 
-__all__ = ["AttackScene"]
+def _start(ctx: Context, values: form.FormValues) -> Scene:
+    names, first = values.names, int(values.options["first"])
+    bot, seats = values.bots.get(1), list(values.seats)
+    return AttackScene(ctx, names=(names[0], names[1]), bot=bot, first=first, seats=seats)
+
+
+CHILDREN, WITH_BOT = (form.CHILD, form.CHILD), (form.CHILD, form.BOT)
+SETUP = form.FormSpec(
+    game=GAME.name,
+    title="Math Attack!",
+    subtitle="Two number lines: add to yours, attack theirs.",
+    rules=RULES,
+    start=_start,
+    seats=form.Seats(
+        2,
+        2,
+        CHILDREN,
+        levels=tuple((level, LEVEL_NAMES[level]) for level in BOT_LEVELS),
+        level="easy",
+        bot_seats=(1,),
+        bot_name="Bot ({level})",
+    ),
+    cards=form.Cards(
+        with_bot=form.VIRTUAL,
+        without_bot=form.REAL,
+        why_with_bot="A bot plays with cards on the screen.",
+        why_without_bot="Virtual cards are for playing a bot: tap seat 2.",
+        real_caption="on the table",
+        virtual_caption="on the screen",
+    ),
+    options=(
+        form.OptionRow(
+            "first", "Who starts", (form.Choice("0", "{0}"), form.Choice("1", "{1}")), "0"
+        ),
+    ),
+    modes=(("table", form.Preset(seats=CHILDREN)), ("bot", form.Preset(seats=WITH_BOT))),
+)
+
+
+def setup_scene(ctx: Context) -> Scene:
+    """The first screen of Math Attack! (Home pushes it): the one setup form."""
+    return form.FormScene(ctx, SETUP)
+
+
+def resume_scene(ctx: Context, save: GameSave, match: Match[Any, Any, Any]) -> Scene:
+    """The table again around a match replayed from the journal: the names, the bot, who
+    started and the seed from ``save.app`` (the keys every version wrote)."""
+    app = save.app
+    names = save.names if len(save.names) == 2 else app["names"]
+    return AttackScene(
+        ctx,
+        names=(str(names[0]), str(names[1])),
+        bot=app.get("bot"),
+        first=int(app.get("first", 0)),
+        seed=int(app["seed"]),
+        match=match,
+        save=save,
+    )
+
+
+__all__ = ["BOT_LEVELS", "RULES", "SETUP", "AttackScene", "resume_scene", "setup_scene"]

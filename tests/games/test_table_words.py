@@ -1,0 +1,95 @@
+"""The engines' words for the table (issue 21: rules worked out once, in the engine): Math
+Arena's verdict from its reveal event and where each scoring begins, Math Attack!'s words
+for what binds the next turn. The screens put the seats' names in (``seats_named``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tabletop.games.math_arena import (
+    Choose,
+    DealCard,
+    RevealOperator,
+    ShowLeftover,
+    operator_name,
+    rule_words,
+    scorings,
+    verdict,
+)
+from tabletop.games.math_attack import MathAttackSettings, MathAttackState, turn_words
+from tabletop.ui.messages import seats_named
+
+
+def reveal(op: str, winners: list[int], best: int, tie: str | None = None) -> dict[str, Any]:
+    goal = "lowest" if op[-1] in "HD" else "highest"
+    return {"operator": op, "winners": winners, "best": best, "goal": goal, "tie": tie}
+
+
+def test_arena_rule_words_name_the_operator_and_its_goal() -> None:
+    """ARENA-1: a red operator wants the lowest value, a black one the highest."""
+    assert rule_words("KH") == "Red King: the lowest sum wins."
+    assert rule_words("QS") == "Black Queen: the highest remainder wins."
+    assert operator_name("JD") == "red Jack" and operator_name("JD", title=True) == "Red Jack"
+
+
+def test_arena_verdict_sole_winner_takes_the_card_and_the_pot() -> None:
+    """ARENA-3: the best value takes the operator card (ARENA-4: and the pot with it)."""
+    text = verdict(reveal("KH", [1], 3))
+    assert text == "Red King: the lowest sum wins. Seat 2 has 3, the lowest, and takes the card!"
+    assert verdict(reveal("KS", [0], 19), taken=3).endswith("takes 3 cards (the pot too)!")
+
+
+def test_arena_verdict_tie_pots_the_operator_or_asks_for_leftovers() -> None:
+    """ARENA-4: a tie pots the operator card; in a set's last round leftovers decide."""
+    pot = verdict(reveal("JC", [0, 2], 5, "pot"))
+    assert pot == (
+        "Black Jack: the highest difference wins. seats 1 and 3 tie with 5, so nobody takes "
+        "it: the black Jack goes into the pot for the next round's winner."
+    )
+    last = verdict(reveal("QD", [0, 1, 3], 0, "leftovers"))
+    assert last.endswith("seats 1, 2 and 4 tie with 0: their leftover cards decide.")
+    names = ["Ana", "Bo", "Cy", "Di"]
+    assert "Ana, Bo and Di tie with 0" in seats_named(last, names)
+
+
+def test_arena_scorings_start_each_run_of_pairs_or_leftovers() -> None:
+    """Undo goes back to before a scoring: a run of pairs, or of leftover cards."""
+    history = [
+        DealCard(0, "5S"),
+        RevealOperator("KH"),
+        Choose(0, ("2S", "3S")),
+        Choose(1, ("4S", "5S")),
+        ShowLeftover(0, "6S"),
+        ShowLeftover(1, "7S"),
+        RevealOperator("KS"),
+        Choose(0, ("8S", "9S")),
+    ]
+    assert scorings(history) == [2, 4, 7]
+    assert scorings([]) == []
+
+
+def attack_state(**fields: Any) -> MathAttackState:
+    fields = {"phase": "play", "hand_sizes": (5, 5), "stack_size": 30, **fields}
+    return MathAttackState(MathAttackSettings(hidden_hands=True), **fields)
+
+
+def test_attack_turn_words_say_what_binds_the_next_turn() -> None:
+    """ATK-4: a blocked line takes no card this turn; ATK-5: after = one last turn."""
+    assert turn_words(attack_state(turn=0)) == ""
+    own = turn_words(attack_state(turn=0, blocked=1))
+    assert own == "Seat 2's line is blocked, so seat 1 must play on their own line."
+    other = turn_words(attack_state(turn=1, blocked=1, end_by=0))
+    assert other == (
+        "Seat 2's line is blocked, so seat 2 must play on seat 1's line. "
+        "This is seat 2's last turn!"
+    )
+    assert seats_named(other, ["Ana", "Bo"]).startswith("Bo's line is blocked, so Bo must")
+    assert turn_words(attack_state(turn=0, end_by=1, phase="over")) == ""
+
+
+def test_messages_seats_named_leaves_unknown_seats_alone() -> None:
+    """A seat number the table does not have stays as the engine wrote it."""
+    assert seats_named("Seat 3 and seats 1 and 2 play.", ["Ana", "Bo"]) == (
+        "Seat 3 and Ana and Bo play."
+    )
+    assert seats_named("seats 2 and 5 tie", ["Ana", "Bo"]) == "seats 2 and 5 tie"
