@@ -1,17 +1,8 @@
-"""Solo Mathe-Meister on the touchscreen: the digital tracking sheet (the scene).
+"""Solo Mathe-Meister on the touchscreen: the digital tracking sheet.
 
-Each round the dice come from the dice screen (camera, taps or virtual). The child taps
-a die (or +, -, x, or a circled Star Power) and then a box on the sheet. A completed
-line shows its sum and points at once, and its Bonus Star is offered. The Coin Shop
-changes dice and swaps; Hint shows the hint engine's plan in green; Undo takes back
-moves of this round; Done ends the round. Refused moves are explained in a sentence.
-
-What happens is the controller's (:class:`~.play.SoloPlay`, pygame-free); this scene, on
-the one table base (:class:`~tabletop.ui.table.TableScene`: dispatch, dialogs, Leave,
-the journal written once per input), draws it and opens the dialogs it asks for. The
-game is journaled before each change shows; a game left unfinished is carried on by
-:func:`tabletop.ui.games.mathe_meister.resume_scene`. The solo sheet has no seats, so the
-base's seat buttons, Ready tiles, lamps and bots are not used here.
+The child taps a die (or +, -, x, or a circled Star Power) and then a box on the sheet.
+What happens is the controller's (:class:`~.play.SoloPlay`); this scene, on the one table
+base, draws it and opens the dialogs it asks for (dice, Bonus Star, Coin Shop).
 
 Touch targets: ``die0`` ``die1`` (``die0.3`` / ``die0.5`` for a 4 under Fear of Fours),
 ``op.+`` ``op.-`` ``op.x``, ``power.<i>`` (Star Power i of the sheet),
@@ -37,7 +28,7 @@ from tabletop.games.mathe_meister import (
     score_sheet,
 )
 from tabletop.store import SeatInfo
-from tabletop.ui.app import Context, Scene
+from tabletop.ui.app import Context
 from tabletop.ui.games.mathe_meister.dialogs import CoinShop, StarPick
 from tabletop.ui.games.mathe_meister.play import MMMatch, SoloPlay, new_match, score_lines
 from tabletop.ui.games.mathe_meister.sheet import SheetGeometry, SheetLook, draw_sheet, glyph
@@ -101,28 +92,20 @@ class MatheMeisterScene(TableScene):
         seats: Sequence[SeatInfo] | None = None,
         save: GameSave | None = None,
     ) -> None:
-        resumed = match is not None
-        if seed is None:
-            seed = match.seed if match is not None else None
+        if seed is None and match is not None:
+            seed = match.seed
         seed = ctx.rng.randrange(10**9) if seed is None else seed
-        match = match or new_match(ctx.layout, modes, seed)
         player = seats[0].name if seats else player
         self.dice_mode = dice_mode or ctx.prefs.prefs.dice_input
-        self.play = SoloPlay(match, player=player, seed=seed)
+        self.play = SoloPlay(match or new_match(ctx.layout, modes, seed), player=player, seed=seed)
         save = save or GameSave(
             ctx,
             MatheMeister.name,
             list(seats) if seats else seat_infos([player]),
             {"screen": "solo", "player": player, "dice_mode": self.dice_mode, "seed": seed},
         )
-        dice_mode = self.dice_mode
-
-        def again() -> Scene:
-            return MatheMeisterScene(
-                ctx, player=player, modes=match.settings.modes, dice_mode=dice_mode
-            )
-
-        super().__init__(ctx, save, resumed=resumed, again=again)
+        # "Play again" is the solo results' (see show_results)
+        super().__init__(ctx, save, resumed=match is not None)
         self.geo = sheet_geometry(ctx.metrics)
         self.look: SheetLook | None = None
         self.spoken: tuple[str, str] = ("", "info")
@@ -268,130 +251,95 @@ class MatheMeisterScene(TableScene):
         """Lay the targets out for the sheet as it is now (draw only paints them)."""
         if not hasattr(self, "panel"):
             return
-        play, state, m = self.play, self.state, self.m
-        sheet = state.sheets[0]
-        self.card = score_sheet(sheet, self.settings)
-        turn = state.turns[0] if state.turns else None
-        first = play.swap_first()
-        self.look = SheetLook(
-            sheet,
-            self.settings,
-            self.card,
-            frozenset({first} if first is not None else ()),
-            play.ghosts(),
-            play.claimable(),
-            fresh=play.fresh(),
-        )
-        layout = self.settings.layout
-        rows = self.rows
-        buttons: list[Button] = []
+        play, settings, m, rows = self.play, self.settings, self.m, self.rows
+        sheet, turn, first = play.sheet, play.turn, play.swap_first()
+        self.card = score_sheet(sheet, settings)
+        selected = frozenset({first} if first is not None else ())
+        ghosts, claimable = play.ghosts(), play.claimable()
+        self.look = SheetLook(sheet, settings, self.card, selected, ghosts, claimable, play.fresh())
         # header: (name, from the right, width, label, kind)
         r, muted = rows[0], self.ctx.sounds.muted
+        buttons: list[Button] = []
         for name, right, width, label, kind in (
             ("mute", 146, 72, "Muted" if muted else "Sound", "toggle"),
             ("leave", 70, 70, "Leave", "quiet"),
         ):
             rect = pygame.Rect(r.right - m.u(right), r.top, m.u(width), r.height)
-            selected = muted and name == "mute"
-            buttons.append(Button(name, rect, label, kind=kind, selected=selected, size=m.small))
-        # dice
-        r = rows[1]
+            on = muted and name == "mute"
+            buttons.append(Button(name, rect, label, kind=kind, selected=on, size=m.small))
+        # the dice: a 4 under Fear of Fours is a 3 and a 5 to choose from
+        r, x = rows[1], rows[1].left
         if turn is None:
             rect = pygame.Rect(r.left, r.top, m.u(200), r.height)
-            buttons.append(Button("dice", rect, "Get the dice", enabled=not state.finished))
-        else:
-            x = r.left
-            for die in (0, 1):
-                value = turn.dice[die]
-                if self.settings.has("fear_of_fours") and value == 4 and not turn.used[die]:
-                    for alt in (3, 5):
-                        selected_die = self.play.pen == ("die", die, alt)
-                        buttons.append(
-                            Button(
-                                f"die{die}.{alt}",
-                                pygame.Rect(x, r.top, m.u(56), r.height),
-                                str(alt),
-                                kind="choice",
-                                selected=selected_die,
-                                caption="for 4",
-                            )
-                        )
-                        x += m.u(60)
-                else:
-                    pen_die = self.play.pen is not None and self.play.pen[:2] == ("die", die)
+            buttons.append(Button("dice", rect, "Get the dice", enabled=not play.finished))
+        for die, value in enumerate(turn.dice if turn is not None else ()):
+            free = turn is not None and not turn.used[die]
+            if settings.has("fear_of_fours") and value == 4 and free:
+                for alt in (3, 5):
+                    rect = pygame.Rect(x, r.top, m.u(56), r.height)
+                    on = play.pen == ("die", die, alt)
                     buttons.append(
                         Button(
-                            f"die{die}",
-                            pygame.Rect(x, r.top, r.height, r.height),
-                            str(value),
-                            kind="die",
-                            selected=pen_die,
-                            enabled=not turn.used[die],
+                            f"die{die}.{alt}",
+                            rect,
+                            str(alt),
+                            kind="choice",
+                            selected=on,
+                            caption="for 4",
                         )
                     )
-                    x += r.height + m.u(8)
-        # operators
+                    x += m.u(60)
+            else:
+                rect = pygame.Rect(x, r.top, r.height, r.height)
+                on = play.pen is not None and play.pen[:2] == ("die", die)
+                buttons.append(Button(f"die{die}", rect, str(value), free, "die", selected=on))
+                x += r.height + m.u(8)
         for i, (op, rect) in enumerate(zip(OPS, grid(rows[2], 3, 3, m.u(8)))):
+            left, on = sheet.supply[i], play.pen == ("op", op)
             buttons.append(
                 Button(
                     f"op.{op}",
                     rect,
                     glyph(op),
+                    enabled=left > 0 and turn is not None,
                     kind="choice",
-                    selected=self.play.pen == ("op", op),
-                    enabled=sheet.supply[i] > 0 and turn is not None,
-                    caption=f"{sheet.supply[i]} left",
+                    selected=on,
+                    caption=f"{left} left",
                     size=m.big,
                 )
             )
-        # Star Powers: 4 x 3 (6 x 2 at 1280x720)
-        powers = zip(layout.star_powers, sheet.powers)
+        # Star Powers: 4 x 3 (6 x 2 at 1280x720), each a coin, a sign or a number
         spots = grid(
             rows[3], len(sheet.powers), self.power_columns, m.u(6), self.power_h, down=m.u(4)
         )
-        for i, ((kind, power_state), rect) in enumerate(zip(powers, spots)):
+        powers = zip(settings.layout.star_powers, sheet.powers, spots)
+        for i, (kind, power, rect) in enumerate(powers):
+            on, circled = play.power_selected(i), power == "circled"
             buttons.append(
-                Button(
-                    f"power.{i}",
-                    rect,
-                    glyph(kind),  # coin, a sign or a number
-                    kind="power",
-                    selected=self.play.power_selected(i),
-                    caption=power_state,
-                    enabled=power_state == "circled",
-                )
+                Button(f"power.{i}", rect, glyph(kind), circled, "power", on, caption=power)
             )
-        # shop, hint, undo
-        coins = sheet.coins(layout)
-        shop_open = not self.settings.has("coinless") and turn is not None
+        shop = not settings.has("coinless") and turn is not None
         for rect, (name, label, enabled, caption) in zip(
             grid(rows[4], 3, 3, m.u(8)),
             (
-                ("shop", "Shop", shop_open, f"{coins} coins"),
+                ("shop", "Shop", shop, f"{sheet.coins(settings.layout)} coins"),
                 ("hint", "Hint", turn is not None and not turn.done, ""),
-                ("undo", "Undo", self.play.in_round(), ""),
+                ("undo", "Undo", play.in_round(), ""),
             ),
         ):
             kind = "quiet" if name != "shop" else "primary"
-            buttons.append(
-                Button(name, rect, label, kind=kind, enabled=enabled, caption=caption, size=m.text)
-            )
-        # done / cancel swap
-        r = rows[-1]
-        if self.play.swap:
-            buttons.append(Button("cancel", r.copy(), "Cancel the swap", kind="quiet"))
+            buttons.append(Button(name, rect, label, enabled, kind, caption=caption, size=m.text))
+        if play.swap:
+            buttons.append(Button("cancel", rows[-1].copy(), "Cancel the swap", kind="quiet"))
         else:
-            done = f"Done with round {state.round}"
-            buttons.append(Button("done", r.copy(), done, enabled=self.play.may_end()))
-        self.buttons = (
-            buttons
-            + [
-                Button(f"cell.r{rr}c{cc}", self.geo.cell_rect((rr, cc)), kind="cell")
-                for rr in range(7)
-                for cc in range(7)
-            ]
-            + [Button(f"star.{line}", self.geo.star_rect(line), kind="cell") for line in LINES]
-        )
+            done = f"Done with round {play.state.round}"
+            buttons.append(Button("done", rows[-1].copy(), done, enabled=play.may_end()))
+        cells = [(r, c) for r in range(7) for c in range(7)]
+        buttons += [
+            Button(f"cell.r{r}c{c}", self.geo.cell_rect((r, c)), kind="cell") for r, c in cells
+        ]
+        buttons += [Button(f"star.{line}", self.geo.star_rect(line), kind="cell") for line in LINES]
+        self.buttons = buttons
 
     def draw(self, surface: pygame.Surface) -> None:
         painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
