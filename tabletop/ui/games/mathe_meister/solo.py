@@ -199,15 +199,7 @@ class MatheMeisterScene(TableScene):
         elif ask[0] == "star":
             self.ask(ask, StarPick(self.ctx, ask[1], self.state))
         elif ask[0] == "shop":
-
-            def perform(action: Any) -> bool:
-                done = self.play.perform(action)
-                self.sound()
-                return done
-
-            self.ask(
-                ask, CoinShop(self.ctx, perform, lambda: self.state, message=lambda: self.message)
-            )
+            self.ask(ask, CoinShop(self.ctx, self.play, self.sound))
 
     def show_results(self) -> None:
         """The end is the solo results (the finished sheet), not the base's outcome."""

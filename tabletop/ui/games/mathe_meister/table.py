@@ -2,16 +2,16 @@
 
 The device gets the dice each round (camera, taps or virtual), counts the eight rounds,
 and keeps the Bonus Stars: a player who completes a line presses their seat button (or
-taps their seat), and presses are served in the order they happened, so the first to
-claim owns the star (MM-5). The seat's LED stays lit while its claim waits. A bot seat
-plays its own sheet on the device with the same dice and presses its button
-``BOT_SECONDS`` after the dice are out, so quick children beat it.
+taps their Ready tile, ``ready.<i>``, while the dice are out), and presses are served in
+the order they happened, so the first to claim owns the star (MM-5); the seat's LED stays
+lit while its claim waits. A bot seat plays its own sheet on the device with the same
+dice and presses ``BOT_SECONDS`` after the dice are out, so quick children beat it.
 
-The scene stands on the one table base (:class:`tabletop.ui.table.TableScene`: dispatch,
-Leave, the dialogs, lamps, the results scene). While the dice are out each child's seat
-is a Ready tile (``ready.<i>``), the touch twin of the seat button; a bot's seat, and
-every seat before the dice, is a plain tile ``seat.<i>``. The instruction line always
-names the next step.
+The journal (issue 10) keeps one row for the table (every seat: what the report counts)
+whose match is only the game's header; what the device knows of the paper game (round,
+dice, Bonus Stars, presses waiting) is in its ``app["table"]``, written before each
+change shows. Each bot's sheet is a row of its own (:data:`SHEET_LABEL`, with the
+table's id) that only follows the table, so after a crash it catches up exactly.
 
 Touch targets: ``star.R1``..``star.C4``, ``ready.<i>``, ``seat.<i>``, ``cancel``,
 ``next``, ``dice``, ``leave``; on the results: ``home``, ``again``.
@@ -65,20 +65,11 @@ MMMatch = Match[MatheMeisterSettings, MatheMeisterState, Action]
 
 class TableScene(Table):
     """One table game. ``seats``: (name, is a bot) per seat, or the journal's
-    :class:`SeatInfo` (a child signed in).
-
-    The journal (issue 10) keeps one row for the table (``self.save``, every seat: what
-    the report counts) whose match is only the game's header (settings, seats, seed):
-    what the device knows of a paper game (the round, its dice, the Bonus Stars claimed
-    and the presses waiting, when the dice came) is in ``save.app["table"]``, written
-    before each change shows. Each bot seat's own sheet is a match of its own, journaled
-    under :data:`SHEET_LABEL` with the table's id. The bots only follow the table (their
-    moves are the hint bot's, from the table's dice and claims), so a bot's sheet that is
-    behind the table after a crash catches up exactly. ``lead``, ``save`` and ``sheets``
-    (seat -> its save and match) carry on a journaled table.
-    """
+    :class:`SeatInfo`; ``lead``, ``save`` and ``sheets`` (seat -> a bot's save and
+    match) carry on a journaled table."""
 
     game = MatheMeister.name
+    results_at_end = True
 
     def __init__(
         self,
@@ -198,16 +189,14 @@ class TableScene(Table):
 
     # -- lifecycle -------------------------------------------------------------------------
 
-    def enter(self) -> None:
+    def begin(self) -> None:
         self._attach()
-        if self.over:  # carried on after its last round ended, before its results
+        if self.over:  # carried on after its last round ended: its results follow
             self._finish()
-            self.show_results()
-            return
-        if self.resumed:
-            self.message = f"Welcome back! {self.next_step()}"
-        self.after()
-        if self.dice is None:
+
+    def enter(self) -> None:
+        super().enter()
+        if self.dice is None and not self.over:
             self.ask_dice()
 
     def ask_dice(self) -> None:
@@ -256,8 +245,7 @@ class TableScene(Table):
     # -- the journal -------------------------------------------------------------------------
 
     def _attach(self) -> None:
-        """Journal the table and each bot's sheet (new rows the first time)."""
-        self.save.attach(self.lead)
+        """Journal each bot's sheet (a new row the first time)."""
         journal = self.ctx.journal
         try:
             tables = {s.id for s in journal.unfinished(LABEL)}
@@ -549,8 +537,7 @@ class TableScene(Table):
         # round 8 their sheets are finished)
         self._follow()
         if self.over:
-            self._finish()
-            self.show_results()
+            self._finish()  # the results follow (results_at_end)
             return
         self.bot_won = {seat: [] for seat in self.bots}
         self.message = self.note = ""
