@@ -31,6 +31,7 @@ from tabletop.engine.dealers import KeyedDealer
 from tabletop.engine.errors import TabletopError
 from tabletop.engine.match import Match
 from tabletop.engine.protocol import Result
+from tabletop.games import GAMES
 from tabletop.games.mathe_meister import (
     LINES,
     ROUNDS,
@@ -81,7 +82,6 @@ class TableScene(Table):
         seed: int | None = None,
         lead: MMMatch | None = None,
         save: GameSave | None = None,
-        sheets: Mapping[int, tuple[GameSave, MMMatch]] | None = None,
     ) -> None:
         infos = seats_of(seats, BOT_LEVEL)
         if seed is None and lead is not None:
@@ -125,15 +125,13 @@ class TableScene(Table):
             if is_bot
         }
         self.bot_saves: dict[int, GameSave] = {}
-        for seat, (sheet_save, match) in (sheets or {}).items():
-            if seat in self.bots:
-                self.bots[seat], self.bot_saves[seat] = match, sheet_save
         self.bot_press_at: dict[int, float] = {}
         self.bots_pressed: set[int] = set()  # bots whose press came this round
         self.bot_won: dict[int, list[str]] = {seat: [] for seat in self.bots}
         self.note = ""  # a star just won, said before the next step
         if self.resumed:
             self._restore(self.save.app.get("table") or {})
+            self._reload_sheets()
 
     def name(self, seat: int) -> str:
         return self.seats[seat][0]
@@ -310,6 +308,23 @@ class TableScene(Table):
             self.bot_won[seat] = [
                 c.line for c in self.board.claims if c.seat == seat and c.round == self.round
             ]
+
+    def _reload_sheets(self) -> None:
+        """Each bot's sheet as the journal kept it (the newest row per seat); one that does
+        not replay is rebuilt from the table's dice."""
+        journal = self.ctx.journal
+        for saved in journal.unfinished(SHEET_LABEL):
+            mine = saved.meta.get("app") or {}
+            seat = int(mine.get("seat", -1))
+            if mine.get("table") != self.save.id or seat not in self.bots or seat in self.bot_saves:
+                continue
+            try:
+                sheet_save = GameSave.resumed(self.ctx, saved)
+                self.bots[seat] = journal.load(saved.id, GAMES)
+            except TabletopError as exc:
+                log.warning("resume: the sheet of seat %d does not replay: %s", seat + 1, exc)
+                continue
+            self.bot_saves[seat] = sheet_save
 
     def _journal(self) -> None:
         """Write the table's state now (before the screen shows the change)."""
