@@ -1,17 +1,12 @@
 """``tabletop demo``: a whole solo Mathe-Meister game in the app, offscreen.
 
-The app runs with SDL's dummy video driver. Each round one photo from
-``tabletop/assets/samples/`` lies "under the camera": the real vision pipeline reads its
-dice and the dice screen shows what it read; the photo's label file is the truth, and a wrong
-reading is corrected with "That's wrong", as a child would. The hint bot then plays the
-round by tapping the screen. Each round's dice screen and sheet are saved as PNGs in a
-folder the demo names, each round is printed, and the last line is ``final score: N``.
-
-With ``data`` the game is journaled in that folder as the app does (issue 10). Killed at
-any moment and started again with the same arguments, the demo carries on through
-Home's "carry on" offer and ends with the same last line: each round's photo is fixed by
-the seed, and a round caught halfway is taken back with Undo to its dice (as a child
-may), so the bot plans it again from the same sheet and plays it as it would have.
+Each round one photo from ``tabletop/assets/samples/`` lies "under the camera": the real
+vision pipeline reads its dice, and a wrong reading is corrected with "That's wrong" as a
+child would (the photo's label file is the truth). The hint bot then plays the round by
+taps. Each round is printed, with a screenshot of its dice screen and sheet; the last
+line is ``final score: N``. With ``data``, a demo killed and started again with the same
+arguments carries on through Home's offer and ends the same: each round's photo is fixed
+by the seed, and a round caught halfway is taken back with Undo to its dice.
 """
 
 from __future__ import annotations
@@ -50,14 +45,11 @@ def load_samples(folder: Path | None = None) -> list[Sample]:
             continue
         values, boxes = [], []
         for line in label.read_text().split("\n"):
-            parts = line.split()
-            if len(parts) != 5:
-                continue
-            cls, cx, cy, w, h = int(parts[0]), *map(float, parts[1:])
-            values.append(cls + 1)
-            x0, x1 = round((cx - w / 2) * 640), round((cx + w / 2) * 640)  # 640x480 photos
-            y0, y1 = round((cy - h / 2) * 480), round((cy + h / 2) * 480)
-            boxes.append((x0, y0, x1, y1))
+            if len(parts := line.split()) == 5:
+                cls, cx, cy, w, h = int(parts[0]), *map(float, parts[1:])
+                values.append(cls + 1)
+                x0, x1 = round((cx - w / 2) * 640), round((cx + w / 2) * 640)  # 640x480 photos
+                boxes.append((x0, round((cy - h / 2) * 480), x1, round((cy + h / 2) * 480)))
         out.append(Sample(photo, tuple(values), tuple(boxes)))
     return out
 
@@ -120,11 +112,8 @@ def run_demo(
     data: Path | None = None,
     child: bool = False,
 ) -> str:
-    """Play the demo game on the one demo harness; returns its last line,
-    ``final score: N``.
-    ``log_path``: write the game log; ``data``: journal the game there and carry on a
-    game a killed run left; ``child``: the sheet is a guest child's, played by
-    :func:`child_round` (issue 24)."""
+    """Play the demo game (see the module); returns its last line. ``log_path``: write
+    the game log; ``child``: a guest child plays, by :func:`child_round` (issue 24)."""
     from tabletop.terminal import render_score
     from tabletop.ui.games.mathe_meister.results import SoloEnd
     from tabletop.ui.games.mathe_meister.setup import mode_target
@@ -230,11 +219,9 @@ def run_demo(
 def child_round(
     auto: Any, rng: random.Random, before_done: Callable[[], None] | None = None
 ) -> None:
-    """A round of the ``--child`` demo (issue 24): the hint bot's plan, but each operator
-    is the one the child believes gives the lines it completes this round the sum their
-    rule wants (rows even, columns odd, MM-4), the child working each sum out with the
-    seeded :class:`~tabletop.classroom.mistakes.Child`: its arithmetic mistakes become
-    lines that break their rule, the one kind of mistake a sheet shows (the device sums)."""
+    """A round of the ``--child`` demo (issue 24): the hint bot's plan with each operator
+    the child's (:func:`childs_operator`), so the seeded child's arithmetic mistakes
+    become lines that break their rule, the one kind of mistake a sheet shows."""
     from tabletop.bots.mathe_meister import after_writes, hint
     from tabletop.classroom.mistakes import Child
     from tabletop.games.mathe_meister import EndRound, WriteOperator

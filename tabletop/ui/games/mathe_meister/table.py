@@ -66,8 +66,7 @@ MMMatch = Match[MatheMeisterSettings, MatheMeisterState, Action]
 
 class TableScene(Table):
     """One table game. ``seats``: (name, is a bot) per seat, or the journal's
-    :class:`SeatInfo`; ``lead``, ``save`` and ``sheets`` (seat -> a bot's save and
-    match) carry on a journaled table."""
+    :class:`SeatInfo`; ``lead`` and ``save`` carry on a journaled table."""
 
     game = MatheMeister.name
     results_at_end = True
@@ -448,24 +447,21 @@ class TableScene(Table):
 
     def explain(self, name: str) -> None:
         """Say why a button is off, in the sentence table's words (``mm.ui.*``)."""
-        current = self.board.current
-        if name.startswith("star."):
-            line = name[5:]
-            owner = self.board.owners.get(line)
-            if current is None:
-                self.refuse("mm.ui.press_first", f"star {line} tapped, no seat press waiting")
-            elif owner is not None:
-                facts = {"line": line_name(line), "name": self.name(owner)}
-                self.refuse("mm.ui.star_belongs", f"star {line} is seat {owner + 1}'s", **facts)
-            else:
-                self.refuse("mm.ui.star_not_free", f"star {line} is off")
+        current, line = self.board.current, name.removeprefix("star.")
+        owner = self.board.owners.get(line)
+        if name == "next" and current is not None:
+            self.refuse("mm.ui.someone_choosing", f"seat {current.seat + 1} chooses a star")
         elif name == "next":
-            if current is not None:
-                self.refuse("mm.ui.someone_choosing", f"seat {current.seat + 1} chooses a star")
-            else:
-                self.refuse("mm.ui.dice_first", f"round {self.round} has no dice yet")
-        else:
+            self.refuse("mm.ui.dice_first", f"round {self.round} has no dice yet")
+        elif not name.startswith("star."):
             super().explain(name)
+        elif current is None:
+            self.refuse("mm.ui.press_first", f"star {line} tapped, no seat press waiting")
+        elif owner is not None:
+            facts = {"line": line_name(line), "name": self.name(owner)}
+            self.refuse("mm.ui.star_belongs", f"star {line} is seat {owner + 1}'s", **facts)
+        else:
+            self.refuse("mm.ui.star_not_free", f"star {line} is off")
 
     def seat_pressed(self, seat: int, at: float) -> None:
         """A seat button (or a tap on its Ready tile) asks to claim a Bonus Star."""
