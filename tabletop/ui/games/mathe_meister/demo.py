@@ -15,6 +15,7 @@ import queue
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -70,7 +71,7 @@ def pick_camera(sample: Callable[[], Sample], sink: Callable[[Any], None]) -> tu
 
         # The sample photos are 640x480 snapshots, not 1920x1080 camera frames: the dice
         # detector sees them at its own default scale, as `tabletop vision dice` does.
-        options = {"dice_long_side": getattr(dice, "DETECT_LONG_SIDE", 320)}
+        options = {"dice_long_side": dice.DETECT_LONG_SIDE}
         camera = PipelineCamera(
             lambda: ImageFolderSource([sample().path], loop=True),
             sink,
@@ -130,12 +131,6 @@ def run_demo(
     camera, reader_name = pick_camera(lambda: order[current["round"]], vision_queue.put)
     given, seed = seed is not None, draw_seed(seed)  # a drawn seed carries nothing on
     tag = f"mathe-meister:{seed}:{'+'.join(modes)}{':child' if child else ''}"
-    left: dict[str, int | None] = {"round": None}
-
-    def left_over(ctx: Any) -> bool:
-        left["round"] = _left_round(ctx, tag)
-        return left["round"] is not None
-
     run = DemoRun(
         "mathe-meister",
         seed=seed,
@@ -143,7 +138,7 @@ def run_demo(
         out=out,
         size=size,
         data=data,
-        left_over=left_over if given else None,
+        left_over=partial(_left_over, tag) if given else None,
         vision_queue=vision_queue,
         camera=camera,
         session="",
@@ -155,7 +150,6 @@ def run_demo(
     first = 1
     run.open_game()  # Home: the game's setup, or "Carry on?" (yes)
     if run.resuming:
-        current["round"] = (left["round"] or 1) - 1  # the photo under the camera now
         if isinstance(run.top, GameResults):  # it had played its last move
             run.carrying_on("the game is over.")
             first = ROUNDS + 1
@@ -163,6 +157,7 @@ def run_demo(
             game = auto.game()
             run.carrying_on(f"round {game.state.round}.")
             first = game.state.round
+            current["round"] = first - 1  # the photo under the camera now
             _tell_journal(game.match, order, first, run.say)
             taken = len(game.match.history) - game.play.round_start
             if game.state.dice is not None and taken > 0:
@@ -341,20 +336,18 @@ def _dice_round(run: Any, r: int, sample: Sample) -> str:
     return f"the camera read {read}; corrected by touch to {truth[0]} and {truth[1]}"
 
 
-def _left_round(ctx: Any, tag: str) -> int | None:
-    """The round of this demo's unfinished game (the one tagged ``tag``), if the journal
-    holds one (:func:`~tabletop.ui.harness.left_over_by`: Home offers it)."""
+def _left_over(tag: str, ctx: Any) -> bool:
+    """Whether the journal holds this demo's unfinished game (the one tagged ``tag``), and
+    it replays (:func:`~tabletop.ui.harness.left_over_by`: Home offers it)."""
     from tabletop.engine.errors import TabletopError
     from tabletop.games import GAMES
     from tabletop.ui.harness import left_over_by
 
     kept = left_over_by("mathe-meister", app=lambda app: app.get("demo") == tag)(ctx)
-    if kept is None:
-        return None
     try:
-        return int(ctx.journal.load(kept.id, GAMES).state.round)
+        return kept is not None and ctx.journal.load(kept.id, GAMES) is not None
     except TabletopError:
-        return None  # marked broken by the journal: start again
+        return False  # marked broken by the journal: start again
 
 
 __all__ = ["Sample", "load_samples", "run_demo"]
