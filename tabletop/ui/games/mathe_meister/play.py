@@ -565,12 +565,8 @@ class SoloPlay(TableController):
 
 
 SPOKEN = {"mm.line_complete", "mm.power_chosen", "mm.die_changed", "mm.swapped", "mm.star_won"}
-SOUNDS = {
-    "mm.star_claimed_auto": "star",
-    "mm.star_won": "star",
-    "mm.round_over": "round",
-    "mm.game_over": "round",
-}
+SOUNDS = dict.fromkeys(("mm.star_claimed_auto", "mm.star_won"), "star")
+SOUNDS |= dict.fromkeys(("mm.round_over", "mm.game_over"), "round")
 
 
 def describe(action: Action) -> str:
@@ -579,10 +575,10 @@ def describe(action: Action) -> str:
         return f"the {action.value}"
     if isinstance(action, WriteOperator):
         return f"the {glyph(action.op)}"
-    if isinstance(action, ClaimStar):
-        return f"the {line_name(action.line)} star"
     if isinstance(action, ChangeDie):
         return "the Coin Shop change (coins back)"
+    if isinstance(action, ClaimStar):
+        return f"the {line_name(action.line)} star"
     if isinstance(action, SwapOperators | SwapOperands):
         return "the swap (coins back)"
     return "the last move"
