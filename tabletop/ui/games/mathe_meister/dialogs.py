@@ -63,15 +63,11 @@ class StarPick(Dialog):
 
     def layout(self, metrics: Metrics) -> None:
         super().layout(metrics)
-        m = metrics
-        body = self.body()
-        layout = self.state.settings.layout
-        sheet = self.state.sheets[0]
-        self.caption_y = body.top
+        m, body, sheet = metrics, self.body(), self.state.sheets[0]
         area = pygame.Rect(body.left, body.top + m.text + m.u(12), body.width, m.u(64))
         self.buttons = []
         for kind, rect in zip(POWER_KINDS, grid(area, len(POWER_KINDS), 4, m.u(10))):
-            free = sheet.powers_free(layout, kind)
+            free = sheet.powers_free(self.state.settings.layout, kind)
             self.buttons.append(
                 Button(
                     f"power.{kind}",
@@ -89,15 +85,13 @@ class StarPick(Dialog):
 
     def draw(self, surface: pygame.Surface) -> None:
         super().draw(surface)
-        m = self.m
-        painter = self.ctx.painter
-        body = self.body()
+        m, painter, body = self.m, self.ctx.painter, self.body()
         caption = (
             "The device claimed it for you. Pick a Star Power to circle."
             if self.automatic
             else "Claim it: pick a Star Power to circle."
         )
-        painter.text(surface, caption, (body.left, self.caption_y), m.text, max_width=body.width)
+        painter.text(surface, caption, body.topleft, m.text, max_width=body.width)
         last = max(b.rect.bottom for b in self.buttons if b.name.startswith("power."))
         skip = self.buttons[-1].rect
         area = pygame.Rect(

@@ -363,40 +363,29 @@ class MatheMeisterScene(TableScene):
             draw_score_strip(surface, painter, self.table, self.card, m)
 
     def _draw_die(self, surface: pygame.Surface, b: Button) -> None:
-        painter, p = self.ctx.painter, self.ctx.painter.p
+        """A die to pick; a written one greyed and struck through."""
+        painter, p, m = self.ctx.painter, self.ctx.painter.p, self.m
         if b.enabled:
             painter.die(surface, b.rect, int(b.label))
         else:
-            painter.die(
-                surface, b.rect, int(b.label), fill=p.quiet, pip=p.coin_spent, border=p.coin_spent
-            )
+            grey = p.coin_spent
+            painter.die(surface, b.rect, int(b.label), fill=p.quiet, pip=grey, border=grey)
             pygame.draw.line(surface, p.good, b.rect.midleft, b.rect.midright, 3)
         if b.selected:
-            pygame.draw.rect(
-                surface, p.selected, b.rect.inflate(8, 8), self.m.u(4), border_radius=self.m.u(10)
-            )
+            pygame.draw.rect(surface, p.selected, b.rect.inflate(8, 8), m.u(4), m.u(10))
 
     def _draw_power(self, surface: pygame.Surface, b: Button) -> None:
-        painter, p, m = self.ctx.painter, self.ctx.painter.p, self.m
-        state = b.caption
+        """A Star Power box: its star filled once won, circled while ready, crossed once used."""
+        painter, p, m, state = self.ctx.painter, self.ctx.painter.p, self.m, b.caption
         fill = p.panel if state != "used" else p.quiet
-        painter.box(
-            surface, b.rect, fill, p.line if state == "circled" else p.button_off, 2, m.u(8)
-        )
+        border = p.line if state == "circled" else p.button_off
+        painter.box(surface, b.rect, fill, border, 2, m.u(8))
         star_centre = (b.rect.left + m.u(14), b.rect.centery)
         painter.star(surface, star_centre, m.u(10), p.star if state != "free" else None, p.muted)
         ink = p.ink if state == "circled" else p.button_off_text
-        size = m.text if len(b.label) > 1 else m.big
-        painter.text(
-            surface,
-            b.label,
-            (b.rect.centerx + m.u(10), b.rect.centery),
-            size,
-            ink,
-            bold=True,
-            anchor="center",
-            max_width=b.rect.width - m.u(30),
-        )
+        size, room = m.text if len(b.label) > 1 else m.big, b.rect.width - m.u(30)
+        at = (b.rect.centerx + m.u(10), b.rect.centery)
+        painter.text(surface, b.label, at, size, ink, bold=True, anchor="center", max_width=room)
         if state == "circled":
             pygame.draw.ellipse(surface, p.good, b.rect.inflate(-m.u(4), -m.u(6)), m.u(3))
         elif state == "used":
@@ -405,20 +394,14 @@ class MatheMeisterScene(TableScene):
             pygame.draw.rect(surface, p.selected, b.rect.inflate(6, 6), m.u(4), m.u(8))
 
     def _draw_message(self, surface: pygame.Surface) -> None:
+        """The message (or the next step) in its kind's colour; errors bold."""
         painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
         text, kind = self.message
-        text = text or self.next_step()
         colour = {"error": p.bad, "good": p.good, "hint": p.hint}.get(kind, p.ink)
-        rect = self.message_rect
+        rect, bold = self.message_rect, kind == "error"
         painter.box(surface, rect, p.panel, colour, 2, m.u(8))
-        painter.paragraph(
-            surface,
-            text,
-            rect.inflate(-m.u(12), -m.u(6)),
-            m.small + 1,
-            colour,
-            bold=kind == "error",
-        )
+        area = rect.inflate(-m.u(12), -m.u(6))
+        painter.paragraph(surface, text or self.next_step(), area, m.small + 1, colour, bold=bold)
 
 
 def draw_score_strip(
@@ -427,19 +410,16 @@ def draw_score_strip(
     """END GAME SCORING so far, in two columns (plus on the left, minus on the right)."""
     p, pad = painter.p, m.u(8)
     painter.box(surface, rect, p.panel, p.line, 2, m.u(8))
-    painter.text(
-        surface, "END GAME SCORING (so far)", (rect.left + pad, rect.top + pad), m.small, bold=True
-    )
+    title, at = "END GAME SCORING (so far)", (rect.left + pad, rect.top + pad)
+    painter.text(surface, title, at, m.small, bold=True)
     lines = [*score_lines(card), f"Final Score: {card.total}"]
     top, half = rect.top + 2 * pad + m.small, (rect.width - 3 * pad) // 2
     step = (rect.bottom - pad - top) // 4
     size = min(m.small, step - m.u(2))
     for i, line in enumerate(lines):
         at = (rect.left + pad + (i // 4) * (half + pad), top + (i % 4) * step)
-        final = line.startswith("Final")
-        painter.text(
-            surface, line, at, size, p.good if final else p.ink, bold=final, max_width=half
-        )
+        ink, final = (p.good, True) if line.startswith("Final") else (p.ink, False)
+        painter.text(surface, line, at, size, ink, bold=final, max_width=half)
 
 
 __all__ = ["MatheMeisterScene", "sheet_geometry"]

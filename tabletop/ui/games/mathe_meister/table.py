@@ -336,12 +336,10 @@ class TableScene(Table):
         count its sums and time its press."""
         for seat, match in self.bots.items():
             self._catch_up(seat, match)
-        counted = {
-            seat: sums_checked(m.state.sheets[0], self.settings) for seat, m in self.bots.items()
-        }
-        if any(self.save.checks[seat] != c for seat, c in counted.items()):
-            for seat, c in counted.items():
-                self.save.checks[seat] = c
+        checks = list(self.save.checks)
+        for seat, match in self.bots.items():
+            self.save.checks[seat] = sums_checked(match.state.sheets[0], self.settings)
+        if self.save.checks != checks:
             self.save.write_meta()
         self.bot_press_at = {}
         if self.dice is not None and self.dice_at is not None:
@@ -378,9 +376,7 @@ class TableScene(Table):
                 return  # a bot that cannot finish its writes just stops writing
             if k >= self.round and not self.over:
                 return
-            written = (
-                match.steps[start - 1 + len(plan)].state if plan else match.steps[start - 1].state
-            )
+            written = match.steps[start - 1 + len(plan)].state
             won = {c.line for c in self.board.claims if c.seat == seat and c.round == k}
             left = list(match.history[start + len(plan) :])
             for action in after_writes(written, 0):
