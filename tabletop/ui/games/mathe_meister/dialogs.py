@@ -1,4 +1,5 @@
-"""Mathe-Meister dialogs: claiming a Bonus Star (and circling a Star Power), the Coin Shop.
+"""Mathe-Meister dialogs: a round's dice, claiming a Bonus Star (and circling a Star Power),
+the Coin Shop.
 
 ``StarPick`` pops with ``("claim", line, power)`` or ``("skip", line)``; ``CoinShop``
 with ``("swap", "operators" | "operands")`` when a swap was bought, else ``None``.
@@ -12,6 +13,7 @@ import pygame
 
 from tabletop.games.mathe_meister import (
     POWER_KINDS,
+    ROUNDS,
     SWAP_OPERANDS_COST,
     SWAP_OPERATORS_COST,
     ChangeDie,
@@ -21,6 +23,7 @@ from tabletop.games.mathe_meister import (
 from tabletop.ui.app import Context
 from tabletop.ui.games.mathe_meister.play import SoloPlay, glyph
 from tabletop.ui.scenes.common import Dialog
+from tabletop.ui.scenes.dice import DiceScene
 from tabletop.ui.theme import Metrics
 from tabletop.ui.widgets import Button, grid
 
@@ -41,6 +44,18 @@ POWERS = (
 # The Coin Shop's notes: when swaps open, and what Fear of Fours does to a change.
 SWAPS_AFTER = "Swaps come after your two numbers and two signs."
 NO_FOURS = "Fear of Fours: the shop never makes a 4. Only a rolled 4 turns into 3 or 5."
+
+
+def dice_screen(
+    ctx: Context,
+    round_no: int,
+    mode: str,
+    roll: Callable[[], tuple[int, int]],
+    match_id: int | None,
+) -> DiceScene:
+    """A round's dice screen (camera, taps, or ``roll`` for virtual dice)."""
+    title = f"Round {round_no} of {ROUNDS}: the dice"
+    return DiceScene(ctx, title=title, mode=mode, roll=roll, match_id=match_id)
 
 
 class StarPick(Dialog):
@@ -190,4 +205,4 @@ class CoinShop(Dialog):
             self.layout(self.m)
 
 
-__all__ = ["AUTO_CLAIM_WHY", "CoinShop", "StarPick"]
+__all__ = ["AUTO_CLAIM_WHY", "CoinShop", "StarPick", "dice_screen"]

@@ -23,7 +23,6 @@ from tabletop.games.mathe_meister import (
     MODE_NAMES,
     OPERAND_POWERS,
     OPS,
-    ROUNDS,
     Action,
     ChangeDie,
     ClaimStar,
@@ -294,9 +293,6 @@ class SoloPlay(TableController):
     def no_dice(self) -> None:
         if self.state.dice is None:
             self.say("Tap 'Get the dice' when you are ready.")
-
-    def dice_title(self) -> str:
-        return f"Round {self.state.round} of {ROUNDS}: the dice"
 
     # -- taps ----------------------------------------------------------------------------
 

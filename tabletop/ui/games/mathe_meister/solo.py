@@ -29,12 +29,12 @@ from tabletop.games.mathe_meister import (
 )
 from tabletop.store import SeatInfo
 from tabletop.ui.app import Context
-from tabletop.ui.games.mathe_meister.dialogs import CoinShop, StarPick
+from tabletop.ui.games.mathe_meister.dialogs import CoinShop, StarPick, dice_screen
 from tabletop.ui.games.mathe_meister.play import MMMatch, SoloPlay, new_match, score_lines
 from tabletop.ui.games.mathe_meister.sheet import SheetGeometry, SheetLook, draw_sheet, glyph
 from tabletop.ui.saves import GameSave, seat_infos
 from tabletop.ui.scenes.common import ask_leave
-from tabletop.ui.scenes.dice import DiceResult, DiceScene
+from tabletop.ui.scenes.dice import DiceResult
 from tabletop.ui.table import TableScene
 from tabletop.ui.theme import Metrics
 from tabletop.ui.widgets import Button, grid
@@ -188,13 +188,8 @@ class MatheMeisterScene(TableScene):
 
     def open(self, ask: tuple[str, ...]) -> None:
         if ask[0] == "dice":
-            dice = DiceScene(
-                self.ctx,
-                title=self.play.dice_title(),
-                mode=self.dice_mode,
-                roll=self.play.roll,
-                match_id=self.save.id,
-            )
+            play = self.play
+            dice = dice_screen(self.ctx, play.state.round, self.dice_mode, play.roll, self.save.id)
             self.ask(("dice",), dice)
         elif ask[0] == "star":
             self.ask(ask, StarPick(self.ctx, ask[1], self.state))

@@ -46,12 +46,13 @@ from tabletop.games.mathe_meister import (
 )
 from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
+from tabletop.ui.games.mathe_meister.dialogs import dice_screen
 from tabletop.ui.games.mathe_meister.play import modes_named, round_start, sums_checked
 from tabletop.ui.games.mathe_meister.star_board import StarBoard, StarClaim
 from tabletop.ui.messages import child_message
 from tabletop.ui.results import Outcome, outcome_of
 from tabletop.ui.saves import LABEL, GameSave, seats_of, standings_result
-from tabletop.ui.scenes.dice import DiceResult, DiceScene
+from tabletop.ui.scenes.dice import DiceResult
 from tabletop.ui.table import TableScene as Table
 from tabletop.ui.theme import Metrics
 from tabletop.ui.widgets import Button, grid
@@ -197,13 +198,7 @@ class TableScene(Table):
             self.ask_dice()
 
     def ask_dice(self) -> None:
-        dice = DiceScene(
-            self.ctx,
-            title=f"Round {self.round} of {ROUNDS}: the dice",
-            mode=self.dice_mode,
-            roll=self.roll,
-            match_id=self.save.id,
-        )
+        dice = dice_screen(self.ctx, self.round, self.dice_mode, self.roll, self.save.id)
         self.ask(("dice",), dice)
 
     def roll(self) -> tuple[int, int]:
