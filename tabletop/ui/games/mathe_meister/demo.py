@@ -72,13 +72,13 @@ def pick_camera(sample: Callable[[], Sample], sink: Callable[[Any], None]) -> tu
         # The sample photos are 640x480 snapshots, not 1920x1080 camera frames: the dice
         # detector sees them at its own default scale, as `tabletop vision dice` does.
         options = {"dice_long_side": dice.DETECT_LONG_SIDE}
-        camera = PipelineCamera(
+        pipeline = PipelineCamera(
             lambda: ImageFolderSource([sample().path], loop=True),
             sink,
             threaded=False,
             options=options,
         )
-        return camera, "the vision pipeline"
+        return pipeline, "the vision pipeline"
     reader: Any = vision_dice_reader()
     how = "the vision dice reader"
     if reader is None:  # the photos' labels stand in for the reader

@@ -153,6 +153,8 @@ class SoloPlay(TableController):
     What the screen is to do next: ``asks`` (dialogs to open, in order), ``sounds``, and
     ``message``, the instruction line with its kind (info, good, error, hint)."""
 
+    match: MMMatch
+
     def __init__(self, match: MMMatch, *, player: str, seed: int) -> None:
         self.match = match
         self.player = player

@@ -79,6 +79,8 @@ class MatheMeisterScene(TableScene):
 
     game = MatheMeister.name
     results_at_end = True
+    play: SoloPlay
+    save: GameSave
 
     def __init__(
         self,
@@ -108,7 +110,6 @@ class MatheMeisterScene(TableScene):
         super().__init__(ctx, save, resumed=match is not None)
         self.geo = sheet_geometry(ctx.metrics)
         self.look: SheetLook | None = None
-        self.spoken: tuple[str, str] = ("", "info")
 
     # -- the controller's, for the base, the tests and the demo -----------------------------
 
@@ -123,14 +124,6 @@ class MatheMeisterScene(TableScene):
     @property
     def settings(self) -> MatheMeisterSettings:
         return self.play.settings
-
-    @property  # type: ignore[override]
-    def message(self) -> tuple[str, str]:
-        return self.play.message
-
-    @message.setter
-    def message(self, value: Any) -> None:
-        self.play.message = value if isinstance(value, tuple) else (str(value), "info")
 
     def refuse(self, code: str, detail: str = "", **facts: Any) -> None:
         self.play.refuse(code, facts or None)
@@ -178,13 +171,13 @@ class MatheMeisterScene(TableScene):
             self.open(asks[0])
 
     def sound(self) -> None:
+        """The controller's sounds, and its words once they change (the scene's message
+        speaks them)."""
         for name in self.play.sounds:
             self.ctx.sounds.play(name)
         self.play.sounds.clear()
-        if self.play.message != self.spoken:
-            self.spoken = self.play.message
-            if self.spoken[0].strip():
-                self.ctx.speaker.say(self.spoken[0])
+        if self.play.message != self.message:
+            self.message = self.play.message
 
     def open(self, ask: tuple[str, ...]) -> None:
         if ask[0] == "dice":
@@ -391,7 +384,7 @@ class MatheMeisterScene(TableScene):
     def _draw_message(self, surface: pygame.Surface) -> None:
         """The message (or the next step) in its kind's colour; errors bold."""
         painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
-        text, kind = self.message
+        text, kind = self.play.message
         colour = {"error": p.bad, "good": p.good, "hint": p.hint}.get(kind, p.ink)
         rect, bold = self.message_rect, kind == "error"
         painter.box(surface, rect, p.panel, colour, 2, m.u(8))

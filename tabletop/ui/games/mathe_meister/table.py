@@ -71,6 +71,7 @@ class TableScene(Table):
 
     game = MatheMeister.name
     results_at_end = True
+    save: GameSave
 
     def __init__(
         self,
