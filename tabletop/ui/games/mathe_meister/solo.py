@@ -111,11 +111,7 @@ class MatheMeisterScene(TableScene):
         self.geo = sheet_geometry(ctx.metrics)
         self.look: SheetLook | None = None
 
-    # -- the controller's, for the base, the tests and the demo -----------------------------
-
-    @property
-    def match(self) -> MMMatch:
-        return self.play.match
+    # -- the controller's, for the tests and the demo ----------------------------------------
 
     @property
     def state(self) -> MatheMeisterState:
