@@ -40,19 +40,15 @@ from tabletop.ui.theme import Metrics
 from tabletop.ui.widgets import Button, grid
 
 
-def below_sheet(m: Metrics) -> int:
-    """The height under the sheet for the message (800x480) or the END GAME SCORING
-    table (1280x720)."""
-    return m.u(48) if m.name == "small" else m.u(96)
-
-
 def sheet_geometry(m: Metrics) -> SheetGeometry:
-    """The sheet as large as the height leaves room for, with :func:`below_sheet` under
-    it: the designed boxes (48 px at 800x480, 64 px at 1280x720) on the whole screen,
-    smaller above a station rotation's banner."""
-    origin, cell, gap, tail = (8, 48, 4, 62) if m.name == "small" else (12, 64, 5, 84)
+    """The sheet as large as the height leaves room for, with the message (800x480) or
+    the END GAME SCORING table (1280x720) under it: the designed boxes (48 px at 800x480,
+    64 px at 1280x720) on the whole screen, smaller above a station rotation's banner."""
+    small = m.name == "small"
+    origin, cell, gap, tail = (8, 48, 4, 62) if small else (12, 64, 5, 84)
+    below = m.u(48) if small else m.u(96)
     # 8 boxes high (7 rows and the stars under them), 7 gaps and a tail's gap and border
-    room = m.height - origin - m.u(6) - below_sheet(m) - m.u(4) - 7 * gap - 2
+    room = m.height - origin - m.u(6) - below - m.u(4) - 7 * gap - 2
     fit = max(16, min(cell, room // 8))
     return SheetGeometry((origin, origin), fit, gap, round(tail * fit / cell), fit)
 
@@ -406,4 +402,4 @@ def draw_score_strip(
         painter.text(surface, line, at, size, ink, bold=final, max_width=half)
 
 
-__all__ = ["MatheMeisterScene", "sheet_geometry"]
+__all__ = ["MatheMeisterScene"]
