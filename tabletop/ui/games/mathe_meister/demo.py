@@ -1,17 +1,12 @@
 """``tabletop demo``: a whole solo Mathe-Meister game in the app, offscreen.
 
-The app runs with SDL's dummy video driver. Each round one photo from
-``tabletop/assets/samples/`` lies "under the camera": the real vision pipeline reads its
-dice and the dice screen shows what it read; the photo's label file is the truth, and a wrong
-reading is corrected with "That's wrong", as a child would. The hint bot then plays the
-round by tapping the screen. Each round's dice screen and sheet are saved as PNGs in a
-folder the demo names, each round is printed, and the last line is ``final score: N``.
-
-With ``data`` the game is journaled in that folder as the app does (issue 10). Killed at
-any moment and started again with the same arguments, the demo carries on through
-Home's "carry on" offer and ends with the same last line: each round's photo is fixed by
-the seed, and a round caught halfway is taken back with Undo to its dice (as a child
-may), so the bot plans it again from the same sheet and plays it as it would have.
+Each round one photo from ``tabletop/assets/samples/`` lies "under the camera": the real
+vision pipeline reads its dice, and a wrong reading is corrected with "That's wrong" as a
+child would (the photo's label file is the truth). The hint bot then plays the round by
+taps. Each round is printed, with a screenshot of its dice screen and sheet; the last
+line is ``final score: N``. With ``data``, a demo killed and started again with the same
+arguments carries on through Home's offer and ends the same: each round's photo is fixed
+by the seed, and a round caught halfway is taken back with Undo to its dice.
 """
 
 from __future__ import annotations
@@ -20,6 +15,7 @@ import queue
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -50,14 +46,11 @@ def load_samples(folder: Path | None = None) -> list[Sample]:
             continue
         values, boxes = [], []
         for line in label.read_text().split("\n"):
-            parts = line.split()
-            if len(parts) != 5:
-                continue
-            cls, cx, cy, w, h = int(parts[0]), *map(float, parts[1:])
-            values.append(cls + 1)
-            x0, x1 = round((cx - w / 2) * 640), round((cx + w / 2) * 640)  # 640x480 photos
-            y0, y1 = round((cy - h / 2) * 480), round((cy + h / 2) * 480)
-            boxes.append((x0, y0, x1, y1))
+            if len(parts := line.split()) == 5:
+                cls, cx, cy, w, h = int(parts[0]), *map(float, parts[1:])
+                values.append(cls + 1)
+                x0, x1 = round((cx - w / 2) * 640), round((cx + w / 2) * 640)  # 640x480 photos
+                boxes.append((x0, round((cy - h / 2) * 480), x1, round((cy + h / 2) * 480)))
         out.append(Sample(photo, tuple(values), tuple(boxes)))
     return out
 
@@ -78,14 +71,14 @@ def pick_camera(sample: Callable[[], Sample], sink: Callable[[Any], None]) -> tu
 
         # The sample photos are 640x480 snapshots, not 1920x1080 camera frames: the dice
         # detector sees them at its own default scale, as `tabletop vision dice` does.
-        options = {"dice_long_side": getattr(dice, "DETECT_LONG_SIDE", 320)}
-        camera = PipelineCamera(
+        options = {"dice_long_side": dice.DETECT_LONG_SIDE}
+        pipeline = PipelineCamera(
             lambda: ImageFolderSource([sample().path], loop=True),
             sink,
             threaded=False,
             options=options,
         )
-        return camera, "the vision pipeline"
+        return pipeline, "the vision pipeline"
     reader: Any = vision_dice_reader()
     how = "the vision dice reader"
     if reader is None:  # the photos' labels stand in for the reader
@@ -120,11 +113,8 @@ def run_demo(
     data: Path | None = None,
     child: bool = False,
 ) -> str:
-    """Play the demo game on the one demo harness; returns its last line,
-    ``final score: N``.
-    ``log_path``: write the game log; ``data``: journal the game there and carry on a
-    game a killed run left; ``child``: the sheet is a guest child's, played by
-    :func:`child_round` (issue 24)."""
+    """Play the demo game (see the module); returns its last line. ``log_path``: write
+    the game log; ``child``: a guest child plays, by :func:`child_round` (issue 24)."""
     from tabletop.terminal import render_score
     from tabletop.ui.games.mathe_meister.results import SoloEnd
     from tabletop.ui.games.mathe_meister.setup import mode_target
@@ -141,12 +131,6 @@ def run_demo(
     camera, reader_name = pick_camera(lambda: order[current["round"]], vision_queue.put)
     given, seed = seed is not None, draw_seed(seed)  # a drawn seed carries nothing on
     tag = f"mathe-meister:{seed}:{'+'.join(modes)}{':child' if child else ''}"
-    left: dict[str, int | None] = {"round": None}
-
-    def left_over(ctx: Any) -> bool:
-        left["round"] = _left_round(ctx, tag)
-        return left["round"] is not None
-
     run = DemoRun(
         "mathe-meister",
         seed=seed,
@@ -154,7 +138,7 @@ def run_demo(
         out=out,
         size=size,
         data=data,
-        left_over=left_over if given else None,
+        left_over=partial(_left_over, tag) if given else None,
         vision_queue=vision_queue,
         camera=camera,
         session="",
@@ -166,7 +150,6 @@ def run_demo(
     first = 1
     run.open_game()  # Home: the game's setup, or "Carry on?" (yes)
     if run.resuming:
-        current["round"] = (left["round"] or 1) - 1  # the photo under the camera now
         if isinstance(run.top, GameResults):  # it had played its last move
             run.carrying_on("the game is over.")
             first = ROUNDS + 1
@@ -174,6 +157,7 @@ def run_demo(
             game = auto.game()
             run.carrying_on(f"round {game.state.round}.")
             first = game.state.round
+            current["round"] = first - 1  # the photo under the camera now
             _tell_journal(game.match, order, first, run.say)
             taken = len(game.match.history) - game.play.round_start
             if game.state.dice is not None and taken > 0:
@@ -230,11 +214,9 @@ def run_demo(
 def child_round(
     auto: Any, rng: random.Random, before_done: Callable[[], None] | None = None
 ) -> None:
-    """A round of the ``--child`` demo (issue 24): the hint bot's plan, but each operator
-    is the one the child believes gives the lines it completes this round the sum their
-    rule wants (rows even, columns odd, MM-4), the child working each sum out with the
-    seeded :class:`~tabletop.classroom.mistakes.Child`: its arithmetic mistakes become
-    lines that break their rule, the one kind of mistake a sheet shows (the device sums)."""
+    """A round of the ``--child`` demo (issue 24): the hint bot's plan with each operator
+    the child's (:func:`childs_operator`), so the seeded child's arithmetic mistakes
+    become lines that break their rule, the one kind of mistake a sheet shows."""
     from tabletop.bots.mathe_meister import after_writes, hint
     from tabletop.classroom.mistakes import Child
     from tabletop.games.mathe_meister import EndRound, WriteOperator
@@ -354,20 +336,18 @@ def _dice_round(run: Any, r: int, sample: Sample) -> str:
     return f"the camera read {read}; corrected by touch to {truth[0]} and {truth[1]}"
 
 
-def _left_round(ctx: Any, tag: str) -> int | None:
-    """The round of this demo's unfinished game (the one tagged ``tag``), if the journal
-    holds one (:func:`~tabletop.ui.harness.left_over_by`: Home offers it)."""
+def _left_over(tag: str, ctx: Any) -> bool:
+    """Whether the journal holds this demo's unfinished game (the one tagged ``tag``), and
+    it replays (:func:`~tabletop.ui.harness.left_over_by`: Home offers it)."""
     from tabletop.engine.errors import TabletopError
     from tabletop.games import GAMES
     from tabletop.ui.harness import left_over_by
 
     kept = left_over_by("mathe-meister", app=lambda app: app.get("demo") == tag)(ctx)
-    if kept is None:
-        return None
     try:
-        return int(ctx.journal.load(kept.id, GAMES).state.round)
+        return kept is not None and ctx.journal.load(kept.id, GAMES) is not None
     except TabletopError:
-        return None  # marked broken by the journal: start again
+        return False  # marked broken by the journal: start again
 
 
 __all__ = ["Sample", "load_samples", "run_demo"]

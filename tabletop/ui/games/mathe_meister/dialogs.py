@@ -1,8 +1,8 @@
-"""Mathe-Meister dialogs: claiming a Bonus Star (and circling a Star Power), the Coin Shop.
+"""Mathe-Meister dialogs: a round's dice, claiming a Bonus Star (and circling a Star Power),
+the Coin Shop.
 
 ``StarPick`` pops with ``("claim", line, power)`` or ``("skip", line)``; ``CoinShop``
-applies die changes itself (through the game scene's ``perform``) and pops with
-``("swap", "operators" | "operands")`` when a swap was bought, else ``None``.
+with ``("swap", "operators" | "operands")`` when a swap was bought, else ``None``.
 """
 
 from __future__ import annotations
@@ -13,16 +13,17 @@ import pygame
 
 from tabletop.games.mathe_meister import (
     POWER_KINDS,
+    ROUNDS,
     SWAP_OPERANDS_COST,
     SWAP_OPERATORS_COST,
-    Action,
     ChangeDie,
     MatheMeisterState,
     line_name,
 )
 from tabletop.ui.app import Context
-from tabletop.ui.games.mathe_meister.play import glyph
+from tabletop.ui.games.mathe_meister.play import SoloPlay, glyph
 from tabletop.ui.scenes.common import Dialog
+from tabletop.ui.scenes.dice import DiceScene
 from tabletop.ui.theme import Metrics
 from tabletop.ui.widgets import Button, grid
 
@@ -45,12 +46,24 @@ SWAPS_AFTER = "Swaps come after your two numbers and two signs."
 NO_FOURS = "Fear of Fours: the shop never makes a 4. Only a rolled 4 turns into 3 or 5."
 
 
+def dice_screen(
+    ctx: Context,
+    round_no: int,
+    mode: str,
+    roll: Callable[[], tuple[int, int]],
+    match_id: int | None,
+) -> DiceScene:
+    """A round's dice screen (camera, taps, or ``roll`` for virtual dice)."""
+    title = f"Round {round_no} of {ROUNDS}: the dice"
+    return DiceScene(ctx, title=title, mode=mode, roll=roll, match_id=match_id)
+
+
 class StarPick(Dialog):
     """A line is complete: claim its Bonus Star and circle one Star Power. With the
     device's automatic claims (MM-13) the star is already claimed: the child chooses the
     Star Power, may ask "Why?", and cannot say "Not now"."""
 
-    def __init__(self, ctx: Context, line: str, state: MatheMeisterState, seat: int = 0) -> None:
+    def __init__(self, ctx: Context, line: str, state: MatheMeisterState) -> None:
         value = state.settings.layout.star_value(line)
         self.automatic = state.settings.automatic_claims
         title = (
@@ -61,20 +74,15 @@ class StarPick(Dialog):
         super().__init__(ctx, title, (600, 380))
         self.line = line
         self.state = state
-        self.seat = seat
         self.why = False
 
     def layout(self, metrics: Metrics) -> None:
         super().layout(metrics)
-        m = metrics
-        body = self.body()
-        layout = self.state.settings.layout
-        sheet = self.state.sheets[self.seat]
-        self.caption_y = body.top
+        m, body, sheet = metrics, self.body(), self.state.sheets[0]
         area = pygame.Rect(body.left, body.top + m.text + m.u(12), body.width, m.u(64))
         self.buttons = []
         for kind, rect in zip(POWER_KINDS, grid(area, len(POWER_KINDS), 4, m.u(10))):
-            free = sheet.powers_free(layout, kind)
+            free = sheet.powers_free(self.state.settings.layout, kind)
             self.buttons.append(
                 Button(
                     f"power.{kind}",
@@ -92,15 +100,13 @@ class StarPick(Dialog):
 
     def draw(self, surface: pygame.Surface) -> None:
         super().draw(surface)
-        m = self.m
-        painter = self.ctx.painter
-        body = self.body()
+        m, painter, body = self.m, self.ctx.painter, self.body()
         caption = (
             "The device claimed it for you. Pick a Star Power to circle."
             if self.automatic
             else "Claim it: pick a Star Power to circle."
         )
-        painter.text(surface, caption, (body.left, self.caption_y), m.text, max_width=body.width)
+        painter.text(surface, caption, body.topleft, m.text, max_width=body.width)
         last = max(b.rect.bottom for b in self.buttons if b.name.startswith("power."))
         skip = self.buttons[-1].rect
         area = pygame.Rect(
@@ -119,75 +125,55 @@ class StarPick(Dialog):
 
 
 class CoinShop(Dialog):
-    """Spend coins: change a die by 1-3 (1-3 coins), or buy a swap (4 or 5 coins)."""
+    """Spend coins: change a die by 1-3 (1-3 coins), or buy a swap (4 or 5 coins). A
+    change is made at once by ``play`` (then ``changed()``: the scene's sounds and
+    words); a swap pops the dialog, for the boxes to be tapped on the sheet."""
 
-    def __init__(
-        self,
-        ctx: Context,
-        perform: Callable[[Action], bool],
-        state: Callable[[], MatheMeisterState],
-        seat: int = 0,
-        message: Callable[[], tuple[str, str]] | None = None,
-    ) -> None:
+    def __init__(self, ctx: Context, play: SoloPlay, changed: Callable[[], None]) -> None:
         super().__init__(ctx, "Coin Shop", (720, 420))
-        self.perform = perform
-        self.state = state
-        self.seat = seat
-        self.message = message  # the scene's last words: why a change was refused
-        self.note = ""
+        self.play = play
+        self.changed = changed
+        self.note = ""  # why the last change was refused (MM-14)
 
     def layout(self, metrics: Metrics) -> None:
         super().layout(metrics)
-        m = metrics
-        state = self.state()
-        sheet = state.sheets[self.seat]
-        coins = sheet.coins(state.settings.layout)
+        m, body, play = metrics, self.body(), self.play
+        coins = play.sheet.coins(play.settings.layout)
         self.title = f"Coin Shop: you have {coins} coin{'s' if coins != 1 else ''}"
-        body = self.body()
         self.buttons = []
         self.labels: list[tuple[str, tuple[int, int]]] = []
-        self.turn = turn = state.turns[self.seat] if state.turns else None
-        y = body.top
-        h = m.u(56)
-        label_w = m.u(176)
-        w = (body.width - label_w - 5 * m.u(8)) // 6
-        if turn is not None:
-            for die in (0, 1):
-                value = turn.dice[die]
-                said = (
-                    f"Die {die + 1}: written" if turn.used[die] else f"Die {die + 1} shows {value}"
+        self.turn = turn = play.turn
+        y, h, label_w = body.top, m.u(56), m.u(176)
+        for die, value in enumerate(turn.dice if turn is not None else ()):
+            used = turn is not None and turn.used[die]
+            said = f"Die {die + 1}: written" if used else f"Die {die + 1} shows {value}"
+            self.labels.append((said, (body.left, y + h // 2)))
+            area = pygame.Rect(body.left + label_w, y, body.width - label_w, h)
+            spots = [] if used else grid(area, 6, 6, m.u(8))
+            for delta, rect in zip((-3, -2, -1, 1, 2, 3), spots):
+                self.buttons.append(
+                    Button(
+                        f"d{die}.{delta:+d}",
+                        rect,
+                        f"{delta:+d}".replace("-", "\u2212"),
+                        enabled=1 <= value + delta <= 6 and abs(delta) <= coins,
+                        caption=f"{abs(delta)} coin{'s' if abs(delta) > 1 else ''}",
+                        kind="choice",
+                    )
                 )
-                self.labels.append((said, (body.left, y + h // 2)))
-                if not turn.used[die]:
-                    for i, delta in enumerate((-3, -2, -1, 1, 2, 3)):
-                        rect = pygame.Rect(body.left + label_w + i * (w + m.u(8)), y, w, h)
-                        ok = 1 <= value + delta <= 6 and abs(delta) <= coins
-                        self.buttons.append(
-                            Button(
-                                f"d{die}.{delta:+d}",
-                                rect,
-                                f"{delta:+d}".replace("-", "\u2212"),
-                                enabled=ok,
-                                caption=f"{abs(delta)} coin{'s' if abs(delta) > 1 else ''}",
-                                kind="choice",
-                            )
-                        )
-                y += h + m.u(12)
+            y += h + m.u(12)
         writes_done = turn is not None and turn.writes_done
-        half = (body.width - m.u(12)) // 2
-        y += m.u(4)
-        for i, (what, label, cost) in enumerate(
-            (
-                ("operators", "Swap 2 signs", SWAP_OPERATORS_COST),
-                ("operands", "Swap 2 numbers", SWAP_OPERANDS_COST),
-            )
-        ):
-            rect = pygame.Rect(body.left + i * (half + m.u(12)), y, half, h)
+        swaps = (
+            ("operators", "Swap 2 signs", SWAP_OPERATORS_COST),
+            ("operands", "Swap 2 numbers", SWAP_OPERANDS_COST),
+        )
+        area = pygame.Rect(body.left, y + m.u(4), body.width, h)
+        for (what, label, cost), rect in zip(swaps, grid(area, 2, 2, m.u(12))):
             enabled = writes_done and coins >= cost
             self.buttons.append(
                 Button(f"swap.{what}", rect, label, caption=f"{cost} coins", enabled=enabled)
             )
-        self.note_y = y + h + m.u(8)
+        self.note_y = area.bottom + m.u(8)
         close = pygame.Rect(0, 0, m.u(200), m.u(52))
         close.bottomright = body.bottomright
         self.buttons.append(Button("close", close, "Close", kind="quiet"))
@@ -202,9 +188,9 @@ class CoinShop(Dialog):
             painter.text(surface, SWAPS_AFTER, (body.left, y), m.small, p.muted)
             y += m.small + m.u(6)
         area = pygame.Rect(body.left, y, body.width, self.buttons[-1].rect.top - y - m.u(4))
-        if self.note:  # why the last change was refused (MM-14)
+        if self.note:
             painter.paragraph(surface, self.note, area, m.small, p.bad)
-        elif self.state().settings.has("fear_of_fours"):
+        elif self.play.settings.has("fear_of_fours"):
             painter.paragraph(surface, NO_FOURS, area, m.small, p.muted)
 
     def choose(self, name: str) -> None:
@@ -213,10 +199,10 @@ class CoinShop(Dialog):
         elif name.startswith("swap."):
             self.stack.pop(("swap", name[5:]))
         elif name.startswith("d"):
-            die, delta = int(name[1]), int(name[3:])
-            done = self.perform(ChangeDie(self.seat, die, delta))
-            self.note = "" if done or self.message is None else self.message()[0]
+            done = self.play.perform(ChangeDie(0, int(name[1]), int(name[3:])))
+            self.changed()
+            self.note = "" if done else self.play.message[0]
             self.layout(self.m)
 
 
-__all__ = ["AUTO_CLAIM_WHY", "CoinShop", "StarPick"]
+__all__ = ["AUTO_CLAIM_WHY", "CoinShop", "StarPick", "dice_screen"]

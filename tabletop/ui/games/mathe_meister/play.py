@@ -1,21 +1,9 @@
 """Solo Mathe-Meister's controller: the child's sheet, without a display (issue 21).
 
-:class:`SoloPlay` holds the match and what the screen is in the middle of: the "pen"
-(a die, a sign or a circled Star Power picked, waiting for a box), a swap bought in the
-Coin Shop, the hint shown, the Bonus Stars to offer. Every touch target of the solo
-screen (see :mod:`.solo`) is a :meth:`SoloPlay.press` by name, a disabled one an
-:meth:`SoloPlay.explain`; the rules are the engine's (a move the engine refuses is
-explained by its code and changes nothing). What the screen is to do next is left in
-:attr:`~SoloPlay.asks` (open the dice screen, offer a Bonus Star, the Coin Shop) and
-:attr:`~SoloPlay.sounds`; :attr:`~SoloPlay.message` is the instruction line, with its
-kind (``info``, ``good``, ``error``, ``hint``).
-
-Virtual dice ("Roll for me") are keyed by the game's seed and the moves so far, so a
-game carried on rolls what it would have. The sums the device checked (each completed
-line: right when its sum has the parity the line wants and the line obeys the mode) go
-to the teacher's report (:func:`sums_checked`, :func:`line_answers`).
-
-No pygame here: the tests drive it without a display.
+Every touch target of the solo screen (:mod:`.solo`) is a :meth:`SoloPlay.press` by
+name, a disabled one an :meth:`SoloPlay.explain`; a move the engine refuses is explained
+by its code and changes nothing. Virtual dice are keyed by the seed and the moves so
+far, so a game carried on rolls what it would have.
 """
 
 from __future__ import annotations
@@ -35,7 +23,6 @@ from tabletop.games.mathe_meister import (
     MODE_NAMES,
     OPERAND_POWERS,
     OPS,
-    ROUNDS,
     Action,
     ChangeDie,
     ClaimStar,
@@ -49,6 +36,7 @@ from tabletop.games.mathe_meister import (
     Sheet,
     SwapOperands,
     SwapOperators,
+    Turn,
     WriteOperand,
     WriteOperator,
     cell_kind,
@@ -159,7 +147,13 @@ def round_start(match: MMMatch) -> int:
 
 
 class SoloPlay(TableController):
-    """One child, one sheet, eight rounds (see the module)."""
+    """One child, one sheet, eight rounds. What the screen is in the middle of: ``pen``
+    (a die, a sign or a circled Star Power picked, waiting for a box), ``swap`` (bought
+    in the Coin Shop), ``advice`` (the hint shown), ``offers`` (Bonus Stars to offer).
+    What the screen is to do next: ``asks`` (dialogs to open, in order), ``sounds``, and
+    ``message``, the instruction line with its kind (info, good, error, hint)."""
+
+    match: MMMatch
 
     def __init__(self, match: MMMatch, *, player: str, seed: int) -> None:
         self.match = match
@@ -173,7 +167,7 @@ class SoloPlay(TableController):
         self.round_start = round_start(match)
         self.message = ("", "info")
         self.dice_source = ""
-        self.asks: list[tuple[str, ...]] = []  # dialogs the screen is to open, in order
+        self.asks: list[tuple[str, ...]] = []
         self.sounds: list[str] = []
 
     # -- what the screen shows -----------------------------------------------------------
@@ -191,6 +185,10 @@ class SoloPlay(TableController):
         return self.state.sheets[0]
 
     @property
+    def turn(self) -> Turn | None:
+        return self.state.turns[0] if self.state.turns else None
+
+    @property
     def finished(self) -> bool:
         return self.state.finished
 
@@ -202,7 +200,6 @@ class SoloPlay(TableController):
         )
 
     def checks(self) -> list[list[int]]:
-        """The sums checked for the report, from the sheet as it is now."""
         return [sums_checked(self.sheet, self.settings)]
 
     def answers(self) -> list[tuple[int, int, int | None, Question, Fraction]]:
@@ -218,13 +215,10 @@ class SoloPlay(TableController):
 
     def ghosts(self) -> dict[Cell, str]:
         """The hint's plan, shown in green on the sheet."""
-        out: dict[Cell, str] = {}
-        if self.advice is not None:
-            for write in self.advice.operands:
-                out[write.cell] = str(write.value)
-            for o in self.advice.operators:
-                out[o.cell] = o.op
-        return out
+        if self.advice is None:
+            return {}
+        writes = {w.cell: str(w.value) for w in self.advice.operands}
+        return writes | {o.cell: o.op for o in self.advice.operators}
 
     def fresh(self) -> frozenset[Cell]:
         """The boxes written this round (Undo takes them back)."""
@@ -238,7 +232,7 @@ class SoloPlay(TableController):
         return self.swap["first"] if self.swap else None
 
     def may_end(self) -> bool:
-        turn = self.state.turns[0] if self.state.turns else None
+        turn = self.turn
         return (
             turn is not None
             and not turn.done
@@ -274,8 +268,6 @@ class SoloPlay(TableController):
         if self.state.dice is None and not self.finished:
             self.asks.append(("dice",))
 
-    # -- saying --------------------------------------------------------------------------
-
     def say(self, text: str, kind: str = "info") -> None:
         self.message = (text, kind)
 
@@ -294,9 +286,7 @@ class SoloPlay(TableController):
         return (action.dice[0], action.dice[1])
 
     def rolled(self, values: tuple[int, int], source: str) -> None:
-        if self.state.dice is not None:
-            return
-        if self.perform(Roll(values)):
+        if self.state.dice is None and self.perform(Roll(values)):
             self.round_start = len(self.match.history)
             self.dice_source = source
             a, b = values
@@ -306,58 +296,50 @@ class SoloPlay(TableController):
         if self.state.dice is None:
             self.say("Tap 'Get the dice' when you are ready.")
 
-    def dice_title(self) -> str:
-        return f"Round {self.state.round} of {ROUNDS}: the dice"
-
     # -- taps ----------------------------------------------------------------------------
 
     def press(self, name: str) -> None:
         """Act on one enabled touch target of the solo screen."""
-        if name == "dice":
-            self.asks.append(("dice",))
-        elif name.startswith("die"):
+        kind, _, arg = name.partition(".")
+        if kind in ("dice", "shop"):
+            self.asks.append((kind,))
+        elif kind.startswith("die"):
             self._pick_die(name)
-        elif name.startswith("op."):
-            self.pen = None if self.pen == ("op", name[3:]) else ("op", name[3:])
+        elif kind == "op":
+            self.pen = None if self.pen == ("op", arg) else ("op", arg)
             self.say("Now tap a grey box for the sign.")
-        elif name.startswith("power."):
-            self._pick_power(int(name[6:]))
-        elif name.startswith("cell."):
-            rc = name[6:]
-            self._tap_cell((int(rc[0]), int(rc[2])))
-        elif name.startswith("star."):
-            self._tap_star(name[5:])
-        elif name == "shop":
-            self.asks.append(("shop",))
-        elif name == "hint":
-            self._hint()
-        elif name == "undo":
-            self.undo()
-        elif name == "cancel":
+        elif kind == "power":
+            self._pick_power(int(arg))
+        elif kind == "cell":
+            self._tap_cell((int(arg[1]), int(arg[3])))
+        elif kind == "star":
+            self._tap_star(arg)
+        elif kind == "cancel":
             self.swap = None
             self.say("No swap.")
-        elif name == "done":
-            self._end_round()
+        else:
+            actions = {"hint": self._hint, "undo": self.undo, "done": self._end_round}
+            actions.get(kind, lambda: None)()
 
     def explain(self, name: str) -> None:
         """A disabled target was tapped: say why it is off."""
-        turn = self.state.turns[0] if self.state.turns else None
+        kind, _, arg = name.partition(".")
+        unchosen = [c.line for c in self.state.claims if not c.power]
         if name == "undo":
             self.refuse("engine.nothing_to_undo")
-        elif name == "done" and any(not c.power for c in self.state.claims):
+        elif name == "done" and unchosen:
             self.refuse("mm.choose_power")  # MM-13: a claimed star waits for its power
-            self.asks.append(("star", next(c.line for c in self.state.claims if not c.power)))
+            self.asks.append(("star", unchosen[0]))
         elif name == "done":
             self.refuse("mm.writes_missing")
-        elif name.startswith("die") and turn is not None:
+        elif kind.startswith("die") and self.turn is not None:
             self.refuse("mm.die_used")
-        elif name.startswith("op.") and turn is not None:
-            self.refuse("mm.supply_empty", {"op": glyph(name[3:])})
-        elif name.startswith("power."):
-            if self.sheet.powers[int(name[6:])] == "used":
-                self.say("You already used that Star Power.", "error")
-            else:
-                self.say("Win a Bonus Star to circle a Star Power. Then you can use it.")
+        elif kind == "op" and self.turn is not None:
+            self.refuse("mm.supply_empty", {"op": glyph(arg)})
+        elif kind == "power" and self.sheet.powers[int(arg)] == "used":
+            self.say("You already used that Star Power.", "error")
+        elif kind == "power":
+            self.say("Win a Bonus Star to circle a Star Power. Then you can use it.")
         elif name == "shop" and self.settings.has("coinless"):
             self.refuse("mm.coinless")
         else:
@@ -374,9 +356,8 @@ class SoloPlay(TableController):
             self.say(f"Tap two {what} to swap them.")
 
     def _pick_die(self, name: str) -> None:
-        turn = self.state.turns[0]
         die = int(name[3])
-        value = int(name[5]) if "." in name else turn.dice[die]
+        value = int(name[5]) if "." in name else self.state.turns[0].dice[die]
         if self.pen is not None and self.pen[0] == "power" and self.pen[2] is None:
             kind, index = self.pen[1], self.pen[3]
             self.pen = ("power", kind, die, index)
@@ -387,8 +368,7 @@ class SoloPlay(TableController):
             self.say(f"Now tap a white box for the {value}.")
 
     def _pick_power(self, index: int) -> None:
-        kind = self.settings.layout.star_powers[index]
-        turn = self.state.turns[0] if self.state.turns else None
+        kind, turn = self.settings.layout.star_powers[index], self.turn
         if turn is None:
             self.refuse("mm.roll_first")
         elif kind == "coin":
@@ -411,14 +391,12 @@ class SoloPlay(TableController):
                 self.say(f"Star Power {kind} replaces die {chosen + 1}. Tap a white box.")
 
     def _tap_cell(self, cell: Cell) -> None:
+        kind = cell_kind(cell)
         if self.state.turns == ():
             self.refuse("mm.roll_first")
-            return
-        if self.swap is not None:
+        elif self.swap is not None:
             self._swap_cell(cell)
-            return
-        kind = cell_kind(cell)
-        if kind == "coin":
+        elif kind == "coin":
             self.refuse("ui.coin_cell")
         elif kind == "operand":
             self._operand_cell(cell)
@@ -444,41 +422,31 @@ class SoloPlay(TableController):
             self.refuse("mm.cell_kind")
         elif self.sheet.at(cell) != EMPTY:
             self.refuse("mm.cell_full")
-        elif turn.operands == 2:
-            self.refuse("mm.die_used")
         else:
-            self.refuse("ui.pick_die")
+            self.refuse("mm.die_used" if turn.operands == 2 else "ui.pick_die")
 
     def _operator_cell(self, cell: Cell) -> None:
         turn, pen = self.state.turns[0], self.pen
-        if pen is not None and pen[0] == "op":
-            self.write(WriteOperator(0, cell, pen[1]))
-        elif pen is not None and pen[0] == "opower":
-            self.write(WriteOperator(0, cell, pen[1], power=True))
+        if pen is not None and pen[0] in ("op", "opower"):
+            self.write(WriteOperator(0, cell, pen[1], power=pen[0] == "opower"))
         elif cell in self.settings.layout.prefilled_map:
             self.refuse("mm.prefilled_operator")
         elif pen is not None:  # a number for a grey box
             self.refuse("mm.cell_kind")
         elif self.sheet.at(cell) != EMPTY:
             self.refuse("mm.cell_full")
-        elif turn.operators >= 2:
-            self.refuse("mm.two_operators")
         else:
-            self.refuse("ui.pick_operator")
+            self.refuse("mm.two_operators" if turn.operators >= 2 else "ui.pick_operator")
 
     def _swap_cell(self, cell: Cell) -> None:
         assert self.swap is not None
-        first = self.swap["first"]
-        if first is None:
-            want = "operator" if self.swap["kind"] == "operators" else "operand"
-            if cell_kind(cell) != want:
-                self.refuse("mm.swap_kind")
-                return
+        first, operators = self.swap["first"], self.swap["kind"] == "operators"
+        if first is None and cell_kind(cell) != ("operator" if operators else "operand"):
+            self.refuse("mm.swap_kind")
+        elif first is None:
             self.swap["first"] = cell
             self.say("Now tap the box to swap it with.")
-            return
-        kind = SwapOperators if self.swap["kind"] == "operators" else SwapOperands
-        if self.perform(kind(0, first, cell)):
+        elif self.perform((SwapOperators if operators else SwapOperands)(0, first, cell)):
             self.swap = None
         else:
             self.swap["first"] = None
@@ -515,10 +483,8 @@ class SoloPlay(TableController):
         try:
             events = self.match.apply(action)
         except TabletopError as exc:
-            facts: dict[str, object] = {}
-            if isinstance(action, WriteOperator):
-                facts["op"] = glyph(action.op)
-            self.refuse(exc.code, facts)
+            op = glyph(action.op) if isinstance(action, WriteOperator) else None
+            self.refuse(exc.code, {"op": op} if op else {})
             return False
         self.advice = None
         self._tell(events)
@@ -529,26 +495,20 @@ class SoloPlay(TableController):
         claimed: list[str] = []  # stars the device claims (MM-13), said short
         sound = "tap"
         for event in events:
-            code = event.code
-            if code == "mm.line_complete":
+            code, line = event.code, str(event.data.get("line", ""))
+            if code in SPOKEN:
                 spoken.append(event.text)
+            if code == "mm.line_complete":
                 points = int(event.data.get("points", 0))
                 sound = "good" if points > 0 else "wrong" if points < 0 else sound
-                spoken += self._completed(str(event.data["line"]))
+                spoken += self._completed(line)
             elif code == "mm.star_claimed_auto":
-                claimed.append(line_name(str(event.data["line"])))
-                sound = "star"
-                if str(event.data["line"]) not in self.offers:
-                    self.offers.append(str(event.data["line"]))
-            elif code in ("mm.power_chosen", "mm.die_changed", "mm.swapped"):
-                spoken.append(event.text)
-            elif code == "mm.star_won":
-                spoken.append(event.text)
-                sound = "star"
-            elif code in ("mm.round_over", "mm.game_over"):
-                sound = "round"
-        if claimed:  # the Star Power is chosen in the dialog that opens now
-            spoken += [f"{line}'s star: the device claims it for you." for line in claimed]
+                claimed.append(line_name(line))
+                if line not in self.offers:
+                    self.offers.append(line)
+            sound = SOUNDS.get(code, sound)
+        # the Star Power of a star the device claims is chosen in the dialog that opens now
+        spoken += [f"{line}'s star: the device claims it for you." for line in claimed]
         self.sounds.append(sound)
         if spoken:
             self.say(" ".join(spoken), "good")
@@ -560,11 +520,9 @@ class SoloPlay(TableController):
         if not self.settings.automatic_claims:
             if line not in self.sheet.stars and line not in self.offers:
                 self.offers.append(line)
-            return []
-        turn = state.turns[0] if state.turns else None
-        if (
+        elif (
             state.owner(line) is None
-            and turn is not None
+            and state.turns
             and not any(c.line == line for c in state.claims)
         ):
             return ["Its star comes when your two numbers and two signs are in."]
@@ -604,7 +562,13 @@ class SoloPlay(TableController):
                 self.asks.append(("dice",))
 
 
+SPOKEN = {"mm.line_complete", "mm.power_chosen", "mm.die_changed", "mm.swapped", "mm.star_won"}
+SOUNDS = dict.fromkeys(("mm.star_claimed_auto", "mm.star_won"), "star")
+SOUNDS |= dict.fromkeys(("mm.round_over", "mm.game_over"), "round")
+
+
 def describe(action: Action) -> str:
+    """A move taken back, in words."""
     if isinstance(action, WriteOperand):
         return f"the {action.value}"
     if isinstance(action, WriteOperator):
@@ -625,12 +589,10 @@ def hint_words(advice: Hint) -> str:
         changes = " and ".join(f"{c.delta:+d} on die {c.die + 1}" for c in advice.changes)
         sentences.append(f"Coin Shop: {changes}.")
     things = [str(w.value) for w in advice.operands] + [glyph(o.op) for o in advice.operators]
-    if things:
-        sentences.append(
-            f"Write {', '.join(things[:-1])} and {things[-1]} in the green boxes."
-            if len(things) > 1
-            else f"Write {things[0]} in the green box."
-        )
+    if len(things) > 1:
+        sentences.append(f"Write {', '.join(things[:-1])} and {things[-1]} in the green boxes.")
+    elif things:
+        sentences.append(f"Write {things[0]} in the green box.")
     return "Hint: " + (" ".join(sentences) if sentences else "you are done: end the round.")
 
 

@@ -1,8 +1,6 @@
-"""The end of a solo game, on the one results scene (:class:`~tabletop.ui.results.GameResults`):
-the finished sheet beside END GAME SCORING filled in and the high score for the modes.
-
-The high score is recorded when the results show (``on_enter``), once; its line goes
-into the outcome's lines. The closing line (the demo's) is ``final score: N``.
+"""The end of a solo game, on the one results scene: the finished sheet beside END GAME
+SCORING filled in, and the high score for the modes (recorded once, when the results
+show). The closing line (the demo's) is ``final score: N``.
 """
 
 from __future__ import annotations
@@ -11,7 +9,7 @@ from dataclasses import dataclass, field
 
 import pygame
 
-from tabletop.games.mathe_meister import score_sheet
+from tabletop.games.mathe_meister import ScoreCard, score_sheet
 from tabletop.highscores import Recorded
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.games.mathe_meister.play import MMMatch, modes_named, score_lines
@@ -23,19 +21,17 @@ GAME = "mathe-meister"
 
 @dataclass
 class SoloEnd:
-    """What the results of a solo game show and record (see the module)."""
+    """What the results of a solo game show and record (the results' ``detail``)."""
 
     ctx: Context
     match: MMMatch
     player: str
+    card: ScoreCard = field(init=False)
     outcome: Outcome = field(init=False)
     recorded: Recorded | None = None
 
     def __post_init__(self) -> None:
-        settings = self.match.settings
-        self.card = score_sheet(self.match.state.sheets[0], settings)
-        self.modes = settings.modes
-        self.lower_is_better = settings.has("black_hole")
+        self.card = score_sheet(self.match.state.sheets[0], self.match.settings)
         self.outcome = Outcome(
             f"Well played, {self.player}!",
             f"Final score: {self.score} ({modes_named(self.modes)}).",
@@ -48,29 +44,27 @@ class SoloEnd:
     def score(self) -> int:
         return self.card.total
 
+    @property
+    def modes(self) -> tuple[str, ...]:
+        return self.match.settings.modes
+
     def record(self) -> None:
         """The score in the high-score table, and its line under END GAME SCORING."""
         if self.recorded is not None:
             return
-        self.recorded = self.ctx.highscores.record(
-            GAME, self.player, self.modes, self.score, lower_is_better=self.lower_is_better
+        lower = self.match.settings.has("black_hole")
+        self.recorded = rec = self.ctx.highscores.record(
+            GAME, self.player, self.modes, self.score, lower_is_better=lower
         )
-        self.outcome.lines.append(self.high_score_text())
-        notice = self.ctx.highscores.notice
-        if notice:
-            self.outcome.lines.append(notice)
-
-    def high_score_text(self) -> str:
-        rec = self.recorded
-        if rec is None:
-            return ""
-        modes = modes_named(self.modes)
-        goal = "lowest" if self.lower_is_better else "best"
+        modes, goal = modes_named(self.modes), "lowest" if lower else "best"
         if rec.previous_best is None:
-            return f"Your first {modes} game: that is your {goal} score so far!"
-        if rec.is_new_best:
-            return f"New high score for {modes}! Your {goal} before was {rec.previous_best}."
-        return f"Your {goal} score for {modes}: {rec.best}."
+            said = f"Your first {modes} game: that is your {goal} score so far!"
+        elif rec.is_new_best:
+            said = f"New high score for {modes}! Your {goal} before was {rec.previous_best}."
+        else:
+            said = f"Your {goal} score for {modes}: {rec.best}."
+        notice = self.ctx.highscores.notice
+        self.outcome.lines += [said, notice] if notice else [said]
 
     def draw(self, surface: pygame.Surface, area: pygame.Rect) -> None:
         """The finished sheet, as large as ``area`` holds."""
@@ -92,7 +86,6 @@ def solo_results(ctx: Context, match: MMMatch, player: str, dice_mode: str) -> G
 
         return MatheMeisterScene(ctx, player=player, modes=end.modes, dice_mode=dice_mode)
 
-    # the demo and the tests read the score and the sheet from the detail
     return GameResults(
         ctx, end.outcome, again=again, aside=end.draw, on_enter=end.record, detail=end
     )

@@ -1,10 +1,7 @@
-"""Mathe-Meister's setup, on the one setup form (:mod:`tabletop.ui.scenes.form`).
-
-One player plays on the screen's digital sheet. Two to eight play on paper sheets at
-the table; the device reads the dice, counts the rounds and settles Bonus Star claims
-from the seat buttons. Any seat but the first may be a bot, which plays its own sheet on
-the device. Modes (MM-10): one or more combined in solo, one at a table; Black Hole and
-Fear of Fours are for one player.
+"""Mathe-Meister's setup, on the one setup form: one player plays on the screen's sheet,
+two to eight on paper sheets (:mod:`.table`; any seat but the first may be a bot). Modes
+(MM-10): one or more combined in solo, one at a table; Black Hole and Fear of Fours are
+for one player.
 
 Touch targets: the form's (``seat.<i>``, ``choice.*``, ``players.-``, ``players.+``),
 ``mode.<mode>`` for the modes every game may play, ``solo.<mode>`` (and ``solo.none``)

@@ -159,10 +159,8 @@ def _draw_tail(
     else:
         painter.text(surface, "=", tail.center, size, p.muted, anchor="center")
     star = geo.star_rect(line)
-    value = look.settings.layout.star_value(line)
-    owned = line in look.sheet.stars
     radius = star.width // 2 - 1
-    if owned:
+    if line in look.sheet.stars:
         painter.star(surface, star.center, radius, p.star, p.ink, max(2, geo.cell // 20))
     elif line in look.claimable:
         painter.star(
@@ -170,17 +168,10 @@ def _draw_tail(
         )
     else:
         painter.star(surface, star.center, radius, None, p.muted, 2)
-    label = str(value)
+    label = str(look.settings.layout.star_value(line))
     size = max(16, int(radius * (0.78 if len(label) == 1 else 0.66)))
-    painter.text(
-        surface,
-        label,
-        (star.centerx, star.centery + radius // 10),
-        size,
-        p.ink,
-        bold=True,
-        anchor="center",
-    )
+    at = (star.centerx, star.centery + radius // 10)
+    painter.text(surface, label, at, size, p.ink, bold=True, anchor="center")
 
 
 __all__ = ["SheetGeometry", "SheetLook", "draw_sheet", "glyph"]

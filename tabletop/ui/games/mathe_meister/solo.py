@@ -1,17 +1,8 @@
-"""Solo Mathe-Meister on the touchscreen: the digital tracking sheet (the scene).
+"""Solo Mathe-Meister on the touchscreen: the digital tracking sheet.
 
-Each round the dice come from the dice screen (camera, taps or virtual). The child taps
-a die (or +, -, x, or a circled Star Power) and then a box on the sheet. A completed
-line shows its sum and points at once, and its Bonus Star is offered. The Coin Shop
-changes dice and swaps; Hint shows the hint engine's plan in green; Undo takes back
-moves of this round; Done ends the round. Refused moves are explained in a sentence.
-
-What happens is the controller's (:class:`~.play.SoloPlay`, pygame-free); this scene, on
-the one table base (:class:`~tabletop.ui.table.TableScene`: dispatch, dialogs, Leave,
-the journal written once per input), draws it and opens the dialogs it asks for. The
-game is journaled before each change shows; a game left unfinished is carried on by
-:func:`tabletop.ui.games.mathe_meister.resume_scene`. The solo sheet has no seats, so the
-base's seat buttons, Ready tiles, lamps and bots are not used here.
+The child taps a die (or +, -, x, or a circled Star Power) and then a box on the sheet.
+What happens is the controller's (:class:`~.play.SoloPlay`); this scene, on the one table
+base, draws it and opens the dialogs it asks for (dice, Bonus Star, Coin Shop).
 
 Touch targets: ``die0`` ``die1`` (``die0.3`` / ``die0.5`` for a 4 under Fear of Fours),
 ``op.+`` ``op.-`` ``op.x``, ``power.<i>`` (Star Power i of the sheet),
@@ -37,31 +28,27 @@ from tabletop.games.mathe_meister import (
     score_sheet,
 )
 from tabletop.store import SeatInfo
-from tabletop.ui.app import Context, Scene
-from tabletop.ui.games.mathe_meister.dialogs import CoinShop, StarPick
+from tabletop.ui.app import Context
+from tabletop.ui.games.mathe_meister.dialogs import CoinShop, StarPick, dice_screen
 from tabletop.ui.games.mathe_meister.play import MMMatch, SoloPlay, new_match, score_lines
 from tabletop.ui.games.mathe_meister.sheet import SheetGeometry, SheetLook, draw_sheet, glyph
 from tabletop.ui.saves import GameSave, seat_infos
 from tabletop.ui.scenes.common import ask_leave
-from tabletop.ui.scenes.dice import DiceResult, DiceScene
+from tabletop.ui.scenes.dice import DiceResult
 from tabletop.ui.table import TableScene
 from tabletop.ui.theme import Metrics
 from tabletop.ui.widgets import Button, grid
 
 
-def below_sheet(m: Metrics) -> int:
-    """The height under the sheet for the message (800x480) or the END GAME SCORING
-    table (1280x720)."""
-    return m.u(48) if m.name == "small" else m.u(96)
-
-
 def sheet_geometry(m: Metrics) -> SheetGeometry:
-    """The sheet as large as the height leaves room for, with :func:`below_sheet` under
-    it: the designed boxes (48 px at 800x480, 64 px at 1280x720) on the whole screen,
-    smaller above a station rotation's banner."""
-    origin, cell, gap, tail = (8, 48, 4, 62) if m.name == "small" else (12, 64, 5, 84)
+    """The sheet as large as the height leaves room for, with the message (800x480) or
+    the END GAME SCORING table (1280x720) under it: the designed boxes (48 px at 800x480,
+    64 px at 1280x720) on the whole screen, smaller above a station rotation's banner."""
+    small = m.name == "small"
+    origin, cell, gap, tail = (8, 48, 4, 62) if small else (12, 64, 5, 84)
+    below = m.u(48) if small else m.u(96)
     # 8 boxes high (7 rows and the stars under them), 7 gaps and a tail's gap and border
-    room = m.height - origin - m.u(6) - below_sheet(m) - m.u(4) - 7 * gap - 2
+    room = m.height - origin - m.u(6) - below - m.u(4) - 7 * gap - 2
     fit = max(16, min(cell, room // 8))
     return SheetGeometry((origin, origin), fit, gap, round(tail * fit / cell), fit)
 
@@ -88,6 +75,8 @@ class MatheMeisterScene(TableScene):
 
     game = MatheMeister.name
     results_at_end = True
+    play: SoloPlay
+    save: GameSave
 
     def __init__(
         self,
@@ -101,37 +90,24 @@ class MatheMeisterScene(TableScene):
         seats: Sequence[SeatInfo] | None = None,
         save: GameSave | None = None,
     ) -> None:
-        resumed = match is not None
-        if seed is None:
-            seed = match.seed if match is not None else None
+        if seed is None and match is not None:
+            seed = match.seed
         seed = ctx.rng.randrange(10**9) if seed is None else seed
-        match = match or new_match(ctx.layout, modes, seed)
         player = seats[0].name if seats else player
         self.dice_mode = dice_mode or ctx.prefs.prefs.dice_input
-        self.play = SoloPlay(match, player=player, seed=seed)
+        self.play = SoloPlay(match or new_match(ctx.layout, modes, seed), player=player, seed=seed)
         save = save or GameSave(
             ctx,
             MatheMeister.name,
             list(seats) if seats else seat_infos([player]),
             {"screen": "solo", "player": player, "dice_mode": self.dice_mode, "seed": seed},
         )
-        dice_mode = self.dice_mode
-
-        def again() -> Scene:
-            return MatheMeisterScene(
-                ctx, player=player, modes=match.settings.modes, dice_mode=dice_mode
-            )
-
-        super().__init__(ctx, save, resumed=resumed, again=again)
+        # "Play again" is the solo results' (see show_results)
+        super().__init__(ctx, save, resumed=match is not None)
         self.geo = sheet_geometry(ctx.metrics)
         self.look: SheetLook | None = None
-        self.spoken: tuple[str, str] = ("", "info")
 
-    # -- the controller's, for the base, the tests and the demo -----------------------------
-
-    @property
-    def match(self) -> MMMatch:
-        return self.play.match
+    # -- the controller's, for the tests and the demo ----------------------------------------
 
     @property
     def state(self) -> MatheMeisterState:
@@ -140,14 +116,6 @@ class MatheMeisterScene(TableScene):
     @property
     def settings(self) -> MatheMeisterSettings:
         return self.play.settings
-
-    @property  # type: ignore[override]
-    def message(self) -> tuple[str, str]:
-        return self.play.message
-
-    @message.setter
-    def message(self, value: Any) -> None:
-        self.play.message = value if isinstance(value, tuple) else (str(value), "info")
 
     def refuse(self, code: str, detail: str = "", **facts: Any) -> None:
         self.play.refuse(code, facts or None)
@@ -195,36 +163,23 @@ class MatheMeisterScene(TableScene):
             self.open(asks[0])
 
     def sound(self) -> None:
+        """The controller's sounds, and its words once they change (the scene's message
+        speaks them)."""
         for name in self.play.sounds:
             self.ctx.sounds.play(name)
         self.play.sounds.clear()
-        if self.play.message != self.spoken:
-            self.spoken = self.play.message
-            if self.spoken[0].strip():
-                self.ctx.speaker.say(self.spoken[0])
+        if self.play.message != self.message:
+            self.message = self.play.message
 
     def open(self, ask: tuple[str, ...]) -> None:
         if ask[0] == "dice":
-            dice = DiceScene(
-                self.ctx,
-                title=self.play.dice_title(),
-                mode=self.dice_mode,
-                roll=self.play.roll,
-                match_id=self.save.id,
-            )
+            play = self.play
+            dice = dice_screen(self.ctx, play.state.round, self.dice_mode, play.roll, self.save.id)
             self.ask(("dice",), dice)
         elif ask[0] == "star":
             self.ask(ask, StarPick(self.ctx, ask[1], self.state))
         elif ask[0] == "shop":
-
-            def perform(action: Any) -> bool:
-                done = self.play.perform(action)
-                self.sound()
-                return done
-
-            self.ask(
-                ask, CoinShop(self.ctx, perform, lambda: self.state, message=lambda: self.message)
-            )
+            self.ask(ask, CoinShop(self.ctx, self.play, self.sound))
 
     def show_results(self) -> None:
         """The end is the solo results (the finished sheet), not the base's outcome."""
@@ -268,130 +223,95 @@ class MatheMeisterScene(TableScene):
         """Lay the targets out for the sheet as it is now (draw only paints them)."""
         if not hasattr(self, "panel"):
             return
-        play, state, m = self.play, self.state, self.m
-        sheet = state.sheets[0]
-        self.card = score_sheet(sheet, self.settings)
-        turn = state.turns[0] if state.turns else None
-        first = play.swap_first()
-        self.look = SheetLook(
-            sheet,
-            self.settings,
-            self.card,
-            frozenset({first} if first is not None else ()),
-            play.ghosts(),
-            play.claimable(),
-            fresh=play.fresh(),
-        )
-        layout = self.settings.layout
-        rows = self.rows
-        buttons: list[Button] = []
+        play, settings, m, rows = self.play, self.settings, self.m, self.rows
+        sheet, turn, first = play.sheet, play.turn, play.swap_first()
+        self.card = score_sheet(sheet, settings)
+        selected = frozenset({first} if first is not None else ())
+        ghosts, claimable = play.ghosts(), play.claimable()
+        self.look = SheetLook(sheet, settings, self.card, selected, ghosts, claimable, play.fresh())
         # header: (name, from the right, width, label, kind)
         r, muted = rows[0], self.ctx.sounds.muted
+        buttons: list[Button] = []
         for name, right, width, label, kind in (
             ("mute", 146, 72, "Muted" if muted else "Sound", "toggle"),
             ("leave", 70, 70, "Leave", "quiet"),
         ):
             rect = pygame.Rect(r.right - m.u(right), r.top, m.u(width), r.height)
-            selected = muted and name == "mute"
-            buttons.append(Button(name, rect, label, kind=kind, selected=selected, size=m.small))
-        # dice
-        r = rows[1]
+            on = muted and name == "mute"
+            buttons.append(Button(name, rect, label, kind=kind, selected=on, size=m.small))
+        # the dice: a 4 under Fear of Fours is a 3 and a 5 to choose from
+        r, x = rows[1], rows[1].left
         if turn is None:
             rect = pygame.Rect(r.left, r.top, m.u(200), r.height)
-            buttons.append(Button("dice", rect, "Get the dice", enabled=not state.finished))
-        else:
-            x = r.left
-            for die in (0, 1):
-                value = turn.dice[die]
-                if self.settings.has("fear_of_fours") and value == 4 and not turn.used[die]:
-                    for alt in (3, 5):
-                        selected_die = self.play.pen == ("die", die, alt)
-                        buttons.append(
-                            Button(
-                                f"die{die}.{alt}",
-                                pygame.Rect(x, r.top, m.u(56), r.height),
-                                str(alt),
-                                kind="choice",
-                                selected=selected_die,
-                                caption="for 4",
-                            )
-                        )
-                        x += m.u(60)
-                else:
-                    pen_die = self.play.pen is not None and self.play.pen[:2] == ("die", die)
+            buttons.append(Button("dice", rect, "Get the dice", enabled=not play.finished))
+        for die, value in enumerate(turn.dice if turn is not None else ()):
+            free = turn is not None and not turn.used[die]
+            if settings.has("fear_of_fours") and value == 4 and free:
+                for alt in (3, 5):
+                    rect = pygame.Rect(x, r.top, m.u(56), r.height)
+                    on = play.pen == ("die", die, alt)
                     buttons.append(
                         Button(
-                            f"die{die}",
-                            pygame.Rect(x, r.top, r.height, r.height),
-                            str(value),
-                            kind="die",
-                            selected=pen_die,
-                            enabled=not turn.used[die],
+                            f"die{die}.{alt}",
+                            rect,
+                            str(alt),
+                            kind="choice",
+                            selected=on,
+                            caption="for 4",
                         )
                     )
-                    x += r.height + m.u(8)
-        # operators
+                    x += m.u(60)
+            else:
+                rect = pygame.Rect(x, r.top, r.height, r.height)
+                on = play.pen is not None and play.pen[:2] == ("die", die)
+                buttons.append(Button(f"die{die}", rect, str(value), free, "die", selected=on))
+                x += r.height + m.u(8)
         for i, (op, rect) in enumerate(zip(OPS, grid(rows[2], 3, 3, m.u(8)))):
+            left, on = sheet.supply[i], play.pen == ("op", op)
             buttons.append(
                 Button(
                     f"op.{op}",
                     rect,
                     glyph(op),
+                    enabled=left > 0 and turn is not None,
                     kind="choice",
-                    selected=self.play.pen == ("op", op),
-                    enabled=sheet.supply[i] > 0 and turn is not None,
-                    caption=f"{sheet.supply[i]} left",
+                    selected=on,
+                    caption=f"{left} left",
                     size=m.big,
                 )
             )
-        # Star Powers: 4 x 3 (6 x 2 at 1280x720)
-        powers = zip(layout.star_powers, sheet.powers)
+        # Star Powers: 4 x 3 (6 x 2 at 1280x720), each a coin, a sign or a number
         spots = grid(
             rows[3], len(sheet.powers), self.power_columns, m.u(6), self.power_h, down=m.u(4)
         )
-        for i, ((kind, power_state), rect) in enumerate(zip(powers, spots)):
+        powers = zip(settings.layout.star_powers, sheet.powers, spots)
+        for i, (kind, power, rect) in enumerate(powers):
+            on, circled = play.power_selected(i), power == "circled"
             buttons.append(
-                Button(
-                    f"power.{i}",
-                    rect,
-                    glyph(kind),  # coin, a sign or a number
-                    kind="power",
-                    selected=self.play.power_selected(i),
-                    caption=power_state,
-                    enabled=power_state == "circled",
-                )
+                Button(f"power.{i}", rect, glyph(kind), circled, "power", on, caption=power)
             )
-        # shop, hint, undo
-        coins = sheet.coins(layout)
-        shop_open = not self.settings.has("coinless") and turn is not None
+        shop = not settings.has("coinless") and turn is not None
         for rect, (name, label, enabled, caption) in zip(
             grid(rows[4], 3, 3, m.u(8)),
             (
-                ("shop", "Shop", shop_open, f"{coins} coins"),
+                ("shop", "Shop", shop, f"{sheet.coins(settings.layout)} coins"),
                 ("hint", "Hint", turn is not None and not turn.done, ""),
-                ("undo", "Undo", self.play.in_round(), ""),
+                ("undo", "Undo", play.in_round(), ""),
             ),
         ):
             kind = "quiet" if name != "shop" else "primary"
-            buttons.append(
-                Button(name, rect, label, kind=kind, enabled=enabled, caption=caption, size=m.text)
-            )
-        # done / cancel swap
-        r = rows[-1]
-        if self.play.swap:
-            buttons.append(Button("cancel", r.copy(), "Cancel the swap", kind="quiet"))
+            buttons.append(Button(name, rect, label, enabled, kind, caption=caption, size=m.text))
+        if play.swap:
+            buttons.append(Button("cancel", rows[-1].copy(), "Cancel the swap", kind="quiet"))
         else:
-            done = f"Done with round {state.round}"
-            buttons.append(Button("done", r.copy(), done, enabled=self.play.may_end()))
-        self.buttons = (
-            buttons
-            + [
-                Button(f"cell.r{rr}c{cc}", self.geo.cell_rect((rr, cc)), kind="cell")
-                for rr in range(7)
-                for cc in range(7)
-            ]
-            + [Button(f"star.{line}", self.geo.star_rect(line), kind="cell") for line in LINES]
-        )
+            done = f"Done with round {play.state.round}"
+            buttons.append(Button("done", rows[-1].copy(), done, enabled=play.may_end()))
+        cells = [(r, c) for r in range(7) for c in range(7)]
+        buttons += [
+            Button(f"cell.r{r}c{c}", self.geo.cell_rect((r, c)), kind="cell") for r, c in cells
+        ]
+        buttons += [Button(f"star.{line}", self.geo.star_rect(line), kind="cell") for line in LINES]
+        self.buttons = buttons
 
     def draw(self, surface: pygame.Surface) -> None:
         painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
@@ -423,40 +343,29 @@ class MatheMeisterScene(TableScene):
             draw_score_strip(surface, painter, self.table, self.card, m)
 
     def _draw_die(self, surface: pygame.Surface, b: Button) -> None:
-        painter, p = self.ctx.painter, self.ctx.painter.p
+        """A die to pick; a written one greyed and struck through."""
+        painter, p, m = self.ctx.painter, self.ctx.painter.p, self.m
         if b.enabled:
             painter.die(surface, b.rect, int(b.label))
         else:
-            painter.die(
-                surface, b.rect, int(b.label), fill=p.quiet, pip=p.coin_spent, border=p.coin_spent
-            )
+            grey = p.coin_spent
+            painter.die(surface, b.rect, int(b.label), fill=p.quiet, pip=grey, border=grey)
             pygame.draw.line(surface, p.good, b.rect.midleft, b.rect.midright, 3)
         if b.selected:
-            pygame.draw.rect(
-                surface, p.selected, b.rect.inflate(8, 8), self.m.u(4), border_radius=self.m.u(10)
-            )
+            pygame.draw.rect(surface, p.selected, b.rect.inflate(8, 8), m.u(4), m.u(10))
 
     def _draw_power(self, surface: pygame.Surface, b: Button) -> None:
-        painter, p, m = self.ctx.painter, self.ctx.painter.p, self.m
-        state = b.caption
+        """A Star Power box: its star filled once won, circled while ready, crossed once used."""
+        painter, p, m, state = self.ctx.painter, self.ctx.painter.p, self.m, b.caption
         fill = p.panel if state != "used" else p.quiet
-        painter.box(
-            surface, b.rect, fill, p.line if state == "circled" else p.button_off, 2, m.u(8)
-        )
+        border = p.line if state == "circled" else p.button_off
+        painter.box(surface, b.rect, fill, border, 2, m.u(8))
         star_centre = (b.rect.left + m.u(14), b.rect.centery)
         painter.star(surface, star_centre, m.u(10), p.star if state != "free" else None, p.muted)
         ink = p.ink if state == "circled" else p.button_off_text
-        size = m.text if len(b.label) > 1 else m.big
-        painter.text(
-            surface,
-            b.label,
-            (b.rect.centerx + m.u(10), b.rect.centery),
-            size,
-            ink,
-            bold=True,
-            anchor="center",
-            max_width=b.rect.width - m.u(30),
-        )
+        size, room = m.text if len(b.label) > 1 else m.big, b.rect.width - m.u(30)
+        at = (b.rect.centerx + m.u(10), b.rect.centery)
+        painter.text(surface, b.label, at, size, ink, bold=True, anchor="center", max_width=room)
         if state == "circled":
             pygame.draw.ellipse(surface, p.good, b.rect.inflate(-m.u(4), -m.u(6)), m.u(3))
         elif state == "used":
@@ -465,20 +374,14 @@ class MatheMeisterScene(TableScene):
             pygame.draw.rect(surface, p.selected, b.rect.inflate(6, 6), m.u(4), m.u(8))
 
     def _draw_message(self, surface: pygame.Surface) -> None:
+        """The message (or the next step) in its kind's colour; errors bold."""
         painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
-        text, kind = self.message
-        text = text or self.next_step()
+        text, kind = self.play.message
         colour = {"error": p.bad, "good": p.good, "hint": p.hint}.get(kind, p.ink)
-        rect = self.message_rect
+        rect, bold = self.message_rect, kind == "error"
         painter.box(surface, rect, p.panel, colour, 2, m.u(8))
-        painter.paragraph(
-            surface,
-            text,
-            rect.inflate(-m.u(12), -m.u(6)),
-            m.small + 1,
-            colour,
-            bold=kind == "error",
-        )
+        area = rect.inflate(-m.u(12), -m.u(6))
+        painter.paragraph(surface, text or self.next_step(), area, m.small + 1, colour, bold=bold)
 
 
 def draw_score_strip(
@@ -487,19 +390,16 @@ def draw_score_strip(
     """END GAME SCORING so far, in two columns (plus on the left, minus on the right)."""
     p, pad = painter.p, m.u(8)
     painter.box(surface, rect, p.panel, p.line, 2, m.u(8))
-    painter.text(
-        surface, "END GAME SCORING (so far)", (rect.left + pad, rect.top + pad), m.small, bold=True
-    )
+    title, at = "END GAME SCORING (so far)", (rect.left + pad, rect.top + pad)
+    painter.text(surface, title, at, m.small, bold=True)
     lines = [*score_lines(card), f"Final Score: {card.total}"]
     top, half = rect.top + 2 * pad + m.small, (rect.width - 3 * pad) // 2
     step = (rect.bottom - pad - top) // 4
     size = min(m.small, step - m.u(2))
     for i, line in enumerate(lines):
         at = (rect.left + pad + (i // 4) * (half + pad), top + (i % 4) * step)
-        final = line.startswith("Final")
-        painter.text(
-            surface, line, at, size, p.good if final else p.ink, bold=final, max_width=half
-        )
+        ink, final = (p.good, True) if line.startswith("Final") else (p.ink, False)
+        painter.text(surface, line, at, size, ink, bold=final, max_width=half)
 
 
-__all__ = ["MatheMeisterScene", "sheet_geometry"]
+__all__ = ["MatheMeisterScene"]

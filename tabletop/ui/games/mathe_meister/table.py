@@ -2,16 +2,16 @@
 
 The device gets the dice each round (camera, taps or virtual), counts the eight rounds,
 and keeps the Bonus Stars: a player who completes a line presses their seat button (or
-taps their seat), and presses are served in the order they happened, so the first to
-claim owns the star (MM-5). The seat's LED stays lit while its claim waits. A bot seat
-plays its own sheet on the device with the same dice and presses its button
-``BOT_SECONDS`` after the dice are out, so quick children beat it.
+taps their Ready tile, ``ready.<i>``, while the dice are out), and presses are served in
+the order they happened, so the first to claim owns the star (MM-5); the seat's LED stays
+lit while its claim waits. A bot seat plays its own sheet on the device with the same
+dice and presses ``BOT_SECONDS`` after the dice are out, so quick children beat it.
 
-The scene stands on the one table base (:class:`tabletop.ui.table.TableScene`: dispatch,
-Leave, the dialogs, lamps, the results scene). While the dice are out each child's seat
-is a Ready tile (``ready.<i>``), the touch twin of the seat button; a bot's seat, and
-every seat before the dice, is a plain tile ``seat.<i>``. The instruction line always
-names the next step.
+The journal (issue 10) keeps one row for the table (every seat: what the report counts)
+whose match is only the game's header; what the device knows of the paper game (round,
+dice, Bonus Stars, presses waiting) is in its ``app["table"]``, written before each
+change shows. Each bot's sheet is a row of its own (:data:`SHEET_LABEL`, with the
+table's id) that only follows the table, so after a crash it catches up exactly.
 
 Touch targets: ``star.R1``..``star.C4``, ``ready.<i>``, ``seat.<i>``, ``cancel``,
 ``next``, ``dice``, ``leave``; on the results: ``home``, ``again``.
@@ -31,6 +31,7 @@ from tabletop.engine.dealers import KeyedDealer
 from tabletop.engine.errors import TabletopError
 from tabletop.engine.match import Match
 from tabletop.engine.protocol import Result
+from tabletop.games import GAMES
 from tabletop.games.mathe_meister import (
     LINES,
     ROUNDS,
@@ -45,12 +46,13 @@ from tabletop.games.mathe_meister import (
 )
 from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
+from tabletop.ui.games.mathe_meister.dialogs import dice_screen
 from tabletop.ui.games.mathe_meister.play import modes_named, round_start, sums_checked
 from tabletop.ui.games.mathe_meister.star_board import StarBoard, StarClaim
 from tabletop.ui.messages import child_message
 from tabletop.ui.results import Outcome, outcome_of
 from tabletop.ui.saves import LABEL, GameSave, seats_of, standings_result
-from tabletop.ui.scenes.dice import DiceResult, DiceScene
+from tabletop.ui.scenes.dice import DiceResult
 from tabletop.ui.table import TableScene as Table
 from tabletop.ui.theme import Metrics
 from tabletop.ui.widgets import Button, grid
@@ -65,20 +67,11 @@ MMMatch = Match[MatheMeisterSettings, MatheMeisterState, Action]
 
 class TableScene(Table):
     """One table game. ``seats``: (name, is a bot) per seat, or the journal's
-    :class:`SeatInfo` (a child signed in).
-
-    The journal (issue 10) keeps one row for the table (``self.save``, every seat: what
-    the report counts) whose match is only the game's header (settings, seats, seed):
-    what the device knows of a paper game (the round, its dice, the Bonus Stars claimed
-    and the presses waiting, when the dice came) is in ``save.app["table"]``, written
-    before each change shows. Each bot seat's own sheet is a match of its own, journaled
-    under :data:`SHEET_LABEL` with the table's id. The bots only follow the table (their
-    moves are the hint bot's, from the table's dice and claims), so a bot's sheet that is
-    behind the table after a crash catches up exactly. ``lead``, ``save`` and ``sheets``
-    (seat -> its save and match) carry on a journaled table.
-    """
+    :class:`SeatInfo`; ``lead`` and ``save`` carry on a journaled table."""
 
     game = MatheMeister.name
+    results_at_end = True
+    save: GameSave
 
     def __init__(
         self,
@@ -90,7 +83,6 @@ class TableScene(Table):
         seed: int | None = None,
         lead: MMMatch | None = None,
         save: GameSave | None = None,
-        sheets: Mapping[int, tuple[GameSave, MMMatch]] | None = None,
     ) -> None:
         infos = seats_of(seats, BOT_LEVEL)
         if seed is None and lead is not None:
@@ -134,15 +126,13 @@ class TableScene(Table):
             if is_bot
         }
         self.bot_saves: dict[int, GameSave] = {}
-        for seat, (sheet_save, match) in (sheets or {}).items():
-            if seat in self.bots:
-                self.bots[seat], self.bot_saves[seat] = match, sheet_save
         self.bot_press_at: dict[int, float] = {}
         self.bots_pressed: set[int] = set()  # bots whose press came this round
         self.bot_won: dict[int, list[str]] = {seat: [] for seat in self.bots}
         self.note = ""  # a star just won, said before the next step
         if self.resumed:
             self._restore(self.save.app.get("table") or {})
+            self._reload_sheets()
 
     def name(self, seat: int) -> str:
         return self.seats[seat][0]
@@ -198,26 +188,18 @@ class TableScene(Table):
 
     # -- lifecycle -------------------------------------------------------------------------
 
-    def enter(self) -> None:
+    def begin(self) -> None:
         self._attach()
-        if self.over:  # carried on after its last round ended, before its results
+        if self.over:  # carried on after its last round ended: its results follow
             self._finish()
-            self.show_results()
-            return
-        if self.resumed:
-            self.message = f"Welcome back! {self.next_step()}"
-        self.after()
-        if self.dice is None:
+
+    def enter(self) -> None:
+        super().enter()
+        if self.dice is None and not self.over:
             self.ask_dice()
 
     def ask_dice(self) -> None:
-        dice = DiceScene(
-            self.ctx,
-            title=f"Round {self.round} of {ROUNDS}: the dice",
-            mode=self.dice_mode,
-            roll=self.roll,
-            match_id=self.save.id,
-        )
+        dice = dice_screen(self.ctx, self.round, self.dice_mode, self.roll, self.save.id)
         self.ask(("dice",), dice)
 
     def roll(self) -> tuple[int, int]:
@@ -256,8 +238,7 @@ class TableScene(Table):
     # -- the journal -------------------------------------------------------------------------
 
     def _attach(self) -> None:
-        """Journal the table and each bot's sheet (new rows the first time)."""
-        self.save.attach(self.lead)
+        """Journal each bot's sheet (a new row the first time)."""
         journal = self.ctx.journal
         try:
             tables = {s.id for s in journal.unfinished(LABEL)}
@@ -323,6 +304,23 @@ class TableScene(Table):
                 c.line for c in self.board.claims if c.seat == seat and c.round == self.round
             ]
 
+    def _reload_sheets(self) -> None:
+        """Each bot's sheet as the journal kept it (the newest row per seat); one that does
+        not replay is rebuilt from the table's dice."""
+        journal = self.ctx.journal
+        for saved in journal.unfinished(SHEET_LABEL):
+            mine = saved.meta.get("app") or {}
+            seat = int(mine.get("seat", -1))
+            if mine.get("table") != self.save.id or seat not in self.bots or seat in self.bot_saves:
+                continue
+            try:
+                sheet_save = GameSave.resumed(self.ctx, saved)
+                self.bots[seat] = journal.load(saved.id, GAMES)
+            except TabletopError as exc:
+                log.warning("resume: the sheet of seat %d does not replay: %s", seat + 1, exc)
+                continue
+            self.bot_saves[seat] = sheet_save
+
     def _journal(self) -> None:
         """Write the table's state now (before the screen shows the change)."""
         self.save.app["table"] = self.record()
@@ -334,12 +332,10 @@ class TableScene(Table):
         count its sums and time its press."""
         for seat, match in self.bots.items():
             self._catch_up(seat, match)
-        counted = {
-            seat: sums_checked(m.state.sheets[0], self.settings) for seat, m in self.bots.items()
-        }
-        if any(self.save.checks[seat] != c for seat, c in counted.items()):
-            for seat, c in counted.items():
-                self.save.checks[seat] = c
+        checks = list(self.save.checks)
+        for seat, match in self.bots.items():
+            self.save.checks[seat] = sums_checked(match.state.sheets[0], self.settings)
+        if self.save.checks != checks:
             self.save.write_meta()
         self.bot_press_at = {}
         if self.dice is not None and self.dice_at is not None:
@@ -376,9 +372,7 @@ class TableScene(Table):
                 return  # a bot that cannot finish its writes just stops writing
             if k >= self.round and not self.over:
                 return
-            written = (
-                match.steps[start - 1 + len(plan)].state if plan else match.steps[start - 1].state
-            )
+            written = match.steps[start - 1 + len(plan)].state
             won = {c.line for c in self.board.claims if c.seat == seat and c.round == k}
             left = list(match.history[start + len(plan) :])
             for action in after_writes(written, 0):
@@ -445,24 +439,21 @@ class TableScene(Table):
 
     def explain(self, name: str) -> None:
         """Say why a button is off, in the sentence table's words (``mm.ui.*``)."""
-        current = self.board.current
-        if name.startswith("star."):
-            line = name[5:]
-            owner = self.board.owners.get(line)
-            if current is None:
-                self.refuse("mm.ui.press_first", f"star {line} tapped, no seat press waiting")
-            elif owner is not None:
-                facts = {"line": line_name(line), "name": self.name(owner)}
-                self.refuse("mm.ui.star_belongs", f"star {line} is seat {owner + 1}'s", **facts)
-            else:
-                self.refuse("mm.ui.star_not_free", f"star {line} is off")
+        current, line = self.board.current, name.removeprefix("star.")
+        owner = self.board.owners.get(line)
+        if name == "next" and current is not None:
+            self.refuse("mm.ui.someone_choosing", f"seat {current.seat + 1} chooses a star")
         elif name == "next":
-            if current is not None:
-                self.refuse("mm.ui.someone_choosing", f"seat {current.seat + 1} chooses a star")
-            else:
-                self.refuse("mm.ui.dice_first", f"round {self.round} has no dice yet")
-        else:
+            self.refuse("mm.ui.dice_first", f"round {self.round} has no dice yet")
+        elif not name.startswith("star."):
             super().explain(name)
+        elif current is None:
+            self.refuse("mm.ui.press_first", f"star {line} tapped, no seat press waiting")
+        elif owner is not None:
+            facts = {"line": line_name(line), "name": self.name(owner)}
+            self.refuse("mm.ui.star_belongs", f"star {line} is seat {owner + 1}'s", **facts)
+        else:
+            self.refuse("mm.ui.star_not_free", f"star {line} is off")
 
     def seat_pressed(self, seat: int, at: float) -> None:
         """A seat button (or a tap on its Ready tile) asks to claim a Bonus Star."""
@@ -549,8 +540,7 @@ class TableScene(Table):
         # round 8 their sheets are finished)
         self._follow()
         if self.over:
-            self._finish()
-            self.show_results()
+            self._finish()  # the results follow (results_at_end)
             return
         self.bot_won = {seat: [] for seat in self.bots}
         self.message = self.note = ""
