@@ -1,20 +1,13 @@
-"""The device's side of a M.E.C.S. table, without pygame: whose turn it is, what the device
-waits for (a seat's cards, a trade, the who-starts card, the next objective card), the
-sentences from the engine's events, the bots' moves, the teacher's undo and the record
-kept beside the match.
+"""The device's side of a M.E.C.S. table, without pygame (:class:`MecsPlay`).
 
 Cards reach the game three ways, all as "seat S's area now reads these cards"
-(:meth:`MecsPlay.submit_area`): the camera's reading of an area, an area edited by touch,
-a bot's move. The engine works out whether that is a plant, a reorder or a hack and
-refuses what the rules forbid; the refusal is one short sentence (:meth:`MecsPlay.say`)
-and the engine's exact message in the log. A card read wrongly is fixed by editing the
-area: the reading replaces the move that set it and the later moves are played again.
-
-Never lose a game (issue 10): the device's cards come from a
-:func:`~tabletop.ui.saves.keyed_dealer`, the bots decide from the state alone, so a
-match replayed from the journal plays on as the uninterrupted one. What is not in the
-match (a camera reading the game refused, the seat choosing its refill) is
-:meth:`MecsPlay.record`, kept beside it; :meth:`MecsPlay.carry_on` puts it back.
+(:meth:`MecsPlay.submit_area`): the camera, an area edited by touch, a bot's move. The
+engine rules on them; a refusal is one short sentence on screen and the engine's exact
+message in the log. A wrong reading is fixed by editing the area: the reading replaces
+the move that set it and the later moves are played again. The cards are dealt by a
+:func:`~tabletop.ui.saves.keyed_dealer` and the bots decide from the state alone, so a
+match replayed from the journal plays on as the uninterrupted one (issue 10); what is
+not in the match is :meth:`MecsPlay.record`.
 """
 
 from __future__ import annotations
@@ -75,6 +68,9 @@ BANNER_SECONDS = 3.0
 BOT_LEVEL = "hard"  # a bot seat given as (name, True): the bot as it was before MECS-12
 # The engine's refusals of a hack whose equation the device checked and found wrong.
 HACK_CHECKS = ("mecs.hack_invalid", "mecs.hack_objective")
+# The tone of what an event says (info when not here).
+GOOD_NEWS = ("completed", "hacked", "objective_waiting", "objective", "objective_met")
+TONES = {f"mecs.{code}": "good" for code in GOOD_NEWS} | {"mecs.objective_missed": "error"}
 
 
 def coin_words(cards: Sequence[str]) -> str:
@@ -108,24 +104,23 @@ class Banner:
 class Player:
     name: str
     bot: bool = False
-    level: str = "hard"  # a bot's level (MECS-12)
+    level: str = BOT_LEVEL  # a bot's level (MECS-12)
 
-
-def bot_level(journaled: str | None) -> str:
-    """A bot's level as journaled: one of the levels, or the hard bot for a journal from
-    before the levels ("standard") or one that names no level the device knows."""
-    return journaled if journaled in LEVELS else "hard"
+    @classmethod
+    def of(cls, seat: SeatInfo) -> Player:
+        """A journaled seat; a bot's level from before the levels ("standard") or one the
+        device does not know is the hard bot's."""
+        return cls(seat.name, seat.bot is not None, seat.bot if seat.bot in LEVELS else BOT_LEVEL)
 
 
 def seat_infos(seats: Sequence[Sequence[Any] | SeatInfo]) -> list[SeatInfo]:
-    """The journal's seats for :class:`SeatInfo` rows or (name, is a bot) pairs, with the
-    bot's level third as the table journals them (no level: the hard bot, MECS-12)."""
+    """The journal's seats for :class:`SeatInfo` rows or (name, is a bot[, its level])
+    as the table journals them (no level: the hard bot, MECS-12)."""
     infos = []
     for i, seat in enumerate(seats):
         if not isinstance(seat, SeatInfo):
             name, bot, *level = seat
-            journaled = str(level[0]) if level else BOT_LEVEL
-            seat = SeatInfo(i, str(name), bot=journaled if bot else None)
+            seat = SeatInfo(i, str(name), bot=str([*level, BOT_LEVEL][0]) if bot else None)
         infos.append(seat)
     return infos
 
@@ -135,16 +130,11 @@ def _sentence(text: str) -> str:
     return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!")) else ".")
 
 
-def _quiet(_: str) -> None:
-    pass
-
-
 class MecsPlay(TableController):
     """One game of M.E.C.S. at the device (see the module). ``seats``: the journal's
-    seats (a bot with its level); ``bot_driver`` "scene": the bots move by themselves,
-    "external": the demo plays their moves through the screen. ``clock``, ``sound`` and
-    ``speak`` are the device's (a banner's time, a cue, a sentence said aloud); the
-    scene sets ``save`` so that checked equations are journaled."""
+    seats; ``bot_driver`` "scene": the bots move by themselves, "external": the demo
+    plays their moves through the screen. ``clock``, ``sound`` and ``speak`` are the
+    device's; the scene sets ``save`` so that checked equations are journaled."""
 
     def __init__(
         self,
@@ -155,11 +145,11 @@ class MecsPlay(TableController):
         bot_driver: str = "scene",
         match: Match[MecsSettings, MecsState, Action] | None = None,
         clock: Callable[[], float] = lambda: 0.0,
-        sound: Callable[[str], None] = _quiet,
-        speak: Callable[[str], None] = _quiet,
+        sound: Callable[[str], None] = lambda _: None,
+        speak: Callable[[str], None] = lambda _: None,
     ) -> None:
         self.infos = list(seats)
-        self.seats = [Player(s.name, s.bot is not None, bot_level(s.bot)) for s in seats]
+        self.seats = [Player.of(s) for s in seats]
         self.settings = settings
         self.seed = seed
         self.bot_driver = bot_driver
@@ -382,7 +372,6 @@ class MecsPlay(TableController):
                 continue  # every refill would crowd out what matters
             text = self.words(event.text)
             self.turns.append((self.state.turn, text))
-            kind = "info"
             if event.code == "mecs.completed":
                 data = event.data
                 cards = list(data.get("cards", ()))
@@ -400,23 +389,16 @@ class MecsPlay(TableController):
                 says += f"  ·  {self.name(winner)} +{coins} coins ({coin_words(cards)})"
                 self.banner = Banner(title, says, now, coins=coins, source=owner, to_seat=winner)
                 self.sound("star")
-                kind = "good"
             elif event.code == "mecs.hacked":
                 target = int(event.data.get("target", 0))
                 self.banner = Banner("Hacked!", text, now, "hack", source=target)
                 self.sound("good")
-                kind = "good"
             elif event.code == "mecs.objective_waiting":
                 waiting = text.replace(" (MECS-9)", "")
-                kind = "good"
-            elif event.code in ("mecs.objective", "mecs.objective_met"):
-                kind = "good"
-            elif event.code == "mecs.objective_missed":
-                if event.seat is not None:  # a true equation, but not what the card asks
-                    area = self.state.players[event.seat].area
-                    self.checked(event.seat, False, area, self.missed())
-                kind = "error"
-            said = (text, kind)
+            elif event.code == "mecs.objective_missed" and event.seat is not None:
+                area = self.state.players[event.seat].area  # true, but not what the card asks
+                self.checked(event.seat, False, area, self.missed())
+            said = (text, TONES.get(event.code, "info"))
         if waiting and (said is None or said[1] != "error"):
             said = (f"Why? {waiting}", "good")  # what just happened, and why
         if said is not None:

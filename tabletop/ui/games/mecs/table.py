@@ -1,19 +1,12 @@
-"""The M.E.C.S. table: every seat's equation area read left to right, the coin race or
-the challenge objective, turns, hacks, and "Complete!" with coins flying to the winner.
+"""The M.E.C.S. table: every seat's equation area, the coin race or the challenge
+objective, and "Complete!" with coins flying to the winner. The game's decisions are
+its controller's (:class:`~.play.MecsPlay`); the base carries dispatch, dialogs, saving,
+lamps, bot pacing and the results.
 
-The scene draws and routes input to its controller (:class:`~.play.MecsPlay`, where
-the game's decisions are); :class:`~tabletop.ui.table.TableScene` carries the
-dispatch, the dialogs, Leave/Rules, saving, lamps, bot pacing and the results.
-
-Cards reach the game as "seat S's area now reads these cards": the camera
-(``CardsSeen(seat, "equation", cards)``, seat 1-based), touch (tap an area,
-``area.<seat>``, and edit it in :class:`~.editor.AreaEditor`) or a bot's move. One card
-held up alone opens its page (or, in camera play, is the who-starts or objective card).
-
-Touch targets: ``area.<i>``, ``end``, ``trade``, ``refill.numbers``, ``refill.symbols``,
-``reveal.<d>`` (camera play: the who-starts card), ``objective`` (camera play: the next
-objective card), ``hand.<i>`` (a card in hand: its page), ``rules``, ``cards``,
-``undo`` (teacher PIN), ``leave``.
+Touch targets: ``area.<i>`` (edit it in :class:`~.editor.AreaEditor`), ``end``,
+``trade``, ``refill.numbers``, ``refill.symbols``, ``reveal.<d>`` and ``objective``
+(camera play: the who-starts and the objective card), ``hand.<i>`` (a card's page),
+``rules``, ``cards``, ``undo`` (teacher PIN), ``leave``.
 """
 
 from __future__ import annotations
@@ -43,6 +36,27 @@ from tabletop.ui.widgets import Button, grid
 
 # the quiet buttons at the bottom left, always there
 TOOLS = (("rules", "Rules"), ("cards", "Cards"), ("undo", "Undo"), ("leave", "Leave"))
+
+
+def resume_scene(ctx: Context, save: GameSave, match: Match[Any, Any, Any]) -> Scene:
+    """The table again around a match replayed from the journal: the seats and the seed
+    are in ``save``, the settings in the match."""
+    app = save.app
+    # the journal's seats; where their rows were not written, the table's own record of
+    # the names and the bots with their levels (MECS-12; none before the levels)
+    seats = save.seats if len(save.seats) == len(app["seats"]) else app["seats"]
+    driver = str(app.get("bot_driver", "scene"))
+    table = MecsTable(
+        ctx,
+        seats=seats,
+        settings=match.settings,
+        seed=int(app["seed"]),
+        bot_driver=driver,
+        match=match,
+        save=save,
+    )
+    table.play.carry_on(app.get("table"))  # what is not in the match (none before issue 21)
+    return table
 
 
 class MecsTable(TableScene):
@@ -472,4 +486,4 @@ def draw_coin(surface: pygame.Surface, p: Palette, centre: tuple[int, int], radi
     pygame.draw.circle(surface, p.line, centre, radius, 2)
 
 
-__all__ = ["BOT_SECONDS", "MecsTable", "coin_words"]
+__all__ = ["BOT_SECONDS", "MecsTable", "coin_words", "resume_scene"]
