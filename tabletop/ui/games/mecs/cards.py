@@ -17,7 +17,7 @@ from typing import Any
 import pygame
 
 from tabletop.assets import load_toml
-from tabletop.games.mecs import DECKS, OBJECTIVE_CODES, card_code, objective
+from tabletop.games.mecs import DECKS, OBJECTIVE_CODES, objective
 from tabletop.games.mecs_equation import ADVANCED, DIGITS, FACE, PLAY_CARDS
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.input import InputEvent
@@ -39,39 +39,19 @@ GOLD: Color = (235, 190, 30)
 # Faces of the cards as read aloud on screen (x² rather than a lone ²).
 LABEL = {**FACE, "SQ": "x²"}
 
-# What a camera or a person may call a card, besides its code.
-ALIASES = {
-    "=": "EQ",
-    "x": "X",
-    "×": "X",
-    "*": "X",
-    "÷": "DIV",
-    ":": "DIV",
-    "(": "LP",
-    ")": "RP",
-    "/": "FRAC",
-    "√": "SQRT",
-    ".": "DOT",
-    "²": "SQ",
-    "^2": "SQ",
-}
-PREFIX = "MT1:"
+# What a camera or a person may call a card, besides its code: its face, and more.
+ALIASES = {face: code for code, face in FACE.items()} | {"x": "X", "*": "X", ":": "DIV", "^2": "SQ"}
 
 
 def read_code(text: str) -> str | None:
     """A M.E.C.S. card code from what the camera read: ``"7"``, ``"MT1:MECS:EQ"`` or
     ``"="`` are cards; another game's card, ``"?"`` or junk are None (not ours)."""
     text = text.strip()
-    if text.startswith(PREFIX):
+    if text.startswith("MT1:"):
         parts = text.split(":")
-        if len(parts) < 3 or parts[1] != "MECS":
-            return None
-        text = parts[2]
-    text = card_code(text)
+        text = parts[2] if len(parts) > 2 and parts[1] == "MECS" else ""
     code = ALIASES.get(text, text)
-    if code in FACE or code in OBJECTIVE_CODES:
-        return code
-    return None
+    return code if code in FACE or code in OBJECTIVE_CODES else None
 
 
 def colour_of(code: str) -> Color:
@@ -142,12 +122,11 @@ def card_pages(relative: str = CARDS_FILE) -> dict[str, CardPage]:
             isinstance(table.get(f), str) and table[f].strip() for f in fields
         )
 
-    pages: dict[str, CardPage] = {}
-    for code, entry in load_toml(relative).get("cards", {}).items():
-        if filled(entry, PAGE_FIELDS) and filled(names := entry.get("names"), NAME_FIELDS):
-            text = [entry[f] for f in PAGE_FIELDS]
-            pages[code] = CardPage(code, *text, {f: names[f] for f in NAME_FIELDS})
-    return pages
+    return {
+        code: CardPage(code, *(entry[f] for f in PAGE_FIELDS), {f: names[f] for f in NAME_FIELDS})
+        for code, entry in load_toml(relative).get("cards", {}).items()
+        if filled(entry, PAGE_FIELDS) and filled(names := entry.get("names"), NAME_FIELDS)
+    }
 
 
 def deck_cards() -> list[str]:
@@ -198,19 +177,18 @@ class CardPageScene(Scene):
         y = H - m.u(12) - h
         w = m.u(128)
         self.card_rect = pygame.Rect(m.u(20), m.u(20), m.u(150), m.u(210))
-        self.buttons = []
-        for i, (key, label) in enumerate(SECTIONS):
-            self.buttons.append(
-                Button(
-                    f"page.{key}",
-                    pygame.Rect(m.u(16) + i * (w + m.u(8)), y, w, h),
-                    label,
-                    kind="toggle",
-                    selected=key == self.section,
-                    enabled=self.page is not None,
-                    size=m.small + 2,
-                )
+        self.buttons = [
+            Button(
+                f"page.{key}",
+                pygame.Rect(m.u(16) + i * (w + m.u(8)), y, w, h),
+                label,
+                kind="toggle",
+                selected=key == self.section,
+                enabled=self.page is not None,
+                size=m.small + 2,
             )
+            for i, (key, label) in enumerate(SECTIONS)
+        ]
         self.buttons.append(
             Button("close", pygame.Rect(W - m.u(16) - m.u(150), y, m.u(150), h), "Close")
         )
