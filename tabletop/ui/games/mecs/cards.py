@@ -88,6 +88,23 @@ def draw_card(
     painter.text(surface, text, rect.center, size, ink, bold=True, anchor="center")
 
 
+def button_row(
+    specs: Sequence[tuple[str, str]],
+    left: int,
+    top: int,
+    cell: tuple[int, int],
+    gap: int,
+    **style: Any,
+) -> list[Button]:
+    """Buttons ``(name, label)`` left to right from ``left``, each ``cell`` (width,
+    height) in size, ``gap`` apart, all in ``style`` (the :class:`Button` fields)."""
+    w, h = cell
+    return [
+        Button(name, pygame.Rect(left + i * (w + gap), top, w, h), label, **style)
+        for i, (name, label) in enumerate(specs)
+    ]
+
+
 # -- the card pages ------------------------------------------------------------------------
 
 
@@ -177,18 +194,11 @@ class CardPageScene(Scene):
         y = H - m.u(12) - h
         w = m.u(128)
         self.card_rect = pygame.Rect(m.u(20), m.u(20), m.u(150), m.u(210))
-        self.buttons = [
-            Button(
-                f"page.{key}",
-                pygame.Rect(m.u(16) + i * (w + m.u(8)), y, w, h),
-                label,
-                kind="toggle",
-                selected=key == self.section,
-                enabled=self.page is not None,
-                size=m.small + 2,
-            )
-            for i, (key, label) in enumerate(SECTIONS)
-        ]
+        sections = [(f"page.{key}", label) for key, label in SECTIONS]
+        on = self.page is not None
+        self.buttons = button_row(sections, m.u(16), y, (w, h), m.u(8), kind="toggle", enabled=on)
+        for b in self.buttons:
+            b.selected, b.size = b.name == f"page.{self.section}", m.small + 2
         self.buttons.append(
             Button("close", pygame.Rect(W - m.u(16) - m.u(150), y, m.u(150), h), "Close")
         )
@@ -268,6 +278,7 @@ __all__ = [
     "ALIASES",
     "CardPage",
     "CardPageScene",
+    "button_row",
     "card_pages",
     "colour_of",
     "deck_cards",

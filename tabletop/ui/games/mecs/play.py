@@ -148,7 +148,6 @@ class MecsPlay(TableController):
         sound: Callable[[str], None] = lambda _: None,
         speak: Callable[[str], None] = lambda _: None,
     ) -> None:
-        self.infos = list(seats)
         self.seats = [Player.of(s) for s in seats]
         self.settings = settings
         self.seed = seed
