@@ -196,9 +196,10 @@ class CardPageScene(Scene):
         self.card_rect = pygame.Rect(m.u(20), m.u(20), m.u(150), m.u(210))
         sections = [(f"page.{key}", label) for key, label in SECTIONS]
         on = self.page is not None
-        self.buttons = button_row(sections, m.u(16), y, (w, h), m.u(8), kind="toggle", enabled=on)
+        style = {"kind": "toggle", "enabled": on, "size": m.small + 2}
+        self.buttons = button_row(sections, m.u(16), y, (w, h), m.u(8), **style)
         for b in self.buttons:
-            b.selected, b.size = b.name == f"page.{self.section}", m.small + 2
+            b.selected = b.name == f"page.{self.section}"
         self.buttons.append(
             Button("close", pygame.Rect(W - m.u(16) - m.u(150), y, m.u(150), h), "Close")
         )

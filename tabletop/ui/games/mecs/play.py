@@ -641,20 +641,20 @@ class MecsPlay(TableController):
 
     def describe(self, action: Action) -> str:
         """An action in words, for undo."""
-        if isinstance(action, (Plant, Observe)):
-            seat = action.seat if isinstance(action, Plant) else action.area_of
-            cards = action.area if isinstance(action, Plant) else action.reads
-            return f"{self.name(seat)}'s cards: the area read {render(cards)}"
-        if isinstance(action, Hack):
-            return f"{self.name(action.seat)}'s hack of {self.name(action.target)}'s area"
-        if isinstance(action, Trade):
-            return f"{self.name(action.seat)}'s trade"
-        if isinstance(action, EndTurn):
-            return f"the end of {self.name(action.seat)}'s turn"
-        if isinstance(action, Refill):
-            return f"{self.name(action.seat)}'s card from the {action.stack} stack"
-        if isinstance(action, Reorder):
-            return f"{self.name(action.seat)}'s card move"
+        name = self.name
+        match action:
+            case Plant(seat, cards) | Observe(seat, cards):
+                return f"{name(seat)}'s cards: the area read {render(cards)}"
+            case Hack(seat, target):
+                return f"{name(seat)}'s hack of {name(target)}'s area"
+            case Trade(seat):
+                return f"{name(seat)}'s trade"
+            case EndTurn(seat):
+                return f"the end of {name(seat)}'s turn"
+            case Refill(seat, stack):
+                return f"{name(seat)}'s card from the {stack} stack"
+            case Reorder(seat):
+                return f"{name(seat)}'s card move"
         return "the last move"
 
     # -- bots ---------------------------------------------------------------------------------
