@@ -24,7 +24,6 @@ from tabletop.engine.match import Match
 from tabletop.engine.protocol import Event, Result
 from tabletop.games.mecs import (
     CHANCE_TYPES,
-    STACKS,
     Action,
     Draw,
     EndTurn,
@@ -37,6 +36,7 @@ from tabletop.games.mecs import (
     Refill,
     Reorder,
     ShowObjective,
+    StackName,
     Trade,
     area_owner,
     held_cards,
@@ -44,7 +44,7 @@ from tabletop.games.mecs import (
     may_trade,
     meets_objective,
     objective,
-    stack_of,
+    trade_sources,
 )
 from tabletop.games.mecs_equation import (
     DIGITS,
@@ -601,12 +601,9 @@ class MecsPlay(TableController):
     def trade_cards(self) -> list[str]:
         return list(dict.fromkeys(self.state.players[self.state.active].hand))
 
-    def draw_stacks(self, card: str, under: str | None) -> list[str]:
-        """The stacks a trade may draw from: one with cards, or the one the card went
-        under."""
-        if card != "?":
-            under = stack_of(card)
-        return [s for s in STACKS if self.state.stack(s).size or s == under]
+    def draw_stacks(self, card: str, under: StackName | None) -> list[StackName]:
+        """The stacks the active seat's trade of ``card`` may draw from (MECS-4)."""
+        return trade_sources(self.state, card, under)
 
     def trade(self, card: str, draw_from: str, under: str | None) -> None:
         self.perform(Trade(self.state.active, card, draw_from, under if card == "?" else None))  # type: ignore[arg-type]
