@@ -728,7 +728,7 @@ def test_mecs_editor_moves_a_card_left_and_right_but_not_past_the_ends() -> None
     at either end of the area the card stays where it is."""
     app = make_app()
     editor = AreaEditor(
-        app.ctx, seat=0, title="Edit", cards=["1", "2", "3"], palette=[], any_card=False
+        app.ctx, title="Edit", cards=["1", "2", "3"], palette=[], any_card=False
     )
     app.stack.push(editor)
     auto = Autoplayer(app)

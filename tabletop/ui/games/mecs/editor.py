@@ -31,15 +31,12 @@ class AreaEditor(Scene):
     def __init__(
         self,
         ctx: Context,
-        *,
-        seat: int,
         title: str,
         cards: Sequence[str],
         palette: Sequence[str],
         any_card: bool,
     ) -> None:
         super().__init__(ctx)
-        self.seat = seat
         self.title = title
         self.original = tuple(cards)
         self.cards = list(cards)

@@ -233,12 +233,8 @@ class MecsTable(TableScene):
     def edit_area(self, seat: int) -> None:
         if not 0 <= seat < len(self.play.seats):
             return
-        cards, palette, any_card = self.play.palette(seat)
         title = f"{self.play.name(seat)}'s equation area"
-        editor = AreaEditor(
-            self.ctx, seat=seat, title=title, cards=cards, palette=palette, any_card=any_card
-        )
-        self.ask(("edit", seat), editor)
+        self.ask(("edit", seat), AreaEditor(self.ctx, title, *self.play.palette(seat)))
 
     def trade(self) -> None:
         """A trade asks which card goes back (virtual play) or which stack it went under
