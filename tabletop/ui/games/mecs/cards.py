@@ -55,13 +55,8 @@ def read_code(text: str) -> str | None:
 
 
 def colour_of(code: str) -> Color:
-    if code in DIGITS:
-        return RED
-    if code in ADVANCED:
-        return GREEN
-    if code in OBJECTIVE_CODES:
-        return GOLD
-    return BLUE
+    kinds = ((DIGITS, RED), (ADVANCED, GREEN), (OBJECTIVE_CODES, GOLD))
+    return next((colour for codes, colour in kinds if code in codes), BLUE)
 
 
 def draw_card(
@@ -203,9 +198,8 @@ class CardPageScene(Scene):
         self.buttons.append(
             Button("close", pygame.Rect(W - m.u(16) - m.u(150), y, m.u(150), h), "Close")
         )
-        self.body = pygame.Rect(
-            self.card_rect.right + m.u(24), m.u(24), W - self.card_rect.right - m.u(48), 0
-        )
+        left = self.card_rect.right + m.u(24)
+        self.body = pygame.Rect(left, m.u(24), W - self.card_rect.right - m.u(48), 0)
         self.body.height = y - m.u(16) - self.body.top
 
     def handle(self, event: InputEvent) -> None:

@@ -501,20 +501,16 @@ class MecsPlay(TableController):
             self.refuse(IllegalMove("mecs.take_back", "no move set this area"))
             return
         fixed = Match(GAME, self.settings, len(self.seats), seed=self.seed)
-        try:
-            for action in history[:index]:
-                fixed.apply(action)
-            fixed.apply(Observe(seat, reads))
-        except TabletopError as exc:
-            self.refuse(exc)
-            return
-        dropped = 0
-        for n, action in enumerate(history[index + 1 :]):
+        history[index] = Observe(seat, reads)
+        for n, action in enumerate(history):
             try:
                 fixed.apply(action)
-            except TabletopError:
-                dropped = len(history) - index - 1 - n
-                break
+            except TabletopError as exc:
+                if n <= index:  # the reading itself is refused
+                    self.refuse(exc)
+                    return
+                break  # a later move no longer fits: it and those after it are dropped
+        dropped = len(history) - len(fixed.history)
         log.info(
             "mecs: corrected seat %d's area to %s; %d later moves dropped", seat, reads, dropped
         )
