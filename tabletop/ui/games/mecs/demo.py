@@ -98,28 +98,24 @@ class Driver:
         self.moves += 1
         return action
 
-    def child_hacks(self, seat: int) -> int:
+    def child_hacks(self, seat: int) -> None:
         """The child's hack that its own sums say is right but is not, tried now (see
-        the class): 1 if it tried one, else 0."""
+        the class)."""
         from tabletop.classroom.mistakes import Child
 
-        play = self.play
-        state = play.state
+        state = self.play.state
         if state.phase != "plant" or state.active != seat:
-            return 0
-        child = Child(random.Random(f"mecs-child:{self.seed}:{len(play.match.history)}"))
-        hand = state.players[seat].hand
+            return
+        child = Child(random.Random(f"mecs-child:{self.seed}:{len(self.play.match.history)}"))
         for target, player in enumerate(state.players):
             if target == seat or not player.area:
                 continue
-            for cards in child_believes(player.area, hand, child):
-                if (target, cards) in self.tried:
-                    continue
-                self.tried.add((target, cards))
-                self.show_area(target, cards)  # refused: journaled with its question
-                self.show_area(target, player.area)  # the child takes its cards back
-                return 1
-        return 0
+            for cards in child_believes(player.area, state.players[seat].hand, child):
+                if (target, cards) not in self.tried:
+                    self.tried.add((target, cards))
+                    self.show_area(target, cards)  # refused: journaled with its question
+                    self.show_area(target, player.area)  # the child takes its cards back
+                    return
 
 
 def child_believes(
