@@ -451,13 +451,10 @@ class MecsTable(TableScene):
         )
         painter.paragraph(surface, banner.text, body, m.text, align="center")
         # coins fly from the area to the winner's coin pile
-        if (
-            not banner.coins
-            or banner.source not in self.area_rects
-            or banner.to_seat not in self.coin_points
-        ):
+        end = self.coin_points.get(banner.to_seat) if banner.to_seat is not None else None
+        if end is None or banner.source not in self.area_rects:
             return
-        start, end = self.area_rects[banner.source].center, self.coin_points[banner.to_seat]
+        start = self.area_rects[banner.source].center
         span = max(0.01, banner.until - banner.start - 0.5)
         for i in range(min(banner.coins, 15)):
             t = (now - banner.start - i * 0.08) / span
