@@ -65,6 +65,7 @@ log = logging.getLogger(__name__)
 GAME = Mecs()
 BOT_SECONDS = 1.2  # a bot waits this long before it moves, so children can follow
 BANNER_SECONDS = 3.0
+DECK_NAMES = {"beginners": "beginners' deck", "advanced": "advanced deck"}
 BOT_LEVEL = "hard"  # a bot seat given as (name, True): the bot as it was before MECS-12
 # The engine's refusals of a hack whose equation the device checked and found wrong.
 HACK_CHECKS = ("mecs.hack_invalid", "mecs.hack_objective")
@@ -251,13 +252,11 @@ class MecsPlay(TableController):
         if s.mode == "challenge":
             met = len(state.met)
             if state.objective is not None:
-                goal = objective(state.objective).text
-                return f"Objective {met + 1} of {s.objectives}: the answer must be {goal}."
+                return f"Objective {met + 1} of {s.objectives}: the answer must be {self.goal()}."
             if met >= s.objectives:
                 return f"All {s.objectives} objectives are met!"
             return f"Objective {met + 1} of {s.objectives}: turn up the next card."
-        deck = "beginners' deck" if s.deck == "beginners" else "advanced deck"
-        text = f"Coin race: the first to {s.target_coins} coins wins ({deck})."
+        text = f"Coin race: the first to {s.target_coins} coins wins ({DECK_NAMES[s.deck]})."
         lead = max(range(len(self.seats)), key=state.coins)
         if state.coins(lead):
             text += f"  Leading: {self.name(lead)} with {state.coins(lead)}."
@@ -292,11 +291,8 @@ class MecsPlay(TableController):
         if not verdict.valid:
             return (f"Not finished: {verdict.reason}.", "muted")
         if not meets_objective(self.state, verdict):
-            goal = objective(self.state.objective).text if self.state.objective else None
-            return (
-                f"{verdict.answer_text} is not {goal or 'the next objective'}, so the cards stay.",
-                "bad",
-            )
+            goal = self.goal() or "the next objective"
+            return (f"{verdict.answer_text} is not {goal}, so the cards stay.", "bad")
         return (f"{verdict.text} is right!", "good")
 
     # -- the game -----------------------------------------------------------------------------
@@ -337,7 +333,7 @@ class MecsPlay(TableController):
         if verdict is not None and not verdict.valid:  # its mistake: "9 × 7 = 63, not 6"
             why = f" {_sentence(verdict.reason or '')}"
         elif verdict is not None and self.state.objective is not None:  # the objective missed
-            why = f" {verdict.answer_text} is not {objective(self.state.objective).text}."
+            why = f" {verdict.answer_text} is not {self.goal()}."
         self.wrong(code, why, who=self.name(self.state.active))
 
     def wrong(self, code: str, after: str = "", **facts: Any) -> None:
@@ -423,11 +419,15 @@ class MecsPlay(TableController):
                 seconds=self.save.seconds_since(self._turn[1]),
             )
 
+    def goal(self) -> str | None:
+        """The objective card shown, in words (challenge mode, MECS-6)."""
+        number = self.state.objective
+        return None if number is None else objective(number).text
+
     def missed(self) -> str:
         """The objective a true equation missed, in words (MECS-6)."""
-        if self.state.objective is None:
-            return "no objective card was shown yet"
-        return f"the objective is {objective(self.state.objective).text}"
+        goal = self.goal()
+        return "no objective card was shown yet" if goal is None else f"the objective is {goal}"
 
     # -- input --------------------------------------------------------------------------------
 
@@ -691,7 +691,7 @@ class MecsPlay(TableController):
         done = sum(e.code == "mecs.completed" for step in self.match.steps for e in step.events)
         s = self.settings
         mode = "Challenge" if s.mode == "challenge" else f"Race to {s.target_coins} coins"
-        deck = "Beginners' deck" if s.deck == "beginners" else "Advanced deck"
+        deck = DECK_NAMES[s.deck].capitalize()
         return [mode, deck, f"{self.state.turn} turns", f"{done} equations completed"]
 
 
