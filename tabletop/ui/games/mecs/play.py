@@ -121,7 +121,8 @@ def seat_infos(seats: Sequence[Sequence[Any] | SeatInfo]) -> list[SeatInfo]:
     for i, seat in enumerate(seats):
         if not isinstance(seat, SeatInfo):
             name, bot, *level = seat
-            seat = SeatInfo(i, str(name), bot=str([*level, BOT_LEVEL][0]) if bot else None)
+            journaled = str(level[0]) if level else BOT_LEVEL
+            seat = SeatInfo(i, str(name), bot=journaled if bot else None)
         infos.append(seat)
     return infos
 
