@@ -22,10 +22,10 @@ from tabletop.ui.games.mecs.cards import (
     card_pages,
     deck_cards,
     missing_pages,
-    read_code,
 )
 from tabletop.ui.games.mecs.demo import play_demo, run_demo
 from tabletop.ui.games.mecs.editor import AreaEditor
+from tabletop.ui.games.mecs.play import read_code
 from tabletop.ui.games.mecs.table import BOT_SECONDS, MecsTable, coin_words
 from tabletop.ui.harness import DemoRun
 from tabletop.ui.input import CardSeen, CardsSeen, Tap

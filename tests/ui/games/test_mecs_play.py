@@ -61,7 +61,7 @@ def test_mecs_play_a_card_held_up_alone_is_the_who_starts_card_or_opens_its_page
     assert play.cards_seen(None, None, ["5"]) is None  # Ann's who-starts card
     assert play.wants("reveal") == 1
     assert play.cards_seen(None, None, ["EQ"]) == "EQ"  # not a number: its page
-    assert play.cards_seen(None, None, [None], ["MT1:ATK:+5"]) is None
+    assert play.cards_seen(None, None, ["MT1:ATK:+5"]) is None
     assert "not from this game" in play.message[0] and play.message[1] == "error"
 
 

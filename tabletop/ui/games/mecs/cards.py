@@ -39,20 +39,6 @@ GOLD: Color = (235, 190, 30)
 # Faces of the cards as read aloud on screen (x² rather than a lone ²).
 LABEL = {**FACE, "SQ": "x²"}
 
-# What a camera or a person may call a card, besides its code: its face, and more.
-ALIASES = {face: code for code, face in FACE.items()} | {"x": "X", "*": "X", ":": "DIV", "^2": "SQ"}
-
-
-def read_code(text: str) -> str | None:
-    """A M.E.C.S. card code from what the camera read: ``"7"``, ``"MT1:MECS:EQ"`` or
-    ``"="`` are cards; another game's card, ``"?"`` or junk are None (not ours)."""
-    text = text.strip()
-    if text.startswith("MT1:"):
-        parts = text.split(":")
-        text = parts[2] if len(parts) > 2 and parts[1] == "MECS" else ""
-    code = ALIASES.get(text, text)
-    return code if code in FACE or code in OBJECTIVE_CODES else None
-
 
 def colour_of(code: str) -> Color:
     kinds = ((DIGITS, RED), (ADVANCED, GREEN), (OBJECTIVE_CODES, GOLD))
@@ -270,7 +256,6 @@ class CardPageScene(Scene):
 
 
 __all__ = [
-    "ALIASES",
     "CardPage",
     "CardPageScene",
     "button_row",
@@ -279,5 +264,4 @@ __all__ = [
     "deck_cards",
     "draw_card",
     "missing_pages",
-    "read_code",
 ]

@@ -24,6 +24,7 @@ from tabletop.engine.match import Match
 from tabletop.engine.protocol import Event, Result
 from tabletop.games.mecs import (
     CHANCE_TYPES,
+    OBJECTIVE_CODES,
     Action,
     Draw,
     EndTurn,
@@ -48,6 +49,7 @@ from tabletop.games.mecs import (
 )
 from tabletop.games.mecs_equation import (
     DIGITS,
+    FACE,
     PLAY_CARDS,
     card_coins,
     coin_breakdown,
@@ -72,6 +74,21 @@ HACK_CHECKS = ("mecs.hack_invalid", "mecs.hack_objective")
 # The tone of what an event says (info when not here).
 GOOD_NEWS = ("completed", "hacked", "objective_waiting", "objective", "objective_met")
 TONES = {f"mecs.{code}": "good" for code in GOOD_NEWS} | {"mecs.objective_missed": "error"}
+
+
+# What a camera or a person may call a card, besides its code: its face, and more.
+ALIASES = {face: code for code, face in FACE.items()} | {"x": "X", "*": "X", ":": "DIV", "^2": "SQ"}
+
+
+def read_code(text: str) -> str | None:
+    """A M.E.C.S. card code from what the camera read: ``"7"``, ``"MT1:MECS:EQ"`` or
+    ``"="`` are cards; another game's card, ``"?"`` or junk are None (not ours)."""
+    text = text.strip()
+    if text.startswith("MT1:"):
+        parts = text.split(":")
+        text = parts[2] if len(parts) > 2 and parts[1] == "MECS" else ""
+    code = ALIASES.get(text, text)
+    return code if code in FACE or code in OBJECTIVE_CODES else None
 
 
 def coin_words(cards: Sequence[str]) -> str:
@@ -432,16 +449,11 @@ class MecsPlay(TableController):
 
     # -- input --------------------------------------------------------------------------------
 
-    def cards_seen(
-        self,
-        seat: int | None,
-        zone: str | None,
-        codes: Sequence[str | None],
-        raw: Sequence[str] = (),
-    ) -> str | None:
-        """A steady camera reading of one zone (``seat`` 1-based, ``codes`` the cards read,
-        None for one not of this game): an area, or one card held up alone. Returns the
-        card whose page to open (one card held up that the game does not wait for)."""
+    def cards_seen(self, seat: int | None, zone: str | None, raw: Sequence[str]) -> str | None:
+        """A steady camera reading of one zone (``seat`` 1-based, ``raw`` what was read):
+        an area, or one card held up alone. Returns the card whose page to open (one card
+        held up that the game does not wait for)."""
+        codes = [read_code(text) for text in raw]
         if seat is None or zone != "equation":
             if len(codes) != 1 or (seat is not None and zone is not None):
                 log.debug("mecs: ignoring cards in %s/%s", seat, zone)
@@ -697,6 +709,7 @@ class MecsPlay(TableController):
 
 
 __all__ = [
+    "ALIASES",
     "BOT_SECONDS",
     "GAME",
     "Banner",
@@ -704,5 +717,6 @@ __all__ = [
     "Player",
     "coin_words",
     "equation_question",
+    "read_code",
     "seat_infos",
 ]

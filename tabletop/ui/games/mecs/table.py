@@ -22,7 +22,7 @@ from tabletop.games.mecs_equation import PLAY_CARDS
 from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.games import start_card_camera
-from tabletop.ui.games.mecs.cards import LABEL, CardPageScene, button_row, draw_card, read_code
+from tabletop.ui.games.mecs.cards import LABEL, CardPageScene, button_row, draw_card
 from tabletop.ui.games.mecs.editor import AreaEditor
 from tabletop.ui.games.mecs.play import BOT_SECONDS, Banner, MecsPlay, coin_words, seat_infos
 from tabletop.ui.input import CardsSeen
@@ -175,8 +175,7 @@ class MecsTable(TableScene):
         self.play.seat_pressed(seat)
 
     def cards_seen(self, event: CardsSeen) -> None:
-        codes = [read_code(c.code) for c in event.cards]
-        page = self.play.cards_seen(event.seat, event.area, codes, event.codes)
+        page = self.play.cards_seen(event.seat, event.area, event.codes)
         if page is not None:
             self.stack.push(CardPageScene(self.ctx, page))
 
