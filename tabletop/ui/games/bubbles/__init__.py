@@ -15,10 +15,7 @@ from tabletop.ui.games import lazy_names
 __getattr__ = lazy_names(
     __name__,
     {
-        **dict.fromkeys(
-            ("SETUP", "Scoreboard", "rules_pages", "scoreboard", "setup_scene"), "setup"
-        ),
-        "BubblePlay": "play",
+        **dict.fromkeys(("SETUP", "Scoreboard", "scoreboard", "setup_scene"), "setup"),
         "BubbleScene": "scene",
         "run_demo": "demo",
     },
