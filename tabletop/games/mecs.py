@@ -749,6 +749,14 @@ def may_trade(state: MecsState) -> bool:
     return state.phase == "planted" and state.planted == 1
 
 
+def trade_sources(state: MecsState, card: str, under: StackName | None = None) -> list[StackName]:
+    """The stacks a trade of ``card`` may draw the new card from (MECS-4): one with cards
+    left, or the one the card goes under (``under`` for an unseen card, ``"?"``)."""
+    if card != UNSEEN:
+        under = stack_of(card)
+    return [s for s in STACKS if state.stack(s).size or s == under]
+
+
 def may_end_turn(state: MecsState) -> bool:
     """Whether the active player may end the turn now: after planting, or with no card in
     hand to plant (MECS-4)."""
@@ -1457,5 +1465,6 @@ __all__ = [
     "meets_objective",
     "objective",
     "stack_of",
+    "trade_sources",
     "unseen_counts",
 ]

@@ -31,6 +31,7 @@ from tabletop.games.mecs import (
     may_end_turn,
     may_trade,
     objective,
+    trade_sources,
 )
 from tabletop.games.mecs_equation import is_valid
 from tests.games.test_mecs_support import (
@@ -268,6 +269,18 @@ def test_mecs4_trade_only_after_planting_one() -> None:
     assert not may_trade(two)
     with pytest.raises(IllegalMove):
         GAME.apply(two, Trade(0, "3", "numbers"))
+
+
+def test_mecs4_trade_sources_are_stacks_with_cards_or_the_one_the_card_goes_under() -> None:
+    """The screen offers the stacks :func:`trade_sources` names: an empty stack only when
+    the traded card goes under it (then it holds that card)."""
+    state = table(["1 2 3 + EQ 4", "5 6 7 8 9"])
+    assert trade_sources(state, "EQ") == ["numbers", "symbols"]
+    empty = replace(state, numbers=replace(state.numbers, cards=(), bottom=()))
+    assert trade_sources(empty, "EQ") == ["symbols"]
+    assert trade_sources(empty, "4") == ["numbers", "symbols"]  # 4 goes under numbers
+    assert trade_sources(empty, "?", "numbers") == ["numbers", "symbols"]
+    assert trade_sources(empty, "?", "symbols") == ["symbols"]
 
 
 def test_mecs4_end_turn_after_planting_and_pass_with_no_cards() -> None:

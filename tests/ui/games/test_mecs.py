@@ -22,10 +22,10 @@ from tabletop.ui.games.mecs.cards import (
     card_pages,
     deck_cards,
     missing_pages,
-    read_code,
 )
 from tabletop.ui.games.mecs.demo import play_demo, run_demo
 from tabletop.ui.games.mecs.editor import AreaEditor
+from tabletop.ui.games.mecs.play import read_code
 from tabletop.ui.games.mecs.table import BOT_SECONDS, MecsTable, coin_words
 from tabletop.ui.harness import DemoRun
 from tabletop.ui.input import CardSeen, CardsSeen, Tap
@@ -727,9 +727,7 @@ def test_mecs_editor_moves_a_card_left_and_right_but_not_past_the_ends() -> None
     """◀ Move and Move ▶ swap the selected card with its neighbour and keep it selected;
     at either end of the area the card stays where it is."""
     app = make_app()
-    editor = AreaEditor(
-        app.ctx, seat=0, title="Edit", cards=["1", "2", "3"], palette=[], any_card=False
-    )
+    editor = AreaEditor(app.ctx, title="Edit", cards=["1", "2", "3"], palette=[], any_card=False)
     app.stack.push(editor)
     auto = Autoplayer(app)
     auto.tap("card.0")

@@ -12,7 +12,7 @@ from pathlib import Path
 from tabletop.bots.mecs import decide
 from tabletop.engine.match import Match
 from tabletop.games import GAMES
-from tabletop.games.mecs import Mecs, MecsSettings
+from tabletop.games.mecs import Mecs, MecsSettings, Trade
 from tabletop.store import SeatInfo
 from tabletop.ui.games.mecs import play as play_module
 from tabletop.ui.games.mecs.play import MecsPlay, seat_infos
@@ -61,7 +61,7 @@ def test_mecs_play_a_card_held_up_alone_is_the_who_starts_card_or_opens_its_page
     assert play.cards_seen(None, None, ["5"]) is None  # Ann's who-starts card
     assert play.wants("reveal") == 1
     assert play.cards_seen(None, None, ["EQ"]) == "EQ"  # not a number: its page
-    assert play.cards_seen(None, None, [None], ["MT1:ATK:+5"]) is None
+    assert play.cards_seen(None, None, ["MT1:ATK:+5"]) is None
     assert "not from this game" in play.message[0] and play.message[1] == "error"
 
 
@@ -246,3 +246,19 @@ def test_mecs_child_takes_back_cards_only_before_done_then_it_is_the_teachers() 
     assert play.state.players[active].area == (card,)
     play.undo()
     assert play.state.players[active].area == () and play.state.phase == "plant"
+
+
+def test_mecs_play_a_fixed_reading_drops_the_later_moves_that_no_longer_fit() -> None:
+    """Real cards (MECS-4): Ann's 1 card was read as 5 and she traded; fixed by touch to
+    the 2 cards she really put down, the trade (allowed after exactly 1 card) no longer
+    fits, so it and the card drawn for it are taken back, and said so."""
+    play = new_play(cards="camera")
+    play.reveal("8")
+    play.reveal("3")
+    play.submit_area(0, ("5",), camera=True)
+    play.trade("?", "numbers", "numbers")
+    before = len(play.match.history)
+    play.submit_area(0, ("6", "7"))  # by touch: a card that was there changed
+    assert play.message == ("Fixed: Ann's area reads 67. 2 later moves were taken back.", "info")
+    assert len(play.match.history) == before - 2 and play.state.players[0].area == ("6", "7")
+    assert not any(isinstance(a, Trade) for a in play.match.history)

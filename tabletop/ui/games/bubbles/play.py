@@ -1,10 +1,8 @@
-"""One bubble round without pygame: the model stepped by the clock, and a finger's
-pick, drag, drop and let go in field units.
-
-Each move returns the sentence to show as a :data:`Line` (text, tone), or raises the
-engine's :class:`~tabletop.engine.errors.TabletopError` (the scene shows the child's
-sentence for its code). Tones: ``info``, ``good`` (a hit), ``miss`` (a pop that scored
-nothing), ``bad``.
+"""One bubble round without pygame (:class:`BubblePlay`): the model stepped by the clock,
+and a finger's pick, drag, drop and let go in field units. Each move returns the
+:data:`Line` to show (text and tone: ``info``, ``good`` a hit, ``miss`` a pop that
+scored nothing, ``bad``) or raises the engine's
+:class:`~tabletop.engine.errors.TabletopError`.
 """
 
 from __future__ import annotations

@@ -1,16 +1,10 @@
-"""The bubble round on the screen: the field scaled to fit, the bubbles, the flash of a
-pop and the top bar; a finger's taps and drags go to the pygame-free
-:class:`~tabletop.ui.games.bubbles.play.BubblePlay`.
-
-On the one table base (:class:`~tabletop.ui.table.TableScene`) the round uses event
-dispatch (Back, a seat's button, camera cards, taps, ``Drag``/``Release``), the Leave
-question, Rules, the teacher's PIN (for Undo), refusals by code, the instruction line
-and the one results scene. It has no use for the rest: a round is not journaled (no
-save, no match, no record), has no turns, no seat lamps and no bots; its ``update``
-steps the bubbles by the clock instead of pacing bots.
+"""The bubble round on the screen (:class:`BubbleScene`): the field scaled to fit, the
+bubbles, the flash of a pop and the top bar; a finger's taps and drags go to the
+pygame-free :class:`~.play.BubblePlay`. A round is not journaled (no save, no match),
+has no turns, lamps or bots; its ``update`` steps the bubbles by the clock.
 
 Touch targets: ``bubble.<id>`` (one per bubble), ``undo`` (behind the teacher PIN),
-``rules``, ``leave``.
+``rules``, ``leave``; dragging uses ``Drag`` / ``Release`` events.
 """
 
 from __future__ import annotations
@@ -48,17 +42,9 @@ class BubbleScene(TableScene):
 
     game = GAME
 
-    def __init__(
-        self,
-        ctx: Context,
-        *,
-        seconds: int = 60,
-        settings: BubbleSettings | None = None,
-        seed: float | None = None,
-    ) -> None:
-        settings = settings or BubbleSettings(seconds=seconds)
-        super().__init__(ctx, None, again=lambda: BubbleScene(ctx, seconds=self.seconds))
-        self.play = BubblePlay(settings, ctx.rng.random() if seed is None else seed, ctx.clock)
+    def __init__(self, ctx: Context, *, seconds: int = 60) -> None:
+        super().__init__(ctx, None, again=lambda: BubbleScene(ctx, seconds=seconds))
+        self.play = BubblePlay(BubbleSettings(seconds=seconds), ctx.rng.random(), ctx.clock)
         self.seconds = self.play.seconds
         self.tone = "info"
         self.say(START)
@@ -227,39 +213,22 @@ class BubbleScene(TableScene):
         game = self.play.game
         surface.fill(p.background)
         # top bar: score, time, target
-        left = self.time_text()
-        painter.text(surface, f"Score {game.score}", (m.u(14), m.u(8)), m.title, bold=True)
-        score_w = painter.fonts.width(f"Score {game.score}", m.title, True)
-        painter.text(
-            surface,
-            left,
-            (m.u(40) + score_w, m.u(8)),
-            m.title,
-            p.bad if game.time_left <= 10 else p.ink,
-            bold=True,
-        )
+        score = f"Score {game.score}"
+        score_w = painter.fonts.width(score, m.title, True)
         target_x = m.u(64) + score_w + painter.fonts.width("0:00", m.title, True)
-        painter.text(
-            surface,
-            f"Target {game.target}",
-            (target_x + m.u(10), m.u(8)),
-            m.title,
-            p.good,
-            bold=True,
-            max_width=self.buttons[2].rect.left - target_x - m.u(20),
-        )
+        for text, x, colour in (
+            (score, m.u(14), p.ink),
+            (self.time_text(), m.u(40) + score_w, p.bad if game.time_left <= 10 else p.ink),
+            (f"Target {game.target}", target_x + m.u(10), p.good),
+        ):
+            width = self.buttons[2].rect.left - x - m.u(10)
+            painter.text(surface, text, (x, m.u(8)), m.title, colour, bold=True, max_width=width)
         painter.buttons(surface, self.buttons)
         # the field, with the target big in the background
         painter.box(surface, self.field, (252, 250, 244), p.line, 2, m.u(12))
-        big = round(self.field.height * 0.78)
+        big, shade = round(self.field.height * 0.78), (226, 220, 204)
         painter.text(
-            surface,
-            str(game.target),
-            self.field.center,
-            big,
-            (226, 220, 204),
-            bold=True,
-            anchor="center",
+            surface, str(game.target), self.field.center, big, shade, bold=True, anchor="center"
         )
         for n, op in game.pairs():
             ends = self.to_screen(n.x, n.y), self.to_screen(op.x, op.y)
@@ -289,15 +258,8 @@ class BubbleScene(TableScene):
             pygame.draw.circle(surface, PAIR_RING, rect.center, r + m.u(3), max(3, m.u(4)))
         if b.held:
             pygame.draw.circle(surface, p.selected, rect.center, r + m.u(5), max(4, m.u(6)))
-        painter.text(
-            surface,
-            b.label,
-            rect.center,
-            round(r * 1.15),
-            (255, 255, 255),
-            bold=True,
-            anchor="center",
-        )
+        white, size = (255, 255, 255), round(r * 1.15)
+        painter.text(surface, b.label, rect.center, size, white, bold=True, anchor="center")
 
     def draw_flash(self, surface: pygame.Surface, flash: Flash) -> None:
         painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p

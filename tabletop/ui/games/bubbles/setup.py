@@ -1,4 +1,7 @@
-"""The bubble game's setup (the one setup form, :data:`SETUP`), rules and scoreboard."""
+"""The bubble game's setup (the one setup form, :data:`SETUP`), rules and scoreboard.
+
+Touch targets: ``time.30``, ``time.60``, ``time.90``, ``rules``, ``start`` (seat 1's
+button starts too), ``back``."""
 
 from __future__ import annotations
 
@@ -54,36 +57,21 @@ def draw_board(ctx: Context, surface: pygame.Surface, rect: pygame.Rect, seconds
     """The best scores for rounds of ``seconds``, in a panel."""
     painter, m, p = ctx.painter, ctx.metrics, ctx.painter.p
     painter.box(surface, rect, p.panel, p.line, 2, m.u(10))
-    painter.text(
-        surface,
-        f"Best scores ({seconds} s)",
-        (rect.left + m.u(14), rect.top + m.u(10)),
-        m.text,
-        bold=True,
-        max_width=rect.width - m.u(28),
-    )
+    left, width = rect.left + m.u(14), rect.width - m.u(28)
+    title = f"Best scores ({seconds} s)"
+    painter.text(surface, title, (left, rect.top + m.u(10)), m.text, bold=True, max_width=width)
     rows = scoreboard(ctx).top(seconds)
-    y = rect.top + m.u(20) + m.text
-    line = m.text + m.u(12)
+    y, line = rect.top + m.u(20) + m.text, m.text + m.u(12)
     if not rows:
-        painter.paragraph(
-            surface,
-            "No scores yet. Be the first!",
-            pygame.Rect(rect.left + m.u(14), y, rect.width - m.u(28), rect.bottom - y),
-            m.text,
-            p.muted,
-        )
-        return
-    for i, (name, score) in enumerate(rows):
-        if y + line > rect.bottom:
-            break
-        painter.text(surface, f"{i + 1}.", (rect.left + m.u(14), y), m.text, p.muted)
+        room = pygame.Rect(left, y, width, rect.bottom - y)
+        painter.paragraph(surface, "No scores yet. Be the first!", room, m.text, p.muted)
+    for place, (name, score) in enumerate(rows[: max(0, (rect.bottom - y) // line)], 1):
+        painter.text(surface, f"{place}.", (left, y), m.text, p.muted)
         painter.text(
             surface, name, (rect.left + m.u(50), y), m.text, max_width=rect.width - m.u(120)
         )
-        painter.text(
-            surface, str(score), (rect.right - m.u(14), y), m.text, bold=True, anchor="topright"
-        )
+        at = (rect.right - m.u(14), y)
+        painter.text(surface, str(score), at, m.text, bold=True, anchor="topright")
         y += line
 
 

@@ -17,7 +17,7 @@ from typing import Any
 import pygame
 
 from tabletop.assets import load_toml
-from tabletop.games.mecs import DECKS, OBJECTIVE_CODES, card_code, objective
+from tabletop.games.mecs import DECKS, OBJECTIVE_CODES, objective
 from tabletop.games.mecs_equation import ADVANCED, DIGITS, FACE, PLAY_CARDS
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.input import InputEvent
@@ -39,49 +39,10 @@ GOLD: Color = (235, 190, 30)
 # Faces of the cards as read aloud on screen (x² rather than a lone ²).
 LABEL = {**FACE, "SQ": "x²"}
 
-# What a camera or a person may call a card, besides its code.
-ALIASES = {
-    "=": "EQ",
-    "x": "X",
-    "×": "X",
-    "*": "X",
-    "÷": "DIV",
-    ":": "DIV",
-    "(": "LP",
-    ")": "RP",
-    "/": "FRAC",
-    "√": "SQRT",
-    ".": "DOT",
-    "²": "SQ",
-    "^2": "SQ",
-}
-PREFIX = "MT1:"
-
-
-def read_code(text: str) -> str | None:
-    """A M.E.C.S. card code from what the camera read: ``"7"``, ``"MT1:MECS:EQ"`` or
-    ``"="`` are cards; another game's card, ``"?"`` or junk are None (not ours)."""
-    text = text.strip()
-    if text.startswith(PREFIX):
-        parts = text.split(":")
-        if len(parts) < 3 or parts[1] != "MECS":
-            return None
-        text = parts[2]
-    text = card_code(text)
-    code = ALIASES.get(text, text)
-    if code in FACE or code in OBJECTIVE_CODES:
-        return code
-    return None
-
 
 def colour_of(code: str) -> Color:
-    if code in DIGITS:
-        return RED
-    if code in ADVANCED:
-        return GREEN
-    if code in OBJECTIVE_CODES:
-        return GOLD
-    return BLUE
+    kinds = ((DIGITS, RED), (ADVANCED, GREEN), (OBJECTIVE_CODES, GOLD))
+    return next((colour for codes, colour in kinds if code in codes), BLUE)
 
 
 def draw_card(
@@ -106,6 +67,23 @@ def draw_card(
     size = max(10, min(rect.height * 6 // 10, rect.width * 8 // (5 * max(1, len(text)))))
     ink = (20, 20, 20) if code in OBJECTIVE_CODES else (255, 255, 255)
     painter.text(surface, text, rect.center, size, ink, bold=True, anchor="center")
+
+
+def button_row(
+    specs: Sequence[tuple[str, str]],
+    left: int,
+    top: int,
+    cell: tuple[int, int],
+    gap: int,
+    **style: Any,
+) -> list[Button]:
+    """Buttons ``(name, label)`` left to right from ``left``, each ``cell`` (width,
+    height) in size, ``gap`` apart, all in ``style`` (the :class:`Button` fields)."""
+    w, h = cell
+    return [
+        Button(name, pygame.Rect(left + i * (w + gap), top, w, h), label, **style)
+        for i, (name, label) in enumerate(specs)
+    ]
 
 
 # -- the card pages ------------------------------------------------------------------------
@@ -142,12 +120,11 @@ def card_pages(relative: str = CARDS_FILE) -> dict[str, CardPage]:
             isinstance(table.get(f), str) and table[f].strip() for f in fields
         )
 
-    pages: dict[str, CardPage] = {}
-    for code, entry in load_toml(relative).get("cards", {}).items():
-        if filled(entry, PAGE_FIELDS) and filled(names := entry.get("names"), NAME_FIELDS):
-            text = [entry[f] for f in PAGE_FIELDS]
-            pages[code] = CardPage(code, *text, {f: names[f] for f in NAME_FIELDS})
-    return pages
+    return {
+        code: CardPage(code, *(entry[f] for f in PAGE_FIELDS), {f: names[f] for f in NAME_FIELDS})
+        for code, entry in load_toml(relative).get("cards", {}).items()
+        if filled(entry, PAGE_FIELDS) and filled(names := entry.get("names"), NAME_FIELDS)
+    }
 
 
 def deck_cards() -> list[str]:
@@ -198,25 +175,17 @@ class CardPageScene(Scene):
         y = H - m.u(12) - h
         w = m.u(128)
         self.card_rect = pygame.Rect(m.u(20), m.u(20), m.u(150), m.u(210))
-        self.buttons = []
-        for i, (key, label) in enumerate(SECTIONS):
-            self.buttons.append(
-                Button(
-                    f"page.{key}",
-                    pygame.Rect(m.u(16) + i * (w + m.u(8)), y, w, h),
-                    label,
-                    kind="toggle",
-                    selected=key == self.section,
-                    enabled=self.page is not None,
-                    size=m.small + 2,
-                )
-            )
+        sections = [(f"page.{key}", label) for key, label in SECTIONS]
+        on = self.page is not None
+        style = {"kind": "toggle", "enabled": on, "size": m.small + 2}
+        self.buttons = button_row(sections, m.u(16), y, (w, h), m.u(8), **style)
+        for b in self.buttons:
+            b.selected = b.name == f"page.{self.section}"
         self.buttons.append(
             Button("close", pygame.Rect(W - m.u(16) - m.u(150), y, m.u(150), h), "Close")
         )
-        self.body = pygame.Rect(
-            self.card_rect.right + m.u(24), m.u(24), W - self.card_rect.right - m.u(48), 0
-        )
+        left = self.card_rect.right + m.u(24)
+        self.body = pygame.Rect(left, m.u(24), W - self.card_rect.right - m.u(48), 0)
         self.body.height = y - m.u(16) - self.body.top
 
     def handle(self, event: InputEvent) -> None:
@@ -287,13 +256,12 @@ class CardPageScene(Scene):
 
 
 __all__ = [
-    "ALIASES",
     "CardPage",
     "CardPageScene",
+    "button_row",
     "card_pages",
     "colour_of",
     "deck_cards",
     "draw_card",
     "missing_pages",
-    "read_code",
 ]

@@ -1,33 +1,23 @@
-"""``tabletop demo --game mecs``: bots in every seat play a whole game in the app, offscreen.
+"""``tabletop demo --game mecs``: bots in every seat play a whole game in the app,
+offscreen, on the one demo harness (:class:`~tabletop.ui.harness.DemoRun`).
 
-The bots decide with :func:`tabletop.bots.mecs.decide`; what they do reaches the game
-the way a child's move does: cards put down or hacked in are shown to the (simulated)
-camera as a ``CardsSeen`` reading of that area, left to right; ending a turn, trading
-and refilling are taps on the screen's buttons. One line is printed per turn, and the
-last line is ``winner: NAMES`` (or ``winner: draw``). The app, the screenshots and the
-closing lines are the one demo harness's (:class:`~tabletop.ui.harness.DemoRun`).
-
-With ``data`` the game is journaled in that folder as the app does (issue 10). Killed
-and started again with the same arguments, the demo carries on through Home's "carry
-on" offer and ends with the same last line: the bots decide from the state alone and
-the virtual cards are keyed by the seed and the number of actions so far, so nothing
-but the journal is needed. Nothing of the demo lives outside the app's match (the bots
-play through its screens), so there is nothing to lay on the table again.
-
-With ``child`` seat 1 is a guest child (issue 24, :class:`Driver`): it plays as the
-bots do but tries the wrong hacks its own sums believe in, which the device refuses
-and journals, so the journal makes a skills report. (Carried on after a kill in the
-middle of the child's turn, it may try that turn's refused hack once more.)
+A bot's cards reach the game as the camera's reading of the area they went to; ending a
+turn, trading and refilling are taps. One line is printed per turn. With ``data`` the
+game is journaled as the app does, and a run killed and started again with the same
+arguments carries on through Home's offer (issue 10): the bots decide from the state
+alone and the virtual cards are keyed by the seed and the moves so far. With ``child``
+seat 1 is a guest child (issue 24, :class:`Driver`).
 """
 
 from __future__ import annotations
 
 import random
+from collections import Counter
 from pathlib import Path
 from typing import Any, TextIO
 
 from tabletop.bots.mecs import decide
-from tabletop.games.mecs import EndTurn, Hack, Plant, Refill, Trade
+from tabletop.games.mecs import EndTurn, Hack, Plant, Refill, Trade, area_owner, insertions
 from tabletop.ui.harness import DemoRun, draw_seed, left_over_by
 
 MAX_MOVES = 4000
@@ -41,14 +31,12 @@ class DemoError(RuntimeError):
 class Driver:
     """Plays the bots' moves through the app's input: camera readings and taps.
 
-    ``child``: the seat of the ``--child`` demo's guest child (issue 24), ``seed`` its
-    model's seed. The child plays the bot's moves, but on its turn it first looks at the
-    other areas as a child would: a hack of 1 or 2 of its cards (MECS-5) that makes an
-    equation its own sums call right (:class:`~tabletop.classroom.mistakes.Child`,
-    seeded) but that is wrong, it tries; the device refuses it and journals it with its
-    question, and the child takes the cards back. A plant is never an answer (an area
-    grows 2 cards a turn, MECS-4), so refused hacks are the child's only wrong answers:
-    the other seats' bots play at the medium level, whose areas a child can read.
+    ``child``: the seat of the ``--child`` demo's guest child, ``seed`` its model's seed.
+    It plays the bot's moves, but on its turn first tries a hack that its own sums
+    (:class:`~tabletop.classroom.mistakes.Child`) call right but that is wrong; the device
+    refuses it and journals it with its question, and the child takes the cards back.
+    A plant is never an answer (MECS-4), so refused hacks are the child's only wrong
+    answers: the other bots play at the medium level, whose areas a child can read.
     """
 
     def __init__(self, run: DemoRun, child: int | None = None, seed: int = 0) -> None:
@@ -81,24 +69,15 @@ class Driver:
         """The camera's steady reading of ``seat``'s equation area (0-based seat)."""
         self.run.show(seat, "equation", (f"MT1:MECS:{c}" for c in cards))
 
-    def hold_up(self, code: str) -> None:
-        """One card held up alone to the camera."""
-        self.run.show(None, None, (f"MT1:MECS:{code}",))
-
     def perform(self, action: Any) -> None:
-        """Make ``action`` happen through the screen or the camera."""
-        if isinstance(action, Plant):
-            self.show_area(action.seat, action.area)
-        elif isinstance(action, Hack):
-            self.show_area(action.target, action.area)
-        elif isinstance(action, EndTurn):
-            self.run.tap("end")
-        elif isinstance(action, Refill):
-            self.run.tap(f"refill.{action.stack}")
+        """Make ``action`` happen through the camera (cards put down) or the screen."""
+        if isinstance(action, Plant | Hack):
+            self.show_area(area_owner(action), action.area)
         elif isinstance(action, Trade):
-            self.run.tap("trade")
-            self.run.tap(f"choice.{action.card}")
-            self.run.tap(f"choice.{action.draw_from}")
+            for name in ("trade", f"choice.{action.card}", f"choice.{action.draw_from}"):
+                self.run.tap(name)
+        elif isinstance(action, EndTurn | Refill):
+            self.run.tap("end" if isinstance(action, EndTurn) else f"refill.{action.stack}")
         else:
             raise DemoError(f"the demo cannot show {action!r}")
 
@@ -119,56 +98,42 @@ class Driver:
         self.moves += 1
         return action
 
-    def child_hacks(self, seat: int) -> int:
+    def child_hacks(self, seat: int) -> None:
         """The child's hack that its own sums say is right but is not, tried now (see
-        the class): 1 if it tried one, else 0."""
+        the class)."""
         from tabletop.classroom.mistakes import Child
 
-        play = self.play
-        state = play.state
+        state = self.play.state
         if state.phase != "plant" or state.active != seat:
-            return 0
-        child = Child(random.Random(f"mecs-child:{self.seed}:{len(play.match.history)}"))
-        hand = state.players[seat].hand
+            return
+        child = Child(random.Random(f"mecs-child:{self.seed}:{len(self.play.match.history)}"))
         for target, player in enumerate(state.players):
             if target == seat or not player.area:
                 continue
-            for cards in child_believes(player.area, hand, child):
-                if (target, cards) in self.tried:
-                    continue
-                self.tried.add((target, cards))
-                self.show_area(target, cards)  # refused: journaled with its question
-                self.show_area(target, player.area)  # the child takes its cards back
-                return 1
-        return 0
+            for cards in child_believes(player.area, state.players[seat].hand, child):
+                if (target, cards) not in self.tried:
+                    self.tried.add((target, cards))
+                    self.show_area(target, cards)  # refused: journaled with its question
+                    self.show_area(target, player.area)  # the child takes its cards back
+                    return
 
 
 def child_believes(
     area: tuple[str, ...], hand: tuple[str, ...], child: Any
 ) -> list[tuple[str, ...]]:
-    """The hacks of ``area`` with 1 or 2 cards of ``hand`` inserted anywhere (MECS-5)
-    that make an equation the child believes (its answer to the question,
-    :meth:`Child.answer`, is the value beside it) and that is wrong: the child's
-    mistakes, in card order."""
+    """The hacks of ``area`` with 1 or 2 cards of ``hand`` (the engine's
+    :func:`~tabletop.games.mecs.insertions`, MECS-5) that make a wrong equation the child
+    believes (:meth:`Child.answer` to its question is the value beside it), in card
+    order: the child's mistakes."""
     from tabletop.ui.games.mecs.questions import equation_question
 
     beliefs: dict[str, Any] = {}  # one answer per question, as a child would give
-    hacks: set[tuple[str, ...]] = set()
-    for i, first in enumerate(hand):
-        for at in range(len(area) + 1):
-            one = (*area[:at], first, *area[at:])
-            hacks.add(one)
-            for j, second in enumerate(hand):
-                if j != i:
-                    hacks.update((*one[:k], second, *one[k:]) for k in range(len(one) + 1))
     out: list[tuple[str, ...]] = []
-    for hacked in sorted(hacks):
+    for hacked in sorted(insertions(area, Counter(hand), 2)):
         found = equation_question(hacked)
-        if found is None:
+        if found is None or found[1] == found[0].answer:
             continue
         question, given = found
-        if given == question.answer:
-            continue
         if question.text not in beliefs:
             beliefs[question.text] = child.answer(question)
         if beliefs[question.text] == given:
@@ -189,7 +154,8 @@ def run_demo(
     child: bool = False,
 ) -> str:
     seed = draw_seed(seed)
-    tag = demo_tag(seed, seats, deck, mode) + (":child" if child else "")
+    # in the game's ``save.app["demo"]``: the game a run with the same arguments carries on
+    tag = f"mecs:{seed}:{seats}:{deck}:{mode}" + (":child" if child else "")
     run = DemoRun(
         "mecs",
         seed=seed,
@@ -200,15 +166,8 @@ def run_demo(
         # this demo's unfinished game: the one with the same tag
         left_over=left_over_by("mecs", app=lambda app: app.get("demo") == tag),
     )
-    level = "medium" if child else "hard"  # areas a child can read, and hack
-    driver = play_demo(run, seats=seats, deck=deck, mode=mode, tag=tag, level=level, child=child)
+    driver = play_demo(run, seats=seats, deck=deck, mode=mode, tag=tag, child=child)
     return run.end(driver.line, f"{driver.moves} moves,")
-
-
-def demo_tag(seed: int, seats: int, deck: str, mode: str) -> str:
-    """What the demo writes in its game's ``save.app["demo"]``: a journaled game with the
-    same tag is the one a run with the same arguments carries on."""
-    return f"mecs:{seed}:{seats}:{deck}:{mode}"
 
 
 def play_demo(
@@ -218,17 +177,12 @@ def play_demo(
     deck: str = "advanced",
     mode: str = "normal",
     tag: str | None = None,
-    level: str = "hard",
     child: bool = False,
 ) -> Driver:
     """Set the game up by taps (or carry on the journal's, when Home offers it) and play
     it to the end, printing one line per turn and the coins; returns the driver (its
-    table, and its ``line``: the winner line).
-
-    ``tag`` marks a new game as this demo's. ``level``: the bots' level (MECS-12), hard
-    (the strongest) unless told. ``child``: seat 1 is a guest child (:class:`Driver`),
-    journaled as a child, never as a bot.
-    """
+    ``line``: the winner line). ``tag`` marks a new game as this demo's; ``child``: seat 1
+    is a guest child (:class:`Driver`) and the bots play at the medium level (MECS-12)."""
     driver = Driver(run, child=0 if child else None, seed=run.seed)
     run.open_game()
     if run.resuming:  # Home: "A game of M.E.C.S. was not finished. Carry on with it?"
@@ -237,8 +191,8 @@ def play_demo(
     else:
         setup = run.top
         setup.extra["bot_driver"] = "external"  # the demo moves the bots' cards itself
-        # every seat a bot at the level (seat 1 the child's)
-        run.fill_seats(range(1 if child else 0, seats), f"bot.{level}")
+        level = "medium" if child else "hard"  # areas a child can read, and hack
+        run.fill_seats(range(1 if child else 0, seats), f"bot.{level}")  # seat 1: the child
         run.tap(f"mode.{mode}")
         if setup.options["deck"] != deck:  # challenge has chosen the advanced deck already
             run.tap(f"deck.{deck}")
@@ -255,11 +209,10 @@ def play_demo(
         run.intro("M.E.C.S.", f"{names}; {deck} deck, {mode} mode, seed {run.seed}")
         run.say("Bots' cards reach the game as camera readings of their equation areas.")
     run.shot("start")
-    driver.hold_up("EQ")  # one card held up alone opens its page, as the QR code promises
+    run.show(None, None, ("MT1:MECS:EQ",))  # a card held up alone opens its page
     run.shot("card_page")
     run.tap("close")
     shots, printed = 2, 0
-    turn = driver.play.state.turn
     last_banner = None
 
     def flush(upto: int | None = None) -> None:
@@ -275,10 +228,7 @@ def play_demo(
     while not driver.over():
         if driver.moves >= MAX_MOVES:
             raise DemoError(f"no winner after {MAX_MOVES} moves")
-        play = driver.play
-        if play.state.turn != turn:
-            flush(upto=play.state.turn)
-            turn = play.state.turn
+        flush(upto=driver.play.state.turn)  # the turns before this one
         driver.move()
         play = driver.play
         banner = play.banner

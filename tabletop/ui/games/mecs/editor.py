@@ -1,6 +1,5 @@
-"""The M.E.C.S. area editor: an equation area by touch (a plant, a hack, a reorder, or a
-wrong camera reading fixed). Touch targets: ``gap.<k>``, ``card.<k>``, ``change``,
-``remove``, ``left``, ``right``, ``about``, ``done``, ``cancel``."""
+"""The M.E.C.S. area editor (:class:`AreaEditor`): an equation area by touch (a plant, a
+hack, a reorder, or a wrong camera reading fixed)."""
 
 from __future__ import annotations
 
@@ -12,7 +11,7 @@ import pygame
 
 from tabletop.games.mecs_equation import PLAY_CARDS, evaluate
 from tabletop.ui.app import Context, Scene
-from tabletop.ui.games.mecs.cards import LABEL, CardPageScene, draw_card
+from tabletop.ui.games.mecs.cards import LABEL, CardPageScene, button_row, draw_card
 from tabletop.ui.input import InputEvent
 from tabletop.ui.scenes.common import route_to_press
 from tabletop.ui.scenes.rules import ChoiceGrid
@@ -32,15 +31,12 @@ class AreaEditor(Scene):
     def __init__(
         self,
         ctx: Context,
-        *,
-        seat: int,
         title: str,
         cards: Sequence[str],
         palette: Sequence[str],
         any_card: bool,
     ) -> None:
         super().__init__(ctx)
-        self.seat = seat
         self.title = title
         self.original = tuple(cards)
         self.cards = list(cards)
@@ -88,12 +84,9 @@ class AreaEditor(Scene):
         tools = [("left", "◀ Move"), ("right", "Move ▶"), ("about", "About")]
         if self.any_card:
             tools[2:2] = [("change", "Change"), ("remove", "Remove")]
-        tw = m.u(128)
-        tx = (W - len(tools) * (tw + m.u(8))) // 2
-        on = self.selected is not None
-        for i, (name, label) in enumerate(tools):
-            rect = pygame.Rect(tx + i * (tw + m.u(8)), y, tw, bh)
-            b.append(Button(name, rect, label, kind="quiet", enabled=on, size=m.small + 2))
+        tx, on = (W - len(tools) * (m.u(128) + m.u(8))) // 2, self.selected is not None
+        style = {"kind": "quiet", "enabled": on, "size": m.small + 2}
+        b += button_row(tools, tx, y, (m.u(128), bh), m.u(8), **style)
         y = H - margin - bh
         b.append(Button("cancel", pygame.Rect(margin, y, m.u(160), bh), "Cancel", kind="quiet"))
         b.append(Button("done", pygame.Rect(W - margin - m.u(200), y, m.u(200), bh), "Done"))
@@ -158,18 +151,12 @@ class AreaEditor(Scene):
     def draw(self, surface: pygame.Surface) -> None:
         painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
         surface.fill(p.background)
-        painter.text(
-            surface, self.title, (m.u(16), m.u(12)), m.title, bold=True, max_width=m.width - m.u(32)
-        )
-        painter.text(
-            surface,
-            "Tap + to put a card there. Tap a card to move it"
-            + (", change it or remove it." if self.any_card else "."),
-            (m.u(18), m.u(16) + m.title),
-            m.small,
-            p.muted,
-            max_width=m.width - m.u(36),
-        )
+        at, width = (m.u(16), m.u(12)), m.width - m.u(32)
+        painter.text(surface, self.title, at, m.title, bold=True, max_width=width)
+        how = ", change it or remove it." if self.any_card else "."
+        at, width = (m.u(18), m.u(16) + m.title), m.width - m.u(36)
+        text = f"Tap + to put a card there. Tap a card to move it{how}"
+        painter.text(surface, text, at, m.small, p.muted, max_width=width)
         for b in self.buttons:
             if b.kind == "card":
                 k = int(b.name[5:])

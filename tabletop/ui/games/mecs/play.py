@@ -1,20 +1,13 @@
-"""The device's side of a M.E.C.S. table, without pygame: whose turn it is, what the device
-waits for (a seat's cards, a trade, the who-starts card, the next objective card), the
-sentences from the engine's events, the bots' moves, the teacher's undo and the record
-kept beside the match.
+"""The device's side of a M.E.C.S. table, without pygame (:class:`MecsPlay`).
 
 Cards reach the game three ways, all as "seat S's area now reads these cards"
-(:meth:`MecsPlay.submit_area`): the camera's reading of an area, an area edited by touch,
-a bot's move. The engine works out whether that is a plant, a reorder or a hack and
-refuses what the rules forbid; the refusal is one short sentence (:meth:`MecsPlay.say`)
-and the engine's exact message in the log. A card read wrongly is fixed by editing the
-area: the reading replaces the move that set it and the later moves are played again.
-
-Never lose a game (issue 10): the device's cards come from a
-:func:`~tabletop.ui.saves.keyed_dealer`, the bots decide from the state alone, so a
-match replayed from the journal plays on as the uninterrupted one. What is not in the
-match (a camera reading the game refused, the seat choosing its refill) is
-:meth:`MecsPlay.record`, kept beside it; :meth:`MecsPlay.carry_on` puts it back.
+(:meth:`MecsPlay.submit_area`): the camera, an area edited by touch, a bot's move. The
+engine rules on them; a refusal is one short sentence on screen and the engine's exact
+message in the log. A wrong reading is fixed by editing the area: the reading replaces
+the move that set it and the later moves are played again. The cards are dealt by a
+:func:`~tabletop.ui.saves.keyed_dealer` and the bots decide from the state alone, so a
+match replayed from the journal plays on as the uninterrupted one (issue 10); what is
+not in the match is :meth:`MecsPlay.record`.
 """
 
 from __future__ import annotations
@@ -31,7 +24,7 @@ from tabletop.engine.match import Match
 from tabletop.engine.protocol import Event, Result
 from tabletop.games.mecs import (
     CHANCE_TYPES,
-    STACKS,
+    OBJECTIVE_CODES,
     Action,
     Draw,
     EndTurn,
@@ -44,6 +37,7 @@ from tabletop.games.mecs import (
     Refill,
     Reorder,
     ShowObjective,
+    StackName,
     Trade,
     area_owner,
     held_cards,
@@ -51,10 +45,11 @@ from tabletop.games.mecs import (
     may_trade,
     meets_objective,
     objective,
-    stack_of,
+    trade_sources,
 )
 from tabletop.games.mecs_equation import (
     DIGITS,
+    FACE,
     PLAY_CARDS,
     card_coins,
     coin_breakdown,
@@ -72,9 +67,28 @@ log = logging.getLogger(__name__)
 GAME = Mecs()
 BOT_SECONDS = 1.2  # a bot waits this long before it moves, so children can follow
 BANNER_SECONDS = 3.0
+DECK_NAMES = {"beginners": "beginners' deck", "advanced": "advanced deck"}
 BOT_LEVEL = "hard"  # a bot seat given as (name, True): the bot as it was before MECS-12
 # The engine's refusals of a hack whose equation the device checked and found wrong.
 HACK_CHECKS = ("mecs.hack_invalid", "mecs.hack_objective")
+# The tone of what an event says (info when not here).
+GOOD_NEWS = ("completed", "hacked", "objective_waiting", "objective", "objective_met")
+TONES = {f"mecs.{code}": "good" for code in GOOD_NEWS} | {"mecs.objective_missed": "error"}
+
+
+# What a camera or a person may call a card, besides its code: its face, and more.
+ALIASES = {face: code for code, face in FACE.items()} | {"x": "X", "*": "X", ":": "DIV", "^2": "SQ"}
+
+
+def read_code(text: str) -> str | None:
+    """A M.E.C.S. card code from what the camera read: ``"7"``, ``"MT1:MECS:EQ"`` or
+    ``"="`` are cards; another game's card, ``"?"`` or junk are None (not ours)."""
+    text = text.strip()
+    if text.startswith("MT1:"):
+        parts = text.split(":")
+        text = parts[2] if len(parts) > 2 and parts[1] == "MECS" else ""
+    code = ALIASES.get(text, text)
+    return code if code in FACE or code in OBJECTIVE_CODES else None
 
 
 def coin_words(cards: Sequence[str]) -> str:
@@ -108,18 +122,18 @@ class Banner:
 class Player:
     name: str
     bot: bool = False
-    level: str = "hard"  # a bot's level (MECS-12)
+    level: str = BOT_LEVEL  # a bot's level (MECS-12)
 
-
-def bot_level(journaled: str | None) -> str:
-    """A bot's level as journaled: one of the levels, or the hard bot for a journal from
-    before the levels ("standard") or one that names no level the device knows."""
-    return journaled if journaled in LEVELS else "hard"
+    @classmethod
+    def of(cls, seat: SeatInfo) -> Player:
+        """A journaled seat; a bot's level from before the levels ("standard") or one the
+        device does not know is the hard bot's."""
+        return cls(seat.name, seat.bot is not None, seat.bot if seat.bot in LEVELS else BOT_LEVEL)
 
 
 def seat_infos(seats: Sequence[Sequence[Any] | SeatInfo]) -> list[SeatInfo]:
-    """The journal's seats for :class:`SeatInfo` rows or (name, is a bot) pairs, with the
-    bot's level third as the table journals them (no level: the hard bot, MECS-12)."""
+    """The journal's seats for :class:`SeatInfo` rows or (name, is a bot[, its level])
+    as the table journals them (no level: the hard bot, MECS-12)."""
     infos = []
     for i, seat in enumerate(seats):
         if not isinstance(seat, SeatInfo):
@@ -135,16 +149,11 @@ def _sentence(text: str) -> str:
     return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!")) else ".")
 
 
-def _quiet(_: str) -> None:
-    pass
-
-
 class MecsPlay(TableController):
     """One game of M.E.C.S. at the device (see the module). ``seats``: the journal's
-    seats (a bot with its level); ``bot_driver`` "scene": the bots move by themselves,
-    "external": the demo plays their moves through the screen. ``clock``, ``sound`` and
-    ``speak`` are the device's (a banner's time, a cue, a sentence said aloud); the
-    scene sets ``save`` so that checked equations are journaled."""
+    seats; ``bot_driver`` "scene": the bots move by themselves, "external": the demo
+    plays their moves through the screen. ``clock``, ``sound`` and ``speak`` are the
+    device's; the scene sets ``save`` so that checked equations are journaled."""
 
     def __init__(
         self,
@@ -155,11 +164,10 @@ class MecsPlay(TableController):
         bot_driver: str = "scene",
         match: Match[MecsSettings, MecsState, Action] | None = None,
         clock: Callable[[], float] = lambda: 0.0,
-        sound: Callable[[str], None] = _quiet,
-        speak: Callable[[str], None] = _quiet,
+        sound: Callable[[str], None] = lambda _: None,
+        speak: Callable[[str], None] = lambda _: None,
     ) -> None:
-        self.infos = list(seats)
-        self.seats = [Player(s.name, s.bot is not None, bot_level(s.bot)) for s in seats]
+        self.seats = [Player.of(s) for s in seats]
         self.settings = settings
         self.seed = seed
         self.bot_driver = bot_driver
@@ -262,13 +270,11 @@ class MecsPlay(TableController):
         if s.mode == "challenge":
             met = len(state.met)
             if state.objective is not None:
-                goal = objective(state.objective).text
-                return f"Objective {met + 1} of {s.objectives}: the answer must be {goal}."
+                return f"Objective {met + 1} of {s.objectives}: the answer must be {self.goal()}."
             if met >= s.objectives:
                 return f"All {s.objectives} objectives are met!"
             return f"Objective {met + 1} of {s.objectives}: turn up the next card."
-        deck = "beginners' deck" if s.deck == "beginners" else "advanced deck"
-        text = f"Coin race: the first to {s.target_coins} coins wins ({deck})."
+        text = f"Coin race: the first to {s.target_coins} coins wins ({DECK_NAMES[s.deck]})."
         lead = max(range(len(self.seats)), key=state.coins)
         if state.coins(lead):
             text += f"  Leading: {self.name(lead)} with {state.coins(lead)}."
@@ -303,11 +309,8 @@ class MecsPlay(TableController):
         if not verdict.valid:
             return (f"Not finished: {verdict.reason}.", "muted")
         if not meets_objective(self.state, verdict):
-            goal = objective(self.state.objective).text if self.state.objective else None
-            return (
-                f"{verdict.answer_text} is not {goal or 'the next objective'}, so the cards stay.",
-                "bad",
-            )
+            goal = self.goal() or "the next objective"
+            return (f"{verdict.answer_text} is not {goal}, so the cards stay.", "bad")
         return (f"{verdict.text} is right!", "good")
 
     # -- the game -----------------------------------------------------------------------------
@@ -348,7 +351,7 @@ class MecsPlay(TableController):
         if verdict is not None and not verdict.valid:  # its mistake: "9 × 7 = 63, not 6"
             why = f" {_sentence(verdict.reason or '')}"
         elif verdict is not None and self.state.objective is not None:  # the objective missed
-            why = f" {verdict.answer_text} is not {objective(self.state.objective).text}."
+            why = f" {verdict.answer_text} is not {self.goal()}."
         self.wrong(code, why, who=self.name(self.state.active))
 
     def wrong(self, code: str, after: str = "", **facts: Any) -> None:
@@ -382,7 +385,6 @@ class MecsPlay(TableController):
                 continue  # every refill would crowd out what matters
             text = self.words(event.text)
             self.turns.append((self.state.turn, text))
-            kind = "info"
             if event.code == "mecs.completed":
                 data = event.data
                 cards = list(data.get("cards", ()))
@@ -400,23 +402,16 @@ class MecsPlay(TableController):
                 says += f"  ·  {self.name(winner)} +{coins} coins ({coin_words(cards)})"
                 self.banner = Banner(title, says, now, coins=coins, source=owner, to_seat=winner)
                 self.sound("star")
-                kind = "good"
             elif event.code == "mecs.hacked":
                 target = int(event.data.get("target", 0))
                 self.banner = Banner("Hacked!", text, now, "hack", source=target)
                 self.sound("good")
-                kind = "good"
             elif event.code == "mecs.objective_waiting":
                 waiting = text.replace(" (MECS-9)", "")
-                kind = "good"
-            elif event.code in ("mecs.objective", "mecs.objective_met"):
-                kind = "good"
-            elif event.code == "mecs.objective_missed":
-                if event.seat is not None:  # a true equation, but not what the card asks
-                    area = self.state.players[event.seat].area
-                    self.checked(event.seat, False, area, self.missed())
-                kind = "error"
-            said = (text, kind)
+            elif event.code == "mecs.objective_missed" and event.seat is not None:
+                area = self.state.players[event.seat].area  # true, but not what the card asks
+                self.checked(event.seat, False, area, self.missed())
+            said = (text, TONES.get(event.code, "info"))
         if waiting and (said is None or said[1] != "error"):
             said = (f"Why? {waiting}", "good")  # what just happened, and why
         if said is not None:
@@ -442,24 +437,23 @@ class MecsPlay(TableController):
                 seconds=self.save.seconds_since(self._turn[1]),
             )
 
+    def goal(self) -> str | None:
+        """The objective card shown, in words (challenge mode, MECS-6)."""
+        number = self.state.objective
+        return None if number is None else objective(number).text
+
     def missed(self) -> str:
         """The objective a true equation missed, in words (MECS-6)."""
-        if self.state.objective is None:
-            return "no objective card was shown yet"
-        return f"the objective is {objective(self.state.objective).text}"
+        goal = self.goal()
+        return "no objective card was shown yet" if goal is None else f"the objective is {goal}"
 
     # -- input --------------------------------------------------------------------------------
 
-    def cards_seen(
-        self,
-        seat: int | None,
-        zone: str | None,
-        codes: Sequence[str | None],
-        raw: Sequence[str] = (),
-    ) -> str | None:
-        """A steady camera reading of one zone (``seat`` 1-based, ``codes`` the cards read,
-        None for one not of this game): an area, or one card held up alone. Returns the
-        card whose page to open (one card held up that the game does not wait for)."""
+    def cards_seen(self, seat: int | None, zone: str | None, raw: Sequence[str]) -> str | None:
+        """A steady camera reading of one zone (``seat`` 1-based, ``raw`` what was read):
+        an area, or one card held up alone. Returns the card whose page to open (one card
+        held up that the game does not wait for)."""
+        codes = [read_code(text) for text in raw]
         if seat is None or zone != "equation":
             if len(codes) != 1 or (seat is not None and zone is not None):
                 log.debug("mecs: ignoring cards in %s/%s", seat, zone)
@@ -520,20 +514,16 @@ class MecsPlay(TableController):
             self.refuse(IllegalMove("mecs.take_back", "no move set this area"))
             return
         fixed = Match(GAME, self.settings, len(self.seats), seed=self.seed)
-        try:
-            for action in history[:index]:
-                fixed.apply(action)
-            fixed.apply(Observe(seat, reads))
-        except TabletopError as exc:
-            self.refuse(exc)
-            return
-        dropped = 0
-        for n, action in enumerate(history[index + 1 :]):
+        history[index] = Observe(seat, reads)
+        for n, action in enumerate(history):
             try:
                 fixed.apply(action)
-            except TabletopError:
-                dropped = len(history) - index - 1 - n
-                break
+            except TabletopError as exc:
+                if n <= index:  # the reading itself is refused
+                    self.refuse(exc)
+                    return
+                break  # a later move no longer fits: it and those after it are dropped
+        dropped = len(history) - len(fixed.history)
         log.info(
             "mecs: corrected seat %d's area to %s; %d later moves dropped", seat, reads, dropped
         )
@@ -620,12 +610,9 @@ class MecsPlay(TableController):
     def trade_cards(self) -> list[str]:
         return list(dict.fromkeys(self.state.players[self.state.active].hand))
 
-    def draw_stacks(self, card: str, under: str | None) -> list[str]:
-        """The stacks a trade may draw from: one with cards, or the one the card went
-        under."""
-        if card != "?":
-            under = stack_of(card)
-        return [s for s in STACKS if self.state.stack(s).size or s == under]
+    def draw_stacks(self, card: str, under: StackName | None) -> list[StackName]:
+        """The stacks the active seat's trade of ``card`` may draw from (MECS-4)."""
+        return trade_sources(self.state, card, under)
 
     def trade(self, card: str, draw_from: str, under: str | None) -> None:
         self.perform(Trade(self.state.active, card, draw_from, under if card == "?" else None))  # type: ignore[arg-type]
@@ -660,20 +647,20 @@ class MecsPlay(TableController):
 
     def describe(self, action: Action) -> str:
         """An action in words, for undo."""
-        if isinstance(action, (Plant, Observe)):
-            seat = action.seat if isinstance(action, Plant) else action.area_of
-            cards = action.area if isinstance(action, Plant) else action.reads
-            return f"{self.name(seat)}'s cards: the area read {render(cards)}"
-        if isinstance(action, Hack):
-            return f"{self.name(action.seat)}'s hack of {self.name(action.target)}'s area"
-        if isinstance(action, Trade):
-            return f"{self.name(action.seat)}'s trade"
-        if isinstance(action, EndTurn):
-            return f"the end of {self.name(action.seat)}'s turn"
-        if isinstance(action, Refill):
-            return f"{self.name(action.seat)}'s card from the {action.stack} stack"
-        if isinstance(action, Reorder):
-            return f"{self.name(action.seat)}'s card move"
+        name = self.name
+        match action:
+            case Plant(seat, cards) | Observe(seat, cards):
+                return f"{name(seat)}'s cards: the area read {render(cards)}"
+            case Hack(seat, target):
+                return f"{name(seat)}'s hack of {name(target)}'s area"
+            case Trade(seat):
+                return f"{name(seat)}'s trade"
+            case EndTurn(seat):
+                return f"the end of {name(seat)}'s turn"
+            case Refill(seat, stack):
+                return f"{name(seat)}'s card from the {stack} stack"
+            case Reorder(seat):
+                return f"{name(seat)}'s card move"
         return "the last move"
 
     # -- bots ---------------------------------------------------------------------------------
@@ -717,11 +704,12 @@ class MecsPlay(TableController):
         done = sum(e.code == "mecs.completed" for step in self.match.steps for e in step.events)
         s = self.settings
         mode = "Challenge" if s.mode == "challenge" else f"Race to {s.target_coins} coins"
-        deck = "Beginners' deck" if s.deck == "beginners" else "Advanced deck"
+        deck = DECK_NAMES[s.deck].capitalize()
         return [mode, deck, f"{self.state.turn} turns", f"{done} equations completed"]
 
 
 __all__ = [
+    "ALIASES",
     "BOT_SECONDS",
     "GAME",
     "Banner",
@@ -729,5 +717,6 @@ __all__ = [
     "Player",
     "coin_words",
     "equation_question",
+    "read_code",
     "seat_infos",
 ]

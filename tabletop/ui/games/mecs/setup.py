@@ -10,11 +10,10 @@ Touch targets: the form's (``seat.<i>``, ``choice.*``, ``cards.real``, ``cards.v
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from tabletop.bots.mecs import LEVEL_NAMES, LEVELS
 from tabletop.games.mecs import MecsSettings
 from tabletop.ui.app import Context, Scene
+from tabletop.ui.games import bubbles  # its names load when asked for (MECS-8)
 from tabletop.ui.scenes.form import (
     BOT,
     CHILD,
@@ -52,16 +51,6 @@ def _start(ctx: Context, values: FormValues) -> Scene:
     return MecsTable(ctx, seats=values.seats, settings=settings, bot_driver=driver)
 
 
-def _bubble_game(ctx: Context) -> Scene:
-    from tabletop.ui.games.bubbles import setup_scene
-
-    return setup_scene(ctx)
-
-
-def _challenge_needs_the_advanced_deck(options: Mapping[str, str]) -> str | None:
-    return "advanced" if options.get("mode") == "challenge" else None
-
-
 SETUP = FormSpec(
     game="mecs",
     title="M.E.C.S.",
@@ -89,7 +78,7 @@ SETUP = FormSpec(
             "Deck",
             (Choice("beginners", "Beginners", "no green cards"), Choice("advanced", "Advanced")),
             "beginners",
-            forced=_challenge_needs_the_advanced_deck,
+            forced=lambda options: "advanced" if options.get("mode") == "challenge" else None,
             why="Challenge mode uses the green cards: it needs the advanced deck.",
         ),
     ),
@@ -97,7 +86,7 @@ SETUP = FormSpec(
         ("normal", Preset(options=(("mode", "normal"),))),
         ("challenge", Preset(options=(("mode", "challenge"),))),
     ),
-    links=(Link("bubbles", "Bubble game", _bubble_game, "practise sums"),),
+    links=(Link("bubbles", "Bubble game", lambda ctx: bubbles.setup_scene(ctx), "practise sums"),),
 )
 
 

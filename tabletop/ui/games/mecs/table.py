@@ -1,19 +1,12 @@
-"""The M.E.C.S. table: every seat's equation area read left to right, the coin race or
-the challenge objective, turns, hacks, and "Complete!" with coins flying to the winner.
+"""The M.E.C.S. table: every seat's equation area, the coin race or the challenge
+objective, and "Complete!" with coins flying to the winner. The game's decisions are
+its controller's (:class:`~.play.MecsPlay`); the base carries dispatch, dialogs, saving,
+lamps, bot pacing and the results.
 
-The scene draws and routes input to its controller (:class:`~.play.MecsPlay`, where
-the game's decisions are); :class:`~tabletop.ui.table.TableScene` carries the
-dispatch, the dialogs, Leave/Rules, saving, lamps, bot pacing and the results.
-
-Cards reach the game as "seat S's area now reads these cards": the camera
-(``CardsSeen(seat, "equation", cards)``, seat 1-based), touch (tap an area,
-``area.<seat>``, and edit it in :class:`~.editor.AreaEditor`) or a bot's move. One card
-held up alone opens its page (or, in camera play, is the who-starts or objective card).
-
-Touch targets: ``area.<i>``, ``end``, ``trade``, ``refill.numbers``, ``refill.symbols``,
-``reveal.<d>`` (camera play: the who-starts card), ``objective`` (camera play: the next
-objective card), ``hand.<i>`` (a card in hand: its page), ``rules``, ``cards``,
-``undo`` (teacher PIN), ``leave``.
+Touch targets: ``area.<i>`` (edit it in :class:`~.editor.AreaEditor`), ``end``,
+``trade``, ``refill.numbers``, ``refill.symbols``, ``reveal.<d>`` and ``objective``
+(camera play: the who-starts and the objective card), ``hand.<i>`` (a card's page),
+``rules``, ``cards``, ``undo`` (teacher PIN), ``leave``.
 """
 
 from __future__ import annotations
@@ -29,7 +22,7 @@ from tabletop.games.mecs_equation import PLAY_CARDS
 from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.games import start_card_camera
-from tabletop.ui.games.mecs.cards import LABEL, CardPageScene, draw_card, read_code
+from tabletop.ui.games.mecs.cards import LABEL, CardPageScene, button_row, draw_card
 from tabletop.ui.games.mecs.editor import AreaEditor
 from tabletop.ui.games.mecs.play import BOT_SECONDS, Banner, MecsPlay, coin_words, seat_infos
 from tabletop.ui.input import CardsSeen
@@ -43,6 +36,28 @@ from tabletop.ui.widgets import Button, grid
 
 # the quiet buttons at the bottom left, always there
 TOOLS = (("rules", "Rules"), ("cards", "Cards"), ("undo", "Undo"), ("leave", "Leave"))
+REFILLS = (("refill.numbers", "Draw a number"), ("refill.symbols", "Draw a symbol"))
+
+
+def resume_scene(ctx: Context, save: GameSave, match: Match[Any, Any, Any]) -> Scene:
+    """The table again around a match replayed from the journal: the seats and the seed
+    are in ``save``, the settings in the match."""
+    app = save.app
+    # the journal's seats; where their rows were not written, the table's own record of
+    # the names and the bots with their levels (MECS-12; none before the levels)
+    seats = save.seats if len(save.seats) == len(app["seats"]) else app["seats"]
+    driver = str(app.get("bot_driver", "scene"))
+    table = MecsTable(
+        ctx,
+        seats=seats,
+        settings=match.settings,
+        seed=int(app["seed"]),
+        bot_driver=driver,
+        match=match,
+        save=save,
+    )
+    table.play.carry_on(app.get("table"))  # what is not in the match (none before issue 21)
+    return table
 
 
 class MecsTable(TableScene):
@@ -84,15 +99,16 @@ class MecsTable(TableScene):
         }
         save = save or GameSave(ctx, "mecs", infos, app)
         self.play.save = save
-        super().__init__(ctx, save, resumed=match is not None, again=self.fresh)
+        super().__init__(
+            ctx,
+            save,
+            resumed=match is not None,
+            # "Play again": the same table, a new game
+            again=lambda: MecsTable(ctx, seats=infos, settings=settings, bot_driver=bot_driver),
+        )
         self.area_rects: dict[int, pygame.Rect] = {}
         self.coin_points: dict[int, tuple[int, int]] = {}
         self.strip: pygame.Rect | None = None
-
-    def fresh(self) -> Scene:
-        """The same table again, a new game ("Play again")."""
-        p = self.play
-        return MecsTable(self.ctx, seats=p.infos, settings=p.settings, bot_driver=p.bot_driver)
 
     # -- what the base asks ---------------------------------------------------------------
 
@@ -159,8 +175,7 @@ class MecsTable(TableScene):
         self.play.seat_pressed(seat)
 
     def cards_seen(self, event: CardsSeen) -> None:
-        codes = [read_code(c.code) for c in event.cards]
-        page = self.play.cards_seen(event.seat, event.area, codes, event.codes)
+        page = self.play.cards_seen(event.seat, event.area, event.codes)
         if page is not None:
             self.stack.push(CardPageScene(self.ctx, page))
 
@@ -217,12 +232,8 @@ class MecsTable(TableScene):
     def edit_area(self, seat: int) -> None:
         if not 0 <= seat < len(self.play.seats):
             return
-        cards, palette, any_card = self.play.palette(seat)
         title = f"{self.play.name(seat)}'s equation area"
-        editor = AreaEditor(
-            self.ctx, seat=seat, title=title, cards=cards, palette=palette, any_card=any_card
-        )
-        self.ask(("edit", seat), editor)
+        self.ask(("edit", seat), AreaEditor(self.ctx, title, *self.play.palette(seat)))
 
     def trade(self) -> None:
         """A trade asks which card goes back (virtual play) or which stack it went under
@@ -261,27 +272,20 @@ class MecsTable(TableScene):
         W, H = m.size
         margin, bh = m.u(12), m.u(54)
         y = H - margin - bh
-        b: list[Button] = []
-        small_w = m.u(92)
-        for i, (name, label) in enumerate(TOOLS):
-            rect = pygame.Rect(margin + i * (small_w + m.u(6)), y, small_w, bh)
-            b.append(Button(name, rect, label, kind="quiet", size=m.small + 2))
-        right, wide = W - margin, m.u(190)
-        state = play.state
+        b = button_row(TOOLS, margin, y, (m.u(92), bh), m.u(6), kind="quiet", size=m.small + 2)
+        wide, state = m.u(190), play.state
+        pair = (W - margin - 2 * wide - m.u(8), y, (wide, bh), m.u(8))  # two at the right
         if state.phase == "refill" and play.match.pending.chance is None:
-            for stack, label in (("symbols", "Draw a symbol"), ("numbers", "Draw a number")):
-                rect = pygame.Rect(right - wide, y, wide, bh)
-                on = bool(state.stack(stack).size)
-                b.append(Button(f"refill.{stack}", rect, label, enabled=on, size=m.small + 2))
-                right -= wide + m.u(8)
+            b += button_row(REFILLS, *pair, size=m.small + 2)
+            for button in b[-2:]:
+                button.enabled = bool(state.stack(button.name.partition(".")[2]).size)
         elif play.wants("objective") is not None:
-            rect = pygame.Rect(right - wide * 2, y, wide * 2, bh)
+            rect = pygame.Rect(W - margin - wide * 2, y, wide * 2, bh)
             b.append(Button("objective", rect, "Show the objective card"))
         else:
-            rect = pygame.Rect(right - wide, y, wide, bh)
-            b.append(Button("end", rect, "End my turn", enabled=play.can_end()))
-            rect = pygame.Rect(right - 2 * wide - m.u(8), y, wide, bh)
-            b.append(Button("trade", rect, "Trade a card", enabled=play.can_trade(), kind="quiet"))
+            trade, end = button_row((("trade", "Trade a card"), ("end", "End my turn")), *pair)
+            trade.kind, trade.enabled, end.enabled = "quiet", play.can_trade(), play.can_end()
+            b += [trade, end]
         self.status_rect = pygame.Rect(margin, m.u(6), W - 2 * margin, m.u(40))
         self.goal_rect = pygame.Rect(margin, m.u(48), W - 2 * margin, m.u(34))
         self.message_rect = pygame.Rect(margin, y - m.u(50), W - 2 * margin, m.u(46))
@@ -291,18 +295,15 @@ class MecsTable(TableScene):
         if play.wants("reveal") is not None:
             strip_top -= m.u(58)
             self.strip = pygame.Rect(margin, strip_top, W - 2 * margin, m.u(54))
-            kw = m.u(46)
-            left = W - margin - 10 * (kw + m.u(6))
-            for d in range(10):
-                rect = pygame.Rect(left + d * (kw + m.u(6)), strip_top + m.u(2), kw, m.u(50))
-                b.append(Button(f"reveal.{d}", rect, str(d), kind="quiet", size=m.big))
+            digits = [(f"reveal.{d}", str(d)) for d in range(10)]
+            at = (W - margin - 10 * (m.u(46) + m.u(6)), strip_top + m.u(2), (m.u(46), m.u(50)))
+            b += button_row(digits, *at, m.u(6), kind="quiet", size=m.big)
         elif owner is not None:
             strip_top -= m.u(60)
             self.strip = pygame.Rect(margin, strip_top, W - 2 * margin, m.u(56))
-            cw, left = m.u(48), margin + m.u(130)
-            for i in range(len(state.players[owner].hand)):
-                rect = pygame.Rect(left + i * (cw + m.u(8)), strip_top + m.u(2), cw, m.u(52))
-                b.append(Button(f"hand.{i}", rect, "", kind="card"))
+            hand = [(f"hand.{i}", "") for i in range(len(state.players[owner].hand))]
+            at = (margin + m.u(130), strip_top + m.u(2), (m.u(48), m.u(52)), m.u(8))
+            b += button_row(hand, *at, kind="card")
         top, bottom = self.goal_rect.bottom + m.u(6), strip_top - m.u(6)
         n = len(play.seats)
         cols = 1 if n <= 4 else 2
@@ -449,13 +450,10 @@ class MecsTable(TableScene):
         )
         painter.paragraph(surface, banner.text, body, m.text, align="center")
         # coins fly from the area to the winner's coin pile
-        if (
-            not banner.coins
-            or banner.source not in self.area_rects
-            or banner.to_seat not in self.coin_points
-        ):
+        end = self.coin_points.get(banner.to_seat) if banner.to_seat is not None else None
+        if end is None or banner.source not in self.area_rects:
             return
-        start, end = self.area_rects[banner.source].center, self.coin_points[banner.to_seat]
+        start = self.area_rects[banner.source].center
         span = max(0.01, banner.until - banner.start - 0.5)
         for i in range(min(banner.coins, 15)):
             t = (now - banner.start - i * 0.08) / span
@@ -472,4 +470,4 @@ def draw_coin(surface: pygame.Surface, p: Palette, centre: tuple[int, int], radi
     pygame.draw.circle(surface, p.line, centre, radius, 2)
 
 
-__all__ = ["BOT_SECONDS", "MecsTable", "coin_words"]
+__all__ = ["BOT_SECONDS", "MecsTable", "coin_words", "resume_scene"]
