@@ -123,12 +123,9 @@ class MwmPlay(TableController):
         self.seen_crate: dict[int, str] = {}
         self.typed: dict[int, EnterSolution] = {}
         self.ready: dict[int, float] = {}
-        self.entries: dict[int, EnterSolution] = {}  # applied this stage
-        self.answers: dict[int, EnterSolution] = {}  # what they should have been
         self.paused = False
         self.verdict: Verdict | None = None
         self.notes: list[str] = []  # device rulings to show since the last look
-        self.events: list[Event] = [e for step in self.match.steps for e in step.events]
 
     # -- what the engine has ----------------------------------------------------------
 
@@ -170,12 +167,21 @@ class MwmPlay(TableController):
     def answer_for(self, seat: int) -> EnterSolution:
         return correct_entry(self.state, seat)
 
+    @property
+    def entries(self) -> dict[int, EnterSolution]:
+        """The solutions applied in this solve stage: the last actions, as only solutions
+        go in while the seats solve (bots answer first)."""
+        if self.state.finished or self.state.phase != "solve":
+            return {}
+        history = self.match.history
+        entered = history[len(history) - len(self.state.stage.entered) :]
+        return {a.seat: a for a in entered if isinstance(a, EnterSolution)}
+
     # -- applying ---------------------------------------------------------------------
 
     def _apply(self, action: Action, real: bool) -> tuple[Event, ...]:
         events = self.match.apply(action)
         self.flags.append(real)
-        self.events += events
         for event in events:
             if event.code in NOTE_CODES:
                 text = say(self, event)
@@ -277,22 +283,13 @@ class MwmPlay(TableController):
         return True
 
     def _enter(self, entry: EnterSolution, *, real: bool) -> None:
-        stage = self.state.stage
-        where = (self.state.round, self.state.hands + 1)
-        answer_now = correct_entry(self.state, entry.seat)
-        before = len(self.events)
         self._apply(entry, real)
-        self.entries[entry.seat] = entry
-        self.answers[entry.seat] = answer_now
         self.typed.pop(entry.seat, None)
         self.ready.pop(entry.seat, None)
         if self.state.finished or self.state.phase != "solve":
             # the stage is decided: pay what is owed, then show the verdict
             self.pump_payments()
-            settled = replace(stage, entered=(*stage.entered, entry.seat))
-            events = self.events[before:]
-            self.verdict = build_verdict(self, settled, self.entries, self.answers, events, where)
-            self.entries, self.answers = {}, {}
+            self.verdict = self._last_verdict()
             self.paused = True
             self.seen_count.clear()
             self.seen_crate.clear()
@@ -434,7 +431,7 @@ class MwmPlay(TableController):
         while len(self.flags) > index:
             tail.append(self._pop())
         tail.reverse()
-        keep_events, keep_notes = len(self.events), len(self.notes)
+        keep_notes = len(self.notes)
         try:
             self._apply(action, tail[0][1])
             for old, real in tail[1:]:
@@ -453,15 +450,8 @@ class MwmPlay(TableController):
                 self._pop()
             for old, real in tail:
                 self._apply(old, real)
-            del self.events[keep_events:]
             del self.notes[keep_notes:]
             return False
-        self.entries = {
-            a.seat: a
-            for a in self.match.history[index:]
-            if isinstance(a, EnterSolution) and a.seat in self.state.stage.entered
-        }
-        self.answers = {seat: correct_entry(self.state, seat) for seat in self.entries}
         return True
 
     def _swap_unseen(self, seat: int, card: tuple[int, int], before: int | None = None) -> bool:
@@ -575,17 +565,10 @@ class MwmPlay(TableController):
     # -- the moderator ----------------------------------------------------------------
 
     def splash(self, award_to: int | None) -> None:
-        before = len(self.events)
-        where = (self.state.round, self.state.hands + 1)
         self._apply(Splash(award_to), True)
         self._forget_inputs()
-        self.entries.clear()
-        self.verdict = self._splash_verdict(self.events[before:], where)
+        self.verdict = self._last_verdict()
         self.paused = True
-
-    def _splash_verdict(self, events: Sequence[Event], where: tuple[int, int]) -> Verdict:
-        lines = [line for line in (say(self, e) for e in events) if line]
-        return Verdict(Stage(), {}, {}, lines, round=where[0], hand=where[1], round_over=True)
 
     def undo(self) -> Action:
         """Take back the last real action and everything the device did after it."""
@@ -597,7 +580,6 @@ class MwmPlay(TableController):
                 if real:
                     break
             self._forget_inputs()
-            self._stage_entries()
             self.verdict = None
             self.paused = False
             self.pump_payments()
@@ -606,17 +588,6 @@ class MwmPlay(TableController):
     def _forget_inputs(self) -> None:
         """Drop the answers typed or ready and the cards read early."""
         self.typed, self.ready, self.seen_count, self.seen_crate = {}, {}, {}, {}
-
-    def _stage_entries(self) -> None:
-        """The solutions already applied in this solving step (bots answer first)."""
-        self.entries, self.answers = {}, {}
-        if self.state.finished or self.state.phase != "solve":
-            return
-        for earlier in reversed(self.match.history):
-            if not isinstance(earlier, EnterSolution):
-                break
-            self.entries[earlier.seat] = earlier
-            self.answers[earlier.seat] = correct_entry(self.state, earlier.seat)
 
     # -- never lose a game (issue 10) ---------------------------------------------------
 
@@ -667,7 +638,6 @@ class MwmPlay(TableController):
         record older than the match (the device stopped between the two writes) is
         dropped; the verdict of the last hand shows again if nothing came after it but
         the device's payments."""
-        self._stage_entries()
         verdict = self._last_verdict()
         if (
             record is not None
@@ -717,7 +687,8 @@ class MwmPlay(TableController):
         action, before = steps[last].action, self._state_before(last)
         where = (before.round, before.hands + 1)
         if isinstance(action, Splash):
-            return self._splash_verdict(steps[last].events, where)
+            lines = [line for line in (say(self, e) for e in steps[last].events) if line]
+            return Verdict(Stage(), {}, {}, lines, round=where[0], hand=where[1], round_over=True)
         after = steps[last].state
         if not isinstance(action, EnterSolution) or not (after.finished or after.phase != "solve"):
             return None

@@ -28,16 +28,15 @@ from typing import Any
 import pygame
 
 from tabletop.games.math_wars_meta import CardCode, problem_text, splash_leader
-from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.games import start_card_camera
 from tabletop.ui.games.math_wars_meta.cards import CardProblem, crate_choices, read_code
 from tabletop.ui.games.math_wars_meta.play import MwmPlay
 from tabletop.ui.games.math_wars_meta.scorecard import ScoreCards
-from tabletop.ui.games.math_wars_meta.verdict import results_lines
+from tabletop.ui.games.math_wars_meta.verdict import Verdict, results_lines
 from tabletop.ui.input import CardsSeen
 from tabletop.ui.results import Outcome, names_joined, outcome_of
-from tabletop.ui.saves import GameSave, seat_infos
+from tabletop.ui.saves import GameSave
 from tabletop.ui.scenes.common import Dialog
 from tabletop.ui.scenes.numpad import NumPad
 from tabletop.ui.scenes.rules import ChoiceGrid
@@ -103,14 +102,6 @@ class CardPad(NumPad, Beside):
             and fonts.width(cancel.label, metrics.text, True) > cancel.rect.width - 8
         ):
             cancel.label = "\u2715"
-
-
-def table_seats(play: MwmPlay) -> list[SeatInfo]:
-    """The journal's seats for a table of names typed or defaulted at setup."""
-    return seat_infos(
-        [seat.name for seat in play.seats],
-        {i: "bot" for i, seat in enumerate(play.seats) if seat.bot},
-    )
 
 
 class MwmTable(ScoreCards, TableScene):
@@ -332,7 +323,7 @@ class MwmTable(ScoreCards, TableScene):
         play = self.play
         if not 0 <= seat < len(play.seats):
             return
-        before = len(play.events)
+        before = play.verdict
         # the press's time in seconds of play (the journal's clock, which carries on
         # after a restart), not the app's clock
         outcome = play.press(seat, self.save.elapsed() - max(0.0, self.ctx.clock() - at))
@@ -363,7 +354,7 @@ class MwmTable(ScoreCards, TableScene):
             self.card(event.seat - 1, card)
 
     def card(self, seat: int, card: CardCode) -> None:
-        before = len(self.play.events)
+        before = self.play.verdict
         try:
             note = self.play.card_seen(seat, card)
         except CardProblem as e:
@@ -374,11 +365,11 @@ class MwmTable(ScoreCards, TableScene):
             self.message = note
         self.verdict_sound(before)
 
-    def verdict_sound(self, before: int) -> bool:
-        """A verdict came with the events after ``before``: its sound, the message box
-        left to it. False if none came."""
+    def verdict_sound(self, before: Verdict | None) -> bool:
+        """A verdict came (other than ``before``): its sound, the message box left to it.
+        False if none came."""
         verdict = self.play.verdict
-        if verdict is None or len(self.play.events) <= before:
+        if verdict is None or verdict is before:
             return False
         self.message = ""
         self.ctx.sounds.play("star" if verdict.round_over else "good")
@@ -433,4 +424,4 @@ class MwmTable(ScoreCards, TableScene):
         self.draw_status(surface, self.message_rect, lit=self.play.verdict is not None)
 
 
-__all__ = ["Beside", "CardPad", "LinesDialog", "MwmTable", "table_seats"]
+__all__ = ["Beside", "CardPad", "LinesDialog", "MwmTable"]
