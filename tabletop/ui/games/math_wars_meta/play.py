@@ -152,11 +152,8 @@ class MwmPlay(TableController):
         state = self.state
         if state.finished or state.phase != "reveal":
             return []
-        out: list[int] = []
-        for seat, need in state.stage.todo:
-            if need in ("up", "crate") and not self.seats[seat].auto_cards and seat not in out:
-                out.append(seat)
-        return out
+        wanted = dict.fromkeys(seat for seat, need in state.stage.todo if need in ("up", "crate"))
+        return [seat for seat in wanted if not self.seats[seat].auto_cards]
 
     def solving(self) -> list[int]:
         """Seats that still have a solution to give in this stage."""
@@ -375,7 +372,7 @@ class MwmPlay(TableController):
             self.seen_crate[seat] = card.face
         return None
 
-    def _stage_card_index(self, seat: int, action: CountDrawn | CrateDrawn) -> int | None:
+    def stage_card_index(self, seat: int, action: CountDrawn | CrateDrawn) -> int | None:
         """Where in the history this stage's face-up card of ``seat`` was applied."""
         stage = self.state.stage
         if isinstance(action, CountDrawn):
@@ -396,13 +393,13 @@ class MwmPlay(TableController):
         name = self.seats[seat].name
         if seat in self.entries or seat in self.ready:
             raise CardProblem("mwm.ui.answered", f"seat {seat + 1} already answered", name=name)
-        index = self._stage_card_index(seat, action)
+        index = self.stage_card_index(seat, action)
         if index is None:
             raise CardProblem("mwm.ui.too_late", "that card's stage is over", name=name)
         if isinstance(action, CountDrawn) and action.card not in self._draw_then(index):
             if not self._swap_unseen(seat, action.card, before=index):
                 return self._not_in_pile(seat, action.card[1])
-            index = self._stage_card_index(seat, action)
+            index = self.stage_card_index(seat, action)
             assert index is not None
         if not self._rewrite(index, action):
             return f"{name}: the device cannot use that card here. Check the cards."
@@ -413,9 +410,9 @@ class MwmPlay(TableController):
     def _draw_then(self, index: int) -> tuple[Any, ...]:
         """The acting seat's draw pile just before history ``index``."""
         action = self.match.history[index]
-        return self._state_before(index).zones[action.seat].draw  # type: ignore[union-attr]
+        return self.state_before(index).zones[action.seat].draw  # type: ignore[union-attr]
 
-    def _state_before(self, index: int) -> MathWarsMetaState:
+    def state_before(self, index: int) -> MathWarsMetaState:
         return self.match.steps[index - 1].state if index else self.match.initial
 
     def _rewrite(self, index: int, action: Action) -> bool:
@@ -645,20 +642,18 @@ class MwmPlay(TableController):
             and record.get("state") == digest(self.state)
         ):
             try:
+                kept = {
+                    key: dict(record.get(key) or {}) for key in ("typed", "ready", "count", "crate")
+                }
                 self.typed = {
-                    int(s): EnterSolution(int(s), int(v[0]), None if v[1] is None else int(v[1]))
-                    for s, v in dict(record.get("typed") or {}).items()
+                    int(s): EnterSolution(int(s), int(v[0]), _int_or_none(v[1]))
+                    for s, v in kept["typed"].items()
                 }
-                self.ready = {
-                    int(s): float(at) for s, at in dict(record.get("ready") or {}).items()
-                }
+                self.ready = {int(s): float(at) for s, at in kept["ready"].items()}
                 self.seen_count = {
-                    int(s): (int(v[0]), None if v[1] is None else int(v[1]))
-                    for s, v in dict(record.get("count") or {}).items()
+                    int(s): (int(v[0]), _int_or_none(v[1])) for s, v in kept["count"].items()
                 }
-                self.seen_crate = {
-                    int(s): str(f) for s, f in dict(record.get("crate") or {}).items()
-                }
+                self.seen_crate = {int(s): str(face) for s, face in kept["crate"].items()}
             except (TypeError, ValueError, IndexError) as exc:
                 log.warning("mwm: the saved table does not read (%s): dropped", exc)
                 self._forget_inputs()
@@ -677,14 +672,14 @@ class MwmPlay(TableController):
         steps = self.match.steps
         end = len(steps)
         while end > 0:
-            need = pending_card(self._state_before(end - 1))
+            need = pending_card(self.state_before(end - 1))
             if self.flags[end - 1] or need is None or need[1] != "pay":
                 break
             end -= 1
         if end == 0:
             return None
         last = end - 1
-        action, before = steps[last].action, self._state_before(last)
+        action, before = steps[last].action, self.state_before(last)
         where = (before.round, before.hands + 1)
         if isinstance(action, Splash):
             lines = [line for line in (say(self, e) for e in steps[last].events) if line]
@@ -694,15 +689,11 @@ class MwmPlay(TableController):
             return None
         entries: dict[int, EnterSolution] = {}
         answers: dict[int, EnterSolution] = {}
-        i = last
-        while True:  # back over this stage's answers, to its first
-            entry, state = steps[i].action, self._state_before(i)
+        for i in range(last - len(before.stage.entered), last + 1):  # this stage's answers
+            entry = steps[i].action
             assert isinstance(entry, EnterSolution)
             entries[entry.seat] = entry
-            answers[entry.seat] = correct_entry(state, entry.seat)
-            if not state.stage.entered or not isinstance(steps[i - 1].action, EnterSolution):
-                break
-            i -= 1
+            answers[entry.seat] = correct_entry(self.state_before(i), entry.seat)
         stage = replace(before.stage, entered=(*before.stage.entered, action.seat))
         events = [e for step in steps[last:] for e in step.events]
         return build_verdict(self, stage, entries, answers, events, where)
@@ -729,7 +720,7 @@ class MwmPlay(TableController):
         out: list[tuple[int, int, int | None, Question, Fraction]] = []
         asked: int | None = None
         for i, step in enumerate(self.match.steps):
-            before = self._state_before(i)
+            before = self.state_before(i)
             if before.phase != "solve":
                 asked = i + 1 if step.state.phase == "solve" else asked
             action = step.action
@@ -741,6 +732,10 @@ class MwmPlay(TableController):
             if team is not None and action.team_solution is not None:
                 out.append((i + 1, action.seat, asked, team, Fraction(action.team_solution)))
         return out
+
+
+def _int_or_none(value: Any) -> int | None:
+    return None if value is None else int(value)
 
 
 __all__ = ["BOT_WRONG_RATE", "MwmPlay", "SeatConfig", "questions_for"]
