@@ -1,22 +1,13 @@
-"""The Math Wars Meta table: every player's Score Card on screen, the cards from the
-camera or touch, answers on a number pad, the device's rulings with their reasons.
-
-A thin scene on the one base (:class:`~tabletop.ui.table.TableScene`: dispatch, dialogs,
-Leave/Rules/PIN, refusals by code, saving, lamps, the results): the controller
-:class:`~.play.MwmPlay` keeps the game and says what to do; :class:`~.scorecard.ScoreCards`
-draws it.
+"""The Math Wars Meta table on the one base (:class:`~tabletop.ui.table.TableScene`): the
+controller :class:`~.play.MwmPlay` keeps the game and says what to do;
+:class:`~.scorecard.ScoreCards` draws every player's Score Card.
 
 Touch targets: ``count.<s>`` and ``crate.<s>`` (a seat's cards: tap to type or correct
-them), ``solve.<s>`` (YOUR SOLUTION on the number pad), ``seat.<s>`` (the seat's name
-chip) and ``ready.<s>`` (I'm ready! under a typed answer): the same as its seat button,
-``next``, ``why``, ``rules``, ``teacher``, ``leave``. Seat buttons (``SeatPressed``) say
-"my answer is in"; the camera's ``CardsSeen(seat, "battle", ...)`` brings each battle
-pile (seats 1-based, as the camera reports them).
-
-The game is saved as it goes (issue 10): every action reaches the journal before the
-screen shows it, and after every input the table's other state (:meth:`MwmPlay.record`)
-and the solutions checked per seat go beside it. Times of answers (Solo's time per
-round, MWM-8) are seconds of play, so they carry on across a restart.
+them), ``solve.<s>`` (YOUR SOLUTION on the number pad), ``seat.<s>`` and ``ready.<s>``
+(the seat button's touch twins), ``next``, ``why``, ``rules``, ``teacher``, ``leave``.
+The camera's ``CardsSeen(seat, "battle", ...)`` brings each battle pile. Times of
+answers (Solo's time per round, MWM-8) are seconds of play, so they carry on across a
+restart.
 """
 
 from __future__ import annotations
@@ -178,9 +169,9 @@ class MwmTable(ScoreCards, TableScene):
         self.play.pump()
 
     def after(self) -> None:
-        for note in self.play.notes:
-            self.message = note
-        self.play.notes.clear()
+        if self.play.notes:
+            self.message = self.play.notes[-1]
+            self.play.notes.clear()
         super().after()
 
     def save_table(self) -> None:
@@ -292,15 +283,13 @@ class MwmTable(ScoreCards, TableScene):
         self.ask(("solve", seat), CardPad(self.ctx, title, self.cards_of(seat), hint=hint))
 
     def answered(self, asking: tuple[Any, ...], result: Any) -> None:
-        kind = asking[0]
+        kind, *args = asking
         if kind == "count" and isinstance(result, int):
-            self.card(asking[1], CardCode("count", number=result))
+            self.card(args[0], CardCode("count", number=result))
         elif kind == "crate" and isinstance(result, str):
-            self.card(asking[1], CardCode("crate", face=result))
-        elif kind == "solve" and isinstance(result, int):
-            self.typed(asking[1], result)
-        elif kind == "team" and isinstance(result, int):
-            self.typed(asking[1], asking[2], result)
+            self.card(args[0], CardCode("crate", face=result))
+        elif kind in ("solve", "team") and isinstance(result, int):
+            self.typed(*args, result)
         elif kind == "teacher" and isinstance(result, str):
             self.teacher(result)
 
@@ -308,7 +297,7 @@ class MwmTable(ScoreCards, TableScene):
         play = self.play
         if seat not in play.solving():
             return
-        if play.settings.mode == "teams" and play.state.stage.kind != "collect" and team is None:
+        if team is None and play.answer_for(seat).team_solution is not None:
             title = f"{play.name(seat)}: TEAM SOLUTION"
             pad = CardPad(self.ctx, title, self.cards_of(seat), hint="your team's sum")
             self.ask(("team", seat, value), pad)
