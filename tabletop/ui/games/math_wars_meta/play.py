@@ -1,32 +1,25 @@
 """The device's side of a Math Wars Meta table, without pygame: who plays which cards,
 what the camera and the touchscreen said, whose solution is in, and the rulings to show.
 
-The engine asks for every card as a chance outcome, one at a time. This controller
-answers each request from the right place:
+The engine asks for every card as a chance outcome, one at a time, answered from:
 
-- a bot's cards, and a child's cards in virtual play, come from the seeded virtual deck;
-- cards nobody can see (Math War cards face down, the cards a loser gives up from the
-  draw pile) are picked from the virtual deck too: the engine only needs *which* card,
-  and any card of that pile is as good as another until the camera sees it. If a child
-  later turns up a card the device had put face down, the two are swapped in the
-  history (:meth:`MwmPlay._swap_unseen`), so the camera is never contradicted;
-- a child's face-up COUNT META and MATH CRATE cards come from the camera (``CardsSeen``
-  of their battle area) or a touch, and wait in a buffer until the engine asks for them
-  (readings arrive in any order; the engine takes seats in order).
+- the seeded virtual deck for a bot's cards, a child's in virtual play, and the cards
+  nobody sees (face down in a Math War, given up from the draw pile): any card of that
+  pile will do until the camera sees it; a child who later turns up a card the device
+  had put face down gets it swapped in the history (:meth:`MwmPlay._swap_unseen`);
+- the camera (``CardsSeen`` of a battle pile) or a touch for a child's face-up COUNT
+  META and MATH CRATE cards, kept until the engine asks for them (seats in order).
 
-Solutions are typed on a number pad and count once the seat presses its button; when
-every child in the stage is ready (bots are at once) they are applied together, the
-stage is settled and a :class:`Verdict` says what happened, in words. Every applied
-action is flagged real (a child's card or answer, the moderator) or virtual, so Undo
-takes back the last real one and everything the device did after it.
+Solutions count once the seat presses its button; when every child of the stage is
+ready (bots are at once) they go in together and a :class:`Verdict` says what happened.
+Every action is flagged real (a child's card or answer, the moderator) or the device's,
+so Undo takes back the last real one and all the device did after it.
 
-Never lose a game (issue 10): the device's own picks come from a
+Never lose a game (issue 10): the device's picks come from a
 :func:`~tabletop.ui.saves.keyed_dealer` and a bot's answer from an ``rng`` keyed by the
 seed, the seat and the number of actions, so a match replayed from the journal plays on
-exactly as the uninterrupted one. What is not an action (answers typed or ready, cards
-read early, the verdict on screen) is kept by :meth:`MwmPlay.record` beside the match;
-:meth:`MwmPlay.carry_on` puts it back; the flags are worked out again from the replay.
-A rewrite or an undo reaches the journal once, whole.
+as the uninterrupted one; what is not an action is kept by :meth:`MwmPlay.record` and
+put back by :meth:`MwmPlay.carry_on`. A rewrite or an undo reaches the journal once.
 """
 
 from __future__ import annotations
@@ -138,10 +131,7 @@ class MwmPlay(TableController):
         return self.state.finished
 
     def side_name(self, side: int) -> str:
-        s = self.settings
-        if s.mode == "teams":
-            return f"Team {side + 1}"
-        return self.seats[side].name
+        return f"Team {side + 1}" if self.settings.mode == "teams" else self.seats[side].name
 
     def need(self) -> tuple[int, str] | None:
         """The card the engine waits for now: (seat, up/down/crate/pay), or None."""
@@ -330,7 +320,8 @@ class MwmPlay(TableController):
         if self.state.zones[seat].out:
             raise CardProblem("mwm.ui.knocked_out", f"seat {seat + 1} is out", name=name)
         if self.paused:
-            return self._seen_early(seat, card)
+            self._seen_early(seat, card)
+            return None
         stage = self.state.stage
         if card.kind == "count":
             assert card.number is not None
@@ -370,7 +361,6 @@ class MwmPlay(TableController):
                 self.seen_count[seat] = (card.number, card.army)
         elif card.face is not None and (shown is None or shown.crates[seat] != card.face):
             self.seen_crate[seat] = card.face
-        return None
 
     def stage_card_index(self, seat: int, action: CountDrawn | CrateDrawn) -> int | None:
         """Where in the history this stage's face-up card of ``seat`` was applied."""
@@ -421,35 +411,29 @@ class MwmPlay(TableController):
         False (and nothing changed) if a child's action no longer fits. The journal gets
         the rewritten history at once, never half of it."""
         with one_write(self.match):
-            return self._rewrite_now(index, action)
-
-    def _rewrite_now(self, index: int, action: Action) -> bool:
-        tail: list[tuple[Action, bool]] = []
-        while len(self.flags) > index:
-            tail.append(self._pop())
-        tail.reverse()
-        keep_notes = len(self.notes)
-        try:
-            self._apply(action, tail[0][1])
-            for old, real in tail[1:]:
-                if not real and isinstance(old, EnterSolution):
-                    self._apply(self.bot_entry(old.seat), False)
-                    continue
-                try:
+            tail = [self._pop() for _ in range(len(self.flags) - index)][::-1]
+            keep_notes = len(self.notes)
+            try:
+                self._apply(action, tail[0][1])
+                for old, real in tail[1:]:
+                    if not real and isinstance(old, EnterSolution):
+                        self._apply(self.bot_entry(old.seat), False)
+                        continue
+                    try:
+                        self._apply(old, real)
+                    except ImpossibleOutcome:
+                        if real:
+                            raise
+                        self._deal()
+            except TabletopError as e:
+                log.info("mwm: rewrite refused: %s", e)
+                while len(self.flags) > index:
+                    self._pop()
+                for old, real in tail:
                     self._apply(old, real)
-                except ImpossibleOutcome:
-                    if real:
-                        raise
-                    self._deal()
-        except TabletopError as e:
-            log.info("mwm: rewrite refused: %s", e)
-            while len(self.flags) > index:
-                self._pop()
-            for old, real in tail:
-                self._apply(old, real)
-            del self.notes[keep_notes:]
-            return False
-        return True
+                del self.notes[keep_notes:]
+                return False
+            return True
 
     def _swap_unseen(self, seat: int, card: tuple[int, int], before: int | None = None) -> bool:
         """``card`` is wanted face up but the device had put it somewhere unseen (face
