@@ -47,7 +47,6 @@ from tabletop.games.math_wars_meta import (
     MathWarsMetaSettings,
     MathWarsMetaState,
     Splash,
-    Stage,
     correct_entry,
     pending_card,
     standings,
@@ -56,8 +55,8 @@ from tabletop.ui.controller import TableController
 from tabletop.ui.games.math_wars_meta.cards import CardProblem
 from tabletop.ui.games.math_wars_meta.verdict import (
     Verdict,
-    build_verdict,
     card_sentence,
+    last_verdict,
     questions_for,
     say,
 )
@@ -276,7 +275,7 @@ class MwmPlay(TableController):
         if self.state.finished or self.state.phase != "solve":
             # the stage is decided: pay what is owed, then show the verdict
             self.pump_payments()
-            self.verdict = self._last_verdict()
+            self.verdict = last_verdict(self)
             self.paused = True
             self.seen_count.clear()
             self.seen_crate.clear()
@@ -548,7 +547,7 @@ class MwmPlay(TableController):
     def splash(self, award_to: int | None) -> None:
         self._apply(Splash(award_to), True)
         self._forget_inputs()
-        self.verdict = self._last_verdict()
+        self.verdict = last_verdict(self)
         self.paused = True
 
     def undo(self) -> Action:
@@ -619,7 +618,7 @@ class MwmPlay(TableController):
         record older than the match (the device stopped between the two writes) is
         dropped; the verdict of the last hand shows again if nothing came after it but
         the device's payments."""
-        verdict = self._last_verdict()
+        verdict = last_verdict(self)
         if (
             record is not None
             and record.get("n") == len(self.match.history)
@@ -649,38 +648,6 @@ class MwmPlay(TableController):
         self.ready = {s: at for s, at in self.ready.items() if s in self.typed}
         self.verdict = verdict if paused else None
         self.paused = paused
-
-    def _last_verdict(self) -> Verdict | None:
-        """The verdict of the stage the last actions settled (an answer, then only the
-        device's payments; or a splash), rebuilt from the match; None otherwise."""
-        steps = self.match.steps
-        end = len(steps)
-        while end > 0:
-            need = pending_card(self.state_before(end - 1))
-            if self.flags[end - 1] or need is None or need[1] != "pay":
-                break
-            end -= 1
-        if end == 0:
-            return None
-        last = end - 1
-        action, before = steps[last].action, self.state_before(last)
-        where = (before.round, before.hands + 1)
-        if isinstance(action, Splash):
-            lines = [line for line in (say(self, e) for e in steps[last].events) if line]
-            return Verdict(Stage(), {}, {}, lines, round=where[0], hand=where[1], round_over=True)
-        after = steps[last].state
-        if not isinstance(action, EnterSolution) or not (after.finished or after.phase != "solve"):
-            return None
-        entries: dict[int, EnterSolution] = {}
-        answers: dict[int, EnterSolution] = {}
-        for i in range(last - len(before.stage.entered), last + 1):  # this stage's answers
-            entry = steps[i].action
-            assert isinstance(entry, EnterSolution)
-            entries[entry.seat] = entry
-            answers[entry.seat] = correct_entry(self.state_before(i), entry.seat)
-        stage = replace(before.stage, entered=(*before.stage.entered, action.seat))
-        events = [e for step in steps[last:] for e in step.events]
-        return build_verdict(self, stage, entries, answers, events, where)
 
     def checks(self) -> list[list[int]]:
         """Per seat: [solutions the device checked, right ones] (YOUR SOLUTION, and the

@@ -6,7 +6,7 @@ the results screen's lines."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -17,10 +17,12 @@ from tabletop.games.math_wars_meta import (
     EnterSolution,
     MathWarsMetaState,
     RoundRecord,
+    Splash,
     Stage,
     answer,
     correct_entry,
     hand_result,
+    pending_card,
     problem_text,
     war_face_down,
 )
@@ -132,15 +134,34 @@ def reason(count: int, crate: str | None) -> str:
     return f"{problem} = {signed(value)}"
 
 
-def build_verdict(
-    play: MwmPlay,
-    stage: Stage,
-    entries: dict[int, EnterSolution],
-    answers: dict[int, EnterSolution],
-    events: Sequence[Event],
-    where: tuple[int, int],
-) -> Verdict:
-    """The verdict of ``stage``, settled by ``events`` in round and hand ``where``."""
+def last_verdict(play: MwmPlay) -> Verdict | None:
+    """The verdict of the stage the last actions settled (an answer, then only the
+    device's payments; or a splash), rebuilt from the match; None otherwise."""
+    steps = play.match.steps
+    last = len(steps) - 1
+    while last >= 0 and not play.flags[last]:
+        need = pending_card(play.state_before(last))
+        if need is None or need[1] != "pay":
+            break
+        last -= 1
+    if last < 0:
+        return None
+    action, before, after = steps[last].action, play.state_before(last), steps[last].state
+    where = (before.round, before.hands + 1)
+    if isinstance(action, Splash):
+        lines = [line for line in (say(play, e) for e in steps[last].events) if line]
+        return Verdict(Stage(), {}, {}, lines, round=where[0], hand=where[1], round_over=True)
+    if not isinstance(action, EnterSolution) or not (after.finished or after.phase != "solve"):
+        return None
+    entries: dict[int, EnterSolution] = {}
+    answers: dict[int, EnterSolution] = {}
+    for i in range(last - len(before.stage.entered), last + 1):  # this stage's answers
+        entry = steps[i].action
+        assert isinstance(entry, EnterSolution)
+        entries[entry.seat] = entry
+        answers[entry.seat] = correct_entry(play.state_before(i), entry.seat)
+    stage = replace(before.stage, entered=(*before.stage.entered, action.seat))
+    events = [e for step in steps[last:] for e in step.events]
     lines: list[str] = []
     for seat in stage.revealed:
         up = stage.up[seat]
@@ -315,8 +336,8 @@ def results_lines(play: MwmPlay) -> list[str]:
 
 __all__ = [
     "Verdict",
-    "build_verdict",
     "card_sentence",
+    "last_verdict",
     "questions_for",
     "reason",
     "results_lines",
