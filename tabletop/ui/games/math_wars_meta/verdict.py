@@ -1,7 +1,6 @@
-"""Math Wars Meta's rulings in a child's words: the sentence for each engine event,
-why a result is what it is, the :class:`Verdict` of a settled stage (every line, and
-the few for the message box), the questions a stage asks (for the skills report) and
-the results screen's lines."""
+"""Math Wars Meta's rulings in a child's words: the sentence for each engine event, the
+:class:`Verdict` of a settled stage, the questions a stage asks (for the skills report)
+and the results screen's lines."""
 
 from __future__ import annotations
 
@@ -164,35 +163,27 @@ def last_verdict(play: MwmPlay) -> Verdict | None:
     events = [e for step in steps[last:] for e in step.events]
     lines: list[str] = []
     for seat in stage.revealed:
-        up = stage.up[seat]
+        up, entry, right = stage.up[seat], entries.get(seat), answers.get(seat)
         if up is None:
             continue
-        entry, right = entries.get(seat), answers.get(seat)
-        why = reason(up[1], stage.crates[seat])
         mark = ""
         if entry is not None and right is not None:
-            mark = (
-                " Right!"
-                if entry.solution == right.solution
-                else f" (you typed {signed(entry.solution)}, not quite)"
-            )
-        lines.append(f"{play.seats[seat].name}: {why}.{mark}")
-    highest = None
+            ok = entry.solution == right.solution
+            mark = " Right!" if ok else f" (you typed {signed(entry.solution)}, not quite)"
+        lines.append(f"{play.seats[seat].name}: {reason(up[1], stage.crates[seat])}.{mark}")
+    lines += [text for text in (say(play, event) for event in events) if text]
+    highest, war = None, False
     lost: dict[int, int] = {}
     difference: dict[int, int] = {}
-    war = False
     for event in events:
+        d = event.data
         if event.code == "mwm.hand_won":
-            highest = event.data["highest"]
-        if event.code == "mwm.math_war":
-            war = True
-            highest = event.data["tied"]
-        if event.code == "mwm.lost_hand" and event.seat is not None:
-            lost[event.seat] = event.data["battle"] + event.data["difference"]
-            difference[event.seat] = event.data["difference"]
-        text = say(play, event)
-        if text:
-            lines.append(text)
+            highest = d["highest"]
+        elif event.code == "mwm.math_war":
+            war, highest = True, d["tied"]
+        elif event.code == "mwm.lost_hand" and event.seat is not None:
+            lost[event.seat] = d["battle"] + d["difference"]
+            difference[event.seat] = d["difference"]
     codes = {event.code for event in events}
     if play.solo and "mwm.solo_discard" not in codes:
         lines.append("Only your battle card goes on the spoils pile.")
