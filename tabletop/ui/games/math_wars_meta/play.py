@@ -508,6 +508,10 @@ class MwmPlay(TableController):
             return "mwm.ui.answered"
         return None if seat in self.state.stage.seats else "mwm.ui.wait_others"
 
+    def lit(self) -> list[int]:
+        """The seats whose answer is in: their lamps are lit."""
+        return list(self.ready)
+
     def wants_press(self, seat: int) -> bool:
         """A child's answer is typed: their button (or its I'm ready! tile) says it is in."""
         return (
@@ -650,9 +654,8 @@ class MwmPlay(TableController):
         self.paused = paused
 
     def checks(self) -> list[list[int]]:
-        """Per seat: [solutions the device checked, right ones] (YOUR SOLUTION, and the
-        TEAM SOLUTION in Team v Team): the engine's tallies of the match (an undone
-        answer is not counted). Bots are not counted."""
+        """Per seat: [solutions the device checked, right ones] (YOUR SOLUTION and TEAM
+        SOLUTION), from the engine's tallies (an undone answer is not counted); bots 0."""
         return [
             [0, 0]
             if seat.bot
@@ -661,13 +664,9 @@ class MwmPlay(TableController):
         ]
 
     def checked_answers(self) -> list[tuple[int, int, int | None, Question, Fraction]]:
-        """Every answer the device checked for a child, with its question (issue 24):
-        (the match's length after the answer, seat, its length when the solve stage
-        began, the question, the answer given). YOUR SOLUTION is the COUNT META card
-        with the MATH CRATE card (MWM-2: a division with a remainder leaves the count
-        alone, which the question's right answer says); the TEAM SOLUTION is the sum of
-        the teammates' results. A stage with no MATH CRATE card left asks the COUNT
-        META card's number alone (skill "count")."""
+        """Every answer the device checked for a child, with its question (issue 24,
+        :func:`~.verdict.questions_for`): (the match's length after the answer, seat, its
+        length when the solve stage began, the question, the answer given)."""
         out: list[tuple[int, int, int | None, Question, Fraction]] = []
         asked: int | None = None
         for i, step in enumerate(self.match.steps):

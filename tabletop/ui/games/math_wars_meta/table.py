@@ -13,7 +13,7 @@ restart.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 import pygame
@@ -121,9 +121,6 @@ class MwmTable(ScoreCards, TableScene):
             what = f" Tap {button.label.rstrip('!')}." if button and button.enabled else ""
             return " ".join(verdict.summary or verdict.lines[-3:]) + what
         return super().status()
-
-    def lit(self) -> Sequence[int]:
-        return list(self.play.ready)
 
     def rules_scene(self) -> Scene:
         from tabletop.ui.games.math_wars_meta.rules import rules_scene
@@ -258,12 +255,10 @@ class MwmTable(ScoreCards, TableScene):
             self.refuse(code, f"{kind} card of seat {seat + 1} refused", name=play.name(seat))
         elif kind == "count":
             top = play.settings.ed.count_numbers[-1]
-            title = f"{play.name(seat)}: COUNT META card"
-            pad = CardPad(
-                self.ctx, title, self.cards_of(seat), negative=False, max_digits=len(str(top)),
-                hint=f"1 to {top}",
-            )  # fmt: skip
-            self.ask(("count", seat), pad)
+            hint, digits = f"1 to {top}", len(str(top))
+            self.ask_pad(
+                ("count", seat), "COUNT META card", negative=False, max_digits=digits, hint=hint
+            )
         else:
             title = f"{play.name(seat)}: your MATH CRATE card"
             self.ask(
@@ -279,8 +274,13 @@ class MwmTable(ScoreCards, TableScene):
         stage = play.state.stage
         up, crate = stage.up[seat], stage.crates[seat]
         assert up is not None
-        title, hint = f"{play.name(seat)}: YOUR SOLUTION", f"{problem_text(up[1], crate)} = ?"
-        self.ask(("solve", seat), CardPad(self.ctx, title, self.cards_of(seat), hint=hint))
+        self.ask_pad(("solve", seat), "YOUR SOLUTION", hint=f"{problem_text(up[1], crate)} = ?")
+
+    def ask_pad(self, asking: tuple[Any, ...], what: str, **kw: Any) -> None:
+        """The number pad for seat ``asking[1]``'s ``what``, beside that seat's cards."""
+        seat = asking[1]
+        title = f"{self.play.name(seat)}: {what}"
+        self.ask(asking, CardPad(self.ctx, title, self.cards_of(seat), **kw))
 
     def answered(self, asking: tuple[Any, ...], result: Any) -> None:
         kind, *args = asking
@@ -298,9 +298,7 @@ class MwmTable(ScoreCards, TableScene):
         if seat not in play.solving():
             return
         if team is None and play.answer_for(seat).team_solution is not None:
-            title = f"{play.name(seat)}: TEAM SOLUTION"
-            pad = CardPad(self.ctx, title, self.cards_of(seat), hint="your team's sum")
-            self.ask(("team", seat, value), pad)
+            self.ask_pad(("team", seat, value), "TEAM SOLUTION", hint="your team's sum")
             return
         play.type_solution(seat, value, team)
         if play.solo:
