@@ -213,8 +213,6 @@ def run_demo(
     data: Path | None = None,
     child: bool = False,
 ) -> str:
-    from tabletop.ui.results import winner_line
-
     wanted = {"edition": edition, "players": players, "discard_option": discard_option}
     run = DemoRun(
         "math-wars-meta",
@@ -274,20 +272,14 @@ def run_demo(
             run.tap("again")
             bot.mark_seats()
             run.say(f"Play again: game {done + n + 1} of {CHILD_GAMES}.")
-        play = bot.play
-        _play_out(run, bot)
+        actions = _play_out(run, bot)
     run.shot("final")
-    result = play.match.result()
-    assert result is not None
-    line = winner_line(result, [seat.name for seat in play.seats])
-    summary = (
-        f"{len(play.match.history)} actions, {bot.misreads} camera misreads corrected by touch,"
-    )
-    return run.end(line, summary)
+    misreads = f"{bot.misreads} camera misreads corrected by touch,"
+    return run.end(run.results().outcome.winner_line, f"{actions} actions, {misreads}")
 
 
-def _play_out(run: DemoRun, bot: TableBot) -> None:
-    """Play the table's game to its results screen, a line per hand."""
+def _play_out(run: DemoRun, bot: TableBot) -> int:
+    """Play the table's game to its results screen, a line per hand; returns its length."""
     play, war_shot = bot.play, False
     for _ in range(200_000):
         if not bot.step():
@@ -312,7 +304,7 @@ def _play_out(run: DemoRun, bot: TableBot) -> None:
     else:
         raise DemoError("the demo game did not end")
     run.tap("next")
-    run.results()
+    return len(play.match.history)
 
 
 __all__ = ["DemoError", "TableBot", "run_demo"]
