@@ -179,7 +179,9 @@ class TableBot:
         from tabletop.ui.games.math_wars_meta.table import MwmTable
         from tabletop.ui.saves import demo_seats
 
-        demo_seats(scene_of(self.app, MwmTable).save, self.child_seat)
+        save = scene_of(self.app, MwmTable).save
+        assert save is not None  # the app's table is journaled
+        demo_seats(save, self.child_seat)
 
     def step(self) -> bool:
         """One thing a player does; False once the game is over."""

@@ -363,11 +363,11 @@ class MwmPlay(TableController):
 
     def stage_card_index(self, seat: int, action: CountDrawn | CrateDrawn) -> int | None:
         """Where in the history this stage's face-up card of ``seat`` was applied."""
-        stage = self.state.stage
+        up, crate = self.state.stage.up[seat], self.state.stage.crates[seat]
         if isinstance(action, CountDrawn):
-            old: Any = CountDrawn(seat, stage.up[seat]) if stage.up[seat] else None
+            old: Action | None = None if up is None else CountDrawn(seat, up)
         else:
-            old = CrateDrawn(seat, stage.crates[seat]) if stage.crates[seat] else None
+            old = None if crate is None else CrateDrawn(seat, crate)
         history = self.match.history
         for i in range(len(history) - 1, -1, -1):
             if isinstance(history[i], Splash):

@@ -288,8 +288,10 @@ class MwmTable(ScoreCards, TableScene):
             self.card(args[0], CardCode("count", number=result))
         elif kind == "crate" and isinstance(result, str):
             self.card(args[0], CardCode("crate", face=result))
-        elif kind in ("solve", "team") and isinstance(result, int):
-            self.typed(*args, result)
+        elif kind == "solve" and isinstance(result, int):
+            self.typed(args[0], result)
+        elif kind == "team" and isinstance(result, int):
+            self.typed(args[0], args[1], result)
         elif kind == "teacher" and isinstance(result, str):
             self.teacher(result)
 

@@ -148,17 +148,17 @@ def last_verdict(play: MwmPlay) -> Verdict | None:
     action, before, after = steps[last].action, play.state_before(last), steps[last].state
     where = (before.round, before.hands + 1)
     if isinstance(action, Splash):
-        lines = [line for line in (say(play, e) for e in steps[last].events) if line]
-        return Verdict(Stage(), {}, {}, lines, round=where[0], hand=where[1], round_over=True)
+        said = [line for line in (say(play, e) for e in steps[last].events) if line]
+        return Verdict(Stage(), {}, {}, said, round=where[0], hand=where[1], round_over=True)
     if not isinstance(action, EnterSolution) or not (after.finished or after.phase != "solve"):
         return None
     entries: dict[int, EnterSolution] = {}
     answers: dict[int, EnterSolution] = {}
     for i in range(last - len(before.stage.entered), last + 1):  # this stage's answers
-        entry = steps[i].action
-        assert isinstance(entry, EnterSolution)
-        entries[entry.seat] = entry
-        answers[entry.seat] = correct_entry(play.state_before(i), entry.seat)
+        given = steps[i].action
+        assert isinstance(given, EnterSolution)
+        entries[given.seat] = given
+        answers[given.seat] = correct_entry(play.state_before(i), given.seat)
     stage = replace(before.stage, entered=(*before.stage.entered, action.seat))
     events = [e for step in steps[last:] for e in step.events]
     lines: list[str] = []
