@@ -362,18 +362,25 @@ class MwmPlay(TableController):
             self.seen_crate[seat] = card.face
 
     def stage_card_index(self, seat: int, action: CountDrawn | CrateDrawn) -> int | None:
-        """Where in the history this stage's face-up card of ``seat`` was applied."""
+        """Where in the history this stage's face-up card of ``seat`` (of the kind of
+        ``action``) was shown by the child; None if the device laid it, or none is up."""
         up, crate = self.state.stage.up[seat], self.state.stage.crates[seat]
         if isinstance(action, CountDrawn):
             old: Action | None = None if up is None else CountDrawn(seat, up)
         else:
             old = None if crate is None else CrateDrawn(seat, crate)
+        i = None if old is None else self._since_splash(old)
+        return i if i is not None and self.flags[i] else None
+
+    def _since_splash(self, action: Action, end: int | None = None) -> int | None:
+        """Where ``action`` was last applied before history ``end`` (all of it: None)
+        since the round began again after a splash, or None."""
         history = self.match.history
-        for i in range(len(history) - 1, -1, -1):
+        for i in reversed(range(len(history) if end is None else end)):
             if isinstance(history[i], Splash):
                 return None
-            if history[i] == old:
-                return i if self.flags[i] else None
+            if history[i] == action:
+                return i
         return None
 
     def _correct(self, seat: int, action: CountDrawn | CrateDrawn) -> str | None:
@@ -437,19 +444,12 @@ class MwmPlay(TableController):
     def _swap_unseen(self, seat: int, card: tuple[int, int], before: int | None = None) -> bool:
         """``card`` is wanted face up but the device had put it somewhere unseen (face
         down in a war, or given up): swap it there for another card of the same pile."""
-        history = self.match.history
-        end = len(history) if before is None else before
-        for i in range(end - 1, -1, -1):
-            action = history[i]
-            if isinstance(action, Splash):
-                return False
-            if isinstance(action, CountDrawn) and action.seat == seat and action.card == card:
-                if self.flags[i]:
-                    return False  # a child showed it: it really was played
-                pile = [c for c in self._draw_then(i) if c != card]
-                random.Random(self.seed + i).shuffle(pile)
-                return any(self._rewrite(i, CountDrawn(seat, other)) for other in pile[:SWAP_TRIES])
-        return False
+        i = self._since_splash(CountDrawn(seat, card), before)
+        if i is None or self.flags[i]:
+            return False  # not laid this round, or a child showed it: it really was played
+        pile = [c for c in self._draw_then(i) if c != card]
+        random.Random(self.seed + i).shuffle(pile)
+        return any(self._rewrite(i, CountDrawn(seat, other)) for other in pile[:SWAP_TRIES])
 
     def type_solution(self, seat: int, value: int, team: int | None = None) -> None:
         self.typed[seat] = EnterSolution(seat, value, team)
