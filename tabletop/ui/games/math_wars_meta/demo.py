@@ -29,6 +29,7 @@ from tabletop.ui.harness import SIZE, DemoRun, cards_seen, left_over_by, scene_o
 MISREAD_RATE = 0.04
 SLIP_RATE = 0.08
 CHILD_GAMES = 3  # games a --child demo plays
+TABLE = {"edition": "MWM25", "players": 3, "discard_option": 1}  # the form's defaults, 3 seats
 
 
 class DemoError(RuntimeError):
@@ -47,7 +48,6 @@ class TableBot:
         seed: int,
         *,
         misread_rate: float = MISREAD_RATE,
-        slip_rate: float = SLIP_RATE,
         say: Callable[[str], None] | None = None,
         child: bool = False,
         auto: Any = None,
@@ -59,7 +59,7 @@ class TableBot:
         self.auto = auto or Autoplayer(app)  # taps by name, counted
         self.seed = seed
         self.say = say or (lambda _line: None)  # a line per player's move (the demo prints)
-        self.player = VirtualPlayer(random.Random(seed ^ 0xB07), slip_rate)
+        self.player = VirtualPlayer(random.Random(seed ^ 0xB07), SLIP_RATE)
         self.misread_rate = misread_rate
         self.misreads = 0
         self.child_seat = 0 if child else None
@@ -209,13 +209,9 @@ def run_demo(
     out_dir: Path | None = None,
     out: TextIO,
     size: tuple[int, int] = SIZE,
-    edition: str = "MWM25",
-    players: int = 3,
-    discard_option: int = 1,
     data: Path | None = None,
     child: bool = False,
 ) -> str:
-    wanted = {"edition": edition, "players": players, "discard_option": discard_option}
     run = DemoRun(
         "math-wars-meta",
         seed=seed,
@@ -229,19 +225,14 @@ def run_demo(
             "math-wars-meta",
             same_session=True,
             app=lambda app: all(
-                (app.get("choices") or {}).get(key) == value for key, value in wanted.items()
+                (app.get("choices") or {}).get(key) == value for key, value in TABLE.items()
             ),
         ),
     )
     bot = TableBot(run.app, run.seed, say=run.say, child=child, auto=run.auto)
     run.open_game()  # Home: carry on the journal's game, or the setup form
     if not run.resuming:
-        run.fill_seats(range(2, players), "child")
-        if edition != "MWM25":
-            run.tap(f"edition.{edition}")
-        if discard_option == 2:
-            run.tap("more")  # the form's second page
-            run.tap("option.2")
+        run.fill_seats(range(2, TABLE["players"]), "child")
         run.tap("start")
     bot.mark_seats()
     if run.resuming:
@@ -251,11 +242,9 @@ def run_demo(
         )
         bot.carry_on()
     else:
-        run.intro(
-            "Math Wars Meta",
-            f"{edition}, {players} players (bots, cards shown to a simulated camera), "
-            f"discard option {discard_option}, seed {run.seed}",
-        )
+        what = "{edition}, {players} players (bots, cards shown to a simulated camera), "
+        what += "discard option {discard_option}, seed {seed}"
+        run.intro("Math Wars Meta", what.format(**TABLE, seed=run.seed))
     run.shot("table_start")
     # --child plays CHILD_GAMES games in all ("Play again"), so the child answers enough
     # questions for a skills report; the games this demo finished before count.

@@ -97,7 +97,6 @@ class MwmPlay(TableController):
         seats: Sequence[SeatConfig],
         *,
         seed: int,
-        bot_wrong_rate: float = BOT_WRONG_RATE,
         match: Match[MathWarsMetaSettings, MathWarsMetaState, Action] | None = None,
     ) -> None:
         self.settings = settings
@@ -108,7 +107,7 @@ class MwmPlay(TableController):
             GAME, settings, len(seats), seed=seed
         )
         self.dealer = keyed_dealer(seed, self.match)
-        self.player = VirtualPlayer(random.Random(seed ^ 0x5EED), bot_wrong_rate)
+        self.player = VirtualPlayer(random.Random(seed ^ 0x5EED), BOT_WRONG_RATE)
         # per applied action: True = real (a child, a teacher)
         self.flags: list[bool] = self._replayed_flags()
         self.seen_count: dict[int, tuple[int, int | None]] = {}  # seat -> (number, army)
