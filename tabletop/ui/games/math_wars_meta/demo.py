@@ -29,7 +29,8 @@ from tabletop.ui.harness import SIZE, DemoRun, cards_seen, left_over_by, scene_o
 MISREAD_RATE = 0.04
 SLIP_RATE = 0.08
 CHILD_GAMES = 3  # games a --child demo plays
-TABLE = {"edition": "MWM25", "players": 3, "discard_option": 1}  # the form's defaults, 3 seats
+PLAYERS = 3
+TABLE = {"edition": "MWM25", "players": PLAYERS, "discard_option": 1}  # the form's, 3 seats
 
 
 class DemoError(RuntimeError):
@@ -179,9 +180,7 @@ class TableBot:
         from tabletop.ui.games.math_wars_meta.table import MwmTable
         from tabletop.ui.saves import demo_seats
 
-        save = scene_of(self.app, MwmTable).save
-        assert save is not None  # the app's table is journaled
-        demo_seats(save, self.child_seat)
+        demo_seats(scene_of(self.app, MwmTable).save, self.child_seat)
 
     def step(self) -> bool:
         """One thing a player does; False once the game is over."""
@@ -232,7 +231,7 @@ def run_demo(
     bot = TableBot(run.app, run.seed, say=run.say, child=child, auto=run.auto)
     run.open_game()  # Home: carry on the journal's game, or the setup form
     if not run.resuming:
-        run.fill_seats(range(2, TABLE["players"]), "child")
+        run.fill_seats(range(2, PLAYERS), "child")
         run.tap("start")
     bot.mark_seats()
     if run.resuming:

@@ -177,7 +177,9 @@ class MwmPlay(TableController):
 
     def _deal(self) -> None:
         """The device's own pick for the card the engine asks for."""
-        self._apply(self.dealer.deal(self.match.pending.chance), False)
+        chance = self.match.pending.chance
+        assert chance is not None  # only called where the engine asks for a card
+        self._apply(self.dealer.deal(chance), False)
 
     def _pop(self) -> tuple[Action, bool]:
         action = self.match.undo()
