@@ -624,11 +624,13 @@ class MwmPlay(TableController):
         dropped; the verdict of the last hand shows again if nothing came after it but
         the device's payments."""
         verdict = last_verdict(self)
+        paused = verdict is not None
         if (
             record is not None
             and record.get("n") == len(self.match.history)
             and record.get("state") == digest(self.state)
         ):
+            paused = paused and bool(record.get("paused"))
             try:
                 kept = {
                     key: dict(record.get(key) or {}) for key in ("typed", "ready", "count", "crate")
@@ -645,9 +647,6 @@ class MwmPlay(TableController):
             except (TypeError, ValueError, IndexError) as exc:
                 log.warning("mwm: the saved table does not read (%s): dropped", exc)
                 self._forget_inputs()
-            paused = bool(record.get("paused")) and verdict is not None
-        else:
-            paused = verdict is not None
         solving = set(self.solving())
         self.typed = {s: e for s, e in self.typed.items() if s in solving}
         self.ready = {s: at for s, at in self.ready.items() if s in self.typed}
