@@ -19,6 +19,7 @@ from typing import Any
 import pygame
 
 from tabletop.games.math_wars_meta import (
+    CRATE_CARDS,
     CardCode,
     face_down,
     hand_result,
@@ -29,7 +30,6 @@ from tabletop.ui.app import Context, Scene
 from tabletop.ui.games import start_card_camera
 from tabletop.ui.games.math_wars_meta.cards import (
     CardProblem,
-    crate_choices,
     crate_label,
     read_code,
     signed,
@@ -337,9 +337,8 @@ class MwmTable(TableScene):
             )
         else:
             title = f"{play.name(seat)}: your MATH CRATE card"
-            self.ask(
-                ("crate", seat), ChoiceGrid(self.ctx, title, crate_choices(), columns=10, rows=4)
-            )
+            choices = [(face, crate_label(face)) for face in CRATE_CARDS]  # key: face, label ×3
+            self.ask(("crate", seat), ChoiceGrid(self.ctx, title, choices, columns=10, rows=4))
 
     def ask_solution(self, seat: int) -> None:
         play = self.play
