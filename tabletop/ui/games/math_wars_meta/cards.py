@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from tabletop.engine.errors import TabletopError
-from tabletop.games.math_wars_meta import CRATE_CARDS, OP_WORDS, QR_PREFIX, CardCode, parse_crate
+from tabletop.games.math_wars_meta import OP_WORDS, QR_PREFIX, CardCode, parse_crate
 
 
 class CardProblem(ValueError):
@@ -52,14 +52,9 @@ def crate_label(face: str) -> str:
     return f"{OP_WORDS[face[0]]}{face[1:]}"
 
 
-def crate_choices() -> list[tuple[str, str]]:
-    """Every MATH CRATE card for a choice grid: key = face, label = ``×3``."""
-    return [(face, crate_label(face)) for face in CRATE_CARDS]
-
-
 def signed(value: int) -> str:
     """A number with a real minus sign: ``−3``."""
     return f"\u2212{-value}" if value < 0 else str(value)
 
 
-__all__ = ["CardProblem", "crate_choices", "crate_label", "read_code", "signed"]
+__all__ = ["CardProblem", "crate_label", "read_code", "signed"]

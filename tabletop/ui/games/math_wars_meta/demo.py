@@ -1,34 +1,36 @@
 """``tabletop demo --game math-wars-meta``: a whole game offscreen, bots in every seat.
 
-The app runs with SDL's dummy video driver and goes through its own screens: Home, the
-setup, the table, the results. The seats are children as far as the device knows (real
-cards); a :class:`TableBot` plays them. It turns up each seat's cards from the virtual
-deck (the cards the engine knows are in that draw pile) and shows them to the
-"camera" as ``CardsSeen`` events; now and then the camera misreads a card and the bot
-corrects it by touch, as a child would. Answers are typed on the number pad (a bot
-slips now and then: the device shows the right answer) and confirmed with the seat
-button. One line is printed per hand and per round; the last is ``winner: NAMES``.
+The seats are children as far as the device knows (real cards); a :class:`TableBot`
+plays them through the app's input: it turns up each seat's cards from the virtual deck
+(the cards the engine knows are in that draw pile) and shows them to the "camera"; now
+and then the camera misreads a card and the bot corrects it by touch, as a child would.
+Answers are typed on the number pad (a bot slips now and then: the device shows the right
+answer) and confirmed with the seat button. One line is printed per hand and per round;
+the last is ``winner: NAMES``.
 
-With ``data`` the app journals the game there (issue 10). Killed and started again with
-the same arguments, the demo carries on through Home's "carry on" offer and ends as an
-uninterrupted run: every choice of the table bot (whose cards, which card, a misread, a
-slip) is keyed by the seed and where the game is, and a misread card the bot had not
-yet corrected when the demo stopped is corrected first.
+With ``data``, killed and started again with the same arguments, the demo carries on
+through Home's "carry on" offer and ends as an uninterrupted run: every choice of the bot
+(whose cards, which card, a misread, a slip) is keyed by the seed and where the game is,
+and a misread card the bot had not yet corrected when the demo stopped is corrected first.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, TextIO
 
+from hardware.buttons import SeatPressed
 from tabletop.ui.games.math_wars_meta.cards import crate_label, signed
-from tabletop.ui.harness import SIZE, cards_seen, left_over_by, scene_of, type_number
+from tabletop.ui.harness import SIZE, DemoRun, cards_seen, left_over_by, scene_of, type_number
 
 MISREAD_RATE = 0.04
 SLIP_RATE = 0.08
 CHILD_GAMES = 3  # games a --child demo plays
+PLAYERS = 3
+TABLE = {"edition": "MWM25", "players": PLAYERS, "discard_option": 1}  # the form's, 3 seats
 
 
 class DemoError(RuntimeError):
@@ -36,11 +38,10 @@ class DemoError(RuntimeError):
 
 
 class TableBot:
-    """Plays every seat of the table on screen by events: cards to the camera, taps on
-    the number pad, seat-button presses. Also what the end-to-end tests drive.
-
-    It lays the cards of the seat the device waits for (so a card is used the moment it
-    is read), and each random choice is keyed by the seed and the match's length."""
+    """Plays every seat of the table on screen by events (also what the end-to-end tests
+    drive). It lays the cards of the seat the device waits for, so a card is used the
+    moment it is read; ``child``: seat 1 answers from the seeded model of
+    :mod:`tabletop.classroom.mistakes` (each kind of mistake at its stated rate)."""
 
     def __init__(
         self,
@@ -48,7 +49,6 @@ class TableBot:
         seed: int,
         *,
         misread_rate: float = MISREAD_RATE,
-        slip_rate: float = SLIP_RATE,
         say: Callable[[str], None] | None = None,
         child: bool = False,
         auto: Any = None,
@@ -57,48 +57,27 @@ class TableBot:
         from tabletop.ui.autoplay import Autoplayer
 
         self.app = app
-        self.auto = auto or Autoplayer(app)  # taps by name, counted (the demo's own)
+        self.auto = auto or Autoplayer(app)  # taps by name, counted
         self.seed = seed
         self.say = say or (lambda _line: None)  # a line per player's move (the demo prints)
-        self.player = VirtualPlayer(random.Random(seed ^ 0xB07), slip_rate)
+        self.player = VirtualPlayer(random.Random(seed ^ 0xB07), SLIP_RATE)
         self.misread_rate = misread_rate
         self.misreads = 0
-        # --child: seat 1 is a guest child whose answers come from the seeded model of
-        # tabletop.classroom.mistakes (each kind of mistake at its stated rate)
         self.child_seat = 0 if child else None
         self.game = 0  # the demo's game number (0: the first, keyed as it always was)
 
-    # -- the app ------------------------------------------------------------------------
-
     @property
-    def taps(self) -> int:
-        return int(self.auto.taps)
-
-    def table(self) -> Any:
+    def play(self) -> Any:
         from tabletop.ui.games.math_wars_meta.table import MwmTable
 
-        return scene_of(self.app, MwmTable)
+        return scene_of(self.app, MwmTable).play
 
     def tap(self, name: str) -> None:
-        """Tap the enabled target ``name`` (:class:`~tabletop.ui.autoplay.AutoplayError`
-        when it is missing or off)."""
         self.auto.tap(name, settle=False)
 
-    def type_number(self, value: int) -> None:
-        type_number(self.tap, value)
-
-    def show(self, seat: int, codes: tuple[str, ...]) -> None:
-        """The camera's steady reading of ``seat``'s battle pile (seats 1-based there)."""
-        self.app.post(cards_seen(seat + 1, "battle", codes, self.app.ctx.clock()))
+    def post(self, event: Any) -> None:
+        self.app.post(event)
         self.app.step()
-
-    def press(self, seat: int) -> None:
-        from hardware.buttons import SeatPressed
-
-        self.app.seat_queue.put(SeatPressed(seat, self.app.ctx.clock()))
-        self.app.step()
-
-    # -- playing ------------------------------------------------------------------------
 
     def rng(self, *where: object) -> random.Random:
         """The luck of one choice, keyed by the seed and ``where`` the game is (and by
@@ -107,8 +86,8 @@ class TableBot:
         return random.Random(":".join(map(str, (self.seed, *game, *where))))
 
     def pick(self, seat: int, state: Any, n: int) -> tuple[Any, Any, str | None]:
-        """``seat``'s next COUNT META card in ``state`` (the match ``n`` actions long):
-        (the card, the card the camera reads, its MATH CRATE card)."""
+        """``seat``'s next cards in ``state`` (the match ``n`` actions long): (its COUNT
+        META card, the card the camera reads, its MATH CRATE card)."""
         zone = state.zones[seat]
         rng = self.rng("up", seat, n)
         truth = shown = None
@@ -128,15 +107,13 @@ class TableBot:
         """Lay ``seat``'s next COUNT META and MATH CRATE cards under the camera."""
         from tabletop.games.math_wars_meta import count_code, crate_code
 
-        play = self.table().play
+        play = self.play
         truth, shown, face = self.pick(seat, play.state, len(play.match.history))
-        codes: list[str] = []
-        if shown is not None:
-            codes.append(count_code(shown))
-            self.misreads += shown != truth
+        codes = [count_code(shown)] if shown is not None else []
+        self.misreads += shown != truth
         if face is not None:
             codes.append(crate_code(face, play.state.zones[seat].army))
-        self.show(seat, tuple(codes))
+        self.post(cards_seen(seat + 1, "battle", codes, self.app.ctx.clock()))
         what = [f"COUNT META {truth[1]}"] if truth is not None else []
         what += [f"MATH CRATE {crate_label(face)}"] if face is not None else []
         how = ""
@@ -148,75 +125,66 @@ class TableBot:
     def correct(self, seat: int, truth: Any) -> None:
         """The screen shows a misread card: tap it and type the right number."""
         self.tap(f"count.{seat}")
-        self.type_number(truth[1])
+        type_number(self.tap, truth[1])
 
     def carry_on(self) -> None:
         """After a restart: correct a misread card this bot laid but had not corrected
         yet (its choice is found again from the journal)."""
-        from tabletop.games.math_wars_meta import CountDrawn, Splash
+        from tabletop.games.math_wars_meta import CountDrawn
 
-        play = self.table().play
-        steps = play.match.steps
+        play = self.play
         for seat, up in enumerate(play.state.stage.up):
-            if up is None or seat in play.entries or seat in play.ready or not play.flags:
+            if up is None or seat in play.entries or seat in play.ready:
                 continue
-            for i in range(len(steps) - 1, -1, -1):
-                action = steps[i].action
-                if isinstance(action, Splash):
-                    break
-                if action == CountDrawn(seat, up) and play.flags[i]:
-                    before = steps[i - 1].state if i else play.match.initial
-                    truth, shown, _ = self.pick(seat, before, i)
-                    if truth is not None and shown == up != truth:
-                        self.correct(seat, truth)
-                        self.say(
-                            f"  {play.seats[seat].name}'s COUNT META {truth[1]} (the camera "
-                            f"read {shown[1]}: corrected by touch)."
-                        )
-                    break
+            i = play.stage_card_index(seat, CountDrawn(seat, up))
+            if i is None:
+                continue
+            truth, shown, _ = self.pick(seat, play.state_before(i), i)
+            if truth is not None and shown == up != truth:
+                self.correct(seat, truth)
+                self.say(
+                    f"  {play.seats[seat].name}'s COUNT META {truth[1]} (the camera "
+                    f"read {shown[1]}: corrected by touch)."
+                )
 
     def answer(self, seat: int) -> None:
-        table = self.table()
-        self.player.rng = self.rng("entry", seat, len(table.play.match.history))
-        entry = self.player.entry(table.play.state, seat)
+        play = self.play
+        self.player.rng = self.rng("entry", seat, len(play.match.history))
+        entry = self.player.entry(play.state, seat)
         if seat == self.child_seat:
-            entry = self.child_entry(table.play.state, seat, entry)
+            entry = self.child_entry(play.state, seat, entry)
         self.tap(f"solve.{seat}")
-        self.type_number(entry.solution)
+        type_number(self.tap, entry.solution)
         if entry.team_solution is not None:
-            self.type_number(entry.team_solution)
-        if table.play.settings.mode != "solo":
-            self.press(seat)
-        self.say(f"  {table.play.seats[seat].name} answers {signed(entry.solution)}.")
+            type_number(self.tap, entry.team_solution)
+        if not play.solo:
+            self.post(SeatPressed(seat, self.app.ctx.clock()))
+        self.say(f"  {play.seats[seat].name} answers {signed(entry.solution)}.")
 
     def child_entry(self, state: Any, seat: int, entry: Any) -> Any:
         """The demo child's YOUR SOLUTION and TEAM SOLUTION, from the seeded model."""
-        from dataclasses import replace
-
         from tabletop.classroom.mistakes import Child
         from tabletop.games.math_wars_meta import correct_entry
-        from tabletop.ui.games.math_wars_meta.play import questions_for
+        from tabletop.ui.games.math_wars_meta.verdict import questions_for
 
-        child = Child(self.rng("child", seat, len(self.table().play.match.history)))
+        child = Child(self.rng("child", seat, len(self.play.match.history)))
         own, team = questions_for(state, seat)
         right = correct_entry(state, seat)
         solution = int(child.answer(own)) if own is not None else right.solution
-        team_solution = right.team_solution
-        if team is not None:
-            team_solution = int(child.answer(team))
+        team_solution = int(child.answer(team)) if team is not None else right.team_solution
         return replace(entry, solution=solution, team_solution=team_solution)
 
     def mark_seats(self) -> None:
-        """The journal's seats: every seat this bot plays is a bot (never in a report);
-        with ``--child``, seat 1 is a guest child."""
+        """The journal's seats: every seat this bot plays is a bot (never in a report),
+        but the ``--child`` demo's guest child."""
+        from tabletop.ui.games.math_wars_meta.table import MwmTable
         from tabletop.ui.saves import demo_seats
 
-        demo_seats(self.table().save, self.child_seat)
+        demo_seats(scene_of(self.app, MwmTable).save, self.child_seat)
 
     def step(self) -> bool:
         """One thing a player does; False once the game is over."""
-        table = self.table()
-        play = table.play
+        play = self.play
         if play.finished:
             return False
         if play.verdict is not None:
@@ -227,11 +195,11 @@ class TableBot:
             self.turn_up(need[0])
             return True
         solving = [s for s in play.solving() if s not in play.ready]
-        if solving:
-            n = len(play.match.history)
-            self.answer(self.rng("solve", n, *sorted(play.ready)).choice(solving))
-            return True
-        raise DemoError(f"the table waits for nothing: phase {play.state.phase}")
+        if not solving:
+            raise DemoError(f"the table waits for nothing: phase {play.state.phase}")
+        n = len(play.match.history)
+        self.answer(self.rng("solve", n, *sorted(play.ready)).choice(solving))
+        return True
 
 
 def run_demo(
@@ -240,16 +208,9 @@ def run_demo(
     out_dir: Path | None = None,
     out: TextIO,
     size: tuple[int, int] = SIZE,
-    edition: str = "MWM25",
-    players: int = 3,
-    discard_option: int = 1,
     data: Path | None = None,
     child: bool = False,
 ) -> str:
-    from tabletop.ui.harness import DemoRun
-    from tabletop.ui.results import winner_line
-
-    wanted = {"edition": edition, "players": players, "discard_option": discard_option}
     run = DemoRun(
         "math-wars-meta",
         seed=seed,
@@ -263,61 +224,53 @@ def run_demo(
             "math-wars-meta",
             same_session=True,
             app=lambda app: all(
-                (app.get("choices") or {}).get(key) == value for key, value in wanted.items()
+                (app.get("choices") or {}).get(key) == value for key, value in TABLE.items()
             ),
         ),
     )
     bot = TableBot(run.app, run.seed, say=run.say, child=child, auto=run.auto)
     run.open_game()  # Home: carry on the journal's game, or the setup form
     if not run.resuming:
-        run.fill_seats(range(2, players), "child")
-        if edition != "MWM25":
-            bot.tap(f"edition.{edition}")
-        if discard_option == 2:
-            bot.tap("more")  # the form's second page
-            bot.tap("option.2")
-        bot.tap("start")
-    play = bot.table().play
+        run.fill_seats(range(2, PLAYERS), "child")
+        run.tap("start")
     bot.mark_seats()
     if run.resuming:
-        state = play.state
+        state = bot.play.state
         run.carrying_on(
-            f"round {state.round}, hand {state.hands + 1}, {len(play.match.history)} actions."
+            f"round {state.round}, hand {state.hands + 1}, {len(bot.play.match.history)} actions."
         )
         bot.carry_on()
     else:
-        run.intro(
-            "Math Wars Meta",
-            f"{edition}, {players} players (bots, cards shown to a simulated camera), "
-            f"discard option {discard_option}, seed {run.seed}",
-        )
+        what = "{edition}, {players} players (bots, cards shown to a simulated camera), "
+        what += "discard option {discard_option}, seed {seed}"
+        run.intro("Math Wars Meta", what.format(**TABLE, seed=run.seed))
     run.shot("table_start")
     # --child plays CHILD_GAMES games in all ("Play again"), so the child answers enough
     # questions for a skills report; the games this demo finished before count.
-    done = _finished(run.ctx) if child else 0
-    games = CHILD_GAMES - done if child else 1
+    done = 0
+    if child:
+        done = sum(
+            saved.game == "math-wars-meta"
+            and saved.session == run.ctx.session
+            and saved.status == "finished"
+            for saved in run.ctx.journal.matches()
+        )
     bot.game = done
-    for n in range(max(1, games)):
+    for n in range(max(1, CHILD_GAMES - done if child else 1)):
         if n:
             bot.game = done + n
-            bot.tap("again")
-            play = bot.table().play
+            run.tap("again")
             bot.mark_seats()
             run.say(f"Play again: game {done + n + 1} of {CHILD_GAMES}.")
-        _play_out(run, bot, play)
+        actions = _play_out(run, bot)
     run.shot("final")
-    result = play.match.result()
-    assert result is not None
-    line = winner_line(result, [seat.name for seat in play.seats])
-    summary = (
-        f"{len(play.match.history)} actions, {bot.misreads} camera misreads corrected by touch,"
-    )
-    return run.end(line, summary)
+    misreads = f"{bot.misreads} camera misreads corrected by touch,"
+    return run.end(run.results().outcome.winner_line, f"{actions} actions, {misreads}")
 
 
-def _play_out(run: Any, bot: TableBot, play: Any) -> None:
-    """Play the table's game to its results screen, a line per hand."""
-    war_shot = False
+def _play_out(run: DemoRun, bot: TableBot) -> int:
+    """Play the table's game to its results screen, a line per hand; returns its length."""
+    play, war_shot = bot.play, False
     for _ in range(200_000):
         if not bot.step():
             break
@@ -340,19 +293,8 @@ def _play_out(run: Any, bot: TableBot, play: Any) -> None:
                 run.shot("first_hand")
     else:
         raise DemoError("the demo game did not end")
-    bot.tap("next")
-    run.results()
-
-
-def _finished(ctx: Any) -> int:
-    """Games of this demo's session already finished in the journal."""
-    return sum(
-        1
-        for saved in ctx.journal.matches()
-        if saved.game == "math-wars-meta"
-        and saved.session == ctx.session
-        and saved.status == "finished"
-    )
+    run.tap("next")
+    return len(play.match.history)
 
 
 __all__ = ["DemoError", "TableBot", "run_demo"]

@@ -1,32 +1,25 @@
 """The device's side of a Math Wars Meta table, without pygame: who plays which cards,
 what the camera and the touchscreen said, whose solution is in, and the rulings to show.
 
-The engine asks for every card as a chance outcome, one at a time. This controller
-answers each request from the right place:
+The engine asks for every card as a chance outcome, one at a time, answered from:
 
-- a bot's cards, and a child's cards in virtual play, come from the seeded virtual deck;
-- cards nobody can see (Math War cards face down, the cards a loser gives up from the
-  draw pile) are picked from the virtual deck too: the engine only needs *which* card,
-  and any card of that pile is as good as another until the camera sees it. If a child
-  later turns up a card the device had put face down, the two are swapped in the
-  history (:meth:`MwmPlay._swap_unseen`), so the camera is never contradicted;
-- a child's face-up COUNT META and MATH CRATE cards come from the camera (``CardsSeen``
-  of their battle area) or a touch, and wait in a buffer until the engine asks for them
-  (readings arrive in any order; the engine takes seats in order).
+- the seeded virtual deck for a bot's cards, a child's in virtual play, and the cards
+  nobody sees (face down in a Math War, given up from the draw pile): any card of that
+  pile will do until the camera sees it; a child who later turns up a card the device
+  had put face down gets it swapped in the history (:meth:`MwmPlay._swap_unseen`);
+- the camera (``CardsSeen`` of a battle pile) or a touch for a child's face-up COUNT
+  META and MATH CRATE cards, kept until the engine asks for them (seats in order).
 
-Solutions are typed on a number pad and count once the seat presses its button; when
-every child in the stage is ready (bots are at once) they are applied together, the
-stage is settled and a :class:`Verdict` says what happened, in words. Every applied
-action is flagged real (a child's card or answer, the moderator) or virtual, so Undo
-takes back the last real one and everything the device did after it.
+Solutions count once the seat presses its button; when every child of the stage is
+ready (bots are at once) they go in together and a :class:`Verdict` says what happened.
+Every action is flagged real (a child's card or answer, the moderator) or the device's,
+so Undo takes back the last real one and all the device did after it.
 
-Never lose a game (issue 10): the device's own picks come from a
+Never lose a game (issue 10): the device's picks come from a
 :func:`~tabletop.ui.saves.keyed_dealer` and a bot's answer from an ``rng`` keyed by the
 seed, the seat and the number of actions, so a match replayed from the journal plays on
-exactly as the uninterrupted one. What is not an action (answers typed or ready, cards
-read early, the verdict on screen) is kept by :meth:`MwmPlay.record` beside the match;
-:meth:`MwmPlay.carry_on` puts it back; the flags are worked out again from the replay.
-A rewrite or an undo reaches the journal once, whole.
+as the uninterrupted one; what is not an action is kept by :meth:`MwmPlay.record` and
+put back by :meth:`MwmPlay.carry_on`. A rewrite or an undo reaches the journal once.
 """
 
 from __future__ import annotations
@@ -54,7 +47,6 @@ from tabletop.games.math_wars_meta import (
     MathWarsMetaSettings,
     MathWarsMetaState,
     Splash,
-    Stage,
     correct_entry,
     pending_card,
     standings,
@@ -63,8 +55,8 @@ from tabletop.ui.controller import TableController
 from tabletop.ui.games.math_wars_meta.cards import CardProblem
 from tabletop.ui.games.math_wars_meta.verdict import (
     Verdict,
-    build_verdict,
     card_sentence,
+    last_verdict,
     questions_for,
     say,
 )
@@ -105,7 +97,6 @@ class MwmPlay(TableController):
         seats: Sequence[SeatConfig],
         *,
         seed: int,
-        bot_wrong_rate: float = BOT_WRONG_RATE,
         match: Match[MathWarsMetaSettings, MathWarsMetaState, Action] | None = None,
     ) -> None:
         self.settings = settings
@@ -116,19 +107,16 @@ class MwmPlay(TableController):
             GAME, settings, len(seats), seed=seed
         )
         self.dealer = keyed_dealer(seed, self.match)
-        self.player = VirtualPlayer(random.Random(seed ^ 0x5EED), bot_wrong_rate)
+        self.player = VirtualPlayer(random.Random(seed ^ 0x5EED), BOT_WRONG_RATE)
         # per applied action: True = real (a child, a teacher)
         self.flags: list[bool] = self._replayed_flags()
         self.seen_count: dict[int, tuple[int, int | None]] = {}  # seat -> (number, army)
         self.seen_crate: dict[int, str] = {}
         self.typed: dict[int, EnterSolution] = {}
         self.ready: dict[int, float] = {}
-        self.entries: dict[int, EnterSolution] = {}  # applied this stage
-        self.answers: dict[int, EnterSolution] = {}  # what they should have been
         self.paused = False
         self.verdict: Verdict | None = None
         self.notes: list[str] = []  # device rulings to show since the last look
-        self.events: list[Event] = [e for step in self.match.steps for e in step.events]
 
     # -- what the engine has ----------------------------------------------------------
 
@@ -141,10 +129,7 @@ class MwmPlay(TableController):
         return self.state.finished
 
     def side_name(self, side: int) -> str:
-        s = self.settings
-        if s.mode == "teams":
-            return f"Team {side + 1}"
-        return self.seats[side].name
+        return f"Team {side + 1}" if self.settings.mode == "teams" else self.seats[side].name
 
     def need(self) -> tuple[int, str] | None:
         """The card the engine waits for now: (seat, up/down/crate/pay), or None."""
@@ -155,11 +140,8 @@ class MwmPlay(TableController):
         state = self.state
         if state.finished or state.phase != "reveal":
             return []
-        out: list[int] = []
-        for seat, need in state.stage.todo:
-            if need in ("up", "crate") and not self.seats[seat].auto_cards and seat not in out:
-                out.append(seat)
-        return out
+        wanted = dict.fromkeys(seat for seat, need in state.stage.todo if need in ("up", "crate"))
+        return [seat for seat in wanted if not self.seats[seat].auto_cards]
 
     def solving(self) -> list[int]:
         """Seats that still have a solution to give in this stage."""
@@ -170,12 +152,21 @@ class MwmPlay(TableController):
     def answer_for(self, seat: int) -> EnterSolution:
         return correct_entry(self.state, seat)
 
+    @property
+    def entries(self) -> dict[int, EnterSolution]:
+        """The solutions applied in this solve stage: the last actions, as only solutions
+        go in while the seats solve (bots answer first)."""
+        if self.state.finished or self.state.phase != "solve":
+            return {}
+        history = self.match.history
+        entered = history[len(history) - len(self.state.stage.entered) :]
+        return {a.seat: a for a in entered if isinstance(a, EnterSolution)}
+
     # -- applying ---------------------------------------------------------------------
 
     def _apply(self, action: Action, real: bool) -> tuple[Event, ...]:
         events = self.match.apply(action)
         self.flags.append(real)
-        self.events += events
         for event in events:
             if event.code in NOTE_CODES:
                 text = say(self, event)
@@ -186,7 +177,9 @@ class MwmPlay(TableController):
 
     def _deal(self) -> None:
         """The device's own pick for the card the engine asks for."""
-        self._apply(self.dealer.deal(self.match.pending.chance), False)
+        chance = self.match.pending.chance
+        assert chance is not None  # only called where the engine asks for a card
+        self._apply(self.dealer.deal(chance), False)
 
     def _pop(self) -> tuple[Action, bool]:
         action = self.match.undo()
@@ -277,22 +270,13 @@ class MwmPlay(TableController):
         return True
 
     def _enter(self, entry: EnterSolution, *, real: bool) -> None:
-        stage = self.state.stage
-        where = (self.state.round, self.state.hands + 1)
-        answer_now = correct_entry(self.state, entry.seat)
-        before = len(self.events)
         self._apply(entry, real)
-        self.entries[entry.seat] = entry
-        self.answers[entry.seat] = answer_now
         self.typed.pop(entry.seat, None)
         self.ready.pop(entry.seat, None)
         if self.state.finished or self.state.phase != "solve":
             # the stage is decided: pay what is owed, then show the verdict
             self.pump_payments()
-            settled = replace(stage, entered=(*stage.entered, entry.seat))
-            events = self.events[before:]
-            self.verdict = build_verdict(self, settled, self.entries, self.answers, events, where)
-            self.entries, self.answers = {}, {}
+            self.verdict = last_verdict(self)
             self.paused = True
             self.seen_count.clear()
             self.seen_crate.clear()
@@ -336,7 +320,8 @@ class MwmPlay(TableController):
         if self.state.zones[seat].out:
             raise CardProblem("mwm.ui.knocked_out", f"seat {seat + 1} is out", name=name)
         if self.paused:
-            return self._seen_early(seat, card)
+            self._seen_early(seat, card)
+            return None
         stage = self.state.stage
         if card.kind == "count":
             assert card.number is not None
@@ -376,21 +361,27 @@ class MwmPlay(TableController):
                 self.seen_count[seat] = (card.number, card.army)
         elif card.face is not None and (shown is None or shown.crates[seat] != card.face):
             self.seen_crate[seat] = card.face
-        return None
 
-    def _stage_card_index(self, seat: int, action: CountDrawn | CrateDrawn) -> int | None:
-        """Where in the history this stage's face-up card of ``seat`` was applied."""
-        stage = self.state.stage
+    def stage_card_index(self, seat: int, action: CountDrawn | CrateDrawn) -> int | None:
+        """Where in the history this stage's face-up card of ``seat`` (of the kind of
+        ``action``) was shown by the child; None if the device laid it, or none is up."""
+        up, crate = self.state.stage.up[seat], self.state.stage.crates[seat]
         if isinstance(action, CountDrawn):
-            old: Any = CountDrawn(seat, stage.up[seat]) if stage.up[seat] else None
+            old: Action | None = None if up is None else CountDrawn(seat, up)
         else:
-            old = CrateDrawn(seat, stage.crates[seat]) if stage.crates[seat] else None
+            old = None if crate is None else CrateDrawn(seat, crate)
+        i = None if old is None else self._since_splash(old)
+        return i if i is not None and self.flags[i] else None
+
+    def _since_splash(self, action: Action, end: int | None = None) -> int | None:
+        """Where ``action`` was last applied before history ``end`` (all of it: None)
+        since the round began again after a splash, or None."""
         history = self.match.history
-        for i in range(len(history) - 1, -1, -1):
+        for i in reversed(range(len(history) if end is None else end)):
             if isinstance(history[i], Splash):
                 return None
-            if history[i] == old:
-                return i if self.flags[i] else None
+            if history[i] == action:
+                return i
         return None
 
     def _correct(self, seat: int, action: CountDrawn | CrateDrawn) -> str | None:
@@ -399,13 +390,13 @@ class MwmPlay(TableController):
         name = self.seats[seat].name
         if seat in self.entries or seat in self.ready:
             raise CardProblem("mwm.ui.answered", f"seat {seat + 1} already answered", name=name)
-        index = self._stage_card_index(seat, action)
+        index = self.stage_card_index(seat, action)
         if index is None:
             raise CardProblem("mwm.ui.too_late", "that card's stage is over", name=name)
         if isinstance(action, CountDrawn) and action.card not in self._draw_then(index):
             if not self._swap_unseen(seat, action.card, before=index):
                 return self._not_in_pile(seat, action.card[1])
-            index = self._stage_card_index(seat, action)
+            index = self.stage_card_index(seat, action)
             assert index is not None
         if not self._rewrite(index, action):
             return f"{name}: the device cannot use that card here. Check the cards."
@@ -416,9 +407,9 @@ class MwmPlay(TableController):
     def _draw_then(self, index: int) -> tuple[Any, ...]:
         """The acting seat's draw pile just before history ``index``."""
         action = self.match.history[index]
-        return self._state_before(index).zones[action.seat].draw  # type: ignore[union-attr]
+        return self.state_before(index).zones[action.seat].draw  # type: ignore[union-attr]
 
-    def _state_before(self, index: int) -> MathWarsMetaState:
+    def state_before(self, index: int) -> MathWarsMetaState:
         return self.match.steps[index - 1].state if index else self.match.initial
 
     def _rewrite(self, index: int, action: Action) -> bool:
@@ -427,59 +418,39 @@ class MwmPlay(TableController):
         False (and nothing changed) if a child's action no longer fits. The journal gets
         the rewritten history at once, never half of it."""
         with one_write(self.match):
-            return self._rewrite_now(index, action)
-
-    def _rewrite_now(self, index: int, action: Action) -> bool:
-        tail: list[tuple[Action, bool]] = []
-        while len(self.flags) > index:
-            tail.append(self._pop())
-        tail.reverse()
-        keep_events, keep_notes = len(self.events), len(self.notes)
-        try:
-            self._apply(action, tail[0][1])
-            for old, real in tail[1:]:
-                if not real and isinstance(old, EnterSolution):
-                    self._apply(self.bot_entry(old.seat), False)
-                    continue
-                try:
+            tail = [self._pop() for _ in range(len(self.flags) - index)][::-1]
+            keep_notes = len(self.notes)
+            try:
+                self._apply(action, tail[0][1])
+                for old, real in tail[1:]:
+                    if not real and isinstance(old, EnterSolution):
+                        self._apply(self.bot_entry(old.seat), False)
+                        continue
+                    try:
+                        self._apply(old, real)
+                    except ImpossibleOutcome:
+                        if real:
+                            raise
+                        self._deal()
+            except TabletopError as e:
+                log.info("mwm: rewrite refused: %s", e)
+                while len(self.flags) > index:
+                    self._pop()
+                for old, real in tail:
                     self._apply(old, real)
-                except ImpossibleOutcome:
-                    if real:
-                        raise
-                    self._deal()
-        except TabletopError as e:
-            log.info("mwm: rewrite refused: %s", e)
-            while len(self.flags) > index:
-                self._pop()
-            for old, real in tail:
-                self._apply(old, real)
-            del self.events[keep_events:]
-            del self.notes[keep_notes:]
-            return False
-        self.entries = {
-            a.seat: a
-            for a in self.match.history[index:]
-            if isinstance(a, EnterSolution) and a.seat in self.state.stage.entered
-        }
-        self.answers = {seat: correct_entry(self.state, seat) for seat in self.entries}
-        return True
+                del self.notes[keep_notes:]
+                return False
+            return True
 
     def _swap_unseen(self, seat: int, card: tuple[int, int], before: int | None = None) -> bool:
         """``card`` is wanted face up but the device had put it somewhere unseen (face
         down in a war, or given up): swap it there for another card of the same pile."""
-        history = self.match.history
-        end = len(history) if before is None else before
-        for i in range(end - 1, -1, -1):
-            action = history[i]
-            if isinstance(action, Splash):
-                return False
-            if isinstance(action, CountDrawn) and action.seat == seat and action.card == card:
-                if self.flags[i]:
-                    return False  # a child showed it: it really was played
-                pile = [c for c in self._draw_then(i) if c != card]
-                random.Random(self.seed + i).shuffle(pile)
-                return any(self._rewrite(i, CountDrawn(seat, other)) for other in pile[:SWAP_TRIES])
-        return False
+        i = self._since_splash(CountDrawn(seat, card), before)
+        if i is None or self.flags[i]:
+            return False  # not laid this round, or a child showed it: it really was played
+        pile = [c for c in self._draw_then(i) if c != card]
+        random.Random(self.seed + i).shuffle(pile)
+        return any(self._rewrite(i, CountDrawn(seat, other)) for other in pile[:SWAP_TRIES])
 
     def type_solution(self, seat: int, value: int, team: int | None = None) -> None:
         self.typed[seat] = EnterSolution(seat, value, team)
@@ -538,6 +509,10 @@ class MwmPlay(TableController):
             return "mwm.ui.answered"
         return None if seat in self.state.stage.seats else "mwm.ui.wait_others"
 
+    def lit(self) -> list[int]:
+        """The seats whose answer is in: their lamps are lit."""
+        return list(self.ready)
+
     def wants_press(self, seat: int) -> bool:
         """A child's answer is typed: their button (or its I'm ready! tile) says it is in."""
         return (
@@ -575,17 +550,10 @@ class MwmPlay(TableController):
     # -- the moderator ----------------------------------------------------------------
 
     def splash(self, award_to: int | None) -> None:
-        before = len(self.events)
-        where = (self.state.round, self.state.hands + 1)
         self._apply(Splash(award_to), True)
         self._forget_inputs()
-        self.entries.clear()
-        self.verdict = self._splash_verdict(self.events[before:], where)
+        self.verdict = last_verdict(self)
         self.paused = True
-
-    def _splash_verdict(self, events: Sequence[Event], where: tuple[int, int]) -> Verdict:
-        lines = [line for line in (say(self, e) for e in events) if line]
-        return Verdict(Stage(), {}, {}, lines, round=where[0], hand=where[1], round_over=True)
 
     def undo(self) -> Action:
         """Take back the last real action and everything the device did after it."""
@@ -597,7 +565,6 @@ class MwmPlay(TableController):
                 if real:
                     break
             self._forget_inputs()
-            self._stage_entries()
             self.verdict = None
             self.paused = False
             self.pump_payments()
@@ -606,17 +573,6 @@ class MwmPlay(TableController):
     def _forget_inputs(self) -> None:
         """Drop the answers typed or ready and the cards read early."""
         self.typed, self.ready, self.seen_count, self.seen_crate = {}, {}, {}, {}
-
-    def _stage_entries(self) -> None:
-        """The solutions already applied in this solving step (bots answer first)."""
-        self.entries, self.answers = {}, {}
-        if self.state.finished or self.state.phase != "solve":
-            return
-        for earlier in reversed(self.match.history):
-            if not isinstance(earlier, EnterSolution):
-                break
-            self.entries[earlier.seat] = earlier
-            self.answers[earlier.seat] = correct_entry(self.state, earlier.seat)
 
     # -- never lose a game (issue 10) ---------------------------------------------------
 
@@ -667,79 +623,39 @@ class MwmPlay(TableController):
         record older than the match (the device stopped between the two writes) is
         dropped; the verdict of the last hand shows again if nothing came after it but
         the device's payments."""
-        self._stage_entries()
-        verdict = self._last_verdict()
+        verdict = last_verdict(self)
+        paused = verdict is not None
         if (
             record is not None
             and record.get("n") == len(self.match.history)
             and record.get("state") == digest(self.state)
         ):
+            paused = paused and bool(record.get("paused"))
             try:
+                kept = {
+                    key: dict(record.get(key) or {}) for key in ("typed", "ready", "count", "crate")
+                }
                 self.typed = {
-                    int(s): EnterSolution(int(s), int(v[0]), None if v[1] is None else int(v[1]))
-                    for s, v in dict(record.get("typed") or {}).items()
+                    int(s): EnterSolution(int(s), int(v[0]), _int_or_none(v[1]))
+                    for s, v in kept["typed"].items()
                 }
-                self.ready = {
-                    int(s): float(at) for s, at in dict(record.get("ready") or {}).items()
-                }
+                self.ready = {int(s): float(at) for s, at in kept["ready"].items()}
                 self.seen_count = {
-                    int(s): (int(v[0]), None if v[1] is None else int(v[1]))
-                    for s, v in dict(record.get("count") or {}).items()
+                    int(s): (int(v[0]), _int_or_none(v[1])) for s, v in kept["count"].items()
                 }
-                self.seen_crate = {
-                    int(s): str(f) for s, f in dict(record.get("crate") or {}).items()
-                }
+                self.seen_crate = {int(s): str(face) for s, face in kept["crate"].items()}
             except (TypeError, ValueError, IndexError) as exc:
                 log.warning("mwm: the saved table does not read (%s): dropped", exc)
                 self._forget_inputs()
-            paused = bool(record.get("paused")) and verdict is not None
-        else:
-            paused = verdict is not None
         solving = set(self.solving())
         self.typed = {s: e for s, e in self.typed.items() if s in solving}
         self.ready = {s: at for s, at in self.ready.items() if s in self.typed}
         self.verdict = verdict if paused else None
         self.paused = paused
 
-    def _last_verdict(self) -> Verdict | None:
-        """The verdict of the stage the last actions settled (an answer, then only the
-        device's payments; or a splash), rebuilt from the match; None otherwise."""
-        steps = self.match.steps
-        end = len(steps)
-        while end > 0:
-            need = pending_card(self._state_before(end - 1))
-            if self.flags[end - 1] or need is None or need[1] != "pay":
-                break
-            end -= 1
-        if end == 0:
-            return None
-        last = end - 1
-        action, before = steps[last].action, self._state_before(last)
-        where = (before.round, before.hands + 1)
-        if isinstance(action, Splash):
-            return self._splash_verdict(steps[last].events, where)
-        after = steps[last].state
-        if not isinstance(action, EnterSolution) or not (after.finished or after.phase != "solve"):
-            return None
-        entries: dict[int, EnterSolution] = {}
-        answers: dict[int, EnterSolution] = {}
-        i = last
-        while True:  # back over this stage's answers, to its first
-            entry, state = steps[i].action, self._state_before(i)
-            assert isinstance(entry, EnterSolution)
-            entries[entry.seat] = entry
-            answers[entry.seat] = correct_entry(state, entry.seat)
-            if not state.stage.entered or not isinstance(steps[i - 1].action, EnterSolution):
-                break
-            i -= 1
-        stage = replace(before.stage, entered=(*before.stage.entered, action.seat))
-        events = [e for step in steps[last:] for e in step.events]
-        return build_verdict(self, stage, entries, answers, events, where)
-
     def checks(self) -> list[list[int]]:
-        """Per seat: [solutions the device checked, right ones] (YOUR SOLUTION, and the
-        TEAM SOLUTION in Team v Team): the engine's tallies of the match (an undone
-        answer is not counted). Bots are not counted."""
+        """Per seat: [solutions the device checked, right ones] (YOUR SOLUTION and TEAM
+        SOLUTION), from the engine's tallies (an undone answer is not counted); bots 0."""
         return [
             [0, 0]
             if seat.bot
@@ -748,17 +664,13 @@ class MwmPlay(TableController):
         ]
 
     def checked_answers(self) -> list[tuple[int, int, int | None, Question, Fraction]]:
-        """Every answer the device checked for a child, with its question (issue 24):
-        (the match's length after the answer, seat, its length when the solve stage
-        began, the question, the answer given). YOUR SOLUTION is the COUNT META card
-        with the MATH CRATE card (MWM-2: a division with a remainder leaves the count
-        alone, which the question's right answer says); the TEAM SOLUTION is the sum of
-        the teammates' results. A stage with no MATH CRATE card left asks the COUNT
-        META card's number alone (skill "count")."""
+        """Every answer the device checked for a child, with its question (issue 24,
+        :func:`~.verdict.questions_for`): (the match's length after the answer, seat, its
+        length when the solve stage began, the question, the answer given)."""
         out: list[tuple[int, int, int | None, Question, Fraction]] = []
         asked: int | None = None
         for i, step in enumerate(self.match.steps):
-            before = self._state_before(i)
+            before = self.state_before(i)
             if before.phase != "solve":
                 asked = i + 1 if step.state.phase == "solve" else asked
             action = step.action
@@ -770,6 +682,10 @@ class MwmPlay(TableController):
             if team is not None and action.team_solution is not None:
                 out.append((i + 1, action.seat, asked, team, Fraction(action.team_solution)))
         return out
+
+
+def _int_or_none(value: Any) -> int | None:
+    return None if value is None else int(value)
 
 
 __all__ = ["BOT_WRONG_RATE", "MwmPlay", "SeatConfig", "questions_for"]

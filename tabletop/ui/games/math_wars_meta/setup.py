@@ -1,13 +1,9 @@
 """Setting up a Math Wars Meta game on the one setup form (:mod:`tabletop.ui.scenes.form`):
-who plays (children and bots, 1 to 8), real or virtual cards for the children (bots
-deal their own), the mode (Solo, MWM-8; Players; Teams of Duos, Trios or Quads, MWM-7),
-the discard option and Last Man Standing (MWM-5), the edition, and the rules.
-
-Touch targets: the form's (``seat.<i>``, ``choice.*``, ``cards.real``, ``cards.virtual``),
-``mode.solo``/``mode.pvp``/``mode.teams`` (each fills the seats: one child, two,
-four), ``format.2``/``format.3``/``format.4``, ``option.1``/``option.2``,
-``lms.no``/``lms.yes``, ``edition.MWM25``/``edition.MWM100``, ``more``, ``rules`` (the
-picked edition's), ``back``, ``start``.
+children and bots (1 to 8), real or virtual cards, the mode (Solo, MWM-8; Players; Teams
+of Duos, Trios or Quads, MWM-7), the discard option and Last Man Standing (MWM-5), the
+edition. Touch targets beyond the form's: ``mode.solo|pvp|teams`` (each fills the seats:
+one child, two, four), ``format.2|3|4``, ``option.1|2``, ``lms.no|yes``,
+``edition.MWM25|MWM100``.
 
 What the form chose is kept as :class:`Choices` in the journal's ``app["choices"]`` (as
 before the form), so games journaled earlier still carry on.
@@ -26,7 +22,9 @@ from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.games.math_wars_meta.play import MwmPlay, SeatConfig
 from tabletop.ui.games.math_wars_meta.rules import pages, rules_scene
-from tabletop.ui.results import names_joined
+from tabletop.ui.games.math_wars_meta.table import MwmTable
+from tabletop.ui.messages import names_joined
+from tabletop.ui.saves import GameSave, seat_infos
 from tabletop.ui.scenes.form import (
     CHILD,
     EMPTY,
@@ -92,9 +90,6 @@ class Choices:
             out.append(SeatConfig(name, bot=who == "bot", virtual=who == "virtual"))
         return out
 
-    def record(self) -> dict[str, Any]:
-        return asdict(self)
-
     @classmethod
     def from_record(cls, data: Mapping[str, Any]) -> Choices:
         known = {k: v for k, v in data.items() if k in cls.__dataclass_fields__}
@@ -126,16 +121,13 @@ def make_game(
     seed: int | None = None,
     *,
     seats: Sequence[SeatInfo] | None = None,
-    save: Any = None,
+    save: GameSave | None = None,
     match: Match[Any, Any, Any] | None = None,
 ) -> Scene:
     """The table for these choices (a fresh seed from the app's rng unless given).
 
     ``seats``: who plays (names and student ids for the journal). ``save`` and
     ``match``: a game carried on from the journal (``resume_scene``)."""
-    from tabletop.ui.games.math_wars_meta.table import MwmTable, table_seats
-    from tabletop.ui.saves import GameSave
-
     seed = ctx.rng.randrange(10**9) if seed is None else seed
     if save is not None:
         seats = save.seats
@@ -144,8 +136,10 @@ def make_game(
     frozen = replace(choices, who=list(choices.who))
     again_seats = list(seats) if seats else None
     if save is None:
-        record = {"choices": frozen.record(), "seed": seed}
-        save = GameSave(ctx, "math-wars-meta", again_seats or table_seats(play), record)
+        record = {"choices": asdict(frozen), "seed": seed}
+        bots = {i: "bot" for i, seat in enumerate(play.seats) if seat.bot}
+        infos = again_seats or seat_infos([seat.name for seat in play.seats], bots)
+        save = GameSave(ctx, "math-wars-meta", infos, record)
     else:
         play.carry_on(save.app.get("table"))
         save.played_before = max(save.played_before, float(save.app.get("played") or 0.0))
@@ -156,6 +150,13 @@ def make_game(
         again=lambda: make_game(ctx, frozen, seats=again_seats),
         resumed=match is not None,
     )
+
+
+def resume_scene(ctx: Context, save: GameSave, match: Match[Any, Any, Any]) -> Scene:
+    """The table again around a match replayed from the journal (issue 10): the setup's
+    choices and the seed from ``save.app``, then what the table held beyond the match."""
+    choices = Choices.from_record(save.app.get("choices") or {})
+    return make_game(ctx, choices, int(save.app["seed"]), save=save, match=match)
 
 
 def _start(ctx: Context, values: FormValues) -> Scene:
@@ -197,7 +198,7 @@ SETUP = FormSpec(
     rules=tuple(pages()),
     start=_start,
     seats=Seats(1, 8, (CHILD, CHILD) + (EMPTY,) * 6, levels=(("bot", "normal"),), level="bot"),
-    cards=Cards(with_bot=None, real_caption="camera or touch", virtual_caption="the device deals"),
+    cards=Cards(with_bot=None),
     options=(
         OptionRow(
             "mode",
@@ -259,4 +260,4 @@ def setup_scene(ctx: Context) -> FormScene:
     return MwmSetup(ctx, SETUP)
 
 
-__all__ = ["SETUP", "Choices", "MwmSetup", "make_game", "setup_scene"]
+__all__ = ["SETUP", "Choices", "MwmSetup", "make_game", "resume_scene", "setup_scene"]

@@ -1,51 +1,55 @@
-"""The Math Wars Meta table: every player's Score Card on screen, the cards from the
-camera or touch, answers on a number pad, the device's rulings with their reasons.
-
-A thin scene on the one base (:class:`~tabletop.ui.table.TableScene`: dispatch, dialogs,
-Leave/Rules/PIN, refusals by code, saving, lamps, the results): the controller
-:class:`~.play.MwmPlay` keeps the game and says what to do; :class:`~.scorecard.ScoreCards`
-draws it.
+"""The Math Wars Meta table on the one base (:class:`~tabletop.ui.table.TableScene`): the
+controller :class:`~.play.MwmPlay` keeps the game and says what to do; the scene lays
+out and draws every player's Score Card (cards, answer box, I'm ready! tile).
 
 Touch targets: ``count.<s>`` and ``crate.<s>`` (a seat's cards: tap to type or correct
-them), ``solve.<s>`` (YOUR SOLUTION on the number pad), ``seat.<s>`` (the seat's name
-chip) and ``ready.<s>`` (I'm ready! under a typed answer): the same as its seat button,
-``next``, ``why``, ``rules``, ``teacher``, ``leave``. Seat buttons (``SeatPressed``) say
-"my answer is in"; the camera's ``CardsSeen(seat, "battle", ...)`` brings each battle
-pile (seats 1-based, as the camera reports them).
-
-The game is saved as it goes (issue 10): every action reaches the journal before the
-screen shows it, and after every input the table's other state (:meth:`MwmPlay.record`)
-and the solutions checked per seat go beside it. Times of answers (Solo's time per
-round, MWM-8) are seconds of play, so they carry on across a restart.
+them), ``solve.<s>`` (YOUR SOLUTION on the number pad), ``seat.<s>`` and ``ready.<s>``
+(the seat button's touch twins), ``next``, ``why``, ``rules``, ``teacher``, ``leave``.
+The camera's ``CardsSeen(seat, "battle", ...)`` brings each battle pile. Times of
+answers (Solo's time per round, MWM-8) are seconds of play, so they carry on across a
+restart.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 import pygame
 
-from tabletop.games.math_wars_meta import CardCode, problem_text, splash_leader
-from tabletop.store import SeatInfo
+from tabletop.games.math_wars_meta import (
+    CRATE_CARDS,
+    CardCode,
+    face_down,
+    hand_result,
+    problem_text,
+    splash_leader,
+)
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.games import start_card_camera
-from tabletop.ui.games.math_wars_meta.cards import CardProblem, crate_choices, read_code
+from tabletop.ui.games.math_wars_meta.cards import (
+    CardProblem,
+    crate_label,
+    read_code,
+    signed,
+)
 from tabletop.ui.games.math_wars_meta.play import MwmPlay
-from tabletop.ui.games.math_wars_meta.scorecard import ScoreCards
-from tabletop.ui.games.math_wars_meta.verdict import results_lines
+from tabletop.ui.games.math_wars_meta.verdict import Verdict, results_lines
 from tabletop.ui.input import CardsSeen
 from tabletop.ui.results import Outcome, names_joined, outcome_of
-from tabletop.ui.saves import GameSave, seat_infos
+from tabletop.ui.saves import GameSave
 from tabletop.ui.scenes.common import Dialog
 from tabletop.ui.scenes.numpad import NumPad
 from tabletop.ui.scenes.rules import ChoiceGrid
 from tabletop.ui.table import TableScene
-from tabletop.ui.theme import Metrics
-from tabletop.ui.widgets import Button
+from tabletop.ui.theme import SEAT_COLOURS, Color, Metrics
+from tabletop.ui.widgets import Button, grid
 
 log = logging.getLogger(__name__)
+
+CRATE_FILL = (255, 246, 196)
+WHITE = (255, 255, 255)
 
 
 class LinesDialog(Dialog):
@@ -105,16 +109,10 @@ class CardPad(NumPad, Beside):
             cancel.label = "\u2715"
 
 
-def table_seats(play: MwmPlay) -> list[SeatInfo]:
-    """The journal's seats for a table of names typed or defaulted at setup."""
-    return seat_infos(
-        [seat.name for seat in play.seats],
-        {i: "bot" for i, seat in enumerate(play.seats) if seat.bot},
-    )
-
-
-class MwmTable(ScoreCards, TableScene):
+class MwmTable(TableScene):
     game = "math-wars-meta"
+    play: MwmPlay
+    save: GameSave  # always journaled
 
     def __init__(
         self,
@@ -139,9 +137,6 @@ class MwmTable(ScoreCards, TableScene):
             what = f" Tap {button.label.rstrip('!')}." if button and button.enabled else ""
             return " ".join(verdict.summary or verdict.lines[-3:]) + what
         return super().status()
-
-    def lit(self) -> Sequence[int]:
-        return list(self.play.ready)
 
     def rules_scene(self) -> Scene:
         from tabletop.ui.games.math_wars_meta.rules import rules_scene
@@ -187,9 +182,9 @@ class MwmTable(ScoreCards, TableScene):
         self.play.pump()
 
     def after(self) -> None:
-        for note in self.play.notes:
-            self.message = note
-        self.play.notes.clear()
+        if self.play.notes:
+            self.message = self.play.notes[-1]
+            self.play.notes.clear()
         super().after()
 
     def save_table(self) -> None:
@@ -230,6 +225,66 @@ class MwmTable(ScoreCards, TableScene):
             return Button("next", rect, label)
         waiting = "Waiting for answers" if play.solving() else "Waiting for cards"
         return Button("next", rect, waiting, enabled=False)
+
+    def score_card_buttons(self, top: int, bottom: int) -> list[Button]:
+        """The panels between ``top`` and ``bottom``, and each seat's touch targets."""
+        m, n = self.m, len(self.play.seats)
+        margin, gap = m.u(12), m.u(8)
+        cols = 1 if n == 1 else 3 if n == 6 else min(4, n)
+        rows = -(-n // cols)
+        area = pygame.Rect(margin, top, m.width - 2 * margin, bottom - top)
+        if n == 1:  # one Score Card: not wider than 520, in the middle
+            area.width = min(area.width, m.u(520))
+            area.left = (m.width - area.width) // 2
+        self.panels = grid(area, n, cols, gap, (area.height - (rows - 1) * gap) // rows)
+        return [b for seat, rect in enumerate(self.panels) for b in self._panel_buttons(seat, rect)]
+
+    def _panel_buttons(self, seat: int, r: pygame.Rect) -> list[Button]:
+        m = self.m
+        head, foot, gap = m.u(30), m.u(26), m.u(6)
+        inner = pygame.Rect(
+            r.left + m.u(6), r.top + head + m.u(4), r.width - m.u(12), r.height - head - foot - 10
+        )
+        if inner.height >= inner.width * 0.9:
+            # a tall Score Card: the two cards side by side, YOUR SOLUTION below them
+            cw = (inner.width - gap) // 2
+            ch = min(int(cw * 1.3), (inner.height - gap) * 6 // 10)
+            count = pygame.Rect(inner.left, inner.top, cw, ch)
+            crate = pygame.Rect(count.right + gap, inner.top, cw, ch)
+            solve = pygame.Rect(inner.left, count.bottom + gap, inner.width, 0)
+            solve.height = min(inner.bottom - solve.top, m.u(110))
+        else:
+            ch = min(inner.height, m.u(150))
+            cw = min(int(ch * 0.72), (inner.width - m.u(24)) // 3)
+            ch = min(ch, int(cw / 0.6))
+            y = inner.top + (inner.height - ch) // 2
+            count = pygame.Rect(inner.left, y, cw, ch)
+            crate = pygame.Rect(count.right + gap, y, cw, ch)
+            eq = m.u(22)
+            solve = pygame.Rect(crate.right + eq, y, inner.right - crate.right - eq, ch)
+        chip = pygame.Rect(r.left + m.u(4), r.top + m.u(4), r.width - m.u(8), head - m.u(2))
+        out = [
+            Button(f"seat.{seat}", chip, self.play.name(seat), kind="seat"),
+            Button(f"count.{seat}", count, "", kind="count"),
+            Button(f"crate.{seat}", crate, "", kind="crate"),
+        ]
+        if self.play.wants_press(seat):  # the seat button's touch twin under the answer
+            tall = m.u(52)
+            ready = pygame.Rect(solve.left, solve.bottom - tall, solve.width, tall)
+            solve.height -= tall + m.u(6)
+            out.append(Button(f"ready.{seat}", ready, "", kind="ready"))
+        out.append(Button(f"solve.{seat}", solve, "", kind="solve"))
+        return out
+
+    def cards_of(self, seat: int) -> pygame.Rect:
+        """Where ``seat``'s two cards are on screen (a number pad stays off them)."""
+        return self.place("count", seat).union(self.place("crate", seat))
+
+    def place(self, kind: str, seat: int) -> pygame.Rect:
+        """Where ``seat``'s ``kind`` target (seat, count, crate, solve) is on screen."""
+        button = self.target(f"{kind}.{seat}")
+        assert button is not None
+        return button.rect
 
     # -- input ----------------------------------------------------------------------------
 
@@ -276,17 +331,14 @@ class MwmTable(ScoreCards, TableScene):
             self.refuse(code, f"{kind} card of seat {seat + 1} refused", name=play.name(seat))
         elif kind == "count":
             top = play.settings.ed.count_numbers[-1]
-            title = f"{play.name(seat)}: COUNT META card"
-            pad = CardPad(
-                self.ctx, title, self.cards_of(seat), negative=False, max_digits=len(str(top)),
-                hint=f"1 to {top}",
-            )  # fmt: skip
-            self.ask(("count", seat), pad)
+            hint, digits = f"1 to {top}", len(str(top))
+            self.ask_pad(
+                ("count", seat), "COUNT META card", negative=False, max_digits=digits, hint=hint
+            )
         else:
             title = f"{play.name(seat)}: your MATH CRATE card"
-            self.ask(
-                ("crate", seat), ChoiceGrid(self.ctx, title, crate_choices(), columns=10, rows=4)
-            )
+            choices = [(face, crate_label(face)) for face in CRATE_CARDS]  # key: face, label ×3
+            self.ask(("crate", seat), ChoiceGrid(self.ctx, title, choices, columns=10, rows=4))
 
     def ask_solution(self, seat: int) -> None:
         play = self.play
@@ -297,19 +349,24 @@ class MwmTable(ScoreCards, TableScene):
         stage = play.state.stage
         up, crate = stage.up[seat], stage.crates[seat]
         assert up is not None
-        title, hint = f"{play.name(seat)}: YOUR SOLUTION", f"{problem_text(up[1], crate)} = ?"
-        self.ask(("solve", seat), CardPad(self.ctx, title, self.cards_of(seat), hint=hint))
+        self.ask_pad(("solve", seat), "YOUR SOLUTION", hint=f"{problem_text(up[1], crate)} = ?")
+
+    def ask_pad(self, asking: tuple[Any, ...], what: str, **kw: Any) -> None:
+        """The number pad for seat ``asking[1]``'s ``what``, beside that seat's cards."""
+        seat = asking[1]
+        title = f"{self.play.name(seat)}: {what}"
+        self.ask(asking, CardPad(self.ctx, title, self.cards_of(seat), **kw))
 
     def answered(self, asking: tuple[Any, ...], result: Any) -> None:
-        kind = asking[0]
+        kind, *args = asking
         if kind == "count" and isinstance(result, int):
-            self.card(asking[1], CardCode("count", number=result))
+            self.card(args[0], CardCode("count", number=result))
         elif kind == "crate" and isinstance(result, str):
-            self.card(asking[1], CardCode("crate", face=result))
+            self.card(args[0], CardCode("crate", face=result))
         elif kind == "solve" and isinstance(result, int):
-            self.typed(asking[1], result)
+            self.typed(args[0], result)
         elif kind == "team" and isinstance(result, int):
-            self.typed(asking[1], asking[2], result)
+            self.typed(args[0], args[1], result)
         elif kind == "teacher" and isinstance(result, str):
             self.teacher(result)
 
@@ -317,10 +374,8 @@ class MwmTable(ScoreCards, TableScene):
         play = self.play
         if seat not in play.solving():
             return
-        if play.settings.mode == "teams" and play.state.stage.kind != "collect" and team is None:
-            title = f"{play.name(seat)}: TEAM SOLUTION"
-            pad = CardPad(self.ctx, title, self.cards_of(seat), hint="your team's sum")
-            self.ask(("team", seat, value), pad)
+        if team is None and play.answer_for(seat).team_solution is not None:
+            self.ask_pad(("team", seat, value), "TEAM SOLUTION", hint="your team's sum")
             return
         play.type_solution(seat, value, team)
         if play.solo:
@@ -332,7 +387,7 @@ class MwmTable(ScoreCards, TableScene):
         play = self.play
         if not 0 <= seat < len(play.seats):
             return
-        before = len(play.events)
+        before = play.verdict
         # the press's time in seconds of play (the journal's clock, which carries on
         # after a restart), not the app's clock
         outcome = play.press(seat, self.save.elapsed() - max(0.0, self.ctx.clock() - at))
@@ -363,7 +418,7 @@ class MwmTable(ScoreCards, TableScene):
             self.card(event.seat - 1, card)
 
     def card(self, seat: int, card: CardCode) -> None:
-        before = len(self.play.events)
+        before = self.play.verdict
         try:
             note = self.play.card_seen(seat, card)
         except CardProblem as e:
@@ -374,11 +429,11 @@ class MwmTable(ScoreCards, TableScene):
             self.message = note
         self.verdict_sound(before)
 
-    def verdict_sound(self, before: int) -> bool:
-        """A verdict came with the events after ``before``: its sound, the message box
-        left to it. False if none came."""
+    def verdict_sound(self, before: Verdict | None) -> bool:
+        """A verdict came (other than ``before``): its sound, the message box left to it.
+        False if none came."""
         verdict = self.play.verdict
-        if verdict is None or len(self.play.events) <= before:
+        if verdict is None or verdict is before:
             return False
         self.message = ""
         self.ctx.sounds.play("star" if verdict.round_over else "good")
@@ -432,5 +487,197 @@ class MwmTable(ScoreCards, TableScene):
         painter.buttons(surface, [b for b in self.buttons if b.kind in ("primary", "quiet")])
         self.draw_status(surface, self.message_rect, lit=self.play.verdict is not None)
 
+    def caption(
+        self,
+        surface: pygame.Surface,
+        text: str,
+        pos: tuple[int, int],
+        colour: Color,
+        width: int,
+        *,
+        size: int = 0,
+        bold: bool = False,
+        anchor: str = "midbottom",
+        whole: bool = False,
+    ) -> None:
+        """``text`` at ``size`` (the captions' 16 px at 800x480), cut to ``width`` with "…"
+        (with ``whole``: left out unless it fits), never shrunk: child-facing text stays at
+        16 px or more at 800x480 (issue 21)."""
+        painter = self.ctx.painter
+        size = size or painter.least
+        if whole and painter.fonts.width(text, size, bold) > width:
+            return
+        text = painter.ellipsis(text, size, max(1, width), bold)
+        painter.text(surface, text, pos, size, colour, bold=bold, anchor=anchor)
 
-__all__ = ["Beside", "CardPad", "LinesDialog", "MwmTable", "table_seats"]
+    def title_line(self) -> str:
+        play = self.play
+        state, verdict = play.state, play.verdict
+        if verdict is None:
+            title = f"Round {state.round} \u00b7 Hand {state.hands + 1}"
+            return title + (" \u00b7 MATH WAR!" if state.stage.kind == "war" else "")
+        title = f"Round {verdict.round} \u00b7 Hand {verdict.hand}"
+        if verdict.highest is not None:
+            title += f" \u00b7 HIGHEST {signed(verdict.highest)}"
+        return title + (" \u00b7 WAR!" if verdict.war else "")
+
+    def draw_panel(self, surface: pygame.Surface, seat: int, r: pygame.Rect) -> None:
+        painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
+        play = self.play
+        zone, verdict = play.state.zones[seat], play.verdict
+        stage = verdict.stage if verdict is not None and verdict.stage.up else play.state.stage
+        active = seat in stage.seats and not zone.out
+        lit = seat in play.ready
+        border = p.selected if lit or seat in play.waiting_for_cards() else p.line
+        fill = p.panel if not zone.out else p.quiet
+        painter.box(surface, r, fill, border, m.u(3) if lit else 2, m.u(10))
+        chip = self.place("seat", seat)
+        num = pygame.Rect(chip.left, chip.top, m.u(30), chip.height)
+        painter.seat_chip(surface, num, seat, size=m.small + 2)
+        side = play.settings.side_of(seat)
+        right = f"\u2605{play.state.victories[side]}"
+        if play.settings.mode == "teams":
+            right = f"T{side + 1} {right}"
+        rw = painter.fonts.width(right, m.small - 2) + m.u(4)
+        at = (chip.right - m.u(4), chip.centery)
+        self.caption(surface, right, at, p.muted, rw, anchor="midright")
+        room = chip.width - num.width - rw - m.u(10)
+        at, name = (num.right + m.u(6), chip.centery), play.name(seat)
+        self.caption(surface, name, at, p.ink, room, size=m.small, bold=True, anchor="midleft")
+        up = stage.up[seat] if stage.up else None
+        crate = stage.crates[seat] if stage.crates else None
+        count_at, crate_at, solve_at = (self.place(k, seat) for k in ("count", "crate", "solve"))
+        number = up[1] if up else None
+        label = None if number is None else str(number)
+        self._slot(surface, count_at, "COUNT", label, active, WHITE, SEAT_COLOURS[seat], 5)
+        down = face_down(play.state, seat)
+        if down and number is not None:
+            at = (count_at.right - m.u(4), count_at.top + m.u(6))
+            text = f"+{down}\u2193"
+            self.caption(surface, text, at, p.bad, count_at.width, bold=True, anchor="topright")
+        face = None if crate is None else crate_label(crate)
+        self._slot(surface, crate_at, "CRATE", face, active, CRATE_FILL, p.line)
+        if solve_at.left > crate_at.right:
+            eq = ((crate_at.right + solve_at.left) // 2, crate_at.centery)
+            painter.text(surface, "=", eq, m.big, bold=True, anchor="center")
+        self._solution(surface, solve_at, seat, number, crate)
+        tile = self.target(f"ready.{seat}")
+        if tile is not None:  # I'm ready! (lit once the seat pressed, like its LED)
+            words = ("Ready \u2713" if lit else "I'm ready!", "Ready", "\u2713")
+            room = tile.rect.width - m.u(12)
+            label = next(
+                w for w in words if painter.fonts.width(w, m.small, True) <= room or w == "\u2713"
+            )
+            painter.ready_tile(surface, tile.rect, seat, lit, label)
+        foot_y = r.bottom - m.u(16)
+        text, colour = self._foot(seat)
+        room = r.width - m.u(16)
+        deck = f"deck {len(zone.draw)}"
+        deck_w = painter.fonts.width(deck, m.small - 2) + m.u(12)
+        if painter.fonts.width(text, m.small - 1, True) <= room - deck_w:  # else the ruling
+            room -= deck_w
+            at = (r.right - m.u(10), foot_y)
+            self.caption(surface, deck, at, p.muted, deck_w, anchor="midright")
+        at = (r.left + m.u(8), foot_y)
+        self.caption(surface, text, at, colour, room, size=m.small - 1, bold=True, anchor="midleft")
+
+    def _slot(
+        self,
+        surface: pygame.Surface,
+        rect: pygame.Rect,
+        caption: str,
+        label: str | None,
+        active: bool,
+        fill: Color,
+        border: Color,
+        width: int = 2,
+    ) -> None:
+        """A seat's count or crate: empty (a "?" while the seat is to show it) or its
+        ``label`` large, with ``caption`` at the foot."""
+        painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
+        if label is None:
+            painter.box(surface, rect, p.background, p.muted if active else p.quiet, 2, m.u(8))
+            if active:
+                painter.text(surface, "?", rect.center, m.big, p.muted, bold=True, anchor="center")
+        else:
+            painter.box(surface, rect, fill, border, max(2, m.u(width)), m.u(8))
+            size = min(m.big + m.u(16), rect.height // 2)  # smaller to fit, never below 18
+            while size > m.small and painter.fonts.width(label, size, True) > rect.width - 6:
+                size -= 1
+            painter.text(surface, label, rect.center, size, p.ink, bold=True, anchor="center")
+        at = (rect.centerx, rect.bottom - m.u(5))
+        self.caption(surface, caption, at, p.muted, rect.width - 6, whole=True)
+
+    def _solution(
+        self, surface: pygame.Surface, rect: pygame.Rect, seat: int, number: int | None,
+        crate: str | None,
+    ) -> None:  # fmt: skip
+        painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
+        play = self.play
+        verdict = play.verdict
+        solving = seat in play.solving()
+        fill = WHITE if solving else p.background
+        border = p.selected if solving and seat not in play.ready else p.line
+        painter.box(surface, rect, fill, border, m.u(3) if solving else 2, m.u(8))
+        label = next(
+            (t for t in ("YOUR SOLUTION", "SOLUTION", "YOURS")
+             if painter.fonts.width(t, m.small - 2) <= rect.width - 6),
+            "",
+        )  # fmt: skip
+        at = (rect.centerx, rect.top + m.u(4))
+        self.caption(surface, label, at, p.muted, rect.width - 6, anchor="midtop")
+        big = min(m.big + m.u(6), rect.height // 2)
+        foot = (rect.centerx, rect.bottom - m.u(4))
+        if verdict is not None and number is not None:
+            right = verdict.answers.get(seat)
+            value = right.solution if right else hand_result(number, crate)
+            entry = verdict.entries.get(seat)
+            ok = right is not None and entry is not None and entry.solution == right.solution
+            colour = p.ink if right is None else p.good if ok else p.bad
+            painter.text(
+                surface, signed(value), rect.center, big, colour, bold=True, anchor="center"
+            )
+            if right is not None and entry is not None:
+                mark = "\u2713 right" if ok else f"\u2717 not {signed(entry.solution)}"
+                self.caption(surface, mark, foot, colour, rect.width - 6, bold=True)
+            return
+        if seat in play.ready:
+            mark, word, colour = "\u2713", "ready", p.good
+        elif seat in play.typed:
+            mark, word, colour = "\u2022\u2022\u2022", "press button", p.bad
+        elif solving:
+            mark, word, colour = "?", "tap", p.muted
+        else:
+            return
+        ink = p.good if colour == p.good else p.selected if mark == "?" else p.ink
+        painter.text(surface, mark, rect.center, big, ink, bold=True, anchor="center")
+        if rect.height >= big + 3 * m.small:  # room under the mark (not above a Ready tile)
+            self.caption(surface, word, foot, colour, rect.width - 6)
+
+    def _foot(self, seat: int) -> tuple[str, Color]:
+        """The Score Card's last line: HIGHEST, difference, cards lost, or what to do."""
+        play, p = self.play, self.ctx.painter.p
+        zone, verdict = play.state.zones[seat], play.verdict
+        if zone.out and (verdict is None or seat not in verdict.lost):
+            return "OUT of this round", p.bad
+        if verdict is not None and verdict.highest is not None and seat in verdict.stage.seats:
+            team = ""
+            if play.settings.mode == "teams" and verdict.side_results:
+                value = verdict.side_results[play.settings.side_of(seat)]
+                team = f"team {value} \u00b7 " if value is not None else ""
+            if seat in verdict.lost:
+                diff, lost = verdict.difference[seat], verdict.lost[seat]
+                return f"{team}diff {diff} \u00b7 loses {lost}", p.bad
+            if verdict.war:
+                return f"{team}tie: MATH WAR!", p.bad
+            return f"{team}wins the hand!", p.good
+        if play.seats[seat].bot:
+            return "bot", p.muted
+        if seat in play.waiting_for_cards():
+            return "cards, please!", p.ink
+        if seat in play.solving():
+            return "ready!" if seat in play.ready else "your answer?", p.ink
+        return "", p.muted
+
+
+__all__ = ["CRATE_FILL", "Beside", "CardPad", "LinesDialog", "MwmTable"]

@@ -1,12 +1,11 @@
-"""Math Wars Meta's rulings in a child's words: the sentence for each engine event,
-why a result is what it is, the :class:`Verdict` of a settled stage (every line, and
-the few for the message box), the questions a stage asks (for the skills report) and
-the results screen's lines."""
+"""Math Wars Meta's rulings in a child's words: the sentence for each engine event, the
+:class:`Verdict` of a settled stage, the questions a stage asks (for the skills report)
+and the results screen's lines."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -17,10 +16,12 @@ from tabletop.games.math_wars_meta import (
     EnterSolution,
     MathWarsMetaState,
     RoundRecord,
+    Splash,
     Stage,
     answer,
     correct_entry,
     hand_result,
+    pending_card,
     problem_text,
     war_face_down,
 )
@@ -65,14 +66,25 @@ def seat_list(play: MwmPlay, seats: Sequence[int]) -> str:
     return names_joined([play.seats[s].name for s in seats])
 
 
-# the engine's events said in a template ({name}: the seat's; {team}, {winner}: sides)
+# the engine's events in a child's words; the blanks are the event's data, and {name}
+# (the seat's), {team} and {winner} (sides), {seats} (named), {highest} (signed), {to}
+# (whose spoils), {total} and {s} (cards lost), {down} (face down), {more} (to discard)
 WORDS = {
+    "mwm.hand_won": "{winner} wins the hand with {highest}!",
+    "mwm.lost_hand": "{name} loses {total} card{s}: the battle pile ({battle}) and {difference}"
+    " more from the draw pile, onto {to} spoils pile.",
+    "mwm.math_war": "MATH WAR! {seats} tie with {tied}. Each puts {down} cards face down, 1 face"
+    " up, and a new MATH CRATE card.",
+    "mwm.collect_war": "{seats} tie for the team's best: a Math War decides who collects.",
     "mwm.collector": "{name} collects the cards for the team.",
     "mwm.team_solution": "{team}: TEAM SOLUTION {solution}.",
     "mwm.knocked_out": "{name} has no COUNT META cards left and is out of this round.",
     "mwm.gave_everything": "{name} had to give {owed} more but has only {given}: all gone.",
     "mwm.round_won": "{winner} wins round {round} and a VICTORY! card!",
     "mwm.round_void": "Round {round} has no winner.",
+    "mwm.game_won": "{winner} wins the game!",
+    "mwm.solo_discard": "Put the battle card and {more} more from your draw pile on your spoils.",
+    "mwm.round_start": "Round {round}: everybody shuffles both decks.",
 }
 # the engine's own sentence, the seat named
 NAMED = frozenset(
@@ -83,47 +95,31 @@ NAMED = frozenset(
 
 def say(play: MwmPlay, event: Event) -> str | None:
     """The sentence a child reads for an engine event (None: not worth showing)."""
-    d, seat = event.data, event.seat
+    d, seat, code = event.data, event.seat, event.code
     name = play.seats[seat].name if seat is not None else ""
-    code = event.code
-    if code == "mwm.hand_won":
-        return f"{play.side_name(d['winner'])} wins the hand with {signed(d['highest'])}!"
-    if code == "mwm.lost_hand":
-        to = (
-            " onto their own spoils pile"
-            if d["to"] == seat
-            else f" onto {play.seats[d['to']].name}'s spoils pile"
-        )
-        total = d["battle"] + d["difference"]
-        return (
-            f"{name} loses {total} card{'s' * (total != 1)}: the battle pile "
-            f"({d['battle']}) and {d['difference']} more from the draw pile,{to}."
-        )
-    if code == "mwm.math_war":
-        return (
-            f"MATH WAR! {seat_list(play, d['seats'])} tie with {d['tied']}. Each puts "
-            f"{war_face_down(d['level'])} cards face down, 1 face up, and a new MATH "
-            "CRATE card."
-        )
-    if code == "mwm.collect_war":
-        tied = seat_list(play, d["seats"])
-        return f"{tied} tie for the team's best: a Math War decides who collects."
-    if code in WORDS:
-        sides = {k: play.side_name(d[k]) for k in ("team", "winner") if d.get(k) is not None}
-        return WORDS[code].format(**{**d, "name": name, **sides})
-    if code == "mwm.game_won":
-        if play.solo:
-            return "You won every round. You win the game!"
-        return f"{play.side_name(d['winner'])} wins the game!"
-    if code == "mwm.solo_redraw":
-        return event.text.replace("only the", "only the COUNT META card")
-    if code == "mwm.solo_discard":
-        return f"Put the battle card and {d['cards'] - 1} more from your draw pile on your spoils."
     if code in NAMED:
         return event.text.replace(f"Seat {seat + 1 if seat is not None else ''}", name)
-    if code == "mwm.round_start" and d.get("round", 1) > 1:
-        return f"Round {d['round']}: everybody shuffles both decks."
-    return None
+    if code == "mwm.solo_redraw":
+        return event.text.replace("only the", "only the COUNT META card")
+    if code == "mwm.game_won" and play.solo:
+        return "You won every round. You win the game!"
+    if code not in WORDS or (code == "mwm.round_start" and d.get("round", 1) <= 1):
+        return None
+    facts = {**d, "name": name}
+    facts |= {k: play.side_name(d[k]) for k in ("team", "winner") if d.get(k) is not None}
+    if "seats" in d:
+        facts["seats"] = seat_list(play, d["seats"])
+    if "highest" in d:
+        facts["highest"] = signed(d["highest"])
+    if "level" in d:
+        facts["down"] = war_face_down(d["level"])
+    if "cards" in d:
+        facts["more"] = d["cards"] - 1
+    if "to" in d:
+        total = d["battle"] + d["difference"]
+        to = "their own" if d["to"] == seat else f"{play.seats[d['to']].name}'s"
+        facts |= {"total": total, "s": "s" * (total != 1), "to": to}
+    return WORDS[code].format(**facts)
 
 
 def reason(count: int, crate: str | None) -> str:
@@ -137,46 +133,57 @@ def reason(count: int, crate: str | None) -> str:
     return f"{problem} = {signed(value)}"
 
 
-def build_verdict(
-    play: MwmPlay,
-    stage: Stage,
-    entries: dict[int, EnterSolution],
-    answers: dict[int, EnterSolution],
-    events: Sequence[Event],
-    where: tuple[int, int],
-) -> Verdict:
-    """The verdict of ``stage``, settled by ``events`` in round and hand ``where``."""
+def last_verdict(play: MwmPlay) -> Verdict | None:
+    """The verdict of the stage the last actions settled (an answer, then only the
+    device's payments; or a splash), rebuilt from the match; None otherwise."""
+    steps = play.match.steps
+    last = len(steps) - 1
+    while last >= 0 and not play.flags[last]:
+        need = pending_card(play.state_before(last))
+        if need is None or need[1] != "pay":
+            break
+        last -= 1
+    if last < 0:
+        return None
+    action, before, after = steps[last].action, play.state_before(last), steps[last].state
+    where = (before.round, before.hands + 1)
+    if isinstance(action, Splash):
+        said = [line for line in (say(play, e) for e in steps[last].events) if line]
+        return Verdict(Stage(), {}, {}, said, round=where[0], hand=where[1], round_over=True)
+    if not isinstance(action, EnterSolution) or not (after.finished or after.phase != "solve"):
+        return None
+    entries: dict[int, EnterSolution] = {}
+    answers: dict[int, EnterSolution] = {}
+    for i in range(last - len(before.stage.entered), last + 1):  # this stage's answers
+        given = steps[i].action
+        assert isinstance(given, EnterSolution)
+        entries[given.seat] = given
+        answers[given.seat] = correct_entry(play.state_before(i), given.seat)
+    stage = replace(before.stage, entered=(*before.stage.entered, action.seat))
+    events = [e for step in steps[last:] for e in step.events]
     lines: list[str] = []
     for seat in stage.revealed:
-        up = stage.up[seat]
+        up, entry, right = stage.up[seat], entries.get(seat), answers.get(seat)
         if up is None:
             continue
-        entry, right = entries.get(seat), answers.get(seat)
-        why = reason(up[1], stage.crates[seat])
         mark = ""
         if entry is not None and right is not None:
-            mark = (
-                " Right!"
-                if entry.solution == right.solution
-                else f" (you typed {signed(entry.solution)}, not quite)"
-            )
-        lines.append(f"{play.seats[seat].name}: {why}.{mark}")
-    highest = None
+            ok = entry.solution == right.solution
+            mark = " Right!" if ok else f" (you typed {signed(entry.solution)}, not quite)"
+        lines.append(f"{play.seats[seat].name}: {reason(up[1], stage.crates[seat])}.{mark}")
+    lines += [text for text in (say(play, event) for event in events) if text]
+    highest, war = None, False
     lost: dict[int, int] = {}
     difference: dict[int, int] = {}
-    war = False
     for event in events:
+        d = event.data
         if event.code == "mwm.hand_won":
-            highest = event.data["highest"]
-        if event.code == "mwm.math_war":
-            war = True
-            highest = event.data["tied"]
-        if event.code == "mwm.lost_hand" and event.seat is not None:
-            lost[event.seat] = event.data["battle"] + event.data["difference"]
-            difference[event.seat] = event.data["difference"]
-        text = say(play, event)
-        if text:
-            lines.append(text)
+            highest = d["highest"]
+        elif event.code == "mwm.math_war":
+            war, highest = True, d["tied"]
+        elif event.code == "mwm.lost_hand" and event.seat is not None:
+            lost[event.seat] = d["battle"] + d["difference"]
+            difference[event.seat] = d["difference"]
     codes = {event.code for event in events}
     if play.solo and "mwm.solo_discard" not in codes:
         lines.append("Only your battle card goes on the spoils pile.")
@@ -247,17 +254,16 @@ def _out(play: MwmPlay, knocked: Sequence[int], end: str) -> str:
 def solo_round_text(record: RoundRecord) -> str:
     """MWM-8's record of a solo round: accuracy, and time from first to last answer."""
     right, total, time = _solo_figures(record)
-    text = f"Round {record.number}: {right} of {total} answers right"
-    return text + (f" in {time}." if time else ".")
+    return f"Round {record.number}: {right} of {total} answers right" + (
+        f" in {time}." if time else "."
+    )
 
 
 def _solo_figures(record: RoundRecord) -> tuple[int, int, str]:
     """A solo round's right answers, all answers and time taken ("" when not known)."""
-    tally = record.tallies[0]
-    time = ""
-    if record.milliseconds is not None:
-        seconds = round(record.milliseconds / 1000)
-        time = f"{seconds // 60} min {seconds % 60} s"
+    tally, ms = record.tallies[0], record.milliseconds
+    seconds = round(ms / 1000) if ms is not None else None
+    time = "" if seconds is None else f"{seconds // 60} min {seconds % 60} s"
     return tally.right, tally.right + tally.wrong, time
 
 
@@ -271,27 +277,23 @@ def questions_for(state: MathWarsMetaState, seat: int) -> tuple[Question | None,
     stage = state.stage
     up, crate = stage.up[seat], stage.crates[seat]
     own = team = None
-    if up is not None and crate is None:
-        own = Question("count", (Fraction(up[1]),), (), right=Fraction(up[1]))
-    elif up is not None and crate is not None:
-        op = crate[0]
-        own = Question(
-            OP_SKILLS[op],
-            (Fraction(up[1]), Fraction(int(crate[1:]))),
-            (op,),
-            right=Fraction(hand_result(up[1], crate)),
+    if up is not None:
+        right = Fraction(hand_result(up[1], crate))
+        if crate is None:
+            own = Question("count", (Fraction(up[1]),), (), right=right)
+        else:
+            numbers = (Fraction(up[1]), Fraction(int(crate[1:])))
+            own = Question(OP_SKILLS[crate[0]], numbers, (crate[0],), right=right)
+    team_solution = correct_entry(state, seat).team_solution
+    parts = [
+        Fraction(hand_result(mate_up[1], stage.crates[mate]))
+        for mate in state.teammates(seat)
+        if mate in stage.revealed and (mate_up := stage.up[mate]) is not None
+    ]
+    if team_solution is not None and len(parts) >= 2:
+        team = Question(
+            "addition", tuple(parts), ("+",) * (len(parts) - 1), Fraction(team_solution)
         )
-    right = correct_entry(state, seat)
-    if right.team_solution is not None:
-        parts = []
-        for mate in state.teammates(seat):
-            mate_up = stage.up[mate]
-            if mate in stage.revealed and mate_up is not None:
-                parts.append(Fraction(hand_result(mate_up[1], stage.crates[mate])))
-        if len(parts) >= 2:
-            team = Question(
-                "addition", tuple(parts), ("+",) * (len(parts) - 1), Fraction(right.team_solution)
-            )
     return own, team
 
 
@@ -325,8 +327,8 @@ def results_lines(play: MwmPlay) -> list[str]:
 
 __all__ = [
     "Verdict",
-    "build_verdict",
     "card_sentence",
+    "last_verdict",
     "questions_for",
     "reason",
     "results_lines",
