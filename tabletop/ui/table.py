@@ -295,15 +295,14 @@ class TableScene(Scene):
         if self.saved_end or save is None:
             return
         record, checks = self.record(), self.checks()
-        changed = False
-        if record is not None and record != save.app.get("table"):
+        new_record = record is not None and record != save.app.get("table")
+        new_checks = checks is not None and checks != save.checks
+        if new_record:
             save.app["table"] = record
             save.app["played"] = save.elapsed()
-            changed = True
-        if checks is not None and checks != save.checks:
+        if new_checks:
             save.checks = checks
-            changed = True
-        if changed:
+        if new_record or new_checks:
             save.write_meta()
         if self.finished:
             self.saved_end = True
