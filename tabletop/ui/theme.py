@@ -104,22 +104,28 @@ def metrics_for(window: tuple[int, int]) -> Metrics:
 class Fonts:
     """The bundled DejaVu fonts by size, and a cache of rendered text."""
 
-    @staticmethod
-    @cache
-    def font(size: int, bold: bool = False) -> pygame.font.Font:
-        if not pygame.font.get_init():
-            pygame.font.init()
-        name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
-        return pygame.font.Font(str(assets_dir() / "fonts" / name), size)
+    def font(self, size: int, bold: bool = False) -> pygame.font.Font:
+        return _font(size, bold)
 
-    @staticmethod
-    @lru_cache(maxsize=512)
-    def render(text: str, size: int, colour: Color, bold: bool = False) -> pygame.Surface:
-        """Text drawn once, kept for the frames after (a screen redraws the same words)."""
-        return Fonts.font(size, bold).render(text, True, colour)
+    def render(self, text: str, size: int, colour: Color, bold: bool = False) -> pygame.Surface:
+        return _rendered(text, size, bold, colour)
 
     def width(self, text: str, size: int, bold: bool = False) -> int:
-        return self.font(size, bold).size(text)[0]
+        return _font(size, bold).size(text)[0]
+
+
+@cache
+def _font(size: int, bold: bool) -> pygame.font.Font:
+    if not pygame.font.get_init():
+        pygame.font.init()
+    name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
+    return pygame.font.Font(str(assets_dir() / "fonts" / name), size)
+
+
+@lru_cache(maxsize=512)
+def _rendered(text: str, size: int, bold: bool, colour: Color) -> pygame.Surface:
+    """Text drawn once, kept for the frames after (a screen redraws the same words)."""
+    return _font(size, bold).render(text, True, colour)
 
 
 __all__ = [
