@@ -316,9 +316,6 @@ class FormScene(Scene):
         cards = self.forced_cards() or self.cards
         return FormValues(seats, cards, dict(self.options), self.level, dict(self.extra))
 
-    def option_shown(self, row: OptionRow) -> bool:
-        return row.shown is None or row.shown(self.values())
-
     def set_seat(self, seat: int, kind: str, level: str = "") -> None:
         """Seat ``seat`` becomes ``kind``; the filled seats stay seats 1..n."""
         spec = self.spec.seats
@@ -396,12 +393,6 @@ class FormScene(Scene):
                 self._new(i, k) for i, k in enumerate(preset.seats + (EMPTY,) * len(self.seats))
             ][: len(self.seats)]
 
-    def mode_chosen(self, value: str) -> None:
-        """A ``mode`` option row's choice: the seats as that mode's preset names them
-        (Math Wars Meta's Solo is one child, Teams four); a preset naming no seats (and
-        a game with no ``modes``) leaves them."""
-        self.preset_seats(dict(self.spec.modes).get(value))
-
     def forced_option(self, row: OptionRow) -> str | None:
         """The value the other options leave this row (None: any)."""
         return row.forced(self.options) if row.forced is not None else None
@@ -436,7 +427,7 @@ class FormScene(Scene):
         if spec.cards is not None:
             rows.append(("Cards", m.u(58), self._cards_row))
         for o in spec.options:
-            if self.option_shown(o):
+            if o.shown is None or o.shown(self.values()):
                 caption = any(c.caption for c in o.choices)
                 rows.append((o.label, m.u(58 if caption else 54), partial(self._option_row, o)))
         if spec.links:
@@ -553,11 +544,10 @@ class FormScene(Scene):
         rect: pygame.Rect,
         key: str,
         choices: Iterable[Choice],
-        chosen: Container[str],
+        chosen: Container[str | None],
         on: Callable[[str], bool],
     ) -> list[Button]:
-        """A row of toggles ``<key>.<value>``: those in ``chosen`` selected, those ``on``
-        refuses off."""
+        """Toggles ``<key>.<value>``: those in ``chosen`` selected, those ``on`` refuses off."""
         toggles = [
             Button(
                 f"{key}.{c.value}",
@@ -610,8 +600,7 @@ class FormScene(Scene):
     def exit(self) -> None:
         self._lamps(False)
 
-    def pause(self) -> None:
-        self._lamps(False)
+    pause = exit
 
     def _lamps(self, on: bool) -> None:
         if self.spec.seat_button_starts:
@@ -678,8 +667,8 @@ class FormScene(Scene):
             row = next((o for o in self.spec.options if o.key == key), None)
             if row is not None:
                 self.options[key] = row.pick(self.values(), value) if row.pick else value
-                if key == "mode":
-                    self.mode_chosen(value)
+                if key == "mode":  # the seats as the mode's preset names them (if it does)
+                    self.preset_seats(dict(self.spec.modes).get(value))
                 self._force()
         self.layout(self.m)
 
