@@ -284,7 +284,7 @@ class Painter:
             fill = p.panel if toggle and b.enabled else p.quiet
             ink = p.ink if b.enabled else p.button_off_text
         self.box(surface, b.rect, fill, p.line if b.kind != "primary" else None, 2, radius)
-        if b.selected and b.kind not in ("toggle", "choice"):
+        if b.selected and not toggle:
             pygame.draw.rect(surface, p.selected, b.rect.inflate(6, 6), self.m.u(4), radius)
         size = b.size or self.m.text
         inner = b.rect.width - self.m.u(10)
