@@ -1,12 +1,4 @@
-"""The one base of every game's table controller: the pygame-free half of a table.
-
-A controller (``ui/games/<game>/play.py``) holds the match and everything the device
-decides about the table that is not drawing: whose turn it is, what the device waits
-for, the sentences to say, what the bots do next, the record kept beside the match in
-the journal. Its scene (a :class:`~tabletop.ui.table.TableScene`) keeps it as ``play``
-and asks it through the names below, so a scene does not pass them on by hand. Tested
-without a display: nothing here imports pygame.
-"""
+"""The one base of every game's table controller: the pygame-free half of a table."""
 
 from __future__ import annotations
 
@@ -18,9 +10,14 @@ from tabletop.engine.protocol import Result
 
 
 class TableController:
-    """What every game's controller tells its table scene (see the module).
+    """What every game's controller (``ui/games/<game>/play.py``) tells its table scene.
 
-    ``match`` is the game being played; a controller overrides what its game keeps."""
+    A controller holds ``match``, the game being played, and all the device decides about
+    the table that is not drawing: whose turn it is, what the device waits for, the
+    sentences to say, what the bots do next, the record kept beside the match in the
+    journal. Its scene (a :class:`~tabletop.ui.table.TableScene`) keeps it as ``play``
+    and asks it through the names below; a controller overrides what its game keeps.
+    Tested without a display: nothing here imports pygame."""
 
     match: Match[Any, Any, Any]
 

@@ -1,16 +1,8 @@
 """The one demo harness behind ``tabletop demo --game G``: the app offscreen, from Home.
 
 Every game's ``run_demo`` opens a :class:`DemoRun`, plays through the real input path
-(taps on named touch targets, ``CardsSeen`` and ``SeatPressed`` events posted to the
-app loop) with its own bot driver, saves screenshots, and ends with :meth:`DemoRun.end`,
-which prints the summary and the closing ``winner:`` or ``final score:`` line.
-
-What the harness does once for every game: SDL's dummy drivers, the seed (drawn when
-none is given, printed by the game), the screenshot folder (a fresh temporary one when
-none is given), the quiet context of :func:`~tabletop.ui.offscreen.offscreen` with the
-journal in ``data`` (so a killed demo carries on through Home's offer), the app with
-Home on top, taps by name (:class:`~tabletop.ui.autoplay.AutoplayError` when a target
-is missing or off), a settable clock for games that pace by time, and the clean close.
+(taps on named touch targets, camera and seat-button events through the app loop) with
+its own bot driver, saves screenshots, and ends with :meth:`DemoRun.end`.
 """
 
 from __future__ import annotations
@@ -80,7 +72,16 @@ class DemoClock:
 
 
 class DemoRun:
-    """One demo game in the offscreen app (see the module)."""
+    """One demo game in the offscreen app: SDL's dummy drivers, the seed (drawn when none
+    is given), the screenshot folder (a fresh temporary one when none is given), the quiet
+    context of :func:`~tabletop.ui.offscreen.offscreen` with the journal in ``data`` (so a
+    killed demo carries on through Home's offer), the app with Home on top, taps by name
+    (:class:`~tabletop.ui.autoplay.AutoplayError` when a target is missing or off), a
+    settable clock for games that pace by time, and the clean close.
+
+    ``left_over(ctx) -> bool``: whether the journal in ``data`` holds this demo's
+    unfinished game (Home then offers to carry it on); ``context``: more of the context's
+    fields (a camera, the session)."""
 
     def __init__(
         self,
@@ -97,9 +98,6 @@ class DemoRun:
         vision_queue: queue.SimpleQueue[Any] | None = None,
         **context: Any,
     ) -> None:
-        """``left_over(ctx) -> bool``: whether the journal in ``data`` holds this demo's
-        unfinished game (Home then offers to carry it on, see :meth:`carry_on`);
-        ``context``: more of the context's fields (a camera, the session)."""
         os.environ["SDL_VIDEODRIVER"] = "dummy"
         os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
         from tabletop.ui.app import App

@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 import re
 import string
+from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -69,22 +70,16 @@ CHILD_MESSAGES: dict[str, str] = load_sentences(package_folder("tabletop.assets"
 FALLBACK = "You can't do that right now. Try something else."
 
 
-class _Keep(dict[str, str]):
-    def __missing__(self, key: str) -> str:
-        return "that"
-
-
 def child_message(code: str, facts: Mapping[str, object] | None = None) -> str:
-    """The child's sentence for an error ``code``; ``facts`` fill its blanks."""
+    """The child's sentence for an error ``code``; ``facts`` fill its blanks (one with
+    no fact says "that")."""
     template = CHILD_MESSAGES.get(code)
     if template is None:
         log.warning("no child message for error code %r", code)
         return FALLBACK
-    names = {f for _, f, _, _ in string.Formatter().parse(template) if f}
-    if not names:
-        return template
-    values = _Keep({k: str(v) for k, v in (facts or {}).items()})
-    return template.format_map(values)
+    return template.format_map(
+        defaultdict(lambda: "that", {k: str(v) for k, v in (facts or {}).items()})
+    )
 
 
 def names_joined(names: Sequence[str]) -> str:

@@ -6,10 +6,8 @@ scene draws it the same way for every game: who won in big letters, why the game
 each seat by place (its colour chip, name and score, and stars where a game counts
 them), the game's lines (rounds, accuracy, a high score) on the right, and the footer
 "Home" / "Play again". ``aside`` lets a game draw its own picture instead of the
-standings (Mathe-Meister's finished sheet).
-
-``winner_line`` is the demo's and the tests' closing line: ``winner: NAMES`` (seat names
-joined by ", "), or ``winner: draw`` when every seat of a game of several shares first.
+standings (Mathe-Meister's finished sheet). :func:`winner_line` is the demos' and the
+tests' closing line.
 """
 
 from __future__ import annotations

@@ -1,45 +1,20 @@
-"""The one base of every game's table scene: what each game used to hand-roll.
+"""The one base of every game's table scene (see :class:`TableScene`).
 
-A game's table is two parts. Its *controller* (``ui/games/<game>/play.py``) is
-pygame-free: the match, whose turn it is, what the device waits for, the sentences to
-say, what the bots do next, the record kept beside the match in the journal; it is
-tested without a display. Its *scene* subclasses :class:`TableScene`, which only draws
-and routes input to the controller. The base carries:
-
-- **event dispatch**: ``Back`` asks to leave; ``SeatPressed`` and a tap on a seat's
-  ``seat.<s>`` chip or ``ready.<s>`` tile (the seat button's touch twin, drawn with
-  :meth:`~tabletop.ui.widgets.Painter.ready_tile`) call :meth:`seat_pressed`;
-  ``CardsSeen`` calls :meth:`cards_seen`; ``Drag`` and ``Release`` call :meth:`pointer`;
-  a tap on an enabled button calls :meth:`press`, on a disabled one :meth:`explain`
-  (say why it is off);
-- **dialogs**: :meth:`ask` pushes a dialog and remembers what was asked; its answer
-  comes back to :meth:`answered`. Leave (with "Keep playing" as the primary button,
-  then Home), Rules and the teacher's PIN are handled here;
-- **say and refuse**: :meth:`refuse` takes an engine's or the UI's stable error code and
-  shows (and speaks) the child's sentence from :mod:`tabletop.ui.messages`, logging the
-  precise English; the instruction line shows the message or, when there is none,
-  the controller's :meth:`next_step`;
-- **saving**: every input runs inside :func:`~tabletop.ui.saves.one_write` (all it leads
-  to reaches the journal once), then the table's record (:meth:`record`) and checked
-  answers are written beside the match when they changed, and the result once the
-  game is over (or "abandoned" on Leave). A game that is not journaled (the bubble
-  game) passes ``save=None`` and has no :attr:`match`;
-- **lamps**: the seats :meth:`lit` are lit after every input;
-- **bot pacing**: :meth:`update` calls :meth:`bot_step` once a bot's pause is over;
-- **the end**: :meth:`show_results` hands over to the one results scene
-  (:class:`~tabletop.ui.results.GameResults`) with the game's :meth:`outcome`.
-
-The scene keeps its controller as ``play`` (a
-:class:`~tabletop.ui.controller.TableController`); the base asks it for the match, the
-standings, the next step, the record, the checked answers and the lamps, so a scene
-passes none of them on by hand.
+A game's table is two parts: its pygame-free *controller* (``ui/games/<game>/play.py``,
+a :class:`~tabletop.ui.controller.TableController`, tested without a display) and its
+*scene*, a :class:`TableScene` that only draws and routes input to the controller (kept
+as ``play``). The base carries what each game used to hand-roll: event dispatch, dialogs
+(Leave, Rules, the teacher's PIN), the child's sentence for a refusal (from
+:mod:`tabletop.ui.messages`; the precise English goes to the log), saving (every input in
+one journal write, :func:`~tabletop.ui.saves.one_write`), lamps, bot pacing and the hand
+over to the one results scene (:class:`~tabletop.ui.results.GameResults`).
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import pygame
@@ -103,8 +78,9 @@ class TableScene(Scene):
         self.camera: Any = None  # the card camera a game starts on enter, stopped on exit
 
     # -- what a game provides ---------------------------------------------------------------
-    # ``play``, the game's controller, answers the first six; a scene overrides only
-    # what its game does differently.
+    # ``play``, the game's controller, answers the first six (see
+    # :class:`~tabletop.ui.controller.TableController`); a scene overrides only what its
+    # game does differently.
 
     play: TableController
 
@@ -117,23 +93,19 @@ class TableScene(Scene):
         return self.match.result() is not None
 
     def standings(self) -> Result:
-        """The result, or before the end the standings (for a game left unfinished)."""
         return self.play.standings()
 
     def next_step(self) -> str:
-        """What the device waits for now, naming who (the instruction line)."""
+        """The instruction line when there is no message."""
         return self.play.next_step()
 
     def record(self) -> dict[str, Any] | None:
-        """The table's state that is not in the match, kept beside it in the journal."""
         return self.play.record()
 
     def checks(self) -> Any:
-        """The answers checked per seat, for the journal (None: none counted)."""
         return self.play.checks()
 
     def lit(self) -> Sequence[int]:
-        """The seats whose lamps are lit now."""
         return self.play.lit()
 
     def outcome(self) -> Outcome:
@@ -141,7 +113,8 @@ class TableScene(Scene):
         raise NotImplementedError
 
     def seat_pressed(self, seat: int, at: float) -> None:
-        """A seat's button, or its touch twin, was pressed."""
+        """A seat's button, or its touch twin (a tap on a ``seat.<s>`` chip or a
+        ``ready.<s>`` tile, :meth:`~tabletop.ui.widgets.Painter.ready_tile`), was pressed."""
 
     def cards_seen(self, event: CardsSeen) -> None:
         """The camera read cards in a zone."""
@@ -188,9 +161,15 @@ class TableScene(Scene):
 
     # -- lifecycle --------------------------------------------------------------------------
 
-    def writing(self) -> contextlib.AbstractContextManager[None]:
-        """All one input leads to reaches the journal once (nothing without a save)."""
-        return contextlib.nullcontext() if self.save is None else one_write(self.match)
+    @contextlib.contextmanager
+    def writing(self) -> Iterator[None]:
+        """All one input leads to reaches the journal once (nothing without a save); an
+        error it meets is refused in the child's words."""
+        with contextlib.nullcontext() if self.save is None else one_write(self.match):
+            try:
+                yield
+            except TabletopError as e:
+                self.refuse(e.code, str(e))
 
     def enter(self) -> None:
         if self.save is not None:
@@ -210,19 +189,16 @@ class TableScene(Scene):
         with self.writing():
             asking, self.asking = self.asking, None
             kind = asking[0] if asking else None
-            try:
-                if kind == "leave":
-                    if result == "yes":
-                        self.abandon()
-                        go_home(self.stack)
-                        return
-                elif kind == "pin":
-                    if result == "ok":
-                        self.teacher_menu()
-                elif asking is not None and kind != "rules":
-                    self.answered(asking, result)
-            except TabletopError as e:
-                self.refuse(e.code, str(e))
+            if kind == "leave":
+                if result == "yes":
+                    self.abandon()
+                    go_home(self.stack)
+                    return
+            elif kind == "pin":
+                if result == "ok":
+                    self.teacher_menu()
+            elif asking is not None and kind != "rules":
+                self.answered(asking, result)
         self.after()
 
     # -- input ------------------------------------------------------------------------------
@@ -233,19 +209,16 @@ class TableScene(Scene):
         self.after()
 
     def route(self, event: InputEvent) -> None:
-        try:
-            if isinstance(event, Back):
-                self.leave()
-            elif isinstance(event, SeatPressed):
-                self.seat_pressed(event.seat, event.at)
-            elif isinstance(event, CardsSeen):
-                self.cards_seen(event)
-            elif isinstance(event, Drag | Release):
-                self.pointer(event)
-            elif isinstance(event, Tap):
-                self.tapped(event)
-        except TabletopError as e:
-            self.refuse(e.code, str(e))
+        if isinstance(event, Back):
+            self.leave()
+        elif isinstance(event, SeatPressed):
+            self.seat_pressed(event.seat, event.at)
+        elif isinstance(event, CardsSeen):
+            self.cards_seen(event)
+        elif isinstance(event, Drag | Release):
+            self.pointer(event)
+        elif isinstance(event, Tap):
+            self.tapped(event)
 
     def tapped(self, event: Tap) -> None:
         button = hit(self.buttons, event.pos)
@@ -322,15 +295,14 @@ class TableScene(Scene):
         if self.saved_end or save is None:
             return
         record, checks = self.record(), self.checks()
-        changed = False
-        if record is not None and record != save.app.get("table"):
+        new_record = record is not None and record != save.app.get("table")
+        new_checks = checks is not None and checks != save.checks
+        if new_record:
             save.app["table"] = record
             save.app["played"] = save.elapsed()
-            changed = True
-        if checks is not None and checks != save.checks:
+        if new_checks:
             save.checks = checks
-            changed = True
-        if changed:
+        if new_record or new_checks:
             save.write_meta()
         if self.finished:
             self.saved_end = True
@@ -349,10 +321,7 @@ class TableScene(Scene):
             return False
         self.bot_at = None
         with self.writing():
-            try:
-                self.bot_step()
-            except TabletopError as e:
-                self.refuse(e.code, str(e))
+            self.bot_step()
         self.after()
         return True
 

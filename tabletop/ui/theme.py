@@ -93,7 +93,6 @@ class Metrics:
 
 SMALL = Metrics("small", (800, 480), 1.0, 48, 22, 18, 30, 34)
 LARGE = Metrics("large", (1280, 720), 1.5, 64, 32, 26, 44, 50)
-LAYOUTS = (SMALL, LARGE)
 
 
 def metrics_for(window: tuple[int, int]) -> Metrics:
@@ -131,7 +130,6 @@ def _rendered(text: str, size: int, bold: bool, colour: Color) -> pygame.Surface
 
 __all__ = [
     "LARGE",
-    "LAYOUTS",
     "PALETTE",
     "SEAT_COLOURS",
     "SMALL",

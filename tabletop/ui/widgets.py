@@ -147,6 +147,22 @@ class Painter:
         surface.blit(image, rect)
         return rect
 
+    def label(
+        self,
+        surface: pygame.Surface,
+        text: str,
+        rect: pygame.Rect,
+        size: int,
+        colour: Color,
+        margin: int | None = None,
+    ) -> pygame.Rect:
+        """``text`` bold, centred on ``rect``; fitted to its width less ``margin`` when
+        given."""
+        width = None if margin is None else rect.width - margin
+        return self.text(
+            surface, text, rect.center, size, colour, bold=True, anchor="center", max_width=width
+        )
+
     def wrap(self, text: str, size: int, width: int, bold: bool = False) -> list[str]:
         """``text`` in lines no wider than ``width``, broken between words, and inside a
         word only where the word alone is wider (a long name typed without spaces)."""
@@ -237,15 +253,8 @@ class Painter:
         self.box(
             surface, rect, SEAT_COLOURS[seat], None, radius=m.u(6) if radius is None else radius
         )
-        self.text(
-            surface,
-            str(seat + 1) if label is None else label,
-            rect.center,
-            size or m.text,
-            seat_text_colour(seat),
-            bold=True,
-            anchor="center",
-        )
+        text = str(seat + 1) if label is None else label
+        self.label(surface, text, rect, size or m.text, seat_text_colour(seat))
 
     def ready_tile(
         self, surface: pygame.Surface, rect: pygame.Rect, seat: int, lit: bool, label: str = ""
@@ -260,15 +269,8 @@ class Painter:
         else:
             self.box(surface, rect, self.p.panel, colour, m.u(4), m.u(10))
             ink = self.p.ink
-        self.text(
-            surface,
-            label or ("Ready ✓" if lit else "I'm ready!"),
-            rect.center,
-            m.text,
-            ink,
-            bold=True,
-            anchor="center",
-            max_width=rect.width - m.u(12),
+        self.label(
+            surface, label or ("Ready ✓" if lit else "I'm ready!"), rect, m.text, ink, m.u(6)
         )
 
     def button(self, surface: pygame.Surface, b: Button) -> None:
@@ -282,7 +284,7 @@ class Painter:
             fill = p.panel if toggle and b.enabled else p.quiet
             ink = p.ink if b.enabled else p.button_off_text
         self.box(surface, b.rect, fill, p.line if b.kind != "primary" else None, 2, radius)
-        if b.selected and b.kind not in ("toggle", "choice"):
+        if b.selected and not toggle:
             pygame.draw.rect(surface, p.selected, b.rect.inflate(6, 6), self.m.u(4), radius)
         size = b.size or self.m.text
         inner = b.rect.width - self.m.u(10)
@@ -295,34 +297,15 @@ class Painter:
             gap = self.m.u(3)
             top = b.rect.centery - (label_h + gap + cap_h) // 2
             # sizes fitted above (the layout needs them): only cut what still does not fit
-            self.text(
-                surface,
-                self.ellipsis(b.label, label_size, inner, bold=True),
-                (b.rect.centerx, top + label_h),
-                label_size,
-                ink,
-                bold=True,
-                anchor="midbottom",
-            )
-            self.text(
-                surface,
-                self.ellipsis(b.caption, cap_size, inner),
-                (b.rect.centerx, top + label_h + gap + cap_h),
-                cap_size,
-                ink,
-                anchor="midbottom",
-            )
+            lines = ((b.label, label_size, label_h, True), (b.caption, cap_size, cap_h, False))
+            for text, text_size, height, bold in lines:
+                top += height
+                text = self.ellipsis(text, text_size, inner, bold)
+                pos = (b.rect.centerx, top)
+                self.text(surface, text, pos, text_size, ink, bold=bold, anchor="midbottom")
+                top += gap
         elif b.label:
-            self.text(
-                surface,
-                b.label,
-                b.rect.center,
-                size,
-                ink,
-                bold=True,
-                anchor="center",
-                max_width=inner,
-            )
+            self.label(surface, b.label, b.rect, size, ink, self.m.u(10))
 
     def buttons(self, surface: pygame.Surface, buttons: Sequence[Button]) -> None:
         for b in buttons:
@@ -349,9 +332,7 @@ class Painter:
                 centre = (rect.left + round(fx * rect.width), rect.top + round(fy * rect.height))
                 pygame.draw.circle(surface, pip, centre, r)
         elif value is not None:
-            self.text(
-                surface, str(value), rect.center, rect.height // 2, pip, bold=True, anchor="center"
-            )
+            self.label(surface, str(value), rect, rect.height // 2, pip)
 
     def star(
         self,

@@ -9,7 +9,7 @@ import pygame
 from tabletop.ui.app import Context, Scene, SceneStack
 from tabletop.ui.input import Back, InputEvent, Tap
 from tabletop.ui.theme import Metrics
-from tabletop.ui.widgets import Button, hit
+from tabletop.ui.widgets import Button, grid, hit
 
 
 class Dialog(Scene):
@@ -41,22 +41,12 @@ class Dialog(Scene):
     def button_row(self, *specs: tuple[str, str, str], gap: int = 8) -> list[Button]:
         """Buttons of one width across the foot of the body, the last flush right:
         ``(name, label, kind)`` each."""
-        m, body = self.m, self.body()
-        h, g, n = m.u(56), m.u(gap), len(specs)
-        w = (body.width - (n - 1) * g) // n
+        body, h, n = self.body(), self.m.u(56), len(specs)
+        cells = grid(pygame.Rect(body.left, body.bottom - h, body.width, h), n, n, self.m.u(gap))
+        cells[-1].right = body.right
         return [
-            Button(
-                name,
-                pygame.Rect(
-                    body.right - w if i == n - 1 else body.left + i * (w + g),
-                    body.bottom - h,
-                    w,
-                    h,
-                ),
-                label,
-                kind=kind,
-            )
-            for i, (name, label, kind) in enumerate(specs)
+            Button(name, rect, label, kind=kind)
+            for rect, (name, label, kind) in zip(cells, specs, strict=True)
         ]
 
     def draw(self, surface: pygame.Surface) -> None:

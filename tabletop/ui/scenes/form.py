@@ -31,8 +31,9 @@ Touch targets: ``seat.<i>`` (0-based), in the seat picker ``choice.child``,
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any
 
 import pygame
@@ -52,6 +53,7 @@ log = logging.getLogger(__name__)
 CHILD, BOT, EMPTY = "child", "bot", "empty"
 REAL, VIRTUAL = "real", "virtual"
 NAME_LENGTH = 16
+Row = tuple[str, int, Callable[[pygame.Rect], list[Button]]]  # label, height, its buttons
 
 
 # -- the declaration --------------------------------------------------------------------------
@@ -314,9 +316,6 @@ class FormScene(Scene):
         cards = self.forced_cards() or self.cards
         return FormValues(seats, cards, dict(self.options), self.level, dict(self.extra))
 
-    def option_shown(self, row: OptionRow) -> bool:
-        return row.shown is None or row.shown(self.values())
-
     def set_seat(self, seat: int, kind: str, level: str = "") -> None:
         """Seat ``seat`` becomes ``kind``; the filled seats stay seats 1..n."""
         spec = self.spec.seats
@@ -332,21 +331,20 @@ class FormScene(Scene):
             ]
         else:
             seat = min(seat, len(self.filled)) if self.seats[seat].kind == EMPTY else seat
-            old = self.seats[seat]
-            if kind == CHILD and old.kind == CHILD:
+            if kind == CHILD and self.seats[seat].kind == CHILD:
                 return
             self.seats[seat] = self._new(seat, kind, level)
-        if kind == BOT and level:
+        if kind == BOT and level and spec.shared_level:
+            self.bots_at(level)
+        elif kind == BOT and level:
             self.level = level
-            if spec.shared_level:
-                self.seats = [replace(s, level=level) if s.kind == BOT else s for s in self.seats]
-        forced = self.forced_cards()
-        if forced is not None and forced != self.cards:
-            self.cards = forced
-            cards = self.spec.cards
-            if cards is not None and kind == BOT and cards.why_with_bot:
-                self.message = cards.why_with_bot
-        self._force_options()
+        cards = self.spec.cards
+        self._force(cards.why_with_bot if cards is not None and kind == BOT else "")
+
+    def bots_at(self, level: str) -> None:
+        """Every bot, and every bot added, plays at ``level``."""
+        self.level = level
+        self.seats = [replace(s, level=level) if s.kind == BOT else s for s in self.seats]
 
     def seat_choices(self, seat: int) -> list[tuple[str, str]]:
         """What the seat picker offers for ``seat``: (key, label)."""
@@ -381,15 +379,11 @@ class FormScene(Scene):
             if row is not None and value in {c.value for c in row.choices}:
                 self.options[key] = value
             elif key == "level" and value in levels:
-                self.level = value
-                self.seats = [replace(s, level=value) if s.kind == BOT else s for s in self.seats]
+                self.bots_at(value)
             else:
                 log.warning("form: %s has no option %s=%r", self.spec.title, key, value)
-        forced = self.forced_cards()
-        if forced is not None and forced != self.cards:
-            log.warning("form: %s plays %s cards with these seats", self.spec.title, forced)
-            self.cards = forced
-        self._force_options()
+        if self._force():
+            log.warning("form: %s plays %s cards with these seats", self.spec.title, self.cards)
         self.layout(self.m)
 
     def preset_seats(self, preset: Preset | None) -> None:
@@ -399,17 +393,18 @@ class FormScene(Scene):
                 self._new(i, k) for i, k in enumerate(preset.seats + (EMPTY,) * len(self.seats))
             ][: len(self.seats)]
 
-    def mode_chosen(self, value: str) -> None:
-        """A ``mode`` option row's choice: the seats as that mode's preset names them
-        (Math Wars Meta's Solo is one child, Teams four); a preset naming no seats (and
-        a game with no ``modes``) leaves them."""
-        self.preset_seats(dict(self.spec.modes).get(value))
-
     def forced_option(self, row: OptionRow) -> str | None:
         """The value the other options leave this row (None: any)."""
         return row.forced(self.options) if row.forced is not None else None
 
-    def _force_options(self) -> None:
+    def _force(self, why_cards: str = "") -> bool:
+        """The cards and options the other choices leave no choice about, saying
+        ``why_cards`` (else the row's ``why``) when they change; whether the cards did."""
+        forced = self.forced_cards()
+        cards_changed = forced is not None and forced != self.cards
+        if cards_changed:
+            self.cards = forced
+            self.message = why_cards or self.message
         for row in self.spec.options:
             if row.pick is not None:
                 self.options[row.key] = row.pick(self.values(), "")
@@ -418,24 +413,25 @@ class FormScene(Scene):
                 self.options[row.key] = forced
                 if row.why:
                     self.message = row.why
+        return cards_changed
 
     # -- layout --------------------------------------------------------------------------
 
-    def row_specs(self) -> list[tuple[str, str, int]]:
-        """The rows (what, label, height) in order."""
-        m = self.m
-        rows: list[tuple[str, str, int]] = []
-        if self.spec.seats is not None:
+    def row_specs(self) -> list[Row]:
+        """The rows in order: (label, height, what lays out its buttons in a rect)."""
+        m, spec = self.m, self.spec
+        rows: list[Row] = []
+        if spec.seats is not None:
             lines = 1 if self.tiles_shown() <= 5 else 2
-            rows.append(("seats", "Who plays", lines * m.u(62) + (lines - 1) * m.u(8)))
-        if self.spec.cards is not None:
-            rows.append(("cards", "Cards", m.u(58)))
-        for o in self.spec.options:
-            if self.option_shown(o):
+            rows.append(("Who plays", lines * m.u(62) + (lines - 1) * m.u(8), self._seat_tiles))
+        if spec.cards is not None:
+            rows.append(("Cards", m.u(58), self._cards_row))
+        for o in spec.options:
+            if o.shown is None or o.shown(self.values()):
                 caption = any(c.caption for c in o.choices)
-                rows.append((f"option.{o.key}", o.label, m.u(58 if caption else 54)))
-        if self.spec.links:
-            rows.append(("links", self.spec.links_label, m.u(54)))
+                rows.append((o.label, m.u(58 if caption else 54), partial(self._option_row, o)))
+        if spec.links:
+            rows.append((spec.links_label, m.u(54), self._links_row))
         return rows
 
     def layout(self, metrics: Metrics) -> None:
@@ -456,16 +452,17 @@ class FormScene(Scene):
         label_w = m.u(158)
         x0 = margin + label_w
         # pages: the rows in order, a new page where the next one would not fit
-        pages: list[list[tuple[str, str, int]]] = [[]]
+        pages: list[list[Row]] = [[]]
         y = top
         for row in self.row_specs():
-            if pages[-1] and y + row[2] > bottom:
+            if pages[-1] and y + row[1] > bottom:
                 pages.append([])
                 y = top
             pages[-1].append(row)
-            y += row[2] + gap
+            y += row[1] + gap
         # one link alone on a page of its own goes in the footer, where "More" would be
-        in_footer = len(pages) == 2 and [r[0] for r in pages[-1]] == ["links"]
+        last = pages[-1]
+        in_footer = len(pages) == 2 and len(last) == 1 and last[0][2] == self._links_row
         if in_footer and len(self.spec.links) == 1:
             pages.pop()
         else:
@@ -476,21 +473,9 @@ class FormScene(Scene):
         self.rows = []
         y = top
         self.intro_top = top
-        for what, label, h in pages[self.page]:
+        for label, h, buttons in pages[self.page]:
             self.rows.append((label, y + min(h, m.u(62)) // 2))
-            rect = pygame.Rect(x0, y, right - x0, h)
-            if what == "seats":
-                b += self._seat_tiles(rect)
-            elif what == "cards":
-                b += self._cards_row(rect)
-            elif what == "links":
-                links = [
-                    Button(k.key, rect, k.label, kind="quiet", caption=k.caption)
-                    for k in self.spec.links
-                ]
-                b += self._toggles(rect, links)
-            else:
-                b += self._option_row(what[len("option.") :], rect)
+            b += buttons(pygame.Rect(x0, y, right - x0, h))
             y += h + gap
         self.intro_top = y
         for i, (key, label) in enumerate((("back", "Back"), ("rules", "Rules"))):
@@ -554,50 +539,57 @@ class FormScene(Scene):
             out.append(Button(f"seat.{i}", tile, label, kind="choice", caption=caption))
         return out
 
+    def _choices(
+        self,
+        rect: pygame.Rect,
+        key: str,
+        choices: Iterable[Choice],
+        chosen: Container[str | None],
+        on: Callable[[str], bool],
+    ) -> list[Button]:
+        """Toggles ``<key>.<value>``: those in ``chosen`` selected, those ``on`` refuses off."""
+        toggles = [
+            Button(
+                f"{key}.{c.value}",
+                rect,
+                c.label,
+                kind="toggle",
+                selected=c.value in chosen,
+                enabled=on(c.value),
+                caption=c.caption,
+            )
+            for c in choices
+        ]
+        return self._toggles(rect, toggles)
+
     def _cards_row(self, rect: pygame.Rect) -> list[Button]:
         cards = self.spec.cards
         assert cards is not None
         forced = self.forced_cards()
-        chosen = forced or self.cards
-        return self._toggles(
-            rect,
-            [
-                Button(
-                    f"cards.{value}",
-                    rect,
-                    label,
-                    kind="toggle",
-                    selected=chosen == value,
-                    enabled=forced is None or forced == value,
-                    caption=caption,
-                )
-                for value, label, caption in (
-                    (REAL, "Real cards", cards.real_caption),
-                    (VIRTUAL, "Virtual cards", cards.virtual_caption),
-                )
-            ],
+        choices = (
+            Choice(REAL, "Real cards", cards.real_caption),
+            Choice(VIRTUAL, "Virtual cards", cards.virtual_caption),
+        )
+        return self._choices(
+            rect, "cards", choices, {forced or self.cards}, lambda v: forced in (None, v)
         )
 
-    def _option_row(self, key: str, rect: pygame.Rect) -> list[Button]:
-        row = next(o for o in self.spec.options if o.key == key)
+    def _option_row(self, row: OptionRow, rect: pygame.Rect) -> list[Button]:
         names = [self.seat_name(i) for i in range(len(self.seats))]
-        forced = self.forced_option(row)
-        chosen, values = self.options[key].split("+"), self.values()
-        return self._toggles(
+        forced, values = self.forced_option(row), self.values()
+        choices = (replace(c, label=c.label.format(*names)) for c in row.choices)
+        return self._choices(
             rect,
-            [
-                Button(
-                    f"{key}.{c.value}",
-                    rect,
-                    c.label.format(*names) if "{" in c.label else c.label,
-                    kind="toggle",
-                    selected=c.value in chosen,
-                    caption=c.caption,
-                    enabled=(forced is None or forced == c.value)
-                    and not (row.off and row.off(values, c.value)),
-                )
-                for c in row.choices
-            ],
+            row.key,
+            choices,
+            self.options[row.key].split("+"),
+            lambda v: forced in (None, v) and not (row.off and row.off(values, v)),
+        )
+
+    def _links_row(self, rect: pygame.Rect) -> list[Button]:
+        links = self.spec.links
+        return self._toggles(
+            rect, [Button(k.key, rect, k.label, kind="quiet", caption=k.caption) for k in links]
         )
 
     # -- input ---------------------------------------------------------------------------
@@ -608,8 +600,7 @@ class FormScene(Scene):
     def exit(self) -> None:
         self._lamps(False)
 
-    def pause(self) -> None:
-        self._lamps(False)
+    pause = exit
 
     def _lamps(self, on: bool) -> None:
         if self.spec.seat_button_starts:
@@ -676,9 +667,9 @@ class FormScene(Scene):
             row = next((o for o in self.spec.options if o.key == key), None)
             if row is not None:
                 self.options[key] = row.pick(self.values(), value) if row.pick else value
-                if key == "mode":
-                    self.mode_chosen(value)
-                self._force_options()
+                if key == "mode":  # the seats as the mode's preset names them (if it does)
+                    self.preset_seats(dict(self.spec.modes).get(value))
+                self._force()
         self.layout(self.m)
 
     def rules(self) -> None:

@@ -61,14 +61,13 @@ class NumPad(Dialog):
         negative: bool = True,
         fractions: bool = False,
         max_digits: int = 5,
-        initial: str = "",
         hint: str = "",
     ) -> None:
         super().__init__(ctx, title, size=(540, 450))
         self.negative = negative
         self.fractions = fractions
         self.max_digits = max_digits
-        self.typed = initial
+        self.typed = ""
         self.hint = hint
         self.message = ""
         self.display = pygame.Rect(0, 0, 0, 0)

@@ -86,23 +86,13 @@ class PinPad(Scene):
         self.message_box = pygame.Rect(m.u(16), m.u(120), W - m.u(32), top - m.u(4) - m.u(120))
         keys = grid(pygame.Rect(left, top, 3 * kw + 2 * gap, kh), len(KEYS), 3, gap)
         self.buttons = [
-            Button(
-                f"key.{k}",
-                rect,
-                KEY_LABELS.get(k, k),
-                kind="quiet",
-                size=m.big if k.isdigit() else m.text,
-            )
+            Button(f"key.{k}", rect, k, kind="quiet", size=m.big)
+            if k.isdigit()
+            else Button(f"key.{k}", rect, KEY_LABELS[k], kind="quiet")
             for rect, k in zip(keys, KEYS, strict=True)
         ]
-        self.buttons.append(
-            Button(
-                "cancel",
-                pygame.Rect(m.u(16), H - m.u(72), min(m.u(180), left - m.u(32)), m.u(56)),
-                "Cancel",
-                kind="quiet",
-            )
-        )
+        cancel = pygame.Rect(m.u(16), H - m.u(72), min(m.u(180), left - m.u(32)), m.u(56))
+        self.buttons.append(Button("cancel", cancel, "Cancel", kind="quiet"))
 
     def handle(self, event: InputEvent) -> None:
         if isinstance(event, Key) and event.text.isdigit():
@@ -180,16 +170,7 @@ class PinPad(Scene):
                 pygame.draw.circle(surface, p.line, pos, m.u(13), m.u(3))
         painter.buttons(surface, self.buttons)
         if self.message:
-            painter.text(
-                surface,
-                self.message,
-                self.message_box.center,
-                m.text,
-                p.bad,
-                bold=True,
-                anchor="center",
-                max_width=self.message_box.width,
-            )
+            painter.label(surface, self.message, self.message_box, m.text, p.bad, margin=0)
 
 
 __all__ = ["NOT_RIGHT", "PinPad", "pin_gate"]
