@@ -57,8 +57,7 @@ from vision.stabilise import (
     MOTION_THRESHOLD,
     Observation,
     Stabiliser,
-    change,
-    changed_blocks,
+    block_change,
     motion,
     motion_image,
 )
@@ -144,6 +143,10 @@ class Pipeline:
         self._read_on: dict[str, np.ndarray] = {}  # kind -> the shrunk lores it was read on
         self._codes: tuple[SeenCode, ...] = ()  # the QR codes of the last card reading
         self._keys: set[tuple[str, Zone]] = set()
+        # This frame's comparisons with earlier lores images, by the id of that image:
+        # the stillness, the readings held and the calibration often ask of the same one.
+        self._motions: dict[int, tuple[np.ndarray, float]] = {}
+        self._changes: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -153,11 +156,13 @@ class Pipeline:
         """Read one frame: the cards and dice that are due (see the module docstring),
         after the table's calibration if the mats may have moved."""
         self._count += 1
+        self._motions.clear()
+        self._changes.clear()
         small = motion_image(frame.lores)
-        amount = motion(self._previous, small)
+        amount = self._motion(self._previous, small)
         still = amount < self.motion_threshold
-        if still:
-            still = change(self._previous, small) < self.change_threshold
+        if still and self._previous is not None:
+            still = self._change(self._previous, small).max() < self.change_threshold
         self._previous = small
         if not still:
             self._read_on.clear()  # whatever moved, the scene is read again once still
@@ -199,18 +204,34 @@ class Pipeline:
         """Whether a reading made on the frame ``ref`` still holds (no moving frame has
         come since, or it would be gone): no block of the lores image changed since."""
         return (
-            motion(ref, small) < self.motion_threshold
-            and change(ref, small) < self.change_threshold
+            self._motion(ref, small) < self.motion_threshold
+            and self._change(ref, small).max() < self.change_threshold
         )
+
+    def _motion(self, ref: np.ndarray | None, small: np.ndarray) -> float:
+        """:func:`~vision.stabilise.motion` from ``ref`` to this frame, once per frame."""
+        if ref is None:
+            return float("inf")
+        held = self._motions.get(id(ref))
+        if held is None or held[0] is not ref:
+            held = self._motions[id(ref)] = (ref, motion(ref, small))
+        return held[1]
+
+    def _change(self, ref: np.ndarray, small: np.ndarray) -> np.ndarray:
+        """:func:`~vision.stabilise.block_change` from ``ref`` to this frame, once per frame."""
+        held = self._changes.get(id(ref))
+        if held is None or held[0] is not ref:
+            held = self._changes[id(ref)] = (ref, block_change(ref, small))
+        return held[1]
 
     def _changed(
         self, ref: np.ndarray, small: np.ndarray, size: tuple[int, int]
     ) -> list[Box] | None:
         """The frame rectangles around each part of the lores image that changed; None
         when the frame changed as a whole (read everything)."""
-        if motion(ref, small) >= self.motion_threshold:
+        if self._motion(ref, small) >= self.motion_threshold:
             return None
-        return _boxes(changed_blocks(ref, small, self.change_threshold), size)
+        return _boxes(self._change(ref, small) >= self.change_threshold, size)
 
     def _calibrate(self, grey: _Grey, small: np.ndarray) -> None:
         """Find the mats again if they may have moved: everywhere if the change reached
@@ -244,7 +265,8 @@ class Pipeline:
     def _read_cards(self, main: np.ndarray, grey: _Grey) -> Sequence[SeenCode]:
         if self.card_reader is not None:
             return self.card_reader(main)
-        return read_cards(grey.image, self.card_backend)
+        # Camera frames of our own printed cards: no inverted or scaled-down passes.
+        return read_cards(grey.image, self.card_backend, thorough=False)
 
     def _read_dice(self, main: np.ndarray, small: np.ndarray) -> list[Die]:
         """The dice in the tray when a mat shows one, else in the whole frame; after a
