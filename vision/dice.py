@@ -127,10 +127,13 @@ def detector_blob(small: np.ndarray, out: np.ndarray | None = None) -> np.ndarra
     shape = (1, 3, sh + ph, sw + pw)
     if out is None or out.shape != shape or out.dtype != np.float32:
         out = np.empty(shape, np.float32)
+    # Each of the 256 grey levels normalised once (the same float32 steps as on every
+    # pixel), then looked up into the blob's planes: one pass instead of three.
+    table = np.arange(256, dtype=np.float32)
+    table -= float(m[0, 0])
+    table *= 1.0 / (float(sd[0, 0]) + 8.0)
     for c, plane in enumerate(cv2.split(small)):
-        out[0, c] = plane
-    out -= float(m[0, 0])
-    out *= 1.0 / (float(sd[0, 0]) + 8.0)
+        cv2.LUT(plane, table, dst=out[0, c])
     return out
 
 

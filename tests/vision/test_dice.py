@@ -319,6 +319,21 @@ def test_dice_detector_blob_is_the_normalised_image_in_a_reused_buffer() -> None
     assert detector_blob(small[:50], blob) is not blob  # another shape: a new buffer
 
 
+def test_dice_detector_blob_by_table_is_bit_for_bit_the_per_pixel_steps() -> None:
+    """The looked-up blob equals the float32 steps done on every pixel (the image as
+    float32, less its mean, times one over its spread + 8): the models see the same input."""
+    from vision.dice import detector_blob
+
+    rng = np.random.default_rng(4)
+    small = rng.integers(0, 256, (360, 640, 3), dtype=np.uint8)
+    padded = cv2.copyMakeBorder(small, 0, 8, 0, 0, cv2.BORDER_REPLICATE)
+    m, sd = cv2.meanStdDev(padded.reshape(-1, 1))
+    want = padded.transpose(2, 0, 1)[None].astype(np.float32)
+    want -= float(m[0, 0])
+    want *= 1.0 / (float(sd[0, 0]) + 8.0)
+    assert np.array_equal(detector_blob(small), want)
+
+
 def test_dice_nothing_on_a_skipped_polygon_is_read(
     reader: DiceReader, sample: tuple[np.ndarray, list[int]]
 ) -> None:
