@@ -102,36 +102,50 @@ def detector_input(
     long_side: int = DETECT_LONG_SIDE,
     scale: float | None = None,
     out: np.ndarray | None = None,
+    quant: tuple[float, int] | None = None,
 ) -> tuple[np.ndarray, float]:
-    """(blob 1x3xHxW float32, scale): the frame scaled (so its long side is
-    ``long_side``, or by ``scale`` when given), padded and normalised (into ``out``:
-    see :func:`detector_blob`)."""
+    """(blob, scale): the frame scaled (so its long side is ``long_side``, or by
+    ``scale`` when given), padded and normalised (into ``out``; ``quant``: see
+    :func:`detector_blob`)."""
     if scale is None:
         scale = detector_scale(frame.shape, long_side)
     h, w = frame.shape[:2]
     sw, sh = max(1, round(w * scale)), max(1, round(h * scale))
     small = cv2.resize(frame, (sw, sh), interpolation=cv2.INTER_AREA)
-    return detector_blob(small, out), scale
+    return detector_blob(small, out, quant), scale
 
 
-def detector_blob(small: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
-    """An already scaled BGR image -> padded, normalised 1x3xHxW blob: the image less
-    its mean, over its spread + 8. Written into ``out`` when it has the blob's shape
-    (a buffer kept from the last frame: no new memory per frame)."""
+def detector_blob(
+    small: np.ndarray, out: np.ndarray | None = None, quant: tuple[float, int] | None = None
+) -> np.ndarray:
+    """An already scaled BGR image -> padded, normalised 1x3xHxW float32 blob: the image
+    less its mean, over its spread + 8. With ``quant`` (scale, zero point: a detector
+    that takes bytes, :attr:`OnnxNet.byte_input`), those values quantized as the int8
+    copy's first step does, in the image's own layout: 1xHxWx3 uint8. Written into
+    ``out`` when it has the blob's shape (a buffer kept from the last frame: no new
+    memory per frame)."""
     sh, sw = small.shape[:2]
     ph = -sh % DETECT_MULTIPLE
     pw = -sw % DETECT_MULTIPLE
     if ph or pw:
         small = cv2.copyMakeBorder(small, 0, ph, 0, pw, cv2.BORDER_REPLICATE)
     m, sd = cv2.meanStdDev(small.reshape(-1, 1))
-    shape = (1, 3, sh + ph, sw + pw)
-    if out is None or out.shape != shape or out.dtype != np.float32:
-        out = np.empty(shape, np.float32)
     # Each of the 256 grey levels normalised once (the same float32 steps as on every
-    # pixel), then looked up into the blob's planes: one pass instead of three.
+    # pixel), then looked up: one pass over the image instead of three.
     table = np.arange(256, dtype=np.float32)
     table -= float(m[0, 0])
     table *= 1.0 / (float(sd[0, 0]) + 8.0)
+    if quant is not None:
+        q_scale, zero = quant  # ONNX QuantizeLinear: round half to even, then saturate
+        levels = np.clip(np.rint(table / np.float32(q_scale)) + zero, 0, 255).astype(np.uint8)
+        shape: tuple[int, ...] = (1, *small.shape)
+        if out is None or out.shape != shape or out.dtype != np.uint8:
+            out = np.empty(shape, np.uint8)
+        cv2.LUT(small, levels, dst=out[0])
+        return out
+    shape = (1, 3, sh + ph, sw + pw)
+    if out is None or out.shape != shape or out.dtype != np.float32:
+        out = np.empty(shape, np.float32)
     for c, plane in enumerate(cv2.split(small)):
         cv2.LUT(plane, table, dst=out[0, c])
     return out
@@ -205,6 +219,9 @@ class OnnxNet:
 
     def __init__(self, path: Path, runtime: Runtime = "auto", int8: bool = True) -> None:
         self.path = path
+        # (scale, zero point) of an int8 copy that takes the image's bytes, its first step
+        # (quantizing the normalised image) done by :func:`detector_blob`; else None.
+        self.byte_input: tuple[float, int] | None = None
         self._session: Any = None
         self._net: Any = None
         if runtime in ("auto", "onnxruntime"):
@@ -227,14 +244,19 @@ class OnnxNet:
                 self._session = onnxruntime.InferenceSession(
                     str(self.path), options, providers=["CPUExecutionProvider"]
                 )
-                self._input = self._session.get_inputs()[0].name
+                first = self._session.get_inputs()[0]
+                self._input = first.name
+                if first.type == "tensor(uint8)":
+                    meta = self._session.get_modelmeta().custom_metadata_map
+                    self.byte_input = (float(meta["input_scale"]), int(meta["input_zero_point"]))
                 self.runtime = "onnxruntime"
                 return
         self._net = cv2.dnn.readNetFromONNX(str(path))
         self.runtime = "opencv"
 
     def run(self, x: np.ndarray) -> np.ndarray:
-        """The network's output for one input blob (float32, NCHW)."""
+        """The network's output for one input blob (float32, NCHW; or uint8, NHWC, when
+        it takes bytes: :attr:`byte_input`)."""
         if self._session is not None:
             out: np.ndarray = self._session.run(None, {self._input: x})[0]
             return out
@@ -278,7 +300,8 @@ class DiceReader:
     ) -> list[tuple[float, float, float, float]]:
         """Detector peaks [(cx, cy, side, score)] in frame pixels; ``scale``: see
         :meth:`read`."""
-        blob, scale = detector_input(frame, self.long_side, scale, self._blob)
+        quant = self.detector.byte_input
+        blob, scale = detector_input(frame, self.long_side, scale, self._blob, quant)
         self._blob = blob  # reused by the next frame of the same size
         out = self.detector.run(blob)
         return decode_heatmap(out, scale, self.detect_threshold)
