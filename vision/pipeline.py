@@ -61,7 +61,7 @@ from vision.stabilise import (
     motion,
     motion_image,
 )
-from vision.table import Box, Table, Zone
+from vision.table import Box, Table, Zone, searchable
 
 CROP_MARGIN = 0.15
 DIE_SHARE = 16 / 600  # a 16 mm die in a frame 60 cm wide, before any die has been seen
@@ -173,7 +173,7 @@ class Pipeline:
         held_on = {id(ref): ref for k, ref in self._read_on.items() if k in wanted}
         unchanged = {key: self._unchanged(ref, small) for key, ref in held_on.items()}
         due = [k for k in wanted if not unchanged.get(id(self._read_on.get(k)), False)]
-        grey = _Grey(frame.main)  # made once if needed, for the markers and the QR codes
+        grey = _Grey(frame)  # made once if needed, for the markers and the QR codes
         if due:
             self._calibrate(grey, small)
         if self.alternate and len(due) == 2:
@@ -257,7 +257,8 @@ class Pipeline:
                 region = _union(changed)
                 if _area(region) > PARTIAL_SHARE * size[0] * size[1]:
                     region = None
-        self.table.calibrate(grey.image, region)
+        image, lores = grey.for_markers(region)
+        self.table.calibrate(image, region, lores)
         self.calibrations += 1
         self._calibrated_on, self._calibrated_at = small, self._count
         self._markers.update(self.table.marker_boxes())
@@ -411,11 +412,20 @@ class Pipeline:
 
 
 class _Grey:
-    """A frame's grey image, made the first time it is asked for."""
+    """A frame's grey image: the source's, or made the first time it is asked for."""
 
-    def __init__(self, main: np.ndarray) -> None:
-        self.main = main
-        self._image: np.ndarray | None = None
+    def __init__(self, frame: Frame) -> None:
+        self.main = frame.main
+        self.lores = frame.lores
+        self._image = frame.grey  # the source's own, when it made one
+
+    def for_markers(self, region: Box | None) -> tuple[np.ndarray, np.ndarray | None]:
+        """(frame, small) for :meth:`Table.calibrate`: the lores image is searched for
+        markers as it is when it is the image the search would shrink the frame to (the
+        grey frame is then not needed), else the grey frame."""
+        if region is None and searchable(self.lores, self.main.shape):
+            return self.main, self.lores
+        return self.image, None
 
     @property
     def image(self) -> np.ndarray:
