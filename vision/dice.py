@@ -31,7 +31,7 @@ import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 import cv2
 import numpy as np
@@ -65,6 +65,17 @@ EDGE_SHARE = 0.15
 SURE = 0.9  # a reading this sure needs no second look
 
 Box = tuple[float, float, float, float]
+
+
+class ByteInput(NamedTuple):
+    """How an int8 detector that takes the image's bytes wants them (its first step,
+    quantizing the normalised image, done by :func:`detector_blob`): the quantization's
+    scale and zero point, and the channels (4: B, G, R and one the first convolution
+    weighs by zero, as ONNX Runtime's int8 convolution is faster on 4 than on 3)."""
+
+    scale: float
+    zero: int
+    channels: int = 3
 
 
 @dataclass(frozen=True)
@@ -102,7 +113,7 @@ def detector_input(
     long_side: int = DETECT_LONG_SIDE,
     scale: float | None = None,
     out: np.ndarray | None = None,
-    quant: tuple[float, int] | None = None,
+    quant: ByteInput | None = None,
 ) -> tuple[np.ndarray, float]:
     """(blob, scale): the frame scaled (so its long side is ``long_side``, or by
     ``scale`` when given), padded and normalised (into ``out``; ``quant``: see
@@ -116,14 +127,14 @@ def detector_input(
 
 
 def detector_blob(
-    small: np.ndarray, out: np.ndarray | None = None, quant: tuple[float, int] | None = None
+    small: np.ndarray, out: np.ndarray | None = None, quant: ByteInput | None = None
 ) -> np.ndarray:
     """An already scaled BGR image -> padded, normalised 1x3xHxW float32 blob: the image
-    less its mean, over its spread + 8. With ``quant`` (scale, zero point: a detector
-    that takes bytes, :attr:`OnnxNet.byte_input`), those values quantized as the int8
-    copy's first step does, in the image's own layout: 1xHxWx3 uint8. Written into
-    ``out`` when it has the blob's shape (a buffer kept from the last frame: no new
-    memory per frame)."""
+    less its mean, over its spread + 8. With ``quant`` (a detector that takes bytes,
+    :attr:`OnnxNet.byte_input`), those values quantized as the int8 copy's first step
+    does, in the image's own layout: 1xHxWxC uint8 (a fourth channel holds the zero
+    point: zero). Written into ``out`` when it has the blob's shape (a buffer kept from
+    the last frame: no new memory per frame)."""
     sh, sw = small.shape[:2]
     ph = -sh % DETECT_MULTIPLE
     pw = -sw % DETECT_MULTIPLE
@@ -136,12 +147,16 @@ def detector_blob(
     table -= float(m[0, 0])
     table *= 1.0 / (float(sd[0, 0]) + 8.0)
     if quant is not None:
-        q_scale, zero = quant  # ONNX QuantizeLinear: round half to even, then saturate
-        levels = np.clip(np.rint(table / np.float32(q_scale)) + zero, 0, 255).astype(np.uint8)
-        shape: tuple[int, ...] = (1, *small.shape)
+        # ONNX QuantizeLinear: round half to even, then saturate.
+        levels = np.clip(np.rint(table / np.float32(quant.scale)) + quant.zero, 0, 255)
+        luts = [levels] * 3 + [np.full(256, quant.zero, np.float32)] * (quant.channels - 3)
+        lut = np.stack(luts, axis=-1).astype(np.uint8).reshape(1, 256, quant.channels)
+        shape: tuple[int, ...] = (1, *small.shape[:2], quant.channels)
         if out is None or out.shape != shape or out.dtype != np.uint8:
             out = np.empty(shape, np.uint8)
-        cv2.LUT(small, levels, dst=out[0])
+        if quant.channels == 4:
+            small = cv2.cvtColor(small, cv2.COLOR_BGR2BGRA)
+        cv2.LUT(small, lut, dst=out[0])
         return out
     shape = (1, 3, sh + ph, sw + pw)
     if out is None or out.shape != shape or out.dtype != np.float32:
@@ -219,9 +234,8 @@ class OnnxNet:
 
     def __init__(self, path: Path, runtime: Runtime = "auto", int8: bool = True) -> None:
         self.path = path
-        # (scale, zero point) of an int8 copy that takes the image's bytes, its first step
-        # (quantizing the normalised image) done by :func:`detector_blob`; else None.
-        self.byte_input: tuple[float, int] | None = None
+        # An int8 copy that takes the image's bytes: how (see ByteInput); else None.
+        self.byte_input: ByteInput | None = None
         self._session: Any = None
         self._net: Any = None
         if runtime in ("auto", "onnxruntime"):
@@ -248,7 +262,11 @@ class OnnxNet:
                 self._input = first.name
                 if first.type == "tensor(uint8)":
                     meta = self._session.get_modelmeta().custom_metadata_map
-                    self.byte_input = (float(meta["input_scale"]), int(meta["input_zero_point"]))
+                    self.byte_input = ByteInput(
+                        float(meta["input_scale"]),
+                        int(meta["input_zero_point"]),
+                        int(first.shape[3]),
+                    )
                 self.runtime = "onnxruntime"
                 return
         self._net = cv2.dnn.readNetFromONNX(str(path))

@@ -369,7 +369,7 @@ def test_dice_byte_blob_is_onnx_quantize_linear_of_the_float_blob() -> None:
     """The bytes the detector now gets are those its int8 copy's QuantizeLinear made of
     the float blob, bit for bit (ONNX Runtime's own rounding, half to even)."""
     ort = pytest.importorskip("onnxruntime")
-    from vision.dice import detector_blob
+    from vision.dice import ByteInput, detector_blob
 
     rng = np.random.default_rng(5)
     for scale, zero in ((0.041212666779756546, 184), (0.0173, 97), (0.11, 3)):
@@ -378,21 +378,25 @@ def test_dice_byte_blob_is_onnx_quantize_linear_of_the_float_blob() -> None:
         )
         small = rng.integers(0, 256, (90, 120, 3), dtype=np.uint8)
         want = session.run(None, {"x": detector_blob(small)})[0]
-        got = detector_blob(small, quant=(scale, zero))
+        got = detector_blob(small, quant=ByteInput(scale, zero))
         assert got.shape == (1, 96, 128, 3) and got.dtype == np.uint8
         assert np.array_equal(got.transpose(0, 3, 1, 2), want)
+        four = detector_blob(small, quant=ByteInput(scale, zero, 4))
+        assert four.shape == (1, 96, 128, 4)
+        assert np.array_equal(four[..., :3], got) and (four[..., 3] == zero).all()
 
 
 def test_dice_shipped_int8_detector_takes_the_image_bytes(
     reader: DiceReader, sample: tuple[np.ndarray, list[int]]
 ) -> None:
-    """With ONNX Runtime the shipped int8 detector takes uint8 in the image's layout
-    (its scale and zero point from the model's metadata), and still finds the dice."""
+    """With ONNX Runtime the shipped int8 detector takes uint8 in the image's layout,
+    B, G, R and a fourth channel its first convolution weighs by zero (its scale and
+    zero point from the model's metadata), and still finds the dice."""
     pytest.importorskip("onnxruntime")
     assert reader.detector.runtime == "onnxruntime"
     assert reader.detector.byte_input is not None
-    scale, zero = reader.detector.byte_input
-    assert 0 < scale < 1 and 0 <= zero <= 255
+    scale, zero, channels = reader.detector.byte_input
+    assert 0 < scale < 1 and 0 <= zero <= 255 and channels == 4
     assert sorted(d.value for d in reader.read(sample[0])) == sorted(sample[1])
 
 
@@ -400,8 +404,8 @@ def test_dice_byte_input_tool_keeps_a_detectors_outputs_bit_for_bit(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """``tools/train_dice.py --stage byte-input`` on a small int8 network quantized as
-    the detector is: the same outputs from the bytes as from the float blob, and a
-    second run leaves the file alone."""
+    the detector is: the same outputs from the bytes (four channels) as from the float
+    blob, and a second run leaves the file alone."""
     import importlib.util
 
     onnx = pytest.importorskip("onnx")
@@ -463,6 +467,7 @@ def test_dice_byte_input_tool_keeps_a_detectors_outputs_bit_for_bit(
     tool.byte_input(int8_file)
     net = OnnxNet(float_file)
     assert net.path == int8_file and net.byte_input is not None
+    assert net.byte_input.channels == 4
     for im in images:
         want = before.run(None, {"x": detector_blob(im)})[0]
         assert np.array_equal(net.run(detector_blob(im, quant=net.byte_input)), want)
