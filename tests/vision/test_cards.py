@@ -229,7 +229,7 @@ def test_cards_quick_pass_reads_the_same_cards_on_camera_frames() -> None:
     read = 0
     for size in ((1920, 1080), (1280, 720)):
         for style in ("perspective", "camera"):
-            frame, _ = table_frame(payloads, rng, size, style)  # type: ignore[arg-type]
+            frame, _ = table_frame(payloads, rng, size, style)
             thorough = {c.payload for c in read_cards(frame)}
             assert {c.payload for c in read_cards(frame, thorough=False)} == thorough
             read += len(thorough)

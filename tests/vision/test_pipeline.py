@@ -201,8 +201,9 @@ def test_pipeline_uses_the_sources_grey_image_and_markers_on_lores(table_png: Pa
     """A source that made the grey frame (for its lores image) hands it over: the QR
     codes are read from it, not from a second conversion; the markers' search takes
     the lores image as it is when it has the search's size (640 px wide here)."""
-    with ImageFolderSource(table_png) as source:
-        frame = source.read()
+    source = ImageFolderSource(table_png)
+    frame = source.read()
+    source.close()
     assert frame is not None and frame.grey is not None
     assert np.array_equal(frame.grey, cv2.cvtColor(frame.main, cv2.COLOR_BGR2GRAY))
     assert frame.lores.shape == (360, 640)
@@ -216,7 +217,7 @@ def test_pipeline_uses_the_sources_grey_image_and_markers_on_lores(table_png: Pa
         calls.append((image.ndim, 0 if small is None else small.ndim))
         return calibrate(image, region, small)
 
-    pipe.table.calibrate = spy  # type: ignore[method-assign]
+    pipe.table.calibrate = spy  # type: ignore[method-assign, assignment]
     pipe.look(frame)  # the first frame counts as moving
     still = pipe.look(dataclasses.replace(frame, index=1))
     assert calls == [(3, 2)]  # the BGR frame for its size; the lores image searched
