@@ -71,7 +71,8 @@ class ByteInput(NamedTuple):
     """How an int8 detector that takes the image's bytes wants them (its first step,
     quantizing the normalised image, done by :func:`detector_blob`): the quantization's
     scale and zero point, and the channels (4: B, G, R and one the first convolution
-    weighs by zero, as ONNX Runtime's int8 convolution is faster on 4 than on 3)."""
+    weighs by zero, so its value does not matter, as ONNX Runtime's int8 convolution is
+    faster on 4 than on 3)."""
 
     scale: float
     zero: int
@@ -132,9 +133,9 @@ def detector_blob(
     """An already scaled BGR image -> padded, normalised 1x3xHxW float32 blob: the image
     less its mean, over its spread + 8. With ``quant`` (a detector that takes bytes,
     :attr:`OnnxNet.byte_input`), those values quantized as the int8 copy's first step
-    does, in the image's own layout: 1xHxWxC uint8 (a fourth channel holds the zero
-    point: zero). Written into ``out`` when it has the blob's shape (a buffer kept from
-    the last frame: no new memory per frame)."""
+    does, in the image's own layout: 1xHxWxC uint8 (a fourth channel holds 255, which
+    the detector weighs by zero). Written into ``out`` when it has the blob's shape (a
+    buffer kept from the last frame: no new memory per frame)."""
     sh, sw = small.shape[:2]
     ph = -sh % DETECT_MULTIPLE
     pw = -sw % DETECT_MULTIPLE
@@ -149,14 +150,14 @@ def detector_blob(
     if quant is not None:
         # ONNX QuantizeLinear: round half to even, then saturate.
         levels = np.clip(np.rint(table / np.float32(quant.scale)) + quant.zero, 0, 255)
-        luts = [levels] * 3 + [np.full(256, quant.zero, np.float32)] * (quant.channels - 3)
-        lut = np.stack(luts, axis=-1).astype(np.uint8).reshape(1, 256, quant.channels)
         shape: tuple[int, ...] = (1, *small.shape[:2], quant.channels)
         if out is None or out.shape != shape or out.dtype != np.uint8:
             out = np.empty(shape, np.uint8)
-        if quant.channels == 4:
-            small = cv2.cvtColor(small, cv2.COLOR_BGR2BGRA)
-        cv2.LUT(small, lut, dst=out[0])
+        if quant.channels == 3:
+            cv2.LUT(small, levels.astype(np.uint8), dst=out[0])
+        else:  # the fourth channel (255) is weighed by zero: any value gives the same
+            looked_up = cv2.LUT(small, levels.astype(np.uint8))
+            cv2.cvtColor(looked_up, cv2.COLOR_BGR2BGRA, dst=out[0])
         return out
     shape = (1, 3, sh + ph, sw + pw)
     if out is None or out.shape != shape or out.dtype != np.float32:

@@ -383,7 +383,7 @@ def test_dice_byte_blob_is_onnx_quantize_linear_of_the_float_blob() -> None:
         assert np.array_equal(got.transpose(0, 3, 1, 2), want)
         four = detector_blob(small, quant=ByteInput(scale, zero, 4))
         assert four.shape == (1, 96, 128, 4)
-        assert np.array_equal(four[..., :3], got) and (four[..., 3] == zero).all()
+        assert np.array_equal(four[..., :3], got) and (four[..., 3] == 255).all()
 
 
 def test_dice_shipped_int8_detector_takes_the_image_bytes(
