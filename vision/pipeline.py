@@ -57,12 +57,11 @@ from vision.stabilise import (
     MOTION_THRESHOLD,
     Observation,
     Stabiliser,
-    change,
-    changed_blocks,
+    block_change,
     motion,
     motion_image,
 )
-from vision.table import Box, Table, Zone
+from vision.table import Box, Table, Zone, searchable
 
 CROP_MARGIN = 0.15
 DIE_SHARE = 16 / 600  # a 16 mm die in a frame 60 cm wide, before any die has been seen
@@ -144,6 +143,10 @@ class Pipeline:
         self._read_on: dict[str, np.ndarray] = {}  # kind -> the shrunk lores it was read on
         self._codes: tuple[SeenCode, ...] = ()  # the QR codes of the last card reading
         self._keys: set[tuple[str, Zone]] = set()
+        # This frame's comparisons with earlier lores images, by the id of that image:
+        # the stillness, the readings held and the calibration often ask of the same one.
+        self._motions: dict[int, tuple[np.ndarray, float]] = {}
+        self._changes: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -153,11 +156,13 @@ class Pipeline:
         """Read one frame: the cards and dice that are due (see the module docstring),
         after the table's calibration if the mats may have moved."""
         self._count += 1
+        self._motions.clear()
+        self._changes.clear()
         small = motion_image(frame.lores)
-        amount = motion(self._previous, small)
+        amount = self._motion(self._previous, small)
         still = amount < self.motion_threshold
-        if still:
-            still = change(self._previous, small) < self.change_threshold
+        if still and self._previous is not None:
+            still = self._change(self._previous, small).max() < self.change_threshold
         self._previous = small
         if not still:
             self._read_on.clear()  # whatever moved, the scene is read again once still
@@ -168,7 +173,7 @@ class Pipeline:
         held_on = {id(ref): ref for k, ref in self._read_on.items() if k in wanted}
         unchanged = {key: self._unchanged(ref, small) for key, ref in held_on.items()}
         due = [k for k in wanted if not unchanged.get(id(self._read_on.get(k)), False)]
-        grey = _Grey(frame.main)  # made once if needed, for the markers and the QR codes
+        grey = _Grey(frame)  # made once if needed, for the markers and the QR codes
         if due:
             self._calibrate(grey, small)
         if self.alternate and len(due) == 2:
@@ -199,18 +204,34 @@ class Pipeline:
         """Whether a reading made on the frame ``ref`` still holds (no moving frame has
         come since, or it would be gone): no block of the lores image changed since."""
         return (
-            motion(ref, small) < self.motion_threshold
-            and change(ref, small) < self.change_threshold
+            self._motion(ref, small) < self.motion_threshold
+            and self._change(ref, small).max() < self.change_threshold
         )
+
+    def _motion(self, ref: np.ndarray | None, small: np.ndarray) -> float:
+        """:func:`~vision.stabilise.motion` from ``ref`` to this frame, once per frame."""
+        if ref is None:
+            return float("inf")
+        held = self._motions.get(id(ref))
+        if held is None or held[0] is not ref:
+            held = self._motions[id(ref)] = (ref, motion(ref, small))
+        return held[1]
+
+    def _change(self, ref: np.ndarray, small: np.ndarray) -> np.ndarray:
+        """:func:`~vision.stabilise.block_change` from ``ref`` to this frame, once per frame."""
+        held = self._changes.get(id(ref))
+        if held is None or held[0] is not ref:
+            held = self._changes[id(ref)] = (ref, block_change(ref, small))
+        return held[1]
 
     def _changed(
         self, ref: np.ndarray, small: np.ndarray, size: tuple[int, int]
     ) -> list[Box] | None:
         """The frame rectangles around each part of the lores image that changed; None
         when the frame changed as a whole (read everything)."""
-        if motion(ref, small) >= self.motion_threshold:
+        if self._motion(ref, small) >= self.motion_threshold:
             return None
-        return _boxes(changed_blocks(ref, small, self.change_threshold), size)
+        return _boxes(self._change(ref, small) >= self.change_threshold, size)
 
     def _calibrate(self, grey: _Grey, small: np.ndarray) -> None:
         """Find the mats again if they may have moved: everywhere if the change reached
@@ -236,7 +257,8 @@ class Pipeline:
                 region = _union(changed)
                 if _area(region) > PARTIAL_SHARE * size[0] * size[1]:
                     region = None
-        self.table.calibrate(grey.image, region)
+        image, lores = grey.for_markers(region)
+        self.table.calibrate(image, region, lores)
         self.calibrations += 1
         self._calibrated_on, self._calibrated_at = small, self._count
         self._markers.update(self.table.marker_boxes())
@@ -244,7 +266,8 @@ class Pipeline:
     def _read_cards(self, main: np.ndarray, grey: _Grey) -> Sequence[SeenCode]:
         if self.card_reader is not None:
             return self.card_reader(main)
-        return read_cards(grey.image, self.card_backend)
+        # Camera frames of our own printed cards: no inverted or scaled-down passes.
+        return read_cards(grey.image, self.card_backend, thorough=False)
 
     def _read_dice(self, main: np.ndarray, small: np.ndarray) -> list[Die]:
         """The dice in the tray when a mat shows one, else in the whole frame; after a
@@ -389,11 +412,20 @@ class Pipeline:
 
 
 class _Grey:
-    """A frame's grey image, made the first time it is asked for."""
+    """A frame's grey image: the source's, or made the first time it is asked for."""
 
-    def __init__(self, main: np.ndarray) -> None:
-        self.main = main
-        self._image: np.ndarray | None = None
+    def __init__(self, frame: Frame) -> None:
+        self.main = frame.main
+        self.lores = frame.lores
+        self._image = frame.grey  # the source's own, when it made one
+
+    def for_markers(self, region: Box | None) -> tuple[np.ndarray, np.ndarray | None]:
+        """(frame, small) for :meth:`Table.calibrate`: the lores image is searched for
+        markers as it is when it is the image the search would shrink the frame to (the
+        grey frame is then not needed), else the grey frame."""
+        if region is None and searchable(self.lores, self.main.shape):
+            return self.main, self.lores
+        return self.image, None
 
     @property
     def image(self) -> np.ndarray:

@@ -41,12 +41,15 @@ def camera_error(code: str, detail: str) -> DeviceError:
 
 @dataclass(frozen=True)
 class Frame:
-    """One captured frame: ``main`` BGR for cards, ``lores`` grey for motion."""
+    """One captured frame: ``main`` BGR for cards, ``lores`` grey for motion; ``grey``:
+    ``main`` in grey when the source made it (for the lores image), so the pipeline
+    does not convert it again."""
 
     main: np.ndarray = field(repr=False)
     lores: np.ndarray = field(repr=False)
     index: int
     at: float
+    grey: np.ndarray | None = field(default=None, repr=False)
 
 
 @runtime_checkable
@@ -109,12 +112,10 @@ class _Source:
             main = cv2.cvtColor(main, cv2.COLOR_GRAY2BGR)
         elif main.shape[2] == 4:
             main = cv2.cvtColor(main, cv2.COLOR_BGRA2BGR)
+        grey = None
         if lores is None:
-            lores = cv2.resize(
-                cv2.cvtColor(main, cv2.COLOR_BGR2GRAY),
-                self.lores_size,
-                interpolation=cv2.INTER_AREA,
-            )
+            grey = cv2.cvtColor(main, cv2.COLOR_BGR2GRAY)
+            lores = cv2.resize(grey, self.lores_size, interpolation=cv2.INTER_AREA)
         if is_black(lores):
             self._black += 1
             if self._black >= self.black_limit:
@@ -123,7 +124,7 @@ class _Source:
                 )
         else:
             self._black = 0
-        frame = Frame(main, lores, self._index, self.clock())
+        frame = Frame(main, lores, self._index, self.clock(), grey)
         self._index += 1
         return frame
 

@@ -148,8 +148,7 @@ def change(previous: np.ndarray | None, lores: np.ndarray) -> float:
     averages away: one die rolled, nudged or turned over on a still table."""
     if previous is None:
         return float("inf")
-    diff = _block_change(previous, lores)
-    return float(diff.max())
+    return float(block_change(previous, lores).max())
 
 
 def changed_blocks(
@@ -157,10 +156,12 @@ def changed_blocks(
 ) -> np.ndarray:
     """Which blocks of :data:`MOTION_SIZE` changed by ``threshold`` or more (a bool
     array, rows x columns): where to look again."""
-    return _block_change(previous, lores) >= threshold
+    return block_change(previous, lores) >= threshold
 
 
-def _block_change(previous: np.ndarray, lores: np.ndarray) -> np.ndarray:
+def block_change(previous: np.ndarray, lores: np.ndarray) -> np.ndarray:
+    """The change of each block (rows x columns, float32), as :func:`change` takes its
+    largest: for a caller that asks both questions of one pair of frames."""
     diff = cv2.subtract(_small(lores), _small(previous), dtype=cv2.CV_16S)
     shift = _median(diff.ravel() + 255) - 255  # the median: a change is no shift
     dev = np.abs(diff - shift)

@@ -100,9 +100,26 @@ class MatPose:
         return float(p[0]), float(p[1])
 
 
-def find_mats(frame: np.ndarray, region: Box | None = None) -> list[MatPose]:
+def search_size(frame_shape: tuple[int, ...]) -> tuple[int, int]:
+    """(w, h): the size a whole frame of this shape is searched for markers at."""
+    shrink = min(1.0, ARUCO_WIDTH / frame_shape[1])
+    return round(frame_shape[1] * shrink), round(frame_shape[0] * shrink)
+
+
+def searchable(small: np.ndarray, frame_shape: tuple[int, ...]) -> bool:
+    """Whether a grey image is the one a frame of that shape is searched at."""
+    return small.ndim == 2 and (small.shape[1], small.shape[0]) == search_size(frame_shape)
+
+
+def find_mats(
+    frame: np.ndarray, region: Box | None = None, small: np.ndarray | None = None
+) -> list[MatPose]:
     """Every mat whose markers show in a frame (BGR or grey), by mat number; with
-    ``region`` (x0, y0, x1, y1), only markers in that part of the frame."""
+    ``region`` (x0, y0, x1, y1), only markers in that part of the frame. ``small``: the
+    whole frame already shrunk to :func:`search_size`, grey (the camera's lores image):
+    searched as it is, instead of shrinking the frame again."""
+    if region is None and small is not None and searchable(small, frame.shape):
+        return _poses(small, small.shape[1] / frame.shape[1], (0, 0))
     x0, y0 = 0, 0
     if region is not None:
         x0, y0, x1, y1 = region
@@ -113,6 +130,13 @@ def find_mats(frame: np.ndarray, region: Box | None = None) -> list[MatPose]:
     shrink = min(1.0, ARUCO_WIDTH / grey.shape[1])
     if shrink < 1.0:
         grey = cv2.resize(grey, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
+    return _poses(grey, shrink, (x0, y0))
+
+
+def _poses(grey: np.ndarray, shrink: float, origin: tuple[int, int]) -> list[MatPose]:
+    """The mats whose markers show in a grey image shrunk by ``shrink`` from the part of
+    the frame at ``origin``."""
+    x0, y0 = origin
     corners, ids, _ = _aruco().detectMarkers(grey)
     if ids is None:
         return []
@@ -181,11 +205,14 @@ class Table:
         self.mats: list[MatPose] = []
         self.frame_size: tuple[int, int] = (0, 0)  # (w, h)
 
-    def calibrate(self, frame: np.ndarray, region: Box | None = None) -> list[MatPose]:
+    def calibrate(
+        self, frame: np.ndarray, region: Box | None = None, small: np.ndarray | None = None
+    ) -> list[MatPose]:
         """Find the mats in a frame (only in ``region`` when given: where the frame
-        changed); keep the last poses if none show (a hand over them)."""
+        changed; ``small``: see :func:`find_mats`); keep the last poses if none show
+        (a hand over them)."""
         self.frame_size = (frame.shape[1], frame.shape[0])
-        poses = find_mats(frame, region)
+        poses = find_mats(frame, region, small)
         if poses:
             self.mats = poses
         return self.mats

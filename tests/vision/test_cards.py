@@ -219,3 +219,27 @@ def test_cards_read_every_shared_sample_that_bare_zxing_reads(shared: Path) -> N
                 missed.append(path.name)
     assert missed == []
     assert bare_count >= 0.85 * len(samples)
+
+
+def test_cards_quick_pass_reads_the_same_cards_on_camera_frames() -> None:
+    """``thorough=False`` (the camera pipeline's pass) reads every card the thorough
+    pass reads on camera-like table frames, at both capture sizes."""
+    rng = np.random.default_rng(5)
+    payloads = ["MT1:MWM:C17:3", "MT1:ATK:+5", "MT1:MECS:DIV", "MT1:ARENA:10H", "MT1:ID:S042"]
+    read = 0
+    for size in ((1920, 1080), (1280, 720)):
+        for style in ("perspective", "camera"):
+            frame, _ = table_frame(payloads, rng, size, style)
+            thorough = {c.payload for c in read_cards(frame)}
+            assert {c.payload for c in read_cards(frame, thorough=False)} == thorough
+            read += len(thorough)
+    assert read >= 10  # the frames are readable at all
+
+
+def test_cards_inverted_code_needs_the_thorough_pass() -> None:
+    """A light-on-dark code (a photo, never one of our printed cards) is read by the
+    thorough pass only: the camera pipeline's quick pass does not look for one."""
+    inverted = 255 - qr_frame(["MT1:ATK:END"])
+    assert [c.payload for c in read_cards(inverted)] == ["MT1:ATK:END"]
+    assert read_cards(inverted, thorough=False) == []
+    assert [c.payload for c in read_cards(255 - inverted, thorough=False)] == ["MT1:ATK:END"]

@@ -10,6 +10,7 @@ whose label box lies wholly inside the photo.
 from __future__ import annotations
 
 import math
+import sys
 from pathlib import Path
 
 import cv2
@@ -17,7 +18,7 @@ import numpy as np
 import pytest
 
 from tabletop.engine.errors import BadInput, DeviceError
-from tests.vision.conftest import SAMPLES
+from tests.vision.conftest import REPO, SAMPLES
 from tests.vision.test_cli import sample_labels
 from vision import datasets
 from vision.dice import DiceReader, read_dice
@@ -319,6 +320,21 @@ def test_dice_detector_blob_is_the_normalised_image_in_a_reused_buffer() -> None
     assert detector_blob(small[:50], blob) is not blob  # another shape: a new buffer
 
 
+def test_dice_detector_blob_by_table_is_bit_for_bit_the_per_pixel_steps() -> None:
+    """The looked-up blob equals the float32 steps done on every pixel (the image as
+    float32, less its mean, times one over its spread + 8): the models see the same input."""
+    from vision.dice import detector_blob
+
+    rng = np.random.default_rng(4)
+    small = rng.integers(0, 256, (360, 640, 3), dtype=np.uint8)
+    padded = cv2.copyMakeBorder(small, 0, 8, 0, 0, cv2.BORDER_REPLICATE)
+    m, sd = cv2.meanStdDev(padded.reshape(-1, 1))
+    want = padded.transpose(2, 0, 1)[None].astype(np.float32)
+    want -= float(m[0, 0])
+    want *= 1.0 / (float(sd[0, 0]) + 8.0)
+    assert np.array_equal(detector_blob(small), want)
+
+
 def test_dice_nothing_on_a_skipped_polygon_is_read(
     reader: DiceReader, sample: tuple[np.ndarray, list[int]]
 ) -> None:
@@ -328,3 +344,133 @@ def test_dice_nothing_on_a_skipped_polygon_is_read(
     code = np.array([last[0], (last[1][0], last[0][1]), last[1], (last[0][0], last[1][1])])
     rest = reader.read(sample[0], skip=[code])
     assert [d.value for d in rest] == [d.value for d in everything[:-1]]
+
+
+def _quantize_model(scale: float, zero: int) -> bytes:
+    """An ONNX model of one QuantizeLinear (the int8 detector's first step)."""
+    pytest.importorskip("onnx")
+    from onnx import TensorProto, helper
+
+    graph = helper.make_graph(
+        [helper.make_node("QuantizeLinear", ["x", "s", "z"], ["y"])],
+        "quantize",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, None)],
+        [helper.make_tensor_value_info("y", TensorProto.UINT8, None)],
+        [
+            helper.make_tensor("s", TensorProto.FLOAT, [], [scale]),
+            helper.make_tensor("z", TensorProto.UINT8, [], [zero]),
+        ],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    return bytes(model.SerializeToString())
+
+
+def test_dice_byte_blob_is_onnx_quantize_linear_of_the_float_blob() -> None:
+    """The bytes the detector now gets are those its int8 copy's QuantizeLinear made of
+    the float blob, bit for bit (ONNX Runtime's own rounding, half to even)."""
+    ort = pytest.importorskip("onnxruntime")
+    from vision.dice import ByteInput, detector_blob
+
+    rng = np.random.default_rng(5)
+    for scale, zero in ((0.041212666779756546, 184), (0.0173, 97), (0.11, 3)):
+        session = ort.InferenceSession(
+            _quantize_model(scale, zero), providers=["CPUExecutionProvider"]
+        )
+        small = rng.integers(0, 256, (90, 120, 3), dtype=np.uint8)
+        want = session.run(None, {"x": detector_blob(small)})[0]
+        got = detector_blob(small, quant=ByteInput(scale, zero))
+        assert got.shape == (1, 96, 128, 3) and got.dtype == np.uint8
+        assert np.array_equal(got.transpose(0, 3, 1, 2), want)
+        four = detector_blob(small, quant=ByteInput(scale, zero, 4))
+        assert four.shape == (1, 96, 128, 4)
+        assert np.array_equal(four[..., :3], got) and (four[..., 3] == 255).all()
+
+
+def test_dice_shipped_int8_detector_takes_the_image_bytes(
+    reader: DiceReader, sample: tuple[np.ndarray, list[int]]
+) -> None:
+    """With ONNX Runtime the shipped int8 detector takes uint8 in the image's layout,
+    B, G, R and a fourth channel its first convolution weighs by zero (its scale and
+    zero point from the model's metadata), and still finds the dice."""
+    pytest.importorskip("onnxruntime")
+    assert reader.detector.runtime == "onnxruntime"
+    assert reader.detector.byte_input is not None
+    scale, zero, channels = reader.detector.byte_input
+    assert 0 < scale < 1 and 0 <= zero <= 255 and channels == 4
+    assert sorted(d.value or 0 for d in reader.read(sample[0])) == sorted(sample[1])
+
+
+def test_dice_byte_input_tool_keeps_a_detectors_outputs_bit_for_bit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``tools/train_dice.py --stage byte-input`` on a small int8 network quantized as
+    the detector is: the same outputs from the bytes (four channels) as from the float
+    blob, and a second run leaves the file alone."""
+    import importlib.util
+
+    onnx = pytest.importorskip("onnx")
+    ort = pytest.importorskip("onnxruntime")
+    from onnx import TensorProto, helper, numpy_helper
+    from onnxruntime.quantization import (  # type: ignore[import-untyped]
+        CalibrationDataReader,
+        QuantFormat,
+        QuantType,
+        quantize_static,
+    )
+
+    from vision.dice import OnnxNet, detector_blob, int8_name
+
+    rng = np.random.default_rng(6)
+    weights = [
+        numpy_helper.from_array(rng.normal(0, 0.3, (8, 3, 3, 3)).astype(np.float32), "w1"),
+        numpy_helper.from_array(rng.normal(0, 0.3, (4, 8, 1, 1)).astype(np.float32), "w2"),
+    ]
+    graph = helper.make_graph(
+        [
+            helper.make_node("Conv", ["x", "w1"], ["a"], pads=[1, 1, 1, 1], strides=[2, 2]),
+            helper.make_node("Relu", ["a"], ["b"]),
+            helper.make_node("Conv", ["b", "w2"], ["y"]),
+        ],
+        "tiny",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["n", 3, "h", "w"])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
+        weights,
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    float_file = tmp_path / "det.onnx"
+    onnx.save(model, str(float_file))
+    images = [rng.integers(0, 256, (48, 64, 3), dtype=np.uint8) for _ in range(6)]
+
+    class Feed(CalibrationDataReader):  # type: ignore[misc]
+        def __init__(self) -> None:
+            self.blobs = iter([{"x": detector_blob(im)} for im in images[:4]])
+
+        def get_next(self) -> dict[str, np.ndarray] | None:
+            return next(self.blobs, None)
+
+    int8_file = tmp_path / int8_name(float_file)
+    quantize_static(
+        str(float_file),
+        str(int8_file),
+        Feed(),
+        quant_format=QuantFormat.QDQ,
+        activation_type=QuantType.QUInt8,
+        weight_type=QuantType.QInt8,
+        per_channel=True,
+    )
+    before = ort.InferenceSession(str(int8_file), providers=["CPUExecutionProvider"])
+    spec = importlib.util.spec_from_file_location("train_dice", REPO / "tools" / "train_dice.py")
+    assert spec is not None and spec.loader is not None
+    tool = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, "train_dice", tool)  # its dataclasses look it up
+    spec.loader.exec_module(tool)
+    tool.byte_input(int8_file)
+    net = OnnxNet(float_file)
+    assert net.path == int8_file and net.byte_input is not None
+    assert net.byte_input.channels == 4
+    for im in images:
+        want = before.run(None, {"x": detector_blob(im)})[0]
+        assert np.array_equal(net.run(detector_blob(im, quant=net.byte_input)), want)
+    converted = int8_file.read_bytes()
+    tool.byte_input(int8_file)
+    assert int8_file.read_bytes() == converted

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import queue
 import threading
 from pathlib import Path
@@ -15,7 +16,7 @@ from vision.pipeline import CameraFailed, Pipeline
 from vision.simulate import table_frame
 from vision.sources import Frame, ImageFolderSource
 from vision.stabilise import Observation, Stabiliser
-from vision.table import Table, Zone
+from vision.table import Box, Table, Zone
 
 PAYLOADS = [
     "MT1:MECS:9",
@@ -194,3 +195,32 @@ def test_pipeline_reads_dice_and_cards_in_turn() -> None:
         ("dice", Zone(1, "table")): (3, 3),
         ("cards", Zone(1, "table")): ("MT1:MECS:7",),
     }
+
+
+def test_pipeline_uses_the_sources_grey_image_and_markers_on_lores(table_png: Path) -> None:
+    """A source that made the grey frame (for its lores image) hands it over: the QR
+    codes are read from it, not from a second conversion; the markers' search takes
+    the lores image as it is when it has the search's size (640 px wide here)."""
+    source = ImageFolderSource(table_png)
+    frame = source.read()
+    source.close()
+    assert frame is not None and frame.grey is not None
+    assert np.array_equal(frame.grey, cv2.cvtColor(frame.main, cv2.COLOR_BGR2GRAY))
+    assert frame.lores.shape == (360, 640)
+    pipe = Pipeline(ImageFolderSource(table_png), dice=False, reuse=False)
+    calls: list[tuple[int, int]] = []
+    calibrate = pipe.table.calibrate
+
+    def spy(
+        image: np.ndarray, region: Box | None = None, small: np.ndarray | None = None
+    ) -> object:
+        calls.append((image.ndim, 0 if small is None else small.ndim))
+        return calibrate(image, region, small)
+
+    pipe.table.calibrate = spy  # type: ignore[method-assign, assignment]
+    pipe.look(frame)  # the first frame counts as moving
+    still = pipe.look(dataclasses.replace(frame, index=1))
+    assert calls == [(3, 2)]  # the BGR frame for its size; the lores image searched
+    assert {c.payload for c in still.cards or ()} >= {"MT1:MECS:9", "MT1:ATK:+5"}
+    blank = dataclasses.replace(frame, index=2, grey=np.full_like(frame.grey, 255))
+    assert pipe.look(blank).cards == ()  # the grey image handed over is the one read

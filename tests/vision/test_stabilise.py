@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from tabletop.engine.errors import BadInput
-from vision.stabilise import Stabiliser, motion
+from vision.stabilise import Stabiliser, block_change, change, changed_blocks, motion
 
 
 class FakeClock:
@@ -107,3 +107,15 @@ def test_stabilise_motion_measures_change() -> None:
     assert motion(None, a) == float("inf")
     assert motion(a, a) == 0.0
     assert motion(a, b) == pytest.approx(50.0, abs=1.0)
+
+
+def test_stabilise_block_change_is_what_change_and_changed_blocks_ask() -> None:
+    """One block comparison answers both questions (the pipeline asks it once a frame)."""
+    rng = np.random.default_rng(2)
+    before = rng.integers(0, 200, (360, 640), dtype=np.uint8)
+    after = before.copy()
+    after[100:140, 300:340] = 255  # one die rolled in
+    blocks = block_change(before, after)
+    assert float(blocks.max()) == change(before, after) > 0
+    assert np.array_equal(blocks >= 12.0, changed_blocks(before, after, 12.0))
+    assert changed_blocks(before, after, 12.0).sum() >= 1

@@ -17,6 +17,7 @@ from vision.table import (
     find_mats,
     marker_ids,
     render_mat,
+    search_size,
 )
 
 PX = 2.0  # mat pixels per mm in the synthetic frames
@@ -140,3 +141,26 @@ def test_table_bad_settings_are_bad_input() -> None:
         Table(slices="diagonal")  # type: ignore[arg-type]
     with pytest.raises(BadInput, match="calibrate"):
         Table().locate((1, 1))
+
+
+def test_table_markers_are_searched_on_a_lores_image_of_the_search_size() -> None:
+    """The camera's lores image, when it is the image the search would shrink the frame
+    to, is searched as it is (same poses, no second shrink); one of another size, or a
+    colour one, is not used and the frame is searched."""
+    frame, maps = table_with_mats({1: (400, 450, 0), 2: (1200, 450, 180)})
+    w, h = search_size(frame.shape)
+    assert (w, h) == (640, 360)
+    lores = cv2.resize(frame, (w, h), interpolation=cv2.INTER_AREA)
+    want = find_mats(frame)
+    got = find_mats(frame, small=lores)
+    assert [(p.mat, p.markers) for p in want] == [(1, 4), (2, 4)]
+    assert [(p.mat, p.markers) for p in got] == [(1, 4), (2, 4)]
+    assert all(np.allclose(a.to_mat, b.to_mat) for a, b in zip(got, want))
+    blank = np.full((h, w), 150, np.uint8)
+    assert find_mats(frame, small=blank) == []  # the lores image is what was searched
+    for other in (np.full((180, 320), 150, np.uint8), np.full((h, w, 3), 150, np.uint8)):
+        assert [p.mat for p in find_mats(frame, small=other)] == [1, 2]
+    table = Table(AREAS)
+    table.calibrate(frame, small=lores)
+    zone, _ = table.locate(to_frame(maps, 2, 140, 80))  # type: ignore[misc]
+    assert zone == Zone(2, "battle_pile")
