@@ -113,11 +113,15 @@ class MwmPlay(TableController):
         self.seen_crate: dict[int, str] = {}
         self.typed: dict[int, EnterSolution] = {}
         self.ready: dict[int, float] = {}
-        self.paused = False
-        self.verdict: Verdict | None = None
+        self.verdict: Verdict | None = None  # on screen: the next hand waits for Next
         self.notes: list[str] = []  # device rulings to show since the last look
 
     # -- what the engine has ----------------------------------------------------------
+
+    @property
+    def paused(self) -> bool:
+        """A verdict is on screen: the next hand waits for Next."""
+        return self.verdict is not None
 
     @property
     def state(self) -> MathWarsMetaState:
@@ -272,7 +276,6 @@ class MwmPlay(TableController):
             # the stage is decided: pay what is owed, then show the verdict
             self.pump_payments()
             self.verdict = last_verdict(self)
-            self.paused = True
             self.seen_count.clear()
             self.seen_crate.clear()
 
@@ -285,7 +288,6 @@ class MwmPlay(TableController):
 
     def next_hand(self) -> None:
         """The verdict was read: the table goes on."""
-        self.paused = False
         self.verdict = None
         self.pump()
 
@@ -552,7 +554,6 @@ class MwmPlay(TableController):
         self._apply(Splash(award_to))
         self._forget_inputs()
         self.verdict = last_verdict(self)
-        self.paused = True
 
     def undo(self) -> Action:
         """Take back the last real action and everything the device did after it."""
@@ -563,7 +564,6 @@ class MwmPlay(TableController):
             action = self._undo_to(real[-1])[0]
             self._forget_inputs()
             self.verdict = None
-            self.paused = False
             self.pump_payments()
         return action
 
@@ -611,14 +611,14 @@ class MwmPlay(TableController):
         record older than the match (the device stopped between the two writes) is
         dropped; the verdict of the last hand shows again if nothing came after it but
         the device's payments."""
-        verdict = last_verdict(self)
-        paused = verdict is not None
+        self.verdict = last_verdict(self)
         if (
             record is not None
             and record.get("n") == len(self.match.history)
             and record.get("state") == digest(self.state)
         ):
-            paused = paused and bool(record.get("paused"))
+            if not record.get("paused"):
+                self.verdict = None  # it was read
             try:
                 kept = {
                     key: dict(record.get(key) or {}) for key in ("typed", "ready", "count", "crate")
@@ -638,8 +638,6 @@ class MwmPlay(TableController):
         solving = set(self.solving())
         self.typed = {s: e for s, e in self.typed.items() if s in solving}
         self.ready = {s: at for s, at in self.ready.items() if s in self.typed}
-        self.verdict = verdict if paused else None
-        self.paused = paused
 
     def checks(self) -> list[list[int]]:
         """Per seat: [solutions the device checked, right ones] (YOUR SOLUTION and TEAM
