@@ -674,4 +674,4 @@ def _int_or_none(value: Any) -> int | None:
     return None if value is None else int(value)
 
 
-__all__ = ["BOT_WRONG_RATE", "MwmPlay", "SeatConfig", "questions_for"]
+__all__ = ["MwmPlay", "SeatConfig", "questions_for"]

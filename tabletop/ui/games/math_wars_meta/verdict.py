@@ -325,15 +325,4 @@ def results_lines(play: MwmPlay) -> list[str]:
     return out
 
 
-__all__ = [
-    "Verdict",
-    "card_sentence",
-    "last_verdict",
-    "questions_for",
-    "reason",
-    "results_lines",
-    "round_line",
-    "say",
-    "seat_list",
-    "solo_round_text",
-]
+__all__ = ["Verdict", "card_sentence", "last_verdict", "questions_for", "results_lines", "say"]
