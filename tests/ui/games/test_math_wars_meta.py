@@ -805,7 +805,7 @@ def test_mwm_setup_rules_show_the_picked_editions_pages(edition: str) -> None:
     """The setup form's Rules show the picked edition's pages (its goal: MWM25 4
     VICTORY! cards of COUNT META 1 to 25, MWM100 5 of 1 to 100), as the table's Rules
     do, not MWM25's whatever was picked."""
-    from tabletop.ui.games.math_wars_meta.rules import pages
+    from tabletop.ui.games.math_wars_meta.setup import pages
 
     app = make_app()
     setup(app, "edition.MWM100", f"edition.{edition}")

@@ -139,7 +139,7 @@ class MwmTable(TableScene):
         return super().status()
 
     def rules_scene(self) -> Scene:
-        from tabletop.ui.games.math_wars_meta.rules import rules_scene
+        from tabletop.ui.games.math_wars_meta.setup import rules_scene
 
         return rules_scene(self.ctx, self.play.settings.edition)
 
