@@ -76,12 +76,10 @@ class Beside(Dialog):
     """A dialog kept off ``beside`` (the Score Card's cards it asks about): at the side
     of the screen with more room, as wide as that room."""
 
-    beside: pygame.Rect | None = None
+    beside: pygame.Rect  # set before the first layout
 
     def layout(self, metrics: Metrics) -> None:
         super().layout(metrics)
-        if self.beside is None:
-            return
         gap, width = metrics.u(8), metrics.width
         left, right = self.beside.left - gap, width - self.beside.right - gap
         self.panel.width = min(self.panel.width, max(left, right))
