@@ -10,11 +10,8 @@ The engine asks for every card as a chance outcome, one at a time, answered from
 - the camera (``CardsSeen`` of a battle pile) or a touch for a child's face-up COUNT
   META and MATH CRATE cards, kept until the engine asks for them (seats in order).
 
-Solutions count once the seat presses its button; when every child of the stage is
-ready (bots are at once) they go in together and a :class:`Verdict` says what happened.
-Every action is real (a child's card or answer, the moderator) or the device's
-(:meth:`MwmPlay.real`, worked out from the match), so Undo takes back the last real one
-and all the device did after it.
+A child's solution counts once every child of the stage is ready, and a
+:class:`Verdict` says what happened. Undo takes back the last :meth:`MwmPlay.real` action.
 
 Never lose a game (issue 10): the device's picks come from a
 :func:`~tabletop.ui.saves.keyed_dealer` and a bot's answer from an ``rng`` keyed by the
