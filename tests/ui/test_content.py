@@ -15,7 +15,7 @@ from tabletop.games.math_wars_meta import EDITIONS
 from tabletop.ui.games.bubbles.setup import rules_pages
 from tabletop.ui.games.math_arena.table import RULES as ARENA_RULES
 from tabletop.ui.games.math_attack.table import RULES as ATTACK_RULES
-from tabletop.ui.games.math_wars_meta.rules import pages as mwm_pages
+from tabletop.ui.games.math_wars_meta.setup import pages as mwm_pages
 from tabletop.ui.games.mathe_meister.setup import RULES as MM_RULES
 from tabletop.ui.games.mecs.setup import RULES as MECS_RULES
 from tabletop.ui.messages import CHILD_MESSAGES, SENTENCES, child_message, load_sentences

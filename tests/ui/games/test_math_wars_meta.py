@@ -484,7 +484,7 @@ def test_full_game_through_events_equals_the_engine() -> None:
     winner = engine.victories.index(best)
     assert won(play) == f"winner: {play.seats[winner].name}"
     real_ups = [
-        a for a, real in zip(play.match.history, play.flags) if real and isinstance(a, CountDrawn)
+        a for i, a in enumerate(play.match.history) if play.real(i) and isinstance(a, CountDrawn)
     ]
     assert real_ups and all(a.seat in (0, 1) for a in real_ups)
     assert cards_conserved(engine)
@@ -601,7 +601,9 @@ def test_every_step_is_journaled_and_a_new_app_carries_on(tmp_path: Path) -> Non
     assert isinstance(resumed, TableScene) and resumed.resumed
     other = resumed.play
     assert other.state == play.state and other.match.history == play.match.history
-    assert other.flags == play.flags and other.entries == play.entries
+    n = len(play.match.history)
+    assert [other.real(i) for i in range(n)] == [play.real(i) for i in range(n)]
+    assert other.entries == play.entries
     assert other.typed == play.typed and set(other.ready) == set(play.ready) == {0}
     assert resumed.message.startswith("Welcome back!")
     assert again.ctx.lamps.lit == {0}  # Player 1's LED is lit again
@@ -803,7 +805,7 @@ def test_mwm_setup_rules_show_the_picked_editions_pages(edition: str) -> None:
     """The setup form's Rules show the picked edition's pages (its goal: MWM25 4
     VICTORY! cards of COUNT META 1 to 25, MWM100 5 of 1 to 100), as the table's Rules
     do, not MWM25's whatever was picked."""
-    from tabletop.ui.games.math_wars_meta.rules import pages
+    from tabletop.ui.games.math_wars_meta.setup import pages
 
     app = make_app()
     setup(app, "edition.MWM100", f"edition.{edition}")

@@ -277,20 +277,14 @@ def _play_out(run: DemoRun, bot: TableBot) -> int:
         verdict = play.verdict
         if verdict is None:
             continue
-        state = play.state
-        what = " ".join(verdict.lines)
+        run.say(f"Round {verdict.round}, hand {verdict.hand}: {' '.join(verdict.lines)}")
         if verdict.round_over:
-            record = state.rounds[-1]
-            run.say(f"Round {record.number}, hand {record.hands}: {what}")
-            run.shot(f"round_{record.number:02d}_end")
-        else:
-            hand = state.hands + (1 if verdict.war else 0)
-            run.say(f"Round {state.round}, hand {hand}: {what}")
-            if verdict.war and not war_shot:
-                run.shot("math_war")
-                war_shot = True
-            elif state.round == 1 and state.hands <= 1:
-                run.shot("first_hand")
+            run.shot(f"round_{verdict.round:02d}_end")
+        elif verdict.war and not war_shot:
+            run.shot("math_war")
+            war_shot = True
+        elif play.state.round == 1 and play.state.hands <= 1:
+            run.shot("first_hand")
     else:
         raise DemoError("the demo game did not end")
     run.tap("next")

@@ -10,10 +10,8 @@ The engine asks for every card as a chance outcome, one at a time, answered from
 - the camera (``CardsSeen`` of a battle pile) or a touch for a child's face-up COUNT
   META and MATH CRATE cards, kept until the engine asks for them (seats in order).
 
-Solutions count once the seat presses its button; when every child of the stage is
-ready (bots are at once) they go in together and a :class:`Verdict` says what happened.
-Every action is flagged real (a child's card or answer, the moderator) or the device's,
-so Undo takes back the last real one and all the device did after it.
+A child's solution counts once every child of the stage is ready, and a
+:class:`Verdict` says what happened. Undo takes back the last :meth:`MwmPlay.real` action.
 
 Never lose a game (issue 10): the device's picks come from a
 :func:`~tabletop.ui.saves.keyed_dealer` and a bot's answer from an ``rng`` keyed by the
@@ -108,17 +106,19 @@ class MwmPlay(TableController):
         )
         self.dealer = keyed_dealer(seed, self.match)
         self.player = VirtualPlayer(random.Random(seed ^ 0x5EED), BOT_WRONG_RATE)
-        # per applied action: True = real (a child, a teacher)
-        self.flags: list[bool] = self._replayed_flags()
         self.seen_count: dict[int, tuple[int, int | None]] = {}  # seat -> (number, army)
         self.seen_crate: dict[int, str] = {}
         self.typed: dict[int, EnterSolution] = {}
         self.ready: dict[int, float] = {}
-        self.paused = False
-        self.verdict: Verdict | None = None
+        self.verdict: Verdict | None = None  # on screen: the next hand waits for Next
         self.notes: list[str] = []  # device rulings to show since the last look
 
     # -- what the engine has ----------------------------------------------------------
+
+    @property
+    def paused(self) -> bool:
+        """A verdict is on screen: the next hand waits for Next."""
+        return self.verdict is not None
 
     @property
     def state(self) -> MathWarsMetaState:
@@ -164,26 +164,22 @@ class MwmPlay(TableController):
 
     # -- applying ---------------------------------------------------------------------
 
-    def _apply(self, action: Action, real: bool) -> tuple[Event, ...]:
+    def _apply(self, action: Action) -> tuple[Event, ...]:
         events = self.match.apply(action)
-        self.flags.append(real)
         for event in events:
             if event.code in NOTE_CODES:
                 text = say(self, event)
                 if text:
                     self.notes.append(text)
-        log.info("mwm: %s%s", action, "" if real else " (device)")
+        device = "" if self.real(len(self.match.history) - 1) else " (device)"
+        log.info("mwm: %s%s", action, device)
         return events
 
     def _deal(self) -> None:
         """The device's own pick for the card the engine asks for."""
         chance = self.match.pending.chance
         assert chance is not None  # only called where the engine asks for a card
-        self._apply(self.dealer.deal(chance), False)
-
-    def _pop(self) -> tuple[Action, bool]:
-        action = self.match.undo()
-        return action, self.flags.pop()
+        self._apply(self.dealer.deal(chance))
 
     def pump(self) -> None:
         """Answer every request the device can answer now; stop where a child is awaited
@@ -238,7 +234,7 @@ class MwmPlay(TableController):
 
     def _try(self, action: Action) -> bool:
         try:
-            self._apply(action, True)
+            self._apply(action)
         except TabletopError as e:
             log.info("mwm: refused %s: %s", action, e)
             self.notes.append(card_sentence(e.code, self.seats[action.seat].name, action))  # type: ignore[union-attr]
@@ -260,24 +256,23 @@ class MwmPlay(TableController):
             return False
         for seat in pending:
             if self.seats[seat].bot:
-                self._enter(self.bot_entry(seat), real=False)
+                self._enter(self.bot_entry(seat))
                 return True
         if any(seat not in self.ready for seat in pending):
             return False
         for seat in sorted(pending, key=lambda s: self.ready[s]):
             entry = replace(self.typed[seat], at=int(self.ready[seat] * 1000))
-            self._enter(entry, real=True)
+            self._enter(entry)
         return True
 
-    def _enter(self, entry: EnterSolution, *, real: bool) -> None:
-        self._apply(entry, real)
+    def _enter(self, entry: EnterSolution) -> None:
+        self._apply(entry)
         self.typed.pop(entry.seat, None)
         self.ready.pop(entry.seat, None)
         if self.state.finished or self.state.phase != "solve":
             # the stage is decided: pay what is owed, then show the verdict
             self.pump_payments()
             self.verdict = last_verdict(self)
-            self.paused = True
             self.seen_count.clear()
             self.seen_crate.clear()
 
@@ -290,7 +285,6 @@ class MwmPlay(TableController):
 
     def next_hand(self) -> None:
         """The verdict was read: the table goes on."""
-        self.paused = False
         self.verdict = None
         self.pump()
 
@@ -371,7 +365,7 @@ class MwmPlay(TableController):
         else:
             old = None if crate is None else CrateDrawn(seat, crate)
         i = None if old is None else self._since_splash(old)
-        return i if i is not None and self.flags[i] else None
+        return i if i is not None and self.real(i) else None
 
     def _since_splash(self, action: Action, end: int | None = None) -> int | None:
         """Where ``action`` was last applied before history ``end`` (all of it: None)
@@ -418,35 +412,39 @@ class MwmPlay(TableController):
         False (and nothing changed) if a child's action no longer fits. The journal gets
         the rewritten history at once, never half of it."""
         with one_write(self.match):
-            tail = [self._pop() for _ in range(len(self.flags) - index)][::-1]
+            real = [self.real(i) for i in range(index, len(self.match.history))]
+            tail = self._undo_to(index)
             keep_notes = len(self.notes)
             try:
-                self._apply(action, tail[0][1])
-                for old, real in tail[1:]:
-                    if not real and isinstance(old, EnterSolution):
-                        self._apply(self.bot_entry(old.seat), False)
+                self._apply(action)
+                for old, was_real in zip(tail[1:], real[1:], strict=True):
+                    if not was_real and isinstance(old, EnterSolution):
+                        self._apply(self.bot_entry(old.seat))
                         continue
                     try:
-                        self._apply(old, real)
+                        self._apply(old)
                     except ImpossibleOutcome:
-                        if real:
+                        if was_real:
                             raise
                         self._deal()
             except TabletopError as e:
                 log.info("mwm: rewrite refused: %s", e)
-                while len(self.flags) > index:
-                    self._pop()
-                for old, real in tail:
-                    self._apply(old, real)
+                self._undo_to(index)
+                for old in tail:
+                    self._apply(old)
                 del self.notes[keep_notes:]
                 return False
             return True
+
+    def _undo_to(self, length: int) -> list[Action]:
+        """Take back the actions after the first ``length``; returns them in order."""
+        return [self.match.undo() for _ in range(len(self.match.history) - length)][::-1]
 
     def _swap_unseen(self, seat: int, card: tuple[int, int], before: int | None = None) -> bool:
         """``card`` is wanted face up but the device had put it somewhere unseen (face
         down in a war, or given up): swap it there for another card of the same pile."""
         i = self._since_splash(CountDrawn(seat, card), before)
-        if i is None or self.flags[i]:
+        if i is None or self.real(i):
             return False  # not laid this round, or a child showed it: it really was played
         pile = [c for c in self._draw_then(i) if c != card]
         random.Random(self.seed + i).shuffle(pile)
@@ -550,23 +548,19 @@ class MwmPlay(TableController):
     # -- the moderator ----------------------------------------------------------------
 
     def splash(self, award_to: int | None) -> None:
-        self._apply(Splash(award_to), True)
+        self._apply(Splash(award_to))
         self._forget_inputs()
         self.verdict = last_verdict(self)
-        self.paused = True
 
     def undo(self) -> Action:
         """Take back the last real action and everything the device did after it."""
-        if not any(self.flags):
+        real = [i for i in range(len(self.match.history)) if self.real(i)]
+        if not real:
             raise TabletopError("engine.nothing_to_undo", "there is nothing to undo")
         with one_write(self.match):
-            while True:
-                action, real = self._pop()
-                if real:
-                    break
+            action = self._undo_to(real[-1])[0]
             self._forget_inputs()
             self.verdict = None
-            self.paused = False
             self.pump_payments()
         return action
 
@@ -581,28 +575,19 @@ class MwmPlay(TableController):
         self.player.rng = random.Random(f"{self.seed}:{seat}:{len(self.match.history)}")
         return self.player.entry(self.state, seat)
 
-    def _replayed_flags(self) -> list[bool]:
-        """Real or virtual for each action of a replayed match: a child's face-up card or
-        answer and the moderator's splash are real; payments, face-down cards, bots' and
-        virtual seats' cards and bots' answers are the device's."""
-        flags = []
-        state = self.match.initial
-        for step in self.match.steps:
-            action = step.action
-            if isinstance(action, Splash):
-                real = True
-            elif isinstance(action, EnterSolution):
-                real = not self.seats[action.seat].bot
-            else:
-                need = pending_card(state)
-                real = (
-                    need is not None
-                    and need[1] in ("up", "crate")
-                    and not self.seats[need[0]].auto_cards
-                )
-            flags.append(real)
-            state = step.state
-        return flags
+    def real(self, index: int) -> bool:
+        """Whether history ``index`` is real: a child's face-up card or answer, or the
+        moderator's splash; payments, face-down cards, bots' and virtual seats' cards and
+        bots' answers are the device's."""
+        action = self.match.steps[index].action
+        if isinstance(action, Splash):
+            return True
+        if isinstance(action, EnterSolution):
+            return not self.seats[action.seat].bot
+        need = pending_card(self.state_before(index))
+        if need is None or need[1] not in ("up", "crate"):
+            return False  # a payment, or a card face down
+        return not self.seats[need[0]].auto_cards
 
     def record(self) -> dict[str, Any]:
         """What the screen holds beyond the match: answers typed and ready (ready times
@@ -623,14 +608,14 @@ class MwmPlay(TableController):
         record older than the match (the device stopped between the two writes) is
         dropped; the verdict of the last hand shows again if nothing came after it but
         the device's payments."""
-        verdict = last_verdict(self)
-        paused = verdict is not None
+        self.verdict = last_verdict(self)
         if (
             record is not None
             and record.get("n") == len(self.match.history)
             and record.get("state") == digest(self.state)
         ):
-            paused = paused and bool(record.get("paused"))
+            if not record.get("paused"):
+                self.verdict = None  # it was read
             try:
                 kept = {
                     key: dict(record.get(key) or {}) for key in ("typed", "ready", "count", "crate")
@@ -650,8 +635,6 @@ class MwmPlay(TableController):
         solving = set(self.solving())
         self.typed = {s: e for s, e in self.typed.items() if s in solving}
         self.ready = {s: at for s, at in self.ready.items() if s in self.typed}
-        self.verdict = verdict if paused else None
-        self.paused = paused
 
     def checks(self) -> list[list[int]]:
         """Per seat: [solutions the device checked, right ones] (YOUR SOLUTION and TEAM
@@ -688,4 +671,4 @@ def _int_or_none(value: Any) -> int | None:
     return None if value is None else int(value)
 
 
-__all__ = ["BOT_WRONG_RATE", "MwmPlay", "SeatConfig", "questions_for"]
+__all__ = ["MwmPlay", "SeatConfig", "questions_for"]

@@ -6,7 +6,8 @@ one child, two, four), ``format.2|3|4``, ``option.1|2``, ``lms.no|yes``,
 ``edition.MWM25|MWM100``.
 
 What the form chose is kept as :class:`Choices` in the journal's ``app["choices"]`` (as
-before the form), so games journaled earlier still carry on.
+before the form), so games journaled earlier still carry on. The rules pages (the form's
+and the table's) are here too.
 """
 
 from __future__ import annotations
@@ -17,11 +18,10 @@ from typing import Any
 
 from tabletop.engine.errors import TabletopError
 from tabletop.engine.match import Match
-from tabletop.games.math_wars_meta import TEAM_FORMATS, MathWarsMetaSettings
+from tabletop.games.math_wars_meta import EDITIONS, TEAM_FORMATS, MathWarsMetaSettings
 from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.games.math_wars_meta.play import MwmPlay, SeatConfig
-from tabletop.ui.games.math_wars_meta.rules import pages, rules_scene
 from tabletop.ui.games.math_wars_meta.table import MwmTable
 from tabletop.ui.messages import names_joined
 from tabletop.ui.saves import GameSave, seat_infos
@@ -38,6 +38,27 @@ from tabletop.ui.scenes.form import (
     Preset,
     Seats,
 )
+from tabletop.ui.scenes.rules import RulesPage, RulesScene, load_rules
+
+
+def pages(edition: str = "MWM25") -> list[RulesPage]:
+    """The rules in plain words with the rule book's worked examples (MWM-1..MWM-8) for
+    ``edition``, its numbers from the engine's edition data."""
+    ed = EDITIONS[edition]
+    victories = {name: e.victory_cards for name, e in EDITIONS.items()}
+    return list(
+        load_rules(
+            "math_wars_meta",
+            edition=edition,
+            victory_cards=ed.victory_cards,
+            top=ed.count_numbers[-1],
+            victories=victories,
+        )
+    )
+
+
+def rules_scene(ctx: Context, edition: str = "MWM25") -> RulesScene:
+    return RulesScene(ctx, "Math Wars Meta: the rules", pages(edition))
 
 
 @dataclass
@@ -260,4 +281,4 @@ def setup_scene(ctx: Context) -> FormScene:
     return MwmSetup(ctx, SETUP)
 
 
-__all__ = ["SETUP", "Choices", "MwmSetup", "make_game", "resume_scene", "setup_scene"]
+__all__ = ["SETUP", "Choices", "make_game", "pages", "resume_scene", "rules_scene", "setup_scene"]

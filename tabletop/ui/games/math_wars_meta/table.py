@@ -76,12 +76,10 @@ class Beside(Dialog):
     """A dialog kept off ``beside`` (the Score Card's cards it asks about): at the side
     of the screen with more room, as wide as that room."""
 
-    beside: pygame.Rect | None = None
+    beside: pygame.Rect  # set before the first layout
 
     def layout(self, metrics: Metrics) -> None:
         super().layout(metrics)
-        if self.beside is None:
-            return
         gap, width = metrics.u(8), metrics.width
         left, right = self.beside.left - gap, width - self.beside.right - gap
         self.panel.width = min(self.panel.width, max(left, right))
@@ -139,7 +137,7 @@ class MwmTable(TableScene):
         return super().status()
 
     def rules_scene(self) -> Scene:
-        from tabletop.ui.games.math_wars_meta.rules import rules_scene
+        from tabletop.ui.games.math_wars_meta.setup import rules_scene
 
         return rules_scene(self.ctx, self.play.settings.edition)
 
@@ -481,34 +479,11 @@ class MwmTable(TableScene):
         settings = self.play.settings
         goal = f"{settings.edition}: {settings.ed.victory_cards} VICTORY! cards win"
         at = (m.u(16), m.u(10) + m.title + m.u(2))
-        self.caption(surface, goal, at, p.muted, m.width - m.u(350), anchor="topleft")
+        painter.line(surface, goal, at, painter.least, m.width - m.u(350), p.muted)
         for seat, rect in enumerate(self.panels):
             self.draw_panel(surface, seat, rect)
         painter.buttons(surface, [b for b in self.buttons if b.kind in ("primary", "quiet")])
         self.draw_status(surface, self.message_rect, lit=self.play.verdict is not None)
-
-    def caption(
-        self,
-        surface: pygame.Surface,
-        text: str,
-        pos: tuple[int, int],
-        colour: Color,
-        width: int,
-        *,
-        size: int = 0,
-        bold: bool = False,
-        anchor: str = "midbottom",
-        whole: bool = False,
-    ) -> None:
-        """``text`` at ``size`` (the captions' 16 px at 800x480), cut to ``width`` with "…"
-        (with ``whole``: left out unless it fits), never shrunk: child-facing text stays at
-        16 px or more at 800x480 (issue 21)."""
-        painter = self.ctx.painter
-        size = size or painter.least
-        if whole and painter.fonts.width(text, size, bold) > width:
-            return
-        text = painter.ellipsis(text, size, max(1, width), bold)
-        painter.text(surface, text, pos, size, colour, bold=bold, anchor=anchor)
 
     def title_line(self) -> str:
         play = self.play
@@ -540,10 +515,10 @@ class MwmTable(TableScene):
             right = f"T{side + 1} {right}"
         rw = painter.fonts.width(right, m.small - 2) + m.u(4)
         at = (chip.right - m.u(4), chip.centery)
-        self.caption(surface, right, at, p.muted, rw, anchor="midright")
+        painter.line(surface, right, at, painter.least, rw, p.muted, anchor="midright")
         room = chip.width - num.width - rw - m.u(10)
         at, name = (num.right + m.u(6), chip.centery), play.name(seat)
-        self.caption(surface, name, at, p.ink, room, size=m.small, bold=True, anchor="midleft")
+        painter.line(surface, name, at, m.small, room, p.ink, bold=True, anchor="midleft")
         up = stage.up[seat] if stage.up else None
         crate = stage.crates[seat] if stage.crates else None
         count_at, crate_at, solve_at = (self.place(k, seat) for k in ("count", "crate", "solve"))
@@ -554,7 +529,8 @@ class MwmTable(TableScene):
         if down and number is not None:
             at = (count_at.right - m.u(4), count_at.top + m.u(6))
             text = f"+{down}\u2193"
-            self.caption(surface, text, at, p.bad, count_at.width, bold=True, anchor="topright")
+            least, width = painter.least, count_at.width
+            painter.line(surface, text, at, least, width, p.bad, bold=True, anchor="topright")
         face = None if crate is None else crate_label(crate)
         self._slot(surface, crate_at, "CRATE", face, active, CRATE_FILL, p.line)
         if solve_at.left > crate_at.right:
@@ -577,9 +553,9 @@ class MwmTable(TableScene):
         if painter.fonts.width(text, m.small - 1, True) <= room - deck_w:  # else the ruling
             room -= deck_w
             at = (r.right - m.u(10), foot_y)
-            self.caption(surface, deck, at, p.muted, deck_w, anchor="midright")
+            painter.line(surface, deck, at, painter.least, deck_w, p.muted, anchor="midright")
         at = (r.left + m.u(8), foot_y)
-        self.caption(surface, text, at, colour, room, size=m.small - 1, bold=True, anchor="midleft")
+        painter.line(surface, text, at, m.small - 1, room, colour, bold=True, anchor="midleft")
 
     def _slot(
         self,
@@ -605,8 +581,9 @@ class MwmTable(TableScene):
             while size > m.small and painter.fonts.width(label, size, True) > rect.width - 6:
                 size -= 1
             painter.text(surface, label, rect.center, size, p.ink, bold=True, anchor="center")
-        at = (rect.centerx, rect.bottom - m.u(5))
-        self.caption(surface, caption, at, p.muted, rect.width - 6, whole=True)
+        if painter.fonts.width(caption, painter.least) <= rect.width - 6:  # whole, or left out
+            at = (rect.centerx, rect.bottom - m.u(5))
+            painter.text(surface, caption, at, painter.least, p.muted, anchor="midbottom")
 
     def _solution(
         self, surface: pygame.Surface, rect: pygame.Rect, seat: int, number: int | None,
@@ -619,13 +596,14 @@ class MwmTable(TableScene):
         fill = WHITE if solving else p.background
         border = p.selected if solving and seat not in play.ready else p.line
         painter.box(surface, rect, fill, border, m.u(3) if solving else 2, m.u(8))
+        least, width = painter.least, rect.width - 6
         label = next(
             (t for t in ("YOUR SOLUTION", "SOLUTION", "YOURS")
-             if painter.fonts.width(t, m.small - 2) <= rect.width - 6),
+             if painter.fonts.width(t, least) <= width),
             "",
         )  # fmt: skip
         at = (rect.centerx, rect.top + m.u(4))
-        self.caption(surface, label, at, p.muted, rect.width - 6, anchor="midtop")
+        painter.text(surface, label, at, least, p.muted, anchor="midtop")
         big = min(m.big + m.u(6), rect.height // 2)
         foot = (rect.centerx, rect.bottom - m.u(4))
         if verdict is not None and number is not None:
@@ -639,7 +617,9 @@ class MwmTable(TableScene):
             )
             if right is not None and entry is not None:
                 mark = "\u2713 right" if ok else f"\u2717 not {signed(entry.solution)}"
-                self.caption(surface, mark, foot, colour, rect.width - 6, bold=True)
+                painter.line(
+                    surface, mark, foot, least, width, colour, bold=True, anchor="midbottom"
+                )
             return
         if seat in play.ready:
             mark, word, colour = "\u2713", "ready", p.good
@@ -652,7 +632,7 @@ class MwmTable(TableScene):
         ink = p.good if colour == p.good else p.selected if mark == "?" else p.ink
         painter.text(surface, mark, rect.center, big, ink, bold=True, anchor="center")
         if rect.height >= big + 3 * m.small:  # room under the mark (not above a Ready tile)
-            self.caption(surface, word, foot, colour, rect.width - 6)
+            painter.line(surface, word, foot, least, width, colour, anchor="midbottom")
 
     def _foot(self, seat: int) -> tuple[str, Color]:
         """The Score Card's last line: HIGHEST, difference, cards lost, or what to do."""

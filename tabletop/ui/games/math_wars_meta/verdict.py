@@ -138,7 +138,7 @@ def last_verdict(play: MwmPlay) -> Verdict | None:
     device's payments; or a splash), rebuilt from the match; None otherwise."""
     steps = play.match.steps
     last = len(steps) - 1
-    while last >= 0 and not play.flags[last]:
+    while last >= 0 and not play.real(last):
         need = pending_card(play.state_before(last))
         if need is None or need[1] != "pay":
             break
@@ -325,15 +325,4 @@ def results_lines(play: MwmPlay) -> list[str]:
     return out
 
 
-__all__ = [
-    "Verdict",
-    "card_sentence",
-    "last_verdict",
-    "questions_for",
-    "reason",
-    "results_lines",
-    "round_line",
-    "say",
-    "seat_list",
-    "solo_round_text",
-]
+__all__ = ["Verdict", "card_sentence", "last_verdict", "questions_for", "results_lines", "say"]
