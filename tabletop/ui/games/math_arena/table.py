@@ -236,16 +236,16 @@ class ArenaScene(TableScene):
 
     # -- lifecycle ----------------------------------------------------------------------------
 
-    def enter(self) -> None:
+    def begin(self) -> None:
         save = self.save
-        save.attach(self.match)
-        with one_write(self.match):
-            if self.resumed:
-                save.played_before = max(save.played_before, float(save.app.get("played") or 0.0))
-                self.play.carry_on(save.app.get("table"), save.elapsed())
-            else:
-                self.play.start()
-        self.after()
+        if self.resumed:
+            save.played_before = max(save.played_before, float(save.app.get("played") or 0.0))
+            self.play.carry_on(save.app.get("table"), save.elapsed())
+        else:
+            self.play.start()
+
+    def enter(self) -> None:
+        super().enter()  # the base's "Welcome back!" gives way to the controller's
         if self.play.cards == "table":
             self.camera = start_card_camera(self.ctx, GAME.name, self.play.players)
 
