@@ -90,7 +90,7 @@ class Driver:
         before = len(play.match.history)
         if seat == self.child:
             self.child_hacks(seat)
-        action = decide(play.state, seat, play.seats[seat].level)
+        action = decide(play.state, seat, play.level(seat))
         self.perform(action)
         play = self.play
         if len(play.match.history) == before and not self.over():

@@ -82,7 +82,7 @@ class MecsTable(TableScene):
     ) -> None:
         infos = seat_infos(seats)
         seed = ctx.rng.randrange(10**9) if seed is None else seed
-        self.play = MecsPlay(
+        self.play = play = MecsPlay(
             infos,
             settings,
             seed,
@@ -93,7 +93,7 @@ class MecsTable(TableScene):
             speak=ctx.speaker.say,
         )
         app = {
-            "seats": [[p.name, p.bot, p.level] for p in self.play.seats],
+            "seats": [[s.name, s.bot is not None, play.level(i)] for i, s in enumerate(play.seats)],
             "seed": seed,
             "bot_driver": bot_driver,
         }
