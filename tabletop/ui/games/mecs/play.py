@@ -211,7 +211,7 @@ class MecsPlay(TableController):
         self.speak(text)
 
     def is_scene_bot(self, seat: int) -> bool:
-        return self.seats[seat].bot and self.bot_driver == "scene"
+        return self.seats[seat].bot is not None and self.bot_driver == "scene"
 
     def standings(self) -> Result:
         """The result, or before the end the standings: coins won so far (MECS-6)."""
