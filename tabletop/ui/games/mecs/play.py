@@ -59,7 +59,7 @@ from tabletop.games.mecs_equation import (
 from tabletop.store import SeatInfo
 from tabletop.ui.controller import TableController
 from tabletop.ui.games.mecs.questions import equation_question
-from tabletop.ui.messages import child_message
+from tabletop.ui.messages import child_message, seats_named
 from tabletop.ui.saves import GameSave, keyed_dealer, standings_result
 
 log = logging.getLogger(__name__)
@@ -198,12 +198,7 @@ class MecsPlay(TableController):
 
     def words(self, text: str) -> str:
         """An engine sentence with the seats' names instead of "Player N"."""
-
-        def named(mo: re.Match[str]) -> str:
-            seat = int(mo.group(1)) - 1
-            return self.name(seat) if 0 <= seat < len(self.seats) else mo.group(0)
-
-        return re.sub(r"Player (\d)", named, text)
+        return seats_named(re.sub(r"Player (\d)", r"Seat \1", text), [s.name for s in self.seats])
 
     def say(self, text: str, kind: str = "info") -> None:
         """What just happened, on screen and aloud (``kind``: info, good or error)."""
