@@ -10,7 +10,7 @@ from tabletop.ui.games import lazy_names
 __getattr__ = lazy_names(
     __name__,
     {
-        **dict.fromkeys(("SETUP", "Scoreboard", "scoreboard", "setup_scene"), "setup"),
+        **dict.fromkeys(("SETUP", "best_scores", "record_score", "setup_scene"), "setup"),
         "BubbleScene": "scene",
         "run_demo": "demo",
     },
