@@ -313,11 +313,9 @@ class ArenaScene(TableScene):
         return ChoiceGrid(self.ctx, title, labels, columns=columns, rows=rows)
 
     def explain(self, name: str) -> None:
-        """A disabled target: say why (or what is missing)."""
-        if name.startswith(("value.", "card.")) or name in ("score", "undo"):
-            self.press(name)  # refused with the reason
-        elif name == "next":
-            self.play.refuse("arena.ui.press_first", "next tapped early")
+        """A disabled target (a row's value, Who wins?, undo): refused with the reason."""
+        if name.startswith("value.") or name in ("score", "undo"):
+            self.press(name)
         else:
             self.play.refuse("ui.not_ready", f"{name} is off")
 
