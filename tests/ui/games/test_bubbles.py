@@ -15,7 +15,7 @@ from hardware.buttons import SeatPressed
 from tabletop.games.bubbles import HEIGHT, RADIUS, any_move, best_move, replay
 from tabletop.ui.autoplay import Autoplayer
 from tabletop.ui.games import game_app
-from tabletop.ui.games.bubbles import BubbleScene, run_demo, scoreboard
+from tabletop.ui.games.bubbles import BubbleScene, best_scores, record_score, run_demo
 from tabletop.ui.input import CardSeen, CardsSeen, Drag, Release, Tap
 from tabletop.ui.messages import CHILD_MESSAGES
 from tabletop.ui.results import GameResults, Standing
@@ -191,7 +191,7 @@ def test_bubbles_scripted_round_by_taps_matches_the_model_replay_mecs8() -> None
         f"Hits: {hits}",
         ", ".join(p.equation.replace(" ", "") for p in game.pops if p.hit),
     ]
-    assert scoreboard(app.ctx).top(30) == [("Mia", hits)]
+    assert best_scores(app.ctx.highscores, 30) == [("Mia", hits)]
     assert app.ctx.highscores.best("bubbles", "Mia", ["30s"]) == hits
     auto.tap("again")
     assert isinstance(app.stack.top, BubbleScene) and app.stack.top.seconds == 30
@@ -409,33 +409,31 @@ def test_bubbles_a_round_without_a_name_is_not_saved() -> None:
     results = app.stack.top
     assert isinstance(results, GameResults)
     assert results.outcome.reason == "Not saved on the scoreboard (no name)."
-    assert scoreboard(app.ctx).top(30) == []
+    assert best_scores(app.ctx.highscores, 30) == []
 
 
 def test_bubbles_scoreboard_keeps_scores_in_a_file(tmp_path) -> None:
     from tabletop.highscores import HighScores
-    from tabletop.ui.games.bubbles import Scoreboard
 
-    first = Scoreboard(HighScores(tmp_path / "highscores.sqlite3"))
-    assert first.record("Mia", 60, 4) == 1
-    assert first.record("Leo", 60, 7) == 1
-    assert first.record("Ana", 60, 5) == 2
-    assert first.record("Tom", 30, 9) == 1
-    again = Scoreboard(HighScores(tmp_path / "highscores.sqlite3"))
-    assert again.top(60) == [("Leo", 7), ("Ana", 5), ("Mia", 4)]
-    assert again.top(30) == [("Tom", 9)]
-    assert again.highscores.best("bubbles", "Leo", ["60s"]) == 7
+    first = HighScores(tmp_path / "highscores.sqlite3")
+    assert record_score(first, "Mia", 60, 4) == 1
+    assert record_score(first, "Leo", 60, 7) == 1
+    assert record_score(first, "Ana", 60, 5) == 2
+    assert record_score(first, "Tom", 30, 9) == 1
+    again = HighScores(tmp_path / "highscores.sqlite3")
+    assert best_scores(again, 60) == [("Leo", 7), ("Ana", 5), ("Mia", 4)]
+    assert best_scores(again, 30) == [("Tom", 9)]
+    assert again.best("bubbles", "Leo", ["60s"]) == 7
 
 
 def test_bubbles_scoreboard_equal_scores_share_a_place_earlier_first() -> None:
     from tabletop.highscores import HighScores
-    from tabletop.ui.games.bubbles import Scoreboard
 
-    board = Scoreboard(HighScores(":memory:"))
-    assert board.record("Mia", 60, 4) == 1
-    assert board.record("Leo", 60, 4) == 1
-    assert board.record("Ana", 60, 2) == 3
-    assert board.top(60) == [("Mia", 4), ("Leo", 4), ("Ana", 2)]
+    board = HighScores(":memory:")
+    assert record_score(board, "Mia", 60, 4) == 1
+    assert record_score(board, "Leo", 60, 4) == 1
+    assert record_score(board, "Ana", 60, 2) == 3
+    assert best_scores(board, 60) == [("Mia", 4), ("Leo", 4), ("Ana", 2)]
 
 
 # -- screenshots ---------------------------------------------------------------------------

@@ -580,7 +580,7 @@ def test_mecs12_setup_chooses_the_bots_level_and_the_table_plays_it(tmp_path: Pa
     auto.tap("start")
     table = app.stack.top
     assert isinstance(table, MecsTable)
-    assert [(p.bot, p.level) for p in table.play.seats][1] == (True, "medium")
+    assert table.play.seats[1].bot == "medium"
     assert table.save.seats[1].bot == "medium"  # journaled with the seat
     assert table.save.app["seats"][1] == ["Bot 2", True, "medium"]
     # a journal from before the levels ("standard" bot, seats as [name, bot]) is the hard bot
@@ -588,7 +588,7 @@ def test_mecs12_setup_chooses_the_bots_level_and_the_table_plays_it(tmp_path: Pa
     old.app = {"seats": [["Ann", False], ["Bot 2", True]], "seed": 5}
     old.seats = []
     resumed = resume_scene(app.ctx, old, table.match)
-    assert [(p.bot, p.level) for p in resumed.play.seats] == [(False, "hard"), (True, "hard")]
+    assert [p.bot for p in resumed.play.seats] == [None, "hard"]
 
 
 def test_mecs12_real_cards_turn_the_bots_and_their_level_off_with_the_reason() -> None:

@@ -161,11 +161,7 @@ def test_mecs_play_record_beside_the_match_carries_on() -> None:
 def test_mecs_play_seats_from_the_journal_keep_their_bot_level() -> None:
     infos = seat_infos([("Ann", False), SeatInfo(1, "Bot 2", bot="medium"), ("Cy", True)])
     play = MecsPlay(infos, MecsSettings(), 1)
-    assert [(p.bot, p.level) for p in play.seats] == [
-        (False, "hard"),
-        (True, "medium"),
-        (True, "hard"),
-    ]
+    assert [p.bot for p in play.seats] == [None, "medium", "hard"]
 
 
 def test_mecs_play_seats_from_the_tables_own_rows_keep_their_bot_level() -> None:

@@ -1,12 +1,7 @@
 """The bubble game on the touchscreen (RULINGS MECS-8): make the target from flying
-bubbles. ``setup`` (the one setup form :data:`SETUP`, the rules and the
-:class:`Scoreboard`), ``play`` (the round without pygame), ``scene``
-(:class:`BubbleScene`, on the one table base) and ``demo`` (``run_demo``). The round is
-not journaled, so it has no ``resume_scene``.
-
-Each name is imported from its module when first asked for, so that importing ``play``
-alone brings no pygame in.
-"""
+bubbles. ``setup`` (the one setup form, the rules and the scoreboard), ``play`` (the
+round without pygame), ``scene`` and ``demo``. The round is not journaled, so it has no
+``resume_scene``. Each name below loads its module when first asked for."""
 
 from __future__ import annotations
 
@@ -15,7 +10,7 @@ from tabletop.ui.games import lazy_names
 __getattr__ = lazy_names(
     __name__,
     {
-        **dict.fromkeys(("SETUP", "Scoreboard", "scoreboard", "setup_scene"), "setup"),
+        **dict.fromkeys(("SETUP", "best_scores", "record_score", "setup_scene"), "setup"),
         "BubbleScene": "scene",
         "run_demo": "demo",
     },

@@ -18,7 +18,7 @@ import pygame
 from tabletop.games.bubbles import HEIGHT, RADIUS, WIDTH, Bubble, BubbleSettings
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.games.bubbles.play import START, BubblePlay, Flash, Line
-from tabletop.ui.games.bubbles.setup import GAME, card_message, draw_board, rules_pages, scoreboard
+from tabletop.ui.games.bubbles.setup import card_message, draw_board, record_score, rules_pages
 from tabletop.ui.input import CardsSeen, Drag, Release, Tap
 from tabletop.ui.messages import child_message
 from tabletop.ui.results import Outcome, Standing
@@ -40,7 +40,7 @@ SOUNDS = {"good": "good", "miss": "seen"}
 class BubbleScene(TableScene):
     """One timed round (see the module)."""
 
-    game = GAME
+    game = "bubbles"
 
     def __init__(self, ctx: Context, *, seconds: int = 60) -> None:
         super().__init__(ctx, None, again=lambda: BubbleScene(ctx, seconds=seconds))
@@ -177,7 +177,7 @@ class BubbleScene(TableScene):
             self.player = result if isinstance(result, str) and result else None
             score = self.play.game.score
             if self.player:
-                self.place = scoreboard(self.ctx).record(self.player, self.seconds, score)
+                self.place = record_score(self.ctx.highscores, self.player, self.seconds, score)
                 log.info("bubbles: %s scored %d (place %s)", self.player, score, self.place)
             self.show_results()
 

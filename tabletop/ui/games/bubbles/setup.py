@@ -32,25 +32,19 @@ def rules_pages() -> list[RulesPage]:
 # -- the scoreboard ------------------------------------------------------------------------
 
 
-class Scoreboard:
-    """The bubble game's scoreboard: the best scores per round length, kept in the app's
-    high scores (game ``"bubbles"``, mode ``"60s"``), which also give personal bests."""
-
-    def __init__(self, highscores: HighScores) -> None:
-        self.highscores = highscores
-
-    def record(self, player: str, seconds: int, score: int) -> int:
-        """Store a score; its place on the board (1 = best; equal scores share it)."""
-        self.highscores.record(GAME, player, (f"{seconds}s",), score)
-        return 1 + sum(1 for _, s in self.top(seconds, limit=1000) if s > score)
-
-    def top(self, seconds: int, limit: int = 5) -> list[tuple[str, int]]:
-        """The best scores for rounds of ``seconds``, best first: (player, score)."""
-        return self.highscores.top(GAME, (f"{seconds}s",), limit)
+# The best scores per round length are kept in the app's high scores (game "bubbles",
+# mode "60s"), which also give personal bests.
 
 
-def scoreboard(ctx: Context) -> Scoreboard:
-    return Scoreboard(ctx.highscores)
+def record_score(highscores: HighScores, player: str, seconds: int, score: int) -> int:
+    """Store a score; its place on the board (1 = best; equal scores share it)."""
+    highscores.record(GAME, player, (f"{seconds}s",), score)
+    return 1 + sum(1 for _, s in best_scores(highscores, seconds, limit=1000) if s > score)
+
+
+def best_scores(highscores: HighScores, seconds: int, limit: int = 5) -> list[tuple[str, int]]:
+    """The best scores for rounds of ``seconds``, best first: (player, score)."""
+    return highscores.top(GAME, (f"{seconds}s",), limit)
 
 
 def draw_board(ctx: Context, surface: pygame.Surface, rect: pygame.Rect, seconds: int) -> None:
@@ -60,7 +54,7 @@ def draw_board(ctx: Context, surface: pygame.Surface, rect: pygame.Rect, seconds
     left, width = rect.left + m.u(14), rect.width - m.u(28)
     title = f"Best scores ({seconds} s)"
     painter.text(surface, title, (left, rect.top + m.u(10)), m.text, bold=True, max_width=width)
-    rows = scoreboard(ctx).top(seconds)
+    rows = best_scores(ctx.highscores, seconds)
     y, line = rect.top + m.u(20) + m.text, m.text + m.u(12)
     if not rows:
         room = pygame.Rect(left, y, width, rect.bottom - y)
@@ -121,4 +115,4 @@ def setup_scene(ctx: Context) -> Scene:
     return FormScene(ctx, SETUP)
 
 
-__all__ = ["SETUP", "Scoreboard", "card_message", "rules_pages", "scoreboard", "setup_scene"]
+__all__ = ["SETUP", "best_scores", "card_message", "record_score", "rules_pages", "setup_scene"]

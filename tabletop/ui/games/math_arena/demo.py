@@ -16,6 +16,7 @@ import random
 from pathlib import Path
 from typing import TextIO
 
+from tabletop.classroom.mistakes import Child
 from tabletop.games.math_arena import NUMBER_CARDS, explain
 from tabletop.ui.games.math_arena.play import (
     BOT_STAGGER,
@@ -25,7 +26,7 @@ from tabletop.ui.games.math_arena.play import (
     value_question,
 )
 from tabletop.ui.games.math_arena.table import ArenaScene
-from tabletop.ui.harness import DemoClock, DemoRun, cards_seen, draw_seed, left_over_by
+from tabletop.ui.harness import DemoClock, DemoRun, cards_seen, draw_seed, left_over_by, type_number
 
 
 def run_demo(
@@ -157,9 +158,6 @@ def child_picks(run: DemoRun, game: ArenaPlay, seed: int) -> None:
 def child_says(run: DemoRun, game: ArenaPlay, seed: int) -> int:
     """The demo child says its value on the number pad, from the seeded model (an
     answer the pad cannot take, below 0 or over 99, is said right)."""
-    from tabletop.classroom.mistakes import Child
-    from tabletop.ui.harness import type_number
-
     op, (a, b) = game.state.operator, game.pairs[0]
     assert op is not None and a is not None and b is not None
     q = value_question(op, (a, b))

@@ -54,7 +54,7 @@ from tabletop.ui.scenes.pin import PinPad
 from tabletop.ui.scenes.rules import ChoiceGrid, RulesScene, load_rules
 from tabletop.ui.table import TableScene, corner_buttons
 from tabletop.ui.theme import ORANGE, VERMILLION, Metrics
-from tabletop.ui.widgets import Button, Painter
+from tabletop.ui.widgets import Button, Painter, grid
 
 RED_INK = (200, 30, 45)
 CARD_BACK = (0, 90, 150)
@@ -130,18 +130,15 @@ class HandPicker(Dialog):
         super().layout(metrics)
         m, body = metrics, self.body()
         foot, gap, cols = m.u(56), m.u(8), 7
-        w = (body.width - gap * (cols - 1)) // cols
         top = body.top + m.text + m.u(8)
         rows = max(1, -(-len(self.hand) // cols))
         h = min(m.u(96), (body.bottom - foot - gap - top - gap * (rows - 1)) // rows)
-        self.buttons = []
-        for i, card in enumerate(self.hand):
-            r, c = divmod(i, cols)
-            rect = pygame.Rect(body.left + c * (w + gap), top + r * (h + gap), w, h)
-            picked = card in self.picked
-            self.buttons.append(
-                Button(f"hand.{card}", rect, card_label(card), kind="card", selected=picked)
-            )
+        cells = grid(pygame.Rect(body.left, top, body.width, h), len(self.hand), cols, gap)
+        picked = self.picked
+        self.buttons = [
+            Button(f"hand.{card}", rect, card_label(card), kind="card", selected=card in picked)
+            for card, rect in zip(self.hand, cells, strict=True)
+        ]
         fy = body.bottom - foot
         self.buttons += [
             Button("cancel", pygame.Rect(body.left, fy, m.u(170), foot), "Cancel", kind="quiet"),
@@ -236,16 +233,16 @@ class ArenaScene(TableScene):
 
     # -- lifecycle ----------------------------------------------------------------------------
 
-    def enter(self) -> None:
+    def begin(self) -> None:
         save = self.save
-        save.attach(self.match)
-        with one_write(self.match):
-            if self.resumed:
-                save.played_before = max(save.played_before, float(save.app.get("played") or 0.0))
-                self.play.carry_on(save.app.get("table"), save.elapsed())
-            else:
-                self.play.start()
-        self.after()
+        if self.resumed:
+            save.played_before = max(save.played_before, float(save.app.get("played") or 0.0))
+            self.play.carry_on(save.app.get("table"), save.elapsed())
+        else:
+            self.play.start()
+
+    def enter(self) -> None:
+        super().enter()  # the base's "Welcome back!" gives way to the controller's
         if self.play.cards == "table":
             self.camera = start_card_camera(self.ctx, GAME.name, self.play.players)
 
@@ -316,11 +313,9 @@ class ArenaScene(TableScene):
         return ChoiceGrid(self.ctx, title, labels, columns=columns, rows=rows)
 
     def explain(self, name: str) -> None:
-        """A disabled target: say why (or what is missing)."""
-        if name.startswith(("value.", "card.")) or name in ("score", "undo"):
-            self.press(name)  # refused with the reason
-        elif name == "next":
-            self.play.refuse("arena.ui.press_first", "next tapped early")
+        """A disabled target (a row's value, Who wins?, undo): refused with the reason."""
+        if name.startswith("value.") or name in ("score", "undo"):
+            self.press(name)
         else:
             self.play.refuse("ui.not_ready", f"{name} is off")
 

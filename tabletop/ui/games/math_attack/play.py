@@ -81,13 +81,12 @@ def num(n: int | Fraction) -> str:
 
 @dataclass(frozen=True)
 class Ghost:
-    """A camera card on a line that the game did not accept: where, what, and why."""
+    """A camera card on a line (the key of :attr:`AttackPlay.ghosts`) that the game did
+    not accept; the refusal said why."""
 
-    line: int
     position: int
     code: str  # what the camera read ("?" when unreadable)
     card: str | None  # our card code, or None if it is not one of ours
-    reason: str
 
 
 @dataclass(frozen=True)
@@ -498,19 +497,16 @@ class AttackPlay(TableController):
         self.new_card(line, len(known), codes[len(known)], extra[0])
 
     def new_card(self, line: int, position: int, code: str, card: str | None) -> None:
-        """One new card read at the end of ``line``: played, or shown as a ghost and why."""
+        """One new card read at the end of ``line``: played, or refused and shown as a ghost."""
         if self.over:
-            reason = self.refuse("atk.game_over")
+            self.refuse("atk.game_over")
         elif card is None:
             what = "atk.ui.unreadable" if code in ("", "?") else "atk.ui.not_ours"
-            reason = self.refuse(what, self.facts(line), f"camera card {code!r} on line {line}")
-        else:
-            played = self.put(line, card)
-            if played is None:
-                self.ghosts.pop(line, None)
-                return
-            reason = played
-        self.ghosts[line] = Ghost(line, position, code, card, reason)
+            self.refuse(what, self.facts(line), f"camera card {code!r} on line {line}")
+        elif self.put(line, card) is None:
+            self.ghosts.pop(line, None)
+            return
+        self.ghosts[line] = Ghost(position, code, card)
 
     # -- the record beside the match -------------------------------------------------------
 

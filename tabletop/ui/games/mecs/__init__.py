@@ -1,11 +1,7 @@
 """M.E.C.S. in the touchscreen app: ``play`` (the device's side of the table, no
-pygame), ``table`` (the scene on the one table base, and ``resume_scene``), ``editor``
-(an area by touch), ``cards`` (card faces and pages), ``setup`` (the one setup form,
-``setup_scene``) and ``demo`` (``run_demo``).
-
-Each name is imported from its module when first asked for, so that importing ``play``
-alone brings no pygame in.
-"""
+pygame), ``table`` (the scene, and ``resume_scene``), ``editor`` (an area by touch),
+``cards`` (card faces and pages), ``setup`` (the one setup form) and ``demo``. Each name
+below loads its module when first asked for."""
 
 from __future__ import annotations
 

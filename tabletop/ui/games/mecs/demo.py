@@ -17,8 +17,13 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from tabletop.bots.mecs import decide
+from tabletop.classroom.mistakes import Child
 from tabletop.games.mecs import EndTurn, Hack, Plant, Refill, Trade, area_owner, insertions
+from tabletop.ui.games.mecs.questions import equation_question
+from tabletop.ui.games.mecs.table import MecsTable
 from tabletop.ui.harness import DemoRun, draw_seed, left_over_by
+from tabletop.ui.results import GameResults
+from tabletop.ui.saves import demo_seats
 
 MAX_MOVES = 4000
 MAX_SHOTS = 8
@@ -50,8 +55,6 @@ class Driver:
 
     @property
     def table(self) -> Any:
-        from tabletop.ui.games.mecs.table import MecsTable
-
         if not self.over():
             self.last = self.run.scene(MecsTable)
         return self.last
@@ -61,8 +64,6 @@ class Driver:
         return self.table.play
 
     def over(self) -> bool:
-        from tabletop.ui.results import GameResults
-
         return isinstance(self.run.top, GameResults)
 
     def show_area(self, seat: int, cards: tuple[str, ...]) -> None:
@@ -90,7 +91,7 @@ class Driver:
         before = len(play.match.history)
         if seat == self.child:
             self.child_hacks(seat)
-        action = decide(play.state, seat, play.seats[seat].level)
+        action = decide(play.state, seat, play.level(seat))
         self.perform(action)
         play = self.play
         if len(play.match.history) == before and not self.over():
@@ -101,8 +102,6 @@ class Driver:
     def child_hacks(self, seat: int) -> None:
         """The child's hack that its own sums say is right but is not, tried now (see
         the class)."""
-        from tabletop.classroom.mistakes import Child
-
         state = self.play.state
         if state.phase != "plant" or state.active != seat:
             return
@@ -119,14 +118,12 @@ class Driver:
 
 
 def child_believes(
-    area: tuple[str, ...], hand: tuple[str, ...], child: Any
+    area: tuple[str, ...], hand: tuple[str, ...], child: Child
 ) -> list[tuple[str, ...]]:
     """The hacks of ``area`` with 1 or 2 cards of ``hand`` (the engine's
     :func:`~tabletop.games.mecs.insertions`, MECS-5) that make a wrong equation the child
     believes (:meth:`Child.answer` to its question is the value beside it), in card
     order: the child's mistakes."""
-    from tabletop.ui.games.mecs.questions import equation_question
-
     beliefs: dict[str, Any] = {}  # one answer per question, as a child would give
     out: list[tuple[str, ...]] = []
     for hacked in sorted(insertions(area, Counter(hand), 2)):
@@ -202,8 +199,6 @@ def play_demo(
             table.save.app["demo"] = tag
             table.save.write_meta()
         if child:
-            from tabletop.ui.saves import demo_seats
-
             demo_seats(table.save, 0)
         names = ", ".join(s.name for s in table.play.seats)
         run.intro("M.E.C.S.", f"{names}; {deck} deck, {mode} mode, seed {run.seed}")

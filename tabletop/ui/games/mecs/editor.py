@@ -78,7 +78,6 @@ class AreaEditor(Scene):
             if k < n:
                 b.append(Button(f"card.{k}", pygame.Rect(x, top, cw, ch), "", kind="card"))
                 x += cw
-        self.card_top, self.card_h = top, ch
         bh = m.u(56)
         y = top + ch + m.u(24)
         tools = [("left", "◀ Move"), ("right", "Move ▶"), ("about", "About")]

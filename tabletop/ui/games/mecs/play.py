@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from tabletop.bots.mecs import LEVELS, decide
@@ -59,7 +59,7 @@ from tabletop.games.mecs_equation import (
 from tabletop.store import SeatInfo
 from tabletop.ui.controller import TableController
 from tabletop.ui.games.mecs.questions import equation_question
-from tabletop.ui.messages import child_message
+from tabletop.ui.messages import child_message, seats_named
 from tabletop.ui.saves import GameSave, keyed_dealer, standings_result
 
 log = logging.getLogger(__name__)
@@ -118,19 +118,6 @@ class Banner:
         return self.start + BANNER_SECONDS
 
 
-@dataclass
-class Player:
-    name: str
-    bot: bool = False
-    level: str = BOT_LEVEL  # a bot's level (MECS-12)
-
-    @classmethod
-    def of(cls, seat: SeatInfo) -> Player:
-        """A journaled seat; a bot's level from before the levels ("standard") or one the
-        device does not know is the hard bot's."""
-        return cls(seat.name, seat.bot is not None, seat.bot if seat.bot in LEVELS else BOT_LEVEL)
-
-
 def seat_infos(seats: Sequence[Sequence[Any] | SeatInfo]) -> list[SeatInfo]:
     """The journal's seats for :class:`SeatInfo` rows or (name, is a bot[, its level])
     as the table journals them (no level: the hard bot, MECS-12)."""
@@ -167,7 +154,10 @@ class MecsPlay(TableController):
         sound: Callable[[str], None] = lambda _: None,
         speak: Callable[[str], None] = lambda _: None,
     ) -> None:
-        self.seats = [Player.of(s) for s in seats]
+        # a bot's level from before the levels ("standard") or one the device does not
+        # know is the hard bot's (MECS-12)
+        known = (None, *LEVELS)
+        self.seats = [s if s.bot in known else replace(s, bot=BOT_LEVEL) for s in seats]
         self.settings = settings
         self.seed = seed
         self.bot_driver = bot_driver
@@ -202,14 +192,13 @@ class MecsPlay(TableController):
     def name(self, seat: int) -> str:
         return self.seats[seat].name
 
+    def level(self, seat: int) -> str:
+        """The seat's bot level (a child's moves, played for it by the demo: the hard bot's)."""
+        return self.seats[seat].bot or BOT_LEVEL
+
     def words(self, text: str) -> str:
         """An engine sentence with the seats' names instead of "Player N"."""
-
-        def named(mo: re.Match[str]) -> str:
-            seat = int(mo.group(1)) - 1
-            return self.name(seat) if 0 <= seat < len(self.seats) else mo.group(0)
-
-        return re.sub(r"Player (\d)", named, text)
+        return seats_named(re.sub(r"Player (\d)", r"Seat \1", text), [s.name for s in self.seats])
 
     def say(self, text: str, kind: str = "info") -> None:
         """What just happened, on screen and aloud (``kind``: info, good or error)."""
@@ -217,7 +206,7 @@ class MecsPlay(TableController):
         self.speak(text)
 
     def is_scene_bot(self, seat: int) -> bool:
-        return self.seats[seat].bot and self.bot_driver == "scene"
+        return self.seats[seat].bot is not None and self.bot_driver == "scene"
 
     def standings(self) -> Result:
         """The result, or before the end the standings: coins won so far (MECS-6)."""
@@ -676,7 +665,7 @@ class MecsPlay(TableController):
         if seat is None:
             return
         try:
-            action = decide(self.state, seat, self.seats[seat].level)
+            action = decide(self.state, seat, self.level(seat))
         except (TabletopError, ValueError):
             log.exception("mecs: the bot found no move")
             action = EndTurn(seat)
@@ -714,7 +703,6 @@ __all__ = [
     "GAME",
     "Banner",
     "MecsPlay",
-    "Player",
     "coin_words",
     "equation_question",
     "read_code",

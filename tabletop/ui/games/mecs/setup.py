@@ -29,13 +29,9 @@ from tabletop.ui.scenes.form import (
     Preset,
     Seats,
 )
-from tabletop.ui.scenes.rules import RulesScene, load_rules
+from tabletop.ui.scenes.rules import load_rules
 
 RULES = load_rules("mecs")
-
-
-def rules_scene(ctx: Context) -> RulesScene:
-    return RulesScene(ctx, "M.E.C.S.: the rules", RULES)
 
 
 def _start(ctx: Context, values: FormValues) -> Scene:
@@ -95,4 +91,4 @@ def setup_scene(ctx: Context) -> FormScene:
     return FormScene(ctx, SETUP)
 
 
-__all__ = ["RULES", "SETUP", "rules_scene", "setup_scene"]
+__all__ = ["RULES", "SETUP", "setup_scene"]

@@ -25,11 +25,12 @@ from tabletop.ui.games import start_card_camera
 from tabletop.ui.games.mecs.cards import LABEL, CardPageScene, button_row, draw_card
 from tabletop.ui.games.mecs.editor import AreaEditor
 from tabletop.ui.games.mecs.play import BOT_SECONDS, Banner, MecsPlay, coin_words, seat_infos
+from tabletop.ui.games.mecs.setup import RULES
 from tabletop.ui.input import CardsSeen
 from tabletop.ui.results import Outcome, outcome_of
 from tabletop.ui.saves import GameSave
 from tabletop.ui.scenes.pin import PinPad
-from tabletop.ui.scenes.rules import ChoiceGrid
+from tabletop.ui.scenes.rules import ChoiceGrid, RulesScene
 from tabletop.ui.table import TableScene
 from tabletop.ui.theme import Metrics, Palette
 from tabletop.ui.widgets import Button, grid
@@ -82,7 +83,7 @@ class MecsTable(TableScene):
     ) -> None:
         infos = seat_infos(seats)
         seed = ctx.rng.randrange(10**9) if seed is None else seed
-        self.play = MecsPlay(
+        self.play = play = MecsPlay(
             infos,
             settings,
             seed,
@@ -93,7 +94,7 @@ class MecsTable(TableScene):
             speak=ctx.speaker.say,
         )
         app = {
-            "seats": [[p.name, p.bot, p.level] for p in self.play.seats],
+            "seats": [[s.name, s.bot is not None, play.level(i)] for i, s in enumerate(play.seats)],
             "seed": seed,
             "bot_driver": bot_driver,
         }
@@ -135,9 +136,7 @@ class MecsTable(TableScene):
         )
 
     def rules_scene(self) -> Scene:
-        from tabletop.ui.games.mecs.setup import rules_scene
-
-        return rules_scene(self.ctx)
+        return RulesScene(self.ctx, "M.E.C.S.: the rules", RULES)
 
     def refuse(self, code: str, detail: str = "", **facts: Any) -> None:
         super().refuse(code, detail, **facts)
