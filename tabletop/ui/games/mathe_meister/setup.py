@@ -34,14 +34,10 @@ SOLO_ONLY = "Black Hole and Fear of Fours are for one player. Take the other pla
 RULES = load_rules("mathe_meister")
 
 
-def players(values: FormValues) -> int:
-    return len(values.seats)
-
-
 def pick_mode(values: FormValues, choice: str) -> str:
     """One mode at a table; in solo several, Freestyle alone and never both directions."""
     chosen = [m for m in values.options["mode"].split("+") if m != "freestyle"]
-    if players(values) > 1:
+    if len(values.seats) > 1:
         return choice or (chosen[:1] or ["freestyle"])[0]
     if choice == "freestyle":
         return choice
@@ -51,7 +47,7 @@ def pick_mode(values: FormValues, choice: str) -> str:
 def pick_solo(values: FormValues, choice: str) -> str:
     """Black Hole and Fear of Fours, either or both, for one player only."""
     chosen = [m for m in values.options["solo"].split("+") if m != "none"]
-    if players(values) > 1 or choice == "none":
+    if len(values.seats) > 1 or choice == "none":
         return "none"
     return toggled(chosen, choice, "none")
 
@@ -67,7 +63,7 @@ def toggled(chosen: list[str], choice: str, empty: str) -> str:
 
 
 def solo_off(values: FormValues, choice: str) -> str:
-    return SOLO_ONLY if players(values) > 1 and choice != "none" else ""
+    return SOLO_ONLY if len(values.seats) > 1 and choice != "none" else ""
 
 
 def chosen_modes(values: FormValues) -> tuple[str, ...]:
