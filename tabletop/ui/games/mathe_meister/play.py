@@ -1,10 +1,4 @@
-"""Solo Mathe-Meister's controller: the child's sheet, without a display (issue 21).
-
-Every touch target of the solo screen (:mod:`.solo`) is a :meth:`SoloPlay.press` by
-name, a disabled one an :meth:`SoloPlay.explain`; a move the engine refuses is explained
-by its code and changes nothing. Virtual dice are keyed by the seed and the moves so
-far, so a game carried on rolls what it would have.
-"""
+"""Solo Mathe-Meister's controller: the child's sheet (:mod:`.solo`), without a display."""
 
 from __future__ import annotations
 
@@ -274,7 +268,8 @@ class SoloPlay(TableController):
     # -- the dice ------------------------------------------------------------------------
 
     def roll(self) -> tuple[int, int]:
-        """Virtual dice, keyed by the seed and the moves so far."""
+        """Virtual dice, keyed by the seed and the moves so far (a game carried on rolls
+        what it would have)."""
         request = self.match.pending.chance
         if request is None:  # the dice are out: nothing to roll (the screen asks again)
             return self.state.dice or (1, 1)

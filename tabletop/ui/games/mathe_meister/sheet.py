@@ -23,11 +23,9 @@ from tabletop.games.mathe_meister import (
     Sheet,
     cell_kind,
 )
-from tabletop.ui.games.mathe_meister.play import glyph
+from tabletop.ui.games.mathe_meister.play import Cell, glyph
 from tabletop.ui.theme import Color
 from tabletop.ui.widgets import Painter
-
-Cell = tuple[int, int]
 
 
 @dataclass(frozen=True)

@@ -104,8 +104,6 @@ class MatheMeisterScene(TableScene):
         )
         # "Play again" is the solo results' (see show_results)
         super().__init__(ctx, save, resumed=match is not None)
-        self.geo = sheet_geometry(ctx.metrics)
-        self.look: SheetLook | None = None
 
     # -- the controller's, for the tests and the demo ----------------------------------------
 
@@ -221,8 +219,6 @@ class MatheMeisterScene(TableScene):
 
     def _buttons(self) -> None:
         """Lay the targets out for the sheet as it is now (draw only paints them)."""
-        if not hasattr(self, "panel"):
-            return
         play, settings, m, rows = self.play, self.settings, self.m, self.rows
         sheet, turn, first = play.sheet, play.turn, play.swap_first()
         self.card = score_sheet(sheet, settings)
@@ -301,8 +297,7 @@ class MatheMeisterScene(TableScene):
     def draw(self, surface: pygame.Surface) -> None:
         painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
         surface.fill(p.background)
-        if self.look is not None:
-            draw_sheet(surface, painter, self.geo, self.look)
+        draw_sheet(surface, painter, self.geo, self.look)
         r = self.rows[0]
         room = r.width - m.u(152)
         words = f"Round {min(self.state.round, ROUNDS)} of {ROUNDS}"

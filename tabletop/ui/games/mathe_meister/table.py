@@ -35,11 +35,9 @@ from tabletop.games import GAMES
 from tabletop.games.mathe_meister import (
     LINES,
     ROUNDS,
-    Action,
     ClaimStar,
     MatheMeister,
     MatheMeisterSettings,
-    MatheMeisterState,
     Roll,
     line_name,
     score_sheet,
@@ -47,7 +45,7 @@ from tabletop.games.mathe_meister import (
 from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.games.mathe_meister.dialogs import dice_screen
-from tabletop.ui.games.mathe_meister.play import modes_named, round_start, sums_checked
+from tabletop.ui.games.mathe_meister.play import MMMatch, modes_named, round_start, sums_checked
 from tabletop.ui.games.mathe_meister.star_board import StarBoard, StarClaim
 from tabletop.ui.messages import child_message
 from tabletop.ui.results import Outcome, outcome_of
@@ -62,7 +60,6 @@ log = logging.getLogger(__name__)
 BOT_SECONDS = 20.0
 BOT_LEVEL = "hint"  # the hint bot plays a bot seat's sheet
 SHEET_LABEL = "app:mm-table-sheet"  # the journal label of a bot's own sheet at a table
-MMMatch = Match[MatheMeisterSettings, MatheMeisterState, Action]
 
 
 class TableScene(Table):
