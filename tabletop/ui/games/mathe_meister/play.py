@@ -152,7 +152,6 @@ class SoloPlay(TableController):
     def __init__(self, match: MMMatch, *, player: str, seed: int) -> None:
         self.match = match
         self.player = player
-        self.seed = seed
         self.dealer = keyed_dealer(seed, match)
         self.pen: tuple[Any, ...] | None = None
         self.swap: dict[str, Any] | None = None
