@@ -113,7 +113,7 @@ def test_table_bot_presses_after_its_delay_and_children_can_be_faster() -> None:
             app.ctx.clock.advance(BOT_SECONDS + 1)
             app.step()
             if scene._bot_lines(1):
-                assert scene.bot_won[1]
+                assert any(c.round == scene.round for c in scene.board.claims if c.seat == 1)
             break
         auto.tap("next")
     else:

@@ -1,9 +1,5 @@
-"""Mathe-Meister in the touchscreen app: setup, the solo sheet, the paper table, the demo.
-
-``setup_scene(ctx)`` is what Home pushes; ``run_demo(...)`` plays a whole solo game
-offscreen (``tabletop demo``); ``resume_scene(ctx, save, match)`` carries on a game left
-unfinished (issue 10: never lose a game).
-"""
+"""Mathe-Meister in the touchscreen app: the setup Home pushes, a game left unfinished
+carried on (issue 10), the demo (``tabletop demo``)."""
 
 from __future__ import annotations
 
@@ -28,14 +24,13 @@ def resume_scene(ctx: Context, save: GameSave, match: Match[Any, Any, Any]) -> S
     ``"solo"``, the digital sheet (``match`` is the child's sheet), or ``"table"``, paper
     sheets at one device (``match`` is only the game's header, see :mod:`.table`)."""
     app = save.app
-    screen = app.get("screen", "solo")
+    screen, dice_mode = app.get("screen", "solo"), app.get("dice_mode")
     seed = int(app["seed"]) if "seed" in app else None
     if screen == "table":
         from tabletop.ui.games.mathe_meister.table import TableScene
 
         if len(save.seats) != match.seats:
             raise LookupError(f"the table has {match.seats} seats but {len(save.seats)} are saved")
-        dice_mode = app.get("dice_mode")
         return TableScene(
             ctx, seats=save.seats, dice_mode=dice_mode, seed=seed, lead=match, save=save
         )
@@ -48,12 +43,11 @@ def resume_scene(ctx: Context, save: GameSave, match: Match[Any, Any, Any]) -> S
         from tabletop.ui.games.mathe_meister.results import solo_results
 
         save.finish(match.result())
-        dice_mode = str(app.get("dice_mode") or ctx.prefs.prefs.dice_input)
-        return solo_results(ctx, match, player, dice_mode)
+        return solo_results(ctx, match, player, str(dice_mode or ctx.prefs.prefs.dice_input))
     return MatheMeisterScene(
         ctx,
         player=player,
-        dice_mode=app.get("dice_mode"),
+        dice_mode=dice_mode,
         seed=seed,
         seats=save.seats or None,
         match=match,

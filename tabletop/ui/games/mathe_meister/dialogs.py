@@ -83,15 +83,9 @@ class StarPick(Dialog):
         self.buttons = []
         for kind, rect in zip(POWER_KINDS, grid(area, len(POWER_KINDS), 4, m.u(10))):
             free = sheet.powers_free(self.state.settings.layout, kind)
+            label = glyph(kind).capitalize()  # Coin, a sign or a number
             self.buttons.append(
-                Button(
-                    f"power.{kind}",
-                    rect,
-                    glyph(kind).capitalize(),  # Coin, a sign or a number
-                    enabled=free > 0,
-                    caption=f"{free} left",
-                    kind="choice",
-                )
+                Button(f"power.{kind}", rect, label, free > 0, "choice", caption=f"{free} left")
             )
         skip = pygame.Rect(0, 0, m.u(220), m.u(52))
         skip.bottomright = body.bottomright
@@ -151,15 +145,11 @@ class CoinShop(Dialog):
             area = pygame.Rect(body.left + label_w, y, body.width - label_w, h)
             spots = [] if used else grid(area, 6, 6, m.u(8))
             for delta, rect in zip((-3, -2, -1, 1, 2, 3), spots):
+                label, cost = f"{delta:+d}".replace("-", "\u2212"), abs(delta)
+                enabled = 1 <= value + delta <= 6 and cost <= coins
+                caption = f"{cost} coin{'s' if cost > 1 else ''}"
                 self.buttons.append(
-                    Button(
-                        f"d{die}.{delta:+d}",
-                        rect,
-                        f"{delta:+d}".replace("-", "\u2212"),
-                        enabled=1 <= value + delta <= 6 and abs(delta) <= coins,
-                        caption=f"{abs(delta)} coin{'s' if abs(delta) > 1 else ''}",
-                        kind="choice",
-                    )
+                    Button(f"d{die}.{delta:+d}", rect, label, enabled, "choice", caption=caption)
                 )
             y += h + m.u(12)
         writes_done = turn is not None and turn.writes_done

@@ -1,14 +1,8 @@
-"""Solo Mathe-Meister's controller: the child's sheet, without a display (issue 21).
-
-Every touch target of the solo screen (:mod:`.solo`) is a :meth:`SoloPlay.press` by
-name, a disabled one an :meth:`SoloPlay.explain`; a move the engine refuses is explained
-by its code and changes nothing. Virtual dice are keyed by the seed and the moves so
-far, so a game carried on rolls what it would have.
-"""
+"""Solo Mathe-Meister's controller: the child's sheet (:mod:`.solo`), without a display."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -158,7 +152,6 @@ class SoloPlay(TableController):
     def __init__(self, match: MMMatch, *, player: str, seed: int) -> None:
         self.match = match
         self.player = player
-        self.seed = seed
         self.dealer = keyed_dealer(seed, match)
         self.pen: tuple[Any, ...] | None = None
         self.swap: dict[str, Any] | None = None
@@ -187,10 +180,6 @@ class SoloPlay(TableController):
     @property
     def turn(self) -> Turn | None:
         return self.state.turns[0] if self.state.turns else None
-
-    @property
-    def finished(self) -> bool:
-        return self.state.finished
 
     def standings(self) -> Result:
         """The result, or before the end the sheet's score so far (END GAME SCORING)."""
@@ -251,7 +240,7 @@ class SoloPlay(TableController):
 
     def next_step(self) -> str:
         """What the child does now, when nothing else was said."""
-        if self.finished:
+        if self.state.finished:
             return "The game is over."
         if self.state.dice is None:
             return "Tap 'Get the dice' when you are ready."
@@ -265,7 +254,7 @@ class SoloPlay(TableController):
         else:
             modes = modes_named(self.settings.modes)
             self.say(f"{self.player}, let's play Mathe-Meister ({modes})!")
-        if self.state.dice is None and not self.finished:
+        if self.state.dice is None and not self.state.finished:
             self.asks.append(("dice",))
 
     def say(self, text: str, kind: str = "info") -> None:
@@ -278,7 +267,8 @@ class SoloPlay(TableController):
     # -- the dice ------------------------------------------------------------------------
 
     def roll(self) -> tuple[int, int]:
-        """Virtual dice, keyed by the seed and the moves so far."""
+        """Virtual dice, keyed by the seed and the moves so far (a game carried on rolls
+        what it would have)."""
         request = self.match.pending.chance
         if request is None:  # the dice are out: nothing to roll (the screen asks again)
             return self.state.dice or (1, 1)
@@ -359,9 +349,8 @@ class SoloPlay(TableController):
         die = int(name[3])
         value = int(name[5]) if "." in name else self.state.turns[0].dice[die]
         if self.pen is not None and self.pen[0] == "power" and self.pen[2] is None:
-            kind, index = self.pen[1], self.pen[3]
-            self.pen = ("power", kind, die, index)
-            self.say(f"Star Power {kind} replaces die {die + 1}. Tap a white box.")
+            index, self.pen = self.pen[3], ("die", die, value)  # the Star Power's die
+            self._pick_power(index)
             return
         self.pen = None if self.pen == ("die", die, value) else ("die", die, value)
         if self.pen is not None:
@@ -543,7 +532,8 @@ class SoloPlay(TableController):
         action = self.match.undo()
         self.pen, self.swap, self.advice, self.offers = None, None, None, []
         self.sounds.append("tap")
-        self.say(f"Taken back: {describe(action)}.")
+        words = TAKEN_BACK.get(type(action), lambda a: "the last move")(action)
+        self.say(f"Taken back: {words}.")
 
     def _hint(self) -> None:
         try:
@@ -557,7 +547,7 @@ class SoloPlay(TableController):
         finished_round = self.state.round
         if self.perform(EndRound(0)):
             self.pen, self.swap, self.offers = None, None, []
-            if not self.finished:
+            if not self.state.finished:
                 self.say(f"Round {finished_round} is over.")
                 self.asks.append(("dice",))
 
@@ -567,19 +557,15 @@ SOUNDS = dict.fromkeys(("mm.star_claimed_auto", "mm.star_won"), "star")
 SOUNDS |= dict.fromkeys(("mm.round_over", "mm.game_over"), "round")
 
 
-def describe(action: Action) -> str:
-    """A move taken back, in words."""
-    if isinstance(action, WriteOperand):
-        return f"the {action.value}"
-    if isinstance(action, WriteOperator):
-        return f"the {glyph(action.op)}"
-    if isinstance(action, ChangeDie):
-        return "the Coin Shop change (coins back)"
-    if isinstance(action, ClaimStar):
-        return f"the {line_name(action.line)} star"
-    if isinstance(action, SwapOperators | SwapOperands):
-        return "the swap (coins back)"
-    return "the last move"
+# a move taken back, in words
+TAKEN_BACK: dict[type, Callable[[Any], str]] = {
+    WriteOperand: lambda a: f"the {a.value}",
+    WriteOperator: lambda a: f"the {glyph(a.op)}",
+    ChangeDie: lambda a: "the Coin Shop change (coins back)",
+    ClaimStar: lambda a: f"the {line_name(a.line)} star",
+    SwapOperators: lambda a: "the swap (coins back)",
+    SwapOperands: lambda a: "the swap (coins back)",
+}
 
 
 def hint_words(advice: Hint) -> str:

@@ -9,14 +9,12 @@ from dataclasses import dataclass, field
 
 import pygame
 
-from tabletop.games.mathe_meister import ScoreCard, score_sheet
+from tabletop.games.mathe_meister import MatheMeister, ScoreCard, score_sheet
 from tabletop.highscores import Recorded
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.games.mathe_meister.play import MMMatch, modes_named, score_lines
 from tabletop.ui.games.mathe_meister.sheet import SheetGeometry, SheetLook, draw_sheet
 from tabletop.ui.results import GameResults, Outcome, Standing
-
-GAME = "mathe-meister"
 
 
 @dataclass
@@ -54,7 +52,7 @@ class SoloEnd:
             return
         lower = self.match.settings.has("black_hole")
         self.recorded = rec = self.ctx.highscores.record(
-            GAME, self.player, self.modes, self.score, lower_is_better=lower
+            MatheMeister.name, self.player, self.modes, self.score, lower_is_better=lower
         )
         modes, goal = modes_named(self.modes), "lowest" if lower else "best"
         if rec.previous_best is None:

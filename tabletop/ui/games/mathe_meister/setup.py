@@ -1,7 +1,6 @@
 """Mathe-Meister's setup, on the one setup form: one player plays on the screen's sheet,
-two to eight on paper sheets (:mod:`.table`; any seat but the first may be a bot). Modes
-(MM-10): one or more combined in solo, one at a table; Black Hole and Fear of Fours are
-for one player.
+two to eight on paper sheets (:mod:`.table`; any seat but the first may be a bot); the
+modes (MM-10) as :func:`pick_mode` and :func:`pick_solo` allow.
 
 Touch targets: the form's (``seat.<i>``, ``choice.*``, ``players.-``, ``players.+``),
 ``mode.<mode>`` for the modes every game may play, ``solo.<mode>`` (and ``solo.none``)
@@ -10,7 +9,7 @@ for the solo modes (:func:`mode_target`), ``rules``, ``back``, ``start``.
 
 from __future__ import annotations
 
-from tabletop.games.mathe_meister import MODE_NAMES, MODES, SOLO_MODES
+from tabletop.games.mathe_meister import MODE_NAMES, MODES, SOLO_MODES, MatheMeister
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.games.mathe_meister.table import BOT_LEVEL
 from tabletop.ui.scenes.form import (
@@ -26,7 +25,7 @@ from tabletop.ui.scenes.form import (
 )
 from tabletop.ui.scenes.rules import load_rules
 
-GAME = "mathe-meister"
+GAME = MatheMeister.name
 TABLE_MODES = tuple(m for m in MODES if m not in SOLO_MODES)
 OPPOSITE = {"small_to_big": "big_to_small", "big_to_small": "small_to_big"}
 SOLO_ONLY = "Black Hole and Fear of Fours are for one player. Take the other players away first."
@@ -34,14 +33,10 @@ SOLO_ONLY = "Black Hole and Fear of Fours are for one player. Take the other pla
 RULES = load_rules("mathe_meister")
 
 
-def players(values: FormValues) -> int:
-    return len(values.seats)
-
-
 def pick_mode(values: FormValues, choice: str) -> str:
     """One mode at a table; in solo several, Freestyle alone and never both directions."""
     chosen = [m for m in values.options["mode"].split("+") if m != "freestyle"]
-    if players(values) > 1:
+    if len(values.seats) > 1:
         return choice or (chosen[:1] or ["freestyle"])[0]
     if choice == "freestyle":
         return choice
@@ -51,7 +46,7 @@ def pick_mode(values: FormValues, choice: str) -> str:
 def pick_solo(values: FormValues, choice: str) -> str:
     """Black Hole and Fear of Fours, either or both, for one player only."""
     chosen = [m for m in values.options["solo"].split("+") if m != "none"]
-    if players(values) > 1 or choice == "none":
+    if len(values.seats) > 1 or choice == "none":
         return "none"
     return toggled(chosen, choice, "none")
 
@@ -67,7 +62,7 @@ def toggled(chosen: list[str], choice: str, empty: str) -> str:
 
 
 def solo_off(values: FormValues, choice: str) -> str:
-    return SOLO_ONLY if players(values) > 1 and choice != "none" else ""
+    return SOLO_ONLY if len(values.seats) > 1 and choice != "none" else ""
 
 
 def chosen_modes(values: FormValues) -> tuple[str, ...]:

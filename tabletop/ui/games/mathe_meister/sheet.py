@@ -23,11 +23,9 @@ from tabletop.games.mathe_meister import (
     Sheet,
     cell_kind,
 )
-from tabletop.ui.games.mathe_meister.play import glyph
+from tabletop.ui.games.mathe_meister.play import Cell, glyph
 from tabletop.ui.theme import Color
 from tabletop.ui.widgets import Painter
-
-Cell = tuple[int, int]
 
 
 @dataclass(frozen=True)
@@ -41,18 +39,14 @@ class SheetGeometry:
     star: int  # size of a star button
 
     @property
-    def pitch(self) -> int:
-        return self.cell + self.gap
-
-    @property
     def grid(self) -> pygame.Rect:
         side = SIZE * self.cell + (SIZE - 1) * self.gap
         return pygame.Rect(self.origin, (side, side))
 
     def cell_rect(self, cell: Cell) -> pygame.Rect:
         r, c = cell
-        x0, y0 = self.origin
-        return pygame.Rect(x0 + c * self.pitch, y0 + r * self.pitch, self.cell, self.cell)
+        (x0, y0), pitch = self.origin, self.cell + self.gap
+        return pygame.Rect(x0 + c * pitch, y0 + r * pitch, self.cell, self.cell)
 
     def tail_rect(self, line: str) -> pygame.Rect:
         i = int(line[1]) - 1

@@ -104,8 +104,6 @@ class MatheMeisterScene(TableScene):
         )
         # "Play again" is the solo results' (see show_results)
         super().__init__(ctx, save, resumed=match is not None)
-        self.geo = sheet_geometry(ctx.metrics)
-        self.look: SheetLook | None = None
 
     # -- the controller's, for the tests and the demo ----------------------------------------
 
@@ -221,8 +219,6 @@ class MatheMeisterScene(TableScene):
 
     def _buttons(self) -> None:
         """Lay the targets out for the sheet as it is now (draw only paints them)."""
-        if not hasattr(self, "panel"):
-            return
         play, settings, m, rows = self.play, self.settings, self.m, self.rows
         sheet, turn, first = play.sheet, play.turn, play.swap_first()
         self.card = score_sheet(sheet, settings)
@@ -243,7 +239,7 @@ class MatheMeisterScene(TableScene):
         r, x = rows[1], rows[1].left
         if turn is None:
             rect = pygame.Rect(r.left, r.top, m.u(200), r.height)
-            buttons.append(Button("dice", rect, "Get the dice", enabled=not play.finished))
+            buttons.append(Button("dice", rect, "Get the dice", enabled=not play.state.finished))
         for die, value in enumerate(turn.dice if turn is not None else ()):
             free = turn is not None and not turn.used[die]
             if settings.has("fear_of_fours") and value == 4 and free:
@@ -251,14 +247,7 @@ class MatheMeisterScene(TableScene):
                     rect = pygame.Rect(x, r.top, m.u(56), r.height)
                     on = play.pen == ("die", die, alt)
                     buttons.append(
-                        Button(
-                            f"die{die}.{alt}",
-                            rect,
-                            str(alt),
-                            kind="choice",
-                            selected=on,
-                            caption="for 4",
-                        )
+                        Button(f"die{die}.{alt}", rect, str(alt), True, "choice", on, "for 4")
                     )
                     x += m.u(60)
             else:
@@ -268,17 +257,9 @@ class MatheMeisterScene(TableScene):
                 x += r.height + m.u(8)
         for i, (op, rect) in enumerate(zip(OPS, grid(rows[2], 3, 3, m.u(8)))):
             left, on = sheet.supply[i], play.pen == ("op", op)
+            enabled = left > 0 and turn is not None
             buttons.append(
-                Button(
-                    f"op.{op}",
-                    rect,
-                    glyph(op),
-                    enabled=left > 0 and turn is not None,
-                    kind="choice",
-                    selected=on,
-                    caption=f"{left} left",
-                    size=m.big,
-                )
+                Button(f"op.{op}", rect, glyph(op), enabled, "choice", on, f"{left} left", m.big)
             )
         # Star Powers: 4 x 3 (6 x 2 at 1280x720), each a coin, a sign or a number
         spots = grid(
@@ -316,8 +297,7 @@ class MatheMeisterScene(TableScene):
     def draw(self, surface: pygame.Surface) -> None:
         painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
         surface.fill(p.background)
-        if self.look is not None:
-            draw_sheet(surface, painter, self.geo, self.look)
+        draw_sheet(surface, painter, self.geo, self.look)
         r = self.rows[0]
         room = r.width - m.u(152)
         words = f"Round {min(self.state.round, ROUNDS)} of {ROUNDS}"

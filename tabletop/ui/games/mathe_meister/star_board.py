@@ -67,12 +67,10 @@ class StarBoard:
         return press.seat
 
     def cancel(self, seat: int | None = None) -> None:
-        """Drop the current press (or ``seat``'s)."""
-        if seat is None:
-            if self.waiting:
-                self.waiting.pop(0)
-        else:
-            self.waiting = [p for p in self.waiting if p.seat != seat]
+        """Drop the current press (or ``seat``'s: a seat waits once at most)."""
+        if seat is None and self.current is not None:
+            seat = self.current.seat
+        self.waiting = [p for p in self.waiting if p.seat != seat]
 
     def stars_of(self, seat: int) -> list[str]:
         return [line for line in LINES if self.owners.get(line) == seat]

@@ -35,11 +35,9 @@ from tabletop.games import GAMES
 from tabletop.games.mathe_meister import (
     LINES,
     ROUNDS,
-    Action,
     ClaimStar,
     MatheMeister,
     MatheMeisterSettings,
-    MatheMeisterState,
     Roll,
     line_name,
     score_sheet,
@@ -47,7 +45,7 @@ from tabletop.games.mathe_meister import (
 from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.games.mathe_meister.dialogs import dice_screen
-from tabletop.ui.games.mathe_meister.play import modes_named, round_start, sums_checked
+from tabletop.ui.games.mathe_meister.play import MMMatch, modes_named, round_start, sums_checked
 from tabletop.ui.games.mathe_meister.star_board import StarBoard, StarClaim
 from tabletop.ui.messages import child_message
 from tabletop.ui.results import Outcome, outcome_of
@@ -62,7 +60,6 @@ log = logging.getLogger(__name__)
 BOT_SECONDS = 20.0
 BOT_LEVEL = "hint"  # the hint bot plays a bot seat's sheet
 SHEET_LABEL = "app:mm-table-sheet"  # the journal label of a bot's own sheet at a table
-MMMatch = Match[MatheMeisterSettings, MatheMeisterState, Action]
 
 
 class TableScene(Table):
@@ -101,7 +98,6 @@ class TableScene(Table):
 
         super().__init__(ctx, save, resumed=lead is not None, again=again)
         self.infos, self.seed, self.dice_mode = infos, seed, dice_mode
-        self.seats = [(s.name, s.bot is not None) for s in self.infos]
         # paper sheets: claims are button presses (MM-5), and a bot's own sheet claims
         # only the stars it won at the table
         self.settings = replace(
@@ -110,7 +106,7 @@ class TableScene(Table):
         )
         # the table's row in the journal: the header of a game nobody writes in
         self.lead: MMMatch = lead or Match(
-            MatheMeister(), self.settings, len(self.seats), seed=self.seed
+            MatheMeister(), self.settings, len(infos), seed=self.seed
         )
         self.board = StarBoard(dict(self.settings.layout.star_values))
         self.round = 1
@@ -122,24 +118,23 @@ class TableScene(Table):
         self.dice_dealer = KeyedDealer(self.seed, lambda: self.round)
         self.bots: dict[int, MMMatch] = {
             seat: Match(MatheMeister(), self.settings, 1, seed=self.seed)
-            for seat, (_, is_bot) in enumerate(self.seats)
-            if is_bot
+            for seat, info in enumerate(infos)
+            if info.bot is not None
         }
         self.bot_saves: dict[int, GameSave] = {}
         self.bot_press_at: dict[int, float] = {}
         self.bots_pressed: set[int] = set()  # bots whose press came this round
-        self.bot_won: dict[int, list[str]] = {seat: [] for seat in self.bots}
         self.note = ""  # a star just won, said before the next step
         if self.resumed:
             self._restore(self.save.app.get("table") or {})
             self._reload_sheets()
 
     def name(self, seat: int) -> str:
-        return self.seats[seat][0]
+        return self.infos[seat].name
 
     def standings(self) -> Result:
         """What the device knows of a paper game: each seat's Bonus Star points."""
-        points = [self.board.points_of(s) for s in range(len(self.seats))]
+        points = [self.board.points_of(s) for s in range(len(self.infos))]
         return standings_result(
             points, "Bonus Star points (the device does not see the paper sheets' totals)"
         )
@@ -174,12 +169,12 @@ class TableScene(Table):
     def outcome(self) -> Outcome:
         """Every seat's Bonus Stars (the paper sheets' totals are the children's), and
         the bots' scores."""
-        names = [self.name(s) for s in range(len(self.seats))]
+        names = [s.name for s in self.infos]
         lines = []
-        for seat, (name, is_bot) in enumerate(self.seats):
+        for seat, name in enumerate(names):
             stars = ", ".join(line_name(x) for x in self.board.stars_of(seat)) or "no stars"
             lines.append(f"{name}: {stars}")
-            if is_bot:
+            if seat in self.bots:
                 score = score_sheet(self.bots[seat].state.sheets[0], self.settings).total
                 lines[-1] += f" \u00b7 final score {score}"
         out = outcome_of(self.standings(), names, score=lambda p: f"{p} points", lines=lines)
@@ -299,10 +294,6 @@ class TableScene(Table):
         self.dice_at = float(at) if at is not None else None
         self.bots_pressed = {int(s) for s in table.get("pressed", [])}
         self.over = bool(table.get("over", False))
-        for seat in self.bots:
-            self.bot_won[seat] = [
-                c.line for c in self.board.claims if c.seat == seat and c.round == self.round
-            ]
 
     def _reload_sheets(self) -> None:
         """Each bot's sheet as the journal kept it (the newest row per seat); one that does
@@ -424,7 +415,7 @@ class TableScene(Table):
             b.append(Button("cancel", cancel, "Cancel", kind="quiet"))
         # the seats, four a row
         area = pygame.Rect(margin, self.claim_rect.bottom + m.u(10), W - 2 * margin, m.u(48))
-        for seat, rect in enumerate(grid(area, len(self.seats), 4, m.u(8), down=m.u(6))):
+        for seat, rect in enumerate(grid(area, len(self.infos), 4, m.u(8), down=m.u(6))):
             ready = seat not in self.bots and self.dice is not None  # the seat button's twin
             name = f"{'ready' if ready else 'seat'}.{seat}"
             b.append(Button(name, rect, self.name(seat), kind="seat", enabled=ready))
@@ -457,7 +448,7 @@ class TableScene(Table):
 
     def seat_pressed(self, seat: int, at: float) -> None:
         """A seat button (or a tap on its Ready tile) asks to claim a Bonus Star."""
-        if not 0 <= seat < len(self.seats) or seat in self.bots:
+        if not 0 <= seat < len(self.infos) or seat in self.bots:
             return
         if self.dice is None:  # a press before the round's dice: say what comes first
             self.refuse("mm.ui.dice_first", f"seat {seat + 1} pressed before the dice")
@@ -488,8 +479,6 @@ class TableScene(Table):
         except ValueError as exc:
             self.refuse("mm.ui.star_taken", str(exc))
             return
-        if seat in self.bots:
-            self.bot_won[seat].append(line)
         self.ctx.sounds.play("star")
         self.message = ""
         self.note = (
@@ -542,7 +531,6 @@ class TableScene(Table):
         if self.over:
             self._finish()  # the results follow (results_at_end)
             return
-        self.bot_won = {seat: [] for seat in self.bots}
         self.message = self.note = ""
         self.ask_dice()
 
