@@ -82,21 +82,16 @@ class DiceScene(Scene):
 
     def _camera(self, on: bool) -> None:
         camera = self.ctx.camera
-        if camera is None:
-            return
-        if on:
+        if camera is not None and on:
             camera.start()
-            if not camera.available:
-                self.note = CAMERA_FAILED
-                self.mode = "tap"
-                self.layout(self.m)
-        else:
+        elif camera is not None:
             camera.stop()
 
     def _switch(self, mode: str) -> None:
         self.mode = mode
         self._camera(mode == "camera")
-        self.layout(self.m)
+        if not self.update(0.0):  # a camera that cannot start: tapping, said
+            self.layout(self.m)
 
     # -- layout ------------------------------------------------------------------------------
 
@@ -209,7 +204,7 @@ class DiceScene(Scene):
     def update(self, now: float) -> bool:
         camera = self.ctx.camera
         if self.mode == "camera" and camera is not None and not camera.available:
-            # the camera failed on its own thread: fall back to tapping, and say so
+            # the camera failed (to start, or on its own thread): tapping, and say so
             self.note = CAMERA_FAILED
             self._switch("tap")
             return True

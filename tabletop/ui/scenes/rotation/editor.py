@@ -32,25 +32,13 @@ from tabletop.ui.app import Context
 from tabletop.ui.scenes.common import foot
 from tabletop.ui.scenes.names import NameScene
 from tabletop.ui.scenes.rotation.runner import run_rotation
-from tabletop.ui.scenes.settings import TeacherScreen
+from tabletop.ui.scenes.settings import TeacherScreen, footer
 from tabletop.ui.theme import Metrics
 from tabletop.ui.widgets import Button, grid
 
 log = logging.getLogger(__name__)
 
 DEFAULT_GAMES = ("mathe-meister", "math-wars-meta", "mecs", "math-arena")
-
-
-def footer(
-    m: Metrics, back: tuple[str, str], go: tuple[str, str, int] | None = None
-) -> list[Button]:
-    """A teacher's screen's footer: ``back`` (name, label) bottom left, ``go`` (name,
-    label, width) bottom right."""
-    b = [Button(back[0], foot(m, 180), back[1], kind="quiet")]
-    if go is not None:
-        name, label, width = go
-        b.append(Button(name, foot(m, width, "right"), label))
-    return b
 
 
 def class_groups(journal: Any) -> list[str]:
@@ -118,17 +106,14 @@ class Draft:
             "here": (0, max(0, n - 1)),
         }
         now = self.rotations if what == "rounds" else getattr(self, what)
-        setattr(self, what, _clamp(now + delta, *bounds[what]))
+        low, high = bounds[what]
+        setattr(self, what, max(low, min(high, now + delta)))
 
     def fit(self) -> None:
         """Keep the rounds and this device's station inside the stations there are."""
         n = len(self.stations)
         self.rounds = min(self.rounds, n) if self.rounds else 0
         self.here = min(self.here, max(0, n - 1))
-
-
-def _clamp(value: int, low: int, high: int) -> int:
-    return max(low, min(high, value))
 
 
 STEPPERS = (
