@@ -24,13 +24,11 @@ from tabletop.ui.widgets import Button, grid
 
 log = logging.getLogger(__name__)
 
-MODES = ("camera", "tap", "virtual")
 CAMERA_FAILED = "The camera is not working: check the cable. You can tap the dice instead."
-MODE_LABELS = {"camera": "Camera", "tap": "Tap the dice", "virtual": "Roll for me"}
-HINTS = {  # the line under the title, by mode
-    "camera": "The camera reads the dice. Check the numbers.",
-    "tap": "Tap what each die shows.",
-    "virtual": "The device rolls two dice.",
+MODES = {  # each mode's button, and the line under the title
+    "camera": ("Camera", "The camera reads the dice. Check the numbers."),
+    "tap": ("Tap the dice", "Tap what each die shows."),
+    "virtual": ("Roll for me", "The device rolls two dice."),
 }
 
 
@@ -104,7 +102,7 @@ class DiceScene(Scene):
             Button(
                 f"mode.{name}",
                 rect,
-                MODE_LABELS[name],
+                MODES[name][0],
                 kind="toggle",
                 selected=self.mode == name,
                 enabled=name != "camera" or camera_ok,
@@ -215,7 +213,7 @@ class DiceScene(Scene):
     def draw(self, surface: pygame.Surface) -> None:
         painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
         surface.fill(p.background)
-        header(self, surface, self.title, self.note or HINTS[self.mode])
+        header(self, surface, self.title, self.note or MODES[self.mode][1])
         for b in self.buttons:
             if b.kind == "face":
                 if b.selected:
