@@ -17,7 +17,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from tabletop.engine.errors import DeviceError
+from tabletop.engine.errors import BadInput, DeviceError
 from tabletop.ui.input import CardSeen, CardsSeen, DieSeen, Seen
 
 log = logging.getLogger(__name__)
@@ -297,7 +297,6 @@ class CardCamera(PipelineCamera):
         self.seats = seats
 
     def _table(self) -> Any:
-        from tabletop.engine.errors import BadInput
         from vision.table import Table, mat_areas
 
         try:
