@@ -186,7 +186,14 @@ class RotationEditor(TeacherScreen):
             b.append(Button(f"{key}.-", minus, "\u2212", kind="quiet"))
             b.append(Button(f"{key}.+", minus.move(right_w - label_w - sw, 0), "+", kind="quiet"))
             self.labels.append((label, minus.centery))
-        self.buttons = b + footer(m, ("back", "Back"), ("start", "Start rotation", 260))
+        back, start = footer(m, ("back", "Back"), ("start", "Start rotation", 260))
+        self.buttons = [*b, back, start]
+        self.message_rect = pygame.Rect(  # between Back and Start
+            back.rect.right + m.u(10),
+            back.rect.top - m.u(8),
+            start.rect.left - back.rect.right - m.u(20),
+            back.rect.height + m.u(16),
+        )
 
     def value(self, key: str) -> str:
         """What a stepper shows between its \u2212 and + buttons."""
@@ -271,16 +278,7 @@ class RotationEditor(TeacherScreen):
             painter.text(surface, value, at, m.text, bold=True, anchor="center", max_width=m.u(130))
         painter.buttons(surface, self.buttons)
         if self.message:
-            back = self.target("back")
-            start = self.target("start")
-            assert back is not None and start is not None
-            area = pygame.Rect(
-                back.rect.right + m.u(10),
-                back.rect.top - m.u(8),
-                start.rect.left - back.rect.right - m.u(20),
-                back.rect.height + m.u(16),
-            )
-            painter.paragraph(surface, self.message, area, m.small, p.bad, bold=True)
+            painter.paragraph(surface, self.message, self.message_rect, m.small, p.bad, bold=True)
 
 
 class StationPicker(TeacherScreen):
