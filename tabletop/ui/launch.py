@@ -72,11 +72,6 @@ def process_age() -> float:
         return time.process_time()
 
 
-def today() -> str:
-    """The default session: the lesson is the day (local date, YYYY-MM-DD)."""
-    return time.strftime("%Y-%m-%d")
-
-
 def camera_source(spec: str, on_pi: bool) -> tuple[Callable[[], Any], dict[str, Any]] | None:
     """(open_source, Pipeline options) for a camera spec, or None without a camera."""
     from tabletop.ui.camera import vision_pipeline_ready
@@ -187,7 +182,7 @@ def run_app(options: AppOptions) -> int:
         card_camera=card_camera,
         rng=random.Random(),
         journal=Journal(data_dir(options.data) / FILE_NAME),
-        session=today(),
+        session=time.strftime("%Y-%m-%d"),  # the lesson is the day (local date)
         speaker=make_speaker(
             prefs.prefs.speech, sounds_available=sounds.available, muted=prefs.prefs.muted
         ),
