@@ -1,9 +1,8 @@
 """The app: a stack of scenes (screens), and the loop that feeds them input and draws them.
 
-Scenes receive everything they use in their constructor (a :class:`Context`); the stack
-calls their lifecycle methods (see :class:`Scene`). The loop drains the seat-button and
-camera queues on the display thread, ticks a monotonic clock, and catches any error a
-scene raises so that a child sees a sentence, never a traceback.
+The loop drains the seat-button and camera queues on the display thread, ticks a
+monotonic clock, and catches any error a scene raises so that a child sees a sentence,
+never a traceback.
 """
 
 from __future__ import annotations

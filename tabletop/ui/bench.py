@@ -27,19 +27,6 @@ from typing import Any
 from tabletop.ui.commands import window_size
 
 
-def _app(size: tuple[int, int]) -> Any:
-    from tabletop.ui.app import App
-    from tabletop.ui.offscreen import offscreen
-    from tabletop.ui.scenes.home import HomeScene
-
-    ctx, window = offscreen(size, 1)
-    ctx.prefs.prefs.dice_input = "tap"
-    app = App(ctx, window, vision_queue=queue.SimpleQueue())
-    app.stack.push(HomeScene(ctx))
-    app.step()
-    return app
-
-
 def measure(app: Any, frames: int) -> dict[str, float]:
     for _ in range(5):  # warm the text cache
         app.step(force_draw=True)
@@ -55,9 +42,16 @@ def measure(app: Any, frames: int) -> dict[str, float]:
 
 
 def scene_figures(frames: int, size: tuple[int, int]) -> dict[str, Any]:
+    from tabletop.ui.app import App
     from tabletop.ui.autoplay import Autoplayer
+    from tabletop.ui.offscreen import offscreen
+    from tabletop.ui.scenes.home import HomeScene
 
-    app = _app(size)
+    ctx, window = offscreen(size, 1)
+    ctx.prefs.prefs.dice_input = "tap"
+    app = App(ctx, window, vision_queue=queue.SimpleQueue())
+    app.stack.push(HomeScene(ctx))
+    app.step()
     out = {"home": measure(app, frames)}
     auto = Autoplayer(app)
     auto.tap("game.mathe-meister")

@@ -4,14 +4,6 @@ A camera reads on its own thread (``threaded=False``: on the caller's, until one
 reading, for the demo and tests) and gives each steady reading to a sink (the app's
 vision queue), never touching pygame. ``start()`` / ``stop()``; ``available`` turns
 False, with ``error`` saying why, when it cannot start or stops.
-
-* :class:`PipelineCamera`: the real ``vision.pipeline.Pipeline`` (table zones, motion,
-  the vision stabiliser) reading dice only;
-* :class:`CardCamera`: the same pipeline reading cards only, each zone named as the
-  card games' scenes name it (:func:`seat_area`);
-* :class:`DiceCamera`: any frame source and dice reader (``reader(frame) -> [die]``,
-  each die with ``value``, ``box`` and ``confidence`` as attributes or keys), voted
-  steady by the vision stabiliser: the demo's stand-in where the pipeline cannot load.
 """
 
 from __future__ import annotations
@@ -25,7 +17,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from tabletop.engine.errors import DeviceError
+from tabletop.engine.errors import BadInput, DeviceError
 from tabletop.ui.input import CardSeen, CardsSeen, DieSeen, Seen
 
 log = logging.getLogger(__name__)
@@ -39,11 +31,6 @@ class FrameSource(Protocol):
 
 DiceReader = Callable[[Any], Sequence[Any]]
 Sink = Callable[[Seen], None]
-
-
-def image_of(frame: Any) -> np.ndarray:
-    """The BGR image of a frame (a ``vision.sources.Frame`` or a plain array)."""
-    return np.asarray(getattr(frame, "main", frame))
 
 
 def as_die_seen(die: Any) -> DieSeen:
@@ -72,6 +59,11 @@ def to_rgb(image: Any) -> np.ndarray:
     if array.ndim == 2:
         array = np.repeat(array[:, :, None], 3, axis=2)
     return np.ascontiguousarray(array[:, :, 2::-1])
+
+
+def crops_of(observation: Any) -> tuple[np.ndarray, ...]:
+    """An observation's crops (what the child is shown), as RGB."""
+    return tuple(to_rgb(c) for c in getattr(observation, "crops", ()) if np.size(c))
 
 
 class _Worker:
@@ -163,7 +155,10 @@ class _Worker:
 
 
 class DiceCamera(_Worker):
-    """A frame source read by a dice reader, voted steady over ``steady`` frames."""
+    """Any frame source and dice reader (``reader(frame) -> [die]``, each die with
+    ``value``, ``box`` and ``confidence`` as attributes or keys), voted steady over
+    ``steady`` frames by the vision stabiliser: the demo's stand-in where the pipeline
+    cannot load."""
 
     def __init__(
         self,
@@ -179,12 +174,6 @@ class DiceCamera(_Worker):
         self.interval = interval
         self._last: Seen | None = None
 
-    def read_frame(self, frame: Any) -> Seen:
-        """Read the dice in one frame (no vote)."""
-        image = image_of(frame)
-        dice = tuple(as_die_seen(d) for d in self.reader(image))
-        return Seen(dice, self._clock(), to_rgb(image))
-
     def _open(self) -> FrameSource:
         from vision.stabilise import Stabiliser
 
@@ -192,7 +181,9 @@ class DiceCamera(_Worker):
         return self._open_source()
 
     def _look(self, frame: Any) -> list[Any]:
-        self._last = seen = self.read_frame(frame)
+        image = np.asarray(getattr(frame, "main", frame))  # a vision.sources.Frame, or an array
+        dice = tuple(as_die_seen(d) for d in self.reader(image))
+        self._last = seen = Seen(dice, self._clock(), to_rgb(image))
         values = tuple(sorted(seen.values, key=lambda v: (v is None, v or 0)))
         steady = self._votes.update("dice", values)
         return [seen] if steady is not None and values else []
@@ -203,11 +194,9 @@ class DiceCamera(_Worker):
 
 
 class PipelineCamera(_Worker):
-    """The vision pipeline (``vision.pipeline.Pipeline``, dice only) as ``Seen`` events.
-
-    Dice in any zone count (without mats the table is one zone); each observation's
-    crops are what the child is shown. ``options``: more ``Pipeline`` keywords.
-    """
+    """The vision pipeline (``vision.pipeline.Pipeline``: table zones, motion, the
+    vision stabiliser) reading dice only, as ``Seen`` events. Dice in any zone count
+    (without mats the table is one zone). ``options``: more ``Pipeline`` keywords."""
 
     reads_dice = True  # dice only (a CardCamera: cards only)
 
@@ -252,8 +241,8 @@ class PipelineCamera(_Worker):
         key = getattr(observation, "key", None)
         if not (isinstance(key, tuple) and key and key[0] == "dice" and observation.value):
             return None
-        crops = tuple(to_rgb(c) for c in getattr(observation, "crops", ()) if np.size(c))
-        return Seen(tuple(DieSeen(v) for v in observation.value), self._clock(), None, crops)
+        dice = tuple(DieSeen(v) for v in observation.value)
+        return Seen(dice, self._clock(), None, crops_of(observation))
 
 
 # Mat areas (vision.table zone names) as the card games' scenes name them.
@@ -288,8 +277,9 @@ def seat_area(game: str, seat: int, area: str) -> tuple[int | None, str | None]:
 
 
 class CardCamera(PipelineCamera):
-    """The vision pipeline reading cards only, as ``CardsSeen`` events. A zone whose
-    cards are taken away reports an empty tuple, so a scene sees cards leave too."""
+    """The vision pipeline reading cards only, as ``CardsSeen`` events, each zone named
+    as the card games' scenes name it (:func:`seat_area`). A zone whose cards are taken
+    away reports an empty tuple, so a scene sees cards leave too."""
 
     reads_dice = False
 
@@ -307,7 +297,6 @@ class CardCamera(PipelineCamera):
         self.seats = seats
 
     def _table(self) -> Any:
-        from tabletop.engine.errors import BadInput
         from vision.table import Table, mat_areas
 
         try:
@@ -322,9 +311,8 @@ class CardCamera(PipelineCamera):
             return None
         zone = key[1]
         seat, area = seat_area(self.game, int(zone.seat), str(zone.area))
-        crops = tuple(to_rgb(c) for c in getattr(observation, "crops", ()) if np.size(c))
         cards = tuple(CardSeen(str(code), seat, area) for code in observation.value)
-        return CardsSeen(seat, area, cards, self._clock(), crops)
+        return CardsSeen(seat, area, cards, self._clock(), crops_of(observation))
 
 
 class RepeatFrame:
@@ -365,7 +353,6 @@ __all__ = [
     "PipelineCamera",
     "RepeatFrame",
     "as_die_seen",
-    "image_of",
     "seat_area",
     "to_rgb",
     "vision_dice_reader",

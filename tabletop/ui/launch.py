@@ -72,11 +72,6 @@ def process_age() -> float:
         return time.process_time()
 
 
-def today() -> str:
-    """The default session: the lesson is the day (local date, YYYY-MM-DD)."""
-    return time.strftime("%Y-%m-%d")
-
-
 def camera_source(spec: str, on_pi: bool) -> tuple[Callable[[], Any], dict[str, Any]] | None:
     """(open_source, Pipeline options) for a camera spec, or None without a camera."""
     from tabletop.ui.camera import vision_pipeline_ready
@@ -166,7 +161,7 @@ def run_app(options: AppOptions) -> int:
     want_buttons = options.buttons
     if want_buttons is None:
         want_buttons = on_pi or options.pins is not None or bool(os.environ.get("TABLETOP_PINS"))
-    notices = [n for n in (prefs.notice,) if n]
+    notices = [prefs.notice]  # said on the first screen, those that are there
     if want_buttons:
         try:
             buttons = SeatButtons(load_pin_map(options.pins), seat_queue.put)
@@ -187,12 +182,12 @@ def run_app(options: AppOptions) -> int:
         card_camera=card_camera,
         rng=random.Random(),
         journal=Journal(data_dir(options.data) / FILE_NAME),
-        session=today(),
+        session=time.strftime("%Y-%m-%d"),  # the lesson is the day (local date)
         speaker=make_speaker(
             prefs.prefs.speech, sounds_available=sounds.available, muted=prefs.prefs.muted
         ),
     )
-    if ctx.journal.notice and ctx.journal.trouble is None:  # else the app tells the children
+    if ctx.journal.trouble is None:  # else the app tells the children
         notices.append(ctx.journal.notice)
     from tabletop.ui.scenes.rotation import restore_rotation
 
@@ -203,10 +198,9 @@ def run_app(options: AppOptions) -> int:
     ctx.fleet = start_app_fleet(ctx, options.fleet)  # None: this device runs alone
     app = App(ctx, window, seat_queue=seat_queue, vision_queue=vision_queue)
     app.stack.push(HomeScene(ctx))
-    if ctx.highscores.notice:
-        notices.append(ctx.highscores.notice)
-    if notices:
-        app.say(" ".join(notices), 8.0)
+    notices.append(ctx.highscores.notice)
+    if any(notices):
+        app.say(" ".join(n for n in notices if n), 8.0)
     try:
         app.step(force_draw=True)
         if options.timing:

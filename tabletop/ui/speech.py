@@ -94,10 +94,9 @@ class Speaker:
         self.muted = muted
         self.said: list[str] = []  # every sentence asked for, spoken or not
         self.spoken: list[str] = []  # every sentence whose clip started playing
-        self._clips: OrderedDict[str, bytes] = OrderedDict()
+        self._clips: OrderedDict[str, Future[bytes | None]] = OrderedDict()  # by sentence
         self._waiting: deque[str] = deque()  # sentences in order, after the current one
         self._current: str | None = None
-        self._rendering: dict[str, Future[bytes | None]] = {}
         # one worker thread, started on the first sentence (None: render on the caller's)
         self._pool = ThreadPoolExecutor(1, "speech") if threaded else None
 
@@ -147,30 +146,24 @@ class Speaker:
     # -- once per frame, on the display thread -----------------------------------------------
 
     def update(self) -> None:
-        """Take rendered clips; start the next sentence when the last one has ended."""
-        for text, job in list(self._rendering.items()):
+        """Start the next sentence once its clip is rendered and the last one has ended;
+        one that cannot be rendered is skipped (logged)."""
+        while self.on and self._waiting and not self._busy():
+            text = self._waiting[0]
+            job = self._clips.get(text) or self._want(text)  # gone from the kept ones: again
             if not job.done():
-                continue
-            del self._rendering[text]
+                return  # still rendering
+            self._waiting.popleft()
             clip = job.result()
-            if clip is not None:
-                self._keep(text, clip)
-            elif text in self._waiting:
-                self._waiting.remove(text)  # it could not be rendered: skipped (logged)
-        if not self.on or not self._waiting or self._busy():
+            if clip is None:
+                continue
+            self._current = text
+            try:
+                self.player.play(clip)
+                self.spoken.append(text)
+            except Exception as exc:  # a clip the mixer cannot take: silence, never a crash
+                log.warning("speech: could not play %r: %s", text, exc)
             return
-        text = self._waiting[0]
-        clip = self._clips.get(text)
-        if clip is None:
-            return  # still rendering
-        self._waiting.popleft()
-        self._current = text
-        self._clips.move_to_end(text)
-        try:
-            self.player.play(clip)
-            self.spoken.append(text)
-        except Exception as exc:  # a clip the mixer cannot take: silence, never a crash
-            log.warning("speech: could not play %r: %s", text, exc)
 
     def close(self) -> None:
         self.stop()
@@ -182,21 +175,21 @@ class Speaker:
     def _busy(self) -> bool:
         return self.player is not None and bool(self.player.busy())
 
-    def _keep(self, text: str, clip: bytes) -> None:
-        self._clips[text] = clip
+    def _want(self, text: str) -> Future[bytes | None]:
+        """The clip of ``text``, rendered or rendering: kept, the most recently wanted
+        last (the oldest beyond :data:`CLIPS_KEPT` go); one that failed is tried again."""
+        job = self._clips.get(text)
+        if job is None or (job.done() and job.result() is None):
+            if self._pool is not None:
+                job = self._pool.submit(self._render, text)
+            else:
+                job = Future()
+                job.set_result(self._render(text))
+            self._clips[text] = job
+            while len(self._clips) > CLIPS_KEPT:
+                self._clips.popitem(last=False)
         self._clips.move_to_end(text)
-        while len(self._clips) > CLIPS_KEPT:
-            self._clips.popitem(last=False)
-
-    def _want(self, text: str) -> None:
-        if text in self._clips or text in self._rendering:
-            return
-        if self._pool is not None:
-            self._rendering[text] = self._pool.submit(self._render, text)
-            return
-        job: Future[bytes | None] = Future()
-        job.set_result(self._render(text))
-        self._rendering[text] = job
+        return job
 
     def _render(self, text: str) -> bytes | None:
         assert self.renderer is not None

@@ -114,11 +114,25 @@ def test_class_list_offers_a_pick_among_several_files(tmp_path: Path) -> None:
     auto.tap("import")
     pick = app.stack.top
     assert isinstance(pick, PickDialog)
-    assert [label for label, _ in pick.choices] == ["a-class.csv", "B-class.CSV"]
-    auto.tap("pick.1")
+    assert [label for _, label in pick.choices] == ["a-class.csv", "B-class.CSV"]
+    auto.tap("choice.1")
     assert isinstance(app.stack.top, ImportDialog)
     auto.tap("merge")
     assert [s[0] for s in roster_of(app)] == ["S2", "S3"]
+
+
+def test_class_list_pages_through_more_files_than_fit(tmp_path: Path) -> None:
+    """Every .csv file on the stick can be picked: nine a page, "More" shows the rest."""
+    for n in range(1, 12):
+        (tmp_path / f"class-{n:02}.csv").write_text(f"S{n},Kid {n},Red\n")
+    app, _, auto = open_list([tmp_path])
+    auto.tap("import")
+    pick = app.stack.top
+    assert isinstance(pick, PickDialog) and pick.target("choice.9") is None
+    auto.tap("more")
+    assert pick.target("choice.10").label == "class-11.csv"
+    auto.tap("choice.10")
+    assert isinstance(app.stack.top, ImportDialog) and app.stack.top.title == "Import class-11.csv?"
 
 
 @pytest.mark.parametrize(
@@ -174,14 +188,14 @@ def test_class_list_types_a_student_in(tmp_path: Path) -> None:
     type_text(auto, "Katherine Johnson")  # longer than a player's name
     pick = app.stack.top
     assert isinstance(pick, PickDialog) and pick.title == "Katherine Johnson's group"
-    assert [label for label, _ in pick.choices] == ["Blue", "Red", "No group", "New group…"]
-    auto.tap("pick.0")
+    assert [label for _, label in pick.choices] == ["Blue", "Red", "No group", "New group…"]
+    auto.tap("choice.0")
     assert ("S4", "Katherine Johnson", "Blue") in roster_of(app)
     assert scene.message == "Katherine Johnson is on the class list (id S4)."
     # a new group, typed in
     auto.tap("add")
     type_text(auto, "Zoe")
-    auto.tap("pick.3")
+    auto.tap("choice.3")
     assert isinstance(app.stack.top, TypedName)
     type_text(auto, "Green")
     assert ("S5", "Zoe", "Green") in roster_of(app)
@@ -209,7 +223,7 @@ def test_class_list_renames_regroups_and_removes(tmp_path: Path) -> None:
     assert scene.message == "Alan Turing is now Alan Smith."
     auto.tap("student.S2")
     auto.tap("group")
-    auto.tap("pick.2")  # Blue, Red, No group
+    auto.tap("choice.2")  # Blue, Red, No group
     assert ("S2", "Alan Smith", "") in roster_of(app)
     assert scene.message == "Alan Smith is now in no group."
     auto.tap("student.S1")
@@ -249,7 +263,7 @@ def test_class_list_shows_one_group_and_pages(tmp_path: Path) -> None:
     auto.tap("page.next")
     assert scene.grid.page == 1
     auto.tap("group")
-    auto.tap("pick.2")  # Everyone, Blue, Red
+    auto.tap("choice.2")  # Everyone, Blue, Red
     assert scene.grid.group == "Red" and scene.grid.page == 0
     shown = [b.name for b in scene.targets() if b.name.startswith("student.")]
     reds = {f"student.{s.id}" for s in roster.students("Red")}

@@ -240,8 +240,8 @@ def test_signin_lists_the_rotations_group_first_and_picks_groups() -> None:
     auto = Autoplayer(app)
     auto.tap("group")
     assert isinstance(app.stack.top, PickDialog)
-    assert [label for label, _ in app.stack.top.choices] == ["Everyone", "Green", "Blue", "Red"]
-    auto.tap("pick.3")
+    assert [label for _, label in app.stack.top.choices] == ["Everyone", "Green", "Blue", "Red"]
+    auto.tap("choice.3")
     assert [s.id for s in scene.grid.shown()] == ["S1", "S2"]
     assert scene.target("student.S3") is None
     auto.tap("group")

@@ -24,13 +24,11 @@ from tabletop.ui.widgets import Button, grid
 
 log = logging.getLogger(__name__)
 
-MODES = ("camera", "tap", "virtual")
 CAMERA_FAILED = "The camera is not working: check the cable. You can tap the dice instead."
-MODE_LABELS = {"camera": "Camera", "tap": "Tap the dice", "virtual": "Roll for me"}
-HINTS = {  # the line under the title, by mode
-    "camera": "The camera reads the dice. Check the numbers.",
-    "tap": "Tap what each die shows.",
-    "virtual": "The device rolls two dice.",
+MODES = {  # each mode's button, and the line under the title
+    "camera": ("Camera", "The camera reads the dice. Check the numbers."),
+    "tap": ("Tap the dice", "Tap what each die shows."),
+    "virtual": ("Roll for me", "The device rolls two dice."),
 }
 
 
@@ -82,21 +80,16 @@ class DiceScene(Scene):
 
     def _camera(self, on: bool) -> None:
         camera = self.ctx.camera
-        if camera is None:
-            return
-        if on:
+        if camera is not None and on:
             camera.start()
-            if not camera.available:
-                self.note = CAMERA_FAILED
-                self.mode = "tap"
-                self.layout(self.m)
-        else:
+        elif camera is not None:
             camera.stop()
 
     def _switch(self, mode: str) -> None:
         self.mode = mode
         self._camera(mode == "camera")
-        self.layout(self.m)
+        if not self.update(0.0):  # a camera that cannot start: tapping, said
+            self.layout(self.m)
 
     # -- layout ------------------------------------------------------------------------------
 
@@ -109,7 +102,7 @@ class DiceScene(Scene):
             Button(
                 f"mode.{name}",
                 rect,
-                MODE_LABELS[name],
+                MODES[name][0],
                 kind="toggle",
                 selected=self.mode == name,
                 enabled=name != "camera" or camera_ok,
@@ -209,7 +202,7 @@ class DiceScene(Scene):
     def update(self, now: float) -> bool:
         camera = self.ctx.camera
         if self.mode == "camera" and camera is not None and not camera.available:
-            # the camera failed on its own thread: fall back to tapping, and say so
+            # the camera failed (to start, or on its own thread): tapping, and say so
             self.note = CAMERA_FAILED
             self._switch("tap")
             return True
@@ -220,7 +213,7 @@ class DiceScene(Scene):
     def draw(self, surface: pygame.Surface) -> None:
         painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
         surface.fill(p.background)
-        header(self, surface, self.title, self.note or HINTS[self.mode])
+        header(self, surface, self.title, self.note or MODES[self.mode][1])
         for b in self.buttons:
             if b.kind == "face":
                 if b.selected:

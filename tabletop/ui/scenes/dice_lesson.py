@@ -14,10 +14,8 @@ import pygame
 
 from tabletop.classroom.dice_lesson import fairness, read_dice
 from tabletop.ui.app import Context
-from tabletop.ui.scenes.common import foot
-from tabletop.ui.scenes.settings import TeacherScreen
+from tabletop.ui.scenes.settings import TeacherScreen, footer
 from tabletop.ui.theme import Metrics
-from tabletop.ui.widgets import Button
 
 REFRESH = 1.0  # seconds between reads of the journal
 BAR = (0, 114, 178)  # blue (Okabe-Ito)
@@ -39,10 +37,7 @@ class DiceLessonScene(TeacherScreen):
     def layout(self, metrics: Metrics) -> None:
         m = metrics
         which = "This lesson only" if self.every else "All lessons"
-        self.buttons = [
-            Button("back", foot(m, 180), "Back", kind="quiet"),
-            Button("which", foot(m, 260, "right"), which, kind="quiet"),
-        ]
+        self.buttons = footer(m, ("back", "Back"), ("which", which, 260), "quiet")
         self.footer_y = self.buttons[0].rect.top
 
     def press(self, name: str) -> None:

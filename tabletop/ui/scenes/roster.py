@@ -28,6 +28,7 @@ from tabletop.ui.app import Context, Scene
 from tabletop.ui.input import InputEvent, Key
 from tabletop.ui.scenes.common import Confirm, Dialog, draw_message
 from tabletop.ui.scenes.names import NameScene
+from tabletop.ui.scenes.rules import ChoiceGrid
 from tabletop.ui.scenes.settings import TeacherScreen
 from tabletop.ui.theme import Metrics
 from tabletop.ui.widgets import Button, Painter, grid
@@ -37,7 +38,6 @@ log = logging.getLogger(__name__)
 SAVE_NAME = "class-list"
 PRINT_HINT = "Badges: on a computer, run  tabletop print badges ROSTER.csv"
 NAME_LIMIT = 24  # letters typed on the screen's keyboard
-MAX_FILES = 9  # CSV files offered at once
 
 
 def count(n: int, noun: str = "student") -> str:
@@ -163,9 +163,10 @@ class StudentGrid:
         return name[len("student.") :] if name.startswith("student.") else None
 
 
-class PickDialog(Dialog):
-    """Pick one of a few choices; pops with the chosen value (or None when cancelled),
-    or with ``then``, hands it to ``then`` and pops with None."""
+class PickDialog(ChoiceGrid):
+    """Pick one of the choices (``(label, value)``), three a row, a page at a time; pops
+    with the chosen value (or None when cancelled), or with ``then``, hands it to
+    ``then`` and pops with None."""
 
     speaks = False  # a teacher's screen
 
@@ -175,52 +176,25 @@ class PickDialog(Dialog):
         title: str,
         choices: Sequence[tuple[str, Any]],
         *,
-        note: str = "",
         then: Callable[[Any], None] | None = None,
     ) -> None:
-        rows = -(-max(1, len(choices)) // 3)
-        height = 150 + (60 if note else 0) + rows * 60
-        super().__init__(ctx, title, (600, min(460, height)))
-        self.choices = list(choices)
-        self.note = note
+        keyed = [(str(i), label) for i, (label, _) in enumerate(choices)]
+        rows = min(3, -(-len(keyed) // 3))
+        super().__init__(ctx, title, keyed, columns=3, rows=rows)
+        self.base_size = (600, 160 + rows * 64)  # as high as its rows need
+        self.values = [value for _, value in choices]
         self.then = then
 
-    def layout(self, metrics: Metrics) -> None:
-        super().layout(metrics)
-        m = metrics
-        body = self.body()
-        gap = m.u(8)
-        top = body.top + (m.u(56) if self.note else 0)
-        h = m.u(52)
-        self.note_rect = pygame.Rect(body.left, body.top, body.width, m.u(50))
-        area = pygame.Rect(body.left, top, body.width, h)
-        cells = grid(area, len(self.choices), 3, gap)
-        self.buttons = [
-            Button(f"pick.{i}", rect, label, kind="quiet")
-            for i, (rect, (label, _)) in enumerate(zip(cells, self.choices, strict=True))
-        ]
-        self.buttons.append(
-            Button(
-                "cancel",
-                pygame.Rect(body.right - m.u(160), body.bottom - h, m.u(160), h),
-                "Cancel",
-                kind="quiet",
-            )
-        )
-
     def choose(self, name: str) -> None:
-        picked = None if name == "cancel" else self.choices[int(name[len("pick.") :])][1]
-        if self.then is None or name == "cancel":
+        if not name.startswith("choice."):
+            super().choose(name)  # Cancel, or More
+            return
+        picked = self.values[int(name[len("choice.") :])]
+        if self.then is None:
             self.stack.pop(picked)
         else:
             self.then(picked)  # before the screen below lays itself out again
             self.stack.pop(None)
-
-    def draw(self, surface: pygame.Surface) -> None:
-        super().draw(surface)
-        if self.note:
-            painter = self.ctx.painter
-            painter.paragraph(surface, self.note, self.note_rect, self.m.small, painter.p.muted)
 
 
 class TypedName(NameScene):
@@ -481,10 +455,8 @@ class ClassListScene(TeacherScreen):
         if len(files) == 1:
             self.read_file(files[0])
             return
-        more = len(files) > MAX_FILES
-        note = f"{len(files)} files: the first {MAX_FILES} are shown." if more else ""
-        choices = [(p.name, p) for p in files[:MAX_FILES]]
-        self.ask(PickDialog(self.ctx, "Which class list?", choices, note=note), self.read_file)
+        choices = [(p.name, p) for p in files]
+        self.ask(PickDialog(self.ctx, "Which class list?", choices), self.read_file)
 
     def read_file(self, path: Path) -> None:
         try:

@@ -35,6 +35,21 @@ class TeacherScreen(Scene):
         return self.ctx.painter
 
 
+def footer(
+    m: Metrics,
+    back: tuple[str, str],
+    go: tuple[str, str, int] | None = None,
+    kind: str = "primary",
+) -> list[Button]:
+    """A teacher's screen's footer: ``back`` (name, label) bottom left, ``go`` (name,
+    label, width) of ``kind`` bottom right."""
+    b = [Button(back[0], foot(m, 180), back[1], kind="quiet")]
+    if go is not None:
+        name, label, width = go
+        b.append(Button(name, foot(m, width, "right"), label, kind=kind))
+    return b
+
+
 # The teacher's screens behind Settings' buttons: (module, factory taking the context).
 SCREENS = {
     "classlist": ("tabletop.ui.scenes.roster", "ClassListScene"),
@@ -77,12 +92,9 @@ class SettingsScene(TeacherScreen):
                 )
             y += h + gap
         self.info_y = y + m.u(6)
-        self.buttons = [
-            *b,
-            Button("back", foot(m, 180), "Back", kind="quiet"),
-            Button("quit", foot(m, 240, "right"), "Close the app", kind="quiet"),
-            Button("report", foot(m, 220, "centre"), "Class report", kind="quiet"),
-        ]
+        report = Button("report", foot(m, 220, "centre"), "Class report", kind="quiet")
+        self.buttons = [*b, *footer(m, ("back", "Back"), ("quit", "Close the app", 240), "quiet")]
+        self.buttons.append(report)
 
     def press(self, name: str) -> None:
         if name in SCREENS:

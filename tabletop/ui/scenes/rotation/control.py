@@ -10,10 +10,10 @@ import pygame
 
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.scenes.common import Confirm
-from tabletop.ui.scenes.rotation.editor import RotationEditor, footer
+from tabletop.ui.scenes.rotation.editor import RotationEditor
 from tabletop.ui.scenes.rotation.runner import RotationRunner
 from tabletop.ui.scenes.rotation.station import seated
-from tabletop.ui.scenes.settings import TeacherScreen
+from tabletop.ui.scenes.settings import TeacherScreen, footer
 from tabletop.ui.theme import Metrics
 from tabletop.ui.widgets import Button, grid
 

@@ -32,25 +32,13 @@ from tabletop.ui.app import Context
 from tabletop.ui.scenes.common import foot
 from tabletop.ui.scenes.names import NameScene
 from tabletop.ui.scenes.rotation.runner import run_rotation
-from tabletop.ui.scenes.settings import TeacherScreen
+from tabletop.ui.scenes.settings import TeacherScreen, footer
 from tabletop.ui.theme import Metrics
 from tabletop.ui.widgets import Button, grid
 
 log = logging.getLogger(__name__)
 
 DEFAULT_GAMES = ("mathe-meister", "math-wars-meta", "mecs", "math-arena")
-
-
-def footer(
-    m: Metrics, back: tuple[str, str], go: tuple[str, str, int] | None = None
-) -> list[Button]:
-    """A teacher's screen's footer: ``back`` (name, label) bottom left, ``go`` (name,
-    label, width) bottom right."""
-    b = [Button(back[0], foot(m, 180), back[1], kind="quiet")]
-    if go is not None:
-        name, label, width = go
-        b.append(Button(name, foot(m, width, "right"), label))
-    return b
 
 
 def class_groups(journal: Any) -> list[str]:
@@ -118,17 +106,14 @@ class Draft:
             "here": (0, max(0, n - 1)),
         }
         now = self.rotations if what == "rounds" else getattr(self, what)
-        setattr(self, what, _clamp(now + delta, *bounds[what]))
+        low, high = bounds[what]
+        setattr(self, what, max(low, min(high, now + delta)))
 
     def fit(self) -> None:
         """Keep the rounds and this device's station inside the stations there are."""
         n = len(self.stations)
         self.rounds = min(self.rounds, n) if self.rounds else 0
         self.here = min(self.here, max(0, n - 1))
-
-
-def _clamp(value: int, low: int, high: int) -> int:
-    return max(low, min(high, value))
 
 
 STEPPERS = (
@@ -201,7 +186,14 @@ class RotationEditor(TeacherScreen):
             b.append(Button(f"{key}.-", minus, "\u2212", kind="quiet"))
             b.append(Button(f"{key}.+", minus.move(right_w - label_w - sw, 0), "+", kind="quiet"))
             self.labels.append((label, minus.centery))
-        self.buttons = b + footer(m, ("back", "Back"), ("start", "Start rotation", 260))
+        back, start = footer(m, ("back", "Back"), ("start", "Start rotation", 260))
+        self.buttons = [*b, back, start]
+        self.message_rect = pygame.Rect(  # between Back and Start
+            back.rect.right + m.u(10),
+            back.rect.top - m.u(8),
+            start.rect.left - back.rect.right - m.u(20),
+            back.rect.height + m.u(16),
+        )
 
     def value(self, key: str) -> str:
         """What a stepper shows between its \u2212 and + buttons."""
@@ -286,16 +278,7 @@ class RotationEditor(TeacherScreen):
             painter.text(surface, value, at, m.text, bold=True, anchor="center", max_width=m.u(130))
         painter.buttons(surface, self.buttons)
         if self.message:
-            back = self.target("back")
-            start = self.target("start")
-            assert back is not None and start is not None
-            area = pygame.Rect(
-                back.rect.right + m.u(10),
-                back.rect.top - m.u(8),
-                start.rect.left - back.rect.right - m.u(20),
-                back.rect.height + m.u(16),
-            )
-            painter.paragraph(surface, self.message, area, m.small, p.bad, bold=True)
+            painter.paragraph(surface, self.message, self.message_rect, m.small, p.bad, bold=True)
 
 
 class StationPicker(TeacherScreen):
