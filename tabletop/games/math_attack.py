@@ -28,7 +28,15 @@ from fractions import Fraction
 from typing import Any, Literal
 
 from tabletop.engine.errors import BadInput, IllegalMove, ImpossibleOutcome
-from tabletop.engine.protocol import ChanceRequest, Event, Game, Pending, Result, Seat
+from tabletop.engine.protocol import (
+    ChanceRequest,
+    Event,
+    Game,
+    Pending,
+    Result,
+    Seat,
+    places_from_scores,
+)
 
 # -- constants -------------------------------------------------------------------------
 
@@ -319,7 +327,7 @@ class MathAttack(Game[MathAttackSettings, MathAttackState, Action]):
         if state.phase != "over":
             return None
         totals = state.totals
-        places = tuple(1 + sum(1 for other in totals if other > mine) for mine in totals)
+        places = places_from_scores(totals)
         if totals[0] == totals[1]:
             reason = f"draw: both number lines total {totals[0]}"
         else:
