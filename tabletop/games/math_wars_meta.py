@@ -26,16 +26,9 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any, Literal
 
+from tabletop.engine import places_from_scores
 from tabletop.engine.errors import BadInput, IllegalMove, ImpossibleOutcome
-from tabletop.engine.protocol import (
-    ChanceRequest,
-    Event,
-    Game,
-    Pending,
-    Result,
-    Seat,
-    places_from_scores,
-)
+from tabletop.engine.protocol import ChanceRequest, Event, Game, Pending, Result, Seat
 
 # -- constants -------------------------------------------------------------------------
 

@@ -26,17 +26,10 @@ from fractions import Fraction
 from functools import cache
 from typing import Any, Literal
 
+from tabletop.engine import places_from_scores
 from tabletop.engine.codec import OMIT_DEFAULT
 from tabletop.engine.errors import BadInput, IllegalMove
-from tabletop.engine.protocol import (
-    ChanceRequest,
-    Event,
-    Game,
-    Pending,
-    Result,
-    Seat,
-    places_from_scores,
-)
+from tabletop.engine.protocol import ChanceRequest, Event, Game, Pending, Result, Seat
 
 # -- constants -------------------------------------------------------------------------
 
