@@ -58,7 +58,8 @@ def saving_words(journal: Any) -> str:
 
 
 def standings_result(scores: Sequence[Fraction | int], why: str) -> Result:
-    """The result of a game stopped by the rotation's clock before its end."""
+    """The result of a game stopped by the rotation's clock before its end: places from
+    the scores, as the engines place them."""
     exact = tuple(Fraction(s) for s in scores)
     return Result(exact, places_from_scores(exact), why)
 

@@ -84,3 +84,17 @@ def test_engine_places_mm11_tie_breaks_then_the_tie_stands() -> None:
     keys (score, unused powers, stars, coins) that ``tie_break_key`` builds."""
     keys = [(40, 2, 1, 3), (40, 2, 1, 5), (40, 3, 0, 0), (40, 2, 1, 5), (41, 0, 0, 0)]
     assert places_from_scores(keys) == (5, 3, 2, 3, 1)
+
+
+def test_engine_places_mwm7_a_team_takes_one_place() -> None:
+    """MWM-7: in Team v Team the sides are placed (a team's seats share its place and
+    count once), not the seats: Duos of three teams with 3, 1 and 0 VICTORY! cards."""
+    from dataclasses import replace
+
+    from tests.games.test_math_wars_meta_play import GAME, Table, duos
+
+    over = replace(Table(duos(3), 6).state, victories=(3, 1, 0), finished=True)
+    result = GAME.result(over)
+    assert result is not None
+    assert result.places == (1, 1, 2, 2, 3, 3)
+    assert result.scores == tuple(Fraction(v) for v in (3, 3, 1, 1, 0, 0))
