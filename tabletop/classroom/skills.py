@@ -136,6 +136,15 @@ class SkillRow:
         order = list(KINDS)
         return sorted(self.kinds, key=lambda k: (-self.kinds[k], order.index(k)))
 
+    def mistake(self) -> str:
+        """The most common kind of mistake with its example (and how often, when more
+        than once), as the PDF report and the skills screen show it."""
+        kind = self.common
+        if kind is None:
+            return "No mistakes."
+        times = f" ({self.kinds[kind]} times)" if self.kinds[kind] > 1 else ""
+        return f"{KINDS[kind][0]}{times}: {self.examples[kind]}"
+
     def sentence(self) -> str:
         """The most common kind of mistake in a teacher's words, with its example."""
         kind = self.common
@@ -461,10 +470,6 @@ def add_skills_pages(page: Any, extra: SkillsPages) -> None:
             "The most common mistake per skill, and the trend over the last lessons", 12, bold=True
         )
         for r in extra.rows:
-            kind = r.common
-            mistake = "No mistakes." if kind is None else f"{KINDS[kind][0]}: {r.examples[kind]}"
-            if kind is not None and r.kinds[kind] > 1:
-                mistake = f"{KINDS[kind][0]} ({r.kinds[kind]} times): {r.examples[kind]}"
             _mistake_row(
                 page,
                 [
@@ -473,7 +478,7 @@ def add_skills_pages(page: Any, extra: SkillsPages) -> None:
                     f"{r.right} of {r.checked} right",
                     f"trend {row_trend(extra.trends, r)}",
                 ],
-                mistake,
+                r.mistake(),
             )
         page.gap(3)
         page.paragraph(

@@ -10,7 +10,15 @@ from tabletop.engine.errors import (
     TabletopError,
 )
 from tabletop.engine.match import Match
-from tabletop.engine.protocol import ChanceRequest, Event, Game, Pending, Result, Seat
+from tabletop.engine.protocol import (
+    ChanceRequest,
+    Event,
+    Game,
+    Pending,
+    Result,
+    Seat,
+    places_from_scores,
+)
 
 __all__ = [
     "BadInput",
@@ -30,4 +38,5 @@ __all__ = [
     "ScriptedDealer",
     "Seat",
     "TabletopError",
+    "places_from_scores",
 ]

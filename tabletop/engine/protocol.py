@@ -12,13 +12,22 @@ import abc
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 SettingsT = TypeVar("SettingsT")
 StateT = TypeVar("StateT")
 ActionT = TypeVar("ActionT")
 
 Seat = int
+
+
+class Ordered(Protocol):
+    """A score that compares exactly: an int, a Fraction, or a tuple of them."""
+
+    def __gt__(self, other: Any, /) -> bool: ...
+
+
+OrderedT = TypeVar("OrderedT", bound=Ordered)
 
 
 @dataclass(frozen=True)
@@ -81,6 +90,13 @@ class Result:
     @property
     def winners(self) -> frozenset[Seat]:
         return frozenset(seat for seat, place in enumerate(self.places) if place == 1)
+
+
+def places_from_scores(scores: Sequence[OrderedT]) -> tuple[int, ...]:
+    """Each score's place, higher is better: 1 + how many scores beat it. Equal scores
+    share a place and the places after them are skipped (7, 9, 7, 3 -> 2, 1, 2, 4).
+    A tie-break is a tuple key: (score, first tie-break, ...) compares in that order."""
+    return tuple(1 + sum(1 for other in scores if other > mine) for mine in scores)
 
 
 class Game(abc.ABC, Generic[SettingsT, StateT, ActionT]):

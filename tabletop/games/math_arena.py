@@ -29,6 +29,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any, Literal
 
+from tabletop.engine import places_from_scores
 from tabletop.engine.errors import BadInput, IllegalMove
 from tabletop.engine.protocol import ChanceRequest, Event, Game, Pending, Result, Seat
 
@@ -353,7 +354,7 @@ class MathArena(Game[MathArenaSettings, MathArenaState, Action]):
         if state.phase != "over":
             return None
         counts = tuple(len(w) for w in state.won)
-        places = tuple(1 + sum(1 for other in counts if other > mine) for mine in counts)
+        places = places_from_scores(counts)
         best = [s for s, p in enumerate(places) if p == 1]
         if len(best) == 1:
             reason = f"seat {best[0] + 1} wins with {counts[best[0]]} operator cards"

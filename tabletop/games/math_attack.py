@@ -27,6 +27,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any, Literal
 
+from tabletop.engine import places_from_scores
 from tabletop.engine.errors import BadInput, IllegalMove, ImpossibleOutcome
 from tabletop.engine.protocol import ChanceRequest, Event, Game, Pending, Result, Seat
 
@@ -319,7 +320,7 @@ class MathAttack(Game[MathAttackSettings, MathAttackState, Action]):
         if state.phase != "over":
             return None
         totals = state.totals
-        places = tuple(1 + sum(1 for other in totals if other > mine) for mine in totals)
+        places = places_from_scores(totals)
         if totals[0] == totals[1]:
             reason = f"draw: both number lines total {totals[0]}"
         else:

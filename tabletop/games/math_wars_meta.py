@@ -26,6 +26,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any, Literal
 
+from tabletop.engine import places_from_scores
 from tabletop.engine.errors import BadInput, IllegalMove, ImpossibleOutcome
 from tabletop.engine.protocol import ChanceRequest, Event, Game, Pending, Result, Seat
 
@@ -573,7 +574,8 @@ class MathWarsMeta(Game[MathWarsMetaSettings, MathWarsMetaState, Action]):
             return None
         s = state.settings
         per_seat = [state.victories[s.side_of(seat)] for seat in range(state.seats)]
-        places = tuple(1 + sum(1 for v in state.victories if v > mine) for mine in per_seat)
+        side_places = places_from_scores(state.victories)  # a team counts once
+        places = tuple(side_places[s.side_of(seat)] for seat in range(state.seats))
         best = max(state.victories)
         winners = [side for side, v in enumerate(state.victories) if v == best]
         word = "VICTORY! card" if best == 1 else "VICTORY! cards"
@@ -605,7 +607,7 @@ def standings(state: MathWarsMetaState) -> Result:
         usable[s.side_of(seat)] += _usable(state, seat)
     sides = [s.side_of(seat) for seat in range(state.seats)]
     rank = [(state.victories[side], usable[side]) for side in sides]
-    places = tuple(1 + sum(1 for other in rank if other > mine) for mine in rank)
+    places = places_from_scores(rank)
     counts = ", ".join(f"{s.side_name(side)} {n}" for side, n in enumerate(state.victories))
     why = f"stopped with VICTORY! cards: {counts} (ties: more cards still to play)"
     return Result(tuple(Fraction(state.victories[side]) for side in sides), places, why)

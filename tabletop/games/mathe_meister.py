@@ -26,6 +26,7 @@ from fractions import Fraction
 from functools import cache
 from typing import Any, Literal
 
+from tabletop.engine import places_from_scores
 from tabletop.engine.codec import OMIT_DEFAULT
 from tabletop.engine.errors import BadInput, IllegalMove
 from tabletop.engine.protocol import ChanceRequest, Event, Game, Pending, Result, Seat
@@ -568,8 +569,7 @@ class MatheMeister(Game[MatheMeisterSettings, MatheMeisterState, Action]):
         if not state.finished:
             return None
         cards = [score_sheet(sheet, state.settings) for sheet in state.sheets]
-        keys = [tie_break_key(card) for card in cards]
-        places = tuple(1 + sum(1 for other in keys if other > key) for key in keys)
+        places = places_from_scores([tie_break_key(card) for card in cards])
         if state.seats == 1:
             reason = f"final score {cards[0].total}"
         else:

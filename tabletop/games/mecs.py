@@ -43,6 +43,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any, Literal
 
+from tabletop.engine import places_from_scores
 from tabletop.engine.errors import BadInput, IllegalMove, ImpossibleOutcome
 from tabletop.engine.protocol import ChanceRequest, Event, Game, Pending, Result, Seat
 from tabletop.games.mecs_equation import (
@@ -490,8 +491,7 @@ class Mecs(Game[MecsSettings, MecsState, Action]):
         if state.phase != "over":
             return None
         coins = [p.coins for p in state.players]
-        places = tuple(1 + sum(1 for other in coins if other > c) for c in coins)
-        return Result(tuple(Fraction(c) for c in coins), places, state.ended)
+        return Result(tuple(Fraction(c) for c in coins), places_from_scores(coins), state.ended)
 
     def legal_actions(self, state: MecsState, seat: Seat) -> list[Action]:
         """Every decision ``seat`` may take now. Plants are listed with the area's cards

@@ -545,6 +545,7 @@ def _skills(console: Coordinator, session: str | None) -> dict[str, Any]:
             "mistake": None if kind is None else KINDS[kind][0],
             "count": 0 if kind is None else r.kinds[kind],
             "example": None if kind is None else r.examples[kind],
+            "said": r.mistake(),  # as the PDF report and the skills screen say it
             "trend": skills.row_trend(trends, r),
         }
 

@@ -7,7 +7,7 @@ finger would, with the hint bot choosing the moves.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from tabletop.bots.mathe_meister import after_writes, hint
 from tabletop.games.mathe_meister import (
@@ -135,11 +135,19 @@ class Autoplayer:
         self.tap(f"b.{values[1]}")
         self.tap("ok")
 
-    def bot_round(self, before_done: Callable[[], None] | None = None) -> list[Action]:
-        """Play this round as the hint bot would, all by taps; returns the actions."""
+    def bot_round(
+        self,
+        before_done: Callable[[], None] | None = None,
+        choose: Callable[[MatheMeisterState, Sequence[Action]], Action] | None = None,
+    ) -> list[Action]:
+        """Play this round by taps as the hint bot plans it; ``choose(state, plan)`` makes
+        the decision for ``plan[0]`` instead (the rest: the round's later writes), as the
+        demo child does. Returns the actions."""
         game = self.game()
+        plan = hint(game.state, 0).actions()
         played: list[Action] = []
-        for action in hint(game.state, 0).actions():
+        for i, planned in enumerate(plan):
+            action = planned if choose is None else choose(game.state, plan[i:])
             self.play(action)
             played.append(action)
         for action in after_writes(game.state, 0):

@@ -34,7 +34,7 @@ from tabletop.classroom.skills import answer_record
 from tabletop.engine.dealers import KeyedDealer
 from tabletop.engine.errors import TabletopError
 from tabletop.engine.match import Match
-from tabletop.engine.protocol import Result
+from tabletop.engine.protocol import Result, places_from_scores
 from tabletop.store import Saved, SeatInfo, result_record
 
 if TYPE_CHECKING:
@@ -58,11 +58,10 @@ def saving_words(journal: Any) -> str:
 
 
 def standings_result(scores: Sequence[Fraction | int], why: str) -> Result:
-    """Places from scores (higher is better; equal scores share a place): the result of
-    a game stopped by the rotation's clock before its end."""
+    """The result of a game stopped by the rotation's clock before its end: places from
+    the scores, as the engines place them."""
     exact = tuple(Fraction(s) for s in scores)
-    places = tuple(1 + sum(1 for other in exact if other > mine) for mine in exact)
-    return Result(exact, places, why)
+    return Result(exact, places_from_scores(exact), why)
 
 
 def keyed_dealer(seed: int, match: Match[Any, Any, Any]) -> KeyedDealer:

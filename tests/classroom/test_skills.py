@@ -465,3 +465,14 @@ def test_skills_leave_out_a_game_the_teacher_hid(tmp_path: Path) -> None:
     assert trend(journal, "S01", "Ana", "multiplication") == [(B, 3, 2)]
     hide(journal, match, hidden=False)
     assert len(gather_skills(journal, A)) == 2
+
+
+def test_skills_most_common_mistake_as_the_report_and_screen_show_it(tmp_path: Path) -> None:
+    """One sentence for the PDF report and the skills screen: the kind, how often when
+    more than once, and its first example; "No mistakes." without one."""
+    from tabletop.classroom.skills import SkillRow
+
+    ana, guest = gather_skills(lesson(tmp_path / FILE_NAME), A)
+    assert ana.mistake() == "Another operation (2 times): 7 x 8: answered 15, which is 7 + 8"
+    assert guest.mistake() == f"Sign: {guest.examples['sign']}"
+    assert SkillRow("", "Bo", "Red", "addition", A, checked=3, right=3).mistake() == "No mistakes."

@@ -583,6 +583,7 @@ def test_teacher_skills_view_from_a_stations_answers(
                 "mistake": "Another operation",
                 "count": 1,
                 "example": "7 x 8: answered 15, which is 7 + 8",
+                "said": "Another operation: 7 x 8: answered 15, which is 7 + 8",
                 "trend": "50%",
             }
         ]

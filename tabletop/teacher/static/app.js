@@ -455,7 +455,7 @@ async function loadSkills(session, title) {
       el("td", { text: r.skill }),
       el("td", { text: `${r.right} of ${r.checked}` }),
       el("td", {}, el("span", { class: `level level-${r.level.replace(" ", "-")}`, text: r.level })),
-      el("td", { text: r.mistake ? `${r.mistake}${r.count > 1 ? ` (${r.count} times)` : ""}: ${r.example}` : "no mistakes" }),
+      el("td", { text: r.mistake ? r.said : "no mistakes" }),
       el("td", { text: r.trend })));
     const counts = data.dice.counts.map((n, i) => `${i + 1}: ${n}`).join(" · ");
     $("#skills").replaceChildren(

@@ -21,7 +21,7 @@ from typing import TypeVar
 import pygame
 
 from tabletop.classroom import report, skills, usb
-from tabletop.classroom.mistakes import KINDS, SKILLS
+from tabletop.classroom.mistakes import SKILLS
 from tabletop.engine.errors import TabletopError
 from tabletop.ui.app import Context
 from tabletop.ui.scenes.common import foot
@@ -118,17 +118,13 @@ class ReportScene(TeacherScreen):
 
     def skill_line(self, r: skills.SkillRow) -> list[str]:
         """Name, skill, right of checked, level, trend; then the most common mistake."""
-        kind = r.common
-        mistake = "No mistakes." if kind is None else f"{KINDS[kind][0]}: {r.examples[kind]}"
-        if kind is not None and r.kinds[kind] > 1:
-            mistake = f"{KINDS[kind][0]} ({r.kinds[kind]} times): {r.examples[kind]}"
         return [
             r.name,
             SKILLS.get(r.skill, r.skill),
             f"{r.right} of {r.checked}",
             skills.level(r.checked, r.right),
             skills.row_trend(self.trends, r) or "\u2014",
-            mistake,
+            r.mistake(),
         ]
 
     @property

@@ -114,7 +114,8 @@ def run_demo(
     child: bool = False,
 ) -> str:
     """Play the demo game (see the module); returns its last line. ``log_path``: write
-    the game log; ``child``: a guest child plays, by :func:`child_round` (issue 24)."""
+    the game log; ``child``: a guest child plays, by :func:`childs_choice` (issue 24)."""
+    from tabletop.classroom.mistakes import Child
     from tabletop.terminal import render_score
     from tabletop.ui.games.mathe_meister.results import SoloEnd
     from tabletop.ui.games.mathe_meister.setup import mode_target
@@ -193,10 +194,8 @@ def run_demo(
             run.shot(f"round_{r:02d}")
             current["round"] = r  # the next dice screen opens when this round ends
 
-        if child:
-            child_round(auto, random.Random(seed * 100 + r), before_done=before_done)
-        else:
-            auto.bot_round(before_done=before_done)
+        choose = partial(childs_choice, Child(random.Random(seed * 100 + r))) if child else None
+        auto.bot_round(before_done=before_done, choose=choose)
         _tell_end(start, game.match.state, run.say)
     results = run.results()
     if not isinstance(results.detail, SoloEnd):
@@ -211,43 +210,31 @@ def run_demo(
     return run.end(f"final score: {end.score}", "\nOne screenshot a round, and the end.")
 
 
-def child_round(
-    auto: Any, rng: random.Random, before_done: Callable[[], None] | None = None
-) -> None:
-    """A round of the ``--child`` demo (issue 24): the hint bot's plan with each operator
-    the child's (:func:`childs_operator`), so the seeded child's arithmetic mistakes
-    become lines that break their rule, the one kind of mistake a sheet shows."""
-    from tabletop.bots.mathe_meister import after_writes, hint
-    from tabletop.classroom.mistakes import Child
-    from tabletop.games.mathe_meister import EndRound, WriteOperator
-
-    child = Child(rng)
-    game = auto.game()
-    plan = list(hint(game.state, 0).actions())
-    for i, action in enumerate(plan):
-        if isinstance(action, WriteOperator):
-            plan[i] = childs_operator(game.state, plan[i:], child)
-        auto.play(plan[i])
-    for action in after_writes(game.state, 0):
-        if isinstance(action, EndRound) and before_done is not None:
-            before_done()
-        auto.play(action)
-
-
-def childs_operator(state: Any, plan: Sequence[Any], child: Any) -> Any:
-    """The operator the child writes for ``plan[0]`` (the rest: the round's later writes):
-    the first of the bot's and then + - x that the engine takes and for which the child
-    believes every line through its cell complete by the round's end keeps its rule (the
-    child's own sums, :meth:`Child.answer`); else the first the engine takes."""
+def childs_choice(child: Any, state: Any, plan: Sequence[Any]) -> Any:
+    """The ``--child`` demo's decision for ``plan[0]``, the hint bot's next move (the
+    rest: the round's later writes), so the seeded child's arithmetic mistakes become
+    lines that break their rule, the one kind of mistake a sheet shows (issue 24). The
+    bot's move, but for an operator: the first of the bot's and then + - x that the
+    engine takes and for which the child believes every line through its cell complete
+    by the round's end keeps its rule (the child's own sums, :meth:`Child.answer`); else
+    the first the engine takes."""
     from dataclasses import replace
     from fractions import Fraction
 
     from tabletop.classroom.mistakes import LEFT_TO_RIGHT, question
     from tabletop.engine.errors import TabletopError
-    from tabletop.games.mathe_meister import MatheMeister, line_parts, lines_of, sum_wanted
+    from tabletop.games.mathe_meister import (
+        MatheMeister,
+        WriteOperator,
+        line_parts,
+        lines_of,
+        sum_wanted,
+    )
 
-    game = MatheMeister()
     action = plan[0]
+    if not isinstance(action, WriteOperator):
+        return action
+    game = MatheMeister()
     legal = []
     for op in (action.op, *(o for o in ("+", "-", "x") if o != action.op)):
         choice = replace(action, op=op)
