@@ -113,7 +113,9 @@ def _parser() -> argparse.ArgumentParser:
 def _game_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=None, help="dice seed (default: random)")
     p.add_argument(
-        "--modes", default="freestyle", help="comma-separated game modes, e.g. twins,coinless"
+        "--modes",
+        default="freestyle",
+        help="comma-separated game modes, e.g. twins,coinless; M.E.C.S.: normal or challenge",
     )
     p.add_argument("--log", type=Path, default=None, help="write the game log (JSON lines) here")
 

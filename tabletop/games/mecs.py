@@ -1440,6 +1440,7 @@ __all__ = [
     "Mecs",
     "MecsSettings",
     "MecsState",
+    "Mode",
     "Objective",
     "Observe",
     "Plant",

@@ -9,8 +9,10 @@ from __future__ import annotations
 import argparse
 import inspect
 import sys
+from collections.abc import Mapping
 from dataclasses import fields
 from pathlib import Path
+from typing import get_args
 
 from tabletop.engine.errors import BadInput
 
@@ -117,6 +119,25 @@ NO_CHILD = {
 }
 
 
+def demo_modes(game: str, text: str, takes: Mapping[str, object]) -> dict[str, object]:
+    """``--modes`` for the game's demo: Mathe-Meister's modes (``modes``), M.E.C.S.'s one
+    mode (``mode``: normal or challenge, MECS-6); for a demo with no modes anything but the
+    default is refused, never ignored."""
+    names = [m.strip() for m in text.split(",") if m.strip()]
+    if "modes" in takes:
+        from tabletop.games.mathe_meister import normalise_mode
+
+        return {"modes": tuple(normalise_mode(m) for m in names) or ("freestyle",)}
+    if names in ([], ["freestyle"]):
+        return {}
+    if "mode" in takes:
+        from tabletop.games.mecs import Mode
+
+        if len(names) == 1 and names[0] in get_args(Mode):
+            return {"mode": names[0]}
+    raise BadInput("demo.modes", f"the {game} demo has no mode {','.join(names)!r}")
+
+
 def run_demo_command(args: argparse.Namespace) -> int:
     """The game's app demo, given the options its ``run_demo`` takes (Mathe-Meister's
     also take ``--modes`` and ``--log``); ``--data`` or ``--child`` for a demo that has
@@ -140,11 +161,7 @@ def run_demo_command(args: argparse.Namespace) -> int:
                 f"the {game} demo has no --child: {NO_CHILD.get(game, 'not built yet')}",
             )
         extra["child"] = True
-    if "modes" in takes:
-        from tabletop.games.mathe_meister import normalise_mode
-
-        modes = tuple(normalise_mode(m.strip()) for m in args.modes.split(",") if m.strip())
-        extra["modes"] = modes or ("freestyle",)
+    extra.update(demo_modes(game, args.modes, takes))
     if "log_path" in takes:
         extra["log_path"] = args.log
     app.run_demo(seed=args.seed, out_dir=args.out, out=sys.stdout, **extra)

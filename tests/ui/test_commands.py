@@ -124,3 +124,23 @@ def test_app_without_a_display_says_so_in_one_line(monkeypatch, capsys) -> None:
     assert cli.main([]) == 2  # bare `tabletop`, SDL's dummy driver: no screen to show
     err = capsys.readouterr().err
     assert err.startswith("tabletop app: no display here") and err.count("\n") == 1
+
+
+def test_demo_mecs_challenge_mode_is_played(capsys) -> None:
+    """`demo --game mecs --modes challenge` sets the challenge mode up (MECS-6) instead of
+    quietly playing the normal one."""
+    assert cli.main(["demo", "--game", "mecs", "--modes", "challenge", "--seed", "7"]) == 0
+    out = capsys.readouterr().out
+    assert "challenge mode" in out and "New objective:" in out
+    assert out.strip().splitlines()[-1].startswith("winner:")
+
+
+@pytest.mark.parametrize(
+    ("game", "modes"),
+    [("math-attack", "twins"), ("mecs", "twins"), ("mecs", "normal,challenge")],
+)
+def test_demo_modes_a_game_does_not_have_are_one_line_and_status_2(game, modes, capsys) -> None:
+    """A mode the game's demo cannot play is refused in one line, never ignored."""
+    assert cli.main(["demo", "--game", game, "--modes", modes, "--seed", "1"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "has no mode" in err and game in err

@@ -21,7 +21,7 @@ from tabletop.classroom.mistakes import Child
 from tabletop.games.mecs import EndTurn, Hack, Plant, Refill, Trade, area_owner, insertions
 from tabletop.ui.games.mecs.questions import equation_question
 from tabletop.ui.games.mecs.table import MecsTable
-from tabletop.ui.harness import DemoRun, draw_seed, left_over_by
+from tabletop.ui.harness import DemoClock, DemoRun, draw_seed, left_over_by
 from tabletop.ui.results import GameResults
 from tabletop.ui.saves import demo_seats
 
@@ -160,6 +160,7 @@ def run_demo(
         out=out,
         size=size,
         data=data,
+        clock=DemoClock(),  # the coins of a still frame are in the air: the same every run
         # this demo's unfinished game: the one with the same tag
         left_over=left_over_by("mecs", app=lambda app: app.get("demo") == tag),
     )
