@@ -13,7 +13,7 @@ import pygame
 import pytest
 
 from hardware.buttons import SeatPressed
-from tabletop.games.mecs import Mecs, Observe, Refill, evaluate
+from tabletop.games.mecs import Mecs, Observe, Refill, Trade, evaluate
 from tabletop.games.mecs_equation import PLAY_CARDS
 from tabletop.ui.autoplay import Autoplayer
 from tabletop.ui.games import game_app
@@ -31,6 +31,7 @@ from tabletop.ui.harness import DemoRun
 from tabletop.ui.input import CardSeen, CardsSeen, Tap
 from tabletop.ui.results import GameResults
 from tabletop.ui.scenes.form import FormScene
+from tabletop.ui.scenes.pin import PinPad
 from tabletop.ui.scenes.rules import ChoiceGrid, RulesScene
 from tests.ui.game_scenery import form_seats
 from tests.ui.scenery import SIZES, is_undo_pad, make_app
@@ -346,6 +347,48 @@ def test_mecs_camera_play_reveal_plant_take_back_and_fix_a_reading() -> None:
     assert table.play.state.players[0].area == ("1",)
     assert table.message[0].startswith("Fixed:")
     assert table.match.history[-1] == Observe(0, ("1",))
+
+
+def test_mecs_a_fix_that_takes_back_later_moves_waits_for_the_teacher_pin() -> None:
+    """Real cards: seat 1's 1 card was read as 5 and they traded; they really put down 6 7, so
+    the trade no longer fits. Fixing the reading by touch would take back the trade the
+    device acted on, so it asks for the teacher's PIN (issue 21): cancelled, nothing
+    changes; with the PIN, the fix is made and the trade taken back."""
+    app = make_app()
+    auto, table = start(app, seats=2, cards="table")
+    auto.tap("reveal.8")
+    auto.tap("reveal.3")
+    post(app, seen(1, "MT1:MECS:5"))
+    auto.tap("trade")
+    auto.tap("choice.numbers")  # her card went under the numbers
+    auto.tap("choice.numbers")  # and she drew a number card
+    assert any(isinstance(a, Trade) for a in table.match.history)
+    decided = len(table.match.history)
+
+    def fix() -> None:
+        auto.tap("area.0")
+        auto.tap("card.0")
+        auto.tap("change")
+        auto.tap(f"choice.{PLAY_CARDS.index('6')}")
+        auto.tap("gap.1")
+        auto.tap(f"choice.{PLAY_CARDS.index('7')}")
+        auto.tap("done")
+
+    fix()
+    pad = app.stack.top
+    assert isinstance(pad, PinPad) and pad.purpose == "fix"
+    assert "Ask your teacher" in table.message[0]
+    auto.tap("cancel")
+    assert app.stack.top is table and len(table.match.history) == decided
+    assert table.play.state.players[0].area == ("5",)
+    assert table.message[0].startswith("Nothing was changed")
+    fix()
+    for digit in "2468":
+        auto.tap(f"key.{digit}")
+    assert app.stack.top is table and table.play.fix_waiting is None
+    assert table.play.state.players[0].area == ("6", "7")
+    assert table.message[0] == "Fixed: Player 1's area reads 67. 2 later moves were taken back."
+    assert not any(isinstance(a, Trade) for a in table.match.history)
 
 
 def refill_all(auto, table) -> None:

@@ -247,7 +247,8 @@ def test_mecs_child_takes_back_cards_only_before_done_then_it_is_the_teachers() 
 def test_mecs_play_a_fixed_reading_drops_the_later_moves_that_no_longer_fit() -> None:
     """Real cards (MECS-4): Ann's 1 card was read as 5 and she traded; fixed by touch to
     the 2 cards she really put down, the trade (allowed after exactly 1 card) no longer
-    fits, so it and the card drawn for it are taken back, and said so."""
+    fits, so it and the card drawn for it are taken back, and said so. Taking back what
+    the device acted on needs the teacher (issue 21), so the fix waits for the PIN."""
     play = new_play(cards="camera")
     play.reveal("8")
     play.reveal("3")
@@ -255,6 +256,11 @@ def test_mecs_play_a_fixed_reading_drops_the_later_moves_that_no_longer_fit() ->
     play.trade("?", "numbers", "numbers")
     before = len(play.match.history)
     play.submit_area(0, ("6", "7"))  # by touch: a card that was there changed
+    # the fix takes back the trade the device acted on: it waits for the teacher
+    assert play.fix_waiting == (0, ("6", "7")) and len(play.match.history) == before
+    assert "Ask your teacher" in play.message[0]
+    play.teacher_fix(True)  # the table's PIN pad: the teacher gave the PIN
+    assert play.fix_waiting is None
     assert play.message == ("Fixed: Ann's area reads 67. 2 later moves were taken back.", "info")
     assert len(play.match.history) == before - 2 and play.state.players[0].area == ("6", "7")
     assert not any(isinstance(a, Trade) for a in play.match.history)

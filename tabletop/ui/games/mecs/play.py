@@ -177,6 +177,9 @@ class MecsPlay(TableController):
                 (step.state.turn, self.words(e.text)) for e in step.events if e.code != "mecs.drew"
             ]
         self.readings: dict[int, tuple[str, ...]] = {}  # camera readings the game refused
+        # a fix of a reading that takes back what the device acted on: (seat, cards)
+        # waiting for the teacher's PIN
+        self.fix_waiting: tuple[int, tuple[str, ...]] | None = None
         self.refill_seat: int | None = None
 
     # -- naming -------------------------------------------------------------------------------
@@ -492,9 +495,12 @@ class MecsPlay(TableController):
         self.told(events)
         self.settle()
 
-    def correct(self, seat: int, reads: tuple[str, ...]) -> None:
+    def correct(self, seat: int, reads: tuple[str, ...], *, teacher: bool = False) -> None:
         """Fix a wrong reading of ``seat``'s area: replace the last move that changed it
-        with this reading and play the later moves again."""
+        with this reading and play the later moves again. A fix that takes back what the
+        device acted on (a later move dropped, or coins won or lost) waits for the
+        teacher's PIN (:attr:`fix_waiting`); ``teacher``: the PIN was given."""
+        self.fix_waiting = None
         history = list(self.match.history)
         index = next(
             (i for i in range(len(history) - 1, -1, -1) if area_owner(history[i]) == seat), None
@@ -513,6 +519,12 @@ class MecsPlay(TableController):
                     return
                 break  # a later move no longer fits: it and those after it are dropped
         dropped = len(history) - len(fixed.history)
+        coins = [p.coins for p in fixed.state.players] != [p.coins for p in self.state.players]
+        if not teacher and (dropped or coins):
+            self.fix_waiting = (seat, reads)
+            log.info("mecs: fixing seat %d's area to %s waits for the teacher", seat, reads)
+            self.say(child_message("mecs.ui.fix_needs_teacher", {}), "info")
+            return
         log.info(
             "mecs: corrected seat %d's area to %s; %d later moves dropped", seat, reads, dropped
         )
@@ -523,6 +535,15 @@ class MecsPlay(TableController):
         text = f"Fixed: {self.name(seat)}'s area reads {render(reads) or 'nothing'}."
         self.say(text + (f" {dropped} later moves were taken back." if dropped else ""))
         self.settle()
+
+    def teacher_fix(self, given: bool) -> None:
+        """The teacher's answer to :attr:`fix_waiting`: the PIN was ``given`` (the fix is
+        made) or not (nothing changes)."""
+        waiting, self.fix_waiting = self.fix_waiting, None
+        if given and waiting is not None:
+            self.correct(*waiting, teacher=True)
+        else:
+            self.say(child_message("mecs.ui.fix_kept", {}))
 
     def seat_pressed(self, seat: int) -> None:
         """A seat's button: the refill seat says it draws now, the active seat ends its

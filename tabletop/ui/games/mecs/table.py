@@ -252,6 +252,11 @@ class MecsTable(TableScene):
             self.bot_at = None
         elif kind == "edit" and isinstance(result, tuple):
             self.play.submit_area(asking[1], result)
+            if self.play.fix_waiting is not None:
+                prompt = "Teacher PIN to fix this reading"
+                self.ask(("fix",), PinPad(self.ctx, "fix", prompt=prompt))
+        elif kind == "fix":
+            self.play.teacher_fix(result == "ok")
         elif kind == "page" and isinstance(result, str):
             self.stack.push(CardPageScene(self.ctx, result))
         elif kind in ("trade", "under") and isinstance(result, str):
