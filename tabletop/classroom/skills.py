@@ -270,8 +270,10 @@ def group_key(group: str, skill: str) -> tuple[str, str, str]:
 
 def row_trend(trends: dict[tuple[str, str, str], list[tuple[str, int, int]]], r: SkillRow) -> str:
     """A row's trend as text: a student's, or a group's over its students' answers."""
-    key = group_key(r.group, r.skill) if r.total else (
-        r.student, "" if r.student else r.name, r.skill
+    key = (
+        group_key(r.group, r.skill)
+        if r.total
+        else (r.student, "" if r.student else r.name, r.skill)
     )
     return trend_text(trends.get(key, []))
 

@@ -111,7 +111,7 @@ def test_print_badges_refuses_a_cell_past_the_csv_limit(
     out = tmp_path / "b.pdf"
     for text in (
         "id,name\nS1,Ann\nS2," + "x" * 140_000 + "\n",
-        'S1,"' + "x" * 140_000 + '\nS2,Bo\n',
+        'S1,"' + "x" * 140_000 + "\nS2,Bo\n",
     ):
         roster.write_text(text, encoding="utf-8")
         assert cli.main(["print", "badges", str(roster), "--out", str(out)]) == 2
