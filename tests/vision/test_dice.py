@@ -10,7 +10,6 @@ whose label box lies wholly inside the photo.
 from __future__ import annotations
 
 import math
-import sys
 from pathlib import Path
 
 import cv2
@@ -400,12 +399,10 @@ def test_dice_shipped_int8_detector_takes_the_image_bytes(
     assert sorted(d.value or 0 for d in reader.read(sample[0])) == sorted(sample[1])
 
 
-def test_dice_byte_input_tool_keeps_a_detectors_outputs_bit_for_bit(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """``tools/train_dice.py --stage byte-input`` on a small int8 network quantized as
-    the detector is: the same outputs from the bytes (four channels) as from the float
-    blob, and a second run leaves the file alone."""
+def test_dice_byte_input_tool_keeps_a_detectors_outputs_bit_for_bit(tmp_path: Path) -> None:
+    """``tools/train_dice.py --stage byte-input`` (``tools/byte_input.py``, ONNX only) on
+    a small int8 network quantized as the detector is: the same outputs from the bytes
+    (four channels) as from the float blob, and a second run leaves the file alone."""
     import importlib.util
 
     onnx = pytest.importorskip("onnx")
@@ -459,11 +456,10 @@ def test_dice_byte_input_tool_keeps_a_detectors_outputs_bit_for_bit(
         per_channel=True,
     )
     before = ort.InferenceSession(str(int8_file), providers=["CPUExecutionProvider"])
-    spec = importlib.util.spec_from_file_location("train_dice", REPO / "tools" / "train_dice.py")
+    spec = importlib.util.spec_from_file_location("byte_input", REPO / "tools" / "byte_input.py")
     assert spec is not None and spec.loader is not None
     tool = importlib.util.module_from_spec(spec)
-    monkeypatch.setitem(sys.modules, "train_dice", tool)  # its dataclasses look it up
-    spec.loader.exec_module(tool)
+    spec.loader.exec_module(tool)  # ONNX only: no PyTorch needed
     tool.byte_input(int8_file)
     net = OnnxNet(float_file)
     assert net.path == int8_file and net.byte_input is not None
