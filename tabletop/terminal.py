@@ -10,7 +10,7 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, TextIO
+from typing import IO, Any, TextIO
 
 from tabletop.assets import mathe_meister_layout
 from tabletop.bots.mathe_meister import after_writes, hint
@@ -23,6 +23,7 @@ from tabletop.games.mathe_meister import (
     MODE_NAMES,
     SIZE,
     SPENT,
+    Action,
     MatheMeister,
     MatheMeisterSettings,
     MatheMeisterState,
@@ -100,7 +101,7 @@ def render_score(card: ScoreCard) -> str:
 
 
 @contextmanager
-def _journal(path: Path | None, match: Match[object, object, object]) -> Iterator[IO[str] | None]:
+def _journal(path: Path | None, match: Match[Any, Any, Any]) -> Iterator[IO[str] | None]:
     if path is None:
         yield None
         return
@@ -121,18 +122,15 @@ def demo(
     seed = random.SystemRandom().randrange(10**6) if seed is None else seed
     game = MatheMeister()
     settings = MatheMeisterSettings(mathe_meister_layout(), modes)
-    match: Match[MatheMeisterSettings, MatheMeisterState, object] = Match(
-        game,
-        settings,
-        1,
-        seed=seed,  # type: ignore[arg-type]
+    match: Match[MatheMeisterSettings, MatheMeisterState, Action] = Match(
+        game, settings, 1, seed=seed
     )
     dealer = RngDealer(seed)
     names = " + ".join(MODE_NAMES[m] for m in settings.modes)
     print(f"Mathe-Meister, solo, {names}, dice seed {seed}", file=out)
-    with _journal(log_path, match) as journal:  # type: ignore[arg-type]
+    with _journal(log_path, match) as journal:
 
-        def step(action: object) -> tuple[Event, ...]:
+        def step(action: Action) -> tuple[Event, ...]:
             events = match.apply(action)
             if journal is not None:
                 journal.write(match.log_line(len(match.history) - 1) + "\n")

@@ -164,11 +164,14 @@ def decode_zxing(
     codes of ``shared/data/qr`` (`tabletop bench --game vision`)."""
     import zxingcpp
 
-    out = []
+    out: list[tuple[str, tuple[Point, Point, Point, Point]]] = []
     qr, micro = zxingcpp.BarcodeFormat.QRCode, zxingcpp.BarcodeFormat.MicroQRCode
     try:
         results = zxingcpp.read_barcodes(
-            grey, formats=(qr, micro), try_invert=thorough, try_downscale=thorough
+            grey,
+            formats=zxingcpp.BarcodeFormats((qr, micro)),
+            try_invert=thorough,
+            try_downscale=thorough,
         )
     except TypeError:  # zxing-cpp 2.x takes only the | form (deprecated in 3.x)
         results = zxingcpp.read_barcodes(
@@ -176,12 +179,12 @@ def decode_zxing(
         )
     for r in results:
         p = r.position
-        corners = tuple(
+        a, b, c, d = (
             (float(q.x), float(q.y))
             for q in (p.top_left, p.top_right, p.bottom_right, p.bottom_left)
         )
-        out.append((r.text, corners))
-    return out  # type: ignore[return-value]
+        out.append((r.text, (a, b, c, d)))
+    return out
 
 
 def decode_pyzbar(grey: np.ndarray) -> list[tuple[str, tuple[Point, Point, Point, Point]]]:
@@ -189,15 +192,16 @@ def decode_pyzbar(grey: np.ndarray) -> list[tuple[str, tuple[Point, Point, Point
     from pyzbar import pyzbar
 
     _patch_pyzbar(pyzbar)
-    out = []
+    out: list[tuple[str, tuple[Point, Point, Point, Point]]] = []
     for r in pyzbar.decode(grey, symbols=[pyzbar.ZBarSymbol.QRCODE]):
         text = r.data.decode("utf-8", errors="replace")
         poly = [(float(p.x), float(p.y)) for p in r.polygon]
         if len(poly) != 4:
             x, y, w, h = r.rect
             poly = [(x, y), (x + w, y), (x + w, y + h), (x, y + h)]
-        out.append((text, tuple(poly)))
-    return out  # type: ignore[return-value]
+        a, b, c, d = poly
+        out.append((text, (a, b, c, d)))
+    return out
 
 
 def _patch_pyzbar(module: Any) -> None:

@@ -77,7 +77,7 @@ def wood(size: tuple[int, int], rng: np.random.Generator) -> np.ndarray:
     grain = np.sin((yy * freq + 0.3 * np.sin(xx * 7 + rng.uniform(0, 6))) * np.pi * 2)
     base = 170 + 18 * grain + rng.normal(0, 4, (h, w)).astype(np.float32)
     img = np.stack([base * 0.72, base * 0.86, base], axis=2)
-    return np.clip(img, 0, 255).astype(np.uint8)
+    return img.clip(0, 255).astype(np.uint8)
 
 
 @dataclass(frozen=True)
@@ -189,7 +189,7 @@ def camera_like(
     f = out.astype(np.float32)
     yy = np.linspace(-1, 1, h, dtype=np.float32)[:, None]
     xx = np.linspace(-1, 1, w, dtype=np.float32)[None, :]
-    light = 1.0 - vignette * (xx**2 + yy**2) / 2
+    light: np.ndarray = 1.0 - vignette * (xx**2 + yy**2) / 2
     if rng.random() < glare:
         gx, gy = rng.uniform(-0.8, 0.8, 2)
         radius = float(rng.uniform(0.15, 0.35))
@@ -197,9 +197,8 @@ def camera_like(
     if f.ndim == 3:
         light = light[..., None]
     f = f * light + rng.normal(0, float(rng.uniform(*noise)), f.shape).astype(np.float32)
-    out = np.clip(f, 0, 255).astype(np.uint8)
+    out = f.clip(0, 255).astype(np.uint8)
     quality = int(rng.integers(jpeg[0], jpeg[1] + 1))
     ok, enc = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, quality])
-    if ok:
-        out = cv2.imdecode(enc, cv2.IMREAD_UNCHANGED)
-    return out
+    decoded = cv2.imdecode(enc, cv2.IMREAD_UNCHANGED) if ok else None
+    return out if decoded is None else decoded

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, Self, runtime_checkable
 
 import cv2
 import numpy as np
@@ -64,7 +64,7 @@ class FrameSource(Protocol):
         """Release the device; calling it twice is harmless."""
         ...
 
-    def __enter__(self) -> FrameSource: ...
+    def __enter__(self) -> Self: ...
 
     def __exit__(
         self,
@@ -90,7 +90,7 @@ class _Source:
         self._index = 0
         self._black = 0
 
-    def __enter__(self) -> _Source:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(
@@ -149,7 +149,7 @@ class OpenCVSource(_Source):
     ) -> None:
         super().__init__(lores_size=lores_size, black_limit=black_limit, clock=clock)
         self.is_file = not isinstance(device, int)
-        if self.is_file and not Path(device).is_file():
+        if isinstance(device, (str, Path)) and not Path(device).is_file():
             raise camera_error("camera_missing", f"no video file {device}")
         self._cap: Any = cv2.VideoCapture(str(device) if self.is_file else device)
         if not self._cap.isOpened():

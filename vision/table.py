@@ -287,7 +287,7 @@ def _to_frame(pose: MatPose, rect: Rect) -> np.ndarray:
     """The four corners of a rectangle in mat millimetres, in frame pixels (4x2)."""
     x, y, w, h = rect
     mm = np.array([[[x, y], [x + w, y], [x + w, y + h], [x, y + h]]], np.float32)
-    return cv2.perspectiveTransform(mm, np.linalg.inv(pose.to_mat))[0]
+    return cv2.perspectiveTransform(mm, np.linalg.inv(pose.to_mat)).reshape(4, 2)
 
 
 def _clipped_box(pts: np.ndarray, w: int, h: int) -> Box:

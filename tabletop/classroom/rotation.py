@@ -177,10 +177,10 @@ class Station:
                     "choose that mode, or let the group choose",
                 )
         if self.game == "mecs" and "deck" in self.options:  # the engine's rule (MECS-6)
-            from tabletop.games.mecs import MecsSettings
+            from tabletop.games.mecs import MecsSettings, mecs_mode
 
             try:
-                MecsSettings(deck=self.options["deck"], mode=self.mode)
+                MecsSettings(deck=self.options["deck"], mode=mecs_mode(self.mode))
             except BadInput as exc:
                 raise BadInput("rotation.options", f"{title}: {exc.message}") from exc
 

@@ -201,6 +201,7 @@ def card_code(text: str) -> str:
 
 Deck = Literal["beginners", "advanced"]
 Mode = Literal["normal", "challenge"]
+MODES: tuple[Mode, ...] = ("normal", "challenge")
 Play = Literal["virtual", "camera"]
 RevealTies = Literal["reveal_again", "first_seat"]
 
@@ -224,7 +225,7 @@ class MecsSettings:
     def __post_init__(self) -> None:
         for name, allowed in (
             ("deck", ("beginners", "advanced")),
-            ("mode", ("normal", "challenge")),
+            ("mode", MODES),
             ("play", ("virtual", "camera")),
             ("reveal_ties", ("reveal_again", "first_seat")),
         ):
@@ -245,6 +246,14 @@ class MecsSettings:
 
     def deck_counts(self) -> dict[str, int]:
         return dict(DECKS[self.deck])
+
+
+def mecs_mode(text: str) -> Mode:
+    """``text`` as a :data:`Mode` (MECS-6); BadInput, as the settings say it, if it is none."""
+    for mode in MODES:
+        if mode == text:
+            return mode
+    raise BadInput("mecs.option", f"mode must be {' or '.join(MODES)}, not {text!r}")
 
 
 # -- state -----------------------------------------------------------------------------------
@@ -1429,6 +1438,7 @@ __all__ = [
     "ACTION_TYPES",
     "DECKS",
     "HAND_SIZE",
+    "MODES",
     "OBJECTIVES",
     "STACKS",
     "UNSEEN",
@@ -1463,6 +1473,7 @@ __all__ = [
     "is_valid",
     "may_end_turn",
     "may_trade",
+    "mecs_mode",
     "meets_objective",
     "objective",
     "stack_of",

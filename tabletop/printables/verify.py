@@ -64,7 +64,14 @@ def rasterise(path: Path, dpi: int = 100) -> list[np.ndarray]:
             raise DeviceError(
                 "print.pdftoppm", "pdftoppm is missing: apt-get install poppler-utils"
             ) from None
-        pages = [cv2.imread(str(p), cv2.IMREAD_GRAYSCALE) for p in sorted(Path(tmp).glob("p*.png"))]
+        pages = []
+        for png in sorted(Path(tmp).glob("p*.png")):
+            page = cv2.imread(str(png), cv2.IMREAD_GRAYSCALE)
+            if page is None:
+                raise DeviceError(
+                    "print.pdftoppm", f"pdftoppm wrote a page that cannot be read: {png.name}"
+                )
+            pages.append(page)
     return pages
 
 

@@ -48,6 +48,7 @@ from tabletop.classroom.fleet.messages import (
 )
 from tabletop.classroom.skills import answers_for_message
 from tabletop.engine.errors import BadInput
+from tabletop.store import Connection
 
 log = logging.getLogger(__name__)
 
@@ -146,7 +147,7 @@ def enqueue(
     )
 
 
-def upgrade(db: sqlite3.Connection) -> bool:
+def upgrade(db: sqlite3.Connection | Connection) -> bool:
     """Add the answer columns to an older outbox (see the module docstring); True when
     the outbox has them (False: the journal cannot be written, the broker's PUBACK then
     stays the only acknowledgement, as before)."""
@@ -184,7 +185,7 @@ class Outbox:
 
     def __init__(
         self,
-        db: sqlite3.Connection,
+        db: sqlite3.Connection | Connection,
         device: str,
         topics: Topics,
         *,

@@ -245,12 +245,13 @@ def finish_games(ctx: Context) -> int:
     done = 0
     for scene in reversed(list(ctx.stack)):
         save, standings = getattr(scene, "save", None), getattr(scene, "standings", None)
-        if not callable(getattr(save, "finish", None)) or not callable(standings):
+        finish = getattr(save, "finish", None)
+        if not callable(finish) or not callable(standings):
             continue  # not a game
         if not _still_playing(ctx, save):
             continue
         try:
-            save.finish(standings(), reason="time")
+            finish(standings(), reason="time")
             done += 1
             log.info("rotation: %s saved as finished for time", type(scene).__name__)
         except Exception:
