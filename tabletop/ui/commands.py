@@ -12,7 +12,6 @@ import sys
 from collections.abc import Mapping
 from dataclasses import fields
 from pathlib import Path
-from typing import get_args
 
 from tabletop.engine.errors import BadInput
 
@@ -131,9 +130,9 @@ def demo_modes(game: str, text: str, takes: Mapping[str, object]) -> dict[str, o
     if names in ([], ["freestyle"]):
         return {}
     if "mode" in takes:
-        from tabletop.games.mecs import Mode
+        from tabletop.games.mecs import MODES
 
-        if len(names) == 1 and names[0] in get_args(Mode):
+        if len(names) == 1 and names[0] in MODES:
             return {"mode": names[0]}
     raise BadInput("demo.modes", f"the {game} demo has no mode {','.join(names)!r}")
 
