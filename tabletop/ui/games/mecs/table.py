@@ -253,8 +253,8 @@ class MecsTable(TableScene):
         elif kind == "edit" and isinstance(result, tuple):
             self.play.submit_area(asking[1], result)
             if self.play.fix_waiting is not None:
-                prompt = "Teacher PIN to fix this reading"
-                self.ask(("fix",), PinPad(self.ctx, "fix", prompt=prompt))
+                prompt, why = "Teacher PIN to fix this reading", self.play.message[0]
+                self.ask(("fix",), PinPad(self.ctx, "fix", prompt=prompt, subtitle=why))
         elif kind == "fix":
             self.play.teacher_fix(result == "ok")
         elif kind == "page" and isinstance(result, str):
