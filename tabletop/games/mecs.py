@@ -90,6 +90,14 @@ def stack_of(card: str) -> StackName:
     return "numbers" if card in DIGITS else "symbols"
 
 
+def mecs_stack(text: str) -> StackName:
+    """``text`` as a :data:`StackName`; BadInput if it names no stack."""
+    for stack in STACKS:
+        if stack == text:
+            return stack
+    raise BadInput("mecs.stack", f"stack must be {' or '.join(STACKS)}, not {text!r}")
+
+
 def _whole(v: Fraction) -> bool:
     return v.denominator == 1
 
@@ -1474,6 +1482,7 @@ __all__ = [
     "may_end_turn",
     "may_trade",
     "mecs_mode",
+    "mecs_stack",
     "meets_objective",
     "objective",
     "stack_of",

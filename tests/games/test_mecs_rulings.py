@@ -30,6 +30,7 @@ from tabletop.games.mecs import (
     insertions,
     may_end_turn,
     may_trade,
+    mecs_stack,
     objective,
     trade_sources,
 )
@@ -610,3 +611,9 @@ def test_mecs10_root_of_a_squared_group_and_not_two_squared_rooted_otherwise() -
     assert evaluate(cards("SQRT 3 SQ EQ 3")).valid
     wrong = evaluate(cards("SQRT 2 SQ EQ 4"))  # (√2)² read first would also be 2: never 4
     assert not wrong.valid
+
+
+def test_mecs_stack_names_a_stack_or_says_which_exist() -> None:
+    assert [mecs_stack(s) for s in ("numbers", "symbols")] == ["numbers", "symbols"]
+    with pytest.raises(BadInput, match="stack must be numbers or symbols, not 'hand'"):
+        mecs_stack("hand")

@@ -121,7 +121,11 @@ def card_pages(relative: str = CARDS_FILE) -> dict[str, CardPage]:
         )
 
     return {
-        code: CardPage(code, *(entry[f] for f in PAGE_FIELDS), {f: names[f] for f in NAME_FIELDS})
+        code: CardPage(
+            code=code,
+            names={f: names[f] for f in NAME_FIELDS},
+            **{f: entry[f] for f in PAGE_FIELDS},
+        )
         for code, entry in load_toml(relative).get("cards", {}).items()
         if filled(entry, PAGE_FIELDS) and filled(names := entry.get("names"), NAME_FIELDS)
     }

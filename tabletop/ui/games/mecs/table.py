@@ -17,7 +17,7 @@ from typing import Any
 import pygame
 
 from tabletop.engine.match import Match
-from tabletop.games.mecs import Action, MecsSettings, MecsState
+from tabletop.games.mecs import Action, MecsSettings, MecsState, mecs_stack
 from tabletop.games.mecs_equation import PLAY_CARDS
 from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
@@ -69,6 +69,8 @@ class MecsTable(TableScene):
     game = "mecs"
     results_at_end = True
     bot_pause = BOT_SECONDS
+    play: MecsPlay
+    save: GameSave  # always journaled
 
     def __init__(
         self,
@@ -260,7 +262,7 @@ class MecsTable(TableScene):
         elif kind == "page" and isinstance(result, str):
             self.stack.push(CardPageScene(self.ctx, result))
         elif kind in ("trade", "under") and isinstance(result, str):
-            card, under = (result, None) if kind == "trade" else ("?", result)
+            card, under = (result, None) if kind == "trade" else ("?", mecs_stack(result))
             grid = [(s, s.capitalize()) for s in self.play.draw_stacks(card, under)]
             title = "Which stack do you draw your new card from?"
             self.choose(("draw", card, under), title, grid, 2, 1)
@@ -306,8 +308,8 @@ class MecsTable(TableScene):
             strip_top -= m.u(60)
             self.strip = pygame.Rect(margin, strip_top, W - 2 * margin, m.u(56))
             hand = [(f"hand.{i}", "") for i in range(len(state.players[owner].hand))]
-            at = (margin + m.u(130), strip_top + m.u(2), (m.u(48), m.u(52)), m.u(8))
-            b += button_row(hand, *at, kind="card")
+            row = (margin + m.u(130), strip_top + m.u(2), (m.u(48), m.u(52)), m.u(8))
+            b += button_row(hand, *row, kind="card")
         top, bottom = self.goal_rect.bottom + m.u(6), strip_top - m.u(6)
         n = len(play.seats)
         cols = 1 if n <= 4 else 2
