@@ -114,8 +114,8 @@ def draw_card(
             surface, text, centre, h * size // 100, ink, bold=bold, anchor="center", max_width=room
         )
     if big and rank in COURT:
-        at = (rect.centerx, rect.bottom - m.u(6))
-        painter.text(surface, COURT[rank], at, m.small, ink, bold=True, anchor="midbottom")
+        foot = (rect.centerx, rect.bottom - m.u(6))
+        painter.text(surface, COURT[rank], foot, m.small, ink, bold=True, anchor="midbottom")
 
 
 class HandPicker(Dialog):
@@ -179,6 +179,8 @@ class ArenaScene(TableScene):
     """One game of Math Arena at the device (the round: :mod:`.play`)."""
 
     game = GAME.name
+    play: ArenaPlay
+    save: GameSave  # always journaled
 
     def __init__(
         self,
@@ -220,7 +222,7 @@ class ArenaScene(TableScene):
         return text if self.play.message_bad or step in text else f"{text} {step}".strip()
 
     def record(self) -> dict[str, Any]:
-        return self.play.record(self.save.elapsed())
+        return self.play.record_at(self.save.elapsed())
 
     def refuse(self, code: str, detail: str = "", **facts: Any) -> None:
         self.play.refuse(code, detail or code, facts.get("seat"))
