@@ -30,6 +30,8 @@ from tabletop.games.mecs import (
     insertions,
     may_end_turn,
     may_trade,
+    mecs_deck,
+    mecs_mode,
     mecs_stack,
     objective,
     trade_sources,
@@ -613,7 +615,16 @@ def test_mecs10_root_of_a_squared_group_and_not_two_squared_rooted_otherwise() -
     assert not wrong.valid
 
 
-def test_mecs_stack_names_a_stack_or_says_which_exist() -> None:
+def test_mecs_names_narrow_to_a_stack_deck_or_mode_or_say_which_exist() -> None:
+    """The screens' words become the engine's names (the settings' own messages)."""
     assert [mecs_stack(s) for s in ("numbers", "symbols")] == ["numbers", "symbols"]
-    with pytest.raises(BadInput, match="stack must be numbers or symbols, not 'hand'"):
+    assert [mecs_deck(d) for d in ("beginners", "advanced")] == ["beginners", "advanced"]
+    assert [mecs_mode(m) for m in ("normal", "challenge")] == ["normal", "challenge"]
+    with pytest.raises(BadInput, match="stack must be numbers or symbols, not 'hand'") as bad:
         mecs_stack("hand")
+    assert bad.value.code == "mecs.stack"
+    with pytest.raises(BadInput, match="deck must be beginners or advanced, not 'kids'") as bad:
+        mecs_deck("kids")
+    assert bad.value.code == "mecs.option"
+    with pytest.raises(BadInput, match="mode must be normal or challenge, not 'hard'"):
+        mecs_mode("hard")

@@ -55,9 +55,9 @@ def draw_card(
     faded: bool = False,
 ) -> None:
     """A card face: the card's colour, its value large in white."""
-    fill = (150, 150, 155) if code == "?" else colour_of(code)
+    fill: tuple[int, ...] = (150, 150, 155) if code == "?" else colour_of(code)
     if faded:
-        fill = tuple((c + 2 * 235) // 3 for c in fill)  # type: ignore[assignment]
+        fill = tuple((c + 2 * 235) // 3 for c in fill)
     radius = max(3, rect.width // 7)
     pygame.draw.rect(surface, fill, rect, border_radius=radius)
     pygame.draw.rect(surface, (255, 255, 255), rect.inflate(-4, -4), 1, border_radius=radius)

@@ -207,7 +207,7 @@ class MecsTable(TableScene):
         elif name == "trade":
             self.trade()
         elif kind == "refill":
-            play.refill(arg)
+            play.refill(mecs_stack(arg))
         elif kind == "reveal":
             play.reveal(arg)
         elif name == "objective":
@@ -267,7 +267,7 @@ class MecsTable(TableScene):
             title = "Which stack do you draw your new card from?"
             self.choose(("draw", card, under), title, grid, 2, 1)
         elif kind == "draw" and isinstance(result, str):
-            self.play.trade(asking[1], result, asking[2])
+            self.play.trade(asking[1], mecs_stack(result), asking[2])
         elif kind == "objective" and isinstance(result, str) and result.startswith("OBJ"):
             self.play.show_objective(int(result[3:]))
 
