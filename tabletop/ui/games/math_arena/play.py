@@ -40,6 +40,7 @@ from tabletop.engine.match import Match
 from tabletop.engine.protocol import Event, Result
 from tabletop.games.math_arena import (
     DEALS,
+    Action,
     Choose,
     DealCard,
     MathArena,
@@ -113,7 +114,7 @@ class ArenaPlay(TableController):
     bot) each; ``cards``: "table" (the camera reads real cards) or "virtual" (the device
     deals; always so with a bot); ``clock``: the app's seconds; ``sound``: plays a cue."""
 
-    match: Match[MathArenaSettings, MathArenaState, Any]
+    match: Match[MathArenaSettings, MathArenaState, Action]
 
     def __init__(
         self,
@@ -123,7 +124,7 @@ class ArenaPlay(TableController):
         level: str = "easy",
         seed: int = 0,
         tournament: Tournament | None = None,
-        match: Match[MathArenaSettings, MathArenaState, Any] | None = None,
+        match: Match[MathArenaSettings, MathArenaState, Action] | None = None,
         clock: Callable[[], float] = lambda: 0.0,
         sound: Callable[[str], None] = lambda cue: None,
     ) -> None:

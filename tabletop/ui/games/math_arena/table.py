@@ -21,6 +21,7 @@ from tabletop.engine.match import Match
 from tabletop.games.math_arena import (
     OPERATION_WORDS,
     RED_SUITS,
+    Action,
     MathArenaSettings,
     MathArenaState,
     Tournament,
@@ -191,7 +192,7 @@ class ArenaScene(TableScene):
         level: str = "easy",
         seed: int = 0,
         tournament: Tournament | None = None,
-        match: Match[MathArenaSettings, MathArenaState, Any] | None = None,
+        match: Match[MathArenaSettings, MathArenaState, Action] | None = None,
         save: GameSave | None = None,
     ) -> None:
         """``seats``: (name, is a bot) each, or the journal's ``SeatInfo`` of children who
@@ -523,7 +524,7 @@ class ArenaScene(TableScene):
 
 
 def resume_scene(
-    ctx: Context, save: GameSave, match: Match[MathArenaSettings, MathArenaState, Any]
+    ctx: Context, save: GameSave, match: Match[MathArenaSettings, MathArenaState, Action]
 ) -> Scene:
     """The game screen again around a match replayed from the journal (issue 10): the
     seats, cards, level, seed and tournament from ``save.app`` as the game wrote them."""
