@@ -15,7 +15,7 @@ run: $(RUN_STAMP) system-packages
 
 test: $(DEV_STAMP) system-packages
 	$(BIN)/ruff check .
-	$(BIN)/mypy --strict tabletop vision hardware --exclude 'tabletop/ui/games/(math_arena|mecs|math_attack|bubbles)/'
+	$(BIN)/mypy --strict tabletop vision hardware
 	$(BIN)/lint-imports --no-cache
 	$(BIN)/pytest
 
@@ -27,7 +27,7 @@ lint: $(DEV_STAMP)
 	$(BIN)/ruff check .
 
 typecheck: $(DEV_STAMP)
-	$(BIN)/mypy --strict tabletop vision hardware --exclude 'tabletop/ui/games/(math_arena|mecs|math_attack|bubbles)/'
+	$(BIN)/mypy --strict tabletop vision hardware
 
 system-packages:
 	@sh scripts/system-packages.sh

@@ -41,7 +41,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from tabletop.engine import places_from_scores
 from tabletop.engine.errors import BadInput, IllegalMove, ImpossibleOutcome
@@ -69,6 +69,7 @@ PAYLOAD_PREFIX = "MT1:MECS:"
 
 StackName = Literal["numbers", "symbols"]
 STACKS: tuple[StackName, ...] = ("numbers", "symbols")
+_Name = TypeVar("_Name", bound=str)  # one of a Literal type's names (see _one_of)
 
 # MECS-1: red digits 10 each; blue + - x ÷ ( ) 10 each and = 20; green / √ . x² 5 each.
 DECKS: dict[str, tuple[tuple[str, int], ...]] = {
@@ -200,6 +201,7 @@ def card_code(text: str) -> str:
 # -- settings ------------------------------------------------------------------------------
 
 Deck = Literal["beginners", "advanced"]
+DECK_NAMES: tuple[Deck, ...] = ("beginners", "advanced")
 Mode = Literal["normal", "challenge"]
 MODES: tuple[Mode, ...] = ("normal", "challenge")
 Play = Literal["virtual", "camera"]
@@ -224,7 +226,7 @@ class MecsSettings:
 
     def __post_init__(self) -> None:
         for name, allowed in (
-            ("deck", ("beginners", "advanced")),
+            ("deck", DECK_NAMES),
             ("mode", MODES),
             ("play", ("virtual", "camera")),
             ("reveal_ties", ("reveal_again", "first_seat")),
@@ -248,12 +250,27 @@ class MecsSettings:
         return dict(DECKS[self.deck])
 
 
+def _one_of(names: tuple[_Name, ...], text: str, what: str, code: str = "mecs.option") -> _Name:
+    """``text`` as one of ``names``; BadInput, as the settings say it, if it is none."""
+    for name in names:
+        if name == text:
+            return name
+    raise BadInput(code, f"{what} must be {' or '.join(names)}, not {text!r}")
+
+
 def mecs_mode(text: str) -> Mode:
-    """``text`` as a :data:`Mode` (MECS-6); BadInput, as the settings say it, if it is none."""
-    for mode in MODES:
-        if mode == text:
-            return mode
-    raise BadInput("mecs.option", f"mode must be {' or '.join(MODES)}, not {text!r}")
+    """``text`` as a :data:`Mode` (MECS-6)."""
+    return _one_of(MODES, text, "mode")
+
+
+def mecs_deck(text: str) -> Deck:
+    """``text`` as a :data:`Deck`."""
+    return _one_of(DECK_NAMES, text, "deck")
+
+
+def mecs_stack(text: str) -> StackName:
+    """``text`` as a :data:`StackName`."""
+    return _one_of(STACKS, text, "stack", "mecs.stack")
 
 
 # -- state -----------------------------------------------------------------------------------
@@ -1437,6 +1454,7 @@ def _faces(cards: Iterable[str]) -> str:
 __all__ = [
     "ACTION_TYPES",
     "DECKS",
+    "DECK_NAMES",
     "HAND_SIZE",
     "MODES",
     "OBJECTIVES",
@@ -1473,7 +1491,9 @@ __all__ = [
     "is_valid",
     "may_end_turn",
     "may_trade",
+    "mecs_deck",
     "mecs_mode",
+    "mecs_stack",
     "meets_objective",
     "objective",
     "stack_of",

@@ -30,6 +30,9 @@ from tabletop.games.mecs import (
     insertions,
     may_end_turn,
     may_trade,
+    mecs_deck,
+    mecs_mode,
+    mecs_stack,
     objective,
     trade_sources,
 )
@@ -610,3 +613,18 @@ def test_mecs10_root_of_a_squared_group_and_not_two_squared_rooted_otherwise() -
     assert evaluate(cards("SQRT 3 SQ EQ 3")).valid
     wrong = evaluate(cards("SQRT 2 SQ EQ 4"))  # (√2)² read first would also be 2: never 4
     assert not wrong.valid
+
+
+def test_mecs_names_narrow_to_a_stack_deck_or_mode_or_say_which_exist() -> None:
+    """The screens' words become the engine's names (the settings' own messages)."""
+    assert [mecs_stack(s) for s in ("numbers", "symbols")] == ["numbers", "symbols"]
+    assert [mecs_deck(d) for d in ("beginners", "advanced")] == ["beginners", "advanced"]
+    assert [mecs_mode(m) for m in ("normal", "challenge")] == ["normal", "challenge"]
+    with pytest.raises(BadInput, match="stack must be numbers or symbols, not 'hand'") as bad:
+        mecs_stack("hand")
+    assert bad.value.code == "mecs.stack"
+    with pytest.raises(BadInput, match="deck must be beginners or advanced, not 'kids'") as bad:
+        mecs_deck("kids")
+    assert bad.value.code == "mecs.option"
+    with pytest.raises(BadInput, match="mode must be normal or challenge, not 'hard'"):
+        mecs_mode("hard")

@@ -164,7 +164,7 @@ def test_arena_play_record_carries_on_mid_round() -> None:
     to_reveal(play, clock)
     play.seen("reveal", 1, ["5S", "2D"])
     play.value_said(0, 7)
-    record = play.record(played=40.0)
+    record = play.record_at(played=40.0)
     assert set(record) == {"n", "state", "phase", "ready", "picks", "pairs", "bad", "said"} | {
         "countdown",
         "bot_due",
@@ -185,7 +185,7 @@ def test_arena_play_record_of_another_match_is_dropped() -> None:
     is set aside: the round is rebuilt from the match alone."""
     play, clock, _ = table(2)
     to_reveal(play, clock)
-    record = play.record(played=10.0)
+    record = play.record_at(played=10.0)
     play.seen("reveal", 1, ["5S", "2D"])
     play.seen("reveal", 2, ["AH", "3C"])
     play.score()

@@ -41,6 +41,7 @@ class BubbleScene(TableScene):
     """One timed round (see the module)."""
 
     game = "bubbles"
+    play: BubblePlay
 
     def __init__(self, ctx: Context, *, seconds: int = 60) -> None:
         super().__init__(ctx, None, again=lambda: BubbleScene(ctx, seconds=seconds))

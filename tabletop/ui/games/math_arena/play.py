@@ -40,6 +40,7 @@ from tabletop.engine.match import Match
 from tabletop.engine.protocol import Event, Result
 from tabletop.games.math_arena import (
     DEALS,
+    Action,
     Choose,
     DealCard,
     MathArena,
@@ -113,6 +114,8 @@ class ArenaPlay(TableController):
     bot) each; ``cards``: "table" (the camera reads real cards) or "virtual" (the device
     deals; always so with a bot); ``clock``: the app's seconds; ``sound``: plays a cue."""
 
+    match: Match[MathArenaSettings, MathArenaState, Action]
+
     def __init__(
         self,
         seats: Sequence[tuple[str, bool]],
@@ -121,7 +124,7 @@ class ArenaPlay(TableController):
         level: str = "easy",
         seed: int = 0,
         tournament: Tournament | None = None,
-        match: Match[MathArenaSettings, MathArenaState, Any] | None = None,
+        match: Match[MathArenaSettings, MathArenaState, Action] | None = None,
         clock: Callable[[], float] = lambda: 0.0,
         sound: Callable[[str], None] = lambda cue: None,
     ) -> None:
@@ -663,11 +666,13 @@ class ArenaPlay(TableController):
 
     # -- never lose a game (issue 10) -------------------------------------------------------------
 
-    def record(self, played: float) -> dict[str, Any]:
+    def record_at(self, played: float) -> dict[str, Any]:
         """The round beyond the match: its phase, who is ready, the pairs read, the picks,
         the values said, and the countdown's, the bots' and the reveal's moments in
         seconds of play (``played``: the seconds played now). ``n`` and ``state`` (its
-        digest): the match it belongs to. The keys are the journal's: keep them readable."""
+        digest): the match it belongs to. The keys are the journal's: keep them readable.
+        (Not the base's ``record()``: this one needs ``played``, which the scene's
+        :meth:`~.table.ArenaScene.record` passes.)"""
         offset = played - self.clock()  # seconds of play minus the app's clock
         end, revealed = self.countdown_end, self.revealed_at
         return {

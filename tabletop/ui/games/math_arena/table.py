@@ -21,6 +21,7 @@ from tabletop.engine.match import Match
 from tabletop.games.math_arena import (
     OPERATION_WORDS,
     RED_SUITS,
+    Action,
     MathArenaSettings,
     MathArenaState,
     Tournament,
@@ -114,8 +115,8 @@ def draw_card(
             surface, text, centre, h * size // 100, ink, bold=bold, anchor="center", max_width=room
         )
     if big and rank in COURT:
-        at = (rect.centerx, rect.bottom - m.u(6))
-        painter.text(surface, COURT[rank], at, m.small, ink, bold=True, anchor="midbottom")
+        foot = (rect.centerx, rect.bottom - m.u(6))
+        painter.text(surface, COURT[rank], foot, m.small, ink, bold=True, anchor="midbottom")
 
 
 class HandPicker(Dialog):
@@ -179,6 +180,8 @@ class ArenaScene(TableScene):
     """One game of Math Arena at the device (the round: :mod:`.play`)."""
 
     game = GAME.name
+    play: ArenaPlay
+    save: GameSave  # always journaled
 
     def __init__(
         self,
@@ -189,7 +192,7 @@ class ArenaScene(TableScene):
         level: str = "easy",
         seed: int = 0,
         tournament: Tournament | None = None,
-        match: Match[MathArenaSettings, MathArenaState, Any] | None = None,
+        match: Match[MathArenaSettings, MathArenaState, Action] | None = None,
         save: GameSave | None = None,
     ) -> None:
         """``seats``: (name, is a bot) each, or the journal's ``SeatInfo`` of children who
@@ -220,7 +223,7 @@ class ArenaScene(TableScene):
         return text if self.play.message_bad or step in text else f"{text} {step}".strip()
 
     def record(self) -> dict[str, Any]:
-        return self.play.record(self.save.elapsed())
+        return self.play.record_at(self.save.elapsed())
 
     def refuse(self, code: str, detail: str = "", **facts: Any) -> None:
         self.play.refuse(code, detail or code, facts.get("seat"))
@@ -521,7 +524,7 @@ class ArenaScene(TableScene):
 
 
 def resume_scene(
-    ctx: Context, save: GameSave, match: Match[MathArenaSettings, MathArenaState, Any]
+    ctx: Context, save: GameSave, match: Match[MathArenaSettings, MathArenaState, Action]
 ) -> Scene:
     """The game screen again around a match replayed from the journal (issue 10): the
     seats, cards, level, seed and tournament from ``save.app`` as the game wrote them."""

@@ -103,6 +103,8 @@ class Ask:
 class AttackPlay(TableController):
     """One game of Math Attack! at the device (see the module)."""
 
+    match: Match[MathAttackSettings, MathAttackState, Action]
+
     def __init__(
         self,
         *,

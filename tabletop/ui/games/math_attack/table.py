@@ -203,6 +203,8 @@ class AttackScene(TableScene):
     game = GAME.name
     results_at_end = True
     bot_pause = BOT_SECONDS
+    play: AttackPlay
+    save: GameSave  # always journaled
 
     def __init__(
         self,

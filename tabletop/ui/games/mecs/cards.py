@@ -55,9 +55,9 @@ def draw_card(
     faded: bool = False,
 ) -> None:
     """A card face: the card's colour, its value large in white."""
-    fill = (150, 150, 155) if code == "?" else colour_of(code)
+    fill: tuple[int, ...] = (150, 150, 155) if code == "?" else colour_of(code)
     if faded:
-        fill = tuple((c + 2 * 235) // 3 for c in fill)  # type: ignore[assignment]
+        fill = tuple((c + 2 * 235) // 3 for c in fill)
     radius = max(3, rect.width // 7)
     pygame.draw.rect(surface, fill, rect, border_radius=radius)
     pygame.draw.rect(surface, (255, 255, 255), rect.inflate(-4, -4), 1, border_radius=radius)
@@ -121,7 +121,11 @@ def card_pages(relative: str = CARDS_FILE) -> dict[str, CardPage]:
         )
 
     return {
-        code: CardPage(code, *(entry[f] for f in PAGE_FIELDS), {f: names[f] for f in NAME_FIELDS})
+        code: CardPage(
+            code=code,
+            names={f: names[f] for f in NAME_FIELDS},
+            **{f: entry[f] for f in PAGE_FIELDS},
+        )
         for code, entry in load_toml(relative).get("cards", {}).items()
         if filled(entry, PAGE_FIELDS) and filled(names := entry.get("names"), NAME_FIELDS)
     }

@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, TextIO, cast
 
 from tabletop.bots.mecs import decide
 from tabletop.classroom.mistakes import Child
@@ -73,7 +73,9 @@ class Driver:
     def perform(self, action: Any) -> None:
         """Make ``action`` happen through the camera (cards put down) or the screen."""
         if isinstance(action, Plant | Hack):
-            self.show_area(area_owner(action), action.area)
+            # a plant's and a hack's area always has an owner (area_owner is None only
+            # for other actions)
+            self.show_area(cast(int, area_owner(action)), action.area)
         elif isinstance(action, Trade):
             for name in ("trade", f"choice.{action.card}", f"choice.{action.draw_from}"):
                 self.run.tap(name)

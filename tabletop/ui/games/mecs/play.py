@@ -574,12 +574,12 @@ class MecsPlay(TableController):
         if not self.bots_turn():
             self.perform(EndTurn(self.state.active))
 
-    def refill(self, stack: str) -> None:
+    def refill(self, stack: StackName) -> None:
         """The refill seat draws from ``stack``."""
         seat = self.pending_seat()
         if self.state.phase != "refill" or seat is None:
             self.wrong_phase("hands are filled up after a turn.")
-        elif self.perform(Refill(seat, stack)):  # type: ignore[arg-type]
+        elif self.perform(Refill(seat, stack)):
             self.refill_seat = None
 
     def reveal(self, digit: str) -> None:
@@ -624,8 +624,8 @@ class MecsPlay(TableController):
         """The stacks the active seat's trade of ``card`` may draw from (MECS-4)."""
         return trade_sources(self.state, card, under)
 
-    def trade(self, card: str, draw_from: str, under: str | None) -> None:
-        self.perform(Trade(self.state.active, card, draw_from, under if card == "?" else None))  # type: ignore[arg-type]
+    def trade(self, card: str, draw_from: StackName, under: StackName | None) -> None:
+        self.perform(Trade(self.state.active, card, draw_from, under if card == "?" else None))
 
     def palette(self, seat: int) -> tuple[tuple[str, ...], list[str], bool]:
         """The area editor for ``seat``: the cards it starts with, what may be put down

@@ -11,7 +11,7 @@ Touch targets: the form's (``seat.<i>``, ``choice.*``, ``cards.real``, ``cards.v
 from __future__ import annotations
 
 from tabletop.bots.mecs import LEVEL_NAMES, LEVELS
-from tabletop.games.mecs import MecsSettings
+from tabletop.games.mecs import MecsSettings, mecs_deck, mecs_mode
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.games import bubbles  # its names load when asked for (MECS-8)
 from tabletop.ui.scenes.form import (
@@ -39,8 +39,8 @@ def _start(ctx: Context, values: FormValues) -> Scene:
 
     options = values.options
     settings = MecsSettings(
-        deck=options["deck"],  # type: ignore[arg-type]
-        mode=options["mode"],  # type: ignore[arg-type]
+        deck=mecs_deck(options["deck"]),
+        mode=mecs_mode(options["mode"]),
         play="virtual" if values.virtual else "camera",
     )
     driver = str(values.extra.get("bot_driver", "scene"))  # the demo drives its bots

@@ -17,7 +17,7 @@ from typing import Any
 import pygame
 
 from tabletop.engine.match import Match
-from tabletop.games.mecs import Action, MecsSettings, MecsState
+from tabletop.games.mecs import Action, MecsSettings, MecsState, mecs_stack
 from tabletop.games.mecs_equation import PLAY_CARDS
 from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
@@ -69,6 +69,8 @@ class MecsTable(TableScene):
     game = "mecs"
     results_at_end = True
     bot_pause = BOT_SECONDS
+    play: MecsPlay
+    save: GameSave  # always journaled
 
     def __init__(
         self,
@@ -205,7 +207,7 @@ class MecsTable(TableScene):
         elif name == "trade":
             self.trade()
         elif kind == "refill":
-            play.refill(arg)
+            play.refill(mecs_stack(arg))
         elif kind == "reveal":
             play.reveal(arg)
         elif name == "objective":
@@ -260,12 +262,12 @@ class MecsTable(TableScene):
         elif kind == "page" and isinstance(result, str):
             self.stack.push(CardPageScene(self.ctx, result))
         elif kind in ("trade", "under") and isinstance(result, str):
-            card, under = (result, None) if kind == "trade" else ("?", result)
+            card, under = (result, None) if kind == "trade" else ("?", mecs_stack(result))
             grid = [(s, s.capitalize()) for s in self.play.draw_stacks(card, under)]
             title = "Which stack do you draw your new card from?"
             self.choose(("draw", card, under), title, grid, 2, 1)
         elif kind == "draw" and isinstance(result, str):
-            self.play.trade(asking[1], result, asking[2])
+            self.play.trade(asking[1], mecs_stack(result), asking[2])
         elif kind == "objective" and isinstance(result, str) and result.startswith("OBJ"):
             self.play.show_objective(int(result[3:]))
 
@@ -306,8 +308,8 @@ class MecsTable(TableScene):
             strip_top -= m.u(60)
             self.strip = pygame.Rect(margin, strip_top, W - 2 * margin, m.u(56))
             hand = [(f"hand.{i}", "") for i in range(len(state.players[owner].hand))]
-            at = (margin + m.u(130), strip_top + m.u(2), (m.u(48), m.u(52)), m.u(8))
-            b += button_row(hand, *at, kind="card")
+            row = (margin + m.u(130), strip_top + m.u(2), (m.u(48), m.u(52)), m.u(8))
+            b += button_row(hand, *row, kind="card")
         top, bottom = self.goal_rect.bottom + m.u(6), strip_top - m.u(6)
         n = len(play.seats)
         cols = 1 if n <= 4 else 2
