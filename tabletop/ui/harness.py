@@ -222,10 +222,10 @@ class DemoRun:
 
 def scene_of(app: Any, kind: type[S]) -> S:
     """The topmost scene of ``kind`` on ``app``'s stack."""
-    for scene in reversed(list(app.stack)):
-        if isinstance(scene, kind):
-            return scene
-    raise RuntimeError(f"no {kind.__name__} on the screen")
+    scene: S | None = app.stack.find(kind)
+    if scene is None:
+        raise RuntimeError(f"no {kind.__name__} on the screen")
+    return scene
 
 
 def type_number(tap: Callable[[str], None], value: int) -> None:
