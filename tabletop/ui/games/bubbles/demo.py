@@ -1,13 +1,14 @@
 """``tabletop demo --game bubbles``: one 60 s round from Home (M.E.C.S.'s setup links
 to the bubble game) with a bot that drags bubbles as a child would, on the one demo
-harness (:class:`~tabletop.ui.harness.DemoRun`)."""
+harness (:class:`~tabletop.ui.harness.DemoRun`): pointer down on a red bubble, a drag
+across the field in a few moves, and a release on the pair."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import TextIO
 
-from tabletop.games.bubbles import DT, Popped, any_move, best_move
+from tabletop.games.bubbles import DT, any_move, best_move
 from tabletop.ui.games.bubbles.scene import BubbleScene
 from tabletop.ui.harness import SIZE, DemoClock, DemoRun
 from tabletop.ui.input import Drag, Release, Tap
@@ -20,34 +21,41 @@ BOT_PATIENCE = 6.0  # seconds without a target in reach before it clears a pair
 def run_demo(
     *, seed: int | None, out_dir: Path | None, out: TextIO, size: tuple[int, int] = SIZE
 ) -> str:
-    """One round with a bot that drags bubbles (see :mod:`tabletop.ui.games`)."""
     clock = DemoClock()
     run = DemoRun("bubbles", seed=seed, out_dir=out_dir, out=out, size=size, clock=clock)
     run.intro("Bubble game", f"one 60 s round, {BOT_NAME} drags the bubbles, seed {run.seed}")
-    run.tap("game.mecs")
-    run.tap("bubbles")
+    for name in ("game.mecs", "bubbles"):
+        run.tap(name)
     run.shot("setup")
     run.tap("start")
     scene = run.scene(BubbleScene)
     game = scene.play.game
-    bot = DemoBot(run, scene, clock)
     run.say(f"First target: {game.target}")
     shots = told = 0
+    next_move, waiting_since = clock.now + BOT_THINK, clock.now
     while not scene.finished:
         run.wait(1 / 30)
         for event in game.retargets[told:]:
             run.say(f"{event.at:5.1f} s: {event.reason}")
-        told = len(game.retargets)
-        popped = None if scene.finished else bot.think()
-        if popped is not None:
-            mark = "hit!" if popped.hit else "miss"
-            run.say(
-                f"{popped.at:5.1f} s: {popped.equation} (target {popped.target}): {mark} "
-                f"score {game.score}, target now {popped.new_target}"
-            )
-            if popped.hit and shots < 3:
-                shots += 1
-                run.shot(f"hit_{shots}")
+        told, now = len(game.retargets), clock.now
+        if not scene.finished and now >= next_move:
+            next_move = now + BOT_THINK
+            move = best_move(game)
+            if move is None and now - waiting_since >= BOT_PATIENCE:
+                move = any_move(game)  # nothing makes the target: clear a pair
+            if move is not None:
+                waiting_since, pops = now, len(game.pops)
+                drag(run, scene, clock, *move)
+                if len(game.pops) > pops:
+                    popped = game.pops[-1]
+                    mark = "hit!" if popped.hit else "miss"
+                    run.say(
+                        f"{popped.at:5.1f} s: {popped.equation} (target {popped.target}): "
+                        f"{mark} score {game.score}, target now {popped.new_target}"
+                    )
+                    if popped.hit and shots < 3:
+                        shots += 1
+                        run.shot(f"hit_{shots}")
         if game.steps in (round(5 / DT), round(30 / DT)):
             run.shot(f"round_{round(game.elapsed):02d}s")
     run.shot("name")
@@ -59,49 +67,15 @@ def run_demo(
     return run.end(results.winner_line, f"score: {scene.player} {game.score}.")
 
 
-class DemoBot:
-    """Plays a round as a child would: pointer down on a red bubble, a drag across the
-    field in a few moves, and a release on the pair (``Drag``/``Release`` events)."""
-
-    def __init__(self, run: DemoRun, scene: BubbleScene, clock: DemoClock) -> None:
-        self.run = run
-        self.scene = scene
-        self.clock = clock
-        self.next_move = clock.now + BOT_THINK
-        self.waiting_since = clock.now
-
-    def think(self) -> Popped | None:
-        now = self.clock.now
-        game = self.scene.play.game
-        if now < self.next_move or game.over:
-            return None
-        self.next_move = now + BOT_THINK
-        move = best_move(game)
-        if move is None:
-            if now - self.waiting_since < BOT_PATIENCE:
-                return None
-            move = any_move(game)
-            if move is None:
-                return None
-        self.waiting_since = now
-        pops = len(game.pops)
-        self.drag(*move)
-        return game.pops[-1] if len(game.pops) > pops else None
-
-    def drag(self, number: int, onto: int) -> None:
-        scene, run = self.scene, self.run
-        game = scene.play.game
-        start = scene.to_screen(game.bubbles[number].x, game.bubbles[number].y)
-        end = scene.to_screen(game.bubbles[onto].x, game.bubbles[onto].y)
-        run.post(Tap(start, self.clock.now, "touch"))
-        for i in range(1, 7):
-            self.clock.advance(1 / 30)
-            pos = (
-                round(start[0] + (end[0] - start[0]) * i / 6),
-                round(start[1] + (end[1] - start[1]) * i / 6),
-            )
-            run.post(Drag(pos, self.clock.now))
-        run.post(Release(end, self.clock.now))
+def drag(run: DemoRun, scene: BubbleScene, clock: DemoClock, number: int, onto: int) -> None:
+    """A finger down on bubble ``number``, six moves, and up on bubble ``onto``."""
+    bubbles = scene.play.game.bubbles
+    (x0, y0), (x1, y1) = (scene.to_screen(bubbles[b].x, bubbles[b].y) for b in (number, onto))
+    run.post(Tap((x0, y0), clock.now, "touch"))
+    for i in range(1, 7):
+        clock.advance(1 / 30)
+        run.post(Drag((round(x0 + (x1 - x0) * i / 6), round(y0 + (y1 - y0) * i / 6)), clock.now))
+    run.post(Release((x1, y1), clock.now))
 
 
-__all__ = ["BOT_NAME", "DemoBot", "run_demo"]
+__all__ = ["BOT_NAME", "run_demo"]
