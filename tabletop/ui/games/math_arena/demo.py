@@ -3,11 +3,12 @@
 The camera is simulated from the virtual deal (``CardsSeen``), one card is misread once
 per set and corrected by touch; screenshots of every round. ``--child``: seat 1 is a
 guest child (issue 24) who picks two cards on the screen and says its value on the
-number pad from the seeded model of :mod:`tabletop.classroom.mistakes`. ``--data``:
-journaled as the app does; killed and started again with the same arguments, the demo
-carries on through Home's offer and ends as an uninterrupted run does (the deal and the
-bots' picks are keyed by the seed and the number of actions; the demo reads the table
-from where the round is).
+number pad from the seeded model of :mod:`tabletop.classroom.mistakes` (an answer the
+pad cannot take, below 0 or over 99, is said right). ``--data``: journaled as the app
+does; killed and started again with the same arguments, the demo carries on through
+Home's offer and ends as an uninterrupted run does (the deal, the bots' and the child's
+picks are keyed by the seed and the number of actions; the demo reads the table from
+where the round is).
 """
 
 from __future__ import annotations
@@ -18,13 +19,7 @@ from typing import TextIO
 
 from tabletop.classroom.mistakes import Child
 from tabletop.games.math_arena import NUMBER_CARDS, explain
-from tabletop.ui.games.math_arena.play import (
-    BOT_STAGGER,
-    COUNTDOWN,
-    GAME,
-    ArenaPlay,
-    value_question,
-)
+from tabletop.ui.games.math_arena.play import BOT_STAGGER, COUNTDOWN, GAME, value_question
 from tabletop.ui.games.math_arena.table import ArenaScene
 from tabletop.ui.harness import DemoClock, DemoRun, cards_seen, draw_seed, left_over_by, type_number
 
@@ -39,28 +34,18 @@ def run_demo(
     child: bool = False,
 ) -> str:
     seed = draw_seed(seed)
-    players = 2 + seed % 4
-    clock = DemoClock()
-    run = DemoRun(
-        GAME.name,
-        seed=seed,
-        out_dir=out_dir,
-        out=out,
-        size=size,
-        data=data,
-        clock=clock,
-        # this demo's unfinished game: its seed is the session, and as many seats
-        left_over=left_over_by(
-            GAME.name, same_session=True, app=lambda app: len(app.get("seats") or ()) == players
-        ),
+    players, clock = 2 + seed % 4, DemoClock()
+    # this demo's unfinished game: its seed is the session, and as many seats
+    mine = left_over_by(
+        GAME.name, same_session=True, app=lambda app: len(app.get("seats") or ()) == players
     )
+    run = DemoRun(GAME.name, seed=seed, out_dir=out_dir, out=out, size=size, data=data,
+                  clock=clock, left_over=mine)  # fmt: skip
     run.open_game()
-    if not run.resuming:
-        setup = run.top
-        # hard bots (seat 1 a child with --child)
+    if not run.resuming:  # hard bots (seat 1 a child with --child), the other seats empty
         run.fill_seats(range(1 if child else 0, players), "bot.hard")
-        while len(setup.filled) > players:
-            run.tap(f"seat.{len(setup.filled) - 1}")
+        for seat in reversed(range(players, len(run.top.filled))):
+            run.tap(f"seat.{seat}")
             run.tap("choice.empty")
         run.tap("start")
     scene = run.scene(ArenaScene)
@@ -69,24 +54,24 @@ def run_demo(
         (set_no, round_no), phase = game.round_label, game.phase
         run.carrying_on(f"set {set_no} round {round_no}, {phase}.")
     else:
-        run.intro(
-            "Math Arena",
-            f"{players} hard bots, virtual deal, seed {seed}; the camera is simulated from "
-            "the deal.",
-        )
+        what = f"{players} hard bots, virtual deal, seed {seed}"
+        run.intro("Math Arena", f"{what}; the camera is simulated from the deal.")
     rng = random.Random(seed)
     misread_round = {s: rng.randrange(1, game.state.deal.rounds + 1) for s in (1, 2, 3)}
     misread = 1 if child else 0  # the seat whose card the camera misreads once a set
-    shots = 0
+    shots, read = 0, None  # the round whose pairs the camera read (again after a restart)
     announced = {s for s in range(players) if game.ready[s]}  # "is ready" lines printed
-    read = None  # the round whose pairs the camera read (again after a restart)
     for _ in range(100_000):
         if run.top is not scene:
             break
         st, phase = game.state, game.phase
         label = f"set {game.round_label[0]} round {game.round_label[1]}"
-        if phase == "ready" and child and not game.ready[0]:
-            child_picks(run, game, seed)
+        key = f"{len(game.match.history)}:{game.round_label}"  # the child's picks and answers
+        if phase == "ready" and child and not game.ready[0]:  # the child picks on screen
+            run.tap("seat.0")
+            for card in random.Random(f"{seed}:child-pick:{key}").sample(sorted(st.hands[0]), 2):
+                run.tap(f"hand.{card}")
+            run.tap("put")
         elif phase == "ready":  # the bots press their buttons
             run.wait(BOT_STAGGER)
             for seat in sorted(set(s for s in range(players) if game.ready[s]) - announced):
@@ -116,9 +101,15 @@ def run_demo(
             run.shot(f"set{st.set_number}_misread")
             run.tap(f"card.{misread}.1")
             run.tap(f"choice.{truth}")
-        elif phase == "reveal" and child and game.can_say(0):
-            said = child_says(run, game, seed)
-            run.say(f"  {game.name(0)} says {said}: {game.message}")
+        elif phase == "reveal" and child and game.can_say(0):  # the child says its value
+            op, (a, b) = st.operator, game.pairs[0]
+            assert op is not None and a is not None and b is not None
+            q = value_question(op, (a, b))
+            value = int(Child(random.Random(f"{seed}:child-says:{key}")).answer(q))
+            value = value if 0 <= value <= 99 else int(q.answer)
+            run.tap("value.0")
+            type_number(run.tap, value)
+            run.say(f"  {game.name(0)} says {value}: {game.message}")
         elif phase == "reveal":
             run.tap("score")
             if game.phase == "leftover":
@@ -130,7 +121,13 @@ def run_demo(
             run.step()
             run.tap("score")
         elif phase == "result":
-            run.say(f"{label}: {plays(game)}. {game.verdict}")
+            reveal = next(
+                e.data for s in reversed(game.match.steps) for e in s.events
+                if e.code == "arena.reveal"
+            )  # fmt: skip
+            pairs = enumerate(reveal["plays"])
+            plays = "; ".join(f"{game.name(s)} {explain(reveal['operator'], p)}" for s, p in pairs)
+            run.say(f"{label}: {plays}. {game.verdict}")
             run.shot(f"set{game.round_label[0]}_round{game.round_label[1]:02d}")
             announced = set()
             run.tap("next")
@@ -144,38 +141,6 @@ def run_demo(
     reason = game.names(game.standings().reason)
     run.say(f"Operator cards: {counts}. {reason[:1].upper() + reason[1:]}.")
     return run.end(results.winner_line)
-
-
-def child_picks(run: DemoRun, game: ArenaPlay, seed: int) -> None:
-    """The demo child presses its seat button and picks two cards from its hand."""
-    rng = random.Random(f"{seed}:child-pick:{len(game.match.history)}:{game.round_label}")
-    run.tap("seat.0")
-    for card in rng.sample(sorted(game.state.hands[0]), 2):
-        run.tap(f"hand.{card}")
-    run.tap("put")
-
-
-def child_says(run: DemoRun, game: ArenaPlay, seed: int) -> int:
-    """The demo child says its value on the number pad, from the seeded model (an
-    answer the pad cannot take, below 0 or over 99, is said right)."""
-    op, (a, b) = game.state.operator, game.pairs[0]
-    assert op is not None and a is not None and b is not None
-    q = value_question(op, (a, b))
-    rng = random.Random(f"{seed}:child-says:{len(game.match.history)}:{game.round_label}")
-    value = int(Child(rng).answer(q))
-    if not 0 <= value <= 99:
-        value = int(q.answer)
-    run.tap("value.0")
-    type_number(run.tap, value)
-    return value
-
-
-def plays(game: ArenaPlay) -> str:
-    """Each seat's pair of the round just scored, worked out (from its reveal event)."""
-    steps = reversed(game.match.steps)
-    reveal = next(e.data for step in steps for e in step.events if e.code == "arena.reveal")
-    pairs = enumerate(reveal["plays"])
-    return "; ".join(f"{game.name(s)} {explain(reveal['operator'], p)}" for s, p in pairs)
 
 
 __all__ = ["run_demo"]
