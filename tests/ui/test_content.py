@@ -12,7 +12,7 @@ import pytest
 from tabletop.assets import package_folder
 from tabletop.engine.errors import BadInput
 from tabletop.games.math_wars_meta import EDITIONS
-from tabletop.ui.games.bubbles.setup import rules_pages
+from tabletop.ui.games.bubbles.scene import rules_pages
 from tabletop.ui.games.math_arena.table import RULES as ARENA_RULES
 from tabletop.ui.games.math_attack.table import RULES as ATTACK_RULES
 from tabletop.ui.games.math_wars_meta.setup import pages as mwm_pages

@@ -1,10 +1,14 @@
-"""The bubble round on the screen (:class:`BubbleScene`): the field scaled to fit, the
-bubbles, the flash of a pop and the top bar; a finger's taps and drags go to the
-pygame-free :class:`~.play.BubblePlay`. A round is not journaled (no save, no match),
-has no turns, lamps or bots; its ``update`` steps the bubbles by the clock.
+"""The bubble game on the screen (RULINGS MECS-8): its setup (the one setup form,
+:data:`SETUP`), rules and scoreboard, and the round (:class:`BubbleScene`): the field
+scaled to fit, the bubbles, the flash of a pop and the top bar; a finger's taps and
+drags go to the pygame-free :class:`~.play.BubblePlay`. A round is not journaled (no
+save, no match), has no turns, lamps or bots; its ``update`` steps the bubbles by the
+clock.
 
-Touch targets: ``bubble.<id>`` (one per bubble), ``undo`` (behind the teacher PIN),
-``rules``, ``leave``; dragging uses ``Drag`` / ``Release`` events.
+Touch targets: on the setup ``time.30``, ``time.60``, ``time.90``, ``rules``, ``start``
+(seat 1's button starts too), ``back``; in the round ``bubble.<id>`` (one per bubble),
+``undo`` (behind the teacher PIN), ``rules``, ``leave``; dragging uses ``Drag`` /
+``Release`` events.
 """
 
 from __future__ import annotations
@@ -15,23 +19,26 @@ from typing import Any
 
 import pygame
 
-from tabletop.games.bubbles import HEIGHT, RADIUS, WIDTH, Bubble, BubbleSettings
+from tabletop.games.bubbles import HEIGHT, OP_GLYPHS, RADIUS, WIDTH, Bubble, BubbleSettings
+from tabletop.highscores import HighScores
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.games.bubbles.play import START, BubblePlay, Flash, Line
-from tabletop.ui.games.bubbles.setup import card_message, draw_board, record_score, rules_pages
 from tabletop.ui.input import CardsSeen, Drag, Release, Tap
 from tabletop.ui.messages import child_message
 from tabletop.ui.results import Outcome, Standing
 from tabletop.ui.scenes.common import ask_leave
+from tabletop.ui.scenes.form import Choice, FormScene, FormSpec, FormValues, OptionRow
 from tabletop.ui.scenes.names import NameScene
 from tabletop.ui.scenes.pin import PinPad
-from tabletop.ui.scenes.rules import RulesScene
+from tabletop.ui.scenes.rules import RulesPage, RulesScene, load_rules
 from tabletop.ui.table import TableScene, corner_buttons
 from tabletop.ui.theme import BLUE, VERMILLION, Metrics
 from tabletop.ui.widgets import Button, hit
 
 log = logging.getLogger(__name__)
 
+GAME = "bubbles"
+ROUND_LENGTHS = (30, 60, 90)
 RED = VERMILLION
 PAIR_RING = (25, 25, 30)
 SOUNDS = {"good": "good", "miss": "seen"}
@@ -40,7 +47,7 @@ SOUNDS = {"good": "good", "miss": "seen"}
 class BubbleScene(TableScene):
     """One timed round (see the module)."""
 
-    game = "bubbles"
+    game = GAME
     play: BubblePlay
 
     def __init__(self, ctx: Context, *, seconds: int = 60) -> None:
@@ -274,4 +281,86 @@ class BubbleScene(TableScene):
         painter.text(surface, text, rect.center, size, (255, 255, 255), bold=True, anchor="center")
 
 
-__all__ = ["BubbleScene"]
+def rules_pages() -> list[RulesPage]:
+    """The rules pages, with the game's own signs in them."""
+    signs = {"minus": OP_GLYPHS["-"], "times": OP_GLYPHS["x"], "divide": OP_GLYPHS["/"]}
+    return list(load_rules("bubbles", **signs))
+
+
+def record_score(highscores: HighScores, player: str, seconds: int, score: int) -> int:
+    """Store a score in the app's high scores (game "bubbles", mode "60s": the board per
+    round length, which also gives personal bests); its place on the board (1 = best;
+    equal scores share it)."""
+    highscores.record(GAME, player, (f"{seconds}s",), score)
+    return 1 + sum(1 for _, s in best_scores(highscores, seconds, limit=1000) if s > score)
+
+
+def best_scores(highscores: HighScores, seconds: int, limit: int = 5) -> list[tuple[str, int]]:
+    """The best scores for rounds of ``seconds``, best first: (player, score)."""
+    return highscores.top(GAME, (f"{seconds}s",), limit)
+
+
+def draw_board(ctx: Context, surface: pygame.Surface, rect: pygame.Rect, seconds: int) -> None:
+    """The best scores for rounds of ``seconds``, in a panel."""
+    painter, m, p = ctx.painter, ctx.metrics, ctx.painter.p
+    painter.box(surface, rect, p.panel, p.line, 2, m.u(10))
+    left, width = rect.left + m.u(14), rect.width - m.u(28)
+    title = f"Best scores ({seconds} s)"
+    painter.text(surface, title, (left, rect.top + m.u(10)), m.text, bold=True, max_width=width)
+    rows = best_scores(ctx.highscores, seconds)
+    y, line = rect.top + m.u(20) + m.text, m.text + m.u(12)
+    if not rows:
+        room = pygame.Rect(left, y, width, rect.bottom - y)
+        painter.paragraph(surface, "No scores yet. Be the first!", room, m.text, p.muted)
+    for place, (name, score) in enumerate(rows[: max(0, (rect.bottom - y) // line)], 1):
+        painter.text(surface, f"{place}.", (left, y), m.text, p.muted)
+        painter.text(
+            surface, name, (rect.left + m.u(50), y), m.text, max_width=rect.width - m.u(120)
+        )
+        at = (rect.right - m.u(14), y)
+        painter.text(surface, str(score), at, m.text, bold=True, anchor="topright")
+        y += line
+
+
+def _start(ctx: Context, values: FormValues) -> Scene:
+    return BubbleScene(ctx, seconds=int(values.options["time"]))
+
+
+def _scoreboard(scene: Scene, surface: pygame.Surface, rect: pygame.Rect, v: FormValues) -> None:
+    draw_board(scene.ctx, surface, rect, int(v.options["time"]))
+
+
+def card_message(event: CardsSeen) -> str:
+    codes = event.codes
+    if any(c == "?" for c in codes):
+        log.info("bubbles: the camera saw a card that is not ours in %s/%s", event.seat, event.area)
+        return child_message("bubbles.not_our_card")
+    log.info("bubbles: cards %s seen (seat %s, %s): not used here", codes, event.seat, event.area)
+    return child_message("bubbles.no_cards") if codes else ""
+
+
+SETUP = FormSpec(
+    game=GAME,
+    title="Bubble game",
+    subtitle="Make the target number from flying bubbles.",
+    rules=tuple(rules_pages()),
+    start=_start,
+    options=(
+        OptionRow(
+            "time", "How long?", tuple(Choice(str(s), f"{s} s") for s in ROUND_LENGTHS), "60"
+        ),
+    ),
+    intro="Drag a red number onto a red-and-blue pair. Hit the big number to score! "
+    "Tap Start, or press button 1.",
+    aside=_scoreboard,
+    seat_button_starts=True,
+    cards_seen=card_message,
+)
+
+
+def setup_scene(ctx: Context) -> Scene:
+    """The bubble game's first screen (M.E.C.S.'s setup links to it)."""
+    return FormScene(ctx, SETUP)
+
+
+__all__ = ["SETUP", "BubbleScene", "best_scores", "record_score", "rules_pages", "setup_scene"]
