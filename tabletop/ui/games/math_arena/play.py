@@ -456,30 +456,25 @@ class ArenaPlay(TableController):
 
     # -- the values children say (ARENA-1) -----------------------------------------------------
 
+    def value_refusal(self, seat: int) -> str | None:
+        """Why a seat may not say its value now (its sentence's code), or None."""
+        if self.is_bot(seat):
+            return "arena.ui.value_bot"
+        if self.phase != "reveal" or self.state.operator is None:
+            return "arena.ui.value_when"
+        if None in self.pairs[seat]:
+            return "arena.ui.missing_pair"
+        return "arena.ui.value_said" if seat in self.said else None
+
     def can_say(self, seat: int) -> bool:
-        return (
-            self.phase == "reveal"
-            and not self.is_bot(seat)
-            and None not in self.pairs[seat]
-            and seat not in self.said
-            and self.state.operator is not None
-        )
+        return self.value_refusal(seat) is None
 
     def ask_value(self, seat: int) -> str | None:
         """The child taps their row: the number pad's hint ("King: 5 and 2"), or None
         (refused, saying why)."""
         if not 0 <= seat < self.players:
             return None
-        if not self.can_say(seat):
-            code = (
-                "arena.ui.value_bot"
-                if self.is_bot(seat)
-                else "arena.ui.value_when"
-                if self.phase != "reveal"
-                else "arena.ui.missing_pair"
-                if None in self.pairs[seat]
-                else "arena.ui.value_said"
-            )
+        if code := self.value_refusal(seat):
             self.refuse(code, f"value of seat {seat + 1} in phase {self.phase}", seat)
             return None
         op = self.state.operator

@@ -19,7 +19,9 @@ import pygame
 
 from tabletop.engine.match import Match
 from tabletop.games.math_arena import (
+    COURT_RANKS,
     OPERATION_WORDS,
+    RANK_NAMES,
     RED_SUITS,
     Action,
     MathArenaSettings,
@@ -61,7 +63,6 @@ RED_INK = (200, 30, 45)
 CARD_BACK = (0, 90, 150)
 # the rank's and the suit's (centre, size), in hundredths of the card's height; by ``big``
 SPOTS = {False: ((32, 40), (72, 34)), True: ((34, 36), (66, 30))}
-COURT = {"K": "King", "Q": "Queen", "J": "Jack"}  # the operator card's word, large
 RULES = load_rules("math_arena")
 SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
 HOW = {
@@ -114,9 +115,9 @@ def draw_card(
         painter.text(
             surface, text, centre, h * size // 100, ink, bold=bold, anchor="center", max_width=room
         )
-    if big and rank in COURT:
+    if big and rank in COURT_RANKS:  # the operator card's word, large
         foot = (rect.centerx, rect.bottom - m.u(6))
-        painter.text(surface, COURT[rank], foot, m.small, ink, bold=True, anchor="midbottom")
+        painter.text(surface, RANK_NAMES[rank], foot, m.small, ink, bold=True, anchor="midbottom")
 
 
 class HandPicker(Dialog):
