@@ -18,8 +18,9 @@ import pygame
 
 from tabletop.assets import load_toml
 from tabletop.games.mecs import DECKS, OBJECTIVE_CODES, objective
-from tabletop.games.mecs_equation import ADVANCED, DIGITS, FACE, PLAY_CARDS
+from tabletop.games.mecs_equation import ADVANCED, DIGITS, PLAY_CARDS
 from tabletop.ui.app import Context, Scene
+from tabletop.ui.games.mecs.play import LABEL
 from tabletop.ui.input import InputEvent
 from tabletop.ui.scenes.common import route_to_press
 from tabletop.ui.theme import Color, Metrics
@@ -35,9 +36,6 @@ RED: Color = (196, 40, 40)
 BLUE: Color = (30, 90, 180)
 GREEN: Color = (20, 130, 70)
 GOLD: Color = (235, 190, 30)
-
-# Faces of the cards as read aloud on screen (x² rather than a lone ²).
-LABEL = {**FACE, "SQ": "x²"}
 
 
 def colour_of(code: str) -> Color:
