@@ -17,8 +17,8 @@ from typing import Any
 import pygame
 
 from tabletop.assets import load_toml
-from tabletop.games.mecs import DECKS, OBJECTIVE_CODES, objective
-from tabletop.games.mecs_equation import ADVANCED, DIGITS, PLAY_CARDS
+from tabletop.games.mecs import OBJECTIVE_CODES, objective
+from tabletop.games.mecs_equation import ADVANCED, DIGITS
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.games.mecs.play import LABEL
 from tabletop.ui.input import InputEvent
@@ -110,8 +110,7 @@ NAME_FIELDS = ("en", "es", "fr", "de", "zh", "zh_pinyin")
 @cache
 def card_pages(relative: str = CARDS_FILE) -> dict[str, CardPage]:
     """Every card page in the data file, by card code (``BadInput`` if the file is
-    missing or not TOML; a page with a missing field is left out, and
-    :func:`missing_pages` names it)."""
+    missing or not TOML; a page with a missing field is left out)."""
 
     def filled(table: Any, fields: Sequence[str]) -> bool:
         return isinstance(table, dict) and all(
@@ -127,18 +126,6 @@ def card_pages(relative: str = CARDS_FILE) -> dict[str, CardPage]:
         for code, entry in load_toml(relative).get("cards", {}).items()
         if filled(entry, PAGE_FIELDS) and filled(names := entry.get("names"), NAME_FIELDS)
     }
-
-
-def deck_cards() -> list[str]:
-    """Every distinct play card in both decks (beginners' and advanced)."""
-    seen = {card for deck in DECKS.values() for card, _ in deck}
-    return [c for c in PLAY_CARDS if c in seen]
-
-
-def missing_pages(relative: str = CARDS_FILE) -> list[str]:
-    """Cards of either deck without a complete page."""
-    pages = card_pages(relative)
-    return [c for c in deck_cards() if c not in pages]
 
 
 CJK_FONTS = (
@@ -263,7 +250,5 @@ __all__ = [
     "button_row",
     "card_pages",
     "colour_of",
-    "deck_cards",
     "draw_card",
-    "missing_pages",
 ]

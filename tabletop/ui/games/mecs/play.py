@@ -39,6 +39,7 @@ from tabletop.games.mecs import (
     ShowObjective,
     Trade,
     area_owner,
+    card_code,
     held_cards,
     may_end_turn,
     may_trade,
@@ -76,20 +77,17 @@ GOOD_NEWS = ("completed", "hacked", "objective_waiting", "objective", "objective
 TONES = {f"mecs.{code}": "good" for code in GOOD_NEWS} | {"mecs.objective_missed": "error"}
 
 
-# What a camera or a person may call a card, besides its code: its face, and more.
 # Faces of the cards as read aloud on screen (x² rather than a lone ²).
 LABEL = {**FACE, "SQ": "x²"}
+# What a camera or a person may call a card, besides its code: its face, and more.
 ALIASES = {face: code for code, face in FACE.items()} | {"x": "X", "*": "X", ":": "DIV", "^2": "SQ"}
 
 
 def read_code(text: str) -> str | None:
     """A M.E.C.S. card code from what the camera read: ``"7"``, ``"MT1:MECS:EQ"`` or
     ``"="`` are cards; another game's card, ``"?"`` or junk are None (not ours)."""
-    text = text.strip()
-    if text.startswith("MT1:"):
-        parts = text.split(":")
-        text = parts[2] if len(parts) > 2 and parts[1] == "MECS" else ""
-    code = ALIASES.get(text, text)
+    code = card_code(text.strip())
+    code = ALIASES.get(code, code)
     return code if code in FACE or code in OBJECTIVE_CODES else None
 
 
@@ -140,14 +138,14 @@ def labels(cards: Iterable[str]) -> tuple[tuple[str, str], ...]:
 
 def seat_infos(seats: Sequence[Sequence[Any] | SeatInfo]) -> list[SeatInfo]:
     """The journal's seats for :class:`SeatInfo` rows or (name, is a bot[, its level])
-    as the table journals them (no level: the hard bot, MECS-12)."""
+    as the table journals them. A bot with no level, one from before the levels
+    ("standard") or one the device does not know is the hard bot (MECS-12)."""
     infos = []
     for i, seat in enumerate(seats):
         if not isinstance(seat, SeatInfo):
             name, bot, *level = seat
-            journaled = str(level[0]) if level else BOT_LEVEL
-            seat = SeatInfo(i, str(name), bot=journaled if bot else None)
-        infos.append(seat)
+            seat = SeatInfo(i, str(name), bot=str([*level, BOT_LEVEL][0]) if bot else None)
+        infos.append(seat if seat.bot in (None, *LEVELS) else replace(seat, bot=BOT_LEVEL))
     return infos
 
 
@@ -164,7 +162,7 @@ class MecsPlay(TableController):
 
     def __init__(
         self,
-        seats: Sequence[SeatInfo],
+        seats: Sequence[Sequence[Any] | SeatInfo],
         settings: MecsSettings,
         seed: int,
         *,
@@ -174,10 +172,7 @@ class MecsPlay(TableController):
         sound: Callable[[str], None] = lambda _: None,
         speak: Callable[[str], None] = lambda _: None,
     ) -> None:
-        # a bot's level from before the levels ("standard") or one the device does not
-        # know is the hard bot's (MECS-12)
-        known = (None, *LEVELS)
-        self.seats = [s if s.bot in known else replace(s, bot=BOT_LEVEL) for s in seats]
+        self.seats = seat_infos(seats)
         self.settings = settings
         self.seed = seed
         self.bot_driver = bot_driver

@@ -29,7 +29,6 @@ from tabletop.ui.games.mecs.play import (
     Banner,
     MecsPlay,
     coin_words,
-    seat_infos,
 )
 from tabletop.ui.games.mecs.setup import RULES
 from tabletop.ui.input import CardsSeen
@@ -89,10 +88,9 @@ class MecsTable(TableScene):
         match: Match[MecsSettings, MecsState, Action] | None = None,
         save: GameSave | None = None,
     ) -> None:
-        infos = seat_infos(seats)
         seed = ctx.rng.randrange(10**9) if seed is None else seed
         self.play = play = MecsPlay(
-            infos,
+            seats,
             settings,
             seed,
             bot_driver=bot_driver,
@@ -106,14 +104,16 @@ class MecsTable(TableScene):
             "seed": seed,
             "bot_driver": bot_driver,
         }
-        save = save or GameSave(ctx, "mecs", infos, app)
+        save = save or GameSave(ctx, "mecs", play.seats, app)
         self.play.save = save
         super().__init__(
             ctx,
             save,
             resumed=match is not None,
             # "Play again": the same table, a new game
-            again=lambda: MecsTable(ctx, seats=infos, settings=settings, bot_driver=bot_driver),
+            again=lambda: MecsTable(
+                ctx, seats=play.seats, settings=settings, bot_driver=bot_driver
+            ),
         )
         self.area_rects: dict[int, pygame.Rect] = {}
         self.coin_points: dict[int, tuple[int, int]] = {}
