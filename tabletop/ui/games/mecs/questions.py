@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from tabletop.classroom.mistakes import FRAC, Question, skill_of
-from tabletop.games.mecs_equation import value_of
+from tabletop.games.mecs_equation import terms, value_of
 
 _SHAPE_CARDS = {"LP": "(", "RP": ")", "SQRT": "√", "SQ": "²"}
 _OP_CARDS = {"+": "+", "-": "-", "X": "x", "DIV": "/", "FRAC": FRAC}
@@ -66,29 +66,24 @@ def equation_question(
 
 
 def _shape_of(side: Sequence[str]) -> tuple[list[Fraction], list[str], list[str]] | None:
-    """The numbers, operations and shape of one side's cards (digits and a decimal point
-    make one number); None for a card no shape has."""
+    """The numbers, operations and shape of one side's cards (the engine's
+    :func:`terms`); None for a card no shape has."""
     numbers: list[Fraction] = []
     ops: list[str] = []
     shape: list[str] = []
-    run = ""
-    for card in (*side, ""):
-        if card.isdigit() or card == "DOT":
-            run += "." if card == "DOT" else card
-            continue
-        if run:
-            try:
-                numbers.append(Fraction(run))
-            except ValueError:
-                return None
+    found = terms(side)
+    if found is None:  # a run of digits that is no number
+        return None
+    for term in found:
+        if isinstance(term, Fraction):
+            numbers.append(term)
             shape.append("n")
-            run = ""
-        if card in _OP_CARDS:
-            ops.append(_OP_CARDS[card])
+        elif term in _OP_CARDS:
+            ops.append(_OP_CARDS[term])
             shape.append("o")
-        elif card in _SHAPE_CARDS:
-            shape.append(_SHAPE_CARDS[card])
-        elif card:
+        elif term in _SHAPE_CARDS:
+            shape.append(_SHAPE_CARDS[term])
+        else:
             return None
     return numbers, ops, shape
 
