@@ -1,6 +1,6 @@
-"""M.E.C.S. cards on screen: card faces drawn with the painter, camera codes read, and
-the card pages the printed QR codes promise (a tip, the history, a fun fact, the name
-in five languages), from ``tabletop/assets/mecs/cards.toml`` so they work offline.
+"""M.E.C.S. cards on screen: card faces drawn with the painter, and the card pages the
+printed QR codes promise (a tip, the history, a fun fact, the name in five languages),
+from ``tabletop/assets/mecs/cards.toml`` so they work offline.
 
 Touch targets on a card page: ``page.tip``, ``page.history``, ``page.fun``,
 ``page.names``, ``close``.
