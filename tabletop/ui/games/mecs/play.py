@@ -143,8 +143,8 @@ def seat_infos(seats: Sequence[Sequence[Any] | SeatInfo]) -> list[SeatInfo]:
     infos = []
     for i, seat in enumerate(seats):
         if not isinstance(seat, SeatInfo):
-            name, bot, *level = seat
-            seat = SeatInfo(i, str(name), bot=str([*level, BOT_LEVEL][0]) if bot else None)
+            name, bot, *level = (*seat, BOT_LEVEL)  # no level journaled: the hard bot
+            seat = SeatInfo(i, str(name), bot=str(level[0]) if bot else None)
         infos.append(seat if seat.bot in (None, *LEVELS) else replace(seat, bot=BOT_LEVEL))
     return infos
 

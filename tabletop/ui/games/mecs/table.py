@@ -23,13 +23,7 @@ from tabletop.ui.app import Context, Scene
 from tabletop.ui.games import start_card_camera
 from tabletop.ui.games.mecs.cards import CardPageScene, button_row, draw_card
 from tabletop.ui.games.mecs.editor import AreaEditor
-from tabletop.ui.games.mecs.play import (
-    BOT_SECONDS,
-    Ask,
-    Banner,
-    MecsPlay,
-    coin_words,
-)
+from tabletop.ui.games.mecs.play import BOT_SECONDS, Ask, Banner, MecsPlay, coin_words
 from tabletop.ui.games.mecs.setup import RULES
 from tabletop.ui.input import CardsSeen
 from tabletop.ui.results import Outcome, outcome_of
