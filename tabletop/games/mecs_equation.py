@@ -227,6 +227,15 @@ def value_of(cards: Sequence[str]) -> Fraction | None:
     return _value_of(tuple(cards))
 
 
+def terms(cards: Sequence[str]) -> tuple[Fraction | str, ...] | None:
+    """The cards as they are read (MECS-2): a run of digits and decimal points is one
+    number, any other card stays its code; ``None`` when a run is not a number."""
+    tokens = _lex(tuple(cards))
+    if isinstance(tokens, str):
+        return None
+    return tuple(t.value if t.kind == "NUM" else t.kind for t in tokens)
+
+
 # -- card-level helpers for searches -------------------------------------------------------
 
 # Which card may come right after which in a valid equation (a necessary condition): a
@@ -571,5 +580,6 @@ __all__ = [
     "kind",
     "may_follow",
     "render",
+    "terms",
     "value_of",
 ]

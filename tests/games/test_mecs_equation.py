@@ -23,6 +23,7 @@ from tabletop.games.mecs_equation import (
     evaluate,
     may_follow,
     render,
+    terms,
     value_of,
 )
 from tests.games.test_mecs_support import cards
@@ -169,6 +170,23 @@ def test_mecs2_every_invalid_reason(text: str, expected: str) -> None:
     assert not verdict.valid
     assert verdict.reason == expected
     assert verdict.answer is None and verdict.coins == 0
+
+
+def test_mecs2_terms_read_a_run_of_digits_and_points_as_one_number() -> None:
+    """MECS-2 as the cards are read: digits and decimal points next to each other are one
+    number, every other card stays its code; a run that is no number has no terms."""
+    assert terms(["1", "2", "X", "LP", "3", "DOT", "5", "RP", "SQ"]) == (
+        Fraction(12),
+        "X",
+        "LP",
+        Fraction(7, 2),
+        "RP",
+        "SQ",
+    )
+    assert terms(["SQRT", "9", "EQ", "3"]) == ("SQRT", Fraction(9), "EQ", Fraction(3))
+    assert terms([]) == ()
+    for no_number in (["0", "7"], ["DOT", "5"], ["1", "DOT"], ["1", "DOT", "2", "DOT", "3"]):
+        assert terms(no_number) is None, no_number
 
 
 def test_mecs2_numbers_too_big_to_check_are_invalid_not_slow() -> None:

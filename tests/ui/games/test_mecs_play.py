@@ -48,9 +48,9 @@ def test_mecs_play_camera_waits_for_the_who_starts_card_and_says_so() -> None:
     text, kind = play.message
     assert kind == "error" and "who starts" in text and "Ann, show one number card" in text
     assert "dealt" not in text and play.readings[0] == ("7",)
-    play.reveal("8")
+    play.press("reveal.8")
     assert play.next_step() == "Who starts? Bo: show one number card!"
-    play.reveal("3")  # Ann shows 8, Bo 3: Ann starts
+    play.press("reveal.3")  # Ann shows 8, Bo 3: Ann starts
     assert play.wants("reveal") is None and play.state.active == 0
     assert play.next_step() == "Turn 1: Ann, put down 1 or 2 cards, or hack!"
     assert play.said[-1] == play.message[0]  # what is on screen is said aloud
@@ -82,7 +82,7 @@ def test_mecs_play_instruction_names_the_next_step_through_a_turn() -> None:
             assert play.state.phase == "refill" or step.endswith("is thinking...")
             play.bot_step()
         elif play.state.phase == "refill":
-            play.refill("numbers" if play.state.stack("numbers").size else "symbols")
+            play.press("refill.numbers" if play.state.stack("numbers").size else "refill.symbols")
         else:
             assert "put down" in step
             play.perform(decide(play.state, seat, "easy"))
@@ -92,13 +92,13 @@ def test_mecs_play_instruction_names_the_next_step_through_a_turn() -> None:
 def test_mecs_play_refusals_say_why_and_change_nothing() -> None:
     play = new_play(seats=[("Ann", False), ("Bo", False)])
     before = play.match.history
-    assert play.trade_asks() is None  # nothing put down yet (MECS-4)
+    assert play.press("trade") is None  # nothing put down yet (MECS-4)
     assert play.message == ("You can only trade after putting down exactly 1 card.", "error")
     play.seat_pressed(1)
     assert play.message[0] == "Not now: it is Ann's turn."
-    play.refill("numbers")
+    play.press("refill.numbers")
     assert play.message[0] == "Not now: hands are filled up after a turn."
-    assert play.objectives() is None and play.message[1] == "error"
+    assert play.press("objective") is None and play.message[1] == "error"
     assert play.match.history == before
 
 
@@ -108,10 +108,11 @@ def test_mecs_play_trade_undo_and_sentences_with_names() -> None:
     card = play.state.players[active].hand[0]
     play.submit_area(active, (card,))
     assert play.state.phase == "planted" and play.can_trade() and play.can_end()
-    assert play.trade_asks() == "card"
-    keep = play.trade_cards()[0]
-    assert play.draw_stacks(keep, None)
-    play.trade(keep, play.draw_stacks(keep, None)[0], None)
+    ask = play.press("trade")  # virtual play: which card of the hand goes back
+    assert ask is not None and ask.key == "trade"
+    draw = play.answer(ask, ask.choices[0][0])
+    assert draw is not None and draw.choices  # then which stack the new card comes from
+    assert play.answer(draw, draw.choices[0][0]) is None
     assert play.state.phase == "refill"
     assert any(play.name(active) in text for _, text in play.turns)
     assert not any("Player " in text for _, text in play.turns)  # names, never "Player N"
@@ -183,13 +184,13 @@ def test_mecs_play_a_child_cannot_end_or_trade_for_a_bot() -> None:
         if play.bot_to_move() is not None:
             play.bot_step()
         else:
-            play.refill("numbers" if play.state.stack("numbers").size else "symbols")
+            play.press("refill.numbers" if play.state.stack("numbers").size else "refill.symbols")
     card = play.state.players[0].hand[0]
     play.submit_area(0, (card,))  # the bot's card, as if its move were half done
     before = play.match.history
-    play.end_turn()
+    play.press("end")
     assert play.message == ("Not now: it is Bot 1's turn.", "error")
-    assert play.trade_asks() is None and play.match.history == before
+    assert play.press("trade") is None and play.match.history == before
 
 
 def test_mecs_play_a_refused_hack_says_what_is_wrong_from_the_engines_verdict() -> None:
@@ -250,10 +251,13 @@ def test_mecs_play_a_fixed_reading_drops_the_later_moves_that_no_longer_fit() ->
     fits, so it and the card drawn for it are taken back, and said so. Taking back what
     the device acted on needs the teacher (issue 21), so the fix waits for the PIN."""
     play = new_play(cards="camera")
-    play.reveal("8")
-    play.reveal("3")
+    play.press("reveal.8")
+    play.press("reveal.3")
     play.submit_area(0, ("5",), camera=True)
-    play.trade("?", "numbers", "numbers")
+    under = play.press("trade")  # real cards: which stack the card went under
+    assert under is not None and under.key == "under"
+    draw = play.answer(under, "numbers")
+    assert draw is not None and play.answer(draw, "numbers") is None
     before = len(play.match.history)
     play.submit_area(0, ("6", "7"))  # by touch: a card that was there changed
     # the fix takes back the trade the device acted on: it waits for the teacher

@@ -1,6 +1,6 @@
-"""M.E.C.S. cards on screen: card faces drawn with the painter, camera codes read, and
-the card pages the printed QR codes promise (a tip, the history, a fun fact, the name
-in five languages), from ``tabletop/assets/mecs/cards.toml`` so they work offline.
+"""M.E.C.S. cards on screen: card faces drawn with the painter, and the card pages the
+printed QR codes promise (a tip, the history, a fun fact, the name in five languages),
+from ``tabletop/assets/mecs/cards.toml`` so they work offline.
 
 Touch targets on a card page: ``page.tip``, ``page.history``, ``page.fun``,
 ``page.names``, ``close``.
@@ -17,9 +17,10 @@ from typing import Any
 import pygame
 
 from tabletop.assets import load_toml
-from tabletop.games.mecs import DECKS, OBJECTIVE_CODES, objective
-from tabletop.games.mecs_equation import ADVANCED, DIGITS, FACE, PLAY_CARDS
+from tabletop.games.mecs import OBJECTIVE_CODES, objective
+from tabletop.games.mecs_equation import ADVANCED, DIGITS
 from tabletop.ui.app import Context, Scene
+from tabletop.ui.games.mecs.play import LABEL
 from tabletop.ui.input import InputEvent
 from tabletop.ui.scenes.common import route_to_press
 from tabletop.ui.theme import Color, Metrics
@@ -35,9 +36,6 @@ RED: Color = (196, 40, 40)
 BLUE: Color = (30, 90, 180)
 GREEN: Color = (20, 130, 70)
 GOLD: Color = (235, 190, 30)
-
-# Faces of the cards as read aloud on screen (x² rather than a lone ²).
-LABEL = {**FACE, "SQ": "x²"}
 
 
 def colour_of(code: str) -> Color:
@@ -112,8 +110,7 @@ NAME_FIELDS = ("en", "es", "fr", "de", "zh", "zh_pinyin")
 @cache
 def card_pages(relative: str = CARDS_FILE) -> dict[str, CardPage]:
     """Every card page in the data file, by card code (``BadInput`` if the file is
-    missing or not TOML; a page with a missing field is left out, and
-    :func:`missing_pages` names it)."""
+    missing or not TOML; a page with a missing field is left out)."""
 
     def filled(table: Any, fields: Sequence[str]) -> bool:
         return isinstance(table, dict) and all(
@@ -129,18 +126,6 @@ def card_pages(relative: str = CARDS_FILE) -> dict[str, CardPage]:
         for code, entry in load_toml(relative).get("cards", {}).items()
         if filled(entry, PAGE_FIELDS) and filled(names := entry.get("names"), NAME_FIELDS)
     }
-
-
-def deck_cards() -> list[str]:
-    """Every distinct play card in both decks (beginners' and advanced)."""
-    seen = {card for deck in DECKS.values() for card, _ in deck}
-    return [c for c in PLAY_CARDS if c in seen]
-
-
-def missing_pages(relative: str = CARDS_FILE) -> list[str]:
-    """Cards of either deck without a complete page."""
-    pages = card_pages(relative)
-    return [c for c in deck_cards() if c not in pages]
 
 
 CJK_FONTS = (
@@ -265,7 +250,5 @@ __all__ = [
     "button_row",
     "card_pages",
     "colour_of",
-    "deck_cards",
     "draw_card",
-    "missing_pages",
 ]

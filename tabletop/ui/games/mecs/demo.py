@@ -44,48 +44,20 @@ class Driver:
     answers: the other bots play at the medium level, whose areas a child can read.
     """
 
-    def __init__(self, run: DemoRun, child: int | None = None, seed: int = 0) -> None:
-        self.run = run
+    def __init__(self, run: DemoRun, table: MecsTable, child: int | None, seed: int) -> None:
+        self.run, self.table, self.play = run, table, table.play
+        self.child, self.seed = child, seed
         self.moves = 0
-        self.child = child
-        self.seed = seed
         self.tried: set[tuple[int, tuple[str, ...]]] = set()  # (area seat, cards) answered
-        self.last: Any = None  # the table last seen (the results replace it at the end)
         self.line = ""  # the winner line, once the game is over
-
-    @property
-    def table(self) -> Any:
-        if not self.over():
-            self.last = self.run.scene(MecsTable)
-        return self.last
-
-    @property
-    def play(self) -> Any:
-        return self.table.play
-
-    def over(self) -> bool:
-        return isinstance(self.run.top, GameResults)
 
     def show_area(self, seat: int, cards: tuple[str, ...]) -> None:
         """The camera's steady reading of ``seat``'s equation area (0-based seat)."""
         self.run.show(seat, "equation", (f"MT1:MECS:{c}" for c in cards))
 
-    def perform(self, action: Any) -> None:
-        """Make ``action`` happen through the camera (cards put down) or the screen."""
-        if isinstance(action, Plant | Hack):
-            # a plant's and a hack's area always has an owner (area_owner is None only
-            # for other actions)
-            self.show_area(cast(int, area_owner(action)), action.area)
-        elif isinstance(action, Trade):
-            for name in ("trade", f"choice.{action.card}", f"choice.{action.draw_from}"):
-                self.run.tap(name)
-        elif isinstance(action, EndTurn | Refill):
-            self.run.tap("end" if isinstance(action, EndTurn) else f"refill.{action.stack}")
-        else:
-            raise DemoError(f"the demo cannot show {action!r}")
-
-    def move(self) -> Any:
-        """One bot decision, played through the app; returns it."""
+    def move(self) -> None:
+        """One bot decision, played through the app: cards put down as the camera's
+        reading of their area, the rest as taps."""
         play = self.play
         seat = play.pending_seat()
         if seat is None:
@@ -94,12 +66,18 @@ class Driver:
         if seat == self.child:
             self.child_hacks(seat)
         action = decide(play.state, seat, play.level(seat))
-        self.perform(action)
-        play = self.play
-        if len(play.match.history) == before and not self.over():
+        if isinstance(action, Plant | Hack):
+            self.show_area(cast(int, area_owner(action)), action.area)  # always an owner
+        elif isinstance(action, Trade):
+            for name in ("trade", f"choice.{action.card}", f"choice.{action.draw_from}"):
+                self.run.tap(name)
+        elif isinstance(action, EndTurn | Refill):
+            self.run.tap("end" if isinstance(action, EndTurn) else f"refill.{action.stack}")
+        else:
+            raise DemoError(f"the demo cannot show {action!r}")
+        if len(play.match.history) == before and not isinstance(self.run.top, GameResults):
             raise DemoError(f"the app refused {action!r}: {play.message[0]}")
         self.moves += 1
-        return action
 
     def child_hacks(self, seat: int) -> None:
         """The child's hack that its own sums say is right but is not, tried now (see
@@ -183,12 +161,8 @@ def play_demo(
     it to the end, printing one line per turn and the coins; returns the driver (its
     ``line``: the winner line). ``tag`` marks a new game as this demo's; ``child``: seat 1
     is a guest child (:class:`Driver`) and the bots play at the medium level (MECS-12)."""
-    driver = Driver(run, child=0 if child else None, seed=run.seed)
     run.open_game()
-    if run.resuming:  # Home: "A game of M.E.C.S. was not finished. Carry on with it?"
-        play = driver.play
-        run.carrying_on(f"turn {play.state.turn}, {len(play.match.history)} actions.")
-    else:
+    if not run.resuming:
         setup = run.top
         setup.extra["bot_driver"] = "external"  # the demo moves the bots' cards itself
         level = "medium" if child else "hard"  # areas a child can read, and hack
@@ -197,38 +171,39 @@ def play_demo(
         if setup.options["deck"] != deck:  # challenge has chosen the advanced deck already
             run.tap(f"deck.{deck}")
         run.tap("start")
-        table = driver.table
+    driver = Driver(run, run.scene(MecsTable), 0 if child else None, run.seed)
+    table, play = driver.table, driver.play
+    if run.resuming:  # Home: "A game of M.E.C.S. was not finished. Carry on with it?"
+        run.carrying_on(f"turn {play.state.turn}, {len(play.match.history)} actions.")
+    else:
         if tag is not None:
             table.save.app["demo"] = tag
             table.save.write_meta()
         if child:
             demo_seats(table.save, 0)
-        names = ", ".join(s.name for s in table.play.seats)
+        names = ", ".join(s.name for s in play.seats)
         run.intro("M.E.C.S.", f"{names}; {deck} deck, {mode} mode, seed {run.seed}")
         run.say("Bots' cards reach the game as camera readings of their equation areas.")
     run.shot("start")
     run.show(None, None, ("MT1:MECS:EQ",))  # a card held up alone opens its page
     run.shot("card_page")
     run.tap("close")
-    shots, printed = 2, 0
-    last_banner = None
+    shots, printed, last_banner = 2, 0, None
 
     def flush(upto: int | None = None) -> None:
+        """One line per turn told so far (before turn ``upto``)."""
         nonlocal printed
-        lines = driver.play.turns[printed:]
-        if upto is not None:
-            lines = [(t, text) for t, text in lines if t < upto]
+        lines = [(t, text) for t, text in play.turns[printed:] if upto is None or t < upto]
         printed += len(lines)
         for t in dict.fromkeys(t for t, _ in lines):
             label = "Start" if t == 0 else f"Turn {t}"
             run.say(f"{label}: {' '.join(text for tt, text in lines if tt == t)}")
 
-    while not driver.over():
+    while not isinstance(run.top, GameResults):
         if driver.moves >= MAX_MOVES:
             raise DemoError(f"no winner after {MAX_MOVES} moves")
-        flush(upto=driver.play.state.turn)  # the turns before this one
+        flush(upto=play.state.turn)  # the turns before this one
         driver.move()
-        play = driver.play
         banner = play.banner
         if banner is not None and banner is not last_banner and shots < MAX_SHOTS:
             run.shot(f"turn_{play.state.turn:03d}_{banner.title.rstrip('!').lower()}")
@@ -236,7 +211,6 @@ def play_demo(
         last_banner = banner
     flush()
     run.shot("final")
-    play = driver.play
     for seat in range(len(play.seats)):
         run.say(f"  {play.name(seat)}: {play.state.coins(seat)} coins")
     driver.line = run.top.winner_line

@@ -11,7 +11,8 @@ import pygame
 
 from tabletop.games.mecs_equation import PLAY_CARDS, evaluate
 from tabletop.ui.app import Context, Scene
-from tabletop.ui.games.mecs.cards import LABEL, CardPageScene, button_row, draw_card
+from tabletop.ui.games.mecs.cards import CardPageScene, button_row, draw_card
+from tabletop.ui.games.mecs.play import LABEL
 from tabletop.ui.input import InputEvent
 from tabletop.ui.scenes.common import route_to_press
 from tabletop.ui.scenes.rules import ChoiceGrid

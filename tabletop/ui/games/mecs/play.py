@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -37,12 +37,13 @@ from tabletop.games.mecs import (
     Refill,
     Reorder,
     ShowObjective,
-    StackName,
     Trade,
     area_owner,
+    card_code,
     held_cards,
     may_end_turn,
     may_trade,
+    mecs_stack,
     meets_objective,
     objective,
     trade_sources,
@@ -76,6 +77,8 @@ GOOD_NEWS = ("completed", "hacked", "objective_waiting", "objective", "objective
 TONES = {f"mecs.{code}": "good" for code in GOOD_NEWS} | {"mecs.objective_missed": "error"}
 
 
+# Faces of the cards as read aloud on screen (x² rather than a lone ²).
+LABEL = {**FACE, "SQ": "x²"}
 # What a camera or a person may call a card, besides its code: its face, and more.
 ALIASES = {face: code for code, face in FACE.items()} | {"x": "X", "*": "X", ":": "DIV", "^2": "SQ"}
 
@@ -83,11 +86,8 @@ ALIASES = {face: code for code, face in FACE.items()} | {"x": "X", "*": "X", ":"
 def read_code(text: str) -> str | None:
     """A M.E.C.S. card code from what the camera read: ``"7"``, ``"MT1:MECS:EQ"`` or
     ``"="`` are cards; another game's card, ``"?"`` or junk are None (not ours)."""
-    text = text.strip()
-    if text.startswith("MT1:"):
-        parts = text.split(":")
-        text = parts[2] if len(parts) > 2 and parts[1] == "MECS" else ""
-    code = ALIASES.get(text, text)
+    code = card_code(text.strip())
+    code = ALIASES.get(code, code)
     return code if code in FACE or code in OBJECTIVE_CODES else None
 
 
@@ -118,16 +118,34 @@ class Banner:
         return self.start + BANNER_SECONDS
 
 
+@dataclass(frozen=True)
+class Ask:
+    """A choice the device asks on a grid (:meth:`MecsPlay.press`): ``key`` says what the
+    answer is for, ``given`` what was chosen before it; ``choices`` are (key, label)."""
+
+    key: str
+    title: str
+    choices: tuple[tuple[str, str], ...]
+    columns: int
+    rows: int
+    given: tuple[Any, ...] = ()
+
+
+def labels(cards: Iterable[str]) -> tuple[tuple[str, str], ...]:
+    """Cards as a grid's choices, each under its face."""
+    return tuple((c, LABEL[c]) for c in cards)
+
+
 def seat_infos(seats: Sequence[Sequence[Any] | SeatInfo]) -> list[SeatInfo]:
     """The journal's seats for :class:`SeatInfo` rows or (name, is a bot[, its level])
-    as the table journals them (no level: the hard bot, MECS-12)."""
+    as the table journals them. A bot with no level, one from before the levels
+    ("standard") or one the device does not know is the hard bot (MECS-12)."""
     infos = []
     for i, seat in enumerate(seats):
         if not isinstance(seat, SeatInfo):
-            name, bot, *level = seat
-            journaled = str(level[0]) if level else BOT_LEVEL
-            seat = SeatInfo(i, str(name), bot=journaled if bot else None)
-        infos.append(seat)
+            name, bot, *level = (*seat, BOT_LEVEL)  # no level journaled: the hard bot
+            seat = SeatInfo(i, str(name), bot=str(level[0]) if bot else None)
+        infos.append(seat if seat.bot in (None, *LEVELS) else replace(seat, bot=BOT_LEVEL))
     return infos
 
 
@@ -144,7 +162,7 @@ class MecsPlay(TableController):
 
     def __init__(
         self,
-        seats: Sequence[SeatInfo],
+        seats: Sequence[Sequence[Any] | SeatInfo],
         settings: MecsSettings,
         seed: int,
         *,
@@ -154,10 +172,7 @@ class MecsPlay(TableController):
         sound: Callable[[str], None] = lambda _: None,
         speak: Callable[[str], None] = lambda _: None,
     ) -> None:
-        # a bot's level from before the levels ("standard") or one the device does not
-        # know is the hard bot's (MECS-12)
-        known = (None, *LEVELS)
-        self.seats = [s if s.bot in known else replace(s, bot=BOT_LEVEL) for s in seats]
+        self.seats = seat_infos(seats)
         self.settings = settings
         self.seed = seed
         self.bot_driver = bot_driver
@@ -570,33 +585,55 @@ class MecsPlay(TableController):
             return True
         return False
 
-    def end_turn(self) -> None:
-        if not self.bots_turn():
-            self.perform(EndTurn(self.state.active))
+    def press(self, name: str) -> Ask | None:
+        """A touch target of the game's: ``end``, ``trade``, ``refill.<stack>``,
+        ``reveal.<digit>``, ``objective`` or ``cards`` (a card's page). Returns the
+        choice it asks first, if any; a target that is not for now says why."""
+        kind, _, arg = name.partition(".")
+        state = self.state
+        if name == "cards":
+            return Ask("page", "Which card do you want to know about?", labels(PLAY_CARDS), 7, 3)
+        if name == "trade":
+            return self.trade_ask()
+        if name == "objective":
+            return self.objective_ask()
+        if name == "end" and not self.bots_turn():
+            self.perform(EndTurn(state.active))
+        elif kind == "refill":  # the refill seat draws
+            seat = self.pending_seat()
+            if state.phase != "refill" or seat is None:
+                self.wrong_phase("hands are filled up after a turn.")
+            elif self.perform(Refill(seat, mecs_stack(arg))):
+                self.refill_seat = None
+        elif kind == "reveal":
+            self.perform(Draw(arg))
+        return None
 
-    def refill(self, stack: StackName) -> None:
-        """The refill seat draws from ``stack``."""
-        seat = self.pending_seat()
-        if self.state.phase != "refill" or seat is None:
-            self.wrong_phase("hands are filled up after a turn.")
-        elif self.perform(Refill(seat, stack)):
-            self.refill_seat = None
+    def answer(self, ask: Ask, key: str) -> Ask | None:
+        """The choice ``key`` made for ``ask``: a trade's card (or the stack it went
+        under) asks which stack the new card comes from (MECS-4), then trades."""
+        if ask.key in ("trade", "under"):
+            card, under = (key, None) if ask.key == "trade" else ("?", mecs_stack(key))
+            stacks = tuple((s, s.capitalize()) for s in trade_sources(self.state, card, under))
+            title = "Which stack do you draw your new card from?"
+            return Ask("draw", title, stacks, 2, 1, (card, under))
+        if ask.key == "draw":
+            card, under = ask.given
+            self.perform(Trade(self.state.active, card, mecs_stack(key), under))
+        elif ask.key == "objective" and key.startswith("OBJ"):
+            self.perform(ShowObjective(int(key[3:])))
+        return None
 
-    def reveal(self, digit: str) -> None:
-        self.perform(Draw(digit))
-
-    def objectives(self) -> list[int] | None:
-        """The objective cards that may be turned up now (None, and told why, when the
-        device waits for none)."""
+    def objective_ask(self) -> Ask | None:
+        """Which objective card was turned up (told why not when the device waits for
+        none)."""
         request = self.match.pending.chance
         if request is None or request.kind != "objective":
-            what = "the objective card is already out."
-            self.say(child_message("mecs.ui.wrong_phase", {"what": what}), "error")
+            self.wrong_phase("the objective card is already out.")
             return None
-        return [o.number for o in request.outcomes if isinstance(o, ShowObjective)]
-
-    def show_objective(self, number: int) -> None:
-        self.perform(ShowObjective(number))
+        numbers = [o.number for o in request.outcomes if isinstance(o, ShowObjective)]
+        grid = tuple((f"OBJ{n}", f"{n}") for n in numbers)
+        return Ask("objective", "Which objective card was turned up?", grid, 5, 4)
 
     def can_end(self) -> bool:
         return not self.is_scene_bot(self.state.active) and may_end_turn(self.state)
@@ -604,28 +641,22 @@ class MecsPlay(TableController):
     def can_trade(self) -> bool:
         return not self.is_scene_bot(self.state.active) and may_trade(self.state)
 
-    def trade_asks(self) -> str | None:
-        """What a trade asks first: ``card`` (which card of the hand goes back: virtual
-        play), ``under`` (which stack the card went under: real cards), or None when no
-        trade is allowed now (told why)."""
+    def trade_ask(self) -> Ask | None:
+        """What a trade asks first: which card of the hand goes back (virtual play) or
+        which stack the card went under (real cards); None when no trade is allowed now
+        (told why)."""
         state = self.state
         if self.bots_turn():
             return None
         if not may_trade(state):
             self.perform(Trade(state.active, "?", "numbers", "numbers"))  # told why not
             return None
-        virtual = self.settings.play == "virtual" and "?" not in state.players[state.active].hand
-        return "card" if virtual else "under"
-
-    def trade_cards(self) -> list[str]:
-        return list(dict.fromkeys(self.state.players[self.state.active].hand))
-
-    def draw_stacks(self, card: str, under: StackName | None) -> list[StackName]:
-        """The stacks the active seat's trade of ``card`` may draw from (MECS-4)."""
-        return trade_sources(self.state, card, under)
-
-    def trade(self, card: str, draw_from: StackName, under: StackName | None) -> None:
-        self.perform(Trade(self.state.active, card, draw_from, under if card == "?" else None))
+        hand = state.players[state.active].hand
+        if self.settings.play == "virtual" and "?" not in hand:
+            title = "Which card goes back under its stack?"
+            return Ask("trade", title, labels(dict.fromkeys(hand)), 5, 2)
+        stacks = (("numbers", "Numbers"), ("symbols", "Symbols"))
+        return Ask("under", "Which stack did your card go under?", stacks, 2, 1)
 
     def palette(self, seat: int) -> tuple[tuple[str, ...], list[str], bool]:
         """The area editor for ``seat``: the cards it starts with, what may be put down
@@ -722,6 +753,8 @@ __all__ = [
     "ALIASES",
     "BOT_SECONDS",
     "GAME",
+    "LABEL",
+    "Ask",
     "Banner",
     "MecsPlay",
     "coin_words",

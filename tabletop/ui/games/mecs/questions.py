@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from tabletop.classroom.mistakes import FRAC, Question, skill_of
-from tabletop.games.mecs_equation import value_of
+from tabletop.games.mecs_equation import terms, value_of
 
 _SHAPE_CARDS = {"LP": "(", "RP": ")", "SQRT": "√", "SQ": "²"}
 _OP_CARDS = {"+": "+", "-": "-", "X": "x", "DIV": "/", "FRAC": FRAC}
@@ -38,10 +38,20 @@ def equation_question(
     ask = worked[0]
     others = [i for i in range(len(sides)) if i != ask]
     said = next((i for i in others if values[i] != values[ask]), others[0])
-    parsed = _shape_of(sides[ask])
-    if parsed is None:
-        return None
-    numbers, ops, shape = parsed
+    numbers: list[Fraction] = []
+    ops: list[str] = []
+    shape: list[str] = []
+    for term in terms(sides[ask]) or ():  # the side has a value: its terms are read
+        if isinstance(term, Fraction):
+            numbers.append(term)
+            shape.append("n")
+        elif term in _OP_CARDS:
+            ops.append(_OP_CARDS[term])
+            shape.append("o")
+        elif term in _SHAPE_CARDS:
+            shape.append(_SHAPE_CARDS[term])
+        else:  # a card no question's shape has
+            return None
     whole = all(n.denominator == 1 for n in numbers)
     plain = set(shape) <= {"n", "o"} and FRAC not in ops and whole
     signs = [op for op in ops if op != FRAC]  # a fraction bar makes a number
@@ -63,34 +73,6 @@ def equation_question(
     if q.value() != right:  # a shape the mistakes model reads otherwise: no question
         return None
     return q, given
-
-
-def _shape_of(side: Sequence[str]) -> tuple[list[Fraction], list[str], list[str]] | None:
-    """The numbers, operations and shape of one side's cards (digits and a decimal point
-    make one number); None for a card no shape has."""
-    numbers: list[Fraction] = []
-    ops: list[str] = []
-    shape: list[str] = []
-    run = ""
-    for card in (*side, ""):
-        if card.isdigit() or card == "DOT":
-            run += "." if card == "DOT" else card
-            continue
-        if run:
-            try:
-                numbers.append(Fraction(run))
-            except ValueError:
-                return None
-            shape.append("n")
-            run = ""
-        if card in _OP_CARDS:
-            ops.append(_OP_CARDS[card])
-            shape.append("o")
-        elif card in _SHAPE_CARDS:
-            shape.append(_SHAPE_CARDS[card])
-        elif card:
-            return None
-    return numbers, ops, shape
 
 
 __all__ = ["equation_question"]

@@ -17,14 +17,13 @@ from typing import Any
 import pygame
 
 from tabletop.engine.match import Match
-from tabletop.games.mecs import Action, MecsSettings, MecsState, mecs_stack
-from tabletop.games.mecs_equation import PLAY_CARDS
+from tabletop.games.mecs import Action, MecsSettings, MecsState
 from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.games import start_card_camera
-from tabletop.ui.games.mecs.cards import LABEL, CardPageScene, button_row, draw_card
+from tabletop.ui.games.mecs.cards import CardPageScene, button_row, draw_card
 from tabletop.ui.games.mecs.editor import AreaEditor
-from tabletop.ui.games.mecs.play import BOT_SECONDS, Banner, MecsPlay, coin_words, seat_infos
+from tabletop.ui.games.mecs.play import BOT_SECONDS, Ask, Banner, MecsPlay, coin_words
 from tabletop.ui.games.mecs.setup import RULES
 from tabletop.ui.input import CardsSeen
 from tabletop.ui.results import Outcome, outcome_of
@@ -83,10 +82,9 @@ class MecsTable(TableScene):
         match: Match[MecsSettings, MecsState, Action] | None = None,
         save: GameSave | None = None,
     ) -> None:
-        infos = seat_infos(seats)
         seed = ctx.rng.randrange(10**9) if seed is None else seed
         self.play = play = MecsPlay(
-            infos,
+            seats,
             settings,
             seed,
             bot_driver=bot_driver,
@@ -100,14 +98,16 @@ class MecsTable(TableScene):
             "seed": seed,
             "bot_driver": bot_driver,
         }
-        save = save or GameSave(ctx, "mecs", infos, app)
+        save = save or GameSave(ctx, "mecs", play.seats, app)
         self.play.save = save
         super().__init__(
             ctx,
             save,
             resumed=match is not None,
             # "Play again": the same table, a new game
-            again=lambda: MecsTable(ctx, seats=infos, settings=settings, bot_driver=bot_driver),
+            again=lambda: MecsTable(
+                ctx, seats=play.seats, settings=settings, bot_driver=bot_driver
+            ),
         )
         self.area_rects: dict[int, pygame.Rect] = {}
         self.coin_points: dict[int, tuple[int, int]] = {}
@@ -191,61 +191,25 @@ class MecsTable(TableScene):
         """Act on one touch target (the tests and the demo tap these by name)."""
         play = self.play
         kind, _, arg = name.partition(".")
-        if name == "cards":
-            grid = [(c, LABEL[c]) for c in PLAY_CARDS]
-            self.choose(("page",), "Which card do you want to know about?", grid, 7, 3)
-        elif name == "undo":
+        if name == "undo":
             self.ask(("undo",), PinPad(self.ctx, "undo", prompt="Teacher PIN to take back a move"))
-        elif kind == "area":
-            self.edit_area(int(arg))
+        elif kind == "area" and 0 <= int(arg) < len(play.seats):
+            title = f"{play.name(int(arg))}'s equation area"
+            self.ask(("edit", int(arg)), AreaEditor(self.ctx, title, *play.palette(int(arg))))
         elif kind == "hand":
             seat = play.hand_owner()
             if seat is not None and int(arg) < len(play.state.players[seat].hand):
                 self.stack.push(CardPageScene(self.ctx, play.state.players[seat].hand[int(arg)]))
-        elif name == "end":
-            play.end_turn()
-        elif name == "trade":
-            self.trade()
-        elif kind == "refill":
-            play.refill(mecs_stack(arg))
-        elif kind == "reveal":
-            play.reveal(arg)
-        elif name == "objective":
-            numbers = play.objectives()
-            if numbers is not None:
-                grid = [(f"OBJ{n}", f"{n}") for n in numbers]
-                self.choose(("objective",), "Which objective card was turned up?", grid, 5, 4)
-        else:
+        elif name in ("rules", "leave"):
             super().press(name)
+        else:
+            self.choose(play.press(name))
 
-    def choose(
-        self,
-        asking: tuple[Any, ...],
-        title: str,
-        grid: Sequence[tuple[str, str]],
-        columns: int,
-        rows: int,
-    ) -> None:
-        """Ask which of ``grid``'s choices (a :class:`ChoiceGrid`); the answer comes back
-        to :meth:`answered` with ``asking``."""
-        self.ask(asking, ChoiceGrid(self.ctx, title, grid, columns=columns, rows=rows))
-
-    def edit_area(self, seat: int) -> None:
-        if not 0 <= seat < len(self.play.seats):
-            return
-        title = f"{self.play.name(seat)}'s equation area"
-        self.ask(("edit", seat), AreaEditor(self.ctx, title, *self.play.palette(seat)))
-
-    def trade(self) -> None:
-        """A trade asks which card goes back (virtual play) or which stack it went under
-        (real cards), then which stack the new card comes from."""
-        asks = self.play.trade_asks()
-        if asks == "card":
-            grid = [(c, LABEL[c]) for c in self.play.trade_cards()]
-            self.choose(("trade",), "Which card goes back under its stack?", grid, 5, 2)
-        elif asks == "under":
-            grid = [("numbers", "Numbers"), ("symbols", "Symbols")]
-            self.choose(("under",), "Which stack did your card go under?", grid, 2, 1)
+    def choose(self, ask: Ask | None) -> None:
+        """The controller's question on a :class:`ChoiceGrid`; the answer goes back to it."""
+        if ask is not None:
+            grid = ChoiceGrid(self.ctx, ask.title, ask.choices, columns=ask.columns, rows=ask.rows)
+            self.ask(("choice", ask), grid)
 
     def answered(self, asking: tuple[Any, ...], result: Any) -> None:
         kind = asking[0]
@@ -259,17 +223,10 @@ class MecsTable(TableScene):
                 self.ask(("fix",), PinPad(self.ctx, "fix", prompt=prompt, subtitle=why))
         elif kind == "fix":
             self.play.teacher_fix(result == "ok")
-        elif kind == "page" and isinstance(result, str):
+        elif kind == "choice" and isinstance(result, str) and asking[1].key == "page":
             self.stack.push(CardPageScene(self.ctx, result))
-        elif kind in ("trade", "under") and isinstance(result, str):
-            card, under = (result, None) if kind == "trade" else ("?", mecs_stack(result))
-            grid = [(s, s.capitalize()) for s in self.play.draw_stacks(card, under)]
-            title = "Which stack do you draw your new card from?"
-            self.choose(("draw", card, under), title, grid, 2, 1)
-        elif kind == "draw" and isinstance(result, str):
-            self.play.trade(asking[1], mecs_stack(result), asking[2])
-        elif kind == "objective" and isinstance(result, str) and result.startswith("OBJ"):
-            self.play.show_objective(int(result[3:]))
+        elif kind == "choice" and isinstance(result, str):
+            self.choose(self.play.answer(asking[1], result))
 
     # -- layout ---------------------------------------------------------------------------
 
