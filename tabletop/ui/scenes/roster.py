@@ -91,10 +91,7 @@ class StudentGrid:
         enabled: Callable[[Student], bool] = lambda s: True,
     ) -> list[Button]:
         """The buttons inside ``rect``: the controls' row, then the names' grid."""
-        gap = m.u(8)
-        row_h = m.u(52)
-        nav = m.u(56)
-        counter = m.u(72)  # the "1/3" between the page buttons
+        gap, row_h, nav, counter = m.u(8), m.u(52), m.u(56), m.u(72)  # counter: "1/3"
         controls = 2 * nav + counter
         b: list[Button] = []
         if len(self.groups()) > 1 or self.group is not None:
@@ -115,18 +112,9 @@ class StudentGrid:
                 b.append(Button(name, pygame.Rect(right - x, rect.top, nav, row_h), arrow))
             self.page_text_pos = (right - nav - counter // 2, rect.top + row_h // 2)
         page = shown[self.page * per_page : (self.page + 1) * per_page]
-        for cell, student in zip(grid(area, len(page), columns, gap, h), page, strict=True):
-            b.append(
-                Button(
-                    f"student.{student.id}",
-                    cell,
-                    student.name,
-                    kind="choice",
-                    caption=caption(student),
-                    enabled=enabled(student),
-                    size=m.text,
-                )
-            )
+        for cell, s in zip(grid(area, len(page), columns, gap, h), page, strict=True):
+            name, on = f"student.{s.id}", enabled(s)
+            b.append(Button(name, cell, s.name, on, "choice", caption=caption(s), size=m.text))
         return b
 
     def press(self, name: str, ctx: Context) -> bool:
@@ -147,16 +135,17 @@ class StudentGrid:
         self.group = group
         self.page = 0
 
+    @staticmethod
+    def page_key(event: InputEvent) -> str | None:
+        """The page button the left and right arrow keys press."""
+        if isinstance(event, Key) and event.name in ("left", "right"):
+            return "page.prev" if event.name == "left" else "page.next"
+        return None
+
     def draw(self, surface: pygame.Surface, painter: Painter) -> None:
         if self.pages > 1:
-            painter.text(
-                surface,
-                f"{self.page + 1}/{self.pages}",
-                self.page_text_pos,
-                painter.m.text,
-                bold=True,
-                anchor="center",
-            )
+            text, at, size = f"{self.page + 1}/{self.pages}", self.page_text_pos, painter.m.text
+            painter.text(surface, text, at, size, bold=True, anchor="center")
 
     @staticmethod
     def student_of(name: str) -> str | None:
@@ -342,8 +331,8 @@ class ClassListScene(TeacherScreen):
     # -- input ---------------------------------------------------------------------------
 
     def handle(self, event: InputEvent) -> None:
-        if isinstance(event, Key) and event.name in ("left", "right"):
-            self.press("page.prev" if event.name == "left" else "page.next")
+        if key := StudentGrid.page_key(event):
+            self.press(key)
         else:
             super().handle(event)
 
