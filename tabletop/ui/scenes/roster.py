@@ -123,10 +123,8 @@ class StudentGrid:
         if name == "group":
             choices = [(group_label(g), g) for g in (None, *self.groups())]
             ctx.stack.push(PickDialog(ctx, "Which group?", choices, then=self.choose_group))
-        elif name == "page.next":
-            self.page = (self.page + 1) % self.pages
-        elif name == "page.prev":
-            self.page = (self.page - 1) % self.pages
+        elif name in ("page.next", "page.prev"):
+            self.page = (self.page + (1 if name == "page.next" else -1)) % self.pages
         else:
             return False
         return True
@@ -265,11 +263,8 @@ def csv_files(sticks: Sequence[Path]) -> list[Path]:
         except OSError as exc:
             log.warning("class list: cannot list %s: %s", stick, exc.strerror)
             continue
-        found.extend(
-            p
-            for p in entries
-            if p.suffix.lower() == ".csv" and not p.name.startswith(".") and p.is_file()
-        )
+        csv = (p for p in entries if p.suffix.lower() == ".csv" and not p.name.startswith("."))
+        found.extend(p for p in csv if p.is_file())
     return found
 
 
@@ -301,14 +296,14 @@ class ClassListScene(TeacherScreen):
         b = self.grid.layout(
             area, m, columns=3, caption=lambda s: f"{s.group or 'no group'} · {s.id}"
         )
-        row = grid(foot_row, 4, 4, m.u(10))
-        tools = (
-            Button("back", row[0], "Back", kind="quiet"),
-            Button("add", row[1], "Add a student"),
-            Button("import", row[2], "Import from USB"),
-            Button("save", row[3], "Save to USB", enabled=bool(self.grid.students)),
-        )
-        self.buttons = [*b, *tools]
+        back, add, read, save = grid(foot_row, 4, 4, m.u(10))
+        self.buttons = [
+            *b,
+            Button("back", back, "Back", kind="quiet"),
+            Button("add", add, "Add a student"),
+            Button("import", read, "Import from USB"),
+            Button("save", save, "Save to USB", enabled=bool(self.grid.students)),
+        ]
 
     def draw(self, surface: pygame.Surface) -> None:
         n = len(self.grid.students)
@@ -318,15 +313,14 @@ class ClassListScene(TeacherScreen):
         if not n:
             sub = "No students yet: import a list from a USB stick, or add them one by one."
         painter = self.backdrop(surface, "Class list", sub)
+        muted = painter.p.muted
         painter.buttons(surface, self.buttons)
         self.grid.draw(surface, painter)
         if self.message:
             draw_message(self, surface, self.info_rect, self.good, 2)
         else:
             hint = PRINT_HINT + " (Save to USB writes the list as a CSV file)."
-            painter.paragraph(
-                surface, hint, self.info_rect, self.m.small, painter.p.muted, max_lines=2
-            )
+            painter.paragraph(surface, hint, self.info_rect, self.m.small, muted, max_lines=2)
 
     # -- input ---------------------------------------------------------------------------
 
