@@ -311,11 +311,9 @@ class SignInScene(Scene):
     def draw(self, surface: pygame.Surface) -> None:
         painter, p = self.ctx.painter, self.ctx.painter.p
         surface.fill(p.background)
-        sub = (
-            "Hold your badge under the camera, or tap your name."
-            if self.camera_on
-            else "Tap your name, or play as a guest."
-        )
+        sub = "Tap your name, or play as a guest."
+        if self.camera_on:
+            sub = "Hold your badge under the camera, or tap your name."
         header(self, surface, "Who plays?", sub)
         for b in self.buttons:
             if b.name.startswith("seat."):
@@ -343,12 +341,10 @@ class SignInScene(Scene):
         name = seat.name
         if " " in name and painter.fonts.width(name, int(size * 0.75), True) > inner:
             name = name.split()[0]  # a first name read big beats a whole name read small
-        ink = p.ink if seat.decided else p.muted
-        at = (left, b.rect.top + m.u(3))
+        ink, at = p.ink if seat.decided else p.muted, (left, b.rect.top + m.u(3))
         painter.text(surface, name, at, size, ink, bold=True, max_width=inner)  # shrunk, then cut
         status = painter.ellipsis(seat.status, m.small, inner)
-        ink = p.good if seat.student is not None else p.muted
-        at = (left, b.rect.bottom - m.u(3))
+        ink, at = p.good if seat.student is not None else p.muted, (left, b.rect.bottom - m.u(3))
         painter.text(surface, status, at, m.small, ink, anchor="bottomleft")
 
 
@@ -385,10 +381,7 @@ class SignInGate:
         return True
 
     def _open(self, setup: Scene, game: Scene) -> None:
-        if self.replace:
-            setup.stack.replace(game)
-        else:
-            setup.stack.push(game)
+        (setup.stack.replace if self.replace else setup.stack.push)(game)
 
 
 __all__ = ["SAYS", "SignInGate", "SignInScene", "badge_id", "needs_sign_in"]
