@@ -79,8 +79,6 @@ class ReportScene(TeacherScreen):
         self.group: str | None = None  # None: every group; else that group's students
         self.view = "games"  # or "skills": what each child found hard (issue 24)
         self.page = 0
-        self.message = ""
-        self.message_bad = False
         self.stick: Path | None = None
         self.looked_at: float | None = None
         self.load()
@@ -221,7 +219,7 @@ class ReportScene(TeacherScreen):
     def save(self) -> None:
         self.look_for_stick()
         if self.stick is None:
-            self.say("The USB stick is not there any more. Put it in again.", bad=True)
+            self.say("The USB stick is not there any more. Put it in again.", good=False)
             return
         folder = self.stick / report.FOLDER
         try:
@@ -235,7 +233,7 @@ class ReportScene(TeacherScreen):
             )
         except TabletopError as exc:
             log.error("report: %s: %s", exc.code, exc.message)
-            self.say(SAVE_FAILED, bad=True)
+            self.say(SAVE_FAILED, good=False)
             return
         log.info("report: wrote %s and %s", csv_path, pdf_path)
         self.ctx.sounds.play("good")
@@ -243,11 +241,6 @@ class ReportScene(TeacherScreen):
             f"Saved on the USB stick \u201c{self.stick.name}\u201d: "
             f"{report.FOLDER}/{csv_path.name} and {pdf_path.suffix}. You can take the stick out."
         )
-
-    def say(self, message: str, *, bad: bool = False) -> None:
-        self.message, self.message_bad = message, bad
-        if bad:
-            self.ctx.sounds.play("wrong")
 
     def update(self, now: float) -> bool:
         if self.looked_at is not None and now - self.looked_at < STICK_POLL:
@@ -283,7 +276,7 @@ class ReportScene(TeacherScreen):
         elif self.rows and (self.view == "skills" or self.group is None):
             hint = SKILLS_HINT if self.view == "skills" else "Tap a group to see its students."
         if self.message or hint:
-            ink = p.bad if self.message_bad else p.ink if self.message else p.muted
+            ink = p.muted if not self.message else p.ink if self.good else p.bad
             area, bold = self.message_area, bool(self.message)
             painter.paragraph(surface, self.message or hint, area, m.small, ink, bold=bold)
 

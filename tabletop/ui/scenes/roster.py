@@ -282,8 +282,6 @@ class ClassListScene(TeacherScreen):
         self.roster = Roster(ctx.journal)
         self.find_sticks = sticks
         self.grid = StudentGrid(self.roster.students())
-        self.message = ""
-        self.good = True
         self.then: Callable[[Any], None] | None = None  # takes the answer of the dialog on top
 
     # -- layout and drawing --------------------------------------------------------------
@@ -352,11 +350,6 @@ class ClassListScene(TeacherScreen):
         """Push ``scene``; ``then`` gets its answer when it pops with one."""
         self.then = then
         self.stack.push(scene)
-
-    def say(self, message: str, good: bool = True) -> None:
-        self.message, self.good = message, good
-        if not good:
-            self.ctx.sounds.play("wrong")
 
     # -- answers from the dialogs --------------------------------------------------------
 

@@ -22,6 +22,13 @@ class TeacherScreen(Scene):
 
     speaks = False
     back = "back"
+    good = True  # whether ``message`` says that something went well
+
+    def say(self, message: str, good: bool = True) -> None:
+        """Tell the teacher ``message``; a problem (``good=False``) sounds wrong too."""
+        self.message, self.good = message, good
+        if not good:
+            self.ctx.sounds.play("wrong")
 
     def handle(self, event: InputEvent) -> None:
         route_to_press(self, event, back=self.back)
