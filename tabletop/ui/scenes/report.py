@@ -195,13 +195,13 @@ class ReportScene(TeacherScreen):
 
             self.stack.push(DiceLessonScene(self.ctx, session=self.session))
             return
-        if name in ("back", "view") or name.startswith("group."):
+        if name in ("back", "view") or name.startswith("group."):  # from the first page
             self.group, self.page = (name[6:] if name.startswith("group.") else None), 0
         if name == "view":
             self.view = "games" if self.view == "skills" else "skills"
         elif name.startswith("page."):
             self.page = max(0, min(self.pages - 1, self.page + (1 if name == "page.down" else -1)))
-        elif name.startswith("session.") and (step := self.neighbours()[name == "session.newer"]):
+        elif name.startswith("session.") and (step := self.neighbours()[name.endswith("newer")]):
             self.session, self.group, self.page, self.message = step, None, 0, ""
             self.load()
         elif name == "usb":
