@@ -139,7 +139,7 @@ def test_report_screen_saves_on_a_usb_stick_once_one_is_put_in(
         "Saved on the USB stick \u201cCLASS 5B\u201d: tabletop-reports/report-2025-03-14.csv "
         "and .pdf. You can take the stick out."
     )
-    assert not scene.message_bad
+    assert scene.good
     app.step(force_draw=True)
     app.screenshot(tmp_path / "saved.png")
     found.clear()  # pulled out
@@ -159,7 +159,7 @@ def test_report_screen_a_stick_that_cannot_be_written_is_one_sentence(
     app.step()
     Autoplayer(app).tap("usb")
     scene = app.stack.top
-    assert scene.message == SAVE_FAILED and scene.message_bad
+    assert scene.message == SAVE_FAILED and not scene.good
     assert "report.write" in caplog.text and app.toast is None
 
 

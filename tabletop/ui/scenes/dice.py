@@ -75,15 +75,12 @@ class DiceScene(Scene):
     def pause(self) -> None:
         self._camera(False)
 
-    def exit(self) -> None:
-        self._camera(False)
+    exit = pause
 
     def _camera(self, on: bool) -> None:
         camera = self.ctx.camera
-        if camera is not None and on:
-            camera.start()
-        elif camera is not None:
-            camera.stop()
+        if camera is not None:
+            (camera.start if on else camera.stop)()
 
     def _switch(self, mode: str) -> None:
         self.mode = mode
@@ -97,17 +94,11 @@ class DiceScene(Scene):
         m = metrics
         W, H = m.size
         bottom = pygame.Rect(m.u(16), H - m.u(64), W - m.u(32), m.u(56))
-        camera_ok = self.ctx.camera is not None
-        self.buttons = [
-            Button(
-                f"mode.{name}",
-                rect,
-                MODES[name][0],
-                kind="toggle",
-                selected=self.mode == name,
-                enabled=name != "camera" or camera_ok,
-            )
-            for rect, name in zip(grid(bottom, len(MODES), len(MODES), m.u(12)), MODES, strict=True)
+        on = {"camera": self.ctx.camera is not None}
+        cells = grid(bottom, len(MODES), len(MODES), m.u(12))
+        self.buttons = [  # name, rect, label, enabled, kind, selected
+            Button(f"mode.{k}", rect, label, on.get(k, True), "toggle", k == self.mode)
+            for rect, (k, (label, _)) in zip(cells, MODES.items(), strict=True)
         ]
         self.content = pygame.Rect(m.u(16), m.u(96), W - m.u(32), bottom.top - m.u(108))
         c = self.content
@@ -166,9 +157,7 @@ class DiceScene(Scene):
             self._done((a, b), "camera")  # type: ignore[arg-type]
         elif name == "wrong":
             values = list(self.seen.values[:2]) if self.seen else []
-            picked: list[int | None] = [
-                v if v is not None and 1 <= v <= 6 else None for v in values
-            ]
+            picked: list[int | None] = [v if v in range(1, 7) else None for v in values]
             self.picked = picked + [None] * (2 - len(picked))
             self.corrected = True
             self.note = "Tap the right number for each die."
@@ -237,13 +226,8 @@ class DiceScene(Scene):
         if self.seen is None:
             box = pygame.Rect(c.left, c.top, c.width - m.u(300), c.height)
             painter.box(surface, box, p.panel, p.line, 2, m.u(10))
-            painter.paragraph(
-                surface,
-                "Roll both dice on the table under the camera. I am looking\u2026",
-                box.inflate(-m.u(32), -m.u(40)),
-                m.big,
-                align="center",
-            )
+            text = "Roll both dice on the table under the camera. I am looking\u2026"
+            painter.paragraph(surface, text, box.inflate(-m.u(32), -m.u(40)), m.big, align="center")
             return
         n = len(self.seen.dice)
         if n != 2:
@@ -262,23 +246,11 @@ class DiceScene(Scene):
             rect = pygame.Rect(c.left + i * (size + m.u(20)), c.top + m.u(40), size, size)
             surface.blit(crop, rect)
             pygame.draw.rect(surface, p.line, rect, 2)
-            painter.text(
-                surface,
-                "?" if value is None else str(value),
-                (rect.centerx, rect.bottom + m.u(6)),
-                m.title,
-                bold=True,
-                anchor="midtop",
-            )
+            text, at = "?" if value is None else str(value), (rect.centerx, rect.bottom + m.u(6))
+            painter.text(surface, text, at, m.title, bold=True, anchor="midtop")
             if confidence < 0.6:
-                painter.text(
-                    surface,
-                    "not sure",
-                    (rect.centerx, rect.bottom + m.u(8) + m.title),
-                    m.small,
-                    p.muted,
-                    anchor="midtop",
-                )
+                at = (rect.centerx, rect.bottom + m.u(8) + m.title)
+                painter.text(surface, "not sure", at, m.small, p.muted, anchor="midtop")
 
 
 def _picture(image: np.ndarray, size: int) -> pygame.Surface | None:

@@ -43,11 +43,10 @@ class DiceLessonScene(TeacherScreen):
     def press(self, name: str) -> None:
         if name == "back":
             self.stack.pop()
-            return
-        if name == "which":
+        elif name == "which":
             self.every = not self.every
             self.load()
-        self.layout(self.m)
+            self.layout(self.m)
 
     def update(self, now: float) -> bool:
         if self.read_at is not None and now - self.read_at < REFRESH:
@@ -74,9 +73,8 @@ class DiceLessonScene(TeacherScreen):
             y = chart.bottom - round(chart.height * expected / top)
             for x in range(chart.left, chart.right, m.u(16)):
                 pygame.draw.line(surface, p.muted, (x, y), (min(x + m.u(9), chart.right), y), 2)
-            painter.text(
-                surface, "even", (chart.right + m.u(4), y), m.small, p.muted, anchor="midleft"
-            )
+            at = (chart.right + m.u(4), y)
+            painter.text(surface, "even", at, m.small, p.muted, anchor="midleft")
         for face, count in enumerate(r.counts, start=1):
             x = chart.left + (face - 1) * slot
             h = round(chart.height * count / top)
@@ -90,19 +88,10 @@ class DiceLessonScene(TeacherScreen):
             painter.text(surface, str(count), at, m.text, ink, bold=True, anchor=anchor)
             under = (bar.centerx, chart.bottom + m.u(6))
             painter.text(surface, str(face), under, m.big, bold=True, anchor="midtop")
-        pygame.draw.line(
-            surface, p.line, (chart.left, chart.bottom), (chart.right, chart.bottom), 2
-        )
-        sentence = r.sentence()
-        painter.paragraph(
-            surface,
-            sentence[0].upper() + sentence[1:] + ".",
-            verdict,
-            m.text,
-            ODD if r.fair is False else p.ink,
-            bold=True,
-            align="center",
-        )
+        pygame.draw.line(surface, p.line, chart.bottomleft, chart.bottomright, 2)
+        sentence, ink = r.sentence(), ODD if r.fair is False else p.ink
+        text = sentence[0].upper() + sentence[1:] + "."
+        painter.paragraph(surface, text, verdict, m.text, ink, bold=True, align="center")
         painter.buttons(surface, self.buttons)
 
 

@@ -83,8 +83,7 @@ class HomeScene(Scene):
     def layout(self, metrics: Metrics) -> None:
         m = metrics
         W, H = m.size
-        top = m.u(76)
-        margin = m.u(16)
+        top, margin = m.u(76), m.u(16)
         teacher = pygame.Rect(W - margin - m.u(150), m.u(12), m.u(150), m.u(52))
         big = pygame.Rect(margin, top, m.u(360), H - top - margin)
         left = big.right + margin
@@ -119,29 +118,15 @@ class HomeScene(Scene):
             key = b.name[5:]
             featured = key == "mathe-meister"
             painter.box(surface, b.rect, p.panel, p.button, m.u(3), m.u(14))
-            title_size = m.title if featured else m.text
-            painter.text(
-                surface,
-                b.label,
-                (b.rect.centerx, b.rect.top + m.u(10)),
-                title_size,
-                p.ink,
-                bold=True,
-                anchor="midtop",
-                max_width=b.rect.width - m.u(16),
-            )
+            title_size, width = (m.title if featured else m.text), b.rect.width - m.u(16)
+            at = (b.rect.centerx, b.rect.top + m.u(10))
+            text = b.label
+            painter.text(surface, text, at, title_size, bold=True, anchor="midtop", max_width=width)
             art = pygame.Rect(0, 0, b.rect.width - m.u(40), b.rect.height - title_size - m.u(70))
             art.midtop = (b.rect.centerx, b.rect.top + title_size + m.u(22))
             PICTURES[key](surface, painter, art)
-            painter.text(
-                surface,
-                CAPTIONS[key],
-                (b.rect.centerx, b.rect.bottom - m.u(12)),
-                m.text if featured else m.small,
-                p.ink,
-                anchor="midbottom",
-                max_width=b.rect.width - m.u(16),
-            )
+            at, size = (b.rect.centerx, b.rect.bottom - m.u(12)), m.text if featured else m.small
+            painter.text(surface, CAPTIONS[key], at, size, anchor="midbottom", max_width=width)
 
 
 # -- tile pictures (drawn, so they scale with the layout) -------------------------------------
@@ -166,15 +151,11 @@ def _mm_picture(surface: pygame.Surface, painter: Painter, rect: pygame.Rect) ->
             ch = "\u00d7" if ch == "x" else ch
             fill = p.operand if ch.isdigit() else p.operator
             painter.box(surface, box, fill, p.line, 2, 4)
-            painter.text(
-                surface, ch, box.center, int(cell * 0.6), p.ink, bold=True, anchor="center"
-            )
+            painter.text(surface, ch, box.center, int(cell * 0.6), bold=True, anchor="center")
     die = max(24, int(rect.width * 0.26))
-    dx = rect.right - die
-    painter.die(surface, pygame.Rect(dx, rect.top + rect.height // 6, die, die), 5)
-    painter.die(
-        surface, pygame.Rect(dx - die // 3, rect.top + rect.height // 6 + die + 12, die, die), 3
-    )
+    top = pygame.Rect(rect.right - die, rect.top + rect.height // 6, die, die)
+    painter.die(surface, top, 5)
+    painter.die(surface, top.move(-(die // 3), die + 12), 3)
 
 
 def _cards_picture(texts: tuple[str, ...], colours: tuple[tuple[int, int, int], ...]) -> Picture:
@@ -187,16 +168,9 @@ def _cards_picture(texts: tuple[str, ...], colours: tuple[tuple[int, int, int], 
         for i, (text, colour) in enumerate(zip(texts, colours, strict=True)):
             card = pygame.Rect(x + i * step, rect.centery - h // 2, w, h)
             painter.box(surface, card, (255, 255, 255), colour, 3, 8)
-            painter.text(
-                surface,
-                text,
-                card.center,
-                int(card.height * 0.36),
-                colour,
-                bold=True,
-                anchor="center",
-                max_width=card.width - 8,
-            )
+            size, width = int(card.height * 0.36), card.width - 8
+            at, anchor = card.center, "center"
+            painter.text(surface, text, at, size, colour, bold=True, anchor=anchor, max_width=width)
 
     return picture
 

@@ -26,12 +26,9 @@ class NameScene(Scene):
         self.title = title
 
     def layout(self, metrics: Metrics) -> None:
-        m = metrics
+        m, margin, gap, kh = metrics, metrics.u(16), metrics.u(8), metrics.u(60)
         W = m.width
-        margin = m.u(16)
-        gap = m.u(8)
         self.field = pygame.Rect(margin, m.u(66), W - 2 * margin, m.u(60))
-        kh = m.u(60)
         top = self.field.bottom + m.u(12)
         keys = grid(pygame.Rect(margin, top, W - 2 * margin, kh), len(LETTERS), 9, gap)
         b = [
@@ -48,10 +45,9 @@ class NameScene(Scene):
 
     def handle(self, event: InputEvent) -> None:
         if isinstance(event, Key):
-            if event.name == "backspace":
-                self.press("key.delete")
-            elif event.name in ("return", "enter"):
-                self.press("ok")
+            key = {"backspace": "key.delete", "return": "ok", "enter": "ok"}.get(event.name)
+            if key is not None:
+                self.press(key)
             elif event.text and (event.text.isalpha() or event.text in " -"):
                 self.type(event.text)
         else:
@@ -84,15 +80,9 @@ class NameScene(Scene):
         surface.fill(p.background)
         header(self, surface, self.title)
         painter.box(surface, self.field, p.panel, p.line, 3, m.u(8))
-        text = self.name + "_"
+        at, width = (self.field.left + m.u(14), self.field.centery), self.field.width - m.u(28)
         painter.text(
-            surface,
-            text,
-            (self.field.left + m.u(14), self.field.centery),
-            m.title,
-            bold=True,
-            anchor="midleft",
-            max_width=self.field.width - m.u(28),
+            surface, self.name + "_", at, m.title, bold=True, anchor="midleft", max_width=width
         )
         painter.buttons(surface, self.buttons)
 

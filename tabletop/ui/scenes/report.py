@@ -35,6 +35,7 @@ T = TypeVar("T")
 
 STICK_POLL = 2.0  # seconds between looks for a USB stick
 PAPER = "a4"
+SKILLS_HINT = "Per skill: answers right, and the mistake each child made most."
 SAVE_FAILED = "The report could not be saved on the USB stick. Check the stick and try again."
 Column = tuple[str, float, bool]  # heading, share of the width, right-aligned
 WORDS = ("Group", "Student", "Game", "Who", "Skill", "")  # left-aligned; the figures go right
@@ -78,8 +79,6 @@ class ReportScene(TeacherScreen):
         self.group: str | None = None  # None: every group; else that group's students
         self.view = "games"  # or "skills": what each child found hard (issue 24)
         self.page = 0
-        self.message = ""
-        self.message_bad = False
         self.stick: Path | None = None
         self.looked_at: float | None = None
         self.load()
@@ -100,10 +99,8 @@ class ReportScene(TeacherScreen):
         """Look for a USB stick; True if what was found changed."""
         self.looked_at = self.ctx.clock()
         found = mounted_sticks(self.find_sticks or usb.sticks, "report")
-        stick = found[0] if found else None
-        changed = stick != self.stick
-        self.stick = stick
-        return changed
+        before, self.stick = self.stick, found[0] if found else None
+        return self.stick != before
 
     def lines(self) -> list[list[str]]:
         """The table's lines for what is shown now."""
@@ -150,14 +147,13 @@ class ReportScene(TeacherScreen):
         self.per_page = max(1, (bottom - self.table.top - self.head_h) // self.row_h)
         self.page = min(self.page, self.pages - 1)
         sw, vw = m.u(118), m.u(112)
-        index = self.sessions.index(self.session) if self.session in self.sessions else -1
-        older = index + 1 < len(self.sessions) if index >= 0 else bool(self.sessions)
+        older, newer = (step is not None for step in self.neighbours())
         # the top bar: (name, left, width, label, enabled)
         b = [
             Button(name, pygame.Rect(x, m.u(12), w, m.u(52)), label, on, "quiet", size=m.small)
             for name, x, w, label, on in (
                 ("session.older", W - margin - 2 * sw - m.u(8), sw, "\u25c0 Earlier", older),
-                ("session.newer", W - margin - sw, sw, "Later \u25b6", index > 0),
+                ("session.newer", W - margin - sw, sw, "Later \u25b6", newer),
                 ("view", W - margin - 3 * sw - vw - m.u(24), vw,
                  "Games" if self.view == "skills" else "Skills", True),
                 ("dice", W - margin - 2 * sw - m.u(8) - sw - m.u(8), sw, "Dice", True),
@@ -174,15 +170,9 @@ class ReportScene(TeacherScreen):
             up, down = grid(pygame.Rect(left, self.footer_y, 2 * pw + m.u(8), bh), 2, 2, m.u(8))
             b.append(Button("page.up", up, "\u25b2", self.page > 0, "quiet"))
             b.append(Button("page.down", down, "\u25bc", self.page < self.pages - 1, "quiet"))
-        b.append(
-            Button(
-                "usb",
-                foot(m, 270, "right"),
-                "Save to USB stick" if self.stick is not None else "Put in a USB stick",
-                enabled=self.stick is not None and bool(self.rows),
-            )
-        )
-        self.buttons = b
+        usb_label = "Save to USB stick" if self.stick is not None else "Put in a USB stick"
+        ready = self.stick is not None and bool(self.rows)
+        self.buttons = [*b, Button("usb", foot(m, 270, "right"), usb_label, ready)]
 
     def on_page(self, items: Sequence[T]) -> list[tuple[pygame.Rect, T]]:
         """The items on this page, each with its row of the table."""
@@ -197,45 +187,39 @@ class ReportScene(TeacherScreen):
     # -- input -----------------------------------------------------------------------------
 
     def press(self, name: str) -> None:
-        if name == "back":
-            if self.group is None:
-                self.stack.pop()
-                return
-            self.group, self.page = None, 0
-        elif name.startswith("group."):
-            self.group, self.page = name[6:], 0
-        elif name == "view":
-            self.view = "games" if self.view == "skills" else "skills"
-            self.group, self.page = None, 0
-        elif name == "dice":
+        if name == "back" and self.group is None:
+            self.stack.pop()
+            return
+        if name == "dice":
             from tabletop.ui.scenes.dice_lesson import DiceLessonScene
 
             self.stack.push(DiceLessonScene(self.ctx, session=self.session))
             return
-        elif name == "page.up":
-            self.page = max(0, self.page - 1)
-        elif name == "page.down":
-            self.page = min(self.pages - 1, self.page + 1)
-        elif name.startswith("session."):
-            self.step_session(older=name == "session.older")
+        if name in ("back", "view") or name.startswith("group."):  # from the first page
+            self.group, self.page = (name[6:] if name.startswith("group.") else None), 0
+        if name == "view":
+            self.view = "games" if self.view == "skills" else "skills"
+        elif name.startswith("page."):
+            self.page = max(0, min(self.pages - 1, self.page + (1 if name == "page.down" else -1)))
+        elif name.startswith("session.") and (step := self.neighbours()[name.endswith("newer")]):
+            self.session, self.group, self.page, self.message = step, None, 0, ""
+            self.load()
         elif name == "usb":
             self.save()
         self.layout(self.m)
 
-    def step_session(self, *, older: bool) -> None:
-        if self.session in self.sessions:
-            i = self.sessions.index(self.session) + (1 if older else -1)
-        else:
-            i = 0
-        if 0 <= i < len(self.sessions):
-            self.session = self.sessions[i]
-            self.group, self.page, self.message = None, 0, ""
-            self.load()
+    def neighbours(self) -> tuple[str | None, str | None]:
+        """The lessons just earlier and just later than the one shown (None: none)."""
+        if self.session not in self.sessions:
+            return (self.sessions[0] if self.sessions else None), None
+        i = self.sessions.index(self.session)
+        older = self.sessions[i + 1] if i + 1 < len(self.sessions) else None
+        return older, self.sessions[i - 1] if i > 0 else None
 
     def save(self) -> None:
         self.look_for_stick()
         if self.stick is None:
-            self.say("The USB stick is not there any more. Put it in again.", bad=True)
+            self.say("The USB stick is not there any more. Put it in again.", good=False)
             return
         folder = self.stick / report.FOLDER
         try:
@@ -249,7 +233,7 @@ class ReportScene(TeacherScreen):
             )
         except TabletopError as exc:
             log.error("report: %s: %s", exc.code, exc.message)
-            self.say(SAVE_FAILED, bad=True)
+            self.say(SAVE_FAILED, good=False)
             return
         log.info("report: wrote %s and %s", csv_path, pdf_path)
         self.ctx.sounds.play("good")
@@ -257,11 +241,6 @@ class ReportScene(TeacherScreen):
             f"Saved on the USB stick \u201c{self.stick.name}\u201d: "
             f"{report.FOLDER}/{csv_path.name} and {pdf_path.suffix}. You can take the stick out."
         )
-
-    def say(self, message: str, *, bad: bool = False) -> None:
-        self.message, self.message_bad = message, bad
-        if bad:
-            self.ctx.sounds.play("wrong")
 
     def update(self, now: float) -> bool:
         if self.looked_at is not None and now - self.looked_at < STICK_POLL:
@@ -275,51 +254,31 @@ class ReportScene(TeacherScreen):
 
     def draw(self, surface: pygame.Surface) -> None:
         title = "Class report" if self.group is None else report.group_title(self.group)
-        if self.view == "skills":
-            title = "Skills"
-        games = count(self.games, "game")
-        lesson = f"Lesson {report.session_title(self.session)} \u00b7 {games}"
-        painter = self.backdrop(surface, title, lesson)
+        lesson = f"Lesson {report.session_title(self.session)} \u00b7 {count(self.games, 'game')}"
+        painter = self.backdrop(surface, "Skills" if self.view == "skills" else title, lesson)
         m, p = self.m, painter.p
         lines = self.lines()
-        if not lines:
-            painter.paragraph(
-                surface,
-                "No games finished in this lesson yet.",
-                pygame.Rect(m.u(16), m.u(150), m.width - m.u(32), m.u(80)),
-                m.big,
-                p.muted,
-                align="center",
-            )
-        else:
+        if lines:
             self.draw_table(surface, lines)
+        else:
+            empty = pygame.Rect(m.u(16), m.u(150), m.width - m.u(32), m.u(80))
+            text = "No games finished in this lesson yet."
+            painter.paragraph(surface, text, empty, m.big, p.muted, align="center")
         painter.buttons(surface, [b for b in self.buttons if not b.name.startswith("group.")])
         if self.pages > 1:
             arrows = next(b for b in self.buttons if b.name == "page.up").rect
-            painter.text(
-                surface,
-                f"{self.page + 1} of {self.pages}",
-                (arrows.left - m.u(8), self.footer_y + m.u(28)),
-                m.small,
-                p.muted,
-                anchor="midright",
-            )
-        text = self.message
-        if not text and self.stick is not None and self.rows:
-            text = f"USB stick found: {self.stick.name}."
-        elif not text and self.view == "skills" and self.rows:
-            text = "Per skill: answers right, and the mistake each child made most."
-        elif not text and self.group is None and self.rows:
-            text = "Tap a group to see its students."
-        if text:
-            painter.paragraph(
-                surface,
-                text,
-                self.message_area,
-                m.small,
-                p.bad if self.message_bad else p.ink if self.message else p.muted,
-                bold=bool(self.message),
-            )
+            at = (arrows.left - m.u(8), self.footer_y + m.u(28))
+            text = f"{self.page + 1} of {self.pages}"
+            painter.text(surface, text, at, m.small, p.muted, anchor="midright")
+        hint = ""
+        if self.rows and self.stick is not None:
+            hint = f"USB stick found: {self.stick.name}."
+        elif self.rows and (self.view == "skills" or self.group is None):
+            hint = SKILLS_HINT if self.view == "skills" else "Tap a group to see its students."
+        if self.message or hint:
+            ink = p.muted if not self.message else p.ink if self.good else p.bad
+            area, bold = self.message_area, bool(self.message)
+            painter.paragraph(surface, self.message or hint, area, m.small, ink, bold=bold)
 
     def cells(
         self,
@@ -357,8 +316,9 @@ class ReportScene(TeacherScreen):
         its most common mistake; its level is a word on its colour (never colour alone)."""
         painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
         skill = self.view == "skills"
-        columns = GROUP_COLUMNS if self.group is None else STUDENT_COLUMNS
-        columns = SKILL_COLUMNS if skill else columns
+        columns = (
+            SKILL_COLUMNS if skill else GROUP_COLUMNS if self.group is None else STUDENT_COLUMNS
+        )
         heads = [c[0] for c in columns]
         self.cells(surface, columns, heads, self.table.top + self.head_h // 2, m.small, p.muted)
         for i, (rect, values) in enumerate(self.on_page(lines)):
@@ -368,16 +328,9 @@ class ReportScene(TeacherScreen):
                 painter.box(surface, rect, p.panel, None, 0, m.u(4))
             y = rect.top + m.u(20) if skill else rect.centery
             self.cells(surface, columns, values, y, m.text, p.ink, self.group is None)
-            if skill:
-                painter.text(
-                    surface,
-                    values[-1],
-                    (self.table.left + m.u(8), rect.bottom - m.u(18)),
-                    m.small,
-                    p.ink,
-                    anchor="midleft",
-                    max_width=self.table.width - 2 * m.u(8),
-                )
+            if skill:  # the most common mistake, under the line
+                at, width = (self.table.left + m.u(8), rect.bottom - m.u(18)), rect.width - m.u(16)
+                painter.text(surface, values[-1], at, m.small, anchor="midleft", max_width=width)
 
 
 __all__ = ["ReportScene"]

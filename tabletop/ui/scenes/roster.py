@@ -91,10 +91,7 @@ class StudentGrid:
         enabled: Callable[[Student], bool] = lambda s: True,
     ) -> list[Button]:
         """The buttons inside ``rect``: the controls' row, then the names' grid."""
-        gap = m.u(8)
-        row_h = m.u(52)
-        nav = m.u(56)
-        counter = m.u(72)  # the "1/3" between the page buttons
+        gap, row_h, nav, counter = m.u(8), m.u(52), m.u(56), m.u(72)  # counter: "1/3"
         controls = 2 * nav + counter
         b: list[Button] = []
         if len(self.groups()) > 1 or self.group is not None:
@@ -115,18 +112,9 @@ class StudentGrid:
                 b.append(Button(name, pygame.Rect(right - x, rect.top, nav, row_h), arrow))
             self.page_text_pos = (right - nav - counter // 2, rect.top + row_h // 2)
         page = shown[self.page * per_page : (self.page + 1) * per_page]
-        for cell, student in zip(grid(area, len(page), columns, gap, h), page, strict=True):
-            b.append(
-                Button(
-                    f"student.{student.id}",
-                    cell,
-                    student.name,
-                    kind="choice",
-                    caption=caption(student),
-                    enabled=enabled(student),
-                    size=m.text,
-                )
-            )
+        for cell, s in zip(grid(area, len(page), columns, gap, h), page, strict=True):
+            name, on = f"student.{s.id}", enabled(s)
+            b.append(Button(name, cell, s.name, on, "choice", caption=caption(s), size=m.text))
         return b
 
     def press(self, name: str, ctx: Context) -> bool:
@@ -135,10 +123,8 @@ class StudentGrid:
         if name == "group":
             choices = [(group_label(g), g) for g in (None, *self.groups())]
             ctx.stack.push(PickDialog(ctx, "Which group?", choices, then=self.choose_group))
-        elif name == "page.next":
-            self.page = (self.page + 1) % self.pages
-        elif name == "page.prev":
-            self.page = (self.page - 1) % self.pages
+        elif name in ("page.next", "page.prev"):
+            self.page = (self.page + (1 if name == "page.next" else -1)) % self.pages
         else:
             return False
         return True
@@ -147,16 +133,17 @@ class StudentGrid:
         self.group = group
         self.page = 0
 
+    @staticmethod
+    def page_key(event: InputEvent) -> str | None:
+        """The page button the left and right arrow keys press."""
+        if isinstance(event, Key) and event.name in ("left", "right"):
+            return "page.prev" if event.name == "left" else "page.next"
+        return None
+
     def draw(self, surface: pygame.Surface, painter: Painter) -> None:
         if self.pages > 1:
-            painter.text(
-                surface,
-                f"{self.page + 1}/{self.pages}",
-                self.page_text_pos,
-                painter.m.text,
-                bold=True,
-                anchor="center",
-            )
+            text, at, size = f"{self.page + 1}/{self.pages}", self.page_text_pos, painter.m.text
+            painter.text(surface, text, at, size, bold=True, anchor="center")
 
     @staticmethod
     def student_of(name: str) -> str | None:
@@ -276,11 +263,8 @@ def csv_files(sticks: Sequence[Path]) -> list[Path]:
         except OSError as exc:
             log.warning("class list: cannot list %s: %s", stick, exc.strerror)
             continue
-        found.extend(
-            p
-            for p in entries
-            if p.suffix.lower() == ".csv" and not p.name.startswith(".") and p.is_file()
-        )
+        csv = (p for p in entries if p.suffix.lower() == ".csv" and not p.name.startswith("."))
+        found.extend(p for p in csv if p.is_file())
     return found
 
 
@@ -298,8 +282,6 @@ class ClassListScene(TeacherScreen):
         self.roster = Roster(ctx.journal)
         self.find_sticks = sticks
         self.grid = StudentGrid(self.roster.students())
-        self.message = ""
-        self.good = True
         self.then: Callable[[Any], None] | None = None  # takes the answer of the dialog on top
 
     # -- layout and drawing --------------------------------------------------------------
@@ -312,14 +294,14 @@ class ClassListScene(TeacherScreen):
         b = self.grid.layout(
             area, m, columns=3, caption=lambda s: f"{s.group or 'no group'} · {s.id}"
         )
-        row = grid(foot_row, 4, 4, m.u(10))
-        tools = (
-            Button("back", row[0], "Back", kind="quiet"),
-            Button("add", row[1], "Add a student"),
-            Button("import", row[2], "Import from USB"),
-            Button("save", row[3], "Save to USB", enabled=bool(self.grid.students)),
-        )
-        self.buttons = [*b, *tools]
+        back, add, read, save = grid(foot_row, 4, 4, m.u(10))
+        self.buttons = [
+            *b,
+            Button("back", back, "Back", kind="quiet"),
+            Button("add", add, "Add a student"),
+            Button("import", read, "Import from USB"),
+            Button("save", save, "Save to USB", enabled=bool(self.grid.students)),
+        ]
 
     def draw(self, surface: pygame.Surface) -> None:
         n = len(self.grid.students)
@@ -329,21 +311,20 @@ class ClassListScene(TeacherScreen):
         if not n:
             sub = "No students yet: import a list from a USB stick, or add them one by one."
         painter = self.backdrop(surface, "Class list", sub)
+        muted = painter.p.muted
         painter.buttons(surface, self.buttons)
         self.grid.draw(surface, painter)
         if self.message:
             draw_message(self, surface, self.info_rect, self.good, 2)
         else:
             hint = PRINT_HINT + " (Save to USB writes the list as a CSV file)."
-            painter.paragraph(
-                surface, hint, self.info_rect, self.m.small, painter.p.muted, max_lines=2
-            )
+            painter.paragraph(surface, hint, self.info_rect, self.m.small, muted, max_lines=2)
 
     # -- input ---------------------------------------------------------------------------
 
     def handle(self, event: InputEvent) -> None:
-        if isinstance(event, Key) and event.name in ("left", "right"):
-            self.press("page.prev" if event.name == "left" else "page.next")
+        if key := StudentGrid.page_key(event):
+            self.press(key)
         else:
             super().handle(event)
 
@@ -369,11 +350,6 @@ class ClassListScene(TeacherScreen):
         """Push ``scene``; ``then`` gets its answer when it pops with one."""
         self.then = then
         self.stack.push(scene)
-
-    def say(self, message: str, good: bool = True) -> None:
-        self.message, self.good = message, good
-        if not good:
-            self.ctx.sounds.play("wrong")
 
     # -- answers from the dialogs --------------------------------------------------------
 

@@ -88,18 +88,14 @@ class RulesScene(Scene):
         W, H = m.size
         bw, bh = m.u(170), m.u(56)
         y = H - m.u(12) - bh
+        prev = "Close" if self.index == 0 else "Back"
+        nxt = "Done" if self.index == len(self.pages) - 1 else "Next"
         self.buttons = [
-            Button("rules.prev", pygame.Rect(m.u(16), y, bw, bh), "Back", kind="quiet"),
-            Button("rules.next", pygame.Rect(W - m.u(16) - bw, y, bw, bh), "Next"),
+            Button("rules.prev", pygame.Rect(m.u(16), y, bw, bh), prev, kind="quiet"),
+            Button("rules.next", pygame.Rect(W - m.u(16) - bw, y, bw, bh), nxt),
         ]
         self.text_rect = pygame.Rect(m.u(24), m.u(80) + m.title, W - m.u(48), 0)
         self.bottom = y - m.u(12)
-        self._refresh()
-
-    def _refresh(self) -> None:
-        prev, nxt = self.buttons
-        prev.label = "Close" if self.index == 0 else "Back"
-        nxt.label = "Done" if self.index == len(self.pages) - 1 else "Next"
 
     def handle(self, event: InputEvent) -> None:
         route_to_press(self, event, "rules.close")
@@ -112,7 +108,7 @@ class RulesScene(Scene):
             self.stack.pop(None)
             return
         self.index = page
-        self._refresh()
+        self.layout(self.m)
 
     def draw(self, surface: pygame.Surface) -> None:
         painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
@@ -170,32 +166,20 @@ class ChoiceGrid(Dialog):
 
     def layout(self, metrics: Metrics) -> None:
         super().layout(metrics)
-        self._place()
-
-    def _place(self) -> None:
-        m = self.m
-        body = self.body()
-        foot = m.u(56)
-        gap = m.u(8)
+        m, body, foot, gap = metrics, self.body(), metrics.u(56), metrics.u(8)
         area = pygame.Rect(body.left, body.top, body.width, body.height - foot - gap)
         h = (area.height - gap * (self.rows - 1)) // self.rows
         start = self.page * self.per_page
         page = self.choices[start : start + self.per_page]
-        self.buttons = []
         cells = grid(area, len(page), self.columns, gap, h)
-        for rect, (key, label) in zip(cells, page, strict=True):
-            caption = self.captions.get(key, "")
-            self.buttons.append(
-                Button(f"choice.{key}", rect, label, kind="choice", caption=caption)
-            )
-        fy = body.bottom - foot
-        self.buttons.append(
-            Button("cancel", pygame.Rect(body.left, fy, m.u(160), foot), "Cancel", kind="quiet")
-        )
+        self.buttons = [
+            Button(f"choice.{key}", rect, label, kind="choice", caption=self.captions.get(key, ""))
+            for rect, (key, label) in zip(cells, page, strict=True)
+        ]
+        cancel = pygame.Rect(body.left, body.bottom - foot, m.u(160), foot)
+        self.buttons.append(Button("cancel", cancel, "Cancel", kind="quiet"))
         if len(self.choices) > self.per_page:
-            self.buttons.append(
-                Button("more", pygame.Rect(body.right - m.u(160), fy, m.u(160), foot), "More")
-            )
+            self.buttons.append(Button("more", cancel.move(body.width - cancel.width, 0), "More"))
 
     def choose(self, name: str) -> None:
         if name == "cancel":
@@ -203,7 +187,7 @@ class ChoiceGrid(Dialog):
         elif name == "more":
             pages = -(-len(self.choices) // self.per_page)
             self.page = (self.page + 1) % pages
-            self._place()
+            self.layout(self.m)
         elif name.startswith("choice."):
             self.stack.pop(name[len("choice.") :])
 

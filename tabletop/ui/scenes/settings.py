@@ -22,6 +22,13 @@ class TeacherScreen(Scene):
 
     speaks = False
     back = "back"
+    good = True  # whether ``message`` says that something went well
+
+    def say(self, message: str, good: bool = True) -> None:
+        """Tell the teacher ``message``; a problem (``good=False``) sounds wrong too."""
+        self.message, self.good = message, good
+        if not good:
+            self.ctx.sounds.play("wrong")
 
     def handle(self, event: InputEvent) -> None:
         route_to_press(self, event, back=self.back)
@@ -86,15 +93,13 @@ class SettingsScene(TeacherScreen):
             self.labels.append((label, y + h // 2))
             for name, text, x, w, caption in row:
                 kind = "toggle" if name.startswith(("sound.", "dice.")) else "quiet"
-                rect = pygame.Rect(left + m.u(x), y, m.u(w), h)
-                b.append(
-                    Button(name, rect, text, kind=kind, selected=name in chosen, caption=caption)
-                )
+                rect, on = pygame.Rect(left + m.u(x), y, m.u(w), h), name in chosen
+                b.append(Button(name, rect, text, kind=kind, selected=on, caption=caption))
             y += h + gap
         self.info_y = y + m.u(6)
         report = Button("report", foot(m, 220, "centre"), "Class report", kind="quiet")
-        self.buttons = [*b, *footer(m, ("back", "Back"), ("quit", "Close the app", 240), "quiet")]
-        self.buttons.append(report)
+        back_and_quit = footer(m, ("back", "Back"), ("quit", "Close the app", 240), "quiet")
+        self.buttons = [*b, *back_and_quit, report]
 
     def press(self, name: str) -> None:
         if name in SCREENS:
@@ -129,25 +134,18 @@ class SettingsScene(TeacherScreen):
         for text, y in self.labels:
             painter.text(surface, text, (m.u(16), y), m.text, bold=True, anchor="midleft")
         painter.buttons(surface, self.buttons)
-        camera = self.ctx.camera
-        lines = [
-            f"Screen layout: {m.name} ({m.width}x{m.height}).",
-            "Camera: ready."
-            if camera is not None and getattr(camera, "available", False)
-            else "Camera: none found (dice are tapped or rolled).",
-        ]
+        ready = getattr(self.ctx.camera, "available", False)
         trouble = self.ctx.journal.trouble  # the precise sentence, for the teacher
-        for notice in (
+        lines = (
+            f"Screen layout: {m.name} ({m.width}x{m.height}).",
+            "Camera: ready." if ready else "Camera: none found (dice are tapped or rolled).",
             trouble and trouble[:1].upper() + trouble[1:] + ".",
             self.ctx.highscores.notice,
             self.ctx.prefs.notice,
-        ):
-            if notice:
-                lines.append(notice)
-        area = pygame.Rect(
-            m.u(16), self.info_y, m.width - m.u(32), m.height - self.info_y - m.u(84)
         )
-        painter.paragraph(surface, " ".join(lines), area, m.small, p.muted)
+        area = pygame.Rect(m.u(16), self.info_y, m.width - m.u(32), 0)
+        area.height = m.height - self.info_y - m.u(84)
+        painter.paragraph(surface, " ".join(filter(None, lines)), area, m.small, p.muted)
 
 
 __all__ = ["SettingsScene", "TeacherScreen"]

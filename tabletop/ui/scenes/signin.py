@@ -23,9 +23,9 @@ from tabletop.classroom.students import Student, student_id
 from tabletop.engine.errors import BadInput
 from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
-from tabletop.ui.input import Back, CardsSeen, InputEvent, Key, Tap
+from tabletop.ui.input import CardsSeen, InputEvent, Tap
 from tabletop.ui.saves import seat_infos
-from tabletop.ui.scenes.common import draw_message, foot, header
+from tabletop.ui.scenes.common import draw_message, foot, header, route_to_press
 from tabletop.ui.scenes.roster import StudentGrid
 from tabletop.ui.theme import SEAT_COLOURS, Metrics
 from tabletop.ui.widgets import Button, grid, hit
@@ -143,17 +143,14 @@ class SignInScene(Scene):
     def layout(self, metrics: Metrics) -> None:
         m = metrics
         W, H = m.size
-        margin = m.u(16)
-        bh = m.u(56)
+        margin, bh, top = m.u(16), m.u(56), m.u(74)
         foot_y = H - margin - bh
-        top = m.u(74)
         left_w = m.u(300 if len(self.seats) <= 4 else 370)
         self.message_rect = pygame.Rect(margin, foot_y - m.u(8) - m.u(84), left_w, m.u(84))
         seat_area = pygame.Rect(margin, top, left_w, self.message_rect.top - m.u(8) - top)
-        n = len(self.seats)
+        n, gap = len(self.seats), m.u(8)
         cols = 1 if n <= 4 else 2
         rows = -(-n // cols)
-        gap = m.u(8)
         h = min(m.u(80), (seat_area.height - (rows - 1) * gap) // rows)
         cells = grid(seat_area, n, cols, gap, h, rows=rows)
         b = [
@@ -182,43 +179,32 @@ class SignInScene(Scene):
     # -- input ---------------------------------------------------------------------------
 
     def handle(self, event: InputEvent) -> None:
-        if isinstance(event, Back):
-            self.press("cancel")
-        elif isinstance(event, CardsSeen):
+        tapped = hit(self.buttons, event.pos) if isinstance(event, Tap) else None
+        if isinstance(event, CardsSeen):
             self.seen(event)
         elif isinstance(event, SeatPressed):
             self.select(event.seat)
-        elif isinstance(event, Key) and event.name in ("left", "right"):
-            self.press("page.prev" if event.name == "left" else "page.next")
-        elif isinstance(event, Tap):
-            button = hit(self.buttons, event.pos)
-            if button is None:
-                return
-            sid = StudentGrid.student_of(button.name)
-            if not button.enabled and sid is not None:
-                self.sign_in(sid, None, how="tap")  # a name already seated: say where
-                self.layout(self.m)
-            elif button.enabled:
-                self.ctx.sounds.play("tap")
-                self.press(button.name)
+        elif key := StudentGrid.page_key(event):
+            self.press(key)
+        elif tapped and not tapped.enabled and StudentGrid.student_of(tapped.name):
+            self.press(tapped.name)  # a name already seated: say where
+        else:
+            route_to_press(self, event, "cancel")
 
     def press(self, name: str) -> None:
         sid = StudentGrid.student_of(name)
-        if self.grid.press(name, self.ctx):
-            pass
-        elif sid is not None:
+        if name in ("done", "cancel"):
+            if name == "cancel" or all(s.decided for s in self.seats):
+                self.stack.pop(self.result() if name == "done" else None)
+            return
+        if sid is not None:
             self.sign_in(sid, None, how="tap")
         elif name.startswith("seat."):
             self.select(int(name[len("seat.") :]))
         elif name == "guest":
             self.play_as_guest()
-        elif name == "done":
-            if all(s.decided for s in self.seats):
-                self.stack.pop(self.result())
-            return
-        elif name == "cancel":
-            self.stack.pop(None)
-            return
+        else:
+            self.grid.press(name, self.ctx)
         self.layout(self.m)
 
     def seen(self, event: CardsSeen) -> None:
@@ -325,11 +311,9 @@ class SignInScene(Scene):
     def draw(self, surface: pygame.Surface) -> None:
         painter, p = self.ctx.painter, self.ctx.painter.p
         surface.fill(p.background)
-        sub = (
-            "Hold your badge under the camera, or tap your name."
-            if self.camera_on
-            else "Tap your name, or play as a guest."
-        )
+        sub = "Tap your name, or play as a guest."
+        if self.camera_on:
+            sub = "Hold your badge under the camera, or tap your name."
         header(self, surface, "Who plays?", sub)
         for b in self.buttons:
             if b.name.startswith("seat."):
@@ -357,12 +341,10 @@ class SignInScene(Scene):
         name = seat.name
         if " " in name and painter.fonts.width(name, int(size * 0.75), True) > inner:
             name = name.split()[0]  # a first name read big beats a whole name read small
-        ink = p.ink if seat.decided else p.muted
-        at = (left, b.rect.top + m.u(3))
+        ink, at = p.ink if seat.decided else p.muted, (left, b.rect.top + m.u(3))
         painter.text(surface, name, at, size, ink, bold=True, max_width=inner)  # shrunk, then cut
         status = painter.ellipsis(seat.status, m.small, inner)
-        ink = p.good if seat.student is not None else p.muted
-        at = (left, b.rect.bottom - m.u(3))
+        ink, at = p.good if seat.student is not None else p.muted, (left, b.rect.bottom - m.u(3))
         painter.text(surface, status, at, m.small, ink, anchor="bottomleft")
 
 
@@ -399,10 +381,7 @@ class SignInGate:
         return True
 
     def _open(self, setup: Scene, game: Scene) -> None:
-        if self.replace:
-            setup.stack.replace(game)
-        else:
-            setup.stack.push(game)
+        (setup.stack.replace if self.replace else setup.stack.push)(game)
 
 
 __all__ = ["SAYS", "SignInGate", "SignInScene", "badge_id", "needs_sign_in"]
