@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import pygame
 
 from tabletop.ui.app import Context, Scene, SceneStack
-from tabletop.ui.input import Back, InputEvent, Tap
+from tabletop.ui.input import Back, InputEvent, Key, Tap
 from tabletop.ui.theme import Metrics
 from tabletop.ui.widgets import Button, grid, hit
 
@@ -181,15 +182,33 @@ def foot(m: Metrics, width: int, where: str = "left") -> pygame.Rect:
     return pygame.Rect(x, m.height - m.u(16) - h, w, h)
 
 
-def route_to_press(scene: Any, event: InputEvent, back: str = "home") -> None:
-    """Back presses ``back``; a tap on an enabled button clicks and presses its name."""
+def route_to_press(
+    scene: Any,
+    event: InputEvent,
+    back: str = "home",
+    *,
+    refuse: Callable[[str], None] | None = None,
+    keys: Mapping[str, str] | None = None,
+) -> None:
+    """Back presses ``back``; a tap on an enabled button, or a key standing for one
+    (``keys``: a key's target by its name or text; ``"digit"``'s, with ``{}`` for the
+    digit, for any digit), clicks and presses its name; ``refuse`` (if any) gets the
+    name of a button that is off."""
     if isinstance(event, Back):
         scene.press(back)
-    elif isinstance(event, Tap):
+        return
+    button = None
+    if isinstance(event, Tap):
         button = hit(scene.buttons, event.pos)
-        if button is not None and button.enabled:
-            scene.ctx.sounds.play("tap")
-            scene.press(button.name)
+    elif isinstance(event, Key) and keys is not None:
+        name = keys.get("digit", "").format(event.text) if event.text.isdigit() else None
+        name = name or keys.get(event.name) or keys.get(event.text)
+        button = scene.target(name) if name else None
+    if button is not None and button.enabled:
+        scene.ctx.sounds.play("tap")
+        scene.press(button.name)
+    elif button is not None and refuse is not None:
+        refuse(button.name)
 
 
 __all__ = [

@@ -40,13 +40,13 @@ import pygame
 
 from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
-from tabletop.ui.input import CardsSeen, InputEvent, SeatPressed, Tap
+from tabletop.ui.input import CardsSeen, InputEvent, SeatPressed
 from tabletop.ui.scenes.common import header, route_to_press
 from tabletop.ui.scenes.names import NameScene
 from tabletop.ui.scenes.rules import ChoiceGrid, RulesPage, RulesScene
 from tabletop.ui.scenes.signin import SignInGate
 from tabletop.ui.theme import SEAT_COLOURS, Metrics
-from tabletop.ui.widgets import Button, hit
+from tabletop.ui.widgets import Button
 
 log = logging.getLogger(__name__)
 
@@ -607,20 +607,14 @@ class FormScene(Scene):
             self.ctx.lamps.light_only([0] if on else [])
 
     def handle(self, event: InputEvent) -> None:
-        if isinstance(event, Tap):
-            button = hit(self.buttons, event.pos)
-            if button is not None and not button.enabled:
-                self.refuse(button.name)
-                return
-        elif isinstance(event, SeatPressed):
+        if isinstance(event, SeatPressed):
             if self.spec.seat_button_starts:
                 self.press("start")
-            return
         elif isinstance(event, CardsSeen):
             if self.spec.cards_seen is not None:
                 self.message = self.spec.cards_seen(event)
-            return
-        route_to_press(self, event, back="back")
+        else:
+            route_to_press(self, event, back="back", refuse=self.refuse)
 
     def refuse(self, name: str) -> None:
         """A tap on a choice that is off: say why."""
