@@ -272,6 +272,7 @@ class FormScene(Scene):
         if self.recent and self.seats[0].kind == CHILD:
             self.seats[0] = SeatChoice(CHILD, self.recent[0][:NAME_LENGTH])
         self.cards = spec.cards.default if spec.cards else None
+        self.option_rows = {o.key: o for o in spec.options}
         self.options = {o.key: o.default for o in spec.options}
         self.page = 0
         self.pages = 1
@@ -370,12 +371,11 @@ class FormScene(Scene):
         self.preset_seats(preset)
         if preset is not None and preset.cards is not None:
             self.cards = preset.cards
-        rows = {o.key: o for o in self.spec.options}
         levels = dict(self.spec.seats.levels) if self.spec.seats else {}
         chosen = {**dict(preset.options if preset is not None else ()), **options}
         for key, value in chosen.items():
             value = str(value)
-            row = rows.get(key)
+            row = self.option_rows.get(key)
             if row is not None and value in {c.value for c in row.choices}:
                 self.options[key] = value
             elif key == "level" and value in levels:
@@ -619,15 +619,14 @@ class FormScene(Scene):
     def refuse(self, name: str) -> None:
         """A tap on a choice that is off: say why."""
         self.ctx.sounds.play("wrong")
+        key, _, value = name.partition(".")
         cards = self.spec.cards
-        if cards is not None and name.startswith("cards."):
+        if cards is not None and key == "cards":
             bots = any(s.kind == BOT for s in self.seats)
             self.message = cards.why_with_bot if bots else cards.why_without_bot
-        row = next((o for o in self.spec.options if name.startswith(f"{o.key}.")), None)
-        if row is not None and row.why:
-            self.message = row.why
-        if row is not None and row.off is not None:
-            self.message = row.off(self.values(), name[len(row.key) + 1 :]) or self.message
+        if (row := self.option_rows.get(key)) is not None:
+            off = row.off(self.values(), value) if row.off is not None else ""
+            self.message = off or row.why or self.message
 
     def press(self, name: str) -> None:
         self.message = ""
@@ -658,8 +657,7 @@ class FormScene(Scene):
             return
         else:
             key, _, value = name.partition(".")
-            row = next((o for o in self.spec.options if o.key == key), None)
-            if row is not None:
+            if (row := self.option_rows.get(key)) is not None:
                 self.options[key] = row.pick(self.values(), value) if row.pick else value
                 if key == "mode":  # the seats as the mode's preset names them (if it does)
                     self.preset_seats(dict(self.spec.modes).get(value))
