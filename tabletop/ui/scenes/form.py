@@ -630,39 +630,34 @@ class FormScene(Scene):
 
     def press(self, name: str) -> None:
         self.message = ""
-        if name.startswith("seat."):
-            seat = int(name[len("seat.") :])
+        key, _, value = name.partition(".")
+        links = {link.key: link for link in self.spec.links}
+        if key == "seat":
+            seat = int(value)
             here = "add a player" if self.seats[seat].kind == EMPTY else "who plays here?"
             self.asking = ("seat", seat)
-            self.stack.push(
-                ChoiceGrid(
-                    self.ctx, f"Seat {seat + 1}: {here}", self.seat_choices(seat), columns=2, rows=3
-                )
-            )
-            return
-        if name.startswith("cards."):
-            self.cards = name[len("cards.") :]
-        elif name in ("players.-", "players.+"):
-            filled = len(self.filled)
-            self.set_seat(filled - (name == "players.-"), EMPTY if name == "players.-" else CHILD)
-        elif name == "more":
-            self.page = (self.page + 1) % self.pages
-        elif (link := next((k for k in self.spec.links if k.key == name), None)) is not None:
-            self.stack.push(link.open(self.ctx))
-            return
+            title, choices = f"Seat {seat + 1}: {here}", self.seat_choices(seat)
+            self.stack.push(ChoiceGrid(self.ctx, title, choices, columns=2, rows=3))
+        elif name in links:
+            self.stack.push(links[name].open(self.ctx))
         elif name in ("rules", "back", "start"):
             act: dict[str, Callable[[], object]]
             act = {"rules": self.rules, "back": self.stack.pop, "start": self.start}
             act[name]()
-            return
         else:
-            key, _, value = name.partition(".")
-            if (row := self.option_rows.get(key)) is not None:
+            if key == "cards":
+                self.cards = value
+            elif key == "players":
+                filled = len(self.filled)
+                self.set_seat(filled - (value == "-"), EMPTY if value == "-" else CHILD)
+            elif name == "more":
+                self.page = (self.page + 1) % self.pages
+            elif (row := self.option_rows.get(key)) is not None:
                 self.options[key] = row.pick(self.values(), value) if row.pick else value
                 if key == "mode":  # the seats as the mode's preset names them (if it does)
                     self.preset_seats(dict(self.spec.modes).get(value))
                 self._force()
-        self.layout(self.m)
+            self.layout(self.m)
 
     def rules(self) -> None:
         self.stack.push(RulesScene(self.ctx, f"{self.spec.title}: the rules", self.spec.rules))
@@ -692,17 +687,10 @@ class FormScene(Scene):
 
     def resume(self, result: Any) -> None:
         self._lamps(True)
-        if self.gate.resume(self, result):
-            self.layout(self.m)
-            return
         asking, self.asking = self.asking, None
-        if asking is not None and isinstance(result, str):
-            what, seat = asking
-            if what == "seat":
-                self.picked(seat, result)
-                return
-            if what == "name":
-                self.name_seat(seat, result)
+        if not self.gate.resume(self, result) and asking is not None and isinstance(result, str):
+            what, seat = asking  # the seat picker's or the name pad's answer
+            (self.picked if what == "seat" else self.name_seat)(seat, result)
         self.layout(self.m)
 
     def name_seat(self, seat: int, name: str) -> None:
