@@ -17,6 +17,7 @@ class Dialog(Scene):
     """A panel over the scene below (which stays visible, shaded)."""
 
     opaque = False
+    back_choice = ""
 
     def __init__(self, ctx: Context, title: str, size: tuple[int, int] = (560, 360)) -> None:
         super().__init__(ctx)
@@ -70,13 +71,14 @@ class Dialog(Scene):
         )
 
     def handle(self, event: InputEvent) -> None:
-        if isinstance(event, Back):
+        route_to_press(self, event, self.back_choice)
+
+    def press(self, name: str) -> None:
+        """An enabled button is chosen; Back chooses ``back_choice`` ("": closes with None)."""
+        if name:
+            self.choose(name)
+        else:
             self.stack.pop(None)
-        elif isinstance(event, Tap):
-            button = hit(self.buttons, event.pos)
-            if button is not None and button.enabled:
-                self.ctx.sounds.play("tap")
-                self.choose(button.name)
 
     def choose(self, name: str) -> None:
         self.stack.pop(name)
@@ -87,6 +89,8 @@ class Confirm(Dialog):
 
     The primary (filled, right-hand) button is "yes"; with ``safe=True`` it is "no", for
     questions whose "yes" loses something (leaving a game)."""
+
+    back_choice = "no"
 
     def __init__(
         self,
@@ -108,12 +112,6 @@ class Confirm(Dialog):
         yes, no = ("yes", self.labels[0]), ("no", self.labels[1])
         first, second = (yes, no) if self.safe else (no, yes)
         self.buttons = self.button_row((*first, "quiet"), (*second, "primary"), gap=16)
-
-    def handle(self, event: InputEvent) -> None:
-        if isinstance(event, Back):
-            self.stack.pop("no")
-        else:
-            super().handle(event)
 
     def draw(self, surface: pygame.Surface) -> None:
         super().draw(surface)
