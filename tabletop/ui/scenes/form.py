@@ -472,7 +472,6 @@ class FormScene(Scene):
         b: list[Button] = []
         self.rows = []
         y = top
-        self.intro_top = top
         for label, h, buttons in pages[self.page]:
             self.rows.append((label, y + min(h, m.u(62)) // 2))
             b += buttons(pygame.Rect(x0, y, right - x0, h))
