@@ -29,7 +29,7 @@ from tabletop.ui.input import Back, CardsSeen, Drag, InputEvent, Release, SeatPr
 from tabletop.ui.messages import child_message
 from tabletop.ui.results import GameResults, Outcome
 from tabletop.ui.saves import GameSave, one_write
-from tabletop.ui.scenes.common import ask_leave, go_home
+from tabletop.ui.scenes.common import ask_leave, go_home, route_to_press
 from tabletop.ui.widgets import Button, hit
 
 log = logging.getLogger(__name__)
@@ -222,16 +222,11 @@ class TableScene(Scene):
 
     def tapped(self, event: Tap) -> None:
         button = hit(self.buttons, event.pos)
-        if button is None:
-            return
-        kind, _, arg = button.name.partition(".")
+        kind, _, arg = button.name.partition(".") if button is not None else ("", "", "")
         if kind in ("seat", "ready") and arg.isdigit():
             self.seat_pressed(int(arg), event.at)
-        elif not button.enabled:
-            self.explain(button.name)
         else:
-            self.ctx.sounds.play("tap")
-            self.press(button.name)
+            route_to_press(self, event, refuse=self.explain)
 
     def ask(self, asking: tuple[Any, ...], dialog: Scene) -> None:
         """Push ``dialog``; its result comes back to :meth:`answered` with ``asking``."""

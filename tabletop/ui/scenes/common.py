@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import pygame
 
 from tabletop.ui.app import Context, Scene, SceneStack
-from tabletop.ui.input import Back, InputEvent, Tap
+from tabletop.ui.input import Back, InputEvent, Key, Tap
 from tabletop.ui.theme import Metrics
 from tabletop.ui.widgets import Button, grid, hit
 
@@ -16,6 +17,7 @@ class Dialog(Scene):
     """A panel over the scene below (which stays visible, shaded)."""
 
     opaque = False
+    back_choice = ""
 
     def __init__(self, ctx: Context, title: str, size: tuple[int, int] = (560, 360)) -> None:
         super().__init__(ctx)
@@ -69,13 +71,14 @@ class Dialog(Scene):
         )
 
     def handle(self, event: InputEvent) -> None:
-        if isinstance(event, Back):
+        route_to_press(self, event, self.back_choice)
+
+    def press(self, name: str) -> None:
+        """An enabled button is chosen; Back chooses ``back_choice`` ("": closes with None)."""
+        if name:
+            self.choose(name)
+        else:
             self.stack.pop(None)
-        elif isinstance(event, Tap):
-            button = hit(self.buttons, event.pos)
-            if button is not None and button.enabled:
-                self.ctx.sounds.play("tap")
-                self.choose(button.name)
 
     def choose(self, name: str) -> None:
         self.stack.pop(name)
@@ -86,6 +89,8 @@ class Confirm(Dialog):
 
     The primary (filled, right-hand) button is "yes"; with ``safe=True`` it is "no", for
     questions whose "yes" loses something (leaving a game)."""
+
+    back_choice = "no"
 
     def __init__(
         self,
@@ -107,12 +112,6 @@ class Confirm(Dialog):
         yes, no = ("yes", self.labels[0]), ("no", self.labels[1])
         first, second = (yes, no) if self.safe else (no, yes)
         self.buttons = self.button_row((*first, "quiet"), (*second, "primary"), gap=16)
-
-    def handle(self, event: InputEvent) -> None:
-        if isinstance(event, Back):
-            self.stack.pop("no")
-        else:
-            super().handle(event)
 
     def draw(self, surface: pygame.Surface) -> None:
         super().draw(surface)
@@ -181,15 +180,33 @@ def foot(m: Metrics, width: int, where: str = "left") -> pygame.Rect:
     return pygame.Rect(x, m.height - m.u(16) - h, w, h)
 
 
-def route_to_press(scene: Any, event: InputEvent, back: str = "home") -> None:
-    """Back presses ``back``; a tap on an enabled button clicks and presses its name."""
+def route_to_press(
+    scene: Any,
+    event: InputEvent,
+    back: str = "home",
+    *,
+    refuse: Callable[[str], None] | None = None,
+    keys: Mapping[str, str] | None = None,
+) -> None:
+    """Back presses ``back``; a tap on an enabled button, or a key standing for one
+    (``keys``: a key's target by its name or text; ``"digit"``'s, with ``{}`` for the
+    digit, for any digit), clicks and presses its name; ``refuse`` (if any) gets the
+    name of a button that is off."""
     if isinstance(event, Back):
         scene.press(back)
-    elif isinstance(event, Tap):
+        return
+    button = None
+    if isinstance(event, Tap):
         button = hit(scene.buttons, event.pos)
-        if button is not None and button.enabled:
-            scene.ctx.sounds.play("tap")
-            scene.press(button.name)
+    elif isinstance(event, Key) and keys is not None:
+        name = keys.get("digit", "").format(event.text) if event.text.isdigit() else None
+        name = name or keys.get(event.name) or keys.get(event.text)
+        button = scene.target(name) if name else None
+    if button is not None and button.enabled:
+        scene.ctx.sounds.play("tap")
+        scene.press(button.name)
+    elif button is not None and refuse is not None:
+        refuse(button.name)
 
 
 __all__ = [

@@ -40,13 +40,13 @@ import pygame
 
 from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
-from tabletop.ui.input import CardsSeen, InputEvent, SeatPressed, Tap
+from tabletop.ui.input import CardsSeen, InputEvent, SeatPressed
 from tabletop.ui.scenes.common import header, route_to_press
 from tabletop.ui.scenes.names import NameScene
 from tabletop.ui.scenes.rules import ChoiceGrid, RulesPage, RulesScene
 from tabletop.ui.scenes.signin import SignInGate
 from tabletop.ui.theme import SEAT_COLOURS, Metrics
-from tabletop.ui.widgets import Button, hit
+from tabletop.ui.widgets import Button
 
 log = logging.getLogger(__name__)
 
@@ -272,6 +272,7 @@ class FormScene(Scene):
         if self.recent and self.seats[0].kind == CHILD:
             self.seats[0] = SeatChoice(CHILD, self.recent[0][:NAME_LENGTH])
         self.cards = spec.cards.default if spec.cards else None
+        self.option_rows = {o.key: o for o in spec.options}
         self.options = {o.key: o.default for o in spec.options}
         self.page = 0
         self.pages = 1
@@ -370,12 +371,11 @@ class FormScene(Scene):
         self.preset_seats(preset)
         if preset is not None and preset.cards is not None:
             self.cards = preset.cards
-        rows = {o.key: o for o in self.spec.options}
         levels = dict(self.spec.seats.levels) if self.spec.seats else {}
         chosen = {**dict(preset.options if preset is not None else ()), **options}
         for key, value in chosen.items():
             value = str(value)
-            row = rows.get(key)
+            row = self.option_rows.get(key)
             if row is not None and value in {c.value for c in row.choices}:
                 self.options[key] = value
             elif key == "level" and value in levels:
@@ -472,7 +472,6 @@ class FormScene(Scene):
         b: list[Button] = []
         self.rows = []
         y = top
-        self.intro_top = top
         for label, h, buttons in pages[self.page]:
             self.rows.append((label, y + min(h, m.u(62)) // 2))
             b += buttons(pygame.Rect(x0, y, right - x0, h))
@@ -607,70 +606,57 @@ class FormScene(Scene):
             self.ctx.lamps.light_only([0] if on else [])
 
     def handle(self, event: InputEvent) -> None:
-        if isinstance(event, Tap):
-            button = hit(self.buttons, event.pos)
-            if button is not None and not button.enabled:
-                self.refuse(button.name)
-                return
-        elif isinstance(event, SeatPressed):
+        if isinstance(event, SeatPressed):
             if self.spec.seat_button_starts:
                 self.press("start")
-            return
         elif isinstance(event, CardsSeen):
             if self.spec.cards_seen is not None:
                 self.message = self.spec.cards_seen(event)
-            return
-        route_to_press(self, event, back="back")
+        else:
+            route_to_press(self, event, back="back", refuse=self.refuse)
 
     def refuse(self, name: str) -> None:
         """A tap on a choice that is off: say why."""
         self.ctx.sounds.play("wrong")
+        key, _, value = name.partition(".")
         cards = self.spec.cards
-        if cards is not None and name.startswith("cards."):
+        if cards is not None and key == "cards":
             bots = any(s.kind == BOT for s in self.seats)
             self.message = cards.why_with_bot if bots else cards.why_without_bot
-        row = next((o for o in self.spec.options if name.startswith(f"{o.key}.")), None)
-        if row is not None and row.why:
-            self.message = row.why
-        if row is not None and row.off is not None:
-            self.message = row.off(self.values(), name[len(row.key) + 1 :]) or self.message
+        if (row := self.option_rows.get(key)) is not None:
+            off = row.off(self.values(), value) if row.off is not None else ""
+            self.message = off or row.why or self.message
 
     def press(self, name: str) -> None:
         self.message = ""
-        if name.startswith("seat."):
-            seat = int(name[len("seat.") :])
+        key, _, value = name.partition(".")
+        links = {link.key: link for link in self.spec.links}
+        if key == "seat":
+            seat = int(value)
             here = "add a player" if self.seats[seat].kind == EMPTY else "who plays here?"
             self.asking = ("seat", seat)
-            self.stack.push(
-                ChoiceGrid(
-                    self.ctx, f"Seat {seat + 1}: {here}", self.seat_choices(seat), columns=2, rows=3
-                )
-            )
-            return
-        if name.startswith("cards."):
-            self.cards = name[len("cards.") :]
-        elif name in ("players.-", "players.+"):
-            filled = len(self.filled)
-            self.set_seat(filled - (name == "players.-"), EMPTY if name == "players.-" else CHILD)
-        elif name == "more":
-            self.page = (self.page + 1) % self.pages
-        elif (link := next((k for k in self.spec.links if k.key == name), None)) is not None:
-            self.stack.push(link.open(self.ctx))
-            return
+            title, choices = f"Seat {seat + 1}: {here}", self.seat_choices(seat)
+            self.stack.push(ChoiceGrid(self.ctx, title, choices, columns=2, rows=3))
+        elif name in links:
+            self.stack.push(links[name].open(self.ctx))
         elif name in ("rules", "back", "start"):
             act: dict[str, Callable[[], object]]
             act = {"rules": self.rules, "back": self.stack.pop, "start": self.start}
             act[name]()
-            return
         else:
-            key, _, value = name.partition(".")
-            row = next((o for o in self.spec.options if o.key == key), None)
-            if row is not None:
+            if key == "cards":
+                self.cards = value
+            elif key == "players":
+                filled = len(self.filled)
+                self.set_seat(filled - (value == "-"), EMPTY if value == "-" else CHILD)
+            elif name == "more":
+                self.page = (self.page + 1) % self.pages
+            elif (row := self.option_rows.get(key)) is not None:
                 self.options[key] = row.pick(self.values(), value) if row.pick else value
                 if key == "mode":  # the seats as the mode's preset names them (if it does)
                     self.preset_seats(dict(self.spec.modes).get(value))
                 self._force()
-        self.layout(self.m)
+            self.layout(self.m)
 
     def rules(self) -> None:
         self.stack.push(RulesScene(self.ctx, f"{self.spec.title}: the rules", self.spec.rules))
@@ -700,17 +686,10 @@ class FormScene(Scene):
 
     def resume(self, result: Any) -> None:
         self._lamps(True)
-        if self.gate.resume(self, result):
-            self.layout(self.m)
-            return
         asking, self.asking = self.asking, None
-        if asking is not None and isinstance(result, str):
-            what, seat = asking
-            if what == "seat":
-                self.picked(seat, result)
-                return
-            if what == "name":
-                self.name_seat(seat, result)
+        if not self.gate.resume(self, result) and asking is not None and isinstance(result, str):
+            what, seat = asking  # the seat picker's or the name pad's answer
+            (self.picked if what == "seat" else self.name_seat)(seat, result)
         self.layout(self.m)
 
     def name_seat(self, seat: int, name: str) -> None:

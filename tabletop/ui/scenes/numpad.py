@@ -14,19 +14,32 @@ from fractions import Fraction
 import pygame
 
 from tabletop.ui.app import Context
-from tabletop.ui.input import Back, InputEvent, Key, Tap
-from tabletop.ui.scenes.common import Dialog
+from tabletop.ui.input import InputEvent
+from tabletop.ui.scenes.common import Dialog, route_to_press
 from tabletop.ui.theme import Metrics
-from tabletop.ui.widgets import Button, grid, hit
+from tabletop.ui.widgets import Button, grid
 
 MINUS = "\u2212"
 BACKSPACE = "\u2190"
-# The keys, four to a row; None leaves a gap.
+# The keys, four to a row
 ROWS = (
     ("7", "8", "9", "back"),
     ("4", "5", "6", "minus"),
     ("1", "2", "3", "frac"),
 )
+KEYBOARD = {
+    "digit": "num.{}",
+    "-": "num.minus",
+    "/": "num.frac",
+    "backspace": "num.back",
+    "return": "ok",
+    "enter": "ok",
+}
+OFF = {
+    "ok": "Type a number first.",
+    "num.minus": "This answer cannot be below zero.",
+    "num.frac": "This answer is a whole number.",
+}
 
 
 def parse_typed(text: str, *, fractions: bool = False) -> int | Fraction | None:
@@ -111,36 +124,15 @@ class NumPad(Dialog):
             ok.enabled = self.value is not None
 
     def handle(self, event: InputEvent) -> None:
-        if isinstance(event, Key):
-            key = {"backspace": "num.back", "return": "ok", "enter": "ok"}.get(event.name)
-            text = event.text
-            if key is None and text.isdigit():
-                key = f"num.{text}"
-            elif key is None and text in ("-", "/"):
-                key = "num.minus" if text == "-" else "num.frac"
-            button = self.target(key) if key else None
-            if button is not None:
-                self.press(button)
-            return
-        if isinstance(event, Back):
-            self.stack.pop(None)
-        elif isinstance(event, Tap):
-            button = hit(self.buttons, event.pos)
-            if button is not None:
-                self.press(button)
+        route_to_press(self, event, "cancel", refuse=self.refuse, keys=KEYBOARD)
 
-    def press(self, button: Button) -> None:
-        if not button.enabled:
-            self.ctx.sounds.play("wrong")
-            self.message = {
-                "ok": "Type a number first.",
-                "num.minus": "This answer cannot be below zero.",
-                "num.frac": "This answer is a whole number.",
-            }.get(button.name, "")
-            return
-        self.ctx.sounds.play("tap")
+    def refuse(self, name: str) -> None:
+        """A key that is off: say why."""
+        self.ctx.sounds.play("wrong")
+        self.message = OFF.get(name, "")
+
+    def press(self, name: str) -> None:
         self.message = ""
-        name = button.name
         if name == "cancel":
             self.stack.pop(None)
         elif name == "ok":

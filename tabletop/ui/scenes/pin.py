@@ -18,7 +18,7 @@ import math
 import pygame
 
 from tabletop.ui.app import Context, Scene
-from tabletop.ui.input import InputEvent, Key
+from tabletop.ui.input import InputEvent
 from tabletop.ui.prefs import PIN_LENGTH, PinGate
 from tabletop.ui.scenes.common import header, route_to_press
 from tabletop.ui.theme import Metrics
@@ -95,12 +95,7 @@ class PinPad(Scene):
         self.buttons.append(Button("cancel", cancel, "Cancel", kind="quiet"))
 
     def handle(self, event: InputEvent) -> None:
-        if isinstance(event, Key) and event.text.isdigit():
-            self.press(f"key.{event.text}")
-        elif isinstance(event, Key) and event.name == "backspace":
-            self.press("key.delete")
-        else:
-            route_to_press(self, event, "cancel")
+        route_to_press(self, event, "cancel", keys={"digit": "key.{}", "backspace": "key.delete"})
 
     def press(self, name: str) -> None:
         if name == "cancel":

@@ -1,0 +1,120 @@
+"""One input path (issue 21): ``route_to_press`` routes Back, taps and keyboard keys for
+the pads, the dialogs and the setup form, and a button that is off says why."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pygame
+
+from tabletop.ui.app import App, Scene
+from tabletop.ui.input import Back, InputEvent, Key, Tap
+from tabletop.ui.scenes.common import Confirm, route_to_press
+from tabletop.ui.scenes.numpad import NumPad
+from tabletop.ui.scenes.pin import PinPad
+from tabletop.ui.widgets import Button
+from tests.ui.scenery import make_app
+
+
+class Results(Scene):
+    """The scene under a dialog: keeps what each dialog closed with."""
+
+    def __init__(self, ctx: Any) -> None:
+        super().__init__(ctx)
+        self.results: list[Any] = []
+
+    def resume(self, result: Any) -> None:
+        self.results.append(result)
+
+
+def send(app: App, *events: InputEvent) -> None:
+    for event in events:
+        app.post(event)
+        app.step()
+
+
+def key(app: App, text: str, name: str = "") -> None:
+    send(app, Key(name or text, text, app.ctx.clock()))
+
+
+def test_routing_number_pad_takes_keys_and_says_why_a_key_is_off() -> None:
+    app = make_app()
+    under = Results(app.ctx)
+    app.stack.push(under)
+    app.stack.push(NumPad(app.ctx, "Count", negative=False))
+    key(app, "-")  # the minus key is off on this pad
+    pad = app.stack.top
+    assert isinstance(pad, NumPad) and pad.typed == "" and "below zero" in pad.message
+    assert app.ctx.sounds.played[-1] == "wrong"
+    key(app, "", "return")  # nothing typed yet: OK is off
+    assert isinstance(app.stack.top, NumPad) and "Type a number" in pad.message
+    for text in "129":
+        key(app, text)
+    key(app, "", "backspace")
+    key(app, "", "return")
+    assert under.results == [12]
+
+
+def test_routing_pin_pad_types_digits_from_the_keyboard() -> None:
+    app = make_app()
+    under = Results(app.ctx)
+    app.stack.push(under)
+    app.stack.push(PinPad(app.ctx, "undo"))
+    for text in "247":
+        key(app, text)
+    key(app, "", "backspace")  # the last digit taken back
+    for text in "68":
+        key(app, text)
+    assert under.results == ["ok"]
+
+
+def test_routing_confirm_back_answers_no_and_a_tap_answers_its_button() -> None:
+    app = make_app()
+    under = Results(app.ctx)
+    app.stack.push(under)
+    app.stack.push(Confirm(app.ctx, "Leave?"))
+    send(app, Back(app.ctx.clock()))
+    app.stack.push(Confirm(app.ctx, "Leave?"))
+    yes = app.stack.top.target("yes")
+    assert yes is not None
+    send(app, Tap(yes.rect.center, app.ctx.clock(), "touch"))
+    assert under.results == ["no", "yes"]
+
+
+class Pressing:
+    """A stand-in scene: what ``route_to_press`` pressed and refused."""
+
+    def __init__(self, ctx: Any) -> None:
+        self.ctx = ctx
+        self.buttons = [
+            Button("go", pygame.Rect(0, 0, 50, 50), "Go"),
+            Button("off", pygame.Rect(100, 0, 50, 50), "Off", enabled=False),
+        ]
+        self.log: list[str] = []
+
+    def press(self, name: str) -> None:
+        self.log.append(f"press {name}")
+
+    def target(self, name: str) -> Button | None:
+        return next((b for b in self.buttons if b.name == name), None)
+
+
+def test_routing_a_button_that_is_off_is_refused_not_pressed() -> None:
+    app = make_app()
+    scene = Pressing(app.ctx)
+    keys = {"g": "go", "o": "off", "x": "missing"}
+
+    def refuse(name: str) -> None:
+        scene.log.append(f"no {name}")
+
+    for event in (
+        Tap((10, 10), 0.0, "touch"),
+        Tap((110, 10), 0.0, "touch"),
+        Key("o", "o", 0.0),
+        Key("x", "x", 0.0),  # no such button: nothing happens
+        Key("g", "g", 0.0),
+        Back(0.0),
+    ):
+        route_to_press(scene, event, "back", refuse=refuse, keys=keys)
+    route_to_press(scene, Tap((110, 10), 0.0, "touch"))  # no refuse: a tap on it does nothing
+    assert scene.log == ["press go", "no off", "no off", "press go", "press back"]
