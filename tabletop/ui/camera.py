@@ -14,7 +14,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol, cast
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -43,7 +43,7 @@ def as_die_seen(die: Any) -> DieSeen:
         raise ValueError(f"a die's box has four numbers, not {box!r}")
     return DieSeen(
         None if value is None else int(value),
-        cast("tuple[int, int, int, int] | None", box),
+        box,
         float(1.0 if confidence is None else confidence),
     )
 
