@@ -192,8 +192,8 @@ def run_app(options: AppOptions) -> int:
             closing.callback(camera.stop)
         if ctx.journal.trouble is None:  # else the app tells the children
             notices.append(ctx.journal.notice)
-        if restore_rotation(ctx) is not None:  # a rotation was running when the device stopped
-            ctx.session = ctx.rotation.stored.session or ctx.session
+        if (runner := restore_rotation(ctx)) is not None:  # it ran when the device stopped
+            ctx.session = runner.stored.session or ctx.session
         ctx.fleet = start_app_fleet(ctx, options.fleet)  # None: this device runs alone
         if ctx.fleet is not None:
             closing.callback(ctx.fleet.close)
