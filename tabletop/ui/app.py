@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import pygame
 
@@ -42,6 +42,11 @@ from tabletop.ui.speech import Speaker
 from tabletop.ui.theme import PALETTE, Fonts, Metrics, metrics_for
 from tabletop.ui.widgets import Button, Painter
 
+if TYPE_CHECKING:
+    from tabletop.ui.camera import CardCamera, PipelineCamera
+    from tabletop.ui.prefs import PinGate
+    from tabletop.ui.scenes.rotation import RotationRunner
+
 log = logging.getLogger(__name__)
 S = TypeVar("S", bound="Scene")
 
@@ -57,35 +62,22 @@ class Context:
     layout: Layout
     clock: Callable[[], float] = time.monotonic
     lamps: Lamps = field(default_factory=NoLamps)
-    camera: Any = None  # a tabletop.ui.camera.PipelineCamera, or None without a camera
-    # card_camera(game, seats) -> a tabletop.ui.camera.CardCamera (start / stop /
-    # available; its CardsSeen events reach the top scene), or None without a camera
-    card_camera: Callable[[str, int], Any] | None = None
+    camera: PipelineCamera | None = None  # the dice screen's; None: dice are tapped in
+    card_camera: Callable[[str, int], CardCamera] | None = None  # (game, seats), or None
     rng: random.Random = field(default_factory=random.Random)
     fonts: Fonts = field(default_factory=Fonts)
     stack: SceneStack = field(default_factory=lambda: SceneStack())
     painter: Painter = field(init=False)
-    pin_gate: Any = None  # the settings PIN's lockout, shared by every PIN pad
+    pin_gate: PinGate | None = None  # the settings PIN's lockout, shared by every PIN pad
     quit_requested: bool = False
-    # The game journal (tabletop.store.Journal): every game's actions, the class list,
-    # rotation plans. In memory unless the launcher opens the file.
+    # Every game's actions, the class list, rotation plans (the launcher opens the file).
     journal: Journal = field(default_factory=lambda: Journal(":memory:"))
     session: str = ""  # the lesson new games belong to (launch sets today's date)
-    # The station rotation this device runs (tabletop.ui.scenes.rotation.RotationRunner:
-    # update() each frame; strip(screen) px at the bottom kept from the scenes, where
-    # draw(surface, screen) puts its banner), or None.
-    rotation: Any = None
-    # Wall-clock epoch seconds: the rotation's clock, which must survive a reboot.
-    wall: Callable[[], float] = time.time
-    # Sentences for every screen from code that has no scene (a failed save): the app
-    # shows each one as a toast.
-    notices: list[str] = field(default_factory=list)
-    # The classroom fleet (tabletop.classroom.fleet.station.StationFleet: update() each
-    # frame follows the teacher's plan and clock and sends results), or None: alone.
-    fleet: Any = None
-    # Spoken prompts (tabletop.ui.speech): what a scene shows as its message is also said.
-    # Silent unless the launcher found espeak-ng and a speaker.
-    speaker: Speaker = field(default_factory=Speaker)
+    rotation: RotationRunner | None = None  # the station rotation this device runs
+    wall: Callable[[], float] = time.time  # the rotation's clock, to survive a reboot
+    notices: list[str] = field(default_factory=list)  # toasts from code with no scene
+    fleet: Any = None  # the classroom fleet's StationFleet; None: the device runs alone
+    speaker: Speaker = field(default_factory=Speaker)  # says what a scene's message shows
 
     def __post_init__(self) -> None:
         self.painter = Painter(self.metrics, self.fonts)
@@ -321,8 +313,8 @@ class App:
             self._dirty |= bool(self._guarded(lambda: self._top().update(now)))
         if self.ctx.fleet is not None:  # the teacher's plan and clock, results out
             self._dirty |= bool(self._guarded(self.ctx.fleet.update))
-        if self.ctx.rotation is not None:  # the station rotation's clock
-            self._dirty |= bool(self._guarded(lambda: self.ctx.rotation.update()))
+        if (rotation := self.ctx.rotation) is not None:  # the station rotation's clock
+            self._dirty |= bool(self._guarded(rotation.update))
         self._dirty |= self._fit()
         if self.ctx.journal.trouble_seq != self._journal_seq:  # the card stopped saving
             from tabletop.ui.saves import saving_words
@@ -397,9 +389,9 @@ class App:
             log.exception("drawing failed")
             scenes.fill(PALETTE.background)
             self.say(child_message("ui.oops"))
-        if self._strip():  # the rotation's banner, in its strip under the scenes
+        if (rotation := self.ctx.rotation) is not None and self._strip():  # its banner
             try:
-                self.ctx.rotation.draw(canvas, self.screen)
+                rotation.draw(canvas, self.screen)
             except Exception:
                 log.exception("drawing the rotation's banner failed")
         if self.toast is not None:

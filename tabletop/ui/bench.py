@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import queue
 import random
 import re
 import statistics
@@ -22,6 +21,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from pathlib import Path
 from typing import Any
 
 from tabletop.ui.commands import window_size
@@ -42,27 +42,21 @@ def measure(app: Any, frames: int) -> dict[str, float]:
 
 
 def scene_figures(frames: int, size: tuple[int, int]) -> dict[str, Any]:
-    from tabletop.ui.app import App
-    from tabletop.ui.autoplay import Autoplayer
-    from tabletop.ui.offscreen import offscreen
-    from tabletop.ui.scenes.home import HomeScene
+    from tabletop.ui.harness import DemoRun
 
-    ctx, window = offscreen(size, 1)
-    ctx.prefs.prefs.dice_input = "tap"
-    app = App(ctx, window, vision_queue=queue.SimpleQueue())
-    app.stack.push(HomeScene(ctx))
-    app.step()
-    out = {"home": measure(app, frames)}
-    auto = Autoplayer(app)
-    auto.tap("game.mathe-meister")
-    auto.tap("start")
-    rng = random.Random(3)
-    for _ in range(4):
-        auto.tap_dice((rng.randint(1, 6), rng.randint(1, 6)))
-        auto.bot_round()
-    auto.tap_dice((3, 5))
-    auto.tap("die0")
-    out["game"] = measure(app, frames)
+    with tempfile.TemporaryDirectory() as shots:
+        run = DemoRun("mathe-meister", seed=1, out_dir=Path(shots), out=sys.stdout, size=size)
+        run.ctx.prefs.prefs.dice_input = "tap"
+        out = {"home": measure(run.app, frames)}
+        run.open_game()
+        run.tap("start")
+        rng = random.Random(3)
+        for _ in range(4):
+            run.auto.tap_dice((rng.randint(1, 6), rng.randint(1, 6)))
+            run.auto.bot_round()
+        run.auto.tap_dice((3, 5))
+        run.tap("die0")
+        out["game"] = measure(run.app, frames)
     return out
 
 
@@ -88,6 +82,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     os.environ["SDL_VIDEODRIVER"] = "dummy"
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # stdout is the JSON alone
     figures = {
         "size": "{}x{}".format(*args.size),
         "frames": args.frames,

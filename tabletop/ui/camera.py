@@ -9,6 +9,7 @@ False, with ``error`` saying why, when it cannot start or stops.
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 import threading
 import time
@@ -35,21 +36,15 @@ Sink = Callable[[Seen], None]
 
 def as_die_seen(die: Any) -> DieSeen:
     """A reader's die (object or mapping with value / box / confidence) as a ``DieSeen``."""
-
-    def get(key: str, default: Any = None) -> Any:
-        return die.get(key, default) if isinstance(die, dict) else getattr(die, key, default)
-
-    raw = get("box")
-    box = None
-    if raw is not None:
-        numbers = tuple(round(float(v)) for v in raw)
-        if len(numbers) != 4:
-            raise ValueError(f"a die's box has four numbers, not {numbers!r}")
-        box = (numbers[0], numbers[1], numbers[2], numbers[3])
-    value = get("value")
-    confidence = get("confidence", 1.0)
+    get = die.get if isinstance(die, dict) else functools.partial(getattr, die)
+    value, raw, confidence = get("value", None), get("box", None), get("confidence", 1.0)
+    box = None if raw is None else tuple(round(float(v)) for v in raw)
+    if box is not None and len(box) != 4:
+        raise ValueError(f"a die's box has four numbers, not {box!r}")
     return DieSeen(
-        None if value is None else int(value), box, float(1.0 if confidence is None else confidence)
+        None if value is None else int(value),
+        box,
+        float(1.0 if confidence is None else confidence),
     )
 
 
@@ -116,7 +111,7 @@ class _Worker:
         log.warning("camera: %s", self.error)
 
     def _open(self) -> FrameSource:
-        return self._open_source()
+        raise NotImplementedError
 
     def _look(self, frame: Any) -> list[Any]:
         raise NotImplementedError
@@ -193,58 +188,6 @@ class DiceCamera(_Worker):
             self.sink(self._last)  # never steady: show the last reading anyway
 
 
-class PipelineCamera(_Worker):
-    """The vision pipeline (``vision.pipeline.Pipeline``: table zones, motion, the
-    vision stabiliser) reading dice only, as ``Seen`` events. Dice in any zone count
-    (without mats the table is one zone). ``options``: more ``Pipeline`` keywords."""
-
-    reads_dice = True  # dice only (a CardCamera: cards only)
-
-    def __init__(
-        self,
-        open_source: Callable[[], FrameSource],
-        sink: Sink,
-        *,
-        options: dict[str, Any] | None = None,
-        **kw: Any,  # steady, threaded, clock, max_frames (see _Worker)
-    ) -> None:
-        super().__init__(open_source, sink, **kw)
-        self.options = dict(options or {})
-
-    def _table(self) -> Any:
-        from vision.table import Table
-
-        return Table(seats=1)
-
-    def _open(self) -> FrameSource:
-        from vision.pipeline import Pipeline
-        from vision.stabilise import Stabiliser
-
-        source: Any = self._open_source()  # a vision.sources.FrameSource
-        self._pipeline = Pipeline(
-            source,
-            table=self._table(),
-            dice=self.reads_dice,
-            cards=not self.reads_dice,
-            stabiliser=Stabiliser(self.steady, clock=self._clock),
-            clock=self._clock,
-            **self.options,
-        )
-        return self._pipeline.source
-
-    def _look(self, frame: Any) -> list[Any]:
-        looked = (self.to_seen(observation) for observation in self._pipeline.process(frame))
-        return [seen for seen in looked if seen is not None]
-
-    def to_seen(self, observation: Any) -> Seen | None:
-        """The event for the app, or None (not dice, or a reading with no dice)."""
-        key = getattr(observation, "key", None)
-        if not (isinstance(key, tuple) and key and key[0] == "dice" and observation.value):
-            return None
-        dice = tuple(DieSeen(v) for v in observation.value)
-        return Seen(dice, self._clock(), None, crops_of(observation))
-
-
 # Mat areas (vision.table zone names) as the card games' scenes name them.
 CARD_AREAS = {
     "battle_pile": "battle",
@@ -276,43 +219,81 @@ def seat_area(game: str, seat: int, area: str) -> tuple[int | None, str | None]:
     return (seat or None), CARD_AREAS.get(area, area)
 
 
-class CardCamera(PipelineCamera):
-    """The vision pipeline reading cards only, as ``CardsSeen`` events, each zone named
-    as the card games' scenes name it (:func:`seat_area`). A zone whose cards are taken
-    away reports an empty tuple, so a scene sees cards leave too."""
+class PipelineCamera(_Worker):
+    """The vision pipeline (``vision.pipeline.Pipeline``: table zones, motion, the
+    vision stabiliser) reading dice only, as ``Seen`` events: dice in any zone count
+    (without mats the table is one zone). ``options``: more ``Pipeline`` keywords.
 
-    reads_dice = False
+    Given a card ``game`` (a :class:`CardCamera`) it reads that game's zones for
+    ``seats`` seats, cards only, as ``CardsSeen`` events, each zone named as the card
+    games' scenes name it (:func:`seat_area`); a zone whose cards are taken away reports
+    an empty tuple, so a scene sees cards leave too."""
 
     def __init__(
         self,
         open_source: Callable[[], FrameSource],
-        sink: Callable[[CardsSeen], None],
+        sink: Sink,
         *,
-        game: str,
-        seats: int,
-        **kw: Any,  # options, steady, threaded, clock, max_frames (see PipelineCamera)
+        options: dict[str, Any] | None = None,
+        game: str | None = None,
+        seats: int = 1,
+        **kw: Any,  # steady, threaded, clock, max_frames (see _Worker)
     ) -> None:
-        super().__init__(open_source, sink, **kw)  # type: ignore[arg-type]
+        super().__init__(open_source, sink, **kw)
+        self.options = dict(options or {})
         self.game = game
         self.seats = seats
 
     def _table(self) -> Any:
         from vision.table import Table, mat_areas
 
+        if self.game is None:
+            return Table(seats=1)
         try:
             seat_areas, board_areas = mat_areas(self.game)
         except BadInput:  # a screen with no mats of its own (sign-in): whole mats or slices
             seat_areas, board_areas = {}, {}
         return Table(seat_areas, board_areas, seats=max(1, min(8, self.seats)))
 
-    def to_seen(self, observation: Any) -> CardsSeen | None:  # type: ignore[override]
+    def _open(self) -> FrameSource:
+        from vision.pipeline import Pipeline
+        from vision.stabilise import Stabiliser
+
+        self._pipeline = Pipeline(
+            self._open_source(),  # type: ignore[arg-type]  # a vision.sources.FrameSource
+            table=self._table(),
+            dice=self.game is None,
+            cards=self.game is not None,
+            stabiliser=Stabiliser(self.steady, clock=self._clock),
+            clock=self._clock,
+            **self.options,
+        )
+        return self._pipeline.source
+
+    def _look(self, frame: Any) -> list[Any]:
+        looked = (self.to_seen(observation) for observation in self._pipeline.process(frame))
+        return [seen for seen in looked if seen is not None]
+
+    def to_seen(self, observation: Any) -> Any:
+        """The event for the app (``Seen``, or ``CardsSeen`` for a card game), or None
+        (not what this camera reads, or a reading with no dice)."""
         key = getattr(observation, "key", None)
-        if not (isinstance(key, tuple) and len(key) == 2 and key[0] == "cards"):
+        kind = "dice" if self.game is None else "cards"
+        if not (isinstance(key, tuple) and len(key) == 2 and key[0] == kind):
             return None
-        zone = key[1]
-        seat, area = seat_area(self.game, int(zone.seat), str(zone.area))
+        if self.game is None:
+            dice = tuple(DieSeen(v) for v in observation.value)
+            return Seen(dice, self._clock(), None, crops_of(observation)) if dice else None
+        seat, area = seat_area(self.game, int(key[1].seat), str(key[1].area))
         cards = tuple(CardSeen(str(code), seat, area) for code in observation.value)
         return CardsSeen(seat, area, cards, self._clock(), crops_of(observation))
+
+
+class CardCamera(PipelineCamera):
+    """A :class:`PipelineCamera` for a card ``game`` (required here)."""
+
+    def __init__(self, *args: Any, game: str, **kw: Any) -> None:
+        super().__init__(*args, game=game, **kw)
 
 
 class RepeatFrame:

@@ -20,29 +20,26 @@ from hardware.buttons import KeyboardSeats, SeatPressed
 
 
 @dataclass(frozen=True)
-class Tap:
-    """A finger or mouse press at ``pos`` (canvas pixels) at time ``at``."""
+class Pointer:
+    """A finger, or the mouse's left button, at ``pos`` (canvas pixels) at time ``at``."""
 
     pos: tuple[int, int]
     at: float
+
+
+@dataclass(frozen=True)
+class Tap(Pointer):
+    """It went down (from ``source``: "touch" or "mouse")."""
+
     source: str = "touch"
 
 
-@dataclass(frozen=True)
-class Drag:
-    """The finger, or the mouse with its left button held, moved to ``pos`` (canvas
-    pixels) at time ``at``; it went down with a ``Tap``."""
-
-    pos: tuple[int, int]
-    at: float
+class Drag(Pointer):
+    """It moved while down (it went down with a ``Tap``)."""
 
 
-@dataclass(frozen=True)
-class Release:
-    """The finger lifted, or the left mouse button came up, at ``pos`` at time ``at``."""
-
-    pos: tuple[int, int]
-    at: float
+class Release(Pointer):
+    """It came up."""
 
 
 @dataclass(frozen=True)
@@ -170,15 +167,13 @@ class InputRouter:
         out: list[InputEvent] = []
         for event in events:
             now = self._clock()
-            if event.type in FINGER:
+            if (kind := FINGER.get(event.type)) is not None:
                 ww, wh = self.view.window
-                kind = FINGER[event.type]
                 pos = self.view.to_canvas(event.x * ww, event.y * wh)
                 out.append(Tap(pos, now, "touch") if kind is Tap else kind(pos, now))
-            elif event.type in MOUSE:
+            elif (kind := MOUSE.get(event.type)) is not None:
                 if getattr(event, "touch", False):
                     continue  # SDL's mouse copy of a touch
-                kind = MOUSE[event.type]
                 if not (event.buttons[0] if kind is Drag else event.button == 1):
                     continue  # a wheel or the right button, or moving with no button held
                 pos = self.view.to_canvas(*event.pos)
@@ -216,6 +211,7 @@ __all__ = [
     "InputEvent",
     "InputRouter",
     "Key",
+    "Pointer",
     "Quit",
     "Release",
     "Resized",

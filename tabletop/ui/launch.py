@@ -15,6 +15,7 @@ camera, no sound) is reported once in the log and replaced by its stand-in.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import logging
 import os
@@ -120,12 +121,8 @@ def run_app(options: AppOptions) -> int:
     on_pi = is_raspberry_pi()
     os.environ.setdefault("OPENCV_LOG_LEVEL", "ERROR")  # a missing camera is said once, below
     fullscreen = on_pi if options.fullscreen is None else options.fullscreen
-    if (
-        on_pi
-        and fullscreen
-        and not os.environ.get("WAYLAND_DISPLAY")
-        and not os.environ.get("DISPLAY")
-    ):
+    desktop = os.environ.get("WAYLAND_DISPLAY") or os.environ.get("DISPLAY")
+    if on_pi and fullscreen and not desktop:  # the bare console
         os.environ.setdefault("SDL_VIDEODRIVER", "kmsdrm")
     import pygame
 
@@ -136,8 +133,10 @@ def run_app(options: AppOptions) -> int:
     from tabletop.highscores import HighScores
     from tabletop.store import FILE_NAME, Journal, data_dir
     from tabletop.ui.app import App, Context, open_window
+    from tabletop.ui.fleet import start_app_fleet
     from tabletop.ui.prefs import PrefsFile
     from tabletop.ui.scenes.home import HomeScene
+    from tabletop.ui.scenes.rotation import restore_rotation
     from tabletop.ui.sound import Sounds
     from tabletop.ui.speech import make_speaker
     from tabletop.ui.theme import metrics_for
@@ -156,67 +155,57 @@ def run_app(options: AppOptions) -> int:
     prefs = PrefsFile()
     seat_queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
     vision_queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
-    lamps: Any = NoLamps()
-    buttons = None
-    want_buttons = options.buttons
-    if want_buttons is None:
-        want_buttons = on_pi or options.pins is not None or bool(os.environ.get("TABLETOP_PINS"))
     notices = [prefs.notice]  # said on the first screen, those that are there
-    if want_buttons:
-        try:
-            buttons = SeatButtons(load_pin_map(options.pins), seat_queue.put)
-            lamps = buttons
-        except TabletopError as exc:
-            log.warning("%s", exc.message)
-            notices.append("The seat buttons do not work; keys 1 to 8 stand in for them.")
-    sounds = Sounds(muted=prefs.prefs.muted)
-    camera, card_camera = make_cameras(options.camera, vision_queue.put, on_pi)
-    ctx = Context(
-        metrics=metrics_for(window.get_size()),
-        sounds=sounds,
-        highscores=HighScores(),
-        prefs=prefs,
-        layout=mathe_meister_layout(),
-        lamps=lamps,
-        camera=camera,
-        card_camera=card_camera,
-        rng=random.Random(),
-        journal=Journal(data_dir(options.data) / FILE_NAME),
-        session=time.strftime("%Y-%m-%d"),  # the lesson is the day (local date)
-        speaker=make_speaker(
-            prefs.prefs.speech, sounds_available=sounds.available, muted=prefs.prefs.muted
-        ),
-    )
-    if ctx.journal.trouble is None:  # else the app tells the children
-        notices.append(ctx.journal.notice)
-    from tabletop.ui.scenes.rotation import restore_rotation
-
-    if restore_rotation(ctx) is not None:  # a rotation was running when the device stopped
-        ctx.session = ctx.rotation.stored.session or ctx.session
-    from tabletop.ui.fleet import start_app_fleet
-
-    ctx.fleet = start_app_fleet(ctx, options.fleet)  # None: this device runs alone
-    app = App(ctx, window, seat_queue=seat_queue, vision_queue=vision_queue)
-    app.stack.push(HomeScene(ctx))
-    notices.append(ctx.highscores.notice)
-    if any(notices):
-        app.say(" ".join(n for n in notices if n), 8.0)
-    try:
+    lamps: Any = NoLamps()
+    with contextlib.ExitStack() as closing:
+        closing.callback(pygame.display.quit)
+        pins = options.pins or os.environ.get("TABLETOP_PINS")
+        if options.buttons or (options.buttons is None and (on_pi or pins)):
+            try:
+                lamps = SeatButtons(load_pin_map(options.pins), seat_queue.put)
+                closing.callback(lamps.close)
+            except TabletopError as exc:
+                log.warning("%s", exc.message)
+                notices.append("The seat buttons do not work; keys 1 to 8 stand in for them.")
+        sounds = Sounds(muted=prefs.prefs.muted)
+        camera, card_camera = make_cameras(options.camera, vision_queue.put, on_pi)
+        ctx = Context(
+            metrics=metrics_for(window.get_size()),
+            sounds=sounds,
+            highscores=closing.enter_context(contextlib.closing(HighScores())),
+            prefs=prefs,
+            layout=mathe_meister_layout(),
+            lamps=lamps,
+            camera=camera,
+            card_camera=card_camera,
+            rng=random.Random(),
+            journal=closing.enter_context(
+                contextlib.closing(Journal(data_dir(options.data) / FILE_NAME))
+            ),
+            session=time.strftime("%Y-%m-%d"),  # the lesson is the day (local date)
+            speaker=make_speaker(
+                prefs.prefs.speech, sounds_available=sounds.available, muted=prefs.prefs.muted
+            ),
+        )
+        closing.callback(ctx.speaker.close)
+        if camera is not None:
+            closing.callback(camera.stop)
+        if ctx.journal.trouble is None:  # else the app tells the children
+            notices.append(ctx.journal.notice)
+        if (runner := restore_rotation(ctx)) is not None:  # it ran when the device stopped
+            ctx.session = runner.stored.session or ctx.session
+        ctx.fleet = start_app_fleet(ctx, options.fleet)  # None: this device runs alone
+        if ctx.fleet is not None:
+            closing.callback(ctx.fleet.close)
+        app = App(ctx, window, seat_queue=seat_queue, vision_queue=vision_queue)
+        app.stack.push(HomeScene(ctx))
+        notices.append(ctx.highscores.notice)
+        if any(notices):
+            app.say(" ".join(n for n in notices if n), 8.0)
         app.step(force_draw=True)
         if options.timing:
             print(f"first frame: {process_age() * 1000:.0f} ms after start", file=sys.stderr)
         app.run(max_frames=options.frames)
-    finally:
-        ctx.speaker.close()
-        if ctx.fleet is not None:
-            ctx.fleet.close()
-        if ctx.camera is not None:
-            ctx.camera.stop()
-        if buttons is not None:
-            buttons.close()
-        ctx.highscores.close()
-        ctx.journal.close()
-        pygame.display.quit()
     return 0
 
 

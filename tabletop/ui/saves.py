@@ -202,32 +202,24 @@ class GameSave:
                 journal.take_back_answers(self.id, steps)
                 self._answered_to = steps
             new = [
-                answer_record(seat, step, q, given, self.seconds_between(asked, step))
+                answer_record(seat, step, q, given, self.seconds_since(asked, step))
                 for step, seat, asked, q, given in found
                 if step > self._answered_to and not self.seats[seat].bot
             ]
             journal.add_answers(self.id, new)
             self._answered_to = max([self._answered_to, *(f[0] for f in found)])
 
-    def seconds_between(self, asked: int | None, answered: int) -> float | None:
+    def seconds_since(self, asked: int | None, answered: int | None = None) -> float | None:
         """Seconds from when the match reached ``asked`` actions to when it reached
-        ``answered`` (each the first write at or past it), None when this process did
-        not see both (a game carried on from the journal)."""
+        ``answered`` (each the first write at or past it; None: to now), None when this
+        process did not see both (a game carried on: counted from when it was taken up)."""
+        start = self._reached(asked)
+        end = self.ctx.clock() if answered is None else self._reached(answered)
+        return None if start is None or end is None else max(0.0, end - start)
 
-        if asked is None or (start := self._reached(asked)) is None:
-            return None
-        end = self._reached(answered)
-        return None if end is None else max(0.0, end - start)
-
-    def seconds_since(self, asked: int | None) -> float | None:
-        """Seconds from when the match reached ``asked`` actions to now, None when this
-        process did not see it (a game carried on: counted from when it was taken up)."""
-        start = None if asked is None else self._reached(asked)
-        return None if start is None else max(0.0, self.ctx.clock() - start)
-
-    def _reached(self, n: int) -> float | None:
+    def _reached(self, n: int | None) -> float | None:
         """The clock at the first write of the match at ``n`` actions or more."""
-        later = [k for k in self._times if k >= n]
+        later = [k for k in self._times if n is not None and k >= n]
         return self._times[min(later)] if later else None
 
     def write_meta(self) -> None:

@@ -15,6 +15,7 @@ the sound switch mutes speech too.
 
 from __future__ import annotations
 
+import io
 import logging
 import shutil
 import subprocess
@@ -22,6 +23,8 @@ from collections import OrderedDict, deque
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
+
+import pygame
 
 from tabletop.ui.prefs import SPEECH_SETTINGS
 
@@ -54,18 +57,13 @@ class MixerChannel:
     """The player: one ``pygame.mixer`` channel kept for speech (cues use the others)."""
 
     def __init__(self) -> None:
-        import pygame
-
         if pygame.mixer.get_init() is None:
             raise RuntimeError("the mixer did not start")
         pygame.mixer.set_reserved(1)
-        self._pygame = pygame
         self._channel = pygame.mixer.Channel(0)
 
     def play(self, clip: bytes) -> None:
-        import io
-
-        self._channel.play(self._pygame.mixer.Sound(file=io.BytesIO(clip)))
+        self._channel.play(pygame.mixer.Sound(file=io.BytesIO(clip)))
 
     def stop(self) -> None:
         self._channel.stop()
