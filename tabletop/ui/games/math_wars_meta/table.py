@@ -305,10 +305,8 @@ class MwmTable(TableScene):
             self.stack.push(LinesDialog(self.ctx, "What happened, and why", verdict.lines))
         elif name == "next":
             self.next()
-        elif kind in ("count", "crate"):
-            self.ask_card(kind, int(arg))
-        elif kind == "solve":
-            self.ask_solution(int(arg))
+        elif kind in ("count", "crate", "solve"):
+            self.ask_for(kind, int(arg))
         else:
             super().press(name)
 
@@ -322,32 +320,26 @@ class MwmTable(TableScene):
             self.ctx.sounds.play(sound)
             self.message = ""
 
-    def ask_card(self, kind: str, seat: int) -> None:
-        play = self.play
-        code = play.refusal(seat, "card")
+    def ask_for(self, kind: str, seat: int) -> None:
+        """The dialog for ``seat``'s ``kind`` (``count`` or ``crate``: a card typed in;
+        ``solve``: YOUR SOLUTION), or why not now."""
+        play, name = self.play, self.play.name(seat)
+        code = play.refusal(seat, "solution" if kind == "solve" else "card")
+        up, crate = play.state.stage.up[seat], play.state.stage.crates[seat]
         if code is not None:
-            self.refuse(code, f"{kind} card of seat {seat + 1} refused", name=play.name(seat))
+            self.refuse(code, f"{kind} of seat {seat + 1} refused", name=name)
+        elif kind == "solve" and up is not None:
+            self.ask_pad(("solve", seat), "YOUR SOLUTION", hint=f"{problem_text(up[1], crate)} = ?")
         elif kind == "count":
             top = play.settings.ed.count_numbers[-1]
             hint, digits = f"1 to {top}", len(str(top))
             self.ask_pad(
                 ("count", seat), "COUNT META card", negative=False, max_digits=digits, hint=hint
             )
-        else:
-            title = f"{play.name(seat)}: your MATH CRATE card"
+        elif kind == "crate":
             choices = [(face, crate_label(face)) for face in CRATE_CARDS]  # key: face, label ×3
+            title = f"{name}: your MATH CRATE card"
             self.ask(("crate", seat), ChoiceGrid(self.ctx, title, choices, columns=10, rows=4))
-
-    def ask_solution(self, seat: int) -> None:
-        play = self.play
-        code = play.refusal(seat, "solution")
-        if code is not None:
-            self.refuse(code, f"seat {seat + 1} cannot answer now", name=play.name(seat))
-            return
-        stage = play.state.stage
-        up, crate = stage.up[seat], stage.crates[seat]
-        assert up is not None
-        self.ask_pad(("solve", seat), "YOUR SOLUTION", hint=f"{problem_text(up[1], crate)} = ?")
 
     def ask_pad(self, asking: tuple[Any, ...], what: str, **kw: Any) -> None:
         """The number pad for seat ``asking[1]``'s ``what``, beside that seat's cards."""
@@ -394,7 +386,7 @@ class MwmTable(TableScene):
             if not self.verdict_sound(before):
                 self.message = f"{play.is_ready_words(seat)} {self.next_step()}".strip()
         elif outcome == "pad":
-            self.ask_solution(seat)
+            self.ask_for("solve", seat)
         else:
             self.refuse(outcome, f"seat {seat + 1} pressed", name=play.name(seat))
 
