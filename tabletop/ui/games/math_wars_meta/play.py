@@ -488,13 +488,8 @@ class MwmPlay(TableController):
 
     def wants_press(self, seat: int) -> bool:
         """A child's answer is typed: their button (or its I'm ready! tile) says it is in."""
-        return (
-            not self.solo
-            and self.verdict is None
-            and not self.seats[seat].bot
-            and seat in self.solving()
-            and (seat in self.typed or seat in self.ready)
-        )
+        typed = seat in self.typed or seat in self.ready
+        return typed and not self.solo and self.refusal(seat, "solution") is None
 
     def next_step(self) -> str:
         """What the device waits for now, naming who (the instruction line)."""
