@@ -232,6 +232,21 @@ def test_next_hands_cards_seen_before_next_wait_for_it() -> None:
     assert play.state.stage.up == ((1, 4), (2, 8)) and play.state.phase == "solve"
 
 
+def test_mwm_card_not_in_the_edition_while_the_verdict_shows_is_refused_at_once() -> None:
+    """A card read early (the verdict still on screen) that is not in the edition is
+    refused with its reason at once, not kept to be refused later as "already played"."""
+    app = make_app()
+    table = start(app)
+    play = table.play
+    show(app, 0, "C9", "K+1")
+    show(app, 1, "C3", "K+1")
+    answer(app, 0, 10)
+    answer(app, 1, 4)
+    assert play.verdict is not None
+    show(app, 0, "C40")
+    assert "no COUNT META 40 in MWM25" in table.message and play.seen == {}
+
+
 def test_wrong_solution_is_shown_corrected() -> None:
     app = make_app()
     table = start(app)
