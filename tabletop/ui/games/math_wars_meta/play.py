@@ -227,21 +227,19 @@ class MwmPlay(TableController):
             return CountDrawn(seat, own)
         return CountDrawn(seat, next((c for c in zone.draw if c[1] == card.number), own))
 
-    def _try(self, action: Action) -> bool:
+    def _try(self, action: CountDrawn | CrateDrawn) -> bool:
         try:
             self._apply(action)
         except TabletopError as e:
             log.info("mwm: refused %s: %s", action, e)
-            self.notes.append(card_sentence(e.code, self.seats[action.seat].name, action))  # type: ignore[union-attr]
+            self.notes.append(card_sentence(e.code, self.seats[action.seat].name, action))
             return False
         return True
 
     def _not_in_pile(self, seat: int, number: int) -> str:
-        where = "already played this round"
-        zone = self.state.zones[seat]
-        if (seat + 1, number) in zone.battle:
-            where = "already on your battle pile"
-        return f"{self.seats[seat].name}: COUNT META {number} was {where}. Check the card."
+        battle = (seat + 1, number) in self.state.zones[seat].battle
+        code = "mwm.ui.on_battle_pile" if battle else "mwm.ui.played_this_round"
+        return child_message(code, {"name": self.seats[seat].name, "number": number})
 
     def _solutions(self) -> bool:
         """Bots answer; children's answers go in once every child is ready. True if

@@ -7,11 +7,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from tabletop.classroom.mistakes import OP_SKILLS, Question
 from tabletop.engine.protocol import Event
 from tabletop.games.math_wars_meta import (
+    CountDrawn,
     CrateDrawn,
     EnterSolution,
     MathWarsMetaState,
@@ -52,14 +53,16 @@ class Verdict:
     round_over: bool = False
 
 
-def card_sentence(code: str, name: str, action: Any) -> str:
+def card_sentence(code: str, name: str, action: CountDrawn | CrateDrawn) -> str:
+    """Why a child's card was refused (the engine's ``code``)."""
     if isinstance(action, CrateDrawn):
-        what = f"MATH CRATE {crate_label(action.crate)}"
+        card = f"MATH CRATE {crate_label(action.crate)}"
     else:
-        what = f"COUNT META {action.card[1]}"
-    if code == "mwm.not_in_pile":
-        return f"{name}: {what} was already played. Check the card."
-    return f"{name}: the device cannot use {what} now."
+        card = f"COUNT META {action.card[1]}"
+    played = code == "mwm.not_in_pile"
+    return child_message(
+        "mwm.ui.played" if played else "mwm.ui.unusable", {"name": name, "card": card}
+    )
 
 
 def seat_list(play: MwmPlay, seats: Sequence[int]) -> str:
