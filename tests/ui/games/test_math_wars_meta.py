@@ -214,15 +214,20 @@ def test_hand_from_camera_remainder_ruling_and_losses_shown_with_reasons() -> No
     assert play.verdict is None and play.state.hands == 1
 
 
-def test_next_hands_cards_seen_before_next_wait_for_it() -> None:
-    app = make_app()
+def first_hand_settled(app: App) -> TableScene:
+    """The table after a first hand of C9 K+1 against C3 K+1, its verdict on screen."""
     table = start(app)
-    play = table.play
     show(app, 0, "C9", "K+1")
     show(app, 1, "C3", "K+1")
     answer(app, 0, 10)
     answer(app, 1, 4)
-    assert play.verdict is not None
+    assert table.play.verdict is not None
+    return table
+
+
+def test_next_hands_cards_seen_before_next_wait_for_it() -> None:
+    app = make_app()
+    play = first_hand_settled(app).play
     show(app, 0, "C9", "K+1")  # the old cards, read again: nothing happens
     assert play.seen == {}
     show(app, 1, "C8", "K+2")  # the next hand's cards, laid down early
@@ -236,15 +241,9 @@ def test_mwm_card_not_in_the_edition_while_the_verdict_shows_is_refused_at_once(
     """A card read early (the verdict still on screen) that is not in the edition is
     refused with its reason at once, not kept to be refused later as "already played"."""
     app = make_app()
-    table = start(app)
-    play = table.play
-    show(app, 0, "C9", "K+1")
-    show(app, 1, "C3", "K+1")
-    answer(app, 0, 10)
-    answer(app, 1, 4)
-    assert play.verdict is not None
+    table = first_hand_settled(app)
     show(app, 0, "C40")
-    assert "no COUNT META 40 in MWM25" in table.message and play.seen == {}
+    assert "no COUNT META 40 in MWM25" in table.message and table.play.seen == {}
 
 
 def test_wrong_solution_is_shown_corrected() -> None:
