@@ -188,7 +188,7 @@ def test_hand_from_camera_remainder_ruling_and_losses_shown_with_reasons() -> No
     table = start(app)
     play = table.play
     show(app, 1, "C12:2", "K+3:2")  # seat 2 first: kept until the engine asks
-    assert play.state.stage.up[1] is None and play.seen_count == {1: (12, 2)}
+    assert play.state.stage.up[1] is None and play.record()["count"] == {"1": [12, 2]}
     show(app, 0, "MT1:MWM:C7:1", "MT1:MWM:K/2:1")
     assert play.state.phase == "solve"
     assert play.state.stage.up == ((1, 7), (2, 12))
@@ -214,22 +214,36 @@ def test_hand_from_camera_remainder_ruling_and_losses_shown_with_reasons() -> No
     assert play.verdict is None and play.state.hands == 1
 
 
-def test_next_hands_cards_seen_before_next_wait_for_it() -> None:
-    app = make_app()
+def first_hand_settled(app: App) -> TableScene:
+    """The table after a first hand of C9 K+1 against C3 K+1, its verdict on screen."""
     table = start(app)
-    play = table.play
     show(app, 0, "C9", "K+1")
     show(app, 1, "C3", "K+1")
     answer(app, 0, 10)
     answer(app, 1, 4)
-    assert play.verdict is not None
+    assert table.play.verdict is not None
+    return table
+
+
+def test_next_hands_cards_seen_before_next_wait_for_it() -> None:
+    app = make_app()
+    play = first_hand_settled(app).play
     show(app, 0, "C9", "K+1")  # the old cards, read again: nothing happens
-    assert play.seen_count == {} and play.seen_crate == {}
+    assert play.seen == {}
     show(app, 1, "C8", "K+2")  # the next hand's cards, laid down early
     assert play.state.stage.up[1] is None
     tap(app, "next")
     show(app, 0, "C4", "K+3")
     assert play.state.stage.up == ((1, 4), (2, 8)) and play.state.phase == "solve"
+
+
+def test_mwm_card_not_in_the_edition_while_the_verdict_shows_is_refused_at_once() -> None:
+    """A card read early (the verdict still on screen) that is not in the edition is
+    refused with its reason at once, not kept to be refused later as "already played"."""
+    app = make_app()
+    table = first_hand_settled(app)
+    show(app, 0, "C40")
+    assert "no COUNT META 40 in MWM25" in table.message and table.play.seen == {}
 
 
 def test_wrong_solution_is_shown_corrected() -> None:
@@ -254,7 +268,7 @@ def test_errors_foreign_cards_wrong_army_and_cards_already_played() -> None:
     show(app, 0, "MT1:ATK:+5")
     assert "another game" in table.message
     show(app, 0, "C5:3")
-    assert "belongs to army 3" in table.message and play.seen_count == {}
+    assert "belongs to army 3" in table.message and play.seen == {}
     show(app, 0, "C40")
     assert "no COUNT META 40 in MWM25" in table.message
     show(app, 0, "C5", "K+1")
@@ -267,7 +281,7 @@ def test_errors_foreign_cards_wrong_army_and_cards_already_played() -> None:
     assert "COUNT META 5 was already played this round" in table.message
     assert play.state.stage.up[0] is None
     # nothing went in: the crate card waits behind the count card in the engine's order
-    assert len(play.match.history) == before and play.seen_crate == {0: "+2"}
+    assert len(play.match.history) == before and play.record()["crate"] == {"0": "+2"}
     show(app, 0, "C6", "K+2")
     assert play.state.stage.up[0] == (1, 6) and play.state.stage.crates[0] == "+2"
 

@@ -1,17 +1,10 @@
 """``tabletop demo --game math-wars-meta``: a whole game offscreen, bots in every seat.
 
-The seats are children as far as the device knows (real cards); a :class:`TableBot`
-plays them through the app's input: it turns up each seat's cards from the virtual deck
-(the cards the engine knows are in that draw pile) and shows them to the "camera"; now
-and then the camera misreads a card and the bot corrects it by touch, as a child would.
-Answers are typed on the number pad (a bot slips now and then: the device shows the right
-answer) and confirmed with the seat button. One line is printed per hand and per round;
-the last is ``winner: NAMES``.
-
-With ``data``, killed and started again with the same arguments, the demo carries on
-through Home's "carry on" offer and ends as an uninterrupted run: every choice of the bot
-(whose cards, which card, a misread, a slip) is keyed by the seed and where the game is,
-and a misread card the bot had not yet corrected when the demo stopped is corrected first.
+As far as the device knows, the seats are children with real cards; a :class:`TableBot`
+plays them through the app's input, printing a line per player's move and the demo a
+line per hand; the last is ``winner: NAMES``. With ``data``, killed and started again
+with the same arguments, the demo carries on through Home's "carry on" offer and ends as
+an uninterrupted run: each choice is keyed by the seed and where the game is.
 """
 
 from __future__ import annotations
@@ -23,8 +16,14 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from hardware.buttons import SeatPressed
+from tabletop.bots.math_wars_meta import VirtualPlayer
+from tabletop.classroom.mistakes import Child
+from tabletop.games.math_wars_meta import CountDrawn, correct_entry, count_code, crate_code
+from tabletop.ui.autoplay import Autoplayer
 from tabletop.ui.games.math_wars_meta.cards import crate_label, signed
+from tabletop.ui.games.math_wars_meta.verdict import questions_for
 from tabletop.ui.harness import SIZE, DemoRun, cards_seen, left_over_by, scene_of, type_number
+from tabletop.ui.saves import demo_seats
 
 MISREAD_RATE = 0.04
 SLIP_RATE = 0.08
@@ -39,9 +38,12 @@ class DemoError(RuntimeError):
 
 class TableBot:
     """Plays every seat of the table on screen by events (also what the end-to-end tests
-    drive). It lays the cards of the seat the device waits for, so a card is used the
-    moment it is read; ``child``: seat 1 answers from the seeded model of
-    :mod:`tabletop.classroom.mistakes` (each kind of mistake at its stated rate)."""
+    drive): it lays the cards of the seat the device waits for under the "camera" (from
+    the cards the engine knows are in that draw pile), so a card is used the moment it
+    is read; now and then the camera misreads one and the bot corrects it by touch. It
+    types answers on the number pad (slipping now and then; ``child``: seat 1 answers
+    from the seeded model of :mod:`tabletop.classroom.mistakes`) and presses the seat
+    button."""
 
     def __init__(
         self,
@@ -53,13 +55,10 @@ class TableBot:
         child: bool = False,
         auto: Any = None,
     ) -> None:
-        from tabletop.bots.math_wars_meta import VirtualPlayer
-        from tabletop.ui.autoplay import Autoplayer
-
         self.app = app
         self.auto = auto or Autoplayer(app)  # taps by name, counted
         self.seed = seed
-        self.say = say or (lambda _line: None)  # a line per player's move (the demo prints)
+        self.say = say or (lambda _line: None)
         self.player = VirtualPlayer(random.Random(seed ^ 0xB07), SLIP_RATE)
         self.misread_rate = misread_rate
         self.misreads = 0
@@ -67,17 +66,17 @@ class TableBot:
         self.game = 0  # the demo's game number (0: the first, keyed as it always was)
 
     @property
-    def play(self) -> Any:
+    def table(self) -> Any:
         from tabletop.ui.games.math_wars_meta.table import MwmTable
 
-        return scene_of(self.app, MwmTable).play
+        return scene_of(self.app, MwmTable)
+
+    @property
+    def play(self) -> Any:
+        return self.table.play
 
     def tap(self, name: str) -> None:
         self.auto.tap(name, settle=False)
-
-    def post(self, event: Any) -> None:
-        self.app.post(event)
-        self.app.step()
 
     def rng(self, *where: object) -> random.Random:
         """The luck of one choice, keyed by the seed and ``where`` the game is (and by
@@ -88,32 +87,29 @@ class TableBot:
     def pick(self, seat: int, state: Any, n: int) -> tuple[Any, Any, str | None]:
         """``seat``'s next cards in ``state`` (the match ``n`` actions long): (its COUNT
         META card, the card the camera reads, its MATH CRATE card)."""
-        zone = state.zones[seat]
-        rng = self.rng("up", seat, n)
-        truth = shown = None
+        zone, rng = state.zones[seat], self.rng("up", seat, n)
+        truth = shown = face = None
         if state.stage.up[seat] is None:
             pile = zone.draw or zone.spoils
             truth = shown = rng.choice(sorted(pile))
             others = [c for c in pile if c != truth]
             if others and rng.random() < self.misread_rate:
                 shown = rng.choice(sorted(others))
-        face = None
-        if state.stage.crates[seat] is None:
-            faces = zone.crate_draw or zone.crate_discard
-            face = rng.choice(sorted(faces)) if faces else None
+        faces = zone.crate_draw or zone.crate_discard
+        if state.stage.crates[seat] is None and faces:
+            face = rng.choice(sorted(faces))
         return truth, shown, face
 
     def turn_up(self, seat: int) -> None:
-        """Lay ``seat``'s next COUNT META and MATH CRATE cards under the camera."""
-        from tabletop.games.math_wars_meta import count_code, crate_code
-
+        """Lay ``seat``'s next COUNT META and MATH CRATE cards under the camera, and
+        correct a misread by touch."""
         play = self.play
         truth, shown, face = self.pick(seat, play.state, len(play.match.history))
         codes = [count_code(shown)] if shown is not None else []
+        codes += [crate_code(face, play.state.zones[seat].army)] if face is not None else []
         self.misreads += shown != truth
-        if face is not None:
-            codes.append(crate_code(face, play.state.zones[seat].army))
-        self.post(cards_seen(seat + 1, "battle", codes, self.app.ctx.clock()))
+        self.app.post(cards_seen(seat + 1, "battle", codes, self.app.ctx.clock()))
+        self.app.step()
         what = [f"COUNT META {truth[1]}"] if truth is not None else []
         what += [f"MATH CRATE {crate_label(face)}"] if face is not None else []
         how = ""
@@ -130,8 +126,6 @@ class TableBot:
     def carry_on(self) -> None:
         """After a restart: correct a misread card this bot laid but had not corrected
         yet (its choice is found again from the journal)."""
-        from tabletop.games.math_wars_meta import CountDrawn
-
         play = self.play
         for seat, up in enumerate(play.state.stage.up):
             if up is None or seat in play.entries or seat in play.ready:
@@ -142,63 +136,55 @@ class TableBot:
             truth, shown, _ = self.pick(seat, play.state_before(i), i)
             if truth is not None and shown == up != truth:
                 self.correct(seat, truth)
+                name = play.seats[seat].name
                 self.say(
-                    f"  {play.seats[seat].name}'s COUNT META {truth[1]} (the camera "
-                    f"read {shown[1]}: corrected by touch)."
+                    f"  {name}'s COUNT META {truth[1]} (the camera read {shown[1]}: "
+                    "corrected by touch)."
                 )
 
     def answer(self, seat: int) -> None:
-        play = self.play
-        self.player.rng = self.rng("entry", seat, len(play.match.history))
+        """Type ``seat``'s answer (and its team's) and press its button."""
+        play, n = self.play, len(self.play.match.history)
+        self.player.rng = self.rng("entry", seat, n)
         entry = self.player.entry(play.state, seat)
-        if seat == self.child_seat:
-            entry = self.child_entry(play.state, seat, entry)
+        if seat == self.child_seat:  # the seeded model of a child's mistakes
+            child, right = Child(self.rng("child", seat, n)), correct_entry(play.state, seat)
+            own, team = questions_for(play.state, seat)
+            entry = replace(
+                entry,
+                solution=right.solution if own is None else int(child.answer(own)),
+                team_solution=right.team_solution if team is None else int(child.answer(team)),
+            )
         self.tap(f"solve.{seat}")
-        type_number(self.tap, entry.solution)
-        if entry.team_solution is not None:
-            type_number(self.tap, entry.team_solution)
+        for value in (entry.solution, entry.team_solution):
+            if value is not None:
+                type_number(self.tap, value)
         if not play.solo:
-            self.post(SeatPressed(seat, self.app.ctx.clock()))
+            self.app.post(SeatPressed(seat, self.app.ctx.clock()))
+            self.app.step()
         self.say(f"  {play.seats[seat].name} answers {signed(entry.solution)}.")
 
-    def child_entry(self, state: Any, seat: int, entry: Any) -> Any:
-        """The demo child's YOUR SOLUTION and TEAM SOLUTION, from the seeded model."""
-        from tabletop.classroom.mistakes import Child
-        from tabletop.games.math_wars_meta import correct_entry
-        from tabletop.ui.games.math_wars_meta.verdict import questions_for
-
-        child = Child(self.rng("child", seat, len(self.play.match.history)))
-        own, team = questions_for(state, seat)
-        right = correct_entry(state, seat)
-        solution = int(child.answer(own)) if own is not None else right.solution
-        team_solution = int(child.answer(team)) if team is not None else right.team_solution
-        return replace(entry, solution=solution, team_solution=team_solution)
-
     def mark_seats(self) -> None:
-        """The journal's seats: every seat this bot plays is a bot (never in a report),
-        but the ``--child`` demo's guest child."""
-        from tabletop.ui.games.math_wars_meta.table import MwmTable
-        from tabletop.ui.saves import demo_seats
-
-        demo_seats(scene_of(self.app, MwmTable).save, self.child_seat)
+        """The journal's seats: every seat this bot plays is a bot, but the ``--child``
+        demo's guest child."""
+        demo_seats(self.table.save, self.child_seat)
 
     def step(self) -> bool:
         """One thing a player does; False once the game is over."""
         play = self.play
         if play.finished:
             return False
+        need = play.need()
         if play.verdict is not None:
             self.tap("next")
-            return True
-        need = play.need()
-        if need is not None and need[0] in play.waiting_for_cards():
+        elif need is not None and need[0] in play.waiting_for_cards():
             self.turn_up(need[0])
-            return True
-        solving = [s for s in play.solving() if s not in play.ready]
-        if not solving:
-            raise DemoError(f"the table waits for nothing: phase {play.state.phase}")
-        n = len(play.match.history)
-        self.answer(self.rng("solve", n, *sorted(play.ready)).choice(solving))
+        else:
+            solving = [s for s in play.solving() if s not in play.ready]
+            if not solving:
+                raise DemoError(f"the table waits for nothing: phase {play.state.phase}")
+            n = len(play.match.history)
+            self.answer(self.rng("solve", n, *sorted(play.ready)).choice(solving))
         return True
 
 
@@ -211,6 +197,8 @@ def run_demo(
     data: Path | None = None,
     child: bool = False,
 ) -> str:
+    """The demo (see the module); ``child``: seat 1 is a child making a child's mistakes,
+    through :data:`CHILD_GAMES` games ("Play again") for a skills report."""
     run = DemoRun(
         "math-wars-meta",
         seed=seed,
@@ -223,9 +211,7 @@ def run_demo(
         left_over=left_over_by(
             "math-wars-meta",
             same_session=True,
-            app=lambda app: all(
-                (app.get("choices") or {}).get(key) == value for key, value in TABLE.items()
-            ),
+            app=lambda app: all((app.get("choices") or {}).get(k) == v for k, v in TABLE.items()),
         ),
     )
     bot = TableBot(run.app, run.seed, say=run.say, child=child, auto=run.auto)
@@ -236,32 +222,27 @@ def run_demo(
     bot.mark_seats()
     if run.resuming:
         state = bot.play.state
-        run.carrying_on(
-            f"round {state.round}, hand {state.hands + 1}, {len(bot.play.match.history)} actions."
-        )
+        actions = len(bot.play.match.history)
+        run.carrying_on(f"round {state.round}, hand {state.hands + 1}, {actions} actions.")
         bot.carry_on()
     else:
         what = "{edition}, {players} players (bots, cards shown to a simulated camera), "
         what += "discard option {discard_option}, seed {seed}"
         run.intro("Math Wars Meta", what.format(**TABLE, seed=run.seed))
     run.shot("table_start")
-    # --child plays CHILD_GAMES games in all ("Play again"), so the child answers enough
-    # questions for a skills report; the games this demo finished before count.
-    done = 0
-    if child:
-        done = sum(
-            saved.game == "math-wars-meta"
-            and saved.session == run.ctx.session
-            and saved.status == "finished"
-            for saved in run.ctx.journal.matches()
-        )
-    bot.game = done
-    for n in range(max(1, CHILD_GAMES - done if child else 1)):
-        if n:
-            bot.game = done + n
+    # the games this demo finished before (killed and carried on) count
+    bot.game = done = sum(
+        saved.game == "math-wars-meta"
+        and saved.session == run.ctx.session
+        and saved.status == "finished"
+        for saved in (run.ctx.journal.matches() if child else ())
+    )
+    for game in range(done, max(done + 1, CHILD_GAMES if child else 1)):
+        if game > done:
+            bot.game = game
             run.tap("again")
             bot.mark_seats()
-            run.say(f"Play again: game {done + n + 1} of {CHILD_GAMES}.")
+            run.say(f"Play again: game {game + 1} of {CHILD_GAMES}.")
         actions = _play_out(run, bot)
     run.shot("final")
     misreads = f"{bot.misreads} camera misreads corrected by touch,"

@@ -106,8 +106,8 @@ class MwmPlay(TableController):
         )
         self.dealer = keyed_dealer(seed, self.match)
         self.player = VirtualPlayer(random.Random(seed ^ 0x5EED), BOT_WRONG_RATE)
-        self.seen_count: dict[int, tuple[int, int | None]] = {}  # seat -> (number, army)
-        self.seen_crate: dict[int, str] = {}
+        # a child's cards read before the engine asks for them, by (seat, "count"|"crate")
+        self.seen: dict[tuple[int, str], CardCode] = {}
         self.typed: dict[int, EnterSolution] = {}
         self.ready: dict[int, float] = {}
         self.verdict: Verdict | None = None  # on screen: the next hand waits for Next
@@ -204,49 +204,42 @@ class MwmPlay(TableController):
         raise RuntimeError("the device answered 100,000 requests without waiting: a bug")
 
     def _take_buffered(self, seat: int, kind: str) -> bool:
-        if kind == "up":
-            seen = self.seen_count.pop(seat, None)
-            if seen is None:
-                return False
-            number = seen[0]
-            card = self._resolve(seat, *seen)
-            if card not in self.state.zones[seat].draw and not self._swap_unseen(seat, card):
-                self.notes.append(self._not_in_pile(seat, number))
-                return False
-            return self._try(CountDrawn(seat, card))
-        face = self.seen_crate.pop(seat, None)
-        if face is None:
+        card = self.seen.pop((seat, "count" if kind == "up" else "crate"), None)
+        if card is None:
             return False
-        return self._try(CrateDrawn(seat, face))
+        action = self._action(seat, card)
+        up = action.card if isinstance(action, CountDrawn) else None
+        if up and up not in self.state.zones[seat].draw and not self._swap_unseen(seat, up):
+            self.notes.append(self._not_in_pile(seat, up[1]))
+            return False
+        return self._try(action)
 
-    def _resolve(
-        self, seat: int, number: int, army: int | None, battle: bool = False
-    ) -> tuple[int, int]:
-        """The card a reading means: its own army's (in the draw pile, or with ``battle``
-        on the battle pile too), unless the code says another army or (Option 2) only
-        another army's card of that number is in the draw pile."""
-        if army is not None:
-            return (army, number)
-        own, zone = (seat + 1, number), self.state.zones[seat]
-        if own in (*zone.draw, *(zone.battle if battle else ())):
-            return own
-        return next((c for c in zone.draw if c[1] == number), own)
+    def _action(self, seat: int, card: CardCode, battle: bool = False) -> CountDrawn | CrateDrawn:
+        """The draw a reading means. A COUNT META card is its own army's (in the draw
+        pile, or with ``battle`` on the battle pile too), unless the code says another
+        army or (Option 2) only another army's card of that number is in the draw pile."""
+        if card.kind == "crate":
+            assert card.face is not None
+            return CrateDrawn(seat, card.face)
+        assert card.number is not None
+        own, zone = (card.army or seat + 1, card.number), self.state.zones[seat]
+        if card.army is not None or own in (*zone.draw, *(zone.battle if battle else ())):
+            return CountDrawn(seat, own)
+        return CountDrawn(seat, next((c for c in zone.draw if c[1] == card.number), own))
 
-    def _try(self, action: Action) -> bool:
+    def _try(self, action: CountDrawn | CrateDrawn) -> bool:
         try:
             self._apply(action)
         except TabletopError as e:
             log.info("mwm: refused %s: %s", action, e)
-            self.notes.append(card_sentence(e.code, self.seats[action.seat].name, action))  # type: ignore[union-attr]
+            self.notes.append(card_sentence(e.code, self.seats[action.seat].name, action))
             return False
         return True
 
     def _not_in_pile(self, seat: int, number: int) -> str:
-        where = "already played this round"
-        zone = self.state.zones[seat]
-        if (seat + 1, number) in zone.battle:
-            where = "already on your battle pile"
-        return f"{self.seats[seat].name}: COUNT META {number} was {where}. Check the card."
+        battle = (seat + 1, number) in self.state.zones[seat].battle
+        code = "mwm.ui.on_battle_pile" if battle else "mwm.ui.played_this_round"
+        return child_message(code, {"name": self.seats[seat].name, "number": number})
 
     def _solutions(self) -> bool:
         """Bots answer; children's answers go in once every child is ready. True if
@@ -273,8 +266,7 @@ class MwmPlay(TableController):
             # the stage is decided: pay what is owed, then show the verdict
             self.pump_payments()
             self.verdict = last_verdict(self)
-            self.seen_count.clear()
-            self.seen_crate.clear()
+            self.seen.clear()
 
     def pump_payments(self) -> None:
         while not self.finished:
@@ -313,48 +305,29 @@ class MwmPlay(TableController):
                 )
         if self.state.zones[seat].out:
             raise CardProblem("mwm.ui.knocked_out", f"seat {seat + 1} is out", name=name)
-        if self.paused:
-            self._seen_early(seat, card)
-            return None
-        stage = self.state.stage
-        if card.kind == "count":
-            assert card.number is not None
-            if card.number not in self.settings.ed.count_numbers:
-                raise CardProblem(
-                    "mwm.ui.not_in_edition",
-                    f"COUNT META {card.number} is not in {self.settings.edition}",
-                    number=card.number,
-                    edition=self.settings.edition,
-                )
-            up = stage.up[seat]
-            if up is not None:
-                if up[1] == card.number and card.army in (None, up[0]):
-                    return None  # the same card, read again
-                new = self._resolve(seat, card.number, card.army, battle=True)
-                return self._correct(seat, CountDrawn(seat, new))
-            self.seen_count[seat] = (card.number, card.army)
+        # this stage's cards; while a verdict shows, the last hand's (still lying there)
+        stage = self.verdict.stage if self.verdict is not None else self.state.stage
+        up, crate = (stage.up[seat], stage.crates[seat]) if stage.up else (None, None)
+        if card.kind == "count" and card.number not in self.settings.ed.count_numbers:
+            raise CardProblem(
+                "mwm.ui.not_in_edition",
+                f"COUNT META {card.number} is not in {self.settings.edition}",
+                number=card.number,
+                edition=self.settings.edition,
+            )
+        if card.kind == "count" and up is not None:
+            same = up[1] == card.number and card.army in (None, up[0])
         else:
-            assert card.face is not None
-            crate = stage.crates[seat]
-            if crate is not None:
-                if crate == card.face:
-                    return None
-                return self._correct(seat, CrateDrawn(seat, card.face))
-            self.seen_crate[seat] = card.face
+            same = card.kind == "crate" and crate == card.face
+        if same:
+            return None  # the same card, read again
+        if not self.paused and (up if card.kind == "count" else crate) is not None:
+            return self._correct(seat, self._action(seat, card, battle=True))
+        self.seen[seat, card.kind] = card  # kept until the engine asks (after Next)
+        if self.paused:
+            return None
         self.pump()
         return self.notes.pop() if self.notes else None
-
-    def _seen_early(self, seat: int, card: CardCode) -> None:
-        """A reading while the verdict is on screen: the last hand's cards still lying
-        there are ignored; new ones (the next hand, or the Math War) wait for Next."""
-        verdict = self.verdict
-        shown = verdict.stage if verdict is not None and verdict.stage.up else None
-        if card.kind == "count" and card.number is not None:
-            old = shown.up[seat] if shown is not None else None
-            if old is None or old[1] != card.number:
-                self.seen_count[seat] = (card.number, card.army)
-        elif card.face is not None and (shown is None or shown.crates[seat] != card.face):
-            self.seen_crate[seat] = card.face
 
     def stage_card_index(self, seat: int, action: CountDrawn | CrateDrawn) -> int | None:
         """Where in the history this stage's face-up card of ``seat`` (of the kind of
@@ -513,13 +486,8 @@ class MwmPlay(TableController):
 
     def wants_press(self, seat: int) -> bool:
         """A child's answer is typed: their button (or its I'm ready! tile) says it is in."""
-        return (
-            not self.solo
-            and self.verdict is None
-            and not self.seats[seat].bot
-            and seat in self.solving()
-            and (seat in self.typed or seat in self.ready)
-        )
+        typed = seat in self.typed or seat in self.ready
+        return typed and not self.solo and self.refusal(seat, "solution") is None
 
     def next_step(self) -> str:
         """What the device waits for now, naming who (the instruction line)."""
@@ -566,7 +534,7 @@ class MwmPlay(TableController):
 
     def _forget_inputs(self) -> None:
         """Drop the answers typed or ready and the cards read early."""
-        self.typed, self.ready, self.seen_count, self.seen_crate = {}, {}, {}, {}
+        self.typed, self.ready, self.seen = {}, {}, {}
 
     # -- never lose a game (issue 10) ---------------------------------------------------
 
@@ -598,8 +566,10 @@ class MwmPlay(TableController):
             "state": digest(self.state),
             "typed": {str(s): [e.solution, e.team_solution] for s, e in self.typed.items()},
             "ready": {str(s): at for s, at in self.ready.items()},
-            "count": {str(s): list(seen) for s, seen in self.seen_count.items()},
-            "crate": {str(s): face for s, face in self.seen_crate.items()},
+            "count": {
+                str(s): [c.number, c.army] for (s, k), c in self.seen.items() if k == "count"
+            },
+            "crate": {str(s): c.face for (s, k), c in self.seen.items() if k == "crate"},
             "paused": self.paused,
         }
 
@@ -625,10 +595,14 @@ class MwmPlay(TableController):
                     for s, v in kept["typed"].items()
                 }
                 self.ready = {int(s): float(at) for s, at in kept["ready"].items()}
-                self.seen_count = {
-                    int(s): (int(v[0]), _int_or_none(v[1])) for s, v in kept["count"].items()
+                self.seen = {
+                    (int(s), "count"): CardCode("count", _int_or_none(v[1]), number=int(v[0]))
+                    for s, v in kept["count"].items()
                 }
-                self.seen_crate = {int(s): str(face) for s, face in kept["crate"].items()}
+                self.seen |= {
+                    (int(s), "crate"): CardCode("crate", face=str(face))
+                    for s, face in kept["crate"].items()
+                }
             except (TypeError, ValueError, IndexError) as exc:
                 log.warning("mwm: the saved table does not read (%s): dropped", exc)
                 self._forget_inputs()

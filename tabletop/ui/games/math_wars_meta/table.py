@@ -13,7 +13,7 @@ restart.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import pygame
@@ -44,12 +44,19 @@ from tabletop.ui.scenes.numpad import NumPad
 from tabletop.ui.scenes.rules import ChoiceGrid
 from tabletop.ui.table import TableScene
 from tabletop.ui.theme import SEAT_COLOURS, Color, Metrics
-from tabletop.ui.widgets import Button, grid
+from tabletop.ui.widgets import Button, Painter, grid
 
 log = logging.getLogger(__name__)
 
 CRATE_FILL = (255, 246, 196)
 WHITE = (255, 255, 255)
+
+
+def first_fit(
+    painter: Painter, words: Sequence[str], size: int, width: int, bold: bool = False
+) -> str:
+    """The first of ``words`` (longest first) that fits ``width``, else the last one."""
+    return next((w for w in words if painter.fonts.width(w, size, bold) <= width), words[-1])
 
 
 class LinesDialog(Dialog):
@@ -99,12 +106,11 @@ class CardPad(NumPad, Beside):
     def layout(self, metrics: Metrics) -> None:
         super().layout(metrics)
         cancel = self.target("cancel")  # too narrow for its word: a cross, never tiny text
-        fonts = self.ctx.painter.fonts
-        if (
-            cancel is not None
-            and fonts.width(cancel.label, metrics.text, True) > cancel.rect.width - 8
-        ):
-            cancel.label = "\u2715"
+        if cancel is not None:
+            words = (cancel.label, "\u2715")
+            cancel.label = first_fit(
+                self.ctx.painter, words, metrics.text, cancel.rect.width - 8, True
+            )
 
 
 class MwmTable(TableScene):
@@ -305,10 +311,8 @@ class MwmTable(TableScene):
             self.stack.push(LinesDialog(self.ctx, "What happened, and why", verdict.lines))
         elif name == "next":
             self.next()
-        elif kind in ("count", "crate"):
-            self.ask_card(kind, int(arg))
-        elif kind == "solve":
-            self.ask_solution(int(arg))
+        elif kind in ("count", "crate", "solve"):
+            self.ask_for(kind, int(arg))
         else:
             super().press(name)
 
@@ -322,32 +326,26 @@ class MwmTable(TableScene):
             self.ctx.sounds.play(sound)
             self.message = ""
 
-    def ask_card(self, kind: str, seat: int) -> None:
-        play = self.play
-        code = play.refusal(seat, "card")
+    def ask_for(self, kind: str, seat: int) -> None:
+        """The dialog for ``seat``'s ``kind`` (``count`` or ``crate``: a card typed in;
+        ``solve``: YOUR SOLUTION), or why not now."""
+        play, name = self.play, self.play.name(seat)
+        code = play.refusal(seat, "solution" if kind == "solve" else "card")
+        up, crate = play.state.stage.up[seat], play.state.stage.crates[seat]
         if code is not None:
-            self.refuse(code, f"{kind} card of seat {seat + 1} refused", name=play.name(seat))
+            self.refuse(code, f"{kind} of seat {seat + 1} refused", name=name)
+        elif kind == "solve" and up is not None:
+            self.ask_pad(("solve", seat), "YOUR SOLUTION", hint=f"{problem_text(up[1], crate)} = ?")
         elif kind == "count":
             top = play.settings.ed.count_numbers[-1]
             hint, digits = f"1 to {top}", len(str(top))
             self.ask_pad(
                 ("count", seat), "COUNT META card", negative=False, max_digits=digits, hint=hint
             )
-        else:
-            title = f"{play.name(seat)}: your MATH CRATE card"
+        elif kind == "crate":
             choices = [(face, crate_label(face)) for face in CRATE_CARDS]  # key: face, label ×3
+            title = f"{name}: your MATH CRATE card"
             self.ask(("crate", seat), ChoiceGrid(self.ctx, title, choices, columns=10, rows=4))
-
-    def ask_solution(self, seat: int) -> None:
-        play = self.play
-        code = play.refusal(seat, "solution")
-        if code is not None:
-            self.refuse(code, f"seat {seat + 1} cannot answer now", name=play.name(seat))
-            return
-        stage = play.state.stage
-        up, crate = stage.up[seat], stage.crates[seat]
-        assert up is not None
-        self.ask_pad(("solve", seat), "YOUR SOLUTION", hint=f"{problem_text(up[1], crate)} = ?")
 
     def ask_pad(self, asking: tuple[Any, ...], what: str, **kw: Any) -> None:
         """The number pad for seat ``asking[1]``'s ``what``, beside that seat's cards."""
@@ -394,7 +392,7 @@ class MwmTable(TableScene):
             if not self.verdict_sound(before):
                 self.message = f"{play.is_ready_words(seat)} {self.next_step()}".strip()
         elif outcome == "pad":
-            self.ask_solution(seat)
+            self.ask_for("solve", seat)
         else:
             self.refuse(outcome, f"seat {seat + 1} pressed", name=play.name(seat))
 
@@ -540,10 +538,7 @@ class MwmTable(TableScene):
         tile = self.target(f"ready.{seat}")
         if tile is not None:  # I'm ready! (lit once the seat pressed, like its LED)
             words = ("Ready \u2713" if lit else "I'm ready!", "Ready", "\u2713")
-            room = tile.rect.width - m.u(12)
-            label = next(
-                w for w in words if painter.fonts.width(w, m.small, True) <= room or w == "\u2713"
-            )
+            label = first_fit(painter, words, m.small, tile.rect.width - m.u(12), True)
             painter.ready_tile(surface, tile.rect, seat, lit, label)
         foot_y = r.bottom - m.u(16)
         text, colour = self._foot(seat)
@@ -597,42 +592,35 @@ class MwmTable(TableScene):
         border = p.selected if solving and seat not in play.ready else p.line
         painter.box(surface, rect, fill, border, m.u(3) if solving else 2, m.u(8))
         least, width = painter.least, rect.width - 6
-        label = next(
-            (t for t in ("YOUR SOLUTION", "SOLUTION", "YOURS")
-             if painter.fonts.width(t, least) <= width),
-            "",
-        )  # fmt: skip
+        label = first_fit(painter, ("YOUR SOLUTION", "SOLUTION", "YOURS", ""), least, width)
         at = (rect.centerx, rect.top + m.u(4))
         painter.text(surface, label, at, least, p.muted, anchor="midtop")
         big = min(m.big + m.u(6), rect.height // 2)
         foot = (rect.centerx, rect.bottom - m.u(4))
-        if verdict is not None and number is not None:
-            right = verdict.answers.get(seat)
+        # the big mark, its ink, and the word under it in its colour
+        room = rect.height >= big + 3 * m.small  # under the mark (not above a Ready tile)
+        settled = verdict is not None and number is not None
+        if verdict is not None and number is not None:  # the right answer, and theirs
+            right, entry = verdict.answers.get(seat), verdict.entries.get(seat)
             value = right.solution if right else hand_result(number, crate)
-            entry = verdict.entries.get(seat)
             ok = right is not None and entry is not None and entry.solution == right.solution
-            colour = p.ink if right is None else p.good if ok else p.bad
-            painter.text(
-                surface, signed(value), rect.center, big, colour, bold=True, anchor="center"
-            )
+            ink = colour = p.ink if right is None else p.good if ok else p.bad
+            mark, word = signed(value), ""
             if right is not None and entry is not None:
-                mark = "\u2713 right" if ok else f"\u2717 not {signed(entry.solution)}"
-                painter.line(
-                    surface, mark, foot, least, width, colour, bold=True, anchor="midbottom"
-                )
-            return
-        if seat in play.ready:
-            mark, word, colour = "\u2713", "ready", p.good
+                word = "\u2713 right" if ok else f"\u2717 not {signed(entry.solution)}"
+        elif seat in play.ready:
+            mark, word, colour, ink = "\u2713", "ready", p.good, p.good
         elif seat in play.typed:
-            mark, word, colour = "\u2022\u2022\u2022", "press button", p.bad
+            mark, word, colour, ink = "\u2022\u2022\u2022", "press button", p.bad, p.ink
         elif solving:
-            mark, word, colour = "?", "tap", p.muted
+            mark, word, colour, ink = "?", "tap", p.muted, p.selected
         else:
             return
-        ink = p.good if colour == p.good else p.selected if mark == "?" else p.ink
         painter.text(surface, mark, rect.center, big, ink, bold=True, anchor="center")
-        if rect.height >= big + 3 * m.small:  # room under the mark (not above a Ready tile)
-            painter.line(surface, word, foot, least, width, colour, anchor="midbottom")
+        if word and (room or settled):
+            painter.line(
+                surface, word, foot, least, width, colour, bold=settled, anchor="midbottom"
+            )
 
     def _foot(self, seat: int) -> tuple[str, Color]:
         """The Score Card's last line: HIGHEST, difference, cards lost, or what to do."""

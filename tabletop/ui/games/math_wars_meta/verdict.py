@@ -7,11 +7,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from tabletop.classroom.mistakes import OP_SKILLS, Question
 from tabletop.engine.protocol import Event
 from tabletop.games.math_wars_meta import (
+    CountDrawn,
     CrateDrawn,
     EnterSolution,
     MathWarsMetaState,
@@ -26,7 +27,7 @@ from tabletop.games.math_wars_meta import (
     war_face_down,
 )
 from tabletop.ui.games.math_wars_meta.cards import crate_label, signed
-from tabletop.ui.messages import names_joined
+from tabletop.ui.messages import CHILD_MESSAGES, child_message, names_joined, seats_named
 
 if TYPE_CHECKING:
     from tabletop.ui.games.math_wars_meta.play import MwmPlay
@@ -52,41 +53,24 @@ class Verdict:
     round_over: bool = False
 
 
-def card_sentence(code: str, name: str, action: Any) -> str:
+def card_sentence(code: str, name: str, action: CountDrawn | CrateDrawn) -> str:
+    """Why a child's card was refused (the engine's ``code``)."""
     if isinstance(action, CrateDrawn):
-        what = f"MATH CRATE {crate_label(action.crate)}"
+        card = f"MATH CRATE {crate_label(action.crate)}"
     else:
-        what = f"COUNT META {action.card[1]}"
-    if code == "mwm.not_in_pile":
-        return f"{name}: {what} was already played. Check the card."
-    return f"{name}: the device cannot use {what} now."
+        card = f"COUNT META {action.card[1]}"
+    played = code == "mwm.not_in_pile"
+    return child_message(
+        "mwm.ui.played" if played else "mwm.ui.unusable", {"name": name, "card": card}
+    )
 
 
 def seat_list(play: MwmPlay, seats: Sequence[int]) -> str:
     return names_joined([play.seats[s].name for s in seats])
 
 
-# the engine's events in a child's words; the blanks are the event's data, and {name}
-# (the seat's), {team} and {winner} (sides), {seats} (named), {highest} (signed), {to}
-# (whose spoils), {total} and {s} (cards lost), {down} (face down), {more} (to discard)
-WORDS = {
-    "mwm.hand_won": "{winner} wins the hand with {highest}!",
-    "mwm.lost_hand": "{name} loses {total} card{s}: the battle pile ({battle}) and {difference}"
-    " more from the draw pile, onto {to} spoils pile.",
-    "mwm.math_war": "MATH WAR! {seats} tie with {tied}. Each puts {down} cards face down, 1 face"
-    " up, and a new MATH CRATE card.",
-    "mwm.collect_war": "{seats} tie for the team's best: a Math War decides who collects.",
-    "mwm.collector": "{name} collects the cards for the team.",
-    "mwm.team_solution": "{team}: TEAM SOLUTION {solution}.",
-    "mwm.knocked_out": "{name} has no COUNT META cards left and is out of this round.",
-    "mwm.gave_everything": "{name} had to give {owed} more but has only {given}: all gone.",
-    "mwm.round_won": "{winner} wins round {round} and a VICTORY! card!",
-    "mwm.round_void": "Round {round} has no winner.",
-    "mwm.game_won": "{winner} wins the game!",
-    "mwm.solo_discard": "Put the battle card and {more} more from your draw pile on your spoils.",
-    "mwm.round_start": "Round {round}: everybody shuffles both decks.",
-}
-# the engine's own sentence, the seat named
+# the engine's events that say their own sentence, the seats named (the others' are in
+# the sentence table, ``[mwm]``)
 NAMED = frozenset(
     {"mwm.spoils_reshuffle", "mwm.crate_reshuffle", "mwm.short_for_war"}
     | {"mwm.no_cards_for_war", "mwm.no_winner", "mwm.splash"}
@@ -96,16 +80,15 @@ NAMED = frozenset(
 def say(play: MwmPlay, event: Event) -> str | None:
     """The sentence a child reads for an engine event (None: not worth showing)."""
     d, seat, code = event.data, event.seat, event.code
-    name = play.seats[seat].name if seat is not None else ""
     if code in NAMED:
-        return event.text.replace(f"Seat {seat + 1 if seat is not None else ''}", name)
+        return seats_named(event.text, [s.name for s in play.seats])
     if code == "mwm.solo_redraw":
         return event.text.replace("only the", "only the COUNT META card")
     if code == "mwm.game_won" and play.solo:
         return "You won every round. You win the game!"
-    if code not in WORDS or (code == "mwm.round_start" and d.get("round", 1) <= 1):
+    if code not in CHILD_MESSAGES or (code == "mwm.round_start" and d.get("round", 1) <= 1):
         return None
-    facts = {**d, "name": name}
+    facts = {**d, "name": play.seats[seat].name if seat is not None else ""}
     facts |= {k: play.side_name(d[k]) for k in ("team", "winner") if d.get(k) is not None}
     if "seats" in d:
         facts["seats"] = seat_list(play, d["seats"])
@@ -119,7 +102,7 @@ def say(play: MwmPlay, event: Event) -> str | None:
         total = d["battle"] + d["difference"]
         to = "their own" if d["to"] == seat else f"{play.seats[d['to']].name}'s"
         facts |= {"total": total, "s": "s" * (total != 1), "to": to}
-    return WORDS[code].format(**facts)
+    return child_message(code, facts)
 
 
 def reason(count: int, crate: str | None) -> str:
