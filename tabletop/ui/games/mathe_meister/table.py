@@ -39,6 +39,8 @@ from tabletop.games.mathe_meister import (
     MatheMeister,
     MatheMeisterSettings,
     Roll,
+    StarBoard,
+    StarClaim,
     line_name,
     score_sheet,
 )
@@ -46,7 +48,6 @@ from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.games.mathe_meister.dialogs import dice_screen
 from tabletop.ui.games.mathe_meister.play import MMMatch, modes_named, round_start, sums_checked
-from tabletop.ui.games.mathe_meister.star_board import StarBoard, StarClaim
 from tabletop.ui.messages import child_message
 from tabletop.ui.results import Outcome, outcome_of
 from tabletop.ui.saves import LABEL, GameSave, seats_of, standings_result
