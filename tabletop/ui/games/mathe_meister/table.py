@@ -111,7 +111,6 @@ class TableScene(Table):
         )
         self.board = StarBoard(dict(self.settings.layout.star_values))
         self.round = 1
-        self.dice: tuple[int, int] | None = None
         self.rolls: list[tuple[int, int]] = []  # every round's dice so far
         self.dice_at: float | None = None  # seconds played when this round's dice came
         self.over = False
@@ -132,6 +131,11 @@ class TableScene(Table):
 
     def name(self, seat: int) -> str:
         return self.infos[seat].name
+
+    @property
+    def dice(self) -> tuple[int, int] | None:
+        """This round's dice, once they are out."""
+        return self.rolls[self.round - 1] if len(self.rolls) >= self.round else None
 
     def standings(self) -> Result:
         """What the device knows of a paper game: each seat's Bonus Star points."""
@@ -214,7 +218,6 @@ class TableScene(Table):
             self._finish("abandoned")
 
     def _rolled(self, dice: tuple[int, int]) -> None:
-        self.dice = dice
         self.rolls = [*self.rolls[: self.round - 1], dice]
         self.dice_at = self.save.elapsed()
         self.bots_pressed = set()
@@ -262,9 +265,10 @@ class TableScene(Table):
         """The app's clock time at ``played`` seconds into the game."""
         return self.ctx.clock() - (self.save.elapsed() - played)
 
-    def _played_at(self, at: float) -> float:
-        """Seconds into the game at the app's clock time ``at``."""
-        return self.save.elapsed() - (self.ctx.clock() - at)
+    def _press(self, seat: int, at: float) -> bool:
+        """``seat`` pressed at the app's clock time ``at``: on the star board in seconds
+        played, as the journal keeps its times."""
+        return self.board.press(seat, self.save.elapsed() - (self.ctx.clock() - at))
 
     def record(self) -> dict[str, Any]:
         """What the device knows of the table, as the journal keeps it."""
@@ -272,8 +276,8 @@ class TableScene(Table):
             "round": self.round,
             "dice": list(self.dice) if self.dice is not None else None,
             "rolls": [list(r) for r in self.rolls],
-            "claims": [[c.round, c.line, c.seat, self._played_at(c.at)] for c in self.board.claims],
-            "waiting": [[p.seat, self._played_at(p.at)] for p in self.board.waiting],
+            "claims": [[c.round, c.line, c.seat, c.at] for c in self.board.claims],
+            "waiting": [[p.seat, p.at] for p in self.board.waiting],
             "dice_at": self.dice_at,
             "pressed": sorted(self.bots_pressed),
             "over": self.over,
@@ -281,16 +285,12 @@ class TableScene(Table):
 
     def _restore(self, table: Mapping[str, Any]) -> None:
         self.round = int(table.get("round", 1))
-        dice = table.get("dice")
-        self.dice = (int(dice[0]), int(dice[1])) if dice else None
         self.rolls = [(int(a), int(b)) for a, b in table.get("rolls", [])]
         for round_no, line, seat, played in table.get("claims", []):
             self.board.owners[str(line)] = int(seat)
-            self.board.claims.append(
-                StarClaim(int(round_no), str(line), int(seat), self._clock_of(float(played)))
-            )
+            self.board.claims.append(StarClaim(int(round_no), str(line), int(seat), float(played)))
         for seat, played in table.get("waiting", []):
-            self.board.press(int(seat), self._clock_of(float(played)))
+            self.board.press(int(seat), float(played))
         at = table.get("dice_at")
         self.dice_at = float(at) if at is not None else None
         self.bots_pressed = {int(s) for s in table.get("pressed", [])}
@@ -454,7 +454,7 @@ class TableScene(Table):
         if self.dice is None:  # a press before the round's dice: say what comes first
             self.refuse("mm.ui.dice_first", f"seat {seat + 1} pressed before the dice")
             return
-        if self.board.press(seat, at):
+        if self._press(seat, at):
             self.ctx.sounds.play("tap")
             self.message = self.note = ""
             self._after_change()
@@ -508,7 +508,7 @@ class TableScene(Table):
             at = self.bot_press_at.pop(seat)
             self.bots_pressed.add(seat)
             if self._bot_lines(seat):
-                self.board.press(seat, at)
+                self._press(seat, at)
         if due:
             self._after_change()
             self.after()
@@ -522,7 +522,6 @@ class TableScene(Table):
         self.over = self.round >= ROUNDS
         if not self.over:
             self.round += 1
-            self.dice = None
             self.dice_at = None
             self.bots_pressed = set()
         self._journal()
