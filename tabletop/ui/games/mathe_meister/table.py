@@ -65,7 +65,8 @@ SHEET_LABEL = "app:mm-table-sheet"  # the journal label of a bot's own sheet at 
 
 class TableScene(Table):
     """One table game. ``seats``: (name, is a bot) per seat, or the journal's
-    :class:`SeatInfo`; ``lead`` and ``save`` carry on a journaled table."""
+    :class:`SeatInfo`; ``lead`` and ``save`` carry on a journaled table (its seed is
+    the lead's)."""
 
     game = MatheMeister.name
     results_at_end = True
@@ -78,13 +79,11 @@ class TableScene(Table):
         seats: Sequence[tuple[str, bool] | SeatInfo],
         modes: Sequence[str] = ("freestyle",),
         dice_mode: str | None = None,
-        seed: int | None = None,
         lead: MMMatch | None = None,
         save: GameSave | None = None,
     ) -> None:
         infos = seats_of(seats, BOT_LEVEL)
-        if seed is None and lead is not None:
-            seed = lead.seed
+        seed = lead.seed if lead is not None else None
         seed = ctx.rng.randrange(10**9) if seed is None else seed
         dice_mode = dice_mode or ctx.prefs.prefs.dice_input
         save = save or GameSave(
