@@ -44,7 +44,7 @@ from tabletop.games.mathe_meister import (
     line_name,
     score_sheet,
 )
-from tabletop.store import SeatInfo
+from tabletop.store import Saved, SeatInfo
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.games.mathe_meister.dialogs import dice_screen
 from tabletop.ui.games.mathe_meister.play import MMMatch, modes_named, round_start, sums_checked
@@ -126,7 +126,6 @@ class TableScene(Table):
         self.note = ""  # a star just won, said before the next step
         if self.resumed:
             self._restore(self.save.app.get("table") or {})
-            self._reload_sheets()
 
     def name(self, seat: int) -> str:
         return self.infos[seat].name
@@ -236,27 +235,36 @@ class TableScene(Table):
     # -- the journal -------------------------------------------------------------------------
 
     def _attach(self) -> None:
-        """Journal each bot's sheet (a new row the first time)."""
-        journal = self.ctx.journal
+        """Journal each bot's sheet: carried on as the journal kept it (the newest row
+        per seat; one that does not replay is rebuilt from the table's dice), or in a
+        new row. The sheets of tables no longer played on are set aside as abandoned."""
+        journal, kept = self.ctx.journal, dict[int, Saved]()
         try:
             tables = {s.id for s in journal.unfinished(LABEL)}
-            for left in journal.unfinished(SHEET_LABEL):  # sheets of tables not played on
-                if (left.meta.get("app") or {}).get("table") not in tables:
-                    journal.finish(left.id, None, reason="abandoned", status="abandoned")
+            for saved in journal.unfinished(SHEET_LABEL):
+                mine = saved.meta.get("app") or {}
+                if mine.get("table") not in tables:
+                    journal.finish(saved.id, None, reason="abandoned", status="abandoned")
+                elif self.resumed and mine.get("table") == self.save.id:
+                    kept.setdefault(int(mine.get("seat", -1)), saved)
         except TabletopError as exc:
             log.error("journal: %s: %s", exc.code, exc.message)
-        for seat, match in self.bots.items():
-            sheet_save = self.bot_saves.get(seat)
-            if sheet_save is None:
-                sheet_save = GameSave(
+        for seat in self.bots:
+            try:
+                if seat in kept:
+                    self.bots[seat] = journal.load(kept[seat].id, GAMES)
+                    self.bot_saves[seat] = GameSave.resumed(self.ctx, kept[seat])
+            except TabletopError as exc:
+                log.warning("resume: the sheet of seat %d does not replay: %s", seat + 1, exc)
+            if seat not in self.bot_saves:
+                self.bot_saves[seat] = GameSave(
                     self.ctx,
                     MatheMeister.name,
                     [SeatInfo(0, self.name(seat), bot=BOT_LEVEL)],
                     {"screen": "table-sheet", "table": self.save.id, "seat": seat},
                     label=SHEET_LABEL,
                 )
-                self.bot_saves[seat] = sheet_save
-            sheet_save.attach(match)
+            self.bot_saves[seat].attach(self.bots[seat])
         if self.resumed:
             self._follow()
 
@@ -294,23 +302,6 @@ class TableScene(Table):
         self.dice_at = float(at) if at is not None else None
         self.bots_pressed = {int(s) for s in table.get("pressed", [])}
         self.over = bool(table.get("over", False))
-
-    def _reload_sheets(self) -> None:
-        """Each bot's sheet as the journal kept it (the newest row per seat); one that does
-        not replay is rebuilt from the table's dice."""
-        journal = self.ctx.journal
-        for saved in journal.unfinished(SHEET_LABEL):
-            mine = saved.meta.get("app") or {}
-            seat = int(mine.get("seat", -1))
-            if mine.get("table") != self.save.id or seat not in self.bots or seat in self.bot_saves:
-                continue
-            try:
-                sheet_save = GameSave.resumed(self.ctx, saved)
-                self.bots[seat] = journal.load(saved.id, GAMES)
-            except TabletopError as exc:
-                log.warning("resume: the sheet of seat %d does not replay: %s", seat + 1, exc)
-                continue
-            self.bot_saves[seat] = sheet_save
 
     def _journal(self) -> None:
         """Write the table's state now (before the screen shows the change)."""
