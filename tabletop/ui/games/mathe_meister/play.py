@@ -337,13 +337,13 @@ class SoloPlay(TableController):
 
     def answered(self, result: Any, at_ms: int) -> None:
         """A Bonus Star offer or the Coin Shop closed with ``result`` (``at_ms``: now)."""
-        if isinstance(result, tuple) and result and result[0] == "claim":
-            _, line, power = result
-            self.perform(ClaimStar(0, line, power, at=at_ms))
-        elif isinstance(result, tuple) and result and result[0] == "swap":
-            self.swap = {"kind": result[1], "first": None}
-            what = "grey boxes (signs)" if result[1] == "operators" else "white boxes (numbers)"
-            self.say(f"Tap two {what} to swap them.")
+        match result:
+            case ("claim", line, power):
+                self.perform(ClaimStar(0, line, power, at=at_ms))
+            case ("swap", kind):
+                self.swap = {"kind": kind, "first": None}
+                what = "grey boxes (signs)" if kind == "operators" else "white boxes (numbers)"
+                self.say(f"Tap two {what} to swap them.")
 
     def _pick_die(self, name: str) -> None:
         die = int(name[3])
