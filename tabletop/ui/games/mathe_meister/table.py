@@ -35,6 +35,7 @@ from tabletop.games import GAMES
 from tabletop.games.mathe_meister import (
     LINES,
     ROUNDS,
+    Action,
     ClaimStar,
     MatheMeister,
     MatheMeisterSettings,
@@ -332,42 +333,29 @@ class TableScene(Table):
         the stars it won, a swap if it pays, and the end of the round. Planned from the
         state the round's dice gave, so a sheet that stopped halfway goes on as it would
         have."""
-        for _ in range(3 * ROUNDS):
-            state = match.state
-            if state.finished:
+        while not match.state.finished:
+            k = match.state.round
+            if match.state.dice is None and (
+                k > len(self.rolls) or not tried(match, Roll(self.rolls[k - 1]))
+            ):
                 return
-            k = state.round
-            if state.dice is None:
-                if k > len(self.rolls):
-                    return
-                try:
-                    match.apply(Roll(self.rolls[k - 1]))
-                except TabletopError:
-                    return
             start = round_start(match)
             plan = list(hint(match.steps[start - 1].state, 0).actions())
-            done = list(match.history[start:])
-            try:
-                for action in plan[len(done) :]:
-                    match.apply(action)
-            except (TabletopError, ValueError):
-                return  # a bot that cannot finish its writes just stops writing
+            # a bot that cannot finish its writes just stops writing
+            if not all(tried(match, a) for a in plan[len(match.history) - start :]):
+                return
             if k >= self.round and not self.over:
                 return
-            written = match.steps[start - 1 + len(plan)].state
             won = {c.line for c in self.board.claims if c.seat == seat and c.round == k}
             left = list(match.history[start + len(plan) :])
-            for action in after_writes(written, 0):
+            for action in after_writes(match.steps[start - 1 + len(plan)].state, 0):
                 if isinstance(action, ClaimStar) and action.line not in won:
                     continue
                 if action in left:
                     left.remove(action)
-                    continue
-                try:
-                    match.apply(action)
-                except TabletopError:
-                    continue  # a bot that cannot finish its round just stops writing
-            if match.state.round == k and not match.state.finished:
+                else:
+                    tried(match, action)  # one the engine refuses is left out
+            if match.state.round == k:
                 return
 
     def _finish(self, reason: str = "end") -> None:
@@ -603,6 +591,15 @@ class TableScene(Table):
         painter.seat_chip(surface, chip, seat)
         at, room = (chip.right + m.u(8), b.rect.centery), b.rect.right - chip.right - m.u(12)
         painter.text(surface, label, at, m.small + 1, bold=True, anchor="midleft", max_width=room)
+
+
+def tried(match: MMMatch, action: Action) -> bool:
+    """``action`` on a bot's sheet; False, and nothing changed, when it is refused."""
+    try:
+        match.apply(action)
+    except (TabletopError, ValueError):
+        return False
+    return True
 
 
 __all__ = ["BOT_LEVEL", "BOT_SECONDS", "SHEET_LABEL", "TableScene"]
