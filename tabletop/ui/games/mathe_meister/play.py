@@ -388,9 +388,9 @@ class SoloPlay(TableController):
             self.refuse("mm.roll_first")
             return
         if pen is None and kind == "operand":  # both free dice the same: no need to pick
-            values = {turn.dice[d] for d in (0, 1) if not turn.used[d]}
-            four = self.settings.has("fear_of_fours") and 4 in values
             free = [d for d in (0, 1) if not turn.used[d]]
+            values = {turn.dice[d] for d in free}
+            four = self.settings.has("fear_of_fours") and 4 in values
             pen = ("die", free[0], turn.dice[free[0]]) if len(values) == 1 and not four else None
         if self.swap is not None:
             self._swap_cell(cell)
