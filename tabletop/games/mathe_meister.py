@@ -19,6 +19,7 @@ Sections: constants, layout and settings, state, actions, scoring, the engine, t
 
 from __future__ import annotations
 
+import bisect
 import itertools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -1406,6 +1407,76 @@ def _completions(
     return events
 
 
+@dataclass(frozen=True, order=True)
+class StarPress:
+    """A seat's claim of a Bonus Star at a paper table, pressed at ``at`` (any clock:
+    only the order of presses counts)."""
+
+    at: float
+    seat: Seat = field(compare=False)
+
+
+@dataclass(frozen=True)
+class StarClaim:
+    round: int
+    line: str
+    seat: Seat
+    at: float
+
+
+class StarBoard:
+    """Who owns which Bonus Star at one table of paper sheets, and who waits to claim one
+    (MM-5): presses wait in the order they were made, whatever order they arrive in, and
+    the earliest chooses its star first: first claimed, first owned."""
+
+    def __init__(self, values: Mapping[str, int]) -> None:
+        self.values = dict(values)
+        self.owners: dict[str, Seat] = {}
+        self.waiting: list[StarPress] = []
+        self.claims: list[StarClaim] = []
+
+    def press(self, seat: Seat, at: float) -> bool:
+        """A seat asks to claim; False if it is already waiting."""
+        if any(p.seat == seat for p in self.waiting):
+            return False
+        bisect.insort(self.waiting, StarPress(at, seat))
+        return True
+
+    @property
+    def current(self) -> StarPress | None:
+        """The earliest waiting press: this seat chooses now."""
+        return self.waiting[0] if self.waiting else None
+
+    def free_lines(self) -> list[str]:
+        return [line for line in LINES if line not in self.owners]
+
+    def choose(self, line: str, round_no: int) -> Seat:
+        """The current seat claims ``line``; returns the seat."""
+        press = self.current
+        if press is None:
+            raise ValueError("nobody is claiming a star now")
+        if line not in self.values:
+            raise ValueError(f"no such star {line!r}")
+        if line in self.owners:
+            raise ValueError(f"the {line} star already belongs to seat {self.owners[line] + 1}")
+        self.owners[line] = press.seat
+        self.claims.append(StarClaim(round_no, line, press.seat, press.at))
+        self.waiting.pop(0)
+        return press.seat
+
+    def cancel(self, seat: Seat | None = None) -> None:
+        """Drop the current press (or ``seat``'s: a seat waits once at most)."""
+        if seat is None and self.current is not None:
+            seat = self.current.seat
+        self.waiting = [p for p in self.waiting if p.seat != seat]
+
+    def stars_of(self, seat: Seat) -> list[str]:
+        return [line for line in LINES if self.owners.get(line) == seat]
+
+    def points_of(self, seat: Seat) -> int:
+        return sum(self.values[line] for line in self.stars_of(seat))
+
+
 __all__ = [
     "ACTION_TYPES",
     "LINES",
@@ -1421,6 +1492,9 @@ __all__ = [
     "Roll",
     "ScoreCard",
     "Sheet",
+    "StarBoard",
+    "StarClaim",
+    "StarPress",
     "SwapOperands",
     "SwapOperators",
     "WriteOperand",

@@ -526,6 +526,24 @@ def test_mm5_seat_order_holds_when_the_other_seat_ends_first(
     assert state.sheets[0].stars == frozenset()
 
 
+def test_mm5_star_board_first_press_chooses_first_whatever_the_arrival_order() -> None:
+    """MM-5 at a table of paper sheets: presses wait in the order they were made, and
+    the first claimed is the first owned."""
+    from tabletop.games.mathe_meister import StarBoard
+
+    board = StarBoard({"R1": 5, "R2": 10, "R3": 5, "R4": 10, "C1": 5, "C2": 10, "C3": 5, "C4": 10})
+    board.press(4, at=10.030)
+    board.press(1, at=10.010)  # arrives second, pressed first
+    assert not board.press(1, at=10.050)  # already waiting
+    assert board.current.seat == 1
+    assert board.choose("R1", 1) == 1
+    with pytest.raises(ValueError):
+        board.choose("R1", 1)  # seat 4 wanted it too: taken
+    assert board.choose("R2", 1) == 4
+    assert board.stars_of(1) == ["R1"] and board.points_of(4) == 10
+    assert [c.at for c in board.claims] == [10.010, 10.030]
+
+
 def test_mm5_missed_star_claimed_in_a_later_round_solo(game: MatheMeister, settings: Any) -> None:
     """MM-5: a star not claimed at completion can be claimed later while unowned."""
     state = r1_round2_state(game, settings(), 1)

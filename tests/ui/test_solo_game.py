@@ -101,6 +101,8 @@ def test_solo_last_die_writes_without_picking_it(game) -> None:
         (["cell.r0c0"], "ui.pick_die"),
         (["op.+", "cell.r0c3"], "mm.prefilled_operator"),
         (["die0", "cell.r0c1"], "mm.cell_kind"),
+        (["op.+", "cell.r0c0"], "mm.cell_kind"),  # the engine judges the box: a sign
+        (["die0", "cell.r0c3"], "mm.prefilled_operator"),  # a number on a printed sign
         (["cell.r1c1"], "ui.coin_cell"),
         (["cell.r0c1"], "ui.pick_operator"),
         (["star.R1"], "mm.star_unfinished"),

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from hardware.buttons import SeatPressed
+from tabletop.games.mathe_meister import StarBoard
 from tabletop.ui.autoplay import Autoplayer
-from tabletop.ui.games.mathe_meister.star_board import StarBoard
 from tabletop.ui.games.mathe_meister.table import BOT_SECONDS, TableScene
 from tabletop.ui.results import GameResults
 from tests.ui.scenery import DICE, make_app, tap_at
@@ -27,20 +27,6 @@ def table_app(seats: int = 3, bots: tuple[int, ...] = ()):
     scene = app.stack.top
     assert isinstance(scene, TableScene)
     return app, auto, scene
-
-
-def test_star_board_first_press_chooses_first_whatever_the_arrival_order() -> None:
-    board = StarBoard({"R1": 5, "R2": 10, "R3": 5, "R4": 10, "C1": 5, "C2": 10, "C3": 5, "C4": 10})
-    board.press(4, at=10.030)
-    board.press(1, at=10.010)  # arrives second, pressed first
-    assert not board.press(1, at=10.050)  # already waiting
-    assert board.current.seat == 1
-    assert board.choose("R1", 1) == 1
-    with pytest.raises(ValueError):
-        board.choose("R1", 1)  # seat 4 wanted it too: taken
-    assert board.choose("R2", 1) == 4
-    assert board.stars_of(1) == ["R1"] and board.points_of(4) == 10
-    assert [c.at for c in board.claims] == [10.010, 10.030]
 
 
 def test_table_seat_button_press_claims_a_star() -> None:

@@ -25,34 +25,24 @@ def resume_scene(ctx: Context, save: GameSave, match: Match[Any, Any, Any]) -> S
     sheets at one device (``match`` is only the game's header, see :mod:`.table`)."""
     app = save.app
     screen, dice_mode = app.get("screen", "solo"), app.get("dice_mode")
-    seed = int(app["seed"]) if "seed" in app else None
     if screen == "table":
         from tabletop.ui.games.mathe_meister.table import TableScene
 
         if len(save.seats) != match.seats:
             raise LookupError(f"the table has {match.seats} seats but {len(save.seats)} are saved")
-        return TableScene(
-            ctx, seats=save.seats, dice_mode=dice_mode, seed=seed, lead=match, save=save
-        )
+        return TableScene(ctx, seats=save.seats, dice_mode=dice_mode, lead=match, save=save)
     if screen != "solo":
         raise LookupError(f"a Mathe-Meister {screen!r} screen cannot be carried on")
     from tabletop.ui.games.mathe_meister.solo import MatheMeisterScene
+    from tabletop.ui.saves import seat_infos
 
-    player = str(app.get("player") or (save.names[0] if save.names else "Player 1"))
+    seats = save.seats or seat_infos([str(app.get("player") or "Player 1")])
     if match.state.finished:  # its last move was saved, the end of the game was not
         from tabletop.ui.games.mathe_meister.results import solo_results
 
         save.finish(match.result())
-        return solo_results(ctx, match, player, str(dice_mode or ctx.prefs.prefs.dice_input))
-    return MatheMeisterScene(
-        ctx,
-        player=player,
-        dice_mode=dice_mode,
-        seed=seed,
-        seats=save.seats or None,
-        match=match,
-        save=save,
-    )
+        return solo_results(ctx, match, seats[0].name, str(dice_mode or ctx.prefs.prefs.dice_input))
+    return MatheMeisterScene(ctx, seats=seats, dice_mode=dice_mode, match=match, save=save)
 
 
 __all__ = ["resume_scene", "run_demo", "setup_scene"]

@@ -56,14 +56,9 @@ def load_samples(folder: Path | None = None) -> list[Sample]:
 
 
 def pick_camera(sample: Callable[[], Sample], sink: Callable[[Any], None]) -> tuple[Any, str]:
-    """The best camera the code base has for reading the photos, and its name."""
-    from tabletop.ui.camera import (
-        DiceCamera,
-        PipelineCamera,
-        RepeatFrame,
-        vision_dice_reader,
-        vision_pipeline_ready,
-    )
+    """The vision pipeline reading the photos where its dice reader loads, else a camera
+    whose reader is the photos' label files; and its name."""
+    from tabletop.ui.camera import DiceCamera, PipelineCamera, RepeatFrame, vision_pipeline_ready
 
     if vision_pipeline_ready():
         from vision import dice
@@ -79,17 +74,13 @@ def pick_camera(sample: Callable[[], Sample], sink: Callable[[Any], None]) -> tu
             options=options,
         )
         return pipeline, "the vision pipeline"
-    reader: Any = vision_dice_reader()
-    how = "the vision dice reader"
-    if reader is None:  # the photos' labels stand in for the reader
 
-        def reader(frame: Any) -> list[dict[str, Any]]:
-            s = sample()
-            return [{"value": v, "box": b, "confidence": 1.0} for v, b in zip(s.truth, s.boxes)]
+    def labels(frame: Any) -> list[dict[str, Any]]:
+        s = sample()
+        return [{"value": v, "box": b, "confidence": 1.0} for v, b in zip(s.truth, s.boxes)]
 
-        how = "the photos' label files (the vision dice reader is not available)"
-    camera = DiceCamera(lambda: RepeatFrame(_photo(sample().path)), reader, sink, threaded=False)
-    return camera, how
+    camera = DiceCamera(lambda: RepeatFrame(_photo(sample().path)), labels, sink, threaded=False)
+    return camera, "the photos' label files (the vision dice reader is not available)"
 
 
 def _photo(path: Path) -> Any:
@@ -148,55 +139,45 @@ def run_demo(
     order += [photos[i % len(photos)] for i in rng.sample(range(max(ROUNDS, len(photos))), ROUNDS)]
     run.ctx.prefs.prefs.dice_input = "camera"
     auto = run.auto
-    first = 1
     run.open_game()  # Home: the game's setup, or "Carry on?" (yes)
-    if run.resuming:
-        if isinstance(run.top, GameResults):  # it had played its last move
-            run.carrying_on("the game is over.")
-            first = ROUNDS + 1
-        else:
-            game = auto.game()
-            run.carrying_on(f"round {game.state.round}.")
-            first = game.state.round
-            current["round"] = first - 1  # the photo under the camera now
-            _tell_journal(game.match, order, first, run.say)
-            taken = len(game.match.history) - game.play.round_start
-            if game.state.dice is not None and taken > 0:
-                while len(game.match.history) > game.play.round_start:
-                    auto.tap("undo")
-                run.say(f"  Undo: {taken} moves of round {first} taken back, to play it again.")
-    else:
+    if not run.resuming:
         run.intro("Mathe-Meister", f"solo, {modes_named(modes)}, seed {seed}")
         run.say(f"Dice: photos from tabletop/assets/samples/, read by {reader_name}.")
         for mode in modes:
             if mode != "freestyle":
                 auto.tap(mode_target(mode))
         auto.tap("start")
+        auto.game().save.app["demo"] = tag
+        auto.game().save.write_meta()
+    elif isinstance(run.top, GameResults):  # it had played its last move
+        run.carrying_on("the game is over.")
+    else:
         game = auto.game()
-        game.save.app["demo"] = tag
-        game.save.write_meta()
+        run.carrying_on(f"round {game.state.round}.")
+        for n in range(1, game.state.round):  # the story so far, from the journal
+            _tell_round(game.match, n, order[n - 1], None, run.say)
+        taken = len(game.match.history) - game.play.round_start
+        if game.state.dice is not None and taken > 0:
+            while len(game.match.history) > game.play.round_start:
+                auto.tap("undo")
+            run.say(
+                f"  Undo: {taken} moves of round {game.state.round} taken back, to play it again."
+            )
+    first = ROUNDS + 1 if isinstance(run.top, GameResults) else auto.game().state.round
     if first <= ROUNDS:  # the hint bot plays: never in a report; the demo child is a guest
         demo_seats(auto.game().save, 0 if child else None)
     for r in range(first, ROUNDS + 1):
-        current["round"] = r - 1
-        sample = order[r - 1]
-        dice = auto.game().state.dice
-        if dice is not None:  # carried on after its dice
-            a, b = dice
-            how = f"the dice {a} and {b}, from the journal"
-        else:
-            how = _dice_round(run, r, sample)
-        game = auto.game()
-        start = game.state
-        _tell_start(r, sample, how, start, run.say)
+        current["round"] = r - 1  # the photo under the camera now
+        how = None if auto.game().state.dice is not None else _dice_round(run, r, order[r - 1])
 
         def before_done(r: int = r) -> None:
             run.shot(f"round_{r:02d}")
             current["round"] = r  # the next dice screen opens when this round ends
 
         choose = partial(childs_choice, Child(random.Random(seed * 100 + r))) if child else None
+        match = auto.game().match  # the game's scene is gone after its last round
         auto.bot_round(before_done=before_done, choose=choose)
-        _tell_end(start, game.match.state, run.say)
+        _tell_round(match, r, order[r - 1], how, run.say)
     results = run.results()
     if not isinstance(results.detail, SoloEnd):
         raise RuntimeError("the game did not reach the results screen")
@@ -262,16 +243,20 @@ def childs_choice(child: Any, state: Any, plan: Sequence[Any]) -> Any:
     return legal[0] if legal else action
 
 
-def _tell_start(r: int, sample: Sample, how: str, start: Any, say: Say) -> None:
-    """A round's first lines: its photo, how its dice came, and the bot's plan."""
+def _tell_round(match: Any, n: int, sample: Sample, how: str | None, say: Say) -> None:
+    """Round ``n`` of ``match`` told: its photo, how its dice came (``None``: from the
+    journal), the bot's plan, the lines it completed and the score then."""
     from tabletop.bots.mathe_meister import hint
+    from tabletop.games.mathe_meister import Roll
 
-    say(f"\nRound {r}: {sample.path.name}: {how}.")
+    steps = match.steps
+    rolled = [i for i, step in enumerate(steps) if isinstance(step.action, Roll)]
+    start = steps[rolled[n - 1]].state
+    end = steps[rolled[n] - 1].state if n < len(rolled) else match.state
+    if how is None:
+        how = f"the dice {start.dice[0]} and {start.dice[1]}, from the journal"
+    say(f"\nRound {n}: {sample.path.name}: {how}.")
     say(f"  The bot's plan: {hint(start, 0).describe()}")
-
-
-def _tell_end(start: Any, end: Any, say: Say) -> None:
-    """A round's last lines: the lines it completed and the score then."""
     before, sheet = start.sheets[0], end.sheets[0]
     card = score_sheet(sheet, end.settings)
     for line in LINES:
@@ -280,20 +265,6 @@ def _tell_end(start: Any, end: Any, say: Say) -> None:
             star = " and its Bonus Star" if line in sheet.stars else ""
             say(f"  {line_name(line)} is complete: = {ls.total}, {ls.points:+d} points{star}.")
     say(f"  Score now: {card.total}")
-
-
-def _tell_journal(match: Any, order: list[Sample], upto: int, say: Say) -> None:
-    """The rounds before ``upto``, told again from the journal (the story so far)."""
-    from tabletop.games.mathe_meister import Roll
-
-    steps = match.steps
-    rolled = [i for i, step in enumerate(steps) if isinstance(step.action, Roll)]
-    for n, i in enumerate(rolled[: upto - 1]):
-        start = steps[i].state
-        end = steps[rolled[n + 1] - 1].state if n + 1 < len(rolled) else match.state
-        a, b = start.dice
-        _tell_start(n + 1, order[n], f"the dice {a} and {b}, from the journal", start, say)
-        _tell_end(start, end, say)
 
 
 def _dice_round(run: Any, r: int, sample: Sample) -> str:

@@ -337,13 +337,13 @@ class SoloPlay(TableController):
 
     def answered(self, result: Any, at_ms: int) -> None:
         """A Bonus Star offer or the Coin Shop closed with ``result`` (``at_ms``: now)."""
-        if isinstance(result, tuple) and result and result[0] == "claim":
-            _, line, power = result
-            self.perform(ClaimStar(0, line, power, at=at_ms))
-        elif isinstance(result, tuple) and result and result[0] == "swap":
-            self.swap = {"kind": result[1], "first": None}
-            what = "grey boxes (signs)" if result[1] == "operators" else "white boxes (numbers)"
-            self.say(f"Tap two {what} to swap them.")
+        match result:
+            case ("claim", line, power):
+                self.perform(ClaimStar(0, line, power, at=at_ms))
+            case ("swap", kind):
+                self.swap = {"kind": kind, "first": None}
+                what = "grey boxes (signs)" if kind == "operators" else "white boxes (numbers)"
+                self.say(f"Tap two {what} to swap them.")
 
     def _pick_die(self, name: str) -> None:
         die = int(name[3])
@@ -380,50 +380,32 @@ class SoloPlay(TableController):
                 self.say(f"Star Power {kind} replaces die {chosen + 1}. Tap a white box.")
 
     def _tap_cell(self, cell: Cell) -> None:
-        kind = cell_kind(cell)
-        if self.state.turns == ():
+        """A box tapped: what the pen holds is written there (the engine refuses a box
+        of the wrong kind, a full or a printed one); with nothing in the pen, say what
+        to pick first."""
+        turn, pen, kind = self.turn, self.pen, cell_kind(cell)
+        if turn is None:
             self.refuse("mm.roll_first")
-        elif self.swap is not None:
-            self._swap_cell(cell)
-        elif kind == "coin":
-            self.refuse("ui.coin_cell")
-        elif kind == "operand":
-            self._operand_cell(cell)
-        else:
-            self._operator_cell(cell)
-
-    def _operand_cell(self, cell: Cell) -> None:
-        turn, pen = self.state.turns[0], self.pen
-        if pen is None:
+            return
+        if pen is None and kind == "operand":  # both free dice the same: no need to pick
             free = [d for d in (0, 1) if not turn.used[d]]
             values = {turn.dice[d] for d in free}
             four = self.settings.has("fear_of_fours") and 4 in values
-            if free and len(values) == 1 and not four:
-                pen = ("die", free[0], turn.dice[free[0]])
-        if pen is not None and pen[0] == "die":
-            self.write(WriteOperand(0, cell, pen[2], pen[1]))
-        elif pen is not None and pen[0] == "power":
-            if pen[2] is None:
-                self.refuse("ui.pick_power_die")
-            else:
-                self.write(WriteOperand(0, cell, int(pen[1]), pen[2], pen[1]))
-        elif pen is not None:  # a sign for a white box
-            self.refuse("mm.cell_kind")
-        elif self.sheet.at(cell) != EMPTY:
-            self.refuse("mm.cell_full")
-        else:
-            self.refuse("mm.die_used" if turn.operands == 2 else "ui.pick_die")
-
-    def _operator_cell(self, cell: Cell) -> None:
-        turn, pen = self.state.turns[0], self.pen
-        if pen is not None and pen[0] in ("op", "opower"):
-            self.write(WriteOperator(0, cell, pen[1], power=pen[0] == "opower"))
+            pen = ("die", free[0], turn.dice[free[0]]) if len(values) == 1 and not four else None
+        if self.swap is not None:
+            self._swap_cell(cell)
+        elif kind == "coin":
+            self.refuse("ui.coin_cell")
+        elif pen is not None and pen[0] == "power" and pen[2] is None and kind == "operand":
+            self.refuse("ui.pick_power_die")
+        elif pen is not None:
+            self.write(pen_action(pen, cell))
         elif cell in self.settings.layout.prefilled_map:
             self.refuse("mm.prefilled_operator")
-        elif pen is not None:  # a number for a grey box
-            self.refuse("mm.cell_kind")
         elif self.sheet.at(cell) != EMPTY:
             self.refuse("mm.cell_full")
+        elif kind == "operand":
+            self.refuse("mm.die_used" if turn.operands == 2 else "ui.pick_die")
         else:
             self.refuse("mm.two_operators" if turn.operators >= 2 else "ui.pick_operator")
 
@@ -550,6 +532,17 @@ class SoloPlay(TableController):
             if not self.state.finished:
                 self.say(f"Round {finished_round} is over.")
                 self.asks.append(("dice",))
+
+
+def pen_action(pen: tuple[Any, ...], cell: Cell) -> WriteOperand | WriteOperator:
+    """What the pen writes in ``cell``: a die's value, a Star Power's number for its die
+    (none chosen yet: die 1, for a box the engine refuses before it looks at the die),
+    or a sign."""
+    if pen[0] == "die":
+        return WriteOperand(0, cell, pen[2], pen[1])
+    if pen[0] == "power":
+        return WriteOperand(0, cell, int(pen[1]), pen[2] or 0, pen[1])
+    return WriteOperator(0, cell, pen[1], power=pen[0] == "opower")
 
 
 SPOKEN = {"mm.line_complete", "mm.power_chosen", "mm.die_changed", "mm.swapped", "mm.star_won"}

@@ -81,8 +81,10 @@ def solo_results(ctx: Context, match: MMMatch, player: str, dice_mode: str) -> G
 
     def again() -> Scene:
         from tabletop.ui.games.mathe_meister.solo import MatheMeisterScene
+        from tabletop.ui.saves import seat_infos
 
-        return MatheMeisterScene(ctx, player=player, modes=end.modes, dice_mode=dice_mode)
+        seats = seat_infos([player])
+        return MatheMeisterScene(ctx, seats=seats, modes=end.modes, dice_mode=dice_mode)
 
     return GameResults(
         ctx, end.outcome, again=again, aside=end.draw, on_enter=end.record, detail=end

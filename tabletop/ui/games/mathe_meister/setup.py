@@ -83,7 +83,7 @@ def _start(ctx: Context, values: FormValues) -> Scene:
 
     modes, seats = chosen_modes(values), list(values.seats)
     if len(seats) == 1:
-        return MatheMeisterScene(ctx, player=seats[0].name, modes=modes, seats=seats)
+        return MatheMeisterScene(ctx, seats=seats, modes=modes)
     return TableScene(ctx, seats=seats, modes=modes)
 
 

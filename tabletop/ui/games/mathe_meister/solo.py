@@ -32,7 +32,7 @@ from tabletop.ui.app import Context
 from tabletop.ui.games.mathe_meister.dialogs import CoinShop, StarPick, dice_screen
 from tabletop.ui.games.mathe_meister.play import MMMatch, SoloPlay, new_match, score_lines
 from tabletop.ui.games.mathe_meister.sheet import SheetGeometry, SheetLook, draw_sheet, glyph
-from tabletop.ui.saves import GameSave, seat_infos
+from tabletop.ui.saves import GameSave
 from tabletop.ui.scenes.common import ask_leave
 from tabletop.ui.scenes.dice import DiceResult
 from tabletop.ui.table import TableScene
@@ -70,8 +70,8 @@ def panel_rows(m: Metrics, height: int) -> tuple[list[int], int, int]:
 
 
 class MatheMeisterScene(TableScene):
-    """One child, one sheet, eight rounds. ``seats``: the child as the journal knows them
-    (signed in); ``match`` and ``save`` carry on a journaled game."""
+    """One child, one sheet, eight rounds. ``seats``: the child as the journal knows them;
+    ``match`` and ``save`` carry on a journaled game (its seed is the match's)."""
 
     game = MatheMeister.name
     results_at_end = True
@@ -82,24 +82,21 @@ class MatheMeisterScene(TableScene):
         self,
         ctx: Context,
         *,
-        player: str = "Player 1",
+        seats: Sequence[SeatInfo],
         modes: Sequence[str] = ("freestyle",),
         dice_mode: str | None = None,
         match: MMMatch | None = None,
-        seed: int | None = None,
-        seats: Sequence[SeatInfo] | None = None,
         save: GameSave | None = None,
     ) -> None:
-        if seed is None and match is not None:
-            seed = match.seed
+        seed = match.seed if match is not None else None
         seed = ctx.rng.randrange(10**9) if seed is None else seed
-        player = seats[0].name if seats else player
+        player = seats[0].name
         self.dice_mode = dice_mode or ctx.prefs.prefs.dice_input
         self.play = SoloPlay(match or new_match(ctx.layout, modes, seed), player=player, seed=seed)
         save = save or GameSave(
             ctx,
             MatheMeister.name,
-            list(seats) if seats else seat_infos([player]),
+            list(seats),
             {"screen": "solo", "player": player, "dice_mode": self.dice_mode, "seed": seed},
         )
         # "Play again" is the solo results' (see show_results)
@@ -225,16 +222,15 @@ class MatheMeisterScene(TableScene):
         selected = frozenset({first} if first is not None else ())
         ghosts, claimable = play.ghosts(), play.claimable()
         self.look = SheetLook(sheet, settings, self.card, selected, ghosts, claimable, play.fresh())
-        # header: (name, from the right, width, label, kind)
-        r, muted = rows[0], self.ctx.sounds.muted
-        buttons: list[Button] = []
-        for name, right, width, label, kind in (
-            ("mute", 146, 72, "Muted" if muted else "Sound", "toggle"),
-            ("leave", 70, 70, "Leave", "quiet"),
-        ):
-            rect = pygame.Rect(r.right - m.u(right), r.top, m.u(width), r.height)
-            on = muted and name == "mute"
-            buttons.append(Button(name, rect, label, kind=kind, selected=on, size=m.small))
+        r, muted = rows[0], self.ctx.sounds.muted  # the header: Sound and Leave on the right
+        mute = pygame.Rect(r.right - m.u(146), r.top, m.u(72), r.height)
+        leave = pygame.Rect(r.right - m.u(70), r.top, m.u(70), r.height)
+        buttons = [
+            Button(
+                "mute", mute, "Muted" if muted else "Sound", True, "toggle", muted, size=m.small
+            ),
+            Button("leave", leave, "Leave", kind="quiet", size=m.small),
+        ]
         # the dice: a 4 under Fear of Fours is a 3 and a 5 to choose from
         r, x = rows[1], rows[1].left
         if turn is None:

@@ -35,18 +35,20 @@ from tabletop.games import GAMES
 from tabletop.games.mathe_meister import (
     LINES,
     ROUNDS,
+    Action,
     ClaimStar,
     MatheMeister,
     MatheMeisterSettings,
     Roll,
+    StarBoard,
+    StarClaim,
     line_name,
     score_sheet,
 )
-from tabletop.store import SeatInfo
+from tabletop.store import Saved, SeatInfo
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.games.mathe_meister.dialogs import dice_screen
 from tabletop.ui.games.mathe_meister.play import MMMatch, modes_named, round_start, sums_checked
-from tabletop.ui.games.mathe_meister.star_board import StarBoard, StarClaim
 from tabletop.ui.messages import child_message
 from tabletop.ui.results import Outcome, outcome_of
 from tabletop.ui.saves import LABEL, GameSave, seats_of, standings_result
@@ -64,7 +66,8 @@ SHEET_LABEL = "app:mm-table-sheet"  # the journal label of a bot's own sheet at 
 
 class TableScene(Table):
     """One table game. ``seats``: (name, is a bot) per seat, or the journal's
-    :class:`SeatInfo`; ``lead`` and ``save`` carry on a journaled table."""
+    :class:`SeatInfo`; ``lead`` and ``save`` carry on a journaled table (its seed is
+    the lead's)."""
 
     game = MatheMeister.name
     results_at_end = True
@@ -77,13 +80,11 @@ class TableScene(Table):
         seats: Sequence[tuple[str, bool] | SeatInfo],
         modes: Sequence[str] = ("freestyle",),
         dice_mode: str | None = None,
-        seed: int | None = None,
         lead: MMMatch | None = None,
         save: GameSave | None = None,
     ) -> None:
         infos = seats_of(seats, BOT_LEVEL)
-        if seed is None and lead is not None:
-            seed = lead.seed
+        seed = lead.seed if lead is not None else None
         seed = ctx.rng.randrange(10**9) if seed is None else seed
         dice_mode = dice_mode or ctx.prefs.prefs.dice_input
         save = save or GameSave(
@@ -110,7 +111,6 @@ class TableScene(Table):
         )
         self.board = StarBoard(dict(self.settings.layout.star_values))
         self.round = 1
-        self.dice: tuple[int, int] | None = None
         self.rolls: list[tuple[int, int]] = []  # every round's dice so far
         self.dice_at: float | None = None  # seconds played when this round's dice came
         self.over = False
@@ -127,10 +127,14 @@ class TableScene(Table):
         self.note = ""  # a star just won, said before the next step
         if self.resumed:
             self._restore(self.save.app.get("table") or {})
-            self._reload_sheets()
 
     def name(self, seat: int) -> str:
         return self.infos[seat].name
+
+    @property
+    def dice(self) -> tuple[int, int] | None:
+        """This round's dice, once they are out."""
+        return self.rolls[self.round - 1] if len(self.rolls) >= self.round else None
 
     def standings(self) -> Result:
         """What the device knows of a paper game: each seat's Bonus Star points."""
@@ -213,7 +217,6 @@ class TableScene(Table):
             self._finish("abandoned")
 
     def _rolled(self, dice: tuple[int, int]) -> None:
-        self.dice = dice
         self.rolls = [*self.rolls[: self.round - 1], dice]
         self.dice_at = self.save.elapsed()
         self.bots_pressed = set()
@@ -233,27 +236,36 @@ class TableScene(Table):
     # -- the journal -------------------------------------------------------------------------
 
     def _attach(self) -> None:
-        """Journal each bot's sheet (a new row the first time)."""
-        journal = self.ctx.journal
+        """Journal each bot's sheet: carried on as the journal kept it (the newest row
+        per seat; one that does not replay is rebuilt from the table's dice), or in a
+        new row. The sheets of tables no longer played on are set aside as abandoned."""
+        journal, kept = self.ctx.journal, dict[int, Saved]()
         try:
             tables = {s.id for s in journal.unfinished(LABEL)}
-            for left in journal.unfinished(SHEET_LABEL):  # sheets of tables not played on
-                if (left.meta.get("app") or {}).get("table") not in tables:
-                    journal.finish(left.id, None, reason="abandoned", status="abandoned")
+            for saved in journal.unfinished(SHEET_LABEL):
+                mine = saved.meta.get("app") or {}
+                if mine.get("table") not in tables:
+                    journal.finish(saved.id, None, reason="abandoned", status="abandoned")
+                elif self.resumed and mine.get("table") == self.save.id:
+                    kept.setdefault(int(mine.get("seat", -1)), saved)
         except TabletopError as exc:
             log.error("journal: %s: %s", exc.code, exc.message)
-        for seat, match in self.bots.items():
-            sheet_save = self.bot_saves.get(seat)
-            if sheet_save is None:
-                sheet_save = GameSave(
+        for seat in self.bots:
+            try:
+                if seat in kept:
+                    self.bots[seat] = journal.load(kept[seat].id, GAMES)
+                    self.bot_saves[seat] = GameSave.resumed(self.ctx, kept[seat])
+            except TabletopError as exc:
+                log.warning("resume: the sheet of seat %d does not replay: %s", seat + 1, exc)
+            if seat not in self.bot_saves:
+                self.bot_saves[seat] = GameSave(
                     self.ctx,
                     MatheMeister.name,
                     [SeatInfo(0, self.name(seat), bot=BOT_LEVEL)],
                     {"screen": "table-sheet", "table": self.save.id, "seat": seat},
                     label=SHEET_LABEL,
                 )
-                self.bot_saves[seat] = sheet_save
-            sheet_save.attach(match)
+            self.bot_saves[seat].attach(self.bots[seat])
         if self.resumed:
             self._follow()
 
@@ -261,9 +273,10 @@ class TableScene(Table):
         """The app's clock time at ``played`` seconds into the game."""
         return self.ctx.clock() - (self.save.elapsed() - played)
 
-    def _played_at(self, at: float) -> float:
-        """Seconds into the game at the app's clock time ``at``."""
-        return self.save.elapsed() - (self.ctx.clock() - at)
+    def _press(self, seat: int, at: float) -> bool:
+        """``seat`` pressed at the app's clock time ``at``: on the star board in seconds
+        played, as the journal keeps its times."""
+        return self.board.press(seat, self.save.elapsed() - (self.ctx.clock() - at))
 
     def record(self) -> dict[str, Any]:
         """What the device knows of the table, as the journal keeps it."""
@@ -271,8 +284,8 @@ class TableScene(Table):
             "round": self.round,
             "dice": list(self.dice) if self.dice is not None else None,
             "rolls": [list(r) for r in self.rolls],
-            "claims": [[c.round, c.line, c.seat, self._played_at(c.at)] for c in self.board.claims],
-            "waiting": [[p.seat, self._played_at(p.at)] for p in self.board.waiting],
+            "claims": [[c.round, c.line, c.seat, c.at] for c in self.board.claims],
+            "waiting": [[p.seat, p.at] for p in self.board.waiting],
             "dice_at": self.dice_at,
             "pressed": sorted(self.bots_pressed),
             "over": self.over,
@@ -280,37 +293,16 @@ class TableScene(Table):
 
     def _restore(self, table: Mapping[str, Any]) -> None:
         self.round = int(table.get("round", 1))
-        dice = table.get("dice")
-        self.dice = (int(dice[0]), int(dice[1])) if dice else None
         self.rolls = [(int(a), int(b)) for a, b in table.get("rolls", [])]
         for round_no, line, seat, played in table.get("claims", []):
             self.board.owners[str(line)] = int(seat)
-            self.board.claims.append(
-                StarClaim(int(round_no), str(line), int(seat), self._clock_of(float(played)))
-            )
+            self.board.claims.append(StarClaim(int(round_no), str(line), int(seat), float(played)))
         for seat, played in table.get("waiting", []):
-            self.board.press(int(seat), self._clock_of(float(played)))
+            self.board.press(int(seat), float(played))
         at = table.get("dice_at")
         self.dice_at = float(at) if at is not None else None
         self.bots_pressed = {int(s) for s in table.get("pressed", [])}
         self.over = bool(table.get("over", False))
-
-    def _reload_sheets(self) -> None:
-        """Each bot's sheet as the journal kept it (the newest row per seat); one that does
-        not replay is rebuilt from the table's dice."""
-        journal = self.ctx.journal
-        for saved in journal.unfinished(SHEET_LABEL):
-            mine = saved.meta.get("app") or {}
-            seat = int(mine.get("seat", -1))
-            if mine.get("table") != self.save.id or seat not in self.bots or seat in self.bot_saves:
-                continue
-            try:
-                sheet_save = GameSave.resumed(self.ctx, saved)
-                self.bots[seat] = journal.load(saved.id, GAMES)
-            except TabletopError as exc:
-                log.warning("resume: the sheet of seat %d does not replay: %s", seat + 1, exc)
-                continue
-            self.bot_saves[seat] = sheet_save
 
     def _journal(self) -> None:
         """Write the table's state now (before the screen shows the change)."""
@@ -341,42 +333,29 @@ class TableScene(Table):
         the stars it won, a swap if it pays, and the end of the round. Planned from the
         state the round's dice gave, so a sheet that stopped halfway goes on as it would
         have."""
-        for _ in range(3 * ROUNDS):
-            state = match.state
-            if state.finished:
+        while not match.state.finished:
+            k = match.state.round
+            if match.state.dice is None and (
+                k > len(self.rolls) or not tried(match, Roll(self.rolls[k - 1]))
+            ):
                 return
-            k = state.round
-            if state.dice is None:
-                if k > len(self.rolls):
-                    return
-                try:
-                    match.apply(Roll(self.rolls[k - 1]))
-                except TabletopError:
-                    return
             start = round_start(match)
             plan = list(hint(match.steps[start - 1].state, 0).actions())
-            done = list(match.history[start:])
-            try:
-                for action in plan[len(done) :]:
-                    match.apply(action)
-            except (TabletopError, ValueError):
-                return  # a bot that cannot finish its writes just stops writing
+            # a bot that cannot finish its writes just stops writing
+            if not all(tried(match, a) for a in plan[len(match.history) - start :]):
+                return
             if k >= self.round and not self.over:
                 return
-            written = match.steps[start - 1 + len(plan)].state
             won = {c.line for c in self.board.claims if c.seat == seat and c.round == k}
             left = list(match.history[start + len(plan) :])
-            for action in after_writes(written, 0):
+            for action in after_writes(match.steps[start - 1 + len(plan)].state, 0):
                 if isinstance(action, ClaimStar) and action.line not in won:
                     continue
                 if action in left:
                     left.remove(action)
-                    continue
-                try:
-                    match.apply(action)
-                except TabletopError:
-                    continue  # a bot that cannot finish its round just stops writing
-            if match.state.round == k and not match.state.finished:
+                else:
+                    tried(match, action)  # one the engine refuses is left out
+            if match.state.round == k:
                 return
 
     def _finish(self, reason: str = "end") -> None:
@@ -453,7 +432,7 @@ class TableScene(Table):
         if self.dice is None:  # a press before the round's dice: say what comes first
             self.refuse("mm.ui.dice_first", f"seat {seat + 1} pressed before the dice")
             return
-        if self.board.press(seat, at):
+        if self._press(seat, at):
             self.ctx.sounds.play("tap")
             self.message = self.note = ""
             self._after_change()
@@ -507,7 +486,7 @@ class TableScene(Table):
             at = self.bot_press_at.pop(seat)
             self.bots_pressed.add(seat)
             if self._bot_lines(seat):
-                self.board.press(seat, at)
+                self._press(seat, at)
         if due:
             self._after_change()
             self.after()
@@ -521,7 +500,6 @@ class TableScene(Table):
         self.over = self.round >= ROUNDS
         if not self.over:
             self.round += 1
-            self.dice = None
             self.dice_at = None
             self.bots_pressed = set()
         self._journal()
@@ -613,6 +591,15 @@ class TableScene(Table):
         painter.seat_chip(surface, chip, seat)
         at, room = (chip.right + m.u(8), b.rect.centery), b.rect.right - chip.right - m.u(12)
         painter.text(surface, label, at, m.small + 1, bold=True, anchor="midleft", max_width=room)
+
+
+def tried(match: MMMatch, action: Action) -> bool:
+    """``action`` on a bot's sheet; False, and nothing changed, when it is refused."""
+    try:
+        match.apply(action)
+    except (TabletopError, ValueError):
+        return False
+    return True
 
 
 __all__ = ["BOT_LEVEL", "BOT_SECONDS", "SHEET_LABEL", "TableScene"]
