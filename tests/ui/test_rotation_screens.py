@@ -316,7 +316,7 @@ def test_rotation_banner_shows_station_group_and_countdown(size, tmp_path: Path)
     app.step()
     banner = runner.banner(screen)
     assert banner.fill == ORANGE and banner.clock == "00:40"
-    runner.pause()
+    runner.control("pause")
     app.step()
     assert runner.banner(screen).clock == "Paused"
 
@@ -608,9 +608,9 @@ def test_rotation_restored_after_a_reboot_with_the_same_clock(tmp_path) -> None:
     path = tmp_path / "tabletop.sqlite3"
     app, wall, runner = rotation_app(journal=Journal(path))
     wall.advance(5 * MIN)
-    runner.pause()
+    runner.control("pause")
     wall.advance(MIN)
-    runner.resume()
+    runner.control("resume")
     wall.advance(MIN)
     app.step()
     before = runner.moment

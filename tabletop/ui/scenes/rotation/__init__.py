@@ -11,18 +11,24 @@ station's game set up as planned. Times are wall-clock seconds from ``ctx.wall``
 device that reboots carries on (:func:`restore_rotation`).
 """
 
-from tabletop.ui.scenes.rotation.control import FOLLOWS, RotationControl, rotation_menu
-from tabletop.ui.scenes.rotation.editor import RotationEditor
+from tabletop.ui.scenes.rotation.editor import (
+    FOLLOWS,
+    RotationControl,
+    RotationEditor,
+    rotation_menu,
+)
 from tabletop.ui.scenes.rotation.runner import (
     FLASH_STEP,
     FLASH_TOGGLES,
     SEATS,
     RotationRunner,
+    StationScene,
+    choose_setup,
     finish_games,
+    games_on,
     restore_rotation,
     run_rotation,
 )
-from tabletop.ui.scenes.rotation.station import StationScene, choose_setup
 
 __all__ = [
     "FLASH_STEP",
@@ -35,6 +41,7 @@ __all__ = [
     "StationScene",
     "choose_setup",
     "finish_games",
+    "games_on",
     "restore_rotation",
     "rotation_menu",
     "run_rotation",

@@ -1,13 +1,15 @@
-"""The teacher's plan for a station rotation: :class:`RotationEditor` (stations, groups,
-times; Start runs it here), :class:`StationPicker` (one station's game, mode and
-options) and :class:`GroupsScene` (the groups' names). Teachers' screens, behind the PIN."""
+"""The teacher's screens for station rotations, behind the PIN: the plan
+(:class:`RotationEditor`: stations, groups, times; Start runs it here;
+:class:`StationPicker`: one station's game, mode and options; :class:`GroupsScene`: the
+groups' names), and :class:`RotationControl` for the rotation that runs (Pause, Resume,
++1 minute, Skip, End). The teacher menu's way in is :func:`rotation_menu`."""
 
 from __future__ import annotations
 
 import logging
 import sqlite3
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from itertools import count
 from typing import Any
 
@@ -28,10 +30,10 @@ from tabletop.classroom.rotation import (
     start_rotation,
 )
 from tabletop.engine.errors import BadInput, TabletopError
-from tabletop.ui.app import Context
-from tabletop.ui.scenes.common import foot
+from tabletop.ui.app import Context, Scene
+from tabletop.ui.scenes.common import Confirm, foot
 from tabletop.ui.scenes.names import NameScene
-from tabletop.ui.scenes.rotation.runner import run_rotation
+from tabletop.ui.scenes.rotation.runner import RotationRunner, run_rotation, seated
 from tabletop.ui.scenes.settings import TeacherScreen, footer
 from tabletop.ui.theme import Metrics
 from tabletop.ui.widgets import Button, grid
@@ -52,68 +54,58 @@ def class_groups(journal: Any) -> list[str]:
 
 @dataclass
 class Draft:
-    """The plan being edited (mutable; :meth:`plan` validates it)."""
+    """The plan being edited (mutable; :meth:`plan` validates it): the :class:`Plan`'s
+    fields (``rounds`` 0: one per station), and ``here``, this device's station (0-based)."""
 
-    stations: list[Station] = field(default_factory=list)
-    groups: list[str] = field(default_factory=list)
+    stations: list[Station]
+    groups: list[str]
     minutes: int = 15
     transition: int = 1
     warning: int = 1
-    rounds: int = 0  # 0: one per station
-    here: int = 0  # this device's station, 0-based
+    rounds: int = 0
+    here: int = 0
 
     @classmethod
     def start(cls, ctx: Context) -> Draft:
         """The last plan stored (a teacher often reuses it), else four stations and
         the class list's groups (or Group 1..4)."""
-        plan = last_plan(ctx.journal)
-        if plan is not None:
-            return cls(
-                list(plan.stations),
-                list(plan.groups),
-                plan.minutes,
-                plan.transition,
-                plan.warning,
-                plan.rotations or 0,
-            )
-        stations = [Station(g) for g in DEFAULT_GAMES]
-        groups = class_groups(ctx.journal) or [f"Group {i + 1}" for i in range(len(stations))]
-        return cls(stations, groups)
+        if (p := last_plan(ctx.journal)) is not None:
+            times = (p.minutes, p.transition, p.warning)
+            return cls([*p.stations], [*p.groups], *times, p.rotations or 0)
+        groups = class_groups(ctx.journal) or [f"Group {i + 1}" for i in range(4)]
+        return cls([Station(g) for g in DEFAULT_GAMES], groups)
 
     @property
     def rotations(self) -> int:
         return self.rounds or len(self.stations)
 
     def plan(self) -> Plan:
-        rounds = self.rounds if self.rounds and self.rounds != len(self.stations) else None
-        return Plan(
-            tuple(self.stations),
-            tuple(self.groups),
-            self.minutes,
-            self.transition,
-            self.warning,
-            rounds,
-        )
+        rounds = self.rounds if self.rounds != len(self.stations) else 0
+        times = (self.minutes, self.transition, self.warning)
+        return Plan(tuple(self.stations), tuple(self.groups), *times, rounds or None)
 
     def step(self, what: str, delta: int) -> None:
         """Move one of the steppers by ``delta``, inside its bounds."""
         n = len(self.stations)
-        bounds = {
-            "minutes": MINUTES,
-            "transition": TRANSITION,
-            "warning": WARNING,
-            "rounds": (1, max(1, n)),
-            "here": (0, max(0, n - 1)),
-        }
+        rounds, here = (1, max(1, n)), (0, max(0, n - 1))
+        bounds = {"minutes": MINUTES, "transition": TRANSITION, "warning": WARNING}
+        low, high = bounds.get(what) or (rounds if what == "rounds" else here)
         now = self.rotations if what == "rounds" else getattr(self, what)
-        low, high = bounds[what]
         setattr(self, what, max(low, min(high, now + delta)))
 
     def fit(self) -> None:
         """Keep the rounds and this device's station inside the stations there are."""
-        n = len(self.stations)
-        self.rounds = min(self.rounds, n) if self.rounds else 0
-        self.here = min(self.here, max(0, n - 1))
+        self.rounds = min(self.rounds, len(self.stations))
+        self.here = min(self.here, max(0, len(self.stations) - 1))
+
+    def value(self, key: str) -> str:
+        """What a stepper shows between its \u2212 and + buttons."""
+        return {
+            "minutes": f"{self.minutes} min",
+            "transition": f"{self.transition} min",
+            "warning": f"{self.warning} min" if self.warning else "none",
+            "rounds": f"{self.rotations} of {len(self.stations)}",
+        }.get(key, f"Station {self.here + 1}")
 
 
 STEPPERS = (
@@ -195,16 +187,6 @@ class RotationEditor(TeacherScreen):
             back.rect.height + m.u(16),
         )
 
-    def value(self, key: str) -> str:
-        """What a stepper shows between its \u2212 and + buttons."""
-        d = self.draft
-        return {
-            "minutes": f"{d.minutes} min",
-            "transition": f"{d.transition} min",
-            "warning": f"{d.warning} min" if d.warning else "none",
-            "rounds": f"{d.rotations} of {len(d.stations)}",
-        }.get(key, f"Station {d.here + 1}")
-
     def press(self, name: str) -> None:
         d = self.draft
         self.message = ""
@@ -274,7 +256,7 @@ class RotationEditor(TeacherScreen):
         for key, _ in STEPPERS:  # each stepper's value between its \u2212 and +
             minus, plus = (b.rect for b in self.buttons if b.name in (f"{key}.-", f"{key}.+"))
             at = ((minus.right + plus.left) // 2, minus.centery)
-            value = self.value(key)
+            value = self.draft.value(key)
             painter.text(surface, value, at, m.text, bold=True, anchor="center", max_width=m.u(130))
         painter.buttons(surface, self.buttons)
         if self.message:
@@ -429,4 +411,127 @@ class GroupsScene(TeacherScreen):
 
     def draw(self, surface: pygame.Surface) -> None:
         painter = self.backdrop(surface, "Groups", "Tap a group to change its name.")
+        painter.buttons(surface, self.buttons)
+
+
+FOLLOWS = "This station follows the teacher's dashboard."
+NOW = ("pause", "resume", "extend")  # the controls that act at once
+QUESTIONS = {"skip": "Time's up now for this rotation?", "end": "End the whole station rotation?"}
+
+
+def rotation_menu(ctx: Context) -> Scene:
+    """The teacher menu's "Station rotation": the controls while one runs, else the editor.
+    On a fleet device (``ctx.fleet``) only the controls, which show the rotation but
+    leave it to the teacher's dashboard."""
+    running = isinstance(ctx.rotation, RotationRunner) and not ctx.rotation.finished
+    return RotationControl(ctx) if running or ctx.fleet is not None else RotationEditor(ctx)
+
+
+class RotationControl(TeacherScreen):
+    """Pause, Resume, +1 minute, Skip, End for the rotation that runs."""
+
+    def __init__(self, ctx: Context) -> None:
+        super().__init__(ctx)
+        self.asking = ""  # "skip" or "end" while the Confirm is up
+
+    @property
+    def runner(self) -> RotationRunner | None:
+        rotation = self.ctx.rotation
+        return rotation if isinstance(rotation, RotationRunner) else None
+
+    @property
+    def follows(self) -> bool:
+        """A fleet device: the rotation is the teacher's dashboard's to change."""
+        return self.ctx.fleet is not None
+
+    def layout(self, metrics: Metrics) -> None:
+        m, now = metrics, self.runner.moment if self.runner else None
+        # on a fleet device the teacher's dashboard has the controls
+        running = now is not None and not now.done and not self.follows
+        paused = bool(now and now.paused)
+        specs = (
+            ("pause", "Pause", running and not paused),
+            ("resume", "Resume", running and paused),
+            ("extend", "+1 minute", running),
+            ("skip", "Skip", running),
+            ("end", "End", running),
+        )
+        row = grid(pygame.Rect(m.u(16), m.u(240), m.width - m.u(32), m.u(56)), 5, 5, m.u(10))
+        b = [
+            Button(key, rect, label, enabled=on)
+            for rect, (key, label, on) in zip(row, specs, strict=True)
+        ]
+        self.buttons = b + footer(m, ("back", "Back"))
+
+    def update(self, now: float) -> bool:
+        self.layout(self.m)  # the buttons follow the clock (paused or not, over)
+        return False
+
+    def press(self, name: str) -> None:
+        runner = self.runner
+        if name == "back" or runner is None:
+            self.stack.pop()
+            return
+        if self.follows or name not in (*QUESTIONS, *NOW):
+            return
+        if name in QUESTIONS:  # Skip and End ask first
+            self.asking = name
+            self.stack.push(Confirm(self.ctx, QUESTIONS[name], yes=name.title(), no="Keep going"))
+            return
+        log.info("rotation: the teacher pressed %s", name)
+        runner.control(name)
+        if self.stack.top is self:
+            self.layout(self.m)
+
+    def resume(self, result: Any) -> None:
+        asked, self.asking = self.asking, ""
+        runner = self.runner
+        if result == "yes" and runner is not None and asked:
+            log.info("rotation: the teacher pressed %s", asked)
+            # Time is up now: the runner saves the games and shows the station screen.
+            runner.control(asked)
+            return
+        if self.stack.top is self:
+            self.layout(self.m)
+
+    def lines(self) -> list[str]:
+        """What the screen says about the rotation: this device's station, the rotation
+        and its phase, the group here and its time, where every group is."""
+        runner = self.runner
+        if runner is None:
+            return ["No rotation is running."]
+        now, plan = runner.moment, runner.plan
+        state = {
+            "play": "playing",
+            "warning": "last minutes",
+            "transition": "groups are moving",
+            "done": "over",
+        }[now.phase] + (" (paused)" if now.paused else "")
+        lines = [
+            f"This device: {plan.station_title(runner.station)}",
+            f"Rotation {now.rotation + 1} of {plan.count}: {state}",
+            f"Here: {runner.group or 'no group'} \u00b7 {now.countdown()} left",
+        ]
+        where = [(g, plan.station_of(g, seated(now))) for g in plan.groups]
+        if not now.done and any(s is not None for _, s in where):
+            lines.append(
+                ("Next: " if now.phase == "transition" else "Now: ")
+                + ", ".join(f"{g} at {s + 1}" for g, s in where if s is not None)
+            )
+        return lines
+
+    def draw(self, surface: pygame.Surface) -> None:
+        painter = self.backdrop(surface, "Station rotation", "The rotation running on this device.")
+        m, p = self.m, painter.p
+        room, y = m.width - m.u(32), m.u(76)
+        for line in self.lines():
+            painter.text(surface, line, (m.u(16), y), m.text + m.u(2), bold=True, max_width=room)
+            y += m.text + m.u(12)
+        if self.follows:  # under the controls, which are the dashboard's
+            connected, state = self.ctx.fleet.connection()
+            y = self.buttons[0].rect.bottom + m.u(10)
+            for text, colour, bold in ((FOLLOWS, p.bad, True), (state, p.good, False)):
+                colour = colour if connected else p.bad
+                painter.text(surface, text, (m.u(16), y), m.text, colour, bold=bold, max_width=room)
+                y += m.text + m.u(8)
         painter.buttons(surface, self.buttons)
