@@ -282,14 +282,14 @@ class AttackPlay(TableController):
         if self.is_bot(seat):
             self.refuse("atk.ui.bot_turn")
             return
-        passes = [a for a in GAME.legal_actions(self.state, seat) if isinstance(a, Pass)]
-        if not passes:
+        legal = GAME.legal_actions(self.state, seat)
+        if (pass_ := next((a for a in legal if isinstance(a, Pass)), None)) is None:
             self.refuse("atk.ui.no_pass", detail=f"seat {seat + 1} may not pass")
             return
-        self.perform(passes[0])
+        self.perform(pass_)
 
     def bot_waiting(self) -> bool:
-        return self.bot is not None and self.is_bot(self.state.turn) and self.state.phase == "play"
+        return self.is_bot(self.state.turn) and self.state.phase == "play"
 
     def bot_move(self) -> None:
         if self.bot is not None and self.bot_waiting():
@@ -297,21 +297,21 @@ class AttackPlay(TableController):
 
     # -- taking back ----------------------------------------------------------------------------
 
+    def moves(self) -> list[Play | Pass]:
+        """The moves made so far (not the cards the device drew), the last first."""
+        return [a for a in reversed(self.match.history) if isinstance(a, (Play, Pass))]
+
     def can_undo(self) -> bool:
-        return any(
-            isinstance(a, (Play, Pass)) and not self.is_bot(a.seat) for a in self.match.history
-        )
+        return any(not self.is_bot(a.seat) for a in self.moves())
 
     def own_last_move(self) -> Play | Pass | None:
         """The last move (not a card the device drew after it: those are part of it),
         when it was a child's and nothing has acted on it yet (the next player has not
         played, the bot has not replied): the child may take it back without the
         teacher, once."""
-        if self.took_back:  # the move before it was acted on: that one is the teacher's
-            return None
-        moves = (a for a in reversed(self.match.history) if isinstance(a, (Play, Pass)))
-        last = next(moves, None)
-        return None if last is None or self.is_bot(last.seat) else last
+        last = next(iter(self.moves()), None)
+        # after a take back, the move before it was acted on: that one is the teacher's
+        return None if self.took_back or last is None or self.is_bot(last.seat) else last
 
     def take_back_hint(self) -> str:
         """How the child whose own last move it is takes it back, said on the table; ""

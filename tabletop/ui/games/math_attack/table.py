@@ -55,6 +55,7 @@ from tabletop.ui.theme import GREEN, Color, Metrics
 from tabletop.ui.widgets import Button, Painter
 
 BOT_LEVELS = tuple(level for level in LEVELS if level != "random")
+LEVEL_CHOICES = tuple((level, LEVEL_NAMES[level]) for level in BOT_LEVELS)
 RULES = load_rules("math_attack")
 HELP = "For teachers: take back the last move."
 NO_CAMERA = "No camera? Tap a number line to enter the card by hand."
@@ -446,6 +447,7 @@ def _start(ctx: Context, values: form.FormValues) -> Scene:
 
 
 CHILDREN, WITH_BOT = (form.CHILD, form.CHILD), (form.CHILD, form.BOT)
+FIRST = (form.Choice("0", "{0}"), form.Choice("1", "{1}"))  # the seats' names
 SETUP = form.FormSpec(
     game=GAME.name,
     title="Math Attack!",
@@ -453,13 +455,7 @@ SETUP = form.FormSpec(
     rules=RULES,
     start=_start,
     seats=form.Seats(
-        2,
-        2,
-        CHILDREN,
-        levels=tuple((level, LEVEL_NAMES[level]) for level in BOT_LEVELS),
-        level="easy",
-        bot_seats=(1,),
-        bot_name="Bot ({level})",
+        2, 2, CHILDREN, LEVEL_CHOICES, "easy", bot_seats=(1,), bot_name="Bot ({level})"
     ),
     cards=form.Cards(
         with_bot=form.VIRTUAL,
@@ -469,11 +465,7 @@ SETUP = form.FormSpec(
         real_caption="on the table",
         virtual_caption="on the screen",
     ),
-    options=(
-        form.OptionRow(
-            "first", "Who starts", (form.Choice("0", "{0}"), form.Choice("1", "{1}")), "0"
-        ),
-    ),
+    options=(form.OptionRow("first", "Who starts", FIRST, "0"),),
     modes=(("table", form.Preset(seats=CHILDREN)), ("bot", form.Preset(seats=WITH_BOT))),
 )
 
@@ -487,16 +479,10 @@ def resume_scene(ctx: Context, save: GameSave, match: Match[Any, Any, Any]) -> S
     """The table again around a match replayed from the journal: the names, the bot, who
     started and the seed from ``save.app`` (the keys every version wrote)."""
     app = save.app
-    names = save.names if len(save.names) == 2 else app["names"]
-    return AttackScene(
-        ctx,
-        names=(str(names[0]), str(names[1])),
-        bot=app.get("bot"),
-        first=int(app.get("first", 0)),
-        seed=int(app["seed"]),
-        match=match,
-        save=save,
-    )
+    a, b = save.names if len(save.names) == 2 else app["names"]
+    first, seed = int(app.get("first", 0)), int(app["seed"])
+    names, bot = (str(a), str(b)), app.get("bot")
+    return AttackScene(ctx, names=names, bot=bot, first=first, seed=seed, match=match, save=save)
 
 
 __all__ = ["BOT_LEVELS", "RULES", "SETUP", "AttackScene", "resume_scene", "setup_scene"]
