@@ -304,9 +304,7 @@ class AttackScene(TableScene):
             lines = [(str(i), f"{name}'s line") for i, name in enumerate(self.names)]
             dialog = ChoiceGrid(self.ctx, ask.question, lines, columns=2, rows=1)
         else:
-            faces = {card: face(card) for card in PICKER}
-            cards = [(card, big) for card, (big, _) in faces.items()]
-            words = {card: word for card, (_, word) in faces.items()}
+            cards, words = [(c, face(c)[0]) for c in PICKER], {c: face(c)[1] for c in PICKER}
             dialog = ChoiceGrid(self.ctx, ask.question, cards, columns=10, rows=3, captions=words)
         self.ask(("ask", ask), dialog)
 
@@ -326,20 +324,17 @@ class AttackScene(TableScene):
         """Act on one touch target (the tests and the demo tap these by name)."""
         play = self.play
         kind, _, arg = name.partition(".")
-        if name == "undo":
-            if not play.can_undo():
-                play.refuse("engine.nothing_to_undo")
-            elif play.own_last_move():  # a child takes back their own last card: no PIN
-                play.take_back()
-            else:
-                words = {"prompt": "Teacher PIN to take back a move", "subtitle": HELP}
-                self.ask(("pin",), PinPad(self.ctx, "undo", **words))
+        if name == "undo" and play.can_undo() and not play.own_last_move():
+            words = {"prompt": "Teacher PIN to take back a move", "subtitle": HELP}
+            self.ask(("pin",), PinPad(self.ctx, "undo", **words))
+        elif name == "undo" and play.can_undo():  # a child's own last card: no PIN
+            play.take_back()
+        elif name == "undo":
+            play.refuse("engine.nothing_to_undo")
+        elif kind in ("line", "seen"):
+            self.ask_about((play.tap_line if kind == "line" else play.ghost_tapped)(int(arg)))
         elif kind == "hand":
             play.pick(int(arg))
-        elif kind == "line":
-            self.ask_about(play.tap_line(int(arg)))
-        elif kind == "seen":
-            self.ask_about(play.ghost_tapped(int(arg)))
         elif name == "pass":
             play.pass_turn()
         else:
