@@ -1,8 +1,9 @@
 """The teacher's screens for station rotations, behind the PIN: the plan
 (:class:`RotationEditor`: stations, groups, times; Start runs it here;
 :class:`StationPicker`: one station's game, mode and options; :class:`GroupsScene`: the
-groups' names), and :class:`RotationControl` for the rotation that runs (Pause, Resume,
-+1 minute, Skip, End). The teacher menu's way in is :func:`rotation_menu`."""
+groups' names; each a :class:`PlanScreen`), and :class:`RotationControl` for the rotation
+that runs (Pause, Resume, +1 minute, Skip, End). The teacher menu's way in is
+:func:`rotation_menu`."""
 
 from __future__ import annotations
 
@@ -41,6 +42,9 @@ from tabletop.ui.widgets import Button, grid
 log = logging.getLogger(__name__)
 
 DEFAULT_GAMES = ("mathe-meister", "math-wars-meta", "mecs", "math-arena")
+FOLLOWS = "This station follows the teacher's dashboard."
+NOW = ("pause", "resume", "extend")  # the controls that act at once
+QUESTIONS = {"skip": "Time's up now for this rotation?", "end": "End the whole station rotation?"}
 
 
 def class_groups(journal: Any) -> list[str]:
@@ -117,75 +121,78 @@ STEPPERS = (
 )
 
 
-class RotationEditor(TeacherScreen):
+class PlanScreen(TeacherScreen):
+    """A teacher's screen of the plan: its title and subtitle, its buttons with ``words``
+    beside them (text, point, anchor: row names, a stepper's value) and ``message``, what
+    went wrong, in red (in ``message_rect``; without one, instead of the subtitle)."""
+
+    title = "Station rotation"
+    subtitle = ""
+
+    def __init__(self, ctx: Context) -> None:
+        super().__init__(ctx)
+        self.message = ""
+        self.message_rect: pygame.Rect | None = None
+        self.words: list[tuple[str, tuple[int, int], str]] = []
+
+    def draw(self, surface: pygame.Surface) -> None:
+        over = self.message and self.message_rect is None  # over the subtitle
+        painter = self.backdrop(surface, self.title, "" if over else self.subtitle)
+        m, p = self.m, painter.p
+        for text, at, anchor in self.words:
+            painter.text(surface, text, at, m.text, bold=True, anchor=anchor, max_width=m.u(126))
+        painter.buttons(surface, self.buttons)
+        if self.message:  # where the subtitle was, down to the buttons, when no rect is given
+            top, room = m.u(12) + m.title, self.message_rect
+            room = room or pygame.Rect(m.u(18), top, m.width - m.u(36), m.u(84) - m.title)
+            painter.paragraph(surface, self.message, room, m.small, p.bad, bold=True)
+
+
+class RotationEditor(PlanScreen):
     """The teacher's plan: stations, groups, times; Start runs it on this device."""
+
+    subtitle = "Tap a station to change its game."
 
     def __init__(self, ctx: Context, draft: Draft | None = None) -> None:
         super().__init__(ctx)
         self.draft = draft or Draft.start(ctx)
-        self.message = ""
         self.editing: int | None = None  # the station a picker is open for
 
     def layout(self, metrics: Metrics) -> None:
-        m = metrics
-        W, H = m.size
-        d = self.draft
-        margin, gap = m.u(16), m.u(6)
-        top = m.u(76)
-        bh = m.u(56)
-        bottom = H - margin - bh - m.u(8)
-        left_w = m.u(380)
+        m, d = metrics, self.draft
+        margin, gap, top = m.u(16), m.u(6), m.u(76)
+        bottom = m.height - margin - m.u(56) - m.u(8)
+        # Stations: two columns of four tiles, "+ Station" after the last.
+        tiles = [*d.stations, None][:MAX_STATIONS]
+        th = (bottom - top - 3 * gap) // 4
+        cells = grid(pygame.Rect(margin, top, m.u(380), th), len(tiles), 2, gap, rows=4)
         b: list[Button] = []
-        # Stations: two columns of tiles, "+ Station" after the last.
-        rows = 4
-        th = (bottom - top - (rows - 1) * gap) // rows
-        tiles = len(d.stations) + (len(d.stations) < MAX_STATIONS)
-        area = pygame.Rect(margin, top, left_w, th)
-        for i, rect in enumerate(grid(area, tiles, 2, gap, rows=rows)):
-            if i < len(d.stations):
-                s = d.stations[i]
-                b.append(
-                    Button(
-                        f"station.{i}",
-                        rect,
-                        f"{i + 1}. {s.name}",
-                        kind="toggle",
-                        selected=i == d.here,
-                        caption=s.mode_name + (" \u00b7 this device" if i == d.here else ""),
-                    )
-                )
-            else:
+        for i, (rect, s) in enumerate(zip(cells, tiles, strict=True)):
+            if s is None:
                 b.append(Button("station.add", rect, "+ Station", kind="quiet"))
-        # The right column: groups, then the steppers.
-        x = margin + left_w + m.u(20)
-        right_w = W - margin - x
-        label_w = m.u(130)
+                continue
+            here, label = " \u00b7 this device" if i == d.here else "", f"{i + 1}. {s.name}"
+            tile = Button(f"station.{i}", rect, label, kind="toggle", selected=bool(here))
+            b.append(replace(tile, caption=s.mode_name + here))
+        # The right column, a row each with its name at the left: groups, the steppers.
+        x = margin + m.u(380) + m.u(20)
+        bx, bw, sw = x + m.u(130), m.width - margin - x - m.u(130), m.u(52)
         rh = (bottom - top - len(STEPPERS) * gap) // (len(STEPPERS) + 1)
-        self.label_x = x
-        self.labels = [("Groups", top + rh // 2)]  # each row's name, and its middle
-        b.append(
-            Button(
-                "groups",
-                pygame.Rect(x + label_w, top, right_w - label_w, rh),
-                f"{len(d.groups)} groups" if len(d.groups) != 1 else "1 group",
-                kind="quiet",
-                caption=", ".join(d.groups),
-            )
-        )
-        sw = m.u(52)
-        for i, (key, label) in enumerate(STEPPERS, start=1):
-            minus = pygame.Rect(x + label_w, top + i * (rh + gap), sw, rh)
+        rows = [pygame.Rect(bx, top + i * (rh + gap), bw, rh) for i in range(len(STEPPERS) + 1)]
+        groups = f"{len(d.groups)} groups" if len(d.groups) != 1 else "1 group"
+        b.append(Button("groups", rows[0], groups, kind="quiet", caption=", ".join(d.groups)))
+        self.words = [("Groups", (x, rows[0].centery), "midleft")]
+        for (key, label), row in zip(STEPPERS, rows[1:], strict=True):
+            minus, plus = pygame.Rect(row.topleft, (sw, rh)), pygame.Rect(row.topright, (sw, rh))
             b.append(Button(f"{key}.-", minus, "\u2212", kind="quiet"))
-            b.append(Button(f"{key}.+", minus.move(right_w - label_w - sw, 0), "+", kind="quiet"))
-            self.labels.append((label, minus.centery))
+            b.append(Button(f"{key}.+", plus.move(-sw, 0), "+", kind="quiet"))
+            self.words.append((label, (x, row.centery), "midleft"))
+            self.words.append((d.value(key), row.center, "center"))
         back, start = footer(m, ("back", "Back"), ("start", "Start rotation", 260))
         self.buttons = [*b, back, start]
-        self.message_rect = pygame.Rect(  # between Back and Start
-            back.rect.right + m.u(10),
-            back.rect.top - m.u(8),
-            start.rect.left - back.rect.right - m.u(20),
-            back.rect.height + m.u(16),
-        )
+        left, right = back.rect.right + m.u(10), start.rect.left - m.u(10)  # what went wrong
+        top, h = back.rect.top - m.u(8), back.rect.height + m.u(16)
+        self.message_rect = pygame.Rect(left, top, right - left, h)
 
     def press(self, name: str) -> None:
         d = self.draft
@@ -219,13 +226,8 @@ class RotationEditor(TeacherScreen):
         d = self.draft
         try:
             plan = d.plan()
-            stored = start_rotation(
-                self.ctx.journal,
-                plan,
-                d.here,
-                session=self.ctx.session,
-                now=self.ctx.wall,
-            )
+            ctx = self.ctx
+            stored = start_rotation(ctx.journal, plan, d.here, session=ctx.session, now=ctx.wall)
         except BadInput as exc:
             self.ctx.sounds.play("wrong")
             self.message = exc.message[0].upper() + exc.message[1:] + "."
@@ -236,45 +238,25 @@ class RotationEditor(TeacherScreen):
             self.message = "The rotation could not be saved. Try again."
             log.error("rotation: %s: %s", exc.code, exc.message)
             return
+        what = f"{len(plan.stations)} stations, {len(plan.groups)} groups, {plan.minutes} min"
         log.info(
-            "rotation %d started: %d stations, %d groups, %d min, this device station %d",
-            stored.id,
-            len(plan.stations),
-            len(plan.groups),
-            plan.minutes,
-            stored.station + 1,
+            "rotation %d started: %s, this device station %d", stored.id, what, stored.station + 1
         )
         self.ctx.sounds.play("good")
         run_rotation(self.ctx, stored)
 
-    def draw(self, surface: pygame.Surface) -> None:
-        painter = self.backdrop(surface, "Station rotation", "Tap a station to change its game.")
-        m, p = self.m, painter.p
-        for text, y in self.labels:
-            at = (self.label_x, y)
-            painter.text(surface, text, at, m.text, bold=True, anchor="midleft", max_width=m.u(126))
-        for key, _ in STEPPERS:  # each stepper's value between its \u2212 and +
-            minus, plus = (b.rect for b in self.buttons if b.name in (f"{key}.-", f"{key}.+"))
-            at = ((minus.right + plus.left) // 2, minus.centery)
-            value = self.draft.value(key)
-            painter.text(surface, value, at, m.text, bold=True, anchor="center", max_width=m.u(130))
-        painter.buttons(surface, self.buttons)
-        if self.message:
-            painter.paragraph(surface, self.message, self.message_rect, m.small, p.bad, bold=True)
 
-
-class StationPicker(TeacherScreen):
+class StationPicker(PlanScreen):
     """One station: its game (the five), its mode and the game's options (each preset,
     or left to the group). Pops with a :class:`Station`, ``"remove"``, or None."""
 
     back = "cancel"
+    subtitle = "Which game is played here?"
 
     def __init__(self, ctx: Context, index: int, station: Station | None) -> None:
         super().__init__(ctx)
-        self.index = index
-        self.new = station is None
+        self.title, self.new = f"Station {index + 1}", station is None
         self.station = station or Station("mathe-meister")
-        self.message = ""
 
     def layout(self, metrics: Metrics) -> None:
         m = metrics
@@ -290,7 +272,7 @@ class StationPicker(TeacherScreen):
         for rect, (key, title) in zip(cells, games, strict=True):
             b.append(Button(f"game.{key}", rect, title, kind="toggle", selected=key == st.game))
         y += 2 * (h + gap) + m.u(28 if compact else 34)
-        self.rows = [("Mode", y - m.u(16))]
+        self.words = [("Mode", (margin, y - m.u(16)), "midleft")]
         modes = STATION_MODES[st.game]
         per_row = 4
         mh = m.u(44 if compact else 52)
@@ -301,7 +283,7 @@ class StationPicker(TeacherScreen):
         # Each option on a row: its name, "Group chooses", then its values.
         label_w = m.u(110)
         for key, label, values in STATION_OPTIONS[st.game]:
-            self.rows.append((label, y + mh // 2))
+            self.words.append((label, (margin, y + mh // 2), "midleft"))
             choices = [("", "Group chooses"), *values]
             row = pygame.Rect(margin + label_w, y, W - 2 * margin - label_w, mh)
             for rect, (value, name) in zip(grid(row, len(choices), len(choices), gap), choices):
@@ -337,23 +319,13 @@ class StationPicker(TeacherScreen):
             self.message = exc.message
         self.layout(self.m)
 
-    def draw(self, surface: pygame.Surface) -> None:
-        question = "" if self.message else "Which game is played here?"
-        painter = self.backdrop(surface, f"Station {self.index + 1}", question)
-        m, p = self.m, painter.p
-        if self.message:  # where the question was, down to the games: what is wrong, in red
-            room = pygame.Rect(m.u(18), m.u(12) + m.title, m.width - m.u(36), m.u(84) - m.title)
-            painter.paragraph(surface, self.message, room, m.small, p.bad, bold=True)
-        for label, y in self.rows:
-            painter.text(surface, label, (m.u(16), y), m.text, bold=True, anchor="midleft")
-        painter.buttons(surface, self.buttons)
 
-
-class GroupsScene(TeacherScreen):
+class GroupsScene(PlanScreen):
     """The groups' names: tap one to rename it, add, remove the last, or take the class
     list's groups. Pops with the list of names, or None."""
 
     back = "cancel"
+    title, subtitle = "Groups", "Tap a group to change its name."
 
     def __init__(self, ctx: Context, groups: Sequence[str]) -> None:
         super().__init__(ctx)
@@ -408,15 +380,6 @@ class GroupsScene(TeacherScreen):
             if name not in self.groups:
                 self.groups[i] = name
         self.layout(self.m)
-
-    def draw(self, surface: pygame.Surface) -> None:
-        painter = self.backdrop(surface, "Groups", "Tap a group to change its name.")
-        painter.buttons(surface, self.buttons)
-
-
-FOLLOWS = "This station follows the teacher's dashboard."
-NOW = ("pause", "resume", "extend")  # the controls that act at once
-QUESTIONS = {"skip": "Time's up now for this rotation?", "end": "End the whole station rotation?"}
 
 
 def rotation_menu(ctx: Context) -> Scene:
