@@ -44,6 +44,8 @@ log = logging.getLogger(__name__)
 DEFAULT_GAMES = ("mathe-meister", "math-wars-meta", "mecs", "math-arena")
 FOLLOWS = "This station follows the teacher's dashboard."
 NOW = ("pause", "resume", "extend")  # the controls that act at once
+CONTROLS = dict(pause="Pause", resume="Resume", extend="+1 minute", skip="Skip", end="End")
+PHASES = dict(play="playing", warning="last minutes", transition="groups are moving", done="over")
 QUESTIONS = {"skip": "Time's up now for this rotation?", "end": "End the whole station rotation?"}
 
 
@@ -412,17 +414,11 @@ class RotationControl(TeacherScreen):
         # on a fleet device the teacher's dashboard has the controls
         running = now is not None and not now.done and not self.follows
         paused = bool(now and now.paused)
-        specs = (
-            ("pause", "Pause", running and not paused),
-            ("resume", "Resume", running and paused),
-            ("extend", "+1 minute", running),
-            ("skip", "Skip", running),
-            ("end", "End", running),
-        )
+        on = (not paused, paused, True, True, True)
         row = grid(pygame.Rect(m.u(16), m.u(240), m.width - m.u(32), m.u(56)), 5, 5, m.u(10))
         b = [
-            Button(key, rect, label, enabled=on)
-            for rect, (key, label, on) in zip(row, specs, strict=True)
+            Button(key, rect, label, enabled=running and ok)
+            for (key, label), rect, ok in zip(CONTROLS.items(), row, on, strict=True)
         ]
         self.buttons = b + footer(m, ("back", "Back"))
 
@@ -431,29 +427,26 @@ class RotationControl(TeacherScreen):
         return False
 
     def press(self, name: str) -> None:
-        runner = self.runner
-        if name == "back" or runner is None:
+        if name == "back" or self.runner is None:
             self.stack.pop()
-            return
-        if self.follows or name not in (*QUESTIONS, *NOW):
-            return
-        if name in QUESTIONS:  # Skip and End ask first
+        elif name in QUESTIONS and not self.follows:  # Skip and End ask first
             self.asking = name
             self.stack.push(Confirm(self.ctx, QUESTIONS[name], yes=name.title(), no="Keep going"))
-            return
-        log.info("rotation: the teacher pressed %s", name)
-        runner.control(name)
-        if self.stack.top is self:
-            self.layout(self.m)
+        elif name in NOW and not self.follows:
+            self.act(name)
 
     def resume(self, result: Any) -> None:
         asked, self.asking = self.asking, ""
-        runner = self.runner
-        if result == "yes" and runner is not None and asked:
-            log.info("rotation: the teacher pressed %s", asked)
-            # Time is up now: the runner saves the games and shows the station screen.
-            runner.control(asked)
-            return
+        if result == "yes" and asked:  # time is up now: the station screen comes
+            self.act(asked)
+        elif self.stack.top is self:
+            self.layout(self.m)
+
+    def act(self, name: str) -> None:
+        """One of the controls, on the clock (and then in the journal)."""
+        if self.runner is not None:
+            log.info("rotation: the teacher pressed %s", name)
+            self.runner.control(name)
         if self.stack.top is self:
             self.layout(self.m)
 
@@ -464,12 +457,7 @@ class RotationControl(TeacherScreen):
         if runner is None:
             return ["No rotation is running."]
         now, plan = runner.moment, runner.plan
-        state = {
-            "play": "playing",
-            "warning": "last minutes",
-            "transition": "groups are moving",
-            "done": "over",
-        }[now.phase] + (" (paused)" if now.paused else "")
+        state = PHASES[now.phase] + (" (paused)" if now.paused else "")
         lines = [
             f"This device: {plan.station_title(runner.station)}",
             f"Rotation {now.rotation + 1} of {plan.count}: {state}",
