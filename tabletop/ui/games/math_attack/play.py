@@ -330,12 +330,9 @@ class AttackPlay(TableController):
         if not self.can_undo():
             self.refuse("engine.nothing_to_undo")
             return
-        taken: Action | None = None
-        while self.match.history:
-            action = self.match.undo()
-            if isinstance(action, (Play, Pass)) and not self.is_bot(action.seat):
-                taken = action
-                break
+        taken = self.match.undo()  # back to the last move of a child (there is one)
+        while not isinstance(taken, (Play, Pass)) or self.is_bot(taken.seat):
+            taken = self.match.undo()
         self.ghosts.clear()
         self.trouble.clear()
         self.selected = None
@@ -390,26 +387,23 @@ class AttackPlay(TableController):
         """A number line tapped: play the picked card (virtual), or say which card went
         there (real cards), or confirm an earlier card the camera keeps misreading."""
         state = self.state
-        if self.virtual:
-            if self.is_bot(state.turn):
-                self.refuse("atk.ui.bot_turn")
-            elif self.selected is None:
-                self.refuse("atk.ui.pick_card")
-            else:
-                self.perform(Play(0, state.hands[0][self.selected], line))
-            return None
-        if line in self.misread:
-            position, _ = self.misread[line]
-            card = label(state.lines[line][position])
-            return Ask("misread", line, f"Is card {position + 1} really {card}?")
-        if state.blocked == line:
+        if self.virtual and self.is_bot(state.turn):
+            self.refuse("atk.ui.bot_turn")
+        elif self.virtual and self.selected is None:
+            self.refuse("atk.ui.pick_card")
+        elif self.virtual:
+            self.perform(Play(0, state.hands[0][self.selected], line))
+        elif line in self.misread:
+            at = self.misread[line][0]
+            return Ask("misread", line, f"Is card {at + 1} really {label(state.lines[line][at])}?")
+        elif state.blocked == line:
             self.refuse("atk.blocked", self.facts(line), "tapped the blocked line")
-            return None
-        return self.ask_card(line)
+        else:
+            return self.ask_card(line)
+        return None
 
     def ghost_tapped(self, line: int) -> Ask | None:
-        ghost = self.ghosts.get(line)
-        if ghost is None:
+        if (ghost := self.ghosts.get(line)) is None:
             return None
         read = ghost.code if ghost.card is None else label(ghost.card)
         return Ask("fix", line, f"The camera read \u201c{read}\u201d. Which card is it really?")
@@ -467,36 +461,31 @@ class AttackPlay(TableController):
             fixes[i][1] if i in fixes and fixes[i][0] == code else parse_card(code)
             for i, code in enumerate(codes)
         ]
-        known = self.state.lines[line]
-        facts = self.facts(line)
-        for i, card in enumerate(known):
-            if i < len(read) and read[i] == card:
-                continue
-            place = {**facts, "place": i + 1, "card": label(card)}
-            what = "atk.ui.taken" if i >= len(read) else "atk.ui.moved"
-            self.trouble[line] = self.refuse(what, place, f"camera {codes}")
-            if i < len(read):
-                self.misread[line] = (i, codes[i])
-            self.ghosts.pop(line, None)
-            return
-        self.trouble.pop(line, None)
+        known, facts = self.state.lines[line], self.facts(line)
+        wrong = next((i for i, card in enumerate(known) if read[i : i + 1] != [card]), None)
         extra = read[len(known) :]
-        undone = self.undone.pop(line, None)
-        if not extra:
-            if self.ghosts.pop(line, None) is not None:
-                self.say(f"{self.names[line]}'s line is back as it was.")
-            return
-        if len(extra) == 1 and undone is not None and extra[0] == undone:
-            self.undone[line] = undone  # still on the table: wait for it to go
-            self.say(child_message("atk.ui.take_back", {**facts, "card": label(undone)}), "error")
-            return
-        if len(extra) > 1:
+        undone = self.undone.pop(line, None) if wrong is None else None
+        if wrong is not None:  # an earlier card is gone, or reads as another
+            place = {**facts, "place": wrong + 1, "card": label(known[wrong])}
+            what = "atk.ui.taken" if wrong >= len(read) else "atk.ui.moved"
+            self.trouble[line] = self.refuse(what, place, f"camera {codes}")
+            if wrong < len(read):
+                self.misread[line] = (wrong, codes[wrong])
+        elif len(extra) > 1:
             n = len(extra)
-            self.ghosts.pop(line, None)
             more = {**facts, "count": n, "extra": "one" if n == 2 else f"{n - 1}"}
             self.trouble[line] = self.refuse("atk.ui.two_cards", more, f"camera {codes}")
-            return
-        self.new_card(line, len(known), codes[len(known)], extra[0])
+        else:
+            self.trouble.pop(line, None)
+        if wrong is not None or len(extra) > 1:
+            self.ghosts.pop(line, None)
+        elif not extra and self.ghosts.pop(line, None) is not None:
+            self.say(f"{self.names[line]}'s line is back as it was.")
+        elif extra and undone is not None and extra[0] == undone:
+            self.undone[line] = undone  # still on the table: wait for it to go
+            self.say(child_message("atk.ui.take_back", {**facts, "card": label(undone)}), "error")
+        elif extra:
+            self.new_card(line, len(known), codes[len(known)], extra[0])
 
     def new_card(self, line: int, position: int, code: str, card: str | None) -> None:
         """One new card read at the end of ``line``: played, or refused and shown as a ghost."""
