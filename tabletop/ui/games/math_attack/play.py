@@ -389,10 +389,10 @@ class AttackPlay(TableController):
         state = self.state
         if self.virtual and self.is_bot(state.turn):
             self.refuse("atk.ui.bot_turn")
-        elif self.virtual and self.selected is None:
-            self.refuse("atk.ui.pick_card")
+        elif self.virtual and (picked := self.selected) is not None:
+            self.perform(Play(0, state.hands[0][picked], line))
         elif self.virtual:
-            self.perform(Play(0, state.hands[0][self.selected], line))
+            self.refuse("atk.ui.pick_card")
         elif line in self.misread:
             at = self.misread[line][0]
             return Ask("misread", line, f"Is card {at + 1} really {label(state.lines[line][at])}?")
