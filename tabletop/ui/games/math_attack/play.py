@@ -169,8 +169,7 @@ class AttackPlay(TableController):
         """What the child's sentences may name: whose turn, the line's owner, a card."""
         state = self.state
         out: dict[str, object] = {"turn": self.names[state.turn]}
-        if line in (0, 1):
-            assert line is not None
+        if line is not None:
             out["owner"], out["other"] = self.names[line], self.names[1 - line]
             if state.lines[line]:
                 out["last"] = label(state.lines[line][-1])

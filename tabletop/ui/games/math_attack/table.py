@@ -65,23 +65,16 @@ INK = {"black": (25, 25, 30), "red": (200, 30, 45), "green": GREEN}
 
 
 def draw_card(
-    painter: Painter,
-    surface: pygame.Surface,
-    rect: pygame.Rect,
-    card: str | None,
-    *,
-    crossed: bool = False,
-    ghost: bool = False,
-    selected: bool = False,
+    painter: Painter, surface: pygame.Surface, rect: pygame.Rect, card: str | None, mark: str = ""
 ) -> None:
-    """One card face (``card`` None: "?", a camera card that is not one of ours)."""
+    """One card face (``card`` None: "?", a camera card that is not one of ours), with its
+    ``mark``: "crossed" (cancelled), "ghost" (not accepted: red outline), "selected"."""
     m, p = painter.m, painter.p
     radius = max(4, rect.width // 8)
     ink = INK[colour(card)] if card is not None else p.ink
     painter.box(surface, rect, (255, 255, 255), ink, max(2, rect.width // 18), radius)
-    for on, shade, width in ((ghost, p.bad, 4), (selected, p.selected, 5)):
-        if on:
-            pygame.draw.rect(surface, shade, rect.inflate(8, 8), m.u(width), radius + 2)
+    if outline := {"ghost": (p.bad, 4), "selected": (p.selected, 5)}.get(mark):
+        pygame.draw.rect(surface, outline[0], rect.inflate(8, 8), m.u(outline[1]), radius + 2)
     big, caption = face(card) if card is not None else ("?", "")
     inner = rect.width - 4
     small = painter.least
@@ -96,7 +89,7 @@ def draw_card(
     size = max(small, int(min(rect.height * 0.42, rect.width * 0.55)))
     centre = (rect.centerx, rect.centery - (rect.height // 9 if caption else 0))
     painter.text(surface, big, centre, size, ink, bold=True, anchor="center", max_width=inner)
-    if crossed:
+    if mark == "crossed":
         painter.cross(surface, rect.inflate(-rect.width // 5, -rect.height // 5), p.muted, 3)
 
 
@@ -136,11 +129,7 @@ def line_geometry(m: Metrics, panel: pygame.Rect, count: int) -> LineGeometry:
 
 
 def draw_number_line(
-    painter: Painter,
-    surface: pygame.Surface,
-    panel: pygame.Rect,
-    play: AttackPlay,
-    seat: int,
+    painter: Painter, surface: pygame.Surface, panel: pygame.Rect, play: AttackPlay, seat: int
 ) -> None:
     """A seat's number line: who, the total, every card with the total after it."""
     m, p, small = painter.m, painter.p, painter.least
@@ -179,11 +168,11 @@ def draw_number_line(
         painter.text(surface, "cards", stub.center, small, p.muted, anchor="midtop")
         under(stub, num(totals[geo.first - 1]), p.ink)
     for slot, i in zip(geo.slots, range(geo.first, len(cards))):
-        draw_card(painter, surface, slot, cards[i], crossed=i in cancelled)
+        draw_card(painter, surface, slot, cards[i], "crossed" if i in cancelled else "")
         under(slot, num(totals[i]), p.muted if i in cancelled else p.ink)
     free = geo.slots[-1]
     if ghost is not None:
-        draw_card(painter, surface, free, ghost.card, ghost=True)
+        draw_card(painter, surface, free, ghost.card, "ghost")
         under(free, "tap", p.bad, bold=False)
     elif not play.virtual and not over and not blocked:
         painter.box(surface, free, None, p.muted, 2, m.u(6))
@@ -407,7 +396,7 @@ class AttackScene(TableScene):
         at = (foot.left, foot.top + m.u(4))
         painter.text(surface, "Your cards", at, m.small, bold=True, max_width=m.u(104))
         for i, (rect, card) in enumerate(zip(self.hand_rects, state.hands[0])):
-            draw_card(painter, surface, rect, card, selected=play.selected == i)
+            draw_card(painter, surface, rect, card, "selected" if play.selected == i else "")
         at = (foot.left, foot.bottom - m.u(4))
         stack = f"Stack: {state.stack_size}"
         painter.text(surface, stack, at, m.small, p.muted, anchor="bottomleft")

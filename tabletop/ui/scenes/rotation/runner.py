@@ -38,6 +38,7 @@ TIME_UP_SOUND = "round"
 SAVE_FAILED = "The rotation could not be saved just now. It keeps running."
 STRIP = 44  # the banner's strip at the bottom of the screen, in base units
 WHITE = (255, 255, 255)
+Part = tuple[str, int, tuple[int, int, int], bool]  # a paragraph: text, size, colour, bold
 
 
 @dataclass(frozen=True)
@@ -341,12 +342,7 @@ class StationScene(Scene):
             at = (m.width // 2, self.buttons[0].rect.top - m.u(6))
             painter.text(surface, self.message, at, m.small, p.bad, anchor="midbottom")
 
-    def _centred(
-        self,
-        surface: pygame.Surface,
-        box: pygame.Rect,
-        parts: list[tuple[str, int, tuple[int, int, int], bool]],
-    ) -> None:
+    def _centred(self, surface: pygame.Surface, box: pygame.Rect, parts: list[Part]) -> None:
         """Paragraphs (text, size, colour, bold) one under another, centred in ``box``."""
         painter, m = self.ctx.painter, self.m
         inner = box.inflate(-m.u(24), -m.u(12))
