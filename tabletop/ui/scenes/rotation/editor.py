@@ -123,6 +123,23 @@ STEPPERS = (
 )
 
 
+def toggles(
+    prefix: str,
+    area: pygame.Rect,
+    items: Sequence[tuple[str, str]],
+    columns: int,
+    gap: int,
+    on: str,
+) -> list[Button]:
+    """Toggles ``<prefix><key>`` for ``items`` (key, name) in a grid from ``area``'s top
+    left, ``columns`` across, each ``area``'s height; the one whose key is ``on`` selected."""
+    cells = grid(area, len(items), columns, gap)
+    return [
+        Button(prefix + key, rect, name, kind="toggle", selected=key == on)
+        for rect, (key, name) in zip(cells, items, strict=True)
+    ]
+
+
 class PlanScreen(TeacherScreen):
     """A teacher's screen of the plan: its title and subtitle, its buttons with ``words``
     beside them (text, point, anchor: row names, a stepper's value) and ``message``, what
@@ -261,36 +278,23 @@ class StationPicker(PlanScreen):
         self.station = station or Station("mathe-meister")
 
     def layout(self, metrics: Metrics) -> None:
-        m = metrics
-        W = m.width
-        margin, gap = m.u(16), m.u(10)
-        st = self.station
-        b: list[Button] = []
-        y = m.u(96)
+        m, st = metrics, self.station
+        margin, gap, y, w = m.u(16), m.u(10), m.u(96), m.width - 2 * m.u(16)
         compact = len(STATION_OPTIONS[st.game]) > 1  # two option rows (M.E.C.S.) must fit
-        h = m.u(48 if compact else 64)
+        h, mh = m.u(48 if compact else 64), m.u(44 if compact else 52)
         games = list(GAME_TITLES.items())
-        cells = grid(pygame.Rect(margin, y, W - 2 * margin, h), len(games), 3, gap)
-        for rect, (key, title) in zip(cells, games, strict=True):
-            b.append(Button(f"game.{key}", rect, title, kind="toggle", selected=key == st.game))
+        b = toggles("game.", pygame.Rect(margin, y, w, h), games, 3, gap, st.game)
         y += 2 * (h + gap) + m.u(28 if compact else 34)
         self.words = [("Mode", (margin, y - m.u(16)), "midleft")]
         modes = STATION_MODES[st.game]
-        per_row = 4
-        mh = m.u(44 if compact else 52)
-        cells = grid(pygame.Rect(margin, y, W - 2 * margin, mh), len(modes), per_row, gap)
-        for rect, (key, name) in zip(cells, modes, strict=True):
-            b.append(Button(f"mode.{key}", rect, name, kind="toggle", selected=key == st.mode))
-        y += ((len(modes) + per_row - 1) // per_row) * (mh + gap)
+        b += toggles("mode.", pygame.Rect(margin, y, w, mh), modes, 4, gap, st.mode)
+        y += (len(modes) + 3) // 4 * (mh + gap)
         # Each option on a row: its name, "Group chooses", then its values.
-        label_w = m.u(110)
         for key, label, values in STATION_OPTIONS[st.game]:
             self.words.append((label, (margin, y + mh // 2), "midleft"))
-            choices = [("", "Group chooses"), *values]
-            row = pygame.Rect(margin + label_w, y, W - 2 * margin - label_w, mh)
-            for rect, (value, name) in zip(grid(row, len(choices), len(choices), gap), choices):
-                chosen = st.options.get(key, "") == value
-                b.append(Button(f"opt.{key}.{value}", rect, name, kind="toggle", selected=chosen))
+            choices, on = [("", "Group chooses"), *values], st.options.get(key, "")
+            row = pygame.Rect(margin + m.u(110), y, w - m.u(110), mh)
+            b += toggles(f"opt.{key}.", row, choices, len(choices), gap, on)
             y += mh + gap
         b += footer(m, ("cancel", "Cancel"), ("done", "Done", 200))
         if not self.new:
@@ -336,17 +340,12 @@ class GroupsScene(PlanScreen):
         self.from_class = class_groups(ctx.journal)
 
     def layout(self, metrics: Metrics) -> None:
-        m = metrics
-        W, H = m.size
-        margin, gap = m.u(16), m.u(10)
-        top = m.u(70)
-        bh = m.u(56)
-        h = m.u(58)
-        cells = grid(pygame.Rect(margin, top, W - 2 * margin, h), len(self.groups), 2, gap)
-        b = [
-            Button(f"group.{i}", rect, f"{i + 1}. {name}", kind="toggle")
-            for i, (rect, name) in enumerate(zip(cells, self.groups, strict=True))
-        ]
+        m, (W, H) = metrics, metrics.size
+        margin, gap, bh = m.u(16), m.u(10), m.u(56)
+        names = [(str(i), f"{i + 1}. {name}") for i, name in enumerate(self.groups)]
+        b = toggles(
+            "group.", pygame.Rect(margin, m.u(70), W - 2 * margin, m.u(58)), names, 2, gap, ""
+        )
         row = pygame.Rect(margin, H - margin - 2 * bh - gap, W - 2 * margin, bh)
         tools = (
             ("add", "+ Group", len(self.groups) < MAX_STATIONS),
