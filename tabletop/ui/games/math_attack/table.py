@@ -332,13 +332,10 @@ class AttackScene(TableScene):
     # -- layout and drawing ------------------------------------------------------------------
 
     def layout(self, metrics: Metrics) -> None:
-        m = metrics
-        W, H = m.size
-        margin = m.u(8)
-        state, play = self.state, self.play
-        human_turn = play.playing()
-        bw, bh = m.u(92), m.u(48)
-        b = corner_buttons(W - margin, m.u(6), (bw, bh), m.u(6), undo=play.can_undo())
+        m, (W, H) = metrics, metrics.size
+        margin, state, play, bh = m.u(8), self.state, self.play, m.u(48)
+        on = play.playing()  # a child's turn
+        b = corner_buttons(W - margin, m.u(6), (m.u(92), bh), m.u(6), undo=play.can_undo())
         self.status_rect = pygame.Rect(margin, m.u(6), b[-1].rect.left - m.u(10) - margin, bh)
         # the two lines, the message and the foot share what is left under the top bar
         # (less while a station rotation's banner has its strip)
@@ -352,27 +349,22 @@ class AttackScene(TableScene):
             if line in play.ghosts:
                 geo = line_geometry(m, panel, len(state.lines[line]))
                 b.append(Button(f"seen.{line}", geo.slots[-1].inflate(m.u(6), m.u(6)), kind="card"))
-            b.append(Button(f"line.{line}", panel, kind="line", enabled=human_turn))
+            b.append(Button(f"line.{line}", panel, kind="line", enabled=on))
         top = self.panels[1].bottom + m.u(6)
         self.message_rect = pygame.Rect(margin, top, W - 2 * margin, int(m.u(80) * fit))
         bottom = self.message_rect.bottom + m.u(4)
         foot = H - m.u(6) - bottom
         pw = m.u(150)
         pass_rect = pygame.Rect(W - margin - pw, bottom + (foot - m.u(56)) // 2, pw, m.u(56))
-        label, caption = "Can't play", "show hand, pass"
-        b.append(
-            Button("pass", pass_rect, label, kind="quiet", enabled=human_turn, caption=caption)
-        )
-        self.hand_rects: list[pygame.Rect] = []
-        if play.virtual:
-            cw = min(m.u(62), int(foot * 0.76))
-            enabled = human_turn and state.turn == 0
-            for i, _ in enumerate(state.hands[0]):
+        caption = "show hand, pass"
+        b.append(Button("pass", pass_rect, "Can't play", kind="quiet", enabled=on, caption=caption))
+        if play.virtual:  # the child's hand, a card a button
+            cw, picked = min(m.u(62), int(foot * 0.76)), play.selected
+            for i in range(len(state.hands[0])):
                 x = margin + m.u(110) + i * (cw + m.u(10))
                 rect = pygame.Rect(x, bottom + m.u(2), cw, foot - m.u(4))
-                self.hand_rects.append(rect)
-                picked = play.selected == i
-                b.append(Button(f"hand.{i}", rect, kind="card", enabled=enabled, selected=picked))
+                mine = on and state.turn == 0
+                b.append(Button(f"hand.{i}", rect, kind="card", enabled=mine, selected=i == picked))
         self.foot_rect = pygame.Rect(margin, bottom, W - 2 * margin - pw - m.u(8), foot)
         self.buttons = sorted(b, key=lambda button: button.kind == "line")  # cards hit first
 
@@ -395,8 +387,9 @@ class AttackScene(TableScene):
             return
         at = (foot.left, foot.top + m.u(4))
         painter.text(surface, "Your cards", at, m.small, bold=True, max_width=m.u(104))
-        for i, (rect, card) in enumerate(zip(self.hand_rects, state.hands[0])):
-            draw_card(painter, surface, rect, card, "selected" if play.selected == i else "")
+        for hand in (b for b in self.buttons if b.name.startswith("hand.")):
+            card = state.hands[0][int(hand.name[5:])]
+            draw_card(painter, surface, hand.rect, card, "selected" if hand.selected else "")
         at = (foot.left, foot.bottom - m.u(4))
         stack = f"Stack: {state.stack_size}"
         painter.text(surface, stack, at, m.small, p.muted, anchor="bottomleft")
