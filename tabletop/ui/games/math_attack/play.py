@@ -175,23 +175,18 @@ class AttackPlay(TableController):
                 out["last"] = label(state.lines[line][-1])
         if card is not None:
             out["card"] = label(card)
-        hint = self.play_hint()
-        if hint:
+        if hint := self.play_hint():
             out["hint"] = hint
         return out
 
     def play_hint(self) -> str:
         """A play the engine allows now, in words (why the seat may not pass)."""
         state = self.state
-        if state.phase != "play":
+        legal = GAME.legal_actions(state, state.turn) if state.phase == "play" else []
+        if (play := next((a for a in legal if isinstance(a, Play)), None)) is None:
             return ""
-        for action in GAME.legal_actions(state, state.turn):
-            if isinstance(action, Play):
-                where = f"{self.names[action.line]}'s line"
-                if state.settings.hidden_hands:
-                    return f"any card but cancel can go on {where}"
-                return f"{label(action.card)} can go on {where}"
-        return ""
+        card = "any card but cancel" if state.settings.hidden_hands else label(play.card)
+        return f"{card} can go on {self.names[play.line]}'s line"
 
     def next_step(self) -> str:
         """What the device waits for now, naming who (the instruction line)."""
