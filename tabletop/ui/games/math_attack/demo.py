@@ -126,18 +126,14 @@ def run_demo(
 def lay(run: DemoRun, action: Play, cards: Sequence[str], names: Sequence[str], turn: int) -> str:
     """Lay ``action``'s card on its line under the camera (on the misread turn the camera
     cannot read it, and the card is set right by touch); the turn's line for the log."""
-    reading = list(cards)
-    if turn == MISREAD_TURN:
-        reading[-1] = "?"
-    run.show(action.line, "line", reading)
-    how = ""
-    if turn == MISREAD_TURN:
+    misread, how = turn == MISREAD_TURN, ""
+    run.show(action.line, "line", [*cards[:-1], "?" if misread else cards[-1]])
+    if misread:
         run.shot(f"turn_{turn:02d}_misread")
         run.tap(f"seen.{action.line}")
         run.tap(f"choice.{action.card}")
         how = " (the camera could not read it: corrected by touch)"
-    owner = names[action.line]
-    total = running_totals(cards)[-1]
+    owner, total = names[action.line], running_totals(cards)[-1]
     return (
         f"Turn {turn}: {names[action.seat]} plays {label(action.card)} on {owner}'s line{how}: "
         f"{owner} now {total}."
