@@ -1,7 +1,10 @@
-"""The running rotation (:class:`RotationRunner`, ``ctx.rotation``): its clock, the
-warning, time up, the teacher's controls' effects, carrying on after a reboot, the
-banner in its own strip at the bottom of the screen, and the station screen between
-rotations (:class:`StationScene`), which opens the station's game set up as planned."""
+"""The running rotation, a :class:`RotationRunner` in ``ctx.rotation``: the app calls its
+``update()`` every frame and keeps a strip at the bottom of the screen (``strip()``) for
+its banner: station, group and countdown. At the warning it sounds and flashes every
+seat's LED; at time up it saves the games on the stack as finished for "time", goes
+Home and shows :class:`StationScene` (where the groups go next), whose button opens the
+station's game set up as planned. Times are wall-clock seconds from ``ctx.wall``, so a
+device that reboots carries on (:func:`restore_rotation`)."""
 
 from __future__ import annotations
 
@@ -51,7 +54,7 @@ class Banner:
 
 
 class RotationRunner:
-    """The rotation this device runs (``ctx.rotation``); see the package docstring.
+    """The rotation this device runs (``ctx.rotation``); see the module.
 
     ``group`` is the group that belongs at this station now (in a transition: the one
     arriving); ``moment`` the clock's :class:`Moment` at the last ``update``.
