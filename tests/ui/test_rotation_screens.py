@@ -41,6 +41,7 @@ from tabletop.ui.scenes.rotation import (
     RotationRunner,
     StationScene,
     finish_games,
+    games_on,
     restore_rotation,
 )
 from tabletop.ui.theme import ORANGE, PALETTE
@@ -473,6 +474,16 @@ def test_rotation_time_up_a_journal_that_cannot_say_still_saves_the_game(
     monkeypatch.undo()
     assert ctx.journal.status(save.id) == "finished"
     assert finish_games(ctx) == 0  # finished now: not saved twice
+
+
+def test_rotation_games_on_lists_the_games_on_the_stack_topmost_first() -> None:
+    """``games_on`` is the one walk over the scene stack (time up, and the fleet's status):
+    a scene is a game when it has a ``save`` and ``standings()``."""
+    app, _wall, _runner = rotation_app()
+    lower, upper = FakeGame(app.ctx), FakeGame(app.ctx)
+    for scene in (lower, Scene(app.ctx), upper):
+        app.stack.push(scene)
+    assert list(games_on(app.stack)) == [upper, lower]
 
 
 def test_rotation_time_up_without_game_saves_does_not_crash() -> None:
