@@ -41,6 +41,7 @@ from tabletop.ui.scenes.rotation import (
     RotationRunner,
     StationScene,
     finish_games,
+    games_on,
     restore_rotation,
 )
 from tabletop.ui.theme import ORANGE, PALETTE
@@ -316,7 +317,7 @@ def test_rotation_banner_shows_station_group_and_countdown(size, tmp_path: Path)
     app.step()
     banner = runner.banner(screen)
     assert banner.fill == ORANGE and banner.clock == "00:40"
-    runner.pause()
+    runner.control("pause")
     app.step()
     assert runner.banner(screen).clock == "Paused"
 
@@ -475,6 +476,16 @@ def test_rotation_time_up_a_journal_that_cannot_say_still_saves_the_game(
     assert finish_games(ctx) == 0  # finished now: not saved twice
 
 
+def test_rotation_games_on_lists_the_games_on_the_stack_topmost_first() -> None:
+    """``games_on`` is the one walk over the scene stack (time up, and the fleet's status):
+    a scene is a game when it has a ``save`` and ``standings()``."""
+    app, _wall, _runner = rotation_app()
+    lower, upper = FakeGame(app.ctx), FakeGame(app.ctx)
+    for scene in (lower, Scene(app.ctx), upper):
+        app.stack.push(scene)
+    assert list(games_on(app.stack)) == [upper, lower]
+
+
 def test_rotation_time_up_without_game_saves_does_not_crash() -> None:
     app, wall, _runner = rotation_app()
 
@@ -608,9 +619,9 @@ def test_rotation_restored_after_a_reboot_with_the_same_clock(tmp_path) -> None:
     path = tmp_path / "tabletop.sqlite3"
     app, wall, runner = rotation_app(journal=Journal(path))
     wall.advance(5 * MIN)
-    runner.pause()
+    runner.control("pause")
     wall.advance(MIN)
-    runner.resume()
+    runner.control("resume")
     wall.advance(MIN)
     app.step()
     before = runner.moment

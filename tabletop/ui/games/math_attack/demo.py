@@ -61,12 +61,9 @@ def run_demo(
         run.tap("start")
         deck = Match(GAME, MathAttackSettings(first_player=first), 2, seed=seed)
         table.start(deck)
-    scene = run.top
-    if not isinstance(scene, AttackScene):
-        raise RuntimeError("the game screen did not open")
+    scene = run.scene(AttackScene)
     demo_seats(scene.save)  # the demo's bots are never in a report
-    names = scene.names
-    dealer = keyed_dealer(seed, deck)
+    names, dealer = scene.names, keyed_dealer(seed, deck)
     players = tuple(MathAttackBot(level, seed + i, rollouts) for i, level in enumerate(bots))
     turn = sum(1 for a in deck.history if isinstance(a, (Play, Pass)))
     before = [deck.initial, *(step.state for step in deck.steps)]
@@ -89,13 +86,10 @@ def run_demo(
         if isinstance(last, Pass) and scene.state.turn == last.seat and not scene.over:
             run.tap("pass")
     run.shot(f"turn_{turn:02d}")
-    while True:
-        while deck.pending.chance is not None:
-            deck.deal(dealer)
-        if deck.state.phase == "over":
-            break
-        turn += 1
-        seat = deck.state.turn
+    while deck.pending.chance is not None:
+        deck.deal(dealer)
+    while deck.state.phase != "over":
+        turn, seat = turn + 1, deck.state.turn
         # each choice keyed by the seed and the actions so far: a resumed demo plays on
         # exactly as an uninterrupted one
         players[seat].rng = random.Random(f"{seed}:{seat}:{len(deck.history)}")
@@ -108,14 +102,10 @@ def run_demo(
             text = f"Turn {turn}: {names[seat]} cannot play and passes."
         while deck.pending.chance is not None:
             deck.deal(dealer)
-        over = deck.state.phase == "over"
-        if not over and (scene.state.lines, scene.state.turn) != (
-            deck.state.lines,
-            deck.state.turn,
-        ):
+        over, seen, now = deck.state.phase == "over", scene.state, deck.state
+        if not over and (seen.lines, seen.turn) != (now.lines, now.turn):
             raise RuntimeError(f"turn {turn}: the app and the virtual deck disagree")
-        if deck.state.end_by is not None and not over:
-            ender = deck.state.end_by
+        if (ender := now.end_by) is not None and not over:
             text += f" {names[ender]} played =: last turn for {names[1 - ender]}."
         run.say(text)
         if not over and (turn % 5 == 0 or (isinstance(action, Play) and action.card == END)):
@@ -136,18 +126,14 @@ def run_demo(
 def lay(run: DemoRun, action: Play, cards: Sequence[str], names: Sequence[str], turn: int) -> str:
     """Lay ``action``'s card on its line under the camera (on the misread turn the camera
     cannot read it, and the card is set right by touch); the turn's line for the log."""
-    reading = list(cards)
-    if turn == MISREAD_TURN:
-        reading[-1] = "?"
-    run.show(action.line, "line", reading)
-    how = ""
-    if turn == MISREAD_TURN:
+    misread, how = turn == MISREAD_TURN, ""
+    run.show(action.line, "line", [*cards[:-1], "?" if misread else cards[-1]])
+    if misread:
         run.shot(f"turn_{turn:02d}_misread")
         run.tap(f"seen.{action.line}")
         run.tap(f"choice.{action.card}")
         how = " (the camera could not read it: corrected by touch)"
-    owner = names[action.line]
-    total = running_totals(cards)[-1]
+    owner, total = names[action.line], running_totals(cards)[-1]
     return (
         f"Turn {turn}: {names[action.seat]} plays {label(action.card)} on {owner}'s line{how}: "
         f"{owner} now {total}."

@@ -169,30 +169,24 @@ class AttackPlay(TableController):
         """What the child's sentences may name: whose turn, the line's owner, a card."""
         state = self.state
         out: dict[str, object] = {"turn": self.names[state.turn]}
-        if line in (0, 1):
-            assert line is not None
+        if line is not None:
             out["owner"], out["other"] = self.names[line], self.names[1 - line]
             if state.lines[line]:
                 out["last"] = label(state.lines[line][-1])
         if card is not None:
             out["card"] = label(card)
-        hint = self.play_hint()
-        if hint:
+        if hint := self.play_hint():
             out["hint"] = hint
         return out
 
     def play_hint(self) -> str:
         """A play the engine allows now, in words (why the seat may not pass)."""
         state = self.state
-        if state.phase != "play":
+        legal = GAME.legal_actions(state, state.turn) if state.phase == "play" else []
+        if (play := next((a for a in legal if isinstance(a, Play)), None)) is None:
             return ""
-        for action in GAME.legal_actions(state, state.turn):
-            if isinstance(action, Play):
-                where = f"{self.names[action.line]}'s line"
-                if state.settings.hidden_hands:
-                    return f"any card but cancel can go on {where}"
-                return f"{label(action.card)} can go on {where}"
-        return ""
+        card = "any card but cancel" if state.settings.hidden_hands else label(play.card)
+        return f"{card} can go on {self.names[play.line]}'s line"
 
     def next_step(self) -> str:
         """What the device waits for now, naming who (the instruction line)."""
@@ -282,14 +276,14 @@ class AttackPlay(TableController):
         if self.is_bot(seat):
             self.refuse("atk.ui.bot_turn")
             return
-        passes = [a for a in GAME.legal_actions(self.state, seat) if isinstance(a, Pass)]
-        if not passes:
+        legal = GAME.legal_actions(self.state, seat)
+        if (pass_ := next((a for a in legal if isinstance(a, Pass)), None)) is None:
             self.refuse("atk.ui.no_pass", detail=f"seat {seat + 1} may not pass")
             return
-        self.perform(passes[0])
+        self.perform(pass_)
 
     def bot_waiting(self) -> bool:
-        return self.bot is not None and self.is_bot(self.state.turn) and self.state.phase == "play"
+        return self.is_bot(self.state.turn) and self.state.phase == "play"
 
     def bot_move(self) -> None:
         if self.bot is not None and self.bot_waiting():
@@ -297,21 +291,21 @@ class AttackPlay(TableController):
 
     # -- taking back ----------------------------------------------------------------------------
 
+    def moves(self) -> list[Play | Pass]:
+        """The moves made so far (not the cards the device drew), the last first."""
+        return [a for a in reversed(self.match.history) if isinstance(a, (Play, Pass))]
+
     def can_undo(self) -> bool:
-        return any(
-            isinstance(a, (Play, Pass)) and not self.is_bot(a.seat) for a in self.match.history
-        )
+        return any(not self.is_bot(a.seat) for a in self.moves())
 
     def own_last_move(self) -> Play | Pass | None:
         """The last move (not a card the device drew after it: those are part of it),
         when it was a child's and nothing has acted on it yet (the next player has not
         played, the bot has not replied): the child may take it back without the
         teacher, once."""
-        if self.took_back:  # the move before it was acted on: that one is the teacher's
-            return None
-        moves = (a for a in reversed(self.match.history) if isinstance(a, (Play, Pass)))
-        last = next(moves, None)
-        return None if last is None or self.is_bot(last.seat) else last
+        last = next(iter(self.moves()), None)
+        # after a take back, the move before it was acted on: that one is the teacher's
+        return None if self.took_back or last is None or self.is_bot(last.seat) else last
 
     def take_back_hint(self) -> str:
         """How the child whose own last move it is takes it back, said on the table; ""
@@ -330,12 +324,9 @@ class AttackPlay(TableController):
         if not self.can_undo():
             self.refuse("engine.nothing_to_undo")
             return
-        taken: Action | None = None
-        while self.match.history:
-            action = self.match.undo()
-            if isinstance(action, (Play, Pass)) and not self.is_bot(action.seat):
-                taken = action
-                break
+        taken = self.match.undo()  # back to the last move of a child (there is one)
+        while not isinstance(taken, (Play, Pass)) or self.is_bot(taken.seat):
+            taken = self.match.undo()
         self.ghosts.clear()
         self.trouble.clear()
         self.selected = None
@@ -390,26 +381,23 @@ class AttackPlay(TableController):
         """A number line tapped: play the picked card (virtual), or say which card went
         there (real cards), or confirm an earlier card the camera keeps misreading."""
         state = self.state
-        if self.virtual:
-            if self.is_bot(state.turn):
-                self.refuse("atk.ui.bot_turn")
-            elif self.selected is None:
-                self.refuse("atk.ui.pick_card")
-            else:
-                self.perform(Play(0, state.hands[0][self.selected], line))
-            return None
-        if line in self.misread:
-            position, _ = self.misread[line]
-            card = label(state.lines[line][position])
-            return Ask("misread", line, f"Is card {position + 1} really {card}?")
-        if state.blocked == line:
+        if self.virtual and self.is_bot(state.turn):
+            self.refuse("atk.ui.bot_turn")
+        elif self.virtual and (picked := self.selected) is not None:
+            self.perform(Play(0, state.hands[0][picked], line))
+        elif self.virtual:
+            self.refuse("atk.ui.pick_card")
+        elif line in self.misread:
+            at = self.misread[line][0]
+            return Ask("misread", line, f"Is card {at + 1} really {label(state.lines[line][at])}?")
+        elif state.blocked == line:
             self.refuse("atk.blocked", self.facts(line), "tapped the blocked line")
-            return None
-        return self.ask_card(line)
+        else:
+            return self.ask_card(line)
+        return None
 
     def ghost_tapped(self, line: int) -> Ask | None:
-        ghost = self.ghosts.get(line)
-        if ghost is None:
+        if (ghost := self.ghosts.get(line)) is None:
             return None
         read = ghost.code if ghost.card is None else label(ghost.card)
         return Ask("fix", line, f"The camera read \u201c{read}\u201d. Which card is it really?")
@@ -467,36 +455,31 @@ class AttackPlay(TableController):
             fixes[i][1] if i in fixes and fixes[i][0] == code else parse_card(code)
             for i, code in enumerate(codes)
         ]
-        known = self.state.lines[line]
-        facts = self.facts(line)
-        for i, card in enumerate(known):
-            if i < len(read) and read[i] == card:
-                continue
-            place = {**facts, "place": i + 1, "card": label(card)}
-            what = "atk.ui.taken" if i >= len(read) else "atk.ui.moved"
-            self.trouble[line] = self.refuse(what, place, f"camera {codes}")
-            if i < len(read):
-                self.misread[line] = (i, codes[i])
-            self.ghosts.pop(line, None)
-            return
-        self.trouble.pop(line, None)
+        known, facts = self.state.lines[line], self.facts(line)
+        wrong = next((i for i, card in enumerate(known) if read[i : i + 1] != [card]), None)
         extra = read[len(known) :]
-        undone = self.undone.pop(line, None)
-        if not extra:
-            if self.ghosts.pop(line, None) is not None:
-                self.say(f"{self.names[line]}'s line is back as it was.")
-            return
-        if len(extra) == 1 and undone is not None and extra[0] == undone:
-            self.undone[line] = undone  # still on the table: wait for it to go
-            self.say(child_message("atk.ui.take_back", {**facts, "card": label(undone)}), "error")
-            return
-        if len(extra) > 1:
+        undone = self.undone.pop(line, None) if wrong is None else None
+        if wrong is not None:  # an earlier card is gone, or reads as another
+            place = {**facts, "place": wrong + 1, "card": label(known[wrong])}
+            what = "atk.ui.taken" if wrong >= len(read) else "atk.ui.moved"
+            self.trouble[line] = self.refuse(what, place, f"camera {codes}")
+            if wrong < len(read):
+                self.misread[line] = (wrong, codes[wrong])
+        elif len(extra) > 1:
             n = len(extra)
-            self.ghosts.pop(line, None)
             more = {**facts, "count": n, "extra": "one" if n == 2 else f"{n - 1}"}
             self.trouble[line] = self.refuse("atk.ui.two_cards", more, f"camera {codes}")
-            return
-        self.new_card(line, len(known), codes[len(known)], extra[0])
+        else:
+            self.trouble.pop(line, None)
+        if wrong is not None or len(extra) > 1:
+            self.ghosts.pop(line, None)
+        elif not extra and self.ghosts.pop(line, None) is not None:
+            self.say(f"{self.names[line]}'s line is back as it was.")
+        elif extra and undone is not None and extra[0] == undone:
+            self.undone[line] = undone  # still on the table: wait for it to go
+            self.say(child_message("atk.ui.take_back", {**facts, "card": label(undone)}), "error")
+        elif extra:
+            self.new_card(line, len(known), codes[len(known)], extra[0])
 
     def new_card(self, line: int, position: int, code: str, card: str | None) -> None:
         """One new card read at the end of ``line``: played, or refused and shown as a ghost."""

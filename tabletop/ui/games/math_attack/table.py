@@ -55,6 +55,7 @@ from tabletop.ui.theme import GREEN, Color, Metrics
 from tabletop.ui.widgets import Button, Painter
 
 BOT_LEVELS = tuple(level for level in LEVELS if level != "random")
+LEVEL_CHOICES = tuple((level, LEVEL_NAMES[level]) for level in BOT_LEVELS)
 RULES = load_rules("math_attack")
 HELP = "For teachers: take back the last move."
 NO_CAMERA = "No camera? Tap a number line to enter the card by hand."
@@ -64,23 +65,16 @@ INK = {"black": (25, 25, 30), "red": (200, 30, 45), "green": GREEN}
 
 
 def draw_card(
-    painter: Painter,
-    surface: pygame.Surface,
-    rect: pygame.Rect,
-    card: str | None,
-    *,
-    crossed: bool = False,
-    ghost: bool = False,
-    selected: bool = False,
+    painter: Painter, surface: pygame.Surface, rect: pygame.Rect, card: str | None, mark: str = ""
 ) -> None:
-    """One card face (``card`` None: "?", a camera card that is not one of ours)."""
+    """One card face (``card`` None: "?", a camera card that is not one of ours), with its
+    ``mark``: "crossed" (cancelled), "ghost" (not accepted: red outline), "selected"."""
     m, p = painter.m, painter.p
     radius = max(4, rect.width // 8)
     ink = INK[colour(card)] if card is not None else p.ink
     painter.box(surface, rect, (255, 255, 255), ink, max(2, rect.width // 18), radius)
-    for on, shade, width in ((ghost, p.bad, 4), (selected, p.selected, 5)):
-        if on:
-            pygame.draw.rect(surface, shade, rect.inflate(8, 8), m.u(width), radius + 2)
+    if outline := {"ghost": (p.bad, 4), "selected": (p.selected, 5)}.get(mark):
+        pygame.draw.rect(surface, outline[0], rect.inflate(8, 8), m.u(outline[1]), radius + 2)
     big, caption = face(card) if card is not None else ("?", "")
     inner = rect.width - 4
     small = painter.least
@@ -95,7 +89,7 @@ def draw_card(
     size = max(small, int(min(rect.height * 0.42, rect.width * 0.55)))
     centre = (rect.centerx, rect.centery - (rect.height // 9 if caption else 0))
     painter.text(surface, big, centre, size, ink, bold=True, anchor="center", max_width=inner)
-    if crossed:
+    if mark == "crossed":
         painter.cross(surface, rect.inflate(-rect.width // 5, -rect.height // 5), p.muted, 3)
 
 
@@ -135,11 +129,7 @@ def line_geometry(m: Metrics, panel: pygame.Rect, count: int) -> LineGeometry:
 
 
 def draw_number_line(
-    painter: Painter,
-    surface: pygame.Surface,
-    panel: pygame.Rect,
-    play: AttackPlay,
-    seat: int,
+    painter: Painter, surface: pygame.Surface, panel: pygame.Rect, play: AttackPlay, seat: int
 ) -> None:
     """A seat's number line: who, the total, every card with the total after it."""
     m, p, small = painter.m, painter.p, painter.least
@@ -178,11 +168,11 @@ def draw_number_line(
         painter.text(surface, "cards", stub.center, small, p.muted, anchor="midtop")
         under(stub, num(totals[geo.first - 1]), p.ink)
     for slot, i in zip(geo.slots, range(geo.first, len(cards))):
-        draw_card(painter, surface, slot, cards[i], crossed=i in cancelled)
+        draw_card(painter, surface, slot, cards[i], "crossed" if i in cancelled else "")
         under(slot, num(totals[i]), p.muted if i in cancelled else p.ink)
     free = geo.slots[-1]
     if ghost is not None:
-        draw_card(painter, surface, free, ghost.card, ghost=True)
+        draw_card(painter, surface, free, ghost.card, "ghost")
         under(free, "tap", p.bad, bold=False)
     elif not play.virtual and not over and not blocked:
         painter.box(surface, free, None, p.muted, 2, m.u(6))
@@ -303,9 +293,7 @@ class AttackScene(TableScene):
             lines = [(str(i), f"{name}'s line") for i, name in enumerate(self.names)]
             dialog = ChoiceGrid(self.ctx, ask.question, lines, columns=2, rows=1)
         else:
-            faces = {card: face(card) for card in PICKER}
-            cards = [(card, big) for card, (big, _) in faces.items()]
-            words = {card: word for card, (_, word) in faces.items()}
+            cards, words = [(c, face(c)[0]) for c in PICKER], {c: face(c)[1] for c in PICKER}
             dialog = ChoiceGrid(self.ctx, ask.question, cards, columns=10, rows=3, captions=words)
         self.ask(("ask", ask), dialog)
 
@@ -325,20 +313,17 @@ class AttackScene(TableScene):
         """Act on one touch target (the tests and the demo tap these by name)."""
         play = self.play
         kind, _, arg = name.partition(".")
-        if name == "undo":
-            if not play.can_undo():
-                play.refuse("engine.nothing_to_undo")
-            elif play.own_last_move():  # a child takes back their own last card: no PIN
-                play.take_back()
-            else:
-                words = {"prompt": "Teacher PIN to take back a move", "subtitle": HELP}
-                self.ask(("pin",), PinPad(self.ctx, "undo", **words))
+        if name == "undo" and play.can_undo() and not play.own_last_move():
+            words = {"prompt": "Teacher PIN to take back a move", "subtitle": HELP}
+            self.ask(("pin",), PinPad(self.ctx, "undo", **words))
+        elif name == "undo" and play.can_undo():  # a child's own last card: no PIN
+            play.take_back()
+        elif name == "undo":
+            play.refuse("engine.nothing_to_undo")
+        elif kind in ("line", "seen"):
+            self.ask_about((play.tap_line if kind == "line" else play.ghost_tapped)(int(arg)))
         elif kind == "hand":
             play.pick(int(arg))
-        elif kind == "line":
-            self.ask_about(play.tap_line(int(arg)))
-        elif kind == "seen":
-            self.ask_about(play.ghost_tapped(int(arg)))
         elif name == "pass":
             play.pass_turn()
         else:
@@ -347,13 +332,10 @@ class AttackScene(TableScene):
     # -- layout and drawing ------------------------------------------------------------------
 
     def layout(self, metrics: Metrics) -> None:
-        m = metrics
-        W, H = m.size
-        margin = m.u(8)
-        state, play = self.state, self.play
-        human_turn = play.playing()
-        bw, bh = m.u(92), m.u(48)
-        b = corner_buttons(W - margin, m.u(6), (bw, bh), m.u(6), undo=play.can_undo())
+        m, (W, H) = metrics, metrics.size
+        margin, state, play, bh = m.u(8), self.state, self.play, m.u(48)
+        on = play.playing()  # a child's turn
+        b = corner_buttons(W - margin, m.u(6), (m.u(92), bh), m.u(6), undo=play.can_undo())
         self.status_rect = pygame.Rect(margin, m.u(6), b[-1].rect.left - m.u(10) - margin, bh)
         # the two lines, the message and the foot share what is left under the top bar
         # (less while a station rotation's banner has its strip)
@@ -367,27 +349,22 @@ class AttackScene(TableScene):
             if line in play.ghosts:
                 geo = line_geometry(m, panel, len(state.lines[line]))
                 b.append(Button(f"seen.{line}", geo.slots[-1].inflate(m.u(6), m.u(6)), kind="card"))
-            b.append(Button(f"line.{line}", panel, kind="line", enabled=human_turn))
+            b.append(Button(f"line.{line}", panel, kind="line", enabled=on))
         top = self.panels[1].bottom + m.u(6)
         self.message_rect = pygame.Rect(margin, top, W - 2 * margin, int(m.u(80) * fit))
         bottom = self.message_rect.bottom + m.u(4)
         foot = H - m.u(6) - bottom
         pw = m.u(150)
         pass_rect = pygame.Rect(W - margin - pw, bottom + (foot - m.u(56)) // 2, pw, m.u(56))
-        label, caption = "Can't play", "show hand, pass"
-        b.append(
-            Button("pass", pass_rect, label, kind="quiet", enabled=human_turn, caption=caption)
-        )
-        self.hand_rects: list[pygame.Rect] = []
-        if play.virtual:
-            cw = min(m.u(62), int(foot * 0.76))
-            enabled = human_turn and state.turn == 0
-            for i, _ in enumerate(state.hands[0]):
+        caption = "show hand, pass"
+        b.append(Button("pass", pass_rect, "Can't play", kind="quiet", enabled=on, caption=caption))
+        if play.virtual:  # the child's hand, a card a button
+            cw, picked = min(m.u(62), int(foot * 0.76)), play.selected
+            for i in range(len(state.hands[0])):
                 x = margin + m.u(110) + i * (cw + m.u(10))
                 rect = pygame.Rect(x, bottom + m.u(2), cw, foot - m.u(4))
-                self.hand_rects.append(rect)
-                picked = play.selected == i
-                b.append(Button(f"hand.{i}", rect, kind="card", enabled=enabled, selected=picked))
+                mine = on and state.turn == 0
+                b.append(Button(f"hand.{i}", rect, kind="card", enabled=mine, selected=i == picked))
         self.foot_rect = pygame.Rect(margin, bottom, W - 2 * margin - pw - m.u(8), foot)
         self.buttons = sorted(b, key=lambda button: button.kind == "line")  # cards hit first
 
@@ -410,8 +387,9 @@ class AttackScene(TableScene):
             return
         at = (foot.left, foot.top + m.u(4))
         painter.text(surface, "Your cards", at, m.small, bold=True, max_width=m.u(104))
-        for i, (rect, card) in enumerate(zip(self.hand_rects, state.hands[0])):
-            draw_card(painter, surface, rect, card, selected=play.selected == i)
+        for hand in (b for b in self.buttons if b.name.startswith("hand.")):
+            card = state.hands[0][int(hand.name[5:])]
+            draw_card(painter, surface, hand.rect, card, "selected" if hand.selected else "")
         at = (foot.left, foot.bottom - m.u(4))
         stack = f"Stack: {state.stack_size}"
         painter.text(surface, stack, at, m.small, p.muted, anchor="bottomleft")
@@ -446,6 +424,7 @@ def _start(ctx: Context, values: form.FormValues) -> Scene:
 
 
 CHILDREN, WITH_BOT = (form.CHILD, form.CHILD), (form.CHILD, form.BOT)
+FIRST = (form.Choice("0", "{0}"), form.Choice("1", "{1}"))  # the seats' names
 SETUP = form.FormSpec(
     game=GAME.name,
     title="Math Attack!",
@@ -453,13 +432,7 @@ SETUP = form.FormSpec(
     rules=RULES,
     start=_start,
     seats=form.Seats(
-        2,
-        2,
-        CHILDREN,
-        levels=tuple((level, LEVEL_NAMES[level]) for level in BOT_LEVELS),
-        level="easy",
-        bot_seats=(1,),
-        bot_name="Bot ({level})",
+        2, 2, CHILDREN, LEVEL_CHOICES, "easy", bot_seats=(1,), bot_name="Bot ({level})"
     ),
     cards=form.Cards(
         with_bot=form.VIRTUAL,
@@ -469,11 +442,7 @@ SETUP = form.FormSpec(
         real_caption="on the table",
         virtual_caption="on the screen",
     ),
-    options=(
-        form.OptionRow(
-            "first", "Who starts", (form.Choice("0", "{0}"), form.Choice("1", "{1}")), "0"
-        ),
-    ),
+    options=(form.OptionRow("first", "Who starts", FIRST, "0"),),
     modes=(("table", form.Preset(seats=CHILDREN)), ("bot", form.Preset(seats=WITH_BOT))),
 )
 
@@ -487,16 +456,10 @@ def resume_scene(ctx: Context, save: GameSave, match: Match[Any, Any, Any]) -> S
     """The table again around a match replayed from the journal: the names, the bot, who
     started and the seed from ``save.app`` (the keys every version wrote)."""
     app = save.app
-    names = save.names if len(save.names) == 2 else app["names"]
-    return AttackScene(
-        ctx,
-        names=(str(names[0]), str(names[1])),
-        bot=app.get("bot"),
-        first=int(app.get("first", 0)),
-        seed=int(app["seed"]),
-        match=match,
-        save=save,
-    )
+    a, b = save.names if len(save.names) == 2 else app["names"]
+    first, seed = int(app.get("first", 0)), int(app["seed"])
+    names, bot = (str(a), str(b)), app.get("bot")
+    return AttackScene(ctx, names=names, bot=bot, first=first, seed=seed, match=match, save=save)
 
 
 __all__ = ["BOT_LEVELS", "RULES", "SETUP", "AttackScene", "resume_scene", "setup_scene"]

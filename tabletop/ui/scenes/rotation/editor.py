@@ -1,13 +1,16 @@
-"""The teacher's plan for a station rotation: :class:`RotationEditor` (stations, groups,
-times; Start runs it here), :class:`StationPicker` (one station's game, mode and
-options) and :class:`GroupsScene` (the groups' names). Teachers' screens, behind the PIN."""
+"""The teacher's screens for station rotations, behind the PIN: the plan
+(:class:`RotationEditor`: stations, groups, times; Start runs it here;
+:class:`StationPicker`: one station's game, mode and options; :class:`GroupsScene`: the
+groups' names; each a :class:`PlanScreen`), and :class:`RotationControl` for the rotation
+that runs (Pause, Resume, +1 minute, Skip, End). The teacher menu's way in is
+:func:`rotation_menu`."""
 
 from __future__ import annotations
 
 import logging
 import sqlite3
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from itertools import count
 from typing import Any
 
@@ -28,10 +31,10 @@ from tabletop.classroom.rotation import (
     start_rotation,
 )
 from tabletop.engine.errors import BadInput, TabletopError
-from tabletop.ui.app import Context
-from tabletop.ui.scenes.common import foot
+from tabletop.ui.app import Context, Scene
+from tabletop.ui.scenes.common import Confirm, foot
 from tabletop.ui.scenes.names import NameScene
-from tabletop.ui.scenes.rotation.runner import run_rotation
+from tabletop.ui.scenes.rotation.runner import RotationRunner, run_rotation, seated
 from tabletop.ui.scenes.settings import TeacherScreen, footer
 from tabletop.ui.theme import Metrics
 from tabletop.ui.widgets import Button, grid
@@ -39,6 +42,11 @@ from tabletop.ui.widgets import Button, grid
 log = logging.getLogger(__name__)
 
 DEFAULT_GAMES = ("mathe-meister", "math-wars-meta", "mecs", "math-arena")
+FOLLOWS = "This station follows the teacher's dashboard."
+NOW = ("pause", "resume", "extend")  # the controls that act at once
+CONTROLS = dict(pause="Pause", resume="Resume", extend="+1 minute", skip="Skip", end="End")
+PHASES = dict(play="playing", warning="last minutes", transition="groups are moving", done="over")
+QUESTIONS = {"skip": "Time's up now for this rotation?", "end": "End the whole station rotation?"}
 
 
 def class_groups(journal: Any) -> list[str]:
@@ -52,68 +60,58 @@ def class_groups(journal: Any) -> list[str]:
 
 @dataclass
 class Draft:
-    """The plan being edited (mutable; :meth:`plan` validates it)."""
+    """The plan being edited (mutable; :meth:`plan` validates it): the :class:`Plan`'s
+    fields (``rounds`` 0: one per station), and ``here``, this device's station (0-based)."""
 
-    stations: list[Station] = field(default_factory=list)
-    groups: list[str] = field(default_factory=list)
+    stations: list[Station]
+    groups: list[str]
     minutes: int = 15
     transition: int = 1
     warning: int = 1
-    rounds: int = 0  # 0: one per station
-    here: int = 0  # this device's station, 0-based
+    rounds: int = 0
+    here: int = 0
 
     @classmethod
     def start(cls, ctx: Context) -> Draft:
         """The last plan stored (a teacher often reuses it), else four stations and
         the class list's groups (or Group 1..4)."""
-        plan = last_plan(ctx.journal)
-        if plan is not None:
-            return cls(
-                list(plan.stations),
-                list(plan.groups),
-                plan.minutes,
-                plan.transition,
-                plan.warning,
-                plan.rotations or 0,
-            )
-        stations = [Station(g) for g in DEFAULT_GAMES]
-        groups = class_groups(ctx.journal) or [f"Group {i + 1}" for i in range(len(stations))]
-        return cls(stations, groups)
+        if (p := last_plan(ctx.journal)) is not None:
+            times = (p.minutes, p.transition, p.warning)
+            return cls([*p.stations], [*p.groups], *times, p.rotations or 0)
+        groups = class_groups(ctx.journal) or [f"Group {i + 1}" for i in range(4)]
+        return cls([Station(g) for g in DEFAULT_GAMES], groups)
 
     @property
     def rotations(self) -> int:
         return self.rounds or len(self.stations)
 
     def plan(self) -> Plan:
-        rounds = self.rounds if self.rounds and self.rounds != len(self.stations) else None
-        return Plan(
-            tuple(self.stations),
-            tuple(self.groups),
-            self.minutes,
-            self.transition,
-            self.warning,
-            rounds,
-        )
+        rounds = self.rounds if self.rounds != len(self.stations) else 0
+        times = (self.minutes, self.transition, self.warning)
+        return Plan(tuple(self.stations), tuple(self.groups), *times, rounds or None)
 
     def step(self, what: str, delta: int) -> None:
         """Move one of the steppers by ``delta``, inside its bounds."""
         n = len(self.stations)
-        bounds = {
-            "minutes": MINUTES,
-            "transition": TRANSITION,
-            "warning": WARNING,
-            "rounds": (1, max(1, n)),
-            "here": (0, max(0, n - 1)),
-        }
+        rounds, here = (1, max(1, n)), (0, max(0, n - 1))
+        bounds = {"minutes": MINUTES, "transition": TRANSITION, "warning": WARNING}
+        low, high = bounds.get(what) or (rounds if what == "rounds" else here)
         now = self.rotations if what == "rounds" else getattr(self, what)
-        low, high = bounds[what]
         setattr(self, what, max(low, min(high, now + delta)))
 
     def fit(self) -> None:
         """Keep the rounds and this device's station inside the stations there are."""
-        n = len(self.stations)
-        self.rounds = min(self.rounds, n) if self.rounds else 0
-        self.here = min(self.here, max(0, n - 1))
+        self.rounds = min(self.rounds, len(self.stations))
+        self.here = min(self.here, max(0, len(self.stations) - 1))
+
+    def value(self, key: str) -> str:
+        """What a stepper shows between its \u2212 and + buttons."""
+        return {
+            "minutes": f"{self.minutes} min",
+            "transition": f"{self.transition} min",
+            "warning": f"{self.warning} min" if self.warning else "none",
+            "rounds": f"{self.rotations} of {len(self.stations)}",
+        }.get(key, f"Station {self.here + 1}")
 
 
 STEPPERS = (
@@ -125,85 +123,95 @@ STEPPERS = (
 )
 
 
-class RotationEditor(TeacherScreen):
+def toggles(
+    prefix: str,
+    area: pygame.Rect,
+    items: Sequence[tuple[str, str]],
+    columns: int,
+    gap: int,
+    on: str,
+) -> list[Button]:
+    """Toggles ``<prefix><key>`` for ``items`` (key, name) in a grid from ``area``'s top
+    left, ``columns`` across, each ``area``'s height; the one whose key is ``on`` selected."""
+    cells = grid(area, len(items), columns, gap)
+    return [
+        Button(prefix + key, rect, name, kind="toggle", selected=key == on)
+        for rect, (key, name) in zip(cells, items, strict=True)
+    ]
+
+
+class PlanScreen(TeacherScreen):
+    """A teacher's screen of the plan: its title and subtitle, its buttons with ``words``
+    beside them (text, point, anchor: row names, a stepper's value) and ``message``, what
+    went wrong, in red (in ``message_rect``; without one, instead of the subtitle)."""
+
+    title = "Station rotation"
+    subtitle = ""
+
+    def __init__(self, ctx: Context) -> None:
+        super().__init__(ctx)
+        self.message = ""
+        self.message_rect: pygame.Rect | None = None
+        self.words: list[tuple[str, tuple[int, int], str]] = []
+
+    def draw(self, surface: pygame.Surface) -> None:
+        over = self.message and self.message_rect is None  # over the subtitle
+        painter = self.backdrop(surface, self.title, "" if over else self.subtitle)
+        m, p = self.m, painter.p
+        for text, at, anchor in self.words:
+            painter.text(surface, text, at, m.text, bold=True, anchor=anchor, max_width=m.u(126))
+        painter.buttons(surface, self.buttons)
+        if self.message:  # where the subtitle was, down to the buttons, when no rect is given
+            top, room = m.u(12) + m.title, self.message_rect
+            room = room or pygame.Rect(m.u(18), top, m.width - m.u(36), m.u(84) - m.title)
+            painter.paragraph(surface, self.message, room, m.small, p.bad, bold=True)
+
+
+class RotationEditor(PlanScreen):
     """The teacher's plan: stations, groups, times; Start runs it on this device."""
+
+    subtitle = "Tap a station to change its game."
 
     def __init__(self, ctx: Context, draft: Draft | None = None) -> None:
         super().__init__(ctx)
         self.draft = draft or Draft.start(ctx)
-        self.message = ""
         self.editing: int | None = None  # the station a picker is open for
 
     def layout(self, metrics: Metrics) -> None:
-        m = metrics
-        W, H = m.size
-        d = self.draft
-        margin, gap = m.u(16), m.u(6)
-        top = m.u(76)
-        bh = m.u(56)
-        bottom = H - margin - bh - m.u(8)
-        left_w = m.u(380)
+        m, d = metrics, self.draft
+        margin, gap, top = m.u(16), m.u(6), m.u(76)
+        bottom = m.height - margin - m.u(56) - m.u(8)
+        # Stations: two columns of four tiles, "+ Station" after the last.
+        tiles = [*d.stations, None][:MAX_STATIONS]
+        th = (bottom - top - 3 * gap) // 4
+        cells = grid(pygame.Rect(margin, top, m.u(380), th), len(tiles), 2, gap, rows=4)
         b: list[Button] = []
-        # Stations: two columns of tiles, "+ Station" after the last.
-        rows = 4
-        th = (bottom - top - (rows - 1) * gap) // rows
-        tiles = len(d.stations) + (len(d.stations) < MAX_STATIONS)
-        area = pygame.Rect(margin, top, left_w, th)
-        for i, rect in enumerate(grid(area, tiles, 2, gap, rows=rows)):
-            if i < len(d.stations):
-                s = d.stations[i]
-                b.append(
-                    Button(
-                        f"station.{i}",
-                        rect,
-                        f"{i + 1}. {s.name}",
-                        kind="toggle",
-                        selected=i == d.here,
-                        caption=s.mode_name + (" \u00b7 this device" if i == d.here else ""),
-                    )
-                )
-            else:
+        for i, (rect, s) in enumerate(zip(cells, tiles, strict=True)):
+            if s is None:
                 b.append(Button("station.add", rect, "+ Station", kind="quiet"))
-        # The right column: groups, then the steppers.
-        x = margin + left_w + m.u(20)
-        right_w = W - margin - x
-        label_w = m.u(130)
+                continue
+            here, label = " \u00b7 this device" if i == d.here else "", f"{i + 1}. {s.name}"
+            tile = Button(f"station.{i}", rect, label, kind="toggle", selected=bool(here))
+            b.append(replace(tile, caption=s.mode_name + here))
+        # The right column, a row each with its name at the left: groups, the steppers.
+        x = margin + m.u(380) + m.u(20)
+        bx, bw, sw = x + m.u(130), m.width - margin - x - m.u(130), m.u(52)
         rh = (bottom - top - len(STEPPERS) * gap) // (len(STEPPERS) + 1)
-        self.label_x = x
-        self.labels = [("Groups", top + rh // 2)]  # each row's name, and its middle
-        b.append(
-            Button(
-                "groups",
-                pygame.Rect(x + label_w, top, right_w - label_w, rh),
-                f"{len(d.groups)} groups" if len(d.groups) != 1 else "1 group",
-                kind="quiet",
-                caption=", ".join(d.groups),
-            )
-        )
-        sw = m.u(52)
-        for i, (key, label) in enumerate(STEPPERS, start=1):
-            minus = pygame.Rect(x + label_w, top + i * (rh + gap), sw, rh)
+        rows = [pygame.Rect(bx, top + i * (rh + gap), bw, rh) for i in range(len(STEPPERS) + 1)]
+        groups = f"{len(d.groups)} groups" if len(d.groups) != 1 else "1 group"
+        b.append(Button("groups", rows[0], groups, kind="quiet", caption=", ".join(d.groups)))
+        self.words = [("Groups", (x, rows[0].centery), "midleft")]
+        for (key, label), row in zip(STEPPERS, rows[1:], strict=True):
+            minus, plus = pygame.Rect(row.topleft, (sw, rh)), pygame.Rect(row.topright, (sw, rh))
             b.append(Button(f"{key}.-", minus, "\u2212", kind="quiet"))
-            b.append(Button(f"{key}.+", minus.move(right_w - label_w - sw, 0), "+", kind="quiet"))
-            self.labels.append((label, minus.centery))
+            b.append(Button(f"{key}.+", plus.move(-sw, 0), "+", kind="quiet"))
+            self.words.append((label, (x, row.centery), "midleft"))
+            self.words.append((d.value(key), row.center, "center"))
         back, start = footer(m, ("back", "Back"), ("start", "Start rotation", 260))
         self.buttons = [*b, back, start]
-        self.message_rect = pygame.Rect(  # between Back and Start
-            back.rect.right + m.u(10),
-            back.rect.top - m.u(8),
-            start.rect.left - back.rect.right - m.u(20),
-            back.rect.height + m.u(16),
-        )
-
-    def value(self, key: str) -> str:
-        """What a stepper shows between its \u2212 and + buttons."""
-        d = self.draft
-        return {
-            "minutes": f"{d.minutes} min",
-            "transition": f"{d.transition} min",
-            "warning": f"{d.warning} min" if d.warning else "none",
-            "rounds": f"{d.rotations} of {len(d.stations)}",
-        }.get(key, f"Station {d.here + 1}")
+        left, right = back.rect.right + m.u(10), start.rect.left - m.u(10)  # what went wrong
+        top, h = back.rect.top - m.u(8), back.rect.height + m.u(16)
+        self.message_rect = pygame.Rect(left, top, right - left, h)
 
     def press(self, name: str) -> None:
         d = self.draft
@@ -237,13 +245,8 @@ class RotationEditor(TeacherScreen):
         d = self.draft
         try:
             plan = d.plan()
-            stored = start_rotation(
-                self.ctx.journal,
-                plan,
-                d.here,
-                session=self.ctx.session,
-                now=self.ctx.wall,
-            )
+            ctx = self.ctx
+            stored = start_rotation(ctx.journal, plan, d.here, session=ctx.session, now=ctx.wall)
         except BadInput as exc:
             self.ctx.sounds.play("wrong")
             self.message = exc.message[0].upper() + exc.message[1:] + "."
@@ -254,77 +257,44 @@ class RotationEditor(TeacherScreen):
             self.message = "The rotation could not be saved. Try again."
             log.error("rotation: %s: %s", exc.code, exc.message)
             return
+        what = f"{len(plan.stations)} stations, {len(plan.groups)} groups, {plan.minutes} min"
         log.info(
-            "rotation %d started: %d stations, %d groups, %d min, this device station %d",
-            stored.id,
-            len(plan.stations),
-            len(plan.groups),
-            plan.minutes,
-            stored.station + 1,
+            "rotation %d started: %s, this device station %d", stored.id, what, stored.station + 1
         )
         self.ctx.sounds.play("good")
         run_rotation(self.ctx, stored)
 
-    def draw(self, surface: pygame.Surface) -> None:
-        painter = self.backdrop(surface, "Station rotation", "Tap a station to change its game.")
-        m, p = self.m, painter.p
-        for text, y in self.labels:
-            at = (self.label_x, y)
-            painter.text(surface, text, at, m.text, bold=True, anchor="midleft", max_width=m.u(126))
-        for key, _ in STEPPERS:  # each stepper's value between its \u2212 and +
-            minus, plus = (b.rect for b in self.buttons if b.name in (f"{key}.-", f"{key}.+"))
-            at = ((minus.right + plus.left) // 2, minus.centery)
-            value = self.value(key)
-            painter.text(surface, value, at, m.text, bold=True, anchor="center", max_width=m.u(130))
-        painter.buttons(surface, self.buttons)
-        if self.message:
-            painter.paragraph(surface, self.message, self.message_rect, m.small, p.bad, bold=True)
 
-
-class StationPicker(TeacherScreen):
+class StationPicker(PlanScreen):
     """One station: its game (the five), its mode and the game's options (each preset,
     or left to the group). Pops with a :class:`Station`, ``"remove"``, or None."""
 
     back = "cancel"
+    subtitle = "Which game is played here?"
 
     def __init__(self, ctx: Context, index: int, station: Station | None) -> None:
         super().__init__(ctx)
-        self.index = index
-        self.new = station is None
+        self.title, self.new = f"Station {index + 1}", station is None
         self.station = station or Station("mathe-meister")
-        self.message = ""
 
     def layout(self, metrics: Metrics) -> None:
-        m = metrics
-        W = m.width
-        margin, gap = m.u(16), m.u(10)
-        st = self.station
-        b: list[Button] = []
-        y = m.u(96)
+        m, st = metrics, self.station
+        margin, gap, y, w = m.u(16), m.u(10), m.u(96), m.width - 2 * m.u(16)
         compact = len(STATION_OPTIONS[st.game]) > 1  # two option rows (M.E.C.S.) must fit
-        h = m.u(48 if compact else 64)
+        h, mh = m.u(48 if compact else 64), m.u(44 if compact else 52)
         games = list(GAME_TITLES.items())
-        cells = grid(pygame.Rect(margin, y, W - 2 * margin, h), len(games), 3, gap)
-        for rect, (key, title) in zip(cells, games, strict=True):
-            b.append(Button(f"game.{key}", rect, title, kind="toggle", selected=key == st.game))
+        b = toggles("game.", pygame.Rect(margin, y, w, h), games, 3, gap, st.game)
         y += 2 * (h + gap) + m.u(28 if compact else 34)
-        self.rows = [("Mode", y - m.u(16))]
+        self.words = [("Mode", (margin, y - m.u(16)), "midleft")]
         modes = STATION_MODES[st.game]
-        per_row = 4
-        mh = m.u(44 if compact else 52)
-        cells = grid(pygame.Rect(margin, y, W - 2 * margin, mh), len(modes), per_row, gap)
-        for rect, (key, name) in zip(cells, modes, strict=True):
-            b.append(Button(f"mode.{key}", rect, name, kind="toggle", selected=key == st.mode))
-        y += ((len(modes) + per_row - 1) // per_row) * (mh + gap)
+        b += toggles("mode.", pygame.Rect(margin, y, w, mh), modes, 4, gap, st.mode)
+        y += (len(modes) + 3) // 4 * (mh + gap)
         # Each option on a row: its name, "Group chooses", then its values.
-        label_w = m.u(110)
         for key, label, values in STATION_OPTIONS[st.game]:
-            self.rows.append((label, y + mh // 2))
-            choices = [("", "Group chooses"), *values]
-            row = pygame.Rect(margin + label_w, y, W - 2 * margin - label_w, mh)
-            for rect, (value, name) in zip(grid(row, len(choices), len(choices), gap), choices):
-                chosen = st.options.get(key, "") == value
-                b.append(Button(f"opt.{key}.{value}", rect, name, kind="toggle", selected=chosen))
+            self.words.append((label, (margin, y + mh // 2), "midleft"))
+            choices, on = [("", "Group chooses"), *values], st.options.get(key, "")
+            row = pygame.Rect(margin + m.u(110), y, w - m.u(110), mh)
+            b += toggles(f"opt.{key}.", row, choices, len(choices), gap, on)
             y += mh + gap
         b += footer(m, ("cancel", "Cancel"), ("done", "Done", 200))
         if not self.new:
@@ -355,23 +325,13 @@ class StationPicker(TeacherScreen):
             self.message = exc.message
         self.layout(self.m)
 
-    def draw(self, surface: pygame.Surface) -> None:
-        question = "" if self.message else "Which game is played here?"
-        painter = self.backdrop(surface, f"Station {self.index + 1}", question)
-        m, p = self.m, painter.p
-        if self.message:  # where the question was, down to the games: what is wrong, in red
-            room = pygame.Rect(m.u(18), m.u(12) + m.title, m.width - m.u(36), m.u(84) - m.title)
-            painter.paragraph(surface, self.message, room, m.small, p.bad, bold=True)
-        for label, y in self.rows:
-            painter.text(surface, label, (m.u(16), y), m.text, bold=True, anchor="midleft")
-        painter.buttons(surface, self.buttons)
 
-
-class GroupsScene(TeacherScreen):
+class GroupsScene(PlanScreen):
     """The groups' names: tap one to rename it, add, remove the last, or take the class
     list's groups. Pops with the list of names, or None."""
 
     back = "cancel"
+    title, subtitle = "Groups", "Tap a group to change its name."
 
     def __init__(self, ctx: Context, groups: Sequence[str]) -> None:
         super().__init__(ctx)
@@ -380,17 +340,12 @@ class GroupsScene(TeacherScreen):
         self.from_class = class_groups(ctx.journal)
 
     def layout(self, metrics: Metrics) -> None:
-        m = metrics
-        W, H = m.size
-        margin, gap = m.u(16), m.u(10)
-        top = m.u(70)
-        bh = m.u(56)
-        h = m.u(58)
-        cells = grid(pygame.Rect(margin, top, W - 2 * margin, h), len(self.groups), 2, gap)
-        b = [
-            Button(f"group.{i}", rect, f"{i + 1}. {name}", kind="toggle")
-            for i, (rect, name) in enumerate(zip(cells, self.groups, strict=True))
-        ]
+        m, (W, H) = metrics, metrics.size
+        margin, gap, bh = m.u(16), m.u(10), m.u(56)
+        names = [(str(i), f"{i + 1}. {name}") for i, name in enumerate(self.groups)]
+        b = toggles(
+            "group.", pygame.Rect(margin, m.u(70), W - 2 * margin, m.u(58)), names, 2, gap, ""
+        )
         row = pygame.Rect(margin, H - margin - 2 * bh - gap, W - 2 * margin, bh)
         tools = (
             ("add", "+ Group", len(self.groups) < MAX_STATIONS),
@@ -427,6 +382,106 @@ class GroupsScene(TeacherScreen):
                 self.groups[i] = name
         self.layout(self.m)
 
+
+def rotation_menu(ctx: Context) -> Scene:
+    """The teacher menu's "Station rotation": the controls while one runs, else the editor.
+    On a fleet device (``ctx.fleet``) only the controls, which show the rotation but
+    leave it to the teacher's dashboard."""
+    running = isinstance(ctx.rotation, RotationRunner) and not ctx.rotation.finished
+    return RotationControl(ctx) if running or ctx.fleet is not None else RotationEditor(ctx)
+
+
+class RotationControl(TeacherScreen):
+    """Pause, Resume, +1 minute, Skip, End for the rotation that runs."""
+
+    def __init__(self, ctx: Context) -> None:
+        super().__init__(ctx)
+        self.asking = ""  # "skip" or "end" while the Confirm is up
+
+    @property
+    def runner(self) -> RotationRunner | None:
+        rotation = self.ctx.rotation
+        return rotation if isinstance(rotation, RotationRunner) else None
+
+    @property
+    def follows(self) -> bool:
+        """A fleet device: the rotation is the teacher's dashboard's to change."""
+        return self.ctx.fleet is not None
+
+    def layout(self, metrics: Metrics) -> None:
+        m, now = metrics, self.runner.moment if self.runner else None
+        # on a fleet device the teacher's dashboard has the controls
+        running = now is not None and not now.done and not self.follows
+        paused = bool(now and now.paused)
+        on = (not paused, paused, True, True, True)
+        row = grid(pygame.Rect(m.u(16), m.u(240), m.width - m.u(32), m.u(56)), 5, 5, m.u(10))
+        b = [
+            Button(key, rect, label, enabled=running and ok)
+            for (key, label), rect, ok in zip(CONTROLS.items(), row, on, strict=True)
+        ]
+        self.buttons = b + footer(m, ("back", "Back"))
+
+    def update(self, now: float) -> bool:
+        self.layout(self.m)  # the buttons follow the clock (paused or not, over)
+        return False
+
+    def press(self, name: str) -> None:
+        if name == "back" or self.runner is None:
+            self.stack.pop()
+        elif name in QUESTIONS and not self.follows:  # Skip and End ask first
+            self.asking = name
+            self.stack.push(Confirm(self.ctx, QUESTIONS[name], yes=name.title(), no="Keep going"))
+        elif name in NOW and not self.follows:
+            self.act(name)
+
+    def resume(self, result: Any) -> None:
+        asked, self.asking = self.asking, ""
+        if result == "yes" and asked:  # time is up now: the station screen comes
+            self.act(asked)
+        elif self.stack.top is self:
+            self.layout(self.m)
+
+    def act(self, name: str) -> None:
+        """One of the controls, on the clock (and then in the journal)."""
+        if self.runner is not None:
+            log.info("rotation: the teacher pressed %s", name)
+            self.runner.control(name)
+        if self.stack.top is self:
+            self.layout(self.m)
+
+    def lines(self) -> list[str]:
+        """What the screen says about the rotation: this device's station, the rotation
+        and its phase, the group here and its time, where every group is."""
+        runner = self.runner
+        if runner is None:
+            return ["No rotation is running."]
+        now, plan = runner.moment, runner.plan
+        state = PHASES[now.phase] + (" (paused)" if now.paused else "")
+        lines = [
+            f"This device: {plan.station_title(runner.station)}",
+            f"Rotation {now.rotation + 1} of {plan.count}: {state}",
+            f"Here: {runner.group or 'no group'} \u00b7 {now.countdown()} left",
+        ]
+        where = [(g, plan.station_of(g, seated(now))) for g in plan.groups]
+        if not now.done and any(s is not None for _, s in where):
+            lines.append(
+                ("Next: " if now.phase == "transition" else "Now: ")
+                + ", ".join(f"{g} at {s + 1}" for g, s in where if s is not None)
+            )
+        return lines
+
     def draw(self, surface: pygame.Surface) -> None:
-        painter = self.backdrop(surface, "Groups", "Tap a group to change its name.")
+        painter = self.backdrop(surface, "Station rotation", "The rotation running on this device.")
+        m, p = self.m, painter.p
+        room, y = m.width - m.u(32), m.u(76)
+        for line in self.lines():
+            painter.text(surface, line, (m.u(16), y), m.text + m.u(2), bold=True, max_width=room)
+            y += m.text + m.u(12)
+        if self.follows:  # under the controls, which are the dashboard's
+            connected, state = self.ctx.fleet.connection()
+            y = self.buttons[0].rect.bottom + m.u(10)
+            for text, colour, bold in ((FOLLOWS, p.bad, True), (state, p.good, False)):
+                colour = colour if connected else p.bad
+                painter.text(surface, text, (m.u(16), y), m.text, colour, bold=bold, max_width=room)
+                y += m.text + m.u(8)
         painter.buttons(surface, self.buttons)

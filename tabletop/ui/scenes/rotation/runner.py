@@ -1,26 +1,34 @@
-"""The running rotation (:class:`RotationRunner`, ``ctx.rotation``): its clock, the
-warning, time up, the teacher's controls' effects, carrying on after a reboot, and the
-banner in its own strip at the bottom of the screen."""
+"""The running rotation, a :class:`RotationRunner` in ``ctx.rotation``: the app calls its
+``update()`` every frame and keeps a strip at the bottom of the screen (``strip()``) for
+its banner: station, group and countdown. At the warning it sounds and flashes every
+seat's LED; at time up it saves the games on the stack as finished for "time", goes
+Home and shows :class:`StationScene` (where the groups go next), whose button opens the
+station's game set up as planned. Times are wall-clock seconds from ``ctx.wall``, so a
+device that reboots carries on (:func:`restore_rotation`)."""
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 import pygame
 
 from tabletop.classroom.rotation import (
+    GAME_TITLES,
     Moment,
     Plan,
     RotationClock,
+    Station,
     StoredRotation,
     running_rotation,
     save_clock,
 )
 from tabletop.engine.errors import TabletopError
-from tabletop.ui.app import Context
-from tabletop.ui.scenes.rotation.station import StationScene, seated
+from tabletop.ui.app import Context, Scene
+from tabletop.ui.input import InputEvent
+from tabletop.ui.scenes.common import home_and_again, route_to_press
 from tabletop.ui.theme import ORANGE, PALETTE, Metrics
 
 log = logging.getLogger(__name__)
@@ -33,6 +41,7 @@ TIME_UP_SOUND = "round"
 SAVE_FAILED = "The rotation could not be saved just now. It keeps running."
 STRIP = 44  # the banner's strip at the bottom of the screen, in base units
 WHITE = (255, 255, 255)
+Part = tuple[str, int, tuple[int, int, int], bool]  # a paragraph: text, size, colour, bold
 
 
 @dataclass(frozen=True)
@@ -45,7 +54,7 @@ class Banner:
 
 
 class RotationRunner:
-    """The rotation this device runs (``ctx.rotation``); see the package docstring.
+    """The rotation this device runs (``ctx.rotation``); see the module.
 
     ``group`` is the group that belongs at this station now (in a transition: the one
     arriving); ``moment`` the clock's :class:`Moment` at the last ``update``.
@@ -140,20 +149,13 @@ class RotationRunner:
 
     # -- the teacher's controls -------------------------------------------------------------
 
-    def pause(self) -> None:
-        self._apply(self.clock.pause(self.wall()))
-
-    def resume(self) -> None:
-        self._apply(self.clock.resume(self.wall()))
-
-    def extend(self, minutes: int = 1) -> None:
-        self._apply(self.clock.extend(self.wall(), minutes))
-
-    def skip(self) -> None:
-        self._apply(self.clock.skip(self.wall()))
+    def control(self, name: str) -> None:
+        """``pause``, ``resume``, ``extend`` (by a minute), ``skip`` or ``end``: the
+        clock's own change, stored and followed."""
+        self._apply(getattr(self.clock, name)(self.wall()))
 
     def end(self) -> None:
-        self._apply(self.clock.end(self.wall()))
+        self.control("end")
 
     def adopt(self, clock: RotationClock) -> None:
         """A clock from the teacher's console (the classroom fleet): stored and followed
@@ -210,24 +212,153 @@ class RotationRunner:
         banner = self.banner(screen)
         if banner is None:
             return
-        m, painter = screen, self.ctx.painter
+        m, painter, ink = screen, self.ctx.painter, banner.ink
         rect, pad = banner.rect, m.u(16)
         surface.fill(banner.fill, rect)
         pygame.draw.line(surface, PALETTE.line, rect.topleft, rect.topright, m.u(2))
-        size = m.big
-        clock = painter.text(
-            surface,
-            banner.clock,
-            (rect.right - pad, rect.centery),
-            size,
-            banner.ink,
-            bold=True,
-            anchor="midright",
+        at = (rect.right - pad, rect.centery)
+        clock = painter.text(surface, banner.clock, at, m.big, ink, bold=True, anchor="midright")
+        label = painter.ellipsis(banner.label, m.text, clock.left - rect.left - 3 * pad, True)
+        at = (rect.left + pad, rect.centery)
+        painter.text(surface, label, at, m.text, ink, bold=True, anchor="midleft")
+
+
+def seated(now: Moment) -> int:
+    """The rotation whose groups are at the stations (in a transition: the coming one)."""
+    return now.rotation + (1 if now.phase == "transition" else 0)
+
+
+def called(group: str) -> str:
+    """How a group is named in a sentence: "Group Red", but "Group 1" and "Team A" as
+    they are."""
+    return group if group.lower().startswith(("group", "team")) else f"Group {group}"
+
+
+def choose_setup(setup: Any, station: Station) -> None:
+    """Choose on the game's setup form (every game's: :class:`FormScene`) the mode and
+    options the teacher planned for this station; the group may still change them."""
+    setup.preset(station.mode, station.options)
+
+
+class StationScene(Scene):
+    """Time's up (where the leaving group goes), the arriving group's welcome, and a
+    button to start this station's game; at the end, the rotation is over. The
+    countdown is the banner's, in its strip below."""
+
+    def __init__(self, ctx: Context, runner: RotationRunner, *, ended: int | None = None) -> None:
+        super().__init__(ctx)
+        self.runner = runner
+        self.ended = ended  # the rotation whose time just ran out, if any
+        self.message = ""
+
+    @property
+    def station(self) -> Station:
+        return self.runner.plan.stations[self.runner.station]
+
+    @property
+    def can_start(self) -> bool:
+        return not self.runner.moment.done and self.runner.group is not None
+
+    def leaving(self) -> str | None:
+        """The sentence for the group that just finished here."""
+        if self.ended is None:
+            return None
+        plan = self.runner.plan
+        group = plan.group_at(self.runner.station, self.ended)
+        if group is None:
+            return None
+        nxt = plan.station_of(group, self.ended + 1)
+        if nxt is None or self.runner.moment.done:
+            return f"{called(group)}: well done! The rotation is over."
+        return f"{called(group)}: go to {plan.station_title(nxt)}"
+
+    def welcome(self) -> tuple[str, str, str]:
+        """For the group that plays here now: who (large), where, and the details:
+        ``"Group Red,"``, ``"this is Station 2: Math Wars Meta"``, the mode and round."""
+        runner, now = self.runner, self.runner.moment
+        if now.done:
+            return "All done!", "The station rotation is over. Thank you!", ""
+        group = runner.group
+        rounds = f"Rotation {seated(now) + 1} of {runner.plan.count}"
+        if group is None:
+            return "No group here now", f"{runner.title} rests.", rounds
+        details = [f"Mode: {self.station.mode_name}", *self.station.option_names, rounds]
+        return f"{called(group)},", f"this is {runner.title}", " \u00b7 ".join(details)
+
+    def layout(self, metrics: Metrics) -> None:
+        title = GAME_TITLES.get(self.station.game, self.station.game)
+        self.buttons = home_and_again(
+            metrics, f"Play {title}", width=360, enabled=self.can_start, name="start"
         )
-        room = clock.left - rect.left - 3 * pad
-        label = painter.ellipsis(banner.label, m.text, room, True)
-        anchor = (rect.left + pad, rect.centery)
-        painter.text(surface, label, anchor, m.text, banner.ink, bold=True, anchor="midleft")
+
+    def update(self, now: float) -> bool:
+        start = self.target("start")
+        if start is not None and start.enabled != self.can_start:
+            self.layout(self.m)
+            return True
+        return False
+
+    def handle(self, event: InputEvent) -> None:
+        route_to_press(self, event)
+
+    def press(self, name: str) -> None:
+        if name == "home":
+            if len(self.stack) > 1:
+                self.stack.pop()
+        elif name == "start":  # the game's first screen, as Home opens it
+            from tabletop.ui.games import game_app
+
+            module = game_app(self.station.game)
+            if module is None:
+                self.message = "This game cannot start on this device."
+                log.error("rotation: no screen for %s", self.station.game)
+                return
+            scene = module.setup_scene(self.ctx)
+            self.stack.push(scene)
+            choose_setup(scene, self.station)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
+        surface.fill(p.background)
+        # A long station name shrinks, then is cut: the panel below shows it whole.
+        title = "Time's up!" if self.ended is not None else self.runner.title
+        room, size = m.width - m.u(32), m.title + m.u(6)
+        painter.text(surface, title, (m.u(16), m.u(10)), size, bold=True, max_width=room)
+        y, big = m.u(64), m.big + m.u(2)
+        leaving = self.leaving()
+        if leaving:
+            box = pygame.Rect(m.u(16), y, room, m.u(96))
+            painter.box(surface, box, ORANGE, p.line, m.u(3), m.u(14))
+            self._centred(surface, box, [(leaving, big, p.ink, True)])
+            y = box.bottom + m.u(12)
+        who, where, detail = self.welcome()
+        box = pygame.Rect(m.u(16), y, room, self.buttons[0].rect.top - m.u(12) - y)
+        painter.box(surface, box, p.panel, p.button, m.u(3), m.u(14))
+        # Centred in the panel: who large, where big, the details in body text.
+        who_size, where_size = (m.u(44), big) if leaving is None else (m.big + m.u(6), m.big)
+        parts = [(who, who_size, p.ink, True), (where, where_size, p.ink, True)]
+        if detail:
+            parts.append((detail, m.text, p.muted, False))
+        self._centred(surface, box, parts)
+        painter.buttons(surface, self.buttons)
+        if self.message:
+            at = (m.width // 2, self.buttons[0].rect.top - m.u(6))
+            painter.text(surface, self.message, at, m.small, p.bad, anchor="midbottom")
+
+    def _centred(self, surface: pygame.Surface, box: pygame.Rect, parts: list[Part]) -> None:
+        """Paragraphs (text, size, colour, bold) one under another, centred in ``box``."""
+        painter, m = self.ctx.painter, self.m
+        inner = box.inflate(-m.u(24), -m.u(12))
+        heights = [
+            len(painter.wrap(text, size, inner.width, bold))
+            * painter.fonts.font(size, bold).get_linesize()
+            for text, size, _, bold in parts
+        ]
+        y = inner.top + max(0, (inner.height - sum(heights) - m.u(6) * (len(parts) - 1)) // 2)
+        for (text, size, colour, bold), h in zip(parts, heights, strict=True):
+            area = pygame.Rect(inner.left, y, inner.width, min(h, inner.bottom - y))
+            painter.paragraph(surface, text, area, size, colour, bold=bold, align="center")
+            y += h + m.u(6)
 
 
 def _lit(lamps: Any) -> list[int]:
@@ -238,20 +369,24 @@ def _lit(lamps: Any) -> list[int]:
     return sorted(getattr(lamps, "lit", ()))
 
 
+def games_on(scenes: Iterable[Any]) -> Iterator[Any]:
+    """The games among ``scenes`` (a scene stack), topmost first: the scenes with a
+    ``save`` and ``standings()``."""
+    for scene in reversed(list(scenes)):
+        if getattr(scene, "save", None) is not None and callable(getattr(scene, "standings", None)):
+            yield scene
+
+
 def finish_games(ctx: Context) -> int:
     """Save every game on the stack that is still being played as finished for "time",
-    with its standings; returns how many. A scene without ``save`` and ``standings()``
-    is left alone; a failure is logged and the others are still saved."""
+    with its standings; returns how many. A failure is logged and the others are still
+    saved."""
     done = 0
-    for scene in reversed(list(ctx.stack)):
-        save, standings = getattr(scene, "save", None), getattr(scene, "standings", None)
-        finish = getattr(save, "finish", None)
-        if not callable(finish) or not callable(standings):
-            continue  # not a game
-        if not _still_playing(ctx, save):
+    for scene in games_on(ctx.stack):
+        if not callable(getattr(scene.save, "finish", None)) or not _still_playing(ctx, scene.save):
             continue
         try:
-            finish(standings(), reason="time")
+            scene.save.finish(scene.standings(), reason="time")
             done += 1
             log.info("rotation: %s saved as finished for time", type(scene).__name__)
         except Exception:
@@ -285,13 +420,8 @@ def restore_rotation(ctx: Context) -> Any:
     if stored is None:
         return None
     runner = RotationRunner(ctx, stored)
-    log.info(
-        "rotation %d restored: station %d, rotation %d, %s",
-        stored.id,
-        stored.station + 1,
-        runner.moment.rotation + 1,
-        runner.moment.phase,
-    )
+    where = f"station {stored.station + 1}, rotation {runner.moment.rotation + 1}"
+    log.info("rotation %d restored: %s, %s", stored.id, where, runner.moment.phase)
     finish_stale_games(ctx, runner)
     if runner.moment.done:
         runner.finish()
