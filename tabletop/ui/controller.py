@@ -3,10 +3,29 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from tabletop.engine.match import Match
 from tabletop.engine.protocol import Result
+
+
+@dataclass(frozen=True)
+class Ask:
+    """A question a controller asks, for its scene to show
+    (:meth:`~tabletop.ui.table.TableScene.ask_about`): ``choices`` are (key, label) pairs
+    on a grid ``columns`` wide and ``rows`` high, a choice's ``captions`` line under its
+    label; with ``yes_no`` the two choices are the labels of "yes" and "no". ``key`` says
+    what the answer is for, ``given`` what it is about (a line, what was chosen before)."""
+
+    key: str
+    title: str
+    choices: tuple[tuple[str, str], ...]
+    columns: int = 2
+    rows: int = 1
+    given: tuple[Any, ...] = ()
+    captions: tuple[tuple[str, str], ...] = ()
+    yes_no: bool = False
 
 
 class TableController:
@@ -43,4 +62,4 @@ class TableController:
         return ()
 
 
-__all__ = ["TableController"]
+__all__ = ["Ask", "TableController"]

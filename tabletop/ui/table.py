@@ -23,13 +23,14 @@ from tabletop.engine.errors import TabletopError
 from tabletop.engine.match import Match
 from tabletop.engine.protocol import Result
 from tabletop.ui.app import Context, Scene
-from tabletop.ui.controller import TableController
+from tabletop.ui.controller import Ask, TableController
 from tabletop.ui.games import stop_card_camera
 from tabletop.ui.input import Back, CardsSeen, Drag, InputEvent, Release, SeatPressed, Tap
 from tabletop.ui.messages import child_message
 from tabletop.ui.results import GameResults, Outcome
 from tabletop.ui.saves import GameSave, one_write
 from tabletop.ui.scenes.common import ask_leave, go_home, route_to_press
+from tabletop.ui.scenes.rules import ask_dialog
 from tabletop.ui.widgets import Button, hit
 
 log = logging.getLogger(__name__)
@@ -232,6 +233,13 @@ class TableScene(Scene):
         """Push ``dialog``; its result comes back to :meth:`answered` with ``asking``."""
         self.asking = asking
         self.stack.push(dialog)
+
+    def ask_about(self, ask: Ask | None) -> None:
+        """Show the controller's question (if any) on its dialog
+        (:func:`~tabletop.ui.scenes.rules.ask_dialog`); the key chosen comes back to
+        :meth:`answered` with ``("ask", ask)``."""
+        if ask is not None:
+            self.ask(("ask", ask), ask_dialog(self.ctx, ask))
 
     def leave(self) -> None:
         self.ask(("leave",), ask_leave(self.ctx))

@@ -1,5 +1,6 @@
 """Rules screens: a game's rules in plain words, a page at a time, each page with a
-worked example (content, not code: :func:`load_rules`); and :class:`ChoiceGrid`."""
+worked example (content, not code: :func:`load_rules`); and :class:`ChoiceGrid`, on which
+a controller's question is shown (:func:`ask_dialog`)."""
 
 from __future__ import annotations
 
@@ -13,8 +14,9 @@ import pygame
 from tabletop.assets import package_folder, read_toml
 from tabletop.engine.errors import BadInput
 from tabletop.ui.app import Context, Scene
+from tabletop.ui.controller import Ask
 from tabletop.ui.input import InputEvent
-from tabletop.ui.scenes.common import Dialog, header, route_to_press
+from tabletop.ui.scenes.common import Confirm, Dialog, header, route_to_press
 from tabletop.ui.theme import Metrics
 from tabletop.ui.widgets import Button, grid
 
@@ -192,4 +194,16 @@ class ChoiceGrid(Dialog):
             self.stack.pop(name[len("choice.") :])
 
 
-__all__ = ["ChoiceGrid", "RulesPage", "RulesScene"]
+def ask_dialog(ctx: Context, ask: Ask) -> Dialog:
+    """The dialog that shows ``ask``: a :class:`Confirm` for a yes/no question, else its
+    choices on a :class:`ChoiceGrid`; either pops with the key chosen, or None."""
+    if ask.yes_no:
+        (_, yes), (_, no) = ask.choices
+        return Confirm(ctx, ask.title, yes, no)
+    captions = dict(ask.captions)
+    return ChoiceGrid(
+        ctx, ask.title, ask.choices, columns=ask.columns, rows=ask.rows, captions=captions
+    )
+
+
+__all__ = ["ChoiceGrid", "RulesPage", "RulesScene", "ask_dialog"]

@@ -56,7 +56,7 @@ def test_math_attack_play_refused_card_is_a_ghost_set_right_by_touch() -> None:
     assert play.kind == "error" and "Cancel only goes on" in play.message
     assert "tap the red card" in play.next_step()
     ask = play.ghost_tapped(0)
-    assert ask is not None and ask.what == "fix" and "cancel" in ask.question
+    assert ask is not None and ask.key == "fix" and "cancel" in ask.title
     assert play.answered(ask, "+4") is None
     assert play.state.lines[0] == ("FLIP", "+4") and not play.ghosts
     play.seen(1, "line", ("FLIP", "CANCEL"))  # still misread: the fix holds
@@ -67,9 +67,11 @@ def test_math_attack_play_seat_button_asks_where_then_which_card() -> None:
     play = table()
     assert play.seat_pressed(1) is None and play.message == "Wait! It is Ana's turn."
     where = play.seat_pressed(0)
-    assert where == Ask("where", 0, "Ana: on which line did you put your card?")
+    lines = (("0", "Ana's line"), ("1", "Ben's line"))
+    assert where == Ask("where", "Ana: on which line did you put your card?", lines, given=(0,))
     which = play.answered(where, "1")
-    assert which is not None and which.what == "card" and which.on == 1
+    assert which is not None and which.key == "card" and which.given == (1,)
+    assert ("-6", "\u22126") in which.choices and which.columns == 10
     play.answered(which, "-6")
     assert play.state.lines == ((), ("-6",))
     assert play.answered(which, None) is None  # a picker closed without a card

@@ -38,7 +38,7 @@ from tabletop.games.math_attack import (
     parse_card,
     turn_words,
 )
-from tabletop.ui.controller import TableController
+from tabletop.ui.controller import Ask, TableController
 from tabletop.ui.messages import child_message, seats_named
 from tabletop.ui.saves import keyed_dealer, standings_result
 
@@ -58,6 +58,7 @@ GREEN_FACES = dict(
     )
 )
 SILENT = ("atk.drew", "atk.dealt", "atk.game_over")  # events with no sentence of their own
+YES_NO = (("yes", "Yes, it is"), ("no", "No"))  # is an earlier card read right?
 
 
 def label(card: str) -> str:
@@ -87,17 +88,6 @@ class Ghost:
     position: int
     code: str  # what the camera read ("?" when unreadable)
     card: str | None  # our card code, or None if it is not one of ours
-
-
-@dataclass(frozen=True)
-class Ask:
-    """A question for the scene: ``what`` is "card" (which card went on ``on``'s line),
-    "where" (on which line seat ``on`` put a card), "fix" (which card a camera card on
-    line ``on`` really is) or "misread" (is an earlier card on line ``on`` right?)."""
-
-    what: str
-    on: int
-    question: str
 
 
 class AttackPlay(TableController):
@@ -359,7 +349,9 @@ class AttackPlay(TableController):
         elif self.virtual:
             self.say(child_message("atk.ui.pick_card"))
         else:
-            return Ask("where", seat, f"{self.names[seat]}: on which line did you put your card?")
+            lines = tuple((str(i), f"{name}'s line") for i, name in enumerate(self.names))
+            where = f"{self.names[seat]}: on which line did you put your card?"
+            return Ask("where", where, lines, given=(seat,))
         return None
 
     def explain(self, name: str) -> None:
@@ -373,9 +365,13 @@ class AttackPlay(TableController):
         """A card of the child's hand tapped (again: put back)."""
         self.selected = None if self.selected == index else index
 
-    def ask_card(self, line: int) -> Ask:
+    def ask_card(self, line: int, what: str = "card", title: str = "") -> Ask:
+        """Which card (of all the cards, each under its face) went on ``line``."""
         who, owner = self.names[self.state.turn], self.names[line]
-        return Ask("card", line, f"Which card did {who} put on {owner}'s line?")
+        title = title or f"Which card did {who} put on {owner}'s line?"
+        cards = tuple((c, face(c)[0]) for c in PICKER)
+        words = tuple((c, face(c)[1]) for c in PICKER)
+        return Ask(what, title, cards, columns=10, rows=3, given=(line,), captions=words)
 
     def tap_line(self, line: int) -> Ask | None:
         """A number line tapped: play the picked card (virtual), or say which card went
@@ -389,7 +385,8 @@ class AttackPlay(TableController):
             self.refuse("atk.ui.pick_card")
         elif line in self.misread:
             at = self.misread[line][0]
-            return Ask("misread", line, f"Is card {at + 1} really {label(state.lines[line][at])}?")
+            title = f"Is card {at + 1} really {label(state.lines[line][at])}?"
+            return Ask("misread", title, YES_NO, given=(line,), yes_no=True)
         elif state.blocked == line:
             self.refuse("atk.blocked", self.facts(line), "tapped the blocked line")
         else:
@@ -400,20 +397,26 @@ class AttackPlay(TableController):
         if (ghost := self.ghosts.get(line)) is None:
             return None
         read = ghost.code if ghost.card is None else label(ghost.card)
-        return Ask("fix", line, f"The camera read \u201c{read}\u201d. Which card is it really?")
+        return self.ask_card(
+            line, "fix", f"The camera read \u201c{read}\u201d. Which card is it really?"
+        )
 
     def answered(self, ask: Ask, answer: Any) -> Ask | None:
-        """The answer to ``ask`` (None: the dialog was closed without one)."""
+        """The answer to ``ask`` (None: the dialog was closed without one): "card" (which
+        card went on the line ``ask`` is about), "where" (on which line the seat put a
+        card), "fix" (which card a camera card on the line really is) or "misread" (is an
+        earlier card on the line right?)."""
         if not isinstance(answer, str):
             return None
-        if ask.what == "where" and answer in ("0", "1"):
+        line = ask.given[0]
+        if ask.key == "where" and answer in ("0", "1"):
             return self.ask_card(int(answer))
-        if ask.what == "card":
-            self.put(ask.on, answer)
-        elif ask.what == "fix" and ask.on in self.ghosts:
-            self.fix(ask.on, answer)
-        elif ask.what == "misread" and answer == "yes" and ask.on in self.misread:
-            self.accept_misread(ask.on)
+        if ask.key == "card":
+            self.put(line, answer)
+        elif ask.key == "fix" and line in self.ghosts:
+            self.fix(line, answer)
+        elif ask.key == "misread" and answer == "yes" and line in self.misread:
+            self.accept_misread(line)
         return None
 
     def fix(self, line: int, card: str) -> None:

@@ -37,8 +37,6 @@ from tabletop.ui.games import start_card_camera
 from tabletop.ui.games.math_attack.play import (
     BOT_SECONDS,
     GAME,
-    PICKER,
-    Ask,
     AttackPlay,
     face,
     num,
@@ -47,9 +45,8 @@ from tabletop.ui.input import CardsSeen
 from tabletop.ui.results import Outcome, outcome_of
 from tabletop.ui.saves import GameSave, one_write, seat_infos
 from tabletop.ui.scenes import form
-from tabletop.ui.scenes.common import Confirm
 from tabletop.ui.scenes.pin import PinPad
-from tabletop.ui.scenes.rules import ChoiceGrid, RulesScene, load_rules
+from tabletop.ui.scenes.rules import RulesScene, load_rules
 from tabletop.ui.table import TableScene, corner_buttons
 from tabletop.ui.theme import GREEN, Color, Metrics
 from tabletop.ui.widgets import Button, Painter
@@ -282,20 +279,6 @@ class AttackScene(TableScene):
         self.camera = None if play.virtual else start_card_camera(self.ctx, GAME.name, 2)
 
     # -- input -------------------------------------------------------------------------------
-
-    def ask_about(self, ask: Ask | None) -> None:
-        """Show the question the controller has (a card picker, or yes/no)."""
-        if ask is None:
-            return
-        if ask.what == "misread":
-            dialog: Scene = Confirm(self.ctx, ask.question, "Yes, it is", "No")
-        elif ask.what == "where":
-            lines = [(str(i), f"{name}'s line") for i, name in enumerate(self.names)]
-            dialog = ChoiceGrid(self.ctx, ask.question, lines, columns=2, rows=1)
-        else:
-            cards, words = [(c, face(c)[0]) for c in PICKER], {c: face(c)[1] for c in PICKER}
-            dialog = ChoiceGrid(self.ctx, ask.question, cards, columns=10, rows=3, captions=words)
-        self.ask(("ask", ask), dialog)
 
     def answered(self, asking: tuple[Any, ...], result: Any) -> None:
         self.ask_about(self.play.answered(asking[1], result))

@@ -58,7 +58,7 @@ from tabletop.games.mecs_equation import (
     render,
 )
 from tabletop.store import SeatInfo
-from tabletop.ui.controller import TableController
+from tabletop.ui.controller import Ask, TableController
 from tabletop.ui.games.mecs.questions import equation_question
 from tabletop.ui.messages import child_message, seats_named
 from tabletop.ui.saves import GameSave, keyed_dealer, standings_result
@@ -116,19 +116,6 @@ class Banner:
     def until(self) -> float:
         """When the banner goes."""
         return self.start + BANNER_SECONDS
-
-
-@dataclass(frozen=True)
-class Ask:
-    """A choice the device asks on a grid (:meth:`MecsPlay.press`): ``key`` says what the
-    answer is for, ``given`` what was chosen before it; ``choices`` are (key, label)."""
-
-    key: str
-    title: str
-    choices: tuple[tuple[str, str], ...]
-    columns: int
-    rows: int
-    given: tuple[Any, ...] = ()
 
 
 def labels(cards: Iterable[str]) -> tuple[tuple[str, str], ...]:
@@ -754,7 +741,6 @@ __all__ = [
     "BOT_SECONDS",
     "GAME",
     "LABEL",
-    "Ask",
     "Banner",
     "MecsPlay",
     "coin_words",

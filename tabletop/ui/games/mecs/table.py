@@ -23,13 +23,13 @@ from tabletop.ui.app import Context, Scene
 from tabletop.ui.games import start_card_camera
 from tabletop.ui.games.mecs.cards import CardPageScene, button_row, draw_card
 from tabletop.ui.games.mecs.editor import AreaEditor
-from tabletop.ui.games.mecs.play import BOT_SECONDS, Ask, Banner, MecsPlay, coin_words
+from tabletop.ui.games.mecs.play import BOT_SECONDS, Banner, MecsPlay, coin_words
 from tabletop.ui.games.mecs.setup import RULES
 from tabletop.ui.input import CardsSeen
 from tabletop.ui.results import Outcome, outcome_of
 from tabletop.ui.saves import GameSave
 from tabletop.ui.scenes.pin import PinPad
-from tabletop.ui.scenes.rules import ChoiceGrid, RulesScene
+from tabletop.ui.scenes.rules import RulesScene
 from tabletop.ui.table import TableScene
 from tabletop.ui.theme import Metrics, Palette
 from tabletop.ui.widgets import Button, grid
@@ -203,13 +203,7 @@ class MecsTable(TableScene):
         elif name in ("rules", "leave"):
             super().press(name)
         else:
-            self.choose(play.press(name))
-
-    def choose(self, ask: Ask | None) -> None:
-        """The controller's question on a :class:`ChoiceGrid`; the answer goes back to it."""
-        if ask is not None:
-            grid = ChoiceGrid(self.ctx, ask.title, ask.choices, columns=ask.columns, rows=ask.rows)
-            self.ask(("choice", ask), grid)
+            self.ask_about(play.press(name))
 
     def answered(self, asking: tuple[Any, ...], result: Any) -> None:
         kind = asking[0]
@@ -223,10 +217,10 @@ class MecsTable(TableScene):
                 self.ask(("fix",), PinPad(self.ctx, "fix", prompt=prompt, subtitle=why))
         elif kind == "fix":
             self.play.teacher_fix(result == "ok")
-        elif kind == "choice" and isinstance(result, str) and asking[1].key == "page":
+        elif kind == "ask" and isinstance(result, str) and asking[1].key == "page":
             self.stack.push(CardPageScene(self.ctx, result))
-        elif kind == "choice" and isinstance(result, str):
-            self.choose(self.play.answer(asking[1], result))
+        elif kind == "ask" and isinstance(result, str):
+            self.ask_about(self.play.answer(asking[1], result))
 
     # -- layout ---------------------------------------------------------------------------
 
