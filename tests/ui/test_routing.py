@@ -118,3 +118,42 @@ def test_routing_a_button_that_is_off_is_refused_not_pressed() -> None:
         route_to_press(scene, event, "back", refuse=refuse, keys=keys)
     route_to_press(scene, Tap((110, 10), 0.0, "touch"))  # no refuse: a tap on it does nothing
     assert scene.log == ["press go", "no off", "no off", "press go", "press back"]
+
+
+def test_routing_a_controllers_ask_shows_on_one_dialog_and_answers_its_key() -> None:
+    """A controller's pygame-free :class:`Ask`: yes/no on a Confirm with its labels, any
+    other question on a ChoiceGrid (captions under the labels); either pops the key."""
+    from tabletop.ui.controller import Ask
+    from tabletop.ui.scenes.rules import ChoiceGrid, ask_dialog
+
+    app = make_app()
+    under = Results(app.ctx)
+    app.stack.push(under)
+    sure = Ask("sure", "Is it a 7?", (("yes", "Yes, it is"), ("no", "No")), yes_no=True)
+    app.stack.push(ask_dialog(app.ctx, sure))
+    yes = app.stack.top.target("yes")
+    assert isinstance(app.stack.top, Confirm) and yes is not None and yes.label == "Yes, it is"
+    send(app, Tap(yes.rect.center, app.ctx.clock(), "touch"))
+    cards = Ask("card", "Which card?", (("A", "1"), ("B", "2")), captions=(("B", "two"),))
+    app.stack.push(ask_dialog(app.ctx, cards))
+    grid = app.stack.top
+    two = grid.target("choice.B")
+    assert isinstance(grid, ChoiceGrid) and grid.title == "Which card?"
+    assert two is not None and two.caption == "two" and grid.target("choice.A").caption == ""
+    send(app, Tap(two.rect.center, app.ctx.clock(), "touch"))
+    assert under.results == ["yes", "B"]
+
+
+def test_routing_choices_pop_the_answer_and_cancel_or_back_pop_none() -> None:
+    from tabletop.ui.scenes.common import Choices
+
+    app = make_app()
+    under = Results(app.ctx)
+    app.stack.push(under)
+    answers = (("cancel", "Cancel", "quiet"), ("go", "Go", "primary"))
+    for name in ("go", "cancel", ""):
+        app.stack.push(Choices(app.ctx, "Go on?", "A line or two.", answers, cancel="cancel"))
+        button = app.stack.top.target(name)
+        event = Back(app.ctx.clock()) if button is None else Tap(button.rect.center, 0.0, "touch")
+        send(app, event)
+    assert under.results == ["go", None, None]

@@ -1,8 +1,9 @@
-"""Pieces several scenes share: the dialog frame, a yes/no question, the header bar."""
+"""Pieces several scenes share: the dialog frame, a question with a row of answers (yes/no
+the commonest), the header bar."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import pygame
@@ -84,11 +85,49 @@ class Dialog(Scene):
         self.stack.pop(name)
 
 
-class Confirm(Dialog):
+class Choices(Dialog):
+    """A title, ``text`` (a sentence or a few, wrapped) and a row of answers across the
+    foot (``(name, label, kind)`` each, the last flush right); pops with the name chosen,
+    the ``cancel`` answer (if any) and Back with None."""
+
+    def __init__(
+        self,
+        ctx: Context,
+        title: str,
+        text: str,
+        answers: Sequence[tuple[str, str, str]],
+        *,
+        cancel: str = "",
+        size: tuple[int, int] = (640, 300),
+        gap: int = 8,
+        align: str = "left",
+    ) -> None:
+        super().__init__(ctx, title, size)
+        self.text = text
+        self.answers = tuple(answers)
+        self.cancel, self.gap, self.align = cancel, gap, align
+
+    def layout(self, metrics: Metrics) -> None:
+        super().layout(metrics)
+        self.buttons = self.button_row(*self.answers, gap=self.gap)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        super().draw(surface)
+        if self.text:
+            body = self.body()
+            room = pygame.Rect(body.left, body.top, body.width, self.buttons[0].rect.top - body.top)
+            self.ctx.painter.paragraph(surface, self.text, room, self.m.text, align=self.align)
+
+    def choose(self, name: str) -> None:
+        self.stack.pop(None if name == self.cancel else name)
+
+
+class Confirm(Choices):
     """A yes/no question; pops with ``"yes"`` or ``"no"``.
 
     The primary (filled, right-hand) button is "yes"; with ``safe=True`` it is "no", for
-    questions whose "yes" loses something (leaving a game)."""
+    questions whose "yes" loses something (leaving a game). ``detail``: a sentence or two
+    under the question."""
 
     back_choice = "no"
 
@@ -102,23 +141,11 @@ class Confirm(Dialog):
         *,
         safe: bool = False,
     ) -> None:
-        super().__init__(ctx, question, (520, 260) if detail else (520, 220))
-        self.labels = (yes, no)
-        self.detail = detail  # a sentence or two under the question, wrapped
-        self.safe = safe
-
-    def layout(self, metrics: Metrics) -> None:
-        super().layout(metrics)
-        yes, no = ("yes", self.labels[0]), ("no", self.labels[1])
-        first, second = (yes, no) if self.safe else (no, yes)
-        self.buttons = self.button_row((*first, "quiet"), (*second, "primary"), gap=16)
-
-    def draw(self, surface: pygame.Surface) -> None:
-        super().draw(surface)
-        if self.detail:
-            body = self.body()
-            room = pygame.Rect(body.left, body.top, body.width, self.buttons[0].rect.top - body.top)
-            self.ctx.painter.paragraph(surface, self.detail, room, self.m.text, align="center")
+        first, second = (("yes", yes), ("no", no)) if safe else (("no", no), ("yes", yes))
+        answers = ((*first, "quiet"), (*second, "primary"))
+        size = (520, 260) if detail else (520, 220)
+        super().__init__(ctx, question, detail, answers, size=size, gap=16, align="center")
+        self.detail = detail
 
 
 def ask_leave(ctx: Context, question: str = "Leave this game?", leave: str = "Leave") -> Confirm:
@@ -210,6 +237,7 @@ def route_to_press(
 
 
 __all__ = [
+    "Choices",
     "Confirm",
     "Dialog",
     "ask_leave",

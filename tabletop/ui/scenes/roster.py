@@ -26,7 +26,7 @@ from tabletop.classroom.students import Student, read_roster
 from tabletop.engine.errors import BadInput
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.input import InputEvent, Key
-from tabletop.ui.scenes.common import Confirm, Dialog, draw_message
+from tabletop.ui.scenes.common import Choices, Confirm, draw_message
 from tabletop.ui.scenes.names import NameScene
 from tabletop.ui.scenes.rules import ChoiceGrid
 from tabletop.ui.scenes.settings import TeacherScreen
@@ -190,33 +190,6 @@ class TypedName(NameScene):
     limit = NAME_LIMIT
 
 
-class Choices(Dialog):
-    """``text`` over a row of answers (``(name, label, kind)``, the first one cancels);
-    pops with the name chosen, or None."""
-
-    speaks = False  # a teacher's screen
-
-    def __init__(
-        self, ctx: Context, title: str, text: str, answers: Sequence[tuple[str, str, str]]
-    ) -> None:
-        super().__init__(ctx, title, (640, 300))
-        self.text = text
-        self.answers = answers
-
-    def layout(self, metrics: Metrics) -> None:
-        super().layout(metrics)
-        self.buttons = self.button_row(*self.answers)
-
-    def choose(self, name: str) -> None:
-        self.stack.pop(None if name == self.answers[0][0] else name)
-
-    def draw(self, surface: pygame.Surface) -> None:
-        super().draw(surface)
-        room = self.body()  # above the answers
-        room.height = self.buttons[0].rect.top - self.m.u(8) - room.top
-        self.ctx.painter.paragraph(surface, self.text, room, self.m.text)
-
-
 class ImportDialog(Choices):
     """What a class list file would do; pops with "merge", "replace" or None."""
 
@@ -233,7 +206,7 @@ class ImportDialog(Choices):
             ("replace", "Replace the list", "quiet"),
             ("merge", "Add and update", "primary"),
         )
-        super().__init__(ctx, f"Import {file}?", text, answers)
+        super().__init__(ctx, f"Import {file}?", text, answers, cancel="cancel")
 
 
 class StudentDialog(Choices):
@@ -242,7 +215,8 @@ class StudentDialog(Choices):
     def __init__(self, ctx: Context, s: Student) -> None:
         where = f"group {s.group}" if s.group else "no group"
         answers = [(name, name.title(), "quiet") for name in ("close", "rename", "group", "remove")]
-        super().__init__(ctx, s.name, f"{where} · id {s.id} · badge MT1:ID:{s.id}", answers)
+        text = f"{where} · id {s.id} · badge MT1:ID:{s.id}"
+        super().__init__(ctx, s.name, text, answers, cancel="close")
 
 
 def mounted_sticks(find: Callable[[], Sequence[Path]], who: str) -> list[Path]:

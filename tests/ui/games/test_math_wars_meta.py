@@ -208,7 +208,7 @@ def test_hand_from_camera_remainder_ruling_and_losses_shown_with_reasons() -> No
     assert len(play.state.zones[0].draw) == 25 - 9
     assert "wins the hand" in table.status()
     tap(app, "why")
-    assert "remainder" in " ".join(app.stack.top.lines)
+    assert "remainder" in app.stack.top.text
     tap(app, "close")
     tap(app, "next")
     assert play.verdict is None and play.state.hands == 1

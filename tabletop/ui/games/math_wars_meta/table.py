@@ -39,7 +39,7 @@ from tabletop.ui.games.math_wars_meta.verdict import Verdict, results_lines
 from tabletop.ui.input import CardsSeen
 from tabletop.ui.results import Outcome, names_joined, outcome_of
 from tabletop.ui.saves import GameSave
-from tabletop.ui.scenes.common import Dialog
+from tabletop.ui.scenes.common import Choices, Dialog
 from tabletop.ui.scenes.numpad import NumPad
 from tabletop.ui.scenes.rules import ChoiceGrid
 from tabletop.ui.table import TableScene
@@ -57,26 +57,6 @@ def first_fit(
 ) -> str:
     """The first of ``words`` (longest first) that fits ``width``, else the last one."""
     return next((w for w in words if painter.fonts.width(w, size, bold) <= width), words[-1])
-
-
-class LinesDialog(Dialog):
-    """The device's rulings of the last hand, sentence by sentence ("Why?")."""
-
-    def __init__(self, ctx: Context, title: str, lines: list[str]) -> None:
-        super().__init__(ctx, title, size=(760, 440))
-        self.lines = lines
-
-    def layout(self, metrics: Metrics) -> None:
-        super().layout(metrics)
-        m, body = metrics, self.body()
-        ok = pygame.Rect(body.right - m.u(160), body.bottom - m.u(52), m.u(160), m.u(52))
-        self.buttons = [Button("close", ok, "OK")]
-
-    def draw(self, surface: pygame.Surface) -> None:
-        super().draw(surface)
-        body = self.body()
-        rect = pygame.Rect(body.left, body.top, body.width, body.height - self.m.u(60))
-        self.ctx.painter.paragraph(surface, "\n".join(self.lines), rect, self.m.text)
 
 
 class Beside(Dialog):
@@ -308,7 +288,8 @@ class MwmTable(TableScene):
         kind, _, arg = name.partition(".")
         verdict = self.play.verdict
         if name == "why" and verdict is not None:
-            self.stack.push(LinesDialog(self.ctx, "What happened, and why", verdict.lines))
+            why, ok = "\n".join(verdict.lines), (("close", "OK", "primary"),)
+            self.stack.push(Choices(self.ctx, "What happened, and why", why, ok, size=(760, 440)))
         elif name == "next":
             self.next()
         elif kind in ("count", "crate", "solve"):
@@ -648,4 +629,4 @@ class MwmTable(TableScene):
         return "", p.muted
 
 
-__all__ = ["CRATE_FILL", "Beside", "CardPad", "LinesDialog", "MwmTable"]
+__all__ = ["CRATE_FILL", "Beside", "CardPad", "MwmTable"]
