@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 import pygame
 
@@ -40,6 +41,33 @@ class Button:
     selected: bool = False
     caption: str = ""
     size: int | None = None
+
+
+T = TypeVar("T")
+
+
+class Paged:
+    """A list shown a page at a time (the screens and grids that page one mix it in):
+    ``page`` (from 0) of :attr:`pages`, ``per_page`` items each; :meth:`paged` gives a
+    page's items, :meth:`turn_page` turns it (round from the last page to the first)."""
+
+    page = 0
+    per_page = 1
+    total = 0  # items in the list
+
+    @property
+    def pages(self) -> int:
+        return max(1, -(-self.total // self.per_page))
+
+    def paged(self, items: Sequence[T], per_page: int) -> Sequence[T]:
+        """This page's share of ``items`` (the whole list), ``per_page`` a page; a page
+        past the end (the list got shorter) becomes the last."""
+        self.total, self.per_page = len(items), max(1, per_page)
+        self.page = min(self.page, self.pages - 1)
+        return items[self.page * self.per_page : (self.page + 1) * self.per_page]
+
+    def turn_page(self, step: int) -> None:
+        self.page = (self.page + step) % self.pages
 
 
 def grid(
@@ -363,4 +391,4 @@ class Painter:
         pygame.draw.line(surface, colour, rect.bottomleft, rect.topright, width)
 
 
-__all__ = ["PIPS", "Button", "Painter", "grid", "hit"]
+__all__ = ["PIPS", "Button", "Paged", "Painter", "grid", "hit"]

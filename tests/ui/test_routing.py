@@ -157,3 +157,19 @@ def test_routing_choices_pop_the_answer_and_cancel_or_back_pop_none() -> None:
         event = Back(app.ctx.clock()) if button is None else Tap(button.rect.center, 0.0, "touch")
         send(app, event)
     assert under.results == ["go", None, None]
+
+
+def test_routing_paged_lists_turn_round_and_keep_the_page_in_range() -> None:
+    """The one paging helper of the choice grid, the class list and the report."""
+    from tabletop.ui.widgets import Paged
+
+    pages = Paged()
+    items = list(range(7))
+    assert pages.paged(items, 3) == [0, 1, 2] and pages.pages == 3
+    pages.turn_page(-1)  # back from the first page: the last
+    assert pages.page == 2 and pages.paged(items, 3) == [6]
+    pages.turn_page(1)
+    assert pages.page == 0
+    pages.page = 2
+    assert pages.paged(items[:4], 3) == [3] and pages.page == 1  # the list got shorter
+    assert pages.paged([], 0) == [] and pages.pages == 1 and pages.page == 0

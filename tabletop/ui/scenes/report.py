@@ -28,7 +28,7 @@ from tabletop.ui.scenes.common import foot
 from tabletop.ui.scenes.roster import count, mounted_sticks
 from tabletop.ui.scenes.settings import TeacherScreen
 from tabletop.ui.theme import Color, Metrics
-from tabletop.ui.widgets import Button, grid
+from tabletop.ui.widgets import Button, Paged, grid
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -61,7 +61,7 @@ def _cells(name: str, second: str, x: report.Row | report.GroupTotal) -> list[st
     return [name, second, str(x.games), str(x.wins), points, right, x.minutes]
 
 
-class ReportScene(TeacherScreen):
+class ReportScene(Paged, TeacherScreen):
     def __init__(
         self,
         ctx: Context,
@@ -78,7 +78,6 @@ class ReportScene(TeacherScreen):
         self.session = session
         self.group: str | None = None  # None: every group; else that group's students
         self.view = "games"  # or "skills": what each child found hard (issue 24)
-        self.page = 0
         self.stick: Path | None = None
         self.looked_at: float | None = None
         self.load()
@@ -124,10 +123,6 @@ class ReportScene(TeacherScreen):
             r.mistake(),
         ]
 
-    @property
-    def pages(self) -> int:
-        return max(1, -(-len(self.lines()) // self.per_page))
-
     # -- layout ----------------------------------------------------------------------------
 
     def enter(self) -> None:
@@ -144,8 +139,7 @@ class ReportScene(TeacherScreen):
         self.table = pygame.Rect(margin, m.u(84), W - 2 * margin, 0)
         self.head_h, self.row_h = m.u(30), m.u(48 if self.view == "games" else 76)
         bottom = self.message_area.top - m.u(4)
-        self.per_page = max(1, (bottom - self.table.top - self.head_h) // self.row_h)
-        self.page = min(self.page, self.pages - 1)
+        self.paged(self.lines(), (bottom - self.table.top - self.head_h) // self.row_h)
         sw, vw = m.u(118), m.u(112)
         older, newer = (step is not None for step in self.neighbours())
         # the top bar: (name, left, width, label, enabled)
@@ -200,7 +194,7 @@ class ReportScene(TeacherScreen):
         if name == "view":
             self.view = "games" if self.view == "skills" else "skills"
         elif name.startswith("page."):
-            self.page = max(0, min(self.pages - 1, self.page + (1 if name == "page.down" else -1)))
+            self.turn_page(1 if name == "page.down" else -1)
         elif name.startswith("session.") and (step := self.neighbours()[name.endswith("newer")]):
             self.session, self.group, self.page, self.message = step, None, 0, ""
             self.load()

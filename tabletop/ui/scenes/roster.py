@@ -31,7 +31,7 @@ from tabletop.ui.scenes.names import NameScene
 from tabletop.ui.scenes.rules import ChoiceGrid
 from tabletop.ui.scenes.settings import TeacherScreen
 from tabletop.ui.theme import Metrics
-from tabletop.ui.widgets import Button, Painter, grid
+from tabletop.ui.widgets import Button, Paged, Painter, grid
 
 log = logging.getLogger(__name__)
 
@@ -49,7 +49,7 @@ def group_label(group: str | None) -> str:
     return "Everyone" if group is None else (group or "No group")
 
 
-class StudentGrid:
+class StudentGrid(Paged):
     """Students as name buttons (``student.<id>``), one group (or everyone) and one page
     at a time, with a group button (``group``) and page buttons (``page.prev``,
     ``page.next``) above them. ``first_group`` comes first when everyone is shown."""
@@ -58,8 +58,6 @@ class StudentGrid:
         self.students = list(students)
         self.first_group = first_group
         self.group: str | None = None
-        self.page = 0
-        self.pages = 1
         self.page_text_pos = (0, 0)
 
     def set_students(self, students: Sequence[Student]) -> None:
@@ -102,16 +100,12 @@ class StudentGrid:
         area.height = rect.bottom - area.top
         rows = max(1, (area.height + gap) // (m.u(48) + gap))
         h = min(row_h, (area.height + gap) // rows - gap)
-        per_page = rows * columns
-        shown = self.shown()
-        self.pages = max(1, -(-len(shown) // per_page))
-        self.page = min(self.page, self.pages - 1)
+        page = self.paged(self.shown(), rows * columns)
         if self.pages > 1:
             right = rect.right
             for name, x, arrow in (("page.next", nav, "\u25b6"), ("page.prev", controls, "\u25c0")):
                 b.append(Button(name, pygame.Rect(right - x, rect.top, nav, row_h), arrow))
             self.page_text_pos = (right - nav - counter // 2, rect.top + row_h // 2)
-        page = shown[self.page * per_page : (self.page + 1) * per_page]
         for cell, s in zip(grid(area, len(page), columns, gap, h), page, strict=True):
             name, on = f"student.{s.id}", enabled(s)
             b.append(Button(name, cell, s.name, on, "choice", caption=caption(s), size=m.text))
@@ -124,7 +118,7 @@ class StudentGrid:
             choices = [(group_label(g), g) for g in (None, *self.groups())]
             ctx.stack.push(PickDialog(ctx, "Which group?", choices, then=self.choose_group))
         elif name in ("page.next", "page.prev"):
-            self.page = (self.page + (1 if name == "page.next" else -1)) % self.pages
+            self.turn_page(1 if name == "page.next" else -1)
         else:
             return False
         return True

@@ -18,7 +18,7 @@ from tabletop.ui.controller import Ask
 from tabletop.ui.input import InputEvent
 from tabletop.ui.scenes.common import Confirm, Dialog, header, route_to_press
 from tabletop.ui.theme import Metrics
-from tabletop.ui.widgets import Button, grid
+from tabletop.ui.widgets import Button, Paged, grid
 
 
 @dataclass(frozen=True)
@@ -135,7 +135,7 @@ class RulesScene(Scene):
         painter.buttons(surface, self.buttons)
 
 
-class ChoiceGrid(Dialog):
+class ChoiceGrid(Paged, Dialog):
     """Pick one of many (a card, a seat, an operator); pops with its key, or None.
 
     ``choices`` are (key, label) pairs, shown as a grid of buttons ``columns`` wide, a
@@ -160,19 +160,13 @@ class ChoiceGrid(Dialog):
         self.choices = tuple(choices)
         self.columns = columns
         self.rows = rows
-        self.page = 0
-
-    @property
-    def per_page(self) -> int:
-        return self.columns * self.rows
 
     def layout(self, metrics: Metrics) -> None:
         super().layout(metrics)
         m, body, foot, gap = metrics, self.body(), metrics.u(56), metrics.u(8)
         area = pygame.Rect(body.left, body.top, body.width, body.height - foot - gap)
         h = (area.height - gap * (self.rows - 1)) // self.rows
-        start = self.page * self.per_page
-        page = self.choices[start : start + self.per_page]
+        page = self.paged(self.choices, self.columns * self.rows)
         cells = grid(area, len(page), self.columns, gap, h)
         self.buttons = [
             Button(f"choice.{key}", rect, label, kind="choice", caption=self.captions.get(key, ""))
@@ -180,15 +174,14 @@ class ChoiceGrid(Dialog):
         ]
         cancel = pygame.Rect(body.left, body.bottom - foot, m.u(160), foot)
         self.buttons.append(Button("cancel", cancel, "Cancel", kind="quiet"))
-        if len(self.choices) > self.per_page:
+        if self.pages > 1:
             self.buttons.append(Button("more", cancel.move(body.width - cancel.width, 0), "More"))
 
     def choose(self, name: str) -> None:
         if name == "cancel":
             self.stack.pop(None)
         elif name == "more":
-            pages = -(-len(self.choices) // self.per_page)
-            self.page = (self.page + 1) % pages
+            self.turn_page(1)
             self.layout(self.m)
         elif name.startswith("choice."):
             self.stack.pop(name[len("choice.") :])
