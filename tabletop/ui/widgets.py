@@ -48,21 +48,16 @@ T = TypeVar("T")
 
 class Paged:
     """A list shown a page at a time (the screens and grids that page one mix it in):
-    ``page`` (from 0) of :attr:`pages`, ``per_page`` items each; :meth:`paged` gives a
-    page's items, :meth:`turn_page` turns it (round from the last page to the first)."""
+    ``page`` (from 0) of ``pages``, ``per_page`` items each, as :meth:`paged` last cut
+    the list; :meth:`turn_page` turns it (round from the last page to the first)."""
 
-    page = 0
-    per_page = 1
-    total = 0  # items in the list
-
-    @property
-    def pages(self) -> int:
-        return max(1, -(-self.total // self.per_page))
+    page, pages, per_page = 0, 1, 1
 
     def paged(self, items: Sequence[T], per_page: int) -> Sequence[T]:
         """This page's share of ``items`` (the whole list), ``per_page`` a page; a page
         past the end (the list got shorter) becomes the last."""
-        self.total, self.per_page = len(items), max(1, per_page)
+        self.per_page = max(1, per_page)
+        self.pages = max(1, -(-len(items) // self.per_page))
         self.page = min(self.page, self.pages - 1)
         return items[self.page * self.per_page : (self.page + 1) * self.per_page]
 
