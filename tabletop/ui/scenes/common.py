@@ -41,17 +41,6 @@ class Dialog(Scene):
             self.panel.height - m.u(32) - m.title,
         )
 
-    def button_row(self, *specs: tuple[str, str, str], gap: int = 8) -> list[Button]:
-        """Buttons of one width across the foot of the body, the last flush right:
-        ``(name, label, kind)`` each."""
-        body, h, n = self.body(), self.m.u(56), len(specs)
-        cells = grid(pygame.Rect(body.left, body.bottom - h, body.width, h), n, n, self.m.u(gap))
-        cells[-1].right = body.right
-        return [
-            Button(name, rect, label, kind=kind)
-            for rect, (name, label, kind) in zip(cells, specs, strict=True)
-        ]
-
     def draw(self, surface: pygame.Surface) -> None:
         self.draw_frame(surface)
         self.ctx.painter.buttons(surface, self.buttons)
@@ -87,8 +76,8 @@ class Dialog(Scene):
 
 class Choices(Dialog):
     """A title, ``text`` (a sentence or a few, wrapped) and a row of answers across the
-    foot (``(name, label, kind)`` each, the last flush right); pops with the name chosen,
-    the ``cancel`` answer (if any) and Back with None."""
+    foot (``(name, label, kind)`` each, ``gap`` apart); pops with the name chosen, the
+    ``cancel`` answer (if any) and Back with None."""
 
     def __init__(
         self,
@@ -108,8 +97,16 @@ class Choices(Dialog):
         self.cancel, self.gap, self.align = cancel, gap, align
 
     def layout(self, metrics: Metrics) -> None:
+        """The answers of one width across the foot of the body, the last flush right."""
         super().layout(metrics)
-        self.buttons = self.button_row(*self.answers, gap=self.gap)
+        body, h, n = self.body(), metrics.u(56), len(self.answers)
+        row = pygame.Rect(body.left, body.bottom - h, body.width, h)
+        cells = grid(row, n, n, metrics.u(self.gap))
+        cells[-1].right = body.right
+        self.buttons = [
+            Button(name, rect, label, kind=kind)
+            for rect, (name, label, kind) in zip(cells, self.answers, strict=True)
+        ]
 
     def draw(self, surface: pygame.Surface) -> None:
         super().draw(surface)
