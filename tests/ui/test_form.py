@@ -218,6 +218,8 @@ def test_form_rules_back_start_are_in_the_same_place_in_every_game() -> None:
 def test_form_seat_picker_offers_child_name_bot_levels_and_nobody() -> None:
     app, auto = form_app(math_arena.SETUP)
     form = app.stack.top
+    auto.tap("seat.2")  # a third seat filled (two is the fewest), so one may be emptied
+    auto.tap("choice.child")
     auto.tap("seat.1")
     picker = app.stack.top
     assert isinstance(picker, ChoiceGrid)
@@ -256,6 +258,7 @@ def test_form_a_bot_sits_only_where_the_game_allows_and_seats_stay_in_range() ->
 def test_form_emptying_a_seat_moves_the_later_ones_up_and_adding_fills_the_first_free() -> None:
     app, auto = form_app(math_arena.SETUP)
     form = app.stack.top
+    pick(auto, 2, "child")  # three players: one may leave
     pick(auto, 1, "bot.easy")
     pick(auto, 0, "empty")  # seat 1 leaves: the bot is seat 1 now, Player 3 seat 2
     assert [s.kind for s in form.seats] == [BOT, CHILD, EMPTY, EMPTY, EMPTY]

@@ -61,7 +61,7 @@ def test_one_way_press_your_button_has_a_ready_tile_at_the_seat(size: tuple[int,
     touch tile at its edge doing what the arcade button does, lit once pressed."""
     app = make_app(size)
     auto = Autoplayer(app)
-    for name in ("game.math-arena", "seat.1", "choice.bot.easy", "start"):
+    for name in ("game.math-arena", "seat.2", "choice.child", "seat.1", "choice.bot.easy", "start"):
         auto.tap(name)
     table = app.stack.top
     if table.target("operator") is not None:

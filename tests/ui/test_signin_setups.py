@@ -90,9 +90,7 @@ def test_signin_math_arena_replaces_its_setup_with_the_game(tmp_path: Path) -> N
 
     app, auto, journal = signed_in_app(tmp_path)
     auto.tap("game.math-arena")
-    auto.tap("seat.2")
-    auto.tap("choice.empty")  # two children
-    auto.tap("start")
+    auto.tap("start")  # two children, the default
     assert isinstance(app.stack.top, SignInScene)
     auto.tap("student.S1")
     auto.tap("student.S3")

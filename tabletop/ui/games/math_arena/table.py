@@ -558,7 +558,7 @@ SETUP = FormSpec(
     seats=Seats(
         2,
         5,
-        (CHILD, CHILD, CHILD, EMPTY, EMPTY),
+        (CHILD, CHILD, EMPTY, EMPTY, EMPTY),
         levels=(("easy", "Easy"), ("hard", "Hard")),
         level="easy",
         shared_level=True,
