@@ -98,16 +98,18 @@ class GameSave:
 
     @classmethod
     def resumed(cls, ctx: Context, saved: Saved) -> GameSave:
-        """The save of a journaled game, to carry on with it."""
-        checks = saved.meta.get("checks")
+        """The save of a journaled game, to carry on with it. The seconds played are the
+        journal's, or the table's record's when that was written later (``app["played"]``,
+        which a table writes beside its record, see ``TableScene.save_table``)."""
+        checks, app = saved.meta.get("checks"), dict(saved.meta.get("app") or {})
         return cls(
             ctx,
             saved.game,
             ctx.journal.seats(saved.id),
-            dict(saved.meta.get("app") or {}),
+            app,
             id=saved.id,
             checks=[list(map(int, c)) for c in checks] if isinstance(checks, list) else [],
-            played_before=saved.elapsed,
+            played_before=max(saved.elapsed, float(app.get("played") or 0.0)),
         )
 
     @property

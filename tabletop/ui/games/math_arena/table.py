@@ -238,10 +238,8 @@ class ArenaScene(TableScene):
     # -- lifecycle ----------------------------------------------------------------------------
 
     def begin(self) -> None:
-        save = self.save
         if self.resumed:
-            save.played_before = max(save.played_before, float(save.app.get("played") or 0.0))
-            self.play.carry_on(save.app.get("table"), save.elapsed())
+            self.play.carry_on(self.save.app.get("table"), self.save.elapsed())
         else:
             self.play.start()
 
