@@ -116,6 +116,12 @@ class GameSave:
     def names(self) -> list[str]:
         return [s.name for s in self.seats]
 
+    def seats_or(self, recorded: Sequence[Any] | None) -> Sequence[Any]:
+        """Who sits where in a game carried on: the journal's seats, or where its rows
+        were not written (fewer than the game's), the seats the table ``recorded`` in
+        ``app`` (each as that game wrote it)."""
+        return self.seats if recorded is None or len(self.seats) == len(recorded) else recorded
+
     def meta(self) -> dict[str, Any]:
         return {"app": self.app, "checks": self.checks}
 

@@ -74,3 +74,15 @@ def test_saves_a_resumed_game_has_played_what_its_journal_or_record_last_said(
     clock.advance(4.0)  # type: ignore[attr-defined]
     play(match, 1)
     assert carried_on() == 12.0
+
+
+def test_saves_a_resumed_game_seats_from_the_journal_else_from_the_tables_record() -> None:
+    """The journal's seats (a child signed in keeps theirs) where it has one per seat;
+    where its rows were not written, the seats the table recorded in ``app``."""
+    app = make_app()
+    recorded = [["Ann", False], ["Bot 2", True]]
+    save = GameSave(app.ctx, "math-arena", [], {"seats": recorded})
+    assert save.seats_or(recorded) == recorded
+    save.seats = seat_infos(["Ann", "Bo"], {1: "easy"})
+    assert save.seats_or(recorded) == save.seats
+    assert save.seats_or(None) == save.seats  # nothing recorded: the journal's

@@ -528,9 +528,7 @@ def resume_scene(
     """The game screen again around a match replayed from the journal (issue 10): the
     seats, cards, level, seed and tournament from ``save.app`` as the game wrote them."""
     app, t = save.app, save.app.get("tournament") or {}
-    seats: list[tuple[str, bool] | SeatInfo] = list(save.seats)
-    if len(seats) != len(app.get("seats") or seats):
-        seats = [(str(name), bool(bot)) for name, bot in app["seats"]]
+    seats = save.seats_or(app.get("seats"))
     points = tuple(int(x) for x in t.get("points", ()))  # none: nobody has points yet
     target, games = int(t.get("target", TOURNAMENT_TARGET)), int(t.get("games", 0))
     tournament = Tournament(len(seats), target=target, points=points, games=games)

@@ -45,7 +45,7 @@ def resume_scene(ctx: Context, save: GameSave, match: Match[Any, Any, Any]) -> S
     app = save.app
     # the journal's seats; where their rows were not written, the table's own record of
     # the names and the bots with their levels (MECS-12; none before the levels)
-    seats = save.seats if len(save.seats) == len(app["seats"]) else app["seats"]
+    seats = save.seats_or(app["seats"])
     driver = str(app.get("bot_driver", "scene"))
     table = MecsTable(
         ctx,
