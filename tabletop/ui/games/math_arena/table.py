@@ -33,7 +33,6 @@ from tabletop.games.math_arena import (
 )
 from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
-from tabletop.ui.games import start_card_camera
 from tabletop.ui.games.math_arena.play import GAME, TOURNAMENT_TARGET, ArenaPlay
 from tabletop.ui.input import CardsSeen
 from tabletop.ui.messages import names_joined
@@ -243,10 +242,8 @@ class ArenaScene(TableScene):
         else:
             self.play.start()
 
-    def enter(self) -> None:
-        super().enter()  # the base's "Welcome back!" gives way to the controller's
-        if self.play.cards == "table":
-            self.camera = start_card_camera(self.ctx, GAME.name, self.play.players)
+    def card_seats(self) -> int:
+        return self.play.players if self.play.cards == "table" else 0
 
     def after(self) -> None:
         if self.play.message != self.message:

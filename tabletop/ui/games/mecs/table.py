@@ -20,7 +20,6 @@ from tabletop.engine.match import Match
 from tabletop.games.mecs import Action, MecsSettings, MecsState
 from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
-from tabletop.ui.games import start_card_camera
 from tabletop.ui.games.mecs.cards import CardPageScene, button_row, draw_card
 from tabletop.ui.games.mecs.editor import AreaEditor
 from tabletop.ui.games.mecs.play import BOT_SECONDS, Ask, Banner, MecsPlay, coin_words
@@ -152,10 +151,8 @@ class MecsTable(TableScene):
 
     # -- lifecycle ------------------------------------------------------------------------
 
-    def enter(self) -> None:
-        if self.play.settings.play == "camera":
-            self.camera = start_card_camera(self.ctx, "mecs", len(self.play.seats))
-        super().enter()
+    def card_seats(self) -> int:
+        return len(self.play.seats) if self.play.settings.play == "camera" else 0
 
     def begin(self) -> None:
         self.play.settle()
