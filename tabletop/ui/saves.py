@@ -317,13 +317,17 @@ def seat_infos(names: Sequence[str], bots: Mapping[int, str] | None = None) -> l
     return [SeatInfo(i, name, bot=bots.get(i)) for i, name in enumerate(names)]
 
 
-def seats_of(seats: Sequence[tuple[str, bool] | SeatInfo], bot: str) -> list[SeatInfo]:
-    """Seats given as (name, is a bot) or as the journal's seats (a child signed in
-    keeps theirs): a bot's at level ``bot``."""
-    return [
-        s if isinstance(s, SeatInfo) else SeatInfo(i, str(s[0]), bot=bot if s[1] else None)
-        for i, s in enumerate(seats)
-    ]
+def seats_of(seats: Sequence[Sequence[Any] | SeatInfo], bot: str) -> list[SeatInfo]:
+    """Seats given as (name, is a bot[, its level]), as the setup or a table's record in
+    ``app`` has them, or as the journal's seats (a child signed in keeps theirs): a bot
+    with no level at level ``bot``."""
+    infos = []
+    for i, seat in enumerate(seats):
+        if not isinstance(seat, SeatInfo):
+            name, is_bot, *level = (*seat, bot)
+            seat = SeatInfo(i, str(name), bot=str(level[0]) if is_bot else None)
+        infos.append(seat)
+    return infos
 
 
 def demo_seats(save: GameSave, child: int | None = None) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tabletop.store import FILE_NAME, Journal
-from tabletop.ui.saves import LABEL, GameSave, one_write, seat_infos
+from tabletop.ui.saves import LABEL, GameSave, one_write, seat_infos, seats_of
 from tests.test_store import new_match, play
 from tests.ui.scenery import make_app
 
@@ -86,3 +86,19 @@ def test_saves_a_resumed_game_seats_from_the_journal_else_from_the_tables_record
     save.seats = seat_infos(["Ann", "Bo"], {1: "easy"})
     assert save.seats_or(recorded) == save.seats
     assert save.seats_or(None) == save.seats  # nothing recorded: the journal's
+
+
+def test_saves_seats_of_reads_every_way_a_seat_is_given() -> None:
+    """(name, is a bot) from a setup, (name, is a bot, level) from a table's record, or
+    the journal's seat (a signed-in child's student id kept): one reader for them all."""
+    from tabletop.store import SeatInfo
+
+    child = SeatInfo(2, "Ada L.", "s1", "Red")
+    seats = seats_of([("Ann", False), ["Bot 2", True, "easy"], child, ("Bot 4", True)], "hard")
+    assert [(s.seat, s.name, s.bot) for s in seats] == [
+        (0, "Ann", None),
+        (1, "Bot 2", "easy"),
+        (2, "Ada L.", None),
+        (3, "Bot 4", "hard"),
+    ]
+    assert seats[2] is child
