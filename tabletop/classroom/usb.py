@@ -3,14 +3,20 @@
 Raspberry Pi OS (and most desktops) mount a stick under ``/media/<user>/<label>``;
 udisks2 uses ``/run/media/<user>/<label>``; some setups use ``/mnt``. A stick is a
 mounted, writable folder under one of those roots whose filesystem is a removable kind
-(FAT, exFAT, NTFS, ext*). Tests pass their own ``mounts`` text and roots.
+(FAT, exFAT, NTFS, ext*). Tests pass their own ``mounts`` text and roots. Beside them,
+the file logic of the screens that use a stick: the class lists on it, a name to save
+under.
 """
 
 from __future__ import annotations
 
+import itertools
+import logging
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+
+log = logging.getLogger(__name__)
 
 ROOTS = ("/media", "/run/media", "/mnt")
 STICK_FILESYSTEMS = frozenset({"vfat", "exfat", "ntfs", "ntfs3", "fuseblk", "ext4", "ext3", "ext2"})
@@ -52,4 +58,34 @@ def sticks(mounts: str | None = None, roots: Sequence[str] = ROOTS) -> list[Path
     return sorted(set(found))
 
 
-__all__ = ["ROOTS", "sticks"]
+def mounted_sticks(find: Callable[[], Sequence[Path]], who: str) -> list[Path]:
+    """The USB sticks ``find`` lists; none when looking fails (logged for ``who``)."""
+    try:
+        return list(find())
+    except OSError as exc:
+        log.warning("%s: cannot look for USB sticks: %s", who, exc)
+        return []
+
+
+def csv_files(sticks: Sequence[Path]) -> list[Path]:
+    """The ``*.csv`` files at the top of each stick (no hidden ones), by name; a stick
+    that cannot be listed is logged and left out."""
+    found: list[Path] = []
+    for stick in sticks:
+        try:
+            entries = sorted(stick.iterdir(), key=lambda p: p.name.casefold())
+        except OSError as exc:
+            log.warning("class list: cannot list %s: %s", stick, exc.strerror)
+            continue
+        csv = (p for p in entries if p.suffix.lower() == ".csv" and not p.name.startswith("."))
+        found.extend(p for p in csv if p.is_file())
+    return found
+
+
+def free_name(folder: Path, stem: str) -> Path:
+    """``stem.csv`` in ``folder``, or ``stem-2.csv``, ... : never a file already there."""
+    names = (f"{stem}.csv" if n == 1 else f"{stem}-{n}.csv" for n in itertools.count(1))
+    return next(folder / name for name in names if not (folder / name).exists())
+
+
+__all__ = ["ROOTS", "csv_files", "free_name", "mounted_sticks", "sticks"]

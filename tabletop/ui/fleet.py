@@ -21,7 +21,7 @@ from tabletop.classroom.roster import Roster
 from tabletop.classroom.rotation import RotationClock, start_rotation
 from tabletop.classroom.students import Student
 from tabletop.engine.errors import BadInput, TabletopError
-from tabletop.ui.scenes.rotation import RotationRunner, finish_games, run_rotation
+from tabletop.ui.scenes.rotation import RotationRunner, finish_games, games_on, run_rotation
 
 log = logging.getLogger(__name__)
 
@@ -99,23 +99,20 @@ class AppHost:
 def top_game(scenes: Any) -> tuple[str, tuple[Standing, ...]] | None:
     """The topmost game still being played among ``scenes``: its game id and standings
     (names from its save's seats), or None."""
-    for scene in reversed(list(scenes)):
-        save = getattr(scene, "save", None)
-        standings = getattr(scene, "standings", None)
-        if save is None or not callable(standings) or getattr(save, "finished", False):
-            continue
-        try:
-            result = standings()
-        except Exception as exc:  # a half-built screen: no standings yet
-            log.debug("fleet: no standings from %s: %s", type(scene).__name__, exc)
-            return str(save.game), ()
-        names = [str(n) for n in getattr(save, "names", [])]
-        rows = tuple(
-            Standing(names[i] if i < len(names) else f"Player {i + 1}", str(score), int(place))
-            for i, (score, place) in enumerate(zip(result.scores, result.places, strict=False))
-        )
-        return str(save.game), rows[:8]
-    return None
+    scene = next((s for s in games_on(scenes) if not getattr(s.save, "finished", False)), None)
+    if scene is None:
+        return None
+    try:
+        result = scene.standings()
+    except Exception as exc:  # a half-built screen: no standings yet
+        log.debug("fleet: no standings from %s: %s", type(scene).__name__, exc)
+        return str(scene.save.game), ()
+    names = [str(n) for n in getattr(scene.save, "names", [])]
+    rows = tuple(
+        Standing(names[i] if i < len(names) else f"Player {i + 1}", str(score), int(place))
+        for i, (score, place) in enumerate(zip(result.scores, result.places, strict=False))
+    )
+    return str(scene.save.game), rows[:8]
 
 
 def start_app_fleet(ctx: Any, explicit: Any = None) -> StationFleet | None:

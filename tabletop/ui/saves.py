@@ -98,21 +98,29 @@ class GameSave:
 
     @classmethod
     def resumed(cls, ctx: Context, saved: Saved) -> GameSave:
-        """The save of a journaled game, to carry on with it."""
-        checks = saved.meta.get("checks")
+        """The save of a journaled game, to carry on with it. The seconds played are the
+        journal's, or the table's record's when that was written later (``app["played"]``,
+        which a table writes beside its record, see ``TableScene.save_table``)."""
+        checks, app = saved.meta.get("checks"), dict(saved.meta.get("app") or {})
         return cls(
             ctx,
             saved.game,
             ctx.journal.seats(saved.id),
-            dict(saved.meta.get("app") or {}),
+            app,
             id=saved.id,
             checks=[list(map(int, c)) for c in checks] if isinstance(checks, list) else [],
-            played_before=saved.elapsed,
+            played_before=max(saved.elapsed, float(app.get("played") or 0.0)),
         )
 
     @property
     def names(self) -> list[str]:
         return [s.name for s in self.seats]
+
+    def seats_or(self, recorded: Sequence[Any] | None) -> Sequence[Any]:
+        """Who sits where in a game carried on: the journal's seats, or where its rows
+        were not written (fewer than the game's), the seats the table ``recorded`` in
+        ``app`` (each as that game wrote it)."""
+        return self.seats if recorded is None or len(self.seats) == len(recorded) else recorded
 
     def meta(self) -> dict[str, Any]:
         return {"app": self.app, "checks": self.checks}
@@ -309,13 +317,17 @@ def seat_infos(names: Sequence[str], bots: Mapping[int, str] | None = None) -> l
     return [SeatInfo(i, name, bot=bots.get(i)) for i, name in enumerate(names)]
 
 
-def seats_of(seats: Sequence[tuple[str, bool] | SeatInfo], bot: str) -> list[SeatInfo]:
-    """Seats given as (name, is a bot) or as the journal's seats (a child signed in
-    keeps theirs): a bot's at level ``bot``."""
-    return [
-        s if isinstance(s, SeatInfo) else SeatInfo(i, str(s[0]), bot=bot if s[1] else None)
-        for i, s in enumerate(seats)
-    ]
+def seats_of(seats: Sequence[Sequence[Any] | SeatInfo], bot: str) -> list[SeatInfo]:
+    """Seats given as (name, is a bot[, its level]), as the setup or a table's record in
+    ``app`` has them, or as the journal's seats (a child signed in keeps theirs): a bot
+    with no level at level ``bot``."""
+    infos = []
+    for i, seat in enumerate(seats):
+        if not isinstance(seat, SeatInfo):
+            name, is_bot, *level = (*seat, bot)
+            seat = SeatInfo(i, str(name), bot=str(level[0]) if is_bot else None)
+        infos.append(seat)
+    return infos
 
 
 def demo_seats(save: GameSave, child: int | None = None) -> None:

@@ -24,7 +24,7 @@ from tabletop.engine.match import Match
 from tabletop.engine.protocol import Result
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.controller import Ask, TableController
-from tabletop.ui.games import stop_card_camera
+from tabletop.ui.games import start_card_camera, stop_card_camera
 from tabletop.ui.input import Back, CardsSeen, Drag, InputEvent, Release, SeatPressed, Tap
 from tabletop.ui.messages import child_message
 from tabletop.ui.results import GameResults, Outcome
@@ -160,6 +160,11 @@ class TableScene(Scene):
     def begin(self) -> None:
         """What the table does first (deal, settle), in the game's first journal write."""
 
+    def card_seats(self) -> int:
+        """How many seats' cards the card camera reads while the table is up (started on
+        enter, stopped on exit; 0: no camera, the cards are on the screen or tapped in)."""
+        return 0
+
     # -- lifecycle --------------------------------------------------------------------------
 
     @contextlib.contextmanager
@@ -173,6 +178,7 @@ class TableScene(Scene):
                 self.refuse(e.code, str(e))
 
     def enter(self) -> None:
+        self.camera = start_card_camera(self.ctx, self.game, self.card_seats())
         if self.save is not None:
             self.save.attach(self.match)
         with self.writing():

@@ -127,10 +127,35 @@ class FakeCamera:
         self.stopped += 1
 
 
-@pytest.mark.parametrize("game", ["math-attack", "math-arena"])
+def card_table(ctx: Any, game: str, *, real: bool) -> Any:
+    """Three children at ``game``'s table (two at Math Attack!), with real cards or not."""
+    if game == "math-attack":
+        from tabletop.ui.games.math_attack import AttackScene
+
+        return AttackScene(ctx, seed=1, bot=None if real else "easy")
+    if game == "math-arena":
+        from tabletop.ui.games.math_arena import ArenaScene
+
+        seats = [("Ana", False), ("Bo", False), ("Cy", False)]
+        return ArenaScene(ctx, seats=seats, cards="table" if real else "virtual", seed=1)
+    if game == "mecs":
+        from tabletop.games.mecs import MecsSettings
+        from tabletop.ui.games.mecs.table import MecsTable
+
+        settings = MecsSettings(play="camera" if real else "virtual")
+        return MecsTable(
+            ctx, seats=[("Ana", False), ("Bo", False), ("Cy", False)], settings=settings
+        )
+    from tabletop.ui.games.math_wars_meta.setup import Choices, make_game
+
+    who = ["real" if real else "virtual"] * 3 + ["real"] * 5
+    return make_game(ctx, Choices(players=3, who=who), 1)
+
+
+@pytest.mark.parametrize("game", ["math-attack", "math-arena", "mecs", "math-wars-meta"])
 def test_card_games_read_the_table_while_played_with_real_cards(game: str) -> None:
-    """The game screen starts the card camera for its zones and stops it on leaving."""
-    from tabletop.ui.games import game_app
+    """The game screen starts the card camera for its zones and stops it on leaving;
+    with the cards on the screen there is no camera."""
     from tests.ui.scenery import make_app
 
     made: list[FakeCamera] = []
@@ -141,15 +166,12 @@ def test_card_games_read_the_table_while_played_with_real_cards(game: str) -> No
 
     ctx = make_app().ctx
     ctx.card_camera = factory
-    app = game_app(game)
-    assert app is not None
-    if game == "math-attack":
-        scene = app.AttackScene(ctx, seed=1)
-    else:
-        scene = app.ArenaScene(ctx, seats=[("Ana", False), ("Bo", False), ("Cy", False)], seed=1)
-    ctx.stack.push(scene)
+    ctx.stack.push(card_table(ctx, game, real=True))
     assert [(c.game, c.seats, c.started) for c in made] == [
         (game, 2 if game == "math-attack" else 3, 1)
     ]
     ctx.stack.pop()
     assert made[0].stopped == 1
+    ctx.stack.push(card_table(ctx, game, real=False))
+    ctx.stack.pop()
+    assert len(made) == 1

@@ -486,6 +486,31 @@ def test_rotation_games_on_lists_the_games_on_the_stack_topmost_first() -> None:
     assert list(games_on(app.stack)) == [upper, lower]
 
 
+def test_rotation_fleet_top_game_is_the_topmost_game_still_played() -> None:
+    """The fleet's status walks the stack with ``games_on``: the topmost game whose save
+    is not finished, with its standings by seat name; a half-built one has none yet."""
+    from tabletop.ui.fleet import top_game
+
+    app, _wall, _runner = rotation_app()
+    ctx = app.ctx
+    assert top_game(app.stack) is None
+    playing = GameSave(ctx, "math-attack", seat_infos(["Mia", "Ben"]), {"seed": 3})
+    over = GameSave(ctx, "mecs", seat_infos(["Ada"]), {"seed": 4})
+    over.finished = True
+    for scene in (FakeGame(ctx, playing), Scene(ctx), FakeGame(ctx, over)):
+        app.stack.push(scene)
+    game, rows = top_game(app.stack) or ("", ())
+    assert game == "math-attack"
+    assert [(r.name, r.score, r.place) for r in rows] == [("Mia", "12", 1), ("Ben", "7/2", 2)]
+
+    class HalfBuilt(FakeGame):
+        def standings(self) -> Result:
+            raise AttributeError("no match yet")
+
+    app.stack.push(HalfBuilt(ctx, GameSave(ctx, "mecs", seat_infos(["Ada"]), {})))
+    assert top_game(app.stack) == ("mecs", ())
+
+
 def test_rotation_time_up_without_game_saves_does_not_crash() -> None:
     app, wall, _runner = rotation_app()
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tabletop.store import FILE_NAME, Journal
-from tabletop.ui.saves import GameSave, one_write, seat_infos
+from tabletop.ui.saves import LABEL, GameSave, one_write, seat_infos, seats_of
 from tests.test_store import new_match, play
 from tests.ui.scenery import make_app
 
@@ -45,3 +45,60 @@ def test_saves_a_finished_game_is_kept_as_it_ended(tmp_path: Path) -> None:
     play(match, 2)
     (saved,) = Journal(path).matches()
     assert (saved.status, saved.actions) == ("abandoned", 2)
+
+
+def test_saves_a_resumed_game_has_played_what_its_journal_or_record_last_said(
+    tmp_path: Path,
+) -> None:
+    """The seconds played come back once, for every game: the journal's (written with
+    each change of the match) or ``app["played"]`` (written with the table's record,
+    e.g. a countdown running with no move), whichever is later."""
+    path = tmp_path / FILE_NAME
+    app = make_app(journal=Journal(path))
+    clock = app.ctx.clock
+    save = GameSave(app.ctx, "math-attack", seat_infos(["A", "B"]), {})
+    match = new_match()
+    save.attach(match)
+
+    def carried_on() -> float:
+        (saved,) = Journal(path).unfinished(LABEL)
+        return GameSave.resumed(app.ctx, saved).elapsed()
+
+    clock.advance(5.0)  # type: ignore[attr-defined]
+    play(match, 1)
+    assert carried_on() == 5.0
+    clock.advance(3.0)  # type: ignore[attr-defined]
+    save.app["played"] = save.elapsed()
+    save.write_meta()
+    assert carried_on() == 8.0
+    clock.advance(4.0)  # type: ignore[attr-defined]
+    play(match, 1)
+    assert carried_on() == 12.0
+
+
+def test_saves_a_resumed_game_seats_from_the_journal_else_from_the_tables_record() -> None:
+    """The journal's seats (a child signed in keeps theirs) where it has one per seat;
+    where its rows were not written, the seats the table recorded in ``app``."""
+    app = make_app()
+    recorded = [["Ann", False], ["Bot 2", True]]
+    save = GameSave(app.ctx, "math-arena", [], {"seats": recorded})
+    assert save.seats_or(recorded) == recorded
+    save.seats = seat_infos(["Ann", "Bo"], {1: "easy"})
+    assert save.seats_or(recorded) == save.seats
+    assert save.seats_or(None) == save.seats  # nothing recorded: the journal's
+
+
+def test_saves_seats_of_reads_every_way_a_seat_is_given() -> None:
+    """(name, is a bot) from a setup, (name, is a bot, level) from a table's record, or
+    the journal's seat (a signed-in child's student id kept): one reader for them all."""
+    from tabletop.store import SeatInfo
+
+    child = SeatInfo(2, "Ada L.", "s1", "Red")
+    seats = seats_of([("Ann", False), ["Bot 2", True, "easy"], child, ("Bot 4", True)], "hard")
+    assert [(s.seat, s.name, s.bot) for s in seats] == [
+        (0, "Ann", None),
+        (1, "Bot 2", "easy"),
+        (2, "Ada L.", None),
+        (3, "Bot 4", "hard"),
+    ]
+    assert seats[2] is child

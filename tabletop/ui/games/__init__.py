@@ -81,9 +81,10 @@ def resumable(game: str) -> bool:
 
 
 def start_card_camera(ctx: Any, game: str, seats: int) -> Any | None:
-    """Start reading the game's card zones (``CardsSeen`` events reach the top scene);
-    the camera, to stop on leaving, or None without one (cards are then tapped in)."""
-    if ctx.card_camera is None:
+    """Start reading the card zones of ``seats`` seats (``CardsSeen`` events reach the top
+    scene); the camera, to stop on leaving, or None without one or with no seats (cards
+    are then tapped in, or on the screen)."""
+    if ctx.card_camera is None or seats <= 0:
         return None
     try:
         camera = ctx.card_camera(game, seats)

@@ -25,7 +25,7 @@ from tabletop.classroom.mistakes import SKILLS
 from tabletop.engine.errors import TabletopError
 from tabletop.ui.app import Context
 from tabletop.ui.scenes.common import foot
-from tabletop.ui.scenes.roster import count, mounted_sticks
+from tabletop.ui.scenes.roster import count
 from tabletop.ui.scenes.settings import TeacherScreen
 from tabletop.ui.theme import Color, Metrics
 from tabletop.ui.widgets import Button, Paged, grid
@@ -97,7 +97,7 @@ class ReportScene(Paged, TeacherScreen):
     def look_for_stick(self) -> bool:
         """Look for a USB stick; True if what was found changed."""
         self.looked_at = self.ctx.clock()
-        found = mounted_sticks(self.find_sticks or usb.sticks, "report")
+        found = usb.mounted_sticks(self.find_sticks or usb.sticks, "report")
         before, self.stick = self.stick, found[0] if found else None
         return self.stick != before
 

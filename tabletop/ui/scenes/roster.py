@@ -12,7 +12,6 @@ badges``. Everything the teacher is told is one sentence on the screen and a log
 
 from __future__ import annotations
 
-import itertools
 import logging
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -213,35 +212,6 @@ class StudentDialog(Choices):
         super().__init__(ctx, s.name, text, answers, cancel="close")
 
 
-def mounted_sticks(find: Callable[[], Sequence[Path]], who: str) -> list[Path]:
-    """The USB sticks ``find`` lists; none when looking fails (logged for ``who``)."""
-    try:
-        return list(find())
-    except OSError as exc:
-        log.warning("%s: cannot look for USB sticks: %s", who, exc)
-        return []
-
-
-def csv_files(sticks: Sequence[Path]) -> list[Path]:
-    """The ``*.csv`` files at the top of each stick (no hidden ones), by name."""
-    found: list[Path] = []
-    for stick in sticks:
-        try:
-            entries = sorted(stick.iterdir(), key=lambda p: p.name.casefold())
-        except OSError as exc:
-            log.warning("class list: cannot list %s: %s", stick, exc.strerror)
-            continue
-        csv = (p for p in entries if p.suffix.lower() == ".csv" and not p.name.startswith("."))
-        found.extend(p for p in csv if p.is_file())
-    return found
-
-
-def free_name(folder: Path, stem: str = SAVE_NAME) -> Path:
-    """``stem.csv`` in ``folder``, or ``stem-2.csv``, ... : never a file already there."""
-    names = (f"{stem}.csv" if n == 1 else f"{stem}-{n}.csv" for n in itertools.count(1))
-    return next(folder / name for name in names if not (folder / name).exists())
-
-
 class ClassListScene(TeacherScreen):
     """The class list (see the module). ``sticks`` finds the mounted USB sticks."""
 
@@ -381,7 +351,7 @@ class ClassListScene(TeacherScreen):
 
     def usb_sticks(self) -> list[Path]:
         """The mounted USB sticks; when there is none, that is said (and logged)."""
-        sticks = mounted_sticks(self.find_sticks, "class list")
+        sticks = usb.mounted_sticks(self.find_sticks, "class list")
         if not sticks:
             log.info("class list: no USB stick mounted")
             self.say("No USB stick found. Put one in and try again.", good=False)
@@ -391,7 +361,7 @@ class ClassListScene(TeacherScreen):
         sticks = self.usb_sticks()
         if not sticks:
             return
-        files = csv_files(sticks)
+        files = usb.csv_files(sticks)
         if not files:
             log.info("class list: no .csv file on %s", ", ".join(map(str, sticks)))
             self.say("There is no .csv file on the USB stick.", good=False)
@@ -429,7 +399,7 @@ class ClassListScene(TeacherScreen):
         sticks = self.usb_sticks()
         if not sticks:
             return
-        path = free_name(sticks[0])
+        path = usb.free_name(sticks[0], SAVE_NAME)
         try:
             path.write_text(self.roster.csv_text(), encoding="utf-8")
         except OSError as exc:
@@ -447,7 +417,4 @@ __all__ = [
     "StudentDialog",
     "StudentGrid",
     "TypedName",
-    "csv_files",
-    "free_name",
-    "mounted_sticks",
 ]

@@ -33,7 +33,6 @@ from tabletop.games.math_arena import (
 )
 from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
-from tabletop.ui.games import start_card_camera
 from tabletop.ui.games.math_arena.play import GAME, TOURNAMENT_TARGET, ArenaPlay
 from tabletop.ui.input import CardsSeen
 from tabletop.ui.messages import names_joined
@@ -238,17 +237,13 @@ class ArenaScene(TableScene):
     # -- lifecycle ----------------------------------------------------------------------------
 
     def begin(self) -> None:
-        save = self.save
         if self.resumed:
-            save.played_before = max(save.played_before, float(save.app.get("played") or 0.0))
-            self.play.carry_on(save.app.get("table"), save.elapsed())
+            self.play.carry_on(self.save.app.get("table"), self.save.elapsed())
         else:
             self.play.start()
 
-    def enter(self) -> None:
-        super().enter()  # the base's "Welcome back!" gives way to the controller's
-        if self.play.cards == "table":
-            self.camera = start_card_camera(self.ctx, GAME.name, self.play.players)
+    def card_seats(self) -> int:
+        return self.play.players if self.play.cards == "table" else 0
 
     def after(self) -> None:
         if self.play.message != self.message:
@@ -530,9 +525,7 @@ def resume_scene(
     """The game screen again around a match replayed from the journal (issue 10): the
     seats, cards, level, seed and tournament from ``save.app`` as the game wrote them."""
     app, t = save.app, save.app.get("tournament") or {}
-    seats: list[tuple[str, bool] | SeatInfo] = list(save.seats)
-    if len(seats) != len(app.get("seats") or seats):
-        seats = [(str(name), bool(bot)) for name, bot in app["seats"]]
+    seats = save.seats_or(app.get("seats"))
     points = tuple(int(x) for x in t.get("points", ()))  # none: nobody has points yet
     target, games = int(t.get("target", TOURNAMENT_TARGET)), int(t.get("games", 0))
     tournament = Tournament(len(seats), target=target, points=points, games=games)

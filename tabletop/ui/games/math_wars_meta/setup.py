@@ -163,7 +163,6 @@ def make_game(
         save = GameSave(ctx, "math-wars-meta", infos, record)
     else:
         play.carry_on(save.app.get("table"))
-        save.played_before = max(save.played_before, float(save.app.get("played") or 0.0))
     return MwmTable(
         ctx,
         play,

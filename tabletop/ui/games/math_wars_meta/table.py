@@ -27,7 +27,6 @@ from tabletop.games.math_wars_meta import (
     splash_leader,
 )
 from tabletop.ui.app import Context, Scene
-from tabletop.ui.games import start_card_camera
 from tabletop.ui.games.math_wars_meta.cards import (
     CardProblem,
     crate_label,
@@ -156,11 +155,10 @@ class MwmTable(TableScene):
 
     # -- lifecycle ------------------------------------------------------------------------
 
-    def enter(self) -> None:
-        # the camera reads the battle piles while any child plays real cards
-        if any(not seat.auto_cards for seat in self.play.seats):
-            self.camera = start_card_camera(self.ctx, self.game, len(self.play.seats))
-        super().enter()
+    def card_seats(self) -> int:
+        """The camera reads the battle piles while any child plays real cards."""
+        seats = self.play.seats
+        return len(seats) if any(not seat.auto_cards for seat in seats) else 0
 
     def begin(self) -> None:
         self.play.pump()

@@ -61,7 +61,7 @@ from tabletop.store import SeatInfo
 from tabletop.ui.controller import Ask, TableController
 from tabletop.ui.games.mecs.questions import equation_question
 from tabletop.ui.messages import child_message, seats_named
-from tabletop.ui.saves import GameSave, keyed_dealer, standings_result
+from tabletop.ui.saves import GameSave, keyed_dealer, seats_of, standings_result
 
 log = logging.getLogger(__name__)
 
@@ -127,13 +127,8 @@ def seat_infos(seats: Sequence[Sequence[Any] | SeatInfo]) -> list[SeatInfo]:
     """The journal's seats for :class:`SeatInfo` rows or (name, is a bot[, its level])
     as the table journals them. A bot with no level, one from before the levels
     ("standard") or one the device does not know is the hard bot (MECS-12)."""
-    infos = []
-    for i, seat in enumerate(seats):
-        if not isinstance(seat, SeatInfo):
-            name, bot, *level = (*seat, BOT_LEVEL)  # no level journaled: the hard bot
-            seat = SeatInfo(i, str(name), bot=str(level[0]) if bot else None)
-        infos.append(seat if seat.bot in (None, *LEVELS) else replace(seat, bot=BOT_LEVEL))
-    return infos
+    infos = seats_of(seats, BOT_LEVEL)  # no level journaled: the hard bot
+    return [s if s.bot in (None, *LEVELS) else replace(s, bot=BOT_LEVEL) for s in infos]
 
 
 def _sentence(text: str) -> str:

@@ -20,7 +20,6 @@ from tabletop.engine.match import Match
 from tabletop.games.mecs import Action, MecsSettings, MecsState
 from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
-from tabletop.ui.games import start_card_camera
 from tabletop.ui.games.mecs.cards import CardPageScene, button_row, draw_card
 from tabletop.ui.games.mecs.editor import AreaEditor
 from tabletop.ui.games.mecs.play import BOT_SECONDS, Banner, MecsPlay, coin_words
@@ -45,7 +44,7 @@ def resume_scene(ctx: Context, save: GameSave, match: Match[Any, Any, Any]) -> S
     app = save.app
     # the journal's seats; where their rows were not written, the table's own record of
     # the names and the bots with their levels (MECS-12; none before the levels)
-    seats = save.seats if len(save.seats) == len(app["seats"]) else app["seats"]
+    seats = save.seats_or(app["seats"])
     driver = str(app.get("bot_driver", "scene"))
     table = MecsTable(
         ctx,
@@ -152,10 +151,8 @@ class MecsTable(TableScene):
 
     # -- lifecycle ------------------------------------------------------------------------
 
-    def enter(self) -> None:
-        if self.play.settings.play == "camera":
-            self.camera = start_card_camera(self.ctx, "mecs", len(self.play.seats))
-        super().enter()
+    def card_seats(self) -> int:
+        return len(self.play.seats) if self.play.settings.play == "camera" else 0
 
     def begin(self) -> None:
         self.play.settle()
