@@ -96,7 +96,7 @@ ROUTES = (
           note="virtual cards (seat 2's picker: a child)"),
     Route(ARENA, BOT, (f"game.{ARENA}", "seat.1", "choice.bot.easy", "start", "ready.0"), 5,
           note="virtual cards: the hand shows once I'm ready! is tapped (or the button)"),
-    Route(ARENA, TWO, (f"game.{ARENA}", "cards.real", "start", _operator), 3,
+    Route(ARENA, TWO, (f"game.{ARENA}", "start", _operator), 2,
           note="real cards, the operator card read by the camera"),
     Route("bubbles", "one child", ("game.mecs", "bubbles", "start"), 3,
           note="from the M.E.C.S. setup; one child only"),
