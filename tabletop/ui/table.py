@@ -30,6 +30,7 @@ from tabletop.ui.messages import child_message
 from tabletop.ui.results import GameResults, Outcome
 from tabletop.ui.saves import GameSave, one_write
 from tabletop.ui.scenes.common import ask_leave, go_home, route_to_press
+from tabletop.ui.scenes.rules import RulesPage, RulesScene
 from tabletop.ui.widgets import Button, hit
 
 log = logging.getLogger(__name__)
@@ -57,6 +58,7 @@ class TableScene(Scene):
     :meth:`outcome`, and the input hooks their game uses."""
 
     game = ""
+    rules: tuple[str, Sequence[RulesPage]] = ("", ())  # the Rules screen's title and pages
     bot_pause = BOT_PAUSE
     results_at_end = False  # hand over to the results the moment the game is over
 
@@ -78,9 +80,11 @@ class TableScene(Scene):
         self.camera: Any = None  # the card camera a game starts on enter, stopped on exit
 
     # -- what a game provides ---------------------------------------------------------------
-    # ``play``, the game's controller, answers the first six (see
-    # :class:`~tabletop.ui.controller.TableController`); a scene overrides only what its
-    # game does differently.
+    # ``play``, the game's controller, answers what the table is (standings, next step,
+    # record, checks, lamps), the seat buttons, the cards seen, the bots' moves and the
+    # teacher's "take back a step" (see :class:`~tabletop.ui.controller.TableController`);
+    # the Rules screen shows the class's ``rules``. A scene overrides only what its game
+    # does differently.
 
     play: TableController
 
@@ -115,9 +119,11 @@ class TableScene(Scene):
     def seat_pressed(self, seat: int, at: float) -> None:
         """A seat's button, or its touch twin (a tap on a ``seat.<s>`` chip or a
         ``ready.<s>`` tile, :meth:`~tabletop.ui.widgets.Painter.ready_tile`), was pressed."""
+        self.play.seat_pressed(seat)
 
     def cards_seen(self, event: CardsSeen) -> None:
         """The camera read cards in a zone."""
+        self.play.cards_seen(event.seat, event.area, event.codes)
 
     def pointer(self, event: Drag | Release) -> None:
         """A finger moved or came up (after the ``Tap`` of its touch)."""
@@ -141,20 +147,22 @@ class TableScene(Scene):
         """A dialog opened by :meth:`ask` closed with ``result``."""
 
     def rules_scene(self) -> Scene:
-        raise NotImplementedError
+        return RulesScene(self.ctx, *self.rules)
 
     def teacher_help(self) -> str:
         return "For teachers: take back a step."
 
     def teacher_menu(self) -> None:
         """The right PIN was typed (after the "teacher" button)."""
+        self.play.undo()
 
     def bot_due(self) -> bool:
         """A bot is to move now (after its pause)."""
-        return False
+        return self.play.bot_due()
 
     def bot_step(self) -> None:
         """Let the waiting bot make its move."""
+        self.play.bot_step()
 
     def begin(self) -> None:
         """What the table does first (deal, settle), in the game's first journal write."""

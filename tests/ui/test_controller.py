@@ -59,3 +59,47 @@ def test_controller_a_scene_asks_its_play() -> None:
     assert scene.standings().reason == "counted"
     assert list(scene.lit()) == [0]
     assert scene.record() is None
+
+
+def test_controller_defaults_have_no_bot_no_cards_no_undo() -> None:
+    play = TableController()
+    assert not play.bot_due()
+    play.bot_step()
+    assert play.seat_pressed(0) is None
+    assert play.cards_seen(1, "line", ("+5",)) is None
+    assert play.undo() is None
+
+
+def test_controller_a_scene_forwards_its_hooks_to_play() -> None:
+    """The input hooks, the bots' turn and the teacher's "take back a step" reach ``play``
+    through the base; the Rules screen comes from the class's ``rules``."""
+    from tabletop.ui.harness import cards_seen
+    from tabletop.ui.table import TableScene
+
+    heard: list[tuple[object, ...]] = []
+
+    class Play(TableController):
+        def seat_pressed(self, seat: int) -> None:
+            heard.append(("seat", seat))
+
+        def cards_seen(self, seat: int | None, area: str | None, codes: tuple[str, ...]) -> None:
+            heard.append(("cards", seat, area, codes))
+
+        def undo(self) -> None:
+            heard.append(("undo",))
+
+        def bot_due(self) -> bool:
+            return True
+
+        def bot_step(self) -> None:
+            heard.append(("bot",))
+
+    scene = TableScene.__new__(TableScene)
+    scene.play = Play()
+    scene.seat_pressed(2, 0.5)
+    scene.cards_seen(cards_seen(1, "line", ["+5"], 0.0))
+    scene.teacher_menu()
+    assert scene.bot_due()
+    scene.bot_step()
+    assert heard == [("seat", 2), ("cards", 1, "line", ("+5",)), ("undo",), ("bot",)]
+    assert TableScene.rules == ("", ())

@@ -30,7 +30,7 @@ from tabletop.ui.scenes.common import ask_leave
 from tabletop.ui.scenes.form import Choice, FormScene, FormSpec, FormValues, OptionRow
 from tabletop.ui.scenes.names import NameScene
 from tabletop.ui.scenes.pin import PinPad
-from tabletop.ui.scenes.rules import RulesPage, RulesScene, load_rules
+from tabletop.ui.scenes.rules import RulesPage, load_rules
 from tabletop.ui.table import TableScene, corner_buttons
 from tabletop.ui.theme import BLUE, VERMILLION, Metrics
 from tabletop.ui.widgets import Button, hit
@@ -44,10 +44,17 @@ PAIR_RING = (25, 25, 30)
 SOUNDS = {"good": "good", "miss": "seen"}
 
 
+def rules_pages() -> list[RulesPage]:
+    """The rules pages, with the game's own signs in them."""
+    signs = {"minus": OP_GLYPHS["-"], "times": OP_GLYPHS["x"], "divide": OP_GLYPHS["/"]}
+    return list(load_rules("bubbles", **signs))
+
+
 class BubbleScene(TableScene):
     """One timed round (see the module)."""
 
     game = GAME
+    rules = ("Bubble game: the rules", tuple(rules_pages()))
     play: BubblePlay
 
     def __init__(self, ctx: Context, *, seconds: int = 60) -> None:
@@ -142,9 +149,6 @@ class BubbleScene(TableScene):
 
     def teacher_menu(self) -> None:
         self.show(self.play.undo())
-
-    def rules_scene(self) -> Scene:
-        return RulesScene(self.ctx, "Bubble game: the rules", rules_pages())
 
     def leave(self) -> None:
         self.ask(("leave",), ask_leave(self.ctx, "Stop this round?", "Stop"))
@@ -279,12 +283,6 @@ class BubbleScene(TableScene):
         rect.clamp_ip(self.field)
         painter.box(surface, rect, p.good if flash.hit else p.ink, None, radius=m.u(10))
         painter.text(surface, text, rect.center, size, (255, 255, 255), bold=True, anchor="center")
-
-
-def rules_pages() -> list[RulesPage]:
-    """The rules pages, with the game's own signs in them."""
-    signs = {"minus": OP_GLYPHS["-"], "times": OP_GLYPHS["x"], "divide": OP_GLYPHS["/"]}
-    return list(load_rules("bubbles", **signs))
 
 
 def record_score(highscores: HighScores, player: str, seconds: int, score: int) -> int:

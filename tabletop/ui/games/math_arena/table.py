@@ -35,7 +35,6 @@ from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.games import start_card_camera
 from tabletop.ui.games.math_arena.play import GAME, TOURNAMENT_TARGET, ArenaPlay
-from tabletop.ui.input import CardsSeen
 from tabletop.ui.messages import names_joined
 from tabletop.ui.results import GameResults, Outcome, outcome_of
 from tabletop.ui.saves import GameSave, one_write, seats_of
@@ -54,7 +53,7 @@ from tabletop.ui.scenes.form import (
 )
 from tabletop.ui.scenes.numpad import NumPad
 from tabletop.ui.scenes.pin import PinPad
-from tabletop.ui.scenes.rules import ChoiceGrid, RulesScene, load_rules
+from tabletop.ui.scenes.rules import ChoiceGrid, load_rules
 from tabletop.ui.table import TableScene, corner_buttons
 from tabletop.ui.theme import ORANGE, VERMILLION, Metrics
 from tabletop.ui.widgets import Button, Painter, grid
@@ -181,6 +180,7 @@ class ArenaScene(TableScene):
     """One game of Math Arena at the device (the round: :mod:`.play`)."""
 
     game = GAME.name
+    rules = ("Math Arena: the rules", RULES)
     play: ArenaPlay
     save: GameSave  # always journaled
 
@@ -229,12 +229,6 @@ class ArenaScene(TableScene):
     def refuse(self, code: str, detail: str = "", **facts: Any) -> None:
         self.play.refuse(code, detail or code, facts.get("seat"))
 
-    def rules_scene(self) -> Scene:
-        return RulesScene(self.ctx, "Math Arena: the rules", RULES)
-
-    def teacher_menu(self) -> None:
-        self.play.undo()
-
     # -- lifecycle ----------------------------------------------------------------------------
 
     def begin(self) -> None:
@@ -278,9 +272,6 @@ class ArenaScene(TableScene):
             title = f"{play.name(seat)}: pick two cards (others look away!)"
             aim = f"{operator_name(op, title=True)}: {goal_words(op)}"
             self.ask(("pick", seat), HandPicker(self.ctx, title, play.state.hands[seat], aim))
-
-    def cards_seen(self, event: CardsSeen) -> None:
-        self.play.seen(event.area, event.seat, event.codes)
 
     def press(self, name: str) -> None:
         play, kind, _, arg = self.play, *name.partition(".")

@@ -282,11 +282,11 @@ class AttackPlay(TableController):
             return
         self.perform(pass_)
 
-    def bot_waiting(self) -> bool:
+    def bot_due(self) -> bool:
         return self.is_bot(self.state.turn) and self.state.phase == "play"
 
-    def bot_move(self) -> None:
-        if self.bot is not None and self.bot_waiting():
+    def bot_step(self) -> None:
+        if self.bot is not None and self.bot_due():
             self.perform(self.bot.choose(self.state, self.bot_seat))
 
     # -- taking back ----------------------------------------------------------------------------
@@ -433,11 +433,11 @@ class AttackPlay(TableController):
         self.say(f"Thanks! Card {position + 1} on {self.names[line]}'s line is {label(card)}.")
         seen = self.last_seen.get(line)
         if seen is not None:
-            self.seen(line + 1, "line", seen)  # a new card in that reading counts now
+            self.cards_seen(line + 1, "line", seen)  # a new card in that reading counts now
 
     # -- the camera -------------------------------------------------------------------------------
 
-    def seen(self, seat: int | None, area: str | None, codes: tuple[str, ...]) -> None:
+    def cards_seen(self, seat: int | None, area: str | None, codes: tuple[str, ...]) -> None:
         """A zone's steady reading. A new card at the end of a number line is a play."""
         if area not in ("line", None) or seat not in (1, 2):
             log.info("math-attack: ignored cards seen at seat %r, area %r", seat, area)

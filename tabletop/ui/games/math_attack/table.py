@@ -43,13 +43,12 @@ from tabletop.ui.games.math_attack.play import (
     face,
     num,
 )
-from tabletop.ui.input import CardsSeen
 from tabletop.ui.results import Outcome, outcome_of
 from tabletop.ui.saves import GameSave, one_write, seat_infos
 from tabletop.ui.scenes import form
 from tabletop.ui.scenes.common import Confirm
 from tabletop.ui.scenes.pin import PinPad
-from tabletop.ui.scenes.rules import ChoiceGrid, RulesScene, load_rules
+from tabletop.ui.scenes.rules import ChoiceGrid, load_rules
 from tabletop.ui.table import TableScene, corner_buttons
 from tabletop.ui.theme import GREEN, Color, Metrics
 from tabletop.ui.widgets import Button, Painter
@@ -191,6 +190,7 @@ class AttackScene(TableScene):
     """One game: the two number lines, whose turn, what is blocked, the last turn."""
 
     game = GAME.name
+    rules = ("How to play Math Attack!", RULES)
     results_at_end = True
     bot_pause = BOT_SECONDS
     play: AttackPlay
@@ -238,20 +238,8 @@ class AttackScene(TableScene):
     def lit(self) -> Sequence[int]:
         return [self.state.turn] if self.play.playing() else []
 
-    def bot_due(self) -> bool:
-        return self.play.bot_waiting()
-
-    def bot_step(self) -> None:
-        self.play.bot_move()
-
     def refuse(self, code: str, detail: str = "", **facts: Any) -> None:
         self.play.refuse(code, {**self.play.facts(), **facts}, detail)
-
-    def rules_scene(self) -> Scene:
-        return RulesScene(self.ctx, "How to play Math Attack!", RULES)
-
-    def teacher_menu(self) -> None:
-        self.play.undo()
 
     def outcome(self) -> Outcome:
         """Who won, why the game ended (who played =), and the totals compared in words."""
@@ -302,9 +290,6 @@ class AttackScene(TableScene):
 
     def seat_pressed(self, seat: int, at: float) -> None:
         self.ask_about(self.play.seat_pressed(seat))
-
-    def cards_seen(self, event: CardsSeen) -> None:
-        self.play.seen(event.seat, event.area, event.codes)
 
     def explain(self, name: str) -> None:
         self.play.explain(name)

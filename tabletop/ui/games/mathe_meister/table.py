@@ -47,6 +47,7 @@ from tabletop.games.mathe_meister import (
 )
 from tabletop.store import Saved, SeatInfo
 from tabletop.ui.app import Context, Scene
+from tabletop.ui.controller import TableController
 from tabletop.ui.games.mathe_meister.dialogs import dice_screen
 from tabletop.ui.games.mathe_meister.play import MMMatch, modes_named, round_start, sums_checked
 from tabletop.ui.messages import child_message
@@ -71,6 +72,7 @@ class TableScene(Table):
 
     game = MatheMeister.name
     results_at_end = True
+    play = TableController()  # the paper table keeps its own state: no bots, cards or undo
     save: GameSave
 
     def __init__(

@@ -712,6 +712,9 @@ class MecsPlay(TableController):
         bots = sorted(s for s in pending.seats if self.is_scene_bot(s))
         return bots[0] if bots and pending.chance is None and not self.finished else None
 
+    def bot_due(self) -> bool:
+        return self.bot_to_move() is not None
+
     def bot_step(self) -> None:
         seat = self.bot_to_move()
         if seat is None:

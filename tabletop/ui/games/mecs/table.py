@@ -29,7 +29,7 @@ from tabletop.ui.input import CardsSeen
 from tabletop.ui.results import Outcome, outcome_of
 from tabletop.ui.saves import GameSave
 from tabletop.ui.scenes.pin import PinPad
-from tabletop.ui.scenes.rules import ChoiceGrid, RulesScene
+from tabletop.ui.scenes.rules import ChoiceGrid
 from tabletop.ui.table import TableScene
 from tabletop.ui.theme import Metrics, Palette
 from tabletop.ui.widgets import Button, grid
@@ -66,6 +66,7 @@ class MecsTable(TableScene):
     ``match`` and ``save`` carry on a journaled game."""
 
     game = "mecs"
+    rules = ("M.E.C.S.: the rules", RULES)
     results_at_end = True
     bot_pause = BOT_SECONDS
     play: MecsPlay
@@ -137,18 +138,9 @@ class MecsTable(TableScene):
             lines=play.outcome_lines(),
         )
 
-    def rules_scene(self) -> Scene:
-        return RulesScene(self.ctx, "M.E.C.S.: the rules", RULES)
-
     def refuse(self, code: str, detail: str = "", **facts: Any) -> None:
         super().refuse(code, detail, **facts)
         self.play.message = (self.play.message[0], "error")
-
-    def bot_due(self) -> bool:
-        return self.play.bot_to_move() is not None
-
-    def bot_step(self) -> None:
-        self.play.bot_step()
 
     # -- lifecycle ------------------------------------------------------------------------
 
@@ -171,9 +163,6 @@ class MecsTable(TableScene):
         return super().update(now) or banner is not None
 
     # -- input ----------------------------------------------------------------------------
-
-    def seat_pressed(self, seat: int, at: float) -> None:
-        self.play.seat_pressed(seat)
 
     def cards_seen(self, event: CardsSeen) -> None:
         page = self.play.cards_seen(event.seat, event.area, event.codes)
