@@ -44,15 +44,12 @@ class TableController:
 
     def seat_pressed(self, seat: int) -> object:
         """A seat's button (or its touch twin) was pressed."""
-        return None
 
     def cards_seen(self, seat: int | None, area: str | None, codes: tuple[str, ...]) -> object:
         """The camera read ``codes`` in ``area`` (at ``seat``, when the area is a seat's)."""
-        return None
 
     def undo(self) -> object:
         """Take back a step (the teacher's menu, after the PIN)."""
-        return None
 
     def bot_due(self) -> bool:
         """A bot is to move now (the scene lets it after its pause)."""
