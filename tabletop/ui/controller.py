@@ -20,6 +20,13 @@ class TableController:
     Tested without a display: nothing here imports pygame."""
 
     match: Match[Any, Any, Any]
+    message = ""  # what just happened, on the instruction line (the scene says it aloud)
+    tone = "info"  # how it shows: "info", "good", "error" (a refusal) or "hint"
+    sentences = 0  # how many were said: the scene speaks each new one
+
+    def say(self, text: str, tone: str = "info") -> None:
+        """``text`` is what just happened (``tone``: how it shows)."""
+        self.message, self.tone, self.sentences = text, tone, self.sentences + 1
 
     def standings(self) -> Result:
         """The result, or before the end the standings (for a game left unfinished)."""

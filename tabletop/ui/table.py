@@ -78,6 +78,7 @@ class TableScene(Scene):
         self.saved_end = False
         self.bot_at: float | None = None  # when the waiting bot may move
         self.camera: Any = None  # the card camera a game starts on enter, stopped on exit
+        self.spoken = 0  # the controller's sentences said aloud so far
 
     # -- what a game provides ---------------------------------------------------------------
     # ``play``, the game's controller, answers what the table is (standings, next step,
@@ -91,6 +92,15 @@ class TableScene(Scene):
     @property
     def match(self) -> Match[Any, Any, Any]:
         return self.play.match
+
+    @property
+    def message(self) -> str:
+        """What just happened: kept once, in the controller (``play.message``)."""
+        return self.play.message
+
+    @message.setter
+    def message(self, text: str) -> None:
+        self.say(text)
 
     @property
     def finished(self) -> bool:
@@ -185,8 +195,12 @@ class TableScene(Scene):
         with self.writing():
             self.begin()
         if self.resumed:
-            self.message = f"Welcome back! {self.next_step()}".strip()
+            self.welcome()
         self.after()
+
+    def welcome(self) -> None:
+        """A game carried on from the journal says so."""
+        self.message = f"Welcome back! {self.next_step()}".strip()
 
     def exit(self) -> None:
         self.ctx.lamps.light_only([])
@@ -252,15 +266,25 @@ class TableScene(Scene):
 
     # -- say and refuse -----------------------------------------------------------------------
 
-    def say(self, text: str) -> None:
-        self.message = text
+    def say(self, text: str, tone: str = "info") -> None:
+        """``text`` on the instruction line (the controller's ``say``), and aloud."""
+        self.play.say(text, tone)
+        self.voice()
+
+    def voice(self) -> None:
+        """Say aloud what the controller said since the last time (the last sentence: the
+        one on screen)."""
+        if self.play.sentences != self.spoken:
+            self.spoken = self.play.sentences
+            if self.speaks and self.play.message.strip():
+                self.ctx.speaker.say(self.play.message)
 
     def refuse(self, code: str, detail: str = "", **facts: Any) -> None:
         """The child's sentence for ``code`` on screen (and spoken); the precise ``detail``
         in the log."""
         log.info("%s: %s (%s)", self.game, detail or code, code)
         self.ctx.sounds.play("wrong")
-        self.message = child_message(code, facts)
+        self.say(child_message(code, facts), "error")
 
     def status(self) -> str:
         """The instruction line: what just happened, or else the next step."""
@@ -283,8 +307,9 @@ class TableScene(Scene):
     # -- after every input --------------------------------------------------------------------
 
     def after(self) -> None:
-        """Lay the screen out again, light the lamps, write the record; with
-        ``results_at_end``, a game just over (this table on top) goes to its results."""
+        """Say what is new, lay the screen out again, light the lamps, write the record;
+        with ``results_at_end``, a game just over (this table on top) goes to its results."""
+        self.voice()
         self.layout(self.m)
         self.ctx.lamps.light_only(sorted(self.lit()))
         self.save_table()

@@ -103,3 +103,29 @@ def test_controller_a_scene_forwards_its_hooks_to_play() -> None:
     scene.bot_step()
     assert heard == [("seat", 2), ("cards", 1, "line", ("+5",)), ("undo",), ("bot",)]
     assert TableScene.rules == ("", ())
+
+
+def test_controller_keeps_the_message_once_and_the_scene_says_each_new_one() -> None:
+    """The scene's ``message`` is the controller's; each sentence said is spoken once (the
+    same refusal twice: twice), an empty one not at all."""
+    from types import SimpleNamespace
+
+    from tabletop.ui.table import TableScene
+
+    spoken: list[str] = []
+    scene = TableScene.__new__(TableScene)
+    scene.ctx = SimpleNamespace(speaker=SimpleNamespace(say=spoken.append))
+    scene.play, scene.spoken = TableController(), 0
+    scene.message = "Welcome back!"  # the base's sentence goes to the controller, said now
+    assert scene.play.message == "Welcome back!" and spoken == ["Welcome back!"]
+    scene.play.say("Not now.", "error")  # the controller's: said after the input
+    scene.play.say("Not now.", "error")
+    assert scene.message == "Not now." and scene.play.tone == "error"
+    scene.voice()
+    scene.voice()
+    assert spoken == ["Welcome back!", "Not now."]
+    scene.play.say("Not now.", "error")
+    scene.voice()
+    scene.play.say("")
+    scene.voice()
+    assert spoken == ["Welcome back!", "Not now.", "Not now."] and scene.message == ""

@@ -82,7 +82,7 @@ def test_arena_play_round_by_camera_from_operator_to_ruling() -> None:
 def test_arena_play_refuses_with_the_seat_name_and_loses_nothing() -> None:
     play, clock, sounds = table(2)
     play.press(1, clock.now)
-    assert play.message == "P2: Wait! First turn over the operator card." and play.message_bad
+    assert play.message == "P2: Wait! First turn over the operator card." and play.tone == "error"
     play.press(5, clock.now)
     assert "not in this game" in play.message
     play.cards_seen(None, "operator", ["5S"])
@@ -206,9 +206,9 @@ def test_math_arena_child_takes_back_a_ready_press_before_the_reveal() -> None:
     assert play.ready[0] and play.message == "P1: You are ready. To change your cards, tap Change."
     play.unready(0)
     assert play.ready == [False, False, False] and play.lit() == []
-    assert play.message.startswith("P1: Not ready now.") and not play.message_bad
+    assert play.message.startswith("P1: Not ready now.") and play.tone != "error"
     play.unready(1)  # nothing to take back: said, nothing changes
-    assert "nothing to change" in play.message and play.message_bad
+    assert "nothing to change" in play.message and play.tone == "error"
     for seat in range(3):
         play.press(seat, clock.now)
     assert play.phase == "countdown"

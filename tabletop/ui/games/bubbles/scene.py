@@ -61,7 +61,6 @@ class BubbleScene(TableScene):
         super().__init__(ctx, None, again=lambda: BubbleScene(ctx, seconds=seconds))
         self.play = BubblePlay(BubbleSettings(seconds=seconds), ctx.rng.random(), ctx.clock)
         self.seconds = self.play.seconds
-        self.tone = "info"
         self.say(START)
         self.player: str | None = None
         self.place: int | None = None
@@ -136,7 +135,7 @@ class BubbleScene(TableScene):
         # cards lying on the table are no mistake: only a stranger card is told
         text = card_message(event)
         if text == child_message("bubbles.not_our_card"):
-            self.say(text, "bad")
+            self.say(text, "error")
 
     def press(self, name: str) -> None:
         if name != "undo":
@@ -161,13 +160,6 @@ class BubbleScene(TableScene):
             self.say(*line)
             if line[1] in SOUNDS:
                 self.ctx.sounds.play(SOUNDS[line[1]])
-
-    def say(self, text: str, tone: str = "info") -> None:
-        self.message, self.tone = text, tone
-
-    def refuse(self, code: str, detail: str = "", **facts: Any) -> None:
-        super().refuse(code, detail, **facts)
-        self.tone = "bad"
 
     # -- time and the end -------------------------------------------------------------------------
 
@@ -249,7 +241,7 @@ class BubbleScene(TableScene):
             self.draw_bubble(surface, bubble)
         if self.play.flash is not None:
             self.draw_flash(surface, self.play.flash)
-        colour = {"bad": p.bad, "good": p.good}.get(self.tone, p.ink)
+        colour = {"error": p.bad, "good": p.good}.get(self.play.tone, p.ink)
         self.draw_status(surface, self.message_rect, colour=colour)
 
     def time_text(self) -> str:

@@ -144,7 +144,7 @@ class ArenaPlay(TableController):
         }
         self.tournament = tournament or Tournament(n, target=TOURNAMENT_TARGET)
         self.phase = "operator"  # operator | ready | countdown | reveal | leftover | result
-        self.message, self.message_bad, self.verdict = "", False, ""
+        self.verdict = ""
         self.asked_at: float | None = None  # when the number pad asked a value (issue 24)
         self.last_count: int | None = None  # the countdown's number last shown
         self.fresh_round()
@@ -183,15 +183,11 @@ class ArenaPlay(TableController):
     def is_bot(self, seat: int) -> bool:
         return self.seats[seat][1]
 
-    def say(self, text: str, bad: bool = False) -> None:
-        """What the screen shows and says; ``bad``: something was wrong."""
-        self.message, self.message_bad = text, bad
-
     def refuse(self, code: str, detail: str, seat: int | None = None) -> None:
         """A child's sentence (for ``seat``: after its name), the exact reason in the log."""
         self.sound("wrong")
         words = child_message(code)
-        self.say(f"{self.name(seat)}: {words}" if seat is not None else words, bad=True)
+        self.say(f"{self.name(seat)}: {words}" if seat is not None else words, "error")
         log.info("math-arena: refused (%s) in phase %s: %s", code, self.phase, detail)
 
     def names(self, text: str) -> str:
@@ -497,8 +493,8 @@ class ArenaPlay(TableController):
         self.said[seat] = value
         log.info("math-arena: seat %d says %d, the pair makes %d", seat + 1, value, right)
         self.sound("good" if value == right else "wrong")
-        ending = ". Right!" if value == right else f", not {value}."
-        self.say(f"{self.name(seat)}: {said_as(op, (a, b))}{ending}", bad=value != right)
+        ending, tone = (". Right!", "info") if value == right else (f", not {value}.", "error")
+        self.say(f"{self.name(seat)}: {said_as(op, (a, b))}{ending}", tone)
         start = self.revealed_at if self.revealed_at is not None else self.asked_at
         seconds = None if start is None else round(max(0.0, self.clock() - start), 3)
         return Said(seat, value == right, value_question(op, (a, b)), value, seconds)

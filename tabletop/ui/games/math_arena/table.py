@@ -221,7 +221,7 @@ class ArenaScene(TableScene):
     def status(self) -> str:
         """What just happened, then the next step (a refusal says what to do itself)."""
         text, step = self.play.message, self.next_step()
-        return text if self.play.message_bad or step in text else f"{text} {step}".strip()
+        return text if self.play.tone == "error" or step in text else f"{text} {step}".strip()
 
     def record(self) -> dict[str, Any]:
         return self.play.record_at(self.save.elapsed())
@@ -239,15 +239,13 @@ class ArenaScene(TableScene):
         else:
             self.play.start()
 
+    def welcome(self) -> None:
+        """The controller says its own (carrying on, :meth:`begin`)."""
+
     def enter(self) -> None:
-        super().enter()  # the base's "Welcome back!" gives way to the controller's
+        super().enter()
         if self.play.cards == "table":
             self.camera = start_card_camera(self.ctx, GAME.name, self.play.players)
-
-    def after(self) -> None:
-        if self.play.message != self.message:
-            self.message = self.play.message  # shown and spoken
-        super().after()
 
     def update(self, now: float) -> bool:
         """The bots' presses and the countdown, on the app's clock; while one is to come,
@@ -457,7 +455,7 @@ class ArenaScene(TableScene):
                 self.draw_slot(surface, b)
             elif b.kind not in ("card", "value", "ready"):
                 painter.button(surface, b)
-        self.draw_status(surface, self.message_rect, lit=play.message_bad)
+        self.draw_status(surface, self.message_rect, lit=play.tone == "error")
         if play.phase == "countdown":
             self.draw_countdown(surface)
 

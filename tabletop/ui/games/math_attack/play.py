@@ -114,7 +114,6 @@ class AttackPlay(TableController):
         seed: int,
         match: Match[MathAttackSettings, MathAttackState, Action] | None = None,
         sound: Callable[[str], None] = lambda name: None,
-        speak: Callable[[str], None] = lambda text: None,
     ) -> None:
         if bot is not None and bot not in LEVELS:
             raise ValueError(f"unknown bot level {bot!r}")
@@ -125,15 +124,12 @@ class AttackPlay(TableController):
         self.first = first
         self.seed = seed
         self.sound = sound  # a sound cue by name
-        self.speak = speak  # every sentence shown is spoken too
         settings = MathAttackSettings(hidden_hands=not self.virtual, first_player=first)
         self.match = match or Match(GAME, settings, 2, seed=seed)
         self.dealer = keyed_dealer(seed, self.match)
         self.bot = MathAttackBot(bot, seed=seed) if bot is not None else None
         self.took_back = False  # a child just took back their own last move
         self.selected: int | None = None  # index into the child's hand (virtual play)
-        self.message = ""
-        self.kind = "info"  # info | good | error
         self.ghosts: dict[int, Ghost] = {}
         self.trouble: dict[int, str] = {}  # line -> what is wrong with the camera's reading
         self.undone: dict[int, str] = {}  # line -> a card taken back but still on the table
@@ -214,11 +210,6 @@ class AttackPlay(TableController):
         return f"{who}: now tap the number line for your {card}."
 
     # -- saying things ----------------------------------------------------------------------
-
-    def say(self, text: str, kind: str = "info") -> None:
-        self.message, self.kind = text, kind
-        if text.strip():
-            self.speak(text)
 
     def refuse(self, code: str, facts: Mapping[str, object] | None = None, detail: str = "") -> str:
         """The child's sentence for ``code`` (shown and returned); the exact reason logged."""

@@ -210,7 +210,7 @@ class AttackScene(TableScene):
     ) -> None:
         seed = ctx.rng.randrange(10**9) if seed is None else seed
         self.play = AttackPlay(names=names, bot=bot, first=first, seed=seed, match=match)
-        self.play.sound, self.play.speak = ctx.sounds.play, ctx.speaker.say
+        self.play.sound = ctx.sounds.play
         seats = list(seats) if seats else seat_infos(names, {1: bot} if bot else None)
         app = {"names": list(names), "bot": bot, "first": first, "seed": seed}
         save = save or GameSave(ctx, GAME.name, seats, app)
@@ -228,7 +228,6 @@ class AttackScene(TableScene):
     state = property(lambda self: self.play.state)
     names = property(lambda self: self.play.names)
     over = property(lambda self: self.play.over)
-    message = property(lambda self: self.play.message, lambda self, text: self.play.say(text))
 
     def status(self) -> str:
         """What just happened, then what the device waits for now."""
@@ -360,10 +359,10 @@ class AttackScene(TableScene):
         self.draw_turn(surface)
         for line in (0, 1):
             draw_number_line(painter, surface, self.panels[line], play, line)
-        shade = {"error": p.bad, "good": p.good}.get(play.kind, p.ink)
+        shade = {"error": p.bad, "good": p.good}.get(play.tone, p.ink)
         painter.box(surface, self.message_rect, p.quiet, None, radius=m.u(8))
         rect = self.message_rect.inflate(-m.u(16), -m.u(8))
-        painter.paragraph(surface, self.status(), rect, m.text, shade, bold=play.kind == "error")
+        painter.paragraph(surface, self.status(), rect, m.text, shade, bold=play.tone == "error")
         painter.buttons(surface, [b for b in self.buttons if b.kind not in ("line", "card")])
         foot = self.foot_rect
         if not play.virtual:

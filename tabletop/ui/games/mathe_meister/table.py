@@ -72,7 +72,6 @@ class TableScene(Table):
 
     game = MatheMeister.name
     results_at_end = True
-    play = TableController()  # the paper table keeps its own state: no bots, cards or undo
     save: GameSave
 
     def __init__(
@@ -85,6 +84,7 @@ class TableScene(Table):
         lead: MMMatch | None = None,
         save: GameSave | None = None,
     ) -> None:
+        self.play = TableController()  # the paper table keeps its own state: no bots, cards
         infos = seats_of(seats, BOT_LEVEL)
         seed = lead.seed if lead is not None else None
         seed = ctx.rng.randrange(10**9) if seed is None else seed

@@ -92,7 +92,6 @@ class MecsTable(TableScene):
             match=match,
             clock=ctx.clock,
             sound=ctx.sounds.play,
-            speak=ctx.speaker.say,
         )
         app = {
             "seats": [[s.name, s.bot is not None, play.level(i)] for i, s in enumerate(play.seats)],
@@ -116,17 +115,6 @@ class MecsTable(TableScene):
 
     # -- what the base asks ---------------------------------------------------------------
 
-    @property
-    def message(self) -> tuple[str, str]:
-        """What just happened, and its kind (info, good, error): the controller's."""
-        return self.play.message
-
-    @message.setter
-    def message(self, value: str | tuple[str, str]) -> None:
-        """The base's sentences (welcome back, a refusal) go to the controller, said."""
-        text, kind = (value, "info") if isinstance(value, str) else value
-        self.play.say(text, kind)
-
     def outcome(self) -> Outcome:
         play = self.play
         result = play.standings()
@@ -137,10 +125,6 @@ class MecsTable(TableScene):
             reason=play.words(result.reason),
             lines=play.outcome_lines(),
         )
-
-    def refuse(self, code: str, detail: str = "", **facts: Any) -> None:
-        super().refuse(code, detail, **facts)
-        self.play.message = (self.play.message[0], "error")
 
     # -- lifecycle ------------------------------------------------------------------------
 
@@ -208,7 +192,7 @@ class MecsTable(TableScene):
         elif kind == "edit" and isinstance(result, tuple):
             self.play.submit_area(asking[1], result)
             if self.play.fix_waiting is not None:
-                prompt, why = "Teacher PIN to fix this reading", self.play.message[0]
+                prompt, why = "Teacher PIN to fix this reading", self.play.message
                 self.ask(("fix",), PinPad(self.ctx, "fix", prompt=prompt, subtitle=why))
         elif kind == "fix":
             self.play.teacher_fix(result == "ok")
@@ -279,7 +263,7 @@ class MecsTable(TableScene):
         for seat, rect in self.area_rects.items():
             self._draw_area(surface, seat, rect)
         self._draw_strip(surface)
-        text, kind = self.message
+        text, kind = self.message, self.play.tone
         colour = {"error": p.bad, "good": p.good}.get(kind, p.ink)
         painter.box(surface, self.message_rect, p.panel, p.line, 1, m.u(8))
         inside = self.message_rect.inflate(-m.u(16), -m.u(6))
