@@ -55,6 +55,10 @@ class TableController:
     def cards_seen(self, seat: int | None, area: str | None, codes: tuple[str, ...]) -> object:
         """The camera read ``codes`` in ``area`` (at ``seat``, when the area is a seat's)."""
 
+    def can_undo(self) -> bool:
+        """There is a step to take back (else Undo is refused before the teacher's PIN)."""
+        return True
+
     def undo(self) -> object:
         """Take back a step (the teacher's menu, after the PIN)."""
 

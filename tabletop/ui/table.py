@@ -59,6 +59,7 @@ class TableScene(Scene):
 
     game = ""
     rules: tuple[str, Sequence[RulesPage]] = ("", ())  # the Rules screen's title and pages
+    undo_pin: tuple[str, str | None] = ("Teacher PIN to take back a move", None)  # its words
     bot_pause = BOT_PAUSE
     results_at_end = False  # hand over to the results the moment the game is over
 
@@ -139,15 +140,21 @@ class TableScene(Scene):
         """A finger moved or came up (after the ``Tap`` of its touch)."""
 
     def press(self, name: str) -> None:
-        """An enabled button; the base knows ``leave``, ``rules`` and ``teacher``."""
+        """An enabled button; the base knows ``leave``, ``rules``, ``teacher`` and ``undo``
+        (the teacher's PIN, when there is a step to take back)."""
+        from tabletop.ui.scenes.pin import PinPad
+
         if name == "leave":
             self.leave()
         elif name == "rules":
             self.ask(("rules",), self.rules_scene())
         elif name == "teacher":
-            from tabletop.ui.scenes.pin import PinPad
-
             self.ask(("pin",), PinPad(self.ctx, "moderator", subtitle=self.teacher_help()))
+        elif name == "undo" and self.play.can_undo():
+            prompt, subtitle = self.undo_pin
+            self.ask(("pin",), PinPad(self.ctx, "undo", prompt=prompt, subtitle=subtitle))
+        elif name == "undo":
+            self.refuse("engine.nothing_to_undo", "undo with nothing to take back")
 
     def explain(self, name: str) -> None:
         """A disabled button was tapped: say why it is off (the default only buzzes)."""
@@ -163,8 +170,10 @@ class TableScene(Scene):
         return "For teachers: take back a step."
 
     def teacher_menu(self) -> None:
-        """The right PIN was typed (after the "teacher" button)."""
+        """The right PIN was typed (after "teacher" or "undo"): take back a step (a bot
+        waits its pause again)."""
         self.play.undo()
+        self.bot_at = None
 
     def bot_due(self) -> bool:
         """A bot is to move now (after its pause)."""

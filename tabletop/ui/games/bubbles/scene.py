@@ -29,7 +29,6 @@ from tabletop.ui.results import Outcome, Standing
 from tabletop.ui.scenes.common import ask_leave
 from tabletop.ui.scenes.form import Choice, FormScene, FormSpec, FormValues, OptionRow
 from tabletop.ui.scenes.names import NameScene
-from tabletop.ui.scenes.pin import PinPad
 from tabletop.ui.scenes.rules import RulesPage, load_rules
 from tabletop.ui.table import TableScene, corner_buttons
 from tabletop.ui.theme import BLUE, VERMILLION, Metrics
@@ -55,6 +54,7 @@ class BubbleScene(TableScene):
 
     game = GAME
     rules = ("Bubble game: the rules", tuple(rules_pages()))
+    undo_pin = ("Teacher PIN", "For teachers: take back the last bubble sum.")
     play: BubblePlay
 
     def __init__(self, ctx: Context, *, seconds: int = 60) -> None:
@@ -136,15 +136,6 @@ class BubbleScene(TableScene):
         text = card_message(event)
         if text == child_message("bubbles.not_our_card"):
             self.say(text, "error")
-
-    def press(self, name: str) -> None:
-        if name != "undo":
-            super().press(name)
-        elif not self.play.game.can_undo:
-            self.refuse("engine.nothing_to_undo", "no pop to take back")
-        else:
-            subtitle = "For teachers: take back the last bubble sum."
-            self.ask(("pin",), PinPad(self.ctx, "undo", subtitle=subtitle))
 
     def teacher_menu(self) -> None:
         self.show(self.play.undo())

@@ -617,6 +617,9 @@ class ArenaPlay(TableController):
 
     # -- undo -----------------------------------------------------------------------------------
 
+    def can_undo(self) -> bool:
+        return bool(self.checkpoints)
+
     @property
     def checkpoints(self) -> list[int]:
         """Where undo goes back to (the match's length): before every operator card

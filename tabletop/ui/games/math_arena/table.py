@@ -52,7 +52,6 @@ from tabletop.ui.scenes.form import (
     Seats,
 )
 from tabletop.ui.scenes.numpad import NumPad
-from tabletop.ui.scenes.pin import PinPad
 from tabletop.ui.scenes.rules import ChoiceGrid, load_rules
 from tabletop.ui.table import TableScene, corner_buttons
 from tabletop.ui.theme import ORANGE, VERMILLION, Metrics
@@ -181,6 +180,7 @@ class ArenaScene(TableScene):
 
     game = GAME.name
     rules = ("Math Arena: the rules", RULES)
+    undo_pin = ("Teacher PIN to undo", None)
     play: ArenaPlay
     save: GameSave  # always journaled
 
@@ -273,11 +273,7 @@ class ArenaScene(TableScene):
 
     def press(self, name: str) -> None:
         play, kind, _, arg = self.play, *name.partition(".")
-        if name == "undo" and play.checkpoints:
-            self.ask(("pin",), PinPad(self.ctx, "undo", prompt="Teacher PIN to undo"))
-        elif name == "undo":
-            play.refuse("engine.nothing_to_undo", "undo with no checkpoint")
-        elif name == "operator" and (choices := play.operator_choices()) is not None:
+        if name == "operator" and (choices := play.operator_choices()) is not None:
             self.ask(("operator",), self.card_grid("Which operator card is it?", choices, 6, 2))
         elif name == "deal":
             play.deal_operator()
@@ -297,7 +293,7 @@ class ArenaScene(TableScene):
             title = f"{play.name(int(arg))}: your value"
             pad = NumPad(self.ctx, title, negative=False, max_digits=2, hint=hint)
             self.ask(("value", int(arg)), pad)
-        elif name in ("leave", "rules", "teacher"):
+        elif name in ("leave", "rules", "teacher", "undo"):
             super().press(name)
 
     def card_grid(self, title: str, cards: Sequence[str], columns: int, rows: int) -> Scene:

@@ -47,7 +47,6 @@ from tabletop.ui.results import Outcome, outcome_of
 from tabletop.ui.saves import GameSave, one_write, seat_infos
 from tabletop.ui.scenes import form
 from tabletop.ui.scenes.common import Confirm
-from tabletop.ui.scenes.pin import PinPad
 from tabletop.ui.scenes.rules import ChoiceGrid, load_rules
 from tabletop.ui.table import TableScene, corner_buttons
 from tabletop.ui.theme import GREEN, Color, Metrics
@@ -191,6 +190,7 @@ class AttackScene(TableScene):
 
     game = GAME.name
     rules = ("How to play Math Attack!", RULES)
+    undo_pin = ("Teacher PIN to take back a move", HELP)
     results_at_end = True
     bot_pause = BOT_SECONDS
     play: AttackPlay
@@ -297,13 +297,8 @@ class AttackScene(TableScene):
         """Act on one touch target (the tests and the demo tap these by name)."""
         play = self.play
         kind, _, arg = name.partition(".")
-        if name == "undo" and play.can_undo() and not play.own_last_move():
-            words = {"prompt": "Teacher PIN to take back a move", "subtitle": HELP}
-            self.ask(("pin",), PinPad(self.ctx, "undo", **words))
-        elif name == "undo" and play.can_undo():  # a child's own last card: no PIN
+        if name == "undo" and play.can_undo() and play.own_last_move():  # a child's own: no PIN
             play.take_back()
-        elif name == "undo":
-            play.refuse("engine.nothing_to_undo")
         elif kind in ("line", "seen"):
             self.ask_about((play.tap_line if kind == "line" else play.ghost_tapped)(int(arg)))
         elif kind == "hand":

@@ -164,16 +164,14 @@ class MecsTable(TableScene):
         """Act on one touch target (the tests and the demo tap these by name)."""
         play = self.play
         kind, _, arg = name.partition(".")
-        if name == "undo":
-            self.ask(("undo",), PinPad(self.ctx, "undo", prompt="Teacher PIN to take back a move"))
-        elif kind == "area" and 0 <= int(arg) < len(play.seats):
+        if kind == "area" and 0 <= int(arg) < len(play.seats):
             title = f"{play.name(int(arg))}'s equation area"
             self.ask(("edit", int(arg)), AreaEditor(self.ctx, title, *play.palette(int(arg))))
         elif kind == "hand":
             seat = play.hand_owner()
             if seat is not None and int(arg) < len(play.state.players[seat].hand):
                 self.stack.push(CardPageScene(self.ctx, play.state.players[seat].hand[int(arg)]))
-        elif name in ("rules", "leave"):
+        elif name in ("rules", "leave", "undo"):
             super().press(name)
         else:
             self.choose(play.press(name))
@@ -186,10 +184,7 @@ class MecsTable(TableScene):
 
     def answered(self, asking: tuple[Any, ...], result: Any) -> None:
         kind = asking[0]
-        if kind == "undo" and result == "ok":
-            self.play.undo()
-            self.bot_at = None
-        elif kind == "edit" and isinstance(result, tuple):
+        if kind == "edit" and isinstance(result, tuple):
             self.play.submit_area(asking[1], result)
             if self.play.fix_waiting is not None:
                 prompt, why = "Teacher PIN to fix this reading", self.play.message
