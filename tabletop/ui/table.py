@@ -60,6 +60,7 @@ class TableScene(Scene):
     game = ""
     rules: tuple[str, Sequence[RulesPage]] = ("", ())  # the Rules screen's title and pages
     undo_pin: tuple[str, str | None] = ("Teacher PIN to take back a move", None)  # its words
+    step_after = False  # the instruction line says the next step after the message too
     bot_pause = BOT_PAUSE
     results_at_end = False  # hand over to the results the moment the game is over
 
@@ -83,10 +84,10 @@ class TableScene(Scene):
 
     # -- what a game provides ---------------------------------------------------------------
     # ``play``, the game's controller, answers what the table is (standings, next step,
-    # record, checks, lamps), the seat buttons, the cards seen, the bots' moves and the
-    # teacher's "take back a step" (see :class:`~tabletop.ui.controller.TableController`);
-    # the Rules screen shows the class's ``rules``. A scene overrides only what its game
-    # does differently.
+    # record, checks, lamps, the message), the seat buttons, the cards seen, the bots'
+    # moves and Undo (see :class:`~tabletop.ui.controller.TableController`); the Rules
+    # screen shows the class's ``rules``, the Undo PIN pad its ``undo_pin`` words. A scene
+    # overrides only what its game does differently.
 
     play: TableController
 
@@ -296,8 +297,12 @@ class TableScene(Scene):
         self.say(child_message(code, facts), "error")
 
     def status(self) -> str:
-        """The instruction line: what just happened, or else the next step."""
-        return self.message or self.next_step()
+        """The instruction line: what just happened (with ``step_after``, then the next
+        step, unless it says it already), or else the next step."""
+        said, step = self.message, self.next_step()
+        if said and self.step_after and step not in said:
+            return f"{said} {step}"
+        return said or step
 
     def draw_status(
         self,

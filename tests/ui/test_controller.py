@@ -129,3 +129,21 @@ def test_controller_keeps_the_message_once_and_the_scene_says_each_new_one() -> 
     scene.play.say("")
     scene.voice()
     assert spoken == ["Welcome back!", "Not now.", "Not now."] and scene.message == ""
+
+
+def test_controller_status_is_the_message_then_with_step_after_the_next_step() -> None:
+    from tabletop.ui.table import TableScene
+
+    class Play(TableController):
+        def next_step(self) -> str:
+            return "Ana: tap a line."
+
+    scene = TableScene.__new__(TableScene)
+    scene.play = Play()
+    assert scene.status() == "Ana: tap a line."  # nothing happened yet: the next step
+    scene.play.say("Ben played +5.")
+    assert scene.status() == "Ben played +5."
+    scene.step_after = True
+    assert scene.status() == "Ben played +5. Ana: tap a line."
+    scene.play.say("Ben played +5. Ana: tap a line.")  # says it already: not twice
+    assert scene.status() == "Ben played +5. Ana: tap a line."

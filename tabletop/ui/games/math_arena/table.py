@@ -181,6 +181,7 @@ class ArenaScene(TableScene):
     game = GAME.name
     rules = ("Math Arena: the rules", RULES)
     undo_pin = ("Teacher PIN to undo", None)
+    step_after = property(lambda self: self.play.tone != "error")  # a refusal says what to do
     play: ArenaPlay
     save: GameSave  # always journaled
 
@@ -217,11 +218,6 @@ class ArenaScene(TableScene):
         super().__init__(ctx, save, resumed=match is not None, again=self.next_game)
 
     # -- what the base asks -------------------------------------------------------------------
-
-    def status(self) -> str:
-        """What just happened, then the next step (a refusal says what to do itself)."""
-        text, step = self.play.message, self.next_step()
-        return text if self.play.tone == "error" or step in text else f"{text} {step}".strip()
 
     def record(self) -> dict[str, Any]:
         return self.play.record_at(self.save.elapsed())

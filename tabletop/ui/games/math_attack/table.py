@@ -191,6 +191,7 @@ class AttackScene(TableScene):
     game = GAME.name
     rules = ("How to play Math Attack!", RULES)
     undo_pin = ("Teacher PIN to take back a move", HELP)
+    step_after = True
     results_at_end = True
     bot_pause = BOT_SECONDS
     play: AttackPlay
@@ -228,11 +229,6 @@ class AttackScene(TableScene):
     state = property(lambda self: self.play.state)
     names = property(lambda self: self.play.names)
     over = property(lambda self: self.play.over)
-
-    def status(self) -> str:
-        """What just happened, then what the device waits for now."""
-        said, step = self.play.message, self.play.next_step()
-        return f"{said} {step}" if said and step not in said else said or step
 
     def lit(self) -> Sequence[int]:
         return [self.state.turn] if self.play.playing() else []
