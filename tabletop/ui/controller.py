@@ -49,6 +49,10 @@ class TableController:
         """The seats whose lamps are lit now."""
         return ()
 
+    def facts(self) -> dict[str, object]:
+        """What a refusal's sentence may name now (whose turn...)."""
+        return {}
+
     def seat_pressed(self, seat: int) -> object:
         """A seat's button (or its touch twin) was pressed."""
 

@@ -294,7 +294,7 @@ class TableScene(Scene):
         in the log."""
         log.info("%s: %s (%s)", self.game, detail or code, code)
         self.ctx.sounds.play("wrong")
-        self.say(child_message(code, facts), "error")
+        self.say(child_message(code, {**self.play.facts(), **facts}), "error")
 
     def status(self) -> str:
         """The instruction line: what just happened (with ``step_after``, then the next

@@ -233,9 +233,6 @@ class AttackScene(TableScene):
     def lit(self) -> Sequence[int]:
         return [self.state.turn] if self.play.playing() else []
 
-    def refuse(self, code: str, detail: str = "", **facts: Any) -> None:
-        self.play.refuse(code, {**self.play.facts(), **facts}, detail)
-
     def outcome(self) -> Outcome:
         """Who won, why the game ended (who played =), and the totals compared in words."""
         names, (t0, t1), ender = self.names, self.state.totals, self.state.end_by

@@ -112,9 +112,6 @@ class MatheMeisterScene(TableScene):
     def settings(self) -> MatheMeisterSettings:
         return self.play.settings
 
-    def refuse(self, code: str, detail: str = "", **facts: Any) -> None:
-        self.play.refuse(code, facts or None)
-
     # -- lifecycle --------------------------------------------------------------------------
 
     def enter(self) -> None:
