@@ -39,6 +39,13 @@ class TableController:
     Tested without a display: nothing here imports pygame."""
 
     match: Match[Any, Any, Any]
+    message = ""  # what just happened, on the instruction line (the scene says it aloud)
+    tone = "info"  # how it shows: "info", "good", "error" (a refusal) or "hint"
+    sentences = 0  # how many were said: the scene speaks each new one
+
+    def say(self, text: str, tone: str = "info") -> None:
+        """``text`` is what just happened (``tone``: how it shows)."""
+        self.message, self.tone, self.sentences = text, tone, self.sentences + 1
 
     def standings(self) -> Result:
         """The result, or before the end the standings (for a game left unfinished)."""
@@ -60,6 +67,30 @@ class TableController:
     def lit(self) -> Sequence[int]:
         """The seats whose lamps are lit now."""
         return ()
+
+    def facts(self) -> dict[str, object]:
+        """What a refusal's sentence may name now (whose turn...)."""
+        return {}
+
+    def seat_pressed(self, seat: int) -> object:
+        """A seat's button (or its touch twin) was pressed."""
+
+    def cards_seen(self, seat: int | None, area: str | None, codes: tuple[str, ...]) -> object:
+        """The camera read ``codes`` in ``area`` (at ``seat``, when the area is a seat's)."""
+
+    def can_undo(self) -> bool:
+        """There is a step to take back (else Undo is refused before the teacher's PIN)."""
+        return True
+
+    def undo(self) -> object:
+        """Take back a step (the teacher's menu, after the PIN)."""
+
+    def bot_due(self) -> bool:
+        """A bot is to move now (the scene lets it after its pause)."""
+        return False
+
+    def bot_step(self) -> None:
+        """Let the waiting bot make its move."""
 
 
 __all__ = ["Ask", "TableController"]

@@ -30,7 +30,7 @@ from tabletop.ui.messages import child_message
 from tabletop.ui.results import GameResults, Outcome
 from tabletop.ui.saves import GameSave, one_write
 from tabletop.ui.scenes.common import ask_leave, go_home, route_to_press
-from tabletop.ui.scenes.rules import ask_dialog
+from tabletop.ui.scenes.rules import RulesPage, RulesScene, ask_dialog
 from tabletop.ui.widgets import Button, hit
 
 log = logging.getLogger(__name__)
@@ -58,6 +58,9 @@ class TableScene(Scene):
     :meth:`outcome`, and the input hooks their game uses."""
 
     game = ""
+    rules: tuple[str, Sequence[RulesPage]] = ("", ())  # the Rules screen's title and pages
+    undo_pin: tuple[str, str | None] = ("Teacher PIN to take back a move", None)  # its words
+    step_after = False  # the instruction line says the next step after the message too
     bot_pause = BOT_PAUSE
     results_at_end = False  # hand over to the results the moment the game is over
 
@@ -77,17 +80,29 @@ class TableScene(Scene):
         self.saved_end = False
         self.bot_at: float | None = None  # when the waiting bot may move
         self.camera: Any = None  # the card camera a game starts on enter, stopped on exit
+        self.spoken = 0  # the controller's sentences said aloud so far
 
     # -- what a game provides ---------------------------------------------------------------
-    # ``play``, the game's controller, answers the first six (see
-    # :class:`~tabletop.ui.controller.TableController`); a scene overrides only what its
-    # game does differently.
+    # ``play``, the game's controller, answers what the table is (standings, next step,
+    # record, checks, lamps, the message), the seat buttons, the cards seen, the bots'
+    # moves and Undo (see :class:`~tabletop.ui.controller.TableController`); the Rules
+    # screen shows the class's ``rules``, the Undo PIN pad its ``undo_pin`` words. A scene
+    # overrides only what its game does differently.
 
     play: TableController
 
     @property
     def match(self) -> Match[Any, Any, Any]:
         return self.play.match
+
+    @property
+    def message(self) -> str:
+        """What just happened: kept once, in the controller (``play.message``)."""
+        return self.play.message
+
+    @message.setter
+    def message(self, text: str) -> None:
+        self.say(text)
 
     @property
     def finished(self) -> bool:
@@ -116,23 +131,31 @@ class TableScene(Scene):
     def seat_pressed(self, seat: int, at: float) -> None:
         """A seat's button, or its touch twin (a tap on a ``seat.<s>`` chip or a
         ``ready.<s>`` tile, :meth:`~tabletop.ui.widgets.Painter.ready_tile`), was pressed."""
+        self.play.seat_pressed(seat)
 
     def cards_seen(self, event: CardsSeen) -> None:
         """The camera read cards in a zone."""
+        self.play.cards_seen(event.seat, event.area, event.codes)
 
     def pointer(self, event: Drag | Release) -> None:
         """A finger moved or came up (after the ``Tap`` of its touch)."""
 
     def press(self, name: str) -> None:
-        """An enabled button; the base knows ``leave``, ``rules`` and ``teacher``."""
+        """An enabled button; the base knows ``leave``, ``rules``, ``teacher`` and ``undo``
+        (the teacher's PIN, when there is a step to take back)."""
+        from tabletop.ui.scenes.pin import PinPad
+
         if name == "leave":
             self.leave()
         elif name == "rules":
             self.ask(("rules",), self.rules_scene())
         elif name == "teacher":
-            from tabletop.ui.scenes.pin import PinPad
-
             self.ask(("pin",), PinPad(self.ctx, "moderator", subtitle=self.teacher_help()))
+        elif name == "undo" and self.play.can_undo():
+            prompt, subtitle = self.undo_pin
+            self.ask(("pin",), PinPad(self.ctx, "undo", prompt=prompt, subtitle=subtitle))
+        elif name == "undo":
+            self.refuse("engine.nothing_to_undo", "undo with nothing to take back")
 
     def explain(self, name: str) -> None:
         """A disabled button was tapped: say why it is off (the default only buzzes)."""
@@ -142,20 +165,24 @@ class TableScene(Scene):
         """A dialog opened by :meth:`ask` closed with ``result``."""
 
     def rules_scene(self) -> Scene:
-        raise NotImplementedError
+        return RulesScene(self.ctx, *self.rules)
 
     def teacher_help(self) -> str:
         return "For teachers: take back a step."
 
     def teacher_menu(self) -> None:
-        """The right PIN was typed (after the "teacher" button)."""
+        """The right PIN was typed (after "teacher" or "undo"): take back a step (a bot
+        waits its pause again)."""
+        self.play.undo()
+        self.bot_at = None
 
     def bot_due(self) -> bool:
         """A bot is to move now (after its pause)."""
-        return False
+        return self.play.bot_due()
 
     def bot_step(self) -> None:
         """Let the waiting bot make its move."""
+        self.play.bot_step()
 
     def begin(self) -> None:
         """What the table does first (deal, settle), in the game's first journal write."""
@@ -184,8 +211,12 @@ class TableScene(Scene):
         with self.writing():
             self.begin()
         if self.resumed:
-            self.message = f"Welcome back! {self.next_step()}".strip()
+            self.welcome()
         self.after()
+
+    def welcome(self) -> None:
+        """A game carried on from the journal says so."""
+        self.message = f"Welcome back! {self.next_step()}".strip()
 
     def exit(self) -> None:
         self.ctx.lamps.light_only([])
@@ -258,19 +289,33 @@ class TableScene(Scene):
 
     # -- say and refuse -----------------------------------------------------------------------
 
-    def say(self, text: str) -> None:
-        self.message = text
+    def say(self, text: str, tone: str = "info") -> None:
+        """``text`` on the instruction line (the controller's ``say``), and aloud."""
+        self.play.say(text, tone)
+        self.voice()
+
+    def voice(self) -> None:
+        """Say aloud what the controller said since the last time (the last sentence: the
+        one on screen)."""
+        if self.play.sentences != self.spoken:
+            self.spoken = self.play.sentences
+            if self.speaks and self.play.message.strip():
+                self.ctx.speaker.say(self.play.message)
 
     def refuse(self, code: str, detail: str = "", **facts: Any) -> None:
         """The child's sentence for ``code`` on screen (and spoken); the precise ``detail``
         in the log."""
         log.info("%s: %s (%s)", self.game, detail or code, code)
         self.ctx.sounds.play("wrong")
-        self.message = child_message(code, facts)
+        self.say(child_message(code, {**self.play.facts(), **facts}), "error")
 
     def status(self) -> str:
-        """The instruction line: what just happened, or else the next step."""
-        return self.message or self.next_step()
+        """The instruction line: what just happened (with ``step_after``, then the next
+        step, unless it says it already), or else the next step."""
+        said, step = self.message, self.next_step()
+        if said and self.step_after and step not in said:
+            return f"{said} {step}"
+        return said or step
 
     def draw_status(
         self,
@@ -289,8 +334,9 @@ class TableScene(Scene):
     # -- after every input --------------------------------------------------------------------
 
     def after(self) -> None:
-        """Lay the screen out again, light the lamps, write the record; with
-        ``results_at_end``, a game just over (this table on top) goes to its results."""
+        """Say what is new, lay the screen out again, light the lamps, write the record;
+        with ``results_at_end``, a game just over (this table on top) goes to its results."""
+        self.voice()
         self.layout(self.m)
         self.ctx.lamps.light_only(sorted(self.lit()))
         self.save_table()

@@ -59,3 +59,91 @@ def test_controller_a_scene_asks_its_play() -> None:
     assert scene.standings().reason == "counted"
     assert list(scene.lit()) == [0]
     assert scene.record() is None
+
+
+def test_controller_defaults_have_no_bot_no_cards_no_undo() -> None:
+    play = TableController()
+    assert not play.bot_due()
+    play.bot_step()
+    assert play.seat_pressed(0) is None
+    assert play.cards_seen(1, "line", ("+5",)) is None
+    assert play.undo() is None
+
+
+def test_controller_a_scene_forwards_its_hooks_to_play() -> None:
+    """The input hooks, the bots' turn and the teacher's "take back a step" reach ``play``
+    through the base; the Rules screen comes from the class's ``rules``."""
+    from tabletop.ui.harness import cards_seen
+    from tabletop.ui.table import TableScene
+
+    heard: list[tuple[object, ...]] = []
+
+    class Play(TableController):
+        def seat_pressed(self, seat: int) -> None:
+            heard.append(("seat", seat))
+
+        def cards_seen(self, seat: int | None, area: str | None, codes: tuple[str, ...]) -> None:
+            heard.append(("cards", seat, area, codes))
+
+        def undo(self) -> None:
+            heard.append(("undo",))
+
+        def bot_due(self) -> bool:
+            return True
+
+        def bot_step(self) -> None:
+            heard.append(("bot",))
+
+    scene = TableScene.__new__(TableScene)
+    scene.play = Play()
+    scene.seat_pressed(2, 0.5)
+    scene.cards_seen(cards_seen(1, "line", ["+5"], 0.0))
+    scene.teacher_menu()
+    assert scene.bot_due()
+    scene.bot_step()
+    assert heard == [("seat", 2), ("cards", 1, "line", ("+5",)), ("undo",), ("bot",)]
+    assert TableScene.rules == ("", ())
+
+
+def test_controller_keeps_the_message_once_and_the_scene_says_each_new_one() -> None:
+    """The scene's ``message`` is the controller's; each sentence said is spoken once (the
+    same refusal twice: twice), an empty one not at all."""
+    from types import SimpleNamespace
+
+    from tabletop.ui.table import TableScene
+
+    spoken: list[str] = []
+    scene = TableScene.__new__(TableScene)
+    scene.ctx = SimpleNamespace(speaker=SimpleNamespace(say=spoken.append))
+    scene.play, scene.spoken = TableController(), 0
+    scene.message = "Welcome back!"  # the base's sentence goes to the controller, said now
+    assert scene.play.message == "Welcome back!" and spoken == ["Welcome back!"]
+    scene.play.say("Not now.", "error")  # the controller's: said after the input
+    scene.play.say("Not now.", "error")
+    assert scene.message == "Not now." and scene.play.tone == "error"
+    scene.voice()
+    scene.voice()
+    assert spoken == ["Welcome back!", "Not now."]
+    scene.play.say("Not now.", "error")
+    scene.voice()
+    scene.play.say("")
+    scene.voice()
+    assert spoken == ["Welcome back!", "Not now.", "Not now."] and scene.message == ""
+
+
+def test_controller_status_is_the_message_then_with_step_after_the_next_step() -> None:
+    from tabletop.ui.table import TableScene
+
+    class Play(TableController):
+        def next_step(self) -> str:
+            return "Ana: tap a line."
+
+    scene = TableScene.__new__(TableScene)
+    scene.play = Play()
+    assert scene.status() == "Ana: tap a line."  # nothing happened yet: the next step
+    scene.play.say("Ben played +5.")
+    assert scene.status() == "Ben played +5."
+    scene.step_after = True
+    assert scene.status() == "Ben played +5. Ana: tap a line."
+    scene.play.say("Ben played +5. Ana: tap a line.")  # says it already: not twice
+    assert scene.status() == "Ben played +5. Ana: tap a line."

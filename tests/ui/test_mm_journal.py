@@ -63,7 +63,7 @@ def test_mm_solo_every_move_is_journaled_and_a_new_app_carries_on(tmp_path: Path
     assert (
         resumed.play.round_start == game.play.round_start
     )  # Undo reaches back to the round's dice
-    assert resumed.message[0].startswith("Welcome back")
+    assert resumed.message.startswith("Welcome back")
     # both play on alike, and "Roll for me" rolls the same virtual dice in both
     for auto_ in (auto, auto2):
         auto_.bot_round()

@@ -76,7 +76,7 @@ def game():
 
 
 def message(game_scene: MatheMeisterScene) -> str:
-    return game_scene.message[0]
+    return game_scene.message
 
 
 def test_solo_tap_die_then_box_writes_it(game) -> None:
@@ -114,7 +114,7 @@ def test_solo_refused_moves_are_told_in_childrens_words(game, taps, code) -> Non
     for name in taps:
         auto.tap(name)
     assert message(scene) == child_message(code)
-    assert scene.message[1] == "error"
+    assert scene.play.tone == "error"
     assert scene.match.history == before
     assert app.ctx.sounds.played[-1] == "wrong"
 

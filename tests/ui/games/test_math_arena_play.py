@@ -32,7 +32,7 @@ def table(players: int = 2, **kw: object) -> tuple[ArenaPlay, Clock, list[str]]:
 
 
 def to_reveal(play: ArenaPlay, clock: Clock, operator: str = "KH") -> None:
-    play.seen("operator", None, [operator])
+    play.cards_seen(None, "operator", [operator])
     for seat in range(play.players):
         play.press(seat, clock.now)
     clock.now += COUNTDOWN
@@ -51,7 +51,7 @@ def test_arena_play_round_by_camera_from_operator_to_ruling() -> None:
     values are checked, the engine's ruling is worded with the names."""
     play, clock, sounds = table(3)
     assert play.phase == "operator" and "Turn over the operator card" in play.next_step()
-    play.seen("operator", None, ["KH"])
+    play.cards_seen(None, "operator", ["KH"])
     assert play.phase == "ready" and "lowest sum" in play.message
     assert "press your button" in play.next_step()
     assert play.press(0, clock.now) is False and play.lit() == [0]
@@ -62,7 +62,7 @@ def test_arena_play_round_by_camera_from_operator_to_ruling() -> None:
     clock.now += COUNTDOWN
     assert play.tick(clock.now) and play.phase == "reveal" and play.lit() == []
     for seat, pair in enumerate([("5S", "2D"), ("AH", "3C"), ("10D", "9D")]):
-        play.seen("reveal", seat + 1, pair)
+        play.cards_seen(seat + 1, "reveal", pair)
     assert play.can_say(0) and "P1, P2 and P3: tap your row" in play.next_step()
     assert play.ask_value(0) == "Red King: 5 and 2"
     said = play.value_said(0, 7)
@@ -82,21 +82,21 @@ def test_arena_play_round_by_camera_from_operator_to_ruling() -> None:
 def test_arena_play_refuses_with_the_seat_name_and_loses_nothing() -> None:
     play, clock, sounds = table(2)
     play.press(1, clock.now)
-    assert play.message == "P2: Wait! First turn over the operator card." and play.message_bad
+    assert play.message == "P2: Wait! First turn over the operator card." and play.tone == "error"
     play.press(5, clock.now)
     assert "not in this game" in play.message
-    play.seen("operator", None, ["5S"])
+    play.cards_seen(None, "operator", ["5S"])
     assert "number card" in play.message and play.phase == "operator"
-    play.seen("operator", None, ["JS"])
-    play.seen("reveal", 1, ["5S", "2D"])
+    play.cards_seen(None, "operator", ["JS"])
+    play.cards_seen(1, "reveal", ["5S", "2D"])
     assert "face down" in play.message and play.pairs[0] == [None, None]
     play.press(0, clock.now)
     play.press(1, clock.now)
     clock.now += COUNTDOWN
     play.tick(clock.now)
-    play.seen("reveal", 1, ["5S"])
+    play.cards_seen(1, "reveal", ["5S"])
     assert "exactly two" in play.message and play.pairs[0] == [None, None]
-    play.seen("reveal", 1, ["QS", "2D"])
+    play.cards_seen(1, "reveal", ["QS", "2D"])
     assert "Kings, Queens and Jacks are operators" in play.message
     play.score()
     assert "missing" in play.message and play.phase == "reveal" and sounds[-1] == "wrong"
@@ -106,8 +106,8 @@ def test_arena_play_card_on_two_seats_is_marked_and_fixed_by_touch() -> None:
     """The engine refuses the second 5S; both places are marked until corrected."""
     play, clock, _ = table(2)
     to_reveal(play, clock)
-    play.seen("reveal", 1, ["5S", "2D"])
-    play.seen("reveal", 2, ["5S", "3C"])
+    play.cards_seen(1, "reveal", ["5S", "2D"])
+    play.cards_seen(2, "reveal", ["5S", "3C"])
     play.score()
     assert play.phase == "reveal" and play.bad == {(0, 0), (1, 0)}
     assert play.message.startswith("P2: Another player put down that card.")
@@ -143,8 +143,8 @@ def test_arena_play_undo_goes_back_to_the_checkpoint() -> None:
     play, clock, _ = table(2)
     assert not play.checkpoints
     to_reveal(play, clock)
-    play.seen("reveal", 1, ["5S", "2D"])
-    play.seen("reveal", 2, ["AH", "3C"])
+    play.cards_seen(1, "reveal", ["5S", "2D"])
+    play.cards_seen(2, "reveal", ["AH", "3C"])
     play.value_said(0, 7)
     play.score()
     assert play.phase == "result" and play.checkpoints == [0, 1]  # before KH, the scoring
@@ -162,7 +162,7 @@ def test_arena_play_record_carries_on_mid_round() -> None:
     the match replayed: the phase, the pairs, the values said, the countdown."""
     play, clock, _ = table(2)
     to_reveal(play, clock)
-    play.seen("reveal", 1, ["5S", "2D"])
+    play.cards_seen(1, "reveal", ["5S", "2D"])
     play.value_said(0, 7)
     record = play.record_at(played=40.0)
     assert set(record) == {"n", "state", "phase", "ready", "picks", "pairs", "bad", "said"} | {
@@ -186,8 +186,8 @@ def test_arena_play_record_of_another_match_is_dropped() -> None:
     play, clock, _ = table(2)
     to_reveal(play, clock)
     record = play.record_at(played=10.0)
-    play.seen("reveal", 1, ["5S", "2D"])
-    play.seen("reveal", 2, ["AH", "3C"])
+    play.cards_seen(1, "reveal", ["5S", "2D"])
+    play.cards_seen(2, "reveal", ["AH", "3C"])
     play.score()
     again = ArenaPlay(play.seats, match=copy.deepcopy(play.match), clock=clock)
     again.carry_on(record, played=10.0)
@@ -199,16 +199,16 @@ def test_math_arena_child_takes_back_a_ready_press_before_the_reveal() -> None:
     calls Reveal!, the countdown stopping too; a second press of the seat button never
     un-readies (it stays refused); after the reveal it is the teacher's undo."""
     play, clock, _ = table(3)
-    play.seen("operator", None, ["KH"])
+    play.cards_seen(None, "operator", ["KH"])
     play.press(0, clock.now)
     assert play.can_change(0) and not play.can_change(1)
     play.press(0, clock.now)  # a double press of the arcade button: still ready
     assert play.ready[0] and play.message == "P1: You are ready. To change your cards, tap Change."
     play.unready(0)
     assert play.ready == [False, False, False] and play.lit() == []
-    assert play.message.startswith("P1: Not ready now.") and not play.message_bad
+    assert play.message.startswith("P1: Not ready now.") and play.tone != "error"
     play.unready(1)  # nothing to take back: said, nothing changes
-    assert "nothing to change" in play.message and play.message_bad
+    assert "nothing to change" in play.message and play.tone == "error"
     for seat in range(3):
         play.press(seat, clock.now)
     assert play.phase == "countdown"

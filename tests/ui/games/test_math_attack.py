@@ -106,7 +106,7 @@ def test_math_attack_illegal_camera_card_refused_with_reason_then_fixed_by_touch
     assert scene.state.lines[0] == ("FLIP",) and scene.state.turn == 1
     assert "Cancel only goes on a + or \u2212 card" in scene.message
     assert "+/\u2212" in scene.message
-    assert 0 in scene.play.ghosts and scene.play.kind == "error"
+    assert 0 in scene.play.ghosts and scene.play.tone == "error"
     auto.tap("seen.0")
     assert isinstance(app.stack.top, ChoiceGrid)
     auto.tap("choice.+4")  # it was really a +4

@@ -37,29 +37,29 @@ def test_math_attack_play_camera_card_is_the_turns_play_and_next_step_names_who(
     """ATK-2, ATK-6: a new card at the end of a line is the play of the seat to play."""
     play = table()
     assert play.next_step() == "Ana: put one card on a number line (or tap a line)."
-    play.seen(1, "line", ("+7",))
+    play.cards_seen(1, "line", ("+7",))
     assert play.state.lines == (("+7",), ()) and play.state.turn == 1
     assert "Ana, take a card from the stack." in play.message
     assert play.next_step().startswith("Ben: put one card")
-    play.seen(1, "line", ("+7", "+H"))  # Ben plays +|7/2| on Ana's line
+    play.cards_seen(1, "line", ("+7", "+H"))  # Ben plays +|7/2| on Ana's line
     assert play.state.totals == (10, 0)
-    play.seen(3, "line", ("+1",))  # no such zone: ignored
-    play.seen(1, "hand", ("+1",))
+    play.cards_seen(3, "line", ("+1",))  # no such zone: ignored
+    play.cards_seen(1, "hand", ("+1",))
     assert len(play.match.history) == 2
 
 
 def test_math_attack_play_refused_card_is_a_ghost_set_right_by_touch() -> None:
     """ATK-3: cancel only on a black or red card; the ghost asks which card it was."""
     play = table()
-    play.seen(1, "line", ("FLIP",))
-    play.seen(1, "line", ("FLIP", "CANCEL"))
-    assert play.kind == "error" and "Cancel only goes on" in play.message
+    play.cards_seen(1, "line", ("FLIP",))
+    play.cards_seen(1, "line", ("FLIP", "CANCEL"))
+    assert play.tone == "error" and "Cancel only goes on" in play.message
     assert "tap the red card" in play.next_step()
     ask = play.ghost_tapped(0)
     assert ask is not None and ask.key == "fix" and "cancel" in ask.title
     assert play.answered(ask, "+4") is None
     assert play.state.lines[0] == ("FLIP", "+4") and not play.ghosts
-    play.seen(1, "line", ("FLIP", "CANCEL"))  # still misread: the fix holds
+    play.cards_seen(1, "line", ("FLIP", "CANCEL"))  # still misread: the fix holds
     assert play.state.lines[0] == ("FLIP", "+4") and play.state.turn == 0
 
 
@@ -80,7 +80,7 @@ def test_math_attack_play_seat_button_asks_where_then_which_card() -> None:
 def test_math_attack_play_blocked_line_and_pass_refused_by_the_engine() -> None:
     """ATK-4 and ATK-6: the engine says no, the child reads why."""
     play = table()
-    play.seen(2, "line", ("BLOCK",))
+    play.cards_seen(2, "line", ("BLOCK",))
     assert play.tap_line(1) is None and "blocked" in play.message
     play.pass_turn()
     assert "You can still play a card" in play.message
@@ -91,16 +91,16 @@ def test_math_attack_play_child_takes_back_own_card_once_then_the_teacher() -> N
     """Issue 21: the child's own last move is theirs to take back until it is acted on."""
     play = table()
     assert not play.can_undo() and not play.own_last_move()
-    play.seen(1, "line", ("+5",))
+    play.cards_seen(1, "line", ("+5",))
     assert play.own_last_move()
     play.take_back()
     assert play.state.lines == ((), ()) and play.state.turn == 0
     assert play.next_step() == "Take +5 off Ana's line, then Ana plays again."
-    play.seen(1, "line", ("+5",))  # still on the table: not a new play
+    play.cards_seen(1, "line", ("+5",))  # still on the table: not a new play
     assert play.state.lines == ((), ())
-    play.seen(1, "line", ())
-    play.seen(1, "line", ("+6",))
-    play.seen(2, "line", ("+3",))  # Ben played: Ana's +6 is acted on
+    play.cards_seen(1, "line", ())
+    play.cards_seen(1, "line", ("+6",))
+    play.cards_seen(2, "line", ("+3",))  # Ben played: Ana's +6 is acted on
     assert play.own_last_move()  # Ben's own card is still his
     play.take_back()
     assert not play.own_last_move() and play.can_undo()  # the rest is the teacher's
@@ -110,34 +110,34 @@ def test_math_attack_play_child_takes_back_own_card_once_then_the_teacher() -> N
 
 def test_math_attack_play_bot_moves_and_the_child_picks_from_the_hand() -> None:
     play = table(bot="easy", first=1)
-    assert play.bot_waiting() and play.next_step() == "Ben is thinking\u2026"
+    assert play.bot_due() and play.next_step() == "Ben is thinking\u2026"
     assert not play.playing()
-    play.bot_move()
-    assert not play.bot_waiting() and play.state.turn == 0 and play.playing()
+    play.bot_step()
+    assert not play.bot_due() and play.state.turn == 0 and play.playing()
     play.tap_line(0)
     assert play.message.startswith("First tap one of your cards")
     play.pick(2)
     card = play.state.hands[0][2]
     assert play.next_step() == f"Ana: now tap the number line for your {label(card)}."
-    play.seen(1, "line", ("+5",))
+    play.cards_seen(1, "line", ("+5",))
     assert "cards are on the screen" in play.message
     play.tap_line(1)
-    assert play.state.lines[1][-1] == card and play.bot_waiting()
+    assert play.state.lines[1][-1] == card and play.bot_due()
 
 
 def test_math_attack_play_record_carries_on_fixes_and_cards_taken_back() -> None:
     play = table()
-    play.seen(1, "line", ("?",))
+    play.cards_seen(1, "line", ("?",))
     play.answered(play.ghost_tapped(0), "+4")  # type: ignore[arg-type]
-    play.seen(2, "line", ("+2",))
+    play.cards_seen(2, "line", ("+2",))
     play.take_back()
     record = play.record()
     assert record == {"took_back": True, "undone": {"1": "+2"}, "fixes": {"0": [[0, "?", "+4"]]}}
     again = AttackPlay(names=("Ana", "Ben"), bot=None, first=0, seed=3, match=play.match)
     again.carry_on(record)
-    again.seen(1, "line", ("?",))  # the camera still cannot read it: the fix holds
+    again.cards_seen(1, "line", ("?",))  # the camera still cannot read it: the fix holds
     assert not again.ghosts and again.state.lines[0] == ("+4",)
-    again.seen(2, "line", ("+2",))  # the card taken back is still there
+    again.cards_seen(2, "line", ("+2",))  # the card taken back is still there
     assert again.state.lines[1] == () and not again.own_last_move()
     fresh = AttackPlay(names=("Ana", "Ben"), bot=None, first=0, seed=3, match=play.match)
     fresh.carry_on(None)  # a game journaled before the record: nothing to put back
@@ -151,10 +151,10 @@ def test_math_attack_play_unknown_bot_level_is_refused() -> None:
 
 def test_math_attack_play_standings_before_the_end_and_the_result_after() -> None:
     play = table()
-    play.seen(1, "line", ("+8",))
+    play.cards_seen(1, "line", ("+8",))
     assert play.standings().places == (1, 2) and play.match.result() is None
-    play.seen(1, "line", ("+8", "END"))
-    play.seen(2, "line", ("-4",))
+    play.cards_seen(1, "line", ("+8", "END"))
+    play.cards_seen(2, "line", ("-4",))
     assert play.over and play.next_step() == "The game is over!"
     assert play.standings() == play.match.result()
     assert play.put(0, "+1") is not None and play.state.lines[0] == ("+8", "END")
@@ -206,9 +206,9 @@ def test_math_attack_child_takes_back_is_said_on_the_table_until_acted_on() -> N
     names who may tap Undo), and no longer once the next player has played on it."""
     play = table()
     assert play.take_back_hint() == ""  # nothing played yet
-    play.seen(1, "line", ("+5",))
+    play.cards_seen(1, "line", ("+5",))
     assert play.take_back_hint() == "Wrong card, Ana? Tap Undo to take it back."
-    play.seen(2, "line", ("+3",))  # Ben played: Ana's card is acted on, Ben's is his
+    play.cards_seen(2, "line", ("+3",))  # Ben played: Ana's card is acted on, Ben's is his
     assert play.take_back_hint() == "Wrong card, Ben? Tap Undo to take it back."
     play.take_back()
     assert play.take_back_hint() == ""  # Ana's +5 is the teacher's now

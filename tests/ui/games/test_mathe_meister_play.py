@@ -38,7 +38,7 @@ def test_mm_play_asks_for_the_dice_then_names_the_next_step() -> None:
     assert play.asks == [("dice",)]
     assert "Get the dice" in play.next_step()
     play.rolled((3, 5), "tap")
-    assert play.state.dice == (3, 5) and play.message[0].startswith("Round 1: write 3 and 5")
+    assert play.state.dice == (3, 5) and play.message.startswith("Round 1: write 3 and 5")
     assert play.dice_words() == "Dice tapped in"
     assert "Tap a die or a sign" in play.next_step()
 
@@ -53,7 +53,7 @@ def test_mm_play_die_then_box_writes_and_undo_takes_it_back() -> None:
     assert play.sheet.at(box) == "5" and play.pen is None
     assert play.fresh() == {box}
     play.press("undo")
-    assert play.sheet.at(box) != "5" and play.message[0] == "Taken back: the 5."
+    assert play.sheet.at(box) != "5" and play.message == "Taken back: the 5."
 
 
 def test_mm_play_refusals_are_the_childs_sentences_and_change_nothing() -> None:
@@ -61,14 +61,14 @@ def test_mm_play_refusals_are_the_childs_sentences_and_change_nothing() -> None:
     play = solo()
     op_box = cells("operator")[0]
     play.press(f"cell.r{op_box[0]}c{op_box[1]}")
-    assert play.message == (child_message("mm.roll_first"), "error")
+    assert (play.message, play.tone) == (child_message("mm.roll_first"), "error")
     assert play.sounds == ["wrong"]
     play.rolled((2, 2), "tap")
     before = play.match.history
     play.press("done")  # not enabled yet on screen: the scene would explain instead
     assert play.match.history == before
     play.explain("done")
-    assert play.message == (child_message("mm.writes_missing"), "error")
+    assert (play.message, play.tone) == (child_message("mm.writes_missing"), "error")
 
 
 def test_mm_play_a_whole_round_by_the_hint_then_done_asks_for_the_next_dice() -> None:
@@ -109,7 +109,7 @@ def test_mathe_meister_child_takes_back_own_writes_until_the_round_is_done() -> 
     written = len(play.match.history)
     assert written > start and play.fresh()
     play.press("undo")
-    assert play.message[0].startswith("Taken back:")
+    assert play.message.startswith("Taken back:")
     assert len(play.match.history) == written - 1
     assert play.perform(actions[-1])  # written again
     for action in after_writes(play.state, 0):
@@ -121,4 +121,4 @@ def test_mathe_meister_child_takes_back_own_writes_until_the_round_is_done() -> 
     before = play.match.history
     play.press("undo")
     assert play.match.history == before
-    assert play.message == (child_message("ui.undo_round"), "error")
+    assert (play.message, play.tone) == (child_message("ui.undo_round"), "error")

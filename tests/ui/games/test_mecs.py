@@ -284,7 +284,7 @@ def test_mecs_illegal_hack_is_refused_with_the_reason_shown() -> None:
     before = table.match.history
     post(app, seen(2, *target, card))
     assert table.match.history == before
-    text, kind = table.message
+    text, kind = table.message, table.play.tone
     assert kind == "error"
     assert text.startswith("A hack must finish the equation right away.")
     reason = evaluate((*target, card)).reason
@@ -297,9 +297,9 @@ def test_mecs_camera_card_that_is_not_ours_is_refused() -> None:
     before = table.match.history
     post(app, seen(1, "MT1:MECS:7", "MT1:ATK:+5"))
     assert table.match.history == before
-    assert "not from this game" in table.message[0] and table.message[1] == "error"
+    assert "not from this game" in table.message and table.play.tone == "error"
     post(app, seen(None, "MT1:MWM:C17", area=None))
-    assert app.stack.top is table and "not from this game" in table.message[0]
+    assert app.stack.top is table and "not from this game" in table.message
 
 
 def test_mecs_buttons_in_the_wrong_phase_say_why() -> None:
@@ -308,11 +308,17 @@ def test_mecs_buttons_in_the_wrong_phase_say_why() -> None:
     before = table.match.history
     assert not table.target("trade").enabled  # shown off, and a tap says why
     post(app, Tap(table.target("trade").rect.center, app.ctx.clock()))
-    assert table.message == ("You can only trade after putting down exactly 1 card.", "error")
+    assert (table.message, table.play.tone) == (
+        "You can only trade after putting down exactly 1 card.",
+        "error",
+    )
     post(app, Tap(table.target("end").rect.center, app.ctx.clock()))
-    assert table.message == ("Put down at least 1 card first, or hack someone.", "error")
+    assert (table.message, table.play.tone) == (
+        "Put down at least 1 card first, or hack someone.",
+        "error",
+    )
     post(app, SeatPressed(1, app.ctx.clock()))
-    assert table.message[0] == f"Not now: it is {table.play.name(0)}'s turn."
+    assert table.message == f"Not now: it is {table.play.name(0)}'s turn."
     assert table.match.history == before
 
 
@@ -332,7 +338,7 @@ def test_mecs_camera_play_reveal_plant_take_back_and_fix_a_reading() -> None:
     assert table.play.state.players[0].area == ("7",)
     post(app, seen(1))  # the card was lifted: cards never go back to a hand
     assert table.play.state.players[0].area == ("7",)
-    assert table.message[0].startswith("Cards in an equation area stay there")
+    assert table.message.startswith("Cards in an equation area stay there")
     assert table.play.readings[0] == ()  # what the camera sees is shown, marked as refused
     post(app, seen(1, "MT1:MECS:7"))  # the card is back
     assert 0 not in table.play.readings
@@ -343,7 +349,7 @@ def test_mecs_camera_play_reveal_plant_take_back_and_fix_a_reading() -> None:
     auto.tap(f"choice.{PLAY_CARDS.index('1')}")
     auto.tap("done")
     assert table.play.state.players[0].area == ("1",)
-    assert table.message[0].startswith("Fixed:")
+    assert table.message.startswith("Fixed:")
     assert table.match.history[-1] == Observe(0, ("1",))
 
 
@@ -375,17 +381,17 @@ def test_mecs_a_fix_that_takes_back_later_moves_waits_for_the_teacher_pin() -> N
     fix()
     pad = app.stack.top
     assert isinstance(pad, PinPad) and pad.purpose == "fix"
-    assert "Ask your teacher" in table.message[0]
+    assert "Ask your teacher" in table.message
     auto.tap("cancel")
     assert app.stack.top is table and len(table.match.history) == decided
     assert table.play.state.players[0].area == ("5",)
-    assert table.message[0].startswith("Nothing was changed")
+    assert table.message.startswith("Nothing was changed")
     fix()
     for digit in "2468":
         auto.tap(f"key.{digit}")
     assert app.stack.top is table and table.play.fix_waiting is None
     assert table.play.state.players[0].area == ("6", "7")
-    assert table.message[0] == "Fixed: Player 1's area reads 67. 2 later moves were taken back."
+    assert table.message == "Fixed: Player 1's area reads 67. 2 later moves were taken back."
     assert not any(isinstance(a, Trade) for a in table.match.history)
 
 
@@ -413,7 +419,7 @@ def test_mecs_hack_by_camera_flips_into_the_hackers_coins() -> None:
     refill_all(auto, table)
     assert table.play.state.active == 0 and table.play.state.phase == "plant"
     post(app, seen(2, "2", "X", "EQ", "4", "1"))  # not a valid equation: refused
-    assert table.message[1] == "error" and table.play.state.players[1].area == ("2", "X", "EQ", "4")
+    assert table.play.tone == "error" and table.play.state.players[1].area == ("2", "X", "EQ", "4")
     post(app, seen(2, "2", "X", "2", "EQ", "4"))  # seat 1 hacks: 2 × 2 = 4
     assert table.play.state.players[1].area == ()
     assert table.play.state.coins(0) == 5 and table.play.state.coins(1) == 0
@@ -421,7 +427,7 @@ def test_mecs_hack_by_camera_flips_into_the_hackers_coins() -> None:
     assert "+5 coins" in table.play.banner.text
     assert any("hacked" in line for _, line in table.play.turns)
     post(app, seen(2, "2", "X", "2", "EQ", "4"))  # still there while being flipped: no error
-    assert table.message[1] != "error"
+    assert table.play.tone != "error"
     # equations the device checked for the report: seat 1's refused hack, then its hack
     assert table.save.checks == [[2, 1], [0, 0]]
     # issue 24: the hack's equation journaled with its question (the refused one reads
@@ -454,7 +460,7 @@ def test_mecs_undo_needs_the_teacher_pin() -> None:
     assert app.stack.top is table
     assert len(table.match.history) < decided
     assert table.play.state.phase == "plant" and table.play.state.active == 0
-    assert table.message[0].startswith("Taken back:")
+    assert table.message.startswith("Taken back:")
 
 
 def test_mecs_setup_options_and_bubble_button() -> None:
@@ -537,7 +543,7 @@ def test_mecs_every_move_is_journaled_and_a_new_app_carries_on(tmp_path: Path) -
         resumed.play.settings == table.play.settings
         and resumed.play.pending_seat() == table.play.pending_seat()
     )
-    assert resumed.message[0].startswith("Welcome back!")
+    assert resumed.message.startswith("Welcome back!")
     assert resumed.play.turns == table.play.turns  # the turn log, told again
     # it deals on exactly as the first app would have: end the turn, fill the hands
     for scene in (table, resumed):
@@ -709,7 +715,7 @@ def test_mecs_every_checked_equation_is_journaled_with_its_question() -> None:
     app.ctx.clock.advance(7.5)
     hack = ("LP", "2", "+", "3", "RP", "X", "4", "EQ", "1", "4")  # 14: brackets left out
     scene.play.submit_area(1, hack)
-    assert scene.message[1] == "error"
+    assert scene.play.tone == "error"
     app.ctx.clock.advance(2.0)
     scene.play.submit_area(0, ("9", "X", "7", "EQ", "6", "3"))  # true; 63 misses objective 2
     assert scene.save.checks[0] == [2, 0]
@@ -755,7 +761,7 @@ def test_mecs_child_facing_text_is_at_least_16px_at_800x480() -> None:
         auto.tap("yes")
         auto, table = start(app, seats=8, cards="table", mode="challenge")  # who starts
         post(app, seen(1, "MT1:MECS:7"))  # too early: the who-starts card comes first
-        assert "who starts" in table.message[0]
+        assert "who starts" in table.message
         app.step(force_draw=True)
         assert any("show one number card" in text for _, text in texts)
     finally:

@@ -21,11 +21,7 @@ NAMES = [("Ann", False), ("Bo", False)]
 
 
 def new_play(seats=NAMES, *, cards: str = "virtual", seed: int = 4, **settings) -> MecsPlay:
-    said: list[str] = []
-    play = MecsPlay(
-        seat_infos(seats), MecsSettings(play=cards, **settings), seed, speak=said.append
-    )
-    play.said = said  # type: ignore[attr-defined]
+    play = MecsPlay(seat_infos(seats), MecsSettings(play=cards, **settings), seed)
     play.settle()
     return play
 
@@ -45,7 +41,7 @@ def test_mecs_play_camera_waits_for_the_who_starts_card_and_says_so() -> None:
     assert play.wants("reveal") == 0 and play.lit() == [0]
     assert play.next_step() == "Who starts? Ann: show one number card!"
     play.submit_area(0, ("7",), camera=True)
-    text, kind = play.message
+    text, kind = play.message, play.tone
     assert kind == "error" and "who starts" in text and "Ann, show one number card" in text
     assert "dealt" not in text and play.readings[0] == ("7",)
     play.press("reveal.8")
@@ -53,7 +49,6 @@ def test_mecs_play_camera_waits_for_the_who_starts_card_and_says_so() -> None:
     play.press("reveal.3")  # Ann shows 8, Bo 3: Ann starts
     assert play.wants("reveal") is None and play.state.active == 0
     assert play.next_step() == "Turn 1: Ann, put down 1 or 2 cards, or hack!"
-    assert play.said[-1] == play.message[0]  # what is on screen is said aloud
 
 
 def test_mecs_play_a_card_held_up_alone_is_the_who_starts_card_or_opens_its_page() -> None:
@@ -62,7 +57,7 @@ def test_mecs_play_a_card_held_up_alone_is_the_who_starts_card_or_opens_its_page
     assert play.wants("reveal") == 1
     assert play.cards_seen(None, None, ["EQ"]) == "EQ"  # not a number: its page
     assert play.cards_seen(None, None, ["MT1:ATK:+5"]) is None
-    assert "not from this game" in play.message[0] and play.message[1] == "error"
+    assert "not from this game" in play.message and play.tone == "error"
 
 
 def test_mecs_play_instruction_names_the_next_step_through_a_turn() -> None:
@@ -93,12 +88,15 @@ def test_mecs_play_refusals_say_why_and_change_nothing() -> None:
     play = new_play(seats=[("Ann", False), ("Bo", False)])
     before = play.match.history
     assert play.press("trade") is None  # nothing put down yet (MECS-4)
-    assert play.message == ("You can only trade after putting down exactly 1 card.", "error")
+    assert (play.message, play.tone) == (
+        "You can only trade after putting down exactly 1 card.",
+        "error",
+    )
     play.seat_pressed(1)
-    assert play.message[0] == "Not now: it is Ann's turn."
+    assert play.message == "Not now: it is Ann's turn."
     play.press("refill.numbers")
-    assert play.message[0] == "Not now: hands are filled up after a turn."
-    assert play.press("objective") is None and play.message[1] == "error"
+    assert play.message == "Not now: hands are filled up after a turn."
+    assert play.press("objective") is None and play.tone == "error"
     assert play.match.history == before
 
 
@@ -119,7 +117,7 @@ def test_mecs_play_trade_undo_and_sentences_with_names() -> None:
     play.undo()
     assert (
         play.state.phase == "planted"
-        and play.message[0] == f"Taken back: {play.name(active)}'s trade."
+        and play.message == f"Taken back: {play.name(active)}'s trade."
     )
     play.undo()
     assert play.state.players[active].area == () and play.state.phase == "plant"
@@ -189,7 +187,7 @@ def test_mecs_play_a_child_cannot_end_or_trade_for_a_bot() -> None:
     play.submit_area(0, (card,))  # the bot's card, as if its move were half done
     before = play.match.history
     play.press("end")
-    assert play.message == ("Not now: it is Bot 1's turn.", "error")
+    assert (play.message, play.tone) == ("Not now: it is Bot 1's turn.", "error")
     assert play.press("trade") is None and play.match.history == before
 
 
@@ -210,11 +208,11 @@ def test_mecs_play_a_refused_hack_says_what_is_wrong_from_the_engines_verdict() 
         seat_infos([("Ann", False), ("Bo", False), ("Cy", False)]), settings, 3, match=match
     )
     play.submit_area(1, ("9", "X", "7", "EQ", "6", "3"))  # true, but 63 misses objective 2
-    text, kind = play.message
+    text, kind = play.message, play.tone
     assert kind == "error" and text.startswith("That hack does not meet the objective card.")
     assert text.endswith(f"63 is not {objective(2).text}.")
     play.submit_area(1, ("9", "X", "7", "EQ", "6", "1"))  # 9 × 7 = 61: not true
-    text, kind = play.message
+    text, kind = play.message, play.tone
     assert text.startswith("A hack must finish the equation right away.") and "61" in text
     assert play.state.players[1].area == ("9", "X", "7", "EQ", "6")
 
@@ -236,7 +234,7 @@ def test_mecs_child_takes_back_cards_only_before_done_then_it_is_the_teachers() 
     start, _, any_card = play.palette(active)
     assert start == (card,) and not any_card  # the editor cannot take it out again
     play.submit_area(active, (), camera=True)  # a card lifted off the table after Done
-    assert play.message == (
+    assert (play.message, play.tone) == (
         "Cards in an equation area stay there. You can't take one back.",
         "error",
     )
@@ -262,9 +260,12 @@ def test_mecs_play_a_fixed_reading_drops_the_later_moves_that_no_longer_fit() ->
     play.submit_area(0, ("6", "7"))  # by touch: a card that was there changed
     # the fix takes back the trade the device acted on: it waits for the teacher
     assert play.fix_waiting == (0, ("6", "7")) and len(play.match.history) == before
-    assert "Ask your teacher" in play.message[0]
+    assert "Ask your teacher" in play.message
     play.teacher_fix(True)  # the table's PIN pad: the teacher gave the PIN
     assert play.fix_waiting is None
-    assert play.message == ("Fixed: Ann's area reads 67. 2 later moves were taken back.", "info")
+    assert (play.message, play.tone) == (
+        "Fixed: Ann's area reads 67. 2 later moves were taken back.",
+        "info",
+    )
     assert len(play.match.history) == before - 2 and play.state.players[0].area == ("6", "7")
     assert not any(isinstance(a, Trade) for a in play.match.history)

@@ -202,6 +202,9 @@ class BubblePlay(TableController):
             )
         return popped.reason, "miss"
 
+    def can_undo(self) -> bool:
+        return self.game.can_undo
+
     def undo(self) -> Line:
         """Take back the last pop (the teacher typed the PIN)."""
         undone = self.game.undo()

@@ -29,8 +29,7 @@ from tabletop.ui.results import Outcome, Standing
 from tabletop.ui.scenes.common import ask_leave
 from tabletop.ui.scenes.form import Choice, FormScene, FormSpec, FormValues, OptionRow
 from tabletop.ui.scenes.names import NameScene
-from tabletop.ui.scenes.pin import PinPad
-from tabletop.ui.scenes.rules import RulesPage, RulesScene, load_rules
+from tabletop.ui.scenes.rules import RulesPage, load_rules
 from tabletop.ui.table import TableScene, corner_buttons
 from tabletop.ui.theme import BLUE, VERMILLION, Metrics
 from tabletop.ui.widgets import Button, hit
@@ -44,17 +43,24 @@ PAIR_RING = (25, 25, 30)
 SOUNDS = {"good": "good", "miss": "seen"}
 
 
+def rules_pages() -> list[RulesPage]:
+    """The rules pages, with the game's own signs in them."""
+    signs = {"minus": OP_GLYPHS["-"], "times": OP_GLYPHS["x"], "divide": OP_GLYPHS["/"]}
+    return list(load_rules("bubbles", **signs))
+
+
 class BubbleScene(TableScene):
     """One timed round (see the module)."""
 
     game = GAME
+    rules = ("Bubble game: the rules", tuple(rules_pages()))
+    undo_pin = ("Teacher PIN", "For teachers: take back the last bubble sum.")
     play: BubblePlay
 
     def __init__(self, ctx: Context, *, seconds: int = 60) -> None:
         super().__init__(ctx, None, again=lambda: BubbleScene(ctx, seconds=seconds))
         self.play = BubblePlay(BubbleSettings(seconds=seconds), ctx.rng.random(), ctx.clock)
         self.seconds = self.play.seconds
-        self.tone = "info"
         self.say(START)
         self.player: str | None = None
         self.place: int | None = None
@@ -129,22 +135,10 @@ class BubbleScene(TableScene):
         # cards lying on the table are no mistake: only a stranger card is told
         text = card_message(event)
         if text == child_message("bubbles.not_our_card"):
-            self.say(text, "bad")
-
-    def press(self, name: str) -> None:
-        if name != "undo":
-            super().press(name)
-        elif not self.play.game.can_undo:
-            self.refuse("engine.nothing_to_undo", "no pop to take back")
-        else:
-            subtitle = "For teachers: take back the last bubble sum."
-            self.ask(("pin",), PinPad(self.ctx, "undo", subtitle=subtitle))
+            self.say(text, "error")
 
     def teacher_menu(self) -> None:
         self.show(self.play.undo())
-
-    def rules_scene(self) -> Scene:
-        return RulesScene(self.ctx, "Bubble game: the rules", rules_pages())
 
     def leave(self) -> None:
         self.ask(("leave",), ask_leave(self.ctx, "Stop this round?", "Stop"))
@@ -157,13 +151,6 @@ class BubbleScene(TableScene):
             self.say(*line)
             if line[1] in SOUNDS:
                 self.ctx.sounds.play(SOUNDS[line[1]])
-
-    def say(self, text: str, tone: str = "info") -> None:
-        self.message, self.tone = text, tone
-
-    def refuse(self, code: str, detail: str = "", **facts: Any) -> None:
-        super().refuse(code, detail, **facts)
-        self.tone = "bad"
 
     # -- time and the end -------------------------------------------------------------------------
 
@@ -245,7 +232,7 @@ class BubbleScene(TableScene):
             self.draw_bubble(surface, bubble)
         if self.play.flash is not None:
             self.draw_flash(surface, self.play.flash)
-        colour = {"bad": p.bad, "good": p.good}.get(self.tone, p.ink)
+        colour = {"error": p.bad, "good": p.good}.get(self.play.tone, p.ink)
         self.draw_status(surface, self.message_rect, colour=colour)
 
     def time_text(self) -> str:
@@ -279,12 +266,6 @@ class BubbleScene(TableScene):
         rect.clamp_ip(self.field)
         painter.box(surface, rect, p.good if flash.hit else p.ink, None, radius=m.u(10))
         painter.text(surface, text, rect.center, size, (255, 255, 255), bold=True, anchor="center")
-
-
-def rules_pages() -> list[RulesPage]:
-    """The rules pages, with the game's own signs in them."""
-    signs = {"minus": OP_GLYPHS["-"], "times": OP_GLYPHS["x"], "divide": OP_GLYPHS["/"]}
-    return list(load_rules("bubbles", **signs))
 
 
 def record_score(highscores: HighScores, player: str, seconds: int, score: int) -> int:

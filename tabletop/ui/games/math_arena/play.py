@@ -144,7 +144,7 @@ class ArenaPlay(TableController):
         }
         self.tournament = tournament or Tournament(n, target=TOURNAMENT_TARGET)
         self.phase = "operator"  # operator | ready | countdown | reveal | leftover | result
-        self.message, self.message_bad, self.verdict = "", False, ""
+        self.verdict = ""
         self.asked_at: float | None = None  # when the number pad asked a value (issue 24)
         self.last_count: int | None = None  # the countdown's number last shown
         self.fresh_round()
@@ -158,7 +158,7 @@ class ArenaPlay(TableController):
         self.bad: set[tuple[int, int]] = set()
         self.said: dict[int, int] = {}  # the values children said this round
         self.winners: list[int] = []
-        self.bot_due: dict[int, float] = {}
+        self.bot_press_at: dict[int, float] = {}
         self.countdown_end: float | None = None
         self.revealed_at: float | None = None  # the cards went up (an answer's seconds)
         self.round_label = (self.state.set_number, self.state.round)
@@ -183,15 +183,11 @@ class ArenaPlay(TableController):
     def is_bot(self, seat: int) -> bool:
         return self.seats[seat][1]
 
-    def say(self, text: str, bad: bool = False) -> None:
-        """What the screen shows and says; ``bad``: something was wrong."""
-        self.message, self.message_bad = text, bad
-
     def refuse(self, code: str, detail: str, seat: int | None = None) -> None:
         """A child's sentence (for ``seat``: after its name), the exact reason in the log."""
         self.sound("wrong")
         words = child_message(code)
-        self.say(f"{self.name(seat)}: {words}" if seat is not None else words, bad=True)
+        self.say(f"{self.name(seat)}: {words}" if seat is not None else words, "error")
         log.info("math-arena: refused (%s) in phase %s: %s", code, self.phase, detail)
 
     def names(self, text: str) -> str:
@@ -281,7 +277,7 @@ class ArenaPlay(TableController):
             self.bots[seat].rng = random.Random(f"{self.seed}:{seat}:{len(self.match.history)}")
             choice = self.bots[seat].choose(st, seat)
             self.picks[seat] = (choice.cards[0], choice.cards[1])
-            self.bot_due[seat] = now + BOT_SECONDS + BOT_STAGGER * k
+            self.bot_press_at[seat] = now + BOT_SECONDS + BOT_STAGGER * k
         pot = f" The winner also takes the pot ({len(st.pot)})." if st.pot else ""
         self.say(f"{rule_words(op)}{pot}")
 
@@ -352,15 +348,15 @@ class ArenaPlay(TableController):
     @property
     def timed(self) -> bool:
         """A bot's press or the reveal is to come at a moment."""
-        return bool(self.bot_due) or self.countdown_end is not None
+        return bool(self.bot_press_at) or self.countdown_end is not None
 
     def tick(self, now: float) -> bool:
         """The bots whose moment came press; the countdown runs out. True if changed."""
         changed = False
         if self.phase == "ready":
-            due = self.bot_due
+            due = self.bot_press_at
             for seat in sorted((s for s, t in due.items() if t <= now), key=lambda s: due[s]):
-                del self.bot_due[seat]
+                del self.bot_press_at[seat]
                 if not self.ready[seat]:
                     self.seat_ready(seat)
                     changed = True
@@ -383,7 +379,7 @@ class ArenaPlay(TableController):
 
     # -- the camera and touch corrections ---------------------------------------------------------
 
-    def seen(self, area: str | None, seat_no: int | None, codes: Sequence[str]) -> None:
+    def cards_seen(self, seat_no: int | None, area: str | None, codes: Sequence[str]) -> None:
         """The camera's reading of a zone: the operator card, or a seat's (1-based) cards."""
         if area == "operator":
             if codes and len(codes) != 1 and self.phase == "operator":
@@ -497,8 +493,8 @@ class ArenaPlay(TableController):
         self.said[seat] = value
         log.info("math-arena: seat %d says %d, the pair makes %d", seat + 1, value, right)
         self.sound("good" if value == right else "wrong")
-        ending = ". Right!" if value == right else f", not {value}."
-        self.say(f"{self.name(seat)}: {said_as(op, (a, b))}{ending}", bad=value != right)
+        ending, tone = (". Right!", "info") if value == right else (f", not {value}.", "error")
+        self.say(f"{self.name(seat)}: {said_as(op, (a, b))}{ending}", tone)
         start = self.revealed_at if self.revealed_at is not None else self.asked_at
         seconds = None if start is None else round(max(0.0, self.clock() - start), 3)
         return Said(seat, value == right, value_question(op, (a, b)), value, seconds)
@@ -621,6 +617,9 @@ class ArenaPlay(TableController):
 
     # -- undo -----------------------------------------------------------------------------------
 
+    def can_undo(self) -> bool:
+        return bool(self.checkpoints)
+
     @property
     def checkpoints(self) -> list[int]:
         """Where undo goes back to (the match's length): before every operator card
@@ -680,7 +679,7 @@ class ArenaPlay(TableController):
             "bad": sorted([list(b) for b in self.bad]),
             "said": {str(s): v for s, v in self.said.items()},
             "countdown": None if end is None else round(end + offset, 3),
-            "bot_due": {str(s): round(t + offset, 3) for s, t in self.bot_due.items()},
+            "bot_due": {str(s): round(t + offset, 3) for s, t in self.bot_press_at.items()},
             "revealed": None if revealed is None else round(revealed + offset, 3),
         }
 
@@ -735,7 +734,7 @@ class ArenaPlay(TableController):
                 self.revealed_at = now + float(revealed) - played
         if self.phase in ("ready", "countdown"):  # the moments to come, in seconds of play
             due = {int(s): float(t) for s, t in record["bot_due"].items()}
-            self.bot_due = {s: now + t - played for s, t in due.items() if not self.ready[s]}
+            self.bot_press_at = {s: now + t - played for s, t in due.items() if not self.ready[s]}
             end = record.get("countdown")
             if self.phase == "countdown":
                 self.countdown_end = now + float(end) - played if end is not None else now

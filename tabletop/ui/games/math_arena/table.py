@@ -34,7 +34,6 @@ from tabletop.games.math_arena import (
 from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.games.math_arena.play import GAME, TOURNAMENT_TARGET, ArenaPlay
-from tabletop.ui.input import CardsSeen
 from tabletop.ui.messages import names_joined
 from tabletop.ui.results import GameResults, Outcome, outcome_of
 from tabletop.ui.saves import GameSave, one_write, seats_of
@@ -52,8 +51,7 @@ from tabletop.ui.scenes.form import (
     Seats,
 )
 from tabletop.ui.scenes.numpad import NumPad
-from tabletop.ui.scenes.pin import PinPad
-from tabletop.ui.scenes.rules import ChoiceGrid, RulesScene, load_rules
+from tabletop.ui.scenes.rules import ChoiceGrid, load_rules
 from tabletop.ui.table import TableScene, corner_buttons
 from tabletop.ui.theme import ORANGE, VERMILLION, Metrics
 from tabletop.ui.widgets import Button, Painter, grid
@@ -180,6 +178,9 @@ class ArenaScene(TableScene):
     """One game of Math Arena at the device (the round: :mod:`.play`)."""
 
     game = GAME.name
+    rules = ("Math Arena: the rules", RULES)
+    undo_pin = ("Teacher PIN to undo", None)
+    step_after = property(lambda self: self.play.tone != "error")  # a refusal says what to do
     play: ArenaPlay
     save: GameSave  # always journaled
 
@@ -217,22 +218,11 @@ class ArenaScene(TableScene):
 
     # -- what the base asks -------------------------------------------------------------------
 
-    def status(self) -> str:
-        """What just happened, then the next step (a refusal says what to do itself)."""
-        text, step = self.play.message, self.next_step()
-        return text if self.play.message_bad or step in text else f"{text} {step}".strip()
-
     def record(self) -> dict[str, Any]:
         return self.play.record_at(self.save.elapsed())
 
     def refuse(self, code: str, detail: str = "", **facts: Any) -> None:
         self.play.refuse(code, detail or code, facts.get("seat"))
-
-    def rules_scene(self) -> Scene:
-        return RulesScene(self.ctx, "Math Arena: the rules", RULES)
-
-    def teacher_menu(self) -> None:
-        self.play.undo()
 
     # -- lifecycle ----------------------------------------------------------------------------
 
@@ -245,10 +235,8 @@ class ArenaScene(TableScene):
     def card_seats(self) -> int:
         return self.play.players if self.play.cards == "table" else 0
 
-    def after(self) -> None:
-        if self.play.message != self.message:
-            self.message = self.play.message  # shown and spoken
-        super().after()
+    def welcome(self) -> None:
+        """The controller says its own (carrying on, :meth:`begin`)."""
 
     def update(self, now: float) -> bool:
         """The bots' presses and the countdown, on the app's clock; while one is to come,
@@ -274,16 +262,9 @@ class ArenaScene(TableScene):
             aim = f"{operator_name(op, title=True)}: {goal_words(op)}"
             self.ask(("pick", seat), HandPicker(self.ctx, title, play.state.hands[seat], aim))
 
-    def cards_seen(self, event: CardsSeen) -> None:
-        self.play.seen(event.area, event.seat, event.codes)
-
     def press(self, name: str) -> None:
         play, kind, _, arg = self.play, *name.partition(".")
-        if name == "undo" and play.checkpoints:
-            self.ask(("pin",), PinPad(self.ctx, "undo", prompt="Teacher PIN to undo"))
-        elif name == "undo":
-            play.refuse("engine.nothing_to_undo", "undo with no checkpoint")
-        elif name == "operator" and (choices := play.operator_choices()) is not None:
+        if name == "operator" and (choices := play.operator_choices()) is not None:
             self.ask(("operator",), self.card_grid("Which operator card is it?", choices, 6, 2))
         elif name == "deal":
             play.deal_operator()
@@ -303,7 +284,7 @@ class ArenaScene(TableScene):
             title = f"{play.name(int(arg))}: your value"
             pad = NumPad(self.ctx, title, negative=False, max_digits=2, hint=hint)
             self.ask(("value", int(arg)), pad)
-        elif name in ("leave", "rules", "teacher"):
+        elif name in ("leave", "rules", "teacher", "undo"):
             super().press(name)
 
     def card_grid(self, title: str, cards: Sequence[str], columns: int, rows: int) -> Scene:
@@ -461,7 +442,7 @@ class ArenaScene(TableScene):
                 self.draw_slot(surface, b)
             elif b.kind not in ("card", "value", "ready"):
                 painter.button(surface, b)
-        self.draw_status(surface, self.message_rect, lit=play.message_bad)
+        self.draw_status(surface, self.message_rect, lit=play.tone == "error")
         if play.phase == "countdown":
             self.draw_countdown(surface)
 

@@ -104,7 +104,6 @@ class AttackPlay(TableController):
         seed: int,
         match: Match[MathAttackSettings, MathAttackState, Action] | None = None,
         sound: Callable[[str], None] = lambda name: None,
-        speak: Callable[[str], None] = lambda text: None,
     ) -> None:
         if bot is not None and bot not in LEVELS:
             raise ValueError(f"unknown bot level {bot!r}")
@@ -115,15 +114,12 @@ class AttackPlay(TableController):
         self.first = first
         self.seed = seed
         self.sound = sound  # a sound cue by name
-        self.speak = speak  # every sentence shown is spoken too
         settings = MathAttackSettings(hidden_hands=not self.virtual, first_player=first)
         self.match = match or Match(GAME, settings, 2, seed=seed)
         self.dealer = keyed_dealer(seed, self.match)
         self.bot = MathAttackBot(bot, seed=seed) if bot is not None else None
         self.took_back = False  # a child just took back their own last move
         self.selected: int | None = None  # index into the child's hand (virtual play)
-        self.message = ""
-        self.kind = "info"  # info | good | error
         self.ghosts: dict[int, Ghost] = {}
         self.trouble: dict[int, str] = {}  # line -> what is wrong with the camera's reading
         self.undone: dict[int, str] = {}  # line -> a card taken back but still on the table
@@ -205,11 +201,6 @@ class AttackPlay(TableController):
 
     # -- saying things ----------------------------------------------------------------------
 
-    def say(self, text: str, kind: str = "info") -> None:
-        self.message, self.kind = text, kind
-        if text.strip():
-            self.speak(text)
-
     def refuse(self, code: str, facts: Mapping[str, object] | None = None, detail: str = "") -> str:
         """The child's sentence for ``code`` (shown and returned); the exact reason logged."""
         text = child_message(code, facts if facts is not None else self.facts())
@@ -272,11 +263,11 @@ class AttackPlay(TableController):
             return
         self.perform(pass_)
 
-    def bot_waiting(self) -> bool:
+    def bot_due(self) -> bool:
         return self.is_bot(self.state.turn) and self.state.phase == "play"
 
-    def bot_move(self) -> None:
-        if self.bot is not None and self.bot_waiting():
+    def bot_step(self) -> None:
+        if self.bot is not None and self.bot_due():
             self.perform(self.bot.choose(self.state, self.bot_seat))
 
     # -- taking back ----------------------------------------------------------------------------
@@ -436,11 +427,11 @@ class AttackPlay(TableController):
         self.say(f"Thanks! Card {position + 1} on {self.names[line]}'s line is {label(card)}.")
         seen = self.last_seen.get(line)
         if seen is not None:
-            self.seen(line + 1, "line", seen)  # a new card in that reading counts now
+            self.cards_seen(line + 1, "line", seen)  # a new card in that reading counts now
 
     # -- the camera -------------------------------------------------------------------------------
 
-    def seen(self, seat: int | None, area: str | None, codes: tuple[str, ...]) -> None:
+    def cards_seen(self, seat: int | None, area: str | None, codes: tuple[str, ...]) -> None:
         """A zone's steady reading. A new card at the end of a number line is a play."""
         if area not in ("line", None) or seat not in (1, 2):
             log.info("math-attack: ignored cards seen at seat %r, area %r", seat, area)

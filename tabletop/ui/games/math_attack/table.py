@@ -41,12 +41,10 @@ from tabletop.ui.games.math_attack.play import (
     face,
     num,
 )
-from tabletop.ui.input import CardsSeen
 from tabletop.ui.results import Outcome, outcome_of
 from tabletop.ui.saves import GameSave, one_write, seat_infos
 from tabletop.ui.scenes import form
-from tabletop.ui.scenes.pin import PinPad
-from tabletop.ui.scenes.rules import RulesScene, load_rules
+from tabletop.ui.scenes.rules import load_rules
 from tabletop.ui.table import TableScene, corner_buttons
 from tabletop.ui.theme import GREEN, Color, Metrics
 from tabletop.ui.widgets import Button, Painter
@@ -188,6 +186,9 @@ class AttackScene(TableScene):
     """One game: the two number lines, whose turn, what is blocked, the last turn."""
 
     game = GAME.name
+    rules = ("How to play Math Attack!", RULES)
+    undo_pin = ("Teacher PIN to take back a move", HELP)
+    step_after = True
     results_at_end = True
     bot_pause = BOT_SECONDS
     play: AttackPlay
@@ -207,7 +208,7 @@ class AttackScene(TableScene):
     ) -> None:
         seed = ctx.rng.randrange(10**9) if seed is None else seed
         self.play = AttackPlay(names=names, bot=bot, first=first, seed=seed, match=match)
-        self.play.sound, self.play.speak = ctx.sounds.play, ctx.speaker.say
+        self.play.sound = ctx.sounds.play
         seats = list(seats) if seats else seat_infos(names, {1: bot} if bot else None)
         app = {"names": list(names), "bot": bot, "first": first, "seed": seed}
         save = save or GameSave(ctx, GAME.name, seats, app)
@@ -225,30 +226,9 @@ class AttackScene(TableScene):
     state = property(lambda self: self.play.state)
     names = property(lambda self: self.play.names)
     over = property(lambda self: self.play.over)
-    message = property(lambda self: self.play.message, lambda self, text: self.play.say(text))
-
-    def status(self) -> str:
-        """What just happened, then what the device waits for now."""
-        said, step = self.play.message, self.play.next_step()
-        return f"{said} {step}" if said and step not in said else said or step
 
     def lit(self) -> Sequence[int]:
         return [self.state.turn] if self.play.playing() else []
-
-    def bot_due(self) -> bool:
-        return self.play.bot_waiting()
-
-    def bot_step(self) -> None:
-        self.play.bot_move()
-
-    def refuse(self, code: str, detail: str = "", **facts: Any) -> None:
-        self.play.refuse(code, {**self.play.facts(), **facts}, detail)
-
-    def rules_scene(self) -> Scene:
-        return RulesScene(self.ctx, "How to play Math Attack!", RULES)
-
-    def teacher_menu(self) -> None:
-        self.play.undo()
 
     def outcome(self) -> Outcome:
         """Who won, why the game ended (who played =), and the totals compared in words."""
@@ -286,9 +266,6 @@ class AttackScene(TableScene):
     def seat_pressed(self, seat: int, at: float) -> None:
         self.ask_about(self.play.seat_pressed(seat))
 
-    def cards_seen(self, event: CardsSeen) -> None:
-        self.play.seen(event.seat, event.area, event.codes)
-
     def explain(self, name: str) -> None:
         self.play.explain(name)
 
@@ -296,13 +273,8 @@ class AttackScene(TableScene):
         """Act on one touch target (the tests and the demo tap these by name)."""
         play = self.play
         kind, _, arg = name.partition(".")
-        if name == "undo" and play.can_undo() and not play.own_last_move():
-            words = {"prompt": "Teacher PIN to take back a move", "subtitle": HELP}
-            self.ask(("pin",), PinPad(self.ctx, "undo", **words))
-        elif name == "undo" and play.can_undo():  # a child's own last card: no PIN
+        if name == "undo" and play.can_undo() and play.own_last_move():  # a child's own: no PIN
             play.take_back()
-        elif name == "undo":
-            play.refuse("engine.nothing_to_undo")
         elif kind in ("line", "seen"):
             self.ask_about((play.tap_line if kind == "line" else play.ghost_tapped)(int(arg)))
         elif kind == "hand":
@@ -358,10 +330,10 @@ class AttackScene(TableScene):
         self.draw_turn(surface)
         for line in (0, 1):
             draw_number_line(painter, surface, self.panels[line], play, line)
-        shade = {"error": p.bad, "good": p.good}.get(play.kind, p.ink)
+        shade = {"error": p.bad, "good": p.good}.get(play.tone, p.ink)
         painter.box(surface, self.message_rect, p.quiet, None, radius=m.u(8))
         rect = self.message_rect.inflate(-m.u(16), -m.u(8))
-        painter.paragraph(surface, self.status(), rect, m.text, shade, bold=play.kind == "error")
+        painter.paragraph(surface, self.status(), rect, m.text, shade, bold=play.tone == "error")
         painter.buttons(surface, [b for b in self.buttons if b.kind not in ("line", "card")])
         foot = self.foot_rect
         if not play.virtual:

@@ -191,7 +191,7 @@ class CoinShop(Dialog):
         elif name.startswith("d"):
             done = self.play.perform(ChangeDie(0, int(name[1]), int(name[3:])))
             self.changed()
-            self.note = "" if done else self.play.message[0]
+            self.note = "" if done else self.play.message
             self.layout(self.m)
 
 

@@ -144,8 +144,7 @@ class SoloPlay(TableController):
     """One child, one sheet, eight rounds. What the screen is in the middle of: ``pen``
     (a die, a sign or a circled Star Power picked, waiting for a box), ``swap`` (bought
     in the Coin Shop), ``advice`` (the hint shown), ``offers`` (Bonus Stars to offer).
-    What the screen is to do next: ``asks`` (dialogs to open, in order), ``sounds``, and
-    ``message``, the instruction line with its kind (info, good, error, hint)."""
+    What the screen is to do next: ``asks`` (dialogs to open, in order) and ``sounds``."""
 
     match: MMMatch
 
@@ -158,7 +157,6 @@ class SoloPlay(TableController):
         self.advice: Hint | None = None
         self.offers: list[str] = []
         self.round_start = round_start(match)
-        self.message = ("", "info")
         self.dice_source = ""
         self.asks: list[tuple[str, ...]] = []
         self.sounds: list[str] = []
@@ -256,9 +254,6 @@ class SoloPlay(TableController):
             self.say(f"{self.player}, let's play Mathe-Meister ({modes})!")
         if self.state.dice is None and not self.state.finished:
             self.asks.append(("dice",))
-
-    def say(self, text: str, kind: str = "info") -> None:
-        self.message = (text, kind)
 
     def refuse(self, code: str, facts: dict[str, object] | None = None) -> None:
         self.sounds.append("wrong")

@@ -112,9 +112,6 @@ class MatheMeisterScene(TableScene):
     def settings(self) -> MatheMeisterSettings:
         return self.play.settings
 
-    def refuse(self, code: str, detail: str = "", **facts: Any) -> None:
-        self.play.refuse(code, facts or None)
-
     # -- lifecycle --------------------------------------------------------------------------
 
     def enter(self) -> None:
@@ -158,13 +155,11 @@ class MatheMeisterScene(TableScene):
             self.open(asks[0])
 
     def sound(self) -> None:
-        """The controller's sounds, and its words once they change (the scene's message
-        speaks them)."""
+        """The controller's sounds, and its new words aloud."""
         for name in self.play.sounds:
             self.ctx.sounds.play(name)
         self.play.sounds.clear()
-        if self.play.message != self.message:
-            self.message = self.play.message
+        self.voice()
 
     def open(self, ask: tuple[str, ...]) -> None:
         if ask[0] == "dice":
@@ -352,7 +347,7 @@ class MatheMeisterScene(TableScene):
     def _draw_message(self, surface: pygame.Surface) -> None:
         """The message (or the next step) in its kind's colour; errors bold."""
         painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
-        text, kind = self.play.message
+        text, kind = self.play.message, self.play.tone
         colour = {"error": p.bad, "good": p.good, "hint": p.hint}.get(kind, p.ink)
         rect, bold = self.message_rect, kind == "error"
         painter.box(surface, rect, p.panel, colour, 2, m.u(8))

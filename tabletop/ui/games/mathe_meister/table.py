@@ -47,6 +47,7 @@ from tabletop.games.mathe_meister import (
 )
 from tabletop.store import Saved, SeatInfo
 from tabletop.ui.app import Context, Scene
+from tabletop.ui.controller import TableController
 from tabletop.ui.games.mathe_meister.dialogs import dice_screen
 from tabletop.ui.games.mathe_meister.play import MMMatch, modes_named, round_start, sums_checked
 from tabletop.ui.messages import child_message
@@ -83,6 +84,7 @@ class TableScene(Table):
         lead: MMMatch | None = None,
         save: GameSave | None = None,
     ) -> None:
+        self.play = TableController()  # the paper table keeps its own state: no bots, cards
         infos = seats_of(seats, BOT_LEVEL)
         seed = lead.seed if lead is not None else None
         seed = ctx.rng.randrange(10**9) if seed is None else seed

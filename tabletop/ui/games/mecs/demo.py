@@ -76,7 +76,7 @@ class Driver:
         else:
             raise DemoError(f"the demo cannot show {action!r}")
         if len(play.match.history) == before and not isinstance(self.run.top, GameResults):
-            raise DemoError(f"the app refused {action!r}: {play.message[0]}")
+            raise DemoError(f"the app refused {action!r}: {play.message}")
         self.moves += 1
 
     def child_hacks(self, seat: int) -> None:

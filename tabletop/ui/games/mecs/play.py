@@ -139,7 +139,7 @@ def _sentence(text: str) -> str:
 class MecsPlay(TableController):
     """One game of M.E.C.S. at the device (see the module). ``seats``: the journal's
     seats; ``bot_driver`` "scene": the bots move by themselves, "external": the demo
-    plays their moves through the screen. ``clock``, ``sound`` and ``speak`` are the
+    plays their moves through the screen. ``clock`` and ``sound`` are the
     device's; the scene sets ``save`` so that checked equations are journaled."""
 
     def __init__(
@@ -152,7 +152,6 @@ class MecsPlay(TableController):
         match: Match[MecsSettings, MecsState, Action] | None = None,
         clock: Callable[[], float] = lambda: 0.0,
         sound: Callable[[str], None] = lambda _: None,
-        speak: Callable[[str], None] = lambda _: None,
     ) -> None:
         self.seats = seat_infos(seats)
         self.settings = settings
@@ -162,11 +161,11 @@ class MecsPlay(TableController):
             GAME, settings, len(self.seats), seed=seed
         )
         self.dealer = keyed_dealer(seed, self.match)
-        self.clock, self.sound, self.speak = clock, sound, speak
+        self.clock, self.sound = clock, sound
         self.save: GameSave | None = None
         # the turn now and the match's length when it began (an answer's seconds)
         self._turn = (self.match.state.turn, len(self.match.history))
-        self.message = ("Everybody gets 3 number cards and 2 symbol cards.", "info")
+        self.message = "Everybody gets 3 number cards and 2 symbol cards."
         self.banner: Banner | None = None
         self.turns: list[tuple[int, str]] = []  # what happened: (turn, sentence)
         for step in self.match.steps:  # a game carried on: what happened, as it was told
@@ -199,11 +198,6 @@ class MecsPlay(TableController):
     def words(self, text: str) -> str:
         """An engine sentence with the seats' names instead of "Player N"."""
         return seats_named(re.sub(r"Player (\d)", r"Seat \1", text), [s.name for s in self.seats])
-
-    def say(self, text: str, kind: str = "info") -> None:
-        """What just happened, on screen and aloud (``kind``: info, good or error)."""
-        self.message = (text, kind)
-        self.speak(text)
 
     def is_scene_bot(self, seat: int) -> bool:
         return self.seats[seat].bot is not None and self.bot_driver == "scene"
@@ -693,6 +687,9 @@ class MecsPlay(TableController):
         pending = self.match.pending
         bots = sorted(s for s in pending.seats if self.is_scene_bot(s))
         return bots[0] if bots and pending.chance is None and not self.finished else None
+
+    def bot_due(self) -> bool:
+        return self.bot_to_move() is not None
 
     def bot_step(self) -> None:
         seat = self.bot_to_move()

@@ -28,7 +28,6 @@ from tabletop.ui.input import CardsSeen
 from tabletop.ui.results import Outcome, outcome_of
 from tabletop.ui.saves import GameSave
 from tabletop.ui.scenes.pin import PinPad
-from tabletop.ui.scenes.rules import RulesScene
 from tabletop.ui.table import TableScene
 from tabletop.ui.theme import Metrics, Palette
 from tabletop.ui.widgets import Button, grid
@@ -65,6 +64,7 @@ class MecsTable(TableScene):
     ``match`` and ``save`` carry on a journaled game."""
 
     game = "mecs"
+    rules = ("M.E.C.S.: the rules", RULES)
     results_at_end = True
     bot_pause = BOT_SECONDS
     play: MecsPlay
@@ -90,7 +90,6 @@ class MecsTable(TableScene):
             match=match,
             clock=ctx.clock,
             sound=ctx.sounds.play,
-            speak=ctx.speaker.say,
         )
         app = {
             "seats": [[s.name, s.bot is not None, play.level(i)] for i, s in enumerate(play.seats)],
@@ -114,17 +113,6 @@ class MecsTable(TableScene):
 
     # -- what the base asks ---------------------------------------------------------------
 
-    @property
-    def message(self) -> tuple[str, str]:
-        """What just happened, and its kind (info, good, error): the controller's."""
-        return self.play.message
-
-    @message.setter
-    def message(self, value: str | tuple[str, str]) -> None:
-        """The base's sentences (welcome back, a refusal) go to the controller, said."""
-        text, kind = (value, "info") if isinstance(value, str) else value
-        self.play.say(text, kind)
-
     def outcome(self) -> Outcome:
         play = self.play
         result = play.standings()
@@ -135,19 +123,6 @@ class MecsTable(TableScene):
             reason=play.words(result.reason),
             lines=play.outcome_lines(),
         )
-
-    def rules_scene(self) -> Scene:
-        return RulesScene(self.ctx, "M.E.C.S.: the rules", RULES)
-
-    def refuse(self, code: str, detail: str = "", **facts: Any) -> None:
-        super().refuse(code, detail, **facts)
-        self.play.message = (self.play.message[0], "error")
-
-    def bot_due(self) -> bool:
-        return self.play.bot_to_move() is not None
-
-    def bot_step(self) -> None:
-        self.play.bot_step()
 
     # -- lifecycle ------------------------------------------------------------------------
 
@@ -169,9 +144,6 @@ class MecsTable(TableScene):
 
     # -- input ----------------------------------------------------------------------------
 
-    def seat_pressed(self, seat: int, at: float) -> None:
-        self.play.seat_pressed(seat)
-
     def cards_seen(self, event: CardsSeen) -> None:
         page = self.play.cards_seen(event.seat, event.area, event.codes)
         if page is not None:
@@ -188,29 +160,24 @@ class MecsTable(TableScene):
         """Act on one touch target (the tests and the demo tap these by name)."""
         play = self.play
         kind, _, arg = name.partition(".")
-        if name == "undo":
-            self.ask(("undo",), PinPad(self.ctx, "undo", prompt="Teacher PIN to take back a move"))
-        elif kind == "area" and 0 <= int(arg) < len(play.seats):
+        if kind == "area" and 0 <= int(arg) < len(play.seats):
             title = f"{play.name(int(arg))}'s equation area"
             self.ask(("edit", int(arg)), AreaEditor(self.ctx, title, *play.palette(int(arg))))
         elif kind == "hand":
             seat = play.hand_owner()
             if seat is not None and int(arg) < len(play.state.players[seat].hand):
                 self.stack.push(CardPageScene(self.ctx, play.state.players[seat].hand[int(arg)]))
-        elif name in ("rules", "leave"):
+        elif name in ("rules", "leave", "undo"):
             super().press(name)
         else:
             self.ask_about(play.press(name))
 
     def answered(self, asking: tuple[Any, ...], result: Any) -> None:
         kind = asking[0]
-        if kind == "undo" and result == "ok":
-            self.play.undo()
-            self.bot_at = None
-        elif kind == "edit" and isinstance(result, tuple):
+        if kind == "edit" and isinstance(result, tuple):
             self.play.submit_area(asking[1], result)
             if self.play.fix_waiting is not None:
-                prompt, why = "Teacher PIN to fix this reading", self.play.message[0]
+                prompt, why = "Teacher PIN to fix this reading", self.play.message
                 self.ask(("fix",), PinPad(self.ctx, "fix", prompt=prompt, subtitle=why))
         elif kind == "fix":
             self.play.teacher_fix(result == "ok")
@@ -281,7 +248,7 @@ class MecsTable(TableScene):
         for seat, rect in self.area_rects.items():
             self._draw_area(surface, seat, rect)
         self._draw_strip(surface)
-        text, kind = self.message
+        text, kind = self.message, self.play.tone
         colour = {"error": p.bad, "good": p.good}.get(kind, p.ink)
         painter.box(surface, self.message_rect, p.panel, p.line, 1, m.u(8))
         inside = self.message_rect.inflate(-m.u(16), -m.u(6))
