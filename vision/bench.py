@@ -25,7 +25,10 @@ five-fold cross-validation on every labelled die; ``--dump-errors DIR`` writes a
 per die missed, unsure, read wrong or false, on the held-out part or, with
 ``--crossval``, on every fold. ``--models DIR`` gives the held-out dice figures (or the
 crops) of the models in DIR, a training try, instead of the shipped ones; with
-``--pipeline``, the pipeline's figures (a full reading) with those models.
+``--pipeline``, the pipeline's figures (a full reading) with those models. Every dice
+figure is also given ``with_reviewed_labels`` (RULINGS.md VIS-3: the labels as
+``vision/labels_reviewed.csv`` corrects them); ``--review-sheet JPG`` draws that file's
+contact sheet.
 """
 
 from __future__ import annotations
@@ -83,12 +86,13 @@ def dice_figures(reader: DiceReader | None = None) -> dict[str, Any]:
     result: dict[str, Any] = {}
     for name in datasets.DICE_SETS:
         _, held = datasets.split(datasets.load_set(name, root))
-        score, times = score_dice(held, reader)
+        score, revised, times = score_both(held, reader)
         result[name] = {
             "part": "held_out (every fifth photo)",
             "images": len(held),
             **_set_figures(name, score),
             "ms_per_image": round(statistics.median(times), 2) if times else None,
+            "with_reviewed_labels": _set_figures(name, revised),
         }
     return result
 
@@ -133,17 +137,23 @@ def crossval_figures(
     result: dict[str, Any] = {}
     for name in sets:
         images = datasets.load_set(name, root)
-        pooled = datasets.DiceScore()
+        pooled, pooled_revised = datasets.DiceScore(), datasets.DiceScore()
         per_fold = {}
         for k, fold_reader in readers.items():
-            score, _ = score_dice(datasets.split(images, k)[1], fold_reader)
+            score, revised, _ = score_both(datasets.split(images, k)[1], fold_reader)
             pooled.merge(score)
+            pooled_revised.merge(revised)
             per_fold[f"fold{k}"] = {
                 "dice": score.labelled,
                 "read_right_pct": round(score.read_right_pct, 2),
                 "false_dice": score.false_dice,
             }
-        result[name] = {"images": len(images), **_set_figures(name, pooled), "folds": per_fold}
+        result[name] = {
+            "images": len(images),
+            **_set_figures(name, pooled),
+            "folds": per_fold,
+            "with_reviewed_labels": _set_figures(name, pooled_revised),
+        }
     return result
 
 
@@ -151,15 +161,26 @@ def score_dice(
     images: list[datasets.LabelledImage], reader: DiceReader
 ) -> tuple[datasets.DiceScore, list[float]]:
     """Read every image and score it against its labels; (score, ms per image)."""
-    score = datasets.DiceScore()
+    score, _, times = score_both(images, reader)
+    return score, times
+
+
+def score_both(
+    images: list[datasets.LabelledImage], reader: DiceReader
+) -> tuple[datasets.DiceScore, datasets.DiceScore, list[float]]:
+    """Read every image once and score it two ways (VIS-3): against its labels as the set
+    gives them, and as the reviewed file corrects them; (as given, reviewed, ms each)."""
+    score, revised = datasets.DiceScore(), datasets.DiceScore()
     times = []
-    for im in images:
+    for im, checked in zip(images, datasets.with_reviews(images, datasets.reviewed())):
         frame = _photo(im.path)
         start = time.perf_counter()
         dice = reader.read(frame)
         times.append((time.perf_counter() - start) * 1000)
-        score.add(im, [(d.box, d.value, d.reason) for d in dice])
-    return score, times
+        found = [(d.box, d.value, d.reason) for d in dice]
+        score.add(im, found)
+        revised.add(checked, found)
+    return score, revised, times
 
 
 def _photo(path: Path) -> np.ndarray:
@@ -813,6 +834,27 @@ def dump_dice_errors(
     return lines
 
 
+def review_sheet(out: Path, tile: int = 200) -> Path:
+    """The contact sheet of the reviewed file (VIS-3): each row's crop from its photo, the
+    box drawn in red, captioned with the photo and what it is; a JPEG at ``out`` (small:
+    it is committed)."""
+    root = _shared()
+    if root is None:
+        raise DeviceError("vision.bench", f"no shared data at {datasets.shared_data_dir()}")
+    tiles = []
+    for r in datasets.reviewed():
+        photo = _photo(root / "dice" / r.set_name / r.photo)
+        crop = cv2.resize(_error_crop(photo, r.box), (tile, tile), interpolation=cv2.INTER_AREA)
+        what = datasets.NO_DIE if r.value is None else f"a {r.value}, left out"
+        caption = np.full((44, tile, 3), 255, np.uint8)
+        for i, text in enumerate((r.photo, what)):
+            cv2.putText(caption, text, (4, 17 + 20 * i), cv2.FONT_HERSHEY_SIMPLEX, 0.42,
+                        (0, 0, 0), 1, cv2.LINE_AA)  # fmt: skip
+        tiles.append(np.vstack([crop, caption]))
+    cv2.imwrite(str(out), np.hstack(tiles), [cv2.IMWRITE_JPEG_QUALITY, 88])
+    return out
+
+
 def _error_crop(img: np.ndarray, box: tuple[float, float, float, float]) -> np.ndarray:
     x0, y0, x1, y1 = box
     cx, cy, m = (x0 + x1) / 2, (y0 + y1) / 2, max(40.0, 1.5 * max(x1 - x0, y1 - y0))
@@ -833,6 +875,9 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m vision.bench", description=__doc__.split("\n")[0])
     ap.add_argument("--crossval", type=Path, metavar="FOLDS", help="figures of the five folds")
     ap.add_argument(
+        "--review-sheet", type=Path, metavar="JPG", help="the reviewed labels' contact sheet"
+    )
+    ap.add_argument(
         "--dump-errors", type=Path, metavar="DIR", help="a crop per die missed, unsure or false"
     )
     ap.add_argument(
@@ -849,7 +894,9 @@ def main(argv: list[str] | None = None) -> int:
         tried = None
         if args.models:
             tried = DiceReader(args.models / DETECTOR_FILE.name, args.models / READER_FILE.name)
-        if tried is not None and args.pipeline:
+        if args.review_sheet:
+            print(review_sheet(args.review_sheet))
+        elif tried is not None and args.pipeline:
             cv2.setNumThreads(1)
             print(json.dumps(pipeline_figures(models=args.models), indent=2))
         elif tried is not None and not args.crossval:
@@ -866,7 +913,7 @@ def main(argv: list[str] | None = None) -> int:
             print(json.dumps(crossval_figures(args.crossval, tried), indent=2))
         else:
             print(json.dumps(figures(), indent=2))
-    except DeviceError as exc:
+    except (DeviceError, ValueError) as exc:  # ValueError: the reviewed file's line
         print(f"vision.bench: {exc}", file=sys.stderr)
         return 2
     return 0

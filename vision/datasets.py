@@ -11,8 +11,8 @@ holds its centre (:func:`match`); each labelled die is read right, read wrong, a
 again or not found, and a found die matching no label is a false die
 (:class:`DiceScore`); the floors are :data:`READ_RIGHT_FLOOR` and the three below it.
 Dice the labels leave out, and labels that box no die, are in one reviewed file,
-``vision/labels_reviewed.csv`` (:func:`reviewed`); every figure is given with and
-without it.
+``vision/labels_reviewed.csv`` (:func:`reviewed`, with a contact sheet of its crops
+beside it, ``labels_reviewed.jpg``); every figure is given with and without it.
 
 The held-out part is every fifth image (index 4, 9, 14, ... in name order): it is kept
 out of all tuning and training (``tools/train_dice.py`` refuses it), and every figure
@@ -113,12 +113,89 @@ def load_byler(root: Path | None = None) -> list[LabelledImage]:
     ]
 
 
-def load_set(name: str, root: Path | None = None) -> list[LabelledImage]:
+def load_set(name: str, root: Path | None = None, *, review: bool = False) -> list[LabelledImage]:
+    """A set's photos with their labels as shipped; ``review``: corrected by the reviewed
+    file (:func:`reviewed`, VIS-3), for the second of the two ways every figure is given."""
     if name == "matteop65":
-        return load_matteop65(root)
-    if name == "byler":
-        return load_byler(root)
-    raise ValueError(f"unknown dice set {name!r}: choose from {', '.join(DICE_SETS)}")
+        images = load_matteop65(root)
+    elif name == "byler":
+        images = load_byler(root)
+    else:
+        raise ValueError(f"unknown dice set {name!r}: choose from {', '.join(DICE_SETS)}")
+    if not review:
+        return images
+    reviews = [r for r in reviewed() if r.set_name == name]
+    photos = {im.path.name for im in images}
+    for r in reviews:
+        if r.photo not in photos:
+            raise ValueError(f"reviewed labels: no photo {r.photo} in {name}")
+    return with_reviews(images, reviews)
+
+
+# -- the reviewed labels (VIS-3) ------------------------------------------------------------
+
+REVIEWED_FILE = Path(__file__).with_name("labels_reviewed.csv")
+REVIEW_FIELDS = ("set", "photo", "x0", "y0", "x1", "y1", "value", "note")
+NO_DIE = "no die"
+
+
+@dataclass(frozen=True)
+class Review:
+    """One row of the reviewed file: in ``photo`` of ``set_name``, a die the labels leave
+    out (``value`` 1..6, its box) or a label that boxes no die (``value`` None, the
+    label's box as the set gives it), with what was seen."""
+
+    set_name: str
+    photo: str
+    box: Box
+    value: int | None
+    note: str
+
+
+def reviewed(path: Path = REVIEWED_FILE) -> list[Review]:
+    """The reviewed file's rows. Labels are never changed in place (VIS-3): every figure
+    is given with and without these. A row that cannot be read stops with its line."""
+    reviews = []
+    with path.open(newline="", encoding="utf-8") as f:
+        rows = csv.DictReader(line for line in f if not line.startswith("#"))
+        if tuple(rows.fieldnames or ()) != REVIEW_FIELDS:
+            raise ValueError(f"{path.name}: the columns must be {','.join(REVIEW_FIELDS)}")
+        for row in rows:
+            where = f"{path.name} line {rows.line_num}"
+            try:
+                box = (float(row["x0"]), float(row["y0"]), float(row["x1"]), float(row["y1"]))
+                value = None if row["value"] == NO_DIE else int(row["value"])
+            except (TypeError, ValueError):
+                msg = f"{where}: a box of four numbers and a value 1-6 or {NO_DIE!r}"
+                raise ValueError(msg) from None
+            if row["set"] not in DICE_SETS or (value is not None and not 1 <= value <= 6):
+                raise ValueError(f"{where}: no set {row['set']!r} or no face {row['value']!r}")
+            if not (box[0] < box[2] and box[1] < box[3]):
+                raise ValueError(f"{where}: the box's corners are the wrong way round")
+            reviews.append(Review(row["set"], row["photo"], box, value, row["note"]))
+    return reviews
+
+
+def with_reviews(images: Sequence[LabelledImage], reviews: Sequence[Review]) -> list[LabelledImage]:
+    """``images`` with the reviews of their photos applied: a die left out added, a label
+    boxing no die taken out (matched by its box, to a pixel; a review that finds no such
+    label is an error: the file must say what the labels are)."""
+    by_photo: dict[tuple[str, str], list[Review]] = {}
+    for r in reviews:
+        by_photo.setdefault((r.set_name, r.photo), []).append(r)
+    out = []
+    for im in images:
+        dice = list(im.dice)
+        for r in by_photo.get((im.set_name, im.path.name), ()):
+            if r.value is not None:
+                dice.append(LabelledDie(r.value, r.box))
+                continue
+            same = [d for d in dice if max(abs(a - b) for a, b in zip(d.box, r.box)) <= 1.0]
+            if len(same) != 1:
+                raise ValueError(f"reviewed labels: {r.photo} has no label at {r.box}")
+            dice.remove(same[0])
+        out.append(LabelledImage(im.path, im.set_name, tuple(dice), im.size))
+    return out
 
 
 def is_held_out(index: int) -> bool:
