@@ -359,9 +359,9 @@ class MecsTable(TableScene):
 
     def _draw_banner(self, surface: pygame.Surface, banner: Banner) -> None:
         painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
-        now = self.ctx.clock()
         rect = pygame.Rect(0, 0, m.width - m.u(80), m.u(120))
         rect.center = (m.width // 2, m.height // 2 - m.u(30))
+        self._fly_coins(surface, banner)  # under the banner: they never hide its words
         fill, ink = ((255, 244, 200), p.good) if banner.kind == "good" else ((255, 225, 210), p.bad)
         painter.box(surface, rect, fill, p.selected, m.u(4), m.u(16))
         top = (rect.centerx, rect.top + m.u(8))
@@ -370,7 +370,10 @@ class MecsTable(TableScene):
             rect.left + m.u(16), rect.top + m.u(60), rect.width - m.u(32), rect.height - m.u(64)
         )
         painter.paragraph(surface, banner.text, body, m.text, align="center")
-        # coins fly from the area to the winner's coin pile
+
+    def _fly_coins(self, surface: pygame.Surface, banner: Banner) -> None:
+        """The banner's coins flying from the area to the winner's coin pile."""
+        m, p, now = self.m, self.ctx.painter.p, self.ctx.clock()
         end = self.coin_points.get(banner.to_seat) if banner.to_seat is not None else None
         if end is None or banner.source not in self.area_rects:
             return
