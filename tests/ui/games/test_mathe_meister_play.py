@@ -63,6 +63,8 @@ def test_mm_play_refusals_are_the_childs_sentences_and_change_nothing() -> None:
     play.press(f"cell.r{op_box[0]}c{op_box[1]}")
     assert (play.message, play.tone) == (child_message("mm.roll_first"), "error")
     assert play.sounds == ["wrong"]
+    play.explain("done")  # Done tapped before the dice: the dice come first, not the writes
+    assert (play.message, play.tone) == (child_message("mm.roll_first"), "error")
     play.rolled((2, 2), "tap")
     before = play.match.history
     play.press("done")  # not enabled yet on screen: the scene would explain instead

@@ -315,6 +315,8 @@ class SoloPlay(TableController):
         elif name == "done" and unchosen:
             self.refuse("mm.choose_power")  # MM-13: a claimed star waits for its power
             self.asks.append(("star", unchosen[0]))
+        elif name == "done" and self.turn is None:
+            self.refuse("mm.roll_first")  # no dice yet: the next step is the dice, not writes
         elif name == "done":
             self.refuse("mm.writes_missing")
         elif kind.startswith("die") and self.turn is not None:
