@@ -28,7 +28,8 @@ crops) of the models in DIR, a training try, instead of the shipped ones; with
 ``--pipeline``, the pipeline's figures (a full reading) with those models. Every dice
 figure is also given ``with_reviewed_labels`` (RULINGS.md VIS-3: the labels as
 ``vision/labels_reviewed.csv`` corrects them); ``--review-sheet JPG`` draws that file's
-contact sheet.
+contact sheet; ``--crossval FOLDS --thresholds 0.4,0.5,...`` weighs the reader's
+threshold on the four folds that are not the held-out part.
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ import numpy as np
 from tabletop.engine.errors import DeviceError
 from vision import datasets
 from vision.cards import read_cards
-from vision.dice import DETECTOR_FILE, READER_FILE, DiceReader, default_reader
+from vision.dice import DETECTOR_FILE, READER_FILE, DiceReader, Die, default_reader
 from vision.simulate import STYLES, TABLE_MM, camera_like, card_image, table_frame, wood
 
 CARD_POOL = (
@@ -155,6 +156,68 @@ def crossval_figures(
             "with_reviewed_labels": _set_figures(name, pooled_revised),
         }
     return result
+
+
+def threshold_grid(
+    folds: Path,
+    thresholds: tuple[float, ...],
+    *,
+    sets: tuple[str, ...] = datasets.DICE_SETS,
+    root: Path | None = None,
+) -> dict[str, Any]:
+    """The reader's threshold weighed on the cross-validation's folds 0..3, each read by
+    its own models (never the held-out fifth, never the shipped models): per set and
+    threshold, dice read right, read wrong and asked again, pooled. Each photo is read
+    once with no threshold; a die under the threshold is then asked again."""
+    root = root or _shared()
+    if root is None:
+        return {"skipped": f"no shared data at {datasets.shared_data_dir()}"}
+    readers = {k: r for k, r in fold_readers(folds).items() if k != datasets.HOLD_OUT_EVERY - 1}
+    result: dict[str, Any] = {}
+    for name in sets:
+        images = datasets.load_set(name, root)
+        scores = {t: datasets.DiceScore() for t in thresholds}
+        for k, reader in readers.items():
+            reader.read_threshold = 0.0
+            for im in datasets.split(images, k)[1]:
+                dice = reader.read(_photo(im.path))
+                for t, score in scores.items():
+                    score.add(im, [(d.box, *_at_threshold(d, t)) for d in dice])
+        keys = GRID_FIGURES
+        result[name] = {
+            f"{t:g}": {key: score.figures()[key] for key in keys} for t, score in scores.items()
+        }
+    return result
+
+
+GRID_FIGURES = (
+    "dice_labelled",
+    "read_right",
+    "read_right_pct",
+    "read_wrong",
+    "read_wrong_pct",
+    "asked_again",
+    "asked_again_pct",
+)
+
+
+def _thresholds(text: str) -> tuple[float, ...]:
+    """``0.4,0.5``: the thresholds of ``--thresholds`` (ValueError naming one that is not
+    a number)."""
+    grid = []
+    for t in text.split(","):
+        try:
+            grid.append(float(t))
+        except ValueError:
+            raise ValueError(f"--thresholds: {t!r} is not a number (e.g. 0.4,0.5,0.6)") from None
+    return tuple(grid)
+
+
+def _at_threshold(die: Die, threshold: float) -> tuple[int | None, str | None]:
+    """A die's (value, reason) had the reader asked again under ``threshold``."""
+    if die.reason is not None or die.confidence >= threshold:
+        return die.value, die.reason
+    return None, "unsure: tilted, moving or hidden"
 
 
 def score_dice(
@@ -875,6 +938,11 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m vision.bench", description=__doc__.split("\n")[0])
     ap.add_argument("--crossval", type=Path, metavar="FOLDS", help="figures of the five folds")
     ap.add_argument(
+        "--thresholds",
+        metavar="T,T,...",
+        help="with --crossval: the reader's threshold weighed on folds 0-3 (never the held-out)",
+    )
+    ap.add_argument(
         "--review-sheet", type=Path, metavar="JPG", help="the reviewed labels' contact sheet"
     )
     ap.add_argument(
@@ -896,6 +964,9 @@ def main(argv: list[str] | None = None) -> int:
             tried = DiceReader(args.models / DETECTOR_FILE.name, args.models / READER_FILE.name)
         if args.review_sheet:
             print(review_sheet(args.review_sheet))
+        elif args.thresholds and args.crossval:
+            grid = _thresholds(args.thresholds)
+            print(json.dumps(threshold_grid(args.crossval, grid), indent=2))
         elif tried is not None and args.pipeline:
             cv2.setNumThreads(1)
             print(json.dumps(pipeline_figures(models=args.models), indent=2))

@@ -11,7 +11,7 @@ import pytest
 from tabletop.engine.errors import DeviceError
 from tests.vision.conftest import SAMPLES
 from vision import datasets
-from vision.bench import crossval_figures, dice_figures
+from vision.bench import crossval_figures, dice_figures, threshold_grid
 from vision.bench import main as bench_main
 from vision.dice import DETECTOR_FILE, READER_FILE, DiceReader, int8_name
 
@@ -109,3 +109,31 @@ def test_bench_models_reads_the_held_out_part_with_the_given_models(
         tried[name].pop("ms_per_image")
         shipped[name].pop("ms_per_image")
     assert tried == shipped
+
+
+def test_crossval_threshold_grid_weighs_the_reader_on_folds_0_to_3_only(
+    sample_root: Path, tmp_path: Path
+) -> None:
+    """``--crossval FOLDS --thresholds``: a lower threshold asks again about no more dice,
+    and every die of folds 0-3 (not the held-out fifth) is counted once per threshold."""
+    for k in range(datasets.HOLD_OUT_EVERY - 1):
+        fold = tmp_path / f"fold{k}"
+        fold.mkdir()
+        for model in (DETECTOR_FILE, READER_FILE):
+            (fold / model.name).symlink_to(model)
+    grid = threshold_grid(tmp_path, (0.0, 0.6, 1.01), sets=("matteop65",), root=sample_root)
+    images = datasets.load_matteop65(sample_root)
+    dice = sum(len(im.dice) for i, im in enumerate(images) if not datasets.is_held_out(i))
+    rows = grid["matteop65"]
+    assert [r["dice_labelled"] for r in rows.values()] == [dice] * 3
+    assert rows["0"]["asked_again"] <= rows["0.6"]["asked_again"] <= rows["1.01"]["asked_again"]
+    assert rows["1.01"]["read_right"] == 0  # no reading is that sure: every die asked again
+
+
+def test_bench_thresholds_that_are_not_numbers_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert bench_main(["--crossval", str(tmp_path), "--thresholds", "0.4,high"]) == 2
+    assert capsys.readouterr().err == (
+        "vision.bench: --thresholds: 'high' is not a number (e.g. 0.4,0.5,0.6)\n"
+    )
