@@ -27,7 +27,7 @@ import pygame
 
 from tabletop.assets import assets_dir, mathe_meister_layout
 from tabletop.highscores import HighScores
-from tabletop.ui.app import App, Context
+from tabletop.ui.app import App, Context, Scene
 from tabletop.ui.autoplay import Autoplayer
 from tabletop.ui.camera import to_rgb
 from tabletop.ui.games.mathe_meister.setup import mode_target
@@ -42,6 +42,17 @@ from tests.ui.game_scenery import GAME_SCENES
 SIZES = ((800, 480), (1280, 720))
 # Dice for scripted games: one pair per round.
 DICE = ((3, 5), (6, 2), (4, 4), (1, 6), (5, 5), (2, 3), (6, 6), (4, 1))
+
+
+class Recorder(Scene):
+    """Sits under a dialog or a screen and keeps what each one popped with."""
+
+    def __init__(self, ctx: Any) -> None:
+        super().__init__(ctx)
+        self.results: list[Any] = []
+
+    def resume(self, result: Any) -> None:
+        self.results.append(result)
 
 
 class FakeClock:

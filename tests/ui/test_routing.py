@@ -7,24 +7,13 @@ from typing import Any
 
 import pygame
 
-from tabletop.ui.app import App, Scene
+from tabletop.ui.app import App
 from tabletop.ui.input import Back, InputEvent, Key, Tap
 from tabletop.ui.scenes.common import Confirm, route_to_press
 from tabletop.ui.scenes.numpad import NumPad
 from tabletop.ui.scenes.pin import PinPad
 from tabletop.ui.widgets import Button
-from tests.ui.scenery import make_app
-
-
-class Results(Scene):
-    """The scene under a dialog: keeps what each dialog closed with."""
-
-    def __init__(self, ctx: Any) -> None:
-        super().__init__(ctx)
-        self.results: list[Any] = []
-
-    def resume(self, result: Any) -> None:
-        self.results.append(result)
+from tests.ui.scenery import Recorder, make_app
 
 
 def send(app: App, *events: InputEvent) -> None:
@@ -39,7 +28,7 @@ def key(app: App, text: str, name: str = "") -> None:
 
 def test_routing_number_pad_takes_keys_and_says_why_a_key_is_off() -> None:
     app = make_app()
-    under = Results(app.ctx)
+    under = Recorder(app.ctx)
     app.stack.push(under)
     app.stack.push(NumPad(app.ctx, "Count", negative=False))
     key(app, "-")  # the minus key is off on this pad
@@ -57,7 +46,7 @@ def test_routing_number_pad_takes_keys_and_says_why_a_key_is_off() -> None:
 
 def test_routing_pin_pad_types_digits_from_the_keyboard() -> None:
     app = make_app()
-    under = Results(app.ctx)
+    under = Recorder(app.ctx)
     app.stack.push(under)
     app.stack.push(PinPad(app.ctx, "undo"))
     for text in "247":
@@ -70,7 +59,7 @@ def test_routing_pin_pad_types_digits_from_the_keyboard() -> None:
 
 def test_routing_confirm_back_answers_no_and_a_tap_answers_its_button() -> None:
     app = make_app()
-    under = Results(app.ctx)
+    under = Recorder(app.ctx)
     app.stack.push(under)
     app.stack.push(Confirm(app.ctx, "Leave?"))
     send(app, Back(app.ctx.clock()))
@@ -127,7 +116,7 @@ def test_routing_a_controllers_ask_shows_on_one_dialog_and_answers_its_key() -> 
     from tabletop.ui.scenes.rules import ChoiceGrid, ask_dialog
 
     app = make_app()
-    under = Results(app.ctx)
+    under = Recorder(app.ctx)
     app.stack.push(under)
     sure = Ask("sure", "Is it a 7?", (("yes", "Yes, it is"), ("no", "No")), yes_no=True)
     app.stack.push(ask_dialog(app.ctx, sure))
@@ -148,7 +137,7 @@ def test_routing_choices_pop_the_answer_and_cancel_or_back_pop_none() -> None:
     from tabletop.ui.scenes.common import Choices
 
     app = make_app()
-    under = Results(app.ctx)
+    under = Recorder(app.ctx)
     app.stack.push(under)
     answers = (("cancel", "Cancel", "quiet"), ("go", "Go", "primary"))
     for name in ("go", "cancel", ""):

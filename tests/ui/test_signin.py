@@ -12,12 +12,12 @@ import pytest
 from hardware.buttons import SeatPressed
 from tabletop.classroom.roster import Roster
 from tabletop.store import SeatInfo
-from tabletop.ui.app import App, Scene
+from tabletop.ui.app import App
 from tabletop.ui.autoplay import Autoplayer
 from tabletop.ui.input import CardSeen, CardsSeen, Tap
 from tabletop.ui.scenes.roster import PickDialog
 from tabletop.ui.scenes.signin import SAYS, SignInScene, badge_id, needs_sign_in
-from tests.ui.scenery import SIZES, make_app
+from tests.ui.scenery import SIZES, Recorder, make_app
 
 CLASS = """id,name,group
 S1,Ada Lovelace,Red
@@ -26,17 +26,6 @@ S3,Grace Hopper,Blue
 S4,Emmy Noether,Blue
 S5,Zoë Ørsted,Green
 """
-
-
-class Catch(Scene):
-    """Sits under the sign-in screen and keeps what it popped with."""
-
-    def __init__(self, ctx: Any) -> None:
-        super().__init__(ctx)
-        self.results: list[Any] = []
-
-    def resume(self, result: Any) -> None:
-        self.results.append(result)
 
 
 class FakeRotation:
@@ -58,13 +47,13 @@ def open_sign_in(
     size: tuple[int, int] = (800, 480),
     rotation: str | None = None,
     card_camera: Any = None,
-) -> tuple[App, SignInScene, Catch]:
+) -> tuple[App, SignInScene, Recorder]:
     app = make_app(size)
     Roster(app.ctx.journal).import_csv(CLASS)
     if rotation is not None:
         app.ctx.rotation = FakeRotation(rotation)
     app.ctx.card_camera = card_camera
-    catch = Catch(app.ctx)
+    catch = Recorder(app.ctx)
     app.stack.push(catch)
     defaults = [f"Player {i + 1}" for i in range(seats)]
     scene = SignInScene(app.ctx, "mecs", seats, defaults, bots)

@@ -20,7 +20,7 @@ from tabletop.games.math_wars_meta import (
     MathWarsMeta,
     cards_conserved,
 )
-from tabletop.ui.app import App, Scene
+from tabletop.ui.app import App
 from tabletop.ui.games.math_wars_meta import run_demo
 from tabletop.ui.games.math_wars_meta.cards import CardProblem, read_code
 from tabletop.ui.games.math_wars_meta.demo import TableBot
@@ -31,7 +31,7 @@ from tabletop.ui.results import GameResults, winner_line
 from tabletop.ui.scenes.form import FormScene
 from tabletop.ui.scenes.numpad import NumPad, parse_typed
 from tabletop.ui.scenes.rules import RulesScene
-from tests.ui.scenery import make_app
+from tests.ui.scenery import Recorder, make_app
 
 SHOTS = Path("/tmp/mwm_shots")
 GAME = MathWarsMeta()
@@ -103,17 +103,6 @@ def replayed(play: Any) -> Any:
     for action in play.match.history:
         state, _ = GAME.apply(state, action)
     return state
-
-
-class Recorder(Scene):
-    """Sits under a dialog and keeps what it popped with."""
-
-    def __init__(self, ctx: Any) -> None:
-        super().__init__(ctx)
-        self.results: list[Any] = []
-
-    def resume(self, result: Any) -> None:
-        self.results.append(result)
 
 
 def shot(app: App, name: str) -> Path:
