@@ -50,7 +50,7 @@ import numpy as np
 from tabletop.engine.errors import DeviceError
 from vision import datasets
 from vision.cards import read_cards
-from vision.dice import DETECTOR_FILE, READER_FILE, DiceReader, Die, default_reader
+from vision.dice import DETECTOR_FILE, READER_FILE, UNSURE, DiceReader, Die, default_reader
 from vision.simulate import STYLES, TABLE_MM, camera_like, card_image, table_frame, wood
 
 CARD_POOL = (
@@ -183,10 +183,7 @@ def threshold_grid(
                 dice = reader.read(_photo(im.path))
                 for t, score in scores.items():
                     score.add(im, [(d.box, *_at_threshold(d, t)) for d in dice])
-        keys = GRID_FIGURES
-        result[name] = {
-            f"{t:g}": {key: score.figures()[key] for key in keys} for t, score in scores.items()
-        }
+        result[name] = {f"{t:g}": _grid_row(score) for t, score in scores.items()}
     return result
 
 
@@ -199,6 +196,13 @@ GRID_FIGURES = (
     "asked_again",
     "asked_again_pct",
 )
+
+
+def _grid_row(score: datasets.DiceScore) -> dict[str, Any]:
+    """A threshold's row of :func:`threshold_grid`: :data:`GRID_FIGURES` of ``score``
+    (its figures worked out once: they include resampled intervals)."""
+    figures = score.figures()
+    return {key: figures[key] for key in GRID_FIGURES}
 
 
 def _thresholds(text: str) -> tuple[float, ...]:
@@ -217,7 +221,7 @@ def _at_threshold(die: Die, threshold: float) -> tuple[int | None, str | None]:
     """A die's (value, reason) had the reader asked again under ``threshold``."""
     if die.reason is not None or die.confidence >= threshold:
         return die.value, die.reason
-    return None, "unsure: tilted, moving or hidden"
+    return None, UNSURE
 
 
 def score_dice(

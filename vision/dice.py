@@ -63,6 +63,7 @@ NOT_A_DIE_THRESHOLD = 0.5
 READ_THRESHOLD = 0.6
 EDGE_SHARE = 0.15
 SURE = 0.9  # a reading this sure needs no second look
+UNSURE = "unsure: tilted, moving or hidden"  # the reason a die under READ_THRESHOLD gives
 
 Box = tuple[float, float, float, float]
 
@@ -393,7 +394,7 @@ class DiceReader:
             if box[0] < -out or box[1] < -out or box[2] > w + out or box[3] > h + out:
                 reason = "half out of view"
             elif conf < self.read_threshold:
-                reason = "unsure: tilted, moving or hidden"
+                reason = UNSURE
             clipped = (
                 max(0.0, box[0]),
                 max(0.0, box[1]),
