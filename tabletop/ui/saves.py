@@ -227,7 +227,9 @@ class GameSave:
 
     def _reached(self, n: int | None) -> float | None:
         """The clock at the first write of the match at ``n`` actions or more."""
-        later = [k for k in self._times if n is not None and k >= n]
+        if n is None:
+            return None
+        later = [k for k in self._times if k >= n]
         return self._times[min(later)] if later else None
 
     def write_meta(self) -> None:
