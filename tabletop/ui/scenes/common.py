@@ -142,7 +142,11 @@ class Confirm(Choices):
         answers = ((*first, "quiet"), (*second, "primary"))
         size = (520, 260) if detail else (520, 220)
         super().__init__(ctx, question, detail, answers, size=size, gap=16, align="center")
-        self.detail = detail
+
+    @property
+    def detail(self) -> str:
+        """The sentence or two under the question (the dialog's ``text``)."""
+        return self.text
 
 
 def ask_leave(ctx: Context, question: str = "Leave this game?", leave: str = "Leave") -> Confirm:
