@@ -163,10 +163,10 @@ def test_arena_seat_buttons_light_leds_and_countdown_calls_the_reveal() -> None:
     press(app, 2)
     assert app.ctx.lamps.lit == {0, 2} and "Player 2" in scene.message
     press(app, 1)
-    assert scene.play.phase == "countdown" and scene.play.countdown_left(app.ctx.clock()) == 3
+    assert scene.play.phase == "countdown" and scene.play.countdown_left() == 3
     app.ctx.clock.advance(1.2)
     app.step()
-    assert scene.play.phase == "countdown" and scene.play.countdown_left(app.ctx.clock()) == 2
+    assert scene.play.phase == "countdown" and scene.play.countdown_left() == 2
     app.ctx.clock.advance(COUNTDOWN)
     app.step()
     assert scene.play.phase == "reveal" and scene.message.startswith("Reveal!")
@@ -734,7 +734,7 @@ def test_arena_bots_and_the_countdown_carry_on_on_their_clock(tmp_path) -> None:
     app2.ctx.clock.advance(1.5)
     app2.step()
     app3, _, third = carry_on(path)
-    assert third.play.phase == "countdown" and third.play.countdown_left(app3.ctx.clock()) == 2
+    assert third.play.phase == "countdown" and third.play.countdown_left() == 2
     app3.ctx.clock.advance(COUNTDOWN)
     app3.step()
     assert third.play.phase == "reveal" and third.play.pairs[0] == [hand[0], hand[5]]

@@ -36,7 +36,7 @@ def to_reveal(play: ArenaPlay, clock: Clock, operator: str = "KH") -> None:
     for seat in range(play.players):
         play.press(seat, clock.now)
     clock.now += COUNTDOWN
-    assert play.tick(clock.now) and play.phase == "reveal"
+    assert play.tick() and play.phase == "reveal"
 
 
 def test_arena_play_imports_no_pygame() -> None:
@@ -58,9 +58,9 @@ def test_arena_play_round_by_camera_from_operator_to_ruling() -> None:
     assert play.next_step() == "Waiting for P2 and P3 to press their button."
     play.press(2, clock.now)
     play.press(1, clock.now)
-    assert play.phase == "countdown" and play.countdown_left(clock.now) == 3
+    assert play.phase == "countdown" and play.countdown_left() == 3
     clock.now += COUNTDOWN
-    assert play.tick(clock.now) and play.phase == "reveal" and play.lit() == []
+    assert play.tick() and play.phase == "reveal" and play.lit() == []
     for seat, pair in enumerate([("5S", "2D"), ("AH", "3C"), ("10D", "9D")]):
         play.cards_seen(seat + 1, "reveal", pair)
     assert play.can_say(0) and "P1, P2 and P3: tap your row" in play.next_step()
@@ -93,7 +93,7 @@ def test_arena_play_refuses_with_the_seat_name_and_loses_nothing() -> None:
     play.press(0, clock.now)
     play.press(1, clock.now)
     clock.now += COUNTDOWN
-    play.tick(clock.now)
+    play.tick()
     play.cards_seen(1, "reveal", ["5S"])
     assert "exactly two" in play.message and play.pairs[0] == [None, None]
     play.cards_seen(1, "reveal", ["QS", "2D"])
@@ -127,15 +127,15 @@ def test_arena_play_bots_pick_keyed_by_the_seed_and_press_in_turn() -> None:
     assert one.picks == two.picks and set(one.picks) == {1, 2}
     assert one.press(0, clock.now) is True  # the child picks on the screen first
     clock.now += BOT_SECONDS
-    assert one.tick(clock.now) and one.ready == [False, True, False]
+    assert one.tick() and one.ready == [False, True, False]
     clock.now += BOT_STAGGER
-    one.tick(clock.now)
+    one.tick()
     assert one.ready == [False, True, True] and one.next_step().startswith("Waiting for Ana")
     hand = one.state.hands[0]
     one.pick(0, (hand[0], hand[1]))
     assert one.phase == "countdown"
     clock.now += COUNTDOWN
-    one.tick(clock.now)
+    one.tick()
     assert one.pairs[0] == [hand[0], hand[1]] and one.pairs[1] == list(one.picks[1])
 
 
@@ -164,19 +164,19 @@ def test_arena_play_record_carries_on_mid_round() -> None:
     to_reveal(play, clock)
     play.cards_seen(1, "reveal", ["5S", "2D"])
     play.value_said(0, 7)
-    record = play.record_at(played=40.0)
+    record = play.record()
     assert set(record) == {"n", "state", "phase", "ready", "picks", "pairs", "bad", "said"} | {
         "countdown",
         "bot_due",
         "revealed",
     }
     again = ArenaPlay(play.seats, match=copy.deepcopy(play.match), clock=clock)
-    again.carry_on(record, played=40.0)
+    again.carry_on(record)
     assert again.phase == "reveal" and again.pairs == play.pairs and again.said == {0: 7}
     assert again.message.startswith("Welcome back!") and len(again.checkpoints) == 1
     old = {k: v for k, v in record.items() if k != "revealed"}  # a record from before
     third = ArenaPlay(play.seats, match=copy.deepcopy(play.match), clock=clock)
-    third.carry_on(old, played=40.0)
+    third.carry_on(old)
     assert third.phase == "reveal" and third.said == {0: 7}
 
 
@@ -185,12 +185,12 @@ def test_arena_play_record_of_another_match_is_dropped() -> None:
     is set aside: the round is rebuilt from the match alone."""
     play, clock, _ = table(2)
     to_reveal(play, clock)
-    record = play.record_at(played=10.0)
+    record = play.record()
     play.cards_seen(1, "reveal", ["5S", "2D"])
     play.cards_seen(2, "reveal", ["AH", "3C"])
     play.score()
     again = ArenaPlay(play.seats, match=copy.deepcopy(play.match), clock=clock)
-    again.carry_on(record, played=10.0)
+    again.carry_on(record)
     assert again.phase == "result" and again.verdict == play.verdict
 
 
@@ -217,10 +217,10 @@ def test_math_arena_child_takes_back_a_ready_press_before_the_reveal() -> None:
     assert play.ready == [True, True, False]
     assert play.next_step() == "Waiting for P3 to press their button."
     clock.now += COUNTDOWN * 2
-    assert not play.tick(clock.now) and play.phase == "ready"  # no reveal without P3
+    assert not play.tick() and play.phase == "ready"  # no reveal without P3
     play.press(2, clock.now)
     clock.now += COUNTDOWN
-    play.tick(clock.now)
+    play.tick()
     assert play.phase == "reveal" and not play.can_change(0)
     play.unready(0)
     assert "Ask your teacher" in play.message and play.ready == [True, True, True]
@@ -239,10 +239,10 @@ def test_math_arena_child_takes_back_picked_virtual_cards() -> None:
     assert 0 not in play.picks and not play.ready[0] and play.press(0, clock.now) is True
     play.pick(0, (hand[2], hand[3]))
     clock.now += BOT_SECONDS
-    play.tick(clock.now)
+    play.tick()
     assert not play.can_change(1)
     play.unready(1)
     assert play.ready[1] and "nothing to change" in play.message
     clock.now += COUNTDOWN
-    play.tick(clock.now)
+    play.tick()
     assert play.pairs[0] == [hand[2], hand[3]]

@@ -18,9 +18,9 @@ The round, as the device runs it (rule book ``seeds/004_...``):
 
 Undo (behind the teacher's PIN) goes back to before the last operator card entered or
 the last scoring. Never lose a game (issue 10): what the round holds beyond the match
-is kept beside it in the journal under ``app["table"]`` (:meth:`ArenaPlay.record`);
-the deal and the bots' picks are keyed by the seed and the number of actions, so a
-resumed game deals and picks what the uninterrupted one would.
+is kept beside it in the journal (:meth:`ArenaPlay.record`), its moments in seconds of
+play (the controller's ``clock``); the deal and the bots' picks are keyed by the seed and
+the number of actions, so a resumed game deals and picks what the uninterrupted one would.
 """
 
 from __future__ import annotations
@@ -110,9 +110,9 @@ class Said:
 
 
 class ArenaPlay(TableController):
-    """One game of Math Arena at the device (see the module). ``seats``: (name, is a
-    bot) each; ``cards``: "table" (the camera reads real cards) or "virtual" (the device
-    deals; always so with a bot); ``clock``: the app's seconds; ``sound``: plays a cue."""
+    """One game of Math Arena at the device. ``seats``: (name, is a bot) each; ``cards``:
+    "table" (the camera reads real cards) or "virtual" (the device deals; always so with
+    a bot); ``clock``: the seconds of play; ``sound``: plays a cue."""
 
     match: Match[MathArenaSettings, MathArenaState, Action]
 
@@ -144,7 +144,6 @@ class ArenaPlay(TableController):
         }
         self.tournament = tournament or Tournament(n, target=TOURNAMENT_TARGET)
         self.phase = "operator"  # operator | ready | countdown | reveal | leftover | result
-        self.verdict = ""
         self.asked_at: float | None = None  # when the number pad asked a value (issue 24)
         self.last_count: int | None = None  # the countdown's number last shown
         self.fresh_round()
@@ -158,10 +157,11 @@ class ArenaPlay(TableController):
         self.bad: set[tuple[int, int]] = set()
         self.said: dict[int, int] = {}  # the values children said this round
         self.winners: list[int] = []
+        self.verdict = ""
         self.bot_press_at: dict[int, float] = {}
         self.countdown_end: float | None = None
         self.revealed_at: float | None = None  # the cards went up (an answer's seconds)
-        self.round_label = (self.state.set_number, self.state.round)
+        self.shown = self.state  # the round on screen (the state moves on after a ruling)
 
     # -- small helpers ----------------------------------------------------------------------
 
@@ -176,6 +176,14 @@ class ArenaPlay(TableController):
     @property
     def finished(self) -> bool:
         return GAME.is_over(self.state)
+
+    @property
+    def round_label(self) -> tuple[int, int]:
+        """(set, round) of the round on screen."""
+        return self.shown.set_number, self.shown.round
+
+    def round_operator(self) -> str | None:
+        return self.shown.operator
 
     def name(self, seat: int) -> str:
         return self.seats[seat][0]
@@ -209,15 +217,6 @@ class ArenaPlay(TableController):
             return [s for s in range(self.players) if self.ready[s]]
         return list(self.state.tied) if self.phase == "leftover" else []
 
-    def round_operator(self) -> str | None:
-        """The operator card of the round on screen (the state moves on after a ruling)."""
-        if self.phase not in ("result", "leftover"):
-            return self.state.operator
-        for step in reversed(self.match.steps):
-            if isinstance(step.action, RevealOperator):
-                return step.action.card
-        return None
-
     # -- the round ----------------------------------------------------------------------------
 
     def start(self) -> None:
@@ -234,11 +233,9 @@ class ArenaPlay(TableController):
         self.phase = "operator"
         self.fresh_round()
         if self.cards == "virtual":
-            self.match.deal(self.dealer)
-            self.operator_out()
+            self.deal_operator()
         else:
-            st = self.state
-            self.say(f"Set {st.set_number}, round {st.round}.")
+            self.say(f"Set {self.shown.set_number}, round {self.shown.round}.")
 
     def set_operator(self, text: str, source: str) -> None:
         """The operator card from the camera, a tap, or the device's dealer."""
@@ -269,9 +266,8 @@ class ArenaPlay(TableController):
     def operator_out(self) -> None:
         """The operator is out: the bots pick (keyed by the seed) and press later."""
         st, now = self.state, self.clock()
-        op = st.operator
+        op, self.shown, self.phase = st.operator, st, "ready"
         assert op is not None
-        self.phase = "ready"
         self.sound("seen")
         for k, seat in enumerate(sorted(self.bots)):
             self.bots[seat].rng = random.Random(f"{self.seed}:{seat}:{len(self.match.history)}")
@@ -340,23 +336,22 @@ class ArenaPlay(TableController):
         else:
             self.say(f"{self.name(seat)} is ready. {self.next_step()}")
 
-    def countdown_left(self, now: float) -> int:
+    def countdown_left(self) -> int:
         if self.countdown_end is None:
             return 0
-        return max(0, math.ceil(self.countdown_end - now))
+        return max(0, math.ceil(self.countdown_end - self.clock()))
 
     @property
     def timed(self) -> bool:
         """A bot's press or the reveal is to come at a moment."""
         return bool(self.bot_press_at) or self.countdown_end is not None
 
-    def tick(self, now: float) -> bool:
+    def tick(self) -> bool:
         """The bots whose moment came press; the countdown runs out. True if changed."""
-        changed = False
+        changed, now, due = False, self.clock(), self.bot_press_at
         if self.phase == "ready":
-            due = self.bot_press_at
             for seat in sorted((s for s, t in due.items() if t <= now), key=lambda s: due[s]):
-                del self.bot_press_at[seat]
+                del due[seat]
                 if not self.ready[seat]:
                     self.seat_ready(seat)
                     changed = True
@@ -364,7 +359,7 @@ class ArenaPlay(TableController):
             if now >= self.countdown_end:
                 self.reveal()
                 return True
-            shown = self.countdown_left(now)
+            shown = self.countdown_left()
             changed = changed or shown != self.last_count
             self.last_count = shown
         return changed
@@ -409,13 +404,9 @@ class ArenaPlay(TableController):
         elif any(is_operator(c) for c in cards):
             self.refuse("arena.court_as_number", why, seat)
         else:
-            pair = [cards[0], cards[1] if len(cards) > 1 else None]
-            if self.pairs[seat] != pair:
-                self.said.pop(seat, None)
-            self.pairs[seat] = pair
-            self.bad = {b for b in self.bad if b[0] != seat}
+            for slot, card in enumerate(cards):
+                self.set_card(seat, slot, card, "the camera")
             self.sound("seen")
-            log.info("math-arena: camera read seat %d: %s", seat + 1, cards)
 
     def candidates(self, seat: int) -> list[str]:
         """The cards a seat's card could be, as the engine says: its hand, or in camera
@@ -435,13 +426,14 @@ class ArenaPlay(TableController):
             return True
         return False
 
-    def set_card(self, seat: int, slot: int, card: str) -> None:
-        """A card corrected by touch."""
+    def set_card(self, seat: int, slot: int, card: str, source: str = "touch") -> None:
+        """A card read by the camera or corrected by touch: a value said for the pair it
+        changes is said again."""
         if self.pairs[seat][slot] != card:
             self.said.pop(seat, None)
         self.pairs[seat][slot] = card
         self.bad.discard((seat, slot))
-        log.info("math-arena: seat %d card %d set by touch to %s", seat + 1, slot + 1, card)
+        log.info("math-arena: seat %d card %d is %s (%s)", seat + 1, slot + 1, card, source)
 
     def operator_choices(self) -> list[str] | None:
         """The operator cards still to come, for a tap (None, refused, when one is out)."""
@@ -537,9 +529,9 @@ class ArenaPlay(TableController):
         self.bad = set()
         self.ruling(tuple(events))
 
-    def ruling(self, events: tuple[Event, ...]) -> None:
+    def ruling(self, events: Sequence[Event]) -> None:
         """The device's ruling, each with its reason, in plain words."""
-        st, parts = self.state, list[str]()
+        parts = list[str]()
         won = [e for e in events if e.code == "arena.round_won"]
         self.winners = [e.seat for e in won if e.seat is not None]
         for e in events:
@@ -547,7 +539,7 @@ class ArenaPlay(TableController):
                 parts.append(verdict(e.data, len(won[0].data["cards"]) if won else 1))
             elif e.code in NOTED or (e.code == "arena.round_won" and "leftover" in e.text):
                 parts.append(e.text)
-        if st.phase == "leftover":
+        if self.state.phase == "leftover":
             self.phase = "leftover"
             self.pairs = [[None, None] for _ in range(self.players)]
         else:
@@ -561,11 +553,9 @@ class ArenaPlay(TableController):
         if self.phase != "result":
             self.refuse("arena.ui.press_first", f"next tapped in phase {self.phase}")
             return False
-        if self.finished:
-            return True
-        self.verdict = ""
-        self.begin_round()
-        return False
+        if not self.finished:
+            self.begin_round()
+        return self.finished
 
     def next_step(self) -> str:
         """What the device waits for now, naming who (the instruction line)."""
@@ -593,8 +583,7 @@ class ArenaPlay(TableController):
     def row_text(self, seat: int) -> tuple[str, str, bool]:
         """A seat row's words: (text, tone, bold); tone is good, bad, ink, muted or
         selected (the palette's names)."""
-        pair, op = self.pairs[seat], self.round_operator()
-        a, b = pair
+        (a, b), op = self.pairs[seat], self.shown.operator
         if self.phase == "reveal" and a and b and op and not self.is_bot(seat):
             if seat not in self.said:  # the child says it first
                 return f"{self.values(seat)}: your value?", "selected", True
@@ -615,7 +604,7 @@ class ArenaPlay(TableController):
         """The seat is a child's who still has to press (the reveal waits for them)."""
         return self.phase in ("ready", "countdown") and not self.is_bot(seat)
 
-    # -- undo -----------------------------------------------------------------------------------
+    # -- undo and never lose a game (issue 10) ------------------------------------------------
 
     def can_undo(self) -> bool:
         return bool(self.checkpoints)
@@ -634,41 +623,32 @@ class ArenaPlay(TableController):
         if not (points := self.checkpoints):
             self.refuse("engine.nothing_to_undo", "no checkpoint")
             return
-        taken: list[Any] = []
-        while len(self.match.history) > points[-1]:
-            taken.insert(0, self.match.undo())
+        taken = [self.match.undo() for _ in range(len(self.match.history) - points[-1])][::-1]
         log.info("math-arena: undo took back %s", taken)
-        said, first = self.said, taken[0]
+        said, self.phase = self.said, "operator"
         self.fresh_round()
-        self.verdict, self.phase = "", "operator"
-        if isinstance(first, Choose | ShowLeftover):
+        if isinstance(taken[0], Choose | ShowLeftover):
+            self.phase = "reveal" if isinstance(taken[0], Choose) else "leftover"
             self.ready = [True] * self.players
-            for act in (a for a in taken if type(a) is type(first)):
-                cards: list[str | None] = (
-                    [*act.cards] if isinstance(act, Choose) else [act.card, None]
-                )
-                self.pairs[act.seat] = cards
-                if isinstance(act, Choose) and self.cards == "virtual":
-                    self.picks[act.seat] = act.cards
-            self.phase = "reveal" if isinstance(first, Choose) else "leftover"
             self.said = said if self.phase == "reveal" else {}
+            for act in taken:
+                if isinstance(act, ShowLeftover):
+                    self.pairs[act.seat] = [act.card, None]
+                elif isinstance(act, Choose):
+                    self.pairs[act.seat] = [*act.cards]
+                    if self.cards == "virtual":
+                        self.picks[act.seat] = act.cards
         self.sound("tap")
         again = (
             "Check the cards." if self.phase != "operator" else "Turn over the operator card again."
         )
         self.say(f"Taken back. {again}")
 
-    # -- never lose a game (issue 10) -------------------------------------------------------------
-
-    def record_at(self, played: float) -> dict[str, Any]:
+    def record(self) -> dict[str, Any]:
         """The round beyond the match: its phase, who is ready, the pairs read, the picks,
-        the values said, and the countdown's, the bots' and the reveal's moments in
-        seconds of play (``played``: the seconds played now). ``n`` and ``state`` (its
-        digest): the match it belongs to. The keys are the journal's: keep them readable.
-        (Not the base's ``record()``: this one needs ``played``, which the scene's
-        :meth:`~.table.ArenaScene.record` passes.)"""
-        offset = played - self.clock()  # seconds of play minus the app's clock
-        end, revealed = self.countdown_end, self.revealed_at
+        the values said, and the countdown's, the bots' and the reveal's moments (seconds
+        of play). ``n`` and ``state`` (its digest): the match it belongs to. The keys are
+        the journal's: keep them readable."""
         return {
             "n": len(self.match.history),
             "state": digest(self.state),
@@ -678,79 +658,63 @@ class ArenaPlay(TableController):
             "pairs": [list(pair) for pair in self.pairs],
             "bad": sorted([list(b) for b in self.bad]),
             "said": {str(s): v for s, v in self.said.items()},
-            "countdown": None if end is None else round(end + offset, 3),
-            "bot_due": {str(s): round(t + offset, 3) for s, t in self.bot_press_at.items()},
-            "revealed": None if revealed is None else round(revealed + offset, 3),
+            "countdown": self.countdown_end,
+            "bot_due": {str(s): t for s, t in self.bot_press_at.items()},
+            "revealed": self.revealed_at,
         }
 
-    def carry_on(self, record: Any, played: float) -> None:
+    def carry_on(self, record: Any) -> None:
         """The round again around the match replayed from the journal: from the record
         when it belongs to this match, else from the match alone (the device stopped
         between the two writes: the last step the match shows)."""
         self.deal_hands()
-        st = self.state
+        history, st = self.match.history, self.state
         if not (
             isinstance(record, dict)
-            and record.get("n") == len(self.match.history)
+            and record.get("n") == len(history)
             and record.get("state") == digest(st)
         ):
             record = None
-        batch = self.last_batch()
+        dealt = len(history)  # the scoring the match ends with, but for the deal after it
+        while dealt and isinstance(history[dealt - 1], DealCard):
+            dealt -= 1
+        scored = dealt and isinstance(history[dealt - 1], Choose | ShowLeftover)
+        self.fresh_round()
         if st.phase == "choose":
-            self.fresh_round()
             self.operator_out()  # the bots pick again: the same picks (keyed)
-        elif batch is not None and (
-            st.phase == "leftover" or record is None or record.get("phase") != "operator"
-        ):
-            start, end = batch
-            before = self.match.steps[start - 1].state if start else self.match.initial
-            self.fresh_round()
-            self.round_label = (before.set_number, before.round)
-            if st.phase == "leftover":
-                self.ready = [True] * self.players
-            self.ruling(tuple(e for step in self.match.steps[start:end] for e in step.events))
+        elif scored and (st.phase == "leftover" or (record or {}).get("phase") != "operator"):
+            start = scorings(history[:dealt])[-1]
+            self.shown = self.match.steps[start - 1].state if start else self.match.initial
+            self.ruling([e for step in self.match.steps[start:] for e in step.events])
         else:
             self.begin_round()
         if record is not None:
             try:
-                self.restore(record, played)
+                self.restore(record)
             except (TypeError, ValueError, KeyError, IndexError) as exc:
                 log.warning("math-arena: the saved round does not read (%s): dropped", exc)
         self.say(f"Welcome back! {self.message}".strip())
 
-    def restore(self, record: Mapping[str, Any], played: float) -> None:
-        phase, now = str(record["phase"]), self.clock()
+    def restore(self, record: Mapping[str, Any]) -> None:
+        phase = str(record["phase"])
         if self.state.phase == "choose" and phase in ("ready", "countdown", "reveal"):
             self.phase = phase
             self.ready = [bool(r) for r in record["ready"]][: self.players]
-            picks = {int(s): (str(v[0]), str(v[1])) for s, v in record["picks"].items()}
-            self.picks = {**self.picks, **picks}
+            self.picks.update({int(s): (str(a), str(b)) for s, (a, b) in record["picks"].items()})
         if self.phase in ("reveal", "leftover"):
             self.pairs = [[p[0], p[1]] for p in record["pairs"]][: self.players]
-            self.bad = {(int(b[0]), int(b[1])) for b in record["bad"]}
+            self.bad = {(int(s), int(slot)) for s, slot in record["bad"]}
             self.said = {int(s): int(v) for s, v in record["said"].items()}
-            revealed = record.get("revealed")  # seconds of play (a record from before: none)
-            if isinstance(revealed, int | float):
-                self.revealed_at = now + float(revealed) - played
-        if self.phase in ("ready", "countdown"):  # the moments to come, in seconds of play
+            revealed = record.get("revealed")  # none in a record from before
+            self.revealed_at = None if revealed is None else float(revealed)
+        if self.phase in ("ready", "countdown"):
             due = {int(s): float(t) for s, t in record["bot_due"].items()}
-            self.bot_press_at = {s: now + t - played for s, t in due.items() if not self.ready[s]}
+            self.bot_press_at = {s: t for s, t in due.items() if not self.ready[s]}
             end = record.get("countdown")
             if self.phase == "countdown":
-                self.countdown_end = now + float(end) - played if end is not None else now
+                self.countdown_end = self.clock() if end is None else float(end)
         if self.phase in AGAIN and (self.phase != "ready" or any(self.ready)):
             self.say(AGAIN[self.phase])
-
-    def last_batch(self) -> tuple[int, int] | None:
-        """(start, end) of the scoring (pairs, or leftover cards) the match ends with,
-        but for the deal after it; None if it ends otherwise."""
-        history = self.match.history
-        end = len(history)
-        while end > 0 and isinstance(history[end - 1], DealCard):
-            end -= 1
-        if end == 0 or not isinstance(history[end - 1], Choose | ShowLeftover):
-            return None
-        return scorings(history[:end])[-1], end
 
 
 __all__ = ["BOT_SECONDS", "BOT_STAGGER", "COUNTDOWN", "GAME", "ArenaPlay", "Said"]

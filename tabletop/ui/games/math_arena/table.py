@@ -203,7 +203,7 @@ class ArenaScene(TableScene):
         pairs = [(s.name, s.bot is not None) for s in infos]
         self.play = play = ArenaPlay(
             pairs, cards=cards, level=level, seed=seed, tournament=tournament, match=match,
-            clock=ctx.clock, sound=ctx.sounds.play,
+            clock=lambda: self.save.elapsed(), sound=ctx.sounds.play,
         )  # fmt: skip
         t = play.tournament
         app = {
@@ -218,9 +218,6 @@ class ArenaScene(TableScene):
 
     # -- what the base asks -------------------------------------------------------------------
 
-    def record(self) -> dict[str, Any]:
-        return self.play.record_at(self.save.elapsed())
-
     def refuse(self, code: str, detail: str = "", **facts: Any) -> None:
         self.play.refuse(code, detail or code, facts.get("seat"))
 
@@ -228,7 +225,7 @@ class ArenaScene(TableScene):
 
     def begin(self) -> None:
         if self.resumed:
-            self.play.carry_on(self.save.app.get("table"), self.save.elapsed())
+            self.play.carry_on(self.save.app.get("table"))
         else:
             self.play.start()
 
@@ -242,7 +239,7 @@ class ArenaScene(TableScene):
         """The bots' presses and the countdown, on the app's clock; while one is to come,
         the seconds played reach the journal once a second (their moments resume)."""
         with one_write(self.match):
-            changed = self.play.tick(now)
+            changed = self.play.tick()
         if changed:
             self.after()
         played = float(self.save.app.get("played") or 0.0)
@@ -494,7 +491,7 @@ class ArenaScene(TableScene):
         area = pygame.Rect(0, 0, m.u(300), m.u(220))
         area.center = (self.rows[0].centerx, (self.rows[0].top + self.rows[-1].bottom) // 2)
         painter.box(surface, area, p.panel, p.selected, m.u(5), m.u(16))
-        left = max(1, self.play.countdown_left(self.ctx.clock()))
+        left = max(1, self.play.countdown_left())
         painter.text(surface, str(left), area.center, m.u(130), p.ink, bold=True, anchor="center")
         at = (area.centerx, area.top + m.u(10))
         painter.text(surface, "Get ready...", at, m.text, p.muted, anchor="midtop")
