@@ -291,17 +291,16 @@ class BubbleGame:
         other = self.bubbles[b.partner]
         return (b, other) if b.kind == "number" else (other, b)
 
-    def bubble_at(self, x: float, y: float, slack: float = 0.0) -> Bubble | None:
-        """The bubble under a point (the held one first, then the nearest)."""
-        held = self.held
-        if held is not None and math.hypot(held.x - x, held.y - y) <= RADIUS + slack:
-            return held
-        best: tuple[float, Bubble] | None = None
-        for b in self.bubbles.values():
-            d = math.hypot(b.x - x, b.y - y)
-            if not b.held and d <= RADIUS + slack and (best is None or d < best[0]):
-                best = (d, b)
-        return None if best is None else best[1]
+    def bubble_at(
+        self, x: float, y: float, slack: float = 0.0, *, held: bool = True
+    ) -> Bubble | None:
+        """The bubble nearest a point, if within its radius and ``slack`` (``held``: the
+        held bubble may be it)."""
+        near = [b for b in self.bubbles.values() if held or not b.held]
+        best = min(near, key=lambda b: math.hypot(b.x - x, b.y - y), default=None)
+        if best is None or math.hypot(best.x - x, best.y - y) > RADIUS + slack:
+            return None
+        return best
 
     def answers(self) -> dict[Fraction, list[tuple[int, int]]]:
         """The answers that can be made right now: answer -> [(number id, pair's

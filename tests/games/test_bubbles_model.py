@@ -97,6 +97,24 @@ def test_bubbles_stay_inside_the_field() -> None:
             assert RADIUS - 1e-9 <= b.y <= HEIGHT - RADIUS + 1e-9
 
 
+def test_bubbles_bubble_at_is_the_nearest_within_reach_held_or_not() -> None:
+    """A finger's bubble: the nearest one whose edge (plus the slack) it is inside; the
+    held one only when ``held`` (a drag's release looks under it)."""
+    game = field(
+        Bubble(1, "number", 3, 300, 300),
+        Bubble(2, "number", 4, 300 + RADIUS * 1.5, 300),
+        Bubble(3, "operator", "+", 700, 300),
+    )
+    assert game.bubble_at(300 + RADIUS * 0.7, 300).id == 1  # nearer 1 than 2
+    assert game.bubble_at(300 + RADIUS * 0.8, 300).id == 2
+    assert game.bubble_at(700 + RADIUS * 1.1, 300) is None
+    assert game.bubble_at(700 + RADIUS * 1.1, 300, slack=RADIUS * 0.2).id == 3
+    game.pick(1)
+    assert game.bubble_at(300, 300).id == 1
+    assert game.bubble_at(300, 300, RADIUS * 0.6, held=False).id == 2  # 2 within reach
+    assert game.bubble_at(300 - RADIUS, 300, held=False) is None
+
+
 def test_bubbles_drop_on_a_pair_pops_three_and_scores_the_target_mecs8() -> None:
     game = field(
         Bubble(1, "number", 3, 200, 200),

@@ -115,15 +115,17 @@ def test_bubbles_play_is_pygame_free_and_plays_in_field_units() -> None:
         play.advance(now[0])
     number, onto = any_move(game)
     red, pair = game.bubbles[number], game.bubbles[onto]
-    assert play.touch(red.x, red.y) == (
+    play.touch(red.x, red.y)
+    assert (play.message, play.tone) == (
         f"You have {red.label}. Now tap a pair (or drag it there).",
         "info",
     )
-    assert play.touch(red.x, red.y) == (f"You let go of {red.label}.", "info")  # taps only
+    play.touch(red.x, red.y)
+    assert (play.message, play.tone) == (f"You let go of {red.label}.", "info")  # taps only
     assert game.held is None
     play.touch(red.x, red.y)
-    text, tone = play.touch(pair.x, pair.y)
-    popped = game.pops[-1]
+    play.touch(pair.x, pair.y)
+    text, tone, popped = play.message, play.tone, game.pops[-1]
     assert tone == ("good" if popped.hit else "miss") and popped.reason in text
     assert play.flash is not None and play.flash.hit == popped.hit
     red = game.free_numbers()[0]

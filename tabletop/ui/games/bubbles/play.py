@@ -1,14 +1,12 @@
 """One bubble round without pygame (:class:`BubblePlay`): the model stepped by the clock,
-and a finger's pick, drag, drop and let go in field units. Each move returns the
-:data:`Line` to show (text and tone: ``info``, ``good`` a hit, ``miss`` a pop that
-scored nothing, ``bad``) or raises the engine's
-:class:`~tabletop.engine.errors.TabletopError`.
+and a finger's pick, drag, drop and let go in field units. Each move says what happened
+(``tone``: ``info``, ``good`` a hit, ``miss`` a pop that scored nothing) with its sound,
+or raises the engine's :class:`~tabletop.engine.errors.TabletopError`.
 """
 
 from __future__ import annotations
 
 import logging
-import math
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -32,8 +30,6 @@ TOUCH_SLACK = RADIUS * 0.3  # fingers are wider than bubbles' edges
 FLASH_SECONDS = 2.0
 START = "Drag a red bubble onto a pair to make the target!"
 
-Line = tuple[str, str]
-
 
 @dataclass(frozen=True)
 class Flash:
@@ -47,33 +43,37 @@ class Flash:
 
 class BubblePlay(TableController):
     """One timed round (see the module). ``seed`` and ``game.actions`` replay it
-    (:func:`tabletop.games.bubbles.replay`)."""
+    (:func:`tabletop.games.bubbles.replay`); ``sound`` plays a cue."""
 
-    def __init__(self, settings: BubbleSettings, seed: float, clock: Callable[[], float]) -> None:
-        self.settings = settings
-        self.seconds = int(settings.seconds)
-        self.seed = seed
-        self.clock = clock
+    def __init__(
+        self,
+        settings: BubbleSettings,
+        seed: float,
+        clock: Callable[[], float],
+        sound: Callable[[str], None] = lambda cue: None,
+    ) -> None:
+        self.settings, self.seed, self.clock, self.sound = settings, seed, clock, sound
         self.game = BubbleGame.new(settings, rng=random.Random(seed))
         self.flash: Flash | None = None
         self.last: float | None = None  # None: paused (the time since does not count)
         self.spare = 0.0
-        self.dragged = False  # the held bubble moved since the finger went down
-        self.grabbed = False  # the finger went down on the held bubble
-        self.picked_now = False  # ... and picked it up with that press
+        # the finger on the held bubble: "" none, "picked" (it picked it up), "held" (it
+        # went down on the bubble held before), "moved" (it drags it)
+        self.finger = ""
         self.releases = False  # the input layer sends Release (so a tap can start a drag)
+        self.say(START)
         log.info(
             "bubbles: round of %d s starts, target %d, bubbles %s",
-            self.seconds,
+            settings.seconds,
             self.game.target,
             " ".join(b.label for b in self.game.bubbles.values()),
         )
 
     # -- time ------------------------------------------------------------------------------
 
-    def advance(self, now: float) -> tuple[bool, str | None]:
-        """Step the model up to ``now``: whether anything moved, and the reason of the
-        last new target the field forced (None: none)."""
+    def advance(self, now: float) -> bool:
+        """Step the model up to ``now`` (saying the reason of a new target the field
+        forced): whether anything moved."""
         if self.last is None:
             self.last = now
         self.spare += max(0.0, now - self.last)
@@ -82,15 +82,14 @@ class BubblePlay(TableController):
         self.spare -= steps * DT
         if steps > MAX_STEPS_PER_FRAME:
             steps, self.spare = MAX_STEPS_PER_FRAME, 0.0
-        reason = None
         for _ in range(steps):
             for event in self.game.step():
                 if isinstance(event, Retargeted):
                     log.info("bubbles: %s", event.reason)
-                    reason = event.reason
+                    self.say(event.reason)
         if self.flash is not None and now > self.flash.until:
             self.flash = None
-        return steps > 0 or self.flash is not None, reason
+        return steps > 0 or self.flash is not None
 
     def finish(self) -> None:
         self.game.put_down()
@@ -103,75 +102,64 @@ class BubblePlay(TableController):
 
     # -- a finger ---------------------------------------------------------------------------
 
-    def bubble_under(self, x: float, y: float, *, skip_held: bool = False) -> Bubble | None:
-        best: tuple[float, Bubble] | None = None
-        for b in self.game.bubbles.values():
-            d = math.hypot(b.x - x, b.y - y)
-            near = d <= RADIUS + TOUCH_SLACK and (best is None or d < best[0])
-            if near and not (skip_held and b.held):
-                best = (d, b)
-        return None if best is None else best[1]
-
-    def touch(self, x: float, y: float) -> Line | None:
+    def touch(self, x: float, y: float) -> None:
         """A finger down in the field: pick a red bubble up, drop it on a pair, or let go.
 
         With ``Release`` events a finger down on the held bubble may start a drag, so it
         is let go only if the finger comes up without moving; without them (taps only) a
         second tap on it lets go at once."""
-        self.dragged = self.grabbed = self.picked_now = False
-        b = self.bubble_under(x, y)
-        held = self.game.held
-        if held is None:
-            if b is None:
-                return "Tap a red bubble to pick it up.", "info"
-            return self.pick(b, f"You have {b.label}. Now tap a pair (or drag it there).")
-        if b is not None and b.id == held.id:
-            self.grabbed = True
-            return None if self.releases else self.let_go()
-        if b is None:
-            return self.let_go()
-        if b.kind == "number" and b.partner is None:
-            return self.pick(b, f"You have {b.label} now. Tap a pair.")
-        return self.drop(b)
+        self.finger = ""
+        b, held = self.game.bubble_at(x, y, TOUCH_SLACK), self.game.held
+        if held is None and b is None:
+            self.say("Tap a red bubble to pick it up.")
+        elif held is None and b is not None:
+            self.pick(b, f"You have {b.label}. Now tap a pair (or drag it there).")
+        elif b is None:
+            self.let_go()
+        elif held is not None and b.id == held.id:
+            self.finger = "held"
+            if not self.releases:
+                self.let_go()
+        elif b.kind == "number" and b.partner is None:
+            self.pick(b, f"You have {b.label} now. Tap a pair.")
+        else:
+            self.drop(b)
 
-    def pick(self, b: Bubble, text: str) -> Line:
+    def pick(self, b: Bubble, text: str) -> None:
         self.game.pick(b.id)
-        self.grabbed = self.picked_now = True
+        self.finger = "picked"
         log.info("bubbles: picked %s (bubble %d)", b.label, b.id)
-        return text, "info"
+        self.say(text)
 
-    def let_go(self) -> Line | None:
+    def let_go(self) -> None:
         held = self.game.held
-        if held is None:
-            return None
-        self.game.put_down()
-        return f"You let go of {held.label}.", "info"
+        if held is not None:
+            self.game.put_down()
+            self.say(f"You let go of {held.label}.")
 
     def drag(self, x: float, y: float) -> None:
-        if self.game.held is not None and self.grabbed:
-            self.dragged = True
+        if self.game.held is not None and self.finger:
+            self.finger = "moved"
             self.game.move_held(x, y)
 
-    def release(self, x: float, y: float) -> Line | None:
+    def release(self, x: float, y: float) -> None:
         self.releases = True
-        grabbed, self.grabbed = self.grabbed, False
-        held = self.game.held
-        if held is None or not grabbed:
-            return None
-        if not self.dragged:
-            return None if self.picked_now else self.let_go()  # a tap on the held bubble
-        self.dragged = False
-        b = self.bubble_under(x, y, skip_held=True)
+        finger, self.finger, held = self.finger, "", self.game.held
+        if held is None or finger != "moved":
+            if held is not None and finger == "held":
+                self.let_go()  # a tap on the held bubble
+            return
+        b = self.game.bubble_at(x, y, TOUCH_SLACK, held=False)
         if b is not None and b.partner is not None:
-            return self.drop(b)
+            self.drop(b)
+            return
         self.game.put_down()
         if b is not None:
             raise IllegalMove(
                 "bubbles.not_a_pair", f"{held.label} released on free bubble {b.label}"
             )
-        return None
 
-    def drop(self, onto: Bubble) -> Line:
+    def drop(self, onto: Bubble) -> None:
         held = self.game.held
         try:
             popped = self.game.drop(onto.id)
@@ -179,9 +167,9 @@ class BubblePlay(TableController):
             if held is not None and onto.partner is not None:
                 self.game.put_down()  # a refused sum: the red bubble floats on
             raise
-        return self.popped(popped, (onto.x, onto.y))
+        self.popped(popped, (onto.x, onto.y))
 
-    def popped(self, popped: Popped, where: tuple[float, float]) -> Line:
+    def popped(self, popped: Popped, where: tuple[float, float]) -> None:
         log.info(
             "bubbles: %.1f s: %s, target %d: %s; score %d; target now %d",
             popped.at,
@@ -192,25 +180,27 @@ class BubblePlay(TableController):
             self.game.target,
         )
         self.flash = Flash(popped.equation, where, self.clock() + FLASH_SECONDS, popped.hit)
+        self.sound("good" if popped.hit else "seen")
         if popped.hit:
-            return f"{popped.reason} New target: {popped.new_target}.", "good"
-        if popped.retargeted:
-            return (
+            self.say(f"{popped.reason} New target: {popped.new_target}.", "good")
+        elif popped.retargeted:
+            self.say(
                 f"{popped.reason} Nobody can make {popped.target} any more, so the new "
                 f"target is {popped.new_target}.",
                 "miss",
             )
-        return popped.reason, "miss"
+        else:
+            self.say(popped.reason, "miss")
 
     def can_undo(self) -> bool:
         return self.game.can_undo
 
-    def undo(self) -> Line:
+    def undo(self) -> None:
         """Take back the last pop (the teacher typed the PIN)."""
         undone = self.game.undo()
         log.info("bubbles: undo %s (teacher PIN); score %d", undone.equation, self.game.score)
         self.flash = None
-        return f"Took back {undone.equation}. Score: {self.game.score}.", "info"
+        self.say(f"Took back {undone.equation}. Score: {self.game.score}.")
 
 
-__all__ = ["FLASH_SECONDS", "START", "BubblePlay", "Flash", "Line"]
+__all__ = ["FLASH_SECONDS", "START", "BubblePlay", "Flash"]

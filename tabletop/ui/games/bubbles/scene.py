@@ -1,14 +1,10 @@
 """The bubble game on the screen (RULINGS MECS-8): its setup (the one setup form,
-:data:`SETUP`), rules and scoreboard, and the round (:class:`BubbleScene`): the field
-scaled to fit, the bubbles, the flash of a pop and the top bar; a finger's taps and
-drags go to the pygame-free :class:`~.play.BubblePlay`. A round is not journaled (no
-save, no match), has no turns, lamps or bots; its ``update`` steps the bubbles by the
-clock.
+:data:`SETUP`: ``time.<seconds>``, seat 1's button starts too), rules and scoreboard, and
+the round (:class:`BubbleScene`). A round is not journaled (no save, no match), has no
+turns, lamps or bots.
 
-Touch targets: on the setup ``time.30``, ``time.60``, ``time.90``, ``rules``, ``start``
-(seat 1's button starts too), ``back``; in the round ``bubble.<id>`` (one per bubble),
-``undo`` (behind the teacher PIN), ``rules``, ``leave``; dragging uses ``Drag`` /
-``Release`` events.
+Touch targets in the round: ``bubble.<id>`` (one per bubble), ``undo`` (behind the
+teacher PIN), ``rules``, ``leave``; dragging uses ``Drag`` / ``Release`` events.
 """
 
 from __future__ import annotations
@@ -22,7 +18,7 @@ import pygame
 from tabletop.games.bubbles import HEIGHT, OP_GLYPHS, RADIUS, WIDTH, Bubble, BubbleSettings
 from tabletop.highscores import HighScores
 from tabletop.ui.app import Context, Scene
-from tabletop.ui.games.bubbles.play import START, BubblePlay, Flash, Line
+from tabletop.ui.games.bubbles.play import BubblePlay, Flash
 from tabletop.ui.input import CardsSeen, Drag, Release, Tap
 from tabletop.ui.messages import child_message
 from tabletop.ui.results import Outcome, Standing
@@ -40,28 +36,32 @@ GAME = "bubbles"
 ROUND_LENGTHS = (30, 60, 90)
 RED = VERMILLION
 PAIR_RING = (25, 25, 30)
-SOUNDS = {"good": "good", "miss": "seen"}
 
 
-def rules_pages() -> list[RulesPage]:
+def rules_pages() -> tuple[RulesPage, ...]:
     """The rules pages, with the game's own signs in them."""
     signs = {"minus": OP_GLYPHS["-"], "times": OP_GLYPHS["x"], "divide": OP_GLYPHS["/"]}
-    return list(load_rules("bubbles", **signs))
+    return load_rules("bubbles", **signs)
+
+
+RULES = rules_pages()
 
 
 class BubbleScene(TableScene):
-    """One timed round (see the module)."""
+    """One timed round: the field scaled to fit, the bubbles, the flash of a pop and the
+    top bar; a finger's taps and drags go to the pygame-free :class:`~.play.BubblePlay`,
+    and ``update`` steps the bubbles by the clock."""
 
     game = GAME
-    rules = ("Bubble game: the rules", tuple(rules_pages()))
+    rules = ("Bubble game: the rules", RULES)
     undo_pin = ("Teacher PIN", "For teachers: take back the last bubble sum.")
     play: BubblePlay
 
     def __init__(self, ctx: Context, *, seconds: int = 60) -> None:
         super().__init__(ctx, None, again=lambda: BubbleScene(ctx, seconds=seconds))
-        self.play = BubblePlay(BubbleSettings(seconds=seconds), ctx.rng.random(), ctx.clock)
-        self.seconds = self.play.seconds
-        self.say(START)
+        settings = BubbleSettings(seconds=seconds)
+        self.play = BubblePlay(settings, ctx.rng.random(), ctx.clock, ctx.sounds.play)
+        self.seconds = seconds
         self.player: str | None = None
         self.place: int | None = None
         self.field = pygame.Rect(0, 0, 1, 1)
@@ -117,7 +117,7 @@ class BubbleScene(TableScene):
 
     def tapped(self, event: Tap) -> None:
         if hit(self.buttons, event.pos) is None and self.field.collidepoint(event.pos):
-            self.show(self.play.touch(*self.to_field(event.pos)))
+            self.play.touch(*self.to_field(event.pos))
         else:
             super().tapped(event)
 
@@ -126,19 +126,15 @@ class BubbleScene(TableScene):
         if isinstance(event, Drag):
             self.play.drag(x, y)
         else:
-            self.show(self.play.release(x, y))
+            self.play.release(x, y)
 
     def seat_pressed(self, seat: int, at: float) -> None:
         self.refuse("bubbles.buttons_resting", f"seat {seat + 1}'s button in the bubble round")
 
     def cards_seen(self, event: CardsSeen) -> None:
-        # cards lying on the table are no mistake: only a stranger card is told
         text = card_message(event)
-        if text == child_message("bubbles.not_our_card"):
+        if "?" in event.codes:  # cards lying on the table are no mistake: a stranger is
             self.say(text, "error")
-
-    def teacher_menu(self) -> None:
-        self.show(self.play.undo())
 
     def leave(self) -> None:
         self.ask(("leave",), ask_leave(self.ctx, "Stop this round?", "Stop"))
@@ -146,20 +142,13 @@ class BubbleScene(TableScene):
     def pause(self) -> None:
         self.play.last = None  # paused time (rules, the PIN pad) does not count
 
-    def show(self, line: Line | None) -> None:
-        if line is not None:
-            self.say(*line)
-            if line[1] in SOUNDS:
-                self.ctx.sounds.play(SOUNDS[line[1]])
-
     # -- time and the end -------------------------------------------------------------------------
 
     def update(self, now: float) -> bool:
         if self.finished:
             return False
-        moved, reason = self.play.advance(now)
-        if reason is not None:
-            self.say(reason)
+        moved = self.play.advance(now)
+        self.voice()  # a new target the field forced
         if self.finished:
             self.play.finish()
             self.ctx.sounds.play("round")
@@ -324,7 +313,7 @@ SETUP = FormSpec(
     game=GAME,
     title="Bubble game",
     subtitle="Make the target number from flying bubbles.",
-    rules=tuple(rules_pages()),
+    rules=RULES,
     start=_start,
     options=(
         OptionRow(
