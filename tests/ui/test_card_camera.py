@@ -137,7 +137,7 @@ def card_table(ctx: Any, game: str, *, real: bool) -> Any:
         from tabletop.ui.games.math_arena import ArenaScene
 
         seats = [("Ana", False), ("Bo", False), ("Cy", False)]
-        return ArenaScene(ctx, seats=seats, cards="table" if real else "virtual", seed=1)
+        return ArenaScene(ctx, seats, {"cards": "table" if real else "virtual", "seed": 1})
     if game == "mecs":
         from tabletop.games.mecs import MecsSettings
         from tabletop.ui.games.mecs.table import MecsTable

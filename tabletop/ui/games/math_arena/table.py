@@ -12,7 +12,7 @@ card shown, tap to correct it), ``value.<i>`` (a seat's value, tap to say it),
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pygame
@@ -187,33 +187,35 @@ class ArenaScene(TableScene):
     def __init__(
         self,
         ctx: Context,
-        *,
         seats: Sequence[tuple[str, bool] | SeatInfo],
-        cards: str = "table",
-        level: str = "easy",
-        seed: int = 0,
-        tournament: Tournament | None = None,
+        app: Mapping[str, Any],
+        *,
         match: Match[MathArenaSettings, MathArenaState, Action] | None = None,
         save: GameSave | None = None,
     ) -> None:
         """``seats``: (name, is a bot) each, or the journal's ``SeatInfo`` of children who
-        signed in (a bot's has its level). ``match`` and ``save``: a game replayed from
-        the journal, to carry on with (:func:`resume_scene`)."""
+        signed in (a bot's has its level). ``app``: the game as the journal keeps it, for
+        a new game, the next of a tournament and one carried on alike: ``cards``,
+        ``level``, ``seed`` and the ``tournament`` so far (none: a new one). ``match`` and
+        ``save``: a game replayed from the journal, to carry on with."""
+        level, t = str(app.get("level", "easy")), app.get("tournament") or {}
         infos = seats_of(seats, level)
-        pairs = [(s.name, s.bot is not None) for s in infos]
+        points = tuple(int(x) for x in t.get("points", ()))  # none: nobody has points yet
+        target, games = int(t.get("target", TOURNAMENT_TARGET)), int(t.get("games", 0))
         self.play = play = ArenaPlay(
-            pairs, cards=cards, level=level, seed=seed, tournament=tournament, match=match,
+            [(s.name, s.bot is not None) for s in infos], cards=str(app.get("cards", "table")),
+            level=level, seed=int(app["seed"]), match=match,
+            tournament=Tournament(len(infos), target=target, points=points, games=games),
             clock=lambda: self.save.elapsed(), sound=ctx.sounds.play,
         )  # fmt: skip
-        t = play.tournament
-        app = {
-            "seats": [[name, bot] for name, bot in pairs],
+        record = {
+            "seats": [[name, bot] for name, bot in play.seats],
             "cards": play.cards,
             "level": level,
-            "seed": seed,
-            "tournament": {"target": t.target, "points": list(t.points), "games": t.games},
+            "seed": play.seed,
+            "tournament": tournament_record(play.tournament),
         }
-        save = save or GameSave(ctx, GAME.name, infos, app)
+        save = save or GameSave(ctx, GAME.name, infos, record)
         super().__init__(ctx, save, resumed=match is not None, again=self.next_game)
 
     # -- what the base asks -------------------------------------------------------------------
@@ -345,11 +347,10 @@ class ArenaScene(TableScene):
     def next_game(self) -> Scene:
         """The next game of the tournament ("Play again"): the same seats, a new seed."""
         t = self.tournament_after()
-        play = self.play
+        seed, tournament = self.ctx.rng.randrange(1 << 30), None if t.over else tournament_record(t)
         return ArenaScene(
-            self.ctx, seats=self.save.seats, cards=play.cards, level=play.level,
-            seed=self.ctx.rng.randrange(1 << 30), tournament=None if t.over else t,
-        )  # fmt: skip
+            self.ctx, self.save.seats, {**self.save.app, "seed": seed, "tournament": tournament}
+        )
 
     # -- layout and drawing -------------------------------------------------------------------
 
@@ -497,27 +498,21 @@ class ArenaScene(TableScene):
         painter.text(surface, "Get ready...", at, m.text, p.muted, anchor="midtop")
 
 
+def tournament_record(t: Tournament) -> dict[str, Any]:
+    return {"target": t.target, "points": list(t.points), "games": t.games}
+
+
 def resume_scene(
     ctx: Context, save: GameSave, match: Match[MathArenaSettings, MathArenaState, Action]
 ) -> Scene:
-    """The game screen again around a match replayed from the journal (issue 10): the
-    seats, cards, level, seed and tournament from ``save.app`` as the game wrote them."""
-    app, t = save.app, save.app.get("tournament") or {}
-    seats = save.seats_or(app.get("seats"))
-    points = tuple(int(x) for x in t.get("points", ()))  # none: nobody has points yet
-    target, games = int(t.get("target", TOURNAMENT_TARGET)), int(t.get("games", 0))
-    tournament = Tournament(len(seats), target=target, points=points, games=games)
-    cards, level = str(app.get("cards", "table")), str(app.get("level", "easy"))
-    return ArenaScene(
-        ctx, seats=seats, cards=cards, level=level, seed=int(app["seed"]),
-        tournament=tournament, match=match, save=save,
-    )  # fmt: skip
+    """The game screen again around a match replayed from the journal (issue 10)."""
+    return ArenaScene(ctx, save.seats_or(save.app.get("seats")), save.app, match=match, save=save)
 
 
 def _start(ctx: Context, values: FormValues) -> Scene:
     cards = "virtual" if values.virtual else "table"
-    seed = ctx.rng.randrange(1 << 30)
-    return ArenaScene(ctx, seats=values.seats, cards=cards, level=values.level, seed=seed)
+    app = {"cards": cards, "level": values.level, "seed": ctx.rng.randrange(1 << 30)}
+    return ArenaScene(ctx, values.seats, app)
 
 
 SETUP = FormSpec(
