@@ -313,6 +313,8 @@ SETUP = FormSpec(
     game=GAME,
     title="Bubble game",
     subtitle="Make the target number from flying bubbles.",
+    intro="Drag a red number onto a red-and-blue pair. Hit the big number to score! "
+    "Tap Start, or press button 1.",
     rules=RULES,
     start=_start,
     options=(
@@ -320,8 +322,6 @@ SETUP = FormSpec(
             "time", "How long?", tuple(Choice(str(s), f"{s} s") for s in ROUND_LENGTHS), "60"
         ),
     ),
-    intro="Drag a red number onto a red-and-blue pair. Hit the big number to score! "
-    "Tap Start, or press button 1.",
     aside=_scoreboard,
     seat_button_starts=True,
     cards_seen=card_message,
