@@ -132,8 +132,9 @@ class BubbleScene(TableScene):
         self.refuse("bubbles.buttons_resting", f"seat {seat + 1}'s button in the bubble round")
 
     def cards_seen(self, event: CardsSeen) -> None:
+        """Cards lying on the table are no mistake: only a stranger card is told."""
         text = card_message(event)
-        if "?" in event.codes:  # cards lying on the table are no mistake: a stranger is
+        if "?" in event.codes:
             self.say(text, "error")
 
     def leave(self) -> None:
