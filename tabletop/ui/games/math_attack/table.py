@@ -1,16 +1,13 @@
 """Math Attack!'s screens: the setup on the one setup form (``seat.1``: a child or a bot,
-``choice.bot.<L>``; ``cards.real`` ``cards.virtual``; ``first.0`` ``first.1``), the rules
-in plain words (ATK-1..ATK-6), and the table on the one base: the two number lines of
-cards with the running total under each card (ATK-1, ATK-2), whose turn, the child's
-hand against a bot, and the instruction line. No text below 16 px at 800x480: a caption
-that does not fit its card at that size is left off (the card's symbol, as printed,
-stays), and a name too long for its room is cut with "\u2026".
+``choice.bot.<L>``; ``cards.real`` ``cards.virtual``; ``first.0`` ``first.1``) and the
+table on the one base: the two number lines of cards with the running total under each
+card (ATK-1, ATK-2), whose turn, the child's hand against a bot, the instruction line.
+No text below 16 px at 800x480: a caption too wide for its card is left off (the
+card's symbol, as printed, stays), a name too long for its room is cut with "\u2026".
 
-It draws and routes input; :class:`~.play.AttackPlay` decides what happens. Touch
-targets: ``line.0`` ``line.1`` (a number line), ``seen.0`` ``seen.1`` (a camera card
-that was not accepted: tap to say which card it is), ``hand.<i>`` (virtual play),
-``pass`` (show hand, pass), ``undo``, ``rules``, ``leave``. Card pickers are
-:class:`~tabletop.ui.scenes.rules.ChoiceGrid` with ``choice.<CODE>``.
+Touch targets: ``line.0`` ``line.1`` (a number line), ``seen.0`` ``seen.1`` (a camera
+card that was not accepted: tap to say which card it is), ``hand.<i>`` (virtual play),
+``pass`` (show hand, pass), ``undo``, ``rules``, ``leave``; the card pickers' ``choice.<CODE>``.
 """
 
 from __future__ import annotations
@@ -33,7 +30,6 @@ from tabletop.games.math_attack import (
 )
 from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
-from tabletop.ui.games import start_card_camera
 from tabletop.ui.games.math_attack.play import (
     BOT_SECONDS,
     GAME,
@@ -42,7 +38,7 @@ from tabletop.ui.games.math_attack.play import (
     num,
 )
 from tabletop.ui.results import Outcome, outcome_of
-from tabletop.ui.saves import GameSave, one_write, seat_infos
+from tabletop.ui.saves import GameSave, seat_infos
 from tabletop.ui.scenes import form
 from tabletop.ui.scenes.rules import load_rules
 from tabletop.ui.table import TableScene, corner_buttons
@@ -71,16 +67,14 @@ def draw_card(
     if outline := {"ghost": (p.bad, 4), "selected": (p.selected, 5)}.get(mark):
         pygame.draw.rect(surface, outline[0], rect.inflate(8, 8), m.u(outline[1]), radius + 2)
     big, caption = face(card) if card is not None else ("?", "")
-    inner = rect.width - 4
-    small = painter.least
-    if caption and painter.fonts.width(caption, small) > inner:
-        caption = caption.strip("|")  # "n\u00f72" for "|n\u00f72|" on a narrow card
-    if caption and painter.fonts.width(caption, small) <= inner:
+    inner, small = rect.width - 4, painter.least
+    fits = (
+        c for c in (caption, caption.strip("|")) if c and painter.fonts.width(c, small) <= inner
+    )
+    if caption := next(fits, ""):  # "n\u00f72" for "|n\u00f72|" on a narrow card
         size = max(small, min(rect.height // 5, painter.fit_size(caption, rect.height // 5, inner)))
         bottom = (rect.centerx, rect.bottom - max(3, rect.height // 14))
         painter.text(surface, caption, bottom, size, ink, anchor="midbottom")
-    else:
-        caption = ""
     size = max(small, int(min(rect.height * 0.42, rect.width * 0.55)))
     centre = (rect.centerx, rect.centery - (rect.height // 9 if caption else 0))
     painter.text(surface, big, centre, size, ink, bold=True, anchor="center", max_width=inner)
@@ -207,8 +201,9 @@ class AttackScene(TableScene):
         save: GameSave | None = None,
     ) -> None:
         seed = ctx.rng.randrange(10**9) if seed is None else seed
-        self.play = AttackPlay(names=names, bot=bot, first=first, seed=seed, match=match)
-        self.play.sound = ctx.sounds.play
+        self.play = AttackPlay(
+            names=names, bot=bot, first=first, seed=seed, match=match, sound=ctx.sounds.play
+        )
         seats = list(seats) if seats else seat_infos(names, {1: bot} if bot else None)
         app = {"names": list(names), "bot": bot, "first": first, "seed": seed}
         save = save or GameSave(ctx, GAME.name, seats, app)
@@ -242,21 +237,20 @@ class AttackScene(TableScene):
 
     # -- lifecycle ---------------------------------------------------------------------------
 
-    def enter(self) -> None:
-        self.save.attach(self.match)
+    def begin(self) -> None:
+        """Put back what the journal kept beside the match, deal, and say who starts."""
         play = self.play
         play.carry_on(self.save.app.get("table"))
-        with one_write(self.match):
-            play.deal()
-        first = self.names[self.state.turn]
-        if self.resumed:
-            play.say(f"Welcome back! It is {first}'s turn.")
-        elif play.virtual:
-            play.say(f"{first} goes first!")
-        else:
-            play.say(f"Deal 5 cards each. {first} goes first!")
-        self.after()
-        self.camera = None if play.virtual else start_card_camera(self.ctx, GAME.name, 2)
+        play.deal()
+        if not self.resumed:
+            deal = "" if play.virtual else "Deal 5 cards each. "
+            play.say(f"{deal}{self.names[self.state.turn]} goes first!")
+
+    def welcome(self) -> None:
+        self.play.say(f"Welcome back! It is {self.names[self.state.turn]}'s turn.")
+
+    def card_seats(self) -> int:
+        return 0 if self.play.virtual else 2
 
     # -- input -------------------------------------------------------------------------------
 
