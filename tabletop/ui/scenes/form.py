@@ -262,20 +262,16 @@ class FormScene(Scene):
 
     def __init__(self, ctx: Context, spec: FormSpec) -> None:
         super().__init__(ctx)
-        self.spec = spec
-        seats = spec.seats
+        self.spec, seats = spec, spec.seats
         self.level = seats.level if seats else ""
-        self.seats: list[SeatChoice] = (
-            [self._new(i, kind) for i, kind in enumerate(seats.start)] if seats else []
-        )
+        self.seats = [self._new(i, kind) for i, kind in enumerate(seats.start)] if seats else []
         self.recent = list(seats.recent(ctx))[:4] if seats and seats.recent else []
         if self.recent and self.seats[0].kind == CHILD:
             self.seats[0] = SeatChoice(CHILD, self.recent[0][:NAME_LENGTH])
         self.cards = spec.cards.default if spec.cards else None
         self.option_rows = {o.key: o for o in spec.options}
         self.options = {o.key: o.default for o in spec.options}
-        self.page = 0
-        self.pages = 1
+        self.page, self.pages = 0, 1
         self.rows: list[tuple[str, int]] = []  # (label, y of its middle) on this page
         self.asking: tuple[str, int] | None = None
         self.message = ""
@@ -325,10 +321,9 @@ class FormScene(Scene):
             if len(self.filled) <= spec.low or self.seats[seat].kind == EMPTY:
                 return
             del self.seats[seat]
-            self.seats.append(SeatChoice(EMPTY))
             self.seats = [  # seat numbers moved: default names follow them
                 replace(s, name=f"Player {i + 1}") if s.name.startswith("Player ") else s
-                for i, s in enumerate(self.seats)
+                for i, s in enumerate([*self.seats, SeatChoice(EMPTY)])
             ]
         else:
             seat = min(seat, len(self.filled)) if self.seats[seat].kind == EMPTY else seat
@@ -462,11 +457,9 @@ class FormScene(Scene):
             y += row[1] + gap
         # one link alone on a page of its own goes in the footer, where "More" would be
         last = pages[-1]
-        in_footer = len(pages) == 2 and len(last) == 1 and last[0][2] == self._links_row
-        if in_footer and len(self.spec.links) == 1:
+        alone = len(pages) == 2 and len(last) == 1 and last[0][2] == self._links_row
+        if in_footer := alone and len(self.spec.links) == 1:
             pages.pop()
-        else:
-            in_footer = False
         self.pages = len(pages)
         self.page = min(self.page, self.pages - 1)
         b: list[Button] = []
@@ -493,10 +486,8 @@ class FormScene(Scene):
 
     def _toggles(self, rect: pygame.Rect, items: Sequence[Button]) -> list[Button]:
         """``items`` side by side across ``rect``, each as wide as the row allows."""
-        m, n = self.m, len(items)
-        gap = m.u(8)
-        w = (rect.width - (n - 1) * gap) // n
-        w = min(w, m.u(220))
+        gap = self.m.u(8)
+        w = min(self.m.u(220), (rect.width - (len(items) - 1) * gap) // len(items))
         for i, item in enumerate(items):
             item.rect = pygame.Rect(rect.left + i * (w + gap), rect.top, w, rect.height)
         return list(items)

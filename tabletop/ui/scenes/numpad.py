@@ -45,22 +45,12 @@ OFF = {
 def parse_typed(text: str, *, fractions: bool = False) -> int | Fraction | None:
     """The value of what was typed (``"-12"``, ``"3/4"``), or None if it is not a whole
     number yet (empty, a lone minus, a fraction without its bottom or over 0)."""
-    negative = text.startswith("-")
-    body = text[1:] if negative else text
-    if "/" in body:
-        if not fractions:
-            return None
-        top, _, bottom = body.partition("/")
-        if not top.isdigit() or not bottom.isdigit() or int(bottom) == 0:
-            return None
-        value: int | Fraction = Fraction(int(top), int(bottom))
-        if value.denominator == 1:
-            value = int(value)
-    elif body.isdigit():
-        value = int(body)
-    else:
+    body = text.removeprefix("-")
+    top, slash, bottom = body.partition("/")
+    if not top.isdigit() or (slash and not (fractions and bottom.isdigit() and int(bottom))):
         return None
-    return -value if negative else value
+    value = Fraction(int(top), int(bottom) if slash else 1) * (-1 if body != text else 1)
+    return int(value) if value.denominator == 1 else value
 
 
 class NumPad(Dialog):
@@ -77,12 +67,9 @@ class NumPad(Dialog):
         hint: str = "",
     ) -> None:
         super().__init__(ctx, title, size=(540, 450))
-        self.negative = negative
-        self.fractions = fractions
-        self.max_digits = max_digits
-        self.typed = ""
+        self.negative, self.fractions, self.max_digits = negative, fractions, max_digits
         self.hint = hint
-        self.message = ""
+        self.typed = self.message = ""
         self.display = pygame.Rect(0, 0, 0, 0)
 
     @property

@@ -61,12 +61,10 @@ class PinPad(Scene):
         subtitle: str | None = None,
     ) -> None:
         super().__init__(ctx)
-        self.purpose = purpose
-        self.title = prompt
+        self.purpose, self.title = purpose, prompt
         self.subtitle = subtitle if subtitle is not None else SUBTITLES.get(purpose, "")
-        self.digits = ""
+        self.digits = self.message = ""
         self.first_new: str | None = None
-        self.message = ""
         self.shown_lock = 0
 
     @property

@@ -81,9 +81,7 @@ class RulesScene(Scene):
         super().__init__(ctx)
         if not pages:
             raise ValueError("a rules screen needs at least one page")
-        self.title = title
-        self.pages = tuple(pages)
-        self.index = 0
+        self.title, self.pages, self.index = title, tuple(pages), 0
 
     def layout(self, metrics: Metrics) -> None:
         m = metrics
@@ -154,12 +152,10 @@ class ChoiceGrid(Paged, Dialog):
         captions: Mapping[str, str] | None = None,
     ) -> None:
         super().__init__(ctx, title, size=(760, 440))
-        self.captions = dict(captions or {})
         if not choices:
             raise ValueError("a choice grid needs at least one choice")
-        self.choices = tuple(choices)
-        self.columns = columns
-        self.rows = rows
+        self.choices, self.columns, self.rows = tuple(choices), columns, rows
+        self.captions = dict(captions or {})
 
     def layout(self, metrics: Metrics) -> None:
         super().layout(metrics)
@@ -193,10 +189,8 @@ def ask_dialog(ctx: Context, ask: Ask) -> Dialog:
     if ask.yes_no:
         (_, yes), (_, no) = ask.choices
         return Confirm(ctx, ask.title, yes, no)
-    captions = dict(ask.captions)
-    return ChoiceGrid(
-        ctx, ask.title, ask.choices, columns=ask.columns, rows=ask.rows, captions=captions
-    )
+    columns, rows, captions = ask.columns, ask.rows, dict(ask.captions)
+    return ChoiceGrid(ctx, ask.title, ask.choices, columns=columns, rows=rows, captions=captions)
 
 
 __all__ = ["ChoiceGrid", "RulesPage", "RulesScene", "ask_dialog"]
