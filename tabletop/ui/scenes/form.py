@@ -406,8 +406,7 @@ class FormScene(Scene):
             forced = self.forced_option(row)
             if forced is not None and self.options[row.key] != forced:
                 self.options[row.key] = forced
-                if row.why:
-                    self.message = row.why
+                self.message = row.why or self.message
         return cards_changed
 
     # -- layout --------------------------------------------------------------------------
@@ -430,22 +429,17 @@ class FormScene(Scene):
         return rows
 
     def layout(self, metrics: Metrics) -> None:
-        m = metrics
-        W, H = m.size
-        margin, gap, bh = m.u(16), m.u(12), m.u(56)
-        foot = H - margin - bh
-        top = m.u(72)
-        self.message_rect = pygame.Rect(margin, foot - m.u(10) - m.u(30), 0, m.u(30))
-        bottom = self.message_rect.top - m.u(6)
-        right = W - margin
+        m, (W, H) = metrics, metrics.size
+        margin, gap, bh, top = m.u(16), m.u(12), m.u(56), m.u(72)
+        foot, right = H - margin - bh, W - margin
         self.aside_rect: pygame.Rect | None = None
         if self.spec.aside is not None:
             aside_w = int(W * 0.38)
             self.aside_rect = pygame.Rect(right - aside_w, top, aside_w, foot - m.u(12) - top)
             right = self.aside_rect.left - m.u(16)
-        self.message_rect.width = right - margin
-        label_w = m.u(158)
-        x0 = margin + label_w
+        message_top = foot - m.u(10) - m.u(30)
+        self.message_rect = pygame.Rect(margin, message_top, right - margin, m.u(30))
+        bottom, x0 = message_top - m.u(6), margin + m.u(158)  # right of the rows' labels
         # pages: the rows in order, a new page where the next one would not fit
         pages: list[list[Row]] = [[]]
         y = top
@@ -463,8 +457,7 @@ class FormScene(Scene):
         self.pages = len(pages)
         self.page = min(self.page, self.pages - 1)
         b: list[Button] = []
-        self.rows = []
-        y = top
+        self.rows, y = [], top
         for label, h, buttons in pages[self.page]:
             self.rows.append((label, y + min(h, m.u(62)) // 2))
             b += buttons(pygame.Rect(x0, y, right - x0, h))
@@ -502,10 +495,8 @@ class FormScene(Scene):
     def _seat_tiles(self, rect: pygame.Rect) -> list[Button]:
         m, spec = self.m, self.spec.seats
         assert spec is not None
-        n = self.tiles_shown()
+        n, gap, out = self.tiles_shown(), m.u(8), []
         per_line = n if n <= 5 else -(-n // 2)
-        gap = m.u(8)
-        out = []
         if spec.stepper:  # "-" and "+" at the row's end, the tiles in what is left
             filled = len(self.filled)
             for i, (sign, on) in enumerate((("-", filled > spec.low), ("+", filled < spec.high))):
@@ -514,8 +505,7 @@ class FormScene(Scene):
                 label = sign.replace("-", "\u2212")
                 out.append(Button(f"players.{sign}", box, label, size=m.big, enabled=on))
             rect = rect.inflate(-2 * m.u(64), 0).move(-m.u(64), 0)
-        w = min(m.u(220), (rect.width - (per_line - 1) * gap) // per_line)
-        h = m.u(62)
+        w, h = min(m.u(220), (rect.width - (per_line - 1) * gap) // per_line), m.u(62)
         levels = dict(spec.levels)
         for i, seat in enumerate(self.seats[:n]):
             line, col = divmod(i, per_line)

@@ -102,9 +102,8 @@ def line_geometry(m: Metrics, panel: pygame.Rect, count: int) -> LineGeometry:
     area = pygame.Rect(
         left, panel.top + m.u(8), panel.right - m.u(8) - left, panel.height - m.u(36)
     )
-    gap, h = m.u(6), area.height
+    gap, h, slots = m.u(6), area.height, count + 1
     w = min(m.u(58), int(h * 0.74))
-    slots = count + 1
     if slots * (w + gap) > area.width:
         w = max(m.u(46), (area.width + gap) // slots - gap)
     fits = max(2, (area.width + gap) // (w + gap))
@@ -139,18 +138,14 @@ def draw_number_line(
     at = (chip.right + m.u(6), chip.centery)
     painter.line(surface, play.names[seat], at, m.text, room, bold=True, anchor="midleft")
     totals = running_totals(cards)
-    total = num(totals[-1] if totals else 0)
-    at = (panel.left + m.u(10), panel.top + m.u(66))
+    at, total = (panel.left + m.u(10), panel.top + m.u(66)), num(totals[-1] if totals else 0)
     painter.text(surface, f"= {total}", at, m.big + 4, bold=True, anchor="midleft", max_width=room)
     n, kind = state.hand_sizes[seat], 2 if play.is_bot(seat) else int(play.virtual)
     if note := (f"{n} cards in hand", "", f"{n} cards, hidden")[kind]:
         at = (panel.left + m.u(10), panel.bottom - m.u(6))
         painter.line(surface, note, at, small, m.u(LEFT - 14), p.muted, anchor="bottomleft")
-    geo = line_geometry(m, panel, len(cards))
-    area = geo.area
-    cancelled = set(cancelled_positions(cards))
-    if geo.stub is not None:
-        stub = geo.stub
+    geo, cancelled = line_geometry(m, panel, len(cards)), set(cancelled_positions(cards))
+    if (stub := geo.stub) is not None:
         painter.box(surface, stub, p.quiet, p.line, 2, m.u(6))
         at = (stub.centerx, stub.top + stub.height // 3)
         painter.text(surface, f"+{geo.first}", at, m.small, p.muted, bold=True, anchor="center")
@@ -167,7 +162,7 @@ def draw_number_line(
         painter.box(surface, free, None, p.muted, 2, m.u(6))
         painter.text(surface, "+", free.center, m.big, p.muted, bold=True, anchor="center")
     if blocked:
-        veil_rect = area.inflate(m.u(8), m.u(8))
+        area, veil_rect = geo.area, geo.area.inflate(m.u(8), m.u(8))
         veil = pygame.Surface(veil_rect.size, pygame.SRCALPHA)
         veil.fill((120, 120, 130, 90))
         surface.blit(veil, veil_rect.topleft)
@@ -288,8 +283,7 @@ class AttackScene(TableScene):
         self.status_rect = pygame.Rect(margin, m.u(6), b[-1].rect.left - m.u(10) - margin, bh)
         # the two lines, the message and the foot share what is left under the top bar
         # (less while a station rotation's banner has its strip)
-        room = H - m.u(82)
-        fit = min(1.0, room / m.u(398))
+        fit = min(1.0, (H - m.u(82)) / m.u(398))
         ph = int(m.u(116) * fit)
         self.panels = tuple(
             pygame.Rect(margin, m.u(60) + i * (ph + m.u(6)), W - 2 * margin, ph) for i in (0, 1)
@@ -302,25 +296,23 @@ class AttackScene(TableScene):
         top = self.panels[1].bottom + m.u(6)
         self.message_rect = pygame.Rect(margin, top, W - 2 * margin, int(m.u(80) * fit))
         bottom = self.message_rect.bottom + m.u(4)
-        foot = H - m.u(6) - bottom
-        pw = m.u(150)
+        foot, pw = H - m.u(6) - bottom, m.u(150)
         pass_rect = pygame.Rect(W - margin - pw, bottom + (foot - m.u(56)) // 2, pw, m.u(56))
         caption = "show hand, pass"
         b.append(Button("pass", pass_rect, "Can't play", kind="quiet", enabled=on, caption=caption))
         if play.virtual:  # the child's hand, a card a button
-            cw, picked = min(m.u(62), int(foot * 0.76)), play.selected
+            cw, mine, picked = min(m.u(62), int(foot * 0.76)), on and state.turn == 0, play.selected
             for i in range(len(state.hands[0])):
                 x = margin + m.u(110) + i * (cw + m.u(10))
                 rect = pygame.Rect(x, bottom + m.u(2), cw, foot - m.u(4))
-                mine = on and state.turn == 0
                 b.append(Button(f"hand.{i}", rect, kind="card", enabled=mine, selected=i == picked))
         self.foot_rect = pygame.Rect(margin, bottom, W - 2 * margin - pw - m.u(8), foot)
         self.buttons = sorted(b, key=lambda button: button.kind == "line")  # cards hit first
 
     def draw(self, surface: pygame.Surface) -> None:
         painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
-        surface.fill(p.background)
         state, play = self.state, self.play
+        surface.fill(p.background)
         self.draw_turn(surface)
         for line in (0, 1):
             draw_number_line(painter, surface, self.panels[line], play, line)
