@@ -643,9 +643,12 @@ class FormScene(Scene):
         self.stack.push(RulesScene(self.ctx, f"{self.spec.title}: the rules", self.spec.rules))
 
     def start(self) -> None:
-        values = self.values()
-        spec = self.spec
-        if self.refused(values):
+        """The game, through sign-in; or what its ``check`` finds wrong with the choices."""
+        spec, values = self.spec, self.values()
+        if problem := spec.check(values) if spec.check is not None else None:
+            self.ctx.sounds.play("wrong")
+            self.message = problem
+            log.info("form: %s refused to start: %s", spec.game, problem)
             return
 
         def make(seats: list[SeatInfo]) -> Scene:
@@ -655,15 +658,6 @@ class FormScene(Scene):
             (self.stack.replace if spec.replace else self.stack.push)(make([]))
             return
         self.gate.start(self, spec.game, list(values.names), values.bots, make)
-
-    def refused(self, values: FormValues) -> bool:
-        """The game's ``check`` finds the choices wrong: say why (and do not start)."""
-        problem = self.spec.check(values) if self.spec.check is not None else None
-        if problem:
-            self.ctx.sounds.play("wrong")
-            self.message = problem
-            log.info("form: %s refused to start: %s", self.spec.game, problem)
-        return bool(problem)
 
     def resume(self, result: Any) -> None:
         self._lamps(True)
@@ -683,16 +677,17 @@ class FormScene(Scene):
         """What the seat picker answered for ``seat``."""
         if self.seats[seat].kind == EMPTY and choice != EMPTY:
             seat = len(self.filled)
-        if choice == "name":
+        kind, _, arg = choice.partition(".")
+        if kind == "name":
             self.set_seat(seat, CHILD)
             self.asking = ("name", seat)
             self.stack.push(NameScene(self.ctx, self.seats[seat].name, f"Name for seat {seat + 1}"))
             return
-        if choice.startswith("recent."):
+        if kind == "recent":
             self.set_seat(seat, CHILD)
-            self.name_seat(seat, self.recent[int(choice[len("recent.") :])])
-        elif choice.startswith("bot."):
-            self.set_seat(seat, BOT, choice[len("bot.") :])
+            self.name_seat(seat, self.recent[int(arg)])
+        elif kind == BOT:
+            self.set_seat(seat, BOT, arg)
         elif choice in (CHILD, EMPTY):
             self.set_seat(seat, choice)
         self.layout(self.m)
