@@ -21,6 +21,7 @@ from tabletop.ui.widgets import Button, grid
 
 MINUS = "\u2212"
 BACKSPACE = "\u2190"
+LABELS = {"back": BACKSPACE, "minus": MINUS, "frac": "/"}
 # The keys, four to a row
 ROWS = (
     ("7", "8", "9", "back"),
@@ -78,30 +79,24 @@ class NumPad(Dialog):
 
     def layout(self, metrics: Metrics) -> None:
         super().layout(metrics)
-        m = metrics
-        body = self.body()
-        gap = m.u(8)
+        m, body, gap = metrics, self.body(), metrics.u(8)
         self.display = pygame.Rect(body.left, body.top, body.width, m.u(58))
-        top = self.display.bottom + gap
-        rows = len(ROWS) + 1
+        top, rows = self.display.bottom + gap, len(ROWS) + 1
         h = (body.bottom - top - gap * (rows - 1)) // rows
-        keys = [*(key for row in ROWS for key in row), "cancel", "0", "ok"]
-        cells = grid(pygame.Rect(body.left, top, body.width, h), len(keys) + 1, 4, gap)
-        cells[-2] = cells[-2].union(cells[-1])  # OK is two keys wide
+        cells = grid(pygame.Rect(body.left, top, body.width, h), 4 * rows, 4, gap)
         off = {"minus": not self.negative, "frac": not self.fractions}
-        labels = {"back": BACKSPACE, "minus": MINUS, "frac": "/", "cancel": "Cancel", "ok": "OK"}
+        keys = [*(key for row in ROWS for key in row), "cancel", "0"]
         self.buttons = [
-            Button(key, rect, labels[key], kind="quiet" if key == "cancel" else "primary")
-            if key in ("cancel", "ok")
-            else Button(
-                f"num.{key}",
-                rect,
-                labels.get(key, key),
-                kind="quiet",
-                enabled=not off.get(key, False),
-                size=m.big,
+            Button(
+                f"num.{k}", rect, LABELS.get(k, k), kind="quiet", enabled=not off.get(k), size=m.big
             )
-            for key, rect in zip(keys, cells, strict=False)
+            for k, rect in zip(keys, cells)
+            if k != "cancel"
+        ]
+        ok = cells[-2].union(cells[-1])  # OK is two keys wide
+        self.buttons += [
+            Button("cancel", cells[-4], "Cancel", kind="quiet"),
+            Button("ok", ok, "OK"),
         ]
         self._refresh()
 
