@@ -55,8 +55,7 @@ def _page(
 ) -> RulesPage:
     if not isinstance(page, dict):
         raise BadInput("rules.page", f"{path}: page {n} must be a [[page]] table")
-    unknown = sorted(set(page) - set(keys))
-    if unknown:
+    if unknown := sorted(set(page) - set(keys)):
         raise BadInput("rules.key", f"{path}: page {n} has the unknown key {unknown[0]!r}")
     words: dict[str, str] = {}
     for key in keys:

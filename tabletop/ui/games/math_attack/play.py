@@ -162,11 +162,9 @@ class AttackPlay(TableController):
         return f"{card} can go on {self.names[play.line]}'s line"
 
     def next_step(self) -> str:
-        """What the device waits for now, naming who (the instruction line)."""
-        state = self.state
+        state, who = self.state, self.names[self.state.turn]
         if self.over:
             return "The game is over!"
-        who = self.names[state.turn]
         if state.phase != "play":
             return "Dealing the cards\u2026"
         if self.is_bot(state.turn):
@@ -175,10 +173,9 @@ class AttackPlay(TableController):
         if self.undone:
             line, card = next(iter(self.undone.items()))
             return f"Take {label(card)} off {self.names[line]}'s line, then {who} plays again."
-        if self.ghosts or self.trouble:
-            line = next(iter(self.ghosts or self.trouble))
-            what = "tap the red card" if line in self.ghosts else "put the cards back"
-            return f"{self.names[line]}'s line: {what} to set it right."
+        if (wrong := next(iter(self.ghosts or self.trouble), None)) is not None:
+            what = "tap the red card" if wrong in self.ghosts else "put the cards back"
+            return f"{self.names[wrong]}'s line: {what} to set it right."
         if not self.virtual:
             return f"{who}: put {last} on a number line (or tap a line)."
         if self.selected is None:
