@@ -100,7 +100,7 @@ class AttackPlay(TableController):
     ) -> None:
         if bot is not None and bot not in LEVELS:
             raise ValueError(f"unknown bot level {bot!r}")
-        self.names, self.bot_level, self.first, self.seed = names, bot, first, seed
+        self.names, self.bot_level = names, bot
         self.virtual, self.bot_seat = bot is not None, 1
         self.sound = sound  # a sound cue by name
         settings = MathAttackSettings(hidden_hands=not self.virtual, first_player=first)

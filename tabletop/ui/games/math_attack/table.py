@@ -206,9 +206,9 @@ class AttackScene(TableScene):
 
     def play_again(self) -> Scene:
         """The same players again, the other one starting."""
-        p = self.play
-        seats = list(self.save.seats)
-        return AttackScene(self.ctx, names=p.names, bot=p.bot_level, first=1 - p.first, seats=seats)
+        p, seats = self.play, list(self.save.seats)
+        first = 1 - self.state.settings.first_player
+        return AttackScene(self.ctx, names=p.names, bot=p.bot_level, first=first, seats=seats)
 
     # -- what the base asks ------------------------------------------------------------------
 
