@@ -390,7 +390,8 @@ def test_form_start_opens_each_game_with_its_choices() -> None:
     auto.tap("start")
     game = app.stack.top
     assert isinstance(game, AttackScene)
-    assert game.play.bot_level == "hard" and game.play.first == 1 and game.play.virtual
+    assert game.play.bot_level == "hard" and game.play.virtual
+    assert game.state.settings.first_player == 1 and game.state.turn == 1
     assert game.names == ("Player 1", "Bot (Hard)")
 
     app, auto = form_app(math_arena.SETUP)

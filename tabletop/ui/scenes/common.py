@@ -33,13 +33,9 @@ class Dialog(Scene):
 
     def body(self) -> pygame.Rect:
         """The panel below the title."""
-        m = self.m
-        return pygame.Rect(
-            self.panel.left + m.u(16),
-            self.panel.top + m.u(16) + m.title,
-            self.panel.width - m.u(32),
-            self.panel.height - m.u(32) - m.title,
-        )
+        m, p = self.m, self.panel
+        top = p.top + m.u(16) + m.title
+        return pygame.Rect(p.left + m.u(16), top, p.width - m.u(32), p.bottom - m.u(16) - top)
 
     def draw(self, surface: pygame.Surface) -> None:
         self.draw_frame(surface)

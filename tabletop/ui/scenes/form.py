@@ -262,20 +262,16 @@ class FormScene(Scene):
 
     def __init__(self, ctx: Context, spec: FormSpec) -> None:
         super().__init__(ctx)
-        self.spec = spec
-        seats = spec.seats
+        self.spec, seats = spec, spec.seats
         self.level = seats.level if seats else ""
-        self.seats: list[SeatChoice] = (
-            [self._new(i, kind) for i, kind in enumerate(seats.start)] if seats else []
-        )
+        self.seats = [self._new(i, kind) for i, kind in enumerate(seats.start)] if seats else []
         self.recent = list(seats.recent(ctx))[:4] if seats and seats.recent else []
         if self.recent and self.seats[0].kind == CHILD:
             self.seats[0] = SeatChoice(CHILD, self.recent[0][:NAME_LENGTH])
         self.cards = spec.cards.default if spec.cards else None
         self.option_rows = {o.key: o for o in spec.options}
         self.options = {o.key: o.default for o in spec.options}
-        self.page = 0
-        self.pages = 1
+        self.page, self.pages = 0, 1
         self.rows: list[tuple[str, int]] = []  # (label, y of its middle) on this page
         self.asking: tuple[str, int] | None = None
         self.message = ""
@@ -325,10 +321,9 @@ class FormScene(Scene):
             if len(self.filled) <= spec.low or self.seats[seat].kind == EMPTY:
                 return
             del self.seats[seat]
-            self.seats.append(SeatChoice(EMPTY))
             self.seats = [  # seat numbers moved: default names follow them
                 replace(s, name=f"Player {i + 1}") if s.name.startswith("Player ") else s
-                for i, s in enumerate(self.seats)
+                for i, s in enumerate([*self.seats, SeatChoice(EMPTY)])
             ]
         else:
             seat = min(seat, len(self.filled)) if self.seats[seat].kind == EMPTY else seat
@@ -411,8 +406,7 @@ class FormScene(Scene):
             forced = self.forced_option(row)
             if forced is not None and self.options[row.key] != forced:
                 self.options[row.key] = forced
-                if row.why:
-                    self.message = row.why
+                self.message = row.why or self.message
         return cards_changed
 
     # -- layout --------------------------------------------------------------------------
@@ -435,22 +429,17 @@ class FormScene(Scene):
         return rows
 
     def layout(self, metrics: Metrics) -> None:
-        m = metrics
-        W, H = m.size
-        margin, gap, bh = m.u(16), m.u(12), m.u(56)
-        foot = H - margin - bh
-        top = m.u(72)
-        self.message_rect = pygame.Rect(margin, foot - m.u(10) - m.u(30), 0, m.u(30))
-        bottom = self.message_rect.top - m.u(6)
-        right = W - margin
+        m, (W, H) = metrics, metrics.size
+        margin, gap, bh, top = m.u(16), m.u(12), m.u(56), m.u(72)
+        foot, right = H - margin - bh, W - margin
         self.aside_rect: pygame.Rect | None = None
         if self.spec.aside is not None:
             aside_w = int(W * 0.38)
             self.aside_rect = pygame.Rect(right - aside_w, top, aside_w, foot - m.u(12) - top)
             right = self.aside_rect.left - m.u(16)
-        self.message_rect.width = right - margin
-        label_w = m.u(158)
-        x0 = margin + label_w
+        message_top = foot - m.u(10) - m.u(30)
+        self.message_rect = pygame.Rect(margin, message_top, right - margin, m.u(30))
+        bottom, x0 = message_top - m.u(6), margin + m.u(158)  # right of the rows' labels
         # pages: the rows in order, a new page where the next one would not fit
         pages: list[list[Row]] = [[]]
         y = top
@@ -462,16 +451,13 @@ class FormScene(Scene):
             y += row[1] + gap
         # one link alone on a page of its own goes in the footer, where "More" would be
         last = pages[-1]
-        in_footer = len(pages) == 2 and len(last) == 1 and last[0][2] == self._links_row
-        if in_footer and len(self.spec.links) == 1:
+        alone = len(pages) == 2 and len(last) == 1 and last[0][2] == self._links_row
+        if in_footer := alone and len(self.spec.links) == 1:
             pages.pop()
-        else:
-            in_footer = False
         self.pages = len(pages)
         self.page = min(self.page, self.pages - 1)
         b: list[Button] = []
-        self.rows = []
-        y = top
+        self.rows, y = [], top
         for label, h, buttons in pages[self.page]:
             self.rows.append((label, y + min(h, m.u(62)) // 2))
             b += buttons(pygame.Rect(x0, y, right - x0, h))
@@ -493,10 +479,8 @@ class FormScene(Scene):
 
     def _toggles(self, rect: pygame.Rect, items: Sequence[Button]) -> list[Button]:
         """``items`` side by side across ``rect``, each as wide as the row allows."""
-        m, n = self.m, len(items)
-        gap = m.u(8)
-        w = (rect.width - (n - 1) * gap) // n
-        w = min(w, m.u(220))
+        gap = self.m.u(8)
+        w = min(self.m.u(220), (rect.width - (len(items) - 1) * gap) // len(items))
         for i, item in enumerate(items):
             item.rect = pygame.Rect(rect.left + i * (w + gap), rect.top, w, rect.height)
         return list(items)
@@ -511,10 +495,8 @@ class FormScene(Scene):
     def _seat_tiles(self, rect: pygame.Rect) -> list[Button]:
         m, spec = self.m, self.spec.seats
         assert spec is not None
-        n = self.tiles_shown()
+        n, gap, out = self.tiles_shown(), m.u(8), []
         per_line = n if n <= 5 else -(-n // 2)
-        gap = m.u(8)
-        out = []
         if spec.stepper:  # "-" and "+" at the row's end, the tiles in what is left
             filled = len(self.filled)
             for i, (sign, on) in enumerate((("-", filled > spec.low), ("+", filled < spec.high))):
@@ -523,8 +505,7 @@ class FormScene(Scene):
                 label = sign.replace("-", "\u2212")
                 out.append(Button(f"players.{sign}", box, label, size=m.big, enabled=on))
             rect = rect.inflate(-2 * m.u(64), 0).move(-m.u(64), 0)
-        w = min(m.u(220), (rect.width - (per_line - 1) * gap) // per_line)
-        h = m.u(62)
+        w, h = min(m.u(220), (rect.width - (per_line - 1) * gap) // per_line), m.u(62)
         levels = dict(spec.levels)
         for i, seat in enumerate(self.seats[:n]):
             line, col = divmod(i, per_line)
@@ -662,9 +643,12 @@ class FormScene(Scene):
         self.stack.push(RulesScene(self.ctx, f"{self.spec.title}: the rules", self.spec.rules))
 
     def start(self) -> None:
-        values = self.values()
-        spec = self.spec
-        if self.refused(values):
+        """The game, through sign-in; or what its ``check`` finds wrong with the choices."""
+        spec, values = self.spec, self.values()
+        if problem := spec.check(values) if spec.check is not None else None:
+            self.ctx.sounds.play("wrong")
+            self.message = problem
+            log.info("form: %s refused to start: %s", spec.game, problem)
             return
 
         def make(seats: list[SeatInfo]) -> Scene:
@@ -674,15 +658,6 @@ class FormScene(Scene):
             (self.stack.replace if spec.replace else self.stack.push)(make([]))
             return
         self.gate.start(self, spec.game, list(values.names), values.bots, make)
-
-    def refused(self, values: FormValues) -> bool:
-        """The game's ``check`` finds the choices wrong: say why (and do not start)."""
-        problem = self.spec.check(values) if self.spec.check is not None else None
-        if problem:
-            self.ctx.sounds.play("wrong")
-            self.message = problem
-            log.info("form: %s refused to start: %s", self.spec.game, problem)
-        return bool(problem)
 
     def resume(self, result: Any) -> None:
         self._lamps(True)
@@ -702,16 +677,17 @@ class FormScene(Scene):
         """What the seat picker answered for ``seat``."""
         if self.seats[seat].kind == EMPTY and choice != EMPTY:
             seat = len(self.filled)
-        if choice == "name":
+        kind, _, arg = choice.partition(".")
+        if kind == "name":
             self.set_seat(seat, CHILD)
             self.asking = ("name", seat)
             self.stack.push(NameScene(self.ctx, self.seats[seat].name, f"Name for seat {seat + 1}"))
             return
-        if choice.startswith("recent."):
+        if kind == "recent":
             self.set_seat(seat, CHILD)
-            self.name_seat(seat, self.recent[int(choice[len("recent.") :])])
-        elif choice.startswith("bot."):
-            self.set_seat(seat, BOT, choice[len("bot.") :])
+            self.name_seat(seat, self.recent[int(arg)])
+        elif kind == BOT:
+            self.set_seat(seat, BOT, arg)
         elif choice in (CHILD, EMPTY):
             self.set_seat(seat, choice)
         self.layout(self.m)

@@ -21,6 +21,7 @@ from tabletop.ui.widgets import Button, grid
 
 MINUS = "\u2212"
 BACKSPACE = "\u2190"
+LABELS = {"back": BACKSPACE, "minus": MINUS, "frac": "/"}
 # The keys, four to a row
 ROWS = (
     ("7", "8", "9", "back"),
@@ -45,22 +46,12 @@ OFF = {
 def parse_typed(text: str, *, fractions: bool = False) -> int | Fraction | None:
     """The value of what was typed (``"-12"``, ``"3/4"``), or None if it is not a whole
     number yet (empty, a lone minus, a fraction without its bottom or over 0)."""
-    negative = text.startswith("-")
-    body = text[1:] if negative else text
-    if "/" in body:
-        if not fractions:
-            return None
-        top, _, bottom = body.partition("/")
-        if not top.isdigit() or not bottom.isdigit() or int(bottom) == 0:
-            return None
-        value: int | Fraction = Fraction(int(top), int(bottom))
-        if value.denominator == 1:
-            value = int(value)
-    elif body.isdigit():
-        value = int(body)
-    else:
+    body = text.removeprefix("-")
+    top, slash, bottom = body.partition("/")
+    if not top.isdigit() or (slash and not (fractions and bottom.isdigit() and int(bottom))):
         return None
-    return -value if negative else value
+    value = Fraction(int(top), int(bottom) if slash else 1) * (-1 if body != text else 1)
+    return int(value) if value.denominator == 1 else value
 
 
 class NumPad(Dialog):
@@ -77,12 +68,9 @@ class NumPad(Dialog):
         hint: str = "",
     ) -> None:
         super().__init__(ctx, title, size=(540, 450))
-        self.negative = negative
-        self.fractions = fractions
-        self.max_digits = max_digits
-        self.typed = ""
+        self.negative, self.fractions, self.max_digits = negative, fractions, max_digits
         self.hint = hint
-        self.message = ""
+        self.typed = self.message = ""
         self.display = pygame.Rect(0, 0, 0, 0)
 
     @property
@@ -91,30 +79,24 @@ class NumPad(Dialog):
 
     def layout(self, metrics: Metrics) -> None:
         super().layout(metrics)
-        m = metrics
-        body = self.body()
-        gap = m.u(8)
+        m, body, gap = metrics, self.body(), metrics.u(8)
         self.display = pygame.Rect(body.left, body.top, body.width, m.u(58))
-        top = self.display.bottom + gap
-        rows = len(ROWS) + 1
+        top, rows = self.display.bottom + gap, len(ROWS) + 1
         h = (body.bottom - top - gap * (rows - 1)) // rows
-        keys = [*(key for row in ROWS for key in row), "cancel", "0", "ok"]
-        cells = grid(pygame.Rect(body.left, top, body.width, h), len(keys) + 1, 4, gap)
-        cells[-2] = cells[-2].union(cells[-1])  # OK is two keys wide
+        cells = grid(pygame.Rect(body.left, top, body.width, h), 4 * rows, 4, gap)
         off = {"minus": not self.negative, "frac": not self.fractions}
-        labels = {"back": BACKSPACE, "minus": MINUS, "frac": "/", "cancel": "Cancel", "ok": "OK"}
+        keys = [*(key for row in ROWS for key in row), "cancel", "0"]
         self.buttons = [
-            Button(key, rect, labels[key], kind="quiet" if key == "cancel" else "primary")
-            if key in ("cancel", "ok")
-            else Button(
-                f"num.{key}",
-                rect,
-                labels.get(key, key),
-                kind="quiet",
-                enabled=not off.get(key, False),
-                size=m.big,
+            Button(
+                f"num.{k}", rect, LABELS.get(k, k), kind="quiet", enabled=not off.get(k), size=m.big
             )
-            for key, rect in zip(keys, cells, strict=False)
+            for k, rect in zip(keys, cells)
+            if k != "cancel"
+        ]
+        ok = cells[-2].union(cells[-1])  # OK is two keys wide
+        self.buttons += [
+            Button("cancel", cells[-4], "Cancel", kind="quiet"),
+            Button("ok", ok, "OK"),
         ]
         self._refresh()
 

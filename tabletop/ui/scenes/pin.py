@@ -61,12 +61,10 @@ class PinPad(Scene):
         subtitle: str | None = None,
     ) -> None:
         super().__init__(ctx)
-        self.purpose = purpose
-        self.title = prompt
+        self.purpose, self.title = purpose, prompt
         self.subtitle = subtitle if subtitle is not None else SUBTITLES.get(purpose, "")
-        self.digits = ""
+        self.digits = self.message = ""
         self.first_new: str | None = None
-        self.message = ""
         self.shown_lock = 0
 
     @property
@@ -76,19 +74,16 @@ class PinPad(Scene):
         return self.title
 
     def layout(self, metrics: Metrics) -> None:
-        m = metrics
-        W, H = m.size
-        kw, kh, gap = m.u(104), m.u(58), m.u(8)
+        m, (W, H) = metrics, metrics.size
+        kw, kh, gap, top = m.u(104), m.u(58), m.u(8), m.u(166)
         left = W // 2 - (3 * kw + 2 * gap) // 2
         self.dots_y = m.u(100)
-        top = m.u(166)
         # the message's own strip, between the dots and the keys
         self.message_box = pygame.Rect(m.u(16), m.u(120), W - m.u(32), top - m.u(4) - m.u(120))
         keys = grid(pygame.Rect(left, top, 3 * kw + 2 * gap, kh), len(KEYS), 3, gap)
+        big = {k: m.big for k in KEYS if k.isdigit()}  # Clear and the arrow at the body size
         self.buttons = [
-            Button(f"key.{k}", rect, k, kind="quiet", size=m.big)
-            if k.isdigit()
-            else Button(f"key.{k}", rect, KEY_LABELS[k], kind="quiet")
+            Button(f"key.{k}", rect, KEY_LABELS.get(k, k), kind="quiet", size=big.get(k))
             for rect, k in zip(keys, KEYS, strict=True)
         ]
         cancel = pygame.Rect(m.u(16), H - m.u(72), min(m.u(180), left - m.u(32)), m.u(56))
@@ -110,10 +105,7 @@ class PinPad(Scene):
             self.digits += key
         if len(self.digits) == PIN_LENGTH:
             entered, self.digits = self.digits, ""
-            if self.purpose == "change":
-                self._new_pin(entered)
-            else:
-                self._check(entered)
+            (self._new_pin if self.purpose == "change" else self._check)(entered)
 
     def _new_pin(self, pin: str) -> None:
         if self.first_new is None:
@@ -131,7 +123,7 @@ class PinPad(Scene):
 
     def _check(self, pin: str) -> None:
         gate = pin_gate(self.ctx)
-        if gate.locked_for() <= 0 and gate.attempt(pin):
+        if gate.attempt(pin):  # refused while locked
             self.message = ""
             if self.purpose == "settings":
                 from tabletop.ui.scenes.settings import SettingsScene

@@ -55,8 +55,7 @@ def _page(
 ) -> RulesPage:
     if not isinstance(page, dict):
         raise BadInput("rules.page", f"{path}: page {n} must be a [[page]] table")
-    unknown = sorted(set(page) - set(keys))
-    if unknown:
+    if unknown := sorted(set(page) - set(keys)):
         raise BadInput("rules.key", f"{path}: page {n} has the unknown key {unknown[0]!r}")
     words: dict[str, str] = {}
     for key in keys:
@@ -81,9 +80,7 @@ class RulesScene(Scene):
         super().__init__(ctx)
         if not pages:
             raise ValueError("a rules screen needs at least one page")
-        self.title = title
-        self.pages = tuple(pages)
-        self.index = 0
+        self.title, self.pages, self.index = title, tuple(pages), 0
 
     def layout(self, metrics: Metrics) -> None:
         m = metrics
@@ -154,12 +151,10 @@ class ChoiceGrid(Paged, Dialog):
         captions: Mapping[str, str] | None = None,
     ) -> None:
         super().__init__(ctx, title, size=(760, 440))
-        self.captions = dict(captions or {})
         if not choices:
             raise ValueError("a choice grid needs at least one choice")
-        self.choices = tuple(choices)
-        self.columns = columns
-        self.rows = rows
+        self.choices, self.columns, self.rows = tuple(choices), columns, rows
+        self.captions = dict(captions or {})
 
     def layout(self, metrics: Metrics) -> None:
         super().layout(metrics)
@@ -193,10 +188,8 @@ def ask_dialog(ctx: Context, ask: Ask) -> Dialog:
     if ask.yes_no:
         (_, yes), (_, no) = ask.choices
         return Confirm(ctx, ask.title, yes, no)
-    captions = dict(ask.captions)
-    return ChoiceGrid(
-        ctx, ask.title, ask.choices, columns=ask.columns, rows=ask.rows, captions=captions
-    )
+    columns, rows, captions = ask.columns, ask.rows, dict(ask.captions)
+    return ChoiceGrid(ctx, ask.title, ask.choices, columns=columns, rows=rows, captions=captions)
 
 
 __all__ = ["ChoiceGrid", "RulesPage", "RulesScene", "ask_dialog"]

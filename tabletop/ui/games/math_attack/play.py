@@ -1,14 +1,12 @@
 """The device's side of a Math Attack! table, without pygame (RULINGS ATK-1..ATK-6).
 
-With real cards the device sees only the number lines: a camera reading (:meth:`seen`)
-with one new card at a line's end is the play of the seat to play; a card can also be
-tapped in. A reading that disagrees with the game is refused with the reason, and the
-newest card can be set right by touch (a :class:`Ghost`). Against a bot the device deals.
-The engine decides every rule; the sentences come from its events and error codes. A
-child takes back their own last move without the PIN until it was acted on; then the
-teacher's undo. What is not in the match (touch fixes, a card taken back still on the
-table) is :meth:`record`-ed beside it and put back by :meth:`carry_on`. A method that
-needs a question answered returns an :class:`Ask`; the scene shows it and calls back.
+With real cards the device sees only the number lines: a camera reading with one new
+card at a line's end is the play of the seat to play; a card can also be tapped in. A
+reading that disagrees with the game is refused with the reason, and the newest card can
+be set right by touch (a :class:`Ghost`). Against a bot the device deals. The engine
+decides every rule; the sentences come from its events and error codes. What is not in
+the match (touch fixes, a card taken back still on the table) is :meth:`record`-ed
+beside it. A method that needs a question answered returns an :class:`Ask`.
 """
 
 from __future__ import annotations
@@ -49,13 +47,8 @@ BOT_SECONDS = 1.5  # the bot "thinks" this long, so a child can follow its play
 
 # The card picker: +1..+10, -1..-10, then the multipliers and the green cards.
 PICKER = (*BLACK[:10], *RED[:10], *BLACK[10:], *RED[10:], *GREEN)
-# the green cards (=, cancel, +/-, block): their symbols and words as printed
-GREEN_FACES = dict(
-    zip(
-        GREEN,
-        (("=", "end"), ("\u21b5", "cancel"), ("+/\u2212", "flip"), ("\u2205", "block")),
-        strict=True,
-    )
+GREEN_FACES = dict(  # their symbols and words as printed
+    zip(GREEN, (("=", "end"), ("\u21b5", "cancel"), ("+/\u2212", "flip"), ("\u2205", "block")))
 )
 SILENT = ("atk.drew", "atk.dealt", "atk.game_over")  # events with no sentence of their own
 YES_NO = (("yes", "Yes, it is"), ("no", "No"))  # is an earlier card read right?
@@ -107,12 +100,8 @@ class AttackPlay(TableController):
     ) -> None:
         if bot is not None and bot not in LEVELS:
             raise ValueError(f"unknown bot level {bot!r}")
-        self.names = names
-        self.bot_level = bot
-        self.virtual = bot is not None
-        self.bot_seat = 1
-        self.first = first
-        self.seed = seed
+        self.names, self.bot_level = names, bot
+        self.virtual, self.bot_seat = bot is not None, 1
         self.sound = sound  # a sound cue by name
         settings = MathAttackSettings(hidden_hands=not self.virtual, first_player=first)
         self.match = match or Match(GAME, settings, 2, seed=seed)
@@ -126,8 +115,6 @@ class AttackPlay(TableController):
         self.fixes: dict[int, dict[int, tuple[str, str]]] = {0: {}, 1: {}}  # pos -> (read, card)
         self.misread: dict[int, tuple[int, str]] = {}  # line -> (position, code read)
         self.last_seen: dict[int, tuple[str, ...]] = {}
-
-    # -- state ----------------------------------------------------------------------------
 
     @property
     def state(self) -> MathAttackState:
@@ -175,11 +162,9 @@ class AttackPlay(TableController):
         return f"{card} can go on {self.names[play.line]}'s line"
 
     def next_step(self) -> str:
-        """What the device waits for now, naming who (the instruction line)."""
-        state = self.state
+        state, who = self.state, self.names[self.state.turn]
         if self.over:
             return "The game is over!"
-        who = self.names[state.turn]
         if state.phase != "play":
             return "Dealing the cards\u2026"
         if self.is_bot(state.turn):
@@ -188,10 +173,9 @@ class AttackPlay(TableController):
         if self.undone:
             line, card = next(iter(self.undone.items()))
             return f"Take {label(card)} off {self.names[line]}'s line, then {who} plays again."
-        if self.ghosts or self.trouble:
-            line = next(iter(self.ghosts or self.trouble))
-            what = "tap the red card" if line in self.ghosts else "put the cards back"
-            return f"{self.names[line]}'s line: {what} to set it right."
+        if (wrong := next(iter(self.ghosts or self.trouble), None)) is not None:
+            what = "tap the red card" if wrong in self.ghosts else "put the cards back"
+            return f"{self.names[wrong]}'s line: {what} to set it right."
         if not self.virtual:
             return f"{who}: put {last} on a number line (or tap a line)."
         if self.selected is None:
@@ -280,23 +264,20 @@ class AttackPlay(TableController):
         return any(not self.is_bot(a.seat) for a in self.moves())
 
     def own_last_move(self) -> Play | Pass | None:
-        """The last move (not a card the device drew after it: those are part of it),
-        when it was a child's and nothing has acted on it yet (the next player has not
-        played, the bot has not replied): the child may take it back without the
-        teacher, once."""
+        """The last move when it was a child's and nothing has acted on it yet (the next
+        player has not played, the bot has not replied): the child may take it back
+        without the teacher's PIN, once (after a take back, the move before it was acted
+        on: that one is the teacher's)."""
         last = next(iter(self.moves()), None)
-        # after a take back, the move before it was acted on: that one is the teacher's
         return None if self.took_back or last is None or self.is_bot(last.seat) else last
 
     def take_back_hint(self) -> str:
-        """How the child whose own last move it is takes it back, said on the table; ""
-        when it is not theirs any more (see :meth:`own_last_move`)."""
+        """How the child whose own last move it is takes it back ("" when it is not)."""
         if (last := self.own_last_move()) is None:
             return ""
         return child_message("atk.ui.can_take_back", {"owner": self.names[last.seat]})
 
     def take_back(self) -> None:
-        """A child takes back their own last move (no PIN): once, see :meth:`own_last_move`."""
         self.undo()
         self.took_back = True
 
@@ -312,18 +293,16 @@ class AttackPlay(TableController):
         self.trouble.clear()
         self.selected = None
         again = f"It is {self.names[self.state.turn]}'s turn again."
+        if not isinstance(taken, Play):
+            self.say(f"Taken back: the pass. {again}")
+        elif self.virtual:
+            who, card, owner = self.names[taken.seat], label(taken.card), self.names[taken.line]
+            self.say(f"Taken back: {who}'s {card} on {owner}'s line. {again}")
+        else:
+            self.undone[taken.line] = taken.card
+            self.say(child_message("atk.ui.take_back", self.facts(taken.line, taken.card)))
         if isinstance(taken, Play):
             self.fixes[taken.line].pop(len(self.state.lines[taken.line]), None)
-            if self.virtual:
-                self.say(
-                    f"Taken back: {self.names[taken.seat]}'s {label(taken.card)} on "
-                    f"{self.names[taken.line]}'s line. {again}"
-                )
-            else:
-                self.undone[taken.line] = taken.card
-                self.say(child_message("atk.ui.take_back", self.facts(taken.line, taken.card)))
-        else:
-            self.say(f"Taken back: the pass. {again}")
         log.info("math-attack: undo: %r", taken)
         self.sound("tap")
 
@@ -393,18 +372,15 @@ class AttackPlay(TableController):
         )
 
     def answered(self, ask: Ask, answer: Any) -> Ask | None:
-        """The answer to ``ask`` (None: the dialog was closed without one): "card" (which
-        card went on the line ``ask`` is about), "where" (on which line the seat put a
-        card), "fix" (which card a camera card on the line really is) or "misread" (is an
-        earlier card on the line right?)."""
-        if not isinstance(answer, str):
-            return None
+        """The answer to ``ask`` about a line (None: closed without one): "where" (on which
+        line the seat put a card), "card" (which card went on it), "fix" (which card a
+        camera card on it really is), "misread" (is an earlier card on it right?)."""
         line = ask.given[0]
         if ask.key == "where" and answer in ("0", "1"):
             return self.ask_card(int(answer))
-        if ask.key == "card":
+        if ask.key == "card" and isinstance(answer, str):
             self.put(line, answer)
-        elif ask.key == "fix" and line in self.ghosts:
+        elif ask.key == "fix" and line in self.ghosts and isinstance(answer, str):
             self.fix(line, answer)
         elif ask.key == "misread" and answer == "yes" and line in self.misread:
             self.accept_misread(line)

@@ -1,16 +1,13 @@
 """Math Attack!'s screens: the setup on the one setup form (``seat.1``: a child or a bot,
-``choice.bot.<L>``; ``cards.real`` ``cards.virtual``; ``first.0`` ``first.1``), the rules
-in plain words (ATK-1..ATK-6), and the table on the one base: the two number lines of
-cards with the running total under each card (ATK-1, ATK-2), whose turn, the child's
-hand against a bot, and the instruction line. No text below 16 px at 800x480: a caption
-that does not fit its card at that size is left off (the card's symbol, as printed,
-stays), and a name too long for its room is cut with "\u2026".
+``choice.bot.<L>``; ``cards.real`` ``cards.virtual``; ``first.0`` ``first.1``) and the
+table on the one base: the two number lines of cards with the running total under each
+card (ATK-1, ATK-2), whose turn, the child's hand against a bot, the instruction line.
+No text below 16 px at 800x480: a caption too wide for its card is left off (the
+card's symbol, as printed, stays), a name too long for its room is cut with "\u2026".
 
-It draws and routes input; :class:`~.play.AttackPlay` decides what happens. Touch
-targets: ``line.0`` ``line.1`` (a number line), ``seen.0`` ``seen.1`` (a camera card
-that was not accepted: tap to say which card it is), ``hand.<i>`` (virtual play),
-``pass`` (show hand, pass), ``undo``, ``rules``, ``leave``. Card pickers are
-:class:`~tabletop.ui.scenes.rules.ChoiceGrid` with ``choice.<CODE>``.
+Touch targets: ``line.0`` ``line.1`` (a number line), ``seen.0`` ``seen.1`` (a camera
+card that was not accepted: tap to say which card it is), ``hand.<i>`` (virtual play),
+``pass`` (show hand, pass), ``undo``, ``rules``, ``leave``; the card pickers' ``choice.<CODE>``.
 """
 
 from __future__ import annotations
@@ -33,7 +30,6 @@ from tabletop.games.math_attack import (
 )
 from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
-from tabletop.ui.games import start_card_camera
 from tabletop.ui.games.math_attack.play import (
     BOT_SECONDS,
     GAME,
@@ -42,7 +38,7 @@ from tabletop.ui.games.math_attack.play import (
     num,
 )
 from tabletop.ui.results import Outcome, outcome_of
-from tabletop.ui.saves import GameSave, one_write, seat_infos
+from tabletop.ui.saves import GameSave, seat_infos
 from tabletop.ui.scenes import form
 from tabletop.ui.scenes.rules import load_rules
 from tabletop.ui.table import TableScene, corner_buttons
@@ -71,16 +67,14 @@ def draw_card(
     if outline := {"ghost": (p.bad, 4), "selected": (p.selected, 5)}.get(mark):
         pygame.draw.rect(surface, outline[0], rect.inflate(8, 8), m.u(outline[1]), radius + 2)
     big, caption = face(card) if card is not None else ("?", "")
-    inner = rect.width - 4
-    small = painter.least
-    if caption and painter.fonts.width(caption, small) > inner:
-        caption = caption.strip("|")  # "n\u00f72" for "|n\u00f72|" on a narrow card
-    if caption and painter.fonts.width(caption, small) <= inner:
+    inner, small = rect.width - 4, painter.least
+    fits = (
+        c for c in (caption, caption.strip("|")) if c and painter.fonts.width(c, small) <= inner
+    )
+    if caption := next(fits, ""):  # "n\u00f72" for "|n\u00f72|" on a narrow card
         size = max(small, min(rect.height // 5, painter.fit_size(caption, rect.height // 5, inner)))
         bottom = (rect.centerx, rect.bottom - max(3, rect.height // 14))
         painter.text(surface, caption, bottom, size, ink, anchor="midbottom")
-    else:
-        caption = ""
     size = max(small, int(min(rect.height * 0.42, rect.width * 0.55)))
     centre = (rect.centerx, rect.centery - (rect.height // 9 if caption else 0))
     painter.text(surface, big, centre, size, ink, bold=True, anchor="center", max_width=inner)
@@ -108,9 +102,8 @@ def line_geometry(m: Metrics, panel: pygame.Rect, count: int) -> LineGeometry:
     area = pygame.Rect(
         left, panel.top + m.u(8), panel.right - m.u(8) - left, panel.height - m.u(36)
     )
-    gap, h = m.u(6), area.height
+    gap, h, slots = m.u(6), area.height, count + 1
     w = min(m.u(58), int(h * 0.74))
-    slots = count + 1
     if slots * (w + gap) > area.width:
         w = max(m.u(46), (area.width + gap) // slots - gap)
     fits = max(2, (area.width + gap) // (w + gap))
@@ -145,18 +138,14 @@ def draw_number_line(
     at = (chip.right + m.u(6), chip.centery)
     painter.line(surface, play.names[seat], at, m.text, room, bold=True, anchor="midleft")
     totals = running_totals(cards)
-    total = num(totals[-1] if totals else 0)
-    at = (panel.left + m.u(10), panel.top + m.u(66))
+    at, total = (panel.left + m.u(10), panel.top + m.u(66)), num(totals[-1] if totals else 0)
     painter.text(surface, f"= {total}", at, m.big + 4, bold=True, anchor="midleft", max_width=room)
     n, kind = state.hand_sizes[seat], 2 if play.is_bot(seat) else int(play.virtual)
     if note := (f"{n} cards in hand", "", f"{n} cards, hidden")[kind]:
         at = (panel.left + m.u(10), panel.bottom - m.u(6))
         painter.line(surface, note, at, small, m.u(LEFT - 14), p.muted, anchor="bottomleft")
-    geo = line_geometry(m, panel, len(cards))
-    area = geo.area
-    cancelled = set(cancelled_positions(cards))
-    if geo.stub is not None:
-        stub = geo.stub
+    geo, cancelled = line_geometry(m, panel, len(cards)), set(cancelled_positions(cards))
+    if (stub := geo.stub) is not None:
         painter.box(surface, stub, p.quiet, p.line, 2, m.u(6))
         at = (stub.centerx, stub.top + stub.height // 3)
         painter.text(surface, f"+{geo.first}", at, m.small, p.muted, bold=True, anchor="center")
@@ -173,7 +162,7 @@ def draw_number_line(
         painter.box(surface, free, None, p.muted, 2, m.u(6))
         painter.text(surface, "+", free.center, m.big, p.muted, bold=True, anchor="center")
     if blocked:
-        veil_rect = area.inflate(m.u(8), m.u(8))
+        area, veil_rect = geo.area, geo.area.inflate(m.u(8), m.u(8))
         veil = pygame.Surface(veil_rect.size, pygame.SRCALPHA)
         veil.fill((120, 120, 130, 90))
         surface.blit(veil, veil_rect.topleft)
@@ -207,8 +196,9 @@ class AttackScene(TableScene):
         save: GameSave | None = None,
     ) -> None:
         seed = ctx.rng.randrange(10**9) if seed is None else seed
-        self.play = AttackPlay(names=names, bot=bot, first=first, seed=seed, match=match)
-        self.play.sound = ctx.sounds.play
+        self.play = AttackPlay(
+            names=names, bot=bot, first=first, seed=seed, match=match, sound=ctx.sounds.play
+        )
         seats = list(seats) if seats else seat_infos(names, {1: bot} if bot else None)
         app = {"names": list(names), "bot": bot, "first": first, "seed": seed}
         save = save or GameSave(ctx, GAME.name, seats, app)
@@ -216,9 +206,9 @@ class AttackScene(TableScene):
 
     def play_again(self) -> Scene:
         """The same players again, the other one starting."""
-        p = self.play
-        seats = list(self.save.seats)
-        return AttackScene(self.ctx, names=p.names, bot=p.bot_level, first=1 - p.first, seats=seats)
+        p, seats = self.play, list(self.save.seats)
+        first = 1 - self.state.settings.first_player
+        return AttackScene(self.ctx, names=p.names, bot=p.bot_level, first=first, seats=seats)
 
     # -- what the base asks ------------------------------------------------------------------
 
@@ -242,21 +232,20 @@ class AttackScene(TableScene):
 
     # -- lifecycle ---------------------------------------------------------------------------
 
-    def enter(self) -> None:
-        self.save.attach(self.match)
+    def begin(self) -> None:
+        """Put back what the journal kept beside the match, deal, and say who starts."""
         play = self.play
         play.carry_on(self.save.app.get("table"))
-        with one_write(self.match):
-            play.deal()
-        first = self.names[self.state.turn]
-        if self.resumed:
-            play.say(f"Welcome back! It is {first}'s turn.")
-        elif play.virtual:
-            play.say(f"{first} goes first!")
-        else:
-            play.say(f"Deal 5 cards each. {first} goes first!")
-        self.after()
-        self.camera = None if play.virtual else start_card_camera(self.ctx, GAME.name, 2)
+        play.deal()
+        if not self.resumed:
+            deal = "" if play.virtual else "Deal 5 cards each. "
+            play.say(f"{deal}{self.names[self.state.turn]} goes first!")
+
+    def welcome(self) -> None:
+        self.play.say(f"Welcome back! It is {self.names[self.state.turn]}'s turn.")
+
+    def card_seats(self) -> int:
+        return 0 if self.play.virtual else 2
 
     # -- input -------------------------------------------------------------------------------
 
@@ -294,8 +283,7 @@ class AttackScene(TableScene):
         self.status_rect = pygame.Rect(margin, m.u(6), b[-1].rect.left - m.u(10) - margin, bh)
         # the two lines, the message and the foot share what is left under the top bar
         # (less while a station rotation's banner has its strip)
-        room = H - m.u(82)
-        fit = min(1.0, room / m.u(398))
+        fit = min(1.0, (H - m.u(82)) / m.u(398))
         ph = int(m.u(116) * fit)
         self.panels = tuple(
             pygame.Rect(margin, m.u(60) + i * (ph + m.u(6)), W - 2 * margin, ph) for i in (0, 1)
@@ -308,25 +296,23 @@ class AttackScene(TableScene):
         top = self.panels[1].bottom + m.u(6)
         self.message_rect = pygame.Rect(margin, top, W - 2 * margin, int(m.u(80) * fit))
         bottom = self.message_rect.bottom + m.u(4)
-        foot = H - m.u(6) - bottom
-        pw = m.u(150)
+        foot, pw = H - m.u(6) - bottom, m.u(150)
         pass_rect = pygame.Rect(W - margin - pw, bottom + (foot - m.u(56)) // 2, pw, m.u(56))
         caption = "show hand, pass"
         b.append(Button("pass", pass_rect, "Can't play", kind="quiet", enabled=on, caption=caption))
         if play.virtual:  # the child's hand, a card a button
-            cw, picked = min(m.u(62), int(foot * 0.76)), play.selected
+            cw, mine, picked = min(m.u(62), int(foot * 0.76)), on and state.turn == 0, play.selected
             for i in range(len(state.hands[0])):
                 x = margin + m.u(110) + i * (cw + m.u(10))
                 rect = pygame.Rect(x, bottom + m.u(2), cw, foot - m.u(4))
-                mine = on and state.turn == 0
                 b.append(Button(f"hand.{i}", rect, kind="card", enabled=mine, selected=i == picked))
         self.foot_rect = pygame.Rect(margin, bottom, W - 2 * margin - pw - m.u(8), foot)
         self.buttons = sorted(b, key=lambda button: button.kind == "line")  # cards hit first
 
     def draw(self, surface: pygame.Surface) -> None:
         painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
-        surface.fill(p.background)
         state, play = self.state, self.play
+        surface.fill(p.background)
         self.draw_turn(surface)
         for line in (0, 1):
             draw_number_line(painter, surface, self.panels[line], play, line)
