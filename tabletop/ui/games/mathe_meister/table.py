@@ -84,17 +84,12 @@ class TableScene(Table):
         lead: MMMatch | None = None,
         save: GameSave | None = None,
     ) -> None:
-        self.play = TableController()  # the paper table keeps its own state: no bots, cards
         infos = seats_of(seats, BOT_LEVEL)
         seed = lead.seed if lead is not None else None
         seed = ctx.rng.randrange(10**9) if seed is None else seed
         dice_mode = dice_mode or ctx.prefs.prefs.dice_input
-        save = save or GameSave(
-            ctx,
-            MatheMeister.name,
-            infos,
-            {"screen": "table", "dice_mode": dice_mode, "seed": seed},
-        )
+        app = {"screen": "table", "dice_mode": dice_mode, "seed": seed}
+        save = save or GameSave(ctx, MatheMeister.name, infos, app)
 
         def again() -> Scene:
             return TableScene(ctx, seats=infos, modes=self.settings.modes, dice_mode=dice_mode)
@@ -107,19 +102,19 @@ class TableScene(Table):
             lead.settings if lead is not None else MatheMeisterSettings(ctx.layout, tuple(modes)),
             star_claims="paper",
         )
-        # the table's row in the journal: the header of a game nobody writes in
-        self.lead: MMMatch = lead or Match(
-            MatheMeister(), self.settings, len(infos), seed=self.seed
-        )
+        # the paper table keeps its own state; its controller holds only the table's row
+        # in the journal: the header of a game nobody writes in
+        self.play = TableController()
+        self.play.match = lead or Match(MatheMeister(), self.settings, len(infos), seed=seed)
         self.board = StarBoard(dict(self.settings.layout.star_values))
         self.round = 1
         self.rolls: list[tuple[int, int]] = []  # every round's dice so far
         self.dice_at: float | None = None  # seconds played when this round's dice came
         self.over = False
         # virtual dice keyed by the seed and the round: the same dice after a crash
-        self.dice_dealer = KeyedDealer(self.seed, lambda: self.round)
+        self.dice_dealer = KeyedDealer(seed, lambda: self.round)
         self.bots: dict[int, MMMatch] = {
-            seat: Match(MatheMeister(), self.settings, 1, seed=self.seed)
+            seat: Match(MatheMeister(), self.settings, 1, seed=seed)
             for seat, info in enumerate(infos)
             if info.bot is not None
         }
@@ -144,10 +139,6 @@ class TableScene(Table):
         return standings_result(
             points, "Bonus Star points (the device does not see the paper sheets' totals)"
         )
-
-    @property
-    def match(self) -> MMMatch:
-        return self.lead
 
     @property
     def finished(self) -> bool:
@@ -205,7 +196,7 @@ class TableScene(Table):
 
     def roll(self) -> tuple[int, int]:
         """Virtual dice for this round."""
-        request = self.lead.pending.chance
+        request = self.match.pending.chance
         assert request is not None  # nobody writes in the table's own match
         dice = self.dice_dealer.deal(request).dice
         return (dice[0], dice[1])
@@ -310,7 +301,7 @@ class TableScene(Table):
         """Write the table's state now (before the screen shows the change)."""
         self.save.app["table"] = self.record()
         self.save.write_meta()
-        self.save.sync(self.lead)  # the seconds played
+        self.save.sync(self.match)  # the seconds played
 
     def _follow(self) -> None:
         """Bring every bot's sheet up to the table (dice rolled, rounds ended), then
@@ -543,13 +534,9 @@ class TableScene(Table):
             text = "Finished a row or column? Press your seat button!"
             at, room, ink, bold = (r.left + m.u(4), r.centery), r.width, p.muted, False
         painter.text(surface, text, at, m.text, ink, bold=bold, anchor="midleft", max_width=room)
+        draws = {"star": self._draw_star, "seat": self._draw_seat}
         for b in self.buttons:
-            if b.kind == "star":
-                self._draw_star(surface, b)
-            elif b.kind == "seat":
-                self._draw_seat(surface, b)
-            else:
-                painter.button(surface, b)
+            draws.get(b.kind, painter.button)(surface, b)
         painter.paragraph(surface, self.status(), self.message_rect, m.small, p.ink)
 
     def _draw_star(self, surface: pygame.Surface, b: Button) -> None:
