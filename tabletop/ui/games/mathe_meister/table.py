@@ -464,14 +464,15 @@ class TableScene(Table):
         return " ".join(x for x in (self.note, self.message or self.next_step()) if x)
 
     def _after_change(self) -> None:
+        """A bot first in the queue chooses its star at once (the base's ``after`` then
+        writes the table's record, before the screen shows the change)."""
         current = self.board.current
         if current is not None and current.seat in self.bots:
             lines = self._bot_lines(current.seat)
             if lines:
                 self.choose(lines[0])
-                return
-            self.board.cancel(current.seat)
-        self._journal()
+            else:
+                self.board.cancel(current.seat)
 
     def update(self, now: float) -> bool:
         due = [seat for seat, at in self.bot_press_at.items() if at <= now]
