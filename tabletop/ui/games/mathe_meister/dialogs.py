@@ -72,9 +72,7 @@ class StarPick(Dialog):
             else f"{line_name(line)} is complete! Its star is worth {value}."
         )
         super().__init__(ctx, title, (600, 380))
-        self.line = line
-        self.state = state
-        self.why = False
+        self.line, self.state, self.why = line, state, False
 
     def layout(self, metrics: Metrics) -> None:
         super().layout(metrics)
@@ -125,8 +123,7 @@ class CoinShop(Dialog):
 
     def __init__(self, ctx: Context, play: SoloPlay, changed: Callable[[], None]) -> None:
         super().__init__(ctx, "Coin Shop", (720, 420))
-        self.play = play
-        self.changed = changed
+        self.play, self.changed = play, changed
         self.note = ""  # why the last change was refused (MM-14)
 
     def layout(self, metrics: Metrics) -> None:

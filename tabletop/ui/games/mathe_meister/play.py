@@ -171,7 +171,6 @@ class SoloPlay(TableController):
         return self.state.turns[0] if self.state.turns else None
 
     def standings(self) -> Result:
-        """The result, or before the end the sheet's score so far (END GAME SCORING)."""
         total = score_sheet(self.sheet, self.settings).total
         return self.match.result() or standings_result(
             [total], f"stopped in round {self.state.round} with {total} points"
@@ -228,7 +227,6 @@ class SoloPlay(TableController):
         return f"Dice {label}" if label else "Dice"
 
     def next_step(self) -> str:
-        """What the child does now, when nothing else was said."""
         if self.state.finished:
             return "The game is over."
         if self.state.dice is None:
@@ -275,7 +273,6 @@ class SoloPlay(TableController):
     # -- taps ----------------------------------------------------------------------------
 
     def press(self, name: str) -> None:
-        """Act on one enabled touch target of the solo screen."""
         kind, _, arg = name.partition(".")
         if kind in ("dice", "shop"):
             self.asks.append((kind,))
@@ -298,7 +295,6 @@ class SoloPlay(TableController):
             actions.get(kind, lambda: None)()
 
     def explain(self, name: str) -> None:
-        """A disabled target was tapped: say why it is off."""
         kind, _, arg = name.partition(".")
         unchosen = [c.line for c in self.state.claims if not c.power]
         if name == "undo":

@@ -134,7 +134,6 @@ class TableScene(Table):
         return self.rolls[self.round - 1] if len(self.rolls) >= self.round else None
 
     def standings(self) -> Result:
-        """What the device knows of a paper game: each seat's Bonus Star points."""
         points = [self.board.points_of(s) for s in range(len(self.infos))]
         return standings_result(
             points, "Bonus Star points (the device does not see the paper sheets' totals)"
@@ -151,7 +150,6 @@ class TableScene(Table):
         return [p.seat for p in self.board.waiting]
 
     def next_step(self) -> str:
-        """What the device waits for now, naming who."""
         current = self.board.current
         if self.dice is None:
             return f"Round {self.round}: roll the dice, then tap 'Get the dice'."
@@ -164,8 +162,6 @@ class TableScene(Table):
         return "Finish the game" if self.round >= ROUNDS else f"Start round {self.round + 1}"
 
     def outcome(self) -> Outcome:
-        """Every seat's Bonus Stars (the paper sheets' totals are the children's), and
-        the bots' scores."""
         names = [s.name for s in self.infos]
         lines = []
         for seat, name in enumerate(names):
@@ -195,7 +191,6 @@ class TableScene(Table):
         self.ask(("dice",), dice)
 
     def roll(self) -> tuple[int, int]:
-        """Virtual dice for this round."""
         request = self.match.pending.chance
         assert request is not None  # nobody writes in the table's own match
         dice = self.dice_dealer.deal(request).dice
@@ -272,7 +267,6 @@ class TableScene(Table):
         return self.board.press(seat, self.save.elapsed() - (self.ctx.clock() - at))
 
     def record(self) -> dict[str, Any]:
-        """What the device knows of the table, as the journal keeps it."""
         return {
             "round": self.round,
             "dice": list(self.dice) if self.dice is not None else None,
@@ -401,7 +395,6 @@ class TableScene(Table):
     # -- input ---------------------------------------------------------------------------------
 
     def explain(self, name: str) -> None:
-        """Say why a button is off, in the sentence table's words (``mm.ui.*``)."""
         current, line = self.board.current, name.removeprefix("star.")
         owner = self.board.owners.get(line)
         if name == "next" and current is not None:
@@ -419,7 +412,6 @@ class TableScene(Table):
             self.refuse("mm.ui.star_not_free", f"star {line} is off")
 
     def seat_pressed(self, seat: int, at: float) -> None:
-        """A seat button (or a tap on its Ready tile) asks to claim a Bonus Star."""
         if not 0 <= seat < len(self.infos) or seat in self.bots:
             return
         if self.dice is None:  # a press before the round's dice: say what comes first
