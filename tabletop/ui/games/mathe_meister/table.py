@@ -517,7 +517,8 @@ class TableScene(Table):
         if current is not None:
             painter.box(surface, r, p.panel, p.selected, 3, m.u(8))
             seat = current.seat
-            chip = pygame.Rect(r.left + m.u(8), r.top + m.u(7), m.u(40), r.height - m.u(14))
+            chip = r.inflate(-m.u(16), -m.u(14))
+            chip.width = m.u(40)
             painter.seat_chip(surface, chip, seat)
             waiting = len(self.board.waiting) - 1
             more = f" ({waiting} more waiting)" if waiting else ""
@@ -536,14 +537,11 @@ class TableScene(Table):
         painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
         line = b.name[5:]
         owner = self.board.owners.get(line)
-        fill = p.panel if owner is None else p.quiet
+        fill, star = (p.panel, (255, 255, 255)) if owner is None else (p.quiet, p.star)
         border = p.selected if b.enabled else p.line
         painter.box(surface, b.rect, fill, border, m.u(3) if b.enabled else 2, m.u(10))
-        star_r = m.u(20)
-        cx, cy = b.rect.left + m.u(28), b.rect.centery
-        painter.star(
-            surface, (cx, cy), star_r, (255, 255, 255) if owner is None else p.star, p.ink, 2
-        )
+        star_r, cx, cy = m.u(20), b.rect.left + m.u(28), b.rect.centery
+        painter.star(surface, (cx, cy), star_r, star, p.ink, 2)
         value = str(self.board.values[line])
         painter.text(surface, value, (cx, cy + 2), m.small - 2, p.ink, bold=True, anchor="center")
         x = cx + star_r + m.u(8)
@@ -567,9 +565,8 @@ class TableScene(Table):
             painter.ready_tile(surface, b.rect, seat, waiting, label)
             return
         painter.box(surface, b.rect, p.panel, p.line, 2, m.u(8))
-        chip = pygame.Rect(
-            b.rect.left + m.u(4), b.rect.top + m.u(4), m.u(36), b.rect.height - m.u(8)
-        )
+        chip = b.rect.inflate(-m.u(8), -m.u(8))
+        chip.width = m.u(36)
         painter.seat_chip(surface, chip, seat)
         at, room = (chip.right + m.u(8), b.rect.centery), b.rect.right - chip.right - m.u(12)
         painter.text(surface, label, at, m.small + 1, bold=True, anchor="midleft", max_width=room)
