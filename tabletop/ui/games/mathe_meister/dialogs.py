@@ -24,6 +24,7 @@ from tabletop.ui.app import Context
 from tabletop.ui.games.mathe_meister.play import SoloPlay, glyph
 from tabletop.ui.scenes.common import Dialog
 from tabletop.ui.scenes.dice import DiceScene
+from tabletop.ui.table import TableScene as Table
 from tabletop.ui.theme import Metrics
 from tabletop.ui.widgets import Button, grid
 
@@ -46,16 +47,12 @@ SWAPS_AFTER = "Swaps come after your two numbers and two signs."
 NO_FOURS = "Fear of Fours: the shop never makes a 4. Only a rolled 4 turns into 3 or 5."
 
 
-def dice_screen(
-    ctx: Context,
-    round_no: int,
-    mode: str,
-    roll: Callable[[], tuple[int, int]],
-    match_id: int | None,
-) -> DiceScene:
-    """A round's dice screen (camera, taps, or ``roll`` for virtual dice)."""
+def ask_dice(scene: Table, mode: str, round_no: int, roll: Callable[[], tuple[int, int]]) -> None:
+    """Ask round ``round_no``'s dice over ``scene`` (camera, taps, or ``roll`` for virtual
+    dice); they come back to its ``answered`` with ``("dice",)``."""
     title = f"Round {round_no} of {ROUNDS}: the dice"
-    return DiceScene(ctx, title=title, mode=mode, roll=roll, match_id=match_id)
+    match_id = scene.save.id if scene.save is not None else None
+    scene.ask(("dice",), DiceScene(scene.ctx, title=title, mode=mode, roll=roll, match_id=match_id))
 
 
 class StarPick(Dialog):
@@ -192,4 +189,4 @@ class CoinShop(Dialog):
             self.layout(self.m)
 
 
-__all__ = ["AUTO_CLAIM_WHY", "CoinShop", "StarPick", "dice_screen"]
+__all__ = ["AUTO_CLAIM_WHY", "CoinShop", "StarPick", "ask_dice"]

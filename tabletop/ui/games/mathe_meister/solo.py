@@ -28,7 +28,7 @@ from tabletop.games.mathe_meister import (
 )
 from tabletop.store import SeatInfo
 from tabletop.ui.app import Context
-from tabletop.ui.games.mathe_meister.dialogs import CoinShop, StarPick, dice_screen
+from tabletop.ui.games.mathe_meister.dialogs import CoinShop, StarPick, ask_dice
 from tabletop.ui.games.mathe_meister.play import MMMatch, SoloPlay, new_match, score_lines
 from tabletop.ui.games.mathe_meister.sheet import SheetGeometry, SheetLook, draw_sheet, glyph
 from tabletop.ui.saves import GameSave
@@ -156,9 +156,7 @@ class MatheMeisterScene(TableScene):
 
     def open(self, ask: tuple[str, ...]) -> None:
         if ask[0] == "dice":
-            play = self.play
-            dice = dice_screen(self.ctx, play.state.round, self.dice_mode, play.roll, self.save.id)
-            self.ask(("dice",), dice)
+            ask_dice(self, self.dice_mode, self.state.round, self.play.roll)
         elif ask[0] == "star":
             self.ask(ask, StarPick(self.ctx, ask[1], self.state))
         elif ask[0] == "shop":

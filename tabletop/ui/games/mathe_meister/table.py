@@ -48,7 +48,7 @@ from tabletop.games.mathe_meister import (
 from tabletop.store import Saved, SeatInfo
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.controller import TableController
-from tabletop.ui.games.mathe_meister.dialogs import dice_screen
+from tabletop.ui.games.mathe_meister.dialogs import ask_dice
 from tabletop.ui.games.mathe_meister.play import MMMatch, modes_named, round_start, sums_checked
 from tabletop.ui.messages import child_message
 from tabletop.ui.results import Outcome, outcome_of
@@ -184,11 +184,7 @@ class TableScene(Table):
     def enter(self) -> None:
         super().enter()
         if self.dice is None and not self.over:
-            self.ask_dice()
-
-    def ask_dice(self) -> None:
-        dice = dice_screen(self.ctx, self.round, self.dice_mode, self.roll, self.save.id)
-        self.ask(("dice",), dice)
+            ask_dice(self, self.dice_mode, self.round, self.roll)
 
     def roll(self) -> tuple[int, int]:
         request = self.match.pending.chance
@@ -426,7 +422,7 @@ class TableScene(Table):
         if name in ("leave", "rules", "teacher"):
             super().press(name)
         elif name == "dice":
-            self.ask_dice()
+            ask_dice(self, self.dice_mode, self.round, self.roll)
         elif name.startswith("star."):
             self.choose(name[5:])
         elif name == "cancel" and (current := self.board.current) is not None:
@@ -496,7 +492,7 @@ class TableScene(Table):
             self._finish()  # the results follow (results_at_end)
             return
         self.message = self.note = ""
-        self.ask_dice()
+        ask_dice(self, self.dice_mode, self.round, self.roll)
 
     # -- drawing ---------------------------------------------------------------------------------
 
