@@ -23,7 +23,6 @@ from tabletop.games.mathe_meister import (
     MatheMeister,
     MatheMeisterSettings,
     MatheMeisterState,
-    ScoreCard,
     score_sheet,
 )
 from tabletop.store import SeatInfo
@@ -289,7 +288,7 @@ class MatheMeisterScene(TableScene):
             painter.paragraph(surface, self.play.dice_words(), text_rect, m.small, p.muted)
         self._draw_message(surface)
         if self.table is not None:
-            draw_score_strip(surface, painter, self.table, self.card, m)
+            self._draw_score_strip(surface, self.table)
 
     def _draw_die(self, surface: pygame.Surface, b: Button) -> None:
         """A die to pick; a written one greyed and struck through."""
@@ -332,23 +331,21 @@ class MatheMeisterScene(TableScene):
         area = rect.inflate(-m.u(12), -m.u(6))
         painter.paragraph(surface, text or self.next_step(), area, m.small + 1, colour, bold=bold)
 
-
-def draw_score_strip(
-    surface: pygame.Surface, painter: Any, rect: pygame.Rect, card: ScoreCard, m: Metrics
-) -> None:
-    """END GAME SCORING so far, in two columns (plus on the left, minus on the right)."""
-    p, pad = painter.p, m.u(8)
-    painter.box(surface, rect, p.panel, p.line, 2, m.u(8))
-    title, at = "END GAME SCORING (so far)", (rect.left + pad, rect.top + pad)
-    painter.text(surface, title, at, m.small, bold=True)
-    lines = [*score_lines(card), f"Final Score: {card.total}"]
-    top, half = rect.top + 2 * pad + m.small, (rect.width - 3 * pad) // 2
-    step = (rect.bottom - pad - top) // 4
-    size = min(m.small, step - m.u(2))
-    for i, line in enumerate(lines):
-        at = (rect.left + pad + (i // 4) * (half + pad), top + (i % 4) * step)
-        ink, final = (p.good, True) if line.startswith("Final") else (p.ink, False)
-        painter.text(surface, line, at, size, ink, bold=final, max_width=half)
+    def _draw_score_strip(self, surface: pygame.Surface, rect: pygame.Rect) -> None:
+        """END GAME SCORING so far, in two columns (plus on the left, minus on the right)."""
+        painter, m, p, card = self.ctx.painter, self.m, self.ctx.painter.p, self.card
+        pad = m.u(8)
+        painter.box(surface, rect, p.panel, p.line, 2, m.u(8))
+        title, at = "END GAME SCORING (so far)", (rect.left + pad, rect.top + pad)
+        painter.text(surface, title, at, m.small, bold=True)
+        lines = [*score_lines(card), f"Final Score: {card.total}"]
+        top, half = rect.top + 2 * pad + m.small, (rect.width - 3 * pad) // 2
+        step = (rect.bottom - pad - top) // 4
+        size = min(m.small, step - m.u(2))
+        for i, line in enumerate(lines):
+            at = (rect.left + pad + (i // 4) * (half + pad), top + (i % 4) * step)
+            ink, final = (p.good, True) if line.startswith("Final") else (p.ink, False)
+            painter.text(surface, line, at, size, ink, bold=final, max_width=half)
 
 
 __all__ = ["MatheMeisterScene"]
