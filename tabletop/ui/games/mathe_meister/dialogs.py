@@ -24,6 +24,7 @@ from tabletop.ui.app import Context
 from tabletop.ui.games.mathe_meister.play import SoloPlay, glyph
 from tabletop.ui.scenes.common import Dialog
 from tabletop.ui.scenes.dice import DiceScene
+from tabletop.ui.table import TableScene as Table
 from tabletop.ui.theme import Metrics
 from tabletop.ui.widgets import Button, grid
 
@@ -46,16 +47,12 @@ SWAPS_AFTER = "Swaps come after your two numbers and two signs."
 NO_FOURS = "Fear of Fours: the shop never makes a 4. Only a rolled 4 turns into 3 or 5."
 
 
-def dice_screen(
-    ctx: Context,
-    round_no: int,
-    mode: str,
-    roll: Callable[[], tuple[int, int]],
-    match_id: int | None,
-) -> DiceScene:
-    """A round's dice screen (camera, taps, or ``roll`` for virtual dice)."""
+def ask_dice(scene: Table, mode: str, round_no: int, roll: Callable[[], tuple[int, int]]) -> None:
+    """Ask round ``round_no``'s dice over ``scene`` (camera, taps, or ``roll`` for virtual
+    dice); they come back to its ``answered`` with ``("dice",)``."""
     title = f"Round {round_no} of {ROUNDS}: the dice"
-    return DiceScene(ctx, title=title, mode=mode, roll=roll, match_id=match_id)
+    match_id = scene.save.id if scene.save is not None else None
+    scene.ask(("dice",), DiceScene(scene.ctx, title=title, mode=mode, roll=roll, match_id=match_id))
 
 
 class StarPick(Dialog):
@@ -72,9 +69,7 @@ class StarPick(Dialog):
             else f"{line_name(line)} is complete! Its star is worth {value}."
         )
         super().__init__(ctx, title, (600, 380))
-        self.line = line
-        self.state = state
-        self.why = False
+        self.line, self.state, self.why = line, state, False
 
     def layout(self, metrics: Metrics) -> None:
         super().layout(metrics)
@@ -125,8 +120,7 @@ class CoinShop(Dialog):
 
     def __init__(self, ctx: Context, play: SoloPlay, changed: Callable[[], None]) -> None:
         super().__init__(ctx, "Coin Shop", (720, 420))
-        self.play = play
-        self.changed = changed
+        self.play, self.changed = play, changed
         self.note = ""  # why the last change was refused (MM-14)
 
     def layout(self, metrics: Metrics) -> None:
@@ -195,4 +189,4 @@ class CoinShop(Dialog):
             self.layout(self.m)
 
 
-__all__ = ["AUTO_CLAIM_WHY", "CoinShop", "StarPick", "dice_screen"]
+__all__ = ["AUTO_CLAIM_WHY", "CoinShop", "StarPick", "ask_dice"]

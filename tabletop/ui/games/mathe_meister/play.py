@@ -105,29 +105,20 @@ def line_answers(
     seen: set[str] = set()
     asked: int | None = None
     for i, step in enumerate(match.steps):
-        if isinstance(step.action, Roll):
-            asked = i + 1
-        grid = step.state.sheets[0].grid
+        asked = i + 1 if isinstance(step.action, Roll) else asked
         for line in LINES:
-            parts = line_parts(grid, line)
-            if EMPTY in parts[0] or EMPTY in parts[1] or line in seen:
+            digits, ops = line_parts(step.state.sheets[0].grid, line)
+            if EMPTY in digits + ops or line in seen:
                 continue
             seen.add(line)
-            operands = [int(ch) for ch in parts[0]]
-            total = evaluate(operands, parts[1])
-            broken = None
+            operands = [int(ch) for ch in digits]
+            total, broken = evaluate(operands, ops), None
             if not sum_wanted(line, total):
                 broken = f"{line_name(line)} needs an {'even' if line[0] == 'R' else 'odd'} sum"
             elif not line_validates(operands, settings.modes):
                 broken = f"{line_name(line)} does not keep the mode's rule"
-            q = Question(
-                "line_sums",
-                tuple(Fraction(n) for n in operands),
-                tuple(parts[1]),
-                Fraction(total),
-                LEFT_TO_RIGHT,
-                broken,
-            )
+            numbers = tuple(Fraction(n) for n in operands)
+            q = Question("line_sums", numbers, tuple(ops), Fraction(total), LEFT_TO_RIGHT, broken)
             out.append((i + 1, 0, asked, q, Fraction(total)))
     return out
 
@@ -180,7 +171,6 @@ class SoloPlay(TableController):
         return self.state.turns[0] if self.state.turns else None
 
     def standings(self) -> Result:
-        """The result, or before the end the sheet's score so far (END GAME SCORING)."""
         total = score_sheet(self.sheet, self.settings).total
         return self.match.result() or standings_result(
             [total], f"stopped in round {self.state.round} with {total} points"
@@ -237,7 +227,6 @@ class SoloPlay(TableController):
         return f"Dice {label}" if label else "Dice"
 
     def next_step(self) -> str:
-        """What the child does now, when nothing else was said."""
         if self.state.finished:
             return "The game is over."
         if self.state.dice is None:
@@ -284,7 +273,6 @@ class SoloPlay(TableController):
     # -- taps ----------------------------------------------------------------------------
 
     def press(self, name: str) -> None:
-        """Act on one enabled touch target of the solo screen."""
         kind, _, arg = name.partition(".")
         if kind in ("dice", "shop"):
             self.asks.append((kind,))
@@ -307,7 +295,6 @@ class SoloPlay(TableController):
             actions.get(kind, lambda: None)()
 
     def explain(self, name: str) -> None:
-        """A disabled target was tapped: say why it is off."""
         kind, _, arg = name.partition(".")
         unchosen = [c.line for c in self.state.claims if not c.power]
         if name == "undo":

@@ -5,11 +5,11 @@ show). The closing line (the demo's) is ``final score: N``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import pygame
 
-from tabletop.games.mathe_meister import MatheMeister, ScoreCard, score_sheet
+from tabletop.games.mathe_meister import MatheMeister, score_sheet
 from tabletop.highscores import Recorded
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.games.mathe_meister.play import MMMatch, modes_named, score_lines
@@ -24,12 +24,11 @@ class SoloEnd:
     ctx: Context
     match: MMMatch
     player: str
-    card: ScoreCard = field(init=False)
-    outcome: Outcome = field(init=False)
     recorded: Recorded | None = None
 
     def __post_init__(self) -> None:
         self.card = score_sheet(self.match.state.sheets[0], self.match.settings)
+        self.score, self.modes = self.card.total, self.match.settings.modes
         self.outcome = Outcome(
             f"Well played, {self.player}!",
             f"Final score: {self.score} ({modes_named(self.modes)}).",
@@ -37,14 +36,6 @@ class SoloEnd:
             f"final score: {self.score}",
             score_lines(self.card),
         )
-
-    @property
-    def score(self) -> int:
-        return self.card.total
-
-    @property
-    def modes(self) -> tuple[str, ...]:
-        return self.match.settings.modes
 
     def record(self) -> None:
         """The score in the high-score table, and its line under END GAME SCORING."""

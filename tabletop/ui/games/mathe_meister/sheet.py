@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 import pygame
 
 from tabletop.games.mathe_meister import (
+    ALL_CELLS,
     COIN,
     EMPTY,
     LINES,
@@ -24,7 +25,6 @@ from tabletop.games.mathe_meister import (
     cell_kind,
 )
 from tabletop.ui.games.mathe_meister.play import Cell, glyph
-from tabletop.ui.theme import Color
 from tabletop.ui.widgets import Painter
 
 
@@ -86,47 +86,37 @@ class SheetLook:
 def draw_sheet(
     surface: pygame.Surface, painter: Painter, geo: SheetGeometry, look: SheetLook
 ) -> None:
-    p = painter.p
-    sheet = look.sheet
-    prefilled = look.settings.layout.prefilled_map
+    p, sheet, prefilled = painter.p, look.sheet, look.settings.layout.prefilled_map
     value_size = max(16, int(geo.cell * 0.62))
     border = max(2, geo.cell // 24 + 1)  # the boxes' lines
     rounded = max(3, geo.cell // 10)
-    for r in range(SIZE):
-        for c in range(SIZE):
-            cell = (r, c)
-            rect = geo.cell_rect(cell)
-            kind = cell_kind(cell)
-            ch = sheet.at(cell)
-            if kind == "coin":
-                radius = int(geo.cell * 0.36)
-                if ch == COIN:
-                    pygame.draw.circle(surface, p.coin, rect.center, radius)
-                    pygame.draw.circle(surface, p.line, rect.center, radius, border)
-                else:  # spent: filled in, as on paper
-                    pygame.draw.circle(surface, p.coin_spent, rect.center, radius)
-                    cross = rect.inflate(-geo.cell // 2, -geo.cell // 2)
-                    painter.cross(surface, cross, (255, 255, 255), border)
-                continue
-            fill: Color = p.operand if kind == "operand" else p.operator
-            if cell in prefilled:
-                fill = p.prefilled
-            painter.box(surface, rect, fill, p.line, border, radius=rounded)
-            if ch == EMPTY and cell in look.ghosts:  # the hint's plan, in green
-                ring = rect.inflate(-4, -4)
-                pygame.draw.rect(surface, p.hint, ring, border + 1, border_radius=rounded)
-            if ch != EMPTY or cell in look.ghosts:
-                ink = p.ink if ch != EMPTY else p.hint
-                written = glyph(ch if ch != EMPTY else look.ghosts[cell])
-                painter.text(
-                    surface, written, rect.center, value_size, ink, bold=True, anchor="center"
-                )
-            if ch != EMPTY and cell in look.fresh:  # written this round
-                y = rect.bottom - 6
-                pygame.draw.line(surface, p.good, (rect.left + 6, y), (rect.right - 6, y), border)
-            if cell in look.selected:
-                ring = rect.inflate(6, 6)
-                pygame.draw.rect(surface, p.selected, ring, border + 2, max(3, geo.cell // 8))
+    for cell in ALL_CELLS:
+        rect, kind, ch = geo.cell_rect(cell), cell_kind(cell), sheet.at(cell)
+        if kind == "coin":
+            radius = int(geo.cell * 0.36)
+            if ch == COIN:
+                pygame.draw.circle(surface, p.coin, rect.center, radius)
+                pygame.draw.circle(surface, p.line, rect.center, radius, border)
+            else:  # spent: filled in, as on paper
+                pygame.draw.circle(surface, p.coin_spent, rect.center, radius)
+                cross = rect.inflate(-geo.cell // 2, -geo.cell // 2)
+                painter.cross(surface, cross, (255, 255, 255), border)
+            continue
+        fill = p.prefilled if cell in prefilled else p.operand if kind == "operand" else p.operator
+        painter.box(surface, rect, fill, p.line, border, radius=rounded)
+        if ch == EMPTY and cell in look.ghosts:  # the hint's plan, in green
+            ring = rect.inflate(-4, -4)
+            pygame.draw.rect(surface, p.hint, ring, border + 1, border_radius=rounded)
+        if ch != EMPTY or cell in look.ghosts:
+            ink = p.ink if ch != EMPTY else p.hint
+            written = glyph(ch if ch != EMPTY else look.ghosts[cell])
+            painter.text(surface, written, rect.center, value_size, ink, bold=True, anchor="center")
+        if ch != EMPTY and cell in look.fresh:  # written this round
+            y = rect.bottom - 6
+            pygame.draw.line(surface, p.good, (rect.left + 6, y), (rect.right - 6, y), border)
+        if cell in look.selected:
+            ring = rect.inflate(6, 6)
+            pygame.draw.rect(surface, p.selected, ring, border + 2, max(3, geo.cell // 8))
     for line in LINES:
         _draw_tail(surface, painter, geo, look, line)
 
@@ -134,9 +124,7 @@ def draw_sheet(
 def _draw_tail(
     surface: pygame.Surface, painter: Painter, geo: SheetGeometry, look: SheetLook, line: str
 ) -> None:
-    p = painter.p
-    ls = look.card.line(line)
-    tail = geo.tail_rect(line)
+    p, ls, tail = painter.p, look.card.line(line), geo.tail_rect(line)
     size = max(16, int(geo.cell * 0.40))  # 16 px at the least: children read it
     if ls.total is not None:
         total = f"={ls.total}"

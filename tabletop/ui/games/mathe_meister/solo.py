@@ -1,8 +1,6 @@
-"""Solo Mathe-Meister on the touchscreen: the digital tracking sheet.
-
-The child taps a die (or +, -, x, or a circled Star Power) and then a box on the sheet.
-What happens is the controller's (:class:`~.play.SoloPlay`); this scene, on the one table
-base, draws it and opens the dialogs it asks for (dice, Bonus Star, Coin Shop).
+"""Solo Mathe-Meister on the touchscreen: the digital tracking sheet. What a tap does is
+the controller's (:class:`~.play.SoloPlay`); the scene draws it and opens the dialogs it
+asks for (dice, Bonus Star, Coin Shop).
 
 Touch targets: ``die0`` ``die1`` (``die0.3`` / ``die0.5`` for a 4 under Fear of Fours),
 ``op.+`` ``op.-`` ``op.x``, ``power.<i>`` (Star Power i of the sheet),
@@ -18,18 +16,18 @@ from typing import Any
 import pygame
 
 from tabletop.games.mathe_meister import (
+    ALL_CELLS,
     LINES,
     OPS,
     ROUNDS,
     MatheMeister,
     MatheMeisterSettings,
     MatheMeisterState,
-    ScoreCard,
     score_sheet,
 )
 from tabletop.store import SeatInfo
 from tabletop.ui.app import Context
-from tabletop.ui.games.mathe_meister.dialogs import CoinShop, StarPick, dice_screen
+from tabletop.ui.games.mathe_meister.dialogs import CoinShop, StarPick, ask_dice
 from tabletop.ui.games.mathe_meister.play import MMMatch, SoloPlay, new_match, score_lines
 from tabletop.ui.games.mathe_meister.sheet import SheetGeometry, SheetLook, draw_sheet, glyph
 from tabletop.ui.saves import GameSave
@@ -53,20 +51,18 @@ def sheet_geometry(m: Metrics) -> SheetGeometry:
     return SheetGeometry((origin, origin), fit, gap, round(tail * fit / cell), fit)
 
 
-def panel_rows(m: Metrics, height: int) -> tuple[list[int], int, int]:
-    """The heights of the panel's rows, the Star Powers' columns and their height: the
-    designed ones where ``height`` holds them with a little air, else the dice (and the
-    Star Powers or the message) a little lower, never under a touch target."""
-    if m.name == "small":  # header, dice, operators, Star Powers 4x3, shop/hint/undo, done
-        columns, options = 4, [(52, [48, 64, 52, 3 * 52 + 8, 52, 48])]
-        options.append((48, [48, 52, 48, 3 * 48 + 8, 48, 48]))
-    else:  # header, dice, operators, Star Powers 6x2, shop/hint/undo, message, done
-        columns, options = 6, [(48, [44, 64, 52, 2 * 48 + 4, 48, 58, 44])]
-        options.append((48, [44, 56, 52, 2 * 48 + 4, 48, 52, 44]))
-    power, heights = next(
-        (o for o in options if m.u(sum(o[1]) + 4 * (len(o[1]) - 1)) <= height), options[-1]
-    )
-    return [m.u(h) for h in heights], columns, m.u(power)
+# The panel beside the sheet, its rows top to bottom: how many Star Powers a row holds,
+# then (Star Power height, row heights) in base units, as designed and, where the height
+# does not hold them with a little air, the dice (and the Star Powers or the message) a
+# little lower, never under a touch target. 1280x720 has the message in the panel.
+PANEL: dict[str, tuple[int, list[tuple[int, tuple[int, ...]]]]] = {
+    "small": (4, [(52, (48, 64, 52, 3 * 52 + 8, 52, 48)), (48, (48, 52, 48, 3 * 48 + 8, 48, 48))]),
+    "large": (
+        6,
+        [(48, (44, 64, 52, 2 * 48 + 4, 48, 58, 44)), (48, (44, 56, 52, 2 * 48 + 4, 48, 52, 44))],
+    ),
+}
+ROWS = ("header", "dice", "signs", "powers", "tools", "message", "done")
 
 
 class MatheMeisterScene(TableScene):
@@ -93,12 +89,8 @@ class MatheMeisterScene(TableScene):
         player = seats[0].name
         self.dice_mode = dice_mode or ctx.prefs.prefs.dice_input
         self.play = SoloPlay(match or new_match(ctx.layout, modes, seed), player=player, seed=seed)
-        save = save or GameSave(
-            ctx,
-            MatheMeister.name,
-            list(seats),
-            {"screen": "solo", "player": player, "dice_mode": self.dice_mode, "seed": seed},
-        )
+        app = {"screen": "solo", "player": player, "dice_mode": self.dice_mode, "seed": seed}
+        save = save or GameSave(ctx, MatheMeister.name, list(seats), app)
         # "Play again" is the solo results' (see show_results)
         super().__init__(ctx, save, resumed=match is not None)
 
@@ -163,9 +155,7 @@ class MatheMeisterScene(TableScene):
 
     def open(self, ask: tuple[str, ...]) -> None:
         if ask[0] == "dice":
-            play = self.play
-            dice = dice_screen(self.ctx, play.state.round, self.dice_mode, play.roll, self.save.id)
-            self.ask(("dice",), dice)
+            ask_dice(self, self.dice_mode, self.state.round, self.play.roll)
         elif ask[0] == "star":
             self.ask(ask, StarPick(self.ctx, ask[1], self.state))
         elif ask[0] == "shop":
@@ -180,31 +170,28 @@ class MatheMeisterScene(TableScene):
     # -- layout ------------------------------------------------------------------------------
 
     def layout(self, metrics: Metrics) -> None:
-        self.geo = sheet_geometry(metrics)
-        m = metrics
-        bounds = self.geo.bounds
+        """800x480: the message under the sheet; 1280x720: the END GAME SCORING table
+        under it, the message in the panel beside it (to the foot of the screen)."""
+        m, self.geo = metrics, sheet_geometry(metrics)
+        bounds, small = self.geo.bounds, m.name == "small"
         below = pygame.Rect(
-            self.geo.grid.left,
-            bounds.bottom + m.u(6),
-            bounds.width,
-            m.height - bounds.bottom - m.u(10),
+            bounds.left, bounds.bottom + m.u(6), bounds.width, m.height - bounds.bottom - m.u(10)
         )
-        # 800x480: the message under the sheet; 1280x720: the END GAME SCORING table
-        # under the sheet, the message in the panel
-        small = m.name == "small"
         self.table = None if small else below
-        # the panel beside the sheet, from the top to the bottom of the room there is
-        pad = 8 if small else 12
-        left = bounds.right + (10 if small else 16)
-        self.panel = pygame.Rect(left, pad, m.width - left - pad, m.height - 2 * pad)
-        heights, self.power_columns, self.power_h = panel_rows(m, self.panel.height)
-        gap = (self.panel.height - sum(heights)) // (len(heights) - 1)
-        self.rows: list[pygame.Rect] = []
-        y = self.panel.top
-        for h in heights:
-            self.rows.append(pygame.Rect(self.panel.left, y, self.panel.width, h))
-            y += h + gap
-        self.message_rect = below if small else self.rows[5]
+        pad, left = (8, bounds.right + 10) if small else (12, bounds.right + 16)
+        panel = pygame.Rect(left, pad, m.width - left - pad, m.height - 2 * pad)
+        self.power_columns, options = PANEL[m.name]
+        power, heights = next(
+            (o for o in options if m.u(sum(o[1]) + 4 * (len(o[1]) - 1)) <= panel.height),
+            options[-1],
+        )
+        self.power_h, y = m.u(power), panel.top
+        gap = (panel.height - sum(m.u(h) for h in heights)) // (len(heights) - 1)
+        self.rows: dict[str, pygame.Rect] = {}
+        for name, h in zip((r for r in ROWS if r != "message" or not small), heights):
+            self.rows[name] = pygame.Rect(panel.left, y, panel.width, m.u(h))
+            y += m.u(h) + gap
+        self.message_rect = self.rows.get("message", below)
         self._buttons()
 
     # -- what is shown ------------------------------------------------------------------------
@@ -217,20 +204,20 @@ class MatheMeisterScene(TableScene):
         selected = frozenset({first} if first is not None else ())
         ghosts, claimable = play.ghosts(), play.claimable()
         self.look = SheetLook(sheet, settings, self.card, selected, ghosts, claimable, play.fresh())
-        r, muted = rows[0], self.ctx.sounds.muted  # the header: Sound and Leave on the right
+        r, muted = rows["header"], self.ctx.sounds.muted  # Sound and Leave on the right
         mute = pygame.Rect(r.right - m.u(146), r.top, m.u(72), r.height)
         leave = pygame.Rect(r.right - m.u(70), r.top, m.u(70), r.height)
+        sound = "Muted" if muted else "Sound"
         buttons = [
-            Button(
-                "mute", mute, "Muted" if muted else "Sound", True, "toggle", muted, size=m.small
-            ),
+            Button("mute", mute, sound, True, "toggle", muted, size=m.small),
             Button("leave", leave, "Leave", kind="quiet", size=m.small),
         ]
         # the dice: a 4 under Fear of Fours is a 3 and a 5 to choose from
-        r, x = rows[1], rows[1].left
+        r = rows["dice"]
         if turn is None:
             rect = pygame.Rect(r.left, r.top, m.u(200), r.height)
             buttons.append(Button("dice", rect, "Get the dice", enabled=not play.state.finished))
+        x = r.left
         for die, value in enumerate(turn.dice if turn is not None else ()):
             free = turn is not None and not turn.used[die]
             if settings.has("fear_of_fours") and value == 4 and free:
@@ -246,41 +233,35 @@ class MatheMeisterScene(TableScene):
                 on = play.pen is not None and play.pen[:2] == ("die", die)
                 buttons.append(Button(f"die{die}", rect, str(value), free, "die", selected=on))
                 x += r.height + m.u(8)
-        for i, (op, rect) in enumerate(zip(OPS, grid(rows[2], 3, 3, m.u(8)))):
+        for i, (op, rect) in enumerate(zip(OPS, grid(rows["signs"], 3, 3, m.u(8)))):
             left, on = sheet.supply[i], play.pen == ("op", op)
-            enabled = left > 0 and turn is not None
+            caption, enabled = f"{left} left", left > 0 and turn is not None
             buttons.append(
-                Button(f"op.{op}", rect, glyph(op), enabled, "choice", on, f"{left} left", m.big)
+                Button(f"op.{op}", rect, glyph(op), enabled, "choice", on, caption, m.big)
             )
         # Star Powers: 4 x 3 (6 x 2 at 1280x720), each a coin, a sign or a number
-        spots = grid(
-            rows[3], len(sheet.powers), self.power_columns, m.u(6), self.power_h, down=m.u(4)
-        )
+        n, columns = len(sheet.powers), self.power_columns
+        spots = grid(rows["powers"], n, columns, m.u(6), self.power_h, down=m.u(4))
         powers = zip(settings.layout.star_powers, sheet.powers, spots)
         for i, (kind, power, rect) in enumerate(powers):
             on, circled = play.power_selected(i), power == "circled"
-            buttons.append(
-                Button(f"power.{i}", rect, glyph(kind), circled, "power", on, caption=power)
-            )
-        shop = not settings.has("coinless") and turn is not None
-        for rect, (name, label, enabled, caption) in zip(
-            grid(rows[4], 3, 3, m.u(8)),
-            (
-                ("shop", "Shop", shop, f"{sheet.coins(settings.layout)} coins"),
-                ("hint", "Hint", turn is not None and not turn.done, ""),
-                ("undo", "Undo", play.in_round(), ""),
-            ),
-        ):
-            kind = "quiet" if name != "shop" else "primary"
+            buttons.append(Button(f"power.{i}", rect, glyph(kind), circled, "power", on, power))
+        tools = (
+            ("shop", "Shop", not settings.has("coinless") and turn is not None, "primary"),
+            ("hint", "Hint", turn is not None and not turn.done, "quiet"),
+            ("undo", "Undo", play.in_round(), "quiet"),
+        )
+        coins = f"{sheet.coins(settings.layout)} coins"
+        for rect, (name, label, enabled, kind) in zip(grid(rows["tools"], 3, 3, m.u(8)), tools):
+            caption = coins if name == "shop" else ""
             buttons.append(Button(name, rect, label, enabled, kind, caption=caption, size=m.text))
         if play.swap:
-            buttons.append(Button("cancel", rows[-1].copy(), "Cancel the swap", kind="quiet"))
+            buttons.append(Button("cancel", rows["done"].copy(), "Cancel the swap", kind="quiet"))
         else:
             done = f"Done with round {play.state.round}"
-            buttons.append(Button("done", rows[-1].copy(), done, enabled=play.may_end()))
-        cells = [(r, c) for r in range(7) for c in range(7)]
+            buttons.append(Button("done", rows["done"].copy(), done, enabled=play.may_end()))
         buttons += [
-            Button(f"cell.r{r}c{c}", self.geo.cell_rect((r, c)), kind="cell") for r, c in cells
+            Button(f"cell.r{r}c{c}", self.geo.cell_rect((r, c)), kind="cell") for r, c in ALL_CELLS
         ]
         buttons += [Button(f"star.{line}", self.geo.star_rect(line), kind="cell") for line in LINES]
         self.buttons = buttons
@@ -289,21 +270,17 @@ class MatheMeisterScene(TableScene):
         painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
         surface.fill(p.background)
         draw_sheet(surface, painter, self.geo, self.look)
-        r = self.rows[0]
+        r = self.rows["header"]
         room = r.width - m.u(152)
         words = f"Round {min(self.state.round, ROUNDS)} of {ROUNDS}"
         painter.text(surface, words, (r.left, r.top), m.text, bold=True, max_width=room)
         score, below = f"Score: {self.card.total}", (r.left, r.top + m.text + m.u(4))
         painter.text(surface, score, below, m.small, p.muted, max_width=room)
-        for b in self.buttons:
-            if b.kind == "die":
-                self._draw_die(surface, b)
-            elif b.kind == "power":
-                self._draw_power(surface, b)
-            elif b.kind != "cell":
-                painter.button(surface, b)
+        draws = {"die": self._draw_die, "power": self._draw_power, "cell": lambda *_: None}
+        for b in self.buttons:  # the sheet's boxes are drawn with it
+            draws.get(b.kind, painter.button)(surface, b)
         if self.state.turns:
-            r = self.rows[1]
+            r = self.rows["dice"]
             dice_right = max(b.rect.right for b in self.buttons if b.name.startswith("die"))
             text_rect = pygame.Rect(
                 dice_right + m.u(10), r.top, r.right - dice_right - m.u(10), r.height
@@ -311,7 +288,7 @@ class MatheMeisterScene(TableScene):
             painter.paragraph(surface, self.play.dice_words(), text_rect, m.small, p.muted)
         self._draw_message(surface)
         if self.table is not None:
-            draw_score_strip(surface, painter, self.table, self.card, m)
+            self._draw_score_strip(surface, self.table)
 
     def _draw_die(self, surface: pygame.Surface, b: Button) -> None:
         """A die to pick; a written one greyed and struck through."""
@@ -354,23 +331,21 @@ class MatheMeisterScene(TableScene):
         area = rect.inflate(-m.u(12), -m.u(6))
         painter.paragraph(surface, text or self.next_step(), area, m.small + 1, colour, bold=bold)
 
-
-def draw_score_strip(
-    surface: pygame.Surface, painter: Any, rect: pygame.Rect, card: ScoreCard, m: Metrics
-) -> None:
-    """END GAME SCORING so far, in two columns (plus on the left, minus on the right)."""
-    p, pad = painter.p, m.u(8)
-    painter.box(surface, rect, p.panel, p.line, 2, m.u(8))
-    title, at = "END GAME SCORING (so far)", (rect.left + pad, rect.top + pad)
-    painter.text(surface, title, at, m.small, bold=True)
-    lines = [*score_lines(card), f"Final Score: {card.total}"]
-    top, half = rect.top + 2 * pad + m.small, (rect.width - 3 * pad) // 2
-    step = (rect.bottom - pad - top) // 4
-    size = min(m.small, step - m.u(2))
-    for i, line in enumerate(lines):
-        at = (rect.left + pad + (i // 4) * (half + pad), top + (i % 4) * step)
-        ink, final = (p.good, True) if line.startswith("Final") else (p.ink, False)
-        painter.text(surface, line, at, size, ink, bold=final, max_width=half)
+    def _draw_score_strip(self, surface: pygame.Surface, rect: pygame.Rect) -> None:
+        """END GAME SCORING so far, in two columns (plus on the left, minus on the right)."""
+        painter, m, p, card = self.ctx.painter, self.m, self.ctx.painter.p, self.card
+        pad = m.u(8)
+        painter.box(surface, rect, p.panel, p.line, 2, m.u(8))
+        title, at = "END GAME SCORING (so far)", (rect.left + pad, rect.top + pad)
+        painter.text(surface, title, at, m.small, bold=True)
+        lines = [*score_lines(card), f"Final Score: {card.total}"]
+        top, half = rect.top + 2 * pad + m.small, (rect.width - 3 * pad) // 2
+        step = (rect.bottom - pad - top) // 4
+        size = min(m.small, step - m.u(2))
+        for i, line in enumerate(lines):
+            at = (rect.left + pad + (i // 4) * (half + pad), top + (i % 4) * step)
+            ink, final = (p.good, True) if line.startswith("Final") else (p.ink, False)
+            painter.text(surface, line, at, size, ink, bold=final, max_width=half)
 
 
 __all__ = ["MatheMeisterScene"]

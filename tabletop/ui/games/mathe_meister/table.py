@@ -48,7 +48,7 @@ from tabletop.games.mathe_meister import (
 from tabletop.store import Saved, SeatInfo
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.controller import TableController
-from tabletop.ui.games.mathe_meister.dialogs import dice_screen
+from tabletop.ui.games.mathe_meister.dialogs import ask_dice
 from tabletop.ui.games.mathe_meister.play import MMMatch, modes_named, round_start, sums_checked
 from tabletop.ui.messages import child_message
 from tabletop.ui.results import Outcome, outcome_of
@@ -84,17 +84,12 @@ class TableScene(Table):
         lead: MMMatch | None = None,
         save: GameSave | None = None,
     ) -> None:
-        self.play = TableController()  # the paper table keeps its own state: no bots, cards
         infos = seats_of(seats, BOT_LEVEL)
         seed = lead.seed if lead is not None else None
         seed = ctx.rng.randrange(10**9) if seed is None else seed
         dice_mode = dice_mode or ctx.prefs.prefs.dice_input
-        save = save or GameSave(
-            ctx,
-            MatheMeister.name,
-            infos,
-            {"screen": "table", "dice_mode": dice_mode, "seed": seed},
-        )
+        app = {"screen": "table", "dice_mode": dice_mode, "seed": seed}
+        save = save or GameSave(ctx, MatheMeister.name, infos, app)
 
         def again() -> Scene:
             return TableScene(ctx, seats=infos, modes=self.settings.modes, dice_mode=dice_mode)
@@ -107,19 +102,19 @@ class TableScene(Table):
             lead.settings if lead is not None else MatheMeisterSettings(ctx.layout, tuple(modes)),
             star_claims="paper",
         )
-        # the table's row in the journal: the header of a game nobody writes in
-        self.lead: MMMatch = lead or Match(
-            MatheMeister(), self.settings, len(infos), seed=self.seed
-        )
+        # the paper table keeps its own state; its controller holds only the table's row
+        # in the journal: the header of a game nobody writes in
+        self.play = TableController()
+        self.play.match = lead or Match(MatheMeister(), self.settings, len(infos), seed=seed)
         self.board = StarBoard(dict(self.settings.layout.star_values))
         self.round = 1
         self.rolls: list[tuple[int, int]] = []  # every round's dice so far
         self.dice_at: float | None = None  # seconds played when this round's dice came
         self.over = False
         # virtual dice keyed by the seed and the round: the same dice after a crash
-        self.dice_dealer = KeyedDealer(self.seed, lambda: self.round)
+        self.dice_dealer = KeyedDealer(seed, lambda: self.round)
         self.bots: dict[int, MMMatch] = {
-            seat: Match(MatheMeister(), self.settings, 1, seed=self.seed)
+            seat: Match(MatheMeister(), self.settings, 1, seed=seed)
             for seat, info in enumerate(infos)
             if info.bot is not None
         }
@@ -139,15 +134,10 @@ class TableScene(Table):
         return self.rolls[self.round - 1] if len(self.rolls) >= self.round else None
 
     def standings(self) -> Result:
-        """What the device knows of a paper game: each seat's Bonus Star points."""
         points = [self.board.points_of(s) for s in range(len(self.infos))]
         return standings_result(
             points, "Bonus Star points (the device does not see the paper sheets' totals)"
         )
-
-    @property
-    def match(self) -> MMMatch:
-        return self.lead
 
     @property
     def finished(self) -> bool:
@@ -160,7 +150,6 @@ class TableScene(Table):
         return [p.seat for p in self.board.waiting]
 
     def next_step(self) -> str:
-        """What the device waits for now, naming who."""
         current = self.board.current
         if self.dice is None:
             return f"Round {self.round}: roll the dice, then tap 'Get the dice'."
@@ -173,8 +162,6 @@ class TableScene(Table):
         return "Finish the game" if self.round >= ROUNDS else f"Start round {self.round + 1}"
 
     def outcome(self) -> Outcome:
-        """Every seat's Bonus Stars (the paper sheets' totals are the children's), and
-        the bots' scores."""
         names = [s.name for s in self.infos]
         lines = []
         for seat, name in enumerate(names):
@@ -197,15 +184,10 @@ class TableScene(Table):
     def enter(self) -> None:
         super().enter()
         if self.dice is None and not self.over:
-            self.ask_dice()
-
-    def ask_dice(self) -> None:
-        dice = dice_screen(self.ctx, self.round, self.dice_mode, self.roll, self.save.id)
-        self.ask(("dice",), dice)
+            ask_dice(self, self.dice_mode, self.round, self.roll)
 
     def roll(self) -> tuple[int, int]:
-        """Virtual dice for this round."""
-        request = self.lead.pending.chance
+        request = self.match.pending.chance
         assert request is not None  # nobody writes in the table's own match
         dice = self.dice_dealer.deal(request).dice
         return (dice[0], dice[1])
@@ -281,7 +263,6 @@ class TableScene(Table):
         return self.board.press(seat, self.save.elapsed() - (self.ctx.clock() - at))
 
     def record(self) -> dict[str, Any]:
-        """What the device knows of the table, as the journal keeps it."""
         return {
             "round": self.round,
             "dice": list(self.dice) if self.dice is not None else None,
@@ -310,7 +291,7 @@ class TableScene(Table):
         """Write the table's state now (before the screen shows the change)."""
         self.save.app["table"] = self.record()
         self.save.write_meta()
-        self.save.sync(self.lead)  # the seconds played
+        self.save.sync(self.match)  # the seconds played
 
     def _follow(self) -> None:
         """Bring every bot's sheet up to the table (dice rolled, rounds ended), then
@@ -410,7 +391,6 @@ class TableScene(Table):
     # -- input ---------------------------------------------------------------------------------
 
     def explain(self, name: str) -> None:
-        """Say why a button is off, in the sentence table's words (``mm.ui.*``)."""
         current, line = self.board.current, name.removeprefix("star.")
         owner = self.board.owners.get(line)
         if name == "next" and current is not None:
@@ -428,7 +408,6 @@ class TableScene(Table):
             self.refuse("mm.ui.star_not_free", f"star {line} is off")
 
     def seat_pressed(self, seat: int, at: float) -> None:
-        """A seat button (or a tap on its Ready tile) asks to claim a Bonus Star."""
         if not 0 <= seat < len(self.infos) or seat in self.bots:
             return
         if self.dice is None:  # a press before the round's dice: say what comes first
@@ -443,7 +422,7 @@ class TableScene(Table):
         if name in ("leave", "rules", "teacher"):
             super().press(name)
         elif name == "dice":
-            self.ask_dice()
+            ask_dice(self, self.dice_mode, self.round, self.roll)
         elif name.startswith("star."):
             self.choose(name[5:])
         elif name == "cancel" and (current := self.board.current) is not None:
@@ -473,14 +452,15 @@ class TableScene(Table):
         return " ".join(x for x in (self.note, self.message or self.next_step()) if x)
 
     def _after_change(self) -> None:
+        """A bot first in the queue chooses its star at once (the base's ``after`` then
+        writes the table's record, before the screen shows the change)."""
         current = self.board.current
         if current is not None and current.seat in self.bots:
             lines = self._bot_lines(current.seat)
             if lines:
                 self.choose(lines[0])
-                return
-            self.board.cancel(current.seat)
-        self._journal()
+            else:
+                self.board.cancel(current.seat)
 
     def update(self, now: float) -> bool:
         due = [seat for seat, at in self.bot_press_at.items() if at <= now]
@@ -512,7 +492,7 @@ class TableScene(Table):
             self._finish()  # the results follow (results_at_end)
             return
         self.message = self.note = ""
-        self.ask_dice()
+        ask_dice(self, self.dice_mode, self.round, self.roll)
 
     # -- drawing ---------------------------------------------------------------------------------
 
@@ -533,7 +513,8 @@ class TableScene(Table):
         if current is not None:
             painter.box(surface, r, p.panel, p.selected, 3, m.u(8))
             seat = current.seat
-            chip = pygame.Rect(r.left + m.u(8), r.top + m.u(7), m.u(40), r.height - m.u(14))
+            chip = r.inflate(-m.u(16), -m.u(14))
+            chip.width = m.u(40)
             painter.seat_chip(surface, chip, seat)
             waiting = len(self.board.waiting) - 1
             more = f" ({waiting} more waiting)" if waiting else ""
@@ -543,27 +524,20 @@ class TableScene(Table):
             text = "Finished a row or column? Press your seat button!"
             at, room, ink, bold = (r.left + m.u(4), r.centery), r.width, p.muted, False
         painter.text(surface, text, at, m.text, ink, bold=bold, anchor="midleft", max_width=room)
+        draws = {"star": self._draw_star, "seat": self._draw_seat}
         for b in self.buttons:
-            if b.kind == "star":
-                self._draw_star(surface, b)
-            elif b.kind == "seat":
-                self._draw_seat(surface, b)
-            else:
-                painter.button(surface, b)
+            draws.get(b.kind, painter.button)(surface, b)
         painter.paragraph(surface, self.status(), self.message_rect, m.small, p.ink)
 
     def _draw_star(self, surface: pygame.Surface, b: Button) -> None:
         painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
         line = b.name[5:]
         owner = self.board.owners.get(line)
-        fill = p.panel if owner is None else p.quiet
+        fill, star = (p.panel, (255, 255, 255)) if owner is None else (p.quiet, p.star)
         border = p.selected if b.enabled else p.line
         painter.box(surface, b.rect, fill, border, m.u(3) if b.enabled else 2, m.u(10))
-        star_r = m.u(20)
-        cx, cy = b.rect.left + m.u(28), b.rect.centery
-        painter.star(
-            surface, (cx, cy), star_r, (255, 255, 255) if owner is None else p.star, p.ink, 2
-        )
+        star_r, cx, cy = m.u(20), b.rect.left + m.u(28), b.rect.centery
+        painter.star(surface, (cx, cy), star_r, star, p.ink, 2)
         value = str(self.board.values[line])
         painter.text(surface, value, (cx, cy + 2), m.small - 2, p.ink, bold=True, anchor="center")
         x = cx + star_r + m.u(8)
@@ -587,9 +561,8 @@ class TableScene(Table):
             painter.ready_tile(surface, b.rect, seat, waiting, label)
             return
         painter.box(surface, b.rect, p.panel, p.line, 2, m.u(8))
-        chip = pygame.Rect(
-            b.rect.left + m.u(4), b.rect.top + m.u(4), m.u(36), b.rect.height - m.u(8)
-        )
+        chip = b.rect.inflate(-m.u(8), -m.u(8))
+        chip.width = m.u(36)
         painter.seat_chip(surface, chip, seat)
         at, room = (chip.right + m.u(8), b.rect.centery), b.rect.right - chip.right - m.u(12)
         painter.text(surface, label, at, m.small + 1, bold=True, anchor="midleft", max_width=room)
