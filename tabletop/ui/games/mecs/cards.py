@@ -28,7 +28,12 @@ from tabletop.ui.widgets import Button, Painter
 
 CARDS_FILE = "mecs/cards.toml"
 LANGUAGES = (("en", "English"), ("es", "Español"), ("fr", "Français"), ("de", "Deutsch"))
-SECTIONS = (("tip", "Tip"), ("history", "History"), ("fun", "Fun fact"), ("names", "Names"))
+SECTIONS = (
+    ("page.tip", "Tip"),
+    ("page.history", "History"),
+    ("page.fun", "Fun fact"),
+    ("page.names", "Names"),
+)
 
 # The rule book's card colours: red numbers, blue simple symbols, green advanced symbols,
 # yellow objectives (darkened a little so white text stays readable).
@@ -100,23 +105,24 @@ class CardPage:
     names: dict[str, str]
 
     def text(self, section: str) -> str:
-        return {"tip": self.tip, "history": self.history, "fun": self.fun_fact}[section]
+        """A section's words (the names are drawn, not written out)."""
+        return {"tip": self.tip, "history": self.history, "fun": self.fun_fact}.get(section, "")
 
 
 PAGE_FIELDS = ("name", "tip", "history", "fun_fact")
 NAME_FIELDS = ("en", "es", "fr", "de", "zh", "zh_pinyin")
 
 
+def _filled(table: Any, fields: Sequence[str]) -> bool:
+    return isinstance(table, dict) and all(
+        isinstance(table.get(f), str) and table[f].strip() for f in fields
+    )
+
+
 @cache
 def card_pages(relative: str = CARDS_FILE) -> dict[str, CardPage]:
     """Every card page in the data file, by card code (``BadInput`` if the file is
     missing or not TOML; a page with a missing field is left out)."""
-
-    def filled(table: Any, fields: Sequence[str]) -> bool:
-        return isinstance(table, dict) and all(
-            isinstance(table.get(f), str) and table[f].strip() for f in fields
-        )
-
     return {
         code: CardPage(
             code=code,
@@ -124,7 +130,7 @@ def card_pages(relative: str = CARDS_FILE) -> dict[str, CardPage]:
             **{f: entry[f] for f in PAGE_FIELDS},
         )
         for code, entry in load_toml(relative).get("cards", {}).items()
-        if filled(entry, PAGE_FIELDS) and filled(names := entry.get("names"), NAME_FIELDS)
+        if _filled(entry, PAGE_FIELDS) and _filled(names := entry.get("names"), NAME_FIELDS)
     }
 
 
@@ -149,7 +155,7 @@ def _cjk_font(size: int) -> pygame.font.Font | None:
 
 class CardPageScene(Scene):
     """A card's page, one section at a time in big text; opened by tapping a card or by
-    holding it up alone to the camera."""
+    holding it up alone to the camera. An objective card's page says what it asks."""
 
     def __init__(self, ctx: Context, code: str) -> None:
         super().__init__(ctx)
@@ -162,20 +168,17 @@ class CardPageScene(Scene):
         W, H = m.size
         h = m.u(56)
         y = H - m.u(12) - h
-        w = m.u(128)
         self.card_rect = pygame.Rect(m.u(20), m.u(20), m.u(150), m.u(210))
-        sections = [(f"page.{key}", label) for key, label in SECTIONS]
-        on = self.page is not None
-        style = {"kind": "toggle", "enabled": on, "size": m.small + 2}
-        self.buttons = button_row(sections, m.u(16), y, (w, h), m.u(8), **style)
+        sections = [] if self.code in OBJECTIVE_CODES else SECTIONS
+        style = {"kind": "toggle", "enabled": self.page is not None, "size": m.small + 2}
+        self.buttons = [
+            *button_row(sections, m.u(16), y, (m.u(128), h), m.u(8), **style),
+            Button("close", pygame.Rect(W - m.u(16) - m.u(150), y, m.u(150), h), "Close"),
+        ]
         for b in self.buttons:
             b.selected = b.name == f"page.{self.section}"
-        self.buttons.append(
-            Button("close", pygame.Rect(W - m.u(16) - m.u(150), y, m.u(150), h), "Close")
-        )
         left = self.card_rect.right + m.u(24)
-        self.body = pygame.Rect(left, m.u(24), W - self.card_rect.right - m.u(48), 0)
-        self.body.height = y - m.u(16) - self.body.top
+        self.body = pygame.Rect(left, m.u(24), W - left - m.u(24), y - m.u(40))
 
     def handle(self, event: InputEvent) -> None:
         route_to_press(self, event, back="close")
@@ -187,36 +190,34 @@ class CardPageScene(Scene):
             self.section = name[5:]
             self.layout(self.m)
 
+    def words(self) -> tuple[str, str, str]:
+        """The page's title, the section's heading and its text."""
+        if self.code in OBJECTIVE_CODES:
+            card = objective(int(self.code[3:]))
+            text = f"For challenge mode. The answer of your equation must be {card.text}."
+            return f"Objective card {card.number}", "", text
+        if self.page is None:
+            return "", "", "This card has no page yet."
+        heading = "" if self.section == "names" else dict(SECTIONS)[f"page.{self.section}"]
+        return self.page.name.capitalize(), heading, self.page.text(self.section)
+
     def draw(self, surface: pygame.Surface) -> None:
         painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
         surface.fill(p.background)
         draw_card(painter, surface, self.card_rect, self.code)
-        x, y, width = self.body.left, self.body.top, self.body.width
-        if self.code in OBJECTIVE_CODES:
-            card = objective(int(self.code[3:]))
-            painter.text(surface, f"Objective card {card.number}", (x, y), m.title, bold=True)
-            rect = pygame.Rect(x, y + m.title + m.u(20), width, self.body.bottom - y)
-            text = f"For challenge mode. The answer of your equation must be {card.text}."
-            painter.paragraph(surface, text, rect, m.big)
-            painter.buttons(surface, self.buttons[-1:])
-            return
-        page = self.page
-        if page is None:
-            rect = pygame.Rect(x, y, width, m.u(200))
-            painter.paragraph(surface, "This card has no page yet.", rect, m.big)
-            painter.buttons(surface, self.buttons)
-            return
-        painter.text(surface, page.name.capitalize(), (x, y), m.title + m.u(6), bold=True)
-        y += m.title + m.u(20)
-        rect = pygame.Rect(x, y, width, self.body.bottom - y)
-        if self.section == "names":
-            self._draw_names(surface, page, rect)
+        title, heading, text = self.words()
+        x, y = self.body.topleft
+        if title:
+            painter.text(surface, title, (x, y), m.title + m.u(6), bold=True)
+            y += m.title + m.u(20)
+        if heading:
+            painter.text(surface, heading, (x, y), m.text, p.muted, bold=True)
+            y += m.text + m.u(10)
+        rect = pygame.Rect(x, y, self.body.width, self.body.bottom - y)
+        if self.page is not None and self.section == "names":
+            self._draw_names(surface, self.page, rect)
         else:
-            title = dict(SECTIONS)[self.section]
-            painter.text(surface, title, (x, y), m.text, p.muted, bold=True)
-            rect.top += m.text + m.u(10)
-            rect.height -= m.text + m.u(10)
-            painter.paragraph(surface, page.text(self.section), rect, m.big - m.u(4))
+            painter.paragraph(surface, text, rect, m.big - m.u(4))
         painter.buttons(surface, self.buttons)
 
     def _draw_names(self, surface: pygame.Surface, page: CardPage, rect: pygame.Rect) -> None:

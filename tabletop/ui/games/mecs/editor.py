@@ -44,9 +44,8 @@ class AreaEditor(Scene):
         self.palette = list(palette)
         self.any_card = any_card
         self.selected: int | None = None
-        self.asking: tuple[str, int] | None = None
+        self.asking: tuple[str, int, list[str]] | None = None  # insert or change, where, from
         self.note = ""
-        self._choices: list[str] = []
 
     def available(self) -> list[str]:
         """Palette cards not yet used in this edit (the palette is in card order, so the
@@ -102,50 +101,45 @@ class AreaEditor(Scene):
         if name in ("cancel", "done"):  # Done: the cards; Cancel: nothing changes
             self.stack.pop(tuple(self.cards) if name == "done" else None)
             return
-        if name.startswith("gap."):
-            choices = self.available()
-            if not choices:
-                self.ctx.sounds.play("wrong")
-                self.note = "You have no card to put down here."
-                return
-            self.choose(("insert", int(name[4:])), choices, "Which card goes here?")
-            return
-        if name.startswith("card."):
-            k = int(name[5:])
+        kind, _, arg = name.partition(".")
+        k = int(arg) if arg else self.selected
+        j = (k or 0) + (-1 if name == "left" else 1)  # where a move puts the card
+        if kind == "gap" and not self.available():
+            self.ctx.sounds.play("wrong")
+            self.note = "You have no card to put down here."
+        elif kind == "gap":
+            self.choose(("insert", int(arg), self.available()), "Which card goes here?")
+        elif kind == "card":
             self.selected = None if self.selected == k else k
-        elif self.selected is not None:
-            k = self.selected
-            j = k - 1 if name == "left" else k + 1  # where a move puts the card
-            if name in ("left", "right") and 0 <= j < len(self.cards):
-                self.cards[j], self.cards[k] = self.cards[k], self.cards[j]
-                self.selected = j
-            elif name == "remove":
-                self.cards.pop(k)
-                self.selected = None
-            elif name == "change":
-                self.choose(("change", k), list(PLAY_CARDS), "Which card is it really?")
-                return
-            elif name == "about":
-                self.stack.push(CardPageScene(self.ctx, self.cards[k]))
-                return
+        elif k is None:
+            return
+        elif name in ("left", "right") and 0 <= j < len(self.cards):
+            self.cards[j], self.cards[k] = self.cards[k], self.cards[j]
+            self.selected = j
+        elif name == "remove":
+            self.cards.pop(k)
+            self.selected = None
+        elif name == "change":
+            self.choose(("change", k, list(PLAY_CARDS)), "Which card is it really?")
+        elif name == "about":
+            self.stack.push(CardPageScene(self.ctx, self.cards[k]))
         self.layout(self.m)
 
-    def choose(self, asking: tuple[str, int], choices: list[str], title: str) -> None:
-        """Ask which of ``choices`` to put at ``asking`` (insert or change, and where)."""
-        self.asking, self._choices = asking, choices
-        grid = [(f"{i}", LABEL[c]) for i, c in enumerate(choices)]
+    def choose(self, asking: tuple[str, int, list[str]], title: str) -> None:
+        """Ask which card of ``asking``'s choices to put at its place (insert or change)."""
+        self.asking = asking
+        grid = [(f"{i}", LABEL[c]) for i, c in enumerate(asking[2])]
         self.stack.push(ChoiceGrid(self.ctx, title, grid, columns=7, rows=3))
 
     def resume(self, result: Any) -> None:
         asking, self.asking = self.asking, None
         if asking is not None and isinstance(result, str) and result.isdigit():
-            card = self._choices[int(result)]
-            what, k = asking
+            what, k, choices = asking
             if what == "insert":
-                self.cards.insert(k, card)
+                self.cards.insert(k, choices[int(result)])
                 self.selected = None
             else:
-                self.cards[k] = card
+                self.cards[k] = choices[int(result)]
         self.layout(self.m)
 
     def draw(self, surface: pygame.Surface) -> None:

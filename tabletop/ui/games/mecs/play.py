@@ -3,11 +3,10 @@
 Cards reach the game three ways, all as "seat S's area now reads these cards"
 (:meth:`MecsPlay.submit_area`): the camera, an area edited by touch, a bot's move. The
 engine rules on them; a refusal is one short sentence on screen and the engine's exact
-message in the log. A wrong reading is fixed by editing the area: the reading replaces
-the move that set it and the later moves are played again. The cards are dealt by a
-:func:`~tabletop.ui.saves.keyed_dealer` and the bots decide from the state alone, so a
-match replayed from the journal plays on as the uninterrupted one (issue 10); what is
-not in the match is :meth:`MecsPlay.record`.
+message in the log. A wrong reading is fixed by editing the area (:meth:`MecsPlay.correct`).
+The cards are dealt by a :func:`~tabletop.ui.saves.keyed_dealer` and the bots decide from
+the state alone, so a match replayed from the journal plays on as the uninterrupted one
+(issue 10); what is not in the match is :meth:`MecsPlay.record`.
 """
 
 from __future__ import annotations
@@ -75,12 +74,11 @@ HACK_CHECKS = ("mecs.hack_invalid", "mecs.hack_objective")
 # The tone of what an event says (info when not here).
 GOOD_NEWS = ("completed", "hacked", "objective_waiting", "objective", "objective_met")
 TONES = {f"mecs.{code}": "good" for code in GOOD_NEWS} | {"mecs.objective_missed": "error"}
-
-
 # Faces of the cards as read aloud on screen (x² rather than a lone ²).
 LABEL = {**FACE, "SQ": "x²"}
 # What a camera or a person may call a card, besides its code: its face, and more.
 ALIASES = {face: code for code, face in FACE.items()} | {"x": "X", "*": "X", ":": "DIV", "^2": "SQ"}
+STACKS = (("numbers", "Numbers"), ("symbols", "Symbols"))
 
 
 def read_code(text: str) -> str | None:
@@ -102,19 +100,19 @@ def coin_words(cards: Sequence[str]) -> str:
 
 @dataclass
 class Banner:
-    """A big message over the table for a few seconds: "Complete!", "Hacked!"."""
+    """A big message over the table for a few seconds: "Complete!", "Hacked!"; its coins
+    fly from the area ``source`` to the seat ``to_seat``."""
 
     title: str
     text: str
     start: float
     kind: str = "good"
     coins: int = 0
-    source: int | None = None  # the area the coins fly from
-    to_seat: int | None = None  # the seat they fly to
+    source: int | None = None
+    to_seat: int | None = None
 
     @property
     def until(self) -> float:
-        """When the banner goes."""
         return self.start + BANNER_SECONDS
 
 
@@ -127,7 +125,7 @@ def seat_infos(seats: Sequence[Sequence[Any] | SeatInfo]) -> list[SeatInfo]:
     """The journal's seats for :class:`SeatInfo` rows or (name, is a bot[, its level])
     as the table journals them. A bot with no level, one from before the levels
     ("standard") or one the device does not know is the hard bot (MECS-12)."""
-    infos = seats_of(seats, BOT_LEVEL)  # no level journaled: the hard bot
+    infos = seats_of(seats, BOT_LEVEL)
     return [s if s.bot in (None, *LEVELS) else replace(s, bot=BOT_LEVEL) for s in infos]
 
 
@@ -163,22 +161,15 @@ class MecsPlay(TableController):
         self.dealer = keyed_dealer(seed, self.match)
         self.clock, self.sound = clock, sound
         self.save: GameSave | None = None
-        # the turn now and the match's length when it began (an answer's seconds)
-        self._turn = (self.match.state.turn, len(self.match.history))
         self.message = "Everybody gets 3 number cards and 2 symbol cards."
         self.banner: Banner | None = None
-        self.turns: list[tuple[int, str]] = []  # what happened: (turn, sentence)
-        for step in self.match.steps:  # a game carried on: what happened, as it was told
-            self.turns += [
-                (step.state.turn, self.words(e.text)) for e in step.events if e.code != "mecs.drew"
-            ]
         self.readings: dict[int, tuple[str, ...]] = {}  # camera readings the game refused
-        # a fix of a reading that takes back what the device acted on: (seat, cards)
-        # waiting for the teacher's PIN
+        # a fix of a reading that takes back what the device acted on, waiting for the
+        # teacher's PIN: (seat, cards)
         self.fix_waiting: tuple[int, tuple[str, ...]] | None = None
         self.refill_seat: int | None = None
 
-    # -- naming -------------------------------------------------------------------------------
+    # -- what the table is ----------------------------------------------------------------------
 
     @property
     def state(self) -> MecsState:
@@ -187,6 +178,16 @@ class MecsPlay(TableController):
     @property
     def finished(self) -> bool:
         return self.state.phase == "over"
+
+    @property
+    def turns(self) -> list[tuple[int, str]]:
+        """What happened, as it was told: (turn, sentence) for every event but a draw."""
+        return [
+            (step.state.turn, self.words(e.text))
+            for step in self.match.steps
+            for e in step.events
+            if e.code != "mecs.drew"  # every refill would crowd out what matters
+        ]
 
     def name(self, seat: int) -> str:
         return self.seats[seat].name
@@ -221,21 +222,17 @@ class MecsPlay(TableController):
         pending = self.match.pending
         if pending.chance is not None or not pending.seats:
             return None
-        if self.refill_seat in pending.seats:
-            return self.refill_seat
-        return min(pending.seats)
+        return self.refill_seat if self.refill_seat in pending.seats else min(pending.seats)
 
     def next_step(self) -> str:
         """What the device waits for now, naming who (the instruction line)."""
-        state = self.state
+        state, seat, shows = self.state, self.pending_seat(), self.wants("reveal")
         if state.phase == "over":
             return "The game is over!"
-        seat = self.wants("reveal")
-        if seat is not None:
-            return f"Who starts? {self.name(seat)}: show one number card!"
+        if shows is not None:
+            return f"Who starts? {self.name(shows)}: show one number card!"
         if self.wants("objective") is not None:
             return "Turn up the next objective card and show it!"
-        seat = self.pending_seat()
         if seat is None:
             return "Dealing the cards..."
         if state.phase == "refill":
@@ -263,6 +260,16 @@ class MecsPlay(TableController):
             text += f"  Leading: {self.name(lead)} with {state.coins(lead)}."
         return text
 
+    def goal(self) -> str | None:
+        """The objective card shown, in words (challenge mode, MECS-6)."""
+        number = self.state.objective
+        return None if number is None else objective(number).text
+
+    def missed(self) -> str:
+        """The objective a true equation missed, in words (MECS-6)."""
+        goal = self.goal()
+        return "no objective card was shown yet" if goal is None else f"the objective is {goal}"
+
     def lit(self) -> list[int]:
         """The seats whose lamps are lit: who shows a card, or who is to decide."""
         pending = self.match.pending
@@ -282,8 +289,7 @@ class MecsPlay(TableController):
     def area_status(self, seat: int) -> tuple[str, str] | None:
         """The device's ruling on an area with its reason, and its tone (bad, good,
         muted)."""
-        reading = self.readings.get(seat)
-        if reading is not None:
+        if seat in self.readings:
             return ("The camera sees this, but it is not allowed. Tap to fix it.", "bad")
         cards = self.state.players[seat].area
         if not cards:
@@ -296,16 +302,55 @@ class MecsPlay(TableController):
             return (f"{verdict.answer_text} is not {goal}, so the cards stay.", "bad")
         return (f"{verdict.text} is right!", "good")
 
+    def can_end(self) -> bool:
+        return not self.is_scene_bot(self.state.active) and may_end_turn(self.state)
+
+    def can_trade(self) -> bool:
+        return not self.is_scene_bot(self.state.active) and may_trade(self.state)
+
+    def palette(self, seat: int) -> tuple[tuple[str, ...], list[str], bool]:
+        """The area editor for ``seat``: the cards it starts with, what may be put down
+        (the hand of who plays now in virtual play; every card when the device cannot see
+        hands) and whether cards there may be changed (fixing a reading)."""
+        state = self.state
+        start = self.readings.get(seat, state.players[seat].area)
+        if self.settings.play != "virtual":
+            return start, list(PLAY_CARDS), True
+        actor = state.active if state.phase in ("plant", "planted") else seat
+        palette = [c for c, n in held_cards(state, actor).items() for _ in range(n) if c != "?"]
+        if self.seats[actor].bot and seat != actor:
+            palette = []
+        return start, sorted(palette, key=PLAY_CARDS.index), False
+
+    def outcome_lines(self) -> list[str]:
+        """The game's lines on the results screen."""
+        done = sum(e.code == "mecs.completed" for step in self.match.steps for e in step.events)
+        s = self.settings
+        mode = "Challenge" if s.mode == "challenge" else f"Race to {s.target_coins} coins"
+        deck = DECK_NAMES[s.deck].capitalize()
+        return [mode, deck, f"{self.state.turn} turns", f"{done} equations completed"]
+
     # -- the game -----------------------------------------------------------------------------
 
-    def perform(self, action: Action) -> bool:
-        """Apply one action; a refusal is told, never raised."""
+    def perform(self, action: Action, *, camera: bool = False) -> bool:
+        """Apply one action; a refusal is told, never raised. ``camera``: ``action`` is
+        the camera's reading of an area, and one the game refuses is kept
+        (:attr:`readings`, shown faded) until one it takes."""
+        seat = area_owner(action)
         try:
             events = self.match.apply(action)
         except TabletopError as exc:
-            self.refuse(exc, cards=action.area if isinstance(action, Hack) else ())
+            cards = action.area if isinstance(action, Hack) else ()
+            cards = action.reads if isinstance(action, Observe) else cards
+            if exc.code == "mecs.take_back" and isinstance(action, Observe) and not camera:
+                self.correct(action.area_of, cards)  # by touch: a card there was changed
+                return False
+            again = False  # the same camera reading seen again: not checked again
+            if camera and seat is not None:
+                again = self.readings.get(seat) == cards
+                self.readings[seat] = cards
+            self.refuse(exc, checked=not again, cards=cards)
             return False
-        seat = area_owner(action)
         if seat is not None:
             self.readings.pop(seat, None)
         self.told(events)
@@ -319,17 +364,16 @@ class MecsPlay(TableController):
         misses the objective) is an equation the device checked: counted as not right,
         unless ``checked`` is False (the same camera reading seen again). A wrong
         equation's ``cards`` are journaled with its question (issue 24)."""
-        code = exc.code
+        code, hack = exc.code, exc.code in HACK_CHECKS and bool(cards)
         log.info("mecs: refused %s: %s", code, exc)
         if checked and code in HACK_CHECKS and self.state.phase in ("plant", "planted"):
-            self.checked(
-                self.state.active, False, cards, self.missed() if code == HACK_CHECKS[1] else None
-            )
+            missed = self.missed() if code == HACK_CHECKS[1] else None
+            self.checked(self.state.active, False, cards, missed)
         who = self.wants("reveal")
         if code == "mecs.setup" and who is not None:  # the who-starts card, not a deal
             self.wrong("mecs.ui.who_starts", who=self.name(who))
             return
-        verdict = evaluate(cards) if code in HACK_CHECKS and cards else None
+        verdict = evaluate(cards) if hack else None
         why = ""
         if verdict is not None and not verdict.valid:  # its mistake: "9 × 7 = 63, not 6"
             why = f" {_sentence(verdict.reason or '')}"
@@ -347,38 +391,29 @@ class MecsPlay(TableController):
 
     def settle(self) -> None:
         """Deal what the device deals (in camera play a person shows the who-starts and
-        the objective cards), then note when a new turn began."""
-        for _ in range(1000):
-            request = self.match.pending.chance
-            if self.finished or request is None:
-                break
+        the objective cards)."""
+        while not self.finished and (request := self.match.pending.chance) is not None:
             if self.settings.play != "virtual" and len(request.outcomes) > 1:
                 break
             self.told(self.match.apply(self.dealer.deal(request)))
-        if self.state.turn != self._turn[0]:
-            self._turn = (self.state.turn, len(self.match.history))
 
     def told(self, events: Sequence[Event]) -> None:
         """The engine's events as sentences, banners and cues."""
         now = self.clock()
         waiting = ""  # MECS-9: why an equation already down counted when the card came
         said: tuple[str, str] | None = None
-        for event in events:
-            if event.code == "mecs.drew":
-                continue  # every refill would crowd out what matters
-            text = self.words(event.text)
-            self.turns.append((self.state.turn, text))
+        for event in (e for e in events if e.code != "mecs.drew"):
+            text, data, seat = self.words(event.text), event.data, event.seat
             if event.code == "mecs.completed":
-                data = event.data
                 cards = list(data.get("cards", ()))
-                if event.seat is not None:  # an equation checked and right (it scores)
-                    self.checked(event.seat, True, cards)
-                winner = event.seat if event.seat is not None else 0
+                if seat is not None:  # an equation checked and right (it scores)
+                    self.checked(seat, True, cards)
+                winner = seat if seat is not None else 0
                 owner = int(data.get("area_of", winner))
-                hacked = owner != winner  # a hack is announced as one
-                title = "Hacked!" if hacked else "Complete!"
-                who = f"{self.name(winner)} hacked {self.name(owner)}: " if hacked else ""
-                says = f"{who}{render(cards)}"
+                title, says = "Complete!", render(cards)
+                if owner != winner:  # a hack is announced as one
+                    title = "Hacked!"
+                    says = f"{self.name(winner)} hacked {self.name(owner)}: {says}"
                 if waiting:  # MECS-9: say why it counted now
                     title, says = "Objective met!", waiting.rstrip(".")
                 coins = int(data.get("coins", 0))
@@ -386,14 +421,14 @@ class MecsPlay(TableController):
                 self.banner = Banner(title, says, now, coins=coins, source=owner, to_seat=winner)
                 self.sound("star")
             elif event.code == "mecs.hacked":
-                target = int(event.data.get("target", 0))
+                target = int(data.get("target", 0))
                 self.banner = Banner("Hacked!", text, now, "hack", source=target)
                 self.sound("good")
             elif event.code == "mecs.objective_waiting":
                 waiting = text.replace(" (MECS-9)", "")
-            elif event.code == "mecs.objective_missed" and event.seat is not None:
-                area = self.state.players[event.seat].area  # true, but not what the card asks
-                self.checked(event.seat, False, area, self.missed())
+            elif event.code == "mecs.objective_missed" and seat is not None:
+                area = self.state.players[seat].area  # true, but not what the card asks
+                self.checked(seat, False, area, self.missed())
             said = (text, TONES.get(event.code, "info"))
         if waiting and (said is None or said[1] != "error"):
             said = (f"Why? {waiting}", "good")  # what just happened, and why
@@ -412,23 +447,10 @@ class MecsPlay(TableController):
         self.save.checked(seat, right)
         found = equation_question(cards, missed)
         if found is not None:
-            self.save.answered(
-                seat,
-                found[0],
-                found[1],
-                step=len(self.match.history),
-                seconds=self.save.seconds_since(self._turn[1]),
-            )
-
-    def goal(self) -> str | None:
-        """The objective card shown, in words (challenge mode, MECS-6)."""
-        number = self.state.objective
-        return None if number is None else objective(number).text
-
-    def missed(self) -> str:
-        """The objective a true equation missed, in words (MECS-6)."""
-        goal = self.goal()
-        return "no objective card was shown yet" if goal is None else f"the objective is {goal}"
+            turns = [self.match.initial.turn, *(step.state.turn for step in self.match.steps)]
+            began = turns.index(self.state.turn)  # the match's length when the turn began
+            seconds = self.save.seconds_since(began)
+            self.save.answered(seat, *found, step=len(turns) - 1, seconds=seconds)
 
     # -- input --------------------------------------------------------------------------------
 
@@ -437,27 +459,23 @@ class MecsPlay(TableController):
         an area, or one card held up alone. Returns the card whose page to open (one card
         held up that the game does not wait for)."""
         codes = [read_code(text) for text in raw]
-        if seat is None or zone != "equation":
-            if len(codes) != 1 or (seat is not None and zone is not None):
-                log.debug("mecs: ignoring cards in %s/%s", seat, zone)
-                return None
-            return self.one_card(codes[0], raw)
-        if not 0 < seat <= len(self.seats):
-            log.info("mecs: cards seen at seat %s, which is not in this game", seat)
+        if seat is not None and zone == "equation":
+            if not 0 < seat <= len(self.seats):
+                log.info("mecs: cards seen at seat %s, which is not in this game", seat)
+            elif None in codes:
+                log.info("mecs: not a M.E.C.S. card in seat %d's area: %s", seat, list(raw))
+                self.wrong("mecs.ui.not_ours", f" ({self.name(seat - 1)}'s area)")
+            else:
+                self.submit_area(seat - 1, tuple(c for c in codes if c is not None), camera=True)
             return None
-        if None in codes:
-            log.info("mecs: not a M.E.C.S. card in seat %d's area: %s", seat, list(raw))
-            self.wrong("mecs.ui.not_ours", f" ({self.name(seat - 1)}'s area)")
+        if len(codes) != 1 or (seat is not None and zone is not None):
+            log.debug("mecs: ignoring cards in %s/%s", seat, zone)
             return None
-        self.submit_area(seat - 1, tuple(c for c in codes if c is not None), camera=True)
-        return None
-
-    def one_card(self, code: str | None, raw: Sequence[str] = ()) -> str | None:
+        code = codes[0]
         if code is None:
             log.info("mecs: a card held up alone is not ours: %s", list(raw))
             self.wrong("mecs.ui.not_ours")
-            return None
-        if self.wants("reveal") is not None and code in DIGITS:
+        elif self.wants("reveal") is not None and code in DIGITS:
             self.perform(Draw(code))
         elif self.wants("objective") is not None and code.startswith("OBJ"):
             self.perform(ShowObjective(int(code[3:])))
@@ -470,21 +488,8 @@ class MecsPlay(TableController):
         touch, when cards changed that were there) a correction of an earlier reading."""
         if reads == self.state.players[seat].area:
             self.readings.pop(seat, None)  # e.g. a lifted card was put back
-            return
-        try:
-            events = self.match.apply(Observe(seat, reads))
-        except TabletopError as exc:
-            if exc.code == "mecs.take_back" and not camera:
-                self.correct(seat, reads)
-                return
-            again = camera and self.readings.get(seat) == reads
-            if camera:
-                self.readings[seat] = reads
-            self.refuse(exc, checked=not again, cards=reads)
-            return
-        self.readings.pop(seat, None)
-        self.told(events)
-        self.settle()
+        else:
+            self.perform(Observe(seat, reads), camera=camera)
 
     def correct(self, seat: int, reads: tuple[str, ...], *, teacher: bool = False) -> None:
         """Fix a wrong reading of ``seat``'s area: replace the last move that changed it
@@ -554,33 +559,36 @@ class MecsPlay(TableController):
         else:
             self.wrong_phase("wait for the next turn.")
 
-    def bots_turn(self) -> bool:
-        """The bot whose turn it is moves by itself: a tap for it is refused, and told."""
-        if self.is_scene_bot(self.state.active):
-            self.wrong_phase(f"it is {self.name(self.state.active)}'s turn.")
-            return True
-        return False
-
     def press(self, name: str) -> Ask | None:
         """A touch target of the game's: ``end``, ``trade``, ``refill.<stack>``,
         ``reveal.<digit>``, ``objective`` or ``cards`` (a card's page). Returns the
         choice it asks first, if any; a target that is not for now says why."""
         kind, _, arg = name.partition(".")
-        state = self.state
+        state, request = self.state, self.match.pending.chance
+        hand, seat = state.players[state.active].hand, self.pending_seat()
         if name == "cards":
             return Ask("page", "Which card do you want to know about?", labels(PLAY_CARDS), 7, 3)
-        if name == "trade":
-            return self.trade_ask()
-        if name == "objective":
-            return self.objective_ask()
-        if name == "end" and not self.bots_turn():
+        if name in ("end", "trade") and self.is_scene_bot(state.active):
+            self.wrong_phase(f"it is {self.name(state.active)}'s turn.")  # it moves by itself
+        elif name == "end":
             self.perform(EndTurn(state.active))
-        elif kind == "refill":  # the refill seat draws
-            seat = self.pending_seat()
-            if state.phase != "refill" or seat is None:
-                self.wrong_phase("hands are filled up after a turn.")
-            elif self.perform(Refill(seat, mecs_stack(arg))):
-                self.refill_seat = None
+        elif name == "trade" and not may_trade(state):
+            self.perform(Trade(state.active, "?", "numbers", "numbers"))  # told why not
+        elif name == "trade" and self.settings.play == "virtual" and "?" not in hand:
+            title = "Which card goes back under its stack?"
+            return Ask("trade", title, labels(dict.fromkeys(hand)), 5, 2)
+        elif name == "trade":  # real cards: the device cannot see which card went back
+            return Ask("under", "Which stack did your card go under?", STACKS, 2, 1)
+        elif name == "objective" and request is not None and request.kind == "objective":
+            numbers = [o.number for o in request.outcomes if isinstance(o, ShowObjective)]
+            grid = tuple((f"OBJ{n}", f"{n}") for n in numbers)
+            return Ask("objective", "Which objective card was turned up?", grid, 5, 4)
+        elif name == "objective":
+            self.wrong_phase("the objective card is already out.")
+        elif kind == "refill" and (state.phase != "refill" or seat is None):
+            self.wrong_phase("hands are filled up after a turn.")
+        elif kind == "refill" and seat is not None and self.perform(Refill(seat, mecs_stack(arg))):
+            self.refill_seat = None
         elif kind == "reveal":
             self.perform(Draw(arg))
         return None
@@ -599,54 +607,6 @@ class MecsPlay(TableController):
         elif ask.key == "objective" and key.startswith("OBJ"):
             self.perform(ShowObjective(int(key[3:])))
         return None
-
-    def objective_ask(self) -> Ask | None:
-        """Which objective card was turned up (told why not when the device waits for
-        none)."""
-        request = self.match.pending.chance
-        if request is None or request.kind != "objective":
-            self.wrong_phase("the objective card is already out.")
-            return None
-        numbers = [o.number for o in request.outcomes if isinstance(o, ShowObjective)]
-        grid = tuple((f"OBJ{n}", f"{n}") for n in numbers)
-        return Ask("objective", "Which objective card was turned up?", grid, 5, 4)
-
-    def can_end(self) -> bool:
-        return not self.is_scene_bot(self.state.active) and may_end_turn(self.state)
-
-    def can_trade(self) -> bool:
-        return not self.is_scene_bot(self.state.active) and may_trade(self.state)
-
-    def trade_ask(self) -> Ask | None:
-        """What a trade asks first: which card of the hand goes back (virtual play) or
-        which stack the card went under (real cards); None when no trade is allowed now
-        (told why)."""
-        state = self.state
-        if self.bots_turn():
-            return None
-        if not may_trade(state):
-            self.perform(Trade(state.active, "?", "numbers", "numbers"))  # told why not
-            return None
-        hand = state.players[state.active].hand
-        if self.settings.play == "virtual" and "?" not in hand:
-            title = "Which card goes back under its stack?"
-            return Ask("trade", title, labels(dict.fromkeys(hand)), 5, 2)
-        stacks = (("numbers", "Numbers"), ("symbols", "Symbols"))
-        return Ask("under", "Which stack did your card go under?", stacks, 2, 1)
-
-    def palette(self, seat: int) -> tuple[tuple[str, ...], list[str], bool]:
-        """The area editor for ``seat``: the cards it starts with, what may be put down
-        (the hand of who plays now in virtual play; every card when the device cannot see
-        hands) and whether cards there may be changed (fixing a reading)."""
-        state = self.state
-        start = self.readings.get(seat, state.players[seat].area)
-        if self.settings.play != "virtual":
-            return start, list(PLAY_CARDS), True
-        actor = state.active if state.phase in ("plant", "planted") else seat
-        palette = [c for c, n in held_cards(state, actor).items() for _ in range(n) if c != "?"]
-        if self.seats[actor].bot and seat != actor:
-            palette = []
-        return start, sorted(palette, key=PLAY_CARDS.index), False
 
     def undo(self) -> None:
         """Take back the last decision (and the cards dealt after it)."""
@@ -680,7 +640,7 @@ class MecsPlay(TableController):
                 return f"{name(seat)}'s card move"
         return "the last move"
 
-    # -- bots ---------------------------------------------------------------------------------
+    # -- bots and the record beside the match ---------------------------------------------------
 
     def bot_to_move(self) -> int | None:
         """The bot seat the game waits for (bots the screen moves itself)."""
@@ -702,8 +662,6 @@ class MecsPlay(TableController):
             action = EndTurn(seat)
         self.perform(action)
 
-    # -- the record beside the match ---------------------------------------------------------
-
     def record(self) -> dict[str, Any]:
         """What is not in the match: camera readings the game refused (shown faded) and
         the seat choosing its refill."""
@@ -719,14 +677,6 @@ class MecsPlay(TableController):
         refill = record.get("refill")
         self.refill_seat = refill if isinstance(refill, int) else None
 
-    def outcome_lines(self) -> list[str]:
-        """The game's lines on the results screen."""
-        done = sum(e.code == "mecs.completed" for step in self.match.steps for e in step.events)
-        s = self.settings
-        mode = "Challenge" if s.mode == "challenge" else f"Race to {s.target_coins} coins"
-        deck = DECK_NAMES[s.deck].capitalize()
-        return [mode, deck, f"{self.state.turn} turns", f"{done} equations completed"]
-
 
 __all__ = [
     "ALIASES",
@@ -736,7 +686,6 @@ __all__ = [
     "Banner",
     "MecsPlay",
     "coin_words",
-    "equation_question",
     "read_code",
     "seat_infos",
 ]

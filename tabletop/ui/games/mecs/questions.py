@@ -11,6 +11,7 @@ from tabletop.games.mecs_equation import terms, value_of
 
 _SHAPE_CARDS = {"LP": "(", "RP": ")", "SQRT": "√", "SQ": "²"}
 _OP_CARDS = {"+": "+", "-": "-", "X": "x", "DIV": "/", "FRAC": FRAC}
+_OP_SHAPE = dict.fromkeys(_OP_CARDS, "o") | _SHAPE_CARDS  # how a card stands in a shape
 
 
 def equation_question(
@@ -38,20 +39,12 @@ def equation_question(
     ask = worked[0]
     others = [i for i in range(len(sides)) if i != ask]
     said = next((i for i in others if values[i] != values[ask]), others[0])
-    numbers: list[Fraction] = []
-    ops: list[str] = []
-    shape: list[str] = []
-    for term in terms(sides[ask]) or ():  # the side has a value: its terms are read
-        if isinstance(term, Fraction):
-            numbers.append(term)
-            shape.append("n")
-        elif term in _OP_CARDS:
-            ops.append(_OP_CARDS[term])
-            shape.append("o")
-        elif term in _SHAPE_CARDS:
-            shape.append(_SHAPE_CARDS[term])
-        else:  # a card no question's shape has
-            return None
+    read = terms(sides[ask]) or ()  # the side has a value: its terms are read
+    if any(t not in _OP_SHAPE for t in read if isinstance(t, str)):
+        return None  # a card no question's shape has
+    numbers = [t for t in read if isinstance(t, Fraction)]
+    ops = [_OP_CARDS[t] for t in read if isinstance(t, str) and t in _OP_CARDS]
+    shape = [_OP_SHAPE[t] if isinstance(t, str) else "n" for t in read]
     whole = all(n.denominator == 1 for n in numbers)
     plain = set(shape) <= {"n", "o"} and FRAC not in ops and whole
     signs = [op for op in ops if op != FRAC]  # a fraction bar makes a number
