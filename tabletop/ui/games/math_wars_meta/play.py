@@ -111,7 +111,6 @@ class MwmPlay(TableController):
         self.typed: dict[int, EnterSolution] = {}
         self.ready: dict[int, float] = {}
         self.verdict: Verdict | None = None  # on screen: the next hand waits for Next
-        self.notes: list[str] = []  # device rulings to show since the last look
 
     # -- what the engine has ----------------------------------------------------------
 
@@ -166,11 +165,8 @@ class MwmPlay(TableController):
 
     def _apply(self, action: Action) -> tuple[Event, ...]:
         events = self.match.apply(action)
-        for event in events:
-            if event.code in NOTE_CODES:
-                text = say(self, event)
-                if text:
-                    self.notes.append(text)
+        for text in filter(None, (say(self, e) for e in events if e.code in NOTE_CODES)):
+            self.say(text)
         device = "" if self.real(len(self.match.history) - 1) else " (device)"
         log.info("mwm: %s%s", action, device)
         return events
@@ -185,23 +181,19 @@ class MwmPlay(TableController):
         """Answer every request the device can answer now; stop where a child is awaited
         (or the verdict is on screen and the next hand must wait)."""
         for _ in range(100_000):
-            if self.finished:
-                return
-            need = self.need()
+            need = None if self.finished else self.need()
             if need is None:
-                if not self._solutions():
+                if self.finished or not self._solutions():
                     return
-                continue
-            seat, kind = need
-            if kind == "pay":
+            elif need[1] == "pay" or (not self.paused and self._deals(*need)):
                 self._deal()
-            elif self.paused:
-                return
-            elif kind == "down" or self.seats[seat].auto_cards:
-                self._deal()
-            elif not self._take_buffered(seat, kind):
+            elif self.paused or not self._take_buffered(*need):
                 return
         raise RuntimeError("the device answered 100,000 requests without waiting: a bug")
+
+    def _deals(self, seat: int, kind: str) -> bool:
+        """The device picks this card itself: face down, or a bot's or a virtual seat's."""
+        return kind == "down" or self.seats[seat].auto_cards
 
     def _take_buffered(self, seat: int, kind: str) -> bool:
         card = self.seen.pop((seat, "count" if kind == "up" else "crate"), None)
@@ -210,7 +202,7 @@ class MwmPlay(TableController):
         action = self._action(seat, card)
         up = action.card if isinstance(action, CountDrawn) else None
         if up and up not in self.state.zones[seat].draw and not self._swap_unseen(seat, up):
-            self.notes.append(self._not_in_pile(seat, up[1]))
+            self.say(self._not_in_pile(seat, up[1]), "error")
             return False
         return self._try(action)
 
@@ -232,7 +224,7 @@ class MwmPlay(TableController):
             self._apply(action)
         except TabletopError as e:
             log.info("mwm: refused %s: %s", action, e)
-            self.notes.append(card_sentence(e.code, self.seats[action.seat].name, action))
+            self.say(card_sentence(e.code, self.seats[action.seat].name, action), "error")
             return False
         return True
 
@@ -269,10 +261,7 @@ class MwmPlay(TableController):
             self.seen.clear()
 
     def pump_payments(self) -> None:
-        while not self.finished:
-            need = self.need()
-            if need is None or need[1] != "pay":
-                return
+        while not self.finished and (need := self.need()) is not None and need[1] == "pay":
             self._deal()
 
     def next_hand(self) -> None:
@@ -282,10 +271,10 @@ class MwmPlay(TableController):
 
     # -- children's input -------------------------------------------------------------
 
-    def card_seen(self, seat: int, card: CardCode) -> str | None:
+    def card_seen(self, seat: int, card: CardCode) -> None:
         """A child's card from the camera or a touch: used now, kept until the engine
-        asks for it, or a correction of this stage's card. Returns a sentence when it
-        cannot be used; raises :class:`CardProblem` for a card that is not theirs."""
+        asks for it, or a correction of this stage's card; said why (an "error") when it
+        cannot be used. Raises :class:`CardProblem` for a card that is not theirs."""
         name = self.seats[seat].name
         if card.kind == "victory":
             return None  # the VICTORY! counter lies in the zone too: not a battle card
@@ -320,14 +309,13 @@ class MwmPlay(TableController):
         else:
             same = card.kind == "crate" and crate == card.face
         if same:
-            return None  # the same card, read again
+            return  # the same card, read again
         if not self.paused and (up if card.kind == "count" else crate) is not None:
-            return self._correct(seat, self._action(seat, card, battle=True))
+            self._correct(seat, self._action(seat, card, battle=True))
+            return
         self.seen[seat, card.kind] = card  # kept until the engine asks (after Next)
-        if self.paused:
-            return None
-        self.pump()
-        return self.notes.pop() if self.notes else None
+        if not self.paused:
+            self.pump()
 
     def stage_card_index(self, seat: int, action: CountDrawn | CrateDrawn) -> int | None:
         """Where in the history this stage's face-up card of ``seat`` (of the kind of
@@ -351,7 +339,7 @@ class MwmPlay(TableController):
                 return i
         return None
 
-    def _correct(self, seat: int, action: CountDrawn | CrateDrawn) -> str | None:
+    def _correct(self, seat: int, action: CountDrawn | CrateDrawn) -> None:
         """A different card than the one the device has for this stage: the camera
         misread, or the child fixed it. Rewrite that draw, if nobody has answered on it."""
         name = self.seats[seat].name
@@ -362,14 +350,15 @@ class MwmPlay(TableController):
             raise CardProblem("mwm.ui.too_late", "that card's stage is over", name=name)
         if isinstance(action, CountDrawn) and action.card not in self._draw_then(index):
             if not self._swap_unseen(seat, action.card, before=index):
-                return self._not_in_pile(seat, action.card[1])
+                self.say(self._not_in_pile(seat, action.card[1]), "error")
+                return
             index = self.stage_card_index(seat, action)
             assert index is not None
         if not self._rewrite(index, action):
-            return f"{name}: the device cannot use that card here. Check the cards."
+            self.say(f"{name}: the device cannot use that card here. Check the cards.", "error")
+            return
         self.typed.pop(seat, None)
         self.pump()
-        return None
 
     def _draw_then(self, index: int) -> tuple[Any, ...]:
         """The acting seat's draw pile just before history ``index``."""
@@ -387,7 +376,7 @@ class MwmPlay(TableController):
         with one_write(self.match):
             real = [self.real(i) for i in range(index, len(self.match.history))]
             tail = self._undo_to(index)
-            keep_notes = len(self.notes)
+            said = self.message, self.tone, self.sentences
             try:
                 self._apply(action)
                 for old, was_real in zip(tail[1:], real[1:], strict=True):
@@ -405,7 +394,7 @@ class MwmPlay(TableController):
                 self._undo_to(index)
                 for old in tail:
                     self._apply(old)
-                del self.notes[keep_notes:]
+                self.message, self.tone, self.sentences = said
                 return False
             return True
 

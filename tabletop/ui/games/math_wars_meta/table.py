@@ -163,12 +163,6 @@ class MwmTable(TableScene):
     def begin(self) -> None:
         self.play.pump()
 
-    def after(self) -> None:
-        if self.play.notes:
-            self.message = self.play.notes[-1]
-            self.play.notes.clear()
-        super().after()
-
     def save_table(self) -> None:
         if not self.saved_end:
             self.save.answers_from_match(self.play.checked_answers())
@@ -300,10 +294,9 @@ class MwmTable(TableScene):
         if play.finished:
             self.show_results()
         elif play.verdict is not None:
-            sound = "round" if play.verdict.round_over else "tap"
-            play.next_hand()
-            self.ctx.sounds.play(sound)
             self.message = ""
+            self.ctx.sounds.play("round" if play.verdict.round_over else "tap")
+            play.next_hand()
 
     def ask_for(self, kind: str, seat: int) -> None:
         """The dialog for ``seat``'s ``kind`` (``count`` or ``crate``: a card typed in;
@@ -393,15 +386,14 @@ class MwmTable(TableScene):
             self.card(event.seat - 1, card)
 
     def card(self, seat: int, card: CardCode) -> None:
-        before = self.play.verdict
+        play, before, said = self.play, self.play.verdict, self.play.sentences
         try:
-            note = self.play.card_seen(seat, card)
+            play.card_seen(seat, card)
         except CardProblem as e:
             self.refuse(e.code, str(e), **e.facts)
             return
-        self.ctx.sounds.play("wrong" if note and "Check" in note else "seen")
-        if note:
-            self.message = note
+        refused = play.sentences != said and play.tone == "error"
+        self.ctx.sounds.play("wrong" if refused else "seen")
         self.verdict_sound(before)
 
     def verdict_sound(self, before: Verdict | None) -> bool:
