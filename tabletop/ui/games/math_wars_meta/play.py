@@ -478,6 +478,15 @@ class MwmPlay(TableController):
         typed = seat in self.typed or seat in self.ready
         return typed and not self.solo and self.refusal(seat, "solution") is None
 
+    def next_label(self) -> str:
+        """The Next button's word: what it does now, or what the table waits for."""
+        if self.finished:
+            return "See the results"
+        if self.verdict is not None:
+            war, over = self.verdict.war, self.verdict.round_over
+            return "Math War!" if war else "Next round" if over else "Next hand"
+        return "Waiting for answers" if self.solving() else "Waiting for cards"
+
     def next_step(self) -> str:
         """What the device waits for now, naming who (the instruction line)."""
         if self.finished:

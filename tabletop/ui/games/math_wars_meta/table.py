@@ -186,21 +186,11 @@ class MwmTable(TableScene):
         b += self.score_card_buttons(m.u(62), H - m.u(112))
         self.message_rect = pygame.Rect(margin, H - m.u(104), W - 2 * margin - m.u(250), m.u(96))
         why = pygame.Rect(W - margin - m.u(240), H - m.u(104), m.u(80), m.u(48))
-        b.append(Button("why", why, "Why?", kind="quiet", enabled=self.play.verdict is not None))
-        b.append(self._next_button(pygame.Rect(W - margin - m.u(240), H - m.u(54), m.u(240), bh)))
+        on = self.play.verdict is not None
+        b.append(Button("why", why, "Why?", kind="quiet", enabled=on))
+        rect = pygame.Rect(W - margin - m.u(240), H - m.u(54), m.u(240), bh)
+        b.append(Button("next", rect, self.play.next_label(), enabled=on or self.finished))
         self.buttons = b
-
-    def _next_button(self, rect: pygame.Rect) -> Button:
-        play, verdict = self.play, self.play.verdict
-        if play.finished:
-            return Button("next", rect, "See the results")
-        if verdict is not None:
-            label = (
-                "Math War!" if verdict.war else "Next round" if verdict.round_over else "Next hand"
-            )
-            return Button("next", rect, label)
-        waiting = "Waiting for answers" if play.solving() else "Waiting for cards"
-        return Button("next", rect, waiting, enabled=False)
 
     def score_card_buttons(self, top: int, bottom: int) -> list[Button]:
         """The panels between ``top`` and ``bottom``, and each seat's touch targets."""
@@ -258,9 +248,7 @@ class MwmTable(TableScene):
 
     def place(self, kind: str, seat: int) -> pygame.Rect:
         """Where ``seat``'s ``kind`` target (seat, count, crate, solve) is on screen."""
-        button = self.target(f"{kind}.{seat}")
-        assert button is not None
-        return button.rect
+        return next(b.rect for b in self.buttons if b.name == f"{kind}.{seat}")
 
     # -- input ----------------------------------------------------------------------------
 
