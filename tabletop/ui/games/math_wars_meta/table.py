@@ -137,20 +137,16 @@ class MwmTable(TableScene):
         sides = sorted({settings.side_of(s) for s in result.winners})
         who = names_joined([play.side_name(side) for side in sides])
         why = f"{who} won {best} VICTORY! card{'s' * (best != 1)}"
-        if play.solo:
-            why = f"you won all {best} rounds"
         out = outcome_of(
             result,
             [seat.name for seat in play.seats],
             score=lambda value: f"{value} \u2605",
-            reason=why,
+            reason=f"you won all {best} rounds" if play.solo else why,
             lines=results_lines(play),
             stars=lambda seat: (victories[settings.side_of(seat)], settings.ed.victory_cards),
         )
-        if play.solo:
-            out.title = "You won the game!"
-        elif play.settings.mode == "teams":
-            out.title = f"{who} win{'s' * (len(sides) == 1)}!"
+        if play.solo or settings.mode == "teams":
+            out.title = "You won the game!" if play.solo else f"{who} win{'s' * (len(sides) == 1)}!"
         return out
 
     # -- lifecycle ------------------------------------------------------------------------
@@ -298,10 +294,8 @@ class MwmTable(TableScene):
             self.ask_pad(("solve", seat), "YOUR SOLUTION", hint=f"{problem_text(up[1], crate)} = ?")
         elif kind == "count":
             top = play.settings.ed.count_numbers[-1]
-            hint, digits = f"1 to {top}", len(str(top))
-            self.ask_pad(
-                ("count", seat), "COUNT META card", negative=False, max_digits=digits, hint=hint
-            )
+            kw = {"negative": False, "max_digits": len(str(top)), "hint": f"1 to {top}"}
+            self.ask_pad(("count", seat), "COUNT META card", **kw)
         elif kind == "crate":
             choices = [(face, crate_label(face)) for face in CRATE_CARDS]  # key: face, label ×3
             title = f"{name}: your MATH CRATE card"
@@ -315,15 +309,17 @@ class MwmTable(TableScene):
 
     def answered(self, asking: tuple[Any, ...], result: Any) -> None:
         kind, *args = asking
-        if kind == "count" and isinstance(result, int):
+        if result is None:  # cancelled
+            return
+        if kind == "count":
             self.card(args[0], CardCode("count", number=result))
-        elif kind == "crate" and isinstance(result, str):
+        elif kind == "crate":
             self.card(args[0], CardCode("crate", face=result))
-        elif kind == "solve" and isinstance(result, int):
+        elif kind == "solve":
             self.typed(args[0], result)
-        elif kind == "team" and isinstance(result, int):
+        elif kind == "team":
             self.typed(args[0], args[1], result)
-        elif kind == "teacher" and isinstance(result, str):
+        elif kind == "teacher":
             self.teacher(result)
 
     def typed(self, seat: int, value: int, team: int | None = None) -> None:
@@ -429,29 +425,24 @@ class MwmTable(TableScene):
     def draw(self, surface: pygame.Surface) -> None:
         painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
         surface.fill(p.background)
-        title = self.title_line()
-        painter.text(
-            surface, title, (m.u(14), m.u(10)), m.title, bold=True, max_width=m.width - m.u(350)
-        )
+        room, title = m.width - m.u(350), self.title_line()
+        painter.text(surface, title, (m.u(14), m.u(10)), m.title, bold=True, max_width=room)
         settings = self.play.settings
         goal = f"{settings.edition}: {settings.ed.victory_cards} VICTORY! cards win"
-        at = (m.u(16), m.u(10) + m.title + m.u(2))
-        painter.line(surface, goal, at, painter.least, m.width - m.u(350), p.muted)
+        painter.line(surface, goal, (m.u(16), m.u(12) + m.title), painter.least, room, p.muted)
         for seat, rect in enumerate(self.panels):
             self.draw_panel(surface, seat, rect)
         painter.buttons(surface, [b for b in self.buttons if b.kind in ("primary", "quiet")])
         self.draw_status(surface, self.message_rect, lit=self.play.verdict is not None)
 
     def title_line(self) -> str:
-        play = self.play
-        state, verdict = play.state, play.verdict
+        state, verdict = self.play.state, self.play.verdict
         if verdict is None:
-            title = f"Round {state.round} \u00b7 Hand {state.hands + 1}"
-            return title + (" \u00b7 MATH WAR!" if state.stage.kind == "war" else "")
-        title = f"Round {verdict.round} \u00b7 Hand {verdict.hand}"
-        if verdict.highest is not None:
-            title += f" \u00b7 HIGHEST {signed(verdict.highest)}"
-        return title + (" \u00b7 WAR!" if verdict.war else "")
+            war = " \u00b7 MATH WAR!" if state.stage.kind == "war" else ""
+            return f"Round {state.round} \u00b7 Hand {state.hands + 1}{war}"
+        highest = "" if verdict.highest is None else f" \u00b7 HIGHEST {signed(verdict.highest)}"
+        war = " \u00b7 WAR!" if verdict.war else ""
+        return f"Round {verdict.round} \u00b7 Hand {verdict.hand}{highest}{war}"
 
     def draw_panel(self, surface: pygame.Surface, seat: int, r: pygame.Rect) -> None:
         painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
@@ -467,9 +458,8 @@ class MwmTable(TableScene):
         num = pygame.Rect(chip.left, chip.top, m.u(30), chip.height)
         painter.seat_chip(surface, num, seat, size=m.small + 2)
         side = play.settings.side_of(seat)
-        right = f"\u2605{play.state.victories[side]}"
-        if play.settings.mode == "teams":
-            right = f"T{side + 1} {right}"
+        team = f"T{side + 1} " if play.settings.mode == "teams" else ""
+        right = f"{team}\u2605{play.state.victories[side]}"
         rw = painter.fonts.width(right, m.small - 2) + m.u(4)
         at = (chip.right - m.u(4), chip.centery)
         painter.line(surface, right, at, painter.least, rw, p.muted, anchor="midright")
@@ -588,10 +578,9 @@ class MwmTable(TableScene):
         if zone.out and (verdict is None or seat not in verdict.lost):
             return "OUT of this round", p.bad
         if verdict is not None and verdict.highest is not None and seat in verdict.stage.seats:
-            team = ""
-            if play.settings.mode == "teams" and verdict.side_results:
-                value = verdict.side_results[play.settings.side_of(seat)]
-                team = f"team {value} \u00b7 " if value is not None else ""
+            results = verdict.side_results if play.settings.mode == "teams" else ()
+            value = results[play.settings.side_of(seat)] if results else None
+            team = "" if value is None else f"team {value} \u00b7 "
             if seat in verdict.lost:
                 diff, lost = verdict.difference[seat], verdict.lost[seat]
                 return f"{team}diff {diff} \u00b7 loses {lost}", p.bad
