@@ -116,9 +116,8 @@ class MwmTable(TableScene):
         """What just happened (the verdict's few sentences), or else the next step."""
         verdict = self.play.verdict
         if verdict is not None and not self.message:
-            button = self.target("next")
-            what = f" Tap {button.label.rstrip('!')}." if button and button.enabled else ""
-            return " ".join(verdict.summary or verdict.lines[-3:]) + what
+            what = self.play.next_label().rstrip("!")
+            return f"{' '.join(verdict.summary or verdict.lines[-3:])} Tap {what}."
         return super().status()
 
     def rules_scene(self) -> Scene:
