@@ -24,25 +24,18 @@ def read_code(code: str) -> CardCode:
     ``VIC`` -> a :class:`CardCode`; :class:`CardProblem` for anything else (``?`` is a
     QR code that is not one of ours)."""
     text = code.strip().upper()
-    if text in ("", "?"):
-        raise CardProblem("mwm.ui.foreign_card", f"{code!r} is not a Math Wars Meta card")
-    if text.startswith("MT1:"):
-        if not text.startswith(QR_PREFIX):
-            raise CardProblem("mwm.ui.other_game", f"{code!r} is a card of another game")
-        text = text[len(QR_PREFIX) :]
-    body, _, deck = text.partition(":")
-    army = None
-    if deck:
-        if not deck.isdigit() or not 1 <= int(deck) <= 8:
-            raise CardProblem("mwm.ui.foreign_card", f"{code!r} has no army 1..8")
-        army = int(deck)
+    if text.startswith("MT1:") and not text.startswith(QR_PREFIX):
+        raise CardProblem("mwm.ui.other_game", f"{code!r} is a card of another game")
+    body, _, deck = text.removeprefix(QR_PREFIX).partition(":")
+    army = int(deck) if deck.isdigit() and 1 <= int(deck) <= 8 else None
+    if deck and army is None:
+        raise CardProblem("mwm.ui.foreign_card", f"{code!r} has no army 1..8")
     if body == "VIC":
         return CardCode("victory", army=army)
     if body.startswith("C") and body[1:].isdigit():
         return CardCode("count", army, number=int(body[1:]))
-    face = body[1:] if body.startswith("K") else body
-    try:
-        return CardCode("crate", army, face=parse_crate(face))
+    try:  # "" and "?" (a QR code that is not one of ours) too
+        return CardCode("crate", army, face=parse_crate(body.removeprefix("K")))
     except TabletopError:
         raise CardProblem("mwm.ui.foreign_card", f"{code!r} is not a Math Wars Meta card") from None
 

@@ -34,7 +34,7 @@ from tabletop.classroom.mistakes import Question
 from tabletop.engine.codec import digest
 from tabletop.engine.errors import ImpossibleOutcome, TabletopError
 from tabletop.engine.match import Match
-from tabletop.engine.protocol import Event, Result
+from tabletop.engine.protocol import Result
 from tabletop.games.math_wars_meta import (
     Action,
     CardCode,
@@ -87,7 +87,8 @@ class SeatConfig:
 
 
 class MwmPlay(TableController):
-    """One game at the device (see the module)."""
+    """One game at the device (see the module); ``match``: a game replayed from the
+    journal, to carry on with (:meth:`carry_on`)."""
 
     def __init__(
         self,
@@ -100,7 +101,6 @@ class MwmPlay(TableController):
         self.settings = settings
         self.seats = list(seats)
         self.seed = seed
-        # ``match``: a game replayed from the journal, to carry on with (see carry_on)
         self.match: Match[MathWarsMetaSettings, MathWarsMetaState, Action] = match or Match(
             GAME, settings, len(seats), seed=seed
         )
@@ -111,7 +111,6 @@ class MwmPlay(TableController):
         self.typed: dict[int, EnterSolution] = {}
         self.ready: dict[int, float] = {}
         self.verdict: Verdict | None = None  # on screen: the next hand waits for Next
-        self.notes: list[str] = []  # device rulings to show since the last look
 
     # -- what the engine has ----------------------------------------------------------
 
@@ -128,8 +127,18 @@ class MwmPlay(TableController):
     def finished(self) -> bool:
         return self.state.finished
 
+    @property
+    def solo(self) -> bool:
+        return self.settings.mode == "solo"
+
+    def name(self, seat: int) -> str:
+        return self.seats[seat].name
+
     def side_name(self, side: int) -> str:
         return f"Team {side + 1}" if self.settings.mode == "teams" else self.seats[side].name
+
+    def standings(self) -> Result:
+        return standings(self.state)
 
     def need(self) -> tuple[int, str] | None:
         """The card the engine waits for now: (seat, up/down/crate/pay), or None."""
@@ -137,15 +146,15 @@ class MwmPlay(TableController):
 
     def waiting_for_cards(self) -> list[int]:
         """Children whose face-up cards the device still needs in this stage."""
-        state = self.state
-        if state.finished or state.phase != "reveal":
+        if self.finished or self.state.phase != "reveal":
             return []
-        wanted = dict.fromkeys(seat for seat, need in state.stage.todo if need in ("up", "crate"))
+        todo = self.state.stage.todo
+        wanted = dict.fromkeys(seat for seat, need in todo if need in ("up", "crate"))
         return [seat for seat in wanted if not self.seats[seat].auto_cards]
 
     def solving(self) -> list[int]:
         """Seats that still have a solution to give in this stage."""
-        if self.state.finished or self.state.phase != "solve":
+        if self.finished or self.state.phase != "solve":
             return []
         return sorted(self.match.pending.seats)
 
@@ -156,24 +165,23 @@ class MwmPlay(TableController):
     def entries(self) -> dict[int, EnterSolution]:
         """The solutions applied in this solve stage: the last actions, as only solutions
         go in while the seats solve (bots answer first)."""
-        if self.state.finished or self.state.phase != "solve":
+        if self.finished or self.state.phase != "solve":
             return {}
-        history = self.match.history
-        entered = history[len(history) - len(self.state.stage.entered) :]
+        entered = self.match.history[len(self.match.history) - len(self.state.stage.entered) :]
         return {a.seat: a for a in entered if isinstance(a, EnterSolution)}
 
-    # -- applying ---------------------------------------------------------------------
+    def state_before(self, index: int) -> MathWarsMetaState:
+        return self.match.steps[index - 1].state if index else self.match.initial
 
-    def _apply(self, action: Action) -> tuple[Event, ...]:
-        events = self.match.apply(action)
-        for event in events:
-            if event.code in NOTE_CODES:
-                text = say(self, event)
-                if text:
-                    self.notes.append(text)
+    # -- the device answers the engine ------------------------------------------------
+
+    def _apply(self, action: Action) -> None:
+        for event in self.match.apply(action):
+            text = say(self, event) if event.code in NOTE_CODES else None
+            if text:
+                self.say(text)
         device = "" if self.real(len(self.match.history) - 1) else " (device)"
         log.info("mwm: %s%s", action, device)
-        return events
 
     def _deal(self) -> None:
         """The device's own pick for the card the engine asks for."""
@@ -181,38 +189,40 @@ class MwmPlay(TableController):
         assert chance is not None  # only called where the engine asks for a card
         self._apply(self.dealer.deal(chance))
 
-    def pump(self) -> None:
+    def pump(self, pay_only: bool = False) -> None:
         """Answer every request the device can answer now; stop where a child is awaited
-        (or the verdict is on screen and the next hand must wait)."""
+        (or the verdict is on screen and the next hand must wait; ``pay_only``: at the
+        first request that is not a payment)."""
         for _ in range(100_000):
-            if self.finished:
-                return
-            need = self.need()
+            need = None if self.finished else self.need()
             if need is None:
-                if not self._solutions():
+                if pay_only or self.finished or not self._solutions():
                     return
-                continue
-            seat, kind = need
-            if kind == "pay":
+            elif need[1] == "pay":
                 self._deal()
-            elif self.paused:
+            elif pay_only or self.paused:
                 return
-            elif kind == "down" or self.seats[seat].auto_cards:
+            elif need[1] == "down" or self.seats[need[0]].auto_cards:
                 self._deal()
-            elif not self._take_buffered(seat, kind):
+            elif not self._take_seen(*need):
                 return
         raise RuntimeError("the device answered 100,000 requests without waiting: a bug")
 
-    def _take_buffered(self, seat: int, kind: str) -> bool:
+    def _take_seen(self, seat: int, kind: str) -> bool:
+        """The card the engine asks of a child, if it was read already."""
         card = self.seen.pop((seat, "count" if kind == "up" else "crate"), None)
         if card is None:
             return False
         action = self._action(seat, card)
-        up = action.card if isinstance(action, CountDrawn) else None
-        if up and up not in self.state.zones[seat].draw and not self._swap_unseen(seat, up):
-            self.notes.append(self._not_in_pile(seat, up[1]))
+        if isinstance(action, CountDrawn) and not self._in_draw_pile(seat, action.card):
             return False
-        return self._try(action)
+        try:
+            self._apply(action)
+        except TabletopError as e:
+            log.info("mwm: refused %s: %s", action, e)
+            self.say(card_sentence(e.code, self.name(seat), action), "error")
+            return False
+        return True
 
     def _action(self, seat: int, card: CardCode, battle: bool = False) -> CountDrawn | CrateDrawn:
         """The draw a reading means. A COUNT META card is its own army's (in the draw
@@ -227,53 +237,41 @@ class MwmPlay(TableController):
             return CountDrawn(seat, own)
         return CountDrawn(seat, next((c for c in zone.draw if c[1] == card.number), own))
 
-    def _try(self, action: CountDrawn | CrateDrawn) -> bool:
-        try:
-            self._apply(action)
-        except TabletopError as e:
-            log.info("mwm: refused %s: %s", action, e)
-            self.notes.append(card_sentence(e.code, self.seats[action.seat].name, action))
-            return False
-        return True
-
-    def _not_in_pile(self, seat: int, number: int) -> str:
-        battle = (seat + 1, number) in self.state.zones[seat].battle
-        code = "mwm.ui.on_battle_pile" if battle else "mwm.ui.played_this_round"
-        return child_message(code, {"name": self.seats[seat].name, "number": number})
+    def _in_draw_pile(self, seat: int, card: tuple[int, int], at: int | None = None) -> bool:
+        """``card`` is in ``seat``'s draw pile (just before history ``at``), or was put
+        somewhere unseen by the device and is swapped back (:meth:`_swap_unseen`); if not,
+        the child is told it was played."""
+        pile = self.state.zones[seat].draw if at is None else self._draw_then(at)
+        if card in pile or self._swap_unseen(seat, card, before=at):
+            return True
+        on_battle = (seat + 1, card[1]) in self.state.zones[seat].battle
+        code = "mwm.ui.on_battle_pile" if on_battle else "mwm.ui.played_this_round"
+        self.say(child_message(code, {"name": self.name(seat), "number": card[1]}), "error")
+        return False
 
     def _solutions(self) -> bool:
         """Bots answer; children's answers go in once every child is ready. True if
         something was applied."""
         pending = self.solving()
-        if not pending:
-            return False
-        for seat in pending:
-            if self.seats[seat].bot:
-                self._enter(self.bot_entry(seat))
-                return True
-        if any(seat not in self.ready for seat in pending):
+        bot = next((seat for seat in pending if self.seats[seat].bot), None)
+        if bot is not None:
+            self._enter(self.bot_entry(bot))
+            return True
+        if not pending or any(seat not in self.ready for seat in pending):
             return False
         for seat in sorted(pending, key=lambda s: self.ready[s]):
-            entry = replace(self.typed[seat], at=int(self.ready[seat] * 1000))
-            self._enter(entry)
+            self._enter(replace(self.typed[seat], at=int(self.ready[seat] * 1000)))
         return True
 
     def _enter(self, entry: EnterSolution) -> None:
         self._apply(entry)
         self.typed.pop(entry.seat, None)
         self.ready.pop(entry.seat, None)
-        if self.state.finished or self.state.phase != "solve":
+        if self.finished or self.state.phase != "solve":
             # the stage is decided: pay what is owed, then show the verdict
-            self.pump_payments()
+            self.pump(pay_only=True)
             self.verdict = last_verdict(self)
             self.seen.clear()
-
-    def pump_payments(self) -> None:
-        while not self.finished:
-            need = self.need()
-            if need is None or need[1] != "pay":
-                return
-            self._deal()
 
     def next_hand(self) -> None:
         """The verdict was read: the table goes on."""
@@ -282,52 +280,50 @@ class MwmPlay(TableController):
 
     # -- children's input -------------------------------------------------------------
 
-    def card_seen(self, seat: int, card: CardCode) -> str | None:
+    def card_seen(self, seat: int, card: CardCode) -> None:
         """A child's card from the camera or a touch: used now, kept until the engine
-        asks for it, or a correction of this stage's card. Returns a sentence when it
-        cannot be used; raises :class:`CardProblem` for a card that is not theirs."""
-        name = self.seats[seat].name
+        asks for it, or a correction of this stage's card; said why (an "error") when it
+        cannot be used. Raises :class:`CardProblem` for a card that is not theirs."""
+        name, zone = self.name(seat), self.state.zones[seat]
         if card.kind == "victory":
-            return None  # the VICTORY! counter lies in the zone too: not a battle card
+            return  # the VICTORY! counter lies in the zone too: not a battle card
         if self.seats[seat].auto_cards:
             raise CardProblem(
                 "mwm.ui.virtual_seat", f"seat {seat + 1} plays virtual cards", name=name
             )
-        if card.army is not None and card.army != seat + 1:
-            zone = self.state.zones[seat]
-            mine = (card.army, card.number) in (*zone.draw, *zone.spoils)  # Option 2 spoils
-            if card.kind == "crate" or not mine:
-                raise CardProblem(
-                    "mwm.ui.not_your_army",
-                    f"seat {seat + 1} shows a card of army {card.army}",
-                    name=name,
-                    army=card.army,
-                )
-        if self.state.zones[seat].out:
+        mine = (card.army, card.number) in (*zone.draw, *zone.spoils)  # Option 2 spoils
+        if card.army not in (None, seat + 1) and (card.kind == "crate" or not mine):
+            raise CardProblem(
+                "mwm.ui.not_your_army",
+                f"seat {seat + 1}: army {card.army}",
+                name=name,
+                army=card.army,
+            )
+        if zone.out:
             raise CardProblem("mwm.ui.knocked_out", f"seat {seat + 1} is out", name=name)
+        if card.kind == "count" and card.number not in self.settings.ed.count_numbers:
+            edition = self.settings.edition
+            raise CardProblem(
+                "mwm.ui.not_in_edition",
+                f"{card} not in {edition}",
+                number=card.number,
+                edition=edition,
+            )
         # this stage's cards; while a verdict shows, the last hand's (still lying there)
         stage = self.verdict.stage if self.verdict is not None else self.state.stage
         up, crate = (stage.up[seat], stage.crates[seat]) if stage.up else (None, None)
-        if card.kind == "count" and card.number not in self.settings.ed.count_numbers:
-            raise CardProblem(
-                "mwm.ui.not_in_edition",
-                f"COUNT META {card.number} is not in {self.settings.edition}",
-                number=card.number,
-                edition=self.settings.edition,
-            )
         if card.kind == "count" and up is not None:
             same = up[1] == card.number and card.army in (None, up[0])
         else:
             same = card.kind == "crate" and crate == card.face
         if same:
-            return None  # the same card, read again
+            return  # the same card, read again
         if not self.paused and (up if card.kind == "count" else crate) is not None:
-            return self._correct(seat, self._action(seat, card, battle=True))
+            self._correct(seat, self._action(seat, card, battle=True))
+            return
         self.seen[seat, card.kind] = card  # kept until the engine asks (after Next)
-        if self.paused:
-            return None
-        self.pump()
-        return self.notes.pop() if self.notes else None
+        if not self.paused:
+            self.pump()
 
     def stage_card_index(self, seat: int, action: CountDrawn | CrateDrawn) -> int | None:
         """Where in the history this stage's face-up card of ``seat`` (of the kind of
@@ -351,33 +347,30 @@ class MwmPlay(TableController):
                 return i
         return None
 
-    def _correct(self, seat: int, action: CountDrawn | CrateDrawn) -> str | None:
+    def _correct(self, seat: int, action: CountDrawn | CrateDrawn) -> None:
         """A different card than the one the device has for this stage: the camera
         misread, or the child fixed it. Rewrite that draw, if nobody has answered on it."""
-        name = self.seats[seat].name
+        name = self.name(seat)
         if seat in self.entries or seat in self.ready:
             raise CardProblem("mwm.ui.answered", f"seat {seat + 1} already answered", name=name)
         index = self.stage_card_index(seat, action)
         if index is None:
             raise CardProblem("mwm.ui.too_late", "that card's stage is over", name=name)
-        if isinstance(action, CountDrawn) and action.card not in self._draw_then(index):
-            if not self._swap_unseen(seat, action.card, before=index):
-                return self._not_in_pile(seat, action.card[1])
-            index = self.stage_card_index(seat, action)
+        if isinstance(action, CountDrawn):
+            if not self._in_draw_pile(seat, action.card, at=index):
+                return
+            index = self.stage_card_index(seat, action)  # after a swap, where it is now
             assert index is not None
         if not self._rewrite(index, action):
-            return f"{name}: the device cannot use that card here. Check the cards."
+            self.say(f"{name}: the device cannot use that card here. Check the cards.", "error")
+            return
         self.typed.pop(seat, None)
         self.pump()
-        return None
 
     def _draw_then(self, index: int) -> tuple[Any, ...]:
         """The acting seat's draw pile just before history ``index``."""
         action = self.match.history[index]
         return self.state_before(index).zones[action.seat].draw  # type: ignore[union-attr]
-
-    def state_before(self, index: int) -> MathWarsMetaState:
-        return self.match.steps[index - 1].state if index else self.match.initial
 
     def _rewrite(self, index: int, action: Action) -> bool:
         """Replace history ``index`` with ``action`` and re-apply what came after; the
@@ -387,7 +380,7 @@ class MwmPlay(TableController):
         with one_write(self.match):
             real = [self.real(i) for i in range(index, len(self.match.history))]
             tail = self._undo_to(index)
-            keep_notes = len(self.notes)
+            said = self.message, self.tone, self.sentences
             try:
                 self._apply(action)
                 for old, was_real in zip(tail[1:], real[1:], strict=True):
@@ -405,7 +398,7 @@ class MwmPlay(TableController):
                 self._undo_to(index)
                 for old in tail:
                     self._apply(old)
-                del self.notes[keep_notes:]
+                self.message, self.tone, self.sentences = said
                 return False
             return True
 
@@ -447,17 +440,6 @@ class MwmPlay(TableController):
 
     # -- what the device says ---------------------------------------------------------
 
-    def name(self, seat: int) -> str:
-        return self.seats[seat].name
-
-    @property
-    def solo(self) -> bool:
-        return self.settings.mode == "solo"
-
-    def standings(self) -> Result:
-        """The result, or before the end the standings (the engine's)."""
-        return standings(self.state)
-
     def refusal(self, seat: int, what: str) -> str | None:
         """Why ``seat``'s ``what`` (its "card" typed in, or its "solution") cannot go in
         now (a ``mwm.ui.*`` code), None if it can."""
@@ -489,29 +471,35 @@ class MwmPlay(TableController):
         typed = seat in self.typed or seat in self.ready
         return typed and not self.solo and self.refusal(seat, "solution") is None
 
+    def next_label(self) -> str:
+        """The Next button's word: what it does now, or what the table waits for."""
+        if self.finished:
+            return "See the results"
+        if self.verdict is not None:
+            war, over = self.verdict.war, self.verdict.round_over
+            return "Math War!" if war else "Next round" if over else "Next hand"
+        return "Waiting for answers" if self.solving() else "Waiting for cards"
+
     def next_step(self) -> str:
         """What the device waits for now, naming who (the instruction line)."""
         if self.finished:
             return "The game is over! Tap See the results."
         if self.verdict is not None:
-            what = "Math War!" if self.verdict.war else "Next"
-            return f"Read what happened, then tap {what}."
-        waiting = self.waiting_for_cards()
+            return f"Read what happened, then tap {'Math War!' if self.verdict.war else 'Next'}."
+        waiting = ", ".join(self.name(s) for s in self.waiting_for_cards())
+        if waiting and self.state.stage.kind != "hand":
+            return (
+                f"MATH WAR! {waiting}: cards face down, then one COUNT META card up "
+                "and a new MATH CRATE card."
+            )
         if waiting:
-            names = ", ".join(self.name(s) for s in waiting)
-            if self.state.stage.kind != "hand":
-                return (
-                    f"MATH WAR! {names}: cards face down, then one COUNT META card up "
-                    "and a new MATH CRATE card."
-                )
-            return f"{names}: turn up your COUNT META and MATH CRATE cards."
-        solving = [s for s in self.solving() if s not in self.ready]
+            return f"{waiting}: turn up your COUNT META and MATH CRATE cards."
+        solving = ", ".join(self.name(s) for s in self.solving() if s not in self.ready)
         if not solving:
             return ""
         if self.solo:
             return "Work it out and tap the answer box to type YOUR SOLUTION."
-        names = ", ".join(self.name(s) for s in solving)
-        return f"{names}: work it out, tap your answer box, type it, then press your button."
+        return f"{solving}: work it out, tap your answer box, type it, then press your button."
 
     # -- the moderator ----------------------------------------------------------------
 
@@ -529,7 +517,7 @@ class MwmPlay(TableController):
             action = self._undo_to(real[-1])[0]
             self._forget_inputs()
             self.verdict = None
-            self.pump_payments()
+            self.pump(pay_only=True)
         return action
 
     def _forget_inputs(self) -> None:
@@ -561,15 +549,14 @@ class MwmPlay(TableController):
         """What the screen holds beyond the match: answers typed and ready (ready times
         in seconds of play), cards read before the engine asked, the verdict on screen.
         ``n`` and ``state`` (its digest): the match it belongs to."""
+        seen = self.seen.items()
         return {
             "n": len(self.match.history),
             "state": digest(self.state),
             "typed": {str(s): [e.solution, e.team_solution] for s, e in self.typed.items()},
             "ready": {str(s): at for s, at in self.ready.items()},
-            "count": {
-                str(s): [c.number, c.army] for (s, k), c in self.seen.items() if k == "count"
-            },
-            "crate": {str(s): c.face for (s, k), c in self.seen.items() if k == "crate"},
+            "count": {str(s): [c.number, c.army] for (s, k), c in seen if k == "count"},
+            "crate": {str(s): c.face for (s, k), c in seen if k == "crate"},
             "paused": self.paused,
         }
 
@@ -579,33 +566,26 @@ class MwmPlay(TableController):
         dropped; the verdict of the last hand shows again if nothing came after it but
         the device's payments."""
         self.verdict = last_verdict(self)
-        if (
-            record is not None
-            and record.get("n") == len(self.match.history)
-            and record.get("state") == digest(self.state)
-        ):
-            if not record.get("paused"):
-                self.verdict = None  # it was read
-            try:
-                kept = {
-                    key: dict(record.get(key) or {}) for key in ("typed", "ready", "count", "crate")
-                }
-                self.typed = {
-                    int(s): EnterSolution(int(s), int(v[0]), _int_or_none(v[1]))
-                    for s, v in kept["typed"].items()
-                }
-                self.ready = {int(s): float(at) for s, at in kept["ready"].items()}
-                self.seen = {
-                    (int(s), "count"): CardCode("count", _int_or_none(v[1]), number=int(v[0]))
-                    for s, v in kept["count"].items()
-                }
-                self.seen |= {
-                    (int(s), "crate"): CardCode("crate", face=str(face))
-                    for s, face in kept["crate"].items()
-                }
-            except (TypeError, ValueError, IndexError) as exc:
-                log.warning("mwm: the saved table does not read (%s): dropped", exc)
-                self._forget_inputs()
+        mine = (len(self.match.history), digest(self.state))
+        record = record if record and (record.get("n"), record.get("state")) == mine else {}
+        if record and not record.get("paused"):
+            self.verdict = None  # it was read
+        kept = {key: dict(record.get(key) or {}) for key in ("typed", "ready", "count", "crate")}
+        try:
+            self.typed = {
+                int(s): EnterSolution(int(s), int(v[0]), _int_or_none(v[1]))
+                for s, v in kept["typed"].items()
+            }
+            self.ready = {int(s): float(at) for s, at in kept["ready"].items()}
+            self.seen = {
+                (int(s), "count"): CardCode("count", _int_or_none(v[1]), number=int(v[0]))
+                for s, v in kept["count"].items()
+            } | {
+                (int(s), "crate"): CardCode("crate", face=str(f)) for s, f in kept["crate"].items()
+            }
+        except (TypeError, ValueError, IndexError) as exc:
+            log.warning("mwm: the saved table does not read (%s): dropped", exc)
+            self._forget_inputs()
         solving = set(self.solving())
         self.typed = {s: e for s, e in self.typed.items() if s in solving}
         self.ready = {s: at for s, at in self.ready.items() if s in self.typed}
@@ -634,10 +614,12 @@ class MwmPlay(TableController):
             if not isinstance(action, EnterSolution) or self.seats[action.seat].bot:
                 continue
             own, team = questions_for(before, action.seat)
-            if own is not None:
-                out.append((i + 1, action.seat, asked, own, Fraction(action.solution)))
-            if team is not None and action.team_solution is not None:
-                out.append((i + 1, action.seat, asked, team, Fraction(action.team_solution)))
+            given = (own, action.solution), (team, action.team_solution)
+            out += [
+                (i + 1, action.seat, asked, q, Fraction(v))
+                for q, v in given
+                if q is not None and v is not None
+            ]
         return out
 
 

@@ -1,19 +1,15 @@
 """Setting up a Math Wars Meta game on the one setup form (:mod:`tabletop.ui.scenes.form`):
 children and bots (1 to 8), real or virtual cards, the mode (Solo, MWM-8; Players; Teams
-of Duos, Trios or Quads, MWM-7), the discard option and Last Man Standing (MWM-5), the
-edition. Touch targets beyond the form's: ``mode.solo|pvp|teams`` (each fills the seats:
-one child, two, four), ``format.2|3|4``, ``option.1|2``, ``lms.no|yes``,
-``edition.MWM25|MWM100``.
-
-What the form chose is kept as :class:`Choices` in the journal's ``app["choices"]`` (as
-before the form), so games journaled earlier still carry on. The rules pages (the form's
-and the table's) are here too.
+of Duos, Trios or Quads, MWM-7; each fills the seats it needs), the discard option and
+Last Man Standing (MWM-5), the edition, whose rules pages the form and the table show.
+What the form chose is journaled as :class:`Choices` (``app["choices"]``, as before the
+form), so games journaled earlier still carry on.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from tabletop.engine.errors import TabletopError
@@ -74,14 +70,6 @@ class Choices:
     last_man_standing: bool = False
     who: list[str] = field(default_factory=lambda: ["real"] * 8)
 
-    @property
-    def seats(self) -> int:
-        if self.mode == "solo":
-            return 1
-        if self.mode == "teams":
-            return self.team_size * self.teams
-        return self.players
-
     def settings(self) -> MathWarsMetaSettings:
         teams: tuple[tuple[int, ...], ...] = ()
         if self.mode == "teams":
@@ -100,15 +88,13 @@ class Choices:
     def seat_configs(self, names: Sequence[str] | None = None) -> list[SeatConfig]:
         """Who sits where; ``names`` (the form's, who signed in, a saved game's seats)
         replace the default names."""
+        n = {"solo": 1, "teams": self.team_size * self.teams}.get(self.mode, self.players)
         out = []
-        for seat in range(self.seats):
-            who = self.who[seat]
-            if self.mode == "solo" and who == "bot":
-                who = "real"
-            name = f"Bot {seat + 1}" if who == "bot" else f"Player {seat + 1}"
-            if names is not None and seat < len(names) and names[seat]:
-                name = names[seat]
-            out.append(SeatConfig(name, bot=who == "bot", virtual=who == "virtual"))
+        for seat, who in enumerate((self.who + ["real"] * n)[:n]):
+            bot = who == "bot" and self.mode != "solo"
+            name = names[seat] if names and seat < len(names) and names[seat] else ""
+            name = name or f"{'Bot' if bot else 'Player'} {seat + 1}"
+            out.append(SeatConfig(name, bot=bot, virtual=who == "virtual"))
         return out
 
     @classmethod
@@ -150,26 +136,20 @@ def make_game(
     ``seats``: who plays (names and student ids for the journal). ``save`` and
     ``match``: a game carried on from the journal (``resume_scene``)."""
     seed = ctx.rng.randrange(10**9) if seed is None else seed
-    if save is not None:
-        seats = save.seats
+    seats = list(save.seats if save is not None else seats or []) or None
     names = [s.name for s in seats] if seats else None
     play = MwmPlay(choices.settings(), choices.seat_configs(names), seed=seed, match=match)
-    frozen = replace(choices, who=list(choices.who))
-    again_seats = list(seats) if seats else None
     if save is None:
-        record = {"choices": asdict(frozen), "seed": seed}
         bots = {i: "bot" for i, seat in enumerate(play.seats) if seat.bot}
-        infos = again_seats or seat_infos([seat.name for seat in play.seats], bots)
-        save = GameSave(ctx, "math-wars-meta", infos, record)
+        infos = seats or seat_infos([seat.name for seat in play.seats], bots)
+        save = GameSave(ctx, "math-wars-meta", infos, {"choices": asdict(choices), "seed": seed})
     else:
         play.carry_on(save.app.get("table"))
-    return MwmTable(
-        ctx,
-        play,
-        save,
-        again=lambda: make_game(ctx, frozen, seats=again_seats),
-        resumed=match is not None,
-    )
+
+    def again() -> Scene:
+        return make_game(ctx, choices, seats=seats)
+
+    return MwmTable(ctx, play, save, again=again, resumed=match is not None)
 
 
 def resume_scene(ctx: Context, save: GameSave, match: Match[Any, Any, Any]) -> Scene:

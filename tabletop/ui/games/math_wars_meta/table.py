@@ -116,9 +116,8 @@ class MwmTable(TableScene):
         """What just happened (the verdict's few sentences), or else the next step."""
         verdict = self.play.verdict
         if verdict is not None and not self.message:
-            button = self.target("next")
-            what = f" Tap {button.label.rstrip('!')}." if button and button.enabled else ""
-            return " ".join(verdict.summary or verdict.lines[-3:]) + what
+            what = self.play.next_label().rstrip("!")
+            return f"{' '.join(verdict.summary or verdict.lines[-3:])} Tap {what}."
         return super().status()
 
     def rules_scene(self) -> Scene:
@@ -137,20 +136,16 @@ class MwmTable(TableScene):
         sides = sorted({settings.side_of(s) for s in result.winners})
         who = names_joined([play.side_name(side) for side in sides])
         why = f"{who} won {best} VICTORY! card{'s' * (best != 1)}"
-        if play.solo:
-            why = f"you won all {best} rounds"
         out = outcome_of(
             result,
             [seat.name for seat in play.seats],
             score=lambda value: f"{value} \u2605",
-            reason=why,
+            reason=f"you won all {best} rounds" if play.solo else why,
             lines=results_lines(play),
             stars=lambda seat: (victories[settings.side_of(seat)], settings.ed.victory_cards),
         )
-        if play.solo:
-            out.title = "You won the game!"
-        elif play.settings.mode == "teams":
-            out.title = f"{who} win{'s' * (len(sides) == 1)}!"
+        if play.solo or settings.mode == "teams":
+            out.title = "You won the game!" if play.solo else f"{who} win{'s' * (len(sides) == 1)}!"
         return out
 
     # -- lifecycle ------------------------------------------------------------------------
@@ -162,12 +157,6 @@ class MwmTable(TableScene):
 
     def begin(self) -> None:
         self.play.pump()
-
-    def after(self) -> None:
-        if self.play.notes:
-            self.message = self.play.notes[-1]
-            self.play.notes.clear()
-        super().after()
 
     def save_table(self) -> None:
         if not self.saved_end:
@@ -192,21 +181,11 @@ class MwmTable(TableScene):
         b += self.score_card_buttons(m.u(62), H - m.u(112))
         self.message_rect = pygame.Rect(margin, H - m.u(104), W - 2 * margin - m.u(250), m.u(96))
         why = pygame.Rect(W - margin - m.u(240), H - m.u(104), m.u(80), m.u(48))
-        b.append(Button("why", why, "Why?", kind="quiet", enabled=self.play.verdict is not None))
-        b.append(self._next_button(pygame.Rect(W - margin - m.u(240), H - m.u(54), m.u(240), bh)))
+        on = self.play.verdict is not None
+        b.append(Button("why", why, "Why?", kind="quiet", enabled=on))
+        rect = pygame.Rect(W - margin - m.u(240), H - m.u(54), m.u(240), bh)
+        b.append(Button("next", rect, self.play.next_label(), enabled=on or self.finished))
         self.buttons = b
-
-    def _next_button(self, rect: pygame.Rect) -> Button:
-        play, verdict = self.play, self.play.verdict
-        if play.finished:
-            return Button("next", rect, "See the results")
-        if verdict is not None:
-            label = (
-                "Math War!" if verdict.war else "Next round" if verdict.round_over else "Next hand"
-            )
-            return Button("next", rect, label)
-        waiting = "Waiting for answers" if play.solving() else "Waiting for cards"
-        return Button("next", rect, waiting, enabled=False)
 
     def score_card_buttons(self, top: int, bottom: int) -> list[Button]:
         """The panels between ``top`` and ``bottom``, and each seat's touch targets."""
@@ -264,9 +243,7 @@ class MwmTable(TableScene):
 
     def place(self, kind: str, seat: int) -> pygame.Rect:
         """Where ``seat``'s ``kind`` target (seat, count, crate, solve) is on screen."""
-        button = self.target(f"{kind}.{seat}")
-        assert button is not None
-        return button.rect
+        return next(b.rect for b in self.buttons if b.name == f"{kind}.{seat}")
 
     # -- input ----------------------------------------------------------------------------
 
@@ -300,10 +277,9 @@ class MwmTable(TableScene):
         if play.finished:
             self.show_results()
         elif play.verdict is not None:
-            sound = "round" if play.verdict.round_over else "tap"
-            play.next_hand()
-            self.ctx.sounds.play(sound)
             self.message = ""
+            self.ctx.sounds.play("round" if play.verdict.round_over else "tap")
+            play.next_hand()
 
     def ask_for(self, kind: str, seat: int) -> None:
         """The dialog for ``seat``'s ``kind`` (``count`` or ``crate``: a card typed in;
@@ -317,10 +293,8 @@ class MwmTable(TableScene):
             self.ask_pad(("solve", seat), "YOUR SOLUTION", hint=f"{problem_text(up[1], crate)} = ?")
         elif kind == "count":
             top = play.settings.ed.count_numbers[-1]
-            hint, digits = f"1 to {top}", len(str(top))
-            self.ask_pad(
-                ("count", seat), "COUNT META card", negative=False, max_digits=digits, hint=hint
-            )
+            kw = {"negative": False, "max_digits": len(str(top)), "hint": f"1 to {top}"}
+            self.ask_pad(("count", seat), "COUNT META card", **kw)
         elif kind == "crate":
             choices = [(face, crate_label(face)) for face in CRATE_CARDS]  # key: face, label ×3
             title = f"{name}: your MATH CRATE card"
@@ -334,15 +308,17 @@ class MwmTable(TableScene):
 
     def answered(self, asking: tuple[Any, ...], result: Any) -> None:
         kind, *args = asking
-        if kind == "count" and isinstance(result, int):
+        if result is None:  # cancelled
+            return
+        if kind == "count":
             self.card(args[0], CardCode("count", number=result))
-        elif kind == "crate" and isinstance(result, str):
+        elif kind == "crate":
             self.card(args[0], CardCode("crate", face=result))
-        elif kind == "solve" and isinstance(result, int):
+        elif kind == "solve":
             self.typed(args[0], result)
-        elif kind == "team" and isinstance(result, int):
+        elif kind == "team":
             self.typed(args[0], args[1], result)
-        elif kind == "teacher" and isinstance(result, str):
+        elif kind == "teacher":
             self.teacher(result)
 
     def typed(self, seat: int, value: int, team: int | None = None) -> None:
@@ -393,15 +369,14 @@ class MwmTable(TableScene):
             self.card(event.seat - 1, card)
 
     def card(self, seat: int, card: CardCode) -> None:
-        before = self.play.verdict
+        play, before, said = self.play, self.play.verdict, self.play.sentences
         try:
-            note = self.play.card_seen(seat, card)
+            play.card_seen(seat, card)
         except CardProblem as e:
             self.refuse(e.code, str(e), **e.facts)
             return
-        self.ctx.sounds.play("wrong" if note and "Check" in note else "seen")
-        if note:
-            self.message = note
+        refused = play.sentences != said and play.tone == "error"
+        self.ctx.sounds.play("wrong" if refused else "seen")
         self.verdict_sound(before)
 
     def verdict_sound(self, before: Verdict | None) -> bool:
@@ -449,29 +424,24 @@ class MwmTable(TableScene):
     def draw(self, surface: pygame.Surface) -> None:
         painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
         surface.fill(p.background)
-        title = self.title_line()
-        painter.text(
-            surface, title, (m.u(14), m.u(10)), m.title, bold=True, max_width=m.width - m.u(350)
-        )
+        room, title = m.width - m.u(350), self.title_line()
+        painter.text(surface, title, (m.u(14), m.u(10)), m.title, bold=True, max_width=room)
         settings = self.play.settings
         goal = f"{settings.edition}: {settings.ed.victory_cards} VICTORY! cards win"
-        at = (m.u(16), m.u(10) + m.title + m.u(2))
-        painter.line(surface, goal, at, painter.least, m.width - m.u(350), p.muted)
+        painter.line(surface, goal, (m.u(16), m.u(12) + m.title), painter.least, room, p.muted)
         for seat, rect in enumerate(self.panels):
             self.draw_panel(surface, seat, rect)
         painter.buttons(surface, [b for b in self.buttons if b.kind in ("primary", "quiet")])
         self.draw_status(surface, self.message_rect, lit=self.play.verdict is not None)
 
     def title_line(self) -> str:
-        play = self.play
-        state, verdict = play.state, play.verdict
+        state, verdict = self.play.state, self.play.verdict
         if verdict is None:
-            title = f"Round {state.round} \u00b7 Hand {state.hands + 1}"
-            return title + (" \u00b7 MATH WAR!" if state.stage.kind == "war" else "")
-        title = f"Round {verdict.round} \u00b7 Hand {verdict.hand}"
-        if verdict.highest is not None:
-            title += f" \u00b7 HIGHEST {signed(verdict.highest)}"
-        return title + (" \u00b7 WAR!" if verdict.war else "")
+            war = " \u00b7 MATH WAR!" if state.stage.kind == "war" else ""
+            return f"Round {state.round} \u00b7 Hand {state.hands + 1}{war}"
+        highest = "" if verdict.highest is None else f" \u00b7 HIGHEST {signed(verdict.highest)}"
+        war = " \u00b7 WAR!" if verdict.war else ""
+        return f"Round {verdict.round} \u00b7 Hand {verdict.hand}{highest}{war}"
 
     def draw_panel(self, surface: pygame.Surface, seat: int, r: pygame.Rect) -> None:
         painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
@@ -487,9 +457,8 @@ class MwmTable(TableScene):
         num = pygame.Rect(chip.left, chip.top, m.u(30), chip.height)
         painter.seat_chip(surface, num, seat, size=m.small + 2)
         side = play.settings.side_of(seat)
-        right = f"\u2605{play.state.victories[side]}"
-        if play.settings.mode == "teams":
-            right = f"T{side + 1} {right}"
+        team = f"T{side + 1} " if play.settings.mode == "teams" else ""
+        right = f"{team}\u2605{play.state.victories[side]}"
         rw = painter.fonts.width(right, m.small - 2) + m.u(4)
         at = (chip.right - m.u(4), chip.centery)
         painter.line(surface, right, at, painter.least, rw, p.muted, anchor="midright")
@@ -608,10 +577,9 @@ class MwmTable(TableScene):
         if zone.out and (verdict is None or seat not in verdict.lost):
             return "OUT of this round", p.bad
         if verdict is not None and verdict.highest is not None and seat in verdict.stage.seats:
-            team = ""
-            if play.settings.mode == "teams" and verdict.side_results:
-                value = verdict.side_results[play.settings.side_of(seat)]
-                team = f"team {value} \u00b7 " if value is not None else ""
+            results = verdict.side_results if play.settings.mode == "teams" else ()
+            value = results[play.settings.side_of(seat)] if results else None
+            team = "" if value is None else f"team {value} \u00b7 "
             if seat in verdict.lost:
                 diff, lost = verdict.difference[seat], verdict.lost[seat]
                 return f"{team}diff {diff} \u00b7 loses {lost}", p.bad

@@ -59,14 +59,12 @@ def card_sentence(code: str, name: str, action: CountDrawn | CrateDrawn) -> str:
         card = f"MATH CRATE {crate_label(action.crate)}"
     else:
         card = f"COUNT META {action.card[1]}"
-    played = code == "mwm.not_in_pile"
-    return child_message(
-        "mwm.ui.played" if played else "mwm.ui.unusable", {"name": name, "card": card}
-    )
+    sentence = "mwm.ui.played" if code == "mwm.not_in_pile" else "mwm.ui.unusable"
+    return child_message(sentence, {"name": name, "card": card})
 
 
 def seat_list(play: MwmPlay, seats: Sequence[int]) -> str:
-    return names_joined([play.seats[s].name for s in seats])
+    return names_joined([play.name(s) for s in seats])
 
 
 # the engine's events that say their own sentence, the seats named (the others' are in
@@ -88,7 +86,7 @@ def say(play: MwmPlay, event: Event) -> str | None:
         return "You won every round. You win the game!"
     if code not in CHILD_MESSAGES or (code == "mwm.round_start" and d.get("round", 1) <= 1):
         return None
-    facts = {**d, "name": play.seats[seat].name if seat is not None else ""}
+    facts = {**d, "name": play.name(seat) if seat is not None else ""}
     facts |= {k: play.side_name(d[k]) for k in ("team", "winner") if d.get(k) is not None}
     if "seats" in d:
         facts["seats"] = seat_list(play, d["seats"])
@@ -100,7 +98,7 @@ def say(play: MwmPlay, event: Event) -> str | None:
         facts["more"] = d["cards"] - 1
     if "to" in d:
         total = d["battle"] + d["difference"]
-        to = "their own" if d["to"] == seat else f"{play.seats[d['to']].name}'s"
+        to = "their own" if d["to"] == seat else f"{play.name(d['to'])}'s"
         facts |= {"total": total, "s": "s" * (total != 1), "to": to}
     return child_message(code, facts)
 
@@ -135,60 +133,43 @@ def last_verdict(play: MwmPlay) -> Verdict | None:
         return Verdict(Stage(), {}, {}, said, round=where[0], hand=where[1], round_over=True)
     if not isinstance(action, EnterSolution) or not (after.finished or after.phase != "solve"):
         return None
-    entries: dict[int, EnterSolution] = {}
-    answers: dict[int, EnterSolution] = {}
+    stage = replace(before.stage, entered=(*before.stage.entered, action.seat))
+    verdict = Verdict(stage, {}, {}, [], round=where[0], hand=where[1])
     for i in range(last - len(before.stage.entered), last + 1):  # this stage's answers
         given = steps[i].action
         assert isinstance(given, EnterSolution)
-        entries[given.seat] = given
-        answers[given.seat] = correct_entry(play.state_before(i), given.seat)
-    stage = replace(before.stage, entered=(*before.stage.entered, action.seat))
+        verdict.entries[given.seat] = given
+        verdict.answers[given.seat] = correct_entry(play.state_before(i), given.seat)
+    lines = verdict.lines
     events = [e for step in steps[last:] for e in step.events]
-    lines: list[str] = []
     for seat in stage.revealed:
-        up, entry, right = stage.up[seat], entries.get(seat), answers.get(seat)
+        up, entry, right = stage.up[seat], verdict.entries.get(seat), verdict.answers.get(seat)
         if up is None:
             continue
         mark = ""
         if entry is not None and right is not None:
             ok = entry.solution == right.solution
             mark = " Right!" if ok else f" (you typed {signed(entry.solution)}, not quite)"
-        lines.append(f"{play.seats[seat].name}: {reason(up[1], stage.crates[seat])}.{mark}")
+        lines.append(f"{play.name(seat)}: {reason(up[1], stage.crates[seat])}.{mark}")
     lines += [text for text in (say(play, event) for event in events) if text]
-    highest, war = None, False
-    lost: dict[int, int] = {}
-    difference: dict[int, int] = {}
     for event in events:
         d = event.data
         if event.code == "mwm.hand_won":
-            highest = d["highest"]
+            verdict.highest = d["highest"]
         elif event.code == "mwm.math_war":
-            war, highest = True, d["tied"]
+            verdict.war, verdict.highest = True, d["tied"]
         elif event.code == "mwm.lost_hand" and event.seat is not None:
-            lost[event.seat] = d["battle"] + d["difference"]
-            difference[event.seat] = d["difference"]
+            verdict.lost[event.seat] = d["battle"] + d["difference"]
+            verdict.difference[event.seat] = d["difference"]
     codes = {event.code for event in events}
     if play.solo and "mwm.solo_discard" not in codes:
         lines.append("Only your battle card goes on the spoils pile.")
     if play.solo and play.state.rounds and "mwm.round_won" in codes:
         lines.append(solo_round_text(play.state.rounds[-1]))
-    summary = lines[-2:] if play.solo else _summary(play, stage, events)
-    round_over = bool(codes & {"mwm.round_won", "mwm.round_void"})
-    return Verdict(
-        stage,
-        entries,
-        answers,
-        lines,
-        summary=summary,
-        highest=highest,
-        side_results=play.state.hand.side_results if not round_over else (),
-        lost=lost,
-        difference=difference,
-        war=war,
-        round=where[0],
-        hand=where[1],
-        round_over=round_over,
-    )
+    verdict.summary = lines[-2:] if play.solo else _summary(play, stage, events)
+    verdict.round_over = bool(codes & {"mwm.round_won", "mwm.round_void"})
+    verdict.side_results = () if verdict.round_over else play.state.hand.side_results
+    return verdict
 
 
 SUMMARY_CODES = (
@@ -206,48 +187,47 @@ SUMMARY_CODES = (
 
 def _summary(play: MwmPlay, stage: Stage, events: Sequence[Event]) -> list[str]:
     """The few sentences for the message box: remainder rulings (their reason is not on
-    the cards), the hand's winner or war, who is out, the round and the game."""
+    the cards), the hand's winner or war, who is out (before the round's winner), the
+    round and the game."""
     out: list[str] = []
     for seat in stage.revealed:
         up, crate = stage.up[seat], stage.crates[seat]
         if up is not None and crate is not None and answer(up[1], crate) is None:
             out.append(
-                f"{play.seats[seat].name}: {problem_text(up[1], crate)} leaves a remainder, "
+                f"{play.name(seat)}: {problem_text(up[1], crate)} leaves a remainder, "
                 f"so only {up[1]} counts."
             )
     knocked = [e.seat for e in events if e.code == "mwm.knocked_out" and e.seat is not None]
     for event in events:
-        if event.code in SUMMARY_CODES:
-            if event.code == "mwm.round_won" and knocked:
-                out.append(_out(play, knocked, "."))
-                knocked = []
-            text = say(play, event)
-            if text:
-                out.append(text)
+        if event.code == "mwm.round_won" and knocked:
+            out.append(_out(play, knocked, "."))
+            knocked = []
+        text = say(play, event) if event.code in SUMMARY_CODES else None
+        if text:
+            out.append(text)
     if knocked:
         out.append(_out(play, knocked, " of this round."))
     return out
 
 
 def _out(play: MwmPlay, knocked: Sequence[int], end: str) -> str:
-    are = "is" if len(knocked) == 1 else "are"
-    return f"{seat_list(play, knocked)} {are} out{end}"
-
-
-def solo_round_text(record: RoundRecord) -> str:
-    """MWM-8's record of a solo round: accuracy, and time from first to last answer."""
-    right, total, time = _solo_figures(record)
-    return f"Round {record.number}: {right} of {total} answers right" + (
-        f" in {time}." if time else "."
-    )
+    return f"{seat_list(play, knocked)} {'is' if len(knocked) == 1 else 'are'} out{end}"
 
 
 def _solo_figures(record: RoundRecord) -> tuple[int, int, str]:
     """A solo round's right answers, all answers and time taken ("" when not known)."""
     tally, ms = record.tallies[0], record.milliseconds
-    seconds = round(ms / 1000) if ms is not None else None
+    seconds = None if ms is None else round(ms / 1000)
     time = "" if seconds is None else f"{seconds // 60} min {seconds % 60} s"
     return tally.right, tally.right + tally.wrong, time
+
+
+def solo_round_text(record: RoundRecord) -> str:
+    """MWM-8's record of a solo round: accuracy, and time from first to last answer."""
+    right, total, time = _solo_figures(record)
+    return (
+        f"Round {record.number}: {right} of {total} answers right{f' in {time}' if time else ''}."
+    )
 
 
 def questions_for(state: MathWarsMetaState, seat: int) -> tuple[Question | None, Question | None]:
@@ -274,9 +254,8 @@ def questions_for(state: MathWarsMetaState, seat: int) -> tuple[Question | None,
         if mate in stage.revealed and (mate_up := stage.up[mate]) is not None
     ]
     if team_solution is not None and len(parts) >= 2:
-        team = Question(
-            "addition", tuple(parts), ("+",) * (len(parts) - 1), Fraction(team_solution)
-        )
+        signs = ("+",) * (len(parts) - 1)
+        team = Question("addition", tuple(parts), signs, Fraction(team_solution))
     return own, team
 
 
@@ -302,9 +281,8 @@ def results_lines(play: MwmPlay) -> list[str]:
     """The results screen's lines: every round, and in Solo the whole game's accuracy."""
     out = [round_line(play, record) for record in play.state.rounds]
     tally = play.state.tallies[0]
-    total = tally.right + tally.wrong
-    if play.solo and total:
-        out.append(f"All game: {tally.right} of {total} answers right.")
+    if play.solo and tally.right + tally.wrong:
+        out.append(f"All game: {tally.right} of {tally.right + tally.wrong} answers right.")
     return out
 
 
