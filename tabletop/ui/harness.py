@@ -1,9 +1,7 @@
-"""The one demo harness behind ``tabletop demo --game G``: the app offscreen, from Home.
-
-Every game's ``run_demo`` opens a :class:`DemoRun`, plays through the real input path
-(taps on named touch targets, camera and seat-button events through the app loop) with
-its own bot driver, saves screenshots, and ends with :meth:`DemoRun.end`.
-"""
+"""The one demo harness behind ``tabletop demo --game G``: every game's ``run_demo``
+opens a :class:`DemoRun`, plays through the real input path (taps on named touch
+targets, camera and seat-button events through the app loop) with its own bot, saves
+screenshots, and ends with :meth:`DemoRun.end`."""
 
 from __future__ import annotations
 
@@ -15,6 +13,9 @@ import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, TextIO, TypeVar
+
+from tabletop.ui.autoplay import Autoplayer
+from tabletop.ui.results import GameResults
 
 SIZE = (800, 480)
 S = TypeVar("S")
@@ -71,17 +72,17 @@ class DemoClock:
         self.now += seconds
 
 
-class DemoRun:
-    """One demo game in the offscreen app: SDL's dummy drivers, the seed (drawn when none
-    is given), the screenshot folder (a fresh temporary one when none is given), the quiet
-    context of :func:`~tabletop.ui.offscreen.offscreen` with the journal in ``data`` (so a
-    killed demo carries on through Home's offer), the app with Home on top, taps by name
-    (:class:`~tabletop.ui.autoplay.AutoplayError` when a target is missing or off), a
-    settable clock for games that pace by time, and the clean close.
+class DemoRun(Autoplayer):
+    """One demo game in the offscreen app, from Home, tapped by name as a finger would
+    (:class:`~tabletop.ui.autoplay.Autoplayer`): SDL's dummy drivers, the seed (drawn
+    when none is given), the screenshots' folder (a fresh temporary one when none is
+    given), the quiet context of :func:`~tabletop.ui.offscreen.offscreen` with the
+    journal in ``data`` (so a killed demo carries on through Home's offer), and the
+    clean close.
 
-    ``left_over(ctx) -> bool``: whether the journal in ``data`` holds this demo's
-    unfinished game (Home then offers to carry it on); ``context``: more of the context's
-    fields (a camera, the session)."""
+    ``left_over(ctx) -> bool``: whether the journal holds this demo's unfinished game;
+    ``clock``: a :class:`DemoClock`, for games that pace by time; ``context``: more of
+    the context's fields (a camera, the session)."""
 
     def __init__(
         self,
@@ -101,48 +102,27 @@ class DemoRun:
         os.environ["SDL_VIDEODRIVER"] = "dummy"
         os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
         from tabletop.ui.app import App
-        from tabletop.ui.autoplay import Autoplayer
         from tabletop.ui.offscreen import offscreen
         from tabletop.ui.scenes.home import HomeScene
 
-        self.game = game
-        self.started = time.perf_counter()
-        self.seed = draw_seed(seed)
+        self.game_id, self.started, self.seed = game, time.perf_counter(), draw_seed(seed)
         self.folder = out_dir or Path(tempfile.mkdtemp(prefix=f"tabletop-{game}-demo-"))
         self.folder.mkdir(parents=True, exist_ok=True)
-        self.out = out
-        self.size = size
-        self.data = data
-        self.clock = clock  # a DemoClock moves on by wait()
+        self.out, self.size, self.data, self.clock = out, size, data, clock
         if clock is not None:
             context["clock"] = clock
         context.setdefault("session", f"demo {self.seed}")  # the journal's lesson: the seed
         self.ctx, window = offscreen(size, self.seed, data, **context)
         self.resuming = bool(left_over(self.ctx)) if left_over is not None else False
-        self.app = App(
-            self.ctx,
-            window,
-            seat_queue=queue.SimpleQueue() if seat_queue else None,
-            vision_queue=vision_queue,
-            flip=False,
-        )
-        self.app.stack.push(HomeScene(self.ctx, offer_resume=self.resuming))
-        self.app.step()
-        self.auto = Autoplayer(self.app)
-
-    # -- playing --------------------------------------------------------------------------
+        seats: queue.SimpleQueue[Any] | None = queue.SimpleQueue() if seat_queue else None
+        app = App(self.ctx, window, seat_queue=seats, vision_queue=vision_queue, flip=False)
+        app.stack.push(HomeScene(self.ctx, offer_resume=self.resuming))
+        app.step()
+        super().__init__(app)
 
     @property
     def top(self) -> Any:
         return self.app.stack.top
-
-    @property
-    def taps(self) -> int:
-        return self.auto.taps
-
-    def tap(self, name: str) -> None:
-        """Tap the enabled touch target ``name`` on the top scene, as a finger would."""
-        self.auto.tap(name, settle=False)
 
     def post(self, event: Any) -> None:
         """An input event (a camera reading, a seat button) through the app loop."""
@@ -159,12 +139,11 @@ class DemoRun:
         self.app.step()
 
     def scene(self, kind: type[S]) -> S:
-        """The topmost scene of ``kind`` on the stack."""
         return scene_of(self.app, kind)
 
     def open_game(self) -> None:
         """From Home: carry on the journal's unfinished game, or open the game's setup."""
-        self.tap("yes" if self.resuming else f"game.{self.game}")
+        self.tap("yes" if self.resuming else f"game.{self.game_id}")
 
     def say(self, line: str) -> None:
         print(line, file=self.out)
@@ -191,10 +170,17 @@ class DemoRun:
             self.tap(f"seat.{seat}")
             self.tap(f"choice.{choice}")
 
+    def play_out(self, move: Callable[[], object], limit: int) -> Any:
+        """``move()`` until the game's results are on the screen (at most ``limit`` moves),
+        which it returns."""
+        for _ in range(limit):
+            if isinstance(self.top, GameResults):
+                return self.top
+            move()
+        raise RuntimeError(f"the demo game did not end in {limit} moves")
+
     def results(self) -> Any:
         """The one results screen, on top once the game is over."""
-        from tabletop.ui.results import GameResults
-
         results = self.top
         if not isinstance(results, GameResults):
             raise RuntimeError("the game did not reach the results screen")
@@ -204,8 +190,6 @@ class DemoRun:
         """A screenshot of the screen now, ``<name>.png`` in the demo's folder."""
         return self.app.screenshot(self.folder / f"{name}.png")
 
-    # -- the end --------------------------------------------------------------------------
-
     def end(self, line: str, summary: str = "") -> str:
         """Print ``summary`` (with the seconds taken and the screenshots' folder) and the
         closing line; close the journal and the display. Returns ``line``."""
@@ -213,7 +197,7 @@ class DemoRun:
 
         seconds = time.perf_counter() - self.started
         words = f"{summary} " if summary else ""
-        self.say(f"{words}{self.auto.taps} taps, {seconds:.1f} s. Screenshots are in {self.folder}")
+        self.say(f"{words}{self.taps} taps, {seconds:.1f} s. Screenshots are in {self.folder}")
         self.ctx.journal.close()
         self.say(line)
         pygame.display.quit()

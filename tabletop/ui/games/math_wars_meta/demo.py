@@ -214,7 +214,7 @@ def run_demo(
             app=lambda app: all((app.get("choices") or {}).get(k) == v for k, v in TABLE.items()),
         ),
     )
-    bot = TableBot(run.app, run.seed, say=run.say, child=child, auto=run.auto)
+    bot = TableBot(run.app, run.seed, say=run.say, child=child, auto=run)
     run.open_game()  # Home: carry on the journal's game, or the setup form
     if not run.resuming:
         run.fill_seats(range(2, PLAYERS), "child")
