@@ -1,12 +1,9 @@
 """``tabletop demo --game mecs``: bots in every seat play a whole game in the app,
-offscreen, on the one demo harness (:class:`~tabletop.ui.harness.DemoRun`).
-
-A bot's cards reach the game as the camera's reading of the area they went to; ending a
-turn, trading and refilling are taps. One line is printed per turn. With ``data`` the
-game is journaled as the app does, and a run killed and started again with the same
-arguments carries on through Home's offer (issue 10): the bots decide from the state
-alone and the virtual cards are keyed by the seed and the moves so far. With ``child``
-seat 1 is a guest child (issue 24, :class:`Driver`).
+offscreen, a line per turn. With ``data`` the game is journaled as the app does, and a
+run killed and started again with the same arguments carries on through Home's offer
+(issue 10): the bots decide from the state alone and the virtual cards are keyed by the
+seed and the moves so far. With ``child`` seat 1 is a guest child (issue 24,
+:class:`Driver`).
 """
 
 from __future__ import annotations
@@ -34,7 +31,8 @@ class DemoError(RuntimeError):
 
 
 class Driver:
-    """Plays the bots' moves through the app's input: camera readings and taps.
+    """Plays the bots' moves through the app's input: cards put down as the camera's
+    reading of their area, trades, refills and ends of turns as taps.
 
     ``child``: the seat of the ``--child`` demo's guest child, ``seed`` its model's seed.
     It plays the bot's moves, but on its turn first tries a hack that its own sums
@@ -52,12 +50,10 @@ class Driver:
         self.line = ""  # the winner line, once the game is over
 
     def show_area(self, seat: int, cards: tuple[str, ...]) -> None:
-        """The camera's steady reading of ``seat``'s equation area (0-based seat)."""
         self.run.show(seat, "equation", (f"MT1:MECS:{c}" for c in cards))
 
     def move(self) -> None:
-        """One bot decision, played through the app: cards put down as the camera's
-        reading of their area, the rest as taps."""
+        """One bot decision, played through the app."""
         play = self.play
         seat = play.pending_seat()
         if seat is None:
@@ -80,8 +76,7 @@ class Driver:
         self.moves += 1
 
     def child_hacks(self, seat: int) -> None:
-        """The child's hack that its own sums say is right but is not, tried now (see
-        the class)."""
+        """The child's wrong hack that its own sums call right, tried now (see the class)."""
         state = self.play.state
         if state.phase != "plant" or state.active != seat:
             return
@@ -141,7 +136,6 @@ def run_demo(
         size=size,
         data=data,
         clock=DemoClock(),  # the coins of a still frame are in the air: the same every run
-        # this demo's unfinished game: the one with the same tag
         left_over=left_over_by("mecs", app=lambda app: app.get("demo") == tag),
     )
     driver = play_demo(run, seats=seats, deck=deck, mode=mode, tag=tag, child=child)
@@ -190,6 +184,17 @@ def play_demo(
     run.tap("close")
     shots, printed, last_banner = 2, 0, None
 
+    def move() -> None:
+        """The turns told before this one, then the next move (and a shot of a banner)."""
+        nonlocal shots, last_banner
+        flush(upto=play.state.turn)
+        driver.move()
+        banner = play.banner
+        if banner is not None and banner is not last_banner and shots < MAX_SHOTS:
+            run.shot(f"turn_{play.state.turn:03d}_{banner.title.rstrip('!').lower()}")
+            shots += 1
+        last_banner = banner
+
     def flush(upto: int | None = None) -> None:
         """One line per turn told so far (before turn ``upto``)."""
         nonlocal printed
@@ -199,21 +204,11 @@ def play_demo(
             label = "Start" if t == 0 else f"Turn {t}"
             run.say(f"{label}: {' '.join(text for tt, text in lines if tt == t)}")
 
-    while not isinstance(run.top, GameResults):
-        if driver.moves >= MAX_MOVES:
-            raise DemoError(f"no winner after {MAX_MOVES} moves")
-        flush(upto=play.state.turn)  # the turns before this one
-        driver.move()
-        banner = play.banner
-        if banner is not None and banner is not last_banner and shots < MAX_SHOTS:
-            run.shot(f"turn_{play.state.turn:03d}_{banner.title.rstrip('!').lower()}")
-            shots += 1
-        last_banner = banner
+    driver.line = run.play_out(move, MAX_MOVES).winner_line
     flush()
     run.shot("final")
     for seat in range(len(play.seats)):
         run.say(f"  {play.name(seat)}: {play.state.coins(seat)} coins")
-    driver.line = run.top.winner_line
     return driver
 
 
