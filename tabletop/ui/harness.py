@@ -1,7 +1,10 @@
-"""The one demo harness behind ``tabletop demo --game G``: every game's ``run_demo``
-opens a :class:`DemoRun`, plays through the real input path (taps on named touch
-targets, camera and seat-button events through the app loop) with its own bot, saves
-screenshots, and ends with :meth:`DemoRun.end`."""
+"""Playing the app by taps, as a child's finger would: :class:`Autoplayer` taps named
+touch targets through the real input path (``Tap`` events into the app loop,
+hit-testing, scenes) and plays the solo Mathe-Meister game as the hint bot plans it
+(the end-to-end tests use it); :class:`DemoRun`, the one demo harness behind
+``tabletop demo --game G``, is an Autoplayer on the offscreen app from Home, with
+camera and seat-button events, screenshots and the closing lines.
+"""
 
 from __future__ import annotations
 
@@ -10,12 +13,34 @@ import queue
 import random
 import tempfile
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, TextIO, TypeVar
 
-from tabletop.ui.autoplay import Autoplayer
+import pygame
+
+from tabletop.bots.mathe_meister import after_writes, hint
+from tabletop.games.mathe_meister import (
+    Action,
+    ChangeDie,
+    ClaimStar,
+    EndRound,
+    MatheMeisterState,
+    SwapOperands,
+    SwapOperators,
+    WriteOperand,
+    WriteOperator,
+    cell_name,
+)
+from tabletop.ui.app import App, Scene
+from tabletop.ui.games.mathe_meister.dialogs import StarPick
+from tabletop.ui.games.mathe_meister.solo import MatheMeisterScene
+from tabletop.ui.input import CardSeen, CardsSeen, Tap
+from tabletop.ui.offscreen import offscreen
 from tabletop.ui.results import GameResults
+from tabletop.ui.saves import keep_one_unfinished
+from tabletop.ui.scenes.dice import DiceScene
+from tabletop.ui.scenes.home import HomeScene
 
 SIZE = (800, 480)
 S = TypeVar("S")
@@ -29,8 +54,6 @@ def draw_seed(seed: int | None) -> int:
 def cards_seen(seat: int | None, zone: str | None, codes: Iterable[str], at: float) -> Any:
     """What the camera reports for ``codes`` lying left to right in ``zone`` of ``seat``
     (1-based, as the camera counts; ``None`` and ``None``: cards held up alone)."""
-    from tabletop.ui.input import CardSeen, CardsSeen
-
     return CardsSeen(seat, zone, tuple(CardSeen(code, seat, zone) for code in codes), at)
 
 
@@ -44,8 +67,6 @@ def left_over_by(
     Returns the saved game, or None."""
 
     def find(ctx: Any) -> Any:
-        from tabletop.ui.saves import keep_one_unfinished
-
         def mine(saved: Any) -> bool:
             return (
                 saved.game == game
@@ -56,6 +77,133 @@ def left_over_by(
         return keep_one_unfinished(ctx.journal, mine)
 
     return find
+
+
+class AutoplayError(RuntimeError):
+    """A scripted tap found no enabled target with that name."""
+
+
+def cell(at: tuple[int, int]) -> str:
+    return f"cell.{cell_name(at)}"
+
+
+def circled_index(state: MatheMeisterState, kind: str) -> int:
+    layout, sheet = state.settings.layout, state.sheets[0]
+    for i, (k, s) in enumerate(zip(layout.star_powers, sheet.powers)):
+        if k == kind and s == "circled":
+            return i
+    raise AutoplayError(f"no circled {kind} Star Power to tap")
+
+
+def taps_for(action: Action, state: MatheMeisterState) -> list[str]:
+    """The touch targets a child taps, in order, to make ``action`` in the solo game."""
+    if isinstance(action, WriteOperand):
+        turn = state.turns[0]
+        if action.power is not None:
+            names = [f"power.{circled_index(state, action.power)}"]
+            if not any(turn.used):
+                names.append(f"die{action.die}")
+            return [*names, cell(action.cell)]
+        four = state.settings.has("fear_of_fours") and turn.dice[action.die] == 4
+        die = f"die{action.die}.{action.value}" if four else f"die{action.die}"
+        return [die, cell(action.cell)]
+    if isinstance(action, WriteOperator):
+        pen = f"power.{circled_index(state, action.op)}" if action.power else f"op.{action.op}"
+        return [pen, cell(action.cell)]
+    if isinstance(action, ChangeDie):
+        return ["shop", f"d{action.die}.{action.delta:+d}", "close"]
+    if isinstance(action, ClaimStar):
+        return [f"star.{action.line}", f"power.{action.power}"]
+    if isinstance(action, SwapOperators):
+        return ["shop", "swap.operators", cell(action.a), cell(action.b)]
+    if isinstance(action, SwapOperands):
+        return ["shop", "swap.operands", cell(action.a), cell(action.b)]
+    if isinstance(action, EndRound):
+        return ["done"]
+    raise AutoplayError(f"no taps for {action!r}")
+
+
+class Autoplayer:
+    """Taps targets by name; answers Bonus Star offers as the bot would."""
+
+    def __init__(self, app: App) -> None:
+        self.app = app
+        self.taps = 0
+
+    @property
+    def top(self) -> Scene:
+        scene = self.app.stack.top
+        if scene is None:
+            raise AutoplayError("the app has no scene")
+        return scene
+
+    def tap(self, name: str, *, settle: bool = True) -> None:
+        button = self.top.target(name)
+        if button is None or not button.enabled:
+            state = "disabled" if button is not None else "missing"
+            raise AutoplayError(f"target {name!r} is {state} on {type(self.top).__name__}")
+        self.app.post(Tap(button.rect.center, self.app.ctx.clock(), "touch"))
+        self.app.step()
+        self.taps += 1
+        if settle:
+            self.settle()
+
+    def settle(self) -> None:
+        """Answer a Bonus Star offer the way the bot would (claim it, or not now)."""
+        while isinstance(self.top, StarPick):
+            offer = self.top
+            state = self.game().state
+            claims = [
+                a
+                for a in after_writes(state, 0)
+                if isinstance(a, ClaimStar) and a.line == offer.line
+            ]
+            self.tap(f"power.{claims[0].power}" if claims else "skip", settle=False)
+
+    def game(self) -> MatheMeisterScene:
+        return scene_of(self.app, MatheMeisterScene)
+
+    def play(self, action: Action) -> None:
+        state = self.game().state
+        if isinstance(action, ClaimStar) and (
+            action.line in state.sheets[0].stars
+            or any(c.line == action.line and c.power for c in state.claims)
+        ):
+            return  # already claimed (and its Star Power chosen) when the offer came
+        for name in taps_for(action, state):
+            self.tap(name)
+
+    def tap_dice(self, values: tuple[int, int]) -> None:
+        """On the dice screen: tap the two values in and confirm."""
+        if not isinstance(self.top, DiceScene):
+            raise AutoplayError("the dice screen is not showing")
+        if self.top.mode != "tap":
+            self.tap("mode.tap")
+        self.tap(f"a.{values[0]}")
+        self.tap(f"b.{values[1]}")
+        self.tap("ok")
+
+    def bot_round(
+        self,
+        before_done: Callable[[], None] | None = None,
+        choose: Callable[[MatheMeisterState, Sequence[Action]], Action] | None = None,
+    ) -> list[Action]:
+        """Play this round by taps as the hint bot plans it; ``choose(state, plan)`` makes
+        the decision for ``plan[0]`` instead (the rest: the round's later writes), as the
+        demo child does. Returns the actions."""
+        game = self.game()
+        plan = hint(game.state, 0).actions()
+        played: list[Action] = []
+        for i, planned in enumerate(plan):
+            action = planned if choose is None else choose(game.state, plan[i:])
+            self.play(action)
+            played.append(action)
+        for action in after_writes(game.state, 0):
+            if isinstance(action, EndRound) and before_done is not None:
+                before_done()
+            self.play(action)
+            played.append(action)
+        return played
 
 
 class DemoClock:
@@ -101,10 +249,6 @@ class DemoRun(Autoplayer):
     ) -> None:
         os.environ["SDL_VIDEODRIVER"] = "dummy"
         os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-        from tabletop.ui.app import App
-        from tabletop.ui.offscreen import offscreen
-        from tabletop.ui.scenes.home import HomeScene
-
         self.game_id, self.started, self.seed = game, time.perf_counter(), draw_seed(seed)
         self.folder = out_dir or Path(tempfile.mkdtemp(prefix=f"tabletop-{game}-demo-"))
         self.folder.mkdir(parents=True, exist_ok=True)
@@ -193,8 +337,6 @@ class DemoRun(Autoplayer):
     def end(self, line: str, summary: str = "") -> str:
         """Print ``summary`` (with the seconds taken and the screenshots' folder) and the
         closing line; close the journal and the display. Returns ``line``."""
-        import pygame
-
         seconds = time.perf_counter() - self.started
         words = f"{summary} " if summary else ""
         self.say(f"{words}{self.taps} taps, {seconds:.1f} s. Screenshots are in {self.folder}")
@@ -208,7 +350,7 @@ def scene_of(app: Any, kind: type[S]) -> S:
     """The topmost scene of ``kind`` on ``app``'s stack."""
     scene: S | None = app.stack.find(kind)
     if scene is None:
-        raise RuntimeError(f"no {kind.__name__} on the screen")
+        raise AutoplayError(f"no {kind.__name__} on the screen")
     return scene
 
 
@@ -224,11 +366,14 @@ def type_number(tap: Callable[[str], None], value: int) -> None:
 
 __all__ = [
     "SIZE",
+    "AutoplayError",
+    "Autoplayer",
     "DemoClock",
     "DemoRun",
     "cards_seen",
     "draw_seed",
     "left_over_by",
     "scene_of",
+    "taps_for",
     "type_number",
 ]
