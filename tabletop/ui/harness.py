@@ -14,12 +14,15 @@ import random
 import tempfile
 import time
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO, TypeVar
 
 import pygame
 
 from tabletop.bots.mathe_meister import after_writes, hint
+from tabletop.engine.errors import TabletopError
+from tabletop.games import GAMES
 from tabletop.games.mathe_meister import (
     Action,
     ChangeDie,
@@ -64,7 +67,7 @@ def left_over_by(
     demo's (of the demo's session, with ``same_session``; whose ``save.app`` passes
     ``app``), kept as the one Home offers; any other unfinished game there is set aside
     as abandoned (the demo then starts again from the seed, which plays the same).
-    Returns the saved game, or None."""
+    Returns the saved game, or None (also when it does not replay: start again)."""
 
     def find(ctx: Any) -> Any:
         def mine(saved: Any) -> bool:
@@ -74,7 +77,11 @@ def left_over_by(
                 and (app is None or app(saved.meta.get("app") or {}))
             )
 
-        return keep_one_unfinished(ctx.journal, mine)
+        kept = keep_one_unfinished(ctx.journal, mine)
+        try:
+            return kept if kept is None or ctx.journal.load(kept.id, GAMES) else None
+        except TabletopError:
+            return None  # marked broken by the journal
 
     return find
 
@@ -150,15 +157,12 @@ class Autoplayer:
 
     def settle(self) -> None:
         """Answer a Bonus Star offer the way the bot would (claim it, or not now)."""
-        while isinstance(self.top, StarPick):
-            offer = self.top
-            state = self.game().state
-            claims = [
-                a
-                for a in after_writes(state, 0)
-                if isinstance(a, ClaimStar) and a.line == offer.line
-            ]
-            self.tap(f"power.{claims[0].power}" if claims else "skip", settle=False)
+        while isinstance(offer := self.top, StarPick):
+            plan = after_writes(self.game().state, 0)
+            claim = next(
+                (a for a in plan if isinstance(a, ClaimStar) and a.line == offer.line), None
+            )
+            self.tap("skip" if claim is None else f"power.{claim.power}", settle=False)
 
     def game(self) -> MatheMeisterScene:
         return scene_of(self.app, MatheMeisterScene)
@@ -206,12 +210,12 @@ class Autoplayer:
         return played
 
 
+@dataclass
 class DemoClock:
     """The demo's clock: time moves only when the demo moves it (bots and countdowns
     that pace by seconds run at once, and the same way every run)."""
 
-    def __init__(self, now: float = 1000.0) -> None:
-        self.now = now
+    now: float = 1000.0
 
     def __call__(self) -> float:
         return self.now
@@ -221,16 +225,12 @@ class DemoClock:
 
 
 class DemoRun(Autoplayer):
-    """One demo game in the offscreen app, from Home, tapped by name as a finger would
-    (:class:`~tabletop.ui.autoplay.Autoplayer`): SDL's dummy drivers, the seed (drawn
-    when none is given), the screenshots' folder (a fresh temporary one when none is
-    given), the quiet context of :func:`~tabletop.ui.offscreen.offscreen` with the
-    journal in ``data`` (so a killed demo carries on through Home's offer), and the
-    clean close.
-
-    ``left_over(ctx) -> bool``: whether the journal holds this demo's unfinished game;
-    ``clock``: a :class:`DemoClock`, for games that pace by time; ``context``: more of
-    the context's fields (a camera, the session)."""
+    """One demo game in the offscreen app from Home (SDL's dummy drivers, the quiet
+    context of :func:`~tabletop.ui.offscreen.offscreen` with the journal in ``data``):
+    ``seed`` (None: drawn), ``out_dir`` for the screenshots (None: a fresh temporary
+    folder), ``left_over(ctx) -> bool`` (the journal holds this demo's unfinished game:
+    Home offers to carry it on), ``clock`` (a :class:`DemoClock`, for games that pace
+    by time), ``context``: more of the context's fields (a camera, the session)."""
 
     def __init__(
         self,

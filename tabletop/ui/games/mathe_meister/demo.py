@@ -14,13 +14,29 @@ from __future__ import annotations
 import queue
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from fractions import Fraction
 from functools import partial
 from pathlib import Path
 from typing import Any, TextIO
 
 from tabletop.assets import assets_dir
-from tabletop.games.mathe_meister import LINES, ROUNDS, line_name, score_sheet
+from tabletop.bots.mathe_meister import hint
+from tabletop.classroom.mistakes import LEFT_TO_RIGHT, Child, question
+from tabletop.engine.errors import TabletopError
+from tabletop.games.mathe_meister import (
+    LINES,
+    ROUNDS,
+    MatheMeister,
+    Roll,
+    WriteOperator,
+    line_name,
+    line_parts,
+    lines_of,
+    score_sheet,
+    sum_wanted,
+)
+from tabletop.terminal import render_score
 from tabletop.ui.games.mathe_meister.play import modes_named
 
 SIZE = (800, 480)
@@ -92,10 +108,8 @@ def run_demo(
 ) -> str:
     """Play the demo game (see the module); returns its last line. ``log_path``: write
     the game log; ``child``: a guest child plays, by :func:`childs_choice` (issue 24)."""
-    from tabletop.classroom.mistakes import Child
-    from tabletop.terminal import render_score
     from tabletop.ui.games.mathe_meister.setup import mode_target
-    from tabletop.ui.harness import DemoRun, draw_seed
+    from tabletop.ui.harness import DemoRun, draw_seed, left_over_by
     from tabletop.ui.results import GameResults
     from tabletop.ui.saves import demo_seats
 
@@ -109,6 +123,7 @@ def run_demo(
     vision_queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
     camera, reader_name = pick_camera(lambda: under[0], vision_queue.put)
     tag = f"mathe-meister:{seed}:{'+'.join(modes)}{':child' if child else ''}"
+    mine = left_over_by("mathe-meister", app=lambda app: app.get("demo") == tag)
     run = DemoRun(
         "mathe-meister",
         seed=seed,
@@ -116,7 +131,7 @@ def run_demo(
         out=out,
         size=size,
         data=data,
-        left_over=partial(_left_over, tag) if given else None,
+        left_over=mine if given else None,
         vision_queue=vision_queue,
         camera=camera,
         session="",
@@ -178,19 +193,6 @@ def childs_choice(child: Any, state: Any, plan: Sequence[Any]) -> Any:
     engine takes and for which the child believes every line through its cell complete
     by the round's end keeps its rule (the child's own sums, :meth:`Child.answer`); else
     the first the engine takes."""
-    from dataclasses import replace
-    from fractions import Fraction
-
-    from tabletop.classroom.mistakes import LEFT_TO_RIGHT, question
-    from tabletop.engine.errors import TabletopError
-    from tabletop.games.mathe_meister import (
-        MatheMeister,
-        WriteOperator,
-        line_parts,
-        lines_of,
-        sum_wanted,
-    )
-
     action = plan[0]
     if not isinstance(action, WriteOperator):
         return action
@@ -225,9 +227,6 @@ def childs_choice(child: Any, state: Any, plan: Sequence[Any]) -> Any:
 def _tell_round(run: Any, match: Any, n: int, sample: Sample, how: str | None) -> None:
     """Round ``n`` of ``match`` told: its photo, how its dice came (``None``: from the
     journal), the bot's plan, the lines it completed and the score then."""
-    from tabletop.bots.mathe_meister import hint
-    from tabletop.games.mathe_meister import Roll
-
     steps = match.steps
     rolled = [i for i, step in enumerate(steps) if isinstance(step.action, Roll)]
     start = steps[rolled[n - 1]].state
@@ -270,20 +269,6 @@ def _dice_round(run: Any, r: int, sample: Sample) -> str:
         run.tap("wrong")
     run.tap_dice(truth)
     return f"the camera read {read}; corrected by touch to {truth[0]} and {truth[1]}"
-
-
-def _left_over(tag: str, ctx: Any) -> bool:
-    """Whether the journal holds this demo's unfinished game (the one tagged ``tag``), and
-    it replays (:func:`~tabletop.ui.harness.left_over_by`: Home offers it)."""
-    from tabletop.engine.errors import TabletopError
-    from tabletop.games import GAMES
-    from tabletop.ui.harness import left_over_by
-
-    kept = left_over_by("mathe-meister", app=lambda app: app.get("demo") == tag)(ctx)
-    try:
-        return kept is not None and ctx.journal.load(kept.id, GAMES) is not None
-    except TabletopError:
-        return False  # marked broken by the journal: start again
 
 
 __all__ = ["Sample", "load_samples", "run_demo"]
