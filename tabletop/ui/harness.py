@@ -87,7 +87,8 @@ def left_over_by(
 
 
 class AutoplayError(RuntimeError):
-    """A scripted tap found no enabled target with that name."""
+    """Scripted play cannot go on: no enabled target of that name, no such scene, or a
+    move the app refused."""
 
 
 def cell(at: tuple[int, int]) -> str:
@@ -154,6 +155,17 @@ class Autoplayer:
         self.taps += 1
         if settle:
             self.settle()
+
+    def post(self, event: Any) -> None:
+        """An input event (a camera reading, a seat button) through the app loop."""
+        self.app.post(event)
+        self.app.step()
+
+    def show(self, seat: int | None, zone: str | None, codes: Iterable[str]) -> None:
+        """The camera's steady reading of ``codes`` in ``zone`` of ``seat`` (0-based here;
+        ``None``: held up alone), through the app loop."""
+        where = None if seat is None else seat + 1
+        self.post(cards_seen(where, zone, codes, self.app.ctx.clock()))
 
     def settle(self) -> None:
         """Answer a Bonus Star offer the way the bot would (claim it, or not now)."""
@@ -268,11 +280,6 @@ class DemoRun(Autoplayer):
     def top(self) -> Any:
         return self.app.stack.top
 
-    def post(self, event: Any) -> None:
-        """An input event (a camera reading, a seat button) through the app loop."""
-        self.app.post(event)
-        self.app.step()
-
     def step(self) -> None:
         self.app.step()
 
@@ -301,12 +308,6 @@ class DemoRun(Autoplayer):
     def carrying_on(self, where: str) -> None:
         """The first line of a demo carried on from the journal in ``data``."""
         self.say(f"Carrying on from the journal in {self.data}: {where}")
-
-    def show(self, seat: int | None, zone: str | None, codes: Iterable[str]) -> None:
-        """The camera's steady reading of ``codes`` in ``zone`` of ``seat`` (0-based here;
-        ``None``: held up alone), through the app loop."""
-        where = None if seat is None else seat + 1
-        self.post(cards_seen(where, zone, codes, self.ctx.clock()))
 
     def fill_seats(self, seats: Iterable[int], choice: str) -> None:
         """On the setup form: each of ``seats`` made ``choice`` (``bot.hard``, ``child``...)."""

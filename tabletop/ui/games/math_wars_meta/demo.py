@@ -19,11 +19,11 @@ from hardware.buttons import SeatPressed
 from tabletop.bots.math_wars_meta import VirtualPlayer
 from tabletop.classroom.mistakes import Child
 from tabletop.games.math_wars_meta import CountDrawn, correct_entry, count_code, crate_code
-from tabletop.ui.autoplay import Autoplayer
+from tabletop.ui.autoplay import Autoplayer, AutoplayError
 from tabletop.ui.games.math_wars_meta.cards import crate_label, signed
 from tabletop.ui.games.math_wars_meta.table import MwmTable
 from tabletop.ui.games.math_wars_meta.verdict import questions_for
-from tabletop.ui.harness import SIZE, DemoRun, cards_seen, left_over_by, scene_of, type_number
+from tabletop.ui.harness import SIZE, DemoRun, left_over_by, scene_of, type_number
 from tabletop.ui.saves import demo_seats
 
 MISREAD_RATE = 0.04
@@ -31,10 +31,6 @@ SLIP_RATE = 0.08
 CHILD_GAMES = 3  # games a --child demo plays
 PLAYERS = 3
 TABLE = {"edition": "MWM25", "players": PLAYERS, "discard_option": 1}  # the form's, 3 seats
-
-
-class DemoError(RuntimeError):
-    """The scripted player found no enabled target it needed."""
 
 
 class TableBot:
@@ -101,8 +97,7 @@ class TableBot:
         codes = [count_code(shown)] if shown is not None else []
         codes += [crate_code(face, play.state.zones[seat].army)] if face is not None else []
         self.misreads += shown != truth
-        self.app.post(cards_seen(seat + 1, "battle", codes, self.app.ctx.clock()))
-        self.app.step()
+        self.auto.show(seat, "battle", codes)
         what = [f"COUNT META {truth[1]}"] if truth is not None else []
         what += [f"MATH CRATE {crate_label(face)}"] if face is not None else []
         how = ""
@@ -150,8 +145,7 @@ class TableBot:
             if value is not None:
                 type_number(self.tap, value)
         if not play.solo:
-            self.app.post(SeatPressed(seat, self.app.ctx.clock()))
-            self.app.step()
+            self.auto.post(SeatPressed(seat, self.app.ctx.clock()))
         self.say(f"  {play.seats[seat].name} answers {signed(entry.solution)}.")
 
     def mark_seats(self) -> None:
@@ -172,7 +166,7 @@ class TableBot:
         else:
             solving = [s for s in play.solving() if s not in play.ready]
             if not solving:
-                raise DemoError(f"the table waits for nothing: phase {play.state.phase}")
+                raise AutoplayError(f"the table waits for nothing: phase {play.state.phase}")
             n = len(play.match.history)
             self.answer(self.rng("solve", n, *sorted(play.ready)).choice(solving))
         return True
@@ -248,7 +242,7 @@ def run_demo(
             elif play.state.round == 1 and play.state.hands <= 1:
                 run.shot("first_hand")
         else:
-            raise DemoError("the demo game did not end")
+            raise AutoplayError("the demo game did not end")
         run.tap("next")
         actions = len(play.match.history)
     run.shot("final")
@@ -256,4 +250,4 @@ def run_demo(
     return run.end(run.results().winner_line, f"{actions} actions, {misreads}")
 
 
-__all__ = ["DemoError", "TableBot", "run_demo"]
+__all__ = ["TableBot", "run_demo"]

@@ -18,16 +18,12 @@ from tabletop.classroom.mistakes import Child
 from tabletop.games.mecs import EndTurn, Hack, Plant, Refill, Trade, area_owner, insertions
 from tabletop.ui.games.mecs.questions import equation_question
 from tabletop.ui.games.mecs.table import MecsTable
-from tabletop.ui.harness import DemoClock, DemoRun, draw_seed, left_over_by
+from tabletop.ui.harness import AutoplayError, DemoClock, DemoRun, draw_seed, left_over_by
 from tabletop.ui.results import GameResults
 from tabletop.ui.saves import demo_seats
 
 MAX_MOVES = 4000
 MAX_SHOTS = 8
-
-
-class DemoError(RuntimeError):
-    """The scripted game could not go on (a move the app refused)."""
 
 
 class Driver:
@@ -57,7 +53,7 @@ class Driver:
         play = self.play
         seat = play.pending_seat()
         if seat is None:
-            raise DemoError(f"nobody is to move ({play.state.phase})")
+            raise AutoplayError(f"nobody is to move ({play.state.phase})")
         before = len(play.match.history)
         if seat == self.child:
             self.child_hacks(seat)
@@ -70,9 +66,9 @@ class Driver:
         elif isinstance(action, EndTurn | Refill):
             self.run.tap("end" if isinstance(action, EndTurn) else f"refill.{action.stack}")
         else:
-            raise DemoError(f"the demo cannot show {action!r}")
+            raise AutoplayError(f"the demo cannot show {action!r}")
         if len(play.match.history) == before and not isinstance(self.run.top, GameResults):
-            raise DemoError(f"the app refused {action!r}: {play.message}")
+            raise AutoplayError(f"the app refused {action!r}: {play.message}")
         self.moves += 1
 
     def child_hacks(self, seat: int) -> None:
@@ -212,4 +208,4 @@ def play_demo(
     return driver
 
 
-__all__ = ["DemoError", "Driver", "play_demo", "run_demo"]
+__all__ = ["Driver", "play_demo", "run_demo"]
