@@ -48,25 +48,19 @@ class Sample:
 
     path: Path
     truth: tuple[int, ...]
-    boxes: tuple[tuple[int, int, int, int], ...]
+    boxes: tuple[tuple[int, ...], ...]
 
 
 def load_samples(folder: Path | None = None) -> list[Sample]:
-    """Photos with YOLO label files (``class cx cy w h``, class 0..5 = 1..6)."""
-    folder = folder or assets_dir() / "samples"
+    """The photos (the bundled samples, 640x480) that have YOLO label files."""
+    from vision.datasets import yolo_dice
+
     out = []
-    for photo in sorted(folder.glob("*.jpg")):
-        label = photo.with_suffix(".txt")
-        if not label.exists():
-            continue
-        values, boxes = [], []
-        for line in label.read_text().split("\n"):
-            if len(parts := line.split()) == 5:
-                cls, cx, cy, w, h = int(parts[0]), *map(float, parts[1:])
-                values.append(cls + 1)
-                x0, x1 = round((cx - w / 2) * 640), round((cx + w / 2) * 640)  # 640x480 photos
-                boxes.append((x0, round((cy - h / 2) * 480), x1, round((cy + h / 2) * 480)))
-        out.append(Sample(photo, tuple(values), tuple(boxes)))
+    for photo in sorted((folder or assets_dir() / "samples").glob("*.jpg")):
+        if (label := photo.with_suffix(".txt")).exists():
+            dice = yolo_dice(label)
+            boxes = tuple(tuple(map(round, d.box)) for d in dice)
+            out.append(Sample(photo, tuple(d.value for d in dice), boxes))
     return out
 
 
