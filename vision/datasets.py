@@ -80,20 +80,23 @@ def load_matteop65(root: Path | None = None) -> list[LabelledImage]:
     images = []
     for jpg in sorted(folder.glob("*.jpg"), key=lambda p: _natural(p.name)):
         txt = jpg.with_suffix(".txt")
-        if not txt.exists():
-            continue
-        # Every frame of the set is 640x480 (shared/data/README.md).
-        w, h = 640.0, 480.0
-        dice = []
-        for line in txt.read_text().split("\n"):
-            parts = line.split()
-            if len(parts) != 5:
-                continue
+        if txt.exists():  # every frame of the set is 640x480 (shared/data/README.md)
+            images.append(LabelledImage(jpg, "matteop65", yolo_dice(txt), (640, 480)))
+    return images
+
+
+def yolo_dice(txt: Path, size: tuple[int, int] = (640, 480)) -> tuple[LabelledDie, ...]:
+    """The dice of a YOLO label file: a line ``class cx cy w h`` a die (class 0..5 is
+    face 1..6; the rest fractions of the photo's ``size``), boxes in pixels."""
+    w, h = size
+    dice = []
+    for line in txt.read_text().split("\n"):
+        parts = line.split()
+        if len(parts) == 5:
             cls, cx, cy, bw, bh = int(parts[0]), *map(float, parts[1:])
             box = ((cx - bw / 2) * w, (cy - bh / 2) * h, (cx + bw / 2) * w, (cy + bh / 2) * h)
             dice.append(LabelledDie(cls + 1, box))
-        images.append(LabelledImage(jpg, "matteop65", tuple(dice), (640, 480)))
-    return images
+    return tuple(dice)
 
 
 def load_byler(root: Path | None = None) -> list[LabelledImage]:

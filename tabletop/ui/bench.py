@@ -52,9 +52,9 @@ def scene_figures(frames: int, size: tuple[int, int]) -> dict[str, Any]:
         run.tap("start")
         rng = random.Random(3)
         for _ in range(4):
-            run.auto.tap_dice((rng.randint(1, 6), rng.randint(1, 6)))
-            run.auto.bot_round()
-        run.auto.tap_dice((3, 5))
+            run.tap_dice((rng.randint(1, 6), rng.randint(1, 6)))
+            run.bot_round()
+        run.tap_dice((3, 5))
         run.tap("die0")
         out["game"] = measure(run.app, frames)
     return out

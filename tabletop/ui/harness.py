@@ -1,8 +1,9 @@
-"""The one demo harness behind ``tabletop demo --game G``: the app offscreen, from Home.
-
-Every game's ``run_demo`` opens a :class:`DemoRun`, plays through the real input path
-(taps on named touch targets, camera and seat-button events through the app loop) with
-its own bot driver, saves screenshots, and ends with :meth:`DemoRun.end`.
+"""Playing the app by taps, as a child's finger would: :class:`Autoplayer` taps named
+touch targets through the real input path (``Tap`` events into the app loop,
+hit-testing, scenes) and plays the solo Mathe-Meister game as the hint bot plans it
+(the end-to-end tests use it); :class:`DemoRun`, the one demo harness behind
+``tabletop demo --game G``, is an Autoplayer on the offscreen app from Home, with
+camera and seat-button events, screenshots and the closing lines.
 """
 
 from __future__ import annotations
@@ -12,9 +13,37 @@ import queue
 import random
 import tempfile
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO, TypeVar
+
+import pygame
+
+from tabletop.bots.mathe_meister import after_writes, hint
+from tabletop.engine.errors import TabletopError
+from tabletop.games import GAMES
+from tabletop.games.mathe_meister import (
+    Action,
+    ChangeDie,
+    ClaimStar,
+    EndRound,
+    MatheMeisterState,
+    SwapOperands,
+    SwapOperators,
+    WriteOperand,
+    WriteOperator,
+    cell_name,
+)
+from tabletop.ui.app import App, Scene
+from tabletop.ui.games.mathe_meister.dialogs import StarPick
+from tabletop.ui.games.mathe_meister.solo import MatheMeisterScene
+from tabletop.ui.input import CardSeen, CardsSeen, Tap
+from tabletop.ui.offscreen import offscreen
+from tabletop.ui.results import GameResults
+from tabletop.ui.saves import keep_one_unfinished
+from tabletop.ui.scenes.dice import DiceScene
+from tabletop.ui.scenes.home import HomeScene
 
 SIZE = (800, 480)
 S = TypeVar("S")
@@ -28,8 +57,6 @@ def draw_seed(seed: int | None) -> int:
 def cards_seen(seat: int | None, zone: str | None, codes: Iterable[str], at: float) -> Any:
     """What the camera reports for ``codes`` lying left to right in ``zone`` of ``seat``
     (1-based, as the camera counts; ``None`` and ``None``: cards held up alone)."""
-    from tabletop.ui.input import CardSeen, CardsSeen
-
     return CardsSeen(seat, zone, tuple(CardSeen(code, seat, zone) for code in codes), at)
 
 
@@ -40,11 +67,9 @@ def left_over_by(
     demo's (of the demo's session, with ``same_session``; whose ``save.app`` passes
     ``app``), kept as the one Home offers; any other unfinished game there is set aside
     as abandoned (the demo then starts again from the seed, which plays the same).
-    Returns the saved game, or None."""
+    Returns the saved game, or None (also when it does not replay: start again)."""
 
     def find(ctx: Any) -> Any:
-        from tabletop.ui.saves import keep_one_unfinished
-
         def mine(saved: Any) -> bool:
             return (
                 saved.game == game
@@ -52,17 +77,157 @@ def left_over_by(
                 and (app is None or app(saved.meta.get("app") or {}))
             )
 
-        return keep_one_unfinished(ctx.journal, mine)
+        kept = keep_one_unfinished(ctx.journal, mine)
+        try:
+            return kept if kept is None or ctx.journal.load(kept.id, GAMES) else None
+        except TabletopError:
+            return None  # marked broken by the journal
 
     return find
 
 
+class AutoplayError(RuntimeError):
+    """Scripted play cannot go on: no enabled target of that name, no such scene, or a
+    move the app refused."""
+
+
+def cell(at: tuple[int, int]) -> str:
+    return f"cell.{cell_name(at)}"
+
+
+def circled_index(state: MatheMeisterState, kind: str) -> int:
+    layout, sheet = state.settings.layout, state.sheets[0]
+    for i, (k, s) in enumerate(zip(layout.star_powers, sheet.powers)):
+        if k == kind and s == "circled":
+            return i
+    raise AutoplayError(f"no circled {kind} Star Power to tap")
+
+
+def taps_for(action: Action, state: MatheMeisterState) -> list[str]:
+    """The touch targets a child taps, in order, to make ``action`` in the solo game."""
+    if isinstance(action, WriteOperand):
+        turn = state.turns[0]
+        if action.power is not None:
+            names = [f"power.{circled_index(state, action.power)}"]
+            if not any(turn.used):
+                names.append(f"die{action.die}")
+            return [*names, cell(action.cell)]
+        four = state.settings.has("fear_of_fours") and turn.dice[action.die] == 4
+        die = f"die{action.die}.{action.value}" if four else f"die{action.die}"
+        return [die, cell(action.cell)]
+    if isinstance(action, WriteOperator):
+        pen = f"power.{circled_index(state, action.op)}" if action.power else f"op.{action.op}"
+        return [pen, cell(action.cell)]
+    if isinstance(action, ChangeDie):
+        return ["shop", f"d{action.die}.{action.delta:+d}", "close"]
+    if isinstance(action, ClaimStar):
+        return [f"star.{action.line}", f"power.{action.power}"]
+    if isinstance(action, SwapOperators):
+        return ["shop", "swap.operators", cell(action.a), cell(action.b)]
+    if isinstance(action, SwapOperands):
+        return ["shop", "swap.operands", cell(action.a), cell(action.b)]
+    if isinstance(action, EndRound):
+        return ["done"]
+    raise AutoplayError(f"no taps for {action!r}")
+
+
+class Autoplayer:
+    """Taps targets by name; answers Bonus Star offers as the bot would."""
+
+    def __init__(self, app: App) -> None:
+        self.app = app
+        self.taps = 0
+
+    @property
+    def top(self) -> Scene:
+        scene = self.app.stack.top
+        if scene is None:
+            raise AutoplayError("the app has no scene")
+        return scene
+
+    def tap(self, name: str, *, settle: bool = True) -> None:
+        button = self.top.target(name)
+        if button is None or not button.enabled:
+            state = "disabled" if button is not None else "missing"
+            raise AutoplayError(f"target {name!r} is {state} on {type(self.top).__name__}")
+        self.app.post(Tap(button.rect.center, self.app.ctx.clock(), "touch"))
+        self.app.step()
+        self.taps += 1
+        if settle:
+            self.settle()
+
+    def post(self, event: Any) -> None:
+        """An input event (a camera reading, a seat button) through the app loop."""
+        self.app.post(event)
+        self.app.step()
+
+    def show(self, seat: int | None, zone: str | None, codes: Iterable[str]) -> None:
+        """The camera's steady reading of ``codes`` in ``zone`` of ``seat`` (0-based here;
+        ``None``: held up alone), through the app loop."""
+        where = None if seat is None else seat + 1
+        self.post(cards_seen(where, zone, codes, self.app.ctx.clock()))
+
+    def settle(self) -> None:
+        """Answer a Bonus Star offer the way the bot would (claim it, or not now)."""
+        while isinstance(offer := self.top, StarPick):
+            plan = after_writes(self.game().state, 0)
+            claim = next(
+                (a for a in plan if isinstance(a, ClaimStar) and a.line == offer.line), None
+            )
+            self.tap("skip" if claim is None else f"power.{claim.power}", settle=False)
+
+    def game(self) -> MatheMeisterScene:
+        return scene_of(self.app, MatheMeisterScene)
+
+    def play(self, action: Action) -> None:
+        state = self.game().state
+        if isinstance(action, ClaimStar) and (
+            action.line in state.sheets[0].stars
+            or any(c.line == action.line and c.power for c in state.claims)
+        ):
+            return  # already claimed (and its Star Power chosen) when the offer came
+        for name in taps_for(action, state):
+            self.tap(name)
+
+    def tap_dice(self, values: tuple[int, int]) -> None:
+        """On the dice screen: tap the two values in and confirm."""
+        if not isinstance(self.top, DiceScene):
+            raise AutoplayError("the dice screen is not showing")
+        if self.top.mode != "tap":
+            self.tap("mode.tap")
+        self.tap(f"a.{values[0]}")
+        self.tap(f"b.{values[1]}")
+        self.tap("ok")
+
+    def bot_round(
+        self,
+        before_done: Callable[[], None] | None = None,
+        choose: Callable[[MatheMeisterState, Sequence[Action]], Action] | None = None,
+    ) -> list[Action]:
+        """Play this round by taps as the hint bot plans it; ``choose(state, plan)`` makes
+        the decision for ``plan[0]`` instead (the rest: the round's later writes), as the
+        demo child does. Returns the actions."""
+        game = self.game()
+        plan = hint(game.state, 0).actions()
+        played: list[Action] = []
+        for i, planned in enumerate(plan):
+            action = planned if choose is None else choose(game.state, plan[i:])
+            self.play(action)
+            played.append(action)
+        for action in after_writes(game.state, 0):
+            if isinstance(action, EndRound) and before_done is not None:
+                before_done()
+            self.play(action)
+            played.append(action)
+        return played
+
+
+@dataclass
 class DemoClock:
     """The demo's clock: time moves only when the demo moves it (bots and countdowns
     that pace by seconds run at once, and the same way every run)."""
 
-    def __init__(self, now: float = 1000.0) -> None:
-        self.now = now
+    now: float = 1000.0
 
     def __call__(self) -> float:
         return self.now
@@ -71,17 +236,13 @@ class DemoClock:
         self.now += seconds
 
 
-class DemoRun:
-    """One demo game in the offscreen app: SDL's dummy drivers, the seed (drawn when none
-    is given), the screenshot folder (a fresh temporary one when none is given), the quiet
-    context of :func:`~tabletop.ui.offscreen.offscreen` with the journal in ``data`` (so a
-    killed demo carries on through Home's offer), the app with Home on top, taps by name
-    (:class:`~tabletop.ui.autoplay.AutoplayError` when a target is missing or off), a
-    settable clock for games that pace by time, and the clean close.
-
-    ``left_over(ctx) -> bool``: whether the journal in ``data`` holds this demo's
-    unfinished game (Home then offers to carry it on); ``context``: more of the context's
-    fields (a camera, the session)."""
+class DemoRun(Autoplayer):
+    """One demo game in the offscreen app from Home (SDL's dummy drivers, the quiet
+    context of :func:`~tabletop.ui.offscreen.offscreen` with the journal in ``data``):
+    ``seed`` (None: drawn), ``out_dir`` for the screenshots (None: a fresh temporary
+    folder), ``left_over(ctx) -> bool`` (the journal holds this demo's unfinished game:
+    Home offers to carry it on), ``clock`` (a :class:`DemoClock`, for games that pace
+    by time), ``context``: more of the context's fields (a camera, the session)."""
 
     def __init__(
         self,
@@ -100,54 +261,24 @@ class DemoRun:
     ) -> None:
         os.environ["SDL_VIDEODRIVER"] = "dummy"
         os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-        from tabletop.ui.app import App
-        from tabletop.ui.autoplay import Autoplayer
-        from tabletop.ui.offscreen import offscreen
-        from tabletop.ui.scenes.home import HomeScene
-
-        self.game = game
-        self.started = time.perf_counter()
-        self.seed = draw_seed(seed)
+        self.game_id, self.started, self.seed = game, time.perf_counter(), draw_seed(seed)
         self.folder = out_dir or Path(tempfile.mkdtemp(prefix=f"tabletop-{game}-demo-"))
         self.folder.mkdir(parents=True, exist_ok=True)
-        self.out = out
-        self.size = size
-        self.data = data
-        self.clock = clock  # a DemoClock moves on by wait()
+        self.out, self.size, self.data, self.clock = out, size, data, clock
         if clock is not None:
             context["clock"] = clock
         context.setdefault("session", f"demo {self.seed}")  # the journal's lesson: the seed
         self.ctx, window = offscreen(size, self.seed, data, **context)
         self.resuming = bool(left_over(self.ctx)) if left_over is not None else False
-        self.app = App(
-            self.ctx,
-            window,
-            seat_queue=queue.SimpleQueue() if seat_queue else None,
-            vision_queue=vision_queue,
-            flip=False,
-        )
-        self.app.stack.push(HomeScene(self.ctx, offer_resume=self.resuming))
-        self.app.step()
-        self.auto = Autoplayer(self.app)
-
-    # -- playing --------------------------------------------------------------------------
+        seats: queue.SimpleQueue[Any] | None = queue.SimpleQueue() if seat_queue else None
+        app = App(self.ctx, window, seat_queue=seats, vision_queue=vision_queue, flip=False)
+        app.stack.push(HomeScene(self.ctx, offer_resume=self.resuming))
+        app.step()
+        super().__init__(app)
 
     @property
     def top(self) -> Any:
         return self.app.stack.top
-
-    @property
-    def taps(self) -> int:
-        return self.auto.taps
-
-    def tap(self, name: str) -> None:
-        """Tap the enabled touch target ``name`` on the top scene, as a finger would."""
-        self.auto.tap(name, settle=False)
-
-    def post(self, event: Any) -> None:
-        """An input event (a camera reading, a seat button) through the app loop."""
-        self.app.post(event)
-        self.app.step()
 
     def step(self) -> None:
         self.app.step()
@@ -159,12 +290,11 @@ class DemoRun:
         self.app.step()
 
     def scene(self, kind: type[S]) -> S:
-        """The topmost scene of ``kind`` on the stack."""
         return scene_of(self.app, kind)
 
     def open_game(self) -> None:
         """From Home: carry on the journal's unfinished game, or open the game's setup."""
-        self.tap("yes" if self.resuming else f"game.{self.game}")
+        self.tap("yes" if self.resuming else f"game.{self.game_id}")
 
     def say(self, line: str) -> None:
         print(line, file=self.out)
@@ -179,22 +309,23 @@ class DemoRun:
         """The first line of a demo carried on from the journal in ``data``."""
         self.say(f"Carrying on from the journal in {self.data}: {where}")
 
-    def show(self, seat: int | None, zone: str | None, codes: Iterable[str]) -> None:
-        """The camera's steady reading of ``codes`` in ``zone`` of ``seat`` (0-based here;
-        ``None``: held up alone), through the app loop."""
-        where = None if seat is None else seat + 1
-        self.post(cards_seen(where, zone, codes, self.ctx.clock()))
-
     def fill_seats(self, seats: Iterable[int], choice: str) -> None:
         """On the setup form: each of ``seats`` made ``choice`` (``bot.hard``, ``child``...)."""
         for seat in seats:
             self.tap(f"seat.{seat}")
             self.tap(f"choice.{choice}")
 
+    def play_out(self, move: Callable[[], object], limit: int) -> Any:
+        """``move()`` until the game's results are on the screen (at most ``limit`` moves),
+        which it returns."""
+        for _ in range(limit):
+            if isinstance(self.top, GameResults):
+                return self.top
+            move()
+        raise RuntimeError(f"the demo game did not end in {limit} moves")
+
     def results(self) -> Any:
         """The one results screen, on top once the game is over."""
-        from tabletop.ui.results import GameResults
-
         results = self.top
         if not isinstance(results, GameResults):
             raise RuntimeError("the game did not reach the results screen")
@@ -204,16 +335,12 @@ class DemoRun:
         """A screenshot of the screen now, ``<name>.png`` in the demo's folder."""
         return self.app.screenshot(self.folder / f"{name}.png")
 
-    # -- the end --------------------------------------------------------------------------
-
     def end(self, line: str, summary: str = "") -> str:
         """Print ``summary`` (with the seconds taken and the screenshots' folder) and the
         closing line; close the journal and the display. Returns ``line``."""
-        import pygame
-
         seconds = time.perf_counter() - self.started
         words = f"{summary} " if summary else ""
-        self.say(f"{words}{self.auto.taps} taps, {seconds:.1f} s. Screenshots are in {self.folder}")
+        self.say(f"{words}{self.taps} taps, {seconds:.1f} s. Screenshots are in {self.folder}")
         self.ctx.journal.close()
         self.say(line)
         pygame.display.quit()
@@ -224,7 +351,7 @@ def scene_of(app: Any, kind: type[S]) -> S:
     """The topmost scene of ``kind`` on ``app``'s stack."""
     scene: S | None = app.stack.find(kind)
     if scene is None:
-        raise RuntimeError(f"no {kind.__name__} on the screen")
+        raise AutoplayError(f"no {kind.__name__} on the screen")
     return scene
 
 
@@ -240,11 +367,14 @@ def type_number(tap: Callable[[str], None], value: int) -> None:
 
 __all__ = [
     "SIZE",
+    "AutoplayError",
+    "Autoplayer",
     "DemoClock",
     "DemoRun",
     "cards_seen",
     "draw_seed",
     "left_over_by",
     "scene_of",
+    "taps_for",
     "type_number",
 ]

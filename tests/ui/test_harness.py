@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from tabletop.engine.errors import TabletopError
 from tabletop.ui.harness import (
     DemoClock,
     DemoRun,
@@ -31,14 +32,21 @@ class FakeSaved:
 
 
 class FakeJournal:
-    """Unfinished games newest first, and what was marked abandoned."""
+    """Unfinished games newest first, what was marked abandoned, and which games do not
+    replay."""
 
-    def __init__(self, *saved: FakeSaved) -> None:
+    def __init__(self, *saved: FakeSaved, broken: tuple[int, ...] = ()) -> None:
         self.saved = list(saved)
         self.abandoned: list[int] = []
+        self.broken = broken
 
     def unfinished(self, label: str) -> list[FakeSaved]:
         return list(self.saved)
+
+    def load(self, match_id: int, games: Any) -> object:
+        if match_id in self.broken:
+            raise TabletopError("journal.broken", f"game {match_id} does not replay")
+        return object()
 
     def finish(self, match_id: int, result: Any, *, reason: str, status: str) -> None:
         assert (reason, status) == ("abandoned", "abandoned")
@@ -90,6 +98,12 @@ def test_harness_left_over_keeps_the_demos_game_and_abandons_the_rest() -> None:
     kept = left_over_by("mecs", app=lambda app: app.get("demo") == "mine")(FakeCtx(journal))
     assert kept is not None and kept.id == 4
     assert journal.abandoned == [5, 3, 2, 1]
+
+
+def test_harness_left_over_that_does_not_replay_starts_the_demo_again() -> None:
+    journal = FakeJournal(FakeSaved(3, "mecs", "demo 7"), FakeSaved(2, "mecs", "x"), broken=(3,))
+    assert left_over_by("mecs")(FakeCtx(journal)) is None
+    assert journal.abandoned == [2]
 
 
 def test_harness_left_over_same_session_wants_the_demos_session() -> None:

@@ -61,9 +61,9 @@ def run_demo(
     misread = 1 if child else 0  # the seat whose card the camera misreads once a set
     shots, read = 0, None  # the round whose pairs the camera read (again after a restart)
     announced = {s for s in range(players) if game.ready[s]}  # "is ready" lines printed
-    for _ in range(100_000):
-        if run.top is not scene:
-            break
+
+    def move() -> None:
+        nonlocal shots, read, announced
         st, phase = game.state, game.phase
         label = f"set {game.round_label[0]} round {game.round_label[1]}"
         key = f"{len(game.match.history)}:{game.round_label}"  # the child's picks and answers
@@ -133,9 +133,8 @@ def run_demo(
             run.tap("next")
         else:
             raise RuntimeError(f"{label}: the demo does not know phase {phase}")
-    else:
-        raise RuntimeError("the demo game did not end")
-    results = run.results()
+
+    results = run.play_out(move, 100_000)
     run.shot("results")
     counts = ", ".join(f"{game.name(s)} {len(game.state.won[s])}" for s in range(players))
     reason = game.names(game.standings().reason)

@@ -1,5 +1,6 @@
 """``tabletop demo --game math-attack``: two bots play a whole game with "real" cards in
-the offscreen app, on the one demo harness (:class:`~tabletop.ui.harness.DemoRun`)."""
+the offscreen app, on the one demo harness (:class:`~tabletop.ui.harness.DemoRun`,
+imported when the demo runs: this module brings no pygame in)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,6 @@ from tabletop.engine.match import Match
 from tabletop.games import GAMES
 from tabletop.games.math_attack import END, MathAttackSettings, Pass, Play, running_totals
 from tabletop.ui.games.math_attack.play import GAME, label
-from tabletop.ui.harness import DemoRun, draw_seed
 from tabletop.ui.messages import seats_named
 from tabletop.ui.saves import DemoTable, demo_seats, keyed_dealer
 
@@ -38,6 +38,7 @@ def run_demo(
     demo carries on through Home's offer and ends as an uninterrupted run does (every
     draw and bot choice is keyed by the seed and the number of actions so far)."""
     from tabletop.ui.games.math_attack.table import AttackScene
+    from tabletop.ui.harness import DemoRun, draw_seed
 
     seed = draw_seed(seed)
     kept: dict[str, Any] = {}
@@ -123,7 +124,7 @@ def run_demo(
     return run.end(results.winner_line)
 
 
-def lay(run: DemoRun, action: Play, cards: Sequence[str], names: Sequence[str], turn: int) -> str:
+def lay(run: Any, action: Play, cards: Sequence[str], names: Sequence[str], turn: int) -> str:
     """Lay ``action``'s card on its line under the camera (on the misread turn the camera
     cannot read it, and the card is set right by touch); the turn's line for the log."""
     misread, how = turn == MISREAD_TURN, ""

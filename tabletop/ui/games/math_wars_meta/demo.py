@@ -19,10 +19,11 @@ from hardware.buttons import SeatPressed
 from tabletop.bots.math_wars_meta import VirtualPlayer
 from tabletop.classroom.mistakes import Child
 from tabletop.games.math_wars_meta import CountDrawn, correct_entry, count_code, crate_code
-from tabletop.ui.autoplay import Autoplayer
+from tabletop.ui.autoplay import Autoplayer, AutoplayError
 from tabletop.ui.games.math_wars_meta.cards import crate_label, signed
+from tabletop.ui.games.math_wars_meta.table import MwmTable
 from tabletop.ui.games.math_wars_meta.verdict import questions_for
-from tabletop.ui.harness import SIZE, DemoRun, cards_seen, left_over_by, scene_of, type_number
+from tabletop.ui.harness import SIZE, DemoRun, left_over_by, scene_of, type_number
 from tabletop.ui.saves import demo_seats
 
 MISREAD_RATE = 0.04
@@ -30,10 +31,6 @@ SLIP_RATE = 0.08
 CHILD_GAMES = 3  # games a --child demo plays
 PLAYERS = 3
 TABLE = {"edition": "MWM25", "players": PLAYERS, "discard_option": 1}  # the form's, 3 seats
-
-
-class DemoError(RuntimeError):
-    """The scripted player found no enabled target it needed."""
 
 
 class TableBot:
@@ -53,27 +50,19 @@ class TableBot:
         misread_rate: float = MISREAD_RATE,
         say: Callable[[str], None] | None = None,
         child: bool = False,
-        auto: Any = None,
+        auto: Autoplayer | None = None,
     ) -> None:
-        self.app = app
+        self.app, self.seed, self.misread_rate = app, seed, misread_rate
         self.auto = auto or Autoplayer(app)  # taps by name, counted
-        self.seed = seed
         self.say = say or (lambda _line: None)
         self.player = VirtualPlayer(random.Random(seed ^ 0xB07), SLIP_RATE)
-        self.misread_rate = misread_rate
         self.misreads = 0
         self.child_seat = 0 if child else None
         self.game = 0  # the demo's game number (0: the first, keyed as it always was)
 
     @property
-    def table(self) -> Any:
-        from tabletop.ui.games.math_wars_meta.table import MwmTable
-
-        return scene_of(self.app, MwmTable)
-
-    @property
     def play(self) -> Any:
-        return self.table.play
+        return scene_of(self.app, MwmTable).play
 
     def tap(self, name: str) -> None:
         self.auto.tap(name, settle=False)
@@ -108,20 +97,20 @@ class TableBot:
         codes = [count_code(shown)] if shown is not None else []
         codes += [crate_code(face, play.state.zones[seat].army)] if face is not None else []
         self.misreads += shown != truth
-        self.app.post(cards_seen(seat + 1, "battle", codes, self.app.ctx.clock()))
-        self.app.step()
+        self.auto.show(seat, "battle", codes)
         what = [f"COUNT META {truth[1]}"] if truth is not None else []
         what += [f"MATH CRATE {crate_label(face)}"] if face is not None else []
         how = ""
         if truth is not None and play.state.stage.up[seat] not in (None, truth):
-            self.correct(seat, truth)
-            how = f" (the camera read {shown[1]}: corrected by touch)"
+            how = self.correct(seat, truth, shown)
         self.say(f"  {play.seats[seat].name} turns up {' and '.join(what)}{how}.")
 
-    def correct(self, seat: int, truth: Any) -> None:
-        """The screen shows a misread card: tap it and type the right number."""
+    def correct(self, seat: int, truth: Any, shown: Any) -> str:
+        """The screen shows a misread card: tap it and type the right number; the words
+        for it."""
         self.tap(f"count.{seat}")
         type_number(self.tap, truth[1])
+        return f" (the camera read {shown[1]}: corrected by touch)"
 
     def carry_on(self) -> None:
         """After a restart: correct a misread card this bot laid but had not corrected
@@ -135,12 +124,8 @@ class TableBot:
                 continue
             truth, shown, _ = self.pick(seat, play.state_before(i), i)
             if truth is not None and shown == up != truth:
-                self.correct(seat, truth)
-                name = play.seats[seat].name
-                self.say(
-                    f"  {name}'s COUNT META {truth[1]} (the camera read {shown[1]}: "
-                    "corrected by touch)."
-                )
+                how = self.correct(seat, truth, shown)
+                self.say(f"  {play.seats[seat].name}'s COUNT META {truth[1]}{how}.")
 
     def answer(self, seat: int) -> None:
         """Type ``seat``'s answer (and its team's) and press its button."""
@@ -160,14 +145,13 @@ class TableBot:
             if value is not None:
                 type_number(self.tap, value)
         if not play.solo:
-            self.app.post(SeatPressed(seat, self.app.ctx.clock()))
-            self.app.step()
+            self.auto.post(SeatPressed(seat, self.app.ctx.clock()))
         self.say(f"  {play.seats[seat].name} answers {signed(entry.solution)}.")
 
     def mark_seats(self) -> None:
         """The journal's seats: every seat this bot plays is a bot, but the ``--child``
         demo's guest child."""
-        demo_seats(self.table.save, self.child_seat)
+        demo_seats(scene_of(self.app, MwmTable).save, self.child_seat)
 
     def step(self) -> bool:
         """One thing a player does; False once the game is over."""
@@ -182,7 +166,7 @@ class TableBot:
         else:
             solving = [s for s in play.solving() if s not in play.ready]
             if not solving:
-                raise DemoError(f"the table waits for nothing: phase {play.state.phase}")
+                raise AutoplayError(f"the table waits for nothing: phase {play.state.phase}")
             n = len(play.match.history)
             self.answer(self.rng("solve", n, *sorted(play.ready)).choice(solving))
         return True
@@ -214,15 +198,14 @@ def run_demo(
             app=lambda app: all((app.get("choices") or {}).get(k) == v for k, v in TABLE.items()),
         ),
     )
-    bot = TableBot(run.app, run.seed, say=run.say, child=child, auto=run.auto)
+    bot = TableBot(run.app, run.seed, say=run.say, child=child, auto=run)
     run.open_game()  # Home: carry on the journal's game, or the setup form
     if not run.resuming:
         run.fill_seats(range(2, PLAYERS), "child")
         run.tap("start")
     bot.mark_seats()
+    state, actions = bot.play.state, len(bot.play.match.history)
     if run.resuming:
-        state = bot.play.state
-        actions = len(bot.play.match.history)
         run.carrying_on(f"round {state.round}, hand {state.hands + 1}, {actions} actions.")
         bot.carry_on()
     else:
@@ -243,33 +226,28 @@ def run_demo(
             run.tap("again")
             bot.mark_seats()
             run.say(f"Play again: game {game + 1} of {CHILD_GAMES}.")
-        actions = _play_out(run, bot)
+        play, war_shot = bot.play, False
+        for _ in range(200_000):  # a line per hand
+            if not bot.step():
+                break
+            verdict = play.verdict
+            if verdict is None:
+                continue
+            run.say(f"Round {verdict.round}, hand {verdict.hand}: {' '.join(verdict.lines)}")
+            if verdict.round_over:
+                run.shot(f"round_{verdict.round:02d}_end")
+            elif verdict.war and not war_shot:
+                run.shot("math_war")
+                war_shot = True
+            elif play.state.round == 1 and play.state.hands <= 1:
+                run.shot("first_hand")
+        else:
+            raise AutoplayError("the demo game did not end")
+        run.tap("next")
+        actions = len(play.match.history)
     run.shot("final")
     misreads = f"{bot.misreads} camera misreads corrected by touch,"
-    return run.end(run.results().outcome.winner_line, f"{actions} actions, {misreads}")
+    return run.end(run.results().winner_line, f"{actions} actions, {misreads}")
 
 
-def _play_out(run: DemoRun, bot: TableBot) -> int:
-    """Play the table's game to its results screen, a line per hand; returns its length."""
-    play, war_shot = bot.play, False
-    for _ in range(200_000):
-        if not bot.step():
-            break
-        verdict = play.verdict
-        if verdict is None:
-            continue
-        run.say(f"Round {verdict.round}, hand {verdict.hand}: {' '.join(verdict.lines)}")
-        if verdict.round_over:
-            run.shot(f"round_{verdict.round:02d}_end")
-        elif verdict.war and not war_shot:
-            run.shot("math_war")
-            war_shot = True
-        elif play.state.round == 1 and play.state.hands <= 1:
-            run.shot("first_hand")
-    else:
-        raise DemoError("the demo game did not end")
-    run.tap("next")
-    return len(play.match.history)
-
-
-__all__ = ["DemoError", "TableBot", "run_demo"]
+__all__ = ["TableBot", "run_demo"]

@@ -14,17 +14,32 @@ from __future__ import annotations
 import queue
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from fractions import Fraction
 from functools import partial
 from pathlib import Path
 from typing import Any, TextIO
 
 from tabletop.assets import assets_dir
-from tabletop.games.mathe_meister import LINES, ROUNDS, line_name, score_sheet
+from tabletop.bots.mathe_meister import hint
+from tabletop.classroom.mistakes import LEFT_TO_RIGHT, Child, question
+from tabletop.engine.errors import TabletopError
+from tabletop.games.mathe_meister import (
+    LINES,
+    ROUNDS,
+    MatheMeister,
+    Roll,
+    WriteOperator,
+    line_name,
+    line_parts,
+    lines_of,
+    score_sheet,
+    sum_wanted,
+)
+from tabletop.terminal import render_score
 from tabletop.ui.games.mathe_meister.play import modes_named
 
 SIZE = (800, 480)
-Say = Callable[[str], None]
 
 
 @dataclass(frozen=True)
@@ -33,63 +48,44 @@ class Sample:
 
     path: Path
     truth: tuple[int, ...]
-    boxes: tuple[tuple[int, int, int, int], ...]
+    boxes: tuple[tuple[int, ...], ...]
 
 
 def load_samples(folder: Path | None = None) -> list[Sample]:
-    """Photos with YOLO label files (``class cx cy w h``, class 0..5 = 1..6)."""
-    folder = folder or assets_dir() / "samples"
+    """The photos (the bundled samples, 640x480) that have YOLO label files."""
+    from vision.datasets import yolo_dice
+
     out = []
-    for photo in sorted(folder.glob("*.jpg")):
-        label = photo.with_suffix(".txt")
-        if not label.exists():
-            continue
-        values, boxes = [], []
-        for line in label.read_text().split("\n"):
-            if len(parts := line.split()) == 5:
-                cls, cx, cy, w, h = int(parts[0]), *map(float, parts[1:])
-                values.append(cls + 1)
-                x0, x1 = round((cx - w / 2) * 640), round((cx + w / 2) * 640)  # 640x480 photos
-                boxes.append((x0, round((cy - h / 2) * 480), x1, round((cy + h / 2) * 480)))
-        out.append(Sample(photo, tuple(values), tuple(boxes)))
+    for photo in sorted((folder or assets_dir() / "samples").glob("*.jpg")):
+        if (label := photo.with_suffix(".txt")).exists():
+            dice = yolo_dice(label)
+            boxes = tuple(tuple(map(round, d.box)) for d in dice)
+            out.append(Sample(photo, tuple(d.value for d in dice), boxes))
     return out
 
 
 def pick_camera(sample: Callable[[], Sample], sink: Callable[[Any], None]) -> tuple[Any, str]:
-    """The vision pipeline reading the photos where its dice reader loads, else a camera
-    whose reader is the photos' label files; and its name."""
-    from tabletop.ui.camera import DiceCamera, PipelineCamera, RepeatFrame, vision_pipeline_ready
+    """A camera on the photo ``sample()`` names: the vision pipeline where its dice
+    reader loads, else one whose reader is the photos' label files; and its name."""
+    from tabletop.ui.camera import DiceCamera, PipelineCamera, vision_pipeline_ready
+    from vision import dice
+    from vision.sources import ImageFolderSource
+
+    def photo() -> ImageFolderSource:
+        return ImageFolderSource([sample().path], loop=True)
 
     if vision_pipeline_ready():
-        from vision import dice
-        from vision.sources import ImageFolderSource
-
         # The sample photos are 640x480 snapshots, not 1920x1080 camera frames: the dice
         # detector sees them at its own default scale, as `tabletop vision dice` does.
         options = {"dice_long_side": dice.DETECT_LONG_SIDE}
-        pipeline = PipelineCamera(
-            lambda: ImageFolderSource([sample().path], loop=True),
-            sink,
-            threaded=False,
-            options=options,
-        )
-        return pipeline, "the vision pipeline"
+        return PipelineCamera(photo, sink, threaded=False, options=options), "the vision pipeline"
 
     def labels(frame: Any) -> list[dict[str, Any]]:
         s = sample()
         return [{"value": v, "box": b, "confidence": 1.0} for v, b in zip(s.truth, s.boxes)]
 
-    camera = DiceCamera(lambda: RepeatFrame(_photo(sample().path)), labels, sink, threaded=False)
+    camera = DiceCamera(photo, labels, sink, threaded=False)
     return camera, "the photos' label files (the vision dice reader is not available)"
-
-
-def _photo(path: Path) -> Any:
-    import cv2
-
-    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-    if image is None:
-        raise ValueError(f"cannot read {path}")
-    return image
 
 
 def run_demo(
@@ -106,23 +102,22 @@ def run_demo(
 ) -> str:
     """Play the demo game (see the module); returns its last line. ``log_path``: write
     the game log; ``child``: a guest child plays, by :func:`childs_choice` (issue 24)."""
-    from tabletop.classroom.mistakes import Child
-    from tabletop.terminal import render_score
-    from tabletop.ui.games.mathe_meister.results import SoloEnd
     from tabletop.ui.games.mathe_meister.setup import mode_target
-    from tabletop.ui.harness import DemoRun, draw_seed
+    from tabletop.ui.harness import DemoRun, draw_seed, left_over_by
     from tabletop.ui.results import GameResults
     from tabletop.ui.saves import demo_seats
 
     photos = load_samples(samples)
     if not photos:
         raise ValueError(f"no sample photos with labels in {samples or assets_dir() / 'samples'}")
-    order: list[Sample] = []  # each round's photo, drawn from the seed
-    current = {"round": 0}
-    vision_queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
-    camera, reader_name = pick_camera(lambda: order[current["round"]], vision_queue.put)
     given, seed = seed is not None, draw_seed(seed)  # a drawn seed carries nothing on
+    picked = random.Random(seed).sample(range(max(ROUNDS, len(photos))), ROUNDS)
+    order = [photos[i % len(photos)] for i in picked]  # each round's photo
+    under = [order[0]]  # the photo under the camera now
+    vision_queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
+    camera, reader_name = pick_camera(lambda: under[0], vision_queue.put)
     tag = f"mathe-meister:{seed}:{'+'.join(modes)}{':child' if child else ''}"
+    mine = left_over_by("mathe-meister", app=lambda app: app.get("demo") == tag)
     run = DemoRun(
         "mathe-meister",
         seed=seed,
@@ -130,63 +125,56 @@ def run_demo(
         out=out,
         size=size,
         data=data,
-        left_over=partial(_left_over, tag) if given else None,
+        left_over=mine if given else None,
         vision_queue=vision_queue,
         camera=camera,
         session="",
     )
-    rng = random.Random(seed)
-    order += [photos[i % len(photos)] for i in rng.sample(range(max(ROUNDS, len(photos))), ROUNDS)]
     run.ctx.prefs.prefs.dice_input = "camera"
-    auto = run.auto
     run.open_game()  # Home: the game's setup, or "Carry on?" (yes)
     if not run.resuming:
         run.intro("Mathe-Meister", f"solo, {modes_named(modes)}, seed {seed}")
         run.say(f"Dice: photos from tabletop/assets/samples/, read by {reader_name}.")
         for mode in modes:
             if mode != "freestyle":
-                auto.tap(mode_target(mode))
-        auto.tap("start")
-        auto.game().save.app["demo"] = tag
-        auto.game().save.write_meta()
+                run.tap(mode_target(mode))
+        run.tap("start")
+        run.game().save.app["demo"] = tag
+        run.game().save.write_meta()
     elif isinstance(run.top, GameResults):  # it had played its last move
         run.carrying_on("the game is over.")
     else:
-        game = auto.game()
+        game = run.game()
         run.carrying_on(f"round {game.state.round}.")
         for n in range(1, game.state.round):  # the story so far, from the journal
-            _tell_round(game.match, n, order[n - 1], None, run.say)
+            _tell_round(run, game.match, n, order[n - 1], None)
         taken = len(game.match.history) - game.play.round_start
         if game.state.dice is not None and taken > 0:
             while len(game.match.history) > game.play.round_start:
-                auto.tap("undo")
+                run.tap("undo")
             run.say(
                 f"  Undo: {taken} moves of round {game.state.round} taken back, to play it again."
             )
-    first = ROUNDS + 1 if isinstance(run.top, GameResults) else auto.game().state.round
+    first = ROUNDS + 1 if isinstance(run.top, GameResults) else run.game().state.round
     if first <= ROUNDS:  # the hint bot plays: never in a report; the demo child is a guest
-        demo_seats(auto.game().save, 0 if child else None)
+        demo_seats(run.game().save, 0 if child else None)
     for r in range(first, ROUNDS + 1):
-        current["round"] = r - 1  # the photo under the camera now
-        how = None if auto.game().state.dice is not None else _dice_round(run, r, order[r - 1])
+        under[0] = order[r - 1]
+        how = None if run.game().state.dice is not None else _dice_round(run, r, order[r - 1])
 
         def before_done(r: int = r) -> None:
             run.shot(f"round_{r:02d}")
-            current["round"] = r  # the next dice screen opens when this round ends
+            under[0] = order[min(r, ROUNDS - 1)]  # the next dice screen opens at "done"
 
         choose = partial(childs_choice, Child(random.Random(seed * 100 + r))) if child else None
-        match = auto.game().match  # the game's scene is gone after its last round
-        auto.bot_round(before_done=before_done, choose=choose)
-        _tell_round(match, r, order[r - 1], how, run.say)
-    results = run.results()
-    if not isinstance(results.detail, SoloEnd):
-        raise RuntimeError("the game did not reach the results screen")
-    end = results.detail
+        match = run.game().match  # the game's scene is gone after its last round
+        run.bot_round(before_done=before_done, choose=choose)
+        _tell_round(run, match, r, order[r - 1], how)
+    end = run.results().detail
     run.shot("final")
-    if log_path is not None:
-        log_path.write_text("\n".join(end.match.log_lines()) + "\n", encoding="utf-8")
     run.say("\n" + render_score(end.card))
     if log_path is not None:
+        log_path.write_text("\n".join(end.match.log_lines()) + "\n", encoding="utf-8")
         run.say(f"The game log is in {log_path}: `tabletop replay {log_path}` replays it.")
     return run.end(f"final score: {end.score}", "\nOne screenshot a round, and the end.")
 
@@ -199,19 +187,6 @@ def childs_choice(child: Any, state: Any, plan: Sequence[Any]) -> Any:
     engine takes and for which the child believes every line through its cell complete
     by the round's end keeps its rule (the child's own sums, :meth:`Child.answer`); else
     the first the engine takes."""
-    from dataclasses import replace
-    from fractions import Fraction
-
-    from tabletop.classroom.mistakes import LEFT_TO_RIGHT, question
-    from tabletop.engine.errors import TabletopError
-    from tabletop.games.mathe_meister import (
-        MatheMeister,
-        WriteOperator,
-        line_parts,
-        lines_of,
-        sum_wanted,
-    )
-
     action = plan[0]
     if not isinstance(action, WriteOperator):
         return action
@@ -243,28 +218,25 @@ def childs_choice(child: Any, state: Any, plan: Sequence[Any]) -> Any:
     return legal[0] if legal else action
 
 
-def _tell_round(match: Any, n: int, sample: Sample, how: str | None, say: Say) -> None:
+def _tell_round(run: Any, match: Any, n: int, sample: Sample, how: str | None) -> None:
     """Round ``n`` of ``match`` told: its photo, how its dice came (``None``: from the
     journal), the bot's plan, the lines it completed and the score then."""
-    from tabletop.bots.mathe_meister import hint
-    from tabletop.games.mathe_meister import Roll
-
     steps = match.steps
     rolled = [i for i, step in enumerate(steps) if isinstance(step.action, Roll)]
     start = steps[rolled[n - 1]].state
     end = steps[rolled[n] - 1].state if n < len(rolled) else match.state
     if how is None:
         how = f"the dice {start.dice[0]} and {start.dice[1]}, from the journal"
-    say(f"\nRound {n}: {sample.path.name}: {how}.")
-    say(f"  The bot's plan: {hint(start, 0).describe()}")
+    run.say(f"\nRound {n}: {sample.path.name}: {how}.")
+    run.say(f"  The bot's plan: {hint(start, 0).describe()}")
     before, sheet = start.sheets[0], end.sheets[0]
     card = score_sheet(sheet, end.settings)
     for line in LINES:
         ls = card.line(line)
         if ls.total is not None and not before.line_complete(line):
             star = " and its Bonus Star" if line in sheet.stars else ""
-            say(f"  {line_name(line)} is complete: = {ls.total}, {ls.points:+d} points{star}.")
-    say(f"  Score now: {card.total}")
+            run.say(f"  {line_name(line)} is complete: = {ls.total}, {ls.points:+d} points{star}.")
+    run.say(f"  Score now: {card.total}")
 
 
 def _dice_round(run: Any, r: int, sample: Sample) -> str:
@@ -277,7 +249,6 @@ def _dice_round(run: Any, r: int, sample: Sample) -> str:
     if not isinstance(dice, DiceScene):
         raise RuntimeError("the dice screen did not open")
     run.shot(f"round_{r:02d}_dice")
-    auto = run.auto
     seen = dice.seen
     read = (
         "nothing"
@@ -286,26 +257,12 @@ def _dice_round(run: Any, r: int, sample: Sample) -> str:
     )
     truth = (sample.truth[0], sample.truth[1])
     if seen is not None and seen.readable and sorted(seen.values) == sorted(truth):  # type: ignore[type-var]
-        auto.tap("use")
+        run.tap("use")
         return f"the camera read {read}"
     if seen is not None and dice.mode == "camera":
-        auto.tap("wrong")
-    auto.tap_dice(truth)
+        run.tap("wrong")
+    run.tap_dice(truth)
     return f"the camera read {read}; corrected by touch to {truth[0]} and {truth[1]}"
-
-
-def _left_over(tag: str, ctx: Any) -> bool:
-    """Whether the journal holds this demo's unfinished game (the one tagged ``tag``), and
-    it replays (:func:`~tabletop.ui.harness.left_over_by`: Home offers it)."""
-    from tabletop.engine.errors import TabletopError
-    from tabletop.games import GAMES
-    from tabletop.ui.harness import left_over_by
-
-    kept = left_over_by("mathe-meister", app=lambda app: app.get("demo") == tag)(ctx)
-    try:
-        return kept is not None and ctx.journal.load(kept.id, GAMES) is not None
-    except TabletopError:
-        return False  # marked broken by the journal: start again
 
 
 __all__ = ["Sample", "load_samples", "run_demo"]

@@ -1,12 +1,9 @@
 """``tabletop demo --game mecs``: bots in every seat play a whole game in the app,
-offscreen, on the one demo harness (:class:`~tabletop.ui.harness.DemoRun`).
-
-A bot's cards reach the game as the camera's reading of the area they went to; ending a
-turn, trading and refilling are taps. One line is printed per turn. With ``data`` the
-game is journaled as the app does, and a run killed and started again with the same
-arguments carries on through Home's offer (issue 10): the bots decide from the state
-alone and the virtual cards are keyed by the seed and the moves so far. With ``child``
-seat 1 is a guest child (issue 24, :class:`Driver`).
+offscreen, a line per turn. With ``data`` the game is journaled as the app does, and a
+run killed and started again with the same arguments carries on through Home's offer
+(issue 10): the bots decide from the state alone and the virtual cards are keyed by the
+seed and the moves so far. With ``child`` seat 1 is a guest child (issue 24,
+:class:`Driver`).
 """
 
 from __future__ import annotations
@@ -21,7 +18,7 @@ from tabletop.classroom.mistakes import Child
 from tabletop.games.mecs import EndTurn, Hack, Plant, Refill, Trade, area_owner, insertions
 from tabletop.ui.games.mecs.questions import equation_question
 from tabletop.ui.games.mecs.table import MecsTable
-from tabletop.ui.harness import DemoClock, DemoRun, draw_seed, left_over_by
+from tabletop.ui.harness import AutoplayError, DemoClock, DemoRun, draw_seed, left_over_by
 from tabletop.ui.results import GameResults
 from tabletop.ui.saves import demo_seats
 
@@ -29,12 +26,9 @@ MAX_MOVES = 4000
 MAX_SHOTS = 8
 
 
-class DemoError(RuntimeError):
-    """The scripted game could not go on (a move the app refused)."""
-
-
 class Driver:
-    """Plays the bots' moves through the app's input: camera readings and taps.
+    """Plays the bots' moves through the app's input: cards put down as the camera's
+    reading of their area, trades, refills and ends of turns as taps.
 
     ``child``: the seat of the ``--child`` demo's guest child, ``seed`` its model's seed.
     It plays the bot's moves, but on its turn first tries a hack that its own sums
@@ -52,16 +46,14 @@ class Driver:
         self.line = ""  # the winner line, once the game is over
 
     def show_area(self, seat: int, cards: tuple[str, ...]) -> None:
-        """The camera's steady reading of ``seat``'s equation area (0-based seat)."""
         self.run.show(seat, "equation", (f"MT1:MECS:{c}" for c in cards))
 
     def move(self) -> None:
-        """One bot decision, played through the app: cards put down as the camera's
-        reading of their area, the rest as taps."""
+        """One bot decision, played through the app."""
         play = self.play
         seat = play.pending_seat()
         if seat is None:
-            raise DemoError(f"nobody is to move ({play.state.phase})")
+            raise AutoplayError(f"nobody is to move ({play.state.phase})")
         before = len(play.match.history)
         if seat == self.child:
             self.child_hacks(seat)
@@ -74,14 +66,13 @@ class Driver:
         elif isinstance(action, EndTurn | Refill):
             self.run.tap("end" if isinstance(action, EndTurn) else f"refill.{action.stack}")
         else:
-            raise DemoError(f"the demo cannot show {action!r}")
+            raise AutoplayError(f"the demo cannot show {action!r}")
         if len(play.match.history) == before and not isinstance(self.run.top, GameResults):
-            raise DemoError(f"the app refused {action!r}: {play.message}")
+            raise AutoplayError(f"the app refused {action!r}: {play.message}")
         self.moves += 1
 
     def child_hacks(self, seat: int) -> None:
-        """The child's hack that its own sums say is right but is not, tried now (see
-        the class)."""
+        """The child's wrong hack that its own sums call right, tried now (see the class)."""
         state = self.play.state
         if state.phase != "plant" or state.active != seat:
             return
@@ -141,7 +132,6 @@ def run_demo(
         size=size,
         data=data,
         clock=DemoClock(),  # the coins of a still frame are in the air: the same every run
-        # this demo's unfinished game: the one with the same tag
         left_over=left_over_by("mecs", app=lambda app: app.get("demo") == tag),
     )
     driver = play_demo(run, seats=seats, deck=deck, mode=mode, tag=tag, child=child)
@@ -190,6 +180,17 @@ def play_demo(
     run.tap("close")
     shots, printed, last_banner = 2, 0, None
 
+    def move() -> None:
+        """The turns told before this one, then the next move (and a shot of a banner)."""
+        nonlocal shots, last_banner
+        flush(upto=play.state.turn)
+        driver.move()
+        banner = play.banner
+        if banner is not None and banner is not last_banner and shots < MAX_SHOTS:
+            run.shot(f"turn_{play.state.turn:03d}_{banner.title.rstrip('!').lower()}")
+            shots += 1
+        last_banner = banner
+
     def flush(upto: int | None = None) -> None:
         """One line per turn told so far (before turn ``upto``)."""
         nonlocal printed
@@ -199,22 +200,12 @@ def play_demo(
             label = "Start" if t == 0 else f"Turn {t}"
             run.say(f"{label}: {' '.join(text for tt, text in lines if tt == t)}")
 
-    while not isinstance(run.top, GameResults):
-        if driver.moves >= MAX_MOVES:
-            raise DemoError(f"no winner after {MAX_MOVES} moves")
-        flush(upto=play.state.turn)  # the turns before this one
-        driver.move()
-        banner = play.banner
-        if banner is not None and banner is not last_banner and shots < MAX_SHOTS:
-            run.shot(f"turn_{play.state.turn:03d}_{banner.title.rstrip('!').lower()}")
-            shots += 1
-        last_banner = banner
+    driver.line = run.play_out(move, MAX_MOVES).winner_line
     flush()
     run.shot("final")
     for seat in range(len(play.seats)):
         run.say(f"  {play.name(seat)}: {play.state.coins(seat)} coins")
-    driver.line = run.top.winner_line
     return driver
 
 
-__all__ = ["DemoError", "Driver", "play_demo", "run_demo"]
+__all__ = ["Driver", "play_demo", "run_demo"]
