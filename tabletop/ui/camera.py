@@ -324,18 +324,3 @@ def vision_dice_reader() -> DiceReader | None:
 def vision_pipeline_ready() -> bool:
     """True when the vision pipeline can read dice here (its dice reader loads)."""
     return vision_dice_reader() is not None
-
-
-__all__ = [
-    "CardCamera",
-    "DiceCamera",
-    "DiceReader",
-    "FrameSource",
-    "PipelineCamera",
-    "RepeatFrame",
-    "as_die_seen",
-    "seat_area",
-    "to_rgb",
-    "vision_dice_reader",
-    "vision_pipeline_ready",
-]

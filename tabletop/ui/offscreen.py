@@ -40,6 +40,3 @@ def offscreen(
         **context,
     )
     return ctx, window
-
-
-__all__ = ["offscreen"]

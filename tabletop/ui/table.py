@@ -372,6 +372,3 @@ class TableScene(Scene):
             self.ctx, self.outcome(), again=self.again, aside=self.results_aside()
         )
         self.stack.replace(results)
-
-
-__all__ = ["BOT_PAUSE", "TableScene", "corner_buttons"]
