@@ -308,10 +308,11 @@ def keep_one_unfinished(journal: Any, mine: Callable[[Saved], bool]) -> Saved | 
 
 
 def unfinished(ctx: Context) -> list[Saved]:
-    """Games left unfinished on the touchscreen (newest first) that can be carried on."""
-    from tabletop.ui.games import resumable
+    """Games left unfinished on the touchscreen (newest first) that can be carried on:
+    their game's app has a ``resume_scene``."""
+    from tabletop.ui.games import game_app
 
-    return [s for s in ctx.journal.unfinished(LABEL) if resumable(s.game)]
+    return [s for s in ctx.journal.unfinished(LABEL) if hasattr(game_app(s.game), "resume_scene")]
 
 
 def seat_infos(names: Sequence[str], bots: Mapping[int, str] | None = None) -> list[SeatInfo]:
