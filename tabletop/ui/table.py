@@ -106,7 +106,6 @@ class TableScene(Scene):
         return self.play.standings()
 
     def next_step(self) -> str:
-        """The instruction line when there is no message."""
         return self.play.next_step()
 
     def record(self) -> dict[str, Any] | None:
@@ -128,7 +127,6 @@ class TableScene(Scene):
         self.play.seat_pressed(seat)
 
     def cards_seen(self, event: CardsSeen) -> None:
-        """The camera read cards in a zone."""
         self.play.cards_seen(event.seat, event.area, event.codes)
 
     def pointer(self, event: Drag | Release) -> None:
