@@ -20,7 +20,6 @@ import functools
 import logging
 import os
 import queue
-import random
 import sys
 import time
 from collections.abc import Callable
@@ -119,7 +118,6 @@ def run_app(options: AppOptions) -> int:
 
     from hardware.buttons import NoLamps, SeatButtons
     from hardware.pins import load_pin_map
-    from tabletop.assets import mathe_meister_layout
     from tabletop.engine.errors import TabletopError
     from tabletop.highscores import HighScores
     from tabletop.store import FILE_NAME, Journal, data_dir
@@ -165,11 +163,9 @@ def run_app(options: AppOptions) -> int:
             sounds=sounds,
             highscores=closing.enter_context(contextlib.closing(HighScores())),
             prefs=prefs,
-            layout=mathe_meister_layout(),
             lamps=lamps,
             camera=camera,
             card_camera=card_camera,
-            rng=random.Random(),
             journal=closing.enter_context(
                 contextlib.closing(Journal(data_dir(options.data) / FILE_NAME))
             ),

@@ -26,8 +26,6 @@ from tabletop.ui.messages import names_joined as names_joined  # re-exported
 from tabletop.ui.scenes.common import go_home, home_and_again, route_to_press
 from tabletop.ui.theme import Metrics
 
-ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
-
 
 @dataclass(frozen=True)
 class Standing:
@@ -48,6 +46,10 @@ class Outcome:
     rows: list[Standing]
     winner_line: str
     lines: list[str] = field(default_factory=list)
+
+
+def ordinal(n: int) -> str:
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
 
 
 def winner_line(result: Result, names: Sequence[str]) -> str:
@@ -194,12 +196,7 @@ class GameResults(Scene):
             y = area.top + i * step
             mid = y + step // 2
             painter.text(
-                surface,
-                ORDINALS.get(row.place, f"{row.place}th"),
-                (area.left, mid),
-                size,
-                bold=True,
-                anchor="midleft",
+                surface, ordinal(row.place), (area.left, mid), size, bold=True, anchor="midleft"
             )
             chip = pygame.Rect(area.left + m.u(64), y + m.u(4), m.u(34), step - m.u(8))
             painter.seat_chip(surface, chip, row.seat, size=m.small)
