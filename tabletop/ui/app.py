@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import pygame
 
 from hardware.buttons import Lamps, NoLamps
+from tabletop.assets import mathe_meister_layout
 from tabletop.games.mathe_meister import Layout
 from tabletop.highscores import HighScores
 from tabletop.store import Journal
@@ -53,13 +54,15 @@ S = TypeVar("S", bound="Scene")
 
 @dataclass
 class Context:
-    """What scenes depend on, handed to each scene's constructor."""
+    """What scenes depend on, handed to each scene's constructor. Quiet by default (no
+    sound, high scores, preferences and journal in memory); the launcher passes the
+    device's own."""
 
     metrics: Metrics
-    sounds: Sounds
-    highscores: HighScores
-    prefs: PrefsFile
-    layout: Layout
+    sounds: Sounds = field(default_factory=lambda: Sounds(enabled=False))
+    highscores: HighScores = field(default_factory=lambda: HighScores(":memory:"))
+    prefs: PrefsFile = field(default_factory=lambda: PrefsFile(None))
+    layout: Layout = field(default_factory=mathe_meister_layout)
     clock: Callable[[], float] = time.monotonic
     lamps: Lamps = field(default_factory=NoLamps)
     camera: PipelineCamera | None = None  # the dice screen's; None: dice are tapped in
@@ -451,6 +454,3 @@ def open_window(
         pygame.mouse.set_visible(False)
         return pygame.display.set_mode((0, 0), pygame.FULLSCREEN)
     return pygame.display.set_mode(size or (800, 480), pygame.RESIZABLE)
-
-
-__all__ = ["App", "Context", "Scene", "SceneStack", "open_window"]

@@ -309,33 +309,14 @@ class RepeatFrame:
         pass
 
 
-def vision_dice_reader() -> DiceReader | None:
-    """``vision.dice.read_dice`` if its models load here (onnxruntime and the model files)."""
+def vision_pipeline_ready() -> bool:
+    """True when the vision pipeline can read dice here: its dice reader's models load
+    (onnxruntime and the model files)."""
     from vision import dice
 
     try:
         dice.default_reader()  # loads the models now: a missing model shows here
     except Exception as exc:
         log.info("the vision dice reader is not available: %s", getattr(exc, "message", exc))
-        return None
-    return dice.read_dice
-
-
-def vision_pipeline_ready() -> bool:
-    """True when the vision pipeline can read dice here (its dice reader loads)."""
-    return vision_dice_reader() is not None
-
-
-__all__ = [
-    "CardCamera",
-    "DiceCamera",
-    "DiceReader",
-    "FrameSource",
-    "PipelineCamera",
-    "RepeatFrame",
-    "as_die_seen",
-    "seat_area",
-    "to_rgb",
-    "vision_dice_reader",
-    "vision_pipeline_ready",
-]
+        return False
+    return True

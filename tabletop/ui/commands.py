@@ -148,18 +148,14 @@ def run_demo_command(args: argparse.Namespace) -> int:
     if app is None:
         raise BadInput("demo.game", f"{game} has no app demo yet")
     takes = inspect.signature(app.run_demo).parameters
-    extra: dict[str, object] = {}
-    if args.data is not None:
-        if "data" not in takes:
-            raise BadInput("demo.data", f"the {game} demo is not saved, so --data does not apply")
-        extra["data"] = args.data
-    if args.child:
-        if "child" not in takes:
-            raise BadInput(
-                "demo.child",
-                f"the {game} demo has no --child: {NO_CHILD.get(game, 'not built yet')}",
-            )
-        extra["child"] = True
+    given = {"data": args.data, "child": args.child or None}
+    refusals = {
+        "data": f"the {game} demo is not saved, so --data does not apply",
+        "child": f"the {game} demo has no --child: {NO_CHILD.get(game, 'not built yet')}",
+    }
+    extra: dict[str, object] = {k: v for k, v in given.items() if v is not None}
+    for name in (n for n in extra if n not in takes):
+        raise BadInput(f"demo.{name}", refusals[name])  # refused, never ignored
     extra.update(demo_modes(game, args.modes, takes))
     if "log_path" in takes:
         extra["log_path"] = args.log
@@ -186,6 +182,3 @@ def run_buttons_command(args: argparse.Namespace) -> int:
         pins, sys.stdout, seconds=args.seconds, pin_factory=factory, simulate=args.mock
     )
     return 0 if pressed == len(pins) else 1
-
-
-__all__ = ["add_parsers", "run_app_command", "run_buttons_command", "run_demo_command"]

@@ -91,6 +91,3 @@ class TableController:
 
     def bot_step(self) -> None:
         """Let the waiting bot make its move."""
-
-
-__all__ = ["Ask", "TableController"]

@@ -20,7 +20,6 @@ import functools
 import logging
 import os
 import queue
-import random
 import sys
 import time
 from collections.abc import Callable
@@ -73,47 +72,38 @@ def process_age() -> float:
         return time.process_time()
 
 
-def camera_source(spec: str, on_pi: bool) -> tuple[Callable[[], Any], dict[str, Any]] | None:
-    """(open_source, Pipeline options) for a camera spec, or None without a camera."""
-    from tabletop.ui.camera import vision_pipeline_ready
+def make_cameras(spec: str, sink: Any, on_pi: bool) -> tuple[Any, Callable[[str, int], Any] | None]:
+    """The dice screen's camera and the card games' ``factory(game, seats)`` of card
+    cameras (one per game's zones), on the camera ``spec`` names; (None, None) without a
+    camera (dice and cards are then tapped in, or dealt)."""
+    from tabletop.ui.camera import CardCamera, PipelineCamera, vision_pipeline_ready
     from vision.sources import open_source
 
     if spec == "none":
-        return None
+        return None, None
     if not vision_pipeline_ready():
         log.warning("no camera: the vision pipeline or its models are not available")
-        return None
+        return None, None
     if spec == "auto":
         spec = "picamera" if on_pi else "0"
     source = functools.partial(open_source, spec, loop=True)
+    options: dict[str, Any] = {}
     if not (spec.isdigit() or spec == "picamera"):
         # photos (640x480 snapshots): the detector's own scale, as in the demo
         from vision.dice import DETECT_LONG_SIDE
 
-        return source, {"dice_long_side": DETECT_LONG_SIDE}
-    try:  # probe once, so a desktop without a camera says so at start
-        source().close()
-    except Exception as exc:
-        log.warning("no camera: %s", getattr(exc, "message", exc))
-        return None
-    return source, {}
-
-
-def make_cameras(spec: str, sink: Any, on_pi: bool) -> tuple[Any, Callable[[str, int], Any] | None]:
-    """The dice screen's camera and the card games' ``factory(game, seats)`` of card
-    cameras (one per game's zones), on one camera; (None, None) without a camera (dice
-    and cards are then tapped in, or dealt)."""
-    from tabletop.ui.camera import CardCamera, PipelineCamera
-
-    found = camera_source(spec, on_pi)
-    if found is None:
-        return None, None
-    open_source, options = found
+        options["dice_long_side"] = DETECT_LONG_SIDE
+    else:
+        try:  # probe once, so a desktop without a camera says so at start
+            source().close()
+        except Exception as exc:
+            log.warning("no camera: %s", getattr(exc, "message", exc))
+            return None, None
 
     def factory(game: str, seats: int) -> Any:
-        return CardCamera(open_source, sink, game=game, seats=seats, options=options)
+        return CardCamera(source, sink, game=game, seats=seats, options=options)
 
-    return PipelineCamera(open_source, sink, options=options), factory
+    return PipelineCamera(source, sink, options=options), factory
 
 
 def run_app(options: AppOptions) -> int:
@@ -128,7 +118,6 @@ def run_app(options: AppOptions) -> int:
 
     from hardware.buttons import NoLamps, SeatButtons
     from hardware.pins import load_pin_map
-    from tabletop.assets import mathe_meister_layout
     from tabletop.engine.errors import TabletopError
     from tabletop.highscores import HighScores
     from tabletop.store import FILE_NAME, Journal, data_dir
@@ -174,11 +163,9 @@ def run_app(options: AppOptions) -> int:
             sounds=sounds,
             highscores=closing.enter_context(contextlib.closing(HighScores())),
             prefs=prefs,
-            layout=mathe_meister_layout(),
             lamps=lamps,
             camera=camera,
             card_camera=card_camera,
-            rng=random.Random(),
             journal=closing.enter_context(
                 contextlib.closing(Journal(data_dir(options.data) / FILE_NAME))
             ),
@@ -218,6 +205,3 @@ def main() -> int:
 
 if __name__ == "__main__":
     raise SystemExit(main())
-
-
-__all__ = ["AppOptions", "has_display", "is_raspberry_pi", "make_cameras", "run_app"]

@@ -1,5 +1,5 @@
-"""The app with no one at the screen: a window and a quiet context, for the demos
-(``tabletop demo``, on SDL's dummy driver) and the bench."""
+"""The app with no one at the screen, for the demos (``tabletop demo``, on SDL's dummy
+driver) and the bench."""
 
 from __future__ import annotations
 
@@ -9,37 +9,25 @@ from typing import Any
 
 import pygame
 
-from tabletop.assets import mathe_meister_layout
-from tabletop.highscores import HighScores
 from tabletop.store import FILE_NAME, Journal
 from tabletop.ui.app import Context
-from tabletop.ui.prefs import PrefsFile
-from tabletop.ui.sound import Sounds
 from tabletop.ui.theme import metrics_for
 
 
 def offscreen(
     size: tuple[int, int], seed: int, data: Path | None = None, **context: Any
 ) -> tuple[Context, pygame.Surface]:
-    """A window of ``size`` (the caller picks SDL's video driver) and a context for it:
-    no sound, high scores and preferences in memory, every draw from
-    ``random.Random(seed)``, the journal in the folder ``data`` (the app's file, so a
-    demo can be killed and carry on) or in memory. ``context``: more of
+    """A window of ``size`` (the caller picks SDL's video driver) and a quiet context for
+    it: every draw from ``random.Random(seed)``, the journal in the folder ``data`` (the
+    app's file, so a demo can be killed and carry on) or in memory. ``context``: more of
     :class:`Context`'s fields (a camera, a clock, the session)."""
     pygame.display.init()
     pygame.font.init()
     window = pygame.display.set_mode(size)
     ctx = Context(
         metrics=metrics_for(size),
-        sounds=Sounds(enabled=False),
-        highscores=HighScores(":memory:"),
-        prefs=PrefsFile(None),
-        layout=mathe_meister_layout(),
         rng=random.Random(seed),
         journal=Journal(data / FILE_NAME) if data is not None else Journal(":memory:"),
         **context,
     )
     return ctx, window
-
-
-__all__ = ["offscreen"]

@@ -132,14 +132,3 @@ class PinGate:
             self.wrong = 0
             self.locked_until = self._clock() + LOCK_SECONDS
         return False
-
-
-__all__ = [
-    "DEFAULT_PIN",
-    "DICE_INPUTS",
-    "PIN_LENGTH",
-    "SPEECH_SETTINGS",
-    "PinGate",
-    "Prefs",
-    "PrefsFile",
-]

@@ -35,7 +35,8 @@ from tabletop.engine.dealers import KeyedDealer
 from tabletop.engine.errors import TabletopError
 from tabletop.engine.match import Match
 from tabletop.engine.protocol import Result, places_from_scores
-from tabletop.store import Saved, SeatInfo, result_record
+from tabletop.store import Saved, SeatInfo
+from tabletop.store import result_record as result_record  # re-exported
 
 if TYPE_CHECKING:
     from tabletop.classroom.mistakes import Question
@@ -307,10 +308,11 @@ def keep_one_unfinished(journal: Any, mine: Callable[[Saved], bool]) -> Saved | 
 
 
 def unfinished(ctx: Context) -> list[Saved]:
-    """Games left unfinished on the touchscreen (newest first) that can be carried on."""
-    from tabletop.ui.games import resumable
+    """Games left unfinished on the touchscreen (newest first) that can be carried on:
+    their game's app has a ``resume_scene``."""
+    from tabletop.ui.games import game_app
 
-    return [s for s in ctx.journal.unfinished(LABEL) if resumable(s.game)]
+    return [s for s in ctx.journal.unfinished(LABEL) if hasattr(game_app(s.game), "resume_scene")]
 
 
 def seat_infos(names: Sequence[str], bots: Mapping[int, str] | None = None) -> list[SeatInfo]:
@@ -392,22 +394,3 @@ class DemoTable:
         match.on_change = None
         if self.id is not None:
             self.ctx.journal.finish(self.id, result_record(match.result()))
-
-
-__all__ = [
-    "LABEL",
-    "NOT_SAVING",
-    "SAVING_AGAIN",
-    "DemoTable",
-    "GameSave",
-    "demo_seats",
-    "keep_one_unfinished",
-    "keyed_dealer",
-    "one_write",
-    "result_record",
-    "saving_words",
-    "seat_infos",
-    "seats_of",
-    "standings_result",
-    "unfinished",
-]

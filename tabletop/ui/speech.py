@@ -37,11 +37,6 @@ CLIPS_KEPT = 200
 Renderer = Callable[[str], bytes]
 
 
-def espeak_ng() -> str | None:
-    """The espeak-ng program, or None where it is not installed."""
-    return shutil.which("espeak-ng") or shutil.which("espeak")
-
-
 def render_espeak(text: str, program: str = "espeak-ng") -> bytes:
     """``text`` spoken as a WAV file (bytes). Raises OSError or CalledProcessError."""
     done = subprocess.run(
@@ -201,7 +196,7 @@ class Speaker:
 
 def make_speaker(setting: str, *, sounds_available: bool, muted: bool) -> Speaker:
     """The app's speaker: espeak-ng through the mixer where both exist, else silent."""
-    program = espeak_ng()
+    program = shutil.which("espeak-ng") or shutil.which("espeak")
     if setting == "off" or program is None or not sounds_available:
         if program is None and setting != "off":
             log.info("speech: no espeak-ng here; prompts are shown, not spoken")
@@ -212,12 +207,3 @@ def make_speaker(setting: str, *, sounds_available: bool, muted: bool) -> Speake
         log.info("speech: no channel for speech: %s", exc)
         return Speaker(setting=setting, muted=muted)
     return Speaker(lambda text: render_espeak(text, program), player, setting=setting, muted=muted)
-
-
-__all__ = [
-    "MixerChannel",
-    "Speaker",
-    "espeak_ng",
-    "make_speaker",
-    "render_espeak",
-]

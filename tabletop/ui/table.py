@@ -1,14 +1,4 @@
-"""The one base of every game's table scene (see :class:`TableScene`).
-
-A game's table is two parts: its pygame-free *controller* (``ui/games/<game>/play.py``,
-a :class:`~tabletop.ui.controller.TableController`, tested without a display) and its
-*scene*, a :class:`TableScene` that only draws and routes input to the controller (kept
-as ``play``). The base carries what each game used to hand-roll: event dispatch, dialogs
-(Leave, Rules, the teacher's PIN), the child's sentence for a refusal (from
-:mod:`tabletop.ui.messages`; the precise English goes to the log), saving (every input in
-one journal write, :func:`~tabletop.ui.saves.one_write`), lamps, bot pacing and the hand
-over to the one results scene (:class:`~tabletop.ui.results.GameResults`).
-"""
+"""The one base of every game's table scene (see :class:`TableScene`)."""
 
 from __future__ import annotations
 
@@ -53,9 +43,18 @@ def corner_buttons(
 
 
 class TableScene(Scene):
-    """A game's table (see the module). Subclasses set ``game`` (the journal's id) and
-    ``play`` (the game's :class:`~tabletop.ui.controller.TableController`), implement
-    :meth:`outcome`, and the input hooks their game uses."""
+    """A game's table: the *scene* half, which only draws and routes input to the game's
+    pygame-free controller, ``play`` (a :class:`~tabletop.ui.controller.TableController`,
+    ``ui/games/<game>/play.py``), and asks it what the table is (standings, next step,
+    record, checks, lamps, the message).
+
+    The base carries event dispatch, dialogs (Leave, Rules: the class's ``rules``, the
+    teacher's PIN: its ``undo_pin`` words), the child's sentence for a refusal (from
+    :mod:`tabletop.ui.messages`; the precise English goes to the log), saving (every input
+    in one journal write, :func:`~tabletop.ui.saves.one_write`), lamps, bot pacing and the
+    hand over to the one results scene (:class:`~tabletop.ui.results.GameResults`).
+    Subclasses set ``game`` (the journal's id) and ``play``, implement :meth:`outcome`,
+    and override only what their game does differently."""
 
     game = ""
     rules: tuple[str, Sequence[RulesPage]] = ("", ())  # the Rules screen's title and pages
@@ -83,11 +82,6 @@ class TableScene(Scene):
         self.spoken = 0  # the controller's sentences said aloud so far
 
     # -- what a game provides ---------------------------------------------------------------
-    # ``play``, the game's controller, answers what the table is (standings, next step,
-    # record, checks, lamps, the message), the seat buttons, the cards seen, the bots'
-    # moves and Undo (see :class:`~tabletop.ui.controller.TableController`); the Rules
-    # screen shows the class's ``rules``, the Undo PIN pad its ``undo_pin`` words. A scene
-    # overrides only what its game does differently.
 
     play: TableController
 
@@ -112,7 +106,6 @@ class TableScene(Scene):
         return self.play.standings()
 
     def next_step(self) -> str:
-        """The instruction line when there is no message."""
         return self.play.next_step()
 
     def record(self) -> dict[str, Any] | None:
@@ -134,7 +127,6 @@ class TableScene(Scene):
         self.play.seat_pressed(seat)
 
     def cards_seen(self, event: CardsSeen) -> None:
-        """The camera read cards in a zone."""
         self.play.cards_seen(event.seat, event.area, event.codes)
 
     def pointer(self, event: Drag | Release) -> None:
@@ -175,14 +167,6 @@ class TableScene(Scene):
         waits its pause again)."""
         self.play.undo()
         self.bot_at = None
-
-    def bot_due(self) -> bool:
-        """A bot is to move now (after its pause)."""
-        return self.play.bot_due()
-
-    def bot_step(self) -> None:
-        """Let the waiting bot make its move."""
-        self.play.bot_step()
 
     def begin(self) -> None:
         """What the table does first (deal, settle), in the game's first journal write."""
@@ -227,15 +211,13 @@ class TableScene(Scene):
         with self.writing():
             asking, self.asking = self.asking, None
             kind = asking[0] if asking else None
-            if kind == "leave":
-                if result == "yes":
-                    self.abandon()
-                    go_home(self.stack)
-                    return
-            elif kind == "pin":
-                if result == "ok":
-                    self.teacher_menu()
-            elif asking is not None and kind != "rules":
+            if kind == "leave" and result == "yes":
+                self.abandon()
+                go_home(self.stack)
+                return
+            if kind == "pin" and result == "ok":
+                self.teacher_menu()
+            elif asking is not None and kind not in ("leave", "pin", "rules"):
                 self.answered(asking, result)
         self.after()
 
@@ -353,8 +335,7 @@ class TableScene(Scene):
         new_record = record is not None and record != save.app.get("table")
         new_checks = checks is not None and checks != save.checks
         if new_record:
-            save.app["table"] = record
-            save.app["played"] = save.elapsed()
+            save.app.update(table=record, played=save.elapsed())
         if new_checks:
             save.checks = checks
         if new_record or new_checks:
@@ -366,7 +347,7 @@ class TableScene(Scene):
     # -- bots and the end ---------------------------------------------------------------------
 
     def update(self, now: float) -> bool:
-        if self.stack.top is not self or not self.bot_due():
+        if self.stack.top is not self or not self.play.bot_due():
             self.bot_at = None
             return False
         if self.bot_at is None:
@@ -376,7 +357,7 @@ class TableScene(Scene):
             return False
         self.bot_at = None
         with self.writing():
-            self.bot_step()
+            self.play.bot_step()
         self.after()
         return True
 
@@ -389,6 +370,3 @@ class TableScene(Scene):
             self.ctx, self.outcome(), again=self.again, aside=self.results_aside()
         )
         self.stack.replace(results)
-
-
-__all__ = ["BOT_PAUSE", "TableScene", "corner_buttons"]

@@ -126,12 +126,6 @@ class Painter:
         """The smallest text a child reads (16 px at 800x480, issue 21)."""
         return self.m.small - 2
 
-    def fitted(self, text: str, size: int, width: int, bold: bool = False) -> tuple[str, int]:
-        """``text`` at the largest size up to ``size`` (not under :attr:`least`) that fits
-        ``width``, cut with "…" if it still does not."""
-        size = max(min(size, self.least), self.fit_size(text, size, width, bold))
-        return self.ellipsis(text, size, width, bold), size
-
     def line(
         self,
         surface: pygame.Surface,
@@ -144,9 +138,11 @@ class Painter:
         bold: bool = False,
         anchor: str = "topleft",
     ) -> pygame.Rect:
-        """One line of text no wider than ``width``, :meth:`fitted`: shrunk to fit, never
-        below the smallest size a child reads, then cut short."""
-        text, size = self.fitted(text, size, width, bold)
+        """One line of text no wider than ``width``: at the largest size up to ``size``
+        that fits, never below the smallest a child reads (:attr:`least`), then cut with
+        "…" if it still does not."""
+        size = max(min(size, self.least), self.fit_size(text, size, width, bold))
+        text = self.ellipsis(text, size, width, bold)
         return self.text(surface, text, pos, size, colour, bold=bold, anchor=anchor)
 
     def text(
@@ -384,6 +380,3 @@ class Painter:
     def cross(self, surface: pygame.Surface, rect: pygame.Rect, colour: Color, width: int) -> None:
         pygame.draw.line(surface, colour, rect.topleft, rect.bottomright, width)
         pygame.draw.line(surface, colour, rect.bottomleft, rect.topright, width)
-
-
-__all__ = ["PIPS", "Button", "Paged", "Painter", "grid", "hit"]

@@ -25,17 +25,14 @@ from typing import Any
 
 import pygame
 
-from tabletop.assets import assets_dir, mathe_meister_layout
-from tabletop.highscores import HighScores
+from tabletop.assets import assets_dir
 from tabletop.ui.app import App, Context, Scene
 from tabletop.ui.autoplay import Autoplayer
 from tabletop.ui.camera import to_rgb
 from tabletop.ui.games.mathe_meister.setup import mode_target
 from tabletop.ui.input import DieSeen, Seen, Tap
-from tabletop.ui.prefs import PrefsFile
 from tabletop.ui.scenes.home import HomeScene
 from tabletop.ui.scenes.pin import PinPad
-from tabletop.ui.sound import Sounds
 from tabletop.ui.theme import metrics_for
 from tests.ui.game_scenery import GAME_SCENES
 
@@ -102,15 +99,9 @@ def make_app(
     vision: queue.SimpleQueue[Any] = queue.SimpleQueue()
     seats: queue.SimpleQueue[Any] = queue.SimpleQueue()
     clock = FakeClock()
-    ctx = Context(
-        metrics=metrics_for(size),
-        sounds=Sounds(enabled=False),
-        highscores=highscores or HighScores(":memory:"),
-        prefs=PrefsFile(None),
-        layout=mathe_meister_layout(),
-        clock=clock,
-        rng=random.Random(7),
-    )
+    ctx = Context(metrics=metrics_for(size), clock=clock, rng=random.Random(7))
+    if highscores is not None:
+        ctx.highscores = highscores
     if journal is not None:
         ctx.journal = journal
     ctx.prefs.prefs.dice_input = "camera" if camera else "tap"

@@ -71,8 +71,9 @@ def test_controller_defaults_have_no_bot_no_cards_no_undo() -> None:
 
 
 def test_controller_a_scene_forwards_its_hooks_to_play() -> None:
-    """The input hooks, the bots' turn and the teacher's "take back a step" reach ``play``
-    through the base; the Rules screen comes from the class's ``rules``."""
+    """The input hooks and the teacher's "take back a step" reach ``play`` through the
+    base (the bots' turn too: ``update`` asks ``play.bot_due`` and ``play.bot_step``, as
+    every game's bot tests show); the Rules screen comes from the class's ``rules``."""
     from tabletop.ui.harness import cards_seen
     from tabletop.ui.table import TableScene
 
@@ -88,20 +89,12 @@ def test_controller_a_scene_forwards_its_hooks_to_play() -> None:
         def undo(self) -> None:
             heard.append(("undo",))
 
-        def bot_due(self) -> bool:
-            return True
-
-        def bot_step(self) -> None:
-            heard.append(("bot",))
-
     scene = TableScene.__new__(TableScene)
     scene.play = Play()
     scene.seat_pressed(2, 0.5)
     scene.cards_seen(cards_seen(1, "line", ["+5"], 0.0))
     scene.teacher_menu()
-    assert scene.bot_due()
-    scene.bot_step()
-    assert heard == [("seat", 2), ("cards", 1, "line", ("+5",)), ("undo",), ("bot",)]
+    assert heard == [("seat", 2), ("cards", 1, "line", ("+5",)), ("undo",)]
     assert TableScene.rules == ("", ())
 
 

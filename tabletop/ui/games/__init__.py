@@ -74,12 +74,6 @@ def resume_game(ctx: Any, saved: Any) -> Any:
     return resume(ctx, save, match)
 
 
-def resumable(game: str) -> bool:
-    """Whether a journaled game of ``game`` can be carried on (the bubble game is not
-    journaled)."""
-    return hasattr(game_app(game), "resume_scene")
-
-
 def start_card_camera(ctx: Any, game: str, seats: int) -> Any | None:
     """Start reading the card zones of ``seats`` seats (``CardsSeen`` events reach the top
     scene); the camera, to stop on leaving, or None without one or with no seats (cards
