@@ -454,3 +454,6 @@ def open_window(
         pygame.mouse.set_visible(False)
         return pygame.display.set_mode((0, 0), pygame.FULLSCREEN)
     return pygame.display.set_mode(size or (800, 480), pygame.RESIZABLE)
+
+
+__all__ = ["App", "Context", "Scene", "SceneStack", "open_window"]

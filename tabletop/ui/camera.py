@@ -320,3 +320,17 @@ def vision_pipeline_ready() -> bool:
         log.info("the vision dice reader is not available: %s", getattr(exc, "message", exc))
         return False
     return True
+
+
+__all__ = [
+    "CardCamera",
+    "DiceCamera",
+    "DiceReader",
+    "FrameSource",
+    "PipelineCamera",
+    "RepeatFrame",
+    "as_die_seen",
+    "seat_area",
+    "to_rgb",
+    "vision_pipeline_ready",
+]

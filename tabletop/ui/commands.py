@@ -182,3 +182,6 @@ def run_buttons_command(args: argparse.Namespace) -> int:
         pins, sys.stdout, seconds=args.seconds, pin_factory=factory, simulate=args.mock
     )
     return 0 if pressed == len(pins) else 1
+
+
+__all__ = ["add_parsers", "run_app_command", "run_buttons_command", "run_demo_command"]

@@ -91,3 +91,6 @@ class TableController:
 
     def bot_step(self) -> None:
         """Let the waiting bot make its move."""
+
+
+__all__ = ["Ask", "TableController"]

@@ -133,3 +133,6 @@ def start_app_fleet(ctx: Any, explicit: Any = None) -> StationFleet | None:
     fleet = StationFleet(link, AppHost(ctx), clock=ctx.clock)
     link.start()
     return fleet
+
+
+__all__ = ["AppHost", "start_app_fleet", "top_game"]

@@ -16,8 +16,7 @@ from typing import Any
 
 import pygame
 
-from hardware.buttons import KeyboardSeats
-from hardware.buttons import SeatPressed as SeatPressed  # re-exported: an input event too
+from hardware.buttons import KeyboardSeats, SeatPressed
 
 
 @dataclass(frozen=True)
@@ -201,3 +200,24 @@ def order_presses(events: list[InputEvent]) -> list[InputEvent]:
     presses = sorted((e for e in events if isinstance(e, SeatPressed)), key=lambda e: e.at)
     it = iter(presses)
     return [next(it) if isinstance(e, SeatPressed) else e for e in events]
+
+
+__all__ = [
+    "Back",
+    "CardSeen",
+    "CardsSeen",
+    "DieSeen",
+    "Drag",
+    "InputEvent",
+    "InputRouter",
+    "Key",
+    "Pointer",
+    "Quit",
+    "Release",
+    "Resized",
+    "SeatPressed",
+    "Seen",
+    "Tap",
+    "View",
+    "order_presses",
+]

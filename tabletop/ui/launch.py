@@ -205,3 +205,6 @@ def main() -> int:
 
 if __name__ == "__main__":
     raise SystemExit(main())
+
+
+__all__ = ["AppOptions", "has_display", "is_raspberry_pi", "make_cameras", "run_app"]

@@ -103,3 +103,14 @@ def seats_named(text: str, names: Sequence[str]) -> str:
 
     text = re.sub(r"\b[Ss]eats ((?:\d+(?:, | and ))+\d+)\b", many, text)
     return re.sub(r"\b[Ss]eat (\d+)\b", one, text)
+
+
+__all__ = [
+    "CHILD_MESSAGES",
+    "FALLBACK",
+    "SENTENCES",
+    "child_message",
+    "load_sentences",
+    "names_joined",
+    "seats_named",
+]

@@ -31,3 +31,6 @@ def offscreen(
         **context,
     )
     return ctx, window
+
+
+__all__ = ["offscreen"]

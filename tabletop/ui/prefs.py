@@ -132,3 +132,14 @@ class PinGate:
             self.wrong = 0
             self.locked_until = self._clock() + LOCK_SECONDS
         return False
+
+
+__all__ = [
+    "DEFAULT_PIN",
+    "DICE_INPUTS",
+    "PIN_LENGTH",
+    "SPEECH_SETTINGS",
+    "PinGate",
+    "Prefs",
+    "PrefsFile",
+]

@@ -22,7 +22,7 @@ import pygame
 from tabletop.engine.protocol import Result
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.input import InputEvent
-from tabletop.ui.messages import names_joined as names_joined  # re-exported
+from tabletop.ui.messages import names_joined
 from tabletop.ui.scenes.common import go_home, home_and_again, route_to_press
 from tabletop.ui.theme import Metrics
 
@@ -227,3 +227,15 @@ class GameResults(Scene):
                 for k in range(goal):
                     centre = (name_x + radius + k * (2 * radius + m.u(3)), y + step - radius - 2)
                     painter.star(surface, centre, radius, p.star if k < won else None, p.ink, 1)
+
+
+__all__ = [
+    "GameResults",
+    "Outcome",
+    "Standing",
+    "names_joined",
+    "ordinal",
+    "outcome_of",
+    "title_of",
+    "winner_line",
+]

@@ -35,8 +35,7 @@ from tabletop.engine.dealers import KeyedDealer
 from tabletop.engine.errors import TabletopError
 from tabletop.engine.match import Match
 from tabletop.engine.protocol import Result, places_from_scores
-from tabletop.store import Saved, SeatInfo
-from tabletop.store import result_record as result_record  # re-exported
+from tabletop.store import Saved, SeatInfo, result_record
 
 if TYPE_CHECKING:
     from tabletop.classroom.mistakes import Question
@@ -394,3 +393,22 @@ class DemoTable:
         match.on_change = None
         if self.id is not None:
             self.ctx.journal.finish(self.id, result_record(match.result()))
+
+
+__all__ = [
+    "LABEL",
+    "NOT_SAVING",
+    "SAVING_AGAIN",
+    "DemoTable",
+    "GameSave",
+    "demo_seats",
+    "keep_one_unfinished",
+    "keyed_dealer",
+    "one_write",
+    "result_record",
+    "saving_words",
+    "seat_infos",
+    "seats_of",
+    "standings_result",
+    "unfinished",
+]

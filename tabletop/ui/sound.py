@@ -81,3 +81,6 @@ class Sounds:
                 sound.play()  # type: ignore[attr-defined]
             except Exception as exc:
                 log.info("sound %s: %s", name, exc)
+
+
+__all__ = ["CUES", "Sounds", "tone"]

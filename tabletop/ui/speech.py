@@ -207,3 +207,12 @@ def make_speaker(setting: str, *, sounds_available: bool, muted: bool) -> Speake
         log.info("speech: no channel for speech: %s", exc)
         return Speaker(setting=setting, muted=muted)
     return Speaker(lambda text: render_espeak(text, program), player, setting=setting, muted=muted)
+
+
+__all__ = [
+    "MixerChannel",
+    "Speaker",
+    "espeak_ng",
+    "make_speaker",
+    "render_espeak",
+]

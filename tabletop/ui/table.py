@@ -370,3 +370,6 @@ class TableScene(Scene):
             self.ctx, self.outcome(), again=self.again, aside=self.results_aside()
         )
         self.stack.replace(results)
+
+
+__all__ = ["BOT_PAUSE", "TableScene", "corner_buttons"]

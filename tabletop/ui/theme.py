@@ -126,3 +126,16 @@ def _font(size: int, bold: bool) -> pygame.font.Font:
 def _rendered(text: str, size: int, bold: bool, colour: Color) -> pygame.Surface:
     """Text drawn once, kept for the frames after (a screen redraws the same words)."""
     return _font(size, bold).render(text, True, colour)
+
+
+__all__ = [
+    "LARGE",
+    "PALETTE",
+    "SEAT_COLOURS",
+    "SMALL",
+    "Fonts",
+    "Metrics",
+    "Palette",
+    "metrics_for",
+    "seat_text_colour",
+]

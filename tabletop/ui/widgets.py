@@ -380,3 +380,6 @@ class Painter:
     def cross(self, surface: pygame.Surface, rect: pygame.Rect, colour: Color, width: int) -> None:
         pygame.draw.line(surface, colour, rect.topleft, rect.bottomright, width)
         pygame.draw.line(surface, colour, rect.bottomleft, rect.topright, width)
+
+
+__all__ = ["PIPS", "Button", "Paged", "Painter", "grid", "hit"]
