@@ -212,7 +212,6 @@ def make_speaker(setting: str, *, sounds_available: bool, muted: bool) -> Speake
 __all__ = [
     "MixerChannel",
     "Speaker",
-    "espeak_ng",
     "make_speaker",
     "render_espeak",
 ]
