@@ -23,9 +23,9 @@ from tabletop.classroom import usb
 from tabletop.classroom.roster import ImportReport, Roster, decode_csv
 from tabletop.classroom.students import Student, read_roster
 from tabletop.engine.errors import BadInput
-from tabletop.ui.app import Context, Scene
+from tabletop.ui.app import Context
 from tabletop.ui.input import InputEvent, Key
-from tabletop.ui.scenes.common import Choices, Confirm, draw_message
+from tabletop.ui.scenes.common import Choices, draw_message
 from tabletop.ui.scenes.names import NameScene
 from tabletop.ui.scenes.rules import ChoiceGrid
 from tabletop.ui.scenes.settings import TeacherScreen
@@ -220,7 +220,6 @@ class ClassListScene(TeacherScreen):
         self.roster = Roster(ctx.journal)
         self.find_sticks = sticks
         self.grid = StudentGrid(self.roster.students())
-        self.then: Callable[[Any], None] | None = None  # takes the answer of the dialog on top
 
     # -- layout and drawing --------------------------------------------------------------
 
@@ -284,18 +283,11 @@ class ClassListScene(TeacherScreen):
         if self.stack.top is self:
             self.layout(self.m)
 
-    def ask(self, scene: Scene, then: Callable[[Any], None]) -> None:
-        """Push ``scene``; ``then`` gets its answer when it pops with one."""
-        self.then = then
-        self.stack.push(scene)
-
     # -- answers from the dialogs --------------------------------------------------------
 
     def resume(self, result: Any) -> None:
-        then, self.then = self.then, None
         try:
-            if then is not None and result:
-                then(result)
+            super().resume(result)
         except BadInput as exc:
             log.warning("class list: %s", exc.message)
             self.say(exc.message[:1].upper() + exc.message[1:] + ".", good=False)
@@ -334,10 +326,9 @@ class ClassListScene(TeacherScreen):
             where = f"in group {changed.group}" if changed.group else "in no group"
             self.say(f"{changed.name} is now {where}.")
 
-        def removed(answer: str) -> None:
-            if answer == "yes":
-                self.roster.remove(student.id)
-                self.say(f"{student.name} is off the class list. Their past games stay.")
+        def removed() -> None:
+            self.roster.remove(student.id)
+            self.say(f"{student.name} is off the class list. Their past games stay.")
 
         if action == "rename":
             self.ask(TypedName(self.ctx, student.name, "Change the name"), renamed)
@@ -345,7 +336,7 @@ class ClassListScene(TeacherScreen):
             self.ask_group(f"{student.name}'s group", regrouped)
         elif action == "remove":
             question = f"Remove {student.name} from the class list?"
-            self.ask(Confirm(self.ctx, question, "Remove", "Keep"), removed)
+            self.confirm(question, "Remove", "Keep", removed)
 
     # -- the USB stick -------------------------------------------------------------------
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from typing import Any
 
 import pygame
@@ -17,12 +18,29 @@ from tabletop.ui.widgets import Button, Painter
 
 class TeacherScreen(Scene):
     """A teacher's screen (Settings and what is behind it): it does not speak, taps on
-    its buttons are pressed, Back presses ``back``; :meth:`backdrop` starts its drawing
-    with its title."""
+    its buttons are pressed, Back presses ``back``; :meth:`ask` pushes a question and
+    hands its answer on; :meth:`backdrop` starts its drawing with its title."""
 
     speaks = False
     back = "back"
     good = True  # whether ``message`` says that something went well
+    then: Callable[[Any], None] | None = None  # takes the answer of the screen asked
+
+    def ask(self, scene: Scene, then: Callable[[Any], None]) -> None:
+        """Push ``scene``; ``then`` gets its answer when it pops with one (not None)."""
+        self.then = then
+        self.stack.push(scene)
+
+    def confirm(self, question: str, yes: str, no: str, then: Callable[[], None]) -> None:
+        """Ask ``question``; ``then`` is called when the answer is ``yes``."""
+        self.ask(Confirm(self.ctx, question, yes, no), lambda a: then() if a == "yes" else None)
+
+    def resume(self, result: Any) -> None:
+        then, self.then = self.then, None
+        if then is not None and result is not None:
+            then(result)
+        if self.stack.top is self:
+            self.layout(self.m)
 
     def say(self, message: str, good: bool = True) -> None:
         """Tell the teacher ``message``; a problem (``good=False``) sounds wrong too."""
@@ -106,9 +124,9 @@ class SettingsScene(TeacherScreen):
             module, factory = SCREENS[name]
             self.stack.push(getattr(importlib.import_module(module), factory)(self.ctx))
         elif name == "pin":
-            self.stack.push(PinPad(self.ctx, purpose="change"))
+            self.ask(PinPad(self.ctx, purpose="change"), self.pin_changed)
         elif name == "quit":
-            self.stack.push(Confirm(self.ctx, "Close the app?", "Close", "Stay"))
+            self.confirm("Close the app?", "Close", "Stay", self.quit)
         elif name == "back":
             self.stack.pop()
         else:
@@ -121,12 +139,12 @@ class SettingsScene(TeacherScreen):
                 self.ctx.prefs.save()
             self.layout(self.m)
 
-    def resume(self, result: Any) -> None:
-        if result == "yes":
-            self.ctx.quit_requested = True
-        elif result == "changed":
+    def pin_changed(self, result: str) -> None:
+        if result == "changed":
             self.ctx.prefs.notice = "The PIN is changed."
-        self.layout(self.m)
+
+    def quit(self) -> None:
+        self.ctx.quit_requested = True
 
     def draw(self, surface: pygame.Surface) -> None:
         painter = self.backdrop(surface, "Settings")
