@@ -82,8 +82,6 @@ class ReportScene(Paged, TeacherScreen):
         self.looked_at: float | None = None
         self.load()
 
-    # -- data ------------------------------------------------------------------------------
-
     def load(self) -> None:
         found = report.read_report(self.ctx.journal, self.session)
         self.rows, self.left_out = found.rows, found.left_out
@@ -122,8 +120,6 @@ class ReportScene(Paged, TeacherScreen):
             skills.row_trend(self.trends, r) or "\u2014",
             r.mistake(),
         ]
-
-    # -- layout ----------------------------------------------------------------------------
 
     def enter(self) -> None:
         if self.looked_at is None:
@@ -177,8 +173,6 @@ class ReportScene(Paged, TeacherScreen):
             rect = pygame.Rect(table.left, top + m.u(2), table.width, self.row_h - m.u(4))
             rows.append((rect, item))
         return rows
-
-    # -- input -----------------------------------------------------------------------------
 
     def press(self, name: str) -> None:
         if name == "back" and self.group is None:
@@ -243,8 +237,6 @@ class ReportScene(Paged, TeacherScreen):
             self.layout(self.m)
             return True
         return False
-
-    # -- drawing ---------------------------------------------------------------------------
 
     def draw(self, surface: pygame.Surface) -> None:
         title = "Class report" if self.group is None else report.group_title(self.group)

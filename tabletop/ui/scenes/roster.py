@@ -221,8 +221,6 @@ class ClassListScene(TeacherScreen):
         self.find_sticks = sticks
         self.grid = StudentGrid(self.roster.students())
 
-    # -- layout and drawing --------------------------------------------------------------
-
     def layout(self, metrics: Metrics) -> None:
         m, margin, bh = metrics, metrics.u(16), metrics.u(56)
         foot_row = pygame.Rect(margin, m.height - margin - bh, m.width - 2 * margin, bh)
@@ -257,8 +255,6 @@ class ClassListScene(TeacherScreen):
             hint = PRINT_HINT + " (Save to USB writes the list as a CSV file)."
             painter.paragraph(surface, hint, self.info_rect, self.m.small, muted, max_lines=2)
 
-    # -- input ---------------------------------------------------------------------------
-
     def handle(self, event: InputEvent) -> None:
         if key := StudentGrid.page_key(event):
             self.press(key)
@@ -282,8 +278,6 @@ class ClassListScene(TeacherScreen):
             self.stack.pop()
         if self.stack.top is self:
             self.layout(self.m)
-
-    # -- answers from the dialogs --------------------------------------------------------
 
     def resume(self, result: Any) -> None:
         try:
@@ -337,8 +331,6 @@ class ClassListScene(TeacherScreen):
         elif action == "remove":
             question = f"Remove {student.name} from the class list?"
             self.confirm(question, "Remove", "Keep", removed)
-
-    # -- the USB stick -------------------------------------------------------------------
 
     def usb_sticks(self) -> list[Path]:
         """The mounted USB sticks; when there is none, that is said (and logged)."""

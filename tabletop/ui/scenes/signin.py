@@ -116,8 +116,6 @@ class SignInScene(Scene):
         self.good = True
         self.camera: Any = None
 
-    # -- lifecycle -----------------------------------------------------------------------
-
     def enter(self) -> None:
         from tabletop.ui.games import start_card_camera
 
@@ -137,8 +135,6 @@ class SignInScene(Scene):
     @property
     def camera_on(self) -> bool:
         return self.camera is not None and getattr(self.camera, "available", True)
-
-    # -- layout --------------------------------------------------------------------------
 
     def layout(self, metrics: Metrics) -> None:
         m = metrics
@@ -175,8 +171,6 @@ class SignInScene(Scene):
         ready = all(s.decided for s in self.seats)
         b.append(Button("done", foot(m, 240, "right"), "Play!", size=m.big, enabled=ready))
         self.buttons = b
-
-    # -- input ---------------------------------------------------------------------------
 
     def handle(self, event: InputEvent) -> None:
         tapped = hit(self.buttons, event.pos) if isinstance(event, Tap) else None
@@ -231,8 +225,6 @@ class SignInScene(Scene):
             for seat, sid in badges:
                 self.sign_in(sid, seat, how="badge")
         self.layout(self.m)
-
-    # -- what the scene does -------------------------------------------------------------
 
     def select(self, seat: int) -> None:
         if 0 <= seat < len(self.seats) and self.seats[seat].bot is None:
@@ -305,8 +297,6 @@ class SignInScene(Scene):
 
     def _light(self) -> None:
         self.ctx.lamps.light_only([] if self.active is None else [self.active])
-
-    # -- drawing -------------------------------------------------------------------------
 
     def draw(self, surface: pygame.Surface) -> None:
         painter, p = self.ctx.painter, self.ctx.painter.p

@@ -87,8 +87,6 @@ class RotationRunner:
         """``"Station 2: Math Wars Meta"``."""
         return f"Station {self.station + 1}: {self.plan.stations[self.station].name}"
 
-    # -- every frame ----------------------------------------------------------------------
-
     def update(self) -> bool:
         """Follow the clock to now: warn, end the rotation's games when time is up. True
         when the banner must be redrawn."""
@@ -128,8 +126,6 @@ class RotationRunner:
         if self.ctx.rotation is self:
             self.ctx.rotation = None
 
-    # -- the LEDs ---------------------------------------------------------------------------
-
     def _start_flash(self, t: float) -> None:
         if self._flash is None:
             self._flash = (t, _lit(self.ctx.lamps))
@@ -146,8 +142,6 @@ class RotationRunner:
             self._flash = None
         else:
             lamps.light_only(range(SEATS) if step % 2 == 0 else [])
-
-    # -- the teacher's controls -------------------------------------------------------------
 
     def control(self, name: str) -> None:
         """``pause``, ``resume``, ``extend`` (by a minute), ``skip`` or ``end``: the
@@ -177,8 +171,6 @@ class RotationRunner:
         except TabletopError as exc:
             log.error("rotation %d: %s: %s", self.stored.id, exc.code, exc.message)
             self.ctx.notices.append(SAVE_FAILED)
-
-    # -- the banner ----------------------------------------------------------------------------
 
     def strip(self, screen: Metrics) -> int:
         """The height of the banner's strip at the bottom of ``screen`` (the whole
