@@ -240,19 +240,16 @@ class RotationEditor(PlanScreen):
         return picked
 
     def start(self) -> None:
-        d = self.draft
+        d, ctx = self.draft, self.ctx
         try:
             plan = d.plan()
-            ctx = self.ctx
             stored = start_rotation(ctx.journal, plan, d.here, session=ctx.session, now=ctx.wall)
         except BadInput as exc:
-            self.ctx.sounds.play("wrong")
-            self.message = exc.message[0].upper() + exc.message[1:] + "."
+            self.say(exc.message[0].upper() + exc.message[1:] + ".", good=False)
             log.info("rotation: plan refused: %s", exc.message)
             return
         except TabletopError as exc:
-            self.ctx.sounds.play("wrong")
-            self.message = "The rotation could not be saved. Try again."
+            self.say("The rotation could not be saved. Try again.", good=False)
             log.error("rotation: %s: %s", exc.code, exc.message)
             return
         what = f"{len(plan.stations)} stations, {len(plan.groups)} groups, {plan.minutes} min"
@@ -319,8 +316,7 @@ class StationPicker(PlanScreen):
         try:
             self.station = replace(self.station, **changes)
         except BadInput as exc:  # a mode and an option that do not go together
-            self.ctx.sounds.play("wrong")
-            self.message = exc.message
+            self.say(exc.message, good=False)
         self.layout(self.m)
 
 
