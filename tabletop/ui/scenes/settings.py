@@ -78,7 +78,7 @@ def footer(
 # The teacher's screens behind Settings' buttons: (module, factory taking the context).
 SCREENS = {
     "classlist": ("tabletop.ui.scenes.roster", "ClassListScene"),
-    "rotation": ("tabletop.ui.scenes.rotation", "rotation_menu"),
+    "rotation": ("tabletop.ui.scenes.rotation_editor", "rotation_menu"),
     "report": ("tabletop.ui.scenes.report", "ReportScene"),
 }
 

@@ -4,7 +4,8 @@ its banner: station, group and countdown. At the warning it sounds and flashes e
 seat's LED; at time up it saves the games on the stack as finished for "time", goes
 Home and shows :class:`StationScene` (where the groups go next), whose button opens the
 station's game set up as planned. Times are wall-clock seconds from ``ctx.wall``, so a
-device that reboots carries on (:func:`restore_rotation`)."""
+device that reboots carries on (:func:`restore_rotation`). The teacher's screens for
+rotations are in :mod:`tabletop.ui.scenes.rotation_editor`."""
 
 from __future__ import annotations
 

@@ -34,7 +34,7 @@ from tabletop.engine.errors import BadInput, TabletopError
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.scenes.common import foot
 from tabletop.ui.scenes.names import NameScene
-from tabletop.ui.scenes.rotation.runner import RotationRunner, run_rotation, seated
+from tabletop.ui.scenes.rotation import RotationRunner, run_rotation, seated
 from tabletop.ui.scenes.settings import TeacherScreen, footer
 from tabletop.ui.theme import Metrics
 from tabletop.ui.widgets import Button, grid
