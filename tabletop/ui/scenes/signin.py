@@ -205,20 +205,15 @@ class SignInScene(Scene):
         """The camera's steady reading of one zone: sign in the badges there."""
         badges: list[tuple[int | None, str]] = []
         for card in event.cards:
-            sid = badge_id(card.code)
-            if sid is None:
+            if (sid := badge_id(card.code)) is None:
                 log.info("sign-in: %r is not a badge (seat %s)", card.code, card.seat)
-                continue
-            badges.append(
-                (self._zone_seat(card.seat if card.seat is not None else event.seat), sid)
-            )
-        if not badges:
-            if event.cards:
-                self.refuse("not_badge")
-                self.layout(self.m)
-            return
+            else:
+                seat = self._zone_seat(event.seat if card.seat is None else card.seat)
+                badges.append((seat, sid))
         fixed = [seat for seat, _ in badges if seat is not None]
-        if len(fixed) != len(set(fixed)):
+        if event.cards and not badges:
+            self.refuse("not_badge")
+        elif len(fixed) != len(set(fixed)):
             log.info("sign-in: %d badges at once in seat %s's zone", len(badges), fixed[0] + 1)
             self.refuse("one")
         else:
