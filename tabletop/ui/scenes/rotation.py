@@ -216,11 +216,6 @@ class RotationRunner:
         painter.text(surface, label, at, m.text, ink, bold=True, anchor="midleft")
 
 
-def seated(now: Moment) -> int:
-    """The rotation whose groups are at the stations (in a transition: the coming one)."""
-    return now.rotation + (1 if now.phase == "transition" else 0)
-
-
 def called(group: str) -> str:
     """How a group is named in a sentence: "Group Red", but "Group 1" and "Team A" as
     they are."""
@@ -272,7 +267,7 @@ class StationScene(Scene):
         if now.done:
             return "All done!", "The station rotation is over. Thank you!", ""
         group = runner.group
-        rounds = f"Rotation {seated(now) + 1} of {runner.plan.count}"
+        rounds = f"Rotation {now.seated + 1} of {runner.plan.count}"
         if group is None:
             return "No group here now", f"{runner.title} rests.", rounds
         details = [f"Mode: {self.station.mode_name}", *self.station.option_names, rounds]
@@ -442,7 +437,7 @@ def finish_stale_games(ctx: Context, runner: RotationRunner) -> None:
         then = clock.now(saved.started)
         if then.done:
             continue  # played after it
-        if not now.done and seated(then) >= seated(now):
+        if not now.done and then.seated >= now.seated:
             continue  # its rotation is still on: Home offers to carry on
         try:
             scene = resume_game(ctx, saved)

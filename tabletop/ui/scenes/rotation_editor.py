@@ -34,7 +34,7 @@ from tabletop.engine.errors import BadInput, TabletopError
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.scenes.common import foot
 from tabletop.ui.scenes.names import NameScene
-from tabletop.ui.scenes.rotation import RotationRunner, run_rotation, seated
+from tabletop.ui.scenes.rotation import RotationRunner, run_rotation
 from tabletop.ui.scenes.settings import TeacherScreen, footer
 from tabletop.ui.theme import Metrics
 from tabletop.ui.widgets import Button, grid
@@ -441,7 +441,7 @@ class RotationControl(TeacherScreen):
             f"Rotation {now.rotation + 1} of {plan.count}: {state}",
             f"Here: {runner.group or 'no group'} \u00b7 {now.countdown()} left",
         ]
-        where = [(g, plan.station_of(g, seated(now))) for g in plan.groups]
+        where = [(g, plan.station_of(g, now.seated)) for g in plan.groups]
         if not now.done and any(s is not None for _, s in where):
             lines.append(
                 ("Next: " if now.phase == "transition" else "Now: ")
