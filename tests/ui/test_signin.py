@@ -11,12 +11,13 @@ import pytest
 
 from hardware.buttons import SeatPressed
 from tabletop.classroom.roster import Roster
+from tabletop.classroom.students import badge_id
 from tabletop.store import SeatInfo
 from tabletop.ui.app import App
 from tabletop.ui.autoplay import Autoplayer
 from tabletop.ui.input import CardSeen, CardsSeen, Tap
 from tabletop.ui.scenes.roster import PickDialog
-from tabletop.ui.scenes.signin import SAYS, SignInScene, badge_id, needs_sign_in
+from tabletop.ui.scenes.signin import SAYS, SignInScene, needs_sign_in
 from tests.ui.scenery import SIZES, Recorder, make_app
 
 CLASS = """id,name,group

@@ -21,7 +21,7 @@ import pygame
 
 from tabletop.classroom import usb
 from tabletop.classroom.roster import ImportReport, Roster, decode_csv
-from tabletop.classroom.students import Student, read_roster
+from tabletop.classroom.students import BADGE_PREFIX, Student, read_roster
 from tabletop.engine.errors import BadInput
 from tabletop.ui.app import Context
 from tabletop.ui.input import InputEvent, Key
@@ -208,7 +208,7 @@ class StudentDialog(Choices):
     def __init__(self, ctx: Context, s: Student) -> None:
         where = f"group {s.group}" if s.group else "no group"
         answers = [(name, name.title(), "quiet") for name in ("close", "rename", "group", "remove")]
-        text = f"{where} · id {s.id} · badge MT1:ID:{s.id}"
+        text = f"{where} · id {s.id} · badge {BADGE_PREFIX}{s.id}"
         super().__init__(ctx, s.name, text, answers, cancel="close")
 
 

@@ -19,8 +19,7 @@ import pygame
 
 from hardware.buttons import SeatPressed
 from tabletop.classroom.roster import Roster
-from tabletop.classroom.students import Student, student_id
-from tabletop.engine.errors import BadInput
+from tabletop.classroom.students import BADGE_PREFIX, Student, badge_id
 from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.input import CardsSeen, InputEvent, Tap
@@ -32,7 +31,6 @@ from tabletop.ui.widgets import Button, grid, hit
 
 log = logging.getLogger(__name__)
 
-BADGE_PREFIX = "MT1:ID:"
 CAMERA_GAME = "signin"  # the card camera's zones: seat slices, or whole mats
 SAYS = {
     "unknown": "This badge is not in the class list. Ask your teacher.",
@@ -48,18 +46,6 @@ SAYS = {
 def needs_sign_in(ctx: Any) -> bool:
     """True when the device has a class list (otherwise skip the sign-in screen)."""
     return len(Roster(ctx.journal)) > 0
-
-
-def badge_id(code: str) -> str | None:
-    """The student id a camera code carries (``MT1:ID:<id>``), or None if it is not a
-    badge. A code the camera saw twice in one frame (``!`` in front) still counts."""
-    code = code.removeprefix("!")
-    if not code.startswith(BADGE_PREFIX):
-        return None
-    try:
-        return student_id(code[len(BADGE_PREFIX) :])
-    except BadInput:
-        return None
 
 
 @dataclass
@@ -369,4 +355,4 @@ class SignInGate:
         (setup.stack.replace if self.replace else setup.stack.push)(game)
 
 
-__all__ = ["SAYS", "SignInGate", "SignInScene", "badge_id", "needs_sign_in"]
+__all__ = ["SAYS", "SignInGate", "SignInScene", "needs_sign_in"]
