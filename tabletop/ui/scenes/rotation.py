@@ -37,8 +37,7 @@ log = logging.getLogger(__name__)
 SEATS = 8  # every seat's LED flashes at the warning
 FLASH_STEP = 0.4  # seconds on, seconds off
 FLASH_TOGGLES = 6
-WARNING_SOUND = "round"
-TIME_UP_SOUND = "round"
+SOUND = "round"  # at the warning and at time up
 SAVE_FAILED = "The rotation could not be saved just now. It keeps running."
 STRIP = 44  # the banner's strip at the bottom of the screen, in base units
 WHITE = (255, 255, 255)
@@ -68,9 +67,8 @@ class RotationRunner:
         self.clock: RotationClock = stored.clock
         self.wall = ctx.wall
         self.moment: Moment = self.clock.now(self.wall())
-        self.warned: set[int] = set()
-        if self.moment.phase == "warning":
-            self.warned.add(self.moment.rotation)  # restored mid-warning: it was given
+        # restored mid-warning: the warning was given
+        self.warned = {self.moment.rotation} if self.moment.phase == "warning" else set()
         self.finished = False
         self._flash: tuple[float, list[int]] | None = None  # started at, lit before
         self._shown: tuple[Any, ...] = ()
@@ -101,7 +99,7 @@ class RotationRunner:
         if now.phase == "warning" and now.rotation not in self.warned:
             self.warned.add(now.rotation)
             log.info("rotation: warning, %s left", now.countdown())
-            self.ctx.sounds.play(WARNING_SOUND)
+            self.ctx.sounds.play(SOUND)
             self._start_flash(t)
         if now.done and not self.finished:
             self.finish()
@@ -114,7 +112,7 @@ class RotationRunner:
         """The rotation's time is up: save the games, send everyone to the station screen."""
         self.warned.add(rotation)
         log.info("rotation: time is up for rotation %d at station %d", rotation, self.station + 1)
-        self.ctx.sounds.play(TIME_UP_SOUND)
+        self.ctx.sounds.play(SOUND)
         self._start_flash(t)
         finish_games(self.ctx)
         show_station(self.ctx, self, ended=rotation)
