@@ -71,7 +71,9 @@ def badge(app: App, *codes: str, seat: int | None = None) -> None:
 
 
 def names(scene: SignInScene) -> list[tuple[str, str | None, bool]]:
-    return [(s.name, s.student.id if s.student else None, s.guest) for s in scene.seats]
+    """Each seat's name, student id, and whether it plays as a guest."""
+    guest = [d and s.student is None and s.bot is None for s, d in zip(scene.seats, scene.decided)]
+    return [(s.name, s.student, g) for s, g in zip(scene.seats, guest, strict=True)]
 
 
 def test_signin_badge_ids_from_camera_codes() -> None:
@@ -100,7 +102,7 @@ def test_signin_badge_in_a_seats_zone_signs_in_that_seat() -> None:
     assert scene.active == 0  # the highlighted seat is still the first empty one
     badge(app, "MT1:ID:S1")  # no seat: the highlighted seat
     badge(app, "MT1:ID:S5", seat=None)
-    assert [s.student.id for s in scene.seats if s.student] == ["S1", "S3", "S5"]
+    assert [s.student for s in scene.seats if s.student] == ["S1", "S3", "S5"]
     assert scene.active is None
     Autoplayer(app).tap("done")
     assert catch.results == [
@@ -187,7 +189,7 @@ def test_signin_refuses_two_badges_in_one_seats_zone() -> None:
     assert scene.message == "Hold up one badge at a time." and not scene.good
     assert all(s.student is None for s in scene.seats)
     badge(app, "MT1:ID:S1", "MT1:ID:S2", seat=None)  # held up over no seat: in turn
-    assert [s.student.id for s in scene.seats if s.student] == ["S1", "S2"]
+    assert [s.student for s in scene.seats if s.student] == ["S1", "S2"]
 
 
 def test_signin_with_every_seat_filled_says_so() -> None:

@@ -12,14 +12,13 @@ filled already. What is refused is said in one sentence (:data:`SAYS`) and logge
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
 from typing import Any
 
 import pygame
 
 from hardware.buttons import SeatPressed
 from tabletop.classroom.roster import Roster
-from tabletop.classroom.students import BADGE_PREFIX, Student, badge_id
+from tabletop.classroom.students import BADGE_PREFIX, badge_id
 from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.input import CardsSeen, InputEvent, Tap
@@ -48,32 +47,6 @@ def needs_sign_in(ctx: Any) -> bool:
     return len(Roster(ctx.journal)) > 0
 
 
-@dataclass
-class SeatState:
-    """One seat while signing in."""
-
-    default: str
-    bot: str | None = None
-    student: Student | None = None
-    guest: bool = False
-
-    @property
-    def decided(self) -> bool:
-        return self.bot is not None or self.student is not None or self.guest
-
-    @property
-    def name(self) -> str:
-        return self.student.name if self.student is not None else self.default
-
-    @property
-    def status(self) -> str:
-        if self.bot is not None:
-            return f"bot ({self.bot})"
-        if self.student is not None:
-            return "\u2713 signed in"
-        return "guest" if self.guest else "waiting\u2026"
-
-
 class SignInScene(Scene):
     """See the module docstring."""
 
@@ -89,11 +62,10 @@ class SignInScene(Scene):
         if not 1 <= seats <= len(SEAT_COLOURS):
             raise ValueError(f"seats must be 1 to {len(SEAT_COLOURS)}, not {seats}")
         self.game = game
-        bots = dict(bots or {})
-        self.seats = [
-            SeatState(defaults[i] if i < len(defaults) else f"Player {i + 1}", bots.get(i))
-            for i in range(seats)
-        ]
+        names = [*defaults, *(f"Player {i + 1}" for i in range(len(defaults), seats))]
+        self.defaults = names[:seats]
+        self.seats = seat_infos(self.defaults, bots)  # who sits where now: what Play! pops
+        self.decided = [s.bot is not None for s in self.seats]  # a bot's seat is filled
         self.roster = Roster(ctx.journal)
         here = getattr(ctx.rotation, "group", None)  # the rotation's group here comes first
         self.grid = StudentGrid(self.roster.students(), here if isinstance(here, str) else None)
@@ -141,7 +113,7 @@ class SignInScene(Scene):
         ]  # drawn by draw_seat
         names = pygame.Rect(seat_area.right + m.u(20), top, 0, foot_y - m.u(8) - top)
         names.width = W - margin - names.left
-        seated = {s.student.id: i for i, s in enumerate(self.seats) if s.student is not None}
+        seated = {s.student: i for i, s in enumerate(self.seats) if s.student is not None}
         b += self.grid.layout(
             names,
             m,
@@ -154,7 +126,7 @@ class SignInScene(Scene):
         guest.centerx = W // 2
         waiting = self.active is not None  # a seat to fill
         b.append(Button("guest", guest, "Play as guest", kind="quiet", enabled=waiting))
-        ready = all(s.decided for s in self.seats)
+        ready = all(self.decided)
         b.append(Button("done", foot(m, 240, "right"), "Play!", size=m.big, enabled=ready))
         self.buttons = b
 
@@ -174,8 +146,8 @@ class SignInScene(Scene):
     def press(self, name: str) -> None:
         sid = StudentGrid.student_of(name)
         if name in ("done", "cancel"):
-            if name == "cancel" or all(s.decided for s in self.seats):
-                self.stack.pop(self.result() if name == "done" else None)
+            if name == "cancel" or all(self.decided):
+                self.stack.pop(list(self.seats) if name == "done" else None)
             return
         if sid is not None:
             self.sign_in(sid, None, how="tap")
@@ -221,7 +193,7 @@ class SignInScene(Scene):
             self.refuse("unknown")
             return
         target = self.active if seat is None else seat
-        where = next((i for i, s in enumerate(self.seats) if s.student == student), None)
+        where = next((i for i, s in enumerate(self.seats) if s.student == student.id), None)
         if where is not None and where != target:
             log.info("sign-in: %s (%s) is already at seat %d", student.id, how, where + 1)
             self.refuse("taken", name=student.name, seat=where + 1)
@@ -230,8 +202,8 @@ class SignInScene(Scene):
             log.info("sign-in: %s (%s) with every seat filled", student.id, how)
             self.refuse("full")
             return
-        self.seats[target].student = student
-        self.seats[target].guest = False
+        self.seats[target] = SeatInfo(target, student.name, student.id, student.group)
+        self.decided[target] = True
         log.info("sign-in: %s (%s) at seat %d by %s", student.id, student.name, target + 1, how)
         self.say(SAYS["hello"].format(name=student.name, seat=target + 1))
         self.ctx.sounds.play("good")
@@ -240,21 +212,11 @@ class SignInScene(Scene):
     def play_as_guest(self) -> None:
         if self.active is None:
             return
-        seat = self.seats[self.active]
-        seat.student, seat.guest = None, True
-        log.info("sign-in: seat %d plays as a guest (%s)", self.active + 1, seat.default)
+        i = self.active
+        self.seats[i], self.decided[i] = SeatInfo(i, self.defaults[i]), True
+        log.info("sign-in: seat %d plays as a guest (%s)", i + 1, self.defaults[i])
         self.say(SAYS["guest"].format(seat=self.active + 1))
         self._advance()
-
-    def result(self) -> list[SeatInfo]:
-        """Each seat's student; a bot, or a guest, keeps the default name and no group
-        (reports list guests apart)."""
-        return [
-            SeatInfo(i, s.default, None, "", s.bot)
-            if s.bot is not None or s.student is None
-            else SeatInfo(i, s.student.name, s.student.id, s.student.group, None)
-            for i, s in enumerate(self.seats)
-        ]
 
     def say(self, message: str, good: bool = True) -> None:
         self.message, self.good = message, good
@@ -270,7 +232,7 @@ class SignInScene(Scene):
         return seat - 1 if self.seats[seat - 1].bot is None else None
 
     def _next_empty(self) -> int | None:
-        return next((i for i, s in enumerate(self.seats) if not s.decided), None)
+        return next((i for i, decided in enumerate(self.decided) if not decided), None)
 
     def _advance(self) -> None:
         self.active = self._next_empty()
@@ -288,16 +250,15 @@ class SignInScene(Scene):
         header(self, surface, "Who plays?", sub)
         for b in self.buttons:
             if b.name.startswith("seat."):
-                self.draw_seat(surface, b, self.seats[int(b.name[len("seat.") :])])
+                self.draw_seat(surface, b, int(b.name[len("seat.") :]))
             else:
                 painter.button(surface, b)
         self.grid.draw(surface, painter)
         if self.message:
             draw_message(self, surface, self.message_rect, self.good, 3)
 
-    def draw_seat(self, surface: pygame.Surface, b: Button, seat: SeatState) -> None:
-        painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
-        i = int(b.name[len("seat.") :])
+    def draw_seat(self, surface: pygame.Surface, b: Button, i: int) -> None:
+        painter, m, p, seat = self.ctx.painter, self.m, self.ctx.painter.p, self.seats[i]
         fill = p.panel if seat.bot is None else p.quiet
         painter.box(surface, b.rect, fill, p.line, 2, m.u(8))
         if b.selected:
@@ -312,9 +273,13 @@ class SignInScene(Scene):
         name = seat.name
         if " " in name and painter.fonts.width(name, int(size * 0.75), True) > inner:
             name = name.split()[0]  # a first name read big beats a whole name read small
-        ink, at = p.ink if seat.decided else p.muted, (left, b.rect.top + m.u(3))
+        ink, at = p.ink if self.decided[i] else p.muted, (left, b.rect.top + m.u(3))
         painter.text(surface, name, at, size, ink, bold=True, max_width=inner)  # shrunk, then cut
-        status = painter.ellipsis(seat.status, m.small, inner)
+        waiting = "guest" if self.decided[i] else "waiting\u2026"
+        status = (
+            f"bot ({seat.bot})" if seat.bot else "\u2713 signed in" if seat.student else waiting
+        )
+        status = painter.ellipsis(status, m.small, inner)
         ink, at = p.good if seat.student is not None else p.muted, (left, b.rect.bottom - m.u(3))
         painter.text(surface, status, at, m.small, ink, anchor="bottomleft")
 
