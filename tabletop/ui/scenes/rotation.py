@@ -27,9 +27,9 @@ from tabletop.classroom.rotation import (
     save_clock,
 )
 from tabletop.engine.errors import TabletopError
-from tabletop.ui.app import Context, Scene
-from tabletop.ui.input import InputEvent
-from tabletop.ui.scenes.common import home_and_again, route_to_press
+from tabletop.ui.app import Context
+from tabletop.ui.scenes.common import home_and_again
+from tabletop.ui.scenes.settings import Screen
 from tabletop.ui.theme import ORANGE, PALETTE, Metrics
 
 log = logging.getLogger(__name__)
@@ -226,16 +226,17 @@ def choose_setup(setup: Any, station: Station) -> None:
     setup.preset(station.mode, station.options)
 
 
-class StationScene(Scene):
+class StationScene(Screen):
     """Time's up (where the leaving group goes), the arriving group's welcome, and a
     button to start this station's game; at the end, the rotation is over. The
     countdown is the banner's, in its strip below."""
+
+    back = "home"
 
     def __init__(self, ctx: Context, runner: RotationRunner, *, ended: int | None = None) -> None:
         super().__init__(ctx)
         self.runner = runner
         self.ended = ended  # the rotation whose time just ran out, if any
-        self.message = ""
 
     @property
     def station(self) -> Station:
@@ -283,9 +284,6 @@ class StationScene(Scene):
             self.layout(self.m)
             return True
         return False
-
-    def handle(self, event: InputEvent) -> None:
-        route_to_press(self, event)
 
     def press(self, name: str) -> None:
         if name == "home":

@@ -150,7 +150,6 @@ class PlanScreen(TeacherScreen):
 
     def __init__(self, ctx: Context) -> None:
         super().__init__(ctx)
-        self.message = ""
         self.message_rect: pygame.Rect | None = None
         self.words: list[tuple[str, tuple[int, int], str]] = []
 

@@ -16,12 +16,11 @@ from tabletop.ui.theme import Metrics
 from tabletop.ui.widgets import Button, Painter
 
 
-class TeacherScreen(Scene):
-    """A teacher's screen (Settings and what is behind it): it does not speak, taps on
-    its buttons are pressed, Back presses ``back``; :meth:`ask` pushes a question and
-    hands its answer on; :meth:`backdrop` starts its drawing with its title."""
+class Screen(Scene):
+    """A full screen: taps on its buttons are pressed, Back presses ``back``; :meth:`say`
+    sets ``message``, :meth:`ask` pushes a question and hands its answer on;
+    :meth:`backdrop` starts its drawing with its title."""
 
-    speaks = False
     back = "back"
     good = True  # whether ``message`` says that something went well
     then: Callable[[Any], None] | None = None  # takes the answer of the screen asked
@@ -43,7 +42,7 @@ class TeacherScreen(Scene):
             self.layout(self.m)
 
     def say(self, message: str, good: bool = True) -> None:
-        """Tell the teacher ``message``; a problem (``good=False``) sounds wrong too."""
+        """Show ``message``; a problem (``good=False``) sounds wrong too."""
         self.message, self.good = message, good
         if not good:
             self.ctx.sounds.play("wrong")
@@ -58,6 +57,12 @@ class TeacherScreen(Scene):
         surface.fill(self.ctx.painter.p.background)
         header(self, surface, title, subtitle)
         return self.ctx.painter
+
+
+class TeacherScreen(Screen):
+    """A teacher's screen (Settings and what is behind it): it does not speak."""
+
+    speaks = False
 
 
 def footer(
@@ -166,4 +171,4 @@ class SettingsScene(TeacherScreen):
         painter.paragraph(surface, " ".join(filter(None, lines)), area, m.small, p.muted)
 
 
-__all__ = ["SettingsScene", "TeacherScreen"]
+__all__ = ["Screen", "SettingsScene", "TeacherScreen"]

@@ -23,8 +23,9 @@ from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.input import CardsSeen, InputEvent, Tap
 from tabletop.ui.saves import seat_infos
-from tabletop.ui.scenes.common import draw_message, foot, header, route_to_press
+from tabletop.ui.scenes.common import draw_message, foot
 from tabletop.ui.scenes.roster import StudentGrid
+from tabletop.ui.scenes.settings import Screen
 from tabletop.ui.theme import SEAT_COLOURS, Metrics
 from tabletop.ui.widgets import Button, grid, hit
 
@@ -47,8 +48,10 @@ def needs_sign_in(ctx: Any) -> bool:
     return len(Roster(ctx.journal)) > 0
 
 
-class SignInScene(Scene):
+class SignInScene(Screen):
     """See the module docstring."""
+
+    back = "cancel"
 
     def __init__(
         self,
@@ -70,8 +73,6 @@ class SignInScene(Scene):
         here = getattr(ctx.rotation, "group", None)  # the rotation's group here comes first
         self.grid = StudentGrid(self.roster.students(), here if isinstance(here, str) else None)
         self.active: int | None = self._next_empty()
-        self.message = ""
-        self.good = True
         self.camera: Any = None
 
     def enter(self) -> None:
@@ -86,9 +87,6 @@ class SignInScene(Scene):
         stop_card_camera(self.camera)
         self.camera = None
         self.ctx.lamps.light_only([])
-
-    def resume(self, result: Any) -> None:
-        self.layout(self.m)
 
     @property
     def camera_on(self) -> bool:
@@ -141,7 +139,7 @@ class SignInScene(Scene):
         elif tapped and not tapped.enabled and StudentGrid.student_of(tapped.name):
             self.press(tapped.name)  # a name already seated: say where
         else:
-            route_to_press(self, event, "cancel")
+            super().handle(event)
 
     def press(self, name: str) -> None:
         sid = StudentGrid.student_of(name)
@@ -218,12 +216,8 @@ class SignInScene(Scene):
         self.say(SAYS["guest"].format(seat=self.active + 1))
         self._advance()
 
-    def say(self, message: str, good: bool = True) -> None:
-        self.message, self.good = message, good
-
     def refuse(self, key: str, **values: Any) -> None:
         self.say(SAYS[key].format(**values), good=False)
-        self.ctx.sounds.play("wrong")
 
     def _zone_seat(self, seat: int | None) -> int | None:
         """A camera seat (1-based) as a human seat here (0-based), else None."""
@@ -242,12 +236,10 @@ class SignInScene(Scene):
         self.ctx.lamps.light_only([] if self.active is None else [self.active])
 
     def draw(self, surface: pygame.Surface) -> None:
-        painter, p = self.ctx.painter, self.ctx.painter.p
-        surface.fill(p.background)
         sub = "Tap your name, or play as a guest."
         if self.camera_on:
             sub = "Hold your badge under the camera, or tap your name."
-        header(self, surface, "Who plays?", sub)
+        painter = self.backdrop(surface, "Who plays?", sub)
         for b in self.buttons:
             if b.name.startswith("seat."):
                 self.draw_seat(surface, b, int(b.name[len("seat.") :]))
