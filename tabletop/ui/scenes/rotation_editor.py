@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 import sqlite3
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from itertools import count
 from typing import Any
@@ -222,21 +222,18 @@ class RotationEditor(PlanScreen):
             self.ask(GroupsScene(self.ctx, d.groups), lambda groups: setattr(d, "groups", groups))
         elif name.startswith("station."):  # "station.<i>" or "station.add"
             i = len(d.stations) if name == "station.add" else int(name[8:])
-            self.ask(StationPicker(self.ctx, i, [*d.stations, None][i]), self.station_of(i))
+            picker = StationPicker(self.ctx, i, [*d.stations, None][i])
+            self.ask(picker, lambda station: self.set_station(i, station))
         elif name.endswith((".-", ".+")):
             key, sign = name.rsplit(".", 1)
             d.step(key, 1 if sign == "+" else -1)
             self.layout(self.m)
 
-    def station_of(self, i: int) -> Callable[[Station | str], None]:
+    def set_station(self, i: int, station: Station | str) -> None:
         """The picker's answer: its station replaces station ``i`` (or comes after the
         last), or ``"remove"`` removes it."""
-
-        def picked(station: Station | str) -> None:
-            self.draft.stations[i : i + 1] = [station] if isinstance(station, Station) else []
-            self.draft.fit()
-
-        return picked
+        self.draft.stations[i : i + 1] = [station] if isinstance(station, Station) else []
+        self.draft.fit()
 
     def start(self) -> None:
         d, ctx = self.draft, self.ctx
@@ -361,16 +358,14 @@ class GroupsScene(PlanScreen):
             self.groups = list(self.from_class[:MAX_STATIONS])
         elif name.startswith("group."):
             i = int(name.split(".")[1])
-            self.ask(NameScene(self.ctx, self.groups[i], "The group's name"), self.rename(i))
+            keyboard = NameScene(self.ctx, self.groups[i], "The group's name")
+            self.ask(keyboard, lambda typed: self.rename(i, typed))
             return
         self.layout(self.m)
 
-    def rename(self, i: int) -> Callable[[str], None]:
-        def renamed(name: str) -> None:
-            if name.strip().title() not in self.groups:
-                self.groups[i] = name.strip().title()
-
-        return renamed
+    def rename(self, i: int, name: str) -> None:
+        if name.strip().title() not in self.groups:
+            self.groups[i] = name.strip().title()
 
 
 def rotation_menu(ctx: Context) -> Scene:
