@@ -66,17 +66,13 @@ class StudentGrid(Paged):
 
     def groups(self) -> list[str]:
         """The groups in the list, ``first_group`` first ("" for no group, last)."""
-        groups = sorted({s.group for s in self.students}, key=lambda g: (not g, g.casefold()))
-        if self.first_group in groups:
-            groups.remove(self.first_group)
-            groups.insert(0, self.first_group)
-        return groups
+        first, groups = self.first_group, {s.group for s in self.students}
+        return sorted(groups, key=lambda g: (g != first, not g, g.casefold()))
 
     def shown(self) -> list[Student]:
         if self.group is not None:
             return [s for s in self.students if s.group == self.group]
-        first = [s for s in self.students if s.group == self.first_group]
-        return first + [s for s in self.students if s.group != self.first_group]
+        return sorted(self.students, key=lambda s: s.group != self.first_group)  # stable
 
     def layout(
         self,
