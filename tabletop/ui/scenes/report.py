@@ -167,12 +167,11 @@ class ReportScene(Paged, TeacherScreen):
     def on_page(self, items: Sequence[T]) -> list[tuple[pygame.Rect, T]]:
         """The items on this page, each with its row of the table."""
         m, table, start = self.m, self.table, self.page * self.per_page
-        rows = []
-        for i, item in enumerate(items[start : start + self.per_page]):
-            top = table.top + self.head_h + i * self.row_h
-            rect = pygame.Rect(table.left, top + m.u(2), table.width, self.row_h - m.u(4))
-            rows.append((rect, item))
-        return rows
+        top, h = table.top + self.head_h + m.u(2), self.row_h - m.u(4)
+        return [
+            (pygame.Rect(table.left, top + i * self.row_h, table.width, h), item)
+            for i, item in enumerate(items[start : start + self.per_page])
+        ]
 
     def press(self, name: str) -> None:
         if name == "back" and self.group is None:
