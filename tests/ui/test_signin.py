@@ -15,7 +15,7 @@ from tabletop.classroom.students import badge_id
 from tabletop.store import SeatInfo
 from tabletop.ui.app import App
 from tabletop.ui.autoplay import Autoplayer
-from tabletop.ui.input import CardSeen, CardsSeen, Tap
+from tabletop.ui.input import CardSeen, CardsSeen, Key, Tap
 from tabletop.ui.scenes.roster import PickDialog
 from tabletop.ui.scenes.signin import SAYS, SignInScene, needs_sign_in
 from tests.ui.scenery import SIZES, Recorder, make_app
@@ -259,6 +259,9 @@ def test_signin_pages_through_a_long_class_list() -> None:
     assert len(seen) == 25
     auto.tap("page.next")  # round to the first page
     assert scene.grid.page == 0
+    app.post(Key("left", "", app.ctx.clock()))  # the arrow keys turn the pages too
+    app.step()
+    assert scene.grid.page == scene.grid.pages - 1
 
 
 class FakeCardCamera:

@@ -24,7 +24,6 @@ from tabletop.classroom.roster import ImportReport, Roster, decode_csv
 from tabletop.classroom.students import BADGE_PREFIX, Student, read_roster
 from tabletop.engine.errors import BadInput
 from tabletop.ui.app import Context
-from tabletop.ui.input import InputEvent, Key
 from tabletop.ui.scenes.common import Choices, draw_message
 from tabletop.ui.scenes.names import NameScene
 from tabletop.ui.scenes.rules import ChoiceGrid
@@ -37,6 +36,7 @@ log = logging.getLogger(__name__)
 SAVE_NAME = "class-list"
 PRINT_HINT = "Badges: on a computer, run  tabletop print badges ROSTER.csv"
 NAME_LIMIT = 24  # letters typed on the screen's keyboard
+PAGE_KEYS = {"left": "page.prev", "right": "page.next"}  # the arrow keys turn a grid's pages
 
 
 def count(n: int, noun: str = "student") -> str:
@@ -122,13 +122,6 @@ class StudentGrid(Paged):
         self.group = group
         self.page = 0
 
-    @staticmethod
-    def page_key(event: InputEvent) -> str | None:
-        """The page button the left and right arrow keys press."""
-        if isinstance(event, Key) and event.name in ("left", "right"):
-            return "page.prev" if event.name == "left" else "page.next"
-        return None
-
     def draw(self, surface: pygame.Surface, painter: Painter) -> None:
         if self.pages > 1:
             text, at, size = f"{self.page + 1}/{self.pages}", self.page_text_pos, painter.m.text
@@ -211,6 +204,8 @@ class StudentDialog(Choices):
 class ClassListScene(TeacherScreen):
     """The class list (see the module). ``sticks`` finds the mounted USB sticks."""
 
+    keys = PAGE_KEYS
+
     def __init__(self, ctx: Context, sticks: Callable[[], list[Path]] = usb.sticks) -> None:
         super().__init__(ctx)
         self.roster = Roster(ctx.journal)
@@ -250,12 +245,6 @@ class ClassListScene(TeacherScreen):
         else:
             hint = PRINT_HINT + " (Save to USB writes the list as a CSV file)."
             painter.paragraph(surface, hint, self.info_rect, self.m.small, muted, max_lines=2)
-
-    def handle(self, event: InputEvent) -> None:
-        if key := StudentGrid.page_key(event):
-            self.press(key)
-        else:
-            super().handle(event)
 
     def press(self, name: str) -> None:
         sid = StudentGrid.student_of(name)

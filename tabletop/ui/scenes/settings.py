@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import pygame
@@ -22,6 +22,7 @@ class Screen(Scene):
     :meth:`backdrop` starts its drawing with its title."""
 
     back = "back"
+    keys: Mapping[str, str] | None = None  # a real keyboard's keys for buttons (route_to_press)
     good = True  # whether ``message`` says that something went well
     then: Callable[[Any], None] | None = None  # takes the answer of the screen asked
 
@@ -48,7 +49,7 @@ class Screen(Scene):
             self.ctx.sounds.play("wrong")
 
     def handle(self, event: InputEvent) -> None:
-        route_to_press(self, event, back=self.back)
+        route_to_press(self, event, back=self.back, keys=self.keys)
 
     def press(self, name: str) -> None:
         """One of the screen's buttons."""

@@ -24,7 +24,7 @@ from tabletop.ui.app import Context, Scene
 from tabletop.ui.input import CardsSeen, InputEvent, Tap
 from tabletop.ui.saves import seat_infos
 from tabletop.ui.scenes.common import draw_message, foot
-from tabletop.ui.scenes.roster import StudentGrid
+from tabletop.ui.scenes.roster import PAGE_KEYS, StudentGrid
 from tabletop.ui.scenes.settings import Screen
 from tabletop.ui.theme import SEAT_COLOURS, Metrics
 from tabletop.ui.widgets import Button, grid, hit
@@ -51,7 +51,7 @@ def needs_sign_in(ctx: Any) -> bool:
 class SignInScene(Screen):
     """See the module docstring."""
 
-    back = "cancel"
+    back, keys = "cancel", PAGE_KEYS
 
     def __init__(
         self,
@@ -134,8 +134,6 @@ class SignInScene(Screen):
             self.seen(event)
         elif isinstance(event, SeatPressed):
             self.select(event.seat)
-        elif key := StudentGrid.page_key(event):
-            self.press(key)
         elif tapped and not tapped.enabled and StudentGrid.student_of(tapped.name):
             self.press(tapped.name)  # a name already seated: say where
         else:
