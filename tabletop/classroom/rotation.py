@@ -357,14 +357,15 @@ class Moment:
     def done(self) -> bool:
         return self.phase == "done"
 
+    @property
+    def seated(self) -> int:
+        """The rotation whose groups are at the stations (in a transition: the coming one)."""
+        return self.rotation + (1 if self.phase == "transition" else 0)
+
     def group_at(self, station: int) -> str | None:
         """The group that belongs at ``station`` now: the one playing, or in a transition
         the one arriving; None when it rests or the rotation is over."""
-        if self.phase == "done":
-            return None
-        if self.phase == "transition":
-            return self.plan.group_at(station, self.rotation + 1)
-        return self.plan.group_at(station, self.rotation)
+        return None if self.done else self.plan.group_at(station, self.seated)
 
     def next_station(self, group: str) -> int | None:
         """Where ``group`` goes when this rotation ends (None after the last one)."""

@@ -30,6 +30,7 @@ class Student:
 # colon (which separates the payload's parts), at most 32 of them.
 ID_CHARACTERS = frozenset(string.ascii_uppercase + string.digits + "$%*+-./")
 MAX_ID_LENGTH = 32
+BADGE_PREFIX = "MT1:ID:"  # a badge's QR code: the prefix, then the student id
 MAX_NAME_LENGTH = 40  # longer names do not fit a badge (or a seat on the screen)
 MAX_GROUP_LENGTH = 20
 
@@ -48,6 +49,18 @@ def student_id(text: str, where: str = "") -> str:
     if len(sid) > MAX_ID_LENGTH:
         raise BadInput("roster.id", f"{where}id {sid} is longer than {MAX_ID_LENGTH} characters")
     return sid
+
+
+def badge_id(code: str) -> str | None:
+    """The student id a camera code carries (``MT1:ID:<id>``), or None if it is not a
+    badge. A code the camera saw twice in one frame (``!`` in front) still counts."""
+    code = code.removeprefix("!")
+    if not code.startswith(BADGE_PREFIX):
+        return None
+    try:
+        return student_id(code[len(BADGE_PREFIX) :])
+    except BadInput:
+        return None
 
 
 def _delimiter(text: str) -> str:
@@ -140,11 +153,13 @@ def read_roster(text: str) -> list[Student]:
 
 
 __all__ = [
+    "BADGE_PREFIX",
     "ID_CHARACTERS",
     "MAX_GROUP_LENGTH",
     "MAX_ID_LENGTH",
     "MAX_NAME_LENGTH",
     "Student",
+    "badge_id",
     "decode_csv",
     "read_roster",
     "student_id",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from fpdf import FPDF
 
-from tabletop.classroom.students import Student
+from tabletop.classroom.students import BADGE_PREFIX, Student
 from tabletop.printables.pdf import CardFace, card_pages, new_pdf
 
 BADGE_COLOUR = (0, 114, 178)
@@ -19,7 +19,7 @@ def badges_pdf(students: list[Student], paper: str = "a4") -> FPDF:
     pdf = new_pdf(paper, title="Student badges")
     faces = [
         CardFace(
-            f"MT1:ID:{s.id}",
+            f"{BADGE_PREFIX}{s.id}",
             s.name,
             f"group {s.group} · id {s.id}" if s.group else f"id {s.id}",
             BADGE_COLOUR,

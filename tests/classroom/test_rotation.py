@@ -196,8 +196,10 @@ def test_clock_who_is_where_now() -> None:
     c = RotationClock(plan(), T0)
     m = c.now(T0 + 60)
     assert m.group_at(1) == "Blue" and m.next_station("Blue") == 2
+    assert m.seated == 0
     t = c.now(T0 + 15 * MIN + 10)  # transition: the arriving group
     assert t.phase == "transition" and t.group_at(1) == "Red"
+    assert (t.rotation, t.seated) == (0, 1)  # the groups at the stations: the coming ones
     last = c.now(T0 + 50 * MIN)
     assert last.rotation == 3 and last.next_station("Red") is None
     assert c.now(T0 + 99 * MIN).group_at(1) is None

@@ -38,7 +38,8 @@ from tabletop.classroom.rotation import Plan, RotationClock, Station, running_ro
 from tabletop.store import Journal
 from tabletop.ui.app import App
 from tabletop.ui.fleet import start_app_fleet
-from tabletop.ui.scenes.rotation import FOLLOWS, RotationControl, StationScene, rotation_menu
+from tabletop.ui.scenes.rotation import StationScene
+from tabletop.ui.scenes.rotation_editor import FOLLOWS, RotationControl, rotation_menu
 from tests.fleet.clients import raw_client
 from tests.ui.scenery import FakeClock, make_app
 

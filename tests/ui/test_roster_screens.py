@@ -12,6 +12,7 @@ from tabletop.classroom.roster import Roster
 from tabletop.classroom.students import Student
 from tabletop.ui.app import App
 from tabletop.ui.autoplay import Autoplayer
+from tabletop.ui.input import Key
 from tabletop.ui.scenes.common import Confirm
 from tabletop.ui.scenes.pin import PinPad
 from tabletop.ui.scenes.roster import (
@@ -261,6 +262,12 @@ def test_class_list_shows_one_group_and_pages(tmp_path: Path) -> None:
     scene.layout(scene.m)
     assert scene.grid.pages > 1
     auto.tap("page.next")
+    assert scene.grid.page == 1
+    app.post(Key("left", "", app.ctx.clock()))  # the arrow keys turn the pages too
+    app.step()
+    assert scene.grid.page == 0
+    app.post(Key("right", "", app.ctx.clock()))
+    app.step()
     assert scene.grid.page == 1
     auto.tap("group")
     auto.tap("choice.2")  # Everyone, Blue, Red

@@ -36,14 +36,13 @@ from tabletop.ui.scenes.rotation import (
     FLASH_STEP,
     FLASH_TOGGLES,
     SEATS,
-    RotationControl,
-    RotationEditor,
     RotationRunner,
     StationScene,
     finish_games,
     games_on,
     restore_rotation,
 )
+from tabletop.ui.scenes.rotation_editor import RotationControl, RotationEditor
 from tabletop.ui.theme import ORANGE, PALETTE
 from tests.ui.scenery import SIZES, FakeClock, make_app
 

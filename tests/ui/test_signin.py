@@ -11,12 +11,13 @@ import pytest
 
 from hardware.buttons import SeatPressed
 from tabletop.classroom.roster import Roster
+from tabletop.classroom.students import badge_id
 from tabletop.store import SeatInfo
 from tabletop.ui.app import App
 from tabletop.ui.autoplay import Autoplayer
-from tabletop.ui.input import CardSeen, CardsSeen, Tap
+from tabletop.ui.input import CardSeen, CardsSeen, Key, Tap
 from tabletop.ui.scenes.roster import PickDialog
-from tabletop.ui.scenes.signin import SAYS, SignInScene, badge_id, needs_sign_in
+from tabletop.ui.scenes.signin import SAYS, SignInScene, needs_sign_in
 from tests.ui.scenery import SIZES, Recorder, make_app
 
 CLASS = """id,name,group
@@ -70,7 +71,9 @@ def badge(app: App, *codes: str, seat: int | None = None) -> None:
 
 
 def names(scene: SignInScene) -> list[tuple[str, str | None, bool]]:
-    return [(s.name, s.student.id if s.student else None, s.guest) for s in scene.seats]
+    """Each seat's name, student id, and whether it plays as a guest."""
+    guest = [d and s.student is None and s.bot is None for s, d in zip(scene.seats, scene.decided)]
+    return [(s.name, s.student, g) for s, g in zip(scene.seats, guest, strict=True)]
 
 
 def test_signin_badge_ids_from_camera_codes() -> None:
@@ -99,7 +102,7 @@ def test_signin_badge_in_a_seats_zone_signs_in_that_seat() -> None:
     assert scene.active == 0  # the highlighted seat is still the first empty one
     badge(app, "MT1:ID:S1")  # no seat: the highlighted seat
     badge(app, "MT1:ID:S5", seat=None)
-    assert [s.student.id for s in scene.seats if s.student] == ["S1", "S3", "S5"]
+    assert [s.student for s in scene.seats if s.student] == ["S1", "S3", "S5"]
     assert scene.active is None
     Autoplayer(app).tap("done")
     assert catch.results == [
@@ -186,7 +189,7 @@ def test_signin_refuses_two_badges_in_one_seats_zone() -> None:
     assert scene.message == "Hold up one badge at a time." and not scene.good
     assert all(s.student is None for s in scene.seats)
     badge(app, "MT1:ID:S1", "MT1:ID:S2", seat=None)  # held up over no seat: in turn
-    assert [s.student.id for s in scene.seats if s.student] == ["S1", "S2"]
+    assert [s.student for s in scene.seats if s.student] == ["S1", "S2"]
 
 
 def test_signin_with_every_seat_filled_says_so() -> None:
@@ -256,6 +259,9 @@ def test_signin_pages_through_a_long_class_list() -> None:
     assert len(seen) == 25
     auto.tap("page.next")  # round to the first page
     assert scene.grid.page == 0
+    app.post(Key("left", "", app.ctx.clock()))  # the arrow keys turn the pages too
+    app.step()
+    assert scene.grid.page == scene.grid.pages - 1
 
 
 class FakeCardCamera:

@@ -10,11 +10,11 @@ import pygame
 from tabletop.classroom.rotation import GAME_TITLES
 from tabletop.engine.errors import TabletopError
 from tabletop.store import Saved
-from tabletop.ui.app import Context, Scene
+from tabletop.ui.app import Context
 from tabletop.ui.games import game_app, resume_game
-from tabletop.ui.input import InputEvent
 from tabletop.ui.saves import unfinished
-from tabletop.ui.scenes.common import Confirm, header, route_to_press
+from tabletop.ui.scenes.common import Confirm
+from tabletop.ui.scenes.settings import Screen
 from tabletop.ui.theme import BLUE, ORANGE, VERMILLION, Metrics
 from tabletop.ui.widgets import Button, Painter, grid
 
@@ -30,12 +30,12 @@ CAPTIONS = {
 log = logging.getLogger(__name__)
 
 
-class HomeScene(Scene):
+class HomeScene(Screen):
+    back = ""  # Back on Home goes nowhere
+
     def __init__(self, ctx: Context, *, offer_resume: bool = True) -> None:
         super().__init__(ctx)
-        self.message = ""
         self.offer = offer_resume  # ask once about a game left unfinished
-        self.offered: Saved | None = None
 
     def enter(self) -> None:
         if self.offer:
@@ -47,24 +47,16 @@ class HomeScene(Scene):
         waiting = unfinished(self.ctx)
         if not waiting:
             return
-        saved = self.offered = waiting[0]
+        saved = waiting[0]
         who = " and ".join(s.name for s in self.ctx.journal.seats(saved.id)) or "players"
         title = GAME_TITLES.get(saved.game, saved.game)
-        self.stack.push(
-            Confirm(
-                self.ctx,
-                "Carry on with this game?",
-                yes="Carry on",
-                no="New game",
-                detail=f"A game of {title} was not finished: {who}.",
-            )
-        )
+        detail = f"A game of {title} was not finished: {who}."
+        question = Confirm(self.ctx, "Carry on with this game?", "Carry on", "New game", detail)
+        self.ask(question, lambda answer: self.carry_on(saved, answer == "yes"))
 
-    def resume(self, result: object) -> None:
-        saved, self.offered = self.offered, None
-        if saved is None:
-            return
-        if result == "yes":
+    def carry_on(self, saved: Saved, yes: bool) -> None:
+        """Carry on with ``saved``, or (no) leave it as abandoned and offer the next."""
+        if yes:
             try:
                 scene = resume_game(self.ctx, saved)
             except (TabletopError, LookupError) as exc:
@@ -93,9 +85,6 @@ class HomeScene(Scene):
         for rect, key in zip(tiles, CAPTIONS, strict=True):
             self.buttons.append(Button(f"game.{key}", rect, GAME_TITLES[key], kind="tile"))
 
-    def handle(self, event: InputEvent) -> None:
-        route_to_press(self, event, back="")  # Back on Home goes nowhere
-
     def press(self, name: str) -> None:
         if name == "settings":
             from tabletop.ui.scenes.pin import PinPad
@@ -108,9 +97,8 @@ class HomeScene(Scene):
                 self.stack.push(app.setup_scene(self.ctx))
 
     def draw(self, surface: pygame.Surface) -> None:
-        painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
-        surface.fill(p.background)
-        header(self, surface, "Math Games", self.message or "Tap a game to play.")
+        painter = self.backdrop(surface, "Math Games", self.message or "Tap a game to play.")
+        m, p = self.m, painter.p
         for b in self.buttons:
             if b.kind != "tile":
                 painter.button(surface, b)

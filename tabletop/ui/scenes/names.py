@@ -15,6 +15,7 @@ from tabletop.ui.widgets import Button, grid
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ-"
 MAX_LENGTH = 14
+KEYS = {"backspace": "key.delete", "return": "ok", "enter": "ok"}  # a real keyboard's
 
 
 class NameScene(Scene):
@@ -44,14 +45,10 @@ class NameScene(Scene):
         self.buttons = b
 
     def handle(self, event: InputEvent) -> None:
-        if isinstance(event, Key):
-            key = {"backspace": "key.delete", "return": "ok", "enter": "ok"}.get(event.name)
-            if key is not None:
-                self.press(key)
-            elif event.text and (event.text.isalpha() or event.text in " -"):
-                self.type(event.text)
+        if isinstance(event, Key) and event.text and (event.text.isalpha() or event.text in " -"):
+            self.type(event.text)
         else:
-            route_to_press(self, event, "cancel")
+            route_to_press(self, event, "cancel", keys=KEYS)
 
     def type(self, text: str) -> None:
         if len(self.name) >= self.limit:

@@ -39,6 +39,7 @@ SKILLS_HINT = "Per skill: answers right, and the mistake each child made most."
 SAVE_FAILED = "The report could not be saved on the USB stick. Check the stick and try again."
 Column = tuple[str, float, bool]  # heading, share of the width, right-aligned
 WORDS = ("Group", "Student", "Game", "Who", "Skill", "")  # left-aligned; the figures go right
+FIGURES = ("Games", "Wins", "Points", "Right", "Minutes")
 
 
 def table_columns(heads: Sequence[str], shares: Sequence[int]) -> tuple[Column, ...]:
@@ -46,7 +47,6 @@ def table_columns(heads: Sequence[str], shares: Sequence[int]) -> tuple[Column, 
     return tuple((h, share / 100, h not in WORDS) for h, share in zip(heads, shares, strict=True))
 
 
-FIGURES = ("Games", "Wins", "Points", "Right", "Minutes")
 GROUP_COLUMNS = table_columns(("Group", "Students", *FIGURES), (25, 14, 11, 9, 12, 17, 12))
 STUDENT_COLUMNS = table_columns(("Student", "Game", *FIGURES), (23, 22, 10, 8, 10, 15, 12))
 # The skills view (issue 24): a row's first line; its second is its most common mistake.
@@ -81,8 +81,6 @@ class ReportScene(Paged, TeacherScreen):
         self.stick: Path | None = None
         self.looked_at: float | None = None
         self.load()
-
-    # -- data ------------------------------------------------------------------------------
 
     def load(self) -> None:
         found = report.read_report(self.ctx.journal, self.session)
@@ -122,8 +120,6 @@ class ReportScene(Paged, TeacherScreen):
             skills.row_trend(self.trends, r) or "\u2014",
             r.mistake(),
         ]
-
-    # -- layout ----------------------------------------------------------------------------
 
     def enter(self) -> None:
         if self.looked_at is None:
@@ -171,14 +167,11 @@ class ReportScene(Paged, TeacherScreen):
     def on_page(self, items: Sequence[T]) -> list[tuple[pygame.Rect, T]]:
         """The items on this page, each with its row of the table."""
         m, table, start = self.m, self.table, self.page * self.per_page
-        rows = []
-        for i, item in enumerate(items[start : start + self.per_page]):
-            top = table.top + self.head_h + i * self.row_h
-            rect = pygame.Rect(table.left, top + m.u(2), table.width, self.row_h - m.u(4))
-            rows.append((rect, item))
-        return rows
-
-    # -- input -----------------------------------------------------------------------------
+        top, h = table.top + self.head_h + m.u(2), self.row_h - m.u(4)
+        return [
+            (pygame.Rect(table.left, top + i * self.row_h, table.width, h), item)
+            for i, item in enumerate(items[start : start + self.per_page])
+        ]
 
     def press(self, name: str) -> None:
         if name == "back" and self.group is None:
@@ -244,8 +237,6 @@ class ReportScene(Paged, TeacherScreen):
             return True
         return False
 
-    # -- drawing ---------------------------------------------------------------------------
-
     def draw(self, surface: pygame.Surface) -> None:
         title = "Class report" if self.group is None else report.group_title(self.group)
         lesson = f"Lesson {report.session_title(self.session)} \u00b7 {count(self.games, 'game')}"
@@ -274,57 +265,42 @@ class ReportScene(Paged, TeacherScreen):
             area, bold = self.message_area, bool(self.message)
             painter.paragraph(surface, self.message or hint, area, m.small, ink, bold=bold)
 
-    def cells(
-        self,
-        surface: pygame.Surface,
-        columns: Sequence[Column],
-        values: Sequence[str],
-        y: int,
-        size: int,
-        colour: Color,
-        bold: bool = True,
-    ) -> None:
-        """One line of the table at height ``y``: each value in its column, left or
-        right aligned as the column says (a level word on its colour chip)."""
-        painter, m, table, pad = self.ctx.painter, self.m, self.table, self.m.u(8)
-        x = table.left
-        for value, (_, share, right) in zip(values, columns, strict=False):
-            w = round(share * table.width)
-            if value in skills.LEVEL_COLOURS and columns is SKILL_COLUMNS:
-                chip = pygame.Rect(x + pad // 2, y - m.u(15), w - pad, m.u(30))
-                painter.box(surface, chip, skills.LEVEL_COLOURS[value], None, 0, m.u(6))
-                ink = (0, 0, 0) if value in ("growing", "no answers") else (255, 255, 255)
-                at, anchor, size_, colour_ = chip.center, "center", m.small, ink
-            else:
-                at = (x + w - pad, y) if right else (x + pad, y)
-                anchor = "midright" if right else "midleft"
-                size_, colour_ = size, colour
-            painter.text(
-                surface, value, at, size_, colour_, bold=bold, anchor=anchor, max_width=w - 2 * pad
-            )
-            x += w
-
     def draw_table(self, surface: pygame.Surface, lines: Sequence[Sequence[str]]) -> None:
         """The headings, then this page's lines: a boxed row each (the groups, the skills),
         or a stripe on every other (a group's students). A skill's row has a second line,
         its most common mistake; its level is a word on its colour (never colour alone)."""
-        painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
-        skill = self.view == "skills"
-        columns = (
-            SKILL_COLUMNS if skill else GROUP_COLUMNS if self.group is None else STUDENT_COLUMNS
-        )
-        heads = [c[0] for c in columns]
-        self.cells(surface, columns, heads, self.table.top + self.head_h // 2, m.small, p.muted)
+        painter, m, p, table = self.ctx.painter, self.m, self.ctx.painter.p, self.table
+        pad = m.u(8)
+        skill, boxed = self.view == "skills", self.group is None
+        columns = SKILL_COLUMNS if skill else GROUP_COLUMNS if boxed else STUDENT_COLUMNS
+        heading = (table.top + self.head_h // 2, [c[0] for c in columns], m.small, p.muted, True)
+        rows: list[tuple[int, Sequence[str], int, Color, bool]] = [heading]
         for i, (rect, values) in enumerate(self.on_page(lines)):
-            if self.group is None:
+            if boxed:
                 painter.box(surface, rect, p.panel, p.line, 2, m.u(8))
             elif i % 2 == 0:
                 painter.box(surface, rect, p.panel, None, 0, m.u(4))
             y = rect.top + m.u(20) if skill else rect.centery
-            self.cells(surface, columns, values, y, m.text, p.ink, self.group is None)
+            rows.append((y, values, m.text, p.ink, boxed))
             if skill:  # the most common mistake, under the line
-                at, width = (self.table.left + m.u(8), rect.bottom - m.u(18)), rect.width - m.u(16)
+                at, width = (table.left + m.u(8), rect.bottom - m.u(18)), rect.width - m.u(16)
                 painter.text(surface, values[-1], at, m.small, anchor="midleft", max_width=width)
+        for y, values, size, ink, bold in rows:  # each value in its column, left or right
+            x = table.left
+            for value, (_, share, right) in zip(values, columns, strict=False):
+                w = round(share * table.width)
+                at, anchor = ((x + w - pad, y), "midright") if right else ((x + pad, y), "midleft")
+                size_, ink_ = size, ink
+                if skill and value in skills.LEVEL_COLOURS:  # a level: a word on its colour
+                    chip = pygame.Rect(x + pad // 2, y - m.u(15), w - pad, m.u(30))
+                    painter.box(surface, chip, skills.LEVEL_COLOURS[value], None, 0, m.u(6))
+                    dark = value in ("growing", "no answers")
+                    at, anchor, size_ = chip.center, "center", m.small
+                    ink_ = (0, 0, 0) if dark else (255, 255, 255)
+                painter.text(
+                    surface, value, at, size_, ink_, bold=bold, anchor=anchor, max_width=w - 2 * pad
+                )
+                x += w
 
 
 __all__ = ["ReportScene"]

@@ -21,11 +21,10 @@ import pygame
 
 from tabletop.classroom import usb
 from tabletop.classroom.roster import ImportReport, Roster, decode_csv
-from tabletop.classroom.students import Student, read_roster
+from tabletop.classroom.students import BADGE_PREFIX, Student, read_roster
 from tabletop.engine.errors import BadInput
-from tabletop.ui.app import Context, Scene
-from tabletop.ui.input import InputEvent, Key
-from tabletop.ui.scenes.common import Choices, Confirm, draw_message
+from tabletop.ui.app import Context
+from tabletop.ui.scenes.common import Choices, draw_message
 from tabletop.ui.scenes.names import NameScene
 from tabletop.ui.scenes.rules import ChoiceGrid
 from tabletop.ui.scenes.settings import TeacherScreen
@@ -37,6 +36,7 @@ log = logging.getLogger(__name__)
 SAVE_NAME = "class-list"
 PRINT_HINT = "Badges: on a computer, run  tabletop print badges ROSTER.csv"
 NAME_LIMIT = 24  # letters typed on the screen's keyboard
+PAGE_KEYS = {"left": "page.prev", "right": "page.next"}  # the arrow keys turn a grid's pages
 
 
 def count(n: int, noun: str = "student") -> str:
@@ -66,17 +66,13 @@ class StudentGrid(Paged):
 
     def groups(self) -> list[str]:
         """The groups in the list, ``first_group`` first ("" for no group, last)."""
-        groups = sorted({s.group for s in self.students}, key=lambda g: (not g, g.casefold()))
-        if self.first_group in groups:
-            groups.remove(self.first_group)
-            groups.insert(0, self.first_group)
-        return groups
+        first, groups = self.first_group, {s.group for s in self.students}
+        return sorted(groups, key=lambda g: (g != first, not g, g.casefold()))
 
     def shown(self) -> list[Student]:
         if self.group is not None:
             return [s for s in self.students if s.group == self.group]
-        first = [s for s in self.students if s.group == self.first_group]
-        return first + [s for s in self.students if s.group != self.first_group]
+        return sorted(self.students, key=lambda s: s.group != self.first_group)  # stable
 
     def layout(
         self,
@@ -125,13 +121,6 @@ class StudentGrid(Paged):
     def choose_group(self, group: str | None) -> None:
         self.group = group
         self.page = 0
-
-    @staticmethod
-    def page_key(event: InputEvent) -> str | None:
-        """The page button the left and right arrow keys press."""
-        if isinstance(event, Key) and event.name in ("left", "right"):
-            return "page.prev" if event.name == "left" else "page.next"
-        return None
 
     def draw(self, surface: pygame.Surface, painter: Painter) -> None:
         if self.pages > 1:
@@ -208,21 +197,20 @@ class StudentDialog(Choices):
     def __init__(self, ctx: Context, s: Student) -> None:
         where = f"group {s.group}" if s.group else "no group"
         answers = [(name, name.title(), "quiet") for name in ("close", "rename", "group", "remove")]
-        text = f"{where} · id {s.id} · badge MT1:ID:{s.id}"
+        text = f"{where} · id {s.id} · badge {BADGE_PREFIX}{s.id}"
         super().__init__(ctx, s.name, text, answers, cancel="close")
 
 
 class ClassListScene(TeacherScreen):
     """The class list (see the module). ``sticks`` finds the mounted USB sticks."""
 
+    keys = PAGE_KEYS
+
     def __init__(self, ctx: Context, sticks: Callable[[], list[Path]] = usb.sticks) -> None:
         super().__init__(ctx)
         self.roster = Roster(ctx.journal)
         self.find_sticks = sticks
         self.grid = StudentGrid(self.roster.students())
-        self.then: Callable[[Any], None] | None = None  # takes the answer of the dialog on top
-
-    # -- layout and drawing --------------------------------------------------------------
 
     def layout(self, metrics: Metrics) -> None:
         m, margin, bh = metrics, metrics.u(16), metrics.u(56)
@@ -258,14 +246,6 @@ class ClassListScene(TeacherScreen):
             hint = PRINT_HINT + " (Save to USB writes the list as a CSV file)."
             painter.paragraph(surface, hint, self.info_rect, self.m.small, muted, max_lines=2)
 
-    # -- input ---------------------------------------------------------------------------
-
-    def handle(self, event: InputEvent) -> None:
-        if key := StudentGrid.page_key(event):
-            self.press(key)
-        else:
-            super().handle(event)
-
     def press(self, name: str) -> None:
         sid = StudentGrid.student_of(name)
         student = None if sid is None else self.roster.get(sid)
@@ -284,18 +264,9 @@ class ClassListScene(TeacherScreen):
         if self.stack.top is self:
             self.layout(self.m)
 
-    def ask(self, scene: Scene, then: Callable[[Any], None]) -> None:
-        """Push ``scene``; ``then`` gets its answer when it pops with one."""
-        self.then = then
-        self.stack.push(scene)
-
-    # -- answers from the dialogs --------------------------------------------------------
-
     def resume(self, result: Any) -> None:
-        then, self.then = self.then, None
         try:
-            if then is not None and result:
-                then(result)
+            super().resume(result)
         except BadInput as exc:
             log.warning("class list: %s", exc.message)
             self.say(exc.message[:1].upper() + exc.message[1:] + ".", good=False)
@@ -334,10 +305,9 @@ class ClassListScene(TeacherScreen):
             where = f"in group {changed.group}" if changed.group else "in no group"
             self.say(f"{changed.name} is now {where}.")
 
-        def removed(answer: str) -> None:
-            if answer == "yes":
-                self.roster.remove(student.id)
-                self.say(f"{student.name} is off the class list. Their past games stay.")
+        def removed() -> None:
+            self.roster.remove(student.id)
+            self.say(f"{student.name} is off the class list. Their past games stay.")
 
         if action == "rename":
             self.ask(TypedName(self.ctx, student.name, "Change the name"), renamed)
@@ -345,9 +315,7 @@ class ClassListScene(TeacherScreen):
             self.ask_group(f"{student.name}'s group", regrouped)
         elif action == "remove":
             question = f"Remove {student.name} from the class list?"
-            self.ask(Confirm(self.ctx, question, "Remove", "Keep"), removed)
-
-    # -- the USB stick -------------------------------------------------------------------
+            self.confirm(question, "Remove", "Keep", removed)
 
     def usb_sticks(self) -> list[Path]:
         """The mounted USB sticks; when there is none, that is said (and logged)."""

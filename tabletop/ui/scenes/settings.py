@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import pygame
@@ -15,23 +16,40 @@ from tabletop.ui.theme import Metrics
 from tabletop.ui.widgets import Button, Painter
 
 
-class TeacherScreen(Scene):
-    """A teacher's screen (Settings and what is behind it): it does not speak, taps on
-    its buttons are pressed, Back presses ``back``; :meth:`backdrop` starts its drawing
-    with its title."""
+class Screen(Scene):
+    """A full screen: taps on its buttons are pressed, Back presses ``back``; :meth:`say`
+    sets ``message``, :meth:`ask` pushes a question and hands its answer on;
+    :meth:`backdrop` starts its drawing with its title."""
 
-    speaks = False
     back = "back"
+    keys: Mapping[str, str] | None = None  # a real keyboard's keys for buttons (route_to_press)
     good = True  # whether ``message`` says that something went well
+    then: Callable[[Any], None] | None = None  # takes the answer of the screen asked
+
+    def ask(self, scene: Scene, then: Callable[[Any], None]) -> None:
+        """Push ``scene``; ``then`` gets its answer when it pops with one (not None)."""
+        self.then = then
+        self.stack.push(scene)
+
+    def confirm(self, question: str, yes: str, no: str, then: Callable[[], None]) -> None:
+        """Ask ``question``; ``then`` is called when the answer is ``yes``."""
+        self.ask(Confirm(self.ctx, question, yes, no), lambda a: then() if a == "yes" else None)
+
+    def resume(self, result: Any) -> None:
+        then, self.then = self.then, None
+        if then is not None and result is not None:
+            then(result)
+        if self.stack.top is self:
+            self.layout(self.m)
 
     def say(self, message: str, good: bool = True) -> None:
-        """Tell the teacher ``message``; a problem (``good=False``) sounds wrong too."""
+        """Show ``message``; a problem (``good=False``) sounds wrong too."""
         self.message, self.good = message, good
         if not good:
             self.ctx.sounds.play("wrong")
 
     def handle(self, event: InputEvent) -> None:
-        route_to_press(self, event, back=self.back)
+        route_to_press(self, event, back=self.back, keys=self.keys)
 
     def press(self, name: str) -> None:
         """One of the screen's buttons."""
@@ -40,6 +58,12 @@ class TeacherScreen(Scene):
         surface.fill(self.ctx.painter.p.background)
         header(self, surface, title, subtitle)
         return self.ctx.painter
+
+
+class TeacherScreen(Screen):
+    """A teacher's screen (Settings and what is behind it): it does not speak."""
+
+    speaks = False
 
 
 def footer(
@@ -60,7 +84,7 @@ def footer(
 # The teacher's screens behind Settings' buttons: (module, factory taking the context).
 SCREENS = {
     "classlist": ("tabletop.ui.scenes.roster", "ClassListScene"),
-    "rotation": ("tabletop.ui.scenes.rotation", "rotation_menu"),
+    "rotation": ("tabletop.ui.scenes.rotation_editor", "rotation_menu"),
     "report": ("tabletop.ui.scenes.report", "ReportScene"),
 }
 
@@ -106,9 +130,9 @@ class SettingsScene(TeacherScreen):
             module, factory = SCREENS[name]
             self.stack.push(getattr(importlib.import_module(module), factory)(self.ctx))
         elif name == "pin":
-            self.stack.push(PinPad(self.ctx, purpose="change"))
+            self.ask(PinPad(self.ctx, purpose="change"), self.pin_changed)
         elif name == "quit":
-            self.stack.push(Confirm(self.ctx, "Close the app?", "Close", "Stay"))
+            self.confirm("Close the app?", "Close", "Stay", self.quit)
         elif name == "back":
             self.stack.pop()
         else:
@@ -121,12 +145,12 @@ class SettingsScene(TeacherScreen):
                 self.ctx.prefs.save()
             self.layout(self.m)
 
-    def resume(self, result: Any) -> None:
-        if result == "yes":
-            self.ctx.quit_requested = True
-        elif result == "changed":
+    def pin_changed(self, result: str) -> None:
+        if result == "changed":
             self.ctx.prefs.notice = "The PIN is changed."
-        self.layout(self.m)
+
+    def quit(self) -> None:
+        self.ctx.quit_requested = True
 
     def draw(self, surface: pygame.Surface) -> None:
         painter = self.backdrop(surface, "Settings")
@@ -148,4 +172,4 @@ class SettingsScene(TeacherScreen):
         painter.paragraph(surface, " ".join(filter(None, lines)), area, m.small, p.muted)
 
 
-__all__ = ["SettingsScene", "TeacherScreen"]
+__all__ = ["Screen", "SettingsScene", "TeacherScreen"]

@@ -12,27 +12,25 @@ filled already. What is refused is said in one sentence (:data:`SAYS`) and logge
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
 from typing import Any
 
 import pygame
 
 from hardware.buttons import SeatPressed
 from tabletop.classroom.roster import Roster
-from tabletop.classroom.students import Student, student_id
-from tabletop.engine.errors import BadInput
+from tabletop.classroom.students import BADGE_PREFIX, badge_id
 from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.input import CardsSeen, InputEvent, Tap
 from tabletop.ui.saves import seat_infos
-from tabletop.ui.scenes.common import draw_message, foot, header, route_to_press
-from tabletop.ui.scenes.roster import StudentGrid
+from tabletop.ui.scenes.common import draw_message, foot
+from tabletop.ui.scenes.roster import PAGE_KEYS, StudentGrid
+from tabletop.ui.scenes.settings import Screen
 from tabletop.ui.theme import SEAT_COLOURS, Metrics
 from tabletop.ui.widgets import Button, grid, hit
 
 log = logging.getLogger(__name__)
 
-BADGE_PREFIX = "MT1:ID:"
 CAMERA_GAME = "signin"  # the card camera's zones: seat slices, or whole mats
 SAYS = {
     "unknown": "This badge is not in the class list. Ask your teacher.",
@@ -50,46 +48,10 @@ def needs_sign_in(ctx: Any) -> bool:
     return len(Roster(ctx.journal)) > 0
 
 
-def badge_id(code: str) -> str | None:
-    """The student id a camera code carries (``MT1:ID:<id>``), or None if it is not a
-    badge. A code the camera saw twice in one frame (``!`` in front) still counts."""
-    code = code.removeprefix("!")
-    if not code.startswith(BADGE_PREFIX):
-        return None
-    try:
-        return student_id(code[len(BADGE_PREFIX) :])
-    except BadInput:
-        return None
-
-
-@dataclass
-class SeatState:
-    """One seat while signing in."""
-
-    default: str
-    bot: str | None = None
-    student: Student | None = None
-    guest: bool = False
-
-    @property
-    def decided(self) -> bool:
-        return self.bot is not None or self.student is not None or self.guest
-
-    @property
-    def name(self) -> str:
-        return self.student.name if self.student is not None else self.default
-
-    @property
-    def status(self) -> str:
-        if self.bot is not None:
-            return f"bot ({self.bot})"
-        if self.student is not None:
-            return "\u2713 signed in"
-        return "guest" if self.guest else "waiting\u2026"
-
-
-class SignInScene(Scene):
+class SignInScene(Screen):
     """See the module docstring."""
+
+    back, keys = "cancel", PAGE_KEYS
 
     def __init__(
         self,
@@ -103,20 +65,15 @@ class SignInScene(Scene):
         if not 1 <= seats <= len(SEAT_COLOURS):
             raise ValueError(f"seats must be 1 to {len(SEAT_COLOURS)}, not {seats}")
         self.game = game
-        bots = dict(bots or {})
-        self.seats = [
-            SeatState(defaults[i] if i < len(defaults) else f"Player {i + 1}", bots.get(i))
-            for i in range(seats)
-        ]
+        names = [*defaults, *(f"Player {i + 1}" for i in range(len(defaults), seats))]
+        self.defaults = names[:seats]
+        self.seats = seat_infos(self.defaults, bots)  # who sits where now: what Play! pops
+        self.decided = [s.bot is not None for s in self.seats]  # a bot's seat is filled
         self.roster = Roster(ctx.journal)
         here = getattr(ctx.rotation, "group", None)  # the rotation's group here comes first
         self.grid = StudentGrid(self.roster.students(), here if isinstance(here, str) else None)
         self.active: int | None = self._next_empty()
-        self.message = ""
-        self.good = True
         self.camera: Any = None
-
-    # -- lifecycle -----------------------------------------------------------------------
 
     def enter(self) -> None:
         from tabletop.ui.games import start_card_camera
@@ -131,14 +88,9 @@ class SignInScene(Scene):
         self.camera = None
         self.ctx.lamps.light_only([])
 
-    def resume(self, result: Any) -> None:
-        self.layout(self.m)
-
     @property
     def camera_on(self) -> bool:
         return self.camera is not None and getattr(self.camera, "available", True)
-
-    # -- layout --------------------------------------------------------------------------
 
     def layout(self, metrics: Metrics) -> None:
         m = metrics
@@ -159,7 +111,7 @@ class SignInScene(Scene):
         ]  # drawn by draw_seat
         names = pygame.Rect(seat_area.right + m.u(20), top, 0, foot_y - m.u(8) - top)
         names.width = W - margin - names.left
-        seated = {s.student.id: i for i, s in enumerate(self.seats) if s.student is not None}
+        seated = {s.student: i for i, s in enumerate(self.seats) if s.student is not None}
         b += self.grid.layout(
             names,
             m,
@@ -172,11 +124,9 @@ class SignInScene(Scene):
         guest.centerx = W // 2
         waiting = self.active is not None  # a seat to fill
         b.append(Button("guest", guest, "Play as guest", kind="quiet", enabled=waiting))
-        ready = all(s.decided for s in self.seats)
+        ready = all(self.decided)
         b.append(Button("done", foot(m, 240, "right"), "Play!", size=m.big, enabled=ready))
         self.buttons = b
-
-    # -- input ---------------------------------------------------------------------------
 
     def handle(self, event: InputEvent) -> None:
         tapped = hit(self.buttons, event.pos) if isinstance(event, Tap) else None
@@ -184,18 +134,16 @@ class SignInScene(Scene):
             self.seen(event)
         elif isinstance(event, SeatPressed):
             self.select(event.seat)
-        elif key := StudentGrid.page_key(event):
-            self.press(key)
         elif tapped and not tapped.enabled and StudentGrid.student_of(tapped.name):
             self.press(tapped.name)  # a name already seated: say where
         else:
-            route_to_press(self, event, "cancel")
+            super().handle(event)
 
     def press(self, name: str) -> None:
         sid = StudentGrid.student_of(name)
         if name in ("done", "cancel"):
-            if name == "cancel" or all(s.decided for s in self.seats):
-                self.stack.pop(self.result() if name == "done" else None)
+            if name == "cancel" or all(self.decided):
+                self.stack.pop(list(self.seats) if name == "done" else None)
             return
         if sid is not None:
             self.sign_in(sid, None, how="tap")
@@ -211,28 +159,21 @@ class SignInScene(Scene):
         """The camera's steady reading of one zone: sign in the badges there."""
         badges: list[tuple[int | None, str]] = []
         for card in event.cards:
-            sid = badge_id(card.code)
-            if sid is None:
+            if (sid := badge_id(card.code)) is None:
                 log.info("sign-in: %r is not a badge (seat %s)", card.code, card.seat)
-                continue
-            badges.append(
-                (self._zone_seat(card.seat if card.seat is not None else event.seat), sid)
-            )
-        if not badges:
-            if event.cards:
-                self.refuse("not_badge")
-                self.layout(self.m)
-            return
+            else:
+                seat = self._zone_seat(event.seat if card.seat is None else card.seat)
+                badges.append((seat, sid))
         fixed = [seat for seat, _ in badges if seat is not None]
-        if len(fixed) != len(set(fixed)):
+        if event.cards and not badges:
+            self.refuse("not_badge")
+        elif len(fixed) != len(set(fixed)):
             log.info("sign-in: %d badges at once in seat %s's zone", len(badges), fixed[0] + 1)
             self.refuse("one")
         else:
             for seat, sid in badges:
                 self.sign_in(sid, seat, how="badge")
         self.layout(self.m)
-
-    # -- what the scene does -------------------------------------------------------------
 
     def select(self, seat: int) -> None:
         if 0 <= seat < len(self.seats) and self.seats[seat].bot is None:
@@ -248,7 +189,7 @@ class SignInScene(Scene):
             self.refuse("unknown")
             return
         target = self.active if seat is None else seat
-        where = next((i for i, s in enumerate(self.seats) if s.student == student), None)
+        where = next((i for i, s in enumerate(self.seats) if s.student == student.id), None)
         if where is not None and where != target:
             log.info("sign-in: %s (%s) is already at seat %d", student.id, how, where + 1)
             self.refuse("taken", name=student.name, seat=where + 1)
@@ -257,8 +198,8 @@ class SignInScene(Scene):
             log.info("sign-in: %s (%s) with every seat filled", student.id, how)
             self.refuse("full")
             return
-        self.seats[target].student = student
-        self.seats[target].guest = False
+        self.seats[target] = SeatInfo(target, student.name, student.id, student.group)
+        self.decided[target] = True
         log.info("sign-in: %s (%s) at seat %d by %s", student.id, student.name, target + 1, how)
         self.say(SAYS["hello"].format(name=student.name, seat=target + 1))
         self.ctx.sounds.play("good")
@@ -267,28 +208,14 @@ class SignInScene(Scene):
     def play_as_guest(self) -> None:
         if self.active is None:
             return
-        seat = self.seats[self.active]
-        seat.student, seat.guest = None, True
-        log.info("sign-in: seat %d plays as a guest (%s)", self.active + 1, seat.default)
+        i = self.active
+        self.seats[i], self.decided[i] = SeatInfo(i, self.defaults[i]), True
+        log.info("sign-in: seat %d plays as a guest (%s)", i + 1, self.defaults[i])
         self.say(SAYS["guest"].format(seat=self.active + 1))
         self._advance()
 
-    def result(self) -> list[SeatInfo]:
-        """Each seat's student; a bot, or a guest, keeps the default name and no group
-        (reports list guests apart)."""
-        return [
-            SeatInfo(i, s.default, None, "", s.bot)
-            if s.bot is not None or s.student is None
-            else SeatInfo(i, s.student.name, s.student.id, s.student.group, None)
-            for i, s in enumerate(self.seats)
-        ]
-
-    def say(self, message: str, good: bool = True) -> None:
-        self.message, self.good = message, good
-
     def refuse(self, key: str, **values: Any) -> None:
         self.say(SAYS[key].format(**values), good=False)
-        self.ctx.sounds.play("wrong")
 
     def _zone_seat(self, seat: int | None) -> int | None:
         """A camera seat (1-based) as a human seat here (0-based), else None."""
@@ -297,7 +224,7 @@ class SignInScene(Scene):
         return seat - 1 if self.seats[seat - 1].bot is None else None
 
     def _next_empty(self) -> int | None:
-        return next((i for i, s in enumerate(self.seats) if not s.decided), None)
+        return next((i for i, decided in enumerate(self.decided) if not decided), None)
 
     def _advance(self) -> None:
         self.active = self._next_empty()
@@ -306,27 +233,22 @@ class SignInScene(Scene):
     def _light(self) -> None:
         self.ctx.lamps.light_only([] if self.active is None else [self.active])
 
-    # -- drawing -------------------------------------------------------------------------
-
     def draw(self, surface: pygame.Surface) -> None:
-        painter, p = self.ctx.painter, self.ctx.painter.p
-        surface.fill(p.background)
         sub = "Tap your name, or play as a guest."
         if self.camera_on:
             sub = "Hold your badge under the camera, or tap your name."
-        header(self, surface, "Who plays?", sub)
+        painter = self.backdrop(surface, "Who plays?", sub)
         for b in self.buttons:
             if b.name.startswith("seat."):
-                self.draw_seat(surface, b, self.seats[int(b.name[len("seat.") :])])
+                self.draw_seat(surface, b, int(b.name[len("seat.") :]))
             else:
                 painter.button(surface, b)
         self.grid.draw(surface, painter)
         if self.message:
             draw_message(self, surface, self.message_rect, self.good, 3)
 
-    def draw_seat(self, surface: pygame.Surface, b: Button, seat: SeatState) -> None:
-        painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
-        i = int(b.name[len("seat.") :])
+    def draw_seat(self, surface: pygame.Surface, b: Button, i: int) -> None:
+        painter, m, p, seat = self.ctx.painter, self.m, self.ctx.painter.p, self.seats[i]
         fill = p.panel if seat.bot is None else p.quiet
         painter.box(surface, b.rect, fill, p.line, 2, m.u(8))
         if b.selected:
@@ -341,9 +263,13 @@ class SignInScene(Scene):
         name = seat.name
         if " " in name and painter.fonts.width(name, int(size * 0.75), True) > inner:
             name = name.split()[0]  # a first name read big beats a whole name read small
-        ink, at = p.ink if seat.decided else p.muted, (left, b.rect.top + m.u(3))
+        ink, at = p.ink if self.decided[i] else p.muted, (left, b.rect.top + m.u(3))
         painter.text(surface, name, at, size, ink, bold=True, max_width=inner)  # shrunk, then cut
-        status = painter.ellipsis(seat.status, m.small, inner)
+        waiting = "guest" if self.decided[i] else "waiting\u2026"
+        status = (
+            f"bot ({seat.bot})" if seat.bot else "\u2713 signed in" if seat.student else waiting
+        )
+        status = painter.ellipsis(status, m.small, inner)
         ink, at = p.good if seat.student is not None else p.muted, (left, b.rect.bottom - m.u(3))
         painter.text(surface, status, at, m.small, ink, anchor="bottomleft")
 
@@ -384,4 +310,4 @@ class SignInGate:
         (setup.stack.replace if self.replace else setup.stack.push)(game)
 
 
-__all__ = ["SAYS", "SignInGate", "SignInScene", "badge_id", "needs_sign_in"]
+__all__ = ["SAYS", "SignInGate", "SignInScene", "needs_sign_in"]

@@ -32,9 +32,9 @@ from tabletop.classroom.rotation import (
 )
 from tabletop.engine.errors import BadInput, TabletopError
 from tabletop.ui.app import Context, Scene
-from tabletop.ui.scenes.common import Confirm, foot
+from tabletop.ui.scenes.common import foot
 from tabletop.ui.scenes.names import NameScene
-from tabletop.ui.scenes.rotation.runner import RotationRunner, run_rotation, seated
+from tabletop.ui.scenes.rotation import RotationRunner, run_rotation
 from tabletop.ui.scenes.settings import TeacherScreen, footer
 from tabletop.ui.theme import Metrics
 from tabletop.ui.widgets import Button, grid
@@ -150,7 +150,6 @@ class PlanScreen(TeacherScreen):
 
     def __init__(self, ctx: Context) -> None:
         super().__init__(ctx)
-        self.message = ""
         self.message_rect: pygame.Rect | None = None
         self.words: list[tuple[str, tuple[int, int], str]] = []
 
@@ -175,7 +174,6 @@ class RotationEditor(PlanScreen):
     def __init__(self, ctx: Context, draft: Draft | None = None) -> None:
         super().__init__(ctx)
         self.draft = draft or Draft.start(ctx)
-        self.editing: int | None = None  # the station a picker is open for
 
     def layout(self, metrics: Metrics) -> None:
         m, d = metrics, self.draft
@@ -221,40 +219,33 @@ class RotationEditor(PlanScreen):
         elif name == "start":
             self.start()
         elif name == "groups":
-            self.stack.push(GroupsScene(self.ctx, d.groups))
+            self.ask(GroupsScene(self.ctx, d.groups), lambda groups: setattr(d, "groups", groups))
         elif name.startswith("station."):  # "station.<i>" or "station.add"
-            i = self.editing = len(d.stations) if name == "station.add" else int(name[8:])
-            self.stack.push(StationPicker(self.ctx, i, [*d.stations, None][i]))
+            i = len(d.stations) if name == "station.add" else int(name[8:])
+            picker = StationPicker(self.ctx, i, [*d.stations, None][i])
+            self.ask(picker, lambda station: self.set_station(i, station))
         elif name.endswith((".-", ".+")):
             key, sign = name.rsplit(".", 1)
             d.step(key, 1 if sign == "+" else -1)
             self.layout(self.m)
 
-    def resume(self, result: Any) -> None:
-        d = self.draft
-        editing, self.editing = self.editing, None
-        if editing is not None and (isinstance(result, Station) or result == "remove"):
-            # the picker's station replaces the one edited (or comes after the last), or goes
-            d.stations[editing : editing + 1] = [result] if isinstance(result, Station) else []
-        elif isinstance(result, list) and all(isinstance(g, str) for g in result):
-            d.groups = list(result)
-        d.fit()
-        self.layout(self.m)
+    def set_station(self, i: int, station: Station | str) -> None:
+        """The picker's answer: its station replaces station ``i`` (or comes after the
+        last), or ``"remove"`` removes it."""
+        self.draft.stations[i : i + 1] = [station] if isinstance(station, Station) else []
+        self.draft.fit()
 
     def start(self) -> None:
-        d = self.draft
+        d, ctx = self.draft, self.ctx
         try:
             plan = d.plan()
-            ctx = self.ctx
             stored = start_rotation(ctx.journal, plan, d.here, session=ctx.session, now=ctx.wall)
         except BadInput as exc:
-            self.ctx.sounds.play("wrong")
-            self.message = exc.message[0].upper() + exc.message[1:] + "."
+            self.say(exc.message[0].upper() + exc.message[1:] + ".", good=False)
             log.info("rotation: plan refused: %s", exc.message)
             return
         except TabletopError as exc:
-            self.ctx.sounds.play("wrong")
-            self.message = "The rotation could not be saved. Try again."
+            self.say("The rotation could not be saved. Try again.", good=False)
             log.error("rotation: %s: %s", exc.code, exc.message)
             return
         what = f"{len(plan.stations)} stations, {len(plan.groups)} groups, {plan.minutes} min"
@@ -321,8 +312,7 @@ class StationPicker(PlanScreen):
         try:
             self.station = replace(self.station, **changes)
         except BadInput as exc:  # a mode and an option that do not go together
-            self.ctx.sounds.play("wrong")
-            self.message = exc.message
+            self.say(exc.message, good=False)
         self.layout(self.m)
 
 
@@ -336,7 +326,6 @@ class GroupsScene(PlanScreen):
     def __init__(self, ctx: Context, groups: Sequence[str]) -> None:
         super().__init__(ctx)
         self.groups = list(groups)
-        self.renaming: int | None = None
         self.from_class = class_groups(ctx.journal)
 
     def layout(self, metrics: Metrics) -> None:
@@ -368,19 +357,15 @@ class GroupsScene(PlanScreen):
         elif name == "class" and self.from_class:
             self.groups = list(self.from_class[:MAX_STATIONS])
         elif name.startswith("group."):
-            self.renaming = int(name.split(".")[1])
-            current = self.groups[self.renaming]
-            self.stack.push(NameScene(self.ctx, current, title="The group's name"))
+            i = int(name.split(".")[1])
+            keyboard = NameScene(self.ctx, self.groups[i], "The group's name")
+            self.ask(keyboard, lambda typed: self.rename(i, typed))
             return
         self.layout(self.m)
 
-    def resume(self, result: Any) -> None:
-        i, self.renaming = self.renaming, None
-        if i is not None and isinstance(result, str) and result.strip():
-            name = result.strip().title()
-            if name not in self.groups:
-                self.groups[i] = name
-        self.layout(self.m)
+    def rename(self, i: int, name: str) -> None:
+        if name.strip().title() not in self.groups:
+            self.groups[i] = name.strip().title()
 
 
 def rotation_menu(ctx: Context) -> Scene:
@@ -393,10 +378,6 @@ def rotation_menu(ctx: Context) -> Scene:
 
 class RotationControl(TeacherScreen):
     """Pause, Resume, +1 minute, Skip, End for the rotation that runs."""
-
-    def __init__(self, ctx: Context) -> None:
-        super().__init__(ctx)
-        self.asking = ""  # "skip" or "end" while the Confirm is up
 
     @property
     def runner(self) -> RotationRunner | None:
@@ -429,17 +410,9 @@ class RotationControl(TeacherScreen):
         if name == "back" or self.runner is None:
             self.stack.pop()
         elif name in QUESTIONS and not self.follows:  # Skip and End ask first
-            self.asking = name
-            self.stack.push(Confirm(self.ctx, QUESTIONS[name], yes=name.title(), no="Keep going"))
+            self.confirm(QUESTIONS[name], name.title(), "Keep going", lambda: self.act(name))
         elif name in NOW and not self.follows:
             self.act(name)
-
-    def resume(self, result: Any) -> None:
-        asked, self.asking = self.asking, ""
-        if result == "yes" and asked:  # time is up now: the station screen comes
-            self.act(asked)
-        elif self.stack.top is self:
-            self.layout(self.m)
 
     def act(self, name: str) -> None:
         """One of the controls, on the clock (and then in the journal)."""
@@ -462,7 +435,7 @@ class RotationControl(TeacherScreen):
             f"Rotation {now.rotation + 1} of {plan.count}: {state}",
             f"Here: {runner.group or 'no group'} \u00b7 {now.countdown()} left",
         ]
-        where = [(g, plan.station_of(g, seated(now))) for g in plan.groups]
+        where = [(g, plan.station_of(g, now.seated)) for g in plan.groups]
         if not now.done and any(s is not None for _, s in where):
             lines.append(
                 ("Next: " if now.phase == "transition" else "Now: ")

@@ -4,7 +4,8 @@ its banner: station, group and countdown. At the warning it sounds and flashes e
 seat's LED; at time up it saves the games on the stack as finished for "time", goes
 Home and shows :class:`StationScene` (where the groups go next), whose button opens the
 station's game set up as planned. Times are wall-clock seconds from ``ctx.wall``, so a
-device that reboots carries on (:func:`restore_rotation`)."""
+device that reboots carries on (:func:`restore_rotation`). The teacher's screens for
+rotations are in :mod:`tabletop.ui.scenes.rotation_editor`."""
 
 from __future__ import annotations
 
@@ -26,9 +27,9 @@ from tabletop.classroom.rotation import (
     save_clock,
 )
 from tabletop.engine.errors import TabletopError
-from tabletop.ui.app import Context, Scene
-from tabletop.ui.input import InputEvent
-from tabletop.ui.scenes.common import home_and_again, route_to_press
+from tabletop.ui.app import Context
+from tabletop.ui.scenes.common import home_and_again
+from tabletop.ui.scenes.settings import Screen
 from tabletop.ui.theme import ORANGE, PALETTE, Metrics
 
 log = logging.getLogger(__name__)
@@ -36,8 +37,7 @@ log = logging.getLogger(__name__)
 SEATS = 8  # every seat's LED flashes at the warning
 FLASH_STEP = 0.4  # seconds on, seconds off
 FLASH_TOGGLES = 6
-WARNING_SOUND = "round"
-TIME_UP_SOUND = "round"
+SOUND = "round"  # at the warning and at time up
 SAVE_FAILED = "The rotation could not be saved just now. It keeps running."
 STRIP = 44  # the banner's strip at the bottom of the screen, in base units
 WHITE = (255, 255, 255)
@@ -67,9 +67,8 @@ class RotationRunner:
         self.clock: RotationClock = stored.clock
         self.wall = ctx.wall
         self.moment: Moment = self.clock.now(self.wall())
-        self.warned: set[int] = set()
-        if self.moment.phase == "warning":
-            self.warned.add(self.moment.rotation)  # restored mid-warning: it was given
+        # restored mid-warning: the warning was given
+        self.warned = {self.moment.rotation} if self.moment.phase == "warning" else set()
         self.finished = False
         self._flash: tuple[float, list[int]] | None = None  # started at, lit before
         self._shown: tuple[Any, ...] = ()
@@ -87,8 +86,6 @@ class RotationRunner:
         """``"Station 2: Math Wars Meta"``."""
         return f"Station {self.station + 1}: {self.plan.stations[self.station].name}"
 
-    # -- every frame ----------------------------------------------------------------------
-
     def update(self) -> bool:
         """Follow the clock to now: warn, end the rotation's games when time is up. True
         when the banner must be redrawn."""
@@ -102,7 +99,7 @@ class RotationRunner:
         if now.phase == "warning" and now.rotation not in self.warned:
             self.warned.add(now.rotation)
             log.info("rotation: warning, %s left", now.countdown())
-            self.ctx.sounds.play(WARNING_SOUND)
+            self.ctx.sounds.play(SOUND)
             self._start_flash(t)
         if now.done and not self.finished:
             self.finish()
@@ -115,7 +112,7 @@ class RotationRunner:
         """The rotation's time is up: save the games, send everyone to the station screen."""
         self.warned.add(rotation)
         log.info("rotation: time is up for rotation %d at station %d", rotation, self.station + 1)
-        self.ctx.sounds.play(TIME_UP_SOUND)
+        self.ctx.sounds.play(SOUND)
         self._start_flash(t)
         finish_games(self.ctx)
         show_station(self.ctx, self, ended=rotation)
@@ -127,8 +124,6 @@ class RotationRunner:
         self._store(status="finished")
         if self.ctx.rotation is self:
             self.ctx.rotation = None
-
-    # -- the LEDs ---------------------------------------------------------------------------
 
     def _start_flash(self, t: float) -> None:
         if self._flash is None:
@@ -146,8 +141,6 @@ class RotationRunner:
             self._flash = None
         else:
             lamps.light_only(range(SEATS) if step % 2 == 0 else [])
-
-    # -- the teacher's controls -------------------------------------------------------------
 
     def control(self, name: str) -> None:
         """``pause``, ``resume``, ``extend`` (by a minute), ``skip`` or ``end``: the
@@ -177,8 +170,6 @@ class RotationRunner:
         except TabletopError as exc:
             log.error("rotation %d: %s: %s", self.stored.id, exc.code, exc.message)
             self.ctx.notices.append(SAVE_FAILED)
-
-    # -- the banner ----------------------------------------------------------------------------
 
     def strip(self, screen: Metrics) -> int:
         """The height of the banner's strip at the bottom of ``screen`` (the whole
@@ -223,11 +214,6 @@ class RotationRunner:
         painter.text(surface, label, at, m.text, ink, bold=True, anchor="midleft")
 
 
-def seated(now: Moment) -> int:
-    """The rotation whose groups are at the stations (in a transition: the coming one)."""
-    return now.rotation + (1 if now.phase == "transition" else 0)
-
-
 def called(group: str) -> str:
     """How a group is named in a sentence: "Group Red", but "Group 1" and "Team A" as
     they are."""
@@ -240,16 +226,17 @@ def choose_setup(setup: Any, station: Station) -> None:
     setup.preset(station.mode, station.options)
 
 
-class StationScene(Scene):
+class StationScene(Screen):
     """Time's up (where the leaving group goes), the arriving group's welcome, and a
     button to start this station's game; at the end, the rotation is over. The
     countdown is the banner's, in its strip below."""
+
+    back = "home"
 
     def __init__(self, ctx: Context, runner: RotationRunner, *, ended: int | None = None) -> None:
         super().__init__(ctx)
         self.runner = runner
         self.ended = ended  # the rotation whose time just ran out, if any
-        self.message = ""
 
     @property
     def station(self) -> Station:
@@ -279,7 +266,7 @@ class StationScene(Scene):
         if now.done:
             return "All done!", "The station rotation is over. Thank you!", ""
         group = runner.group
-        rounds = f"Rotation {seated(now) + 1} of {runner.plan.count}"
+        rounds = f"Rotation {now.seated + 1} of {runner.plan.count}"
         if group is None:
             return "No group here now", f"{runner.title} rests.", rounds
         details = [f"Mode: {self.station.mode_name}", *self.station.option_names, rounds]
@@ -297,9 +284,6 @@ class StationScene(Scene):
             self.layout(self.m)
             return True
         return False
-
-    def handle(self, event: InputEvent) -> None:
-        route_to_press(self, event)
 
     def press(self, name: str) -> None:
         if name == "home":
@@ -449,7 +433,7 @@ def finish_stale_games(ctx: Context, runner: RotationRunner) -> None:
         then = clock.now(saved.started)
         if then.done:
             continue  # played after it
-        if not now.done and seated(then) >= seated(now):
+        if not now.done and then.seated >= now.seated:
             continue  # its rotation is still on: Home offers to carry on
         try:
             scene = resume_game(ctx, saved)
