@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from tabletop.engine.codec import digest
 from tabletop.engine.match import Match
 from tabletop.engine.protocol import Result
 
@@ -58,6 +59,19 @@ class TableController:
     def record(self) -> dict[str, Any] | None:
         """The table's state that is not in the match (answers typed, cards read early),
         kept beside it in the journal; None when the game keeps none."""
+        return None
+
+    def stamp(self) -> dict[str, Any]:
+        """The match a record belongs to, to keep in it: its moves ``n`` and its
+        ``state``'s digest (the journal's keys)."""
+        return {"n": len(self.match.history), "state": digest(self.match.state)}
+
+    def own(self, record: object) -> Mapping[str, Any] | None:
+        """A journaled record with this very match's :meth:`stamp`, else None (the device
+        stopped between the match's write and the record's: the match alone counts)."""
+        stamp = self.stamp()
+        if isinstance(record, Mapping) and all(record.get(k) == v for k, v in stamp.items()):
+            return record
         return None
 
     def checks(self) -> Any:

@@ -27,6 +27,23 @@ def test_controller_defaults_keep_nothing_and_light_nothing() -> None:
         play.standings()
 
 
+def test_controller_record_stamp_names_its_match() -> None:
+    """A record kept beside the match carries the match's moves and digest; one from
+    another point of the match (the device stopped between the two writes) is not its."""
+    from tabletop.engine.match import Match
+    from tabletop.games.math_attack import MathAttack, MathAttackSettings
+
+    play = TableController()
+    play.match = Match(MathAttack(), MathAttackSettings(), 2, seed=7)
+    record = {**play.stamp(), "kept": 1}
+    assert record["n"] == 0 and isinstance(record["state"], str)
+    assert play.own(record) == record
+    assert play.own({**record, "n": 1}) is None
+    assert play.own({**record, "state": "0" * 16}) is None
+    assert play.own({"kept": 1}) is None  # a record from before the stamp
+    assert play.own(None) is None and play.own([record]) is None
+
+
 def test_controller_every_game_has_one() -> None:
     from tabletop.ui.games.bubbles.play import BubblePlay
     from tabletop.ui.games.math_arena.play import ArenaPlay

@@ -35,7 +35,6 @@ from typing import Any
 
 from tabletop.bots.math_arena import MathArenaBot
 from tabletop.classroom.mistakes import OP_SKILLS, Question, question
-from tabletop.engine.codec import digest
 from tabletop.engine.match import Match
 from tabletop.engine.protocol import Event, Result
 from tabletop.games.math_arena import (
@@ -647,11 +646,10 @@ class ArenaPlay(TableController):
     def record(self) -> dict[str, Any]:
         """The round beyond the match: its phase, who is ready, the pairs read, the picks,
         the values said, and the countdown's, the bots' and the reveal's moments (seconds
-        of play). ``n`` and ``state`` (its digest): the match it belongs to. The keys are
-        the journal's: keep them readable."""
+        of play), with its match's :meth:`stamp`. The keys are the journal's: keep them
+        readable."""
         return {
-            "n": len(self.match.history),
-            "state": digest(self.state),
+            **self.stamp(),
             "phase": self.phase,
             "ready": list(self.ready),
             "picks": {str(s): list(pick) for s, pick in self.picks.items()},
@@ -669,12 +667,7 @@ class ArenaPlay(TableController):
         between the two writes: the last step the match shows)."""
         self.deal_hands()
         history, st = self.match.history, self.state
-        if not (
-            isinstance(record, dict)
-            and record.get("n") == len(history)
-            and record.get("state") == digest(st)
-        ):
-            record = None
+        record = self.own(record)
         dealt = len(history)  # the scoring the match ends with, but for the deal after it
         while dealt and isinstance(history[dealt - 1], DealCard):
             dealt -= 1

@@ -31,7 +31,6 @@ from typing import Any
 
 from tabletop.bots.math_wars_meta import VirtualPlayer
 from tabletop.classroom.mistakes import Question
-from tabletop.engine.codec import digest
 from tabletop.engine.errors import ImpossibleOutcome, TabletopError
 from tabletop.engine.match import Match
 from tabletop.engine.protocol import Result
@@ -547,12 +546,11 @@ class MwmPlay(TableController):
 
     def record(self) -> dict[str, Any]:
         """What the screen holds beyond the match: answers typed and ready (ready times
-        in seconds of play), cards read before the engine asked, the verdict on screen.
-        ``n`` and ``state`` (its digest): the match it belongs to."""
+        in seconds of play), cards read before the engine asked, the verdict on screen;
+        with its match's :meth:`stamp`."""
         seen = self.seen.items()
         return {
-            "n": len(self.match.history),
-            "state": digest(self.state),
+            **self.stamp(),
             "typed": {str(s): [e.solution, e.team_solution] for s, e in self.typed.items()},
             "ready": {str(s): at for s, at in self.ready.items()},
             "count": {str(s): [c.number, c.army] for (s, k), c in seen if k == "count"},
@@ -566,8 +564,7 @@ class MwmPlay(TableController):
         dropped; the verdict of the last hand shows again if nothing came after it but
         the device's payments."""
         self.verdict = last_verdict(self)
-        mine = (len(self.match.history), digest(self.state))
-        record = record if record and (record.get("n"), record.get("state")) == mine else {}
+        record = self.own(record) or {}
         if record and not record.get("paused"):
             self.verdict = None  # it was read
         kept = {key: dict(record.get(key) or {}) for key in ("typed", "ready", "count", "crate")}
