@@ -46,7 +46,7 @@ class TableScene(Scene):
     """A game's table: the *scene* half, which only draws and routes input to the game's
     pygame-free controller, ``play`` (a :class:`~tabletop.ui.controller.TableController`,
     ``ui/games/<game>/play.py``), and asks it what the table is (standings, next step,
-    record, checks, lamps, the message).
+    record, checks, lamps, the message): a scene never keeps or works them out again.
 
     The base carries event dispatch, dialogs (Leave, Rules: the class's ``rules``, the
     teacher's PIN: its ``undo_pin`` words), the child's sentence for a refusal (from
@@ -103,19 +103,8 @@ class TableScene(Scene):
         return self.match.result() is not None
 
     def standings(self) -> Result:
+        """What the rotation and the fleet ask a game screen (``play``'s)."""
         return self.play.standings()
-
-    def next_step(self) -> str:
-        return self.play.next_step()
-
-    def record(self) -> dict[str, Any] | None:
-        return self.play.record()
-
-    def checks(self) -> Any:
-        return self.play.checks()
-
-    def lit(self) -> Sequence[int]:
-        return self.play.lit()
 
     def outcome(self) -> Outcome:
         """The end, for the results scene."""
@@ -200,7 +189,7 @@ class TableScene(Scene):
 
     def welcome(self) -> None:
         """A game carried on from the journal says so."""
-        self.message = f"Welcome back! {self.next_step()}".strip()
+        self.message = f"Welcome back! {self.play.next_step()}".strip()
 
     def exit(self) -> None:
         self.ctx.lamps.light_only([])
@@ -294,7 +283,7 @@ class TableScene(Scene):
     def status(self) -> str:
         """The instruction line: what just happened (with ``step_after``, then the next
         step, unless it says it already), or else the next step."""
-        said, step = self.message, self.next_step()
+        said, step = self.message, self.play.next_step()
         if said and self.step_after and step not in said:
             return f"{said} {step}"
         return said or step
@@ -320,7 +309,7 @@ class TableScene(Scene):
         with ``results_at_end``, a game just over (this table on top) goes to its results."""
         self.voice()
         self.layout(self.m)
-        self.ctx.lamps.light_only(sorted(self.lit()))
+        self.ctx.lamps.light_only(sorted(self.play.lit()))
         self.save_table()
         if self.results_at_end and self.finished and self.stack.top is self:
             self.show_results()
@@ -331,7 +320,7 @@ class TableScene(Scene):
         save = self.save
         if self.saved_end or save is None:
             return
-        record, checks = self.record(), self.checks()
+        record, checks = self.play.record(), self.play.checks()
         new_record = record is not None and record != save.app.get("table")
         new_checks = checks is not None and checks != save.checks
         if new_record:

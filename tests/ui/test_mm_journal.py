@@ -204,7 +204,11 @@ def test_mm_table_is_journaled_and_a_new_app_carries_on(tmp_path: Path) -> None:
     again, auto2 = carry_on(path)
     resumed = again.stack.top
     assert isinstance(resumed, TableScene) and resumed.resumed
-    assert (resumed.round, resumed.dice, resumed.rolls) == (scene.round, scene.dice, scene.rolls)
+    assert (resumed.round, resumed.dice, resumed.play.rolls) == (
+        scene.round,
+        scene.dice,
+        scene.play.rolls,
+    )
     assert resumed.board.owners == scene.board.owners
     assert [(c.round, c.line, c.seat) for c in resumed.board.claims] == [
         (c.round, c.line, c.seat) for c in scene.board.claims

@@ -309,7 +309,7 @@ class ArenaScene(TableScene):
         elif kind == "value" and isinstance(result, int):
             said = play.value_said(asking[1], result)
             if said is not None:  # counted for the teacher's report, with the round
-                self.save.app["table"] = self.record()
+                self.save.app["table"] = self.play.record()
                 self.save.checked(said.seat, said.right)
                 self.save.answered(said.seat, said.question, said.value, seconds=said.seconds)
 

@@ -131,6 +131,9 @@ class AttackPlay(TableController):
         """A child may play now (not the bot's turn, not over)."""
         return self.state.phase == "play" and not self.is_bot(self.state.turn)
 
+    def lit(self) -> list[int]:
+        return [self.state.turn] if self.playing() else []
+
     def standings(self) -> Result:
         """The result, or before the end the standings: the higher total leads."""
         totals = self.state.totals

@@ -217,9 +217,6 @@ class AttackScene(TableScene):
     names = property(lambda self: self.play.names)
     over = property(lambda self: self.play.over)
 
-    def lit(self) -> Sequence[int]:
-        return [self.state.turn] if self.play.playing() else []
-
     def outcome(self) -> Outcome:
         """Who won, why the game ended (who played =), and the totals compared in words."""
         names, (t0, t1), ender = self.names, self.state.totals, self.state.end_by

@@ -345,7 +345,7 @@ class MwmTable(TableScene):
         if outcome == "ready":
             self.ctx.sounds.play("tap")
             if not self.verdict_sound(before):
-                self.message = f"{play.is_ready_words(seat)} {self.next_step()}".strip()
+                self.message = f"{play.is_ready_words(seat)} {play.next_step()}".strip()
         elif outcome == "pad":
             self.ask_for("solve", seat)
         else:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -17,6 +17,7 @@ from tabletop.games.mathe_meister import (
     MODE_NAMES,
     OPERAND_POWERS,
     OPS,
+    ROUNDS,
     Action,
     ChangeDie,
     ClaimStar,
@@ -28,6 +29,8 @@ from tabletop.games.mathe_meister import (
     Roll,
     ScoreCard,
     Sheet,
+    StarBoard,
+    StarClaim,
     SwapOperands,
     SwapOperators,
     Turn,
@@ -518,6 +521,77 @@ class SoloPlay(TableController):
                 self.asks.append(("dice",))
 
 
+class PaperPlay(TableController):
+    """The table on paper sheets (``table.py``): what the device knows of the game, the
+    round, its dice, the Bonus Stars and the presses waiting (MM-5); ``match`` is only
+    the table's header in the journal, a game nobody writes in. ``names`` per seat;
+    ``bots``: the seats the device plays (they press on their own)."""
+
+    match: MMMatch
+
+    def __init__(self, match: MMMatch, names: Sequence[str], bots: Collection[int]) -> None:
+        self.match, self.names, self.bots = match, list(names), frozenset(bots)
+        self.board = StarBoard(dict(match.settings.layout.star_values))
+        self.round = 1
+        self.rolls: list[tuple[int, int]] = []  # every round's dice so far
+        self.dice_at: float | None = None  # seconds played when this round's dice came
+        self.over = False
+        self.bots_pressed: set[int] = set()  # bots whose press came this round
+        self.note = ""  # a star just won, said before the next step
+
+    @property
+    def dice(self) -> tuple[int, int] | None:
+        """This round's dice, once they are out."""
+        return self.rolls[self.round - 1] if len(self.rolls) >= self.round else None
+
+    def standings(self) -> Result:
+        points = [self.board.points_of(s) for s in range(len(self.names))]
+        return standings_result(
+            points, "Bonus Star points (the device does not see the paper sheets' totals)"
+        )
+
+    def lit(self) -> list[int]:
+        return [p.seat for p in self.board.waiting]
+
+    def next_step(self) -> str:
+        current = self.board.current
+        if self.dice is None:
+            return f"Round {self.round}: roll the dice, then tap 'Get the dice'."
+        if current is not None:  # the press is theirs to take back (Cancel) until then
+            return child_message("mm.ui.choose_star", {"name": self.names[current.seat]})
+        a, b = self.dice
+        return f"Write {a} and {b} and two signs. Then tap '{self.next_label()}'."
+
+    def next_label(self) -> str:
+        return "Finish the game" if self.round >= ROUNDS else f"Start round {self.round + 1}"
+
+    def record(self) -> dict[str, Any]:
+        return {
+            "round": self.round,
+            "dice": list(self.dice) if self.dice is not None else None,
+            "rolls": [list(r) for r in self.rolls],
+            "claims": [[c.round, c.line, c.seat, c.at] for c in self.board.claims],
+            "waiting": [[p.seat, p.at] for p in self.board.waiting],
+            "dice_at": self.dice_at,
+            "pressed": sorted(self.bots_pressed),
+            "over": self.over,
+        }
+
+    def carry_on(self, table: Mapping[str, Any]) -> None:
+        """Put back what :meth:`record` kept."""
+        self.round = int(table.get("round", 1))
+        self.rolls = [(int(a), int(b)) for a, b in table.get("rolls", [])]
+        for round_no, line, seat, played in table.get("claims", []):
+            self.board.owners[str(line)] = int(seat)
+            self.board.claims.append(StarClaim(int(round_no), str(line), int(seat), float(played)))
+        for seat, played in table.get("waiting", []):
+            self.board.press(int(seat), float(played))
+        at = table.get("dice_at")
+        self.dice_at = float(at) if at is not None else None
+        self.bots_pressed = {int(s) for s in table.get("pressed", [])}
+        self.over = bool(table.get("over", False))
+
+
 def pen_action(pen: tuple[Any, ...], cell: Cell) -> WriteOperand | WriteOperator:
     """What the pen writes in ``cell``: a die's value, a Star Power's number for its die
     (none chosen yet: die 1, for a box the engine refuses before it looks at the die),
@@ -561,6 +635,7 @@ def hint_words(advice: Hint) -> str:
 
 __all__ = [
     "MMMatch",
+    "PaperPlay",
     "SoloPlay",
     "glyph",
     "line_answers",

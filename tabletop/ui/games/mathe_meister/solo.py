@@ -329,7 +329,9 @@ class MatheMeisterScene(TableScene):
         rect, bold = self.message_rect, kind == "error"
         painter.box(surface, rect, p.panel, colour, 2, m.u(8))
         area = rect.inflate(-m.u(12), -m.u(6))
-        painter.paragraph(surface, text or self.next_step(), area, m.small + 1, colour, bold=bold)
+        painter.paragraph(
+            surface, text or self.play.next_step(), area, m.small + 1, colour, bold=bold
+        )
 
     def _draw_score_strip(self, surface: pygame.Surface, rect: pygame.Rect) -> None:
         """END GAME SCORING so far, in two columns (plus on the left, minus on the right)."""

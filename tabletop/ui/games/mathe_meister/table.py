@@ -20,7 +20,7 @@ Touch targets: ``star.R1``..``star.C4``, ``ready.<i>``, ``seat.<i>``, ``cancel``
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -30,7 +30,6 @@ from tabletop.bots.mathe_meister import after_writes, hint
 from tabletop.engine.dealers import KeyedDealer
 from tabletop.engine.errors import TabletopError
 from tabletop.engine.match import Match
-from tabletop.engine.protocol import Result
 from tabletop.games import GAMES
 from tabletop.games.mathe_meister import (
     LINES,
@@ -40,19 +39,22 @@ from tabletop.games.mathe_meister import (
     MatheMeister,
     MatheMeisterSettings,
     Roll,
-    StarBoard,
-    StarClaim,
     line_name,
     score_sheet,
 )
 from tabletop.store import Saved, SeatInfo
 from tabletop.ui.app import Context, Scene
-from tabletop.ui.controller import TableController
 from tabletop.ui.games.mathe_meister.dialogs import ask_dice
-from tabletop.ui.games.mathe_meister.play import MMMatch, modes_named, round_start, sums_checked
+from tabletop.ui.games.mathe_meister.play import (
+    MMMatch,
+    PaperPlay,
+    modes_named,
+    round_start,
+    sums_checked,
+)
 from tabletop.ui.messages import child_message
 from tabletop.ui.results import Outcome, outcome_of
-from tabletop.ui.saves import LABEL, GameSave, seats_of, standings_result
+from tabletop.ui.saves import LABEL, GameSave, seats_of
 from tabletop.ui.scenes.dice import DiceResult
 from tabletop.ui.table import TableScene as Table
 from tabletop.ui.theme import Metrics
@@ -73,6 +75,7 @@ class TableScene(Table):
     game = MatheMeister.name
     results_at_end = True
     save: GameSave
+    play: PaperPlay
 
     def __init__(
         self,
@@ -102,64 +105,31 @@ class TableScene(Table):
             lead.settings if lead is not None else MatheMeisterSettings(ctx.layout, tuple(modes)),
             star_claims="paper",
         )
-        # the paper table keeps its own state; its controller holds only the table's row
-        # in the journal: the header of a game nobody writes in
-        self.play = TableController()
-        self.play.match = lead or Match(MatheMeister(), self.settings, len(infos), seed=seed)
-        self.board = StarBoard(dict(self.settings.layout.star_values))
-        self.round = 1
-        self.rolls: list[tuple[int, int]] = []  # every round's dice so far
-        self.dice_at: float | None = None  # seconds played when this round's dice came
-        self.over = False
-        # virtual dice keyed by the seed and the round: the same dice after a crash
-        self.dice_dealer = KeyedDealer(seed, lambda: self.round)
         self.bots: dict[int, MMMatch] = {
             seat: Match(MatheMeister(), self.settings, 1, seed=seed)
             for seat, info in enumerate(infos)
             if info.bot is not None
         }
+        match = lead or Match(MatheMeister(), self.settings, len(infos), seed=seed)
+        self.play = PaperPlay(match, [i.name for i in infos], self.bots)
+        # virtual dice keyed by the seed and the round: the same dice after a crash
+        self.dice_dealer = KeyedDealer(seed, lambda: self.round)
         self.bot_saves: dict[int, GameSave] = {}
         self.bot_press_at: dict[int, float] = {}
-        self.bots_pressed: set[int] = set()  # bots whose press came this round
-        self.note = ""  # a star just won, said before the next step
         if self.resumed:
-            self._restore(self.save.app.get("table") or {})
+            self.play.carry_on(self.save.app.get("table") or {})
 
     def name(self, seat: int) -> str:
         return self.infos[seat].name
 
-    @property
-    def dice(self) -> tuple[int, int] | None:
-        """This round's dice, once they are out."""
-        return self.rolls[self.round - 1] if len(self.rolls) >= self.round else None
-
-    def standings(self) -> Result:
-        points = [self.board.points_of(s) for s in range(len(self.infos))]
-        return standings_result(
-            points, "Bonus Star points (the device does not see the paper sheets' totals)"
-        )
+    # what the controller knows, read through the scene (the drawing, the tests, the demo)
+    board = property(lambda self: self.play.board)
+    round = property(lambda self: self.play.round)
+    dice = property(lambda self: self.play.dice)
 
     @property
     def finished(self) -> bool:
-        return self.over
-
-    def checks(self) -> None:
-        return None  # the sheets are on paper: the device checks no answers here
-
-    def lit(self) -> list[int]:
-        return [p.seat for p in self.board.waiting]
-
-    def next_step(self) -> str:
-        current = self.board.current
-        if self.dice is None:
-            return f"Round {self.round}: roll the dice, then tap 'Get the dice'."
-        if current is not None:  # the press is theirs to take back (Cancel) until then
-            return child_message("mm.ui.choose_star", {"name": self.name(current.seat)})
-        a, b = self.dice
-        return f"Write {a} and {b} and two signs. Then tap '{self.next_label()}'."
-
-    def next_label(self) -> str:
-        return "Finish the game" if self.round >= ROUNDS else f"Start round {self.round + 1}"
+        return self.play.over
 
     def outcome(self) -> Outcome:
         names = [s.name for s in self.infos]
@@ -170,7 +140,7 @@ class TableScene(Table):
             if seat in self.bots:
                 score = score_sheet(self.bots[seat].state.sheets[0], self.settings).total
                 lines[-1] += f" \u00b7 final score {score}"
-        out = outcome_of(self.standings(), names, score=lambda p: f"{p} points", lines=lines)
+        out = outcome_of(self.play.standings(), names, score=lambda p: f"{p} points", lines=lines)
         reason = "Places by Bonus Stars: add up your sheets for the winner."
         return replace(out, title="The game is over!", reason=reason)
 
@@ -178,12 +148,12 @@ class TableScene(Table):
 
     def begin(self) -> None:
         self._attach()
-        if self.over:  # carried on after its last round ended: its results follow
+        if self.play.over:  # carried on after its last round ended: its results follow
             self._finish()
 
     def enter(self) -> None:
         super().enter()
-        if self.dice is None and not self.over:
+        if self.dice is None and not self.play.over:
             ask_dice(self, self.dice_mode, self.round, self.roll)
 
     def roll(self) -> tuple[int, int]:
@@ -201,9 +171,10 @@ class TableScene(Table):
             self._finish("abandoned")
 
     def _rolled(self, dice: tuple[int, int]) -> None:
-        self.rolls = [*self.rolls[: self.round - 1], dice]
-        self.dice_at = self.save.elapsed()
-        self.bots_pressed = set()
+        play = self.play
+        play.rolls = [*play.rolls[: self.round - 1], dice]
+        play.dice_at = self.save.elapsed()
+        play.bots_pressed = set()
         self.ctx.sounds.play("seen")
         self.message = ""  # the instruction line names the next step
         self._journal()  # the table first: the bots' sheets follow it
@@ -260,36 +231,11 @@ class TableScene(Table):
     def _press(self, seat: int, at: float) -> bool:
         """``seat`` pressed at the app's clock time ``at``: on the star board in seconds
         played, as the journal keeps its times."""
-        return self.board.press(seat, self.save.elapsed() - (self.ctx.clock() - at))
-
-    def record(self) -> dict[str, Any]:
-        return {
-            "round": self.round,
-            "dice": list(self.dice) if self.dice is not None else None,
-            "rolls": [list(r) for r in self.rolls],
-            "claims": [[c.round, c.line, c.seat, c.at] for c in self.board.claims],
-            "waiting": [[p.seat, p.at] for p in self.board.waiting],
-            "dice_at": self.dice_at,
-            "pressed": sorted(self.bots_pressed),
-            "over": self.over,
-        }
-
-    def _restore(self, table: Mapping[str, Any]) -> None:
-        self.round = int(table.get("round", 1))
-        self.rolls = [(int(a), int(b)) for a, b in table.get("rolls", [])]
-        for round_no, line, seat, played in table.get("claims", []):
-            self.board.owners[str(line)] = int(seat)
-            self.board.claims.append(StarClaim(int(round_no), str(line), int(seat), float(played)))
-        for seat, played in table.get("waiting", []):
-            self.board.press(int(seat), float(played))
-        at = table.get("dice_at")
-        self.dice_at = float(at) if at is not None else None
-        self.bots_pressed = {int(s) for s in table.get("pressed", [])}
-        self.over = bool(table.get("over", False))
+        return self.play.board.press(seat, self.save.elapsed() - (self.ctx.clock() - at))
 
     def _journal(self) -> None:
         """Write the table's state now (before the screen shows the change)."""
-        self.save.app["table"] = self.record()
+        self.save.app["table"] = self.play.record()
         self.save.write_meta()
         self.save.sync(self.match)  # the seconds played
 
@@ -304,10 +250,10 @@ class TableScene(Table):
         if self.save.checks != checks:
             self.save.write_meta()
         self.bot_press_at = {}
-        if self.dice is not None and self.dice_at is not None:
-            due = self._clock_of(self.dice_at + BOT_SECONDS)
+        if self.dice is not None and self.play.dice_at is not None:
+            due = self._clock_of(self.play.dice_at + BOT_SECONDS)
             for seat in self.bots:
-                if seat not in self.bots_pressed and self._bot_lines(seat):
+                if seat not in self.play.bots_pressed and self._bot_lines(seat):
                     self.bot_press_at[seat] = due
 
     def _catch_up(self, seat: int, match: MMMatch) -> None:
@@ -319,7 +265,7 @@ class TableScene(Table):
         while not match.state.finished:
             k = match.state.round
             if match.state.dice is None and (
-                k > len(self.rolls) or not tried(match, Roll(self.rolls[k - 1]))
+                k > len(self.play.rolls) or not tried(match, Roll(self.play.rolls[k - 1]))
             ):
                 return
             start = round_start(match)
@@ -327,7 +273,7 @@ class TableScene(Table):
             # a bot that cannot finish its writes just stops writing
             if not all(tried(match, a) for a in plan[len(match.history) - start :]):
                 return
-            if k >= self.round and not self.over:
+            if k >= self.round and not self.play.over:
                 return
             won = {c.line for c in self.board.claims if c.seat == seat and c.round == k}
             left = list(match.history[start + len(plan) :])
@@ -345,7 +291,7 @@ class TableScene(Table):
         """The table is over (or left): the table's row with the standings, each bot's
         sheet with its own result."""
         self.saved_end = True
-        self.save.finish(self.standings(), reason=reason)
+        self.save.finish(self.play.standings(), reason=reason)
         for seat, sheet_save in self.bot_saves.items():
             match = self.bots[seat]
             sheet_save.finish(match.result() if reason == "end" else None, reason=reason)
@@ -385,7 +331,7 @@ class TableScene(Table):
         self.message_rect = pygame.Rect(margin, foot, W - 2 * margin - m.u(290), m.u(52))
         next_rect = pygame.Rect(W - margin - m.u(270), foot, m.u(270), m.u(52))
         enabled = self.dice is not None and current is None
-        b.append(Button("next", next_rect, self.next_label(), enabled=enabled))
+        b.append(Button("next", next_rect, self.play.next_label(), enabled=enabled))
         self.buttons = b
 
     # -- input ---------------------------------------------------------------------------------
@@ -415,7 +361,7 @@ class TableScene(Table):
             return
         if self._press(seat, at):
             self.ctx.sounds.play("tap")
-            self.message = self.note = ""
+            self.message = self.play.note = ""
             self._after_change()
 
     def press(self, name: str) -> None:
@@ -428,7 +374,7 @@ class TableScene(Table):
         elif name == "cancel" and (current := self.board.current) is not None:
             self.board.cancel()  # a child's own take-back: no star was chosen for it
             taken = {"name": self.name(current.seat)}  # said, then the next step
-            self.message, self.note = "", child_message("mm.ui.press_taken_back", taken)
+            self.message, self.play.note = "", child_message("mm.ui.press_taken_back", taken)
             self._after_change()
         elif name == "next":
             self.next_round()
@@ -441,7 +387,7 @@ class TableScene(Table):
             return
         self.ctx.sounds.play("star")
         self.message = ""
-        self.note = (
+        self.play.note = (
             f"{self.name(seat)}: {line_name(line)}'s star, +{self.board.values[line]}. "
             "Circle a Star Power!"
         )
@@ -449,7 +395,7 @@ class TableScene(Table):
 
     def status(self) -> str:
         """What just happened (a star won), then the next step, or what was wrong."""
-        return " ".join(x for x in (self.note, self.message or self.next_step()) if x)
+        return " ".join(x for x in (self.play.note, self.message or self.play.next_step()) if x)
 
     def _after_change(self) -> None:
         """A bot first in the queue chooses its star at once (the base's ``after`` then
@@ -466,7 +412,7 @@ class TableScene(Table):
         due = [seat for seat, at in self.bot_press_at.items() if at <= now]
         for seat in sorted(due, key=lambda s: self.bot_press_at[s]):
             at = self.bot_press_at.pop(seat)
-            self.bots_pressed.add(seat)
+            self.play.bots_pressed.add(seat)
             if self._bot_lines(seat):
                 self._press(seat, at)
         if due:
@@ -479,19 +425,20 @@ class TableScene(Table):
         self.bot_press_at.clear()
         self.board.waiting.clear()
         self.ctx.sounds.play("round")
-        self.over = self.round >= ROUNDS
-        if not self.over:
-            self.round += 1
-            self.dice_at = None
-            self.bots_pressed = set()
+        play = self.play
+        play.over = self.round >= ROUNDS
+        if not play.over:
+            play.round += 1
+            play.dice_at = None
+            play.bots_pressed = set()
         self._journal()
         # the bots claim the stars they won, swap if it pays and end the round (after
         # round 8 their sheets are finished)
         self._follow()
-        if self.over:
+        if play.over:
             self._finish()  # the results follow (results_at_end)
             return
-        self.message = self.note = ""
+        self.message = play.note = ""
         ask_dice(self, self.dice_mode, self.round, self.roll)
 
     # -- drawing ---------------------------------------------------------------------------------

@@ -222,7 +222,7 @@ class MecsTable(TableScene):
         surface.fill(p.background)
         r = self.status_rect
         painter.line(
-            surface, self.next_step(), r.midleft, m.text, r.width, bold=True, anchor="midleft"
+            surface, self.play.next_step(), r.midleft, m.text, r.width, bold=True, anchor="midleft"
         )
         r, goal = self.goal_rect, play.goal_line()
         if play.settings.mode == "challenge":
