@@ -86,8 +86,10 @@ class TableController:
         """What a refusal's sentence may name now (whose turn...)."""
         return {}
 
-    def seat_pressed(self, seat: int) -> object:
-        """A seat's button (or its touch twin) was pressed."""
+    def seat_pressed(self, seat: int) -> Ask | None:
+        """A seat's button (or its touch twin) was pressed; what it asks (the scene shows
+        it), if anything."""
+        return None
 
     def cards_seen(self, seat: int | None, area: str | None, codes: tuple[str, ...]) -> object:
         """The camera read ``codes`` in ``area`` (at ``seat``, when the area is a seat's)."""
@@ -98,6 +100,13 @@ class TableController:
 
     def undo(self) -> object:
         """Take back a step (the teacher's menu, after the PIN)."""
+
+    def teacher_menu(self) -> Ask | None:
+        """The right PIN was typed (after "teacher" or "undo"): by default take back a
+        step; a game with more for the teacher asks which (the scene shows it). An
+        :class:`~tabletop.engine.errors.TabletopError` raised here is refused."""
+        self.undo()
+        return None
 
     def bot_due(self) -> bool:
         """A bot is to move now (the scene lets it after its pause)."""

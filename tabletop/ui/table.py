@@ -113,7 +113,7 @@ class TableScene(Scene):
     def seat_pressed(self, seat: int, at: float) -> None:
         """A seat's button, or its touch twin (a tap on a ``seat.<s>`` chip or a
         ``ready.<s>`` tile, :meth:`~tabletop.ui.widgets.Painter.ready_tile`), was pressed."""
-        self.play.seat_pressed(seat)
+        self.ask_about(self.play.seat_pressed(seat))
 
     def cards_seen(self, event: CardsSeen) -> None:
         self.play.cards_seen(event.seat, event.area, event.codes)
@@ -150,12 +150,6 @@ class TableScene(Scene):
 
     def teacher_help(self) -> str:
         return "For teachers: take back a step."
-
-    def teacher_menu(self) -> None:
-        """The right PIN was typed (after "teacher" or "undo"): take back a step (a bot
-        waits its pause again)."""
-        self.play.undo()
-        self.bot_at = None
 
     def begin(self) -> None:
         """What the table does first (deal, settle), in the game's first journal write."""
@@ -204,8 +198,9 @@ class TableScene(Scene):
                 self.abandon()
                 go_home(self.stack)
                 return
-            if kind == "pin" and result == "ok":
-                self.teacher_menu()
+            if kind == "pin" and result == "ok":  # the teacher's menu (a bot waits again)
+                self.ask_about(self.play.teacher_menu())
+                self.bot_at = None
             elif asking is not None and kind not in ("leave", "pin", "rules"):
                 self.answered(asking, result)
         self.after()

@@ -9,7 +9,7 @@ from fractions import Fraction
 import pytest
 
 from tabletop.engine.protocol import Result
-from tabletop.ui.controller import TableController
+from tabletop.ui.controller import Ask, TableController
 
 
 def test_controller_base_imports_no_pygame() -> None:
@@ -96,9 +96,12 @@ def test_controller_a_scene_forwards_its_hooks_to_play() -> None:
 
     heard: list[tuple[object, ...]] = []
 
+    where = Ask("where", "On which line?", (("0", "Ana's line"), ("1", "Ben's line")))
+
     class Play(TableController):
-        def seat_pressed(self, seat: int) -> None:
+        def seat_pressed(self, seat: int) -> Ask | None:
             heard.append(("seat", seat))
+            return where if seat == 1 else None
 
         def cards_seen(self, seat: int | None, area: str | None, codes: tuple[str, ...]) -> None:
             heard.append(("cards", seat, area, codes))
@@ -107,11 +110,24 @@ def test_controller_a_scene_forwards_its_hooks_to_play() -> None:
             heard.append(("undo",))
 
     scene = TableScene.__new__(TableScene)
-    scene.play = Play()
+    scene.play, scene.save, scene.bot_at = Play(), None, 3.0
+    scene.ask_about = lambda ask: heard.append(("ask", ask))  # type: ignore[method-assign]
+    scene.after = lambda: None  # type: ignore[method-assign]
     scene.seat_pressed(2, 0.5)
+    scene.seat_pressed(1, 0.5)  # what the controller asks, the scene shows
     scene.cards_seen(cards_seen(1, "line", ["+5"], 0.0))
-    scene.teacher_menu()
-    assert heard == [("seat", 2), ("cards", 1, "line", ("+5",)), ("undo",)]
+    scene.asking = ("pin",)
+    scene.resume("ok")  # the teacher's PIN: the default menu takes back a step
+    assert heard == [
+        ("seat", 2),
+        ("ask", None),
+        ("seat", 1),
+        ("ask", where),
+        ("cards", 1, "line", ("+5",)),
+        ("undo",),
+        ("ask", None),
+    ]
+    assert scene.bot_at is None  # a bot waits its pause again
     assert TableScene.rules == ("", ())
 
 

@@ -457,6 +457,27 @@ def test_mwm10_no_penalty_card_offered_before_a_result_is_revealed() -> None:
     assert app.screenshot(Path("/tmp/mwm_shots/mwm10_teacher_menu_nobody.png")).exists()
 
 
+def test_mwm_teacher_menu_is_refused_once_the_game_is_over() -> None:
+    """The controller's menu (undo, splash, a VICTORY! card) has nothing left to change
+    after the end: the PIN then gets the child's refusal, and the result stands."""
+    from tabletop.engine.errors import TabletopError
+    from tabletop.ui.messages import child_message
+
+    app = make_app()
+    setup(app, *CHILDREN_AND_BOT)
+    tap(app, "start")
+    table = play_out(app, 11, misread_rate=0.3)
+    result = table.play.match.result()
+    with pytest.raises(TabletopError) as refused:
+        table.play.teacher_menu()
+    assert refused.value.code == "mwm.ui.game_over"
+    table.asking = ("pin",)
+    table.resume("ok")  # the right PIN, after the end
+    assert table.play.tone == "error"
+    assert table.message == child_message("mwm.ui.game_over", table.play.facts())
+    assert table.play.match.result() == result and isinstance(app.stack.top, GameResults)
+
+
 # -- whole games ------------------------------------------------------------------------
 
 

@@ -249,9 +249,6 @@ class AttackScene(TableScene):
     def answered(self, asking: tuple[Any, ...], result: Any) -> None:
         self.ask_about(self.play.answered(asking[1], result))
 
-    def seat_pressed(self, seat: int, at: float) -> None:
-        self.ask_about(self.play.seat_pressed(seat))
-
     def explain(self, name: str) -> None:
         self.play.explain(name)
 

@@ -46,9 +46,10 @@ from tabletop.games.math_wars_meta import (
     Splash,
     correct_entry,
     pending_card,
+    splash_leader,
     standings,
 )
-from tabletop.ui.controller import TableController
+from tabletop.ui.controller import Ask, TableController
 from tabletop.ui.games.math_wars_meta.cards import CardProblem
 from tabletop.ui.games.math_wars_meta.verdict import (
     Verdict,
@@ -506,6 +507,21 @@ class MwmPlay(TableController):
         self._apply(Splash(award_to))
         self._forget_inputs()
         self.verdict = last_verdict(self)
+
+    def teacher_menu(self) -> Ask:
+        """The teacher's choices after the PIN: undo, a splash, and (MWM-10) a penalty
+        VICTORY! card only for the side winning this hand; none once the game is over."""
+        if self.finished:
+            raise TabletopError("mwm.ui.game_over", "teacher menu after the end")
+        choices = [("undo", "Undo last step"), ("splash", "Splash: restart round")]
+        title = "Teacher: what do you want to do?"
+        if not self.solo:
+            leader = splash_leader(self.state)
+            if leader is not None:
+                choices.append((f"award.{leader}", f"Splash: VICTORY! to {self.side_name(leader)}"))
+            else:
+                title += " (no VICTORY! card: nobody is winning this hand yet)"
+        return Ask("teacher", title, tuple(choices), columns=2, rows=5)
 
     def undo(self) -> Action:
         """Take back the last real action and everything the device did after it."""

@@ -24,7 +24,6 @@ from tabletop.games.math_wars_meta import (
     face_down,
     hand_result,
     problem_text,
-    splash_leader,
 )
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.games.math_wars_meta.cards import (
@@ -318,7 +317,7 @@ class MwmTable(TableScene):
             self.typed(args[0], result)
         elif kind == "team":
             self.typed(args[0], args[1], result)
-        elif kind == "teacher":
+        elif kind == "ask":  # the teacher's menu (the controller's question)
             self.teacher(result)
 
     def typed(self, seat: int, value: int, team: int | None = None) -> None:
@@ -390,22 +389,6 @@ class MwmTable(TableScene):
         return True
 
     # -- the teacher ----------------------------------------------------------------------
-
-    def teacher_menu(self) -> None:
-        play = self.play
-        if play.finished:
-            self.refuse("mwm.ui.game_over", "teacher menu after the end")
-            return
-        choices = [("undo", "Undo last step"), ("splash", "Splash: restart round")]
-        title = "Teacher: what do you want to do?"
-        if not play.solo:
-            # MWM-10: a penalty VICTORY! card only for the side winning this hand
-            leader = splash_leader(play.state)
-            if leader is not None:
-                choices.append((f"award.{leader}", f"Splash: VICTORY! to {play.side_name(leader)}"))
-            else:
-                title += " (no VICTORY! card: nobody is winning this hand yet)"
-        self.ask(("teacher",), ChoiceGrid(self.ctx, title, choices, columns=2, rows=5))
 
     def teacher(self, choice: str) -> None:
         play = self.play
