@@ -44,15 +44,46 @@ def test_controller_record_stamp_names_its_match() -> None:
     assert play.own(None) is None and play.own([record]) is None
 
 
+def test_controller_mm_paper_table_keeps_its_state_and_carries_it_on() -> None:
+    """Mathe-Meister's paper table (MM-5) is a controller too: the round, its dice, the
+    Bonus Stars and the presses waiting are its own, and its journal record puts them
+    back exactly (the keys are the journal's: older games still carry on)."""
+    from tabletop.assets import mathe_meister_layout
+    from tabletop.ui.games.mathe_meister.play import PaperPlay, new_match
+
+    def table() -> PaperPlay:
+        return PaperPlay(new_match(mathe_meister_layout(), ["freestyle"], 7), ["Ana", "Ben"], {1})
+
+    play = table()
+    assert play.dice is None and play.next_step().startswith("Round 1: roll the dice")
+    play.rolls, play.dice_at = [(3, 5)], 2.0
+    assert play.board.press(1, 4.0) and play.board.press(0, 3.0)
+    # MM-5: the first press in time chooses (Ana's, though it came in second)
+    assert play.lit() == [0, 1] and "Ana" in play.next_step()
+    line = play.board.free_lines()[0]
+    assert play.board.choose(line, play.round) == 0
+    play.bots_pressed = {1}
+    assert play.standings().places == (1, 2)
+    assert play.next_label() == "Start round 2"
+    record = play.record()
+    assert sorted(record) == sorted(
+        ["round", "dice", "rolls", "claims", "waiting", "dice_at", "pressed", "over"]
+    )
+    again = table()
+    again.carry_on(record)
+    assert again.record() == record and again.board.owners == {line: 0}
+    assert again.lit() == [1] and again.standings() == play.standings()
+
+
 def test_controller_every_game_has_one() -> None:
     from tabletop.ui.games.bubbles.play import BubblePlay
     from tabletop.ui.games.math_arena.play import ArenaPlay
     from tabletop.ui.games.math_attack.play import AttackPlay
     from tabletop.ui.games.math_wars_meta.play import MwmPlay
-    from tabletop.ui.games.mathe_meister.play import SoloPlay
+    from tabletop.ui.games.mathe_meister.play import PaperPlay, SoloPlay
     from tabletop.ui.games.mecs.play import MecsPlay
 
-    for kind in (BubblePlay, ArenaPlay, AttackPlay, MwmPlay, SoloPlay, MecsPlay):
+    for kind in (BubblePlay, ArenaPlay, AttackPlay, MwmPlay, SoloPlay, PaperPlay, MecsPlay):
         assert issubclass(kind, TableController), kind.__name__
 
 

@@ -1,4 +1,5 @@
-"""Solo Mathe-Meister's controller: the child's sheet (:mod:`.solo`), without a display."""
+"""Mathe-Meister's controllers, without a display: solo, the child's sheet (:mod:`.solo`);
+at the table, what the device knows of the paper sheets' game (:mod:`.table`)."""
 
 from __future__ import annotations
 
