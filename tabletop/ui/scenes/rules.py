@@ -245,8 +245,8 @@ class ChoiceGrid(Paged, Dialog):
         painter, m, body = self.ctx.painter, self.m, self.body()
         self.draw_frame(surface)
         if self.text:
-            at = (body.centerx, body.top)
-            painter.text(surface, self.text, at, m.text, bold=True, anchor="midtop")
+            at, width = (body.centerx, body.top), body.width
+            painter.line(surface, self.text, at, m.text, width, bold=True, anchor="midtop")
         for b in self.buttons:
             if self.face is None or not b.name.startswith(self.prefix):
                 painter.button(surface, b)
