@@ -1,5 +1,6 @@
 """The one picker (:class:`~tabletop.ui.scenes.rules.ChoiceGrid`): one choice or several,
-choices that are off and say why, a "Why?" note, a foot button, a named prefix."""
+choices that are off and say why, a "Why?" note, a foot button, a named prefix; and the
+base dialog kept beside the cards it asks about (the number pad's ``beside``)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import pygame
 
 from tabletop.ui.app import App
 from tabletop.ui.input import Back, Tap
+from tabletop.ui.scenes.numpad import NumPad
 from tabletop.ui.scenes.rules import ChoiceGrid
 from tabletop.ui.widgets import Painter
 from tests.ui.scenery import Recorder, make_app
@@ -86,3 +88,29 @@ def test_choice_grid_draws_each_choice_with_its_face() -> None:
     drawn.clear()
     grid.draw(pygame.Surface(app.ctx.metrics.size))
     assert drawn == ["A", "B", "C"]
+
+
+def test_dialog_kept_beside_cards_goes_to_the_roomier_side_and_its_pad_keys_stay_worded() -> None:
+    """A pad beside cards on the right half sits on the left, clear of them; squeezed
+    into a narrow room, its Cancel key shows a cross, never tiny text."""
+    app = make_app()
+    middle = NumPad(app.ctx, "Count")
+    app.stack.push(middle)
+    app.step()
+    cancel = middle.target("cancel")
+    assert cancel is not None and cancel.label == "Cancel"
+    assert middle.panel.centerx == app.ctx.metrics.width // 2
+    for cards, side in (
+        (pygame.Rect(420, 60, 300, 200), "left"),
+        (pygame.Rect(60, 60, 200, 200), "right"),
+    ):
+        pad = NumPad(app.ctx, "Count", beside=cards)
+        app.stack.push(pad)
+        app.step()
+        assert not pad.panel.colliderect(cards)
+        assert (pad.panel.left == 4) == (side == "left")
+        app.stack.pop(None)
+    narrow = NumPad(app.ctx, "Count", beside=pygame.Rect(300, 60, 240, 200))
+    app.stack.push(narrow)
+    app.step()
+    assert narrow.panel.width < middle.panel.width and narrow.target("cancel").label == "\u2715"
