@@ -77,6 +77,14 @@ def test_choice_grid_the_foot_button_of_a_single_pick_pops_its_name() -> None:
     assert under.results == ["skip"]
 
 
+def test_choice_grid_a_refusal_is_cleared_by_the_next_pick() -> None:
+    app, _, grid = opened(pick=2, done=("put", "Put down"), off={"B": "Not the bee."})
+    tap(app, "choice.B")
+    assert grid.message == "Not the bee."
+    tap(app, "choice.A")
+    assert grid.message == "" and grid.picked == ["A"]
+
+
 def test_choice_grid_draws_each_choice_with_its_face() -> None:
     drawn: list[str] = []
 

@@ -226,17 +226,16 @@ class ChoiceGrid(Paged, Dialog):
 
     def choose(self, name: str) -> None:
         key = name.removeprefix(self.prefix) if name.startswith(self.prefix) else None
+        self.message = self.why if name == "why" else ""  # a refusal's words go at a tap
         if name == "more":
             self.turn_page(1)
-        elif name == "why":
-            self.message = self.why
         elif key is not None and self.pick > 1:
             picked = [k for k in self.picked if k != key]
             self.picked = picked if len(picked) < len(self.picked) else [*picked, key][-self.pick :]
         elif self.pick > 1 and self.done is not None and name == self.done[0]:
             self.stack.pop(tuple(self.picked))
             return
-        else:
+        elif name != "why":
             self.stack.pop(None if name == "cancel" else key or name)
             return
         self.layout(self.m)
