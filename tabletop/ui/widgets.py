@@ -121,6 +121,10 @@ class Painter:
             text = text[:-1]
         return text.rstrip() + "…"
 
+    def first_fit(self, words: Sequence[str], size: int, width: int, bold: bool = False) -> str:
+        """The first of ``words`` (longest first) that fits ``width``, else the last one."""
+        return next((w for w in words if self.fonts.width(w, size, bold) <= width), words[-1])
+
     @property
     def least(self) -> int:
         """The smallest text a child reads (16 px at 800x480, issue 21)."""

@@ -216,7 +216,7 @@ def test_mm13_star_pick_says_why_and_has_no_not_now() -> None:
     assert isinstance(pick, StarPick) and pick.line == "R1" and pick.automatic
     assert pick.target("skip") is None and pick.target("why") is not None
     auto.tap("why", settle=False)
-    assert pick.why and app.stack.top is pick
+    assert pick.message == AUTO_CLAIM_WHY and app.stack.top is pick
     shot = app.screenshot(Path("/tmp/mm_shots/mm13_star_pick_why.png"))
     assert shot.exists()
     assert "device takes the star for you" in AUTO_CLAIM_WHY
@@ -231,6 +231,36 @@ def test_mm13_star_pick_says_why_and_has_no_not_now() -> None:
     auto.tap("power.x")
     auto.tap("done")
     assert scene.state.sheets[0].stars == frozenset({"R1"})
+
+
+def test_solo_star_pick_a_star_power_with_none_left_is_off_and_says_why() -> None:
+    """A Star Power whose every spot is circled cannot be circled again: its button is
+    off, a tap on it says why, and the star waits for a power that is left."""
+    from dataclasses import replace
+
+    from tabletop.assets import mathe_meister_layout
+    from tabletop.games.mathe_meister import MatheMeister, MatheMeisterSettings
+    from tabletop.ui.games.mathe_meister.dialogs import NONE_LEFT
+    from tests.ui.scenery import Recorder
+
+    layout = mathe_meister_layout()
+    state = MatheMeister().new_game(MatheMeisterSettings(layout), 1)
+    powers = tuple("circled" if k == "-" else "free" for k in layout.star_powers)
+    state = replace(state, sheets=(replace(state.sheets[0], powers=powers),))
+    app = make_app()
+    under = Recorder(app.ctx)
+    app.stack.push(under)
+    app.stack.push(StarPick(app.ctx, "R1", state))
+    app.step()
+    minus, plus = (app.stack.top.target(f"power.{kind}") for kind in "-+")
+    assert minus is not None and not minus.enabled and minus.caption == "0 left"
+    app.post(Tap(minus.rect.center, app.ctx.clock(), "touch"))
+    app.step()
+    assert app.stack.top.message == NONE_LEFT.format("\u2212") and under.results == []
+    assert plus is not None and plus.enabled
+    app.post(Tap(plus.rect.center, app.ctx.clock(), "touch"))
+    app.step()
+    assert under.results == [("claim", "R1", "+")]
 
 
 def test_solo_hint_shows_the_plan_on_the_sheet(game) -> None:

@@ -15,21 +15,39 @@ from tabletop.ui.widgets import Button, grid, hit
 
 
 class Dialog(Scene):
-    """A panel over the scene below (which stays visible, shaded)."""
+    """A panel over the scene below (which stays visible, shaded): in the middle, or kept
+    off ``beside`` (the cards it asks about): at the side of the screen with more room
+    beside them, as wide as that room."""
 
     opaque = False
     back_choice = ""
 
-    def __init__(self, ctx: Context, title: str, size: tuple[int, int] = (560, 360)) -> None:
+    def __init__(
+        self,
+        ctx: Context,
+        title: str,
+        size: tuple[int, int] = (560, 360),
+        *,
+        beside: pygame.Rect | None = None,
+    ) -> None:
         super().__init__(ctx)
         self.title = title
         self.base_size = size
+        self.beside = beside
         self.panel = pygame.Rect(0, 0, 0, 0)
 
     def layout(self, metrics: Metrics) -> None:
         w, h = (metrics.u(self.base_size[0]), metrics.u(self.base_size[1]))
         self.panel = pygame.Rect(0, 0, min(w, metrics.width - 8), min(h, metrics.height - 8))
         self.panel.center = (metrics.width // 2, metrics.height // 2)
+        if self.beside is not None:
+            gap, width = metrics.u(8), metrics.width
+            left, right = self.beside.left - gap, width - self.beside.right - gap
+            self.panel.width = min(self.panel.width, max(left, right))
+            if right >= left:
+                self.panel.right = width - 4
+            else:
+                self.panel.left = 4
 
     def body(self) -> pygame.Rect:
         """The panel below the title."""

@@ -66,8 +66,10 @@ class NumPad(Dialog):
         fractions: bool = False,
         max_digits: int = 5,
         hint: str = "",
+        beside: pygame.Rect | None = None,
     ) -> None:
-        super().__init__(ctx, title, size=(540, 450))
+        """``beside``: the cards the number is about, which the pad keeps clear of."""
+        super().__init__(ctx, title, size=(540, 450), beside=beside)
         self.negative, self.fractions, self.max_digits = negative, fractions, max_digits
         self.hint = hint
         self.typed = self.message = ""
@@ -94,8 +96,10 @@ class NumPad(Dialog):
             if k != "cancel"
         ]
         ok = cells[-2].union(cells[-1])  # OK is two keys wide
+        # too narrow for its word (kept beside cards): a cross, never tiny text
+        cancel = self.ctx.painter.first_fit(("Cancel", "\u2715"), m.text, cells[-4].width - 8, True)
         self.buttons += [
-            Button("cancel", cells[-4], "Cancel", kind="quiet"),
+            Button("cancel", cells[-4], cancel, kind="quiet"),
             Button("ok", ok, "OK"),
         ]
         self._refresh()

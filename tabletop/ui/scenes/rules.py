@@ -5,7 +5,7 @@ a controller's question is shown (:func:`ask_dialog`)."""
 from __future__ import annotations
 
 import string
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
 
@@ -18,7 +18,7 @@ from tabletop.ui.controller import Ask
 from tabletop.ui.input import InputEvent
 from tabletop.ui.scenes.common import Confirm, Dialog, header, route_to_press
 from tabletop.ui.theme import Metrics
-from tabletop.ui.widgets import Button, Paged, grid
+from tabletop.ui.widgets import Button, Paged, Painter, grid
 
 
 @dataclass(frozen=True)
@@ -132,12 +132,23 @@ class RulesScene(Scene):
         painter.buttons(surface, self.buttons)
 
 
-class ChoiceGrid(Paged, Dialog):
-    """Pick one of many (a card, a seat, an operator); pops with its key, or None.
+Face = Callable[[Painter, pygame.Surface, pygame.Rect, str], None]
 
-    ``choices`` are (key, label) pairs, shown as a grid of buttons ``columns`` wide, a
-    page at a time with "More" when they do not fit. Button names are ``choice.KEY``.
-    ``captions``: a small line under a choice's label (a card's word under its symbol).
+
+class ChoiceGrid(Paged, Dialog):
+    """Pick one of many (a card, a seat, an operator), or ``pick`` of them; pops with the
+    key, the keys (a tuple, in the order tapped), or None on Cancel.
+
+    ``choices`` are (key, label) pairs, shown as a grid of buttons ``columns`` wide (at
+    most ``cell`` base units high; 0: as high as ``rows`` fill), a page at a time with
+    "More" when they do not fit. Button names are ``prefix`` + key (``choice.KEY``).
+    ``captions``: a small line under a choice's label (a card's word under its symbol);
+    ``face``: draws each choice instead of a button (a playing card), a ring when picked.
+    ``text``: a line above the grid; ``note``: small words under it, where ``off`` (the
+    choices that are off, each with the sentence that says why) and the ``why`` button's
+    words show. ``done``: the foot's right-hand button, (name, label): with ``pick`` > 1
+    it pops the keys once that many are picked (another tap after that drops the first
+    one picked), else it pops its name. ``cancel``: the foot's Cancel button.
     """
 
     def __init__(
@@ -149,37 +160,104 @@ class ChoiceGrid(Paged, Dialog):
         columns: int = 6,
         rows: int = 4,
         captions: Mapping[str, str] | None = None,
+        prefix: str = "choice.",
+        pick: int = 1,
+        off: Mapping[str, str] | None = None,
+        text: str = "",
+        note: str = "",
+        why: str = "",
+        done: tuple[str, str] | None = None,
+        cancel: bool = True,
+        face: Face | None = None,
+        cell: int = 0,
+        size: tuple[int, int] = (760, 440),
     ) -> None:
-        super().__init__(ctx, title, size=(760, 440))
+        super().__init__(ctx, title, size=size)
         if not choices:
             raise ValueError("a choice grid needs at least one choice")
         self.choices, self.columns, self.rows = tuple(choices), columns, rows
-        self.captions = dict(captions or {})
+        self.captions, self.off = dict(captions or {}), dict(off or {})
+        self.prefix, self.pick = prefix, pick
+        self.picked: list[str] = []
+        self.text, self.note, self.why, self.message = text, note, why, ""
+        self.done, self.cancel, self.face, self.cell = done, cancel, face, cell
+        self.note_rect = pygame.Rect(0, 0, 0, 0)
 
     def layout(self, metrics: Metrics) -> None:
         super().layout(metrics)
         m, body, foot, gap = metrics, self.body(), metrics.u(56), metrics.u(8)
-        area = pygame.Rect(body.left, body.top, body.width, body.height - foot - gap)
+        top = body.top + (m.text + gap if self.text else 0)
+        area = pygame.Rect(body.left, top, body.width, body.bottom - foot - gap - top)
         h = (area.height - gap * (self.rows - 1)) // self.rows
         page = self.paged(self.choices, self.columns * self.rows)
-        cells = grid(area, len(page), self.columns, gap, h)
+        cells = grid(area, len(page), self.columns, gap, min(h, m.u(self.cell)) if self.cell else h)
         self.buttons = [
-            Button(f"choice.{key}", rect, label, kind="choice", caption=self.captions.get(key, ""))
+            Button(self.prefix + key, rect, label, key not in self.off, "choice",
+                   selected=key in self.picked, caption=self.captions.get(key, ""))
             for rect, (key, label) in zip(cells, page, strict=True)
-        ]
-        cancel = pygame.Rect(body.left, body.bottom - foot, m.u(160), foot)
-        self.buttons.append(Button("cancel", cancel, "Cancel", kind="quiet"))
+        ]  # fmt: skip
+        low = max(rect.bottom for rect in cells) + gap
+        self.note_rect = pygame.Rect(body.left, low, body.width, body.bottom - foot - gap - low)
+        right = pygame.Rect(body.right, body.bottom - foot, 0, foot)
+        if self.cancel:
+            cancel = pygame.Rect(body.left, body.bottom - foot, m.u(160), foot)
+            self.buttons.append(Button("cancel", cancel, "Cancel", kind="quiet"))
+        if self.done is not None or self.why:
+            name, label = self.done or ("why", "Why?")
+            right = pygame.Rect(body.right - m.u(230), right.top, m.u(230), foot)
+            ready = self.pick == 1 or len(self.picked) == self.pick
+            self.buttons.append(
+                Button(name, right, label, ready, "quiet" if self.pick == 1 else "primary")
+            )
         if self.pages > 1:
-            self.buttons.append(Button("more", cancel.move(body.width - cancel.width, 0), "More"))
+            more = pygame.Rect(
+                right.left - m.u(160 + 8 * bool(right.width)), right.top, m.u(160), foot
+            )
+            self.buttons.append(Button("more", more, "More"))
+
+    def handle(self, event: InputEvent) -> None:
+        route_to_press(self, event, self.back_choice, refuse=self.refuse)
+
+    def refuse(self, name: str) -> None:
+        """A choice that is off: say why (in the note's place)."""
+        if (why := self.off.get(name.removeprefix(self.prefix))) is not None:
+            self.ctx.sounds.play("wrong")
+            self.message = why
 
     def choose(self, name: str) -> None:
-        if name == "cancel":
-            self.stack.pop(None)
-        elif name == "more":
+        key = name.removeprefix(self.prefix) if name.startswith(self.prefix) else None
+        self.message = self.why if name == "why" else ""  # a refusal's words go at a tap
+        if name == "more":
             self.turn_page(1)
-            self.layout(self.m)
-        elif name.startswith("choice."):
-            self.stack.pop(name[len("choice.") :])
+        elif key is not None and self.pick > 1:
+            picked = [k for k in self.picked if k != key]
+            self.picked = picked if len(picked) < len(self.picked) else [*picked, key][-self.pick :]
+        elif self.pick > 1 and self.done is not None and name == self.done[0]:
+            self.stack.pop(tuple(self.picked))
+            return
+        elif name != "why":
+            self.stack.pop(None if name == "cancel" else key or name)
+            return
+        self.layout(self.m)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        painter, m, body = self.ctx.painter, self.m, self.body()
+        self.draw_frame(surface)
+        if self.text:
+            at, width = (body.centerx, body.top), body.width
+            painter.line(surface, self.text, at, m.text, width, bold=True, anchor="midtop")
+        for b in self.buttons:
+            if self.face is None or not b.name.startswith(self.prefix):
+                painter.button(surface, b)
+                continue
+            self.face(painter, surface, b.rect, b.name.removeprefix(self.prefix))
+            if b.selected:
+                pygame.draw.rect(surface, painter.p.selected, b.rect.inflate(6, 6), m.u(5), m.u(8))
+        words, ink = self.message or self.note, painter.p.muted
+        if self.message:
+            ink = painter.p.ink if self.message == self.why else painter.p.bad
+        if words and self.note_rect.height > 0:
+            painter.paragraph(surface, words, self.note_rect, m.small, ink)
 
 
 def ask_dialog(ctx: Context, ask: Ask) -> Dialog:

@@ -37,7 +37,6 @@ from tabletop.ui.games.math_arena.play import GAME, TOURNAMENT_TARGET, ArenaPlay
 from tabletop.ui.messages import names_joined
 from tabletop.ui.results import GameResults, Outcome, outcome_of
 from tabletop.ui.saves import GameSave, one_write, seats_of
-from tabletop.ui.scenes.common import Dialog
 from tabletop.ui.scenes.form import (
     CHILD,
     EMPTY,
@@ -54,7 +53,7 @@ from tabletop.ui.scenes.numpad import NumPad
 from tabletop.ui.scenes.rules import ChoiceGrid, load_rules
 from tabletop.ui.table import TableScene, corner_buttons
 from tabletop.ui.theme import ORANGE, VERMILLION, Metrics
-from tabletop.ui.widgets import Button, Painter, grid
+from tabletop.ui.widgets import Button, Painter
 
 RED_INK = (200, 30, 45)
 CARD_BACK = (0, 90, 150)
@@ -117,61 +116,24 @@ def draw_card(
         painter.text(surface, RANK_NAMES[rank], foot, m.small, ink, bold=True, anchor="midbottom")
 
 
-class HandPicker(Dialog):
+class HandPicker(ChoiceGrid):
     """A seat's virtual hand: tap two cards, then "Put down"; pops with the pair or None."""
 
     def __init__(self, ctx: Context, title: str, hand: Sequence[str], goal_text: str) -> None:
-        super().__init__(ctx, title, size=(760, 440))
-        self.hand, self.goal_text = tuple(hand), goal_text
-        self.picked: list[str] = []
-
-    def layout(self, metrics: Metrics) -> None:
-        super().layout(metrics)
-        m, body = metrics, self.body()
-        foot, gap, cols = m.u(56), m.u(8), 7
-        top = body.top + m.text + m.u(8)
-        rows = max(1, -(-len(self.hand) // cols))
-        h = min(m.u(96), (body.bottom - foot - gap - top - gap * (rows - 1)) // rows)
-        cells = grid(pygame.Rect(body.left, top, body.width, h), len(self.hand), cols, gap)
-        picked = self.picked
-        self.buttons = [
-            Button(f"hand.{card}", rect, card_label(card), kind="card", selected=card in picked)
-            for card, rect in zip(self.hand, cells, strict=True)
-        ]
-        fy = body.bottom - foot
-        self.buttons += [
-            Button("cancel", pygame.Rect(body.left, fy, m.u(170), foot), "Cancel", kind="quiet"),
-            Button("put", pygame.Rect(body.right - m.u(230), fy, m.u(230), foot), "Put down",
-                   enabled=len(self.picked) == 2),
-        ]  # fmt: skip
-
-    def choose(self, name: str) -> None:
-        if name == "cancel":
-            self.stack.pop(None)
-        elif name == "put" and len(self.picked) == 2:
-            self.stack.pop((self.picked[0], self.picked[1]))
-        elif name.startswith("hand."):
-            card = name[5:]
-            if card in self.picked:
-                self.picked.remove(card)
-            else:  # a third card takes the place of the first
-                self.picked = [*self.picked, card][-2:]
-            self.layout(self.m)
-
-    def draw(self, surface: pygame.Surface) -> None:
-        painter, m = self.ctx.painter, self.m
-        self.draw_frame(surface)
-        body = self.body()
-        painter.text(
-            surface, self.goal_text, (body.centerx, body.top), m.text, bold=True, anchor="midtop"
+        cards, rows = [(card, card_label(card)) for card in hand], max(1, -(-len(hand) // 7))
+        super().__init__(
+            ctx,
+            title,
+            cards,
+            columns=7,
+            rows=rows,
+            prefix="hand.",
+            pick=2,
+            text=goal_text,
+            done=("put", "Put down"),
+            face=draw_card,
+            cell=96,
         )
-        for b in self.buttons:
-            if b.kind != "card":
-                painter.button(surface, b)
-                continue
-            draw_card(painter, surface, b.rect, b.name[5:])
-            if b.selected:
-                pygame.draw.rect(surface, painter.p.selected, b.rect.inflate(6, 6), m.u(5), m.u(8))
 
 
 class ArenaScene(TableScene):

@@ -13,7 +13,7 @@ restart.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 import pygame
@@ -37,58 +37,17 @@ from tabletop.ui.games.math_wars_meta.verdict import Verdict, results_lines
 from tabletop.ui.input import CardsSeen
 from tabletop.ui.results import Outcome, names_joined, outcome_of
 from tabletop.ui.saves import GameSave
-from tabletop.ui.scenes.common import Choices, Dialog
+from tabletop.ui.scenes.common import Choices
 from tabletop.ui.scenes.numpad import NumPad
 from tabletop.ui.scenes.rules import ChoiceGrid
 from tabletop.ui.table import TableScene
 from tabletop.ui.theme import SEAT_COLOURS, Color, Metrics
-from tabletop.ui.widgets import Button, Painter, grid
+from tabletop.ui.widgets import Button, grid
 
 log = logging.getLogger(__name__)
 
 CRATE_FILL = (255, 246, 196)
 WHITE = (255, 255, 255)
-
-
-def first_fit(
-    painter: Painter, words: Sequence[str], size: int, width: int, bold: bool = False
-) -> str:
-    """The first of ``words`` (longest first) that fits ``width``, else the last one."""
-    return next((w for w in words if painter.fonts.width(w, size, bold) <= width), words[-1])
-
-
-class Beside(Dialog):
-    """A dialog kept off ``beside`` (the Score Card's cards it asks about): at the side
-    of the screen with more room, as wide as that room."""
-
-    beside: pygame.Rect  # set before the first layout
-
-    def layout(self, metrics: Metrics) -> None:
-        super().layout(metrics)
-        gap, width = metrics.u(8), metrics.width
-        left, right = self.beside.left - gap, width - self.beside.right - gap
-        self.panel.width = min(self.panel.width, max(left, right))
-        if right >= left:
-            self.panel.right = width - 4
-        else:
-            self.panel.left = 4
-
-
-class CardPad(NumPad, Beside):
-    """The number pad beside the cards it asks about, never over them."""
-
-    def __init__(self, ctx: Context, title: str, beside: pygame.Rect, **kw: Any) -> None:
-        super().__init__(ctx, title, **kw)
-        self.beside = beside
-
-    def layout(self, metrics: Metrics) -> None:
-        super().layout(metrics)
-        cancel = self.target("cancel")  # too narrow for its word: a cross, never tiny text
-        if cancel is not None:
-            words = (cancel.label, "\u2715")
-            cancel.label = first_fit(
-                self.ctx.painter, words, metrics.text, cancel.rect.width - 8, True
-            )
 
 
 class MwmTable(TableScene):
@@ -303,7 +262,7 @@ class MwmTable(TableScene):
         """The number pad for seat ``asking[1]``'s ``what``, beside that seat's cards."""
         seat = asking[1]
         title = f"{self.play.name(seat)}: {what}"
-        self.ask(asking, CardPad(self.ctx, title, self.cards_of(seat), **kw))
+        self.ask(asking, NumPad(self.ctx, title, beside=self.cards_of(seat), **kw))
 
     def answered(self, asking: tuple[Any, ...], result: Any) -> None:
         kind, *args = asking
@@ -469,7 +428,7 @@ class MwmTable(TableScene):
         tile = self.target(f"ready.{seat}")
         if tile is not None:  # I'm ready! (lit once the seat pressed, like its LED)
             words = ("Ready \u2713" if lit else "I'm ready!", "Ready", "\u2713")
-            label = first_fit(painter, words, m.small, tile.rect.width - m.u(12), True)
+            label = painter.first_fit(words, m.small, tile.rect.width - m.u(12), True)
             painter.ready_tile(surface, tile.rect, seat, lit, label)
         foot_y = r.bottom - m.u(16)
         text, colour = self._foot(seat)
@@ -523,7 +482,7 @@ class MwmTable(TableScene):
         border = p.selected if solving and seat not in play.ready else p.line
         painter.box(surface, rect, fill, border, m.u(3) if solving else 2, m.u(8))
         least, width = painter.least, rect.width - 6
-        label = first_fit(painter, ("YOUR SOLUTION", "SOLUTION", "YOURS", ""), least, width)
+        label = painter.first_fit(("YOUR SOLUTION", "SOLUTION", "YOURS", ""), least, width)
         at = (rect.centerx, rect.top + m.u(4))
         painter.text(surface, label, at, least, p.muted, anchor="midtop")
         big = min(m.big + m.u(6), rect.height // 2)
@@ -578,4 +537,4 @@ class MwmTable(TableScene):
         return "", p.muted
 
 
-__all__ = ["CRATE_FILL", "Beside", "CardPad", "MwmTable"]
+__all__ = ["CRATE_FILL", "MwmTable"]

@@ -24,6 +24,7 @@ from tabletop.ui.app import Context
 from tabletop.ui.games.mathe_meister.play import SoloPlay, glyph
 from tabletop.ui.scenes.common import Dialog
 from tabletop.ui.scenes.dice import DiceScene
+from tabletop.ui.scenes.rules import ChoiceGrid
 from tabletop.ui.table import TableScene as Table
 from tabletop.ui.theme import Metrics
 from tabletop.ui.widgets import Button, grid
@@ -42,6 +43,9 @@ POWERS = (
     "1 2 5 6: write that number instead of a die."
 )
 
+# A Star Power none of whose spots is left to circle.
+NONE_LEFT = "Every {} Star Power is circled already. Pick another one."
+
 # The Coin Shop's notes: when swaps open, and what Fear of Fours does to a change.
 SWAPS_AFTER = "Swaps come after your two numbers and two signs."
 NO_FOURS = "Fear of Fours: the shop never makes a 4. Only a rolled 4 turns into 3 or 5."
@@ -55,62 +59,50 @@ def ask_dice(scene: Table, mode: str, round_no: int, roll: Callable[[], tuple[in
     scene.ask(("dice",), DiceScene(scene.ctx, title=title, mode=mode, roll=roll, match_id=match_id))
 
 
-class StarPick(Dialog):
+class StarPick(ChoiceGrid):
     """A line is complete: claim its Bonus Star and circle one Star Power. With the
     device's automatic claims (MM-13) the star is already claimed: the child chooses the
     Star Power, may ask "Why?", and cannot say "Not now"."""
 
     def __init__(self, ctx: Context, line: str, state: MatheMeisterState) -> None:
         value = state.settings.layout.star_value(line)
-        self.automatic = state.settings.automatic_claims
+        self.line, self.automatic = line, state.settings.automatic_claims
         title = (
             f"{line_name(line)} is complete: its star ({value} points) is yours!"
             if self.automatic
             else f"{line_name(line)} is complete! Its star is worth {value}."
         )
-        super().__init__(ctx, title, (600, 380))
-        self.line, self.state, self.why = line, state, False
-
-    def layout(self, metrics: Metrics) -> None:
-        super().layout(metrics)
-        m, body, sheet = metrics, self.body(), self.state.sheets[0]
-        area = pygame.Rect(body.left, body.top + m.text + m.u(12), body.width, m.u(64))
-        self.buttons = []
-        for kind, rect in zip(POWER_KINDS, grid(area, len(POWER_KINDS), 4, m.u(10))):
-            free = sheet.powers_free(self.state.settings.layout, kind)
-            label = glyph(kind).capitalize()  # Coin, a sign or a number
-            self.buttons.append(
-                Button(f"power.{kind}", rect, label, free > 0, "choice", caption=f"{free} left")
-            )
-        skip = pygame.Rect(0, 0, m.u(220), m.u(52))
-        skip.bottomright = body.bottomright
-        name, label = ("why", "Why?") if self.automatic else ("skip", "Not now")
-        self.buttons.append(Button(name, skip, label, kind="quiet"))
-
-    def draw(self, surface: pygame.Surface) -> None:
-        super().draw(surface)
-        m, painter, body = self.m, self.ctx.painter, self.body()
-        caption = (
-            "The device claimed it for you. Pick a Star Power to circle."
-            if self.automatic
-            else "Claim it: pick a Star Power to circle."
+        free = {k: state.sheets[0].powers_free(state.settings.layout, k) for k in POWER_KINDS}
+        labels = {kind: glyph(kind).capitalize() for kind in POWER_KINDS}  # Coin, a sign, a number
+        super().__init__(
+            ctx,
+            title,
+            list(labels.items()),
+            columns=4,
+            rows=2,
+            captions={kind: f"{n} left" for kind, n in free.items()},
+            prefix="power.",
+            off={kind: NONE_LEFT.format(labels[kind]) for kind, n in free.items() if n <= 0},
+            text=(
+                "The device claimed it for you. Pick a Star Power to circle."
+                if self.automatic
+                else "Claim it: pick a Star Power to circle."
+            ),
+            note=POWERS,
+            why=AUTO_CLAIM_WHY if self.automatic else "",
+            done=None if self.automatic else ("skip", "Not now"),
+            cancel=False,
+            cell=64,
+            size=(600, 380),
         )
-        painter.text(surface, caption, body.topleft, m.text, max_width=body.width)
-        last = max(b.rect.bottom for b in self.buttons if b.name.startswith("power."))
-        skip = self.buttons[-1].rect
-        area = pygame.Rect(
-            body.left, last + m.u(10), skip.left - body.left - m.u(12), body.bottom - last - m.u(10)
-        )
-        words, ink = (AUTO_CLAIM_WHY, painter.p.ink) if self.why else (POWERS, painter.p.muted)
-        painter.paragraph(surface, words, area, m.small, ink)
 
     def choose(self, name: str) -> None:
-        if name == "why":
-            self.why = True
+        if name.startswith("power."):
+            self.stack.pop(("claim", self.line, name[6:]))
         elif name == "skip":
             self.stack.pop(("skip", self.line))
         else:
-            self.stack.pop(("claim", self.line, name[6:]))
+            super().choose(name)
 
 
 class CoinShop(Dialog):
