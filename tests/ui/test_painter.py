@@ -45,3 +45,27 @@ def test_painter_button_label_never_spills_out_of_the_button(painter) -> None:
         for y in range(50, 120, 3)
     ]
     assert set(outside) == {(0, 0, 0)}
+
+
+def test_painter_card_keeps_its_prints_inside_and_marks_outside(painter) -> None:
+    """One card face for every game: a long print shrinks to the card's width; a ring
+    is drawn round the card (outside it), a cross over it."""
+    import pygame
+
+    from tabletop.ui.widgets import Print
+
+    def drawn(**marks: object) -> pygame.Surface:
+        surface = pygame.Surface((200, 200))
+        surface.fill((0, 0, 0))
+        rect = pygame.Rect(70, 50, 60, 90)
+        painter.card(surface, rect, [Print("12345678", 60, 45)], (0, 0, 255), **marks)
+        return surface
+
+    plain = drawn()
+    beside = [(x, y) for x in (*range(0, 66), *range(134, 200)) for y in range(0, 200, 3)]
+    assert {plain.get_at(xy)[:3] for xy in beside} == {(0, 0, 0)}  # the print fits
+    assert (0, 0, 255) in {plain.get_at((x, y))[:3] for x in range(70, 130) for y in range(80, 110)}
+    ringed = drawn(ring=((255, 0, 0), 4))
+    assert ringed.get_at((67, 95))[:3] == (255, 0, 0) and plain.get_at((67, 95))[:3] == (0, 0, 0)
+    crossed = drawn(crossed=True, fill=(255, 255, 255), edge=None)
+    assert crossed.get_at((82, 68))[:3] == painter.p.muted

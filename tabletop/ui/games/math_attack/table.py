@@ -43,7 +43,7 @@ from tabletop.ui.scenes import form
 from tabletop.ui.scenes.rules import load_rules
 from tabletop.ui.table import TableScene, corner_buttons
 from tabletop.ui.theme import GREEN, Color, Metrics
-from tabletop.ui.widgets import Button, Painter
+from tabletop.ui.widgets import Button, Painter, Print
 
 BOT_LEVELS = tuple(level for level in LEVELS if level != "random")
 LEVEL_CHOICES = tuple((level, LEVEL_NAMES[level]) for level in BOT_LEVELS)
@@ -60,26 +60,25 @@ def draw_card(
 ) -> None:
     """One card face (``card`` None: "?", a camera card that is not one of ours), with its
     ``mark``: "crossed" (cancelled), "ghost" (not accepted: red outline), "selected"."""
-    m, p = painter.m, painter.p
-    radius = max(4, rect.width // 8)
+    p, h = painter.p, rect.height
     ink = INK[colour(card)] if card is not None else p.ink
-    painter.box(surface, rect, (255, 255, 255), ink, max(2, rect.width // 18), radius)
-    if outline := {"ghost": (p.bad, 4), "selected": (p.selected, 5)}.get(mark):
-        pygame.draw.rect(surface, outline[0], rect.inflate(8, 8), m.u(outline[1]), radius + 2)
     big, caption = face(card) if card is not None else ("?", "")
     inner, small = rect.width - 4, painter.least
     fits = (
         c for c in (caption, caption.strip("|")) if c and painter.fonts.width(c, small) <= inner
     )
+    prints = []
     if caption := next(fits, ""):  # "n\u00f72" for "|n\u00f72|" on a narrow card
-        size = max(small, min(rect.height // 5, painter.fit_size(caption, rect.height // 5, inner)))
-        bottom = (rect.centerx, rect.bottom - max(3, rect.height // 14))
-        painter.text(surface, caption, bottom, size, ink, anchor="midbottom")
-    size = max(small, int(min(rect.height * 0.42, rect.width * 0.55)))
-    centre = (rect.centerx, rect.centery - (rect.height // 9 if caption else 0))
-    painter.text(surface, big, centre, size, ink, bold=True, anchor="center", max_width=inner)
-    if mark == "crossed":
-        painter.cross(surface, rect.inflate(-rect.width // 5, -rect.height // 5), p.muted, 3)
+        size = max(small, painter.fit_size(caption, h // 5, inner))
+        prints.append(Print(caption, size, h - max(3, h // 14), False, "midbottom"))
+    size = max(small, int(min(h * 0.42, rect.width * 0.55)))
+    prints.append(Print(big, size, h // 2 - (h // 9 if caption else 0)))
+    rings = {"ghost": (p.bad, 4), "selected": (p.selected, 5)}
+    ring = (rings[mark][0], painter.m.u(rings[mark][1])) if mark in rings else None
+    edge, width = ink, max(2, rect.width // 18)
+    painter.card(
+        surface, rect, prints, ink, edge=edge, width=width, ring=ring, crossed=mark == "crossed"
+    )
 
 
 LEFT = 176  # base units: the panel's left column (who, the total)
