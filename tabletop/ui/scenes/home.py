@@ -16,7 +16,7 @@ from tabletop.ui.saves import unfinished
 from tabletop.ui.scenes.common import Confirm
 from tabletop.ui.scenes.settings import Screen
 from tabletop.ui.theme import BLUE, ORANGE, VERMILLION, Metrics
-from tabletop.ui.widgets import Button, Painter, grid
+from tabletop.ui.widgets import Button, Painter, Print, grid
 
 # Each tile's caption under its title (tabletop.classroom.rotation.GAME_TITLES), in
 # order: Mathe-Meister's big tile first.
@@ -155,10 +155,8 @@ def _cards_picture(texts: tuple[str, ...], colours: tuple[tuple[int, int, int], 
         x = rect.centerx - (w + step * (n - 1)) // 2
         for i, (text, colour) in enumerate(zip(texts, colours, strict=True)):
             card = pygame.Rect(x + i * step, rect.centery - h // 2, w, h)
-            painter.box(surface, card, (255, 255, 255), colour, 3, 8)
-            size, width = int(card.height * 0.36), card.width - 8
-            at, anchor = card.center, "center"
-            painter.text(surface, text, at, size, colour, bold=True, anchor=anchor, max_width=width)
+            prints = [Print(text, int(h * 0.36), h // 2)]
+            painter.card(surface, card, prints, colour, edge=colour, width=3, radius=8)
 
     return picture
 
