@@ -288,6 +288,28 @@ class Painter:
         text = str(seat + 1) if label is None else label
         self.label(surface, text, rect, size or m.text, seat_text_colour(seat))
 
+    def seat_name(
+        self,
+        surface: pygame.Surface,
+        chip: pygame.Rect,
+        seat: int,
+        name: str,
+        size: int,
+        room: int,
+        colour: Color | None = None,
+        *,
+        gap: int = 6,
+        chip_size: int | None = None,
+        y: int | None = None,
+        anchor: str = "midleft",
+    ) -> pygame.Rect:
+        """How every seat panel starts: the seat's chip at ``chip`` (its number at
+        ``chip_size``) and its ``name`` bold beside it, ``gap`` base units on, level with
+        the chip's middle (or at ``y``), as :meth:`line` fits it into ``room``."""
+        self.seat_chip(surface, chip, seat, size=chip_size)
+        at = (chip.right + self.m.u(gap), chip.centery if y is None else y)
+        return self.line(surface, name, at, size, room, colour, bold=True, anchor=anchor)
+
     def ready_tile(
         self, surface: pygame.Surface, rect: pygame.Rect, seat: int, lit: bool, label: str = ""
     ) -> None:

@@ -69,3 +69,19 @@ def test_painter_card_keeps_its_prints_inside_and_marks_outside(painter) -> None
     assert ringed.get_at((67, 95))[:3] == (255, 0, 0) and plain.get_at((67, 95))[:3] == (0, 0, 0)
     crossed = drawn(crossed=True, fill=(255, 255, 255), edge=None)
     assert crossed.get_at((82, 68))[:3] == painter.p.muted
+
+
+def test_painter_seat_name_puts_the_name_beside_the_chip_within_its_room(painter) -> None:
+    """One seat tag for every seat panel: the chip in the seat's colour, the name
+    after it, cut with "…" rather than spilling past ``room``."""
+    import pygame
+
+    from tabletop.ui.theme import SEAT_COLOURS
+
+    surface = pygame.Surface((400, 100))
+    surface.fill((0, 0, 0))
+    chip = pygame.Rect(10, 30, 40, 40)
+    drawn = painter.seat_name(surface, chip, 2, f"Anna {LONG}", 28, 200, (255, 255, 255))
+    assert surface.get_at((14, 34))[:3] == SEAT_COLOURS[2]
+    assert drawn.left >= chip.right and drawn.right <= chip.right + painter.m.u(6) + 200
+    assert {surface.get_at((x, y))[:3] for x in range(260, 400) for y in range(100)} == {(0, 0, 0)}

@@ -447,11 +447,11 @@ class ArenaScene(TableScene):
         border, width = (p.selected, m.u(4)) if won else (p.line, 2)
         painter.box(surface, row, p.panel, border, width, m.u(8))
         chip = pygame.Rect(row.left + m.u(5), row.top + m.u(5), m.u(34), row.height - m.u(10))
-        painter.seat_chip(surface, chip, seat)
-        x = chip.right + m.u(8)
-        painter.text(
-            surface, play.name(seat), (x, row.top + m.u(4)), m.text, bold=True, max_width=m.u(118)
+        top, name = row.top + m.u(4), play.name(seat)
+        painter.seat_name(
+            surface, chip, seat, name, m.text, m.u(118), gap=8, y=top, anchor="topleft"
         )
+        x = chip.right + m.u(8)
         count, at = f"{len(play.state.won[seat])} won", (x, row.bottom - m.u(4))
         painter.text(surface, count, at, m.small + 2, p.muted, bold=True, anchor="bottomleft")
         centre = (row.left + m.u(176), row.centery)

@@ -132,10 +132,8 @@ def draw_number_line(
     border = p.bad if trouble else p.line
     painter.box(surface, panel, p.panel, border, m.u(4) if trouble else 2, m.u(10))
     chip = pygame.Rect(panel.left + m.u(8), panel.top + m.u(8), m.u(30), m.u(30))
-    painter.seat_chip(surface, chip, seat)
     room = panel.left + m.u(LEFT) - chip.right - m.u(8)
-    at = (chip.right + m.u(6), chip.centery)
-    painter.line(surface, play.names[seat], at, m.text, room, bold=True, anchor="midleft")
+    painter.seat_name(surface, chip, seat, play.names[seat], m.text, room)
     totals = running_totals(cards)
     at, total = (panel.left + m.u(10), panel.top + m.u(66)), num(totals[-1] if totals else 0)
     painter.text(surface, f"= {total}", at, m.big + 4, bold=True, anchor="midleft", max_width=room)
@@ -339,19 +337,15 @@ class AttackScene(TableScene):
         painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
         r, seat, state = self.status_rect, self.state.turn, self.state
         chip = pygame.Rect(r.left, r.top + m.u(4), m.u(40), r.height - m.u(8))
-        painter.seat_chip(surface, chip, seat)
         if self.over:
             text = "The game is over!"
         elif state.end_by is not None:
             text = f"Last turn: {self.names[seat]}!"
         else:
             text = f"{self.names[seat]}'s turn"
-        at = (chip.right + m.u(10), r.centery)
         shade = p.bad if state.end_by is not None else p.ink
         room = r.right - chip.right - m.u(12)
-        painter.text(
-            surface, text, at, m.title - 2, shade, bold=True, anchor="midleft", max_width=room
-        )
+        painter.seat_name(surface, chip, seat, text, m.title - 2, room, shade, gap=10)
         if not self.over:
             outline = self.panels[seat].inflate(m.u(6), m.u(6))
             pygame.draw.rect(surface, p.selected, outline, m.u(3), m.u(12))

@@ -455,7 +455,6 @@ class MwmTable(TableScene):
         painter.box(surface, r, fill, border, m.u(3) if lit else 2, m.u(10))
         chip = self.place("seat", seat)
         num = pygame.Rect(chip.left, chip.top, m.u(30), chip.height)
-        painter.seat_chip(surface, num, seat, size=m.small + 2)
         side = play.settings.side_of(seat)
         team = f"T{side + 1} " if play.settings.mode == "teams" else ""
         right = f"{team}\u2605{play.state.victories[side]}"
@@ -463,8 +462,8 @@ class MwmTable(TableScene):
         at = (chip.right - m.u(4), chip.centery)
         painter.line(surface, right, at, painter.least, rw, p.muted, anchor="midright")
         room = chip.width - num.width - rw - m.u(10)
-        at, name = (num.right + m.u(6), chip.centery), play.name(seat)
-        painter.line(surface, name, at, m.small, room, p.ink, bold=True, anchor="midleft")
+        name = play.name(seat)
+        painter.seat_name(surface, num, seat, name, m.small, room, p.ink, chip_size=m.small + 2)
         up = stage.up[seat] if stage.up else None
         crate = stage.crates[seat] if stage.crates else None
         count_at, crate_at, solve_at = (self.place(k, seat) for k in ("count", "crate", "solve"))

@@ -267,14 +267,12 @@ class MecsTable(TableScene):
         chip = pygame.Rect(
             rect.left + m.u(4), rect.top + m.u(4), m.u(26 if compact else 30), chip_h
         )
-        painter.seat_chip(surface, chip, seat, size=m.small)
         name = play.name(seat)
         if play.seats[seat].bot and not name.startswith("Bot"):
             name += " (bot)"
-        x = chip.right + m.u(6)
         y = rect.top + rect.height * 3 // 10 if compact else chip.centery
-        width = rect.left + info_w - x
-        painter.line(surface, name, (x, y), m.small + 1, width, bold=True, anchor="midleft")
+        width = rect.left + info_w - chip.right - m.u(6)
+        painter.seat_name(surface, chip, seat, name, m.small + 1, width, chip_size=m.small, y=y)
         centre, radius = self.coin_pile(rect)
         draw_coin(surface, p, centre, radius)
         coins = f"{player.coins} coins" + ("" if compact else f" · {len(player.hand)} in hand")
