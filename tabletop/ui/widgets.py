@@ -402,7 +402,7 @@ class Painter:
         ring: tuple[Color, int] | None = None,
         crossed: bool = False,
     ) -> None:
-        """A card face, as every game's cards and slots are drawn: ``fill`` edged
+        """A card face, as every game's cards, slots and tiles are drawn: ``fill`` edged
         ``width`` wide in ``edge`` (none: no edge), corners rounded by ``radius`` (an
         eighth of its width); its ``prints`` in ``ink``, each shrunk to the card's width;
         ``ring`` (colour, width): an outline round it (picked, not accepted); ``crossed``:
@@ -418,6 +418,13 @@ class Painter:
             )
         if crossed:
             self.cross(surface, rect.inflate(-rect.width // 5, -rect.height // 5), self.p.muted, 3)
+
+    def coin(
+        self, surface: pygame.Surface, centre: tuple[int, int], radius: int, rim: int = 2
+    ) -> None:
+        """A coin: gold, with a dark rim."""
+        pygame.draw.circle(surface, self.p.coin, centre, radius)
+        pygame.draw.circle(surface, self.p.line, centre, radius, rim)
 
     def star(
         self,

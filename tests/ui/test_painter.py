@@ -85,3 +85,15 @@ def test_painter_seat_name_puts_the_name_beside_the_chip_within_its_room(painter
     assert surface.get_at((14, 34))[:3] == SEAT_COLOURS[2]
     assert drawn.left >= chip.right and drawn.right <= chip.right + painter.m.u(6) + 200
     assert {surface.get_at((x, y))[:3] for x in range(260, 400) for y in range(100)} == {(0, 0, 0)}
+
+
+def test_painter_coin_is_gold_with_a_dark_rim(painter) -> None:
+    """One coin for M.E.C.S.'s piles, Mathe-Meister's sheet and the Home picture."""
+    import pygame
+
+    surface = pygame.Surface((60, 60))
+    surface.fill((0, 0, 0))
+    painter.coin(surface, (30, 30), 20, rim=3)
+    assert surface.get_at((30, 30))[:3] == painter.p.coin
+    assert surface.get_at((30, 11))[:3] == painter.p.line
+    assert surface.get_at((30, 8))[:3] == (0, 0, 0)

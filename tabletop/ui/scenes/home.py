@@ -133,13 +133,12 @@ def _mm_picture(surface: pygame.Surface, painter: Painter, rect: pygame.Rect) ->
             ch = cells[r][c]
             box = pygame.Rect(x0 + c * (cell + 6), y0 + r * (cell + 6), cell, cell)
             if ch is None:
-                pygame.draw.circle(surface, p.coin, box.center, cell // 3)
-                pygame.draw.circle(surface, p.line, box.center, cell // 3, 2)
+                painter.coin(surface, box.center, cell // 3)
                 continue
             ch = "\u00d7" if ch == "x" else ch
             fill = p.operand if ch.isdigit() else p.operator
-            painter.box(surface, box, fill, p.line, 2, 4)
-            painter.text(surface, ch, box.center, int(cell * 0.6), bold=True, anchor="center")
+            prints = [Print(ch, int(cell * 0.6), cell // 2)]
+            painter.card(surface, box, prints, p.ink, fill=fill, edge=p.line, radius=4)
     die = max(24, int(rect.width * 0.26))
     top = pygame.Rect(rect.right - die, rect.top + rect.height // 6, die, die)
     painter.die(surface, top, 5)
