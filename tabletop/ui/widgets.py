@@ -296,10 +296,10 @@ class Painter:
         name: str,
         size: int,
         room: int,
-        colour: Color | None = None,
         *,
-        gap: int = 6,
+        colour: Color | None = None,
         chip_size: int | None = None,
+        gap: int = 6,
         y: int | None = None,
         anchor: str = "midleft",
     ) -> pygame.Rect:

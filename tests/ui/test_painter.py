@@ -81,7 +81,7 @@ def test_painter_seat_name_puts_the_name_beside_the_chip_within_its_room(painter
     surface = pygame.Surface((400, 100))
     surface.fill((0, 0, 0))
     chip = pygame.Rect(10, 30, 40, 40)
-    drawn = painter.seat_name(surface, chip, 2, f"Anna {LONG}", 28, 200, (255, 255, 255))
+    drawn = painter.seat_name(surface, chip, 2, f"Anna {LONG}", 28, 200, colour=(255, 255, 255))
     assert surface.get_at((14, 34))[:3] == SEAT_COLOURS[2]
     assert drawn.left >= chip.right and drawn.right <= chip.right + painter.m.u(6) + 200
     assert {surface.get_at((x, y))[:3] for x in range(260, 400) for y in range(100)} == {(0, 0, 0)}

@@ -345,7 +345,7 @@ class AttackScene(TableScene):
             text = f"{self.names[seat]}'s turn"
         shade = p.bad if state.end_by is not None else p.ink
         room = r.right - chip.right - m.u(12)
-        painter.seat_name(surface, chip, seat, text, m.title - 2, room, shade, gap=10)
+        painter.seat_name(surface, chip, seat, text, m.title - 2, room, colour=shade, gap=10)
         if not self.over:
             outline = self.panels[seat].inflate(m.u(6), m.u(6))
             pygame.draw.rect(surface, p.selected, outline, m.u(3), m.u(12))

@@ -463,7 +463,7 @@ class MwmTable(TableScene):
         painter.line(surface, right, at, painter.least, rw, p.muted, anchor="midright")
         room = chip.width - num.width - rw - m.u(10)
         name = play.name(seat)
-        painter.seat_name(surface, num, seat, name, m.small, room, p.ink, chip_size=m.small + 2)
+        painter.seat_name(surface, num, seat, name, m.small, room, chip_size=m.small + 2)
         up = stage.up[seat] if stage.up else None
         crate = stage.crates[seat] if stage.crates else None
         count_at, crate_at, solve_at = (self.place(k, seat) for k in ("count", "crate", "solve"))
