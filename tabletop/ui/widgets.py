@@ -395,18 +395,18 @@ class Painter:
         prints: Iterable[Print],
         ink: Color,
         *,
-        fill: Color = (255, 255, 255),
+        fill: Color | None = (255, 255, 255),
         edge: Color | None = None,
         width: int = 2,
         radius: int | None = None,
         ring: tuple[Color, int] | None = None,
         crossed: bool = False,
     ) -> None:
-        """A card face, as every game's cards, slots and tiles are drawn: ``fill`` edged
-        ``width`` wide in ``edge`` (none: no edge), corners rounded by ``radius`` (an
-        eighth of its width); its ``prints`` in ``ink``, each shrunk to the card's width;
-        ``ring`` (colour, width): an outline round it (picked, not accepted); ``crossed``:
-        struck out (a cancelled card)."""
+        """A card face, as every game's cards, slots and tiles are drawn: ``fill`` (none:
+        see-through) edged ``width`` wide in ``edge`` (none: no edge), corners rounded by
+        ``radius`` (an eighth of its width); its ``prints`` in ``ink``, each shrunk to the
+        card's width; ``ring`` (colour, width): an outline round it (picked, not
+        accepted); ``crossed``: struck out (a cancelled card)."""
         radius = max(4, rect.width // 8) if radius is None else radius
         self.box(surface, rect, fill, edge, width, radius)
         if ring is not None:

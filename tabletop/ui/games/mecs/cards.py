@@ -67,9 +67,12 @@ def draw_card(
     size = max(10, min(rect.height * 6 // 10, rect.width * 8 // (5 * max(1, len(text)))))
     ink = (20, 20, 20) if code in OBJECTIVE_CODES else (255, 255, 255)
     ring = (painter.p.selected, 4) if selected else None
-    prints = [Print(text, size, rect.height // 2)]
-    painter.card(surface, rect, prints, ink, fill=fill, edge=None, radius=radius, ring=ring)
-    painter.box(surface, rect.inflate(-4, -4), None, (255, 255, 255), 1, radius)
+    painter.card(surface, rect, (), ink, fill=fill, edge=None, radius=radius, ring=ring)
+    inner = rect.inflate(-4, -4)  # a thin white line inside the edge, as printed
+    prints = [Print(text, size, inner.height // 2)]
+    painter.card(
+        surface, inner, prints, ink, fill=None, edge=(255, 255, 255), width=1, radius=radius
+    )
 
 
 def button_row(
