@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 import pygame
 
@@ -27,6 +27,19 @@ PIPS = {
     5: ((0.27, 0.27), (0.73, 0.27), (0.5, 0.5), (0.27, 0.73), (0.73, 0.73)),
     6: ((0.27, 0.25), (0.73, 0.25), (0.27, 0.5), (0.73, 0.5), (0.27, 0.75), (0.73, 0.75)),
 }
+
+
+class Print(NamedTuple):
+    """One text on a card face (:meth:`Painter.card`): centred across the card, its
+    ``anchor`` ("center", or "midbottom" for a word at the foot) ``y`` pixels below the
+    card's top, bold unless told; ``colour`` None: the card's ink."""
+
+    text: str
+    size: int
+    y: int
+    bold: bool = True
+    anchor: str = "center"
+    colour: Color | None = None
 
 
 @dataclass
@@ -279,6 +292,28 @@ class Painter:
         text = str(seat + 1) if label is None else label
         self.label(surface, text, rect, size or m.text, seat_text_colour(seat))
 
+    def seat_name(
+        self,
+        surface: pygame.Surface,
+        chip: pygame.Rect,
+        seat: int,
+        name: str,
+        size: int,
+        room: int,
+        *,
+        colour: Color | None = None,
+        chip_size: int | None = None,
+        gap: int = 6,
+        y: int | None = None,
+        anchor: str = "midleft",
+    ) -> pygame.Rect:
+        """How every seat panel starts: the seat's chip at ``chip`` (its number at
+        ``chip_size``) and its ``name`` bold beside it, ``gap`` base units on, level with
+        the chip's middle (or at ``y``), as :meth:`line` fits it into ``room``."""
+        self.seat_chip(surface, chip, seat, size=chip_size)
+        at = (chip.right + self.m.u(gap), chip.centery if y is None else y)
+        return self.line(surface, name, at, size, room, colour, bold=True, anchor=anchor)
+
     def ready_tile(
         self, surface: pygame.Surface, rect: pygame.Rect, seat: int, lit: bool, label: str = ""
     ) -> None:
@@ -357,6 +392,44 @@ class Painter:
         elif value is not None:
             self.label(surface, str(value), rect, rect.height // 2, pip)
 
+    def card(
+        self,
+        surface: pygame.Surface,
+        rect: pygame.Rect,
+        prints: Iterable[Print],
+        ink: Color,
+        *,
+        fill: Color | None = (255, 255, 255),
+        edge: Color | None = None,
+        width: int = 2,
+        radius: int | None = None,
+        ring: tuple[Color, int] | None = None,
+        crossed: bool = False,
+    ) -> None:
+        """A card face, as every game's cards, slots and tiles are drawn: ``fill`` (none:
+        see-through) edged ``width`` wide in ``edge`` (none: no edge), corners rounded by
+        ``radius`` (an eighth of its width); its ``prints`` in ``ink``, each shrunk to the
+        card's width; ``ring`` (colour, width): an outline round it (picked, not
+        accepted); ``crossed``: struck out (a cancelled card)."""
+        radius = max(4, rect.width // 8) if radius is None else radius
+        self.box(surface, rect, fill, edge, width, radius)
+        if ring is not None:
+            pygame.draw.rect(surface, ring[0], rect.inflate(8, 8), ring[1], radius + 2)
+        for text, size, y, bold, anchor, colour in prints:
+            at, room = (rect.centerx, rect.top + y), rect.width - 4
+            self.text(
+                surface, text, at, size, colour or ink, bold=bold, anchor=anchor, max_width=room
+            )
+        if crossed:
+            self.cross(surface, rect.inflate(-rect.width // 5, -rect.height // 5), self.p.muted, 3)
+
+    def coin(
+        self, surface: pygame.Surface, centre: tuple[int, int], radius: int, rim: int = 2
+    ) -> None:
+        """A coin: gold, with a dark rim."""
+        pygame.draw.circle(surface, self.p.coin, centre, radius)
+        pygame.draw.circle(surface, self.p.line, centre, radius, rim)
+
     def star(
         self,
         surface: pygame.Surface,
@@ -386,4 +459,4 @@ class Painter:
         pygame.draw.line(surface, colour, rect.bottomleft, rect.topright, width)
 
 
-__all__ = ["PIPS", "Button", "Paged", "Painter", "grid", "hit"]
+__all__ = ["PIPS", "Button", "Paged", "Painter", "Print", "grid", "hit"]

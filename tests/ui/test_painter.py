@@ -45,3 +45,55 @@ def test_painter_button_label_never_spills_out_of_the_button(painter) -> None:
         for y in range(50, 120, 3)
     ]
     assert set(outside) == {(0, 0, 0)}
+
+
+def test_painter_card_keeps_its_prints_inside_and_marks_outside(painter) -> None:
+    """One card face for every game: a long print shrinks to the card's width; a ring
+    is drawn round the card (outside it), a cross over it."""
+    import pygame
+
+    from tabletop.ui.widgets import Print
+
+    def drawn(**marks: object) -> pygame.Surface:
+        surface = pygame.Surface((200, 200))
+        surface.fill((0, 0, 0))
+        rect = pygame.Rect(70, 50, 60, 90)
+        painter.card(surface, rect, [Print("12345678", 60, 45)], (0, 0, 255), **marks)
+        return surface
+
+    plain = drawn()
+    beside = [(x, y) for x in (*range(0, 66), *range(134, 200)) for y in range(0, 200, 3)]
+    assert {plain.get_at(xy)[:3] for xy in beside} == {(0, 0, 0)}  # the print fits
+    assert (0, 0, 255) in {plain.get_at((x, y))[:3] for x in range(70, 130) for y in range(80, 110)}
+    ringed = drawn(ring=((255, 0, 0), 4))
+    assert ringed.get_at((67, 95))[:3] == (255, 0, 0) and plain.get_at((67, 95))[:3] == (0, 0, 0)
+    crossed = drawn(crossed=True, fill=(255, 255, 255), edge=None)
+    assert crossed.get_at((82, 68))[:3] == painter.p.muted
+
+
+def test_painter_seat_name_puts_the_name_beside_the_chip_within_its_room(painter) -> None:
+    """One seat tag for every seat panel: the chip in the seat's colour, the name
+    after it, cut with "…" rather than spilling past ``room``."""
+    import pygame
+
+    from tabletop.ui.theme import SEAT_COLOURS
+
+    surface = pygame.Surface((400, 100))
+    surface.fill((0, 0, 0))
+    chip = pygame.Rect(10, 30, 40, 40)
+    drawn = painter.seat_name(surface, chip, 2, f"Anna {LONG}", 28, 200, colour=(255, 255, 255))
+    assert surface.get_at((14, 34))[:3] == SEAT_COLOURS[2]
+    assert drawn.left >= chip.right and drawn.right <= chip.right + painter.m.u(6) + 200
+    assert {surface.get_at((x, y))[:3] for x in range(260, 400) for y in range(100)} == {(0, 0, 0)}
+
+
+def test_painter_coin_is_gold_with_a_dark_rim(painter) -> None:
+    """One coin for M.E.C.S.'s piles, Mathe-Meister's sheet and the Home picture."""
+    import pygame
+
+    surface = pygame.Surface((60, 60))
+    surface.fill((0, 0, 0))
+    painter.coin(surface, (30, 30), 20, rim=3)
+    assert surface.get_at((30, 30))[:3] == painter.p.coin
+    assert surface.get_at((30, 11))[:3] == painter.p.line
+    assert surface.get_at((30, 8))[:3] == (0, 0, 0)

@@ -16,7 +16,7 @@ from tabletop.ui.saves import unfinished
 from tabletop.ui.scenes.common import Confirm
 from tabletop.ui.scenes.settings import Screen
 from tabletop.ui.theme import BLUE, ORANGE, VERMILLION, Metrics
-from tabletop.ui.widgets import Button, Painter, grid
+from tabletop.ui.widgets import Button, Painter, Print, grid
 
 # Each tile's caption under its title (tabletop.classroom.rotation.GAME_TITLES), in
 # order: Mathe-Meister's big tile first.
@@ -133,13 +133,12 @@ def _mm_picture(surface: pygame.Surface, painter: Painter, rect: pygame.Rect) ->
             ch = cells[r][c]
             box = pygame.Rect(x0 + c * (cell + 6), y0 + r * (cell + 6), cell, cell)
             if ch is None:
-                pygame.draw.circle(surface, p.coin, box.center, cell // 3)
-                pygame.draw.circle(surface, p.line, box.center, cell // 3, 2)
+                painter.coin(surface, box.center, cell // 3)
                 continue
             ch = "\u00d7" if ch == "x" else ch
             fill = p.operand if ch.isdigit() else p.operator
-            painter.box(surface, box, fill, p.line, 2, 4)
-            painter.text(surface, ch, box.center, int(cell * 0.6), bold=True, anchor="center")
+            prints = [Print(ch, int(cell * 0.6), cell // 2)]
+            painter.card(surface, box, prints, p.ink, fill=fill, edge=p.line, radius=4)
     die = max(24, int(rect.width * 0.26))
     top = pygame.Rect(rect.right - die, rect.top + rect.height // 6, die, die)
     painter.die(surface, top, 5)
@@ -155,10 +154,8 @@ def _cards_picture(texts: tuple[str, ...], colours: tuple[tuple[int, int, int], 
         x = rect.centerx - (w + step * (n - 1)) // 2
         for i, (text, colour) in enumerate(zip(texts, colours, strict=True)):
             card = pygame.Rect(x + i * step, rect.centery - h // 2, w, h)
-            painter.box(surface, card, (255, 255, 255), colour, 3, 8)
-            size, width = int(card.height * 0.36), card.width - 8
-            at, anchor = card.center, "center"
-            painter.text(surface, text, at, size, colour, bold=True, anchor=anchor, max_width=width)
+            prints = [Print(text, int(h * 0.36), h // 2)]
+            painter.card(surface, card, prints, colour, edge=colour, width=3, radius=8)
 
     return picture
 

@@ -53,7 +53,7 @@ from tabletop.ui.scenes.numpad import NumPad
 from tabletop.ui.scenes.rules import ChoiceGrid, load_rules
 from tabletop.ui.table import TableScene, corner_buttons
 from tabletop.ui.theme import ORANGE, VERMILLION, Metrics
-from tabletop.ui.widgets import Button, Painter
+from tabletop.ui.widgets import Button, Painter, Print
 
 RED_INK = (200, 30, 45)
 CARD_BACK = (0, 90, 150)
@@ -89,31 +89,27 @@ def draw_card(
     big: bool = False,
 ) -> None:
     """A playing card: ``face`` up, down (its back) or empty (a ``?`` slot)."""
-    m, p = painter.m, painter.p
-    radius = max(4, rect.width // 8)
+    m, p, w, h = painter.m, painter.p, rect.width, rect.height
     if face == "down":
-        painter.box(surface, rect, CARD_BACK, p.line, 2, radius)
-        inner = rect.inflate(-rect.width // 4, -rect.height // 4)
-        painter.box(surface, inner, None, (255, 255, 255), max(2, rect.width // 20), radius)
-        return
-    if face == "empty" or card is None:
-        painter.box(surface, rect, p.quiet, p.muted, 2, radius)
-        painter.text(
-            surface, "?", rect.center, rect.height // 2, p.muted, bold=True, anchor="center"
+        painter.card(surface, rect, (), p.ink, fill=CARD_BACK, edge=p.line)
+        inner = rect.inflate(-w // 4, -h // 4)
+        painter.box(surface, inner, None, (255, 255, 255), max(2, w // 20), max(4, w // 8))
+    elif face == "empty" or card is None:
+        painter.card(
+            surface, rect, [Print("?", h // 2, h // 2)], p.muted, fill=p.quiet, edge=p.muted
         )
-        return
-    border, width = (VERMILLION, m.u(4)) if bad else (p.line, 2)
-    painter.box(surface, rect, (255, 255, 255), border, width, radius)
-    ink = RED_INK if card[-1] in RED_SUITS else p.ink
-    rank, suit, h = card[:-1], card[-1], rect.height
-    for text, (at, size), bold in zip((rank, SUIT_SYMBOLS[suit]), SPOTS[big], (True, False)):
-        centre, room = (rect.centerx, rect.top + h * at // 100), rect.width - 4
-        painter.text(
-            surface, text, centre, h * size // 100, ink, bold=bold, anchor="center", max_width=room
-        )
-    if big and rank in COURT_RANKS:  # the operator card's word, large
-        foot = (rect.centerx, rect.bottom - m.u(6))
-        painter.text(surface, RANK_NAMES[rank], foot, m.small, ink, bold=True, anchor="midbottom")
+    else:
+        rank, suit = card[:-1], card[-1]
+        (rank_at, rank_size), (suit_at, suit_size) = SPOTS[big]
+        prints = [
+            Print(rank, h * rank_size // 100, h * rank_at // 100),
+            Print(SUIT_SYMBOLS[suit], h * suit_size // 100, h * suit_at // 100, bold=False),
+        ]
+        if big and rank in COURT_RANKS:  # the operator card's word, large
+            prints.append(Print(RANK_NAMES[rank], m.small, h - m.u(6), anchor="midbottom"))
+        ink = RED_INK if suit in RED_SUITS else p.ink
+        edge, width = (VERMILLION, m.u(4)) if bad else (p.line, 2)
+        painter.card(surface, rect, prints, ink, edge=edge, width=width)
 
 
 class HandPicker(ChoiceGrid):
@@ -413,11 +409,11 @@ class ArenaScene(TableScene):
         border, width = (p.selected, m.u(4)) if won else (p.line, 2)
         painter.box(surface, row, p.panel, border, width, m.u(8))
         chip = pygame.Rect(row.left + m.u(5), row.top + m.u(5), m.u(34), row.height - m.u(10))
-        painter.seat_chip(surface, chip, seat)
-        x = chip.right + m.u(8)
-        painter.text(
-            surface, play.name(seat), (x, row.top + m.u(4)), m.text, bold=True, max_width=m.u(118)
+        top, name = row.top + m.u(4), play.name(seat)
+        painter.seat_name(
+            surface, chip, seat, name, m.text, m.u(118), gap=8, y=top, anchor="topleft"
         )
+        x = chip.right + m.u(8)
         count, at = f"{len(play.state.won[seat])} won", (x, row.bottom - m.u(4))
         painter.text(surface, count, at, m.small + 2, p.muted, bold=True, anchor="bottomleft")
         centre = (row.left + m.u(176), row.centery)

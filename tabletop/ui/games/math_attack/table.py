@@ -43,7 +43,7 @@ from tabletop.ui.scenes import form
 from tabletop.ui.scenes.rules import load_rules
 from tabletop.ui.table import TableScene, corner_buttons
 from tabletop.ui.theme import GREEN, Color, Metrics
-from tabletop.ui.widgets import Button, Painter
+from tabletop.ui.widgets import Button, Painter, Print
 
 BOT_LEVELS = tuple(level for level in LEVELS if level != "random")
 LEVEL_CHOICES = tuple((level, LEVEL_NAMES[level]) for level in BOT_LEVELS)
@@ -60,26 +60,25 @@ def draw_card(
 ) -> None:
     """One card face (``card`` None: "?", a camera card that is not one of ours), with its
     ``mark``: "crossed" (cancelled), "ghost" (not accepted: red outline), "selected"."""
-    m, p = painter.m, painter.p
-    radius = max(4, rect.width // 8)
+    p, h = painter.p, rect.height
     ink = INK[colour(card)] if card is not None else p.ink
-    painter.box(surface, rect, (255, 255, 255), ink, max(2, rect.width // 18), radius)
-    if outline := {"ghost": (p.bad, 4), "selected": (p.selected, 5)}.get(mark):
-        pygame.draw.rect(surface, outline[0], rect.inflate(8, 8), m.u(outline[1]), radius + 2)
     big, caption = face(card) if card is not None else ("?", "")
     inner, small = rect.width - 4, painter.least
     fits = (
         c for c in (caption, caption.strip("|")) if c and painter.fonts.width(c, small) <= inner
     )
+    prints = []
     if caption := next(fits, ""):  # "n\u00f72" for "|n\u00f72|" on a narrow card
-        size = max(small, min(rect.height // 5, painter.fit_size(caption, rect.height // 5, inner)))
-        bottom = (rect.centerx, rect.bottom - max(3, rect.height // 14))
-        painter.text(surface, caption, bottom, size, ink, anchor="midbottom")
-    size = max(small, int(min(rect.height * 0.42, rect.width * 0.55)))
-    centre = (rect.centerx, rect.centery - (rect.height // 9 if caption else 0))
-    painter.text(surface, big, centre, size, ink, bold=True, anchor="center", max_width=inner)
-    if mark == "crossed":
-        painter.cross(surface, rect.inflate(-rect.width // 5, -rect.height // 5), p.muted, 3)
+        size = max(small, painter.fit_size(caption, h // 5, inner))
+        prints.append(Print(caption, size, h - max(3, h // 14), False, "midbottom"))
+    size = max(small, int(min(h * 0.42, rect.width * 0.55)))
+    prints.append(Print(big, size, h // 2 - (h // 9 if caption else 0)))
+    rings = {"ghost": (p.bad, 4), "selected": (p.selected, 5)}
+    ring = (rings[mark][0], painter.m.u(rings[mark][1])) if mark in rings else None
+    edge, width = ink, max(2, rect.width // 18)
+    painter.card(
+        surface, rect, prints, ink, edge=edge, width=width, ring=ring, crossed=mark == "crossed"
+    )
 
 
 LEFT = 176  # base units: the panel's left column (who, the total)
@@ -133,10 +132,8 @@ def draw_number_line(
     border = p.bad if trouble else p.line
     painter.box(surface, panel, p.panel, border, m.u(4) if trouble else 2, m.u(10))
     chip = pygame.Rect(panel.left + m.u(8), panel.top + m.u(8), m.u(30), m.u(30))
-    painter.seat_chip(surface, chip, seat)
     room = panel.left + m.u(LEFT) - chip.right - m.u(8)
-    at = (chip.right + m.u(6), chip.centery)
-    painter.line(surface, play.names[seat], at, m.text, room, bold=True, anchor="midleft")
+    painter.seat_name(surface, chip, seat, play.names[seat], m.text, room)
     totals = running_totals(cards)
     at, total = (panel.left + m.u(10), panel.top + m.u(66)), num(totals[-1] if totals else 0)
     painter.text(surface, f"= {total}", at, m.big + 4, bold=True, anchor="midleft", max_width=room)
@@ -334,19 +331,15 @@ class AttackScene(TableScene):
         painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
         r, seat, state = self.status_rect, self.state.turn, self.state
         chip = pygame.Rect(r.left, r.top + m.u(4), m.u(40), r.height - m.u(8))
-        painter.seat_chip(surface, chip, seat)
         if self.over:
             text = "The game is over!"
         elif state.end_by is not None:
             text = f"Last turn: {self.names[seat]}!"
         else:
             text = f"{self.names[seat]}'s turn"
-        at = (chip.right + m.u(10), r.centery)
         shade = p.bad if state.end_by is not None else p.ink
         room = r.right - chip.right - m.u(12)
-        painter.text(
-            surface, text, at, m.title - 2, shade, bold=True, anchor="midleft", max_width=room
-        )
+        painter.seat_name(surface, chip, seat, text, m.title - 2, room, colour=shade, gap=10)
         if not self.over:
             outline = self.panels[seat].inflate(m.u(6), m.u(6))
             pygame.draw.rect(surface, p.selected, outline, m.u(3), m.u(12))

@@ -42,7 +42,7 @@ from tabletop.ui.scenes.numpad import NumPad
 from tabletop.ui.scenes.rules import ChoiceGrid
 from tabletop.ui.table import TableScene
 from tabletop.ui.theme import SEAT_COLOURS, Color, Metrics
-from tabletop.ui.widgets import Button, grid
+from tabletop.ui.widgets import Button, Print, grid
 
 log = logging.getLogger(__name__)
 
@@ -397,7 +397,6 @@ class MwmTable(TableScene):
         painter.box(surface, r, fill, border, m.u(3) if lit else 2, m.u(10))
         chip = self.place("seat", seat)
         num = pygame.Rect(chip.left, chip.top, m.u(30), chip.height)
-        painter.seat_chip(surface, num, seat, size=m.small + 2)
         side = play.settings.side_of(seat)
         team = f"T{side + 1} " if play.settings.mode == "teams" else ""
         right = f"{team}\u2605{play.state.victories[side]}"
@@ -405,8 +404,8 @@ class MwmTable(TableScene):
         at = (chip.right - m.u(4), chip.centery)
         painter.line(surface, right, at, painter.least, rw, p.muted, anchor="midright")
         room = chip.width - num.width - rw - m.u(10)
-        at, name = (num.right + m.u(6), chip.centery), play.name(seat)
-        painter.line(surface, name, at, m.small, room, p.ink, bold=True, anchor="midleft")
+        name = play.name(seat)
+        painter.seat_name(surface, num, seat, name, m.small, room, chip_size=m.small + 2)
         up = stage.up[seat] if stage.up else None
         crate = stage.crates[seat] if stage.crates else None
         count_at, crate_at, solve_at = (self.place(k, seat) for k in ("count", "crate", "solve"))
@@ -455,20 +454,20 @@ class MwmTable(TableScene):
     ) -> None:
         """A seat's count or crate: empty (a "?" while the seat is to show it) or its
         ``label`` large, with ``caption`` at the foot."""
-        painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
+        painter, m, p, h = self.ctx.painter, self.m, self.ctx.painter.p, rect.height
         if label is None:
-            painter.box(surface, rect, p.background, p.muted if active else p.quiet, 2, m.u(8))
-            if active:
-                painter.text(surface, "?", rect.center, m.big, p.muted, bold=True, anchor="center")
+            prints = [Print("?", m.big, h // 2, colour=p.muted)] if active else []
+            fill, border, width = p.background, p.muted if active else p.quiet, 2
         else:
-            painter.box(surface, rect, fill, border, max(2, m.u(width)), m.u(8))
-            size = min(m.big + m.u(16), rect.height // 2)  # smaller to fit, never below 18
-            while size > m.small and painter.fonts.width(label, size, True) > rect.width - 6:
-                size -= 1
-            painter.text(surface, label, rect.center, size, p.ink, bold=True, anchor="center")
+            size = min(m.big + m.u(16), h // 2)  # smaller to fit, never below 18
+            size = max(m.small, painter.fit_size(label, size, rect.width - 6, True))
+            prints, width = [Print(label, size, h // 2)], max(2, m.u(width))
         if painter.fonts.width(caption, painter.least) <= rect.width - 6:  # whole, or left out
-            at = (rect.centerx, rect.bottom - m.u(5))
-            painter.text(surface, caption, at, painter.least, p.muted, anchor="midbottom")
+            foot = h - m.u(5)
+            prints.append(Print(caption, painter.least, foot, False, "midbottom", p.muted))
+        painter.card(
+            surface, rect, prints, p.ink, fill=fill, edge=border, width=width, radius=m.u(8)
+        )
 
     def _solution(
         self, surface: pygame.Surface, rect: pygame.Rect, seat: int, number: int | None,

@@ -95,8 +95,7 @@ def draw_sheet(
         if kind == "coin":
             radius = int(geo.cell * 0.36)
             if ch == COIN:
-                pygame.draw.circle(surface, p.coin, rect.center, radius)
-                pygame.draw.circle(surface, p.line, rect.center, radius, border)
+                painter.coin(surface, rect.center, radius, border)
             else:  # spent: filled in, as on paper
                 pygame.draw.circle(surface, p.coin_spent, rect.center, radius)
                 cross = rect.inflate(-geo.cell // 2, -geo.cell // 2)

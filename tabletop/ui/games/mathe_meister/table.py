@@ -462,15 +462,14 @@ class TableScene(Table):
             seat = current.seat
             chip = r.inflate(-m.u(16), -m.u(14))
             chip.width = m.u(40)
-            painter.seat_chip(surface, chip, seat)
             waiting = len(self.board.waiting) - 1
             more = f" ({waiting} more waiting)" if waiting else ""
             text = f"{self.name(seat)} was first: tap your star{more}."
-            at, room, ink, bold = (chip.right + m.u(10), r.centery), r.width - m.u(220), p.ink, True
+            painter.seat_name(surface, chip, seat, text, m.text, r.width - m.u(220), gap=10)
         else:
             text = "Finished a row or column? Press your seat button!"
-            at, room, ink, bold = (r.left + m.u(4), r.centery), r.width, p.muted, False
-        painter.text(surface, text, at, m.text, ink, bold=bold, anchor="midleft", max_width=room)
+            at = (r.left + m.u(4), r.centery)
+            painter.text(surface, text, at, m.text, p.muted, anchor="midleft", max_width=r.width)
         draws = {"star": self._draw_star, "seat": self._draw_seat}
         for b in self.buttons:
             draws.get(b.kind, painter.button)(surface, b)
@@ -510,9 +509,8 @@ class TableScene(Table):
         painter.box(surface, b.rect, p.panel, p.line, 2, m.u(8))
         chip = b.rect.inflate(-m.u(8), -m.u(8))
         chip.width = m.u(36)
-        painter.seat_chip(surface, chip, seat)
-        at, room = (chip.right + m.u(8), b.rect.centery), b.rect.right - chip.right - m.u(12)
-        painter.text(surface, label, at, m.small + 1, bold=True, anchor="midleft", max_width=room)
+        room = b.rect.right - chip.right - m.u(12)
+        painter.seat_name(surface, chip, seat, label, m.small + 1, room, gap=8)
 
 
 def tried(match: MMMatch, action: Action) -> bool:

@@ -24,7 +24,7 @@ from tabletop.ui.games.mecs.play import LABEL
 from tabletop.ui.input import InputEvent
 from tabletop.ui.scenes.common import route_to_press
 from tabletop.ui.theme import Color, Metrics
-from tabletop.ui.widgets import Button, Painter
+from tabletop.ui.widgets import Button, Painter, Print
 
 CARDS_FILE = "mecs/cards.toml"
 LANGUAGES = (("en", "English"), ("es", "Español"), ("fr", "Français"), ("de", "Deutsch"))
@@ -58,18 +58,21 @@ def draw_card(
     faded: bool = False,
 ) -> None:
     """A card face: the card's colour, its value large in white."""
-    fill: tuple[int, ...] = (150, 150, 155) if code == "?" else colour_of(code)
-    if faded:
-        fill = tuple((c + 2 * 235) // 3 for c in fill)
+    fill = (150, 150, 155) if code == "?" else colour_of(code)
+    if faded:  # two thirds of the way to a light grey
+        r, g, b = fill
+        fill = ((r + 2 * 235) // 3, (g + 2 * 235) // 3, (b + 2 * 235) // 3)
     radius = max(3, rect.width // 7)
-    pygame.draw.rect(surface, fill, rect, border_radius=radius)
-    pygame.draw.rect(surface, (255, 255, 255), rect.inflate(-4, -4), 1, border_radius=radius)
-    if selected:
-        pygame.draw.rect(surface, painter.p.selected, rect.inflate(8, 8), 4, border_radius=radius)
     text = code[3:] if code in OBJECTIVE_CODES else LABEL.get(code, code)
     size = max(10, min(rect.height * 6 // 10, rect.width * 8 // (5 * max(1, len(text)))))
     ink = (20, 20, 20) if code in OBJECTIVE_CODES else (255, 255, 255)
-    painter.text(surface, text, rect.center, size, ink, bold=True, anchor="center")
+    ring = (painter.p.selected, 4) if selected else None
+    painter.card(surface, rect, (), ink, fill=fill, edge=None, radius=radius, ring=ring)
+    inner = rect.inflate(-4, -4)  # a thin white line inside the edge, as printed
+    prints = [Print(text, size, inner.height // 2)]
+    painter.card(
+        surface, inner, prints, ink, fill=None, edge=(255, 255, 255), width=1, radius=radius
+    )
 
 
 def button_row(

@@ -28,7 +28,7 @@ from tabletop.ui.results import Outcome, outcome_of
 from tabletop.ui.saves import GameSave
 from tabletop.ui.scenes.pin import PinPad
 from tabletop.ui.table import TableScene
-from tabletop.ui.theme import Metrics, Palette
+from tabletop.ui.theme import Metrics
 from tabletop.ui.widgets import Button, grid
 
 # the quiet buttons at the bottom left, always there
@@ -267,16 +267,14 @@ class MecsTable(TableScene):
         chip = pygame.Rect(
             rect.left + m.u(4), rect.top + m.u(4), m.u(26 if compact else 30), chip_h
         )
-        painter.seat_chip(surface, chip, seat, size=m.small)
         name = play.name(seat)
         if play.seats[seat].bot and not name.startswith("Bot"):
             name += " (bot)"
-        x = chip.right + m.u(6)
         y = rect.top + rect.height * 3 // 10 if compact else chip.centery
-        width = rect.left + info_w - x
-        painter.line(surface, name, (x, y), m.small + 1, width, bold=True, anchor="midleft")
+        width = rect.left + info_w - chip.right - m.u(6)
+        painter.seat_name(surface, chip, seat, name, m.small + 1, width, chip_size=m.small, y=y)
         centre, radius = self.coin_pile(rect)
-        draw_coin(surface, p, centre, radius)
+        painter.coin(surface, centre, radius)
         coins = f"{player.coins} coins" + ("" if compact else f" · {len(player.hand)} in hand")
         x = centre[0] + radius + m.u(6)
         painter.line(
@@ -354,7 +352,7 @@ class MecsTable(TableScene):
                     - m.u(60) * 4 * t * (1 - t)
                     + (i // 5) * m.u(8)
                 )
-                draw_coin(surface, p, (round(x), round(y)), m.u(11))
+                painter.coin(surface, (round(x), round(y)), m.u(11))
         rect = pygame.Rect(0, 0, m.width - m.u(80), m.u(120))
         rect.center = (m.width // 2, m.height // 2 - m.u(30))
         fill, ink = ((255, 244, 200), p.good) if banner.kind == "good" else ((255, 225, 210), p.bad)
@@ -364,12 +362,6 @@ class MecsTable(TableScene):
         body = rect.inflate(-m.u(32), -m.u(64))
         body.top = rect.top + m.u(60)
         painter.paragraph(surface, banner.text, body, m.text, align="center")
-
-
-def draw_coin(surface: pygame.Surface, p: Palette, centre: tuple[int, int], radius: int) -> None:
-    """A coin: gold, with a dark rim."""
-    pygame.draw.circle(surface, p.coin, centre, radius)
-    pygame.draw.circle(surface, p.line, centre, radius, 2)
 
 
 __all__ = ["BOT_SECONDS", "MecsTable", "coin_words", "resume_scene"]
