@@ -18,7 +18,7 @@ from tabletop.games.mecs_equation import PLAY_CARDS
 from tabletop.ui.autoplay import Autoplayer
 from tabletop.ui.games import game_app
 from tabletop.ui.games.mecs.cards import CardPageScene, card_pages
-from tabletop.ui.games.mecs.demo import play_demo, run_demo
+from tabletop.ui.games.mecs.demo import Setup, play_demo, run_demo
 from tabletop.ui.games.mecs.editor import AreaEditor
 from tabletop.ui.games.mecs.play import read_code
 from tabletop.ui.games.mecs.table import BOT_SECONDS, MecsTable, coin_words
@@ -171,7 +171,7 @@ def test_mecs_screenshots_of_the_main_states(size: tuple[int, int]) -> None:
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_mecs_screenshots_of_a_whole_game(size: tuple[int, int], tmp_path: Path) -> None:
     run = DemoRun("mecs", seed=11, out_dir=tmp_path, out=io.StringIO(), size=size, data=None)
-    driver = play_demo(run, seats=4)
+    driver = play_demo(run, Setup(seats=4))
     assert driver.line.startswith("winner: ")
     assert isinstance(run.top, GameResults)  # the one results scene
     names = sorted(p.name for p in tmp_path.glob("*.png"))
@@ -191,7 +191,7 @@ def test_mecs_scripted_game_through_events_matches_the_engine(tmp_path: Path) ->
     the same actions through the bare engine give the same result (MECS-6)."""
     out = io.StringIO()
     run = DemoRun("mecs", seed=5, out_dir=tmp_path, out=out, data=None)
-    driver = play_demo(run, seats=3)
+    driver = play_demo(run, Setup(seats=3))
     line = run.end(driver.line)
     table = driver.table
     history = table.match.history
@@ -488,7 +488,7 @@ def test_mecs_results_name_the_winner_and_offer_another_game(tmp_path: Path) -> 
     """The one results scene: places by coins (equal coins share a place, MECS-6), the
     engine's reason in names, and "Play again" opens a fresh table."""
     run = DemoRun("mecs", seed=8, out_dir=tmp_path, out=io.StringIO(), data=None)
-    driver = play_demo(run, seats=2)
+    driver = play_demo(run, Setup(seats=2))
     table, results = driver.table, run.top
     assert isinstance(results, GameResults)
     result = table.play.standings()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO, cast
 
@@ -109,21 +110,38 @@ def child_believes(
     return out
 
 
+@dataclass(frozen=True)
+class Setup:
+    """The demo's table as its setup form is filled in: ``seats`` seats, the ``deck`` and
+    the ``mode`` (MECS-6); ``child``: seat 1 is a guest child (:class:`Driver`) and the
+    bots play at the medium level (MECS-12)."""
+
+    seats: int = 3
+    deck: str = "advanced"
+    mode: str = "normal"
+    child: bool = False
+
+    def tag(self, seed: int) -> str:
+        """In the game's ``save.app["demo"]``: the game a run with the same arguments
+        carries on."""
+        return f"mecs:{seed}:{self.seats}:{self.deck}:{self.mode}" + (
+            ":child" if self.child else ""
+        )
+
+
 def run_demo(
     *,
     seed: int | None,
     out_dir: Path | None,
     out: TextIO,
     size: tuple[int, int] = (800, 480),
-    seats: int = 3,
-    deck: str = "advanced",
-    mode: str = "normal",
+    seats: int = Setup.seats,
+    deck: str = Setup.deck,
+    mode: str = Setup.mode,
     data: Path | None = None,
-    child: bool = False,
+    child: bool = Setup.child,
 ) -> str:
-    seed = draw_seed(seed)
-    # in the game's ``save.app["demo"]``: the game a run with the same arguments carries on
-    tag = f"mecs:{seed}:{seats}:{deck}:{mode}" + (":child" if child else "")
+    seed, setup = draw_seed(seed), Setup(seats, deck, mode, child)
     run = DemoRun(
         "mecs",
         seed=seed,
@@ -132,34 +150,26 @@ def run_demo(
         size=size,
         data=data,
         clock=DemoClock(),  # the coins of a still frame are in the air: the same every run
-        left_over=left_over_by("mecs", app=lambda app: app.get("demo") == tag),
+        left_over=left_over_by("mecs", app=lambda app: app.get("demo") == setup.tag(seed)),
     )
-    driver = play_demo(run, seats=seats, deck=deck, mode=mode, tag=tag, child=child)
+    driver = play_demo(run, setup, tag=setup.tag(seed))
     return run.end(driver.line, f"{driver.moves} moves,")
 
 
-def play_demo(
-    run: DemoRun,
-    *,
-    seats: int = 3,
-    deck: str = "advanced",
-    mode: str = "normal",
-    tag: str | None = None,
-    child: bool = False,
-) -> Driver:
+def play_demo(run: DemoRun, setup: Setup = Setup(), *, tag: str | None = None) -> Driver:
     """Set the game up by taps (or carry on the journal's, when Home offers it) and play
     it to the end, printing one line per turn and the coins; returns the driver (its
-    ``line``: the winner line). ``tag`` marks a new game as this demo's; ``child``: seat 1
-    is a guest child (:class:`Driver`) and the bots play at the medium level (MECS-12)."""
+    ``line``: the winner line). ``tag`` marks a new game as this demo's."""
     run.open_game()
+    child = setup.child
     if not run.resuming:
-        setup = run.top
-        setup.extra["bot_driver"] = "external"  # the demo moves the bots' cards itself
+        form = run.top
+        form.extra["bot_driver"] = "external"  # the demo moves the bots' cards itself
         level = "medium" if child else "hard"  # areas a child can read, and hack
-        run.fill_seats(range(1 if child else 0, seats), f"bot.{level}")  # seat 1: the child
-        run.tap(f"mode.{mode}")
-        if setup.options["deck"] != deck:  # challenge has chosen the advanced deck already
-            run.tap(f"deck.{deck}")
+        run.fill_seats(range(1 if child else 0, setup.seats), f"bot.{level}")  # seat 1: child
+        run.tap(f"mode.{setup.mode}")
+        if form.options["deck"] != setup.deck:  # challenge has chosen the advanced deck already
+            run.tap(f"deck.{setup.deck}")
         run.tap("start")
     driver = Driver(run, run.scene(MecsTable), 0 if child else None, run.seed)
     table, play = driver.table, driver.play
@@ -172,7 +182,7 @@ def play_demo(
         if child:
             demo_seats(table.save, 0)
         names = ", ".join(s.name for s in play.seats)
-        run.intro("M.E.C.S.", f"{names}; {deck} deck, {mode} mode, seed {run.seed}")
+        run.intro("M.E.C.S.", f"{names}; {setup.deck} deck, {setup.mode} mode, seed {run.seed}")
         run.say("Bots' cards reach the game as camera readings of their equation areas.")
     run.shot("start")
     run.show(None, None, ("MT1:MECS:EQ",))  # a card held up alone opens its page
@@ -208,4 +218,4 @@ def play_demo(
     return driver
 
 
-__all__ = ["Driver", "play_demo", "run_demo"]
+__all__ = ["Driver", "Setup", "play_demo", "run_demo"]
