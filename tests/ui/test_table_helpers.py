@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tabletop.store import SeatInfo
-from tabletop.ui.games import lazy_names
+from tabletop.ui.games import GAME_APPS, game_app, game_package, lazy_names
 from tabletop.ui.messages import names_joined
 from tabletop.ui.saves import seats_of
 from tabletop.ui.table import corner_buttons
@@ -29,6 +29,25 @@ def test_games_lazy_names_load_from_their_module_and_refuse_others() -> None:
     assert load("COUNTDOWN") == COUNTDOWN
     with pytest.raises(AttributeError, match="no attribute 'ArenaPlay'"):
         load("ArenaPlay")
+
+
+def test_games_game_package_names_setup_resume_demo_and_more() -> None:
+    load = game_package("tabletop.ui.games.math_arena", setup_scene="table", play=("COUNTDOWN",))
+    from tabletop.ui.games.math_arena import demo, play, table
+
+    assert load("setup_scene") is table.setup_scene and load("run_demo") is demo.run_demo
+    assert load("COUNTDOWN") == play.COUNTDOWN
+    with pytest.raises(AttributeError, match="no attribute 'resume_scene'"):
+        load("resume_scene")  # a game that is not journaled has none
+
+
+@pytest.mark.parametrize("game", sorted(GAME_APPS))
+def test_games_every_package_loads_the_names_it_lists(game: str) -> None:
+    module = game_app(game)
+    assert module is not None
+    for name in module.__all__:
+        assert callable(getattr(module, name)), name
+    assert hasattr(module, "resume_scene") == (game != "bubbles")  # bubbles is not journaled
 
 
 def test_saves_seats_of_keeps_signed_in_seats_and_levels_bots() -> None:
