@@ -425,7 +425,7 @@ def test_mecs_hack_by_camera_flips_into_the_hackers_coins() -> None:
     assert table.play.state.coins(0) == 5 and table.play.state.coins(1) == 0
     assert table.play.banner is not None and table.play.banner.title == "Hacked!"
     assert "+5 coins" in table.play.banner.text
-    assert any("hacked" in line for _, line in table.play.turns)
+    assert any("hacked" in line for _, line in table.play.story)
     post(app, seen(2, "2", "X", "2", "EQ", "4"))  # still there while being flipped: no error
     assert table.play.tone != "error"
     # equations the device checked for the report: seat 1's refused hack, then its hack
@@ -544,7 +544,7 @@ def test_mecs_every_move_is_journaled_and_a_new_app_carries_on(tmp_path: Path) -
         and resumed.play.pending_seat() == table.play.pending_seat()
     )
     assert resumed.message.startswith("Welcome back!")
-    assert resumed.play.turns == table.play.turns  # the turn log, told again
+    assert resumed.play.story == table.play.story  # the turn log, told again
     # it deals on exactly as the first app would have: end the turn, fill the hands
     for scene in (table, resumed):
         if scene.play.state.phase == "planted":
@@ -686,7 +686,7 @@ def test_mecs9_the_table_says_why_a_waiting_equation_counted(size=(800, 480)) ->
     assert scene.play.banner is not None and scene.play.banner.title == "Objective met!"
     assert scene.play.banner.text.startswith("Bo's area already shows 9 × 6 = 54")
     assert "it counts at once" in scene.play.banner.text and "MECS-9" not in scene.play.banner.text
-    assert any("it counts at once" in text for _, text in scene.play.turns)  # the turn log
+    assert any("it counts at once" in text for _, text in scene.play.story)  # the turn log
     assert scene.play.state.objective is not None  # the next card is already out
     app.stack.push(scene)
     app.step()

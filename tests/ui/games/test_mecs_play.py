@@ -112,8 +112,8 @@ def test_mecs_play_trade_undo_and_sentences_with_names() -> None:
     assert draw is not None and draw.choices  # then which stack the new card comes from
     assert play.answer(draw, draw.choices[0][0]) is None
     assert play.state.phase == "refill"
-    assert any(play.name(active) in text for _, text in play.turns)
-    assert not any("Player " in text for _, text in play.turns)  # names, never "Player N"
+    assert any(play.name(active) in text for _, text in play.story)
+    assert not any("Player " in text for _, text in play.story)  # names, never "Player N"
     play.undo()
     assert (
         play.state.phase == "planted"
@@ -132,7 +132,7 @@ def test_mecs_play_bots_play_to_the_end_and_a_replayed_match_plays_on_the_same()
         play.bot_step()
     lines = list(play.match.log_lines())
     again = MecsPlay(seat_infos(bots), play.settings, 9, match=Match.replay(lines, GAMES))
-    assert again.turns == play.turns  # what happened, told again
+    assert again.story == play.story  # what happened, told again
     for table in (play, again):
         for _ in range(3000):
             if table.finished:

@@ -188,12 +188,13 @@ def play_demo(run: DemoRun, setup: Setup = Setup(), *, tag: str | None = None) -
     run.show(None, None, ("MT1:MECS:EQ",))  # a card held up alone opens its page
     run.shot("card_page")
     run.tap("close")
-    shots, printed, last_banner = 2, 0, None
+    shots, last_banner = 2, None
+    flush = run.narration(lambda t: "Start" if t == 0 else f"Turn {t}")
 
     def move() -> None:
         """The turns told before this one, then the next move (and a shot of a banner)."""
         nonlocal shots, last_banner
-        flush(upto=play.state.turn)
+        flush(play.story, upto=play.state.turn)
         driver.move()
         banner = play.banner
         if banner is not None and banner is not last_banner and shots < MAX_SHOTS:
@@ -201,17 +202,8 @@ def play_demo(run: DemoRun, setup: Setup = Setup(), *, tag: str | None = None) -
             shots += 1
         last_banner = banner
 
-    def flush(upto: int | None = None) -> None:
-        """One line per turn told so far (before turn ``upto``)."""
-        nonlocal printed
-        lines = [(t, text) for t, text in play.turns[printed:] if upto is None or t < upto]
-        printed += len(lines)
-        for t in dict.fromkeys(t for t, _ in lines):
-            label = "Start" if t == 0 else f"Turn {t}"
-            run.say(f"{label}: {' '.join(text for tt, text in lines if tt == t)}")
-
     driver.line = run.play_out(move, MAX_MOVES).winner_line
-    flush()
+    flush(play.story)
     run.shot("final")
     for seat in range(len(play.seats)):
         run.say(f"  {play.name(seat)}: {play.state.coins(seat)} coins")

@@ -180,8 +180,9 @@ class MecsPlay(TableController):
         return self.state.phase == "over"
 
     @property
-    def turns(self) -> list[tuple[int, str]]:
-        """What happened, as it was told: (turn, sentence) for every event but a draw."""
+    def story(self) -> list[tuple[int, str]]:
+        """What happened, rebuilt from the match: (turn, sentence) for every event but a
+        draw."""
         return [
             (step.state.turn, self.words(e.text))
             for step in self.match.steps
