@@ -12,7 +12,7 @@ from pathlib import Path
 from tabletop.bots.mecs import decide
 from tabletop.engine.match import Match
 from tabletop.games import GAMES
-from tabletop.games.mecs import Mecs, MecsSettings, Trade
+from tabletop.games.mecs import CHANCE_TYPES, EndTurn, Mecs, MecsSettings, Plant, Refill, Trade
 from tabletop.store import SeatInfo
 from tabletop.ui.games.mecs import play as play_module
 from tabletop.ui.games.mecs.play import MecsPlay, seat_infos
@@ -269,3 +269,26 @@ def test_mecs_play_a_fixed_reading_drops_the_later_moves_that_no_longer_fit() ->
     )
     assert len(play.match.history) == before - 2 and play.state.players[0].area == ("6", "7")
     assert not any(isinstance(a, Trade) for a in play.match.history)
+
+
+def test_mecs_play_taps_for_names_the_targets_that_make_a_move() -> None:
+    """What the demo taps for a bot's move: a trade asks the card back (with real cards,
+    the stack it went under), then the stack drawn from (MECS-4); cards are shown."""
+    play = new_play()
+    seat = play.state.active
+    planted, card = play.state.players[seat].hand[:2]
+    play.submit_area(seat, (planted,))  # a trade comes after planting exactly 1 card
+    ask = play.press("trade")
+    assert ask is not None and card in dict(ask.choices)
+    draw = play.answer(ask, card)
+    assert draw is not None
+    trade = Trade(seat, card, draw.choices[0][0])
+    assert play.taps_for(trade) == ("trade", f"choice.{card}", f"choice.{trade.draw_from}")
+    play.answer(draw, trade.draw_from)
+    made = [a for a in play.match.history if not isinstance(a, CHANCE_TYPES)]
+    assert made[-1] == trade  # those taps made it (then its card was drawn)
+    real = Trade(seat, "?", "symbols", "numbers")
+    assert play.taps_for(real) == ("trade", "choice.numbers", "choice.symbols")
+    assert play.taps_for(EndTurn(seat)) == ("end",)
+    assert play.taps_for(Refill(seat, "symbols")) == ("refill.symbols",)
+    assert play.taps_for(Plant(seat, (card,))) == ()

@@ -16,7 +16,7 @@ from typing import Any, TextIO, cast
 
 from tabletop.bots.mecs import decide
 from tabletop.classroom.mistakes import Child
-from tabletop.games.mecs import EndTurn, Hack, Plant, Refill, Trade, area_owner, insertions
+from tabletop.games.mecs import Hack, Plant, area_owner, insertions
 from tabletop.ui.games.mecs.questions import equation_question
 from tabletop.ui.games.mecs.table import MecsTable
 from tabletop.ui.harness import AutoplayError, DemoClock, DemoRun, draw_seed, left_over_by
@@ -61,11 +61,9 @@ class Driver:
         action = decide(play.state, seat, play.level(seat))
         if isinstance(action, Plant | Hack):
             self.show_area(cast(int, area_owner(action)), action.area)  # always an owner
-        elif isinstance(action, Trade):
-            for name in ("trade", f"choice.{action.card}", f"choice.{action.draw_from}"):
+        elif taps := play.taps_for(action):
+            for name in taps:
                 self.run.tap(name)
-        elif isinstance(action, EndTurn | Refill):
-            self.run.tap("end" if isinstance(action, EndTurn) else f"refill.{action.stack}")
         else:
             raise AutoplayError(f"the demo cannot show {action!r}")
         if len(play.match.history) == before and not isinstance(self.run.top, GameResults):

@@ -594,6 +594,16 @@ class MecsPlay(TableController):
             self.perform(Draw(arg))
         return None
 
+    def taps_for(self, action: Action) -> tuple[str, ...]:
+        """The touch targets that make ``action``, in order (:meth:`press`, then the
+        choices it asks); none for cards, which are shown to the camera."""
+        if isinstance(action, Trade):  # the card back (or its stack), the stack drawn from
+            back = action.under if action.card == "?" else action.card
+            return ("trade", f"choice.{back}", f"choice.{action.draw_from}")
+        if isinstance(action, Refill):
+            return (f"refill.{action.stack}",)
+        return ("end",) if isinstance(action, EndTurn) else ()
+
     def answer(self, ask: Ask, key: str) -> Ask | None:
         """The choice ``key`` made for ``ask``: a trade's card (or the stack it went
         under) asks which stack the new card comes from (MECS-4), then trades."""
