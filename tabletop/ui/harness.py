@@ -309,12 +309,12 @@ class DemoRun(Autoplayer):
         """The first line of a demo carried on from the journal in ``data``."""
         self.say(f"Carrying on from the journal in {self.data}: {where}")
 
-    def narration(self, label: Callable[[Any], str]) -> Callable[..., None]:
+    def narration(self, label: Callable[[Any], str], printed: int = 0) -> Callable[..., None]:
         """The demo's lines from a controller's story
         (:attr:`~tabletop.ui.controller.TableController.story`): each call ``tell(story,
-        upto=None)`` prints the rounds told since the last (those before ``upto``), a line
-        each, ``label(round)`` before its lines."""
-        printed = 0
+        upto=None)`` prints the rounds told since the last (those before ``upto``; the
+        first ``printed`` lines are not the demo's to print), a line each, ``label(round)``
+        before its lines."""
 
         def tell(story: Sequence[tuple[Any, str]], upto: Any = None) -> None:
             nonlocal printed
