@@ -153,12 +153,4 @@ def resume_scene(ctx: Context, save: GameSave, match: Match[Any, Any, Any]) -> S
     return MatheMeisterScene(ctx, seats=seats, dice_mode=dice_mode, match=match, save=save)
 
 
-__all__ = [
-    "BOT_LEVEL",
-    "RULES",
-    "SETUP",
-    "chosen_modes",
-    "mode_target",
-    "resume_scene",
-    "setup_scene",
-]
+__all__ = ["RULES", "SETUP", "chosen_modes", "mode_target", "resume_scene", "setup_scene"]
