@@ -55,8 +55,9 @@ class TableController:
     @property
     def story(self) -> Sequence[tuple[Any, str]]:
         """The game so far as the table tells it, a (round, line) pair a line, in order:
-        what :meth:`narrate` kept (a game that rebuilds it from the match tells it again
-        when carried on). The demos print their lines from it (``harness.Narration``)."""
+        what :meth:`narrate` kept, an undo taking nothing back (a game that rebuilds it
+        from the match tells it again when carried on). The demos print their lines from
+        it (:meth:`~tabletop.ui.harness.DemoRun.narration`)."""
         return self.narrated
 
     def standings(self) -> Result:
