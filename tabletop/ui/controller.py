@@ -43,10 +43,23 @@ class TableController:
     message = ""  # what just happened, on the instruction line (the scene says it aloud)
     tone = "info"  # how it shows: "info", "good", "error" (a refusal) or "hint"
     sentences = 0  # how many were said: the scene speaks each new one
+    narrated: tuple[tuple[Any, str], ...] = ()  # what :meth:`narrate` kept
 
     def say(self, text: str, tone: str = "info") -> None:
         """``text`` is what just happened (``tone``: how it shows)."""
         self.message, self.tone, self.sentences = text, tone, self.sentences + 1
+
+    def narrate(self, round: object, line: str) -> None:
+        """Keep ``line``, what happened in ``round`` (a turn, a hand...), in :attr:`story`."""
+        self.narrated = (*self.narrated, (round, line))
+
+    @property
+    def story(self) -> Sequence[tuple[Any, str]]:
+        """The game so far as the table tells it, a (round, line) pair a line, in order:
+        what :meth:`narrate` kept, an undo taking nothing back (a game that rebuilds it
+        from the match tells it again when carried on). The demos print their lines from
+        it (:meth:`~tabletop.ui.harness.DemoRun.narration`)."""
+        return self.narrated
 
     def standings(self) -> Result:
         """The result, or before the end the standings (for a game left unfinished)."""

@@ -309,6 +309,22 @@ class DemoRun(Autoplayer):
         """The first line of a demo carried on from the journal in ``data``."""
         self.say(f"Carrying on from the journal in {self.data}: {where}")
 
+    def narration(self, label: Callable[[Any], str], printed: int = 0) -> Callable[..., None]:
+        """The demo's lines from a controller's story
+        (:attr:`~tabletop.ui.controller.TableController.story`): each call ``tell(story,
+        upto=None)`` prints the rounds told since the last (those before ``upto``; the
+        first ``printed`` lines are not the demo's to print), a line each, ``label(round)``
+        before its lines."""
+
+        def tell(story: Sequence[tuple[Any, str]], upto: Any = None) -> None:
+            nonlocal printed
+            lines = [(r, text) for r, text in story[printed:] if upto is None or r < upto]
+            printed += len(lines)
+            for r in dict.fromkeys(r for r, _ in lines):
+                self.say(f"{label(r)}: {' '.join(text for rr, text in lines if rr == r)}")
+
+        return tell
+
     def fill_seats(self, seats: Iterable[int], choice: str) -> None:
         """On the setup form: each of ``seats`` made ``choice`` (``bot.hard``, ``child``...)."""
         for seat in seats:

@@ -3,10 +3,14 @@ packages' lazy names, the seats as the journal keeps them, names in a sentence."
 
 from __future__ import annotations
 
+import io
+from pathlib import Path
+
 import pytest
 
 from tabletop.store import SeatInfo
-from tabletop.ui.games import lazy_names
+from tabletop.ui.controller import TableController
+from tabletop.ui.games import GAME_APPS, game_app, game_package
 from tabletop.ui.messages import names_joined
 from tabletop.ui.saves import seats_of
 from tabletop.ui.table import corner_buttons
@@ -22,13 +26,49 @@ def test_table_corner_buttons_leave_undo_rules_right_to_left() -> None:
     assert corner_buttons(800, 8, (100, 48), 10, undo=True)[1].enabled
 
 
-def test_games_lazy_names_load_from_their_module_and_refuse_others() -> None:
-    load = lazy_names("tabletop.ui.games.math_arena", {"COUNTDOWN": "play"})
-    from tabletop.ui.games.math_arena.play import COUNTDOWN
+def test_games_game_package_names_setup_resume_demo_and_more() -> None:
+    load = game_package("tabletop.ui.games.math_arena", setup_scene="table", play=("COUNTDOWN",))
+    from tabletop.ui.games.math_arena import demo, play, table
 
-    assert load("COUNTDOWN") == COUNTDOWN
+    assert load("setup_scene") is table.setup_scene and load("run_demo") is demo.run_demo
+    assert load("COUNTDOWN") == play.COUNTDOWN
+    with pytest.raises(AttributeError, match="no attribute 'resume_scene'"):
+        load("resume_scene")  # a game that is not journaled has none
     with pytest.raises(AttributeError, match="no attribute 'ArenaPlay'"):
         load("ArenaPlay")
+
+
+@pytest.mark.parametrize("game", sorted(GAME_APPS))
+def test_games_every_package_loads_the_names_it_lists(game: str) -> None:
+    module = game_app(game)
+    assert module is not None
+    for name in module.__all__:
+        assert callable(getattr(module, name)), name
+    assert hasattr(module, "resume_scene") == (game != "bubbles")  # bubbles is not journaled
+
+
+def test_controller_story_keeps_what_was_narrated_in_order() -> None:
+    play, other = TableController(), TableController()
+    assert play.story == ()
+    play.narrate(1, "Ana plays.")
+    play.narrate(2, "Ben passes.")
+    assert play.story == ((1, "Ana plays."), (2, "Ben passes."))
+    assert other.story == ()  # each table its own story
+
+
+def test_harness_narration_prints_each_round_once_on_one_line(tmp_path: Path) -> None:
+    from tabletop.ui.harness import DemoRun
+
+    out = io.StringIO()
+    run = DemoRun("mecs", seed=1, out_dir=tmp_path, out=out)
+    told = run.narration(lambda r: f"Turn {r}")
+    story = [(1, "Ana plays."), (1, "Ben hacks."), (2, "Cy passes.")]
+    told(story, upto=2)  # the rounds before 2 only
+    assert out.getvalue() == "Turn 1: Ana plays. Ben hacks.\n"
+    told(story)
+    told(story)  # nothing new: nothing printed
+    assert out.getvalue().splitlines() == ["Turn 1: Ana plays. Ben hacks.", "Turn 2: Cy passes."]
+    run.end("winner: nobody")
 
 
 def test_saves_seats_of_keeps_signed_in_seats_and_levels_bots() -> None:

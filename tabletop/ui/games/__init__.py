@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import importlib
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable
 from types import ModuleType
 from typing import Any
 
@@ -38,10 +38,19 @@ GAME_APPS = {
 }
 
 
-def lazy_names(package: str, where: Mapping[str, str]) -> Callable[[str], Any]:
-    """A game package's module ``__getattr__`` (PEP 562): each name in ``where`` (name ->
-    module) is imported from its module when first asked for, so that importing a
-    pygame-free module of the package (its ``play``) brings no pygame in."""
+def game_package(
+    package: str, *, setup_scene: str, resume_scene: str | None = None, **more: Iterable[str]
+) -> Callable[[str], Any]:
+    """A game package's module ``__getattr__`` (PEP 562): the names above from the modules
+    named (``resume_scene``: None for a game that is not journaled; ``run_demo`` from
+    ``demo``) and the names ``more`` gives per module (module -> names), each imported
+    when first asked for, so that importing a pygame-free module of the package (its
+    ``play``) brings no pygame in."""
+    where = {"setup_scene": setup_scene, "run_demo": "demo"}
+    if resume_scene is not None:
+        where["resume_scene"] = resume_scene
+    for module, names in more.items():
+        where.update(dict.fromkeys(names, module))
 
     def load(name: str) -> Any:
         if name not in where:

@@ -212,3 +212,17 @@ def test_math_attack_child_takes_back_is_said_on_the_table_until_acted_on() -> N
     assert play.take_back_hint() == "Wrong card, Ben? Tap Undo to take it back."
     play.take_back()
     assert play.take_back_hint() == ""  # Ana's +5 is the teacher's now
+
+
+def test_math_attack_play_story_tells_each_move_and_a_card_set_right_by_touch() -> None:
+    """The game's story, a line a move (the demo prints it): who played what on whose
+    line and its total now; a card the camera could not read, set right by touch, says so."""
+    play = table()
+    play.cards_seen(1, "line", ("?",))
+    play.answered(play.ghost_tapped(0), "+4")  # type: ignore[arg-type]
+    play.cards_seen(1, "line", ("+4", "+7"))
+    touch = " (the camera could not read it: corrected by touch)"
+    assert play.story == (
+        (1, f"Ana plays {label('+4')} on Ana's line{touch}: Ana now 4."),
+        (2, f"Ben plays {label('+7')} on Ana's line: Ana now 11."),
+    )

@@ -18,7 +18,7 @@ from tabletop.games.mecs_equation import PLAY_CARDS
 from tabletop.ui.autoplay import Autoplayer
 from tabletop.ui.games import game_app
 from tabletop.ui.games.mecs.cards import CardPageScene, card_pages
-from tabletop.ui.games.mecs.demo import play_demo, run_demo
+from tabletop.ui.games.mecs.demo import Setup, play_demo, run_demo
 from tabletop.ui.games.mecs.editor import AreaEditor
 from tabletop.ui.games.mecs.play import read_code
 from tabletop.ui.games.mecs.table import BOT_SECONDS, MecsTable, coin_words
@@ -171,7 +171,7 @@ def test_mecs_screenshots_of_the_main_states(size: tuple[int, int]) -> None:
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_mecs_screenshots_of_a_whole_game(size: tuple[int, int], tmp_path: Path) -> None:
     run = DemoRun("mecs", seed=11, out_dir=tmp_path, out=io.StringIO(), size=size, data=None)
-    driver = play_demo(run, seats=4)
+    driver = play_demo(run, Setup(seats=4))
     assert driver.line.startswith("winner: ")
     assert isinstance(run.top, GameResults)  # the one results scene
     names = sorted(p.name for p in tmp_path.glob("*.png"))
@@ -191,7 +191,7 @@ def test_mecs_scripted_game_through_events_matches_the_engine(tmp_path: Path) ->
     the same actions through the bare engine give the same result (MECS-6)."""
     out = io.StringIO()
     run = DemoRun("mecs", seed=5, out_dir=tmp_path, out=out, data=None)
-    driver = play_demo(run, seats=3)
+    driver = play_demo(run, Setup(seats=3))
     line = run.end(driver.line)
     table = driver.table
     history = table.match.history
@@ -425,7 +425,7 @@ def test_mecs_hack_by_camera_flips_into_the_hackers_coins() -> None:
     assert table.play.state.coins(0) == 5 and table.play.state.coins(1) == 0
     assert table.play.banner is not None and table.play.banner.title == "Hacked!"
     assert "+5 coins" in table.play.banner.text
-    assert any("hacked" in line for _, line in table.play.turns)
+    assert any("hacked" in line for _, line in table.play.story)
     post(app, seen(2, "2", "X", "2", "EQ", "4"))  # still there while being flipped: no error
     assert table.play.tone != "error"
     # equations the device checked for the report: seat 1's refused hack, then its hack
@@ -488,7 +488,7 @@ def test_mecs_results_name_the_winner_and_offer_another_game(tmp_path: Path) -> 
     """The one results scene: places by coins (equal coins share a place, MECS-6), the
     engine's reason in names, and "Play again" opens a fresh table."""
     run = DemoRun("mecs", seed=8, out_dir=tmp_path, out=io.StringIO(), data=None)
-    driver = play_demo(run, seats=2)
+    driver = play_demo(run, Setup(seats=2))
     table, results = driver.table, run.top
     assert isinstance(results, GameResults)
     result = table.play.standings()
@@ -544,7 +544,7 @@ def test_mecs_every_move_is_journaled_and_a_new_app_carries_on(tmp_path: Path) -
         and resumed.play.pending_seat() == table.play.pending_seat()
     )
     assert resumed.message.startswith("Welcome back!")
-    assert resumed.play.turns == table.play.turns  # the turn log, told again
+    assert resumed.play.story == table.play.story  # the turn log, told again
     # it deals on exactly as the first app would have: end the turn, fill the hands
     for scene in (table, resumed):
         if scene.play.state.phase == "planted":
@@ -686,7 +686,7 @@ def test_mecs9_the_table_says_why_a_waiting_equation_counted(size=(800, 480)) ->
     assert scene.play.banner is not None and scene.play.banner.title == "Objective met!"
     assert scene.play.banner.text.startswith("Bo's area already shows 9 × 6 = 54")
     assert "it counts at once" in scene.play.banner.text and "MECS-9" not in scene.play.banner.text
-    assert any("it counts at once" in text for _, text in scene.play.turns)  # the turn log
+    assert any("it counts at once" in text for _, text in scene.play.story)  # the turn log
     assert scene.play.state.objective is not None  # the next card is already out
     app.stack.push(scene)
     app.step()

@@ -12,7 +12,7 @@ from pathlib import Path
 from tabletop.bots.mecs import decide
 from tabletop.engine.match import Match
 from tabletop.games import GAMES
-from tabletop.games.mecs import Mecs, MecsSettings, Trade
+from tabletop.games.mecs import CHANCE_TYPES, EndTurn, Mecs, MecsSettings, Plant, Refill, Trade
 from tabletop.store import SeatInfo
 from tabletop.ui.games.mecs import play as play_module
 from tabletop.ui.games.mecs.play import MecsPlay, seat_infos
@@ -112,8 +112,8 @@ def test_mecs_play_trade_undo_and_sentences_with_names() -> None:
     assert draw is not None and draw.choices  # then which stack the new card comes from
     assert play.answer(draw, draw.choices[0][0]) is None
     assert play.state.phase == "refill"
-    assert any(play.name(active) in text for _, text in play.turns)
-    assert not any("Player " in text for _, text in play.turns)  # names, never "Player N"
+    assert any(play.name(active) in text for _, text in play.story)
+    assert not any("Player " in text for _, text in play.story)  # names, never "Player N"
     play.undo()
     assert (
         play.state.phase == "planted"
@@ -132,7 +132,7 @@ def test_mecs_play_bots_play_to_the_end_and_a_replayed_match_plays_on_the_same()
         play.bot_step()
     lines = list(play.match.log_lines())
     again = MecsPlay(seat_infos(bots), play.settings, 9, match=Match.replay(lines, GAMES))
-    assert again.turns == play.turns  # what happened, told again
+    assert again.story == play.story  # what happened, told again
     for table in (play, again):
         for _ in range(3000):
             if table.finished:
@@ -269,3 +269,26 @@ def test_mecs_play_a_fixed_reading_drops_the_later_moves_that_no_longer_fit() ->
     )
     assert len(play.match.history) == before - 2 and play.state.players[0].area == ("6", "7")
     assert not any(isinstance(a, Trade) for a in play.match.history)
+
+
+def test_mecs_play_taps_for_names_the_targets_that_make_a_move() -> None:
+    """What the demo taps for a bot's move: a trade asks the card back (with real cards,
+    the stack it went under), then the stack drawn from (MECS-4); cards are shown."""
+    play = new_play()
+    seat = play.state.active
+    planted, card = play.state.players[seat].hand[:2]
+    play.submit_area(seat, (planted,))  # a trade comes after planting exactly 1 card
+    ask = play.press("trade")
+    assert ask is not None and card in dict(ask.choices)
+    draw = play.answer(ask, card)
+    assert draw is not None
+    trade = Trade(seat, card, draw.choices[0][0])
+    assert play.taps_for(trade) == ("trade", f"choice.{card}", f"choice.{trade.draw_from}")
+    play.answer(draw, trade.draw_from)
+    made = [a for a in play.match.history if not isinstance(a, CHANCE_TYPES)]
+    assert made[-1] == trade  # those taps made it (then its card was drawn)
+    real = Trade(seat, "?", "symbols", "numbers")
+    assert play.taps_for(real) == ("trade", "choice.numbers", "choice.symbols")
+    assert play.taps_for(EndTurn(seat)) == ("end",)
+    assert play.taps_for(Refill(seat, "symbols")) == ("refill.symbols",)
+    assert play.taps_for(Plant(seat, (card,))) == ()

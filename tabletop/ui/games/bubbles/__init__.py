@@ -5,17 +5,10 @@ scoreboard and the round) and ``demo``. The round is not journaled, so it has no
 
 from __future__ import annotations
 
-from tabletop.ui.games import lazy_names
+from tabletop.ui.games import game_package
 
-__getattr__ = lazy_names(
-    __name__,
-    {
-        **dict.fromkeys(
-            ("SETUP", "BubbleScene", "best_scores", "record_score", "setup_scene"), "scene"
-        ),
-        "run_demo": "demo",
-    },
+__getattr__ = game_package(
+    __name__, setup_scene="scene", scene=("SETUP", "BubbleScene", "best_scores", "record_score")
 )
-
 
 __all__ = ["run_demo", "setup_scene"]

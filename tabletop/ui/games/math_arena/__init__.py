@@ -4,18 +4,14 @@ below loads its module when first asked for."""
 
 from __future__ import annotations
 
-from tabletop.ui.games import lazy_names
+from tabletop.ui.games import game_package
 
-__getattr__ = lazy_names(
+__getattr__ = game_package(
     __name__,
-    {
-        **dict.fromkeys(
-            ("setup_scene", "SETUP", "RULES", "resume_scene", "ArenaScene", "HandPicker"), "table"
-        ),
-        **dict.fromkeys(("BOT_SECONDS", "COUNTDOWN"), "play"),
-        "run_demo": "demo",
-    },
+    setup_scene="table",
+    resume_scene="table",
+    table=("SETUP", "RULES", "ArenaScene", "HandPicker"),
+    play=("BOT_SECONDS", "COUNTDOWN"),
 )
-
 
 __all__ = ["resume_scene", "run_demo", "setup_scene"]

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TextIO
 
 from tabletop.classroom.mistakes import Child
-from tabletop.games.math_arena import NUMBER_CARDS, explain
+from tabletop.games.math_arena import NUMBER_CARDS
 from tabletop.ui.games.math_arena.play import BOT_STAGGER, COUNTDOWN, GAME, value_question
 from tabletop.ui.games.math_arena.table import ArenaScene
 from tabletop.ui.harness import DemoClock, DemoRun, cards_seen, draw_seed, left_over_by, type_number
@@ -61,6 +61,7 @@ def run_demo(
     misread = 1 if child else 0  # the seat whose card the camera misreads once a set
     shots, read = 0, None  # the round whose pairs the camera read (again after a restart)
     announced = {s for s in range(players) if game.ready[s]}  # "is ready" lines printed
+    told = run.narration(lambda at: f"set {at[0]} round {at[1]}")
 
     def move() -> None:
         nonlocal shots, read, announced
@@ -121,13 +122,7 @@ def run_demo(
             run.step()
             run.tap("score")
         elif phase == "result":
-            reveal = next(
-                e.data for s in reversed(game.match.steps) for e in s.events
-                if e.code == "arena.reveal"
-            )  # fmt: skip
-            pairs = enumerate(reveal["plays"])
-            plays = "; ".join(f"{game.name(s)} {explain(reveal['operator'], p)}" for s, p in pairs)
-            run.say(f"{label}: {plays}. {game.verdict}")
+            told(game.story)
             run.shot(f"set{game.round_label[0]}_round{game.round_label[1]:02d}")
             announced = set()
             run.tap("next")

@@ -546,6 +546,14 @@ class ArenaPlay(TableController):
         self.sound("star" if self.winners else "round")
         self.verdict = self.names(" ".join(parts))
         self.say(self.verdict)
+        if self.phase == "result":  # the story's line: what each seat played, and why
+            reveal = next(
+                e.data for step in reversed(self.match.steps) for e in step.events
+                if e.code == "arena.reveal"
+            )  # fmt: skip
+            pairs = enumerate(reveal["plays"])
+            plays = "; ".join(f"{self.name(s)} {explain(reveal['operator'], p)}" for s, p in pairs)
+            self.narrate(self.round_label, f"{plays}. {self.verdict}")
 
     def next_round(self) -> bool:
         """After a ruling: the next round; True when the game is over (the results)."""

@@ -4,16 +4,14 @@ below loads its module when first asked for."""
 
 from __future__ import annotations
 
-from tabletop.ui.games import lazy_names
+from tabletop.ui.games import game_package
 
-__getattr__ = lazy_names(
+__getattr__ = game_package(
     __name__,
-    {
-        **dict.fromkeys(("setup_scene", "resume_scene", "SETUP", "RULES", "AttackScene"), "table"),
-        "run_demo": "demo",
-        **dict.fromkeys(("BOT_SECONDS", "label"), "play"),
-    },
+    setup_scene="table",
+    resume_scene="table",
+    table=("SETUP", "RULES", "AttackScene"),
+    play=("BOT_SECONDS", "label"),
 )
-
 
 __all__ = ["resume_scene", "run_demo", "setup_scene"]

@@ -12,8 +12,8 @@ from typing import Any, TextIO
 from tabletop.bots.math_attack import LEVEL_NAMES, MathAttackBot
 from tabletop.engine.match import Match
 from tabletop.games import GAMES
-from tabletop.games.math_attack import END, MathAttackSettings, Pass, Play, running_totals
-from tabletop.ui.games.math_attack.play import GAME, label
+from tabletop.games.math_attack import END, MathAttackSettings, Pass, Play
+from tabletop.ui.games.math_attack.play import GAME
 from tabletop.ui.messages import seats_named
 from tabletop.ui.saves import DemoTable, demo_seats, keyed_dealer
 
@@ -89,6 +89,7 @@ def run_demo(
     run.shot(f"turn_{turn:02d}")
     while deck.pending.chance is not None:
         deck.deal(dealer)
+    told = run.narration(lambda t: f"Turn {t}", len(scene.play.story))  # read again: told
     while deck.state.phase != "over":
         turn, seat = turn + 1, deck.state.turn
         # each choice keyed by the seed and the actions so far: a resumed demo plays on
@@ -97,18 +98,15 @@ def run_demo(
         action = players[seat].choose(deck.state, seat)
         deck.apply(action)
         if isinstance(action, Play):
-            text = lay(run, action, deck.state.lines[action.line], names, turn)
+            lay(run, action, deck.state.lines[action.line], turn)
         else:
             run.tap("pass")
-            text = f"Turn {turn}: {names[seat]} cannot play and passes."
         while deck.pending.chance is not None:
             deck.deal(dealer)
         over, seen, now = deck.state.phase == "over", scene.state, deck.state
         if not over and (seen.lines, seen.turn) != (now.lines, now.turn):
             raise RuntimeError(f"turn {turn}: the app and the virtual deck disagree")
-        if (ender := now.end_by) is not None and not over:
-            text += f" {names[ender]} played =: last turn for {names[1 - ender]}."
-        run.say(text)
+        told(scene.play.story)
         if not over and (turn % 5 == 0 or (isinstance(action, Play) and action.card == END)):
             run.shot(f"turn_{turn:02d}")
     results = run.results()
@@ -124,21 +122,15 @@ def run_demo(
     return run.end(results.winner_line)
 
 
-def lay(run: Any, action: Play, cards: Sequence[str], names: Sequence[str], turn: int) -> str:
+def lay(run: Any, action: Play, cards: Sequence[str], turn: int) -> None:
     """Lay ``action``'s card on its line under the camera (on the misread turn the camera
-    cannot read it, and the card is set right by touch); the turn's line for the log."""
-    misread, how = turn == MISREAD_TURN, ""
+    cannot read it, and the card is set right by touch)."""
+    misread = turn == MISREAD_TURN
     run.show(action.line, "line", [*cards[:-1], "?" if misread else cards[-1]])
     if misread:
         run.shot(f"turn_{turn:02d}_misread")
         run.tap(f"seen.{action.line}")
         run.tap(f"choice.{action.card}")
-        how = " (the camera could not read it: corrected by touch)"
-    owner, total = names[action.line], running_totals(cards)[-1]
-    return (
-        f"Turn {turn}: {names[action.seat]} plays {label(action.card)} on {owner}'s line{how}: "
-        f"{owner} now {total}."
-    )
 
 
 __all__ = ["run_demo"]

@@ -34,6 +34,7 @@ from tabletop.games.math_attack import (
     Play,
     card_name,
     parse_card,
+    running_totals,
     turn_words,
 )
 from tabletop.ui.controller import Ask, TableController
@@ -206,6 +207,23 @@ class AttackPlay(TableController):
         played = isinstance(action, Play)
         self.sound("good" if played else "tap")
         self.say(seats_named(" ".join(words), self.names), "good" if played else "info")
+        turn = sum(isinstance(a, Play | Pass) for a in self.match.history)
+        self.narrate(turn, self.story_line(action))
+
+    def story_line(self, action: Action) -> str:
+        """The move in the game's story: who played what on whose line, and its total now
+        (or who passed); after a line's =, whose last turn it is."""
+        who = self.names[action.seat]
+        text = f"{who} cannot play and passes."
+        if isinstance(action, Play):
+            cards, owner = self.state.lines[action.line], self.names[action.line]
+            touch = len(cards) - 1 in self.fixes[action.line]  # the camera read it wrong
+            how = " (the camera could not read it: corrected by touch)" if touch else ""
+            total = running_totals(cards)[-1]
+            text = f"{who} plays {label(action.card)} on {owner}'s line{how}: {owner} now {total}."
+        if (ender := self.state.end_by) is not None and not self.over:
+            text += f" {self.names[ender]} played =: last turn for {self.names[1 - ender]}."
+        return text
 
     # -- moves --------------------------------------------------------------------------------
 

@@ -4,12 +4,8 @@ from its module when first asked for, so that importing ``play`` alone brings no
 
 from __future__ import annotations
 
-from tabletop.ui.games import lazy_names
+from tabletop.ui.games import game_package
 
-__getattr__ = lazy_names(
-    __name__,
-    {"setup_scene": "setup", "resume_scene": "setup", "run_demo": "demo"},
-)
-
+__getattr__ = game_package(__name__, setup_scene="setup", resume_scene="setup")
 
 __all__ = ["resume_scene", "run_demo", "setup_scene"]

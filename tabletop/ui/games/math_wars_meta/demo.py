@@ -227,13 +227,14 @@ def run_demo(
             bot.mark_seats()
             run.say(f"Play again: game {game + 1} of {CHILD_GAMES}.")
         play, war_shot = bot.play, False
+        told = run.narration(lambda at: f"Round {at[0]}, hand {at[1]}")
         for _ in range(200_000):  # a line per hand
             if not bot.step():
                 break
+            told(play.story)
             verdict = play.verdict
             if verdict is None:
                 continue
-            run.say(f"Round {verdict.round}, hand {verdict.hand}: {' '.join(verdict.lines)}")
             if verdict.round_over:
                 run.shot(f"round_{verdict.round:02d}_end")
             elif verdict.war and not war_shot:

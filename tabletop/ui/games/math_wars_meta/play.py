@@ -270,7 +270,7 @@ class MwmPlay(TableController):
         if self.finished or self.state.phase != "solve":
             # the stage is decided: pay what is owed, then show the verdict
             self.pump(pay_only=True)
-            self.verdict = last_verdict(self)
+            self.settled()
             self.seen.clear()
 
     def next_hand(self) -> None:
@@ -506,7 +506,13 @@ class MwmPlay(TableController):
     def splash(self, award_to: int | None) -> None:
         self._apply(Splash(award_to))
         self._forget_inputs()
+        self.settled()
+
+    def settled(self) -> None:
+        """A stage is settled: its verdict on the screen, and in the story (a line a hand)."""
         self.verdict = last_verdict(self)
+        if self.verdict is not None:
+            self.narrate((self.verdict.round, self.verdict.hand), " ".join(self.verdict.lines))
 
     def teacher_menu(self) -> Ask:
         """The teacher's choices after the PIN: undo, a splash, and (MWM-10) a penalty

@@ -1,6 +1,7 @@
 """Mathe-Meister's setup, on the one setup form: one player plays on the screen's sheet,
 two to eight on paper sheets (:mod:`.table`; any seat but the first may be a bot); the
-modes (MM-10) as :func:`pick_mode` and :func:`pick_solo` allow.
+modes (MM-10) as :func:`pick_mode` and :func:`pick_solo` allow; :func:`resume_scene`,
+a game left unfinished carried on (issue 10).
 
 Touch targets: the form's (``seat.<i>``, ``choice.*``, ``players.-``, ``players.+``),
 ``mode.<mode>`` for the modes every game may play, ``solo.<mode>`` (and ``solo.none``)
@@ -9,9 +10,15 @@ for the solo modes (:func:`mode_target`), ``rules``, ``back``, ``start``.
 
 from __future__ import annotations
 
+from typing import Any
+
+from tabletop.engine.match import Match
 from tabletop.games.mathe_meister import MODE_NAMES, MODES, SOLO_MODES, MatheMeister
 from tabletop.ui.app import Context, Scene
-from tabletop.ui.games.mathe_meister.table import BOT_LEVEL
+from tabletop.ui.games.mathe_meister.results import solo_results
+from tabletop.ui.games.mathe_meister.solo import MatheMeisterScene
+from tabletop.ui.games.mathe_meister.table import BOT_LEVEL, TableScene
+from tabletop.ui.saves import GameSave, seat_infos
 from tabletop.ui.scenes.form import (
     CHILD,
     EMPTY,
@@ -78,9 +85,6 @@ def mode_target(mode: str) -> str:
 
 
 def _start(ctx: Context, values: FormValues) -> Scene:
-    from tabletop.ui.games.mathe_meister.solo import MatheMeisterScene
-    from tabletop.ui.games.mathe_meister.table import TableScene
-
     modes, seats = chosen_modes(values), list(values.seats)
     if len(seats) == 1:
         return MatheMeisterScene(ctx, seats=seats, modes=modes)
@@ -130,4 +134,23 @@ def setup_scene(ctx: Context) -> FormScene:
     return FormScene(ctx, SETUP)
 
 
-__all__ = ["BOT_LEVEL", "RULES", "SETUP", "chosen_modes", "mode_target", "setup_scene"]
+def resume_scene(ctx: Context, save: GameSave, match: Match[Any, Any, Any]) -> Scene:
+    """The Mathe-Meister screen again around ``match``. ``save.app["screen"]`` says which:
+    ``"solo"``, the digital sheet (``match`` is the child's sheet), or ``"table"``, paper
+    sheets at one device (``match`` is only the game's header, see :mod:`.table`)."""
+    app = save.app
+    screen, dice_mode = app.get("screen", "solo"), app.get("dice_mode")
+    if screen == "table":
+        if len(save.seats) != match.seats:
+            raise LookupError(f"the table has {match.seats} seats but {len(save.seats)} are saved")
+        return TableScene(ctx, seats=save.seats, dice_mode=dice_mode, lead=match, save=save)
+    if screen != "solo":
+        raise LookupError(f"a Mathe-Meister {screen!r} screen cannot be carried on")
+    seats = save.seats or seat_infos([str(app.get("player") or "Player 1")])
+    if match.state.finished:  # its last move was saved, the end of the game was not
+        save.finish(match.result())
+        return solo_results(ctx, match, seats[0].name, str(dice_mode or ctx.prefs.prefs.dice_input))
+    return MatheMeisterScene(ctx, seats=seats, dice_mode=dice_mode, match=match, save=save)
+
+
+__all__ = ["RULES", "SETUP", "chosen_modes", "mode_target", "resume_scene", "setup_scene"]

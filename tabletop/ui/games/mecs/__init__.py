@@ -5,12 +5,8 @@ below loads its module when first asked for."""
 
 from __future__ import annotations
 
-from tabletop.ui.games import lazy_names
+from tabletop.ui.games import game_package
 
-__getattr__ = lazy_names(
-    __name__,
-    {"setup_scene": "setup", "resume_scene": "table", "run_demo": "demo"},
-)
-
+__getattr__ = game_package(__name__, setup_scene="setup", resume_scene="table")
 
 __all__ = ["resume_scene", "run_demo", "setup_scene"]

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO, cast
 
 from tabletop.bots.mecs import decide
 from tabletop.classroom.mistakes import Child
-from tabletop.games.mecs import EndTurn, Hack, Plant, Refill, Trade, area_owner, insertions
+from tabletop.games.mecs import Hack, Plant, area_owner, insertions
 from tabletop.ui.games.mecs.questions import equation_question
 from tabletop.ui.games.mecs.table import MecsTable
 from tabletop.ui.harness import AutoplayError, DemoClock, DemoRun, draw_seed, left_over_by
@@ -60,11 +61,9 @@ class Driver:
         action = decide(play.state, seat, play.level(seat))
         if isinstance(action, Plant | Hack):
             self.show_area(cast(int, area_owner(action)), action.area)  # always an owner
-        elif isinstance(action, Trade):
-            for name in ("trade", f"choice.{action.card}", f"choice.{action.draw_from}"):
+        elif taps := play.taps_for(action):
+            for name in taps:
                 self.run.tap(name)
-        elif isinstance(action, EndTurn | Refill):
-            self.run.tap("end" if isinstance(action, EndTurn) else f"refill.{action.stack}")
         else:
             raise AutoplayError(f"the demo cannot show {action!r}")
         if len(play.match.history) == before and not isinstance(self.run.top, GameResults):
@@ -109,21 +108,38 @@ def child_believes(
     return out
 
 
+@dataclass(frozen=True)
+class Setup:
+    """The demo's table as its setup form is filled in: ``seats`` seats, the ``deck`` and
+    the ``mode`` (MECS-6); ``child``: seat 1 is a guest child (:class:`Driver`) and the
+    bots play at the medium level (MECS-12)."""
+
+    seats: int = 3
+    deck: str = "advanced"
+    mode: str = "normal"
+    child: bool = False
+
+    def tag(self, seed: int) -> str:
+        """In the game's ``save.app["demo"]``: the game a run with the same arguments
+        carries on."""
+        return f"mecs:{seed}:{self.seats}:{self.deck}:{self.mode}" + (
+            ":child" if self.child else ""
+        )
+
+
 def run_demo(
     *,
     seed: int | None,
     out_dir: Path | None,
     out: TextIO,
     size: tuple[int, int] = (800, 480),
-    seats: int = 3,
-    deck: str = "advanced",
-    mode: str = "normal",
+    seats: int = Setup.seats,
+    deck: str = Setup.deck,
+    mode: str = Setup.mode,
     data: Path | None = None,
-    child: bool = False,
+    child: bool = Setup.child,
 ) -> str:
-    seed = draw_seed(seed)
-    # in the game's ``save.app["demo"]``: the game a run with the same arguments carries on
-    tag = f"mecs:{seed}:{seats}:{deck}:{mode}" + (":child" if child else "")
+    seed, setup = draw_seed(seed), Setup(seats, deck, mode, child)
     run = DemoRun(
         "mecs",
         seed=seed,
@@ -132,34 +148,26 @@ def run_demo(
         size=size,
         data=data,
         clock=DemoClock(),  # the coins of a still frame are in the air: the same every run
-        left_over=left_over_by("mecs", app=lambda app: app.get("demo") == tag),
+        left_over=left_over_by("mecs", app=lambda app: app.get("demo") == setup.tag(seed)),
     )
-    driver = play_demo(run, seats=seats, deck=deck, mode=mode, tag=tag, child=child)
+    driver = play_demo(run, setup, tag=setup.tag(seed))
     return run.end(driver.line, f"{driver.moves} moves,")
 
 
-def play_demo(
-    run: DemoRun,
-    *,
-    seats: int = 3,
-    deck: str = "advanced",
-    mode: str = "normal",
-    tag: str | None = None,
-    child: bool = False,
-) -> Driver:
+def play_demo(run: DemoRun, setup: Setup = Setup(), *, tag: str | None = None) -> Driver:
     """Set the game up by taps (or carry on the journal's, when Home offers it) and play
     it to the end, printing one line per turn and the coins; returns the driver (its
-    ``line``: the winner line). ``tag`` marks a new game as this demo's; ``child``: seat 1
-    is a guest child (:class:`Driver`) and the bots play at the medium level (MECS-12)."""
+    ``line``: the winner line). ``tag`` marks a new game as this demo's."""
     run.open_game()
+    child = setup.child
     if not run.resuming:
-        setup = run.top
-        setup.extra["bot_driver"] = "external"  # the demo moves the bots' cards itself
+        form = run.top
+        form.extra["bot_driver"] = "external"  # the demo moves the bots' cards itself
         level = "medium" if child else "hard"  # areas a child can read, and hack
-        run.fill_seats(range(1 if child else 0, seats), f"bot.{level}")  # seat 1: the child
-        run.tap(f"mode.{mode}")
-        if setup.options["deck"] != deck:  # challenge has chosen the advanced deck already
-            run.tap(f"deck.{deck}")
+        run.fill_seats(range(1 if child else 0, setup.seats), f"bot.{level}")  # seat 1: child
+        run.tap(f"mode.{setup.mode}")
+        if form.options["deck"] != setup.deck:  # challenge has chosen the advanced deck already
+            run.tap(f"deck.{setup.deck}")
         run.tap("start")
     driver = Driver(run, run.scene(MecsTable), 0 if child else None, run.seed)
     table, play = driver.table, driver.play
@@ -172,18 +180,19 @@ def play_demo(
         if child:
             demo_seats(table.save, 0)
         names = ", ".join(s.name for s in play.seats)
-        run.intro("M.E.C.S.", f"{names}; {deck} deck, {mode} mode, seed {run.seed}")
+        run.intro("M.E.C.S.", f"{names}; {setup.deck} deck, {setup.mode} mode, seed {run.seed}")
         run.say("Bots' cards reach the game as camera readings of their equation areas.")
     run.shot("start")
     run.show(None, None, ("MT1:MECS:EQ",))  # a card held up alone opens its page
     run.shot("card_page")
     run.tap("close")
-    shots, printed, last_banner = 2, 0, None
+    shots, last_banner = 2, None
+    flush = run.narration(lambda t: "Start" if t == 0 else f"Turn {t}")
 
     def move() -> None:
         """The turns told before this one, then the next move (and a shot of a banner)."""
         nonlocal shots, last_banner
-        flush(upto=play.state.turn)
+        flush(play.story, upto=play.state.turn)
         driver.move()
         banner = play.banner
         if banner is not None and banner is not last_banner and shots < MAX_SHOTS:
@@ -191,21 +200,12 @@ def play_demo(
             shots += 1
         last_banner = banner
 
-    def flush(upto: int | None = None) -> None:
-        """One line per turn told so far (before turn ``upto``)."""
-        nonlocal printed
-        lines = [(t, text) for t, text in play.turns[printed:] if upto is None or t < upto]
-        printed += len(lines)
-        for t in dict.fromkeys(t for t, _ in lines):
-            label = "Start" if t == 0 else f"Turn {t}"
-            run.say(f"{label}: {' '.join(text for tt, text in lines if tt == t)}")
-
     driver.line = run.play_out(move, MAX_MOVES).winner_line
-    flush()
+    flush(play.story)
     run.shot("final")
     for seat in range(len(play.seats)):
         run.say(f"  {play.name(seat)}: {play.state.coins(seat)} coins")
     return driver
 
 
-__all__ = ["Driver", "play_demo", "run_demo"]
+__all__ = ["Driver", "Setup", "play_demo", "run_demo"]

@@ -180,8 +180,9 @@ class MecsPlay(TableController):
         return self.state.phase == "over"
 
     @property
-    def turns(self) -> list[tuple[int, str]]:
-        """What happened, as it was told: (turn, sentence) for every event but a draw."""
+    def story(self) -> list[tuple[int, str]]:
+        """What happened, rebuilt from the match: (turn, sentence) for every event but a
+        draw."""
         return [
             (step.state.turn, self.words(e.text))
             for step in self.match.steps
@@ -592,6 +593,16 @@ class MecsPlay(TableController):
         elif kind == "reveal":
             self.perform(Draw(arg))
         return None
+
+    def taps_for(self, action: Action) -> tuple[str, ...]:
+        """The touch targets that make ``action``, in order (:meth:`press`, then the
+        choices it asks); none for cards, which are shown to the camera."""
+        if isinstance(action, Trade):  # the card back (or its stack), the stack drawn from
+            back = action.under if action.card == "?" else action.card
+            return ("trade", f"choice.{back}", f"choice.{action.draw_from}")
+        if isinstance(action, Refill):
+            return (f"refill.{action.stack}",)
+        return ("end",) if isinstance(action, EndTurn) else ()
 
     def answer(self, ask: Ask, key: str) -> Ask | None:
         """The choice ``key`` made for ``ask``: a trade's card (or the stack it went
