@@ -288,11 +288,8 @@ class GroupsScene(PlanScreen):
     def layout(self, metrics: Metrics) -> None:
         m, margin = metrics, metrics.u(16)
         names = [(str(i), f"{i + 1}. {name}") for i, name in enumerate(self.groups)]
-        b, _ = spread(
-            m,
-            pygame.Rect(margin, m.u(70), m.width - 2 * margin, 0),
-            [Row("", toggles("group.", names, ""), m.u(58), columns=2)],
-        )
+        area = pygame.Rect(margin, m.u(70), m.width - 2 * margin, 0)
+        b, _ = spread(m, area, [Row("", toggles("group.", names, ""), m.u(58), columns=2)])
         tools = (
             Item("add", "+ Group", enabled=len(self.groups) < MAX_STATIONS),
             Item("remove", "\u2212 Last group", enabled=len(self.groups) > 1),

@@ -94,20 +94,12 @@ def spread(
 class Screen(Scene):
     """A full screen: taps on its buttons are pressed, Back presses ``back``; :meth:`say`
     sets ``message``, :meth:`ask` pushes a question and hands its answer on;
-    :meth:`backdrop` starts its drawing with its title.
-
-    :meth:`draw` draws ``title`` (and ``subtitle``), ``words`` (from :func:`spread`),
-    the buttons and the message: in ``message_rect``, or without one over the subtitle;
-    when there is no message, :meth:`note` (muted) is shown there."""
+    :meth:`backdrop` starts its drawing with its title."""
 
     back = "back"
     keys: Mapping[str, str] | None = None  # a real keyboard's keys for buttons (route_to_press)
     good = True  # whether ``message`` says that something went well
     then: Callable[[Any], None] | None = None  # takes the answer of the screen asked
-    title = ""
-    subtitle = ""
-    words: Sequence[Words] = ()
-    message_rect: pygame.Rect | None = None
 
     def ask(self, scene: Scene, then: Callable[[Any], None]) -> None:
         """Push ``scene``; ``then`` gets its answer when it pops with one (not None)."""
@@ -142,6 +134,20 @@ class Screen(Scene):
         header(self, surface, title, subtitle)
         return self.ctx.painter
 
+
+class TeacherScreen(Screen):
+    """A teacher's screen (Settings and what is behind it): it does not speak.
+
+    :meth:`draw` draws ``title`` (and ``subtitle``), ``words`` (from :func:`spread`),
+    the buttons and the message: in ``message_rect``, or without one over the subtitle;
+    when there is no message, :meth:`note` (muted) is shown there."""
+
+    speaks = False
+    title = ""
+    subtitle = ""
+    words: Sequence[Words] = ()
+    message_rect: pygame.Rect | None = None
+
     def note(self) -> str:
         """What the message slot shows, muted, when there is no message."""
         return ""
@@ -160,12 +166,6 @@ class Screen(Scene):
             painter.paragraph(surface, self.message, room, m.small, ink, bold=True)
         elif note := self.note():
             painter.paragraph(surface, note, room, m.small, p.muted)
-
-
-class TeacherScreen(Screen):
-    """A teacher's screen (Settings and what is behind it): it does not speak."""
-
-    speaks = False
 
 
 def footer(
