@@ -163,7 +163,7 @@ class TeacherScreen(Screen):
         room = room or pygame.Rect(m.u(18), top, m.width - m.u(36), m.u(84) - m.title)
         if self.message:
             ink = p.good if self.good else p.bad
-            painter.paragraph(surface, self.message, room, m.small, ink, bold=True)
+            painter.paragraph(surface, self.message, room, m.text, ink, bold=True)
         elif note := self.note():
             painter.paragraph(surface, note, room, m.small, p.muted)
 
