@@ -36,7 +36,6 @@ from tabletop.ui.scenes.names import NameScene
 from tabletop.ui.scenes.rotation import RotationRunner, run_rotation
 from tabletop.ui.scenes.settings import Item, Row, TeacherScreen, footer, spread, stepper
 from tabletop.ui.theme import Metrics
-from tabletop.ui.widgets import Button, grid
 
 log = logging.getLogger(__name__)
 
@@ -148,17 +147,19 @@ class RotationEditor(PlanScreen):
         margin, gap, top = m.u(16), m.u(6), m.u(76)
         bottom = m.height - margin - m.u(56) - m.u(8)
         # Stations: two columns of four tiles, "+ Station" after the last.
-        tiles = [*d.stations, None][:MAX_STATIONS]
-        th = (bottom - top - 3 * gap) // 4
-        cells = grid(pygame.Rect(margin, top, m.u(380), th), len(tiles), 2, gap, rows=4)
-        b: list[Button] = []
-        for i, (rect, s) in enumerate(zip(cells, tiles, strict=True)):
-            if s is None:
-                b.append(Button("station.add", rect, "+ Station", kind="quiet"))
-                continue
-            here, label = " \u00b7 this device" if i == d.here else "", f"{i + 1}. {s.name}"
-            tile = Button(f"station.{i}", rect, label, kind="toggle", selected=bool(here))
-            b.append(replace(tile, caption=s.mode_name + here))
+        tiles = [
+            Item(
+                f"station.{i}",
+                f"{i + 1}. {s.name}",
+                kind="toggle",
+                selected=i == d.here,
+                caption=s.mode_name + (" \u00b7 this device" if i == d.here else ""),
+            )
+            for i, s in enumerate(d.stations)
+        ]
+        tiles += [Item("station.add", "+ Station")][: MAX_STATIONS - len(d.stations)]
+        column = pygame.Rect(margin, top, m.u(380), 0)
+        b, _ = spread(m, column, [Row("", tiles, (bottom - top - 3 * gap) // 4, 2, 6, rows=4)])
         # The right column, a row each with its name at the left: groups, the steppers.
         x = margin + m.u(380) + m.u(20)
         rh = (bottom - top - len(STEPPERS) * gap) // (len(STEPPERS) + 1)

@@ -49,6 +49,7 @@ class Row:
     height: int = 0
     columns: int = 0
     gap: int = 10
+    rows: int = 0  # with ``columns``: the grid fills column by column, this many down
 
 
 def stepper(key: str, value: str) -> tuple[Item, Item, Item]:
@@ -69,9 +70,9 @@ def spread(
         h, between, room = row.height or m.u(52), m.u(row.gap), m.u(label) if row.label else 0
         line = pygame.Rect(area.left + room, y, area.width - room, h)
         if row.label:
-            words.append((row.label, (area.left, y + h // 2), "midleft", room - m.u(10)))
+            words.append((row.label, (area.left, y + h // 2), "midleft", room - m.u(4)))
         if row.columns:
-            cells = grid(line, len(row.items), row.columns, between)
+            cells = grid(line, len(row.items), row.columns, between, rows=row.rows)
         else:
             fixed = sum(m.u(i.width) for i in row.items) + between * (len(row.items) - 1)
             free = [i for i in row.items if not i.width]
