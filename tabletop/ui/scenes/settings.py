@@ -75,8 +75,7 @@ def spread(
             cells = grid(line, len(row.items), row.columns, between, rows=row.rows)
         else:
             fixed = sum(m.u(i.width) for i in row.items) + between * (len(row.items) - 1)
-            free = [i for i in row.items if not i.width]
-            share = (line.width - fixed) // max(1, len(free))
+            share = (line.width - fixed) // max(1, sum(not i.width for i in row.items))
             cells, x = [], line.left
             for item in row.items:
                 cells.append(pygame.Rect(x, y, m.u(item.width) if item.width else share, h))
