@@ -26,7 +26,7 @@ from tabletop.engine.errors import TabletopError
 from tabletop.ui.app import Context
 from tabletop.ui.scenes.common import foot
 from tabletop.ui.scenes.roster import count
-from tabletop.ui.scenes.settings import TeacherScreen
+from tabletop.ui.scenes.settings import Item, Row, TeacherScreen, spread
 from tabletop.ui.theme import Color, Metrics
 from tabletop.ui.widgets import Button, Paged, grid
 
@@ -141,19 +141,15 @@ class ReportScene(Paged, TeacherScreen):
         self.head_h, self.row_h = m.u(30), m.u(48 if self.view == "games" else 76)
         bottom = self.message_rect.top - m.u(4)
         self.paged(self.lines(), (bottom - self.table.top - self.head_h) // self.row_h)
-        sw, vw = m.u(118), m.u(112)
         older, newer = (step is not None for step in self.neighbours())
-        # the top bar: (name, left, width, label, enabled)
-        b = [
-            Button(name, pygame.Rect(x, m.u(12), w, m.u(52)), label, on, "quiet", size=m.small)
-            for name, x, w, label, on in (
-                ("session.older", W - margin - 2 * sw - m.u(8), sw, "\u25c0 Earlier", older),
-                ("session.newer", W - margin - sw, sw, "Later \u25b6", newer),
-                ("view", W - margin - 3 * sw - vw - m.u(24), vw,
-                 "Games" if self.view == "skills" else "Skills", True),
-                ("dice", W - margin - 2 * sw - m.u(8) - sw - m.u(8), sw, "Dice", True),
-            )
-        ]  # fmt: skip
+        top_bar = (
+            Item("view", "Games" if self.view == "skills" else "Skills", 112, size=m.small),
+            Item("dice", "Dice", 118, size=m.small),
+            Item("session.older", "\u25c0 Earlier", 118, enabled=older, size=m.small),
+            Item("session.newer", "Later \u25b6", 118, enabled=newer, size=m.small),
+        )
+        bar = pygame.Rect(W - margin - m.u(490), m.u(12), m.u(490), 0)
+        b, _ = spread(m, bar, [Row("", top_bar, m.u(52), gap=8)])
         if self.group is None and self.view == "games":
             for rect, total in self.on_page(self.totals):
                 b.append(Button(f"group.{total.group}", rect, "", kind="quiet"))

@@ -35,6 +35,7 @@ class Item:
     selected: bool = False
     caption: str = ""
     enabled: bool = True
+    size: int | None = None  # the label's text size (the body text's when None)
 
 
 @dataclass(frozen=True)
@@ -83,7 +84,7 @@ def spread(
         for rect, i in zip(cells, row.items, strict=True):
             if i.name:
                 buttons.append(
-                    Button(i.name, rect, i.label, i.enabled, i.kind, i.selected, i.caption)
+                    Button(i.name, rect, i.label, i.enabled, i.kind, i.selected, i.caption, i.size)
                 )
             else:
                 words.append((i.label, rect.center, "center", rect.width))
