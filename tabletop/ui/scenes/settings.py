@@ -1,7 +1,7 @@
 """The teacher's settings, behind the teacher PIN (``tabletop.ui.scenes.pin``), and the
 :class:`Screen` the full screens stand on, with the teacher's screens' declarative layout:
 :class:`Row`\\ s of :class:`Item`\\ s laid out by :func:`spread`, a :func:`footer`, and one
-:meth:`Screen.draw` (title, row labels, buttons, message slot)."""
+:meth:`TeacherScreen.draw` (title, row labels, buttons, message slot)."""
 
 from __future__ import annotations
 
@@ -209,7 +209,8 @@ class SettingsScene(TeacherScreen):
 
         rows = (
             Row("Sound", toggles(("sound.voice", "Sounds + voice", no_voice),
-                                 ("sound.only", "Sounds only", ""), ("sound.off", "Off", ""))),
+                                 ("sound.only", "Sounds only", ""),
+                                 ("sound.off", "Off", ""))),
             Row("Dice come from", toggles(("dice.camera", "Camera", ""),
                                           ("dice.tap", "Tapping", ""),
                                           ("dice.virtual", "The device", ""))),
