@@ -1,9 +1,9 @@
 """The teacher's screens for station rotations, behind the PIN: the plan
 (:class:`RotationEditor`: stations, groups, times; Start runs it here;
 :class:`StationPicker`: one station's game, mode and options; :class:`GroupsScene`: the
-groups' names; each a :class:`PlanScreen`), and :class:`RotationControl` for the rotation
-that runs (Pause, Resume, +1 minute, Skip, End). The teacher menu's way in is
-:func:`rotation_menu`."""
+groups' names), and :class:`RotationControl` for the rotation that runs (Pause, Resume,
++1 minute, Skip, End), each declared as rows (:mod:`tabletop.ui.scenes.settings`). The
+teacher menu's way in is :func:`rotation_menu`."""
 
 from __future__ import annotations
 
@@ -127,16 +127,10 @@ def toggles(prefix: str, items: Sequence[tuple[str, str]], on: str) -> list[Item
     return [Item(prefix + key, name, kind="toggle", selected=key == on) for key, name in items]
 
 
-class PlanScreen(TeacherScreen):
-    """A teacher's screen of the plan, titled "Station rotation" unless it says otherwise."""
-
-    title = "Station rotation"
-
-
-class RotationEditor(PlanScreen):
+class RotationEditor(TeacherScreen):
     """The teacher's plan: stations, groups, times; Start runs it on this device."""
 
-    subtitle = "Tap a station to change its game."
+    title, subtitle = "Station rotation", "Tap a station to change its game."
 
     def __init__(self, ctx: Context, draft: Draft | None = None) -> None:
         super().__init__(ctx)
@@ -219,7 +213,7 @@ class RotationEditor(PlanScreen):
         run_rotation(self.ctx, stored)
 
 
-class StationPicker(PlanScreen):
+class StationPicker(TeacherScreen):
     """One station: its game (the five), its mode and the game's options (each preset,
     or left to the group). Pops with a :class:`Station`, ``"remove"``, or None."""
 
@@ -274,7 +268,7 @@ class StationPicker(PlanScreen):
         self.layout(self.m)
 
 
-class GroupsScene(PlanScreen):
+class GroupsScene(TeacherScreen):
     """The groups' names: tap one to rename it, add, remove the last, or take the class
     list's groups. Pops with the list of names, or None."""
 
@@ -331,10 +325,10 @@ def rotation_menu(ctx: Context) -> Scene:
     return RotationControl(ctx) if running or ctx.fleet is not None else RotationEditor(ctx)
 
 
-class RotationControl(PlanScreen):
+class RotationControl(TeacherScreen):
     """Pause, Resume, +1 minute, Skip, End for the rotation that runs."""
 
-    subtitle = "The rotation running on this device."
+    title, subtitle = "Station rotation", "The rotation running on this device."
 
     @property
     def runner(self) -> RotationRunner | None:
