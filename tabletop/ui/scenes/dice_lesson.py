@@ -23,6 +23,8 @@ ODD = (213, 94, 0)  # vermillion: the verdict when the dice do not look fair
 
 
 class DiceLessonScene(TeacherScreen):
+    title = "Are our dice fair?"
+
     def __init__(self, ctx: Context, *, session: str | None = None) -> None:
         super().__init__(ctx)
         self.session = session if session is not None else ctx.session
@@ -33,6 +35,8 @@ class DiceLessonScene(TeacherScreen):
     def load(self) -> None:
         self.result = fairness(read_dice(self.ctx.journal, None if self.every else self.session))
         self.read_at = self.ctx.clock()
+        which = "all lessons" if self.every else f"lesson {self.session or '(no session)'}"
+        self.subtitle = f"{self.result.rolls} dice rolled \u00b7 {which}"
 
     def layout(self, metrics: Metrics) -> None:
         m = metrics
@@ -56,12 +60,8 @@ class DiceLessonScene(TeacherScreen):
         return self.result != before
 
     def draw(self, surface: pygame.Surface) -> None:
-        r = self.result
-        which = "all lessons" if self.every else f"lesson {self.session or '(no session)'}"
-        painter = self.backdrop(
-            surface, "Are our dice fair?", f"{r.rolls} dice rolled \u00b7 {which}"
-        )
-        m, p = self.m, painter.p
+        super().draw(surface)
+        r, painter, m, p = self.result, self.ctx.painter, self.m, self.ctx.painter.p
         W = m.width
         verdict = pygame.Rect(m.u(16), self.footer_y - m.u(76), W - m.u(32), m.u(68))
         chart = pygame.Rect(m.u(60), m.u(96), W - m.u(120), verdict.top - m.u(96) - m.u(44))
@@ -92,7 +92,6 @@ class DiceLessonScene(TeacherScreen):
         sentence, ink = r.sentence(), ODD if r.fair is False else p.ink
         text = sentence[0].upper() + sentence[1:] + "."
         painter.paragraph(surface, text, verdict, m.text, ink, bold=True, align="center")
-        painter.buttons(surface, self.buttons)
 
 
 __all__ = ["DiceLessonScene"]

@@ -26,7 +26,7 @@ from tabletop.engine.errors import TabletopError
 from tabletop.ui.app import Context
 from tabletop.ui.scenes.common import foot
 from tabletop.ui.scenes.roster import count
-from tabletop.ui.scenes.settings import TeacherScreen
+from tabletop.ui.scenes.settings import Item, Row, TeacherScreen, spread
 from tabletop.ui.theme import Color, Metrics
 from tabletop.ui.widgets import Button, Paged, grid
 
@@ -130,25 +130,26 @@ class ReportScene(Paged, TeacherScreen):
         m = metrics
         W, H = m.size
         margin, bh = m.u(16), m.u(56)
+        title = "Class report" if self.group is None else report.group_title(self.group)
+        self.title = "Skills" if self.view == "skills" else title
+        self.subtitle = (
+            f"Lesson {report.session_title(self.session)} \u00b7 {count(self.games, 'game')}"
+        )
         self.footer_y = H - margin - bh
-        self.message_area = pygame.Rect(margin, self.footer_y - m.u(58), W - 2 * margin, m.u(52))
+        self.message_rect = pygame.Rect(margin, self.footer_y - m.u(58), W - 2 * margin, m.u(52))
         self.table = pygame.Rect(margin, m.u(84), W - 2 * margin, 0)
         self.head_h, self.row_h = m.u(30), m.u(48 if self.view == "games" else 76)
-        bottom = self.message_area.top - m.u(4)
+        bottom = self.message_rect.top - m.u(4)
         self.paged(self.lines(), (bottom - self.table.top - self.head_h) // self.row_h)
-        sw, vw = m.u(118), m.u(112)
         older, newer = (step is not None for step in self.neighbours())
-        # the top bar: (name, left, width, label, enabled)
-        b = [
-            Button(name, pygame.Rect(x, m.u(12), w, m.u(52)), label, on, "quiet", size=m.small)
-            for name, x, w, label, on in (
-                ("session.older", W - margin - 2 * sw - m.u(8), sw, "\u25c0 Earlier", older),
-                ("session.newer", W - margin - sw, sw, "Later \u25b6", newer),
-                ("view", W - margin - 3 * sw - vw - m.u(24), vw,
-                 "Games" if self.view == "skills" else "Skills", True),
-                ("dice", W - margin - 2 * sw - m.u(8) - sw - m.u(8), sw, "Dice", True),
-            )
-        ]  # fmt: skip
+        top_bar = (
+            Item("view", "Games" if self.view == "skills" else "Skills", 112, size=m.small),
+            Item("dice", "Dice", 118, size=m.small),
+            Item("session.older", "\u25c0 Earlier", 118, enabled=older, size=m.small),
+            Item("session.newer", "Later \u25b6", 118, enabled=newer, size=m.small),
+        )
+        bar = pygame.Rect(W - margin - m.u(490), m.u(12), m.u(490), 0)
+        b, _ = spread(m, bar, [Row("", top_bar, m.u(52), gap=8)])
         if self.group is None and self.view == "games":
             for rect, total in self.on_page(self.totals):
                 b.append(Button(f"group.{total.group}", rect, "", kind="quiet"))
@@ -237,11 +238,18 @@ class ReportScene(Paged, TeacherScreen):
             return True
         return False
 
+    def note(self) -> str:
+        if self.rows and self.stick is not None:
+            return f"USB stick found: {self.stick.name}."
+        if self.rows and (self.view == "skills" or self.group is None):
+            return SKILLS_HINT if self.view == "skills" else "Tap a group to see its students."
+        return ""
+
     def draw(self, surface: pygame.Surface) -> None:
-        title = "Class report" if self.group is None else report.group_title(self.group)
-        lesson = f"Lesson {report.session_title(self.session)} \u00b7 {count(self.games, 'game')}"
-        painter = self.backdrop(surface, "Skills" if self.view == "skills" else title, lesson)
-        m, p = self.m, painter.p
+        """The teacher screen (the groups' buttons are the table's boxed rows), the
+        table over it, and which page it shows."""
+        super().draw(surface)
+        painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
         lines = self.lines()
         if lines:
             self.draw_table(surface, lines)
@@ -249,21 +257,11 @@ class ReportScene(Paged, TeacherScreen):
             empty = pygame.Rect(m.u(16), m.u(150), m.width - m.u(32), m.u(80))
             text = "No games finished in this lesson yet."
             painter.paragraph(surface, text, empty, m.big, p.muted, align="center")
-        painter.buttons(surface, [b for b in self.buttons if not b.name.startswith("group.")])
         if self.pages > 1:
             arrows = next(b for b in self.buttons if b.name == "page.up").rect
             at = (arrows.left - m.u(8), self.footer_y + m.u(28))
             text = f"{self.page + 1} of {self.pages}"
             painter.text(surface, text, at, m.small, p.muted, anchor="midright")
-        hint = ""
-        if self.rows and self.stick is not None:
-            hint = f"USB stick found: {self.stick.name}."
-        elif self.rows and (self.view == "skills" or self.group is None):
-            hint = SKILLS_HINT if self.view == "skills" else "Tap a group to see its students."
-        if self.message or hint:
-            ink = p.muted if not self.message else p.ink if self.good else p.bad
-            area, bold = self.message_area, bool(self.message)
-            painter.paragraph(surface, self.message or hint, area, m.small, ink, bold=bold)
 
     def draw_table(self, surface: pygame.Surface, lines: Sequence[Sequence[str]]) -> None:
         """The headings, then this page's lines: a boxed row each (the groups, the skills),

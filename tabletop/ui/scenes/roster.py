@@ -24,10 +24,10 @@ from tabletop.classroom.roster import ImportReport, Roster, decode_csv
 from tabletop.classroom.students import BADGE_PREFIX, Student, read_roster
 from tabletop.engine.errors import BadInput
 from tabletop.ui.app import Context
-from tabletop.ui.scenes.common import Choices, draw_message
+from tabletop.ui.scenes.common import Choices
 from tabletop.ui.scenes.names import NameScene
 from tabletop.ui.scenes.rules import ChoiceGrid
-from tabletop.ui.scenes.settings import TeacherScreen
+from tabletop.ui.scenes.settings import Item, Row, TeacherScreen, spread
 from tabletop.ui.theme import Metrics
 from tabletop.ui.widgets import Button, Paged, Painter, grid
 
@@ -205,6 +205,7 @@ class ClassListScene(TeacherScreen):
     """The class list (see the module). ``sticks`` finds the mounted USB sticks."""
 
     keys = PAGE_KEYS
+    title = "Class list"
 
     def __init__(self, ctx: Context, sticks: Callable[[], list[Path]] = usb.sticks) -> None:
         super().__init__(ctx)
@@ -214,37 +215,33 @@ class ClassListScene(TeacherScreen):
 
     def layout(self, metrics: Metrics) -> None:
         m, margin, bh = metrics, metrics.u(16), metrics.u(56)
-        foot_row = pygame.Rect(margin, m.height - margin - bh, m.width - 2 * margin, bh)
-        self.info_rect = pygame.Rect(margin, foot_row.top - m.u(60), foot_row.width, m.u(52))
-        area = pygame.Rect(margin, m.u(74), foot_row.width, self.info_rect.top - m.u(80))
+        foot_row = pygame.Rect(margin, m.height - margin - bh, m.width - 2 * margin, 0)
+        self.message_rect = pygame.Rect(margin, foot_row.top - m.u(60), foot_row.width, m.u(52))
+        area = pygame.Rect(margin, m.u(74), foot_row.width, self.message_rect.top - m.u(80))
         b = self.grid.layout(
             area, m, columns=3, caption=lambda s: f"{s.group or 'no group'} · {s.id}"
         )
-        back, add, read, save = grid(foot_row, 4, 4, m.u(10))
-        self.buttons = [
-            *b,
-            Button("back", back, "Back", kind="quiet"),
-            Button("add", add, "Add a student"),
-            Button("import", read, "Import from USB"),
-            Button("save", save, "Save to USB", enabled=bool(self.grid.students)),
-        ]
+        tools = (
+            Item("back", "Back"),
+            Item("add", "Add a student", kind="primary"),
+            Item("import", "Import from USB", kind="primary"),
+            Item("save", "Save to USB", kind="primary", enabled=bool(self.grid.students)),
+        )
+        self.buttons = b + spread(m, foot_row, [Row("", tools, bh)])[0]
+        n, groups = len(self.grid.students), len({s.group for s in self.grid.students if s.group})
+        in_groups = f" in {count(groups, 'group')}" if groups else ""
+        self.subtitle = f"{count(n)}{in_groups}. Tap a name to change it."
+        if not n:
+            self.subtitle = (
+                "No students yet: import a list from a USB stick, or add them one by one."
+            )
+
+    def note(self) -> str:
+        return PRINT_HINT + " (Save to USB writes the list as a CSV file)."
 
     def draw(self, surface: pygame.Surface) -> None:
-        n = len(self.grid.students)
-        groups = len({s.group for s in self.grid.students if s.group})
-        in_groups = f" in {count(groups, 'group')}" if groups else ""
-        sub = f"{count(n)}{in_groups}. Tap a name to change it."
-        if not n:
-            sub = "No students yet: import a list from a USB stick, or add them one by one."
-        painter = self.backdrop(surface, "Class list", sub)
-        muted = painter.p.muted
-        painter.buttons(surface, self.buttons)
-        self.grid.draw(surface, painter)
-        if self.message:
-            draw_message(self, surface, self.info_rect, self.good, 2)
-        else:
-            hint = PRINT_HINT + " (Save to USB writes the list as a CSV file)."
-            painter.paragraph(surface, hint, self.info_rect, self.m.small, muted, max_lines=2)
+        super().draw(surface)
+        self.grid.draw(surface, self.ctx.painter)
 
     def press(self, name: str) -> None:
         sid = StudentGrid.student_of(name)

@@ -1,9 +1,9 @@
 """The teacher's screens for station rotations, behind the PIN: the plan
 (:class:`RotationEditor`: stations, groups, times; Start runs it here;
 :class:`StationPicker`: one station's game, mode and options; :class:`GroupsScene`: the
-groups' names; each a :class:`PlanScreen`), and :class:`RotationControl` for the rotation
-that runs (Pause, Resume, +1 minute, Skip, End). The teacher menu's way in is
-:func:`rotation_menu`."""
+groups' names), and :class:`RotationControl` for the rotation that runs (Pause, Resume,
++1 minute, Skip, End), each declared as rows (:mod:`tabletop.ui.scenes.settings`). The
+teacher menu's way in is :func:`rotation_menu`."""
 
 from __future__ import annotations
 
@@ -32,12 +32,10 @@ from tabletop.classroom.rotation import (
 )
 from tabletop.engine.errors import BadInput, TabletopError
 from tabletop.ui.app import Context, Scene
-from tabletop.ui.scenes.common import foot
 from tabletop.ui.scenes.names import NameScene
 from tabletop.ui.scenes.rotation import RotationRunner, run_rotation
-from tabletop.ui.scenes.settings import TeacherScreen, footer
+from tabletop.ui.scenes.settings import Item, Row, TeacherScreen, footer, spread, stepper
 from tabletop.ui.theme import Metrics
-from tabletop.ui.widgets import Button, grid
 
 log = logging.getLogger(__name__)
 
@@ -123,53 +121,16 @@ STEPPERS = (
 )
 
 
-def toggles(
-    prefix: str,
-    area: pygame.Rect,
-    items: Sequence[tuple[str, str]],
-    columns: int,
-    gap: int,
-    on: str,
-) -> list[Button]:
-    """Toggles ``<prefix><key>`` for ``items`` (key, name) in a grid from ``area``'s top
-    left, ``columns`` across, each ``area``'s height; the one whose key is ``on`` selected."""
-    cells = grid(area, len(items), columns, gap)
-    return [
-        Button(prefix + key, rect, name, kind="toggle", selected=key == on)
-        for rect, (key, name) in zip(cells, items, strict=True)
-    ]
+def toggles(prefix: str, items: Sequence[tuple[str, str]], on: str) -> list[Item]:
+    """Toggles ``<prefix><key>`` for ``items`` (key, name); the one whose key is ``on``
+    selected."""
+    return [Item(prefix + key, name, kind="toggle", selected=key == on) for key, name in items]
 
 
-class PlanScreen(TeacherScreen):
-    """A teacher's screen of the plan: its title and subtitle, its buttons with ``words``
-    beside them (text, point, anchor: row names, a stepper's value) and ``message``, what
-    went wrong, in red (in ``message_rect``; without one, instead of the subtitle)."""
-
-    title = "Station rotation"
-    subtitle = ""
-
-    def __init__(self, ctx: Context) -> None:
-        super().__init__(ctx)
-        self.message_rect: pygame.Rect | None = None
-        self.words: list[tuple[str, tuple[int, int], str]] = []
-
-    def draw(self, surface: pygame.Surface) -> None:
-        over = self.message and self.message_rect is None  # over the subtitle
-        painter = self.backdrop(surface, self.title, "" if over else self.subtitle)
-        m, p = self.m, painter.p
-        for text, at, anchor in self.words:
-            painter.text(surface, text, at, m.text, bold=True, anchor=anchor, max_width=m.u(126))
-        painter.buttons(surface, self.buttons)
-        if self.message:  # where the subtitle was, down to the buttons, when no rect is given
-            top, room = m.u(12) + m.title, self.message_rect
-            room = room or pygame.Rect(m.u(18), top, m.width - m.u(36), m.u(84) - m.title)
-            painter.paragraph(surface, self.message, room, m.small, p.bad, bold=True)
-
-
-class RotationEditor(PlanScreen):
+class RotationEditor(TeacherScreen):
     """The teacher's plan: stations, groups, times; Start runs it on this device."""
 
-    subtitle = "Tap a station to change its game."
+    title, subtitle = "Station rotation", "Tap a station to change its game."
 
     def __init__(self, ctx: Context, draft: Draft | None = None) -> None:
         super().__init__(ctx)
@@ -180,36 +141,32 @@ class RotationEditor(PlanScreen):
         margin, gap, top = m.u(16), m.u(6), m.u(76)
         bottom = m.height - margin - m.u(56) - m.u(8)
         # Stations: two columns of four tiles, "+ Station" after the last.
-        tiles = [*d.stations, None][:MAX_STATIONS]
-        th = (bottom - top - 3 * gap) // 4
-        cells = grid(pygame.Rect(margin, top, m.u(380), th), len(tiles), 2, gap, rows=4)
-        b: list[Button] = []
-        for i, (rect, s) in enumerate(zip(cells, tiles, strict=True)):
-            if s is None:
-                b.append(Button("station.add", rect, "+ Station", kind="quiet"))
-                continue
-            here, label = " \u00b7 this device" if i == d.here else "", f"{i + 1}. {s.name}"
-            tile = Button(f"station.{i}", rect, label, kind="toggle", selected=bool(here))
-            b.append(replace(tile, caption=s.mode_name + here))
+        tiles = [
+            Item(
+                f"station.{i}",
+                f"{i + 1}. {s.name}",
+                kind="toggle",
+                selected=i == d.here,
+                caption=s.mode_name + (" \u00b7 this device" if i == d.here else ""),
+            )
+            for i, s in enumerate(d.stations)
+        ]
+        tiles += [Item("station.add", "+ Station")][: MAX_STATIONS - len(d.stations)]
+        column = pygame.Rect(margin, top, m.u(380), 0)
+        b, _ = spread(m, column, [Row("", tiles, (bottom - top - 3 * gap) // 4, 2, 6, rows=4)])
         # The right column, a row each with its name at the left: groups, the steppers.
         x = margin + m.u(380) + m.u(20)
-        bx, bw, sw = x + m.u(130), m.width - margin - x - m.u(130), m.u(52)
         rh = (bottom - top - len(STEPPERS) * gap) // (len(STEPPERS) + 1)
-        rows = [pygame.Rect(bx, top + i * (rh + gap), bw, rh) for i in range(len(STEPPERS) + 1)]
         groups = f"{len(d.groups)} groups" if len(d.groups) != 1 else "1 group"
-        b.append(Button("groups", rows[0], groups, kind="quiet", caption=", ".join(d.groups)))
-        self.words = [("Groups", (x, rows[0].centery), "midleft")]
-        for (key, label), row in zip(STEPPERS, rows[1:], strict=True):
-            minus, plus = pygame.Rect(row.topleft, (sw, rh)), pygame.Rect(row.topright, (sw, rh))
-            b.append(Button(f"{key}.-", minus, "\u2212", kind="quiet"))
-            b.append(Button(f"{key}.+", plus.move(-sw, 0), "+", kind="quiet"))
-            self.words.append((label, (x, row.centery), "midleft"))
-            self.words.append((d.value(key), row.center, "center"))
+        rows = [Row("Groups", [Item("groups", groups, caption=", ".join(d.groups))], rh)]
+        rows += [Row(label, stepper(key, d.value(key)), rh, gap=0) for key, label in STEPPERS]
+        area = pygame.Rect(x, top, m.width - margin - x, 0)
+        right, self.words = spread(m, area, rows, label=130, gap=6)
         back, start = footer(m, ("back", "Back"), ("start", "Start rotation", 260))
-        self.buttons = [*b, back, start]
-        left, right = back.rect.right + m.u(10), start.rect.left - m.u(10)  # what went wrong
+        self.buttons = [*b, *right, back, start]
+        left, right_edge = back.rect.right + m.u(10), start.rect.left - m.u(10)  # what went wrong
         top, h = back.rect.top - m.u(8), back.rect.height + m.u(16)
-        self.message_rect = pygame.Rect(left, top, right - left, h)
+        self.message_rect = pygame.Rect(left, top, right_edge - left, h)
 
     def press(self, name: str) -> None:
         d = self.draft
@@ -256,7 +213,7 @@ class RotationEditor(PlanScreen):
         run_rotation(self.ctx, stored)
 
 
-class StationPicker(PlanScreen):
+class StationPicker(TeacherScreen):
     """One station: its game (the five), its mode and the game's options (each preset,
     or left to the group). Pops with a :class:`Station`, ``"remove"``, or None."""
 
@@ -270,27 +227,22 @@ class StationPicker(PlanScreen):
 
     def layout(self, metrics: Metrics) -> None:
         m, st = metrics, self.station
-        margin, gap, y, w = m.u(16), m.u(10), m.u(96), m.width - 2 * m.u(16)
         compact = len(STATION_OPTIONS[st.game]) > 1  # two option rows (M.E.C.S.) must fit
         h, mh = m.u(48 if compact else 64), m.u(44 if compact else 52)
-        games = list(GAME_TITLES.items())
-        b = toggles("game.", pygame.Rect(margin, y, w, h), games, 3, gap, st.game)
-        y += 2 * (h + gap) + m.u(28 if compact else 34)
-        self.words = [("Mode", (margin, y - m.u(16)), "midleft")]
-        modes = STATION_MODES[st.game]
-        b += toggles("mode.", pygame.Rect(margin, y, w, mh), modes, 4, gap, st.mode)
-        y += (len(modes) + 3) // 4 * (mh + gap)
+        rows = [
+            Row("", toggles("game.", list(GAME_TITLES.items()), st.game), h, columns=3),
+            Row("Mode", (), m.u(18 if compact else 24)),  # a heading: the modes below
+            Row("", toggles("mode.", STATION_MODES[st.game], st.mode), mh, columns=4),
+        ]
         # Each option on a row: its name, "Group chooses", then its values.
         for key, label, values in STATION_OPTIONS[st.game]:
-            self.words.append((label, (margin, y + mh // 2), "midleft"))
-            choices, on = [("", "Group chooses"), *values], st.options.get(key, "")
-            row = pygame.Rect(margin + m.u(110), y, w - m.u(110), mh)
-            b += toggles(f"opt.{key}.", row, choices, len(choices), gap, on)
-            y += mh + gap
-        b += footer(m, ("cancel", "Cancel"), ("done", "Done", 200))
-        if not self.new:
-            b.append(Button("remove", foot(m, 240, "centre"), "Remove station", kind="quiet"))
-        self.buttons = b
+            choices = [("", "Group chooses"), *values]
+            on = st.options.get(key, "")
+            rows.append(Row(label, toggles(f"opt.{key}.", choices, on), mh, len(choices)))
+        area = pygame.Rect(m.u(16), m.u(96), m.width - 2 * m.u(16), 0)
+        b, self.words = spread(m, area, rows, label=110)
+        remove = None if self.new else ("remove", "Remove station", 240)
+        self.buttons = b + footer(m, ("cancel", "Cancel"), ("done", "Done", 200), centre=remove)
 
     def press(self, name: str) -> None:
         st, self.message = self.station, ""
@@ -316,7 +268,7 @@ class StationPicker(PlanScreen):
         self.layout(self.m)
 
 
-class GroupsScene(PlanScreen):
+class GroupsScene(TeacherScreen):
     """The groups' names: tap one to rename it, add, remove the last, or take the class
     list's groups. Pops with the list of names, or None."""
 
@@ -329,20 +281,17 @@ class GroupsScene(PlanScreen):
         self.from_class = class_groups(ctx.journal)
 
     def layout(self, metrics: Metrics) -> None:
-        m, (W, H) = metrics, metrics.size
-        margin, gap, bh = m.u(16), m.u(10), m.u(56)
+        m, margin = metrics, metrics.u(16)
         names = [(str(i), f"{i + 1}. {name}") for i, name in enumerate(self.groups)]
-        b = toggles(
-            "group.", pygame.Rect(margin, m.u(70), W - 2 * margin, m.u(58)), names, 2, gap, ""
-        )
-        row = pygame.Rect(margin, H - margin - 2 * bh - gap, W - 2 * margin, bh)
+        area = pygame.Rect(margin, m.u(70), m.width - 2 * margin, 0)
+        b, _ = spread(m, area, [Row("", toggles("group.", names, ""), m.u(58), columns=2)])
         tools = (
-            ("add", "+ Group", len(self.groups) < MAX_STATIONS),
-            ("remove", "\u2212 Last group", len(self.groups) > 1),
-            ("class", "From the class list", bool(self.from_class)),
+            Item("add", "+ Group", enabled=len(self.groups) < MAX_STATIONS),
+            Item("remove", "\u2212 Last group", enabled=len(self.groups) > 1),
+            Item("class", "From the class list", enabled=bool(self.from_class)),
         )
-        for rect, (key, label, on) in zip(grid(row, len(tools), len(tools), gap), tools):
-            b.append(Button(key, rect, label, kind="quiet", enabled=on))
+        row = pygame.Rect(margin, m.height - margin - m.u(112 + 10), m.width - 2 * margin, 0)
+        b += spread(m, row, [Row("", tools, m.u(56))])[0]
         self.buttons = b + footer(m, ("cancel", "Cancel"), ("done", "Done", 200))
 
     def press(self, name: str) -> None:
@@ -379,6 +328,8 @@ def rotation_menu(ctx: Context) -> Scene:
 class RotationControl(TeacherScreen):
     """Pause, Resume, +1 minute, Skip, End for the rotation that runs."""
 
+    title, subtitle = "Station rotation", "The rotation running on this device."
+
     @property
     def runner(self) -> RotationRunner | None:
         rotation = self.ctx.rotation
@@ -395,11 +346,12 @@ class RotationControl(TeacherScreen):
         running = now is not None and not now.done and not self.follows
         paused = bool(now and now.paused)
         on = (not paused, paused, True, True, True)
-        row = grid(pygame.Rect(m.u(16), m.u(240), m.width - m.u(32), m.u(56)), 5, 5, m.u(10))
-        b = [
-            Button(key, rect, label, enabled=running and ok)
-            for (key, label), rect, ok in zip(CONTROLS.items(), row, on, strict=True)
+        controls = [
+            Item(key, label, kind="primary", enabled=running and ok)
+            for (key, label), ok in zip(CONTROLS.items(), on, strict=True)
         ]
+        area = pygame.Rect(m.u(16), m.u(240), m.width - m.u(32), 0)
+        b, _ = spread(m, area, [Row("", controls, m.u(56))])
         self.buttons = b + footer(m, ("back", "Back"))
 
     def update(self, now: float) -> bool:
@@ -444,8 +396,8 @@ class RotationControl(TeacherScreen):
         return lines
 
     def draw(self, surface: pygame.Surface) -> None:
-        painter = self.backdrop(surface, "Station rotation", "The rotation running on this device.")
-        m, p = self.m, painter.p
+        super().draw(surface)
+        painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
         room, y = m.width - m.u(32), m.u(76)
         for line in self.lines():
             painter.text(surface, line, (m.u(16), y), m.text + m.u(2), bold=True, max_width=room)
@@ -457,4 +409,3 @@ class RotationControl(TeacherScreen):
                 colour = colour if connected else p.bad
                 painter.text(surface, text, (m.u(16), y), m.text, colour, bold=bold, max_width=room)
                 y += m.text + m.u(8)
-        painter.buttons(surface, self.buttons)
