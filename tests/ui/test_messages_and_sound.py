@@ -42,7 +42,7 @@ def test_messages_are_short_plain_sentences(code: str) -> None:
     screen at 800x480, a whole sentence, never a code or a traceback."""
     text = child_message(code, blanks(code))
     assert len(text) <= (80 if code.startswith(("mm.", "ui.", "engine.")) else 100), text
-    assert text[0].isupper() and text.rstrip().endswith((".", "!", "?"))
+    assert text[0].isupper() and text.rstrip().endswith((".", "!", "?", "\u2026"))
     for word in ("Traceback", "Error", "exception", "None", "mm.", "r0c", "{"):
         assert word not in text
 

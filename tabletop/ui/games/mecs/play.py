@@ -526,8 +526,8 @@ class MecsPlay(TableController):
         self.dealer = keyed_dealer(self.seed, fixed)
         if self.save is not None:
             self.save.attach(fixed)  # the journal rewrites from the first changed step
-        facts = {"name": self.name(seat), "cards": render(reads) or "nothing", "n": dropped}
-        self.say(child_message("mecs.said.fixed_dropped" if dropped else "mecs.said.fixed", facts))
+        text = f"Fixed: {self.name(seat)}'s area reads {render(reads) or 'nothing'}."
+        self.say(text + (f" {dropped} later moves were taken back." if dropped else ""))
         self.settle()
 
     def teacher_fix(self, given: bool) -> None:
