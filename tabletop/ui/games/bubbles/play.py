@@ -183,7 +183,7 @@ class BubblePlay(TableController):
         )
         self.flash = Flash(popped.equation, where, self.clock() + FLASH_SECONDS, popped.hit)
         self.sound("good" if popped.hit else "seen")
-        facts = {"what": popped.reason, "target": popped.target, "new": popped.new_target}
+        facts = {"reason": popped.reason, "target": popped.target, "new": popped.new_target}
         if popped.hit:
             self.say(child_message("bubbles.said.hit", facts), "good")
         elif popped.retargeted:
