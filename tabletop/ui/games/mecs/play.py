@@ -565,7 +565,7 @@ class MecsPlay(TableController):
         state, request = self.state, self.match.pending.chance
         hand, seat = state.players[state.active].hand, self.pending_seat()
         if name == "cards":
-            return Ask("page", "Which card do you want to know about?", labels(PLAY_CARDS), 7, 3)
+            return Ask("page", child_message("mecs.ask.page"), labels(PLAY_CARDS), 7, 3)
         if name in ("end", "trade") and self.is_scene_bot(state.active):
             self.wrong_phase("turn")  # it moves by itself
         elif name == "end":
@@ -573,14 +573,14 @@ class MecsPlay(TableController):
         elif name == "trade" and not may_trade(state):
             self.perform(Trade(state.active, "?", "numbers", "numbers"))  # told why not
         elif name == "trade" and self.settings.play == "virtual" and "?" not in hand:
-            title = "Which card goes back under its stack?"
+            title = child_message("mecs.ask.trade")
             return Ask("trade", title, labels(dict.fromkeys(hand)), 5, 2)
         elif name == "trade":  # real cards: the device cannot see which card went back
-            return Ask("under", "Which stack did your card go under?", STACKS, 2, 1)
+            return Ask("under", child_message("mecs.ask.under"), STACKS, 2, 1)
         elif name == "objective" and request is not None and request.kind == "objective":
             numbers = [o.number for o in request.outcomes if isinstance(o, ShowObjective)]
             grid = tuple((f"OBJ{n}", f"{n}") for n in numbers)
-            return Ask("objective", "Which objective card was turned up?", grid, 5, 4)
+            return Ask("objective", child_message("mecs.ask.objective"), grid, 5, 4)
         elif name == "objective":
             self.wrong_phase("objective_out")
         elif kind == "refill" and (state.phase != "refill" or seat is None):
@@ -597,7 +597,7 @@ class MecsPlay(TableController):
         if ask.key in ("trade", "under"):
             card, under = (key, None) if ask.key == "trade" else ("?", mecs_stack(key))
             stacks = tuple((s, s.capitalize()) for s in trade_sources(self.state, card, under))
-            title = "Which stack do you draw your new card from?"
+            title = child_message("mecs.ask.draw")
             return Ask("draw", title, stacks, 2, 1, (card, under))
         if ask.key == "draw":
             card, under = ask.given
