@@ -357,7 +357,7 @@ class ClassListScene(TeacherScreen):
             replace = self.roster.preview(students, replace=True)
         except BadInput as exc:
             log.warning("class list: %s: %s", path, exc.message)
-            self.say(f"{path.name}: {exc.message}.", good=False)
+            self.say(child_message("roster.bad_file", file=path.name, why=exc.message), good=False)
             return
 
         def chosen(how: str) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from tabletop.games.mathe_meister import MODE_NAMES, MODES, SOLO_MODES, MatheMeister
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.games.mathe_meister.table import BOT_LEVEL
+from tabletop.ui.messages import child_message
 from tabletop.ui.scenes.form import (
     CHILD,
     EMPTY,
@@ -28,7 +29,7 @@ from tabletop.ui.scenes.rules import load_rules
 GAME = MatheMeister.name
 TABLE_MODES = tuple(m for m in MODES if m not in SOLO_MODES)
 OPPOSITE = {"small_to_big": "big_to_small", "big_to_small": "small_to_big"}
-SOLO_ONLY = "Black Hole and Fear of Fours are for one player. Take the other players away first."
+SOLO_ONLY = child_message("setup.mm.solo_only")
 
 RULES = load_rules("mathe_meister")
 
