@@ -441,10 +441,8 @@ class TableScene(Table):
             return
         self.ctx.sounds.play("star")
         self.message = ""
-        self.note = (
-            f"{self.name(seat)}: {line_name(line)}'s star, +{self.board.values[line]}. "
-            "Circle a Star Power!"
-        )
+        facts = {"line": line_name(line), "points": self.board.values[line]}
+        self.note = child_message("mm.ui.star_chosen", facts, name=self.name(seat))
         self._after_change()
 
     def status(self) -> str:
@@ -517,11 +515,11 @@ class TableScene(Table):
             chip.width = m.u(40)
             painter.seat_chip(surface, chip, seat)
             waiting = len(self.board.waiting) - 1
-            more = f" ({waiting} more waiting)" if waiting else ""
-            text = f"{self.name(seat)} was first: tap your star{more}."
+            first = "mm.ui.first_more" if waiting else "mm.ui.first"
+            text = child_message(first, name=self.name(seat), more=waiting)
             at, room, ink, bold = (chip.right + m.u(10), r.centery), r.width - m.u(220), p.ink, True
         else:
-            text = "Finished a row or column? Press your seat button!"
+            text = child_message("mm.ui.press_seat")
             at, room, ink, bold = (r.left + m.u(4), r.centery), r.width, p.muted, False
         painter.text(surface, text, at, m.text, ink, bold=bold, anchor="midleft", max_width=room)
         draws = {"star": self._draw_star, "seat": self._draw_seat}
