@@ -1,10 +1,12 @@
-"""The one sentence table: what the screen (and the speaker) says when a move is refused,
-one short sentence a 9-year-old gets, for every game.
+"""The one sentence table: what the screen (and the speaker) says to children, one short
+sentence a 9-year-old gets, for every game: why a move is refused, what to do next, what
+just happened.
 
 Engines raise errors with stable codes (``"mm.cell_full"``, ``"atk.blocked"``); the app's
-own refusals have codes too (``"arena.ui.face_down"``). This table turns each code into
-words for children; ``facts`` fill its blanks (``{owner}``). The engine's exact English
-message goes to the log, never to the screen, and nothing on screen is ever a traceback.
+own refusals and sentences have codes too (``"arena.ui.face_down"``, ``"mecs.step.plant"``).
+This table turns each code into words for children; ``facts`` fill its blanks
+(``{owner}``). The engine's exact English message goes to the log and the CLI, never to the
+screen, and nothing on screen is ever a traceback.
 
 The words are content, not code: they live in ``tabletop/assets/sentences.toml`` (package
 data), where a teacher or a translator reads and edits them, and are loaded once, here.
@@ -70,16 +72,15 @@ CHILD_MESSAGES: dict[str, str] = load_sentences(package_folder("tabletop.assets"
 FALLBACK = "You can't do that right now. Try something else."
 
 
-def child_message(code: str, facts: Mapping[str, object] | None = None) -> str:
-    """The child's sentence for an error ``code``; ``facts`` fill its blanks (one with
-    no fact says "that")."""
+def child_message(code: str, facts: Mapping[str, object] | None = None, **named: object) -> str:
+    """The child's sentence ``code``: a refusal, an instruction, what just happened;
+    ``facts`` and ``named`` fill its blanks (one with no fact says "that")."""
     template = CHILD_MESSAGES.get(code)
     if template is None:
         log.warning("no child message for error code %r", code)
         return FALLBACK
-    return template.format_map(
-        defaultdict(lambda: "that", {k: str(v) for k, v in (facts or {}).items()})
-    )
+    given = {**(facts or {}), **named}
+    return template.format_map(defaultdict(lambda: "that", {k: str(v) for k, v in given.items()}))
 
 
 def names_joined(names: Sequence[str]) -> str:

@@ -5,10 +5,12 @@ from __future__ import annotations
 import inspect
 import re
 import string
+from pathlib import Path
 
 import numpy as np
 import pytest
 
+from tabletop import ui
 from tabletop.games import mathe_meister
 from tabletop.ui.messages import CHILD_MESSAGES, FALLBACK, child_message
 from tabletop.ui.sound import CUES, RATE, Sounds, tone
@@ -42,7 +44,7 @@ def test_messages_are_short_plain_sentences(code: str) -> None:
     screen at 800x480, a whole sentence, never a code or a traceback."""
     text = child_message(code, blanks(code))
     assert len(text) <= (80 if code.startswith(("mm.", "ui.", "engine.")) else 100), text
-    assert text[0].isupper() and text.rstrip().endswith((".", "!", "?"))
+    assert text[0].isupper() and text.rstrip().endswith((".", "!", "?", "\u2026"))
     for word in ("Traceback", "Error", "exception", "None", "mm.", "r0c", "{"):
         assert word not in text
 
@@ -55,6 +57,28 @@ def test_messages_unknown_code_gets_a_gentle_fallback(caplog) -> None:
 def test_messages_fill_in_the_blanks() -> None:
     assert child_message("mm.supply_empty", {"op": "×"}) == "You have no × left. Pick another sign."
     assert child_message("mm.supply_empty") == "You have no that left. Pick another sign."
+
+
+def test_messages_fill_in_the_blanks_by_keyword() -> None:
+    """A controller names its facts as keywords; a keyword fills over a given fact."""
+    said = child_message("mecs.step.plant", name="Ann", turn=3)
+    assert said == "Turn 3: Ann, put down 1 or 2 cards, or hack!"
+    assert child_message("mm.supply_empty", {"op": "+"}, op="−") == (
+        "You have no − left. Pick another sign."
+    )
+
+
+def test_messages_every_code_the_app_names_is_in_the_table() -> None:
+    """The screens' sentences come from the one table (issue 21): every code the app
+    names, ``child_message("mecs.ask.page")``, is in it, and so is some sentence of every
+    family it names, ``child_message(f"mecs.step.{step}")``: none falls back to the
+    gentle sentence for a code it lost."""
+    source = "\n".join(p.read_text("utf-8") for p in Path(ui.__file__).parent.rglob("*.py"))
+    codes = set(re.findall(r'child_message\(\s*"([a-z_.]+)"', source))
+    families = set(re.findall(r'child_message\(\s*f"([a-z_.]+)\{', source))
+    assert len(codes) >= 60 and {"mecs.step.", "atk.step.", "arena.step."} <= families
+    assert not sorted(codes - set(CHILD_MESSAGES))
+    assert not [f for f in sorted(families) if not any(c.startswith(f) for c in CHILD_MESSAGES)]
 
 
 def test_sound_tones_are_short_clean_16_bit() -> None:

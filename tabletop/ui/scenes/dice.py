@@ -18,13 +18,14 @@ import pygame
 from tabletop.engine.errors import TabletopError
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.input import InputEvent, Seen
+from tabletop.ui.messages import child_message
 from tabletop.ui.scenes.common import header, route_to_press
 from tabletop.ui.theme import Metrics
 from tabletop.ui.widgets import Button, grid
 
 log = logging.getLogger(__name__)
 
-CAMERA_FAILED = "The camera is not working: check the cable. You can tap the dice instead."
+CAMERA_FAILED = child_message("dice.camera_failed")
 MODES = {  # each mode's button, and the line under the title
     "camera": ("Camera", "The camera reads the dice. Check the numbers."),
     "tap": ("Tap the dice", "Tap what each die shows."),
@@ -58,7 +59,7 @@ class DiceScene(Scene):
         self.roll = roll
         camera_ok = ctx.camera is not None  # it may have failed before: it gets another try
         self.mode = mode if mode in MODES and (mode != "camera" or camera_ok) else "tap"
-        self.note = "" if mode != "camera" or camera_ok else "No camera here: tap the dice."
+        self.note = "" if mode != "camera" or camera_ok else child_message("dice.no_camera")
         self.seen: Seen | None = None
         self.crops: list[tuple[pygame.Surface, int | None, float]] = []
         self.picked: list[int | None] = [None, None]
@@ -160,7 +161,7 @@ class DiceScene(Scene):
             picked: list[int | None] = [v if v in range(1, 7) else None for v in values]
             self.picked = picked + [None] * (2 - len(picked))
             self.corrected = True
-            self.note = "Tap the right number for each die."
+            self.note = child_message("dice.fix")
             self._switch("tap")
 
     def _done(self, values: tuple[int, int], source: str) -> None:

@@ -12,6 +12,7 @@ from tabletop.engine.errors import TabletopError
 from tabletop.store import Saved
 from tabletop.ui.app import Context
 from tabletop.ui.games import game_app, resume_game
+from tabletop.ui.messages import child_message
 from tabletop.ui.saves import unfinished
 from tabletop.ui.scenes.common import Confirm
 from tabletop.ui.scenes.settings import Screen
@@ -61,7 +62,7 @@ class HomeScene(Screen):
                 scene = resume_game(self.ctx, saved)
             except (TabletopError, LookupError) as exc:
                 log.error("resume: match %d: %s", saved.id, exc)
-                self.message = "That game could not be carried on. It is kept for the teacher."
+                self.message = child_message("home.not_resumed")
                 return
             log.info("resume: match %d (%s, %d actions)", saved.id, saved.game, saved.actions)
             self.stack.push(scene)

@@ -24,6 +24,7 @@ from tabletop.classroom import report, skills, usb
 from tabletop.classroom.mistakes import SKILLS
 from tabletop.engine.errors import TabletopError
 from tabletop.ui.app import Context
+from tabletop.ui.messages import child_message
 from tabletop.ui.scenes.common import foot
 from tabletop.ui.scenes.roster import count
 from tabletop.ui.scenes.settings import Item, Row, TeacherScreen, spread
@@ -36,7 +37,7 @@ T = TypeVar("T")
 STICK_POLL = 2.0  # seconds between looks for a USB stick
 PAPER = "a4"
 SKILLS_HINT = "Per skill: answers right, and the mistake each child made most."
-SAVE_FAILED = "The report could not be saved on the USB stick. Check the stick and try again."
+SAVE_FAILED = child_message("report.save_failed")
 Column = tuple[str, float, bool]  # heading, share of the width, right-aligned
 WORDS = ("Group", "Student", "Game", "Who", "Skill", "")  # left-aligned; the figures go right
 FIGURES = ("Games", "Wins", "Points", "Right", "Minutes")
@@ -86,7 +87,7 @@ class ReportScene(Paged, TeacherScreen):
         found = report.read_report(self.ctx.journal, self.session)
         self.rows, self.left_out = found.rows, found.left_out
         if found.left_out and not self.message:
-            self.say(f"{count(len(found.left_out), 'game')} left out: see the PDF for why.")
+            self.say(child_message("report.left_out", games=count(len(found.left_out), "game")))
         self.totals = report.group_totals(self.rows)
         self.games = len({p.match for r in self.rows for p in r.plays})
         self.skill_rows = skills.gather_skills(self.ctx.journal, self.session)
@@ -207,7 +208,7 @@ class ReportScene(Paged, TeacherScreen):
     def save(self) -> None:
         self.look_for_stick()
         if self.stick is None:
-            self.say("The USB stick is not there any more. Put it in again.", good=False)
+            self.say(child_message("report.stick_gone"), good=False)
             return
         folder = self.stick / report.FOLDER
         try:
@@ -225,10 +226,8 @@ class ReportScene(Paged, TeacherScreen):
             return
         log.info("report: wrote %s and %s", csv_path, pdf_path)
         self.ctx.sounds.play("good")
-        self.say(
-            f"Saved on the USB stick \u201c{self.stick.name}\u201d: "
-            f"{report.FOLDER}/{csv_path.name} and {pdf_path.suffix}. You can take the stick out."
-        )
+        files = {"stick": self.stick.name, "csv": f"{report.FOLDER}/{csv_path.name}"}
+        self.say(child_message("report.saved", files, pdf=pdf_path.suffix))
 
     def update(self, now: float) -> bool:
         if self.looked_at is not None and now - self.looked_at < STICK_POLL:

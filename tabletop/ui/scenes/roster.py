@@ -24,6 +24,7 @@ from tabletop.classroom.roster import ImportReport, Roster, decode_csv
 from tabletop.classroom.students import BADGE_PREFIX, Student, read_roster
 from tabletop.engine.errors import BadInput
 from tabletop.ui.app import Context
+from tabletop.ui.messages import child_message
 from tabletop.ui.scenes.common import Choices
 from tabletop.ui.scenes.names import NameScene
 from tabletop.ui.scenes.rules import ChoiceGrid
@@ -287,7 +288,7 @@ class ClassListScene(TeacherScreen):
         def added(group: str) -> None:
             student = self.roster.add(name, group)
             self.grid.choose_group(None)
-            self.say(f"{student.name} is on the class list (id {student.id}).")
+            self.say(child_message("roster.added", name=student.name, id=student.id))
 
         self.ask_group(f"{name}'s group", added)
 
@@ -295,16 +296,17 @@ class ClassListScene(TeacherScreen):
         """What the student's dialog chose: rename, change group, or remove."""
 
         def renamed(name: str) -> None:
-            self.say(f"{student.name} is now {self.roster.rename(student.id, name).name}.")
+            new = self.roster.rename(student.id, name).name
+            self.say(child_message("roster.renamed", name=student.name, new=new))
 
         def regrouped(group: str) -> None:
             changed = self.roster.set_group(student.id, group)
-            where = f"in group {changed.group}" if changed.group else "in no group"
-            self.say(f"{changed.name} is now {where}.")
+            where = "roster.grouped" if changed.group else "roster.ungrouped"
+            self.say(child_message(where, name=changed.name, group=changed.group))
 
         def removed() -> None:
             self.roster.remove(student.id)
-            self.say(f"{student.name} is off the class list. Their past games stay.")
+            self.say(child_message("roster.removed", name=student.name))
 
         if action == "rename":
             self.ask(TypedName(self.ctx, student.name, "Change the name"), renamed)
@@ -319,7 +321,7 @@ class ClassListScene(TeacherScreen):
         sticks = usb.mounted_sticks(self.find_sticks, "class list")
         if not sticks:
             log.info("class list: no USB stick mounted")
-            self.say("No USB stick found. Put one in and try again.", good=False)
+            self.say(child_message("roster.no_stick"), good=False)
         return sticks
 
     def import_from_usb(self) -> None:
@@ -329,7 +331,7 @@ class ClassListScene(TeacherScreen):
         files = usb.csv_files(sticks)
         if not files:
             log.info("class list: no .csv file on %s", ", ".join(map(str, sticks)))
-            self.say("There is no .csv file on the USB stick.", good=False)
+            self.say(child_message("roster.no_csv"), good=False)
             return
         if len(files) == 1:
             self.read_file(files[0])
@@ -342,7 +344,9 @@ class ClassListScene(TeacherScreen):
             data = path.read_bytes()
         except OSError as exc:
             log.warning("class list: cannot read %s: %s", path, exc)
-            self.say(f"{path.name} could not be read ({exc.strerror}).", good=False)
+            self.say(
+                child_message("roster.unreadable", file=path.name, why=exc.strerror), good=False
+            )
             return
         try:
             students = read_roster(decode_csv(data, "this file"))
@@ -350,7 +354,7 @@ class ClassListScene(TeacherScreen):
             replace = self.roster.preview(students, replace=True)
         except BadInput as exc:
             log.warning("class list: %s: %s", path, exc.message)
-            self.say(f"{path.name}: {exc.message}.", good=False)
+            self.say(child_message("roster.bad_file", file=path.name, why=exc.message), good=False)
             return
 
         def chosen(how: str) -> None:
@@ -369,7 +373,7 @@ class ClassListScene(TeacherScreen):
             path.write_text(self.roster.csv_text(), encoding="utf-8")
         except OSError as exc:
             log.warning("class list: cannot write %s: %s", path, exc)
-            self.say(f"The list could not be saved ({exc.strerror}).", good=False)
+            self.say(child_message("roster.not_saved", why=exc.strerror), good=False)
             return
         log.info("class list: saved %d students to %s", len(self.roster), path)
         self.say(f"Saved as {path.name}. On a computer: tabletop print badges {path.name}")

@@ -6,7 +6,8 @@ print badges``: QR ``MT1:ID:<id>``; seen in seat k's zone it signs in seat k, el
 the highlighted seat), by a tap on a name (the rotation's group first), or as a guest
 (the seat's default name, no student). The highlighted seat (its LED lit) is the next
 empty one; a tap on a seat, or its button, highlights it to change it. Bot seats are
-filled already. What is refused is said in one sentence (:data:`SAYS`) and logged.
+filled already. What is refused is said in one sentence (the sentence table's
+``signin.*``, :data:`SAYS`) and logged.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from tabletop.classroom.students import BADGE_PREFIX, badge_id
 from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.input import CardsSeen, InputEvent, Tap
+from tabletop.ui.messages import CHILD_MESSAGES, child_message
 from tabletop.ui.saves import seat_infos
 from tabletop.ui.scenes.common import draw_message, foot
 from tabletop.ui.scenes.roster import PAGE_KEYS, StudentGrid
@@ -32,15 +34,8 @@ from tabletop.ui.widgets import Button, grid, hit
 log = logging.getLogger(__name__)
 
 CAMERA_GAME = "signin"  # the card camera's zones: seat slices, or whole mats
-SAYS = {
-    "unknown": "This badge is not in the class list. Ask your teacher.",
-    "taken": "{name} is already at seat {seat}.",
-    "not_badge": "That is not a name badge. Hold up your badge.",
-    "one": "Hold up one badge at a time.",
-    "full": "Every seat has a player. Tap a seat to change it.",
-    "hello": "Hello, {name}! You sit at seat {seat}.",
-    "guest": "Seat {seat} plays as a guest.",
-}
+# what the sign-in says, by its key in the sentence table's [signin]
+SAYS = {k[7:]: text for k, text in CHILD_MESSAGES.items() if k.startswith("signin.")}
 
 
 def needs_sign_in(ctx: Any) -> bool:
@@ -201,7 +196,7 @@ class SignInScene(Screen):
         self.seats[target] = SeatInfo(target, student.name, student.id, student.group)
         self.decided[target] = True
         log.info("sign-in: %s (%s) at seat %d by %s", student.id, student.name, target + 1, how)
-        self.say(SAYS["hello"].format(name=student.name, seat=target + 1))
+        self.say(child_message("signin.hello", name=student.name, seat=target + 1))
         self.ctx.sounds.play("good")
         self._advance()
 
@@ -211,11 +206,11 @@ class SignInScene(Screen):
         i = self.active
         self.seats[i], self.decided[i] = SeatInfo(i, self.defaults[i]), True
         log.info("sign-in: seat %d plays as a guest (%s)", i + 1, self.defaults[i])
-        self.say(SAYS["guest"].format(seat=self.active + 1))
+        self.say(child_message("signin.guest", seat=self.active + 1))
         self._advance()
 
     def refuse(self, key: str, **values: Any) -> None:
-        self.say(SAYS[key].format(**values), good=False)
+        self.say(child_message(f"signin.{key}", values), good=False)
 
     def _zone_seat(self, seat: int | None) -> int | None:
         """A camera seat (1-based) as a human seat here (0-based), else None."""

@@ -22,13 +22,14 @@ from tabletop.games.bubbles import (
     Retargeted,
 )
 from tabletop.ui.controller import TableController
+from tabletop.ui.messages import child_message
 
 log = logging.getLogger(__name__)
 
 MAX_STEPS_PER_FRAME = 30  # a stalled frame (over 1 s) does not make bubbles jump
 TOUCH_SLACK = RADIUS * 0.3  # fingers are wider than bubbles' edges
 FLASH_SECONDS = 2.0
-START = "Drag a red bubble onto a pair to make the target!"
+START = child_message("bubbles.said.start")
 
 
 @dataclass(frozen=True)
@@ -111,9 +112,9 @@ class BubblePlay(TableController):
         self.finger = ""
         b, held = self.game.bubble_at(x, y, TOUCH_SLACK), self.game.held
         if held is None and b is None:
-            self.say("Tap a red bubble to pick it up.")
+            self.say(child_message("bubbles.said.pick_up"))
         elif held is None and b is not None:
-            self.pick(b, f"You have {b.label}. Now tap a pair (or drag it there).")
+            self.pick(b, "bubbles.said.picked")
         elif b is None:
             self.let_go()
         elif held is not None and b.id == held.id:
@@ -121,21 +122,22 @@ class BubblePlay(TableController):
             if not self.releases:
                 self.let_go()
         elif b.kind == "number" and b.partner is None:
-            self.pick(b, f"You have {b.label} now. Tap a pair.")
+            self.pick(b, "bubbles.said.picked_instead")
         else:
             self.drop(b)
 
-    def pick(self, b: Bubble, text: str) -> None:
+    def pick(self, b: Bubble, said: str) -> None:
+        """Pick ``b`` up, and say the sentence ``said`` about it."""
         self.game.pick(b.id)
         self.finger = "picked"
         log.info("bubbles: picked %s (bubble %d)", b.label, b.id)
-        self.say(text)
+        self.say(child_message(said, bubble=b.label))
 
     def let_go(self) -> None:
         held = self.game.held
         if held is not None:
             self.game.put_down()
-            self.say(f"You let go of {held.label}.")
+            self.say(child_message("bubbles.said.let_go", bubble=held.label))
 
     def drag(self, x: float, y: float) -> None:
         if self.game.held is not None and self.finger:
@@ -181,14 +183,11 @@ class BubblePlay(TableController):
         )
         self.flash = Flash(popped.equation, where, self.clock() + FLASH_SECONDS, popped.hit)
         self.sound("good" if popped.hit else "seen")
+        facts = {"reason": popped.reason, "target": popped.target, "new": popped.new_target}
         if popped.hit:
-            self.say(f"{popped.reason} New target: {popped.new_target}.", "good")
+            self.say(child_message("bubbles.said.hit", facts), "good")
         elif popped.retargeted:
-            self.say(
-                f"{popped.reason} Nobody can make {popped.target} any more, so the new "
-                f"target is {popped.new_target}.",
-                "miss",
-            )
+            self.say(child_message("bubbles.said.retargeted", facts), "miss")
         else:
             self.say(popped.reason, "miss")
 
@@ -200,7 +199,9 @@ class BubblePlay(TableController):
         undone = self.game.undo()
         log.info("bubbles: undo %s (teacher PIN); score %d", undone.equation, self.game.score)
         self.flash = None
-        self.say(f"Took back {undone.equation}. Score: {self.game.score}.")
+        self.say(
+            child_message("bubbles.said.undone", equation=undone.equation, score=self.game.score)
+        )
 
 
 __all__ = ["FLASH_SECONDS", "START", "BubblePlay", "Flash"]

@@ -80,7 +80,7 @@ PRESS_WRONG = {
     "result": "arena.ui.round_over",
 }
 # what the round says again when carried on in the middle of these phases
-AGAIN = {"countdown": "Everybody is ready!", "reveal": "Reveal!", "ready": ""}
+AGAIN = {"countdown": "arena.said.all_ready", "reveal": "arena.said.reveal", "ready": ""}
 NOTED = ("arena.leftovers", "arena.pot_removed", "arena.set_over", "arena.game_over")
 
 
@@ -234,7 +234,9 @@ class ArenaPlay(TableController):
         if self.cards == "virtual":
             self.deal_operator()
         else:
-            self.say(f"Set {self.shown.set_number}, round {self.shown.round}.")
+            self.say(
+                child_message("arena.said.round", set=self.shown.set_number, round=self.shown.round)
+            )
 
     def set_operator(self, text: str, source: str) -> None:
         """The operator card from the camera, a tap, or the device's dealer."""
@@ -273,7 +275,7 @@ class ArenaPlay(TableController):
             choice = self.bots[seat].choose(st, seat)
             self.picks[seat] = (choice.cards[0], choice.cards[1])
             self.bot_press_at[seat] = now + BOT_SECONDS + BOT_STAGGER * k
-        pot = f" The winner also takes the pot ({len(st.pot)})." if st.pot else ""
+        pot = " " + child_message("arena.said.pot", cards=len(st.pot)) if st.pot else ""
         self.say(f"{rule_words(op)}{pot}")
 
     def press(self, seat: int, at: float) -> bool:
@@ -331,9 +333,9 @@ class ArenaPlay(TableController):
         if all(self.ready):
             self.phase = "countdown"
             self.countdown_end = self.clock() + COUNTDOWN
-            self.say("Everybody is ready!")
+            self.say(child_message(AGAIN["countdown"]))
         else:
-            self.say(f"{self.name(seat)} is ready. {self.next_step()}")
+            self.say(child_message("arena.said.ready", name=self.name(seat), what=self.next_step()))
 
     def countdown_left(self) -> int:
         if self.countdown_end is None:
@@ -369,7 +371,7 @@ class ArenaPlay(TableController):
         self.sound("round")
         if self.cards == "virtual":
             self.pairs = [list(self.picks.get(s, (None, None))) for s in range(self.players)]
-        self.say("Reveal!")
+        self.say(child_message(AGAIN["reveal"]))
 
     # -- the camera and touch corrections ---------------------------------------------------------
 
@@ -484,8 +486,9 @@ class ArenaPlay(TableController):
         self.said[seat] = value
         log.info("math-arena: seat %d says %d, the pair makes %d", seat + 1, value, right)
         self.sound("good" if value == right else "wrong")
-        ending, tone = (". Right!", "info") if value == right else (f", not {value}.", "error")
-        self.say(f"{self.name(seat)}: {said_as(op, (a, b))}{ending}", tone)
+        said, tone = ("right", "info") if value == right else ("wrong", "error")
+        facts = {"name": self.name(seat), "sum": said_as(op, (a, b)), "value": value}
+        self.say(child_message(f"arena.said.{said}", facts), tone)
         start = self.revealed_at if self.revealed_at is not None else self.asked_at
         seconds = None if start is None else round(max(0.0, self.clock() - start), 3)
         return Said(seat, value == right, value_question(op, (a, b)), value, seconds)
@@ -520,7 +523,7 @@ class ArenaPlay(TableController):
         except WrongCards as e:
             self.bad = set(e.cards)
             self.refuse(e.code, e.message, e.seat)
-            self.message += " Tap the marked card to fix it."
+            self.message += " " + child_message("arena.said.fix_marked")
             return
         events = [e for action in actions for e in self.match.apply(action)]
         if self.state.phase == "deal":
@@ -566,26 +569,23 @@ class ArenaPlay(TableController):
 
     def next_step(self) -> str:
         """What the device waits for now, naming who (the instruction line)."""
-        waiting = [self.name(s) for s in range(self.players) if not self.ready[s]]
-        if self.phase == "operator":
-            return "Turn over the operator card. No camera? Tap the empty card, or Deal one for us."
-        if self.phase == "ready" and not any(self.ready):
-            return "Put two cards face down, then press your button or tap I'm ready!"
-        if self.phase == "ready":
-            return f"Waiting for {names_joined(waiting)} to press their button."
-        if self.phase == "countdown":
-            return "Get ready to turn your cards over..."
-        if self.phase == "leftover" and (missing := self.missing()):
-            tied = [self.name(s) for s in missing]
-            return f"{names_joined(tied)}: show your leftover card face up."
-        if self.phase == "reveal" and not self.complete():
-            return "Turn your cards face up. Tap an empty card to enter it."
-        sayers = [self.name(s) for s in range(self.players) if self.can_say(s)]
-        if sayers:
-            return f"{names_joined(sayers)}: tap your row and say your value, or tap Who wins?"
-        if self.phase == "result":
-            return "Tap See the results." if self.finished else "Tap Next round."
-        return "Tap Who wins?"
+        seats = [s for s in range(self.players) if not self.ready[s]]
+        if self.phase in ("operator", "countdown"):
+            step = self.phase
+        elif self.phase == "ready":
+            step = "waiting" if any(self.ready) else "ready"
+        elif self.phase == "leftover" and (missing := self.missing()):
+            step, seats = "leftover", missing
+        elif self.phase == "reveal" and not self.complete():
+            step = "face_up"
+        elif seats := [s for s in range(self.players) if self.can_say(s)]:
+            step = "say_value"
+        elif self.phase == "result":
+            step = "results" if self.finished else "next_round"
+        else:
+            step = "score"
+        names = names_joined([self.name(s) for s in seats]) if seats else ""
+        return child_message(f"arena.step.{step}", names=names)
 
     def row_text(self, seat: int) -> tuple[str, str, bool]:
         """A seat row's words: (text, tone, bold); tone is good, bad, ink, muted or
@@ -646,10 +646,8 @@ class ArenaPlay(TableController):
                     if self.cards == "virtual":
                         self.picks[act.seat] = act.cards
         self.sound("tap")
-        again = (
-            "Check the cards." if self.phase != "operator" else "Turn over the operator card again."
-        )
-        self.say(f"Taken back. {again}")
+        again = "operator" if self.phase == "operator" else "cards"
+        self.say(child_message(f"arena.undone.{again}"))
 
     def record(self) -> dict[str, Any]:
         """The round beyond the match: its phase, who is ready, the pairs read, the picks,
@@ -694,7 +692,7 @@ class ArenaPlay(TableController):
                 self.restore(record)
             except (TypeError, ValueError, KeyError, IndexError) as exc:
                 log.warning("math-arena: the saved round does not read (%s): dropped", exc)
-        self.say(f"Welcome back! {self.message}".strip())
+        self.say(child_message("ui.welcome_back", what=self.message).strip())
 
     def restore(self, record: Mapping[str, Any]) -> None:
         phase = str(record["phase"])
@@ -715,7 +713,7 @@ class ArenaPlay(TableController):
             if self.phase == "countdown":
                 self.countdown_end = self.clock() if end is None else float(end)
         if self.phase in AGAIN and (self.phase != "ready" or any(self.ready)):
-            self.say(AGAIN[self.phase])
+            self.say(child_message(AGAIN[self.phase]) if AGAIN[self.phase] else "")
 
 
 __all__ = ["BOT_SECONDS", "BOT_STAGGER", "COUNTDOWN", "GAME", "ArenaPlay", "Said"]

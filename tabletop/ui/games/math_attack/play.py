@@ -166,26 +166,23 @@ class AttackPlay(TableController):
         return f"{card} can go on {self.names[play.line]}'s line"
 
     def next_step(self) -> str:
-        state, who = self.state, self.names[self.state.turn]
-        if self.over:
-            return "The game is over!"
-        if state.phase != "play":
-            return "Dealing the cards\u2026"
-        if self.is_bot(state.turn):
-            return f"{who} is thinking\u2026"
-        last = "your last card" if state.end_by is not None else "one card"
-        if self.undone:
+        state, facts = self.state, {"who": self.names[self.state.turn]}
+        last = "_last" if state.end_by is not None else ""
+        if self.over or state.phase != "play":
+            step = "over" if self.over else "dealing"
+        elif self.is_bot(state.turn):
+            step = "thinking"
+        elif self.undone:
             line, card = next(iter(self.undone.items()))
-            return f"Take {label(card)} off {self.names[line]}'s line, then {who} plays again."
-        if (wrong := next(iter(self.ghosts or self.trouble), None)) is not None:
-            what = "tap the red card" if wrong in self.ghosts else "put the cards back"
-            return f"{self.names[wrong]}'s line: {what} to set it right."
-        if not self.virtual:
-            return f"{who}: put {last} on a number line (or tap a line)."
-        if self.selected is None:
-            return f"{who}: tap {last} in your hand, then a number line."
-        card = label(state.hands[0][self.selected])
-        return f"{who}: now tap the number line for your {card}."
+            step, facts["card"], facts["owner"] = "take_off", label(card), self.names[line]
+        elif (wrong := next(iter(self.ghosts or self.trouble), None)) is not None:
+            step = "tap_red" if wrong in self.ghosts else "put_back"
+            facts["owner"] = self.names[wrong]
+        elif not self.virtual or self.selected is None:
+            step = ("tap" if self.virtual else "put") + last
+        else:
+            step, facts["card"] = "line", label(state.hands[0][self.selected])
+        return child_message(f"atk.step.{step}", facts)
 
     # -- saying things ----------------------------------------------------------------------
 
@@ -201,7 +198,7 @@ class AttackPlay(TableController):
         """The ruling in plain words: what the card did, and what comes next."""
         words = [e.text for e in events if e.code not in SILENT]
         if not self.virtual and any(e.code == "atk.drew" for e in events):
-            words.append(f"Seat {action.seat + 1}, take a card from the stack.")
+            words.append(child_message("atk.said.draw", seat=action.seat + 1))
         if binding := turn_words(self.state):
             words.append(binding)
         played = isinstance(action, Play)
@@ -313,12 +310,12 @@ class AttackPlay(TableController):
         self.ghosts.clear()
         self.trouble.clear()
         self.selected = None
-        again = f"It is {self.names[self.state.turn]}'s turn again."
+        turn = self.names[self.state.turn]
         if not isinstance(taken, Play):
-            self.say(f"Taken back: the pass. {again}")
+            self.say(child_message("atk.undone.pass", turn=turn))
         elif self.virtual:
             who, card, owner = self.names[taken.seat], label(taken.card), self.names[taken.line]
-            self.say(f"Taken back: {who}'s {card} on {owner}'s line. {again}")
+            self.say(child_message("atk.undone.play", who=who, card=card, owner=owner, turn=turn))
         else:
             self.undone[taken.line] = taken.card
             self.say(child_message("atk.ui.take_back", self.facts(taken.line, taken.card)))
@@ -341,7 +338,7 @@ class AttackPlay(TableController):
             self.say(child_message("atk.ui.pick_card"))
         else:
             lines = tuple((str(i), f"{name}'s line") for i, name in enumerate(self.names))
-            where = f"{self.names[seat]}: on which line did you put your card?"
+            where = child_message("atk.ask.where", name=self.names[seat])
             return Ask("where", where, lines, given=(seat,))
         return None
 
@@ -359,7 +356,7 @@ class AttackPlay(TableController):
     def ask_card(self, line: int, what: str = "card", title: str = "") -> Ask:
         """Which card (of all the cards, each under its face) went on ``line``."""
         who, owner = self.names[self.state.turn], self.names[line]
-        title = title or f"Which card did {who} put on {owner}'s line?"
+        title = title or child_message("atk.ask.card", who=who, owner=owner)
         cards = tuple((c, face(c)[0]) for c in PICKER)
         words = tuple((c, face(c)[1]) for c in PICKER)
         return Ask(what, title, cards, columns=10, rows=3, given=(line,), captions=words)

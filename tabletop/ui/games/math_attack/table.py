@@ -37,6 +37,7 @@ from tabletop.ui.games.math_attack.play import (
     face,
     num,
 )
+from tabletop.ui.messages import child_message
 from tabletop.ui.results import Outcome, outcome_of
 from tabletop.ui.saves import GameSave, seat_infos
 from tabletop.ui.scenes import form
@@ -232,11 +233,11 @@ class AttackScene(TableScene):
         play.carry_on(self.save.app.get("table"))
         play.deal()
         if not self.resumed:
-            deal = "" if play.virtual else "Deal 5 cards each. "
-            play.say(f"{deal}{self.names[self.state.turn]} goes first!")
+            first = "atk.said.first" if play.virtual else "atk.said.deal_first"
+            play.say(child_message(first, name=self.names[self.state.turn]))
 
     def welcome(self) -> None:
-        self.play.say(f"Welcome back! It is {self.names[self.state.turn]}'s turn.")
+        self.play.say(child_message("atk.said.welcome_back", name=self.names[self.state.turn]))
 
     def card_seats(self) -> int:
         return 0 if self.play.virtual else 2

@@ -362,7 +362,7 @@ class MwmPlay(TableController):
             index = self.stage_card_index(seat, action)  # after a swap, where it is now
             assert index is not None
         if not self._rewrite(index, action):
-            self.say(f"{name}: the device cannot use that card here. Check the cards.", "error")
+            self.say(child_message("mwm.ui.cannot_use", name=name), "error")
             return
         self.typed.pop(seat, None)
         self.pump()
@@ -482,24 +482,18 @@ class MwmPlay(TableController):
 
     def next_step(self) -> str:
         """What the device waits for now, naming who (the instruction line)."""
+        names = ""
         if self.finished:
-            return "The game is over! Tap See the results."
-        if self.verdict is not None:
-            return f"Read what happened, then tap {'Math War!' if self.verdict.war else 'Next'}."
-        waiting = ", ".join(self.name(s) for s in self.waiting_for_cards())
-        if waiting and self.state.stage.kind != "hand":
-            return (
-                f"MATH WAR! {waiting}: cards face down, then one COUNT META card up "
-                "and a new MATH CRATE card."
-            )
-        if waiting:
-            return f"{waiting}: turn up your COUNT META and MATH CRATE cards."
-        solving = ", ".join(self.name(s) for s in self.solving() if s not in self.ready)
-        if not solving:
+            step = "over"
+        elif self.verdict is not None:
+            step = "war_next" if self.verdict.war else "next"
+        elif names := ", ".join(self.name(s) for s in self.waiting_for_cards()):
+            step = "cards" if self.state.stage.kind == "hand" else "war_cards"
+        elif names := ", ".join(self.name(s) for s in self.solving() if s not in self.ready):
+            step = "solve_solo" if self.solo else "solve"
+        else:
             return ""
-        if self.solo:
-            return "Work it out and tap the answer box to type YOUR SOLUTION."
-        return f"{solving}: work it out, tap your answer box, type it, then press your button."
+        return child_message(f"mwm.step.{step}", names=names)
 
     # -- the moderator ----------------------------------------------------------------
 

@@ -19,7 +19,7 @@ from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.games.math_wars_meta.play import MwmPlay, SeatConfig
 from tabletop.ui.games.math_wars_meta.table import MwmTable
-from tabletop.ui.messages import names_joined
+from tabletop.ui.messages import child_message, names_joined
 from tabletop.ui.saves import GameSave, seat_infos
 from tabletop.ui.scenes.form import (
     CHILD,
@@ -167,19 +167,19 @@ def _check(values: FormValues) -> str | None:
     """What keeps these choices from making a game, in a child's words."""
     choices, n = Choices.from_form(values), len(values.seats)
     if choices.mode == "solo" and (n != 1 or values.bots):
-        return "Solo is one child alone: tap Players to play with others."
+        return child_message("setup.mwm.solo")
     if choices.mode == "pvp" and n < 2:
-        return "Players needs two or more: tap an empty seat to add one, or tap Solo."
+        return child_message("setup.mwm.players")
     if choices.mode == "teams":
         fmt = TEAM_FORMATS[choices.team_size]
         counts = [fmt.size * t for t in fmt.teams]
         if n not in counts or n % fmt.size:
             need = names_joined([str(c) for c in counts]).replace(" and ", " or ")
-            return f"{fmt.name} need {need} players: add or take away a player."
+            return child_message("setup.mwm.team_size", teams=fmt.name, need=need)
     try:
         choices.settings()
     except TabletopError as e:
-        return f"These choices do not make a game ({e}). Check the players and teams."
+        return child_message("setup.mwm.no_game", why=e)
     return None
 
 

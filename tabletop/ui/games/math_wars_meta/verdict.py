@@ -83,7 +83,7 @@ def say(play: MwmPlay, event: Event) -> str | None:
     if code == "mwm.solo_redraw":
         return event.text.replace("only the", "only the COUNT META card")
     if code == "mwm.game_won" and play.solo:
-        return "You won every round. You win the game!"
+        return child_message("mwm.said.solo_won")
     if code not in CHILD_MESSAGES or (code == "mwm.round_start" and d.get("round", 1) <= 1):
         return None
     facts = {**d, "name": play.name(seat) if seat is not None else ""}
@@ -163,7 +163,7 @@ def last_verdict(play: MwmPlay) -> Verdict | None:
             verdict.difference[event.seat] = d["difference"]
     codes = {event.code for event in events}
     if play.solo and "mwm.solo_discard" not in codes:
-        lines.append("Only your battle card goes on the spoils pile.")
+        lines.append(child_message("mwm.said.solo_battle"))
     if play.solo and play.state.rounds and "mwm.round_won" in codes:
         lines.append(solo_round_text(play.state.rounds[-1]))
     verdict.summary = lines[-2:] if play.solo else _summary(play, stage, events)
@@ -193,25 +193,25 @@ def _summary(play: MwmPlay, stage: Stage, events: Sequence[Event]) -> list[str]:
     for seat in stage.revealed:
         up, crate = stage.up[seat], stage.crates[seat]
         if up is not None and crate is not None and answer(up[1], crate) is None:
-            out.append(
-                f"{play.name(seat)}: {problem_text(up[1], crate)} leaves a remainder, "
-                f"so only {up[1]} counts."
-            )
+            facts = {"name": play.name(seat), "problem": problem_text(up[1], crate)}
+            out.append(child_message("mwm.said.remainder", facts, count=up[1]))
     knocked = [e.seat for e in events if e.code == "mwm.knocked_out" and e.seat is not None]
     for event in events:
         if event.code == "mwm.round_won" and knocked:
-            out.append(_out(play, knocked, "."))
+            out.append(_out(play, knocked, ""))
             knocked = []
         text = say(play, event) if event.code in SUMMARY_CODES else None
         if text:
             out.append(text)
     if knocked:
-        out.append(_out(play, knocked, " of this round."))
+        out.append(_out(play, knocked, "_round"))
     return out
 
 
 def _out(play: MwmPlay, knocked: Sequence[int], end: str) -> str:
-    return f"{seat_list(play, knocked)} {'is' if len(knocked) == 1 else 'are'} out{end}"
+    """Who is out (``end`` "_round": of this round)."""
+    out = "mwm.said.out" if len(knocked) == 1 else "mwm.said.all_out"
+    return child_message(out + end, names=seat_list(play, knocked))
 
 
 def _solo_figures(record: RoundRecord) -> tuple[int, int, str]:
@@ -225,9 +225,8 @@ def _solo_figures(record: RoundRecord) -> tuple[int, int, str]:
 def solo_round_text(record: RoundRecord) -> str:
     """MWM-8's record of a solo round: accuracy, and time from first to last answer."""
     right, total, time = _solo_figures(record)
-    return (
-        f"Round {record.number}: {right} of {total} answers right{f' in {time}' if time else ''}."
-    )
+    facts = {"round": record.number, "right": right, "total": total, "time": time}
+    return child_message("mwm.said.solo_round_timed" if time else "mwm.said.solo_round", facts)
 
 
 def questions_for(state: MathWarsMetaState, seat: int) -> tuple[Question | None, Question | None]:
@@ -282,7 +281,8 @@ def results_lines(play: MwmPlay) -> list[str]:
     out = [round_line(play, record) for record in play.state.rounds]
     tally = play.state.tallies[0]
     if play.solo and tally.right + tally.wrong:
-        out.append(f"All game: {tally.right} of {tally.right + tally.wrong} answers right.")
+        total = tally.right + tally.wrong
+        out.append(child_message("mwm.said.solo_game", right=tally.right, total=total))
     return out
 
 

@@ -46,7 +46,7 @@ from tabletop.games.mathe_meister import (
     sum_wanted,
 )
 from tabletop.ui.controller import TableController
-from tabletop.ui.messages import child_message
+from tabletop.ui.messages import child_message, names_joined
 from tabletop.ui.saves import keyed_dealer, standings_result
 
 Cell = tuple[int, int]
@@ -232,19 +232,21 @@ class SoloPlay(TableController):
 
     def next_step(self) -> str:
         if self.state.finished:
-            return "The game is over."
-        if self.state.dice is None:
-            return "Tap 'Get the dice' when you are ready."
-        if self.may_end():
-            return f"Tap 'Done with round {self.state.round}' when you are done."
-        return "Tap a die or a sign, then a box on the sheet."
+            step = "over"
+        elif self.state.dice is None:
+            step = "dice"
+        else:
+            step = "done" if self.may_end() else "write"
+        return child_message(f"mm.step.{step}", round=self.state.round)
 
     def welcome(self, resumed: bool) -> None:
         if resumed:
-            self.say(f"Welcome back, {self.player}! This is round {self.state.round}.")
+            self.say(
+                child_message("mm.said.welcome_back", name=self.player, round=self.state.round)
+            )
         else:
             modes = modes_named(self.settings.modes)
-            self.say(f"{self.player}, let's play Mathe-Meister ({modes})!")
+            self.say(child_message("mm.said.welcome", name=self.player, modes=modes))
         if self.state.dice is None and not self.state.finished:
             self.asks.append(("dice",))
 
@@ -268,11 +270,11 @@ class SoloPlay(TableController):
             self.round_start = len(self.match.history)
             self.dice_source = source
             a, b = values
-            self.say(f"Round {self.state.round}: write {a} and {b}, and two signs.")
+            self.say(child_message("mm.said.rolled", round=self.state.round, a=a, b=b))
 
     def no_dice(self) -> None:
         if self.state.dice is None:
-            self.say("Tap 'Get the dice' when you are ready.")
+            self.say(child_message("mm.step.dice"))
 
     # -- taps ----------------------------------------------------------------------------
 
@@ -284,7 +286,7 @@ class SoloPlay(TableController):
             self._pick_die(name)
         elif kind == "op":
             self.pen = None if self.pen == ("op", arg) else ("op", arg)
-            self.say("Now tap a grey box for the sign.")
+            self.say(child_message("mm.said.op_picked"))
         elif kind == "power":
             self._pick_power(int(arg))
         elif kind == "cell":
@@ -293,7 +295,7 @@ class SoloPlay(TableController):
             self._tap_star(arg)
         elif kind == "cancel":
             self.swap = None
-            self.say("No swap.")
+            self.say(child_message("mm.said.no_swap"))
         else:
             actions = {"hint": self._hint, "undo": self.undo, "done": self._end_round}
             actions.get(kind, lambda: None)()
@@ -315,9 +317,9 @@ class SoloPlay(TableController):
         elif kind == "op" and self.turn is not None:
             self.refuse("mm.supply_empty", {"op": glyph(arg)})
         elif kind == "power" and self.sheet.powers[int(arg)] == "used":
-            self.say("You already used that Star Power.", "error")
+            self.say(child_message("mm.said.power_used"), "error")
         elif kind == "power":
-            self.say("Win a Bonus Star to circle a Star Power. Then you can use it.")
+            self.say(child_message("mm.said.power_locked"))
         elif name == "shop" and self.settings.has("coinless"):
             self.refuse("mm.coinless")
         else:
@@ -330,8 +332,7 @@ class SoloPlay(TableController):
                 self.perform(ClaimStar(0, line, power, at=at_ms))
             case ("swap", kind):
                 self.swap = {"kind": kind, "first": None}
-                what = "grey boxes (signs)" if kind == "operators" else "white boxes (numbers)"
-                self.say(f"Tap two {what} to swap them.")
+                self.say(child_message(f"mm.said.swap_{kind}"))
 
     def _pick_die(self, name: str) -> None:
         die = int(name[3])
@@ -342,17 +343,17 @@ class SoloPlay(TableController):
             return
         self.pen = None if self.pen == ("die", die, value) else ("die", die, value)
         if self.pen is not None:
-            self.say(f"Now tap a white box for the {value}.")
+            self.say(child_message("mm.said.die_picked", value=value))
 
     def _pick_power(self, index: int) -> None:
         kind, turn = self.settings.layout.star_powers[index], self.turn
         if turn is None:
             self.refuse("mm.roll_first")
         elif kind == "coin":
-            self.say("A coin Star Power is one more coin for the Coin Shop.")
+            self.say(child_message("mm.said.coin_power"))
         elif kind in OPS:
             self.pen = ("opower", kind, index)
-            self.say(f"Star Power {glyph(kind)}: tap a grey box.")
+            self.say(child_message("mm.said.op_power", op=glyph(kind)))
         elif kind in OPERAND_POWERS:
             free = [d for d in (0, 1) if not turn.used[d]]
             chosen = self.pen[1] if self.pen is not None and self.pen[0] == "die" else None
@@ -365,7 +366,7 @@ class SoloPlay(TableController):
             if chosen is None:
                 self.say(child_message("ui.pick_power_die"))
             else:
-                self.say(f"Star Power {kind} replaces die {chosen + 1}. Tap a white box.")
+                self.say(child_message("mm.said.die_power", power=kind, die=chosen + 1))
 
     def _tap_cell(self, cell: Cell) -> None:
         """A box tapped: what the pen holds is written there (the engine refuses a box
@@ -404,7 +405,7 @@ class SoloPlay(TableController):
             self.refuse("mm.swap_kind")
         elif first is None:
             self.swap["first"] = cell
-            self.say("Now tap the box to swap it with.")
+            self.say(child_message("mm.said.swap_first"))
         elif self.perform((SwapOperators if operators else SwapOperands)(0, first, cell)):
             self.swap = None
         else:
@@ -413,7 +414,7 @@ class SoloPlay(TableController):
     def _tap_star(self, line: str) -> None:
         claim = next((c for c in self.state.claims if c.line == line), None)
         if line in self.sheet.stars:
-            self.say(f"{line_name(line)}'s Bonus Star is yours.", "good")
+            self.say(child_message("mm.said.star_yours", line=line_name(line)), "good")
         elif not self.sheet.line_complete(line):
             self.refuse("mm.star_unfinished")
         elif not self.state.turns:
@@ -421,11 +422,8 @@ class SoloPlay(TableController):
         elif not self.settings.automatic_claims or (claim is not None and not claim.power):
             self.asks.append(("star", line))
         elif claim is not None:
-            self.say(
-                f"{line_name(line)}'s star is yours when the round ends, with the "
-                f"{claim.power} Star Power.",
-                "good",
-            )
+            facts = {"line": line_name(line), "power": claim.power}
+            self.say(child_message("mm.said.star_at_end", facts), "good")
         elif self.state.owner(line) is None and not self.state.turns[0].writes_done:
             self.refuse("mm.claim_after_writes")
         else:
@@ -467,7 +465,7 @@ class SoloPlay(TableController):
                     self.offers.append(line)
             sound = SOUNDS.get(code, sound)
         # the Star Power of a star the device claims is chosen in the dialog that opens now
-        spoken += [f"{line}'s star: the device claims it for you." for line in claimed]
+        spoken += [child_message("mm.said.star_claimed", line=line) for line in claimed]
         self.sounds.append(sound)
         if spoken:
             self.say(" ".join(spoken), "good")
@@ -484,7 +482,7 @@ class SoloPlay(TableController):
             and state.turns
             and not any(c.line == line for c in state.claims)
         ):
-            return ["Its star comes when your two numbers and two signs are in."]
+            return [child_message("mm.said.star_after_writes")]
         return []
 
     def offer_next(self) -> None:
@@ -502,8 +500,7 @@ class SoloPlay(TableController):
         action = self.match.undo()
         self.pen, self.swap, self.advice, self.offers = None, None, None, []
         self.sounds.append("tap")
-        words = TAKEN_BACK.get(type(action), lambda a: "the last move")(action)
-        self.say(f"Taken back: {words}.")
+        self.say(TAKEN_BACK.get(type(action), lambda a: child_message("mm.undone.move"))(action))
 
     def _hint(self) -> None:
         try:
@@ -518,7 +515,7 @@ class SoloPlay(TableController):
         if self.perform(EndRound(0)):
             self.pen, self.swap, self.offers = None, None, []
             if not self.state.finished:
-                self.say(f"Round {finished_round} is over.")
+                self.say(child_message("mm.said.round_over", round=finished_round))
                 self.asks.append(("dice",))
 
 
@@ -611,12 +608,12 @@ SOUNDS |= dict.fromkeys(("mm.round_over", "mm.game_over"), "round")
 
 # a move taken back, in words
 TAKEN_BACK: dict[type, Callable[[Any], str]] = {
-    WriteOperand: lambda a: f"the {a.value}",
-    WriteOperator: lambda a: f"the {glyph(a.op)}",
-    ChangeDie: lambda a: "the Coin Shop change (coins back)",
-    ClaimStar: lambda a: f"the {line_name(a.line)} star",
-    SwapOperators: lambda a: "the swap (coins back)",
-    SwapOperands: lambda a: "the swap (coins back)",
+    WriteOperand: lambda a: child_message("mm.undone.write", thing=a.value),
+    WriteOperator: lambda a: child_message("mm.undone.write", thing=glyph(a.op)),
+    ChangeDie: lambda a: child_message("mm.undone.shop"),
+    ClaimStar: lambda a: child_message("mm.undone.star", line=line_name(a.line)),
+    SwapOperators: lambda a: child_message("mm.undone.swap"),
+    SwapOperands: lambda a: child_message("mm.undone.swap"),
 }
 
 
@@ -625,13 +622,14 @@ def hint_words(advice: Hint) -> str:
     sentences = []
     if advice.changes:
         changes = " and ".join(f"{c.delta:+d} on die {c.die + 1}" for c in advice.changes)
-        sentences.append(f"Coin Shop: {changes}.")
+        sentences.append(child_message("mm.hint.shop", changes=changes))
     things = [str(w.value) for w in advice.operands] + [glyph(o.op) for o in advice.operators]
-    if len(things) > 1:
-        sentences.append(f"Write {', '.join(things[:-1])} and {things[-1]} in the green boxes.")
-    elif things:
-        sentences.append(f"Write {things[0]} in the green box.")
-    return "Hint: " + (" ".join(sentences) if sentences else "you are done: end the round.")
+    if things:
+        write = "mm.hint.write_one" if len(things) == 1 else "mm.hint.write"
+        sentences.append(child_message(write, things=names_joined(things)))
+    if not sentences:
+        return child_message("mm.hint.done")
+    return child_message("mm.hint.hint", what=" ".join(sentences))
 
 
 __all__ = [

@@ -14,6 +14,7 @@ from tabletop.highscores import Recorded
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.games.mathe_meister.play import MMMatch, modes_named, score_lines
 from tabletop.ui.games.mathe_meister.sheet import SheetGeometry, SheetLook, draw_sheet
+from tabletop.ui.messages import child_message
 from tabletop.ui.results import GameResults, Outcome, Standing
 
 
@@ -30,8 +31,8 @@ class SoloEnd:
         self.card = score_sheet(self.match.state.sheets[0], self.match.settings)
         self.score, self.modes = self.card.total, self.match.settings.modes
         self.outcome = Outcome(
-            f"Well played, {self.player}!",
-            f"Final score: {self.score} ({modes_named(self.modes)}).",
+            child_message("mm.said.well_played", name=self.player),
+            child_message("mm.said.final", score=self.score, modes=modes_named(self.modes)),
             [Standing(0, self.player, 1, str(self.score))],
             f"final score: {self.score}",
             score_lines(self.card),
@@ -45,13 +46,10 @@ class SoloEnd:
         self.recorded = rec = self.ctx.highscores.record(
             MatheMeister.name, self.player, self.modes, self.score, lower_is_better=lower
         )
-        modes, goal = modes_named(self.modes), "lowest" if lower else "best"
-        if rec.previous_best is None:
-            said = f"Your first {modes} game: that is your {goal} score so far!"
-        elif rec.is_new_best:
-            said = f"New high score for {modes}! Your {goal} before was {rec.previous_best}."
-        else:
-            said = f"Your {goal} score for {modes}: {rec.best}."
+        facts = {"modes": modes_named(self.modes), "goal": "lowest" if lower else "best"}
+        high = "new_high" if rec.is_new_best else "high"
+        high = "first_high" if rec.previous_best is None else high
+        said = child_message(f"mm.said.{high}", facts, before=rec.previous_best, best=rec.best)
         notice = self.ctx.highscores.notice
         self.outcome.lines += [said, notice] if notice else [said]
 

@@ -18,6 +18,7 @@ from tabletop.ui.app import Context, Scene
 from tabletop.ui.games.mathe_meister.results import solo_results
 from tabletop.ui.games.mathe_meister.solo import MatheMeisterScene
 from tabletop.ui.games.mathe_meister.table import BOT_LEVEL, TableScene
+from tabletop.ui.messages import child_message
 from tabletop.ui.saves import GameSave, seat_infos
 from tabletop.ui.scenes.form import (
     CHILD,
@@ -35,7 +36,7 @@ from tabletop.ui.scenes.rules import load_rules
 GAME = MatheMeister.name
 TABLE_MODES = tuple(m for m in MODES if m not in SOLO_MODES)
 OPPOSITE = {"small_to_big": "big_to_small", "big_to_small": "small_to_big"}
-SOLO_ONLY = "Black Hole and Fear of Fours are for one player. Take the other players away first."
+SOLO_ONLY = child_message("setup.mm.solo_only")
 
 RULES = load_rules("mathe_meister")
 

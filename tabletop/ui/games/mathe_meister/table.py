@@ -387,10 +387,8 @@ class TableScene(Table):
             return
         self.ctx.sounds.play("star")
         self.message = ""
-        self.play.note = (
-            f"{self.name(seat)}: {line_name(line)}'s star, +{self.board.values[line]}. "
-            "Circle a Star Power!"
-        )
+        facts = {"line": line_name(line), "points": self.board.values[line]}
+        self.play.note = child_message("mm.ui.star_chosen", facts, name=self.name(seat))
         self._after_change()
 
     def status(self) -> str:
@@ -463,11 +461,11 @@ class TableScene(Table):
             chip = r.inflate(-m.u(16), -m.u(14))
             chip.width = m.u(40)
             waiting = len(self.board.waiting) - 1
-            more = f" ({waiting} more waiting)" if waiting else ""
-            text = f"{self.name(seat)} was first: tap your star{more}."
+            first = "mm.ui.first_more" if waiting else "mm.ui.first"
+            text = child_message(first, name=self.name(seat), more=waiting)
             painter.seat_name(surface, chip, seat, text, m.text, r.width - m.u(220), gap=10)
         else:
-            text = "Finished a row or column? Press your seat button!"
+            text = child_message("mm.ui.press_seat")
             at = (r.left + m.u(4), r.centery)
             painter.text(surface, text, at, m.text, p.muted, anchor="midleft", max_width=r.width)
         draws = {"star": self._draw_star, "seat": self._draw_seat}

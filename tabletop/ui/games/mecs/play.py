@@ -161,7 +161,7 @@ class MecsPlay(TableController):
         self.dealer = keyed_dealer(seed, self.match)
         self.clock, self.sound = clock, sound
         self.save: GameSave | None = None
-        self.message = "Everybody gets 3 number cards and 2 symbol cards."
+        self.message = child_message("mecs.said.deal")
         self.banner: Banner | None = None
         self.readings: dict[int, tuple[str, ...]] = {}  # camera readings the game refused
         # a fix of a reading that takes back what the device acted on, waiting for the
@@ -229,37 +229,33 @@ class MecsPlay(TableController):
         """What the device waits for now, naming who (the instruction line)."""
         state, seat, shows = self.state, self.pending_seat(), self.wants("reveal")
         if state.phase == "over":
-            return "The game is over!"
-        if shows is not None:
-            return f"Who starts? {self.name(shows)}: show one number card!"
-        if self.wants("objective") is not None:
-            return "Turn up the next objective card and show it!"
-        if seat is None:
-            return "Dealing the cards..."
-        if state.phase == "refill":
-            return f"Fill hands up to 5 cards: {self.name(seat)}, draw a number or a symbol."
-        who = f"Turn {state.turn}: {self.name(seat)}"
-        if self.is_scene_bot(seat):
-            return f"{who} is thinking..."
-        if state.phase == "plant":
-            return f"{who}, put down 1 or 2 cards, or hack!"
-        return f"{who}, put down 1 more, trade, or end your turn."
+            step = "over"
+        elif shows is not None:
+            step, seat = "who_starts", shows
+        elif self.wants("objective") is not None:
+            step = "objective"
+        elif seat is None:
+            step = "dealing"
+        elif state.phase == "refill":
+            step = "refill"
+        elif self.is_scene_bot(seat):
+            step = "thinking"
+        else:
+            step = "plant" if state.phase == "plant" else "planted"
+        name = "" if seat is None else self.name(seat)
+        return child_message(f"mecs.step.{step}", name=name, turn=state.turn)
 
     def goal_line(self) -> str:
         """The race or the objective, in one line."""
         state, s = self.state, self.settings
-        if s.mode == "challenge":
-            met = len(state.met)
-            if state.objective is not None:
-                return f"Objective {met + 1} of {s.objectives}: the answer must be {self.goal()}."
-            if met >= s.objectives:
-                return f"All {s.objectives} objectives are met!"
-            return f"Objective {met + 1} of {s.objectives}: turn up the next card."
-        text = f"Coin race: the first to {s.target_coins} coins wins ({DECK_NAMES[s.deck]})."
+        facts = {"number": len(state.met) + 1, "of": s.objectives, "goal": self.goal()}
         lead = max(range(len(self.seats)), key=state.coins)
-        if state.coins(lead):
-            text += f"  Leading: {self.name(lead)} with {state.coins(lead)}."
-        return text
+        facts |= {"name": self.name(lead), "coins": state.coins(lead), "target": s.target_coins}
+        goal = "leading" if state.coins(lead) else "race"
+        if s.mode == "challenge":
+            goal = "all_met" if len(state.met) >= s.objectives else "next"
+            goal = "shown" if state.objective is not None else goal
+        return child_message(f"mecs.goal.{goal}", facts, deck=DECK_NAMES[s.deck])
 
     def goal(self) -> str | None:
         """The objective card shown, in words (challenge mode, MECS-6)."""
@@ -291,17 +287,17 @@ class MecsPlay(TableController):
         """The device's ruling on an area with its reason, and its tone (bad, good,
         muted)."""
         if seat in self.readings:
-            return ("The camera sees this, but it is not allowed. Tap to fix it.", "bad")
+            return (child_message("mecs.area.refused"), "bad")
         cards = self.state.players[seat].area
         if not cards:
             return None
         verdict = evaluate(cards)
         if not verdict.valid:
-            return (f"Not finished: {verdict.reason}.", "muted")
+            return (child_message("mecs.area.unfinished", why=verdict.reason), "muted")
         if not meets_objective(self.state, verdict):
             goal = self.goal() or "the next objective"
-            return (f"{verdict.answer_text} is not {goal}, so the cards stay.", "bad")
-        return (f"{verdict.text} is right!", "good")
+            return (child_message("mecs.area.missed", answer=verdict.answer_text, goal=goal), "bad")
+        return (child_message("mecs.area.right", equation=verdict.text), "good")
 
     def can_end(self) -> bool:
         return not self.is_scene_bot(self.state.active) and may_end_turn(self.state)
@@ -387,8 +383,9 @@ class MecsPlay(TableController):
         self.sound("wrong")
         self.say(child_message(code, facts) + after, "error")
 
-    def wrong_phase(self, what: str) -> None:
-        self.wrong("mecs.ui.wrong_phase", what=what)
+    def wrong_phase(self, why: str) -> None:
+        """Not now, and ``why`` (``mecs.not_now.<why>``), naming whose turn it is."""
+        self.wrong(f"mecs.not_now.{why}", name=self.name(self.state.active))
 
     def settle(self) -> None:
         """Deal what the device deals (in camera play a person shows the who-starts and
@@ -411,19 +408,20 @@ class MecsPlay(TableController):
                     self.checked(seat, True, cards)
                 winner = seat if seat is not None else 0
                 owner = int(data.get("area_of", winner))
-                title, says = "Complete!", render(cards)
+                title, says = child_message("mecs.banner.complete"), render(cards)
                 if owner != winner:  # a hack is announced as one
-                    title = "Hacked!"
+                    title = child_message("mecs.banner.hacked")
                     says = f"{self.name(winner)} hacked {self.name(owner)}: {says}"
                 if waiting:  # MECS-9: say why it counted now
-                    title, says = "Objective met!", waiting.rstrip(".")
+                    title, says = child_message("mecs.banner.objective"), waiting.rstrip(".")
                 coins = int(data.get("coins", 0))
                 says += f"  ·  {self.name(winner)} +{coins} coins ({coin_words(cards)})"
                 self.banner = Banner(title, says, now, coins=coins, source=owner, to_seat=winner)
                 self.sound("star")
             elif event.code == "mecs.hacked":
                 target = int(data.get("target", 0))
-                self.banner = Banner("Hacked!", text, now, "hack", source=target)
+                title = child_message("mecs.banner.hacked")
+                self.banner = Banner(title, text, now, "hack", source=target)
                 self.sound("good")
             elif event.code == "mecs.objective_waiting":
                 waiting = text.replace(" (MECS-9)", "")
@@ -431,8 +429,8 @@ class MecsPlay(TableController):
                 area = self.state.players[seat].area  # true, but not what the card asks
                 self.checked(seat, False, area, self.missed())
             said = (text, TONES.get(event.code, "info"))
-        if waiting and (said is None or said[1] != "error"):
-            said = (f"Why? {waiting}", "good")  # what just happened, and why
+        if waiting and (said is None or said[1] != "error"):  # what just happened, and why
+            said = (child_message("mecs.said.why", what=waiting), "good")
         if said is not None:
             self.say(*said)
 
@@ -550,15 +548,15 @@ class MecsPlay(TableController):
         state = self.state
         if state.phase == "refill" and seat in self.match.pending.seats:
             self.refill_seat = seat
-            self.say(f"{self.name(seat)}: which stack do you draw from?")
+            self.say(child_message("mecs.said.which_stack", name=self.name(seat)))
         elif state.phase == "planted" and seat == state.active:
             self.perform(EndTurn(seat))
         elif state.phase in ("plant", "planted") and seat == state.active:
-            self.wrong_phase("put down 1 or 2 cards (or hack) before you end your turn.")
+            self.wrong_phase("plant_first")
         elif state.phase in ("plant", "planted"):
-            self.wrong_phase(f"it is {self.name(state.active)}'s turn.")
+            self.wrong_phase("turn")
         else:
-            self.wrong_phase("wait for the next turn.")
+            self.wrong_phase("wait")
 
     def press(self, name: str) -> Ask | None:
         """A touch target of the game's: ``end``, ``trade``, ``refill.<stack>``,
@@ -568,26 +566,26 @@ class MecsPlay(TableController):
         state, request = self.state, self.match.pending.chance
         hand, seat = state.players[state.active].hand, self.pending_seat()
         if name == "cards":
-            return Ask("page", "Which card do you want to know about?", labels(PLAY_CARDS), 7, 3)
+            return Ask("page", child_message("mecs.ask.page"), labels(PLAY_CARDS), 7, 3)
         if name in ("end", "trade") and self.is_scene_bot(state.active):
-            self.wrong_phase(f"it is {self.name(state.active)}'s turn.")  # it moves by itself
+            self.wrong_phase("turn")  # it moves by itself
         elif name == "end":
             self.perform(EndTurn(state.active))
         elif name == "trade" and not may_trade(state):
             self.perform(Trade(state.active, "?", "numbers", "numbers"))  # told why not
         elif name == "trade" and self.settings.play == "virtual" and "?" not in hand:
-            title = "Which card goes back under its stack?"
+            title = child_message("mecs.ask.trade")
             return Ask("trade", title, labels(dict.fromkeys(hand)), 5, 2)
         elif name == "trade":  # real cards: the device cannot see which card went back
-            return Ask("under", "Which stack did your card go under?", STACKS, 2, 1)
+            return Ask("under", child_message("mecs.ask.under"), STACKS, 2, 1)
         elif name == "objective" and request is not None and request.kind == "objective":
             numbers = [o.number for o in request.outcomes if isinstance(o, ShowObjective)]
             grid = tuple((f"OBJ{n}", f"{n}") for n in numbers)
-            return Ask("objective", "Which objective card was turned up?", grid, 5, 4)
+            return Ask("objective", child_message("mecs.ask.objective"), grid, 5, 4)
         elif name == "objective":
-            self.wrong_phase("the objective card is already out.")
+            self.wrong_phase("objective_out")
         elif kind == "refill" and (state.phase != "refill" or seat is None):
-            self.wrong_phase("hands are filled up after a turn.")
+            self.wrong_phase("refill")
         elif kind == "refill" and seat is not None and self.perform(Refill(seat, mecs_stack(arg))):
             self.refill_seat = None
         elif kind == "reveal":
@@ -610,7 +608,7 @@ class MecsPlay(TableController):
         if ask.key in ("trade", "under"):
             card, under = (key, None) if ask.key == "trade" else ("?", mecs_stack(key))
             stacks = tuple((s, s.capitalize()) for s in trade_sources(self.state, card, under))
-            title = "Which stack do you draw your new card from?"
+            title = child_message("mecs.ask.draw")
             return Ask("draw", title, stacks, 2, 1, (card, under))
         if ask.key == "draw":
             card, under = ask.given
@@ -630,26 +628,23 @@ class MecsPlay(TableController):
         self.banner = None
         self.refill_seat = None
         log.info("mecs: undo %r", action)
-        self.say(f"Taken back: {self.describe(action)}.")
+        self.say(self.describe(action))
         self.settle()
 
     def describe(self, action: Action) -> str:
-        """An action in words, for undo."""
+        """An action taken back, in words (``mecs.undone.<what>``)."""
         name = self.name
         match action:
             case Plant(seat, cards) | Observe(seat, cards):
-                return f"{name(seat)}'s cards: the area read {render(cards)}"
+                return child_message("mecs.undone.cards", name=name(seat), cards=render(cards))
             case Hack(seat, target):
-                return f"{name(seat)}'s hack of {name(target)}'s area"
-            case Trade(seat):
-                return f"{name(seat)}'s trade"
-            case EndTurn(seat):
-                return f"the end of {name(seat)}'s turn"
+                return child_message("mecs.undone.hack", name=name(seat), target=name(target))
             case Refill(seat, stack):
-                return f"{name(seat)}'s card from the {stack} stack"
-            case Reorder(seat):
-                return f"{name(seat)}'s card move"
-        return "the last move"
+                return child_message("mecs.undone.refill", name=name(seat), stack=stack)
+            case Trade(seat) | EndTurn(seat) | Reorder(seat):
+                what = type(action).__name__.lower()
+                return child_message(f"mecs.undone.{what}", name=name(seat))
+        return child_message("mecs.undone.move")
 
     # -- bots and the record beside the match ---------------------------------------------------
 
