@@ -194,6 +194,23 @@ def test_arena_play_record_of_another_match_is_dropped() -> None:
     assert again.phase == "result" and again.verdict == play.verdict
 
 
+def test_arena_play_carried_on_at_the_ruling_shows_the_cards_ruled_on() -> None:
+    """ARENA-3: a game carried on while a round's ruling is on screen shows the pairs the
+    ruling was about, as before the device stopped, with or without the round's record
+    (the device may stop between the match's write and the record's)."""
+    play, clock, _ = table(2)
+    to_reveal(play, clock)
+    play.cards_seen(1, "reveal", ["5S", "2D"])
+    play.cards_seen(2, "reveal", ["AH", "3C"])
+    play.score()
+    assert play.phase == "result" and play.pairs == [["5S", "2D"], ["AH", "3C"]]
+    for record in (play.record(), None):
+        again = ArenaPlay(play.seats, match=copy.deepcopy(play.match), clock=clock)
+        again.carry_on(record)
+        assert again.phase == "result" and again.verdict == play.verdict
+        assert again.pairs == play.pairs
+
+
 def test_math_arena_child_takes_back_a_ready_press_before_the_reveal() -> None:
     """Issue 21, ARENA-3: a ready child takes it back ("Change", no PIN) until the device
     calls Reveal!, the countdown stopping too; a second press of the seat button never

@@ -638,16 +638,21 @@ class ArenaPlay(TableController):
             self.phase = "reveal" if isinstance(taken[0], Choose) else "leftover"
             self.ready = [True] * self.players
             self.said = said if self.phase == "reveal" else {}
-            for act in taken:
-                if isinstance(act, ShowLeftover):
-                    self.pairs[act.seat] = [act.card, None]
-                elif isinstance(act, Choose):
-                    self.pairs[act.seat] = [*act.cards]
-                    if self.cards == "virtual":
-                        self.picks[act.seat] = act.cards
+            self.show_played(taken)
         self.sound("tap")
         again = "operator" if self.phase == "operator" else "cards"
         self.say(child_message(f"arena.undone.{again}"))
+
+    def show_played(self, actions: Sequence[Action]) -> None:
+        """The cards a scoring's ``actions`` played, back on their rows (and in a virtual
+        hand's picks)."""
+        for act in actions:
+            if isinstance(act, ShowLeftover):
+                self.pairs[act.seat] = [act.card, None]
+            elif isinstance(act, Choose):
+                self.pairs[act.seat] = [*act.cards]
+                if self.cards == "virtual":
+                    self.picks[act.seat] = act.cards
 
     def record(self) -> dict[str, Any]:
         """The round beyond the match: its phase, who is ready, the pairs read, the picks,
@@ -685,6 +690,8 @@ class ArenaPlay(TableController):
             start = scorings(history[:dealt])[-1]
             self.shown = self.match.steps[start - 1].state if start else self.match.initial
             self.ruling([e for step in self.match.steps[start:] for e in step.events])
+            if self.phase == "result":  # the ruling's cards stay on the rows, as they were
+                self.show_played(history[start:dealt])
         else:
             self.begin_round()
         if record is not None:
