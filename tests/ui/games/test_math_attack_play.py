@@ -108,6 +108,23 @@ def test_math_attack_play_child_takes_back_own_card_once_then_the_teacher() -> N
     assert play.state.lines == ((), ()) and "take +6 off Ana's line" in play.message
 
 
+def test_math_attack_play_a_card_taken_back_is_remembered_past_two_new_cards() -> None:
+    """Issue 21: a card taken back but still on the line stays "taken back" while the
+    camera also sees a second new card (refused: one card at a time), so that once
+    the second goes, the first is not played again."""
+    play = table()
+    play.cards_seen(1, "line", ("+5",))
+    play.take_back()
+    play.cards_seen(1, "line", ("+5", "+6"))  # two new cards: refused
+    refused = play.message
+    assert play.state.lines == ((), ())
+    play.cards_seen(1, "line", ("+5",))  # the +6 went; the +5 is still the one taken back
+    assert play.state.lines == ((), ()) and play.message != refused and "+5" in play.message
+    play.cards_seen(1, "line", ())
+    play.cards_seen(1, "line", ("+6",))
+    assert play.state.lines[0] == ("+6",)
+
+
 def test_math_attack_play_bot_moves_and_the_child_picks_from_the_hand() -> None:
     play = table(bot="easy", first=1)
     assert play.bot_due() and play.next_step() == "Ben is thinking\u2026"

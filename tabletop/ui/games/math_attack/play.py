@@ -446,7 +446,8 @@ class AttackPlay(TableController):
         known, facts = self.state.lines[line], self.facts(line)
         wrong = next((i for i, card in enumerate(known) if read[i : i + 1] != [card]), None)
         extra = read[len(known) :]
-        undone = self.undone.pop(line, None) if wrong is None else None
+        # a card taken back is forgotten only once the line reads as one move or none
+        undone = self.undone.pop(line, None) if wrong is None and len(extra) < 2 else None
         if wrong is not None:  # an earlier card is gone, or reads as another
             place = {**facts, "place": wrong + 1, "card": label(known[wrong])}
             what = "atk.ui.taken" if wrong >= len(read) else "atk.ui.moved"
