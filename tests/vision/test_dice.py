@@ -470,3 +470,108 @@ def test_dice_byte_input_tool_keeps_a_detectors_outputs_bit_for_bit(tmp_path: Pa
     converted = int8_file.read_bytes()
     tool.byte_input(int8_file)
     assert int8_file.read_bytes() == converted
+
+
+def test_dice_expand_upsample_tool_keeps_a_detectors_outputs_bit_for_bit(tmp_path: Path) -> None:
+    """``tools/byte_input.py`` ``expand_upsample`` (also run by ``--stage byte-input``)
+    on a small int8 network with the detector's 2x nearest Resize and Concat: the Resize
+    becomes an Expand of the bytes, the outputs are the same bit for bit on frames of
+    several sizes, and a second run leaves the file alone."""
+    import importlib.util
+
+    onnx = pytest.importorskip("onnx")
+    ort = pytest.importorskip("onnxruntime")
+    from onnx import TensorProto, helper, numpy_helper
+    from onnxruntime.quantization import (
+        CalibrationDataReader,
+        QuantFormat,
+        QuantType,
+        quantize_static,
+    )
+
+    from vision.dice import detector_blob
+
+    rng = np.random.default_rng(7)
+
+    def tensor(name: str, shape: tuple[int, ...]) -> onnx.TensorProto:
+        return numpy_helper.from_array(rng.normal(0, 0.3, shape).astype(np.float32), name)
+
+    scales = numpy_helper.from_array(np.array([1, 1, 2, 2], np.float32), "scales")
+    graph = helper.make_graph(
+        [
+            helper.make_node("Conv", ["x", "w1"], ["a1"], pads=[1, 1, 1, 1], strides=[2, 2]),
+            helper.make_node("Relu", ["a1"], ["a"]),
+            helper.make_node("Conv", ["a", "w2"], ["b1"], pads=[1, 1, 1, 1], strides=[2, 2]),
+            helper.make_node("Relu", ["b1"], ["b"]),
+            helper.make_node(
+                "Resize",
+                ["b", "", "scales"],
+                ["up"],
+                mode="nearest",
+                coordinate_transformation_mode="asymmetric",
+                nearest_mode="floor",
+            ),
+            helper.make_node("Concat", ["up", "a"], ["c"], axis=1),
+            helper.make_node("Conv", ["c", "w3"], ["y"]),
+        ],
+        "tiny",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["n", 3, "h", "w"])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
+        [
+            tensor("w1", (8, 3, 3, 3)),
+            tensor("w2", (16, 8, 3, 3)),
+            tensor("w3", (4, 24, 1, 1)),
+            scales,
+        ],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    float_file = tmp_path / "det.onnx"
+    onnx.save(model, str(float_file))
+    images = [
+        rng.integers(0, 256, (h, w, 3), dtype=np.uint8)
+        for h, w in [(48, 64)] * 4 + [(64, 32), (32, 96)]
+    ]
+
+    class Feed(CalibrationDataReader):  # type: ignore[misc]
+        def __init__(self) -> None:
+            self.blobs = iter([{"x": detector_blob(im)} for im in images[:4]])
+
+        def get_next(self) -> dict[str, np.ndarray] | None:
+            return next(self.blobs, None)
+
+    int8_file = tmp_path / "det_int8.onnx"
+    quantize_static(
+        str(float_file),
+        str(int8_file),
+        Feed(),
+        quant_format=QuantFormat.QDQ,
+        activation_type=QuantType.QUInt8,
+        weight_type=QuantType.QInt8,
+        per_channel=True,
+    )
+    before = ort.InferenceSession(str(int8_file), providers=["CPUExecutionProvider"])
+    spec = importlib.util.spec_from_file_location("byte_input", REPO / "tools" / "byte_input.py")
+    assert spec is not None and spec.loader is not None
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    tool.expand_upsample(int8_file)
+    ops = [n.op_type for n in onnx.load(str(int8_file)).graph.node]
+    assert "Resize" not in ops and "Expand" in ops
+    after = ort.InferenceSession(str(int8_file), providers=["CPUExecutionProvider"])
+    for im in images:
+        blob = detector_blob(im)
+        want = before.run(None, {"x": blob})[0]
+        assert np.array_equal(after.run(None, {"x": blob})[0], want)
+    converted = int8_file.read_bytes()
+    tool.expand_upsample(int8_file)
+    assert int8_file.read_bytes() == converted
+
+
+def test_dice_shipped_detector_upsamples_by_expand() -> None:
+    """The shipped int8 detector went through ``expand_upsample``: no Resize is left."""
+    onnx = pytest.importorskip("onnx")
+    from vision.dice import DETECTOR_FILE, int8_name
+
+    graph = onnx.load(str(DETECTOR_FILE.with_name(int8_name(DETECTOR_FILE)))).graph
+    ops = [n.op_type for n in graph.node]
+    assert "Resize" not in ops and ops.count("Expand") == 1
