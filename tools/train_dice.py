@@ -83,7 +83,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tools.byte_input import byte_input  # noqa: E402
+from tools.byte_input import byte_input, expand_upsample  # noqa: E402
 from vision import dice as vd  # noqa: E402
 from vision.datasets import DICE_SETS, HOLD_OUT_EVERY, LabelledImage, load_set, split  # noqa: E402
 from vision.simulate import QR_MM, card_image  # noqa: E402
@@ -840,6 +840,7 @@ def quantize(photos: list[Photo], models: Path, seed: int, which: str = "both") 
         )
         if name == vd.DETECTOR_FILE:
             byte_input(target)
+            expand_upsample(target)
         print(f"wrote {target} ({target.stat().st_size / 1024:.0f} KiB)")
 
 
@@ -885,7 +886,8 @@ def main() -> None:
         "--stage",
         choices=("detector", "reader", "quantize", "byte-input", "tune", "all"),
         default="all",
-        help="byte-input: make the int8 detector in --out take bytes (done by quantize)",
+        help="byte-input: make the int8 detector in --out take bytes and upsample by Expand "
+        "(done by quantize)",
     )
     ap.add_argument("--seed", type=int, default=6)
     ap.add_argument("--iters", type=int, default=2500, help="detector training steps")
@@ -923,6 +925,7 @@ def main() -> None:
     args = ap.parse_args()
     if args.stage == "byte-input":
         byte_input(args.out / vd.int8_name(vd.DETECTOR_FILE))
+        expand_upsample(args.out / vd.int8_name(vd.DETECTOR_FILE))
         return
     if args.fold is not None and args.out.resolve() == vd.MODEL_DIR.resolve():
         ap.error("--fold trains on the held-out part: give --out, never the shipped models")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -399,15 +400,17 @@ def test_dice_shipped_int8_detector_takes_the_image_bytes(
     assert sorted(d.value or 0 for d in reader.read(sample[0])) == sorted(sample[1])
 
 
-def test_dice_byte_input_tool_keeps_a_detectors_outputs_bit_for_bit(tmp_path: Path) -> None:
-    """``tools/train_dice.py --stage byte-input`` (``tools/byte_input.py``, ONNX only) on
-    a small int8 network quantized as the detector is: the same outputs from the bytes
-    (four channels) as from the float blob, and a second run leaves the file alone."""
+def _quantized_net(
+    tmp_path: Path, nodes: list[Any], weights: list[Any], images: list[np.ndarray]
+) -> tuple[Path, Any]:
+    """A small float network of ``nodes`` (input ``x``, output ``y``) saved beside its
+    int8 copy, quantized as the detector is (calibrated on the first four images), and
+    ``tools/byte_input.py`` loaded (ONNX only: no PyTorch needed): (float file, tool)."""
     import importlib.util
 
     onnx = pytest.importorskip("onnx")
-    ort = pytest.importorskip("onnxruntime")
-    from onnx import TensorProto, helper, numpy_helper
+    pytest.importorskip("onnxruntime")
+    from onnx import TensorProto, helper
     from onnxruntime.quantization import (  # type: ignore[import-untyped]
         CalibrationDataReader,
         QuantFormat,
@@ -415,19 +418,10 @@ def test_dice_byte_input_tool_keeps_a_detectors_outputs_bit_for_bit(tmp_path: Pa
         quantize_static,
     )
 
-    from vision.dice import OnnxNet, detector_blob, int8_name
+    from vision.dice import detector_blob, int8_name
 
-    rng = np.random.default_rng(6)
-    weights = [
-        numpy_helper.from_array(rng.normal(0, 0.3, (8, 3, 3, 3)).astype(np.float32), "w1"),
-        numpy_helper.from_array(rng.normal(0, 0.3, (4, 8, 1, 1)).astype(np.float32), "w2"),
-    ]
     graph = helper.make_graph(
-        [
-            helper.make_node("Conv", ["x", "w1"], ["a"], pads=[1, 1, 1, 1], strides=[2, 2]),
-            helper.make_node("Relu", ["a"], ["b"]),
-            helper.make_node("Conv", ["b", "w2"], ["y"]),
-        ],
+        nodes,
         "tiny",
         [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["n", 3, "h", "w"])],
         [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
@@ -436,7 +430,6 @@ def test_dice_byte_input_tool_keeps_a_detectors_outputs_bit_for_bit(tmp_path: Pa
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
     float_file = tmp_path / "det.onnx"
     onnx.save(model, str(float_file))
-    images = [rng.integers(0, 256, (48, 64, 3), dtype=np.uint8) for _ in range(6)]
 
     class Feed(CalibrationDataReader):  # type: ignore[misc]
         def __init__(self) -> None:
@@ -445,21 +438,52 @@ def test_dice_byte_input_tool_keeps_a_detectors_outputs_bit_for_bit(tmp_path: Pa
         def get_next(self) -> dict[str, np.ndarray] | None:
             return next(self.blobs, None)
 
-    int8_file = tmp_path / int8_name(float_file)
     quantize_static(
         str(float_file),
-        str(int8_file),
+        str(tmp_path / int8_name(float_file)),
         Feed(),
         quant_format=QuantFormat.QDQ,
         activation_type=QuantType.QUInt8,
         weight_type=QuantType.QInt8,
         per_channel=True,
     )
-    before = ort.InferenceSession(str(int8_file), providers=["CPUExecutionProvider"])
     spec = importlib.util.spec_from_file_location("byte_input", REPO / "tools" / "byte_input.py")
     assert spec is not None and spec.loader is not None
     tool = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(tool)  # ONNX only: no PyTorch needed
+    spec.loader.exec_module(tool)
+    return float_file, tool
+
+
+def _weights(rng: np.random.Generator, **shapes: tuple[int, ...]) -> list[Any]:
+    from onnx import numpy_helper
+
+    return [
+        numpy_helper.from_array(rng.normal(0, 0.3, shape).astype(np.float32), name)
+        for name, shape in shapes.items()
+    ]
+
+
+def test_dice_byte_input_tool_keeps_a_detectors_outputs_bit_for_bit(tmp_path: Path) -> None:
+    """``tools/train_dice.py --stage byte-input`` (``tools/byte_input.py``, ONNX only) on
+    a small int8 network quantized as the detector is: the same outputs from the bytes
+    (four channels) as from the float blob, and a second run leaves the file alone."""
+    pytest.importorskip("onnx")
+    ort = pytest.importorskip("onnxruntime")
+    from onnx import helper
+
+    from vision.dice import OnnxNet, detector_blob, int8_name
+
+    rng = np.random.default_rng(6)
+    weights = _weights(rng, w1=(8, 3, 3, 3), w2=(4, 8, 1, 1))
+    nodes = [
+        helper.make_node("Conv", ["x", "w1"], ["a"], pads=[1, 1, 1, 1], strides=[2, 2]),
+        helper.make_node("Relu", ["a"], ["b"]),
+        helper.make_node("Conv", ["b", "w2"], ["y"]),
+    ]
+    images = [rng.integers(0, 256, (48, 64, 3), dtype=np.uint8) for _ in range(6)]
+    float_file, tool = _quantized_net(tmp_path, nodes, weights, images)
+    int8_file = tmp_path / int8_name(float_file)
+    before = ort.InferenceSession(str(int8_file), providers=["CPUExecutionProvider"])
     tool.byte_input(int8_file)
     net = OnnxNet(float_file)
     assert net.path == int8_file and net.byte_input is not None
@@ -470,3 +494,61 @@ def test_dice_byte_input_tool_keeps_a_detectors_outputs_bit_for_bit(tmp_path: Pa
     converted = int8_file.read_bytes()
     tool.byte_input(int8_file)
     assert int8_file.read_bytes() == converted
+
+
+def test_dice_expand_upsample_tool_keeps_a_detectors_outputs_bit_for_bit(tmp_path: Path) -> None:
+    """``tools/byte_input.py`` ``expand_upsample`` (also run by ``--stage byte-input``)
+    on a small int8 network with the detector's 2x nearest Resize and Concat: the Resize
+    becomes an Expand of the bytes, the outputs are the same bit for bit on images of
+    several sizes, and a second run leaves the file alone."""
+    onnx = pytest.importorskip("onnx")
+    ort = pytest.importorskip("onnxruntime")
+    from onnx import helper, numpy_helper
+
+    from vision.dice import detector_blob, int8_name
+
+    rng = np.random.default_rng(7)
+    weights = _weights(rng, w1=(8, 3, 3, 3), w2=(16, 8, 3, 3), w3=(4, 24, 1, 1))
+    weights.append(numpy_helper.from_array(np.array([1, 1, 2, 2], np.float32), "scales"))
+    nodes = [
+        helper.make_node("Conv", ["x", "w1"], ["a1"], pads=[1, 1, 1, 1], strides=[2, 2]),
+        helper.make_node("Relu", ["a1"], ["a"]),
+        helper.make_node("Conv", ["a", "w2"], ["b1"], pads=[1, 1, 1, 1], strides=[2, 2]),
+        helper.make_node("Relu", ["b1"], ["b"]),
+        helper.make_node(
+            "Resize",
+            ["b", "", "scales"],
+            ["up"],
+            mode="nearest",
+            coordinate_transformation_mode="asymmetric",
+            nearest_mode="floor",
+        ),
+        helper.make_node("Concat", ["up", "a"], ["c"], axis=1),
+        helper.make_node("Conv", ["c", "w3"], ["y"]),
+    ]
+    sizes = [(48, 64)] * 4 + [(64, 32), (32, 96)]
+    images = [rng.integers(0, 256, (*size, 3), dtype=np.uint8) for size in sizes]
+    float_file, tool = _quantized_net(tmp_path, nodes, weights, images)
+    int8_file = tmp_path / int8_name(float_file)
+    before = ort.InferenceSession(str(int8_file), providers=["CPUExecutionProvider"])
+    tool.expand_upsample(int8_file)
+    ops = [n.op_type for n in onnx.load(str(int8_file)).graph.node]
+    assert "Resize" not in ops and "Expand" in ops
+    after = ort.InferenceSession(str(int8_file), providers=["CPUExecutionProvider"])
+    for im in images:
+        blob = detector_blob(im)
+        want = before.run(None, {"x": blob})[0]
+        assert np.array_equal(after.run(None, {"x": blob})[0], want)
+    converted = int8_file.read_bytes()
+    tool.expand_upsample(int8_file)
+    assert int8_file.read_bytes() == converted
+
+
+def test_dice_shipped_detector_upsamples_by_expand() -> None:
+    """The shipped int8 detector went through ``expand_upsample``: no Resize is left."""
+    onnx = pytest.importorskip("onnx")
+    from vision.dice import DETECTOR_FILE, int8_name
+
+    graph = onnx.load(str(DETECTOR_FILE.with_name(int8_name(DETECTOR_FILE)))).graph
+    ops = [n.op_type for n in graph.node]
+    assert "Resize" not in ops and ops.count("Expand") == 1
