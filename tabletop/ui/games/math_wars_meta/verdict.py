@@ -280,8 +280,8 @@ def results_lines(play: MwmPlay) -> list[str]:
     """The results screen's lines: every round, and in Solo the whole game's accuracy."""
     out = [round_line(play, record) for record in play.state.rounds]
     tally = play.state.tallies[0]
-    if play.solo and tally.right + tally.wrong:
-        total = tally.right + tally.wrong
+    total = tally.right + tally.wrong
+    if play.solo and total:
         out.append(child_message("mwm.said.solo_game", right=tally.right, total=total))
     return out
 
