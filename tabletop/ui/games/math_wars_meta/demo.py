@@ -226,29 +226,36 @@ def run_demo(
             run.tap("again")
             bot.mark_seats()
             run.say(f"Play again: game {game + 1} of {CHILD_GAMES}.")
-        play, war_shot = bot.play, False
-        told = run.narration(lambda at: f"Round {at[0]}, hand {at[1]}")
-        for _ in range(200_000):  # a line per hand
-            if not bot.step():
-                break
-            told(play.story)
-            verdict = play.verdict
-            if verdict is None:
-                continue
-            if verdict.round_over:
-                run.shot(f"round_{verdict.round:02d}_end")
-            elif verdict.war and not war_shot:
-                run.shot("math_war")
-                war_shot = True
-            elif play.state.round == 1 and play.state.hands <= 1:
-                run.shot("first_hand")
-        else:
-            raise AutoplayError("the demo game did not end")
-        run.tap("next")
-        actions = len(play.match.history)
+        actions = _play_out(run, bot)
     run.shot("final")
     misreads = f"{bot.misreads} camera misreads corrected by touch,"
     return run.end(run.results().winner_line, f"{actions} actions, {misreads}")
+
+
+def _play_out(run: DemoRun, bot: TableBot) -> int:
+    """Play the table's game to its results screen, a line per hand; returns its length."""
+    play, war_shot = bot.play, False
+    told = run.narration(lambda at: f"Round {at[0]}, hand {at[1]}")
+
+    def move() -> None:
+        nonlocal war_shot
+        if not bot.step():  # the game is over: Next shows the results
+            run.tap("next")
+            return
+        told(play.story)
+        verdict = play.verdict
+        if verdict is None:
+            return
+        if verdict.round_over:
+            run.shot(f"round_{verdict.round:02d}_end")
+        elif verdict.war and not war_shot:
+            run.shot("math_war")
+            war_shot = True
+        elif play.state.round == 1 and play.state.hands <= 1:
+            run.shot("first_hand")
+
+    run.play_out(move, 200_000)
+    return len(play.match.history)
 
 
 __all__ = ["TableBot", "run_demo"]
