@@ -316,7 +316,7 @@ class ArenaScene(TableScene):
         m, play = metrics, self.play
         W, H = m.size
         margin, bw, bh = m.u(16), m.u(104), m.u(48)
-        b = corner_buttons(W - margin, m.u(8), (bw, bh), m.u(8), undo=bool(play.checkpoints))
+        b = corner_buttons(W - margin, m.u(8), (bw, bh), m.u(8), undo=play.can_undo())
         self.op_rect = pygame.Rect(margin + m.u(54), m.u(94), m.u(124), m.u(168))
         table = play.phase == "operator" and play.cards == "table"
         if table:
