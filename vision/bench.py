@@ -224,14 +224,6 @@ def _at_threshold(die: Die, threshold: float) -> tuple[int | None, str | None]:
     return None, UNSURE
 
 
-def score_dice(
-    images: list[datasets.LabelledImage], reader: DiceReader
-) -> tuple[datasets.DiceScore, list[float]]:
-    """Read every image and score it against its labels; (score, ms per image)."""
-    score, _, times = score_both(images, reader)
-    return score, times
-
-
 def score_both(
     images: list[datasets.LabelledImage], reader: DiceReader
 ) -> tuple[datasets.DiceScore, datasets.DiceScore, list[float]]:
