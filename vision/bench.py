@@ -980,7 +980,7 @@ def main(argv: list[str] | None = None) -> int:
             print(json.dumps(crossval_figures(args.crossval, tried), indent=2))
         else:
             print(json.dumps(figures(), indent=2))
-    except (DeviceError, ValueError) as exc:  # ValueError: the reviewed file's line
+    except (DeviceError, ValueError) as exc:  # ValueError: --thresholds, the reviewed file
         print(f"vision.bench: {exc}", file=sys.stderr)
         return 2
     return 0
