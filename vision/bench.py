@@ -224,14 +224,6 @@ def _at_threshold(die: Die, threshold: float) -> tuple[int | None, str | None]:
     return None, UNSURE
 
 
-def score_dice(
-    images: list[datasets.LabelledImage], reader: DiceReader
-) -> tuple[datasets.DiceScore, list[float]]:
-    """Read every image and score it against its labels; (score, ms per image)."""
-    score, _, times = score_both(images, reader)
-    return score, times
-
-
 def score_both(
     images: list[datasets.LabelledImage], reader: DiceReader
 ) -> tuple[datasets.DiceScore, datasets.DiceScore, list[float]]:
@@ -988,7 +980,7 @@ def main(argv: list[str] | None = None) -> int:
             print(json.dumps(crossval_figures(args.crossval, tried), indent=2))
         else:
             print(json.dumps(figures(), indent=2))
-    except (DeviceError, ValueError) as exc:  # ValueError: the reviewed file's line
+    except (DeviceError, ValueError) as exc:  # ValueError: --thresholds, the reviewed file
         print(f"vision.bench: {exc}", file=sys.stderr)
         return 2
     return 0

@@ -159,23 +159,25 @@ def reviewed(path: Path = REVIEWED_FILE) -> list[Review]:
     """The reviewed file's rows. Labels are never changed in place (VIS-3): every figure
     is given with and without these. A row that cannot be read stops with its line."""
     reviews = []
-    with path.open(newline="", encoding="utf-8") as f:
-        rows = csv.DictReader(line for line in f if not line.startswith("#"))
-        if tuple(rows.fieldnames or ()) != REVIEW_FIELDS:
-            raise ValueError(f"{path.name}: the columns must be {','.join(REVIEW_FIELDS)}")
-        for row in rows:
-            where = f"{path.name} line {rows.line_num}"
-            try:
-                box = (float(row["x0"]), float(row["y0"]), float(row["x1"]), float(row["y1"]))
-                value = None if row["value"] == NO_DIE else int(row["value"])
-            except (TypeError, ValueError):
-                msg = f"{where}: a box of four numbers and a value 1-6 or {NO_DIE!r}"
-                raise ValueError(msg) from None
-            if row["set"] not in DICE_SETS or (value is not None and not 1 <= value <= 6):
-                raise ValueError(f"{where}: no set {row['set']!r} or no face {row['value']!r}")
-            if not (box[0] < box[2] and box[1] < box[3]):
-                raise ValueError(f"{where}: the box's corners are the wrong way round")
-            reviews.append(Review(row["set"], row["photo"], box, value, row["note"]))
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    # The file's line numbers of what the CSV reader sees (the comments are left out).
+    read = [n for n, line in enumerate(lines, 1) if not line.startswith("#")]
+    rows = csv.DictReader(lines[n - 1] for n in read)
+    if tuple(rows.fieldnames or ()) != REVIEW_FIELDS:
+        raise ValueError(f"{path.name}: the columns must be {','.join(REVIEW_FIELDS)}")
+    for row in rows:
+        where = f"{path.name} line {read[rows.line_num - 1]}"
+        try:
+            box = (float(row["x0"]), float(row["y0"]), float(row["x1"]), float(row["y1"]))
+            value = None if row["value"] == NO_DIE else int(row["value"])
+        except (TypeError, ValueError):
+            msg = f"{where}: a box of four numbers and a value 1-6 or {NO_DIE!r}"
+            raise ValueError(msg) from None
+        if row["set"] not in DICE_SETS or (value is not None and not 1 <= value <= 6):
+            raise ValueError(f"{where}: no set {row['set']!r} or no face {row['value']!r}")
+        if not (box[0] < box[2] and box[1] < box[3]):
+            raise ValueError(f"{where}: the box's corners are the wrong way round")
+        reviews.append(Review(row["set"], row["photo"], box, value, row["note"]))
     return reviews
 
 

@@ -57,6 +57,15 @@ def test_vis3_a_bad_row_in_the_reviewed_file_names_its_line(
         reviewed(tmp_path / "r.csv")
 
 
+def test_vis3_a_bad_row_below_comments_names_its_line_in_the_file(tmp_path: Path) -> None:
+    """The comments above the header (as the shipped file has) count: the line named is
+    the one a teacher's editor shows."""
+    rows = "byler,a.jpg,1,2,3,4,2,\nbyler,a.jpg,5,2,3,4,2,\n"
+    (tmp_path / "r.csv").write_text("# what the file is\n# and its columns\n" + HEADER + rows)
+    with pytest.raises(ValueError, match=r"r\.csv line 5: the box's corners"):
+        reviewed(tmp_path / "r.csv")
+
+
 def test_vis3_the_reviewed_file_applies_to_the_shared_labels_and_has_its_contact_sheet(
     shared: Path,
 ) -> None:
