@@ -278,10 +278,11 @@ class TableScene(Scene):
     def status(self) -> str:
         """The instruction line: what just happened (with ``step_after``, then the next
         step, unless it says it already), or else the next step."""
-        said, step = self.message, self.play.next_step()
-        if said and self.step_after and step not in said:
-            return f"{said} {step}"
-        return said or step
+        said = self.message
+        if not (said and self.step_after):
+            return said or self.play.next_step()  # the step only when it shows
+        step = self.play.next_step()
+        return said if step in said else f"{said} {step}"
 
     def draw_status(
         self,
