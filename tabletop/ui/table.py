@@ -20,6 +20,7 @@ from tabletop.ui.messages import child_message
 from tabletop.ui.results import GameResults, Outcome
 from tabletop.ui.saves import GameSave, one_write
 from tabletop.ui.scenes.common import ask_leave, go_home, route_to_press
+from tabletop.ui.scenes.pin import PinPad
 from tabletop.ui.scenes.rules import RulesPage, RulesScene, ask_dialog
 from tabletop.ui.widgets import Button, hit
 
@@ -124,8 +125,6 @@ class TableScene(Scene):
     def press(self, name: str) -> None:
         """An enabled button; the base knows ``leave``, ``rules``, ``teacher`` and ``undo``
         (the teacher's PIN, when there is a step to take back)."""
-        from tabletop.ui.scenes.pin import PinPad
-
         if name == "leave":
             self.leave()
         elif name == "rules":
