@@ -20,6 +20,7 @@ from tabletop.ui.messages import child_message
 from tabletop.ui.results import GameResults, Outcome
 from tabletop.ui.saves import GameSave, one_write
 from tabletop.ui.scenes.common import ask_leave, go_home, route_to_press
+from tabletop.ui.scenes.pin import PinPad
 from tabletop.ui.scenes.rules import RulesPage, RulesScene, ask_dialog
 from tabletop.ui.widgets import Button, hit
 
@@ -124,8 +125,6 @@ class TableScene(Scene):
     def press(self, name: str) -> None:
         """An enabled button; the base knows ``leave``, ``rules``, ``teacher`` and ``undo``
         (the teacher's PIN, when there is a step to take back)."""
-        from tabletop.ui.scenes.pin import PinPad
-
         if name == "leave":
             self.leave()
         elif name == "rules":
@@ -278,10 +277,11 @@ class TableScene(Scene):
     def status(self) -> str:
         """The instruction line: what just happened (with ``step_after``, then the next
         step, unless it says it already), or else the next step."""
-        said, step = self.message, self.play.next_step()
-        if said and self.step_after and step not in said:
-            return f"{said} {step}"
-        return said or step
+        said = self.message
+        if not (said and self.step_after):
+            return said or self.play.next_step()  # the step only when it shows
+        step = self.play.next_step()
+        return said if step in said else f"{said} {step}"
 
     def draw_status(
         self,
