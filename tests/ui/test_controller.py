@@ -52,7 +52,7 @@ def test_controller_mm_paper_table_keeps_its_state_and_carries_it_on() -> None:
     from tabletop.ui.games.mathe_meister.play import PaperPlay, new_match
 
     def table() -> PaperPlay:
-        return PaperPlay(new_match(mathe_meister_layout(), ["freestyle"], 7), ["Ana", "Ben"], {1})
+        return PaperPlay(new_match(mathe_meister_layout(), ["freestyle"], 7), ["Ana", "Ben"])
 
     play = table()
     assert play.dice is None and play.next_step().startswith("Round 1: roll the dice")

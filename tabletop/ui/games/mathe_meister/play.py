@@ -3,7 +3,7 @@ at the table, what the device knows of the paper sheets' game (:mod:`.table`).""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -522,13 +522,12 @@ class SoloPlay(TableController):
 class PaperPlay(TableController):
     """The table on paper sheets (``table.py``): what the device knows of the game, the
     round, its dice, the Bonus Stars and the presses waiting (MM-5); ``match`` is only
-    the table's header in the journal, a game nobody writes in. ``names`` per seat;
-    ``bots``: the seats the device plays (they press on their own)."""
+    the table's header in the journal, a game nobody writes in. ``names`` per seat."""
 
     match: MMMatch
 
-    def __init__(self, match: MMMatch, names: Sequence[str], bots: Collection[int]) -> None:
-        self.match, self.names, self.bots = match, list(names), frozenset(bots)
+    def __init__(self, match: MMMatch, names: Sequence[str]) -> None:
+        self.match, self.names = match, list(names)
         self.board = StarBoard(dict(match.settings.layout.star_values))
         self.round = 1
         self.rolls: list[tuple[int, int]] = []  # every round's dice so far

@@ -111,7 +111,7 @@ class TableScene(Table):
             if info.bot is not None
         }
         match = lead or Match(MatheMeister(), self.settings, len(infos), seed=seed)
-        self.play = PaperPlay(match, [i.name for i in infos], self.bots)
+        self.play = PaperPlay(match, [i.name for i in infos])
         # virtual dice keyed by the seed and the round: the same dice after a crash
         self.dice_dealer = KeyedDealer(seed, lambda: self.round)
         self.bot_saves: dict[int, GameSave] = {}
