@@ -98,7 +98,7 @@ class TableScene(Table):
             return TableScene(ctx, seats=infos, modes=self.settings.modes, dice_mode=dice_mode)
 
         super().__init__(ctx, save, resumed=lead is not None, again=again)
-        self.infos, self.seed, self.dice_mode = infos, seed, dice_mode
+        self.infos, self.dice_mode = infos, dice_mode
         # paper sheets: claims are button presses (MM-5), and a bot's own sheet claims
         # only the stars it won at the table
         self.settings = replace(
