@@ -562,6 +562,22 @@ class PaperPlay(TableController):
     def next_label(self) -> str:
         return "Finish the game" if self.round >= ROUNDS else f"Start round {self.round + 1}"
 
+    def rolled(self, dice: tuple[int, int], at: float) -> None:
+        """This round's dice came, ``at`` seconds played (the bots press after them)."""
+        self.rolls = [*self.rolls[: self.round - 1], dice]
+        self.dice_at = at
+        self.bots_pressed = set()
+
+    def end_round(self) -> None:
+        """The round is over: presses still waiting are dropped, and the next round
+        begins (after the last one the game is over)."""
+        self.board.waiting.clear()
+        self.over = self.round >= ROUNDS
+        if not self.over:
+            self.round += 1
+            self.dice_at = None
+            self.bots_pressed = set()
+
     def record(self) -> dict[str, Any]:
         return {
             "round": self.round,

@@ -171,10 +171,7 @@ class TableScene(Table):
             self._finish("abandoned")
 
     def _rolled(self, dice: tuple[int, int]) -> None:
-        play = self.play
-        play.rolls = [*play.rolls[: self.round - 1], dice]
-        play.dice_at = self.save.elapsed()
-        play.bots_pressed = set()
+        self.play.rolled(dice, self.save.elapsed())
         self.ctx.sounds.play("seen")
         self.message = ""  # the instruction line names the next step
         self._journal()  # the table first: the bots' sheets follow it
@@ -421,14 +418,9 @@ class TableScene(Table):
 
     def next_round(self) -> None:
         self.bot_press_at.clear()
-        self.board.waiting.clear()
         self.ctx.sounds.play("round")
         play = self.play
-        play.over = self.round >= ROUNDS
-        if not play.over:
-            play.round += 1
-            play.dice_at = None
-            play.bots_pressed = set()
+        play.end_round()
         self._journal()
         # the bots claim the stars they won, swap if it pays and end the round (after
         # round 8 their sheets are finished)
