@@ -52,7 +52,7 @@ def test_controller_mm_paper_table_keeps_its_state_and_carries_it_on() -> None:
     from tabletop.ui.games.mathe_meister.play import PaperPlay, new_match
 
     def table() -> PaperPlay:
-        return PaperPlay(new_match(mathe_meister_layout(), ["freestyle"], 7), ["Ana", "Ben"], {1})
+        return PaperPlay(new_match(mathe_meister_layout(), ["freestyle"], 7), ["Ana", "Ben"])
 
     play = table()
     assert play.dice is None and play.next_step().startswith("Round 1: roll the dice")
@@ -73,6 +73,32 @@ def test_controller_mm_paper_table_keeps_its_state_and_carries_it_on() -> None:
     again.carry_on(record)
     assert again.record() == record and again.board.owners == {line: 0}
     assert again.lit() == [1] and again.standings() == play.standings()
+
+
+def test_controller_mm_paper_table_ends_rounds_and_the_eighth_ends_the_game() -> None:
+    """The paper table's rounds are the controller's: the dice come (the bots' presses
+    are counted from them), a round's end drops the presses still waiting and begins the
+    next round, and the end of round 8 is the end of the game."""
+    from tabletop.assets import mathe_meister_layout
+    from tabletop.games.mathe_meister import ROUNDS
+    from tabletop.ui.games.mathe_meister.play import PaperPlay, new_match
+
+    play = PaperPlay(new_match(mathe_meister_layout(), ["freestyle"], 7), ["Ana", "Ben"])
+    play.rolled((3, 5), 2.0)
+    assert play.dice == (3, 5) and play.dice_at == 2.0
+    play.bots_pressed.add(1)
+    assert play.board.press(0, 3.0) and play.lit() == [0]
+    play.end_round()
+    assert (play.round, play.dice, play.dice_at, play.over) == (2, None, None, False)
+    assert play.lit() == [] and play.bots_pressed == set()
+    play.rolled((6, 1), 9.0)
+    play.rolled((2, 2), 9.5)  # the round's dice corrected: the round keeps the last
+    assert play.rolls == [(3, 5), (2, 2)]
+    for _ in range(ROUNDS - 2):
+        play.end_round()
+    assert play.round == ROUNDS and not play.over
+    play.end_round()
+    assert play.over and play.round == ROUNDS
 
 
 def test_controller_every_game_has_one() -> None:

@@ -3,7 +3,7 @@ at the table, what the device knows of the paper sheets' game (:mod:`.table`).""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -522,13 +522,12 @@ class SoloPlay(TableController):
 class PaperPlay(TableController):
     """The table on paper sheets (``table.py``): what the device knows of the game, the
     round, its dice, the Bonus Stars and the presses waiting (MM-5); ``match`` is only
-    the table's header in the journal, a game nobody writes in. ``names`` per seat;
-    ``bots``: the seats the device plays (they press on their own)."""
+    the table's header in the journal, a game nobody writes in. ``names`` per seat."""
 
     match: MMMatch
 
-    def __init__(self, match: MMMatch, names: Sequence[str], bots: Collection[int]) -> None:
-        self.match, self.names, self.bots = match, list(names), frozenset(bots)
+    def __init__(self, match: MMMatch, names: Sequence[str]) -> None:
+        self.match, self.names = match, list(names)
         self.board = StarBoard(dict(match.settings.layout.star_values))
         self.round = 1
         self.rolls: list[tuple[int, int]] = []  # every round's dice so far
@@ -562,6 +561,22 @@ class PaperPlay(TableController):
 
     def next_label(self) -> str:
         return "Finish the game" if self.round >= ROUNDS else f"Start round {self.round + 1}"
+
+    def rolled(self, dice: tuple[int, int], at: float) -> None:
+        """This round's dice came, ``at`` seconds played (the bots press after them)."""
+        self.rolls = [*self.rolls[: self.round - 1], dice]
+        self.dice_at = at
+        self.bots_pressed = set()
+
+    def end_round(self) -> None:
+        """The round is over: presses still waiting are dropped, and the next round
+        begins (after the last one the game is over)."""
+        self.board.waiting.clear()
+        self.over = self.round >= ROUNDS
+        if not self.over:
+            self.round += 1
+            self.dice_at = None
+            self.bots_pressed = set()
 
     def record(self) -> dict[str, Any]:
         return {

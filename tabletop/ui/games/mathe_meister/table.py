@@ -98,7 +98,7 @@ class TableScene(Table):
             return TableScene(ctx, seats=infos, modes=self.settings.modes, dice_mode=dice_mode)
 
         super().__init__(ctx, save, resumed=lead is not None, again=again)
-        self.infos, self.seed, self.dice_mode = infos, seed, dice_mode
+        self.infos, self.dice_mode = infos, dice_mode
         # paper sheets: claims are button presses (MM-5), and a bot's own sheet claims
         # only the stars it won at the table
         self.settings = replace(
@@ -111,7 +111,7 @@ class TableScene(Table):
             if info.bot is not None
         }
         match = lead or Match(MatheMeister(), self.settings, len(infos), seed=seed)
-        self.play = PaperPlay(match, [i.name for i in infos], self.bots)
+        self.play = PaperPlay(match, [i.name for i in infos])
         # virtual dice keyed by the seed and the round: the same dice after a crash
         self.dice_dealer = KeyedDealer(seed, lambda: self.round)
         self.bot_saves: dict[int, GameSave] = {}
@@ -171,10 +171,7 @@ class TableScene(Table):
             self._finish("abandoned")
 
     def _rolled(self, dice: tuple[int, int]) -> None:
-        play = self.play
-        play.rolls = [*play.rolls[: self.round - 1], dice]
-        play.dice_at = self.save.elapsed()
-        play.bots_pressed = set()
+        self.play.rolled(dice, self.save.elapsed())
         self.ctx.sounds.play("seen")
         self.message = ""  # the instruction line names the next step
         self._journal()  # the table first: the bots' sheets follow it
@@ -421,14 +418,9 @@ class TableScene(Table):
 
     def next_round(self) -> None:
         self.bot_press_at.clear()
-        self.board.waiting.clear()
         self.ctx.sounds.play("round")
         play = self.play
-        play.over = self.round >= ROUNDS
-        if not play.over:
-            play.round += 1
-            play.dice_at = None
-            play.bots_pressed = set()
+        play.end_round()
         self._journal()
         # the bots claim the stars they won, swap if it pays and end the round (after
         # round 8 their sheets are finished)
