@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from tabletop.bots.math_attack import LEVEL_NAMES, MathAttackBot
 from tabletop.engine.match import Match
@@ -16,6 +16,9 @@ from tabletop.games.math_attack import END, MathAttackSettings, Pass, Play
 from tabletop.ui.games.math_attack.play import GAME
 from tabletop.ui.messages import seats_named
 from tabletop.ui.saves import DemoTable, demo_seats, keyed_dealer
+
+if TYPE_CHECKING:
+    from tabletop.ui.harness import DemoRun
 
 MISREAD_TURN = 3  # the camera cannot read this turn's card: the demo sets it right by touch
 
@@ -122,7 +125,7 @@ def run_demo(
     return run.end(results.winner_line)
 
 
-def lay(run: Any, action: Play, cards: Sequence[str], turn: int) -> None:
+def lay(run: DemoRun, action: Play, cards: Sequence[str], turn: int) -> None:
     """Lay ``action``'s card on its line under the camera (on the misread turn the camera
     cannot read it, and the card is set right by touch)."""
     misread = turn == MISREAD_TURN

@@ -204,8 +204,7 @@ class AttackPlay(TableController):
         played = isinstance(action, Play)
         self.sound("good" if played else "tap")
         self.say(seats_named(" ".join(words), self.names), "good" if played else "info")
-        turn = sum(isinstance(a, Play | Pass) for a in self.match.history)
-        self.narrate(turn, self.story_line(action))
+        self.narrate(len(self.moves()), self.story_line(action))
 
     def story_line(self, action: Action) -> str:
         """The move in the game's story: who played what on whose line, and its total now

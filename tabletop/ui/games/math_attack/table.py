@@ -254,7 +254,7 @@ class AttackScene(TableScene):
         """Act on one touch target (the tests and the demo tap these by name)."""
         play = self.play
         kind, _, arg = name.partition(".")
-        if name == "undo" and play.can_undo() and play.own_last_move():  # a child's own: no PIN
+        if name == "undo" and play.own_last_move() is not None:  # a child's own: no PIN
             play.take_back()
         elif kind in ("line", "seen"):
             self.ask_about((play.tap_line if kind == "line" else play.ghost_tapped)(int(arg)))

@@ -19,7 +19,7 @@ from typing import Any
 
 from tabletop.bots.mecs import LEVELS, decide
 from tabletop.engine.errors import IllegalMove, TabletopError
-from tabletop.engine.match import Match
+from tabletop.engine.match import Match, Step
 from tabletop.engine.protocol import Event, Result
 from tabletop.games.mecs import (
     CHANCE_TYPES,
@@ -168,6 +168,8 @@ class MecsPlay(TableController):
         # teacher's PIN: (seat, cards)
         self.fix_waiting: tuple[int, tuple[str, ...]] | None = None
         self.refill_seat: int | None = None
+        # the story's lines of each step told so far (:attr:`story`), by the step's id
+        self.steps_told: dict[int, tuple[Step[MecsState, Action], list[tuple[int, str]]]] = {}
 
     # -- what the table is ----------------------------------------------------------------------
 
@@ -181,14 +183,21 @@ class MecsPlay(TableController):
 
     @property
     def story(self) -> list[tuple[int, str]]:
-        """What happened, rebuilt from the match: (turn, sentence) for every event but a
-        draw."""
-        return [
-            (step.state.turn, self.words(e.text))
-            for step in self.match.steps
-            for e in step.events
-            if e.code != "mecs.drew"  # every refill would crowd out what matters
-        ]
+        """What happened, told from the match (an undo or a fixed reading tells it anew):
+        (turn, sentence) for every event but a draw. Each step is put in words once: the
+        demo asks after every move."""
+        return [line for step in self.match.steps for line in self._story_of(step)]
+
+    def _story_of(self, step: Step[MecsState, Action]) -> list[tuple[int, str]]:
+        """A step's lines of the story, kept with the step (so that its id stays its own)."""
+        if id(step) not in self.steps_told:
+            lines = [
+                (step.state.turn, self.words(e.text))
+                for e in step.events
+                if e.code != "mecs.drew"  # every refill would crowd out what matters
+            ]
+            self.steps_told[id(step)] = (step, lines)
+        return self.steps_told[id(step)][1]
 
     def name(self, seat: int) -> str:
         return self.seats[seat].name

@@ -243,15 +243,22 @@ class MecsTable(TableScene):
         if play.banner is not None:
             self._draw_banner(surface, play.banner)
 
+    def chip_rect(self, rect: pygame.Rect) -> pygame.Rect:
+        """An area's seat chip: at its top left, or down its side in a short area (two text
+        lines)."""
+        m = self.m
+        compact = rect.height < m.u(64)
+        h = rect.height - m.u(8) if compact else min(m.u(30), rect.height - m.u(8))
+        return pygame.Rect(rect.left + m.u(4), rect.top + m.u(4), m.u(26 if compact else 30), h)
+
     def coin_pile(self, rect: pygame.Rect) -> tuple[tuple[int, int], int]:
         """Where an area's coins are drawn (centre, radius), where won coins fly to: under
-        the seat's chip, or beside its name in a short area (two text lines)."""
-        m = self.m
+        the seat's chip, or beside it in a short area."""
+        m, chip = self.m, self.chip_rect(rect)
         if rect.height < m.u(64):
             radius = m.u(7)
-            return (rect.left + m.u(36) + radius, rect.top + rect.height * 3 // 4), radius
-        chip_bottom = rect.top + m.u(4) + min(m.u(30), rect.height - m.u(8))
-        return (rect.left + m.u(16), min(rect.bottom - m.u(12), chip_bottom + m.u(16))), m.u(10)
+            return (chip.right + m.u(6) + radius, rect.top + rect.height * 3 // 4), radius
+        return (rect.left + m.u(16), min(rect.bottom - m.u(12), chip.bottom + m.u(16))), m.u(10)
 
     def _draw_area(self, surface: pygame.Surface, seat: int, rect: pygame.Rect) -> None:
         """One seat's area: its chip, name and coins on the left (a progress bar in the
@@ -262,11 +269,7 @@ class MecsTable(TableScene):
         edge = (p.selected, m.u(4)) if active else (p.line, 1)
         painter.box(surface, rect, p.panel, *edge, m.u(8))
         info_w = m.u(190) if len(play.seats) <= 4 else m.u(150)
-        compact = rect.height < m.u(64)
-        chip_h = rect.height - m.u(8) if compact else min(m.u(30), rect.height - m.u(8))
-        chip = pygame.Rect(
-            rect.left + m.u(4), rect.top + m.u(4), m.u(26 if compact else 30), chip_h
-        )
+        compact, chip = rect.height < m.u(64), self.chip_rect(rect)
         name = play.name(seat)
         if play.seats[seat].bot and not name.startswith("Bot"):
             name += " (bot)"
