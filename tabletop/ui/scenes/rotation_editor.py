@@ -317,9 +317,11 @@ class GroupsScene(TeacherScreen):
             return
         self.layout(self.m)
 
-    def rename(self, i: int, name: str) -> None:
-        if name.strip().title() not in self.groups:
-            self.groups[i] = name.strip().title()
+    def rename(self, i: int, typed: str) -> None:
+        """Group ``i`` takes the name typed, unless another group has it already."""
+        name = typed.strip().title()
+        if name not in self.groups:
+            self.groups[i] = name
 
 
 def rotation_menu(ctx: Context) -> Scene:
