@@ -256,9 +256,8 @@ class ReportScene(Paged, TeacherScreen):
             empty = pygame.Rect(m.u(16), m.u(150), m.width - m.u(32), m.u(80))
             text = "No games finished in this lesson yet."
             painter.paragraph(surface, text, empty, m.big, p.muted, align="center")
-        if self.pages > 1:
-            arrows = next(b for b in self.buttons if b.name == "page.up").rect
-            at = (arrows.left - m.u(8), self.footer_y + m.u(28))
+        if (arrows := self.target("page.up")) is not None:  # more than one page
+            at = (arrows.rect.left - m.u(8), self.footer_y + m.u(28))
             text = f"{self.page + 1} of {self.pages}"
             painter.text(surface, text, at, m.small, p.muted, anchor="midright")
 

@@ -150,8 +150,8 @@ class PickDialog(ChoiceGrid):
     ) -> None:
         keyed = [(str(i), label) for i, (label, _) in enumerate(choices)]
         rows = min(3, -(-len(keyed) // 3))
-        super().__init__(ctx, title, keyed, columns=3, rows=rows)
-        self.base_size = (600, 160 + rows * 64)  # as high as its rows need
+        size = (600, 160 + rows * 64)  # as high as its rows need
+        super().__init__(ctx, title, keyed, columns=3, rows=rows, size=size)
         self.values = [value for _, value in choices]
         self.then = then
 

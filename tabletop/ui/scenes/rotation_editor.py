@@ -91,9 +91,14 @@ class Draft:
     def step(self, what: str, delta: int) -> None:
         """Move one of the steppers by ``delta``, inside its bounds."""
         n = len(self.stations)
-        rounds, here = (1, max(1, n)), (0, max(0, n - 1))
-        bounds = {"minutes": MINUTES, "transition": TRANSITION, "warning": WARNING}
-        low, high = bounds.get(what) or (rounds if what == "rounds" else here)
+        bounds = {
+            "minutes": MINUTES,
+            "transition": TRANSITION,
+            "warning": WARNING,
+            "rounds": (1, max(1, n)),
+            "here": (0, max(0, n - 1)),
+        }
+        low, high = bounds[what]
         now = self.rotations if what == "rounds" else getattr(self, what)
         setattr(self, what, max(low, min(high, now + delta)))
 
@@ -312,9 +317,11 @@ class GroupsScene(TeacherScreen):
             return
         self.layout(self.m)
 
-    def rename(self, i: int, name: str) -> None:
-        if name.strip().title() not in self.groups:
-            self.groups[i] = name.strip().title()
+    def rename(self, i: int, typed: str) -> None:
+        """Group ``i`` takes the name typed, unless another group has it already."""
+        name = typed.strip().title()
+        if name not in self.groups:
+            self.groups[i] = name
 
 
 def rotation_menu(ctx: Context) -> Scene:

@@ -220,7 +220,7 @@ class SettingsScene(TeacherScreen):
         )  # fmt: skip
         area = pygame.Rect(m.u(16), m.u(80), m.width - m.u(32), 0)
         b, self.words = spread(m, area, rows, label=230)
-        top = m.u(80) + len(rows) * (m.u(52) + m.u(10)) + m.u(6)
+        top = max(button.rect.bottom for button in b) + m.u(10) + m.u(6)  # under the rows
         self.message_rect = pygame.Rect(m.u(16), top, m.width - m.u(32), m.height - top - m.u(84))
         close, report = ("quit", "Close the app", 240), ("report", "Class report", 220)
         self.buttons = [*b, *footer(m, ("back", "Back"), close, "quiet", report)]

@@ -22,14 +22,14 @@ from tabletop.classroom.roster import Roster
 from tabletop.classroom.students import BADGE_PREFIX, badge_id
 from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
-from tabletop.ui.input import CardsSeen, InputEvent, Tap
+from tabletop.ui.input import CardsSeen, InputEvent
 from tabletop.ui.messages import CHILD_MESSAGES, child_message
 from tabletop.ui.saves import seat_infos
-from tabletop.ui.scenes.common import draw_message, foot
+from tabletop.ui.scenes.common import draw_message, foot, route_to_press
 from tabletop.ui.scenes.roster import PAGE_KEYS, StudentGrid
 from tabletop.ui.scenes.settings import Screen
 from tabletop.ui.theme import SEAT_COLOURS, Metrics
-from tabletop.ui.widgets import Button, grid, hit
+from tabletop.ui.widgets import Button, grid
 
 log = logging.getLogger(__name__)
 
@@ -124,15 +124,17 @@ class SignInScene(Screen):
         self.buttons = b
 
     def handle(self, event: InputEvent) -> None:
-        tapped = hit(self.buttons, event.pos) if isinstance(event, Tap) else None
         if isinstance(event, CardsSeen):
             self.seen(event)
         elif isinstance(event, SeatPressed):
             self.select(event.seat)
-        elif tapped and not tapped.enabled and StudentGrid.student_of(tapped.name):
-            self.press(tapped.name)  # a name already seated: say where
         else:
-            super().handle(event)
+            route_to_press(self, event, self.back, refuse=self.tapped_off, keys=self.keys)
+
+    def tapped_off(self, name: str) -> None:
+        """A tap on a button that is off: a name already seated says where it sits."""
+        if StudentGrid.student_of(name) is not None:
+            self.press(name)
 
     def press(self, name: str) -> None:
         sid = StudentGrid.student_of(name)
