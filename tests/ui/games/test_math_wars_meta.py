@@ -6,6 +6,7 @@ screenshots and the demo."""
 from __future__ import annotations
 
 import io
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +25,9 @@ from tabletop.ui.app import App
 from tabletop.ui.games.math_wars_meta import run_demo
 from tabletop.ui.games.math_wars_meta.cards import CardProblem, read_code
 from tabletop.ui.games.math_wars_meta.demo import TableBot
+from tabletop.ui.games.math_wars_meta.play import MwmPlay
 from tabletop.ui.games.math_wars_meta.table import MwmTable as TableScene
+from tabletop.ui.games.math_wars_meta.verdict import questions_for
 from tabletop.ui.harness import type_number as typed
 from tabletop.ui.input import CardSeen, CardsSeen, Tap
 from tabletop.ui.results import GameResults, winner_line
@@ -58,6 +61,7 @@ def setup(app: App, *names: str) -> FormScene:
 
 SOLO = ("mode.solo",)  # one child
 CHILDREN_AND_BOT = ("seat.2", "choice.bot.bot")  # two children with real cards, a bot
+TEAMS_OPTION_2 = ("mode.teams", "edition.MWM25", "more", "option.2", "lms.yes")
 
 
 def seats(n: int, first: int) -> tuple[str, ...]:
@@ -343,6 +347,40 @@ def test_math_war_face_down_cards_swap_when_the_camera_sees_one() -> None:
     assert "already" not in table.message
 
 
+def test_mwm_card_given_up_turned_up_later_keeps_the_answers_after_it() -> None:
+    """A card the device gave up from Player 2's draw pile (paid for a lost war) turns up
+    two hands later: it is swapped where it was given up and every action after it,
+    answers too, applied again; the answers kept as the match goes stay the whole
+    rebuild's."""
+    app = make_app()
+    table = start(app)
+    play = table.play
+    show(app, 0, "C10", "K+2")
+    show(app, 1, "C6", "KX2")
+    answer(app, 0, 12)
+    answer(app, 1, 12)
+    tap(app, "next")  # MATH WAR!
+    show(app, 0, "C20", "K+1")
+    show(app, 1, "C7", "K+1")
+    battle = play.state.zones[1].battle
+    answer(app, 0, 21)
+    answer(app, 1, 1)
+    tap(app, "next")  # Player 2 lost the war: paid 13 cards from the draw pile
+    paid = [c for c in play.state.zones[1].spoils if c not in battle]
+    assert len(paid) == 13 and play.answers == rebuilt_answers(play)
+    show(app, 0, "C1", "K+3")
+    show(app, 1, "C10", "K+5")
+    answer(app, 0, 4)
+    answer(app, 1, 15)
+    tap(app, "next")
+    steps = [n for n, *_ in play.answers]
+    show(app, 0, "C2", "K+6")
+    show(app, 1, f"C{paid[0][1]}", "K+7")
+    assert play.state.stage.up[1] == paid[0] and cards_conserved(play.state)
+    assert [n for n, *_ in play.answers] == steps and len(steps) == 6
+    assert play.answers == rebuilt_answers(play)
+
+
 def test_solo_round_records_accuracy_and_time() -> None:
     """MWM-8: a right answer discards the battle card and the result; time and accuracy
     per round."""
@@ -518,7 +556,7 @@ def test_team_game_with_team_solutions_and_option_two() -> None:
     """MWM-7: Duos enter YOUR SOLUTION and the TEAM SOLUTION; Option 2 sends lost cards
     to the winning side."""
     app = make_app()
-    setup(app, "mode.teams", "edition.MWM25", "more", "option.2", "lms.yes")
+    setup(app, *TEAMS_OPTION_2)
     tap(app, "start")
     table = play_out(app, 4)
     play = table.play
@@ -729,6 +767,82 @@ def test_finished_game_is_stored_with_its_result_seats_and_checks(tmp_path: Path
     for seat in (0, 1):
         assert checks[seat] == [tallies[seat].right + tallies[seat].wrong, tallies[seat].right]
     assert checks[0][0] > 10 and any(c[1] < c[0] for c in checks[:2])  # slips are counted
+
+
+def rebuilt_answers(play: Any) -> list[tuple[Any, ...]]:
+    """Every answer the device checked for a child, worked out of the whole match (what
+    the table rebuilt at every save before the controller kept them as the match goes)."""
+    out: list[tuple[Any, ...]] = []
+    asked = None
+    for i, step in enumerate(play.match.steps):
+        before = play.state_before(i)
+        if before.phase != "solve":
+            asked = i + 1 if step.state.phase == "solve" else asked
+        action = step.action
+        if not isinstance(action, EnterSolution) or play.seats[action.seat].bot:
+            continue
+        own, team = questions_for(before, action.seat)
+        given = (own, action.solution), (team, action.team_solution)
+        out += [
+            (i + 1, action.seat, asked, q, Fraction(v))
+            for q, v in given
+            if q is not None and v is not None
+        ]
+    return out
+
+
+@pytest.mark.parametrize(("taps", "seed"), [(CHILDREN_AND_BOT, 11), (TEAMS_OPTION_2, 4)])
+def test_mwm_answers_kept_as_the_match_goes_equal_the_whole_rebuild(
+    tmp_path: Path, taps: tuple[str, ...], seed: int
+) -> None:
+    """Issue 24's checked answers are kept as the match goes, not worked out of the whole
+    match at every save: at every save (misreads set right by touch, an undo, war cards
+    swapped) they equal the whole rebuild, a match replayed from the journal finds the
+    same, and the journal holds them (bots' left out)."""
+    from tabletop.games import GAMES
+    from tabletop.store import FILE_NAME, Journal
+
+    path = tmp_path / FILE_NAME
+    app = journal_app(path)
+    setup(app, *taps)
+    tap(app, "start")
+    table = app.stack.top
+    play, saves, undone = table.play, [0], 0
+
+    def checking_save() -> None:
+        assert play.answers == rebuilt_answers(play)
+        saves[0] += 1
+        TableScene.save_table(table)
+
+    table.save_table = checking_save
+    bot = TableBot(app, seed, misread_rate=0.3)
+    while bot.step():
+        if (
+            play.verdict is not None
+            and undone < 3
+            and play.answers[-1][0] == len(play.match.history)
+        ):
+            before = len(play.answers)
+            play.undo()  # the teacher takes the last answer back: its answers go too
+            table.after()
+            assert len(play.answers) < before
+            undone += 1
+    answers = play.answers
+    assert undone == 3 and saves[0] > 100 and len(answers) > 20
+    assert {seat for _, seat, *_ in answers} == {s for s, c in enumerate(play.seats) if not c.bot}
+    team_too = len({(n, seat) for n, seat, *_ in answers}) < len(answers)
+    assert team_too == (play.settings.mode == "teams")  # a TEAM SOLUTION is a second answer
+    (saved,) = Journal(path).matches()
+    replayed_play = MwmPlay(
+        play.settings, play.seats, seed=play.seed, match=Journal(path).load(saved.id, GAMES)
+    )
+    assert replayed_play.answers == answers
+    journaled = [
+        (a.step, a.seat, a.question["numbers"], a.given) for a in Journal(path).answers(saved.id)
+    ]
+    assert journaled == [
+        (n, seat, [str(x) for x in q.numbers], str(v)) for n, seat, _, q, v in answers
+    ]
 
 
 def test_a_typed_answer_has_an_im_ready_tile_and_the_next_step_names_who() -> None:

@@ -70,6 +70,8 @@ SWAP_TRIES = 4
 NOTE_CODES = frozenset(
     {"mwm.solo_redraw", "mwm.crate_reshuffle", "mwm.spoils_reshuffle", "mwm.short_for_war"}
 )
+# a checked answer: see :attr:`MwmPlay.answers`
+Answer = tuple[int, int, int, Question, Fraction]
 
 
 @dataclass(frozen=True)
@@ -111,6 +113,14 @@ class MwmPlay(TableController):
         self.typed: dict[int, EnterSolution] = {}
         self.ready: dict[int, float] = {}
         self.verdict: Verdict | None = None  # on screen: the next hand waits for Next
+        # every answer the device checked for a child, kept as the match goes (issue 24):
+        # (the match's length after the answer, seat, its length when the solve stage
+        # began, the question, the answer given), from :func:`~.verdict.questions_for`
+        self.answers: list[Answer] = []
+        before = self.match.initial
+        for n, step in enumerate(self.match.steps, 1):  # a match replayed from the journal
+            self._check(before, step.action, n)
+            before = step.state
 
     # -- what the engine has ----------------------------------------------------------
 
@@ -176,12 +186,29 @@ class MwmPlay(TableController):
     # -- the device answers the engine ------------------------------------------------
 
     def _apply(self, action: Action) -> None:
+        before = self.state
         for event in self.match.apply(action):
             text = say(self, event) if event.code in NOTE_CODES else None
             if text:
                 self.say(text)
-        device = "" if self.real(len(self.match.history) - 1) else " (device)"
-        log.info("mwm: %s%s", action, device)
+        n = len(self.match.history)
+        self._check(before, action, n)
+        log.info("mwm: %s%s", action, "" if self.real(n - 1) else " (device)")
+
+    def _check(self, before: MathWarsMetaState, action: Action, n: int) -> None:
+        """A child's solution, applied to ``before`` as the ``n``-th action: its answers
+        join :attr:`answers`. Only solutions go in while the seats solve, so the stage
+        began ``len(before.stage.entered)`` actions before this one."""
+        if not isinstance(action, EnterSolution) or self.seats[action.seat].bot:
+            return
+        asked = n - 1 - len(before.stage.entered)
+        own, team = questions_for(before, action.seat)
+        given = (own, action.solution), (team, action.team_solution)
+        self.answers += [
+            (n, action.seat, asked, q, Fraction(v))
+            for q, v in given
+            if q is not None and v is not None
+        ]
 
     def _deal(self) -> None:
         """The device's own pick for the card the engine asks for."""
@@ -404,7 +431,10 @@ class MwmPlay(TableController):
 
     def _undo_to(self, length: int) -> list[Action]:
         """Take back the actions after the first ``length``; returns them in order."""
-        return [self.match.undo() for _ in range(len(self.match.history) - length)][::-1]
+        taken = [self.match.undo() for _ in range(len(self.match.history) - length)][::-1]
+        while self.answers and self.answers[-1][0] > length:
+            self.answers.pop()
+        return taken
 
     def _swap_unseen(self, seat: int, card: tuple[int, int], before: int | None = None) -> bool:
         """``card`` is wanted face up but the device had put it somewhere unseen (face
@@ -612,28 +642,6 @@ class MwmPlay(TableController):
             else [t.right + t.wrong + t.team_right + t.team_wrong, t.right + t.team_right]
             for seat, t in zip(self.seats, self.state.tallies, strict=True)
         ]
-
-    def checked_answers(self) -> list[tuple[int, int, int | None, Question, Fraction]]:
-        """Every answer the device checked for a child, with its question (issue 24,
-        :func:`~.verdict.questions_for`): (the match's length after the answer, seat, its
-        length when the solve stage began, the question, the answer given)."""
-        out: list[tuple[int, int, int | None, Question, Fraction]] = []
-        asked: int | None = None
-        for i, step in enumerate(self.match.steps):
-            before = self.state_before(i)
-            if before.phase != "solve":
-                asked = i + 1 if step.state.phase == "solve" else asked
-            action = step.action
-            if not isinstance(action, EnterSolution) or self.seats[action.seat].bot:
-                continue
-            own, team = questions_for(before, action.seat)
-            given = (own, action.solution), (team, action.team_solution)
-            out += [
-                (i + 1, action.seat, asked, q, Fraction(v))
-                for q, v in given
-                if q is not None and v is not None
-            ]
-        return out
 
 
 def _int_or_none(value: Any) -> int | None:

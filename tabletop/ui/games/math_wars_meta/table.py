@@ -118,7 +118,7 @@ class MwmTable(TableScene):
 
     def save_table(self) -> None:
         if not self.saved_end:
-            self.save.answers_from_match(self.play.checked_answers())
+            self.save.answers_from_match(self.play.answers)
         super().save_table()
 
     # -- layout ---------------------------------------------------------------------------
