@@ -38,3 +38,23 @@ def test_math_wars_meta_child_takes_back_a_typed_answer_until_every_seat_is_in()
     assert play.verdict.entries[0].solution == right  # the answer typed again counts
     assert play.verdict.entries[0].at == 13000  # the press after it, in milliseconds
     assert play.refusal(0, "solution") == "mwm.ui.wait_next"
+
+
+def test_math_wars_meta_cards_up_are_the_settled_stages_while_its_verdict_shows() -> None:
+    """The cards lying on the table (what the Score Cards show and a card read again is
+    matched against): this stage's; while a verdict shows, the stage it settled; after a
+    splash (its verdict has no stage), this stage's again, none turned up yet."""
+    play = solving_table()
+    dealt = [play.cards_up(seat) for seat in (0, 1)]
+    assert all(up is not None for up, _ in dealt) and play.table_stage is play.state.stage
+    for seat in (0, 1):
+        play.type_solution(seat, play.answer_for(seat).solution)
+        play.press(seat, 1.0 + seat)
+    assert play.verdict is not None and play.table_stage is play.verdict.stage
+    assert [play.cards_up(seat) for seat in (0, 1)] == dealt
+    assert play.state.stage.up != play.verdict.stage.up  # the engine is at the next hand
+    play.next_hand()
+    assert play.table_stage is play.state.stage and play.cards_up(0) != dealt[0]
+    play.splash(None)
+    assert play.verdict is not None and play.table_stage is play.state.stage
+    assert play.cards_up(0) == play.cards_up(1) == (None, None)

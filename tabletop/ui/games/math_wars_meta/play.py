@@ -37,6 +37,7 @@ from tabletop.engine.protocol import Result
 from tabletop.games.math_wars_meta import (
     Action,
     CardCode,
+    CountCard,
     CountDrawn,
     CrateDrawn,
     EnterSolution,
@@ -44,6 +45,7 @@ from tabletop.games.math_wars_meta import (
     MathWarsMetaSettings,
     MathWarsMetaState,
     Splash,
+    Stage,
     correct_entry,
     pending_card,
     splash_leader,
@@ -179,6 +181,18 @@ class MwmPlay(TableController):
             return {}
         entered = self.match.history[len(self.match.history) - len(self.state.stage.entered) :]
         return {a.seat: a for a in entered if isinstance(a, EnterSolution)}
+
+    @property
+    def table_stage(self) -> Stage:
+        """The stage whose cards lie on the table: this one, or while a verdict shows, the
+        stage it settled (a splash's has none: then this one)."""
+        verdict = self.verdict
+        return verdict.stage if verdict is not None and verdict.stage.up else self.state.stage
+
+    def cards_up(self, seat: int) -> tuple[CountCard | None, str | None]:
+        """``seat``'s COUNT META and MATH CRATE cards lying on the table (None: none)."""
+        stage = self.table_stage
+        return (stage.up[seat], stage.crates[seat]) if stage.up else (None, None)
 
     def state_before(self, index: int) -> MathWarsMetaState:
         return self.match.steps[index - 1].state if index else self.match.initial
@@ -336,9 +350,7 @@ class MwmPlay(TableController):
                 number=card.number,
                 edition=edition,
             )
-        # this stage's cards; while a verdict shows, the last hand's (still lying there)
-        stage = self.verdict.stage if self.verdict is not None else self.state.stage
-        up, crate = (stage.up[seat], stage.crates[seat]) if stage.up else (None, None)
+        up, crate = self.cards_up(seat)
         if card.kind == "count" and up is not None:
             same = up[1] == card.number and card.army in (None, up[0])
         else:

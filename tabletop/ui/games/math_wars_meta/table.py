@@ -388,9 +388,8 @@ class MwmTable(TableScene):
     def draw_panel(self, surface: pygame.Surface, seat: int, r: pygame.Rect) -> None:
         painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
         play = self.play
-        zone, verdict = play.state.zones[seat], play.verdict
-        stage = verdict.stage if verdict is not None and verdict.stage.up else play.state.stage
-        active = seat in stage.seats and not zone.out
+        zone = play.state.zones[seat]
+        active = seat in play.table_stage.seats and not zone.out
         lit = seat in play.ready
         border = p.selected if lit or seat in play.waiting_for_cards() else p.line
         fill = p.panel if not zone.out else p.quiet
@@ -406,8 +405,7 @@ class MwmTable(TableScene):
         room = chip.width - num.width - rw - m.u(10)
         name = play.name(seat)
         painter.seat_name(surface, num, seat, name, m.small, room, chip_size=m.small + 2)
-        up = stage.up[seat] if stage.up else None
-        crate = stage.crates[seat] if stage.crates else None
+        up, crate = play.cards_up(seat)
         count_at, crate_at, solve_at = (self.place(k, seat) for k in ("count", "crate", "solve"))
         number = up[1] if up else None
         label = None if number is None else str(number)
