@@ -58,3 +58,16 @@ def test_math_wars_meta_cards_up_are_the_settled_stages_while_its_verdict_shows(
     play.splash(None)
     assert play.verdict is not None and play.table_stage is play.state.stage
     assert play.cards_up(0) == play.cards_up(1) == (None, None)
+
+
+def test_math_wars_meta_controller_plays_by_its_matchs_settings() -> None:
+    """The settings are kept once, in the match: a match carried on from the journal
+    brings its own (Option 2 here), whatever the controller was built with."""
+    from tabletop.engine.match import Match
+    from tabletop.ui.games.math_wars_meta.play import GAME
+
+    option_2 = MathWarsMetaSettings(discard_option=2)
+    match = Match(GAME, option_2, 2, seed=5)
+    seats = [SeatConfig("Ana", virtual=True), SeatConfig("Ben", virtual=True)]
+    play = MwmPlay(MathWarsMetaSettings(), seats, seed=5, match=match)
+    assert play.settings is match.settings and play.settings.discard_option == 2

@@ -92,7 +92,7 @@ class SeatConfig:
 
 class MwmPlay(TableController):
     """One game at the device (see the module); ``match``: a game replayed from the
-    journal, to carry on with (:meth:`carry_on`)."""
+    journal, to carry on with (:meth:`carry_on`), whose settings then count."""
 
     def __init__(
         self,
@@ -102,7 +102,6 @@ class MwmPlay(TableController):
         seed: int,
         match: Match[MathWarsMetaSettings, MathWarsMetaState, Action] | None = None,
     ) -> None:
-        self.settings = settings
         self.seats = list(seats)
         self.seed = seed
         self.match: Match[MathWarsMetaSettings, MathWarsMetaState, Action] = match or Match(
@@ -130,6 +129,10 @@ class MwmPlay(TableController):
     def paused(self) -> bool:
         """A verdict is on screen: the next hand waits for Next."""
         return self.verdict is not None
+
+    @property
+    def settings(self) -> MathWarsMetaSettings:
+        return self.match.settings
 
     @property
     def state(self) -> MathWarsMetaState:
