@@ -244,7 +244,7 @@ class MwmTable(TableScene):
         ``solve``: YOUR SOLUTION), or why not now."""
         play, name = self.play, self.play.name(seat)
         code = play.refusal(seat, "solution" if kind == "solve" else "card")
-        up, crate = play.state.stage.up[seat], play.state.stage.crates[seat]
+        up, crate = play.cards_up(seat)
         if code is not None:
             self.refuse(code, f"{kind} of seat {seat + 1} refused", name=name)
         elif kind == "solve" and up is not None:
