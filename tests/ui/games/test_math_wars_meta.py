@@ -327,16 +327,22 @@ def _after_tap(app: App, table: TableScene, name: str) -> str:
     return table.message
 
 
-def test_math_war_face_down_cards_swap_when_the_camera_sees_one() -> None:
-    """MWM-4: a tie sends both to war, 3 face down and 1 up; the device picked the
-    face-down cards, so a child turning up one of them swaps it (nobody saw them)."""
-    app = make_app()
+def tied(app: App) -> TableScene:
+    """Two children whose first hand ties (10 + 2 and 6 × 2): its verdict is a war."""
     table = start(app)
-    play = table.play
     show(app, 0, "C10", "K+2")
     show(app, 1, "C6", "KX2")
     answer(app, 0, 12)
     answer(app, 1, 12)
+    return table
+
+
+def test_math_war_face_down_cards_swap_when_the_camera_sees_one() -> None:
+    """MWM-4: a tie sends both to war, 3 face down and 1 up; the device picked the
+    face-down cards, so a child turning up one of them swaps it (nobody saw them)."""
+    app = make_app()
+    table = tied(app)
+    play = table.play
     assert play.verdict.war and "MATH WAR!" in " ".join(play.verdict.lines)
     tap(app, "next")
     down = [c for c in play.state.zones[0].battle if c != (1, 10)]
@@ -353,12 +359,7 @@ def test_mwm_card_given_up_turned_up_later_keeps_the_answers_after_it() -> None:
     answers too, applied again; the answers kept as the match goes stay the whole
     rebuild's."""
     app = make_app()
-    table = start(app)
-    play = table.play
-    show(app, 0, "C10", "K+2")
-    show(app, 1, "C6", "KX2")
-    answer(app, 0, 12)
-    answer(app, 1, 12)
+    play = tied(app).play
     tap(app, "next")  # MATH WAR!
     show(app, 0, "C20", "K+1")
     show(app, 1, "C7", "K+1")
