@@ -187,8 +187,8 @@ class FormSpec:
     values)``: draws a panel at the right (a scoreboard); ``seat_button_starts``: seat
     1's button (lit) starts too; ``cards_seen(event)``: what to say about cards the
     camera sees on this screen; ``links``: buttons to screens next door, in the last
-    row (``links_label``); ``check(values)``: what is wrong with the choices, in a
-    child's words, said at Start instead of starting (None: nothing)."""
+    row ("Also"); ``check(values)``: what is wrong with the choices, in a child's words,
+    said at Start instead of starting (None: nothing)."""
 
     game: str
     title: str
@@ -205,7 +205,6 @@ class FormSpec:
     seat_button_starts: bool = False
     cards_seen: Callable[[CardsSeen], str] | None = None
     links: tuple[Link, ...] = ()
-    links_label: str = "Also"
     check: Callable[[FormValues], str | None] | None = None
 
     def __post_init__(self) -> None:
@@ -425,7 +424,7 @@ class FormScene(Scene):
                 caption = any(c.caption for c in o.choices)
                 rows.append((o.label, m.u(58 if caption else 54), partial(self._option_row, o)))
         if spec.links:
-            rows.append((spec.links_label, m.u(54), self._links_row))
+            rows.append(("Also", m.u(54), self._links_row))
         return rows
 
     def layout(self, metrics: Metrics) -> None:
