@@ -21,6 +21,7 @@ from typing import Any, Literal
 
 import numpy as np
 
+from tabletop.engine.cardcodes import ID_PATTERN
 from tabletop.engine.errors import BadInput
 
 PREFIX = "MT1"
@@ -37,7 +38,7 @@ CARD_PATTERNS: dict[str, re.Pattern[str]] = {
     "ATK": re.compile(rf"[+\-]{_N10}|[+\-][HND]|END|CANCEL|FLIP|BLOCK"),
     "MECS": re.compile(rf"[0-9]|[+\-X]|DIV|LP|RP|EQ|FRAC|SQRT|DOT|SQ|OBJ{_N20}"),
     "ARENA": re.compile(r"(?:A|[2-9]|10|J|Q|K)[SHDC]"),
-    "ID": re.compile(r"[0-9A-Z $%*+\-./]{1,32}"),
+    "ID": ID_PATTERN,  # a student badge: the class list's ids
 }
 GAMES = tuple(CARD_PATTERNS)
 

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import csv
 import io
-import string
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from tabletop import csvsafe
+from tabletop.engine.cardcodes import BADGE_PREFIX, ID_CHARACTERS, MAX_ID_LENGTH, badge_id
 from tabletop.engine.errors import BadInput
 
 
@@ -25,19 +25,14 @@ class Student:
     group: str
 
 
-# A student id: what may follow ``MT1:ID:`` in a badge's QR code (DESIGN.md; the card
-# reader's pattern for ID cards): QR alphanumeric characters without the space and the
-# colon (which separates the payload's parts), at most 32 of them.
-ID_CHARACTERS = frozenset(string.ascii_uppercase + string.digits + "$%*+-./")
-MAX_ID_LENGTH = 32
-BADGE_PREFIX = "MT1:ID:"  # a badge's QR code: the prefix, then the student id
 MAX_NAME_LENGTH = 40  # longer names do not fit a badge (or a seat on the screen)
 MAX_GROUP_LENGTH = 20
 
 
 def student_id(text: str, where: str = "") -> str:
-    """``text`` as a student id (trimmed, upper case); ``BadInput`` says what is wrong,
-    after ``where`` (e.g. "line 3: ")."""
+    """``text`` as a student id (trimmed, upper case; what may follow ``MT1:ID:`` on a
+    badge: :mod:`tabletop.engine.cardcodes`); ``BadInput`` says what is wrong, after
+    ``where`` (e.g. "line 3: ")."""
     sid = text.strip().upper()
     if not sid:
         raise BadInput("roster.empty", f"{where}the id must not be empty")
@@ -49,18 +44,6 @@ def student_id(text: str, where: str = "") -> str:
     if len(sid) > MAX_ID_LENGTH:
         raise BadInput("roster.id", f"{where}id {sid} is longer than {MAX_ID_LENGTH} characters")
     return sid
-
-
-def badge_id(code: str) -> str | None:
-    """The student id a camera code carries (``MT1:ID:<id>``), or None if it is not a
-    badge. A code the camera saw twice in one frame (``!`` in front) still counts."""
-    code = code.removeprefix("!")
-    if not code.startswith(BADGE_PREFIX):
-        return None
-    try:
-        return student_id(code[len(BADGE_PREFIX) :])
-    except BadInput:
-        return None
 
 
 def _delimiter(text: str) -> str:

@@ -64,6 +64,12 @@ def standings_result(scores: Sequence[Fraction | int], why: str) -> Result:
     return Result(exact, places_from_scores(exact), why)
 
 
+def game_seed(ctx: Context, seed: int | None = None, below: int = 10**9) -> int:
+    """The seed a game deals with: ``seed`` (the match's, carried on), else a fresh one
+    from the app's rng, ``0 <= seed < below``."""
+    return ctx.rng.randrange(below) if seed is None else seed
+
+
 def keyed_dealer(seed: int, match: Match[Any, Any, Any]) -> KeyedDealer:
     """The virtual dealer of a saved game: each outcome keyed by the actions so far."""
     return KeyedDealer(seed, lambda: len(match.history))

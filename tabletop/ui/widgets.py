@@ -62,17 +62,36 @@ T = TypeVar("T")
 class Paged:
     """A list shown a page at a time (the screens and grids that page one mix it in):
     ``page`` (from 0) of ``pages``, ``per_page`` items each, as :meth:`paged` last cut
-    the list; :meth:`turn_page` turns it (round from the last page to the first)."""
+    the list (or pages of items of different sizes: :meth:`fitting`, :meth:`page_of`);
+    :meth:`turn_page` turns it (round from the last page to the first)."""
 
     page, pages, per_page = 0, 1, 1
 
     def paged(self, items: Sequence[T], per_page: int) -> Sequence[T]:
         """This page's share of ``items`` (the whole list), ``per_page`` a page; a page
         past the end (the list got shorter) becomes the last."""
-        self.per_page = max(1, per_page)
-        self.pages = max(1, -(-len(items) // self.per_page))
+        self.per_page = n = max(1, per_page)
+        return self.page_of([items[i : i + n] for i in range(0, len(items), n)])
+
+    def page_of(self, pages: Sequence[Sequence[T]]) -> Sequence[T]:
+        """This page of the list cut into ``pages``; a page past the end becomes the last."""
+        self.pages = max(1, len(pages))
         self.page = min(self.page, self.pages - 1)
-        return items[self.page * self.per_page : (self.page + 1) * self.per_page]
+        return pages[self.page] if pages else []
+
+    @staticmethod
+    def fitting(items: Sequence[T], sizes: Sequence[int], room: int) -> list[list[T]]:
+        """``items`` cut into pages of ``room`` where item i takes ``sizes[i]``: a new page
+        where the next one would not fit (one bigger than a page has a page of its own)."""
+        pages: list[list[T]] = [[]]
+        used = 0
+        for item, size in zip(items, sizes, strict=True):
+            if pages[-1] and used + size > room:
+                pages.append([])
+                used = 0
+            pages[-1].append(item)
+            used += size
+        return pages
 
     def turn_page(self, step: int) -> None:
         self.page = (self.page + step) % self.pages

@@ -42,7 +42,7 @@ from tabletop.ui.scenes.rotation import (
     games_on,
     restore_rotation,
 )
-from tabletop.ui.scenes.rotation_editor import RotationControl, RotationEditor
+from tabletop.ui.scenes.rotation_editor import Draft, RotationControl, RotationEditor
 from tabletop.ui.theme import ORANGE, PALETTE
 from tests.ui.scenery import SIZES, FakeClock, make_app
 
@@ -279,6 +279,32 @@ def test_rotation_editor_takes_the_class_lists_groups() -> None:
     auto.tap("class")  # back to the class list's groups
     auto.tap("done")
     assert app.stack.top.draft.groups == ["Foxes", "Owls"]
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_rotation_editor_groups_button_names_groups_at_caption_size(size) -> None:
+    """The "Groups" button's names are read at arm's length: never drawn smaller than a
+    caption (>= 16 px at 800x480); the names that do not fit become "+N more"."""
+    app = make_app(size)
+    m, painter = app.ctx.metrics, app.ctx.painter
+    assert m.small >= 16
+    stations = [Station(g) for g in ("mathe-meister", "mecs", "math-arena", "math-attack")]
+    cases = {
+        ("Everyone",): "Everyone",
+        tuple(f"Group {i}" for i in range(1, 9)): "+{} more",
+        ("A" * 20, "Blue"): "\u2026 +1 more",
+    }
+    for groups, ending in cases.items():
+        editor = RotationEditor(app.ctx, Draft(list(stations), list(groups)))
+        editor.layout(m)
+        (button,) = [b for b in editor.buttons if b.name == "groups"]
+        inner = button.rect.width - m.u(10)
+        assert painter.fit_size(button.caption, m.small, inner) == m.small, button.caption
+        assert painter.fonts.width(button.caption, m.small) <= inner, button.caption
+        shown = button.caption.split(" +")[0].split(", ")
+        left_out = len(groups) - len(shown)
+        assert button.caption.endswith(ending.format(left_out)), button.caption
+        assert button.label == (f"{len(groups)} groups" if len(groups) > 1 else "1 group")
 
 
 def test_rotation_editor_starts_from_the_last_plan() -> None:

@@ -162,3 +162,18 @@ def test_routing_paged_lists_turn_round_and_keep_the_page_in_range() -> None:
     pages.page = 2
     assert pages.paged(items[:4], 3) == [3] and pages.page == 1  # the list got shorter
     assert pages.paged([], 0) == [] and pages.pages == 1 and pages.page == 0
+
+
+def test_routing_paged_fits_items_of_different_sizes_to_pages() -> None:
+    """The setup form's rows (of different heights) page with the same helper: a new
+    page where the next would not fit; one bigger than a page has a page of its own."""
+    from tabletop.ui.widgets import Paged
+
+    pages = Paged()
+    cut = pages.fitting("abcde", [40, 50, 30, 120, 10], 100)
+    assert cut == [["a", "b"], ["c"], ["d"], ["e"]]
+    assert pages.fitting([], [], 100) == [[]]
+    assert pages.page_of(cut) == ["a", "b"] and pages.pages == 4
+    pages.turn_page(-1)
+    assert pages.page_of(cut) == ["e"]
+    assert pages.page_of(cut[:2]) == ["c"] and pages.page == 1  # fewer pages: the last

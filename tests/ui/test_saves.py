@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 from tabletop.store import FILE_NAME, Journal
-from tabletop.ui.saves import LABEL, GameSave, one_write, seat_infos, seats_of
+from tabletop.ui.saves import LABEL, GameSave, game_seed, one_write, seat_infos, seats_of
 from tests.test_store import new_match, play
 from tests.ui.scenery import make_app
 
@@ -102,3 +103,15 @@ def test_saves_seats_of_reads_every_way_a_seat_is_given() -> None:
         (3, "Bot 4", "hard"),
     ]
     assert seats[2] is child
+
+
+def test_saves_game_seed_is_the_matchs_else_the_apps_rngs_next_draw() -> None:
+    """Every game screen picks its seed here: the same draw from ``ctx.rng`` as the
+    screens made before (so journals and seed-7 demos deal the same), in each one's range."""
+    app = make_app()
+    app.ctx.rng = random.Random(7)
+    expected = random.Random(7)
+    assert game_seed(app.ctx, 42) == 42  # the match's: no draw
+    assert game_seed(app.ctx, 0) == 0  # a seed of 0 is a seed, not "none"
+    assert game_seed(app.ctx) == expected.randrange(10**9)
+    assert game_seed(app.ctx, None, below=1 << 30) == expected.randrange(1 << 30)

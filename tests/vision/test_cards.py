@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import string
 from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+from tabletop.engine.cardcodes import BADGE_PREFIX, badge_id
 from tabletop.engine.errors import BadInput
 from vision.cards import CardCode, parse_payload, problem_text, read_cards
 from vision.simulate import card_image, qr_image, table_frame
@@ -243,3 +247,17 @@ def test_cards_inverted_code_needs_the_thorough_pass() -> None:
     assert [c.payload for c in read_cards(inverted)] == ["MT1:ATK:END"]
     assert read_cards(inverted, thorough=False) == []
     assert [c.payload for c in read_cards(255 - inverted, thorough=False)] == ["MT1:ATK:END"]
+
+
+@given(st.text(alphabet=string.ascii_uppercase + string.digits + " $%*+-./", max_size=40))
+def test_cards_reader_takes_a_badge_exactly_when_sign_in_does(sid: str) -> None:
+    """One rule for a badge (``tabletop.engine.cardcodes``): a payload ``MT1:ID:<id>`` is
+    a card to the reader exactly when sign-in reads the same id from it (no space: the
+    class list has no such id)."""
+    code, _ = parse_payload(BADGE_PREFIX + sid)
+    assert (code is not None) == (badge_id(BADGE_PREFIX + sid) == sid)
+    assert code is None or code == CardCode("ID", sid)
+
+
+def test_cards_a_badge_with_a_space_is_malformed() -> None:
+    assert parse_payload("MT1:ID:A B") == (None, "malformed")

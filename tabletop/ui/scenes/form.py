@@ -46,7 +46,7 @@ from tabletop.ui.scenes.names import NameScene
 from tabletop.ui.scenes.rules import ChoiceGrid, RulesPage, RulesScene
 from tabletop.ui.scenes.signin import SignInGate
 from tabletop.ui.theme import SEAT_COLOURS, Metrics
-from tabletop.ui.widgets import Button
+from tabletop.ui.widgets import Button, Paged
 
 log = logging.getLogger(__name__)
 
@@ -187,8 +187,8 @@ class FormSpec:
     values)``: draws a panel at the right (a scoreboard); ``seat_button_starts``: seat
     1's button (lit) starts too; ``cards_seen(event)``: what to say about cards the
     camera sees on this screen; ``links``: buttons to screens next door, in the last
-    row (``links_label``); ``check(values)``: what is wrong with the choices, in a
-    child's words, said at Start instead of starting (None: nothing)."""
+    row ("Also"); ``check(values)``: what is wrong with the choices, in a child's words,
+    said at Start instead of starting (None: nothing)."""
 
     game: str
     title: str
@@ -205,7 +205,6 @@ class FormSpec:
     seat_button_starts: bool = False
     cards_seen: Callable[[CardsSeen], str] | None = None
     links: tuple[Link, ...] = ()
-    links_label: str = "Also"
     check: Callable[[FormValues], str | None] | None = None
 
     def __post_init__(self) -> None:
@@ -257,7 +256,7 @@ class FormValues:
 # -- the screen ------------------------------------------------------------------------------
 
 
-class FormScene(Scene):
+class FormScene(Paged, Scene):
     """The setup screen of ``spec``; see the module docstring."""
 
     def __init__(self, ctx: Context, spec: FormSpec) -> None:
@@ -271,7 +270,6 @@ class FormScene(Scene):
         self.cards = spec.cards.default if spec.cards else None
         self.option_rows = {o.key: o for o in spec.options}
         self.options = {o.key: o.default for o in spec.options}
-        self.page, self.pages = 0, 1
         self.rows: list[tuple[str, int]] = []  # (label, y of its middle) on this page
         self.asking: tuple[str, int] | None = None
         self.message = ""
@@ -425,7 +423,7 @@ class FormScene(Scene):
                 caption = any(c.caption for c in o.choices)
                 rows.append((o.label, m.u(58 if caption else 54), partial(self._option_row, o)))
         if spec.links:
-            rows.append((spec.links_label, m.u(54), self._links_row))
+            rows.append(("Also", m.u(54), self._links_row))
         return rows
 
     def layout(self, metrics: Metrics) -> None:
@@ -440,25 +438,16 @@ class FormScene(Scene):
         message_top = foot - m.u(10) - m.u(30)
         self.message_rect = pygame.Rect(margin, message_top, right - margin, m.u(30))
         bottom, x0 = message_top - m.u(6), margin + m.u(158)  # right of the rows' labels
-        # pages: the rows in order, a new page where the next one would not fit
-        pages: list[list[Row]] = [[]]
-        y = top
-        for row in self.row_specs():
-            if pages[-1] and y + row[1] > bottom:
-                pages.append([])
-                y = top
-            pages[-1].append(row)
-            y += row[1] + gap
+        rows = self.row_specs()  # pages of them, a new page where the next does not fit
+        pages = self.fitting(rows, [h + gap for _, h, _ in rows], bottom - top + gap)
         # one link alone on a page of its own goes in the footer, where "More" would be
         last = pages[-1]
         alone = len(pages) == 2 and len(last) == 1 and last[0][2] == self._links_row
         if in_footer := alone and len(self.spec.links) == 1:
             pages.pop()
-        self.pages = len(pages)
-        self.page = min(self.page, self.pages - 1)
         b: list[Button] = []
         self.rows, y = [], top
-        for label, h, buttons in pages[self.page]:
+        for label, h, buttons in self.page_of(pages):
             self.rows.append((label, y + min(h, m.u(62)) // 2))
             b += buttons(pygame.Rect(x0, y, right - x0, h))
             y += h + gap
@@ -631,7 +620,7 @@ class FormScene(Scene):
                 filled = len(self.filled)
                 self.set_seat(filled - (value == "-"), EMPTY if value == "-" else CHILD)
             elif name == "more":
-                self.page = (self.page + 1) % self.pages
+                self.turn_page(1)
             elif (row := self.option_rows.get(key)) is not None:
                 self.options[key] = row.pick(self.values(), value) if row.pick else value
                 if key == "mode":  # the seats as the mode's preset names them (if it does)

@@ -36,6 +36,7 @@ from tabletop.ui.scenes.names import NameScene
 from tabletop.ui.scenes.rotation import RotationRunner, run_rotation
 from tabletop.ui.scenes.settings import Item, Row, TeacherScreen, footer, spread, stepper
 from tabletop.ui.theme import Metrics
+from tabletop.ui.widgets import Painter
 
 log = logging.getLogger(__name__)
 
@@ -126,6 +127,18 @@ STEPPERS = (
 )
 
 
+def names_that_fit(painter: Painter, names: Sequence[str], size: int, width: int) -> str:
+    """As many of ``names`` as fit ``width`` at ``size`` (a teacher reads them at arm's
+    length: the text is not made smaller), then "+N more"; the first name is cut short
+    when even it does not fit."""
+    for shown in range(len(names), 0, -1):
+        more = f" +{len(names) - shown} more" if shown < len(names) else ""
+        if painter.fonts.width(text := ", ".join(names[:shown]) + more, size) <= width:
+            return text
+    more = f" +{len(names) - 1} more" if len(names) > 1 else ""
+    return painter.ellipsis(names[0], size, width - painter.fonts.width(more, size)) + more
+
+
 def toggles(prefix: str, items: Sequence[tuple[str, str]], on: str) -> list[Item]:
     """Toggles ``<prefix><key>`` for ``items`` (key, name); the one whose key is ``on``
     selected."""
@@ -163,10 +176,12 @@ class RotationEditor(TeacherScreen):
         x = margin + m.u(380) + m.u(20)
         rh = (bottom - top - len(STEPPERS) * gap) // (len(STEPPERS) + 1)
         groups = f"{len(d.groups)} groups" if len(d.groups) != 1 else "1 group"
-        rows = [Row("Groups", [Item("groups", groups, caption=", ".join(d.groups))], rh)]
+        rows = [Row("Groups", [Item("groups", groups)], rh)]
         rows += [Row(label, stepper(key, d.value(key)), rh, gap=0) for key, label in STEPPERS]
         area = pygame.Rect(x, top, m.width - margin - x, 0)
         right, self.words = spread(m, area, rows, label=130, gap=6)
+        named = right[0]  # the groups' button: its caption, their names
+        named.caption = names_that_fit(self.ctx.painter, d.groups, m.small, named.rect.w - m.u(10))
         back, start = footer(m, ("back", "Back"), ("start", "Start rotation", 260))
         self.buttons = [*b, *right, back, start]
         left, right_edge = back.rect.right + m.u(10), start.rect.left - m.u(10)  # what went wrong

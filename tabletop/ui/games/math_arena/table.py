@@ -36,7 +36,7 @@ from tabletop.ui.app import Context, Scene
 from tabletop.ui.games.math_arena.play import GAME, TOURNAMENT_TARGET, ArenaPlay
 from tabletop.ui.messages import names_joined
 from tabletop.ui.results import GameResults, Outcome, outcome_of
-from tabletop.ui.saves import GameSave, one_write, seats_of
+from tabletop.ui.saves import GameSave, game_seed, one_write, seats_of
 from tabletop.ui.scenes.form import (
     CHILD,
     EMPTY,
@@ -305,7 +305,8 @@ class ArenaScene(TableScene):
     def next_game(self) -> Scene:
         """The next game of the tournament ("Play again"): the same seats, a new seed."""
         t = self.tournament_after()
-        seed, tournament = self.ctx.rng.randrange(1 << 30), None if t.over else tournament_record(t)
+        seed = game_seed(self.ctx, below=1 << 30)
+        tournament = None if t.over else tournament_record(t)
         return ArenaScene(
             self.ctx, self.save.seats, {**self.save.app, "seed": seed, "tournament": tournament}
         )
@@ -469,7 +470,7 @@ def resume_scene(
 
 def _start(ctx: Context, values: FormValues) -> Scene:
     cards = "virtual" if values.virtual else "table"
-    app = {"cards": cards, "level": values.level, "seed": ctx.rng.randrange(1 << 30)}
+    app = {"cards": cards, "level": values.level, "seed": game_seed(ctx, below=1 << 30)}
     return ArenaScene(ctx, values.seats, app)
 
 

@@ -39,7 +39,7 @@ from tabletop.ui.games.math_attack.play import (
 )
 from tabletop.ui.messages import child_message
 from tabletop.ui.results import Outcome, outcome_of
-from tabletop.ui.saves import GameSave, seat_infos
+from tabletop.ui.saves import GameSave, game_seed, seat_infos
 from tabletop.ui.scenes import form
 from tabletop.ui.scenes.rules import load_rules
 from tabletop.ui.table import TableScene, corner_buttons
@@ -193,7 +193,7 @@ class AttackScene(TableScene):
         match: Match[MathAttackSettings, MathAttackState, Action] | None = None,
         save: GameSave | None = None,
     ) -> None:
-        seed = ctx.rng.randrange(10**9) if seed is None else seed
+        seed = game_seed(ctx, seed)
         self.play = AttackPlay(
             names=names, bot=bot, first=first, seed=seed, match=match, sound=ctx.sounds.play
         )

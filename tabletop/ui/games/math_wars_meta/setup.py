@@ -20,7 +20,7 @@ from tabletop.ui.app import Context, Scene
 from tabletop.ui.games.math_wars_meta.play import MwmPlay, SeatConfig
 from tabletop.ui.games.math_wars_meta.table import MwmTable
 from tabletop.ui.messages import child_message, names_joined
-from tabletop.ui.saves import GameSave, seat_infos
+from tabletop.ui.saves import GameSave, game_seed, seat_infos
 from tabletop.ui.scenes.form import (
     CHILD,
     EMPTY,
@@ -135,7 +135,7 @@ def make_game(
 
     ``seats``: who plays (names and student ids for the journal). ``save`` and
     ``match``: a game carried on from the journal (``resume_scene``)."""
-    seed = ctx.rng.randrange(10**9) if seed is None else seed
+    seed = game_seed(ctx, seed)
     seats = list(save.seats if save is not None else seats or []) or None
     names = [s.name for s in seats] if seats else None
     play = MwmPlay(choices.settings(), choices.seat_configs(names), seed=seed, match=match)

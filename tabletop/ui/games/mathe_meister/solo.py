@@ -30,7 +30,7 @@ from tabletop.ui.app import Context
 from tabletop.ui.games.mathe_meister.dialogs import CoinShop, StarPick, ask_dice
 from tabletop.ui.games.mathe_meister.play import MMMatch, SoloPlay, new_match, score_lines
 from tabletop.ui.games.mathe_meister.sheet import SheetGeometry, SheetLook, draw_sheet, glyph
-from tabletop.ui.saves import GameSave
+from tabletop.ui.saves import GameSave, game_seed
 from tabletop.ui.scenes.common import ask_leave
 from tabletop.ui.scenes.dice import DiceResult
 from tabletop.ui.table import TableScene
@@ -84,8 +84,7 @@ class MatheMeisterScene(TableScene):
         match: MMMatch | None = None,
         save: GameSave | None = None,
     ) -> None:
-        seed = match.seed if match is not None else None
-        seed = ctx.rng.randrange(10**9) if seed is None else seed
+        seed = game_seed(ctx, match.seed if match is not None else None)
         player = seats[0].name
         self.dice_mode = dice_mode or ctx.prefs.prefs.dice_input
         self.play = SoloPlay(match or new_match(ctx.layout, modes, seed), player=player, seed=seed)

@@ -54,7 +54,7 @@ from tabletop.ui.games.mathe_meister.play import (
 )
 from tabletop.ui.messages import child_message
 from tabletop.ui.results import Outcome, outcome_of
-from tabletop.ui.saves import LABEL, GameSave, seats_of
+from tabletop.ui.saves import LABEL, GameSave, game_seed, seats_of
 from tabletop.ui.scenes.dice import DiceResult
 from tabletop.ui.table import TableScene as Table
 from tabletop.ui.theme import Metrics
@@ -88,8 +88,7 @@ class TableScene(Table):
         save: GameSave | None = None,
     ) -> None:
         infos = seats_of(seats, BOT_LEVEL)
-        seed = lead.seed if lead is not None else None
-        seed = ctx.rng.randrange(10**9) if seed is None else seed
+        seed = game_seed(ctx, lead.seed if lead is not None else None)
         dice_mode = dice_mode or ctx.prefs.prefs.dice_input
         app = {"screen": "table", "dice_mode": dice_mode, "seed": seed}
         save = save or GameSave(ctx, MatheMeister.name, infos, app)

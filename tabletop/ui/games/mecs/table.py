@@ -25,7 +25,7 @@ from tabletop.ui.games.mecs.play import BOT_SECONDS, Banner, MecsPlay, coin_word
 from tabletop.ui.games.mecs.setup import RULES
 from tabletop.ui.input import CardsSeen
 from tabletop.ui.results import Outcome, outcome_of
-from tabletop.ui.saves import GameSave
+from tabletop.ui.saves import GameSave, game_seed
 from tabletop.ui.scenes.pin import PinPad
 from tabletop.ui.table import TableScene
 from tabletop.ui.theme import Metrics
@@ -79,7 +79,7 @@ class MecsTable(TableScene):
         match: Match[MecsSettings, MecsState, Action] | None = None,
         save: GameSave | None = None,
     ) -> None:
-        seed = ctx.rng.randrange(10**9) if seed is None else seed
+        seed = game_seed(ctx, seed)
         self.play = play = MecsPlay(
             seats,
             settings,
