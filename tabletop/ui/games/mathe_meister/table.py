@@ -113,7 +113,7 @@ class TableScene(Table):
         match = lead or Match(MatheMeister(), self.settings, len(infos), seed=seed)
         self.play = PaperPlay(match, [i.name for i in infos])
         # virtual dice keyed by the seed and the round: the same dice after a crash
-        self.dice_dealer = KeyedDealer(seed, lambda: self.round)
+        self.dice_dealer = KeyedDealer(seed, lambda: self.play.round)
         self.bot_saves: dict[int, GameSave] = {}
         self.bot_press_at: dict[int, float] = {}
         if self.resumed:
@@ -121,11 +121,6 @@ class TableScene(Table):
 
     def name(self, seat: int) -> str:
         return self.infos[seat].name
-
-    # what the controller knows, read through the scene (the drawing, the tests, the demo)
-    board = property(lambda self: self.play.board)
-    round = property(lambda self: self.play.round)
-    dice = property(lambda self: self.play.dice)
 
     @property
     def finished(self) -> bool:
@@ -135,7 +130,7 @@ class TableScene(Table):
         names = [s.name for s in self.infos]
         lines = []
         for seat, name in enumerate(names):
-            stars = ", ".join(line_name(x) for x in self.board.stars_of(seat)) or "no stars"
+            stars = ", ".join(line_name(x) for x in self.play.board.stars_of(seat)) or "no stars"
             lines.append(f"{name}: {stars}")
             if seat in self.bots:
                 score = score_sheet(self.bots[seat].state.sheets[0], self.settings).total
@@ -153,8 +148,8 @@ class TableScene(Table):
 
     def enter(self) -> None:
         super().enter()
-        if self.dice is None and not self.play.over:
-            ask_dice(self, self.dice_mode, self.round, self.roll)
+        if self.play.dice is None and not self.play.over:
+            ask_dice(self, self.dice_mode, self.play.round, self.roll)
 
     def roll(self) -> tuple[int, int]:
         request = self.match.pending.chance
@@ -163,7 +158,7 @@ class TableScene(Table):
         return (dice[0], dice[1])
 
     def answered(self, asking: tuple[Any, ...], result: Any) -> None:
-        if isinstance(result, DiceResult) and self.dice is None:
+        if isinstance(result, DiceResult) and self.play.dice is None:
             self._rolled(result.values)
 
     def abandon(self) -> None:
@@ -181,7 +176,7 @@ class TableScene(Table):
         sheet = self.bots[seat].state.sheets[0]
         return [
             line
-            for line in self.board.free_lines()
+            for line in self.play.board.free_lines()
             if sheet.line_complete(line) and line not in sheet.stars
         ]
 
@@ -247,7 +242,7 @@ class TableScene(Table):
         if self.save.checks != checks:
             self.save.write_meta()
         self.bot_press_at = {}
-        if self.dice is not None and self.play.dice_at is not None:
+        if self.play.dice is not None and self.play.dice_at is not None:
             due = self._clock_of(self.play.dice_at + BOT_SECONDS)
             for seat in self.bots:
                 if seat not in self.play.bots_pressed and self._bot_lines(seat):
@@ -270,9 +265,9 @@ class TableScene(Table):
             # a bot that cannot finish its writes just stops writing
             if not all(tried(match, a) for a in plan[len(match.history) - start :]):
                 return
-            if k >= self.round and not self.play.over:
+            if k >= self.play.round and not self.play.over:
                 return
-            won = {c.line for c in self.board.claims if c.seat == seat and c.round == k}
+            won = {c.line for c in self.play.board.claims if c.seat == seat and c.round == k}
             left = list(match.history[start + len(plan) :])
             for action in after_writes(match.steps[start - 1 + len(plan)].state, 0):
                 if isinstance(action, ClaimStar) and action.line not in won:
@@ -299,17 +294,17 @@ class TableScene(Table):
         m = metrics
         W, H = m.size
         margin = m.u(16)
-        current = self.board.current
+        current = self.play.board.current
         leave = pygame.Rect(W - margin - m.u(110), m.u(8), m.u(110), m.u(50))
         b = [Button("leave", leave, "Leave", kind="quiet")]
-        if self.dice is None:
+        if self.play.dice is None:
             dice = pygame.Rect(m.u(300), m.u(8), m.u(200), m.u(50))
             b.append(Button("dice", dice, "Get the dice"))
         # the Bonus Stars, four a row across the screen between its margins
         top, h = m.u(70), m.u(74)
         area = pygame.Rect(margin, top, W - 2 * margin, h)
         for line, rect in zip(LINES, grid(area, len(LINES), 4, m.u(12), h, down=m.u(10))):
-            free = line not in self.board.owners
+            free = line not in self.play.board.owners
             enabled = free and current is not None
             b.append(Button(f"star.{line}", rect, line_name(line), kind="star", enabled=enabled))
         self.claim_rect = pygame.Rect(margin, top + 2 * h + m.u(20), W - 2 * margin, m.u(54))
@@ -321,25 +316,25 @@ class TableScene(Table):
         # the seats, four a row
         area = pygame.Rect(margin, self.claim_rect.bottom + m.u(10), W - 2 * margin, m.u(48))
         for seat, rect in enumerate(grid(area, len(self.infos), 4, m.u(8), down=m.u(6))):
-            ready = seat not in self.bots and self.dice is not None  # the seat button's twin
+            ready = seat not in self.bots and self.play.dice is not None  # the seat button's twin
             name = f"{'ready' if ready else 'seat'}.{seat}"
             b.append(Button(name, rect, self.name(seat), kind="seat", enabled=ready))
         foot = H - margin - m.u(52)
         self.message_rect = pygame.Rect(margin, foot, W - 2 * margin - m.u(290), m.u(52))
         next_rect = pygame.Rect(W - margin - m.u(270), foot, m.u(270), m.u(52))
-        enabled = self.dice is not None and current is None
+        enabled = self.play.dice is not None and current is None
         b.append(Button("next", next_rect, self.play.next_label(), enabled=enabled))
         self.buttons = b
 
     # -- input ---------------------------------------------------------------------------------
 
     def explain(self, name: str) -> None:
-        current, line = self.board.current, name.removeprefix("star.")
-        owner = self.board.owners.get(line)
+        current, line = self.play.board.current, name.removeprefix("star.")
+        owner = self.play.board.owners.get(line)
         if name == "next" and current is not None:
             self.refuse("mm.ui.someone_choosing", f"seat {current.seat + 1} chooses a star")
         elif name == "next":
-            self.refuse("mm.ui.dice_first", f"round {self.round} has no dice yet")
+            self.refuse("mm.ui.dice_first", f"round {self.play.round} has no dice yet")
         elif not name.startswith("star."):
             super().explain(name)
         elif current is None:
@@ -353,7 +348,7 @@ class TableScene(Table):
     def seat_pressed(self, seat: int, at: float) -> None:
         if not 0 <= seat < len(self.infos) or seat in self.bots:
             return
-        if self.dice is None:  # a press before the round's dice: say what comes first
+        if self.play.dice is None:  # a press before the round's dice: say what comes first
             self.refuse("mm.ui.dice_first", f"seat {seat + 1} pressed before the dice")
             return
         if self._press(seat, at):
@@ -365,11 +360,11 @@ class TableScene(Table):
         if name in ("leave", "rules", "teacher"):
             super().press(name)
         elif name == "dice":
-            ask_dice(self, self.dice_mode, self.round, self.roll)
+            ask_dice(self, self.dice_mode, self.play.round, self.roll)
         elif name.startswith("star."):
             self.choose(name[5:])
-        elif name == "cancel" and (current := self.board.current) is not None:
-            self.board.cancel()  # a child's own take-back: no star was chosen for it
+        elif name == "cancel" and (current := self.play.board.current) is not None:
+            self.play.board.cancel()  # a child's own take-back: no star was chosen for it
             taken = {"name": self.name(current.seat)}  # said, then the next step
             self.message, self.play.note = "", child_message("mm.ui.press_taken_back", taken)
             self._after_change()
@@ -378,13 +373,13 @@ class TableScene(Table):
 
     def choose(self, line: str) -> None:
         try:
-            seat = self.board.choose(line, self.round)
+            seat = self.play.board.choose(line, self.play.round)
         except ValueError as exc:
             self.refuse("mm.ui.star_taken", str(exc))
             return
         self.ctx.sounds.play("star")
         self.message = ""
-        facts = {"line": line_name(line), "points": self.board.values[line]}
+        facts = {"line": line_name(line), "points": self.play.board.values[line]}
         self.play.note = child_message("mm.ui.star_chosen", facts, name=self.name(seat))
         self._after_change()
 
@@ -395,13 +390,13 @@ class TableScene(Table):
     def _after_change(self) -> None:
         """A bot first in the queue chooses its star at once (the base's ``after`` then
         writes the table's record, before the screen shows the change)."""
-        current = self.board.current
+        current = self.play.board.current
         if current is not None and current.seat in self.bots:
             lines = self._bot_lines(current.seat)
             if lines:
                 self.choose(lines[0])
             else:
-                self.board.cancel(current.seat)
+                self.play.board.cancel(current.seat)
 
     def update(self, now: float) -> bool:
         due = [seat for seat, at in self.bot_press_at.items() if at <= now]
@@ -429,30 +424,30 @@ class TableScene(Table):
             self._finish()  # the results follow (results_at_end)
             return
         self.message = play.note = ""
-        ask_dice(self, self.dice_mode, self.round, self.roll)
+        ask_dice(self, self.dice_mode, self.play.round, self.roll)
 
     # -- drawing ---------------------------------------------------------------------------------
 
     def draw(self, surface: pygame.Surface) -> None:
         painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
         surface.fill(p.background)
-        title = f"Round {self.round} of {ROUNDS}"
+        title = f"Round {self.play.round} of {ROUNDS}"
         painter.text(surface, title, (m.u(16), m.u(16)), m.title, bold=True)
-        if self.dice is not None:
-            for i, value in enumerate(self.dice):
+        if self.play.dice is not None:
+            for i, value in enumerate(self.play.dice):
                 die = pygame.Rect(m.u(300) + i * m.u(62), m.u(6), m.u(54), m.u(54))
                 painter.die(surface, die, value)
             modes = modes_named(self.settings.modes)
             at = (m.u(440), m.u(33))
             painter.text(surface, modes, at, m.small, p.muted, anchor="midleft", max_width=m.u(200))
-        current = self.board.current
+        current = self.play.board.current
         r = self.claim_rect  # under the buttons: its Cancel (the child's take-back) shows
         if current is not None:
             painter.box(surface, r, p.panel, p.selected, 3, m.u(8))
             seat = current.seat
             chip = r.inflate(-m.u(16), -m.u(14))
             chip.width = m.u(40)
-            waiting = len(self.board.waiting) - 1
+            waiting = len(self.play.board.waiting) - 1
             first = "mm.ui.first_more" if waiting else "mm.ui.first"
             text = child_message(first, name=self.name(seat), more=waiting)
             painter.seat_name(surface, chip, seat, text, m.text, r.width - m.u(220), gap=10)
@@ -468,13 +463,13 @@ class TableScene(Table):
     def _draw_star(self, surface: pygame.Surface, b: Button) -> None:
         painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
         line = b.name[5:]
-        owner = self.board.owners.get(line)
+        owner = self.play.board.owners.get(line)
         fill, star = (p.panel, (255, 255, 255)) if owner is None else (p.quiet, p.star)
         border = p.selected if b.enabled else p.line
         painter.box(surface, b.rect, fill, border, m.u(3) if b.enabled else 2, m.u(10))
         star_r, cx, cy = m.u(20), b.rect.left + m.u(28), b.rect.centery
         painter.star(surface, (cx, cy), star_r, star, p.ink, 2)
-        value = str(self.board.values[line])
+        value = str(self.play.board.values[line])
         painter.text(surface, value, (cx, cy + 2), m.small - 2, p.ink, bold=True, anchor="center")
         x = cx + star_r + m.u(8)
         room = b.rect.right - x - m.u(6)
@@ -490,10 +485,10 @@ class TableScene(Table):
         the seat's LED), else the seat's plain tile; the seat's Bonus Stars counted."""
         painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
         seat = int(b.name.partition(".")[2])
-        stars = len(self.board.stars_of(seat))
+        stars = len(self.play.board.stars_of(seat))
         label = b.label + (f" \u2605{stars}" if stars else "")
         if b.name.startswith("ready."):
-            waiting = any(w.seat == seat for w in self.board.waiting)
+            waiting = any(w.seat == seat for w in self.play.board.waiting)
             painter.ready_tile(surface, b.rect, seat, waiting, label)
             return
         painter.box(surface, b.rect, p.panel, p.line, 2, m.u(8))
