@@ -9,7 +9,7 @@ import sys
 
 from tabletop.assets import mathe_meister_layout
 from tabletop.games.mathe_meister import ROUNDS, EndRound, cell_kind
-from tabletop.ui.games.mathe_meister.play import SoloPlay, new_match
+from tabletop.ui.games.mathe_meister.play import PaperPlay, SoloPlay, new_match
 from tabletop.ui.messages import child_message
 
 
@@ -94,6 +94,26 @@ def test_mm_play_a_whole_round_by_the_hint_then_done_asks_for_the_next_dice() ->
 
 def test_mm_play_virtual_dice_are_keyed_by_the_seed() -> None:
     assert solo(11).roll() == solo(11).roll()
+
+
+def test_mm_play_paper_table_rolls_virtual_dice_keyed_by_the_seed_and_round() -> None:
+    """The paper table's virtual dice are its controller's: a round's dice are the same
+    for the same seed, also at a table carried on from its record after a crash."""
+
+    def table(seed: int) -> PaperPlay:
+        match = new_match(mathe_meister_layout(), ("freestyle",), seed)
+        return PaperPlay(match, ["Ana", "Ben"], seed=seed)
+
+    play, rolls = table(11), []
+    for _ in range(ROUNDS):
+        rolls.append(play.roll())
+        assert all(1 <= d <= 6 for d in rolls[-1])
+        play.rolled(rolls[-1], 1.0)
+        play.end_round()
+    assert len(set(rolls)) > 1  # keyed by the round: not one roll eight times
+    again = table(11)
+    again.carry_on({"round": 5, "rolls": [list(r) for r in rolls[:4]]})
+    assert again.roll() == rolls[4]
 
 
 def test_mathe_meister_child_takes_back_own_writes_until_the_round_is_done() -> None:

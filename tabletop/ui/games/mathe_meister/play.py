@@ -9,6 +9,7 @@ from typing import Any
 
 from tabletop.bots.mathe_meister import Hint, hint
 from tabletop.classroom.mistakes import LEFT_TO_RIGHT, Question
+from tabletop.engine.dealers import KeyedDealer
 from tabletop.engine.errors import TabletopError
 from tabletop.engine.match import Match
 from tabletop.engine.protocol import Event, Result
@@ -526,8 +527,10 @@ class PaperPlay(TableController):
 
     match: MMMatch
 
-    def __init__(self, match: MMMatch, names: Sequence[str]) -> None:
+    def __init__(self, match: MMMatch, names: Sequence[str], *, seed: int) -> None:
         self.match, self.names = match, list(names)
+        # virtual dice keyed by the seed and the round: the same dice after a crash
+        self.dealer = KeyedDealer(seed, lambda: self.round)
         self.board = StarBoard(dict(match.settings.layout.star_values))
         self.round = 1
         self.rolls: list[tuple[int, int]] = []  # every round's dice so far
@@ -561,6 +564,13 @@ class PaperPlay(TableController):
 
     def next_label(self) -> str:
         return "Finish the game" if self.round >= ROUNDS else f"Start round {self.round + 1}"
+
+    def roll(self) -> tuple[int, int]:
+        """This round's virtual dice."""
+        request = self.match.pending.chance
+        assert request is not None  # nobody writes in the table's own match
+        dice = self.dealer.deal(request).dice
+        return (dice[0], dice[1])
 
     def rolled(self, dice: tuple[int, int], at: float) -> None:
         """This round's dice came, ``at`` seconds played (the bots press after them)."""

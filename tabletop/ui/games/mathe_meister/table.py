@@ -27,7 +27,6 @@ from typing import Any
 import pygame
 
 from tabletop.bots.mathe_meister import after_writes, hint
-from tabletop.engine.dealers import KeyedDealer
 from tabletop.engine.errors import TabletopError
 from tabletop.engine.match import Match
 from tabletop.games import GAMES
@@ -111,9 +110,7 @@ class TableScene(Table):
             if info.bot is not None
         }
         match = lead or Match(MatheMeister(), self.settings, len(infos), seed=seed)
-        self.play = PaperPlay(match, [i.name for i in infos])
-        # virtual dice keyed by the seed and the round: the same dice after a crash
-        self.dice_dealer = KeyedDealer(seed, lambda: self.play.round)
+        self.play = PaperPlay(match, [i.name for i in infos], seed=seed)
         self.bot_saves: dict[int, GameSave] = {}
         self.bot_press_at: dict[int, float] = {}
         if self.resumed:
@@ -149,13 +146,7 @@ class TableScene(Table):
     def enter(self) -> None:
         super().enter()
         if self.play.dice is None and not self.play.over:
-            ask_dice(self, self.dice_mode, self.play.round, self.roll)
-
-    def roll(self) -> tuple[int, int]:
-        request = self.match.pending.chance
-        assert request is not None  # nobody writes in the table's own match
-        dice = self.dice_dealer.deal(request).dice
-        return (dice[0], dice[1])
+            ask_dice(self, self.dice_mode, self.play.round, self.play.roll)
 
     def answered(self, asking: tuple[Any, ...], result: Any) -> None:
         if isinstance(result, DiceResult) and self.play.dice is None:
@@ -360,7 +351,7 @@ class TableScene(Table):
         if name in ("leave", "rules", "teacher"):
             super().press(name)
         elif name == "dice":
-            ask_dice(self, self.dice_mode, self.play.round, self.roll)
+            ask_dice(self, self.dice_mode, self.play.round, self.play.roll)
         elif name.startswith("star."):
             self.choose(name[5:])
         elif name == "cancel" and (current := self.play.board.current) is not None:
@@ -424,7 +415,7 @@ class TableScene(Table):
             self._finish()  # the results follow (results_at_end)
             return
         self.message = play.note = ""
-        ask_dice(self, self.dice_mode, self.play.round, self.roll)
+        ask_dice(self, self.dice_mode, self.play.round, self.play.roll)
 
     # -- drawing ---------------------------------------------------------------------------------
 
