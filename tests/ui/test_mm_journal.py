@@ -184,7 +184,7 @@ def to_a_round_the_bot_can_claim(app, auto, scene) -> None:
     press(app, 0)
     auto.tap("star.R1")
     for r in range(1, 8):
-        if scene._bot_lines(2):
+        if scene.play.bot_lines(2):
             return
         auto.tap("next")
         auto.tap_dice(DICE[r])
@@ -215,14 +215,15 @@ def test_mm_table_is_journaled_and_a_new_app_carries_on(tmp_path: Path) -> None:
     ]
     assert [p.seat for p in resumed.play.board.waiting] == [1]
     assert again.ctx.lamps.lit == {1}  # seat 2's LED is lit again
-    seats = [(s.name, s.bot) for s in scene.infos]
-    assert [(s.name, s.bot) for s in resumed.infos] == seats and resumed.infos[2].bot == "hint"
-    assert resumed.bots[2].history == scene.bots[2].history
+    assert resumed.play.names == scene.play.names and list(resumed.play.bots) == [2]
+    seats = [(s.name, s.bot) for s in scene.save.seats]
+    assert [(s.name, s.bot) for s in resumed.save.seats] == seats and seats[2][1] == "hint"
+    assert resumed.play.bots[2].history == scene.play.bots[2].history
     # the bot presses as long after the dice as it would have
     assert resumed.bot_press_at[2] - again.ctx.clock() == pytest.approx(waits)
     assert resumed.message.startswith("Welcome back!")
     # both carry on alike: seat 2 chooses, the bot presses and takes its line, next round
-    bot_lines = scene._bot_lines(2)
+    bot_lines = scene.play.bot_lines(2)
     line = next(x for x in scene.play.board.free_lines() if x not in bot_lines)
     for a, au in ((app, auto), (again, auto2)):
         au.tap(f"star.{line}")
@@ -233,7 +234,7 @@ def test_mm_table_is_journaled_and_a_new_app_carries_on(tmp_path: Path) -> None:
         au.tap("roll")
     owners = resumed.play.board.owners
     assert owners == scene.play.board.owners and 2 in owners.values()
-    assert resumed.bots[2].history == scene.bots[2].history
+    assert resumed.play.bots[2].history == scene.play.bots[2].history
     assert resumed.play.dice == scene.play.dice  # virtual dice keyed by the seed and the round
 
 
@@ -255,8 +256,8 @@ def test_mm_table_bot_sheet_behind_the_table_catches_up_exactly(tmp_path: Path, 
     resumed = again.stack.top
     assert isinstance(resumed, DiceScene)
     table_again = next(s for s in again.stack if isinstance(s, TableScene))
-    assert table_again.bots[2].history == scene.bots[2].history
-    assert Journal(path).load(sheet.id, GAMES).history == scene.bots[2].history
+    assert table_again.play.bots[2].history == scene.play.bots[2].history
+    assert Journal(path).load(sheet.id, GAMES).history == scene.play.bots[2].history
 
 
 def test_mm_table_finished_is_stored_once_for_the_report(tmp_path: Path) -> None:
@@ -281,7 +282,7 @@ def test_mm_table_finished_is_stored_once_for_the_report(tmp_path: Path) -> None
     assert lead.result is not None and lead.result["scores"] == [str(p) for p in points]
     assert lead.result["winners"] == [s for s in range(3) if points[s] == max(points)]
     assert [s.bot for s in journal.seats(lead.id)] == [None, None, "hint"]
-    bot = scene.bots[2]
+    bot = scene.play.bots[2]
     assert bot.state.finished and sheet.result is not None
     assert sheet.result["scores"] == [str(bot.result().scores[0])]
     # sums: the device sees none on paper, all of the bot's

@@ -91,14 +91,14 @@ def test_table_bot_presses_after_its_delay_and_children_can_be_faster() -> None:
     for r in range(8):
         if r:
             auto.tap_dice(DICE[r])
-        lines = scene._bot_lines(1)
+        lines = scene.play.bot_lines(1)
         if lines:
             # a child presses first and takes the bot's line
             tap_at(app, scene.target("ready.0").rect.center)
             auto.tap(f"star.{lines[0]}")
             app.ctx.clock.advance(BOT_SECONDS + 1)
             app.step()
-            if scene._bot_lines(1):
+            if scene.play.bot_lines(1):
                 play = scene.play
                 assert any(c.round == play.round for c in play.board.claims if c.seat == 1)
             break
@@ -120,7 +120,7 @@ def test_table_eight_rounds_then_results() -> None:
     assert isinstance(results, GameResults)
     lines = results.outcome.lines
     assert len(results.outcome.rows) == len(lines) == 3 and "final score" in lines[2]
-    bot = scene.bots[2]
+    bot = scene.play.bots[2]
     assert bot.state.finished  # the bot's own sheet played all eight rounds
     assert set(bot.state.sheets[0].stars) == set(scene.play.board.stars_of(2))
     auto.tap("home")

@@ -9,7 +9,7 @@ import sys
 
 from tabletop.assets import mathe_meister_layout
 from tabletop.games.mathe_meister import ROUNDS, EndRound, cell_kind
-from tabletop.ui.games.mathe_meister.play import PaperPlay, SoloPlay, new_match
+from tabletop.ui.games.mathe_meister.play import PaperPlay, SoloPlay, new_match, sums_checked
 from tabletop.ui.messages import child_message
 
 
@@ -114,6 +114,34 @@ def test_mm_play_paper_table_rolls_virtual_dice_keyed_by_the_seed_and_round() ->
     again = table(11)
     again.carry_on({"round": 5, "rolls": [list(r) for r in rolls[:4]]})
     assert again.roll() == rolls[4]
+
+
+def test_mm_play_paper_table_bot_sheet_follows_the_table_and_counts_its_sums() -> None:
+    """A bot seat at the paper table plays its own sheet in the controller: the hint
+    bot's writes once the round's dice are out, the rest of its round once the table's
+    is over, claiming only the stars it won at the table (MM-5, also for a header from
+    before MM-13's automatic claims). Its sums are the table's checks for its seat; the
+    device sees none on paper."""
+    match = new_match(mathe_meister_layout(), ("freestyle",), 3)  # automatic claims
+    play = PaperPlay(match, ["Ana", "Bot"], seed=3, bots=[1])
+    bot = play.bots[1]
+    assert bot.settings.star_claims == "paper" and play.checks() == [[0, 0], [0, 0]]
+    taken = []
+    for r in range(ROUNDS):
+        play.rolled(play.roll(), float(r))
+        play.catch_up()
+        assert bot.state.round == r + 1 and bot.state.dice == play.dice
+        assert len(bot.history) > 1 + 5 * r  # its dice and writes, every round so far
+        if lines := play.bot_lines(1):  # Ana presses first and takes the bot's line
+            assert play.board.press(0, r + 0.5) and play.board.choose(lines[0], play.round) == 0
+            assert lines[0] not in play.bot_lines(1)
+            taken.append(lines[0])
+        play.end_round()
+        play.catch_up()
+    assert bot.state.finished and play.over and taken
+    assert not set(taken) & set(bot.state.sheets[0].stars)
+    sums = sums_checked(bot.state.sheets[0], play.settings)
+    assert play.checks() == [[0, 0], sums] and sums[0] > 0
 
 
 def test_mathe_meister_child_takes_back_own_writes_until_the_round_is_done() -> None:

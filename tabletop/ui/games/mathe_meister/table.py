@@ -26,31 +26,21 @@ from typing import Any
 
 import pygame
 
-from tabletop.bots.mathe_meister import after_writes, hint
 from tabletop.engine.errors import TabletopError
 from tabletop.engine.match import Match
 from tabletop.games import GAMES
 from tabletop.games.mathe_meister import (
     LINES,
     ROUNDS,
-    Action,
-    ClaimStar,
     MatheMeister,
     MatheMeisterSettings,
-    Roll,
     line_name,
     score_sheet,
 )
 from tabletop.store import Saved, SeatInfo
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.games.mathe_meister.dialogs import ask_dice
-from tabletop.ui.games.mathe_meister.play import (
-    MMMatch,
-    PaperPlay,
-    modes_named,
-    round_start,
-    sums_checked,
-)
+from tabletop.ui.games.mathe_meister.play import MMMatch, PaperPlay, modes_named
 from tabletop.ui.messages import child_message
 from tabletop.ui.results import Outcome, outcome_of
 from tabletop.ui.saves import LABEL, GameSave, seats_of
@@ -94,43 +84,35 @@ class TableScene(Table):
         save = save or GameSave(ctx, MatheMeister.name, infos, app)
 
         def again() -> Scene:
-            return TableScene(ctx, seats=infos, modes=self.settings.modes, dice_mode=dice_mode)
+            modes = self.play.settings.modes
+            return TableScene(ctx, seats=infos, modes=modes, dice_mode=dice_mode)
 
         super().__init__(ctx, save, resumed=lead is not None, again=again)
-        self.infos, self.dice_mode = infos, dice_mode
-        # paper sheets: claims are button presses (MM-5), and a bot's own sheet claims
-        # only the stars it won at the table
-        self.settings = replace(
-            lead.settings if lead is not None else MatheMeisterSettings(ctx.layout, tuple(modes)),
-            star_claims="paper",
-        )
-        self.bots: dict[int, MMMatch] = {
-            seat: Match(MatheMeister(), self.settings, 1, seed=seed)
-            for seat, info in enumerate(infos)
-            if info.bot is not None
-        }
-        match = lead or Match(MatheMeister(), self.settings, len(infos), seed=seed)
-        self.play = PaperPlay(match, [i.name for i in infos], seed=seed)
+        self.dice_mode = dice_mode
+        settings = MatheMeisterSettings(ctx.layout, tuple(modes), star_claims="paper")
+        match = lead or Match(MatheMeister(), settings, len(infos), seed=seed)
+        bots = [seat for seat, info in enumerate(infos) if info.bot is not None]
+        self.play = PaperPlay(match, [i.name for i in infos], seed=seed, bots=bots)
         self.bot_saves: dict[int, GameSave] = {}
         self.bot_press_at: dict[int, float] = {}
         if self.resumed:
             self.play.carry_on(self.save.app.get("table") or {})
 
     def name(self, seat: int) -> str:
-        return self.infos[seat].name
+        return self.play.names[seat]
 
     @property
     def finished(self) -> bool:
         return self.play.over
 
     def outcome(self) -> Outcome:
-        names = [s.name for s in self.infos]
+        names, bots = self.play.names, self.play.bots
         lines = []
         for seat, name in enumerate(names):
             stars = ", ".join(line_name(x) for x in self.play.board.stars_of(seat)) or "no stars"
             lines.append(f"{name}: {stars}")
-            if seat in self.bots:
-                score = score_sheet(self.bots[seat].state.sheets[0], self.settings).total
+            if seat in bots:
+                score = score_sheet(bots[seat].state.sheets[0], self.play.settings).total
                 lines[-1] += f" \u00b7 final score {score}"
         out = outcome_of(self.play.standings(), names, score=lambda p: f"{p} points", lines=lines)
         reason = "Places by Bonus Stars: add up your sheets for the winner."
@@ -163,14 +145,6 @@ class TableScene(Table):
         self._journal()  # the table first: the bots' sheets follow it
         self._follow()
 
-    def _bot_lines(self, seat: int) -> list[str]:
-        sheet = self.bots[seat].state.sheets[0]
-        return [
-            line
-            for line in self.play.board.free_lines()
-            if sheet.line_complete(line) and line not in sheet.stars
-        ]
-
     # -- the journal -------------------------------------------------------------------------
 
     def _attach(self) -> None:
@@ -188,10 +162,10 @@ class TableScene(Table):
                     kept.setdefault(int(mine.get("seat", -1)), saved)
         except TabletopError as exc:
             log.error("journal: %s: %s", exc.code, exc.message)
-        for seat in self.bots:
+        for seat in self.play.bots:
             try:
                 if seat in kept:
-                    self.bots[seat] = journal.load(kept[seat].id, GAMES)
+                    self.play.bots[seat] = journal.load(kept[seat].id, GAMES)
                     self.bot_saves[seat] = GameSave.resumed(self.ctx, kept[seat])
             except TabletopError as exc:
                 log.warning("resume: the sheet of seat %d does not replay: %s", seat + 1, exc)
@@ -203,7 +177,7 @@ class TableScene(Table):
                     {"screen": "table-sheet", "table": self.save.id, "seat": seat},
                     label=SHEET_LABEL,
                 )
-            self.bot_saves[seat].attach(self.bots[seat])
+            self.bot_saves[seat].attach(self.play.bots[seat])
         if self.resumed:
             self._follow()
 
@@ -223,79 +197,44 @@ class TableScene(Table):
         self.save.sync(self.match)  # the seconds played
 
     def _follow(self) -> None:
-        """Bring every bot's sheet up to the table (dice rolled, rounds ended), then
-        count its sums and time its press."""
-        for seat, match in self.bots.items():
-            self._catch_up(seat, match)
-        checks = list(self.save.checks)
-        for seat, match in self.bots.items():
-            self.save.checks[seat] = sums_checked(match.state.sheets[0], self.settings)
-        if self.save.checks != checks:
-            self.save.write_meta()
+        """Bring every bot's sheet up to the table (its sums are the controller's
+        checks), then time its press."""
+        self.play.catch_up()
         self.bot_press_at = {}
         if self.play.dice is not None and self.play.dice_at is not None:
             due = self._clock_of(self.play.dice_at + BOT_SECONDS)
-            for seat in self.bots:
-                if seat not in self.play.bots_pressed and self._bot_lines(seat):
+            for seat in self.play.bots:
+                if seat not in self.play.bots_pressed and self.play.bot_lines(seat):
                     self.bot_press_at[seat] = due
 
-    def _catch_up(self, seat: int, match: MMMatch) -> None:
-        """Play ``seat``'s sheet up to where the table is: each round the hint bot's
-        writes for the round's dice, then (once the table has moved on) its claims of
-        the stars it won, a swap if it pays, and the end of the round. Planned from the
-        state the round's dice gave, so a sheet that stopped halfway goes on as it would
-        have."""
-        while not match.state.finished:
-            k = match.state.round
-            if match.state.dice is None and (
-                k > len(self.play.rolls) or not tried(match, Roll(self.play.rolls[k - 1]))
-            ):
-                return
-            start = round_start(match)
-            plan = list(hint(match.steps[start - 1].state, 0).actions())
-            # a bot that cannot finish its writes just stops writing
-            if not all(tried(match, a) for a in plan[len(match.history) - start :]):
-                return
-            if k >= self.play.round and not self.play.over:
-                return
-            won = {c.line for c in self.play.board.claims if c.seat == seat and c.round == k}
-            left = list(match.history[start + len(plan) :])
-            for action in after_writes(match.steps[start - 1 + len(plan)].state, 0):
-                if isinstance(action, ClaimStar) and action.line not in won:
-                    continue
-                if action in left:
-                    left.remove(action)
-                else:
-                    tried(match, action)  # one the engine refuses is left out
-            if match.state.round == k:
-                return
-
     def _finish(self, reason: str = "end") -> None:
-        """The table is over (or left): the table's row with the standings, each bot's
-        sheet with its own result."""
+        """The table is over (or left): the table's row with the standings (and the
+        bots' sums as they ended), each bot's sheet with its own result."""
         self.saved_end = True
+        self.save.checks = self.play.checks()
+        self.save.write_meta()
         self.save.finish(self.play.standings(), reason=reason)
         for seat, sheet_save in self.bot_saves.items():
-            match = self.bots[seat]
+            match = self.play.bots[seat]
             sheet_save.finish(match.result() if reason == "end" else None, reason=reason)
 
     # -- layout ------------------------------------------------------------------------------
 
     def layout(self, metrics: Metrics) -> None:
-        m = metrics
+        m, play = metrics, self.play
         W, H = m.size
         margin = m.u(16)
-        current = self.play.board.current
+        current = play.board.current
         leave = pygame.Rect(W - margin - m.u(110), m.u(8), m.u(110), m.u(50))
         b = [Button("leave", leave, "Leave", kind="quiet")]
-        if self.play.dice is None:
+        if play.dice is None:
             dice = pygame.Rect(m.u(300), m.u(8), m.u(200), m.u(50))
             b.append(Button("dice", dice, "Get the dice"))
         # the Bonus Stars, four a row across the screen between its margins
         top, h = m.u(70), m.u(74)
         area = pygame.Rect(margin, top, W - 2 * margin, h)
         for line, rect in zip(LINES, grid(area, len(LINES), 4, m.u(12), h, down=m.u(10))):
-            free = line not in self.play.board.owners
+            free = line not in play.board.owners
             enabled = free and current is not None
             b.append(Button(f"star.{line}", rect, line_name(line), kind="star", enabled=enabled))
         self.claim_rect = pygame.Rect(margin, top + 2 * h + m.u(20), W - 2 * margin, m.u(54))
@@ -306,15 +245,15 @@ class TableScene(Table):
             b.append(Button("cancel", cancel, "Cancel", kind="quiet"))
         # the seats, four a row
         area = pygame.Rect(margin, self.claim_rect.bottom + m.u(10), W - 2 * margin, m.u(48))
-        for seat, rect in enumerate(grid(area, len(self.infos), 4, m.u(8), down=m.u(6))):
-            ready = seat not in self.bots and self.play.dice is not None  # the seat button's twin
+        for seat, rect in enumerate(grid(area, len(play.names), 4, m.u(8), down=m.u(6))):
+            ready = seat not in play.bots and play.dice is not None  # the seat button's twin
             name = f"{'ready' if ready else 'seat'}.{seat}"
             b.append(Button(name, rect, self.name(seat), kind="seat", enabled=ready))
         foot = H - margin - m.u(52)
         self.message_rect = pygame.Rect(margin, foot, W - 2 * margin - m.u(290), m.u(52))
         next_rect = pygame.Rect(W - margin - m.u(270), foot, m.u(270), m.u(52))
-        enabled = self.play.dice is not None and current is None
-        b.append(Button("next", next_rect, self.play.next_label(), enabled=enabled))
+        enabled = play.dice is not None and current is None
+        b.append(Button("next", next_rect, play.next_label(), enabled=enabled))
         self.buttons = b
 
     # -- input ---------------------------------------------------------------------------------
@@ -337,7 +276,7 @@ class TableScene(Table):
             self.refuse("mm.ui.star_not_free", f"star {line} is off")
 
     def seat_pressed(self, seat: int, at: float) -> None:
-        if not 0 <= seat < len(self.infos) or seat in self.bots:
+        if not 0 <= seat < len(self.play.names) or seat in self.play.bots:
             return
         if self.play.dice is None:  # a press before the round's dice: say what comes first
             self.refuse("mm.ui.dice_first", f"seat {seat + 1} pressed before the dice")
@@ -382,8 +321,8 @@ class TableScene(Table):
         """A bot first in the queue chooses its star at once (the base's ``after`` then
         writes the table's record, before the screen shows the change)."""
         current = self.play.board.current
-        if current is not None and current.seat in self.bots:
-            lines = self._bot_lines(current.seat)
+        if current is not None and current.seat in self.play.bots:
+            lines = self.play.bot_lines(current.seat)
             if lines:
                 self.choose(lines[0])
             else:
@@ -394,7 +333,7 @@ class TableScene(Table):
         for seat in sorted(due, key=lambda s: self.bot_press_at[s]):
             at = self.bot_press_at.pop(seat)
             self.play.bots_pressed.add(seat)
-            if self._bot_lines(seat):
+            if self.play.bot_lines(seat):
                 self._press(seat, at)
         if due:
             self._after_change()
@@ -428,7 +367,7 @@ class TableScene(Table):
             for i, value in enumerate(self.play.dice):
                 die = pygame.Rect(m.u(300) + i * m.u(62), m.u(6), m.u(54), m.u(54))
                 painter.die(surface, die, value)
-            modes = modes_named(self.settings.modes)
+            modes = modes_named(self.play.settings.modes)
             at = (m.u(440), m.u(33))
             painter.text(surface, modes, at, m.small, p.muted, anchor="midleft", max_width=m.u(200))
         current = self.play.board.current
@@ -487,15 +426,6 @@ class TableScene(Table):
         chip.width = m.u(36)
         room = b.rect.right - chip.right - m.u(12)
         painter.seat_name(surface, chip, seat, label, m.small + 1, room, gap=8)
-
-
-def tried(match: MMMatch, action: Action) -> bool:
-    """``action`` on a bot's sheet; False, and nothing changed, when it is refused."""
-    try:
-        match.apply(action)
-    except (TabletopError, ValueError):
-        return False
-    return True
 
 
 __all__ = ["BOT_LEVEL", "BOT_SECONDS", "SHEET_LABEL", "TableScene"]
