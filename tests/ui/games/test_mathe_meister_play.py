@@ -92,6 +92,27 @@ def test_mm_play_a_whole_round_by_the_hint_then_done_asks_for_the_next_dice() ->
     assert 0 <= right <= checked
 
 
+def test_mm_play_a_round_done_leaves_no_box_marked_fresh() -> None:
+    """The boxes marked as written this round (Undo takes them back) are the round's:
+    once Done ends it, last round's writes are not marked while the next dice wait (the
+    dice dialog let go with no dice shows the sheet), as after a game carried on there."""
+    from tabletop.bots.mathe_meister import after_writes, hint
+
+    play = solo()
+    play.rolled((4, 6), "virtual")
+    for action in hint(play.state, 0).actions():
+        assert play.perform(action)
+    assert len(play.fresh()) == 4 and play.round_start == 1
+    for action in after_writes(play.state, 0):
+        assert play.perform(action)
+    assert play.state.round == 2 and play.state.dice is None
+    assert play.fresh() == frozenset() and play.round_start == len(play.match.history)
+    carried_on = SoloPlay(play.match, player="Ana", seed=5)
+    assert carried_on.fresh() == play.fresh() and carried_on.round_start == play.round_start
+    play.rolled((1, 2), "tap")
+    assert play.round_start == len(play.match.history) and play.fresh() == frozenset()
+
+
 def test_mm_play_virtual_dice_are_keyed_by_the_seed() -> None:
     assert solo(11).roll() == solo(11).roll()
 

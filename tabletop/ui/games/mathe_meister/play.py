@@ -153,7 +153,6 @@ class SoloPlay(TableController):
         self.swap: dict[str, Any] | None = None
         self.advice: Hint | None = None
         self.offers: list[str] = []
-        self.round_start = round_start(match)
         self.dice_source = ""
         self.asks: list[tuple[str, ...]] = []
         self.sounds: list[str] = []
@@ -175,6 +174,12 @@ class SoloPlay(TableController):
     @property
     def turn(self) -> Turn | None:
         return self.state.turns[0] if self.state.turns else None
+
+    @property
+    def round_start(self) -> int:
+        """Where this round's moves begin in the history (after its dice; the end of the
+        history between rounds)."""
+        return round_start(self.match)
 
     def standings(self) -> Result:
         total = score_sheet(self.sheet, self.settings).total
@@ -269,7 +274,6 @@ class SoloPlay(TableController):
 
     def rolled(self, values: tuple[int, int], source: str) -> None:
         if self.state.dice is None and self.perform(Roll(values)):
-            self.round_start = len(self.match.history)
             self.dice_source = source
             a, b = values
             self.say(child_message("mm.said.rolled", round=self.state.round, a=a, b=b))
