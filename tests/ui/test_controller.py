@@ -52,7 +52,9 @@ def test_controller_mm_paper_table_keeps_its_state_and_carries_it_on() -> None:
     from tabletop.ui.games.mathe_meister.play import PaperPlay, new_match
 
     def table() -> PaperPlay:
-        return PaperPlay(new_match(mathe_meister_layout(), ["freestyle"], 7), ["Ana", "Ben"])
+        return PaperPlay(
+            new_match(mathe_meister_layout(), ["freestyle"], 7), ["Ana", "Ben"], seed=7
+        )
 
     play = table()
     assert play.dice is None and play.next_step().startswith("Round 1: roll the dice")
@@ -83,7 +85,7 @@ def test_controller_mm_paper_table_ends_rounds_and_the_eighth_ends_the_game() ->
     from tabletop.games.mathe_meister import ROUNDS
     from tabletop.ui.games.mathe_meister.play import PaperPlay, new_match
 
-    play = PaperPlay(new_match(mathe_meister_layout(), ["freestyle"], 7), ["Ana", "Ben"])
+    play = PaperPlay(new_match(mathe_meister_layout(), ["freestyle"], 7), ["Ana", "Ben"], seed=7)
     play.rolled((3, 5), 2.0)
     assert play.dice == (3, 5) and play.dice_at == 2.0
     play.bots_pressed.add(1)

@@ -184,7 +184,7 @@ def to_a_round_the_bot_can_claim(app, auto, scene) -> None:
     press(app, 0)
     auto.tap("star.R1")
     for r in range(1, 8):
-        if scene._bot_lines(2):
+        if scene.play.bot_lines(2):
             return
         auto.tap("next")
         auto.tap_dice(DICE[r])
@@ -197,33 +197,34 @@ def test_mm_table_is_journaled_and_a_new_app_carries_on(tmp_path: Path) -> None:
     to_a_round_the_bot_can_claim(app, auto, scene)
     app.ctx.clock.advance(5.0)
     press(app, 1)  # seat 2 is choosing its star when the power goes
-    assert scene.bot_press_at and scene.board.current.seat == 1
+    assert scene.bot_press_at and scene.play.board.current.seat == 1
     waits = scene.bot_press_at[2] - app.ctx.clock()
     rows = Journal(path).matches()
     assert {r.label for r in rows} == {"app", SHEET_LABEL} and len(rows) == 2
     again, auto2 = carry_on(path)
     resumed = again.stack.top
     assert isinstance(resumed, TableScene) and resumed.resumed
-    assert (resumed.round, resumed.dice, resumed.play.rolls) == (
-        scene.round,
-        scene.dice,
+    assert (resumed.play.round, resumed.play.dice, resumed.play.rolls) == (
+        scene.play.round,
+        scene.play.dice,
         scene.play.rolls,
     )
-    assert resumed.board.owners == scene.board.owners
-    assert [(c.round, c.line, c.seat) for c in resumed.board.claims] == [
-        (c.round, c.line, c.seat) for c in scene.board.claims
+    assert resumed.play.board.owners == scene.play.board.owners
+    assert [(c.round, c.line, c.seat) for c in resumed.play.board.claims] == [
+        (c.round, c.line, c.seat) for c in scene.play.board.claims
     ]
-    assert [p.seat for p in resumed.board.waiting] == [1]
+    assert [p.seat for p in resumed.play.board.waiting] == [1]
     assert again.ctx.lamps.lit == {1}  # seat 2's LED is lit again
-    seats = [(s.name, s.bot) for s in scene.infos]
-    assert [(s.name, s.bot) for s in resumed.infos] == seats and resumed.infos[2].bot == "hint"
-    assert resumed.bots[2].history == scene.bots[2].history
+    assert resumed.play.names == scene.play.names and list(resumed.play.bots) == [2]
+    seats = [(s.name, s.bot) for s in scene.save.seats]
+    assert [(s.name, s.bot) for s in resumed.save.seats] == seats and seats[2][1] == "hint"
+    assert resumed.play.bots[2].history == scene.play.bots[2].history
     # the bot presses as long after the dice as it would have
     assert resumed.bot_press_at[2] - again.ctx.clock() == pytest.approx(waits)
     assert resumed.message.startswith("Welcome back!")
     # both carry on alike: seat 2 chooses, the bot presses and takes its line, next round
-    bot_lines = scene._bot_lines(2)
-    line = next(x for x in scene.board.free_lines() if x not in bot_lines)
+    bot_lines = scene.play.bot_lines(2)
+    line = next(x for x in scene.play.board.free_lines() if x not in bot_lines)
     for a, au in ((app, auto), (again, auto2)):
         au.tap(f"star.{line}")
         a.ctx.clock.advance(BOT_SECONDS)
@@ -231,9 +232,10 @@ def test_mm_table_is_journaled_and_a_new_app_carries_on(tmp_path: Path) -> None:
         au.tap("next")
         au.tap("mode.virtual")
         au.tap("roll")
-    assert resumed.board.owners == scene.board.owners and 2 in resumed.board.owners.values()
-    assert resumed.bots[2].history == scene.bots[2].history
-    assert resumed.dice == scene.dice  # virtual dice keyed by the seed and the round
+    owners = resumed.play.board.owners
+    assert owners == scene.play.board.owners and 2 in owners.values()
+    assert resumed.play.bots[2].history == scene.play.bots[2].history
+    assert resumed.play.dice == scene.play.dice  # virtual dice keyed by the seed and the round
 
 
 @pytest.mark.parametrize("lost", [1, 3])
@@ -254,8 +256,8 @@ def test_mm_table_bot_sheet_behind_the_table_catches_up_exactly(tmp_path: Path, 
     resumed = again.stack.top
     assert isinstance(resumed, DiceScene)
     table_again = next(s for s in again.stack if isinstance(s, TableScene))
-    assert table_again.bots[2].history == scene.bots[2].history
-    assert Journal(path).load(sheet.id, GAMES).history == scene.bots[2].history
+    assert table_again.play.bots[2].history == scene.play.bots[2].history
+    assert Journal(path).load(sheet.id, GAMES).history == scene.play.bots[2].history
 
 
 def test_mm_table_finished_is_stored_once_for_the_report(tmp_path: Path) -> None:
@@ -276,11 +278,11 @@ def test_mm_table_finished_is_stored_once_for_the_report(tmp_path: Path) -> None
     lead = next(s for s in journal.matches() if s.label == "app")
     sheet = next(s for s in journal.matches() if s.label == SHEET_LABEL)
     assert lead.status == sheet.status == "finished"
-    points = [scene.board.points_of(s) for s in range(3)]
+    points = [scene.play.board.points_of(s) for s in range(3)]
     assert lead.result is not None and lead.result["scores"] == [str(p) for p in points]
     assert lead.result["winners"] == [s for s in range(3) if points[s] == max(points)]
     assert [s.bot for s in journal.seats(lead.id)] == [None, None, "hint"]
-    bot = scene.bots[2]
+    bot = scene.play.bots[2]
     assert bot.state.finished and sheet.result is not None
     assert sheet.result["scores"] == [str(bot.result().scores[0])]
     # sums: the device sees none on paper, all of the bot's

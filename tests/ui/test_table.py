@@ -33,10 +33,10 @@ def test_table_seat_button_press_claims_a_star() -> None:
     app, auto, scene = table_app()
     app.seat_queue.put(SeatPressed(2, app.ctx.clock() + 0.5))
     app.step()
-    assert scene.board.current.seat == 2
+    assert scene.play.board.current.seat == 2
     assert app.ctx.lamps.lit == {2}  # the waiting seat's LED is lit
     auto.tap("star.C3")
-    assert scene.board.owners == {"C3": 2}
+    assert scene.play.board.owners == {"C3": 2}
     assert app.ctx.lamps.lit == set()
     assert not scene.target("star.C3").enabled
 
@@ -48,20 +48,20 @@ def test_table_simultaneous_presses_first_claimed_first_owned() -> None:
     app.seat_queue.put(SeatPressed(0, now + 0.009))
     app.seat_queue.put(SeatPressed(2, now + 0.005))
     app.step()
-    assert [p.seat for p in scene.board.waiting] == [2, 0]
+    assert [p.seat for p in scene.play.board.waiting] == [2, 0]
     auto.tap("star.R2")  # seat 3 chooses first
-    assert scene.board.current.seat == 0
+    assert scene.play.board.current.seat == 0
     assert not scene.target("star.R2").enabled  # seat 1 cannot take it any more
     auto.tap("star.C1")
-    assert scene.board.owners == {"R2": 2, "C1": 0}
+    assert scene.play.board.owners == {"R2": 2, "C1": 0}
 
 
 def test_table_touch_on_a_seat_claims_with_its_time() -> None:
     app, auto, scene = table_app()
     tap_at(app, scene.target("ready.1").rect.center)
-    assert scene.board.current.seat == 1
+    assert scene.play.board.current.seat == 1
     auto.tap("cancel")
-    assert scene.board.current is None
+    assert scene.play.board.current is None
 
 
 def test_table_keyboard_keys_stand_in_for_buttons() -> None:
@@ -72,7 +72,7 @@ def test_table_keyboard_keys_stand_in_for_buttons() -> None:
         pygame.event.Event(pygame.KEYDOWN, key=pygame.K_2, unicode="2", mod=0, scancode=0)
     )
     app.step()
-    assert scene.board.current.seat == 1
+    assert scene.play.board.current.seat == 1
 
 
 def test_table_next_round_waits_for_a_choice() -> None:
@@ -82,7 +82,7 @@ def test_table_next_round_waits_for_a_choice() -> None:
     assert not scene.target("next").enabled
     auto.tap("star.R1")
     auto.tap("next")
-    assert scene.round == 2 and scene.dice is None
+    assert scene.play.round == 2 and scene.play.dice is None
     assert type(app.stack.top).__name__ == "DiceScene"
 
 
@@ -91,20 +91,21 @@ def test_table_bot_presses_after_its_delay_and_children_can_be_faster() -> None:
     for r in range(8):
         if r:
             auto.tap_dice(DICE[r])
-        lines = scene._bot_lines(1)
+        lines = scene.play.bot_lines(1)
         if lines:
             # a child presses first and takes the bot's line
             tap_at(app, scene.target("ready.0").rect.center)
             auto.tap(f"star.{lines[0]}")
             app.ctx.clock.advance(BOT_SECONDS + 1)
             app.step()
-            if scene._bot_lines(1):
-                assert any(c.round == scene.round for c in scene.board.claims if c.seat == 1)
+            if scene.play.bot_lines(1):
+                play = scene.play
+                assert any(c.round == play.round for c in play.board.claims if c.seat == 1)
             break
         auto.tap("next")
     else:
         pytest.fail("the bot never completed a line")
-    assert lines[0] in scene.board.stars_of(0)
+    assert lines[0] in scene.play.board.stars_of(0)
 
 
 def test_table_eight_rounds_then_results() -> None:
@@ -119,9 +120,9 @@ def test_table_eight_rounds_then_results() -> None:
     assert isinstance(results, GameResults)
     lines = results.outcome.lines
     assert len(results.outcome.rows) == len(lines) == 3 and "final score" in lines[2]
-    bot = scene.bots[2]
+    bot = scene.play.bots[2]
     assert bot.state.finished  # the bot's own sheet played all eight rounds
-    assert set(bot.state.sheets[0].stars) == set(scene.board.stars_of(2))
+    assert set(bot.state.sheets[0].stars) == set(scene.play.board.stars_of(2))
     auto.tap("home")
     assert type(app.stack.top).__name__ == "HomeScene"
 
@@ -153,10 +154,10 @@ def test_table_ready_tiles_while_it_waits_for_the_seat_buttons() -> None:
     assert scene.target("ready.0").enabled and scene.target("ready.1").enabled
     assert scene.target("ready.2") is None and scene.target("seat.2") is not None
     tap_at(app, scene.target("ready.1").rect.center)
-    assert scene.board.current.seat == 1 and 1 in app.ctx.lamps.lit
+    assert scene.play.board.current.seat == 1 and 1 in app.ctx.lamps.lit
     auto.tap("star.R1")
     auto.tap("next")
-    assert scene.dice is None and scene.target("ready.0") is None
+    assert scene.play.dice is None and scene.target("ready.0") is None
 
 
 def test_table_instruction_line_names_the_next_step() -> None:
@@ -222,16 +223,16 @@ def test_mathe_meister_table_child_takes_back_a_claim_before_a_star_is_chosen() 
     app, auto, scene = table_app(3)
     tap_at(app, scene.target("ready.0").rect.center)
     tap_at(app, scene.target("ready.0").rect.center)  # twice: still one claim
-    assert [p.seat for p in scene.board.waiting] == [0] and 0 in app.ctx.lamps.lit
+    assert [p.seat for p in scene.play.board.waiting] == [0] and 0 in app.ctx.lamps.lit
     assert "Pressed by mistake? Tap Cancel." in scene.status()
     auto.tap("cancel")
-    assert scene.board.waiting == [] and app.ctx.lamps.lit == set()
+    assert scene.play.board.waiting == [] and app.ctx.lamps.lit == set()
     assert scene.status() == (
         "Player 1: your press is taken back. Write 3 and 5 and two signs. Then tap 'Start round 2'."
     )
     tap_at(app, scene.target("ready.1").rect.center)
     auto.tap("star.R1")  # the device acted: the star is Player 2's, no Cancel any more
-    assert scene.board.owners == {"R1": 1} and scene.target("cancel") is None
+    assert scene.play.board.owners == {"R1": 1} and scene.target("cancel") is None
 
 
 def test_table_mathe_meister_refusals_come_from_the_sentence_table(caplog) -> None:
@@ -268,12 +269,12 @@ def test_table_mathe_meister_refusals_come_from_the_sentence_table(caplog) -> No
     scene.choose("R1")  # taken meanwhile (a star the screen still offered)
     assert scene.message == child_message("mm.ui.star_taken")
     assert scene.message == "That star is not free. Pick another one, or Cancel."
-    assert scene.board.current.seat == 1 and scene.board.owners == {"R1": 0}
+    assert scene.play.board.current.seat == 1 and scene.play.board.owners == {"R1": 0}
     auto.tap("cancel")
     auto.tap("next")
     app.stack.pop()  # the dice are not read yet
     app.step()
-    assert app.stack.top is scene and scene.dice is None
+    assert app.stack.top is scene and scene.play.dice is None
     tap_off("next", "mm.ui.dice_first", "Get the dice first.")
     assert all(f"({code})" in caplog.text for code in said)
     assert "mathe-meister" in caplog.text
@@ -286,10 +287,10 @@ def test_table_mathe_meister_a_press_before_the_dice_says_what_comes_first() -> 
     auto.tap("next")  # round 2: the dice are not read yet
     app.stack.pop()
     app.step()
-    assert scene.dice is None
+    assert scene.play.dice is None
     app.ctx.sounds.played.clear()
     app.seat_queue.put(SeatPressed(1, app.ctx.clock()))
     app.step()
     assert scene.message == "Get the dice first."
     assert app.ctx.sounds.played == ["wrong"]
-    assert scene.board.current is None and not scene.board.waiting
+    assert scene.play.board.current is None and not scene.play.board.waiting

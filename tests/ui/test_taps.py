@@ -123,7 +123,7 @@ def decides(app: App) -> bool:
 
     top = app.stack.top
     if isinstance(top, MMTable):  # children write on paper sheets once the dice are out
-        return top.dice is not None
+        return top.play.dice is not None
     if isinstance(top, BubbleScene):
         return any_move(top.play.game) is not None or bool(top.play.game.free_numbers())
     table, match = table_of(app)

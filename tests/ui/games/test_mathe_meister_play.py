@@ -9,7 +9,7 @@ import sys
 
 from tabletop.assets import mathe_meister_layout
 from tabletop.games.mathe_meister import ROUNDS, EndRound, cell_kind
-from tabletop.ui.games.mathe_meister.play import SoloPlay, new_match
+from tabletop.ui.games.mathe_meister.play import PaperPlay, SoloPlay, new_match, sums_checked
 from tabletop.ui.messages import child_message
 
 
@@ -92,8 +92,77 @@ def test_mm_play_a_whole_round_by_the_hint_then_done_asks_for_the_next_dice() ->
     assert 0 <= right <= checked
 
 
+def test_mm_play_a_round_done_leaves_no_box_marked_fresh() -> None:
+    """The boxes marked as written this round (Undo takes them back) are the round's:
+    once Done ends it, last round's writes are not marked while the next dice wait (the
+    dice dialog let go with no dice shows the sheet), as after a game carried on there."""
+    from tabletop.bots.mathe_meister import after_writes, hint
+
+    play = solo()
+    play.rolled((4, 6), "virtual")
+    for action in hint(play.state, 0).actions():
+        assert play.perform(action)
+    assert len(play.fresh()) == 4 and play.round_start == 1
+    for action in after_writes(play.state, 0):
+        assert play.perform(action)
+    assert play.state.round == 2 and play.state.dice is None
+    assert play.fresh() == frozenset() and play.round_start == len(play.match.history)
+    carried_on = SoloPlay(play.match, player="Ana", seed=5)
+    assert carried_on.fresh() == play.fresh() and carried_on.round_start == play.round_start
+    play.rolled((1, 2), "tap")
+    assert play.round_start == len(play.match.history) and play.fresh() == frozenset()
+
+
 def test_mm_play_virtual_dice_are_keyed_by_the_seed() -> None:
     assert solo(11).roll() == solo(11).roll()
+
+
+def test_mm_play_paper_table_rolls_virtual_dice_keyed_by_the_seed_and_round() -> None:
+    """The paper table's virtual dice are its controller's: a round's dice are the same
+    for the same seed, also at a table carried on from its record after a crash."""
+
+    def table(seed: int) -> PaperPlay:
+        match = new_match(mathe_meister_layout(), ("freestyle",), seed)
+        return PaperPlay(match, ["Ana", "Ben"], seed=seed)
+
+    play, rolls = table(11), []
+    for _ in range(ROUNDS):
+        rolls.append(play.roll())
+        assert all(1 <= d <= 6 for d in rolls[-1])
+        play.rolled(rolls[-1], 1.0)
+        play.end_round()
+    assert len(set(rolls)) > 1  # keyed by the round: not one roll eight times
+    again = table(11)
+    again.carry_on({"round": 5, "rolls": [list(r) for r in rolls[:4]]})
+    assert again.roll() == rolls[4]
+
+
+def test_mm_play_paper_table_bot_sheet_follows_the_table_and_counts_its_sums() -> None:
+    """A bot seat at the paper table plays its own sheet in the controller: the hint
+    bot's writes once the round's dice are out, the rest of its round once the table's
+    is over, claiming only the stars it won at the table (MM-5, also for a header from
+    before MM-13's automatic claims). Its sums are the table's checks for its seat; the
+    device sees none on paper."""
+    match = new_match(mathe_meister_layout(), ("freestyle",), 3)  # automatic claims
+    play = PaperPlay(match, ["Ana", "Bot"], seed=3, bots=[1])
+    bot = play.bots[1]
+    assert bot.settings.star_claims == "paper" and play.checks() == [[0, 0], [0, 0]]
+    taken = []
+    for r in range(ROUNDS):
+        play.rolled(play.roll(), float(r))
+        play.catch_up()
+        assert bot.state.round == r + 1 and bot.state.dice == play.dice
+        assert len(bot.history) > 1 + 5 * r  # its dice and writes, every round so far
+        if lines := play.bot_lines(1):  # Ana presses first and takes the bot's line
+            assert play.board.press(0, r + 0.5) and play.board.choose(lines[0], play.round) == 0
+            assert lines[0] not in play.bot_lines(1)
+            taken.append(lines[0])
+        play.end_round()
+        play.catch_up()
+    assert bot.state.finished and play.over and taken
+    assert not set(taken) & set(bot.state.sheets[0].stars)
+    sums = sums_checked(bot.state.sheets[0], play.settings)
+    assert play.checks() == [[0, 0], sums] and sums[0] > 0
 
 
 def test_mathe_meister_child_takes_back_own_writes_until_the_round_is_done() -> None:

@@ -3,12 +3,14 @@ at the table, what the device knows of the paper sheets' game (:mod:`.table`).""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
-from tabletop.bots.mathe_meister import Hint, hint
+from tabletop.bots.mathe_meister import Hint, after_writes, hint
 from tabletop.classroom.mistakes import LEFT_TO_RIGHT, Question
+from tabletop.engine.dealers import KeyedDealer
 from tabletop.engine.errors import TabletopError
 from tabletop.engine.match import Match
 from tabletop.engine.protocol import Event, Result
@@ -151,7 +153,6 @@ class SoloPlay(TableController):
         self.swap: dict[str, Any] | None = None
         self.advice: Hint | None = None
         self.offers: list[str] = []
-        self.round_start = round_start(match)
         self.dice_source = ""
         self.asks: list[tuple[str, ...]] = []
         self.sounds: list[str] = []
@@ -173,6 +174,12 @@ class SoloPlay(TableController):
     @property
     def turn(self) -> Turn | None:
         return self.state.turns[0] if self.state.turns else None
+
+    @property
+    def round_start(self) -> int:
+        """Where this round's moves begin in the history (after its dice; the end of the
+        history between rounds)."""
+        return round_start(self.match)
 
     def standings(self) -> Result:
         total = score_sheet(self.sheet, self.settings).total
@@ -267,7 +274,6 @@ class SoloPlay(TableController):
 
     def rolled(self, values: tuple[int, int], source: str) -> None:
         if self.state.dice is None and self.perform(Roll(values)):
-            self.round_start = len(self.match.history)
             self.dice_source = source
             a, b = values
             self.say(child_message("mm.said.rolled", round=self.state.round, a=a, b=b))
@@ -522,12 +528,24 @@ class SoloPlay(TableController):
 class PaperPlay(TableController):
     """The table on paper sheets (``table.py``): what the device knows of the game, the
     round, its dice, the Bonus Stars and the presses waiting (MM-5); ``match`` is only
-    the table's header in the journal, a game nobody writes in. ``names`` per seat."""
+    the table's header in the journal, a game nobody writes in. ``names`` per seat;
+    ``bots``: the seats the hint bot plays, each on a sheet of its own on the device
+    (:meth:`catch_up`) that claims only the stars it won at the table."""
 
     match: MMMatch
 
-    def __init__(self, match: MMMatch, names: Sequence[str]) -> None:
+    def __init__(
+        self, match: MMMatch, names: Sequence[str], *, seed: int, bots: Iterable[int] = ()
+    ) -> None:
         self.match, self.names = match, list(names)
+        # paper sheets: claims are button presses (MM-5), also in a header journaled
+        # before MM-13's automatic claims
+        self.settings = replace(match.settings, star_claims="paper")
+        self.bots: dict[int, MMMatch] = {
+            seat: Match(MatheMeister(), self.settings, 1, seed=seed) for seat in bots
+        }
+        # virtual dice keyed by the seed and the round: the same dice after a crash
+        self.dealer = KeyedDealer(seed, lambda: self.round)
         self.board = StarBoard(dict(match.settings.layout.star_values))
         self.round = 1
         self.rolls: list[tuple[int, int]] = []  # every round's dice so far
@@ -550,6 +568,22 @@ class PaperPlay(TableController):
     def lit(self) -> list[int]:
         return [p.seat for p in self.board.waiting]
 
+    def checks(self) -> list[list[int]]:
+        """The sums checked per seat: on a bot's sheet; the device sees none on paper."""
+        return [
+            sums_checked(self.bots[s].state.sheets[0], self.settings) if s in self.bots else [0, 0]
+            for s in range(len(self.names))
+        ]
+
+    def bot_lines(self, seat: int) -> list[str]:
+        """The free Bonus Stars of the lines ``seat``'s bot completed (its press claims)."""
+        sheet = self.bots[seat].state.sheets[0]
+        return [
+            line
+            for line in self.board.free_lines()
+            if sheet.line_complete(line) and line not in sheet.stars
+        ]
+
     def next_step(self) -> str:
         current = self.board.current
         if self.dice is None:
@@ -561,6 +595,13 @@ class PaperPlay(TableController):
 
     def next_label(self) -> str:
         return "Finish the game" if self.round >= ROUNDS else f"Start round {self.round + 1}"
+
+    def roll(self) -> tuple[int, int]:
+        """This round's virtual dice."""
+        request = self.match.pending.chance
+        assert request is not None  # nobody writes in the table's own match
+        dice = self.dealer.deal(request).dice
+        return (dice[0], dice[1])
 
     def rolled(self, dice: tuple[int, int], at: float) -> None:
         """This round's dice came, ``at`` seconds played (the bots press after them)."""
@@ -590,6 +631,42 @@ class PaperPlay(TableController):
             "over": self.over,
         }
 
+    def catch_up(self) -> None:
+        """Bring every bot's sheet up to the table (dice rolled, rounds ended)."""
+        for seat, match in self.bots.items():
+            self._catch_up(seat, match)
+
+    def _catch_up(self, seat: int, match: MMMatch) -> None:
+        """Play ``seat``'s sheet up to where the table is: each round the hint bot's
+        writes for the round's dice, then (once the table has moved on) its claims of
+        the stars it won, a swap if it pays, and the end of the round. Planned from the
+        state the round's dice gave, so a sheet that stopped halfway goes on as it would
+        have."""
+        while not match.state.finished:
+            k = match.state.round
+            if match.state.dice is None and (
+                k > len(self.rolls) or not tried(match, Roll(self.rolls[k - 1]))
+            ):
+                return
+            start = round_start(match)
+            plan = list(hint(match.steps[start - 1].state, 0).actions())
+            # a bot that cannot finish its writes just stops writing
+            if not all(tried(match, a) for a in plan[len(match.history) - start :]):
+                return
+            if k >= self.round and not self.over:
+                return
+            won = {c.line for c in self.board.claims if c.seat == seat and c.round == k}
+            left = list(match.history[start + len(plan) :])
+            for action in after_writes(match.steps[start - 1 + len(plan)].state, 0):
+                if isinstance(action, ClaimStar) and action.line not in won:
+                    continue
+                if action in left:
+                    left.remove(action)
+                else:
+                    tried(match, action)  # one the engine refuses is left out
+            if match.state.round == k:
+                return
+
     def carry_on(self, table: Mapping[str, Any]) -> None:
         """Put back what :meth:`record` kept."""
         self.round = int(table.get("round", 1))
@@ -603,6 +680,15 @@ class PaperPlay(TableController):
         self.dice_at = float(at) if at is not None else None
         self.bots_pressed = {int(s) for s in table.get("pressed", [])}
         self.over = bool(table.get("over", False))
+
+
+def tried(match: MMMatch, action: Action) -> bool:
+    """``action`` on a bot's sheet; False, and nothing changed, when it is refused."""
+    try:
+        match.apply(action)
+    except (TabletopError, ValueError):
+        return False
+    return True
 
 
 def pen_action(pen: tuple[Any, ...], cell: Cell) -> WriteOperand | WriteOperator:

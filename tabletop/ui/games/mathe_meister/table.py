@@ -26,32 +26,21 @@ from typing import Any
 
 import pygame
 
-from tabletop.bots.mathe_meister import after_writes, hint
-from tabletop.engine.dealers import KeyedDealer
 from tabletop.engine.errors import TabletopError
 from tabletop.engine.match import Match
 from tabletop.games import GAMES
 from tabletop.games.mathe_meister import (
     LINES,
     ROUNDS,
-    Action,
-    ClaimStar,
     MatheMeister,
     MatheMeisterSettings,
-    Roll,
     line_name,
     score_sheet,
 )
 from tabletop.store import Saved, SeatInfo
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.games.mathe_meister.dialogs import ask_dice
-from tabletop.ui.games.mathe_meister.play import (
-    MMMatch,
-    PaperPlay,
-    modes_named,
-    round_start,
-    sums_checked,
-)
+from tabletop.ui.games.mathe_meister.play import MMMatch, PaperPlay, modes_named
 from tabletop.ui.messages import child_message
 from tabletop.ui.results import Outcome, outcome_of
 from tabletop.ui.saves import LABEL, GameSave, game_seed, seats_of
@@ -94,50 +83,35 @@ class TableScene(Table):
         save = save or GameSave(ctx, MatheMeister.name, infos, app)
 
         def again() -> Scene:
-            return TableScene(ctx, seats=infos, modes=self.settings.modes, dice_mode=dice_mode)
+            modes = self.play.settings.modes
+            return TableScene(ctx, seats=infos, modes=modes, dice_mode=dice_mode)
 
         super().__init__(ctx, save, resumed=lead is not None, again=again)
-        self.infos, self.dice_mode = infos, dice_mode
-        # paper sheets: claims are button presses (MM-5), and a bot's own sheet claims
-        # only the stars it won at the table
-        self.settings = replace(
-            lead.settings if lead is not None else MatheMeisterSettings(ctx.layout, tuple(modes)),
-            star_claims="paper",
-        )
-        self.bots: dict[int, MMMatch] = {
-            seat: Match(MatheMeister(), self.settings, 1, seed=seed)
-            for seat, info in enumerate(infos)
-            if info.bot is not None
-        }
-        match = lead or Match(MatheMeister(), self.settings, len(infos), seed=seed)
-        self.play = PaperPlay(match, [i.name for i in infos])
-        # virtual dice keyed by the seed and the round: the same dice after a crash
-        self.dice_dealer = KeyedDealer(seed, lambda: self.round)
+        self.dice_mode = dice_mode
+        settings = MatheMeisterSettings(ctx.layout, tuple(modes), star_claims="paper")
+        match = lead or Match(MatheMeister(), settings, len(infos), seed=seed)
+        bots = [seat for seat, info in enumerate(infos) if info.bot is not None]
+        self.play = PaperPlay(match, [i.name for i in infos], seed=seed, bots=bots)
         self.bot_saves: dict[int, GameSave] = {}
         self.bot_press_at: dict[int, float] = {}
         if self.resumed:
             self.play.carry_on(self.save.app.get("table") or {})
 
     def name(self, seat: int) -> str:
-        return self.infos[seat].name
-
-    # what the controller knows, read through the scene (the drawing, the tests, the demo)
-    board = property(lambda self: self.play.board)
-    round = property(lambda self: self.play.round)
-    dice = property(lambda self: self.play.dice)
+        return self.play.names[seat]
 
     @property
     def finished(self) -> bool:
         return self.play.over
 
     def outcome(self) -> Outcome:
-        names = [s.name for s in self.infos]
+        names, bots = self.play.names, self.play.bots
         lines = []
         for seat, name in enumerate(names):
-            stars = ", ".join(line_name(x) for x in self.board.stars_of(seat)) or "no stars"
+            stars = ", ".join(line_name(x) for x in self.play.board.stars_of(seat)) or "no stars"
             lines.append(f"{name}: {stars}")
-            if seat in self.bots:
-                score = score_sheet(self.bots[seat].state.sheets[0], self.settings).total
+            if seat in bots:
+                score = score_sheet(bots[seat].state.sheets[0], self.play.settings).total
                 lines[-1] += f" \u00b7 final score {score}"
         out = outcome_of(self.play.standings(), names, score=lambda p: f"{p} points", lines=lines)
         reason = "Places by Bonus Stars: add up your sheets for the winner."
@@ -152,17 +126,11 @@ class TableScene(Table):
 
     def enter(self) -> None:
         super().enter()
-        if self.dice is None and not self.play.over:
-            ask_dice(self, self.dice_mode, self.round, self.roll)
-
-    def roll(self) -> tuple[int, int]:
-        request = self.match.pending.chance
-        assert request is not None  # nobody writes in the table's own match
-        dice = self.dice_dealer.deal(request).dice
-        return (dice[0], dice[1])
+        if self.play.dice is None and not self.play.over:
+            ask_dice(self, self.dice_mode, self.play.round, self.play.roll)
 
     def answered(self, asking: tuple[Any, ...], result: Any) -> None:
-        if isinstance(result, DiceResult) and self.dice is None:
+        if isinstance(result, DiceResult) and self.play.dice is None:
             self._rolled(result.values)
 
     def abandon(self) -> None:
@@ -175,14 +143,6 @@ class TableScene(Table):
         self.message = ""  # the instruction line names the next step
         self._journal()  # the table first: the bots' sheets follow it
         self._follow()
-
-    def _bot_lines(self, seat: int) -> list[str]:
-        sheet = self.bots[seat].state.sheets[0]
-        return [
-            line
-            for line in self.board.free_lines()
-            if sheet.line_complete(line) and line not in sheet.stars
-        ]
 
     # -- the journal -------------------------------------------------------------------------
 
@@ -201,10 +161,10 @@ class TableScene(Table):
                     kept.setdefault(int(mine.get("seat", -1)), saved)
         except TabletopError as exc:
             log.error("journal: %s: %s", exc.code, exc.message)
-        for seat in self.bots:
+        for seat in self.play.bots:
             try:
                 if seat in kept:
-                    self.bots[seat] = journal.load(kept[seat].id, GAMES)
+                    self.play.bots[seat] = journal.load(kept[seat].id, GAMES)
                     self.bot_saves[seat] = GameSave.resumed(self.ctx, kept[seat])
             except TabletopError as exc:
                 log.warning("resume: the sheet of seat %d does not replay: %s", seat + 1, exc)
@@ -216,7 +176,7 @@ class TableScene(Table):
                     {"screen": "table-sheet", "table": self.save.id, "seat": seat},
                     label=SHEET_LABEL,
                 )
-            self.bot_saves[seat].attach(self.bots[seat])
+            self.bot_saves[seat].attach(self.play.bots[seat])
         if self.resumed:
             self._follow()
 
@@ -236,79 +196,44 @@ class TableScene(Table):
         self.save.sync(self.match)  # the seconds played
 
     def _follow(self) -> None:
-        """Bring every bot's sheet up to the table (dice rolled, rounds ended), then
-        count its sums and time its press."""
-        for seat, match in self.bots.items():
-            self._catch_up(seat, match)
-        checks = list(self.save.checks)
-        for seat, match in self.bots.items():
-            self.save.checks[seat] = sums_checked(match.state.sheets[0], self.settings)
-        if self.save.checks != checks:
-            self.save.write_meta()
+        """Bring every bot's sheet up to the table (its sums are the controller's
+        checks), then time its press."""
+        self.play.catch_up()
         self.bot_press_at = {}
-        if self.dice is not None and self.play.dice_at is not None:
+        if self.play.dice is not None and self.play.dice_at is not None:
             due = self._clock_of(self.play.dice_at + BOT_SECONDS)
-            for seat in self.bots:
-                if seat not in self.play.bots_pressed and self._bot_lines(seat):
+            for seat in self.play.bots:
+                if seat not in self.play.bots_pressed and self.play.bot_lines(seat):
                     self.bot_press_at[seat] = due
 
-    def _catch_up(self, seat: int, match: MMMatch) -> None:
-        """Play ``seat``'s sheet up to where the table is: each round the hint bot's
-        writes for the round's dice, then (once the table has moved on) its claims of
-        the stars it won, a swap if it pays, and the end of the round. Planned from the
-        state the round's dice gave, so a sheet that stopped halfway goes on as it would
-        have."""
-        while not match.state.finished:
-            k = match.state.round
-            if match.state.dice is None and (
-                k > len(self.play.rolls) or not tried(match, Roll(self.play.rolls[k - 1]))
-            ):
-                return
-            start = round_start(match)
-            plan = list(hint(match.steps[start - 1].state, 0).actions())
-            # a bot that cannot finish its writes just stops writing
-            if not all(tried(match, a) for a in plan[len(match.history) - start :]):
-                return
-            if k >= self.round and not self.play.over:
-                return
-            won = {c.line for c in self.board.claims if c.seat == seat and c.round == k}
-            left = list(match.history[start + len(plan) :])
-            for action in after_writes(match.steps[start - 1 + len(plan)].state, 0):
-                if isinstance(action, ClaimStar) and action.line not in won:
-                    continue
-                if action in left:
-                    left.remove(action)
-                else:
-                    tried(match, action)  # one the engine refuses is left out
-            if match.state.round == k:
-                return
-
     def _finish(self, reason: str = "end") -> None:
-        """The table is over (or left): the table's row with the standings, each bot's
-        sheet with its own result."""
+        """The table is over (or left): the table's row with the standings (and the
+        bots' sums as they ended), each bot's sheet with its own result."""
         self.saved_end = True
+        self.save.checks = self.play.checks()
+        self.save.write_meta()
         self.save.finish(self.play.standings(), reason=reason)
         for seat, sheet_save in self.bot_saves.items():
-            match = self.bots[seat]
+            match = self.play.bots[seat]
             sheet_save.finish(match.result() if reason == "end" else None, reason=reason)
 
     # -- layout ------------------------------------------------------------------------------
 
     def layout(self, metrics: Metrics) -> None:
-        m = metrics
+        m, play = metrics, self.play
         W, H = m.size
         margin = m.u(16)
-        current = self.board.current
+        current = play.board.current
         leave = pygame.Rect(W - margin - m.u(110), m.u(8), m.u(110), m.u(50))
         b = [Button("leave", leave, "Leave", kind="quiet")]
-        if self.dice is None:
+        if play.dice is None:
             dice = pygame.Rect(m.u(300), m.u(8), m.u(200), m.u(50))
             b.append(Button("dice", dice, "Get the dice"))
         # the Bonus Stars, four a row across the screen between its margins
         top, h = m.u(70), m.u(74)
         area = pygame.Rect(margin, top, W - 2 * margin, h)
         for line, rect in zip(LINES, grid(area, len(LINES), 4, m.u(12), h, down=m.u(10))):
-            free = line not in self.board.owners
+            free = line not in play.board.owners
             enabled = free and current is not None
             b.append(Button(f"star.{line}", rect, line_name(line), kind="star", enabled=enabled))
         self.claim_rect = pygame.Rect(margin, top + 2 * h + m.u(20), W - 2 * margin, m.u(54))
@@ -319,26 +244,26 @@ class TableScene(Table):
             b.append(Button("cancel", cancel, "Cancel", kind="quiet"))
         # the seats, four a row
         area = pygame.Rect(margin, self.claim_rect.bottom + m.u(10), W - 2 * margin, m.u(48))
-        for seat, rect in enumerate(grid(area, len(self.infos), 4, m.u(8), down=m.u(6))):
-            ready = seat not in self.bots and self.dice is not None  # the seat button's twin
+        for seat, rect in enumerate(grid(area, len(play.names), 4, m.u(8), down=m.u(6))):
+            ready = seat not in play.bots and play.dice is not None  # the seat button's twin
             name = f"{'ready' if ready else 'seat'}.{seat}"
             b.append(Button(name, rect, self.name(seat), kind="seat", enabled=ready))
         foot = H - margin - m.u(52)
         self.message_rect = pygame.Rect(margin, foot, W - 2 * margin - m.u(290), m.u(52))
         next_rect = pygame.Rect(W - margin - m.u(270), foot, m.u(270), m.u(52))
-        enabled = self.dice is not None and current is None
-        b.append(Button("next", next_rect, self.play.next_label(), enabled=enabled))
+        enabled = play.dice is not None and current is None
+        b.append(Button("next", next_rect, play.next_label(), enabled=enabled))
         self.buttons = b
 
     # -- input ---------------------------------------------------------------------------------
 
     def explain(self, name: str) -> None:
-        current, line = self.board.current, name.removeprefix("star.")
-        owner = self.board.owners.get(line)
+        current, line = self.play.board.current, name.removeprefix("star.")
+        owner = self.play.board.owners.get(line)
         if name == "next" and current is not None:
             self.refuse("mm.ui.someone_choosing", f"seat {current.seat + 1} chooses a star")
         elif name == "next":
-            self.refuse("mm.ui.dice_first", f"round {self.round} has no dice yet")
+            self.refuse("mm.ui.dice_first", f"round {self.play.round} has no dice yet")
         elif not name.startswith("star."):
             super().explain(name)
         elif current is None:
@@ -350,9 +275,9 @@ class TableScene(Table):
             self.refuse("mm.ui.star_not_free", f"star {line} is off")
 
     def seat_pressed(self, seat: int, at: float) -> None:
-        if not 0 <= seat < len(self.infos) or seat in self.bots:
+        if not 0 <= seat < len(self.play.names) or seat in self.play.bots:
             return
-        if self.dice is None:  # a press before the round's dice: say what comes first
+        if self.play.dice is None:  # a press before the round's dice: say what comes first
             self.refuse("mm.ui.dice_first", f"seat {seat + 1} pressed before the dice")
             return
         if self._press(seat, at):
@@ -364,11 +289,11 @@ class TableScene(Table):
         if name in ("leave", "rules", "teacher"):
             super().press(name)
         elif name == "dice":
-            ask_dice(self, self.dice_mode, self.round, self.roll)
+            ask_dice(self, self.dice_mode, self.play.round, self.play.roll)
         elif name.startswith("star."):
             self.choose(name[5:])
-        elif name == "cancel" and (current := self.board.current) is not None:
-            self.board.cancel()  # a child's own take-back: no star was chosen for it
+        elif name == "cancel" and (current := self.play.board.current) is not None:
+            self.play.board.cancel()  # a child's own take-back: no star was chosen for it
             taken = {"name": self.name(current.seat)}  # said, then the next step
             self.message, self.play.note = "", child_message("mm.ui.press_taken_back", taken)
             self._after_change()
@@ -377,13 +302,13 @@ class TableScene(Table):
 
     def choose(self, line: str) -> None:
         try:
-            seat = self.board.choose(line, self.round)
+            seat = self.play.board.choose(line, self.play.round)
         except ValueError as exc:
             self.refuse("mm.ui.star_taken", str(exc))
             return
         self.ctx.sounds.play("star")
         self.message = ""
-        facts = {"line": line_name(line), "points": self.board.values[line]}
+        facts = {"line": line_name(line), "points": self.play.board.values[line]}
         self.play.note = child_message("mm.ui.star_chosen", facts, name=self.name(seat))
         self._after_change()
 
@@ -394,20 +319,20 @@ class TableScene(Table):
     def _after_change(self) -> None:
         """A bot first in the queue chooses its star at once (the base's ``after`` then
         writes the table's record, before the screen shows the change)."""
-        current = self.board.current
-        if current is not None and current.seat in self.bots:
-            lines = self._bot_lines(current.seat)
+        current = self.play.board.current
+        if current is not None and current.seat in self.play.bots:
+            lines = self.play.bot_lines(current.seat)
             if lines:
                 self.choose(lines[0])
             else:
-                self.board.cancel(current.seat)
+                self.play.board.cancel(current.seat)
 
     def update(self, now: float) -> bool:
         due = [seat for seat, at in self.bot_press_at.items() if at <= now]
         for seat in sorted(due, key=lambda s: self.bot_press_at[s]):
             at = self.bot_press_at.pop(seat)
             self.play.bots_pressed.add(seat)
-            if self._bot_lines(seat):
+            if self.play.bot_lines(seat):
                 self._press(seat, at)
         if due:
             self._after_change()
@@ -428,30 +353,30 @@ class TableScene(Table):
             self._finish()  # the results follow (results_at_end)
             return
         self.message = play.note = ""
-        ask_dice(self, self.dice_mode, self.round, self.roll)
+        ask_dice(self, self.dice_mode, self.play.round, self.play.roll)
 
     # -- drawing ---------------------------------------------------------------------------------
 
     def draw(self, surface: pygame.Surface) -> None:
         painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
         surface.fill(p.background)
-        title = f"Round {self.round} of {ROUNDS}"
+        title = f"Round {self.play.round} of {ROUNDS}"
         painter.text(surface, title, (m.u(16), m.u(16)), m.title, bold=True)
-        if self.dice is not None:
-            for i, value in enumerate(self.dice):
+        if self.play.dice is not None:
+            for i, value in enumerate(self.play.dice):
                 die = pygame.Rect(m.u(300) + i * m.u(62), m.u(6), m.u(54), m.u(54))
                 painter.die(surface, die, value)
-            modes = modes_named(self.settings.modes)
+            modes = modes_named(self.play.settings.modes)
             at = (m.u(440), m.u(33))
             painter.text(surface, modes, at, m.small, p.muted, anchor="midleft", max_width=m.u(200))
-        current = self.board.current
+        current = self.play.board.current
         r = self.claim_rect  # under the buttons: its Cancel (the child's take-back) shows
         if current is not None:
             painter.box(surface, r, p.panel, p.selected, 3, m.u(8))
             seat = current.seat
             chip = r.inflate(-m.u(16), -m.u(14))
             chip.width = m.u(40)
-            waiting = len(self.board.waiting) - 1
+            waiting = len(self.play.board.waiting) - 1
             first = "mm.ui.first_more" if waiting else "mm.ui.first"
             text = child_message(first, name=self.name(seat), more=waiting)
             painter.seat_name(surface, chip, seat, text, m.text, r.width - m.u(220), gap=10)
@@ -467,13 +392,13 @@ class TableScene(Table):
     def _draw_star(self, surface: pygame.Surface, b: Button) -> None:
         painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
         line = b.name[5:]
-        owner = self.board.owners.get(line)
+        owner = self.play.board.owners.get(line)
         fill, star = (p.panel, (255, 255, 255)) if owner is None else (p.quiet, p.star)
         border = p.selected if b.enabled else p.line
         painter.box(surface, b.rect, fill, border, m.u(3) if b.enabled else 2, m.u(10))
         star_r, cx, cy = m.u(20), b.rect.left + m.u(28), b.rect.centery
         painter.star(surface, (cx, cy), star_r, star, p.ink, 2)
-        value = str(self.board.values[line])
+        value = str(self.play.board.values[line])
         painter.text(surface, value, (cx, cy + 2), m.small - 2, p.ink, bold=True, anchor="center")
         x = cx + star_r + m.u(8)
         room = b.rect.right - x - m.u(6)
@@ -489,10 +414,10 @@ class TableScene(Table):
         the seat's LED), else the seat's plain tile; the seat's Bonus Stars counted."""
         painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
         seat = int(b.name.partition(".")[2])
-        stars = len(self.board.stars_of(seat))
+        stars = len(self.play.board.stars_of(seat))
         label = b.label + (f" \u2605{stars}" if stars else "")
         if b.name.startswith("ready."):
-            waiting = any(w.seat == seat for w in self.board.waiting)
+            waiting = any(w.seat == seat for w in self.play.board.waiting)
             painter.ready_tile(surface, b.rect, seat, waiting, label)
             return
         painter.box(surface, b.rect, p.panel, p.line, 2, m.u(8))
@@ -500,15 +425,6 @@ class TableScene(Table):
         chip.width = m.u(36)
         room = b.rect.right - chip.right - m.u(12)
         painter.seat_name(surface, chip, seat, label, m.small + 1, room, gap=8)
-
-
-def tried(match: MMMatch, action: Action) -> bool:
-    """``action`` on a bot's sheet; False, and nothing changed, when it is refused."""
-    try:
-        match.apply(action)
-    except (TabletopError, ValueError):
-        return False
-    return True
 
 
 __all__ = ["BOT_LEVEL", "BOT_SECONDS", "SHEET_LABEL", "TableScene"]
