@@ -42,10 +42,12 @@ def measure(app: Any, frames: int) -> dict[str, float]:
 
 
 def scene_figures(frames: int, size: tuple[int, int]) -> dict[str, Any]:
-    from tabletop.ui.harness import DemoRun
+    from tabletop.ui.games.mathe_meister.autoplay import MatheMeisterRun
 
     with tempfile.TemporaryDirectory() as shots:
-        run = DemoRun("mathe-meister", seed=1, out_dir=Path(shots), out=sys.stdout, size=size)
+        run = MatheMeisterRun(
+            "mathe-meister", seed=1, out_dir=Path(shots), out=sys.stdout, size=size
+        )
         run.ctx.prefs.prefs.dice_input = "tap"
         out = {"home": measure(run.app, frames)}
         run.open_game()
