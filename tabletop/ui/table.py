@@ -269,11 +269,16 @@ class TableScene(Scene):
 
     def voice(self) -> None:
         """Say aloud what the controller said since the last time (the last sentence: the
-        one on screen)."""
+        one on screen), then the next step the instruction line shows after it
+        (``step_after``), queued to follow it."""
         if self.play.sentences != self.spoken:
             self.spoken = self.play.sentences
-            if self.speaks and self.play.message.strip():
-                self.ctx.speaker.say(self.play.message)
+            said = self.play.message
+            if self.speaks and said.strip():
+                self.ctx.speaker.say(said)
+                shown = self.status()
+                if shown.startswith(said) and (step := shown[len(said) :].strip()):
+                    self.ctx.speaker.then(step)
 
     def refuse(self, code: str, detail: str = "", **facts: Any) -> None:
         """The child's sentence for ``code`` on screen (and spoken); the precise ``detail``
