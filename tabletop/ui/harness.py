@@ -148,7 +148,9 @@ class DemoRun(Tapper):
     ``seed`` (None: drawn), ``out_dir`` for the screenshots (None: a fresh temporary
     folder), ``left_over(ctx) -> bool`` (the journal holds this demo's unfinished game:
     Home offers to carry it on), ``clock`` (a :class:`DemoClock`, for games that pace
-    by time), ``context``: more of the context's fields (a camera, the session)."""
+    by time), ``flip``: show each frame on the display too (the UI bench's frames
+    include it; a demo's screenshots need not), ``context``: more of the context's
+    fields (a camera, the session)."""
 
     def __init__(
         self,
@@ -163,6 +165,7 @@ class DemoRun(Tapper):
         left_over: Callable[[Any], bool] | None = None,
         seat_queue: bool = False,
         vision_queue: queue.SimpleQueue[Any] | None = None,
+        flip: bool = False,
         **context: Any,
     ) -> None:
         os.environ["SDL_VIDEODRIVER"] = "dummy"
@@ -177,7 +180,7 @@ class DemoRun(Tapper):
         self.ctx, window = offscreen(size, self.seed, data, **context)
         self.resuming = bool(left_over(self.ctx)) if left_over is not None else False
         seats: queue.SimpleQueue[Any] | None = queue.SimpleQueue() if seat_queue else None
-        app = App(self.ctx, window, seat_queue=seats, vision_queue=vision_queue, flip=False)
+        app = App(self.ctx, window, seat_queue=seats, vision_queue=vision_queue, flip=flip)
         app.stack.push(HomeScene(self.ctx, offer_resume=self.resuming))
         app.step()
         super().__init__(app)
