@@ -1,6 +1,9 @@
-"""The name the end-to-end tests import :class:`Autoplayer` by: it lives in
-:mod:`tabletop.ui.harness`, beside the demo harness built on it."""
+"""The names the end-to-end tests import the tappers by: the harness's
+:class:`~tabletop.ui.harness.Tapper`, and the :class:`Autoplayer` that also plays the
+solo Mathe-Meister game as the hint bot plans it
+(:mod:`tabletop.ui.games.mathe_meister.autoplay`)."""
 
-from tabletop.ui.harness import Autoplayer, AutoplayError, taps_for
+from tabletop.ui.games.mathe_meister.autoplay import Autoplayer, taps_for
+from tabletop.ui.harness import AutoplayError, Tapper
 
-__all__ = ["AutoplayError", "Autoplayer", "taps_for"]
+__all__ = ["AutoplayError", "Autoplayer", "Tapper", "taps_for"]

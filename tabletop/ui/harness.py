@@ -1,9 +1,10 @@
-"""Playing the app by taps, as a child's finger would: :class:`Autoplayer` taps named
+"""Playing the app by taps, as a child's finger would: :class:`Tapper` taps named
 touch targets through the real input path (``Tap`` events into the app loop,
-hit-testing, scenes) and plays the solo Mathe-Meister game as the hint bot plans it
-(the end-to-end tests use it); :class:`DemoRun`, the one demo harness behind
-``tabletop demo --game G``, is an Autoplayer on the offscreen app from Home, with
-camera and seat-button events, screenshots and the closing lines.
+hit-testing, scenes); :class:`DemoRun`, the one demo harness behind
+``tabletop demo --game G``, is a Tapper on the offscreen app from Home, with camera and
+seat-button events, screenshots and the closing lines. (Mathe-Meister's tapper, which
+plays the solo game as the hint bot plans it, is
+:mod:`tabletop.ui.games.mathe_meister.autoplay`.)
 """
 
 from __future__ import annotations
@@ -20,24 +21,9 @@ from typing import Any, TextIO, TypeVar
 
 import pygame
 
-from tabletop.bots.mathe_meister import after_writes, hint
 from tabletop.engine.errors import TabletopError
 from tabletop.games import GAMES
-from tabletop.games.mathe_meister import (
-    Action,
-    ChangeDie,
-    ClaimStar,
-    EndRound,
-    MatheMeisterState,
-    SwapOperands,
-    SwapOperators,
-    WriteOperand,
-    WriteOperator,
-    cell_name,
-)
 from tabletop.ui.app import App, Scene
-from tabletop.ui.games.mathe_meister.dialogs import StarPick
-from tabletop.ui.games.mathe_meister.solo import MatheMeisterScene
 from tabletop.ui.input import CardSeen, CardsSeen, Tap
 from tabletop.ui.offscreen import offscreen
 from tabletop.ui.results import GameResults
@@ -91,48 +77,8 @@ class AutoplayError(RuntimeError):
     move the app refused."""
 
 
-def cell(at: tuple[int, int]) -> str:
-    return f"cell.{cell_name(at)}"
-
-
-def circled_index(state: MatheMeisterState, kind: str) -> int:
-    layout, sheet = state.settings.layout, state.sheets[0]
-    for i, (k, s) in enumerate(zip(layout.star_powers, sheet.powers)):
-        if k == kind and s == "circled":
-            return i
-    raise AutoplayError(f"no circled {kind} Star Power to tap")
-
-
-def taps_for(action: Action, state: MatheMeisterState) -> list[str]:
-    """The touch targets a child taps, in order, to make ``action`` in the solo game."""
-    if isinstance(action, WriteOperand):
-        turn = state.turns[0]
-        if action.power is not None:
-            names = [f"power.{circled_index(state, action.power)}"]
-            if not any(turn.used):
-                names.append(f"die{action.die}")
-            return [*names, cell(action.cell)]
-        four = state.settings.has("fear_of_fours") and turn.dice[action.die] == 4
-        die = f"die{action.die}.{action.value}" if four else f"die{action.die}"
-        return [die, cell(action.cell)]
-    if isinstance(action, WriteOperator):
-        pen = f"power.{circled_index(state, action.op)}" if action.power else f"op.{action.op}"
-        return [pen, cell(action.cell)]
-    if isinstance(action, ChangeDie):
-        return ["shop", f"d{action.die}.{action.delta:+d}", "close"]
-    if isinstance(action, ClaimStar):
-        return [f"star.{action.line}", f"power.{action.power}"]
-    if isinstance(action, SwapOperators):
-        return ["shop", "swap.operators", cell(action.a), cell(action.b)]
-    if isinstance(action, SwapOperands):
-        return ["shop", "swap.operands", cell(action.a), cell(action.b)]
-    if isinstance(action, EndRound):
-        return ["done"]
-    raise AutoplayError(f"no taps for {action!r}")
-
-
-class Autoplayer:
-    """Taps targets by name; answers Bonus Star offers as the bot would."""
+class Tapper:
+    """Taps targets by name, as a finger would, through the app loop."""
 
     def __init__(self, app: App) -> None:
         self.app = app
@@ -168,26 +114,8 @@ class Autoplayer:
         self.post(cards_seen(where, zone, codes, self.app.ctx.clock()))
 
     def settle(self) -> None:
-        """Answer a Bonus Star offer the way the bot would (claim it, or not now)."""
-        while isinstance(offer := self.top, StarPick):
-            plan = after_writes(self.game().state, 0)
-            claim = next(
-                (a for a in plan if isinstance(a, ClaimStar) and a.line == offer.line), None
-            )
-            self.tap("skip" if claim is None else f"power.{claim.power}", settle=False)
-
-    def game(self) -> MatheMeisterScene:
-        return scene_of(self.app, MatheMeisterScene)
-
-    def play(self, action: Action) -> None:
-        state = self.game().state
-        if isinstance(action, ClaimStar) and (
-            action.line in state.sheets[0].stars
-            or any(c.line == action.line and c.power for c in state.claims)
-        ):
-            return  # already claimed (and its Star Power chosen) when the offer came
-        for name in taps_for(action, state):
-            self.tap(name)
+        """Answer what a screen asks at once after a tap (nothing here: a game's tapper,
+        such as Mathe-Meister's, answers its offers)."""
 
     def tap_dice(self, values: tuple[int, int]) -> None:
         """On the dice screen: tap the two values in and confirm."""
@@ -198,28 +126,6 @@ class Autoplayer:
         self.tap(f"a.{values[0]}")
         self.tap(f"b.{values[1]}")
         self.tap("ok")
-
-    def bot_round(
-        self,
-        before_done: Callable[[], None] | None = None,
-        choose: Callable[[MatheMeisterState, Sequence[Action]], Action] | None = None,
-    ) -> list[Action]:
-        """Play this round by taps as the hint bot plans it; ``choose(state, plan)`` makes
-        the decision for ``plan[0]`` instead (the rest: the round's later writes), as the
-        demo child does. Returns the actions."""
-        game = self.game()
-        plan = hint(game.state, 0).actions()
-        played: list[Action] = []
-        for i, planned in enumerate(plan):
-            action = planned if choose is None else choose(game.state, plan[i:])
-            self.play(action)
-            played.append(action)
-        for action in after_writes(game.state, 0):
-            if isinstance(action, EndRound) and before_done is not None:
-                before_done()
-            self.play(action)
-            played.append(action)
-        return played
 
 
 @dataclass
@@ -236,13 +142,15 @@ class DemoClock:
         self.now += seconds
 
 
-class DemoRun(Autoplayer):
+class DemoRun(Tapper):
     """One demo game in the offscreen app from Home (SDL's dummy drivers, the quiet
     context of :func:`~tabletop.ui.offscreen.offscreen` with the journal in ``data``):
     ``seed`` (None: drawn), ``out_dir`` for the screenshots (None: a fresh temporary
     folder), ``left_over(ctx) -> bool`` (the journal holds this demo's unfinished game:
     Home offers to carry it on), ``clock`` (a :class:`DemoClock`, for games that pace
-    by time), ``context``: more of the context's fields (a camera, the session)."""
+    by time), ``flip``: show each frame on the display too (the UI bench's frames
+    include it; a demo's screenshots need not), ``context``: more of the context's
+    fields (a camera, the session)."""
 
     def __init__(
         self,
@@ -257,6 +165,7 @@ class DemoRun(Autoplayer):
         left_over: Callable[[Any], bool] | None = None,
         seat_queue: bool = False,
         vision_queue: queue.SimpleQueue[Any] | None = None,
+        flip: bool = False,
         **context: Any,
     ) -> None:
         os.environ["SDL_VIDEODRIVER"] = "dummy"
@@ -271,7 +180,7 @@ class DemoRun(Autoplayer):
         self.ctx, window = offscreen(size, self.seed, data, **context)
         self.resuming = bool(left_over(self.ctx)) if left_over is not None else False
         seats: queue.SimpleQueue[Any] | None = queue.SimpleQueue() if seat_queue else None
-        app = App(self.ctx, window, seat_queue=seats, vision_queue=vision_queue, flip=False)
+        app = App(self.ctx, window, seat_queue=seats, vision_queue=vision_queue, flip=flip)
         app.stack.push(HomeScene(self.ctx, offer_resume=self.resuming))
         app.step()
         super().__init__(app)
@@ -384,13 +293,12 @@ def type_number(tap: Callable[[str], None], value: int) -> None:
 __all__ = [
     "SIZE",
     "AutoplayError",
-    "Autoplayer",
     "DemoClock",
     "DemoRun",
+    "Tapper",
     "cards_seen",
     "draw_seed",
     "left_over_by",
     "scene_of",
-    "taps_for",
     "type_number",
 ]

@@ -4,9 +4,10 @@ A child who cannot read yet can still play. The words are the screen's own (the 
 sentence table, ``tabletop.ui.messages``, and each game's prompts), spoken by
 **espeak-ng** (Debian package ``espeak-ng``, installed by ``systemd/install.sh``) as WAV
 clips played through ``pygame.mixer`` on a channel of their own, so speech never talks
-over itself: a new prompt (:meth:`Speaker.say`) cuts the old one, a ruling's next step
-(:meth:`Speaker.then`) waits its turn. Clips are rendered on a worker thread (the screen
-never waits for espeak-ng) and kept (the same sentences come back all game).
+over itself: a new prompt (:meth:`Speaker.say`) cuts the old one, the next step a table
+shows after it (:meth:`Speaker.then`) waits its turn. Clips are rendered on a worker
+thread (the screen never waits for espeak-ng) and kept (the same sentences come back all
+game).
 
 The setting (``Prefs.speech``: ``auto``, ``on`` or ``off``) is on by default when the
 device has a speaker; with no audio device or no espeak-ng the app plays silently, and

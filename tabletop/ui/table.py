@@ -19,7 +19,7 @@ from tabletop.ui.input import Back, CardsSeen, Drag, InputEvent, Release, SeatPr
 from tabletop.ui.messages import child_message
 from tabletop.ui.results import GameResults, Outcome
 from tabletop.ui.saves import GameSave, one_write
-from tabletop.ui.scenes.common import ask_leave, go_home, route_to_press
+from tabletop.ui.scenes.common import ask_leave, go_home
 from tabletop.ui.scenes.pin import PinPad
 from tabletop.ui.scenes.rules import RulesPage, RulesScene, ask_dialog
 from tabletop.ui.widgets import Button, hit
@@ -224,12 +224,20 @@ class TableScene(Scene):
             self.tapped(event)
 
     def tapped(self, event: Tap) -> None:
+        """The button under the tap (hit-tested once): a seat's chip or Ready tile is its
+        seat's button, on or off; an enabled one clicks and is pressed; one that is off
+        is explained."""
         button = hit(self.buttons, event.pos)
-        kind, _, arg = button.name.partition(".") if button is not None else ("", "", "")
+        if button is None:
+            return
+        kind, _, arg = button.name.partition(".")
         if kind in ("seat", "ready") and arg.isdigit():
             self.seat_pressed(int(arg), event.at)
+        elif button.enabled:
+            self.ctx.sounds.play("tap")
+            self.press(button.name)
         else:
-            route_to_press(self, event, refuse=self.explain)
+            self.explain(button.name)
 
     def ask(self, asking: tuple[Any, ...], dialog: Scene) -> None:
         """Push ``dialog``; its result comes back to :meth:`answered` with ``asking``."""
@@ -261,11 +269,16 @@ class TableScene(Scene):
 
     def voice(self) -> None:
         """Say aloud what the controller said since the last time (the last sentence: the
-        one on screen)."""
+        one on screen), then the next step the instruction line shows after it
+        (``step_after``), queued to follow it."""
         if self.play.sentences != self.spoken:
             self.spoken = self.play.sentences
-            if self.speaks and self.play.message.strip():
-                self.ctx.speaker.say(self.play.message)
+            said = self.play.message
+            if self.speaks and said.strip():
+                self.ctx.speaker.say(said)
+                shown = self.status()
+                if shown.startswith(said) and (step := shown[len(said) :].strip()):
+                    self.ctx.speaker.then(step)
 
     def refuse(self, code: str, detail: str = "", **facts: Any) -> None:
         """The child's sentence for ``code`` on screen (and spoken); the precise ``detail``

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import io
 import re
 
+import pygame
 import pytest
 
 from tabletop import cli
@@ -109,6 +111,24 @@ def test_ui_bench_measures_frames() -> None:
     figures = scene_figures(3, (800, 480))
     for scene in ("home", "game"):
         assert figures[scene]["fps"] > 0 and figures[scene]["cpu_ms_per_frame"] >= 0
+
+
+def test_ui_bench_frames_include_the_display_flip(monkeypatch, tmp_path) -> None:
+    """Each measured frame is shown, as the app shows it; a demo's run does not flip."""
+    from tabletop.ui.bench import scene_figures
+    from tabletop.ui.harness import DemoRun
+
+    flips: list[int] = []
+    monkeypatch.setattr(pygame.display, "flip", lambda: flips.append(1))
+    scene_figures(3, (800, 480))
+    assert len(flips) >= 2 * (5 + 3)  # each scene: 5 frames to warm up, 3 measured
+    flips.clear()
+    run = DemoRun("bubbles", seed=7, out_dir=tmp_path, out=io.StringIO())
+    try:
+        run.app.step(force_draw=True)
+        assert flips == []
+    finally:
+        run.end("winner: nobody")
 
 
 def test_ui_bench_a_bad_size_is_one_line_and_status_2(capsys) -> None:

@@ -5,6 +5,8 @@ the results check) is :mod:`tabletop.ui.harness`'s."""
 from __future__ import annotations
 
 import io
+import subprocess
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -144,3 +146,11 @@ def test_harness_results_and_scene_of_say_what_is_not_on_the_screen(tmp_path: Pa
             run.wait(1.0)  # a run without a DemoClock cannot move time on
     finally:
         run.end("winner: nobody")
+
+
+def test_harness_loads_no_games_bot() -> None:
+    """Every game's demo imports the harness: it taps, and leaves playing Mathe-Meister
+    by its hint bot to that game's own tapper (ui/games/mathe_meister/autoplay.py)."""
+    code = "import sys, tabletop.ui.harness; print(sorted(m for m in sys.modules if 'bots' in m))"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.splitlines()[-1] == "[]"

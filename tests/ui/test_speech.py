@@ -124,8 +124,10 @@ def test_speech_espeak_ng_renders_a_wav_clip() -> None:
 
 
 def test_speech_a_refusal_on_screen_is_spoken_and_teacher_screens_are_not() -> None:
+    """So is the next step the instruction line shows after it (Math Attack! shows one
+    after every sentence): queued after the refusal, never over it."""
     app = make_app()
-    voice, _ = speaker()
+    voice, channel = speaker()
     app.ctx.speaker = voice
     auto = Autoplayer(app)
     auto.tap("game.math-attack")
@@ -133,9 +135,14 @@ def test_speech_a_refusal_on_screen_is_spoken_and_teacher_screens_are_not() -> N
     auto.tap("pass")  # a card can still be played: refused, with the reason
     scene = app.stack.top
     text = scene.message[0] if isinstance(scene.message, tuple) else scene.message
-    assert text and voice.said[-1] == " ".join(text.split())
+    step = scene.status().removeprefix(text).strip()
+    assert text and step.startswith("Player 1:")
+    assert voice.said[-2:] == [" ".join(text.split()), step]
     app.step()
-    assert voice.spoken[-1] == voice.said[-1]
+    assert voice.spoken[-1] == voice.said[-2]  # the refusal first; the step waits its turn
+    channel.finish()
+    app.step()
+    assert voice.spoken[-1] == step
     auto.tap("leave")
     auto.tap("yes")
     before = len(voice.said)

@@ -6,14 +6,19 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
+import pygame
 import pytest
 
 from tabletop.store import SeatInfo
+from tabletop.ui.app import Context
 from tabletop.ui.controller import TableController
 from tabletop.ui.games import GAME_APPS, game_app, game_package
+from tabletop.ui.input import Tap
 from tabletop.ui.messages import names_joined
 from tabletop.ui.saves import seats_of
-from tabletop.ui.table import corner_buttons
+from tabletop.ui.table import TableScene, corner_buttons
+from tabletop.ui.theme import metrics_for
+from tabletop.ui.widgets import Button
 
 
 def test_table_corner_buttons_leave_undo_rules_right_to_left() -> None:
@@ -24,6 +29,43 @@ def test_table_corner_buttons_leave_undo_rules_right_to_left() -> None:
     assert leave.enabled and rules.enabled and not undo.enabled
     assert all(b.kind == "quiet" for b in (leave, undo, rules))
     assert corner_buttons(800, 8, (100, 48), 10, undo=True)[1].enabled
+
+
+def test_table_tap_presses_explains_or_presses_a_seat_by_the_one_button_under_it() -> None:
+    """One hit-test per tap: an enabled button clicks and is pressed, one that is off is
+    explained, a seat's chip or Ready tile (on or off) is that seat's button at the tap's
+    time, and a tap on no button does nothing."""
+    heard: list[str] = []
+
+    class Table(TableScene):
+        def press(self, name: str) -> None:
+            heard.append(f"press {name}")
+
+        def explain(self, name: str) -> None:
+            heard.append(f"explain {name}")
+
+        def seat_pressed(self, seat: int, at: float) -> None:
+            heard.append(f"seat {seat} at {at}")
+
+    ctx = Context(metrics_for((800, 480)))
+    ctx.sounds.play = lambda name: heard.append(f"sound {name}")  # type: ignore[method-assign]
+    table = Table(ctx, None)
+    names = ("done", "shop", "seat.2", "ready.1", "seat.x")
+    table.buttons = [
+        Button(name, pygame.Rect(i * 100, 0, 90, 40), enabled=name not in ("shop", "ready.1"))
+        for i, name in enumerate(names)
+    ]
+    for x in (10, 110, 210, 310, 410, 510):
+        table.tapped(Tap((x, 20), 5.0))
+    assert heard == [
+        "sound tap",
+        "press done",
+        "explain shop",
+        "seat 2 at 5.0",
+        "seat 1 at 5.0",
+        "sound tap",
+        "press seat.x",
+    ]
 
 
 def test_games_game_package_names_setup_resume_demo_and_more() -> None:

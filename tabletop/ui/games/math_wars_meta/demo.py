@@ -19,11 +19,18 @@ from hardware.buttons import SeatPressed
 from tabletop.bots.math_wars_meta import VirtualPlayer
 from tabletop.classroom.mistakes import Child
 from tabletop.games.math_wars_meta import CountDrawn, correct_entry, count_code, crate_code
-from tabletop.ui.autoplay import Autoplayer, AutoplayError
 from tabletop.ui.games.math_wars_meta.cards import crate_label, signed
 from tabletop.ui.games.math_wars_meta.table import MwmTable
 from tabletop.ui.games.math_wars_meta.verdict import questions_for
-from tabletop.ui.harness import SIZE, DemoRun, left_over_by, scene_of, type_number
+from tabletop.ui.harness import (
+    SIZE,
+    AutoplayError,
+    DemoRun,
+    Tapper,
+    left_over_by,
+    scene_of,
+    type_number,
+)
 from tabletop.ui.saves import demo_seats
 
 MISREAD_RATE = 0.04
@@ -50,10 +57,10 @@ class TableBot:
         misread_rate: float = MISREAD_RATE,
         say: Callable[[str], None] | None = None,
         child: bool = False,
-        auto: Autoplayer | None = None,
+        auto: Tapper | None = None,
     ) -> None:
         self.app, self.seed, self.misread_rate = app, seed, misread_rate
-        self.auto = auto or Autoplayer(app)  # taps by name, counted
+        self.auto = auto or Tapper(app)  # taps by name, counted
         self.say = say or (lambda _line: None)
         self.player = VirtualPlayer(random.Random(seed ^ 0xB07), SLIP_RATE)
         self.misreads = 0

@@ -102,8 +102,9 @@ def run_demo(
 ) -> str:
     """Play the demo game (see the module); returns its last line. ``log_path``: write
     the game log; ``child``: a guest child plays, by :func:`childs_choice` (issue 24)."""
+    from tabletop.ui.games.mathe_meister.autoplay import MatheMeisterRun
     from tabletop.ui.games.mathe_meister.setup import mode_target
-    from tabletop.ui.harness import DemoRun, draw_seed, left_over_by
+    from tabletop.ui.harness import draw_seed, left_over_by
     from tabletop.ui.results import GameResults
     from tabletop.ui.saves import demo_seats
 
@@ -118,7 +119,7 @@ def run_demo(
     camera, reader_name = pick_camera(lambda: under[0], vision_queue.put)
     tag = f"mathe-meister:{seed}:{'+'.join(modes)}{':child' if child else ''}"
     mine = left_over_by("mathe-meister", app=lambda app: app.get("demo") == tag)
-    run = DemoRun(
+    run = MatheMeisterRun(
         "mathe-meister",
         seed=seed,
         out_dir=out_dir,
