@@ -954,6 +954,8 @@ def main(argv: list[str] | None = None) -> int:
         "--pipeline", action="store_true", help="with --models: the pipeline's figures instead"
     )
     args = ap.parse_args(argv)
+    if args.thresholds and not args.crossval:
+        ap.error("--thresholds weighs the reader on the cross-validation's folds: give --crossval")
     try:
         tried = None
         if args.models:

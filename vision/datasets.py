@@ -116,23 +116,14 @@ def load_byler(root: Path | None = None) -> list[LabelledImage]:
     ]
 
 
-def load_set(name: str, root: Path | None = None, *, review: bool = False) -> list[LabelledImage]:
-    """A set's photos with their labels as shipped; ``review``: corrected by the reviewed
-    file (:func:`reviewed`, VIS-3), for the second of the two ways every figure is given."""
+def load_set(name: str, root: Path | None = None) -> list[LabelledImage]:
+    """A set's photos with their labels as shipped (:func:`with_reviews` gives them as the
+    reviewed file corrects them, VIS-3)."""
     if name == "matteop65":
-        images = load_matteop65(root)
-    elif name == "byler":
-        images = load_byler(root)
-    else:
-        raise ValueError(f"unknown dice set {name!r}: choose from {', '.join(DICE_SETS)}")
-    if not review:
-        return images
-    reviews = [r for r in reviewed() if r.set_name == name]
-    photos = {im.path.name for im in images}
-    for r in reviews:
-        if r.photo not in photos:
-            raise ValueError(f"reviewed labels: no photo {r.photo} in {name}")
-    return with_reviews(images, reviews)
+        return load_matteop65(root)
+    if name == "byler":
+        return load_byler(root)
+    raise ValueError(f"unknown dice set {name!r}: choose from {', '.join(DICE_SETS)}")
 
 
 # -- the reviewed labels (VIS-3) ------------------------------------------------------------

@@ -137,3 +137,13 @@ def test_bench_thresholds_that_are_not_numbers_exit_2(
     assert capsys.readouterr().err == (
         "vision.bench: --thresholds: 'high' is not a number (e.g. 0.4,0.5,0.6)\n"
     )
+
+
+def test_bench_thresholds_without_crossval_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    """--thresholds is weighed on the folds only: alone it once did nothing, silently."""
+    with pytest.raises(SystemExit) as stop:
+        bench_main(["--thresholds", "0.4,0.5"])
+    assert stop.value.code == 2
+    assert "--thresholds weighs the reader on the cross-validation's folds: give --crossval" in (
+        capsys.readouterr().err
+    )
