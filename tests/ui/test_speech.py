@@ -301,3 +301,22 @@ def test_speech_a_bots_star_on_the_paper_table_is_said() -> None:
         app.step()
     assert scene.status().startswith("Bot 2:") and "star" in scene.status()
     assert voice.said[said:] == [scene.status()]
+
+
+def test_speech_mecs_says_the_step_on_its_own_top_line() -> None:
+    """M.E.C.S. draws its step on a top line of its own, apart from its sentences' box:
+    each sentence is said, then the step the top line turns to, once."""
+    from tests.ui.games.test_mecs import start
+
+    app = make_app()
+    auto, table = start(app, seats=2, cards="table")
+    voice, _ = listening(app)
+    auto.tap("reveal.8")
+    assert voice.said == ["Player 1 shows 8.", table.play.next_step()]
+    assert table.play.next_step().startswith("Who starts? Player 2")
+    auto.tap("reveal.3")
+    assert voice.said[2:] == [table.message, table.play.next_step()]
+    assert table.play.next_step().startswith("Turn 1: Player 1")
+    app.step()
+    app.step()
+    assert len(voice.said) == 4  # drawn again: not said again
