@@ -5,9 +5,9 @@ sentence table, ``tabletop.ui.messages``, and each game's prompts), spoken by
 **espeak-ng** (Debian package ``espeak-ng``, installed by ``systemd/install.sh``) as WAV
 clips played through ``pygame.mixer`` on a channel of their own, so speech never talks
 over itself: a new prompt (:meth:`Speaker.say`) cuts the old one, the next step a table
-shows after it (:meth:`Speaker.then`) waits its turn. Clips are rendered on a worker
-thread (the screen never waits for espeak-ng) and kept (the same sentences come back all
-game).
+shows (:meth:`Speaker.step`) waits its turn, and a new step replaces the last one. Clips
+are rendered on a worker thread (the screen never waits for espeak-ng) and kept (the
+same sentences come back all game).
 
 The setting (``Prefs.speech``: ``auto``, ``on`` or ``off``) is on by default when the
 device has a speaker; with no audio device or no espeak-ng the app plays silently, and
@@ -91,6 +91,7 @@ class Speaker:
         self._clips: OrderedDict[str, Future[bytes | None]] = OrderedDict()  # by sentence
         self._waiting: deque[str] = deque()  # sentences in order, after the current one
         self._current: str | None = None
+        self._step: str | None = None  # the last step asked for since the last prompt
         # one worker thread, started on the first sentence (None: render on the caller's)
         self._pool = ThreadPoolExecutor(1, "speech") if threaded else None
 
@@ -112,8 +113,17 @@ class Speaker:
         """Speak ``text`` now: cut what is being said and drop what waits."""
         self._ask(text, cut=True)
 
-    def then(self, text: str) -> None:
-        """Speak ``text`` after what is being said and what already waits."""
+    def step(self, text: str) -> None:
+        """Speak ``text``, the next step, after what is being said and what waits; it
+        replaces the last step asked for since the last prompt, cut if it is being said,
+        dropped if it waits (a prompt is never cut by a step)."""
+        old, self._step = self._step, " ".join(text.split())
+        if self.on and old is not None:
+            if old in self._waiting:
+                self._waiting.remove(old)
+            elif old == self._current and self._busy():
+                self._current = None
+                self.player.stop()
         self._ask(text, cut=False)
 
     def _ask(self, text: str, *, cut: bool) -> None:
@@ -121,6 +131,8 @@ class Speaker:
         if not text:
             return
         self.said.append(text)
+        if cut:
+            self._step = None
         if not self.on:
             return
         if cut:

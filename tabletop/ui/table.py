@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import re
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
@@ -43,6 +44,12 @@ def corner_buttons(
     ]
 
 
+def says(heard: str, step: str) -> bool:
+    """``heard`` says ``step``: from its start, or after one of its sentences ends, up to
+    a space or its end ("Player 1, Player 2: ..." does not say "Player 2: ...")."""
+    return re.search(rf"(?:^|(?<=[.!?…] )){re.escape(step)}(?= |$)", heard) is not None
+
+
 class TableScene(Scene):
     """A game's table: the *scene* half, which only draws and routes input to the game's
     pygame-free controller, ``play`` (a :class:`~tabletop.ui.controller.TableController`,
@@ -63,6 +70,7 @@ class TableScene(Scene):
     step_after = False  # the instruction line says the next step after the message too
     bot_pause = BOT_PAUSE
     results_at_end = False  # hand over to the results the moment the game is over
+    heard = ""  # what the instruction line last said aloud: a sentence, or a step
 
     def __init__(
         self,
@@ -268,17 +276,29 @@ class TableScene(Scene):
         self.voice()
 
     def voice(self) -> None:
-        """Say aloud what the controller said since the last time (the last sentence: the
-        one on screen), then the next step the instruction line shows after it
-        (``step_after``), queued to follow it."""
+        """Say aloud what is new on the instruction line: the sentence the controller said
+        since the last time (the last one: the one on screen), cutting what was being
+        said; then the step the line shows beside it (:meth:`step_shown`), queued to
+        follow, unless it was just heard. So a step that changes with no sentence (a
+        silent move, a bot's, the turn passing on) is said once, when it changes."""
         if self.play.sentences != self.spoken:
             self.spoken = self.play.sentences
-            said = self.play.message
-            if self.speaks and said.strip():
-                self.ctx.speaker.say(said)
-                shown = self.status()
-                if shown.startswith(said) and (step := shown[len(said) :].strip()):
-                    self.ctx.speaker.then(step)
+            if said := " ".join(self.play.message.split()):
+                self.heard = said
+                if self.speaks:
+                    self.ctx.speaker.say(said)
+        if (step := self.step_shown()) and not says(self.heard, step):
+            self.heard = step
+            if self.speaks:
+                self.ctx.speaker.step(step)
+
+    def step_shown(self) -> str:
+        """What the instruction line (:meth:`status`) shows beside the sentence: the next
+        step, or a game's own words there ("" while the sentence hides the step)."""
+        shown = self.status()
+        if said := self.message:
+            shown = shown.replace(said, "", 1)
+        return " ".join(shown.split())
 
     def refuse(self, code: str, detail: str = "", **facts: Any) -> None:
         """The child's sentence for ``code`` on screen (and spoken); the precise ``detail``

@@ -54,7 +54,7 @@ def speaker(**kwargs: object) -> tuple[Speaker, FakeChannel]:
 def test_speech_says_one_sentence_at_a_time_in_order() -> None:
     voice, channel = speaker()
     voice.say("Roll the dice.")
-    voice.then("Ana: write 3 and 5.")
+    voice.step("Ana: write 3 and 5.")
     voice.update()
     assert channel.playing == b"Roll the dice."
     voice.update()  # still speaking: the next one waits, never overlaps
@@ -68,7 +68,7 @@ def test_speech_says_one_sentence_at_a_time_in_order() -> None:
 def test_speech_a_new_prompt_cuts_the_old_one_and_drops_what_waits() -> None:
     voice, channel = speaker()
     voice.say("Roll the dice.")
-    voice.then("Then write them.")
+    voice.step("Then write them.")
     voice.update()
     voice.say("That box already has something in it.")
     assert channel.stops >= 1 and channel.playing is None  # cut at once
@@ -111,7 +111,7 @@ def test_speech_a_sentence_espeak_cannot_say_is_skipped() -> None:
 
     voice = Speaker(broken, channel, threaded=False)
     voice.say("Roll the dice.")
-    voice.then("Write them.")
+    voice.step("Write them.")
     voice.update()
     voice.update()
     assert channel.played == [] and voice.spoken == []
@@ -168,3 +168,155 @@ def test_speech_the_sound_setting_has_voice_sounds_only_and_off(tmp_path) -> Non
     assert voice.on and PrefsFile(tmp_path / "settings.json").prefs.speech == "on"
     auto.tap("sound.off")
     assert not voice.on and app.ctx.sounds.muted
+
+
+def test_speech_a_new_step_replaces_the_last_one_and_never_cuts_a_prompt() -> None:
+    voice, channel = speaker()
+    voice.say("Reveal!")
+    voice.step("Turn your cards face up.")
+    voice.update()
+    voice.step("Ana: say your value.")  # the old step waited: dropped, the prompt goes on
+    assert channel.playing == b"Reveal!" and channel.stops == 1  # say()'s own stop only
+    channel.finish()
+    voice.update()
+    assert channel.playing == b"Ana: say your value."
+    voice.step("Ben: say your value.")  # the old step is being said: cut
+    voice.update()
+    assert channel.playing == b"Ben: say your value."
+    voice.say("Ben: 4. Right!")  # a new prompt cuts the step...
+    voice.step("Ana: say your value.")  # ...and the step after it replaces nothing
+    voice.update()
+    channel.finish()
+    voice.update()
+    assert voice.spoken == [
+        "Reveal!",
+        "Ana: say your value.",
+        "Ben: say your value.",
+        "Ben: 4. Right!",
+        "Ana: say your value.",
+    ]
+    silent, quiet = speaker(setting="off")
+    silent.step("Ana: say your value.")
+    silent.update()
+    assert quiet.played == [] and silent.said == ["Ana: say your value."]
+
+
+def listening(app):
+    """The fake speaker on ``app`` (a table already up: what it says from now on)."""
+    voice, channel = speaker()
+    app.ctx.speaker = voice
+    return voice, channel
+
+
+def test_speech_a_step_that_changes_with_no_sentence_is_said_once() -> None:
+    """Math Wars Meta, two children: the camera reads Player 1's cards and the instruction
+    line turns to Player 2 with no sentence; that step is said once, however often the
+    screen is drawn or the same cards are read again."""
+    from tests.ui.games.test_math_wars_meta import show, start
+
+    app = make_app()
+    scene = start(app)
+    voice, _ = listening(app)
+    show(app, 0, "C9", "K+1")
+    step = "Player 2: turn up your COUNT META and MATH CRATE cards."
+    assert scene.message == "" and scene.status() == step
+    assert voice.said == [step]
+    show(app, 0, "C9", "K+1")  # the same reading again: nothing new to say
+    app.step(force_draw=True)
+    assert voice.said == [step] and voice.spoken == [step]
+    show(app, 1, "C3", "K+1")  # both cards are up: the next step, said when it changes
+    assert voice.said[1:] == [scene.status()] and scene.status().startswith("Player 1, Player 2:")
+
+
+def test_speech_a_step_waits_behind_the_prompt_and_the_next_prompt_cuts_it() -> None:
+    """Math Arena, two seats: after "Reveal!" the cards come up and the line names who says
+    their value (no sentence): that step waits for "Reveal!" to end; a child's value said
+    before it starts cuts it, and the step after that value is said instead."""
+    from tests.ui.games.test_math_arena import arena_app, countdown, press, say_value, seen
+
+    app, auto, scene = arena_app(seats=2)
+    voice, channel = listening(app)
+    seen(app, None, "operator", "KD")
+    press(app, 0)
+    press(app, 1)
+    countdown(app)
+    assert scene.message == "Reveal!" and channel.playing == b"Reveal!"
+    seen(app, 1, "reveal", "5S", "2D")
+    seen(app, 2, "reveal", "AH", "3C")
+    both = scene.status().removeprefix("Reveal!").strip()
+    assert both.startswith("Player 1 and Player 2:") and voice.said[-1] == both
+    app.step()
+    assert channel.playing == b"Reveal!"  # never over the prompt
+    say_value(app, auto, 0, 7)
+    channel.finish()
+    app.step()
+    channel.finish()
+    app.step()
+    after = scene.status().removeprefix(scene.message).strip()
+    assert after.startswith("Player 2:")
+    assert voice.spoken[-3:] == ["Reveal!", scene.message, after] and both not in voice.spoken
+
+
+def test_speech_a_silent_move_and_a_bots_move_are_said_once_each() -> None:
+    """Math Attack! against a bot: tapping a card changes the step with no sentence (said);
+    the child's play and the bot's are a sentence and the step after it, each said once."""
+    from tabletop.ui.games.math_attack import BOT_SECONDS
+    from tests.ui.games.test_math_attack import start
+
+    app, auto, scene = start(bot="easy", first=0)
+    voice, _ = listening(app)
+
+    def step() -> str:
+        return scene.status().removeprefix(scene.message).strip()
+
+    auto.tap("hand.0")
+    assert voice.said == [step()] and "number line for your" in step()
+    auto.tap("line.0")
+    assert voice.said[1:] == [scene.message, step()] and "thinking" in step()
+    for _ in range(3):  # the bot's pause, its move, and frames after it
+        app.ctx.clock.advance(BOT_SECONDS + 0.1)
+        app.step()
+    assert scene.state.turn == 0 and scene.message.startswith("Bot (Easy) plays")
+    assert voice.said[3:] == [scene.message, step()] and step().startswith("Player 1:")
+
+
+def test_speech_a_bots_star_on_the_paper_table_is_said() -> None:
+    """Mathe-Meister at the table: a bot claims a Bonus Star with no sentence (its star on
+    the instruction line, then the step); the line is said once, when it changes (MM-5)."""
+    from tabletop.ui.games.mathe_meister.table import BOT_SECONDS
+    from tests.ui.scenery import DICE
+    from tests.ui.test_table import table_app
+
+    app, auto, scene = table_app(2, bots=(1,))
+    voice, _ = listening(app)
+    for r in range(1, 8):
+        if scene.play.bot_lines(1):
+            break
+        auto.tap("next")
+        auto.tap_dice(DICE[r])
+        assert voice.said[-1] == scene.status() and scene.status().startswith("Write")
+    said = len(voice.said)
+    for _ in range(3):
+        app.ctx.clock.advance(BOT_SECONDS + 1)
+        app.step()
+    assert scene.status().startswith("Bot 2:") and "star" in scene.status()
+    assert voice.said[said:] == [scene.status()]
+
+
+def test_speech_mecs_says_the_step_on_its_own_top_line() -> None:
+    """M.E.C.S. draws its step on a top line of its own, apart from its sentences' box:
+    each sentence is said, then the step the top line turns to, once."""
+    from tests.ui.games.test_mecs import start
+
+    app = make_app()
+    auto, table = start(app, seats=2, cards="table")
+    voice, _ = listening(app)
+    auto.tap("reveal.8")
+    assert voice.said == ["Player 1 shows 8.", table.play.next_step()]
+    assert table.play.next_step().startswith("Who starts? Player 2")
+    auto.tap("reveal.3")
+    assert voice.said[2:] == [table.message, table.play.next_step()]
+    assert table.play.next_step().startswith("Turn 1: Player 1")
+    app.step()
+    app.step()
+    assert len(voice.said) == 4  # drawn again: not said again

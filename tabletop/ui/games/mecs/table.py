@@ -217,6 +217,10 @@ class MecsTable(TableScene):
         cells = grid(area, n, cols, gap, ah, rows)  # down, then across
         self.buttons = b + [Button(f"area.{s}", r, kind="area") for s, r in enumerate(cells)]
 
+    def step_shown(self) -> str:
+        """The step on this table's own top line (its sentences have a box of their own)."""
+        return " ".join(self.play.next_step().split())
+
     def draw(self, surface: pygame.Surface) -> None:
         painter, m, p, play = self.ctx.painter, self.m, self.ctx.painter.p, self.play
         surface.fill(p.background)
