@@ -101,9 +101,7 @@ def sums_checked(sheet: Sheet, settings: MatheMeisterSettings) -> list[int]:
     return [len(done), len(right)]
 
 
-def line_answers(
-    match: MMMatch, settings: MatheMeisterSettings
-) -> list[tuple[int, int, int | None, Question, Fraction]]:
+def line_answers(match: MMMatch, settings: MatheMeisterSettings) -> list[LineAnswer]:
     """Every line sum the device checked on the sheet (issue 24): at the step a line was
     first completed, its operands and operators worked left to right (MM-3), with the
     rule it breaks, if any (MM-4 parity, MM-10 modes), asked when that round's dice
