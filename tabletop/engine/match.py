@@ -64,6 +64,18 @@ class Match(Generic[SettingsT, StateT, ActionT]):
         return tuple(self._steps)
 
     @property
+    def moves(self) -> int:
+        """How many actions are applied: ``len(history)`` without building the history."""
+        return len(self._steps)
+
+    @property
+    def last(self) -> Step[StateT, ActionT] | None:
+        """The last step (None before the first): ``steps[-1]`` without building the
+        steps. Each apply makes a new step and an undo never puts one back, so the same
+        ``moves`` and ``last`` (by identity) mean the same steps."""
+        return self._steps[-1] if self._steps else None
+
+    @property
     def pending(self) -> Pending[ActionT]:
         return self.game.pending(self.state)
 

@@ -77,7 +77,7 @@ class TableController:
     def stamp(self) -> dict[str, Any]:
         """The match a record belongs to, to keep in it: its moves ``n`` and its
         ``state``'s digest (the journal's keys)."""
-        return {"n": len(self.match.history), "state": digest(self.match.state)}
+        return {"n": self.match.moves, "state": digest(self.match.state)}
 
     def own(self, record: object) -> Mapping[str, Any] | None:
         """A journaled record with this very match's :meth:`stamp`, else None (the device

@@ -23,6 +23,7 @@ even so is logged, the children see one sentence, and the next change tries agai
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import logging
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -72,7 +73,7 @@ def game_seed(ctx: Context, seed: int | None = None, below: int = 10**9) -> int:
 
 def keyed_dealer(seed: int, match: Match[Any, Any, Any]) -> KeyedDealer:
     """The virtual dealer of a saved game: each outcome keyed by the actions so far."""
-    return KeyedDealer(seed, lambda: len(match.history))
+    return KeyedDealer(seed, lambda: match.moves)
 
 
 @dataclass
@@ -145,7 +146,7 @@ class GameSave:
         self._match = match
         if self._since is None:
             self._since = self.ctx.clock()
-        self._times.setdefault(len(match.history), self.ctx.clock())  # an answer's seconds
+        self._times.setdefault(match.moves, self.ctx.clock())  # an answer's seconds
         if self.id is None:
             with self._writing():
                 self.id = self.ctx.journal.start(
@@ -166,7 +167,7 @@ class GameSave:
             match.on_change = None
             self.attach(match)
             return
-        self._times[len(match.history)] = self.ctx.clock()
+        self._times[match.moves] = self.ctx.clock()
         with self._writing():
             self.ctx.journal.sync(self.id, match, elapsed=self.elapsed())
             self._failed = False
@@ -202,12 +203,12 @@ class GameSave:
         self, found: Sequence[tuple[int, int, int | None, Question, Fraction]]
     ) -> None:
         """For a screen that works its checked answers out of the match each time (step
-        of the answer, seat, step the question was asked at, question, the answer given):
-        journal the new ones, and take back answers an undo removed."""
+        of the answer, seat, step the question was asked at, question, the answer given;
+        in step order): journal the new ones, and take back answers an undo removed."""
         if self.id is None or self._match is None:
             return
         journal = self.ctx.journal
-        steps = len(self._match.history)
+        steps = self._match.moves
         with self._writing():
             if self._answered_to is None:
                 done = [a.step for a in journal.answers(self.id) if a.step is not None]
@@ -215,13 +216,14 @@ class GameSave:
             if steps < self._answered_to:
                 journal.take_back_answers(self.id, steps)
                 self._answered_to = steps
+            first_new = bisect.bisect_right(found, self._answered_to, key=lambda f: f[0])
             new = [
                 answer_record(seat, step, q, given, self.seconds_since(asked, step))
-                for step, seat, asked, q, given in found
-                if step > self._answered_to and not self.seats[seat].bot
+                for step, seat, asked, q, given in found[first_new:]
+                if not self.seats[seat].bot
             ]
             journal.add_answers(self.id, new)
-            self._answered_to = max([self._answered_to, *(f[0] for f in found)])
+            self._answered_to = max(self._answered_to, found[-1][0] if found else 0)
 
     def seconds_since(self, asked: int | None, answered: int | None = None) -> float | None:
         """Seconds from when the match reached ``asked`` actions to when it reached
@@ -286,15 +288,12 @@ def one_write(match: Match[Any, Any, Any]) -> Iterator[None]:
     press, an undo, a rewrite from an earlier step) reach the journal through
     ``match.on_change`` once, at the end, and only if the match changed."""
     hook, match.on_change = match.on_change, None
-    before = match.steps
+    moves, last = match.moves, match.last
     try:
         yield
     finally:
         match.on_change = hook
-        after = match.steps
-        changed = len(after) != len(before) or any(
-            a is not b for a, b in zip(after, before, strict=True)
-        )
+        changed = match.moves != moves or match.last is not last
         if hook is not None and changed:
             hook(match)
 

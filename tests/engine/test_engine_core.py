@@ -11,7 +11,10 @@ import random
 from fractions import Fraction
 from typing import Any
 
+import hypothesis
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tabletop.engine import (
     BadInput,
@@ -344,6 +347,26 @@ def test_match_refused_action_leaves_match_unchanged(settings: Any) -> None:
     assert match.state is before
     assert match.history == history
     assert list(match.log_lines()) == lines
+
+
+@hypothesis.settings(max_examples=40, deadline=None)
+@given(st.sampled_from(sorted(GAMES)), st.integers(0, 10**6), st.lists(st.booleans(), max_size=80))
+def test_match_moves_and_last_agree_with_history_and_steps(
+    name: str, seed: int, undos: list[bool]
+) -> None:
+    """``Match.moves`` and ``Match.last`` answer ``len(history)`` and ``steps[-1]`` without
+    building them, after every apply and undo of a random game of every engine."""
+    from tabletop.selfplay import SEATS, choose, default_settings
+
+    match = Match(GAMES[name], default_settings(name), SEATS.get(name, 2), seed=seed)
+    assert match.moves == 0 and match.last is None
+    for undo in undos:
+        if undo and match.history:
+            match.undo()
+        elif not match.game.is_over(match.state):
+            match.apply(choose(match, seed))
+        assert match.moves == len(match.history) == len(match.steps)
+        assert match.last is (match.steps[-1] if match.steps else None)
 
 
 def _played_match(settings: Any, seats: int, seed: int) -> Match[Any, Any, Any]:

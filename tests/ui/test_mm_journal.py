@@ -155,6 +155,51 @@ def test_mm_solo_undo_takes_back_a_checked_sum(tmp_path: Path) -> None:
     assert app.ctx.journal.matches()[0].meta["checks"] == [before]
 
 
+def test_mm_solo_answers_kept_as_the_match_goes_equal_the_whole_rebuild(tmp_path: Path) -> None:
+    """Issue 24's line sums are kept as the match goes, not worked out of the whole match
+    at every save: at every save of a whole game (rounds taken back by Undo and played
+    again) they equal the whole rebuild, a match replayed from the journal finds the
+    same, and the journal holds them."""
+    from tabletop.bots.mathe_meister import after_writes
+    from tabletop.ui.games.mathe_meister.play import SoloPlay, line_answers
+
+    path = tmp_path / FILE_NAME
+    app = make_app(journal=Journal(path))
+    auto = start_solo(app)
+    game = auto.game()
+    play, save, saves, undone = game.play, game.save, [0], 0
+    journal_answers = save.answers_from_match
+
+    def checking(found: list) -> None:  # type: ignore[type-arg]
+        assert found == line_answers(play.match, play.settings)
+        saves[0] += 1
+        journal_answers(found)
+
+    save.answers_from_match = checking  # type: ignore[method-assign]
+    for r in range(8):
+        auto.tap_dice(DICE[r])
+        before = len(play.answers())
+        for action in hint(game.state, 0).actions():
+            auto.play(action)
+        if len(play.answers()) > before and undone < 3:
+            while len(play.match.history) > play.round_start:
+                auto.tap("undo")  # the round's lines go with its writes
+            assert len(play.answers()) == before
+            undone += 1
+            for action in hint(game.state, 0).actions():
+                auto.play(action)
+        for action in after_writes(game.state, 0):
+            auto.play(action)
+    answers = play.answers()
+    assert undone == 3 and saves[0] > 50 and len(answers) >= 6
+    assert isinstance(app.stack.top, GameResults)
+    (saved,) = Journal(path).matches()
+    replayed = SoloPlay(Journal(path).load(saved.id, GAMES), player="Ana", seed=play.match.seed)
+    assert replayed.answers() == answers
+    journaled = [(a.step, a.seat, a.question["numbers"]) for a in Journal(path).answers(saved.id)]
+    assert journaled == [(n, 0, [str(v) for v in q.numbers]) for n, _, _, q, _ in answers]
+
+
 # -- the table of paper sheets -------------------------------------------------------------------
 
 

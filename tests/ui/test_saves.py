@@ -32,6 +32,52 @@ def test_saves_one_input_reaches_the_journal_once_and_only_if_it_changed(tmp_pat
         pass  # nothing changed: nothing written
     assert writes == [3] and match.on_change is counted
     assert len(Journal(tmp_path / FILE_NAME).lines(save.id or 0)) == 1 + 3
+    with one_write(match):
+        match.undo()
+        play(match, 1)  # as long as before, but another last step: a change
+    with one_write(match):
+        match.undo()
+    assert writes == [3, 3, 2]
+
+
+def test_saves_answers_from_match_journals_each_answer_once_and_an_undo_takes_back(
+    tmp_path: Path,
+) -> None:
+    """Issue 24: the answers a screen works out of its match (in step order) reach the
+    journal once each, a bot's never, and those past an undo are taken back."""
+    from fractions import Fraction
+
+    from tabletop.classroom.mistakes import Question
+
+    journal = Journal(tmp_path / FILE_NAME)
+    app = make_app(journal=journal)
+    save = GameSave(app.ctx, "math-attack", seat_infos(["A", "B"], {1: "easy"}), {})
+    match = new_match()
+    save.attach(match)
+
+    def answer(step: int, seat: int) -> tuple[int, int, int, Question, Fraction]:
+        question = Question("sums", (Fraction(step), Fraction(1)), ("+",))
+        return step, seat, step - 1, question, Fraction(step + 1)
+
+    def journaled() -> list[tuple[int | None, int]]:
+        return [(a.step, a.seat) for a in journal.answers(save.id or 0)]
+
+    found = []
+    for step in range(1, 7):
+        play(match, 1)
+        found += [answer(step, 0), answer(step, 1)] if step % 2 else []
+        save.answers_from_match(found)
+    assert journaled() == [(1, 0), (3, 0), (5, 0)]
+    for _ in range(3):
+        match.undo()
+    found = found[:-2]
+    save.answers_from_match(found)
+    assert journaled() == [(1, 0), (3, 0)]
+    for step in (4, 5):
+        play(match, 1)
+        found += [answer(step, 0)] if step == 5 else []
+        save.answers_from_match(found)
+    assert journaled() == [(1, 0), (3, 0), (5, 0)]
 
 
 def test_saves_a_finished_game_is_kept_as_it_ended(tmp_path: Path) -> None:

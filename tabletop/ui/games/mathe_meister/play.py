@@ -53,6 +53,9 @@ from tabletop.ui.saves import keyed_dealer, standings_result
 
 Cell = tuple[int, int]
 MMMatch = Match[MatheMeisterSettings, MatheMeisterState, Action]
+# a line sum checked: (step, seat, step asked at, question, answer given), as
+# :meth:`~tabletop.ui.saves.GameSave.answers_from_match` takes it
+LineAnswer = tuple[int, int, int | None, Question, Fraction]
 GLYPH = {"+": "+", "-": "\u2212", "x": "\u00d7"}
 DICE_SOURCES = {
     "camera": "read by the camera",
@@ -98,34 +101,45 @@ def sums_checked(sheet: Sheet, settings: MatheMeisterSettings) -> list[int]:
     return [len(done), len(right)]
 
 
-def line_answers(
-    match: MMMatch, settings: MatheMeisterSettings
-) -> list[tuple[int, int, int | None, Question, Fraction]]:
+def line_answers(match: MMMatch, settings: MatheMeisterSettings) -> list[LineAnswer]:
     """Every line sum the device checked on the sheet (issue 24): at the step a line was
     first completed, its operands and operators worked left to right (MM-3), with the
     rule it breaks, if any (MM-4 parity, MM-10 modes), asked when that round's dice
     came, as :meth:`GameSave.answers_from_match` takes them. A line is one answer, as
     in the report's sums (:func:`sums_checked`): a swap that changes a completed line
-    later (MM-7) does not make it a second one."""
-    out: list[tuple[int, int, int | None, Question, Fraction]] = []
-    seen: set[str] = set()
+    later (MM-7) does not make it a second one. Worked out of the whole match; the solo
+    game keeps them as it goes (:meth:`SoloPlay.answers`)."""
+    out: list[tuple[str, LineAnswer]] = []
     asked: int | None = None
-    for i, step in enumerate(match.steps):
-        asked = i + 1 if isinstance(step.action, Roll) else asked
-        for line in LINES:
-            digits, ops = line_parts(step.state.sheets[0].grid, line)
-            if EMPTY in digits + ops or line in seen:
-                continue
-            seen.add(line)
-            operands = [int(ch) for ch in digits]
-            total, broken = evaluate(operands, ops), None
-            if not sum_wanted(line, total):
-                broken = f"{line_name(line)} needs an {'even' if line[0] == 'R' else 'odd'} sum"
-            elif not line_validates(operands, settings.modes):
-                broken = f"{line_name(line)} does not keep the mode's rule"
-            numbers = tuple(Fraction(n) for n in operands)
-            q = Question("line_sums", numbers, tuple(ops), Fraction(total), LEFT_TO_RIGHT, broken)
-            out.append((i + 1, 0, asked, q, Fraction(total)))
+    for n, step in enumerate(match.steps, 1):
+        asked = n if isinstance(step.action, Roll) else asked
+        out += new_line_answers(n, step.state, {line for line, _ in out}, asked, settings)
+    return [answer for _, answer in out]
+
+
+def new_line_answers(
+    n: int,
+    state: MatheMeisterState,
+    seen: set[str],
+    asked: int | None,
+    settings: MatheMeisterSettings,
+) -> list[tuple[str, LineAnswer]]:
+    """The lines complete in ``state``, the match's after ``n`` actions, that are not
+    ``seen`` (completed before), each with its answer as :func:`line_answers` has it."""
+    out: list[tuple[str, LineAnswer]] = []
+    for line in LINES:
+        digits, ops = line_parts(state.sheets[0].grid, line)
+        if EMPTY in digits + ops or line in seen:
+            continue
+        operands = [int(ch) for ch in digits]
+        total, broken = evaluate(operands, ops), None
+        if not sum_wanted(line, total):
+            broken = f"{line_name(line)} needs an {'even' if line[0] == 'R' else 'odd'} sum"
+        elif not line_validates(operands, settings.modes):
+            broken = f"{line_name(line)} does not keep the mode's rule"
+        numbers = tuple(Fraction(v) for v in operands)
+        q = Question("line_sums", numbers, tuple(ops), Fraction(total), LEFT_TO_RIGHT, broken)
+        out.append((line, (n, 0, asked, q, Fraction(total))))
     return out
 
 
@@ -156,6 +170,12 @@ class SoloPlay(TableController):
         self.dice_source = ""
         self.asks: list[tuple[str, ...]] = []
         self.sounds: list[str] = []
+        # the line sums checked, kept as the match goes (issue 24): each line with its
+        # answer, and the steps the dice came at (when each round's questions were asked)
+        self.checked_lines: list[tuple[str, LineAnswer]] = []
+        self.rolls: list[int] = []
+        for n, step in enumerate(match.steps, 1):  # a match replayed from the journal
+            self._check(step.action, step.state, n)
 
     # -- what the screen shows -----------------------------------------------------------
 
@@ -190,8 +210,9 @@ class SoloPlay(TableController):
     def checks(self) -> list[list[int]]:
         return [sums_checked(self.sheet, self.settings)]
 
-    def answers(self) -> list[tuple[int, int, int | None, Question, Fraction]]:
-        return line_answers(self.match, self.settings)
+    def answers(self) -> list[LineAnswer]:
+        """The line sums checked so far, as :func:`line_answers` finds them."""
+        return [answer for _, answer in self.checked_lines]
 
     def claimable(self) -> frozenset[str]:
         sheet, state = self.sheet, self.state
@@ -449,9 +470,19 @@ class SoloPlay(TableController):
             op = glyph(action.op) if isinstance(action, WriteOperator) else None
             self.refuse(exc.code, {"op": op} if op else {})
             return False
+        self._check(action, self.state, self.match.moves)
         self.advice = None
         self._tell(events)
         return True
+
+    def _check(self, action: Action, state: MatheMeisterState, n: int) -> None:
+        """``action`` led to ``state``, the ``n``-th: the lines it completed join
+        :attr:`checked_lines`."""
+        if isinstance(action, Roll):
+            self.rolls.append(n)
+        seen = {line for line, _ in self.checked_lines}
+        asked = self.rolls[-1] if self.rolls else None
+        self.checked_lines += new_line_answers(n, state, seen, asked, self.settings)
 
     def _tell(self, events: Sequence[Event]) -> None:
         spoken: list[str] = []
@@ -504,6 +535,9 @@ class SoloPlay(TableController):
             self.refuse("ui.undo_round" if self.state.round > 1 else "engine.nothing_to_undo")
             return
         action = self.match.undo()
+        n = self.match.moves
+        self.checked_lines = [(line, a) for line, a in self.checked_lines if a[0] <= n]
+        self.rolls = [r for r in self.rolls if r <= n]
         self.pen, self.swap, self.advice, self.offers = None, None, None, []
         self.sounds.append("tap")
         self.say(TAKEN_BACK.get(type(action), lambda a: child_message("mm.undone.move"))(action))
