@@ -344,8 +344,9 @@ class Journal:
         self._catch_up_ok = False  # the memory copy holds all the file did: it may go back
         self._read_only = _read_only
         self._now = now
-        # match id -> the steps on disk, as the match objects this journal wrote
-        self._written: dict[int, tuple[Any, ...]] = {}
+        # match id -> the steps on disk, as the match objects this journal wrote (the
+        # last of them, linked to those before; None: none yet)
+        self._written: dict[int, _Wrote | None] = {}
         # Called inside the transaction that finishes a match (status "finished") with
         # the connection and the match id: the fleet's outbox (None: nothing to do).
         self.on_finished: Callable[[sqlite3.Connection, int], None] | None = None
@@ -396,7 +397,7 @@ class Journal:
             )
             match_id = int(cur.lastrowid or 0)
             write_seats(db, match_id, seats)
-            self._written[match_id] = ()
+            self._written[match_id] = None
             self._write_actions(db, match_id, match)
             return match_id
 
@@ -525,7 +526,7 @@ class Journal:
                     )
                 )
             raise
-        self._written[match_id] = match.steps
+        self._written[match_id] = _wrote(match, None, match.moves)
         return match
 
     def lines(self, match_id: int) -> list[str]:
@@ -625,23 +626,26 @@ class Journal:
     def _write_actions(
         self, db: sqlite3.Connection, match_id: int, match: Match[Any, Any, Any]
     ) -> None:
-        steps = match.steps
-        written = self._written.get(match_id)
-        if written is not None:
+        moves = match.moves
+        if match_id in self._written:
             # The steps this journal wrote are objects of the match: the first one that
             # is not the same object is where the match changed (an undo, a correction
-            # replayed from an earlier step, a match rebuilt by the app).
-            same = (mine is theirs for mine, theirs in zip(written, steps, strict=False))
-            first = next(
-                (i for i, kept in enumerate(same) if not kept), min(len(written), len(steps))
-            )
+            # replayed from an earlier step, a match rebuilt by the app). Steps are only
+            # appended and popped, so a step still in its place keeps those before it:
+            # walk back from the last one written to the first one still there.
+            wrote = self._written[match_id]
+            while wrote is not None and (
+                wrote.count > moves or match.step(wrote.count - 1) is not wrote.step
+            ):
+                wrote = wrote.before
+            first = 0 if wrote is None else wrote.count
         else:
             (count,) = db.execute(
                 "SELECT COUNT(*) FROM actions WHERE match_id = ?", (match_id,)
             ).fetchone()
             stored = int(count)
             # Not written by this journal: compare lines from the end of what is stored.
-            first = min(stored, len(steps))
+            first = min(stored, moves)
             while first > 0:
                 row = db.execute(
                     "SELECT line FROM actions WHERE match_id = ? AND n = ?", (match_id, first)
@@ -649,13 +653,14 @@ class Journal:
                 if row is not None and row[0] == match.log_line(first - 1):
                     break
                 first -= 1
+            wrote = _wrote(match, None, first)
         db.execute("DELETE FROM actions WHERE match_id = ? AND n > ?", (match_id, first))
         now = self._now()
         db.executemany(
             "INSERT INTO actions (match_id, n, line, at) VALUES (?, ?, ?, ?)",
-            [(match_id, i + 1, match.log_line(i), now) for i in range(first, len(steps))],
+            [(match_id, i + 1, match.log_line(i), now) for i in range(first, moves)],
         )
-        self._written[match_id] = steps
+        self._written[match_id] = _wrote(match, wrote, moves)
 
     def _list(self, where: str, args: tuple[Any, ...]) -> list[Saved]:
         rows = self.db.execute(
@@ -917,6 +922,25 @@ class Journal:
         self.db.conn = back  # the memory copy closes when no thread holds it any more
         self._set_trouble(None, "")
         return True
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class _Wrote:
+    """A step the journal wrote (the ``count``-th of its match), with the one before it:
+    the steps on disk as a chain that a write extends and an undo walks back one link per
+    step taken back (no copy of the whole), and that a rolled-back transaction leaves as
+    it was."""
+
+    step: Any
+    before: _Wrote | None
+    count: int
+
+
+def _wrote(match: Match[Any, Any, Any], wrote: _Wrote | None, end: int) -> _Wrote | None:
+    """``wrote`` extended with ``match``'s steps up to the ``end``-th."""
+    for i in range(0 if wrote is None else wrote.count, end):
+        wrote = _Wrote(match.step(i), wrote, i + 1)
+    return wrote
 
 
 class _Newer(sqlite3.DatabaseError):

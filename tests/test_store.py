@@ -70,6 +70,80 @@ def test_store_undo_then_a_different_move_rewrites_the_last_line(tmp_path: Path)
     assert journal.load(match_id, GAMES).history == match.history
 
 
+def test_store_undos_in_the_middle_rewrite_only_the_lines_past_the_first_changed_step(
+    tmp_path: Path,
+) -> None:
+    """Undo then new moves, several undos in a row, undo to zero, a taken-back move made
+    again, a match loaded by another journal and one rebuilt by the app: after every sync
+    the journal holds the match's log; the lines before the first step that is not the
+    object written keep the time they were written (they are not written again), those
+    after it are all new; a fresh journal replays it to the same match."""
+    clock = iter(range(1000, 10**6))
+    journal = Journal(tmp_path / FILE_NAME, now=lambda: float(next(clock)))
+    match = new_match("math-wars-meta", seed=4)
+    match_id = journal.start(match)
+    written: list[object] = []  # the steps on disk, as the old journal kept them
+    at: list[float] = []
+
+    def sync(j: Journal, m: Match) -> None:  # type: ignore[type-arg]
+        first = 0
+        while first < min(len(written), m.moves) and written[first] is m.steps[first]:
+            first += 1
+        j.sync(match_id, m)
+        rows = j.db.execute(
+            "SELECT line, at FROM actions WHERE match_id = ? ORDER BY n", (match_id,)
+        ).fetchall()
+        assert [r[0] for r in rows] == list(m.log_lines())[1:]
+        assert [r[1] for r in rows[:first]] == at[:first]
+        assert all(r[1] > max(at, default=0) for r in rows[first:])
+        assert len({r[1] for r in rows[first:]}) <= 1
+        written[:] = m.steps
+        at[:] = [r[1] for r in rows]
+        assert Journal(tmp_path / FILE_NAME).load(match_id, GAMES).history == m.history
+
+    play(match, 10, seed=4)
+    sync(journal, match)
+    match.undo()
+    sync(journal, match)
+    play(match, 2, seed=99)  # undo then new moves
+    sync(journal, match)
+    for _ in range(3):  # several undos in a row, each saved
+        match.undo()
+        sync(journal, match)
+    for _ in range(3):  # and three saved at once, then the same moves again
+        match.undo()
+    sync(journal, match)
+    play(match, 3, seed=4)
+    sync(journal, match)
+    while match.moves:  # undo to zero
+        match.undo()
+    sync(journal, match)
+    play(match, 6, seed=4)
+    sync(journal, match)
+    match.undo()
+    match.undo()
+    play(match, 3, seed=5)  # undone and played on with no save between
+    sync(journal, match)
+    rng = random.Random(7)
+    for _ in range(60):
+        if rng.random() < 0.4 and match.moves:
+            match.undo()
+        else:
+            play(match, 1, seed=rng.randrange(100))
+        if rng.random() < 0.7:
+            sync(journal, match)
+    sync(journal, match)
+    other = Journal(tmp_path / FILE_NAME, now=lambda: float(next(clock)))
+    loaded = other.load(match_id, GAMES)  # another journal's match: every step is new
+    written[:] = loaded.steps
+    loaded.undo()
+    play(loaded, 2, seed=8)
+    sync(other, loaded)
+    rebuilt = Match.replay(list(loaded.log_lines())[:5], GAMES)  # rebuilt by the app
+    play(rebuilt, 4, seed=9)
+    sync(other, rebuilt)
+
+
 def test_store_finish_keeps_the_result_and_stops_offering_the_match(tmp_path: Path) -> None:
     journal = Journal(tmp_path / FILE_NAME)
     a, b = new_match(seed=1), new_match(seed=2)

@@ -75,6 +75,10 @@ class Match(Generic[SettingsT, StateT, ActionT]):
         ``moves`` and ``last`` (by identity) mean the same steps."""
         return self._steps[-1] if self._steps else None
 
+    def step(self, index: int) -> Step[StateT, ActionT]:
+        """``steps[index]`` without building the steps (IndexError past the end)."""
+        return self._steps[index]
+
     @property
     def pending(self) -> Pending[ActionT]:
         return self.game.pending(self.state)

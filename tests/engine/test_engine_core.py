@@ -354,8 +354,9 @@ def test_match_refused_action_leaves_match_unchanged(settings: Any) -> None:
 def test_match_moves_and_last_agree_with_history_and_steps(
     name: str, seed: int, undos: list[bool]
 ) -> None:
-    """``Match.moves`` and ``Match.last`` answer ``len(history)`` and ``steps[-1]`` without
-    building them, after every apply and undo of a random game of every engine."""
+    """``Match.moves``, ``Match.last`` and ``Match.step(i)`` answer ``len(history)``,
+    ``steps[-1]`` and ``steps[i]`` without building them, after every apply and undo of a
+    random game of every engine."""
     from tabletop.selfplay import SEATS, choose, default_settings
 
     match = Match(GAMES[name], default_settings(name), SEATS.get(name, 2), seed=seed)
@@ -367,6 +368,9 @@ def test_match_moves_and_last_agree_with_history_and_steps(
             match.apply(choose(match, seed))
         assert match.moves == len(match.history) == len(match.steps)
         assert match.last is (match.steps[-1] if match.steps else None)
+        assert all(match.step(i) is step for i, step in enumerate(match.steps))
+    with pytest.raises(IndexError):
+        match.step(match.moves)
 
 
 def _played_match(settings: Any, seats: int, seed: int) -> Match[Any, Any, Any]:
