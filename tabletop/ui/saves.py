@@ -97,6 +97,7 @@ class GameSave:
     # issue 24: the clock when the match was n actions long (for the seconds an answer
     # took), and the last step whose answers are journaled (None: not looked up yet)
     _times: dict[int, float] = field(default_factory=dict)
+    _stamped: list[int] = field(default_factory=list)  # the keys of _times, sorted
     _answered_to: int | None = None
 
     def __post_init__(self) -> None:
@@ -146,7 +147,7 @@ class GameSave:
         self._match = match
         if self._since is None:
             self._since = self.ctx.clock()
-        self._times.setdefault(match.moves, self.ctx.clock())  # an answer's seconds
+        self._stamp(match.moves, self.ctx.clock(), first=True)  # an answer's seconds
         if self.id is None:
             with self._writing():
                 self.id = self.ctx.journal.start(
@@ -167,7 +168,7 @@ class GameSave:
             match.on_change = None
             self.attach(match)
             return
-        self._times[match.moves] = self.ctx.clock()
+        self._stamp(match.moves, self.ctx.clock())
         with self._writing():
             self.ctx.journal.sync(self.id, match, elapsed=self.elapsed())
             self._failed = False
@@ -237,8 +238,17 @@ class GameSave:
         """The clock at the first write of the match at ``n`` actions or more."""
         if n is None:
             return None
-        later = [k for k in self._times if k >= n]
-        return self._times[min(later)] if later else None
+        i = bisect.bisect_left(self._stamped, n)
+        return self._times[self._stamped[i]] if i < len(self._stamped) else None
+
+    def _stamp(self, moves: int, now: float, *, first: bool = False) -> None:
+        """The clock was ``now`` when the match was ``moves`` actions long (``first``:
+        kept only if none is kept for that length yet)."""
+        if moves not in self._times:
+            bisect.insort(self._stamped, moves)
+        elif first:
+            return
+        self._times[moves] = now
 
     def write_meta(self) -> None:
         """Write ``app`` and ``checks`` now: for a screen that keeps part of its state

@@ -80,6 +80,37 @@ def test_saves_answers_from_match_journals_each_answer_once_and_an_undo_takes_ba
     assert journaled() == [(1, 0), (3, 0), (5, 0)]
 
 
+def test_saves_an_answers_seconds_count_from_the_first_write_at_or_past_each_step(
+    tmp_path: Path,
+) -> None:
+    """Issue 24: the seconds an answer took run from the first write of the match at the
+    step it was asked or later to the same for the step it was answered, whatever order
+    the lengths were written in (an undo writes a shorter match later)."""
+    app = make_app(journal=Journal(tmp_path / FILE_NAME))
+    clock = app.ctx.clock
+    save = GameSave(app.ctx, "math-attack", seat_infos(["A", "B"]), {})
+    match = new_match()
+    save.attach(match)  # 0 actions at 1000
+    match.on_change = None  # written only where this test says
+    for moves, seconds in ((3, 5), (7, 10)):  # 3 at 1005, 7 at 1015
+        play(match, moves - match.moves)
+        clock.advance(seconds)  # type: ignore[attr-defined]
+        save.sync(match)
+    match.undo()
+    match.undo()
+    clock.advance(2)  # type: ignore[attr-defined]
+    save.attach(match)  # 5 at 1017 (the screen rebuilt its match after an undo)
+    reached = [save._reached(n) for n in range(9)]
+    assert reached == [1000, 1005, 1005, 1005, 1017, 1017, 1015, 1015, None]
+    assert save._reached(None) is None
+    assert [save.seconds_since(*p) for p in ((0, 3), (1, 4), (4, 7), (3, 6))] == [5, 12, 0, 10]
+    assert (save.seconds_since(2), save.seconds_since(8), save.seconds_since(None)) == (
+        12,
+        None,
+        None,
+    )
+
+
 def test_saves_a_finished_game_is_kept_as_it_ended(tmp_path: Path) -> None:
     path = tmp_path / FILE_NAME
     app = make_app(journal=Journal(path))
