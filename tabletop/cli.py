@@ -199,7 +199,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     result = match.result()
     out = {
         "game": match.game.name,
-        "actions": len(match.history),
+        "actions": match.moves,
         "over": result is not None,
         "digest": digest(match.state),
         "result": None if result is None else encode(result),

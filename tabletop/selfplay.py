@@ -36,7 +36,7 @@ def default_settings(game: str) -> Any:
 
 def choose(match: Match[Any, Any, Any], seed: int) -> Any:
     """The next action: a chance outcome by its weights, or a random legal move."""
-    rng = random.Random(f"{seed}:{len(match.history)}")
+    rng = random.Random(f"{seed}:{match.moves}")
     pending = match.pending
     if pending.chance is not None:
         request = pending.chance
@@ -70,15 +70,15 @@ def play(game: str, seed: int, data: Path, out: TextIO, max_actions: int = 20000
         if saved:
             match_id = saved[0].id
             match = journal.load(match_id, GAMES)
-            print(f"resumed {len(match.history)}", file=out, flush=True)
+            print(f"resumed {match.moves}", file=out, flush=True)
         else:
             engine = GAMES[game]
             match = Match(engine, default_settings(game), SEATS.get(game, 2), seed=seed)
             match_id = journal.start(match, label=label)
-        while not match.game.is_over(match.state) and len(match.history) < max_actions:
+        while not match.game.is_over(match.state) and match.moves < max_actions:
             match.apply(choose(match, seed))
             journal.sync(match_id, match)
-            print(f"committed {len(match.history)}", file=out, flush=True)
+            print(f"committed {match.moves}", file=out, flush=True)
         line = winner_line(match)
         result = match.result()
         journal.finish(match_id, {"winner": line, "places": list(result.places) if result else []})

@@ -133,7 +133,7 @@ def demo(
         def step(action: Action) -> tuple[Event, ...]:
             events = match.apply(action)
             if journal is not None:
-                journal.write(match.log_line(len(match.history) - 1) + "\n")
+                journal.write(match.log_line(match.moves - 1) + "\n")
                 journal.flush()
             return events
 

@@ -271,7 +271,7 @@ class ArenaPlay(TableController):
         assert op is not None
         self.sound("seen")
         for k, seat in enumerate(sorted(self.bots)):
-            self.bots[seat].rng = random.Random(f"{self.seed}:{seat}:{len(self.match.history)}")
+            self.bots[seat].rng = random.Random(f"{self.seed}:{seat}:{self.match.moves}")
             choice = self.bots[seat].choose(st, seat)
             self.picks[seat] = (choice.cards[0], choice.cards[1])
             self.bot_press_at[seat] = now + BOT_SECONDS + BOT_STAGGER * k
@@ -630,7 +630,7 @@ class ArenaPlay(TableController):
         if not (points := self.checkpoints):
             self.refuse("engine.nothing_to_undo", "no checkpoint")
             return
-        taken = [self.match.undo() for _ in range(len(self.match.history) - points[-1])][::-1]
+        taken = [self.match.undo() for _ in range(self.match.moves - points[-1])][::-1]
         log.info("math-arena: undo took back %s", taken)
         said, self.phase = self.said, "operator"
         self.fresh_round()

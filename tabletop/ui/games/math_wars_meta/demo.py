@@ -100,7 +100,7 @@ class TableBot:
         """Lay ``seat``'s next COUNT META and MATH CRATE cards under the camera, and
         correct a misread by touch."""
         play = self.play
-        truth, shown, face = self.pick(seat, play.state, len(play.match.history))
+        truth, shown, face = self.pick(seat, play.state, play.match.moves)
         codes = [count_code(shown)] if shown is not None else []
         codes += [crate_code(face, play.state.zones[seat].army)] if face is not None else []
         self.misreads += shown != truth
@@ -136,7 +136,7 @@ class TableBot:
 
     def answer(self, seat: int) -> None:
         """Type ``seat``'s answer (and its team's) and press its button."""
-        play, n = self.play, len(self.play.match.history)
+        play, n = self.play, self.play.match.moves
         self.player.rng = self.rng("entry", seat, n)
         entry = self.player.entry(play.state, seat)
         if seat == self.child_seat:  # the seeded model of a child's mistakes
@@ -174,7 +174,7 @@ class TableBot:
             solving = [s for s in play.solving() if s not in play.ready]
             if not solving:
                 raise AutoplayError(f"the table waits for nothing: phase {play.state.phase}")
-            n = len(play.match.history)
+            n = play.match.moves
             self.answer(self.rng("solve", n, *sorted(play.ready)).choice(solving))
         return True
 
@@ -211,7 +211,7 @@ def run_demo(
         run.fill_seats(range(2, PLAYERS), "child")
         run.tap("start")
     bot.mark_seats()
-    state, actions = bot.play.state, len(bot.play.match.history)
+    state, actions = bot.play.state, bot.play.match.moves
     if run.resuming:
         run.carrying_on(f"round {state.round}, hand {state.hands + 1}, {actions} actions.")
         bot.carry_on()

@@ -182,7 +182,7 @@ class MwmPlay(TableController):
         go in while the seats solve (bots answer first)."""
         if self.finished or self.state.phase != "solve":
             return {}
-        entered = self.match.history[len(self.match.history) - len(self.state.stage.entered) :]
+        entered = self.match.history[self.match.moves - len(self.state.stage.entered) :]
         return {a.seat: a for a in entered if isinstance(a, EnterSolution)}
 
     @property
@@ -208,7 +208,7 @@ class MwmPlay(TableController):
             text = say(self, event) if event.code in NOTE_CODES else None
             if text:
                 self.say(text)
-        n = len(self.match.history)
+        n = self.match.moves
         self._check(before, action, n)
         log.info("mwm: %s%s", action, "" if self.real(n - 1) else " (device)")
 
@@ -420,7 +420,7 @@ class MwmPlay(TableController):
         False (and nothing changed) if a child's action no longer fits. The journal gets
         the rewritten history at once, never half of it."""
         with one_write(self.match):
-            real = [self.real(i) for i in range(index, len(self.match.history))]
+            real = [self.real(i) for i in range(index, self.match.moves)]
             tail = self._undo_to(index)
             said = self.message, self.tone, self.sentences
             try:
@@ -446,7 +446,7 @@ class MwmPlay(TableController):
 
     def _undo_to(self, length: int) -> list[Action]:
         """Take back the actions after the first ``length``; returns them in order."""
-        taken = [self.match.undo() for _ in range(len(self.match.history) - length)][::-1]
+        taken = [self.match.undo() for _ in range(self.match.moves - length)][::-1]
         while self.answers and self.answers[-1][0] > length:
             self.answers.pop()
         return taken
@@ -570,7 +570,7 @@ class MwmPlay(TableController):
 
     def undo(self) -> Action:
         """Take back the last real action and everything the device did after it."""
-        real = [i for i in range(len(self.match.history)) if self.real(i)]
+        real = [i for i in range(self.match.moves) if self.real(i)]
         if not real:
             raise TabletopError("engine.nothing_to_undo", "there is nothing to undo")
         with one_write(self.match):
@@ -588,7 +588,7 @@ class MwmPlay(TableController):
 
     def bot_entry(self, seat: int) -> EnterSolution:
         """A bot's solution, its luck keyed by the seed, the seat and the actions so far."""
-        self.player.rng = random.Random(f"{self.seed}:{seat}:{len(self.match.history)}")
+        self.player.rng = random.Random(f"{self.seed}:{seat}:{self.match.moves}")
         return self.player.entry(self.state, seat)
 
     def real(self, index: int) -> bool:

@@ -146,7 +146,7 @@ def new_line_answers(
 def round_start(match: MMMatch) -> int:
     """Where this round's moves begin in the history (after its dice)."""
     if match.state.dice is None:
-        return len(match.history)
+        return match.moves
     history = match.history
     return next((i + 1 for i in range(len(history) - 1, -1, -1) if isinstance(history[i], Roll)), 0)
 
@@ -249,7 +249,7 @@ class SoloPlay(TableController):
         )
 
     def in_round(self) -> bool:
-        return len(self.match.history) > self.round_start and bool(self.state.turns)
+        return self.match.moves > self.round_start and bool(self.state.turns)
 
     def power_selected(self, index: int) -> bool:
         return self.pen is not None and self.pen[0] in ("power", "opower") and self.pen[-1] == index
@@ -531,7 +531,7 @@ class SoloPlay(TableController):
                 return
 
     def undo(self) -> None:
-        if len(self.match.history) <= self.round_start:
+        if self.match.moves <= self.round_start:
             self.refuse("ui.undo_round" if self.state.round > 1 else "engine.nothing_to_undo")
             return
         action = self.match.undo()
@@ -685,7 +685,7 @@ class PaperPlay(TableController):
             start = round_start(match)
             plan = list(hint(match.steps[start - 1].state, 0).actions())
             # a bot that cannot finish its writes just stops writing
-            if not all(tried(match, a) for a in plan[len(match.history) - start :]):
+            if not all(tried(match, a) for a in plan[match.moves - start :]):
                 return
             if k >= self.round and not self.over:
                 return

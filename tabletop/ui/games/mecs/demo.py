@@ -55,7 +55,7 @@ class Driver:
         seat = play.pending_seat()
         if seat is None:
             raise AutoplayError(f"nobody is to move ({play.state.phase})")
-        before = len(play.match.history)
+        before = play.match.moves
         if seat == self.child:
             self.child_hacks(seat)
         action = decide(play.state, seat, play.level(seat))
@@ -66,7 +66,7 @@ class Driver:
                 self.run.tap(name)
         else:
             raise AutoplayError(f"the demo cannot show {action!r}")
-        if len(play.match.history) == before and not isinstance(self.run.top, GameResults):
+        if play.match.moves == before and not isinstance(self.run.top, GameResults):
             raise AutoplayError(f"the app refused {action!r}: {play.message}")
         self.moves += 1
 
@@ -75,7 +75,7 @@ class Driver:
         state = self.play.state
         if state.phase != "plant" or state.active != seat:
             return
-        child = Child(random.Random(f"mecs-child:{self.seed}:{len(self.play.match.history)}"))
+        child = Child(random.Random(f"mecs-child:{self.seed}:{self.play.match.moves}"))
         for target, player in enumerate(state.players):
             if target == seat or not player.area:
                 continue
@@ -172,7 +172,7 @@ def play_demo(run: DemoRun, setup: Setup = Setup(), *, tag: str | None = None) -
     driver = Driver(run, run.scene(MecsTable), 0 if child else None, run.seed)
     table, play = driver.table, driver.play
     if run.resuming:  # Home: "A game of M.E.C.S. was not finished. Carry on with it?"
-        run.carrying_on(f"turn {play.state.turn}, {len(play.match.history)} actions.")
+        run.carrying_on(f"turn {play.state.turn}, {play.match.moves} actions.")
     else:
         if tag is not None:
             table.save.app["demo"] = tag
