@@ -20,7 +20,7 @@ from tabletop.ui.input import Back, CardsSeen, Drag, InputEvent, Release, SeatPr
 from tabletop.ui.messages import child_message
 from tabletop.ui.results import GameResults, Outcome
 from tabletop.ui.saves import GameSave, one_write
-from tabletop.ui.scenes.common import ask_leave, go_home
+from tabletop.ui.scenes.common import ask_leave, go_home, press_button
 from tabletop.ui.scenes.pin import PinPad
 from tabletop.ui.scenes.rules import RulesPage, RulesScene, ask_dialog
 from tabletop.ui.widgets import Button, hit
@@ -241,11 +241,8 @@ class TableScene(Scene):
         kind, _, arg = button.name.partition(".")
         if kind in ("seat", "ready") and arg.isdigit():
             self.seat_pressed(int(arg), event.at)
-        elif button.enabled:
-            self.ctx.sounds.play("tap")
-            self.press(button.name)
         else:
-            self.explain(button.name)
+            press_button(self, button, refuse=self.explain)
 
     def ask(self, asking: tuple[Any, ...], dialog: Scene) -> None:
         """Push ``dialog``; its result comes back to :meth:`answered` with ``asking``."""

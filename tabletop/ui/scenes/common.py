@@ -244,10 +244,17 @@ def route_to_press(
         name = keys.get("digit", "").format(event.text) if event.text.isdigit() else None
         name = name or keys.get(event.name) or keys.get(event.text)
         button = scene.target(name) if name else None
-    if button is not None and button.enabled:
+    if button is not None:
+        press_button(scene, button, refuse)
+
+
+def press_button(scene: Any, button: Button, refuse: Callable[[str], None] | None = None) -> None:
+    """An enabled ``button`` clicks and is pressed (``scene.press`` its name); one that is
+    off goes to ``refuse`` (if any), by name."""
+    if button.enabled:
         scene.ctx.sounds.play("tap")
         scene.press(button.name)
-    elif button is not None and refuse is not None:
+    elif refuse is not None:
         refuse(button.name)
 
 
@@ -261,5 +268,6 @@ __all__ = [
     "go_home",
     "header",
     "home_and_again",
+    "press_button",
     "route_to_press",
 ]
