@@ -203,9 +203,9 @@ class GameSave:
     def answers_from_match(
         self, found: Sequence[tuple[int, int, int | None, Question, Fraction]]
     ) -> None:
-        """For a screen that works its checked answers out of the match each time (step
-        of the answer, seat, step the question was asked at, question, the answer given;
-        in step order): journal the new ones, and take back answers an undo removed."""
+        """For a screen whose controller keeps the answers it checked (step of the answer,
+        seat, step the question was asked at, question, the answer given; in step order):
+        journal the new ones, and take back answers an undo removed."""
         if self.id is None or self._match is None:
             return
         journal = self.ctx.journal
