@@ -268,6 +268,8 @@ class MwmTable(TableScene):
         kind, *args = asking
         if result is None:  # cancelled
             return
+        if kind in ("count", "crate"):
+            self.message = ""  # a card typed in: a refusal before it is over
         if kind == "count":
             self.card(args[0], CardCode("count", number=result))
         elif kind == "crate":

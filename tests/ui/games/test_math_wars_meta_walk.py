@@ -1,0 +1,29 @@
+"""Math Wars Meta as a new table meets it (round 8's walk): what the instruction line,
+the Score Cards and the verdict say after each step."""
+
+from __future__ import annotations
+
+from hardware.buttons import SeatPressed
+from tests.ui.games.test_math_wars_meta import (
+    CHILDREN_AND_BOT,
+    show,
+    start,
+    tap,
+    type_number,
+)
+from tests.ui.scenery import make_app
+
+
+def test_mwm_a_card_typed_in_clears_the_refusal_before_it() -> None:
+    """A refusal (a bot's seat button pressed) is over once a child types a card in by
+    touch: the instruction line shows the next step again, not the old refusal."""
+    app = make_app()
+    table = start(app, *CHILDREN_AND_BOT)
+    show(app, 0, "C10", "K+2")
+    app.seat_queue.put(SeatPressed(2, app.ctx.clock()))
+    app.step()
+    assert table.status() == "Bot 3 is a bot. It plays by itself."
+    tap(app, "count.1")
+    type_number(app, 4)
+    assert "bot" not in table.status()
+    assert table.status() == table.play.next_step() != ""
