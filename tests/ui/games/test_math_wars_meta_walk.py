@@ -6,6 +6,7 @@ from __future__ import annotations
 from hardware.buttons import SeatPressed
 from tests.ui.games.test_math_wars_meta import (
     CHILDREN_AND_BOT,
+    answer,
     show,
     start,
     tap,
@@ -27,3 +28,18 @@ def test_mwm_a_card_typed_in_clears_the_refusal_before_it() -> None:
     type_number(app, 4)
     assert "bot" not in table.status()
     assert table.status() == table.play.next_step() != ""
+
+
+def test_mwm_score_card_foot_says_press_your_button_once_the_answer_is_typed() -> None:
+    """The Score Card's last line follows the child: "your answer?" before, "press your
+    button!" once typed (as the answer box and the instruction line say), "ready!" after."""
+    app = make_app()
+    table = start(app, *CHILDREN_AND_BOT)
+    show(app, 0, "C10", "K+2")
+    show(app, 1, "C4", "K+1")
+    assert table._foot(0)[0] == "your answer?"
+    answer(app, 0, 12, press=False)
+    assert table._foot(0)[0] == "press your button!"
+    app.seat_queue.put(SeatPressed(0, app.ctx.clock()))
+    app.step()
+    assert table._foot(0)[0] == "ready!"

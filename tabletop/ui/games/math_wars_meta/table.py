@@ -532,7 +532,8 @@ class MwmTable(TableScene):
         if seat in play.waiting_for_cards():
             return "cards, please!", p.ink
         if seat in play.solving():
-            return "ready!" if seat in play.ready else "your answer?", p.ink
+            typed = "press your button!" if seat in play.typed else "your answer?"
+            return "ready!" if seat in play.ready else typed, p.ink
         return "", p.muted
 
 
