@@ -43,3 +43,26 @@ def test_mwm_score_card_foot_says_press_your_button_once_the_answer_is_typed() -
     app.seat_queue.put(SeatPressed(0, app.ctx.clock()))
     app.step()
     assert table._foot(0)[0] == "ready!"
+
+
+def test_mwm7_a_wrong_team_solution_is_shown_corrected() -> None:
+    """MWM-7: a child who types a wrong TEAM SOLUTION is told the right one in the
+    verdict's reasons (Why?), as a wrong YOUR SOLUTION is; a right one is not remarked."""
+    app = make_app()
+    table = start(app, "mode.teams")
+    play = table.play
+    for seat in range(4):
+        show(app, seat, f"C{5 + seat}", f"K+{seat + 1}")
+    for seat in range(4):
+        right = play.answer_for(seat)
+        assert right.team_solution is not None
+        answer(app, seat, right.solution, press=False)
+        type_number(app, 1 if seat == 0 else right.team_solution)
+        app.seat_queue.put(SeatPressed(seat, app.ctx.clock()))
+        app.step()
+    verdict = play.verdict
+    assert verdict is not None and verdict.entries[0].team_solution == 1
+    assert verdict.lines[0] == (
+        "Player 1: 5 + 1 = 6. Right! TEAM SOLUTION 14 (you typed 1, not quite)."
+    )
+    assert verdict.lines[1] == "Player 2: 6 + 2 = 8. Right!"

@@ -518,15 +518,12 @@ class MwmTable(TableScene):
         if zone.out and (verdict is None or seat not in verdict.lost):
             return "OUT of this round", p.bad
         if verdict is not None and verdict.highest is not None and seat in verdict.stage.seats:
-            results = verdict.side_results if play.settings.mode == "teams" else ()
-            value = results[play.settings.side_of(seat)] if results else None
-            team = "" if value is None else f"team {value} \u00b7 "
-            if seat in verdict.lost:
+            if seat in verdict.lost:  # (a team's TEAM SOLUTION: in the verdict's sentences)
                 diff, lost = verdict.difference[seat], verdict.lost[seat]
-                return f"{team}diff {diff} \u00b7 loses {lost}", p.bad
+                return f"diff {diff} \u00b7 loses {lost}", p.bad
             if verdict.war:
-                return f"{team}tie: MATH WAR!", p.bad
-            return f"{team}wins the hand!", p.good
+                return "tie: MATH WAR!", p.bad
+            return "wins the hand!", p.good
         if play.seats[seat].bot:
             return "bot", p.muted
         if seat in play.waiting_for_cards():

@@ -44,7 +44,6 @@ class Verdict:
     lines: list[str]
     summary: list[str] = field(default_factory=list)
     highest: int | None = None
-    side_results: tuple[int | None, ...] = ()
     lost: dict[int, int] = field(default_factory=dict)
     difference: dict[int, int] = field(default_factory=dict)
     war: bool = False
@@ -150,6 +149,9 @@ def last_verdict(play: MwmPlay) -> Verdict | None:
         if entry is not None and right is not None:
             ok = entry.solution == right.solution
             mark = " Right!" if ok else f" (you typed {signed(entry.solution)}, not quite)"
+            team, typed = right.team_solution, entry.team_solution
+            if team is not None and typed is not None and typed != team:
+                mark += f" TEAM SOLUTION {signed(team)} (you typed {signed(typed)}, not quite)."
         lines.append(f"{play.name(seat)}: {reason(up[1], stage.crates[seat])}.{mark}")
     lines += [text for text in (say(play, event) for event in events) if text]
     for event in events:
@@ -168,7 +170,6 @@ def last_verdict(play: MwmPlay) -> Verdict | None:
         lines.append(solo_round_text(play.state.rounds[-1]))
     verdict.summary = lines[-2:] if play.solo else _summary(play, stage, events)
     verdict.round_over = bool(codes & {"mwm.round_won", "mwm.round_void"})
-    verdict.side_results = () if verdict.round_over else play.state.hand.side_results
     return verdict
 
 
