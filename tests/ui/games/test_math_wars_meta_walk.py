@@ -4,6 +4,8 @@ the Score Cards and the verdict say after each step."""
 from __future__ import annotations
 
 from hardware.buttons import SeatPressed
+from tabletop.ui.games.math_wars_meta.table import MwmTable as TableScene
+from tests.ui.game_scenery import form_seats, setup
 from tests.ui.games.test_math_wars_meta import (
     CHILDREN_AND_BOT,
     answer,
@@ -66,3 +68,42 @@ def test_mwm7_a_wrong_team_solution_is_shown_corrected() -> None:
         "Player 1: 5 + 1 = 6. Right! TEAM SOLUTION 14 (you typed 1, not quite)."
     )
     assert verdict.lines[1] == "Player 2: 6 + 2 = 8. Right!"
+
+
+def test_mwm2_many_remainder_rulings_leave_room_for_the_hands_winner() -> None:
+    """MWM-2 at a full table: six divisions leave a remainder. The message box names
+    them in one sentence, so the hand's winner and the next step still fit it at
+    800x480 in letters a child reads (six sentences pushed them out of the box)."""
+    app = make_app()
+    auto = setup(app, "math-wars-meta")
+    form_seats(auto, 8, bots=(7,))
+    auto.tap("start")
+    table = app.stack.top
+    assert isinstance(table, TableScene)
+    play = table.play
+    for seat in range(7):
+        show(app, seat, f"C{5 + seat}", f"K/{seat + 2}")  # 6 ÷ 3 alone has no remainder
+    for seat in range(7):
+        answer(app, seat, play.answer_for(seat).solution)
+    assert play.verdict is not None
+    status = table.status()
+    assert status.startswith(
+        "Player 1, Player 3, Player 4, Player 5, Player 6 and Player 7: your division "
+        "leaves a remainder, so only your COUNT META card counts."
+    )
+    assert status.endswith("Player 7 wins the hand with 11! Tap Next hand.")
+    painter, m = table.ctx.painter, table.m
+    area = table.message_rect.inflate(-m.u(14), -m.u(8))
+    lines = painter.wrap(status, painter.least, area.width, False)
+    assert len(lines) * painter.fonts.font(painter.least, False).get_linesize() <= area.height
+
+
+def test_mwm2_one_remainder_ruling_names_the_sum() -> None:
+    """MWM-2: a single division with a remainder keeps its own sentence, with the sum."""
+    app = make_app()
+    table = start(app, *CHILDREN_AND_BOT)
+    show(app, 0, "C7", "K/2")
+    show(app, 1, "C4", "K+1")
+    answer(app, 0, 7)
+    answer(app, 1, 5)
+    assert table.status().startswith("Player 1: 7 \u00f7 2 leaves a remainder, so only 7 counts.")

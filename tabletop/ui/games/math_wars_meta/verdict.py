@@ -191,11 +191,18 @@ def _summary(play: MwmPlay, stage: Stage, events: Sequence[Event]) -> list[str]:
     the cards), the hand's winner or war, who is out (before the round's winner), the
     round and the game."""
     out: list[str] = []
+    cut = []  # (seat, count, crate) of each division that leaves a remainder
     for seat in stage.revealed:
         up, crate = stage.up[seat], stage.crates[seat]
         if up is not None and crate is not None and answer(up[1], crate) is None:
-            facts = {"name": play.name(seat), "problem": problem_text(up[1], crate)}
-            out.append(child_message("mwm.said.remainder", facts, count=up[1]))
+            cut.append((seat, up[1], crate))
+    if len(cut) == 1:
+        seat, count, crate = cut[0]
+        facts = {"name": play.name(seat), "problem": problem_text(count, crate)}
+        out.append(child_message("mwm.said.remainder", facts, count=count))
+    elif cut:  # one sentence for them all, so the hand's winner still fits the box
+        names = seat_list(play, [seat for seat, _, _ in cut])
+        out.append(child_message("mwm.said.remainders", names=names))
     knocked = [e.seat for e in events if e.code == "mwm.knocked_out" and e.seat is not None]
     for event in events:
         if event.code == "mwm.round_won" and knocked:
