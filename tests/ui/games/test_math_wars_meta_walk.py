@@ -3,6 +3,11 @@ the Score Cards and the verdict say after each step."""
 
 from __future__ import annotations
 
+from typing import Any
+
+import pygame
+import pytest
+
 from hardware.buttons import SeatPressed
 from tabletop.ui.games.math_wars_meta.table import MwmTable as TableScene
 from tests.ui.game_scenery import form_seats, setup
@@ -107,3 +112,35 @@ def test_mwm2_one_remainder_ruling_names_the_sum() -> None:
     answer(app, 0, 7)
     answer(app, 1, 5)
     assert table.status().startswith("Player 1: 7 \u00f7 2 leaves a remainder, so only 7 counts.")
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1280, 720)])
+@pytest.mark.parametrize("press", [False, True])
+def test_mwm_answer_box_above_a_ready_tile_keeps_its_mark_off_its_caption(
+    size: tuple[int, int], press: bool
+) -> None:
+    """Three Score Cards: an answer typed (pressed or not) puts the I'm ready! tile under
+    the answer box, which gets short. Its mark (••• or ✓) then sits beside the caption
+    YOUR SOLUTION, not on it, and stays as big as a child reads (it was drawn over it)."""
+    app = make_app(size)
+    table = start(app, *CHILDREN_AND_BOT)
+    show(app, 0, "C10", "K+2")
+    show(app, 1, "C4", "K+1")
+    answer(app, 0, 12, press=press)
+    drawn: list[tuple[str, pygame.Rect]] = []
+    painter = table.ctx.painter
+    text = painter.text
+
+    def spy(surface: pygame.Surface, words: str, *args: Any, **kw: Any) -> pygame.Rect:
+        rect = text(surface, words, *args, **kw)
+        drawn.append((words, rect))
+        return rect
+
+    painter.text = spy  # type: ignore[method-assign]
+    box = table.place("solve", 0)
+    table.draw(app.canvas)
+    inside = [(words, rect) for words, rect in drawn if words and box.contains(rect)]
+    assert [words for words, _ in inside] == ["YOUR SOLUTION", "\u2713" if press else "\u2022" * 3]
+    (_, caption), (_, mark) = inside
+    assert not caption.colliderect(mark)
+    assert mark.height >= painter.least

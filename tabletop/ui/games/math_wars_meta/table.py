@@ -481,20 +481,20 @@ class MwmTable(TableScene):
         border = p.selected if solving and seat not in play.ready else p.line
         painter.box(surface, rect, fill, border, m.u(3) if solving else 2, m.u(8))
         least, width = painter.least, rect.width - 6
-        label = painter.first_fit(("YOUR SOLUTION", "SOLUTION", "YOURS", ""), least, width)
-        at = (rect.centerx, rect.top + m.u(4))
-        painter.text(surface, label, at, least, p.muted, anchor="midtop")
         big = min(m.big + m.u(6), rect.height // 2)
-        foot = (rect.centerx, rect.bottom - m.u(4))
+        # too short for the mark under its caption (a Ready tile below): the two in a row
+        beside = rect.height < painter.fonts.font(least).get_linesize() + big + m.u(8)
+        big = min(m.big, rect.height - m.u(8)) if beside else big
         # the big mark, its ink, and the word under it in its colour
         room = rect.height >= big + 3 * m.small  # under the mark (not above a Ready tile)
         settled = verdict is not None and number is not None
+        mark, word, colour, ink = "", "", p.muted, p.ink
         if verdict is not None and number is not None:  # the right answer, and theirs
             right, entry = verdict.answers.get(seat), verdict.entries.get(seat)
             value = right.solution if right else hand_result(number, crate)
             ok = right is not None and entry is not None and entry.solution == right.solution
             ink = colour = p.ink if right is None else p.good if ok else p.bad
-            mark, word = signed(value), ""
+            mark = signed(value)
             if right is not None and entry is not None:
                 word = "\u2713 right" if ok else f"\u2717 not {signed(entry.solution)}"
         elif seat in play.ready:
@@ -503,10 +503,20 @@ class MwmTable(TableScene):
             mark, word, colour, ink = "\u2022\u2022\u2022", "press button", p.bad, p.ink
         elif solving:
             mark, word, colour, ink = "?", "tap", p.muted, p.selected
+        mark_w = painter.fonts.width(mark, big, True) + m.u(12) if beside and mark else 0
+        captions = ("YOUR SOLUTION", "SOLUTION", "YOURS", "")
+        label = painter.first_fit(captions, least, width - mark_w)
+        if beside and label:
+            at: tuple[int, int] = (rect.left + m.u(6), rect.centery)
+            painter.text(surface, label, at, least, p.muted, anchor="midleft")
+            at, anchor = (rect.right - m.u(6), rect.centery), "midright"
         else:
-            return
-        painter.text(surface, mark, rect.center, big, ink, bold=True, anchor="center")
-        if word and (room or settled):
+            at = (rect.centerx, rect.top + m.u(4))
+            painter.text(surface, label, at, least, p.muted, anchor="midtop")
+            at, anchor = rect.center, "center"
+        painter.text(surface, mark, at, big, ink, bold=True, anchor=anchor)
+        if word and (room or settled) and not beside:
+            foot = (rect.centerx, rect.bottom - m.u(4))
             painter.line(
                 surface, word, foot, least, width, colour, bold=settled, anchor="midbottom"
             )
