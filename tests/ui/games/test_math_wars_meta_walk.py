@@ -144,3 +144,20 @@ def test_mwm_answer_box_above_a_ready_tile_keeps_its_mark_off_its_caption(
     (_, caption), (_, mark) = inside
     assert not caption.colliderect(mark)
     assert mark.height >= painter.least
+
+
+def test_mwm_a_press_while_the_verdict_shows_names_the_button_as_it_reads() -> None:
+    """A seat button pressed while a verdict shows says to tap the button by the word on
+    it ("Next hand", "Math War"), as the instruction line does, not a "Next" that is not
+    on the screen."""
+    app = make_app()
+    table = start(app, *CHILDREN_AND_BOT)
+    show(app, 0, "C10", "K+2")
+    show(app, 1, "C4", "K+1")
+    answer(app, 0, 12)
+    answer(app, 1, 5)
+    assert table.play.verdict is not None and table.play.verdict.war  # Bot 3 has 12 too
+    app.seat_queue.put(SeatPressed(0, app.ctx.clock()))
+    app.step()
+    assert table.status() == "Read what happened, then tap Math War."
+    assert table.target("next").label == "Math War!"

@@ -525,6 +525,10 @@ class MwmPlay(TableController):
             return "Math War!" if war else "Next round" if over else "Next hand"
         return "Waiting for answers" if self.solving() else "Waiting for cards"
 
+    def facts(self) -> dict[str, object]:
+        """A refusal names the Next button by the word it shows now ("Math War")."""
+        return {"next": self.next_label().rstrip("!")}
+
     def next_step(self) -> str:
         """What the device waits for now, naming who (the instruction line)."""
         names = ""

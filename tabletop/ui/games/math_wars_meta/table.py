@@ -74,7 +74,7 @@ class MwmTable(TableScene):
         """What just happened (the verdict's few sentences), or else the next step."""
         verdict = self.play.verdict
         if verdict is not None and not self.message:
-            what = self.play.next_label().rstrip("!")
+            what = self.play.facts()["next"]
             return f"{' '.join(verdict.summary or verdict.lines[-3:])} Tap {what}."
         return super().status()
 
