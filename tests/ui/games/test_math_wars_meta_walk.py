@@ -3,6 +3,7 @@ the Score Cards and the verdict say after each step."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pygame
@@ -161,3 +162,14 @@ def test_mwm_a_press_while_the_verdict_shows_names_the_button_as_it_reads() -> N
     app.step()
     assert table.status() == "Read what happened, then tap Math War."
     assert table.target("next").label == "Math War!"
+
+
+def test_mwm5_rules_pages_say_what_the_setups_last_man_option_does() -> None:
+    """MWM-5: the setup offers Last man standing (teams, Option 2); the rules pages say
+    what it does, and write a MATH CRATE multiplication as the card shows it (×2)."""
+    from tabletop.ui.games.math_wars_meta.setup import SETUP, pages
+
+    assert any(row.key == "lms" for row in SETUP.options)
+    words = " ".join(f"{page.text} {page.example}" for page in pages())
+    assert "Last man standing: nobody on a team shuffles until" in words
+    assert re.search(r"\bx\d", words) is None and "\u00d72" in words
