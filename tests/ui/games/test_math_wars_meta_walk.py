@@ -173,3 +173,26 @@ def test_mwm5_rules_pages_say_what_the_setups_last_man_option_does() -> None:
     words = " ".join(f"{page.text} {page.example}" for page in pages())
     assert "Last man standing: nobody on a team shuffles until" in words
     assert re.search(r"\bx\d", words) is None and "\u00d72" in words
+
+
+def test_mwm_a_card_fixed_after_ready_takes_the_answer_back_not_the_teacher() -> None:
+    """A child who pressed ready and then sees the camera misread their card fixes the
+    card (by the camera or a touch) while the others still work: the device has not used
+    the answer, so the card is set right and the answer for the old card is taken back
+    (type it again). It said to ask the teacher, whose undo takes back another seat's
+    card."""
+    app = make_app()
+    table = start(app, *CHILDREN_AND_BOT)
+    play = table.play
+    show(app, 0, "C11", "K+2")  # the card is a 10
+    show(app, 1, "C4", "K+1")
+    answer(app, 0, 13)
+    assert play.ready.keys() == {0} and app.ctx.lamps.lit == {0}
+    tap(app, "count.0")
+    type_number(app, 10)
+    assert play.cards_up(0) == ((1, 10), "+2")
+    assert 0 not in play.ready and 0 not in play.typed and app.ctx.lamps.lit == set()
+    assert table.status().startswith("Player 1, Player 2: work it out")
+    answer(app, 0, 12)
+    answer(app, 1, 5)
+    assert play.verdict is not None and play.verdict.entries[0].solution == 12

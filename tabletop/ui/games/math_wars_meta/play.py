@@ -391,9 +391,10 @@ class MwmPlay(TableController):
 
     def _correct(self, seat: int, action: CountDrawn | CrateDrawn) -> None:
         """A different card than the one the device has for this stage: the camera
-        misread, or the child fixed it. Rewrite that draw, if nobody has answered on it."""
+        misread, or the child fixed it. Rewrite that draw, if the device has not used an
+        answer on it; an answer typed (or ready) for the old card is dropped."""
         name = self.name(seat)
-        if seat in self.entries or seat in self.ready:
+        if seat in self.entries:
             raise CardProblem("mwm.ui.answered", f"seat {seat + 1} already answered", name=name)
         index = self.stage_card_index(seat, action)
         if index is None:
@@ -407,6 +408,7 @@ class MwmPlay(TableController):
             self.say(child_message("mwm.ui.cannot_use", name=name), "error")
             return
         self.typed.pop(seat, None)
+        self.ready.pop(seat, None)
         self.pump()
 
     def _draw_then(self, index: int) -> tuple[Any, ...]:
@@ -503,7 +505,7 @@ class MwmPlay(TableController):
             if seat in self.solving():
                 return None
             return "mwm.ui.cards_first" if self.waiting_for_cards() else "mwm.ui.wait_others"
-        if seat in self.entries or seat in self.ready:
+        if seat in self.entries:
             return "mwm.ui.answered"
         return None if seat in self.state.stage.seats else "mwm.ui.wait_others"
 
