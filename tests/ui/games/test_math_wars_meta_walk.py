@@ -10,6 +10,7 @@ import pygame
 import pytest
 
 from hardware.buttons import SeatPressed
+from tabletop.ui.games.math_wars_meta.cards import CardProblem, read_code
 from tabletop.ui.games.math_wars_meta.table import MwmTable as TableScene
 from tests.ui.game_scenery import form_seats, setup
 from tests.ui.games.test_math_wars_meta import (
@@ -196,3 +197,25 @@ def test_mwm_a_card_fixed_after_ready_takes_the_answer_back_not_the_teacher() ->
     answer(app, 0, 12)
     answer(app, 1, 5)
     assert play.verdict is not None and play.verdict.entries[0].solution == 12
+
+
+@pytest.mark.parametrize(
+    "code",
+    ["MT1:MWM:C" + "9" * 5000, "MT1:MWM:C17:" + "3" * 5000, "C\u0663"],  # ٣: not 0-9
+    ids=["long-number", "long-army", "other-digits"],
+)
+def test_mwm_a_malformed_qr_payload_is_refused_with_the_childs_sentence(code: str) -> None:
+    """A QR code with the game's prefix but a number no card has (a QR code holds up to
+    7,000 digits, which Python will not read as a number) is a card that is not ours: the
+    child is told to take it off, and the good card beside it in the reading still counts.
+    It failed with the app's "something went wrong" and lost the reading."""
+    with pytest.raises(CardProblem) as problem:
+        read_code(code)
+    assert problem.value.code == "mwm.ui.foreign_card"
+    app = make_app()
+    table = start(app, *CHILDREN_AND_BOT)
+    show(app, 0, code, "K+2")
+    assert table.status() == (
+        "The camera sees a card that is not a Math Wars Meta card. Take it off the battle pile."
+    )
+    assert table.play.cards_up(0) == (None, None) and table.play.seen[0, "crate"].face == "+2"

@@ -4,6 +4,7 @@ None when the code carries no deck number), and the MATH CRATE card's face in wo
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from tabletop.engine.errors import TabletopError
@@ -27,13 +28,13 @@ def read_code(code: str) -> CardCode:
     if text.startswith("MT1:") and not text.startswith(QR_PREFIX):
         raise CardProblem("mwm.ui.other_game", f"{code!r} is a card of another game")
     body, _, deck = text.removeprefix(QR_PREFIX).partition(":")
-    army = int(deck) if deck.isdigit() and 1 <= int(deck) <= 8 else None
+    army = int(deck) if re.fullmatch("0*[1-8]", deck) else None
     if deck and army is None:
         raise CardProblem("mwm.ui.foreign_card", f"{code!r} has no army 1..8")
     if body == "VIC":
         return CardCode("victory", army=army)
-    if body.startswith("C") and body[1:].isdigit():
-        return CardCode("count", army, number=int(body[1:]))
+    if count := re.fullmatch("C([0-9]{1,9})", body):  # (a QR code may hold 7,000 digits)
+        return CardCode("count", army, number=int(count[1]))
     try:  # "" and "?" (a QR code that is not one of ours) too
         return CardCode("crate", army, face=parse_crate(body.removeprefix("K")))
     except TabletopError:
