@@ -219,3 +219,40 @@ def test_mwm_a_malformed_qr_payload_is_refused_with_the_childs_sentence(code: st
         "The camera sees a card that is not a Math Wars Meta card. Take it off the battle pile."
     )
     assert table.play.cards_up(0) == (None, None) and table.play.seen[0, "crate"].face == "+2"
+
+
+def test_mwm_why_pages_a_full_tables_reasons_so_none_is_cut_off() -> None:
+    """Why? at a full table (seven children and a bot, 800x480): sixteen reasons do not
+    fit one dialog (the last losers' lines were cut off, the rest shrunk). Each page
+    shows what fits at the body text size, More shows the next, the last has only OK;
+    together they are every reason, in order."""
+    from tabletop.ui.scenes.common import Choices
+
+    app = make_app()
+    auto = setup(app, "math-wars-meta")
+    form_seats(auto, 8, bots=(7,))
+    auto.tap("start")
+    table = app.stack.top
+    assert isinstance(table, TableScene)
+    play = table.play
+    for seat in range(7):
+        show(app, seat, f"C{5 + seat}", f"K/{seat + 2}")
+    for seat in range(7):
+        answer(app, seat, play.answer_for(seat).solution)
+    assert play.verdict is not None and len(play.verdict.lines) == 16
+    tap(app, "why")
+    pages = []
+    while True:
+        dialog = app.stack.top
+        assert isinstance(dialog, Choices)
+        painter, m, body = dialog.ctx.painter, dialog.m, dialog.body()
+        room = dialog.buttons[0].rect.top - body.top
+        rows = painter.wrap(dialog.text, m.text, body.width)
+        assert len(rows) * painter.fonts.font(m.text).get_linesize() <= room
+        pages.append(dialog.text)
+        if dialog.target("more") is None:
+            break
+        tap(app, "more")
+    assert len(pages) > 1 and "\n".join(pages) == "\n".join(play.verdict.lines)
+    tap(app, "close")
+    assert app.stack.top is table and play.verdict is not None

@@ -219,16 +219,32 @@ class MwmTable(TableScene):
 
     def press(self, name: str) -> None:
         kind, _, arg = name.partition(".")
-        verdict = self.play.verdict
-        if name == "why" and verdict is not None:
-            why, ok = "\n".join(verdict.lines), (("close", "OK", "primary"),)
-            self.stack.push(Choices(self.ctx, "What happened, and why", why, ok, size=(760, 440)))
+        if name == "why" and self.play.verdict is not None:
+            self.why(self.play.verdict.lines)
         elif name == "next":
             self.next()
         elif kind in ("count", "crate", "solve"):
             self.ask_for(kind, int(arg))
         else:
             super().press(name)
+
+    def why(self, lines: list[str], first: int = 0) -> None:
+        """The verdict's reasons ``lines`` from ``first``: as many as fit the dialog at the
+        body text size, with More for the rest (a full table's do not fit one dialog)."""
+        painter, m, size = self.ctx.painter, self.m, (760, 440)
+        title, ok = "What happened, and why", ("close", "OK", "primary")
+        probe = Choices(self.ctx, title, "", (ok,), size=size)
+        probe.layout(m)
+        body, line = probe.body(), painter.fonts.font(m.text).get_linesize()
+        rows = (probe.buttons[0].rect.top - body.top) // line
+        last = first + 1
+        while last < len(lines):
+            if len(painter.wrap("\n".join(lines[first : last + 1]), m.text, body.width)) > rows:
+                break
+            last += 1
+        answers = (ok,) if last == len(lines) else (("more", "More", "quiet"), ok)
+        text = "\n".join(lines[first:last])
+        self.ask(("why", lines, last), Choices(self.ctx, title, text, answers, size=size))
 
     def next(self) -> None:
         play = self.play
@@ -280,6 +296,8 @@ class MwmTable(TableScene):
             self.typed(args[0], args[1], result)
         elif kind == "ask":  # the teacher's menu (the controller's question)
             self.teacher(result)
+        elif kind == "why" and result == "more":
+            self.why(*args)
 
     def typed(self, seat: int, value: int, team: int | None = None) -> None:
         play = self.play
