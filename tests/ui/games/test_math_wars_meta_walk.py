@@ -256,3 +256,32 @@ def test_mwm_why_pages_a_full_tables_reasons_so_none_is_cut_off() -> None:
     assert len(pages) > 1 and "\n".join(pages) == "\n".join(play.verdict.lines)
     tap(app, "close")
     assert app.stack.top is table and play.verdict is not None
+
+
+def test_mwm3_score_card_foot_keeps_the_cards_lost_when_the_numbers_are_big() -> None:
+    """MWM-3 with MWM100's big results at four Score Cards (800x480): "diff 1009 · loses
+    1010" does not fit the foot, so it shows what the seat loses ("loses 1010", the
+    difference is in Why?), not "diff 1009 · loses…"; short ones stay whole."""
+    app = make_app()
+    auto = setup(app, "math-wars-meta", "edition.MWM100")
+    form_seats(auto, 4)
+    auto.tap("start")
+    table = app.stack.top
+    assert isinstance(table, TableScene)
+    for seat, cards in enumerate((("C100", "KX10"), ("C1", "K-10"), ("C99", "K/9"), ("C5", "K+5"))):
+        show(app, seat, *cards)
+    for seat in range(4):
+        answer(app, seat, table.play.answer_for(seat).solution)
+    drawn: list[str] = []
+    painter = table.ctx.painter
+    text = painter.text
+
+    def spy(surface: pygame.Surface, words: str, *args: Any, **kw: Any) -> pygame.Rect:
+        drawn.append(words)
+        return text(surface, words, *args, **kw)
+
+    painter.text = spy  # type: ignore[method-assign]
+    table.draw(app.canvas)
+    assert "loses 1010" in drawn and "wins the hand!" in drawn
+    assert not any(words.startswith("diff 1009") for words in drawn)
+    assert not any(words.startswith("diff") and words.endswith("\u2026") for words in drawn)

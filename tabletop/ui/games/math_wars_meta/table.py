@@ -457,6 +457,8 @@ class MwmTable(TableScene):
             at = (r.right - m.u(10), foot_y)
             painter.line(surface, deck, at, painter.least, deck_w, p.muted, anchor="midright")
         at = (r.left + m.u(8), foot_y)
+        short = text.rpartition(" \u00b7 ")[2]  # too long (big numbers): what the seat loses
+        text = painter.first_fit((text, short), painter.least, room, True)
         painter.line(surface, text, at, m.small - 1, room, colour, bold=True, anchor="midleft")
 
     def _slot(
