@@ -19,6 +19,7 @@ from tests.ui.games.test_math_wars_meta import (
     show,
     start,
     tap,
+    teacher,
     type_number,
 )
 from tests.ui.scenery import make_app
@@ -285,3 +286,25 @@ def test_mwm3_score_card_foot_keeps_the_cards_lost_when_the_numbers_are_big() ->
     assert "loses 1010" in drawn and "wins the hand!" in drawn
     assert not any(words.startswith("diff 1009") for words in drawn)
     assert not any(words.startswith("diff") and words.endswith("\u2026") for words in drawn)
+
+
+def test_mwm_the_teachers_undo_says_what_it_took_back_and_the_step_again() -> None:
+    """The teacher's undo (behind the PIN) says which card or answer it took back and
+    then the step to do again, naming who ("Do that step again" named neither)."""
+    app = make_app()
+    table = start(app, *CHILDREN_AND_BOT)
+    show(app, 0, "C10", "K+2")
+    show(app, 1, "C4", "KX3")
+    teacher(app)
+    tap(app, "choice.undo")
+    assert table.status() == (
+        "Taken back: Player 2's MATH CRATE \u00d73. "
+        "Player 2: turn up your COUNT META and MATH CRATE cards."
+    )
+    show(app, 1, "C4", "KX3")
+    answer(app, 0, 12)
+    answer(app, 1, 12)
+    assert table.play.verdict is not None
+    teacher(app)
+    tap(app, "choice.undo")
+    assert table.status().startswith("Taken back: Player 2's answer 12. Player 2: work it out")

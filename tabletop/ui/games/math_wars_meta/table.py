@@ -33,7 +33,7 @@ from tabletop.ui.games.math_wars_meta.cards import (
     signed,
 )
 from tabletop.ui.games.math_wars_meta.play import MwmPlay
-from tabletop.ui.games.math_wars_meta.verdict import Verdict, results_lines
+from tabletop.ui.games.math_wars_meta.verdict import Verdict, results_lines, taken_back
 from tabletop.ui.input import CardsSeen
 from tabletop.ui.results import Outcome, names_joined, outcome_of
 from tabletop.ui.saves import GameSave
@@ -373,8 +373,9 @@ class MwmTable(TableScene):
         play = self.play
         self.message = ""
         if choice == "undo":
-            log.info("mwm: teacher undid %s", play.undo())
-            self.message = "Taken back. Do that step again."
+            action = play.undo()
+            log.info("mwm: teacher undid %s", action)
+            self.message = taken_back(play, action)
         elif choice == "splash":
             play.splash(None)
         elif choice.startswith("award."):

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from tabletop.classroom.mistakes import OP_SKILLS, Question
 from tabletop.engine.protocol import Event
 from tabletop.games.math_wars_meta import (
+    Action,
     CountDrawn,
     CrateDrawn,
     EnterSolution,
@@ -52,14 +53,29 @@ class Verdict:
     round_over: bool = False
 
 
+def card_words(action: CountDrawn | CrateDrawn) -> str:
+    """The card drawn: ``MATH CRATE ×3``, ``COUNT META 17``."""
+    if isinstance(action, CrateDrawn):
+        return f"MATH CRATE {crate_label(action.crate)}"
+    return f"COUNT META {action.card[1]}"
+
+
 def card_sentence(code: str, name: str, action: CountDrawn | CrateDrawn) -> str:
     """Why a child's card was refused (the engine's ``code``)."""
-    if isinstance(action, CrateDrawn):
-        card = f"MATH CRATE {crate_label(action.crate)}"
-    else:
-        card = f"COUNT META {action.card[1]}"
     sentence = "mwm.ui.played" if code == "mwm.not_in_pile" else "mwm.ui.unusable"
-    return child_message(sentence, {"name": name, "card": card})
+    return child_message(sentence, {"name": name, "card": card_words(action)})
+
+
+def taken_back(play: MwmPlay, action: Action) -> str:
+    """The teacher's undo took back ``action`` (a child's card or answer, or a splash):
+    that, and the step to do again."""
+    if isinstance(action, Splash):
+        what = "the splash"
+    elif isinstance(action, EnterSolution):
+        what = f"{play.name(action.seat)}'s answer {signed(action.solution)}"
+    else:
+        what = f"{play.name(action.seat)}'s {card_words(action)}"
+    return f"Taken back: {what}. {play.next_step()}".strip()
 
 
 def seat_list(play: MwmPlay, seats: Sequence[int]) -> str:
