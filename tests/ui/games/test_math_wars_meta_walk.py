@@ -10,6 +10,7 @@ import pygame
 import pytest
 
 from hardware.buttons import SeatPressed
+from tabletop.ui.app import App
 from tabletop.ui.games.math_wars_meta.cards import CardProblem, read_code
 from tabletop.ui.games.math_wars_meta.table import MwmTable as TableScene
 from tests.ui.game_scenery import form_seats, setup
@@ -23,6 +24,49 @@ from tests.ui.games.test_math_wars_meta import (
     type_number,
 )
 from tests.ui.scenery import make_app
+
+
+def cards_shown(
+    app: App, first: tuple[str, str] = ("C10", "K+2"), second: tuple[str, str] = ("C4", "K+1")
+) -> TableScene:
+    """Two children with real cards and a bot; the children's cards read by the camera."""
+    table = start(app, *CHILDREN_AND_BOT)
+    show(app, 0, *first)
+    show(app, 1, *second)
+    return table
+
+
+def full_table_verdict(app: App) -> TableScene:
+    """Seven children and a bot (MWM25), every child's division but 6 ÷ 3 leaving a
+    remainder, all answered right: the verdict on screen."""
+    auto = setup(app, "math-wars-meta")
+    form_seats(auto, 8, bots=(7,))
+    auto.tap("start")
+    table = app.stack.top
+    assert isinstance(table, TableScene)
+    for seat in range(7):
+        show(app, seat, f"C{5 + seat}", f"K/{seat + 2}")
+    for seat in range(7):
+        answer(app, seat, table.play.answer_for(seat).solution)
+    assert table.play.verdict is not None
+    return table
+
+
+def drawn_texts(table: TableScene) -> list[tuple[str, pygame.Rect]]:
+    """Every text the table draws (its words and where), drawn once now."""
+    drawn: list[tuple[str, pygame.Rect]] = []
+    painter = table.ctx.painter
+    text = painter.text
+
+    def spy(surface: pygame.Surface, words: str, *args: Any, **kw: Any) -> pygame.Rect:
+        rect = text(surface, words, *args, **kw)
+        drawn.append((words, rect))
+        return rect
+
+    painter.text = spy  # type: ignore[method-assign]
+    table.draw(pygame.Surface(table.ctx.metrics.size))
+    del painter.text
+    return drawn
 
 
 def test_mwm_a_card_typed_in_clears_the_refusal_before_it() -> None:
@@ -44,9 +88,7 @@ def test_mwm_score_card_foot_says_press_your_button_once_the_answer_is_typed() -
     """The Score Card's last line follows the child: "your answer?" before, "press your
     button!" once typed (as the answer box and the instruction line say), "ready!" after."""
     app = make_app()
-    table = start(app, *CHILDREN_AND_BOT)
-    show(app, 0, "C10", "K+2")
-    show(app, 1, "C4", "K+1")
+    table = cards_shown(app)
     assert table._foot(0)[0] == "your answer?"
     answer(app, 0, 12, press=False)
     assert table._foot(0)[0] == "press your button!"
@@ -83,17 +125,7 @@ def test_mwm2_many_remainder_rulings_leave_room_for_the_hands_winner() -> None:
     them in one sentence, so the hand's winner and the next step still fit it at
     800x480 in letters a child reads (six sentences pushed them out of the box)."""
     app = make_app()
-    auto = setup(app, "math-wars-meta")
-    form_seats(auto, 8, bots=(7,))
-    auto.tap("start")
-    table = app.stack.top
-    assert isinstance(table, TableScene)
-    play = table.play
-    for seat in range(7):
-        show(app, seat, f"C{5 + seat}", f"K/{seat + 2}")  # 6 ÷ 3 alone has no remainder
-    for seat in range(7):
-        answer(app, seat, play.answer_for(seat).solution)
-    assert play.verdict is not None
+    table = full_table_verdict(app)
     status = table.status()
     assert status.startswith(
         "Player 1, Player 3, Player 4, Player 5, Player 6 and Player 7: your division "
@@ -109,9 +141,7 @@ def test_mwm2_many_remainder_rulings_leave_room_for_the_hands_winner() -> None:
 def test_mwm2_one_remainder_ruling_names_the_sum() -> None:
     """MWM-2: a single division with a remainder keeps its own sentence, with the sum."""
     app = make_app()
-    table = start(app, *CHILDREN_AND_BOT)
-    show(app, 0, "C7", "K/2")
-    show(app, 1, "C4", "K+1")
+    table = cards_shown(app, ("C7", "K/2"))
     answer(app, 0, 7)
     answer(app, 1, 5)
     assert table.status().startswith("Player 1: 7 \u00f7 2 leaves a remainder, so only 7 counts.")
@@ -126,22 +156,10 @@ def test_mwm_answer_box_above_a_ready_tile_keeps_its_mark_off_its_caption(
     the answer box, which gets short. Its mark (••• or ✓) then sits beside the caption
     YOUR SOLUTION, not on it, and stays as big as a child reads (it was drawn over it)."""
     app = make_app(size)
-    table = start(app, *CHILDREN_AND_BOT)
-    show(app, 0, "C10", "K+2")
-    show(app, 1, "C4", "K+1")
+    table = cards_shown(app)
     answer(app, 0, 12, press=press)
-    drawn: list[tuple[str, pygame.Rect]] = []
-    painter = table.ctx.painter
-    text = painter.text
-
-    def spy(surface: pygame.Surface, words: str, *args: Any, **kw: Any) -> pygame.Rect:
-        rect = text(surface, words, *args, **kw)
-        drawn.append((words, rect))
-        return rect
-
-    painter.text = spy  # type: ignore[method-assign]
-    box = table.place("solve", 0)
-    table.draw(app.canvas)
+    drawn = drawn_texts(table)
+    box, painter = table.place("solve", 0), table.ctx.painter
     inside = [(words, rect) for words, rect in drawn if words and box.contains(rect)]
     assert [words for words, _ in inside] == ["YOUR SOLUTION", "\u2713" if press else "\u2022" * 3]
     (_, caption), (_, mark) = inside
@@ -154,9 +172,7 @@ def test_mwm_a_press_while_the_verdict_shows_names_the_button_as_it_reads() -> N
     it ("Next hand", "Math War"), as the instruction line does, not a "Next" that is not
     on the screen."""
     app = make_app()
-    table = start(app, *CHILDREN_AND_BOT)
-    show(app, 0, "C10", "K+2")
-    show(app, 1, "C4", "K+1")
+    table = cards_shown(app)
     answer(app, 0, 12)
     answer(app, 1, 5)
     assert table.play.verdict is not None and table.play.verdict.war  # Bot 3 has 12 too
@@ -230,16 +246,8 @@ def test_mwm_why_pages_a_full_tables_reasons_so_none_is_cut_off() -> None:
     from tabletop.ui.scenes.common import Choices
 
     app = make_app()
-    auto = setup(app, "math-wars-meta")
-    form_seats(auto, 8, bots=(7,))
-    auto.tap("start")
-    table = app.stack.top
-    assert isinstance(table, TableScene)
+    table = full_table_verdict(app)
     play = table.play
-    for seat in range(7):
-        show(app, seat, f"C{5 + seat}", f"K/{seat + 2}")
-    for seat in range(7):
-        answer(app, seat, play.answer_for(seat).solution)
     assert play.verdict is not None and len(play.verdict.lines) == 16
     tap(app, "why")
     pages = []
@@ -273,16 +281,7 @@ def test_mwm3_score_card_foot_keeps_the_cards_lost_when_the_numbers_are_big() ->
         show(app, seat, *cards)
     for seat in range(4):
         answer(app, seat, table.play.answer_for(seat).solution)
-    drawn: list[str] = []
-    painter = table.ctx.painter
-    text = painter.text
-
-    def spy(surface: pygame.Surface, words: str, *args: Any, **kw: Any) -> pygame.Rect:
-        drawn.append(words)
-        return text(surface, words, *args, **kw)
-
-    painter.text = spy  # type: ignore[method-assign]
-    table.draw(app.canvas)
+    drawn = [words for words, _ in drawn_texts(table)]
     assert "loses 1010" in drawn and "wins the hand!" in drawn
     assert not any(words.startswith("diff 1009") for words in drawn)
     assert not any(words.startswith("diff") and words.endswith("\u2026") for words in drawn)
@@ -292,9 +291,7 @@ def test_mwm_the_teachers_undo_says_what_it_took_back_and_the_step_again() -> No
     """The teacher's undo (behind the PIN) says which card or answer it took back and
     then the step to do again, naming who ("Do that step again" named neither)."""
     app = make_app()
-    table = start(app, *CHILDREN_AND_BOT)
-    show(app, 0, "C10", "K+2")
-    show(app, 1, "C4", "KX3")
+    table = cards_shown(app, second=("C4", "KX3"))
     teacher(app)
     tap(app, "choice.undo")
     assert table.status() == (
