@@ -63,6 +63,28 @@ def test_math_attack_play_refused_card_is_a_ghost_set_right_by_touch() -> None:
     assert play.state.lines[0] == ("FLIP", "+4") and play.state.turn == 0
 
 
+def test_math_attack_play_line_tapped_beside_its_red_card_sets_that_card_right() -> None:
+    """A child taps the number line, not quite the red card the camera could not read:
+    the card picked is that red card set right (not a second card after it), so the next
+    reading of the same line is no "card changed" refusal; so too by the seat button."""
+    play = table()
+    play.cards_seen(1, "line", ("FLIP",))
+    play.cards_seen(1, "line", ("FLIP", "?"))  # Ben's card: unreadable
+    ask = play.tap_line(0)
+    assert ask is not None and ask.key == "fix" and "\u201c?\u201d" in ask.title
+    play.answered(ask, "+4")
+    assert play.state.lines[0] == ("FLIP", "+4") and not play.ghosts
+    play.cards_seen(1, "line", ("FLIP", "?"))  # still unreadable: the fix holds
+    assert not play.trouble and play.state.turn == 0 and play.tone != "error"
+    play.cards_seen(2, "line", ("?",))  # Ana's card on Ben's line: unreadable
+    which = play.answered(play.seat_pressed(0), "1")  # type: ignore[arg-type]
+    assert which is not None and which.key == "card"
+    play.answered(which, "-3")
+    assert play.state.lines[1] == ("-3",) and not play.ghosts
+    play.cards_seen(2, "line", ("?",))
+    assert not play.trouble and play.state.turn == 1
+
+
 def test_math_attack_play_seat_button_asks_where_then_which_card() -> None:
     play = table()
     assert play.seat_pressed(1) is None and play.message == "Wait! It is Ana's turn."

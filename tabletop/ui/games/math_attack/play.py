@@ -362,7 +362,8 @@ class AttackPlay(TableController):
 
     def tap_line(self, line: int) -> Ask | None:
         """A number line tapped: play the picked card (virtual), or say which card went
-        there (real cards), or confirm an earlier card the camera keeps misreading."""
+        there (real cards; the red card on it, when there is one), or confirm an earlier
+        card the camera keeps misreading."""
         state = self.state
         if self.virtual and self.is_bot(state.turn):
             self.refuse("atk.ui.bot_turn")
@@ -376,6 +377,8 @@ class AttackPlay(TableController):
             return Ask("misread", title, YES_NO, given=(line,), yes_no=True)
         elif state.blocked == line:
             self.refuse("atk.blocked", self.facts(line), "tapped the blocked line")
+        elif line in self.ghosts:  # the card there is the red one: set it right
+            return self.ghost_tapped(line)
         else:
             return self.ask_card(line)
         return None
@@ -395,10 +398,10 @@ class AttackPlay(TableController):
         line = ask.given[0]
         if ask.key == "where" and answer in ("0", "1"):
             return self.ask_card(int(answer))
-        if ask.key == "card" and isinstance(answer, str):
+        if ask.key in ("card", "fix") and line in self.ghosts and isinstance(answer, str):
+            self.fix(line, answer)  # the red card on that line is the one meant
+        elif ask.key == "card" and isinstance(answer, str):
             self.put(line, answer)
-        elif ask.key == "fix" and line in self.ghosts and isinstance(answer, str):
-            self.fix(line, answer)
         elif ask.key == "misread" and answer == "yes" and line in self.misread:
             self.accept_misread(line)
         return None
