@@ -285,6 +285,18 @@ def test_math_attack_bot_game_refusals() -> None:
     assert scene.message.startswith("First tap one of your cards")
 
 
+def test_math_attack_picking_a_card_clears_the_refusal_it_answers() -> None:
+    """Against the bot: "First tap one of your cards" goes once a card is tapped; the
+    instruction line then says the real next step, in its usual colour, and says it aloud."""
+    _, auto, scene = start(bot="easy", first=0)
+    auto.tap("line.0")
+    assert scene.play.tone == "error" and scene.status().startswith("First tap one")
+    auto.tap("hand.2")
+    card = label(scene.state.hands[0][2])
+    assert scene.status() == f"Player 1: now tap the number line for your {card}."
+    assert scene.play.tone != "error" and scene.heard == scene.status()
+
+
 def test_math_attack_full_game_against_the_bot_by_taps_matches_the_engine() -> None:
     app, auto, scene = start(bot="easy", first=0)
     me = MathAttackBot("easy", seed=3)

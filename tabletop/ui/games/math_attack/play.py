@@ -349,8 +349,11 @@ class AttackPlay(TableController):
             self.refuse("atk.ui.bot_turn" if self.is_bot(self.state.turn) else "atk.ui.over")
 
     def pick(self, index: int) -> None:
-        """A card of the child's hand tapped (again: put back)."""
+        """A card of the child's hand tapped (again: put back): a refusal on the line
+        before it is answered, so it goes (the line shows the next step)."""
         self.selected = None if self.selected == index else index
+        if self.tone == "error":
+            self.say("")
 
     def ask_card(self, line: int, what: str = "card", title: str = "") -> Ask:
         """Which card (of all the cards, each under its face) went on ``line``."""
