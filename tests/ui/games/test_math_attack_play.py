@@ -99,6 +99,21 @@ def test_math_attack_play_seat_button_asks_where_then_which_card() -> None:
     assert play.answered(which, None) is None  # a picker closed without a card
 
 
+def test_math_attack_play_seat_button_skips_the_blocked_line() -> None:
+    """ATK-4: with a line blocked this turn the seat button does not offer it (the child
+    would pick a card from thirty, then hear the line was blocked): it asks at once which
+    card went on the open line."""
+    play = table()
+    play.cards_seen(2, "line", ("BLOCK",))  # Ana blocks Ben's line: Ben plays on Ana's
+    which = play.seat_pressed(1)
+    assert which is not None and which.key == "card" and which.given == (0,)
+    assert which.title == "Which card did Ben put on Ana's line?"
+    play.answered(which, "-6")
+    assert play.state.lines == (("-6",), ("BLOCK",)) and play.state.turn == 0
+    where = play.seat_pressed(0)  # the block is over: both lines again
+    assert where is not None and where.key == "where" and len(where.choices) == 2
+
+
 def test_math_attack_play_blocked_line_and_pass_refused_by_the_engine() -> None:
     """ATK-4 and ATK-6: the engine says no, the child reads why."""
     play = table()

@@ -326,7 +326,8 @@ class AttackPlay(TableController):
     # -- touch ----------------------------------------------------------------------------------
 
     def seat_pressed(self, seat: int) -> Ask | None:
-        """A seat button: on your turn (real cards) it enters your card by touch."""
+        """A seat button: on your turn (real cards) it enters your card by touch, asking
+        on which line first when both are open."""
         if seat not in (0, 1) or self.over:
             return None
         if self.is_bot(seat):
@@ -335,11 +336,19 @@ class AttackPlay(TableController):
             self.refuse("atk.not_your_turn", detail=f"seat {seat + 1} pressed out of turn")
         elif self.virtual:
             self.say(child_message("atk.ui.pick_card"))
+        elif len(open_lines := self.open_lines()) == 1:  # the other is blocked (ATK-4)
+            return self.ask_card(open_lines[0])
         else:
-            lines = tuple((str(i), f"{name}'s line") for i, name in enumerate(self.names))
+            lines = tuple((str(i), f"{self.names[i]}'s line") for i in open_lines)
             where = child_message("atk.ask.where", name=self.names[seat])
             return Ask("where", where, lines, given=(seat,))
         return None
+
+    def open_lines(self) -> list[int]:
+        """The lines the seat to play may put a card on now, as the engine says (both
+        when it allows none: the card entered is refused with the reason)."""
+        legal = GAME.legal_actions(self.state, self.state.turn)
+        return sorted({a.line for a in legal if isinstance(a, Play)}) or [0, 1]
 
     def explain(self, name: str) -> None:
         """A disabled target was tapped: say why it is off."""
