@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -122,6 +123,27 @@ def test_math_attack_play_blocked_line_and_pass_refused_by_the_engine() -> None:
     play.pass_turn()
     assert "You can still play a card" in play.message
     assert len([a for a in play.match.history if isinstance(a, (Play, Pass))]) == 1
+
+
+@pytest.mark.parametrize("bot", [None, "easy"])
+def test_math_attack_play_step_says_to_pass_when_no_card_can_go(bot: str | None) -> None:
+    """ATK-6: near the end a child may hold only cards that cannot go anywhere (a cancel
+    when both lines end in a green card; an empty hand): the instruction line says to tap
+    Can't play, not to play a card."""
+    virtual = bot is not None
+    match = Match(GAME, MathAttackSettings(hidden_hands=not virtual), 2, seed=3)
+    match.initial = replace(
+        match.initial,
+        phase="play",
+        lines=(("+4", "FLIP"), ("-2", "BLOCK")),
+        hands=(("CANCEL",), ("+1",)) if virtual else ((), ()),
+        hand_sizes=(1, 1) if virtual else (0, 1),
+        stack_size=0,
+    )
+    play = AttackPlay(names=("Ana", "Ben"), bot=bot, first=0, seed=3, match=match)
+    assert play.next_step() == "Ana: no card can go on a number line now. Tap Can't play."
+    play.pass_turn()
+    assert isinstance(play.match.history[-1], Pass) and play.state.turn == 1
 
 
 def test_math_attack_play_child_takes_back_own_card_once_then_the_teacher() -> None:

@@ -178,6 +178,8 @@ class AttackPlay(TableController):
         elif (wrong := next(iter(self.ghosts or self.trouble), None)) is not None:
             step = "tap_red" if wrong in self.ghosts else "put_back"
             facts["owner"] = self.names[wrong]
+        elif not self.play_hint():  # the engine allows no card now: only a pass (ATK-6)
+            step = "pass"
         elif not self.virtual or self.selected is None:
             step = ("tap" if self.virtual else "put") + last
         else:
