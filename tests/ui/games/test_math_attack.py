@@ -171,6 +171,36 @@ def test_math_attack_blocked_line_refused_with_reason() -> None:
     assert scene.state.lines == (("-2",), ("BLOCK",)) and scene.state.blocked is None
 
 
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("played", [1, 9, 20])
+def test_math_attack_blocked_words_never_cover_a_card(size, played: int) -> None:
+    """ATK-4: a blocked line says so in words, beside its cards on a short line and in the
+    corner of the hand's size on a long one: never over a card (they were drawn across
+    the cards of a long line)."""
+    from tabletop.ui.games.math_attack.table import line_geometry
+
+    app, _, scene = start(size)
+    cards = ["+1", "-2", "+3", "-4", "+5", "-6", "+7", "-8", "+9", "-10"] * 2
+    for n in range(1, played + 1):
+        see(app, 0, cards[:n])
+    see(app, 0, [*cards[:played], "BLOCK"])
+    assert scene.state.blocked == 0 and len(scene.state.lines[0]) == played + 1
+    painter, drawn = app.ctx.painter, []
+    text = painter.text
+
+    def recording(surface, words, *args, **kw):
+        drawn.append((words, rect := text(surface, words, *args, **kw)))
+        return rect
+
+    painter.text = recording  # type: ignore[method-assign]
+    app.step(force_draw=True)
+    geo = line_geometry(scene.m, scene.panels[0], played + 1)
+    covered = [r for r in (*geo.slots[:-1], geo.stub) if r is not None]
+    blocked = [r for words, r in drawn if "Blocked" in words]
+    assert len(blocked) == 1 and scene.panels[0].contains(blocked[0])
+    assert not [r for r in covered if r.colliderect(blocked[0])]
+
+
 def test_math_attack_card_that_cannot_be_in_a_hand() -> None:
     """Camera play: a card is legal only if a copy can still be in the hand."""
     app, _, scene = start()
