@@ -261,12 +261,32 @@ def test_math_attack_a_child_takes_back_their_own_last_card_without_the_pin() ->
     auto.tap("undo")
     assert app.stack.top is scene  # no PIN pad
     assert scene.state.lines == ((), ()) and scene.state.turn == 0
-    assert "take +5 off Player 1's line" in scene.message
+    assert "Take +5 off Player 1's line" in scene.status()
     see(app, 0, ["+5"])  # still on the table: not played again
     assert scene.state.lines == ((), ())
     see(app, 0, [])
     see(app, 0, ["+6"])
     assert scene.state.lines == (("+6",), ())
+
+
+def test_math_attack_instruction_line_says_each_step_once() -> None:
+    """The sentence and the step beside it do not say the same thing twice (on screen
+    and aloud): a move taken back, its card still on the table, an unreadable card."""
+    app, auto, scene = start()
+    see(app, 0, ["+5"])
+    auto.tap("undo")
+    assert scene.status() == (
+        "That move was taken back. Take +5 off Player 1's line, then Player 1 plays again."
+    )
+    see(app, 0, ["+5"])  # still there
+    assert scene.status().count("+5") == 1 and scene.play.tone == "error"
+    see(app, 0, [])
+    see(app, 1, ["?"])
+    assert scene.status() == (
+        "The camera cannot read the new card on Player 2's line. "
+        "Player 2's line: tap the red card to set it right."
+    )
+    assert scene.heard == "Player 2's line: tap the red card to set it right."
 
 
 def test_math_attack_undo_needs_the_teacher_pin_once_the_next_player_played() -> None:
@@ -283,7 +303,10 @@ def test_math_attack_undo_needs_the_teacher_pin_once_the_next_player_played() ->
     enter_pin(auto, DEFAULT_PIN)
     assert app.stack.top is scene
     assert scene.state.lines == (("+5",), ()) and scene.state.turn == 1
-    assert "take +3 off Player 2's line" in scene.message
+    assert scene.status() == (  # both cards taken back are still on the table
+        "That move was taken back. "
+        "Take +2 off Player 1's line and +3 off Player 2's line, then Player 2 plays again."
+    )
 
 
 def test_math_attack_undo_with_nothing_to_take_back() -> None:

@@ -164,7 +164,8 @@ def test_math_attack_play_child_takes_back_own_card_once_then_the_teacher() -> N
     play.take_back()
     assert not play.own_last_move() and play.can_undo()  # the rest is the teacher's
     play.undo()
-    assert play.state.lines == ((), ()) and "take +6 off Ana's line" in play.message
+    assert play.state.lines == ((), ()) and play.message == "That move was taken back."
+    assert play.next_step() == "Take +3 off Ben's line and +6 off Ana's line, then Ana plays again."
 
 
 def test_math_attack_play_a_card_taken_back_is_remembered_past_two_new_cards() -> None:
@@ -178,7 +179,7 @@ def test_math_attack_play_a_card_taken_back_is_remembered_past_two_new_cards() -
     refused = play.message
     assert play.state.lines == ((), ())
     play.cards_seen(1, "line", ("+5",))  # the +6 went; the +5 is still the one taken back
-    assert play.state.lines == ((), ()) and play.message != refused and "+5" in play.message
+    assert play.state.lines == ((), ()) and play.message != refused and "+5" in play.next_step()
     play.cards_seen(1, "line", ())
     play.cards_seen(1, "line", ("+6",))
     assert play.state.lines[0] == ("+6",)

@@ -173,8 +173,8 @@ class AttackPlay(TableController):
         elif self.is_bot(state.turn):
             step = "thinking"
         elif self.undone:
-            line, card = next(iter(self.undone.items()))
-            step, facts["card"], facts["owner"] = "take_off", label(card), self.names[line]
+            off = (f"{label(card)} off {self.names[at]}'s line" for at, card in self.undone.items())
+            step, facts["cards"] = "take_off", " and ".join(off)
         elif (wrong := next(iter(self.ghosts or self.trouble), None)) is not None:
             step = "tap_red" if wrong in self.ghosts else "put_back"
             facts["owner"] = self.names[wrong]
@@ -319,7 +319,7 @@ class AttackPlay(TableController):
             self.say(child_message("atk.undone.play", who=who, card=card, owner=owner, turn=turn))
         else:
             self.undone[taken.line] = taken.card
-            self.say(child_message("atk.ui.take_back", self.facts(taken.line, taken.card)))
+            self.say(child_message("atk.ui.take_back"))  # the step names the card
         if isinstance(taken, Play):
             self.fixes[taken.line].pop(len(self.state.lines[taken.line]), None)
         log.info("math-attack: undo: %r", taken)
@@ -482,7 +482,7 @@ class AttackPlay(TableController):
             self.say(f"{self.names[line]}'s line is back as it was.")
         elif extra and undone is not None and extra[0] == undone:
             self.undone[line] = undone  # still on the table: wait for it to go
-            self.say(child_message("atk.ui.take_back", {**facts, "card": label(undone)}), "error")
+            self.say(child_message("atk.ui.take_back"), "error")
         elif extra:
             self.new_card(line, len(known), codes[len(known)], extra[0])
 
