@@ -185,6 +185,26 @@ def test_math_attack_play_a_card_taken_back_is_remembered_past_two_new_cards() -
     assert play.state.lines[0] == ("+6",)
 
 
+def test_math_attack_play_a_card_set_right_by_touch_then_taken_back_is_still_that_card() -> None:
+    """A card the camera could not read, set right by touch, then taken back: while it is
+    still on the line the camera's reading of it is that card to take off (not a new red
+    card, which a tap would play again), also after a restart; once it is gone, a new
+    unreadable card there is new."""
+    play = table()
+    play.cards_seen(1, "line", ("?",))
+    play.answered(play.ghost_tapped(0), "+4")  # type: ignore[arg-type]
+    play.take_back()
+    again = AttackPlay(names=("Ana", "Ben"), bot=None, first=0, seed=3, match=play.match)
+    again.carry_on(play.record())  # the device restarted
+    for p in (play, again):
+        p.cards_seen(1, "line", ("?",))  # the +4, still unreadable, still there
+        assert not p.ghosts and p.state.lines == ((), ()) and p.tone == "error"
+        assert p.next_step() == "Take +4 off Ana's line, then Ana plays again."
+        p.cards_seen(1, "line", ())  # taken off
+        p.cards_seen(1, "line", ("?",))  # a new card the camera cannot read
+        assert p.ghosts[0].card is None and p.state.lines == ((), ())
+
+
 def test_math_attack_play_bot_moves_and_the_child_picks_from_the_hand() -> None:
     play = table(bot="easy", first=1)
     assert play.bot_due() and play.next_step() == "Ben is thinking\u2026"

@@ -320,8 +320,6 @@ class AttackPlay(TableController):
         else:
             self.undone[taken.line] = taken.card
             self.say(child_message("atk.ui.take_back"))  # the step names the card
-        if isinstance(taken, Play):
-            self.fixes[taken.line].pop(len(self.state.lines[taken.line]), None)
         log.info("math-attack: undo: %r", taken)
         self.sound("tap")
 
@@ -462,8 +460,11 @@ class AttackPlay(TableController):
         known, facts = self.state.lines[line], self.facts(line)
         wrong = next((i for i, card in enumerate(known) if read[i : i + 1] != [card]), None)
         extra = read[len(known) :]
-        # a card taken back is forgotten only once the line reads as one move or none
+        # a card taken back is forgotten only once the line reads as one move or none; a
+        # touch fix of it holds while it is on the table (the camera may still misread it)
         undone = self.undone.pop(line, None) if wrong is None and len(extra) < 2 else None
+        if undone is not None and extra[:1] != [undone]:
+            self.fixes[line] = {i: fix for i, fix in fixes.items() if i < len(known)}
         if wrong is not None:  # an earlier card is gone, or reads as another
             place = {**facts, "place": wrong + 1, "card": label(known[wrong])}
             what = "atk.ui.taken" if wrong >= len(read) else "atk.ui.moved"
