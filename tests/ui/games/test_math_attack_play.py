@@ -26,6 +26,18 @@ def table(**kw: object) -> AttackPlay:
     return play
 
 
+def at_state(bot: str | None, hands: tuple[tuple[str, ...], ...], **state: object) -> AttackPlay:
+    """Ana (seat 0) to play in a game set to ``state``, holding ``hands[0]`` (Ben, or the
+    bot, ``hands[1]``): the hands are the device's only against a bot."""
+    virtual = bot is not None
+    match = Match(GAME, MathAttackSettings(hidden_hands=not virtual), 2, seed=3)
+    sizes = (len(hands[0]), len(hands[1]))
+    match.initial = replace(
+        match.initial, phase="play", hands=hands if virtual else ((), ()), hand_sizes=sizes, **state
+    )
+    return AttackPlay(names=("Ana", "Ben"), bot=bot, first=0, seed=3, match=match)
+
+
 def test_math_attack_play_imports_no_pygame() -> None:
     code = "import sys; import tabletop.ui.games.math_attack.play; print('pygame' in sys.modules)"
     done = subprocess.run(
@@ -130,17 +142,8 @@ def test_math_attack_play_step_says_to_pass_when_no_card_can_go(bot: str | None)
     """ATK-6: near the end a child may hold only cards that cannot go anywhere (a cancel
     when both lines end in a green card; an empty hand): the instruction line says to tap
     Can't play, not to play a card."""
-    virtual = bot is not None
-    match = Match(GAME, MathAttackSettings(hidden_hands=not virtual), 2, seed=3)
-    match.initial = replace(
-        match.initial,
-        phase="play",
-        lines=(("+4", "FLIP"), ("-2", "BLOCK")),
-        hands=(("CANCEL",), ("+1",)) if virtual else ((), ()),
-        hand_sizes=(1, 1) if virtual else (0, 1),
-        stack_size=0,
-    )
-    play = AttackPlay(names=("Ana", "Ben"), bot=bot, first=0, seed=3, match=match)
+    hands = (("CANCEL",), ("+1",)) if bot else ((), ("+1",))
+    play = at_state(bot, hands, lines=(("+4", "FLIP"), ("-2", "BLOCK")), stack_size=0)
     assert play.next_step() == "Ana: no card can go on a number line now. Tap Can't play."
     play.pass_turn()
     assert isinstance(play.match.history[-1], Pass) and play.state.turn == 1
@@ -203,6 +206,21 @@ def test_math_attack_play_a_card_set_right_by_touch_then_taken_back_is_still_tha
         p.cards_seen(1, "line", ())  # taken off
         p.cards_seen(1, "line", ("?",))  # a new card the camera cannot read
         assert p.ghosts[0].card is None and p.state.lines == ((), ())
+
+
+@pytest.mark.parametrize("bot", [None, "easy"])
+def test_math_attack_play_last_turn_step_asks_for_one_card_not_the_last_one(
+    bot: str | None,
+) -> None:
+    """ATK-5: after =, the other player's step says it is their last turn and asks for one
+    card, any of the hand (it said "your last card", which reads as the one at the end)."""
+    hands = (("+1", "+2", "-3", "FLIP", "END"), ("+5", "-5", "+6", "-6"))
+    play = at_state(bot, hands, lines=((), ("END",)), stack_size=44, end_by=1)  # Ben played =
+    steps = {
+        None: "Ana, your last turn: put one card on a number line (or tap a line).",
+        "easy": "Ana, your last turn: tap one card in your hand, then a number line.",
+    }
+    assert play.next_step() == steps[bot]
 
 
 def test_math_attack_play_bot_moves_and_the_child_picks_from_the_hand() -> None:
