@@ -98,6 +98,24 @@ def test_math_attack_play_line_tapped_beside_its_red_card_sets_that_card_right()
     assert not play.trouble and play.state.turn == 1
 
 
+def test_math_attack_play_step_says_how_to_confirm_a_card_the_camera_misreads() -> None:
+    """The camera reads an earlier card as another: the step says to put it back, or, if
+    it is there already, to tap the line (the only way to say so, and nothing told it)."""
+    play = table()
+    play.cards_seen(1, "line", ("+7",))
+    play.cards_seen(2, "line", ("-2",))
+    play.cards_seen(1, "line", ("+1", "+3"))  # the +7 misread as +1
+    assert play.next_step() == (
+        "Ana's line: put +7 back as card 1. Is it there already? Tap the line."
+    )
+    ask = play.tap_line(0)
+    assert ask is not None and ask.key == "misread"
+    play.answered(ask, "yes")
+    assert play.state.lines[0] == ("+7", "+3") and not play.trouble
+    play.cards_seen(1, "line", ("+7",))  # a card missing: no misreading to confirm
+    assert play.next_step() == "Ana's line: put the cards back to set it right."
+
+
 def test_math_attack_play_seat_button_asks_where_then_which_card() -> None:
     play = table()
     assert play.seat_pressed(1) is None and play.message == "Wait! It is Ana's turn."

@@ -178,6 +178,10 @@ class AttackPlay(TableController):
         elif (wrong := next(iter(self.ghosts or self.trouble), None)) is not None:
             step = "tap_red" if wrong in self.ghosts else "put_back"
             facts["owner"] = self.names[wrong]
+            if step == "put_back" and wrong in self.misread:  # or the camera misreads it
+                at = self.misread[wrong][0]
+                step, facts["place"] = "misread", at + 1
+                facts["card"] = label(state.lines[wrong][at])
         elif not self.play_hint():  # the engine allows no card now: only a pass (ATK-6)
             step = "pass"
         elif not self.virtual or self.selected is None:
