@@ -180,7 +180,7 @@ class AttackPlay(TableController):
             facts["owner"] = self.names[wrong]
             if step == "put_back" and wrong in self.misread:  # or the camera misreads it
                 at = self.misread[wrong][0]
-                step, facts["place"] = "misread", at + 1
+                step, facts["place"] = "misread", str(at + 1)
                 facts["card"] = label(state.lines[wrong][at])
         elif not self.play_hint():  # the engine allows no card now: only a pass (ATK-6)
             step = "pass"
