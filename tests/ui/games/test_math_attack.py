@@ -201,6 +201,30 @@ def test_math_attack_blocked_words_never_cover_a_card(size, played: int) -> None
     assert not [r for r in covered if r.colliderect(blocked[0])]
 
 
+def test_math_attack_real_cards_can_t_play_asks_which_cards_are_shown() -> None:
+    """ATK-6 by taps: Can't play, then the hand shown (two cancels), passes the turn."""
+    from dataclasses import replace
+
+    app = make_app()
+    match = Match(GAME, MathAttackSettings(hidden_hands=True), 2, seed=3)
+    match.initial = replace(
+        match.initial,
+        phase="play",
+        lines=(("+4", "FLIP"), ("BLOCK",)),
+        hand_sizes=(2, 3),
+        stack_size=0,
+    )
+    scene = AttackScene(app.ctx, names=("Ana", "Ben"), seed=3, match=match)
+    app.stack.push(scene)
+    app.step()
+    auto = Autoplayer(app)
+    auto.tap("pass")
+    assert isinstance(app.stack.top, ChoiceGrid)
+    auto.tap("choice.CANCEL,CANCEL")
+    assert app.stack.top is scene and scene.state.turn == 1
+    assert scene.match.history == (Pass(0, ("CANCEL", "CANCEL")),)
+
+
 def test_math_attack_card_that_cannot_be_in_a_hand() -> None:
     """Camera play: a card is legal only if a copy can still be in the hand."""
     app, _, scene = start()

@@ -167,6 +167,25 @@ def test_math_attack_play_step_says_to_pass_when_no_card_can_go(bot: str | None)
     assert isinstance(play.match.history[-1], Pass) and play.state.turn == 1
 
 
+def test_math_attack_play_real_cards_a_child_holding_two_cancels_shows_them_and_passes() -> None:
+    """ATK-6 with real cards: a child may hold only cards that cannot go anywhere (two
+    cancels, both lines ending in a green card) while the device, which cannot see the
+    hand, still counts other cards as possible: Can't play asks which cards they show (it
+    refused the pass, and the game could not go on); No says why they must play."""
+    hands = (("CANCEL", "CANCEL"), ("+1", "+2", "+3"))
+    play = at_state(None, hands, lines=(("+4", "FLIP"), ("BLOCK",)), stack_size=0)
+    ask = play.pass_turn()
+    assert ask is not None and ask.key == "show" and ask.given == (0,)
+    assert ask.title == "Ana: show your cards to everyone. Which are they?"
+    assert ask.choices == (("CANCEL,CANCEL", "cancel and cancel"), ("no", "No"))
+    play.answered(ask, "no")
+    assert play.tone == "error" and play.message.startswith("You can still play a card")
+    assert play.state.turn == 0 and not play.match.history
+    play.answered(ask, "CANCEL,CANCEL")
+    assert play.match.history == (Pass(0, ("CANCEL", "CANCEL")),) and play.state.turn == 1
+    assert "show their hand and pass" in play.message
+
+
 def test_math_attack_play_child_takes_back_own_card_once_then_the_teacher() -> None:
     """Issue 21: the child's own last move is theirs to take back until it is acted on."""
     play = table()

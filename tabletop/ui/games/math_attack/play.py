@@ -258,17 +258,25 @@ class AttackPlay(TableController):
             return self.refuse("atk.unknown_card", detail=f"{card!r} is not a card code")
         return self.perform(Play(self.state.turn, card, line))
 
-    def pass_turn(self) -> None:
-        """The seat shows its hand and passes, if the engine allows it (ATK-6)."""
+    def pass_turn(self) -> Ask | None:
+        """The seat shows its hand and passes, if the engine allows it (ATK-6). With real
+        cards the device cannot see the hand: when a hand that cannot be played is one
+        the seat may hold (two cancels), the child says so."""
         seat = self.state.turn
         if self.is_bot(seat):
             self.refuse("atk.ui.bot_turn")
-            return
+            return None
         legal = GAME.legal_actions(self.state, seat)
-        if (pass_ := next((a for a in legal if isinstance(a, Pass)), None)) is None:
+        if (pass_ := next((a for a in legal if isinstance(a, Pass)), None)) is not None:
+            self.perform(pass_)
+            return None
+        hands = GAME.showable_hands(self.state, seat) if not self.virtual else []
+        if not hands:
             self.refuse("atk.ui.no_pass", detail=f"seat {seat + 1} may not pass")
-            return
-        self.perform(pass_)
+            return None
+        shown = tuple((",".join(hand), " and ".join(map(label, hand))) for hand in hands)
+        title = child_message("atk.ask.show", name=self.names[seat])
+        return Ask("show", title, (*shown, ("no", "No")), columns=len(shown) + 1, given=(seat,))
 
     def bot_due(self) -> bool:
         return self.is_bot(self.state.turn) and self.state.phase == "play"
@@ -410,7 +418,8 @@ class AttackPlay(TableController):
     def answered(self, ask: Ask, answer: Any) -> Ask | None:
         """The answer to ``ask`` about a line (None: closed without one): "where" (on which
         line the seat put a card), "card" (which card went on it), "fix" (which card a
-        camera card on it really is), "misread" (is an earlier card on it right?)."""
+        camera card on it really is), "misread" (is an earlier card on it right?); "show"
+        (which hand the seat ``given`` shows to pass, or "no")."""
         line = ask.given[0]
         if ask.key == "where" and answer in ("0", "1"):
             return self.ask_card(int(answer))
@@ -420,6 +429,10 @@ class AttackPlay(TableController):
             self.put(line, answer)
         elif ask.key == "misread" and answer == "yes" and line in self.misread:
             self.accept_misread(line)
+        elif ask.key == "show" and answer == "no":
+            self.refuse("atk.ui.no_pass", detail=f"seat {line + 1} has a card to play")
+        elif ask.key == "show" and isinstance(answer, str):  # the engine checks the hand
+            self.perform(Pass(line, tuple(answer.split(","))))
         return None
 
     def fix(self, line: int, card: str) -> None:

@@ -269,7 +269,7 @@ class AttackScene(TableScene):
         elif kind == "hand":
             play.pick(int(arg))
         elif name == "pass":
-            play.pass_turn()
+            self.ask_about(play.pass_turn())
         else:
             super().press(name)
 
