@@ -249,13 +249,14 @@ def test_math_attack_play_a_card_set_right_by_touch_then_taken_back_is_still_tha
 def test_math_attack_play_last_turn_step_asks_for_one_card_not_the_last_one(
     bot: str | None,
 ) -> None:
-    """ATK-5: after =, the other player's step says it is their last turn and asks for one
-    card, any of the hand (it said "your last card", which reads as the one at the end)."""
+    """ATK-5: after =, the other player's step asks for one card, any of the hand, as on
+    every turn (it said "your last card", which reads as the one at the end of the hand;
+    the top bar says "Last turn", and the sentence after = says whose)."""
     hands = (("+1", "+2", "-3", "FLIP", "END"), ("+5", "-5", "+6", "-6"))
     play = at_state(bot, hands, lines=((), ("END",)), stack_size=44, end_by=1)  # Ben played =
     steps = {
-        None: "Ana, your last turn: put one card on a number line (or tap a line).",
-        "easy": "Ana, your last turn: tap one card in your hand, then a number line.",
+        None: "Ana: put one card on a number line (or tap a line).",
+        "easy": "Ana: tap one card in your hand, then a number line.",
     }
     assert play.next_step() == steps[bot]
 

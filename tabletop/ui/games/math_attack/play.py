@@ -167,7 +167,6 @@ class AttackPlay(TableController):
 
     def next_step(self) -> str:
         state, facts = self.state, {"who": self.names[self.state.turn]}
-        last = "_last" if state.end_by is not None else ""
         if self.over or state.phase != "play":
             step = "over" if self.over else "dealing"
         elif self.is_bot(state.turn):
@@ -185,7 +184,7 @@ class AttackPlay(TableController):
         elif not self.play_hint():  # the engine allows no card now: only a pass (ATK-6)
             step = "pass"
         elif not self.virtual or self.selected is None:
-            step = ("tap" if self.virtual else "put") + last
+            step = "tap" if self.virtual else "put"  # a last turn: the top bar says so
         else:
             step, facts["card"] = "line", label(state.hands[0][self.selected])
         return child_message(f"atk.step.{step}", facts)
