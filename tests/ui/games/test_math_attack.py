@@ -223,6 +223,15 @@ def test_math_attack_real_cards_can_t_play_asks_which_cards_are_shown() -> None:
     auto.tap("choice.CANCEL,CANCEL")
     assert app.stack.top is scene and scene.state.turn == 1
     assert scene.match.history == (Pass(0, ("CANCEL", "CANCEL")),)
+    # said in a sentence that fits the instruction line (the engine's reasons, card by
+    # card, ran past its foot and were cut off)
+    assert scene.message == (
+        "Ana has no card that can go on a number line, so they show their hand and pass."
+    )
+    m, painter = scene.m, app.ctx.painter
+    room = scene.message_rect.inflate(-m.u(16), -m.u(8))
+    lines = painter.wrap(scene.status(), m.text, room.width)
+    assert len(lines) * painter.fonts.font(m.text, False).get_linesize() <= room.height
 
 
 def test_math_attack_card_that_cannot_be_in_a_hand() -> None:

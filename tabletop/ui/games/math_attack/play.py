@@ -202,6 +202,9 @@ class AttackPlay(TableController):
     def tell(self, action: Action, events: Sequence[Event]) -> None:
         """The ruling in plain words: what the card did, and what comes next."""
         words = [e.text for e in events if e.code not in SILENT]
+        if isinstance(action, Pass) and action.shown:  # the engine's reasons, card by card,
+            log.info("math-attack: %s", words[0])  # do not fit the screen: the log keeps them
+            words[0] = child_message("atk.said.passed", seat=action.seat + 1)
         if not self.virtual and any(e.code == "atk.drew" for e in events):
             words.append(child_message("atk.said.draw", seat=action.seat + 1))
         if binding := turn_words(self.state):
