@@ -228,10 +228,36 @@ def test_math_attack_real_cards_can_t_play_asks_which_cards_are_shown() -> None:
     assert scene.message == (
         "Ana has no card that can go on a number line, so they show their hand and pass."
     )
-    m, painter = scene.m, app.ctx.painter
+    assert status_fits(scene) == scene.m.text
+
+
+def status_fits(scene: AttackScene) -> int | None:
+    """The text size at which the instruction line fits its box (the painter shrinks it
+    a little, to 3/4), or None where it is cut off."""
+    m, painter = scene.m, scene.ctx.painter
     room = scene.message_rect.inflate(-m.u(16), -m.u(8))
-    lines = painter.wrap(scene.status(), m.text, room.width)
-    assert len(lines) * painter.fonts.font(m.text, False).get_linesize() <= room.height
+    for size in range(m.text, int(m.text * 0.75) - 1, -1):
+        lines = painter.wrap(scene.status(), size, room.width, scene.play.tone == "error")
+        if len(lines) * painter.fonts.font(size, False).get_linesize() <= room.height:
+            return size
+    return None
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_math_attack_a_block_and_the_next_step_fit_with_long_names(size) -> None:
+    """ATK-4: with long names the block's sentence pushed the next step off the
+    instruction line; it says who blocked which line, and what the other player must do."""
+    app = make_app(size)
+    scene = AttackScene(app.ctx, names=("Alexandra", "Maximilian"), seed=3)
+    app.stack.push(scene)
+    app.step()
+    see(app, 0, ["BLOCK"])
+    assert scene.status() == (
+        "Alexandra plays block on Alexandra's line. Alexandra, take a card from the stack. "
+        "Alexandra's line is blocked, so Maximilian must play on their own line. "
+        "Maximilian: put one card on a number line (or tap a line)."
+    )
+    assert status_fits(scene) is not None
 
 
 def test_math_attack_card_that_cannot_be_in_a_hand() -> None:

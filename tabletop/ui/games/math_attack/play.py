@@ -201,10 +201,7 @@ class AttackPlay(TableController):
 
     def tell(self, action: Action, events: Sequence[Event]) -> None:
         """The ruling in plain words: what the card did, and what comes next."""
-        words = [e.text for e in events if e.code not in SILENT]
-        if isinstance(action, Pass) and action.shown:  # the engine's reasons, card by card,
-            log.info("math-attack: %s", words[0])  # do not fit the screen: the log keeps them
-            words[0] = child_message("atk.said.passed", seat=action.seat + 1)
+        words = [self.sentence(action, e) for e in events if e.code not in SILENT]
         if not self.virtual and any(e.code == "atk.drew" for e in events):
             words.append(child_message("atk.said.draw", seat=action.seat + 1))
         if binding := turn_words(self.state):
@@ -213,6 +210,18 @@ class AttackPlay(TableController):
         self.sound("good" if played else "tap")
         self.say(seats_named(" ".join(words), self.names), "good" if played else "info")
         self.narrate(len(self.moves()), self.story_line(action))
+
+    def sentence(self, action: Action, event: Event) -> str:
+        """An event in words: the engine's, or a shorter one where the engine's, with its
+        reasons, would not fit the instruction line beside the next step (the log keeps it)."""
+        if event.code == "atk.blocked" and isinstance(action, Play):
+            short = child_message("atk.said.blocked", seat=action.seat + 1, line=action.line + 1)
+        elif event.code == "atk.passed" and isinstance(action, Pass) and action.shown:
+            short = child_message("atk.said.passed", seat=action.seat + 1)
+        else:
+            return event.text
+        log.info("math-attack: %s", event.text)
+        return short
 
     def story_line(self, action: Action) -> str:
         """The move in the game's story: who played what on whose line, and its total now
