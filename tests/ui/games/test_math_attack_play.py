@@ -186,6 +186,14 @@ def test_math_attack_play_real_cards_a_child_holding_two_cancels_shows_them_and_
     assert "show their hand and pass" in play.message
 
 
+def test_math_attack_play_foot_line_offers_to_take_back_a_pass() -> None:
+    """After a pass the foot line's free take-back speaks of the pass, not "a wrong card"."""
+    hands = ((), ("+1",))  # Ana's hand is empty
+    play = at_state(None, hands, lines=(("+4",), ("-2",)), stack_size=0)
+    play.pass_turn()
+    assert play.take_back_hint() == "Passed by mistake, Ana? Tap Undo to take it back."
+
+
 def test_math_attack_play_child_takes_back_own_card_once_then_the_teacher() -> None:
     """Issue 21: the child's own last move is theirs to take back until it is acted on."""
     play = table()

@@ -317,7 +317,8 @@ class AttackPlay(TableController):
         """How the child whose own last move it is takes it back ("" when it is not)."""
         if (last := self.own_last_move()) is None:
             return ""
-        return child_message("atk.ui.can_take_back", {"owner": self.names[last.seat]})
+        code = "atk.ui.can_take_back" + ("_pass" if isinstance(last, Pass) else "")
+        return child_message(code, {"owner": self.names[last.seat]})
 
     def take_back(self) -> None:
         self.undo()
