@@ -84,7 +84,7 @@ def test_math_attack_play_line_tapped_beside_its_red_card_sets_that_card_right()
     play.cards_seen(1, "line", ("FLIP",))
     play.cards_seen(1, "line", ("FLIP", "?"))  # Ben's card: unreadable
     ask = play.tap_line(0)
-    assert ask is not None and ask.key == "fix" and "\u201c?\u201d" in ask.title
+    assert ask is not None and ask.key == "fix" and "cannot read" in ask.title
     play.answered(ask, "+4")
     assert play.state.lines[0] == ("FLIP", "+4") and not play.ghosts
     play.cards_seen(1, "line", ("FLIP", "?"))  # still unreadable: the fix holds
@@ -114,6 +114,23 @@ def test_math_attack_play_step_says_how_to_confirm_a_card_the_camera_misreads() 
     assert play.state.lines[0] == ("+7", "+3") and not play.trouble
     play.cards_seen(1, "line", ("+7",))  # a card missing: no misreading to confirm
     assert play.next_step() == "Ana's line: put the cards back to set it right."
+
+
+@pytest.mark.parametrize(
+    ("code", "title"),
+    [
+        ("?", "The camera cannot read this card. Which card is it?"),
+        ("C17", "The camera read \u201cC17\u201d. Which card is it really?"),
+    ],
+)
+def test_math_attack_play_card_picker_for_a_red_card_says_what_the_camera_saw(
+    code: str, title: str
+) -> None:
+    """An unreadable card's picker says so in words (it quoted the camera's "?")."""
+    play = table()
+    play.cards_seen(1, "line", (code,))
+    ask = play.ghost_tapped(0)
+    assert ask is not None and ask.title == title
 
 
 def test_math_attack_play_seat_button_asks_where_then_which_card() -> None:

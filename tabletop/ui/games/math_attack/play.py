@@ -422,10 +422,9 @@ class AttackPlay(TableController):
     def ghost_tapped(self, line: int) -> Ask | None:
         if (ghost := self.ghosts.get(line)) is None:
             return None
-        read = ghost.code if ghost.card is None else label(ghost.card)
-        return self.ask_card(
-            line, "fix", f"The camera read \u201c{read}\u201d. Which card is it really?"
-        )
+        read = label(ghost.card) if ghost.card is not None else ghost.code
+        code = "atk.ask.fix_unread" if ghost.code in ("", "?") else "atk.ask.fix"
+        return self.ask_card(line, "fix", child_message(code, read=read))
 
     def answered(self, ask: Ask, answer: Any) -> Ask | None:
         """The answer to ``ask`` about a line (None: closed without one): "where" (on which
