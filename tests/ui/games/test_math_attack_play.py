@@ -286,6 +286,35 @@ def test_math_attack_play_last_turn_step_asks_for_one_card_not_the_last_one(
     assert play.next_step() == steps[bot]
 
 
+def test_math_attack_play_two_cards_taken_back_from_one_line_both_wait_to_go() -> None:
+    """Ben takes back his card on Ana's line, then the teacher takes back Ana's card
+    under it: both are still on her line, and the step names both (the second took the
+    first's place, and the line then read as "2 new cards: one card per turn")."""
+    play = table()
+    play.cards_seen(1, "line", ("+5",))
+    play.cards_seen(1, "line", ("+5", "+3"))  # Ben's +3 on Ana's line
+    play.take_back()
+    play.undo()  # the teacher's PIN: Ana's +5 too
+    assert play.state.lines == ((), ()) and play.state.turn == 0
+    both = "Take +5 and +3 off Ana's line, then Ana plays again."
+    assert play.next_step() == both
+    copy = Match.replay(list(play.match.log_lines()), {GAME.name: GAME})
+    again = AttackPlay(names=("Ana", "Ben"), bot=None, first=0, seed=3, match=copy)
+    again.carry_on(play.record())  # the device restarted
+    for p in (play, again):
+        p.cards_seen(1, "line", ("+5", "+3"))  # both still there: not two new cards
+        assert not p.trouble and p.next_step() == both and p.tone == "error"
+        p.cards_seen(1, "line", ("+3",))  # the +5 went first: the +3 is no new card
+        assert p.state.lines == ((), ()) and p.tone == "error"
+        assert p.next_step() == "Take +3 off Ana's line, then Ana plays again."
+        p.cards_seen(1, "line", ())
+        p.cards_seen(1, "line", ("+6",))
+        assert p.state.lines == (("+6",), ())
+    old = AttackPlay(names=("Ana", "Ben"), bot=None, first=0, seed=3)
+    old.carry_on({"undone": {"0": "+5"}})  # a record of the app before: one card a line
+    assert old.undone == {0: ("+5",)}
+
+
 def test_math_attack_play_bot_moves_and_the_child_picks_from_the_hand() -> None:
     play = table(bot="easy", first=1)
     assert play.bot_due() and play.next_step() == "Ben is thinking\u2026"
@@ -310,7 +339,7 @@ def test_math_attack_play_record_carries_on_fixes_and_cards_taken_back() -> None
     play.cards_seen(2, "line", ("+2",))
     play.take_back()
     record = play.record()
-    assert record == {"took_back": True, "undone": {"1": "+2"}, "fixes": {"0": [[0, "?", "+4"]]}}
+    assert record == {"took_back": True, "undone": {"1": ["+2"]}, "fixes": {"0": [[0, "?", "+4"]]}}
     again = AttackPlay(names=("Ana", "Ben"), bot=None, first=0, seed=3, match=play.match)
     again.carry_on(record)
     again.cards_seen(1, "line", ("?",))  # the camera still cannot read it: the fix holds

@@ -12,7 +12,7 @@ beside it. A method that needs a question answered returns an :class:`Ask`.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -112,7 +112,7 @@ class AttackPlay(TableController):
         self.selected: int | None = None  # index into the child's hand (virtual play)
         self.ghosts: dict[int, Ghost] = {}
         self.trouble: dict[int, str] = {}  # line -> what is wrong with the camera's reading
-        self.undone: dict[int, str] = {}  # line -> a card taken back but still on the table
+        self.undone: dict[int, tuple[str, ...]] = {}  # line -> cards taken back, still there
         self.fixes: dict[int, dict[int, tuple[str, str]]] = {0: {}, 1: {}}  # pos -> (read, card)
         self.misread: dict[int, tuple[int, str]] = {}  # line -> (position, code read)
         self.last_seen: dict[int, tuple[str, ...]] = {}
@@ -172,7 +172,10 @@ class AttackPlay(TableController):
         elif self.is_bot(state.turn):
             step = "thinking"
         elif self.undone:
-            off = (f"{label(card)} off {self.names[at]}'s line" for at, card in self.undone.items())
+            off = (
+                f"{' and '.join(map(label, cards))} off {self.names[at]}'s line"
+                for at, cards in self.undone.items()
+            )
             step, facts["cards"] = "take_off", " and ".join(off)
         elif (wrong := next(iter(self.ghosts or self.trouble), None)) is not None:
             step = "tap_red" if wrong in self.ghosts else "put_back"
@@ -342,7 +345,7 @@ class AttackPlay(TableController):
             who, card, owner = self.names[taken.seat], label(taken.card), self.names[taken.line]
             self.say(child_message("atk.undone.play", who=who, card=card, owner=owner, turn=turn))
         else:
-            self.undone[taken.line] = taken.card
+            self.undone[taken.line] = (taken.card, *self.undone.get(taken.line, ()))
             self.say(child_message("atk.ui.take_back"))  # the step names the card
         log.info("math-attack: undo: %r", taken)
         self.sound("tap")
@@ -488,10 +491,18 @@ class AttackPlay(TableController):
         known, facts = self.state.lines[line], self.facts(line)
         wrong = next((i for i, card in enumerate(known) if read[i : i + 1] != [card]), None)
         extra = read[len(known) :]
-        # a card taken back is forgotten only once the line reads as one move or none; a
-        # touch fix of it holds while it is on the table (the camera may still misread it)
-        undone = self.undone.pop(line, None) if wrong is None and len(extra) < 2 else None
-        if undone is not None and extra[:1] != [undone]:
+        # cards taken back are forgotten as they leave the line, or all once it reads as
+        # one move or none; a touch fix of one holds while it is on the table (the camera
+        # may still misread it)
+        taken = self.undone.pop(line, ())
+        rest: Iterator[str | None] = iter(taken)  # the new cards are only ones taken back
+        still = wrong is None and bool(extra) and all(card in rest for card in extra)
+        too_many = wrong is None and len(extra) > 1 and not still
+        if still:
+            self.undone[line] = tuple(card for card in extra if card is not None)
+        elif taken and (wrong is not None or too_many):
+            self.undone[line] = taken
+        elif taken:
             self.fixes[line] = {i: fix for i, fix in fixes.items() if i < len(known)}
         if wrong is not None:  # an earlier card is gone, or reads as another
             place = {**facts, "place": wrong + 1, "card": label(known[wrong])}
@@ -499,18 +510,17 @@ class AttackPlay(TableController):
             self.trouble[line] = self.refuse(what, place, f"camera {codes}")
             if wrong < len(read):
                 self.misread[line] = (wrong, codes[wrong])
-        elif len(extra) > 1:
+        elif too_many:
             n = len(extra)
             more = {**facts, "count": n, "extra": "one" if n == 2 else f"{n - 1}"}
             self.trouble[line] = self.refuse("atk.ui.two_cards", more, f"camera {codes}")
         else:
             self.trouble.pop(line, None)
-        if wrong is not None or len(extra) > 1:
+        if wrong is not None or too_many:
             self.ghosts.pop(line, None)
         elif not extra and self.ghosts.pop(line, None) is not None:
             self.say(f"{self.names[line]}'s line is back as it was.")
-        elif extra and undone is not None and extra[0] == undone:
-            self.undone[line] = undone  # still on the table: wait for it to go
+        elif still:  # only cards taken back: wait for them to go
             self.say(child_message("atk.ui.take_back"), "error")
         elif extra:
             self.new_card(line, len(known), codes[len(known)], extra[0])
@@ -533,7 +543,7 @@ class AttackPlay(TableController):
         """What the table keeps beyond the match (see the module)."""
         return {
             "took_back": self.took_back,
-            "undone": {str(line): card for line, card in self.undone.items()},
+            "undone": {str(line): list(cards) for line, cards in self.undone.items()},
             "fixes": {
                 str(line): [[pos, read, card] for pos, (read, card) in sorted(fixes.items())]
                 for line, fixes in self.fixes.items()
@@ -546,7 +556,8 @@ class AttackPlay(TableController):
         if not record:
             return
         self.took_back = bool(record.get("took_back", False))
-        self.undone = {int(line): str(card) for line, card in record.get("undone", {}).items()}
+        for line, cards in record.get("undone", {}).items():  # one card (str) before
+            self.undone[int(line)] = (cards,) if isinstance(cards, str) else tuple(cards)
         for line, fixes in record.get("fixes", {}).items():
             for pos, read, card in fixes:
                 self.fixes[int(line)][int(pos)] = (str(read), str(card))
