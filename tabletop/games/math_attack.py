@@ -295,7 +295,7 @@ class MathAttack(Game[MathAttackSettings, MathAttackState, Action]):
         ]
         if actions:
             return actions
-        return [Pass(seat, shown) for shown in self._showable_hands(state, seat)]
+        return [Pass(seat, shown) for shown in self.showable_hands(state, seat)]
 
     def apply(
         self, state: MathAttackState, action: Action
@@ -504,9 +504,10 @@ class MathAttack(Game[MathAttackSettings, MathAttackState, Action]):
         unseen = state.unseen()
         return [card for card in CARDS if unseen[card]]
 
-    def _showable_hands(self, state: MathAttackState, seat: Seat) -> list[tuple[str, ...]]:
-        """Hands the seat may show to pass: its hand, or in camera play every hand of the
-        right size made of cards that are unseen and cannot be played."""
+    def showable_hands(self, state: MathAttackState, seat: Seat) -> list[tuple[str, ...]]:
+        """Hands the seat may show to pass (ATK-6): its hand, or in camera play every hand
+        of the right size made of cards that are unseen and cannot be played (a pass the
+        device cannot see is possible: :meth:`legal_actions` lists plays instead)."""
         if not state.settings.hidden_hands:
             return [state.hands[seat]]
         unseen = state.unseen()

@@ -88,7 +88,8 @@ def test_camera_pass_with_a_shown_hand_of_unplayable_cards() -> None:
     state = camera_state((("+4", "FLIP"), ("BLOCK",)), sizes=(2, 3), stack_size=0)
     # cards other than cancel could be in a hand of 2, so plays are legal...
     assert any(isinstance(a, Play) for a in GAME.legal_actions(state, 0))
-    # ...but a player who shows two cancels may pass
+    # ...but a player who shows two cancels may pass: the one hand that could be shown
+    assert GAME.showable_hands(state, 0) == [("CANCEL", "CANCEL")]
     state2, events = GAME.apply(state, Pass(0, ("CANCEL", "CANCEL")))
     assert events[0].code == "atk.passed" and state2.turn == 1
 

@@ -171,6 +171,95 @@ def test_math_attack_blocked_line_refused_with_reason() -> None:
     assert scene.state.lines == (("-2",), ("BLOCK",)) and scene.state.blocked is None
 
 
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("played", [1, 9, 20])
+def test_math_attack_blocked_words_never_cover_a_card(size, played: int) -> None:
+    """ATK-4: a blocked line says so in words, beside its cards on a short line and in the
+    corner of the hand's size on a long one: never over a card (they were drawn across
+    the cards of a long line)."""
+    from tabletop.ui.games.math_attack.table import line_geometry
+
+    app, _, scene = start(size)
+    cards = ["+1", "-2", "+3", "-4", "+5", "-6", "+7", "-8", "+9", "-10"] * 2
+    for n in range(1, played + 1):
+        see(app, 0, cards[:n])
+    see(app, 0, [*cards[:played], "BLOCK"])
+    assert scene.state.blocked == 0 and len(scene.state.lines[0]) == played + 1
+    painter, drawn = app.ctx.painter, []
+    text = painter.text
+
+    def recording(surface, words, *args, **kw):
+        drawn.append((words, rect := text(surface, words, *args, **kw)))
+        return rect
+
+    painter.text = recording  # type: ignore[method-assign]
+    app.step(force_draw=True)
+    geo = line_geometry(scene.m, scene.panels[0], played + 1)
+    covered = [r for r in (*geo.slots[:-1], geo.stub) if r is not None]
+    blocked = [r for words, r in drawn if "Blocked" in words]
+    assert len(blocked) == 1 and scene.panels[0].contains(blocked[0])
+    assert not [r for r in covered if r.colliderect(blocked[0])]
+
+
+def test_math_attack_real_cards_can_t_play_asks_which_cards_are_shown() -> None:
+    """ATK-6 by taps: Can't play, then the hand shown (two cancels), passes the turn."""
+    from dataclasses import replace
+
+    app = make_app()
+    match = Match(GAME, MathAttackSettings(hidden_hands=True), 2, seed=3)
+    match.initial = replace(
+        match.initial,
+        phase="play",
+        lines=(("+4", "FLIP"), ("BLOCK",)),
+        hand_sizes=(2, 3),
+        stack_size=0,
+    )
+    scene = AttackScene(app.ctx, names=("Ana", "Ben"), seed=3, match=match)
+    app.stack.push(scene)
+    app.step()
+    auto = Autoplayer(app)
+    auto.tap("pass")
+    assert isinstance(app.stack.top, ChoiceGrid)
+    auto.tap("choice.CANCEL,CANCEL")
+    assert app.stack.top is scene and scene.state.turn == 1
+    assert scene.match.history == (Pass(0, ("CANCEL", "CANCEL")),)
+    # said in a sentence that fits the instruction line (the engine's reasons, card by
+    # card, ran past its foot and were cut off)
+    assert scene.message == (
+        "Ana has no card that can go on a number line, so they show their hand and pass."
+    )
+    assert status_fits(scene) == scene.m.text
+
+
+def status_fits(scene: AttackScene) -> int | None:
+    """The text size at which the instruction line fits its box (the painter shrinks it
+    a little, to 3/4), or None where it is cut off."""
+    m, painter = scene.m, scene.ctx.painter
+    room = scene.message_rect.inflate(-m.u(16), -m.u(8))
+    for size in range(m.text, int(m.text * 0.75) - 1, -1):
+        lines = painter.wrap(scene.status(), size, room.width, scene.play.tone == "error")
+        if len(lines) * painter.fonts.font(size, False).get_linesize() <= room.height:
+            return size
+    return None
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_math_attack_a_block_and_the_next_step_fit_with_long_names(size) -> None:
+    """ATK-4: with long names the block's sentence pushed the next step off the
+    instruction line; it says who blocked which line, and what the other player must do."""
+    app = make_app(size)
+    scene = AttackScene(app.ctx, names=("Alexandra", "Maximilian"), seed=3)
+    app.stack.push(scene)
+    app.step()
+    see(app, 0, ["BLOCK"])
+    assert scene.status() == (
+        "Alexandra plays block on Alexandra's line. Alexandra, take a card from the stack. "
+        "Alexandra's line is blocked, so Maximilian must play on their own line. "
+        "Maximilian: put one card on a number line (or tap a line)."
+    )
+    assert status_fits(scene) is not None
+
+
 def test_math_attack_card_that_cannot_be_in_a_hand() -> None:
     """Camera play: a card is legal only if a copy can still be in the hand."""
     app, _, scene = start()
@@ -231,12 +320,32 @@ def test_math_attack_a_child_takes_back_their_own_last_card_without_the_pin() ->
     auto.tap("undo")
     assert app.stack.top is scene  # no PIN pad
     assert scene.state.lines == ((), ()) and scene.state.turn == 0
-    assert "take +5 off Player 1's line" in scene.message
+    assert "Take +5 off Player 1's line" in scene.status()
     see(app, 0, ["+5"])  # still on the table: not played again
     assert scene.state.lines == ((), ())
     see(app, 0, [])
     see(app, 0, ["+6"])
     assert scene.state.lines == (("+6",), ())
+
+
+def test_math_attack_instruction_line_says_each_step_once() -> None:
+    """The sentence and the step beside it do not say the same thing twice (on screen
+    and aloud): a move taken back, its card still on the table, an unreadable card."""
+    app, auto, scene = start()
+    see(app, 0, ["+5"])
+    auto.tap("undo")
+    assert scene.status() == (
+        "That move was taken back. Take +5 off Player 1's line, then Player 1 plays again."
+    )
+    see(app, 0, ["+5"])  # still there
+    assert scene.status().count("+5") == 1 and scene.play.tone == "error"
+    see(app, 0, [])
+    see(app, 1, ["?"])
+    assert scene.status() == (
+        "The camera cannot read the new card on Player 2's line. "
+        "Player 2's line: tap the red card to set it right."
+    )
+    assert scene.heard == "Player 2's line: tap the red card to set it right."
 
 
 def test_math_attack_undo_needs_the_teacher_pin_once_the_next_player_played() -> None:
@@ -253,7 +362,10 @@ def test_math_attack_undo_needs_the_teacher_pin_once_the_next_player_played() ->
     enter_pin(auto, DEFAULT_PIN)
     assert app.stack.top is scene
     assert scene.state.lines == (("+5",), ()) and scene.state.turn == 1
-    assert "take +3 off Player 2's line" in scene.message
+    assert scene.status() == (  # both cards taken back are still on the table
+        "That move was taken back. "
+        "Take +2 off Player 1's line and +3 off Player 2's line, then Player 2 plays again."
+    )
 
 
 def test_math_attack_undo_with_nothing_to_take_back() -> None:
@@ -283,6 +395,18 @@ def test_math_attack_bot_game_refusals() -> None:
     assert scene.state.turn == 0 and len(scene.match.history) > 10
     auto.tap("line.1")
     assert scene.message.startswith("First tap one of your cards")
+
+
+def test_math_attack_picking_a_card_clears_the_refusal_it_answers() -> None:
+    """Against the bot: "First tap one of your cards" goes once a card is tapped; the
+    instruction line then says the real next step, in its usual colour, and says it aloud."""
+    _, auto, scene = start(bot="easy", first=0)
+    auto.tap("line.0")
+    assert scene.play.tone == "error" and scene.status().startswith("First tap one")
+    auto.tap("hand.2")
+    card = label(scene.state.hands[0][2])
+    assert scene.status() == f"Player 1: now tap the number line for your {card}."
+    assert scene.play.tone != "error" and scene.heard == scene.status()
 
 
 def test_math_attack_full_game_against_the_bot_by_taps_matches_the_engine() -> None:

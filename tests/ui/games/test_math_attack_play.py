@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -23,6 +24,18 @@ def table(**kw: object) -> AttackPlay:
     play = AttackPlay(**{"names": ("Ana", "Ben"), "bot": None, "first": 0, "seed": 3, **kw})
     play.deal()
     return play
+
+
+def at_state(bot: str | None, hands: tuple[tuple[str, ...], ...], **state: object) -> AttackPlay:
+    """Ana (seat 0) to play in a game set to ``state``, holding ``hands[0]`` (Ben, or the
+    bot, ``hands[1]``): the hands are the device's only against a bot."""
+    virtual = bot is not None
+    match = Match(GAME, MathAttackSettings(hidden_hands=not virtual), 2, seed=3)
+    sizes = (len(hands[0]), len(hands[1]))
+    match.initial = replace(
+        match.initial, phase="play", hands=hands if virtual else ((), ()), hand_sizes=sizes, **state
+    )
+    return AttackPlay(names=("Ana", "Ben"), bot=bot, first=0, seed=3, match=match)
 
 
 def test_math_attack_play_imports_no_pygame() -> None:
@@ -63,6 +76,63 @@ def test_math_attack_play_refused_card_is_a_ghost_set_right_by_touch() -> None:
     assert play.state.lines[0] == ("FLIP", "+4") and play.state.turn == 0
 
 
+def test_math_attack_play_line_tapped_beside_its_red_card_sets_that_card_right() -> None:
+    """A child taps the number line, not quite the red card the camera could not read:
+    the card picked is that red card set right (not a second card after it), so the next
+    reading of the same line is no "card changed" refusal; so too by the seat button."""
+    play = table()
+    play.cards_seen(1, "line", ("FLIP",))
+    play.cards_seen(1, "line", ("FLIP", "?"))  # Ben's card: unreadable
+    ask = play.tap_line(0)
+    assert ask is not None and ask.key == "fix" and "cannot read" in ask.title
+    play.answered(ask, "+4")
+    assert play.state.lines[0] == ("FLIP", "+4") and not play.ghosts
+    play.cards_seen(1, "line", ("FLIP", "?"))  # still unreadable: the fix holds
+    assert not play.trouble and play.state.turn == 0 and play.tone != "error"
+    play.cards_seen(2, "line", ("?",))  # Ana's card on Ben's line: unreadable
+    which = play.answered(play.seat_pressed(0), "1")  # type: ignore[arg-type]
+    assert which is not None and which.key == "card"
+    play.answered(which, "-3")
+    assert play.state.lines[1] == ("-3",) and not play.ghosts
+    play.cards_seen(2, "line", ("?",))
+    assert not play.trouble and play.state.turn == 1
+
+
+def test_math_attack_play_step_says_how_to_confirm_a_card_the_camera_misreads() -> None:
+    """The camera reads an earlier card as another: the step says to put it back, or, if
+    it is there already, to tap the line (the only way to say so, and nothing told it)."""
+    play = table()
+    play.cards_seen(1, "line", ("+7",))
+    play.cards_seen(2, "line", ("-2",))
+    play.cards_seen(1, "line", ("+1", "+3"))  # the +7 misread as +1
+    assert play.next_step() == (
+        "Ana's line: put +7 back as card 1. Is it there already? Tap the line."
+    )
+    ask = play.tap_line(0)
+    assert ask is not None and ask.key == "misread"
+    play.answered(ask, "yes")
+    assert play.state.lines[0] == ("+7", "+3") and not play.trouble
+    play.cards_seen(1, "line", ("+7",))  # a card missing: no misreading to confirm
+    assert play.next_step() == "Ana's line: put the cards back to set it right."
+
+
+@pytest.mark.parametrize(
+    ("code", "title"),
+    [
+        ("?", "The camera cannot read this card. Which card is it?"),
+        ("C17", "The camera read \u201cC17\u201d. Which card is it really?"),
+    ],
+)
+def test_math_attack_play_card_picker_for_a_red_card_says_what_the_camera_saw(
+    code: str, title: str
+) -> None:
+    """An unreadable card's picker says so in words (it quoted the camera's "?")."""
+    play = table()
+    play.cards_seen(1, "line", (code,))
+    ask = play.ghost_tapped(0)
+    assert ask is not None and ask.title == title
+
+
 def test_math_attack_play_seat_button_asks_where_then_which_card() -> None:
     play = table()
     assert play.seat_pressed(1) is None and play.message == "Wait! It is Ana's turn."
@@ -77,6 +147,21 @@ def test_math_attack_play_seat_button_asks_where_then_which_card() -> None:
     assert play.answered(which, None) is None  # a picker closed without a card
 
 
+def test_math_attack_play_seat_button_skips_the_blocked_line() -> None:
+    """ATK-4: with a line blocked this turn the seat button does not offer it (the child
+    would pick a card from thirty, then hear the line was blocked): it asks at once which
+    card went on the open line."""
+    play = table()
+    play.cards_seen(2, "line", ("BLOCK",))  # Ana blocks Ben's line: Ben plays on Ana's
+    which = play.seat_pressed(1)
+    assert which is not None and which.key == "card" and which.given == (0,)
+    assert which.title == "Which card did Ben put on Ana's line?"
+    play.answered(which, "-6")
+    assert play.state.lines == (("-6",), ("BLOCK",)) and play.state.turn == 0
+    where = play.seat_pressed(0)  # the block is over: both lines again
+    assert where is not None and where.key == "where" and len(where.choices) == 2
+
+
 def test_math_attack_play_blocked_line_and_pass_refused_by_the_engine() -> None:
     """ATK-4 and ATK-6: the engine says no, the child reads why."""
     play = table()
@@ -85,6 +170,45 @@ def test_math_attack_play_blocked_line_and_pass_refused_by_the_engine() -> None:
     play.pass_turn()
     assert "You can still play a card" in play.message
     assert len([a for a in play.match.history if isinstance(a, (Play, Pass))]) == 1
+
+
+@pytest.mark.parametrize("bot", [None, "easy"])
+def test_math_attack_play_step_says_to_pass_when_no_card_can_go(bot: str | None) -> None:
+    """ATK-6: near the end a child may hold only cards that cannot go anywhere (a cancel
+    when both lines end in a green card; an empty hand): the instruction line says to tap
+    Can't play, not to play a card."""
+    hands = (("CANCEL",), ("+1",)) if bot else ((), ("+1",))
+    play = at_state(bot, hands, lines=(("+4", "FLIP"), ("-2", "BLOCK")), stack_size=0)
+    assert play.next_step() == "Ana: no card can go on a number line now. Tap Can't play."
+    play.pass_turn()
+    assert isinstance(play.match.history[-1], Pass) and play.state.turn == 1
+
+
+def test_math_attack_play_real_cards_a_child_holding_two_cancels_shows_them_and_passes() -> None:
+    """ATK-6 with real cards: a child may hold only cards that cannot go anywhere (two
+    cancels, both lines ending in a green card) while the device, which cannot see the
+    hand, still counts other cards as possible: Can't play asks which cards they show (it
+    refused the pass, and the game could not go on); No says why they must play."""
+    hands = (("CANCEL", "CANCEL"), ("+1", "+2", "+3"))
+    play = at_state(None, hands, lines=(("+4", "FLIP"), ("BLOCK",)), stack_size=0)
+    ask = play.pass_turn()
+    assert ask is not None and ask.key == "show" and ask.given == (0,)
+    assert ask.title == "Ana: show your cards to everyone. Which are they?"
+    assert ask.choices == (("CANCEL,CANCEL", "cancel and cancel"), ("no", "No"))
+    play.answered(ask, "no")
+    assert play.tone == "error" and play.message.startswith("You can still play a card")
+    assert play.state.turn == 0 and not play.match.history
+    play.answered(ask, "CANCEL,CANCEL")
+    assert play.match.history == (Pass(0, ("CANCEL", "CANCEL")),) and play.state.turn == 1
+    assert "show their hand and pass" in play.message
+
+
+def test_math_attack_play_foot_line_offers_to_take_back_a_pass() -> None:
+    """After a pass the foot line's free take-back speaks of the pass, not "a wrong card"."""
+    hands = ((), ("+1",))  # Ana's hand is empty
+    play = at_state(None, hands, lines=(("+4",), ("-2",)), stack_size=0)
+    play.pass_turn()
+    assert play.take_back_hint() == "Passed by mistake, Ana? Tap Undo to take it back."
 
 
 def test_math_attack_play_child_takes_back_own_card_once_then_the_teacher() -> None:
@@ -105,7 +229,8 @@ def test_math_attack_play_child_takes_back_own_card_once_then_the_teacher() -> N
     play.take_back()
     assert not play.own_last_move() and play.can_undo()  # the rest is the teacher's
     play.undo()
-    assert play.state.lines == ((), ()) and "take +6 off Ana's line" in play.message
+    assert play.state.lines == ((), ()) and play.message == "That move was taken back."
+    assert play.next_step() == "Take +3 off Ben's line and +6 off Ana's line, then Ana plays again."
 
 
 def test_math_attack_play_a_card_taken_back_is_remembered_past_two_new_cards() -> None:
@@ -119,10 +244,75 @@ def test_math_attack_play_a_card_taken_back_is_remembered_past_two_new_cards() -
     refused = play.message
     assert play.state.lines == ((), ())
     play.cards_seen(1, "line", ("+5",))  # the +6 went; the +5 is still the one taken back
-    assert play.state.lines == ((), ()) and play.message != refused and "+5" in play.message
+    assert play.state.lines == ((), ()) and play.message != refused and "+5" in play.next_step()
     play.cards_seen(1, "line", ())
     play.cards_seen(1, "line", ("+6",))
     assert play.state.lines[0] == ("+6",)
+
+
+def test_math_attack_play_a_card_set_right_by_touch_then_taken_back_is_still_that_card() -> None:
+    """A card the camera could not read, set right by touch, then taken back: while it is
+    still on the line the camera's reading of it is that card to take off (not a new red
+    card, which a tap would play again), also after a restart; once it is gone, a new
+    unreadable card there is new."""
+    play = table()
+    play.cards_seen(1, "line", ("?",))
+    play.answered(play.ghost_tapped(0), "+4")  # type: ignore[arg-type]
+    play.take_back()
+    again = AttackPlay(names=("Ana", "Ben"), bot=None, first=0, seed=3, match=play.match)
+    again.carry_on(play.record())  # the device restarted
+    for p in (play, again):
+        p.cards_seen(1, "line", ("?",))  # the +4, still unreadable, still there
+        assert not p.ghosts and p.state.lines == ((), ()) and p.tone == "error"
+        assert p.next_step() == "Take +4 off Ana's line, then Ana plays again."
+        p.cards_seen(1, "line", ())  # taken off
+        p.cards_seen(1, "line", ("?",))  # a new card the camera cannot read
+        assert p.ghosts[0].card is None and p.state.lines == ((), ())
+
+
+@pytest.mark.parametrize("bot", [None, "easy"])
+def test_math_attack_play_last_turn_step_asks_for_one_card_not_the_last_one(
+    bot: str | None,
+) -> None:
+    """ATK-5: after =, the other player's step asks for one card, any of the hand, as on
+    every turn (it said "your last card", which reads as the one at the end of the hand;
+    the top bar says "Last turn", and the sentence after = says whose)."""
+    hands = (("+1", "+2", "-3", "FLIP", "END"), ("+5", "-5", "+6", "-6"))
+    play = at_state(bot, hands, lines=((), ("END",)), stack_size=44, end_by=1)  # Ben played =
+    steps = {
+        None: "Ana: put one card on a number line (or tap a line).",
+        "easy": "Ana: tap one card in your hand, then a number line.",
+    }
+    assert play.next_step() == steps[bot]
+
+
+def test_math_attack_play_two_cards_taken_back_from_one_line_both_wait_to_go() -> None:
+    """Ben takes back his card on Ana's line, then the teacher takes back Ana's card
+    under it: both are still on her line, and the step names both (the second took the
+    first's place, and the line then read as "2 new cards: one card per turn")."""
+    play = table()
+    play.cards_seen(1, "line", ("+5",))
+    play.cards_seen(1, "line", ("+5", "+3"))  # Ben's +3 on Ana's line
+    play.take_back()
+    play.undo()  # the teacher's PIN: Ana's +5 too
+    assert play.state.lines == ((), ()) and play.state.turn == 0
+    both = "Take +5 and +3 off Ana's line, then Ana plays again."
+    assert play.next_step() == both
+    copy = Match.replay(list(play.match.log_lines()), {GAME.name: GAME})
+    again = AttackPlay(names=("Ana", "Ben"), bot=None, first=0, seed=3, match=copy)
+    again.carry_on(play.record())  # the device restarted
+    for p in (play, again):
+        p.cards_seen(1, "line", ("+5", "+3"))  # both still there: not two new cards
+        assert not p.trouble and p.next_step() == both and p.tone == "error"
+        p.cards_seen(1, "line", ("+3",))  # the +5 went first: the +3 is no new card
+        assert p.state.lines == ((), ()) and p.tone == "error"
+        assert p.next_step() == "Take +3 off Ana's line, then Ana plays again."
+        p.cards_seen(1, "line", ())
+        p.cards_seen(1, "line", ("+6",))
+        assert p.state.lines == (("+6",), ())
+    old = AttackPlay(names=("Ana", "Ben"), bot=None, first=0, seed=3)
+    old.carry_on({"undone": {"0": "+5"}})  # a record of the app before: one card a line
+    assert old.undone == {0: ("+5",)}
 
 
 def test_math_attack_play_bot_moves_and_the_child_picks_from_the_hand() -> None:
@@ -149,7 +339,7 @@ def test_math_attack_play_record_carries_on_fixes_and_cards_taken_back() -> None
     play.cards_seen(2, "line", ("+2",))
     play.take_back()
     record = play.record()
-    assert record == {"took_back": True, "undone": {"1": "+2"}, "fixes": {"0": [[0, "?", "+4"]]}}
+    assert record == {"took_back": True, "undone": {"1": ["+2"]}, "fixes": {"0": [[0, "?", "+4"]]}}
     again = AttackPlay(names=("Ana", "Ben"), bot=None, first=0, seed=3, match=play.match)
     again.carry_on(record)
     again.cards_seen(1, "line", ("?",))  # the camera still cannot read it: the fix holds

@@ -12,7 +12,7 @@ beside it. A method that needs a question answered returns an :class:`Ask`.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -112,7 +112,7 @@ class AttackPlay(TableController):
         self.selected: int | None = None  # index into the child's hand (virtual play)
         self.ghosts: dict[int, Ghost] = {}
         self.trouble: dict[int, str] = {}  # line -> what is wrong with the camera's reading
-        self.undone: dict[int, str] = {}  # line -> a card taken back but still on the table
+        self.undone: dict[int, tuple[str, ...]] = {}  # line -> cards taken back, still there
         self.fixes: dict[int, dict[int, tuple[str, str]]] = {0: {}, 1: {}}  # pos -> (read, card)
         self.misread: dict[int, tuple[int, str]] = {}  # line -> (position, code read)
         self.last_seen: dict[int, tuple[str, ...]] = {}
@@ -167,19 +167,27 @@ class AttackPlay(TableController):
 
     def next_step(self) -> str:
         state, facts = self.state, {"who": self.names[self.state.turn]}
-        last = "_last" if state.end_by is not None else ""
         if self.over or state.phase != "play":
             step = "over" if self.over else "dealing"
         elif self.is_bot(state.turn):
             step = "thinking"
         elif self.undone:
-            line, card = next(iter(self.undone.items()))
-            step, facts["card"], facts["owner"] = "take_off", label(card), self.names[line]
+            off = (
+                f"{' and '.join(map(label, cards))} off {self.names[at]}'s line"
+                for at, cards in self.undone.items()
+            )
+            step, facts["cards"] = "take_off", " and ".join(off)
         elif (wrong := next(iter(self.ghosts or self.trouble), None)) is not None:
             step = "tap_red" if wrong in self.ghosts else "put_back"
             facts["owner"] = self.names[wrong]
+            if step == "put_back" and wrong in self.misread:  # or the camera misreads it
+                at = self.misread[wrong][0]
+                step, facts["place"] = "misread", str(at + 1)
+                facts["card"] = label(state.lines[wrong][at])
+        elif not self.play_hint():  # the engine allows no card now: only a pass (ATK-6)
+            step = "pass"
         elif not self.virtual or self.selected is None:
-            step = ("tap" if self.virtual else "put") + last
+            step = "tap" if self.virtual else "put"  # a last turn: the top bar says so
         else:
             step, facts["card"] = "line", label(state.hands[0][self.selected])
         return child_message(f"atk.step.{step}", facts)
@@ -196,7 +204,7 @@ class AttackPlay(TableController):
 
     def tell(self, action: Action, events: Sequence[Event]) -> None:
         """The ruling in plain words: what the card did, and what comes next."""
-        words = [e.text for e in events if e.code not in SILENT]
+        words = [self.sentence(action, e) for e in events if e.code not in SILENT]
         if not self.virtual and any(e.code == "atk.drew" for e in events):
             words.append(child_message("atk.said.draw", seat=action.seat + 1))
         if binding := turn_words(self.state):
@@ -205,6 +213,18 @@ class AttackPlay(TableController):
         self.sound("good" if played else "tap")
         self.say(seats_named(" ".join(words), self.names), "good" if played else "info")
         self.narrate(len(self.moves()), self.story_line(action))
+
+    def sentence(self, action: Action, event: Event) -> str:
+        """An event in words: the engine's, or a shorter one where the engine's, with its
+        reasons, would not fit the instruction line beside the next step (the log keeps it)."""
+        if event.code == "atk.blocked" and isinstance(action, Play):
+            short = child_message("atk.said.blocked", seat=action.seat + 1, line=action.line + 1)
+        elif event.code == "atk.passed" and isinstance(action, Pass) and action.shown:
+            short = child_message("atk.said.passed", seat=action.seat + 1)
+        else:
+            return event.text
+        log.info("math-attack: %s", event.text)
+        return short
 
     def story_line(self, action: Action) -> str:
         """The move in the game's story: who played what on whose line, and its total now
@@ -252,17 +272,25 @@ class AttackPlay(TableController):
             return self.refuse("atk.unknown_card", detail=f"{card!r} is not a card code")
         return self.perform(Play(self.state.turn, card, line))
 
-    def pass_turn(self) -> None:
-        """The seat shows its hand and passes, if the engine allows it (ATK-6)."""
+    def pass_turn(self) -> Ask | None:
+        """The seat shows its hand and passes, if the engine allows it (ATK-6). With real
+        cards the device cannot see the hand: when a hand that cannot be played is one
+        the seat may hold (two cancels), the child says so."""
         seat = self.state.turn
         if self.is_bot(seat):
             self.refuse("atk.ui.bot_turn")
-            return
+            return None
         legal = GAME.legal_actions(self.state, seat)
-        if (pass_ := next((a for a in legal if isinstance(a, Pass)), None)) is None:
+        if (pass_ := next((a for a in legal if isinstance(a, Pass)), None)) is not None:
+            self.perform(pass_)
+            return None
+        hands = GAME.showable_hands(self.state, seat) if not self.virtual else []
+        if not hands:
             self.refuse("atk.ui.no_pass", detail=f"seat {seat + 1} may not pass")
-            return
-        self.perform(pass_)
+            return None
+        shown = tuple((",".join(hand), " and ".join(map(label, hand))) for hand in hands)
+        title = child_message("atk.ask.show", name=self.names[seat])
+        return Ask("show", title, (*shown, ("no", "No")), columns=len(shown) + 1, given=(seat,))
 
     def bot_due(self) -> bool:
         return self.is_bot(self.state.turn) and self.state.phase == "play"
@@ -292,7 +320,8 @@ class AttackPlay(TableController):
         """How the child whose own last move it is takes it back ("" when it is not)."""
         if (last := self.own_last_move()) is None:
             return ""
-        return child_message("atk.ui.can_take_back", {"owner": self.names[last.seat]})
+        code = "atk.ui.can_take_back" + ("_pass" if isinstance(last, Pass) else "")
+        return child_message(code, {"owner": self.names[last.seat]})
 
     def take_back(self) -> None:
         self.undo()
@@ -316,17 +345,16 @@ class AttackPlay(TableController):
             who, card, owner = self.names[taken.seat], label(taken.card), self.names[taken.line]
             self.say(child_message("atk.undone.play", who=who, card=card, owner=owner, turn=turn))
         else:
-            self.undone[taken.line] = taken.card
-            self.say(child_message("atk.ui.take_back", self.facts(taken.line, taken.card)))
-        if isinstance(taken, Play):
-            self.fixes[taken.line].pop(len(self.state.lines[taken.line]), None)
+            self.undone[taken.line] = (taken.card, *self.undone.get(taken.line, ()))
+            self.say(child_message("atk.ui.take_back"))  # the step names the card
         log.info("math-attack: undo: %r", taken)
         self.sound("tap")
 
     # -- touch ----------------------------------------------------------------------------------
 
     def seat_pressed(self, seat: int) -> Ask | None:
-        """A seat button: on your turn (real cards) it enters your card by touch."""
+        """A seat button: on your turn (real cards) it enters your card by touch, asking
+        on which line first when both are open."""
         if seat not in (0, 1) or self.over:
             return None
         if self.is_bot(seat):
@@ -335,11 +363,19 @@ class AttackPlay(TableController):
             self.refuse("atk.not_your_turn", detail=f"seat {seat + 1} pressed out of turn")
         elif self.virtual:
             self.say(child_message("atk.ui.pick_card"))
+        elif len(open_lines := self.open_lines()) == 1:  # the other is blocked (ATK-4)
+            return self.ask_card(open_lines[0])
         else:
-            lines = tuple((str(i), f"{name}'s line") for i, name in enumerate(self.names))
+            lines = tuple((str(i), f"{self.names[i]}'s line") for i in open_lines)
             where = child_message("atk.ask.where", name=self.names[seat])
             return Ask("where", where, lines, given=(seat,))
         return None
+
+    def open_lines(self) -> list[int]:
+        """The lines the seat to play may put a card on now, as the engine says (both
+        when it allows none: the card entered is refused with the reason)."""
+        legal = GAME.legal_actions(self.state, self.state.turn)
+        return sorted({a.line for a in legal if isinstance(a, Play)}) or [0, 1]
 
     def explain(self, name: str) -> None:
         """A disabled target was tapped: say why it is off."""
@@ -349,8 +385,11 @@ class AttackPlay(TableController):
             self.refuse("atk.ui.bot_turn" if self.is_bot(self.state.turn) else "atk.ui.over")
 
     def pick(self, index: int) -> None:
-        """A card of the child's hand tapped (again: put back)."""
+        """A card of the child's hand tapped (again: put back): a refusal on the line
+        before it is answered, so it goes (the line shows the next step)."""
         self.selected = None if self.selected == index else index
+        if self.tone == "error":
+            self.say("")
 
     def ask_card(self, line: int, what: str = "card", title: str = "") -> Ask:
         """Which card (of all the cards, each under its face) went on ``line``."""
@@ -362,7 +401,8 @@ class AttackPlay(TableController):
 
     def tap_line(self, line: int) -> Ask | None:
         """A number line tapped: play the picked card (virtual), or say which card went
-        there (real cards), or confirm an earlier card the camera keeps misreading."""
+        there (real cards; the red card on it, when there is one), or confirm an earlier
+        card the camera keeps misreading."""
         state = self.state
         if self.virtual and self.is_bot(state.turn):
             self.refuse("atk.ui.bot_turn")
@@ -376,6 +416,8 @@ class AttackPlay(TableController):
             return Ask("misread", title, YES_NO, given=(line,), yes_no=True)
         elif state.blocked == line:
             self.refuse("atk.blocked", self.facts(line), "tapped the blocked line")
+        elif line in self.ghosts:  # the card there is the red one: set it right
+            return self.ghost_tapped(line)
         else:
             return self.ask_card(line)
         return None
@@ -383,24 +425,28 @@ class AttackPlay(TableController):
     def ghost_tapped(self, line: int) -> Ask | None:
         if (ghost := self.ghosts.get(line)) is None:
             return None
-        read = ghost.code if ghost.card is None else label(ghost.card)
-        return self.ask_card(
-            line, "fix", f"The camera read \u201c{read}\u201d. Which card is it really?"
-        )
+        read = label(ghost.card) if ghost.card is not None else ghost.code
+        code = "atk.ask.fix_unread" if ghost.code in ("", "?") else "atk.ask.fix"
+        return self.ask_card(line, "fix", child_message(code, read=read))
 
     def answered(self, ask: Ask, answer: Any) -> Ask | None:
         """The answer to ``ask`` about a line (None: closed without one): "where" (on which
         line the seat put a card), "card" (which card went on it), "fix" (which card a
-        camera card on it really is), "misread" (is an earlier card on it right?)."""
+        camera card on it really is), "misread" (is an earlier card on it right?); "show"
+        (which hand the seat ``given`` shows to pass, or "no")."""
         line = ask.given[0]
         if ask.key == "where" and answer in ("0", "1"):
             return self.ask_card(int(answer))
-        if ask.key == "card" and isinstance(answer, str):
+        if ask.key in ("card", "fix") and line in self.ghosts and isinstance(answer, str):
+            self.fix(line, answer)  # the red card on that line is the one meant
+        elif ask.key == "card" and isinstance(answer, str):
             self.put(line, answer)
-        elif ask.key == "fix" and line in self.ghosts and isinstance(answer, str):
-            self.fix(line, answer)
         elif ask.key == "misread" and answer == "yes" and line in self.misread:
             self.accept_misread(line)
+        elif ask.key == "show" and answer == "no":
+            self.refuse("atk.ui.no_pass", detail=f"seat {line + 1} has a card to play")
+        elif ask.key == "show" and isinstance(answer, str):  # the engine checks the hand
+            self.perform(Pass(line, tuple(answer.split(","))))
         return None
 
     def fix(self, line: int, card: str) -> None:
@@ -445,27 +491,37 @@ class AttackPlay(TableController):
         known, facts = self.state.lines[line], self.facts(line)
         wrong = next((i for i, card in enumerate(known) if read[i : i + 1] != [card]), None)
         extra = read[len(known) :]
-        # a card taken back is forgotten only once the line reads as one move or none
-        undone = self.undone.pop(line, None) if wrong is None and len(extra) < 2 else None
+        # cards taken back are forgotten as they leave the line, or all once it reads as
+        # one move or none; a touch fix of one holds while it is on the table (the camera
+        # may still misread it)
+        taken = self.undone.pop(line, ())
+        rest: Iterator[str | None] = iter(taken)  # the new cards are only ones taken back
+        still = wrong is None and bool(extra) and all(card in rest for card in extra)
+        too_many = wrong is None and len(extra) > 1 and not still
+        if still:
+            self.undone[line] = tuple(card for card in extra if card is not None)
+        elif taken and (wrong is not None or too_many):
+            self.undone[line] = taken
+        elif taken:
+            self.fixes[line] = {i: fix for i, fix in fixes.items() if i < len(known)}
         if wrong is not None:  # an earlier card is gone, or reads as another
             place = {**facts, "place": wrong + 1, "card": label(known[wrong])}
             what = "atk.ui.taken" if wrong >= len(read) else "atk.ui.moved"
             self.trouble[line] = self.refuse(what, place, f"camera {codes}")
             if wrong < len(read):
                 self.misread[line] = (wrong, codes[wrong])
-        elif len(extra) > 1:
+        elif too_many:
             n = len(extra)
             more = {**facts, "count": n, "extra": "one" if n == 2 else f"{n - 1}"}
             self.trouble[line] = self.refuse("atk.ui.two_cards", more, f"camera {codes}")
         else:
             self.trouble.pop(line, None)
-        if wrong is not None or len(extra) > 1:
+        if wrong is not None or too_many:
             self.ghosts.pop(line, None)
         elif not extra and self.ghosts.pop(line, None) is not None:
             self.say(f"{self.names[line]}'s line is back as it was.")
-        elif extra and undone is not None and extra[0] == undone:
-            self.undone[line] = undone  # still on the table: wait for it to go
-            self.say(child_message("atk.ui.take_back", {**facts, "card": label(undone)}), "error")
+        elif still:  # only cards taken back: wait for them to go
+            self.say(child_message("atk.ui.take_back"), "error")
         elif extra:
             self.new_card(line, len(known), codes[len(known)], extra[0])
 
@@ -487,7 +543,7 @@ class AttackPlay(TableController):
         """What the table keeps beyond the match (see the module)."""
         return {
             "took_back": self.took_back,
-            "undone": {str(line): card for line, card in self.undone.items()},
+            "undone": {str(line): list(cards) for line, cards in self.undone.items()},
             "fixes": {
                 str(line): [[pos, read, card] for pos, (read, card) in sorted(fixes.items())]
                 for line, fixes in self.fixes.items()
@@ -500,7 +556,8 @@ class AttackPlay(TableController):
         if not record:
             return
         self.took_back = bool(record.get("took_back", False))
-        self.undone = {int(line): str(card) for line, card in record.get("undone", {}).items()}
+        for line, cards in record.get("undone", {}).items():  # one card (str) before
+            self.undone[int(line)] = (cards,) if isinstance(cards, str) else tuple(cards)
         for line, fixes in record.get("fixes", {}).items():
             for pos, read, card in fixes:
                 self.fixes[int(line)][int(pos)] = (str(read), str(card))

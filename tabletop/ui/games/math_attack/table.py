@@ -138,11 +138,20 @@ def draw_number_line(
     totals = running_totals(cards)
     at, total = (panel.left + m.u(10), panel.top + m.u(66)), num(totals[-1] if totals else 0)
     painter.text(surface, f"= {total}", at, m.big + 4, bold=True, anchor="midleft", max_width=room)
-    n, kind = state.hand_sizes[seat], 2 if play.is_bot(seat) else int(play.virtual)
-    if note := (f"{n} cards in hand", "", f"{n} cards, hidden")[kind]:
-        at = (panel.left + m.u(10), panel.bottom - m.u(6))
-        painter.line(surface, note, at, small, m.u(LEFT - 14), p.muted, anchor="bottomleft")
     geo, cancelled = line_geometry(m, panel, len(cards)), set(cancelled_positions(cards))
+    free = geo.slots[-1]
+    # a blocked line says so at its top right, right of its cards (and of a red card); on
+    # a long line, where the hand's size is: the words never cover a card
+    words = "\u2205 Blocked: no card here this turn"
+    space = geo.area.right - m.u(4) - (free.left if ghost is None else free.right + m.u(6))
+    on_top = blocked and painter.fonts.width(words, small, bold=True) <= space
+    n, kind = state.hand_sizes[seat], 2 if play.is_bot(seat) else int(play.virtual)
+    note, shade = (f"{n} cards in hand", "", f"{n} cards, hidden")[kind], p.muted
+    if blocked and not on_top:
+        note, shade = "\u2205 Blocked this turn", p.bad
+    if note:
+        at = (panel.left + m.u(10), panel.bottom - m.u(6))
+        painter.line(surface, note, at, small, m.u(LEFT - 14), shade, anchor="bottomleft")
     if (stub := geo.stub) is not None:
         painter.box(surface, stub, p.quiet, p.line, 2, m.u(6))
         at = (stub.centerx, stub.top + stub.height // 3)
@@ -152,7 +161,6 @@ def draw_number_line(
     for slot, i in zip(geo.slots, range(geo.first, len(cards))):
         draw_card(painter, surface, slot, cards[i], "crossed" if i in cancelled else "")
         under(slot, num(totals[i]), p.muted if i in cancelled else p.ink)
-    free = geo.slots[-1]
     if ghost is not None:
         draw_card(painter, surface, free, ghost.card, "ghost")
         under(free, "tap", p.bad, bold=False)
@@ -164,9 +172,9 @@ def draw_number_line(
         veil = pygame.Surface(veil_rect.size, pygame.SRCALPHA)
         veil.fill((120, 120, 130, 90))
         surface.blit(veil, veil_rect.topleft)
-        words = "\u2205 Blocked: no card here this turn"
-        at = (area.right - m.u(4), panel.top + m.u(6))
-        painter.line(surface, words, at, m.small, area.width, p.bad, bold=True, anchor="topright")
+        if on_top:
+            at = (area.right - m.u(4), panel.top + m.u(6))
+            painter.line(surface, words, at, m.small, space, p.bad, bold=True, anchor="topright")
 
 
 class AttackScene(TableScene):
@@ -261,7 +269,7 @@ class AttackScene(TableScene):
         elif kind == "hand":
             play.pick(int(arg))
         elif name == "pass":
-            play.pass_turn()
+            self.ask_about(play.pass_turn())
         else:
             super().press(name)
 
