@@ -32,10 +32,11 @@ def test_pin_default_is_2468_and_opens_the_settings() -> None:
 
 
 def test_pin_wrong_pin_is_refused() -> None:
+    """Refused in words that say what to do (round 8: it said only "not right")."""
     app, auto = open_pad()
     type_pin(auto, "1234")
     pad = app.stack.top
-    assert isinstance(pad, PinPad) and pad.message == "That PIN is not right."
+    assert isinstance(pad, PinPad) and pad.message == "That PIN is not right. Try again."
     assert pad.digits == ""
 
 
