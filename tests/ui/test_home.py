@@ -9,6 +9,7 @@ import pytest
 
 from tabletop.store import FILE_NAME, Journal
 from tabletop.ui.autoplay import Autoplayer
+from tabletop.ui.input import Back
 from tabletop.ui.messages import child_message
 from tabletop.ui.saves import LABEL
 from tabletop.ui.scenes.common import Confirm
@@ -60,3 +61,20 @@ def test_home_a_game_that_cannot_be_carried_on_is_kept_broken_and_the_next_offer
     Autoplayer(app).tap("no")
     assert app.ctx.journal.status(older) == "abandoned"
     assert app.stack.top is home and not app.ctx.journal.unfinished(LABEL)
+
+
+def test_home_back_on_the_offer_keeps_the_game_for_later(tmp_path: Path) -> None:
+    """Back (Esc) on "Carry on with this game?" closes the question; only "New game"
+    gives the game up. It used to answer "New game", and the game could never be
+    carried on."""
+    path = tmp_path / FILE_NAME
+    (waiting,) = unfinished_games(path, "math-arena")
+    app = make_app(journal=Journal(path))
+    assert isinstance(app.stack.top, Confirm)
+    app.post(Back(app.ctx.clock()))
+    app.step()
+    assert isinstance(app.stack.top, HomeScene)
+    assert [s.id for s in app.ctx.journal.unfinished(LABEL)] == [waiting]
+    app.ctx.journal.close()
+    again = make_app(journal=Journal(path))  # offered at the next start
+    assert isinstance(again.stack.top, Confirm) and "Math Arena" in again.stack.top.detail

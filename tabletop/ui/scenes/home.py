@@ -53,6 +53,7 @@ class HomeScene(Screen):
         title = GAME_TITLES.get(saved.game, saved.game)
         detail = f"A game of {title} was not finished: {who}."
         question = Confirm(self.ctx, "Carry on with this game?", "Carry on", "New game", detail)
+        question.back_choice = ""  # Back closes the question: the game waits for the next start
         self.ask(question, lambda answer: self.carry_on(saved, answer == "yes"))
 
     def carry_on(self, saved: Saved, yes: bool) -> None:
