@@ -759,3 +759,26 @@ def test_rotation_screens_render_at_both_sizes(size, tmp_path: Path) -> None:
         for b in scene.targets():
             assert app.canvas.get_rect().contains(b.rect), (type(scene).__name__, b.name)
             assert min(b.rect.size) >= m.touch, (type(scene).__name__, b.name, b.rect)
+
+
+def test_rotation_leaving_a_station_game_goes_back_to_the_station_screen() -> None:
+    """A game opened from the station screen, left (or its results' Home): back to the
+    station screen, where the next game starts with the station's mode, and without the
+    old "Time's up!" once the group that had to move has moved. It went to Home, and the
+    station's mode and welcome were lost until the next time up."""
+    plan = Plan((Station("math-arena", "virtual"), Station("mecs")), ("Red", "Blue"))
+    app, wall, _runner = rotation_app(plan=plan)
+    wall.advance(15 * MIN)  # time up: the next group arrives
+    app.step()
+    station = app.stack.top
+    assert isinstance(station, StationScene) and station.leaving() is not None
+    welcome = station.welcome()
+    auto = Autoplayer(app)
+    auto.tap("start")
+    auto.tap("start")
+    auto.tap("leave")
+    auto.tap("yes")
+    assert app.stack.top is station and station.leaving() is None
+    assert station.welcome() == welcome
+    auto.tap("start")
+    assert app.stack.top.target(mode_button("math-arena", "virtual")).selected

@@ -278,6 +278,10 @@ class StationScene(Screen):
             metrics, f"Play {title}", width=360, enabled=self.can_start, name="start"
         )
 
+    def resume(self, result: Any) -> None:
+        self.ended = None  # back from this station's game: who had to move on has moved
+        super().resume(result)
+
     def update(self, now: float) -> bool:
         start = self.target("start")
         if start is not None and start.enabled != self.can_start:
