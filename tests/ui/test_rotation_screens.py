@@ -727,6 +727,49 @@ def test_rotation_restart_keeps_a_game_of_the_rotation_still_on(tmp_path) -> Non
     assert len(again.ctx.journal.unfinished("app")) == 1  # Home offers to carry on
 
 
+def restarted(path: Path, wall: FakeClock) -> App:
+    """The device started again on the journal at ``path``, as the launcher starts it:
+    the rotation restored, then Home."""
+    again = make_app()
+    again.stack.pop()
+    again.ctx.journal = Journal(path, now=wall)
+    again.ctx.wall = wall
+    restore_rotation(again.ctx)
+    again.stack.push(HomeScene(again.ctx))
+    again.step()
+    return again
+
+
+def test_rotation_restart_shows_the_station_screen_after_the_offer(tmp_path) -> None:
+    """Started again mid-rotation, the device shows the station screen over Home, as
+    when the rotation started (it showed Home, and the children picked any game); a
+    game carried on from Home's offer is on top of it, and leaving it goes there."""
+    from tabletop.ui.games.math_attack import AttackScene
+
+    path = tmp_path / "tabletop.sqlite3"
+    wall = FakeClock(T0)
+    app, _wall, _runner = rotation_app(journal=Journal(path, now=wall), wall=wall)
+    app.ctx.journal.close()
+    wall.advance(2 * MIN)
+    again = restarted(path, wall)
+    assert [type(s) for s in again.stack] == [HomeScene, StationScene]
+    assert again.stack.top.welcome()[0] == "Group Blue,"
+    again.ctx.journal.close()
+
+    wall.advance(MIN)  # a game is being played when the device stops again
+    app = restarted(path, wall)
+    app.stack.push(AttackScene(app.ctx, names=("Mia", "Ben"), seed=5))
+    app.ctx.journal.close()
+    wall.advance(MIN)
+    again = restarted(path, wall)
+    auto = Autoplayer(again)
+    auto.tap("yes")  # carry on
+    assert [type(s) for s in again.stack] == [HomeScene, StationScene, AttackScene]
+    auto.tap("leave")
+    auto.tap("yes")
+    assert isinstance(again.stack.top, StationScene)
+
+
 # -- screenshots -------------------------------------------------------------------------------
 
 

@@ -47,6 +47,7 @@ class HomeScene(Screen):
         """A game was left unfinished (the device was unplugged): carry on with it?"""
         waiting = unfinished(self.ctx)
         if not waiting:
+            self.to_station()
             return
         saved = waiting[0]
         who = " and ".join(s.name for s in self.ctx.journal.seats(saved.id)) or "players"
@@ -65,7 +66,9 @@ class HomeScene(Screen):
             self.offer_resume()
             return
         try:
-            self.stack.push(resume_game(self.ctx, saved))
+            scene = resume_game(self.ctx, saved)
+            self.to_station()  # under the game, as if opened from there
+            self.stack.push(scene)
         except Exception as exc:  # whatever a damaged record makes its screen raise
             log.error("resume: match %d cannot be carried on: %s", saved.id, exc, exc_info=True)
             if self.stack.top is not self:  # its screen failed to start
@@ -75,6 +78,15 @@ class HomeScene(Screen):
             self.offer_resume()
             return
         log.info("resume: match %d (%s, %d actions)", saved.id, saved.game, saved.actions)
+
+    def to_station(self) -> None:
+        """A station rotation carried on after a restart: its station screen over Home,
+        as when it started."""
+        from tabletop.ui.scenes.rotation import StationScene
+
+        runner = self.ctx.rotation
+        if runner is not None and self.stack.find(StationScene) is None:
+            self.stack.push(StationScene(self.ctx, runner))
 
     def close(self, saved: Saved, status: str, reason: str) -> None:
         """Mark ``saved`` (no longer offered) ``status``, its rows kept."""
