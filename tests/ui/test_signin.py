@@ -206,6 +206,29 @@ def test_signin_with_every_seat_filled_says_so() -> None:
     assert scene.message == "Ada Lovelace is already at seat 1."
 
 
+def test_signin_greyed_play_and_guest_say_why() -> None:
+    """A tap on the greyed Play! names the seat still waiting, on the greyed Play as
+    guest says every seat has a player; both only buzzed."""
+    app, scene, catch = open_sign_in(2)
+    auto = Autoplayer(app)
+    auto.tap("student.S1")
+    tap_off(app, scene, "done")
+    assert scene.message == "Seat 2 has no player yet: tap a name, or tap Play as guest."
+    assert scene.good is False and catch.results == []
+    auto.tap("student.S2")
+    tap_off(app, scene, "guest")
+    assert scene.message == SAYS["full"]
+    auto.tap("done")
+    assert [s.student for s in catch.results[0]] == ["S1", "S2"]
+
+
+def tap_off(app: App, scene: SignInScene, name: str) -> None:
+    button = scene.target(name)
+    assert button is not None and not button.enabled
+    app.post(Tap(button.rect.center, app.ctx.clock(), "touch"))
+    app.step()
+
+
 def test_signin_badge_in_a_bots_zone_fills_the_highlighted_seat() -> None:
     app, scene, _ = open_sign_in(2, bots={1: "hard"})
     badge(app, "MT1:ID:S2", seat=2)

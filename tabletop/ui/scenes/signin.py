@@ -132,9 +132,14 @@ class SignInScene(Screen):
             route_to_press(self, event, self.back, refuse=self.tapped_off, keys=self.keys)
 
     def tapped_off(self, name: str) -> None:
-        """A tap on a button that is off: a name already seated says where it sits."""
+        """A tap on a button that is off: a name already seated says where it sits;
+        Play! names the seat still waiting, Play as guest says every seat has a player."""
         if StudentGrid.student_of(name) is not None:
             self.press(name)
+        elif name == "done" and (waiting := self._next_empty()) is not None:
+            self.refuse("waiting", seat=waiting + 1)
+        elif name == "guest":
+            self.refuse("full")
 
     def press(self, name: str) -> None:
         sid = StudentGrid.student_of(name)
