@@ -825,3 +825,18 @@ def test_rotation_leaving_a_station_game_goes_back_to_the_station_screen() -> No
     assert station.welcome() == welcome
     auto.tap("start")
     assert app.stack.top.target(mode_button("math-arena", "virtual")).selected
+
+
+def test_rotation_station_screen_says_where_to_go_and_who_is_welcome() -> None:
+    """Time up: the sentences the station screen shows the groups are spoken too (only
+    the chime sounded; a screen's words are heard, issue 21)."""
+    app, wall, _runner = rotation_app()
+    wall.advance(15 * MIN)
+    app.step()
+    screen = app.stack.top
+    assert isinstance(screen, StationScene)
+    leaving, (who, where, _) = screen.leaving(), screen.welcome()
+    assert leaving is not None and app.ctx.speaker.said[-1] == f"{leaving}. {who} {where}."
+    wall.advance(60 * MIN)  # the last rotation's time is up
+    app.step()
+    assert app.ctx.speaker.said[-1].endswith("All done! The station rotation is over. Thank you!")
