@@ -14,7 +14,7 @@ from tabletop.ui.messages import child_message
 from tabletop.ui.saves import LABEL
 from tabletop.ui.scenes.common import Confirm
 from tabletop.ui.scenes.home import HomeScene
-from tests.ui.scenery import make_app
+from tests.ui.scenery import SIZES, make_app
 
 
 def unfinished_games(path: Path, *games: str) -> list[int]:
@@ -78,3 +78,13 @@ def test_home_back_on_the_offer_keeps_the_game_for_later(tmp_path: Path) -> None
     app.ctx.journal.close()
     again = make_app(journal=Journal(path))  # offered at the next start
     assert isinstance(again.stack.top, Confirm) and "Math Arena" in again.stack.top.detail
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_home_its_sentence_fits_left_of_the_teacher_button(size: tuple[int, int]) -> None:
+    """Home shows its sentence in the subtitle line, which ends at the Teacher button."""
+    app = make_app(size)
+    home, m = app.stack.top, app.ctx.metrics
+    teacher = home.target("settings")
+    width = app.ctx.fonts.width(child_message("home.not_resumed"), m.small)
+    assert teacher is not None and m.u(18) + width < teacher.rect.left
