@@ -200,10 +200,12 @@ class SignInScene(Screen):
             log.info("sign-in: %s (%s) with every seat filled", student.id, how)
             self.refuse("full")
             return
+        old = self.seats[target]  # a child signed in there before: told they are not now
         self.seats[target] = SeatInfo(target, student.name, student.id, student.group)
         self.decided[target] = True
         log.info("sign-in: %s (%s) at seat %d by %s", student.id, student.name, target + 1, how)
-        self.say(child_message("signin.hello", name=student.name, seat=target + 1))
+        key = "signin.instead" if old.student not in (None, student.id) else "signin.hello"
+        self.say(child_message(key, name=student.name, seat=target + 1, old=old.name))
         self.ctx.sounds.play("good")
         self._advance()
 
