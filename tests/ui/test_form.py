@@ -323,6 +323,24 @@ def tap_off(app: App, form: FormScene, name: str) -> None:
     app.step()
 
 
+def test_form_the_players_stepper_at_its_end_says_why() -> None:
+    """The "-" with the fewest players, the "+" with every seat filled: a tap says why
+    nothing changed (it only buzzed)."""
+    from tabletop.ui.games.mathe_meister.setup import SETUP
+
+    app, auto = form_app(SETUP)
+    form = app.stack.top
+    assert SETUP.seats is not None and len(form.filled) == SETUP.seats.low == 1
+    tap_off(app, form, "players.-")
+    assert form.message == "No fewer players: this game needs 1 at least."
+    for _ in range(SETUP.seats.high - 1):
+        auto.tap("players.+")
+    tap_off(app, form, "players.+")
+    assert form.message == "No more players: this game has 8 seats."
+    auto.tap("players.-")
+    assert form.message == "" and len(form.filled) == 7
+
+
 def test_form_cards_free_without_bots_are_chosen_once() -> None:
     app, auto = form_app(math_arena.SETUP)
     form = app.stack.top

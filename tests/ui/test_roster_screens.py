@@ -207,6 +207,41 @@ def test_class_list_types_a_student_in(tmp_path: Path) -> None:
     assert len(Roster(app.ctx.journal)) == 5
 
 
+def test_class_list_change_while_the_card_refuses_writes_says_not_on_the_card_yet(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A student added as the SD card fills up: the write refused is said in a sentence
+    ("Oops" before, the student gone), the next one goes to memory, and the teacher reads
+    that it is not on the card yet, and why (it said only "added")."""
+    from tabletop.store import FILE_NAME, Journal
+    from tabletop.ui.saves import NOT_SAVING
+    from tests.card import FULL, simulated_card
+
+    card = simulated_card(monkeypatch)
+    app, scene, auto = open_list()
+    app.ctx.journal = Journal(tmp_path / FILE_NAME)
+    scene.roster = Roster(app.ctx.journal)
+    card.refuse = FULL
+    auto.tap("add")
+    type_text(auto, "Zoe")
+    auto.tap("choice.0")  # no group
+    assert app.toast is not None and app.toast[0] == NOT_SAVING  # not "Oops"
+    assert scene.good is False
+    assert scene.message.startswith("That change was not saved (") and roster_of(app) == []
+    auto.tap("add")  # again
+    type_text(auto, "Zoe")
+    auto.tap("choice.0")
+    assert ("S1", "Zoe", "") in roster_of(app)
+    assert scene.message.startswith("Zoe is on the class list (id S1). Not saved on the card yet (")
+    assert app.ctx.journal.trouble in scene.message and scene.good is False
+    card.refuse = None
+    assert app.ctx.journal.retry()
+    auto.tap("add")
+    type_text(auto, "Ben")
+    auto.tap("choice.0")
+    assert scene.message == "Ben is on the class list (id S2)." and scene.good
+
+
 def test_class_list_renames_regroups_and_removes(tmp_path: Path) -> None:
     app, scene, auto = open_list()
     Roster(app.ctx.journal).import_csv(CLASS)

@@ -727,6 +727,49 @@ def test_rotation_restart_keeps_a_game_of_the_rotation_still_on(tmp_path) -> Non
     assert len(again.ctx.journal.unfinished("app")) == 1  # Home offers to carry on
 
 
+def restarted(path: Path, wall: FakeClock) -> App:
+    """The device started again on the journal at ``path``, as the launcher starts it:
+    the rotation restored, then Home."""
+    again = make_app()
+    again.stack.pop()
+    again.ctx.journal = Journal(path, now=wall)
+    again.ctx.wall = wall
+    restore_rotation(again.ctx)
+    again.stack.push(HomeScene(again.ctx))
+    again.step()
+    return again
+
+
+def test_rotation_restart_shows_the_station_screen_after_the_offer(tmp_path) -> None:
+    """Started again mid-rotation, the device shows the station screen over Home, as
+    when the rotation started (it showed Home, and the children picked any game); a
+    game carried on from Home's offer is on top of it, and leaving it goes there."""
+    from tabletop.ui.games.math_attack import AttackScene
+
+    path = tmp_path / "tabletop.sqlite3"
+    wall = FakeClock(T0)
+    app, _wall, _runner = rotation_app(journal=Journal(path, now=wall), wall=wall)
+    app.ctx.journal.close()
+    wall.advance(2 * MIN)
+    again = restarted(path, wall)
+    assert [type(s) for s in again.stack] == [HomeScene, StationScene]
+    assert again.stack.top.welcome()[0] == "Group Blue,"
+    again.ctx.journal.close()
+
+    wall.advance(MIN)  # a game is being played when the device stops again
+    app = restarted(path, wall)
+    app.stack.push(AttackScene(app.ctx, names=("Mia", "Ben"), seed=5))
+    app.ctx.journal.close()
+    wall.advance(MIN)
+    again = restarted(path, wall)
+    auto = Autoplayer(again)
+    auto.tap("yes")  # carry on
+    assert [type(s) for s in again.stack] == [HomeScene, StationScene, AttackScene]
+    auto.tap("leave")
+    auto.tap("yes")
+    assert isinstance(again.stack.top, StationScene)
+
+
 # -- screenshots -------------------------------------------------------------------------------
 
 
@@ -759,3 +802,41 @@ def test_rotation_screens_render_at_both_sizes(size, tmp_path: Path) -> None:
         for b in scene.targets():
             assert app.canvas.get_rect().contains(b.rect), (type(scene).__name__, b.name)
             assert min(b.rect.size) >= m.touch, (type(scene).__name__, b.name, b.rect)
+
+
+def test_rotation_leaving_a_station_game_goes_back_to_the_station_screen() -> None:
+    """A game opened from the station screen, left (or its results' Home): back to the
+    station screen, where the next game starts with the station's mode, and without the
+    old "Time's up!" once the group that had to move has moved. It went to Home, and the
+    station's mode and welcome were lost until the next time up."""
+    plan = Plan((Station("math-arena", "virtual"), Station("mecs")), ("Red", "Blue"))
+    app, wall, _runner = rotation_app(plan=plan)
+    wall.advance(15 * MIN)  # time up: the next group arrives
+    app.step()
+    station = app.stack.top
+    assert isinstance(station, StationScene) and station.leaving() is not None
+    welcome = station.welcome()
+    auto = Autoplayer(app)
+    auto.tap("start")
+    auto.tap("start")
+    auto.tap("leave")
+    auto.tap("yes")
+    assert app.stack.top is station and station.leaving() is None
+    assert station.welcome() == welcome
+    auto.tap("start")
+    assert app.stack.top.target(mode_button("math-arena", "virtual")).selected
+
+
+def test_rotation_station_screen_says_where_to_go_and_who_is_welcome() -> None:
+    """Time up: the sentences the station screen shows the groups are spoken too (only
+    the chime sounded; a screen's words are heard, issue 21)."""
+    app, wall, _runner = rotation_app()
+    wall.advance(15 * MIN)
+    app.step()
+    screen = app.stack.top
+    assert isinstance(screen, StationScene)
+    leaving, (who, where, _) = screen.leaving(), screen.welcome()
+    assert leaving is not None and app.ctx.speaker.said[-1] == f"{leaving}. {who} {where}."
+    wall.advance(60 * MIN)  # the last rotation's time is up
+    app.step()
+    assert app.ctx.speaker.said[-1].endswith("All done! The station rotation is over. Thank you!")

@@ -32,10 +32,11 @@ def test_pin_default_is_2468_and_opens_the_settings() -> None:
 
 
 def test_pin_wrong_pin_is_refused() -> None:
+    """Refused in words that say what to do (round 8: it said only "not right")."""
     app, auto = open_pad()
     type_pin(auto, "1234")
     pad = app.stack.top
-    assert isinstance(pad, PinPad) and pad.message == "That PIN is not right."
+    assert isinstance(pad, PinPad) and pad.message == "That PIN is not right. Try again."
     assert pad.digits == ""
 
 
@@ -122,6 +123,24 @@ def test_settings_damaged_file_means_defaults_and_a_notice(tmp_path) -> None:
         json.dumps({"muted": True, "dice_input": "laser", "pin_salt": "zz", "pin_hash": "x"})
     )
     assert PrefsFile(path).prefs.pin_matches(DEFAULT_PIN)  # a bad salt: defaults again
+
+
+def test_settings_a_damaged_journal_moved_aside_is_told_on_the_settings_screen(tmp_path) -> None:
+    """The saved games file was damaged and moved aside when the app started: the
+    teacher, who may have missed the few seconds' toast then, reads it on Settings."""
+    from tabletop.store import FILE_NAME, Journal
+
+    (tmp_path / FILE_NAME).write_bytes(b"not a database " * 100)
+    journal = Journal(tmp_path / FILE_NAME)
+    assert journal.notice is not None and journal.trouble is None
+    app = make_app(journal=journal)
+    auto = Autoplayer(app)
+    auto.tap("settings")
+    type_pin(auto, "2468")
+    settings = app.stack.top
+    assert isinstance(settings, SettingsScene)
+    assert journal.notice in settings.note()
+    assert "could not be used" in settings.note()
 
 
 def test_settings_file_defaults_to_the_data_folder(tmp_path, monkeypatch) -> None:

@@ -114,6 +114,23 @@ def test_signin_badge_in_a_seats_zone_signs_in_that_seat() -> None:
     ]
 
 
+def test_signin_a_badge_in_a_signed_in_seats_zone_says_who_no_longer_sits_there() -> None:
+    """Another child's badge in the zone of a seat a child signed in at takes the seat:
+    the greeting says who sat there (they were unseated without a word), and that child
+    can sign in again."""
+    app, scene, _ = open_sign_in(2)
+    badge(app, "MT1:ID:S1", seat=1)
+    badge(app, "MT1:ID:S1", seat=1)  # the same badge again: a plain hello
+    assert scene.message == "Hello, Ada Lovelace! You sit at seat 1."
+    badge(app, "MT1:ID:S2", seat=1)
+    assert scene.message == "Hello, Alan Turing! You sit at seat 1 now, not Ada Lovelace."
+    assert names(scene)[0] == ("Alan Turing", "S2", False)
+    seated = scene.target("student.S1")
+    assert seated is not None and seated.enabled  # Ada may sign in again
+    Autoplayer(app).tap("student.S1")
+    assert names(scene)[1] == ("Ada Lovelace", "S1", False)
+
+
 def test_signin_by_tapping_names_and_as_guest() -> None:
     app, scene, catch = open_sign_in(3, bots={1: "easy"}, rotation="Blue")
     auto = Autoplayer(app)
@@ -204,6 +221,29 @@ def test_signin_with_every_seat_filled_says_so() -> None:
     app.post(Tap(seated.rect.center, app.ctx.clock(), "touch"))  # a child taps it anyway
     app.step()
     assert scene.message == "Ada Lovelace is already at seat 1."
+
+
+def test_signin_greyed_play_and_guest_say_why() -> None:
+    """A tap on the greyed Play! names the seat still waiting, on the greyed Play as
+    guest says every seat has a player; both only buzzed."""
+    app, scene, catch = open_sign_in(2)
+    auto = Autoplayer(app)
+    auto.tap("student.S1")
+    tap_off(app, scene, "done")
+    assert scene.message == "Seat 2 has no player yet: tap a name, or tap Play as guest."
+    assert scene.good is False and catch.results == []
+    auto.tap("student.S2")
+    tap_off(app, scene, "guest")
+    assert scene.message == SAYS["full"]
+    auto.tap("done")
+    assert [s.student for s in catch.results[0]] == ["S1", "S2"]
+
+
+def tap_off(app: App, scene: SignInScene, name: str) -> None:
+    button = scene.target(name)
+    assert button is not None and not button.enabled
+    app.post(Tap(button.rect.center, app.ctx.clock(), "touch"))
+    app.step()
 
 
 def test_signin_badge_in_a_bots_zone_fills_the_highlighted_seat() -> None:

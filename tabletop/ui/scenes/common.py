@@ -169,12 +169,14 @@ def ask_leave(ctx: Context, question: str = "Leave this game?", leave: str = "Le
 
 
 def go_home(stack: SceneStack) -> None:
-    """Leave a game for Home; a game not opened from Home (a rotation's station) goes
-    back to what opened it."""
+    """Leave a game for Home; a game opened from a rotation's station screen goes back
+    to it (the next group starts there); one not opened from either, to what opened it."""
     from tabletop.ui.scenes.home import HomeScene
+    from tabletop.ui.scenes.rotation import StationScene
 
-    if any(isinstance(scene, HomeScene) for scene in stack):
-        stack.unwind_to(HomeScene)
+    kind = next((k for k in (StationScene, HomeScene) if stack.find(k) is not None), None)
+    if kind is not None:
+        stack.unwind_to(kind)
     else:
         stack.pop()
 

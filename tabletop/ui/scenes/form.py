@@ -41,6 +41,7 @@ import pygame
 from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.input import CardsSeen, InputEvent, SeatPressed
+from tabletop.ui.messages import child_message
 from tabletop.ui.scenes.common import header, route_to_press
 from tabletop.ui.scenes.names import NameScene
 from tabletop.ui.scenes.rules import ChoiceGrid, RulesPage, RulesScene
@@ -593,6 +594,9 @@ class FormScene(Paged, Scene):
         if cards is not None and key == "cards":
             bots = any(s.kind == BOT for s in self.seats)
             self.message = cards.why_with_bot if bots else cards.why_without_bot
+        if key == "players" and (seats := self.spec.seats) is not None:  # the stepper's end
+            which = "fewest" if value == "-" else "most"
+            self.message = child_message(f"setup.{which}", low=seats.low, high=seats.high)
         if (row := self.option_rows.get(key)) is not None:
             off = row.off(self.values(), value) if row.off is not None else ""
             self.message = off or row.why or self.message

@@ -47,31 +47,53 @@ class HomeScene(Screen):
         """A game was left unfinished (the device was unplugged): carry on with it?"""
         waiting = unfinished(self.ctx)
         if not waiting:
+            self.to_station()
             return
         saved = waiting[0]
         who = " and ".join(s.name for s in self.ctx.journal.seats(saved.id)) or "players"
         title = GAME_TITLES.get(saved.game, saved.game)
         detail = f"A game of {title} was not finished: {who}."
         question = Confirm(self.ctx, "Carry on with this game?", "Carry on", "New game", detail)
+        question.back_choice = ""  # Back closes the question: the game waits for the next start
         self.ask(question, lambda answer: self.carry_on(saved, answer == "yes"))
 
     def carry_on(self, saved: Saved, yes: bool) -> None:
-        """Carry on with ``saved``, or (no) leave it as abandoned and offer the next."""
-        if yes:
-            try:
-                scene = resume_game(self.ctx, saved)
-            except (TabletopError, LookupError) as exc:
-                log.error("resume: match %d: %s", saved.id, exc)
-                self.message = child_message("home.not_resumed")
-                return
-            log.info("resume: match %d (%s, %d actions)", saved.id, saved.game, saved.actions)
-            self.stack.push(scene)
+        """Carry on with ``saved``, or (no) leave it as abandoned and offer the next. A
+        game whose journal or record is damaged is kept as "broken" for the teacher (not
+        offered again), the children are told, and the next one is offered."""
+        if not yes:
+            self.close(saved, "abandoned", "abandoned")
+            self.offer_resume()
             return
         try:
-            self.ctx.journal.finish(saved.id, None, reason="abandoned", status="abandoned")
+            scene = resume_game(self.ctx, saved)
+            self.to_station()  # under the game, as if opened from there
+            self.stack.push(scene)
+        except Exception as exc:  # whatever a damaged record makes its screen raise
+            log.error("resume: match %d cannot be carried on: %s", saved.id, exc, exc_info=True)
+            if self.stack.top is not self:  # its screen failed to start
+                self.stack.unwind_to(HomeScene)
+            self.close(saved, "broken", f"cannot be carried on: {exc}")
+            self.message = child_message("home.not_resumed")
+            self.offer_resume()
+            return
+        log.info("resume: match %d (%s, %d actions)", saved.id, saved.game, saved.actions)
+
+    def to_station(self) -> None:
+        """A station rotation carried on after a restart: its station screen over Home,
+        as when it started."""
+        from tabletop.ui.scenes.rotation import StationScene
+
+        runner = self.ctx.rotation
+        if runner is not None and self.stack.find(StationScene) is None:
+            self.stack.push(StationScene(self.ctx, runner))
+
+    def close(self, saved: Saved, status: str, reason: str) -> None:
+        """Mark ``saved`` (no longer offered) ``status``, its rows kept."""
+        try:
+            self.ctx.journal.finish(saved.id, None, reason=reason, status=status)
         except TabletopError as exc:
             log.error("resume: %s", exc)
-        self.offer_resume()
 
     def layout(self, metrics: Metrics) -> None:
         m = metrics

@@ -1,6 +1,7 @@
 """Typing a name on the screen: big letter keys in ABC order (a real keyboard works too).
 
-Pops with the name, or ``None`` when cancelled. Badge scanning comes later.
+Pops with the name, or ``None`` when cancelled. A letter past the limit, or OK with no
+name, is refused in a sentence between Cancel and OK.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ import pygame
 
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.input import InputEvent, Key
+from tabletop.ui.messages import child_message
 from tabletop.ui.scenes.common import foot, header, route_to_press
 from tabletop.ui.theme import Metrics
 from tabletop.ui.widgets import Button, grid
@@ -48,11 +50,19 @@ class NameScene(Scene):
         if isinstance(event, Key) and event.text and (event.text.isalpha() or event.text in " -"):
             self.type(event.text)
         else:
-            route_to_press(self, event, "cancel", keys=KEYS)
+            route_to_press(self, event, "cancel", keys=KEYS, refuse=self.refuse)
+
+    def refuse(self, name: str) -> None:
+        """OK with no name yet (the only button that is ever off)."""
+        self.ctx.sounds.play("wrong")
+        self.message = child_message("names.empty")
 
     def type(self, text: str) -> None:
         if len(self.name) >= self.limit:
+            self.ctx.sounds.play("wrong")
+            self.message = child_message("names.full", limit=self.limit)
             return
+        self.message = ""
         ch = text[0]
         start = not self.name or self.name[-1] in " -"
         self.name += ch.upper() if start else ch.lower()
@@ -63,7 +73,7 @@ class NameScene(Scene):
             if self.name and not self.name.endswith(" "):
                 self.type(" ")
         elif name == "key.delete":
-            self.name = self.name[:-1]
+            self.name, self.message = self.name[:-1], ""
             self.layout(self.m)
         elif name.startswith("key."):
             self.type(name[4:])
@@ -82,6 +92,12 @@ class NameScene(Scene):
             surface, self.name + "_", at, m.title, bold=True, anchor="midleft", max_width=width
         )
         painter.buttons(surface, self.buttons)
+        if self.message:  # between Cancel and OK
+            cancel, ok = self.buttons[-2].rect, self.buttons[-1].rect
+            room = pygame.Rect(
+                cancel.right + m.u(12), ok.top, ok.left - cancel.right - m.u(24), ok.height
+            )
+            painter.paragraph(surface, self.message, room, m.text, p.bad, bold=True, align="center")
 
 
 __all__ = ["NameScene"]

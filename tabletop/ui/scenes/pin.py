@@ -26,7 +26,7 @@ from tabletop.ui.widgets import Button, grid
 
 KEYS = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "clear", "0", "delete")
 KEY_LABELS = {"clear": "Clear", "delete": "\u2190"}
-NOT_RIGHT = "That PIN is not right."
+NOT_RIGHT = "That PIN is not right. Try again."
 DIFFERENT = "The two PINs were different. Start again."
 SUBTITLES = {
     "settings": "For teachers: the settings of this device.",

@@ -22,7 +22,7 @@ import pygame
 from tabletop.classroom import usb
 from tabletop.classroom.roster import ImportReport, Roster, decode_csv
 from tabletop.classroom.students import BADGE_PREFIX, Student, read_roster
-from tabletop.engine.errors import BadInput
+from tabletop.engine.errors import BadInput, TabletopError
 from tabletop.ui.app import Context
 from tabletop.ui.messages import child_message
 from tabletop.ui.scenes.common import Choices
@@ -240,6 +240,14 @@ class ClassListScene(TeacherScreen):
     def note(self) -> str:
         return PRINT_HINT + " (Save to USB writes the list as a CSV file)."
 
+    def changed(self, message: str) -> None:
+        """Say a change to the list; while the journal cannot write to the card (full,
+        read-only), also that it is not on the card yet, and why."""
+        if (trouble := self.ctx.journal.trouble) is None:
+            self.say(message)
+        else:
+            self.say(f"{message} {child_message('roster.in_memory', why=trouble)}", good=False)
+
     def draw(self, surface: pygame.Surface) -> None:
         super().draw(surface)
         self.grid.draw(surface, self.ctx.painter)
@@ -268,6 +276,10 @@ class ClassListScene(TeacherScreen):
         except BadInput as exc:
             log.warning("class list: %s", exc.message)
             self.say(exc.message[:1].upper() + exc.message[1:] + ".", good=False)
+        except TabletopError as exc:  # the card refused the write (it just filled up)
+            log.error("class list: %s: %s", exc.code, exc.message)
+            why = self.ctx.journal.trouble or exc.message
+            self.say(child_message("roster.not_written", why=why), good=False)
         self.grid.set_students(self.roster.students())
         self.layout(self.m)
 
@@ -288,7 +300,7 @@ class ClassListScene(TeacherScreen):
         def added(group: str) -> None:
             student = self.roster.add(name, group)
             self.grid.choose_group(None)
-            self.say(child_message("roster.added", name=student.name, id=student.id))
+            self.changed(child_message("roster.added", name=student.name, id=student.id))
 
         self.ask_group(f"{name}'s group", added)
 
@@ -297,16 +309,16 @@ class ClassListScene(TeacherScreen):
 
         def renamed(name: str) -> None:
             new = self.roster.rename(student.id, name).name
-            self.say(child_message("roster.renamed", name=student.name, new=new))
+            self.changed(child_message("roster.renamed", name=student.name, new=new))
 
         def regrouped(group: str) -> None:
             changed = self.roster.set_group(student.id, group)
             where = "roster.grouped" if changed.group else "roster.ungrouped"
-            self.say(child_message(where, name=changed.name, group=changed.group))
+            self.changed(child_message(where, name=changed.name, group=changed.group))
 
         def removed() -> None:
             self.roster.remove(student.id)
-            self.say(child_message("roster.removed", name=student.name))
+            self.changed(child_message("roster.removed", name=student.name))
 
         if action == "rename":
             self.ask(TypedName(self.ctx, student.name, "Change the name"), renamed)
@@ -360,7 +372,7 @@ class ClassListScene(TeacherScreen):
         def chosen(how: str) -> None:
             report = self.roster.import_students(students, replace=how == "replace")
             self.grid.choose_group(None)
-            self.say(f"Class list from {path.name}: {report.sentence()}")
+            self.changed(f"Class list from {path.name}: {report.sentence()}")
 
         self.ask(ImportDialog(self.ctx, path.name, merge, replace), chosen)
 

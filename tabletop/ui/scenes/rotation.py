@@ -278,6 +278,19 @@ class StationScene(Screen):
             metrics, f"Play {title}", width=360, enabled=self.can_start, name="start"
         )
 
+    def enter(self) -> None:
+        """Say what the screen tells the groups: where the leaving group goes, then who
+        is welcome here (a station screen is put up when time is up, nobody tapped)."""
+        who, where, _ = self.welcome()
+        said = " ".join(
+            p if p[-1] in ",.!?" else p + "." for p in (self.leaving(), who, where) if p
+        )
+        self.ctx.speaker.say(said)
+
+    def resume(self, result: Any) -> None:
+        self.ended = None  # back from this station's game: who had to move on has moved
+        super().resume(result)
+
     def update(self, now: float) -> bool:
         start = self.target("start")
         if start is not None and start.enabled != self.can_start:

@@ -254,13 +254,16 @@ class SettingsScene(TeacherScreen):
 
     def note(self) -> str:
         """The device's state, for the teacher: the screen, the camera, the journal's
-        trouble (its precise sentence) and the notices."""
+        trouble (its precise sentence) and the notices: the journal's from when it was
+        opened (a damaged file moved aside) while it has had no trouble since."""
         m, ready = self.m, getattr(self.ctx.camera, "available", False)
-        trouble = self.ctx.journal.trouble
+        journal = self.ctx.journal
+        trouble = journal.trouble
         lines = (
             f"Screen layout: {m.name} ({m.width}x{m.height}).",
             "Camera: ready." if ready else "Camera: none found (dice are tapped or rolled).",
             trouble and trouble[:1].upper() + trouble[1:] + ".",
+            journal.notice if journal.trouble_seq == 0 else None,
             self.ctx.highscores.notice,
             self.ctx.prefs.notice,
         )

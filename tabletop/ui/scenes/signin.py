@@ -132,9 +132,14 @@ class SignInScene(Screen):
             route_to_press(self, event, self.back, refuse=self.tapped_off, keys=self.keys)
 
     def tapped_off(self, name: str) -> None:
-        """A tap on a button that is off: a name already seated says where it sits."""
+        """A tap on a button that is off: a name already seated says where it sits;
+        Play! names the seat still waiting, Play as guest says every seat has a player."""
         if StudentGrid.student_of(name) is not None:
             self.press(name)
+        elif name == "done" and (waiting := self._next_empty()) is not None:
+            self.refuse("waiting", seat=waiting + 1)
+        elif name == "guest":
+            self.refuse("full")
 
     def press(self, name: str) -> None:
         sid = StudentGrid.student_of(name)
@@ -195,10 +200,12 @@ class SignInScene(Screen):
             log.info("sign-in: %s (%s) with every seat filled", student.id, how)
             self.refuse("full")
             return
+        old = self.seats[target]  # a child signed in there before: told they are not now
         self.seats[target] = SeatInfo(target, student.name, student.id, student.group)
         self.decided[target] = True
         log.info("sign-in: %s (%s) at seat %d by %s", student.id, student.name, target + 1, how)
-        self.say(child_message("signin.hello", name=student.name, seat=target + 1))
+        key = "signin.instead" if old.student not in (None, student.id) else "signin.hello"
+        self.say(child_message(key, name=student.name, seat=target + 1, old=old.name))
         self.ctx.sounds.play("good")
         self._advance()
 

@@ -1,0 +1,90 @@
+"""Home's offer of a game left unfinished, when that game cannot be carried on."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from tabletop.store import FILE_NAME, Journal
+from tabletop.ui.autoplay import Autoplayer
+from tabletop.ui.input import Back
+from tabletop.ui.messages import child_message
+from tabletop.ui.saves import LABEL
+from tabletop.ui.scenes.common import Confirm
+from tabletop.ui.scenes.home import HomeScene
+from tests.ui.scenery import SIZES, make_app
+
+
+def unfinished_games(path: Path, *games: str) -> list[int]:
+    """Games started on the touchscreen and left (the device was unplugged): their ids."""
+    app = make_app(journal=Journal(path))
+    auto = Autoplayer(app)
+    for game in games:
+        auto.tap(f"game.{game}")
+        auto.tap("start")
+        app.stack.unwind_to(HomeScene)  # unplugged: the game is not left, only dropped
+    app.ctx.journal.close()
+    return [s.id for s in Journal(path).unfinished(LABEL)]
+
+
+@pytest.mark.parametrize(
+    ("column", "damage"),
+    [
+        ("meta", '{"app": 5}'),  # the screen's record, damaged
+        ("meta", '{"app": {"names": 5, "seed": "x", "bots": 3}}'),
+        ("meta", "{}"),  # the record lost
+        ("header", "garbage"),  # the journal itself no longer replays
+    ],
+)
+def test_home_a_game_that_cannot_be_carried_on_is_kept_broken_and_the_next_offered(
+    tmp_path: Path, column: str, damage: str
+) -> None:
+    """Carry on with a game whose journal or record is damaged: the children are told
+    in a sentence (never "Oops"), the game is kept as "broken" for the teacher, so it is
+    not offered again at every start, and the game left before it is offered next."""
+    path = tmp_path / FILE_NAME
+    newest, older = unfinished_games(path, "math-wars-meta", "math-attack")
+    with sqlite3.connect(path) as db:
+        db.execute(f"UPDATE matches SET {column} = ? WHERE id = ?", (damage, newest))
+    app = make_app(journal=Journal(path))
+    offer = app.stack.top
+    assert isinstance(offer, Confirm) and "Math Attack!" in offer.detail
+    Autoplayer(app).tap("yes")
+    home = app.stack.find(HomeScene)
+    assert home is not None and home.message == child_message("home.not_resumed")
+    assert app.toast is None  # no "Oops, something went wrong"
+    assert app.ctx.journal.status(newest) == "broken"
+    offer = app.stack.top
+    assert isinstance(offer, Confirm) and "Math Wars Meta" in offer.detail
+    Autoplayer(app).tap("no")
+    assert app.ctx.journal.status(older) == "abandoned"
+    assert app.stack.top is home and not app.ctx.journal.unfinished(LABEL)
+
+
+def test_home_back_on_the_offer_keeps_the_game_for_later(tmp_path: Path) -> None:
+    """Back (Esc) on "Carry on with this game?" closes the question; only "New game"
+    gives the game up. It used to answer "New game", and the game could never be
+    carried on."""
+    path = tmp_path / FILE_NAME
+    (waiting,) = unfinished_games(path, "math-arena")
+    app = make_app(journal=Journal(path))
+    assert isinstance(app.stack.top, Confirm)
+    app.post(Back(app.ctx.clock()))
+    app.step()
+    assert isinstance(app.stack.top, HomeScene)
+    assert [s.id for s in app.ctx.journal.unfinished(LABEL)] == [waiting]
+    app.ctx.journal.close()
+    again = make_app(journal=Journal(path))  # offered at the next start
+    assert isinstance(again.stack.top, Confirm) and "Math Arena" in again.stack.top.detail
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_home_its_sentence_fits_left_of_the_teacher_button(size: tuple[int, int]) -> None:
+    """Home shows its sentence in the subtitle line, which ends at the Teacher button."""
+    app = make_app(size)
+    home, m = app.stack.top, app.ctx.metrics
+    teacher = home.target("settings")
+    width = app.ctx.fonts.width(child_message("home.not_resumed"), m.small)
+    assert teacher is not None and m.u(18) + width < teacher.rect.left
