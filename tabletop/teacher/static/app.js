@@ -113,14 +113,16 @@ function stationButtons(card) {
 function renderCard(card) {
   const st = card.status;
   const [kind, label] = cardState(card);
+  // A status says the time left when it was sent: a clock that counts has gone on since.
+  const counting = st && !card.waiting && !st.paused && ["play", "warning", "transition"].includes(st.phase);
+  const left = st ? st.left - (counting ? card.age || 0 : 0) : 0;
   const node = el("article", { class: `card ${kind}`, id: `card-${card.device}`, "data-device": card.device, "aria-label": card.title || card.device });
   node.append(el("h3", { text: card.title || (card.station !== null ? `Station ${card.station + 1}` : "Not in the plan") }));
   node.append(el("span", { class: "device", text: card.device }));
   node.append(el("span", { class: "state", text: label }));
   if (st && !card.waiting) {
     node.append(el("div", { class: "group", text: st.group ? `Group ${st.group}` : "No group" }));
-    const left = el("div", { class: "left", "aria-label": "time left", text: mmss(st.left - (card.age || 0)) });
-    node.append(left);
+    node.append(el("div", { class: "left", "aria-label": "time left", text: mmss(left) }));
     if (card.game_title) node.append(el("div", { class: "game", text: card.game_title }));
     if (st.standings && st.standings.length) {
       const list = el("ol", { class: "standings", "aria-label": "standings" });
@@ -133,8 +135,7 @@ function renderCard(card) {
   if (card.online && latest && latest.plan && card.station !== null && !card.follows) meta.push("updating…");
   if (meta.length) node.append(el("div", { class: "meta", text: meta.join(" · ") }));
   node.append(stationButtons(card));
-  const running = st && card.online && !card.waiting && !st.paused && ["play", "warning", "transition"].includes(st.phase);
-  deadlines.set(card.device, [performance.now() / 1000 + (st ? st.left - (card.age || 0) : 0), running]);
+  deadlines.set(card.device, [performance.now() / 1000 + left, counting && card.online]);
   return node;
 }
 

@@ -1,0 +1,117 @@
+"""The dashboard as a teacher meets it, in a real browser (Chromium driven by Playwright):
+the app served on loopback in this process, in front of a console without a broker whose
+stations' statuses and results the tests hand it as the broker would (so every card, clock
+and table is exactly known, and the console's clock is moved by hand)."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from aiohttp import web
+
+from tabletop.classroom.fleet.config import free_port, provision, wait_listening
+from tabletop.classroom.fleet.coordinator import Coordinator
+from tabletop.classroom.fleet.messages import StatusMessage, Topics, encode
+from tabletop.classroom.rotation import Plan
+from tabletop.teacher.app import make_app
+from tabletop.teacher.auth import Gate
+from tests.teacher.test_app import Clock
+from tests.teacher.test_browser import PIN, SHOTS, browser, expect
+
+__all__ = ["browser"]  # a fixture used by name
+
+DEVICES = tuple(f"station-{n}" for n in range(1, 6))
+TOPICS = Topics()
+
+
+@dataclass
+class Live:
+    url: str
+    console: Coordinator
+    clock: Clock
+
+    def status(self, device: str, **fields: Any) -> None:
+        """``device``'s status arrives (online, sent now), as the broker would hand it."""
+        message = StatusMessage(device, True, self.clock.t, **fields)
+        self.console.run(self.console._received, TOPICS.status(device), encode(message), 0, 0)
+
+    def plan(self, plan: dict[str, Any], stations: dict[str, int]) -> None:
+        self.console.run(self.console.start_plan, Plan.from_json(plan), stations, "Thu")
+
+
+@pytest.fixture
+def live(tmp_path: Path) -> Iterator[Live]:
+    files = provision(tmp_path / "fleet", DEVICES, port=1)
+    clock = Clock()
+    console = Coordinator(files.teacher, tmp_path / "teacher", now=clock).start(connect=False)
+    console.run(console._connected)  # as if the broker answered (nothing is published)
+    port = free_port()
+    loop = asyncio.new_event_loop()
+    runner = web.AppRunner(make_app(console, Gate(PIN)), shutdown_timeout=1.0)
+
+    def serve() -> None:
+        asyncio.set_event_loop(loop)
+        loop.run_until_complete(runner.setup())
+        loop.run_until_complete(web.TCPSite(runner, "127.0.0.1", port).start())
+        loop.run_forever()
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    assert wait_listening(port, timeout=10)
+    try:
+        yield Live(f"http://127.0.0.1:{port}", console, clock)
+    finally:
+        asyncio.run_coroutine_threadsafe(runner.cleanup(), loop).result(10)
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(10)
+        console.stop()
+
+
+@pytest.fixture
+def open_page(browser: Any, live: Live) -> Iterator[Callable[..., Any]]:
+    """``open_page(width, height)``: a logged-in dashboard in a window of that size."""
+    contexts = []
+
+    def make(width: int = 1280, height: int = 800) -> Any:
+        context = browser.new_context(viewport={"width": width, "height": height})
+        context.set_default_timeout(10_000)
+        contexts.append(context)
+        page = context.new_page()
+        page.on("dialog", lambda dialog: dialog.accept())
+        page.goto(live.url + "/login")
+        page.fill("#pin", PIN)
+        page.click("button[type=submit]")
+        expect(page.locator("#link")).to_have_text("Live")
+        return page
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+TWO_STATIONS = {
+    "stations": [{"game": "mecs"}, {"game": "math-arena"}],
+    "groups": ["Red", "Blue"],
+    "minutes": 10,
+}
+
+
+def test_browser_walk_a_paused_station_keeps_its_time(live: Live, open_page: Any) -> None:
+    """A paused station says its time left once and stays silent: its card must not count
+    down from that status's age (main: 01:00 read 00:55 five seconds on, then jumped back)."""
+    live.plan(TWO_STATIONS, {"station-1": 0, "station-2": 1})
+    page = open_page()
+    live.status("station-1", station=0, phase="play", paused=True, left=60.0, group="Red")
+    left = page.locator("#card-station-1 .left")
+    expect(left).to_have_text("01:00")
+    live.clock.t += 5
+    live.status("station-2", station=1, phase="play", left=300.0, group="Blue")  # a re-render
+    expect(page.locator("#card-station-2 .left")).to_have_text("05:00")
+    expect(left).to_have_text("01:00")
+    page.screenshot(path=str(SHOTS / "teacher-walk-paused-1280x800.png"))
