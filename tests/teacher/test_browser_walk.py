@@ -17,7 +17,7 @@ from aiohttp import web
 
 from tabletop.classroom.fleet.config import free_port, provision, wait_listening
 from tabletop.classroom.fleet.coordinator import Coordinator
-from tabletop.classroom.fleet.messages import StatusMessage, Topics, encode
+from tabletop.classroom.fleet.messages import Standing, StatusMessage, Topics, encode
 from tabletop.classroom.rotation import Plan
 from tabletop.teacher.app import make_app
 from tabletop.teacher.auth import Gate
@@ -115,3 +115,16 @@ def test_browser_walk_a_paused_station_keeps_its_time(live: Live, open_page: Any
     expect(page.locator("#card-station-2 .left")).to_have_text("05:00")
     expect(left).to_have_text("01:00")
     page.screenshot(path=str(SHOTS / "teacher-walk-paused-1280x800.png"))
+
+
+def test_browser_walk_standings_go_by_place(live: Live, open_page: Any) -> None:
+    """A station sends its seats in seat order, each with its place: the card lists them
+    by place and numbers each with it (main: seat order, numbered 1, 2, 3, so the child
+    in 3rd place could read "1.")."""
+    live.plan(TWO_STATIONS, {"station-1": 0, "station-2": 1})
+    page = open_page()
+    seats = (Standing("Ada", "3", 3), Standing("Bo", "7", 1), Standing("Cy", "7", 1))
+    live.status("station-1", station=0, phase="play", left=300.0, group="Red", standings=seats)
+    rows = page.locator("#card-station-1 ol.standings li")
+    expect(rows).to_have_text(["Bo: 7", "Cy: 7", "Ada: 3"])
+    assert rows.evaluate_all("(items) => items.map((li) => li.value)") == [1, 1, 3]

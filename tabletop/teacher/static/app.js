@@ -126,7 +126,9 @@ function renderCard(card) {
     if (card.game_title) node.append(el("div", { class: "game", text: card.game_title }));
     if (st.standings && st.standings.length) {
       const list = el("ol", { class: "standings", "aria-label": "standings" });
-      for (const s of st.standings) list.append(el("li", { text: `${s.name}: ${s.score}` }));
+      // Seats come in seat order, each with its place: listed by place, numbered with it.
+      const byPlace = st.standings.slice().sort((a, b) => a.place - b.place);
+      for (const s of byPlace) list.append(el("li", { value: s.place, text: `${s.name}: ${s.score}` }));
       node.append(list);
     }
   }
