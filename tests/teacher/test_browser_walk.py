@@ -17,11 +17,18 @@ from aiohttp import web
 
 from tabletop.classroom.fleet.config import free_port, provision, wait_listening
 from tabletop.classroom.fleet.coordinator import Coordinator
-from tabletop.classroom.fleet.messages import Standing, StatusMessage, Topics, encode
+from tabletop.classroom.fleet.messages import (
+    ResultMessage,
+    SeatRecord,
+    Standing,
+    StatusMessage,
+    Topics,
+    encode,
+)
 from tabletop.classroom.rotation import Plan
 from tabletop.teacher.app import make_app
 from tabletop.teacher.auth import Gate
-from tests.teacher.test_app import Clock
+from tests.teacher.test_app import RESULT_MATCH, Clock
 from tests.teacher.test_browser import PIN, SHOTS, browser, expect
 
 __all__ = ["browser"]  # a fixture used by name
@@ -128,3 +135,28 @@ def test_browser_walk_standings_go_by_place(live: Live, open_page: Any) -> None:
     rows = page.locator("#card-station-1 ol.standings li")
     expect(rows).to_have_text(["Bo: 7", "Cy: 7", "Ada: 3"])
     assert rows.evaluate_all("(items) => items.map((li) => li.value)") == [1, 1, 3]
+
+
+def answered(seat: int, given: str) -> dict[str, Any]:
+    """A checked answer to 7 x 8 at ``seat``."""
+    question = {"numbers": ["7", "8"], "ops": ["x"], "order": "precedence", "right": None}
+    return {"seat": seat, "skill": "multiplication", "question": question, "given": given}
+
+
+def test_browser_walk_skills_group_rows_stand_out(live: Live, open_page: Any) -> None:
+    """Issue 24's skills table: a group's own row (its children together) is marked as
+    one, so the teacher tells it from a child's (main: every row looked the same, and
+    "Group Red" stood in the Student column like a child's name)."""
+    answers = [{**answered(0, "15"), "answer": "56"}, {**answered(1, "56"), "answer": "56"}]
+    seats = (SeatRecord(0, "Ada", "S1", "Red"), SeatRecord(1, "Bo", "S2", "Red"))
+    match = {**RESULT_MATCH, "meta": {"checks": [[1, 1]], "answers": answers}}
+    result = ResultMessage(id="station-1:walk1", device="station-1", match=match, seats=seats)
+    assert live.console.run(live.console._store, result)
+    page = open_page()
+    page.click("nav a[data-tab=reports]")
+    page.locator("#report-list > li button", has_text="Skills").click()
+    rows = page.locator("#skills table tr")
+    expect(rows).to_have_count(4)  # the heading, the group, Ada, Bo
+    expect(page.locator("#skills tr.group")).to_have_count(1)
+    expect(page.locator("#skills tr.group td").first).to_have_text("Group Red")
+    expect(page.locator("#skills tr:not(.group) td:first-child")).to_have_text(["Ada", "Bo"])

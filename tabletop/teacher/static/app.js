@@ -452,7 +452,7 @@ async function loadSkills(session, title) {
     const data = await api(`/api/skills?session=${encodeURIComponent(session)}`);
     const head = el("tr", {}, ...["Student", "Group", "Skill", "Right", "Level", "Most common mistake", "Trend"]
       .map((t) => el("th", { text: t })));
-    const rows = [...data.groups, ...data.rows].map((r) => el("tr", { class: r.student || r.trend ? "" : "group" },
+    const rows = [...data.groups, ...data.rows].map((r) => el("tr", { class: r.student ? null : "group" },
       el("td", { text: r.name }),
       el("td", { text: r.group }),
       el("td", { text: r.skill }),
