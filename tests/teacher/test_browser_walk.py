@@ -160,3 +160,24 @@ def test_browser_walk_skills_group_rows_stand_out(live: Live, open_page: Any) ->
     expect(page.locator("#skills tr.group")).to_have_count(1)
     expect(page.locator("#skills tr.group td").first).to_have_text("Group Red")
     expect(page.locator("#skills tr:not(.group) td:first-child")).to_have_text(["Ada", "Bo"])
+
+
+def test_browser_walk_the_plan_has_a_station_for_each_device(live: Live, open_page: Any) -> None:
+    """Five devices on and a class of five groups: the plan opens with five stations, one
+    device each (main: three, so Start said "5 groups but only 3 stations"), and a station
+    added later gets a device that no station has yet (main: none, and its group had no
+    table to go to while the dashboard showed no card for it)."""
+    for device in DEVICES:
+        live.status(device)
+    page = open_page()
+    page.click("nav a[data-tab=plan]")
+    devices = page.locator("#plan-stations select.device")
+    expect(devices).to_have_count(5)
+    assert devices.evaluate_all("(all) => all.map((s) => s.value)") == list(DEVICES)
+    page.click('.station-row[data-index="1"] button:text("Remove")')
+    page.click('.station-row[data-index="3"] button:text("Remove")')
+    page.select_option('.station-row[data-index="2"] select.device', "")  # chosen: none
+    page.click("#add-station")
+    expect(devices).to_have_count(4)
+    chosen = devices.evaluate_all("(all) => all.map((s) => s.value)")
+    assert chosen == ["station-1", "station-3", "", "station-2"]

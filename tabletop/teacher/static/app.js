@@ -282,7 +282,9 @@ function fillPlan() {
   const plan = latest.plan;
   const rows = $("#plan-stations");
   rows.replaceChildren();
-  const stations = plan ? plan.plan.stations : [null, null, null];
+  // No plan yet: a station for each device that is on (three when none is).
+  const online = latest.stations.filter((d) => d.online).length;
+  const stations = plan ? plan.plan.stations : Array(Math.min(8, online || 3)).fill(null);
   stations.forEach((s, i) => rows.append(stationRow(i, s)));
   if (plan) {
     const p = plan.plan;
@@ -299,10 +301,14 @@ function fillPlan() {
     $("#plan-groups").value = latest.groups.join("\n");
   }
   refreshDevices();
-  // Online devices not yet chosen fill empty stations in order.
-  const free = latest.stations.filter((d) => d.online).map((d) => d.device);
-  const selects = $$("#plan-stations select.device");
-  for (const s of selects) if (s.value) free.splice(free.indexOf(s.value), 1);
+  giveFreeDevices($$("#plan-stations select.device"));
+}
+
+// Online devices that no station has yet go, in order, to those of `selects` without one.
+function giveFreeDevices(selects) {
+  if (!latest) return;
+  const taken = new Set($$("#plan-stations select.device").map((s) => s.value).filter(Boolean));
+  const free = latest.stations.filter((d) => d.online && !taken.has(d.device)).map((d) => d.device);
   for (const s of selects) if (!s.value && free.length) s.value = free.shift();
 }
 
@@ -501,8 +507,10 @@ document.addEventListener("DOMContentLoaded", () => {
   $("#add-station").addEventListener("click", () => {
     const rows = $("#plan-stations");
     if (rows.children.length >= 8) { showAlert("At most 8 stations fit in a plan.", "#plan-error"); return; }
-    rows.append(stationRow(rows.children.length, null));
+    const row = stationRow(rows.children.length, null);
+    rows.append(row);
     refreshDevices();
+    giveFreeDevices([$("select.device", row)]);
   });
   $("#groups-from-list").addEventListener("click", () => {
     if (latest && latest.groups.length) $("#plan-groups").value = latest.groups.join("\n");
