@@ -6,6 +6,7 @@ and table is exactly known, and the console's clock is moved by hand)."""
 from __future__ import annotations
 
 import asyncio
+import re
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -82,15 +83,30 @@ def live(tmp_path: Path) -> Iterator[Live]:
 
 @pytest.fixture
 def open_page(browser: Any, live: Live) -> Iterator[Callable[..., Any]]:
-    """``open_page(width, height)``: a logged-in dashboard in a window of that size."""
+    """``open_page(width, height)``: a logged-in dashboard in a window of that size. Each
+    question it asks goes into ``said``, and is answered OK (or as ``answers`` say)."""
     contexts = []
 
-    def make(width: int = 1280, height: int = 800) -> Any:
+    def make(
+        width: int = 1280,
+        height: int = 800,
+        said: list[str] | None = None,
+        answers: list[bool] | None = None,
+    ) -> Any:
         context = browser.new_context(viewport={"width": width, "height": height})
         context.set_default_timeout(10_000)
         contexts.append(context)
         page = context.new_page()
-        page.on("dialog", lambda dialog: dialog.accept())
+
+        def answer(dialog: Any) -> None:
+            if said is not None:
+                said.append(dialog.message)
+            if answers and not answers.pop(0):
+                dialog.dismiss()
+            else:
+                dialog.accept()
+
+        page.on("dialog", answer)
         page.goto(live.url + "/login")
         page.fill("#pin", PIN)
         page.click("button[type=submit]")
@@ -181,3 +197,33 @@ def test_browser_walk_the_plan_has_a_station_for_each_device(live: Live, open_pa
     expect(devices).to_have_count(4)
     chosen = devices.evaluate_all("(all) => all.map((s) => s.value)")
     assert chosen == ["station-1", "station-3", "", "station-2"]
+
+
+def test_browser_walk_a_station_without_a_device_is_asked_about(live: Live, open_page: Any) -> None:
+    """Start with a station that has no device: the dashboard asks first, as no table
+    shows that station's groups their game and time (main: it started at once, and no
+    card ever showed the station); Cancel starts nothing."""
+    for device in DEVICES[:2]:
+        live.status(device)
+    said: list[str] = []
+    page = open_page(said=said, answers=[False, True])
+    page.click("nav a[data-tab=plan]")
+    page.fill("#plan-groups", "Red\nBlue\nGreen")
+    expect(page.locator("#plan-stations select.device")).to_have_count(2)
+    page.click("#add-station")
+    page.click("#plan-start")
+    expect(page.locator("#plan-error")).to_have_text(
+        "Station 3 has no device: choose one for it, or remove it."
+    )
+    assert said == [
+        "Station 3 has no device: no table there will show its groups their game and"
+        " their time. Start anyway?"
+    ]
+    assert live.console.run(lambda: live.console.plan) is None
+    page.click("#plan-start")
+    expect(page).to_have_url(re.compile(r"#stations$"))
+    assert len(said) == 2
+    assert live.console.run(lambda: live.console.plan.stations) == {
+        "station-1": 0,
+        "station-2": 1,
+    }

@@ -325,6 +325,15 @@ async function startPlan(event) {
     const device = $("select.device", row).value;
     if (device) stations[device] = i;
   });
+  const bare = rows.map((row, i) => ($("select.device", row).value ? "" : `Station ${i + 1}`)).filter(Boolean);
+  if (bare.length) { // no table shows these stations' groups the game and the time
+    const one = bare.length === 1;
+    const names = `${one ? bare[0] : `${bare.slice(0, -1).join(", ")} and ${bare.at(-1)}`} ${one ? "has" : "have"}`;
+    if (!window.confirm(`${names} no device: no table there will show ${one ? "its" : "their"} groups their game and their time. Start anyway?`)) {
+      showAlert(`${names} no device: choose one for ${one ? "it" : "each"}, or remove ${one ? "it" : "them"}.`, "#plan-error");
+      return;
+    }
+  }
   const plan = {
     stations: rows.map((row) => ({
       game: $("select.game", row).value, mode: $("select.mode", row).value, name: $("input.name", row).value.trim(),
