@@ -176,6 +176,7 @@ def test_browser_walk_skills_group_rows_stand_out(live: Live, open_page: Any) ->
     expect(page.locator("#skills tr.group")).to_have_count(1)
     expect(page.locator("#skills tr.group td").first).to_have_text("Group Red")
     expect(page.locator("#skills tr:not(.group) td:first-child")).to_have_text(["Ada", "Bo"])
+    page.screenshot(path=str(SHOTS / "teacher-walk-skills-1280x800.png"), full_page=True)
 
 
 def test_browser_walk_the_plan_has_a_station_for_each_device(live: Live, open_page: Any) -> None:
@@ -227,3 +228,48 @@ def test_browser_walk_a_station_without_a_device_is_asked_about(live: Live, open
         "station-1": 0,
         "station-2": 1,
     }
+
+
+def overflow(page: Any) -> int:
+    """How many pixels the page is wider than its window (0: no sideways scrolling)."""
+    return int(page.evaluate("document.documentElement.scrollWidth - window.innerWidth"))
+
+
+def label_of(cell: Any) -> str:
+    """The label a table cell shows before its value (a phone has no column headings)."""
+    return str(cell.evaluate("(td) => getComputedStyle(td, '::before').content"))
+
+
+def test_browser_walk_tables_on_a_phone_say_what_each_value_is(live: Live, open_page: Any) -> None:
+    """On a phone (390 px) the class list and the skills table are cards with no column
+    headings: each value is labelled (main: "Blue" alone, a name or a group?, and the
+    skills headings stood as a card of their own), and nothing scrolls sideways (main: the
+    import's file field was 9 px too wide)."""
+    live.console.run(live.console.roster_change, "add", name="Ada", group="Red")
+    answers = [{**answered(0, "15"), "answer": "56"}]
+    match = {**RESULT_MATCH, "meta": {"checks": [[1, 1]], "answers": answers}}
+    seats = (SeatRecord(0, "Ada", "S1", "Red"),)
+    result = ResultMessage(id="station-1:walk2", device="station-1", match=match, seats=seats)
+    assert live.console.run(live.console._store, result)
+    page = open_page(390, 844)
+    page.click("nav a[data-tab=roster]")
+    row = page.locator('tr[data-id="S1"] td')
+    expect(row).to_have_count(4)
+    assert [label_of(row.nth(i)) for i in range(3)] == ['"Id"', '"Name"', '"Group"']
+    assert overflow(page) == 0
+    page.screenshot(path=str(SHOTS / "teacher-walk-roster-390x844.png"), full_page=True)
+    page.click("nav a[data-tab=reports]")
+    page.locator("#report-list > li button", has_text="Skills").click()
+    expect(page.locator("#skills thead")).to_be_hidden()
+    cells = page.locator("#skills tbody tr:not(.group) td")
+    expect(cells).to_have_count(7)
+    assert [label_of(cells.nth(i)) for i in range(1, 7)] == [
+        '"Group"',
+        '"Skill"',
+        '"Right"',
+        '"Level"',
+        '"Most common mistake"',
+        '"Trend"',
+    ]
+    assert overflow(page) == 0
+    page.screenshot(path=str(SHOTS / "teacher-walk-skills-390x844.png"), full_page=True)

@@ -378,7 +378,8 @@ async function loadRoster() {
         catch (err) { showAlert(err.message, "#roster-error"); }
         loadRoster();
       });
-      return el("tr", { "data-id": s.id }, el("td", { text: s.id }), el("td", {}, name), el("td", {}, group),
+      return el("tr", { "data-id": s.id }, el("td", { "data-label": "Id", text: s.id }),
+        el("td", { "data-label": "Name" }, name), el("td", { "data-label": "Group" }, group),
         el("td", { class: "acts" }, save, " ", remove));
     });
     $("#roster-rows").replaceChildren(...rows);
@@ -465,20 +466,19 @@ async function loadResults(session, into) {
 async function loadSkills(session, title) {
   try {
     const data = await api(`/api/skills?session=${encodeURIComponent(session)}`);
-    const head = el("tr", {}, ...["Student", "Group", "Skill", "Right", "Level", "Most common mistake", "Trend"]
-      .map((t) => el("th", { text: t })));
+    const titles = ["Student", "Group", "Skill", "Right", "Level", "Most common mistake", "Trend"];
+    const head = el("thead", {}, el("tr", {}, ...titles.map((t) => el("th", { scope: "col", text: t }))));
+    // Each cell says its column's title too: a phone shows that, not the headings.
     const rows = [...data.groups, ...data.rows].map((r) => el("tr", { class: r.student ? null : "group" },
-      el("td", { text: r.name }),
-      el("td", { text: r.group }),
-      el("td", { text: r.skill }),
-      el("td", { text: `${r.right} of ${r.checked}` }),
-      el("td", {}, el("span", { class: `level level-${r.level.replace(" ", "-")}`, text: r.level })),
-      el("td", { text: r.mistake ? r.said : "no mistakes" }),
-      el("td", { text: r.trend })));
+      ...[r.name, r.group, r.skill, `${r.right} of ${r.checked}`,
+        el("span", { class: `level level-${r.level.replace(" ", "-")}`, text: r.level }),
+        r.mistake ? r.said : "no mistakes", r.trend,
+      ].map((value, i) => el("td", { "data-label": titles[i], class: i === 5 ? "wide" : null }, value))));
     const counts = data.dice.counts.map((n, i) => `${i + 1}: ${n}`).join(" · ");
     $("#skills").replaceChildren(
       el("h3", { text: `Skills: ${title}` }),
-      rows.length ? el("table", { class: "roster skills" }, head, ...rows) : el("p", { text: "No answers checked in this session." }),
+      rows.length ? el("table", { class: "roster skills" }, head, el("tbody", {}, ...rows))
+        : el("p", { text: "No answers checked in this session." }),
       el("h3", { text: "Are our dice fair?" }),
       el("p", { text: `Each face: ${counts}` }),
       el("p", { text: data.dice.sentence.charAt(0).toUpperCase() + data.dice.sentence.slice(1) + "." }));
