@@ -273,3 +273,21 @@ def test_browser_walk_tables_on_a_phone_say_what_each_value_is(live: Live, open_
     ]
     assert overflow(page) == 0
     page.screenshot(path=str(SHOTS / "teacher-walk-skills-390x844.png"), full_page=True)
+
+
+def test_browser_walk_a_refused_class_list_change_clears_the_last_done_line(
+    live: Live, open_page: Any
+) -> None:
+    """The class list says what the last change did: a refused import replaces the line
+    of the one before (main: "Imported: 1 added." stayed beside "The file is not a text
+    file.", as if both had happened)."""
+    page = open_page()
+    page.click("nav a[data-tab=roster]")
+    upload = {"name": "class.csv", "mimeType": "text/csv", "buffer": b"S1,Ada,Red\n"}
+    page.set_input_files("#import-file", files=[upload])
+    page.click("#roster-import button[type=submit]")
+    expect(page.locator("#roster-done")).to_have_text("Imported: 1 added.")
+    page.set_input_files("#import-file", files=[{**upload, "buffer": b"\xff\xfeS\x00,\x00"}])
+    page.click("#roster-import button[type=submit]")
+    expect(page.locator("#roster-error")).to_have_text("The file is not a text file.")
+    expect(page.locator("#roster-done")).to_have_text("")

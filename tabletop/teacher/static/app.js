@@ -369,13 +369,13 @@ async function loadRoster() {
           if (name.value.trim() !== s.name) await api("/api/roster", { op: "rename", id: s.id, name: name.value });
           if (group.value.trim() !== s.group) await api("/api/roster", { op: "group", id: s.id, group: group.value });
           done(`${s.id} saved.`);
-        } catch (err) { showAlert(err.message, "#roster-error"); }
+        } catch (err) { refused(err.message); }
         loadRoster();
       });
       remove.addEventListener("click", async () => {
         if (!window.confirm(`Remove ${s.name} from the class list? Their past games stay.`)) return;
         try { await api("/api/roster", { op: "remove", id: s.id }); done(`${s.name} removed.`); }
-        catch (err) { showAlert(err.message, "#roster-error"); }
+        catch (err) { refused(err.message); }
         loadRoster();
       });
       return el("tr", { "data-id": s.id }, el("td", { "data-label": "Id", text: s.id }),
@@ -384,13 +384,18 @@ async function loadRoster() {
     });
     $("#roster-rows").replaceChildren(...rows);
   } catch (err) {
-    showAlert(err.message, "#roster-error");
+    refused(err.message);
   }
 }
 
 function done(sentence) {
   showAlert("", "#roster-error");
   $("#roster-done").textContent = sentence;
+}
+
+function refused(sentence) { // in place of the last change's done line
+  $("#roster-done").textContent = "";
+  showAlert(sentence, "#roster-error");
 }
 
 async function addStudent(event) {
@@ -400,21 +405,21 @@ async function addStudent(event) {
     $("#add-name").value = "";
     done(`${s.name} added as ${s.id}.`);
     $("#add-name").focus();
-  } catch (err) { showAlert(err.message, "#roster-error"); }
+  } catch (err) { refused(err.message); }
   loadRoster();
 }
 
 async function importRoster(event) {
   event.preventDefault();
   const file = $("#import-file").files[0];
-  if (!file) { showAlert("Choose a CSV file to import.", "#roster-error"); return; }
+  if (!file) { refused("Choose a CSV file to import."); return; }
   const form = new FormData();
   form.append("file", file);
   if ($("#import-replace").checked) form.append("replace", "1");
   try {
     const result = await api("/api/roster/import", form);
     done(`Imported: ${result.sentence}`);
-  } catch (err) { showAlert(err.message, "#roster-error"); }
+  } catch (err) { refused(err.message); }
   loadRoster();
 }
 
