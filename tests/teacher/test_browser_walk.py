@@ -291,3 +291,23 @@ def test_browser_walk_a_refused_class_list_change_clears_the_last_done_line(
     page.click("#roster-import button[type=submit]")
     expect(page.locator("#roster-error")).to_have_text("The file is not a text file.")
     expect(page.locator("#roster-done")).to_have_text("")
+
+
+def test_browser_walk_a_plan_time_left_empty_is_asked_for(live: Live, open_page: Any) -> None:
+    """The plan's minutes are needed: left empty, the browser asks for them before anything
+    is sent (main: the console answered "... must be a whole number from 1 to 90, not
+    None.", a word of Python's)."""
+    live.status("station-1")
+    page = open_page()
+    page.click("nav a[data-tab=plan]")
+    page.fill("#plan-groups", "Red")
+    for field in ("#plan-minutes", "#plan-transition", "#plan-warning"):
+        page.fill(field, "")
+        page.click("#plan-start")
+        assert page.locator(field).evaluate("(input) => input.validity.valueMissing")
+        expect(page.locator(f"{field}:invalid")).to_have_count(1)
+        page.fill(field, "1")
+    page.fill("#plan-minutes", "5")
+    page.click("#plan-start")
+    expect(page).to_have_url(re.compile(r"#stations$"))
+    expect(page.locator("#plan-error")).to_be_hidden()
