@@ -311,3 +311,17 @@ def test_browser_walk_a_plan_time_left_empty_is_asked_for(live: Live, open_page:
     page.click("#plan-start")
     expect(page).to_have_url(re.compile(r"#stations$"))
     expect(page.locator("#plan-error")).to_be_hidden()
+
+
+def test_browser_walk_while_changing_stations_the_card_names_the_group_coming(
+    live: Live, open_page: Any
+) -> None:
+    """While the groups change stations a station's status names the group arriving
+    (``Moment.group_at``): its card says it is the next one (main: "Group Blue" while
+    Red still packed up there, as if Blue were playing)."""
+    live.plan(TWO_STATIONS, {"station-1": 0, "station-2": 1})
+    page = open_page()
+    live.status("station-1", station=0, phase="transition", left=60.0, group="Blue")
+    live.status("station-2", station=1, phase="play", left=60.0, group="Blue")
+    expect(page.locator("#card-station-1 .group")).to_have_text("Next: Group Blue")
+    expect(page.locator("#card-station-2 .group")).to_have_text("Group Blue")

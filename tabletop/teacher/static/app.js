@@ -121,7 +121,8 @@ function renderCard(card) {
   node.append(el("span", { class: "device", text: card.device }));
   node.append(el("span", { class: "state", text: label }));
   if (st && !card.waiting) {
-    node.append(el("div", { class: "group", text: st.group ? `Group ${st.group}` : "No group" }));
+    const next = st.phase === "transition" ? "Next: " : ""; // the group arriving
+    node.append(el("div", { class: "group", text: st.group ? `${next}Group ${st.group}` : "No group" }));
     node.append(el("div", { class: "left", "aria-label": "time left", text: mmss(left) }));
     if (card.game_title) node.append(el("div", { class: "game", text: card.game_title }));
     if (st.standings && st.standings.length) {
