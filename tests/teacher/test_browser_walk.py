@@ -325,3 +325,20 @@ def test_browser_walk_while_changing_stations_the_card_names_the_group_coming(
     live.status("station-2", station=1, phase="play", left=60.0, group="Blue")
     expect(page.locator("#card-station-1 .group")).to_have_text("Next: Group Blue")
     expect(page.locator("#card-station-2 .group")).to_have_text("Group Blue")
+
+
+def test_browser_walk_the_rotation_line_says_how_many_stations_are_paused(
+    live: Live, open_page: Any
+) -> None:
+    """The line above the cards speaks for every station: one station paused is said as
+    one (main: "(paused)" when station 1 alone was, nothing when another one alone was)."""
+    live.plan(TWO_STATIONS, {"station-1": 0, "station-2": 1})
+    page = open_page()
+    line = page.locator("#rotation")
+    expect(line).to_have_text("Rotation 1 of 2: playing.")
+    live.console.run(live.console.clock_action, "pause", 0)
+    expect(line).to_have_text("Rotation 1 of 2: playing (1 of 2 stations paused).")
+    live.console.run(live.console.clock_action, "pause", 1)
+    expect(line).to_have_text("Rotation 1 of 2: playing (paused).")
+    live.console.run(live.console.clock_action, "resume", 0)
+    expect(line).to_have_text("Rotation 1 of 2: playing (1 of 2 stations paused).")

@@ -159,7 +159,9 @@ function renderStations(state) {
     const m = state.moments[0];
     const count = plan.plan.rotations || plan.plan.stations.length;
     const words = { play: "playing", warning: "last minutes", transition: "changing stations", done: "finished" }[m.phase];
-    line = m.phase === "done" ? "The rotation is finished." : `Rotation ${m.rotation + 1} of ${count}: ${words}${m.paused ? " (paused)" : ""}.`;
+    const paused = state.moments.filter((c) => c.paused).length;
+    const some = paused === state.moments.length ? " (paused)" : ` (${paused} of ${state.moments.length} stations paused)`;
+    line = m.phase === "done" ? "The rotation is finished." : `Rotation ${m.rotation + 1} of ${count}: ${words}${paused ? some : ""}.`;
   }
   $("#rotation").textContent = line;
   for (const b of $$(".bar button[data-act]")) b.disabled = !plan;
