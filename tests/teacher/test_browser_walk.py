@@ -6,8 +6,10 @@ and table is exactly known, and the console's clock is moved by hand)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 import threading
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -342,3 +344,53 @@ def test_browser_walk_the_rotation_line_says_how_many_stations_are_paused(
     expect(line).to_have_text("Rotation 1 of 2: playing (paused).")
     live.console.run(live.console.clock_action, "resume", 0)
     expect(line).to_have_text("Rotation 1 of 2: playing (1 of 2 stations paused).")
+
+
+@contextlib.contextmanager
+def busy(live: Live, device: str, station: int) -> Iterator[None]:
+    """``device`` sends a status every 0.1 s (its time left changing), as a classroom of
+    stations keeps the dashboard drawing its cards again."""
+    stop = threading.Event()
+
+    def send() -> None:
+        left = 600.0
+        while not stop.wait(0.1):
+            left -= 0.1
+            live.status(device, station=station, phase="play", left=round(left, 1), group="Blue")
+
+    thread = threading.Thread(target=send, daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join(5)
+
+
+def pressed(live: Live, seq: int) -> None:
+    """Wait until the console has had ``seq`` clock changes (a press reached it)."""
+    deadline = time.monotonic() + 5
+    while live.console.run(lambda: live.console.seq) < seq:
+        assert time.monotonic() < deadline, f"the console is still at seq {live.console.seq}"
+        time.sleep(0.05)
+
+
+def test_browser_walk_a_card_button_pressed_while_statuses_arrive_works(
+    live: Live, open_page: Any
+) -> None:
+    """A teacher's press takes a moment between finger down and up; statuses arriving
+    meanwhile must not swap the button under the finger (main: every status drew the
+    cards anew, so the press was lost when one came before the finger lifted)."""
+    live.plan(TWO_STATIONS, {"station-1": 0, "station-2": 1})
+    page = open_page()
+    live.status("station-1", station=0, phase="play", left=600.0, group="Red")
+    card = page.locator("#card-station-1")
+    expect(card.locator(".left")).to_have_text("10:00")
+    with busy(live, "station-2", 1):
+        for n in range(3):
+            card.locator('button[data-act="pause"]').click(delay=400)
+            pressed(live, 2 + 2 * n)
+            live.status("station-1", station=0, phase="play", paused=True, left=600.0)
+            card.locator('button[data-act="resume"]').click(delay=400)
+            pressed(live, 3 + 2 * n)
+            live.status("station-1", station=0, phase="play", left=600.0, group="Red")

@@ -142,11 +142,29 @@ function renderCard(card) {
   return node;
 }
 
+// A card drawn again in place, its buttons kept while they read the same: a press that
+// spans a new status (finger down, the card drawn again, finger up) still clicks.
+function redraw(node, fresh) {
+  if (!node) return fresh;
+  const kept = $(".actions", node);
+  const actions = $(".actions", fresh);
+  for (const child of [...node.children]) if (child !== kept) child.remove();
+  kept.before(...[...fresh.children].filter((child) => child !== actions));
+  if (!kept.isEqualNode(actions)) kept.replaceWith(actions);
+  node.className = fresh.className;
+  node.setAttribute("aria-label", fresh.getAttribute("aria-label"));
+  return node;
+}
+
 function renderStations(state) {
   const cards = $("#cards");
   const focused = document.activeElement && document.activeElement.closest(".card")
     ? [document.activeElement.closest(".card").dataset.device, document.activeElement.dataset.act] : null;
-  cards.replaceChildren(...state.stations.map(renderCard));
+  const drawn = new Map($$(".card", cards).map((node) => [node.dataset.device, node]));
+  const nodes = state.stations.map((card) => redraw(drawn.get(card.device), renderCard(card)));
+  if (nodes.length !== cards.children.length || nodes.some((node, i) => cards.children[i] !== node)) {
+    cards.replaceChildren(...nodes);
+  }
   $("#no-stations").hidden = state.stations.length > 0;
   if (focused) {
     const again = $(`#card-${CSS.escape(focused[0])} button[data-act="${focused[1]}"]`)
@@ -267,7 +285,6 @@ function renumber() {
 function refreshDevices() {
   if (!latest) return;
   const devices = latest.stations.slice().sort((a, b) => (b.online - a.online) || a.device.localeCompare(b.device));
-  const assigned = latest.plan ? latest.plan.stations || {} : {};
   $$("#plan-stations .station-row").forEach((row, i) => {
     const select = $("select.device", row);
     const chosen = select.value || select.dataset.want || "";
@@ -276,7 +293,6 @@ function refreshDevices() {
     select.value = chosen;
     if (!select.value) select.dataset.want = chosen;
   });
-  void assigned;
 }
 
 function fillPlan() {
