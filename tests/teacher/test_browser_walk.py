@@ -394,3 +394,25 @@ def test_browser_walk_a_card_button_pressed_while_statuses_arrive_works(
             card.locator('button[data-act="resume"]').click(delay=400)
             pressed(live, 3 + 2 * n)
             live.status("station-1", station=0, phase="play", left=600.0, group="Red")
+
+
+def test_browser_walk_the_plans_device_lists_stay_while_statuses_arrive(
+    live: Live, open_page: Any
+) -> None:
+    """The plan's device lists are made again only when the devices or their being on
+    change (main: with every status, several a second in a classroom, under a teacher
+    choosing from one)."""
+    for device in DEVICES[:2]:
+        live.status(device)
+    page = open_page()
+    page.click("nav a[data-tab=plan]")
+    first = page.locator('.station-row[data-index="0"] select.device option').nth(1)
+    expect(first).to_have_text("station-1")
+    first.evaluate("(option) => { option.marked = true; }")
+    live.status("station-2", outbox=3)  # shown on its card; the same devices
+    expect(page.locator("#card-station-2 .meta")).to_have_text("3 results to send")
+    assert first.evaluate("(option) => option.marked === true")
+    message = StatusMessage("station-2", False, live.clock.t)  # its will: it dropped off
+    live.console.run(live.console._received, TOPICS.status("station-2"), encode(message), 0, 0)
+    options = page.locator('.station-row[data-index="0"] select.device option')
+    expect(options).to_have_text(["(no device)", "station-1", "station-2 (offline)"])
