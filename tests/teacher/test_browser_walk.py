@@ -416,3 +416,30 @@ def test_browser_walk_the_plans_device_lists_stay_while_statuses_arrive(
     live.console.run(live.console._received, TOPICS.status("station-2"), encode(message), 0, 0)
     options = page.locator('.station-row[data-index="0"] select.device option')
     expect(options).to_have_text(["(no device)", "station-1", "station-2 (offline)"])
+
+
+def test_browser_walk_saving_one_child_keeps_the_edits_of_the_others(
+    live: Live, open_page: Any
+) -> None:
+    """A teacher moves two children to another group and saves the first: the second
+    child's edit is still there to save (main: the list was drawn again from the console
+    and the unsaved edit was gone without a word)."""
+    for name in ("Ada", "Bo", "Cy"):
+        live.console.run(live.console.roster_change, "add", name=name, group="Red")
+    page = open_page()
+    page.click("nav a[data-tab=roster]")
+    group = 'tr[data-id="{}"] input[aria-label^="Group"]'
+    page.fill(group.format("S1"), "Blue")
+    page.fill(group.format("S2"), "Green")
+    listed = re.compile(r"/api/roster$")
+    with page.expect_response(lambda r: bool(listed.search(r.url)) and r.request.method == "GET"):
+        page.locator('tr[data-id="S1"] button', has_text="Save").click()
+    expect(page.locator("#roster-done")).to_have_text("S1 saved.")
+    page.wait_for_timeout(300)  # the list drawn from that answer
+    expect(page.locator(group.format("S1"))).to_have_value("Blue")
+    expect(page.locator(group.format("S2"))).to_have_value("Green")
+    expect(page.locator(group.format("S3"))).to_have_value("Red")
+    page.locator('tr[data-id="S2"] button', has_text="Save").click()
+    expect(page.locator("#roster-done")).to_have_text("S2 saved.")
+    groups = [s.group for s in live.console.run(lambda: live.console.roster().students())]
+    assert sorted(groups) == ["Blue", "Green", "Red"]

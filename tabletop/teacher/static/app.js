@@ -404,7 +404,13 @@ async function loadRoster() {
         el("td", { "data-label": "Name" }, name), el("td", { "data-label": "Group" }, group),
         el("td", { class: "acts" }, save, " ", remove));
     });
+    // What the teacher typed and has not saved stays when the list is drawn again.
+    const unsaved = new Map($$("#roster-rows input").filter((i) => i.value !== i.defaultValue)
+      .map((i) => [i.getAttribute("aria-label"), i.value]));
     $("#roster-rows").replaceChildren(...rows);
+    for (const input of $$("#roster-rows input")) {
+      if (unsaved.has(input.getAttribute("aria-label"))) input.value = unsaved.get(input.getAttribute("aria-label"));
+    }
   } catch (err) {
     refused(err.message);
   }
