@@ -443,3 +443,19 @@ def test_browser_walk_saving_one_child_keeps_the_edits_of_the_others(
     expect(page.locator("#roster-done")).to_have_text("S2 saved.")
     groups = [s.group for s in live.console.run(lambda: live.console.roster().students())]
     assert sorted(groups) == ["Blue", "Green", "Red"]
+
+
+def test_browser_walk_a_sessions_games_name_their_device_once(live: Live, open_page: Any) -> None:
+    """A session's games say which device sent each, by its name (main: "(station
+    station-1)", as `fleet setup` names devices station-1, station-2, ...)."""
+    seats = (SeatRecord(0, "Ada", "S1", "Red"), SeatRecord(1, "Bo", "S2", "Red"))
+    result = ResultMessage(
+        id="station-1:walk3", device="station-1", match=RESULT_MATCH, seats=seats
+    )
+    assert live.console.run(live.console._store, result)
+    page = open_page()
+    page.click("nav a[data-tab=reports]")
+    page.locator("#report-list > li button", has_text="Games…").click()
+    expect(page.locator(".report-games li span")).to_have_text(
+        "Game 1: M.E.C.S. (from station-1), Ada, Bo"
+    )

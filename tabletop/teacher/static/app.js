@@ -487,7 +487,7 @@ async function loadResults(session, into) {
   try {
     const games = await api(`/api/results?session=${encodeURIComponent(session)}`);
     into.replaceChildren(...games.map((g) => el("li", {},
-      el("span", { text: `Game ${g.match}: ${g.title}${g.station ? ` (station ${g.station})` : ""}, ${g.players.join(", ")}${g.hidden ? " (hidden)" : ""}` }),
+      el("span", { text: `Game ${g.match}: ${g.title}${g.station ? ` (from ${g.station})` : ""}, ${g.players.join(", ")}${g.hidden ? " (hidden)" : ""}` }),
       hideButton(g.match, !g.hidden))));
   } catch (err) {
     showAlert(err.message);
