@@ -459,3 +459,27 @@ def test_browser_walk_a_sessions_games_name_their_device_once(live: Live, open_p
     expect(page.locator(".report-games li span")).to_have_text(
         "Game 1: M.E.C.S. (from station-1), Ada, Bo"
     )
+
+
+def test_browser_walk_start_asks_before_it_replaces_a_running_rotation(
+    live: Live, open_page: Any
+) -> None:
+    """Start while a rotation runs starts every station again from rotation 1: it asks
+    first, as Skip, End and Clear do (main: one press on the big green button, perhaps
+    only to look at the plan, and the lesson's clocks began again); Cancel keeps it."""
+    live.plan(TWO_STATIONS, {"station-1": 0, "station-2": 1})
+    running = live.console.run(lambda: live.console.plan.id)
+    said: list[str] = []
+    page = open_page(said=said, answers=[False, True])
+    page.click("nav a[data-tab=plan]")
+    page.click("#plan-start")
+    expect(page.locator("#plan-error")).to_have_text("Nothing changed: the rotation goes on.")
+    assert said == [
+        "A rotation is running: start this plan in its place? Every station starts again"
+        " from rotation 1."
+    ]
+    assert live.console.run(lambda: live.console.plan.id) == running
+    page.click("#plan-start")
+    expect(page).to_have_url(re.compile(r"#stations$"))
+    assert len(said) == 2
+    assert live.console.run(lambda: live.console.plan.id) != running

@@ -356,6 +356,11 @@ async function startPlan(event) {
       return;
     }
   }
+  const running = latest && latest.plan && latest.moments.some((m) => m.phase !== "done");
+  if (running && !window.confirm("A rotation is running: start this plan in its place? Every station starts again from rotation 1.")) {
+    showAlert("Nothing changed: the rotation goes on.", "#plan-error");
+    return;
+  }
   const plan = {
     stations: rows.map((row) => ({
       game: $("select.game", row).value, mode: $("select.mode", row).value, name: $("input.name", row).value.trim(),
