@@ -369,7 +369,7 @@ def busy(live: Live, device: str, station: int) -> Iterator[None]:
 
 def pressed(live: Live, seq: int) -> None:
     """Wait until the console has had ``seq`` clock changes (a press reached it)."""
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + 10
     while live.console.run(lambda: live.console.seq) < seq:
         assert time.monotonic() < deadline, f"the console is still at seq {live.console.seq}"
         time.sleep(0.05)
