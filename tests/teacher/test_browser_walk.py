@@ -483,3 +483,22 @@ def test_browser_walk_start_asks_before_it_replaces_a_running_rotation(
     expect(page).to_have_url(re.compile(r"#stations$"))
     assert len(said) == 2
     assert live.console.run(lambda: live.console.plan.id) != running
+
+
+def test_browser_walk_the_skills_a_teacher_asks_for_come_into_view(
+    live: Live, open_page: Any
+) -> None:
+    """Skills under one of several sessions: the table is drawn below every session, so
+    it is brought into view (main: on a phone nothing seemed to happen, the table drawn
+    out of sight)."""
+    seats = (SeatRecord(0, "Ada", "S1", "Red"),)
+    for n, day in enumerate(("Mon", "Tue", "Wed", "Thu", "Fri")):
+        answers = [{**answered(0, "56"), "answer": "56"}]
+        match = {**RESULT_MATCH, "session": day, "meta": {"checks": [[1, 1]], "answers": answers}}
+        result = ResultMessage(id=f"station-1:day{n}", device="station-1", match=match, seats=seats)
+        assert live.console.run(live.console._store, result)
+    page = open_page(390, 844)
+    page.click("nav a[data-tab=reports]")
+    page.locator("#report-list > li", has_text="Mon").locator("button", has_text="Skills").click()
+    expect(page.locator("#skills h3").first).to_have_text("Skills: Mon")
+    expect(page.locator("#skills h3").first).to_be_in_viewport()

@@ -521,6 +521,7 @@ async function loadSkills(session, title) {
       el("p", { text: `Each face: ${counts}` }),
       el("p", { text: data.dice.sentence.charAt(0).toUpperCase() + data.dice.sentence.slice(1) + "." }));
     $("#skills").hidden = false;
+    $("#skills").scrollIntoView({ block: "start" }); // drawn below every session
   } catch (err) {
     showAlert(err.message);
   }
