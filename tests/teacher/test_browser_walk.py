@@ -502,3 +502,23 @@ def test_browser_walk_the_skills_a_teacher_asks_for_come_into_view(
     page.locator("#report-list > li", has_text="Mon").locator("button", has_text="Skills").click()
     expect(page.locator("#skills h3").first).to_have_text("Skills: Mon")
     expect(page.locator("#skills h3").first).to_be_in_viewport()
+
+
+def test_browser_walk_one_device_for_two_stations_is_refused(live: Live, open_page: Any) -> None:
+    """A device can be only one station: chosen for two, Start says which and starts
+    nothing (main: the plan started with the first of them quietly left without a
+    device, its groups with no table)."""
+    for device in DEVICES[:2]:
+        live.status(device)
+    page = open_page()
+    page.click("nav a[data-tab=plan]")
+    page.fill("#plan-groups", "Red\nBlue")
+    page.select_option('.station-row[data-index="1"] select.device', "station-1")
+    page.click("#plan-start")
+    expect(page.locator("#plan-error")).to_have_text(
+        "station-1 is chosen for Station 1 and Station 2: a device can be one station only."
+    )
+    assert live.console.run(lambda: live.console.plan) is None
+    page.select_option('.station-row[data-index="1"] select.device', "station-2")
+    page.click("#plan-start")
+    expect(page).to_have_url(re.compile(r"#stations$"))

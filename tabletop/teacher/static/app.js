@@ -342,12 +342,15 @@ function number(id) {
 async function startPlan(event) {
   event.preventDefault();
   const rows = $$("#plan-stations .station-row");
-  const stations = {};
-  rows.forEach((row, i) => {
-    const device = $("select.device", row).value;
-    if (device) stations[device] = i;
-  });
-  const bare = rows.map((row, i) => ($("select.device", row).value ? "" : `Station ${i + 1}`)).filter(Boolean);
+  const chosen = rows.map((row) => $("select.device", row).value);
+  const twice = chosen.find((device, i) => device && chosen.indexOf(device) !== i);
+  if (twice) {
+    const where = chosen.flatMap((device, i) => (device === twice ? [`Station ${i + 1}`] : []));
+    showAlert(`${twice} is chosen for ${where.slice(0, -1).join(", ")} and ${where.at(-1)}: a device can be one station only.`, "#plan-error");
+    return;
+  }
+  const stations = Object.fromEntries(chosen.flatMap((device, i) => (device ? [[device, i]] : [])));
+  const bare = chosen.flatMap((device, i) => (device ? [] : [`Station ${i + 1}`]));
   if (bare.length) { // no table shows these stations' groups the game and the time
     const one = bare.length === 1;
     const names = `${one ? bare[0] : `${bare.slice(0, -1).join(", ")} and ${bare.at(-1)}`} ${one ? "has" : "have"}`;
