@@ -522,3 +522,19 @@ def test_browser_walk_one_device_for_two_stations_is_refused(live: Live, open_pa
     page.select_option('.station-row[data-index="1"] select.device', "station-2")
     page.click("#plan-start")
     expect(page).to_have_url(re.compile(r"#stations$"))
+
+
+def test_browser_walk_the_plan_opens_with_the_running_rotations_session(
+    live: Live, open_page: Any
+) -> None:
+    """The plan editor opens with the running rotation's session, as with its stations
+    and times (main: empty, so a plan started again, say with a minute more, filed the
+    rest of the lesson's games under another session: today's date)."""
+    live.plan(TWO_STATIONS, {"station-1": 0, "station-2": 1})
+    page = open_page(answers=[True])
+    page.click("nav a[data-tab=plan]")
+    expect(page.locator("#plan-session")).to_have_value("Thu")
+    page.fill("#plan-minutes", "11")
+    page.click("#plan-start")
+    expect(page).to_have_url(re.compile(r"#stations$"))
+    assert live.console.run(lambda: live.console.plan.session) == "Thu"

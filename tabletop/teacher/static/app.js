@@ -315,6 +315,7 @@ function fillPlan() {
     $("#plan-transition").value = p.transition;
     $("#plan-warning").value = p.warning;
     $("#plan-rotations").value = p.rotations || "";
+    $("#plan-session").value = plan.session; // started again, its games stay in the lesson
     for (const [device, index] of Object.entries(plan.stations)) {
       const select = $(`#plan-stations .station-row[data-index="${index}"] select.device`);
       if (select) select.dataset.want = device;
