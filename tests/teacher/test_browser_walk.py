@@ -538,3 +538,17 @@ def test_browser_walk_the_plan_opens_with_the_running_rotations_session(
     page.click("#plan-start")
     expect(page).to_have_url(re.compile(r"#stations$"))
     assert live.console.run(lambda: live.console.plan.session) == "Thu"
+
+
+def test_browser_walk_a_device_in_free_play_says_so(live: Live, open_page: Any) -> None:
+    """A device outside the rotation where children play anyway: its card says "Free
+    play" with the game and the standings (main: "Waiting", as if nobody were there)."""
+    page = open_page()
+    seats = (Standing("Ada", "4", 2), Standing("Bo", "9", 1))
+    live.status("station-1", game="mecs", standings=seats)
+    live.status("station-2")
+    card = page.locator("#card-station-1")
+    expect(card.locator(".state")).to_have_text("Free play")
+    expect(card.locator(".game")).to_have_text("M.E.C.S.")
+    expect(card.locator("ol.standings li")).to_have_text(["Bo: 9", "Ada: 4"])
+    expect(page.locator("#card-station-2 .state")).to_have_text("Waiting")

@@ -82,7 +82,7 @@ function clockTime(epoch) {
 function cardState(card) {
   const st = card.status;
   if (!card.online) return ["offline", card.last_seen ? `Offline · last seen ${clockTime(card.last_seen)}` : "Offline"];
-  if (card.waiting) return ["waiting", "Waiting"];
+  if (card.waiting) return st && st.game ? ["free", "Free play"] : ["waiting", "Waiting"];
   if (st.paused) return ["paused", "Paused"];
   return {
     play: ["playing", "Playing"],
@@ -124,14 +124,14 @@ function renderCard(card) {
     const next = st.phase === "transition" ? "Next: " : ""; // the group arriving
     node.append(el("div", { class: "group", text: st.group ? `${next}Group ${st.group}` : "No group" }));
     node.append(el("div", { class: "left", "aria-label": "time left", text: mmss(left) }));
-    if (card.game_title) node.append(el("div", { class: "game", text: card.game_title }));
-    if (st.standings && st.standings.length) {
-      const list = el("ol", { class: "standings", "aria-label": "standings" });
-      // Seats come in seat order, each with its place: listed by place, numbered with it.
-      const byPlace = st.standings.slice().sort((a, b) => a.place - b.place);
-      for (const s of byPlace) list.append(el("li", { value: s.place, text: `${s.name}: ${s.score}` }));
-      node.append(list);
-    }
+  }
+  if (st && card.game_title) node.append(el("div", { class: "game", text: card.game_title })); // in free play too
+  if (st && st.standings && st.standings.length) {
+    const list = el("ol", { class: "standings", "aria-label": "standings" });
+    // Seats come in seat order, each with its place: listed by place, numbered with it.
+    const byPlace = st.standings.slice().sort((a, b) => a.place - b.place);
+    for (const s of byPlace) list.append(el("li", { value: s.place, text: `${s.name}: ${s.score}` }));
+    node.append(list);
   }
   const meta = [];
   if (st) meta.push(st.outbox ? `${st.outbox} result${st.outbox === 1 ? "" : "s"} to send` : "All results sent");
