@@ -552,3 +552,23 @@ def test_browser_walk_a_device_in_free_play_says_so(live: Live, open_page: Any) 
     expect(card.locator(".game")).to_have_text("M.E.C.S.")
     expect(card.locator("ol.standings li")).to_have_text(["Bo: 9", "Ada: 4"])
     expect(page.locator("#card-station-2 .state")).to_have_text("Waiting")
+
+
+def test_browser_walk_a_bookmarked_part_survives_the_login(browser: Any, live: Live) -> None:
+    """A teacher's bookmark of the Reports part leads there once the PIN is given, a
+    wrong PIN first too (main: to Stations, the part asked for lost at the login)."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    context.set_default_timeout(10_000)
+    try:
+        page = context.new_page()
+        page.goto(live.url + "/#reports")
+        expect(page).to_have_url(re.compile(r"/login#reports$"))
+        page.fill("#pin", "0000")
+        page.click("button[type=submit]")
+        expect(page.locator("[role=alert]")).to_have_text("That PIN is not right.")
+        page.fill("#pin", PIN)
+        page.click("button[type=submit]")
+        expect(page).to_have_url(re.compile(r"/#reports$"))
+        expect(page.locator("#reports")).to_be_visible()
+    finally:
+        context.close()
