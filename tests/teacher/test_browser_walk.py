@@ -83,6 +83,11 @@ def live(tmp_path: Path) -> Iterator[Live]:
         console.stop()
 
 
+def give_pin(page: Any, pin: str = PIN) -> None:
+    page.fill("#pin", pin)
+    page.click("button[type=submit]")
+
+
 @pytest.fixture
 def open_page(browser: Any, live: Live) -> Iterator[Callable[..., Any]]:
     """``open_page(width, height)``: a logged-in dashboard in a window of that size. Each
@@ -110,8 +115,7 @@ def open_page(browser: Any, live: Live) -> Iterator[Callable[..., Any]]:
 
         page.on("dialog", answer)
         page.goto(live.url + "/login")
-        page.fill("#pin", PIN)
-        page.click("button[type=submit]")
+        give_pin(page)
         expect(page.locator("#link")).to_have_text("Live")
         return page
 
@@ -563,11 +567,9 @@ def test_browser_walk_a_bookmarked_part_survives_the_login(browser: Any, live: L
         page = context.new_page()
         page.goto(live.url + "/#reports")
         expect(page).to_have_url(re.compile(r"/login#reports$"))
-        page.fill("#pin", "0000")
-        page.click("button[type=submit]")
+        give_pin(page, "0000")
         expect(page.locator("[role=alert]")).to_have_text("That PIN is not right.")
-        page.fill("#pin", PIN)
-        page.click("button[type=submit]")
+        give_pin(page)
         expect(page).to_have_url(re.compile(r"/#reports$"))
         expect(page.locator("#reports")).to_be_visible()
     finally:
