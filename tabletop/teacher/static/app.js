@@ -94,7 +94,8 @@ function cardState(card) {
 
 function stationButtons(card) {
   const box = el("div", { class: "actions", role: "group", "aria-label": `${card.title || card.device} controls` });
-  const usable = latest && latest.plan && card.station !== null;
+  const over = (m) => !m || m.phase === "done"; // nothing left to pause, extend or skip
+  const usable = latest && latest.plan && card.station !== null && !over(latest.moments[card.station]);
   const paused = card.status && card.status.paused;
   const name = card.title || card.device;
   const add = (act, label, cls) =>
@@ -182,7 +183,8 @@ function renderStations(state) {
     line = m.phase === "done" ? "The rotation is finished." : `Rotation ${m.rotation + 1} of ${count}: ${words}${paused ? some : ""}.`;
   }
   $("#rotation").textContent = line;
-  for (const b of $$(".bar button[data-act]")) b.disabled = !plan;
+  const over = !plan || state.moments.every((m) => m.phase === "done");
+  for (const b of $$(".bar button[data-act]")) b.disabled = over;
   // Results refused, results not stored yet, a class list the stations cannot take.
   const problems = state.problems || [];
   $("#problems").replaceChildren(...problems.map((line) => el("li", { text: line })));
