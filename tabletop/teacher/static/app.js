@@ -287,14 +287,15 @@ function renumber() {
 function refreshDevices() {
   if (!latest) return;
   const devices = latest.stations.slice().sort((a, b) => (b.online - a.online) || a.device.localeCompare(b.device));
-  const list = devices.map((d) => `${d.device}${d.online ? "" : " (offline)"}`).join("\n");
+  const names = devices.map((d) => [d.device, `${d.device}${d.online ? "" : " (offline)"}`]);
+  const list = names.map(([, text]) => text).join("\n");
   $$("#plan-stations .station-row").forEach((row, i) => {
     const select = $("select.device", row);
     if (select.dataset.list === list) return; // made again only when the devices change
     select.dataset.list = list;
     const chosen = select.value || select.dataset.want || "";
     select.replaceChildren(el("option", { value: "", text: "(no device)" }),
-      ...devices.map((d) => el("option", { value: d.device, text: `${d.device}${d.online ? "" : " (offline)"}` })));
+      ...names.map(([value, text]) => el("option", { value, text })));
     select.value = chosen;
     if (!select.value) select.dataset.want = chosen;
   });
