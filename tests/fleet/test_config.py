@@ -140,6 +140,25 @@ def test_config_fleet_setup_command_writes_every_file(tmp_path: Path, capsys) ->
     assert "1 to 8" in capsys.readouterr().err
 
 
+def test_config_fleet_setup_refuses_to_write_over_a_classroom(tmp_path: Path, capsys) -> None:
+    """Set up again into the same folder (say, for a sixth station): refused, every file
+    kept (main: a new authority and new passwords, so every station already set up from
+    the folder stopped connecting, without a word)."""
+    from tabletop.cli import main
+
+    assert main(["fleet", "setup", "--stations", "5", "--out", str(tmp_path)]) == 0
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    capsys.readouterr()
+    assert main(["fleet", "setup", "--stations", "6", "--out", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err == (
+        f"tabletop fleet: {tmp_path} already holds a classroom (teacher.toml): setting it up"
+        " again would give every device a new password, and the stations set up from it would"
+        " stop connecting; give another --out folder, or delete that one first\n"
+    )
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
+
+
 @pytest.mark.parametrize("uid", [0, 1000])
 def test_config_fleet_setup_as_root_says_how_to_start_the_broker(
     tmp_path: Path, capsys, monkeypatch: pytest.MonkeyPatch, uid: int

@@ -11,7 +11,7 @@ from aiohttp import FormData
 from aiohttp.test_utils import TestClient
 
 from tabletop.classroom.fleet.coordinator import Coordinator
-from tabletop.classroom.fleet.messages import MAX_STUDENTS, Topics
+from tabletop.classroom.fleet.messages import MAX_STUDENTS, StatusMessage, Topics, encode
 from tests.teacher.test_app import Scenario, clock, console, log_in, origin, post, serve
 
 __all__ = ["clock", "console", "serve"]  # the dashboard tests' fixtures
@@ -73,3 +73,19 @@ def test_dashboard_a_bad_status_is_said_once_per_station(console: Coordinator, c
     ]
     assert console.run(lambda: console.refused) == {"fleet.number": 3}
     assert sum("refused a status" in r.getMessage() for r in caplog.records) == 1
+
+
+def test_dashboard_a_bad_status_is_gone_once_the_station_sends_a_good_one(
+    console: Coordinator,
+) -> None:
+    """One unreadable status from station-4 is said until station-4's next good status
+    (main: said for as long as the console ran, "Live, with problems" with it, though the
+    station was well again); another station's fault stays."""
+    for device in ("station-4", "station-5"):
+        console.run(console._received, T.status(device), b'{"v": 1, "kind": NaN}', 1, 0)
+    good = encode(StatusMessage("station-4", True, 1000.0))
+    console.run(console._received, T.status("station-4"), good, 1, 0)
+    assert console.run(console.problems) == [
+        "station-5 sent a status that could not be read (NaN is not a number a message may hold)."
+    ]
+    assert console.run(lambda: console.refused) == {"fleet.number": 2}  # still counted

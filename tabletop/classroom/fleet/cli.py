@@ -91,6 +91,14 @@ def run_setup(args: argparse.Namespace) -> int:
 
     if not 1 <= args.stations <= 8:
         raise BadInput("fleet.stations", f"--stations must be 1 to 8, not {args.stations}")
+    held = [n for n in ("teacher.toml", "mosquitto.conf", "passwd") if (args.out / n).exists()]
+    if held:  # new passwords and a new authority would cut off every station set up from it
+        raise BadInput(
+            "fleet.setup_exists",
+            f"{args.out} already holds a classroom ({held[0]}): setting it up again would give "
+            "every device a new password, and the stations set up from it would stop "
+            "connecting; give another --out folder, or delete that one first",
+        )
     devices = [f"station-{i + 1}" for i in range(args.stations)]
     done = provision(
         args.out,

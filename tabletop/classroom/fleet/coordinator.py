@@ -614,7 +614,7 @@ class Coordinator:
         reason = reason.removeprefix(f"{topic}: ")  # the log line names the topic
         found = self.topics.device_of(topic)
         device, kind = found if found is not None else ("?", "?")
-        if kind != "result":  # a status: said once per station and kind of fault
+        if kind != "result":  # a status: said once per station and fault, till a good one
             self.refused[code] = self.refused.get(code, 0) + 1
             if (device, code) not in self.bad_status:
                 log.warning(
@@ -683,6 +683,8 @@ class Coordinator:
         t = self.now()
         seen = self.stations.setdefault(status.device, StationSeen(status.device))
         seen.received = t
+        for key in [k for k in self.bad_status if k[0] == status.device]:
+            del self.bad_status[key]  # well again: its unreadable status is no problem now
         seen.online = status.online
         if status.online:
             seen.status = status

@@ -82,7 +82,7 @@ function clockTime(epoch) {
 function cardState(card) {
   const st = card.status;
   if (!card.online) return ["offline", card.last_seen ? `Offline · last seen ${clockTime(card.last_seen)}` : "Offline"];
-  if (card.waiting) return ["waiting", "Waiting"];
+  if (card.waiting) return st && st.game ? ["free", "Free play"] : ["waiting", "Waiting"];
   if (st.paused) return ["paused", "Paused"];
   return {
     play: ["playing", "Playing"],
@@ -94,7 +94,8 @@ function cardState(card) {
 
 function stationButtons(card) {
   const box = el("div", { class: "actions", role: "group", "aria-label": `${card.title || card.device} controls` });
-  const usable = latest && latest.plan && card.station !== null;
+  const over = (m) => !m || m.phase === "done"; // nothing left to pause, extend or skip
+  const usable = latest && latest.plan && card.station !== null && !over(latest.moments[card.station]);
   const paused = card.status && card.status.paused;
   const name = card.title || card.device;
   const add = (act, label, cls) =>
@@ -113,28 +114,46 @@ function stationButtons(card) {
 function renderCard(card) {
   const st = card.status;
   const [kind, label] = cardState(card);
+  // A status says the time left when it was sent: a clock that counts has gone on since.
+  const counting = st && !card.waiting && !st.paused && ["play", "warning", "transition"].includes(st.phase);
+  const left = st ? st.left - (counting ? card.age || 0 : 0) : 0;
   const node = el("article", { class: `card ${kind}`, id: `card-${card.device}`, "data-device": card.device, "aria-label": card.title || card.device });
   node.append(el("h3", { text: card.title || (card.station !== null ? `Station ${card.station + 1}` : "Not in the plan") }));
   node.append(el("span", { class: "device", text: card.device }));
   node.append(el("span", { class: "state", text: label }));
   if (st && !card.waiting) {
-    node.append(el("div", { class: "group", text: st.group ? `Group ${st.group}` : "No group" }));
-    const left = el("div", { class: "left", "aria-label": "time left", text: mmss(st.left - (card.age || 0)) });
-    node.append(left);
-    if (card.game_title) node.append(el("div", { class: "game", text: card.game_title }));
-    if (st.standings && st.standings.length) {
-      const list = el("ol", { class: "standings", "aria-label": "standings" });
-      for (const s of st.standings) list.append(el("li", { text: `${s.name}: ${s.score}` }));
-      node.append(list);
-    }
+    const next = st.phase === "transition" ? "Next: " : ""; // the group arriving
+    node.append(el("div", { class: "group", text: st.group ? `${next}Group ${st.group}` : "No group" }));
+    node.append(el("div", { class: "left", "aria-label": "time left", text: mmss(left) }));
+  }
+  if (st && card.game_title) node.append(el("div", { class: "game", text: card.game_title })); // in free play too
+  if (st && st.standings && st.standings.length) {
+    const list = el("ol", { class: "standings", "aria-label": "standings" });
+    // Seats come in seat order, each with its place: listed by place, numbered with it.
+    const byPlace = st.standings.slice().sort((a, b) => a.place - b.place);
+    for (const s of byPlace) list.append(el("li", { value: s.place, text: `${s.name}: ${s.score}` }));
+    node.append(list);
   }
   const meta = [];
   if (st) meta.push(st.outbox ? `${st.outbox} result${st.outbox === 1 ? "" : "s"} to send` : "All results sent");
   if (card.online && latest && latest.plan && card.station !== null && !card.follows) meta.push("updating…");
   if (meta.length) node.append(el("div", { class: "meta", text: meta.join(" · ") }));
   node.append(stationButtons(card));
-  const running = st && card.online && !card.waiting && !st.paused && ["play", "warning", "transition"].includes(st.phase);
-  deadlines.set(card.device, [performance.now() / 1000 + (st ? st.left - (card.age || 0) : 0), running]);
+  deadlines.set(card.device, [performance.now() / 1000 + left, counting && card.online]);
+  return node;
+}
+
+// A card drawn again in place, its buttons kept while they read the same: a press that
+// spans a new status (finger down, the card drawn again, finger up) still clicks.
+function redraw(node, fresh) {
+  if (!node) return fresh;
+  const kept = $(".actions", node);
+  const actions = $(".actions", fresh);
+  for (const child of [...node.children]) if (child !== kept) child.remove();
+  kept.before(...[...fresh.children].filter((child) => child !== actions));
+  if (!kept.isEqualNode(actions)) kept.replaceWith(actions);
+  node.className = fresh.className;
+  node.setAttribute("aria-label", fresh.getAttribute("aria-label"));
   return node;
 }
 
@@ -142,7 +161,11 @@ function renderStations(state) {
   const cards = $("#cards");
   const focused = document.activeElement && document.activeElement.closest(".card")
     ? [document.activeElement.closest(".card").dataset.device, document.activeElement.dataset.act] : null;
-  cards.replaceChildren(...state.stations.map(renderCard));
+  const drawn = new Map($$(".card", cards).map((node) => [node.dataset.device, node]));
+  const nodes = state.stations.map((card) => redraw(drawn.get(card.device), renderCard(card)));
+  if (nodes.length !== cards.children.length || nodes.some((node, i) => cards.children[i] !== node)) {
+    cards.replaceChildren(...nodes);
+  }
   $("#no-stations").hidden = state.stations.length > 0;
   if (focused) {
     const again = $(`#card-${CSS.escape(focused[0])} button[data-act="${focused[1]}"]`)
@@ -155,10 +178,13 @@ function renderStations(state) {
     const m = state.moments[0];
     const count = plan.plan.rotations || plan.plan.stations.length;
     const words = { play: "playing", warning: "last minutes", transition: "changing stations", done: "finished" }[m.phase];
-    line = m.phase === "done" ? "The rotation is finished." : `Rotation ${m.rotation + 1} of ${count}: ${words}${m.paused ? " (paused)" : ""}.`;
+    const paused = state.moments.filter((c) => c.paused).length;
+    const some = paused === state.moments.length ? " (paused)" : ` (${paused} of ${state.moments.length} stations paused)`;
+    line = m.phase === "done" ? "The rotation is finished." : `Rotation ${m.rotation + 1} of ${count}: ${words}${paused ? some : ""}.`;
   }
   $("#rotation").textContent = line;
-  for (const b of $$(".bar button[data-act]")) b.disabled = !plan;
+  const over = !plan || state.moments.every((m) => m.phase === "done");
+  for (const b of $$(".bar button[data-act]")) b.disabled = over;
   // Results refused, results not stored yet, a class list the stations cannot take.
   const problems = state.problems || [];
   $("#problems").replaceChildren(...problems.map((line) => el("li", { text: line })));
@@ -261,16 +287,18 @@ function renumber() {
 function refreshDevices() {
   if (!latest) return;
   const devices = latest.stations.slice().sort((a, b) => (b.online - a.online) || a.device.localeCompare(b.device));
-  const assigned = latest.plan ? latest.plan.stations || {} : {};
+  const names = devices.map((d) => [d.device, `${d.device}${d.online ? "" : " (offline)"}`]);
+  const list = names.map(([, text]) => text).join("\n");
   $$("#plan-stations .station-row").forEach((row, i) => {
     const select = $("select.device", row);
+    if (select.dataset.list === list) return; // made again only when the devices change
+    select.dataset.list = list;
     const chosen = select.value || select.dataset.want || "";
     select.replaceChildren(el("option", { value: "", text: "(no device)" }),
-      ...devices.map((d) => el("option", { value: d.device, text: `${d.device}${d.online ? "" : " (offline)"}` })));
+      ...names.map(([value, text]) => el("option", { value, text })));
     select.value = chosen;
     if (!select.value) select.dataset.want = chosen;
   });
-  void assigned;
 }
 
 function fillPlan() {
@@ -279,7 +307,9 @@ function fillPlan() {
   const plan = latest.plan;
   const rows = $("#plan-stations");
   rows.replaceChildren();
-  const stations = plan ? plan.plan.stations : [null, null, null];
+  // No plan yet: a station for each device that is on (three when none is).
+  const online = latest.stations.filter((d) => d.online).length;
+  const stations = plan ? plan.plan.stations : Array(Math.min(8, online || 3)).fill(null);
   stations.forEach((s, i) => rows.append(stationRow(i, s)));
   if (plan) {
     const p = plan.plan;
@@ -288,6 +318,7 @@ function fillPlan() {
     $("#plan-transition").value = p.transition;
     $("#plan-warning").value = p.warning;
     $("#plan-rotations").value = p.rotations || "";
+    $("#plan-session").value = plan.session; // started again, its games stay in the lesson
     for (const [device, index] of Object.entries(plan.stations)) {
       const select = $(`#plan-stations .station-row[data-index="${index}"] select.device`);
       if (select) select.dataset.want = device;
@@ -296,10 +327,14 @@ function fillPlan() {
     $("#plan-groups").value = latest.groups.join("\n");
   }
   refreshDevices();
-  // Online devices not yet chosen fill empty stations in order.
-  const free = latest.stations.filter((d) => d.online).map((d) => d.device);
-  const selects = $$("#plan-stations select.device");
-  for (const s of selects) if (s.value) free.splice(free.indexOf(s.value), 1);
+  giveFreeDevices($$("#plan-stations select.device"));
+}
+
+// Online devices that no station has yet go, in order, to those of `selects` without one.
+function giveFreeDevices(selects) {
+  if (!latest) return;
+  const taken = new Set($$("#plan-stations select.device").map((s) => s.value).filter(Boolean));
+  const free = latest.stations.filter((d) => d.online && !taken.has(d.device)).map((d) => d.device);
   for (const s of selects) if (!s.value && free.length) s.value = free.shift();
 }
 
@@ -311,11 +346,28 @@ function number(id) {
 async function startPlan(event) {
   event.preventDefault();
   const rows = $$("#plan-stations .station-row");
-  const stations = {};
-  rows.forEach((row, i) => {
-    const device = $("select.device", row).value;
-    if (device) stations[device] = i;
-  });
+  const chosen = rows.map((row) => $("select.device", row).value);
+  const twice = chosen.find((device, i) => device && chosen.indexOf(device) !== i);
+  if (twice) {
+    const where = chosen.flatMap((device, i) => (device === twice ? [`Station ${i + 1}`] : []));
+    showAlert(`${twice} is chosen for ${where.slice(0, -1).join(", ")} and ${where.at(-1)}: a device can be one station only.`, "#plan-error");
+    return;
+  }
+  const stations = Object.fromEntries(chosen.flatMap((device, i) => (device ? [[device, i]] : [])));
+  const bare = chosen.flatMap((device, i) => (device ? [] : [`Station ${i + 1}`]));
+  if (bare.length) { // no table shows these stations' groups the game and the time
+    const one = bare.length === 1;
+    const names = `${one ? bare[0] : `${bare.slice(0, -1).join(", ")} and ${bare.at(-1)}`} ${one ? "has" : "have"}`;
+    if (!window.confirm(`${names} no device: no table there will show ${one ? "its" : "their"} groups their game and their time. Start anyway?`)) {
+      showAlert(`${names} no device: choose one for ${one ? "it" : "each"}, or remove ${one ? "it" : "them"}.`, "#plan-error");
+      return;
+    }
+  }
+  const running = latest && latest.plan && latest.moments.some((m) => m.phase !== "done");
+  if (running && !window.confirm("A rotation is running: start this plan in its place? Every station starts again from rotation 1.")) {
+    showAlert("Nothing changed: the rotation goes on.", "#plan-error");
+    return;
+  }
   const plan = {
     stations: rows.map((row) => ({
       game: $("select.game", row).value, mode: $("select.mode", row).value, name: $("input.name", row).value.trim(),
@@ -351,27 +403,39 @@ async function loadRoster() {
           if (name.value.trim() !== s.name) await api("/api/roster", { op: "rename", id: s.id, name: name.value });
           if (group.value.trim() !== s.group) await api("/api/roster", { op: "group", id: s.id, group: group.value });
           done(`${s.id} saved.`);
-        } catch (err) { showAlert(err.message, "#roster-error"); }
+        } catch (err) { refused(err.message); }
         loadRoster();
       });
       remove.addEventListener("click", async () => {
         if (!window.confirm(`Remove ${s.name} from the class list? Their past games stay.`)) return;
         try { await api("/api/roster", { op: "remove", id: s.id }); done(`${s.name} removed.`); }
-        catch (err) { showAlert(err.message, "#roster-error"); }
+        catch (err) { refused(err.message); }
         loadRoster();
       });
-      return el("tr", { "data-id": s.id }, el("td", { text: s.id }), el("td", {}, name), el("td", {}, group),
+      return el("tr", { "data-id": s.id }, el("td", { "data-label": "Id", text: s.id }),
+        el("td", { "data-label": "Name" }, name), el("td", { "data-label": "Group" }, group),
         el("td", { class: "acts" }, save, " ", remove));
     });
+    // What the teacher typed and has not saved stays when the list is drawn again.
+    const unsaved = new Map($$("#roster-rows input").filter((i) => i.value !== i.defaultValue)
+      .map((i) => [i.getAttribute("aria-label"), i.value]));
     $("#roster-rows").replaceChildren(...rows);
+    for (const input of $$("#roster-rows input")) {
+      if (unsaved.has(input.getAttribute("aria-label"))) input.value = unsaved.get(input.getAttribute("aria-label"));
+    }
   } catch (err) {
-    showAlert(err.message, "#roster-error");
+    refused(err.message);
   }
 }
 
 function done(sentence) {
   showAlert("", "#roster-error");
   $("#roster-done").textContent = sentence;
+}
+
+function refused(sentence) { // in place of the last change's done line
+  $("#roster-done").textContent = "";
+  showAlert(sentence, "#roster-error");
 }
 
 async function addStudent(event) {
@@ -381,21 +445,21 @@ async function addStudent(event) {
     $("#add-name").value = "";
     done(`${s.name} added as ${s.id}.`);
     $("#add-name").focus();
-  } catch (err) { showAlert(err.message, "#roster-error"); }
+  } catch (err) { refused(err.message); }
   loadRoster();
 }
 
 async function importRoster(event) {
   event.preventDefault();
   const file = $("#import-file").files[0];
-  if (!file) { showAlert("Choose a CSV file to import.", "#roster-error"); return; }
+  if (!file) { refused("Choose a CSV file to import."); return; }
   const form = new FormData();
   form.append("file", file);
   if ($("#import-replace").checked) form.append("replace", "1");
   try {
     const result = await api("/api/roster/import", form);
     done(`Imported: ${result.sentence}`);
-  } catch (err) { showAlert(err.message, "#roster-error"); }
+  } catch (err) { refused(err.message); }
   loadRoster();
 }
 
@@ -435,7 +499,7 @@ async function loadResults(session, into) {
   try {
     const games = await api(`/api/results?session=${encodeURIComponent(session)}`);
     into.replaceChildren(...games.map((g) => el("li", {},
-      el("span", { text: `Game ${g.match}: ${g.title}${g.station ? ` (station ${g.station})` : ""}, ${g.players.join(", ")}${g.hidden ? " (hidden)" : ""}` }),
+      el("span", { text: `Game ${g.match}: ${g.title}${g.station ? ` (from ${g.station})` : ""}, ${g.players.join(", ")}${g.hidden ? " (hidden)" : ""}` }),
       hideButton(g.match, !g.hidden))));
   } catch (err) {
     showAlert(err.message);
@@ -447,24 +511,24 @@ async function loadResults(session, into) {
 async function loadSkills(session, title) {
   try {
     const data = await api(`/api/skills?session=${encodeURIComponent(session)}`);
-    const head = el("tr", {}, ...["Student", "Group", "Skill", "Right", "Level", "Most common mistake", "Trend"]
-      .map((t) => el("th", { text: t })));
-    const rows = [...data.groups, ...data.rows].map((r) => el("tr", { class: r.student || r.trend ? "" : "group" },
-      el("td", { text: r.name }),
-      el("td", { text: r.group }),
-      el("td", { text: r.skill }),
-      el("td", { text: `${r.right} of ${r.checked}` }),
-      el("td", {}, el("span", { class: `level level-${r.level.replace(" ", "-")}`, text: r.level })),
-      el("td", { text: r.mistake ? r.said : "no mistakes" }),
-      el("td", { text: r.trend })));
+    const titles = ["Student", "Group", "Skill", "Right", "Level", "Most common mistake", "Trend"];
+    const head = el("thead", {}, el("tr", {}, ...titles.map((t) => el("th", { scope: "col", text: t }))));
+    // Each cell says its column's title too: a phone shows that, not the headings.
+    const rows = [...data.groups, ...data.rows].map((r) => el("tr", { class: r.student ? null : "group" },
+      ...[r.name, r.group, r.skill, `${r.right} of ${r.checked}`,
+        el("span", { class: `level level-${r.level.replace(" ", "-")}`, text: r.level }),
+        r.mistake ? r.said : "no mistakes", r.trend,
+      ].map((value, i) => el("td", { "data-label": titles[i], class: i === 5 ? "wide" : null }, value))));
     const counts = data.dice.counts.map((n, i) => `${i + 1}: ${n}`).join(" · ");
     $("#skills").replaceChildren(
       el("h3", { text: `Skills: ${title}` }),
-      rows.length ? el("table", { class: "roster skills" }, head, ...rows) : el("p", { text: "No answers checked in this session." }),
+      rows.length ? el("table", { class: "roster skills" }, head, el("tbody", {}, ...rows))
+        : el("p", { text: "No answers checked in this session." }),
       el("h3", { text: "Are our dice fair?" }),
       el("p", { text: `Each face: ${counts}` }),
       el("p", { text: data.dice.sentence.charAt(0).toUpperCase() + data.dice.sentence.slice(1) + "." }));
     $("#skills").hidden = false;
+    $("#skills").scrollIntoView({ block: "start" }); // drawn below every session
   } catch (err) {
     showAlert(err.message);
   }
@@ -498,8 +562,10 @@ document.addEventListener("DOMContentLoaded", () => {
   $("#add-station").addEventListener("click", () => {
     const rows = $("#plan-stations");
     if (rows.children.length >= 8) { showAlert("At most 8 stations fit in a plan.", "#plan-error"); return; }
-    rows.append(stationRow(rows.children.length, null));
+    const row = stationRow(rows.children.length, null);
+    rows.append(row);
     refreshDevices();
+    giveFreeDevices([$("select.device", row)]);
   });
   $("#groups-from-list").addEventListener("click", () => {
     if (latest && latest.groups.length) $("#plan-groups").value = latest.groups.join("\n");
