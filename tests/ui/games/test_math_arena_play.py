@@ -263,3 +263,25 @@ def test_math_arena_child_takes_back_picked_virtual_cards() -> None:
     clock.now += COUNTDOWN
     play.tick()
     assert play.pairs[0] == [hand[2], hand[3]]
+
+
+def test_arena_virtual_cards_cannot_be_swapped_after_the_reveal() -> None:
+    """ARENA-3: with virtual cards the device knows each pair put down; after Reveal! a
+    child who taps their card is told it cannot change (no grid of their whole hand to
+    pick a better card from), and a card shown wrong can only be set back to the one
+    put down."""
+    seats = [("Ana", False), ("Bot 2", True)]
+    play, clock, sounds = table(seats=seats, seed=3)
+    hand = play.state.hands[0]
+    play.press(0, clock.now)
+    play.pick(0, (hand[0], hand[1]))
+    clock.now += BOT_SECONDS
+    play.tick()
+    clock.now += COUNTDOWN
+    play.tick()
+    assert play.phase == "reveal" and play.pairs[0] == [hand[0], hand[1]]
+    assert not play.may_correct(0, 0) and play.tone == "error" and sounds[-1] == "wrong"
+    assert play.message == "Ana: These are the cards you put down. They cannot change after Reveal!"
+    assert play.pairs[0] == [hand[0], hand[1]]
+    play.set_card(0, 1, hand[5])  # a card shown wrong (as the demo's camera misreads)
+    assert play.may_correct(0, 1) and play.candidates(0) == [hand[0], hand[1]]

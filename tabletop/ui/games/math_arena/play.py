@@ -411,7 +411,10 @@ class ArenaPlay(TableController):
 
     def candidates(self, seat: int) -> list[str]:
         """The cards a seat's card could be, as the engine says: its hand, or in camera
-        play any number card not seen yet in this set."""
+        play any number card not seen yet in this set; with virtual cards only the two
+        the seat put down (ARENA-3: nobody changes their cards after the reveal)."""
+        if self.cards == "virtual" and seat in self.picks:
+            return list(self.picks[seat])
         return GAME.possible_cards(self.state, seat)
 
     def may_correct(self, seat: int, slot: int) -> bool:
@@ -421,6 +424,8 @@ class ArenaPlay(TableController):
             self.refuse(code or "arena.ui.round_over", f"card {seat + 1}.{slot} in {self.phase}")
         elif self.phase == "leftover" and (seat not in self.state.tied or slot != 0):
             self.refuse("arena.ui.not_tied", f"card {seat + 1}.{slot} tapped", seat)
+        elif self.cards == "virtual" and self.pairs[seat] == list(self.picks.get(seat, ())):
+            self.refuse("arena.ui.cards_put_down", f"card {seat + 1}.{slot}: picked", seat)
         elif not self.candidates(seat):
             self.refuse("arena.no_cards", f"seat {seat + 1} has no possible cards", seat)
         else:
