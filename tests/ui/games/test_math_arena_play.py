@@ -285,3 +285,27 @@ def test_arena_virtual_cards_cannot_be_swapped_after_the_reveal() -> None:
     assert play.pairs[0] == [hand[0], hand[1]]
     play.set_card(0, 1, hand[5])  # a card shown wrong (as the demo's camera misreads)
     assert play.may_correct(0, 1) and play.candidates(0) == [hand[0], hand[1]]
+
+
+def test_arena_fixed_cards_clear_their_marks_and_the_refusal() -> None:
+    """A card set right (by touch or a new camera reading) asks the engine again: the
+    marks it no longer refuses go, both cards of a clash at once, and the refusal gives
+    way to the next step; a refusal for another seat stays until that seat is read."""
+    play, clock, _ = table(3)
+    to_reveal(play, clock)
+    play.cards_seen(1, "reveal", ["4C", "6C"])
+    play.cards_seen(2, "reveal", ["9D", "3D"])
+    play.cards_seen(3, "reveal", ["4C", "2H"])
+    play.score()
+    assert play.bad == {(0, 0), (2, 0)} and "marked card" in play.message
+    play.set_card(0, 0, "5C")  # the other card of the clash set right: both marks go
+    assert play.bad == set() and play.message == "" and play.tone != "error"
+    assert play.next_step() == "P1, P2 and P3: tap your row and say your value, or tap Who wins?"
+    play.cards_seen(2, "reveal", ["XX", "3D"])
+    assert play.message == "P2: That is not a Math Arena card. Use the cards of this game."
+    play.cards_seen(1, "reveal", ["5C", "6C"])  # another seat read: P2's refusal stays
+    assert play.message.startswith("P2: That is not") and play.tone == "error"
+    play.cards_seen(2, "reveal", ["10D", "3D"])
+    assert play.message == "" and play.pairs[1] == ["10D", "3D"]
+    play.score()
+    assert play.phase == "result"

@@ -145,6 +145,7 @@ class ArenaPlay(TableController):
         self.phase = "operator"  # operator | ready | countdown | reveal | leftover | result
         self.asked_at: float | None = None  # when the number pad asked a value (issue 24)
         self.last_count: int | None = None  # the countdown's number last shown
+        self.refused: tuple[int | None, int] = (None, -1)  # the last refusal's seat, sentence
         self.fresh_round()
 
     def fresh_round(self) -> None:
@@ -193,7 +194,7 @@ class ArenaPlay(TableController):
     def refuse(self, code: str, detail: str, seat: int | None = None) -> None:
         """A child's sentence (for ``seat``: after its name), the exact reason in the log."""
         self.sound("wrong")
-        words = child_message(code)
+        words, self.refused = child_message(code), (seat, self.sentences + 1)
         self.say(f"{self.name(seat)}: {words}" if seat is not None else words, "error")
         log.info("math-arena: refused (%s) in phase %s: %s", code, self.phase, detail)
 
@@ -434,11 +435,19 @@ class ArenaPlay(TableController):
 
     def set_card(self, seat: int, slot: int, card: str, source: str = "touch") -> None:
         """A card read by the camera or corrected by touch: a value said for the pair it
-        changes is said again."""
+        changes is said again; the marks are the engine's again, and once none is left the
+        refusal on the instruction line (the marks', or this seat's) gives way to the step."""
         if self.pairs[seat][slot] != card:
             self.said.pop(seat, None)
         self.pairs[seat][slot] = card
+        marked = bool(self.bad)
         self.bad.discard((seat, slot))
+        if marked and self.complete():
+            wrong = self.checked()
+            self.bad = set(wrong.cards) if isinstance(wrong, WrongCards) else set()
+        refused, sentence = self.refused
+        if sentence == self.sentences and not self.bad and (marked or refused == seat):
+            self.say("")
         log.info("math-arena: seat %d card %d is %s (%s)", seat + 1, slot + 1, card, source)
 
     def operator_choices(self) -> list[str] | None:
@@ -522,12 +531,10 @@ class ArenaPlay(TableController):
             seat = missing[0]
             self.refuse("arena.ui.missing_pair", f"seat {seat + 1} shows {self.pairs[seat]}", seat)
             return
-        shown = [[c or "" for c in pair] for pair in self.pairs]
-        try:
-            actions = table_actions(self.state, shown)
-        except WrongCards as e:
-            self.bad = set(e.cards)
-            self.refuse(e.code, e.message, e.seat)
+        actions = self.checked()
+        if isinstance(actions, WrongCards):
+            self.bad = set(actions.cards)
+            self.refuse(actions.code, actions.message, actions.seat)
             self.message += " " + child_message("arena.said.fix_marked")
             return
         events = [e for action in actions for e in self.match.apply(action)]
@@ -535,6 +542,13 @@ class ArenaPlay(TableController):
             self.deal_hands()
         self.bad = set()
         self.ruling(tuple(events))
+
+    def checked(self) -> tuple[Choose | ShowLeftover, ...] | WrongCards:
+        """The engine's actions for the cards shown, or what the rules refuse in them."""
+        try:
+            return table_actions(self.state, [[c or "" for c in pair] for pair in self.pairs])
+        except WrongCards as e:
+            return e
 
     def ruling(self, events: Sequence[Event]) -> None:
         """The device's ruling, each with its reason, in plain words."""
