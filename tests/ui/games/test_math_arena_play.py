@@ -309,3 +309,30 @@ def test_arena_fixed_cards_clear_their_marks_and_the_refusal() -> None:
     assert play.message == "" and play.pairs[1] == ["10D", "3D"]
     play.score()
     assert play.phase == "result"
+
+
+def test_arena_taps_in_the_wrong_phase_say_what_the_round_waits_for() -> None:
+    """A card, Who wins? or a row tapped too soon or too late is refused with the real
+    next step: not "This round is over" before the operator card is out, not "presses
+    their button first" while the countdown runs after everybody pressed."""
+    play, clock, _ = table(2)
+    for tap in (lambda: play.may_correct(0, 0), play.score):
+        tap()
+        assert play.message == "Wait! First turn over the operator card."
+    play.cards_seen(None, "operator", ["KH"])
+    play.score()
+    assert play.message == "Everybody presses their button first."
+    play.press(0, clock.now)
+    play.press(1, clock.now)
+    for tap in (lambda: play.may_correct(1, 1), play.score, play.next_round):
+        tap()
+        assert play.message == "Get ready: the cards go up in a moment!", tap
+    clock.now += COUNTDOWN
+    play.tick()
+    play.cards_seen(1, "reveal", ["5S", "2D"])
+    play.cards_seen(2, "reveal", ["AH", "3C"])
+    play.next_round()
+    assert play.message == "The cards are up! Check them, then tap Who wins?"
+    play.score()
+    assert play.ask_value(0) is None
+    assert play.message == "P1: This round is over. Tap Next round."

@@ -71,7 +71,8 @@ COUNTDOWN = 3.0  # seconds from "everybody is ready" to "Reveal!"
 BOT_SECONDS = 2.0  # a bot presses its button this long after the operator is out
 BOT_STAGGER = 0.7  # ... plus this much per bot, so the LEDs light one by one
 TOURNAMENT_TARGET = 10
-# a refusal's code when a seat's button is pressed in the wrong phase
+# a refusal's code when a seat's button is pressed, or a card or button tapped, in the
+# wrong phase: it says what the round waits for (in "ready", the presses: PRESS_FIRST)
 PRESS_WRONG = {
     "operator": "arena.ui.wait_operator",
     "countdown": "arena.ui.countdown",
@@ -79,6 +80,7 @@ PRESS_WRONG = {
     "leftover": "arena.ui.cards_up",
     "result": "arena.ui.round_over",
 }
+PRESS_FIRST = "arena.ui.press_first"
 # what the round says again when carried on in the middle of these phases
 AGAIN = {"countdown": "arena.said.all_ready", "reveal": "arena.said.reveal", "ready": ""}
 NOTED = ("arena.leftovers", "arena.pot_removed", "arena.set_over", "arena.game_over")
@@ -197,6 +199,10 @@ class ArenaPlay(TableController):
         words, self.refused = child_message(code), (seat, self.sentences + 1)
         self.say(f"{self.name(seat)}: {words}" if seat is not None else words, "error")
         log.info("math-arena: refused (%s) in phase %s: %s", code, self.phase, detail)
+
+    def not_now(self, what: str) -> None:
+        """``what`` (a tap) is refused in this phase, saying what the round waits for."""
+        self.refuse(PRESS_WRONG.get(self.phase, PRESS_FIRST), f"{what} in phase {self.phase}")
 
     def names(self, text: str) -> str:
         """Engine sentences say "Seat 2"; the screen says the seat's name."""
@@ -421,8 +427,7 @@ class ArenaPlay(TableController):
     def may_correct(self, seat: int, slot: int) -> bool:
         """A card shown may be corrected by touch now (else refused, saying why)."""
         if self.phase not in ("reveal", "leftover"):
-            code = "arena.ui.press_first" if self.phase in ("ready", "countdown") else None
-            self.refuse(code or "arena.ui.round_over", f"card {seat + 1}.{slot} in {self.phase}")
+            self.not_now(f"card {seat + 1}.{slot} tapped")
         elif self.phase == "leftover" and (seat not in self.state.tied or slot != 0):
             self.refuse("arena.ui.not_tied", f"card {seat + 1}.{slot} tapped", seat)
         elif self.cards == "virtual" and self.pairs[seat] == list(self.picks.get(seat, ())):
@@ -463,6 +468,8 @@ class ArenaPlay(TableController):
         """Why a seat may not say its value now (its sentence's code), or None."""
         if self.is_bot(seat):
             return "arena.ui.value_bot"
+        if self.phase == "result":
+            return PRESS_WRONG["result"]
         if self.phase != "reveal" or self.state.operator is None:
             return "arena.ui.value_when"
         if None in self.pairs[seat]:
@@ -521,11 +528,8 @@ class ArenaPlay(TableController):
 
     def score(self) -> None:
         """Hand the cards shown to the engine; show its ruling, or mark what it refused."""
-        if self.phase in ("ready", "countdown", "operator"):
-            self.refuse("arena.ui.press_first", f"score tapped in phase {self.phase}")
-            return
-        if self.phase == "result":
-            self.refuse("arena.ui.round_over", "score tapped twice")
+        if self.phase not in ("reveal", "leftover"):
+            self.not_now("score tapped")
             return
         if missing := self.missing():
             seat = missing[0]
@@ -580,7 +584,7 @@ class ArenaPlay(TableController):
     def next_round(self) -> bool:
         """After a ruling: the next round; True when the game is over (the results)."""
         if self.phase != "result":
-            self.refuse("arena.ui.press_first", f"next tapped in phase {self.phase}")
+            self.not_now("next tapped")
             return False
         if not self.finished:
             self.begin_round()
