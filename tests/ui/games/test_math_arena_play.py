@@ -336,3 +336,16 @@ def test_arena_taps_in_the_wrong_phase_say_what_the_round_waits_for() -> None:
     play.score()
     assert play.ask_value(0) is None
     assert play.message == "P1: This round is over. Tap Next round."
+
+
+def test_arena_a_bots_button_tapped_says_the_device_presses_it() -> None:
+    """A child taps a bot's seat while the bot still "thinks": it is not called ready
+    (it is not), it says the device presses a bot's button; and again once it is."""
+    seats = [("Ana", False), ("Bot 2", True)]
+    play, clock, _ = table(seats=seats, seed=3)
+    for _ in range(2):
+        assert play.press(1, clock.now) is False and play.tone == "error"
+        assert play.message == "Bot 2: The device presses a bot's button. Wait for the others."
+        clock.now += BOT_SECONDS
+        play.tick()
+    assert play.ready == [False, True]

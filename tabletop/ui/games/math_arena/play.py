@@ -293,7 +293,7 @@ class ArenaPlay(TableController):
         elif self.phase in PRESS_WRONG:
             self.refuse(PRESS_WRONG[self.phase], f"seat {seat + 1} pressed at {at:.3f}", seat)
         elif self.ready[seat] or self.is_bot(seat):  # a second press never un-readies
-            code = "arena.ui.already_ready" if self.is_bot(seat) else "arena.ui.ready_change"
+            code = "arena.ui.bot_button" if self.is_bot(seat) else "arena.ui.ready_change"
             self.refuse(code, f"seat {seat + 1} pressed again", seat)
         elif self.cards == "virtual":
             return True
