@@ -349,3 +349,31 @@ def test_arena_a_bots_button_tapped_says_the_device_presses_it() -> None:
         clock.now += BOT_SECONDS
         play.tick()
     assert play.ready == [False, True]
+
+
+def test_arena_a_fix_that_leaves_another_card_wrong_says_which() -> None:
+    """The engine is asked again after a card is set right: when another card is still
+    refused, its reason replaces the one fixed (the line never names a fixed card)."""
+    play, clock, _ = table(3)
+    play.cards_seen(None, "operator", ["KS"])
+    for seat in range(3):
+        play.press(seat, clock.now)
+    clock.now += COUNTDOWN
+    play.tick()
+    for seat, pair in enumerate([("2C", "3C"), ("4C", "5C"), ("6C", "7C")]):
+        play.cards_seen(seat + 1, "reveal", pair)
+    play.score()
+    play.next_round()
+    to_reveal(play, clock, "QS")
+    for seat, pair in enumerate([("8D", "9D"), ("8D", "10D"), ("2C", "AH")]):
+        play.cards_seen(seat + 1, "reveal", pair)
+    play.score()
+    assert play.bad == {(0, 0), (1, 0)} and play.message.startswith("P2: Another player")
+    play.set_card(1, 0, "8H")
+    assert play.bad == {(2, 0)} and play.tone == "error"
+    assert play.message == (
+        "P3: That card was already played in this set. Check the card. "
+        "Tap the marked card to fix it."
+    )
+    play.set_card(2, 0, "2H")
+    assert play.bad == set() and play.message == ""

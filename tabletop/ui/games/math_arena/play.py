@@ -440,8 +440,9 @@ class ArenaPlay(TableController):
 
     def set_card(self, seat: int, slot: int, card: str, source: str = "touch") -> None:
         """A card read by the camera or corrected by touch: a value said for the pair it
-        changes is said again; the marks are the engine's again, and once none is left the
-        refusal on the instruction line (the marks', or this seat's) gives way to the step."""
+        changes is said again; the marks are the engine's again (a card still refused is
+        said, when it is another), and once none is left the refusal on the instruction
+        line (the marks', or this seat's) gives way to the step."""
         if self.pairs[seat][slot] != card:
             self.said.pop(seat, None)
         self.pairs[seat][slot] = card
@@ -449,7 +450,10 @@ class ArenaPlay(TableController):
         self.bad.discard((seat, slot))
         if marked and self.complete():
             wrong = self.checked()
-            self.bad = set(wrong.cards) if isinstance(wrong, WrongCards) else set()
+            if not isinstance(wrong, WrongCards):
+                self.bad = set()
+            elif wrong.cards != self.bad:
+                self.mark(wrong)
         refused, sentence = self.refused
         if sentence == self.sentences and not self.bad and (marked or refused == seat):
             self.say("")
@@ -537,9 +541,7 @@ class ArenaPlay(TableController):
             return
         actions = self.checked()
         if isinstance(actions, WrongCards):
-            self.bad = set(actions.cards)
-            self.refuse(actions.code, actions.message, actions.seat)
-            self.message += " " + child_message("arena.said.fix_marked")
+            self.mark(actions)
             return
         events = [e for action in actions for e in self.match.apply(action)]
         if self.state.phase == "deal":
@@ -553,6 +555,12 @@ class ArenaPlay(TableController):
             return table_actions(self.state, [[c or "" for c in pair] for pair in self.pairs])
         except WrongCards as e:
             return e
+
+    def mark(self, wrong: WrongCards) -> None:
+        """Mark the cards the rules refuse, saying why and to fix them."""
+        self.bad = set(wrong.cards)
+        self.refuse(wrong.code, wrong.message, wrong.seat)
+        self.message += " " + child_message("arena.said.fix_marked")
 
     def ruling(self, events: Sequence[Event]) -> None:
         """The device's ruling, each with its reason, in plain words."""
