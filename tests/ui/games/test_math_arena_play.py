@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tabletop.games.math_arena import NUMBER_CARDS
 from tabletop.ui.games.math_arena.play import BOT_SECONDS, BOT_STAGGER, COUNTDOWN, ArenaPlay
 
 REPO = Path(__file__).resolve().parents[3]
@@ -377,3 +378,24 @@ def test_arena_a_fix_that_leaves_another_card_wrong_says_which() -> None:
     )
     play.set_card(2, 0, "2H")
     assert play.bad == set() and play.message == ""
+
+
+def test_arena_a_tied_seats_empty_second_place_asks_for_its_one_leftover_card() -> None:
+    """ARENA-4: in the last round's tie each tied seat shows one leftover card; a tap on
+    a tied seat's empty second place says so (it said only the tied players show one)."""
+    play, clock, _ = table(2)
+    cards = iter(c for c in NUMBER_CARDS if c[-1] != "H")  # hearts for the last round
+    for op in ("KS", "KC", "QS", "QC", "JS"):
+        to_reveal(play, clock, op)
+        for seat in range(2):
+            play.cards_seen(seat + 1, "reveal", [next(cards), next(cards)])
+        play.score()
+        play.next_round()
+    to_reveal(play, clock, "JC")
+    play.cards_seen(1, "reveal", ["AH", "5H"])
+    play.cards_seen(2, "reveal", ["2H", "6H"])
+    play.score()
+    assert play.phase == "leftover" and play.state.tied == (0, 1)
+    assert not play.may_correct(0, 1)
+    assert play.message == "P1: Just one card now: tap your leftover card."
+    assert play.may_correct(0, 0)

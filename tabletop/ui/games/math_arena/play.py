@@ -429,7 +429,8 @@ class ArenaPlay(TableController):
         if self.phase not in ("reveal", "leftover"):
             self.not_now(f"card {seat + 1}.{slot} tapped")
         elif self.phase == "leftover" and (seat not in self.state.tied or slot != 0):
-            self.refuse("arena.ui.not_tied", f"card {seat + 1}.{slot} tapped", seat)
+            code = "arena.ui.leftover_slot" if seat in self.state.tied else "arena.ui.not_tied"
+            self.refuse(code, f"card {seat + 1}.{slot} tapped", seat)
         elif self.cards == "virtual" and self.pairs[seat] == list(self.picks.get(seat, ())):
             self.refuse("arena.ui.cards_put_down", f"card {seat + 1}.{slot}: picked", seat)
         elif not self.candidates(seat):
