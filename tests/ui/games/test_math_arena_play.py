@@ -399,3 +399,14 @@ def test_arena_a_tied_seats_empty_second_place_asks_for_its_one_leftover_card() 
     assert not play.may_correct(0, 1)
     assert play.message == "P1: Just one card now: tap your leftover card."
     assert play.may_correct(0, 0)
+
+
+def test_arena_virtual_cards_step_says_to_pick_on_the_screen() -> None:
+    """Virtual cards are picked on the screen after the press: the instruction line does
+    not ask for cards face down on the table (there are none); real cards still do."""
+    seats = [("Ana", False), ("Ben", False)]
+    play, _, _ = table(seats=seats, cards="virtual", seed=3)
+    assert play.next_step() == "Tap I'm ready! or press your button. Then pick your two cards."
+    camera, _, _ = table(2)
+    camera.cards_seen(None, "operator", ["KH"])
+    assert camera.next_step().startswith("Put two cards face down")

@@ -605,7 +605,7 @@ class ArenaPlay(TableController):
         if self.phase in ("operator", "countdown"):
             step = self.phase
         elif self.phase == "ready":
-            step = "waiting" if any(self.ready) else "ready"
+            step = "waiting" if any(self.ready) else "pick" if self.cards == "virtual" else "ready"
         elif self.phase == "leftover" and (missing := self.missing()):
             step, seats = "leftover", missing
         elif self.phase == "reveal" and not self.complete():
