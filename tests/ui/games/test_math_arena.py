@@ -834,3 +834,43 @@ def test_math_arena_child_takes_back_by_touch_and_the_ready_tiles_show() -> None
     assert scene.target("unready.0") is None and scene.target("ready.0") is not None
     auto.tap("ready.0")
     assert isinstance(app.stack.top, HandPicker)  # the hand again, to pick anew
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_arena_five_seats_over_the_rotation_banner_fit_without_overlap(size, monkeypatch) -> None:
+    """Five seats on the screen left above a station rotation's banner: each seat's name
+    and its count of cards won do not overlap, and the operator's "how" line stays above
+    the instruction line (the card is drawn shorter), all text at least 16 px (18 large)."""
+    from tests.ui.test_rotation_screens import StationScene, rotation_app
+
+    app, _, _ = rotation_app(size)
+    auto = Autoplayer(app)
+    if isinstance(app.stack.top, StationScene):
+        auto.tap("home")
+    auto.tap("game.math-arena")
+    form_seats(auto, 5)
+    auto.tap("start")
+    scene = app.stack.top
+    assert isinstance(scene, ArenaScene) and app.ctx.metrics.height < size[1]
+    seen(app, None, "operator", "JH")
+    drawn: list[tuple[str, int, pygame.Rect]] = []
+    text = app.ctx.painter.text
+
+    def record(surface, words, pos, size=None, *args, **kw):
+        rect = text(surface, words, pos, size, *args, **kw)
+        drawn.append((words, size or app.ctx.metrics.text, rect))
+        return rect
+
+    monkeypatch.setattr(app.ctx.painter, "text", record)
+    app.draw()
+    box = scene.message_rect
+    for seat, row in enumerate(scene.rows):
+        name, count = (
+            next(r for words, _, r in drawn if words == text and r.colliderect(row))
+            for text in (f"Player {seat + 1}", "0 won")
+        )
+        assert not name.colliderect(count), seat
+    outside = [(words, r) for words, _, r in drawn if not box.contains(r)]
+    assert any(words.startswith("Jack: the bigger card") for words, _ in outside)
+    assert not [words for words, r in outside if r.colliderect(box)]
+    assert min(s for _, s, _ in drawn) >= (16 if size[0] == 800 else 18)

@@ -112,6 +112,17 @@ def draw_card(
         painter.card(surface, rect, prints, ink, edge=edge, width=width)
 
 
+def seat_text(painter: Painter, height: int) -> tuple[int, int, int]:
+    """A seat row's name size, its count's size and their margin: the name above the
+    count, smaller in a short row (five seats over the rotation's banner), never on top."""
+    m = painter.m
+    for size, count, pad in ((m.text, m.small + 2, 4), (m.text, m.small, 3), (m.small, m.small, 2)):
+        lines = sum(painter.fonts.font(s, True).get_linesize() for s in (size, count))
+        if lines + 2 * m.u(pad) <= height:
+            break
+    return size, count, m.u(pad)
+
+
 class HandPicker(ChoiceGrid):
     """A seat's virtual hand: tap two cards, then "Put down"; pops with the pair or None."""
 
@@ -318,7 +329,11 @@ class ArenaScene(TableScene):
         W, H = m.size
         margin, bw, bh = m.u(16), m.u(104), m.u(48)
         b = corner_buttons(W - margin, m.u(8), (bw, bh), m.u(8), undo=play.can_undo())
-        self.op_rect = pygame.Rect(margin + m.u(54), m.u(94), m.u(124), m.u(168))
+        # the operator card, shorter when the goal and its "how" would not fit under it
+        # above the instruction line (the screen is short over the rotation's banner)
+        h = min(m.u(168), H - m.u(270) - 2 * m.small)
+        self.op_rect = pygame.Rect(0, m.u(94), h * 124 // 168, h)
+        self.op_rect.centerx = margin + m.u(116)
         table = play.phase == "operator" and play.cards == "table"
         if table:
             b.append(Button("operator", self.op_rect.copy(), "", kind="card"))
@@ -410,13 +425,12 @@ class ArenaScene(TableScene):
         border, width = (p.selected, m.u(4)) if won else (p.line, 2)
         painter.box(surface, row, p.panel, border, width, m.u(8))
         chip = pygame.Rect(row.left + m.u(5), row.top + m.u(5), m.u(34), row.height - m.u(10))
-        top, name = row.top + m.u(4), play.name(seat)
-        painter.seat_name(
-            surface, chip, seat, name, m.text, m.u(118), gap=8, y=top, anchor="topleft"
-        )
+        size, count_size, pad = seat_text(painter, row.height)
+        top, name = row.top + pad, play.name(seat)
+        painter.seat_name(surface, chip, seat, name, size, m.u(118), gap=8, y=top, anchor="topleft")
         x = chip.right + m.u(8)
-        count, at = f"{len(play.state.won[seat])} won", (x, row.bottom - m.u(4))
-        painter.text(surface, count, at, m.small + 2, p.muted, bold=True, anchor="bottomleft")
+        count, at = f"{len(play.state.won[seat])} won", (x, row.bottom - pad)
+        painter.text(surface, count, at, count_size, p.muted, bold=True, anchor="bottomleft")
         centre = (row.left + m.u(176), row.centery)
         if seat in play.lit():
             pygame.draw.circle(surface, p.selected, centre, m.u(9))
