@@ -874,3 +874,23 @@ def test_arena_five_seats_over_the_rotation_banner_fit_without_overlap(size, mon
     assert any(words.startswith("Jack: the bigger card") for words, _ in outside)
     assert not [words for words, r in outside if r.colliderect(box)]
     assert min(s for _, s, _ in drawn) >= (16 if size[0] == 800 else 18)
+
+
+def test_arena_card_pickers_show_red_cards_red() -> None:
+    """ARENA-1: an operator's colour is its goal (red: lowest), so the operator card
+    picker and the picker that corrects a card draw the cards as cards, red ones red."""
+    app, auto, scene = arena_app(seats=2)
+
+    def red(name: str) -> float:
+        app.draw()
+        rect = app.stack.top.target(name).rect
+        pixels = pygame.surfarray.array3d(app.canvas.subsurface(rect))
+        return ((pixels[..., 0] > 150) & (pixels[..., 1] < 80)).mean()
+
+    auto.tap("operator")
+    assert red("choice.QH") > 0.01 and red("choice.QD") > 0.01 and red("choice.QS") == 0
+    auto.tap("choice.QH")
+    ready_and_reveal(app, scene)
+    seen(app, 1, "reveal", "5S", "2D")
+    auto.tap("card.0.0")
+    assert red("choice.5H") > 0.01 and red("choice.5C") == 0

@@ -256,9 +256,10 @@ class ArenaScene(TableScene):
             super().press(name)
 
     def card_grid(self, title: str, cards: Sequence[str], columns: int, rows: int) -> Scene:
-        """A picker of ``cards`` (by their labels): the operator card, a card shown."""
+        """A picker of ``cards``, drawn as cards (red ones red): the operator card, a card
+        shown."""
         labels = [(card, card_label(card)) for card in cards]
-        return ChoiceGrid(self.ctx, title, labels, columns=columns, rows=rows)
+        return ChoiceGrid(self.ctx, title, labels, columns=columns, rows=rows, face=draw_card)
 
     def explain(self, name: str) -> None:
         """A disabled target (a row's value, Who wins?, undo): refused with the reason."""
