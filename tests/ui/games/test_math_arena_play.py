@@ -410,3 +410,34 @@ def test_arena_virtual_cards_step_says_to_pick_on_the_screen() -> None:
     camera, _, _ = table(2)
     camera.cards_seen(None, "operator", ["KH"])
     assert camera.next_step().startswith("Put two cards face down")
+
+
+def test_arena_next_operator_turned_over_during_the_ruling_is_kept_for_next_round() -> None:
+    """Children turn the next operator card over while the ruling still shows: the camera
+    reads it once, so it is kept (not refused as "already out" and lost) and played at
+    Next round; a card the rules refuse is still refused, and undo forgets it."""
+    play, clock, _ = table(2)
+    to_reveal(play, clock, "KH")
+    play.cards_seen(1, "reveal", ["AS", "2S"])
+    play.cards_seen(2, "reveal", ["9H", "9D"])
+    play.score()
+    play.cards_seen(None, "operator", ["KH"])  # the card just won: used
+    assert play.message == "That operator card is already used. Check the card."
+    play.cards_seen(None, "operator", ["QC"])
+    assert play.phase == "result" and play.tone != "error"
+    assert play.message == "The next operator card is out. Tap Next round to play it."
+    assert play.next_round() is False
+    assert play.phase == "ready" and play.state.operator == "QC" and play.round_label == (1, 2)
+    assert play.message == "Black Queen: the highest remainder wins."
+    play.press(0, clock.now)
+    play.press(1, clock.now)
+    clock.now += COUNTDOWN
+    play.tick()
+    play.cards_seen(1, "reveal", ["3S", "4S"])
+    play.cards_seen(2, "reveal", ["5H", "6D"])
+    play.score()
+    play.cards_seen(None, "operator", ["JD"])
+    play.undo()  # the teacher takes the scoring back: the early card is forgotten
+    play.score()
+    play.next_round()
+    assert play.phase == "operator" and play.state.operator is None

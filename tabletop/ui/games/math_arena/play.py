@@ -148,6 +148,7 @@ class ArenaPlay(TableController):
         self.asked_at: float | None = None  # when the number pad asked a value (issue 24)
         self.last_count: int | None = None  # the countdown's number last shown
         self.refused: tuple[int | None, int] = (None, -1)  # the last refusal's seat, sentence
+        self.early: str | None = None  # the next operator card, read before Next round
         self.fresh_round()
 
     def fresh_round(self) -> None:
@@ -240,14 +241,19 @@ class ArenaPlay(TableController):
         self.fresh_round()
         if self.cards == "virtual":
             self.deal_operator()
+        elif early := self.early:  # turned over while the last ruling showed
+            self.early = None
+            self.set_operator(early, "the camera, before Next round")
         else:
             self.say(
                 child_message("arena.said.round", set=self.shown.set_number, round=self.shown.round)
             )
 
     def set_operator(self, text: str, source: str) -> None:
-        """The operator card from the camera, a tap, or the device's dealer."""
-        if self.phase != "operator":
+        """The operator card from the camera, a tap, or the device's dealer; one the camera
+        reads while a ruling shows is the next round's, kept for Next round."""
+        early = self.phase == "result" and not self.finished
+        if self.phase != "operator" and not early:
             op = self.state.operator
             if op is None or parse_card(text) != op:  # else the camera still sees it
                 self.refuse("arena.ui.operator_out", f"{source} gave {text!r}, round has {op}")
@@ -259,6 +265,10 @@ class ArenaPlay(TableController):
             self.refuse("arena.ui.number_operator", f"{source}: {card} is a number card")
         elif card not in self.state.operators_left:
             self.refuse("arena.ui.operator_used", f"{source}: {card} was already an operator")
+        elif early:
+            self.early = card
+            log.info("math-arena: next operator %s from %s, before Next round", card, source)
+            self.say(child_message("arena.said.next_operator"))
         else:
             self.match.apply(RevealOperator(card))
             log.info("math-arena: operator %s from %s", card, source)
@@ -664,7 +674,7 @@ class ArenaPlay(TableController):
             return
         taken = [self.match.undo() for _ in range(self.match.moves - points[-1])][::-1]
         log.info("math-arena: undo took back %s", taken)
-        said, self.phase = self.said, "operator"
+        said, self.phase, self.early = self.said, "operator", None
         self.fresh_round()
         if isinstance(taken[0], Choose | ShowLeftover):
             self.phase = "reveal" if isinstance(taken[0], Choose) else "leftover"
