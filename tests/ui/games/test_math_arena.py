@@ -894,3 +894,23 @@ def test_arena_card_pickers_show_red_cards_red() -> None:
     seen(app, 1, "reveal", "5S", "2D")
     auto.tap("card.0.0")
     assert red("choice.5H") > 0.01 and red("choice.5C") == 0
+
+
+def test_arena_put_down_before_two_cards_says_to_pick_two() -> None:
+    """The hand picker's Put down is off until two cards are picked; tapped before, it
+    says so (it did nothing at all), and the pick goes on."""
+    from tests.ui.scenery import tap_at
+
+    app, auto, scene = arena_app(seats=2, bots=(1,))
+    press(app, 0)
+    picker = app.stack.top
+    hand = scene.play.state.hands[0]
+    auto.tap(f"hand.{hand[0]}")
+    played = len(app.ctx.sounds.played)
+    tap_at(app, picker.target("put").rect.center)
+    assert app.stack.top is picker and app.ctx.sounds.played[played:] == ["wrong"]
+    assert picker.message == "Pick two cards first, then tap Put down."
+    auto.tap(f"hand.{hand[1]}")
+    assert picker.message == ""
+    auto.tap("put")
+    assert scene.play.picks[0] == (hand[0], hand[1]) and scene.play.ready[0]

@@ -34,7 +34,7 @@ from tabletop.games.math_arena import (
 from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.games.math_arena.play import GAME, TOURNAMENT_TARGET, ArenaPlay
-from tabletop.ui.messages import names_joined
+from tabletop.ui.messages import child_message, names_joined
 from tabletop.ui.results import GameResults, Outcome, outcome_of
 from tabletop.ui.saves import GameSave, game_seed, one_write, seats_of
 from tabletop.ui.scenes.form import (
@@ -141,6 +141,14 @@ class HandPicker(ChoiceGrid):
             face=draw_card,
             cell=96,
         )
+
+    def refuse(self, name: str) -> None:
+        """Put down tapped before two cards are picked: says so (a card that is off: why)."""
+        if name != "put":
+            super().refuse(name)
+            return
+        self.ctx.sounds.play("wrong")
+        self.message = child_message("arena.ui.pick_two")
 
 
 class ArenaScene(TableScene):
