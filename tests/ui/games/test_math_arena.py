@@ -229,20 +229,27 @@ def test_arena_tie_puts_the_card_in_the_pot_for_the_next_winner() -> None:
     assert "takes 2 cards (the pot too)" in scene.play.verdict
 
 
-def test_arena_last_round_tie_asks_for_the_leftover_cards() -> None:
-    """ARENA-4: in the last round of a set the tied seats' leftover cards decide."""
-    app, auto, scene = arena_app(seats=2)
-    used = iter(NUMBER_CARDS[20:])  # diamonds and clubs
+def last_round_tie(pairs):
+    """Children with real cards to the last round of set 1 (black Jack), its ``pairs``
+    (hearts) shown and scored: five rounds of the other suits before."""
+    app, auto, scene = arena_app(seats=len(pairs))
+    used = iter(card for card in NUMBER_CARDS if card[-1] != "H")
     ops = iter(("KS", "KC", "QS", "QC", "JS"))
     for _ in range(5):
-        auto_pairs = [(next(used), next(used)), (next(used), next(used))]
+        auto_pairs = [(next(used), next(used)) for _ in pairs]
         table_round(app, auto, scene, next(ops), auto_pairs)
         auto.tap("next")
     seen(app, None, "operator", "JC")
     ready_and_reveal(app, scene)
-    seen(app, 1, "reveal", "AH", "5H")  # 4
-    seen(app, 2, "reveal", "2H", "6H")  # 4: a tie in the last round
+    for seat, pair in enumerate(pairs):
+        seen(app, seat + 1, "reveal", *pair)
     auto.tap("score")
+    return app, auto, scene
+
+
+def test_arena_last_round_tie_asks_for_the_leftover_cards() -> None:
+    """ARENA-4: in the last round of a set the tied seats' leftover cards decide."""
+    app, auto, scene = last_round_tie([("AH", "5H"), ("2H", "6H")])  # 4 and 4: a tie
     assert scene.play.phase == "leftover" and app.ctx.lamps.lit == {0, 1}
     assert "leftover" in scene.message
     press(app, 0)
@@ -914,3 +921,28 @@ def test_arena_put_down_before_two_cards_says_to_pick_two() -> None:
     assert picker.message == ""
     auto.tap("put")
     assert scene.play.picks[0] == (hand[0], hand[1]) and scene.play.ready[0]
+
+
+def test_arena_a_leftover_ruling_shows_the_leftover_cards_not_empty_places() -> None:
+    """ARENA-4: once the tied seats' leftover cards decide, each shows its one leftover
+    card and says it ("leftover 9 wins!"), with no empty "?" place beside it; a seat not
+    tied shows no empty places either."""
+    pairs = [("AH", "5H"), ("2H", "6H"), ("3H", "4H")]  # black Jack: 4, 4 and 1
+    app, auto, scene = last_round_tie(pairs)
+    seen(app, 1, "reveal", "7H")
+    seen(app, 2, "reveal", "9H")
+    auto.tap("score")
+    play = scene.play
+    assert play.phase == "result" and play.winners == [1]
+    assert play.row_text(0) == ("leftover 7", "ink", False)
+    assert play.row_text(1) == ("leftover 9 wins!", "good", True)
+    app.draw()
+    quiet = app.ctx.painter.p.quiet  # an empty place's fill
+
+    def empty(name: str) -> bool:
+        rect = scene.target(name).rect
+        return tuple(app.canvas.get_at(rect.center))[:3] == quiet
+
+    assert not any(empty(f"card.{seat}.{slot}") for seat in range(3) for slot in range(2))
+    assert all(tuple(app.canvas.get_at(scene.target(f"card.2.{s}").rect.center))[:3]
+               == app.ctx.painter.p.panel for s in range(2))  # fmt: skip

@@ -645,6 +645,10 @@ class ArenaPlay(TableController):
             return said_as(op, (a, b)) + (" wins!" if win else ""), "good" if win else "ink", win
         if self.phase == "leftover" and seat in self.state.tied:
             return (f"leftover {pip_value(a)}" if a else "show your leftover card"), "ink", True
+        if self.phase == "result" and a and not b:  # the leftover card that decided (ARENA-4)
+            win = seat in self.winners
+            text = f"leftover {pip_value(a)}" + (" wins!" if win else "")
+            return text, "good" if win else "ink", win
         if self.phase in ("ready", "countdown"):  # a bot's row: a child's has its tile
             return ("ready", "good", True) if self.ready[seat] else ("thinking...", "muted", False)
         return ("turn your cards up" if self.phase == "reveal" else ""), "muted", False

@@ -467,7 +467,8 @@ class ArenaScene(TableScene):
             play.phase != "leftover" or (seat in play.state.tied and slot == 0)
         ):
             card, bad = play.pairs[seat][slot], (seat, slot) in play.bad
-            draw_card(painter, surface, b.rect, card, face="up" if card else "empty", bad=bad)
+            if card or play.phase != "result":  # a ruling shows just the cards it ruled on
+                draw_card(painter, surface, b.rect, card, face="up" if card else "empty", bad=bad)
 
     def draw_countdown(self, surface: pygame.Surface) -> None:
         painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
