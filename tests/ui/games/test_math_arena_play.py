@@ -441,3 +441,14 @@ def test_arena_next_operator_turned_over_during_the_ruling_is_kept_for_next_roun
     play.score()
     play.next_round()
     assert play.phase == "operator" and play.state.operator is None
+
+
+def test_arena_two_cards_in_the_operator_zone_ask_for_just_one() -> None:
+    """The camera sees two cards in the middle while the round waits for its operator
+    card: it says to put just one there (it said the operator card was already out)."""
+    play, _, _ = table(2)
+    play.cards_seen(None, "operator", ["KH", "QS"])
+    assert play.phase == "operator" and play.state.operator is None
+    assert play.message == "Put just one operator card in the middle." and play.tone == "error"
+    play.cards_seen(None, "operator", ["QS"])
+    assert play.phase == "ready" and play.state.operator == "QS"

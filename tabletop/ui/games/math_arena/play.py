@@ -395,8 +395,8 @@ class ArenaPlay(TableController):
     def cards_seen(self, seat_no: int | None, area: str | None, codes: Sequence[str]) -> None:
         """The camera's reading of a zone: the operator card, or a seat's (1-based) cards."""
         if area == "operator":
-            if codes and len(codes) != 1 and self.phase == "operator":
-                self.refuse("arena.ui.operator_out", f"operator zone shows {codes}")
+            if codes and len(codes) != 1 and self.phase in ("operator", "result"):
+                self.refuse("arena.ui.operator_count", f"operator zone shows {codes}")
             elif codes:
                 self.set_operator(codes[0], "the camera")
             return
