@@ -382,7 +382,8 @@ def test_arena_a_fix_that_leaves_another_card_wrong_says_which() -> None:
 
 def test_arena_a_tied_seats_empty_second_place_asks_for_its_one_leftover_card() -> None:
     """ARENA-4: in the last round's tie each tied seat shows one leftover card; a tap on
-    a tied seat's empty second place says so (it said only the tied players show one)."""
+    a tied seat's row or its empty second place says so (they said to say a value when
+    the cards are up, and that only the tied players show one)."""
     play, clock, _ = table(2)
     cards = iter(c for c in NUMBER_CARDS if c[-1] != "H")  # hearts for the last round
     for op in ("KS", "KC", "QS", "QC", "JS"):
@@ -396,6 +397,8 @@ def test_arena_a_tied_seats_empty_second_place_asks_for_its_one_leftover_card() 
     play.cards_seen(2, "reveal", ["2H", "6H"])
     play.score()
     assert play.phase == "leftover" and play.state.tied == (0, 1)
+    assert play.ask_value(0) is None  # a row tapped: its leftover card is asked
+    assert play.message == "P1: Just one card now: tap your leftover card."
     assert not play.may_correct(0, 1)
     assert play.message == "P1: Just one card now: tap your leftover card."
     assert play.may_correct(0, 0)

@@ -483,6 +483,8 @@ class ArenaPlay(TableController):
         """Why a seat may not say its value now (its sentence's code), or None."""
         if self.is_bot(seat):
             return "arena.ui.value_bot"
+        if self.phase == "leftover":
+            return "arena.ui.leftover_slot" if seat in self.state.tied else "arena.ui.not_tied"
         if self.phase == "result":
             return PRESS_WRONG["result"]
         if self.phase != "reveal" or self.state.operator is None:
