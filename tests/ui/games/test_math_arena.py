@@ -946,3 +946,19 @@ def test_arena_a_leftover_ruling_shows_the_leftover_cards_not_empty_places() -> 
     assert not any(empty(f"card.{seat}.{slot}") for seat in range(3) for slot in range(2))
     assert all(tuple(app.canvas.get_at(scene.target(f"card.2.{s}").rect.center))[:3]
                == app.ctx.painter.p.panel for s in range(2))  # fmt: skip
+
+
+def test_arena_a_wrong_value_shows_the_answer_and_still_the_next_step() -> None:
+    """ARENA-1: a value said wrong shows the right sum, and the instruction line still
+    says what comes next (it hid the step, as for a refusal, leaving the table stuck)."""
+    app, auto, scene = arena_app(seats=3)
+    seen(app, None, "operator", "KD")
+    ready_and_reveal(app, scene)
+    for seat, pair in enumerate([("5S", "2D"), ("AH", "3C"), ("10S", "9S")]):
+        seen(app, seat + 1, "reveal", *pair)
+    say_value(app, auto, 1, 5)  # 3 + 1 is 4
+    assert scene.status() == (
+        "Player 2: 3 + 1 = 4, not 5. "
+        "Player 1 and Player 3: tap your row and say your value, or tap Who wins?"
+    )
+    assert app.ctx.sounds.played[-1] == "wrong"

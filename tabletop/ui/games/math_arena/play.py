@@ -524,7 +524,7 @@ class ArenaPlay(TableController):
         self.said[seat] = value
         log.info("math-arena: seat %d says %d, the pair makes %d", seat + 1, value, right)
         self.sound("good" if value == right else "wrong")
-        said, tone = ("right", "info") if value == right else ("wrong", "error")
+        said, tone = ("right", "info") if value == right else ("wrong", "hint")  # not refused
         facts = {"name": self.name(seat), "sum": said_as(op, (a, b)), "value": value}
         self.say(child_message(f"arena.said.{said}", facts), tone)
         start = self.revealed_at if self.revealed_at is not None else self.asked_at
