@@ -455,3 +455,21 @@ def test_arena_two_cards_in_the_operator_zone_ask_for_just_one() -> None:
     assert play.message == "Put just one operator card in the middle." and play.tone == "error"
     play.cards_seen(None, "operator", ["QS"])
     assert play.phase == "ready" and play.state.operator == "QS"
+
+
+def test_arena_another_operator_card_in_the_round_says_what_to_do() -> None:
+    """A different operator card read once the round's is out is refused, and the words
+    say what to do when the first one was wrong: the teacher's undo (it said only that
+    the card was out)."""
+    play, _, _ = table(2)
+    play.cards_seen(None, "operator", ["KH"])
+    play.cards_seen(None, "operator", ["KH"])  # the camera still sees it: nothing said
+    assert play.tone != "error"
+    play.cards_seen(None, "operator", ["QS"])
+    assert play.state.operator == "KH" and play.tone == "error"
+    assert play.message == (
+        "The operator card for this round is already out. A wrong one? Ask your teacher to undo."
+    )
+    play.undo()
+    play.cards_seen(None, "operator", ["QS"])
+    assert play.state.operator == "QS" and play.phase == "ready"
