@@ -215,7 +215,7 @@ def test_arena_children_say_their_values_and_the_ruling_has_its_reason() -> None
     assert scene.play.row_text(2)[0] == "10 + 9 = 19"
     assert scene.play.state.won[1] == ("KD",)
     auto_tap_disabled(app, scene, "value.0")  # the round is over
-    assert "cards are up" in scene.message
+    assert scene.message == "Player 1: This round is over. Tap Next round."
 
 
 def test_arena_tie_puts_the_card_in_the_pot_for_the_next_winner() -> None:
@@ -229,20 +229,27 @@ def test_arena_tie_puts_the_card_in_the_pot_for_the_next_winner() -> None:
     assert "takes 2 cards (the pot too)" in scene.play.verdict
 
 
-def test_arena_last_round_tie_asks_for_the_leftover_cards() -> None:
-    """ARENA-4: in the last round of a set the tied seats' leftover cards decide."""
-    app, auto, scene = arena_app(seats=2)
-    used = iter(NUMBER_CARDS[20:])  # diamonds and clubs
+def last_round_tie(pairs):
+    """Children with real cards to the last round of set 1 (black Jack), its ``pairs``
+    (hearts) shown and scored: five rounds of the other suits before."""
+    app, auto, scene = arena_app(seats=len(pairs))
+    used = iter(card for card in NUMBER_CARDS if card[-1] != "H")
     ops = iter(("KS", "KC", "QS", "QC", "JS"))
     for _ in range(5):
-        auto_pairs = [(next(used), next(used)), (next(used), next(used))]
+        auto_pairs = [(next(used), next(used)) for _ in pairs]
         table_round(app, auto, scene, next(ops), auto_pairs)
         auto.tap("next")
     seen(app, None, "operator", "JC")
     ready_and_reveal(app, scene)
-    seen(app, 1, "reveal", "AH", "5H")  # 4
-    seen(app, 2, "reveal", "2H", "6H")  # 4: a tie in the last round
+    for seat, pair in enumerate(pairs):
+        seen(app, seat + 1, "reveal", *pair)
     auto.tap("score")
+    return app, auto, scene
+
+
+def test_arena_last_round_tie_asks_for_the_leftover_cards() -> None:
+    """ARENA-4: in the last round of a set the tied seats' leftover cards decide."""
+    app, auto, scene = last_round_tie([("AH", "5H"), ("2H", "6H")])  # 4 and 4: a tie
     assert scene.play.phase == "leftover" and app.ctx.lamps.lit == {0, 1}
     assert "leftover" in scene.message
     press(app, 0)
@@ -834,3 +841,124 @@ def test_math_arena_child_takes_back_by_touch_and_the_ready_tiles_show() -> None
     assert scene.target("unready.0") is None and scene.target("ready.0") is not None
     auto.tap("ready.0")
     assert isinstance(app.stack.top, HandPicker)  # the hand again, to pick anew
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_arena_five_seats_over_the_rotation_banner_fit_without_overlap(size, monkeypatch) -> None:
+    """Five seats on the screen left above a station rotation's banner: each seat's name
+    and its count of cards won do not overlap, and the operator's "how" line stays above
+    the instruction line (the card is drawn shorter), all text at least 16 px (18 large)."""
+    from tests.ui.test_rotation_screens import StationScene, rotation_app
+
+    app, _, _ = rotation_app(size)
+    auto = Autoplayer(app)
+    if isinstance(app.stack.top, StationScene):
+        auto.tap("home")
+    auto.tap("game.math-arena")
+    form_seats(auto, 5)
+    auto.tap("start")
+    scene = app.stack.top
+    assert isinstance(scene, ArenaScene) and app.ctx.metrics.height < size[1]
+    seen(app, None, "operator", "JH")
+    drawn: list[tuple[str, int, pygame.Rect]] = []
+    text = app.ctx.painter.text
+
+    def record(surface, words, pos, size=None, *args, **kw):
+        rect = text(surface, words, pos, size, *args, **kw)
+        drawn.append((words, size or app.ctx.metrics.text, rect))
+        return rect
+
+    monkeypatch.setattr(app.ctx.painter, "text", record)
+    app.draw()
+    box = scene.message_rect
+    for seat, row in enumerate(scene.rows):
+        name, count = (
+            next(r for words, _, r in drawn if words == text and r.colliderect(row))
+            for text in (f"Player {seat + 1}", "0 won")
+        )
+        assert not name.colliderect(count), seat
+    outside = [(words, r) for words, _, r in drawn if not box.contains(r)]
+    assert any(words.startswith("Jack: the bigger card") for words, _ in outside)
+    assert not [words for words, r in outside if r.colliderect(box)]
+    assert min(s for _, s, _ in drawn) >= (16 if size[0] == 800 else 18)
+
+
+def test_arena_card_pickers_show_red_cards_red() -> None:
+    """ARENA-1: an operator's colour is its goal (red: lowest), so the operator card
+    picker and the picker that corrects a card draw the cards as cards, red ones red."""
+    app, auto, scene = arena_app(seats=2)
+
+    def red(name: str) -> float:
+        app.draw()
+        rect = app.stack.top.target(name).rect
+        pixels = pygame.surfarray.array3d(app.canvas.subsurface(rect))
+        return ((pixels[..., 0] > 150) & (pixels[..., 1] < 80)).mean()
+
+    auto.tap("operator")
+    assert red("choice.QH") > 0.01 and red("choice.QD") > 0.01 and red("choice.QS") == 0
+    auto.tap("choice.QH")
+    ready_and_reveal(app, scene)
+    seen(app, 1, "reveal", "5S", "2D")
+    auto.tap("card.0.0")
+    assert red("choice.5H") > 0.01 and red("choice.5C") == 0
+
+
+def test_arena_put_down_before_two_cards_says_to_pick_two() -> None:
+    """The hand picker's Put down is off until two cards are picked; tapped before, it
+    says so (it did nothing at all), and the pick goes on."""
+    from tests.ui.scenery import tap_at
+
+    app, auto, scene = arena_app(seats=2, bots=(1,))
+    press(app, 0)
+    picker = app.stack.top
+    hand = scene.play.state.hands[0]
+    auto.tap(f"hand.{hand[0]}")
+    played = len(app.ctx.sounds.played)
+    tap_at(app, picker.target("put").rect.center)
+    assert app.stack.top is picker and app.ctx.sounds.played[played:] == ["wrong"]
+    assert picker.message == "Pick two cards first, then tap Put down."
+    auto.tap(f"hand.{hand[1]}")
+    assert picker.message == ""
+    auto.tap("put")
+    assert scene.play.picks[0] == (hand[0], hand[1]) and scene.play.ready[0]
+
+
+def test_arena_a_leftover_ruling_shows_the_leftover_cards_not_empty_places() -> None:
+    """ARENA-4: once the tied seats' leftover cards decide, each shows its one leftover
+    card and says it ("leftover 9 wins!"), with no empty "?" place beside it; a seat not
+    tied shows no empty places either."""
+    pairs = [("AH", "5H"), ("2H", "6H"), ("3H", "4H")]  # black Jack: 4, 4 and 1
+    app, auto, scene = last_round_tie(pairs)
+    seen(app, 1, "reveal", "7H")
+    seen(app, 2, "reveal", "9H")
+    auto.tap("score")
+    play = scene.play
+    assert play.phase == "result" and play.winners == [1]
+    assert play.row_text(0) == ("leftover 7", "ink", False)
+    assert play.row_text(1) == ("leftover 9 wins!", "good", True)
+    app.draw()
+    quiet = app.ctx.painter.p.quiet  # an empty place's fill
+
+    def empty(name: str) -> bool:
+        rect = scene.target(name).rect
+        return tuple(app.canvas.get_at(rect.center))[:3] == quiet
+
+    assert not any(empty(f"card.{seat}.{slot}") for seat in range(3) for slot in range(2))
+    assert all(tuple(app.canvas.get_at(scene.target(f"card.2.{s}").rect.center))[:3]
+               == app.ctx.painter.p.panel for s in range(2))  # fmt: skip
+
+
+def test_arena_a_wrong_value_shows_the_answer_and_still_the_next_step() -> None:
+    """ARENA-1: a value said wrong shows the right sum, and the instruction line still
+    says what comes next (it hid the step, as for a refusal, leaving the table stuck)."""
+    app, auto, scene = arena_app(seats=3)
+    seen(app, None, "operator", "KD")
+    ready_and_reveal(app, scene)
+    for seat, pair in enumerate([("5S", "2D"), ("AH", "3C"), ("10S", "9S")]):
+        seen(app, seat + 1, "reveal", *pair)
+    say_value(app, auto, 1, 5)  # 3 + 1 is 4
+    assert scene.status() == (
+        "Player 2: 3 + 1 = 4, not 5. "
+        "Player 1 and Player 3: tap your row and say your value, or tap Who wins?"
+    )
+    assert app.ctx.sounds.played[-1] == "wrong"

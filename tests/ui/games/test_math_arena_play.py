@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tabletop.games.math_arena import NUMBER_CARDS
 from tabletop.ui.games.math_arena.play import BOT_SECONDS, BOT_STAGGER, COUNTDOWN, ArenaPlay
 
 REPO = Path(__file__).resolve().parents[3]
@@ -263,3 +264,212 @@ def test_math_arena_child_takes_back_picked_virtual_cards() -> None:
     clock.now += COUNTDOWN
     play.tick()
     assert play.pairs[0] == [hand[2], hand[3]]
+
+
+def test_arena_virtual_cards_cannot_be_swapped_after_the_reveal() -> None:
+    """ARENA-3: with virtual cards the device knows each pair put down; after Reveal! a
+    child who taps their card is told it cannot change (no grid of their whole hand to
+    pick a better card from), and a card shown wrong can only be set back to the one
+    put down."""
+    seats = [("Ana", False), ("Bot 2", True)]
+    play, clock, sounds = table(seats=seats, seed=3)
+    hand = play.state.hands[0]
+    play.press(0, clock.now)
+    play.pick(0, (hand[0], hand[1]))
+    clock.now += BOT_SECONDS
+    play.tick()
+    clock.now += COUNTDOWN
+    play.tick()
+    assert play.phase == "reveal" and play.pairs[0] == [hand[0], hand[1]]
+    assert not play.may_correct(0, 0) and play.tone == "error" and sounds[-1] == "wrong"
+    assert play.message == "Ana: These are the cards you put down. They cannot change after Reveal!"
+    assert play.pairs[0] == [hand[0], hand[1]]
+    play.set_card(0, 1, hand[5])  # a card shown wrong (as the demo's camera misreads)
+    assert play.may_correct(0, 1) and play.candidates(0) == [hand[0], hand[1]]
+
+
+def test_arena_fixed_cards_clear_their_marks_and_the_refusal() -> None:
+    """A card set right (by touch or a new camera reading) asks the engine again: the
+    marks it no longer refuses go, both cards of a clash at once, and the refusal gives
+    way to the next step; a refusal for another seat stays until that seat is read."""
+    play, clock, _ = table(3)
+    to_reveal(play, clock)
+    play.cards_seen(1, "reveal", ["4C", "6C"])
+    play.cards_seen(2, "reveal", ["9D", "3D"])
+    play.cards_seen(3, "reveal", ["4C", "2H"])
+    play.score()
+    assert play.bad == {(0, 0), (2, 0)} and "marked card" in play.message
+    play.set_card(0, 0, "5C")  # the other card of the clash set right: both marks go
+    assert play.bad == set() and play.message == "" and play.tone != "error"
+    assert play.next_step() == "P1, P2 and P3: tap your row and say your value, or tap Who wins?"
+    play.cards_seen(2, "reveal", ["XX", "3D"])
+    assert play.message == "P2: That is not a Math Arena card. Use the cards of this game."
+    play.cards_seen(1, "reveal", ["5C", "6C"])  # another seat read: P2's refusal stays
+    assert play.message.startswith("P2: That is not") and play.tone == "error"
+    play.cards_seen(2, "reveal", ["10D", "3D"])
+    assert play.message == "" and play.pairs[1] == ["10D", "3D"]
+    play.score()
+    assert play.phase == "result"
+
+
+def test_arena_taps_in_the_wrong_phase_say_what_the_round_waits_for() -> None:
+    """A card, Who wins? or a row tapped too soon or too late is refused with the real
+    next step: not "This round is over" before the operator card is out, not "presses
+    their button first" while the countdown runs after everybody pressed."""
+    play, clock, _ = table(2)
+    for tap in (lambda: play.may_correct(0, 0), play.score):
+        tap()
+        assert play.message == "Wait! First turn over the operator card."
+    play.cards_seen(None, "operator", ["KH"])
+    play.score()
+    assert play.message == "Everybody presses their button first."
+    play.press(0, clock.now)
+    play.press(1, clock.now)
+    for tap in (lambda: play.may_correct(1, 1), play.score, play.next_round):
+        tap()
+        assert play.message == "Get ready: the cards go up in a moment!", tap
+    clock.now += COUNTDOWN
+    play.tick()
+    play.cards_seen(1, "reveal", ["5S", "2D"])
+    play.cards_seen(2, "reveal", ["AH", "3C"])
+    play.next_round()
+    assert play.message == "The cards are up! Check them, then tap Who wins?"
+    play.score()
+    assert play.ask_value(0) is None
+    assert play.message == "P1: This round is over. Tap Next round."
+
+
+def test_arena_a_bots_button_tapped_says_the_device_presses_it() -> None:
+    """A child taps a bot's seat while the bot still "thinks": it is not called ready
+    (it is not), it says the device presses a bot's button; and again once it is."""
+    seats = [("Ana", False), ("Bot 2", True)]
+    play, clock, _ = table(seats=seats, seed=3)
+    for _ in range(2):
+        assert play.press(1, clock.now) is False and play.tone == "error"
+        assert play.message == "Bot 2: The device presses a bot's button. Wait for the others."
+        clock.now += BOT_SECONDS
+        play.tick()
+    assert play.ready == [False, True]
+
+
+def test_arena_a_fix_that_leaves_another_card_wrong_says_which() -> None:
+    """The engine is asked again after a card is set right: when another card is still
+    refused, its reason replaces the one fixed (the line never names a fixed card)."""
+    play, clock, _ = table(3)
+    play.cards_seen(None, "operator", ["KS"])
+    for seat in range(3):
+        play.press(seat, clock.now)
+    clock.now += COUNTDOWN
+    play.tick()
+    for seat, pair in enumerate([("2C", "3C"), ("4C", "5C"), ("6C", "7C")]):
+        play.cards_seen(seat + 1, "reveal", pair)
+    play.score()
+    play.next_round()
+    to_reveal(play, clock, "QS")
+    for seat, pair in enumerate([("8D", "9D"), ("8D", "10D"), ("2C", "AH")]):
+        play.cards_seen(seat + 1, "reveal", pair)
+    play.score()
+    assert play.bad == {(0, 0), (1, 0)} and play.message.startswith("P2: Another player")
+    play.set_card(1, 0, "8H")
+    assert play.bad == {(2, 0)} and play.tone == "error"
+    assert play.message == (
+        "P3: That card was already played in this set. Check the card. "
+        "Tap the marked card to fix it."
+    )
+    play.set_card(2, 0, "2H")
+    assert play.bad == set() and play.message == ""
+
+
+def test_arena_a_tied_seats_empty_second_place_asks_for_its_one_leftover_card() -> None:
+    """ARENA-4: in the last round's tie each tied seat shows one leftover card; a tap on
+    a tied seat's row or its empty second place says so (they said to say a value when
+    the cards are up, and that only the tied players show one)."""
+    play, clock, _ = table(2)
+    cards = iter(c for c in NUMBER_CARDS if c[-1] != "H")  # hearts for the last round
+    for op in ("KS", "KC", "QS", "QC", "JS"):
+        to_reveal(play, clock, op)
+        for seat in range(2):
+            play.cards_seen(seat + 1, "reveal", [next(cards), next(cards)])
+        play.score()
+        play.next_round()
+    to_reveal(play, clock, "JC")
+    play.cards_seen(1, "reveal", ["AH", "5H"])
+    play.cards_seen(2, "reveal", ["2H", "6H"])
+    play.score()
+    assert play.phase == "leftover" and play.state.tied == (0, 1)
+    assert play.ask_value(0) is None  # a row tapped: its leftover card is asked
+    assert play.message == "P1: Just one card now: tap your leftover card."
+    assert not play.may_correct(0, 1)
+    assert play.message == "P1: Just one card now: tap your leftover card."
+    assert play.may_correct(0, 0)
+
+
+def test_arena_virtual_cards_step_says_to_pick_on_the_screen() -> None:
+    """Virtual cards are picked on the screen after the press: the instruction line does
+    not ask for cards face down on the table (there are none); real cards still do."""
+    seats = [("Ana", False), ("Ben", False)]
+    play, _, _ = table(seats=seats, cards="virtual", seed=3)
+    assert play.next_step() == "Tap I'm ready! or press your button. Then pick your two cards."
+    camera, _, _ = table(2)
+    camera.cards_seen(None, "operator", ["KH"])
+    assert camera.next_step().startswith("Put two cards face down")
+
+
+def test_arena_next_operator_turned_over_during_the_ruling_is_kept_for_next_round() -> None:
+    """Children turn the next operator card over while the ruling still shows: the camera
+    reads it once, so it is kept (not refused as "already out" and lost) and played at
+    Next round; a card the rules refuse is still refused, and undo forgets it."""
+    play, clock, _ = table(2)
+    to_reveal(play, clock, "KH")
+    play.cards_seen(1, "reveal", ["AS", "2S"])
+    play.cards_seen(2, "reveal", ["9H", "9D"])
+    play.score()
+    play.cards_seen(None, "operator", ["KH"])  # the card just won: used
+    assert play.message == "That operator card is already used. Check the card."
+    play.cards_seen(None, "operator", ["QC"])
+    assert play.phase == "result" and play.tone != "error"
+    assert play.message == "The next operator card is out. Tap Next round to play it."
+    assert play.next_round() is False
+    assert play.phase == "ready" and play.state.operator == "QC" and play.round_label == (1, 2)
+    assert play.message == "Black Queen: the highest remainder wins."
+    play.press(0, clock.now)
+    play.press(1, clock.now)
+    clock.now += COUNTDOWN
+    play.tick()
+    play.cards_seen(1, "reveal", ["3S", "4S"])
+    play.cards_seen(2, "reveal", ["5H", "6D"])
+    play.score()
+    play.cards_seen(None, "operator", ["JD"])
+    play.undo()  # the teacher takes the scoring back: the early card is forgotten
+    play.score()
+    play.next_round()
+    assert play.phase == "operator" and play.state.operator is None
+
+
+def test_arena_two_cards_in_the_operator_zone_ask_for_just_one() -> None:
+    """The camera sees two cards in the middle while the round waits for its operator
+    card: it says to put just one there (it said the operator card was already out)."""
+    play, _, _ = table(2)
+    play.cards_seen(None, "operator", ["KH", "QS"])
+    assert play.phase == "operator" and play.state.operator is None
+    assert play.message == "Put just one operator card in the middle." and play.tone == "error"
+    play.cards_seen(None, "operator", ["QS"])
+    assert play.phase == "ready" and play.state.operator == "QS"
+
+
+def test_arena_another_operator_card_in_the_round_says_what_to_do() -> None:
+    """A different operator card read once the round's is out is refused, and the words
+    say what to do when the first one was wrong: the teacher's undo (it said only that
+    the card was out)."""
+    play, _, _ = table(2)
+    play.cards_seen(None, "operator", ["KH"])
+    play.cards_seen(None, "operator", ["KH"])  # the camera still sees it: nothing said
+    assert play.tone != "error"
+    play.cards_seen(None, "operator", ["QS"])
+    assert play.state.operator == "KH" and play.tone == "error"
+    assert play.message == (
+        "The operator card for this round is already out. A wrong one? Ask your teacher to undo."
+    )
+    play.undo()
+    play.cards_seen(None, "operator", ["QS"])
+    assert play.state.operator == "QS" and play.phase == "ready"

@@ -111,15 +111,7 @@ def run_demo(
             run.tap("value.0")
             type_number(run.tap, value)
             run.say(f"  {game.name(0)} says {value}: {game.message}")
-        elif phase == "reveal":
-            run.tap("score")
-            if game.phase == "leftover":
-                run.shot(f"set{st.set_number}_leftover")
-        elif phase == "leftover":
-            for seat in st.tied:
-                if game.pairs[seat][0] is None:
-                    run.app.post(cards_seen(seat + 1, "reveal", st.hands[seat][:1], clock.now))
-            run.step()
+        elif phase == "reveal":  # virtual cards: the device shows tied seats' leftover cards
             run.tap("score")
         elif phase == "result":
             told(game.story)

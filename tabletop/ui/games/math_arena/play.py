@@ -71,7 +71,8 @@ COUNTDOWN = 3.0  # seconds from "everybody is ready" to "Reveal!"
 BOT_SECONDS = 2.0  # a bot presses its button this long after the operator is out
 BOT_STAGGER = 0.7  # ... plus this much per bot, so the LEDs light one by one
 TOURNAMENT_TARGET = 10
-# a refusal's code when a seat's button is pressed in the wrong phase
+# a refusal's code when a seat's button is pressed, or a card or button tapped, in the
+# wrong phase: it says what the round waits for (in "ready", the presses: PRESS_FIRST)
 PRESS_WRONG = {
     "operator": "arena.ui.wait_operator",
     "countdown": "arena.ui.countdown",
@@ -79,6 +80,7 @@ PRESS_WRONG = {
     "leftover": "arena.ui.cards_up",
     "result": "arena.ui.round_over",
 }
+PRESS_FIRST = "arena.ui.press_first"
 # what the round says again when carried on in the middle of these phases
 AGAIN = {"countdown": "arena.said.all_ready", "reveal": "arena.said.reveal", "ready": ""}
 NOTED = ("arena.leftovers", "arena.pot_removed", "arena.set_over", "arena.game_over")
@@ -145,6 +147,8 @@ class ArenaPlay(TableController):
         self.phase = "operator"  # operator | ready | countdown | reveal | leftover | result
         self.asked_at: float | None = None  # when the number pad asked a value (issue 24)
         self.last_count: int | None = None  # the countdown's number last shown
+        self.refused: tuple[int | None, int] = (None, -1)  # the last refusal's seat, sentence
+        self.early: str | None = None  # the next operator card, read before Next round
         self.fresh_round()
 
     def fresh_round(self) -> None:
@@ -193,9 +197,13 @@ class ArenaPlay(TableController):
     def refuse(self, code: str, detail: str, seat: int | None = None) -> None:
         """A child's sentence (for ``seat``: after its name), the exact reason in the log."""
         self.sound("wrong")
-        words = child_message(code)
+        words, self.refused = child_message(code), (seat, self.sentences + 1)
         self.say(f"{self.name(seat)}: {words}" if seat is not None else words, "error")
         log.info("math-arena: refused (%s) in phase %s: %s", code, self.phase, detail)
+
+    def not_now(self, what: str) -> None:
+        """``what`` (a tap) is refused in this phase, saying what the round waits for."""
+        self.refuse(PRESS_WRONG.get(self.phase, PRESS_FIRST), f"{what} in phase {self.phase}")
 
     def names(self, text: str) -> str:
         """Engine sentences say "Seat 2"; the screen says the seat's name."""
@@ -233,14 +241,19 @@ class ArenaPlay(TableController):
         self.fresh_round()
         if self.cards == "virtual":
             self.deal_operator()
+        elif early := self.early:  # turned over while the last ruling showed
+            self.early = None
+            self.set_operator(early, "the camera, before Next round")
         else:
             self.say(
                 child_message("arena.said.round", set=self.shown.set_number, round=self.shown.round)
             )
 
     def set_operator(self, text: str, source: str) -> None:
-        """The operator card from the camera, a tap, or the device's dealer."""
-        if self.phase != "operator":
+        """The operator card from the camera, a tap, or the device's dealer; one the camera
+        reads while a ruling shows is the next round's, kept for Next round."""
+        early = self.phase == "result" and not self.finished
+        if self.phase != "operator" and not early:
             op = self.state.operator
             if op is None or parse_card(text) != op:  # else the camera still sees it
                 self.refuse("arena.ui.operator_out", f"{source} gave {text!r}, round has {op}")
@@ -252,6 +265,10 @@ class ArenaPlay(TableController):
             self.refuse("arena.ui.number_operator", f"{source}: {card} is a number card")
         elif card not in self.state.operators_left:
             self.refuse("arena.ui.operator_used", f"{source}: {card} was already an operator")
+        elif early:
+            self.early = card
+            log.info("math-arena: next operator %s from %s, before Next round", card, source)
+            self.say(child_message("arena.said.next_operator"))
         else:
             self.match.apply(RevealOperator(card))
             log.info("math-arena: operator %s from %s", card, source)
@@ -286,7 +303,7 @@ class ArenaPlay(TableController):
         elif self.phase in PRESS_WRONG:
             self.refuse(PRESS_WRONG[self.phase], f"seat {seat + 1} pressed at {at:.3f}", seat)
         elif self.ready[seat] or self.is_bot(seat):  # a second press never un-readies
-            code = "arena.ui.already_ready" if self.is_bot(seat) else "arena.ui.ready_change"
+            code = "arena.ui.bot_button" if self.is_bot(seat) else "arena.ui.ready_change"
             self.refuse(code, f"seat {seat + 1} pressed again", seat)
         elif self.cards == "virtual":
             return True
@@ -378,8 +395,8 @@ class ArenaPlay(TableController):
     def cards_seen(self, seat_no: int | None, area: str | None, codes: Sequence[str]) -> None:
         """The camera's reading of a zone: the operator card, or a seat's (1-based) cards."""
         if area == "operator":
-            if codes and len(codes) != 1 and self.phase == "operator":
-                self.refuse("arena.ui.operator_out", f"operator zone shows {codes}")
+            if codes and len(codes) != 1 and self.phase in ("operator", "result"):
+                self.refuse("arena.ui.operator_count", f"operator zone shows {codes}")
             elif codes:
                 self.set_operator(codes[0], "the camera")
             return
@@ -411,16 +428,21 @@ class ArenaPlay(TableController):
 
     def candidates(self, seat: int) -> list[str]:
         """The cards a seat's card could be, as the engine says: its hand, or in camera
-        play any number card not seen yet in this set."""
+        play any number card not seen yet in this set; with virtual cards only the two
+        the seat put down (ARENA-3: nobody changes their cards after the reveal)."""
+        if self.cards == "virtual" and seat in self.picks:
+            return list(self.picks[seat])
         return GAME.possible_cards(self.state, seat)
 
     def may_correct(self, seat: int, slot: int) -> bool:
         """A card shown may be corrected by touch now (else refused, saying why)."""
         if self.phase not in ("reveal", "leftover"):
-            code = "arena.ui.press_first" if self.phase in ("ready", "countdown") else None
-            self.refuse(code or "arena.ui.round_over", f"card {seat + 1}.{slot} in {self.phase}")
+            self.not_now(f"card {seat + 1}.{slot} tapped")
         elif self.phase == "leftover" and (seat not in self.state.tied or slot != 0):
-            self.refuse("arena.ui.not_tied", f"card {seat + 1}.{slot} tapped", seat)
+            code = "arena.ui.leftover_slot" if seat in self.state.tied else "arena.ui.not_tied"
+            self.refuse(code, f"card {seat + 1}.{slot} tapped", seat)
+        elif self.cards == "virtual" and self.pairs[seat] == list(self.picks.get(seat, ())):
+            self.refuse("arena.ui.cards_put_down", f"card {seat + 1}.{slot}: picked", seat)
         elif not self.candidates(seat):
             self.refuse("arena.no_cards", f"seat {seat + 1} has no possible cards", seat)
         else:
@@ -429,11 +451,23 @@ class ArenaPlay(TableController):
 
     def set_card(self, seat: int, slot: int, card: str, source: str = "touch") -> None:
         """A card read by the camera or corrected by touch: a value said for the pair it
-        changes is said again."""
+        changes is said again; the marks are the engine's again (a card still refused is
+        said, when it is another), and once none is left the refusal on the instruction
+        line (the marks', or this seat's) gives way to the step."""
         if self.pairs[seat][slot] != card:
             self.said.pop(seat, None)
         self.pairs[seat][slot] = card
+        marked = bool(self.bad)
         self.bad.discard((seat, slot))
+        if marked and self.complete():
+            wrong = self.checked()
+            if not isinstance(wrong, WrongCards):
+                self.bad = set()
+            elif wrong.cards != self.bad:
+                self.mark(wrong)
+        refused, sentence = self.refused
+        if sentence == self.sentences and not self.bad and (marked or refused == seat):
+            self.say("")
         log.info("math-arena: seat %d card %d is %s (%s)", seat + 1, slot + 1, card, source)
 
     def operator_choices(self) -> list[str] | None:
@@ -449,6 +483,10 @@ class ArenaPlay(TableController):
         """Why a seat may not say its value now (its sentence's code), or None."""
         if self.is_bot(seat):
             return "arena.ui.value_bot"
+        if self.phase == "leftover":
+            return "arena.ui.leftover_slot" if seat in self.state.tied else "arena.ui.not_tied"
+        if self.phase == "result":
+            return PRESS_WRONG["result"]
         if self.phase != "reveal" or self.state.operator is None:
             return "arena.ui.value_when"
         if None in self.pairs[seat]:
@@ -486,7 +524,7 @@ class ArenaPlay(TableController):
         self.said[seat] = value
         log.info("math-arena: seat %d says %d, the pair makes %d", seat + 1, value, right)
         self.sound("good" if value == right else "wrong")
-        said, tone = ("right", "info") if value == right else ("wrong", "error")
+        said, tone = ("right", "info") if value == right else ("wrong", "hint")  # not refused
         facts = {"name": self.name(seat), "sum": said_as(op, (a, b)), "value": value}
         self.say(child_message(f"arena.said.{said}", facts), tone)
         start = self.revealed_at if self.revealed_at is not None else self.asked_at
@@ -507,29 +545,35 @@ class ArenaPlay(TableController):
 
     def score(self) -> None:
         """Hand the cards shown to the engine; show its ruling, or mark what it refused."""
-        if self.phase in ("ready", "countdown", "operator"):
-            self.refuse("arena.ui.press_first", f"score tapped in phase {self.phase}")
-            return
-        if self.phase == "result":
-            self.refuse("arena.ui.round_over", "score tapped twice")
+        if self.phase not in ("reveal", "leftover"):
+            self.not_now("score tapped")
             return
         if missing := self.missing():
             seat = missing[0]
             self.refuse("arena.ui.missing_pair", f"seat {seat + 1} shows {self.pairs[seat]}", seat)
             return
-        shown = [[c or "" for c in pair] for pair in self.pairs]
-        try:
-            actions = table_actions(self.state, shown)
-        except WrongCards as e:
-            self.bad = set(e.cards)
-            self.refuse(e.code, e.message, e.seat)
-            self.message += " " + child_message("arena.said.fix_marked")
+        actions = self.checked()
+        if isinstance(actions, WrongCards):
+            self.mark(actions)
             return
         events = [e for action in actions for e in self.match.apply(action)]
         if self.state.phase == "deal":
             self.deal_hands()
         self.bad = set()
         self.ruling(tuple(events))
+
+    def checked(self) -> tuple[Choose | ShowLeftover, ...] | WrongCards:
+        """The engine's actions for the cards shown, or what the rules refuse in them."""
+        try:
+            return table_actions(self.state, [[c or "" for c in pair] for pair in self.pairs])
+        except WrongCards as e:
+            return e
+
+    def mark(self, wrong: WrongCards) -> None:
+        """Mark the cards the rules refuse, saying why and to fix them."""
+        self.bad = set(wrong.cards)
+        self.refuse(wrong.code, wrong.message, wrong.seat)
+        self.message += " " + child_message("arena.said.fix_marked")
 
     def ruling(self, events: Sequence[Event]) -> None:
         """The device's ruling, each with its reason, in plain words."""
@@ -561,7 +605,7 @@ class ArenaPlay(TableController):
     def next_round(self) -> bool:
         """After a ruling: the next round; True when the game is over (the results)."""
         if self.phase != "result":
-            self.refuse("arena.ui.press_first", f"next tapped in phase {self.phase}")
+            self.not_now("next tapped")
             return False
         if not self.finished:
             self.begin_round()
@@ -573,7 +617,7 @@ class ArenaPlay(TableController):
         if self.phase in ("operator", "countdown"):
             step = self.phase
         elif self.phase == "ready":
-            step = "waiting" if any(self.ready) else "ready"
+            step = "waiting" if any(self.ready) else "pick" if self.cards == "virtual" else "ready"
         elif self.phase == "leftover" and (missing := self.missing()):
             step, seats = "leftover", missing
         elif self.phase == "reveal" and not self.complete():
@@ -603,6 +647,10 @@ class ArenaPlay(TableController):
             return said_as(op, (a, b)) + (" wins!" if win else ""), "good" if win else "ink", win
         if self.phase == "leftover" and seat in self.state.tied:
             return (f"leftover {pip_value(a)}" if a else "show your leftover card"), "ink", True
+        if self.phase == "result" and a and not b:  # the leftover card that decided (ARENA-4)
+            win = seat in self.winners
+            text = f"leftover {pip_value(a)}" + (" wins!" if win else "")
+            return text, "good" if win else "ink", win
         if self.phase in ("ready", "countdown"):  # a bot's row: a child's has its tile
             return ("ready", "good", True) if self.ready[seat] else ("thinking...", "muted", False)
         return ("turn your cards up" if self.phase == "reveal" else ""), "muted", False
@@ -632,7 +680,7 @@ class ArenaPlay(TableController):
             return
         taken = [self.match.undo() for _ in range(self.match.moves - points[-1])][::-1]
         log.info("math-arena: undo took back %s", taken)
-        said, self.phase = self.said, "operator"
+        said, self.phase, self.early = self.said, "operator", None
         self.fresh_round()
         if isinstance(taken[0], Choose | ShowLeftover):
             self.phase = "reveal" if isinstance(taken[0], Choose) else "leftover"

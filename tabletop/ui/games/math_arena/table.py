@@ -34,7 +34,7 @@ from tabletop.games.math_arena import (
 from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.games.math_arena.play import GAME, TOURNAMENT_TARGET, ArenaPlay
-from tabletop.ui.messages import names_joined
+from tabletop.ui.messages import child_message, names_joined
 from tabletop.ui.results import GameResults, Outcome, outcome_of
 from tabletop.ui.saves import GameSave, game_seed, one_write, seats_of
 from tabletop.ui.scenes.form import (
@@ -112,6 +112,17 @@ def draw_card(
         painter.card(surface, rect, prints, ink, edge=edge, width=width)
 
 
+def seat_text(painter: Painter, height: int) -> tuple[int, int, int]:
+    """A seat row's name size, its count's size and their margin: the name above the
+    count, smaller in a short row (five seats over the rotation's banner), never on top."""
+    m = painter.m
+    for size, count, pad in ((m.text, m.small + 2, 4), (m.text, m.small, 3), (m.small, m.small, 2)):
+        lines = sum(painter.fonts.font(s, True).get_linesize() for s in (size, count))
+        if lines + 2 * m.u(pad) <= height:
+            break
+    return size, count, m.u(pad)
+
+
 class HandPicker(ChoiceGrid):
     """A seat's virtual hand: tap two cards, then "Put down"; pops with the pair or None."""
 
@@ -130,6 +141,14 @@ class HandPicker(ChoiceGrid):
             face=draw_card,
             cell=96,
         )
+
+    def refuse(self, name: str) -> None:
+        """Put down tapped before two cards are picked: says so (a card that is off: why)."""
+        if name != "put":
+            super().refuse(name)
+            return
+        self.ctx.sounds.play("wrong")
+        self.message = child_message("arena.ui.pick_two")
 
 
 class ArenaScene(TableScene):
@@ -245,9 +264,10 @@ class ArenaScene(TableScene):
             super().press(name)
 
     def card_grid(self, title: str, cards: Sequence[str], columns: int, rows: int) -> Scene:
-        """A picker of ``cards`` (by their labels): the operator card, a card shown."""
+        """A picker of ``cards``, drawn as cards (red ones red): the operator card, a card
+        shown."""
         labels = [(card, card_label(card)) for card in cards]
-        return ChoiceGrid(self.ctx, title, labels, columns=columns, rows=rows)
+        return ChoiceGrid(self.ctx, title, labels, columns=columns, rows=rows, face=draw_card)
 
     def explain(self, name: str) -> None:
         """A disabled target (a row's value, Who wins?, undo): refused with the reason."""
@@ -318,7 +338,11 @@ class ArenaScene(TableScene):
         W, H = m.size
         margin, bw, bh = m.u(16), m.u(104), m.u(48)
         b = corner_buttons(W - margin, m.u(8), (bw, bh), m.u(8), undo=play.can_undo())
-        self.op_rect = pygame.Rect(margin + m.u(54), m.u(94), m.u(124), m.u(168))
+        # the operator card, shorter when the goal and its "how" would not fit under it
+        # above the instruction line (the screen is short over the rotation's banner)
+        h = min(m.u(168), H - m.u(270) - 2 * m.small)
+        self.op_rect = pygame.Rect(0, m.u(94), h * 124 // 168, h)
+        self.op_rect.centerx = margin + m.u(116)
         table = play.phase == "operator" and play.cards == "table"
         if table:
             b.append(Button("operator", self.op_rect.copy(), "", kind="card"))
@@ -410,13 +434,12 @@ class ArenaScene(TableScene):
         border, width = (p.selected, m.u(4)) if won else (p.line, 2)
         painter.box(surface, row, p.panel, border, width, m.u(8))
         chip = pygame.Rect(row.left + m.u(5), row.top + m.u(5), m.u(34), row.height - m.u(10))
-        top, name = row.top + m.u(4), play.name(seat)
-        painter.seat_name(
-            surface, chip, seat, name, m.text, m.u(118), gap=8, y=top, anchor="topleft"
-        )
+        size, count_size, pad = seat_text(painter, row.height)
+        top, name = row.top + pad, play.name(seat)
+        painter.seat_name(surface, chip, seat, name, size, m.u(118), gap=8, y=top, anchor="topleft")
         x = chip.right + m.u(8)
-        count, at = f"{len(play.state.won[seat])} won", (x, row.bottom - m.u(4))
-        painter.text(surface, count, at, m.small + 2, p.muted, bold=True, anchor="bottomleft")
+        count, at = f"{len(play.state.won[seat])} won", (x, row.bottom - pad)
+        painter.text(surface, count, at, count_size, p.muted, bold=True, anchor="bottomleft")
         centre = (row.left + m.u(176), row.centery)
         if seat in play.lit():
             pygame.draw.circle(surface, p.selected, centre, m.u(9))
@@ -444,7 +467,8 @@ class ArenaScene(TableScene):
             play.phase != "leftover" or (seat in play.state.tied and slot == 0)
         ):
             card, bad = play.pairs[seat][slot], (seat, slot) in play.bad
-            draw_card(painter, surface, b.rect, card, face="up" if card else "empty", bad=bad)
+            if card or play.phase != "result":  # a ruling shows just the cards it ruled on
+                draw_card(painter, surface, b.rect, card, face="up" if card else "empty", bad=bad)
 
     def draw_countdown(self, surface: pygame.Surface) -> None:
         painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
