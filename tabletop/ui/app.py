@@ -26,6 +26,7 @@ from tabletop.highscores import HighScores
 from tabletop.store import Journal
 from tabletop.ui.input import (
     Back,
+    CardsSeen,
     Drag,
     InputEvent,
     InputRouter,
@@ -150,6 +151,12 @@ class Scene:
 
     def exit(self) -> None:
         """Left the stack (popped, replaced or unwound); it is not used again."""
+
+    def hold(self, event: CardsSeen) -> bool:
+        """A camera reading that came while another scene (a dialog, a PIN pad) is on top
+        of this one: True when this scene keeps it for when it is on top again; the
+        default lets it go to the scene on top."""
+        return False
 
     def handle(self, event: InputEvent) -> None:
         """One input event (``Tap``, ``SeatPressed``, ``Seen``, ``Back``, ``Key``), only
@@ -344,7 +351,10 @@ class App:
             if isinstance(event, Tap):
                 return  # on the rotation's banner: not the scene's
             event = replace(event, pos=(event.pos[0], bottom))  # a drag ends at its edge
-        self._top().handle(event)
+        top = self._top()
+        if isinstance(event, CardsSeen) and any(s.hold(event) for s in self.stack if s is not top):
+            return  # a table under a dialog keeps it: the camera tells a change only once
+        top.handle(event)
 
     def _strip(self) -> int:
         """The height of the rotation banner's strip at the bottom (0: none)."""

@@ -89,6 +89,7 @@ class TableScene(Scene):
         self.bot_at: float | None = None  # when the waiting bot may move
         self.camera: Any = None  # the card camera a game starts on enter, stopped on exit
         self.spoken = 0  # the controller's sentences said aloud so far
+        self.held: dict[tuple[int | None, str | None], CardsSeen] = {}  # read under a dialog
 
     # -- what a game provides ---------------------------------------------------------------
 
@@ -126,6 +127,14 @@ class TableScene(Scene):
 
     def cards_seen(self, event: CardsSeen) -> None:
         self.play.cards_seen(event.seat, event.area, event.codes)
+
+    def hold(self, event: CardsSeen) -> bool:
+        """A zone's reading while a dialog is open over the table: kept (the latest per
+        zone) and read once the table is on top again, after the dialog's answer."""
+        if self.stack.top is self:
+            return False
+        self.held[event.seat, event.area] = event
+        return True
 
     def pointer(self, event: Drag | Release) -> None:
         """A finger moved or came up (after the ``Tap`` of its touch)."""
@@ -210,6 +219,8 @@ class TableScene(Scene):
                 self.bot_at = None
             elif asking is not None and kind not in ("leave", "pin", "rules"):
                 self.answered(asking, result)
+            while self.held and self.stack.top is self:  # an answer may open another dialog
+                self.cards_seen(self.held.pop(next(iter(self.held))))
         self.after()
 
     # -- input ------------------------------------------------------------------------------

@@ -169,7 +169,7 @@ def test_controller_a_scene_forwards_its_hooks_to_play() -> None:
             heard.append(("undo",))
 
     scene = TableScene.__new__(TableScene)
-    scene.play, scene.save, scene.bot_at = Play(), None, 3.0
+    scene.play, scene.save, scene.bot_at, scene.held = Play(), None, 3.0, {}
     scene.ask_about = lambda ask: heard.append(("ask", ask))  # type: ignore[method-assign]
     scene.after = lambda: None  # type: ignore[method-assign]
     scene.seat_pressed(2, 0.5)

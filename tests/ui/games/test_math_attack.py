@@ -579,6 +579,24 @@ def test_label_uses_a_real_minus() -> None:
     assert label("-D") == "\u2212|n\u00d72|" and label("+5") == "+5"
 
 
+def test_math_attack_a_card_laid_while_a_dialog_is_open_is_read_when_it_closes() -> None:
+    """The camera tells a zone's change once: a card laid while Leave's question (or Rules,
+    or the teacher's PIN) is open is read when the table is on top again; it was lost,
+    and the next reading of that line counted two new cards."""
+    app, auto, scene = start()
+    auto.tap("leave")
+    see(app, 0, ["+5"])  # read once, under the question
+    see(app, 0, ["+7"])  # taken back and another laid: the latest reading counts
+    assert scene.state.lines == ((), ()) and app.stack.top is not scene
+    auto.tap("no")
+    assert app.stack.top is scene and scene.state.lines == (("+7",), ())
+    assert scene.state.turn == 1 and scene.held == {}
+    auto.tap("leave")
+    see(app, 0, ["+7", "+H"])
+    auto.tap("yes")  # left: what the camera saw under the question goes with the game
+    assert isinstance(app.stack.top, HomeScene) and scene.state.lines == (("+7",), ())
+
+
 def test_math_attack_leave_asks_first_and_play_again_swaps_who_starts() -> None:
     app, auto, scene = start()
     auto.tap("leave")
