@@ -173,6 +173,30 @@ def test_table_instruction_line_names_the_next_step() -> None:
     assert scene.status() == "Round 2: roll the dice, then tap 'Get the dice'."
 
 
+def test_mm_table_a_star_won_says_only_what_is_new() -> None:
+    """MM-5: a star chosen is said, then the step only when it is not the one said last;
+    a press taken back likewise; a star said once is not said again with the next
+    round's step, and no sentence is said twice in a row."""
+    from tests.ui.test_speech import listening
+
+    app, auto, scene = table_app(3)
+    voice, _ = listening(app)
+    write = "Write 3 and 5 and two signs. Then tap 'Start round 2'."
+    app.seat_queue.put(SeatPressed(1, app.ctx.clock() + 0.002))
+    app.seat_queue.put(SeatPressed(0, app.ctx.clock() + 0.001))
+    app.step()
+    assert voice.said == [scene.status()] and scene.status().startswith("Player 1, tap")
+    auto.tap("star.R1")
+    won = "Player 1: Row 1's star, +5. Circle a Star Power!"
+    assert scene.status().startswith(won) and "Player 2" in scene.status()
+    assert voice.said[1:] == [won, scene.status().removeprefix(won).strip()]
+    auto.tap("cancel")
+    assert voice.said[3:] == ["Player 2: your press is taken back.", write]
+    auto.tap("next")
+    assert voice.said[5:] == ["Round 2: roll the dice, then tap 'Get the dice'."]
+    assert all(a != b for a, b in zip(voice.said, voice.said[1:]))
+
+
 @pytest.mark.parametrize(
     "scene",
     [

@@ -586,7 +586,6 @@ class PaperPlay(TableController):
         self.dice_at: float | None = None  # seconds played when this round's dice came
         self.over = False
         self.bots_pressed: set[int] = set()  # bots whose press came this round
-        self.note = ""  # a star just won, said before the next step
 
     @property
     def dice(self) -> tuple[int, int] | None:

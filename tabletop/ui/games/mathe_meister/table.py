@@ -63,6 +63,8 @@ class TableScene(Table):
 
     game = MatheMeister.name
     results_at_end = True
+    step_after = True  # a star won (or a press taken back), then the next step
+    said_step = ""  # the step the line showed when it was last said
     save: GameSave
     play: PaperPlay
 
@@ -282,7 +284,7 @@ class TableScene(Table):
             return
         if self._press(seat, at):
             self.ctx.sounds.play("tap")
-            self.message = self.play.note = ""
+            self.message = ""
             self._after_change()
 
     def press(self, name: str) -> None:
@@ -295,7 +297,7 @@ class TableScene(Table):
         elif name == "cancel" and (current := self.play.board.current) is not None:
             self.play.board.cancel()  # a child's own take-back: no star was chosen for it
             taken = {"name": self.name(current.seat)}  # said, then the next step
-            self.message, self.play.note = "", child_message("mm.ui.press_taken_back", taken)
+            self.say(child_message("mm.ui.press_taken_back", taken))
             self._after_change()
         elif name == "next":
             self.next_round()
@@ -307,14 +309,23 @@ class TableScene(Table):
             self.refuse("mm.ui.star_taken", str(exc))
             return
         self.ctx.sounds.play("star")
-        self.message = ""
         facts = {"line": line_name(line), "points": self.play.board.values[line]}
-        self.play.note = child_message("mm.ui.star_chosen", facts, name=self.name(seat))
+        self.say(child_message("mm.ui.star_chosen", facts, name=self.name(seat)), "good")
         self._after_change()
 
     def status(self) -> str:
-        """What just happened (a star won), then the next step, or what was wrong."""
-        return " ".join(x for x in (self.play.note, self.message or self.play.next_step()) if x)
+        """What just happened (a star won), then the next step; or what was wrong."""
+        return self.message if self.play.tone == "error" else super().status()
+
+    def voice(self) -> None:
+        """Say what is new on the line: a star won is said alone when the step after it is
+        the one the children heard last (a bot's star comes long after the dice)."""
+        super().voice()
+        self.said_step = super().step_shown()
+
+    def step_shown(self) -> str:
+        step = super().step_shown()
+        return "" if step == self.said_step else step
 
     def _after_change(self) -> None:
         """A bot first in the queue chooses its star at once (the base's ``after`` then
@@ -352,7 +363,7 @@ class TableScene(Table):
         if play.over:
             self._finish()  # the results follow (results_at_end)
             return
-        self.message = play.note = ""
+        self.message = ""
         ask_dice(self, self.dice_mode, self.play.round, self.play.roll)
 
     # -- drawing ---------------------------------------------------------------------------------
