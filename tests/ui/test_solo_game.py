@@ -119,6 +119,29 @@ def test_solo_refused_moves_are_told_in_childrens_words(game, taps, code) -> Non
     assert app.ctx.sounds.played[-1] == "wrong"
 
 
+def test_mm_solo_a_write_clears_the_line_for_the_next_step(game) -> None:
+    """MM-8: a refusal (or "tap a box") does not stay on the line once the number or sign
+    is written; the line shows the next step, and after the round's fourth write says to
+    tap Done, as it is said aloud."""
+    from tests.ui.test_speech import listening
+
+    app, auto, scene = game
+    voice, _ = listening(app)
+    auto.tap("die0")
+    auto.tap("cell.r0c1")  # a number in a grey box: refused
+    assert scene.play.tone == "error"
+    auto.tap("cell.r0c0")
+    assert scene.message == "" and scene.status() == child_message("mm.step.write")
+    for name in ("cell.r0c2", "op.+", "cell.r0c1", "op.x"):
+        auto.tap(name)
+    assert scene.message == child_message("mm.said.op_picked")
+    auto.tap("cell.r1c0")
+    done = child_message("mm.step.done", round=1)
+    assert scene.message == "" and scene.status() == done and scene.target("done").enabled
+    assert voice.said[-1] == done
+    assert all(a != b for a, b in zip(voice.said, voice.said[1:]))
+
+
 def test_solo_done_too_early_is_explained(game) -> None:
     app, _, scene = game
     done = scene.target("done")

@@ -504,8 +504,8 @@ class SoloPlay(TableController):
         # the Star Power of a star the device claims is chosen in the dialog that opens now
         spoken += [child_message("mm.said.star_claimed", line=line) for line in claimed]
         self.sounds.append(sound)
-        if spoken:
-            self.say(" ".join(spoken), "good")
+        # a silent move (a number or a sign written) clears the line: the next step shows
+        self.say(" ".join(spoken), "good" if spoken else "info")
 
     def _completed(self, line: str) -> list[str]:
         """A line was completed: its Bonus Star is offered (or, with automatic claims,
