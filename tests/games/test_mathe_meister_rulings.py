@@ -27,6 +27,7 @@ from tabletop.games.mathe_meister import (
     WriteOperand,
     WriteOperator,
     check,
+    die_values,
     evaluate,
     score_sheet,
 )
@@ -1202,6 +1203,9 @@ def test_mm10_fear_of_fours(game: MatheMeister, settings: Any) -> None:
     assert {
         a.value for a in game.legal_actions(plain, 0) if isinstance(a, WriteOperand) and a.die == 0
     } == {4}
+    # die_values says it for the screens, as the engine judges it
+    assert die_values(s, 4) == (3, 5) and die_values(s, 2) == (2,)
+    assert die_values(settings(), 4) == (4,)
 
 
 def test_mm14_fear_of_fours_the_shop_cannot_change_a_die_to_four(

@@ -355,6 +355,17 @@ def test_solo_fear_of_fours_offers_three_or_five() -> None:
     assert scene.state.sheets[0].at((0, 0)) == "5"
 
 
+def test_mm_solo_fear_of_fours_never_says_to_write_a_four() -> None:
+    """MM-10, MM-14: under Fear of Fours the round's sentence names a rolled 4 as the
+    3 or 5 it may be written as, never "write 4"."""
+    app = make_app()
+    auto = start_solo(app, ("fear_of_fours",))
+    auto.tap_dice((4, 2))
+    scene = game_of(app)
+    assert scene.message == "Round 1: write 3 or 5 and 2, and two signs."
+    assert "write 4" not in scene.message
+
+
 def test_solo_star_power_operand_replaces_a_die() -> None:
     """MM-6, MM-8: a circled operand Star Power writes its number instead of a die."""
     app = make_app()

@@ -40,6 +40,7 @@ from tabletop.games.mathe_meister import (
     WriteOperand,
     WriteOperator,
     cell_kind,
+    die_values,
     evaluate,
     line_name,
     line_parts,
@@ -296,7 +297,8 @@ class SoloPlay(TableController):
     def rolled(self, values: tuple[int, int], source: str) -> None:
         if self.state.dice is None and self.perform(Roll(values)):
             self.dice_source = source
-            a, b = values
+            # what the dice let the child write: a 4 is "3 or 5" under Fear of Fours (MM-10)
+            a, b = (" or ".join(map(str, die_values(self.settings, v))) for v in values)
             self.say(child_message("mm.said.rolled", round=self.state.round, a=a, b=b))
 
     def no_dice(self) -> None:
@@ -405,9 +407,8 @@ class SoloPlay(TableController):
             return
         if pen is None and kind == "operand":  # both free dice the same: no need to pick
             free = [d for d in (0, 1) if not turn.used[d]]
-            values = {turn.dice[d] for d in free}
-            four = self.settings.has("fear_of_fours") and 4 in values
-            pen = ("die", free[0], turn.dice[free[0]]) if len(values) == 1 and not four else None
+            values = {v for d in free for v in die_values(self.settings, turn.dice[d])}
+            pen = ("die", free[0], values.pop()) if len(values) == 1 else None
         if self.swap is not None:
             self._swap_cell(cell)
         elif kind == "coin":
