@@ -197,6 +197,24 @@ def test_mm_table_a_star_won_says_only_what_is_new() -> None:
     assert all(a != b for a, b in zip(voice.said, voice.said[1:]))
 
 
+def test_mm_table_a_bots_star_tells_the_children_to_cross_it_out() -> None:
+    """MM-5, MM-6: a bot's star is said with what the children do on paper (cross it
+    out), not "Circle a Star Power!" (the bot circles on its own sheet, on the device)."""
+    app, auto, scene = table_app(2, bots=(1,))
+    for r in range(1, 8):
+        if scene.play.bot_lines(1):
+            break
+        auto.tap("next")
+        auto.tap_dice(DICE[r])
+    line = scene.play.bot_lines(1)[0]
+    app.ctx.clock.advance(BOT_SECONDS + 1)
+    app.step()
+    app.step()
+    assert scene.play.board.owners[line] == 1
+    assert scene.message.endswith("Cross it out on your sheets.")
+    assert "Circle a Star Power" not in scene.message
+
+
 @pytest.mark.parametrize(
     "scene",
     [

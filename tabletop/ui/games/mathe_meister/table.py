@@ -310,7 +310,9 @@ class TableScene(Table):
             return
         self.ctx.sounds.play("star")
         facts = {"line": line_name(line), "points": self.play.board.values[line]}
-        self.say(child_message("mm.ui.star_chosen", facts, name=self.name(seat)), "good")
+        # a child circles a Star Power on paper; a bot's sheet is on the device
+        won = "mm.ui.star_chosen_bot" if seat in self.play.bots else "mm.ui.star_chosen"
+        self.say(child_message(won, facts, name=self.name(seat)), "good")
         self._after_change()
 
     def status(self) -> str:
