@@ -193,3 +193,24 @@ def test_mathe_meister_child_takes_back_own_writes_until_the_round_is_done() -> 
     play.press("undo")
     assert play.match.history == before
     assert (play.message, play.tone) == (child_message("ui.undo_round"), "error")
+
+
+def test_mm_play_paper_table_names_the_first_press_then_the_next_in_line() -> None:
+    """MM-5: the press that came first chooses first and is told so; once it chose, the
+    next press in line is told it is next (it was not first), with how many more wait;
+    in a new round the first press is first again."""
+    match = new_match(mathe_meister_layout(), ("freestyle",), 3)
+    play = PaperPlay(match, ["Ana", "Ben", "Cleo"], seed=3)
+    play.rolled((3, 5), 1.0)
+    for seat, at in ((1, 2.0), (0, 1.5), (2, 2.5)):
+        play.board.press(seat, at)
+    assert play.chooser_words() == "Ana was first: tap your star (2 more waiting)."
+    play.board.choose("R1", play.round)
+    assert play.chooser_words() == "Ben is next: tap your star (1 more waiting)."
+    play.board.choose("R2", play.round)
+    assert play.chooser_words() == "Cleo is next: tap your star."
+    play.board.cancel()
+    play.end_round()
+    play.rolled((6, 2), 9.0)
+    play.board.press(2, 10.0)
+    assert play.chooser_words() == "Cleo was first: tap your star."

@@ -627,6 +627,16 @@ class PaperPlay(TableController):
         a, b = self.dice
         return f"Write {a} and {b} and two signs. Then tap '{self.next_label()}'."
 
+    def chooser_words(self) -> str:
+        """Whose press chooses a star now: the first to press, or, once an earlier press
+        this round chose its star, the next in line (MM-5); and how many more wait."""
+        current = self.board.current
+        assert current is not None  # shown only while a press waits
+        more = len(self.board.waiting) - 1
+        earlier = any(c.round == self.round and c.at <= current.at for c in self.board.claims)
+        key = f"mm.ui.{'next' if earlier else 'first'}{'_more' if more else ''}"
+        return child_message(key, name=self.names[current.seat], more=more)
+
     def next_label(self) -> str:
         return "Finish the game" if self.round >= ROUNDS else f"Start round {self.round + 1}"
 

@@ -389,9 +389,7 @@ class TableScene(Table):
             seat = current.seat
             chip = r.inflate(-m.u(16), -m.u(14))
             chip.width = m.u(40)
-            waiting = len(self.play.board.waiting) - 1
-            first = "mm.ui.first_more" if waiting else "mm.ui.first"
-            text = child_message(first, name=self.name(seat), more=waiting)
+            text = self.play.chooser_words()
             painter.seat_name(surface, chip, seat, text, m.text, r.width - m.u(220), gap=10)
         else:
             text = child_message("mm.ui.press_seat")
