@@ -892,10 +892,14 @@ class MatheMeister(Game[MatheMeisterSettings, MatheMeisterState, Action]):
         claims = tuple(
             replace(c, power=action.power, at=action.at) if c is mine else c for c in state.claims
         )
+        if state.round < ROUNDS:
+            when = "You can use it from the next round on."
+        else:  # MM-13: there is no next round; unused, it still counts (MM-6, MM-11)
+            worth = ": a coin left is worth 10 points" if action.power == "coin" else ""
+            when = f"The game ends this round, so it stays unused{worth}."
         event = Event(
             "mm.power_chosen",
-            f"The {action.power} Star Power is for {line_name(line)}'s Bonus Star. "
-            "You can use it from the next round on.",
+            f"The {action.power} Star Power is for {line_name(line)}'s Bonus Star. {when}",
             seat,
             {"line": line, "power": action.power},
         )

@@ -1552,6 +1552,32 @@ def test_mm13_a_star_power_circled_this_round_is_used_from_the_next_round_on(
     assert sheet.coins(s.layout) == 10
 
 
+def test_mm13_a_star_power_chosen_in_the_last_round_is_not_promised_a_next_round(
+    game: MatheMeister, settings: Any, layout: Layout
+) -> None:
+    """Round 8 has no next round: its Star Power's sentence says it stays unused (a coin
+    still worth 10, MM-6, MM-11), not "from the next round on"."""
+    s = auto(settings)
+    state = game.new_game(s, 1)
+    plan = fill_plan(layout)
+    for i, (operand_cells, operator_cells) in enumerate(plan):
+        dice = tuple(int(FULL[r][c]) for r, c in operand_cells)
+        moves = grid_moves(FULL, operand_cells) + grid_moves(FULL, operator_cells)
+        state, _ = play_round(game, state, dice, moves, end=i < len(plan) - 1)  # type: ignore[arg-type]
+    assert state.round == 8 and len(state.claims) == 3
+    for claim, power in zip(state.claims, ("-", "x", "1")):
+        state, events = game.apply(state, ClaimStar(0, claim.line, power))
+        (chosen,) = events_of(list(events), "mm.power_chosen")
+        assert chosen.text.endswith("The game ends this round, so it stays unused.")
+    state, _ = game.apply(state, EndRound(0))
+    assert state.finished
+    # a coin circled in the last round is one more coin at the end
+    last, _ = round2_written(game, s)
+    last, events = game.apply(replace(last, round=8), ClaimStar(0, "R1", "coin"))
+    (chosen,) = events_of(list(events), "mm.power_chosen")
+    assert chosen.text.endswith("so it stays unused: a coin left is worth 10 points.")
+
+
 def test_mm13_black_hole_cannot_refuse_a_star(game: MatheMeister, settings: Any) -> None:
     """The issue's case: in Black Hole (lowest score wins) a star only adds points, but
     the device claims it anyway; the round cannot end around it."""
