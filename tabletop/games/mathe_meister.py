@@ -1469,6 +1469,19 @@ class StarBoard:
         self.waiting.pop(0)
         return press.seat
 
+    def last_claim(self, round_no: int) -> StarClaim | None:
+        """The star chosen last, if it was chosen in round ``round_no`` (only the round
+        still being played may be taken back: the bots' sheets take theirs at its end)."""
+        return self.claims[-1] if self.claims and self.claims[-1].round == round_no else None
+
+    def take_back(self, round_no: int) -> StarClaim | None:
+        """Take back :meth:`last_claim` (a star tapped by mistake): free again."""
+        claim = self.last_claim(round_no)
+        if claim is not None:
+            self.claims.pop()
+            del self.owners[claim.line]
+        return claim
+
     def cancel(self, seat: Seat | None = None) -> None:
         """Drop the current press (or ``seat``'s: a seat waits once at most)."""
         if seat is None and self.current is not None:

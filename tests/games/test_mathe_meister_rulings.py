@@ -545,6 +545,22 @@ def test_mm5_star_board_first_press_chooses_first_whatever_the_arrival_order() -
     assert [c.at for c in board.claims] == [10.010, 10.030]
 
 
+def test_mm5_star_board_takes_back_the_last_star_of_the_round_only() -> None:
+    """MM-5 at a table: the teacher may take back the star chosen last this round (a
+    star tapped by mistake), which is free again; a star of an earlier round stays."""
+    from tabletop.games.mathe_meister import StarBoard
+
+    board = StarBoard(dict.fromkeys(("R1", "R2", "R3", "R4", "C1", "C2", "C3", "C4"), 5))
+    board.press(0, at=1.0)
+    board.choose("R1", 1)
+    board.press(1, at=2.0)
+    board.choose("C2", 2)
+    assert board.last_claim(3) is None and board.take_back(3) is None
+    assert board.take_back(2) == board.claims[0].__class__(2, "C2", 1, 2.0)
+    assert board.owners == {"R1": 0} and "C2" in board.free_lines()
+    assert board.take_back(2) is None and board.owners == {"R1": 0}  # round 1's stays
+
+
 def test_mm5_missed_star_claimed_in_a_later_round_solo(game: MatheMeister, settings: Any) -> None:
     """MM-5: a star not claimed at completion can be claimed later while unowned."""
     state = r1_round2_state(game, settings(), 1)

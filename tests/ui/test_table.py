@@ -215,6 +215,43 @@ def test_mm_table_a_bots_star_tells_the_children_to_cross_it_out() -> None:
     assert "Circle a Star Power" not in scene.message
 
 
+def test_mm_table_teacher_takes_back_a_star_tapped_by_mistake(tmp_path) -> None:
+    """MM-5: a star chosen by mistake (the device acted) is the teacher's to take back
+    with the PIN, this round only: Undo shows, a wrong PIN changes nothing, the right one
+    frees the star (journaled, said), and the child chooses again."""
+    from tabletop.store import FILE_NAME, Journal
+    from tabletop.ui.prefs import DEFAULT_PIN
+    from tests.ui.scenery import is_undo_pad
+
+    app = make_app(journal=Journal(tmp_path / FILE_NAME))
+    auto = Autoplayer(app)
+    auto.tap("game.mathe-meister")
+    auto.tap("players.+")
+    auto.tap("start")
+    auto.tap_dice(DICE[0])
+    scene = app.stack.top
+    assert scene.target("undo") is None  # no star chosen yet
+    tap_at(app, scene.target("ready.1").rect.center)
+    assert scene.target("undo") is None  # a press waits: Cancel is the child's own
+    auto.tap("star.R2")  # meant R1
+    auto.tap("undo")
+    assert is_undo_pad(app.stack.top)
+    for digit in "1111":
+        auto.tap(f"key.{digit}")
+    assert "not right" in app.stack.top.message and scene.play.board.owners == {"R2": 1}
+    for digit in DEFAULT_PIN:
+        auto.tap(f"key.{digit}")
+    assert app.stack.top is scene and scene.play.board.owners == {}
+    assert scene.message == "Taken back: Row 2's star is free again. Rub it out on your sheets."
+    assert scene.save.app["table"]["claims"] == [] and scene.target("undo") is None
+    tap_at(app, scene.target("ready.1").rect.center)
+    auto.tap("star.R1")
+    assert scene.play.board.owners == {"R1": 1}
+    auto.tap("next")  # a new round: round 1's star stays
+    auto.tap_dice(DICE[1])
+    assert scene.target("undo") is None and not scene.play.can_undo()
+
+
 @pytest.mark.parametrize(
     "scene",
     [

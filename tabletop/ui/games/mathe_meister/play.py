@@ -637,6 +637,16 @@ class PaperPlay(TableController):
         key = f"mm.ui.{'next' if earlier else 'first'}{'_more' if more else ''}"
         return child_message(key, name=self.names[current.seat], more=more)
 
+    def can_undo(self) -> bool:
+        return self.board.last_claim(self.round) is not None and not self.over
+
+    def undo(self) -> None:
+        """The teacher takes back the star chosen last this round (a star tapped by
+        mistake, MM-5): it is free again."""
+        claim = self.board.take_back(self.round)
+        if claim is not None:
+            self.say(child_message("mm.ui.star_taken_back", line=line_name(claim.line)))
+
     def next_label(self) -> str:
         return "Finish the game" if self.round >= ROUNDS else f"Start round {self.round + 1}"
 

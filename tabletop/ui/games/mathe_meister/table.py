@@ -64,6 +64,7 @@ class TableScene(Table):
     game = MatheMeister.name
     results_at_end = True
     step_after = True  # a star won (or a press taken back), then the next step
+    undo_pin = ("Teacher PIN to take back a star", None)
     said_step = ""  # the step the line showed when it was last said
     save: GameSave
     play: PaperPlay
@@ -239,11 +240,13 @@ class TableScene(Table):
             enabled = free and current is not None
             b.append(Button(f"star.{line}", rect, line_name(line), kind="star", enabled=enabled))
         self.claim_rect = pygame.Rect(margin, top + 2 * h + m.u(20), W - 2 * margin, m.u(54))
+        corner = pygame.Rect(
+            self.claim_rect.right - m.u(140), self.claim_rect.top, m.u(140), m.u(54)
+        )
         if current is not None:
-            cancel = pygame.Rect(
-                self.claim_rect.right - m.u(140), self.claim_rect.top, m.u(140), m.u(54)
-            )
-            b.append(Button("cancel", cancel, "Cancel", kind="quiet"))
+            b.append(Button("cancel", corner, "Cancel", kind="quiet"))
+        elif play.can_undo():  # the teacher's take-back of a star tapped by mistake
+            b.append(Button("undo", corner, "Undo", kind="quiet"))
         # the seats, four a row
         area = pygame.Rect(margin, self.claim_rect.bottom + m.u(10), W - 2 * margin, m.u(48))
         for seat, rect in enumerate(grid(area, len(play.names), 4, m.u(8), down=m.u(6))):
@@ -288,7 +291,7 @@ class TableScene(Table):
             self._after_change()
 
     def press(self, name: str) -> None:
-        if name in ("leave", "rules", "teacher"):
+        if name in ("leave", "rules", "teacher", "undo"):
             super().press(name)
         elif name == "dice":
             ask_dice(self, self.dice_mode, self.play.round, self.play.roll)
@@ -394,7 +397,8 @@ class TableScene(Table):
         else:
             text = child_message("mm.ui.press_seat")
             at = (r.left + m.u(4), r.centery)
-            painter.text(surface, text, at, m.text, p.muted, anchor="midleft", max_width=r.width)
+            room = r.width - (m.u(150) if self.play.can_undo() else 0)  # beside Undo
+            painter.text(surface, text, at, m.text, p.muted, anchor="midleft", max_width=room)
         draws = {"star": self._draw_star, "seat": self._draw_seat}
         for b in self.buttons:
             draws.get(b.kind, painter.button)(surface, b)
