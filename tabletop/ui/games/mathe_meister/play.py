@@ -269,10 +269,9 @@ class SoloPlay(TableController):
         return child_message(f"mm.step.{step}", round=self.state.round)
 
     def welcome(self, resumed: bool) -> None:
-        if resumed:
-            self.say(
-                child_message("mm.said.welcome_back", name=self.player, round=self.state.round)
-            )
+        if resumed:  # then the next step, unless the dice are asked for (their screen says it)
+            back = child_message("mm.said.welcome_back", name=self.player, round=self.state.round)
+            self.say(back if self.state.dice is None else f"{back} {self.next_step()}")
         else:
             modes = modes_named(self.settings.modes)
             self.say(child_message("mm.said.welcome", name=self.player, modes=modes))
