@@ -256,6 +256,25 @@ def test_mm13_star_pick_says_why_and_has_no_not_now() -> None:
     assert scene.state.sheets[0].stars == frozenset({"R1"})
 
 
+def test_mm_solo_star_pick_in_the_last_round_says_only_a_coin_still_counts() -> None:
+    """MM-6, MM-11, MM-13: a star claimed in round 8 circles a Star Power that can never
+    be used; the dialog says so, and that a Coin is still worth 10 points."""
+    from tabletop.bots.mathe_meister import hint
+    from tabletop.ui.autoplay import taps_for
+
+    app = make_app()
+    auto = start_solo(app)
+    play_rounds(auto, 7)
+    auto.tap_dice(DICE[7])
+    game = auto.game()
+    for action in hint(game.state, 0).actions():
+        for name in taps_for(action, game.state):
+            auto.tap(name, settle=False)
+    pick = app.stack.top
+    assert isinstance(pick, StarPick) and game.state.round == ROUNDS
+    assert "last round" in pick.note and "10 points" in pick.note
+
+
 def test_solo_star_pick_a_star_power_with_none_left_is_off_and_says_why() -> None:
     """A Star Power whose every spot is circled cannot be circled again: its button is
     off, a tap on it says why, and the star waits for a power that is left."""
