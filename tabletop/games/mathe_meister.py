@@ -894,9 +894,10 @@ class MatheMeister(Game[MatheMeisterSettings, MatheMeisterState, Action]):
         )
         if state.round < ROUNDS:
             when = "You can use it from the next round on."
-        else:  # MM-13: there is no next round; unused, it still counts (MM-6, MM-11)
-            worth = ": a coin left is worth 10 points" if action.power == "coin" else ""
-            when = f"The game ends this round, so it stays unused{worth}."
+        elif action.power == "coin":  # MM-13: no next round; an unused coin counts (MM-6)
+            when = "Unused, it is worth 10 points at the end."
+        else:
+            when = "It comes too late to use."
         event = Event(
             "mm.power_chosen",
             f"The {action.power} Star Power is for {line_name(line)}'s Bonus Star. {when}",

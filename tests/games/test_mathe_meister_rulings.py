@@ -1571,8 +1571,8 @@ def test_mm13_a_star_power_circled_this_round_is_used_from_the_next_round_on(
 def test_mm13_a_star_power_chosen_in_the_last_round_is_not_promised_a_next_round(
     game: MatheMeister, settings: Any, layout: Layout
 ) -> None:
-    """Round 8 has no next round: its Star Power's sentence says it stays unused (a coin
-    still worth 10, MM-6, MM-11), not "from the next round on"."""
+    """Round 8 has no next round: its Star Power's sentence says it comes too late to
+    use (a coin, unused, is worth 10, MM-6, MM-11), not "from the next round on"."""
     s = auto(settings)
     state = game.new_game(s, 1)
     plan = fill_plan(layout)
@@ -1584,14 +1584,14 @@ def test_mm13_a_star_power_chosen_in_the_last_round_is_not_promised_a_next_round
     for claim, power in zip(state.claims, ("-", "x", "1")):
         state, events = game.apply(state, ClaimStar(0, claim.line, power))
         (chosen,) = events_of(list(events), "mm.power_chosen")
-        assert chosen.text.endswith("The game ends this round, so it stays unused.")
+        assert chosen.text.endswith("It comes too late to use.")
     state, _ = game.apply(state, EndRound(0))
     assert state.finished
     # a coin circled in the last round is one more coin at the end
     last, _ = round2_written(game, s)
     last, events = game.apply(replace(last, round=8), ClaimStar(0, "R1", "coin"))
     (chosen,) = events_of(list(events), "mm.power_chosen")
-    assert chosen.text.endswith("so it stays unused: a coin left is worth 10 points.")
+    assert chosen.text.endswith("Unused, it is worth 10 points at the end.")
 
 
 def test_mm13_black_hole_cannot_refuse_a_star(game: MatheMeister, settings: Any) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from fractions import Fraction
+from itertools import zip_longest
 from typing import Any
 
 from tabletop.bots.mathe_meister import Hint, after_writes, hint
@@ -142,6 +143,12 @@ def new_line_answers(
         q = Question("line_sums", numbers, tuple(ops), Fraction(total), LEFT_TO_RIGHT, broken)
         out.append((line, (n, 0, asked, q, Fraction(total))))
     return out
+
+
+def line_words(grid: Sequence[str], line: str) -> list[str]:
+    """A line's operands and operators in reading order, as written (MM-3)."""
+    digits, ops = line_parts(grid, line)
+    return [ch for pair in zip_longest(digits, ops) for ch in pair if ch]
 
 
 def round_start(match: MMMatch) -> int:
@@ -485,8 +492,13 @@ class SoloPlay(TableController):
         self.checked_lines += new_line_answers(n, state, seen, asked, self.settings)
 
     def _tell(self, events: Sequence[Event]) -> None:
+        """Say what a move did, short enough for the line at 800x480: the line it
+        completed with its sum, and that its star comes after the round's writes (MM-13);
+        two lines completed at once, their sums alone; then the stars the device claims."""
         spoken: list[str] = []
+        done = [e for e in events if e.code == "mm.line_complete"]
         claimed: list[str] = []  # stars the device claims (MM-13), said short
+        later = False  # a completed line's star comes after the round's writes
         sound = "tap"
         for event in events:
             code, line = event.code, str(event.data.get("line", ""))
@@ -495,32 +507,40 @@ class SoloPlay(TableController):
             if code == "mm.line_complete":
                 points = int(event.data.get("points", 0))
                 sound = "good" if points > 0 else "wrong" if points < 0 else sound
-                spoken += self._completed(line)
+                said = "mm.said.line_done" if len(done) == 1 else "mm.said.line_done_short"
+                words = " ".join(line_words(self.sheet.grid, line))
+                facts = {"words": words, "total": event.data.get("total"), "points": f"{points:+d}"}
+                spoken.append(child_message(said, facts, line=line_name(line)))
+                later = self._completed(line) or later
             elif code == "mm.star_claimed_auto":
                 claimed.append(line_name(line))
                 if line not in self.offers:
                     self.offers.append(line)
             sound = SOUNDS.get(code, sound)
+        if later and len(done) == 1:
+            spoken.append(child_message("mm.said.star_after_writes"))
         # the Star Power of a star the device claims is chosen in the dialog that opens now
-        spoken += [child_message("mm.said.star_claimed", line=line) for line in claimed]
+        if len(claimed) == 1:
+            spoken.append(child_message("mm.said.star_claimed", line=claimed[0]))
+        elif claimed:
+            spoken.append(child_message("mm.said.stars_claimed", count=len(claimed)))
         self.sounds.append(sound)
         # a silent move (a number or a sign written) clears the line: the next step shows
         self.say(" ".join(spoken), "good" if spoken else "info")
 
-    def _completed(self, line: str) -> list[str]:
-        """A line was completed: its Bonus Star is offered (or, with automatic claims,
-        MM-13, comes once the round's writes are in)."""
+    def _completed(self, line: str) -> bool:
+        """A line was completed: its Bonus Star is offered; with automatic claims (MM-13)
+        True when it comes once the round's writes are in."""
         state = self.state
         if not self.settings.automatic_claims:
             if line not in self.sheet.stars and line not in self.offers:
                 self.offers.append(line)
-        elif (
+            return False
+        return (
             state.owner(line) is None
-            and state.turns
+            and bool(state.turns)
             and not any(c.line == line for c in state.claims)
-        ):
-            return [child_message("mm.said.star_after_writes")]
-        return []
+        )
 
     def offer_next(self) -> None:
         """Offer the Bonus Star of the first line just completed that is still free."""
@@ -755,7 +775,7 @@ def pen_action(pen: tuple[Any, ...], cell: Cell) -> WriteOperand | WriteOperator
     return WriteOperator(0, cell, pen[1], power=pen[0] == "opower")
 
 
-SPOKEN = {"mm.line_complete", "mm.power_chosen", "mm.die_changed", "mm.swapped", "mm.star_won"}
+SPOKEN = {"mm.power_chosen", "mm.die_changed", "mm.swapped", "mm.star_won"}
 SOUNDS = dict.fromkeys(("mm.star_claimed_auto", "mm.star_won"), "star")
 SOUNDS |= dict.fromkeys(("mm.round_over", "mm.game_over"), "round")
 
