@@ -242,7 +242,7 @@ def test_mm_table_teacher_takes_back_a_star_tapped_by_mistake(tmp_path) -> None:
     for digit in DEFAULT_PIN:
         auto.tap(f"key.{digit}")
     assert app.stack.top is scene and scene.play.board.owners == {}
-    assert scene.message == "Taken back: Row 2's star is free again. Rub it out on your sheets."
+    assert scene.message == "Taken back: Row 2's star is free. Rub it out."
     assert scene.save.app["table"]["claims"] == [] and scene.target("undo") is None
     tap_at(app, scene.target("ready.1").rect.center)
     auto.tap("star.R1")
