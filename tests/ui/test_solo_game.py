@@ -282,19 +282,12 @@ def test_mm13_star_pick_says_why_and_has_no_not_now() -> None:
 def test_mm_solo_star_pick_in_the_last_round_says_only_a_coin_still_counts() -> None:
     """MM-6, MM-11, MM-13: a star claimed in round 8 circles a Star Power that can never
     be used; the dialog says so, and that a Coin is still worth 10 points."""
-    from tabletop.bots.mathe_meister import hint
-    from tabletop.ui.autoplay import taps_for
+    from tests.ui.scenery import star_pick_in
 
     app = make_app()
-    auto = start_solo(app)
-    play_rounds(auto, 7)
-    auto.tap_dice(DICE[7])
-    game = auto.game()
-    for action in hint(game.state, 0).actions():
-        for name in taps_for(action, game.state):
-            auto.tap(name, settle=False)
+    star_pick_in(app, ROUNDS)
     pick = app.stack.top
-    assert isinstance(pick, StarPick) and game.state.round == ROUNDS
+    assert isinstance(pick, StarPick) and game_of(app).state.round == ROUNDS
     assert "last round" in pick.note and "10 points" in pick.note
 
 
