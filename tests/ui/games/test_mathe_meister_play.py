@@ -9,7 +9,8 @@ import sys
 
 from tabletop.assets import mathe_meister_layout
 from tabletop.games.mathe_meister import ROUNDS, EndRound, cell_kind
-from tabletop.ui.games.mathe_meister.play import PaperPlay, SoloPlay, new_match, sums_checked
+from tabletop.ui.games.mathe_meister.paper import PaperPlay
+from tabletop.ui.games.mathe_meister.play import SoloPlay, new_match, sums_checked
 from tabletop.ui.messages import child_message
 
 
@@ -24,9 +25,10 @@ def cells(kind: str) -> list[tuple[int, int]]:
 
 
 def test_mm_play_has_no_pygame() -> None:
-    """The controller imports without pygame (it is tested, and could run, headless)."""
+    """The controllers import without pygame (they are tested, and could run, headless)."""
     code = (
         "import sys; import tabletop.ui.games.mathe_meister.play; "
+        "import tabletop.ui.games.mathe_meister.paper; "
         "sys.exit(1 if 'pygame' in sys.modules else 0)"
     )
     assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0

@@ -40,7 +40,8 @@ from tabletop.games.mathe_meister import (
 from tabletop.store import Saved, SeatInfo
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.games.mathe_meister.dialogs import ask_dice
-from tabletop.ui.games.mathe_meister.play import MMMatch, PaperPlay, modes_named
+from tabletop.ui.games.mathe_meister.paper import PaperPlay
+from tabletop.ui.games.mathe_meister.play import MMMatch, modes_named
 from tabletop.ui.messages import child_message
 from tabletop.ui.results import Outcome, outcome_of
 from tabletop.ui.saves import LABEL, GameSave, game_seed, seats_of
