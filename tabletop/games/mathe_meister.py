@@ -527,6 +527,15 @@ def score_sheet(sheet: Sheet, settings: MatheMeisterSettings) -> ScoreCard:
     )
 
 
+def die_values(settings: MatheMeisterSettings, die: int) -> tuple[int, ...]:
+    """What a die showing ``die`` lets you write: itself, or 3 or 5 for a 4 under Fear of
+    Fours (MM-10). A 4 here is always a rolled 4: the Coin Shop cannot make one (MM-14),
+    and a die it changed is written as changed."""
+    if settings.has("fear_of_fours") and die == 4:
+        return (3, 5)
+    return (die,)
+
+
 def tie_break_key(card: ScoreCard) -> tuple[int, int, int, int]:
     """MM-11: score, then circled-but-unused Star Powers, Bonus Stars, unspent coins."""
     return (card.total, card.unused_powers, card.star_count, card.unspent_coins)
@@ -600,7 +609,7 @@ class MatheMeister(Game[MatheMeisterSettings, MatheMeisterState, Action]):
                     if abs(delta) <= coins and 1 <= value <= 6 and value not in no_shop:
                         actions.append(ChangeDie(seat, die, delta))
             sources: list[tuple[int, str | None]] = [
-                (v, None) for v in self._die_values(s, turn.dice[die])
+                (v, None) for v in die_values(s, turn.dice[die])
             ]
             sources += [(int(k), k) for k in OPERAND_POWERS if sheet.powers_ready(layout, k)]
             for cell in OPERAND_CELLS:
@@ -734,8 +743,8 @@ class MatheMeister(Game[MatheMeisterSettings, MatheMeisterState, Action]):
                     "mm.power_value", f"the {action.power} Star Power writes {action.power}"
                 )
             sheet = _use_power(sheet, s.layout, action.power)
-        elif action.value not in self._die_values(s, turn.dice[action.die]):
-            allowed = " or ".join(str(v) for v in self._die_values(s, turn.dice[action.die]))
+        elif action.value not in die_values(s, turn.dice[action.die]):
+            allowed = " or ".join(str(v) for v in die_values(s, turn.dice[action.die]))
             raise IllegalMove(
                 "mm.not_the_die",
                 f"die {action.die + 1} shows {turn.dice[action.die]}: write {allowed}",
@@ -883,10 +892,15 @@ class MatheMeister(Game[MatheMeisterSettings, MatheMeisterState, Action]):
         claims = tuple(
             replace(c, power=action.power, at=action.at) if c is mine else c for c in state.claims
         )
+        if state.round < ROUNDS:
+            when = "You can use it from the next round on."
+        elif action.power == "coin":  # MM-13: no next round; an unused coin counts (MM-6)
+            when = "Unused, it is worth 10 points at the end."
+        else:
+            when = "It comes too late to use."
         event = Event(
             "mm.power_chosen",
-            f"The {action.power} Star Power is for {line_name(line)}'s Bonus Star. "
-            "You can use it from the next round on.",
+            f"The {action.power} Star Power is for {line_name(line)}'s Bonus Star. {when}",
             seat,
             {"line": line, "power": action.power},
         )
@@ -1013,14 +1027,6 @@ class MatheMeister(Game[MatheMeisterSettings, MatheMeisterState, Action]):
         return replace(state, sheets=tuple(sheets), claims=()), tuple(events)
 
     # -- what a seat may do --------------------------------------------------------------
-
-    def _die_values(self, settings: MatheMeisterSettings, die: int) -> tuple[int, ...]:
-        """What a die lets you write: itself, or 3 or 5 for a 4 under Fear of Fours. A 4
-        here is always a rolled 4: the Coin Shop cannot make one (MM-14), and a die it
-        changed is written as changed."""
-        if settings.has("fear_of_fours") and die == 4:
-            return (3, 5)
-        return (die,)
 
     def _claimable(self, state: MatheMeisterState, seat: Seat) -> list[str]:
         sheet = state.sheets[seat]
@@ -1464,6 +1470,19 @@ class StarBoard:
         self.waiting.pop(0)
         return press.seat
 
+    def last_claim(self, round_no: int) -> StarClaim | None:
+        """The star chosen last, if it was chosen in round ``round_no`` (only the round
+        still being played may be taken back: the bots' sheets take theirs at its end)."""
+        return self.claims[-1] if self.claims and self.claims[-1].round == round_no else None
+
+    def take_back(self, round_no: int) -> StarClaim | None:
+        """Take back :meth:`last_claim` (a star tapped by mistake): free again."""
+        claim = self.last_claim(round_no)
+        if claim is not None:
+            self.claims.pop()
+            del self.owners[claim.line]
+        return claim
+
     def cancel(self, seat: Seat | None = None) -> None:
         """Drop the current press (or ``seat``'s: a seat waits once at most)."""
         if seat is None and self.current is not None:
@@ -1500,6 +1519,7 @@ __all__ = [
     "WriteOperand",
     "WriteOperator",
     "check",
+    "die_values",
     "evaluate",
     "score_sheet",
 ]

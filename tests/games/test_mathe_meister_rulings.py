@@ -27,6 +27,7 @@ from tabletop.games.mathe_meister import (
     WriteOperand,
     WriteOperator,
     check,
+    die_values,
     evaluate,
     score_sheet,
 )
@@ -542,6 +543,22 @@ def test_mm5_star_board_first_press_chooses_first_whatever_the_arrival_order() -
     assert board.choose("R2", 1) == 4
     assert board.stars_of(1) == ["R1"] and board.points_of(4) == 10
     assert [c.at for c in board.claims] == [10.010, 10.030]
+
+
+def test_mm5_star_board_takes_back_the_last_star_of_the_round_only() -> None:
+    """MM-5 at a table: the teacher may take back the star chosen last this round (a
+    star tapped by mistake), which is free again; a star of an earlier round stays."""
+    from tabletop.games.mathe_meister import StarBoard
+
+    board = StarBoard(dict.fromkeys(("R1", "R2", "R3", "R4", "C1", "C2", "C3", "C4"), 5))
+    board.press(0, at=1.0)
+    board.choose("R1", 1)
+    board.press(1, at=2.0)
+    board.choose("C2", 2)
+    assert board.last_claim(3) is None and board.take_back(3) is None
+    assert board.take_back(2) == board.claims[0].__class__(2, "C2", 1, 2.0)
+    assert board.owners == {"R1": 0} and "C2" in board.free_lines()
+    assert board.take_back(2) is None and board.owners == {"R1": 0}  # round 1's stays
 
 
 def test_mm5_missed_star_claimed_in_a_later_round_solo(game: MatheMeister, settings: Any) -> None:
@@ -1202,6 +1219,9 @@ def test_mm10_fear_of_fours(game: MatheMeister, settings: Any) -> None:
     assert {
         a.value for a in game.legal_actions(plain, 0) if isinstance(a, WriteOperand) and a.die == 0
     } == {4}
+    # die_values says it for the screens, as the engine judges it
+    assert die_values(s, 4) == (3, 5) and die_values(s, 2) == (2,)
+    assert die_values(settings(), 4) == (4,)
 
 
 def test_mm14_fear_of_fours_the_shop_cannot_change_a_die_to_four(
@@ -1546,6 +1566,32 @@ def test_mm13_a_star_power_circled_this_round_is_used_from_the_next_round_on(
     sheet = state.sheets[0]
     assert "R1" in sheet.stars and sheet.powers_ready(s.layout, "coin") == 1
     assert sheet.coins(s.layout) == 10
+
+
+def test_mm13_a_star_power_chosen_in_the_last_round_is_not_promised_a_next_round(
+    game: MatheMeister, settings: Any, layout: Layout
+) -> None:
+    """Round 8 has no next round: its Star Power's sentence says it comes too late to
+    use (a coin, unused, is worth 10, MM-6, MM-11), not "from the next round on"."""
+    s = auto(settings)
+    state = game.new_game(s, 1)
+    plan = fill_plan(layout)
+    for i, (operand_cells, operator_cells) in enumerate(plan):
+        dice = tuple(int(FULL[r][c]) for r, c in operand_cells)
+        moves = grid_moves(FULL, operand_cells) + grid_moves(FULL, operator_cells)
+        state, _ = play_round(game, state, dice, moves, end=i < len(plan) - 1)  # type: ignore[arg-type]
+    assert state.round == 8 and len(state.claims) == 3
+    for claim, power in zip(state.claims, ("-", "x", "1")):
+        state, events = game.apply(state, ClaimStar(0, claim.line, power))
+        (chosen,) = events_of(list(events), "mm.power_chosen")
+        assert chosen.text.endswith("It comes too late to use.")
+    state, _ = game.apply(state, EndRound(0))
+    assert state.finished
+    # a coin circled in the last round is one more coin at the end
+    last, _ = round2_written(game, s)
+    last, events = game.apply(replace(last, round=8), ClaimStar(0, "R1", "coin"))
+    (chosen,) = events_of(list(events), "mm.power_chosen")
+    assert chosen.text.endswith("Unused, it is worth 10 points at the end.")
 
 
 def test_mm13_black_hole_cannot_refuse_a_star(game: MatheMeister, settings: Any) -> None:

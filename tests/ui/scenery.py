@@ -226,12 +226,13 @@ def _game_hint(app: App) -> None:
     auto.tap("hint")
 
 
-def _star_pick(app: App) -> None:
+def star_pick_in(app: App, round_no: int) -> None:
+    """Solo: the bot plays the rounds before ``round_no``, then writes that round's
+    moves until a line completes and the Bonus Star dialog opens."""
     auto = start_solo(app)
-    play_rounds(auto, 6)
-    auto.tap_dice(DICE[6])
+    play_rounds(auto, round_no - 1)
+    auto.tap_dice(DICE[round_no - 1])
     game = auto.game()
-    # write until a line completes: the Bonus Star dialog opens
     from tabletop.bots.mathe_meister import hint
     from tabletop.ui.autoplay import taps_for
     from tabletop.ui.games.mathe_meister.dialogs import StarPick
@@ -242,6 +243,10 @@ def _star_pick(app: App) -> None:
             if isinstance(app.stack.top, StarPick):
                 return
     raise AssertionError("no line completed")
+
+
+def _star_pick(app: App) -> None:
+    star_pick_in(app, 7)
 
 
 def _coin_shop(app: App) -> None:

@@ -57,7 +57,7 @@ def test_content_shipped_sentences_load_into_the_table() -> None:
     assert table == CHILD_MESSAGES
     assert len(table) >= 150
     # a table in the file is the code's first part: [mm.ui] choose_star -> "mm.ui.choose_star"
-    assert child_message("mm.ui.choose_star", {"name": "Ana"}).startswith("Ana, tap the star")
+    assert child_message("mm.ui.choose_star", {"name": "Ana"}).startswith("Ana: tap your")
     assert child_message("mm.cell_full") == table["mm.cell_full"]
 
 

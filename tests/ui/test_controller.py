@@ -49,7 +49,8 @@ def test_controller_mm_paper_table_keeps_its_state_and_carries_it_on() -> None:
     Bonus Stars and the presses waiting are its own, and its journal record puts them
     back exactly (the keys are the journal's: older games still carry on)."""
     from tabletop.assets import mathe_meister_layout
-    from tabletop.ui.games.mathe_meister.play import PaperPlay, new_match
+    from tabletop.ui.games.mathe_meister.paper import PaperPlay
+    from tabletop.ui.games.mathe_meister.play import new_match
 
     def table() -> PaperPlay:
         return PaperPlay(
@@ -83,7 +84,8 @@ def test_controller_mm_paper_table_ends_rounds_and_the_eighth_ends_the_game() ->
     next round, and the end of round 8 is the end of the game."""
     from tabletop.assets import mathe_meister_layout
     from tabletop.games.mathe_meister import ROUNDS
-    from tabletop.ui.games.mathe_meister.play import PaperPlay, new_match
+    from tabletop.ui.games.mathe_meister.paper import PaperPlay
+    from tabletop.ui.games.mathe_meister.play import new_match
 
     play = PaperPlay(new_match(mathe_meister_layout(), ["freestyle"], 7), ["Ana", "Ben"], seed=7)
     play.rolled((3, 5), 2.0)
@@ -108,7 +110,8 @@ def test_controller_every_game_has_one() -> None:
     from tabletop.ui.games.math_arena.play import ArenaPlay
     from tabletop.ui.games.math_attack.play import AttackPlay
     from tabletop.ui.games.math_wars_meta.play import MwmPlay
-    from tabletop.ui.games.mathe_meister.play import PaperPlay, SoloPlay
+    from tabletop.ui.games.mathe_meister.paper import PaperPlay
+    from tabletop.ui.games.mathe_meister.play import SoloPlay
     from tabletop.ui.games.mecs.play import MecsPlay
 
     for kind in (BubblePlay, ArenaPlay, AttackPlay, MwmPlay, SoloPlay, PaperPlay, MecsPlay):

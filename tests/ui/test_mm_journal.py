@@ -19,6 +19,7 @@ from tabletop.ui.autoplay import Autoplayer
 from tabletop.ui.games.mathe_meister.play import sums_checked
 from tabletop.ui.games.mathe_meister.solo import MatheMeisterScene
 from tabletop.ui.games.mathe_meister.table import BOT_SECONDS, SHEET_LABEL, TableScene
+from tabletop.ui.messages import child_message
 from tabletop.ui.results import GameResults
 from tabletop.ui.scenes.common import Confirm
 from tabletop.ui.scenes.dice import DiceScene
@@ -83,6 +84,21 @@ def test_mm_solo_round_caught_before_its_dice_asks_for_them(tmp_path: Path) -> N
     game = Autoplayer(again).game()
     assert game.state == Autoplayer(app).game().state
     assert game.play.round_start == len(game.match.history)
+
+
+def test_mm_solo_welcome_back_says_the_next_step(tmp_path: Path) -> None:
+    """A game carried on mid-round says where it is and what to do now: the line is
+    the real next step."""
+    path = tmp_path / FILE_NAME
+    app = make_app(journal=Journal(path))
+    auto = start_solo(app)
+    auto.tap_dice(DICE[0])
+    auto.tap("die0")
+    auto.tap("cell.r0c0")
+    again, _ = carry_on(path)
+    game = Autoplayer(again).game()
+    back = "Welcome back, Player 1! This is round 1."
+    assert game.message == f"{back} {child_message('mm.step.write')}"
 
 
 def test_mm_solo_new_game_or_leaving_keeps_the_old_one_as_abandoned(tmp_path: Path) -> None:

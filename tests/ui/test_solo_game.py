@@ -119,6 +119,52 @@ def test_solo_refused_moves_are_told_in_childrens_words(game, taps, code) -> Non
     assert app.ctx.sounds.played[-1] == "wrong"
 
 
+def test_mm_solo_a_write_clears_the_line_for_the_next_step(game) -> None:
+    """MM-8: a refusal (or "tap a box") does not stay on the line once the number or sign
+    is written; the line shows the next step, and after the round's fourth write says to
+    tap Done, as it is said aloud."""
+    from tests.ui.test_speech import listening
+
+    app, auto, scene = game
+    voice, _ = listening(app)
+    auto.tap("die0")
+    auto.tap("cell.r0c1")  # a number in a grey box: refused
+    assert scene.play.tone == "error"
+    auto.tap("cell.r0c0")
+    assert scene.message == "" and scene.status() == child_message("mm.step.write")
+    for name in ("cell.r0c2", "op.+", "cell.r0c1", "op.x"):
+        auto.tap(name)
+    assert scene.message == child_message("mm.said.op_picked")
+    auto.tap("cell.r1c0")
+    done = child_message("mm.step.done", round=1)
+    assert scene.message == "" and scene.status() == done and scene.target("done").enabled
+    assert voice.said[-1] == done
+    assert all(a != b for a, b in zip(voice.said, voice.said[1:]))
+
+
+@pytest.mark.parametrize("modes", [(), ("black_hole", "twins")], ids=str)
+def test_mm_solo_every_sentence_fits_its_line_at_800x480(modes) -> None:
+    """Issue 21, MM-3, MM-13: a whole game by taps; every sentence and step on the line
+    under the sheet fits it whole at 16 px or more on the 800x480 panel (a line sum, two
+    lines completed at once, the stars the device claims, the last round's powers)."""
+    from tests.ui.test_speech import listening
+
+    app = make_app()
+    auto = start_solo(app, modes)
+    voice, _ = listening(app)
+    scene, painter = game_of(app), app.ctx.painter
+    play_rounds(auto, ROUNDS - 1)
+    auto.tap_dice(DICE[ROUNDS - 1])
+    shown: list[str] = []  # what the line said before the last Done (the results follow)
+    auto.bot_round(before_done=lambda: shown.extend(voice.said))
+    area = scene.message_rect.inflate(-scene.m.u(12), -scene.m.u(6))
+    rows = area.height // painter.fonts.font(16).get_linesize()
+    said = shown
+    assert any("is complete" in text for text in said)
+    for text in said:
+        assert len(painter.wrap(text, 16, area.width, False)) <= rows, text
+
+
 def test_solo_done_too_early_is_explained(game) -> None:
     app, _, scene = game
     done = scene.target("done")
@@ -179,7 +225,7 @@ def test_solo_completed_line_shows_sum_and_offers_its_star() -> None:
     assert scene.state.turns[0].writes_done  # offered only after the writes (MM-13)
     card = score_sheet(scene.state.sheets[0], scene.settings)
     assert card.line(offered).total is not None  # the sum shows at once
-    assert "claims it for you" in message(scene)
+    assert "device claims" in message(scene)  # "...it for you" or "...2 stars for you"
     coins = scene.state.sheets[0].powers_ready(scene.settings.layout, "coin")
     auto.tap("power.coin")
     assert [(c.line, c.power) for c in scene.state.claims if c.line == offered] == [
@@ -231,6 +277,18 @@ def test_mm13_star_pick_says_why_and_has_no_not_now() -> None:
     auto.tap("power.x")
     auto.tap("done")
     assert scene.state.sheets[0].stars == frozenset({"R1"})
+
+
+def test_mm_solo_star_pick_in_the_last_round_says_only_a_coin_still_counts() -> None:
+    """MM-6, MM-11, MM-13: a star claimed in round 8 circles a Star Power that can never
+    be used; the dialog says so, and that a Coin is still worth 10 points."""
+    from tests.ui.scenery import star_pick_in
+
+    app = make_app()
+    star_pick_in(app, ROUNDS)
+    pick = app.stack.top
+    assert isinstance(pick, StarPick) and game_of(app).state.round == ROUNDS
+    assert "last round" in pick.note and "10 points" in pick.note
 
 
 def test_solo_star_pick_a_star_power_with_none_left_is_off_and_says_why() -> None:
@@ -330,6 +388,17 @@ def test_solo_fear_of_fours_offers_three_or_five() -> None:
     auto.tap("die0.5")
     auto.tap("cell.r0c0")
     assert scene.state.sheets[0].at((0, 0)) == "5"
+
+
+def test_mm_solo_fear_of_fours_never_says_to_write_a_four() -> None:
+    """MM-10, MM-14: under Fear of Fours the round's sentence names a rolled 4 as the
+    3 or 5 it may be written as, never "write 4"."""
+    app = make_app()
+    auto = start_solo(app, ("fear_of_fours",))
+    auto.tap_dice((4, 2))
+    scene = game_of(app)
+    assert scene.message == "Round 1: write 3 or 5 and 2, and two signs."
+    assert "write 4" not in scene.message
 
 
 def test_solo_star_power_operand_replaces_a_die() -> None:

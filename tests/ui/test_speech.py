@@ -281,8 +281,9 @@ def test_speech_a_silent_move_and_a_bots_move_are_said_once_each() -> None:
 
 
 def test_speech_a_bots_star_on_the_paper_table_is_said() -> None:
-    """Mathe-Meister at the table: a bot claims a Bonus Star with no sentence (its star on
-    the instruction line, then the step); the line is said once, when it changes (MM-5)."""
+    """Mathe-Meister at the table: a bot claims a Bonus Star (its star on the instruction
+    line, then the step); only the star is said, the step the children heard when the
+    dice came is not said again (MM-5)."""
     from tabletop.ui.games.mathe_meister.table import BOT_SECONDS
     from tests.ui.scenery import DICE
     from tests.ui.test_table import table_app
@@ -300,7 +301,7 @@ def test_speech_a_bots_star_on_the_paper_table_is_said() -> None:
         app.ctx.clock.advance(BOT_SECONDS + 1)
         app.step()
     assert scene.status().startswith("Bot 2:") and "star" in scene.status()
-    assert voice.said[said:] == [scene.status()]
+    assert voice.said[said:] == [scene.message] and scene.message != scene.status()
 
 
 def test_speech_mecs_says_the_step_on_its_own_top_line() -> None:

@@ -165,12 +165,131 @@ def test_table_instruction_line_names_the_next_step() -> None:
     app, auto, scene = table_app(2)
     assert scene.status() == "Write 3 and 5 and two signs. Then tap 'Start round 2'."
     tap_at(app, scene.target("ready.0").rect.center)
-    assert scene.status() == "Player 1, tap the star of your line. Pressed by mistake? Tap Cancel."
+    assert scene.status() == "Player 1: tap your line's star, or Cancel if pressed by mistake."
     auto.tap("star.R1")
     assert scene.status().startswith("Player 1: Row 1's star, +5. Circle a Star Power!")
     assert scene.status().endswith("Then tap 'Start round 2'.")
     auto.tap("next")
     assert scene.status() == "Round 2: roll the dice, then tap 'Get the dice'."
+
+
+def test_mm_table_a_star_won_says_only_what_is_new() -> None:
+    """MM-5: a star chosen is said, then the step only when it is not the one said last;
+    a press taken back likewise; a star said once is not said again with the next
+    round's step, and no sentence is said twice in a row."""
+    from tests.ui.test_speech import listening
+
+    app, auto, scene = table_app(3)
+    voice, _ = listening(app)
+    write = "Write 3 and 5 and two signs. Then tap 'Start round 2'."
+    app.seat_queue.put(SeatPressed(1, app.ctx.clock() + 0.002))
+    app.seat_queue.put(SeatPressed(0, app.ctx.clock() + 0.001))
+    app.step()
+    assert voice.said == [scene.status()] and scene.status().startswith("Player 1: tap")
+    auto.tap("star.R1")
+    won = "Player 1: Row 1's star, +5. Circle a Star Power!"
+    assert scene.status().startswith(won) and "Player 2" in scene.status()
+    assert voice.said[1:] == [won, scene.status().removeprefix(won).strip()]
+    auto.tap("cancel")
+    assert voice.said[3:] == ["Player 2: your press is taken back.", write]
+    auto.tap("next")
+    assert voice.said[5:] == ["Round 2: roll the dice, then tap 'Get the dice'."]
+    assert all(a != b for a, b in zip(voice.said, voice.said[1:]))
+
+
+def test_mm_table_every_instruction_line_fits_at_800x480() -> None:
+    """Issue 21, MM-5: a whole table game (two children, a bot) with the longest stars
+    chosen, a press taken back and a star the teacher takes back: everything the line
+    under the seats says fits it whole at 16 px or more on the 800x480 panel."""
+    from tabletop.ui.prefs import DEFAULT_PIN
+    from tests.ui.test_speech import listening
+
+    app, auto, scene = table_app(3, bots=(2,))
+    voice, _ = listening(app)
+    shown: list[str] = []
+    after = scene.after
+
+    def showing() -> None:  # the line as it is drawn after every input
+        after()
+        shown.append(scene.status())
+
+    scene.after = showing  # type: ignore[method-assign]
+    for r in range(8):
+        if r:
+            auto.tap_dice(DICE[r])
+        if free := scene.play.board.free_lines():
+            for seat in (1, 0):
+                tap_at(app, scene.target(f"ready.{seat}").rect.center)
+            auto.tap(f"star.{free[-1]}")  # Column 4 first: the longest name, 10 points
+            auto.tap("cancel")
+        if r == 0:
+            auto.tap("undo")
+            for digit in DEFAULT_PIN:
+                auto.tap(f"key.{digit}")
+        app.ctx.clock.advance(BOT_SECONDS + 1)
+        app.step()
+        auto.tap("next")
+    painter, area = app.ctx.painter, scene.message_rect
+    rows = area.height // painter.fonts.font(16).get_linesize()
+    lines = [*shown, *voice.said[:-1]]  # the last said: the results' title
+    assert any("Column 4" in text for text in lines) and any("Taken back" in t for t in lines)
+    for text in lines:
+        assert len(painter.wrap(text, 16, area.width, False)) <= rows, text
+
+
+def test_mm_table_a_bots_star_tells_the_children_to_cross_it_out() -> None:
+    """MM-5, MM-6: a bot's star is said with what the children do on paper (cross it
+    out), not "Circle a Star Power!" (the bot circles on its own sheet, on the device)."""
+    app, auto, scene = table_app(2, bots=(1,))
+    for r in range(1, 8):
+        if scene.play.bot_lines(1):
+            break
+        auto.tap("next")
+        auto.tap_dice(DICE[r])
+    line = scene.play.bot_lines(1)[0]
+    app.ctx.clock.advance(BOT_SECONDS + 1)
+    app.step()
+    app.step()
+    assert scene.play.board.owners[line] == 1
+    assert scene.message.endswith("Cross it out on your sheets.")
+    assert "Circle a Star Power" not in scene.message
+
+
+def test_mm_table_teacher_takes_back_a_star_tapped_by_mistake(tmp_path) -> None:
+    """MM-5: a star chosen by mistake (the device acted) is the teacher's to take back
+    with the PIN, this round only: Undo shows, a wrong PIN changes nothing, the right one
+    frees the star (journaled, said), and the child chooses again."""
+    from tabletop.store import FILE_NAME, Journal
+    from tabletop.ui.prefs import DEFAULT_PIN
+    from tests.ui.scenery import is_undo_pad
+
+    app = make_app(journal=Journal(tmp_path / FILE_NAME))
+    auto = Autoplayer(app)
+    auto.tap("game.mathe-meister")
+    auto.tap("players.+")
+    auto.tap("start")
+    auto.tap_dice(DICE[0])
+    scene = app.stack.top
+    assert scene.target("undo") is None  # no star chosen yet
+    tap_at(app, scene.target("ready.1").rect.center)
+    assert scene.target("undo") is None  # a press waits: Cancel is the child's own
+    auto.tap("star.R2")  # meant R1
+    auto.tap("undo")
+    assert is_undo_pad(app.stack.top)
+    for digit in "1111":
+        auto.tap(f"key.{digit}")
+    assert "not right" in app.stack.top.message and scene.play.board.owners == {"R2": 1}
+    for digit in DEFAULT_PIN:
+        auto.tap(f"key.{digit}")
+    assert app.stack.top is scene and scene.play.board.owners == {}
+    assert scene.message == "Taken back: Row 2's star is free. Rub it out."
+    assert scene.save.app["table"]["claims"] == [] and scene.target("undo") is None
+    tap_at(app, scene.target("ready.1").rect.center)
+    auto.tap("star.R1")
+    assert scene.play.board.owners == {"R1": 1}
+    auto.tap("next")  # a new round: round 1's star stays
+    auto.tap_dice(DICE[1])
+    assert scene.target("undo") is None and not scene.play.can_undo()
 
 
 @pytest.mark.parametrize(
@@ -224,7 +343,7 @@ def test_mathe_meister_table_child_takes_back_a_claim_before_a_star_is_chosen() 
     tap_at(app, scene.target("ready.0").rect.center)
     tap_at(app, scene.target("ready.0").rect.center)  # twice: still one claim
     assert [p.seat for p in scene.play.board.waiting] == [0] and 0 in app.ctx.lamps.lit
-    assert "Pressed by mistake? Tap Cancel." in scene.status()
+    assert "or Cancel if pressed by mistake." in scene.status()
     auto.tap("cancel")
     assert scene.play.board.waiting == [] and app.ctx.lamps.lit == set()
     assert scene.status() == (

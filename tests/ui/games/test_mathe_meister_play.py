@@ -9,7 +9,8 @@ import sys
 
 from tabletop.assets import mathe_meister_layout
 from tabletop.games.mathe_meister import ROUNDS, EndRound, cell_kind
-from tabletop.ui.games.mathe_meister.play import PaperPlay, SoloPlay, new_match, sums_checked
+from tabletop.ui.games.mathe_meister.paper import PaperPlay
+from tabletop.ui.games.mathe_meister.play import SoloPlay, new_match, sums_checked
 from tabletop.ui.messages import child_message
 
 
@@ -24,9 +25,10 @@ def cells(kind: str) -> list[tuple[int, int]]:
 
 
 def test_mm_play_has_no_pygame() -> None:
-    """The controller imports without pygame (it is tested, and could run, headless)."""
+    """The controllers import without pygame (they are tested, and could run, headless)."""
     code = (
         "import sys; import tabletop.ui.games.mathe_meister.play; "
+        "import tabletop.ui.games.mathe_meister.paper; "
         "sys.exit(1 if 'pygame' in sys.modules else 0)"
     )
     assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0
@@ -193,3 +195,24 @@ def test_mathe_meister_child_takes_back_own_writes_until_the_round_is_done() -> 
     play.press("undo")
     assert play.match.history == before
     assert (play.message, play.tone) == (child_message("ui.undo_round"), "error")
+
+
+def test_mm_play_paper_table_names_the_first_press_then_the_next_in_line() -> None:
+    """MM-5: the press that came first chooses first and is told so; once it chose, the
+    next press in line is told it is next (it was not first), with how many more wait;
+    in a new round the first press is first again."""
+    match = new_match(mathe_meister_layout(), ("freestyle",), 3)
+    play = PaperPlay(match, ["Ana", "Ben", "Cleo"], seed=3)
+    play.rolled((3, 5), 1.0)
+    for seat, at in ((1, 2.0), (0, 1.5), (2, 2.5)):
+        play.board.press(seat, at)
+    assert play.chooser_words() == "Ana was first: tap your star (2 more waiting)."
+    play.board.choose("R1", play.round)
+    assert play.chooser_words() == "Ben is next: tap your star (1 more waiting)."
+    play.board.choose("R2", play.round)
+    assert play.chooser_words() == "Cleo is next: tap your star."
+    play.board.cancel()
+    play.end_round()
+    play.rolled((6, 2), 9.0)
+    play.board.press(2, 10.0)
+    assert play.chooser_words() == "Cleo was first: tap your star."

@@ -43,6 +43,12 @@ POWERS = (
     "1 2 5 6: write that number instead of a die."
 )
 
+# The Star Powers in the last round: none can be used any more; a coin still counts.
+LAST_ROUND = (
+    "This is the last round: a Star Power cannot be used any more, but a Coin still "
+    "counts 10 points at the end."
+)
+
 # A Star Power none of whose spots is left to circle.
 NONE_LEFT = "Every {} Star Power is circled already. Pick another one."
 
@@ -88,7 +94,7 @@ class StarPick(ChoiceGrid):
                 if self.automatic
                 else "Claim it: pick a Star Power to circle."
             ),
-            note=POWERS,
+            note=POWERS if state.round < ROUNDS else LAST_ROUND,  # MM-6, MM-11
             why=AUTO_CLAIM_WHY if self.automatic else "",
             done=None if self.automatic else ("skip", "Not now"),
             cancel=False,

@@ -1,16 +1,15 @@
-"""Mathe-Meister's controllers, without a display: solo, the child's sheet (:mod:`.solo`);
-at the table, what the device knows of the paper sheets' game (:mod:`.table`)."""
+"""Mathe-Meister's controllers, without a display: solo, the child's sheet (:mod:`.solo`),
+and what both it and the table's (:mod:`.paper`) ask about a sheet."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import replace
+from collections.abc import Callable, Sequence
 from fractions import Fraction
+from itertools import zip_longest
 from typing import Any
 
-from tabletop.bots.mathe_meister import Hint, after_writes, hint
+from tabletop.bots.mathe_meister import Hint, hint
 from tabletop.classroom.mistakes import LEFT_TO_RIGHT, Question
-from tabletop.engine.dealers import KeyedDealer
 from tabletop.engine.errors import TabletopError
 from tabletop.engine.match import Match
 from tabletop.engine.protocol import Event, Result
@@ -20,7 +19,6 @@ from tabletop.games.mathe_meister import (
     MODE_NAMES,
     OPERAND_POWERS,
     OPS,
-    ROUNDS,
     Action,
     ChangeDie,
     ClaimStar,
@@ -32,14 +30,13 @@ from tabletop.games.mathe_meister import (
     Roll,
     ScoreCard,
     Sheet,
-    StarBoard,
-    StarClaim,
     SwapOperands,
     SwapOperators,
     Turn,
     WriteOperand,
     WriteOperator,
     cell_kind,
+    die_values,
     evaluate,
     line_name,
     line_parts,
@@ -141,6 +138,12 @@ def new_line_answers(
         q = Question("line_sums", numbers, tuple(ops), Fraction(total), LEFT_TO_RIGHT, broken)
         out.append((line, (n, 0, asked, q, Fraction(total))))
     return out
+
+
+def line_words(grid: Sequence[str], line: str) -> list[str]:
+    """A line's operands and operators in reading order, as written (MM-3)."""
+    digits, ops = line_parts(grid, line)
+    return [ch for pair in zip_longest(digits, ops) for ch in pair if ch]
 
 
 def round_start(match: MMMatch) -> int:
@@ -268,10 +271,9 @@ class SoloPlay(TableController):
         return child_message(f"mm.step.{step}", round=self.state.round)
 
     def welcome(self, resumed: bool) -> None:
-        if resumed:
-            self.say(
-                child_message("mm.said.welcome_back", name=self.player, round=self.state.round)
-            )
+        if resumed:  # then the next step, unless the dice are asked for (their screen says it)
+            back = child_message("mm.said.welcome_back", name=self.player, round=self.state.round)
+            self.say(back if self.state.dice is None else f"{back} {self.next_step()}")
         else:
             modes = modes_named(self.settings.modes)
             self.say(child_message("mm.said.welcome", name=self.player, modes=modes))
@@ -296,7 +298,8 @@ class SoloPlay(TableController):
     def rolled(self, values: tuple[int, int], source: str) -> None:
         if self.state.dice is None and self.perform(Roll(values)):
             self.dice_source = source
-            a, b = values
+            # what the dice let the child write: a 4 is "3 or 5" under Fear of Fours (MM-10)
+            a, b = (" or ".join(map(str, die_values(self.settings, v))) for v in values)
             self.say(child_message("mm.said.rolled", round=self.state.round, a=a, b=b))
 
     def no_dice(self) -> None:
@@ -405,9 +408,8 @@ class SoloPlay(TableController):
             return
         if pen is None and kind == "operand":  # both free dice the same: no need to pick
             free = [d for d in (0, 1) if not turn.used[d]]
-            values = {turn.dice[d] for d in free}
-            four = self.settings.has("fear_of_fours") and 4 in values
-            pen = ("die", free[0], turn.dice[free[0]]) if len(values) == 1 and not four else None
+            values = {v for d in free for v in die_values(self.settings, turn.dice[d])}
+            pen = ("die", free[0], values.pop()) if len(values) == 1 else None
         if self.swap is not None:
             self._swap_cell(cell)
         elif kind == "coin":
@@ -485,8 +487,13 @@ class SoloPlay(TableController):
         self.checked_lines += new_line_answers(n, state, seen, asked, self.settings)
 
     def _tell(self, events: Sequence[Event]) -> None:
+        """Say what a move did, short enough for the line at 800x480: the line it
+        completed with its sum, and that its star comes after the round's writes (MM-13);
+        two lines completed at once, their sums alone; then the stars the device claims."""
         spoken: list[str] = []
+        done = [e for e in events if e.code == "mm.line_complete"]
         claimed: list[str] = []  # stars the device claims (MM-13), said short
+        later = False  # a completed line's star comes after the round's writes
         sound = "tap"
         for event in events:
             code, line = event.code, str(event.data.get("line", ""))
@@ -495,32 +502,40 @@ class SoloPlay(TableController):
             if code == "mm.line_complete":
                 points = int(event.data.get("points", 0))
                 sound = "good" if points > 0 else "wrong" if points < 0 else sound
-                spoken += self._completed(line)
+                said = "mm.said.line_done" if len(done) == 1 else "mm.said.line_done_short"
+                words = " ".join(line_words(self.sheet.grid, line))
+                facts = {"words": words, "total": event.data.get("total"), "points": f"{points:+d}"}
+                spoken.append(child_message(said, facts, line=line_name(line)))
+                later = self._completed(line) or later
             elif code == "mm.star_claimed_auto":
                 claimed.append(line_name(line))
                 if line not in self.offers:
                     self.offers.append(line)
             sound = SOUNDS.get(code, sound)
+        if later and len(done) == 1:
+            spoken.append(child_message("mm.said.star_after_writes"))
         # the Star Power of a star the device claims is chosen in the dialog that opens now
-        spoken += [child_message("mm.said.star_claimed", line=line) for line in claimed]
+        if len(claimed) == 1:
+            spoken.append(child_message("mm.said.star_claimed", line=claimed[0]))
+        elif claimed:
+            spoken.append(child_message("mm.said.stars_claimed", count=len(claimed)))
         self.sounds.append(sound)
-        if spoken:
-            self.say(" ".join(spoken), "good")
+        # a silent move (a number or a sign written) clears the line: the next step shows
+        self.say(" ".join(spoken), "good" if spoken else "info")
 
-    def _completed(self, line: str) -> list[str]:
-        """A line was completed: its Bonus Star is offered (or, with automatic claims,
-        MM-13, comes once the round's writes are in)."""
+    def _completed(self, line: str) -> bool:
+        """A line was completed: its Bonus Star is offered; with automatic claims (MM-13)
+        True when it comes once the round's writes are in."""
         state = self.state
         if not self.settings.automatic_claims:
             if line not in self.sheet.stars and line not in self.offers:
                 self.offers.append(line)
-        elif (
+            return False
+        return (
             state.owner(line) is None
-            and state.turns
+            and bool(state.turns)
             and not any(c.line == line for c in state.claims)
-        ):
-            return [child_message("mm.said.star_after_writes")]
-        return []
+        )
 
     def offer_next(self) -> None:
         """Offer the Bonus Star of the first line just completed that is still free."""
@@ -559,172 +574,6 @@ class SoloPlay(TableController):
                 self.asks.append(("dice",))
 
 
-class PaperPlay(TableController):
-    """The table on paper sheets (``table.py``): what the device knows of the game, the
-    round, its dice, the Bonus Stars and the presses waiting (MM-5); ``match`` is only
-    the table's header in the journal, a game nobody writes in. ``names`` per seat;
-    ``bots``: the seats the hint bot plays, each on a sheet of its own on the device
-    (:meth:`catch_up`) that claims only the stars it won at the table."""
-
-    match: MMMatch
-
-    def __init__(
-        self, match: MMMatch, names: Sequence[str], *, seed: int, bots: Iterable[int] = ()
-    ) -> None:
-        self.match, self.names = match, list(names)
-        # paper sheets: claims are button presses (MM-5), also in a header journaled
-        # before MM-13's automatic claims
-        self.settings = replace(match.settings, star_claims="paper")
-        self.bots: dict[int, MMMatch] = {
-            seat: Match(MatheMeister(), self.settings, 1, seed=seed) for seat in bots
-        }
-        # virtual dice keyed by the seed and the round: the same dice after a crash
-        self.dealer = KeyedDealer(seed, lambda: self.round)
-        self.board = StarBoard(dict(match.settings.layout.star_values))
-        self.round = 1
-        self.rolls: list[tuple[int, int]] = []  # every round's dice so far
-        self.dice_at: float | None = None  # seconds played when this round's dice came
-        self.over = False
-        self.bots_pressed: set[int] = set()  # bots whose press came this round
-        self.note = ""  # a star just won, said before the next step
-
-    @property
-    def dice(self) -> tuple[int, int] | None:
-        """This round's dice, once they are out."""
-        return self.rolls[self.round - 1] if len(self.rolls) >= self.round else None
-
-    def standings(self) -> Result:
-        points = [self.board.points_of(s) for s in range(len(self.names))]
-        return standings_result(
-            points, "Bonus Star points (the device does not see the paper sheets' totals)"
-        )
-
-    def lit(self) -> list[int]:
-        return [p.seat for p in self.board.waiting]
-
-    def checks(self) -> list[list[int]]:
-        """The sums checked per seat: on a bot's sheet; the device sees none on paper."""
-        return [
-            sums_checked(self.bots[s].state.sheets[0], self.settings) if s in self.bots else [0, 0]
-            for s in range(len(self.names))
-        ]
-
-    def bot_lines(self, seat: int) -> list[str]:
-        """The free Bonus Stars of the lines ``seat``'s bot completed (its press claims)."""
-        sheet = self.bots[seat].state.sheets[0]
-        return [
-            line
-            for line in self.board.free_lines()
-            if sheet.line_complete(line) and line not in sheet.stars
-        ]
-
-    def next_step(self) -> str:
-        current = self.board.current
-        if self.dice is None:
-            return f"Round {self.round}: roll the dice, then tap 'Get the dice'."
-        if current is not None:  # the press is theirs to take back (Cancel) until then
-            return child_message("mm.ui.choose_star", {"name": self.names[current.seat]})
-        a, b = self.dice
-        return f"Write {a} and {b} and two signs. Then tap '{self.next_label()}'."
-
-    def next_label(self) -> str:
-        return "Finish the game" if self.round >= ROUNDS else f"Start round {self.round + 1}"
-
-    def roll(self) -> tuple[int, int]:
-        """This round's virtual dice."""
-        request = self.match.pending.chance
-        assert request is not None  # nobody writes in the table's own match
-        dice = self.dealer.deal(request).dice
-        return (dice[0], dice[1])
-
-    def rolled(self, dice: tuple[int, int], at: float) -> None:
-        """This round's dice came, ``at`` seconds played (the bots press after them)."""
-        self.rolls = [*self.rolls[: self.round - 1], dice]
-        self.dice_at = at
-        self.bots_pressed = set()
-
-    def end_round(self) -> None:
-        """The round is over: presses still waiting are dropped, and the next round
-        begins (after the last one the game is over)."""
-        self.board.waiting.clear()
-        self.over = self.round >= ROUNDS
-        if not self.over:
-            self.round += 1
-            self.dice_at = None
-            self.bots_pressed = set()
-
-    def record(self) -> dict[str, Any]:
-        return {
-            "round": self.round,
-            "dice": list(self.dice) if self.dice is not None else None,
-            "rolls": [list(r) for r in self.rolls],
-            "claims": [[c.round, c.line, c.seat, c.at] for c in self.board.claims],
-            "waiting": [[p.seat, p.at] for p in self.board.waiting],
-            "dice_at": self.dice_at,
-            "pressed": sorted(self.bots_pressed),
-            "over": self.over,
-        }
-
-    def catch_up(self) -> None:
-        """Bring every bot's sheet up to the table (dice rolled, rounds ended)."""
-        for seat, match in self.bots.items():
-            self._catch_up(seat, match)
-
-    def _catch_up(self, seat: int, match: MMMatch) -> None:
-        """Play ``seat``'s sheet up to where the table is: each round the hint bot's
-        writes for the round's dice, then (once the table has moved on) its claims of
-        the stars it won, a swap if it pays, and the end of the round. Planned from the
-        state the round's dice gave, so a sheet that stopped halfway goes on as it would
-        have."""
-        while not match.state.finished:
-            k = match.state.round
-            if match.state.dice is None and (
-                k > len(self.rolls) or not tried(match, Roll(self.rolls[k - 1]))
-            ):
-                return
-            start = round_start(match)
-            plan = list(hint(match.steps[start - 1].state, 0).actions())
-            # a bot that cannot finish its writes just stops writing
-            if not all(tried(match, a) for a in plan[match.moves - start :]):
-                return
-            if k >= self.round and not self.over:
-                return
-            won = {c.line for c in self.board.claims if c.seat == seat and c.round == k}
-            left = list(match.history[start + len(plan) :])
-            for action in after_writes(match.steps[start - 1 + len(plan)].state, 0):
-                if isinstance(action, ClaimStar) and action.line not in won:
-                    continue
-                if action in left:
-                    left.remove(action)
-                else:
-                    tried(match, action)  # one the engine refuses is left out
-            if match.state.round == k:
-                return
-
-    def carry_on(self, table: Mapping[str, Any]) -> None:
-        """Put back what :meth:`record` kept."""
-        self.round = int(table.get("round", 1))
-        self.rolls = [(int(a), int(b)) for a, b in table.get("rolls", [])]
-        for round_no, line, seat, played in table.get("claims", []):
-            self.board.owners[str(line)] = int(seat)
-            self.board.claims.append(StarClaim(int(round_no), str(line), int(seat), float(played)))
-        for seat, played in table.get("waiting", []):
-            self.board.press(int(seat), float(played))
-        at = table.get("dice_at")
-        self.dice_at = float(at) if at is not None else None
-        self.bots_pressed = {int(s) for s in table.get("pressed", [])}
-        self.over = bool(table.get("over", False))
-
-
-def tried(match: MMMatch, action: Action) -> bool:
-    """``action`` on a bot's sheet; False, and nothing changed, when it is refused."""
-    try:
-        match.apply(action)
-    except (TabletopError, ValueError):
-        return False
-    return True
-
-
 def pen_action(pen: tuple[Any, ...], cell: Cell) -> WriteOperand | WriteOperator:
     """What the pen writes in ``cell``: a die's value, a Star Power's number for its die
     (none chosen yet: die 1, for a box the engine refuses before it looks at the die),
@@ -736,7 +585,7 @@ def pen_action(pen: tuple[Any, ...], cell: Cell) -> WriteOperand | WriteOperator
     return WriteOperator(0, cell, pen[1], power=pen[0] == "opower")
 
 
-SPOKEN = {"mm.line_complete", "mm.power_chosen", "mm.die_changed", "mm.swapped", "mm.star_won"}
+SPOKEN = {"mm.power_chosen", "mm.die_changed", "mm.swapped", "mm.star_won"}
 SOUNDS = dict.fromkeys(("mm.star_claimed_auto", "mm.star_won"), "star")
 SOUNDS |= dict.fromkeys(("mm.round_over", "mm.game_over"), "round")
 
@@ -769,7 +618,6 @@ def hint_words(advice: Hint) -> str:
 
 __all__ = [
     "MMMatch",
-    "PaperPlay",
     "SoloPlay",
     "glyph",
     "line_answers",

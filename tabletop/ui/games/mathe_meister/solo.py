@@ -23,6 +23,7 @@ from tabletop.games.mathe_meister import (
     MatheMeister,
     MatheMeisterSettings,
     MatheMeisterState,
+    die_values,
     score_sheet,
 )
 from tabletop.store import SeatInfo
@@ -219,8 +220,8 @@ class MatheMeisterScene(TableScene):
         x = r.left
         for die, value in enumerate(turn.dice if turn is not None else ()):
             free = turn is not None and not turn.used[die]
-            if settings.has("fear_of_fours") and value == 4 and free:
-                for alt in (3, 5):
+            if len(alts := die_values(settings, value)) > 1 and free:
+                for alt in alts:
                     rect = pygame.Rect(x, r.top, m.u(56), r.height)
                     on = play.pen == ("die", die, alt)
                     buttons.append(

@@ -40,7 +40,8 @@ from tabletop.games.mathe_meister import (
 from tabletop.store import Saved, SeatInfo
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.games.mathe_meister.dialogs import ask_dice
-from tabletop.ui.games.mathe_meister.play import MMMatch, PaperPlay, modes_named
+from tabletop.ui.games.mathe_meister.paper import PaperPlay
+from tabletop.ui.games.mathe_meister.play import MMMatch, modes_named
 from tabletop.ui.messages import child_message
 from tabletop.ui.results import Outcome, outcome_of
 from tabletop.ui.saves import LABEL, GameSave, game_seed, seats_of
@@ -63,6 +64,9 @@ class TableScene(Table):
 
     game = MatheMeister.name
     results_at_end = True
+    step_after = True  # a star won (or a press taken back), then the next step
+    undo_pin = ("Teacher PIN to take back a star", None)
+    said_step = ""  # the step the line showed when it was last said
     save: GameSave
     play: PaperPlay
 
@@ -237,11 +241,13 @@ class TableScene(Table):
             enabled = free and current is not None
             b.append(Button(f"star.{line}", rect, line_name(line), kind="star", enabled=enabled))
         self.claim_rect = pygame.Rect(margin, top + 2 * h + m.u(20), W - 2 * margin, m.u(54))
+        corner = pygame.Rect(
+            self.claim_rect.right - m.u(140), self.claim_rect.top, m.u(140), m.u(54)
+        )
         if current is not None:
-            cancel = pygame.Rect(
-                self.claim_rect.right - m.u(140), self.claim_rect.top, m.u(140), m.u(54)
-            )
-            b.append(Button("cancel", cancel, "Cancel", kind="quiet"))
+            b.append(Button("cancel", corner, "Cancel", kind="quiet"))
+        elif play.can_undo():  # the teacher's take-back of a star tapped by mistake
+            b.append(Button("undo", corner, "Undo", kind="quiet"))
         # the seats, four a row
         area = pygame.Rect(margin, self.claim_rect.bottom + m.u(10), W - 2 * margin, m.u(48))
         for seat, rect in enumerate(grid(area, len(play.names), 4, m.u(8), down=m.u(6))):
@@ -282,11 +288,11 @@ class TableScene(Table):
             return
         if self._press(seat, at):
             self.ctx.sounds.play("tap")
-            self.message = self.play.note = ""
+            self.message = ""
             self._after_change()
 
     def press(self, name: str) -> None:
-        if name in ("leave", "rules", "teacher"):
+        if name in ("leave", "rules", "teacher", "undo"):
             super().press(name)
         elif name == "dice":
             ask_dice(self, self.dice_mode, self.play.round, self.play.roll)
@@ -295,7 +301,7 @@ class TableScene(Table):
         elif name == "cancel" and (current := self.play.board.current) is not None:
             self.play.board.cancel()  # a child's own take-back: no star was chosen for it
             taken = {"name": self.name(current.seat)}  # said, then the next step
-            self.message, self.play.note = "", child_message("mm.ui.press_taken_back", taken)
+            self.say(child_message("mm.ui.press_taken_back", taken))
             self._after_change()
         elif name == "next":
             self.next_round()
@@ -307,14 +313,25 @@ class TableScene(Table):
             self.refuse("mm.ui.star_taken", str(exc))
             return
         self.ctx.sounds.play("star")
-        self.message = ""
         facts = {"line": line_name(line), "points": self.play.board.values[line]}
-        self.play.note = child_message("mm.ui.star_chosen", facts, name=self.name(seat))
+        # a child circles a Star Power on paper; a bot's sheet is on the device
+        won = "mm.ui.star_chosen_bot" if seat in self.play.bots else "mm.ui.star_chosen"
+        self.say(child_message(won, facts, name=self.name(seat)), "good")
         self._after_change()
 
     def status(self) -> str:
-        """What just happened (a star won), then the next step, or what was wrong."""
-        return " ".join(x for x in (self.play.note, self.message or self.play.next_step()) if x)
+        """What just happened (a star won), then the next step; or what was wrong."""
+        return self.message if self.play.tone == "error" else super().status()
+
+    def voice(self) -> None:
+        """Say what is new on the line: a star won is said alone when the step after it is
+        the one the children heard last (a bot's star comes long after the dice)."""
+        super().voice()
+        self.said_step = super().step_shown()
+
+    def step_shown(self) -> str:
+        step = super().step_shown()
+        return "" if step == self.said_step else step
 
     def _after_change(self) -> None:
         """A bot first in the queue chooses its star at once (the base's ``after`` then
@@ -352,7 +369,7 @@ class TableScene(Table):
         if play.over:
             self._finish()  # the results follow (results_at_end)
             return
-        self.message = play.note = ""
+        self.message = ""
         ask_dice(self, self.dice_mode, self.play.round, self.play.roll)
 
     # -- drawing ---------------------------------------------------------------------------------
@@ -376,14 +393,13 @@ class TableScene(Table):
             seat = current.seat
             chip = r.inflate(-m.u(16), -m.u(14))
             chip.width = m.u(40)
-            waiting = len(self.play.board.waiting) - 1
-            first = "mm.ui.first_more" if waiting else "mm.ui.first"
-            text = child_message(first, name=self.name(seat), more=waiting)
+            text = self.play.chooser_words()
             painter.seat_name(surface, chip, seat, text, m.text, r.width - m.u(220), gap=10)
         else:
             text = child_message("mm.ui.press_seat")
             at = (r.left + m.u(4), r.centery)
-            painter.text(surface, text, at, m.text, p.muted, anchor="midleft", max_width=r.width)
+            room = r.width - (m.u(150) if self.play.can_undo() else 0)  # beside Undo
+            painter.text(surface, text, at, m.text, p.muted, anchor="midleft", max_width=room)
         draws = {"star": self._draw_star, "seat": self._draw_seat}
         for b in self.buttons:
             draws.get(b.kind, painter.button)(surface, b)
