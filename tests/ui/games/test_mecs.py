@@ -550,7 +550,10 @@ def test_mecs_every_move_is_journaled_and_a_new_app_carries_on(tmp_path: Path) -
         if scene.play.state.phase == "planted":
             scene.press("end")
         while scene.play.state.phase == "refill" and scene.match.pending.chance is None:
-            scene.press("refill.numbers")
+            if scene.play.bot_to_move() is not None:  # a bot draws its own card (MECS-4)
+                scene.play.bot_step()
+            else:
+                scene.press("refill.numbers")
     assert resumed.play.state == table.play.state and resumed.play.state.phase == "plant"
 
 

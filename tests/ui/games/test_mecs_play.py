@@ -71,8 +71,9 @@ def test_mecs_play_instruction_names_the_next_step_through_a_turn() -> None:
         seat = play.pending_seat()
         assert seat is not None and play.name(seat) in step, step
         seen.add(play.state.phase)
-        if play.state.phase == "refill":
-            assert "draw a number or a symbol" in step
+        if play.state.phase == "refill":  # a bot draws by itself (MECS-4)
+            bot = play.is_scene_bot(seat)
+            assert ("is drawing a card" if bot else "draw a number or a symbol") in step
         if play.bot_to_move() is not None:
             assert play.state.phase == "refill" or step.endswith("is thinking...")
             play.bot_step()
@@ -189,6 +190,38 @@ def test_mecs_play_a_child_cannot_end_or_trade_for_a_bot() -> None:
     play.press("end")
     assert (play.message, play.tone) == ("Not now: it is Bot 1's turn.", "error")
     assert play.press("trade") is None and play.match.history == before
+
+
+def bots_refill(play: MecsPlay) -> None:
+    """Play on (the bot by itself, the child as the easy bot would) until the bot
+    moved by the device is the one to fill its hand."""
+    for _ in range(200):
+        seat = play.pending_seat()
+        if play.state.phase == "refill" and seat is not None and play.is_scene_bot(seat):
+            return
+        if play.bot_to_move() is not None:
+            play.bot_step()
+        elif play.state.phase == "refill":
+            play.press("refill.numbers" if play.state.stack("numbers").size else "refill.symbols")
+        else:
+            play.perform(decide(play.state, play.pending_seat() or 0, "easy"))
+    raise AssertionError("the bot never filled its hand")
+
+
+def test_mecs_play_a_child_cannot_draw_a_bots_refill_mecs4() -> None:
+    """MECS-4: each player fills their own hand. While a bot moved by the device is to
+    draw, the line says so, Draw a number/symbol are off, and a tap on one says whose
+    card it is and draws nothing (it drew the bot's card for it)."""
+    play = new_play(seats=[("Ann", False), ("Bot 2", True)])
+    bots_refill(play)
+    before = play.match.history
+    assert play.next_step() == "Fill hands up to 5 cards: Bot 2 is drawing a card..."
+    assert not play.can_refill("numbers") and not play.can_refill("symbols")
+    assert play.press("refill.numbers") is None
+    assert (play.message, play.tone) == ("Not now: Bot 2 draws its own card.", "error")
+    assert play.match.history == before
+    play.bot_step()  # the bot draws when its pause is over
+    assert len(play.match.history) > len(before)
 
 
 def test_mecs_play_a_refused_hack_says_what_is_wrong_from_the_engines_verdict() -> None:

@@ -246,7 +246,7 @@ class MecsPlay(TableController):
         elif seat is None:
             step = "dealing"
         elif state.phase == "refill":
-            step = "refill"
+            step = "refill_bot" if self.is_scene_bot(seat) else "refill"
         elif self.is_scene_bot(seat):
             step = "thinking"
         else:
@@ -313,6 +313,13 @@ class MecsPlay(TableController):
 
     def can_trade(self) -> bool:
         return not self.is_scene_bot(self.state.active) and may_trade(self.state)
+
+    def can_refill(self, stack: str) -> bool:
+        """A child may draw from ``stack`` now (a bot the device moves draws by itself)."""
+        seat = self.pending_seat()
+        return (
+            seat is not None and not self.is_scene_bot(seat) and bool(self.state.stack(stack).size)
+        )
 
     def palette(self, seat: int) -> tuple[tuple[str, ...], list[str], bool]:
         """The area editor for ``seat``: the cards it starts with, what may be put down
@@ -595,6 +602,8 @@ class MecsPlay(TableController):
             self.wrong_phase("objective_out")
         elif kind == "refill" and (state.phase != "refill" or seat is None):
             self.wrong_phase("refill")
+        elif kind == "refill" and seat is not None and self.is_scene_bot(seat):
+            self.wrong("mecs.not_now.bot_draws", name=self.name(seat))  # it draws by itself
         elif kind == "refill" and seat is not None and self.perform(Refill(seat, mecs_stack(arg))):
             self.refill_seat = None
         elif kind == "reveal":

@@ -186,7 +186,7 @@ class MecsTable(TableScene):
         if state.phase == "refill" and play.match.pending.chance is None:
             b += button_row(REFILLS, *pair, size=m.small + 2)
             for button in b[-2:]:
-                button.enabled = bool(state.stack(button.name.partition(".")[2]).size)
+                button.enabled = play.can_refill(button.name.partition(".")[2])
         elif play.wants("objective") is not None:
             rect = pygame.Rect(W - margin - wide * 2, y, wide * 2, bh)
             b.append(Button("objective", rect, "Show the objective card"))
