@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from tabletop.bots.mecs import decide
@@ -175,15 +176,30 @@ def test_mecs_play_seats_from_the_tables_own_rows_keep_their_bot_level() -> None
     ]
 
 
+def play_on(play: MecsPlay, until: Callable[[MecsPlay], bool]) -> None:
+    """Play on until ``until(play)``: the bots by themselves, a child's refill from the
+    numbers (the symbols once they run out), a child's move as the easy bot's."""
+    for _ in range(200):
+        if until(play):
+            return
+        if play.bot_to_move() is not None:
+            play.bot_step()
+        elif play.state.phase == "refill":
+            play.press("refill.numbers" if play.state.stack("numbers").size else "refill.symbols")
+        else:
+            play.perform(decide(play.state, play.pending_seat() or 0, "easy"))
+    raise AssertionError("the game never got there")
+
+
+def plants(seat: int) -> Callable[[MecsPlay], bool]:
+    return lambda play: play.state.active == seat and play.state.phase == "plant"
+
+
 def test_mecs_play_a_child_cannot_end_or_trade_for_a_bot() -> None:
     """While a bot (moved by the device) has its turn, End my turn and Trade say whose
     turn it is and do nothing."""
     play = new_play(seats=[("Bot 1", True), ("Bo", False)], seed=2)
-    while play.state.active != 0 or play.state.phase != "plant":
-        if play.bot_to_move() is not None:
-            play.bot_step()
-        else:
-            play.press("refill.numbers" if play.state.stack("numbers").size else "refill.symbols")
+    play_on(play, plants(0))
     card = play.state.players[0].hand[0]
     play.submit_area(0, (card,))  # the bot's card, as if its move were half done
     before = play.match.history
@@ -192,20 +208,16 @@ def test_mecs_play_a_child_cannot_end_or_trade_for_a_bot() -> None:
     assert play.press("trade") is None and play.match.history == before
 
 
-def bots_refill(play: MecsPlay) -> None:
-    """Play on (the bot by itself, the child as the easy bot would) until the bot
-    moved by the device is the one to fill its hand."""
-    for _ in range(200):
-        seat = play.pending_seat()
-        if play.state.phase == "refill" and seat is not None and play.is_scene_bot(seat):
-            return
-        if play.bot_to_move() is not None:
-            play.bot_step()
-        elif play.state.phase == "refill":
-            play.press("refill.numbers" if play.state.stack("numbers").size else "refill.symbols")
-        else:
-            play.perform(decide(play.state, play.pending_seat() or 0, "easy"))
-    raise AssertionError("the bot never filled its hand")
+def test_mecs_play_a_child_cannot_put_down_a_bots_cards_for_it() -> None:
+    """Virtual play: while a bot has its turn, its area opens with no card to put down
+    (the bot's hand is its own); a child's area during a child's turn offers the hand."""
+    play = new_play(seats=[("Bot 1", True), ("Bo", False)], seed=2)
+    play_on(play, plants(0))
+    assert play.palette(0)[1] == [] and play.palette(1)[1] == []
+    play.bot_step()
+    play_on(play, plants(1))
+    hand = sorted(play.state.players[1].hand)
+    assert sorted(play.palette(1)[1]) == hand and sorted(play.palette(0)[1]) == hand
 
 
 def test_mecs_play_a_child_cannot_draw_a_bots_refill_mecs4() -> None:
@@ -213,7 +225,7 @@ def test_mecs_play_a_child_cannot_draw_a_bots_refill_mecs4() -> None:
     draw, the line says so, Draw a number/symbol are off, and a tap on one says whose
     card it is and draws nothing (it drew the bot's card for it)."""
     play = new_play(seats=[("Ann", False), ("Bot 2", True)])
-    bots_refill(play)
+    play_on(play, lambda p: p.state.phase == "refill" and p.is_scene_bot(p.pending_seat() or 0))
     before = play.match.history
     assert play.next_step() == "Fill hands up to 5 cards: Bot 2 is drawing a card..."
     assert not play.can_refill("numbers") and not play.can_refill("symbols")

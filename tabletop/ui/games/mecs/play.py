@@ -323,15 +323,16 @@ class MecsPlay(TableController):
 
     def palette(self, seat: int) -> tuple[tuple[str, ...], list[str], bool]:
         """The area editor for ``seat``: the cards it starts with, what may be put down
-        (the hand of who plays now in virtual play; every card when the device cannot see
-        hands) and whether cards there may be changed (fixing a reading)."""
+        (the hand of the child who plays now in virtual play, none while a bot plays: its
+        cards are its own to put down; every card when the device cannot see hands) and
+        whether cards there may be changed (fixing a reading)."""
         state = self.state
         start = self.readings.get(seat, state.players[seat].area)
         if self.settings.play != "virtual":
             return start, list(PLAY_CARDS), True
         actor = state.active if state.phase in ("plant", "planted") else seat
         palette = [c for c, n in held_cards(state, actor).items() for _ in range(n) if c != "?"]
-        if self.seats[actor].bot and seat != actor:
+        if self.seats[actor].bot:
             palette = []
         return start, sorted(palette, key=PLAY_CARDS.index), False
 
