@@ -125,6 +125,21 @@ def test_mecs_play_trade_undo_and_sentences_with_names() -> None:
     assert play.state.players[active].area == () and play.state.phase == "plant"
 
 
+def test_mecs_play_a_refill_says_who_drew_not_the_question_answered_mecs4() -> None:
+    """MECS-4: after a child chose a stack and drew, the sentence says so; it no longer
+    asks "which stack?" while the line names the next child to draw."""
+    play = new_play()
+    active = play.state.active
+    play.submit_area(active, play.state.players[active].hand[:2])  # both must fill up
+    assert play.state.phase == "refill" and play.match.pending.seats == {0, 1}
+    play.seat_pressed(1)
+    assert play.message == "Bo: which stack do you draw from?"
+    play.press("refill.symbols")
+    assert play.message == "Bo drew a card from the symbols stack."
+    assert play.next_step() == "Fill hands up to 5 cards: Ann, draw a number or a symbol."
+    assert not any("drew" in text for _, text in play.story)  # the turn log stays short
+
+
 def test_mecs_play_bots_play_to_the_end_and_a_replayed_match_plays_on_the_same() -> None:
     """Never lose a game (issue 10): bots decide from the state alone and the device's
     cards are keyed by the seed, so a match replayed from its log plays on as before."""

@@ -410,14 +410,16 @@ class MecsPlay(TableController):
         while not self.finished and (request := self.match.pending.chance) is not None:
             if self.settings.play != "virtual" and len(request.outcomes) > 1:
                 break
-            self.told(self.match.apply(self.dealer.deal(request)))
+            refill = any(want.purpose == "refill" for want in self.state.queue[:1])
+            self.told(self.match.apply(self.dealer.deal(request)), refill=refill)
 
-    def told(self, events: Sequence[Event]) -> None:
-        """The engine's events as sentences, banners and cues."""
+    def told(self, events: Sequence[Event], *, refill: bool = False) -> None:
+        """The engine's events as sentences, banners and cues; a card drawn is said only
+        for a ``refill`` (a deal's or a trade's would hide what matters)."""
         now = self.clock()
         waiting = ""  # MECS-9: why an equation already down counted when the card came
         said: tuple[str, str] | None = None
-        for event in (e for e in events if e.code != "mecs.drew"):
+        for event in (e for e in events if refill or e.code != "mecs.drew"):
             text, data, seat = self.words(event.text), event.data, event.seat
             if event.code == "mecs.completed":
                 cards = list(data.get("cards", ()))
