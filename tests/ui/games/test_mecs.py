@@ -741,6 +741,27 @@ def test_mecs_every_checked_equation_is_journaled_with_its_question() -> None:
     assert kinds[1][0] == "objective" and kinds[1][1].startswith("9 x 7 = 63: the objective is")
 
 
+def test_mecs_an_objective_card_is_tapped_in_by_its_words_mecs7() -> None:
+    """Real cards, challenge mode: the card the camera did not read is chosen by what it
+    asks (MECS-7), each choice's words 16 px or more at 800x480, ten to a page."""
+    from tabletop.games.mecs import objective
+
+    app = make_app((800, 480))
+    auto, table = start(app, seats=2, cards="table", mode="challenge")
+    auto.tap("reveal.8")
+    auto.tap("reveal.3")
+    auto.tap("objective")
+    grid, m = app.stack.top, app.ctx.metrics
+    assert isinstance(grid, ChoiceGrid)
+    choices = [b for b in grid.buttons if b.name.startswith("choice.")]
+    assert [b.caption for b in choices] == [objective(n).text for n in range(1, 11)]
+    for b in choices:
+        assert app.ctx.painter.fit_size(b.caption, m.small, b.rect.width - m.u(10)) >= 16
+    auto.tap("more")
+    auto.tap("choice.OBJ13")
+    assert table.play.goal() == objective(13).text == "a whole number whose digits add up to 9"
+
+
 def test_mecs_child_facing_text_is_at_least_16px_at_800x480() -> None:
     """Issue 21: every word a child reads on the table (names, coins, the instruction,
     the message, the hand's tip, the reveal) and on the results is 16 px or more at

@@ -600,7 +600,8 @@ class MecsPlay(TableController):
         elif name == "objective" and request is not None and request.kind == "objective":
             numbers = [o.number for o in request.outcomes if isinstance(o, ShowObjective)]
             grid = tuple((f"OBJ{n}", f"{n}") for n in numbers)
-            return Ask("objective", child_message("mecs.ask.objective"), grid, 5, 4)
+            words = tuple((f"OBJ{n}", objective(n).text) for n in numbers)  # as printed
+            return Ask("objective", child_message("mecs.ask.objective"), grid, 2, 5, captions=words)
         elif name == "objective":
             self.wrong_phase("objective_out")
         elif kind == "refill" and (state.phase != "refill" or seat is None):
