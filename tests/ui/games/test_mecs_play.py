@@ -246,6 +246,8 @@ def test_mecs_play_a_child_cannot_draw_a_bots_refill_mecs4() -> None:
     assert not play.can_refill("numbers") and not play.can_refill("symbols")
     assert play.press("refill.numbers") is None
     assert (play.message, play.tone) == ("Not now: Bot 2 draws its own card.", "error")
+    play.seat_pressed(1)  # the bot's seat button: not "Bot 2: which stack do you draw from?"
+    assert (play.message, play.refill_seat) == ("Not now: Bot 2 draws its own card.", None)
     assert play.match.history == before
     play.bot_step()  # the bot draws when its pause is over
     assert len(play.match.history) > len(before)

@@ -560,12 +560,15 @@ class MecsPlay(TableController):
             self.say(child_message("mecs.ui.fix_kept", {}))
 
     def seat_pressed(self, seat: int) -> None:
-        """A seat's button: the refill seat says it draws now, the active seat ends its
-        turn once it put cards down."""
+        """A seat's button: the refill seat says it draws now (not a bot's: it draws by
+        itself), the active seat ends its turn once it put cards down."""
         if not 0 <= seat < len(self.seats):
             return
         state = self.state
-        if state.phase == "refill" and seat in self.match.pending.seats:
+        refill = state.phase == "refill" and seat in self.match.pending.seats
+        if refill and self.is_scene_bot(seat):
+            self.wrong("mecs.not_now.bot_draws", name=self.name(seat))
+        elif refill:
             self.refill_seat = seat
             self.say(child_message("mecs.said.which_stack", name=self.name(seat)))
         elif state.phase == "planted" and seat == state.active:
