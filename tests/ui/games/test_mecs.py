@@ -811,3 +811,27 @@ def test_mecs_editor_moves_a_card_left_and_right_but_not_past_the_ends() -> None
     assert editor.cards == ["2", "3", "1"] and editor.selected == 2
     auto.tap("left")
     assert editor.cards == ["2", "1", "3"] and editor.selected == 1
+
+
+def test_mecs_editor_a_card_just_put_is_removed_again_not_one_already_down() -> None:
+    """A child's own undo of a mis-tapped card (MECS-4): in virtual play a card added in
+    this edit is removed again and goes back to the hand, without cancelling the edit; a
+    card that was already down stays, and Remove says why."""
+    app = make_app()
+    editor = AreaEditor(app.ctx, title="Edit", cards=["3", "+"], palette=["4", "5"], any_card=False)
+    app.stack.push(editor)
+    auto = Autoplayer(app)
+    auto.tap("gap.2")
+    auto.tap("choice.1")  # a 5, meant to be a 4
+    assert editor.cards == ["3", "+", "5"] and editor.available() == ["4"]
+    auto.tap("card.2")
+    auto.tap("remove")
+    assert editor.cards == ["3", "+"] and editor.available() == ["4", "5"]
+    auto.tap("card.0")
+    remove = editor.target("remove")
+    assert remove is not None and not remove.enabled
+    post(app, Tap(remove.rect.center, app.ctx.clock()))
+    assert editor.cards == ["3", "+"] and editor.note.startswith("That card was already down")
+    auto.tap("gap.2")
+    auto.tap("choice.0")
+    assert editor.note == "" and editor.cards == ["3", "+", "4"]
