@@ -835,3 +835,26 @@ def test_mecs_editor_a_card_just_put_is_removed_again_not_one_already_down() -> 
     auto.tap("gap.2")
     auto.tap("choice.0")
     assert editor.note == "" and editor.cards == ["3", "+", "4"]
+
+
+def test_mecs_a_refused_touch_edit_comes_back_with_its_cards_and_why_mecs4() -> None:
+    """MECS-4: at most 2 cards a turn. Three put down by touch are refused; the editor
+    opens again with the child's three cards and the reason (nothing is lost), one is
+    removed and Done puts the two down."""
+    app = make_app()
+    auto, table = child_turn(app)
+    area = table.play.state.players[0].area
+    auto.tap("area.0")
+    for gap in range(len(area), len(area) + 3):
+        auto.tap(f"gap.{gap}")
+        auto.tap("choice.0")
+    tried = list(app.stack.top.cards)
+    auto.tap("done")
+    editor = app.stack.top
+    assert isinstance(editor, AreaEditor) and editor.cards == tried
+    assert editor.note == table.message == "You can put down at most 2 cards in one turn."
+    assert table.play.state.players[0].area == area
+    auto.tap(f"card.{len(tried) - 1}")
+    auto.tap("remove")
+    auto.tap("done")
+    assert app.stack.top is table and table.play.state.players[0].area == tuple(tried[:-1])

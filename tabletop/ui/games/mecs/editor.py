@@ -39,16 +39,19 @@ class AreaEditor(Scene):
         cards: Sequence[str],
         palette: Sequence[str],
         any_card: bool,
+        *,
+        tried: Sequence[str] = (),
+        note: str = "",
     ) -> None:
         super().__init__(ctx)
         self.title = title
         self.original = tuple(cards)
-        self.cards = list(cards)
+        self.cards = list(tried or cards)  # ``tried``: the edit the game refused, ``note`` why
         self.palette = list(palette)
         self.any_card = any_card
         self.selected: int | None = None
         self.asking: tuple[str, int, list[str]] | None = None  # insert or change, where, from
-        self.note = ""
+        self.note = note
 
     def available(self) -> list[str]:
         """Palette cards not yet used in this edit (the palette is in card order, so the
