@@ -13,7 +13,16 @@ from pathlib import Path
 from tabletop.bots.mecs import decide
 from tabletop.engine.match import Match
 from tabletop.games import GAMES
-from tabletop.games.mecs import CHANCE_TYPES, EndTurn, Mecs, MecsSettings, Plant, Refill, Trade
+from tabletop.games.mecs import (
+    CHANCE_TYPES,
+    EndTurn,
+    Mecs,
+    MecsSettings,
+    Observe,
+    Plant,
+    Refill,
+    Trade,
+)
 from tabletop.store import SeatInfo
 from tabletop.ui.games.mecs import play as play_module
 from tabletop.ui.games.mecs.play import MecsPlay, seat_infos
@@ -233,6 +242,28 @@ def test_mecs_play_a_child_cannot_put_down_a_bots_cards_for_it() -> None:
     play_on(play, plants(1))
     hand = sorted(play.state.players[1].hand)
     assert sorted(play.palette(1)[1]) == hand and sorted(play.palette(0)[1]) == hand
+
+
+def test_mecs_play_undo_takes_back_the_childs_move_with_the_bots_after_it() -> None:
+    """The teacher's undo against a bot: the bot's moves after the child's last decision
+    go too (the bot would only play them again, so the child's move could never be taken
+    back), as in Math Attack!; a game of bots alone has nothing to take back."""
+    play = new_play(seats=[("Ann", False), ("Bot 2", True)])
+    play_on(play, plants(0))
+    play.submit_area(0, play.state.players[0].hand[:1])  # a card by touch
+    play_on(play, lambda p: p.state.active == 1 and p.state.phase == "planted")  # the bot's
+    history = play.match.history
+    ann = [i for i, a in enumerate(history) if isinstance(a, Observe) or getattr(a, "seat", 1) == 0]
+    last = ann[-1]  # Ann's last decision, then the bot's refill, its card taken, its plant
+    assert any(isinstance(a, Plant) and a.seat == 1 for a in history[last:])
+    play.undo()
+    assert play.match.history == history[:last]
+    assert play.message.startswith("Taken back:") and "Ann" in play.message
+    bots = new_play(seats=[("Bot 1", True), ("Bot 2", True)])
+    play_on(bots, lambda p: p.state.turn == 3)
+    history = bots.match.history
+    bots.undo()
+    assert bots.match.history == history and bots.message == "There is nothing to take back."
 
 
 def test_mecs_play_a_child_cannot_draw_a_bots_refill_mecs4() -> None:

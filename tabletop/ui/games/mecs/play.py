@@ -22,7 +22,6 @@ from tabletop.engine.errors import IllegalMove, TabletopError
 from tabletop.engine.match import Match, Step
 from tabletop.engine.protocol import Event, Result
 from tabletop.games.mecs import (
-    CHANCE_TYPES,
     OBJECTIVE_CODES,
     Action,
     Draw,
@@ -643,18 +642,27 @@ class MecsPlay(TableController):
         return None
 
     def undo(self) -> None:
-        """Take back the last decision (and the cards dealt after it)."""
-        if all(isinstance(a, CHANCE_TYPES) for a in self.match.history):
+        """Take back the last decision made at the table, with the cards dealt and the
+        moves of the bots the device moves after it (such a bot would only make its move
+        again), as Math Attack!'s table does."""
+        if not any(map(self.decided, self.match.history)):
             self.wrong("engine.nothing_to_undo")
             return
         action = self.match.undo()
-        while isinstance(action, CHANCE_TYPES):
+        while not self.decided(action):
             action = self.match.undo()
         self.banner = None
         self.refill_seat = None
         log.info("mecs: undo %r", action)
         self.say(self.describe(action))
         self.settle()
+
+    def decided(self, action: Action) -> bool:
+        """``action`` was decided at the table: not a card dealt or turned up, not a move
+        the device made for a bot."""
+        if isinstance(action, Plant | Hack | Trade | EndTurn | Refill | Reorder):
+            return not self.is_scene_bot(action.seat)
+        return isinstance(action, Observe)
 
     def describe(self, action: Action) -> str:
         """An action taken back, in words (``mecs.undone.<what>``)."""
