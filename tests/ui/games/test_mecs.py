@@ -550,7 +550,10 @@ def test_mecs_every_move_is_journaled_and_a_new_app_carries_on(tmp_path: Path) -
         if scene.play.state.phase == "planted":
             scene.press("end")
         while scene.play.state.phase == "refill" and scene.match.pending.chance is None:
-            scene.press("refill.numbers")
+            if scene.play.bot_to_move() is not None:  # a bot draws its own card (MECS-4)
+                scene.play.bot_step()
+            else:
+                scene.press("refill.numbers")
     assert resumed.play.state == table.play.state and resumed.play.state.phase == "plant"
 
 
@@ -738,6 +741,27 @@ def test_mecs_every_checked_equation_is_journaled_with_its_question() -> None:
     assert kinds[1][0] == "objective" and kinds[1][1].startswith("9 x 7 = 63: the objective is")
 
 
+def test_mecs_an_objective_card_is_tapped_in_by_its_words_mecs7() -> None:
+    """Real cards, challenge mode: the card the camera did not read is chosen by what it
+    asks (MECS-7), each choice's words 16 px or more at 800x480, ten to a page."""
+    from tabletop.games.mecs import objective
+
+    app = make_app((800, 480))
+    auto, table = start(app, seats=2, cards="table", mode="challenge")
+    auto.tap("reveal.8")
+    auto.tap("reveal.3")
+    auto.tap("objective")
+    grid, m = app.stack.top, app.ctx.metrics
+    assert isinstance(grid, ChoiceGrid)
+    choices = [b for b in grid.buttons if b.name.startswith("choice.")]
+    assert [b.caption for b in choices] == [objective(n).text for n in range(1, 11)]
+    for b in choices:
+        assert app.ctx.painter.fit_size(b.caption, m.small, b.rect.width - m.u(10)) >= 16
+    auto.tap("more")
+    auto.tap("choice.OBJ13")
+    assert table.play.goal() == objective(13).text == "a whole number whose digits add up to 9"
+
+
 def test_mecs_child_facing_text_is_at_least_16px_at_800x480() -> None:
     """Issue 21: every word a child reads on the table (names, coins, the instruction,
     the message, the hand's tip, the reveal) and on the results is 16 px or more at
@@ -787,3 +811,50 @@ def test_mecs_editor_moves_a_card_left_and_right_but_not_past_the_ends() -> None
     assert editor.cards == ["2", "3", "1"] and editor.selected == 2
     auto.tap("left")
     assert editor.cards == ["2", "1", "3"] and editor.selected == 1
+
+
+def test_mecs_editor_a_card_just_put_is_removed_again_not_one_already_down() -> None:
+    """A child's own undo of a mis-tapped card (MECS-4): in virtual play a card added in
+    this edit is removed again and goes back to the hand, without cancelling the edit; a
+    card that was already down stays, and Remove says why."""
+    app = make_app()
+    editor = AreaEditor(app.ctx, title="Edit", cards=["3", "+"], palette=["4", "5"], any_card=False)
+    app.stack.push(editor)
+    auto = Autoplayer(app)
+    auto.tap("gap.2")
+    auto.tap("choice.1")  # a 5, meant to be a 4
+    assert editor.cards == ["3", "+", "5"] and editor.available() == ["4"]
+    auto.tap("card.2")
+    auto.tap("remove")
+    assert editor.cards == ["3", "+"] and editor.available() == ["4", "5"]
+    auto.tap("card.0")
+    remove = editor.target("remove")
+    assert remove is not None and not remove.enabled
+    post(app, Tap(remove.rect.center, app.ctx.clock()))
+    assert editor.cards == ["3", "+"] and editor.note.startswith("That card was already down")
+    auto.tap("gap.2")
+    auto.tap("choice.0")
+    assert editor.note == "" and editor.cards == ["3", "+", "4"]
+
+
+def test_mecs_a_refused_touch_edit_comes_back_with_its_cards_and_why_mecs4() -> None:
+    """MECS-4: at most 2 cards a turn. Three put down by touch are refused; the editor
+    opens again with the child's three cards and the reason (nothing is lost), one is
+    removed and Done puts the two down."""
+    app = make_app()
+    auto, table = child_turn(app)
+    area = table.play.state.players[0].area
+    auto.tap("area.0")
+    for gap in range(len(area), len(area) + 3):
+        auto.tap(f"gap.{gap}")
+        auto.tap("choice.0")
+    tried = list(app.stack.top.cards)
+    auto.tap("done")
+    editor = app.stack.top
+    assert isinstance(editor, AreaEditor) and editor.cards == tried
+    assert editor.note == table.message == "You can put down at most 2 cards in one turn."
+    assert table.play.state.players[0].area == area
+    auto.tap(f"card.{len(tried) - 1}")
+    auto.tap("remove")
+    auto.tap("done")
+    assert app.stack.top is table and table.play.state.players[0].area == tuple(tried[:-1])

@@ -7,12 +7,22 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from tabletop.bots.mecs import decide
 from tabletop.engine.match import Match
 from tabletop.games import GAMES
-from tabletop.games.mecs import CHANCE_TYPES, EndTurn, Mecs, MecsSettings, Plant, Refill, Trade
+from tabletop.games.mecs import (
+    CHANCE_TYPES,
+    EndTurn,
+    Mecs,
+    MecsSettings,
+    Observe,
+    Plant,
+    Refill,
+    Trade,
+)
 from tabletop.store import SeatInfo
 from tabletop.ui.games.mecs import play as play_module
 from tabletop.ui.games.mecs.play import MecsPlay, seat_infos
@@ -71,8 +81,9 @@ def test_mecs_play_instruction_names_the_next_step_through_a_turn() -> None:
         seat = play.pending_seat()
         assert seat is not None and play.name(seat) in step, step
         seen.add(play.state.phase)
-        if play.state.phase == "refill":
-            assert "draw a number or a symbol" in step
+        if play.state.phase == "refill":  # a bot draws by itself (MECS-4)
+            bot = play.is_scene_bot(seat)
+            assert ("is drawing a card" if bot else "draw a number or a symbol") in step
         if play.bot_to_move() is not None:
             assert play.state.phase == "refill" or step.endswith("is thinking...")
             play.bot_step()
@@ -121,6 +132,21 @@ def test_mecs_play_trade_undo_and_sentences_with_names() -> None:
     )
     play.undo()
     assert play.state.players[active].area == () and play.state.phase == "plant"
+
+
+def test_mecs_play_a_refill_says_who_drew_not_the_question_answered_mecs4() -> None:
+    """MECS-4: after a child chose a stack and drew, the sentence says so; it no longer
+    asks "which stack?" while the line names the next child to draw."""
+    play = new_play()
+    active = play.state.active
+    play.submit_area(active, play.state.players[active].hand[:2])  # both must fill up
+    assert play.state.phase == "refill" and play.match.pending.seats == {0, 1}
+    play.seat_pressed(1)
+    assert play.message == "Bo: which stack do you draw from?"
+    play.press("refill.symbols")
+    assert play.message == "Bo drew a card from the symbols stack."
+    assert play.next_step() == "Fill hands up to 5 cards: Ann, draw a number or a symbol."
+    assert not any("drew" in text for _, text in play.story)  # the turn log stays short
 
 
 def test_mecs_play_bots_play_to_the_end_and_a_replayed_match_plays_on_the_same() -> None:
@@ -174,21 +200,88 @@ def test_mecs_play_seats_from_the_tables_own_rows_keep_their_bot_level() -> None
     ]
 
 
+def play_on(play: MecsPlay, until: Callable[[MecsPlay], bool]) -> None:
+    """Play on until ``until(play)``: the bots by themselves, a child's refill from the
+    numbers (the symbols once they run out), a child's move as the easy bot's."""
+    for _ in range(200):
+        if until(play):
+            return
+        if play.bot_to_move() is not None:
+            play.bot_step()
+        elif play.state.phase == "refill":
+            play.press("refill.numbers" if play.state.stack("numbers").size else "refill.symbols")
+        else:
+            play.perform(decide(play.state, play.pending_seat() or 0, "easy"))
+    raise AssertionError("the game never got there")
+
+
+def plants(seat: int) -> Callable[[MecsPlay], bool]:
+    return lambda play: play.state.active == seat and play.state.phase == "plant"
+
+
 def test_mecs_play_a_child_cannot_end_or_trade_for_a_bot() -> None:
     """While a bot (moved by the device) has its turn, End my turn and Trade say whose
     turn it is and do nothing."""
     play = new_play(seats=[("Bot 1", True), ("Bo", False)], seed=2)
-    while play.state.active != 0 or play.state.phase != "plant":
-        if play.bot_to_move() is not None:
-            play.bot_step()
-        else:
-            play.press("refill.numbers" if play.state.stack("numbers").size else "refill.symbols")
+    play_on(play, plants(0))
     card = play.state.players[0].hand[0]
     play.submit_area(0, (card,))  # the bot's card, as if its move were half done
     before = play.match.history
     play.press("end")
     assert (play.message, play.tone) == ("Not now: it is Bot 1's turn.", "error")
     assert play.press("trade") is None and play.match.history == before
+
+
+def test_mecs_play_a_child_cannot_put_down_a_bots_cards_for_it() -> None:
+    """Virtual play: while a bot has its turn, its area opens with no card to put down
+    (the bot's hand is its own); a child's area during a child's turn offers the hand."""
+    play = new_play(seats=[("Bot 1", True), ("Bo", False)], seed=2)
+    play_on(play, plants(0))
+    assert play.palette(0)[1] == [] and play.palette(1)[1] == []
+    play.bot_step()
+    play_on(play, plants(1))
+    hand = sorted(play.state.players[1].hand)
+    assert sorted(play.palette(1)[1]) == hand and sorted(play.palette(0)[1]) == hand
+
+
+def test_mecs_play_undo_takes_back_the_childs_move_with_the_bots_after_it() -> None:
+    """The teacher's undo against a bot: the bot's moves after the child's last decision
+    go too (the bot would only play them again, so the child's move could never be taken
+    back), as in Math Attack!; a game of bots alone has nothing to take back."""
+    play = new_play(seats=[("Ann", False), ("Bot 2", True)])
+    play_on(play, plants(0))
+    play.submit_area(0, play.state.players[0].hand[:1])  # a card by touch
+    play_on(play, lambda p: p.state.active == 1 and p.state.phase == "planted")  # the bot's
+    history = play.match.history
+    ann = [i for i, a in enumerate(history) if isinstance(a, Observe) or getattr(a, "seat", 1) == 0]
+    last = ann[-1]  # Ann's last decision, then the bot's refill, its card taken, its plant
+    assert any(isinstance(a, Plant) and a.seat == 1 for a in history[last:])
+    play.undo()
+    assert play.match.history == history[:last]
+    assert play.message.startswith("Taken back:") and "Ann" in play.message
+    bots = new_play(seats=[("Bot 1", True), ("Bot 2", True)])
+    play_on(bots, lambda p: p.state.turn == 3)
+    history = bots.match.history
+    bots.undo()
+    assert bots.match.history == history and bots.message == "There is nothing to take back."
+
+
+def test_mecs_play_a_child_cannot_draw_a_bots_refill_mecs4() -> None:
+    """MECS-4: each player fills their own hand. While a bot moved by the device is to
+    draw, the line says so, Draw a number/symbol are off, and a tap on one says whose
+    card it is and draws nothing (it drew the bot's card for it)."""
+    play = new_play(seats=[("Ann", False), ("Bot 2", True)])
+    play_on(play, lambda p: p.state.phase == "refill" and p.is_scene_bot(p.pending_seat() or 0))
+    before = play.match.history
+    assert play.next_step() == "Fill hands up to 5 cards: Bot 2 is drawing a card..."
+    assert not play.can_refill("numbers") and not play.can_refill("symbols")
+    assert play.press("refill.numbers") is None
+    assert (play.message, play.tone) == ("Not now: Bot 2 draws its own card.", "error")
+    play.seat_pressed(1)  # the bot's seat button: not "Bot 2: which stack do you draw from?"
+    assert (play.message, play.refill_seat) == ("Not now: Bot 2 draws its own card.", None)
+    assert play.match.history == before
+    play.bot_step()  # the bot draws when its pause is over
+    assert len(play.match.history) > len(before)
 
 
 def test_mecs_play_a_refused_hack_says_what_is_wrong_from_the_engines_verdict() -> None:

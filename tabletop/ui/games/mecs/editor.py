@@ -19,6 +19,8 @@ from tabletop.ui.scenes.rules import ChoiceGrid
 from tabletop.ui.theme import Metrics
 from tabletop.ui.widgets import Button
 
+KEPT = "That card was already down: it stays. You can remove a card you just put."
+
 
 class AreaEditor(Scene):
     """An equation area by touch: tap a gap (``gap.<k>``) to put a card there, tap a card
@@ -26,7 +28,8 @@ class AreaEditor(Scene):
     ``about``; ``done`` pops with the cards, ``cancel`` with None.
 
     ``palette`` is what may be put down (the hand in virtual play, every card when the
-    device cannot see hands); with ``any_card`` a card may also be changed or removed,
+    device cannot see hands); a card added in this edit may be removed again (a card
+    already down stays, MECS-4); with ``any_card`` any card may be changed or removed,
     which fixes a wrong camera reading."""
 
     def __init__(
@@ -36,16 +39,19 @@ class AreaEditor(Scene):
         cards: Sequence[str],
         palette: Sequence[str],
         any_card: bool,
+        *,
+        tried: Sequence[str] = (),
+        note: str = "",
     ) -> None:
         super().__init__(ctx)
         self.title = title
         self.original = tuple(cards)
-        self.cards = list(cards)
+        self.cards = list(tried or cards)  # ``tried``: the edit the game refused, ``note`` why
         self.palette = list(palette)
         self.any_card = any_card
         self.selected: int | None = None
         self.asking: tuple[str, int, list[str]] | None = None  # insert or change, where, from
-        self.note = ""
+        self.note = note
 
     def available(self) -> list[str]:
         """Palette cards not yet used in this edit (the palette is in card order, so the
@@ -54,6 +60,12 @@ class AreaEditor(Scene):
             return list(PLAY_CARDS)
         added = Counter(self.cards) - Counter(self.original)
         return list((Counter(self.palette) - added).elements())
+
+    def removable(self, k: int | None) -> bool:
+        """Card ``k`` may be removed: any card with ``any_card``, else a card added in this
+        edit (or one of its copies: the area holds the same cards either way)."""
+        added = Counter(self.cards) - Counter(self.original)
+        return k is not None and (self.any_card or added[self.cards[k]] > 0)
 
     def layout(self, metrics: Metrics) -> None:
         m = metrics
@@ -80,12 +92,14 @@ class AreaEditor(Scene):
                 x += cw
         bh = m.u(56)
         y = top + ch + m.u(24)
-        tools = [("left", "◀ Move"), ("right", "Move ▶"), ("about", "About")]
+        tools = [("left", "◀ Move"), ("right", "Move ▶"), ("remove", "Remove"), ("about", "About")]
         if self.any_card:
-            tools[2:2] = [("change", "Change"), ("remove", "Remove")]
+            tools[2:2] = [("change", "Change")]
         tx, on = (W - len(tools) * (m.u(128) + m.u(8))) // 2, self.selected is not None
         style = {"kind": "quiet", "enabled": on, "size": m.small + 2}
         b += button_row(tools, tx, y, (m.u(128), bh), m.u(8), **style)
+        remove = next(button for button in b if button.name == "remove")
+        remove.enabled = self.removable(self.selected)
         y = H - margin - bh
         b.append(Button("cancel", pygame.Rect(margin, y, m.u(160), bh), "Cancel", kind="quiet"))
         b.append(Button("done", pygame.Rect(W - margin - m.u(200), y, m.u(200), bh), "Done"))
@@ -95,9 +109,15 @@ class AreaEditor(Scene):
         self.buttons = b
 
     def handle(self, event: InputEvent) -> None:
-        route_to_press(self, event, back="cancel")
+        route_to_press(self, event, back="cancel", refuse=self.refuse)
+
+    def refuse(self, name: str) -> None:
+        """A tool that is off: say why (no card chosen, or a card that was already down)."""
+        self.ctx.sounds.play("wrong")
+        self.note = "Tap a card first." if self.selected is None else KEPT
 
     def press(self, name: str) -> None:
+        self.note = ""  # a refusal's words go at the next tap
         if name in ("cancel", "done"):  # Done: the cards; Cancel: nothing changes
             self.stack.pop(tuple(self.cards) if name == "done" else None)
             return
@@ -147,7 +167,7 @@ class AreaEditor(Scene):
         surface.fill(p.background)
         at, width = (m.u(16), m.u(12)), m.width - m.u(32)
         painter.text(surface, self.title, at, m.title, bold=True, max_width=width)
-        how = ", change it or remove it." if self.any_card else "."
+        how = ", change it or remove it." if self.any_card else ", or remove one you just put."
         at, width = (m.u(18), m.u(16) + m.title), m.width - m.u(36)
         text = f"Tap + to put a card there. Tap a card to move it{how}"
         painter.text(surface, text, at, m.small, p.muted, max_width=width)
@@ -164,12 +184,12 @@ class AreaEditor(Scene):
                 painter.text(surface, "+", r.center, m.small + 2, white, bold=True, anchor="center")
             else:
                 painter.button(surface, b)
-        verdict = evaluate(self.cards) if self.cards else None
-        text, colour = self.note, p.ink
+        verdict = evaluate(self.cards) if self.cards and not self.note else None
+        text, colour = self.note, p.bad  # a refusal, until the next tap
         if verdict is not None and verdict.valid:
             text, colour = f"{verdict.text}: a complete equation!", p.good
         elif verdict is not None:
-            text = f"{verdict.text}: not finished ({verdict.reason})."
+            text, colour = f"{verdict.text}: not finished ({verdict.reason}).", p.ink
         if text:
             painter.paragraph(surface, text, self.note_rect, m.text, colour, align="center")
 

@@ -22,7 +22,6 @@ from tabletop.engine.errors import IllegalMove, TabletopError
 from tabletop.engine.match import Match, Step
 from tabletop.engine.protocol import Event, Result
 from tabletop.games.mecs import (
-    CHANCE_TYPES,
     OBJECTIVE_CODES,
     Action,
     Draw,
@@ -246,7 +245,7 @@ class MecsPlay(TableController):
         elif seat is None:
             step = "dealing"
         elif state.phase == "refill":
-            step = "refill"
+            step = "refill_bot" if self.is_scene_bot(seat) else "refill"
         elif self.is_scene_bot(seat):
             step = "thinking"
         else:
@@ -314,17 +313,25 @@ class MecsPlay(TableController):
     def can_trade(self) -> bool:
         return not self.is_scene_bot(self.state.active) and may_trade(self.state)
 
+    def can_refill(self, stack: str) -> bool:
+        """A child may draw from ``stack`` now (a bot the device moves draws by itself)."""
+        seat = self.pending_seat()
+        return (
+            seat is not None and not self.is_scene_bot(seat) and bool(self.state.stack(stack).size)
+        )
+
     def palette(self, seat: int) -> tuple[tuple[str, ...], list[str], bool]:
         """The area editor for ``seat``: the cards it starts with, what may be put down
-        (the hand of who plays now in virtual play; every card when the device cannot see
-        hands) and whether cards there may be changed (fixing a reading)."""
+        (the hand of the child who plays now in virtual play, none while a bot plays: its
+        cards are its own to put down; every card when the device cannot see hands) and
+        whether cards there may be changed (fixing a reading)."""
         state = self.state
         start = self.readings.get(seat, state.players[seat].area)
         if self.settings.play != "virtual":
             return start, list(PLAY_CARDS), True
         actor = state.active if state.phase in ("plant", "planted") else seat
         palette = [c for c, n in held_cards(state, actor).items() for _ in range(n) if c != "?"]
-        if self.seats[actor].bot and seat != actor:
+        if self.seats[actor].bot:
             palette = []
         return start, sorted(palette, key=PLAY_CARDS.index), False
 
@@ -402,14 +409,16 @@ class MecsPlay(TableController):
         while not self.finished and (request := self.match.pending.chance) is not None:
             if self.settings.play != "virtual" and len(request.outcomes) > 1:
                 break
-            self.told(self.match.apply(self.dealer.deal(request)))
+            refill = any(want.purpose == "refill" for want in self.state.queue[:1])
+            self.told(self.match.apply(self.dealer.deal(request)), refill=refill)
 
-    def told(self, events: Sequence[Event]) -> None:
-        """The engine's events as sentences, banners and cues."""
+    def told(self, events: Sequence[Event], *, refill: bool = False) -> None:
+        """The engine's events as sentences, banners and cues; a card drawn is said only
+        for a ``refill`` (a deal's or a trade's would hide what matters)."""
         now = self.clock()
         waiting = ""  # MECS-9: why an equation already down counted when the card came
         said: tuple[str, str] | None = None
-        for event in (e for e in events if e.code != "mecs.drew"):
+        for event in (e for e in events if refill or e.code != "mecs.drew"):
             text, data, seat = self.words(event.text), event.data, event.seat
             if event.code == "mecs.completed":
                 cards = list(data.get("cards", ()))
@@ -550,12 +559,15 @@ class MecsPlay(TableController):
             self.say(child_message("mecs.ui.fix_kept", {}))
 
     def seat_pressed(self, seat: int) -> None:
-        """A seat's button: the refill seat says it draws now, the active seat ends its
-        turn once it put cards down."""
+        """A seat's button: the refill seat says it draws now (not a bot's: it draws by
+        itself), the active seat ends its turn once it put cards down."""
         if not 0 <= seat < len(self.seats):
             return
         state = self.state
-        if state.phase == "refill" and seat in self.match.pending.seats:
+        refill = state.phase == "refill" and seat in self.match.pending.seats
+        if refill and self.is_scene_bot(seat):
+            self.wrong("mecs.not_now.bot_draws", name=self.name(seat))
+        elif refill:
             self.refill_seat = seat
             self.say(child_message("mecs.said.which_stack", name=self.name(seat)))
         elif state.phase == "planted" and seat == state.active:
@@ -590,11 +602,14 @@ class MecsPlay(TableController):
         elif name == "objective" and request is not None and request.kind == "objective":
             numbers = [o.number for o in request.outcomes if isinstance(o, ShowObjective)]
             grid = tuple((f"OBJ{n}", f"{n}") for n in numbers)
-            return Ask("objective", child_message("mecs.ask.objective"), grid, 5, 4)
+            words = tuple((f"OBJ{n}", objective(n).text) for n in numbers)  # as printed
+            return Ask("objective", child_message("mecs.ask.objective"), grid, 2, 5, captions=words)
         elif name == "objective":
             self.wrong_phase("objective_out")
         elif kind == "refill" and (state.phase != "refill" or seat is None):
             self.wrong_phase("refill")
+        elif kind == "refill" and seat is not None and self.is_scene_bot(seat):
+            self.wrong("mecs.not_now.bot_draws", name=self.name(seat))  # it draws by itself
         elif kind == "refill" and seat is not None and self.perform(Refill(seat, mecs_stack(arg))):
             self.refill_seat = None
         elif kind == "reveal":
@@ -627,18 +642,27 @@ class MecsPlay(TableController):
         return None
 
     def undo(self) -> None:
-        """Take back the last decision (and the cards dealt after it)."""
-        if all(isinstance(a, CHANCE_TYPES) for a in self.match.history):
+        """Take back the last decision made at the table, with the cards dealt and the
+        moves of the bots the device moves after it (such a bot would only make its move
+        again), as Math Attack!'s table does."""
+        if not any(map(self.decided, self.match.history)):
             self.wrong("engine.nothing_to_undo")
             return
         action = self.match.undo()
-        while isinstance(action, CHANCE_TYPES):
+        while not self.decided(action):
             action = self.match.undo()
         self.banner = None
         self.refill_seat = None
         log.info("mecs: undo %r", action)
         self.say(self.describe(action))
         self.settle()
+
+    def decided(self, action: Action) -> bool:
+        """``action`` was decided at the table: not a card dealt or turned up, not a move
+        the device made for a bot."""
+        if isinstance(action, Plant | Hack | Trade | EndTurn | Refill | Reorder):
+            return not self.is_scene_bot(action.seat)
+        return isinstance(action, Observe)
 
     def describe(self, action: Action) -> str:
         """An action taken back, in words (``mecs.undone.<what>``)."""

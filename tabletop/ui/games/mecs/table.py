@@ -147,8 +147,7 @@ class MecsTable(TableScene):
         kind, _, arg = name.partition(".")
         hand = play.state.players[play.hand_owner() or 0].hand
         if kind == "area" and 0 <= int(arg) < len(play.seats):
-            title = f"{play.name(int(arg))}'s equation area"
-            self.ask(("edit", int(arg)), AreaEditor(self.ctx, title, *play.palette(int(arg))))
+            self.edit(int(arg))
         elif kind == "hand" and play.hand_owner() is not None and int(arg) < len(hand):
             self.stack.push(CardPageScene(self.ctx, hand[int(arg)]))
         elif name in ("rules", "leave", "undo"):
@@ -156,13 +155,23 @@ class MecsTable(TableScene):
         elif kind != "hand":
             self.ask_about(play.press(name))
 
+    def edit(self, seat: int, tried: Sequence[str] = (), note: str = "") -> None:
+        """Open ``seat``'s area in the editor (again with the ``tried`` cards the game
+        refused, and its ``note`` why: nothing the child put is lost)."""
+        title = f"{self.play.name(seat)}'s equation area"
+        editor = AreaEditor(self.ctx, title, *self.play.palette(seat), tried=tried, note=note)
+        self.ask(("edit", seat), editor)
+
     def answered(self, asking: tuple[Any, ...], result: Any) -> None:
         kind, play = asking[0], self.play
         if kind == "edit" and isinstance(result, tuple):
+            said = play.sentences
             play.submit_area(asking[1], result)
             if play.fix_waiting is not None:
                 prompt, why = "Teacher PIN to fix this reading", play.message
                 self.ask(("fix",), PinPad(self.ctx, "fix", prompt=prompt, subtitle=why))
+            elif play.sentences > said and play.tone == "error":  # refused: mend it, or cancel
+                self.edit(asking[1], result, play.message)
         elif kind == "fix":
             play.teacher_fix(result == "ok")
         elif kind == "ask" and isinstance(result, str) and asking[1].key == "page":
@@ -186,7 +195,7 @@ class MecsTable(TableScene):
         if state.phase == "refill" and play.match.pending.chance is None:
             b += button_row(REFILLS, *pair, size=m.small + 2)
             for button in b[-2:]:
-                button.enabled = bool(state.stack(button.name.partition(".")[2]).size)
+                button.enabled = play.can_refill(button.name.partition(".")[2])
         elif play.wants("objective") is not None:
             rect = pygame.Rect(W - margin - wide * 2, y, wide * 2, bh)
             b.append(Button("objective", rect, "Show the objective card"))
