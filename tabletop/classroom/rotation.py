@@ -252,7 +252,7 @@ class Plan:
         if len(self.groups) > n:
             raise BadInput(
                 "rotation.too_many_groups",
-                f"there are {len(self.groups)} groups but only {n} stations: "
+                f"there are {len(self.groups)} groups but only {_stations(n)}: "
                 "add a station or put two groups together",
             )
         _check_range("minutes", self.minutes, MINUTES, "minutes per rotation")
@@ -318,6 +318,11 @@ class Plan:
             warning=data.get("warning", 1),
             rotations=data.get("rotations"),
         )
+
+
+def _stations(n: int) -> str:
+    """``"1 station"``, ``"3 stations"``."""
+    return f"{n} station{'' if n == 1 else 's'}"
 
 
 def _check_range(name: str, value: Any, bounds: tuple[int, int], words: str) -> None:
@@ -596,7 +601,7 @@ def start_rotation(
         raise BadInput(
             "rotation.station",
             f"this device cannot be station {station + 1}: the plan has "
-            f"{len(plan.stations)} stations",
+            f"{_stations(len(plan.stations))}",
         )
     started = float(now())
     if clock is None:

@@ -352,3 +352,12 @@ def test_store_unreadable_row_is_marked_broken(tmp_path) -> None:
         "SELECT status FROM rotations WHERE id = ?", (stored.id,)
     ).fetchone()
     assert status == "broken"
+
+
+def test_rotation_one_station_is_one_station_not_stations() -> None:
+    with pytest.raises(BadInput, match="there are 2 groups but only 1 station: add a station"):
+        plan(stations=(Station("mathe-meister"),), groups=("A", "B"))
+    one = plan(stations=(Station("mathe-meister"),), groups=("A",))
+    with pytest.raises(BadInput, match="the plan has 1 station$"):
+        start_rotation(Journal(":memory:"), one, 1)
+
