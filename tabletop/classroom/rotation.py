@@ -327,6 +327,10 @@ def _stations(n: int) -> str:
 
 def _check_range(name: str, value: Any, bounds: tuple[int, int], words: str) -> None:
     low, high = bounds
+    if value is None:  # a field left empty (JSON null)
+        raise BadInput(
+            f"rotation.{name}", f"{words} is empty: put in a whole number from {low} to {high}"
+        )
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise BadInput(
             f"rotation.{name}",

@@ -361,3 +361,22 @@ def test_rotation_one_station_is_one_station_not_stations() -> None:
     with pytest.raises(BadInput, match="the plan has 1 station$"):
         start_rotation(Journal(":memory:"), one, 1)
 
+
+@pytest.mark.parametrize(
+    ("field", "words"),
+    [
+        ("minutes", "minutes per rotation is empty: put in a whole number from 1 to 90"),
+        ("transition", "minutes to change stations is empty: put in a whole number from 0 to 10"),
+        ("warning", "warning minutes is empty: put in a whole number from 0 to 10"),
+    ],
+)
+def test_rotation_plan_field_posted_as_null_says_which_is_empty(field, words) -> None:
+    """The dashboard posts an emptied number box as null: name the box, never "not None"."""
+    body = plan().to_json() | {field: None}
+    with pytest.raises(BadInput) as err:
+        Plan.from_json(body)
+    assert err.value.code == f"rotation.{field}"
+    assert err.value.message == words
+    clock = RotationClock(plan(), T0)
+    with pytest.raises(BadInput, match="the extra minutes is empty: put in a whole number"):
+        clock.extend(T0, None)  # type: ignore[arg-type]

@@ -343,6 +343,23 @@ def test_teacher_api_errors_are_plain_sentences(serve: Callable[[Scenario], None
     serve(scenario)
 
 
+def test_teacher_plan_with_an_emptied_box_names_the_box(
+    serve: Callable[[Scenario], None],
+) -> None:
+    """An emptied number box is posted as null: the answer names the box and says what to
+    put in it, never "... not None."."""
+
+    async def scenario(client: TestClient) -> None:
+        await log_in(client)
+        r = await post(client, "/api/plan", {"plan": dict(PLAN, minutes=None), "stations": {}})
+        assert r.status == 400
+        assert (await r.json())["error"] == (
+            "Minutes per rotation is empty: put in a whole number from 1 to 90."
+        )
+
+    serve(scenario)
+
+
 def test_teacher_api_runs_the_rotation(serve: Callable[[Scenario], None]) -> None:
     async def scenario(client: TestClient) -> None:
         await log_in(client)
