@@ -174,7 +174,7 @@ class LeftOut:
 
     def sentence(self) -> str:
         """One line naming the game: which one, from where, and why it is left out."""
-        where = f", from station {self.source[6:]}" if self.source.startswith("fleet:") else ""
+        where = f", from {self.source[6:]}" if self.source.startswith("fleet:") else ""
         what = f"game {self.match} ({game_title(self.game)}, {session_title(self.session)}{where})"
         if self.hidden:
             return f"{what} is hidden by the teacher"

@@ -15,6 +15,7 @@ import pytest
 from tabletop.classroom.report import (
     CSV_COLUMNS,
     GroupTotal,
+    LeftOut,
     Row,
     csv_text,
     decimal_text,
@@ -310,3 +311,13 @@ def test_report_cli_a_file_that_cannot_be_written_is_one_line(
     err = capsys.readouterr().err
     assert err.startswith(f"tabletop report: cannot write {blocker / 'r.csv'}: ")
     assert err.count("\n") == 1
+
+
+def test_report_left_out_names_the_station_once() -> None:
+    """A station's game left out says "from station-1", not "from station station-1"."""
+    game = LeftOut(4, "mecs", "2025-03-14", "fleet:station-1", why="a score is unreadable")
+    assert game.sentence() == (
+        "game 4 (M.E.C.S., 2025-03-14, from station-1) is left out: a score is unreadable"
+    )
+    here = LeftOut(5, "mecs", "2025-03-14", "app", hidden=True)
+    assert here.sentence() == "game 5 (M.E.C.S., 2025-03-14) is hidden by the teacher"

@@ -71,7 +71,7 @@ def test_teacher_reports_survive_a_result_that_cannot_be_reported(
         assert (listed["games"], listed["hidden"]) == (1, [])
         assert [g["match"] for g in listed["left_out"]] == [checks, scores]
         assert listed["left_out"][1]["sentence"] == (
-            f'Game {scores} (M.E.C.S., Tue, from station station-1) is left out: a score "1e30"'
+            f'Game {scores} (M.E.C.S., Tue, from station-1) is left out: a score "1e30"'
             " is not an exact number in range."
         )
         games = await (await client.get("/api/results", params={"session": "Tue"})).json()
