@@ -7,6 +7,7 @@ dashboard, and ``tabletop print badges``; the journal keeps it (``classroom.rost
 
 from __future__ import annotations
 
+import codecs
 import csv
 import io
 from collections.abc import Iterator
@@ -57,18 +58,24 @@ def _delimiter(text: str) -> str:
 
 
 def decode_csv(data: bytes, source: str = "the file") -> str:
-    """A class list file's text: UTF-8 (with or without a byte-order mark), else the
-    Windows-1252 that older spreadsheets save; ``BadInput`` if it is neither."""
+    """A class list file's text: UTF-8 (with or without a byte-order mark), UTF-16 with
+    its byte-order mark (a spreadsheet's "Unicode text"), else the Windows-1252 that
+    older spreadsheets save; ``BadInput`` if it is none of them."""
+    not_text = BadInput(
+        "roster.encoding",
+        f'{source} is not a text file. Save it from the spreadsheet as "CSV UTF-8" '
+        "and try again",
+    )
+    utf16 = data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE))
     try:
-        return data.decode("utf-8-sig")
+        text = data.decode("utf-16" if utf16 else "utf-8-sig")
     except UnicodeDecodeError:
-        pass
-    try:
-        text = data.decode("cp1252")
-    except UnicodeDecodeError:
-        raise BadInput("roster.encoding", f"{source} is not a text file") from None
-    if "\x00" in text:
-        raise BadInput("roster.encoding", f"{source} is not a text file")
+        try:
+            text = data.decode("cp1252")
+        except UnicodeDecodeError:
+            raise not_text from None
+    if "\x00" in text:  # UTF-16 without its mark, or not text at all
+        raise not_text
     return text
 
 

@@ -99,7 +99,10 @@ def test_print_badges_reads_a_spreadsheets_csv(
     roster.write_bytes(b"PK\x03\x04\x00\x81\x8d")
     assert cli.main(["print", "badges", str(roster), "--out", str(out)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert err == [f"tabletop print: {roster} is not a text file"]
+    assert err == [
+        f"tabletop print: {roster} is not a text file. "
+        'Save it from the spreadsheet as "CSV UTF-8" and try again'
+    ]
 
 
 def test_print_badges_refuses_a_cell_past_the_csv_limit(

@@ -94,6 +94,34 @@ def test_roster_reads_spreadsheet_exports(roster: Roster) -> None:
         decode_csv(b"PK\x03\x04\x00\x00\x81\x8d", "class.xlsx")
 
 
+def test_roster_utf16_class_list_is_read_with_its_mark(roster: Roster) -> None:
+    """A spreadsheet's "Unicode text" (UTF-16 with a byte-order mark, tabs) is read."""
+    text = "id\tname\tgroup\nS1\tZoë Łukasz\tGrün\nS2\tAda\tRed\n"
+    for encoding in ("utf-16", "utf-16-le", "utf-16-be"):
+        mark = "\ufeff" if encoding != "utf-16" else ""
+        assert decode_csv((mark + text).encode(encoding)) == text
+    assert roster.import_csv(decode_csv(text.encode("utf-16"))).added == 2
+    assert roster.get("S1") == Student("S1", "Zoë Łukasz", "Grün")
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        "S1,Ada\nS2,Bo\n".encode("utf-16-le"),  # UTF-16 without its mark
+        "S1,Ada\n".encode("utf-16-be"),
+        "S1,Ada\n".encode("utf-32"),
+        b"PK\x03\x04\x00\x00\x81\x8d",
+    ],
+)
+def test_roster_not_text_says_to_save_as_csv_utf8(data: bytes) -> None:
+    with pytest.raises(BadInput) as err:
+        decode_csv(data, "class.csv")
+    assert err.value.code == "roster.encoding"
+    assert err.value.message == (
+        'class.csv is not a text file. Save it from the spreadsheet as "CSV UTF-8" and try again'
+    )
+
+
 def test_roster_add_makes_up_ids_never_reused(roster: Roster) -> None:
     roster.import_csv("S1,Ada,A\nX7,Bob,B\nS4,Cy,A\n")
     assert roster.next_id() == "S5"
