@@ -104,20 +104,27 @@ def read_roster(text: str) -> list[Student]:
 
     One student a line: id, name, group (the group may be left out); an ``id,name,...``
     header line and blank lines are skipped; a spreadsheet's semicolons or tabs work too.
+    A first line that names a column but not as ``id,name``, or whose id has no digit
+    when every other id has one, is a header of another shape: refused.
     """
     text = text.removeprefix("\ufeff")  # a byte-order mark from a spreadsheet
     reader = csv.reader(io.StringIO(text), delimiter=_delimiter(text))
     students: list[Student] = []
     seen: set[str] = set()
-    first = True
+    first: tuple[int, list[str]] | None = None  # the first line, when it is a student's
+    header = False
     for row in _rows(reader):
         number = reader.line_num
         if not row or all(not cell.strip() for cell in row):
             continue
-        if first and [c.strip().lower() for c in row[:2]] == ["id", "name"]:
-            first = False
-            continue  # the header line
-        first = False
+        if not header and first is None:
+            cells = [c.strip().lower() for c in row]
+            if cells[:2] == ["id", "name"]:
+                header = True
+                continue  # the header line
+            if HEADER_WORDS & set(cells):
+                raise _wrong_header(number, row)
+            first = (number, row)
         if len(row) < 2:
             raise BadInput("roster.shape", f"line {number}: expected id, name, group")
         name = " ".join(csvsafe.unescape(row[1]).split())
@@ -139,7 +146,24 @@ def read_roster(text: str) -> list[Student]:
         students.append(Student(sid, name, group))
     if not students:
         raise BadInput("roster.empty", "the roster has no students")
+    if first is not None and len(students) > 1:
+        digits = [any(c.isdigit() for c in s.id) for s in students]
+        if not digits[0] and all(digits[1:]):  # "who,what" above S1, S2...
+            raise _wrong_header(*first)
     return students
+
+
+HEADER_WORDS = frozenset({"id", "name", "group"})
+
+
+def _wrong_header(number: int, row: list[str]) -> BadInput:
+    """Line ``number`` looks like a header line, but not the one a class list has."""
+    shown = ",".join(cell.strip() for cell in row)
+    return BadInput(
+        "roster.header",
+        f"line {number} ({shown}) looks like a header, but a class list's header is "
+        "id,name,group",
+    )
 
 
 __all__ = [

@@ -193,3 +193,32 @@ def test_roster_sorts_names_ignoring_accents_and_lists_groups(roster: Roster) ->
     roster.import_csv("S1,Zoë,Blue\nS2,Émilie,Blue\nS3,Emmy,\nS4,Ana,Äpfel\nS5,Bo,blue\n")
     assert [s.name for s in roster.students()] == ["Ana", "Émilie", "Zoë", "Bo", "Emmy"]
     assert groups(roster.journal) == roster.groups() == ["Äpfel", "Blue", "blue"]
+
+
+@pytest.mark.parametrize(
+    ("text", "line"),
+    [
+        ("who,what\nS1,Ada\nS2,Bo\n", "line 1 (who,what)"),
+        ("\nname,id,group\n7,Ada,Red\n", "line 2 (name,id,group)"),
+        ("Name;Group\nS1;Ada\n", "line 1 (Name,Group)"),
+    ],
+)
+def test_roster_header_of_another_shape_is_refused(
+    roster: Roster, text: str, line: str
+) -> None:
+    with pytest.raises(BadInput) as err:
+        roster.import_csv(text)
+    assert err.value.code == "roster.header"
+    assert err.value.message.startswith(
+        f"{line} looks like a header, but a class list's header is id,name,group"
+    )
+    assert len(roster) == 0
+
+
+def test_roster_without_a_header_is_still_read(roster: Roster) -> None:
+    """The header line is optional (README): ids without digits, a lone first line, and a
+    first student above the header-free rest are students."""
+    assert [s.id for s in read_roster("ADA,Ada\nBOB,Bob\n")] == ["ADA", "BOB"]
+    assert [s.id for s in read_roster("who,what\n")] == ["WHO"]
+    assert [s.id for s in read_roster("S1,Ada\nS2,Bo\n")] == ["S1", "S2"]
+    assert [s.id for s in read_roster("id,name\nADA,Ada\nS2,Bo\n")] == ["ADA", "S2"]
