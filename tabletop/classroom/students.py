@@ -63,8 +63,7 @@ def decode_csv(data: bytes, source: str = "the file") -> str:
     older spreadsheets save; ``BadInput`` if it is none of them."""
     not_text = BadInput(
         "roster.encoding",
-        f'{source} is not a text file. Save it from the spreadsheet as "CSV UTF-8" '
-        "and try again",
+        f'{source} is not a text file. Save it from the spreadsheet as "CSV UTF-8" and try again',
     )
     utf16 = data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE))
     try:
@@ -100,7 +99,16 @@ def _rows(reader: Any) -> Iterator[list[str]]:
 
 
 def read_roster(text: str) -> list[Student]:
-    """Parse the class list; ``BadInput`` names the line and the problem.
+    """The class list's students; ``BadInput`` names the line and the problem, then says
+    what to do: fix the file and try again."""
+    try:
+        return _read_students(text)
+    except BadInput as exc:
+        raise BadInput(exc.code, f"{exc.message}. Fix the file and try again") from None
+
+
+def _read_students(text: str) -> list[Student]:
+    """Parse the class list (for :func:`read_roster`).
 
     One student a line: id, name, group (the group may be left out); an ``id,name,...``
     header line and blank lines are skipped; a spreadsheet's semicolons or tabs work too.
@@ -159,10 +167,10 @@ HEADER_WORDS = frozenset({"id", "name", "group"})
 def _wrong_header(number: int, row: list[str]) -> BadInput:
     """Line ``number`` looks like a header line, but not the one a class list has."""
     shown = ",".join(cell.strip() for cell in row)
+    shown = shown if len(shown) <= 24 else shown[:21] + "..."
     return BadInput(
         "roster.header",
-        f"line {number} ({shown}) looks like a header, but a class list's header is "
-        "id,name,group",
+        f"line {number} ({shown}) looks like a header, but the header must be id,name,group",
     )
 
 

@@ -121,6 +121,7 @@ def test_print_badges_refuses_a_cell_past_the_csv_limit(
         err = capsys.readouterr().err.splitlines()
         assert len(err) == 1 and err[0].startswith("tabletop print: line ")
         assert err[0].endswith(
-            ": a cell is longer than 131,072 characters: this is not a class list"
+            ": a cell is longer than 131,072 characters: this is not a class list. "
+            "Fix the file and try again"
         )
     assert not out.exists()

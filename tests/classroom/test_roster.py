@@ -203,14 +203,12 @@ def test_roster_sorts_names_ignoring_accents_and_lists_groups(roster: Roster) ->
         ("Name;Group\nS1;Ada\n", "line 1 (Name,Group)"),
     ],
 )
-def test_roster_header_of_another_shape_is_refused(
-    roster: Roster, text: str, line: str
-) -> None:
+def test_roster_header_of_another_shape_is_refused(roster: Roster, text: str, line: str) -> None:
     with pytest.raises(BadInput) as err:
         roster.import_csv(text)
     assert err.value.code == "roster.header"
     assert err.value.message.startswith(
-        f"{line} looks like a header, but a class list's header is id,name,group"
+        f"{line} looks like a header, but the header must be id,name,group"
     )
     assert len(roster) == 0
 
@@ -222,3 +220,31 @@ def test_roster_without_a_header_is_still_read(roster: Roster) -> None:
     assert [s.id for s in read_roster("who,what\n")] == ["WHO"]
     assert [s.id for s in read_roster("S1,Ada\nS2,Bo\n")] == ["S1", "S2"]
     assert [s.id for s in read_roster("id,name\nADA,Ada\nS2,Bo\n")] == ["ADA", "S2"]
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("S01,Ada\nS01,Bo\n", "line 2: id S01 is used twice"),
+        ("S1,Ada\nS2\n", "line 2: expected id, name, group"),
+        ("id,name\n", "the roster has no students"),
+        ("who,what\nS1,Ada\nS2,Bo\n", "the header must be id,name,group"),
+    ],
+)
+def test_roster_import_refusal_says_fix_the_file_and_try_again(
+    roster: Roster, text: str, words: str
+) -> None:
+    """What is wrong, then what to do; nothing changes."""
+    roster.import_csv("S9,Cy\n")
+    with pytest.raises(BadInput) as err:
+        roster.import_csv(text)
+    assert err.value.message.endswith(f"{words}. Fix the file and try again")
+    assert [s.id for s in roster.students()] == ["S9"]
+
+
+def test_roster_header_of_another_shape_is_shown_short() -> None:
+    """A long wrong header is cut to fit the class list screen's two lines."""
+    header = "Name,Surname,Group,Date of birth,Address,Phone,Email"
+    with pytest.raises(BadInput) as err:
+        read_roster(f"{header}\nS1,Ada,Lovelace\n")
+    assert err.value.message.startswith("line 1 (Name,Surname,Group,Da...) looks like")

@@ -358,7 +358,7 @@ def test_rotation_one_station_is_one_station_not_stations() -> None:
     with pytest.raises(BadInput, match="there are 2 groups but only 1 station: add a station"):
         plan(stations=(Station("mathe-meister"),), groups=("A", "B"))
     one = plan(stations=(Station("mathe-meister"),), groups=("A",))
-    with pytest.raises(BadInput, match="the plan has 1 station$"):
+    with pytest.raises(BadInput, match=r"the plan has 1 station$"):
         start_rotation(Journal(":memory:"), one, 1)
 
 

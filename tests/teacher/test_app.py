@@ -415,7 +415,8 @@ def test_teacher_api_edits_the_class_list(serve: Callable[[Scenario], None]) -> 
         r = await client.post("/api/roster/import", data=big, headers=origin(client))
         assert r.status == 400
         assert (await r.json())["error"] == (
-            "Line 2: a cell is longer than 131,072 characters: this is not a class list."
+            "Line 2: a cell is longer than 131,072 characters: this is not a class list. "
+            "Fix the file and try again."
         )
         assert len((await (await client.get("/api/roster")).json())["students"]) == 2
 

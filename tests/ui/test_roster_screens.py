@@ -141,8 +141,14 @@ def test_class_list_pages_through_more_files_than_fit(tmp_path: Path) -> None:
     [
         (None, "No USB stick found. Put one in and try again."),
         ({}, "There is no .csv file on the USB stick."),
-        ({"c.csv": b"S1,Ada,Red\nS2\n"}, "c.csv: line 2: expected id, name, group."),
-        ({"c.csv": b"S1,Ada,Red\nS1,Bo,Red\n"}, "c.csv: line 2: id S1 is used twice."),
+        (
+            {"c.csv": b"S1,Ada,Red\nS2\n"},
+            "c.csv: line 2: expected id, name, group. Fix the file and try again.",
+        ),
+        (
+            {"c.csv": b"S1,Ada,Red\nS1,Bo,Red\n"},
+            "c.csv: line 2: id S1 is used twice. Fix the file and try again.",
+        ),
         (
             {"c.csv": b"\x00\x81\x8d\x8f"},
             'c.csv: this file is not a text file. Save it from the spreadsheet as "CSV UTF-8"'
