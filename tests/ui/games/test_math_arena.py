@@ -962,3 +962,34 @@ def test_arena_a_wrong_value_shows_the_answer_and_still_the_next_step() -> None:
         "Player 1 and Player 3: tap your row and say your value, or tap Who wins?"
     )
     assert app.ctx.sounds.played[-1] == "wrong"
+
+
+def test_arena_tournament_target_agreed_on_the_setup_is_kept(tmp_path) -> None:
+    """ARENA-5: a tournament plays to an agreed target, default 10. The setup offers it;
+    a carried-on game and the next games keep it; a journal without one resumes at 10."""
+    from tabletop.games.math_arena import Tournament
+    from tabletop.store import FILE_NAME, Journal
+
+    path = tmp_path / FILE_NAME
+    app = make_app(journal=Journal(path))
+    auto = Autoplayer(app)
+    auto.tap("game.math-arena")
+    setup = app.stack.top
+    assert isinstance(setup, FormScene) and setup.options == {"target": "10"}
+    auto.tap("target.15")
+    auto.tap("start")
+    scene = app.stack.top
+    assert isinstance(scene, ArenaScene) and scene.play.tournament.target == 15
+    (saved,) = Journal(path).unfinished("app")
+    assert saved.meta["app"]["tournament"]["target"] == 15
+    _, _, again = carry_on(path)
+    assert again.play.tournament.target == 15
+    assert "Tournament: first to 15 points, 1 played." in again.outcome().lines
+    assert again.next_game().play.tournament.target == 15  # type: ignore[attr-defined]
+    # won: "Play again" starts a new tournament to the same target
+    again.play.tournament = Tournament(2, target=15, points=(14, 0), games=6)
+    new = again.next_game()
+    assert isinstance(new, ArenaScene) and new.play.tournament == Tournament(2, target=15)
+    # a journal from before the target was agreed (no tournament kept) plays to 10
+    old = {key: value for key, value in saved.meta["app"].items() if key != "tournament"}
+    assert ArenaScene(app.ctx, again.save.seats, old).play.tournament.target == 10

@@ -43,9 +43,11 @@ from tabletop.ui.scenes.form import (
     REAL,
     VIRTUAL,
     Cards,
+    Choice,
     FormScene,
     FormSpec,
     FormValues,
+    OptionRow,
     Preset,
     Seats,
 )
@@ -66,6 +68,7 @@ HOW = {
     "Q": "Queen: bigger \u00f7 smaller. The remainder counts.",
     "J": "Jack: the bigger card minus the smaller.",
 }
+TARGETS = (5, 10, 15, 20)  # the tournament's targets the setup offers (ARENA-5)
 
 
 def card_label(card: str) -> str:
@@ -296,9 +299,7 @@ class ArenaScene(TableScene):
     def tournament_after(self) -> Tournament:
         """The tournament with this game's places counted (a new one after one is won)."""
         result, t = self.play.standings(), self.play.tournament
-        return (
-            t if not t.over else Tournament(self.play.players, target=TOURNAMENT_TARGET)
-        ).record(result)
+        return (t if not t.over else Tournament(self.play.players, target=t.target)).record(result)
 
     def outcome(self) -> Outcome:
         """Most operator cards wins (ARENA-5); the tournament's points on the right."""
@@ -326,7 +327,7 @@ class ArenaScene(TableScene):
         """The next game of the tournament ("Play again"): the same seats, a new seed."""
         t = self.tournament_after()
         seed = game_seed(self.ctx, below=1 << 30)
-        tournament = None if t.over else tournament_record(t)
+        tournament = {"target": t.target} if t.over else tournament_record(t)  # a new one
         return ArenaScene(
             self.ctx, self.save.seats, {**self.save.app, "seed": seed, "tournament": tournament}
         )
@@ -494,7 +495,12 @@ def resume_scene(
 
 def _start(ctx: Context, values: FormValues) -> Scene:
     cards = "virtual" if values.virtual else "table"
-    app = {"cards": cards, "level": values.level, "seed": game_seed(ctx, below=1 << 30)}
+    app = {
+        "cards": cards,
+        "level": values.level,
+        "seed": game_seed(ctx, below=1 << 30),
+        "tournament": {"target": int(values.options.get("target", TOURNAMENT_TARGET))},
+    }  # the tournament's target agreed on the setup (ARENA-5)
     return ArenaScene(ctx, values.seats, app)
 
 
@@ -513,6 +519,14 @@ SETUP = FormSpec(
         shared_level=True,
     ),
     cards=Cards(),
+    options=(
+        OptionRow(
+            "target",
+            "Play to",
+            tuple(Choice(str(n), f"{n} points") for n in TARGETS),
+            str(TOURNAMENT_TARGET),
+        ),
+    ),
     modes=(("cards", Preset(cards=REAL)), ("virtual", Preset(cards=VIRTUAL))),
     replace=True,
 )
