@@ -436,12 +436,14 @@ class ArenaScene(TableScene):
         painter.box(surface, row, p.panel, border, width, m.u(8))
         chip = pygame.Rect(row.left + m.u(5), row.top + m.u(5), m.u(34), row.height - m.u(10))
         size, count_size, pad = seat_text(painter, row.height)
-        top, name = row.top + pad, play.name(seat)
-        painter.seat_name(surface, chip, seat, name, size, m.u(118), gap=8, y=top, anchor="topleft")
-        x = chip.right + m.u(8)
+        top, name, x = row.top + pad, play.name(seat), chip.right + m.u(8)
+        room = row.left + m.u(192) - x  # the name runs on to the cards; the LED is below
+        painter.seat_name(surface, chip, seat, name, size, room, gap=8, y=top, anchor="topleft")
         count, at = f"{len(play.state.won[seat])} won", (x, row.bottom - pad)
-        painter.text(surface, count, at, count_size, p.muted, bold=True, anchor="bottomleft")
-        centre = (row.left + m.u(176), row.centery)
+        count_rect = painter.text(
+            surface, count, at, count_size, p.muted, bold=True, anchor="bottomleft"
+        )
+        centre = (row.left + m.u(176), count_rect.centery)  # the LED's dot, on the count's line
         if seat in play.lit():
             pygame.draw.circle(surface, p.selected, centre, m.u(9))
         pygame.draw.circle(surface, p.line, centre, m.u(9), 2)
