@@ -37,17 +37,16 @@ from tabletop.ui.games.math_arena.play import GAME, TOURNAMENT_TARGET, ArenaPlay
 from tabletop.ui.messages import child_message, names_joined
 from tabletop.ui.results import GameResults, Outcome, outcome_of
 from tabletop.ui.saves import GameSave, game_seed, one_write, seats_of
+from tabletop.ui.scenes import form
 from tabletop.ui.scenes.form import (
     CHILD,
     EMPTY,
     REAL,
     VIRTUAL,
     Cards,
-    Choice,
     FormScene,
     FormSpec,
     FormValues,
-    OptionRow,
     Preset,
     Seats,
 )
@@ -522,10 +521,10 @@ SETUP = FormSpec(
     ),
     cards=Cards(),
     options=(
-        OptionRow(
+        form.OptionRow(
             "target",
             "Play to",
-            tuple(Choice(str(n), f"{n} points") for n in TARGETS),
+            tuple(form.Choice(str(n), f"{n} points") for n in TARGETS),
             str(TOURNAMENT_TARGET),
         ),
     ),
