@@ -843,6 +843,21 @@ def test_math_arena_child_takes_back_by_touch_and_the_ready_tiles_show() -> None
     assert isinstance(app.stack.top, HandPicker)  # the hand again, to pick anew
 
 
+def drawn_texts(app, monkeypatch) -> list[tuple[str, int, pygame.Rect]]:
+    """The app drawn once: each text with its size and where it went."""
+    drawn: list[tuple[str, int, pygame.Rect]] = []
+    text = app.ctx.painter.text
+
+    def record(surface, words, pos, size=None, *args, **kw):
+        rect = text(surface, words, pos, size, *args, **kw)
+        drawn.append((words, size or app.ctx.metrics.text, rect))
+        return rect
+
+    monkeypatch.setattr(app.ctx.painter, "text", record)
+    app.draw()
+    return drawn
+
+
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_arena_five_seats_over_the_rotation_banner_fit_without_overlap(size, monkeypatch) -> None:
     """Five seats on the screen left above a station rotation's banner: each seat's name
@@ -860,16 +875,7 @@ def test_arena_five_seats_over_the_rotation_banner_fit_without_overlap(size, mon
     scene = app.stack.top
     assert isinstance(scene, ArenaScene) and app.ctx.metrics.height < size[1]
     seen(app, None, "operator", "JH")
-    drawn: list[tuple[str, int, pygame.Rect]] = []
-    text = app.ctx.painter.text
-
-    def record(surface, words, pos, size=None, *args, **kw):
-        rect = text(surface, words, pos, size, *args, **kw)
-        drawn.append((words, size or app.ctx.metrics.text, rect))
-        return rect
-
-    monkeypatch.setattr(app.ctx.painter, "text", record)
-    app.draw()
+    drawn = drawn_texts(app, monkeypatch)
     box = scene.message_rect
     for seat, row in enumerate(scene.rows):
         name, count = (
@@ -962,3 +968,53 @@ def test_arena_a_wrong_value_shows_the_answer_and_still_the_next_step() -> None:
         "Player 1 and Player 3: tap your row and say your value, or tap Who wins?"
     )
     assert app.ctx.sounds.played[-1] == "wrong"
+
+
+def test_arena_tournament_target_agreed_on_the_setup_is_kept(tmp_path) -> None:
+    """ARENA-5: a tournament plays to an agreed target, default 10. The setup offers it;
+    a carried-on game and the next games keep it; a journal without one resumes at 10."""
+    from tabletop.games.math_arena import Tournament
+    from tabletop.store import FILE_NAME, Journal
+
+    path = tmp_path / FILE_NAME
+    app = make_app(journal=Journal(path))
+    auto = Autoplayer(app)
+    auto.tap("game.math-arena")
+    setup = app.stack.top
+    assert isinstance(setup, FormScene) and setup.options == {"target": "10"}
+    auto.tap("target.15")
+    auto.tap("start")
+    scene = app.stack.top
+    assert isinstance(scene, ArenaScene) and scene.play.tournament.target == 15
+    (saved,) = Journal(path).unfinished("app")
+    assert saved.meta["app"]["tournament"]["target"] == 15
+    _, _, again = carry_on(path)
+    assert again.play.tournament.target == 15
+    assert "Tournament: first to 15 points, 1 played." in again.outcome().lines
+    assert again.next_game().play.tournament.target == 15  # type: ignore[attr-defined]
+    # won: "Play again" starts a new tournament to the same target
+    again.play.tournament = Tournament(2, target=15, points=(14, 0), games=6)
+    new = again.next_game()
+    assert isinstance(new, ArenaScene) and new.play.tournament == Tournament(2, target=15)
+    # a journal from before the target was agreed (no tournament kept) plays to 10
+    old = {key: value for key, value in saved.meta["app"].items() if key != "tournament"}
+    assert ArenaScene(app.ctx, again.save.seats, old).play.tournament.target == 10
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_arena_long_names_are_whole_in_five_seat_rows(size, monkeypatch) -> None:
+    """A seat's name runs on to its cards (the LED's dot sits on the count's line), so
+    names like Bartholomew are whole, not cut, at 16 px or more, and clear of the dot."""
+    app = make_app(size)
+    names = ["Bartholomew", "Christopherson", "Maximilian Alex", "Jo", "Anastasia"]
+    scene = ArenaScene(app.ctx, [(name, False) for name in names], {"seed": 3})
+    app.stack.push(scene)
+    app.step()
+    drawn = drawn_texts(app, monkeypatch)
+    for seat, name in enumerate(names):
+        row = scene.rows[seat]
+        ((words, px, rect),) = [d for d in drawn if d[2].colliderect(row) and d[0][:2] == name[:2]]
+        ((_, _, count),) = [d for d in drawn if d[2].colliderect(row) and d[0] == "0 won"]
+        assert words == name and px >= 16
+        assert rect.right <= scene.target(f"card.{seat}.0").rect.left  # clear of the cards
+        assert rect.bottom <= count.top  # above the count's line, where the LED's dot is

@@ -473,3 +473,32 @@ def test_arena_another_operator_card_in_the_round_says_what_to_do() -> None:
     play.undo()
     play.cards_seen(None, "operator", ["QS"])
     assert play.state.operator == "QS" and play.phase == "ready"
+
+
+def test_arena_five_players_last_two_cards_go_down_without_a_pick() -> None:
+    """Rule book, 5 players: each 4th round is just the last two cards in hand. The engine
+    leaves one play, so the seat's press puts them down; before it, the child picks."""
+    play, clock, _ = table(5, cards="virtual")
+    for _ in range(3):  # rounds 1 to 3: a hand to pick from
+        for seat in range(5):
+            hand = play.state.hands[seat]
+            assert play.press(seat, clock.now) is True and not play.ready[seat]
+            play.pick(seat, (hand[0], hand[1]))
+        clock.now += COUNTDOWN
+        assert play.tick() and play.phase == "reveal"
+        play.score()
+        assert play.next_round() is False
+    assert play.round_label == (1, 4) and all(len(h) == 2 for h in play.state.hands)
+    hand = play.state.hands[0]
+    assert play.press(0, clock.now) is False and play.ready[0]  # no picker asked
+    assert play.picks[0] == (hand[0], hand[1])
+    assert (
+        play.message
+        == "P1 puts down the last two cards. Waiting for P2, P3, P4 and P5 to press their button."
+    )
+    for seat in range(1, 5):
+        assert play.press(seat, clock.now) is False
+    clock.now += COUNTDOWN
+    assert play.tick() and play.pairs[0] == list(hand)
+    play.score()
+    assert play.phase == "result" and play.state.set_number == 2

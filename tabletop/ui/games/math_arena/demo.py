@@ -70,9 +70,11 @@ def run_demo(
         key = f"{len(game.match.history)}:{game.round_label}"  # the child's picks and answers
         if phase == "ready" and child and not game.ready[0]:  # the child picks on screen
             run.tap("seat.0")
-            for card in random.Random(f"{seed}:child-pick:{key}").sample(sorted(st.hands[0]), 2):
-                run.tap(f"hand.{card}")
-            run.tap("put")
+            if not game.ready[0]:  # else the last two cards went down at once
+                pick = random.Random(f"{seed}:child-pick:{key}").sample(sorted(st.hands[0]), 2)
+                for card in pick:
+                    run.tap(f"hand.{card}")
+                run.tap("put")
         elif phase == "ready":  # the bots press their buttons
             run.wait(BOT_STAGGER)
             for seat in sorted(set(s for s in range(players) if game.ready[s]) - announced):

@@ -297,7 +297,8 @@ class ArenaPlay(TableController):
 
     def press(self, seat: int, at: float) -> bool:
         """A seat's button: True when the child is to pick two cards on the screen first
-        (virtual cards, then :meth:`pick`); refused in the wrong phase."""
+        (virtual cards, then :meth:`pick`; a hand the engine leaves one play, the last two
+        cards, goes down at once); refused in the wrong phase."""
         if not 0 <= seat < self.players:
             self.refuse("arena.ui.no_such_seat", f"seat {seat + 1} pressed; {self.players} play")
         elif self.phase in PRESS_WRONG:
@@ -306,7 +307,11 @@ class ArenaPlay(TableController):
             code = "arena.ui.bot_button" if self.is_bot(seat) else "arena.ui.ready_change"
             self.refuse(code, f"seat {seat + 1} pressed again", seat)
         elif self.cards == "virtual":
-            return True
+            plays = GAME.legal_actions(self.state, seat)
+            if len(plays) != 1 or not isinstance(plays[0], Choose):
+                return True
+            self.picks[seat] = plays[0].cards  # the last two cards: the engine says so
+            self.seat_ready(seat, "arena.said.last_two")
         else:
             self.seat_ready(seat)
         return False
@@ -343,7 +348,7 @@ class ArenaPlay(TableController):
         log.info("math-arena: seat %d takes back their ready press", seat + 1)
         self.say(f"{self.name(seat)}: {child_message('arena.ui.changed')}")
 
-    def seat_ready(self, seat: int) -> None:
+    def seat_ready(self, seat: int, said: str = "arena.said.ready") -> None:
         self.ready[seat] = True
         self.sound("tap")
         log.info("math-arena: seat %d ready", seat + 1)
@@ -352,7 +357,7 @@ class ArenaPlay(TableController):
             self.countdown_end = self.clock() + COUNTDOWN
             self.say(child_message(AGAIN["countdown"]))
         else:
-            self.say(child_message("arena.said.ready", name=self.name(seat), what=self.next_step()))
+            self.say(child_message(said, name=self.name(seat), what=self.next_step()))
 
     def countdown_left(self) -> int:
         if self.countdown_end is None:

@@ -37,6 +37,7 @@ from tabletop.ui.games.math_arena.play import GAME, TOURNAMENT_TARGET, ArenaPlay
 from tabletop.ui.messages import child_message, names_joined
 from tabletop.ui.results import GameResults, Outcome, outcome_of
 from tabletop.ui.saves import GameSave, game_seed, one_write, seats_of
+from tabletop.ui.scenes import form
 from tabletop.ui.scenes.form import (
     CHILD,
     EMPTY,
@@ -66,6 +67,7 @@ HOW = {
     "Q": "Queen: bigger \u00f7 smaller. The remainder counts.",
     "J": "Jack: the bigger card minus the smaller.",
 }
+TARGETS = (5, 10, 15, 20)  # the tournament's targets the setup offers (ARENA-5)
 
 
 def card_label(card: str) -> str:
@@ -296,9 +298,7 @@ class ArenaScene(TableScene):
     def tournament_after(self) -> Tournament:
         """The tournament with this game's places counted (a new one after one is won)."""
         result, t = self.play.standings(), self.play.tournament
-        return (
-            t if not t.over else Tournament(self.play.players, target=TOURNAMENT_TARGET)
-        ).record(result)
+        return (t if not t.over else Tournament(self.play.players, target=t.target)).record(result)
 
     def outcome(self) -> Outcome:
         """Most operator cards wins (ARENA-5); the tournament's points on the right."""
@@ -326,7 +326,7 @@ class ArenaScene(TableScene):
         """The next game of the tournament ("Play again"): the same seats, a new seed."""
         t = self.tournament_after()
         seed = game_seed(self.ctx, below=1 << 30)
-        tournament = None if t.over else tournament_record(t)
+        tournament = {"target": t.target} if t.over else tournament_record(t)  # a new one
         return ArenaScene(
             self.ctx, self.save.seats, {**self.save.app, "seed": seed, "tournament": tournament}
         )
@@ -435,12 +435,14 @@ class ArenaScene(TableScene):
         painter.box(surface, row, p.panel, border, width, m.u(8))
         chip = pygame.Rect(row.left + m.u(5), row.top + m.u(5), m.u(34), row.height - m.u(10))
         size, count_size, pad = seat_text(painter, row.height)
-        top, name = row.top + pad, play.name(seat)
-        painter.seat_name(surface, chip, seat, name, size, m.u(118), gap=8, y=top, anchor="topleft")
-        x = chip.right + m.u(8)
+        top, name, x = row.top + pad, play.name(seat), chip.right + m.u(8)
+        room = row.left + m.u(192) - x  # the name runs on to the cards; the LED is below
+        painter.seat_name(surface, chip, seat, name, size, room, gap=8, y=top, anchor="topleft")
         count, at = f"{len(play.state.won[seat])} won", (x, row.bottom - pad)
-        painter.text(surface, count, at, count_size, p.muted, bold=True, anchor="bottomleft")
-        centre = (row.left + m.u(176), row.centery)
+        count_rect = painter.text(
+            surface, count, at, count_size, p.muted, bold=True, anchor="bottomleft"
+        )
+        centre = (row.left + m.u(176), count_rect.centery)  # the LED's dot, on the count's line
         if seat in play.lit():
             pygame.draw.circle(surface, p.selected, centre, m.u(9))
         pygame.draw.circle(surface, p.line, centre, m.u(9), 2)
@@ -494,7 +496,12 @@ def resume_scene(
 
 def _start(ctx: Context, values: FormValues) -> Scene:
     cards = "virtual" if values.virtual else "table"
-    app = {"cards": cards, "level": values.level, "seed": game_seed(ctx, below=1 << 30)}
+    app = {
+        "cards": cards,
+        "level": values.level,
+        "seed": game_seed(ctx, below=1 << 30),
+        "tournament": {"target": int(values.options.get("target", TOURNAMENT_TARGET))},
+    }  # the tournament's target agreed on the setup (ARENA-5)
     return ArenaScene(ctx, values.seats, app)
 
 
@@ -513,6 +520,14 @@ SETUP = FormSpec(
         shared_level=True,
     ),
     cards=Cards(),
+    options=(
+        form.OptionRow(
+            "target",
+            "Play to",
+            tuple(form.Choice(str(n), f"{n} points") for n in TARGETS),
+            str(TOURNAMENT_TARGET),
+        ),
+    ),
     modes=(("cards", Preset(cards=REAL)), ("virtual", Preset(cards=VIRTUAL))),
     replace=True,
 )
