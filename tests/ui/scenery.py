@@ -113,6 +113,23 @@ def make_app(
     return app
 
 
+def drawn_texts(painter: Any, draw: Callable[[], object]) -> list[tuple[str, int]]:
+    """The (text, size) pairs ``painter`` renders while ``draw()`` runs."""
+    fonts, got = painter.fonts, []
+    render = fonts.render
+
+    def recording(text: str, size: int, *args: Any, **kw: Any) -> pygame.Surface:
+        got.append((text, size))
+        return render(text, size, *args, **kw)
+
+    fonts.render = recording
+    try:
+        draw()
+    finally:
+        fonts.render = render
+    return got
+
+
 def is_undo_pad(scene: object) -> bool:
     """The one teacher PIN pad, asked to take back a step."""
     return isinstance(scene, PinPad) and scene.purpose == "undo"

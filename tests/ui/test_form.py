@@ -468,3 +468,16 @@ def test_form_back_leaves_the_setup() -> None:
 def test_form_spec_refuses_what_cannot_work(make, words) -> None:
     with pytest.raises(ValueError, match=words):
         make()
+
+
+def test_form_empty_seat_tile_beside_four_players_is_16px_or_more() -> None:
+    """Mathe-Meister with four players: five tiles and the stepper share the row, and the
+    empty tile's "tap to add" takes two lines rather than 15 px (issue 21)."""
+    from tabletop.ui.games.mathe_meister.setup import SETUP
+
+    app, auto = form_app(SETUP)
+    for _ in range(3):
+        auto.tap("players.+")
+    form = app.stack.top
+    assert isinstance(form, FormScene) and form.target("seat.4").caption == "tap to add"
+    check_page(app, form)
