@@ -23,7 +23,7 @@ from tabletop.ui.scenes.roster import (
     TypedName,
 )
 from tabletop.ui.scenes.settings import SettingsScene
-from tests.ui.scenery import SIZES, drawn_texts, make_app
+from tests.ui.scenery import SIZES, long_name_on_two_lines, make_app
 
 CLASS = "id,name,group\nS1,Ada Lovelace,Red\nS2,Alan Turing,Red\nS3,Grace Hopper,Blue\n"
 
@@ -350,12 +350,4 @@ def test_class_list_student_grid_keeps_student_type() -> None:
 def test_class_list_long_names_take_two_lines_at_16px_or_more() -> None:
     """A 26-letter name shrank to 14 px at 800x480 (issue 21): it takes two lines."""
     app, scene, _ = open_list()
-    Roster(app.ctx.journal).add("Maximiliane Wolkenstein-Ha", "Red")
-    scene.grid.set_students(Roster(app.ctx.journal).students())
-    scene.layout(app.ctx.metrics)
-    got = drawn_texts(app.ctx.painter, lambda: app.step(force_draw=True))
-    assert [t for t, _ in got if t.startswith(("Maxi", "Wolk"))] == [
-        "Maximiliane",
-        "Wolkenstein-Ha",
-    ]
-    assert min(size for text, size in got if text.strip()) >= 16
+    long_name_on_two_lines(app, scene)
