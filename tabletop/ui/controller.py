@@ -16,8 +16,9 @@ class Ask:
     """A question a controller asks, for its scene to show
     (:meth:`~tabletop.ui.table.TableScene.ask_about`): ``choices`` are (key, label) pairs
     on a grid ``columns`` wide and ``rows`` high, a choice's ``captions`` line under its
-    label; with ``yes_no`` the two choices are the labels of "yes" and "no". ``key`` says
-    what the answer is for, ``given`` what it is about (a line, what was chosen before)."""
+    label; with ``yes_no`` the two choices are the labels of "yes" and "no"; with ``cards``
+    they are cards, drawn as the table draws them. ``key`` says what the answer is for,
+    ``given`` what it is about (a line, what was chosen before)."""
 
     key: str
     title: str
@@ -27,6 +28,7 @@ class Ask:
     given: tuple[Any, ...] = ()
     captions: tuple[tuple[str, str], ...] = ()
     yes_no: bool = False
+    cards: bool = False
 
 
 class TableController:

@@ -192,13 +192,15 @@ class GameResults(Scene):
         size = max(
             m.text, min(m.big, step - m.u(14) - (m.u(10) if any(r.stars for r in rows) else 0))
         )
+        widest = max((painter.fonts.width(ordinal(r.place), size, True) for r in rows), default=0)
+        chip_x = area.left + max(m.u(64), widest + m.u(8))  # "2nd" clear of its chip
         for i, row in enumerate(rows):
             y = area.top + i * step
             mid = y + step // 2
             painter.text(
                 surface, ordinal(row.place), (area.left, mid), size, bold=True, anchor="midleft"
             )
-            chip = pygame.Rect(area.left + m.u(64), y + m.u(4), m.u(34), step - m.u(8))
+            chip = pygame.Rect(chip_x, y + m.u(4), m.u(34), step - m.u(8))
             painter.seat_chip(surface, chip, row.seat, size=m.small)
             name_x = chip.right + m.u(10)
             score_w = painter.fonts.width(row.score, size, True)

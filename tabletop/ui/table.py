@@ -22,7 +22,7 @@ from tabletop.ui.results import GameResults, Outcome
 from tabletop.ui.saves import GameSave, one_write
 from tabletop.ui.scenes.common import ask_leave, go_home, press_button
 from tabletop.ui.scenes.pin import PinPad
-from tabletop.ui.scenes.rules import RulesPage, RulesScene, ask_dialog
+from tabletop.ui.scenes.rules import Face, RulesPage, RulesScene, ask_dialog
 from tabletop.ui.widgets import Button, hit
 
 log = logging.getLogger(__name__)
@@ -70,6 +70,7 @@ class TableScene(Scene):
     step_after = False  # the instruction line says the next step after the message too
     bot_pause = BOT_PAUSE
     results_at_end = False  # hand over to the results the moment the game is over
+    card_face: Face | None = None  # draws a card on the table: its pickers draw them so
     heard = ""  # what the instruction line last said aloud: a sentence, or a step
 
     def __init__(
@@ -265,7 +266,7 @@ class TableScene(Scene):
         (:func:`~tabletop.ui.scenes.rules.ask_dialog`); the key chosen comes back to
         :meth:`answered` with ``("ask", ask)``."""
         if ask is not None:
-            self.ask(("ask", ask), ask_dialog(self.ctx, ask))
+            self.ask(("ask", ask), ask_dialog(self.ctx, ask, self.card_face))
 
     def leave(self) -> None:
         self.ask(("leave",), ask_leave(self.ctx))

@@ -364,25 +364,58 @@ class Painter:
         if b.selected and not toggle:
             pygame.draw.rect(surface, p.selected, b.rect.inflate(6, 6), self.m.u(4), radius)
         size = b.size or self.m.text
-        inner = b.rect.width - self.m.u(10)
+        inner, tall = b.rect.width - self.m.u(10), b.rect.height - self.m.u(8)
         if b.caption:
-            cap_size = self.fit_size(b.caption, self.m.small, inner)
-            room = b.rect.height - cap_size - self.m.u(8)
-            label_size = self.fit_size(b.label, min(size, int(room * 0.9)), inner, bold=True)
-            label_h = self.fonts.font(label_size, True).get_ascent()
-            cap_h = self.fonts.font(cap_size).get_ascent()
-            gap = self.m.u(3)
-            top = b.rect.centery - (label_h + gap + cap_h) // 2
-            # sizes fitted above (the layout needs them): only cut what still does not fit
-            lines = ((b.label, label_size, label_h, True), (b.caption, cap_size, cap_h, False))
-            for text, text_size, height, bold in lines:
-                top += height
-                text = self.ellipsis(text, text_size, inner, bold)
-                pos = (b.rect.centerx, top)
-                self.text(surface, text, pos, text_size, ink, bold=bold, anchor="midbottom")
-                top += gap
+            least = self.fonts.font(self.least).get_ascent() + self.m.u(3)  # room for a label
+            notes, cap_size = self.fit_lines(b.caption, self.m.small, inner, tall - least)
+            room = b.rect.height - len(notes) * cap_size - self.m.u(8)
+            below = len(notes) * (self.fonts.font(cap_size).get_ascent() + self.m.u(3))
+            top = min(size, int(room * 0.9))
+            words, label_size = self.fit_lines(b.label, top, inner, tall - below, bold=True)
+            lines = [*((word, label_size, True) for word in words)]
+            lines += [(note, cap_size, False) for note in notes]
+            self.lines(surface, lines, b.rect, ink)
         elif b.label:
-            self.label(surface, b.label, b.rect, size, ink, self.m.u(10))
+            words, label_size = self.fit_lines(b.label, size, inner, tall, bold=True)
+            if len(words) > 1:
+                self.lines(surface, [(word, label_size, True) for word in words], b.rect, ink)
+            else:
+                self.label(surface, b.label, b.rect, size, ink, self.m.u(10))
+
+    def fit_lines(
+        self, text: str, size: int, width: int, height: int, bold: bool = False
+    ) -> tuple[list[str], int]:
+        """``text`` on one line at the largest size up to ``size`` that fits ``width``, if
+        that is not below :attr:`least`; else on two lines broken between words, at the
+        largest size down to :attr:`least` where they fit ``width`` and ``height``; else
+        on one line, shrunk (to 60 %) and cut with "…" where it still does not fit."""
+        one = self.fit_size(text, size, width, bold)
+        if one >= min(size, self.least):
+            return [text], one
+        for two in range(size, self.least - 1, -1):
+            lines = self.wrap(text, two, width, bold)
+            high = 2 * self.fonts.font(two, bold).get_ascent() + self.m.u(3)
+            if len(lines) == 2 and " ".join(lines).split() == text.split() and high <= height:
+                return lines, two
+        return [text], one
+
+    def lines(
+        self,
+        surface: pygame.Surface,
+        lines: Sequence[tuple[str, int, bool]],
+        rect: pygame.Rect,
+        ink: Color,
+    ) -> None:
+        """``lines`` (text, size, bold) one under another, centred on ``rect``; each cut
+        with "…" if it is wider than ``rect`` less a margin."""
+        inner, gap = rect.width - self.m.u(10), self.m.u(3)
+        heights = [self.fonts.font(size, bold).get_ascent() for _, size, bold in lines]
+        top = rect.centery - (sum(heights) + gap * (len(lines) - 1)) // 2
+        for (text, size, bold), height in zip(lines, heights, strict=True):
+            top += height
+            text = self.ellipsis(text, size, inner, bold)
+            self.text(surface, text, (rect.centerx, top), size, ink, bold=bold, anchor="midbottom")
+            top += gap
 
     def buttons(self, surface: pygame.Surface, buttons: Sequence[Button]) -> None:
         for b in buttons:

@@ -113,6 +113,39 @@ def make_app(
     return app
 
 
+def drawn_texts(painter: Any, draw: Callable[[], object]) -> list[tuple[str, int]]:
+    """The (text, size) pairs ``painter`` renders while ``draw()`` runs."""
+    fonts, got = painter.fonts, []
+    render = fonts.render
+
+    def recording(text: str, size: int, *args: Any, **kw: Any) -> pygame.Surface:
+        got.append((text, size))
+        return render(text, size, *args, **kw)
+
+    fonts.render = recording
+    try:
+        draw()
+    finally:
+        fonts.render = render
+    return got
+
+
+def long_name_on_two_lines(app: App, scene: Any) -> None:
+    """A 26-letter name added to the class list shows on ``scene``'s name grid in two
+    lines of whole words, and no text on it is under 16 px (issue 21)."""
+    from tabletop.classroom.roster import Roster
+
+    Roster(app.ctx.journal).add("Maximiliane Wolkenstein-Ha", "Red")
+    scene.grid.set_students(Roster(app.ctx.journal).students())
+    scene.layout(app.ctx.metrics)
+    got = drawn_texts(app.ctx.painter, lambda: app.step(force_draw=True))
+    assert [t for t, _ in got if t.startswith(("Maxi", "Wolk"))] == [
+        "Maximiliane",
+        "Wolkenstein-Ha",
+    ]
+    assert min(size for text, size in got if text.strip()) >= 16
+
+
 def is_undo_pad(scene: object) -> bool:
     """The one teacher PIN pad, asked to take back a step."""
     return isinstance(scene, PinPad) and scene.purpose == "undo"

@@ -122,3 +122,29 @@ def test_dialog_kept_beside_cards_goes_to_the_roomier_side_and_its_pad_keys_stay
     app.stack.push(narrow)
     app.step()
     assert narrow.panel.width < middle.panel.width and narrow.target("cancel").label == "\u2715"
+
+
+def test_choice_grid_card_asks_draw_the_cards_as_the_table_does() -> None:
+    """Math Attack's picker that sets a card right drew minus cards black, as labels,
+    while the table draws them red: an ``Ask`` of cards is drawn with the table scene's
+    ``card_face`` (as Math Arena's pickers are), its other asks as buttons."""
+    from tabletop.games.math_attack import RED
+    from tabletop.ui.controller import Ask
+    from tabletop.ui.games.math_attack.table import AttackScene
+    from tabletop.ui.scenes.rules import ask_dialog
+    from tests.ui.scenery import build
+
+    app = build("math-attack-table-touch", (800, 480))
+    grid = app.stack.top
+    assert isinstance(grid, ChoiceGrid) and grid.face is not None
+
+    def red(name: str) -> float:
+        app.draw()
+        rect = app.stack.top.target(name).rect
+        pixels = pygame.surfarray.array3d(app.canvas.subsurface(rect))
+        return float(((pixels[..., 0] > 150) & (pixels[..., 1] < 80)).mean())
+
+    assert red(f"choice.{RED[4]}") > 0.01  # -5: red, as on the line
+    assert red(f"choice.{grid.choices[4][0]}") == 0  # +5: black
+    words = Ask("where", "Which line?", (("0", "Mine"), ("1", "Theirs")))
+    assert ask_dialog(app.ctx, words, AttackScene.card_face).face is None

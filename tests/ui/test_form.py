@@ -468,3 +468,31 @@ def test_form_back_leaves_the_setup() -> None:
 def test_form_spec_refuses_what_cannot_work(make, words) -> None:
     with pytest.raises(ValueError, match=words):
         make()
+
+
+def test_form_empty_seat_tile_beside_four_players_is_16px_or_more() -> None:
+    """Mathe-Meister with four players: five tiles and the stepper share the row, and the
+    empty tile's "tap to add" takes two lines rather than 15 px (issue 21)."""
+    from tabletop.ui.games.mathe_meister.setup import SETUP
+
+    app, auto = form_app(SETUP)
+    for _ in range(3):
+        auto.tap("players.+")
+    form = app.stack.top
+    assert isinstance(form, FormScene) and form.target("seat.4").caption == "tap to add"
+    check_page(app, form)
+
+
+def test_form_real_cards_refused_with_a_bot_say_what_to_do() -> None:
+    """ "Bots play with virtual cards." said why Real cards is off, not what to do; the
+    way it says works: the bot's seat given to a child, real cards can be chosen."""
+    app, auto = form_app(math_arena.SETUP)
+    form = app.stack.top
+    assert isinstance(form, FormScene)
+    pick(auto, 1, "bot.easy")
+    tap_off(app, form, "cards.real")
+    assert form.message.endswith("For real cards, tap the bot and choose a child.")
+    assert form.message.startswith("A bot can't hold real cards")
+    pick(auto, 1, "child")
+    auto.tap("cards.real")
+    assert form.values().cards == "real"

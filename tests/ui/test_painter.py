@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tabletop.ui.widgets import Button
-from tests.ui.scenery import make_app
+from tests.ui.scenery import drawn_texts, make_app
 
 LONG = "W" * 30  # the longest station name a plan takes (rotation.MAX_STATION_NAME)
 
@@ -45,6 +45,39 @@ def test_painter_button_label_never_spills_out_of_the_button(painter) -> None:
         for y in range(50, 120, 3)
     ]
     assert set(outside) == {(0, 0, 0)}
+
+
+def button_texts(painter, button: Button) -> list[tuple[str, int]]:
+    """The (text, size) pairs ``button`` renders."""
+    import pygame
+
+    return drawn_texts(painter, lambda: painter.button(pygame.Surface((800, 480)), button))
+
+
+@pytest.mark.parametrize("caption", ["", "Red \u00b7 S4"])
+def test_painter_button_label_takes_two_lines_before_it_goes_under_16px(painter, caption) -> None:
+    """A long name in the sign-in and class-list grids (issue 21: no text under 16 px at
+    800x480): two lines of whole words, not one line shrunk to 13 px."""
+    import pygame
+
+    name = "Maximiliane Wolkenstein-Ha"
+    b = Button("student.S1", pygame.Rect(0, 0, 218, 64), name, kind="choice", caption=caption)
+    got, under = button_texts(painter, b), [caption] if caption else []
+    assert min(size for _, size in got) >= painter.least == 16
+    assert [text for text, _ in got] == ["Maximiliane", "Wolkenstein-Ha", *under]
+    short = Button("student.S2", b.rect, "Bo", kind="choice", caption=caption)
+    assert [text for text, _ in button_texts(painter, short)] == ["Bo", *under]  # one line
+
+
+def test_painter_button_caption_takes_two_lines_before_it_goes_under_16px(painter) -> None:
+    """Mathe-Meister's empty seat tile beside four players is 88 px wide: "tap to add"
+    would be 15 px on one line."""
+    import pygame
+
+    b = Button("seat.4", pygame.Rect(0, 0, 88, 62), "Nobody", kind="choice", caption="tap to add")
+    got = button_texts(painter, b)
+    assert min(size for _, size in got) >= 16
+    assert " ".join(text for text, _ in got[1:]) == "tap to add"
 
 
 def test_painter_card_keeps_its_prints_inside_and_marks_outside(painter) -> None:

@@ -1,8 +1,10 @@
 """The one results scene (issue 21): an engine's result in words, drawn the same way."""
 
 from fractions import Fraction
+from typing import Any
 
 import pygame
+import pytest
 
 from tabletop.engine.protocol import Result
 from tabletop.ui.results import GameResults, outcome_of, title_of, winner_line
@@ -58,4 +60,32 @@ def test_results_scene_draws_at_both_sizes() -> None:
         scene.draw(window)
         assert scene.target("again") is not None and not scene.target("again").enabled
         assert pygame.Rect((0, 0), size).contains(scene.target("home").rect)
+    pygame.display.quit()
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1280, 720)])
+def test_results_place_words_stand_clear_of_the_seat_chips(size: tuple[int, int]) -> None:
+    """ "2nd" ended 1 px before its seat chip at 800x480 (issue 21: nothing touches)."""
+    from tabletop.ui.offscreen import offscreen
+
+    ctx, window = offscreen(size, 1)
+    scene = GameResults(ctx, outcome_of(result((5, 9, 2), (2, 1, 3)), NAMES), again=None)
+    ctx.stack.push(scene)
+    painter, places, chips = ctx.painter, {}, []
+    text, seat_chip = painter.text, painter.seat_chip
+
+    def placed(surface: pygame.Surface, words: str, *args: Any, **kw: Any) -> pygame.Rect:
+        places[words] = rect = text(surface, words, *args, **kw)
+        return rect
+
+    def chip(surface: pygame.Surface, rect: pygame.Rect, *args: Any, **kw: Any) -> None:
+        chips.append(rect)
+        seat_chip(surface, rect, *args, **kw)
+
+    painter.text, painter.seat_chip = placed, chip  # type: ignore[method-assign]
+    scene.draw(window)
+    gap = ctx.metrics.u(6)
+    assert len(chips) == 3
+    for place, rect in zip(("1st", "2nd", "3rd"), chips, strict=True):
+        assert places[place].right + gap <= rect.left, place
     pygame.display.quit()

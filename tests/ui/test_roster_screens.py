@@ -23,7 +23,7 @@ from tabletop.ui.scenes.roster import (
     TypedName,
 )
 from tabletop.ui.scenes.settings import SettingsScene
-from tests.ui.scenery import SIZES, make_app
+from tests.ui.scenery import SIZES, long_name_on_two_lines, make_app
 
 CLASS = "id,name,group\nS1,Ada Lovelace,Red\nS2,Alan Turing,Red\nS3,Grace Hopper,Blue\n"
 
@@ -355,3 +355,9 @@ def test_class_list_student_grid_keeps_student_type() -> None:
     assert grid.groups() == ["", "Red"]
     assert [s.id for s in grid.shown()] == ["S2", "S1"]
     assert StudentGrid.student_of("student.S1") == "S1" and StudentGrid.student_of("seat.1") is None
+
+
+def test_class_list_long_names_take_two_lines_at_16px_or_more() -> None:
+    """A 26-letter name shrank to 14 px at 800x480 (issue 21): it takes two lines."""
+    app, scene, _ = open_list()
+    long_name_on_two_lines(app, scene)

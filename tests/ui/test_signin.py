@@ -18,7 +18,7 @@ from tabletop.ui.autoplay import Autoplayer
 from tabletop.ui.input import CardSeen, CardsSeen, Key, Tap
 from tabletop.ui.scenes.roster import PickDialog
 from tabletop.ui.scenes.signin import SAYS, SignInScene, needs_sign_in
-from tests.ui.scenery import SIZES, Recorder, make_app
+from tests.ui.scenery import SIZES, Recorder, long_name_on_two_lines, make_app
 
 CLASS = """id,name,group
 S1,Ada Lovelace,Red
@@ -279,6 +279,13 @@ def test_signin_lists_the_rotations_group_first_and_picks_groups() -> None:
     auto.tap("group")
     auto.tap("cancel")  # cancelled: still Red
     assert scene.grid.group == "Red"
+
+
+def test_signin_long_names_take_two_lines_at_16px_or_more() -> None:
+    """A name over about 21 letters shrank to 13 px at 800x480 (issue 21): it takes two
+    lines of whole words."""
+    app, scene, _ = open_sign_in()
+    long_name_on_two_lines(app, scene)
 
 
 def test_signin_pages_through_a_long_class_list() -> None:

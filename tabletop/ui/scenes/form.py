@@ -150,7 +150,10 @@ class Cards:
     default: str = REAL
     with_bot: str | None = VIRTUAL
     without_bot: str | None = None
-    why_with_bot: str = "Bots play with virtual cards."
+    why_with_bot: str = (
+        "A bot can't hold real cards, so with a bot we play with virtual cards."
+        " For real cards, tap the bot and choose a child."
+    )
     why_without_bot: str = ""
     real_caption: str = "camera or touch"
     virtual_caption: str = "the device deals"

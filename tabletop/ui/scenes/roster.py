@@ -95,7 +95,7 @@ class StudentGrid(Paged):
         area = pygame.Rect(rect.left, rect.top + row_h + gap, rect.width, 0)
         area.height = rect.bottom - area.top
         rows = max(1, (area.height + gap) // (m.u(48) + gap))
-        h = min(row_h, (area.height + gap) // rows - gap)
+        h = min(m.u(64), (area.height + gap) // rows - gap)  # a long name: two lines
         page = self.paged(self.shown(), rows * columns)
         if self.pages > 1:
             right = rect.right

@@ -260,14 +260,18 @@ class ChoiceGrid(Paged, Dialog):
             painter.paragraph(surface, words, self.note_rect, m.small, ink)
 
 
-def ask_dialog(ctx: Context, ask: Ask) -> Dialog:
+def ask_dialog(ctx: Context, ask: Ask, face: Face | None = None) -> Dialog:
     """The dialog that shows ``ask``: a :class:`Confirm` for a yes/no question, else its
-    choices on a :class:`ChoiceGrid`; either pops with the key chosen, or None."""
+    choices on a :class:`ChoiceGrid` (cards drawn by ``face``); either pops with the key
+    chosen, or None."""
     if ask.yes_no:
         (_, yes), (_, no) = ask.choices
         return Confirm(ctx, ask.title, yes, no)
     columns, rows, captions = ask.columns, ask.rows, dict(ask.captions)
-    return ChoiceGrid(ctx, ask.title, ask.choices, columns=columns, rows=rows, captions=captions)
+    face = face if ask.cards else None
+    return ChoiceGrid(
+        ctx, ask.title, ask.choices, columns=columns, rows=rows, captions=captions, face=face
+    )
 
 
 __all__ = ["ChoiceGrid", "RulesPage", "RulesScene", "ask_dialog"]

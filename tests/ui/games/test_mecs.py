@@ -649,7 +649,7 @@ def test_mecs12_real_cards_turn_the_bots_and_their_level_off_with_the_reason() -
     button = setup.target("cards.real")
     assert not button.enabled  # seat 2 is a bot
     post(app, Tap(button.rect.center, app.ctx.clock(), "touch"))
-    assert setup.level == "easy" and "Bots play with virtual cards" in setup.message
+    assert setup.level == "easy" and "tap the bot and choose a child" in setup.message
     auto.tap("seat.1")
     auto.tap("choice.child")
     auto.tap("cards.real")

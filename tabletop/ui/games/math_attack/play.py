@@ -397,7 +397,7 @@ class AttackPlay(TableController):
         title = title or child_message("atk.ask.card", who=who, owner=owner)
         cards = tuple((c, face(c)[0]) for c in PICKER)
         words = tuple((c, face(c)[1]) for c in PICKER)
-        return Ask(what, title, cards, columns=10, rows=3, given=(line,), captions=words)
+        return Ask(what, title, cards, 10, 3, (line,), captions=words, cards=True)
 
     def tap_line(self, line: int) -> Ask | None:
         """A number line tapped: play the picked card (virtual), or say which card went

@@ -186,6 +186,7 @@ class AttackScene(TableScene):
     step_after = True
     results_at_end = True
     bot_pause = BOT_SECONDS
+    card_face = staticmethod(draw_card)
     play: AttackPlay
     save: GameSave  # always journaled
 
