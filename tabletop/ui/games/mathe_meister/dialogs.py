@@ -57,12 +57,15 @@ SWAPS_AFTER = "Swaps come after your two numbers and two signs."
 NO_FOURS = "Fear of Fours: the shop never makes a 4. Only a rolled 4 turns into 3 or 5."
 
 
-def ask_dice(scene: Table, mode: str, round_no: int, roll: Callable[[], tuple[int, int]]) -> None:
+def ask_dice(scene: Table, mode: str, round_no: int, roll: Callable[[], tuple[int, int]]) -> str:
     """Ask round ``round_no``'s dice over ``scene`` (camera, taps, or ``roll`` for virtual
-    dice); they come back to its ``answered`` with ``("dice",)``."""
+    dice); they come back to its ``answered`` with ``("dice",)``. Returns the mode the
+    dice screen opened in (taps where no camera is)."""
     title = f"Round {round_no} of {ROUNDS}: the dice"
     match_id = scene.save.id if scene.save is not None else None
-    scene.ask(("dice",), DiceScene(scene.ctx, title=title, mode=mode, roll=roll, match_id=match_id))
+    dice = DiceScene(scene.ctx, title=title, mode=mode, roll=roll, match_id=match_id)
+    scene.ask(("dice",), dice)
+    return dice.mode
 
 
 class StarPick(ChoiceGrid):
