@@ -291,6 +291,26 @@ def test_mm_solo_star_pick_in_the_last_round_says_only_a_coin_still_counts() -> 
     assert "last round" in pick.note and "10 points" in pick.note
 
 
+@pytest.mark.parametrize("size", [(800, 480), (1280, 720)], ids=str)
+def test_mm_solo_star_pick_why_in_the_last_round_agrees_with_its_note(size) -> None:
+    """MM-6, MM-11, MM-13: in round 8 the "Why?" of a star the device claimed says, as
+    the note under the powers does, that its Star Power cannot be used any more (was:
+    "it works from the next round on"), and it is shown whole at 16 px or more."""
+    from tests.ui.scenery import star_pick_in
+
+    app = make_app(size)
+    star_pick_in(app, ROUNDS)
+    pick = app.stack.top
+    assert isinstance(pick, StarPick) and pick.automatic
+    Autoplayer(app).tap("why", settle=False)
+    assert "next round" not in pick.message and "cannot be used" in pick.message
+    assert pick.message.startswith("Why? A round goes step by step")
+    painter, area = app.ctx.painter, pick.note_rect  # whole, at 16 px or more
+    rows = area.height // painter.fonts.font(16).get_linesize()
+    assert len(painter.wrap(pick.message, 16, area.width, False)) <= rows
+    app.screenshot(Path(f"/tmp/mm_shots/mm13_last_round_why_{size[0]}.png"))
+
+
 def test_solo_star_pick_a_star_power_with_none_left_is_off_and_says_why() -> None:
     """A Star Power whose every spot is circled cannot be circled again: its button is
     off, a tap on it says why, and the star waits for a power that is left."""
