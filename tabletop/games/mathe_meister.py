@@ -113,6 +113,12 @@ def line_name(line: str) -> str:
     return ("Row " if line[0] == "R" else "Column ") + line[1]
 
 
+def _a_power(kind: str) -> str:
+    """A Star Power of ``kind`` in a sentence, with the article said before it: "an x
+    Star Power" (x is said "ex"), "a coin Star Power", "a 6 Star Power"."""
+    return f"{'an' if kind == 'x' else 'a'} {kind} Star Power"
+
+
 ALL_CELLS = tuple((r, c) for r in range(SIZE) for c in range(SIZE))
 OPERAND_CELLS = tuple(cell for cell in ALL_CELLS if cell_kind(cell) == "operand")
 OPERATOR_CELLS = tuple(cell for cell in ALL_CELLS if cell_kind(cell) == "operator")
@@ -1019,7 +1025,7 @@ class MatheMeister(Game[MatheMeisterSettings, MatheMeisterState, Action]):
                 Event(
                     "mm.star_won",
                     f"{line_name(claim.line)}'s Bonus Star is yours: {value} points, "
-                    f"and a {claim.power} Star Power.",
+                    f"and {_a_power(claim.power)}.",
                     claim.seat,
                     {"line": claim.line, "points": value, "power": claim.power},
                 )
@@ -1291,7 +1297,7 @@ def _check_powers(
             )
         if used.count(kind) > circled.count(kind):
             raise BadInput(
-                "mm.power_not_circled", f"a {kind} Star Power is used but was never circled"
+                "mm.power_not_circled", f"{_a_power(kind)} is used but was never circled"
             )
     if settings.has("coinless") and "coin" in used:
         raise BadInput("mm.coinless", "Coinless: a coin Star Power cannot be spent")

@@ -461,6 +461,23 @@ def test_mm5_star_values(
     assert card.stars == value and card.total == before + value
 
 
+@pytest.mark.parametrize(("power", "said"), [("x", "an x"), ("coin", "a coin"), ("6", "a 6")])
+def test_mm5_a_star_won_says_its_star_power_with_the_right_article(
+    game: MatheMeister, settings: Any, layout: Layout, power: str, said: str
+) -> None:
+    """MM-5: the sentence of a star won names its Star Power as it is said aloud: "an x
+    Star Power" (x is said "ex"; was "a x"), "a coin Star Power"."""
+    state, _ = reach(
+        game,
+        game.new_game(settings(), 1),
+        line_targets(row_cells(1), "3+5+2x2", layout),
+        end_last=False,
+    )
+    state, events = game.apply(state, ClaimStar(0, "R1", power))
+    [won] = events_of(list(events), "mm.star_won")
+    assert won.text.endswith(f"5 points, and {said} Star Power.")
+
+
 @pytest.mark.parametrize(("first_at", "second_at", "winner"), [(200, 100, 1), (100, 200, 0)])
 def test_mm5_first_claimed_first_owned_by_timestamp(
     game: MatheMeister, settings: Any, first_at: int, second_at: int, winner: int

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pygame
 import pytest
 
 from tabletop import cli
@@ -291,6 +292,26 @@ def test_mm_solo_star_pick_in_the_last_round_says_only_a_coin_still_counts() -> 
     assert "last round" in pick.note and "10 points" in pick.note
 
 
+@pytest.mark.parametrize("size", [(800, 480), (1280, 720)], ids=str)
+def test_mm_solo_star_pick_why_in_the_last_round_agrees_with_its_note(size) -> None:
+    """MM-6, MM-11, MM-13: in round 8 the "Why?" of a star the device claimed says, as
+    the note under the powers does, that its Star Power cannot be used any more (was:
+    "it works from the next round on"), and it is shown whole at 16 px or more."""
+    from tests.ui.scenery import star_pick_in
+
+    app = make_app(size)
+    star_pick_in(app, ROUNDS)
+    pick = app.stack.top
+    assert isinstance(pick, StarPick) and pick.automatic
+    Autoplayer(app).tap("why", settle=False)
+    assert "next round" not in pick.message and "cannot be used" in pick.message
+    assert pick.message.startswith("Why? A round goes step by step")
+    painter, area = app.ctx.painter, pick.note_rect  # whole, at 16 px or more
+    rows = area.height // painter.fonts.font(16).get_linesize()
+    assert len(painter.wrap(pick.message, 16, area.width, False)) <= rows
+    app.screenshot(Path(f"/tmp/mm_shots/mm13_last_round_why_{size[0]}.png"))
+
+
 def test_solo_star_pick_a_star_power_with_none_left_is_off_and_says_why() -> None:
     """A Star Power whose every spot is circled cannot be circled again: its button is
     off, a tap on it says why, and the star waits for a power that is left."""
@@ -478,6 +499,47 @@ def test_solo_results_show_the_high_score_for_the_modes() -> None:
     assert results.outcome.winner_line == f"final score: {end.score}"
     auto.tap("again")
     assert isinstance(app.stack.top, DiceScene)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=str)
+def test_mm_results_sheet_sums_and_points_touch_no_star(size) -> None:
+    """The finished sheet on the results: every line's sum and points (a column's
+    "+625" is wider than its box at 16 px) are 16 px or more and touch no Bonus Star
+    (was: at 800x480 a column's points ran into the star beside them); the END GAME
+    SCORING lines beside the sheet are shown whole, none cut off."""
+    app = make_app(size)
+    play_rounds(start_solo(app), ROUNDS)
+    results, painter = app.stack.top, app.ctx.painter
+    assert isinstance(results, GameResults)
+    texts: list[tuple[str, int, pygame.Rect]] = []
+    stars: list[pygame.Rect] = []
+    paragraphs: list[tuple[str, pygame.Rect, int]] = []
+    text, star, paragraph = painter.text, painter.star, painter.paragraph
+
+    def spy_text(surface, words, pos, size=None, *args, **kwargs):
+        rect = text(surface, words, pos, size, *args, **kwargs)
+        texts.append((words, size or 0, rect))
+        return rect
+
+    def spy_star(surface, centre, radius, *args, **kwargs):
+        stars.append(pygame.Rect(centre[0] - radius, centre[1] - radius, 2 * radius, 2 * radius))
+        return star(surface, centre, radius, *args, **kwargs)
+
+    def spy_paragraph(surface, words, rect, size=None, *args, **kwargs):
+        paragraphs.append((words, rect, size or 0))
+        return paragraph(surface, words, rect, size, *args, **kwargs)
+
+    painter.text, painter.star, painter.paragraph = spy_text, spy_star, spy_paragraph
+    app.draw()
+    assert len(stars) == len(LINES)
+    sums = [(w, s, r) for w, s, r in texts if w[:1] in "=+-\u22120" and w.strip("=+-0")]
+    assert any(w == "+625" for w, _, _ in sums)  # a column's points wider than its box
+    for words, px, rect in sums:
+        if not any(box.collidepoint(rect.center) for box in stars):  # not a star's value
+            assert px >= 16 and not any(rect.colliderect(box) for box in stars), words
+    [(lines, area, px)] = paragraphs
+    height = painter.fonts.font(16).get_linesize()
+    assert px >= 16 and len(painter.wrap(lines, 16, area.width, False)) * height <= area.height
 
 
 def test_solo_every_line_scores_in_the_table() -> None:

@@ -169,8 +169,8 @@ def test_table_instruction_line_names_the_next_step() -> None:
     auto.tap("star.R1")
     assert scene.status().startswith("Player 1: Row 1's star, +5. Circle a Star Power!")
     assert scene.status().endswith("Then tap 'Start round 2'.")
-    auto.tap("next")
-    assert scene.status() == "Round 2: roll the dice, then tap 'Get the dice'."
+    auto.tap("next")  # the dice screen is up: the step is what to do on it
+    assert scene.status() == "Round 2: roll the dice, then tap what each die shows."
 
 
 def test_mm_table_a_star_won_says_only_what_is_new() -> None:
@@ -193,8 +193,42 @@ def test_mm_table_a_star_won_says_only_what_is_new() -> None:
     auto.tap("cancel")
     assert voice.said[3:] == ["Player 2: your press is taken back.", write]
     auto.tap("next")
-    assert voice.said[5:] == ["Round 2: roll the dice, then tap 'Get the dice'."]
+    assert voice.said[5:] == ["Round 2: roll the dice, then tap what each die shows."]
     assert all(a != b for a, b in zip(voice.said, voice.said[1:]))
+
+
+@pytest.mark.parametrize(
+    ("mode", "camera", "step"),
+    [
+        ("tap", False, "Round 1: roll the dice, then tap what each die shows."),
+        ("camera", True, "Round 1: roll both dice under the camera."),
+        ("camera", False, "Round 1: roll the dice, then tap what each die shows."),
+        ("virtual", False, "Round 1: tap 'Roll the dice for me'."),
+    ],
+)
+def test_mm_table_the_round_step_is_what_to_do_on_the_dice_screen(mode, camera, step) -> None:
+    """The step said as a round's dice screen opens is what the children do on that
+    screen (was: "tap 'Get the dice'", a button of the table's screen under it); back on
+    the table's screen, its "Get the dice" button is the step, and it is said."""
+    from tests.ui.test_speech import listening
+
+    app = make_app(camera=camera)
+    voice, _ = listening(app)
+    app.ctx.prefs.prefs.dice_input = mode
+    auto = Autoplayer(app)
+    auto.tap("game.mathe-meister")
+    auto.tap("players.+")
+    auto.tap("start")
+    dice = app.stack.top
+    assert dice.mode == ("tap" if mode == "camera" and not camera else mode)
+    assert voice.said == [step]
+    dice.press("back")
+    app.step()
+    table = app.stack.top
+    assert isinstance(table, TableScene) and table.target("dice") is not None
+    assert voice.said == [step, "Round 1: roll the dice, then tap 'Get the dice'."]
+    auto.tap("dice")
+    assert app.stack.top is not table and voice.said[-1] == step
 
 
 def test_mm_table_every_instruction_line_fits_at_800x480() -> None:

@@ -30,12 +30,12 @@ from tabletop.ui.theme import Metrics
 from tabletop.ui.widgets import Button, grid
 
 # MM-13 in a child's words: the "Why?" of a star the device claimed.
-AUTO_CLAIM_WHY = (
+WHY = (
     "Why? A round goes step by step: first your two numbers and two signs, then the "
     "stars. When a line is full and its star is free, the device takes the star for you "
-    "(even in Black Hole). You only choose the Star Power, and it works from the next "
-    "round on."
+    "(even in Black Hole). You only choose the Star Power"
 )
+AUTO_CLAIM_WHY = f"{WHY}, and it works from the next round on."
 
 # The Star Powers in a few words, under the buttons that circle them.
 POWERS = (
@@ -49,6 +49,9 @@ LAST_ROUND = (
     "counts 10 points at the end."
 )
 
+# The "Why?" in the last round agrees with its note (MM-6, MM-11), as short as the other.
+LAST_ROUND_WHY = f"{WHY}. In the last round it cannot be used, but a Coin still counts 10 points."
+
 # A Star Power none of whose spots is left to circle.
 NONE_LEFT = "Every {} Star Power is circled already. Pick another one."
 
@@ -57,12 +60,15 @@ SWAPS_AFTER = "Swaps come after your two numbers and two signs."
 NO_FOURS = "Fear of Fours: the shop never makes a 4. Only a rolled 4 turns into 3 or 5."
 
 
-def ask_dice(scene: Table, mode: str, round_no: int, roll: Callable[[], tuple[int, int]]) -> None:
+def ask_dice(scene: Table, mode: str, round_no: int, roll: Callable[[], tuple[int, int]]) -> str:
     """Ask round ``round_no``'s dice over ``scene`` (camera, taps, or ``roll`` for virtual
-    dice); they come back to its ``answered`` with ``("dice",)``."""
+    dice); they come back to its ``answered`` with ``("dice",)``. Returns the mode the
+    dice screen opened in (taps where no camera is)."""
     title = f"Round {round_no} of {ROUNDS}: the dice"
     match_id = scene.save.id if scene.save is not None else None
-    scene.ask(("dice",), DiceScene(scene.ctx, title=title, mode=mode, roll=roll, match_id=match_id))
+    dice = DiceScene(scene.ctx, title=title, mode=mode, roll=roll, match_id=match_id)
+    scene.ask(("dice",), dice)
+    return dice.mode
 
 
 class StarPick(ChoiceGrid):
@@ -95,7 +101,9 @@ class StarPick(ChoiceGrid):
                 else "Claim it: pick a Star Power to circle."
             ),
             note=POWERS if state.round < ROUNDS else LAST_ROUND,  # MM-6, MM-11
-            why=AUTO_CLAIM_WHY if self.automatic else "",
+            why=(AUTO_CLAIM_WHY if state.round < ROUNDS else LAST_ROUND_WHY)
+            if self.automatic
+            else "",
             done=None if self.automatic else ("skip", "Not now"),
             cancel=False,
             cell=64,

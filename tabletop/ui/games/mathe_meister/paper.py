@@ -54,6 +54,7 @@ class PaperPlay(TableController):
         self.dice_at: float | None = None  # seconds played when this round's dice came
         self.over = False
         self.bots_pressed: set[int] = set()  # bots whose press came this round
+        self.dice_screen = ""  # the dice screen's mode while it is up ("" on the table's)
 
     @property
     def dice(self) -> tuple[int, int] | None:
@@ -87,8 +88,9 @@ class PaperPlay(TableController):
 
     def next_step(self) -> str:
         current = self.board.current
-        if self.dice is None:
-            return f"Round {self.round}: roll the dice, then tap 'Get the dice'."
+        if self.dice is None:  # what to do on the screen the children see
+            where = self.dice_screen or "table"
+            return child_message(f"mm.step.dice_{where}", round=self.round)
         if current is not None:  # the press is theirs to take back (Cancel) until then
             return child_message("mm.ui.choose_star", {"name": self.names[current.seat]})
         a, b = self.dice

@@ -53,15 +53,22 @@ class SoloEnd:
         notice = self.ctx.highscores.notice
         self.outcome.lines += [said, notice] if notice else [said]
 
+    def geometry(self, area: pygame.Rect) -> SheetGeometry:
+        """The finished sheet as large as ``area`` holds it, each column's star under its
+        sum and points: at 16 px those are wider than a box, and beside them, they would
+        touch the star."""
+        cell = area.height // 9  # 7 boxes, a sum and a star high
+        while True:
+            gap = max(2, cell // 12)
+            tail = min(2 * cell, area.width - 7 * cell - 8 * gap - cell - 4)
+            geo = SheetGeometry(area.topleft, cell, gap, tail, cell, stacked=True)
+            if cell <= 16 or area.contains(geo.bounds):
+                return geo
+            cell -= 1
+
     def draw(self, surface: pygame.Surface, area: pygame.Rect) -> None:
-        """The finished sheet, as large as ``area`` holds."""
-        # the sheet is 7 boxes and a star's row high, 7 boxes, a sum and a star wide
-        cell = max(16, min(area.height * 100 // 880, area.width * 100 // 1040))
-        gap = max(2, cell // 12)
-        tail = min(2 * cell, area.width - 7 * cell - 8 * gap - cell - 4)
-        geo = SheetGeometry(area.topleft, cell, gap, tail, cell)
-        sheet = self.match.state.sheets[0]
-        draw_sheet(surface, self.ctx.painter, geo, SheetLook(sheet, self.match.settings, self.card))
+        look = SheetLook(self.match.state.sheets[0], self.match.settings, self.card)
+        draw_sheet(surface, self.ctx.painter, self.geometry(area), look)
 
 
 def solo_results(ctx: Context, match: MMMatch, player: str, dice_mode: str) -> GameResults:

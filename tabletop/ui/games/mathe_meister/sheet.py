@@ -37,6 +37,7 @@ class SheetGeometry:
     gap: int
     tail: int  # width of a row's sum box
     star: int  # size of a star button
+    stacked: bool = False  # a column's star under its sum box, not beside it
 
     @property
     def grid(self) -> pygame.Rect:
@@ -60,6 +61,9 @@ class SheetGeometry:
         tail = self.tail_rect(line)
         if line[0] == "R":
             return pygame.Rect(tail.right + 2, tail.centery - self.star // 2, self.star, self.star)
+        if self.stacked:
+            top = tail.bottom + self.gap
+            return pygame.Rect(tail.centerx - self.star // 2, top, self.star, self.star)
         return pygame.Rect(tail.right + self.gap, tail.top, self.star, self.star)
 
     @property
@@ -125,9 +129,12 @@ def _draw_tail(
 ) -> None:
     p, ls, tail = painter.p, look.card.line(line), geo.tail_rect(line)
     size = max(16, int(geo.cell * 0.40))  # 16 px at the least: children read it
+    room = tail.width - 2
+    if geo.stacked and line[0] == "C":  # nothing beside a column's sums but air
+        room = 2 * geo.cell
     if ls.total is not None:
         total = f"={ls.total}"
-        if painter.fonts.width(total, 16, True) > tail.width - 2:
+        if painter.fonts.width(total, 16, True) > room:
             total = str(ls.total)  # a long sum drops its "=" before it gets smaller
         points = f"{ls.points:+d}" if ls.points else "0"
         if not ls.valid and ls.points >= 0:
@@ -135,7 +142,7 @@ def _draw_tail(
         colour = p.good if ls.points > 0 else p.bad if ls.points < 0 else p.muted
         for text, ink, y in ((total, p.ink, 1), (points, colour, 3)):  # quarters down the tail
             at = (tail.centerx, tail.top + y * tail.height // 4)
-            width = max(tail.width - 2, painter.fonts.width(text, 16, True))
+            width = max(room, painter.fonts.width(text, 16, True))
             painter.text(surface, text, at, size, ink, bold=True, anchor="center", max_width=width)
     else:
         painter.text(surface, "=", tail.center, size, p.muted, anchor="center")

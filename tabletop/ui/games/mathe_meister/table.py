@@ -96,6 +96,9 @@ class TableScene(Table):
         match = lead or Match(MatheMeister(), settings, len(infos), seed=seed)
         bots = [seat for seat, info in enumerate(infos) if info.bot is not None]
         self.play = PaperPlay(match, [i.name for i in infos], seed=seed, bots=bots)
+        # each round's dice screen opens at once (taps where no camera is): its step is said
+        no_camera = dice_mode == "camera" and ctx.camera is None
+        self.play.dice_screen = "tap" if no_camera else dice_mode
         self.bot_saves: dict[int, GameSave] = {}
         self.bot_press_at: dict[int, float] = {}
         if self.resumed:
@@ -131,9 +134,15 @@ class TableScene(Table):
     def enter(self) -> None:
         super().enter()
         if self.play.dice is None and not self.play.over:
-            ask_dice(self, self.dice_mode, self.play.round, self.play.roll)
+            self._ask_dice()
+
+    def _ask_dice(self) -> None:
+        """The round's dice screen; the next step says what to do on it."""
+        self.play.dice_screen = ask_dice(self, self.dice_mode, self.play.round, self.play.roll)
 
     def answered(self, asking: tuple[Any, ...], result: Any) -> None:
+        if asking == ("dice",) and result is None:  # back on the table's own screen
+            self.play.dice_screen = ""
         if isinstance(result, DiceResult) and self.play.dice is None:
             self._rolled(result.values)
 
@@ -295,7 +304,7 @@ class TableScene(Table):
         if name in ("leave", "rules", "teacher", "undo"):
             super().press(name)
         elif name == "dice":
-            ask_dice(self, self.dice_mode, self.play.round, self.play.roll)
+            self._ask_dice()
         elif name.startswith("star."):
             self.choose(name[5:])
         elif name == "cancel" and (current := self.play.board.current) is not None:
@@ -370,7 +379,7 @@ class TableScene(Table):
             self._finish()  # the results follow (results_at_end)
             return
         self.message = ""
-        ask_dice(self, self.dice_mode, self.play.round, self.play.roll)
+        self._ask_dice()
 
     # -- drawing ---------------------------------------------------------------------------------
 
