@@ -225,6 +225,12 @@ def _cmd_demo(args: argparse.Namespace) -> int:
         from tabletop.ui.commands import run_demo_command
 
         return run_demo_command(args)
+    given = [f"--{n}" for n in ("data", "child") if getattr(args, n)]
+    if args.game != "mathe-meister" or given:  # refused, never ignored
+        what = f"--game {args.game}" if args.game != "mathe-meister" else " or ".join(given)
+        raise BadInput(
+            "demo.terminal", f"--terminal is the text Mathe-Meister solo game: it has no {what}"
+        )
     from tabletop import terminal
 
     return terminal.demo(seed=args.seed, modes=_modes(args.modes), log_path=args.log)

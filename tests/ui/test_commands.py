@@ -164,3 +164,22 @@ def test_demo_modes_a_game_does_not_have_are_one_line_and_status_2(game, modes, 
     assert cli.main(["demo", "--game", game, "--modes", modes, "--seed", "1"]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "has no mode" in err and game in err
+
+
+@pytest.mark.parametrize(
+    ("extra", "words"),
+    [
+        (["--game", "mecs"], "no --game mecs"),
+        (["--game", "bubbles"], "no --game bubbles"),
+        (["--child"], "no --child"),
+        (["--data", "/tmp/nowhere"], "no --data"),
+    ],
+)
+def test_demo_terminal_refuses_what_the_text_game_cannot_do(extra, words, capsys) -> None:
+    """``--terminal`` is the text Mathe-Meister: another game, ``--child`` or ``--data``
+    is refused in one line (it played Mathe-Meister and said nothing)."""
+    assert cli.main(["demo", "--terminal", "--seed", "1", *extra]) == 2
+    captured = capsys.readouterr()
+    err = captured.err.strip()
+    assert len(err.splitlines()) == 1 and words in err and "--terminal" in err
+    assert captured.out == ""
