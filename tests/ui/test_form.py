@@ -309,7 +309,8 @@ def test_form_a_bot_forces_virtual_cards_and_says_why() -> None:
     assert form.values().cards == "virtual" and form.target("cards.virtual").selected
     assert not form.target("cards.real").enabled
     tap_off(app, form, "cards.real")
-    assert form.message == "A bot plays with cards on the screen."
+    assert form.message.startswith("A bot plays with cards on the screen.")
+    assert "tap the bot: choose a child" in form.message  # and what to do for real cards
     pick(auto, 1, "child")
     assert form.values().cards == "real"
 
