@@ -375,7 +375,9 @@ SETUP = form.FormSpec(
     cards=form.Cards(
         with_bot=form.VIRTUAL,
         without_bot=form.REAL,
-        why_with_bot="A bot plays with cards on the screen. For real cards, tap the bot: choose a child.",
+        why_with_bot=(
+            "A bot plays with cards on the screen. For real cards, tap the bot: choose a child."
+        ),
         why_without_bot="Virtual cards are for playing a bot: tap seat 2.",
         real_caption="on the table",
         virtual_caption="on the screen",
