@@ -447,3 +447,16 @@ def test_table_mathe_meister_a_press_before_the_dice_says_what_comes_first() -> 
     assert scene.message == "Get the dice first."
     assert app.ctx.sounds.played == ["wrong"]
     assert scene.play.board.current is None and not scene.play.board.waiting
+
+
+def test_mm_table_a_bots_seat_tile_or_button_says_the_bot_plays_by_itself() -> None:
+    """A tap on a bot's seat tile (or a press of its button) was silently ignored: the
+    child hears why nothing happens, and no claim waits."""
+    app, _, scene = table_app(3, bots=(2,))
+    bot = f"{scene.name(2)} is a bot. It plays by itself."
+    tap_at(app, scene.target("seat.2").rect.center)
+    assert scene.status().startswith(bot) and scene.play.board.current is None
+    scene.message = ""
+    app.seat_queue.put(SeatPressed(2, app.ctx.clock()))
+    app.step()
+    assert scene.status().startswith(bot) and scene.play.board.current is None

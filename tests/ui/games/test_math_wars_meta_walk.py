@@ -305,3 +305,14 @@ def test_mwm_the_teachers_undo_says_what_it_took_back_and_the_step_again() -> No
     teacher(app)
     tap(app, "choice.undo")
     assert table.status().startswith("Taken back: Player 2's answer 12. Player 2: work it out")
+
+
+def test_mwm_an_empty_seats_button_says_nobody_sits_there() -> None:
+    """Seat 4's button at a table of three was silently ignored: the child hears why
+    nothing happens; nothing is pressed for anyone."""
+    app = make_app()
+    table = start(app, *CHILDREN_AND_BOT)
+    app.seat_queue.put(SeatPressed(3, app.ctx.clock()))
+    app.step()
+    assert table.status() == "Nobody sits at seat 4, so its button does nothing."
+    assert table.play.ready == {}

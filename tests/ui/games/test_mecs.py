@@ -17,7 +17,7 @@ from tabletop.games.mecs import DECKS, Mecs, Observe, Refill, Trade, evaluate
 from tabletop.games.mecs_equation import PLAY_CARDS
 from tabletop.ui.autoplay import Autoplayer
 from tabletop.ui.games import game_app
-from tabletop.ui.games.mecs.cards import CardPageScene, card_pages
+from tabletop.ui.games.mecs.cards import BLUE, RED, CardPageScene, card_pages, colour_of
 from tabletop.ui.games.mecs.demo import Setup, play_demo, run_demo
 from tabletop.ui.games.mecs.editor import AreaEditor
 from tabletop.ui.games.mecs.play import read_code
@@ -858,3 +858,26 @@ def test_mecs_a_refused_touch_edit_comes_back_with_its_cards_and_why_mecs4() -> 
     auto.tap("remove")
     auto.tap("done")
     assert app.stack.top is table and table.play.state.players[0].area == tuple(tried[:-1])
+
+
+def test_mecs_card_pickers_draw_the_cards_as_the_table_does() -> None:
+    """The card-page picker and the editor's "Which card goes here?" showed black labels
+    on white buttons, while the table draws cards coloured (numbers red, operators blue):
+    their choices are drawn with the table's card face now."""
+
+    def colour(name: str) -> tuple[int, int, int]:
+        app.draw()
+        rect = app.stack.top.target(name).rect
+        return tuple(pygame.surfarray.array3d(app.canvas.subsurface(rect))[5, rect.height // 2])
+
+    app = make_app()
+    auto, _ = child_turn(app)
+    auto.tap("cards")
+    assert isinstance(app.stack.top, ChoiceGrid) and app.stack.top.face is not None
+    assert colour("choice.0") == RED and colour("choice.+") == BLUE
+    auto.tap("cancel")
+    auto.tap("area.0")
+    editor = app.stack.top
+    auto.tap("gap.0")
+    first = editor.available()[0]
+    assert colour("choice.0") == colour_of(first)

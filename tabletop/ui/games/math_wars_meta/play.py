@@ -489,14 +489,14 @@ class MwmPlay(TableController):
 
     def refusal(self, seat: int, what: str) -> str | None:
         """Why ``seat``'s ``what`` (its "card" typed in, or its "solution") cannot go in
-        now (a ``mwm.ui.*`` code), None if it can."""
+        now (a ``mwm.ui.*`` or ``ui.*`` code), None if it can."""
         config = self.seats[seat]
         if what == "card" and config.auto_cards:
-            return "mwm.ui.bot_seat" if config.bot else "mwm.ui.virtual_seat"
+            return "ui.bot_seat" if config.bot else "mwm.ui.virtual_seat"
         if self.finished:
             return "mwm.ui.game_over"
         if config.bot:
-            return "mwm.ui.bot_seat"
+            return "ui.bot_seat"
         if self.verdict is not None:
             return "mwm.ui.wait_next"
         if self.state.zones[seat].out:

@@ -290,7 +290,10 @@ class TableScene(Table):
             self.refuse("mm.ui.star_not_free", f"star {line} is off")
 
     def seat_pressed(self, seat: int, at: float) -> None:
-        if not 0 <= seat < len(self.play.names) or seat in self.play.bots:
+        if not 0 <= seat < len(self.play.names):
+            return
+        if seat in self.play.bots:  # its tile, or a child at the bot's button
+            self.refuse("ui.bot_seat", f"seat {seat + 1} is a bot's", name=self.name(seat))
             return
         if self.play.dice is None:  # a press before the round's dice: say what comes first
             self.refuse("mm.ui.dice_first", f"seat {seat + 1} pressed before the dice")

@@ -17,7 +17,7 @@ from tabletop.ui.input import InputEvent
 from tabletop.ui.scenes.common import route_to_press
 from tabletop.ui.scenes.rules import ChoiceGrid
 from tabletop.ui.theme import Metrics
-from tabletop.ui.widgets import Button
+from tabletop.ui.widgets import Button, Painter
 
 KEPT = "That card was already down: it stays. You can remove a card you just put."
 
@@ -148,8 +148,12 @@ class AreaEditor(Scene):
     def choose(self, asking: tuple[str, int, list[str]], title: str) -> None:
         """Ask which card of ``asking``'s choices to put at its place (insert or change)."""
         self.asking = asking
-        grid = [(f"{i}", LABEL[c]) for i, c in enumerate(asking[2])]
-        self.stack.push(ChoiceGrid(self.ctx, title, grid, columns=7, rows=3))
+        grid, cards = [(f"{i}", LABEL[c]) for i, c in enumerate(asking[2])], asking[2]
+
+        def face(painter: Painter, surface: pygame.Surface, rect: pygame.Rect, key: str) -> None:
+            draw_card(painter, surface, rect, cards[int(key)])  # as the table draws it
+
+        self.stack.push(ChoiceGrid(self.ctx, title, grid, columns=7, rows=3, face=face))
 
     def resume(self, result: Any) -> None:
         asking, self.asking = self.asking, None

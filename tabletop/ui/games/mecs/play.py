@@ -587,7 +587,7 @@ class MecsPlay(TableController):
         state, request = self.state, self.match.pending.chance
         hand, seat = state.players[state.active].hand, self.pending_seat()
         if name == "cards":
-            return Ask("page", child_message("mecs.ask.page"), labels(PLAY_CARDS), 7, 3)
+            return Ask("page", child_message("mecs.ask.page"), labels(PLAY_CARDS), 7, 3, cards=True)
         if name in ("end", "trade") and self.is_scene_bot(state.active):
             self.wrong_phase("turn")  # it moves by itself
         elif name == "end":
@@ -596,7 +596,7 @@ class MecsPlay(TableController):
             self.perform(Trade(state.active, "?", "numbers", "numbers"))  # told why not
         elif name == "trade" and self.settings.play == "virtual" and "?" not in hand:
             title = child_message("mecs.ask.trade")
-            return Ask("trade", title, labels(dict.fromkeys(hand)), 5, 2)
+            return Ask("trade", title, labels(dict.fromkeys(hand)), 5, 2, cards=True)
         elif name == "trade":  # real cards: the device cannot see which card went back
             return Ask("under", child_message("mecs.ask.under"), STACKS, 2, 1)
         elif name == "objective" and request is not None and request.kind == "objective":

@@ -65,6 +65,7 @@ class MecsTable(TableScene):
     rules = ("M.E.C.S.: the rules", RULES)
     results_at_end = True
     bot_pause = BOT_SECONDS
+    card_face = staticmethod(draw_card)
     play: MecsPlay
     save: GameSave  # always journaled
 
