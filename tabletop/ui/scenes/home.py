@@ -54,14 +54,19 @@ class HomeScene(Screen):
         title = GAME_TITLES.get(saved.game, saved.game)
         detail = f"A game of {title} was not finished: {who}."
         question = Confirm(self.ctx, "Carry on with this game?", "Carry on", "New game", detail)
-        question.back_choice = ""  # Back closes the question: the game waits for the next start
-        self.ask(question, lambda answer: self.carry_on(saved, answer == "yes"))
+        # Back closes the question: the game waits for the next start
+        question.back_choice = "later"
+        self.ask(question, lambda answer: self.carry_on(saved, answer))
 
-    def carry_on(self, saved: Saved, yes: bool) -> None:
-        """Carry on with ``saved``, or (no) leave it as abandoned and offer the next. A
-        game whose journal or record is damaged is kept as "broken" for the teacher (not
-        offered again), the children are told, and the next one is offered."""
-        if not yes:
+    def carry_on(self, saved: Saved, answer: str) -> None:
+        """Carry on with ``saved`` ("yes"), leave it for the next start ("later": Back),
+        or ("no") leave it as abandoned and offer the next. A game whose journal or
+        record is damaged is kept as "broken" for the teacher (not offered again), the
+        children are told, and the next one is offered."""
+        if answer == "later":
+            self.to_station()
+            return
+        if answer == "no":
             self.close(saved, "abandoned", "abandoned")
             self.offer_resume()
             return
