@@ -4,6 +4,7 @@ the teacher's controls, and carrying on after a reboot. The wall clock is a fake
 from __future__ import annotations
 
 import json
+import sqlite3
 from fractions import Fraction
 from pathlib import Path
 
@@ -28,7 +29,8 @@ from tabletop.store import Journal
 from tabletop.ui.app import App, Scene
 from tabletop.ui.autoplay import Autoplayer
 from tabletop.ui.games.mathe_meister.setup import mode_target
-from tabletop.ui.input import Release, Tap
+from tabletop.ui.input import Back, Release, Tap
+from tabletop.ui.messages import child_message
 from tabletop.ui.saves import GameSave, seat_infos
 from tabletop.ui.scenes.form import FormScene
 from tabletop.ui.scenes.home import HomeScene
@@ -768,6 +770,58 @@ def test_rotation_restart_shows_the_station_screen_after_the_offer(tmp_path) -> 
     auto.tap("leave")
     auto.tap("yes")
     assert isinstance(again.stack.top, StationScene)
+
+
+def left_mid_game(path: Path, wall: FakeClock) -> int:
+    """A rotation whose device stopped in a game of Math Attack!, started again a
+    minute later: the game's id."""
+    from tabletop.ui.games.math_attack import AttackScene
+
+    app, _wall, _runner = rotation_app(journal=Journal(path, now=wall), wall=wall)
+    wall.advance(2 * MIN)
+    app.stack.push(AttackScene(app.ctx, names=("Mia", "Ben"), seed=5))
+    (playing,) = app.ctx.journal.unfinished("app")
+    app.ctx.journal.close()
+    wall.advance(MIN)
+    return playing.id
+
+
+def test_rotation_restart_back_on_the_offer_shows_the_station_screen(tmp_path) -> None:
+    """Back on "Carry on with this game?" after a restart mid-rotation keeps the game
+    for later and shows the station screen, as "New game" does (it left Home showing,
+    and the station's game and mode were out of reach)."""
+    path, wall = tmp_path / "tabletop.sqlite3", FakeClock(T0)
+    waiting = left_mid_game(path, wall)
+    again = restarted(path, wall)
+    again.post(Back(again.ctx.clock()))
+    again.step()
+    assert [type(s) for s in again.stack] == [HomeScene, StationScene]
+    assert [s.id for s in again.ctx.journal.unfinished("app")] == [waiting]
+
+
+def test_rotation_restart_a_game_not_carried_on_is_told_on_the_station_screen(tmp_path):
+    """A carry-on that fails mid-rotation (a damaged record) is told on the station
+    screen that covers Home, shown and said before the welcome; Home's sentence was
+    hidden under it. Back from the station's game, the station screen no longer tells it."""
+    path, wall = tmp_path / "tabletop.sqlite3", FakeClock(T0)
+    waiting = left_mid_game(path, wall)
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE matches SET meta = '{}' WHERE id = ?", (waiting,))
+    again = restarted(path, wall)
+    Autoplayer(again).tap("yes")
+    station, note = again.stack.top, child_message("home.station_not_resumed")
+    assert isinstance(station, StationScene) and station.note == note
+    assert again.ctx.journal.status(waiting) == "broken"
+    assert again.ctx.speaker.said[-1].startswith(note + " Group Blue,")
+    m = again.ctx.metrics
+    before = station.buttons[0].rect.top - m.u(6) - m.small // 2
+    again.draw()
+    shot = pygame.surfarray.array3d(again.canvas)
+    red = np.all(shot[:, before] == PALETTE.bad, axis=-1)
+    assert red.any()  # the sentence, in the problem's colour, above the buttons
+    Autoplayer(again).tap("start")
+    again.stack.unwind_to(StationScene)  # left the station's game
+    assert again.stack.top is station and station.note == ""
 
 
 # -- screenshots -------------------------------------------------------------------------------

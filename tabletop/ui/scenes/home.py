@@ -37,6 +37,7 @@ class HomeScene(Screen):
     def __init__(self, ctx: Context, *, offer_resume: bool = True) -> None:
         super().__init__(ctx)
         self.offer = offer_resume  # ask once about a game left unfinished
+        self.failed = False  # a game offered could not be carried on
 
     def enter(self) -> None:
         if self.offer:
@@ -54,14 +55,19 @@ class HomeScene(Screen):
         title = GAME_TITLES.get(saved.game, saved.game)
         detail = f"A game of {title} was not finished: {who}."
         question = Confirm(self.ctx, "Carry on with this game?", "Carry on", "New game", detail)
-        question.back_choice = ""  # Back closes the question: the game waits for the next start
-        self.ask(question, lambda answer: self.carry_on(saved, answer == "yes"))
+        # Back closes the question: the game waits for the next start
+        question.back_choice = "later"
+        self.ask(question, lambda answer: self.carry_on(saved, answer))
 
-    def carry_on(self, saved: Saved, yes: bool) -> None:
-        """Carry on with ``saved``, or (no) leave it as abandoned and offer the next. A
-        game whose journal or record is damaged is kept as "broken" for the teacher (not
-        offered again), the children are told, and the next one is offered."""
-        if not yes:
+    def carry_on(self, saved: Saved, answer: str) -> None:
+        """Carry on with ``saved`` ("yes"), leave it for the next start ("later": Back),
+        or ("no") leave it as abandoned and offer the next. A game whose journal or
+        record is damaged is kept as "broken" for the teacher (not offered again), the
+        children are told, and the next one is offered."""
+        if answer == "later":
+            self.to_station()
+            return
+        if answer == "no":
             self.close(saved, "abandoned", "abandoned")
             self.offer_resume()
             return
@@ -75,18 +81,21 @@ class HomeScene(Screen):
                 self.stack.unwind_to(HomeScene)
             self.close(saved, "broken", f"cannot be carried on: {exc}")
             self.message = child_message("home.not_resumed")
+            self.failed = True
             self.offer_resume()
             return
         log.info("resume: match %d (%s, %d actions)", saved.id, saved.game, saved.actions)
 
     def to_station(self) -> None:
         """A station rotation carried on after a restart: its station screen over Home,
-        as when it started."""
+        as when it started; it tells of a game that could not be carried on (Home's
+        sentence would be hidden under it)."""
         from tabletop.ui.scenes.rotation import StationScene
 
         runner = self.ctx.rotation
         if runner is not None and self.stack.find(StationScene) is None:
-            self.stack.push(StationScene(self.ctx, runner))
+            note = child_message("home.station_not_resumed") if self.failed else ""
+            self.stack.push(StationScene(self.ctx, runner, note=note))
 
     def close(self, saved: Saved, status: str, reason: str) -> None:
         """Mark ``saved`` (no longer offered) ``status``, its rows kept."""

@@ -233,10 +233,13 @@ class StationScene(Screen):
 
     back = "home"
 
-    def __init__(self, ctx: Context, runner: RotationRunner, *, ended: int | None = None) -> None:
+    def __init__(
+        self, ctx: Context, runner: RotationRunner, *, ended: int | None = None, note: str = ""
+    ) -> None:
         super().__init__(ctx)
         self.runner = runner
         self.ended = ended  # the rotation whose time just ran out, if any
+        self.note = note  # what went wrong before it showed (a game not carried on)
 
     @property
     def station(self) -> Station:
@@ -283,12 +286,13 @@ class StationScene(Screen):
         is welcome here (a station screen is put up when time is up, nobody tapped)."""
         who, where, _ = self.welcome()
         said = " ".join(
-            p if p[-1] in ",.!?" else p + "." for p in (self.leaving(), who, where) if p
+            p if p[-1] in ",.!?" else p + "." for p in (self.note, self.leaving(), who, where) if p
         )
         self.ctx.speaker.say(said)
 
     def resume(self, result: Any) -> None:
         self.ended = None  # back from this station's game: who had to move on has moved
+        self.note = ""  # and what went wrong before is over
         super().resume(result)
 
     def update(self, now: float) -> bool:
@@ -329,7 +333,11 @@ class StationScene(Screen):
             self._centred(surface, box, [(leaving, big, p.ink, True)])
             y = box.bottom + m.u(12)
         who, where, detail = self.welcome()
-        box = pygame.Rect(m.u(16), y, room, self.buttons[0].rect.top - m.u(12) - y)
+        told = self.message or self.note  # on a line of its own under the panel
+        foot = self.buttons[0].rect.top - m.u(12)
+        if told:
+            foot -= painter.fonts.font(m.small).get_linesize()
+        box = pygame.Rect(m.u(16), y, room, foot - y)
         painter.box(surface, box, p.panel, p.button, m.u(3), m.u(14))
         # Centred in the panel: who large, where big, the details in body text.
         who_size, where_size = (m.u(44), big) if leaving is None else (m.big + m.u(6), m.big)
@@ -338,9 +346,9 @@ class StationScene(Screen):
             parts.append((detail, m.text, p.muted, False))
         self._centred(surface, box, parts)
         painter.buttons(surface, self.buttons)
-        if self.message:
+        if told:
             at = (m.width // 2, self.buttons[0].rect.top - m.u(6))
-            painter.text(surface, self.message, at, m.small, p.bad, anchor="midbottom")
+            painter.text(surface, told, at, m.small, p.bad, anchor="midbottom")
 
     def _centred(self, surface: pygame.Surface, box: pygame.Rect, parts: list[Part]) -> None:
         """Paragraphs (text, size, colour, bold) one under another, centred in ``box``."""
