@@ -132,8 +132,6 @@ class TableScene(Scene):
     def hold(self, event: CardsSeen) -> bool:
         """A zone's reading while a dialog is open over the table: kept (the latest per
         zone) and read once the table is on top again, after the dialog's answer."""
-        if self.stack.top is self:
-            return False
         self.held[event.seat, event.area] = event
         return True
 
