@@ -368,11 +368,11 @@ class Painter:
         if b.caption:
             least = self.fonts.font(self.least).get_ascent() + self.m.u(3)  # room for a label
             notes, cap_size = self.fit_lines(b.caption, self.m.small, inner, tall - least)
-            room = b.rect.height - len(notes) * cap_size - self.m.u(8)
+            room = tall - len(notes) * cap_size
             below = len(notes) * (self.fonts.font(cap_size).get_ascent() + self.m.u(3))
             top = min(size, int(room * 0.9))
             words, label_size = self.fit_lines(b.label, top, inner, tall - below, bold=True)
-            lines = [*((word, label_size, True) for word in words)]
+            lines = [(word, label_size, True) for word in words]
             lines += [(note, cap_size, False) for note in notes]
             self.lines(surface, lines, b.rect, ink)
         elif b.label:
