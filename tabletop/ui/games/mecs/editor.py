@@ -58,14 +58,16 @@ class AreaEditor(Scene):
         copies left of a card stay together)."""
         if self.any_card:
             return list(PLAY_CARDS)
-        added = Counter(self.cards) - Counter(self.original)
-        return list((Counter(self.palette) - added).elements())
+        return list((Counter(self.palette) - self.added()).elements())
+
+    def added(self) -> Counter[str]:
+        """The cards put down in this edit (not in the area when it opened)."""
+        return Counter(self.cards) - Counter(self.original)
 
     def removable(self, k: int | None) -> bool:
         """Card ``k`` may be removed: any card with ``any_card``, else a card added in this
         edit (or one of its copies: the area holds the same cards either way)."""
-        added = Counter(self.cards) - Counter(self.original)
-        return k is not None and (self.any_card or added[self.cards[k]] > 0)
+        return k is not None and (self.any_card or self.added()[self.cards[k]] > 0)
 
     def layout(self, metrics: Metrics) -> None:
         m = metrics

@@ -22,6 +22,7 @@ from tabletop.engine.errors import IllegalMove, TabletopError
 from tabletop.engine.match import Match, Step
 from tabletop.engine.protocol import Event, Result
 from tabletop.games.mecs import (
+    CHANCE_TYPES,
     OBJECTIVE_CODES,
     Action,
     Draw,
@@ -660,9 +661,9 @@ class MecsPlay(TableController):
     def decided(self, action: Action) -> bool:
         """``action`` was decided at the table: not a card dealt or turned up, not a move
         the device made for a bot."""
-        if isinstance(action, Plant | Hack | Trade | EndTurn | Refill | Reorder):
-            return not self.is_scene_bot(action.seat)
-        return isinstance(action, Observe)
+        if isinstance(action, CHANCE_TYPES):
+            return False
+        return isinstance(action, Observe) or not self.is_scene_bot(action.seat)
 
     def describe(self, action: Action) -> str:
         """An action taken back, in words (``mecs.undone.<what>``)."""
