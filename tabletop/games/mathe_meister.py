@@ -476,6 +476,13 @@ def line_parts(grid: Sequence[str], line: str) -> tuple[list[str], list[str]]:
     return chars[0::2], chars[1::2]
 
 
+def line_words(grid: Sequence[str], line: str) -> list[str]:
+    """A line's operands and operators in reading order, as written (MM-3):
+    ``["3", "+", "5", "x", "2"]``."""
+    operands, operators = line_parts(grid, line)
+    return [ch for pair in itertools.zip_longest(operands, operators) for ch in pair if ch]
+
+
 def line_validates(operands: Sequence[int], modes: Iterable[str]) -> bool:
     """Twins, Small to Big and Big to Small (MM-10); every chosen mode must hold."""
     pairs = list(itertools.pairwise(operands))
@@ -1405,9 +1412,7 @@ def _completions(
         total = evaluate(operands, op_chars)
         valid = line_validates(operands, settings.modes)
         points = line_points(line, total, valid, settings.negative_sums)
-        words = " ".join(
-            ch for pair in itertools.zip_longest(ops_chars, op_chars) for ch in pair if ch
-        )
+        words = " ".join(line_words(sheet.grid, line))
         events.append(
             Event(
                 "mm.line_complete",
@@ -1527,5 +1532,6 @@ __all__ = [
     "check",
     "die_values",
     "evaluate",
+    "line_words",
     "score_sheet",
 ]

@@ -29,6 +29,7 @@ from tabletop.games.mathe_meister import (
     check,
     die_values,
     evaluate,
+    line_words,
     score_sheet,
 )
 from tests.mm_play import (
@@ -264,6 +265,21 @@ def test_mm2_a_changed_layout_changes_the_sheet(game: MatheMeister, layout: Layo
     grid = grid_with(ROW_PAD, [row] + ["......."] * 6)  # two more operators (MM-15)
     assert check({"grid": grid}, other)["rows"][0] == 32
     assert check({"grid": grid}, layout)["rows"][0] == 20
+
+
+def test_mm3_line_words_in_reading_order(game: MatheMeister) -> None:
+    """MM-3: a complete line's numbers and signs in reading order, as written: what its
+    completion says (and the solo sheet's line)."""
+    other = _layout(["x", "-", "x", "-"], ["+", "x", "+", "-"])
+    state, events = reach(
+        game,
+        game.new_game(MatheMeisterSettings(other), 1),
+        {(0, 0): "3", (0, 1): "+", (0, 2): "5", (0, 4): "2", (0, 5): "x", (0, 6): "2"},
+    )
+    words = line_words(state.sheets[0].grid, "R1")
+    assert words == ["3", "+", "5", "x", "2", "x", "2"]
+    [done] = events_of(events, "mm.line_complete")
+    assert "3 + 5 x 2 x 2 = 32." in done.text
 
 
 def test_mm2_sheet_file_overrides_the_layout(

@@ -42,7 +42,7 @@ from tabletop.ui.scenes.numpad import NumPad
 from tabletop.ui.scenes.rules import ChoiceGrid
 from tabletop.ui.table import TableScene
 from tabletop.ui.theme import SEAT_COLOURS, Color, Metrics
-from tabletop.ui.widgets import Button, Print, grid
+from tabletop.ui.widgets import Button, Paged, Print, grid
 
 log = logging.getLogger(__name__)
 
@@ -228,23 +228,20 @@ class MwmTable(TableScene):
         else:
             super().press(name)
 
-    def why(self, lines: list[str], first: int = 0) -> None:
-        """The verdict's reasons ``lines`` from ``first``: as many as fit the dialog at the
-        body text size, with More for the rest (a full table's do not fit one dialog)."""
+    def why(self, lines: list[str], page: int = 0) -> None:
+        """The verdict's reasons ``lines``, page ``page`` of them: as many as fit the dialog
+        at the body text size, with More for the rest (a full table's do not fit one)."""
         painter, m, size = self.ctx.painter, self.m, (760, 440)
         title, ok = "What happened, and why", ("close", "OK", "primary")
         probe = Choices(self.ctx, title, "", (ok,), size=size)
         probe.layout(m)
         body, line = probe.body(), painter.fonts.font(m.text).get_linesize()
         rows = (probe.buttons[0].rect.top - body.top) // line
-        last = first + 1
-        while last < len(lines):
-            if len(painter.wrap("\n".join(lines[first : last + 1]), m.text, body.width)) > rows:
-                break
-            last += 1
-        answers = (ok,) if last == len(lines) else (("more", "More", "quiet"), ok)
-        text = "\n".join(lines[first:last])
-        self.ask(("why", lines, last), Choices(self.ctx, title, text, answers, size=size))
+        sizes = [len(painter.wrap(text, m.text, body.width)) for text in lines]
+        pages = Paged.fitting(lines, sizes, rows)
+        answers = (ok,) if page + 1 == len(pages) else (("more", "More", "quiet"), ok)
+        text = "\n".join(pages[page])
+        self.ask(("why", lines, page + 1), Choices(self.ctx, title, text, answers, size=size))
 
     def next(self) -> None:
         play = self.play

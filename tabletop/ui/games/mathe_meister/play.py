@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from fractions import Fraction
-from itertools import zip_longest
 from typing import Any
 
 from tabletop.bots.mathe_meister import Hint, hint
@@ -41,6 +40,7 @@ from tabletop.games.mathe_meister import (
     line_name,
     line_parts,
     line_validates,
+    line_words,
     score_sheet,
     sum_wanted,
 )
@@ -138,12 +138,6 @@ def new_line_answers(
         q = Question("line_sums", numbers, tuple(ops), Fraction(total), LEFT_TO_RIGHT, broken)
         out.append((line, (n, 0, asked, q, Fraction(total))))
     return out
-
-
-def line_words(grid: Sequence[str], line: str) -> list[str]:
-    """A line's operands and operators in reading order, as written (MM-3)."""
-    digits, ops = line_parts(grid, line)
-    return [ch for pair in zip_longest(digits, ops) for ch in pair if ch]
 
 
 def round_start(match: MMMatch) -> int:
