@@ -123,7 +123,11 @@ class TableScene(Scene):
 
     def seat_pressed(self, seat: int, at: float) -> None:
         """A seat's button, or its touch twin (a tap on a ``seat.<s>`` chip or a
-        ``ready.<s>`` tile, :meth:`~tabletop.ui.widgets.Painter.ready_tile`), was pressed."""
+        ``ready.<s>`` tile, :meth:`~tabletop.ui.widgets.Painter.ready_tile`), was pressed;
+        an empty seat's button says nobody sits there."""
+        if not 0 <= seat < self.match.seats:
+            self.refuse("ui.empty_seat", f"seat {seat + 1} is empty", seat=seat + 1)
+            return
         self.ask_about(self.play.seat_pressed(seat))
 
     def cards_seen(self, event: CardsSeen) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 from fractions import Fraction
+from types import SimpleNamespace
 
 import pytest
 
@@ -173,6 +174,7 @@ def test_controller_a_scene_forwards_its_hooks_to_play() -> None:
 
     scene = TableScene.__new__(TableScene)
     scene.play, scene.save, scene.bot_at, scene.held = Play(), None, 3.0, {}
+    scene.play.match = SimpleNamespace(seats=3)  # three seats: 1 and 2 are sat at
     scene.ask_about = lambda ask: heard.append(("ask", ask))  # type: ignore[method-assign]
     scene.after = lambda: None  # type: ignore[method-assign]
     scene.seat_pressed(2, 0.5)

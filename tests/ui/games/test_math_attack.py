@@ -597,6 +597,15 @@ def test_math_attack_a_card_laid_while_a_dialog_is_open_is_read_when_it_closes()
     assert isinstance(app.stack.top, HomeScene) and scene.state.lines == (("+7",), ())
 
 
+def test_math_attack_an_empty_seats_button_says_nobody_sits_there() -> None:
+    """A device wired for more seats: the button of a seat nobody sits at says so (it was
+    silently ignored); the game is as it was."""
+    app, _, scene = start()
+    press_seat(app, 4)
+    assert "Nobody sits at seat 5" in scene.message
+    assert scene.match.moves == 0 and scene.state.turn == 0
+
+
 def test_math_attack_leave_asks_first_and_play_again_swaps_who_starts() -> None:
     app, auto, scene = start()
     auto.tap("leave")

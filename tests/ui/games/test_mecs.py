@@ -881,3 +881,14 @@ def test_mecs_card_pickers_draw_the_cards_as_the_table_does() -> None:
     auto.tap("gap.0")
     first = editor.available()[0]
     assert colour("choice.0") == colour_of(first)
+
+
+def test_mecs_an_empty_seats_button_says_nobody_sits_there() -> None:
+    """Two children at a device wired for eight: seat 6's button says nobody sits there
+    (it was silently ignored); the game is as it was."""
+    app = make_app()
+    _, table = start(app)
+    before = table.match.moves
+    post(app, SeatPressed(5, app.ctx.clock()))
+    assert "Nobody sits at seat 6" in table.message
+    assert table.match.moves == before
