@@ -125,10 +125,15 @@ class TableScene(Scene):
         """A seat's button, or its touch twin (a tap on a ``seat.<s>`` chip or a
         ``ready.<s>`` tile, :meth:`~tabletop.ui.widgets.Painter.ready_tile`), was pressed;
         an empty seat's button says nobody sits there."""
-        if not 0 <= seat < self.match.seats:
-            self.refuse("ui.empty_seat", f"seat {seat + 1} is empty", seat=seat + 1)
-            return
-        self.ask_about(self.play.seat_pressed(seat))
+        if not self.empty_seat(seat):
+            self.ask_about(self.play.seat_pressed(seat))
+
+    def empty_seat(self, seat: int) -> bool:
+        """True (and said) when nobody sits at ``seat``: its button does nothing."""
+        if 0 <= seat < self.match.seats:
+            return False
+        self.refuse("ui.empty_seat", f"seat {seat + 1} is empty", seat=seat + 1)
+        return True
 
     def cards_seen(self, event: CardsSeen) -> None:
         self.play.cards_seen(event.seat, event.area, event.codes)

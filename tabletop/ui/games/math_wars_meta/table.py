@@ -311,8 +311,7 @@ class MwmTable(TableScene):
 
     def seat_pressed(self, seat: int, at: float) -> None:
         play = self.play
-        if not 0 <= seat < len(play.seats):  # an empty seat's button
-            self.refuse("ui.empty_seat", f"seat {seat + 1} is empty", seat=seat + 1)
+        if self.empty_seat(seat):
             return
         before = play.verdict
         # the press's time in seconds of play (the journal's clock, which carries on
