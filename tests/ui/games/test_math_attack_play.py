@@ -433,3 +433,15 @@ def test_math_attack_play_story_tells_each_move_and_a_card_set_right_by_touch() 
         (1, f"Ana plays {label('+4')} on Ana's line{touch}: Ana now 4."),
         (2, f"Ben plays {label('+7')} on Ana's line: Ana now 11."),
     )
+
+
+def test_math_attack_play_engine_sentence_writes_minus_as_the_cards_do() -> None:
+    """ATK-1: the sentence after a play writes a minus as the card and the line under it
+    show it (it said "-10" beside the card's "\u221210"); the engine's own English is unchanged."""
+    play = table()
+    play.cards_seen(2, "line", ("-10",))
+    said = "Ana plays \u221210 on Ben's number line: the total goes from 0 to \u221210."
+    assert play.message.startswith(said) and "-" not in play.message
+    assert "-10" in play.match.steps[-1].events[0].text  # the log's and the CLI's words
+    play.cards_seen(2, "line", ("-10", "FLIP"))
+    assert "plays +/\u2212 on their own" in play.message and "from \u221210 to 10" in play.message

@@ -12,6 +12,7 @@ beside it. A method that needs a question answered returns an :class:`Ask`.
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -55,9 +56,15 @@ SILENT = ("atk.drew", "atk.dealt", "atk.game_over")  # events with no sentence o
 YES_NO = (("yes", "Yes, it is"), ("no", "No"))  # is an earlier card read right?
 
 
+def minus(text: str) -> str:
+    """``text`` with a real minus sign (as the cards print it) for each hyphen that is not
+    inside a word: ``\u221210``, ``+/\u2212``, ``a + or \u2212 card``."""
+    return re.sub(r"(?<![A-Za-z])-|-(?![A-Za-z])", "\u2212", text)
+
+
 def label(card: str) -> str:
-    """The card as printed, with a real minus sign: ``+5``, ``\u2212|n\u00d72|``, ``=``."""
-    return card_name(card).replace("-", "\u2212")
+    """The card as printed: ``+5``, ``\u2212|n\u00d72|``, ``=``."""
+    return minus(card_name(card))
 
 
 def face(card: str) -> tuple[str, str]:
@@ -71,7 +78,7 @@ def face(card: str) -> tuple[str, str]:
 
 def num(n: int | Fraction) -> str:
     """A total as shown on screen: a real minus sign, easy to see (``\u221215``)."""
-    return str(n).replace("-", "\u2212")
+    return minus(str(n))
 
 
 @dataclass(frozen=True)
@@ -211,7 +218,8 @@ class AttackPlay(TableController):
             words.append(binding)
         played = isinstance(action, Play)
         self.sound("good" if played else "tap")
-        self.say(seats_named(" ".join(words), self.names), "good" if played else "info")
+        said = seats_named(minus(" ".join(words)), self.names)  # the engine's "-10" as on its card
+        self.say(said, "good" if played else "info")
         self.narrate(len(self.moves()), self.story_line(action))
 
     def sentence(self, action: Action, event: Event) -> str:
