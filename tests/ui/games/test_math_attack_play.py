@@ -445,3 +445,27 @@ def test_math_attack_play_engine_sentence_writes_minus_as_the_cards_do() -> None
     assert "-10" in play.match.steps[-1].events[0].text  # the log's and the CLI's words
     play.cards_seen(2, "line", ("-10", "FLIP"))
     assert "plays +/\u2212 on their own" in play.message and "from \u221210 to 10" in play.message
+
+
+def test_math_attack_play_camera_sentences_come_from_the_sentence_table(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The question about a misread card, the thanks for the answer and a line back as
+    it was are the sentence table's (they were written in play.py)."""
+    from tabletop.ui.messages import CHILD_MESSAGES
+
+    for code in ("atk.ask.misread", "atk.seen.confirmed", "atk.seen.back"):
+        assert code in CHILD_MESSAGES
+        monkeypatch.setitem(CHILD_MESSAGES, code, f"{code}: {CHILD_MESSAGES[code]}")
+    play = table()
+    play.cards_seen(1, "line", ("+5",))
+    play.cards_seen(2, "line", ("+3",))
+    play.cards_seen(1, "line", ("+8",))  # the camera reads the +5 as +8
+    ask = play.tap_line(0)
+    assert ask is not None and ask.title == "atk.ask.misread: Is card 1 really +5?"
+    play.answered(ask, "yes")
+    assert play.message == "atk.seen.confirmed: Thanks! Card 1 on Ana's line is +5."
+    play.cards_seen(1, "line", ("+8", "?"))  # a new card the camera cannot read
+    assert play.ghosts and play.state.lines[0] == ("+5",)
+    play.cards_seen(1, "line", ("+8",))  # it went
+    assert play.message == "atk.seen.back: Ana's line is back as it was."

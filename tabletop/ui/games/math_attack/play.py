@@ -420,7 +420,8 @@ class AttackPlay(TableController):
             self.refuse("atk.ui.pick_card")
         elif line in self.misread:
             at = self.misread[line][0]
-            title = f"Is card {at + 1} really {label(state.lines[line][at])}?"
+            card = label(state.lines[line][at])
+            title = child_message("atk.ask.misread", place=at + 1, card=card)
             return Ask("misread", title, YES_NO, given=(line,), yes_no=True)
         elif state.blocked == line:
             self.refuse("atk.blocked", self.facts(line), "tapped the blocked line")
@@ -471,7 +472,8 @@ class AttackPlay(TableController):
         self.fixes[line][position] = (code, card)
         self.trouble.pop(line, None)
         log.info("math-attack: card %d on line %d read as %r is %s", position + 1, line, code, card)
-        self.say(f"Thanks! Card {position + 1} on {self.names[line]}'s line is {label(card)}.")
+        said = {"place": position + 1, "owner": self.names[line], "card": label(card)}
+        self.say(child_message("atk.seen.confirmed", said))
         seen = self.last_seen.get(line)
         if seen is not None:
             self.cards_seen(line + 1, "line", seen)  # a new card in that reading counts now
@@ -527,7 +529,7 @@ class AttackPlay(TableController):
         if wrong is not None or too_many:
             self.ghosts.pop(line, None)
         elif not extra and self.ghosts.pop(line, None) is not None:
-            self.say(f"{self.names[line]}'s line is back as it was.")
+            self.say(child_message("atk.seen.back", owner=self.names[line]))
         elif still:  # only cards taken back: wait for them to go
             self.say(child_message("atk.ui.take_back"), "error")
         elif extra:
