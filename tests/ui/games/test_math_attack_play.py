@@ -469,3 +469,20 @@ def test_math_attack_play_camera_sentences_come_from_the_sentence_table(
     assert play.ghosts and play.state.lines[0] == ("+5",)
     play.cards_seen(1, "line", ("+8",))  # it went
     assert play.message == "atk.seen.back: Ana's line is back as it was."
+
+
+@pytest.mark.parametrize("bot", [None, "easy"])
+def test_math_attack_play_last_turn_said_once_after_equals(bot: str | None) -> None:
+    """ATK-5: the sentence after = says once whose last turn comes (it said "Ana gets one
+    more turn, then the game ends" and then "This is Ana's last turn!")."""
+    hands = (("+1", "+2", "-3", "FLIP", "END"), ("+5", "-5", "+6", "END"))
+    play = at_state(bot, hands, turn=1, stack_size=44)
+    play.deal()
+    if bot is None:
+        play.cards_seen(2, "line", ("END",))  # Ben plays = on his own line
+    else:
+        play.perform(Play(1, "END", 1))
+    assert play.state.end_by == 1 and play.state.turn == 0
+    assert play.message.count("last turn") == 1 and "one more turn" not in play.message
+    assert play.message.startswith("Ben plays = on their own number line.")
+    assert play.message.endswith("This is Ana's last turn!")

@@ -52,7 +52,8 @@ PICKER = (*BLACK[:10], *RED[:10], *BLACK[10:], *RED[10:], *GREEN)
 GREEN_FACES = dict(  # their symbols and words as printed
     zip(GREEN, (("=", "end"), ("\u21b5", "cancel"), ("+/\u2212", "flip"), ("\u2205", "block")))
 )
-SILENT = ("atk.drew", "atk.dealt", "atk.game_over")  # events with no sentence of their own
+# events with no sentence of their own (after =, turn_words says whose last turn it is)
+SILENT = ("atk.drew", "atk.dealt", "atk.game_over", "atk.last_turn")
 YES_NO = (("yes", "Yes, it is"), ("no", "No"))  # is an earlier card read right?
 
 
