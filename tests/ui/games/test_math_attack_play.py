@@ -454,7 +454,7 @@ def test_math_attack_play_camera_sentences_come_from_the_sentence_table(
     it was are the sentence table's (they were written in play.py)."""
     from tabletop.ui.messages import CHILD_MESSAGES
 
-    for code in ("atk.ask.misread", "atk.seen.confirmed", "atk.seen.back"):
+    for code in ("atk.ask.misread", "atk.line.confirmed", "atk.line.back"):
         assert code in CHILD_MESSAGES
         monkeypatch.setitem(CHILD_MESSAGES, code, f"{code}: {CHILD_MESSAGES[code]}")
     play = table()
@@ -464,11 +464,11 @@ def test_math_attack_play_camera_sentences_come_from_the_sentence_table(
     ask = play.tap_line(0)
     assert ask is not None and ask.title == "atk.ask.misread: Is card 1 really +5?"
     play.answered(ask, "yes")
-    assert play.message == "atk.seen.confirmed: Thanks! Card 1 on Ana's line is +5."
+    assert play.message == "atk.line.confirmed: Thanks! Card 1 on Ana's line is +5."
     play.cards_seen(1, "line", ("+8", "?"))  # a new card the camera cannot read
     assert play.ghosts and play.state.lines[0] == ("+5",)
     play.cards_seen(1, "line", ("+8",))  # it went
-    assert play.message == "atk.seen.back: Ana's line is back as it was."
+    assert play.message == "atk.line.back: Ana's line is back as it was."
 
 
 @pytest.mark.parametrize("bot", [None, "easy"])
@@ -486,3 +486,24 @@ def test_math_attack_play_last_turn_said_once_after_equals(bot: str | None) -> N
     assert play.message.count("last turn") == 1 and "one more turn" not in play.message
     assert play.message.startswith("Ben plays = on their own number line.")
     assert play.message.endswith("This is Ana's last turn!")
+
+
+def test_math_attack_play_card_by_touch_waits_for_a_line_missing_a_card() -> None:
+    """A card entered by touch on a line the camera sees missing a card is refused until
+    the line is as the game has it (it was played as a new card, and the line stayed
+    "missing" under it: the card named could be the one put back); the other line takes
+    one, and the camera then reads the line with the new card as the play."""
+    play = table()
+    play.cards_seen(1, "line", ("+5",))
+    play.cards_seen(1, "line", ("+5", "+3"))  # Ben's +3 on Ana's line
+    play.cards_seen(1, "line", ("+5",))  # the +3 is gone from the camera's view
+    first = "First put Ana's line back as it was. Then add your card to it."
+    assert play.tap_line(0) is None and play.message == first and play.tone == "error"
+    where = play.seat_pressed(0)
+    assert where is not None and where.key == "where"
+    assert play.answered(where, "0") is None and play.message == first
+    assert play.state.lines == (("+5", "+3"), ()) and play.state.turn == 0
+    ask = play.answered(where, "1")  # Ben's line is fine
+    assert ask is not None and ask.key == "card" and ask.given == (1,)
+    play.cards_seen(1, "line", ("+5", "+3", "+7"))  # the +3 back, and Ana's +7
+    assert play.state.lines == (("+5", "+3", "+7"), ()) and not play.trouble

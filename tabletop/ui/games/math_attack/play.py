@@ -400,8 +400,13 @@ class AttackPlay(TableController):
         if self.tone == "error":
             self.say("")
 
-    def ask_card(self, line: int, what: str = "card", title: str = "") -> Ask:
-        """Which card (of all the cards, each under its face) went on ``line``."""
+    def ask_card(self, line: int, what: str = "card", title: str = "") -> Ask | None:
+        """Which card (of all the cards, each under its face) went on ``line``; not a new
+        card while the camera sees a card there missing, moved or one too many (the card
+        named could be one put back): first the line as the game has it."""
+        if what == "card" and line in self.trouble:
+            self.refuse("atk.line.first", self.facts(line), f"card by touch on line {line}")
+            return None
         who, owner = self.names[self.state.turn], self.names[line]
         title = title or child_message("atk.ask.card", who=who, owner=owner)
         cards = tuple((c, face(c)[0]) for c in PICKER)
@@ -474,7 +479,7 @@ class AttackPlay(TableController):
         self.trouble.pop(line, None)
         log.info("math-attack: card %d on line %d read as %r is %s", position + 1, line, code, card)
         said = {"place": position + 1, "owner": self.names[line], "card": label(card)}
-        self.say(child_message("atk.seen.confirmed", said))
+        self.say(child_message("atk.line.confirmed", said))
         seen = self.last_seen.get(line)
         if seen is not None:
             self.cards_seen(line + 1, "line", seen)  # a new card in that reading counts now
@@ -530,7 +535,7 @@ class AttackPlay(TableController):
         if wrong is not None or too_many:
             self.ghosts.pop(line, None)
         elif not extra and self.ghosts.pop(line, None) is not None:
-            self.say(child_message("atk.seen.back", owner=self.names[line]))
+            self.say(child_message("atk.line.back", owner=self.names[line]))
         elif still:  # only cards taken back: wait for them to go
             self.say(child_message("atk.ui.take_back"), "error")
         elif extra:
