@@ -296,7 +296,7 @@ def test_math_attack_play_two_cards_taken_back_from_one_line_both_wait_to_go() -
     play.take_back()
     play.undo()  # the teacher's PIN: Ana's +5 too
     assert play.state.lines == ((), ()) and play.state.turn == 0
-    both = "Take +5 and +3 off Ana's line, then Ana plays again."
+    both = "Take +3 and +5 off Ana's line, then Ana plays again."  # the last entered first
     assert play.next_step() == both
     copy = Match.replay(list(play.match.log_lines()), {GAME.name: GAME})
     again = AttackPlay(names=("Ana", "Ben"), bot=None, first=0, seed=3, match=copy)
@@ -507,3 +507,23 @@ def test_math_attack_play_card_by_touch_waits_for_a_line_missing_a_card() -> Non
     assert ask is not None and ask.key == "card" and ask.given == (1,)
     play.cards_seen(1, "line", ("+5", "+3", "+7"))  # the +3 back, and Ana's +7
     assert play.state.lines == (("+5", "+3", "+7"), ()) and not play.trouble
+
+
+def test_math_attack_play_cards_taken_back_leave_lowest_first_a_touch_fix_holds() -> None:
+    """Two cards taken back from Ana's line, the top one set right by touch: the step
+    names the last entered first (it comes off the line's end; it named the lowest
+    first), and when the lowest goes first, the one left, still unreadable, is the card
+    taken back (it was taken for a new card the camera cannot read: a red card to set
+    right, that a tap would play again)."""
+    play = table()
+    play.cards_seen(1, "line", ("+5",))
+    play.cards_seen(1, "line", ("+5", "?"))  # Ben's card on Ana's line: unreadable
+    play.answered(play.ghost_tapped(0), "+3")  # type: ignore[arg-type]
+    play.take_back()
+    play.undo()  # the teacher's PIN: Ana's +5 too
+    assert play.next_step() == "Take +3 and +5 off Ana's line, then Ana plays again."
+    play.cards_seen(1, "line", ("?",))  # the +5 went first: the +3 slid to its place
+    assert not play.ghosts and play.state.lines == ((), ())
+    assert play.next_step() == "Take +3 off Ana's line, then Ana plays again."
+    play.cards_seen(1, "line", ())
+    assert play.next_step() == "Ana: put one card on a number line (or tap a line)."

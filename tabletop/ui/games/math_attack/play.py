@@ -180,8 +180,8 @@ class AttackPlay(TableController):
         elif self.is_bot(state.turn):
             step = "thinking"
         elif self.undone:
-            off = (
-                f"{' and '.join(map(label, cards))} off {self.names[at]}'s line"
+            off = (  # a line's cards the last entered first, as they come off its end
+                f"{' and '.join(map(label, reversed(cards)))} off {self.names[at]}'s line"
                 for at, cards in self.undone.items()
             )
             step, facts["cards"] = "take_off", " and ".join(off)
@@ -499,12 +499,16 @@ class AttackPlay(TableController):
             if codes:
                 self.refuse("atk.ui.virtual", detail=f"camera cards {codes} in virtual play")
             return
-        fixes = self.fixes[line]
+        known, facts, fixes = self.state.lines[line], self.facts(line), self.fixes[line]
+        # a card taken back and set right by touch is that card wherever it lies now (the
+        # card under it may have gone first)
+        gone = {code: card for at, (code, card) in fixes.items() if at >= len(known)}
         read = [
-            fixes[i][1] if i in fixes and fixes[i][0] == code else parse_card(code)
+            fixes[i][1]
+            if i in fixes and fixes[i][0] == code
+            else gone.get(code) or parse_card(code)
             for i, code in enumerate(codes)
         ]
-        known, facts = self.state.lines[line], self.facts(line)
         wrong = next((i for i, card in enumerate(known) if read[i : i + 1] != [card]), None)
         extra = read[len(known) :]
         # cards taken back are forgotten as they leave the line, or all once it reads as
