@@ -316,3 +316,31 @@ def test_mwm_an_empty_seats_button_says_nobody_sits_there() -> None:
     app.step()
     assert table.status() == "Nobody sits at seat 4, so its button does nothing."
     assert table.play.ready == {}
+
+
+# -- round 10's walk ----------------------------------------------------------------------
+
+
+def test_mwm10_teacher_menu_during_a_verdict_says_why_no_victory_card() -> None:
+    """MWM-10: while a hand's verdict shows, a splash would end the next hand (nothing of
+    it revealed) or the Math War (a tie): the menu says so, not "nobody is winning this
+    hand yet" under a verdict that names the hand's winner."""
+    from tests.ui.games.test_math_wars_meta import tied
+
+    app = make_app()
+    table = start(app)  # two children: 10 + 2 beats 4 + 1
+    show(app, 0, "C10", "K+2")
+    show(app, 1, "C4", "K+1")
+    answer(app, 0, 12)
+    answer(app, 1, 5)
+    assert table.play.verdict is not None and not table.play.verdict.war
+    teacher(app)
+    menu = app.stack.top
+    assert not [b for b in menu.targets() if b.name.startswith("choice.award.")]
+    assert menu.title.endswith("(no VICTORY! card: the next hand has no card up)")
+    tap(app, "cancel")
+    app = make_app()
+    table = tied(app)
+    assert table.play.verdict is not None and table.play.verdict.war
+    teacher(app)
+    assert app.stack.top.title.endswith("(no VICTORY! card: a tie: the Math War decides)")
