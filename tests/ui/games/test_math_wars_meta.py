@@ -929,7 +929,7 @@ def test_mwm_setup_mode_fills_the_seats_and_refuses_what_makes_no_game() -> None
     tap(app, "seat.0")
     tap(app, "choice.bot.bot")
     tap(app, "start")
-    assert app.stack.top is form and "Solo is one child" in form.message
+    assert app.stack.top is form and "Solo has no bot" in form.message
     tap(app, "mode.pvp")
     tap(app, "start")
     assert isinstance(app.stack.top, TableScene)

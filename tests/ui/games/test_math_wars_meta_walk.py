@@ -13,6 +13,7 @@ from hardware.buttons import SeatPressed
 from tabletop.ui.app import App
 from tabletop.ui.games.math_wars_meta.cards import CardProblem, read_code
 from tabletop.ui.games.math_wars_meta.table import MwmTable as TableScene
+from tabletop.ui.scenes.form import FormScene
 from tests.ui.game_scenery import form_seats, setup
 from tests.ui.games.test_math_wars_meta import (
     CHILDREN_AND_BOT,
@@ -344,3 +345,25 @@ def test_mwm10_teacher_menu_during_a_verdict_says_why_no_victory_card() -> None:
     assert table.play.verdict is not None and table.play.verdict.war
     teacher(app)
     assert app.stack.top.title.endswith("(no VICTORY! card: a tie: the Math War decides)")
+
+
+def test_mwm8_solo_with_a_bot_says_the_bot_is_what_to_change() -> None:
+    """MWM-8: Solo is one child. With a bot chosen the form names the bot and the two ways
+    out (make its seat a child, or play Players); with two children, the old sentence."""
+    app = make_app()
+    setup(app, "math-wars-meta", "mode.solo", "seat.0", "choice.bot.bot", "start")
+    form = app.stack.top
+    assert isinstance(form, FormScene)
+    assert form.message == (
+        "Solo has no bot: tap the bot's seat and pick A child, or tap Players to play the bot."
+    )
+    tap(app, "seat.0")
+    tap(app, "choice.child")
+    tap(app, "seat.1")
+    tap(app, "choice.child")
+    tap(app, "start")
+    assert form.message == "Solo is one child alone: tap Players to play with others."
+    tap(app, "seat.1")
+    tap(app, "choice.empty")
+    tap(app, "start")
+    assert isinstance(app.stack.top, TableScene)
