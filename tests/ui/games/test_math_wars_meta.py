@@ -398,7 +398,7 @@ def test_solo_round_records_accuracy_and_time() -> None:
     tap(app, "solve.0")
     type_number(app, 6)  # wrong: 7
     assert "Player 1: 8 \u2212 1 = 7. (you typed 6, not quite)" in play.verdict.lines
-    assert "Only your battle card goes on the spoils pile." in play.verdict.lines
+    assert play.verdict.lines[-1].endswith("Put only your battle card on your spoils pile.")
     bot = TableBot(app, 5)
     while not play.state.rounds:
         bot.step()

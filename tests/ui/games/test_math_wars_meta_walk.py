@@ -367,3 +367,28 @@ def test_mwm8_solo_with_a_bot_says_the_bot_is_what_to_change() -> None:
     tap(app, "choice.empty")
     tap(app, "start")
     assert isinstance(app.stack.top, TableScene)
+
+
+def test_mwm8_solo_wrong_answer_says_what_was_wrong_and_what_to_do() -> None:
+    """MWM-8: a wrong solo answer discards only the battle card. The message box says the
+    answer was not right, the right one, and what to put on the spoils pile (it said
+    "(you typed 6, not quite) Only your battle card goes on the spoils pile."); a right
+    answer below 1 says why only the battle card goes too."""
+    app = make_app()
+    table = start(app, "mode.solo")
+    show(app, 0, "C8", "K-1")
+    tap(app, "solve.0")
+    type_number(app, 6)
+    assert table.status() == (
+        "Not right: the answer is 7, not 6. Put only your battle card on your spoils pile."
+        " Tap Next hand."
+    )
+    assert "Player 1: 8 \u2212 1 = 7. (you typed 6, not quite)" in table.play.verdict.lines
+    tap(app, "next")
+    show(app, 0, "C3", "K-5")
+    tap(app, "solve.0")
+    type_number(app, -2)
+    assert table.status() == (
+        "Right! \u22122 is less than 1, so put only your battle card on your spoils pile."
+        " Tap Next hand."
+    )
