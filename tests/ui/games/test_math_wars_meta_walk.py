@@ -18,6 +18,7 @@ from tests.ui.game_scenery import form_seats, setup
 from tests.ui.games.test_math_wars_meta import (
     CHILDREN_AND_BOT,
     answer,
+    seats,
     show,
     start,
     tap,
@@ -392,3 +393,23 @@ def test_mwm8_solo_wrong_answer_says_what_was_wrong_and_what_to_do() -> None:
         "Right! \u22122 is less than 1, so put only your battle card on your spoils pile."
         " Tap Next hand."
     )
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1280, 720)], ids=["800x480", "1280x720"])
+def test_mwm_six_seats_caption_both_cards_whole_inside_their_borders(size: tuple[int, int]) -> None:
+    """At six seats COUNT lost its caption (its card too narrow for the word inside its
+    thick border) while CRATE kept its own: both cards say what they are now, at the
+    smallest size a child reads (16 px at 800x480), inside the card's edge."""
+    app = make_app(size)
+    table = start(app, *seats(6, 2))
+    for seat in range(6):
+        show(app, seat, f"C{seat + 3}", "K+2")
+    painter = table.ctx.painter
+    drawn = drawn_texts(table)
+    for caption, kind in (("COUNT", "count"), ("CRATE", "crate")):
+        rects = [rect for words, rect in drawn if words == caption]
+        assert len(rects) == 6, caption
+        for seat, rect in enumerate(rects):
+            assert rect.width == painter.fonts.width(caption, painter.least)  # not shrunk
+            assert table.place(kind, seat).inflate(-4, 0).contains(rect), (caption, seat)
+    assert len([words for words, _ in drawn if words == "SOLUTION"]) == 6
