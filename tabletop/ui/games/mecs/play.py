@@ -475,7 +475,8 @@ class MecsPlay(TableController):
     def cards_seen(self, seat: int | None, zone: str | None, raw: Sequence[str]) -> str | None:
         """A steady camera reading of one zone (``seat`` 1-based, ``raw`` what was read):
         an area, or one card held up alone. Returns the card whose page to open (one card
-        held up that the game does not wait for)."""
+        held up that the game does not wait for; while it waits for who starts, a card
+        that is not a number is refused instead, saying what to show)."""
         codes = [read_code(text) for text in raw]
         if seat is not None and zone == "equation":
             if not 0 < seat <= len(self.seats):
@@ -493,8 +494,11 @@ class MecsPlay(TableController):
         if code is None:
             log.info("mecs: a card held up alone is not ours: %s", list(raw))
             self.wrong("mecs.ui.not_ours")
-        elif self.wants("reveal") is not None and code in DIGITS:
-            self.perform(Draw(code))
+        elif (who := self.wants("reveal")) is not None:  # who starts: a number card (MECS-4)
+            if code in DIGITS:
+                self.perform(Draw(code))
+            else:
+                self.wrong("mecs.ui.number_card", who=self.name(who))
         elif self.wants("objective") is not None and code.startswith("OBJ"):
             self.perform(ShowObjective(int(code[3:])))
         else:
