@@ -398,7 +398,7 @@ def test_solo_round_records_accuracy_and_time() -> None:
     tap(app, "solve.0")
     type_number(app, 6)  # wrong: 7
     assert "Player 1: 8 \u2212 1 = 7. (you typed 6, not quite)" in play.verdict.lines
-    assert "Only your battle card goes on the spoils pile." in play.verdict.lines
+    assert play.verdict.lines[-1].endswith("Put only your battle card on your spoils pile.")
     bot = TableBot(app, 5)
     while not play.state.rounds:
         bot.step()
@@ -929,7 +929,7 @@ def test_mwm_setup_mode_fills_the_seats_and_refuses_what_makes_no_game() -> None
     tap(app, "seat.0")
     tap(app, "choice.bot.bot")
     tap(app, "start")
-    assert app.stack.top is form and "Solo is one child" in form.message
+    assert app.stack.top is form and "Solo has no bot" in form.message
     tap(app, "mode.pvp")
     tap(app, "start")
     assert isinstance(app.stack.top, TableScene)

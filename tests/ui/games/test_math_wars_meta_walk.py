@@ -13,10 +13,12 @@ from hardware.buttons import SeatPressed
 from tabletop.ui.app import App
 from tabletop.ui.games.math_wars_meta.cards import CardProblem, read_code
 from tabletop.ui.games.math_wars_meta.table import MwmTable as TableScene
+from tabletop.ui.scenes.form import FormScene
 from tests.ui.game_scenery import form_seats, setup
 from tests.ui.games.test_math_wars_meta import (
     CHILDREN_AND_BOT,
     answer,
+    seats,
     show,
     start,
     tap,
@@ -316,3 +318,98 @@ def test_mwm_an_empty_seats_button_says_nobody_sits_there() -> None:
     app.step()
     assert table.status() == "Nobody sits at seat 4, so its button does nothing."
     assert table.play.ready == {}
+
+
+# -- round 10's walk ----------------------------------------------------------------------
+
+
+def test_mwm10_teacher_menu_during_a_verdict_says_why_no_victory_card() -> None:
+    """MWM-10: while a hand's verdict shows, a splash would end the next hand (nothing of
+    it revealed) or the Math War (a tie): the menu says so, not "nobody is winning this
+    hand yet" under a verdict that names the hand's winner."""
+    from tests.ui.games.test_math_wars_meta import tied
+
+    app = make_app()
+    table = start(app)  # two children: 10 + 2 beats 4 + 1
+    show(app, 0, "C10", "K+2")
+    show(app, 1, "C4", "K+1")
+    answer(app, 0, 12)
+    answer(app, 1, 5)
+    assert table.play.verdict is not None and not table.play.verdict.war
+    teacher(app)
+    menu = app.stack.top
+    assert not [b for b in menu.targets() if b.name.startswith("choice.award.")]
+    assert menu.title.endswith("(no VICTORY! card: the next hand has no card up)")
+    tap(app, "cancel")
+    app = make_app()
+    table = tied(app)
+    assert table.play.verdict is not None and table.play.verdict.war
+    teacher(app)
+    assert app.stack.top.title.endswith("(no VICTORY! card: a tie: the Math War decides)")
+
+
+def test_mwm8_solo_with_a_bot_says_the_bot_is_what_to_change() -> None:
+    """MWM-8: Solo is one child. With a bot chosen the form names the bot and the two ways
+    out (make its seat a child, or play Players); with two children, the old sentence."""
+    app = make_app()
+    setup(app, "math-wars-meta", "mode.solo", "seat.0", "choice.bot.bot", "start")
+    form = app.stack.top
+    assert isinstance(form, FormScene)
+    assert form.message == (
+        "Solo has no bot: tap the bot's seat and pick A child, or tap Players to play the bot."
+    )
+    tap(app, "seat.0")
+    tap(app, "choice.child")
+    tap(app, "seat.1")
+    tap(app, "choice.child")
+    tap(app, "start")
+    assert form.message == "Solo is one child alone: tap Players to play with others."
+    tap(app, "seat.1")
+    tap(app, "choice.empty")
+    tap(app, "start")
+    assert isinstance(app.stack.top, TableScene)
+
+
+def test_mwm8_solo_wrong_answer_says_what_was_wrong_and_what_to_do() -> None:
+    """MWM-8: a wrong solo answer discards only the battle card. The message box says the
+    answer was not right, the right one, and what to put on the spoils pile (it said
+    "(you typed 6, not quite) Only your battle card goes on the spoils pile."); a right
+    answer below 1 says why only the battle card goes too."""
+    app = make_app()
+    table = start(app, "mode.solo")
+    show(app, 0, "C8", "K-1")
+    tap(app, "solve.0")
+    type_number(app, 6)
+    assert table.status() == (
+        "Not right: the answer is 7, not 6. Put only your battle card on your spoils pile."
+        " Tap Next hand."
+    )
+    assert "Player 1: 8 \u2212 1 = 7. (you typed 6, not quite)" in table.play.verdict.lines
+    tap(app, "next")
+    show(app, 0, "C3", "K-5")
+    tap(app, "solve.0")
+    type_number(app, -2)
+    assert table.status() == (
+        "Right! \u22122 is less than 1, so put only your battle card on your spoils pile."
+        " Tap Next hand."
+    )
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1280, 720)], ids=["800x480", "1280x720"])
+def test_mwm_six_seats_caption_both_cards_whole_inside_their_borders(size: tuple[int, int]) -> None:
+    """At six seats COUNT lost its caption (its card too narrow for the word inside its
+    thick border) while CRATE kept its own: both cards say what they are now, at the
+    smallest size a child reads (16 px at 800x480), inside the card's edge."""
+    app = make_app(size)
+    table = start(app, *seats(6, 2))
+    for seat in range(6):
+        show(app, seat, f"C{seat + 3}", "K+2")
+    painter = table.ctx.painter
+    drawn = drawn_texts(table)
+    for caption, kind in (("COUNT", "count"), ("CRATE", "crate")):
+        rects = [rect for words, rect in drawn if words == caption]
+        assert len(rects) == 6, caption
+        for seat, rect in enumerate(rects):
+            assert rect.width == painter.fonts.width(caption, painter.least)  # not shrunk
+            assert table.place(kind, seat).inflate(-4, 0).contains(rect), (caption, seat)
+    assert len([words for words, _ in drawn if words == "SOLUTION"]) == 6

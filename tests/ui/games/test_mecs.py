@@ -892,3 +892,49 @@ def test_mecs_an_empty_seats_button_says_nobody_sits_there() -> None:
     post(app, SeatPressed(5, app.ctx.clock()))
     assert "Nobody sits at seat 6" in table.message
     assert table.match.moves == before
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_mecs_area_rulings_at_eight_seats_are_whole_and_16px(size: tuple[int, int]) -> None:
+    """Eight seats (two columns): an area's ruling was cut with "…" after a few words.
+    Where the sentence with its reason does not fit, the area says the ruling in a few
+    words from the sentence table (tapping it opens the editor, which gives the reason):
+    an objective missed (MECS-6), a reading refused, equations not finished."""
+    app = make_app(size)
+    auto, table = start(app, seats=8, cards="table", mode="challenge")
+    play = table.play
+    for seat in range(8):
+        auto.tap(f"reveal.{9 - seat}")  # Player 1 starts
+    post(app, seen(None, "MT1:MECS:OBJ6", area=None))  # exactly 24
+    for turn, card in enumerate(("+", "-", "X")):
+        for seat in range(8 if turn < 2 else 1):
+            cards = (("9", "X"), ("7", "EQ"), ("6", "3"))[turn] if seat == 0 else (str(seat), card)
+            post(app, seen(seat + 1, *play.state.players[seat].area, *cards))
+            refill_all(auto, table)
+    assert play.state.active == 1
+    post(app, seen(2, *play.state.players[1].area, "4", "5", "6"))  # 3 cards: refused
+    rulings = [play.area_status(seat) for seat in range(8)]
+    assert rulings[0] == (
+        "63 is not exactly 24, so the cards stay.",
+        "bad",
+        "Misses the objective.",
+    )
+    assert rulings[1] is not None and rulings[1][2] == "Not allowed: tap to fix it."
+    assert {r[2] for r in rulings[2:] if r is not None} == {"Not finished yet."}
+    fonts, drawn = app.ctx.painter.fonts, []
+    render = fonts.render
+
+    def recording(text, size, *args, **kw):
+        drawn.append((text, size))
+        return render(text, size, *args, **kw)
+
+    fonts.render = recording
+    try:
+        app.step(force_draw=True)
+    finally:
+        fonts.render = render
+    for ruling in rulings:
+        assert ruling is not None
+        sizes = [size for text, size in drawn if text in (ruling[0], ruling[2])]
+        assert sizes and min(sizes) >= app.ctx.painter.least, ruling
+    assert not [text for text, _ in drawn if text.endswith("\u2026")]

@@ -62,12 +62,21 @@ def test_mecs_play_camera_waits_for_the_who_starts_card_and_says_so() -> None:
 
 
 def test_mecs_play_a_card_held_up_alone_is_the_who_starts_card_or_opens_its_page() -> None:
+    """MECS-4 (the rule book: everyone shows one number card, the largest starts): while
+    the device waits for who starts, a symbol card held up is not taken for a page the
+    child did not ask for: the sentence says what to show; after it, a card's page."""
     play = new_play(cards="camera")
     assert play.cards_seen(None, None, ["5"]) is None  # Ann's who-starts card
     assert play.wants("reveal") == 1
-    assert play.cards_seen(None, None, ["EQ"]) == "EQ"  # not a number: its page
+    assert play.cards_seen(None, None, ["EQ"]) is None  # not a number: said, no page
+    assert play.message == (
+        "That is not a number card. To see who starts, Bo, show one number card."
+    )
+    assert play.tone == "error" and play.wants("reveal") == 1
     assert play.cards_seen(None, None, ["MT1:ATK:+5"]) is None
     assert "not from this game" in play.message and play.tone == "error"
+    assert play.cards_seen(None, None, ["3"]) is None and play.wants("reveal") is None
+    assert play.cards_seen(None, None, ["EQ"]) == "EQ"  # not waited for: its page
 
 
 def test_mecs_play_instruction_names_the_next_step_through_a_turn() -> None:

@@ -570,8 +570,12 @@ class MwmPlay(TableController):
             leader = splash_leader(self.state)
             if leader is not None:
                 choices.append((f"award.{leader}", f"Splash: VICTORY! to {self.side_name(leader)}"))
-            else:
-                title += " (no VICTORY! card: nobody is winning this hand yet)"
+            else:  # MWM-10: while a verdict shows, a splash ends the next hand (or the war)
+                why = "nobody is winning this hand yet"
+                if self.verdict is not None:
+                    war = self.verdict.war
+                    why = "a tie: the Math War decides" if war else "the next hand has no card up"
+                title += f" (no VICTORY! card: {why})"
         return Ask("teacher", title, tuple(choices), columns=2, rows=5)
 
     def undo(self) -> Action:

@@ -166,7 +166,9 @@ def _start(ctx: Context, values: FormValues) -> Scene:
 def _check(values: FormValues) -> str | None:
     """What keeps these choices from making a game, in a child's words."""
     choices, n = Choices.from_form(values), len(values.seats)
-    if choices.mode == "solo" and (n != 1 or values.bots):
+    if choices.mode == "solo" and values.bots:
+        return child_message("setup.mwm.solo_bot")
+    if choices.mode == "solo" and n != 1:
         return child_message("setup.mwm.solo")
     if choices.mode == "pvp" and n < 2:
         return child_message("setup.mwm.players")

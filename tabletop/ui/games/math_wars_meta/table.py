@@ -172,13 +172,15 @@ class MwmTable(TableScene):
             crate = pygame.Rect(count.right + gap, inner.top, cw, ch)
             solve = pygame.Rect(inner.left, count.bottom + gap, inner.width, 0)
             solve.height = min(inner.bottom - solve.top, m.u(110))
-        else:
+        else:  # each card as wide as its caption needs, where a third of the row allows
             ch = min(inner.height, m.u(150))
-            cw = min(int(ch * 0.72), (inner.width - m.u(24)) // 3)
+            third = (inner.width - m.u(24)) // 3
+            cw = min(int(ch * 0.72), third)
             ch = min(ch, int(cw / 0.6))
             y = inner.top + (inner.height - ch) // 2
-            count = pygame.Rect(inner.left, y, cw, ch)
-            crate = pygame.Rect(count.right + gap, y, cw, ch)
+            count = pygame.Rect(inner.left, y, max(cw, min(self.caption_room("COUNT"), third)), ch)
+            crate_w = max(cw, min(self.caption_room("CRATE"), third))
+            crate = pygame.Rect(count.right + gap, y, crate_w, ch)
             eq = m.u(22)
             solve = pygame.Rect(crate.right + eq, y, inner.right - crate.right - eq, ch)
         chip = pygame.Rect(r.left + m.u(4), r.top + m.u(4), r.width - m.u(8), head - m.u(2))
@@ -459,6 +461,11 @@ class MwmTable(TableScene):
         text = painter.first_fit((text, short), painter.least, room, True)
         painter.line(surface, text, at, m.small - 1, room, colour, bold=True, anchor="midleft")
 
+    def caption_room(self, caption: str) -> int:
+        """The width a card needs for its ``caption`` at the smallest size a child reads,
+        inside a thin border."""
+        return self.ctx.painter.fonts.width(caption, self.ctx.painter.least) + 2 * self.m.u(3)
+
     def _slot(
         self,
         surface: pygame.Surface,
@@ -480,7 +487,9 @@ class MwmTable(TableScene):
             size = min(m.big + m.u(16), h // 2)  # smaller to fit, never below 18
             size = max(m.small, painter.fit_size(label, size, rect.width - 6, True))
             prints, width = [Print(label, size, h // 2)], max(2, m.u(width))
-        if painter.fonts.width(caption, painter.least) <= rect.width - 6:  # whole, or left out
+        room = rect.width - painter.fonts.width(caption, painter.least)
+        if room >= 4:  # whole, inside a border thinned to make room (never below 2), or left out
+            width = min(width, room // 2)
             foot = h - m.u(5)
             prints.append(Print(caption, painter.least, foot, False, "midbottom", p.muted))
         painter.card(

@@ -180,13 +180,24 @@ def last_verdict(play: MwmPlay) -> Verdict | None:
             verdict.lost[event.seat] = d["battle"] + d["difference"]
             verdict.difference[event.seat] = d["difference"]
     codes = {event.code for event in events}
-    if play.solo and "mwm.solo_discard" not in codes:
-        lines.append(child_message("mwm.said.solo_battle"))
+    battle = play.solo and "mwm.solo_discard" not in codes
+    if battle:  # its sentence says why, so Solo's message box starts there
+        lines.append(_solo_battle(verdict))
+    solo = lines[-1:] if battle else lines[-2:]
     if play.solo and play.state.rounds and "mwm.round_won" in codes:
-        lines.append(solo_round_text(play.state.rounds[-1]))
-    verdict.summary = lines[-2:] if play.solo else _summary(play, stage, events)
+        solo = [*solo[-1:], solo_round_text(play.state.rounds[-1])]
+        lines.append(solo[-1])
+    verdict.summary = solo if play.solo else _summary(play, stage, events)
     verdict.round_over = bool(codes & {"mwm.round_won", "mwm.round_void"})
     return verdict
+
+
+def _solo_battle(verdict: Verdict) -> str:
+    """MWM-8: only the battle card goes on the spoils pile: why (a wrong answer, the right
+    one with the sum beside it; a result below 1), and what to do."""
+    entry, right = verdict.entries[0].solution, verdict.answers[0].solution
+    key = "mwm.said.solo_battle" if entry == right else "mwm.said.solo_wrong"
+    return child_message(key, typed=signed(entry), right=signed(right))
 
 
 SUMMARY_CODES = (

@@ -121,6 +121,12 @@ def labels(cards: Iterable[str]) -> tuple[tuple[str, str], ...]:
     return tuple((c, LABEL[c]) for c in cards)
 
 
+def _ruling(key: str, tone: str, **facts: Any) -> tuple[str, str, str]:
+    """An area's ruling ``mecs.area.<key>``: the sentence, ``tone`` and the short one."""
+    short = child_message(f"mecs.area.{key}_short", facts)
+    return child_message(f"mecs.area.{key}", facts), tone, short
+
+
 def seat_infos(seats: Sequence[Sequence[Any] | SeatInfo]) -> list[SeatInfo]:
     """The journal's seats for :class:`SeatInfo` rows or (name, is a bot[, its level])
     as the table journals them. A bot with no level, one from before the levels
@@ -292,21 +298,22 @@ class MecsPlay(TableController):
             return None
         return seat
 
-    def area_status(self, seat: int) -> tuple[str, str] | None:
-        """The device's ruling on an area with its reason, and its tone (bad, good,
-        muted)."""
+    def area_status(self, seat: int) -> tuple[str, str, str] | None:
+        """The device's ruling on an area with its reason, its tone (bad, good, muted), and
+        the ruling in a few words for an area too narrow for the reason (tapping the area
+        opens the editor, which gives it)."""
         if seat in self.readings:
-            return (child_message("mecs.area.refused"), "bad")
+            return _ruling("refused", "bad")
         cards = self.state.players[seat].area
         if not cards:
             return None
         verdict = evaluate(cards)
         if not verdict.valid:
-            return (child_message("mecs.area.unfinished", why=verdict.reason), "muted")
+            return _ruling("unfinished", "muted", why=verdict.reason)
         if not meets_objective(self.state, verdict):
             goal = self.goal() or "the next objective"
-            return (child_message("mecs.area.missed", answer=verdict.answer_text, goal=goal), "bad")
-        return (child_message("mecs.area.right", equation=verdict.text), "good")
+            return _ruling("missed", "bad", answer=verdict.answer_text, goal=goal)
+        return _ruling("right", "good", equation=verdict.text)
 
     def can_end(self) -> bool:
         return not self.is_scene_bot(self.state.active) and may_end_turn(self.state)
@@ -475,7 +482,8 @@ class MecsPlay(TableController):
     def cards_seen(self, seat: int | None, zone: str | None, raw: Sequence[str]) -> str | None:
         """A steady camera reading of one zone (``seat`` 1-based, ``raw`` what was read):
         an area, or one card held up alone. Returns the card whose page to open (one card
-        held up that the game does not wait for)."""
+        held up that the game does not wait for; while it waits for who starts, a card
+        that is not a number is refused instead, saying what to show)."""
         codes = [read_code(text) for text in raw]
         if seat is not None and zone == "equation":
             if not 0 < seat <= len(self.seats):
@@ -493,8 +501,11 @@ class MecsPlay(TableController):
         if code is None:
             log.info("mecs: a card held up alone is not ours: %s", list(raw))
             self.wrong("mecs.ui.not_ours")
-        elif self.wants("reveal") is not None and code in DIGITS:
-            self.perform(Draw(code))
+        elif (who := self.wants("reveal")) is not None:  # who starts: a number card (MECS-4)
+            if code in DIGITS:
+                self.perform(Draw(code))
+            else:
+                self.wrong("mecs.ui.number_card", who=self.name(who))
         elif self.wants("objective") is not None and code.startswith("OBJ"):
             self.perform(ShowObjective(int(code[3:])))
         else:

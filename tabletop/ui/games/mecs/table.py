@@ -323,8 +323,9 @@ class MecsTable(TableScene):
             draw_card(painter, surface, card, code, faded=reading is not None)
         if status:
             colour = {"bad": p.bad, "good": p.good}.get(status[1], p.muted)
-            at = (room.left, room.top + ch + m.u(2))
-            painter.line(surface, status[0], at, m.small, room.width, colour)
+            at, words = (room.left, room.top + ch + m.u(2)), (status[0], status[2])
+            text = painter.first_fit(words, painter.least, room.width)  # the short one if need be
+            painter.line(surface, text, at, m.small, room.width, colour)
 
     def _draw_strip(self, surface: pygame.Surface) -> None:
         """Who shows a who-starts card (its digits are buttons), or the hand of whose move
