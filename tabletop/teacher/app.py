@@ -71,6 +71,11 @@ HEADERS = {
 }
 # Over HTTPS only: browsers then refuse plain HTTP to this name for a year (RFC 6797).
 HSTS = {"Strict-Transport-Security": "max-age=31536000"}
+# Refusals whose exact message is for the log only: the teacher reads these words.
+SAID = {
+    "teacher.action": "The dashboard did not say what the clock should do: reload the page "
+    "and press the button again.",
+}
 
 
 def redirect_app(port: int) -> web.Application:
@@ -161,7 +166,7 @@ async def _checked(request: web.Request, handler: Handler) -> web.StreamResponse
         return await handler(request)
     except BadInput as exc:
         log.info("teacher: %s %s: %s", request.method, request.path, exc)
-        return _error(_sentence(exc.message), 400)
+        return _error(SAID.get(exc.code) or _sentence(exc.message), 400)
     except TabletopError as exc:
         log.error("teacher: %s %s: %s", request.method, request.path, exc)
         return _error(_sentence(exc.message), 500)
@@ -327,7 +332,7 @@ async def clock(request: web.Request) -> web.Response:
     body = await _json_body(request)
     action = body.get("action")
     if action not in ACTIONS:
-        raise BadInput("teacher.action", f"unknown action {action!r}")
+        raise BadInput("teacher.action", f"'action' is {action!r}, not one of {', '.join(ACTIONS)}")
     station, minutes = body.get("station"), body.get("minutes", 1)
     console = request.app[CONSOLE]
     seq = await _on_console(request, console.clock_action, action, station, minutes)

@@ -1,0 +1,42 @@
+"""Round 10's mends of the dashboard's API (aiohttp's test client; the console runs
+without a broker): a clock press that names no action."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+import pytest
+from aiohttp.test_utils import TestClient
+
+from tests.teacher.test_app import PLAN, Scenario, clock, console, log_in, post, serve
+
+__all__ = ["clock", "console", "serve"]  # the dashboard tests' fixtures
+
+
+@pytest.mark.parametrize("body", [{"action": None}, {}, {"action": 3}, {"action": "explode"}])
+def test_teacher_clock_without_an_action_is_said_in_words(
+    serve: Callable[[Scenario], None], caplog: pytest.LogCaptureFixture, body: dict
+) -> None:
+    """A clock press that names no action (null, missing, not one of the five) gets a
+    sentence the teacher can act on, and the log says exactly what came (main: "Unknown
+    action None.", a word of Python's)."""
+
+    async def scenario(client: TestClient) -> None:
+        await log_in(client)
+        stations = {"station-1": 0, "station-2": 1}
+        assert (await post(client, "/api/plan", {"plan": PLAN, "stations": stations})).ok
+        with caplog.at_level(logging.INFO, logger="tabletop.teacher.app"):
+            r = await post(client, "/api/clock", body)
+        assert r.status == 400
+        assert (await r.json())["error"] == (
+            "The dashboard did not say what the clock should do: reload the page and press"
+            " the button again."
+        )
+        said = [r.getMessage() for r in caplog.records if r.name == "tabletop.teacher.app"]
+        assert said == [
+            f"teacher: POST /api/clock: 'action' is {body.get('action')!r},"
+            " not one of pause, resume, extend, skip, end"
+        ]
+
+    serve(scenario)
