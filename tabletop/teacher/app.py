@@ -21,9 +21,10 @@ The page talks to a JSON API behind the same session:
 ``GET /api/skills``          ``?session=``: the skills view and the dice (issue 24)
 ``GET /skills.csv``          ``?session=``: the skills CSV
 ``GET /api/latency``         when each clock change reached every station
+``GET /favicon.ico``         the tab's icon (``static/favicon.svg``)
 ===========================  ==========================================================
 
-Every request but the login page needs a live session; every POST must come from this
+Every request but the login page and the icon needs a live session; every POST must come from this
 page (its ``Origin``, or else ``Referer``, names this host): a form on another site
 cannot press the teacher's buttons. Errors come back as ``{"error": sentence}``.
 """
@@ -118,6 +119,7 @@ def make_app(console: Coordinator, gate: Gate) -> web.Application:
     app.router.add_get("/api/skills", skills_view)
     app.router.add_get("/skills.csv", skills_csv)
     app.router.add_get("/api/latency", latency)
+    app.router.add_get("/favicon.ico", favicon)
     app.router.add_static("/static/", STATIC, append_version=True)
     return app
 
@@ -132,7 +134,7 @@ async def _closing(app: web.Application) -> None:
 
 # -- the guard -------------------------------------------------------------------------------
 
-OPEN = ("/login", "/static/")
+OPEN = ("/login", "/static/", "/favicon.ico")
 
 
 @web.middleware
@@ -266,6 +268,11 @@ async def logout(request: web.Request) -> web.StreamResponse:
 
 async def dashboard(request: web.Request) -> web.StreamResponse:
     return web.FileResponse(STATIC / "index.html", headers=HEADERS)
+
+
+async def favicon(request: web.Request) -> web.StreamResponse:
+    """The browser tab's icon: a die (an SVG, asked for by this name as well)."""
+    return web.FileResponse(STATIC / "favicon.svg", headers=HEADERS)
 
 
 # -- stations and the plan -------------------------------------------------------------------

@@ -1,5 +1,5 @@
 """Round 10's mends of the dashboard's API (aiohttp's test client; the console runs
-without a broker): a clock press that names no action."""
+without a broker): the tab's icon, a clock press that names no action."""
 
 from __future__ import annotations
 
@@ -12,6 +12,23 @@ from aiohttp.test_utils import TestClient
 from tests.teacher.test_app import PLAN, Scenario, clock, console, log_in, post, serve
 
 __all__ = ["clock", "console", "serve"]  # the dashboard tests' fixtures
+
+
+def test_teacher_favicon_is_served_without_a_login(serve: Callable[[Scenario], None]) -> None:
+    """The browser asks for /favicon.ico on every page, the login page too (main: 404)."""
+
+    async def scenario(client: TestClient) -> None:
+        r = await client.get("/favicon.ico")
+        assert r.status == 200
+        assert r.content_type == "image/svg+xml"
+        body = await r.read()
+        assert body.startswith(b"<svg") and len(body) < 2048
+        for page in ("/login", "/"):
+            await log_in(client)
+            html = await (await client.get(page)).text()
+            assert '<link rel="icon" href="/favicon.ico" type="image/svg+xml">' in html
+
+    serve(scenario)
 
 
 @pytest.mark.parametrize("body", [{"action": None}, {}, {"action": 3}, {"action": "explode"}])
