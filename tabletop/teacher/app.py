@@ -10,6 +10,7 @@ The page talks to a JSON API behind the same session:
 ``POST /api/clock``          ``{"action": "pause", "station": null | 0.., "minutes": 1}``
 ``POST /api/plan``           ``{"plan": {...}, "stations": {device: 0..}, "session": ""}``
 ``POST /api/plan/clear``     no rotation any more
+``POST /api/dismiss``        ``{"keys": [...]}``: problems (or offline cards) seen
 ``GET /api/roster``          the class list and its groups
 ``POST /api/roster``         ``{"op": "add" | "rename" | "group" | "remove", ...}``
 ``POST /api/roster/import``  a CSV file (multipart ``file``, ``replace`` "1") or CSV text
@@ -76,6 +77,8 @@ HSTS = {"Strict-Transport-Security": "max-age=31536000"}
 SAID = {
     "teacher.action": "The dashboard did not say what the clock should do: reload the page "
     "and press the button again.",
+    "teacher.dismiss": "The dashboard did not say which problem to dismiss: reload the page "
+    "and try again.",
 }
 
 
@@ -107,6 +110,7 @@ def make_app(console: Coordinator, gate: Gate) -> web.Application:
     app.router.add_post("/api/clock", clock)
     app.router.add_post("/api/plan", start_plan)
     app.router.add_post("/api/plan/clear", clear_plan)
+    app.router.add_post("/api/dismiss", dismiss)
     app.router.add_get("/api/roster", roster)
     app.router.add_post("/api/roster", roster_change)
     app.router.add_post("/api/roster/import", roster_import)
@@ -363,6 +367,16 @@ async def start_plan(request: web.Request) -> web.Response:
 async def clear_plan(request: web.Request) -> web.Response:
     console = request.app[CONSOLE]
     await _on_console(request, console.clear_plan)
+    return web.json_response({"ok": True})
+
+
+async def dismiss(request: web.Request) -> web.Response:
+    """Problems the teacher has seen: hidden until they happen again (never deleted)."""
+    keys = (await _json_body(request)).get("keys")
+    if not isinstance(keys, list):
+        raise BadInput("teacher.dismiss", f"'keys' must list problem keys, not {keys!r}")
+    console = request.app[CONSOLE]
+    await _on_console(request, console.dismiss, keys)
     return web.json_response({"ok": True})
 
 

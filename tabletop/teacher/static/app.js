@@ -108,6 +108,10 @@ function stationButtons(card) {
   add("extend", "+1 min");
   add("skip", "Skip", "warn");
   add("end", "End", "warn");
+  if (card.dismiss) { // offline and in no station: the teacher may put it out of sight
+    box.append(el("button", { type: "button", class: "quiet", "data-keys": card.dismiss,
+      "aria-label": `Dismiss ${name}`, text: "Dismiss", onclick: () => dismiss([card.dismiss]) }));
+  }
   return box;
 }
 
@@ -162,7 +166,8 @@ function renderStations(state) {
   const focused = document.activeElement && document.activeElement.closest(".card")
     ? [document.activeElement.closest(".card").dataset.device, document.activeElement.dataset.act] : null;
   const drawn = new Map($$(".card", cards).map((node) => [node.dataset.device, node]));
-  const nodes = state.stations.map((card) => redraw(drawn.get(card.device), renderCard(card)));
+  const shown = state.stations.filter((card) => !card.dismissed);
+  const nodes = shown.map((card) => redraw(drawn.get(card.device), renderCard(card)));
   if (nodes.length !== cards.children.length || nodes.some((node, i) => cards.children[i] !== node)) {
     cards.replaceChildren(...nodes);
   }
@@ -185,9 +190,12 @@ function renderStations(state) {
   $("#rotation").textContent = line;
   const over = !plan || state.moments.every((m) => m.phase === "done");
   for (const b of $$(".bar button[data-act]")) b.disabled = over;
-  // Results refused, results not stored yet, a class list the stations cannot take.
+  // Results refused, results not stored yet, a class list the stations cannot take: each
+  // out of sight once the teacher has seen it, until it happens again.
   const problems = state.problems || [];
-  $("#problems").replaceChildren(...problems.map((line) => el("li", { text: line })));
+  $("#problems").replaceChildren(...problems.map((p) => el("li", {}, el("span", { text: p.sentence }),
+    el("button", { type: "button", class: "quiet", "aria-label": `Dismiss: ${p.sentence}`, text: "Dismiss",
+      onclick: () => dismiss(p.keys) }))));
   $("#problems").hidden = problems.length === 0;
   const link = $("#link");
   link.textContent = !state.connected ? "The broker is not reachable"
@@ -201,6 +209,15 @@ function tick() {
     if (!running) continue;
     const left = $(`#card-${CSS.escape(device)} .left`);
     if (left) left.textContent = mmss(deadline - now);
+  }
+}
+
+async function dismiss(keys) {
+  try {
+    await api("/api/dismiss", { keys });
+    showAlert("");
+  } catch (err) {
+    showAlert(err.message);
   }
 }
 
