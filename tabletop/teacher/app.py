@@ -9,6 +9,7 @@ The page talks to a JSON API behind the same session:
 ``GET /api/events``          Server-Sent Events: ``state`` (the same body) on changes
 ``POST /api/clock``          ``{"action": "pause", "station": null | 0.., "minutes": 1}``
 ``POST /api/plan``           ``{"plan": {...}, "stations": {device: 0..}, "session": ""}``
+                             (``"swap": true``: the running plan on other devices)
 ``POST /api/plan/clear``     no rotation any more
 ``POST /api/dismiss``        ``{"keys": [...]}``: problems (or offline cards) seen
 ``GET /api/roster``          the class list and its groups
@@ -359,8 +360,9 @@ async def start_plan(request: web.Request) -> web.Response:
     session = body.get("session") or ""
     if not isinstance(session, str):
         raise BadInput("teacher.session", "the session must be text")
+    swap = body.get("swap") is True  # the clocks go on
     console = request.app[CONSOLE]
-    message = await _on_console(request, console.start_plan, plan, stations, session)
+    message = await _on_console(request, console.start_plan, plan, stations, session, swap=swap)
     return web.json_response({"id": message.id, "session": message.session})
 
 

@@ -9,6 +9,7 @@ from typing import Any
 from tabletop.classroom.fleet.messages import StatusMessage, encode
 from tests.teacher.test_browser import SHOTS, expect
 from tests.teacher.test_browser_walk import (
+    DEVICES,
     TOPICS,
     TWO_STATIONS,
     Live,
@@ -74,3 +75,34 @@ def test_browser_mends_an_offline_device_in_no_station_is_dismissed(
     live.clock.t += 30
     live.status("station-3")
     expect(card.locator(".state")).to_have_text("Waiting")
+
+
+def test_browser_mends_a_broken_device_is_swapped_and_every_clock_goes_on(
+    live: Live, open_page: Any
+) -> None:
+    """Mid-rotation the teacher gives Station 2 another device (its own broke): asked
+    about the move, the rotation goes on, every clock as it was (main: the plan started
+    again, every station's clock back to rotation 1 and the other stations' games ended)."""
+    live.plan(TWO_STATIONS, {"station-1": 0, "station-2": 1})
+    running = live.console.run(lambda: (live.console.plan.id, live.console.clocks))
+    live.console.run(live.console.clock_action, "pause", 0)
+    for device in DEVICES[:3]:
+        live.status(device)
+    live.clock.t += 120
+    said: list[str] = []
+    page = open_page(said=said)
+    page.click("nav a[data-tab=plan]")
+    page.select_option('.station-row[data-index="1"] select.device', "station-3")
+    page.click("#plan-start")
+    expect(page).to_have_url(re.compile(r"#stations$"))
+    assert said == [
+        "Move Station 2 to station-3? Its group carries on there, and every station's clock"
+        " goes on."
+    ]
+    plan = live.console.run(lambda: live.console.plan)
+    assert plan.id == running[0] and plan.stations == {"station-1": 0, "station-3": 1}
+    clocks = live.console.run(lambda: live.console.clocks)
+    assert clocks[1] == running[1][1] and clocks[0].paused(live.clock.t)
+    expect(page.locator("#rotation")).to_have_text(
+        "Rotation 1 of 2: playing (1 of 2 stations paused)."
+    )

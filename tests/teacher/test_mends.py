@@ -1,5 +1,6 @@
 """Round 10's mends of the dashboard's API (aiohttp's test client; the console runs
-without a broker): the tab's icon, a clock press that names no action."""
+without a broker): the tab's icon, a clock press that names no action, a device swapped
+mid-rotation."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from collections.abc import Callable
 import pytest
 from aiohttp.test_utils import TestClient
 
+from tabletop.classroom.fleet.coordinator import Coordinator
 from tests.teacher.test_app import PLAN, Scenario, clock, console, log_in, post, serve
 
 __all__ = ["clock", "console", "serve"]  # the dashboard tests' fixtures
@@ -55,5 +57,36 @@ def test_teacher_clock_without_an_action_is_said_in_words(
             f"teacher: POST /api/clock: 'action' is {body.get('action')!r},"
             " not one of pause, resume, extend, skip, end"
         ]
+
+    serve(scenario)
+
+
+def test_teacher_swap_moves_a_station_to_another_device_and_keeps_every_clock(
+    serve: Callable[[Scenario], None], console: Coordinator
+) -> None:
+    """``"swap": true``: the running plan on other devices; its id, session and clocks go
+    on, and only the station whose device changed must follow a new seq (main: the flag
+    was not known, and the plan was started again with every clock). A plan changed as
+    well is refused: only the devices may change."""
+
+    async def scenario(client: TestClient) -> None:
+        await log_in(client)
+        body = {"plan": PLAN, "stations": {"station-1": 0, "station-2": 1}, "session": "Tue"}
+        first = await (await post(client, "/api/plan", body)).json()
+        await post(client, "/api/clock", {"action": "pause", "station": 0})
+        before = console.run(lambda: console.clocks)
+        swapped = {**body, "stations": {"station-1": 0, "station-3": 1}, "swap": True}
+        r = await post(client, "/api/plan", swapped)
+        assert r.status == 200 and (await r.json())["id"] == first["id"]
+        assert console.run(lambda: console.clocks) == before
+        (record,) = [r for r in await (await client.get("/api/latency")).json() if r["seq"] == 3]
+        assert (record["action"], record["devices"]) == ("swap", ["station-3"])
+        changed = {**swapped, "plan": dict(PLAN, minutes=12)}
+        r = await post(client, "/api/plan", changed)
+        assert r.status == 400 and (await r.json())["error"] == (
+            "Only the devices may change while the rotation goes on: to change the plan too,"
+            " clear it and start it again."
+        )
+        assert console.run(lambda: console.plan.plan.minutes) == PLAN["minutes"]
 
     serve(scenario)

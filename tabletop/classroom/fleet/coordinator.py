@@ -244,15 +244,30 @@ class Coordinator:
     # -- operations (run these on the worker: through call() or run()) ------------------
 
     def start_plan(
-        self, plan: Plan, stations: Mapping[str, int], session: str | None = None
+        self,
+        plan: Plan,
+        stations: Mapping[str, int],
+        session: str | None = None,
+        *,
+        swap: bool = False,
     ) -> PlanMessage:
         """A new rotation: ``stations`` says which device is which station (0-based);
-        every station's clock starts now."""
+        every station's clock starts now. ``swap``: the running rotation on other devices
+        (a broken one replaced): its plan, session and every clock go on, and only the
+        stations whose device changed get a new ``seq``."""
         self._on_worker()
         t = self.now()
+        session = (session or "").strip() or _today(t)
+        running = self.plan
+        if swap and (running is None or (running.plan, running.session) != (plan, session)):
+            raise BadInput(
+                "teacher.swap",
+                "only the devices may change while the rotation goes on: to change the plan "
+                "too, clear it and start it again",
+            )
         message = PlanMessage(
-            id=uuid.uuid4().hex,
-            session=(session or "").strip() or _today(t),
+            id=running.id if swap and running is not None else uuid.uuid4().hex,
+            session=session,
             plan=plan,
             stations=dict(stations),
             sent=t,
@@ -260,6 +275,11 @@ class Coordinator:
         # The same checks a station makes, so the console never sends what they refuse.
         parse(self.topics, self.topics.plan, encode(message))
         self.plan = message
+        if swap and running is not None:
+            old, new = running.stations.items(), message.stations.items()
+            self._new_seq("swap", t, {s for d, s in old ^ new})
+            log.info("console: plan %s now on %s (clocks go on)", message.id, dict(new))
+            return message
         self.clocks = tuple(RotationClock(plan, t) for _ in plan.stations)
         self._new_seq("start", t, range(len(plan.stations)))
         log.info(

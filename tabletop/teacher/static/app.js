@@ -360,6 +360,23 @@ function number(id) {
   return text === "" ? null : Number(text);
 }
 
+function and(items) {
+  return items.length === 1 ? items[0] : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
+}
+
+// The running rotation with only its devices changed (a broken one replaced): what moves,
+// as "Station 2 to station-4"; none when anything else changed too (a new rotation).
+function movedStations(plan, stations, session) {
+  const running = latest.plan;
+  const title = (game) => (latest.catalogue.find((g) => g.id === game) || {}).title;
+  const same = (p) => JSON.stringify([p.groups, p.minutes, p.transition, p.warning, p.rotations || null,
+    p.stations.map((s) => [s.game, s.mode, s.name || title(s.game), Object.entries(s.options).sort()])]);
+  if (session !== running.session || same(plan) !== same(running.plan)) return [];
+  const deviceOf = (map, i) => Object.keys(map).find((device) => map[device] === i);
+  return plan.stations.flatMap((_, i) => deviceOf(stations, i) === deviceOf(running.stations, i) ? []
+    : [`Station ${i + 1} to ${deviceOf(stations, i) || "no device"}`]);
+}
+
 async function startPlan(event) {
   event.preventDefault();
   const rows = $$("#plan-stations .station-row");
@@ -367,23 +384,18 @@ async function startPlan(event) {
   const twice = chosen.find((device, i) => device && chosen.indexOf(device) !== i);
   if (twice) {
     const where = chosen.flatMap((device, i) => (device === twice ? [`Station ${i + 1}`] : []));
-    showAlert(`${twice} is chosen for ${where.slice(0, -1).join(", ")} and ${where.at(-1)}: a device can be one station only.`, "#plan-error");
+    showAlert(`${twice} is chosen for ${and(where)}: a device can be one station only.`, "#plan-error");
     return;
   }
   const stations = Object.fromEntries(chosen.flatMap((device, i) => (device ? [[device, i]] : [])));
   const bare = chosen.flatMap((device, i) => (device ? [] : [`Station ${i + 1}`]));
   if (bare.length) { // no table shows these stations' groups the game and the time
     const one = bare.length === 1;
-    const names = `${one ? bare[0] : `${bare.slice(0, -1).join(", ")} and ${bare.at(-1)}`} ${one ? "has" : "have"}`;
+    const names = `${and(bare)} ${one ? "has" : "have"}`;
     if (!window.confirm(`${names} no device: no table there will show ${one ? "its" : "their"} groups their game and their time. Start anyway?`)) {
       showAlert(`${names} no device: choose one for ${one ? "it" : "each"}, or remove ${one ? "it" : "them"}.`, "#plan-error");
       return;
     }
-  }
-  const running = latest && latest.plan && latest.moments.some((m) => m.phase !== "done");
-  if (running && !window.confirm("A rotation is running: start this plan in its place? Every station starts again from rotation 1.")) {
-    showAlert("Nothing changed: the rotation goes on.", "#plan-error");
-    return;
   }
   const plan = {
     stations: rows.map((row) => ({
@@ -396,8 +408,18 @@ async function startPlan(event) {
     warning: number("#plan-warning"),
     rotations: number("#plan-rotations"),
   };
+  const session = $("#plan-session").value.trim();
+  const running = latest && latest.plan && latest.moments.some((m) => m.phase !== "done");
+  const moved = running ? movedStations(plan, stations, session) : [];
+  const asked = !running ? true : moved.length
+    ? window.confirm(`Move ${and(moved)}? ${moved.length === 1 ? "Its group carries" : "Their groups carry"} on there, and every station's clock goes on.`)
+    : window.confirm("A rotation is running: start this plan in its place? Every station starts again from rotation 1.");
+  if (!asked) {
+    showAlert("Nothing changed: the rotation goes on.", "#plan-error");
+    return;
+  }
   try {
-    await api("/api/plan", { plan, stations, session: $("#plan-session").value.trim() });
+    await api("/api/plan", { plan, stations, session, swap: moved.length > 0 });
     showAlert("", "#plan-error");
     location.hash = "#stations";
   } catch (err) {
