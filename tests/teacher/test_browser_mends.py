@@ -6,7 +6,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from tabletop.classroom.fleet.messages import StatusMessage, encode
+from tabletop.classroom.fleet.messages import ResultMessage, SeatRecord, StatusMessage, encode
+from tests.teacher.test_app import RESULT_MATCH
 from tests.teacher.test_browser import SHOTS, expect
 from tests.teacher.test_browser_walk import (
     DEVICES,
@@ -106,3 +107,25 @@ def test_browser_mends_a_broken_device_is_swapped_and_every_clock_goes_on(
     expect(page.locator("#rotation")).to_have_text(
         "Rotation 1 of 2: playing (1 of 2 stations paused)."
     )
+
+
+def test_browser_mends_report_counts_follow_the_games_stored(live: Live, open_page: Any) -> None:
+    """The Reports part counts a game the moment the console stores it (main: only after
+    a reload), and a session's games listed stay listed, the new one with them."""
+    seats = (SeatRecord(0, "Ada", "S1", "Red"), SeatRecord(1, "Bo", "S2", "Red"))
+
+    def arrives(n: int) -> None:
+        result = ResultMessage(f"station-1:live{n}", "station-1", RESULT_MATCH, seats)
+        topic = TOPICS.result("station-1")
+        live.console.run(live.console._received, topic, encode(result), 1, 0)
+
+    arrives(1)
+    page = open_page()
+    page.click("nav a[data-tab=reports]")
+    session = page.locator("#report-list > li").first
+    expect(session).to_contain_text("1 game, 2 students")
+    session.locator("button", has_text="Games…").click()
+    expect(session.locator(".report-games li")).to_have_count(1)
+    arrives(2)
+    expect(session).to_contain_text("2 games, 2 students")
+    expect(session.locator(".report-games li")).to_have_count(2)

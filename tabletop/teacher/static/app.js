@@ -8,6 +8,7 @@ const $$ = (sel, root = document) => Array.from(root.querySelectorAll(sel));
 
 let latest = null; // the newest state from the console
 let planFilled = false;
+let reportsAsked = 0; // the newest request for the reports (an older answer is dropped)
 const deadlines = new Map(); // device -> [performance seconds when time is up, running]
 
 function el(tag, attrs = {}, ...children) {
@@ -234,7 +235,10 @@ async function clockAction(act, station) {
 }
 
 function render(state) {
+  // A game stored since: the reports, if open, say so at once.
+  const stored = latest && state.results !== latest.results;
   latest = state;
+  if (stored && !$("#reports").hidden) loadReports();
   showAlert(state.saving, "#saving"); // the console's journal cannot be written
   renderStations(state);
   refreshDevices();
@@ -505,8 +509,12 @@ async function importRoster(event) {
 // -- reports ----------------------------------------------------------------------------
 
 async function loadReports() {
+  const asked = ++reportsAsked;
   try {
     const list = await api("/api/reports");
+    if (asked !== reportsAsked) return;
+    const open = new Set($$("#report-list > li").filter((li) => $(".report-games", li).children.length)
+      .map((li) => li.dataset.session)); // their games are listed again
     const items = list.map((r) => {
       const q = `?session=${encodeURIComponent(r.session)}`;
       const games = el("ul", { class: "report-games" });
@@ -516,7 +524,8 @@ async function loadReports() {
         ...r.hidden.map((g) => el("li", {},
           el("span", { text: g.sentence }), hideButton(g.match, false))),
       ];
-      return el("li", {},
+      if (open.has(r.session)) loadResults(r.session, games);
+      return el("li", { "data-session": r.session },
         el("span", { class: "title", text: r.title }),
         el("span", { text: `${r.games} game${r.games === 1 ? "" : "s"}, ${r.students} student${r.students === 1 ? "" : "s"}` }),
         el("a", { class: "button", href: `/report.csv${q}`, download: true, text: "CSV" }),
