@@ -581,7 +581,7 @@ def _skills(console: Coordinator, session: str | None) -> dict[str, Any]:
     return {
         "rows": [view(r) for r in students],
         "groups": [view(t) for t in skills.group_skills(students)],
-        "dice": {"counts": list(dice.counts), "sentence": dice.sentence()},
+        "dice": {"counts": list(dice.counts), "sentence": _sentence(dice.sentence())},
     }
 
 

@@ -90,3 +90,18 @@ def test_teacher_swap_moves_a_station_to_another_device_and_keeps_every_clock(
         assert console.run(lambda: console.plan.plan.minutes) == PLAN["minutes"]
 
     serve(scenario)
+
+
+def test_teacher_skills_dice_line_comes_as_a_sentence(serve: Callable[[Scenario], None]) -> None:
+    """The dice's line is finished as a sentence by the app's one helper (main: the page
+    capitalised it and added the stop itself, a second copy of that helper)."""
+
+    async def scenario(client: TestClient) -> None:
+        await log_in(client)
+        view = await (await client.get("/api/skills", params={"session": "Tue"})).json()
+        said = view["dice"]["sentence"]
+        assert said[0].isupper() and said.endswith(".") and not said.endswith("..")
+        page = await (await client.get("/static/app.js")).text()
+        assert "toUpperCase" not in page
+
+    serve(scenario)

@@ -29,6 +29,14 @@ function showAlert(message, where = "#alert") {
   box.hidden = !message;
 }
 
+function count(n, noun) { // "1 game", "2 games"
+  return `${n} ${noun}${n === 1 ? "" : "s"}`;
+}
+
+function and(items) { // "A", "A and B", "A, B and C"
+  return items.length === 1 ? items[0] : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
+}
+
 async function api(path, body, { raw = false } = {}) {
   const init = { credentials: "same-origin", headers: {} };
   if (body !== undefined) {
@@ -140,7 +148,7 @@ function renderCard(card) {
     node.append(list);
   }
   const meta = [];
-  if (st) meta.push(st.outbox ? `${st.outbox} result${st.outbox === 1 ? "" : "s"} to send` : "All results sent");
+  if (st) meta.push(st.outbox ? `${count(st.outbox, "result")} to send` : "All results sent");
   if (card.online && latest && latest.plan && card.station !== null && !card.follows) meta.push("updating…");
   if (meta.length) node.append(el("div", { class: "meta", text: meta.join(" · ") }));
   node.append(stationButtons(card));
@@ -364,10 +372,6 @@ function number(id) {
   return text === "" ? null : Number(text);
 }
 
-function and(items) {
-  return items.length === 1 ? items[0] : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
-}
-
 // The running rotation with only its devices changed (a broken one replaced): what moves,
 // as "Station 2 to station-4"; none when anything else changed too (a new rotation).
 function movedStations(plan, stations, session) {
@@ -527,7 +531,7 @@ async function loadReports() {
       if (open.has(r.session)) loadResults(r.session, games);
       return el("li", { "data-session": r.session },
         el("span", { class: "title", text: r.title }),
-        el("span", { text: `${r.games} game${r.games === 1 ? "" : "s"}, ${r.students} student${r.students === 1 ? "" : "s"}` }),
+        el("span", { text: `${count(r.games, "game")}, ${count(r.students, "student")}` }),
         el("a", { class: "button", href: `/report.csv${q}`, download: true, text: "CSV" }),
         el("a", { class: "button", href: `/report.pdf${q}`, download: true, text: "PDF" }),
         el("button", { type: "button", text: "Games…", onclick: () => loadResults(r.session, games) }),
@@ -574,7 +578,7 @@ async function loadSkills(session, title) {
         : el("p", { text: "No answers checked in this session." }),
       el("h3", { text: "Are our dice fair?" }),
       el("p", { text: `Each face: ${counts}` }),
-      el("p", { text: data.dice.sentence.charAt(0).toUpperCase() + data.dice.sentence.slice(1) + "." }));
+      el("p", { text: data.dice.sentence }));
     $("#skills").hidden = false;
     $("#skills").scrollIntoView({ block: "start" }); // drawn below every session
   } catch (err) {
