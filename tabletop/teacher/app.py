@@ -9,7 +9,9 @@ The page talks to a JSON API behind the same session:
 ``GET /api/events``          Server-Sent Events: ``state`` (the same body) on changes
 ``POST /api/clock``          ``{"action": "pause", "station": null | 0.., "minutes": 1}``
 ``POST /api/plan``           ``{"plan": {...}, "stations": {device: 0..}, "session": ""}``
+                             (``"swap": true``: the running plan on other devices)
 ``POST /api/plan/clear``     no rotation any more
+``POST /api/dismiss``        ``{"keys": [...]}``: problems (or offline cards) seen
 ``GET /api/roster``          the class list and its groups
 ``POST /api/roster``         ``{"op": "add" | "rename" | "group" | "remove", ...}``
 ``POST /api/roster/import``  a CSV file (multipart ``file``, ``replace`` "1") or CSV text
@@ -21,9 +23,10 @@ The page talks to a JSON API behind the same session:
 ``GET /api/skills``          ``?session=``: the skills view and the dice (issue 24)
 ``GET /skills.csv``          ``?session=``: the skills CSV
 ``GET /api/latency``         when each clock change reached every station
+``GET /favicon.ico``         the tab's icon (``static/favicon.svg``)
 ===========================  ==========================================================
 
-Every request but the login page needs a live session; every POST must come from this
+Every request but the login page and the icon needs a live session; every POST must come from this
 page (its ``Origin``, or else ``Referer``, names this host): a form on another site
 cannot press the teacher's buttons. Errors come back as ``{"error": sentence}``.
 """
@@ -71,6 +74,13 @@ HEADERS = {
 }
 # Over HTTPS only: browsers then refuse plain HTTP to this name for a year (RFC 6797).
 HSTS = {"Strict-Transport-Security": "max-age=31536000"}
+# Refusals whose exact message is for the log only: the teacher reads these words.
+SAID = {
+    "teacher.action": "The dashboard did not say what the clock should do: reload the page "
+    "and press the button again.",
+    "teacher.dismiss": "The dashboard did not say which problem to dismiss: reload the page "
+    "and try again.",
+}
 
 
 def redirect_app(port: int) -> web.Application:
@@ -101,6 +111,7 @@ def make_app(console: Coordinator, gate: Gate) -> web.Application:
     app.router.add_post("/api/clock", clock)
     app.router.add_post("/api/plan", start_plan)
     app.router.add_post("/api/plan/clear", clear_plan)
+    app.router.add_post("/api/dismiss", dismiss)
     app.router.add_get("/api/roster", roster)
     app.router.add_post("/api/roster", roster_change)
     app.router.add_post("/api/roster/import", roster_import)
@@ -113,6 +124,7 @@ def make_app(console: Coordinator, gate: Gate) -> web.Application:
     app.router.add_get("/api/skills", skills_view)
     app.router.add_get("/skills.csv", skills_csv)
     app.router.add_get("/api/latency", latency)
+    app.router.add_get("/favicon.ico", favicon)
     app.router.add_static("/static/", STATIC, append_version=True)
     return app
 
@@ -127,7 +139,7 @@ async def _closing(app: web.Application) -> None:
 
 # -- the guard -------------------------------------------------------------------------------
 
-OPEN = ("/login", "/static/")
+OPEN = ("/login", "/static/", "/favicon.ico")
 
 
 @web.middleware
@@ -161,7 +173,7 @@ async def _checked(request: web.Request, handler: Handler) -> web.StreamResponse
         return await handler(request)
     except BadInput as exc:
         log.info("teacher: %s %s: %s", request.method, request.path, exc)
-        return _error(_sentence(exc.message), 400)
+        return _error(SAID.get(exc.code) or _sentence(exc.message), 400)
     except TabletopError as exc:
         log.error("teacher: %s %s: %s", request.method, request.path, exc)
         return _error(_sentence(exc.message), 500)
@@ -263,6 +275,11 @@ async def dashboard(request: web.Request) -> web.StreamResponse:
     return web.FileResponse(STATIC / "index.html", headers=HEADERS)
 
 
+async def favicon(request: web.Request) -> web.StreamResponse:
+    """The browser tab's icon: a die (an SVG, asked for by this name as well)."""
+    return web.FileResponse(STATIC / "favicon.svg", headers=HEADERS)
+
+
 # -- stations and the plan -------------------------------------------------------------------
 
 
@@ -327,7 +344,7 @@ async def clock(request: web.Request) -> web.Response:
     body = await _json_body(request)
     action = body.get("action")
     if action not in ACTIONS:
-        raise BadInput("teacher.action", f"unknown action {action!r}")
+        raise BadInput("teacher.action", f"'action' is {action!r}, not one of {', '.join(ACTIONS)}")
     station, minutes = body.get("station"), body.get("minutes", 1)
     console = request.app[CONSOLE]
     seq = await _on_console(request, console.clock_action, action, station, minutes)
@@ -343,14 +360,25 @@ async def start_plan(request: web.Request) -> web.Response:
     session = body.get("session") or ""
     if not isinstance(session, str):
         raise BadInput("teacher.session", "the session must be text")
+    swap = body.get("swap") is True  # the clocks go on
     console = request.app[CONSOLE]
-    message = await _on_console(request, console.start_plan, plan, stations, session)
+    message = await _on_console(request, console.start_plan, plan, stations, session, swap=swap)
     return web.json_response({"id": message.id, "session": message.session})
 
 
 async def clear_plan(request: web.Request) -> web.Response:
     console = request.app[CONSOLE]
     await _on_console(request, console.clear_plan)
+    return web.json_response({"ok": True})
+
+
+async def dismiss(request: web.Request) -> web.Response:
+    """Problems the teacher has seen: hidden until they happen again (never deleted)."""
+    keys = (await _json_body(request)).get("keys")
+    if not isinstance(keys, list):
+        raise BadInput("teacher.dismiss", f"'keys' must list problem keys, not {keys!r}")
+    console = request.app[CONSOLE]
+    await _on_console(request, console.dismiss, keys)
     return web.json_response({"ok": True})
 
 
@@ -553,7 +581,7 @@ def _skills(console: Coordinator, session: str | None) -> dict[str, Any]:
     return {
         "rows": [view(r) for r in students],
         "groups": [view(t) for t in skills.group_skills(students)],
-        "dice": {"counts": list(dice.counts), "sentence": dice.sentence()},
+        "dice": {"counts": list(dice.counts), "sentence": _sentence(dice.sentence())},
     }
 
 

@@ -5,18 +5,27 @@ the limit. The console runs without a broker (the dashboard tests' fixtures)."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
+from pathlib import Path
 
+import pytest
 from aiohttp import FormData
 from aiohttp.test_utils import TestClient
 
+from tabletop.classroom.fleet.config import provision
 from tabletop.classroom.fleet.coordinator import Coordinator
 from tabletop.classroom.fleet.messages import MAX_STUDENTS, StatusMessage, Topics, encode
-from tests.teacher.test_app import Scenario, clock, console, log_in, origin, post, serve
+from tabletop.classroom.rotation import Plan
+from tests.teacher.test_app import Clock, Scenario, clock, console, log_in, origin, post, serve
 
 __all__ = ["clock", "console", "serve"]  # the dashboard tests' fixtures
 
 T = Topics()
+UNREADABLE = (  # round 10: in the teacher's words (main: "... (NaN is not a number ...)")
+    "{} sends messages this computer cannot read, so its card may be out of date. Check that"
+    " the device runs the same version of Tabletop as this computer; the log says more."
+)
 
 
 def _class_list(count: int) -> bytes:
@@ -25,16 +34,27 @@ def _class_list(count: int) -> bytes:
 
 
 def test_dashboard_says_which_station_sent_a_result_that_could_not_be_read(
-    console: Coordinator, serve: Callable[[Scenario], None]
+    console: Coordinator, serve: Callable[[Scenario], None], caplog: pytest.LogCaptureFixture
 ) -> None:
+    """Said in the teacher's words, what happened and what to do; the technical reason is
+    in the log (round 10 changed the words: main showed "(nested 50001 deep, more than
+    16)" to the teacher)."""
     deep = b'{"device":"station-2","id":"station-2:0001","match":' + b"[" * 50_000
     console.run(console._received, T.result("station-2"), deep, 1, 0)
+    assert any(
+        "nested 50001 deep, more than 16 (fleet.depth)" in r.getMessage() for r in caplog.records
+    )
 
     async def scenario(client: TestClient) -> None:
         await log_in(client)
         state = await (await client.get("/api/state")).json()
         assert state["problems"] == [
-            "station-2 sent a result that could not be read (nested 50001 deep, more than 16)."
+            {
+                "keys": ["refused:station-2:0001"],
+                "sentence": "station-2 sent a game's result this computer could not read, so"
+                " that game is not in the reports. Check that the device runs the same version"
+                " of Tabletop as this computer; the log says more.",
+            }
         ]
         page = await (await client.get("/static/app.js")).text()
         assert "Live, with problems" in page
@@ -68,9 +88,7 @@ def test_dashboard_refuses_a_class_list_larger_than_the_stations_take(
 def test_dashboard_a_bad_status_is_said_once_per_station(console: Coordinator, caplog) -> None:
     for _ in range(3):
         console.run(console._received, T.status("station-4"), b'{"v": 1, "kind": NaN}', 1, 0)
-    assert console.run(console.problems) == [
-        "station-4 sent a status that could not be read (NaN is not a number a message may hold)."
-    ]
+    assert console.run(console.problems) == [UNREADABLE.format("station-4")]
     assert console.run(lambda: console.refused) == {"fleet.number": 3}
     assert sum("refused a status" in r.getMessage() for r in caplog.records) == 1
 
@@ -85,7 +103,108 @@ def test_dashboard_a_bad_status_is_gone_once_the_station_sends_a_good_one(
         console.run(console._received, T.status(device), b'{"v": 1, "kind": NaN}', 1, 0)
     good = encode(StatusMessage("station-4", True, 1000.0))
     console.run(console._received, T.status("station-4"), good, 1, 0)
-    assert console.run(console.problems) == [
-        "station-5 sent a status that could not be read (NaN is not a number a message may hold)."
-    ]
+    assert console.run(console.problems) == [UNREADABLE.format("station-5")]
     assert console.run(lambda: console.refused) == {"fleet.number": 2}  # still counted
+
+
+BAD_STATUS = b'{"v": 1, "kind": NaN}'
+
+
+def _deep(device: str, n: int) -> bytes:
+    return f'{{"device":"{device}","id":"{device}:{n:04d}","match":'.encode() + b"[" * 100
+
+
+def _status(console: Coordinator, device: str, online: bool, t: float) -> None:
+    console.run(console._received, T.status(device), encode(StatusMessage(device, online, t)), 1, 0)
+
+
+def _restart(console: Coordinator, tmp_path: Path, clock: Clock) -> Coordinator:
+    console.stop()
+    return Coordinator(console.config, tmp_path / "teacher", now=clock).start(connect=False)
+
+
+def test_dashboard_a_dismissed_problem_is_hidden_until_it_happens_again(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The teacher dismisses what they have seen (main: every problem stayed on the
+    dashboard for as long as the console ran, and came back after a restart): a status
+    that cannot be read is back once it happens again after a good one, a result refused
+    is hidden for good (a new one is shown); the journal and the log keep each."""
+    caplog.set_level(logging.INFO, logger="tabletop.classroom.fleet.coordinator")
+    files = provision(tmp_path / "fleet", ["station-1", "station-2"], port=1)
+    clock = Clock()
+    console = Coordinator(files.teacher, tmp_path / "teacher", now=clock).start(connect=False)
+    try:
+        console.run(console._received, T.status("station-1"), BAD_STATUS, 1, 0)
+        console.run(console._received, T.result("station-2"), _deep("station-2", 1), 1, 0)
+        shown = console.run(console.open_problems)
+        assert len(shown) == 2
+        console.run(console.dismiss, [k for p in shown for k in p.keys])
+        assert console.run(console.problems) == []
+        assert "console: the teacher dismissed refused:station-2:0001" in caplog.messages
+        clock.t += 5
+        console.run(console._received, T.status("station-1"), BAD_STATUS, 1, 0)  # the same fault
+        console.run(console._received, T.result("station-2"), _deep("station-2", 1), 1, 0)
+        assert console.run(console.problems) == []
+        console = _restart(console, tmp_path, clock)  # the teacher's "seen" is kept
+        assert list(console.run(lambda: console.refusals)) == ["station-2:0001"]  # the record
+        console.run(console._received, T.result("station-2"), _deep("station-2", 2), 1, 0)
+        _status(console, "station-1", True, clock.t)  # well again...
+        clock.t += 5
+        console.run(console._received, T.status("station-1"), BAD_STATUS, 1, 0)  # ...and not
+        assert console.run(console.problems) == [
+            UNREADABLE.format("station-1"),
+            "station-2 sent a game's result this computer could not read, so that game is not"
+            " in the reports. Check that the device runs the same version of Tabletop as this"
+            " computer; the log says more.",
+        ]
+    finally:
+        console.stop()
+
+
+def test_dashboard_an_offline_device_outside_the_plan_may_be_dismissed(tmp_path: Path) -> None:
+    """A device gone offline that no station uses (the broken one a teacher swapped out)
+    may be put out of sight; it is back when it comes back and goes again (main: its grey
+    card stayed for the rest of the lesson). A station of the plan keeps its card."""
+    files = provision(tmp_path / "fleet", ["station-1", "station-2"], port=1)
+    clock = Clock()
+    console = Coordinator(files.teacher, tmp_path / "teacher", now=clock).start(connect=False)
+
+    def cards() -> dict[str, tuple[str | None, bool]]:
+        snap = console.run(console.snapshot)
+        return {c["device"]: (c["dismiss"], c["dismissed"]) for c in snap["stations"]}
+
+    try:
+        plan = Plan.from_json({"stations": [{"game": "mecs"}], "groups": ["Red"]})
+        console.run(console.start_plan, plan, {"station-1": 0})
+        for device in ("station-1", "station-2"):
+            _status(console, device, True, clock.t)
+            _status(console, device, False, clock.t)
+        (key, _), plan_card = cards()["station-2"], cards()["station-1"]
+        assert key is not None and plan_card == (None, False)
+        console.run(console.dismiss, [key])
+        assert cards()["station-2"] == (key, True)
+        clock.t += 60
+        _status(console, "station-2", True, clock.t)
+        assert cards()["station-2"] == (None, False)
+        _status(console, "station-2", False, clock.t)
+        assert cards()["station-2"][1] is False
+    finally:
+        console.stop()
+
+
+def test_dashboard_dismiss_refuses_what_is_not_a_list_of_keys(
+    console: Coordinator, serve: Callable[[Scenario], None]
+) -> None:
+    async def scenario(client: TestClient) -> None:
+        await log_in(client)
+        for body in ({}, {"keys": "refused:x"}, {"keys": [3]}):
+            r = await post(client, "/api/dismiss", body)
+            assert r.status == 400
+            assert (await r.json())["error"] == (
+                "The dashboard did not say which problem to dismiss: reload the page and try again."
+            )
+        r = await post(client, "/api/dismiss", {"keys": ["refused:gone"]})  # gone already
+        assert r.status == 200
+
+    serve(scenario)

@@ -366,3 +366,29 @@ def test_station_connection_line_fits_the_teachers_menu() -> None:
         False,
         "classroom-7-coordinat\u2026 does not let this station in: ask for its fleet file.",
     )
+
+
+def test_station_keeps_its_rotation_when_the_teacher_swaps_another_stations_device(
+    broker: Broker, tmp_path: Path
+) -> None:
+    """The dashboard gives station 2 a new device mid-rotation (``swap``): station 1's
+    app follows the same plan on the same clock, its rotation and game untouched (main:
+    a new plan, so station 1 ended its games for time and began again at rotation 1)."""
+    from tabletop.classroom.fleet.coordinator import Coordinator
+
+    app, wall = fleet_app(broker, tmp_path)
+    console = Coordinator(broker.provisioned.teacher, tmp_path / "teacher", now=wall).start()
+    try:
+        console.run(console.start_plan, PLAN, {"station-1": 0, "station-2": 1}, "lesson-7")
+        runner = wait_for(lambda: app.ctx.rotation, app.step)
+        started = runner.stored.id
+        wall.advance(90)
+        stations = {"station-1": 0, "station-3": 1}
+        console.run(console.start_plan, PLAN, stations, "lesson-7", swap=True)
+        wait_for(lambda: app.ctx.fleet.clock_seq == 2, app.step)
+        assert app.ctx.rotation is runner and runner.stored.id == started
+        assert running_rotation(app.ctx.journal).id == started
+        assert runner.moment.rotation == 0 and runner.moment.play_left == PLAN.minutes * 60 - 90
+    finally:
+        app.ctx.fleet.close()
+        console.stop()

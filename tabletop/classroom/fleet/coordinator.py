@@ -34,14 +34,16 @@ large, too deep, numbers out of range, a value the schema refuses, *any* excepti
 while it is read or stored) is acknowledged all the same. A refused result is answered
 ``stored: false`` with the reason (the station marks it refused and stops sending it),
 logged once, kept in ``fleet_refused`` (so a resend or a console restart does not log
-or count it again) and shown on the dashboard ("Station 3 sent a result that could not
-be read"). A result that could not be *written* (the console's disk is full, the journal
-is locked) is acknowledged but not answered: the station sends it again later.
+or count it again) and shown on the dashboard in the teacher's words (:mod:`.problems`:
+what happened, what to do) until the teacher dismisses it. A result that could not be
+*written* (the console's disk is full, the journal is locked) is acknowledged but not
+answered: the station sends it again later.
 """
 
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 import datetime
 import hashlib
 import json
@@ -58,10 +60,9 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from tabletop.classroom.dice_lesson import store_dice
+from tabletop.classroom.fleet import problems as said
 from tabletop.classroom.fleet.config import TEACHER, FleetConfig
 from tabletop.classroom.fleet.messages import (
-    MAX_BYTES,
-    MAX_STUDENTS,
     AckMessage,
     ClockMessage,
     PlanMessage,
@@ -73,10 +74,10 @@ from tabletop.classroom.fleet.messages import (
     parse,
     result_id_in,
 )
+from tabletop.classroom.fleet.problems import Problem, Refusal, roster_problem
 from tabletop.classroom.fleet.tls import RetryLog, hung_up, why_lost, why_unreachable
 from tabletop.classroom.roster import Roster
 from tabletop.classroom.rotation import GAME_TITLES, Plan, RotationClock
-from tabletop.classroom.students import Student
 from tabletop.engine.errors import BadInput, DeviceError, TabletopError
 from tabletop.store import FILE_NAME, Journal, SeatInfo, write_seats
 
@@ -86,30 +87,6 @@ T = TypeVar("T")
 
 ACTIONS = ("pause", "resume", "extend", "skip", "end")
 KEEP_SEQS = 500  # latency records kept (the newest)
-SHOWN_PROBLEMS = 20  # refused results listed on the dashboard (the newest)
-REFUSED_TABLE = """
-CREATE TABLE IF NOT EXISTS fleet_refused (
-    key TEXT PRIMARY KEY,
-    device TEXT NOT NULL,
-    result_id TEXT,
-    code TEXT NOT NULL,
-    reason TEXT NOT NULL,
-    received REAL NOT NULL
-)
-"""
-
-
-@dataclass(frozen=True)
-class Refusal:
-    """A result the console could not take: ``key`` is its id (or, with none found,
-    a digest of its bytes)."""
-
-    key: str
-    device: str
-    result_id: str | None
-    code: str
-    reason: str
-    received: float
 
 
 @dataclass
@@ -199,8 +176,11 @@ class Coordinator:
         self.results = 0  # results stored since start
         self.duplicates = 0  # results received again (already stored)
         self.unwritten: dict[str, str] = {}  # result id -> why it could not be stored now
+        self.unwritten_since = 0.0  # when the newest of them came
         self.roster_problem = ""  # why the class list is not sent to the stations
-        self.bad_status: dict[tuple[str, str], str] = {}  # (device, code) -> the newest reason
+        self.roster_since = 0.0  # since when
+        self.bad_status: dict[tuple[str, str], float] = {}  # (device, code) -> since when
+        self.dismissed: set[str] = set()  # problem keys the teacher has seen (problems.py)
         self.connected = False
         self.version = 0  # grows with every change the dashboard shows
 
@@ -264,15 +244,30 @@ class Coordinator:
     # -- operations (run these on the worker: through call() or run()) ------------------
 
     def start_plan(
-        self, plan: Plan, stations: Mapping[str, int], session: str | None = None
+        self,
+        plan: Plan,
+        stations: Mapping[str, int],
+        session: str | None = None,
+        *,
+        swap: bool = False,
     ) -> PlanMessage:
         """A new rotation: ``stations`` says which device is which station (0-based);
-        every station's clock starts now."""
+        every station's clock starts now. ``swap``: the running rotation on other devices
+        (a broken one replaced): its plan, session and every clock go on, and only the
+        stations whose device changed get a new ``seq``."""
         self._on_worker()
         t = self.now()
+        session = (session or "").strip() or _today(t)
+        running = self.plan
+        if swap and (running is None or (running.plan, running.session) != (plan, session)):
+            raise BadInput(
+                "teacher.swap",
+                "only the devices may change while the rotation goes on: to change the plan "
+                "too, clear it and start it again",
+            )
         message = PlanMessage(
-            id=uuid.uuid4().hex,
-            session=(session or "").strip() or _today(t),
+            id=running.id if swap and running is not None else uuid.uuid4().hex,
+            session=session,
             plan=plan,
             stations=dict(stations),
             sent=t,
@@ -280,6 +275,11 @@ class Coordinator:
         # The same checks a station makes, so the console never sends what they refuse.
         parse(self.topics, self.topics.plan, encode(message))
         self.plan = message
+        if swap and running is not None:
+            old, new = running.stations.items(), message.stations.items()
+            self._new_seq("swap", t, {s for d, s in old ^ new})
+            log.info("console: plan %s now on %s (clocks go on)", message.id, dict(new))
+            return message
         self.clocks = tuple(RotationClock(plan, t) for _ in plan.stations)
         self._new_seq("start", t, range(len(plan.stations)))
         log.info(
@@ -370,6 +370,7 @@ class Coordinator:
         plan = self.plan
         assigned = dict(plan.stations) if plan else {}
         devices = sorted(set(self.stations) | set(assigned), key=lambda d: (assigned.get(d, 99), d))
+        offline = self._offline()
         cards = []
         for device in devices:
             seen = self.stations.get(device) or StationSeen(device)
@@ -394,6 +395,8 @@ class Coordinator:
                     and status.clock_seq >= self.station_seq.get(station, self.seq)
                     if station is not None
                     else True,
+                    "dismiss": offline.get(device),  # its card may be dismissed
+                    "dismissed": offline.get(device) in self.dismissed,
                 }
             )
         return {
@@ -408,34 +411,64 @@ class Coordinator:
             "refused": dict(self.refused),
             "results": self.results,
             "duplicates": self.duplicates,
-            "problems": self.problems(),
+            "problems": [p.to_json() for p in self.open_problems()],
         }
 
     def problems(self) -> list[str]:
-        """Sentences for the dashboard: results refused (newest first), results that
-        cannot be stored now, a class list the stations cannot take."""
+        """The sentences of :meth:`open_problems`."""
+        return [p.sentence for p in self.open_problems()]
+
+    def open_problems(self) -> list[Problem]:
+        """What the dashboard says is wrong and the teacher has not dismissed."""
         self._on_worker()
-        lines = []
+        return said.shown(self._problems(), self.dismissed)
+
+    def _problems(self) -> list[Problem]:
+        """Every problem now (:mod:`.problems`): a class list the stations cannot take,
+        results that cannot be stored now, statuses that cannot be read, results refused
+        (newest first)."""
+        found = []
         if self.roster_problem:
-            lines.append(self.roster_problem + " The stations keep the list they had.")
+            sentence = self.roster_problem + " The stations keep the list they had."
+            found.append(Problem((said.key("roster", "", self.roster_since),), sentence))
         if self.unwritten:
             why = next(reversed(self.unwritten.values()))
-            lines.append(
+            sentence = (
                 f"{len(self.unwritten)} results cannot be stored now ({why}); the stations "
                 "keep them and send them again."
             )
-        for (device, _), reason in self.bad_status.items():
-            lines.append(
-                f"{self._station_name(device)} sent a status that could not be read ({reason})."
-            )
-        newest = sorted(self.refusals.values(), key=lambda r: r.received, reverse=True)
-        for r in newest[:SHOWN_PROBLEMS]:
-            lines.append(
-                f"{self._station_name(r.device)} sent a result that could not be read ({r.reason})."
-            )
-        if len(newest) > SHOWN_PROBLEMS:
-            lines.append(f"... and {len(newest) - SHOWN_PROBLEMS} more (see the log).")
-        return lines
+            found.append(Problem((said.key("unwritten", "", self.unwritten_since),), sentence))
+        for (device, code), since in self.bad_status.items():
+            sentence = said.unreadable_status(self._station_name(device), code)
+            found.append(Problem((said.key("status", f"{device}:{code}", since),), sentence))
+        for r in sorted(self.refusals.values(), key=lambda r: r.received, reverse=True):
+            sentence = said.refused_result(self._station_name(r.device), r.code)
+            found.append(Problem((f"refused:{r.key}",), sentence))
+        return found
+
+    def dismiss(self, keys: Sequence[str]) -> None:
+        """The teacher has seen the problems (or offline cards) of ``keys``: they are not
+        shown until they happen again (kept in ``fleet_state``; the log and the journal
+        keep what happened)."""
+        self._on_worker()
+        if isinstance(keys, str) or not all(isinstance(k, str) for k in keys):
+            raise BadInput("teacher.dismiss", f"say which problems to dismiss, not {keys!r}")
+        for k in sorted(set(keys) - self.dismissed):
+            log.info("console: the teacher dismissed %s", k)
+        now = {k for p in self._problems() for k in p.keys} | set(self._offline().values())
+        self.dismissed = (self.dismissed | set(keys)) & now  # gone ones are forgotten
+        self._save_state()
+        self._changed()
+
+    def _offline(self) -> dict[str, str]:
+        """The devices offline that the plan does not name: device -> the key that
+        dismisses its card (until it is back and goes offline again)."""
+        named = self.plan.stations if self.plan is not None else {}
+        return {
+            device: said.key("offline", device, seen.last_seen)
+            for device, seen in self.stations.items()
+            if not seen.online and device not in named
+        }
 
     def _station_name(self, device: str) -> str:
         station = self.plan.station_of(device) if self.plan is not None else None
@@ -454,7 +487,7 @@ class Coordinator:
             if self.journal.notice:
                 log.warning("console: %s", self.journal.notice)
             self._restore()
-            self._restore_refusals()
+            self.refusals = said.read_refusals(self.journal)
         except BaseException as exc:
             self._failed = exc
             self._ready.set()
@@ -557,7 +590,7 @@ class Coordinator:
         students = self.roster().students()
         problem = roster_problem(students)
         if problem != self.roster_problem:
-            self.roster_problem = problem
+            self.roster_problem, self.roster_since = problem, self.now()
             if problem:
                 log.error("console: the class list is not sent: %s", problem)
             self._changed()
@@ -621,11 +654,12 @@ class Coordinator:
                     "console: refused a %s message on %s: %s (%s)", kind, topic, reason, code
                 )
                 self._changed()
-            self.bad_status[(device, code)] = reason[:300]
+            self.bad_status.setdefault((device, code), self.now())
             return
         rid = result_id or result_id_in(payload)
         key = rid or "sha256:" + hashlib.sha256(payload).hexdigest()[:32]
         if key not in self.refusals:
+            assert self.journal is not None
             refusal = Refusal(key, device, rid, code, reason[:300], self.now())
             self.refusals[key] = refusal
             self.refused[code] = self.refused.get(code, 0) + 1
@@ -637,36 +671,10 @@ class Coordinator:
                 reason,
                 code,
             )
-            self._keep_refusal(refusal)
+            said.keep_refusal(self.journal, refusal)
             self._changed()
         if rid is not None:
             self._answer(device, rid, stored=False, reason=reason[:300])
-
-    def _keep_refusal(self, r: Refusal) -> None:
-        assert self.journal is not None
-        try:
-            with self.journal.transaction() as db:
-                db.execute(REFUSED_TABLE)
-                db.execute(
-                    "INSERT OR IGNORE INTO fleet_refused"
-                    " (key, device, result_id, code, reason, received) VALUES (?, ?, ?, ?, ?, ?)",
-                    (r.key, r.device, r.result_id, r.code, r.reason, r.received),
-                )
-        except TabletopError as exc:  # kept in memory: shown until the console stops
-            log.error("console: the refusal of %s is not kept: %s", r.key, exc.message)
-
-    def _restore_refusals(self) -> None:
-        assert self.journal is not None
-        try:
-            rows = self.journal.db.execute(
-                "SELECT key, device, result_id, code, reason, received FROM fleet_refused"
-            ).fetchall()
-        except sqlite3.Error:
-            return  # none yet
-        for key, device, rid, code, reason, received in rows:
-            self.refusals[str(key)] = Refusal(
-                str(key), str(device), rid, str(code), str(reason), float(received)
-            )
 
     def _answer(self, device: str, result_id: str, *, stored: bool, reason: str = "") -> None:
         """Tell ``device`` that ``result_id`` is stored (or refused for good)."""
@@ -707,6 +715,7 @@ class Coordinator:
             why = exc.message if isinstance(exc, TabletopError) else str(exc)
             if result.id not in self.unwritten:
                 log.error("console: result %s is not stored now: %s", result.id, why)
+                self.unwritten_since = self.now()
                 self._changed()
             self.unwritten[result.id] = why
             return
@@ -769,7 +778,7 @@ class Coordinator:
     def _save_state(self) -> None:
         assert self.journal is not None
         t = self.now()
-        rows = [("seq", json.dumps(self.seq))]
+        rows = [("seq", json.dumps(self.seq)), ("dismissed", json.dumps(sorted(self.dismissed)))]
         if self.plan is not None:
             rows.append(("plan", json.dumps(self.plan.to_json())))
             rows.append(("clock", json.dumps(self._clock_message().to_json())))
@@ -794,6 +803,8 @@ class Coordinator:
         except sqlite3.Error as exc:
             log.error("console: the saved state cannot be read: %s", exc)
             return
+        with contextlib.suppress(ValueError, TypeError):  # none seen: all shown again
+            self.dismissed = set(map(str, json.loads(state.get("dismissed", "[]"))))
         try:
             self.seq = int(json.loads(state.get("seq", "0")))
             if "plan" in state and "clock" in state:
@@ -809,24 +820,6 @@ class Coordinator:
         except (ValueError, TypeError) as exc:  # BadInput is a ValueError
             log.error("console: the saved plan does not read, starting without one: %s", exc)
             self.plan, self.clocks = None, ()
-
-
-def roster_problem(students: Sequence[Student]) -> str:
-    """Why the stations could not take this class list (a sentence naming the limit),
-    or "" when they can."""
-    if len(students) > MAX_STUDENTS:
-        return (
-            f"The class list would have {len(students)} students, but the stations take at "
-            f"most {MAX_STUDENTS}: make a list of {MAX_STUDENTS} or fewer (one per class)."
-        )
-    listed = tuple(RosterStudent(s.id, s.name, s.group) for s in students)
-    size = len(encode(RosterMessage(listed, 0.0)))
-    if size > MAX_BYTES:
-        return (
-            f"The class list is {size // 1024} KB, but the stations take at most "
-            f"{MAX_BYTES // 1024} KB: use fewer students or shorter names."
-        )
-    return ""
 
 
 def _today(t: float) -> str:

@@ -8,6 +8,7 @@ const $$ = (sel, root = document) => Array.from(root.querySelectorAll(sel));
 
 let latest = null; // the newest state from the console
 let planFilled = false;
+let reportsAsked = 0; // the newest request for the reports (an older answer is dropped)
 const deadlines = new Map(); // device -> [performance seconds when time is up, running]
 
 function el(tag, attrs = {}, ...children) {
@@ -26,6 +27,14 @@ function showAlert(message, where = "#alert") {
   const box = $(where);
   box.textContent = message || "";
   box.hidden = !message;
+}
+
+function count(n, noun) { // "1 game", "2 games"
+  return `${n} ${noun}${n === 1 ? "" : "s"}`;
+}
+
+function and(items) { // "A", "A and B", "A, B and C"
+  return items.length === 1 ? items[0] : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
 }
 
 async function api(path, body, { raw = false } = {}) {
@@ -108,6 +117,10 @@ function stationButtons(card) {
   add("extend", "+1 min");
   add("skip", "Skip", "warn");
   add("end", "End", "warn");
+  if (card.dismiss) { // offline and in no station: the teacher may put it out of sight
+    box.append(el("button", { type: "button", class: "quiet", "data-keys": card.dismiss,
+      "aria-label": `Dismiss ${name}`, text: "Dismiss", onclick: () => dismiss([card.dismiss]) }));
+  }
   return box;
 }
 
@@ -135,7 +148,7 @@ function renderCard(card) {
     node.append(list);
   }
   const meta = [];
-  if (st) meta.push(st.outbox ? `${st.outbox} result${st.outbox === 1 ? "" : "s"} to send` : "All results sent");
+  if (st) meta.push(st.outbox ? `${count(st.outbox, "result")} to send` : "All results sent");
   if (card.online && latest && latest.plan && card.station !== null && !card.follows) meta.push("updating…");
   if (meta.length) node.append(el("div", { class: "meta", text: meta.join(" · ") }));
   node.append(stationButtons(card));
@@ -162,7 +175,8 @@ function renderStations(state) {
   const focused = document.activeElement && document.activeElement.closest(".card")
     ? [document.activeElement.closest(".card").dataset.device, document.activeElement.dataset.act] : null;
   const drawn = new Map($$(".card", cards).map((node) => [node.dataset.device, node]));
-  const nodes = state.stations.map((card) => redraw(drawn.get(card.device), renderCard(card)));
+  const shown = state.stations.filter((card) => !card.dismissed);
+  const nodes = shown.map((card) => redraw(drawn.get(card.device), renderCard(card)));
   if (nodes.length !== cards.children.length || nodes.some((node, i) => cards.children[i] !== node)) {
     cards.replaceChildren(...nodes);
   }
@@ -185,9 +199,12 @@ function renderStations(state) {
   $("#rotation").textContent = line;
   const over = !plan || state.moments.every((m) => m.phase === "done");
   for (const b of $$(".bar button[data-act]")) b.disabled = over;
-  // Results refused, results not stored yet, a class list the stations cannot take.
+  // Results refused, results not stored yet, a class list the stations cannot take: each
+  // out of sight once the teacher has seen it, until it happens again.
   const problems = state.problems || [];
-  $("#problems").replaceChildren(...problems.map((line) => el("li", { text: line })));
+  $("#problems").replaceChildren(...problems.map((p) => el("li", {}, el("span", { text: p.sentence }),
+    el("button", { type: "button", class: "quiet", "aria-label": `Dismiss: ${p.sentence}`, text: "Dismiss",
+      onclick: () => dismiss(p.keys) }))));
   $("#problems").hidden = problems.length === 0;
   const link = $("#link");
   link.textContent = !state.connected ? "The broker is not reachable"
@@ -204,6 +221,15 @@ function tick() {
   }
 }
 
+async function dismiss(keys) {
+  try {
+    await api("/api/dismiss", { keys });
+    showAlert("");
+  } catch (err) {
+    showAlert(err.message);
+  }
+}
+
 async function clockAction(act, station) {
   const where = station === null ? "every station" : `station ${station + 1}`;
   if ((act === "skip" || act === "end") &&
@@ -217,7 +243,10 @@ async function clockAction(act, station) {
 }
 
 function render(state) {
+  // A game stored since: the reports, if open, say so at once.
+  const stored = latest && state.results !== latest.results;
   latest = state;
+  if (stored && !$("#reports").hidden) loadReports();
   showAlert(state.saving, "#saving"); // the console's journal cannot be written
   renderStations(state);
   refreshDevices();
@@ -343,6 +372,19 @@ function number(id) {
   return text === "" ? null : Number(text);
 }
 
+// The running rotation with only its devices changed (a broken one replaced): what moves,
+// as "Station 2 to station-4"; none when anything else changed too (a new rotation).
+function movedStations(plan, stations, session) {
+  const running = latest.plan;
+  const title = (game) => (latest.catalogue.find((g) => g.id === game) || {}).title;
+  const same = (p) => JSON.stringify([p.groups, p.minutes, p.transition, p.warning, p.rotations || null,
+    p.stations.map((s) => [s.game, s.mode, s.name || title(s.game), Object.entries(s.options).sort()])]);
+  if (session !== running.session || same(plan) !== same(running.plan)) return [];
+  const deviceOf = (map, i) => Object.keys(map).find((device) => map[device] === i);
+  return plan.stations.flatMap((_, i) => deviceOf(stations, i) === deviceOf(running.stations, i) ? []
+    : [`Station ${i + 1} to ${deviceOf(stations, i) || "no device"}`]);
+}
+
 async function startPlan(event) {
   event.preventDefault();
   const rows = $$("#plan-stations .station-row");
@@ -350,23 +392,18 @@ async function startPlan(event) {
   const twice = chosen.find((device, i) => device && chosen.indexOf(device) !== i);
   if (twice) {
     const where = chosen.flatMap((device, i) => (device === twice ? [`Station ${i + 1}`] : []));
-    showAlert(`${twice} is chosen for ${where.slice(0, -1).join(", ")} and ${where.at(-1)}: a device can be one station only.`, "#plan-error");
+    showAlert(`${twice} is chosen for ${and(where)}: a device can be one station only.`, "#plan-error");
     return;
   }
   const stations = Object.fromEntries(chosen.flatMap((device, i) => (device ? [[device, i]] : [])));
   const bare = chosen.flatMap((device, i) => (device ? [] : [`Station ${i + 1}`]));
   if (bare.length) { // no table shows these stations' groups the game and the time
     const one = bare.length === 1;
-    const names = `${one ? bare[0] : `${bare.slice(0, -1).join(", ")} and ${bare.at(-1)}`} ${one ? "has" : "have"}`;
+    const names = `${and(bare)} ${one ? "has" : "have"}`;
     if (!window.confirm(`${names} no device: no table there will show ${one ? "its" : "their"} groups their game and their time. Start anyway?`)) {
       showAlert(`${names} no device: choose one for ${one ? "it" : "each"}, or remove ${one ? "it" : "them"}.`, "#plan-error");
       return;
     }
-  }
-  const running = latest && latest.plan && latest.moments.some((m) => m.phase !== "done");
-  if (running && !window.confirm("A rotation is running: start this plan in its place? Every station starts again from rotation 1.")) {
-    showAlert("Nothing changed: the rotation goes on.", "#plan-error");
-    return;
   }
   const plan = {
     stations: rows.map((row) => ({
@@ -379,8 +416,18 @@ async function startPlan(event) {
     warning: number("#plan-warning"),
     rotations: number("#plan-rotations"),
   };
+  const session = $("#plan-session").value.trim();
+  const running = latest && latest.plan && latest.moments.some((m) => m.phase !== "done");
+  const moved = running ? movedStations(plan, stations, session) : [];
+  const asked = !running ? true : moved.length
+    ? window.confirm(`Move ${and(moved)}? ${moved.length === 1 ? "Its group carries" : "Their groups carry"} on there, and every station's clock goes on.`)
+    : window.confirm("A rotation is running: start this plan in its place? Every station starts again from rotation 1.");
+  if (!asked) {
+    showAlert("Nothing changed: the rotation goes on.", "#plan-error");
+    return;
+  }
   try {
-    await api("/api/plan", { plan, stations, session: $("#plan-session").value.trim() });
+    await api("/api/plan", { plan, stations, session, swap: moved.length > 0 });
     showAlert("", "#plan-error");
     location.hash = "#stations";
   } catch (err) {
@@ -466,8 +513,12 @@ async function importRoster(event) {
 // -- reports ----------------------------------------------------------------------------
 
 async function loadReports() {
+  const asked = ++reportsAsked;
   try {
     const list = await api("/api/reports");
+    if (asked !== reportsAsked) return;
+    const open = new Set($$("#report-list > li").filter((li) => $(".report-games", li).children.length)
+      .map((li) => li.dataset.session)); // their games are listed again
     const items = list.map((r) => {
       const q = `?session=${encodeURIComponent(r.session)}`;
       const games = el("ul", { class: "report-games" });
@@ -477,9 +528,10 @@ async function loadReports() {
         ...r.hidden.map((g) => el("li", {},
           el("span", { text: g.sentence }), hideButton(g.match, false))),
       ];
-      return el("li", {},
+      if (open.has(r.session)) loadResults(r.session, games);
+      return el("li", { "data-session": r.session },
         el("span", { class: "title", text: r.title }),
-        el("span", { text: `${r.games} game${r.games === 1 ? "" : "s"}, ${r.students} student${r.students === 1 ? "" : "s"}` }),
+        el("span", { text: `${count(r.games, "game")}, ${count(r.students, "student")}` }),
         el("a", { class: "button", href: `/report.csv${q}`, download: true, text: "CSV" }),
         el("a", { class: "button", href: `/report.pdf${q}`, download: true, text: "PDF" }),
         el("button", { type: "button", text: "Games…", onclick: () => loadResults(r.session, games) }),
@@ -526,7 +578,7 @@ async function loadSkills(session, title) {
         : el("p", { text: "No answers checked in this session." }),
       el("h3", { text: "Are our dice fair?" }),
       el("p", { text: `Each face: ${counts}` }),
-      el("p", { text: data.dice.sentence.charAt(0).toUpperCase() + data.dice.sentence.slice(1) + "." }));
+      el("p", { text: data.dice.sentence }));
     $("#skills").hidden = false;
     $("#skills").scrollIntoView({ block: "start" }); // drawn below every session
   } catch (err) {
