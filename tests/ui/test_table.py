@@ -460,3 +460,25 @@ def test_mm_table_a_bots_seat_tile_or_button_says_the_bot_plays_by_itself() -> N
     app.seat_queue.put(SeatPressed(2, app.ctx.clock()))
     app.step()
     assert scene.status().startswith(bot) and scene.play.board.current is None
+
+
+def test_mm_table_a_refusal_shows_in_red_bold_as_on_every_table() -> None:
+    """A refusal on the paper table's instruction line is drawn in the palette's ``bad``
+    colour, bold, as the other tables show theirs (it was plain ink); the next step
+    after it is plain ink again."""
+    import pygame
+
+    app, _, scene = table_app(3)
+    bad = app.ctx.painter.p.bad
+
+    def red_pixels() -> int:
+        app.draw()
+        line = app.canvas.subsurface(scene.message_rect)
+        return int((pygame.surfarray.pixels3d(line) == bad).all(axis=2).sum())
+
+    assert red_pixels() == 0
+    tap_at(app, scene.target("star.R1").rect.center)  # no press waits: refused
+    assert scene.message == "Press your seat button first, then tap the star."
+    assert red_pixels() > 100
+    tap_at(app, scene.target("ready.0").rect.center)
+    assert red_pixels() == 0

@@ -415,7 +415,9 @@ class TableScene(Table):
         draws = {"star": self._draw_star, "seat": self._draw_seat}
         for b in self.buttons:
             draws.get(b.kind, painter.button)(surface, b)
-        painter.paragraph(surface, self.status(), self.message_rect, m.small, p.ink)
+        refused = self.play.tone == "error"  # a refusal in red, as on every table
+        ink = p.bad if refused else p.ink
+        painter.paragraph(surface, self.status(), self.message_rect, m.small, ink, bold=refused)
 
     def _draw_star(self, surface: pygame.Surface, b: Button) -> None:
         painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
