@@ -482,3 +482,15 @@ def test_mm_table_a_refusal_shows_in_red_bold_as_on_every_table() -> None:
     assert red_pixels() > 100
     tap_at(app, scene.target("ready.0").rect.center)
     assert red_pixels() == 0
+
+
+def test_mm_table_write_step_comes_from_the_sentence_table() -> None:
+    """The step once the dice are out is the sentence table's ``mm.step.write_paper``
+    (it was English written in the code), in the same words."""
+    from tabletop.ui.messages import CHILD_MESSAGES, child_message
+
+    _, _, scene = table_app(2)
+    assert "mm.step.write_paper" in CHILD_MESSAGES
+    step = child_message("mm.step.write_paper", a=3, b=5, next="Start round 2")
+    assert scene.play.next_step() == step
+    assert step == "Write 3 and 5 and two signs. Then tap 'Start round 2'."
