@@ -494,3 +494,25 @@ def test_mm_table_write_step_comes_from_the_sentence_table() -> None:
     step = child_message("mm.step.write_paper", a=3, b=5, next="Start round 2")
     assert scene.play.next_step() == step
     assert step == "Write 3 and 5 and two signs. Then tap 'Start round 2'."
+
+
+def test_mm_table_the_dice_step_is_the_dice_screens_own_mode() -> None:
+    """The round's step is what to do on the dice screen as it opened: the dice screen
+    alone decides its mode (taps for a mode it does not know, as for a camera that is
+    not there); the table used to guess it beforehand, and for a mode the dice screen
+    does not know it said the fallback sentence instead of the step."""
+    from tabletop.ui.messages import FALLBACK
+    from tabletop.ui.scenes.dice import DiceScene
+    from tests.ui.test_speech import listening
+
+    app = make_app()
+    voice, _ = listening(app)
+    app.ctx.prefs.prefs.dice_input = "sideways"  # a mode of another version
+    auto = Autoplayer(app)
+    auto.tap("game.mathe-meister")
+    auto.tap("players.+")
+    auto.tap("start")
+    dice = app.stack.top
+    assert isinstance(dice, DiceScene) and dice.mode == "tap"
+    assert voice.said == ["Round 1: roll the dice, then tap what each die shows."]
+    assert FALLBACK not in voice.said

@@ -96,9 +96,6 @@ class TableScene(Table):
         match = lead or Match(MatheMeister(), settings, len(infos), seed=seed)
         bots = [seat for seat, info in enumerate(infos) if info.bot is not None]
         self.play = PaperPlay(match, [i.name for i in infos], seed=seed, bots=bots)
-        # each round's dice screen opens at once (taps where no camera is): its step is said
-        no_camera = dice_mode == "camera" and ctx.camera is None
-        self.play.dice_screen = "tap" if no_camera else dice_mode
         self.bot_saves: dict[int, GameSave] = {}
         self.bot_press_at: dict[int, float] = {}
         if self.resumed:
@@ -130,14 +127,12 @@ class TableScene(Table):
         self._attach()
         if self.play.over:  # carried on after its last round ended: its results follow
             self._finish()
-
-    def enter(self) -> None:
-        super().enter()
-        if self.play.dice is None and not self.play.over:
+        elif self.play.dice is None:
             self._ask_dice()
 
     def _ask_dice(self) -> None:
-        """The round's dice screen; the next step says what to do on it."""
+        """The round's dice screen, in the mode it opened in (taps where no camera is),
+        before the next step, which says what to do on it, is said."""
         self.play.dice_screen = ask_dice(self, self.dice_mode, self.play.round, self.play.roll)
 
     def answered(self, asking: tuple[Any, ...], result: Any) -> None:
