@@ -304,9 +304,13 @@ def test_mm_table_teacher_takes_back_a_star_tapped_by_mistake(tmp_path) -> None:
     auto.tap("start")
     auto.tap_dice(DICE[0])
     scene = app.stack.top
-    assert scene.target("undo") is None  # no star chosen yet
+    assert not scene.target("undo").enabled  # no star chosen yet: it says so
+    tap_at(app, scene.target("undo").rect.center)
+    assert scene.message == "There is nothing to take back."
     tap_at(app, scene.target("ready.1").rect.center)
-    assert scene.target("undo") is None  # a press waits: Cancel is the child's own
+    assert not scene.target("undo").enabled  # a press waits: Cancel is the child's own
+    tap_at(app, scene.target("undo").rect.center)
+    assert scene.message == "Wait: someone is choosing a star."
     auto.tap("star.R2")  # meant R1
     auto.tap("undo")
     assert is_undo_pad(app.stack.top)
@@ -317,13 +321,13 @@ def test_mm_table_teacher_takes_back_a_star_tapped_by_mistake(tmp_path) -> None:
         auto.tap(f"key.{digit}")
     assert app.stack.top is scene and scene.play.board.owners == {}
     assert scene.message == "Taken back: Row 2's star is free. Rub it out."
-    assert scene.save.app["table"]["claims"] == [] and scene.target("undo") is None
+    assert scene.save.app["table"]["claims"] == [] and not scene.target("undo").enabled
     tap_at(app, scene.target("ready.1").rect.center)
     auto.tap("star.R1")
     assert scene.play.board.owners == {"R1": 1}
     auto.tap("next")  # a new round: round 1's star stays
     auto.tap_dice(DICE[1])
-    assert scene.target("undo") is None and not scene.play.can_undo()
+    assert not scene.target("undo").enabled and not scene.play.can_undo()
 
 
 @pytest.mark.parametrize(
@@ -516,3 +520,24 @@ def test_mm_table_the_dice_step_is_the_dice_screens_own_mode() -> None:
     assert isinstance(dice, DiceScene) and dice.mode == "tap"
     assert voice.said == ["Round 1: roll the dice, then tap what each die shows."]
     assert FALLBACK not in voice.said
+
+
+def test_mm_table_rules_button_with_leave_and_undo_like_every_table() -> None:
+    """The paper table has the tools every table has, Rules, Undo and Leave in the top
+    right corner (the base's ``corner_buttons``): Rules opens Mathe-Meister's rules
+    pages and comes back to the game as it was."""
+    from tabletop.ui.games.mathe_meister.table import RULES
+    from tabletop.ui.scenes.rules import RulesScene
+
+    app, auto, scene = table_app(3)
+    tools = [scene.target(name) for name in ("rules", "undo", "leave")]
+    assert all(b is not None for b in tools)
+    assert [b.rect.right for b in tools] == sorted(b.rect.right for b in tools)
+    assert tools[2].rect.right == app.ctx.metrics.width - app.ctx.metrics.u(16)
+    dice = scene.play.dice
+    auto.tap("rules")
+    rules = app.stack.top
+    assert isinstance(rules, RulesScene) and list(rules.pages) == list(RULES)
+    app.stack.pop()
+    app.step()
+    assert app.stack.top is scene and scene.play.dice == dice and scene.play.round == 1

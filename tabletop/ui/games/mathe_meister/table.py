@@ -46,7 +46,9 @@ from tabletop.ui.messages import child_message
 from tabletop.ui.results import Outcome, outcome_of
 from tabletop.ui.saves import LABEL, GameSave, game_seed, seats_of
 from tabletop.ui.scenes.dice import DiceResult
+from tabletop.ui.scenes.rules import load_rules
 from tabletop.ui.table import TableScene as Table
+from tabletop.ui.table import corner_buttons
 from tabletop.ui.theme import Metrics
 from tabletop.ui.widgets import Button, grid
 
@@ -55,6 +57,7 @@ log = logging.getLogger(__name__)
 BOT_SECONDS = 20.0
 BOT_LEVEL = "hint"  # the hint bot plays a bot seat's sheet
 SHEET_LABEL = "app:mm-table-sheet"  # the journal label of a bot's own sheet at a table
+RULES = load_rules("mathe_meister")
 
 
 class TableScene(Table):
@@ -66,6 +69,7 @@ class TableScene(Table):
     results_at_end = True
     step_after = True  # a star won (or a press taken back), then the next step
     undo_pin = ("Teacher PIN to take back a star", None)
+    rules = ("Mathe-Meister: the rules", RULES)
     said_step = ""  # the step the line showed when it was last said
     save: GameSave
     play: PaperPlay
@@ -232,10 +236,10 @@ class TableScene(Table):
         W, H = m.size
         margin = m.u(16)
         current = play.board.current
-        leave = pygame.Rect(W - margin - m.u(110), m.u(8), m.u(110), m.u(50))
-        b = [Button("leave", leave, "Leave", kind="quiet")]
+        undo = play.can_undo() and current is None  # the teacher's take-back of a star
+        b = corner_buttons(W - margin, m.u(8), (m.u(88), m.u(50)), m.u(6), undo=undo)
         if play.dice is None:
-            dice = pygame.Rect(m.u(300), m.u(8), m.u(200), m.u(50))
+            dice = pygame.Rect(m.u(272), m.u(8), m.u(220), m.u(50))
             b.append(Button("dice", dice, "Get the dice"))
         # the Bonus Stars, four a row across the screen between its margins
         top, h = m.u(70), m.u(74)
@@ -250,8 +254,6 @@ class TableScene(Table):
         )
         if current is not None:
             b.append(Button("cancel", corner, "Cancel", kind="quiet"))
-        elif play.can_undo():  # the teacher's take-back of a star tapped by mistake
-            b.append(Button("undo", corner, "Undo", kind="quiet"))
         # the seats, four a row
         area = pygame.Rect(margin, self.claim_rect.bottom + m.u(10), W - 2 * margin, m.u(48))
         for seat, rect in enumerate(grid(area, len(play.names), 4, m.u(8), down=m.u(6))):
@@ -270,10 +272,12 @@ class TableScene(Table):
     def explain(self, name: str) -> None:
         current, line = self.play.board.current, name.removeprefix("star.")
         owner = self.play.board.owners.get(line)
-        if name == "next" and current is not None:
+        if name in ("next", "undo") and current is not None:
             self.refuse("mm.ui.someone_choosing", f"seat {current.seat + 1} chooses a star")
         elif name == "next":
             self.refuse("mm.ui.dice_first", f"round {self.play.round} has no dice yet")
+        elif name == "undo":  # no star chosen this round: nothing to take back
+            super().press(name)
         elif not name.startswith("star."):
             super().explain(name)
         elif current is None:
@@ -388,11 +392,11 @@ class TableScene(Table):
         painter.text(surface, title, (m.u(16), m.u(16)), m.title, bold=True)
         if self.play.dice is not None:
             for i, value in enumerate(self.play.dice):
-                die = pygame.Rect(m.u(300) + i * m.u(62), m.u(6), m.u(54), m.u(54))
+                die = pygame.Rect(m.u(272) + i * m.u(62), m.u(6), m.u(54), m.u(54))
                 painter.die(surface, die, value)
             modes = modes_named(self.play.settings.modes)
-            at = (m.u(440), m.u(33))
-            painter.text(surface, modes, at, m.small, p.muted, anchor="midleft", max_width=m.u(200))
+            at = (m.u(396), m.u(33))
+            painter.text(surface, modes, at, m.small, p.muted, anchor="midleft", max_width=m.u(110))
         current = self.play.board.current
         r = self.claim_rect  # under the buttons: its Cancel (the child's take-back) shows
         if current is not None:
@@ -405,8 +409,7 @@ class TableScene(Table):
         else:
             text = child_message("mm.ui.press_seat")
             at = (r.left + m.u(4), r.centery)
-            room = r.width - (m.u(150) if self.play.can_undo() else 0)  # beside Undo
-            painter.text(surface, text, at, m.text, p.muted, anchor="midleft", max_width=room)
+            painter.text(surface, text, at, m.text, p.muted, anchor="midleft", max_width=r.width)
         draws = {"star": self._draw_star, "seat": self._draw_seat}
         for b in self.buttons:
             draws.get(b.kind, painter.button)(surface, b)
@@ -452,4 +455,4 @@ class TableScene(Table):
         painter.seat_name(surface, chip, seat, label, m.small + 1, room, gap=8)
 
 
-__all__ = ["BOT_LEVEL", "BOT_SECONDS", "SHEET_LABEL", "TableScene"]
+__all__ = ["BOT_LEVEL", "BOT_SECONDS", "RULES", "SHEET_LABEL", "TableScene"]
