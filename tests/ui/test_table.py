@@ -541,3 +541,44 @@ def test_mm_table_rules_button_with_leave_and_undo_like_every_table() -> None:
     app.stack.pop()
     app.step()
     assert app.stack.top is scene and scene.play.dice == dice and scene.play.round == 1
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1280, 720)], ids=str)
+def test_mm_results_star_values_fit_inside_their_stars(size) -> None:
+    """The finished sheet on the results (MM-5's star values, 5 and 10): each value is
+    16 px or more and every pixel of it lies inside its star, off the outline; at
+    800x480 the "10"s stuck out over their stars' arms."""
+    import pygame
+
+    from tests.ui.scenery import build
+
+    app = build("mathe-meister-results", size)
+    painter = app.ctx.painter
+    stars: list[tuple[tuple[int, int], int, int]] = []
+    labels: list[tuple[str, tuple[int, int], int, str]] = []
+    star, text = painter.star, painter.text
+
+    def star_spy(surface, centre, radius, fill, outline=None, width=2):
+        stars.append((centre, radius, width))
+        return star(surface, centre, radius, fill, outline, width)
+
+    def text_spy(surface, words, pos, size=None, *args, **kwargs):
+        if str(words).isdigit():
+            labels.append((str(words), pos, size, kwargs.get("anchor", "topleft")))
+        return text(surface, words, pos, size, *args, **kwargs)
+
+    painter.star, painter.text = star_spy, text_spy
+    app.draw()
+    assert len(stars) == 8
+    for centre, radius, width in stars:
+        words, pos, px, anchor = min(
+            labels, key=lambda t: abs(t[1][0] - centre[0]) + abs(t[1][1] - centre[1])
+        )
+        assert words in ("5", "10") and px >= 16
+        inside = pygame.Surface(app.canvas.get_size())
+        star(inside, centre, radius, (255, 255, 255), (0, 0, 0), width)
+        image = painter.fonts.render(words, px, (0, 0, 0), True)
+        rect = image.get_rect(**{anchor: pos})
+        alpha = pygame.surfarray.array_alpha(image)
+        for x, y in zip(*alpha.nonzero()):
+            assert inside.get_at((rect.x + x, rect.y + y))[:3] == (255, 255, 255), (words, centre)
