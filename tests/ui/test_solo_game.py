@@ -619,17 +619,12 @@ def test_mm_solo_rules_button_opens_the_rules_and_comes_back() -> None:
     """Solo play has a Rules button too (every game has one during play; here it is
     the sheet's fourth tool): it opens Mathe-Meister's rules pages (the game had none to
     show), and closing them comes back to the sheet as it was."""
-    from tabletop.ui.games.mathe_meister.table import RULES
-    from tabletop.ui.scenes.rules import RulesScene
+    from tests.ui.test_table import rules_opened_and_closed
 
     app = make_app()
     auto = start_solo(app)
     auto.tap_dice(DICE[0])
     game = game_of(app)
     moves = game.match.moves
-    auto.tap("rules")
-    rules = app.stack.top
-    assert isinstance(rules, RulesScene) and list(rules.pages) == list(RULES)
-    app.stack.pop()
-    app.step()
-    assert app.stack.top is game and game.match.moves == moves
+    rules_opened_and_closed(app, auto, game)
+    assert game.match.moves == moves

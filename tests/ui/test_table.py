@@ -522,25 +522,32 @@ def test_mm_table_the_dice_step_is_the_dice_screens_own_mode() -> None:
     assert FALLBACK not in voice.said
 
 
+def rules_opened_and_closed(app, auto: Autoplayer, scene) -> None:
+    """``scene``'s Rules button opens Mathe-Meister's rules pages; closing them comes
+    back to ``scene``."""
+    from tabletop.ui.games.mathe_meister.table import RULES
+    from tabletop.ui.scenes.rules import RulesScene
+
+    auto.tap("rules")
+    rules = app.stack.top
+    assert isinstance(rules, RulesScene) and list(rules.pages) == list(RULES)
+    app.stack.pop()
+    app.step()
+    assert app.stack.top is scene
+
+
 def test_mm_table_rules_button_with_leave_and_undo_like_every_table() -> None:
     """The paper table has the tools every table has, Rules, Undo and Leave in the top
     right corner (the base's ``corner_buttons``): Rules opens Mathe-Meister's rules
     pages and comes back to the game as it was."""
-    from tabletop.ui.games.mathe_meister.table import RULES
-    from tabletop.ui.scenes.rules import RulesScene
-
     app, auto, scene = table_app(3)
     tools = [scene.target(name) for name in ("rules", "undo", "leave")]
     assert all(b is not None for b in tools)
     assert [b.rect.right for b in tools] == sorted(b.rect.right for b in tools)
     assert tools[2].rect.right == app.ctx.metrics.width - app.ctx.metrics.u(16)
     dice = scene.play.dice
-    auto.tap("rules")
-    rules = app.stack.top
-    assert isinstance(rules, RulesScene) and list(rules.pages) == list(RULES)
-    app.stack.pop()
-    app.step()
-    assert app.stack.top is scene and scene.play.dice == dice and scene.play.round == 1
+    rules_opened_and_closed(app, auto, scene)
+    assert scene.play.dice == dice and scene.play.round == 1
 
 
 @pytest.mark.parametrize("size", [(800, 480), (1280, 720)], ids=str)
