@@ -113,6 +113,34 @@ def test_black_hole_bot_digs_down() -> None:
     assert max(bot) < 0 < statistics.mean(rnd)
 
 
+def test_mm10_black_hole_hint_raises_dice_because_that_digs_deeper(monkeypatch) -> None:
+    """MM-10 Black Hole: the goal is the lowest score and scoring is unchanged, so a line
+    of the wrong parity scores minus its whole sum (MM-4) and every coin spent is 10
+    points fewer (MM-11). Raising a die (big products, coins spent) is then often right:
+    the hint does it, and a hint kept from raising ends higher on every seed here."""
+    import tabletop.bots.mathe_meister as mm_bot
+
+    s = settings("black_hole")
+    raised: list[ChangeDie] = []
+
+    def watched(state: MatheMeisterState, rng: Any, times: list[float]) -> list[Any]:
+        actions = bench.hint_bot(state, rng, times)
+        raised.extend(a for a in actions if isinstance(a, ChangeDie) and a.delta > 0)
+        return actions
+
+    hinted = [bench.play_solo(s, seed, watched, []) for seed in range(6)]
+    assert raised
+    choices = mm_bot._dice_choices
+    monkeypatch.setattr(
+        mm_bot,
+        "_dice_choices",
+        lambda *args: (c for c in choices(*args) if all(d.delta < 0 for d in c[0])),
+    )
+    never_raised = [bench.play_solo(s, seed, bench.hint_bot, []) for seed in range(6)]
+    assert all(a <= b for a, b in zip(hinted, never_raised))
+    assert statistics.mean(hinted) < statistics.mean(never_raised)
+
+
 def test_hint_names_two_operands_and_two_operators_that_apply() -> None:
     s = settings()
     state = GAME.apply(GAME.new_game(s, 1), Roll((6, 1)))[0]

@@ -613,3 +613,18 @@ def test_solo_played_to_the_end_with_a_rotation_running(size: tuple[int, int]) -
     results = app.stack.top
     assert isinstance(results, GameResults) and results.detail.match.state.finished
     assert app.ctx.rotation is runner and runner.banner(app.screen) is not None
+
+
+def test_mm_solo_rules_button_opens_the_rules_and_comes_back() -> None:
+    """Solo play has a Rules button too (every game has one during play; here it is
+    the sheet's fourth tool): it opens Mathe-Meister's rules pages (the game had none to
+    show), and closing them comes back to the sheet as it was."""
+    from tests.ui.test_table import rules_opened_and_closed
+
+    app = make_app()
+    auto = start_solo(app)
+    auto.tap_dice(DICE[0])
+    game = game_of(app)
+    moves = game.match.moves
+    rules_opened_and_closed(app, auto, game)
+    assert game.match.moves == moves

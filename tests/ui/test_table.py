@@ -304,9 +304,13 @@ def test_mm_table_teacher_takes_back_a_star_tapped_by_mistake(tmp_path) -> None:
     auto.tap("start")
     auto.tap_dice(DICE[0])
     scene = app.stack.top
-    assert scene.target("undo") is None  # no star chosen yet
+    assert not scene.target("undo").enabled  # no star chosen yet: it says so
+    tap_at(app, scene.target("undo").rect.center)
+    assert scene.message == "There is nothing to take back."
     tap_at(app, scene.target("ready.1").rect.center)
-    assert scene.target("undo") is None  # a press waits: Cancel is the child's own
+    assert not scene.target("undo").enabled  # a press waits: Cancel is the child's own
+    tap_at(app, scene.target("undo").rect.center)
+    assert scene.message == "Wait: someone is choosing a star."
     auto.tap("star.R2")  # meant R1
     auto.tap("undo")
     assert is_undo_pad(app.stack.top)
@@ -317,13 +321,13 @@ def test_mm_table_teacher_takes_back_a_star_tapped_by_mistake(tmp_path) -> None:
         auto.tap(f"key.{digit}")
     assert app.stack.top is scene and scene.play.board.owners == {}
     assert scene.message == "Taken back: Row 2's star is free. Rub it out."
-    assert scene.save.app["table"]["claims"] == [] and scene.target("undo") is None
+    assert scene.save.app["table"]["claims"] == [] and not scene.target("undo").enabled
     tap_at(app, scene.target("ready.1").rect.center)
     auto.tap("star.R1")
     assert scene.play.board.owners == {"R1": 1}
     auto.tap("next")  # a new round: round 1's star stays
     auto.tap_dice(DICE[1])
-    assert scene.target("undo") is None and not scene.play.can_undo()
+    assert not scene.target("undo").enabled and not scene.play.can_undo()
 
 
 @pytest.mark.parametrize(
@@ -460,3 +464,128 @@ def test_mm_table_a_bots_seat_tile_or_button_says_the_bot_plays_by_itself() -> N
     app.seat_queue.put(SeatPressed(2, app.ctx.clock()))
     app.step()
     assert scene.status().startswith(bot) and scene.play.board.current is None
+
+
+def test_mm_table_a_refusal_shows_in_red_bold_as_on_every_table() -> None:
+    """A refusal on the paper table's instruction line is drawn in the palette's ``bad``
+    colour, bold, as the other tables show theirs (it was plain ink); the next step
+    after it is plain ink again."""
+    import pygame
+
+    app, _, scene = table_app(3)
+    bad = app.ctx.painter.p.bad
+
+    def red_pixels() -> int:
+        app.draw()
+        line = app.canvas.subsurface(scene.message_rect)
+        return int((pygame.surfarray.pixels3d(line) == bad).all(axis=2).sum())
+
+    assert red_pixels() == 0
+    tap_at(app, scene.target("star.R1").rect.center)  # no press waits: refused
+    assert scene.message == "Press your seat button first, then tap the star."
+    assert red_pixels() > 100
+    tap_at(app, scene.target("ready.0").rect.center)
+    assert red_pixels() == 0
+
+
+def test_mm_table_write_step_comes_from_the_sentence_table() -> None:
+    """The step once the dice are out is the sentence table's ``mm.step.write_paper``
+    (it was English written in the code), in the same words."""
+    from tabletop.ui.messages import CHILD_MESSAGES, child_message
+
+    _, _, scene = table_app(2)
+    assert "mm.step.write_paper" in CHILD_MESSAGES
+    step = child_message("mm.step.write_paper", a=3, b=5, next="Start round 2")
+    assert scene.play.next_step() == step
+    assert step == "Write 3 and 5 and two signs. Then tap 'Start round 2'."
+
+
+def test_mm_table_the_dice_step_is_the_dice_screens_own_mode() -> None:
+    """The round's step is what to do on the dice screen as it opened: the dice screen
+    alone decides its mode (taps for a mode it does not know, as for a camera that is
+    not there); the table used to guess it beforehand, and for a mode the dice screen
+    does not know it said the fallback sentence instead of the step."""
+    from tabletop.ui.messages import FALLBACK
+    from tabletop.ui.scenes.dice import DiceScene
+    from tests.ui.test_speech import listening
+
+    app = make_app()
+    voice, _ = listening(app)
+    app.ctx.prefs.prefs.dice_input = "sideways"  # a mode of another version
+    auto = Autoplayer(app)
+    auto.tap("game.mathe-meister")
+    auto.tap("players.+")
+    auto.tap("start")
+    dice = app.stack.top
+    assert isinstance(dice, DiceScene) and dice.mode == "tap"
+    assert voice.said == ["Round 1: roll the dice, then tap what each die shows."]
+    assert FALLBACK not in voice.said
+
+
+def rules_opened_and_closed(app, auto: Autoplayer, scene) -> None:
+    """``scene``'s Rules button opens Mathe-Meister's rules pages; closing them comes
+    back to ``scene``."""
+    from tabletop.ui.games.mathe_meister.table import RULES
+    from tabletop.ui.scenes.rules import RulesScene
+
+    auto.tap("rules")
+    rules = app.stack.top
+    assert isinstance(rules, RulesScene) and list(rules.pages) == list(RULES)
+    app.stack.pop()
+    app.step()
+    assert app.stack.top is scene
+
+
+def test_mm_table_rules_button_with_leave_and_undo_like_every_table() -> None:
+    """The paper table has the tools every table has, Rules, Undo and Leave in the top
+    right corner (the base's ``corner_buttons``): Rules opens Mathe-Meister's rules
+    pages and comes back to the game as it was."""
+    app, auto, scene = table_app(3)
+    tools = [scene.target(name) for name in ("rules", "undo", "leave")]
+    assert all(b is not None for b in tools)
+    assert [b.rect.right for b in tools] == sorted(b.rect.right for b in tools)
+    assert tools[2].rect.right == app.ctx.metrics.width - app.ctx.metrics.u(16)
+    dice = scene.play.dice
+    rules_opened_and_closed(app, auto, scene)
+    assert scene.play.dice == dice and scene.play.round == 1
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1280, 720)], ids=str)
+def test_mm_results_star_values_fit_inside_their_stars(size) -> None:
+    """The finished sheet on the results (MM-5's star values, 5 and 10): each value is
+    16 px or more and every pixel of it lies inside its star, off the outline; at
+    800x480 the "10"s stuck out over their stars' arms."""
+    import pygame
+
+    from tests.ui.scenery import build
+
+    app = build("mathe-meister-results", size)
+    painter = app.ctx.painter
+    stars: list[tuple[tuple[int, int], int, int]] = []
+    labels: list[tuple[str, tuple[int, int], int, str]] = []
+    star, text = painter.star, painter.text
+
+    def star_spy(surface, centre, radius, fill, outline=None, width=2):
+        stars.append((centre, radius, width))
+        return star(surface, centre, radius, fill, outline, width)
+
+    def text_spy(surface, words, pos, size=None, *args, **kwargs):
+        if str(words).isdigit():
+            labels.append((str(words), pos, size, kwargs.get("anchor", "topleft")))
+        return text(surface, words, pos, size, *args, **kwargs)
+
+    painter.star, painter.text = star_spy, text_spy
+    app.draw()
+    assert len(stars) == 8
+    for centre, radius, width in stars:
+        words, pos, px, anchor = min(
+            labels, key=lambda t: abs(t[1][0] - centre[0]) + abs(t[1][1] - centre[1])
+        )
+        assert words in ("5", "10") and px >= 16
+        inside = pygame.Surface(app.canvas.get_size())
+        star(inside, centre, radius, (255, 255, 255), (0, 0, 0), width)
+        image = painter.fonts.render(words, px, (0, 0, 0), True)
+        rect = image.get_rect(**{anchor: pos})
+        alpha = pygame.surfarray.array_alpha(image)
+        for x, y in zip(*alpha.nonzero()):
+            assert inside.get_at((rect.x + x, rect.y + y))[:3] == (255, 255, 255), (words, centre)

@@ -94,7 +94,7 @@ class PaperPlay(TableController):
         if current is not None:  # the press is theirs to take back (Cancel) until then
             return child_message("mm.ui.choose_star", {"name": self.names[current.seat]})
         a, b = self.dice
-        return f"Write {a} and {b} and two signs. Then tap '{self.next_label()}'."
+        return child_message("mm.step.write_paper", a=a, b=b, next=self.next_label())
 
     def chooser_words(self) -> str:
         """Whose press chooses a star now: the first to press, or, once an earlier press

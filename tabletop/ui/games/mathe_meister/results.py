@@ -56,12 +56,18 @@ class SoloEnd:
     def geometry(self, area: pygame.Rect) -> SheetGeometry:
         """The finished sheet as large as ``area`` holds it, each column's star under its
         sum and points: at 16 px those are wider than a box, and beside them, they would
-        touch the star."""
+        touch the star. A star is wide enough for its value at 16 px inside it (its
+        body, between the arms, is about its radius wide)."""
+        values = self.match.settings.layout.star_values
+        widest = max(self.ctx.painter.fonts.width(str(v), 16, True) for _, v in values)
         cell = area.height // 9  # 7 boxes, a sum and a star high
         while True:
-            gap = max(2, cell // 12)
-            tail = min(2 * cell, area.width - 7 * cell - 8 * gap - cell - 4)
-            geo = SheetGeometry(area.topleft, cell, gap, tail, cell, stacked=True)
+            gap, star = max(2, cell // 12), max(cell, 2 * widest + 2)
+            # two boxes wide (more beside a star wider than a box: 16 px sums fit)
+            tail = min(cell + star, area.width - 7 * cell - 8 * gap - star - 4)
+            out = (star - cell) // 2  # row 1's and column 1's stars stand out that far
+            origin = (area.left + out, area.top + out)
+            geo = SheetGeometry(origin, cell, gap, tail, star, stacked=True)
             if cell <= 16 or area.contains(geo.bounds):
                 return geo
             cell -= 1

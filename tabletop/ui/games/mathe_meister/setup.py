@@ -17,7 +17,7 @@ from tabletop.games.mathe_meister import MODE_NAMES, MODES, SOLO_MODES, MatheMei
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.games.mathe_meister.results import solo_results
 from tabletop.ui.games.mathe_meister.solo import MatheMeisterScene
-from tabletop.ui.games.mathe_meister.table import BOT_LEVEL, TableScene
+from tabletop.ui.games.mathe_meister.table import BOT_LEVEL, RULES, TableScene
 from tabletop.ui.messages import child_message
 from tabletop.ui.saves import GameSave, seat_infos
 from tabletop.ui.scenes.form import (
@@ -31,14 +31,11 @@ from tabletop.ui.scenes.form import (
     Preset,
     Seats,
 )
-from tabletop.ui.scenes.rules import load_rules
 
 GAME = MatheMeister.name
 TABLE_MODES = tuple(m for m in MODES if m not in SOLO_MODES)
 OPPOSITE = {"small_to_big": "big_to_small", "big_to_small": "small_to_big"}
 SOLO_ONLY = child_message("setup.mm.solo_only")
-
-RULES = load_rules("mathe_meister")
 
 
 def pick_mode(values: FormValues, choice: str) -> str:

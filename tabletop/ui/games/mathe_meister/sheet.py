@@ -55,7 +55,7 @@ class SheetGeometry:
             row = self.cell_rect((2 * i, SIZE - 1))
             return pygame.Rect(row.right + self.gap + 2, row.top, self.tail, self.cell)
         col = self.cell_rect((SIZE - 1, 2 * i))
-        return pygame.Rect(col.left, col.bottom + self.gap + 2, self.cell, self.star)
+        return pygame.Rect(col.left, col.bottom + self.gap + 2, self.cell, self.cell)
 
     def star_rect(self, line: str) -> pygame.Rect:
         tail = self.tail_rect(line)

@@ -31,6 +31,7 @@ from tabletop.ui.app import Context
 from tabletop.ui.games.mathe_meister.dialogs import CoinShop, StarPick, ask_dice
 from tabletop.ui.games.mathe_meister.play import MMMatch, SoloPlay, new_match, score_lines
 from tabletop.ui.games.mathe_meister.sheet import SheetGeometry, SheetLook, draw_sheet, glyph
+from tabletop.ui.games.mathe_meister.table import RULES
 from tabletop.ui.saves import GameSave, game_seed
 from tabletop.ui.scenes.common import ask_leave
 from tabletop.ui.scenes.dice import DiceResult
@@ -72,6 +73,7 @@ class MatheMeisterScene(TableScene):
 
     game = MatheMeister.name
     results_at_end = True
+    rules = ("Mathe-Meister: the rules", RULES)
     play: SoloPlay
     save: GameSave
 
@@ -250,9 +252,10 @@ class MatheMeisterScene(TableScene):
             ("shop", "Shop", not settings.has("coinless") and turn is not None, "primary"),
             ("hint", "Hint", turn is not None and not turn.done, "quiet"),
             ("undo", "Undo", play.in_round(), "quiet"),
+            ("rules", "Rules", True, "quiet"),
         )
         coins = f"{sheet.coins(settings.layout)} coins"
-        for rect, (name, label, enabled, kind) in zip(grid(rows["tools"], 3, 3, m.u(8)), tools):
+        for rect, (name, label, enabled, kind) in zip(grid(rows["tools"], 4, 4, m.u(6)), tools):
             caption = coins if name == "shop" else ""
             buttons.append(Button(name, rect, label, enabled, kind, caption=caption, size=m.text))
         if play.swap:

@@ -46,7 +46,9 @@ from tabletop.ui.messages import child_message
 from tabletop.ui.results import Outcome, outcome_of
 from tabletop.ui.saves import LABEL, GameSave, game_seed, seats_of
 from tabletop.ui.scenes.dice import DiceResult
+from tabletop.ui.scenes.rules import load_rules
 from tabletop.ui.table import TableScene as Table
+from tabletop.ui.table import corner_buttons
 from tabletop.ui.theme import Metrics
 from tabletop.ui.widgets import Button, grid
 
@@ -55,6 +57,7 @@ log = logging.getLogger(__name__)
 BOT_SECONDS = 20.0
 BOT_LEVEL = "hint"  # the hint bot plays a bot seat's sheet
 SHEET_LABEL = "app:mm-table-sheet"  # the journal label of a bot's own sheet at a table
+RULES = load_rules("mathe_meister")
 
 
 class TableScene(Table):
@@ -66,6 +69,7 @@ class TableScene(Table):
     results_at_end = True
     step_after = True  # a star won (or a press taken back), then the next step
     undo_pin = ("Teacher PIN to take back a star", None)
+    rules = ("Mathe-Meister: the rules", RULES)
     said_step = ""  # the step the line showed when it was last said
     save: GameSave
     play: PaperPlay
@@ -96,9 +100,6 @@ class TableScene(Table):
         match = lead or Match(MatheMeister(), settings, len(infos), seed=seed)
         bots = [seat for seat, info in enumerate(infos) if info.bot is not None]
         self.play = PaperPlay(match, [i.name for i in infos], seed=seed, bots=bots)
-        # each round's dice screen opens at once (taps where no camera is): its step is said
-        no_camera = dice_mode == "camera" and ctx.camera is None
-        self.play.dice_screen = "tap" if no_camera else dice_mode
         self.bot_saves: dict[int, GameSave] = {}
         self.bot_press_at: dict[int, float] = {}
         if self.resumed:
@@ -130,14 +131,12 @@ class TableScene(Table):
         self._attach()
         if self.play.over:  # carried on after its last round ended: its results follow
             self._finish()
-
-    def enter(self) -> None:
-        super().enter()
-        if self.play.dice is None and not self.play.over:
+        elif self.play.dice is None:
             self._ask_dice()
 
     def _ask_dice(self) -> None:
-        """The round's dice screen; the next step says what to do on it."""
+        """The round's dice screen, in the mode it opened in (taps where no camera is),
+        before the next step, which says what to do on it, is said."""
         self.play.dice_screen = ask_dice(self, self.dice_mode, self.play.round, self.play.roll)
 
     def answered(self, asking: tuple[Any, ...], result: Any) -> None:
@@ -237,10 +236,10 @@ class TableScene(Table):
         W, H = m.size
         margin = m.u(16)
         current = play.board.current
-        leave = pygame.Rect(W - margin - m.u(110), m.u(8), m.u(110), m.u(50))
-        b = [Button("leave", leave, "Leave", kind="quiet")]
+        undo = play.can_undo() and current is None  # the teacher's take-back of a star
+        b = corner_buttons(W - margin, m.u(8), (m.u(88), m.u(50)), m.u(6), undo=undo)
         if play.dice is None:
-            dice = pygame.Rect(m.u(300), m.u(8), m.u(200), m.u(50))
+            dice = pygame.Rect(m.u(272), m.u(8), m.u(220), m.u(50))
             b.append(Button("dice", dice, "Get the dice"))
         # the Bonus Stars, four a row across the screen between its margins
         top, h = m.u(70), m.u(74)
@@ -255,8 +254,6 @@ class TableScene(Table):
         )
         if current is not None:
             b.append(Button("cancel", corner, "Cancel", kind="quiet"))
-        elif play.can_undo():  # the teacher's take-back of a star tapped by mistake
-            b.append(Button("undo", corner, "Undo", kind="quiet"))
         # the seats, four a row
         area = pygame.Rect(margin, self.claim_rect.bottom + m.u(10), W - 2 * margin, m.u(48))
         for seat, rect in enumerate(grid(area, len(play.names), 4, m.u(8), down=m.u(6))):
@@ -275,10 +272,12 @@ class TableScene(Table):
     def explain(self, name: str) -> None:
         current, line = self.play.board.current, name.removeprefix("star.")
         owner = self.play.board.owners.get(line)
-        if name == "next" and current is not None:
+        if name in ("next", "undo") and current is not None:
             self.refuse("mm.ui.someone_choosing", f"seat {current.seat + 1} chooses a star")
         elif name == "next":
             self.refuse("mm.ui.dice_first", f"round {self.play.round} has no dice yet")
+        elif name == "undo":  # no star chosen this round: nothing to take back
+            super().press(name)
         elif not name.startswith("star."):
             super().explain(name)
         elif current is None:
@@ -393,11 +392,11 @@ class TableScene(Table):
         painter.text(surface, title, (m.u(16), m.u(16)), m.title, bold=True)
         if self.play.dice is not None:
             for i, value in enumerate(self.play.dice):
-                die = pygame.Rect(m.u(300) + i * m.u(62), m.u(6), m.u(54), m.u(54))
+                die = pygame.Rect(m.u(272) + i * m.u(62), m.u(6), m.u(54), m.u(54))
                 painter.die(surface, die, value)
             modes = modes_named(self.play.settings.modes)
-            at = (m.u(440), m.u(33))
-            painter.text(surface, modes, at, m.small, p.muted, anchor="midleft", max_width=m.u(200))
+            at = (m.u(396), m.u(33))
+            painter.text(surface, modes, at, m.small, p.muted, anchor="midleft", max_width=m.u(110))
         current = self.play.board.current
         r = self.claim_rect  # under the buttons: its Cancel (the child's take-back) shows
         if current is not None:
@@ -410,12 +409,13 @@ class TableScene(Table):
         else:
             text = child_message("mm.ui.press_seat")
             at = (r.left + m.u(4), r.centery)
-            room = r.width - (m.u(150) if self.play.can_undo() else 0)  # beside Undo
-            painter.text(surface, text, at, m.text, p.muted, anchor="midleft", max_width=room)
+            painter.text(surface, text, at, m.text, p.muted, anchor="midleft", max_width=r.width)
         draws = {"star": self._draw_star, "seat": self._draw_seat}
         for b in self.buttons:
             draws.get(b.kind, painter.button)(surface, b)
-        painter.paragraph(surface, self.status(), self.message_rect, m.small, p.ink)
+        refused = self.play.tone == "error"  # a refusal in red, as on every table
+        ink = p.bad if refused else p.ink
+        painter.paragraph(surface, self.status(), self.message_rect, m.small, ink, bold=refused)
 
     def _draw_star(self, surface: pygame.Surface, b: Button) -> None:
         painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
@@ -455,4 +455,4 @@ class TableScene(Table):
         painter.seat_name(surface, chip, seat, label, m.small + 1, room, gap=8)
 
 
-__all__ = ["BOT_LEVEL", "BOT_SECONDS", "SHEET_LABEL", "TableScene"]
+__all__ = ["BOT_LEVEL", "BOT_SECONDS", "RULES", "SHEET_LABEL", "TableScene"]
