@@ -90,7 +90,8 @@ class TableScene(Scene):
         self.bot_at: float | None = None  # when the waiting bot may move
         self.camera: Any = None  # the card camera a game starts on enter, stopped on exit
         self.spoken = 0  # the controller's sentences said aloud so far
-        self.held: dict[tuple[int | None, str | None], CardsSeen] = {}  # read under a dialog
+        # what came while a dialog was open over the table (:meth:`hold`)
+        self.held: dict[tuple[int | str | None, ...], CardsSeen | SeatPressed] = {}
 
     # -- what a game provides ---------------------------------------------------------------
 
@@ -138,10 +139,14 @@ class TableScene(Scene):
     def cards_seen(self, event: CardsSeen) -> None:
         self.play.cards_seen(event.seat, event.area, event.codes)
 
-    def hold(self, event: CardsSeen) -> bool:
-        """A zone's reading while a dialog is open over the table: kept (the latest per
-        zone) and read once the table is on top again, after the dialog's answer."""
-        self.held[event.seat, event.area] = event
+    def hold(self, event: CardsSeen | SeatPressed) -> bool:
+        """A zone's reading or a seat's press while a dialog is open over the table: kept
+        and routed once the table is on top again, after the dialog's answer. A zone's
+        latest reading counts; a seat pressed again is one press, at its first time."""
+        if isinstance(event, CardsSeen):
+            self.held[event.seat, event.area] = event
+        else:
+            self.held.setdefault((event.seat,), event)
         return True
 
     def pointer(self, event: Drag | Release) -> None:
@@ -228,7 +233,7 @@ class TableScene(Scene):
             elif asking is not None and kind not in ("leave", "pin", "rules"):
                 self.answered(asking, result)
             while self.held and self.stack.top is self:  # an answer may open another dialog
-                self.cards_seen(self.held.pop(next(iter(self.held))))
+                self.route(self.held.pop(next(iter(self.held))))
         self.after()
 
     # -- input ------------------------------------------------------------------------------
