@@ -494,3 +494,13 @@ def test_mm_table_a_press_on_the_dice_screen_claims_nothing_and_says_so() -> Non
     assert scene.play.board.current is None and not scene.play.board.waiting
     said = f"{scene.name(2)}: you pressed before the dice, so it did not count."
     assert scene.status().startswith(said)
+
+
+def test_mm_table_an_empty_seats_button_says_nobody_sits_there() -> None:
+    """Three children at a device wired for more seats: seat 4's button says nobody sits
+    there, as in every game (it was silently ignored); no claim waits."""
+    app, _, scene = table_app(3)
+    app.seat_queue.put(SeatPressed(3, app.ctx.clock()))
+    app.step()
+    assert scene.status().startswith("Nobody sits at seat 4, so its button does nothing.")
+    assert scene.play.board.current is None and app.ctx.sounds.played[-1] == "wrong"

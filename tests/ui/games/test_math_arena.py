@@ -275,7 +275,7 @@ def test_arena_button_in_the_wrong_phase_gets_a_sentence_not_a_crash(caplog) -> 
     assert scene.message == "Player 2: Wait! First turn over the operator card."
     assert "ui.wait_operator" in caplog.text
     press(app, 6)
-    assert "not in this game" in scene.message
+    assert "Nobody sits at seat 7" in scene.message
     auto.tap("deal")  # the device deals the operator card
     assert scene.play.phase == "ready" and scene.play.state.operator in OPERATOR_CARDS
     auto_tap_disabled(app, scene, "score")
@@ -1040,3 +1040,12 @@ def test_arena_a_press_while_a_hand_is_open_opens_its_own_hand_when_it_closes() 
     put_down(1)  # the press kept: Player 2's hand opened
     assert app.stack.top is scene and scene.play.ready == [True, True]
     assert scene.play.phase == "countdown" and "You are ready" not in scene.status()
+
+
+def test_arena_an_empty_seats_button_says_nobody_sits_there() -> None:
+    """Two children at a device wired for more seats: seat 3's button says nobody sits
+    there, in the words every game uses (it said "That seat is not in this game.")."""
+    app, _, scene = arena_app(seats=2)
+    press(app, 2)
+    assert scene.status().startswith("Nobody sits at seat 3, so its button does nothing.")
+    assert scene.play.ready == [False, False]

@@ -197,11 +197,6 @@ class ArenaScene(TableScene):
         save = save or GameSave(ctx, GAME.name, infos, record)
         super().__init__(ctx, save, resumed=match is not None, again=self.next_game)
 
-    # -- what the base asks -------------------------------------------------------------------
-
-    def refuse(self, code: str, detail: str = "", **facts: Any) -> None:
-        self.play.refuse(code, detail or code, facts.get("seat"))
-
     # -- lifecycle ----------------------------------------------------------------------------
 
     def begin(self) -> None:
@@ -234,7 +229,7 @@ class ArenaScene(TableScene):
 
     def seat_pressed(self, seat: int, at: float) -> None:
         play = self.play
-        if play.press(seat, at):
+        if not self.empty_seat(seat) and play.press(seat, at):
             op = play.state.operator or ""
             title = f"{play.name(seat)}: pick two cards (others look away!)"
             aim = f"{operator_name(op, title=True)}: {goal_words(op)}"

@@ -290,7 +290,7 @@ class TableScene(Table):
             self.refuse("mm.ui.star_not_free", f"star {line} is off")
 
     def seat_pressed(self, seat: int, at: float) -> None:
-        if not 0 <= seat < len(self.play.names):
+        if self.empty_seat(seat):
             return
         dice_at = self.play.dice_at
         if seat in self.play.bots:  # its tile, or a child at the bot's button
