@@ -124,14 +124,14 @@ class TableScene(Scene):
 
     def seat_pressed(self, seat: int, at: float) -> None:
         """A seat's button, or its touch twin (a tap on a ``seat.<s>`` chip or a
-        ``ready.<s>`` tile, :meth:`~tabletop.ui.widgets.Painter.ready_tile`), was pressed;
-        an empty seat's button says nobody sits there."""
-        if not self.empty_seat(seat):
-            self.ask_about(self.play.seat_pressed(seat))
+        ``ready.<s>`` tile, :meth:`~tabletop.ui.widgets.Painter.ready_tile`), was pressed
+        at a seat somebody sits at (:meth:`route` answers an empty seat's)."""
+        self.ask_about(self.play.seat_pressed(seat))
 
     def empty_seat(self, seat: int) -> bool:
-        """True (and said) when nobody sits at ``seat``: its button does nothing."""
-        if 0 <= seat < self.match.seats:
+        """True (and said) when nobody sits at ``seat``: its button does nothing (a round
+        with no match, Bubbles, has no seats: it answers every button itself)."""
+        if self.match is None or 0 <= seat < self.match.seats:
             return False
         self.refuse("ui.empty_seat", f"seat {seat + 1} is empty", seat=seat + 1)
         return True
@@ -244,9 +244,11 @@ class TableScene(Scene):
         self.after()
 
     def route(self, event: InputEvent) -> None:
+        """Every input's one way in: a seat's press (its button, its touch twin, one
+        kept under a dialog) reaches :meth:`seat_pressed` only from a seat sat at."""
         if isinstance(event, Back):
             self.leave()
-        elif isinstance(event, SeatPressed):
+        elif isinstance(event, SeatPressed) and not self.empty_seat(event.seat):
             self.seat_pressed(event.seat, event.at)
         elif isinstance(event, CardsSeen):
             self.cards_seen(event)
@@ -264,7 +266,7 @@ class TableScene(Scene):
             return
         kind, _, arg = button.name.partition(".")
         if kind in ("seat", "ready") and arg.isdigit():
-            self.seat_pressed(int(arg), event.at)
+            self.route(SeatPressed(int(arg), event.at, source="touch"))
         else:
             press_button(self, button, refuse=self.explain)
 

@@ -229,7 +229,7 @@ class ArenaScene(TableScene):
 
     def seat_pressed(self, seat: int, at: float) -> None:
         play = self.play
-        if not self.empty_seat(seat) and play.press(seat, at):
+        if play.press(seat, at):
             op = play.state.operator or ""
             title = f"{play.name(seat)}: pick two cards (others look away!)"
             aim = f"{operator_name(op, title=True)}: {goal_words(op)}"

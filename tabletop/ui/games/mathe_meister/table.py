@@ -290,8 +290,6 @@ class TableScene(Table):
             self.refuse("mm.ui.star_not_free", f"star {line} is off")
 
     def seat_pressed(self, seat: int, at: float) -> None:
-        if self.empty_seat(seat):
-            return
         dice_at = self.play.dice_at
         if seat in self.play.bots:  # its tile, or a child at the bot's button
             self.refuse("ui.bot_seat", f"seat {seat + 1} is a bot's", name=self.name(seat))
