@@ -33,6 +33,7 @@ from tabletop.ui.input import (
     Quit,
     Release,
     Resized,
+    SeatPressed,
     Tap,
     View,
     order_presses,
@@ -152,10 +153,10 @@ class Scene:
     def exit(self) -> None:
         """Left the stack (popped, replaced or unwound); it is not used again."""
 
-    def hold(self, event: CardsSeen) -> bool:
-        """A camera reading that came while another scene (a dialog, a PIN pad) is on top
-        of this one: True when this scene keeps it for when it is on top again; the
-        default lets it go to the scene on top."""
+    def hold(self, event: CardsSeen | SeatPressed) -> bool:
+        """A camera reading or a seat's button press that came while another scene (a
+        dialog, a PIN pad) is on top of this one: True when this scene keeps it for when
+        it is on top again; the default lets it go to the scene on top."""
         return False
 
     def handle(self, event: InputEvent) -> None:
@@ -352,8 +353,10 @@ class App:
                 return  # on the rotation's banner: not the scene's
             event = replace(event, pos=(event.pos[0], bottom))  # a drag ends at its edge
         top = self._top()
-        if isinstance(event, CardsSeen) and any(s.hold(event) for s in self.stack if s is not top):
-            return  # a table under a dialog keeps it: the camera tells a change only once
+        if isinstance(event, CardsSeen | SeatPressed) and any(
+            s.hold(event) for s in self.stack if s is not top
+        ):
+            return  # a table under a dialog keeps it: a change is seen once, a press made once
         top.handle(event)
 
     def _strip(self) -> int:

@@ -90,7 +90,8 @@ class TableScene(Scene):
         self.bot_at: float | None = None  # when the waiting bot may move
         self.camera: Any = None  # the card camera a game starts on enter, stopped on exit
         self.spoken = 0  # the controller's sentences said aloud so far
-        self.held: dict[tuple[int | None, str | None], CardsSeen] = {}  # read under a dialog
+        # what came while a dialog was open over the table (:meth:`hold`)
+        self.held: dict[tuple[int | str | None, ...], CardsSeen | SeatPressed] = {}
 
     # -- what a game provides ---------------------------------------------------------------
 
@@ -123,14 +124,14 @@ class TableScene(Scene):
 
     def seat_pressed(self, seat: int, at: float) -> None:
         """A seat's button, or its touch twin (a tap on a ``seat.<s>`` chip or a
-        ``ready.<s>`` tile, :meth:`~tabletop.ui.widgets.Painter.ready_tile`), was pressed;
-        an empty seat's button says nobody sits there."""
-        if not self.empty_seat(seat):
-            self.ask_about(self.play.seat_pressed(seat))
+        ``ready.<s>`` tile, :meth:`~tabletop.ui.widgets.Painter.ready_tile`), was pressed
+        at a seat somebody sits at (:meth:`route` answers an empty seat's)."""
+        self.ask_about(self.play.seat_pressed(seat))
 
     def empty_seat(self, seat: int) -> bool:
-        """True (and said) when nobody sits at ``seat``: its button does nothing."""
-        if 0 <= seat < self.match.seats:
+        """True (and said) when nobody sits at ``seat``: its button does nothing (a round
+        with no match, Bubbles, has no seats: it answers every button itself)."""
+        if self.match is None or 0 <= seat < self.match.seats:
             return False
         self.refuse("ui.empty_seat", f"seat {seat + 1} is empty", seat=seat + 1)
         return True
@@ -138,10 +139,14 @@ class TableScene(Scene):
     def cards_seen(self, event: CardsSeen) -> None:
         self.play.cards_seen(event.seat, event.area, event.codes)
 
-    def hold(self, event: CardsSeen) -> bool:
-        """A zone's reading while a dialog is open over the table: kept (the latest per
-        zone) and read once the table is on top again, after the dialog's answer."""
-        self.held[event.seat, event.area] = event
+    def hold(self, event: CardsSeen | SeatPressed) -> bool:
+        """A zone's reading or a seat's press while a dialog is open over the table: kept
+        and routed once the table is on top again, after the dialog's answer. A zone's
+        latest reading counts; a seat pressed again is one press, at its first time."""
+        if isinstance(event, CardsSeen):
+            self.held[event.seat, event.area] = event
+        else:
+            self.held.setdefault((event.seat,), event)
         return True
 
     def pointer(self, event: Drag | Release) -> None:
@@ -228,7 +233,7 @@ class TableScene(Scene):
             elif asking is not None and kind not in ("leave", "pin", "rules"):
                 self.answered(asking, result)
             while self.held and self.stack.top is self:  # an answer may open another dialog
-                self.cards_seen(self.held.pop(next(iter(self.held))))
+                self.route(self.held.pop(next(iter(self.held))))
         self.after()
 
     # -- input ------------------------------------------------------------------------------
@@ -239,9 +244,11 @@ class TableScene(Scene):
         self.after()
 
     def route(self, event: InputEvent) -> None:
+        """Every input's one way in: a seat's press (its button, its touch twin, one
+        kept under a dialog) reaches :meth:`seat_pressed` only from a seat sat at."""
         if isinstance(event, Back):
             self.leave()
-        elif isinstance(event, SeatPressed):
+        elif isinstance(event, SeatPressed) and not self.empty_seat(event.seat):
             self.seat_pressed(event.seat, event.at)
         elif isinstance(event, CardsSeen):
             self.cards_seen(event)
@@ -259,7 +266,7 @@ class TableScene(Scene):
             return
         kind, _, arg = button.name.partition(".")
         if kind in ("seat", "ready") and arg.isdigit():
-            self.seat_pressed(int(arg), event.at)
+            self.route(SeatPressed(int(arg), event.at, source="touch"))
         else:
             press_button(self, button, refuse=self.explain)
 

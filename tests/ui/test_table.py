@@ -589,3 +589,47 @@ def test_mm_results_star_values_fit_inside_their_stars(size) -> None:
         alpha = pygame.surfarray.array_alpha(image)
         for x, y in zip(*alpha.nonzero()):
             assert inside.get_at((rect.x + x, rect.y + y))[:3] == (255, 255, 255), (words, centre)
+
+
+def test_mm_table_a_press_under_a_dialog_claims_when_it_closes() -> None:
+    """MM-5: a seat's press while Leave's question is open was lost; it is kept (pressed
+    again: still one press, at its first time) and claims once the table is on top."""
+    app, auto, scene = table_app(3)
+    auto.tap("leave")
+    pressed_at = app.ctx.clock()
+    app.seat_queue.put(SeatPressed(1, pressed_at))
+    app.step()
+    app.ctx.clock.advance(2.0)
+    app.seat_queue.put(SeatPressed(1, app.ctx.clock()))
+    app.step()
+    assert scene.play.board.current is None and app.stack.top is not scene
+    auto.tap("no")
+    assert app.stack.top is scene and [p.seat for p in scene.play.board.waiting] == [1]
+    assert scene.play.board.current.at == pytest.approx(scene.save.elapsed() - 2.0, abs=0.01)
+
+
+def test_mm_table_a_press_on_the_dice_screen_claims_nothing_and_says_so() -> None:
+    """A press made before the round's dice claims nothing (MM-5: a star is claimed for a
+    line completed with them): one made while the dice screen is open was lost without a
+    word; once the dice are in, the table says it did not count."""
+    app, auto, scene = table_app(3)
+    auto.tap("next")
+    assert type(app.stack.top).__name__ == "DiceScene"
+    app.seat_queue.put(SeatPressed(2, app.ctx.clock()))
+    app.step()
+    app.ctx.clock.advance(1.0)
+    auto.tap_dice(DICE[1])
+    assert app.stack.top is scene and scene.play.dice is not None
+    assert scene.play.board.current is None and not scene.play.board.waiting
+    said = f"{scene.name(2)}: you pressed before the dice, so it did not count."
+    assert scene.status().startswith(said)
+
+
+def test_mm_table_an_empty_seats_button_says_nobody_sits_there() -> None:
+    """Three children at a device wired for more seats: seat 4's button says nobody sits
+    there, as in every game (it was silently ignored); no claim waits."""
+    app, _, scene = table_app(3)
+    app.seat_queue.put(SeatPressed(3, app.ctx.clock()))
+    app.step()
+    assert scene.status().startswith("Nobody sits at seat 4, so its button does nothing.")
+    assert scene.play.board.current is None and app.ctx.sounds.played[-1] == "wrong"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 from pathlib import Path
+from types import SimpleNamespace
 
 import pygame
 import pytest
@@ -50,6 +51,7 @@ def test_table_tap_presses_explains_or_presses_a_seat_by_the_one_button_under_it
     ctx = Context(metrics_for((800, 480)))
     ctx.sounds.play = lambda name: heard.append(f"sound {name}")  # type: ignore[method-assign]
     table = Table(ctx, None)
+    table.play = SimpleNamespace(match=SimpleNamespace(seats=3))  # type: ignore[assignment]
     names = ("done", "shop", "seat.2", "ready.1", "seat.x")
     table.buttons = [
         Button(name, pygame.Rect(i * 100, 0, 90, 40), enabled=name not in ("shop", "ready.1"))

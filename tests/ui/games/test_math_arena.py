@@ -275,7 +275,7 @@ def test_arena_button_in_the_wrong_phase_gets_a_sentence_not_a_crash(caplog) -> 
     assert scene.message == "Player 2: Wait! First turn over the operator card."
     assert "ui.wait_operator" in caplog.text
     press(app, 6)
-    assert "not in this game" in scene.message
+    assert "Nobody sits at seat 7" in scene.message
     auto.tap("deal")  # the device deals the operator card
     assert scene.play.phase == "ready" and scene.play.state.operator in OPERATOR_CARDS
     auto_tap_disabled(app, scene, "score")
@@ -1018,3 +1018,34 @@ def test_arena_long_names_are_whole_in_five_seat_rows(size, monkeypatch) -> None
         assert words == name and px >= 16
         assert rect.right <= scene.target(f"card.{seat}.0").rect.left  # clear of the cards
         assert rect.bottom <= count.top  # above the count's line, where the LED's dot is
+
+
+def test_arena_a_press_while_a_hand_is_open_opens_its_own_hand_when_it_closes() -> None:
+    """ARENA-3: a child who pressed to say ready while another child's hand was open on
+    the screen lost the press; it is kept (pressed twice: one press) and acted on once
+    that hand is put down: the child's own hand opens, then they are ready."""
+    app, auto, scene = arena_app(seats=2, cards="virtual")
+
+    def put_down(seat: int) -> None:
+        picker = app.stack.top
+        assert isinstance(picker, HandPicker) and picker.title.startswith(scene.play.name(seat))
+        auto.tap(f"hand.{scene.play.state.hands[seat][0]}")
+        auto.tap(f"hand.{scene.play.state.hands[seat][1]}")
+        auto.tap("put")
+
+    press(app, 0)
+    press(app, 1)  # under Player 1's hand
+    press(app, 1)
+    put_down(0)
+    put_down(1)  # the press kept: Player 2's hand opened
+    assert app.stack.top is scene and scene.play.ready == [True, True]
+    assert scene.play.phase == "countdown" and "You are ready" not in scene.status()
+
+
+def test_arena_an_empty_seats_button_says_nobody_sits_there() -> None:
+    """Two children at a device wired for more seats: seat 3's button says nobody sits
+    there, in the words every game uses (it said "That seat is not in this game.")."""
+    app, _, scene = arena_app(seats=2)
+    press(app, 2)
+    assert scene.status().startswith("Nobody sits at seat 3, so its button does nothing.")
+    assert scene.play.ready == [False, False]

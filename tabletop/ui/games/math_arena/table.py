@@ -197,11 +197,6 @@ class ArenaScene(TableScene):
         save = save or GameSave(ctx, GAME.name, infos, record)
         super().__init__(ctx, save, resumed=match is not None, again=self.next_game)
 
-    # -- what the base asks -------------------------------------------------------------------
-
-    def refuse(self, code: str, detail: str = "", **facts: Any) -> None:
-        self.play.refuse(code, detail or code, facts.get("seat"))
-
     # -- lifecycle ----------------------------------------------------------------------------
 
     def begin(self) -> None:

@@ -313,8 +313,6 @@ class MwmTable(TableScene):
 
     def seat_pressed(self, seat: int, at: float) -> None:
         play = self.play
-        if self.empty_seat(seat):
-            return
         before = play.verdict
         # the press's time in seconds of play (the journal's clock, which carries on
         # after a restart), not the app's clock

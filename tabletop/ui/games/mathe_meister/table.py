@@ -289,15 +289,15 @@ class TableScene(Table):
             self.refuse("mm.ui.star_not_free", f"star {line} is off")
 
     def seat_pressed(self, seat: int, at: float) -> None:
-        if not 0 <= seat < len(self.play.names):
-            return
+        dice_at = self.play.dice_at
         if seat in self.play.bots:  # its tile, or a child at the bot's button
             self.refuse("ui.bot_seat", f"seat {seat + 1} is a bot's", name=self.name(seat))
-            return
-        if self.play.dice is None:  # a press before the round's dice: say what comes first
+        elif self.play.dice is None:  # a press before the round's dice: say what comes first
             self.refuse("mm.ui.dice_first", f"seat {seat + 1} pressed before the dice")
-            return
-        if self._press(seat, at):
+        elif dice_at is not None and at < self._clock_of(dice_at):  # under the dice screen
+            why = f"seat {seat + 1} pressed before round {self.play.round}'s dice"
+            self.refuse("mm.ui.pressed_before_dice", why, name=self.name(seat))
+        elif self._press(seat, at):
             self.ctx.sounds.play("tap")
             self.message = ""
             self._after_change()
