@@ -50,6 +50,7 @@ if TYPE_CHECKING:
     from tabletop.ui.scenes.rotation import RotationRunner
 
 log = logging.getLogger(__name__)
+STRIP = 44  # base units: the strip at the bottom (a rotation banner, a message)
 S = TypeVar("S", bound="Scene")
 
 
@@ -365,11 +366,23 @@ class App:
             log.exception("the rotation's banner failed")
             return 0
 
+    def _toast_strip(self) -> int:
+        """The height of the message's strip at the bottom (0: none): as high as the
+        rotation banner's for one line, higher for more."""
+        if self.toast is None:
+            return 0
+        m, painter = self.screen, self.ctx.painter
+        lines = painter.wrap(self.toast[0], m.text, m.width - m.u(32))
+        return max(m.u(STRIP), len(lines) * painter.fonts.font(m.text).get_linesize() + m.u(18))
+
     def _fit(self) -> bool:
-        """Lay the scenes out above the rotation banner's strip while there is one, on
-        the whole screen once it goes; True when that changed."""
+        """Lay the scenes out above the strip at the bottom while there is one (the
+        rotation banner's, or a message's for its few seconds, in the banner's place:
+        nothing a child taps is hidden under it), on the whole screen once it goes; True
+        when that changed."""
         width, height = self.screen.size
-        metrics = replace(self.screen, size=(width, height - self._strip()))
+        strip = max(self._strip(), self._toast_strip())
+        metrics = replace(self.screen, size=(width, height - strip))
         if metrics == self.ctx.metrics:
             return False
         self.ctx.set_metrics(metrics)
@@ -418,16 +431,12 @@ class App:
             pygame.display.flip()
 
     def _draw_toast(self, surface: pygame.Surface, text: str) -> None:
-        m, painter = self.ctx.metrics, self.ctx.painter
-        width = m.width - m.u(120)
-        lines = painter.wrap(text, m.text, width - m.u(24))
-        height = len(lines) * painter.fonts.font(m.text).get_linesize() + m.u(20)
-        rect = pygame.Rect(0, 0, width, height)
-        rect.midbottom = (m.width // 2, m.height - m.u(12))
-        painter.box(surface, rect, PALETTE.ink, None, radius=m.u(10))
-        painter.paragraph(
-            surface, text, rect.inflate(-m.u(24), -m.u(20)), m.text, (255, 255, 255), align="center"
-        )
+        """The message in its strip under the scenes (over the rotation banner)."""
+        m, painter = self.screen, self.ctx.painter
+        rect = pygame.Rect(0, self.ctx.metrics.height, m.width, m.height - self.ctx.metrics.height)
+        surface.fill(PALETTE.ink, rect)
+        inside = rect.inflate(-m.u(32), -m.u(18))
+        painter.paragraph(surface, text, inside, m.text, (255, 255, 255), align="center")
 
     def _resize(self, size: tuple[int, int]) -> None:
         # The window's own size, not the event's: a stale event must not change the layout.
