@@ -121,3 +121,18 @@ def test_home_the_sentence_of_a_game_not_carried_on_is_red_as_every_refusal(
     drawn.clear()
     app.draw()
     assert drawn["Tap a game to play."] == p.muted
+
+
+def test_home_the_carry_on_offer_names_the_players_as_a_sentence(tmp_path: Path) -> None:
+    """Three players are "Player 1, Player 2 and Player 3" (the one joiner,
+    ``messages.names_joined``), not "Player 1 and Player 2 and Player 3"."""
+    path = tmp_path / FILE_NAME
+    app = make_app(journal=Journal(path))
+    auto = Autoplayer(app)
+    for name in ("game.math-arena", "seat.2", "choice.child", "start"):
+        auto.tap(name)
+    app.stack.unwind_to(HomeScene)  # unplugged
+    app.ctx.journal.close()
+    offer = make_app(journal=Journal(path)).stack.top
+    assert isinstance(offer, Confirm)
+    assert offer.detail == "A game of Math Arena was not finished: Player 1, Player 2 and Player 3."
