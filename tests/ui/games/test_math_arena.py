@@ -1018,3 +1018,24 @@ def test_arena_long_names_are_whole_in_five_seat_rows(size, monkeypatch) -> None
         assert words == name and px >= 16
         assert rect.right <= scene.target(f"card.{seat}.0").rect.left  # clear of the cards
         assert rect.bottom <= count.top  # above the count's line, where the LED's dot is
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_arena_the_countdown_covers_no_seat(size, monkeypatch) -> None:
+    """The 3 s countdown before the reveal is drawn where "Who wins?" is (off until the
+    cards are turned over), beside the sentence: it covered the middle of the seat rows,
+    names and cards, at five seats."""
+    app, _, scene = arena_app(size, seats=5)
+    seen(app, None, "operator", "KD")
+    for seat in range(5):
+        press(app, seat)
+    assert scene.play.phase == "countdown"
+    drawn = drawn_texts(app, monkeypatch)
+    m = app.ctx.metrics
+    counting = [
+        r for words, px, r in drawn if words == "Get ready..." or (words == "3" and px >= m.u(60))
+    ]
+    assert len(counting) == 2, drawn
+    rows = [*scene.rows, scene.message_rect]
+    assert not [(r, row) for r in counting for row in rows if r.colliderect(row)]
+    assert all(app.canvas.get_rect().contains(r) for r in counting)
