@@ -23,6 +23,7 @@ from tabletop.games.math_arena import (
     OPERATION_WORDS,
     RANK_NAMES,
     RED_SUITS,
+    TARGETS,
     Action,
     MathArenaSettings,
     MathArenaState,
@@ -67,7 +68,6 @@ HOW = {
     "Q": "Queen: bigger \u00f7 smaller. The remainder counts.",
     "J": "Jack: the bigger card minus the smaller.",
 }
-TARGETS = (5, 10, 15, 20)  # the tournament's targets the setup offers (ARENA-5)
 
 
 def card_label(card: str) -> str:
