@@ -366,14 +366,28 @@ class App:
             log.exception("the rotation's banner failed")
             return 0
 
+    def _toast_lines(self, text: str) -> tuple[list[str], int]:
+        """The message's lines and their size: the body size while they fit the rotation
+        banner's strip, smaller (down to 3/4 of it) while they do not."""
+        m, painter = self.screen, self.ctx.painter
+        room, size = m.u(STRIP - 6), m.text
+        while True:
+            lines = painter.wrap(text, size, m.width - m.u(32))
+            if (
+                len(lines) * painter.fonts.font(size).get_linesize() <= room
+                or 4 * size <= 3 * m.text
+            ):
+                return lines, size
+            size -= 1
+
     def _toast_strip(self) -> int:
-        """The height of the message's strip at the bottom (0: none): as high as the
-        rotation banner's for one line, higher for more."""
+        """The height of the message's strip at the bottom (0: none): the rotation
+        banner's, higher only for a message that would not fit it even in smaller type."""
         if self.toast is None:
             return 0
-        m, painter = self.screen, self.ctx.painter
-        lines = painter.wrap(self.toast[0], m.text, m.width - m.u(32))
-        return max(m.u(STRIP), len(lines) * painter.fonts.font(m.text).get_linesize() + m.u(18))
+        lines, size = self._toast_lines(self.toast[0])
+        height = len(lines) * self.ctx.painter.fonts.font(size).get_linesize()
+        return max(self.screen.u(STRIP), height + self.screen.u(6))
 
     def _fit(self) -> bool:
         """Lay the scenes out above the strip at the bottom while there is one (the
@@ -435,8 +449,12 @@ class App:
         m, painter = self.screen, self.ctx.painter
         rect = pygame.Rect(0, self.ctx.metrics.height, m.width, m.height - self.ctx.metrics.height)
         surface.fill(PALETTE.ink, rect)
-        inside = rect.inflate(-m.u(32), -m.u(18))
-        painter.paragraph(surface, text, inside, m.text, (255, 255, 255), align="center")
+        lines, size = self._toast_lines(text)
+        height = painter.fonts.font(size).get_linesize()
+        y = rect.centery - len(lines) * height // 2
+        for line in lines:
+            painter.text(surface, line, (rect.centerx, y), size, (255, 255, 255), anchor="midtop")
+            y += height
 
     def _resize(self, size: tuple[int, int]) -> None:
         # The window's own size, not the event's: a stale event must not change the layout.
