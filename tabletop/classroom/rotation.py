@@ -39,6 +39,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal
 
 from tabletop.engine.errors import BadInput, TabletopError
+from tabletop.games.math_arena import TARGETS
 from tabletop.games.mathe_meister import MODE_NAMES
 
 if TYPE_CHECKING:
@@ -88,7 +89,10 @@ STATION_OPTIONS: dict[str, tuple[tuple[str, str, tuple[tuple[str, str], ...]], .
             (("easy", "Easy bots"), ("medium", "Medium bots"), ("hard", "Hard bots")),
         ),
     ),
-    "math-arena": (("level", "Bots", (("easy", "Easy bots"), ("hard", "Hard bots"))),),
+    "math-arena": (
+        ("level", "Bots", (("easy", "Easy bots"), ("hard", "Hard bots"))),
+        ("target", "Play to", tuple((str(n), f"{n} points") for n in TARGETS)),  # ARENA-5
+    ),
 }
 
 

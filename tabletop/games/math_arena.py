@@ -768,6 +768,7 @@ def seat_view(state: MathArenaState, seat: Seat) -> MathArenaView:
 # -- tournaments ---------------------------------------------------------------------------------
 
 Ranking = Literal["standard", "dense"]
+TARGETS = (5, 10, 15, 20)  # the tournament's targets a setup or a station offers (ARENA-5)
 
 
 @dataclass(frozen=True)
@@ -950,6 +951,7 @@ __all__ = [
     "DEALS",
     "NUMBER_CARDS",
     "OPERATOR_CARDS",
+    "TARGETS",
     "Action",
     "Choose",
     "Deal",

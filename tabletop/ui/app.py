@@ -51,6 +51,7 @@ if TYPE_CHECKING:
     from tabletop.ui.scenes.rotation import RotationRunner
 
 log = logging.getLogger(__name__)
+STRIP = 44  # base units: the strip at the bottom (a rotation banner, a message)
 S = TypeVar("S", bound="Scene")
 
 
@@ -368,11 +369,37 @@ class App:
             log.exception("the rotation's banner failed")
             return 0
 
+    def _toast_lines(self, text: str) -> tuple[list[str], int]:
+        """The message's lines and their size: the body size while they fit the rotation
+        banner's strip, smaller (down to 3/4 of it) while they do not."""
+        m, painter = self.screen, self.ctx.painter
+        room, size = m.u(STRIP - 6), m.text
+        while True:
+            lines = painter.wrap(text, size, m.width - m.u(32))
+            if (
+                len(lines) * painter.fonts.font(size).get_linesize() <= room
+                or 4 * size <= 3 * m.text
+            ):
+                return lines, size
+            size -= 1
+
+    def _toast_strip(self) -> int:
+        """The height of the message's strip at the bottom (0: none): the rotation
+        banner's, higher only for a message that would not fit it even in smaller type."""
+        if self.toast is None:
+            return 0
+        lines, size = self._toast_lines(self.toast[0])
+        height = len(lines) * self.ctx.painter.fonts.font(size).get_linesize()
+        return max(self.screen.u(STRIP), height + self.screen.u(6))
+
     def _fit(self) -> bool:
-        """Lay the scenes out above the rotation banner's strip while there is one, on
-        the whole screen once it goes; True when that changed."""
+        """Lay the scenes out above the strip at the bottom while there is one (the
+        rotation banner's, or a message's for its few seconds, in the banner's place:
+        nothing a child taps is hidden under it), on the whole screen once it goes; True
+        when that changed."""
         width, height = self.screen.size
-        metrics = replace(self.screen, size=(width, height - self._strip()))
+        strip = max(self._strip(), self._toast_strip())
+        metrics = replace(self.screen, size=(width, height - strip))
         if metrics == self.ctx.metrics:
             return False
         self.ctx.set_metrics(metrics)
@@ -421,16 +448,16 @@ class App:
             pygame.display.flip()
 
     def _draw_toast(self, surface: pygame.Surface, text: str) -> None:
-        m, painter = self.ctx.metrics, self.ctx.painter
-        width = m.width - m.u(120)
-        lines = painter.wrap(text, m.text, width - m.u(24))
-        height = len(lines) * painter.fonts.font(m.text).get_linesize() + m.u(20)
-        rect = pygame.Rect(0, 0, width, height)
-        rect.midbottom = (m.width // 2, m.height - m.u(12))
-        painter.box(surface, rect, PALETTE.ink, None, radius=m.u(10))
-        painter.paragraph(
-            surface, text, rect.inflate(-m.u(24), -m.u(20)), m.text, (255, 255, 255), align="center"
-        )
+        """The message in its strip under the scenes (over the rotation banner)."""
+        m, painter = self.screen, self.ctx.painter
+        rect = pygame.Rect(0, self.ctx.metrics.height, m.width, m.height - self.ctx.metrics.height)
+        surface.fill(PALETTE.ink, rect)
+        lines, size = self._toast_lines(text)
+        height = painter.fonts.font(size).get_linesize()
+        y = rect.centery - len(lines) * height // 2
+        for line in lines:
+            painter.text(surface, line, (rect.centerx, y), size, (255, 255, 255), anchor="midtop")
+            y += height
 
     def _resize(self, size: tuple[int, int]) -> None:
         # The window's own size, not the event's: a stale event must not change the layout.

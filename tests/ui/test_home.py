@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -14,6 +15,7 @@ from tabletop.ui.messages import child_message
 from tabletop.ui.saves import LABEL
 from tabletop.ui.scenes.common import Confirm
 from tabletop.ui.scenes.home import HomeScene
+from tabletop.ui.widgets import Painter
 from tests.ui.scenery import SIZES, make_app
 
 
@@ -88,3 +90,49 @@ def test_home_its_sentence_fits_left_of_the_teacher_button(size: tuple[int, int]
     teacher = home.target("settings")
     width = app.ctx.fonts.width(child_message("home.not_resumed"), m.small)
     assert teacher is not None and m.u(18) + width < teacher.rect.left
+
+
+def test_home_the_sentence_of_a_game_not_carried_on_is_red_as_every_refusal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A game that could not be carried on is told in the refusals' colour (it was the
+    subtitle's grey); the usual "Tap a game to play." stays grey."""
+    path = tmp_path / FILE_NAME
+    (waiting,) = unfinished_games(path, "math-attack")
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE matches SET meta = '{}' WHERE id = ?", (waiting,))
+    app = make_app(journal=Journal(path))
+    Autoplayer(app).tap("yes")
+    home = app.stack.top
+    assert isinstance(home, HomeScene)
+    drawn: dict[str, object] = {}
+    text = Painter.text
+
+    def recording(self: Painter, surface: Any, words: str, *args: Any, **kw: Any) -> Any:
+        drawn[words] = args[2] if len(args) > 2 else kw.get("colour")
+        return text(self, surface, words, *args, **kw)
+
+    monkeypatch.setattr(Painter, "text", recording)
+    app.draw()
+    p = app.ctx.painter.p
+    assert drawn[child_message("home.not_resumed")] == p.bad
+    Autoplayer(app).tap("game.mecs")  # a game chosen: the sentence goes
+    app.stack.unwind_to(HomeScene)
+    drawn.clear()
+    app.draw()
+    assert drawn["Tap a game to play."] == p.muted
+
+
+def test_home_the_carry_on_offer_names_the_players_as_a_sentence(tmp_path: Path) -> None:
+    """Three players are "Player 1, Player 2 and Player 3" (the one joiner,
+    ``messages.names_joined``), not "Player 1 and Player 2 and Player 3"."""
+    path = tmp_path / FILE_NAME
+    app = make_app(journal=Journal(path))
+    auto = Autoplayer(app)
+    for name in ("game.math-arena", "seat.2", "choice.child", "start"):
+        auto.tap(name)
+    app.stack.unwind_to(HomeScene)  # unplugged
+    app.ctx.journal.close()
+    offer = make_app(journal=Journal(path)).stack.top
+    assert isinstance(offer, Confirm)
+    assert offer.detail == "A game of Math Arena was not finished: Player 1, Player 2 and Player 3."

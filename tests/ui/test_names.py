@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tabletop.ui.autoplay import Autoplayer
 from tabletop.ui.input import Key, Tap
 from tabletop.ui.scenes.names import MAX_LENGTH, NameScene
-from tests.ui.scenery import Recorder, make_app
+from tests.ui.scenery import SIZES, Recorder, make_app
 
 
 def name_app() -> tuple[Recorder, NameScene, Autoplayer]:
@@ -47,3 +49,14 @@ def test_names_a_letter_past_the_longest_name_is_refused_in_words() -> None:
     assert keyboard.name == full and "longest name" in keyboard.message
     auto.tap("key.delete")
     assert keyboard.message == "" and len(keyboard.name) == MAX_LENGTH - 1
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_names_keyboard_fits_above_the_rotation_banner(size: tuple[int, int]) -> None:
+    """With a station rotation's banner at the bottom, no key lies on Cancel or OK (Space
+    and Delete were squeezed under them: OK's centre deleted a letter)."""
+    from tests.ui.test_message_strip import overlaps
+    from tests.ui.test_rotation_strip import with_rotation
+
+    app, _runner = with_rotation("app-names", size)
+    assert app.ctx.metrics.height < size[1] and not overlaps(app)

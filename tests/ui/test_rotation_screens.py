@@ -601,6 +601,26 @@ def test_rotation_station_opens_its_game_with_the_planned_options(game, mode, op
     assert chosen is not None and chosen.selected, f"{game} opened without {key} {value}"
 
 
+def test_rotation_station_presets_math_arenas_tournament_target() -> None:
+    """ARENA-5: the target a tournament plays to ("Play to") is a station's option, as
+    the bots' level is: the station's game opens set to it and its tournament plays to
+    it (a rotation could not preset it)."""
+    from tabletop.ui.games.math_arena import ArenaScene
+
+    plan = Plan(
+        (Station("mecs"), Station("math-arena", "cards", {"target": "15"})), ("Red", "Blue")
+    )
+    assert plan.stations[1].option_names == ["Play to: 15 points"]
+    app, _wall, runner = rotation_app(station=1, plan=plan)
+    app.stack.push(StationScene(app.ctx, runner))
+    auto = Autoplayer(app)
+    auto.tap("start")
+    assert auto.top.target("target.15").selected
+    auto.tap("start")
+    scene = app.stack.top
+    assert isinstance(scene, ArenaScene) and scene.play.tournament.target == 15
+
+
 def test_rotation_idle_station_and_the_last_rotation() -> None:
     plan = Plan((Station("mecs"), Station("math-arena")), ("Red",), minutes=5, transition=0)
     app, wall, runner = rotation_app(station=1, plan=plan)

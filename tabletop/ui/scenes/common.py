@@ -181,12 +181,16 @@ def go_home(stack: SceneStack) -> None:
         stack.pop()
 
 
-def header(scene: Scene, surface: pygame.Surface, title: str, subtitle: str = "") -> None:
-    """The title at the top left of a full screen."""
+def header(
+    scene: Scene, surface: pygame.Surface, title: str, subtitle: str = "", bad: bool = False
+) -> None:
+    """The title at the top left of a full screen; the subtitle muted, or (``bad``) in
+    the refusals' colour."""
     painter, m = scene.ctx.painter, scene.m
     painter.text(surface, title, (m.u(16), m.u(10)), m.title, bold=True)
     if subtitle:
-        painter.text(surface, subtitle, (m.u(18), m.u(14) + m.title), m.small, painter.p.muted)
+        colour = painter.p.bad if bad else painter.p.muted
+        painter.text(surface, subtitle, (m.u(18), m.u(14) + m.title), m.small, colour)
 
 
 def draw_message(

@@ -12,9 +12,9 @@ from tabletop.engine.errors import TabletopError
 from tabletop.store import Saved
 from tabletop.ui.app import Context
 from tabletop.ui.games import game_app, resume_game
-from tabletop.ui.messages import child_message
+from tabletop.ui.messages import child_message, names_joined
 from tabletop.ui.saves import unfinished
-from tabletop.ui.scenes.common import Confirm
+from tabletop.ui.scenes.common import Confirm, header
 from tabletop.ui.scenes.settings import Screen
 from tabletop.ui.theme import BLUE, ORANGE, VERMILLION, Metrics
 from tabletop.ui.widgets import Button, Painter, Print, grid
@@ -51,7 +51,8 @@ class HomeScene(Screen):
             self.to_station()
             return
         saved = waiting[0]
-        who = " and ".join(s.name for s in self.ctx.journal.seats(saved.id)) or "players"
+        names = [s.name for s in self.ctx.journal.seats(saved.id)]
+        who = names_joined(names) if names else "players"
         title = GAME_TITLES.get(saved.game, saved.game)
         detail = f"A game of {title} was not finished: {who}."
         question = Confirm(self.ctx, "Carry on with this game?", "Carry on", "New game", detail)
@@ -129,8 +130,12 @@ class HomeScene(Screen):
                 self.stack.push(app.setup_scene(self.ctx))
 
     def draw(self, surface: pygame.Surface) -> None:
-        painter = self.backdrop(surface, "Math Games", self.message or "Tap a game to play.")
-        m, p = self.m, painter.p
+        m, painter = self.m, self.ctx.painter
+        p = painter.p
+        surface.fill(p.background)  # its one sentence is a refusal: a game not carried on
+        header(
+            self, surface, "Math Games", self.message or "Tap a game to play.", bool(self.message)
+        )
         for b in self.buttons:
             if b.kind != "tile":
                 painter.button(surface, b)

@@ -29,17 +29,22 @@ class NameScene(Scene):
         self.title = title
 
     def layout(self, metrics: Metrics) -> None:
-        m, margin, gap, kh = metrics, metrics.u(16), metrics.u(8), metrics.u(60)
-        W = m.width
-        self.field = pygame.Rect(margin, m.u(66), W - 2 * margin, m.u(60))
-        top = self.field.bottom + m.u(12)
-        keys = grid(pygame.Rect(margin, top, W - 2 * margin, kh), len(LETTERS), 9, gap)
+        """Space and Delete beside the name, the letters under it as high as the room
+        above the footer lets them be (less over a strip at the bottom), Cancel and OK."""
+        m, margin, gap = metrics, metrics.u(16), metrics.u(8)
+        row = pygame.Rect(margin, m.u(66), m.width - 2 * margin, m.u(60))
+        edit = pygame.Rect(0, row.top, m.u(316), row.height)
+        edit.right = row.right
+        self.field = row.copy()
+        self.field.width -= edit.width + gap
+        top = row.bottom + m.u(12)
+        kh = min(m.u(60), (foot(m, 0).top - gap - top) // 3 - gap)
+        keys = grid(pygame.Rect(margin, top, row.width, kh), len(LETTERS), 9, gap)
         b = [
             Button(f"key.{ch}", rect, ch, kind="quiet", size=m.big)
             for rect, ch in zip(keys, LETTERS, strict=True)
         ]
-        y = top + 3 * (kh + gap)
-        space, delete = grid(pygame.Rect(margin, y, W - 2 * margin, m.u(52)), 2, 2, gap)
+        space, delete = grid(edit, 2, 2, gap)
         b.append(Button("key.space", space, "Space", kind="quiet"))
         b.append(Button("key.delete", delete, "\u2190 Delete", kind="quiet"))
         b.append(Button("cancel", foot(m, 200), "Cancel", kind="quiet"))

@@ -75,7 +75,8 @@ class PinPad(Scene):
 
     def layout(self, metrics: Metrics) -> None:
         m, (W, H) = metrics, metrics.size
-        kw, kh, gap, top = m.u(104), m.u(58), m.u(8), m.u(166)
+        kw, gap, top = m.u(104), m.u(8), m.u(166)
+        kh = min(m.u(58), (H - top - m.u(12) - 3 * gap) // 4)  # lower over a strip (app.py)
         left = W // 2 - (3 * kw + 2 * gap) // 2
         self.dots_y = m.u(100)
         # the message's own strip, between the dots and the keys

@@ -27,7 +27,7 @@ from tabletop.classroom.rotation import (
     save_clock,
 )
 from tabletop.engine.errors import TabletopError
-from tabletop.ui.app import Context
+from tabletop.ui.app import STRIP, Context
 from tabletop.ui.scenes.common import home_and_again
 from tabletop.ui.scenes.settings import Screen
 from tabletop.ui.theme import ORANGE, PALETTE, Metrics
@@ -39,7 +39,6 @@ FLASH_STEP = 0.4  # seconds on, seconds off
 FLASH_TOGGLES = 6
 SOUND = "round"  # at the warning and at time up
 SAVE_FAILED = "The rotation could not be saved just now. It keeps running."
-STRIP = 44  # the banner's strip at the bottom of the screen, in base units
 WHITE = (255, 255, 255)
 Part = tuple[str, int, tuple[int, int, int], bool]  # a paragraph: text, size, colour, bold
 

@@ -1049,3 +1049,24 @@ def test_arena_an_empty_seats_button_says_nobody_sits_there() -> None:
     press(app, 2)
     assert scene.status().startswith("Nobody sits at seat 3, so its button does nothing.")
     assert scene.play.ready == [False, False]
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_arena_the_countdown_covers_no_seat(size, monkeypatch) -> None:
+    """The 3 s countdown before the reveal is drawn where "Who wins?" is (off until the
+    cards are turned over), beside the sentence: it covered the middle of the seat rows,
+    names and cards, at five seats."""
+    app, _, scene = arena_app(size, seats=5)
+    seen(app, None, "operator", "KD")
+    for seat in range(5):
+        press(app, seat)
+    assert scene.play.phase == "countdown"
+    drawn = drawn_texts(app, monkeypatch)
+    m = app.ctx.metrics
+    counting = [
+        r for words, px, r in drawn if words == "Get ready..." or (words == "3" and px >= m.u(60))
+    ]
+    assert len(counting) == 2, drawn
+    rows = [*scene.rows, scene.message_rect]
+    assert not [(r, row) for r in counting for row in rows if r.colliderect(row)]
+    assert all(app.canvas.get_rect().contains(r) for r in counting)

@@ -23,6 +23,7 @@ from tabletop.games.math_arena import (
     OPERATION_WORDS,
     RANK_NAMES,
     RED_SUITS,
+    TARGETS,
     Action,
     MathArenaSettings,
     MathArenaState,
@@ -67,7 +68,6 @@ HOW = {
     "Q": "Queen: bigger \u00f7 smaller. The remainder counts.",
     "J": "Jack: the bigger card minus the smaller.",
 }
-TARGETS = (5, 10, 15, 20)  # the tournament's targets the setup offers (ARENA-5)
 
 
 def card_label(card: str) -> str:
@@ -411,15 +411,16 @@ class ArenaScene(TableScene):
             for text, y, size in (("Pot", 0, m.small), (str(len(st.pot)), m.small, m.big)):
                 at = (m.u(33), rect.top + m.u(70) + y)
                 painter.text(surface, text, at, size, ORANGE, bold=True, anchor="midtop")
+        counting = play.phase == "countdown"  # the countdown in "Who wins?"'s place
         for b in self.buttons:
             if b.kind == "seat":
                 self.draw_seat(surface, int(b.name[5:]))
             elif b.kind == "slot":
                 self.draw_slot(surface, b)
-            elif b.kind not in ("card", "value", "ready"):
+            elif b.kind not in ("card", "value", "ready") and not (counting and b.name == "score"):
                 painter.button(surface, b)
         self.draw_status(surface, self.message_rect, lit=play.tone == "error")
-        if play.phase == "countdown":
+        if counting:
             self.draw_countdown(surface)
 
     def draw_seat(self, surface: pygame.Surface, seat: int) -> None:
@@ -468,14 +469,18 @@ class ArenaScene(TableScene):
                 draw_card(painter, surface, b.rect, card, face="up" if card else "empty", bad=bad)
 
     def draw_countdown(self, surface: pygame.Surface) -> None:
+        """The countdown where "Who wins?" is once the cards are turned over, beside the
+        sentence: no seat's name or cards are under it."""
         painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
-        area = pygame.Rect(0, 0, m.u(300), m.u(220))
-        area.center = (self.rows[0].centerx, (self.rows[0].top + self.rows[-1].bottom) // 2)
+        area = self.message_rect.copy()
+        area.width = m.u(240)
+        area.right = m.width - m.u(16)
         painter.box(surface, area, p.panel, p.selected, m.u(5), m.u(16))
         left = max(1, self.play.countdown_left())
-        painter.text(surface, str(left), area.center, m.u(130), p.ink, bold=True, anchor="center")
-        at = (area.centerx, area.top + m.u(10))
-        painter.text(surface, "Get ready...", at, m.text, p.muted, anchor="midtop")
+        at = (area.right - m.u(24), area.centery)
+        painter.text(surface, str(left), at, m.u(64), p.ink, bold=True, anchor="midright")
+        at = (area.left + m.u(16), area.centery)
+        painter.text(surface, "Get ready...", at, m.text, p.muted, anchor="midleft")
 
 
 def tournament_record(t: Tournament) -> dict[str, Any]:
