@@ -367,7 +367,7 @@ class TableScene(Table):
             self._after_change()
             self.after()
             return True
-        return False
+        return self.page_turned(now)
 
     def next_round(self) -> None:
         self.bot_press_at.clear()
@@ -415,7 +415,8 @@ class TableScene(Table):
         draws = {"star": self._draw_star, "seat": self._draw_seat}
         for b in self.buttons:
             draws.get(b.kind, painter.button)(surface, b)
-        painter.paragraph(surface, self.status(), self.message_rect, m.small, p.ink)
+        status, page = self.status(), self.status_page()
+        painter.paragraph(surface, status, self.message_rect, m.small, p.ink, page=page)
 
     def _draw_star(self, surface: pygame.Surface, b: Button) -> None:
         painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
