@@ -29,10 +29,13 @@ class NameScene(Scene):
         self.title = title
 
     def layout(self, metrics: Metrics) -> None:
-        m, margin, gap, kh = metrics, metrics.u(16), metrics.u(8), metrics.u(60)
-        W = m.width
-        self.field = pygame.Rect(margin, m.u(66), W - 2 * margin, m.u(60))
+        m, margin, gap, W = metrics, metrics.u(16), metrics.u(8), metrics.width
+        short = m.height < m.u(480)  # a station rotation's banner below: a lower field
+        y, high = (m.u(60), m.u(54)) if short else (m.u(66), m.u(60))
+        self.field = pygame.Rect(margin, y, W - 2 * margin, high)
         top = self.field.bottom + m.u(12)
+        # the keys, and Space and Delete under them, end above Cancel and OK
+        kh = min(m.u(60), (foot(m, 200).top - gap - top - m.u(52) - 3 * gap) // 3)
         keys = grid(pygame.Rect(margin, top, W - 2 * margin, kh), len(LETTERS), 9, gap)
         b = [
             Button(f"key.{ch}", rect, ch, kind="quiet", size=m.big)
