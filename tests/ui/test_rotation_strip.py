@@ -270,10 +270,17 @@ def test_rotation_strip_no_words_cut_silently(name: str, size: tuple[int, int]) 
     assert not cut, "\n".join(str(d) for d in cut)
 
 
-# Targets that lie on others by design ("<scene>": why).
+# Targets that lie on others, or under text, by design ("<scene>": why).
 ON_TOP = {
-    "bubbles-game": "bubbles float over each other",
+    "bubbles-game": "bubbles float over each other and the target number",
     "math-attack-table-camera": "a card lies on its number line",
+}
+# Text known to run into a touch target today ("<scene>-<size>": what), strict xfail.
+UNDER_TEXT = {
+    f"mathe-meister-{scene}-{size}": "Mathe-Meister's paper table, five seats over the "
+    "banner: the instruction line runs into the fifth seat's tile"
+    for scene in ("table", "table-long-names")
+    for size in ("800x480", "1280x720")
 }
 
 
@@ -287,5 +294,27 @@ def test_rotation_strip_no_target_lies_on_another(name: str, size: tuple[int, in
         for i, a in enumerate(targets)
         for b in targets[i + 1 :]
         if a.scene is b.scene and a.rect.colliderect(b.rect)
+    ]
+    assert name in ON_TOP or not bad, "\n".join(bad)
+
+
+@pytest.mark.parametrize(("name", "size"), xfails(CASES, UNDER_TEXT))
+def test_rotation_strip_no_text_runs_into_a_target(name: str, size: tuple[int, int]) -> None:
+    """Squeezed above the banner, no text of a scene runs into a touch target that does
+    not hold it (the text's box less a little of the font's blank edge)."""
+    drawn = frame(name, size).drawn
+    targets = [d for d in drawn if d.what == "target"]
+    texts = [
+        (d, d.rect.inflate(-4, -d.size // 3))
+        for d in drawn
+        if d.what == "text" and d.rect is not None and d.scene is not None
+    ]
+    bad = [
+        f"{text} runs into {target}"
+        for text, core in texts
+        for target in targets
+        if target.scene is text.scene
+        and target.rect.colliderect(core)
+        and not any(t.rect.contains(core) for t in targets if t.scene is text.scene)
     ]
     assert name in ON_TOP or not bad, "\n".join(bad)
