@@ -354,12 +354,24 @@ class Painter:
         gap: int = 6,
         y: int | None = None,
         anchor: str = "midleft",
+        tall: int = 0,
     ) -> pygame.Rect:
         """How every seat panel starts: the seat's chip at ``chip`` (its number at
         ``chip_size``) and its ``name`` bold beside it, ``gap`` base units on, level with
-        the chip's middle (or at ``y``), as :meth:`line` fits it into ``room``."""
+        the chip's middle (or at ``y``), as :meth:`line` fits it into ``room``; or, when
+        it would be cut and ``tall`` (px down from there) holds two lines, on two lines
+        of whole words (:meth:`fit_lines`), the second under the first."""
         self.seat_chip(surface, chip, seat, size=chip_size)
         at = (chip.right + self.m.u(gap), chip.centery if y is None else y)
+        font = self.fonts.font(size, True)
+        words, fitted = self.fit_lines(name, size, room, tall + font.get_descent(), bold=True)
+        if len(words) == 2:  # spaced as fit_lines has them: an ascent and a gap apart
+            first = self.text(surface, words[0], at, fitted, colour, bold=True, anchor=anchor)
+            down = self.fonts.font(fitted, True).get_ascent() + self.m.u(3)
+            second = self.text(
+                surface, words[1], (first.left, first.top + down), fitted, colour, bold=True
+            )
+            return first.union(second)
         return self.line(surface, name, at, size, room, colour, bold=True, anchor=anchor)
 
     def ready_tile(

@@ -154,3 +154,24 @@ def test_painter_paragraph_too_long_for_its_box_goes_on_pages_at_16px(painter) -
         )
         assert [text for text, _ in got] == pages[page % len(pages)]
     assert painter.pages("Tap Next round.", box, 18) == (18, [["Tap Next round."]])
+
+
+def test_painter_seat_name_takes_two_lines_where_it_has_the_height(painter) -> None:
+    """A seat's name too wide for its room at 16 px goes on two lines of whole words where
+    the panel has the height (Math Arena's rows), else on one, cut with "…"; never under
+    16 px (issue 21)."""
+    import pygame
+
+    surface, chip = pygame.Surface((800, 480)), pygame.Rect(0, 0, 34, 40)
+    name = "Anna-Lena Schmidt"
+
+    def drawn(tall: int) -> list[tuple[str, int]]:
+        return drawn_texts(
+            painter,
+            lambda: painter.seat_name(surface, chip, 0, name, 22, 145, anchor="topleft", tall=tall),
+        )[1:]  # after the chip's number
+
+    two = drawn(44)
+    assert [text for text, _ in two] == ["Anna-Lena", "Schmidt"] and min(s for _, s in two) >= 16
+    ((one, size),) = drawn(30)
+    assert one.endswith("\u2026") and size == 16

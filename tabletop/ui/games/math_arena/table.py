@@ -437,8 +437,11 @@ class ArenaScene(TableScene):
         size, count_size, pad = seat_text(painter, row.height)
         top, name, x = row.top + pad, play.name(seat), chip.right + m.u(8)
         room = row.left + m.u(192) - x  # the name runs on to the cards; the LED is below
-        painter.seat_name(surface, chip, seat, name, size, room, gap=8, y=top, anchor="topleft")
         count, at = f"{len(play.state.won[seat])} won", (x, row.bottom - pad)
+        tall = at[1] - painter.fonts.font(count_size, True).get_height() - top  # over the count
+        painter.seat_name(
+            surface, chip, seat, name, size, room, gap=8, y=top, anchor="topleft", tall=tall
+        )
         count_rect = painter.text(
             surface, count, at, count_size, p.muted, bold=True, anchor="bottomleft"
         )
