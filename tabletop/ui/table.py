@@ -28,6 +28,7 @@ from tabletop.ui.widgets import Button, hit
 log = logging.getLogger(__name__)
 
 BOT_PAUSE = 0.9  # seconds a bot "thinks" before its move shows, so children can follow
+PAGE_SECONDS = 6.0  # how long the instruction line shows each page of a long sentence
 
 
 def corner_buttons(
@@ -92,6 +93,8 @@ class TableScene(Scene):
         self.spoken = 0  # the controller's sentences said aloud so far
         # what came while a dialog was open over the table (:meth:`hold`)
         self.held: dict[tuple[int | str | None, ...], CardsSeen | SeatPressed] = {}
+        self.shown = ("", 0.0)  # the instruction line's words, and since when (its pages)
+        self.turns = 0.0  # how many pages' times had passed at the last update
 
     # -- what a game provides ---------------------------------------------------------------
 
@@ -351,7 +354,19 @@ class TableScene(Scene):
         painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
         painter.box(surface, rect, p.panel, p.selected if lit else p.line, 2, m.u(8))
         area = rect.inflate(-m.u(14), -m.u(8))
-        painter.paragraph(surface, self.status(), area, m.text, colour)
+        painter.paragraph(surface, self.status(), area, m.text, colour, page=self.status_page())
+
+    def status_page(self) -> int:
+        """The page of the instruction line that shows now, when its words do not fit
+        even at 16 px (:meth:`~tabletop.ui.widgets.Painter.pages`): the first when they
+        change, then the next every ``PAGE_SECONDS``, round again."""
+        words, since = self.shown
+        return int((self.ctx.clock() - since) // PAGE_SECONDS) if words == self.status() else 0
+
+    def page_turned(self, now: float) -> bool:
+        """True (draw again) when the time for a page of the instruction line is up."""
+        turns, self.turns = self.turns, (now - self.shown[1]) // PAGE_SECONDS
+        return turns != self.turns
 
     # -- after every input --------------------------------------------------------------------
 
@@ -359,6 +374,8 @@ class TableScene(Scene):
         """Say what is new, lay the screen out again, light the lamps, write the record;
         with ``results_at_end``, a game just over (this table on top) goes to its results."""
         self.voice()
+        if (words := self.status()) != self.shown[0]:
+            self.shown, self.turns = (words, self.ctx.clock()), 0.0
         self.layout(self.m)
         self.ctx.lamps.light_only(sorted(self.play.lit()))
         self.save_table()
@@ -387,14 +404,15 @@ class TableScene(Scene):
     # -- bots and the end ---------------------------------------------------------------------
 
     def update(self, now: float) -> bool:
+        turned = self.page_turned(now)
         if self.stack.top is not self or not self.play.bot_due():
             self.bot_at = None
-            return False
+            return turned
         if self.bot_at is None:
             self.bot_at = now + self.bot_pause
-            return False
+            return turned
         if now < self.bot_at:
-            return False
+            return turned
         self.bot_at = None
         with self.writing():
             self.play.bot_step()
@@ -412,4 +430,4 @@ class TableScene(Scene):
         self.stack.replace(results)
 
 
-__all__ = ["BOT_PAUSE", "TableScene", "corner_buttons"]
+__all__ = ["BOT_PAUSE", "PAGE_SECONDS", "TableScene", "corner_buttons"]

@@ -194,8 +194,8 @@ class Painter:
         max_width: int | None = None,
     ) -> pygame.Rect:
         size = size or self.m.text
-        if max_width is not None:  # shrink to fit, and cut what still does not
-            size = self.fit_size(text, size, max_width, bold)
+        if max_width is not None:  # shrink to fit, never under :attr:`least`; cut the rest
+            size = max(min(size, self.least), self.fit_size(text, size, max_width, bold))
             text = self.ellipsis(text, size, max_width, bold)
         image = self.fonts.render(text, size, colour or self.p.ink, bold)
         rect = image.get_rect(**{anchor: pos})
@@ -212,7 +212,12 @@ class Painter:
         margin: int | None = None,
     ) -> pygame.Rect:
         """``text`` bold, centred on ``rect``; fitted to its width less ``margin`` when
-        given."""
+        given, on two lines (:meth:`fit_lines`) before it would go under :attr:`least`."""
+        if margin is not None:
+            room = rect.height - self.m.u(8)
+            words, fitted = self.fit_lines(text, size, rect.width - margin, room, bold=True)
+            if len(words) > 1:
+                return self.lines(surface, [(word, fitted, True) for word in words], rect, colour)
         width = None if margin is None else rect.width - margin
         return self.text(
             surface, text, rect.center, size, colour, bold=True, anchor="center", max_width=width
@@ -245,6 +250,35 @@ class Painter:
             word = word[n:]
         return [*pieces, word]
 
+    def pages(
+        self,
+        text: str,
+        rect: pygame.Rect,
+        size: int | None = None,
+        *,
+        bold: bool = False,
+        max_lines: int | None = None,
+    ) -> tuple[int, list[list[str]]]:
+        """``text`` wrapped to ``rect`` (at most ``max_lines`` lines): the size, shrunk to
+        fit down to :attr:`least` (never below, nor above ``size``), and the lines in pages
+        that fit; each page but the last ends with "…" (no words dropped without a sign)."""
+        size = size or self.m.text
+        floor = min(size, self.least)
+        while True:
+            lines = self.wrap(text, size, rect.width, bold)
+            height = self.fonts.font(size, bold).get_linesize()
+            limit = max_lines or max(1, rect.height // max(1, height))
+            if len(lines) <= limit or size <= floor:
+                break
+            size -= 1
+        if len(lines) <= limit:
+            return size, [lines]
+        lines = self.wrap(text, size, rect.width - self.fonts.width(" …", size, bold), bold)
+        pages = [lines[i : i + limit] for i in range(0, len(lines), limit)]
+        for page in pages[:-1]:
+            page[-1] += " …"
+        return size, pages
+
     def paragraph(
         self,
         surface: pygame.Surface,
@@ -256,24 +290,19 @@ class Painter:
         bold: bool = False,
         align: str = "left",
         max_lines: int | None = None,
+        page: int = 0,
     ) -> int:
-        """Wrapped text inside ``rect`` (shrunk a little if it would not fit)."""
-        size = size or self.m.text
-        floor = max(12, int(size * 0.75))
-        while True:
-            lines = self.wrap(text, size, rect.width, bold)
-            height = self.fonts.font(size, bold).get_linesize()
-            limit = max_lines or max(1, rect.height // max(1, height))
-            if len(lines) <= limit or size <= floor:
-                break
-            size -= 1
+        """Wrapped text inside ``rect``, as :meth:`pages` fits it: its ``page`` (round
+        from the last to the first); the height it took."""
+        size, pages = self.pages(text, rect, size, bold=bold, max_lines=max_lines)
         anchor, x = {
             "left": ("topleft", rect.left),
             "center": ("midtop", rect.centerx),
             "right": ("topright", rect.right),
         }[align]
+        height = self.fonts.font(size, bold).get_linesize()
         y = rect.top
-        for line in lines[:limit]:
+        for line in pages[page % len(pages)]:
             self.text(surface, line, (x, y), size, colour, bold=bold, anchor=anchor)
             y += height
         return y - rect.top
@@ -325,12 +354,24 @@ class Painter:
         gap: int = 6,
         y: int | None = None,
         anchor: str = "midleft",
+        tall: int = 0,
     ) -> pygame.Rect:
         """How every seat panel starts: the seat's chip at ``chip`` (its number at
         ``chip_size``) and its ``name`` bold beside it, ``gap`` base units on, level with
-        the chip's middle (or at ``y``), as :meth:`line` fits it into ``room``."""
+        the chip's middle (or at ``y``), as :meth:`line` fits it into ``room``; or, when
+        it would be cut and ``tall`` (px down from there) holds two lines, on two lines
+        of whole words (:meth:`fit_lines`), the second under the first."""
         self.seat_chip(surface, chip, seat, size=chip_size)
         at = (chip.right + self.m.u(gap), chip.centery if y is None else y)
+        font = self.fonts.font(size, True)
+        words, fitted = self.fit_lines(name, size, room, tall + font.get_descent(), bold=True)
+        if len(words) == 2:  # spaced as fit_lines has them: an ascent and a gap apart
+            first = self.text(surface, words[0], at, fitted, colour, bold=True, anchor=anchor)
+            down = self.fonts.font(fitted, True).get_ascent() + self.m.u(3)
+            second = self.text(
+                surface, words[1], (first.left, first.top + down), fitted, colour, bold=True
+            )
+            return first.union(second)
         return self.line(surface, name, at, size, room, colour, bold=True, anchor=anchor)
 
     def ready_tile(
@@ -376,11 +417,7 @@ class Painter:
             lines += [(note, cap_size, False) for note in notes]
             self.lines(surface, lines, b.rect, ink)
         elif b.label:
-            words, label_size = self.fit_lines(b.label, size, inner, tall, bold=True)
-            if len(words) > 1:
-                self.lines(surface, [(word, label_size, True) for word in words], b.rect, ink)
-            else:
-                self.label(surface, b.label, b.rect, size, ink, self.m.u(10))
+            self.label(surface, b.label, b.rect, size, ink, self.m.u(10))
 
     def fit_lines(
         self, text: str, size: int, width: int, height: int, bold: bool = False
@@ -405,17 +442,20 @@ class Painter:
         lines: Sequence[tuple[str, int, bool]],
         rect: pygame.Rect,
         ink: Color,
-    ) -> None:
+    ) -> pygame.Rect:
         """``lines`` (text, size, bold) one under another, centred on ``rect``; each cut
-        with "…" if it is wider than ``rect`` less a margin."""
+        with "…" if it is wider than ``rect`` less a margin. Where they went."""
         inner, gap = rect.width - self.m.u(10), self.m.u(3)
         heights = [self.fonts.font(size, bold).get_ascent() for _, size, bold in lines]
         top = rect.centery - (sum(heights) + gap * (len(lines) - 1)) // 2
+        drawn = pygame.Rect(rect.centerx, top, 0, 0)
         for (text, size, bold), height in zip(lines, heights, strict=True):
             top += height
             text = self.ellipsis(text, size, inner, bold)
-            self.text(surface, text, (rect.centerx, top), size, ink, bold=bold, anchor="midbottom")
+            at = (rect.centerx, top)
+            drawn.union_ip(self.text(surface, text, at, size, ink, bold=bold, anchor="midbottom"))
             top += gap
+        return drawn
 
     def buttons(self, surface: pygame.Surface, buttons: Sequence[Button]) -> None:
         for b in buttons:

@@ -44,6 +44,20 @@ def form_seats(auto: Autoplayer, players: int, bots: tuple[int, ...] = (), level
             auto.tap("choice.child")
 
 
+def name_seats(auto: Autoplayer, names: Sequence[str]) -> None:
+    """On the setup form, by taps: the first seats named ``names``, typed on the name pad."""
+    for seat, name in enumerate(names):
+        auto.tap(f"seat.{seat}")
+        auto.tap("choice.name")
+        for letter in name:
+            auto.tap("key.space" if letter == " " else f"key.{letter.upper()}")
+        auto.tap("ok")
+
+
+# names as long as the name pad takes, in wide letters (issue 21: whole, or paged, at 16 px)
+LONG_NAMES = ("Bartholomewson", "Christophersen", "Wilhelmina-Ann")
+
+
 def press_seat(app: App, seat: int) -> None:
     """Seat ``seat``'s button (0-based), pressed now."""
     app.seat_queue.put(SeatPressed(seat, app.ctx.clock()))  # type: ignore[union-attr]
@@ -105,6 +119,20 @@ def _mwm_table_touch(app: App) -> None:
 def _mwm_table_virtual(app: App) -> None:
     """Solo with virtual cards: the device turns the cards up."""
     setup(app, "math-wars-meta", "mode.solo", "cards.virtual", "start")
+
+
+def _mwm_table_full(app: App) -> None:
+    """A full table of six children at the end of round 6: the verdict says whose
+    division leaves a remainder, who wins the hand, the five out and who wins the round
+    (a sentence too long for the instruction line at 800x480)."""
+    from tabletop.ui.games.math_wars_meta.demo import TableBot
+
+    auto = setup(app, "math-wars-meta")
+    form_seats(auto, 6)
+    auto.tap("start")
+    bot = TableBot(app, 6)
+    while "wins round 6" not in auto.top.status():  # type: ignore[attr-defined]
+        bot.step()
 
 
 def _mwm_results(app: App) -> None:
@@ -258,6 +286,46 @@ def _arena_table_virtual(app: App) -> None:
     auto.tap(hand[3])
 
 
+def _arena_last_round(app: App, names: Sequence[str], pairs: Sequence[tuple[str, str]]) -> None:
+    """Children with real cards (the first seats named ``names``) to the last round of
+    set 1 (black Jack), its ``pairs`` (hearts) shown and scored: the rounds before of
+    the other suits."""
+    from tabletop.games.math_arena import NUMBER_CARDS
+
+    auto = setup(app, "math-arena")
+    form_seats(auto, len(pairs))
+    name_seats(auto, names)
+    auto.tap("cards.real")
+    auto.tap("start")
+    used = iter(card for card in NUMBER_CARDS if card[-1] != "H")
+    operators = iter(("KS", "KC", "QS", "QC", "JS"))
+    while auto.top.play.round_label[1] < auto.top.play.state.deal.rounds:  # type: ignore[attr-defined]
+        _arena_reveal(app, next(operators), [(next(used), next(used)) for _ in pairs])
+        auto.tap("score")
+        auto.tap("next")
+    _arena_reveal(app, "JC", pairs)
+    auto.tap("score")
+
+
+def _arena_table_tie(app: App) -> None:
+    """Five children tie with 1 in the last round of set 1 (ARENA-4: their leftover
+    cards decide): the instruction line names all five, twice."""
+    hearts = [("AH", "2H"), ("3H", "4H"), ("5H", "6H"), ("7H", "8H"), ("9H", "10H")]
+    _arena_last_round(app, (), hearts)
+
+
+def _arena_welcome_back(app: App) -> None:
+    """Three children with long names tie in the last round of set 1 (ARENA-4: their
+    leftover cards decide); the device restarts there and Home carries the game on."""
+    from tabletop.ui.scenes.home import HomeScene
+
+    _arena_last_round(app, LONG_NAMES, [("AH", "5H"), ("2H", "6H"), ("3H", "7H")])  # 4s
+    app.stack.unwind_to(HomeScene)
+    app.stack.top.offer_resume()  # type: ignore[union-attr]
+    app.step()
+    Autoplayer(app).tap("yes")
+
+
 def _arena_results(app: App) -> None:
     from tabletop.ui.games.math_arena import BOT_SECONDS, COUNTDOWN
     from tabletop.ui.results import GameResults
@@ -315,6 +383,7 @@ GAME_SCENES: dict[str, tuple[Callable[[App], None], bool]] = {
     "math-wars-meta-table-camera": (_mwm_table_camera, False),
     "math-wars-meta-table-touch": (_mwm_table_touch, False),
     "math-wars-meta-table-virtual": (_mwm_table_virtual, False),
+    "math-wars-meta-table-full": (_mwm_table_full, False),
     "math-wars-meta-results": (_mwm_results, False),
     "math-attack-setup": (_attack_setup, False),
     "math-attack-table-camera": (_attack_table_camera, False),
@@ -330,6 +399,8 @@ GAME_SCENES: dict[str, tuple[Callable[[App], None], bool]] = {
     "math-arena-table-camera": (_arena_table_camera, False),
     "math-arena-table-touch": (_arena_table_touch, False),
     "math-arena-table-virtual": (_arena_table_virtual, False),
+    "math-arena-table-tie": (_arena_table_tie, False),
+    "math-arena-welcome-back": (_arena_welcome_back, False),
     "math-arena-results": (_arena_results, False),
     "bubbles-setup": (_bubbles_setup, False),
     "bubbles-game": (_bubbles_game, False),

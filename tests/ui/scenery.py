@@ -12,6 +12,7 @@ game's builders are in ``tests/ui/game_scenery.py``.
 
 from __future__ import annotations
 
+import functools
 import os
 
 os.environ["SDL_VIDEODRIVER"] = "dummy"
@@ -34,7 +35,7 @@ from tabletop.ui.input import DieSeen, Seen, Tap
 from tabletop.ui.scenes.home import HomeScene
 from tabletop.ui.scenes.pin import PinPad
 from tabletop.ui.theme import metrics_for
-from tests.ui.game_scenery import GAME_SCENES
+from tests.ui.game_scenery import GAME_SCENES, LONG_NAMES, name_seats
 
 SIZES = ((800, 480), (1280, 720))
 # Dice for scripted games: one pair per round.
@@ -299,11 +300,14 @@ def _results(app: App) -> None:
     play_rounds(auto, 8)
 
 
-def _table(app: App) -> None:
+def _table(app: App, names: tuple[str, ...] = ()) -> None:
+    """The paper table: a star claimed, the next press waiting (the first seats named
+    ``names``)."""
     from hardware.buttons import SeatPressed
 
     _setup_table(app)
     auto = Autoplayer(app)
+    name_seats(auto, names)
     auto.tap("start")
     auto.tap_dice((3, 5))
     clock = app.ctx.clock
@@ -419,6 +423,7 @@ SCENES: dict[str, tuple[Callable[[App], None], bool]] = {
     "app-confirm": (_confirm, False),
     "mathe-meister-results": (_results, False),
     "mathe-meister-table": (_table, False),
+    "mathe-meister-table-long-names": (functools.partial(_table, names=LONG_NAMES), False),
     "mathe-meister-table-results": (_table_results, False),
     "app-skills": (_skills, False),
     "app-dice-lesson": (_dice_lesson, False),

@@ -130,3 +130,48 @@ def test_painter_coin_is_gold_with_a_dark_rim(painter) -> None:
     assert surface.get_at((30, 30))[:3] == painter.p.coin
     assert surface.get_at((30, 11))[:3] == painter.p.line
     assert surface.get_at((30, 8))[:3] == (0, 0, 0)
+
+
+def test_painter_paragraph_too_long_for_its_box_goes_on_pages_at_16px(painter) -> None:
+    """Issue 21: a paragraph shrinks to fit its box down to 16 px at 800x480, never
+    below; what still does not fit goes on pages, each but the last ending with "…", so
+    no word is dropped without a sign (it was shrunk to 75 %, then cut silently)."""
+    import pygame
+
+    words = " ".join(f"Player {n} and Player {n + 1} tie with {n}." for n in range(1, 9))
+    box = pygame.Rect(0, 0, 400, 60)
+    size, pages = painter.pages(words, box, 18)
+    assert size == painter.least == 16 and len(pages) > 1
+    assert all(len(page) * painter.fonts.font(size).get_linesize() <= 60 for page in pages)
+    assert all(page[-1].endswith(" \u2026") for page in pages[:-1])
+    shown = [word for page in pages for line in page for word in line.split()]
+    assert [word for word in shown if word != "\u2026"] == words.split()
+    assert all(painter.fonts.width(line, size) <= 400 for page in pages for line in page)
+    surface = pygame.Surface((400, 60))
+    for page in range(len(pages) + 1):  # round from the last page to the first
+        got = drawn_texts(
+            painter, lambda p=page: painter.paragraph(surface, words, box, 18, page=p)
+        )
+        assert [text for text, _ in got] == pages[page % len(pages)]
+    assert painter.pages("Tap Next round.", box, 18) == (18, [["Tap Next round."]])
+
+
+def test_painter_seat_name_takes_two_lines_where_it_has_the_height(painter) -> None:
+    """A seat's name too wide for its room at 16 px goes on two lines of whole words where
+    the panel has the height (Math Arena's rows), else on one, cut with "…"; never under
+    16 px (issue 21)."""
+    import pygame
+
+    surface, chip = pygame.Surface((800, 480)), pygame.Rect(0, 0, 34, 40)
+    name = "Anna-Lena Schmidt"
+
+    def drawn(tall: int) -> list[tuple[str, int]]:
+        return drawn_texts(
+            painter,
+            lambda: painter.seat_name(surface, chip, 0, name, 22, 145, anchor="topleft", tall=tall),
+        )[1:]  # after the chip's number
+
+    two = drawn(44)
+    assert [text for text, _ in two] == ["Anna-Lena", "Schmidt"] and min(s for _, s in two) >= 16
+    ((one, size),) = drawn(30)
+    assert one.endswith("\u2026") and size == 16

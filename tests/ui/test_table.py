@@ -633,3 +633,27 @@ def test_mm_table_an_empty_seats_button_says_nobody_sits_there() -> None:
     app.step()
     assert scene.status().startswith("Nobody sits at seat 4, so its button does nothing.")
     assert scene.play.board.current is None and app.ctx.sounds.played[-1] == "wrong"
+
+
+def test_table_instruction_line_too_long_turns_its_pages() -> None:
+    """Issue 21: an instruction line too long for its box at 16 px (Math Arena carried on
+    at a three-way tie of long names, ARENA-4) shows a page at a time: the first when its
+    words change, the next every PAGE_SECONDS (the screen drawn again then), round
+    again; every word is on a page."""
+    from tabletop.ui.table import PAGE_SECONDS
+    from tests.ui.scenery import build, drawn_texts
+
+    app = build("math-arena-welcome-back", (800, 480))
+    scene, painter = app.stack.top, app.ctx.painter
+    words = scene.status()
+    box = scene.message_rect.inflate(-app.ctx.metrics.u(14), -app.ctx.metrics.u(8))
+    _, pages = painter.pages(words, box, app.ctx.metrics.text)
+    assert len(pages) == 2 and words.startswith("Welcome back!")
+    lines, shown = {line for page in pages for line in page}, []
+    for _ in range(3):
+        got = drawn_texts(painter, lambda: app.step(force_draw=True))
+        shown.append([text for text, _ in got if text in lines])
+        assert not scene.update(app.ctx.clock() + PAGE_SECONDS / 2)  # not yet
+        app.ctx.clock.advance(PAGE_SECONDS)
+        assert scene.update(app.ctx.clock())  # time for the next page: draw again
+    assert shown == [pages[0], pages[1], pages[0]]

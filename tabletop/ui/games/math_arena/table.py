@@ -223,7 +223,7 @@ class ArenaScene(TableScene):
         if timed and not self.saved_end and (changed or self.save.elapsed() - played >= 1.0):
             self.save.app["played"] = self.save.elapsed()
             self.save.write_meta()
-        return changed
+        return changed or self.page_turned(now)
 
     # -- input --------------------------------------------------------------------------------
 
@@ -433,8 +433,11 @@ class ArenaScene(TableScene):
         size, count_size, pad = seat_text(painter, row.height)
         top, name, x = row.top + pad, play.name(seat), chip.right + m.u(8)
         room = row.left + m.u(192) - x  # the name runs on to the cards; the LED is below
-        painter.seat_name(surface, chip, seat, name, size, room, gap=8, y=top, anchor="topleft")
         count, at = f"{len(play.state.won[seat])} won", (x, row.bottom - pad)
+        tall = at[1] - painter.fonts.font(count_size, True).get_height() - top  # over the count
+        painter.seat_name(
+            surface, chip, seat, name, size, room, gap=8, y=top, anchor="topleft", tall=tall
+        )
         count_rect = painter.text(
             surface, count, at, count_size, p.muted, bold=True, anchor="bottomleft"
         )
