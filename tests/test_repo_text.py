@@ -3,8 +3,11 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -29,3 +32,73 @@ def test_repo_no_merge_conflict_markers_in_text_files() -> None:
         str(p.relative_to(ROOT)) for p in files if MARKER.search(p.read_text("utf-8", "replace"))
     ]
     assert left == []
+
+
+# -- the README's links and examples -------------------------------------------------------
+
+README = ROOT / "README.md"
+LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)\)|<img [^>]*src=\"([^\"]+)\"")
+FENCE = re.compile(r"^```.*?^```", re.MULTILINE | re.DOTALL)
+
+
+def readme_links(text: str) -> list[str]:
+    """Every link and image target in Markdown text, code blocks and spans left out."""
+    prose = re.sub(r"`[^`\n]*`", "", FENCE.sub("", text))
+    return [a or b for a, b in LINK.findall(prose)]
+
+
+def heading_anchors(text: str) -> set[str]:
+    """The anchors GitHub gives the headings: lower case, punctuation dropped, spaces to -."""
+    headings = re.findall(r"^#+ (.+)$", FENCE.sub("", text), re.MULTILINE)
+    return {re.sub(r"[^\w\- ]", "", h.strip().lower()).replace(" ", "-") for h in headings}
+
+
+def broken_links(text: str, folder: Path) -> list[str]:
+    anchors = heading_anchors(text)
+    broken = []
+    for target in readme_links(text):
+        if re.match(r"[a-z]+:", target):
+            continue  # https:, mailto: ... are not the checkout's to keep
+        path, _, anchor = target.partition("#")
+        if not ((folder / path).exists() if path else anchor in anchors):
+            broken.append(target)
+    return broken
+
+
+def test_repo_readme_links_and_pictures_exist() -> None:
+    """Every picture and link in README.md names a file in the checkout or a heading of
+    the README (the app's pictures are the UI tests' reference screenshots)."""
+    text = README.read_text("utf-8")
+    links = readme_links(text)
+    assert any(link.startswith("tests/ui/reference/") for link in links)
+    assert any(link.startswith("docs/printables/") for link in links)
+    assert broken_links(text, ROOT) == []
+
+
+def test_repo_readme_link_check_finds_a_broken_link(tmp_path: Path) -> None:
+    (tmp_path / "there.png").write_bytes(b"")
+    text = (
+        "# Tabletop\n## The two commands\n"
+        "![a](there.png) ![b](gone.png) [c](#the-two-commands) [d](#nowhere)\n"
+        "[e](https://example.org/x.png) `![f](in-code.png)`\n```\n![g](in-block.png)\n```\n"
+    )
+    assert broken_links(text, tmp_path) == ["gone.png", "#nowhere"]
+
+
+def test_repo_readme_check_example_is_accepted() -> None:
+    """The README's ``tabletop check mathe-meister`` example is a sheet a game can make
+    (MM-15): the command prints its score and exits 0, as the README says."""
+    text = README.read_text("utf-8")
+    example = re.search(r"echo '(\{.*?\})' \\\n\s*\| tabletop check mathe-meister -", text, re.S)
+    assert example is not None
+    done = subprocess.run(
+        [sys.executable, "-m", "tabletop", "check", "mathe-meister", "-"],
+        input=example.group(1),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert (done.returncode, done.stderr) == (0, "")
+    result = json.loads(done.stdout)
+    assert {"rows", "columns", "total", "breakdown", "lines"} <= set(result)
