@@ -44,9 +44,7 @@ def run_demo(
     run.open_game()
     if not run.resuming:  # hard bots (seat 1 a child with --child), the other seats empty
         run.fill_seats(range(1 if child else 0, players), "bot.hard")
-        for seat in reversed(range(players, len(run.top.filled))):
-            run.tap(f"seat.{seat}")
-            run.tap("choice.empty")
+        run.fill_seats(reversed(range(players, len(run.top.filled))), "empty")
         run.tap("start")
     scene = run.scene(ArenaScene)
     game = scene.play

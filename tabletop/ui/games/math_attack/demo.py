@@ -1,13 +1,19 @@
-"""``tabletop demo --game math-attack``: two bots play a whole game with "real" cards in
-the offscreen app, on the one demo harness (:class:`~tabletop.ui.harness.DemoRun`,
-imported when the demo runs: this module brings no pygame in)."""
+"""``tabletop demo --game math-attack``: two bots play a whole game with "real" cards
+from a virtual deck (a second engine that knows both hands), on the one demo harness
+(:class:`~tabletop.ui.harness.DemoRun`, imported when the demo runs: this module brings
+no pygame in, so a refused ``--child`` prints its one line alone): each play reaches the
+app as a camera reading of its line (once unreadable, set right by touch), and the app's
+engine must agree with the deck's at every turn. The last line is ``winner: NAMES`` or
+``winner: draw``. ``data``: journal there (the app's game and the deck); killed and
+started again, the demo carries on through Home's offer and ends as an uninterrupted
+run does (every draw and bot choice is keyed by the seed and the number of actions so
+far)."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import Any, TextIO
 
 from tabletop.bots.math_attack import LEVEL_NAMES, MathAttackBot
 from tabletop.engine.match import Match
@@ -16,9 +22,6 @@ from tabletop.games.math_attack import END, MathAttackSettings, Pass, Play
 from tabletop.ui.games.math_attack.play import GAME
 from tabletop.ui.messages import seats_named
 from tabletop.ui.saves import DemoTable, demo_seats, keyed_dealer
-
-if TYPE_CHECKING:
-    from tabletop.ui.harness import DemoRun
 
 MISREAD_TURN = 3  # the camera cannot read this turn's card: the demo sets it right by touch
 
@@ -33,13 +36,6 @@ def run_demo(
     rollouts: int = 200,
     data: Path | None = None,
 ) -> str:
-    """Two bots play a whole game with "real" cards from a virtual deck (a second engine
-    that knows both hands): each play reaches the app as a camera reading of its line
-    (once unreadable, set right by touch), and the app's engine must agree with the deck's
-    at every turn. Returns (and prints last) ``winner: NAMES`` or ``winner: draw``.
-    ``data``: journal there (the app's game and the deck); killed and started again, the
-    demo carries on through Home's offer and ends as an uninterrupted run does (every
-    draw and bot choice is keyed by the seed and the number of actions so far)."""
     from tabletop.ui.games.math_attack.table import AttackScene
     from tabletop.ui.harness import DemoRun, draw_seed
 
@@ -56,14 +52,13 @@ def run_demo(
     )
     table: DemoTable = kept["table"]
     deck: Match[Any, Any, Any] | None = kept["deck"]
-    first = seed % 2
     run.open_game()
     if deck is None:
         for seat, level in enumerate(bots):
             run.top.name_seat(seat, f"{LEVEL_NAMES[level]} bot")
-        run.tap(f"first.{first}")
+        run.tap(f"first.{seed % 2}")
         run.tap("start")
-        deck = Match(GAME, MathAttackSettings(first_player=first), 2, seed=seed)
+        deck = Match(GAME, MathAttackSettings(first_player=seed % 2), 2, seed=seed)
         table.start(deck)
     scene = run.scene(AttackScene)
     demo_seats(scene.save)  # the demo's bots are never in a report
@@ -100,8 +95,13 @@ def run_demo(
         players[seat].rng = random.Random(f"{seed}:{seat}:{len(deck.history)}")
         action = players[seat].choose(deck.state, seat)
         deck.apply(action)
-        if isinstance(action, Play):
-            lay(run, action, deck.state.lines[action.line], turn)
+        if isinstance(action, Play):  # under the camera; once unreadable: set right by touch
+            cards, misread = deck.state.lines[action.line], turn == MISREAD_TURN
+            run.show(action.line, "line", [*cards[:-1], "?" if misread else cards[-1]])
+            if misread:
+                run.shot(f"turn_{turn:02d}_misread")
+                run.tap(f"seen.{action.line}")
+                run.tap(f"choice.{action.card}")
         else:
             run.tap("pass")
         while deck.pending.chance is not None:
@@ -123,17 +123,6 @@ def run_demo(
     run.say(f"\nFinal totals: {names[0]} {t0}, {names[1]} {t1} ({seats_named(got.reason, names)}).")
     table.finish(deck)
     return run.end(results.winner_line)
-
-
-def lay(run: DemoRun, action: Play, cards: Sequence[str], turn: int) -> None:
-    """Lay ``action``'s card on its line under the camera (on the misread turn the camera
-    cannot read it, and the card is set right by touch)."""
-    misread = turn == MISREAD_TURN
-    run.show(action.line, "line", [*cards[:-1], "?" if misread else cards[-1]])
-    if misread:
-        run.shot(f"turn_{turn:02d}_misread")
-        run.tap(f"seen.{action.line}")
-        run.tap(f"choice.{action.card}")
 
 
 __all__ = ["run_demo"]

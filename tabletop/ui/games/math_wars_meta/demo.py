@@ -71,9 +71,6 @@ class TableBot:
     def play(self) -> Any:
         return scene_of(self.app, MwmTable).play
 
-    def tap(self, name: str) -> None:
-        self.auto.tap(name, settle=False)
-
     def rng(self, *where: object) -> random.Random:
         """The luck of one choice, keyed by the seed and ``where`` the game is (and by
         the game's number after the first, so "Play again" plays another game)."""
@@ -115,8 +112,8 @@ class TableBot:
     def correct(self, seat: int, truth: Any, shown: Any) -> str:
         """The screen shows a misread card: tap it and type the right number; the words
         for it."""
-        self.tap(f"count.{seat}")
-        type_number(self.tap, truth[1])
+        self.auto.tap(f"count.{seat}")
+        type_number(self.auto.tap, truth[1])
         return f" (the camera read {shown[1]}: corrected by touch)"
 
     def carry_on(self) -> None:
@@ -147,10 +144,10 @@ class TableBot:
                 solution=right.solution if own is None else int(child.answer(own)),
                 team_solution=right.team_solution if team is None else int(child.answer(team)),
             )
-        self.tap(f"solve.{seat}")
+        self.auto.tap(f"solve.{seat}")
         for value in (entry.solution, entry.team_solution):
             if value is not None:
-                type_number(self.tap, value)
+                type_number(self.auto.tap, value)
         if not play.solo:
             self.auto.post(SeatPressed(seat, self.app.ctx.clock()))
         self.say(f"  {play.seats[seat].name} answers {signed(entry.solution)}.")
@@ -167,7 +164,7 @@ class TableBot:
             return False
         need = play.need()
         if play.verdict is not None:
-            self.tap("next")
+            self.auto.tap("next")
         elif need is not None and need[0] in play.waiting_for_cards():
             self.turn_up(need[0])
         else:

@@ -150,14 +150,14 @@ def run_demo(
         clock=DemoClock(),  # the coins of a still frame are in the air: the same every run
         left_over=left_over_by("mecs", app=lambda app: app.get("demo") == setup.tag(seed)),
     )
-    driver = play_demo(run, setup, tag=setup.tag(seed))
+    driver = play_demo(run, setup)
     return run.end(driver.line, f"{driver.moves} moves,")
 
 
-def play_demo(run: DemoRun, setup: Setup = Setup(), *, tag: str | None = None) -> Driver:
+def play_demo(run: DemoRun, setup: Setup = Setup()) -> Driver:
     """Set the game up by taps (or carry on the journal's, when Home offers it) and play
     it to the end, printing one line per turn and the coins; returns the driver (its
-    ``line``: the winner line). ``tag`` marks a new game as this demo's."""
+    ``line``: the winner line). A new game is marked as this demo's (:meth:`Setup.tag`)."""
     run.open_game()
     child = setup.child
     if not run.resuming:
@@ -174,9 +174,8 @@ def play_demo(run: DemoRun, setup: Setup = Setup(), *, tag: str | None = None) -
     if run.resuming:  # Home: "A game of M.E.C.S. was not finished. Carry on with it?"
         run.carrying_on(f"turn {play.state.turn}, {play.match.moves} actions.")
     else:
-        if tag is not None:
-            table.save.app["demo"] = tag
-            table.save.write_meta()
+        table.save.app["demo"] = setup.tag(run.seed)
+        table.save.write_meta()
         if child:
             demo_seats(table.save, 0)
         names = ", ".join(s.name for s in play.seats)
