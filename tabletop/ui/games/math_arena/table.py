@@ -107,6 +107,8 @@ def draw_card(
             Print(rank, h * rank_size // 100, h * rank_at // 100),
             Print(SUIT_SYMBOLS[suit], h * suit_size // 100, h * suit_at // 100, bold=False),
         ]
+        if h * suit_size // 100 < painter.least:  # too short for two: ``10♥`` on one line
+            prints = [Print(rank + SUIT_SYMBOLS[suit], h * 45 // 100, h // 2)]
         if big and rank in COURT_RANKS:  # the operator card's word, large
             prints.append(Print(RANK_NAMES[rank], m.small, h - m.u(6), anchor="midbottom"))
         ink = RED_INK if suit in RED_SUITS else p.ink
