@@ -229,9 +229,7 @@ def xfails(cases: list[tuple[str, tuple[int, int]]], known: dict[str, str]) -> l
 
 # Scenes known to fail today ("<scene>-<size>": what fails), marked strict xfail.
 OVERLAPS: dict[str, str] = {}
-SMALL_TEXT: dict[str, str] = {
-    "math-arena-table-tie-800x480": "Math Arena's cards in five rows over the banner: suits 13 px",
-}
+SMALL_TEXT: dict[str, str] = {}
 
 
 @pytest.mark.parametrize(("name", "size"), xfails(CASES, OVERLAPS))

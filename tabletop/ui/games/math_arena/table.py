@@ -107,6 +107,8 @@ def draw_card(
             Print(rank, h * rank_size // 100, h * rank_at // 100),
             Print(SUIT_SYMBOLS[suit], h * suit_size // 100, h * suit_at // 100, bold=False),
         ]
+        if h * suit_size // 100 < painter.least:  # too short for two: ``10♥`` on one line
+            prints = [Print(rank + SUIT_SYMBOLS[suit], h * 45 // 100, h // 2)]
         if big and rank in COURT_RANKS:  # the operator card's word, large
             prints.append(Print(RANK_NAMES[rank], m.small, h - m.u(6), anchor="midbottom"))
         ink = RED_INK if suit in RED_SUITS else p.ink
@@ -343,8 +345,7 @@ class ArenaScene(TableScene):
             b.append(Button("operator", self.op_rect.copy(), "", kind="card"))
         top, left, bottom, gap, n = m.u(66), margin + m.u(250), H - m.u(104), m.u(6), play.players
         rh = min(m.u(78), (bottom - top - gap * (n - 1)) // n)
-        ch = rh - m.u(8)
-        cw = ch * 3 // 4
+        cw = max((rh - m.u(8)) * 3 // 4, m.touch)  # a card, a finger wide in five rows
         self.rows = [
             pygame.Rect(left, top + s * (rh + gap), W - margin - left, rh) for s in range(n)
         ]
@@ -352,10 +353,8 @@ class ArenaScene(TableScene):
         for seat, row in enumerate(self.rows):
             seat_rect = pygame.Rect(row.left, row.top, m.u(190), rh)
             b.append(Button(f"seat.{seat}", seat_rect, play.name(seat), kind="seat"))
-            for slot in range(2):
-                rect = pygame.Rect(
-                    row.left + m.u(196) + slot * (cw + m.u(6)), row.top + m.u(4), cw, ch
-                )
+            for slot in range(2):  # the card is drawn inside its row-tall target
+                rect = pygame.Rect(row.left + m.u(196) + slot * (cw + m.u(6)), row.top, cw, rh)
                 b.append(Button(f"card.{seat}.{slot}", rect, "", kind="slot"))
             words = pygame.Rect(self.card_right, row.top, row.right - self.card_right, rh)
             if play.wants_press(seat):  # the seat button's touch twin, at the seat's edge
@@ -458,18 +457,18 @@ class ArenaScene(TableScene):
         painter.paragraph(surface, text, words, size, getattr(p, tone), bold=bold)
 
     def draw_slot(self, surface: pygame.Surface, b: Button) -> None:
-        play, painter = self.play, self.ctx.painter
+        play, painter, rect = self.play, self.ctx.painter, b.rect.inflate(0, -self.m.u(8))
         _, seat_text, slot_text = b.name.split(".")
         seat, slot = int(seat_text), int(slot_text)
         if play.phase in ("ready", "countdown"):
             if play.ready[seat]:
-                draw_card(painter, surface, b.rect, None, face="down")
+                draw_card(painter, surface, rect, None, face="down")
         elif play.phase != "operator" and (
             play.phase != "leftover" or (seat in play.state.tied and slot == 0)
         ):
             card, bad = play.pairs[seat][slot], (seat, slot) in play.bad
             if card or play.phase != "result":  # a ruling shows just the cards it ruled on
-                draw_card(painter, surface, b.rect, card, face="up" if card else "empty", bad=bad)
+                draw_card(painter, surface, rect, card, face="up" if card else "empty", bad=bad)
 
     def draw_countdown(self, surface: pygame.Surface) -> None:
         """The countdown where "Who wins?" is once the cards are turned over, beside the
