@@ -13,8 +13,8 @@ from tabletop.ui.results import GameResults
 from tests.ui.scenery import DICE, make_app, tap_at
 
 
-def table_app(seats: int = 3, bots: tuple[int, ...] = ()):
-    app = make_app()
+def table_app(seats: int = 3, bots: tuple[int, ...] = (), size=(800, 480)):
+    app = make_app(size)
     auto = Autoplayer(app)
     auto.tap("game.mathe-meister")
     for _ in range(seats - 1):
@@ -657,3 +657,41 @@ def test_table_instruction_line_too_long_turns_its_pages() -> None:
         app.ctx.clock.advance(PAGE_SECONDS)
         assert scene.update(app.ctx.clock())  # time for the next page: draw again
     assert shown == [pages[0], pages[1], pages[0]]
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1280, 720)], ids=str)
+@pytest.mark.parametrize("seats", range(2, 9))
+def test_mm_table_every_part_has_its_room_over_the_banner(seats: int, size) -> None:
+    """Issue 21: on the whole screen and over the rotation's banner (its strip at the
+    bottom), for two to eight seats, the star tiles, the claim line with its Cancel, the
+    seat tiles, the instruction line and the next step's button each have their room:
+    inside the screen, on none of the others, every target a finger wide (five seats
+    over the banner put the instruction line on the fifth seat's tile)."""
+    from dataclasses import replace
+
+    import pygame
+
+    from tabletop.ui.app import STRIP
+    from tests.ui.scenery import drawn_texts
+
+    app, _, scene = table_app(seats, size=size)
+    app.seat_queue.put(SeatPressed(0, app.ctx.clock()))
+    app.step()  # seat 1's claim waits: the claim line shows its Cancel
+    whole = app.ctx.metrics
+    for metrics in (whole, replace(whole, size=(whole.width, whole.height - whole.u(STRIP)))):
+        app.ctx.set_metrics(metrics)
+        app.stack.relayout(metrics)
+        screen = pygame.Rect((0, 0), metrics.size)
+        boxes = {b.name: b.rect for b in scene.targets()}
+        assert len([n for n in boxes if n.startswith(("ready.", "seat."))]) == seats
+        assert "cancel" in boxes and scene.claim_rect.contains(boxes.pop("cancel"))
+        boxes |= {"claim line": scene.claim_rect, "instruction line": scene.message_rect}
+        for name, rect in boxes.items():
+            assert screen.contains(rect), (name, rect, metrics.size)
+            if name not in ("claim line", "instruction line"):
+                assert min(rect.size) >= metrics.touch, (name, rect)
+            others = [n for n, r in boxes.items() if n != name and r.colliderect(rect)]
+            assert not others, (name, rect, others, metrics.size)
+        if metrics.size[0] == 800:
+            got = drawn_texts(app.ctx.painter, lambda: scene.draw(app.canvas))
+            assert min(px for _, px in got) >= 16, got

@@ -241,28 +241,36 @@ class TableScene(Table):
         if play.dice is None:
             dice = pygame.Rect(m.u(272), m.u(8), m.u(220), m.u(50))
             b.append(Button("dice", dice, "Get the dice"))
-        # the Bonus Stars, four a row across the screen between its margins
-        top, h = m.u(70), m.u(74)
+        # the column under the top bar: the Bonus Stars (two rows), the claim line, the
+        # seats (four a row), the foot (the instruction line, the next step's button);
+        # where it does not fit (five seats or more over the rotation's banner), its gaps,
+        # claim line and foot are at their least and the stars take the height left
+        rows = (len(play.names) + 3) // 4
+        seats_h = m.u(48 * rows + 6 * (rows - 1))
+        top, gap, claim_h, foot_h, low = (m.u(x) for x in (70, 10, 54, 52, 16))
+        h = m.u(74)
+        if top + 2 * h + 3 * gap + claim_h + seats_h + m.u(8) + foot_h + low > H:
+            top, gap, claim_h, foot_h, low = (m.u(x) for x in (66, 8, 48, 48, 8))
+            h = min(h, (H - top - 4 * gap - claim_h - seats_h - foot_h - low) // 2)
         area = pygame.Rect(margin, top, W - 2 * margin, h)
-        for line, rect in zip(LINES, grid(area, len(LINES), 4, m.u(12), h, down=m.u(10))):
+        for line, rect in zip(LINES, grid(area, len(LINES), 4, m.u(12), h, down=gap)):
             free = line not in play.board.owners
             enabled = free and current is not None
             b.append(Button(f"star.{line}", rect, line_name(line), kind="star", enabled=enabled))
-        self.claim_rect = pygame.Rect(margin, top + 2 * h + m.u(20), W - 2 * margin, m.u(54))
+        self.claim_rect = pygame.Rect(margin, top + 2 * (h + gap), W - 2 * margin, claim_h)
         corner = pygame.Rect(
-            self.claim_rect.right - m.u(140), self.claim_rect.top, m.u(140), m.u(54)
+            self.claim_rect.right - m.u(140), self.claim_rect.top, m.u(140), claim_h
         )
         if current is not None:
             b.append(Button("cancel", corner, "Cancel", kind="quiet"))
-        # the seats, four a row
-        area = pygame.Rect(margin, self.claim_rect.bottom + m.u(10), W - 2 * margin, m.u(48))
+        area = pygame.Rect(margin, self.claim_rect.bottom + gap, W - 2 * margin, m.u(48))
         for seat, rect in enumerate(grid(area, len(play.names), 4, m.u(8), down=m.u(6))):
             ready = seat not in play.bots and play.dice is not None  # the seat button's twin
             name = f"{'ready' if ready else 'seat'}.{seat}"
             b.append(Button(name, rect, self.name(seat), kind="seat", enabled=ready))
-        foot = H - margin - m.u(52)
-        self.message_rect = pygame.Rect(margin, foot, W - 2 * margin - m.u(290), m.u(52))
-        next_rect = pygame.Rect(W - margin - m.u(270), foot, m.u(270), m.u(52))
+        foot = H - low - foot_h
+        self.message_rect = pygame.Rect(margin, foot, W - 2 * margin - m.u(290), foot_h)
+        next_rect = pygame.Rect(W - margin - m.u(270), foot, m.u(270), foot_h)
         enabled = play.dice is not None and current is None
         b.append(Button("next", next_rect, play.next_label(), enabled=enabled))
         self.buttons = b
@@ -431,11 +439,15 @@ class TableScene(Table):
         painter.text(surface, value, (cx, cy + 2), m.small - 2, p.ink, bold=True, anchor="center")
         x = cx + star_r + m.u(8)
         room = b.rect.right - x - m.u(6)
-        painter.text(surface, b.label, (x, b.rect.top + m.u(10)), m.text, bold=True, max_width=room)
+        # a short tile (squeezed over the banner) keeps its two lines apart
+        fonts = painter.fonts
+        text_h = fonts.font(m.text, True).get_height() + fonts.font(m.small).get_height()
+        pad = min(m.u(10), (b.rect.height - text_h) // 2)
+        painter.text(surface, b.label, (x, b.rect.top + pad), m.text, bold=True, max_width=room)
         who, ink = (
             ("free", p.muted) if owner is None else (f"{owner + 1}: {self.name(owner)}", p.ink)
         )
-        at = (x, b.rect.bottom - m.u(10))
+        at = (x, b.rect.bottom - pad)
         painter.text(surface, who, at, m.small, ink, anchor="bottomleft", max_width=room)
 
     def _draw_seat(self, surface: pygame.Surface, b: Button) -> None:
