@@ -9,6 +9,7 @@ from hardware.buttons import SeatPressed
 from tabletop.games.mathe_meister import StarBoard
 from tabletop.ui.autoplay import Autoplayer
 from tabletop.ui.games.mathe_meister.table import BOT_SECONDS, TableScene
+from tabletop.ui.messages import CHILD_MESSAGES, child_message
 from tabletop.ui.results import GameResults
 from tests.ui.scenery import DICE, make_app, tap_at
 
@@ -633,3 +634,14 @@ def test_mm_table_an_empty_seats_button_says_nobody_sits_there() -> None:
     app.step()
     assert scene.status().startswith("Nobody sits at seat 4, so its button does nothing.")
     assert scene.play.board.current is None and app.ctx.sounds.played[-1] == "wrong"
+
+
+def test_table_results_title_and_reason_come_from_the_sentence_table(monkeypatch) -> None:
+    """Issue 21: the paper table's results title and reason were written in code; they
+    are the sentence table's (a teacher or a translator edits them there)."""
+    assert child_message("mm.said.over") == "The game is over!"
+    _, _, scene = table_app(2)
+    monkeypatch.setitem(CHILD_MESSAGES, "mm.said.over", "Fin!")
+    monkeypatch.setitem(CHILD_MESSAGES, "mm.said.places", "Places by stars.")
+    outcome = scene.outcome()
+    assert (outcome.title, outcome.reason) == ("Fin!", "Places by stars.")
