@@ -22,9 +22,9 @@ from tests.teacher.test_browser_walk import (
 __all__ = ["browser", "live", "open_page"]  # fixtures used by name
 
 REFUSED = (
-    "station-2 sent a game's result this computer could not read, so that game is not in the"
-    " reports. Check that the device runs the same version of Tabletop as this computer; the"
-    " log says more."
+    "Device station-2 sent a game's result this computer could not read, so that game is not"
+    " in the reports. Check that the device runs the same version of Tabletop as this computer;"
+    " the log says more."
 )
 
 
