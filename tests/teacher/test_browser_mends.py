@@ -109,6 +109,24 @@ def test_browser_mends_a_broken_device_is_swapped_and_every_clock_goes_on(
     )
 
 
+def test_browser_mends_the_plan_says_up_front_how_to_swap_a_broken_device(
+    live: Live, open_page: Any
+) -> None:
+    """A teacher with a broken device opens the Plan: the way to swap it is said above
+    the stations, before anything is pressed (main: only Start's question said it)."""
+    live.plan(TWO_STATIONS, {"station-1": 0, "station-2": 1})
+    page = open_page(said=(said := []))
+    page.click("nav a[data-tab=plan]")
+    line = page.locator("#plan-swap")
+    expect(line).to_be_visible()
+    expect(line).to_have_text(
+        "A device broke? Give its station another Device and press Start: its group carries"
+        " on there, every clock as it was."
+    )
+    first = page.locator(".station-row").first.bounding_box()
+    assert line.bounding_box()["y"] < first["y"] and not said
+
+
 def test_browser_mends_report_counts_follow_the_games_stored(live: Live, open_page: Any) -> None:
     """The Reports part counts a game the moment the console stores it (main: only after
     a reload), and a session's games listed stay listed, the new one with them."""
