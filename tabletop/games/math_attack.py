@@ -711,8 +711,9 @@ def _play_event(state: MathAttackState, seat: Seat, card: str, line: int, before
         return Event("atk.end", f"Seat {seat + 1} plays = on {where}.", seat, data)
     if card[1:] in MULTIPLIER_FACTORS:
         amount = abs(after - before)
+        shift = f"{card[0]}{amount}" if amount else "0"  # a zero has no sign
         text = (
-            f"Seat {seat + 1} plays {name} on {where}: that is {card[0]}{amount}, "
+            f"Seat {seat + 1} plays {name} on {where}: that is {shift}, "
             f"so the total goes from {before} to {after}."
         )
         return Event("atk.played", text, seat, data)

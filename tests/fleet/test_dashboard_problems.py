@@ -23,8 +23,9 @@ __all__ = ["clock", "console", "serve"]  # the dashboard tests' fixtures
 
 T = Topics()
 UNREADABLE = (  # round 10: in the teacher's words (main: "... (NaN is not a number ...)")
-    "{} sends messages this computer cannot read, so its card may be out of date. Check that"
-    " the device runs the same version of Tabletop as this computer; the log says more."
+    "Device {} sends messages this computer cannot read, so its card may be out of date."
+    " Check that the device runs the same version of Tabletop as this computer; the log"
+    " says more."
 )
 
 
@@ -51,9 +52,9 @@ def test_dashboard_says_which_station_sent_a_result_that_could_not_be_read(
         assert state["problems"] == [
             {
                 "keys": ["refused:station-2:0001"],
-                "sentence": "station-2 sent a game's result this computer could not read, so"
-                " that game is not in the reports. Check that the device runs the same version"
-                " of Tabletop as this computer; the log says more.",
+                "sentence": "Device station-2 sent a game's result this computer could not"
+                " read, so that game is not in the reports. Check that the device runs the same"
+                " version of Tabletop as this computer; the log says more.",
             }
         ]
         page = await (await client.get("/static/app.js")).text()
@@ -154,9 +155,9 @@ def test_dashboard_a_dismissed_problem_is_hidden_until_it_happens_again(
         console.run(console._received, T.status("station-1"), BAD_STATUS, 1, 0)  # ...and not
         assert console.run(console.problems) == [
             UNREADABLE.format("station-1"),
-            "station-2 sent a game's result this computer could not read, so that game is not"
-            " in the reports. Check that the device runs the same version of Tabletop as this"
-            " computer; the log says more.",
+            "Device station-2 sent a game's result this computer could not read, so that game"
+            " is not in the reports. Check that the device runs the same version of Tabletop as"
+            " this computer; the log says more.",
         ]
     finally:
         console.stop()
@@ -208,3 +209,15 @@ def test_dashboard_dismiss_refuses_what_is_not_a_list_of_keys(
         assert r.status == 200
 
     serve(scenario)
+
+
+def test_dashboard_problem_sentences_start_with_a_capital_without_a_plan(
+    console: Coordinator,
+) -> None:
+    """With no plan a problem named the device first ("station-2 sent ...", a sentence in
+    lower case); it starts with a capital now, the device's id as it is."""
+    console.run(console._received, T.status("station-4"), BAD_STATUS, 1, 0)
+    console.run(console._received, T.result("station-2"), _deep("station-2", 1), 1, 0)
+    problems = console.run(console.problems)
+    assert [p.split(" sen")[0] for p in problems] == ["Device station-4", "Device station-2"]
+    assert all(p[0].isupper() for p in problems)

@@ -140,9 +140,9 @@ def test_delivery_poison_results_are_refused_and_the_queue_moves(
         problems = console.run(console.problems)
         assert len(problems) == 21 and problems[-1] == "... and 5 more (see the log)."
         assert problems[0] == (  # round 10: the teacher's words; the reason is logged
-            "station-3 sent a game's result this computer could not read, so that game is not"
-            " in the reports. Check that the device runs the same version of Tabletop as this"
-            " computer; the log says more."
+            "Device station-3 sent a game's result this computer could not read, so that game"
+            " is not in the reports. Check that the device runs the same version of Tabletop as"
+            " this computer; the log says more."
         )
         assert console.run(lambda: console.refused) == {"fleet.depth": 25}
     finally:

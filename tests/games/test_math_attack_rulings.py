@@ -110,6 +110,21 @@ def test_atk2_half_rounds_down_and_uses_the_absolute_value() -> None:
     assert check({"cards": ["+1", "+H"]})["total"] == 1
 
 
+@pytest.mark.parametrize(
+    ("lines", "card", "shift"),
+    [((("+1",), ()), "-H", "0"), (((), ()), "+D", "0"), ((("+7",), ()), "-H", "-3")],
+)
+def test_atk2_a_multiplier_that_changes_nothing_is_0_not_minus_0(
+    lines: tuple[tuple[str, ...], tuple[str, ...]], card: str, shift: str
+) -> None:
+    """ATK-2: |n/2| of 1 (or |nx2| of 0) is 0, and a zero has no sign: the event said
+    "that is -0" (the screen showed "\u22120")."""
+    state = play_state(lines, ((card, "+1"), ("+2",)))
+    _, events = GAME.apply(state, Play(0, card, 0))
+    text = next(e.text for e in events if e.code == "atk.played")
+    assert f": that is {shift}, so the total goes from" in text
+
+
 def test_atk2_flip_negates_and_green_cards_change_nothing_else() -> None:
     assert check({"cards": ["+8", "FLIP"]})["total"] == -8
     assert check({"cards": ["+8", "END", "BLOCK"]})["total"] == 8

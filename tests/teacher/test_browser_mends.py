@@ -22,9 +22,9 @@ from tests.teacher.test_browser_walk import (
 __all__ = ["browser", "live", "open_page"]  # fixtures used by name
 
 REFUSED = (
-    "station-2 sent a game's result this computer could not read, so that game is not in the"
-    " reports. Check that the device runs the same version of Tabletop as this computer; the"
-    " log says more."
+    "Device station-2 sent a game's result this computer could not read, so that game is not"
+    " in the reports. Check that the device runs the same version of Tabletop as this computer;"
+    " the log says more."
 )
 
 
@@ -107,6 +107,24 @@ def test_browser_mends_a_broken_device_is_swapped_and_every_clock_goes_on(
     expect(page.locator("#rotation")).to_have_text(
         "Rotation 1 of 2: playing (1 of 2 stations paused)."
     )
+
+
+def test_browser_mends_the_plan_says_up_front_how_to_swap_a_broken_device(
+    live: Live, open_page: Any
+) -> None:
+    """A teacher with a broken device opens the Plan: the way to swap it is said above
+    the stations, before anything is pressed (main: only Start's question said it)."""
+    live.plan(TWO_STATIONS, {"station-1": 0, "station-2": 1})
+    page = open_page(said=(said := []))
+    page.click("nav a[data-tab=plan]")
+    line = page.locator("#plan-swap")
+    expect(line).to_be_visible()
+    expect(line).to_have_text(
+        "A device broke? Give its station another Device and press Start: its group carries"
+        " on there, every clock as it was."
+    )
+    first = page.locator(".station-row").first.bounding_box()
+    assert line.bounding_box()["y"] < first["y"] and not said
 
 
 def test_browser_mends_report_counts_follow_the_games_stored(live: Live, open_page: Any) -> None:

@@ -9,6 +9,7 @@ from hardware.buttons import SeatPressed
 from tabletop.games.mathe_meister import StarBoard
 from tabletop.ui.autoplay import Autoplayer
 from tabletop.ui.games.mathe_meister.table import BOT_SECONDS, TableScene
+from tabletop.ui.messages import CHILD_MESSAGES, child_message
 from tabletop.ui.results import GameResults
 from tests.ui.scenery import DICE, make_app, tap_at
 
@@ -695,3 +696,14 @@ def test_mm_table_every_part_has_its_room_over_the_banner(seats: int, size) -> N
         if metrics.size[0] == 800:
             got = drawn_texts(app.ctx.painter, lambda: scene.draw(app.canvas))
             assert min(px for _, px in got) >= 16, got
+
+
+def test_table_results_title_and_reason_come_from_the_sentence_table(monkeypatch) -> None:
+    """Issue 21: the paper table's results title and reason were written in code; they
+    are the sentence table's (a teacher or a translator edits them there)."""
+    assert child_message("mm.said.over") == "The game is over!"
+    _, _, scene = table_app(2)
+    monkeypatch.setitem(CHILD_MESSAGES, "mm.said.over", "Fin!")
+    monkeypatch.setitem(CHILD_MESSAGES, "mm.said.places", "Places by stars.")
+    outcome = scene.outcome()
+    assert (outcome.title, outcome.reason) == ("Fin!", "Places by stars.")

@@ -472,7 +472,8 @@ class Coordinator:
 
     def _station_name(self, device: str) -> str:
         station = self.plan.station_of(device) if self.plan is not None else None
-        return f"Station {station + 1} ({device})" if station is not None else device
+        # a sentence starts with a capital: "Device station-2 sent ..." (its id as it is)
+        return f"Station {station + 1} ({device})" if station is not None else f"Device {device}"
 
     def latency(self) -> list[dict[str, Any]]:
         """The newest seq records: when each was published and reached every station."""

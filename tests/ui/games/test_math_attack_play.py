@@ -527,3 +527,24 @@ def test_math_attack_play_cards_taken_back_leave_lowest_first_a_touch_fix_holds(
     assert play.next_step() == "Take +3 off Ana's line, then Ana plays again."
     play.cards_seen(1, "line", ())
     assert play.next_step() == "Ana: put one card on a number line (or tap a line)."
+
+
+@pytest.mark.parametrize(
+    ("bot", "hint"),
+    [
+        (None, "Any card but cancel can go on Ana's line."),
+        ("easy", "Your +3 can go on Ana's line."),
+    ],
+    ids=["real-cards", "virtual"],
+)
+def test_math_attack_play_pass_refused_names_a_play_in_whole_sentences(
+    bot: str | None, hint: str
+) -> None:
+    """ATK-6: a refused pass says which play the engine allows, its words from the one
+    sentence table (the hint was glued together in code: "+3 can go on Ana's line")."""
+    play = at_state(bot, (("+3",), ("+1",)), lines=((), ()), stack_size=0)
+    assert play.play_hint() == hint
+    if (ask := play.pass_turn()) is not None:  # real cards: "no", they hold a card to play
+        play.answered(ask, "no")
+    assert play.message == f"You can still play a card. {hint} So you cannot pass."
+    assert not play.match.history

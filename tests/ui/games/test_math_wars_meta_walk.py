@@ -413,3 +413,18 @@ def test_mwm_six_seats_caption_both_cards_whole_inside_their_borders(size: tuple
             assert rect.width == painter.fonts.width(caption, painter.least)  # not shrunk
             assert table.place(kind, seat).inflate(-4, 0).contains(rect), (caption, seat)
     assert len([words for words, _ in drawn if words == "SOLUTION"]) == 6
+
+
+def test_mwm_solo_score_card_foot_names_the_step_while_a_verdict_shows() -> None:
+    """Issue 21: while a verdict shows, the Score Card's last line named the NEXT hand's
+    wait ("cards, please!") beside "Tap Next hand."; it names the step now."""
+    app = make_app()
+    table = start(app, "mode.solo")
+    show(app, 0, "C8", "K-1")
+    tap(app, "solve.0")
+    type_number(app, 7)
+    words = [text for text, _ in drawn_texts(table)]
+    assert "Tap Next hand!" in words
+    assert "cards, please!" not in words
+    tap(app, "next")
+    assert "cards, please!" in [text for text, _ in drawn_texts(table)]

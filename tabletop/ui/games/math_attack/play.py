@@ -165,13 +165,13 @@ class AttackPlay(TableController):
         return out
 
     def play_hint(self) -> str:
-        """A play the engine allows now, in words (why the seat may not pass)."""
+        """A play the engine allows now, in a sentence (why the seat may not pass)."""
         state = self.state
         legal = GAME.legal_actions(state, state.turn) if state.phase == "play" else []
         if (play := next((a for a in legal if isinstance(a, Play)), None)) is None:
             return ""
-        card = "any card but cancel" if state.settings.hidden_hands else label(play.card)
-        return f"{card} can go on {self.names[play.line]}'s line"
+        code = "atk.ui.hint_any" if state.settings.hidden_hands else "atk.ui.hint"
+        return child_message(code, card=label(play.card), owner=self.names[play.line])
 
     def next_step(self) -> str:
         state, facts = self.state, {"who": self.names[self.state.turn]}
@@ -295,7 +295,7 @@ class AttackPlay(TableController):
             return None
         hands = GAME.showable_hands(self.state, seat) if not self.virtual else []
         if not hands:
-            self.refuse("atk.ui.no_pass", detail=f"seat {seat + 1} may not pass")
+            self.refuse("atk.must_play", detail=f"seat {seat + 1} may not pass")
             return None
         shown = tuple((",".join(hand), " and ".join(map(label, hand))) for hand in hands)
         title = child_message("atk.ask.show", name=self.names[seat])
@@ -459,7 +459,7 @@ class AttackPlay(TableController):
         elif ask.key == "misread" and answer == "yes" and line in self.misread:
             self.accept_misread(line)
         elif ask.key == "show" and answer == "no":
-            self.refuse("atk.ui.no_pass", detail=f"seat {line + 1} has a card to play")
+            self.refuse("atk.must_play", detail=f"seat {line + 1} has a card to play")
         elif ask.key == "show" and isinstance(answer, str):  # the engine checks the hand
             self.perform(Pass(line, tuple(answer.split(","))))
         return None

@@ -35,6 +35,7 @@ from tabletop.ui.games.math_wars_meta.cards import (
 from tabletop.ui.games.math_wars_meta.play import MwmPlay
 from tabletop.ui.games.math_wars_meta.verdict import Verdict, results_lines, taken_back
 from tabletop.ui.input import CardsSeen
+from tabletop.ui.messages import child_message
 from tabletop.ui.results import Outcome, names_joined, outcome_of
 from tabletop.ui.saves import GameSave
 from tabletop.ui.scenes.common import Choices
@@ -561,6 +562,8 @@ class MwmTable(TableScene):
             return "wins the hand!", p.good
         if play.seats[seat].bot:
             return "bot", p.muted
+        if verdict is not None:  # the next hand's cards wait for Next (issue 21)
+            return child_message("mwm.step.card_next", play.facts()), p.ink
         if seat in play.waiting_for_cards():
             return "cards, please!", p.ink
         if seat in play.solving():

@@ -122,8 +122,8 @@ class TableScene(Table):
                 score = score_sheet(bots[seat].state.sheets[0], self.play.settings).total
                 lines[-1] += f" \u00b7 final score {score}"
         out = outcome_of(self.play.standings(), names, score=lambda p: f"{p} points", lines=lines)
-        reason = "Places by Bonus Stars: add up your sheets for the winner."
-        return replace(out, title="The game is over!", reason=reason)
+        title, reason = child_message("mm.said.over"), child_message("mm.said.places")
+        return replace(out, title=title, reason=reason)
 
     # -- lifecycle -------------------------------------------------------------------------
 
