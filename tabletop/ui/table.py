@@ -72,6 +72,8 @@ class TableScene(Scene):
     results_at_end = False  # hand over to the results the moment the game is over
     card_face: Face | None = None  # draws a card on the table: its pickers draw them so
     heard = ""  # what the instruction line last said aloud: a sentence, or a step
+    pressing: int | None = None  # the seat whose press is being acted on (:meth:`for_seat`)
+    asked_by: int | None = None  # the seat whose press opened the dialog on top
 
     def __init__(
         self,
@@ -86,8 +88,6 @@ class TableScene(Scene):
         self.resumed = resumed  # carried on from the journal
         self.again = again  # the same game's first screen again ("Play again")
         self.asking: tuple[Any, ...] | None = None
-        self.pressing: int | None = None  # the seat whose press is being acted on
-        self.asked_by: int | None = None  # the seat whose press opened the dialog on top
         self.saved_end = False
         self.bot_at: float | None = None  # when the waiting bot may move
         self.camera: Any = None  # the card camera a game starts on enter, stopped on exit
