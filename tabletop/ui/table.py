@@ -73,6 +73,8 @@ class TableScene(Scene):
     results_at_end = False  # hand over to the results the moment the game is over
     card_face: Face | None = None  # draws a card on the table: its pickers draw them so
     heard = ""  # what the instruction line last said aloud: a sentence, or a step
+    pressing: int | None = None  # the seat whose press is being acted on (:meth:`for_seat`)
+    asked_by: int | None = None  # the seat whose press opened the dialog on top
 
     def __init__(
         self,
@@ -145,7 +147,10 @@ class TableScene(Scene):
     def hold(self, event: CardsSeen | SeatPressed) -> bool:
         """A zone's reading or a seat's press while a dialog is open over the table: kept
         and routed once the table is on top again, after the dialog's answer. A zone's
-        latest reading counts; a seat pressed again is one press, at its first time."""
+        latest reading counts; a seat pressed again is one press, at its first time (the
+        seat whose press opened the dialog pressed again under it: not kept, as on it)."""
+        if isinstance(event, SeatPressed) and event.seat == self.asked_by:
+            return False
         if isinstance(event, CardsSeen):
             self.held[event.seat, event.area] = event
         else:
@@ -225,6 +230,7 @@ class TableScene(Scene):
     def resume(self, result: Any) -> None:
         with self.writing():
             asking, self.asking = self.asking, None
+            asker, self.asked_by = self.asked_by, None  # the next question is theirs too
             kind = asking[0] if asking else None
             if kind == "leave" and result == "yes":
                 self.abandon()
@@ -234,7 +240,7 @@ class TableScene(Scene):
                 self.ask_about(self.play.teacher_menu())
                 self.bot_at = None
             elif asking is not None and kind not in ("leave", "pin", "rules"):
-                self.answered(asking, result)
+                self.for_seat(asker, self.answered, asking, result)
             while self.held and self.stack.top is self:  # an answer may open another dialog
                 self.route(self.held.pop(next(iter(self.held))))
         self.after()
@@ -252,13 +258,22 @@ class TableScene(Scene):
         if isinstance(event, Back):
             self.leave()
         elif isinstance(event, SeatPressed) and not self.empty_seat(event.seat):
-            self.seat_pressed(event.seat, event.at)
+            self.for_seat(event.seat, self.seat_pressed, event.seat, event.at)
         elif isinstance(event, CardsSeen):
             self.cards_seen(event)
         elif isinstance(event, Drag | Release):
             self.pointer(event)
         elif isinstance(event, Tap):
             self.tapped(event)
+
+    def for_seat(self, seat: int | None, act: Callable[..., None], *args: Any) -> None:
+        """``act(*args)`` on behalf of ``seat``'s press: a dialog it opens is that seat's,
+        and the seat pressing again under it is not kept (:meth:`hold`)."""
+        self.pressing = seat
+        try:
+            act(*args)
+        finally:
+            self.pressing = None
 
     def tapped(self, event: Tap) -> None:
         """The button under the tap (hit-tested once): a seat's chip or Ready tile is its
@@ -275,7 +290,7 @@ class TableScene(Scene):
 
     def ask(self, asking: tuple[Any, ...], dialog: Scene) -> None:
         """Push ``dialog``; its result comes back to :meth:`answered` with ``asking``."""
-        self.asking = asking
+        self.asking, self.asked_by = asking, self.pressing
         self.stack.push(dialog)
 
     def ask_about(self, ask: Ask | None) -> None:

@@ -14,7 +14,7 @@ from tabletop.ui.app import Context
 from tabletop.ui.games import game_app, resume_game
 from tabletop.ui.messages import child_message, names_joined
 from tabletop.ui.saves import unfinished
-from tabletop.ui.scenes.common import Confirm, header
+from tabletop.ui.scenes.common import Confirm
 from tabletop.ui.scenes.settings import Screen
 from tabletop.ui.theme import BLUE, ORANGE, VERMILLION, Metrics
 from tabletop.ui.widgets import Button, Painter, Print, grid
@@ -130,12 +130,10 @@ class HomeScene(Screen):
                 self.stack.push(app.setup_scene(self.ctx))
 
     def draw(self, surface: pygame.Surface) -> None:
-        m, painter = self.m, self.ctx.painter
-        p = painter.p
-        surface.fill(p.background)  # its one sentence is a refusal: a game not carried on
-        header(
-            self, surface, "Math Games", self.message or "Tap a game to play.", bool(self.message)
-        )
+        # its one sentence is a refusal (a game not carried on): red
+        subtitle = self.message or "Tap a game to play."
+        painter = self.backdrop(surface, "Math Games", subtitle, bad=bool(self.message))
+        m, p = self.m, painter.p
         for b in self.buttons:
             if b.kind != "tile":
                 painter.button(surface, b)

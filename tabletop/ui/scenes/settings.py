@@ -130,9 +130,11 @@ class Screen(Scene):
     def press(self, name: str) -> None:
         """One of the screen's buttons."""
 
-    def backdrop(self, surface: pygame.Surface, title: str, subtitle: str = "") -> Painter:
+    def backdrop(
+        self, surface: pygame.Surface, title: str, subtitle: str = "", bad: bool = False
+    ) -> Painter:
         surface.fill(self.ctx.painter.p.background)
-        header(self, surface, title, subtitle)
+        header(self, surface, title, subtitle, bad)
         return self.ctx.painter
 
 

@@ -287,6 +287,30 @@ def test_math_attack_seat_button_enters_a_card_by_touch() -> None:
     assert scene.state.lines == ((), ("-6",))
 
 
+@pytest.mark.parametrize("second", ["where", "card"])
+def test_math_attack_a_seat_pressed_again_under_its_own_question_is_one_press(second) -> None:
+    """A child who presses their button again while the question their press opened is
+    on the screen (which line? which card?) pressed once: the card they pick is said as
+    played, not "Wait! It is Player 2's turn." in red; Cancel closes the question, it does
+    not open it again (the press was kept and acted on after it, as another seat's is)."""
+    app, auto, scene = start()
+    press_seat(app, 0)
+    if second == "card":
+        auto.tap("choice.1")
+    press_seat(app, 0)  # again, under the question its press opened
+    if second == "where":
+        auto.tap("choice.1")
+    auto.tap("choice.-6")
+    assert scene.state.lines == ((), ("-6",)) and app.stack.top is scene
+    assert scene.message.startswith("Player 1 plays \u22126") and scene.play.tone == "good"
+    press_seat(app, 1)
+    if second == "card":
+        auto.tap("choice.0")
+    press_seat(app, 1)
+    auto.tap("cancel")
+    assert app.stack.top is scene and scene.state.lines == ((), ("-6",))
+
+
 def test_math_attack_last_turn_after_equals_then_results() -> None:
     """ATK-5: after =, the other player has exactly one more turn."""
     app, auto, scene = start()
