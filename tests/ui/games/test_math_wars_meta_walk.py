@@ -345,7 +345,7 @@ def test_mwm10_teacher_menu_during_a_verdict_says_why_no_victory_card() -> None:
     table = tied(app)
     assert table.play.verdict is not None and table.play.verdict.war
     teacher(app)
-    assert app.stack.top.title.endswith("(no VICTORY! card: a tie: the Math War decides)")
+    assert app.stack.top.title.endswith("(no VICTORY! card: a tie, so the Math War decides)")
 
 
 def test_mwm8_solo_with_a_bot_says_the_bot_is_what_to_change() -> None:
