@@ -52,6 +52,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from tabletop import csvsafe
 from tabletop.engine.errors import BadInput, TabletopError
+from tabletop.engine.words import sentence
 from tabletop.store import FILE_NAME, Journal
 
 if TYPE_CHECKING:
@@ -462,7 +463,7 @@ def report_pdf(
     if left_out:
         page.line("Games left out of this report", 12, bold=True)
         for game in left_out:
-            page.paragraph(game.sentence()[:1].upper() + game.sentence()[1:] + ".", 9, VERMILLION)
+            page.paragraph(sentence(game.sentence()), 9, VERMILLION)
         page.gap(4)
     if not rows:
         page.line("No finished games in this session.", 14, bold=True)

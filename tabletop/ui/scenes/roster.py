@@ -23,6 +23,7 @@ from tabletop.classroom import usb
 from tabletop.classroom.roster import ImportReport, Roster, decode_csv
 from tabletop.classroom.students import BADGE_PREFIX, Student, read_roster
 from tabletop.engine.errors import BadInput, TabletopError
+from tabletop.engine.words import sentence
 from tabletop.ui.app import Context
 from tabletop.ui.messages import child_message
 from tabletop.ui.scenes.common import Choices
@@ -275,7 +276,7 @@ class ClassListScene(TeacherScreen):
             super().resume(result)
         except BadInput as exc:
             log.warning("class list: %s", exc.message)
-            self.say(exc.message[:1].upper() + exc.message[1:] + ".", good=False)
+            self.say(sentence(exc.message), good=False)
         except TabletopError as exc:  # the card refused the write (it just filled up)
             log.error("class list: %s: %s", exc.code, exc.message)
             why = self.ctx.journal.trouble or exc.message

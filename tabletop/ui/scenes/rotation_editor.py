@@ -31,6 +31,7 @@ from tabletop.classroom.rotation import (
     start_rotation,
 )
 from tabletop.engine.errors import BadInput, TabletopError
+from tabletop.engine.words import sentence
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.scenes.names import NameScene
 from tabletop.ui.scenes.rotation import RotationRunner, run_rotation
@@ -218,7 +219,7 @@ class RotationEditor(TeacherScreen):
             plan = d.plan()
             stored = start_rotation(ctx.journal, plan, d.here, session=ctx.session, now=ctx.wall)
         except BadInput as exc:
-            self.say(exc.message[0].upper() + exc.message[1:] + ".", good=False)
+            self.say(sentence(exc.message), good=False)
             log.info("rotation: plan refused: %s", exc.message)
             return
         except TabletopError as exc:
