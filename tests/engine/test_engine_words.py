@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tabletop.engine.words import ENDINGS, count, sentence
+from tabletop.engine.words import ENDINGS, plural, sentence
 
 
 def test_words_sentence_capitalises_and_ends_with_a_full_stop() -> None:
@@ -40,23 +40,23 @@ def test_words_sentence_is_one_sentence_of_the_same_words(text: str) -> None:
     assert said in (trimmed[0].upper() + trimmed[1:], trimmed[0].upper() + trimmed[1:] + ".")
 
 
-def test_words_count_says_one_thing_or_several() -> None:
-    assert count(1, "station") == "1 station"
-    assert count(3, "station") == "3 stations"
-    assert count(0, "game") == "0 games"
-    assert count(2, "student skill") == "2 student skills"
-    assert count(1, "VICTORY! card") == "1 VICTORY! card"
+def test_words_plural_says_one_thing_or_several() -> None:
+    assert plural(1, "station") == "1 station"
+    assert plural(3, "station") == "3 stations"
+    assert plural(0, "game") == "0 games"
+    assert plural(2, "student skill") == "2 student skills"
+    assert plural(1, "VICTORY! card") == "1 VICTORY! card"
 
 
-def test_words_count_takes_an_irregular_plural() -> None:
-    assert count(1, "die", "dice") == "1 die"
-    assert count(2, "die", "dice") == "2 dice"
-    assert count(0, "die", "dice") == "0 dice"
+def test_words_plural_takes_an_irregular_plural() -> None:
+    assert plural(1, "die", "dice") == "1 die"
+    assert plural(2, "die", "dice") == "2 dice"
+    assert plural(0, "die", "dice") == "0 dice"
 
 
 @given(st.integers(min_value=-(10**6), max_value=10**6), st.sampled_from(["coin", "die"]))
-def test_words_count_is_singular_for_exactly_one(n: int, noun: str) -> None:
-    said = count(n, noun, "dice" if noun == "die" else None)
+def test_words_plural_is_singular_for_exactly_one(n: int, noun: str) -> None:
+    said = plural(n, noun, "dice" if noun == "die" else None)
     number, _, words = said.partition(" ")
     assert int(number) == n
     assert words == (noun if n == 1 else "dice" if noun == "die" else noun + "s")

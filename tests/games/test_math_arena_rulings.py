@@ -266,6 +266,32 @@ def test_arena5_most_operator_cards_wins_and_equal_counts_share() -> None:
     assert result.winners == frozenset({0, 1})
 
 
+@pytest.mark.parametrize(
+    ("won", "reason"),
+    [
+        ((("KS",), (), ()), "seat 1 wins with 1 operator card"),
+        ((("KS",), ("KH",), ()), "seats 1 and 2 share first place with 1 operator card each"),
+        ((("KS", "KH"), (), ()), "seat 1 wins with 2 operator cards"),
+    ],
+)
+def test_arena5_the_winners_operator_cards_in_words(
+    won: tuple[tuple[str, ...], ...], reason: str
+) -> None:
+    """ARENA-5: the result's reason counts the cards won: "1 operator card", not "1 ...cards"."""
+    state = MathArenaState(
+        MathArenaSettings(),
+        hand_sizes=(0, 0, 0),
+        hands=((), (), ()),
+        phase="over",
+        set_number=2,
+        round=6,
+        operators_left=(),
+        won=won,
+    )
+    result = GAME.result(state)
+    assert result is not None and result.reason == reason
+
+
 def test_arena5_tournament_points() -> None:
     """ARENA-5: first place 2 points, second 1; players sharing a place all score it."""
     assert tournament_points([1, 2, 3]) == (2, 1, 0)

@@ -23,7 +23,7 @@ from tabletop.classroom import usb
 from tabletop.classroom.roster import ImportReport, Roster, decode_csv
 from tabletop.classroom.students import BADGE_PREFIX, Student, read_roster
 from tabletop.engine.errors import BadInput, TabletopError
-from tabletop.engine.words import sentence
+from tabletop.engine.words import plural, sentence
 from tabletop.ui.app import Context
 from tabletop.ui.messages import child_message
 from tabletop.ui.scenes.common import Choices
@@ -39,11 +39,6 @@ SAVE_NAME = "class-list"
 PRINT_HINT = "Badges: on a computer, run  tabletop print badges ROSTER.csv"
 NAME_LIMIT = 24  # letters typed on the screen's keyboard
 PAGE_KEYS = {"left": "page.prev", "right": "page.next"}  # the arrow keys turn a grid's pages
-
-
-def count(n: int, noun: str = "student") -> str:
-    """``"1 student"``, ``"3 students"``, ``"2 games"``."""
-    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def group_label(group: str | None) -> str:
@@ -179,12 +174,13 @@ class ImportDialog(Choices):
 
     def __init__(self, ctx: Context, file: str, merge: ImportReport, replace: ImportReport) -> None:
         replacing = (
-            f"Replace the list: also removes {count(replace.removed)} who "
+            f"Replace the list: also removes {plural(replace.removed, 'student')} who "
             f"{'is' if replace.removed == 1 else 'are'} not in the file (their past games stay)."
             if replace.removed
             else "Everyone on the device is in the file."
         )
-        text = f"{count(merge.total)} in the file.\nAdd and update: {merge.sentence()}\n{replacing}"
+        found = plural(merge.total, "student")
+        text = f"{found} in the file.\nAdd and update: {merge.sentence()}\n{replacing}"
         answers = (
             ("cancel", "Cancel", "quiet"),
             ("replace", "Replace the list", "quiet"),
@@ -231,8 +227,8 @@ class ClassListScene(TeacherScreen):
         )
         self.buttons = b + spread(m, foot_row, [Row("", tools, bh)])[0]
         n, groups = len(self.grid.students), len({s.group for s in self.grid.students if s.group})
-        in_groups = f" in {count(groups, 'group')}" if groups else ""
-        self.subtitle = f"{count(n)}{in_groups}. Tap a name to change it."
+        in_groups = f" in {plural(groups, 'group')}" if groups else ""
+        self.subtitle = f"{plural(n, 'student')}{in_groups}. Tap a name to change it."
         if not n:
             self.subtitle = (
                 "No students yet: import a list from a USB stick, or add them one by one."

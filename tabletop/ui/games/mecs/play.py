@@ -21,7 +21,7 @@ from tabletop.bots.mecs import LEVELS, decide
 from tabletop.engine.errors import IllegalMove, TabletopError
 from tabletop.engine.match import Match, Step
 from tabletop.engine.protocol import Event, Result
-from tabletop.engine.words import sentence
+from tabletop.engine.words import plural, sentence
 from tabletop.games.mecs import (
     CHANCE_TYPES,
     OBJECTIVE_CODES,
@@ -93,9 +93,7 @@ def read_code(text: str) -> str | None:
 def coin_words(cards: Sequence[str]) -> str:
     """Why an equation is worth its coins (MECS-3), in words: ``4 numbers × 1 + ...``
     (the engine's :func:`coin_breakdown`)."""
-    parts = [
-        f"{n} {kind}{'s' if n > 1 else ''} × {each}" for kind, n, each in coin_breakdown(cards)
-    ]
+    parts = [f"{plural(n, kind)} × {each}" for kind, n, each in coin_breakdown(cards)]
     return f"{' + '.join(parts)} = {card_coins(cards)} coins"
 
 
