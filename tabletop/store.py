@@ -65,6 +65,7 @@ from typing import Any, TypeVar
 from tabletop.engine.errors import BadInput, CorruptLog, TabletopError
 from tabletop.engine.match import Match
 from tabletop.engine.protocol import Game, Result
+from tabletop.engine.words import sentence
 
 log = logging.getLogger(__name__)
 
@@ -776,7 +777,7 @@ class Journal:
                     "as it is. Games last until the app closes."
                 )
                 return self._migrate(self._connect(":memory:"))
-            self.notice = _sentence(self.trouble or "")
+            self.notice = sentence(self.trouble or "")
             return copy
 
     def _read_copy(self) -> sqlite3.Connection:
@@ -1011,10 +1012,6 @@ def _trouble_of(exc: BaseException, path: Path | None = None) -> str:
 
 def _write_failed(exc: BaseException) -> TabletopError:
     return TabletopError("store.write", f"the game could not be saved: {exc}")
-
-
-def _sentence(text: str) -> str:
-    return text[:1].upper() + text[1:] + "." if text else ""
 
 
 def _read_connection(path: Path) -> sqlite3.Connection:

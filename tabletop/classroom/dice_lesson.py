@@ -25,6 +25,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from tabletop.engine.words import plural
+
 FACES = 6
 DEGREES = FACES - 1
 CLASS_SOURCES = ("camera", "corrected", "tap")  # the class's own dice
@@ -84,12 +86,11 @@ class Fairness:
 
     def sentence(self) -> str:
         """The result in words a class follows."""
-        rolls = _rolls(self.rolls)
+        rolls = plural(self.rolls, "roll")
         if self.p is None:
             more = MIN_ROLLS - self.rolls
             return (
-                f"after {rolls} it is too early to tell: roll {more} more "
-                f"time{'s' if more != 1 else ''} at least"
+                f"after {rolls} it is too early to tell: roll {plural(more, 'more time')} at least"
             )
         look = "look fair" if self.fair else "do not look fair"
         return f"after {rolls} these dice {look}: fair dice give counts this uneven {odds(self.p)}"
@@ -114,7 +115,7 @@ def odds(p: float) -> str:
     for scale in (10, 100, 1000):
         n = round(p * scale)
         if n >= 1:
-            return f"about {n} time{'s' if n != 1 else ''} in {scale}"
+            return f"about {plural(n, 'time')} in {scale}"
     return "less than 1 time in 1000"
 
 
@@ -163,10 +164,6 @@ def store_dice(db: Any, match_id: int, session: str, counts: Any, now: float) ->
         "INSERT INTO dice (match_id, session, value, source, at) VALUES (?, ?, ?, ?, ?)", rows
     )
     return len(rows)
-
-
-def _rolls(n: int) -> str:
-    return f"{n} roll" if n == 1 else f"{n} rolls"
 
 
 __all__ = [

@@ -52,6 +52,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from tabletop import csvsafe
 from tabletop.engine.errors import BadInput, TabletopError
+from tabletop.engine.words import plural, sentence
 from tabletop.store import FILE_NAME, Journal
 
 if TYPE_CHECKING:
@@ -462,7 +463,7 @@ def report_pdf(
     if left_out:
         page.line("Games left out of this report", 12, bold=True)
         for game in left_out:
-            page.paragraph(game.sentence()[:1].upper() + game.sentence()[1:] + ".", 9, VERMILLION)
+            page.paragraph(sentence(game.sentence()), 9, VERMILLION)
         page.gap(4)
     if not rows:
         page.line("No finished games in this session.", 14, bold=True)
@@ -494,8 +495,8 @@ def report_pdf(
         page.new(group_title(total.group))
         page.heading(group_title(total.group))
         page.line(
-            f"{_count(total.students, 'student')} · {_count(total.games, 'game')} · "
-            f"{_count(total.wins, 'win')} · {total.right} of {total.checked} answers right · "
+            f"{plural(total.students, 'student')} · {plural(total.games, 'game')} · "
+            f"{plural(total.wins, 'win')} · {total.right} of {total.checked} answers right · "
             f"{total.minutes} minutes",
             10,
             colour=MUTED,
@@ -861,7 +862,7 @@ def run(args: argparse.Namespace) -> int:
 
             skill_rows = gather_skills(journal, session)
             write_skills_csv(skill_rows, args.skills)
-            print(f"wrote {args.skills} ({_count(len(skill_rows), 'student skill')})")
+            print(f"wrote {args.skills} ({plural(len(skill_rows), 'student skill')})")
     finally:
         journal.close()
     for game in found.left_out:
@@ -879,24 +880,20 @@ def run(args: argparse.Namespace) -> int:
     groups = len({r.group for r in rows})
     if csv_out is not None:
         write_csv(rows, csv_out)
-        print(f"wrote {csv_out} ({_count(len(rows), 'row')}, {session_title(session)})")
+        print(f"wrote {csv_out} ({plural(len(rows), 'row')}, {session_title(session)})")
     if pdf_out is not None:
         pdf = report_pdf(
             rows, session=session, paper=args.paper, left_out=found.left_out, skills=extra
         )
         write_pdf(pdf, pdf_out)
         print(
-            f"wrote {pdf_out} ({_count(pdf.pages_count, 'page')}, "
-            f"{_count(groups, 'group')}, {args.paper.upper()})"
+            f"wrote {pdf_out} ({plural(pdf.pages_count, 'page')}, "
+            f"{plural(groups, 'group')}, {args.paper.upper()})"
         )
     return 0
 
 
 # -- inside ----------------------------------------------------------------------------------
-
-
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def _group_order(group: str) -> tuple[int, str]:

@@ -39,6 +39,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal
 
 from tabletop.engine.errors import BadInput, TabletopError
+from tabletop.engine.words import plural
 from tabletop.games.math_arena import TARGETS
 from tabletop.games.mathe_meister import MODE_NAMES
 
@@ -256,7 +257,7 @@ class Plan:
         if len(self.groups) > n:
             raise BadInput(
                 "rotation.too_many_groups",
-                f"there are {len(self.groups)} groups but only {_stations(n)}: "
+                f"there are {len(self.groups)} groups but only {plural(n, 'station')}: "
                 "add a station or put two groups together",
             )
         _check_range("minutes", self.minutes, MINUTES, "minutes per rotation")
@@ -322,11 +323,6 @@ class Plan:
             warning=data.get("warning", 1),
             rotations=data.get("rotations"),
         )
-
-
-def _stations(n: int) -> str:
-    """``"1 station"``, ``"3 stations"``."""
-    return f"{n} station{'' if n == 1 else 's'}"
 
 
 def _check_range(name: str, value: Any, bounds: tuple[int, int], words: str) -> None:
@@ -609,7 +605,7 @@ def start_rotation(
         raise BadInput(
             "rotation.station",
             f"this device cannot be station {station + 1}: the plan has "
-            f"{_stations(len(plan.stations))}",
+            f"{plural(len(plan.stations), 'station')}",
         )
     started = float(now())
     if clock is None:

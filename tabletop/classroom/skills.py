@@ -34,6 +34,7 @@ from tabletop.classroom.mistakes import (
     classify,
     number_text,
 )
+from tabletop.engine.words import sentence
 from tabletop.store import AnswerRecord, Journal
 
 log = logging.getLogger(__name__)
@@ -647,8 +648,7 @@ def _dice_page(page: Any, dice: Fairness) -> None:
     pdf.set_draw_color(*INK)
     pdf.line(left, base, left + width, base)
     page.y = base + 14
-    sentence = dice.sentence()
-    page.paragraph(sentence[0].upper() + sentence[1:] + ".", 13, INK)
+    page.paragraph(sentence(dice.sentence()), 13, INK)
     page.gap(4)
     page.paragraph(
         f"How this is worked out: each face would come up {decimal(dice.rolls, 6)} times if the "

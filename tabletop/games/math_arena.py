@@ -32,6 +32,7 @@ from typing import Any, Literal
 from tabletop.engine import places_from_scores
 from tabletop.engine.errors import BadInput, IllegalMove
 from tabletop.engine.protocol import ChanceRequest, Event, Game, Pending, Result, Seat
+from tabletop.engine.words import plural
 
 # -- constants -------------------------------------------------------------------------
 
@@ -357,9 +358,10 @@ class MathArena(Game[MathArenaSettings, MathArenaState, Action]):
         places = places_from_scores(counts)
         best = [s for s, p in enumerate(places) if p == 1]
         if len(best) == 1:
-            reason = f"seat {best[0] + 1} wins with {counts[best[0]]} operator cards"
+            reason = f"seat {best[0] + 1} wins with {plural(counts[best[0]], 'operator card')}"
         else:
-            reason = f"{_seats(best)} share first place with {counts[best[0]]} operator cards each"
+            cards = plural(counts[best[0]], "operator card")
+            reason = f"{_seats(best)} share first place with {cards} each"
         return Result(tuple(Fraction(c) for c in counts), places, reason)
 
     # -- chance ------------------------------------------------------------------------
@@ -381,7 +383,9 @@ class MathArena(Game[MathArenaSettings, MathArenaState, Action]):
                 f"{operator_name(op)}. The {goal(op)} {rule} wins! Choose two number cards."
             )
             if state.pot:
-                text += f" The winner also takes the pot: {_operator_cards(len(state.pot))}."
+                text += (
+                    f" The winner also takes the pot: {plural(len(state.pot), 'operator card')}."
+                )
             return state, (Event("arena.operator", text, data={"operator": op}),)
         seat = action.seat
         hands = _with(state.hands, seat, _sorted((*state.hands[seat], action.card)))
@@ -514,8 +518,8 @@ class MathArena(Game[MathArenaSettings, MathArenaState, Action]):
             out.append(
                 Event(
                     "arena.pot_removed",
-                    f"Nobody has a leftover card, so the pot ({_operator_cards(len(state.pot))}) "
-                    "leaves the game.",
+                    f"Nobody has a leftover card, so the pot "
+                    f"({plural(len(state.pot), 'operator card')}) leaves the game.",
                     data={"removed": list(state.pot)},
                 )
             )
@@ -542,8 +546,8 @@ class MathArena(Game[MathArenaSettings, MathArenaState, Action]):
             out.append(
                 Event(
                     "arena.pot_removed",
-                    f"The leftover cards tie too, so the pot ({_operator_cards(len(state.pot))}) "
-                    "leaves the game.",
+                    f"The leftover cards tie too, so the pot "
+                    f"({plural(len(state.pot), 'operator card')}) leaves the game.",
                     data={"removed": list(state.pot)},
                 )
             )
@@ -554,7 +558,7 @@ class MathArena(Game[MathArenaSettings, MathArenaState, Action]):
         self, state: MathArenaState, seat: Seat, prize: tuple[str, ...], why: str
     ) -> tuple[MathArenaState, Event]:
         won = _with(state.won, seat, (*state.won[seat], *prize))
-        cards = "the operator card" if len(prize) == 1 else _operator_cards(len(prize))
+        cards = "the operator card" if len(prize) == 1 else plural(len(prize), "operator card")
         event = Event(
             "arena.round_won",
             f"Seat {seat + 1} has {why} and takes {cards}!",
@@ -930,10 +934,6 @@ def _seats(seats: Sequence[Seat]) -> str:
     if len(numbers) == 1:
         return f"seat {numbers[0]}"
     return f"seats {', '.join(numbers[:-1])} and {numbers[-1]}"
-
-
-def _operator_cards(n: int) -> str:
-    return "1 operator card" if n == 1 else f"{n} operator cards"
 
 
 def _not_now(state: MathArenaState) -> str:

@@ -29,6 +29,7 @@ from typing import Any, Literal
 from tabletop.engine import places_from_scores
 from tabletop.engine.errors import BadInput, IllegalMove, ImpossibleOutcome
 from tabletop.engine.protocol import ChanceRequest, Event, Game, Pending, Result, Seat
+from tabletop.engine.words import plural
 
 # -- constants -------------------------------------------------------------------------
 
@@ -578,8 +579,7 @@ class MathWarsMeta(Game[MathWarsMetaSettings, MathWarsMetaState, Action]):
         places = tuple(side_places[s.side_of(seat)] for seat in range(state.seats))
         best = max(state.victories)
         winners = [side for side, v in enumerate(state.victories) if v == best]
-        word = "VICTORY! card" if best == 1 else "VICTORY! cards"
-        reason = f"{s.side_name(winners[0])} wins with {best} {word}"
+        reason = f"{s.side_name(winners[0])} wins with {plural(best, 'VICTORY! card')}"
         if s.mode == "solo":
             reason = f"all {best} rounds won"
         return Result(tuple(Fraction(v) for v in per_seat), places, reason)

@@ -31,6 +31,7 @@ from tabletop.engine import places_from_scores
 from tabletop.engine.codec import OMIT_DEFAULT
 from tabletop.engine.errors import BadInput, IllegalMove
 from tabletop.engine.protocol import ChanceRequest, Event, Game, Pending, Result, Seat
+from tabletop.engine.words import plural
 
 # -- constants -------------------------------------------------------------------------
 
@@ -727,8 +728,7 @@ class MatheMeister(Game[MatheMeisterSettings, MatheMeisterState, Action]):
         turn = replace(turn, dice=(dice[0], dice[1]))
         event = Event(
             "mm.die_changed",
-            f"You paid {cost} coin{'s' if cost > 1 else ''}: "
-            f"your die {action.die + 1} is now {value}.",
+            f"You paid {plural(cost, 'coin')}: your die {action.die + 1} is now {value}.",
             seat,
             {"die": action.die, "value": value, "cost": cost},
         )

@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 
 from tabletop.engine.errors import BadInput
+from tabletop.engine.words import plural
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -63,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
         from tabletop.printables.mats import mats_pdf
 
         doc = mats_pdf(args.game, args.seats, paper)
-        default, detail = f"{args.game}-mats.pdf", f"{doc.pages_count} pages"
+        default, detail = f"{args.game}-mats.pdf", plural(doc.pages_count, "page")
     elif args.what == "badges":
         from tabletop.classroom.students import decode_csv, read_roster
         from tabletop.printables.badges import badges_pdf
@@ -73,13 +74,13 @@ def run(args: argparse.Namespace) -> int:
         except OSError as exc:
             raise BadInput("print.roster", f"cannot read {args.roster}: {exc.strerror}") from None
         students = read_roster(decode_csv(data, str(args.roster)))
-        count = f"{len(students)} badge{'' if len(students) == 1 else 's'}"
-        doc, default, detail = badges_pdf(students, paper), "badges.pdf", count
+        doc, default = badges_pdf(students, paper), "badges.pdf"
+        detail = plural(len(students), "badge")
     else:
         from tabletop.printables.answer_key import answer_key_pdf
 
         doc, default = answer_key_pdf(args.edition, paper), f"answer-key-{args.edition.lower()}.pdf"
-        detail = f"{doc.pages_count} pages"
+        detail = plural(doc.pages_count, "page")
     out = pdfs.save(doc, args.out or Path(default))
     print(f"wrote {out} ({detail}, {paper.upper()})")
     return 0

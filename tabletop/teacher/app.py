@@ -52,6 +52,7 @@ from tabletop.classroom.mistakes import KINDS, SKILLS
 from tabletop.classroom.rotation import GAME_TITLES, STATION_MODES, STATION_OPTIONS, Plan
 from tabletop.classroom.students import decode_csv
 from tabletop.engine.errors import BadInput, TabletopError
+from tabletop.engine.words import sentence
 from tabletop.teacher.auth import COOKIE, DEVICE_COOKIE, DEVICE_DAYS, Gate, Locked, WrongPin
 
 log = logging.getLogger(__name__)
@@ -173,10 +174,10 @@ async def _checked(request: web.Request, handler: Handler) -> web.StreamResponse
         return await handler(request)
     except BadInput as exc:
         log.info("teacher: %s %s: %s", request.method, request.path, exc)
-        return _error(SAID.get(exc.code) or _sentence(exc.message), 400)
+        return _error(SAID.get(exc.code) or sentence(exc.message), 400)
     except TabletopError as exc:
         log.error("teacher: %s %s: %s", request.method, request.path, exc)
-        return _error(_sentence(exc.message), 500)
+        return _error(sentence(exc.message), 500)
 
 
 DEFAULT_PORTS = {"http": 80, "https": 443}
@@ -198,12 +199,6 @@ def _same_origin(request: web.Request) -> bool:
 
 def _error(sentence: str, status: int) -> web.Response:
     return web.json_response({"error": sentence}, status=status, headers=HEADERS)
-
-
-def _sentence(message: str) -> str:
-    text = message.strip()
-    text = text[:1].upper() + text[1:]
-    return text if text.endswith((".", "!", "?")) else text + "."
 
 
 async def _on_console(request: web.Request, fn: Callable[..., T], *args: Any, **kw: Any) -> T:
@@ -299,7 +294,7 @@ def _state(console: Coordinator) -> dict[str, Any]:
     ]
     body["groups"] = console.roster().groups()
     trouble = console.journal.trouble if console.journal is not None else None
-    body["saving"] = _sentence(trouble) if trouble else None  # None: results are saved
+    body["saving"] = sentence(trouble) if trouble else None  # None: results are saved
     return body
 
 
@@ -455,7 +450,7 @@ async def roster_csv(request: web.Request) -> web.Response:
 
 
 def _left_out(games: list[report.LeftOut]) -> list[dict[str, Any]]:
-    return [{"match": g.match, "game": g.game, "sentence": _sentence(g.sentence())} for g in games]
+    return [{"match": g.match, "game": g.game, "sentence": sentence(g.sentence())} for g in games]
 
 
 def _reports(console: Coordinator) -> list[dict[str, Any]]:
@@ -581,7 +576,7 @@ def _skills(console: Coordinator, session: str | None) -> dict[str, Any]:
     return {
         "rows": [view(r) for r in students],
         "groups": [view(t) for t in skills.group_skills(students)],
-        "dice": {"counts": list(dice.counts), "sentence": _sentence(dice.sentence())},
+        "dice": {"counts": list(dice.counts), "sentence": sentence(dice.sentence())},
     }
 
 

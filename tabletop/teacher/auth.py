@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tabletop.engine.errors import BadInput
+from tabletop.engine.words import plural
 
 log = logging.getLogger(__name__)
 
@@ -63,7 +64,7 @@ def check_pin(pin: str) -> str:
 
 def _in_minutes(seconds: float) -> str:
     minutes = max(1, math.ceil(seconds / 60))
-    return f"{minutes} minute" if minutes == 1 else f"{minutes} minutes"
+    return plural(minutes, "minute")
 
 
 class Locked(Exception):

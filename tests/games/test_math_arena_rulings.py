@@ -248,7 +248,8 @@ def test_arena4_camera_play_asks_the_tied_players_for_their_leftovers() -> None:
 # -- ARENA-5: the winner and tournaments ----------------------------------------------------
 
 
-def test_arena5_most_operator_cards_wins_and_equal_counts_share() -> None:
+def _over(won: tuple[tuple[str, ...], ...], removed: tuple[str, ...] = ()) -> Result:
+    """The result of a three-seat game over with the operator cards ``won``."""
     state = MathArenaState(
         MathArenaSettings(),
         hand_sizes=(0, 0, 0),
@@ -257,13 +258,34 @@ def test_arena5_most_operator_cards_wins_and_equal_counts_share() -> None:
         set_number=2,
         round=6,
         operators_left=(),
-        won=(("KS", "KH", "QS", "QH", "JS"), ("KC", "KD", "QC", "QD", "JC"), ("JD",)),
-        removed=("JH",),
+        won=won,
+        removed=removed,
     )
     result = GAME.result(state)
     assert result is not None
+    return result
+
+
+def test_arena5_most_operator_cards_wins_and_equal_counts_share() -> None:
+    won = (("KS", "KH", "QS", "QH", "JS"), ("KC", "KD", "QC", "QD", "JC"), ("JD",))
+    result = _over(won, removed=("JH",))
     assert result.scores == (5, 5, 1) and result.places == (1, 1, 3)
     assert result.winners == frozenset({0, 1})
+
+
+@pytest.mark.parametrize(
+    ("won", "reason"),
+    [
+        ((("KS",), (), ()), "seat 1 wins with 1 operator card"),
+        ((("KS",), ("KH",), ()), "seats 1 and 2 share first place with 1 operator card each"),
+        ((("KS", "KH"), (), ()), "seat 1 wins with 2 operator cards"),
+    ],
+)
+def test_arena5_the_winners_operator_cards_in_words(
+    won: tuple[tuple[str, ...], ...], reason: str
+) -> None:
+    """ARENA-5: the result's reason counts the cards won: "1 operator card", not "1 ...cards"."""
+    assert _over(won).reason == reason
 
 
 def test_arena5_tournament_points() -> None:

@@ -141,6 +141,15 @@ def test_print_commands_write_pdfs(
     assert "wrote" in capsys.readouterr().out
 
 
+def test_print_mats_on_one_page_say_1_page(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Mathe-Meister's mats for one seat fit on one page: "1 page", not "1 pages"."""
+    out = tmp_path / "mats.pdf"
+    assert cli.main(["print", "mats", "mathe-meister", "--seats", "1", "--out", str(out)]) == 0
+    assert capsys.readouterr().out.strip() == f"wrote {out} (1 page, A4)"
+
+
 def test_print_badges_and_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     roster = tmp_path / "class.csv"
     roster.write_text("id,name,group\nS1,Ada,A\n", encoding="utf-8")

@@ -16,6 +16,7 @@ import numpy as np
 import pygame
 
 from tabletop.engine.errors import TabletopError
+from tabletop.engine.words import plural
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.input import InputEvent, Seen
 from tabletop.ui.messages import child_message
@@ -232,7 +233,7 @@ class DiceScene(Scene):
             return
         n = len(self.seen.dice)
         if n != 2:
-            many = f"I see {n} {'die' if n == 1 else 'dice'}. I need exactly two."
+            many = f"I see {plural(n, 'die', 'dice')}. I need exactly two."
             line = ("I can't see any dice yet." if n == 0 else many, m.text, p.bad)
         elif not self.seen.readable:
             tilted = "I can't read a die. Is it tilted? Roll again, or tap \"That's wrong\"."

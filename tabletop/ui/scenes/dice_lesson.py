@@ -13,6 +13,7 @@ from __future__ import annotations
 import pygame
 
 from tabletop.classroom.dice_lesson import fairness, read_dice
+from tabletop.engine.words import sentence
 from tabletop.ui.app import Context
 from tabletop.ui.scenes.settings import TeacherScreen, footer
 from tabletop.ui.theme import Metrics
@@ -89,8 +90,7 @@ class DiceLessonScene(TeacherScreen):
             under = (bar.centerx, chart.bottom + m.u(6))
             painter.text(surface, str(face), under, m.big, bold=True, anchor="midtop")
         pygame.draw.line(surface, p.line, chart.bottomleft, chart.bottomright, 2)
-        sentence, ink = r.sentence(), ODD if r.fair is False else p.ink
-        text = sentence[0].upper() + sentence[1:] + "."
+        text, ink = sentence(r.sentence()), ODD if r.fair is False else p.ink
         painter.paragraph(surface, text, verdict, m.text, ink, bold=True, align="center")
 
 

@@ -23,10 +23,10 @@ import pygame
 from tabletop.classroom import report, skills, usb
 from tabletop.classroom.mistakes import SKILLS
 from tabletop.engine.errors import TabletopError
+from tabletop.engine.words import plural
 from tabletop.ui.app import Context
 from tabletop.ui.messages import child_message
 from tabletop.ui.scenes.common import foot
-from tabletop.ui.scenes.roster import count
 from tabletop.ui.scenes.settings import Item, Row, TeacherScreen, spread
 from tabletop.ui.theme import Color, Metrics
 from tabletop.ui.widgets import Button, Paged, grid
@@ -87,7 +87,7 @@ class ReportScene(Paged, TeacherScreen):
         found = report.read_report(self.ctx.journal, self.session)
         self.rows, self.left_out = found.rows, found.left_out
         if found.left_out and not self.message:
-            self.say(child_message("report.left_out", games=count(len(found.left_out), "game")))
+            self.say(child_message("report.left_out", games=plural(len(found.left_out), "game")))
         self.totals = report.group_totals(self.rows)
         self.games = len({p.match for r in self.rows for p in r.plays})
         self.skill_rows = skills.gather_skills(self.ctx.journal, self.session)
@@ -134,7 +134,7 @@ class ReportScene(Paged, TeacherScreen):
         title = "Class report" if self.group is None else report.group_title(self.group)
         self.title = "Skills" if self.view == "skills" else title
         self.subtitle = (
-            f"Lesson {report.session_title(self.session)} \u00b7 {count(self.games, 'game')}"
+            f"Lesson {report.session_title(self.session)} \u00b7 {plural(self.games, 'game')}"
         )
         self.footer_y = H - margin - bh
         self.message_rect = pygame.Rect(margin, self.footer_y - m.u(58), W - 2 * margin, m.u(52))

@@ -23,6 +23,7 @@ from tabletop.classroom import usb
 from tabletop.classroom.roster import ImportReport, Roster, decode_csv
 from tabletop.classroom.students import BADGE_PREFIX, Student, read_roster
 from tabletop.engine.errors import BadInput, TabletopError
+from tabletop.engine.words import plural, sentence
 from tabletop.ui.app import Context
 from tabletop.ui.messages import child_message
 from tabletop.ui.scenes.common import Choices
@@ -38,11 +39,6 @@ SAVE_NAME = "class-list"
 PRINT_HINT = "Badges: on a computer, run  tabletop print badges ROSTER.csv"
 NAME_LIMIT = 24  # letters typed on the screen's keyboard
 PAGE_KEYS = {"left": "page.prev", "right": "page.next"}  # the arrow keys turn a grid's pages
-
-
-def count(n: int, noun: str = "student") -> str:
-    """``"1 student"``, ``"3 students"``, ``"2 games"``."""
-    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def group_label(group: str | None) -> str:
@@ -178,12 +174,13 @@ class ImportDialog(Choices):
 
     def __init__(self, ctx: Context, file: str, merge: ImportReport, replace: ImportReport) -> None:
         replacing = (
-            f"Replace the list: also removes {count(replace.removed)} who "
+            f"Replace the list: also removes {plural(replace.removed, 'student')} who "
             f"{'is' if replace.removed == 1 else 'are'} not in the file (their past games stay)."
             if replace.removed
             else "Everyone on the device is in the file."
         )
-        text = f"{count(merge.total)} in the file.\nAdd and update: {merge.sentence()}\n{replacing}"
+        found = plural(merge.total, "student")
+        text = f"{found} in the file.\nAdd and update: {merge.sentence()}\n{replacing}"
         answers = (
             ("cancel", "Cancel", "quiet"),
             ("replace", "Replace the list", "quiet"),
@@ -230,8 +227,8 @@ class ClassListScene(TeacherScreen):
         )
         self.buttons = b + spread(m, foot_row, [Row("", tools, bh)])[0]
         n, groups = len(self.grid.students), len({s.group for s in self.grid.students if s.group})
-        in_groups = f" in {count(groups, 'group')}" if groups else ""
-        self.subtitle = f"{count(n)}{in_groups}. Tap a name to change it."
+        in_groups = f" in {plural(groups, 'group')}" if groups else ""
+        self.subtitle = f"{plural(n, 'student')}{in_groups}. Tap a name to change it."
         if not n:
             self.subtitle = (
                 "No students yet: import a list from a USB stick, or add them one by one."
@@ -275,7 +272,7 @@ class ClassListScene(TeacherScreen):
             super().resume(result)
         except BadInput as exc:
             log.warning("class list: %s", exc.message)
-            self.say(exc.message[:1].upper() + exc.message[1:] + ".", good=False)
+            self.say(sentence(exc.message), good=False)
         except TabletopError as exc:  # the card refused the write (it just filled up)
             log.error("class list: %s: %s", exc.code, exc.message)
             why = self.ctx.journal.trouble or exc.message

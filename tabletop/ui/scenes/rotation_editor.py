@@ -31,6 +31,7 @@ from tabletop.classroom.rotation import (
     start_rotation,
 )
 from tabletop.engine.errors import BadInput, TabletopError
+from tabletop.engine.words import plural, sentence
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.scenes.names import NameScene
 from tabletop.ui.scenes.rotation import RotationRunner, run_rotation
@@ -175,7 +176,7 @@ class RotationEditor(TeacherScreen):
         # The right column, a row each with its name at the left: groups, the steppers.
         x = margin + m.u(380) + m.u(20)
         rh = (bottom - top - len(STEPPERS) * gap) // (len(STEPPERS) + 1)
-        groups = f"{len(d.groups)} groups" if len(d.groups) != 1 else "1 group"
+        groups = plural(len(d.groups), "group")
         rows = [Row("Groups", [Item("groups", groups)], rh)]
         rows += [Row(label, stepper(key, d.value(key)), rh, gap=0) for key, label in STEPPERS]
         area = pygame.Rect(x, top, m.width - margin - x, 0)
@@ -218,7 +219,7 @@ class RotationEditor(TeacherScreen):
             plan = d.plan()
             stored = start_rotation(ctx.journal, plan, d.here, session=ctx.session, now=ctx.wall)
         except BadInput as exc:
-            self.say(exc.message[0].upper() + exc.message[1:] + ".", good=False)
+            self.say(sentence(exc.message), good=False)
             log.info("rotation: plan refused: %s", exc.message)
             return
         except TabletopError as exc:

@@ -12,6 +12,7 @@ from typing import Any
 
 import pygame
 
+from tabletop.engine.words import sentence
 from tabletop.ui.app import Scene
 from tabletop.ui.input import InputEvent
 from tabletop.ui.scenes.common import Confirm, foot, header, route_to_press
@@ -264,7 +265,7 @@ class SettingsScene(TeacherScreen):
         lines = (
             f"Screen layout: {m.name} ({m.width}x{m.height}).",
             "Camera: ready." if ready else "Camera: none found (dice are tapped or rolled).",
-            trouble and trouble[:1].upper() + trouble[1:] + ".",
+            sentence(trouble or ""),
             journal.notice if journal.trouble_seq == 0 else None,
             self.ctx.highscores.notice,
             self.ctx.prefs.notice,

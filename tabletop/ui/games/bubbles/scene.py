@@ -15,6 +15,7 @@ from typing import Any
 
 import pygame
 
+from tabletop.engine.words import plural
 from tabletop.games.bubbles import HEIGHT, OP_GLYPHS, RADIUS, WIDTH, Bubble, BubbleSettings
 from tabletop.highscores import HighScores
 from tabletop.ui.app import Context, Scene
@@ -169,7 +170,7 @@ class BubbleScene(TableScene):
     def outcome(self) -> Outcome:
         """The score and the scoreboard's place; every hit, on the right."""
         game, who = self.play.game, self.player or "You"
-        points = f"{game.score} point{'' if game.score == 1 else 's'}"
+        points = plural(game.score, "point")
         if self.place is None:
             board = "Not saved on the scoreboard (no name)."
         elif self.place == 1 and game.score:

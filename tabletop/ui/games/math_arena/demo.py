@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TextIO
 
 from tabletop.classroom.mistakes import Child
+from tabletop.engine.words import sentence
 from tabletop.games.math_arena import NUMBER_CARDS
 from tabletop.ui.games.math_arena.play import BOT_STAGGER, COUNTDOWN, GAME, value_question
 from tabletop.ui.games.math_arena.table import ArenaScene
@@ -124,8 +125,7 @@ def run_demo(
     results = run.play_out(move, 100_000)
     run.shot("results")
     counts = ", ".join(f"{game.name(s)} {len(game.state.won[s])}" for s in range(players))
-    reason = game.names(game.standings().reason)
-    run.say(f"Operator cards: {counts}. {reason[:1].upper() + reason[1:]}.")
+    run.say(f"Operator cards: {counts}. {sentence(game.names(game.standings().reason))}")
     return run.end(results.winner_line)
 
 

@@ -298,10 +298,9 @@ class ArenaPlay(TableController):
     def press(self, seat: int, at: float) -> bool:
         """A seat's button: True when the child is to pick two cards on the screen first
         (virtual cards, then :meth:`pick`; a hand the engine leaves one play, the last two
-        cards, goes down at once); refused in the wrong phase."""
-        if not 0 <= seat < self.players:
-            self.refuse("arena.ui.no_such_seat", f"seat {seat + 1} pressed; {self.players} play")
-        elif self.phase in PRESS_WRONG:
+        cards, goes down at once); refused in the wrong phase. An empty seat's press never
+        comes here: the table answers it (:meth:`TableScene.empty_seat`)."""
+        if self.phase in PRESS_WRONG:
             self.refuse(PRESS_WRONG[self.phase], f"seat {seat + 1} pressed at {at:.3f}", seat)
         elif self.ready[seat] or self.is_bot(seat):  # a second press never un-readies
             code = "arena.ui.bot_button" if self.is_bot(seat) else "arena.ui.ready_change"

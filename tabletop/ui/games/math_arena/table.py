@@ -18,6 +18,7 @@ from typing import Any
 import pygame
 
 from tabletop.engine.match import Match
+from tabletop.engine.words import plural
 from tabletop.games.math_arena import (
     COURT_RANKS,
     OPERATION_WORDS,
@@ -306,8 +307,8 @@ class ArenaScene(TableScene):
         lines += [f"{names[s]}: +{gained[s]} \u2192 {t.points[s]}" for s in range(play.players)]
         if t.over:
             lines.append(f"{names_joined([names[s] for s in t.winners])} won the tournament!")
-        word = lambda n: f"{n} card{'' if n == 1 else 's'}"  # noqa: E731
-        return outcome_of(result, names, score=word, reason=play.names(result.reason), lines=lines)
+        score, reason = (lambda n: plural(n, "card")), play.names(result.reason)
+        return outcome_of(result, names, score=score, reason=reason, lines=lines)
 
     def show_results(self) -> None:
         winners = sorted(self.play.standings().winners)

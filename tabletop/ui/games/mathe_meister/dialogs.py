@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 import pygame
 
+from tabletop.engine.words import plural
 from tabletop.games.mathe_meister import (
     POWER_KINDS,
     ROUNDS,
@@ -133,7 +134,7 @@ class CoinShop(Dialog):
         super().layout(metrics)
         m, body, play = metrics, self.body(), self.play
         coins = play.sheet.coins(play.settings.layout)
-        self.title = f"Coin Shop: you have {coins} coin{'s' if coins != 1 else ''}"
+        self.title = f"Coin Shop: you have {plural(coins, 'coin')}"
         self.buttons = []
         self.labels: list[tuple[str, tuple[int, int]]] = []
         self.turn = turn = play.turn
@@ -147,7 +148,7 @@ class CoinShop(Dialog):
             for delta, rect in zip((-3, -2, -1, 1, 2, 3), spots):
                 label, cost = f"{delta:+d}".replace("-", "\u2212"), abs(delta)
                 enabled = 1 <= value + delta <= 6 and cost <= coins
-                caption = f"{cost} coin{'s' if cost > 1 else ''}"
+                caption = plural(cost, "coin")
                 self.buttons.append(
                     Button(f"d{die}.{delta:+d}", rect, label, enabled, "choice", caption=caption)
                 )

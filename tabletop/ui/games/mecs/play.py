@@ -21,6 +21,7 @@ from tabletop.bots.mecs import LEVELS, decide
 from tabletop.engine.errors import IllegalMove, TabletopError
 from tabletop.engine.match import Match, Step
 from tabletop.engine.protocol import Event, Result
+from tabletop.engine.words import plural, sentence
 from tabletop.games.mecs import (
     CHANCE_TYPES,
     OBJECTIVE_CODES,
@@ -92,9 +93,7 @@ def read_code(text: str) -> str | None:
 def coin_words(cards: Sequence[str]) -> str:
     """Why an equation is worth its coins (MECS-3), in words: ``4 numbers × 1 + ...``
     (the engine's :func:`coin_breakdown`)."""
-    parts = [
-        f"{n} {kind}{'s' if n > 1 else ''} × {each}" for kind, n, each in coin_breakdown(cards)
-    ]
+    parts = [f"{plural(n, kind)} × {each}" for kind, n, each in coin_breakdown(cards)]
     return f"{' + '.join(parts)} = {card_coins(cards)} coins"
 
 
@@ -133,11 +132,6 @@ def seat_infos(seats: Sequence[Sequence[Any] | SeatInfo]) -> list[SeatInfo]:
     ("standard") or one the device does not know is the hard bot (MECS-12)."""
     infos = seats_of(seats, BOT_LEVEL)
     return [s if s.bot in (None, *LEVELS) else replace(s, bot=BOT_LEVEL) for s in infos]
-
-
-def _sentence(text: str) -> str:
-    text = text.strip()
-    return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!")) else ".")
 
 
 class MecsPlay(TableController):
@@ -397,7 +391,7 @@ class MecsPlay(TableController):
         verdict = evaluate(cards) if hack else None
         why = ""
         if verdict is not None and not verdict.valid:  # its mistake: "9 × 7 = 63, not 6"
-            why = f" {_sentence(verdict.reason or '')}"
+            why = f" {sentence(verdict.reason or '')}"
         elif verdict is not None and self.state.objective is not None:  # the objective missed
             why = f" {verdict.answer_text} is not {self.goal()}."
         self.wrong(code, why, who=self.name(self.state.active))

@@ -1,0 +1,28 @@
+"""Two small ways with words, in one place for every layer above (engines, the journal,
+the classroom, printables, the screens, the teacher's dashboard): a message as a sentence
+(:func:`sentence`) and a number of things (:func:`plural`). English only; the children's
+own sentences come from the sentence table (``tabletop/assets/sentences.toml``)."""
+
+from __future__ import annotations
+
+ENDINGS = (".", "!", "?")
+
+
+def sentence(text: str) -> str:
+    """``text`` trimmed, with a capital first letter and a full stop at its end unless it
+    ends with ``.``, ``!`` or ``?``: ``"the SD card is full"`` -> ``"The SD card is
+    full."``. Empty (or blank) text stays ``""``."""
+    text = text.strip()
+    if not text:
+        return ""
+    return text[0].upper() + text[1:] + ("" if text.endswith(ENDINGS) else ".")
+
+
+def plural(n: int, noun: str, many: str | None = None) -> str:
+    """``n`` and its noun, singular for exactly 1 and plural else (0 too): ``"1 station"``,
+    ``"3 stations"``, ``"0 games"``. ``many``: the plural of a noun that does not just take
+    an ``s``, ``plural(2, "die", "dice")`` -> ``"2 dice"``."""
+    return f"{n} {noun if n == 1 else many or noun + 's'}"
+
+
+__all__ = ["ENDINGS", "plural", "sentence"]

@@ -1,0 +1,62 @@
+"""One way to end a sentence and to count things (``tabletop.engine.words``): every layer
+uses it, so the journal, the report, the screens and the dashboard say things alike."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tabletop.engine.words import ENDINGS, plural, sentence
+
+
+def test_words_sentence_capitalises_and_ends_with_a_full_stop() -> None:
+    assert sentence("the SD card is full") == "The SD card is full."
+    assert sentence("  the plan has no stations: add at least one \n") == (
+        "The plan has no stations: add at least one."
+    )
+    assert sentence("9 × 7 = 63, not 6") == "9 × 7 = 63, not 6."
+
+
+def test_words_sentence_keeps_an_ending_it_has() -> None:
+    assert sentence("well played!") == "Well played!"
+    assert sentence("is the card upside down?") == "Is the card upside down?"
+    assert sentence("done.") == "Done."
+
+
+def test_words_sentence_of_nothing_is_nothing() -> None:
+    assert sentence("") == ""
+    assert sentence(" \t\n") == ""
+
+
+@given(st.text(max_size=30))
+def test_words_sentence_is_one_sentence_of_the_same_words(text: str) -> None:
+    said = sentence(text)
+    assert sentence(said) == said  # a sentence stays as it is
+    trimmed = text.strip()
+    if not trimmed:
+        assert said == ""
+        return
+    assert said.endswith(ENDINGS)
+    assert said in (trimmed[0].upper() + trimmed[1:], trimmed[0].upper() + trimmed[1:] + ".")
+
+
+def test_words_plural_says_one_thing_or_several() -> None:
+    assert plural(1, "station") == "1 station"
+    assert plural(3, "station") == "3 stations"
+    assert plural(0, "game") == "0 games"
+    assert plural(2, "student skill") == "2 student skills"
+    assert plural(1, "VICTORY! card") == "1 VICTORY! card"
+
+
+def test_words_plural_takes_an_irregular_plural() -> None:
+    assert plural(1, "die", "dice") == "1 die"
+    assert plural(2, "die", "dice") == "2 dice"
+    assert plural(0, "die", "dice") == "0 dice"
+
+
+@given(st.integers(min_value=-(10**6), max_value=10**6), st.sampled_from(["coin", "die"]))
+def test_words_plural_is_singular_for_exactly_one(n: int, noun: str) -> None:
+    said = plural(n, noun, "dice" if noun == "die" else None)
+    number, _, words = said.partition(" ")
+    assert int(number) == n
+    assert words == (noun if n == 1 else "dice" if noun == "die" else noun + "s")
