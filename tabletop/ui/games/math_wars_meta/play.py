@@ -574,7 +574,9 @@ class MwmPlay(TableController):
                 why = "nobody is winning this hand yet"
                 if self.verdict is not None:
                     war = self.verdict.war
-                    why = "a tie, so the Math War decides" if war else "the next hand has no card up"
+                    why = (
+                        "a tie, so the Math War decides" if war else "the next hand has no card up"
+                    )
                 title += f" (no VICTORY! card: {why})"
         return Ask("teacher", title, tuple(choices), columns=2, rows=5)
 
