@@ -5,21 +5,21 @@ BIN    := $(VENV)/bin
 RUN_STAMP  := $(VENV)/.run-installed
 DEV_STAMP  := $(VENV)/.dev-installed
 
-.PHONY: run test bench lint typecheck system-packages clean
+.PHONY: run test bench lint typecheck run-packages test-packages clean
 
-run: $(RUN_STAMP) system-packages
+run: run-packages $(RUN_STAMP)
 	@if [ -z "$(ARGS)" ] && ! $(BIN)/python -m tabletop.ui.launch --probe; then \
 		echo "No display here: playing the offscreen demo (tabletop demo)."; \
 		$(BIN)/tabletop demo; \
 	else $(BIN)/tabletop $(ARGS); fi
 
-test: $(DEV_STAMP) system-packages
+test: test-packages $(DEV_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy --strict tabletop vision hardware
 	$(BIN)/lint-imports --no-cache
 	$(BIN)/pytest
 
-bench: $(DEV_STAMP) system-packages
+bench: test-packages $(DEV_STAMP)
 	$(BIN)/tabletop bench --games $(or $(GAMES),1000)
 	$(BIN)/pytest tests -m bench --benchmark-enable --benchmark-only -q -p no:randomly
 
@@ -29,8 +29,9 @@ lint: $(DEV_STAMP)
 typecheck: $(DEV_STAMP)
 	$(BIN)/mypy --strict tabletop vision hardware
 
-system-packages:
-	@sh scripts/system-packages.sh
+# The Debian packages: the app's for `run`, the app's and the test tools' for `test`.
+run-packages test-packages: %-packages:
+	@sh scripts/system-packages.sh $*
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)

@@ -327,7 +327,7 @@ class App:
             self._dirty |= bool(self._guarded(self.ctx.fleet.update))
         if (rotation := self.ctx.rotation) is not None:  # the station rotation's clock
             self._dirty |= bool(self._guarded(rotation.update))
-        self._dirty |= self._fit()
+        self._dirty |= self._fit() | self.ctx.painter.turned(now)  # a paragraph's next page
         if self.ctx.journal.trouble_seq != self._journal_seq:  # the card stopped saving
             from tabletop.ui.saves import saving_words
 
@@ -426,6 +426,7 @@ class App:
         scenes = canvas.subsurface(
             pygame.Rect((0, 0), self.ctx.metrics.size).clip(canvas.get_rect())
         )
+        self.ctx.painter.frame(self.ctx.clock())
         try:
             self.stack.draw(scenes)
         except Exception:

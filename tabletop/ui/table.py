@@ -23,12 +23,11 @@ from tabletop.ui.saves import GameSave, one_write
 from tabletop.ui.scenes.common import ask_leave, go_home, press_button
 from tabletop.ui.scenes.pin import PinPad
 from tabletop.ui.scenes.rules import Face, RulesPage, RulesScene, ask_dialog
-from tabletop.ui.widgets import Button, hit
+from tabletop.ui.widgets import PAGE_SECONDS, Button, hit
 
 log = logging.getLogger(__name__)
 
 BOT_PAUSE = 0.9  # seconds a bot "thinks" before its move shows, so children can follow
-PAGE_SECONDS = 6.0  # how long the instruction line shows each page of a long sentence
 
 
 def corner_buttons(
@@ -95,8 +94,6 @@ class TableScene(Scene):
         self.spoken = 0  # the controller's sentences said aloud so far
         # what came while a dialog was open over the table (:meth:`hold`)
         self.held: dict[tuple[int | str | None, ...], CardsSeen | SeatPressed] = {}
-        self.shown = ("", 0.0)  # the instruction line's words, and since when (its pages)
-        self.turns = 0.0  # how many pages' times had passed at the last update
 
     # -- what a game provides ---------------------------------------------------------------
 
@@ -373,15 +370,12 @@ class TableScene(Scene):
 
     def status_page(self) -> int:
         """The page of the instruction line that shows now, when its words do not fit
-        even at 16 px (:meth:`~tabletop.ui.widgets.Painter.pages`): the first when they
-        change, then the next every ``PAGE_SECONDS``, round again."""
-        words, since = self.shown
-        return int((self.ctx.clock() - since) // PAGE_SECONDS) if words == self.status() else 0
+        even at 16 px: every paragraph's pages (:class:`~tabletop.ui.widgets.Painter`)."""
+        return self.ctx.painter.page_now(self.status())
 
     def page_turned(self, now: float) -> bool:
-        """True (draw again) when the time for a page of the instruction line is up."""
-        turns, self.turns = self.turns, (now - self.shown[1]) // PAGE_SECONDS
-        return turns != self.turns
+        """True (draw again) when the time for a page of a paragraph is up."""
+        return self.ctx.painter.turned(now)
 
     # -- after every input --------------------------------------------------------------------
 
@@ -389,8 +383,6 @@ class TableScene(Scene):
         """Say what is new, lay the screen out again, light the lamps, write the record;
         with ``results_at_end``, a game just over (this table on top) goes to its results."""
         self.voice()
-        if (words := self.status()) != self.shown[0]:
-            self.shown, self.turns = (words, self.ctx.clock()), 0.0
         self.layout(self.m)
         self.ctx.lamps.light_only(sorted(self.play.lit()))
         self.save_table()

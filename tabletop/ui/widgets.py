@@ -1,4 +1,5 @@
-"""Buttons and drawing helpers shared by the scenes (drawing only: no state changes)."""
+"""Buttons and drawing helpers shared by the scenes (drawing only: no state changes but
+the painter's note of when each paragraph in pages was first drawn)."""
 
 from __future__ import annotations
 
@@ -57,6 +58,8 @@ class Button:
 
 
 T = TypeVar("T")
+
+PAGE_SECONDS = 6.0  # how long a paragraph too long for its box shows each page
 
 
 class Paged:
@@ -129,12 +132,39 @@ def hit(buttons: Iterable[Button], pos: tuple[int, int]) -> Button | None:
 
 
 class Painter:
-    """Text, buttons, dice and stars in the app's palette and fonts."""
+    """Text, buttons, dice and stars in the app's palette and fonts.
+
+    A paragraph too long for its box even at 16 px shows a page at a time, in every scene
+    and dialog alike: the first when it appears, then the next every ``PAGE_SECONDS``,
+    round again. The app tells the painter when it draws a frame (:meth:`frame`) and asks
+    whether a page is due (:meth:`turned`); outside the app every paragraph shows its
+    first page."""
 
     def __init__(self, metrics: Metrics, fonts: Fonts, palette: Palette = PALETTE) -> None:
         self.m = metrics
         self.fonts = fonts
         self.p = palette
+        self.now = 0.0  # the app's clock when this frame is drawn
+        # paragraphs in pages, and since when they show: this frame's, and the last one's
+        self.paging: dict[str, float] = {}
+        self.paged: dict[str, float] = {}
+
+    # -- pages of long paragraphs --------------------------------------------------------
+
+    def frame(self, now: float) -> None:
+        """A frame is drawn at ``now``: a paragraph in pages that was not in the last one
+        starts again at its first page."""
+        self.now, self.paged, self.paging = now, self.paging, {}
+
+    def page_now(self, text: str) -> int:
+        """The page of ``text`` (drawn in pages) that shows in this frame."""
+        since = self.paging.setdefault(text, self.paged.get(text, self.now))
+        return int((self.now - since) // PAGE_SECONDS)
+
+    def turned(self, now: float) -> bool:
+        """True (draw again) when a paragraph of the last frame has a new page at ``now``."""
+        turns = [(now - since) // PAGE_SECONDS for since in self.paging.values()]
+        return turns != [(self.now - since) // PAGE_SECONDS for since in self.paging.values()]
 
     # -- text ------------------------------------------------------------------------
 
@@ -290,11 +320,13 @@ class Painter:
         bold: bool = False,
         align: str = "left",
         max_lines: int | None = None,
-        page: int = 0,
+        page: int | None = None,
     ) -> int:
         """Wrapped text inside ``rect``, as :meth:`pages` fits it: its ``page`` (round
-        from the last to the first); the height it took."""
+        from the last to the first; None: the page that shows now); the height it took."""
         size, pages = self.pages(text, rect, size, bold=bold, max_lines=max_lines)
+        if page is None:
+            page = self.page_now(text) if len(pages) > 1 else 0
         anchor, x = {
             "left": ("topleft", rect.left),
             "center": ("midtop", rect.centerx),
@@ -551,4 +583,4 @@ class Painter:
         pygame.draw.line(surface, colour, rect.bottomleft, rect.topright, width)
 
 
-__all__ = ["PIPS", "Button", "Paged", "Painter", "Print", "grid", "hit"]
+__all__ = ["PAGE_SECONDS", "PIPS", "Button", "Paged", "Painter", "Print", "grid", "hit"]

@@ -175,3 +175,28 @@ def test_painter_seat_name_takes_two_lines_where_it_has_the_height(painter) -> N
     assert [text for text, _ in two] == ["Anna-Lena", "Schmidt"] and min(s for _, s in two) >= 16
     ((one, size),) = drawn(30)
     assert one.endswith("\u2026") and size == 16
+
+
+def test_painter_a_dialogs_long_paragraph_turns_its_pages() -> None:
+    """A dialog's paragraph too long for its box at 16 px (a long leftover ruling, a long
+    refusal) shows its first page, then by itself the next after PAGE_SECONDS, round
+    again; every word is on a page (the instruction line's pages, for every paragraph)."""
+    from tabletop.ui.scenes.common import Choices
+    from tabletop.ui.widgets import PAGE_SECONDS
+
+    app = make_app()
+    words = " ".join(["Max and Maximiliane both said the same number at the same time."] * 12)
+    dialog = Choices(app.ctx, "Who was first?", words, [("ok", "OK", "primary")])
+    app.stack.push(dialog)
+    room = dialog.body()
+    room.height = dialog.buttons[0].rect.top - room.top
+    _, pages = app.ctx.painter.pages(words, room, app.ctx.metrics.text)
+    assert len(pages) >= 2
+    assert " ".join(" ".join(page) for page in pages).replace(" …", "").split() == words.split()
+    lines, shown = {line for page in pages for line in page}, []
+    for _ in range(len(pages) + 1):
+        got = drawn_texts(app.ctx.painter, lambda: app.step(force_draw=not shown))
+        shown.append([text for text, _ in got if text in lines])
+        assert not drawn_texts(app.ctx.painter, app.step)  # nothing new: not drawn again
+        app.ctx.clock.advance(PAGE_SECONDS)
+    assert shown == [*pages, pages[0]]

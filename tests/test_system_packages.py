@@ -1,0 +1,75 @@
+"""``scripts/system-packages.sh``: the Debian packages `make run` needs (the app's only)
+and the ones `make test` adds (the test tools), from the script's one table."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+from tests.test_systemd import ROOT, commands, dry_run, one
+
+SCRIPT = ROOT / "scripts" / "system-packages.sh"
+TEST_TOOLS = ("chromium", "mosquitto", "shellcheck", "poppler-utils")
+
+
+def packages(purpose: str) -> list[str]:
+    done = subprocess.run(
+        ["sh", str(SCRIPT), purpose, "--print"], capture_output=True, text=True, timeout=30
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout.split()
+
+
+def test_system_packages_run_lists_only_what_the_app_needs() -> None:
+    run = packages("run")
+    assert {"libzbar0", "espeak-ng", "fonts-droid-fallback"} <= set(run)
+    assert not set(run) & set(TEST_TOOLS)
+
+
+def test_system_packages_test_adds_the_test_tools() -> None:
+    run, test = packages("run"), packages("test")
+    assert test[: len(run)] == run
+    assert set(test) - set(run) == set(TEST_TOOLS)
+
+
+def test_system_packages_make_targets_use_their_purpose() -> None:
+    for target in ("run", "test"):
+        done = subprocess.run(
+            ["make", "-n", "-C", str(ROOT), target], capture_output=True, text=True, timeout=30
+        )
+        assert done.returncode == 0, done.stderr
+        assert f"sh scripts/system-packages.sh {target}\n" in done.stdout
+
+
+def test_system_packages_not_root_names_the_apps_packages_in_one_line(tmp_path: Path) -> None:
+    """Not root, on a machine without the packages: one line names what to install, and
+    for `run` that is no test tool."""
+    for name, body in (("id", "echo 1000"), ("python3", "exit 1")):
+        (tmp_path / name).write_text(f"#!/bin/sh\n{body}\n")
+        (tmp_path / name).chmod(0o755)
+    done = subprocess.run(
+        ["/bin/sh", str(SCRIPT), "run"],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        env={"PATH": str(tmp_path)},
+    )
+    assert done.returncode == 0, done.stderr
+    (line,) = done.stdout.splitlines()
+    assert line.startswith("Missing system packages; run: sudo apt-get install -y ")
+    assert {"python3-venv", "libzbar0", "espeak-ng"} <= set(line.split())
+    assert not set(line.split()) & set(TEST_TOOLS)
+
+
+def test_system_packages_unknown_purpose_is_refused() -> None:
+    done = subprocess.run(["sh", str(SCRIPT), "play"], capture_output=True, text=True, timeout=30)
+    assert done.returncode == 2
+    assert done.stderr == "usage: sh scripts/system-packages.sh run|test [--print]\n"
+
+
+def test_system_packages_a_station_install_has_what_the_app_needs() -> None:
+    """systemd/install.sh (a station) installs every package `make run` asks for."""
+    done = dry_run()
+    assert done.returncode == 0, done.stderr
+    apt = one(commands(done.stdout), r"apt-get install").split()
+    assert set(packages("run")) <= set(apt)
