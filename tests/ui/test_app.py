@@ -236,7 +236,6 @@ def test_input_goes_through_the_real_event_queue(app) -> None:
 # screens joined tests.ui.scenery for issue 21, the full tables in round 10): listed so
 # that none is added; a fix takes its entry out of this list.
 FULL_TABLES = {
-    "math-wars-meta-table-full": {f"seat.{s}" for s in range(6)},
     "math-arena-table-tie": {f"card.{s}.{c}" for s in range(5) for c in (0, 1)},
 }
 SMALL_TODAY = {
