@@ -150,7 +150,7 @@ class MwmTable(TableScene):
         """The panels between ``top`` and ``bottom``, and each seat's touch targets."""
         m, n = self.m, len(self.play.seats)
         margin, gap = m.u(12), m.u(8)
-        cols = 1 if n == 1 else 3 if n == 6 else min(4, n)
+        cols = 1 if n == 1 else 3 if n >= 5 else n
         rows = -(-n // cols)
         area = pygame.Rect(margin, top, m.width - 2 * margin, bottom - top)
         if n == 1:  # one Score Card: not wider than 520, in the middle
@@ -161,9 +161,11 @@ class MwmTable(TableScene):
         return [b for seat, rect in enumerate(self.panels) for b in self._panel_buttons(seat, rect)]
 
     def _panel_buttons(self, seat: int, r: pygame.Rect) -> list[Button]:
-        """A Score Card's targets: the seat's chip over its cards and answer box. A Score
-        Card too short for the answer over an I'm ready! tile (a full table) has a chip
-        a touch high, with the card's last line in it under the seat's name."""
+        """A Score Card's targets: the seat's chip over its cards and answer box, and
+        while the seat's answer waits for its button, the I'm ready! tile under the
+        answer. A Score Card too short for the answer over the tile (a full table) has a
+        chip a touch high, with the card's last line in it under the seat's name, and the
+        tile beside it."""
         m = self.m
         head, foot, gap, tall, touch = m.u(30), m.u(26), m.u(6), m.u(52), m.touch
         chip = pygame.Rect(r.left + m.u(4), r.top + m.u(4), r.width - m.u(8), head - m.u(2))
@@ -175,13 +177,11 @@ class MwmTable(TableScene):
             chip.height = touch
             top = chip.bottom + m.u(4)
             inner = pygame.Rect(inner.left, top, inner.width, r.bottom - m.u(6) - top)
-            self.feet.append(pygame.Rect(r.left, chip.centery, r.width, touch // 2))
-        else:
-            self.feet.append(pygame.Rect(r.left, r.bottom - foot, r.width, m.u(20)))
         if inner.height >= inner.width * 0.9:
             # a tall Score Card: the two cards side by side, YOUR SOLUTION below them
             cw = (inner.width - gap) // 2
-            ch = min(int(cw * 1.3), (inner.height - gap) * 6 // 10)
+            answer = inner.height - 2 * gap - tall - touch  # the answer over its tile
+            ch = min(int(cw * 1.3), (inner.height - gap) * 6 // 10, answer)
             count = pygame.Rect(inner.left, inner.top, cw, ch)
             crate = pygame.Rect(count.right + gap, inner.top, cw, ch)
             solve = pygame.Rect(inner.left, count.bottom + gap, inner.width, 0)
@@ -198,14 +198,25 @@ class MwmTable(TableScene):
             crate_w = max(min(cw, rest), min(self.caption_room("CRATE"), third))
             crate = pygame.Rect(count.right + gap, y, crate_w, ch)
             solve = pygame.Rect(crate.right + eq, y, inner.right - crate.right - eq, ch)
+        ready = None
+        if self.play.wants_press(seat) and compact:  # the seat button's touch twin
+            ready = pygame.Rect(0, chip.top, max(touch, chip.width // 3), touch)
+            chip.width -= ready.width + gap
+            ready.right = r.right - m.u(4)
+        elif self.play.wants_press(seat):
+            ready = pygame.Rect(solve.left, solve.bottom - tall, solve.width, tall)
+            solve.height -= tall + gap
+        if compact:  # the last line under the seat's name (left of the tile)
+            width = chip.right + m.u(4) - r.left
+            self.feet.append(pygame.Rect(r.left, chip.centery, width, touch // 2))
+        else:
+            self.feet.append(pygame.Rect(r.left, r.bottom - foot, r.width, m.u(20)))
         out = [
             Button(f"seat.{seat}", chip, self.play.name(seat), kind="seat"),
             Button(f"count.{seat}", count, "", kind="count"),
             Button(f"crate.{seat}", crate, "", kind="crate"),
         ]
-        if self.play.wants_press(seat):  # the seat button's touch twin under the answer
-            ready = pygame.Rect(solve.left, solve.bottom - tall, solve.width, tall)
-            solve.height -= tall + m.u(6)
+        if ready is not None:
             out.append(Button(f"ready.{seat}", ready, "", kind="ready"))
         out.append(Button(f"solve.{seat}", solve, "", kind="solve"))
         return out
@@ -471,7 +482,8 @@ class MwmTable(TableScene):
             at = (foot.right - m.u(10), foot_y)
             painter.line(surface, deck, at, painter.least, deck_w, p.muted, anchor="midright")
         at = (foot.left + m.u(8), foot_y)
-        short = text.rpartition(" \u00b7 ")[2]  # too long (big numbers): what the seat loses
+        # too long (big numbers, a chip beside its tile): what the seat loses, or is to do
+        short = text.rpartition(" \u00b7 ")[2].replace("your ", "")
         text = painter.first_fit((text, short), painter.least, room, True)
         painter.line(surface, text, at, m.small - 1, room, colour, bold=True, anchor="midleft")
 
