@@ -135,6 +135,21 @@ def _mwm_table_full(app: App) -> None:
         bot.step()
 
 
+def _mwm_table_ready(app: App) -> None:
+    """A full table of six mid-hand: three answers in and pressed (their I'm ready!
+    tiles lit), one typed and waiting for its button, two still to answer."""
+    auto = setup(app, "math-wars-meta")
+    form_seats(auto, 6)
+    auto.tap("start")
+    for seat, crate in enumerate(("K+2", "K+1", "Kx3", "K-5", "K+4", "Kx2")):
+        show_cards(app, seat + 1, "battle", (f"C{(10, 4, 7, 12, 9, 3)[seat]}", crate))
+    for seat, answer in ((0, 12), (2, 21), (3, 7), (4, 13)):
+        auto.tap(f"solve.{seat}")
+        type_number(auto, answer)
+        if seat != 4:
+            press_seat(app, seat)
+
+
 def _mwm_results(app: App) -> None:
     from tabletop.ui.games.math_wars_meta.demo import TableBot
 
@@ -384,6 +399,7 @@ GAME_SCENES: dict[str, tuple[Callable[[App], None], bool]] = {
     "math-wars-meta-table-touch": (_mwm_table_touch, False),
     "math-wars-meta-table-virtual": (_mwm_table_virtual, False),
     "math-wars-meta-table-full": (_mwm_table_full, False),
+    "math-wars-meta-table-ready": (_mwm_table_ready, False),
     "math-wars-meta-results": (_mwm_results, False),
     "math-attack-setup": (_attack_setup, False),
     "math-attack-table-camera": (_attack_table_camera, False),

@@ -233,21 +233,16 @@ def test_input_goes_through_the_real_event_queue(app) -> None:
 
 
 # Touch targets of the card games' screens that are too small today (found when their
-# screens joined tests.ui.scenery for issue 21, the full tables in round 10): listed so
-# that none is added; a fix takes its entry out of this list.
-FULL_TABLES = {
-    "math-wars-meta-table-full": {f"seat.{s}" for s in range(6)},
-}
+# screens joined tests.ui.scenery for issue 21): listed so that none is added; a fix
+# takes its entry out of this list.
 SMALL_TODAY = {
     (800, 480): {
         "math-wars-meta-table-camera": {"seat.0", "seat.1"},
         "math-wars-meta-table-virtual": {"seat.0"},
-        **FULL_TABLES,
     },
     (1280, 720): {
         "math-wars-meta-table-camera": {"seat.0", "seat.1"},
         "math-wars-meta-table-virtual": {"seat.0"},
-        **FULL_TABLES,
     },
 }  # fmt: skip
 

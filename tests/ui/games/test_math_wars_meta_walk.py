@@ -169,6 +169,34 @@ def test_mwm_answer_box_above_a_ready_tile_keeps_its_mark_off_its_caption(
     assert mark.height >= painter.least
 
 
+@pytest.mark.parametrize("size", [(800, 480), (1280, 720)], ids=["800x480", "1280x720"])
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+def test_mwm_answer_box_and_ready_tile_each_a_touch_at_every_table(
+    size: tuple[int, int], players: int
+) -> None:
+    """However many children sit at the table, a seat whose answer waits for its button
+    (pressed or not) has its answer box and its I'm ready! tile each at least a touch
+    high and wide, on no other target, and the answer's mark as big as a child reads (a
+    full table squeezed the answer box over the tile, to 3 px over the rotation's banner,
+    and drew its ✓ at -5 px)."""
+    app = make_app(size)
+    table = start(app, *seats(players, 2))
+    for seat in range(players):
+        show(app, seat, f"C{seat + 3}", "K+2")
+    answer(app, 0, 5)
+    answer(app, 1, 6, press=False)
+    drawn, painter = drawn_texts(table), table.ctx.painter
+    for seat, mark in ((0, "\u2713"), (1, "\u2022" * 3)):
+        for kind in ("solve", "ready"):
+            rect = table.place(kind, seat)
+            assert min(rect.size) >= table.m.touch, (kind, seat)
+            others = [b.name for b in table.targets() if b.rect.colliderect(rect)]
+            assert others == [f"{kind}.{seat}"]
+        box = table.place("solve", seat)
+        sizes = [rect.height for words, rect in drawn if words == mark and box.contains(rect)]
+        assert sizes and sizes[0] >= painter.least
+
+
 def test_mwm_a_press_while_the_verdict_shows_names_the_button_as_it_reads() -> None:
     """A seat button pressed while a verdict shows says to tap the button by the word on
     it ("Next hand", "Math War"), as the instruction line does, not a "Next" that is not

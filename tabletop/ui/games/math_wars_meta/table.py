@@ -68,6 +68,7 @@ class MwmTable(TableScene):
         super().__init__(ctx, save, resumed=resumed, again=again)
         self.play = play
         self.panels: list[pygame.Rect] = []
+        self.feet: list[pygame.Rect] = []  # each Score Card's last line
 
     # -- what the base asks ---------------------------------------------------------------
 
@@ -150,50 +151,73 @@ class MwmTable(TableScene):
         """The panels between ``top`` and ``bottom``, and each seat's touch targets."""
         m, n = self.m, len(self.play.seats)
         margin, gap = m.u(12), m.u(8)
-        cols = 1 if n == 1 else 3 if n == 6 else min(4, n)
+        cols = 1 if n == 1 else 3 if n >= 5 else n
         rows = -(-n // cols)
         area = pygame.Rect(margin, top, m.width - 2 * margin, bottom - top)
         if n == 1:  # one Score Card: not wider than 520, in the middle
             area.width = min(area.width, m.u(520))
             area.left = (m.width - area.width) // 2
         self.panels = grid(area, n, cols, gap, (area.height - (rows - 1) * gap) // rows)
+        self.feet = []
         return [b for seat, rect in enumerate(self.panels) for b in self._panel_buttons(seat, rect)]
 
     def _panel_buttons(self, seat: int, r: pygame.Rect) -> list[Button]:
+        """A Score Card's targets: the seat's chip over its cards and answer box, and
+        while the seat's answer waits for its button, the I'm ready! tile under the
+        answer. A Score Card too short for the answer over the tile (a full table) has a
+        chip a touch high, with the card's last line in it under the seat's name, and the
+        tile beside it."""
         m = self.m
-        head, foot, gap = m.u(30), m.u(26), m.u(6)
+        head, foot, gap, tall, touch = m.u(30), m.u(26), m.u(6), m.u(52), m.touch
+        chip = pygame.Rect(r.left + m.u(4), r.top + m.u(4), r.width - m.u(8), head - m.u(2))
         inner = pygame.Rect(
             r.left + m.u(6), r.top + head + m.u(4), r.width - m.u(12), r.height - head - foot - 10
         )
+        compact = inner.height < tall + gap + touch
+        if compact:
+            chip.height = touch
+            top = chip.bottom + m.u(4)
+            inner = pygame.Rect(inner.left, top, inner.width, r.bottom - m.u(6) - top)
         if inner.height >= inner.width * 0.9:
             # a tall Score Card: the two cards side by side, YOUR SOLUTION below them
             cw = (inner.width - gap) // 2
-            ch = min(int(cw * 1.3), (inner.height - gap) * 6 // 10)
+            answer = inner.height - 2 * gap - tall - touch  # the answer over its tile
+            ch = min(int(cw * 1.3), (inner.height - gap) * 6 // 10, answer)
             count = pygame.Rect(inner.left, inner.top, cw, ch)
             crate = pygame.Rect(count.right + gap, inner.top, cw, ch)
             solve = pygame.Rect(inner.left, count.bottom + gap, inner.width, 0)
             solve.height = min(inner.bottom - solve.top, m.u(110))
         else:  # each card as wide as its caption needs, where a third of the row allows
-            ch = min(inner.height, m.u(150))
+            ch, eq = min(inner.height, m.u(150)), m.u(22)
             third = (inner.width - m.u(24)) // 3
             cw = min(int(ch * 0.72), third)
             ch = min(ch, int(cw / 0.6))
             y = inner.top + (inner.height - ch) // 2
             count = pygame.Rect(inner.left, y, max(cw, min(self.caption_room("COUNT"), third)), ch)
-            crate_w = max(cw, min(self.caption_room("CRATE"), third))
+            # no wider than leaves the answer box room for its caption
+            rest = inner.right - count.right - gap - eq - self.caption_room("SOLUTION")
+            crate_w = max(min(cw, rest), min(self.caption_room("CRATE"), third))
             crate = pygame.Rect(count.right + gap, y, crate_w, ch)
-            eq = m.u(22)
             solve = pygame.Rect(crate.right + eq, y, inner.right - crate.right - eq, ch)
-        chip = pygame.Rect(r.left + m.u(4), r.top + m.u(4), r.width - m.u(8), head - m.u(2))
+        ready = None
+        if self.play.wants_press(seat) and compact:  # the seat button's touch twin
+            ready = pygame.Rect(0, chip.top, max(touch, chip.width // 3), touch)
+            chip.width -= ready.width + gap
+            ready.right = r.right - m.u(4)
+        elif self.play.wants_press(seat):
+            ready = pygame.Rect(solve.left, solve.bottom - tall, solve.width, tall)
+            solve.height -= tall + gap
+        if compact:  # the last line under the seat's name (left of the tile)
+            width = chip.right + m.u(4) - r.left
+            self.feet.append(pygame.Rect(r.left, chip.centery, width, touch // 2))
+        else:
+            self.feet.append(pygame.Rect(r.left, r.bottom - foot, r.width, m.u(20)))
         out = [
             Button(f"seat.{seat}", chip, self.play.name(seat), kind="seat"),
             Button(f"count.{seat}", count, "", kind="count"),
             Button(f"crate.{seat}", crate, "", kind="crate"),
         ]
-        if self.play.wants_press(seat):  # the seat button's touch twin under the answer
-            tall = m.u(52)
-            ready = pygame.Rect(solve.left, solve.bottom - tall, solve.width, tall)
-            solve.height -= tall + m.u(6)
+        if ready is not None:
             out.append(Button(f"ready.{seat}", ready, "", kind="ready"))
         out.append(Button(f"solve.{seat}", solve, "", kind="solve"))
         return out
@@ -413,17 +437,20 @@ class MwmTable(TableScene):
         border = p.selected if lit or seat in play.waiting_for_cards() else p.line
         fill = p.panel if not zone.out else p.quiet
         painter.box(surface, r, fill, border, m.u(3) if lit else 2, m.u(10))
-        chip = self.place("seat", seat)
+        chip, foot = self.place("seat", seat), self.feet[seat]
         num = pygame.Rect(chip.left, chip.top, m.u(30), chip.height)
+        if chip.collidepoint(foot.center):  # the number and name over the last line
+            num.height = foot.top - chip.top
+        y = num.centery
         side = play.settings.side_of(seat)
         team = f"T{side + 1} " if play.settings.mode == "teams" else ""
         right = f"{team}\u2605{play.state.victories[side]}"
         rw = painter.fonts.width(right, m.small - 2) + m.u(4)
-        at = (chip.right - m.u(4), chip.centery)
+        at = (chip.right - m.u(4), y)
         painter.line(surface, right, at, painter.least, rw, p.muted, anchor="midright")
         room = chip.width - num.width - rw - m.u(10)
         name = play.name(seat)
-        painter.seat_name(surface, num, seat, name, m.small, room, chip_size=m.small + 2)
+        painter.seat_name(surface, num, seat, name, m.small, room, chip_size=m.small + 2, y=y)
         up, crate = play.cards_up(seat)
         count_at, crate_at, solve_at = (self.place(k, seat) for k in ("count", "crate", "solve"))
         number = up[1] if up else None
@@ -446,17 +473,18 @@ class MwmTable(TableScene):
             words = ("Ready \u2713" if lit else "I'm ready!", "Ready", "\u2713")
             label = painter.first_fit(words, m.small, tile.rect.width - m.u(12), True)
             painter.ready_tile(surface, tile.rect, seat, lit, label)
-        foot_y = r.bottom - m.u(16)
+        foot_y = foot.centery
         text, colour = self._foot(seat)
-        room = r.width - m.u(16)
+        room = foot.width - m.u(16)
         deck = f"deck {len(zone.draw)}"
         deck_w = painter.fonts.width(deck, m.small - 2) + m.u(12)
         if painter.fonts.width(text, m.small - 1, True) <= room - deck_w:  # else the ruling
             room -= deck_w
-            at = (r.right - m.u(10), foot_y)
+            at = (foot.right - m.u(10), foot_y)
             painter.line(surface, deck, at, painter.least, deck_w, p.muted, anchor="midright")
-        at = (r.left + m.u(8), foot_y)
-        short = text.rpartition(" \u00b7 ")[2]  # too long (big numbers): what the seat loses
+        at = (foot.left + m.u(8), foot_y)
+        # too long (big numbers, a chip beside its tile): what the seat loses, or is to do
+        short = text.rpartition(" \u00b7 ")[2].replace("your ", "")
         text = painter.first_fit((text, short), painter.least, room, True)
         painter.line(surface, text, at, m.small - 1, room, colour, bold=True, anchor="midleft")
 
