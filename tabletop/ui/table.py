@@ -23,7 +23,7 @@ from tabletop.ui.saves import GameSave, one_write
 from tabletop.ui.scenes.common import ask_leave, go_home, press_button
 from tabletop.ui.scenes.pin import PinPad
 from tabletop.ui.scenes.rules import Face, RulesPage, RulesScene, ask_dialog
-from tabletop.ui.widgets import PAGE_SECONDS, Button, hit
+from tabletop.ui.widgets import Button, hit
 
 log = logging.getLogger(__name__)
 
@@ -366,16 +366,7 @@ class TableScene(Scene):
         painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
         painter.box(surface, rect, p.panel, p.selected if lit else p.line, 2, m.u(8))
         area = rect.inflate(-m.u(14), -m.u(8))
-        painter.paragraph(surface, self.status(), area, m.text, colour, page=self.status_page())
-
-    def status_page(self) -> int:
-        """The page of the instruction line that shows now, when its words do not fit
-        even at 16 px: every paragraph's pages (:class:`~tabletop.ui.widgets.Painter`)."""
-        return self.ctx.painter.page_now(self.status())
-
-    def page_turned(self, now: float) -> bool:
-        """True (draw again) when the time for a page of a paragraph is up."""
-        return self.ctx.painter.turned(now)
+        painter.paragraph(surface, self.status(), area, m.text, colour)
 
     # -- after every input --------------------------------------------------------------------
 
@@ -411,15 +402,14 @@ class TableScene(Scene):
     # -- bots and the end ---------------------------------------------------------------------
 
     def update(self, now: float) -> bool:
-        turned = self.page_turned(now)
         if self.stack.top is not self or not self.play.bot_due():
             self.bot_at = None
-            return turned
+            return False
         if self.bot_at is None:
             self.bot_at = now + self.bot_pause
-            return turned
+            return False
         if now < self.bot_at:
-            return turned
+            return False
         self.bot_at = None
         with self.writing():
             self.play.bot_step()
@@ -437,4 +427,4 @@ class TableScene(Scene):
         self.stack.replace(results)
 
 
-__all__ = ["BOT_PAUSE", "PAGE_SECONDS", "TableScene", "corner_buttons"]
+__all__ = ["BOT_PAUSE", "TableScene", "corner_buttons"]

@@ -641,7 +641,7 @@ def test_table_instruction_line_too_long_turns_its_pages() -> None:
     at a three-way tie of long names, ARENA-4) shows a page at a time: the first when its
     words change, the next every PAGE_SECONDS (the screen drawn again then), round
     again; every word is on a page."""
-    from tabletop.ui.table import PAGE_SECONDS
+    from tabletop.ui.widgets import PAGE_SECONDS
     from tests.ui.scenery import build, drawn_texts
 
     app = build("math-arena-welcome-back", (800, 480))
@@ -654,9 +654,9 @@ def test_table_instruction_line_too_long_turns_its_pages() -> None:
     for _ in range(3):
         got = drawn_texts(painter, lambda: app.step(force_draw=True))
         shown.append([text for text, _ in got if text in lines])
-        assert not scene.update(app.ctx.clock() + PAGE_SECONDS / 2)  # not yet
+        assert not painter.turned(app.ctx.clock() + PAGE_SECONDS / 2)  # not yet
         app.ctx.clock.advance(PAGE_SECONDS)
-        assert scene.update(app.ctx.clock())  # time for the next page: draw again
+        assert painter.turned(app.ctx.clock())  # time for the next page: draw again
     assert shown == [pages[0], pages[1], pages[0]]
 
 

@@ -226,7 +226,7 @@ class ArenaScene(TableScene):
         if timed and not self.saved_end and (changed or self.save.elapsed() - played >= 1.0):
             self.save.app["played"] = self.save.elapsed()
             self.save.write_meta()
-        return changed or self.page_turned(now)
+        return changed
 
     # -- input --------------------------------------------------------------------------------
 

@@ -320,8 +320,8 @@ class AttackScene(TableScene):
         shade = {"error": p.bad, "good": p.good}.get(play.tone, p.ink)
         painter.box(surface, self.message_rect, p.quiet, None, radius=m.u(8))
         rect = self.message_rect.inflate(-m.u(16), -m.u(8))
-        bold, page = play.tone == "error", self.status_page()
-        painter.paragraph(surface, self.status(), rect, m.text, shade, bold=bold, page=page)
+        bold = play.tone == "error"
+        painter.paragraph(surface, self.status(), rect, m.text, shade, bold=bold)
         painter.buttons(surface, [b for b in self.buttons if b.kind not in ("line", "card")])
         foot = self.foot_rect
         if not play.virtual:

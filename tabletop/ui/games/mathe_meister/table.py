@@ -374,7 +374,7 @@ class TableScene(Table):
             self._after_change()
             self.after()
             return True
-        return self.page_turned(now)
+        return False
 
     def next_round(self) -> None:
         self.bot_press_at.clear()
@@ -423,8 +423,7 @@ class TableScene(Table):
             draws.get(b.kind, painter.button)(surface, b)
         refused = self.play.tone == "error"  # a refusal in red, as on every table
         ink = p.bad if refused else p.ink
-        status, page = self.status(), self.status_page()
-        painter.paragraph(surface, status, self.message_rect, m.small, ink, bold=refused, page=page)
+        painter.paragraph(surface, self.status(), self.message_rect, m.small, ink, bold=refused)
 
     def _draw_star(self, surface: pygame.Surface, b: Button) -> None:
         painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p

@@ -252,8 +252,8 @@ class MecsTable(TableScene):
         colour = {"error": p.bad, "good": p.good}.get(play.tone, p.ink)
         painter.box(surface, self.message_rect, p.panel, p.line, 1, m.u(8))
         inside = self.message_rect.inflate(-m.u(16), -m.u(6))
-        bold, page = play.tone == "error", self.status_page()
-        painter.paragraph(surface, self.message, inside, m.text, colour, bold=bold, page=page)
+        bold = play.tone == "error"
+        painter.paragraph(surface, self.message, inside, m.text, colour, bold=bold)
         painter.buttons(surface, [b for b in self.buttons if b.kind not in ("area", "card")])
         if play.banner is not None:
             self._draw_banner(surface, play.banner)
