@@ -12,6 +12,7 @@ from tabletop.classroom.mistakes import LEFT_TO_RIGHT, Question
 from tabletop.engine.errors import TabletopError
 from tabletop.engine.match import Match
 from tabletop.engine.protocol import Event, Result
+from tabletop.engine.words import and_joined
 from tabletop.games.mathe_meister import (
     EMPTY,
     LINES,
@@ -45,7 +46,7 @@ from tabletop.games.mathe_meister import (
     sum_wanted,
 )
 from tabletop.ui.controller import TableController
-from tabletop.ui.messages import child_message, names_joined
+from tabletop.ui.messages import child_message
 from tabletop.ui.saves import keyed_dealer, standings_result
 
 Cell = tuple[int, int]
@@ -604,7 +605,7 @@ def hint_words(advice: Hint) -> str:
     things = [str(w.value) for w in advice.operands] + [glyph(o.op) for o in advice.operators]
     if things:
         write = "mm.hint.write_one" if len(things) == 1 else "mm.hint.write"
-        sentences.append(child_message(write, things=names_joined(things)))
+        sentences.append(child_message(write, things=and_joined(things)))
     if not sentences:
         return child_message("mm.hint.done")
     return child_message("mm.hint.hint", what=" ".join(sentences))
