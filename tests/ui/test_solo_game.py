@@ -370,6 +370,30 @@ def test_solo_coin_shop_changes_a_die_and_undo_gives_coins_back(game) -> None:
     assert scene.state.sheets[0].coins(layout) == 9
 
 
+def test_solo_shop_button_counts_one_coin_as_one_coin(game) -> None:
+    """9 coins, 8 spent in the Coin Shop (MM-14): the Shop button's caption says "1 coin"."""
+    _, auto, scene = game
+    auto.tap("shop")
+    for change in ("d0.+3", "d1.-3", "d0.-2"):
+        auto.tap(change)
+    auto.tap("close")
+    assert scene.state.turns[0].dice == (4, 2)
+    assert scene.state.sheets[0].coins(scene.settings.layout) == 1
+    assert scene.target("shop").caption == "1 coin"
+
+
+def test_solo_standings_of_a_stopped_game_count_one_point(game, monkeypatch) -> None:
+    """A game stopped early whose sheet scores 1 (all coins spent, one column = 1): the
+    standings' reason says "1 point"."""
+    from types import SimpleNamespace
+
+    import tabletop.ui.games.mathe_meister.play as solo_play
+
+    _, _, scene = game
+    monkeypatch.setattr(solo_play, "score_sheet", lambda *_: SimpleNamespace(total=1))
+    assert scene.play.standings().reason == "stopped in round 1 with 1 point"
+
+
 def test_solo_coin_shop_swap_two_numbers(game) -> None:
     _, auto, scene = game
     for name in (

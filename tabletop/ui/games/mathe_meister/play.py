@@ -12,7 +12,7 @@ from tabletop.classroom.mistakes import LEFT_TO_RIGHT, Question
 from tabletop.engine.errors import TabletopError
 from tabletop.engine.match import Match
 from tabletop.engine.protocol import Event, Result
-from tabletop.engine.words import and_joined
+from tabletop.engine.words import and_joined, plural
 from tabletop.games.mathe_meister import (
     EMPTY,
     LINES,
@@ -202,7 +202,7 @@ class SoloPlay(TableController):
     def standings(self) -> Result:
         total = score_sheet(self.sheet, self.settings).total
         return self.match.result() or standings_result(
-            [total], f"stopped in round {self.state.round} with {total} points"
+            [total], f"stopped in round {self.state.round} with {plural(total, 'point')}"
         )
 
     def checks(self) -> list[list[int]]:
