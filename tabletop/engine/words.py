@@ -22,11 +22,13 @@ def sentence(text: str) -> str:
     return text[0].upper() + text[1:] + ("" if text.endswith(ENDINGS) else ".")
 
 
-def plural(n: int | Fraction, noun: str, many: str | None = None) -> str:
+def plural(n: int | Fraction, noun: str, many: str | None = None, *, signed: bool = False) -> str:
     """``n`` and its noun, singular for exactly 1 and plural else (0 too): ``"1 station"``,
     ``"3 stations"``, ``"0 games"``. ``many``: the plural of a noun that does not just take
-    an ``s``, ``plural(2, "die", "dice")`` -> ``"2 dice"``."""
-    return f"{n} {noun if n == 1 else many or noun + 's'}"
+    an ``s``, ``plural(2, "die", "dice")`` -> ``"2 dice"``. ``signed``: a gain or a loss,
+    ``"+1 point"``, ``"+0 points"``, ``"-3 points"``."""
+    sign = "+" if signed and n >= 0 else ""
+    return f"{sign}{n} {noun if n == 1 else many or noun + 's'}"
 
 
 def and_joined(items: Sequence[str], word: str = "and") -> str:

@@ -71,6 +71,15 @@ def test_words_plural_counts_a_fraction_score() -> None:
     assert plural(Fraction(1, 2), "point") == "1/2 points"
 
 
+def test_words_plural_signed_is_a_gain_or_a_loss() -> None:
+    """A line's points (MM-4): "+1 point", "+0 points", "-3 points"."""
+    assert plural(1, "point", signed=True) == "+1 point"
+    assert plural(0, "point", signed=True) == "+0 points"
+    assert plural(12, "point", signed=True) == "+12 points"
+    assert plural(-3, "point", signed=True) == "-3 points"
+    assert plural(-1, "point", signed=True) == "-1 points"
+
+
 def test_words_and_joined_reads_as_a_sentence() -> None:
     assert and_joined(["Ana"]) == "Ana"
     assert and_joined(["Ana", "Ben"]) == "Ana and Ben"

@@ -394,6 +394,18 @@ def test_solo_standings_of_a_stopped_game_count_one_point(game, monkeypatch) -> 
     assert scene.play.standings().reason == "stopped in round 1 with 1 point"
 
 
+def test_solo_a_line_worth_one_point_says_one_point(game) -> None:
+    """MM-4: the words for a completed column whose sum is 1 end "+1 point." (the event
+    the engine gives for 2 - 1 - 1 + 1, told as after the move)."""
+    from tabletop.engine.protocol import Event
+
+    _, _, scene = game
+    data = {"line": "C1", "total": 1, "points": 1, "valid": True}
+    scene.play._tell([Event("mm.line_complete", "", 0, data)])
+    assert message(scene).startswith("Column 1 is complete: ")
+    assert " = 1, +1 point. " in message(scene)
+
+
 def test_solo_coin_shop_swap_two_numbers(game) -> None:
     _, auto, scene = game
     for name in (

@@ -499,7 +499,8 @@ class SoloPlay(TableController):
                 sound = "good" if points > 0 else "wrong" if points < 0 else sound
                 said = "mm.said.line_done" if len(done) == 1 else "mm.said.line_done_short"
                 words = " ".join(line_words(self.sheet.grid, line))
-                facts = {"words": words, "total": event.data.get("total"), "points": f"{points:+d}"}
+                signed = plural(points, "point", signed=True)
+                facts = {"words": words, "total": event.data.get("total"), "points": signed}
                 spoken.append(child_message(said, facts, line=line_name(line)))
                 later = self._completed(line) or later
             elif code == "mm.star_claimed_auto":
