@@ -32,7 +32,7 @@ from typing import Any, Literal
 from tabletop.engine import places_from_scores
 from tabletop.engine.errors import BadInput, IllegalMove
 from tabletop.engine.protocol import ChanceRequest, Event, Game, Pending, Result, Seat
-from tabletop.engine.words import plural
+from tabletop.engine.words import and_joined, plural
 
 # -- constants -------------------------------------------------------------------------
 
@@ -930,10 +930,7 @@ def _with(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
 
 def _seats(seats: Sequence[Seat]) -> str:
     """``seat 2``, ``seats 1 and 3``, ``seats 1, 3 and 5``."""
-    numbers = [str(s + 1) for s in seats]
-    if len(numbers) == 1:
-        return f"seat {numbers[0]}"
-    return f"seats {', '.join(numbers[:-1])} and {numbers[-1]}"
+    return f"{'seat' if len(seats) == 1 else 'seats'} {and_joined([str(s + 1) for s in seats])}"
 
 
 def _not_now(state: MathArenaState) -> str:

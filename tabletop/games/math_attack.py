@@ -30,6 +30,7 @@ from typing import Any, Literal
 from tabletop.engine import places_from_scores
 from tabletop.engine.errors import BadInput, IllegalMove, ImpossibleOutcome
 from tabletop.engine.protocol import ChanceRequest, Event, Game, Pending, Result, Seat
+from tabletop.engine.words import plural
 
 # -- constants -------------------------------------------------------------------------
 
@@ -439,9 +440,9 @@ class MathAttack(Game[MathAttackSettings, MathAttackState, Action]):
         if unknown:
             raise IllegalMove("atk.unknown_card", f"{unknown[0]!r} is not a Math Attack! card")
         if len(shown) != state.hand_sizes[seat]:
+            held = plural(state.hand_sizes[seat], "card")
             raise IllegalMove(
-                "atk.show_hand",
-                f"to pass, show your whole hand: {state.hand_sizes[seat]} cards, not {len(shown)}",
+                "atk.show_hand", f"to pass, show your whole hand: {held}, not {len(shown)}"
             )
         if state.settings.hidden_hands:
             unseen = state.unseen()

@@ -29,7 +29,7 @@ from typing import Any, Literal
 from tabletop.engine import places_from_scores
 from tabletop.engine.errors import BadInput, IllegalMove, ImpossibleOutcome
 from tabletop.engine.protocol import ChanceRequest, Event, Game, Pending, Result, Seat
-from tabletop.engine.words import plural
+from tabletop.engine.words import and_joined, plural
 
 # -- constants -------------------------------------------------------------------------
 
@@ -854,8 +854,7 @@ _CRATE_OUTCOMES = [_Outcomes(seat, CrateDrawn) for seat in range(MAX_SEATS)]
 
 
 def _seat_list(seats: Sequence[Seat]) -> str:
-    names = [str(s + 1) for s in seats]
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return and_joined([str(s + 1) for s in seats])
 
 
 def _stage_result(stage: Stage, seat: Seat) -> int:

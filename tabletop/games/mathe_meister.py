@@ -1367,7 +1367,7 @@ def _spend(sheet: Sheet, layout: Layout, cost: int) -> Sheet:
     """Spend personal coins first, then circled coin Star Powers."""
     if sheet.coins(layout) < cost:
         raise IllegalMove(
-            "mm.no_coins", f"that costs {cost} coins and you have {sheet.coins(layout)}"
+            "mm.no_coins", f"that costs {plural(cost, 'coin')} and you have {sheet.coins(layout)}"
         )
     for cell in COIN_CELLS:
         if cost and sheet.at(cell) == COIN:
@@ -1412,11 +1412,11 @@ def _completions(
         total = evaluate(operands, op_chars)
         valid = line_validates(operands, settings.modes)
         points = line_points(line, total, valid, settings.negative_sums)
-        words = " ".join(line_words(sheet.grid, line))
+        words, gained = " ".join(line_words(sheet.grid, line)), plural(points, "point", signed=True)
         events.append(
             Event(
                 "mm.line_complete",
-                f"{line_name(line)} is complete: {words} = {total}. That is {points:+d} points.",
+                f"{line_name(line)} is complete: {words} = {total}. That is {gained}.",
                 seat,
                 {"line": line, "total": total, "points": points, "valid": valid},
             )

@@ -23,6 +23,7 @@ from pathlib import Path
 
 from tabletop.assets import package_folder, read_toml
 from tabletop.engine.errors import BadInput
+from tabletop.engine.words import and_joined
 
 log = logging.getLogger(__name__)
 
@@ -83,12 +84,6 @@ def child_message(code: str, facts: Mapping[str, object] | None = None, **named:
     return template.format_map(defaultdict(lambda: "that", {k: str(v) for k, v in given.items()}))
 
 
-def names_joined(names: Sequence[str]) -> str:
-    """``A``, ``A and B``, ``A, B and C``: names in a sentence."""
-    names = list(names)
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-
-
 def seats_named(text: str, names: Sequence[str]) -> str:
     """An engine sentence's "Seat 2" and "seats 1 and 3" as the seats' names."""
 
@@ -100,7 +95,7 @@ def seats_named(text: str, names: Sequence[str]) -> str:
         seats = [int(x) - 1 for x in re.findall(r"\d+", m.group(1))]
         if not all(0 <= s < len(names) for s in seats):
             return m.group(0)
-        return names_joined([names[s] for s in seats])
+        return and_joined([names[s] for s in seats])
 
     text = re.sub(r"\b[Ss]eats ((?:\d+(?:, | and ))+\d+)\b", many, text)
     return re.sub(r"\b[Ss]eat (\d+)\b", one, text)
@@ -112,6 +107,5 @@ __all__ = [
     "SENTENCES",
     "child_message",
     "load_sentences",
-    "names_joined",
     "seats_named",
 ]

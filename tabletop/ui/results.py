@@ -20,9 +20,9 @@ from typing import Any
 import pygame
 
 from tabletop.engine.protocol import Result
+from tabletop.engine.words import and_joined
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.input import InputEvent
-from tabletop.ui.messages import names_joined
 from tabletop.ui.scenes.common import go_home, home_and_again, route_to_press
 from tabletop.ui.theme import Metrics
 
@@ -67,7 +67,10 @@ def title_of(result: Result, names: Sequence[str]) -> str:
         return "It's a draw!"
     if len(winners) == 1:
         return f"{winners[0]} wins!"
-    return f"{names_joined(winners)} share first place!"
+    return f"{and_joined(winners)} share first place!"
+
+
+names_joined = and_joined  # the old name, still imported by math_wars_meta/table.py
 
 
 def outcome_of(

@@ -3,10 +3,12 @@ uses it, so the journal, the report, the screens and the dashboard say things al
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tabletop.engine.words import ENDINGS, plural, sentence
+from tabletop.engine.words import ENDINGS, and_joined, plural, sentence
 
 
 def test_words_sentence_capitalises_and_ends_with_a_full_stop() -> None:
@@ -60,3 +62,40 @@ def test_words_plural_is_singular_for_exactly_one(n: int, noun: str) -> None:
     number, _, words = said.partition(" ")
     assert int(number) == n
     assert words == (noun if n == 1 else "dice" if noun == "die" else noun + "s")
+
+
+def test_words_plural_counts_a_fraction_score() -> None:
+    """Engines' scores are fractions (``Result.scores``): one coin is still one coin."""
+    assert plural(Fraction(1), "coin") == "1 coin"
+    assert plural(Fraction(12), "coin") == "12 coins"
+    assert plural(Fraction(1, 2), "point") == "1/2 points"
+
+
+def test_words_plural_signed_is_a_gain_or_a_loss() -> None:
+    """A line's points (MM-4): "+1 point", "+0 points", "-3 points"."""
+    assert plural(1, "point", signed=True) == "+1 point"
+    assert plural(0, "point", signed=True) == "+0 points"
+    assert plural(12, "point", signed=True) == "+12 points"
+    assert plural(-3, "point", signed=True) == "-3 points"
+    assert plural(-1, "point", signed=True) == "-1 points"
+
+
+def test_words_and_joined_reads_as_a_sentence() -> None:
+    assert and_joined(["Ana"]) == "Ana"
+    assert and_joined(["Ana", "Ben"]) == "Ana and Ben"
+    assert and_joined(["Ana", "Ben", "Cy"]) == "Ana, Ben and Cy"
+    assert and_joined(("1", "3", "5", "6")) == "1, 3, 5 and 6"
+    assert and_joined(["3", "4", "5"], "or") == "3, 4 or 5"
+    assert and_joined([]) == ""
+
+
+@given(st.lists(st.text(alphabet="ABCxyz12", min_size=1, max_size=5), max_size=6))
+def test_words_and_joined_keeps_every_item_in_order(items: list[str]) -> None:
+    """Read back: the list is the words before the one "and", split at the commas, then
+    the word after it."""
+    said = and_joined(items)
+    if len(items) < 2:
+        assert said == "".join(items)
+        return
+    first, last = said.split(" and ")
+    assert [*first.split(", "), last] == items

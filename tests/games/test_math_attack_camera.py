@@ -105,3 +105,11 @@ def test_camera_pass_refusals() -> None:
         with pytest.raises(IllegalMove) as err:
             GAME.apply(state, Pass(0, shown))
         assert err.value.code == code, shown
+
+
+def test_camera_pass_a_hand_of_one_is_one_card() -> None:
+    """The hand holds 1 card, none shown: "1 card, not 0" (not "1 cards")."""
+    state = camera_state((("+4", "FLIP"), ("+1",)), sizes=(1, 3), stack_size=0)
+    with pytest.raises(IllegalMove) as err:
+        GAME.apply(state, Pass(0, ()))
+    assert err.value.message == "to pass, show your whole hand: 1 card, not 0"

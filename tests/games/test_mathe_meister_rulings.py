@@ -282,6 +282,18 @@ def test_mm3_line_words_in_reading_order(game: MatheMeister) -> None:
     assert "3 + 5 x 2 x 2 = 32." in done.text
 
 
+def test_mm4_a_column_summing_to_one_is_worth_one_point(game: MatheMeister, layout: Layout) -> None:
+    """MM-4: a column wants an odd sum; 2 - 1 - 1 + 1 = 1 is "+1 point", not "+1 points"."""
+    _, events = reach(
+        game,
+        game.new_game(MatheMeisterSettings(layout), 1),
+        {(0, 0): "2", (1, 0): "-", (2, 0): "1", (4, 0): "1", (5, 0): "+", (6, 0): "1"},
+    )
+    [done] = events_of(events, "mm.line_complete")
+    assert done.data["points"] == 1
+    assert done.text == "Column 1 is complete: 2 - 1 - 1 + 1 = 1. That is +1 point."
+
+
 def test_mm2_sheet_file_overrides_the_layout(
     tmp_path: Any, monkeypatch: pytest.MonkeyPatch, layout: Layout
 ) -> None:
@@ -778,6 +790,7 @@ def test_mm6_coin_power_is_a_coin_to_spend(
     with pytest.raises(IllegalMove) as info:
         game.apply(state, ChangeDie(0, 1, 1))
     assert codes(info) == "mm.no_coins"
+    assert info.value.message == "that costs 1 coin and you have 0"  # not "1 coins"
 
 
 def test_mm6_unspent_coin_power_scores_ten(

@@ -125,7 +125,7 @@ def test_home_the_sentence_of_a_game_not_carried_on_is_red_as_every_refusal(
 
 def test_home_the_carry_on_offer_names_the_players_as_a_sentence(tmp_path: Path) -> None:
     """Three players are "Player 1, Player 2 and Player 3" (the one joiner,
-    ``messages.names_joined``), not "Player 1 and Player 2 and Player 3"."""
+    ``words.and_joined``), not "Player 1 and Player 2 and Player 3"."""
     path = tmp_path / FILE_NAME
     app = make_app(journal=Journal(path))
     auto = Autoplayer(app)

@@ -57,6 +57,21 @@ def test_pin_three_wrong_tries_lock_the_pad_for_a_while() -> None:
     assert isinstance(app.stack.top, SettingsScene)
 
 
+def test_pin_lockout_counts_down_to_one_second_not_one_seconds() -> None:
+    """The pad counts the lockout down each second; its last second is "1 second"."""
+    app, auto = open_pad()
+    for _ in range(3):
+        type_pin(auto, "0000")
+    pad = app.stack.top
+    assert isinstance(pad, PinPad) and pad.message == "Too many tries. Wait 30 seconds."
+    app.ctx.clock.advance(LOCK_SECONDS - 0.5)
+    app.step()
+    assert pad.message == "Too many tries. Wait 1 second."
+    app.ctx.clock.advance(1)
+    app.step()
+    assert pad.message == ""
+
+
 def test_pin_can_be_changed_and_is_stored_hashed(tmp_path) -> None:
     app, auto = open_pad()
     app.ctx.prefs = PrefsFile(tmp_path / "settings.json")

@@ -89,6 +89,17 @@ def test_skills_dice_lesson_with_no_dice_says_so() -> None:
     assert scene.result.sentence().startswith("after 0 rolls it is too early to tell")
 
 
+def test_skills_dice_lesson_counts_one_die_as_one_die() -> None:
+    """One die read in a lesson: the subtitle says "1 die rolled", not "1 dice rolled"."""
+    app = make_app()
+    app.ctx.journal.add_dice([4], "tap", session="one")
+    scene = DiceLessonScene(app.ctx, session="one")
+    assert scene.subtitle == "1 die rolled \u00b7 lesson one"
+    app.ctx.journal.add_dice([2], "tap", session="one")
+    scene.load()
+    assert scene.subtitle == "2 dice rolled \u00b7 lesson one"
+
+
 def test_skills_mathe_meister_line_sums_journaled() -> None:
     """Issue 24: every line the device sums on a solo sheet is journaled (skill
     "line_sums", worked left to right, MM-3) with the rule it breaks, if any (MM-4); the

@@ -370,6 +370,42 @@ def test_solo_coin_shop_changes_a_die_and_undo_gives_coins_back(game) -> None:
     assert scene.state.sheets[0].coins(layout) == 9
 
 
+def test_solo_shop_button_counts_one_coin_as_one_coin(game) -> None:
+    """9 coins, 8 spent in the Coin Shop (MM-14): the Shop button's caption says "1 coin"."""
+    _, auto, scene = game
+    auto.tap("shop")
+    for change in ("d0.+3", "d1.-3", "d0.-2"):
+        auto.tap(change)
+    auto.tap("close")
+    assert scene.state.turns[0].dice == (4, 2)
+    assert scene.state.sheets[0].coins(scene.settings.layout) == 1
+    assert scene.target("shop").caption == "1 coin"
+
+
+def test_solo_standings_of_a_stopped_game_count_one_point(game, monkeypatch) -> None:
+    """A game stopped early whose sheet scores 1 (all coins spent, one column = 1): the
+    standings' reason says "1 point"."""
+    from types import SimpleNamespace
+
+    import tabletop.ui.games.mathe_meister.play as solo_play
+
+    _, _, scene = game
+    monkeypatch.setattr(solo_play, "score_sheet", lambda *_: SimpleNamespace(total=1))
+    assert scene.play.standings().reason == "stopped in round 1 with 1 point"
+
+
+def test_solo_a_line_worth_one_point_says_one_point(game) -> None:
+    """MM-4: the words for a completed column whose sum is 1 end "+1 point." (the event
+    the engine gives for 2 - 1 - 1 + 1, told as after the move)."""
+    from tabletop.engine.protocol import Event
+
+    _, _, scene = game
+    data = {"line": "C1", "total": 1, "points": 1, "valid": True}
+    scene.play._tell([Event("mm.line_complete", "", 0, data)])
+    assert message(scene).startswith("Column 1 is complete: ")
+    assert " = 1, +1 point. " in message(scene)
+
+
 def test_solo_coin_shop_swap_two_numbers(game) -> None:
     _, auto, scene = game
     for name in (

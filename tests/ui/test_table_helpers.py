@@ -15,7 +15,6 @@ from tabletop.ui.app import Context
 from tabletop.ui.controller import TableController
 from tabletop.ui.games import GAME_APPS, game_app, game_package
 from tabletop.ui.input import Tap
-from tabletop.ui.messages import names_joined
 from tabletop.ui.saves import seats_of
 from tabletop.ui.table import TableScene, corner_buttons
 from tabletop.ui.theme import metrics_for
@@ -119,9 +118,3 @@ def test_saves_seats_of_keeps_signed_in_seats_and_levels_bots() -> None:
     child = SeatInfo(1, "Mia", student="s-7")
     seats = seats_of([("Ana", False), child, ("Bot", True)], "hard")
     assert seats == [SeatInfo(0, "Ana"), child, SeatInfo(2, "Bot", bot="hard")]
-
-
-def test_messages_names_joined_reads_as_a_sentence() -> None:
-    assert names_joined(["Ana"]) == "Ana"
-    assert names_joined(["Ana", "Ben"]) == "Ana and Ben"
-    assert names_joined(["Ana", "Ben", "Cy"]) == "Ana, Ben and Cy"

@@ -13,7 +13,7 @@ from __future__ import annotations
 import pygame
 
 from tabletop.classroom.dice_lesson import fairness, read_dice
-from tabletop.engine.words import sentence
+from tabletop.engine.words import plural, sentence
 from tabletop.ui.app import Context
 from tabletop.ui.scenes.settings import TeacherScreen, footer
 from tabletop.ui.theme import Metrics
@@ -37,7 +37,7 @@ class DiceLessonScene(TeacherScreen):
         self.result = fairness(read_dice(self.ctx.journal, None if self.every else self.session))
         self.read_at = self.ctx.clock()
         which = "all lessons" if self.every else f"lesson {self.session or '(no session)'}"
-        self.subtitle = f"{self.result.rolls} dice rolled \u00b7 {which}"
+        self.subtitle = f"{plural(self.result.rolls, 'die', 'dice')} rolled \u00b7 {which}"
 
     def layout(self, metrics: Metrics) -> None:
         m = metrics

@@ -9,10 +9,11 @@ import pygame
 
 from tabletop.classroom.rotation import GAME_TITLES
 from tabletop.engine.errors import TabletopError
+from tabletop.engine.words import and_joined
 from tabletop.store import Saved
 from tabletop.ui.app import Context
 from tabletop.ui.games import game_app, resume_game
-from tabletop.ui.messages import child_message, names_joined
+from tabletop.ui.messages import child_message
 from tabletop.ui.saves import unfinished
 from tabletop.ui.scenes.common import Confirm
 from tabletop.ui.scenes.settings import Screen
@@ -52,7 +53,7 @@ class HomeScene(Screen):
             return
         saved = waiting[0]
         names = [s.name for s in self.ctx.journal.seats(saved.id)]
-        who = names_joined(names) if names else "players"
+        who = and_joined(names) if names else "players"
         title = GAME_TITLES.get(saved.game, saved.game)
         detail = f"A game of {title} was not finished: {who}."
         question = Confirm(self.ctx, "Carry on with this game?", "Carry on", "New game", detail)

@@ -17,6 +17,7 @@ import math
 
 import pygame
 
+from tabletop.engine.words import plural
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.input import InputEvent
 from tabletop.ui.prefs import PIN_LENGTH, PinGate
@@ -44,7 +45,7 @@ def pin_gate(ctx: Context) -> PinGate:
 
 
 def wait_message(seconds: float) -> str:
-    return f"Too many tries. Wait {math.ceil(seconds)} seconds."
+    return f"Too many tries. Wait {plural(math.ceil(seconds), 'second')}."
 
 
 class PinPad(Scene):

@@ -415,6 +415,19 @@ def test_bubbles_a_round_without_a_name_is_not_saved() -> None:
     assert best_scores(app.ctx.highscores, 30) == []
 
 
+def test_bubbles_one_hit_is_one_point_when_the_time_is_up() -> None:
+    """The name screen after a round with one hit says "1 point", not "1 points"."""
+    app, auto, scene = start(seconds=30)
+    number, onto = until(app, scene, best_move)
+    auto.tap(f"bubble.{number}")
+    auto.tap(f"bubble.{onto}")
+    assert scene.play.game.score == 1
+    while not scene.finished:
+        run_for(app, 0.5, frame=0.5)
+    asked = app.stack.top
+    assert isinstance(asked, NameScene) and asked.title == "Time is up! 1 point. Your name?"
+
+
 def test_bubbles_scoreboard_keeps_scores_in_a_file(tmp_path) -> None:
     from tabletop.highscores import HighScores
 

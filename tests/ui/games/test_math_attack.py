@@ -5,6 +5,7 @@ refusals with their reasons, undo behind the teacher PIN, the results and the de
 from __future__ import annotations
 
 import io
+from dataclasses import replace
 from pathlib import Path
 
 import pygame
@@ -81,6 +82,28 @@ def test_math_attack_app_is_registered_and_opens_its_setup() -> None:
 
 
 # -- camera play ----------------------------------------------------------------------------
+
+
+def test_math_attack_one_card_left_in_a_hand_or_the_stack_is_one_card() -> None:
+    """Late in a game a hand, and the stack, come down to one card: "1 card in hand" and
+    "Stack: 1 card." (the drawn words, not "1 cards")."""
+    app, _, scene = start()
+    match = scene.play.match
+    match.initial = replace(match.initial, hand_sizes=(1, 2), stack_size=1)
+    fonts, texts = app.ctx.painter.fonts, []
+    render = fonts.render
+
+    def recording(text, *args, **kw):
+        texts.append(text)
+        return render(text, *args, **kw)
+
+    fonts.render = recording
+    try:
+        app.step(force_draw=True)
+    finally:
+        fonts.render = render
+    assert "1 card in hand" in texts and "2 cards in hand" in texts
+    assert any(text.startswith("Stack: 1 card. ") for text in texts), texts
 
 
 def test_math_attack_camera_new_card_is_a_play_with_running_totals() -> None:

@@ -423,6 +423,7 @@ def test_mecs_hack_by_camera_flips_into_the_hackers_coins() -> None:
     post(app, seen(2, "2", "X", "2", "EQ", "4"))  # seat 1 hacks: 2 × 2 = 4
     assert table.play.state.players[1].area == ()
     assert table.play.state.coins(0) == 5 and table.play.state.coins(1) == 0
+    assert table.play.outcome_lines()[3] == "1 equation completed"  # not "1 equations"
     assert table.play.banner is not None and table.play.banner.title == "Hacked!"
     assert "+5 coins" in table.play.banner.text
     assert any("hacked" in line for _, line in table.play.story)

@@ -154,7 +154,7 @@ class BubbleScene(TableScene):
         if self.finished:
             self.play.finish()
             self.ctx.sounds.play("round")
-            title = f"Time is up! {self.play.game.score} points. Your name?"
+            title = f"Time is up! {plural(self.play.game.score, 'point')}. Your name?"
             self.ask(("name",), NameScene(self.ctx, title=title))
         return moved
 

@@ -37,6 +37,7 @@ from tabletop.bots.math_arena import MathArenaBot
 from tabletop.classroom.mistakes import OP_SKILLS, Question, question
 from tabletop.engine.match import Match
 from tabletop.engine.protocol import Event, Result
+from tabletop.engine.words import and_joined
 from tabletop.games.math_arena import (
     DEALS,
     Action,
@@ -61,7 +62,7 @@ from tabletop.games.math_arena import (
     verdict,
 )
 from tabletop.ui.controller import TableController
-from tabletop.ui.messages import child_message, names_joined, seats_named
+from tabletop.ui.messages import child_message, seats_named
 from tabletop.ui.saves import keyed_dealer, standings_result
 
 log = logging.getLogger(__name__)
@@ -632,7 +633,7 @@ class ArenaPlay(TableController):
             step = "results" if self.finished else "next_round"
         else:
             step = "score"
-        names = names_joined([self.name(s) for s in seats]) if seats else ""
+        names = and_joined([self.name(s) for s in seats])
         return child_message(f"arena.step.{step}", names=names)
 
     def row_text(self, seat: int) -> tuple[str, str, bool]:

@@ -18,7 +18,7 @@ from typing import Any
 import pygame
 
 from tabletop.engine.match import Match
-from tabletop.engine.words import plural
+from tabletop.engine.words import and_joined, plural
 from tabletop.games.math_arena import (
     COURT_RANKS,
     OPERATION_WORDS,
@@ -36,7 +36,7 @@ from tabletop.games.math_arena import (
 from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.games.math_arena.play import GAME, TOURNAMENT_TARGET, ArenaPlay
-from tabletop.ui.messages import child_message, names_joined
+from tabletop.ui.messages import child_message
 from tabletop.ui.results import GameResults, Outcome, outcome_of
 from tabletop.ui.saves import GameSave, game_seed, one_write, seats_of
 from tabletop.ui.scenes import form
@@ -306,7 +306,7 @@ class ArenaScene(TableScene):
         lines = [f"Tournament: first to {t.target} points, {t.games} played."]
         lines += [f"{names[s]}: +{gained[s]} \u2192 {t.points[s]}" for s in range(play.players)]
         if t.over:
-            lines.append(f"{names_joined([names[s] for s in t.winners])} won the tournament!")
+            lines.append(f"{and_joined([names[s] for s in t.winners])} won the tournament!")
         score, reason = (lambda n: plural(n, "card")), play.names(result.reason)
         return outcome_of(result, names, score=score, reason=reason, lines=lines)
 

@@ -20,6 +20,7 @@ import pygame
 
 from tabletop.bots.math_attack import LEVEL_NAMES, LEVELS
 from tabletop.engine.match import Match
+from tabletop.engine.words import plural
 from tabletop.games.math_attack import (
     Action,
     MathAttackSettings,
@@ -146,7 +147,8 @@ def draw_number_line(
     space = geo.area.right - m.u(4) - (free.left if ghost is None else free.right + m.u(6))
     on_top = blocked and painter.fonts.width(words, small, bold=True) <= space
     n, kind = state.hand_sizes[seat], 2 if play.is_bot(seat) else int(play.virtual)
-    note, shade = (f"{n} cards in hand", "", f"{n} cards, hidden")[kind], p.muted
+    held = plural(n, "card")
+    note, shade = (f"{held} in hand", "", f"{held}, hidden")[kind], p.muted
     if blocked and not on_top:
         note, shade = "\u2205 Blocked this turn", p.bad
     if note:
@@ -325,7 +327,8 @@ class AttackScene(TableScene):
         painter.buttons(surface, [b for b in self.buttons if b.kind not in ("line", "card")])
         foot = self.foot_rect
         if not play.virtual:
-            words = f"Stack: {state.stack_size} cards. {play.take_back_hint() or NO_CAMERA}"
+            stack = plural(state.stack_size, "card")
+            words = f"Stack: {stack}. {play.take_back_hint() or NO_CAMERA}"
             painter.paragraph(surface, words, foot.inflate(0, -m.u(8)), m.small, p.muted)
             return
         at = (foot.left, foot.top + m.u(4))

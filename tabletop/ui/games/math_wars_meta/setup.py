@@ -14,12 +14,13 @@ from typing import Any
 
 from tabletop.engine.errors import TabletopError
 from tabletop.engine.match import Match
+from tabletop.engine.words import and_joined
 from tabletop.games.math_wars_meta import EDITIONS, TEAM_FORMATS, MathWarsMetaSettings
 from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.games.math_wars_meta.play import MwmPlay, SeatConfig
 from tabletop.ui.games.math_wars_meta.table import MwmTable
-from tabletop.ui.messages import child_message, names_joined
+from tabletop.ui.messages import child_message
 from tabletop.ui.saves import GameSave, game_seed, seat_infos
 from tabletop.ui.scenes.form import (
     CHILD,
@@ -176,7 +177,7 @@ def _check(values: FormValues) -> str | None:
         fmt = TEAM_FORMATS[choices.team_size]
         counts = [fmt.size * t for t in fmt.teams]
         if n not in counts or n % fmt.size:
-            need = names_joined([str(c) for c in counts]).replace(" and ", " or ")
+            need = and_joined([str(c) for c in counts], "or")
             return child_message("setup.mwm.team_size", teams=fmt.name, need=need)
     try:
         choices.settings()

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from tabletop.classroom.mistakes import OP_SKILLS, Question
 from tabletop.engine.protocol import Event
+from tabletop.engine.words import and_joined
 from tabletop.games.math_wars_meta import (
     Action,
     CountDrawn,
@@ -28,7 +29,7 @@ from tabletop.games.math_wars_meta import (
     war_face_down,
 )
 from tabletop.ui.games.math_wars_meta.cards import crate_label, signed
-from tabletop.ui.messages import CHILD_MESSAGES, child_message, names_joined, seats_named
+from tabletop.ui.messages import CHILD_MESSAGES, child_message, seats_named
 
 if TYPE_CHECKING:
     from tabletop.ui.games.math_wars_meta.play import MwmPlay
@@ -79,7 +80,7 @@ def taken_back(play: MwmPlay, action: Action) -> str:
 
 
 def seat_list(play: MwmPlay, seats: Sequence[int]) -> str:
-    return names_joined([play.name(s) for s in seats])
+    return and_joined([play.name(s) for s in seats])
 
 
 # the engine's events that say their own sentence, the seats named (the others' are in

@@ -24,6 +24,7 @@ from tabletop.assets import assets_dir
 from tabletop.bots.mathe_meister import hint
 from tabletop.classroom.mistakes import LEFT_TO_RIGHT, Child, question
 from tabletop.engine.errors import TabletopError
+from tabletop.engine.words import plural
 from tabletop.games.mathe_meister import (
     LINES,
     ROUNDS,
@@ -153,9 +154,8 @@ def run_demo(
         if game.state.dice is not None and taken > 0:
             while len(game.match.history) > game.play.round_start:
                 run.tap("undo")
-            run.say(
-                f"  Undo: {taken} moves of round {game.state.round} taken back, to play it again."
-            )
+            moves = plural(taken, "move")
+            run.say(f"  Undo: {moves} of round {game.state.round} taken back, to play it again.")
     first = ROUNDS + 1 if isinstance(run.top, GameResults) else run.game().state.round
     if first <= ROUNDS:  # the hint bot plays: never in a report; the demo child is a guest
         demo_seats(run.game().save, 0 if child else None)
@@ -236,7 +236,8 @@ def _tell_round(run: Any, match: Any, n: int, sample: Sample, how: str | None) -
         ls = card.line(line)
         if ls.total is not None and not before.line_complete(line):
             star = " and its Bonus Star" if line in sheet.stars else ""
-            run.say(f"  {line_name(line)} is complete: = {ls.total}, {ls.points:+d} points{star}.")
+            points = plural(ls.points, "point", signed=True)
+            run.say(f"  {line_name(line)} is complete: = {ls.total}, {points}{star}.")
     run.say(f"  Score now: {card.total}")
 
 

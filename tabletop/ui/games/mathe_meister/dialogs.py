@@ -162,7 +162,7 @@ class CoinShop(Dialog):
         for (what, label, cost), rect in zip(swaps, grid(area, 2, 2, m.u(12))):
             enabled = writes_done and coins >= cost
             self.buttons.append(
-                Button(f"swap.{what}", rect, label, caption=f"{cost} coins", enabled=enabled)
+                Button(f"swap.{what}", rect, label, caption=plural(cost, "coin"), enabled=enabled)
             )
         self.note_y = area.bottom + m.u(8)
         close = pygame.Rect(0, 0, m.u(200), m.u(52))

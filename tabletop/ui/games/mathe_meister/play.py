@@ -12,6 +12,7 @@ from tabletop.classroom.mistakes import LEFT_TO_RIGHT, Question
 from tabletop.engine.errors import TabletopError
 from tabletop.engine.match import Match
 from tabletop.engine.protocol import Event, Result
+from tabletop.engine.words import and_joined, plural
 from tabletop.games.mathe_meister import (
     EMPTY,
     LINES,
@@ -45,7 +46,7 @@ from tabletop.games.mathe_meister import (
     sum_wanted,
 )
 from tabletop.ui.controller import TableController
-from tabletop.ui.messages import child_message, names_joined
+from tabletop.ui.messages import child_message
 from tabletop.ui.saves import keyed_dealer, standings_result
 
 Cell = tuple[int, int]
@@ -201,7 +202,7 @@ class SoloPlay(TableController):
     def standings(self) -> Result:
         total = score_sheet(self.sheet, self.settings).total
         return self.match.result() or standings_result(
-            [total], f"stopped in round {self.state.round} with {total} points"
+            [total], f"stopped in round {self.state.round} with {plural(total, 'point')}"
         )
 
     def checks(self) -> list[list[int]]:
@@ -498,7 +499,8 @@ class SoloPlay(TableController):
                 sound = "good" if points > 0 else "wrong" if points < 0 else sound
                 said = "mm.said.line_done" if len(done) == 1 else "mm.said.line_done_short"
                 words = " ".join(line_words(self.sheet.grid, line))
-                facts = {"words": words, "total": event.data.get("total"), "points": f"{points:+d}"}
+                signed = plural(points, "point", signed=True)
+                facts = {"words": words, "total": event.data.get("total"), "points": signed}
                 spoken.append(child_message(said, facts, line=line_name(line)))
                 later = self._completed(line) or later
             elif code == "mm.star_claimed_auto":
@@ -604,7 +606,7 @@ def hint_words(advice: Hint) -> str:
     things = [str(w.value) for w in advice.operands] + [glyph(o.op) for o in advice.operators]
     if things:
         write = "mm.hint.write_one" if len(things) == 1 else "mm.hint.write"
-        sentences.append(child_message(write, things=names_joined(things)))
+        sentences.append(child_message(write, things=and_joined(things)))
     if not sentences:
         return child_message("mm.hint.done")
     return child_message("mm.hint.hint", what=" ".join(sentences))

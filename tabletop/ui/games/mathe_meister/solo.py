@@ -15,6 +15,7 @@ from typing import Any
 
 import pygame
 
+from tabletop.engine.words import plural
 from tabletop.games.mathe_meister import (
     ALL_CELLS,
     LINES,
@@ -254,7 +255,7 @@ class MatheMeisterScene(TableScene):
             ("undo", "Undo", play.in_round(), "quiet"),
             ("rules", "Rules", True, "quiet"),
         )
-        coins = f"{sheet.coins(settings.layout)} coins"
+        coins = plural(sheet.coins(settings.layout), "coin")
         for rect, (name, label, enabled, kind) in zip(grid(rows["tools"], 4, 4, m.u(6)), tools):
             caption = coins if name == "shop" else ""
             buttons.append(Button(name, rect, label, enabled, kind, caption=caption, size=m.text))

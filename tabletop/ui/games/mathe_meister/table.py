@@ -28,6 +28,7 @@ import pygame
 
 from tabletop.engine.errors import TabletopError
 from tabletop.engine.match import Match
+from tabletop.engine.words import plural
 from tabletop.games import GAMES
 from tabletop.games.mathe_meister import (
     LINES,
@@ -121,7 +122,9 @@ class TableScene(Table):
             if seat in bots:
                 score = score_sheet(bots[seat].state.sheets[0], self.play.settings).total
                 lines[-1] += f" \u00b7 final score {score}"
-        out = outcome_of(self.play.standings(), names, score=lambda p: f"{p} points", lines=lines)
+        out = outcome_of(
+            self.play.standings(), names, score=lambda p: plural(p, "point"), lines=lines
+        )
         title, reason = child_message("mm.said.over"), child_message("mm.said.places")
         return replace(out, title=title, reason=reason)
 

@@ -16,6 +16,7 @@ from typing import Any, TextIO, cast
 
 from tabletop.bots.mecs import decide
 from tabletop.classroom.mistakes import Child
+from tabletop.engine.words import plural
 from tabletop.games.mecs import Hack, Plant, area_owner, insertions
 from tabletop.ui.games.mecs.questions import equation_question
 from tabletop.ui.games.mecs.table import MecsTable
@@ -203,7 +204,7 @@ def play_demo(run: DemoRun, setup: Setup = Setup()) -> Driver:
     flush(play.story)
     run.shot("final")
     for seat in range(len(play.seats)):
-        run.say(f"  {play.name(seat)}: {play.state.coins(seat)} coins")
+        run.say(f"  {play.name(seat)}: {plural(play.state.coins(seat), 'coin')}")
     return driver
 
 

@@ -341,9 +341,10 @@ class MecsPlay(TableController):
         """The game's lines on the results screen."""
         done = sum(e.code == "mecs.completed" for step in self.match.steps for e in step.events)
         s = self.settings
-        mode = "Challenge" if s.mode == "challenge" else f"Race to {s.target_coins} coins"
+        mode = "Challenge" if s.mode == "challenge" else f"Race to {plural(s.target_coins, 'coin')}"
         deck = DECK_NAMES[s.deck].capitalize()
-        return [mode, deck, f"{self.state.turn} turns", f"{done} equations completed"]
+        turns, equations = plural(self.state.turn, "turn"), plural(done, "equation")
+        return [mode, deck, turns, f"{equations} completed"]
 
     # -- the game -----------------------------------------------------------------------------
 

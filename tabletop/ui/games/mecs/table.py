@@ -16,6 +16,7 @@ from typing import Any
 import pygame
 
 from tabletop.engine.match import Match
+from tabletop.engine.words import plural
 from tabletop.games.mecs import Action, MecsSettings, MecsState
 from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
@@ -110,7 +111,9 @@ class MecsTable(TableScene):
         play, result = self.play, self.play.standings()
         names = [p.name for p in play.seats]
         reason, lines = play.words(result.reason), play.outcome_lines()
-        return outcome_of(result, names, score=lambda s: f"{s} coins", reason=reason, lines=lines)
+        return outcome_of(
+            result, names, score=lambda s: plural(s, "coin"), reason=reason, lines=lines
+        )
 
     def card_seats(self) -> int:
         return len(self.play.seats) if self.play.settings.play == "camera" else 0
@@ -293,7 +296,7 @@ class MecsTable(TableScene):
         painter.seat_name(surface, chip, seat, name, m.small + 1, width, chip_size=m.small, y=y)
         centre, radius = self.coin_pile(rect)
         painter.coin(surface, centre, radius)
-        coins = f"{player.coins} coins" + ("" if compact else f" · {len(player.hand)} in hand")
+        coins = plural(player.coins, "coin") + ("" if compact else f" · {len(player.hand)} in hand")
         x = centre[0] + radius + m.u(6)
         painter.line(
             surface, coins, (x, centre[1]), m.small, rect.left + info_w - x, anchor="midleft"
