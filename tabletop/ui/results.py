@@ -70,9 +70,6 @@ def title_of(result: Result, names: Sequence[str]) -> str:
     return f"{and_joined(winners)} share first place!"
 
 
-names_joined = and_joined  # the old name, still imported by math_wars_meta/table.py
-
-
 def outcome_of(
     result: Result,
     names: Sequence[str],
@@ -238,7 +235,6 @@ __all__ = [
     "GameResults",
     "Outcome",
     "Standing",
-    "names_joined",
     "ordinal",
     "outcome_of",
     "title_of",

@@ -18,6 +18,7 @@ from typing import Any
 
 import pygame
 
+from tabletop.engine.words import and_joined
 from tabletop.games.math_wars_meta import (
     CRATE_CARDS,
     CardCode,
@@ -36,7 +37,7 @@ from tabletop.ui.games.math_wars_meta.play import MwmPlay
 from tabletop.ui.games.math_wars_meta.verdict import Verdict, results_lines, taken_back
 from tabletop.ui.input import CardsSeen
 from tabletop.ui.messages import child_message
-from tabletop.ui.results import Outcome, names_joined, outcome_of
+from tabletop.ui.results import Outcome, outcome_of
 from tabletop.ui.saves import GameSave
 from tabletop.ui.scenes.common import Choices
 from tabletop.ui.scenes.numpad import NumPad
@@ -94,7 +95,7 @@ class MwmTable(TableScene):
         assert result is not None
         best = max(victories)
         sides = sorted({settings.side_of(s) for s in result.winners})
-        who = names_joined([play.side_name(side) for side in sides])
+        who = and_joined([play.side_name(side) for side in sides])
         why = f"{who} won {best} VICTORY! card{'s' * (best != 1)}"
         out = outcome_of(
             result,
