@@ -211,15 +211,32 @@ class Station:
         }
 
     @classmethod
-    def from_json(cls, data: Any) -> Station:
+    def from_json(cls, data: Any, ignored: list[str] | None = None) -> Station:
+        """The station in ``data``. With an ``ignored`` list (a station reading the
+        console's plan), an option this version does not know, or a value of it, is left
+        out (the group chooses it) and its key goes into the list; without one it is
+        refused."""
         if not isinstance(data, dict) or not isinstance(data.get("game"), str):
             raise BadInput("rotation.shape", "a station must be an object with a 'game'")
+        options = data.get("options") or {}
+        if ignored is not None and isinstance(options, dict):
+            known = {key: dict(values) for key, _, values in STATION_OPTIONS.get(data["game"], ())}
+            unknown = [k for k, v in options.items() if not _is_known(known, k, v)]
+            ignored.extend(unknown)
+            options = {k: v for k, v in options.items() if k not in unknown}
         return cls(
             data["game"],
             str(data.get("mode") or ""),
-            data.get("options") or {},
+            options,
             str(data.get("name") or ""),
         )
+
+
+def _is_known(known: dict[str, dict[str, str]], key: Any, value: Any) -> bool:
+    try:
+        return value in known.get(key, {})
+    except TypeError:  # an unhashable value (a list) is no value of any option
+        return False
 
 
 @dataclass(frozen=True)
@@ -306,7 +323,11 @@ class Plan:
         }
 
     @classmethod
-    def from_json(cls, data: Any) -> Plan:
+    def from_json(cls, data: Any, ignored: dict[int, list[str]] | None = None) -> Plan:
+        """The plan in ``data``; with ``ignored`` given, each station's options this
+        version does not know are left out and listed there by station (0-based), as
+        :meth:`Station.from_json` does (a newer console's preset does not make an older
+        station refuse the whole rotation)."""
         if not isinstance(data, dict):
             raise BadInput("rotation.shape", "a plan must be a JSON object")
         stations = data.get("stations")
@@ -316,7 +337,10 @@ class Plan:
         if not all(isinstance(g, str) for g in groups):
             raise BadInput("rotation.shape", "every group must be a name")
         return cls(
-            tuple(Station.from_json(s) for s in stations),
+            tuple(
+                Station.from_json(s, None if ignored is None else ignored.setdefault(i, []))
+                for i, s in enumerate(stations)
+            ),
             tuple(groups),
             minutes=data.get("minutes", 15),
             transition=data.get("transition", 1),

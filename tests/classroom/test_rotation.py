@@ -82,6 +82,30 @@ def test_plan_station_options_are_the_setup_screens_own() -> None:
     assert err.value.code == "rotation.options"
 
 
+def test_rotation_plan_read_by_a_station_keeps_it_without_options_it_does_not_know() -> None:
+    """A newer console may preset an option (or a value) this version does not know: read
+    with an ``ignored`` list (a station), the plan is kept without it and its key listed
+    by station; read without one (the dashboard's editor), it is refused as before. An
+    option with a value of the wrong mode or deck is still refused (not a newer one)."""
+    data = {
+        "stations": [
+            {"game": "mecs", "options": {"deck": "beginners"}},
+            {"game": "math-arena", "options": {"level": "hard", "sparkle": "on", "target": "99"}},
+            {"game": "math-attack", "options": {"level": ["hard"]}},
+        ],
+        "groups": ["Red"],
+    }
+    ignored: dict[int, list[str]] = {}
+    read = Plan.from_json(data, ignored)
+    assert [s.options for s in read.stations] == [{"deck": "beginners"}, {"level": "hard"}, {}]
+    assert ignored == {0: [], 1: ["sparkle", "target"], 2: ["level"]}
+    with pytest.raises(BadInput, match="Math Arena has no option 'sparkle'"):
+        Plan.from_json(data)
+    wrong_mode = {"stations": [{"game": "math-attack", "options": {"level": "hard"}}]}
+    with pytest.raises(BadInput, match="level is for the mode 'Against the device'"):
+        Plan.from_json({**wrong_mode, "groups": ["Red"]}, {})
+
+
 def test_plan_station_name_is_tidied_and_must_fit_the_screen() -> None:
     assert Station("mecs", name="  Quiet   corner ").name == "Quiet corner"
     assert Station("mecs", name="   ").name == "M.E.C.S."

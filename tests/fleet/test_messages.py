@@ -168,6 +168,12 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("status: unknown phase", T.status("station-1"), _with(status_body, phase="x"), "fleet.status"),
     ("status: station 9", T.status("station-1"), _with(status_body, station=9), "fleet.status"),
     (
+        "status: ignored not a list of names",
+        T.status("station-1"),
+        _with(status_body, ignored=["target", 3]),
+        "fleet.status",
+    ),
+    (
         "result: another device in the body",
         T.result("station-2"),
         result_body(),
@@ -270,3 +276,39 @@ def test_messages_result_poison_dice_refused(dice: Any, words: str) -> None:
         parse(T, T.result("station-1"), raw(data))
     assert err.value.code == "fleet.result"
     assert "meta.dice" in err.value.message and words in err.value.message
+
+
+# A plan without presets as the console of f0c8092 (Math Arena's "Play to" not yet an
+# option) encoded it: byte for byte what the console sends now.
+OLD_PLAN_BYTES = (
+    b'{"id":"p1","kind":"plan","plan":{"groups":["Red","Blue"],"minutes":15,"rotations":null,'
+    b'"stations":[{"game":"math-attack","mode":"table","name":"Math Attack!","options":{}},'
+    b'{"game":"mecs","mode":"normal","name":"M.E.C.S.","options":{}},{"game":"math-arena",'
+    b'"mode":"cards","name":"Math Arena","options":{"level":"hard"}}],"transition":1,'
+    b'"warning":1},"sent":1700000000.0,"session":"lesson","stations":{"station-1":0},"v":1}'
+)
+
+
+def test_messages_plan_without_new_presets_is_byte_identical_to_before() -> None:
+    """A station option is sent only when the teacher set it: a plan that does not preset
+    "Play to" is the same bytes an older station read before, so it still reads it; so is
+    a status that ignored nothing (its ``ignored`` is left out)."""
+    arena = Station("math-arena", options={"level": "hard"})
+    plan = Plan((Station("math-attack"), Station("mecs"), arena), ("Red", "Blue"))
+    assert encode(PlanMessage("p1", "lesson", plan, {"station-1": 0}, T0)) == OLD_PLAN_BYTES
+    assert "ignored" not in body(StatusMessage("station-1", True, T0, station=0))
+
+
+def test_messages_plan_with_a_station_option_unknown_here_is_kept_without_it() -> None:
+    """A newer console's plan presets an option this version does not know: the plan is
+    read without it (the group chooses) and ``ignored`` says which, by station; the
+    status that tells the console round-trips."""
+    data = plan_body()
+    data["plan"]["stations"][1]["options"] = {"deck": "advanced", "sparkle": "gold"}
+    plan = parse(T, T.plan, raw(data))
+    assert isinstance(plan, PlanMessage)
+    assert plan.plan.stations[1].options == {"deck": "advanced"}
+    assert plan.ignored == {1: ("sparkle",)}
+    status = StatusMessage("station-2", True, T0, station=1, plan="p1", ignored=("sparkle",))
+    assert body(status)["ignored"] == ["sparkle"]
+    assert parse(T, T.status("station-2"), encode(status)) == status

@@ -246,6 +246,37 @@ def test_station_ignores_and_logs_a_malformed_message_from_the_teacher(
         app.ctx.fleet.close()
 
 
+def test_station_keeps_a_plan_with_an_option_it_does_not_know_and_tells_the_console(
+    broker: Broker, teacher: Teacher, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A newer console presets a station option this version does not know (main: the
+    whole plan was refused, so no station of an older version took the rotation): the
+    station follows the plan without it, says so in one log line, and its status names
+    the option for the dashboard."""
+    app, _ = fleet_app(broker, tmp_path)
+    caplog.set_level(logging.WARNING, logger="tabletop.classroom.fleet.station")
+    try:
+        data = json.loads(encode(PlanMessage("p1", "lesson-7", PLAN, {"station-1": 2}, T0)))
+        data["plan"]["stations"][2]["options"] = {"level": "hard", "sparkle": "gold"}
+        teacher.publish(teacher.topics.plan, json.dumps(data).encode())
+        clock = RotationClock(PLAN, T0)
+        teacher.clock(1, [clock, clock, clock])
+        runner = wait_for(lambda: app.ctx.rotation, app.step)
+        assert runner.station == 2 and app.ctx.fleet.link.rejected == 0
+        assert runner.stored.plan.stations[2].options == {"level": "hard"}
+        status = wait_for(
+            lambda: (s := teacher.last_status("station-1")) and s["plan"] == "p1" and s, app.step
+        )
+        assert status["ignored"] == ["sparkle"]
+        (line,) = [r.getMessage() for r in caplog.records if "does not know" in r.message]
+        assert line == (
+            "fleet: plan p1 presets station options this version does not know; kept "
+            "without them (the group chooses): station 3 (math-arena): sparkle"
+        )
+    finally:
+        app.ctx.fleet.close()
+
+
 def test_station_says_when_the_teachers_computer_cannot_be_reached(tmp_path: Path) -> None:
     app = make_app(journal=Journal(tmp_path / "j.sqlite"))
     path = tmp_path / "fleet.toml"

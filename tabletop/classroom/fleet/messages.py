@@ -60,7 +60,7 @@ import json
 import math
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from tabletop.classroom.rotation import Plan, RotationClock
@@ -82,6 +82,7 @@ MAX_ITEMS = 1000  # entries of any list or object inside a result's meta or resu
 MAX_KEY = 64  # characters of a key inside a result's meta or result
 SCORE = re.compile(r"^-?[0-9]{1,18}(/[0-9]{1,18})?$")  # str(Fraction): exact
 MAX_COUNT = 1_000_000  # a seat's checked / right answers in one game
+MAX_IGNORED = 8  # station options a status says it ignored
 
 
 # -- topics --------------------------------------------------------------------------------
@@ -173,13 +174,16 @@ def check_device(device: str) -> str:
 
 @dataclass(frozen=True)
 class PlanMessage:
-    """The rotation plan for the whole classroom (retained)."""
+    """The rotation plan for the whole classroom (retained). ``ignored``: the station
+    options this version does not know, by 0-based station, left out of ``plan`` (a newer
+    console sent them; not part of the message)."""
 
     id: str
     session: str
     plan: Plan
     stations: Mapping[str, int]  # device id -> 0-based station
     sent: float
+    ignored: Mapping[int, tuple[str, ...]] = field(default_factory=dict, compare=False)
 
     def station_of(self, device: str) -> int | None:
         return self.stations.get(device)
@@ -257,7 +261,9 @@ class StatusMessage:
 
     ``station`` is None while the device waits for a plan that names it; ``left`` is the
     countdown's seconds (play, warning, or the transition); ``clock_seq`` the newest
-    teacher clock it follows (-1: none); ``outbox`` the results still to deliver.
+    teacher clock it follows (-1: none); ``outbox`` the results still to deliver;
+    ``ignored`` the options of its station in the plan it does not know (sent only when
+    there are some, so an older console reads the status as before).
     """
 
     device: str
@@ -274,9 +280,10 @@ class StatusMessage:
     standings: tuple[Standing, ...] = ()
     clock_seq: int = -1
     outbox: int = 0
+    ignored: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        body: dict[str, Any] = {
             "v": VERSION,
             "kind": "status",
             "device": self.device,
@@ -296,6 +303,9 @@ class StatusMessage:
             "clock_seq": self.clock_seq,
             "outbox": self.outbox,
         }
+        if self.ignored:
+            body["ignored"] = list(self.ignored)
+        return body
 
 
 @dataclass(frozen=True)
@@ -414,7 +424,8 @@ def parse(topics: Topics, topic: str, payload: bytes, *, plan: Plan | None = Non
 
 
 def _plan(data: dict[str, Any]) -> PlanMessage:
-    plan = Plan.from_json(data.get("plan"))
+    ignored: dict[int, list[str]] = {}
+    plan = Plan.from_json(data.get("plan"), ignored)
     stations = data.get("stations")
     if not isinstance(stations, dict):
         raise BadInput("fleet.stations", "'stations' must map device ids to stations")
@@ -434,7 +445,12 @@ def _plan(data: dict[str, Any]) -> PlanMessage:
             )
         taken[station] = device
     return PlanMessage(
-        _text(data, "id", 1, 80), _text(data, "session", 0, 80), plan, stations, _time(data)
+        _text(data, "id", 1, 80),
+        _text(data, "session", 0, 80),
+        plan,
+        stations,
+        _time(data),
+        {i: tuple(keys) for i, keys in ignored.items() if keys},
     )
 
 
@@ -512,6 +528,13 @@ def _status(data: dict[str, Any]) -> StatusMessage:
     )
     if not (_int(seq) and _int(outbox) and _int(rotation)) or outbox < 0 or rotation < 0:
         raise BadInput("fleet.status", "'clock_seq', 'outbox' and 'rotation' must be whole numbers")
+    ignored = data.get("ignored", [])
+    if (
+        not isinstance(ignored, list)
+        or len(ignored) > MAX_IGNORED
+        or not all(isinstance(k, str) and 0 < len(k) <= MAX_KEY for k in ignored)
+    ):
+        raise BadInput("fleet.status", f"'ignored' must list at most {MAX_IGNORED} option names")
     return StatusMessage(
         device,
         True,
@@ -527,6 +550,7 @@ def _status(data: dict[str, Any]) -> StatusMessage:
         standings=tuple(rows),
         clock_seq=seq,
         outbox=outbox,
+        ignored=tuple(ignored),
     )
 
 

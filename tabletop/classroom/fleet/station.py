@@ -304,6 +304,16 @@ class StationLink:
             return
         if isinstance(message, PlanMessage):
             self._plan = message
+            if message.ignored:
+                log.warning(
+                    "fleet: plan %s presets station options this version does not know; "
+                    "kept without them (the group chooses): %s",
+                    message.id,
+                    "; ".join(
+                        f"station {i + 1} ({message.plan.stations[i].game}): {', '.join(keys)}"
+                        for i, keys in sorted(message.ignored.items())
+                    ),
+                )
             self.inbox.put(message)
             held, self._held_clock = self._held_clock, None
             if held is not None:
@@ -609,12 +619,15 @@ class StationFleet:
     def status(self) -> StatusMessage:
         fields = self.host.status()
         box = self.link.outbox
+        station = self.plan.station_of(self.device) if self.plan is not None else None
+        ignored = self.plan.ignored.get(station, ()) if self.plan and station is not None else ()
         return StatusMessage(
             self.device,
             True,
             self.link.wall(),
             clock_seq=self.clock_seq,
             outbox=box.count() if box is not None else 0,
+            ignored=ignored,
             **fields,
         )
 
