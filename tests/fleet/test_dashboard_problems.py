@@ -221,3 +221,54 @@ def test_dashboard_problem_sentences_start_with_a_capital_without_a_plan(
     problems = console.run(console.problems)
     assert [p.split(" sen")[0] for p in problems] == ["Device station-4", "Device station-2"]
     assert all(p[0].isupper() for p in problems)
+
+
+def test_dashboard_says_which_station_plays_without_a_setting_or_has_not_taken_the_plan(
+    tmp_path: Path,
+) -> None:
+    """Across versions (main: the dashboard said nothing, the card read "Waiting ·
+    updating…" for the whole lesson): a station that plays the plan without a setting it
+    does not know, and one that talks but has not taken the plan 30 s after it was sent
+    (an older version refused it), are each named with what to do. A station that
+    follows, or has had no time yet, or is offline, is no problem."""
+    devices = ["station-1", "station-2", "station-3"]
+    files = provision(tmp_path / "fleet", devices, port=1)
+    clock = Clock()
+    console = Coordinator(files.teacher, tmp_path / "teacher", now=clock).start(connect=False)
+
+    def status(device: str, **fields: object) -> None:
+        message = StatusMessage(device, True, clock.t, **fields)  # type: ignore[arg-type]
+        console.run(console._received, T.status(device), encode(message), 1, 0)
+
+    try:
+        arena = {"game": "math-arena", "options": {"target": "15"}}
+        plan = Plan.from_json({"stations": [{"game": "mecs"}, arena], "groups": ["Red"]})
+        sent = console.run(console.start_plan, plan, {"station-1": 1, "station-2": 0})
+        ours = {"plan": sent.id, "clock_seq": 1}
+        status("station-1", station=1, ignored=("target",), **ours)
+        status("station-2")  # has not taken it yet: no time has passed
+        status("station-3")  # outside the plan
+        ignoring = (
+            "Station 2 (station-1) runs an older version of Tabletop: it does not know the "
+            'Math Arena setting "Play to" you chose, so the group chooses it there. Update it '
+            "to this computer's version of Tabletop."
+        )
+        assert console.run(console.problems) == [ignoring]
+        clock.t += 31
+        status("station-2")
+        status("station-3")
+        refusing = (
+            "Station 1 (station-2) has not started this rotation. It may run an older "
+            "version of Tabletop that cannot read a setting you chose: update it to this "
+            "computer's version, or start the rotation again with every setting left at "
+            '"the group chooses".'
+        )
+        assert console.run(console.problems) == [refusing, ignoring]  # in station order
+        status("station-2", station=0, **ours)  # updated: it follows
+        status("station-1", station=1, **ours)
+        assert console.run(console.problems) == []
+        status("station-2")
+        _status(console, "station-2", False, clock.t)  # offline: its card says so
+        assert console.run(console.problems) == []
+    finally:
+        console.stop()

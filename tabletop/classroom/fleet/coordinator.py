@@ -438,12 +438,40 @@ class Coordinator:
                 "keep them and send them again."
             )
             found.append(Problem((said.key("unwritten", "", self.unwritten_since),), sentence))
+        found.extend(self._plan_problems())
         for (device, code), since in self.bad_status.items():
             sentence = said.unreadable_status(self._station_name(device), code)
             found.append(Problem((said.key("status", f"{device}:{code}", since),), sentence))
         for r in sorted(self.refusals.values(), key=lambda r: r.received, reverse=True):
             sentence = said.refused_result(self._station_name(r.device), r.code)
             found.append(Problem((f"refused:{r.key}",), sentence))
+        return found
+
+    def _plan_problems(self) -> list[Problem]:
+        """The stations the plan names that play it without presets they do not know,
+        or that still do not follow it :data:`~.problems.PLAN_TAKEN_WITHIN` seconds after
+        it was sent though they talk (an older version refused it)."""
+        plan = self.plan
+        if plan is None:
+            return []
+        found = []
+        for device, station in sorted(plan.stations.items(), key=lambda item: item[1]):
+            seen = self.stations.get(device)
+            status = seen.status if seen is not None and seen.online else None
+            if seen is None or status is None:
+                continue
+            name = self._station_name(device)
+            if status.plan == plan.id and status.ignored:
+                game = plan.plan.stations[station].game
+                sentence = said.ignored_options(name, game, status.ignored)
+                found.append(Problem((said.key("ignored", device, plan.sent),), sentence))
+            elif (
+                status.plan != plan.id
+                and status.clock_seq < self.station_seq.get(station, self.seq)
+                and seen.received - plan.sent >= said.PLAN_TAKEN_WITHIN
+            ):
+                sentence = said.plan_not_taken(name)
+                found.append(Problem((said.key("not_taken", device, plan.sent),), sentence))
         return found
 
     def dismiss(self, keys: Sequence[str]) -> None:

@@ -23,6 +23,7 @@ from tabletop.classroom.fleet.messages import (
     RosterStudent,
     encode,
 )
+from tabletop.classroom.rotation import GAME_TITLES, STATION_OPTIONS
 from tabletop.classroom.students import Student
 from tabletop.engine.errors import TabletopError
 from tabletop.store import Journal
@@ -30,6 +31,9 @@ from tabletop.store import Journal
 log = logging.getLogger(__name__)
 
 SHOWN = 20  # problems listed on the dashboard; the rest are one line
+# Seconds a station that talks may take to follow a new plan before the dashboard says
+# it does not (it sends its status at least every 10 s).
+PLAN_TAKEN_WITHIN = 30.0
 REFUSED_TABLE = """
 CREATE TABLE IF NOT EXISTS fleet_refused (
     key TEXT PRIMARY KEY,
@@ -78,6 +82,7 @@ WHAT_TO_DO = {
 CHECK_VERSION = (
     "Check that the device runs the same version of Tabletop as this computer; the log says more."
 )
+UPDATE = "Update it to this computer's version of Tabletop."
 
 
 def refused_result(station: str, code: str) -> str:
@@ -93,6 +98,28 @@ def unreadable_status(station: str, code: str) -> str:
     return (
         f"{station} sends messages this computer cannot read, so its card may be out of "
         f"date. {WHAT_TO_DO.get(code, CHECK_VERSION)}"
+    )
+
+
+def ignored_options(station: str, game: str, keys: Sequence[str]) -> str:
+    """A station that plays the plan without presets it does not know, said for the
+    teacher."""
+    names = dict((key, name) for key, name, _ in STATION_OPTIONS.get(game, ()))
+    said = " and ".join(f'"{names.get(k, k)}"' for k in keys)
+    return (
+        f"{station} runs an older version of Tabletop: it does not know the "
+        f"{GAME_TITLES.get(game, game)} setting {said} you chose, so the group chooses it "
+        f"there. {UPDATE}"
+    )
+
+
+def plan_not_taken(station: str) -> str:
+    """A station that talks but does not follow the plan, said for the teacher."""
+    return (
+        f"{station} has not started this rotation. It may run an older version of "
+        "Tabletop that cannot read a setting you chose: update it to this computer's "
+        'version, or start the rotation again with every setting left at "the group '
+        'chooses".'
     )
 
 
@@ -159,8 +186,10 @@ __all__ = [
     "SHOWN",
     "Problem",
     "Refusal",
+    "ignored_options",
     "keep_refusal",
     "key",
+    "plan_not_taken",
     "read_refusals",
     "refused_result",
     "roster_problem",
