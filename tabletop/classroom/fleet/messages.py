@@ -26,7 +26,8 @@ topic                                 retained  QoS      who may publish (broker
   in with.
 - **status**: what a station shows now (game, group, phase, time left, standings), the
   newest clock ``seq`` it follows (so the console knows when a pause has reached every
-  station), and how many results wait in its outbox. The device's will (MQTT last
+  station), how many results wait in its outbox, and the options of its station it
+  does not know and plays without (``ignored``). The device's will (MQTT last
   will) publishes ``online: false`` when it drops off the network.
 - **result**: one finished game, with an ``id`` unique to it: the device sends it from
   its outbox until the *console* answers it on the ack topic (the broker's PUBACK is not
@@ -49,6 +50,10 @@ are parsed, which a validator of already-parsed JSON cannot give, and each refus
 names the field in words.
 
 Every body is a JSON object with ``"v": 1`` and ``"kind"`` naming its topic's kind.
+Within version 1 devices of two releases still talk: a reader ignores keys it does not
+know, a writer leaves out a new field with nothing to say (a status's ``ignored``) and
+a station option the teacher did not set, and a station keeps a plan that presets an
+option it does not know, without it (:attr:`PlanMessage.ignored`).
 :func:`parse` checks a message against its topic and returns a typed value, or raises
 :class:`~tabletop.engine.errors.BadInput` whose message says exactly what is wrong
 (a device logs it and ignores the message; it never acts on one that fails).
