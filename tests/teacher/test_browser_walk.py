@@ -467,6 +467,28 @@ def test_browser_walk_a_sessions_games_name_their_device_once(live: Live, open_p
     )
 
 
+def test_browser_walk_a_game_only_bots_played_says_so(live: Live, open_page: Any) -> None:
+    """A game where only bots sat (a simulated station's, or bots left to play) is in the
+    session's games but in no report: its line says so (r15-int: "..., " and nothing, a
+    bare comma where the children's names go)."""
+    child = (SeatRecord(0, "Ada", "S1", "Red"), SeatRecord(1, "Bot", None, "", "easy"))
+    bots = (SeatRecord(0, "Bot 1", None, "", "easy"), SeatRecord(1, "Bot 2", None, "", "hard"))
+    for name, seats in (("child", child), ("bots", bots)):
+        result = ResultMessage(
+            id=f"station-1:{name}", device="station-1", match=RESULT_MATCH, seats=seats
+        )
+        assert live.console.run(live.console._store, result)
+    page = open_page()
+    page.click("nav a[data-tab=reports]")
+    page.locator("#report-list > li button", has_text="Games…").click()
+    expect(page.locator(".report-games li span")).to_have_text(
+        [
+            "Game 2: M.E.C.S. (from station-1), bots only, in no report",
+            "Game 1: M.E.C.S. (from station-1), Ada",
+        ]
+    )
+
+
 def test_browser_walk_start_asks_before_it_replaces_a_running_rotation(
     live: Live, open_page: Any
 ) -> None:

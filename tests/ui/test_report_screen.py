@@ -3,6 +3,7 @@ a group's students, earlier lessons, and saving the CSV and PDF on a USB stick."
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 
 import pygame
@@ -218,3 +219,19 @@ def test_report_screen_pages_through_many_groups(tmp_path: Path) -> None:
         [f"B{per}", "Math Attack!", "1", "0", "0", "0 of 0", "0.0"],
     ]
     journal.close()
+
+
+def test_report_screen_headings_are_never_cut(lesson: Journal) -> None:
+    """Every heading of the groups', a group's students' and the skills' tables is read
+    whole, at 800x480 too (r15-int: a group's students under "Gam…", its column too
+    narrow for "Games" at the 16 px a child reads)."""
+    from tests.ui.scenery import drawn_texts
+
+    for size in ((800, 480), (1280, 720)):
+        app, auto = open_report(lesson, size)
+        scene = app.stack.top
+        for tap in (None, "group.Red", "view"):  # the groups, Red's students, their skills
+            if tap is not None:
+                auto.tap(tap)
+            texts = [t for t, _ in drawn_texts(app.ctx.painter, partial(scene.draw, app.window))]
+            assert not [t for t in texts if t.endswith("\u2026")], (size, tap, texts)

@@ -400,3 +400,25 @@ def test_signin_screenshots(size: tuple[int, int], seats: int, tmp_path: Path) -
             assert not a.rect.colliderect(b.rect), (a.name, b.name)
     # names big enough to read at arm's length
     assert all(b.rect.height >= app.ctx.metrics.touch for b in targets)
+
+
+def test_signin_two_children_with_one_name_are_told_apart() -> None:
+    """Two children of the same name (a class list may hold them) get two name buttons
+    that read differently: their group under the name, or their id where they share the
+    group too; a name nobody else has keeps its plain button."""
+    app = make_app()
+    Roster(app.ctx.journal).import_csv(
+        "id,name,group\nS1,Ada Lovelace,Red\nS2,Alan Turing,Red\n"
+        "S6,Ada Lovelace,Blue\nS7,Ada Lovelace,Blue\n"
+    )
+    scene = SignInScene(app.ctx, "mecs", 2, ["Player 1", "Player 2"], None)
+    app.stack.push(scene)
+    app.step()
+    shown = [b for b in scene.buttons if b.name.startswith("student.")]
+    captions = {b.name[len("student.") :]: b.caption for b in shown}
+    assert {"S1", "S6", "S7"} < set(captions) and len(captions) > 3
+    assert captions.pop("S1") == "Red"
+    assert (captions.pop("S6"), captions.pop("S7")) == ("S6", "S7")
+    assert set(captions.values()) == {""}  # the other names: no caption
+    Autoplayer(app).tap("student.S1")
+    assert scene.target("student.S1").caption == "seat 1 · Red"  # type: ignore[union-attr]

@@ -550,8 +550,10 @@ async function loadReports() {
 async function loadResults(session, into) {
   try {
     const games = await api(`/api/results?session=${encodeURIComponent(session)}`);
+    // A game only bots played counts in no report: said so, not left as a bare comma.
+    const who = (g) => (g.players.length ? g.players.join(", ") : "bots only, in no report");
     into.replaceChildren(...games.map((g) => el("li", {},
-      el("span", { text: `Game ${g.match}: ${g.title}${g.station ? ` (from ${g.station})` : ""}, ${g.players.join(", ")}${g.hidden ? " (hidden)" : ""}` }),
+      el("span", { text: `Game ${g.match}: ${g.title}${g.station ? ` (from ${g.station})` : ""}, ${who(g)}${g.hidden ? " (hidden)" : ""}` }),
       hideButton(g.match, !g.hidden))));
   } catch (err) {
     showAlert(err.message);

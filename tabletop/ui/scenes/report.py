@@ -49,7 +49,7 @@ def table_columns(heads: Sequence[str], shares: Sequence[int]) -> tuple[Column, 
 
 
 GROUP_COLUMNS = table_columns(("Group", "Students", *FIGURES), (25, 14, 11, 9, 12, 17, 12))
-STUDENT_COLUMNS = table_columns(("Student", "Game", *FIGURES), (23, 22, 10, 8, 10, 15, 12))
+STUDENT_COLUMNS = table_columns(("Student", "Game", *FIGURES), (23, 22, 11, 8, 10, 14, 12))
 # The skills view (issue 24): a row's first line; its second is its most common mistake.
 # The heading "" is the level's: a word on its colour.
 SKILL_COLUMNS = table_columns(("Who", "Skill", "Right", "", "Trend"), (21, 27, 14, 17, 21))
