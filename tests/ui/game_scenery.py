@@ -45,8 +45,14 @@ def form_seats(auto: Autoplayer, players: int, bots: tuple[int, ...] = (), level
 
 
 def name_seats(auto: Autoplayer, names: Sequence[str]) -> None:
-    """On the setup form, by taps: the first seats named ``names``, typed on the name pad."""
+    """On the setup form, by taps: the first seats named ``names``, typed on the name pad
+    (a name longer than the pad takes as the class list's come: the seat picker's)."""
+    from tabletop.ui.scenes.names import MAX_LENGTH
+
     for seat, name in enumerate(names):
+        if len(name) > MAX_LENGTH:
+            auto.top.name_seat(seat, name)
+            continue
         auto.tap(f"seat.{seat}")
         auto.tap("choice.name")
         for letter in name:
@@ -56,6 +62,14 @@ def name_seats(auto: Autoplayer, names: Sequence[str]) -> None:
 
 # names as long as the name pad takes, in wide letters (issue 21: whole, or paged, at 16 px)
 LONG_NAMES = ("Bartholomewson", "Christophersen", "Wilhelmina-Ann")
+# five names as long as the setup form takes (``NAME_LENGTH``), one word each, wide letters
+FULL_NAMES = (
+    "Bartholomewsonny",
+    "Maximilianmorrow",
+    "Wilhelminamorgan",
+    "Montgomerywalker",
+    "Mwangiwamboweyoh",
+)
 
 
 def press_seat(app: App, seat: int) -> None:
@@ -323,10 +337,11 @@ def _arena_last_round(app: App, names: Sequence[str], pairs: Sequence[tuple[str,
 
 
 def _arena_table_tie(app: App) -> None:
-    """Five children tie with 1 in the last round of set 1 (ARENA-4: their leftover
-    cards decide): the instruction line names all five, twice."""
+    """Five children with names as long as the setup form takes tie with 1 in the last
+    round of set 1 (ARENA-4: their leftover cards decide): the instruction line names all
+    five, twice; every name whole on its seat, the rows short over the rotation's banner."""
     hearts = [("AH", "2H"), ("3H", "4H"), ("5H", "6H"), ("7H", "8H"), ("9H", "10H")]
-    _arena_last_round(app, (), hearts)
+    _arena_last_round(app, FULL_NAMES, hearts)
 
 
 def _arena_welcome_back(app: App) -> None:

@@ -1070,3 +1070,85 @@ def test_arena_the_countdown_covers_no_seat(size, monkeypatch) -> None:
     rows = [*scene.rows, scene.message_rect]
     assert not [(r, row) for r in counting for row in rows if r.colliderect(row)]
     assert all(app.canvas.get_rect().contains(r) for r in counting)
+
+
+# -- long names ----------------------------------------------------------------------------------
+
+# the widest names the setup form takes (16 letters), one word each, and one of two words
+WIDEST = (
+    "Wwwwwwwwwwwwwwww",
+    "MMMMMMMMMMMMMMMM",
+    "Mmmmmmmmmmmmmmmm",
+    "WWWWWWWWWWWWWWWW",
+    "Mary Ann Wolfson",
+)
+
+
+def squeezed(name):
+    return name.replace("-", "").replace(" ", "")
+
+
+def assert_names_whole(app, scene, names):
+    """Each seat's name drawn on its seat button, whole (its lines joined, a break's "-"
+    and spaces left out: no "…"), at the smallest size a child reads or larger."""
+    from tests.ui.test_rotation_strip import recording
+
+    with recording(app) as drawn:
+        app.draw()
+    out = []
+    for seat in range(scene.play.players):
+        button = scene.target(f"seat.{seat}").rect
+        chip = button.left + scene.m.u(5 + 34)
+        texts = [
+            d
+            for d in drawn
+            if d.what == "text" and d.scene is scene and d.rect is not None
+            and button.collidepoint(d.rect.center) and d.rect.left >= chip
+            and not d.words.endswith(" won")
+        ]  # fmt: skip
+        out.append((squeezed("".join(d.words for d in texts)), min(d.size for d in texts)))
+    assert [words for words, _ in out] == [squeezed(name) for name in names], out
+    assert min(size for _, size in out) >= app.ctx.painter.least, out
+
+
+@pytest.mark.parametrize("names", ["full", "widest"])
+@pytest.mark.parametrize("banner", [False, True], ids=["plain", "banner"])
+@pytest.mark.parametrize("size", SIZES, ids=["800x480", "1280x720"])
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_arena_every_name_the_form_takes_shows_whole(players, size, banner, names) -> None:
+    """A name as long as the setup form takes (16 letters, one wide word) shows whole on
+    its seat at 16 px or more, 2 to 5 seats, with and without the rotation's banner: on
+    two lines where one is too short (the row's count then beside its words), while the
+    seats wait for the buttons and once the cards are ruled on."""
+    from tabletop.classroom.rotation import start_rotation
+    from tabletop.ui.scenes.rotation import RotationRunner
+    from tests.ui.game_scenery import FULL_NAMES, name_seats
+    from tests.ui.scenery import FakeClock
+    from tests.ui.test_rotation_screens import PLAN, T0
+
+    chosen = (FULL_NAMES if names == "full" else WIDEST)[:players]
+    app = make_app(size)
+    if banner:
+        app.ctx.wall = FakeClock(T0 + 60)
+        stored = start_rotation(app.ctx.journal, PLAN, 1, session="lesson", now=lambda: T0)
+        app.ctx.rotation = RotationRunner(app.ctx, stored)
+        app.step()
+    auto = Autoplayer(app)
+    auto.tap("game.math-arena")
+    form_seats(auto, players)
+    name_seats(auto, chosen)
+    auto.tap("cards.real")
+    auto.tap("start")
+    scene = app.stack.top
+    assert isinstance(scene, ArenaScene)
+    seen(app, None, "operator", "KS")
+    press(app, 0)  # its tile lit, with "Change" beside it
+    assert_names_whole(app, scene, chosen)
+    for seat in range(1, players):
+        press(app, seat)
+    countdown(app)
+    for seat in range(players):
+        seen(app, seat + 1, "reveal", NUMBER_CARDS[2 * seat], NUMBER_CARDS[2 * seat + 1])
+    auto.tap("score")
+    assert scene.play.phase in ("result", "leftover")
+    assert_names_whole(app, scene, chosen)
