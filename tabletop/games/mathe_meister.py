@@ -1272,6 +1272,10 @@ def _check_stars(stars: Any, grid: tuple[str, ...]) -> list[str]:
     return seen
 
 
+def _is_are(n: int) -> str:
+    return "is" if n == 1 else "are"
+
+
 def _check_powers(
     data: Any, layout: Layout, star_count: int, settings: MatheMeisterSettings
 ) -> tuple[PowerState, ...]:
@@ -1294,13 +1298,14 @@ def _check_powers(
     if len(circled) > star_count:
         raise BadInput(
             "mm.powers_over_stars",
-            f"{len(circled)} Star Powers are circled but only {star_count} stars are claimed",
+            f"{plural(len(circled), 'Star Power')} {_is_are(len(circled))} circled"
+            f" but only {plural(star_count, 'star')} {_is_are(star_count)} claimed",
         )
     for kind in POWER_KINDS:
-        if circled.count(kind) > layout.star_powers.count(kind):
+        printed = layout.star_powers.count(kind)
+        if circled.count(kind) > printed:
             raise BadInput(
-                "mm.power_gone",
-                f"the sheet has only {layout.star_powers.count(kind)} {kind} Star Powers",
+                "mm.power_gone", f"the sheet has only {plural(printed, f'{kind} Star Power')}"
             )
         if used.count(kind) > circled.count(kind):
             raise BadInput(

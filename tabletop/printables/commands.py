@@ -50,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
         pdfs.card_pages(doc, faces, paper)
         suffix = f"-{args.edition.lower()}-army{args.army}" if args.game == "math-wars-meta" else ""
         default = f"{args.game}{suffix}-deck.pdf"
-        detail = f"{len(faces)} cards"
+        detail = plural(len(faces), "card")
     elif args.what == "sheet":
         from tabletop.assets import mathe_meister_layout
         from tabletop.printables.sheet import sheet_pdf

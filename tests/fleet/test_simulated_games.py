@@ -4,11 +4,15 @@ left to the group takes the game's setup-screen default)."""
 
 from __future__ import annotations
 
+import io
+import threading
 from pathlib import Path
 
 import pytest
 
-from tabletop.classroom.fleet.messages import PlanMessage
+from tabletop.classroom.fleet import simulate
+from tabletop.classroom.fleet.config import Broker
+from tabletop.classroom.fleet.messages import PlanMessage, RosterMessage, RosterStudent
 from tabletop.classroom.fleet.simulate import SimHost, play_bots
 from tabletop.classroom.rotation import STATION_MODES, Plan, RotationClock, Station
 from tabletop.games import GAMES
@@ -104,3 +108,37 @@ def test_a_simulated_station_journals_its_planned_game_and_seats(tmp_path: Path)
         finally:
             host.stop()
             journal.close()
+
+
+def test_simulated_station_counts_one_student_in_words(tmp_path: Path) -> None:
+    lines: list[str] = []
+    journal = Journal(tmp_path / "station-1.sqlite3")
+    host = SimHost(journal, say=lines.append)
+    try:
+        host.roster(RosterMessage((RosterStudent("s1", "Ana"),), 0.0))
+    finally:
+        host.stop()
+        journal.close()
+    assert lines == ["roster 1 student (not kept by a simulation)"]
+
+
+def test_simulated_station_last_line_counts_one_game_and_one_result_in_words(
+    broker: Broker, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The line a simulated station ends with, after one game whose result (here one
+    unreadable result, ``--poison 1``) never reached the console: the broker is down."""
+    stop = threading.Event()
+
+    class OneGame(SimHost):
+        def tick(self) -> None:
+            self.finished = 1
+            stop.set()
+
+    monkeypatch.setattr(simulate, "SimHost", OneGame)
+    config = broker.provisioned.config("station-1")
+    broker.stop()
+    out = io.StringIO()
+    assert simulate.run_simulation(config, tmp_path / "sim", out=out, stop=stop, poison=1) == 0
+    assert out.getvalue() == (
+        "station-1: 1 game finished here, 1 result not yet stored by the console, 0 refused by it\n"
+    )

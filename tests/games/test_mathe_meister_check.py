@@ -424,3 +424,35 @@ def test_mm15_a_used_star_power_must_show_on_the_sheet() -> None:
     with pytest.raises(BadInput) as err:
         check({"grid": no_six, "stars": ["R2"], "star_powers": powers}, LAYOUT)
     assert err.value.code == "mm.impossible_sheet" and "MM-15" in str(err.value)
+
+
+@pytest.mark.parametrize(
+    ("stars", "circled", "code", "words"),
+    [
+        ([], ["x"], "mm.powers_over_stars", "1 Star Power is circled but only 0 stars are claimed"),
+        (
+            ["R1"],
+            ["coin", "+"],
+            "mm.powers_over_stars",
+            "2 Star Powers are circled but only 1 star is claimed",
+        ),
+        (["R1", "R2"], ["x", "x"], "mm.power_gone", "the sheet has only 1 x Star Power"),
+        (["R1", "R2", "R3"], ["+"] * 3, "mm.power_gone", "the sheet has only 2 + Star Powers"),
+    ],
+)
+def test_check_star_power_counts_read_right(
+    stars: list[str],
+    circled: list[str],
+    code: str,
+    words: str,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+) -> None:
+    """The counts in the Star Power rejections agree with their nouns and verbs ("1 Star
+    Power is", "1 star is"), on the CLI line and in the engine's message; the code stays."""
+    data = {"grid": FULL, "stars": stars, "star_powers": {"circled": circled}}
+    with pytest.raises(BadInput) as err:
+        check(data, LAYOUT)
+    assert err.value.code == code and str(err.value).endswith(words)
+    status, out, line = run_main(["check", "mathe-meister", check_file(tmp_path, data)], capsys)
+    assert status == 2 and out == "" and line == f"tabletop check: {words}\n"

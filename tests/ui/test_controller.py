@@ -194,35 +194,9 @@ def test_controller_a_scene_forwards_its_hooks_to_play() -> None:
     assert TableScene.rules == ("", ())
 
 
-def test_table_an_empty_seats_press_is_answered_before_any_games_override() -> None:
-    """The base's one input route answers an empty seat's press (a button, a touch twin,
-    one kept under a dialog) before a game's ``seat_pressed``: no override can forget
-    it, and one sat at still reaches the override."""
-    from hardware.buttons import SeatPressed
-    from tabletop.ui.table import TableScene
-
-    pressed: list[int] = []
-    refused: list[tuple[str, dict[str, object]]] = []
-
-    class Table(TableScene):
-        def seat_pressed(self, seat: int, at: float) -> None:
-            pressed.append(seat)
-
-        def refuse(self, code: str, detail: str = "", **facts: object) -> None:
-            refused.append((code, facts))
-
-    scene = Table.__new__(Table)
-    scene.play = SimpleNamespace(match=SimpleNamespace(seats=2))  # type: ignore[assignment]
-    scene.route(SeatPressed(1, 0.5))
-    scene.route(SeatPressed(2, 0.5))
-    assert pressed == [1] and refused == [("ui.empty_seat", {"seat": 3})]
-
-
 def test_controller_keeps_the_message_once_and_the_scene_says_each_new_one() -> None:
     """The scene's ``message`` is the controller's; each sentence said is spoken once (the
     same refusal twice: twice), an empty one not at all."""
-    from types import SimpleNamespace
-
     from tabletop.ui.table import TableScene
 
     spoken: list[str] = []

@@ -445,6 +445,43 @@ def test_mm_demo_carries_on_from_any_step_of_its_journal(tmp_path: Path) -> None
         assert untimed(journal.load(saved.id, GAMES).history) == untimed(history), where
 
 
+def test_mm_demo_files_its_game_under_the_seeds_session(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """As the card games' demos do: ``tabletop demo --game mathe-meister --seed 7 --data
+    DIR`` journals its game in the session "demo 7", which ``tabletop report`` names; a
+    demo game journaled before, with no session, still carries on to the same end."""
+    import io
+
+    from tabletop import cli
+    from tabletop.ui.games.mathe_meister.demo import run_demo
+
+    data = tmp_path / "data"
+    whole = run_demo(seed=7, out_dir=tmp_path / "shots", out=io.StringIO(), data=data, child=True)
+    journal = Journal(data / FILE_NAME)
+    (saved,) = journal.matches()
+    assert saved.session == "demo 7"
+    capsys.readouterr()
+    assert cli.main(["report", "--data", str(data), "--csv", str(tmp_path / "r.csv")]) == 0
+    assert "demo 7" in capsys.readouterr().out
+    rows = (tmp_path / "r.csv").read_text(encoding="utf-8-sig").splitlines()
+    assert rows[1].startswith("demo 7,guests,,Player 1,mathe-meister,1,")
+    # the journal of an older demo: no session, killed halfway through its game
+    cut = len(journal.load(saved.id, GAMES).history) // 2
+    journal.db.execute("DELETE FROM actions WHERE match_id = ? AND n > ?", (saved.id, cut))
+    journal.db.execute(
+        "UPDATE matches SET status = 'playing', result = NULL, reason = NULL, session = ''"
+        " WHERE id = ?",
+        (saved.id,),
+    )
+    text = io.StringIO()
+    again = run_demo(seed=7, out_dir=tmp_path / "shots", out=text, data=data, child=True)
+    assert again == whole and "Carrying on" in text.getvalue()
+    (older,) = journal.matches()
+    assert older.status == "finished" and older.session == ""
+    journal.close()
+
+
 def untimed(history):
     from dataclasses import replace
 

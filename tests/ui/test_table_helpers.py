@@ -10,6 +10,7 @@ from types import SimpleNamespace
 import pygame
 import pytest
 
+from hardware.buttons import SeatPressed
 from tabletop.store import SeatInfo
 from tabletop.ui.app import Context
 from tabletop.ui.controller import TableController
@@ -67,6 +68,27 @@ def test_table_tap_presses_explains_or_presses_a_seat_by_the_one_button_under_it
         "sound tap",
         "press seat.x",
     ]
+
+
+def test_table_an_empty_seats_press_is_answered_before_any_games_override() -> None:
+    """The base's one input route answers an empty seat's press (a button, a touch twin,
+    one kept under a dialog) before a game's ``seat_pressed``: no override can forget
+    it, and one sat at still reaches the override."""
+    pressed: list[int] = []
+    refused: list[tuple[str, dict[str, object]]] = []
+
+    class Table(TableScene):
+        def seat_pressed(self, seat: int, at: float) -> None:
+            pressed.append(seat)
+
+        def refuse(self, code: str, detail: str = "", **facts: object) -> None:
+            refused.append((code, facts))
+
+    scene = Table.__new__(Table)
+    scene.play = SimpleNamespace(match=SimpleNamespace(seats=2))  # type: ignore[assignment]
+    scene.route(SeatPressed(1, 0.5))
+    scene.route(SeatPressed(2, 0.5))
+    assert pressed == [1] and refused == [("ui.empty_seat", {"seat": 3})]
 
 
 def test_games_game_package_names_setup_resume_demo_and_more() -> None:

@@ -73,6 +73,7 @@ from tabletop.classroom.rotation import (
 )
 from tabletop.engine.errors import BadInput, TabletopError
 from tabletop.engine.match import Match
+from tabletop.engine.words import plural
 from tabletop.games import GAMES
 from tabletop.store import FILE_NAME, Journal, SeatInfo, result_record
 
@@ -187,7 +188,7 @@ class SimHost:
         self.say("rotation over")
 
     def roster(self, message: RosterMessage) -> None:
-        self.say(f"roster {len(message.students)} students (not kept by a simulation)")
+        self.say(f"roster {plural(len(message.students), 'student')} (not kept by a simulation)")
 
     def notice(self, text: str) -> None:
         self.say(f"notice: {text}")
@@ -453,8 +454,8 @@ def run_simulation(
         unsent = outbox.count()
         refused = len(outbox.refused())
         print(
-            f"{config.device}: {host.finished} games finished here, {unsent} results not yet "
-            f"stored by the console, {refused} refused by it",
+            f"{config.device}: {plural(host.finished, 'game')} finished here,"
+            f" {plural(unsent, 'result')} not yet stored by the console, {refused} refused by it",
             file=out,
             flush=True,
         )
@@ -615,7 +616,7 @@ def bench_outage(
                 subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             )
         stack.callback(_stop_all, procs)
-        note(f"{stations} stations playing; the fault ({fault}) comes in {before:.0f} s")
+        note(f"{plural(stations, 'station')} playing; the fault ({fault}) comes in {before:.0f} s")
         time.sleep(before)
         queued = lost = 0
         if fault == "outage":

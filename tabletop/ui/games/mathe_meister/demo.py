@@ -130,7 +130,6 @@ def run_demo(
         left_over=mine if given else None,
         vision_queue=vision_queue,
         camera=camera,
-        session="",
     )
     run.ctx.prefs.prefs.dice_input = "camera"
     run.open_game()  # Home: the game's setup, or "Carry on?" (yes)
