@@ -980,3 +980,29 @@ def test_mwm_game_journaled_by_the_old_setup_carries_on(tmp_path: Path) -> None:
         (False, True),
     ]
     assert resumed.play.state == table.play.state
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1280, 720)])
+@pytest.mark.parametrize("seats", range(1, 9))
+def test_mwm_table_seat_chips_are_touch_sized_at_every_seat_count(seats, size) -> None:
+    """A seat's chip (``seat.<s>``, the seat button's touch twin) is a child's finger
+    high (48 px at 800x480, 64 at 1280x720) on every Score Card, roomy or full, and the
+    card under it keeps its cards and answer box."""
+    from tests.ui.game_scenery import form_seats, setup
+
+    app = make_app(size, camera=True)
+    if seats == 1:
+        auto = setup(app, "math-wars-meta", "mode.solo", "cards.virtual")
+    else:
+        auto = setup(app, "math-wars-meta")
+        form_seats(auto, seats)
+    auto.tap("start")
+    scene = app.stack.top
+    assert isinstance(scene, TableScene)
+    touch = app.ctx.metrics.touch
+    for seat in range(seats):
+        chip = scene.place("seat", seat)
+        assert min(chip.size) >= touch, f"seat.{seat} is {chip.size} at {size}"
+        panel = scene.panels[seat]
+        for kind in ("count", "crate", "solve"):
+            assert panel.contains(scene.place(kind, seat)), f"{kind}.{seat} leaves its card"
