@@ -1006,3 +1006,32 @@ def test_mwm_table_seat_chips_are_touch_sized_at_every_seat_count(seats, size) -
         panel = scene.panels[seat]
         for kind in ("count", "crate", "solve"):
             assert panel.contains(scene.place(kind, seat)), f"{kind}.{seat} leaves its card"
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1280, 720)])
+def test_mwm_card_numbers_keep_clear_of_their_caption_over_the_banner(size) -> None:
+    """On a full table squeezed over the station rotation's banner, every card's big
+    number (COUNT META, MATH CRATE) ends a few pixels above the COUNT or CRATE caption
+    under it: their ink never meets."""
+    from tabletop.ui.theme import Fonts
+    from tests.ui.test_rotation_strip import frame
+
+    shot = frame("math-wars-meta-table-full", size)
+    texts = [d for d in shot.drawn if d.what == "text" and d.scene is not None]
+    fonts = Fonts()
+
+    def ink(words: str, size: int, at: pygame.Rect, bold: bool) -> pygame.Rect:
+        return fonts.render(words, size, (0, 0, 0), bold).get_bounding_rect().move(at.topleft)
+
+    captions = [d for d in texts if d.words in ("COUNT", "CRATE")]
+    assert len(captions) == 12, "every card shows its caption"
+    for caption in captions:
+        under = ink(caption.words, caption.size, caption.rect, False)
+        over = [
+            d
+            for d in texts
+            if d.rect.top < caption.rect.top and under.left <= d.rect.centerx <= under.right
+        ]
+        number = max(over, key=lambda d: d.rect.top)  # the card's number, right above
+        gap = under.top - ink(number.words, number.size, number.rect, True).bottom
+        assert gap >= 3, f"{number.words!r} is {gap} px above its {caption.words} at {size}"
