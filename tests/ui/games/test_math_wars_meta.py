@@ -1035,3 +1035,27 @@ def test_mwm_card_numbers_keep_clear_of_their_caption_over_the_banner(size) -> N
         number = max(over, key=lambda d: d.rect.top)  # the card's number, right above
         gap = under.top - ink(number.words, number.size, number.rect, True).bottom
         assert gap >= 3, f"{number.words!r} is {gap} px above its {caption.words} at {size}"
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1280, 720)])
+def test_mwm_eight_seats_cards_show_captions_and_numbers_off_the_border(size) -> None:
+    """A table of eight (the scenery's ``math-wars-meta-table-ready``, over the banner):
+    every COUNT and CRATE card shows its caption inside it, and its number's ink keeps
+    clear of the card's thick border."""
+    from tabletop.ui.theme import Fonts
+    from tests.ui.test_rotation_strip import frame
+
+    shot = frame("math-wars-meta-table-ready", size)
+    texts = [d for d in shot.drawn if d.what == "text" and isinstance(d.scene, TableScene)]
+    scene = texts[0].scene
+    assert len(scene.play.seats) == 8
+    fonts, clear = Fonts(), scene.m.u(5) + 2  # the COUNT card's border, and 2 px
+    for seat in range(8):
+        for kind, caption in (("count", "COUNT"), ("crate", "CRATE")):
+            card = scene.place(kind, seat)
+            shown = [d for d in texts if card.contains(d.rect)]
+            assert caption in [d.words for d in shown], f"{kind}.{seat} has no {caption}"
+            number = next(d for d in shown if d.words != caption)
+            box = fonts.render(number.words, number.size, (0, 0, 0), True).get_bounding_rect()
+            ink = box.move(number.rect.topleft)
+            assert card.inflate(-2 * clear, -2 * clear).contains(ink), f"{kind}.{seat}"

@@ -152,7 +152,7 @@ class MwmTable(TableScene):
         """The panels between ``top`` and ``bottom``, and each seat's touch targets."""
         m, n = self.m, len(self.play.seats)
         margin, gap = m.u(12), m.u(8)
-        cols = 1 if n == 1 else 3 if n >= 5 else n
+        cols = 1 if n == 1 else 2 if n >= 7 else 3 if n >= 5 else n
         rows = -(-n // cols)
         area = pygame.Rect(margin, top, m.width - 2 * margin, bottom - top)
         if n == 1:  # one Score Card: not wider than 520, in the middle
@@ -167,14 +167,19 @@ class MwmTable(TableScene):
         answer box, and while the seat's answer waits for its button, the I'm ready! tile
         under the answer. A Score Card too short for the answer over the tile (a full
         table) has the card's last line in the chip under the seat's name, and the tile
-        beside it."""
+        beside it; one too short for the chip over its cards (7-8 seats) has the chip
+        left of them."""
         m = self.m
         foot, gap, tall, touch = m.u(26), m.u(6), m.u(52), m.touch
         chip = pygame.Rect(r.left + m.u(4), r.top + m.u(4), r.width - m.u(8), touch)
         top = chip.bottom + m.u(2)
         inner = pygame.Rect(r.left + m.u(6), top, r.width - m.u(12), r.bottom - foot - 10 - top)
         compact = inner.height < tall + gap + touch
-        if compact:
+        if r.height < 2 * touch + m.u(16):  # the chip left of the cards
+            chip.width, chip.centery = r.width * 2 // 5, r.centery
+            top = chip.right + gap
+            inner = pygame.Rect(top, r.top + m.u(4), r.right - m.u(6) - top, r.height - m.u(8))
+        elif compact:
             top = chip.bottom + m.u(4)
             inner = pygame.Rect(inner.left, top, inner.width, r.bottom - m.u(6) - top)
         if inner.height >= inner.width * 0.9:
@@ -201,8 +206,8 @@ class MwmTable(TableScene):
         ready = None
         if self.play.wants_press(seat) and compact:  # the seat button's touch twin
             ready = pygame.Rect(0, chip.top, max(touch, chip.width // 3), touch)
+            ready.right = chip.right
             chip.width -= ready.width + gap
-            ready.right = r.right - m.u(4)
         elif self.play.wants_press(seat):
             ready = pygame.Rect(solve.left, solve.bottom - tall, solve.width, tall)
             solve.height -= tall + gap
