@@ -182,7 +182,7 @@ class MwmTable(TableScene):
         elif compact:
             top = chip.bottom + m.u(4)
             inner = pygame.Rect(inner.left, top, inner.width, r.bottom - m.u(6) - top)
-        if inner.height >= inner.width * 0.9:
+        if inner.height >= inner.width * 0.8:
             # a tall Score Card: the two cards side by side, YOUR SOLUTION below them
             cw = (inner.width - gap) // 2
             answer = inner.height - 2 * gap - tall - touch  # the answer over its tile
