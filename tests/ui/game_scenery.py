@@ -150,13 +150,14 @@ def _mwm_table_full(app: App) -> None:
 
 
 def _mwm_table_ready(app: App) -> None:
-    """A full table of six mid-hand: three answers in and pressed (their I'm ready!
-    tiles lit), one typed and waiting for its button, two still to answer."""
+    """A full table of eight mid-hand (the chips left of the cards): three answers in
+    and pressed (their I'm ready! tiles lit), one typed and waiting for its button, four
+    still to answer."""
     auto = setup(app, "math-wars-meta")
-    form_seats(auto, 6)
+    form_seats(auto, 8)
     auto.tap("start")
-    for seat, crate in enumerate(("K+2", "K+1", "Kx3", "K-5", "K+4", "Kx2")):
-        show_cards(app, seat + 1, "battle", (f"C{(10, 4, 7, 12, 9, 3)[seat]}", crate))
+    for seat, crate in enumerate(("K+2", "K+1", "Kx3", "K-5", "K+4", "Kx2", "K+5", "K-1")):
+        show_cards(app, seat + 1, "battle", (f"C{(10, 4, 7, 12, 9, 3, 25, 18)[seat]}", crate))
     for seat, answer in ((0, 12), (2, 21), (3, 7), (4, 13)):
         auto.tap(f"solve.{seat}")
         type_number(auto, answer)

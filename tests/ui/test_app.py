@@ -237,12 +237,8 @@ def test_input_goes_through_the_real_event_queue(app) -> None:
 # takes its entry out of this list.
 SMALL_TODAY = {
     (800, 480): {
-        "math-wars-meta-table-camera": {"seat.0", "seat.1"},
-        "math-wars-meta-table-virtual": {"seat.0"},
     },
     (1280, 720): {
-        "math-wars-meta-table-camera": {"seat.0", "seat.1"},
-        "math-wars-meta-table-virtual": {"seat.0"},
     },
 }  # fmt: skip
 

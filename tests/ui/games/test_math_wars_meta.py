@@ -980,3 +980,82 @@ def test_mwm_game_journaled_by_the_old_setup_carries_on(tmp_path: Path) -> None:
         (False, True),
     ]
     assert resumed.play.state == table.play.state
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1280, 720)])
+@pytest.mark.parametrize("seats", range(1, 9))
+def test_mwm_table_seat_chips_are_touch_sized_at_every_seat_count(seats, size) -> None:
+    """A seat's chip (``seat.<s>``, the seat button's touch twin) is a child's finger
+    high (48 px at 800x480, 64 at 1280x720) on every Score Card, roomy or full, and the
+    card under it keeps its cards and answer box."""
+    from tests.ui.game_scenery import form_seats, setup
+
+    app = make_app(size, camera=True)
+    if seats == 1:
+        auto = setup(app, "math-wars-meta", "mode.solo", "cards.virtual")
+    else:
+        auto = setup(app, "math-wars-meta")
+        form_seats(auto, seats)
+    auto.tap("start")
+    scene = app.stack.top
+    assert isinstance(scene, TableScene)
+    touch = app.ctx.metrics.touch
+    for seat in range(seats):
+        chip = scene.place("seat", seat)
+        assert min(chip.size) >= touch, f"seat.{seat} is {chip.size} at {size}"
+        panel = scene.panels[seat]
+        for kind in ("count", "crate", "solve"):
+            assert panel.contains(scene.place(kind, seat)), f"{kind}.{seat} leaves its card"
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1280, 720)])
+def test_mwm_card_numbers_keep_clear_of_their_caption_over_the_banner(size) -> None:
+    """On a full table squeezed over the station rotation's banner, every card's big
+    number (COUNT META, MATH CRATE) ends a few pixels above the COUNT or CRATE caption
+    under it: their ink never meets."""
+    from tabletop.ui.theme import Fonts
+    from tests.ui.test_rotation_strip import frame
+
+    shot = frame("math-wars-meta-table-full", size)
+    texts = [d for d in shot.drawn if d.what == "text" and d.scene is not None]
+    fonts = Fonts()
+
+    def ink(words: str, size: int, at: pygame.Rect, bold: bool) -> pygame.Rect:
+        return fonts.render(words, size, (0, 0, 0), bold).get_bounding_rect().move(at.topleft)
+
+    captions = [d for d in texts if d.words in ("COUNT", "CRATE")]
+    assert len(captions) == 12, "every card shows its caption"
+    for caption in captions:
+        under = ink(caption.words, caption.size, caption.rect, False)
+        over = [
+            d
+            for d in texts
+            if d.rect.top < caption.rect.top and under.left <= d.rect.centerx <= under.right
+        ]
+        number = max(over, key=lambda d: d.rect.top)  # the card's number, right above
+        gap = under.top - ink(number.words, number.size, number.rect, True).bottom
+        assert gap >= 3, f"{number.words!r} is {gap} px above its {caption.words} at {size}"
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1280, 720)])
+def test_mwm_eight_seats_cards_show_captions_and_numbers_off_the_border(size) -> None:
+    """A table of eight (the scenery's ``math-wars-meta-table-ready``, over the banner):
+    every COUNT and CRATE card shows its caption inside it, and its number's ink keeps
+    clear of the card's thick border."""
+    from tabletop.ui.theme import Fonts
+    from tests.ui.test_rotation_strip import frame
+
+    shot = frame("math-wars-meta-table-ready", size)
+    texts = [d for d in shot.drawn if d.what == "text" and isinstance(d.scene, TableScene)]
+    scene = texts[0].scene
+    assert len(scene.play.seats) == 8
+    fonts, clear = Fonts(), scene.m.u(5) + 2  # the COUNT card's border, and 2 px
+    for seat in range(8):
+        for kind, caption in (("count", "COUNT"), ("crate", "CRATE")):
+            card = scene.place(kind, seat)
+            shown = [d for d in texts if card.contains(d.rect)]
+            assert caption in [d.words for d in shown], f"{kind}.{seat} has no {caption}"
+            number = next(d for d in shown if d.words != caption)
+            box = fonts.render(number.words, number.size, (0, 0, 0), True).get_bounding_rect()
+            ink = box.move(number.rect.topleft)
+            assert card.inflate(-2 * clear, -2 * clear).contains(ink), f"{kind}.{seat}"

@@ -152,7 +152,7 @@ class MwmTable(TableScene):
         """The panels between ``top`` and ``bottom``, and each seat's touch targets."""
         m, n = self.m, len(self.play.seats)
         margin, gap = m.u(12), m.u(8)
-        cols = 1 if n == 1 else 3 if n >= 5 else n
+        cols = 1 if n == 1 else 2 if n >= 7 else 3 if n >= 5 else n
         rows = -(-n // cols)
         area = pygame.Rect(margin, top, m.width - 2 * margin, bottom - top)
         if n == 1:  # one Score Card: not wider than 520, in the middle
@@ -163,23 +163,26 @@ class MwmTable(TableScene):
         return [b for seat, rect in enumerate(self.panels) for b in self._panel_buttons(seat, rect)]
 
     def _panel_buttons(self, seat: int, r: pygame.Rect) -> list[Button]:
-        """A Score Card's targets: the seat's chip over its cards and answer box, and
-        while the seat's answer waits for its button, the I'm ready! tile under the
-        answer. A Score Card too short for the answer over the tile (a full table) has a
-        chip a touch high, with the card's last line in it under the seat's name, and the
-        tile beside it."""
+        """A Score Card's targets: the seat's chip (a touch high) over its cards and
+        answer box, and while the seat's answer waits for its button, the I'm ready! tile
+        under the answer. A Score Card too short for the answer over the tile (a full
+        table) has the card's last line in the chip under the seat's name, and the tile
+        beside it; one too short for the chip over its cards (7-8 seats) has the chip
+        left of them."""
         m = self.m
-        head, foot, gap, tall, touch = m.u(30), m.u(26), m.u(6), m.u(52), m.touch
-        chip = pygame.Rect(r.left + m.u(4), r.top + m.u(4), r.width - m.u(8), head - m.u(2))
-        inner = pygame.Rect(
-            r.left + m.u(6), r.top + head + m.u(4), r.width - m.u(12), r.height - head - foot - 10
-        )
+        foot, gap, tall, touch = m.u(26), m.u(6), m.u(52), m.touch
+        chip = pygame.Rect(r.left + m.u(4), r.top + m.u(4), r.width - m.u(8), touch)
+        top = chip.bottom + m.u(2)
+        inner = pygame.Rect(r.left + m.u(6), top, r.width - m.u(12), r.bottom - foot - 10 - top)
         compact = inner.height < tall + gap + touch
-        if compact:
-            chip.height = touch
+        if r.height < 2 * touch + m.u(16):  # the chip left of the cards
+            chip.width, chip.centery = r.width * 2 // 5, r.centery
+            top = chip.right + gap
+            inner = pygame.Rect(top, r.top + m.u(4), r.right - m.u(6) - top, r.height - m.u(8))
+        elif compact:
             top = chip.bottom + m.u(4)
             inner = pygame.Rect(inner.left, top, inner.width, r.bottom - m.u(6) - top)
-        if inner.height >= inner.width * 0.9:
+        if inner.height >= inner.width * 0.8:
             # a tall Score Card: the two cards side by side, YOUR SOLUTION below them
             cw = (inner.width - gap) // 2
             answer = inner.height - 2 * gap - tall - touch  # the answer over its tile
@@ -203,8 +206,8 @@ class MwmTable(TableScene):
         ready = None
         if self.play.wants_press(seat) and compact:  # the seat button's touch twin
             ready = pygame.Rect(0, chip.top, max(touch, chip.width // 3), touch)
+            ready.right = chip.right
             chip.width -= ready.width + gap
-            ready.right = r.right - m.u(4)
         elif self.play.wants_press(seat):
             ready = pygame.Rect(solve.left, solve.bottom - tall, solve.width, tall)
             solve.height -= tall + gap
@@ -439,9 +442,11 @@ class MwmTable(TableScene):
         fill = p.panel if not zone.out else p.quiet
         painter.box(surface, r, fill, border, m.u(3) if lit else 2, m.u(10))
         chip, foot = self.place("seat", seat), self.feet[seat]
-        num = pygame.Rect(chip.left, chip.top, m.u(30), chip.height)
+        num = pygame.Rect(chip.left, chip.top, m.u(30), min(chip.height, m.u(28)))
         if chip.collidepoint(foot.center):  # the number and name over the last line
             num.height = foot.top - chip.top
+        else:
+            num.centery = chip.centery
         y = num.centery
         side = play.settings.side_of(seat)
         team = f"T{side + 1} " if play.settings.mode == "teams" else ""
@@ -508,14 +513,17 @@ class MwmTable(TableScene):
         """A seat's count or crate: empty (a "?" while the seat is to show it) or its
         ``label`` large, with ``caption`` at the foot."""
         painter, m, p, h = self.ctx.painter, self.m, self.ctx.painter.p, rect.height
+        room = rect.width - painter.fonts.width(caption, painter.least)
+        # the label's room: over the caption (when it fits across)
+        above = h - m.u(5) - painter.fonts.font(painter.least).get_linesize() if room >= 4 else h
         if label is None:
-            prints = [Print("?", m.big, h // 2, colour=p.muted)] if active else []
+            prints = [Print("?", m.big, min(h // 2, above - m.big // 2), colour=p.muted)]
+            prints = prints if active else []
             fill, border, width = p.background, p.muted if active else p.quiet, 2
         else:
-            size = min(m.big + m.u(16), h // 2)  # smaller to fit, never below 18
+            size = min(m.big + m.u(16), h // 2, above * 4 // 5)  # smaller to fit, never below 18
             size = max(m.small, painter.fit_size(label, size, rect.width - 6, True))
-            prints, width = [Print(label, size, h // 2)], max(2, m.u(width))
-        room = rect.width - painter.fonts.width(caption, painter.least)
+            prints, width = [Print(label, size, min(h // 2, above - size // 2))], max(2, m.u(width))
         if room >= 4:  # whole, inside a border thinned to make room (never below 2), or left out
             width = min(width, room // 2)
             foot = h - m.u(5)
