@@ -89,3 +89,30 @@ def test_results_place_words_stand_clear_of_the_seat_chips(size: tuple[int, int]
     for place, rect in zip(("1st", "2nd", "3rd"), chips, strict=True):
         assert places[place].right + gap <= rect.left, place
     pygame.display.quit()
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1280, 720)])
+def test_results_long_name_is_whole_at_16px_or_more(size: tuple[int, int]) -> None:
+    """ "1st Ana-Sofía Nú…  0 points" at 800x480 (a paper-table Mathe-Meister game): a
+    name its row has no room for on one line goes on two, never cut, never under 16 px."""
+    from tabletop.ui.offscreen import offscreen
+
+    ctx, window = offscreen(size, 1)
+    names = ["Ana-Sofía Núñez", "Player 2", "Player 3", "Player 4", "Bot 5"]
+    r = result((0, 10, 0, 0, 20), (1, 2, 3, 3, 1))
+    lines = [f"{name}: no stars" for name in names]
+    scene = GameResults(ctx, outcome_of(r, names, score=lambda s: f"{s} points", lines=lines))
+    ctx.stack.push(scene)
+    drawn: list[tuple[str, int]] = []
+    render = ctx.painter.fonts.render
+
+    def rendering(words: str, px: int, *args: Any, **kw: Any) -> pygame.Surface:
+        drawn.append((words, px))
+        return render(words, px, *args, **kw)
+
+    ctx.painter.fonts.render = rendering  # type: ignore[method-assign]
+    scene.draw(window)
+    name = [(w, px) for w, px in drawn if w.rstrip("…") and w.rstrip("…") in names[0]]
+    assert " ".join(words for words, _ in name) == names[0]
+    assert min(px for _, px in name) >= 16 * size[1] // 480
+    pygame.display.quit()
