@@ -235,3 +235,23 @@ def test_report_screen_headings_are_never_cut(lesson: Journal) -> None:
                 auto.tap(tap)
             texts = [t for t, _ in drawn_texts(app.ctx.painter, partial(scene.draw, app.window))]
             assert not [t for t in texts if t.endswith("\u2026")], (size, tap, texts)
+
+
+@pytest.mark.parametrize(
+    ("session", "subtitle"),
+    [
+        (S1, f"Lesson {S1} \u00b7 4 games"),
+        ("Walk lesson", "Walk lesson \u00b7 4 games"),
+        ("Lessons in the hall", "Lessons in the hall \u00b7 4 games"),
+        ("Ablessonar", "Lesson Ablessonar \u00b7 4 games"),
+    ],
+)
+def test_report_screen_subtitle_says_lesson_once(
+    lesson: Journal, session: str, subtitle: str
+) -> None:
+    """A session named "Walk lesson" read "Lesson Walk lesson · 2 games"."""
+    app, _ = open_report(lesson)
+    scene = app.stack.top
+    scene.session = session
+    scene.layout(scene.m)
+    assert scene.subtitle == subtitle

@@ -14,6 +14,7 @@ pass their own ``sticks``.
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TypeVar
@@ -133,9 +134,9 @@ class ReportScene(Paged, TeacherScreen):
         margin, bh = m.u(16), m.u(56)
         title = "Class report" if self.group is None else report.group_title(self.group)
         self.title = "Skills" if self.view == "skills" else title
-        self.subtitle = (
-            f"Lesson {report.session_title(self.session)} \u00b7 {plural(self.games, 'game')}"
-        )
+        name = report.session_title(self.session)  # "Lesson" once: not "Lesson Walk lesson"
+        lesson = name if re.search(r"\blesson", name, re.IGNORECASE) else f"Lesson {name}"
+        self.subtitle = f"{lesson} \u00b7 {plural(self.games, 'game')}"
         self.footer_y = H - margin - bh
         self.message_rect = pygame.Rect(margin, self.footer_y - m.u(58), W - 2 * margin, m.u(52))
         self.table = pygame.Rect(margin, m.u(84), W - 2 * margin, 0)
