@@ -616,6 +616,13 @@ class Journal:
             )
         )
 
+    def dice_source(self, match_id: int) -> str:
+        """How one match's latest dice came (:meth:`add_dice`'s ``source``; "": none kept)."""
+        row = self.db.execute(
+            "SELECT source FROM dice WHERE match_id = ? ORDER BY id DESC LIMIT 1", (match_id,)
+        ).fetchone()
+        return "" if row is None else str(row[0])
+
     def close(self) -> None:
         if self.trouble is not None:
             self.retry()  # a last try: what was played in memory reaches the file

@@ -74,6 +74,25 @@ def test_mm_solo_every_move_is_journaled_and_a_new_app_carries_on(tmp_path: Path
     assert resumed.state.dice is not None and resumed.play.dice_source == "virtual"
 
 
+@pytest.mark.parametrize("mode", ["tap", "virtual"])
+def test_mm_solo_resumed_shows_how_its_dice_came(tmp_path: Path, mode: str) -> None:
+    """ "Dice tapped in" read just "Dice" after a resume: the journal's dice say how."""
+    path = tmp_path / FILE_NAME
+    app = make_app(journal=Journal(path))
+    auto = start_solo(app)
+    auto.tap(f"mode.{mode}")
+    if mode == "virtual":
+        auto.tap("roll")
+    else:
+        auto.tap_dice(DICE[0])
+    game = auto.game()
+    assert game.state.dice is not None and game.play.dice_source == mode
+    again, _ = carry_on(path)
+    resumed = again.stack.top
+    assert isinstance(resumed, MatheMeisterScene) and resumed.state == game.state
+    assert resumed.play.dice_words() == game.play.dice_words() != "Dice"
+
+
 def test_mm_solo_round_caught_before_its_dice_asks_for_them(tmp_path: Path) -> None:
     path = tmp_path / FILE_NAME
     app = make_app(journal=Journal(path))

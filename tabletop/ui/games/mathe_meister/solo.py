@@ -93,6 +93,8 @@ class MatheMeisterScene(TableScene):
         self.dice_mode = dice_mode or ctx.prefs.prefs.dice_input
         self.play = SoloPlay(match or new_match(ctx.layout, modes, seed), player=player, seed=seed)
         app = {"screen": "solo", "player": player, "dice_mode": self.dice_mode, "seed": seed}
+        if save is not None and save.id is not None:  # "Dice tapped in" as before it stopped
+            self.play.dice_source = ctx.journal.dice_source(save.id)
         save = save or GameSave(ctx, MatheMeister.name, list(seats), app)
         # "Play again" is the solo results' (see show_results)
         super().__init__(ctx, save, resumed=match is not None)
