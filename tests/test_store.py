@@ -426,9 +426,10 @@ def test_store_on_change_saves_every_apply_and_undo_before_it_returns(tmp_path: 
 
 def test_store_dice_source_is_how_a_matchs_latest_dice_came(tmp_path: Path) -> None:
     journal = Journal(tmp_path / FILE_NAME)
-    journal.add_dice([3, 5], "camera", match_id=1)
-    journal.add_dice([6, 6], "virtual", match_id=2)
-    journal.add_dice([2, 1], "corrected", match_id=1)
-    assert journal.dice_source(1) == "corrected" and journal.dice_source(2) == "virtual"
-    assert journal.dice_source(3) == ""  # none kept (a game from before the dice were)
+    one, two, three = (journal.start(new_match(seed=s), label="t") for s in (1, 2, 3))
+    journal.add_dice([3, 5], "camera", match_id=one)
+    journal.add_dice([6, 6], "virtual", match_id=two)
+    journal.add_dice([2, 1], "corrected", match_id=one)
+    assert journal.dice_source(one) == "corrected" and journal.dice_source(two) == "virtual"
+    assert journal.dice_source(three) == ""  # none kept (a game from before the dice were)
     journal.close()
