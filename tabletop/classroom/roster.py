@@ -7,7 +7,9 @@ students in on the device.
 
 **Importing merges by id**: a student whose id is new is added, one whose id is already
 there takes the file's name and group, and students the file does not mention stay
-(pass ``replace=True`` to remove them, as the teacher's "Replace the list" does).
+(pass ``replace=True`` to remove them, as the teacher's "Replace the list" does). A
+student without an id (a list of names) is matched by name and group (ignoring case), so
+importing the same list again adds no one twice; one not matched gets a made-up id.
 :func:`Roster.preview` says what an import would do before anything is written.
 
 Removing a student never touches past games: each match's ``seats`` rows keep the name
@@ -57,6 +59,7 @@ class ImportReport:
     updated: int = 0
     unchanged: int = 0
     removed: int = 0
+    matched: int = 0  # students without an id found by name and group (updated or unchanged)
 
     @property
     def total(self) -> int:
@@ -64,7 +67,8 @@ class ImportReport:
         return self.added + self.updated + self.unchanged
 
     def sentence(self) -> str:
-        """``"3 added, 1 updated, 20 unchanged."`` (parts that are 0 left out)."""
+        """``"3 added, 1 updated, 20 unchanged."`` (parts that are 0 left out), then how
+        many students without an id were found by name and group."""
         parts = [
             f"{n} {what}"
             for n, what in (
@@ -75,7 +79,8 @@ class ImportReport:
             )
             if n
         ]
-        return (", ".join(parts) or "nothing changed") + "."
+        found = f"; {self.matched} found on the list by name and group" if self.matched else ""
+        return (", ".join(parts) or "nothing changed") + found + "."
 
 
 def clean_name(text: str, what: str = "name", limit: int = MAX_NAME_LENGTH) -> str:
@@ -244,13 +249,13 @@ class Roster:
         out: list[Student] = []
         seen: set[str] = set()
         for s in students:
-            sid = student_id(s.id)
+            sid = student_id(s.id) if s.id else ""  # none: made up by _compare
             try:
                 name = clean_name(s.name)
                 group = clean_name(s.group, "group", MAX_GROUP_LENGTH)
             except BadInput as exc:
                 raise BadInput(exc.code, f"student {sid}: {exc.message}") from None
-            if sid in seen:
+            if sid and sid in seen:
                 raise BadInput("roster.duplicate", f"id {sid} is used twice")
             seen.add(sid)
             out.append(Student(sid, name, group))
@@ -260,13 +265,41 @@ class Roster:
         self, students: Sequence[Student], replace: bool
     ) -> tuple[ImportReport, tuple[list[Student], list[Student], list[str]]]:
         have = {s.id: s for s in self.students()}
+        students, matched = self._with_ids(students, have)
         added = [s for s in students if s.id not in have]
         updated = [s for s in students if s.id in have and have[s.id] != s]
         unchanged = len(students) - len(added) - len(updated)
         wanted = {s.id for s in students}
         removed = sorted(sid for sid in have if sid not in wanted) if replace else []
-        report = ImportReport(len(added), len(updated), unchanged, len(removed))
+        report = ImportReport(len(added), len(updated), unchanged, len(removed), matched)
         return report, (added, updated, removed)
+
+    def _with_ids(
+        self, students: Sequence[Student], have: dict[str, Student]
+    ) -> tuple[list[Student], int]:
+        """``students`` with an id each: one without takes the id of a student on the list
+        with the same name and group (ignoring case; each id once, and none the file
+        names), else the next made-up id (:meth:`next_id`, as "Add a student" does). Also
+        how many were matched."""
+        named = {s.id for s in students}
+        free: dict[tuple[str, str], list[str]] = {}
+        for s in sorted(have.values(), key=lambda s: (len(s.id), s.id)):
+            if s.id not in named:
+                free.setdefault((s.name.casefold(), s.group.casefold()), []).append(s.id)
+        number = int(self.next_id()[1:])
+        out: list[Student] = []
+        matched = 0
+        for s in students:
+            if not s.id:
+                ids = free.get((s.name.casefold(), s.group.casefold()))
+                if ids:
+                    s, matched = Student(ids.pop(0), s.name, s.group), matched + 1
+                else:
+                    while f"S{number}" in named:
+                        number += 1
+                    s, number = Student(f"S{number}", s.name, s.group), number + 1
+            out.append(s)
+        return out, matched
 
 
 def groups(journal: Journal) -> list[str]:

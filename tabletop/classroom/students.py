@@ -1,8 +1,9 @@
 """The class list's students: the record (id, name, group) and the class-list CSV parser.
 
 A class list is a CSV file a teacher exports from a spreadsheet: one student a line, id,
-name and group. It is read here for the app's import from a USB stick, the teacher's
-dashboard, and ``tabletop print badges``; the journal keeps it (``classroom.roster``).
+name and group (or only name and group: the device makes up the ids). It is read here
+for the app's import from a USB stick, the teacher's dashboard, and ``tabletop print
+badges``; the journal keeps it (``classroom.roster``).
 """
 
 from __future__ import annotations
@@ -112,34 +113,43 @@ def _read_students(text: str) -> list[Student]:
 
     One student a line: id, name, group (the group may be left out); an ``id,name,...``
     header line and blank lines are skipped; a spreadsheet's semicolons or tabs work too.
-    A first line that names a column but not as ``id,name``, or whose id has no digit
-    when every other id has one, is a header of another shape: refused.
+    A first line that names a column but not as ``id,name`` or ``name,group``, or whose
+    id has no digit when every other id has one, is a header of another shape: refused.
+    A list of names only (under a ``name,group`` or ``name`` header, or one column and
+    no header) gives students without an id (``""``): :class:`Roster` makes them up.
     """
     text = text.removeprefix("\ufeff")  # a byte-order mark from a spreadsheet
     reader = csv.reader(io.StringIO(text), delimiter=_delimiter(text))
+    rows = [(reader.line_num, row) for row in _rows(reader) if any(c.strip() for c in row)]
+    columns: tuple[str, ...] = ID_COLUMNS
+    headed = False
+    if rows:
+        number, row = rows[0]
+        cells = [c.strip().lower() for c in row]
+        while cells and not cells[-1]:
+            cells.pop()
+        if cells[:2] == ["id", "name"] or tuple(cells) in NAME_COLUMNS:
+            columns = ID_COLUMNS if cells[0] == "id" else tuple(cells)
+            rows, headed = rows[1:], True
+        elif HEADER_WORDS & set(cells):
+            raise _wrong_header(number, row)
+        elif all(len(r) == 1 for _, r in rows):
+            columns = NAME_COLUMNS[0]
     students: list[Student] = []
     seen: set[str] = set()
-    first: tuple[int, list[str]] | None = None  # the first line, when it is a student's
-    header = False
-    for row in _rows(reader):
-        number = reader.line_num
-        if not row or all(not cell.strip() for cell in row):
-            continue
-        if not header and first is None:
-            cells = [c.strip().lower() for c in row]
-            if cells[:2] == ["id", "name"]:
-                header = True
-                continue  # the header line
-            if HEADER_WORDS & set(cells):
-                raise _wrong_header(number, row)
-            first = (number, row)
-        if len(row) < 2:
-            raise BadInput("roster.shape", f"line {number}: expected id, name, group")
-        name = " ".join(csvsafe.unescape(row[1]).split())
-        group = " ".join(csvsafe.unescape(row[2]).split()) if len(row) > 2 else ""
-        if not row[0].strip() or not name:
+    for number, row in rows:
+        if len(row) < min(2, len(columns)) or (
+            columns != ID_COLUMNS and any(c.strip() for c in row[len(columns) :])
+        ):
+            raise BadInput("roster.shape", f"line {number}: expected {', '.join(columns)}")
+        cell = dict(zip(columns, row))
+        name = " ".join(csvsafe.unescape(cell["name"]).split())
+        group = " ".join(csvsafe.unescape(cell.get("group", "")).split())
+        if columns == ID_COLUMNS and (not row[0].strip() or not name):
             raise BadInput("roster.empty", f"line {number}: the id and the name must not be empty")
-        sid = student_id(row[0], f"line {number}: ")
+        if not name:
+            raise BadInput("roster.empty", f"line {number}: the name must not be empty")
+        sid = student_id(row[0], f"line {number}: ") if columns == ID_COLUMNS else ""
         for what, value, limit in (
             ("name", name, MAX_NAME_LENGTH),
             ("group", group, MAX_GROUP_LENGTH),
@@ -148,20 +158,22 @@ def _read_students(text: str) -> list[Student]:
                 raise BadInput(
                     "roster.long", f"line {number}: the {what} is longer than {limit} characters"
                 )
-        if sid in seen:
+        if sid and sid in seen:
             raise BadInput("roster.duplicate", f"line {number}: id {sid} is used twice")
         seen.add(sid)
         students.append(Student(sid, name, group))
     if not students:
         raise BadInput("roster.empty", "the roster has no students")
-    if first is not None and len(students) > 1:
+    if columns == ID_COLUMNS and len(students) > 1 and not headed:
         digits = [any(c.isdigit() for c in s.id) for s in students]
         if not digits[0] and all(digits[1:]):  # "who,what" above S1, S2...
-            raise _wrong_header(*first)
+            raise _wrong_header(*rows[0])
     return students
 
 
 HEADER_WORDS = frozenset({"id", "name", "group"})
+ID_COLUMNS = ("id", "name", "group")
+NAME_COLUMNS = (("name",), ("name", "group"))  # a list of names: the device makes up ids
 
 
 def _wrong_header(number: int, row: list[str]) -> BadInput:
@@ -170,7 +182,8 @@ def _wrong_header(number: int, row: list[str]) -> BadInput:
     shown = shown if len(shown) <= 24 else shown[:21] + "..."
     return BadInput(
         "roster.header",
-        f"line {number} ({shown}) looks like a header, but the header must be id,name,group",
+        f"line {number} ({shown}) looks like a header, "
+        "but the header must be id,name,group or name,group",
     )
 
 

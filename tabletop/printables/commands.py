@@ -74,6 +74,12 @@ def run(args: argparse.Namespace) -> int:
         except OSError as exc:
             raise BadInput("print.roster", f"cannot read {args.roster}: {exc.strerror}") from None
         students = read_roster(decode_csv(data, str(args.roster)))
+        if not students[0].id:  # a list of names: the device makes up the ids
+            raise BadInput(
+                "print.roster",
+                f"{args.roster} has no ids: import it into the class list first, then print "
+                "badges from the list saved by the device or the dashboard",
+            )
         doc, default = badges_pdf(students, paper), "badges.pdf"
         detail = plural(len(students), "badge")
     else:

@@ -125,3 +125,20 @@ def test_print_badges_refuses_a_cell_past_the_csv_limit(
             "Fix the file and try again"
         )
     assert not out.exists()
+
+
+def test_print_badges_refuses_a_list_of_names_without_ids(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A ``name,group`` list is a class list now, but a badge needs the id the device
+    makes up on import: one line on stderr saying so, exit status 2, no PDF."""
+    roster = tmp_path / "names.csv"
+    roster.write_text("name,group\nAda,Red\n", encoding="utf-8")
+    out = tmp_path / "b.pdf"
+    assert cli.main(["print", "badges", str(roster), "--out", str(out)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [
+        f"tabletop print: {roster} has no ids: import it into the class list first, then "
+        "print badges from the list saved by the device or the dashboard"
+    ]
+    assert not out.exists()

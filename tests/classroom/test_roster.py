@@ -200,7 +200,7 @@ def test_roster_sorts_names_ignoring_accents_and_lists_groups(roster: Roster) ->
     [
         ("who,what\nS1,Ada\nS2,Bo\n", "line 1 (who,what)"),
         ("\nname,id,group\n7,Ada,Red\n", "line 2 (name,id,group)"),
-        ("Name;Group\nS1;Ada\n", "line 1 (Name,Group)"),
+        ("Group;Name\nRed;Ada\n", "line 1 (Group,Name)"),
     ],
 )
 def test_roster_header_of_another_shape_is_refused(roster: Roster, text: str, line: str) -> None:
@@ -228,7 +228,7 @@ def test_roster_without_a_header_is_still_read(roster: Roster) -> None:
         ("S01,Ada\nS01,Bo\n", "line 2: id S01 is used twice"),
         ("S1,Ada\nS2\n", "line 2: expected id, name, group"),
         ("id,name\n", "the roster has no students"),
-        ("who,what\nS1,Ada\nS2,Bo\n", "the header must be id,name,group"),
+        ("who,what\nS1,Ada\nS2,Bo\n", "the header must be id,name,group or name,group"),
     ],
 )
 def test_roster_import_refusal_says_fix_the_file_and_try_again(
@@ -248,3 +248,64 @@ def test_roster_header_of_another_shape_is_shown_short() -> None:
     with pytest.raises(BadInput) as err:
         read_roster(f"{header}\nS1,Ada,Lovelace\n")
     assert err.value.message.startswith("line 1 (Name,Surname,Group,Da...) looks like")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "name,group\nAda Lovelace,Red\nAlan Turing,Blue\nAda Lovelace,Red\n",
+        "Name;Group\nAda Lovelace;Red\nAlan Turing;Blue\nAda Lovelace;Red\n",
+    ],
+)
+def test_roster_names_only_list_gets_made_up_ids_and_imports_again_without_doubles(
+    roster: Roster, text: str
+) -> None:
+    """A list of names and groups: ids made up as "Add a student" does (S<n> after any in
+    use); the same list again matches everyone by name and group and says so."""
+    roster.add("Cy", "Red")  # S1
+    report = roster.import_csv(text)
+    assert report == ImportReport(added=3)
+    assert [(s.id, s.name, s.group) for s in roster.students()] == [
+        ("S3", "Alan Turing", "Blue"),
+        ("S2", "Ada Lovelace", "Red"),
+        ("S4", "Ada Lovelace", "Red"),
+        ("S1", "Cy", "Red"),
+    ]
+    again = roster.import_csv(text.replace("Ada Lovelace", "ADA LOVELACE", 1), replace=True)
+    assert again == ImportReport(updated=1, unchanged=2, removed=1, matched=3)
+    assert again.sentence() == (
+        "1 updated, 2 unchanged, 1 removed; 3 found on the list by name and group."
+    )
+    assert [s.id for s in roster.students()] == ["S3", "S2", "S4"]
+
+
+def test_roster_names_only_list_without_a_header_or_group(roster: Roster) -> None:
+    """One column and no header (or the header ``name``): names, no group."""
+    for text in ("Ada\nBo\n", "name\nAda\nBo\n"):
+        students = read_roster(text)
+        assert [(s.id, s.name, s.group) for s in students] == [("", "Ada", ""), ("", "Bo", "")]
+    assert roster.preview(read_roster("Ada\nBo\n")) == ImportReport(added=2)
+    roster.import_csv("Ada\nBo\n")
+    assert roster.import_csv("name\nAda\nBo\nCy\n").sentence() == (
+        "1 added, 2 unchanged; 2 found on the list by name and group."
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("name\nAda,Red\n", "line 2: expected name"),
+        ("name,group\nS1,Ada,Red\n", "line 2: expected name, group"),
+        ("name,group\n,Red\n", "line 2: the name must not be empty"),
+        ("Ada\nS2,Bo\n", "line 1: expected id, name, group"),
+        ("name,group\n", "the roster has no students"),
+        ("group,name\nRed,Ada\n", "the header must be id,name,group or name,group"),
+    ],
+)
+def test_roster_names_only_list_refusal_says_fix_the_file(
+    roster: Roster, text: str, words: str
+) -> None:
+    with pytest.raises(BadInput) as err:
+        roster.import_csv(text)
+    assert err.value.message.endswith(f"{words}. Fix the file and try again")
+    assert len(roster) == 0

@@ -117,7 +117,9 @@ def test_roster_parsing() -> None:
         ("S01", "Ada", "A"),
         ("S02", "Alan", "B"),
     ]
-    for bad in ("id,name\n", "S01\n", "S01,Ada\nS01,Bob\n", "ü1,Ada\n", ",Ada\n"):
+    # One column and no header is a list of names now (ids made up on import).
+    assert [(s.id, s.name) for s in read_roster("S01\n")] == [("", "S01")]
+    for bad in ("id,name\n", "S01,Ada\nS02\n", "S01,Ada\nS01,Bob\n", "ü1,Ada\n", ",Ada\n"):
         with pytest.raises(BadInput):
             read_roster(bad)
 

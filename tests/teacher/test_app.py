@@ -423,6 +423,31 @@ def test_teacher_api_edits_the_class_list(serve: Callable[[Scenario], None]) -> 
     serve(scenario)
 
 
+def test_teacher_api_imports_a_list_of_names_twice_without_doubles(
+    serve: Callable[[Scenario], None],
+) -> None:
+    """A ``name,group`` list: the console makes up the ids; the same file again finds
+    everyone by name and group (the summary says so) and adds no one."""
+
+    async def scenario(client: TestClient) -> None:
+        await log_in(client)
+        names = b"name,group\nAda,Red\nBo,Blue\n"
+        r = await client.post("/api/roster/import", data=names, headers=origin(client))
+        assert (await r.json()) == {"sentence": "2 added.", "total": 2}
+        r = await client.post("/api/roster/import", data=names, headers=origin(client))
+        assert (await r.json()) == {
+            "sentence": "2 unchanged; 2 found on the list by name and group.",
+            "total": 2,
+        }
+        roster = await (await client.get("/api/roster")).json()
+        assert roster["students"] == [
+            {"id": "S2", "name": "Bo", "group": "Blue"},
+            {"id": "S1", "name": "Ada", "group": "Red"},
+        ]
+
+    serve(scenario)
+
+
 # A finished game as a station sends it (the reports' tests store it as the console does).
 RESULT_MATCH = {
     "game": "mecs",

@@ -406,7 +406,7 @@ class Coordinator:
             "seq": self.seq,
             "plan": plan.to_json() if plan is not None else None,
             "clocks": [c.to_json() for c in self.clocks],
-            "moments": [_moment(c, t) for c in self.clocks],
+            "moments": [_moment(c, t, i) for i, c in enumerate(self.clocks)],
             "stations": cards,
             "refused": dict(self.refused),
             "results": self.results,
@@ -855,13 +855,17 @@ def _today(t: float) -> str:
     return datetime.date.fromtimestamp(t).isoformat()
 
 
-def _moment(clock: RotationClock, t: float) -> dict[str, Any]:
+def _moment(clock: RotationClock, t: float, station: int) -> dict[str, Any]:
+    """Station ``station``'s clock at ``t``, with its title and the group that belongs
+    there (for a station the teacher gave no device: its card says where that group goes)."""
     m = clock.now(t)
     return {
         "rotation": m.rotation,
         "phase": m.phase,
         "left": m.play_left,
         "paused": m.paused,
+        "title": m.plan.station_title(station),
+        "group": m.group_at(station),
     }
 
 

@@ -101,22 +101,28 @@ function cardState(card) {
   }[st.phase] || ["waiting", "Waiting"];
 }
 
+// The moment of the clock a card's device runs, or none (no plan, no station, ended).
+function runningMoment(card) {
+  const m = latest && latest.plan && card.station !== null ? latest.moments[card.station] : null;
+  return m && m.phase !== "done" ? m : null;
+}
+
 function stationButtons(card) {
   const box = el("div", { class: "actions", role: "group", "aria-label": `${card.title || card.device} controls` });
-  const over = (m) => !m || m.phase === "done"; // nothing left to pause, extend or skip
-  const usable = latest && latest.plan && card.station !== null && !over(latest.moments[card.station]);
   const paused = card.status && card.status.paused;
   const name = card.title || card.device;
   const add = (act, label, cls) =>
     box.append(el("button", {
       type: "button", class: cls, "data-act": act, "data-station": card.station,
-      "aria-label": `${label} ${name}`, disabled: !usable, text: label,
+      "aria-label": `${label} ${name}`, text: label,
     }));
-  if (paused) add("resume", "Resume");
-  else add("pause", "Pause");
-  add("extend", "+1 min");
-  add("skip", "Skip", "warn");
-  add("end", "End", "warn");
+  if (runningMoment(card)) { // else nothing to pause, extend or skip: no clock buttons
+    if (paused) add("resume", "Resume");
+    else add("pause", "Pause");
+    add("extend", "+1 min");
+    add("skip", "Skip", "warn");
+    add("end", "End", "warn");
+  }
   if (card.dismiss) { // offline and in no station: the teacher may put it out of sight
     box.append(el("button", { type: "button", class: "quiet", "data-keys": card.dismiss,
       "aria-label": `Dismiss ${name}`, text: "Dismiss", onclick: () => dismiss([card.dismiss]) }));
@@ -126,12 +132,16 @@ function stationButtons(card) {
 
 function renderCard(card) {
   const st = card.status;
-  const [kind, label] = cardState(card);
+  // Its station's clock ended: the device plays free play, under no station's name.
+  const ended = card.station !== null && !runningMoment(card);
+  if (ended) card = { ...card, title: null, waiting: true };
+  const [kind, label] = ended && card.online ? ["free", "Free play"] : cardState(card);
   // A status says the time left when it was sent: a clock that counts has gone on since.
   const counting = st && !card.waiting && !st.paused && ["play", "warning", "transition"].includes(st.phase);
   const left = st ? st.left - (counting ? card.age || 0 : 0) : 0;
   const node = el("article", { class: `card ${kind}`, id: `card-${card.device}`, "data-device": card.device, "aria-label": card.title || card.device });
-  node.append(el("h3", { text: card.title || (card.station !== null ? `Station ${card.station + 1}` : "Not in the plan") }));
+  const heading = ended ? "Free play" : card.station !== null ? `Station ${card.station + 1}` : "Not in the plan";
+  node.append(el("h3", { text: card.title || heading }));
   node.append(el("span", { class: "device", text: card.device }));
   node.append(el("span", { class: "state", text: label }));
   if (st && !card.waiting) {
@@ -149,10 +159,20 @@ function renderCard(card) {
   }
   const meta = [];
   if (st) meta.push(st.outbox ? `${count(st.outbox, "result")} to send` : "All results sent");
-  if (card.online && latest && latest.plan && card.station !== null && !card.follows) meta.push("updating…");
+  if (card.online && !ended && latest && latest.plan && card.station !== null && !card.follows) meta.push("updating…");
   if (meta.length) node.append(el("div", { class: "meta", text: meta.join(" · ") }));
   node.append(stationButtons(card));
   deadlines.set(card.device, [performance.now() / 1000 + left, counting && card.online]);
+  return node;
+}
+
+// A station in the plan with no device: where its group belongs, and what to do.
+function renderNoDevice(m, index) {
+  const node = el("article", { class: "card nodevice", id: `no-device-${index}`, "data-device": `#${index}`, "aria-label": m.title });
+  node.append(el("h3", { text: m.title }));
+  node.append(el("span", { class: "state", text: "No device: choose one in Plan" }));
+  node.append(el("div", { class: "group", text: m.group ? `Group ${m.group}` : "No group" }));
+  node.append(el("div", { class: "actions" }));
   return node;
 }
 
@@ -175,8 +195,14 @@ function renderStations(state) {
   const focused = document.activeElement && document.activeElement.closest(".card")
     ? [document.activeElement.closest(".card").dataset.device, document.activeElement.dataset.act] : null;
   const drawn = new Map($$(".card", cards).map((node) => [node.dataset.device, node]));
-  const shown = state.stations.filter((card) => !card.dismissed);
-  const nodes = shown.map((card) => redraw(drawn.get(card.device), renderCard(card)));
+  const shown = state.stations.filter((card) => !card.dismissed)
+    .map((card) => [card.station === null ? 99 : card.station, card.device, renderCard(card)]);
+  const placed = new Set(Object.values(state.plan ? state.plan.stations : {}));
+  state.moments.forEach((m, i) => {
+    if (!placed.has(i) && m.phase !== "done") shown.push([i, `#${i}`, renderNoDevice(m, i)]);
+  });
+  shown.sort((a, b) => a[0] - b[0]); // stable: devices in the order the console gave
+  const nodes = shown.map(([, key, fresh]) => redraw(drawn.get(key), fresh));
   if (nodes.length !== cards.children.length || nodes.some((node, i) => cards.children[i] !== node)) {
     cards.replaceChildren(...nodes);
   }
@@ -189,7 +215,7 @@ function renderStations(state) {
   const plan = state.plan;
   let line = "No rotation is running.";
   if (plan && state.moments.length) {
-    const m = state.moments[0];
+    const m = state.moments.find((c) => c.phase !== "done") || state.moments[0]; // one still running
     const count = plan.plan.rotations || plan.plan.stations.length;
     const words = { play: "playing", warning: "last minutes", transition: "changing stations", done: "finished" }[m.phase];
     const paused = state.moments.filter((c) => c.paused).length;

@@ -1,0 +1,64 @@
+"""The Stations tab's cards in a real browser (the walk's classroom: the app on loopback in
+front of a console without a broker, see ``test_browser_walk``): a station with no device,
+and a device whose station's clock has ended."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.teacher.test_browser import SHOTS, expect
+from tests.teacher.test_browser_walk import TWO_STATIONS, Live, browser, live, open_page
+
+__all__ = ["browser", "live", "open_page"]  # fixtures used by name
+
+
+def test_browser_cards_a_station_without_a_device_says_where_its_group_goes(
+    live: Live, open_page: Any
+) -> None:
+    """A planned station the teacher gave no device has a card: its name, the group that
+    belongs there, and what to do (r17: no card, so nothing said where Blue should be)."""
+    live.status("station-1")
+    live.plan(TWO_STATIONS, {"station-1": 0})
+    page = open_page()
+    cards = page.locator("#cards .card")
+    expect(cards).to_have_count(2)
+    bare = cards.nth(1)  # in station order, after Station 1's
+    expect(bare.locator("h3")).to_have_text("Station 2 \u2014 Math Arena")
+    expect(bare.locator(".state")).to_have_text("No device: choose one in Plan")
+    expect(bare.locator(".group")).to_have_text("Group Blue")
+    expect(bare.locator("button")).to_have_count(0)
+    page.screenshot(path=str(SHOTS / "teacher-cards-no-device-1280x800.png"))
+    live.clock.t += 11 * 60  # the next rotation: Red's turn there
+    live.status("station-1")
+    expect(bare.locator(".group")).to_have_text("Group Red")
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.screenshot(path=str(SHOTS / "teacher-cards-no-device-390x844.png"), full_page=True)
+    live.console.run(live.console.clock_action, "end", 1)
+    expect(cards).to_have_count(1)  # its rotation is over: nothing left to say
+
+
+def test_browser_cards_after_end_a_device_plays_free_play_without_clock_buttons(
+    live: Live, open_page: Any
+) -> None:
+    """After End a station's device shows as free play, not under the station's name, and
+    its card has no Pause, +1 min, Skip or End (r17: "Station 1 — M.E.C.S." over greyed
+    buttons on every card)."""
+    live.plan(TWO_STATIONS, {"station-1": 0, "station-2": 1})
+    page = open_page()
+    one, two = page.locator("#card-station-1"), page.locator("#card-station-2")
+    expect(one.locator(".actions button")).to_have_count(4)
+    live.console.run(live.console.clock_action, "end", 0)
+    live.status("station-1", game="mecs")
+    expect(one.locator("h3")).to_have_text("Free play")
+    expect(one.locator(".state")).to_have_text("Free play")
+    expect(one.locator(".game")).to_have_text("M.E.C.S.")
+    expect(one.locator(".actions button")).to_have_count(0)
+    expect(two.locator("h3")).to_have_text("Station 2 \u2014 Math Arena")
+    expect(two.locator('button[data-act="pause"]')).to_be_enabled()
+    expect(page.locator("#rotation")).to_have_text("Rotation 1 of 2: playing.")
+    page.screenshot(path=str(SHOTS / "teacher-cards-ended-one-1280x800.png"))
+    live.console.run(live.console.clock_action, "end", None)
+    expect(page.locator("#rotation")).to_have_text("The rotation is finished.")
+    expect(page.locator("#cards .card button")).to_have_count(0)
+    expect(two.locator("h3")).to_have_text("Free play")
+    page.screenshot(path=str(SHOTS / "teacher-cards-ended-all-1280x800.png"))
