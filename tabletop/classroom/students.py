@@ -11,7 +11,8 @@ from __future__ import annotations
 import codecs
 import csv
 import io
-from collections.abc import Iterator
+from collections import Counter
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,6 +26,29 @@ class Student:
     id: str
     name: str
     group: str
+
+
+def told_apart(students: Iterable[Student]) -> dict[str, str]:
+    """What tells apart each student whose name (case aside) another on the list has too,
+    by id: the group, or the id where the group is shared as well. A student listed more
+    than once (a report's line per game) counts once; one with no id (a guest) is left out."""
+    unique = {s.id: s for s in students if s.id}
+    names = Counter(s.name.casefold() for s in unique.values())
+    pairs = Counter((s.name.casefold(), s.group) for s in unique.values())
+    return {
+        sid: s.group if s.group and pairs[s.name.casefold(), s.group] == 1 else sid
+        for sid, s in unique.items()
+        if names[s.name.casefold()] > 1
+    }
+
+
+def shown_names(students: Iterable[Student]) -> dict[str, str]:
+    """The name to show for each student (by id) among the others on the list: the name
+    alone, or with what tells it apart (:func:`told_apart`), "Zoé Müller (4b)". A guest
+    (no id) is not in it: the caller shows their name as it is."""
+    listed = [s for s in students if s.id]
+    apart = told_apart(listed)
+    return {s.id: f"{s.name} ({apart[s.id]})" if s.id in apart else s.name for s in listed}
 
 
 MAX_NAME_LENGTH = 40  # longer names do not fit a badge (or a seat on the screen)
@@ -197,5 +221,7 @@ __all__ = [
     "badge_id",
     "decode_csv",
     "read_roster",
+    "shown_names",
     "student_id",
+    "told_apart",
 ]

@@ -50,7 +50,7 @@ from tabletop.classroom.dice_lesson import fairness, read_dice
 from tabletop.classroom.fleet.coordinator import ACTIONS, Coordinator
 from tabletop.classroom.mistakes import KINDS, SKILLS
 from tabletop.classroom.rotation import GAME_TITLES, STATION_MODES, STATION_OPTIONS, Plan
-from tabletop.classroom.students import decode_csv
+from tabletop.classroom.students import Student, decode_csv, shown_names
 from tabletop.engine.errors import BadInput, TabletopError
 from tabletop.engine.words import sentence
 from tabletop.teacher.auth import COOKIE, DEVICE_COOKIE, DEVICE_DAYS, Gate, Locked, WrongPin
@@ -554,6 +554,7 @@ def _skills(console: Coordinator, session: str | None) -> dict[str, Any]:
     assert console.journal is not None
     trends = skills.trends(console.journal)
     students = skills.gather_skills(console.journal, session)
+    shown = shown_names(Student(r.student, r.name, r.group) for r in students)
 
     def view(r: skills.SkillRow) -> dict[str, Any]:
         kind = r.common
@@ -561,6 +562,7 @@ def _skills(console: Coordinator, session: str | None) -> dict[str, Any]:
             "group": report.group_title(r.group),
             "student": r.student,
             "name": r.name,
+            "shown": shown.get(r.student, r.name),  # told apart from a namesake
             "skill": SKILLS.get(r.skill, r.skill),
             "checked": r.checked,
             "right": r.right,

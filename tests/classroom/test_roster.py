@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tabletop.classroom.roster import ImportReport, Roster, decode_csv
-from tabletop.classroom.students import Student, read_roster
+from tabletop.classroom.students import Student, read_roster, shown_names, told_apart
 from tabletop.engine.errors import BadInput
 from tabletop.store import Journal, SeatInfo
 
@@ -309,3 +309,29 @@ def test_roster_names_only_list_refusal_says_fix_the_file(
         roster.import_csv(text)
     assert err.value.message.endswith(f"{words}. Fix the file and try again")
     assert len(roster) == 0
+
+
+def test_roster_shown_names_tell_namesakes_apart() -> None:
+    """Two students of one name (case aside) are shown with their group, or with their id
+    where they share the group too; a name nobody else has, and a guest (no id), stay
+    plain; a student listed twice (a report's line per game) is not their own namesake."""
+    listed = [
+        Student("S1", "Zoé Müller", "4b"),
+        Student("S2", "zoé müller", "4c"),
+        Student("S3", "Zoé Müller", "4c"),
+        Student("S4", "Ben", "4b"),
+        Student("S4", "Ben", "4b"),
+        Student("", "Zoé Müller", ""),
+    ]
+    assert told_apart(listed) == {"S1": "4b", "S2": "S2", "S3": "S3"}
+    assert shown_names(listed) == {
+        "S1": "Zoé Müller (4b)",
+        "S2": "zoé müller (S2)",
+        "S3": "Zoé Müller (S3)",
+        "S4": "Ben",
+    }
+    assert shown_names([Student("S9", "Ana", "")]) == {"S9": "Ana"}
+    assert told_apart([Student("S1", "Ana", ""), Student("S2", "Ana", "")]) == {
+        "S1": "S1",
+        "S2": "S2",
+    }

@@ -619,6 +619,7 @@ def test_teacher_skills_view_from_a_stations_answers(
                 "group": "Group Red",
                 "student": "S1",
                 "name": "Ada",
+                "shown": "Ada",
                 "skill": "Multiplication",
                 "checked": 2,
                 "right": 1,
@@ -645,5 +646,55 @@ def test_teacher_skills_view_from_a_stations_answers(
             lines[1]
             == 'Tue,Red,S1,Ada,multiplication,2,1,operation,1,"7 x 8: answered 15, which is 7 + 8"'
         )
+
+    serve(scenario)
+
+
+def test_teacher_skills_view_tells_two_children_of_one_name_apart(
+    serve: Callable[[Scenario], None], console: Coordinator
+) -> None:
+    """Two "Zoé Müller" (groups Red and Blue) and a third sharing Red with the first: the
+    skills table shows each as ``shown``, with the group or, where that is shared too,
+    the id (``students.shown_names``); ``name`` stays the name; the CSV is unchanged."""
+    sum_ = {"numbers": ["4", "5"], "ops": ["+"], "order": "precedence", "right": None}
+    answers = [
+        {"seat": s, "step": s, "skill": "addition", "question": sum_, "given": "9", "answer": "9"}
+        for s in range(4)
+    ]
+    result = ResultMessage(
+        id="station-1:zoe",
+        device="station-1",
+        match={
+            "game": "math-arena",
+            "header": "{}",
+            "label": "app",
+            "session": "Tue",
+            "meta": {"answers": answers},
+            "result": {"places": [1, 2, 3, 4], "winners": [0]},
+            "reason": "end",
+            "started": 1.0,
+            "finished": 2.0,
+            "elapsed": 60.0,
+        },
+        seats=(
+            SeatRecord(0, "Zoé Müller", "S1", "Red"),
+            SeatRecord(1, "Zoé Müller", "S2", "Blue"),
+            SeatRecord(2, "Zoé Müller", "S3", "Red"),
+            SeatRecord(3, "Ben", "S4", "Red"),
+        ),
+    )
+    assert console.run(console._store, result)
+
+    async def scenario(client: TestClient) -> None:
+        await log_in(client)
+        view = await (await client.get("/api/skills", params={"session": "Tue"})).json()
+        shown = {r["student"]: (r["name"], r["shown"]) for r in view["rows"]}
+        assert shown == {
+            "S1": ("Zoé Müller", "Zoé Müller (S1)"),
+            "S2": ("Zoé Müller", "Zoé Müller (Blue)"),
+            "S3": ("Zoé Müller", "Zoé Müller (S3)"),
+            "S4": ("Ben", "Ben"),
+        }
+        assert {g["shown"] for g in view["groups"]} == {"Group Red", "Group Blue"}
 
     serve(scenario)

@@ -185,6 +185,30 @@ def test_browser_walk_skills_group_rows_stand_out(live: Live, open_page: Any) ->
     page.screenshot(path=str(SHOTS / "teacher-walk-skills-1280x800.png"), full_page=True)
 
 
+def test_browser_walk_skills_tell_two_children_of_one_name_apart(
+    live: Live, open_page: Any
+) -> None:
+    """Two "Zoé Müller" in group Red and one in Blue: the skills table shows Red's two
+    with their ids and Blue's with her group (``students.shown_names``), so the teacher
+    tells their rows apart (main: three rows read "Zoé Müller", two of them in "Red")."""
+    answers = [{**answered(seat, "56"), "answer": "56"} for seat in range(3)]
+    seats = (
+        SeatRecord(0, "Zoé Müller", "S1", "Red"),
+        SeatRecord(1, "Zoé Müller", "S2", "Red"),
+        SeatRecord(2, "Zoé Müller", "S3", "Blue"),
+    )
+    match = {**RESULT_MATCH, "meta": {"answers": answers}}
+    result = ResultMessage(id="station-1:zoe", device="station-1", match=match, seats=seats)
+    assert live.console.run(live.console._store, result)
+    page = open_page()
+    page.click("nav a[data-tab=reports]")
+    page.locator("#report-list > li button", has_text="Skills").click()
+    expect(page.locator("#skills tr:not(.group) td:first-child")).to_have_text(
+        ["Zoé Müller (Blue)", "Zoé Müller (S1)", "Zoé Müller (S2)"]
+    )
+    page.screenshot(path=str(SHOTS / "teacher-walk-namesakes-1280x800.png"), full_page=True)
+
+
 def test_browser_walk_the_plan_has_a_station_for_each_device(live: Live, open_page: Any) -> None:
     """Five devices on and a class of five groups: the plan opens with five stations, one
     device each (main: three, so Start said "5 groups but only 3 stations"), and a station

@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 
-from tabletop.store import FILE_NAME, Journal
+from tabletop.store import FILE_NAME, Journal, SeatInfo
 from tabletop.ui.autoplay import Autoplayer
 from tabletop.ui.input import Back
 from tabletop.ui.messages import child_message
-from tabletop.ui.saves import LABEL
+from tabletop.ui.saves import LABEL, unfinished
 from tabletop.ui.scenes.common import Confirm
 from tabletop.ui.scenes.home import HomeScene
 from tabletop.ui.widgets import Painter
@@ -136,3 +136,30 @@ def test_home_the_carry_on_offer_names_the_players_as_a_sentence(tmp_path: Path)
     offer = make_app(journal=Journal(path)).stack.top
     assert isinstance(offer, Confirm)
     assert offer.detail == "A game of Math Arena was not finished: Player 1, Player 2 and Player 3."
+
+
+def test_home_the_carry_on_offer_tells_two_children_of_one_name_apart(tmp_path: Path) -> None:
+    """Two children of the same name signed in at one table: the carry-on question names
+    each with their group (the sign-in's way, ``students.shown_names``), so the right two
+    sit down again; a guest's name stays as it is."""
+    path = tmp_path / FILE_NAME
+    app = make_app(journal=Journal(path))
+    auto = Autoplayer(app)
+    for name in ("game.math-arena", "seat.2", "choice.child", "start"):
+        auto.tap(name)
+    app.stack.unwind_to(HomeScene)  # unplugged
+    (saved,) = unfinished(app.ctx)
+    app.ctx.journal.set_seats(
+        saved.id,
+        [
+            SeatInfo(0, "Zoé Müller", "S1", "4b"),
+            SeatInfo(1, "Zoé Müller", "S2", "4c"),
+            SeatInfo(2, "Zoé Müller"),
+        ],
+    )
+    app.ctx.journal.close()
+    offer = make_app(journal=Journal(path)).stack.top
+    assert isinstance(offer, Confirm)
+    assert offer.detail == (
+        "A game of Math Arena was not finished: Zoé Müller (4b), Zoé Müller (4c) and Zoé Müller."
+    )

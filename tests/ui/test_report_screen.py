@@ -19,6 +19,7 @@ from tabletop.ui.autoplay import Autoplayer
 from tabletop.ui.scenes.common import Confirm
 from tabletop.ui.scenes.report import SAVE_FAILED, ReportScene
 from tabletop.ui.scenes.settings import SettingsScene
+from tabletop.ui.widgets import Painter
 from tests.classroom.lesson import S1, S2, build
 from tests.ui.scenery import make_app
 
@@ -255,3 +256,55 @@ def test_report_screen_subtitle_says_lesson_once(
     scene.session = session
     scene.layout(scene.m)
     assert scene.subtitle == subtitle
+
+
+def namesakes(tmp_path: Path) -> Journal:
+    """A lesson where three "Zoé Müller" played (two in group Red, one in Blue) and Ben."""
+    from tabletop.classroom.mistakes import question
+    from tabletop.classroom.skills import answer_record
+
+    journal = Journal(tmp_path / FILE_NAME)
+    seats = [
+        SeatInfo(0, "Zoé Müller", "S1", "Red"),
+        SeatInfo(1, "Zoé Müller", "S2", "Red"),
+        SeatInfo(2, "Zoé Müller", "S3", "Blue"),
+        SeatInfo(3, "Ben", "S4", "Red"),
+    ]
+    match = Match(GAMES["math-arena"], default_settings("math-arena"), 4, seed=1)
+    m = journal.start(match, label="app", seats=seats, session=S1)
+    mul = question("multiplication", [7, 8], "x")
+    journal.add_answers(m, [answer_record(seat, seat, mul, 56) for seat in range(4)])
+    journal.finish(m, {"places": [1, 2, 3, 4], "reason": "end"})
+    return journal
+
+
+def test_report_screen_a_groups_page_tells_two_children_of_one_name_apart(
+    tmp_path: Path,
+) -> None:
+    """Red's page shows its two "Zoé Müller" with their ids (the group is theirs both);
+    Blue's one is alone on her page: her name only. Ben's name stays plain."""
+    app, auto = open_report(namesakes(tmp_path))
+    scene = app.stack.top
+    auto.tap("group.Red")
+    assert [line[0] for line in scene.lines()] == ["Ben", "Zoé Müller (S1)", "Zoé Müller (S2)"]
+    auto.tap("back")
+    auto.tap("group.Blue")
+    assert [line[0] for line in scene.lines()] == ["Zoé Müller"]
+    app.ctx.journal.close()
+
+
+def test_report_screen_the_skills_view_tells_two_children_of_one_name_apart(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The skills view lists every group's children together: Blue's "Zoé Müller" with
+    her group, Red's two with their ids. Where the name column is too narrow (800x480)
+    the name is cut, never the group that tells her apart."""
+    app, auto = open_report(namesakes(tmp_path))
+    auto.tap("view")
+    names = [line[0] for line in app.stack.top.lines()]
+    assert names[-4:] == ["Zoé Müller (Blue)", "Ben", "Zoé Müller (S1)", "Zoé Müller (S2)"]
+    drawn: list[str] = []
+    monkeypatch.setattr(Painter, "text", lambda self, s, words, *a, **kw: drawn.append(words))
+    app.draw()
+    assert any(w.startswith("Zoé M") and w.endswith("\u2026 (Blue)") for w in drawn), drawn
+    app.ctx.journal.close()

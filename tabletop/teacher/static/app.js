@@ -595,7 +595,7 @@ async function loadSkills(session, title) {
     const head = el("thead", {}, el("tr", {}, ...titles.map((t) => el("th", { scope: "col", text: t }))));
     // Each cell says its column's title too: a phone shows that, not the headings.
     const rows = [...data.groups, ...data.rows].map((r) => el("tr", { class: r.student ? null : "group" },
-      ...[r.name, r.group, r.skill, `${r.right} of ${r.checked}`,
+      ...[r.shown, r.group, r.skill, `${r.right} of ${r.checked}`,
         el("span", { class: `level level-${r.level.replace(" ", "-")}`, text: r.level }),
         r.mistake ? r.said : "no mistakes", r.trend,
       ].map((value, i) => el("td", { "data-label": titles[i], class: i === 5 ? "wide" : null }, value))));

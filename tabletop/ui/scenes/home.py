@@ -8,6 +8,7 @@ from collections.abc import Callable
 import pygame
 
 from tabletop.classroom.rotation import GAME_TITLES
+from tabletop.classroom.students import Student, shown_names
 from tabletop.engine.errors import TabletopError
 from tabletop.engine.words import and_joined
 from tabletop.store import Saved
@@ -52,7 +53,9 @@ class HomeScene(Screen):
             self.to_station()
             return
         saved = waiting[0]
-        names = [s.name for s in self.ctx.journal.seats(saved.id)]
+        seats = self.ctx.journal.seats(saved.id)
+        shown = shown_names(Student(s.student or "", s.name, s.group) for s in seats)
+        names = [shown.get(s.student or "", s.name) for s in seats]
         who = and_joined(names) if names else "players"
         title = GAME_TITLES.get(saved.game, saved.game)
         detail = f"A game of {title} was not finished: {who}."

@@ -23,6 +23,7 @@ import pygame
 
 from tabletop.classroom import report, skills, usb
 from tabletop.classroom.mistakes import SKILLS
+from tabletop.classroom.students import Student, shown_names
 from tabletop.engine.errors import TabletopError
 from tabletop.engine.words import plural
 from tabletop.ui.app import Context
@@ -30,7 +31,7 @@ from tabletop.ui.messages import child_message
 from tabletop.ui.scenes.common import foot
 from tabletop.ui.scenes.settings import Item, Row, TeacherScreen, spread
 from tabletop.ui.theme import Color, Metrics
-from tabletop.ui.widgets import Button, Paged, grid
+from tabletop.ui.widgets import Button, Paged, Painter, grid
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -61,6 +62,17 @@ def _cells(name: str, second: str, x: report.Row | report.GroupTotal) -> list[st
     games, wins, points, answers right and minutes."""
     points, right = report.decimal_text(x.points), f"{x.right} of {x.checked}"
     return [name, second, str(x.games), str(x.wins), points, right, x.minutes]
+
+
+def _keep_tag(painter: Painter, name: str, width: int, bold: bool) -> str:
+    """``name`` as ``shown_names`` gave it, its name part cut short if the whole does not
+    fit ``width`` at the smallest size, so that what tells it apart ("(4b)") stays."""
+    plain, sep, tag = name.rpartition(" (")
+    size = painter.least
+    if not sep or painter.fonts.width(name, size, bold) <= width:
+        return name
+    room = width - painter.fonts.width(sep + tag, size, bold)
+    return painter.ellipsis(plain, size, room, bold) + sep + tag
 
 
 class ReportScene(Paged, TeacherScreen):
@@ -105,17 +117,19 @@ class ReportScene(Paged, TeacherScreen):
         """The table's lines for what is shown now."""
         if self.view == "skills":  # each group's totals first, then each student
             groups = skills.group_skills(self.skill_rows)
-            return [self.skill_line(r) for r in [*groups, *self.skill_rows]]
+            names = shown_names(Student(r.student, r.name, r.group) for r in self.skill_rows)
+            return [self.skill_line(r, names) for r in [*groups, *self.skill_rows]]
         if self.group is None:
             return [_cells(report.group_title(t.group), str(t.students), t) for t in self.totals]
-        return [
-            _cells(r.name, report.game_title(r.game), r) for r in self.rows if r.group == self.group
-        ]
+        rows = [r for r in self.rows if r.group == self.group]
+        names = shown_names(Student(r.student, r.name, r.group) for r in rows)
+        return [_cells(names.get(r.student, r.name), report.game_title(r.game), r) for r in rows]
 
-    def skill_line(self, r: skills.SkillRow) -> list[str]:
-        """Name, skill, right of checked, level, trend; then the most common mistake."""
+    def skill_line(self, r: skills.SkillRow, names: dict[str, str]) -> list[str]:
+        """Name (told apart from a namesake by ``names``), skill, right of checked, level,
+        trend; then the most common mistake."""
         return [
-            r.name,
+            names.get(r.student, r.name),
             SKILLS.get(r.skill, r.skill),
             f"{r.right} of {r.checked}",
             skills.level(r.checked, r.right),
@@ -294,6 +308,8 @@ class ReportScene(Paged, TeacherScreen):
                     dark = value in ("growing", "no answers")
                     at, anchor, size_ = chip.center, "center", m.small
                     ink_ = (0, 0, 0) if dark else (255, 255, 255)
+                elif x == table.left:  # a name: cut before a namesake's "(group)", not in it
+                    value = _keep_tag(painter, value, w - 2 * pad, bold)
                 painter.text(
                     surface, value, at, size_, ink_, bold=bold, anchor=anchor, max_width=w - 2 * pad
                 )

@@ -13,14 +13,13 @@ filled already. What is refused is said in one sentence (the sentence table's
 from __future__ import annotations
 
 import logging
-from collections import Counter
 from typing import Any
 
 import pygame
 
 from hardware.buttons import SeatPressed
 from tabletop.classroom.roster import Roster
-from tabletop.classroom.students import BADGE_PREFIX, badge_id
+from tabletop.classroom.students import BADGE_PREFIX, badge_id, told_apart
 from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.input import CardsSeen, InputEvent
@@ -71,18 +70,6 @@ class SignInScene(Screen):
         self.active: int | None = self._next_empty()
         self.camera: Any = None
 
-    def _told_apart(self) -> dict[str, list[str]]:
-        """A caption for each student whose name another student on the list has too: the
-        group, or the id where the group is shared as well (two buttons never read alike)."""
-        students = self.grid.students
-        names = Counter(s.name.casefold() for s in students)
-        pairs = Counter((s.name.casefold(), s.group) for s in students)
-        return {
-            s.id: [s.group if s.group and pairs[s.name.casefold(), s.group] == 1 else s.id]
-            for s in students
-            if names[s.name.casefold()] > 1
-        }
-
     def enter(self) -> None:
         from tabletop.ui.games import start_card_camera
 
@@ -120,13 +107,15 @@ class SignInScene(Screen):
         names = pygame.Rect(seat_area.right + m.u(20), top, 0, foot_y - m.u(8) - top)
         names.width = W - margin - names.left
         seated = {s.student: i for i, s in enumerate(self.seats) if s.student is not None}
-        which = self._told_apart()
+        which = told_apart(self.grid.students)
         b += self.grid.layout(
             names,
             m,
             columns=2,
             caption=lambda s: " · ".join(
-                ([f"seat {seated[s.id] + 1}"] if s.id in seated else []) + which.get(s.id, [])
+                x
+                for x in (f"seat {seated[s.id] + 1}" if s.id in seated else "", which.get(s.id, ""))
+                if x
             ),
             enabled=lambda s: s.id not in seated,
         )
