@@ -555,6 +555,16 @@ def test_teacher_device_secret_is_kept_so_known_browsers_stay_known(tmp_path: Pa
     assert len(device_secret(blocked / "teacher-devices.key")) == 32
 
 
+def arena_result(
+    key: str, meta: dict, result: dict, seats: tuple, *, elapsed: float
+) -> ResultMessage:
+    """Station 1's finished Math Arena game of session "Tue", as it sends it."""
+    match = {"game": "math-arena", "header": "{}", "label": "app", "session": "Tue"}
+    match.update(meta=meta, result=result, reason="end", started=1.0, finished=2.0)
+    match["elapsed"] = elapsed
+    return ResultMessage(id=f"station-1:{key}", device="station-1", match=match, seats=seats)
+
+
 def test_teacher_skills_view_from_a_stations_answers(
     serve: Callable[[Scenario], None], console: Coordinator
 ) -> None:
@@ -592,22 +602,12 @@ def test_teacher_skills_view_from_a_stations_answers(
         },  # a bot: left out
         {"seat": 0, "skill": "addition", "given": "x"},  # not an answer: skipped
     ]
-    result = ResultMessage(
-        id="station-1:skills1",
-        device="station-1",
-        match={
-            "game": "math-arena",
-            "header": "{}",
-            "label": "app",
-            "session": "Tue",
-            "meta": {"checks": [[2, 1], [1, 0]], "answers": answers},
-            "result": {"scores": ["3", "1"], "places": [1, 2], "winners": [0]},
-            "reason": "end",
-            "started": 1.0,
-            "finished": 2.0,
-            "elapsed": 120.0,
-        },
-        seats=(SeatRecord(0, "Ada", "S1", "Red"), SeatRecord(1, "Bot", None, "", "easy")),
+    result = arena_result(
+        "skills1",
+        {"checks": [[2, 1], [1, 0]], "answers": answers},
+        {"scores": ["3", "1"], "places": [1, 2], "winners": [0]},
+        (SeatRecord(0, "Ada", "S1", "Red"), SeatRecord(1, "Bot", None, "", "easy")),
+        elapsed=120.0,
     )
     assert console.run(console._store, result)
 
@@ -661,27 +661,17 @@ def test_teacher_skills_view_tells_two_children_of_one_name_apart(
         {"seat": s, "step": s, "skill": "addition", "question": sum_, "given": "9", "answer": "9"}
         for s in range(4)
     ]
-    result = ResultMessage(
-        id="station-1:zoe",
-        device="station-1",
-        match={
-            "game": "math-arena",
-            "header": "{}",
-            "label": "app",
-            "session": "Tue",
-            "meta": {"answers": answers},
-            "result": {"places": [1, 2, 3, 4], "winners": [0]},
-            "reason": "end",
-            "started": 1.0,
-            "finished": 2.0,
-            "elapsed": 60.0,
-        },
-        seats=(
+    result = arena_result(
+        "zoe",
+        {"answers": answers},
+        {"places": [1, 2, 3, 4], "winners": [0]},
+        (
             SeatRecord(0, "Zoé Müller", "S1", "Red"),
             SeatRecord(1, "Zoé Müller", "S2", "Blue"),
             SeatRecord(2, "Zoé Müller", "S3", "Red"),
             SeatRecord(3, "Ben", "S4", "Red"),
         ),
+        elapsed=60.0,
     )
     assert console.run(console._store, result)
 

@@ -123,15 +123,22 @@ def test_home_the_sentence_of_a_game_not_carried_on_is_red_as_every_refusal(
     assert drawn["Tap a game to play."] == p.muted
 
 
-def test_home_the_carry_on_offer_names_the_players_as_a_sentence(tmp_path: Path) -> None:
-    """Three players are "Player 1, Player 2 and Player 3" (the one joiner,
-    ``words.and_joined``), not "Player 1 and Player 2 and Player 3"."""
-    path = tmp_path / FILE_NAME
+def arena_of_three_left(path: Path):
+    """An app on a journal at ``path`` whose Math Arena game of three children was left
+    unfinished (the device unplugged at its first decision)."""
     app = make_app(journal=Journal(path))
     auto = Autoplayer(app)
     for name in ("game.math-arena", "seat.2", "choice.child", "start"):
         auto.tap(name)
     app.stack.unwind_to(HomeScene)  # unplugged
+    return app
+
+
+def test_home_the_carry_on_offer_names_the_players_as_a_sentence(tmp_path: Path) -> None:
+    """Three players are "Player 1, Player 2 and Player 3" (the one joiner,
+    ``words.and_joined``), not "Player 1 and Player 2 and Player 3"."""
+    path = tmp_path / FILE_NAME
+    app = arena_of_three_left(path)
     app.ctx.journal.close()
     offer = make_app(journal=Journal(path)).stack.top
     assert isinstance(offer, Confirm)
@@ -143,11 +150,7 @@ def test_home_the_carry_on_offer_tells_two_children_of_one_name_apart(tmp_path: 
     each with their group (the sign-in's way, ``students.shown_names``), so the right two
     sit down again; a guest's name stays as it is."""
     path = tmp_path / FILE_NAME
-    app = make_app(journal=Journal(path))
-    auto = Autoplayer(app)
-    for name in ("game.math-arena", "seat.2", "choice.child", "start"):
-        auto.tap(name)
-    app.stack.unwind_to(HomeScene)  # unplugged
+    app = arena_of_three_left(path)
     (saved,) = unfinished(app.ctx)
     app.ctx.journal.set_seats(
         saved.id,
