@@ -248,6 +248,8 @@ BENCH_GAMES = ("mathe-meister", *BENCH_MODULES, "vision", "printables")
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:
+    if args.games < 1:  # the figures are means over the games played: none has no mean
+        raise CommandError(f"--games must be at least 1, not {args.games}")
     if args.game == "mathe-meister":
         from tabletop import bench
 

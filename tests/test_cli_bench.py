@@ -54,3 +54,12 @@ def test_cli_bench_unknown_game_is_refused_with_the_list(
         f"tabletop bench: unknown game 'chess': choose from {', '.join(cli.BENCH_GAMES)}\n"
     )
     assert "vision" in err and "printables" in err
+
+
+@pytest.mark.parametrize("games", ["0", "-3"])
+def test_cli_bench_no_games_is_refused_in_one_line(
+    games: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--games 0`` measured nothing and ended in a traceback (the mean of no scores)."""
+    assert cli.main(["bench", "--games", games]) == 2
+    assert capsys.readouterr().err == f"tabletop bench: --games must be at least 1, not {games}\n"
