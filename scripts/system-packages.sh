@@ -43,7 +43,8 @@ present() {  # present KIND:WHAT
     what=${1#*:}
     case $1 in
         py:*) python3 -c "import $what" >/dev/null 2>&1 ;;
-        lib:*) ldconfig -p 2>/dev/null | grep -q "$what" ;;
+        # ldconfig lives in /sbin, on no PATH but root's (Debian)
+        lib:*) { ldconfig -p || /sbin/ldconfig -p; } 2>/dev/null | grep -q "$what" ;;
         cmd:*) command -v "$what" >/dev/null 2>&1 || [ -x "/usr/sbin/$what" ] ;;
         file:*) [ -e "$what" ] ;;
     esac
