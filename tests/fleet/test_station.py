@@ -20,6 +20,8 @@ import pytest
 
 from tabletop.classroom.fleet.config import Broker, FleetConfig, free_port, provision
 from tabletop.classroom.fleet.messages import (
+    MAX_IGNORED,
+    MAX_KEY,
     AckMessage,
     ClockMessage,
     PlanMessage,
@@ -273,6 +275,32 @@ def test_station_keeps_a_plan_with_an_option_it_does_not_know_and_tells_the_cons
             "fleet: plan p1 presets station options this version does not know; kept "
             "without them (the group chooses): station 3 (math-arena): sparkle"
         )
+    finally:
+        app.ctx.fleet.close()
+
+
+def test_station_names_at_most_what_a_console_reads_of_options_it_does_not_know(
+    broker: Broker, teacher: Teacher, tmp_path: Path
+) -> None:
+    """Ten unknown options, one with a key longer than a status may carry: the station
+    still follows the plan, and its status stays readable by the console (at most
+    ``MAX_IGNORED`` names of at most ``MAX_KEY`` characters; main sent them all, and the
+    console refused every status of that station)."""
+    app, _ = fleet_app(broker, tmp_path)
+    try:
+        data = json.loads(encode(PlanMessage("p1", "lesson-7", PLAN, {"station-1": 2}, T0)))
+        unknown = {f"sparkle{i}": "gold" for i in range(9)} | {"x" * (MAX_KEY + 1): "y"}
+        data["plan"]["stations"][2]["options"] = {"level": "hard", **unknown}
+        teacher.publish(teacher.topics.plan, json.dumps(data).encode())
+        clock = RotationClock(PLAN, T0)
+        teacher.clock(1, [clock, clock, clock])
+        runner = wait_for(lambda: app.ctx.rotation, app.step)
+        assert runner.stored.plan.stations[2].options == {"level": "hard"}
+        status = wait_for(
+            lambda: (s := teacher.last_status("station-1")) and s["plan"] == "p1" and s, app.step
+        )
+        assert len(status["ignored"]) == MAX_IGNORED
+        assert all(len(key) <= MAX_KEY for key in status["ignored"])
     finally:
         app.ctx.fleet.close()
 

@@ -44,6 +44,8 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from tabletop.classroom.fleet.config import FleetConfig
 from tabletop.classroom.fleet.messages import (
+    MAX_IGNORED,
+    MAX_KEY,
     AckMessage,
     ClockMessage,
     PlanMessage,
@@ -621,6 +623,8 @@ class StationFleet:
         box = self.link.outbox
         station = self.plan.station_of(self.device) if self.plan is not None else None
         ignored = self.plan.ignored.get(station, ()) if self.plan and station is not None else ()
+        # within what a console reads (the log line names them all)
+        ignored = tuple(k for k in ignored if 0 < len(k) <= MAX_KEY)[:MAX_IGNORED]
         return StatusMessage(
             self.device,
             True,
