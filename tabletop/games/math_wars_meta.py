@@ -985,7 +985,7 @@ def _start_stage(
                 events.append(
                     Event(
                         "mwm.short_for_war",
-                        f"Seat {seat + 1} has only {usable} card{'s' * (usable != 1)}: "
+                        f"Seat {seat + 1} has only {plural(usable, 'card')}: "
                         f"{down} face down and 1 face up.",
                         seat,
                         {"cards": usable},

@@ -18,7 +18,7 @@ from typing import Any
 
 import pygame
 
-from tabletop.engine.words import and_joined
+from tabletop.engine.words import and_joined, plural
 from tabletop.games.math_wars_meta import (
     CRATE_CARDS,
     CardCode,
@@ -96,7 +96,7 @@ class MwmTable(TableScene):
         best = max(victories)
         sides = sorted({settings.side_of(s) for s in result.winners})
         who = and_joined([play.side_name(side) for side in sides])
-        why = f"{who} won {best} VICTORY! card{'s' * (best != 1)}"
+        why = f"{who} won {plural(best, 'VICTORY! card')}"
         out = outcome_of(
             result,
             [seat.name for seat in play.seats],

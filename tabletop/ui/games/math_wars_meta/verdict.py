@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from tabletop.classroom.mistakes import OP_SKILLS, Question
 from tabletop.engine.protocol import Event
-from tabletop.engine.words import and_joined
+from tabletop.engine.words import and_joined, plural
 from tabletop.games.math_wars_meta import (
     Action,
     CountDrawn,
@@ -300,7 +300,7 @@ HOW = {"last_hand": "last hand", "no_winner": "nobody left", "splash": "splash"}
 def round_line(play: MwmPlay, record: RoundRecord) -> str:
     """A round on the results screen: who won it in how many hands (and how, when not
     as the last one left); in Solo the accuracy and time of MWM-8."""
-    hands = f"{record.hands} hand{'s' * (record.hands != 1)}"
+    hands = plural(record.hands, "hand")
     if not play.solo:
         who = "no winner" if record.winner is None else play.side_name(record.winner)
         how = f", {HOW[record.how]}" if record.how in HOW else ""
