@@ -207,14 +207,8 @@ class GameResults(Scene):
             name_mid = mid - m.u(9) if row.stars is not None else mid
             room = max(m.u(60), area.right - name_x - score_w - m.u(16))
             high = step - m.u(4) - (m.u(18) if row.stars is not None else 0)
-            words, fitted = [row.name], painter.fit_size(row.name, size, room, True)
-            if painter.fonts.width(row.name, fitted, True) > room:  # two lines, not cut
-                for two in range(size, painter.least - 1, -1):
-                    lines = painter.wrap(row.name, two, room, True)  # between words only:
-                    whole = len(lines) == 2 and " ".join(lines).split() == row.name.split()
-                    if whole and 2 * painter.fonts.font(two, True).get_ascent() <= high:
-                        words, fitted = lines, two
-                        break
+            # one line, or two of whole words before it would go under the least size
+            words, fitted = painter.fit_lines(row.name, size, room, high + m.u(3), bold=True)
             pitch = painter.fonts.font(fitted, True).get_ascent() + m.u(3)
             for k, word in enumerate(words):
                 at = (name_x, name_mid + (2 * k + 1 - len(words)) * pitch // 2)
