@@ -7,19 +7,23 @@ DEV_STAMP  := $(VENV)/.dev-installed
 
 .PHONY: run test bench lint typecheck run-packages test-packages clean
 
-run: run-packages $(RUN_STAMP)
+# The Debian packages come before the venv (it needs python3-venv), also under make -j:
+# the test tools' when a goal tests, else the app's; one script run either way.
+PACKAGES := $(if $(filter test bench,$(MAKECMDGOALS)),test,run)-packages
+
+run: $(RUN_STAMP)
 	@if [ -z "$(ARGS)" ] && ! $(BIN)/python -m tabletop.ui.launch --probe; then \
 		echo "No display here: playing the offscreen demo (tabletop demo)."; \
 		$(BIN)/tabletop demo; \
 	else $(BIN)/tabletop $(ARGS); fi
 
-test: test-packages $(DEV_STAMP)
+test: $(DEV_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy --strict tabletop vision hardware
 	$(BIN)/lint-imports --no-cache
 	$(BIN)/pytest
 
-bench: test-packages $(DEV_STAMP)
+bench: $(DEV_STAMP)
 	$(BIN)/tabletop bench --games $(or $(GAMES),1000)
 	$(BIN)/pytest tests -m bench --benchmark-enable --benchmark-only -q -p no:randomly
 
@@ -33,7 +37,7 @@ typecheck: $(DEV_STAMP)
 run-packages test-packages: %-packages:
 	@sh scripts/system-packages.sh $*
 
-$(VENV)/bin/python:
+$(VENV)/bin/python: | $(PACKAGES)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 

@@ -101,3 +101,36 @@ def test_system_packages_a_station_install_has_what_the_app_needs() -> None:
     assert done.returncode == 0, done.stderr
     apt = one(commands(done.stdout), r"apt-get install").split()
     assert set(packages("run")) <= set(apt)
+
+
+@pytest.mark.parametrize("goal", ["run", "test"])
+def test_system_packages_come_before_the_venv_under_make_j(tmp_path: Path, goal: str) -> None:
+    """`make -j GOAL` installs the system packages before it makes the venv (which needs
+    python3-venv): the Makefile in a folder whose package script is slow and whose python3
+    fails unless that script has finished. Then one script run, for the goal's purpose."""
+    (tmp_path / "Makefile").write_text((ROOT / "Makefile").read_text())
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "scripts").mkdir()
+    (tmp_path / "scripts" / "system-packages.sh").write_text(
+        'sleep 1; echo "$1" >> packages-done\n'
+    )
+    tool = "#!/bin/sh\nexit 0\n"
+    python = tmp_path / "python3"
+    python.write_text(
+        "#!/bin/sh\n"
+        '[ -e packages-done ] || { echo "venv made before the system packages" >&2; exit 1; }\n'
+        "mkdir -p .venv/bin\n"
+        "for t in python pip tabletop ruff mypy lint-imports pytest; do\n"
+        f"  printf '{tool}' > .venv/bin/$t; chmod +x .venv/bin/$t\n"
+        "done\n"
+    )
+    python.chmod(0o755)
+    done = subprocess.run(
+        ["make", "-j4", goal, f"PYTHON={python}"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "packages-done").read_text() == f"{goal}\n"
