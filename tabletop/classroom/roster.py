@@ -26,6 +26,7 @@ line of the file or the value.
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import logging
 import re
@@ -40,7 +41,7 @@ from tabletop.classroom.students import (
     MAX_NAME_LENGTH,
     Student,
     decode_csv,
-    read_roster,
+    read_class_list,
     student_id,
 )
 from tabletop.engine.errors import BadInput
@@ -60,6 +61,7 @@ class ImportReport:
     unchanged: int = 0
     removed: int = 0
     matched: int = 0  # students without an id found by name and group (updated or unchanged)
+    note: str = ""  # how the file was read, where a teacher might not expect it
 
     @property
     def total(self) -> int:
@@ -68,7 +70,7 @@ class ImportReport:
 
     def sentence(self) -> str:
         """``"3 added, 1 updated, 20 unchanged."`` (parts that are 0 left out), then how
-        many students without an id were found by name and group."""
+        many students without an id were found by name and group, then the note."""
         parts = [
             f"{n} {what}"
             for n, what in (
@@ -80,7 +82,8 @@ class ImportReport:
             if n
         ]
         found = f"; {self.matched} found on the list by name and group" if self.matched else ""
-        return (", ".join(parts) or "nothing changed") + found + "."
+        said = (", ".join(parts) or "nothing changed") + found + "."
+        return f"{said} {self.note}" if self.note else said
 
 
 def clean_name(text: str, what: str = "name", limit: int = MAX_NAME_LENGTH) -> str:
@@ -161,8 +164,10 @@ class Roster:
     # -- importing -----------------------------------------------------------------------
 
     def import_csv(self, text: str, *, replace: bool = False) -> ImportReport:
-        """Read a class list (``id,name,group``) and merge it in (see the module)."""
-        return self.import_students(read_roster(text), replace=replace)
+        """Read a class list (``id,name,group``) and merge it in (see the module); the
+        report's note says how the file was read where a teacher might not expect it."""
+        students, note = read_class_list(text)
+        return dataclasses.replace(self.import_students(students, replace=replace), note=note)
 
     def preview(self, students: Sequence[Student], *, replace: bool = False) -> ImportReport:
         """What :meth:`import_students` would do, writing nothing."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 import codecs
 import csv
 import io
+import logging
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -19,6 +20,8 @@ from typing import Any
 from tabletop import csvsafe
 from tabletop.engine.cardcodes import BADGE_PREFIX, ID_CHARACTERS, MAX_ID_LENGTH, badge_id
 from tabletop.engine.errors import BadInput
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -126,14 +129,23 @@ def _rows(reader: Any) -> Iterator[list[str]]:
 def read_roster(text: str) -> list[Student]:
     """The class list's students; ``BadInput`` names the line and the problem, then says
     what to do: fix the file and try again."""
+    return read_class_list(text)[0]
+
+
+def read_class_list(text: str) -> tuple[list[Student], str]:
+    """:func:`read_roster`'s students, and a sentence for the teacher when the file was
+    read in a way they might not expect ("" when not)."""
     try:
-        return _read_students(text)
+        students, note = _read_students(text)
     except BadInput as exc:
         raise BadInput(exc.code, f"{exc.message}. Fix the file and try again") from None
+    if note:
+        log.info("class list: %s", note)
+    return students, note
 
 
-def _read_students(text: str) -> list[Student]:
-    """Parse the class list (for :func:`read_roster`).
+def _read_students(text: str) -> tuple[list[Student], str]:
+    """Parse the class list (for :func:`read_class_list`).
 
     One student a line: id, name, group (the group may be left out); an ``id,name,...``
     header line and blank lines are skipped; a spreadsheet's semicolons or tabs work too.
@@ -141,6 +153,8 @@ def _read_students(text: str) -> list[Student]:
     id has no digit when every other id has one, is a header of another shape: refused.
     A list of names only (under a ``name,group`` or ``name`` header, or one column and
     no header) gives students without an id (``""``): :class:`Roster` makes them up.
+    Two columns without a header are ``id,name`` when a cell of the first has a digit
+    (``S0142,Zoe``), else ``name,group`` (``Zoe,4b``), which the sentence says.
     """
     text = text.removeprefix("\ufeff")  # a byte-order mark from a spreadsheet
     reader = csv.reader(io.StringIO(text), delimiter=_delimiter(text))
@@ -149,16 +163,16 @@ def _read_students(text: str) -> list[Student]:
     headed = False
     if rows:
         number, row = rows[0]
-        cells = [c.strip().lower() for c in row]
-        while cells and not cells[-1]:
-            cells.pop()
+        cells = [c.strip().lower() for c in _filled(row)]
         if cells[:2] == ["id", "name"] or tuple(cells) in NAME_COLUMNS:
             columns = ID_COLUMNS if cells[0] == "id" else tuple(cells)
             rows, headed = rows[1:], True
         elif HEADER_WORDS & set(cells):
             raise _wrong_header(number, row)
-        elif all(len(r) == 1 for _, r in rows):
-            columns = NAME_COLUMNS[0]
+        else:
+            width = max(len(_filled(r)) for _, r in rows)
+            if width == 1 or (width == 2 and not any(_has_digit(r[0]) for _, r in rows)):
+                columns = NAME_COLUMNS[width - 1]
     students: list[Student] = []
     seen: set[str] = set()
     for number, row in rows:
@@ -189,10 +203,29 @@ def _read_students(text: str) -> list[Student]:
     if not students:
         raise BadInput("roster.empty", "the roster has no students")
     if columns == ID_COLUMNS and len(students) > 1 and not headed:
-        digits = [any(c.isdigit() for c in s.id) for s in students]
+        digits = [_has_digit(s.id) for s in students]
         if not digits[0] and all(digits[1:]):  # "who,what" above S1, S2...
             raise _wrong_header(*rows[0])
-    return students
+    first = next((s for s in students if s.group), students[0])
+    note = (
+        "The first column has no digits, so the file was read as name and group "
+        f"({first.name} in group {first.group}). If the first column is the id, "
+        "put the line id,name,group at the top and import again."
+        if columns == NAME_COLUMNS[1] and not headed
+        else ""
+    )
+    return students, note
+
+
+def _filled(row: list[str]) -> list[str]:
+    """``row`` without its empty cells at the end."""
+    while row and not row[-1].strip():
+        row = row[:-1]
+    return row
+
+
+def _has_digit(text: str) -> bool:
+    return any(c.isdigit() for c in text)
 
 
 HEADER_WORDS = frozenset({"id", "name", "group"})
@@ -220,6 +253,7 @@ __all__ = [
     "Student",
     "badge_id",
     "decode_csv",
+    "read_class_list",
     "read_roster",
     "shown_names",
     "student_id",

@@ -5,7 +5,13 @@ from __future__ import annotations
 import pytest
 
 from tabletop.classroom.roster import ImportReport, Roster, decode_csv
-from tabletop.classroom.students import Student, read_roster, shown_names, told_apart
+from tabletop.classroom.students import (
+    Student,
+    read_class_list,
+    read_roster,
+    shown_names,
+    told_apart,
+)
 from tabletop.engine.errors import BadInput
 from tabletop.store import Journal, SeatInfo
 
@@ -195,6 +201,31 @@ def test_roster_sorts_names_ignoring_accents_and_lists_groups(roster: Roster) ->
     assert groups(roster.journal) == roster.groups() == ["Äpfel", "Blue", "blue"]
 
 
+def test_roster_two_columns_without_a_header_are_names_and_groups_unless_ids_have_digits(
+    roster: Roster,
+) -> None:
+    """Two columns, no header: ``Zoe,4b`` is a name and a group (it was read as the id ZOE
+    named "4b"), and the import says how it read the file; ``S0142,Zoe`` stays an id and
+    a name, said nothing about. A header settles it either way."""
+    note = (
+        "The first column has no digits, so the file was read as name and group (Zoe in "
+        "group 4b). If the first column is the id, put the line id,name,group at the top "
+        "and import again."
+    )
+    assert read_class_list("Zoe,4b\nMax,\nAda Lovelace,4a\n") == (
+        [Student("", "Zoe", "4b"), Student("", "Max", ""), Student("", "Ada Lovelace", "4a")],
+        note,
+    )
+    report = roster.import_csv("Zoe,4b\nMax,4a\n")
+    assert report == ImportReport(added=2, note=note)
+    assert report.sentence() == f"2 added. {note}"
+    assert [(s.name, s.group) for s in roster.students()] == [("Max", "4a"), ("Zoe", "4b")]
+    for text in ("S0142,Zoe\nS0143,Max\n", "S0142,Zoe\nMAX,Max\n", "id,name\nZOE,Zoe\n"):
+        students, said = read_class_list(text)
+        assert [s.name for s in students][:1] == ["Zoe"] and students[0].id and said == ""
+    assert read_class_list("name,group\nZoe,4b\n") == ([Student("", "Zoe", "4b")], "")
+
+
 @pytest.mark.parametrize(
     ("text", "line"),
     [
@@ -215,9 +246,10 @@ def test_roster_header_of_another_shape_is_refused(roster: Roster, text: str, li
 
 def test_roster_without_a_header_is_still_read(roster: Roster) -> None:
     """The header line is optional (README): ids without digits, a lone first line, and a
-    first student above the header-free rest are students."""
-    assert [s.id for s in read_roster("ADA,Ada\nBOB,Bob\n")] == ["ADA", "BOB"]
-    assert [s.id for s in read_roster("who,what\n")] == ["WHO"]
+    first student above the header-free rest are students. (Two columns of ids without
+    digits are now read as names and groups, and say so: the test below.)"""
+    assert [s.id for s in read_roster("ADA,Ada,Red\nBOB,Bob,\n")] == ["ADA", "BOB"]
+    assert [s.id for s in read_roster("who,what,why\n")] == ["WHO"]
     assert [s.id for s in read_roster("S1,Ada\nS2,Bo\n")] == ["S1", "S2"]
     assert [s.id for s in read_roster("id,name\nADA,Ada\nS2,Bo\n")] == ["ADA", "S2"]
 

@@ -423,6 +423,26 @@ def test_teacher_api_edits_the_class_list(serve: Callable[[Scenario], None]) -> 
     serve(scenario)
 
 
+def test_teacher_api_import_says_two_columns_were_read_as_names_and_groups(
+    serve: Callable[[Scenario], None],
+) -> None:
+    """``Zoe,4b`` without a header is a name and a group (it was the id ZOE named "4b"):
+    the dashboard's sentence says how the file was read and what to do if that is wrong."""
+
+    async def scenario(client: TestClient) -> None:
+        await log_in(client)
+        r = await client.post("/api/roster/import", data=b"Zoe,4b\n", headers=origin(client))
+        assert (await r.json())["sentence"] == (
+            "1 added. The first column has no digits, so the file was read as name and group "
+            "(Zoe in group 4b). If the first column is the id, put the line id,name,group at "
+            "the top and import again."
+        )
+        roster = await (await client.get("/api/roster")).json()
+        assert roster["students"] == [{"id": "S1", "name": "Zoe", "group": "4b"}]
+
+    serve(scenario)
+
+
 def test_teacher_api_imports_a_list_of_names_twice_without_doubles(
     serve: Callable[[Scenario], None],
 ) -> None:

@@ -361,3 +361,24 @@ def test_class_list_long_names_take_two_lines_at_16px_or_more() -> None:
     """A 26-letter name shrank to 14 px at 800x480 (issue 21): it takes two lines."""
     app, scene, _ = open_list()
     long_name_on_two_lines(app, scene)
+
+
+def test_class_list_import_says_two_columns_were_read_as_names_and_groups(tmp_path: Path) -> None:
+    """``Zoe,4b`` without a header: the dialog says it read names and groups, before the
+    teacher chooses (the same sentence the dashboard shows), and the list has no id ZOE."""
+    (tmp_path / "class.csv").write_text("Zoe,4b\nMax,4a\n", encoding="utf-8")
+    app, scene, auto = open_list([tmp_path])
+    auto.tap("import")
+    dialog = app.stack.top
+    assert isinstance(dialog, ImportDialog)
+    assert dialog.text.splitlines()[1] == (
+        "Add and update: 2 added. The first column has no digits, so the file was read as "
+        "name and group (Zoe in group 4b). If the first column is the id, put the line "
+        "id,name,group at the top and import again."
+    )
+    auto.tap("merge")
+    assert scene.message == "Class list from class.csv: 2 added."
+    assert [(s.name, s.group) for s in Roster(app.ctx.journal).students()] == [
+        ("Max", "4a"),
+        ("Zoe", "4b"),
+    ]

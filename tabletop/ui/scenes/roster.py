@@ -12,6 +12,7 @@ badges``. Everything the teacher is told is one sentence on the screen and a log
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -21,7 +22,7 @@ import pygame
 
 from tabletop.classroom import usb
 from tabletop.classroom.roster import ImportReport, Roster, decode_csv
-from tabletop.classroom.students import BADGE_PREFIX, Student, read_roster
+from tabletop.classroom.students import BADGE_PREFIX, Student, read_class_list
 from tabletop.engine.errors import BadInput, TabletopError
 from tabletop.engine.words import plural, sentence
 from tabletop.ui.app import Context
@@ -358,8 +359,8 @@ class ClassListScene(TeacherScreen):
             )
             return
         try:
-            students = read_roster(decode_csv(data, "this file"))
-            merge = self.roster.preview(students)
+            students, note = read_class_list(decode_csv(data, "this file"))
+            merge = dataclasses.replace(self.roster.preview(students), note=note)
             replace = self.roster.preview(students, replace=True)
         except BadInput as exc:
             log.warning("class list: %s: %s", path, exc.message)
