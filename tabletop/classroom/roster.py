@@ -9,7 +9,10 @@ students in on the device.
 there takes the file's name and group, and students the file does not mention stay
 (pass ``replace=True`` to remove them, as the teacher's "Replace the list" does). A
 student without an id (a list of names) is matched by name and group (ignoring case), so
-importing the same list again adds no one twice; one not matched gets a made-up id.
+importing the same list again adds no one twice; one whose group changed is found by
+name when no doubt is left (the only one of that name not matched, none of it in the new
+group) and moved; one not matched gets a made-up id (the summary names those added
+beside a namesake in another group).
 :func:`Roster.preview` says what an import would do before anything is written.
 
 Removing a student never touches past games: each match's ``seats`` rows keep the name
@@ -32,6 +35,7 @@ import logging
 import re
 import time
 import unicodedata
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
@@ -61,6 +65,8 @@ class ImportReport:
     unchanged: int = 0
     removed: int = 0
     matched: int = 0  # students without an id found by name and group (updated or unchanged)
+    moved: tuple[str, ...] = ()  # without an id, found by name in another group: "Zoe (4a to 4b)"
+    unsure: tuple[str, ...] = ()  # added though a namesake in another group may be them
     note: str = ""  # how the file was read, where a teacher might not expect it
 
     @property
@@ -70,7 +76,8 @@ class ImportReport:
 
     def sentence(self) -> str:
         """``"3 added, 1 updated, 20 unchanged."`` (parts that are 0 left out), then how
-        many students without an id were found by name and group, then the note."""
+        many students without an id were found by name and group, who moved group, who
+        was added beside a namesake, then the note."""
         parts = [
             f"{n} {what}"
             for n, what in (
@@ -82,8 +89,16 @@ class ImportReport:
             if n
         ]
         found = f"; {self.matched} found on the list by name and group" if self.matched else ""
-        said = (", ".join(parts) or "nothing changed") + found + "."
-        return f"{said} {self.note}" if self.note else said
+        said = [(", ".join(parts) or "nothing changed") + found + "."]
+        if self.moved:
+            said.append(f"Found by name in another group, so moved: {_few(self.moved)}.")
+        if self.unsure:
+            said.append(
+                "Added as new beside a namesake in another group (not clear who moved): "
+                f"{_few(self.unsure)}; if one is the same child, change that child's group "
+                "and remove the new one."
+            )
+        return " ".join([*said, self.note] if self.note else said)
 
 
 def clean_name(text: str, what: str = "name", limit: int = MAX_NAME_LENGTH) -> str:
@@ -270,41 +285,76 @@ class Roster:
         self, students: Sequence[Student], replace: bool
     ) -> tuple[ImportReport, tuple[list[Student], list[Student], list[str]]]:
         have = {s.id: s for s in self.students()}
-        students, matched = self._with_ids(students, have)
+        students, matched, moved, unsure = self._with_ids(students, have)
         added = [s for s in students if s.id not in have]
         updated = [s for s in students if s.id in have and have[s.id] != s]
         unchanged = len(students) - len(added) - len(updated)
         wanted = {s.id for s in students}
         removed = sorted(sid for sid in have if sid not in wanted) if replace else []
-        report = ImportReport(len(added), len(updated), unchanged, len(removed), matched)
+        report = ImportReport(
+            len(added), len(updated), unchanged, len(removed), matched, tuple(moved), tuple(unsure)
+        )
         return report, (added, updated, removed)
 
     def _with_ids(
         self, students: Sequence[Student], have: dict[str, Student]
-    ) -> tuple[list[Student], int]:
+    ) -> tuple[list[Student], int, list[str], list[str]]:
         """``students`` with an id each: one without takes the id of a student on the list
         with the same name and group (ignoring case; each id once, and none the file
-        names), else the next made-up id (:meth:`next_id`, as "Add a student" does). Also
-        how many were matched."""
+        names); else, moved, the id of the one student of that name still unmatched, when
+        the list has none of that name in the new group and the file no other unmatched
+        line of it; else the next made-up id (:meth:`next_id`, as "Add a student" does).
+        Also how many were matched by name and group, who moved ("Zoe (4a to 4b)"), and
+        who was added though a namesake elsewhere might be the same child ("Zoe (4b)")."""
         named = {s.id for s in students}
-        free: dict[tuple[str, str], list[str]] = {}
-        for s in sorted(have.values(), key=lambda s: (len(s.id), s.id)):
-            if s.id not in named:
-                free.setdefault((s.name.casefold(), s.group.casefold()), []).append(s.id)
+        free = [
+            s for s in sorted(have.values(), key=lambda s: (len(s.id), s.id)) if s.id not in named
+        ]
+        found: dict[int, Student] = {}
+        for i, s in enumerate(students):
+            same = next((f for f in free if not s.id and _key(f) == _key(s)), None)
+            if same is not None:
+                free.remove(same)
+                found[i] = Student(same.id, s.name, s.group)
+        matched = len(found)
+        left = Counter(_key(s)[0] for i, s in enumerate(students) if not s.id and i not in found)
+        taken = {_key(s) for s in have.values()}
         number = int(self.next_id()[1:])
         out: list[Student] = []
-        matched = 0
-        for s in students:
-            if not s.id:
-                ids = free.get((s.name.casefold(), s.group.casefold()))
-                if ids:
-                    s, matched = Student(ids.pop(0), s.name, s.group), matched + 1
-                else:
-                    while f"S{number}" in named:
-                        number += 1
-                    s, number = Student(f"S{number}", s.name, s.group), number + 1
+        moved: list[str] = []
+        unsure: list[str] = []
+        for i, s in enumerate(students):
+            namesakes = [f for f in free if _key(f)[0] == _key(s)[0]]
+            if s.id or i in found:
+                s = found.get(i, s)
+            elif len(namesakes) == 1 and left[_key(s)[0]] == 1 and _key(s) not in taken:
+                (was,) = namesakes
+                free.remove(was)
+                moved.append(f"{s.name} ({_group(was.group)} to {_group(s.group)})")
+                s = Student(was.id, s.name, s.group)
+            else:
+                if namesakes:
+                    unsure.append(f"{s.name} ({_group(s.group)})")
+                while f"S{number}" in named:
+                    number += 1
+                s, number = Student(f"S{number}", s.name, s.group), number + 1
             out.append(s)
-        return out, matched
+        return out, matched, moved, unsure
+
+
+def _key(s: Student) -> tuple[str, str]:
+    """What a student without an id is found by: name and group, ignoring case."""
+    return s.name.casefold(), s.group.casefold()
+
+
+def _group(group: str) -> str:
+    return group or "no group"
+
+
+def _few(items: Sequence[str], most: int = 3) -> str:
+    """The first ``most`` items, then how many more: "Zoe, Max, Ada and 22 more"."""
+    shown = ", ".join(items[:most])
+    return f"{shown} and {len(items) - most} more" if len(items) > most else shown
 
 
 def groups(journal: Journal) -> list[str]:

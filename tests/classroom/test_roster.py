@@ -311,6 +311,65 @@ def test_roster_names_only_list_gets_made_up_ids_and_imports_again_without_doubl
     assert [s.id for s in roster.students()] == ["S3", "S2", "S4"]
 
 
+@pytest.mark.parametrize("replace", [False, True])
+def test_roster_names_only_list_moves_a_child_whose_group_changed(
+    roster: Roster, replace: bool
+) -> None:
+    """Zoe moved from 4a to 4b and the names list is imported again: she is the one Zoe of
+    the list, so she keeps her id (and her games their link to her) in her new group, and
+    the summary says so (she was added a second time, or replaced by a new id)."""
+    roster.import_csv("name,group\nZoe,4a\nMax,4a\n")
+    journal = roster.journal
+    with journal.transaction() as db:
+        db.execute("INSERT INTO matches (id, game, header, started) VALUES (1, 'mecs', '{}', 0)")
+    journal.set_seats(1, [SeatInfo(0, "Zoe", "S1", "4a")])
+    report = roster.import_csv("name,group\nZOE,4b\nMax,4a\n", replace=replace)
+    assert report == ImportReport(updated=1, unchanged=1, matched=1, moved=("ZOE (4a to 4b)",))
+    assert report.sentence() == (
+        "1 updated, 1 unchanged; 1 found on the list by name and group. "
+        "Found by name in another group, so moved: ZOE (4a to 4b)."
+    )
+    assert [(s.id, s.name, s.group) for s in roster.students()] == [
+        ("S2", "Max", "4a"),
+        ("S1", "ZOE", "4b"),
+    ]
+    (seat,) = journal.seats(1)
+    assert roster.get(str(seat.student)) == Student("S1", "ZOE", "4b")
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "added"),
+    [
+        ("Zoe,4a\nZoe,4c\n", "Zoe,4b\n", ["Zoe (4b)"]),  # which Zoe moved?
+        ("Zoe,4a\n", "Zoe,4b\nZoe,4c\n", ["Zoe (4b)", "Zoe (4c)"]),  # which line is her?
+        ("Zoe,4a\nZoe,4b\n", "Zoe,4b\nZoe,4b\n", ["Zoe (4b)"]),  # a Zoe is in 4b already
+    ],
+)
+def test_roster_names_only_list_adds_when_it_is_not_clear_who_moved(
+    roster: Roster, before: str, after: str, added: list[str]
+) -> None:
+    """More than one Zoe could be the one who moved: each line not found by name and group
+    is added as new, as before, and the summary names them and says what to do."""
+    roster.import_csv("name,group\n" + before)
+    had = len(roster)
+    report = roster.import_csv("name,group\n" + after)
+    assert report.added == len(added) and report.unsure == tuple(added) and not report.moved
+    assert len(roster) == had + len(added)
+    assert report.sentence().endswith(
+        "Added as new beside a namesake in another group (not clear who moved): "
+        f"{', '.join(added)}; if one is the same child, change that child's group and "
+        "remove the new one."
+    )
+
+
+def test_roster_import_summary_names_a_few_then_counts() -> None:
+    report = ImportReport(updated=5, moved=tuple(f"C{n} (4a to 5a)" for n in range(5)))
+    assert report.sentence() == (
+        "5 updated. Found by name in another group, so moved: C0 (4a to 5a), C1 (4a to 5a), "
+        "C2 (4a to 5a) and 2 more."
+    )
+
+
 def test_roster_names_only_list_without_a_header_or_group(roster: Roster) -> None:
     """One column and no header (or the header ``name``): names, no group."""
     for text in ("Ada\nBo\n", "name\nAda\nBo\n"):
