@@ -5,7 +5,9 @@ the limit. The console runs without a broker (the dashboard tests' fixtures)."""
 
 from __future__ import annotations
 
+import json
 import logging
+import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 
@@ -269,6 +271,47 @@ def test_dashboard_says_which_station_plays_without_a_setting_or_has_not_taken_t
         assert console.run(console.problems) == []
         status("station-2")
         _status(console, "station-2", False, clock.t)  # offline: its card says so
+        assert console.run(console.problems) == []
+    finally:
+        console.stop()
+
+
+def test_dashboard_says_which_presets_a_restored_newer_plan_lost(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The console restarts on a plan a newer version saved, with presets this version
+    does not know (a new option, a new value of a known one): it carries on without them,
+    as a station does, and the log and the dashboard name them and say what to do (main:
+    dropped without a word). A new plan started here has nothing to say."""
+    caplog.set_level(logging.INFO, logger="tabletop.classroom.fleet.coordinator")
+    files = provision(tmp_path / "fleet", ["station-1", "station-2"], port=1)
+    plan = Plan.from_json({"stations": [{"game": "mecs"}, {"game": "math-arena"}], "groups": ["A"]})
+    with Coordinator(files.teacher, tmp_path / "teacher").start(connect=False) as first:
+        first.run(first.start_plan, plan, {"station-1": 0, "station-2": 1})
+        path = first.path
+    with sqlite3.connect(path) as db:  # as a newer console would have saved it
+        (body,) = db.execute("SELECT body FROM fleet_state WHERE key = 'plan'").fetchone()
+        saved = json.loads(body)
+        saved["plan"]["stations"][1]["options"] = {"level": "easy", "rounds": "5", "target": "7"}
+        db.execute("UPDATE fleet_state SET body = ? WHERE key = 'plan'", (json.dumps(saved),))
+    console = Coordinator(files.teacher, tmp_path / "teacher").start(connect=False)
+    try:
+        restored = console.run(lambda: console.plan)
+        assert restored is not None and restored.id == saved["id"]
+        assert dict(restored.plan.stations[1].options) == {"level": "easy"}
+        sentence = (
+            "The saved rotation plan comes from a newer version of Tabletop: this computer "
+            'does not know the Math Arena setting "rounds" and "Play to" of station 2, so the '
+            "stations play without it and the group chooses it there. Update this computer's "
+            "Tabletop, then start the rotation again."
+        )
+        assert console.run(console.problems) == [sentence]
+        assert [p["sentence"] for p in console.run(console.snapshot)["problems"]] == [sentence]
+        assert (
+            "console: the saved plan's station 2 has options this version does not know, "
+            "left out: rounds, target"
+        ) in caplog.messages
+        console.run(console.start_plan, plan, {"station-1": 0, "station-2": 1})
         assert console.run(console.problems) == []
     finally:
         console.stop()

@@ -271,6 +271,7 @@ class Coordinator:
             plan=plan,
             stations=dict(stations),
             sent=t,
+            ignored=running.ignored if swap and running is not None else {},
         )
         # The same checks a station makes, so the console never sends what they refuse.
         parse(self.topics, self.topics.plan, encode(message))
@@ -448,13 +449,20 @@ class Coordinator:
         return found
 
     def _plan_problems(self) -> list[Problem]:
-        """The stations the plan names that play it without presets they do not know,
+        """The stations of the restored plan that lost presets this console does not
+        know, the stations the plan names that play it without presets they do not know,
         or that still do not follow it :data:`~.problems.PLAN_TAKEN_WITHIN` seconds after
         it was sent though they talk (an older version refused it)."""
         plan = self.plan
         if plan is None:
             return []
-        found = []
+        found = [
+            Problem(
+                (said.key("dropped", str(station), plan.sent),),
+                said.dropped_options(station, plan.plan.stations[station].game, keys),
+            )
+            for station, keys in sorted(plan.ignored.items())
+        ]
         for device, station in sorted(plan.stations.items(), key=lambda item: item[1]):
             seen = self.stations.get(device)
             status = seen.status if seen is not None and seen.online else None
@@ -846,6 +854,13 @@ class Coordinator:
                 self.plan, self.clocks = plan, clock.clocks
                 self.seq = max(self.seq, clock.seq)
                 log.info("console: carrying on with plan %s (seq %d)", plan.id, self.seq)
+                for station, keys in sorted(plan.ignored.items()):
+                    log.warning(
+                        "console: the saved plan's station %d has options this version does "
+                        "not know, left out: %s",
+                        station + 1,
+                        ", ".join(keys),
+                    )
         except (ValueError, TypeError) as exc:  # BadInput is a ValueError
             log.error("console: the saved plan does not read, starting without one: %s", exc)
             self.plan, self.clocks = None, ()

@@ -53,7 +53,8 @@ Every body is a JSON object with ``"v": 1`` and ``"kind"`` naming its topic's ki
 Within version 1 devices of two releases still talk: a reader ignores keys it does not
 know, a writer leaves out a new field with nothing to say (a status's ``ignored``) and
 a station option the teacher did not set, and a station keeps a plan that presets an
-option it does not know, without it (:attr:`PlanMessage.ignored`).
+option it does not know, without it (:attr:`PlanMessage.ignored`), as the console does
+restoring a plan a newer version saved (both say so).
 :func:`parse` checks a message against its topic and returns a typed value, or raises
 :class:`~tabletop.engine.errors.BadInput` whose message says exactly what is wrong
 (a device logs it and ignores the message; it never acts on one that fails).

@@ -104,13 +104,29 @@ def unreadable_status(station: str, code: str) -> str:
 def ignored_options(station: str, game: str, keys: Sequence[str]) -> str:
     """A station that plays the plan without presets it does not know, said for the
     teacher."""
-    names = dict((key, name) for key, name, _ in STATION_OPTIONS.get(game, ()))
-    said = " and ".join(f'"{names.get(k, k)}"' for k in keys)
     return (
         f"{station} runs an older version of Tabletop: it does not know the "
-        f"{GAME_TITLES.get(game, game)} setting {said} you chose, so the group chooses it "
-        f"there. {UPDATE}"
+        f"{_settings(game, keys)} you chose, so the group chooses it there. {UPDATE}"
     )
+
+
+def dropped_options(station: int, game: str, keys: Sequence[str]) -> str:
+    """Presets of the saved plan's station ``station`` (0-based) that this console does
+    not know (a newer version saved the plan), left out on restoring it, said for the
+    teacher."""
+    return (
+        "The saved rotation plan comes from a newer version of Tabletop: this computer "
+        f"does not know the {_settings(game, keys)} of station {station + 1}, so the "
+        "stations play without it and the group chooses it there. Update this computer's "
+        "Tabletop, then start the rotation again."
+    )
+
+
+def _settings(game: str, keys: Sequence[str]) -> str:
+    """'Math Arena setting "Rounds" and "x"': the options' names where known."""
+    names = dict((key, name) for key, name, _ in STATION_OPTIONS.get(game, ()))
+    said = " and ".join(f'"{names.get(k, k)}"' for k in keys)
+    return f"{GAME_TITLES.get(game, game)} setting {said}"
 
 
 def plan_not_taken(station: str) -> str:
