@@ -210,7 +210,7 @@ def _read_students(text: str) -> tuple[list[Student], str]:
     note = (
         "The first column has no digits, so the file was read as name and group "
         f"({first.name} in group {first.group}). If the first column is the id, "
-        "put the line id,name,group at the top and import again."
+        "put the line id,name,group at the top of the file and try again."
         if columns == NAME_COLUMNS[1] and not headed
         else ""
     )

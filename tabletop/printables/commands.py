@@ -66,19 +66,20 @@ def run(args: argparse.Namespace) -> int:
         doc = mats_pdf(args.game, args.seats, paper)
         default, detail = f"{args.game}-mats.pdf", plural(doc.pages_count, "page")
     elif args.what == "badges":
-        from tabletop.classroom.students import decode_csv, read_roster
+        from tabletop.classroom.students import decode_csv, read_class_list
         from tabletop.printables.badges import badges_pdf
 
         try:
             data = args.roster.read_bytes()
         except OSError as exc:
             raise BadInput("print.roster", f"cannot read {args.roster}: {exc.strerror}") from None
-        students = read_roster(decode_csv(data, str(args.roster)))
+        students, note = read_class_list(decode_csv(data, str(args.roster)))
         if not students[0].id:  # a list of names: the device makes up the ids
             raise BadInput(
                 "print.roster",
                 f"{args.roster} has no ids: import it into the class list first, then print "
-                "badges from the list saved by the device or the dashboard",
+                "badges from the list saved by the device or the dashboard"
+                + (f". {note}" if note else ""),
             )
         doc, default = badges_pdf(students, paper), "badges.pdf"
         detail = plural(len(students), "badge")

@@ -142,3 +142,23 @@ def test_print_badges_refuses_a_list_of_names_without_ids(
         "print badges from the list saved by the device or the dashboard"
     ]
     assert not out.exists()
+
+
+def test_print_badges_two_columns_of_ids_without_digits_say_how_they_were_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``ADA,Ada`` without a header is read as a name and a group (ids have digits): the
+    refusal says so and what to do, so a teacher with such ids knows to add the header."""
+    roster = tmp_path / "ids.csv"
+    roster.write_text("ADA,Ada\nBO,Bo\n", encoding="utf-8")
+    out = tmp_path / "b.pdf"
+    assert cli.main(["print", "badges", str(roster), "--out", str(out)]) == 2
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert line.endswith(
+        "the dashboard. The first column has no digits, so the file was read as name and "
+        "group (ADA in group Ada). If the first column is the id, put the line id,name,group "
+        "at the top of the file and try again."
+    )
+    roster.write_text("id,name\nADA,Ada\nBO,Bo\n", encoding="utf-8")
+    assert cli.main(["print", "badges", str(roster), "--out", str(out)]) == 0
+    assert out.exists()

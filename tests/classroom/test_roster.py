@@ -210,7 +210,7 @@ def test_roster_two_columns_without_a_header_are_names_and_groups_unless_ids_hav
     note = (
         "The first column has no digits, so the file was read as name and group (Zoe in "
         "group 4b). If the first column is the id, put the line id,name,group at the top "
-        "and import again."
+        "of the file and try again."
     )
     assert read_class_list("Zoe,4b\nMax,\nAda Lovelace,4a\n") == (
         [Student("", "Zoe", "4b"), Student("", "Max", ""), Student("", "Ada Lovelace", "4a")],

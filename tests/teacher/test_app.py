@@ -435,7 +435,7 @@ def test_teacher_api_import_says_two_columns_were_read_as_names_and_groups(
         assert (await r.json())["sentence"] == (
             "1 added. The first column has no digits, so the file was read as name and group "
             "(Zoe in group 4b). If the first column is the id, put the line id,name,group at "
-            "the top and import again."
+            "the top of the file and try again."
         )
         roster = await (await client.get("/api/roster")).json()
         assert roster["students"] == [{"id": "S1", "name": "Zoe", "group": "4b"}]

@@ -374,7 +374,7 @@ def test_class_list_import_says_two_columns_were_read_as_names_and_groups(tmp_pa
     assert dialog.text.splitlines()[1] == (
         "Add and update: 2 added. The first column has no digits, so the file was read as "
         "name and group (Zoe in group 4b). If the first column is the id, put the line "
-        "id,name,group at the top and import again."
+        "id,name,group at the top of the file and try again."
     )
     auto.tap("merge")
     assert scene.message == "Class list from class.csv: 2 added."
