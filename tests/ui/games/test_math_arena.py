@@ -1162,3 +1162,25 @@ def test_arena_a_long_name_is_fitted_as_every_seats_is(players, size, banner, na
     auto.tap("score")
     assert scene.play.phase in ("result", "leftover")
     assert_names_fitted(app, scene, chosen)
+
+
+@pytest.mark.parametrize("banner", [False, True], ids=["plain", "banner"])
+@pytest.mark.parametrize("size", SIZES, ids=["800x480", "1280x720"])
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_arena_every_seat_shows_its_count_while_the_seats_get_ready(players, size, banner) -> None:
+    """ARENA-5: the cards a seat has won are its score; while the seats wait for the
+    buttons each row still shows its "N won" (a short row with a long name showed none:
+    its "I'm ready!" tile took the count's place), whole, at 16 px or more, on its row
+    and clear of the tile, the "Change" button and the cards."""
+    from tests.ui.game_scenery import FULL_NAMES
+    from tests.ui.test_rotation_strip import recording
+
+    app, _, scene = named_arena(players, size, banner, FULL_NAMES)
+    with recording(app) as drawn:
+        app.draw()
+    counts = [d for d in drawn if d.what == "text" and d.words == "0 won"]
+    taps = [b for b in scene.targets() if b.name.split(".")[0] in ("ready", "unready", "card")]
+    for seat, row in enumerate(scene.rows):
+        (count,) = [d for d in counts if row.contains(d.rect)]
+        assert count.size >= app.ctx.painter.least
+        assert not [b.name for b in taps if b.rect.colliderect(count.rect)], seat
