@@ -369,28 +369,24 @@ class App:
             log.exception("the rotation's banner failed")
             return 0
 
-    def _toast_lines(self, text: str) -> tuple[list[str], int]:
-        """The message's lines and their size: the body size while they fit the rotation
-        banner's strip, smaller (down to 3/4 of it) while they do not."""
+    def _toast_fit(self, text: str) -> tuple[int, int]:
+        """The message's size and the height of its lines, as :meth:`Painter.pages` fits
+        it to the rotation banner's strip (shrunk down to the least size a child reads);
+        on more lines at that size where it still does not fit (a higher strip: a
+        message shows whole for its few seconds, never a page of it)."""
         m, painter = self.screen, self.ctx.painter
-        room, size = m.u(STRIP - 6), m.text
-        while True:
-            lines = painter.wrap(text, size, m.width - m.u(32))
-            if (
-                len(lines) * painter.fonts.font(size).get_linesize() <= room
-                or 4 * size <= 3 * m.text
-            ):
-                return lines, size
-            size -= 1
+        room = pygame.Rect(0, 0, m.width - m.u(32), m.u(STRIP - 6))
+        size, pages = painter.pages(text, room)
+        if len(pages) > 1:
+            size, pages = painter.pages(text, room.inflate(0, m.height), painter.least)
+        return size, len(pages[0]) * painter.fonts.font(size).get_linesize()
 
     def _toast_strip(self) -> int:
         """The height of the message's strip at the bottom (0: none): the rotation
         banner's, higher only for a message that would not fit it even in smaller type."""
         if self.toast is None:
             return 0
-        lines, size = self._toast_lines(self.toast[0])
-        height = len(lines) * self.ctx.painter.fonts.font(size).get_linesize()
-        return max(self.screen.u(STRIP), height + self.screen.u(6))
+        return max(self.screen.u(STRIP), self._toast_fit(self.toast[0])[1] + self.screen.u(6))
 
     def _fit(self) -> bool:
         """Lay the scenes out above the strip at the bottom while there is one (the
@@ -450,15 +446,13 @@ class App:
 
     def _draw_toast(self, surface: pygame.Surface, text: str) -> None:
         """The message in its strip under the scenes (over the rotation banner)."""
-        m, painter = self.screen, self.ctx.painter
+        m = self.screen
         rect = pygame.Rect(0, self.ctx.metrics.height, m.width, m.height - self.ctx.metrics.height)
         surface.fill(PALETTE.ink, rect)
-        lines, size = self._toast_lines(text)
-        height = painter.fonts.font(size).get_linesize()
-        y = rect.centery - len(lines) * height // 2
-        for line in lines:
-            painter.text(surface, line, (rect.centerx, y), size, (255, 255, 255), anchor="midtop")
-            y += height
+        size, height = self._toast_fit(text)
+        lines = pygame.Rect(0, 0, m.width - m.u(32), height)
+        lines.center = rect.center
+        self.ctx.painter.paragraph(surface, text, lines, size, (255, 255, 255), align="center")
 
     def _resize(self, size: tuple[int, int]) -> None:
         # The window's own size, not the event's: a stale event must not change the layout.

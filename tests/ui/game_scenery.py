@@ -340,7 +340,7 @@ def _arena_last_round(app: App, names: Sequence[str], pairs: Sequence[tuple[str,
 def _arena_table_tie(app: App) -> None:
     """Five children with names as long as the setup form takes tie with 1 in the last
     round of set 1 (ARENA-4: their leftover cards decide): the instruction line names all
-    five, twice; every name whole on its seat, the rows short over the rotation's banner."""
+    five, twice; on the seats, each name cut with "…" as every game's seats cut one too long."""
     hearts = [("AH", "2H"), ("3H", "4H"), ("5H", "6H"), ("7H", "8H"), ("9H", "10H")]
     _arena_last_round(app, FULL_NAMES, hearts)
 

@@ -83,3 +83,40 @@ def test_message_strip_in_the_rotation_banners_place_then_gone() -> None:
     with recording(app) as drawn:
         app.draw()
     assert [d for d in drawn if d.scene is None and d.what == "text"], "the banner shows again"
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_message_strip_is_fitted_and_drawn_by_the_painters_one_way(
+    size: tuple[int, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The message is fitted to its strip and drawn as every paragraph is
+    (``Painter.pages``, ``Painter.paragraph``: issue 21, one way to fit text; the app had
+    a shrink loop of its own): at the body size while it fits the strip, smaller down to
+    the least size a child reads, then on a higher strip, whole (never a page of it)."""
+    from tabletop.ui.widgets import Painter
+
+    fitted: list[str] = []
+    pages = Painter.pages
+
+    def spying(self: Painter, text: str, *args: object, **kw: object) -> object:
+        fitted.append(text)
+        return pages(self, text, *args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Painter, "pages", spying)
+    longer = " ".join([LONG] * 3)
+    for message in (SHORT, LONG, longer):
+        app = make_app(size)
+        app.say(message, 6.0)
+        app.step()
+        fitted.clear()
+        with recording(app) as drawn:
+            app.draw()
+        said = [d for d in drawn if d.scene is None and d.what == "text"]
+        assert message in fitted and " ".join(d.words for d in said) == message
+        assert min(d.size for d in said) >= app.ctx.painter.least
+        strip = app.canvas.get_height() - app.ctx.metrics.height
+        if message != longer:  # in the banner's strip
+            assert strip == app.ctx.metrics.u(44)
+        else:  # too long for it even at the least size: a higher strip, the message whole
+            assert len(said) > 2 and strip > app.ctx.metrics.u(44)
+            assert {d.size for d in said} == {app.ctx.painter.least}

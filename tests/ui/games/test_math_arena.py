@@ -1084,49 +1084,42 @@ WIDEST = (
 )
 
 
-def squeezed(name):
-    return name.replace("-", "").replace(" ", "")
-
-
-def assert_names_whole(app, scene, names):
-    """Each seat's name drawn on its seat button, whole (its lines joined, a break's "-"
-    and spaces left out: no "…"), at the smallest size a child reads or larger."""
+def assert_names_fitted(app, scene, names):
+    """Each seat's name drawn on its seat button as every seat panel's is
+    (``Painter.fit_lines``): whole on one line, or on two broken between words, or, too
+    long for both, on one line cut with "…" (its chip's number and colour tell the
+    seat); never broken inside a word; at the smallest size a child reads or larger."""
     from tests.ui.test_rotation_strip import recording
 
     with recording(app) as drawn:
         app.draw()
-    out = []
-    for seat in range(scene.play.players):
+    for seat, name in enumerate(names):
         button = scene.target(f"seat.{seat}").rect
         chip = button.left + scene.m.u(5 + 34)
-        texts = [
+        lines = [
             d
             for d in drawn
             if d.what == "text" and d.scene is scene and d.rect is not None
             and button.collidepoint(d.rect.center) and d.rect.left >= chip
             and not d.words.endswith(" won")
         ]  # fmt: skip
-        out.append((squeezed("".join(d.words for d in texts)), min(d.size for d in texts)))
-    assert [words for words, _ in out] == [squeezed(name) for name in names], out
-    assert min(size for _, size in out) >= app.ctx.painter.least, out
+        words = [d.words for d in lines]
+        assert min(d.size for d in lines) >= app.ctx.painter.least, (name, words)
+        if " ".join(words).split() != name.split():  # not whole: cut, with its sign
+            (cut,) = words
+            assert cut.endswith("…") and name.startswith(cut[:-1]), (name, words)
 
 
-@pytest.mark.parametrize("names", ["full", "widest"])
-@pytest.mark.parametrize("banner", [False, True], ids=["plain", "banner"])
-@pytest.mark.parametrize("size", SIZES, ids=["800x480", "1280x720"])
-@pytest.mark.parametrize("players", [2, 3, 4, 5])
-def test_arena_every_name_the_form_takes_shows_whole(players, size, banner, names) -> None:
-    """A name as long as the setup form takes (16 letters, one wide word) shows whole on
-    its seat at 16 px or more, 2 to 5 seats, with and without the rotation's banner: on
-    two lines where one is too short (the row's count then beside its words), while the
-    seats wait for the buttons and once the cards are ruled on."""
+def named_arena(players, size, banner, names):
+    """Math Arena with real cards, its first ``players`` seats named ``names`` (typed on
+    the setup form), with or without a rotation's banner; the operator card read, seat
+    1 ready (its tile lit, with "Change" beside it)."""
     from tabletop.classroom.rotation import start_rotation
     from tabletop.ui.scenes.rotation import RotationRunner
-    from tests.ui.game_scenery import FULL_NAMES, name_seats
+    from tests.ui.game_scenery import name_seats
     from tests.ui.scenery import FakeClock
     from tests.ui.test_rotation_screens import PLAN, T0
 
-    chosen = (FULL_NAMES if names == "full" else WIDEST)[:players]
     app = make_app(size)
     if banner:
         app.ctx.wall = FakeClock(T0 + 60)
@@ -1136,14 +1129,31 @@ def test_arena_every_name_the_form_takes_shows_whole(players, size, banner, name
     auto = Autoplayer(app)
     auto.tap("game.math-arena")
     form_seats(auto, players)
-    name_seats(auto, chosen)
+    name_seats(auto, names[:players])
     auto.tap("cards.real")
     auto.tap("start")
     scene = app.stack.top
     assert isinstance(scene, ArenaScene)
     seen(app, None, "operator", "KS")
-    press(app, 0)  # its tile lit, with "Change" beside it
-    assert_names_whole(app, scene, chosen)
+    press(app, 0)
+    return app, auto, scene
+
+
+@pytest.mark.parametrize("names", ["full", "widest"])
+@pytest.mark.parametrize("banner", [False, True], ids=["plain", "banner"])
+@pytest.mark.parametrize("size", SIZES, ids=["800x480", "1280x720"])
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_arena_a_long_name_is_fitted_as_every_seats_is(players, size, banner, names) -> None:
+    """A name as long as the setup form takes (16 letters, one wide word, or three words)
+    is fitted on its seat as every game's seat names are, 2 to 5 seats, with and without
+    the rotation's banner, while the seats wait for the buttons and once the cards are
+    ruled on: a word too long is cut with "…" (it was broken inside the word with a "-",
+    "Bartholome-" over "wsonny", which a child reads as two words)."""
+    from tests.ui.game_scenery import FULL_NAMES
+
+    chosen = (FULL_NAMES if names == "full" else WIDEST)[:players]
+    app, auto, scene = named_arena(players, size, banner, chosen)
+    assert_names_fitted(app, scene, chosen)
     for seat in range(1, players):
         press(app, seat)
     countdown(app)
@@ -1151,4 +1161,26 @@ def test_arena_every_name_the_form_takes_shows_whole(players, size, banner, name
         seen(app, seat + 1, "reveal", NUMBER_CARDS[2 * seat], NUMBER_CARDS[2 * seat + 1])
     auto.tap("score")
     assert scene.play.phase in ("result", "leftover")
-    assert_names_whole(app, scene, chosen)
+    assert_names_fitted(app, scene, chosen)
+
+
+@pytest.mark.parametrize("banner", [False, True], ids=["plain", "banner"])
+@pytest.mark.parametrize("size", SIZES, ids=["800x480", "1280x720"])
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_arena_every_seat_shows_its_count_while_the_seats_get_ready(players, size, banner) -> None:
+    """ARENA-5: the cards a seat has won are its score; while the seats wait for the
+    buttons each row still shows its "N won" (a short row with a long name showed none:
+    its "I'm ready!" tile took the count's place), whole, at 16 px or more, on its row
+    and clear of the tile, the "Change" button and the cards."""
+    from tests.ui.game_scenery import FULL_NAMES
+    from tests.ui.test_rotation_strip import recording
+
+    app, _, scene = named_arena(players, size, banner, FULL_NAMES)
+    with recording(app) as drawn:
+        app.draw()
+    counts = [d for d in drawn if d.what == "text" and d.words == "0 won"]
+    taps = [b for b in scene.targets() if b.name.split(".")[0] in ("ready", "unready", "card")]
+    for seat, row in enumerate(scene.rows):
+        (count,) = [d for d in counts if row.contains(d.rect)]
+        assert count.size >= app.ctx.painter.least
+        assert not [b.name for b in taps if b.rect.colliderect(count.rect)], seat

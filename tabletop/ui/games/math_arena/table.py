@@ -128,27 +128,6 @@ def seat_text(painter: Painter, height: int) -> tuple[int, int, int]:
     return size, count, m.u(pad)
 
 
-def name_lines(
-    painter: Painter, name: str, size: int, room: int, height: int
-) -> tuple[str, str, int] | None:
-    """``name`` on two lines ``room`` px wide and ``height`` tall, at the largest size up
-    to ``size`` (not under the smallest a child reads) where they fit: broken after a
-    space or a hyphen where that fits, else inside a word, the first line ending with
-    "-" (with none when even that is too wide); None where they do not fit."""
-    cuts = sorted(range(1, len(name)), key=lambda i: (name[i - 1] not in " -", -i))
-    width = painter.fonts.width
-    for mark in ("-", ""):
-        for at in range(size, min(size, painter.least) - 1, -1):
-            if 2 * painter.fonts.font(at, True).get_linesize() > height:
-                continue
-            for i in cuts:
-                head = name[:i].rstrip() + ("" if name[i - 1] in " -" else mark)
-                tail = name[i:].lstrip()
-                if max(width(head, at, True), width(tail, at, True)) <= room:
-                    return head, tail, at
-    return None
-
-
 class HandPicker(ChoiceGrid):
     """A seat's virtual hand: tap two cards, then "Put down"; pops with the pair or None."""
 
@@ -372,8 +351,6 @@ class ArenaScene(TableScene):
             pygame.Rect(left, top + s * (rh + gap), W - margin - left, rh) for s in range(n)
         ]
         self.card_right = left + m.u(196) + 2 * cw + m.u(12)
-        self.counts: dict[int, pygame.Rect] = {}  # the count and LED beside the row's words
-        self.fits = [self.name_fit(seat, rh) for seat in range(n)]
         for seat, row in enumerate(self.rows):
             seat_rect = pygame.Rect(row.left, row.top, m.u(190), rh)
             b.append(Button(f"seat.{seat}", seat_rect, play.name(seat), kind="seat"))
@@ -381,14 +358,6 @@ class ArenaScene(TableScene):
                 rect = pygame.Rect(row.left + m.u(196) + slot * (cw + m.u(6)), row.top, cw, rh)
                 b.append(Button(f"card.{seat}.{slot}", rect, "", kind="slot"))
             words = pygame.Rect(self.card_right, row.top, row.right - self.card_right, rh)
-            # the name takes the count's line: the count beside the words (the tile, lit
-            # like the LED, takes them all while it shows)
-            if self.fits[seat][0] == "short" and not play.wants_press(seat):
-                count = words.copy()
-                count.width = self.ctx.painter.fonts.width("10 won", m.small, True) + m.u(8)
-                count.right = words.right - m.u(4)
-                words.width -= count.width + m.u(4)
-                self.counts[seat] = count
             if play.wants_press(seat):  # the seat button's touch twin, at the seat's edge
                 tile = words.inflate(-m.u(8), -m.u(10))
                 if play.can_change(seat):  # lit: its own small "Change" beside it
@@ -465,38 +434,20 @@ class ArenaScene(TableScene):
         top, name, x = row.top + pad, play.name(seat), chip.right + m.u(8)
         room = row.left + m.u(192) - x  # the name runs on to the cards; the LED is below
         count, at = f"{len(play.state.won[seat])} won", (x, row.bottom - pad)
-        fit, (first, second, fitted) = self.fits[seat]
-        beside = self.counts.get(seat)
-        if fit == "line":
-            tall = at[1] - painter.fonts.font(count_size, True).get_height() - top
-            painter.seat_name(
-                surface, chip, seat, name, size, room, gap=8, y=top, anchor="topleft", tall=tall
-            )
-        else:  # a long word: on two lines, over the count or (a short row) down the row
-            painter.seat_chip(surface, chip, seat)
-            x, room = chip.right + m.u(6), row.left + m.u(190) - chip.right - m.u(6)
-            line = painter.line(surface, first, (x, top), fitted, room, bold=True)
-            down = (x, row.bottom - pad) if beside else line.bottomleft
-            anchor = "bottomleft" if beside else "topleft"
-            painter.line(surface, second, down, fitted, room, bold=True, anchor=anchor)
-        if beside is not None:  # the count under the LED, at the row's end
-            at, count_size = beside.midbottom, m.small
-            count_rect = painter.text(
-                surface, count, at, count_size, p.muted, bold=True, anchor="midbottom"
-            )
-            self.draw_led(surface, seat, (beside.centerx, (beside.top + count_rect.top) // 2))
-        elif fit != "short":  # the LED on the count's line (a short row's tile: lit like it)
-            count_rect = painter.text(
-                surface, count, at, count_size, p.muted, bold=True, anchor="bottomleft"
-            )
-            self.draw_led(surface, seat, (row.left + m.u(176), count_rect.centery))
+        tall = at[1] - painter.fonts.font(count_size, True).get_height() - top
+        painter.seat_name(
+            surface, chip, seat, name, size, room, gap=8, y=top, anchor="topleft", tall=tall
+        )
+        count_rect = painter.text(
+            surface, count, at, count_size, p.muted, bold=True, anchor="bottomleft"
+        )
+        self.draw_led(surface, seat, (row.left + m.u(176), count_rect.centery))
         tile = self.target(f"ready.{seat}")
         if tile is not None:  # I'm ready! (lit once the seat pressed, like its LED)
             painter.ready_tile(surface, tile.rect, seat, bool(play.ready[seat]))
             return
         text, tone, bold = play.row_text(seat)
-        right = beside.left if beside else row.right - m.u(8)
-        words = pygame.Rect(self.card_right, row.top, right - self.card_right, 0)
+        words = pygame.Rect(self.card_right, row.top, row.right - m.u(8) - self.card_right, 0)
         size = m.text if painter.fonts.width(text, m.text, bold) <= words.width else m.small
         lines = len(painter.wrap(text, size, words.width, bold)[:2])  # two lines, not tiny
         words.height = lines * painter.fonts.font(size, bold).get_linesize()
@@ -509,26 +460,6 @@ class ArenaScene(TableScene):
         if seat in self.play.lit():
             pygame.draw.circle(surface, p.selected, centre, r)
         pygame.draw.circle(surface, p.line, centre, r, 2)
-
-    def name_fit(self, seat: int, height: int) -> tuple[str, tuple[str, str, int]]:
-        """How seat ``seat``'s name fits its column in a row ``height`` tall: on a
-        "line" (or two of whole words) over the count; too long for that: on "two"
-        lines over it, or, in a row too "short" for that, down the row (the count
-        beside the row's words); with the two lines and their size."""
-        painter, m, name = self.ctx.painter, self.m, self.play.name(seat)
-        size, count_size, pad = seat_text(painter, height)
-        room = m.u(190) - m.u(5) - m.u(34) - m.u(6)  # beside the chip, on the seat button
-        font = painter.fonts.font(size, True)
-        tall = height - 2 * pad - painter.fonts.font(count_size, True).get_height()
-        lines, fitted = painter.fit_lines(name, size, room, tall + font.get_descent(), True)
-        if len(lines) == 2 or fitted >= min(size, painter.least):
-            return "line", ("", "", size)
-        two = name_lines(painter, name, size, room, tall)
-        if two is not None:
-            return "two", two
-        half, least = len(name) // 2, min(size, painter.least)  # else cut with "…"
-        short = name_lines(painter, name, size, room, height - 2 * pad)
-        return "short", short or (name[:half], name[half:], least)
 
     def draw_slot(self, surface: pygame.Surface, b: Button) -> None:
         play, painter, rect = self.play, self.ctx.painter, b.rect.inflate(0, -self.m.u(8))
