@@ -529,6 +529,27 @@ def test_math_attack_play_cards_taken_back_leave_lowest_first_a_touch_fix_holds(
     assert play.next_step() == "Ana: put one card on a number line (or tap a line)."
 
 
+def test_math_attack_play_a_card_taken_back_is_known_by_its_place_not_its_code_alone() -> None:
+    """A card taken back that the camera misread (set right by touch) is that card where
+    it lies, or lower once a card under it went, never at another place: a second card
+    on the line read the same (Ben's real cancel under it) is that card, not the one
+    taken back (it was: "card 2 has changed", until the line could never be right)."""
+    play = table()
+    play.cards_seen(1, "line", ("+5",))
+    play.cards_seen(1, "line", ("+5", "CANCEL"))  # Ben's cancel on Ana's line
+    play.cards_seen(1, "line", ("+5", "CANCEL", "CANCEL"))  # Ana's +4, read as a cancel
+    play.answered(play.ghost_tapped(0), "+4")  # type: ignore[arg-type]
+    play.take_back()
+    take_off = "Take +4 off Ana's line, then Ana plays again."
+    play.cards_seen(1, "line", ("+5", "CANCEL", "CANCEL"))  # the +4 is still there
+    assert not play.trouble and not play.misread and play.next_step() == take_off
+    play.cards_seen(1, "line", ("+5", "CANCEL"))  # taken off
+    assert not play.trouble and play.state.lines == (("+5", "CANCEL"), ())
+    assert play.next_step() == "Ana: put one card on a number line (or tap a line)."
+    play.cards_seen(1, "line", ("+5", "CANCEL", "+2"))
+    assert play.state.lines[0] == ("+5", "CANCEL", "+2")
+
+
 @pytest.mark.parametrize(
     ("bot", "hint"),
     [

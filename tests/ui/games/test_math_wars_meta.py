@@ -1059,3 +1059,64 @@ def test_mwm_eight_seats_cards_show_captions_and_numbers_off_the_border(size) ->
             box = fonts.render(number.words, number.size, (0, 0, 0), True).get_bounding_rect()
             ink = box.move(number.rect.topleft)
             assert card.inflate(-2 * clear, -2 * clear).contains(ink), f"{kind}.{seat}"
+
+
+@pytest.mark.parametrize("banner", [False, True], ids=["", "banner"])
+@pytest.mark.parametrize("size", [(800, 480), (1280, 720)])
+@pytest.mark.parametrize("players", [7, 8])
+def test_mwm_full_table_a_seat_at_its_ready_tile_keeps_its_name_readable(
+    players, size, banner
+) -> None:
+    """Issue 21, 7-8 seats (the chips left of the cards): a seat whose answer waits for
+    its button, or was pressed, shows its name whole on its Ready tile, at 16 px or more
+    at 800x480 (beside a tile of its own it was cut to "P…", its last line to "press
+    b…"), the tile's words under it; the tile is a finger high, the answer box stays to
+    be tapped and the answer typed again (a child takes back their own entry), and no
+    target lies on another, with the rotation's banner or without."""
+    from tests.ui.game_scenery import form_seats, show_cards
+    from tests.ui.game_scenery import setup as form
+    from tests.ui.test_rotation_strip import recording
+
+    app = make_app(size, camera=True)
+    auto = form(app, "math-wars-meta")
+    form_seats(auto, players)
+    auto.tap("start")
+    for seat in range(players):
+        show_cards(app, seat + 1, "battle", (f"C{seat + 3}", "K+1"))
+    answer(app, 0, 4)
+    answer(app, 1, 5, press=False)
+    if banner:
+        from tabletop.classroom.rotation import start_rotation
+        from tabletop.ui.scenes.rotation import RotationRunner
+        from tests.ui.scenery import FakeClock
+        from tests.ui.test_rotation_screens import PLAN, T0
+
+        app.ctx.wall = FakeClock(T0 + 60)
+        stored = start_rotation(app.ctx.journal, PLAN, 1, session="lesson", now=lambda: T0)
+        app.ctx.rotation = RotationRunner(app.ctx, stored)
+        app.step()
+    table = app.stack.top
+    with recording(app) as drawn:
+        app.draw()
+    least, touch = app.ctx.painter.least, app.ctx.metrics.touch
+    for seat, words in ((0, "Ready \u2713"), (1, "I'm ready!")):
+        tile = table.target(f"ready.{seat}")
+        assert tile is not None and min(tile.rect.size) >= touch, f"ready.{seat}"
+        on = {
+            (d.words, d.size >= least)
+            for d in drawn
+            if d.what == "text" and d.rect and tile.rect.contains(d.rect)
+        }
+        assert {(table.play.name(seat), True), (words, True)} <= on, f"seat {seat}: {on}"
+    targets = table.targets()
+    assert not [
+        (a.name, b.name)
+        for i, a in enumerate(targets)
+        for b in targets[i + 1 :]
+        if a.rect.colliderect(b.rect)
+    ]
+    tap(app, "solve.1")  # the answer typed again
+    assert isinstance(app.stack.top, NumPad)
+    type_number(app, 9)
+    tap(app, "ready.1")
+    assert {0, 1} <= set(table.play.ready)

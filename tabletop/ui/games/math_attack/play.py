@@ -500,15 +500,13 @@ class AttackPlay(TableController):
                 self.refuse("atk.ui.virtual", detail=f"camera cards {codes} in virtual play")
             return
         known, facts, fixes = self.state.lines[line], self.facts(line), self.fixes[line]
-        # a card taken back and set right by touch is that card wherever it lies now (the
-        # card under it may have gone first)
-        gone = {code: card for at, (code, card) in fixes.items() if at >= len(known)}
-        read = [
-            fixes[i][1]
-            if i in fixes and fixes[i][0] == code
-            else gone.get(code) or parse_card(code)
-            for i, code in enumerate(codes)
-        ]
+        # a card set right by touch is that card at its place, read as it was then; one
+        # taken back (above the cards in play) also lower down once a card under it went
+        # first, never higher; each card once (another card read the same is another)
+        left, read = dict(fixes), []
+        for i, code in enumerate(codes):
+            here = [at for at in left if left[at][0] == code and (at == i or len(known) <= i < at)]
+            read.append(left.pop(min(here))[1] if here else parse_card(code))
         wrong = next((i for i, card in enumerate(known) if read[i : i + 1] != [card]), None)
         extra = read[len(known) :]
         # cards taken back are forgotten as they leave the line, or all once it reads as

@@ -43,7 +43,7 @@ from tabletop.ui.scenes.common import Choices
 from tabletop.ui.scenes.numpad import NumPad
 from tabletop.ui.scenes.rules import ChoiceGrid
 from tabletop.ui.table import TableScene
-from tabletop.ui.theme import SEAT_COLOURS, Color, Metrics
+from tabletop.ui.theme import SEAT_COLOURS, Color, Metrics, seat_text_colour
 from tabletop.ui.widgets import Button, Paged, Print, grid
 
 log = logging.getLogger(__name__)
@@ -168,14 +168,15 @@ class MwmTable(TableScene):
         under the answer. A Score Card too short for the answer over the tile (a full
         table) has the card's last line in the chip under the seat's name, and the tile
         beside it; one too short for the chip over its cards (7-8 seats) has the chip
-        left of them."""
+        left of them, and the chip itself is the tile, the seat's name on it."""
         m = self.m
         foot, gap, tall, touch = m.u(26), m.u(6), m.u(52), m.touch
         chip = pygame.Rect(r.left + m.u(4), r.top + m.u(4), r.width - m.u(8), touch)
         top = chip.bottom + m.u(2)
         inner = pygame.Rect(r.left + m.u(6), top, r.width - m.u(12), r.bottom - foot - 10 - top)
         compact = inner.height < tall + gap + touch
-        if r.height < 2 * touch + m.u(16):  # the chip left of the cards
+        side = r.height < 2 * touch + m.u(16)
+        if side:  # the chip left of the cards
             chip.width, chip.centery = r.width * 2 // 5, r.centery
             top = chip.right + gap
             inner = pygame.Rect(top, r.top + m.u(4), r.right - m.u(6) - top, r.height - m.u(8))
@@ -203,21 +204,23 @@ class MwmTable(TableScene):
             crate_w = max(min(cw, rest), min(self.caption_room("CRATE"), third))
             crate = pygame.Rect(count.right + gap, y, crate_w, ch)
             solve = pygame.Rect(crate.right + eq, y, inner.right - crate.right - eq, ch)
-        ready = None
-        if self.play.wants_press(seat) and compact:  # the seat button's touch twin
+        ready, twin, waits = None, "seat", self.play.wants_press(seat)
+        if waits and side:  # the seat button's touch twin: the chip, or a tile beside it
+            twin = "ready"
+        elif waits and compact:
             ready = pygame.Rect(0, chip.top, max(touch, chip.width // 3), touch)
             ready.right = chip.right
             chip.width -= ready.width + gap
-        elif self.play.wants_press(seat):
+        elif waits:
             ready = pygame.Rect(solve.left, solve.bottom - tall, solve.width, tall)
             solve.height -= tall + gap
-        if compact:  # the last line under the seat's name (left of the tile)
-            width = chip.right + m.u(4) - r.left
-            self.feet.append(pygame.Rect(r.left, chip.centery, width, touch // 2))
+        if compact:  # the last line under the seat's name (left of the tile, or in it)
+            last = pygame.Rect(r.left, chip.centery, chip.right + m.u(4) - r.left, touch // 2)
+            self.feet.append(last.clip(chip) if twin == "ready" else last)
         else:
             self.feet.append(pygame.Rect(r.left, r.bottom - foot, r.width, m.u(20)))
         out = [
-            Button(f"seat.{seat}", chip, self.play.name(seat), kind="seat"),
+            Button(f"{twin}.{seat}", chip, self.play.name(seat), kind=twin),
             Button(f"count.{seat}", count, "", kind="count"),
             Button(f"crate.{seat}", crate, "", kind="crate"),
         ]
@@ -231,8 +234,10 @@ class MwmTable(TableScene):
         return self.place("count", seat).union(self.place("crate", seat))
 
     def place(self, kind: str, seat: int) -> pygame.Rect:
-        """Where ``seat``'s ``kind`` target (seat, count, crate, solve) is on screen."""
-        return next(b.rect for b in self.buttons if b.name == f"{kind}.{seat}")
+        """Where ``seat``'s ``kind`` target (seat, count, crate, solve) is on screen (its
+        chip also while the chip is its Ready tile)."""
+        names = (f"{kind}.{seat}", f"ready.{seat}" if kind == "seat" else "")
+        return next(b.rect for b in self.buttons if b.name in names)
 
     # -- input ----------------------------------------------------------------------------
 
@@ -442,6 +447,13 @@ class MwmTable(TableScene):
         fill = p.panel if not zone.out else p.quiet
         painter.box(surface, r, fill, border, m.u(3) if lit else 2, m.u(10))
         chip, foot = self.place("seat", seat), self.feet[seat]
+        tile, ink, muted = self.target(f"ready.{seat}"), p.ink, p.muted
+        on_chip = tile is not None and tile.rect == chip
+        if on_chip:  # the chip is the seat's Ready tile (7-8 seats): its words on it
+            fill, edge = (SEAT_COLOURS[seat], None) if lit else (p.panel, SEAT_COLOURS[seat])
+            painter.box(surface, chip, fill, edge, m.u(3), m.u(10))
+            ink = muted = seat_text_colour(seat) if lit else p.ink
+            chip, tile = chip.inflate(-m.u(10), -m.u(6)), None
         num = pygame.Rect(chip.left, chip.top, m.u(30), min(chip.height, m.u(28)))
         if chip.collidepoint(foot.center):  # the number and name over the last line
             num.height = foot.top - chip.top
@@ -453,10 +465,10 @@ class MwmTable(TableScene):
         right = f"{team}\u2605{play.state.victories[side]}"
         rw = painter.fonts.width(right, m.small - 2) + m.u(4)
         at = (chip.right - m.u(4), y)
-        painter.line(surface, right, at, painter.least, rw, p.muted, anchor="midright")
+        painter.line(surface, right, at, painter.least, rw, muted, anchor="midright")
         room = chip.width - num.width - rw - m.u(10)
-        name = play.name(seat)
-        painter.seat_name(surface, num, seat, name, m.small, room, chip_size=m.small + 2, y=y)
+        name, size = play.name(seat), m.small
+        painter.seat_name(surface, num, seat, name, size, room, colour=ink, chip_size=size + 2, y=y)
         up, crate = play.cards_up(seat)
         count_at, crate_at, solve_at = (self.place(k, seat) for k in ("count", "crate", "solve"))
         number = up[1] if up else None
@@ -474,20 +486,19 @@ class MwmTable(TableScene):
             eq = ((crate_at.right + solve_at.left) // 2, crate_at.centery)
             painter.text(surface, "=", eq, m.big, bold=True, anchor="center")
         self._solution(surface, solve_at, seat, number, crate)
-        tile = self.target(f"ready.{seat}")
+        words = ("Ready \u2713" if lit else "I'm ready!", "Ready", "\u2713")
         if tile is not None:  # I'm ready! (lit once the seat pressed, like its LED)
-            words = ("Ready \u2713" if lit else "I'm ready!", "Ready", "\u2713")
             label = painter.first_fit(words, m.small, tile.rect.width - m.u(12), True)
             painter.ready_tile(surface, tile.rect, seat, lit, label)
         foot_y = foot.centery
-        text, colour = self._foot(seat)
+        text, colour = (words[0], ink) if on_chip else self._foot(seat)
         room = foot.width - m.u(16)
         deck = f"deck {len(zone.draw)}"
         deck_w = painter.fonts.width(deck, m.small - 2) + m.u(12)
         if painter.fonts.width(text, m.small - 1, True) <= room - deck_w:  # else the ruling
             room -= deck_w
             at = (foot.right - m.u(10), foot_y)
-            painter.line(surface, deck, at, painter.least, deck_w, p.muted, anchor="midright")
+            painter.line(surface, deck, at, painter.least, deck_w, muted, anchor="midright")
         at = (foot.left + m.u(8), foot_y)
         # too long (big numbers, a chip beside its tile): what the seat loses, or is to do
         short = text.rpartition(" \u00b7 ")[2].replace("your ", "")
