@@ -450,13 +450,13 @@ def add_skills_pages(page: Any, extra: SkillsPages) -> None:
     skills grid (a row per student, a column per skill; each cell right of checked and a
     level word on its colour-blind-safe colour), each student's most common mistake per
     skill with the trend, then the dice-fairness page."""
-    from tabletop.classroom.report import MUTED, group_title
+    from tabletop.classroom.report import MUTED, group_title, told_apart_rows
 
     if extra.rows:
         page.new("Skills")
         page.heading("Skills: what each child found hard")
         students: dict[tuple[str, str, str], dict[str, SkillRow]] = {}
-        for r in extra.rows:
+        for r in told_apart_rows(extra.rows):  # every group in one grid: "Mia (4b)"
             students.setdefault((r.group, r.student, r.name), {})[r.skill] = r
         groups: dict[tuple[str, str, str], dict[str, SkillRow]] = {}
         for t in group_skills(extra.rows):
@@ -472,17 +472,18 @@ def add_skills_pages(page: Any, extra: SkillsPages) -> None:
         page.line(
             "The most common mistake per skill, and the trend over the last lessons", 12, bold=True
         )
-        for r in extra.rows:
-            _mistake_row(
-                page,
-                [
-                    f"{r.name} ({group_title(r.group)})",
-                    SKILLS.get(r.skill, r.skill),
-                    f"{r.right} of {r.checked} right",
-                    f"trend {row_trend(extra.trends, r)}",
-                ],
-                r.mistake(),
-            )
+        for group in dict.fromkeys(r.group for r in extra.rows):
+            for r in told_apart_rows([x for x in extra.rows if x.group == group]):  # "Mia (S3)"
+                _mistake_row(
+                    page,
+                    [
+                        f"{r.name} ({group_title(r.group)})",
+                        SKILLS.get(r.skill, r.skill),
+                        f"{r.right} of {r.checked} right",
+                        f"trend {row_trend(extra.trends, r)}",
+                    ],
+                    r.mistake(),
+                )
         page.gap(3)
         page.paragraph(
             "Kinds of mistake: "

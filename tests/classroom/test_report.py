@@ -27,6 +27,7 @@ from tabletop.classroom.report import (
     save_report,
     sessions,
     write_csv,
+    write_pdf,
 )
 from tabletop.cli import main
 from tabletop.engine.match import Match
@@ -321,3 +322,43 @@ def test_report_left_out_names_the_station_once() -> None:
     )
     here = LeftOut(5, "mecs", "2025-03-14", "app", hidden=True)
     assert here.sentence() == "game 5 (M.E.C.S., 2025-03-14) is hidden by the teacher"
+
+
+def test_report_pdf_tells_two_children_of_one_name_apart(tmp_path: Path) -> None:
+    """Two "Mia" (groups 4a and 4b) and two "Leo" in 4a: on 4a's page the Leos carry their
+    ids (their group is one), the Mias their name alone; the skills grid, every group in
+    one table, shows "Mia (4a)" and "Mia (4b)" (``students.shown_names``); the mistakes
+    say "Leo (S3)". The CSV keeps its columns: its student_id and group tell them apart
+    (main: four rows "Mia" and "Leo" alike on the pages and in the grid)."""
+    from tabletop.classroom.mistakes import question
+    from tabletop.classroom.skills import answer_record, skills_pages
+
+    journal = Journal(tmp_path / FILE_NAME)
+    seats = [
+        SeatInfo(0, "Mia", "S1", "4a"),
+        SeatInfo(1, "Mia", "S2", "4b"),
+        SeatInfo(2, "Leo", "S3", "4a"),
+        SeatInfo(3, "Leo", "S4", "4a"),
+    ]
+    match = Match(GAMES["math-arena"], default_settings("math-arena"), 4, seed=1)
+    m = journal.start(match, seats=seats, session="x", meta={"checks": [[1, 1]] * 4})
+    mul = question("multiplication", [7, 8], "x")
+    journal.add_answers(m, [answer_record(seat, seat, mul, 15) for seat in range(4)])
+    journal.finish(m, {"scores": ["1", "2", "3", "4"], "places": [4, 3, 2, 1]})
+    rows = gather(journal, "x")
+    pdf = report_pdf(rows, session="x", made="", skills=skills_pages(journal, "x"))
+    write_pdf(pdf, tmp_path / "r.pdf")
+    pages = pdf_text(tmp_path / "r.pdf").split("\f")
+    four_a = " ".join(" ".join(p.split()) for p in pages if "Group 4a" in p.split("\n")[0])
+    assert "Leo (S3) Math Arena 1 0 3" in four_a and "Leo (S4) Math Arena 1 1 4" in four_a
+    assert "Mia Math Arena 1 0 1" in four_a and "Mia (" not in four_a
+    skills = " ".join(" ".join(p.split()) for p in pages if "Skills" in p.split("\n")[0])
+    assert "Mia (4a)" in skills and "Mia (4b)" in skills
+    assert "Leo (S3) (Group 4a)" in skills and "Mia (Group 4b)" in skills
+    assert [(r[2], r[3], r[1]) for r in csv.reader(io.StringIO(csv_text(rows)))][1:] == [
+        ("S3", "Leo", "4a"),
+        ("S4", "Leo", "4a"),
+        ("S1", "Mia", "4a"),
+        ("S2", "Mia", "4b"),
+    ]
+    journal.close()

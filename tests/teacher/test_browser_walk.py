@@ -209,6 +209,27 @@ def test_browser_walk_skills_tell_two_children_of_one_name_apart(
     page.screenshot(path=str(SHOTS / "teacher-walk-namesakes-1280x800.png"), full_page=True)
 
 
+def test_browser_walk_games_tell_two_children_of_one_name_apart(live: Live, open_page: Any) -> None:
+    """The session's games (Games…) name "Mia (4a)" and "Mia (4b)", who played apart,
+    and leave Bo, who has no namesake, as he is (main: "Mia, Bo" in both games)."""
+    for n, mia in enumerate((SeatRecord(0, "Mia", "S1", "4a"), SeatRecord(0, "Mia", "S2", "4b"))):
+        seats = (mia, SeatRecord(1, "Bo", "S3", mia.group))
+        result = ResultMessage(
+            id=f"station-1:mia{n}", device="station-1", match=RESULT_MATCH, seats=seats
+        )
+        assert live.console.run(live.console._store, result)
+    page = open_page()
+    page.click("nav a[data-tab=reports]")
+    page.locator("#report-list > li button", has_text="Games…").click()
+    expect(page.locator(".report-games li span")).to_have_text(
+        [
+            "Game 2: M.E.C.S. (from station-1), Mia (4b), Bo",
+            "Game 1: M.E.C.S. (from station-1), Mia (4a), Bo",
+        ]
+    )
+    page.screenshot(path=str(SHOTS / "teacher-walk-namesakes-games-1280x800.png"), full_page=True)
+
+
 def test_browser_walk_the_plan_has_a_station_for_each_device(live: Live, open_page: Any) -> None:
     """Five devices on and a class of five groups: the plan opens with five stations, one
     device each (main: three, so Start said "5 groups but only 3 stations"), and a station
