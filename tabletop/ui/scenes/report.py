@@ -65,14 +65,19 @@ def _cells(name: str, second: str, x: report.Row | report.GroupTotal) -> list[st
 
 
 def _keep_tag(painter: Painter, name: str, width: int, bold: bool) -> str:
-    """``name`` as ``shown_names`` gave it, its name part cut short if the whole does not
-    fit ``width`` at the smallest size, so that what tells it apart ("(4b)") stays."""
+    """``name`` as ``shown_names`` gave it, cut to fit ``width`` at the smallest size: its
+    name part first, but never below its first three letters ("Zoé…"); then what tells it
+    apart loses its start, not its end, where namesakes' groups and ids differ ("(…4b)")."""
     plain, sep, tag = name.rpartition(" (")
-    size = painter.least
-    if not sep or painter.fonts.width(name, size, bold) <= width:
+    size, fonts = painter.least, painter.fonts
+    if not sep or fonts.width(name, size, bold) <= width:
         return name
-    room = width - painter.fonts.width(sep + tag, size, bold)
-    return painter.ellipsis(plain, size, room, bold) + sep + tag
+    room = max(width - fonts.width(sep + tag, size, bold), fonts.width(plain[:3] + "…", size, bold))
+    text = (short := painter.ellipsis(plain, size, room, bold)) + sep + tag
+    while fonts.width(text, size, bold) > width and len(tag) > 2:
+        tag = tag[1:]
+        text = f"{short}{sep}…{tag}"
+    return text
 
 
 class ReportScene(Paged, TeacherScreen):
