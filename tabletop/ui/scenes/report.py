@@ -23,7 +23,6 @@ import pygame
 
 from tabletop.classroom import report, skills, usb
 from tabletop.classroom.mistakes import SKILLS
-from tabletop.classroom.students import Student, shown_names
 from tabletop.engine.errors import TabletopError
 from tabletop.engine.words import plural
 from tabletop.ui.app import Context
@@ -122,19 +121,17 @@ class ReportScene(Paged, TeacherScreen):
         """The table's lines for what is shown now."""
         if self.view == "skills":  # each group's totals first, then each student
             groups = skills.group_skills(self.skill_rows)
-            names = shown_names(Student(r.student, r.name, r.group) for r in self.skill_rows)
-            return [self.skill_line(r, names) for r in [*groups, *self.skill_rows]]
+            return [self.skill_line(r) for r in [*groups, *report.told_apart_rows(self.skill_rows)]]
         if self.group is None:
             return [_cells(report.group_title(t.group), str(t.students), t) for t in self.totals]
-        rows = [r for r in self.rows if r.group == self.group]
-        names = shown_names(Student(r.student, r.name, r.group) for r in rows)
-        return [_cells(names.get(r.student, r.name), report.game_title(r.game), r) for r in rows]
+        rows = report.told_apart_rows([r for r in self.rows if r.group == self.group])
+        return [_cells(r.name, report.game_title(r.game), r) for r in rows]
 
-    def skill_line(self, r: skills.SkillRow, names: dict[str, str]) -> list[str]:
-        """Name (told apart from a namesake by ``names``), skill, right of checked, level,
-        trend; then the most common mistake."""
+    def skill_line(self, r: skills.SkillRow) -> list[str]:
+        """Name (told apart from a namesake: ``report.told_apart_rows``), skill, right of
+        checked, level, trend; then the most common mistake."""
         return [
-            names.get(r.student, r.name),
+            r.name,
             SKILLS.get(r.skill, r.skill),
             f"{r.right} of {r.checked}",
             skills.level(r.checked, r.right),
