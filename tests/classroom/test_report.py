@@ -9,6 +9,7 @@ import shutil
 import subprocess
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -324,27 +325,39 @@ def test_report_left_out_names_the_station_once() -> None:
     assert here.sentence() == "game 5 (M.E.C.S., 2025-03-14) is hidden by the teacher"
 
 
+def one_answer_each(
+    journal: Journal,
+    seats: list[tuple[str, str, str]],
+    session: str,
+    given: int,
+    result: dict[str, Any],
+    checks: list[list[int]] | None = None,
+) -> None:
+    """A finished Math Arena game of ``seats`` (name, id, group), each of whom answered
+    7 x 8 once with ``given``."""
+    from tabletop.classroom.mistakes import question
+    from tabletop.classroom.skills import answer_record
+
+    match = Match(GAMES["math-arena"], default_settings("math-arena"), len(seats), seed=1)
+    at = [SeatInfo(i, *seat) for i, seat in enumerate(seats)]
+    m = journal.start(match, label="app", seats=at, session=session, meta={"checks": checks or []})
+    mul = question("multiplication", [7, 8], "x")
+    journal.add_answers(m, [answer_record(i, i, mul, given) for i in range(len(seats))])
+    journal.finish(m, result)
+
+
 def test_report_pdf_tells_two_children_of_one_name_apart(tmp_path: Path) -> None:
     """Two "Mia" (groups 4a and 4b) and two "Leo" in 4a: on 4a's page the Leos carry their
     ids (their group is one), the Mias their name alone; the skills grid, every group in
     one table, shows "Mia (4a)" and "Mia (4b)" (``students.shown_names``); the mistakes
     say "Leo (S3)". The CSV keeps its columns: its student_id and group tell them apart
     (main: four rows "Mia" and "Leo" alike on the pages and in the grid)."""
-    from tabletop.classroom.mistakes import question
-    from tabletop.classroom.skills import answer_record, skills_pages
+    from tabletop.classroom.skills import skills_pages
 
     journal = Journal(tmp_path / FILE_NAME)
-    seats = [
-        SeatInfo(0, "Mia", "S1", "4a"),
-        SeatInfo(1, "Mia", "S2", "4b"),
-        SeatInfo(2, "Leo", "S3", "4a"),
-        SeatInfo(3, "Leo", "S4", "4a"),
-    ]
-    match = Match(GAMES["math-arena"], default_settings("math-arena"), 4, seed=1)
-    m = journal.start(match, seats=seats, session="x", meta={"checks": [[1, 1]] * 4})
-    mul = question("multiplication", [7, 8], "x")
-    journal.add_answers(m, [answer_record(seat, seat, mul, 15) for seat in range(4)])
-    journal.finish(m, {"scores": ["1", "2", "3", "4"], "places": [4, 3, 2, 1]})
+    seats = [("Mia", "S1", "4a"), ("Mia", "S2", "4b"), ("Leo", "S3", "4a"), ("Leo", "S4", "4a")]
+    result = {"scores": ["1", "2", "3", "4"], "places": [4, 3, 2, 1]}
+    one_answer_each(journal, seats, "x", 15, result, checks=[[1, 1]] * 4)
     rows = gather(journal, "x")
     pdf = report_pdf(rows, session="x", made="", skills=skills_pages(journal, "x"))
     write_pdf(pdf, tmp_path / "r.pdf")
