@@ -531,7 +531,14 @@ def _grid(
         if page.y + cell_h > page.height - 15.0:
             page.more()
             head()
-        fit_text(pdf, name, x0 + 1.5, page.y, name_w - 3, cell_h, size=10, align="L")
+        plain, sep, tag = name.rpartition(" (")
+        pdf.set_font("DejaVu", "", 10)
+        if sep and pdf.get_string_width(name) > name_w - 3:  # what tells it apart, under it
+            for j, part in enumerate((plain, f"({tag}")):
+                y = page.y + (0.8 if j == 0 else cell_h / 2 - 0.4)
+                fit_text(pdf, part, x0 + 1.5, y, name_w - 3, cell_h / 2, size=10 - j, align="L")
+        else:
+            fit_text(pdf, name, x0 + 1.5, page.y, name_w - 3, cell_h, size=10, align="L")
         for i, skill in enumerate(used):
             x = x0 + name_w + i * cell_w
             r = cells.get(skill)
