@@ -48,9 +48,10 @@ from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal, localcontext
 from fractions import Fraction
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO, TypeVar
 
 from tabletop import csvsafe
+from tabletop.classroom.students import Student, shown_names
 from tabletop.engine.errors import BadInput, TabletopError
 from tabletop.engine.words import plural, sentence
 from tabletop.store import FILE_NAME, Journal
@@ -58,7 +59,10 @@ from tabletop.store import FILE_NAME, Journal
 if TYPE_CHECKING:
     from fpdf import FPDF
 
+    from tabletop.classroom.skills import SkillRow
+
 log = logging.getLogger(__name__)
+RowT = TypeVar("RowT", "Row", "SkillRow")
 
 GUESTS = "guests"
 NO_GROUP = "no group"
@@ -324,6 +328,14 @@ def group_totals(rows: Iterable[Row]) -> list[GroupTotal]:
     return sorted(totals, key=lambda t: _group_order(t.group))
 
 
+def told_apart_rows(rows: Sequence[RowT]) -> list[RowT]:
+    """``rows`` with each student's name as it is shown among them (:func:`shown_names`:
+    "Mia (4b)", or "Mia (S3)" where a namesake shares the group): two children of one
+    name read apart in a table and a chart."""
+    shown = shown_names(Student(r.student, r.name, r.group) for r in rows)
+    return [dataclasses.replace(r, name=shown.get(r.student, r.name)) for r in rows]
+
+
 # -- numbers as text -------------------------------------------------------------------------
 
 
@@ -491,7 +503,7 @@ def report_pdf(
         [(group_title(t.group), t.checked, t.right) for t in totals], "Answers right per group"
     )
     for total in totals:
-        members = [r for r in rows if r.group == total.group]
+        members = told_apart_rows([r for r in rows if r.group == total.group])
         page.new(group_title(total.group))
         page.heading(group_title(total.group))
         page.line(

@@ -450,13 +450,13 @@ def add_skills_pages(page: Any, extra: SkillsPages) -> None:
     skills grid (a row per student, a column per skill; each cell right of checked and a
     level word on its colour-blind-safe colour), each student's most common mistake per
     skill with the trend, then the dice-fairness page."""
-    from tabletop.classroom.report import MUTED, group_title
+    from tabletop.classroom.report import MUTED, group_title, told_apart_rows
 
     if extra.rows:
         page.new("Skills")
         page.heading("Skills: what each child found hard")
         students: dict[tuple[str, str, str], dict[str, SkillRow]] = {}
-        for r in extra.rows:
+        for r in told_apart_rows(extra.rows):  # every group in one grid: "Mia (4b)"
             students.setdefault((r.group, r.student, r.name), {})[r.skill] = r
         groups: dict[tuple[str, str, str], dict[str, SkillRow]] = {}
         for t in group_skills(extra.rows):
@@ -472,17 +472,18 @@ def add_skills_pages(page: Any, extra: SkillsPages) -> None:
         page.line(
             "The most common mistake per skill, and the trend over the last lessons", 12, bold=True
         )
-        for r in extra.rows:
-            _mistake_row(
-                page,
-                [
-                    f"{r.name} ({group_title(r.group)})",
-                    SKILLS.get(r.skill, r.skill),
-                    f"{r.right} of {r.checked} right",
-                    f"trend {row_trend(extra.trends, r)}",
-                ],
-                r.mistake(),
-            )
+        for group in dict.fromkeys(r.group for r in extra.rows):
+            for r in told_apart_rows([x for x in extra.rows if x.group == group]):  # "Mia (S3)"
+                _mistake_row(
+                    page,
+                    [
+                        f"{r.name} ({group_title(r.group)})",
+                        SKILLS.get(r.skill, r.skill),
+                        f"{r.right} of {r.checked} right",
+                        f"trend {row_trend(extra.trends, r)}",
+                    ],
+                    r.mistake(),
+                )
         page.gap(3)
         page.paragraph(
             "Kinds of mistake: "
@@ -530,7 +531,14 @@ def _grid(
         if page.y + cell_h > page.height - 15.0:
             page.more()
             head()
-        fit_text(pdf, name, x0 + 1.5, page.y, name_w - 3, cell_h, size=10, align="L")
+        plain, sep, tag = name.rpartition(" (")
+        pdf.set_font("DejaVu", "", 10)
+        if sep and pdf.get_string_width(name) > name_w - 3:  # what tells it apart, under it
+            for j, part in enumerate((plain, f"({tag}")):
+                y = page.y + (0.8 if j == 0 else cell_h / 2 - 0.4)
+                fit_text(pdf, part, x0 + 1.5, y, name_w - 3, cell_h / 2, size=10 - j, align="L")
+        else:
+            fit_text(pdf, name, x0 + 1.5, page.y, name_w - 3, cell_h, size=10, align="L")
         for i, skill in enumerate(used):
             x = x0 + name_w + i * cell_w
             r = cells.get(skill)

@@ -50,7 +50,7 @@ from tabletop.classroom.dice_lesson import fairness, read_dice
 from tabletop.classroom.fleet.coordinator import ACTIONS, Coordinator
 from tabletop.classroom.mistakes import KINDS, SKILLS
 from tabletop.classroom.rotation import GAME_TITLES, STATION_MODES, STATION_OPTIONS, Plan
-from tabletop.classroom.students import Student, decode_csv, shown_names
+from tabletop.classroom.students import Student, decode_csv, shown_names, told_apart
 from tabletop.engine.errors import BadInput, TabletopError
 from tabletop.engine.words import sentence
 from tabletop.teacher.auth import COOKIE, DEVICE_COOKIE, DEVICE_DAYS, Gate, Locked, WrongPin
@@ -482,6 +482,11 @@ def _results(console: Coordinator, session: str) -> list[dict[str, Any]]:
         " AND session = ? ORDER BY id DESC",
         (session,),
     ).fetchall()
+    people = {int(r[0]): [s for s in journal.seats(int(r[0])) if s.bot is None] for r in rows}
+    # Each game's own names, "Mia (4b)" where another child has hers (students.told_apart).
+    apart = told_apart(
+        Student(s.student or "", s.name, s.group) for p in people.values() for s in p
+    )
     return [
         {
             "match": int(match_id),
@@ -489,7 +494,10 @@ def _results(console: Coordinator, session: str) -> list[dict[str, Any]]:
             "title": report.game_title(str(game)),
             "station": str(label)[6:] if str(label).startswith("fleet:") else "",
             "finished": finished,
-            "players": [s.name for s in journal.seats(int(match_id)) if s.bot is None],
+            "players": [
+                f"{s.name} ({apart[s.student]})" if s.student in apart else s.name
+                for s in people[int(match_id)]
+            ],
             "hidden": int(match_id) in hidden,
         }
         for match_id, game, label, finished in rows

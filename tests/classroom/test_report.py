@@ -9,6 +9,7 @@ import shutil
 import subprocess
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -27,6 +28,7 @@ from tabletop.classroom.report import (
     save_report,
     sessions,
     write_csv,
+    write_pdf,
 )
 from tabletop.cli import main
 from tabletop.engine.match import Match
@@ -321,3 +323,55 @@ def test_report_left_out_names_the_station_once() -> None:
     )
     here = LeftOut(5, "mecs", "2025-03-14", "app", hidden=True)
     assert here.sentence() == "game 5 (M.E.C.S., 2025-03-14) is hidden by the teacher"
+
+
+def one_answer_each(
+    journal: Journal,
+    seats: list[tuple[str, str, str]],
+    session: str,
+    given: int,
+    result: dict[str, Any],
+    checks: list[list[int]] | None = None,
+) -> None:
+    """A finished Math Arena game of ``seats`` (name, id, group), each of whom answered
+    7 x 8 once with ``given``."""
+    from tabletop.classroom.mistakes import question
+    from tabletop.classroom.skills import answer_record
+
+    match = Match(GAMES["math-arena"], default_settings("math-arena"), len(seats), seed=1)
+    at = [SeatInfo(i, *seat) for i, seat in enumerate(seats)]
+    m = journal.start(match, label="app", seats=at, session=session, meta={"checks": checks or []})
+    mul = question("multiplication", [7, 8], "x")
+    journal.add_answers(m, [answer_record(i, i, mul, given) for i in range(len(seats))])
+    journal.finish(m, result)
+
+
+def test_report_pdf_tells_two_children_of_one_name_apart(tmp_path: Path) -> None:
+    """Two "Mia" (groups 4a and 4b) and two "Leo" in 4a: on 4a's page the Leos carry their
+    ids (their group is one), the Mias their name alone; the skills grid, every group in
+    one table, shows "Mia (4a)" and "Mia (4b)" (``students.shown_names``); the mistakes
+    say "Leo (S3)". The CSV keeps its columns: its student_id and group tell them apart
+    (main: four rows "Mia" and "Leo" alike on the pages and in the grid)."""
+    from tabletop.classroom.skills import skills_pages
+
+    journal = Journal(tmp_path / FILE_NAME)
+    seats = [("Mia", "S1", "4a"), ("Mia", "S2", "4b"), ("Leo", "S3", "4a"), ("Leo", "S4", "4a")]
+    result = {"scores": ["1", "2", "3", "4"], "places": [4, 3, 2, 1]}
+    one_answer_each(journal, seats, "x", 15, result, checks=[[1, 1]] * 4)
+    rows = gather(journal, "x")
+    pdf = report_pdf(rows, session="x", made="", skills=skills_pages(journal, "x"))
+    write_pdf(pdf, tmp_path / "r.pdf")
+    pages = pdf_text(tmp_path / "r.pdf").split("\f")
+    four_a = " ".join(" ".join(p.split()) for p in pages if "Group 4a" in p.split("\n")[0])
+    assert "Leo (S3) Math Arena 1 0 3" in four_a and "Leo (S4) Math Arena 1 1 4" in four_a
+    assert "Mia Math Arena 1 0 1" in four_a and "Mia (" not in four_a
+    skills = " ".join(" ".join(p.split()) for p in pages if "Skills" in p.split("\n")[0])
+    assert "Mia (4a)" in skills and "Mia (4b)" in skills
+    assert "Leo (S3) (Group 4a)" in skills and "Mia (Group 4b)" in skills
+    assert [(r[2], r[3], r[1]) for r in csv.reader(io.StringIO(csv_text(rows)))][1:] == [
+        ("S3", "Leo", "4a"),
+        ("S4", "Leo", "4a"),
+        ("S1", "Mia", "4a"),
+        ("S2", "Mia", "4b"),
+    ]
+    journal.close()

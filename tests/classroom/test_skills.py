@@ -476,3 +476,24 @@ def test_skills_most_common_mistake_as_the_report_and_screen_show_it(tmp_path: P
     assert ana.mistake() == "Another operation (2 times): 7 x 8: answered 15, which is 7 + 8"
     assert guest.mistake() == f"Sign: {guest.examples['sign']}"
     assert SkillRow("", "Bo", "Red", "addition", A, checked=3, right=3).mistake() == "No mistakes."
+
+
+def test_skills_pdf_grid_puts_a_namesakes_long_group_under_the_name(tmp_path: Path) -> None:
+    """In the printed skills grid a name that does not fit with what tells it apart goes
+    on two lines, "Zoé Müller-Lüdenscheidt" over "(Hedgehogs class 4a)", each at a size
+    to read (r19: one line shrunk to 4 pt, unreadable on paper)."""
+    from tabletop.classroom.report import gather, report_pdf, write_pdf
+    from tabletop.classroom.skills import skills_pages
+    from tests.classroom.test_report import one_answer_each, pdf_text
+
+    journal = Journal(tmp_path / FILE_NAME)
+    zoe = "Zoé Müller-Lüdenscheidt"
+    seats = [(zoe, "S1", "Sunflowers 4b"), (zoe, "S2", "Hedgehogs class 4a")]
+    one_answer_each(journal, seats, "x", 15, {"scores": ["1", "2"], "places": [2, 1]})
+    pdf = report_pdf(gather(journal, "x"), session="x", skills=skills_pages(journal, "x"))
+    write_pdf(pdf, tmp_path / "r.pdf")
+    grid = pdf_text(tmp_path / "r.pdf").split("\f")[-2].split("Student", 1)[1]
+    lines = [" ".join(line.split()) for line in grid.splitlines()]
+    assert any(line.startswith("(Hedgehogs class 4a)") for line in lines), lines
+    assert any(line.startswith("(Sunflowers 4b)") for line in lines), lines
+    journal.close()

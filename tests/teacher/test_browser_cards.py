@@ -4,10 +4,12 @@ and a device whose station's clock has ended."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
+from tabletop.classroom.fleet.messages import StatusMessage, encode
 from tests.teacher.test_browser import SHOTS, expect
-from tests.teacher.test_browser_walk import TWO_STATIONS, Live, browser, live, open_page
+from tests.teacher.test_browser_walk import TOPICS, TWO_STATIONS, Live, browser, live, open_page
 
 __all__ = ["browser", "live", "open_page"]  # fixtures used by name
 
@@ -60,5 +62,56 @@ def test_browser_cards_after_end_a_device_plays_free_play_without_clock_buttons(
     live.console.run(live.console.clock_action, "end", None)
     expect(page.locator("#rotation")).to_have_text("The rotation is finished.")
     expect(page.locator("#cards .card button")).to_have_count(0)
-    expect(two.locator("h3")).to_have_text("Free play")
+    expect(one.locator("h3")).to_have_text("Free play")
+    # station-2 never came online: offline, it keeps its station's name (r19; r18 said
+    # "Free play" over "Offline" here too)
+    expect(two.locator("h3")).to_have_text("Station 2 \u2014 Math Arena")
+    expect(two.locator(".group")).to_have_text("Station ended")
     page.screenshot(path=str(SHOTS / "teacher-cards-ended-all-1280x800.png"))
+
+
+def offline(live: Live, device: str) -> None:
+    """``device``'s will arrives: it dropped off (its last status is kept)."""
+    message = StatusMessage(device, False, live.clock.t)
+    live.console.run(live.console._received, TOPICS.status(device), encode(message), 0, 0)
+
+
+def test_browser_cards_an_offline_device_whose_station_ended_says_both(
+    live: Live, open_page: Any
+) -> None:
+    """A device offline after its station's End keeps the station's name and says it is
+    offline and that the station ended: never "Free play", which it is not seen playing
+    (r18: "Free play" over "Offline", read as a device in free play)."""
+    live.plan(TWO_STATIONS, {"station-1": 0, "station-2": 1})
+    page = open_page()
+    one = page.locator("#card-station-1")
+    live.status("station-1", station=0, phase="play", left=300.0, group="Red", game="mecs")
+    live.console.run(live.console.clock_action, "end", 0)
+    offline(live, "station-1")
+    expect(one.locator(".state")).to_have_text(re.compile(r"^Offline · last seen "))
+    expect(one.locator("h3")).to_have_text("Station 1 \u2014 M.E.C.S.")
+    expect(one.locator(".group")).to_have_text("Station ended")
+    expect(one).not_to_contain_text("Free play")
+    expect(one.locator(".actions button")).to_have_count(0)
+    page.screenshot(path=str(SHOTS / "teacher-cards-ended-offline-1280x800.png"))
+    live.status("station-1", game="mecs")  # back, in free play
+    expect(one.locator("h3")).to_have_text("Free play")
+    expect(one.locator(".state")).to_have_text("Free play")
+
+
+def test_browser_cards_a_device_not_at_its_running_station_yet_says_so(
+    live: Live, open_page: Any
+) -> None:
+    """A device the plan names for a running station that still plays free play (the plan
+    on its way) says it is not at its station yet, under the station's name (r18: "Free
+    play" alone there, as if the station had ended)."""
+    live.plan(TWO_STATIONS, {"station-1": 0, "station-2": 1})
+    page = open_page()
+    live.status("station-1", game="mecs")
+    live.status("station-2")
+    one, two = page.locator("#card-station-1"), page.locator("#card-station-2")
+    expect(one.locator("h3")).to_have_text("Station 1 \u2014 M.E.C.S.")
+    expect(one.locator(".state")).to_have_text("Free play: not at its station yet")
+    expect(two.locator(".state")).to_have_text("Not at its station yet")
+    expect(one).to_have_class(re.compile(r"\bwaiting\b"))
+    page.screenshot(path=str(SHOTS / "teacher-cards-not-there-yet-1280x800.png"))

@@ -209,6 +209,35 @@ def test_browser_walk_skills_tell_two_children_of_one_name_apart(
     page.screenshot(path=str(SHOTS / "teacher-walk-namesakes-1280x800.png"), full_page=True)
 
 
+def games_listed(live: Live, open_page: Any, *games: tuple[SeatRecord, ...]) -> Any:
+    """Each of ``games`` (its seats) stored as station-1's result, then the dashboard open
+    on the session's games (Reports, Games…): their lines."""
+    for n, seats in enumerate(games):
+        result = ResultMessage(
+            id=f"station-1:g{n}", device="station-1", match=RESULT_MATCH, seats=seats
+        )
+        assert live.console.run(live.console._store, result)
+    page = open_page()
+    page.click("nav a[data-tab=reports]")
+    page.locator("#report-list > li button", has_text="Games…").click()
+    return page.locator(".report-games li span")
+
+
+def test_browser_walk_games_tell_two_children_of_one_name_apart(live: Live, open_page: Any) -> None:
+    """The session's games (Games…) name "Mia (4a)" and "Mia (4b)", who played apart,
+    and leave Bo, who has no namesake, as he is (main: "Mia, Bo" in both games)."""
+    four_a = (SeatRecord(0, "Mia", "S1", "4a"), SeatRecord(1, "Bo", "S3", "4a"))
+    four_b = (SeatRecord(0, "Mia", "S2", "4b"), SeatRecord(1, "Bo", "S3", "4b"))
+    games = games_listed(live, open_page, four_a, four_b)
+    expect(games).to_have_text(
+        [
+            "Game 2: M.E.C.S. (from station-1), Mia (4b), Bo",
+            "Game 1: M.E.C.S. (from station-1), Mia (4a), Bo",
+        ]
+    )
+    games.page.screenshot(path=str(SHOTS / "teacher-walk-namesakes-games-1280x800.png"))
+
+
 def test_browser_walk_the_plan_has_a_station_for_each_device(live: Live, open_page: Any) -> None:
     """Five devices on and a class of five groups: the plan opens with five stations, one
     device each (main: three, so Start said "5 groups but only 3 stations"), and a station
@@ -479,14 +508,7 @@ def test_browser_walk_a_sessions_games_name_their_device_once(live: Live, open_p
     """A session's games say which device sent each, by its name (main: "(station
     station-1)", as `fleet setup` names devices station-1, station-2, ...)."""
     seats = (SeatRecord(0, "Ada", "S1", "Red"), SeatRecord(1, "Bo", "S2", "Red"))
-    result = ResultMessage(
-        id="station-1:walk3", device="station-1", match=RESULT_MATCH, seats=seats
-    )
-    assert live.console.run(live.console._store, result)
-    page = open_page()
-    page.click("nav a[data-tab=reports]")
-    page.locator("#report-list > li button", has_text="Games…").click()
-    expect(page.locator(".report-games li span")).to_have_text(
+    expect(games_listed(live, open_page, seats)).to_have_text(
         "Game 1: M.E.C.S. (from station-1), Ada, Bo"
     )
 
@@ -497,15 +519,7 @@ def test_browser_walk_a_game_only_bots_played_says_so(live: Live, open_page: Any
     bare comma where the children's names go)."""
     child = (SeatRecord(0, "Ada", "S1", "Red"), SeatRecord(1, "Bot", None, "", "easy"))
     bots = (SeatRecord(0, "Bot 1", None, "", "easy"), SeatRecord(1, "Bot 2", None, "", "hard"))
-    for name, seats in (("child", child), ("bots", bots)):
-        result = ResultMessage(
-            id=f"station-1:{name}", device="station-1", match=RESULT_MATCH, seats=seats
-        )
-        assert live.console.run(live.console._store, result)
-    page = open_page()
-    page.click("nav a[data-tab=reports]")
-    page.locator("#report-list > li button", has_text="Games…").click()
-    expect(page.locator(".report-games li span")).to_have_text(
+    expect(games_listed(live, open_page, child, bots)).to_have_text(
         [
             "Game 2: M.E.C.S. (from station-1), bots only, in no report",
             "Game 1: M.E.C.S. (from station-1), Ada",

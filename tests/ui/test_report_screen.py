@@ -21,6 +21,7 @@ from tabletop.ui.scenes.report import SAVE_FAILED, ReportScene
 from tabletop.ui.scenes.settings import SettingsScene
 from tabletop.ui.widgets import Painter
 from tests.classroom.lesson import S1, S2, build
+from tests.classroom.test_report import one_answer_each
 from tests.ui.scenery import make_app
 
 # The lesson's figures (tests/classroom/test_report.py works them out by hand).
@@ -258,23 +259,15 @@ def test_report_screen_subtitle_says_lesson_once(
     assert scene.subtitle == subtitle
 
 
-def namesakes(tmp_path: Path) -> Journal:
-    """A lesson where three "Zoé Müller" played (two in group Red, one in Blue) and Ben."""
-    from tabletop.classroom.mistakes import question
-    from tabletop.classroom.skills import answer_record
+ZOES = [("Zoé Müller", "S1", "Red"), ("Zoé Müller", "S2", "Red"), ("Zoé Müller", "S3", "Blue")]
 
+
+def namesakes(tmp_path: Path, seats: list[tuple[str, str, str]] | None = None) -> Journal:
+    """A lesson where ``seats`` (name, id, group) played and answered 7 x 8 right: by
+    default three "Zoé Müller" (two in group Red, one in Blue) and Ben."""
     journal = Journal(tmp_path / FILE_NAME)
-    seats = [
-        SeatInfo(0, "Zoé Müller", "S1", "Red"),
-        SeatInfo(1, "Zoé Müller", "S2", "Red"),
-        SeatInfo(2, "Zoé Müller", "S3", "Blue"),
-        SeatInfo(3, "Ben", "S4", "Red"),
-    ]
-    match = Match(GAMES["math-arena"], default_settings("math-arena"), 4, seed=1)
-    m = journal.start(match, label="app", seats=seats, session=S1)
-    mul = question("multiplication", [7, 8], "x")
-    journal.add_answers(m, [answer_record(seat, seat, mul, 56) for seat in range(4)])
-    journal.finish(m, {"places": [1, 2, 3, 4], "reason": "end"})
+    played = seats or [*ZOES, ("Ben", "S4", "Red")]
+    one_answer_each(journal, played, S1, 56, {"places": [1, 2, 3, 4], "reason": "end"})
     return journal
 
 
@@ -308,3 +301,36 @@ def test_report_screen_the_skills_view_tells_two_children_of_one_name_apart(
     app.draw()
     assert any(w.startswith("Zoé M") and w.endswith("\u2026 (Blue)") for w in drawn), drawn
     app.ctx.journal.close()
+
+
+def test_report_screen_a_long_group_or_id_keeps_the_names_first_letters(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At 800x480 the skills view's name column cannot hold "Zoé Müller (Hedgehogs class
+    4a)": the name keeps its first three letters, and the group or id loses its start,
+    so two Alexandras of one group still read apart by their ids' ends (main: "… (SCHOOL-0…"
+    twice, the name cut to nothing and the ids to the part they share)."""
+    journal = namesakes(
+        tmp_path,
+        [
+            ("Zoé Müller", "S1", "Sunflowers 4b"),
+            ("Zoé Müller", "S2", "Hedgehogs class 4a"),
+            ("Alexandra", "SCHOOL-0001234", "Red"),
+            ("Alexandra", "SCHOOL-0001235", "Red"),
+        ],
+    )
+    app, auto = open_report(journal)
+    auto.tap("view")
+    drawn: list[str] = []
+    monkeypatch.setattr(Painter, "text", lambda self, s, words, *a, **kw: drawn.append(words))
+    scene = app.stack.top
+    for page in range(scene.pages):
+        scene.page = page
+        app.draw()
+    names = [w for w in drawn if w.startswith(("Zoé", "Ale"))]
+    assert len(names) == len(set(names)) == 4, names
+    assert sorted(n[:3] + n[-5:] for n in names) == ["Ale1234)", "Ale1235)", "Zoés 4a)", "Zoés 4b)"]
+    assert all("… (…" in n for n in names), names  # both parts cut, each with its "…"
+    painter, column = app.ctx.painter, round(0.21 * scene.table.width) - 2 * scene.m.u(8)
+    assert all(painter.fonts.width(n, painter.least, True) <= column for n in names), names
+    journal.close()

@@ -91,6 +91,9 @@ function clockTime(epoch) {
 function cardState(card) {
   const st = card.status;
   if (!card.online) return ["offline", card.last_seen ? `Offline · last seen ${clockTime(card.last_seen)}` : "Offline"];
+  // In a station that runs but not there yet (its plan on the way): never "Free play" alone
+  // under that station's name.
+  if (card.waiting && runningMoment(card)) return ["waiting", `${st && st.game ? "Free play: n" : "N"}ot at its station yet`];
   if (card.waiting) return st && st.game ? ["free", "Free play"] : ["waiting", "Waiting"];
   if (st.paused) return ["paused", "Paused"];
   return {
@@ -132,9 +135,10 @@ function stationButtons(card) {
 
 function renderCard(card) {
   const st = card.status;
-  // Its station's clock ended: the device plays free play, under no station's name.
+  // Its station's clock ended: the device plays free play, under no station's name; offline,
+  // it plays nothing the teacher can see: its card keeps the station's name, says it ended.
   const ended = card.station !== null && !runningMoment(card);
-  if (ended) card = { ...card, title: null, waiting: true };
+  if (ended) card = { ...card, title: card.online ? null : card.title, waiting: true };
   const [kind, label] = ended && card.online ? ["free", "Free play"] : cardState(card);
   // A status says the time left when it was sent: a clock that counts has gone on since.
   const counting = st && !card.waiting && !st.paused && ["play", "warning", "transition"].includes(st.phase);
@@ -144,6 +148,7 @@ function renderCard(card) {
   node.append(el("h3", { text: card.title || heading }));
   node.append(el("span", { class: "device", text: card.device }));
   node.append(el("span", { class: "state", text: label }));
+  if (ended && !card.online) node.append(el("div", { class: "group", text: "Station ended" }));
   if (st && !card.waiting) {
     const next = st.phase === "transition" ? "Next: " : ""; // the group arriving
     node.append(el("div", { class: "group", text: st.group ? `${next}Group ${st.group}` : "No group" }));

@@ -23,7 +23,6 @@ import pygame
 
 from tabletop.classroom import report, skills, usb
 from tabletop.classroom.mistakes import SKILLS
-from tabletop.classroom.students import Student, shown_names
 from tabletop.engine.errors import TabletopError
 from tabletop.engine.words import plural
 from tabletop.ui.app import Context
@@ -65,14 +64,19 @@ def _cells(name: str, second: str, x: report.Row | report.GroupTotal) -> list[st
 
 
 def _keep_tag(painter: Painter, name: str, width: int, bold: bool) -> str:
-    """``name`` as ``shown_names`` gave it, its name part cut short if the whole does not
-    fit ``width`` at the smallest size, so that what tells it apart ("(4b)") stays."""
+    """``name`` as ``shown_names`` gave it, cut to fit ``width`` at the smallest size: its
+    name part first, but never below its first three letters ("Zoé…"); then what tells it
+    apart loses its start, not its end, where namesakes' groups and ids differ ("(…4b)")."""
     plain, sep, tag = name.rpartition(" (")
-    size = painter.least
-    if not sep or painter.fonts.width(name, size, bold) <= width:
+    size, fonts = painter.least, painter.fonts
+    if not sep or fonts.width(name, size, bold) <= width:
         return name
-    room = width - painter.fonts.width(sep + tag, size, bold)
-    return painter.ellipsis(plain, size, room, bold) + sep + tag
+    room = max(width - fonts.width(sep + tag, size, bold), fonts.width(plain[:3] + "…", size, bold))
+    text = (short := painter.ellipsis(plain, size, room, bold)) + sep + tag
+    while fonts.width(text, size, bold) > width and len(tag) > 2:
+        tag = tag[1:]
+        text = f"{short}{sep}…{tag}"
+    return text
 
 
 class ReportScene(Paged, TeacherScreen):
@@ -117,19 +121,17 @@ class ReportScene(Paged, TeacherScreen):
         """The table's lines for what is shown now."""
         if self.view == "skills":  # each group's totals first, then each student
             groups = skills.group_skills(self.skill_rows)
-            names = shown_names(Student(r.student, r.name, r.group) for r in self.skill_rows)
-            return [self.skill_line(r, names) for r in [*groups, *self.skill_rows]]
+            return [self.skill_line(r) for r in [*groups, *report.told_apart_rows(self.skill_rows)]]
         if self.group is None:
             return [_cells(report.group_title(t.group), str(t.students), t) for t in self.totals]
-        rows = [r for r in self.rows if r.group == self.group]
-        names = shown_names(Student(r.student, r.name, r.group) for r in rows)
-        return [_cells(names.get(r.student, r.name), report.game_title(r.game), r) for r in rows]
+        rows = report.told_apart_rows([r for r in self.rows if r.group == self.group])
+        return [_cells(r.name, report.game_title(r.game), r) for r in rows]
 
-    def skill_line(self, r: skills.SkillRow, names: dict[str, str]) -> list[str]:
-        """Name (told apart from a namesake by ``names``), skill, right of checked, level,
-        trend; then the most common mistake."""
+    def skill_line(self, r: skills.SkillRow) -> list[str]:
+        """Name (told apart from a namesake: ``report.told_apart_rows``), skill, right of
+        checked, level, trend; then the most common mistake."""
         return [
-            names.get(r.student, r.name),
+            r.name,
             SKILLS.get(r.skill, r.skill),
             f"{r.right} of {r.checked}",
             skills.level(r.checked, r.right),
