@@ -176,12 +176,17 @@ class Painter:
         return size
 
     def ellipsis(self, text: str, size: int, width: int, bold: bool = False) -> str:
-        """``text``, cut short with "…" if it is wider than ``width`` at ``size``."""
+        """``text``, cut short with "…" if it is wider than ``width`` at ``size``; a tag
+        in brackets at its end, what tells a namesake apart ("Mia (4b)"), stays whole."""
         if self.fonts.width(text, size, bold) <= width:
             return text
-        while text and self.fonts.width(text + "…", size, bold) > width:
+        head, sep, tag = text.rpartition(" (")
+        end = "…"
+        if sep and tag.endswith(")") and self.fonts.width(f"…{sep}{tag}", size, bold) < width:
+            text, end = head, f"…{sep}{tag}"
+        while text and self.fonts.width(text + end, size, bold) > width:
             text = text[:-1]
-        return text.rstrip() + "…"
+        return text.rstrip() + end
 
     def first_fit(self, words: Sequence[str], size: int, width: int, bold: bool = False) -> str:
         """The first of ``words`` (longest first) that fits ``width``, else the last one."""

@@ -31,7 +31,7 @@ from tabletop.ui.messages import child_message
 from tabletop.ui.scenes.common import foot
 from tabletop.ui.scenes.settings import Item, Row, TeacherScreen, spread
 from tabletop.ui.theme import Color, Metrics
-from tabletop.ui.widgets import Button, Paged, Painter, grid
+from tabletop.ui.widgets import Button, Paged, grid
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -62,17 +62,6 @@ def _cells(name: str, second: str, x: report.Row | report.GroupTotal) -> list[st
     games, wins, points, answers right and minutes."""
     points, right = report.decimal_text(x.points), f"{x.right} of {x.checked}"
     return [name, second, str(x.games), str(x.wins), points, right, x.minutes]
-
-
-def _keep_tag(painter: Painter, name: str, width: int, bold: bool) -> str:
-    """``name`` as ``shown_names`` gave it, its name part cut short if the whole does not
-    fit ``width`` at the smallest size, so that what tells it apart ("(4b)") stays."""
-    plain, sep, tag = name.rpartition(" (")
-    size = painter.least
-    if not sep or painter.fonts.width(name, size, bold) <= width:
-        return name
-    room = width - painter.fonts.width(sep + tag, size, bold)
-    return painter.ellipsis(plain, size, room, bold) + sep + tag
 
 
 class ReportScene(Paged, TeacherScreen):
@@ -308,8 +297,6 @@ class ReportScene(Paged, TeacherScreen):
                     dark = value in ("growing", "no answers")
                     at, anchor, size_ = chip.center, "center", m.small
                     ink_ = (0, 0, 0) if dark else (255, 255, 255)
-                elif x == table.left:  # a name: cut before a namesake's "(group)", not in it
-                    value = _keep_tag(painter, value, w - 2 * pad, bold)
                 painter.text(
                     surface, value, at, size_, ink_, bold=bold, anchor=anchor, max_width=w - 2 * pad
                 )

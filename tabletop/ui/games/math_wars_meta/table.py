@@ -455,7 +455,7 @@ class MwmTable(TableScene):
         at = (chip.right - m.u(4), y)
         painter.line(surface, right, at, painter.least, rw, p.muted, anchor="midright")
         room = chip.width - num.width - rw - m.u(10)
-        name = play.name(seat)
+        name = self.shown(seat, play.name(seat))
         painter.seat_name(surface, num, seat, name, m.small, room, chip_size=m.small + 2, y=y)
         up, crate = play.cards_up(seat)
         count_at, crate_at, solve_at = (self.place(k, seat) for k in ("count", "crate", "solve"))
