@@ -18,7 +18,7 @@ from tabletop.ui.controller import Ask, TableController
 from tabletop.ui.games import start_card_camera, stop_card_camera
 from tabletop.ui.input import Back, CardsSeen, Drag, InputEvent, Release, SeatPressed, Tap
 from tabletop.ui.messages import child_message
-from tabletop.ui.results import GameResults, Outcome
+from tabletop.ui.results import GameResults, Outcome, told_apart
 from tabletop.ui.saves import GameSave, one_write, shown_seat_names
 from tabletop.ui.scenes.common import ask_leave, go_home, press_button
 from tabletop.ui.scenes.pin import PinPad
@@ -431,9 +431,8 @@ class TableScene(Scene):
         return None
 
     def show_results(self) -> None:
-        results = GameResults(
-            self.ctx, self.outcome(), again=self.again, aside=self.results_aside()
-        )
+        outcome = told_apart(self.outcome(), self.shown)
+        results = GameResults(self.ctx, outcome, again=self.again, aside=self.results_aside())
         self.stack.replace(results)
 
 

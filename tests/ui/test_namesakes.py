@@ -1,20 +1,25 @@
 """Two children of one name signed in at one table (a class has two "Mia"s) look different
-on every game's seat chips and Ready tiles: each name shows what tells it apart, as the
-class list's screens show it (``students.shown_names``: "Mia (4a)"). The games, the
-journal and the demos keep the names as they are; typed names and bots change nothing."""
+on every game's seat chips and Ready tiles, on the sign-in's seat tiles and on the
+results: each name shows what tells it apart, as the class list's screens show it
+(``students.shown_names``: "Mia (4a)"). The games, the journal and the demos keep the
+names as they are; typed names and bots change nothing."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
 
 from tabletop.classroom.roster import Roster
+from tabletop.engine.protocol import Result
 from tabletop.store import Journal
 from tabletop.ui.app import App
 from tabletop.ui.autoplay import Autoplayer
 from tabletop.ui.games import resume_game
+from tabletop.ui.results import GameResults, outcome_of, told_apart
 from tabletop.ui.table import TableScene
 from tests.ui.game_scenery import form_seats, name_seats
 from tests.ui.scenery import SIZES, drawn_texts, make_app
@@ -107,3 +112,53 @@ def test_namesakes_typed_or_one_signed_in_change_nothing(tmp_path: Path, game: s
     assert isinstance(table, TableScene)
     assert [table.shown(s, "Mia") for s in (0, 1)] == ["Mia", "Mia"]
     assert not any("(4a)" in text or "(4b)" in text for text in table_texts(app))
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("name", ["Mia", "Mia Schmidt-Wolkenstein"])
+def test_namesakes_signed_in_look_different_on_the_signin_seat_tiles(
+    tmp_path: Path, name: str, size: tuple[int, int]
+) -> None:
+    """The sign-in's seat tiles of two children of one name show their groups (they
+    read "Mia" and "Mia"); a name too long for its tile keeps its first word and the
+    group ("Mia (4a)"), not the first word alone."""
+    journal = Journal(tmp_path / "j.sqlite3")
+    Roster(journal).import_csv(CLASS.replace("Mia", name))
+    app = make_app(size, journal=journal)
+    auto = Autoplayer(app)
+    auto.tap("game.math-wars-meta")
+    form_seats(auto, 8 if " " in name else 2)  # eight seats: narrow tiles
+    auto.tap("start")
+    auto.tap("student.S1")
+    auto.tap("student.S2")
+    texts = [text for text, _ in drawn_texts(app.ctx.painter, lambda: app.step(force_draw=True))]
+    assert "Mia (4a)" in texts and "Mia (4b)" in texts, texts
+    assert [s.name for s in auto.top.seats[:2]] == [name, name]  # what Play! gives the game
+
+
+def test_namesakes_results_tell_them_apart(tmp_path: Path) -> None:
+    """The one results scene shows the two Mias' rows apart, as their table did."""
+    app, auto = class_app(tmp_path)
+    open_table(auto, "math-attack", "S1", "S2")
+    table = app.stack.top
+    assert isinstance(table, TableScene)
+    table.show_results()
+    results = app.stack.top
+    assert isinstance(results, GameResults)
+    assert sorted(row.name for row in results.outcome.rows) == list(TOLD_APART)
+    assert results.winner_line == table.outcome().winner_line  # the demos' line: the names
+    texts = [text for text, _ in drawn_texts(app.ctx.painter, lambda: app.step(force_draw=True))]
+    assert all(shown in texts for shown in TOLD_APART), texts
+
+
+def test_namesakes_results_title_names_the_winner_told_apart() -> None:
+    """ "Mia wins!" names the winner as her row does ("Mia (4b) wins!"); a game's own
+    title stays; the closing line keeps the names."""
+    won = Result((Fraction(3), Fraction(5)), (2, 1), "the cards ran out")
+    shown = dict(enumerate(TOLD_APART))
+    out = told_apart(outcome_of(won, ["Mia", "Mia"]), lambda seat, name: shown[seat])
+    assert out.title == "Mia (4b) wins!"
+    assert [(r.seat, r.name) for r in out.rows] == [(1, "Mia (4b)"), (0, "Mia (4a)")]
+    assert out.winner_line == "winner: Mia"
+    own = replace(outcome_of(won, ["Mia", "Mia"]), title="You won the game!")
+    assert told_apart(own, lambda seat, name: shown[seat]).title == "You won the game!"

@@ -37,7 +37,7 @@ from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.games.math_arena.play import GAME, TOURNAMENT_TARGET, ArenaPlay
 from tabletop.ui.messages import child_message
-from tabletop.ui.results import GameResults, Outcome, outcome_of
+from tabletop.ui.results import GameResults, Outcome, outcome_of, told_apart
 from tabletop.ui.saves import GameSave, game_seed, one_write, seats_of
 from tabletop.ui.scenes import form
 from tabletop.ui.scenes.form import (
@@ -335,7 +335,7 @@ class ArenaScene(TableScene):
         winners = sorted(self.play.standings().winners)
         results = GameResults(
             self.ctx,
-            self.outcome(),
+            told_apart(self.outcome(), self.shown),
             again=self.again,
             on_enter=lambda: self.ctx.lamps.light_only(winners),
         )
