@@ -136,10 +136,12 @@ def test_namesakes_signed_in_look_different_on_the_signin_seat_tiles(
     assert [s.name for s in auto.top.seats[:2]] == [name, name]  # what Play! gives the game
 
 
-def test_namesakes_results_tell_them_apart(tmp_path: Path) -> None:
-    """The one results scene shows the two Mias' rows apart, as their table did."""
+@pytest.mark.parametrize("game", ["mathe-meister", "math-attack", "mecs", "math-arena"])
+def test_namesakes_results_tell_them_apart(tmp_path: Path, game: str) -> None:
+    """The one results scene shows the two Mias' rows apart, as their table did, and
+    the lines a game adds per seat (Mathe-Meister's stars, Math Arena's tournament)."""
     app, auto = class_app(tmp_path)
-    open_table(auto, "math-attack", "S1", "S2")
+    open_table(auto, game, "S1", "S2")
     table = app.stack.top
     assert isinstance(table, TableScene)
     table.show_results()
@@ -149,6 +151,7 @@ def test_namesakes_results_tell_them_apart(tmp_path: Path) -> None:
     assert results.winner_line == table.outcome().winner_line  # the demos' line: the names
     texts = [text for text, _ in drawn_texts(app.ctx.painter, lambda: app.step(force_draw=True))]
     assert all(shown in texts for shown in TOLD_APART), texts
+    assert not any(line.startswith("Mia:") for line in results.outcome.lines)
 
 
 def test_namesakes_results_title_names_the_winner_told_apart() -> None:

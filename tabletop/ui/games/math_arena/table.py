@@ -323,11 +323,12 @@ class ArenaScene(TableScene):
         """Most operator cards wins (ARENA-5); the tournament's points on the right."""
         play, result = self.play, self.play.standings()
         names = [play.name(s) for s in range(play.players)]
+        shown = [self.shown(s, name) for s, name in enumerate(names)]  # namesakes apart
         t, gained = self.tournament_after(), tournament_points(result.places)
         lines = [f"Tournament: first to {t.target} points, {t.games} played."]
-        lines += [f"{names[s]}: +{gained[s]} \u2192 {t.points[s]}" for s in range(play.players)]
+        lines += [f"{shown[s]}: +{gained[s]} \u2192 {t.points[s]}" for s in range(play.players)]
         if t.over:
-            lines.append(f"{and_joined([names[s] for s in t.winners])} won the tournament!")
+            lines.append(f"{and_joined([shown[s] for s in t.winners])} won the tournament!")
         score, reason = (lambda n: plural(n, "card")), play.names(result.reason)
         return outcome_of(result, names, score=score, reason=reason, lines=lines)
 

@@ -118,7 +118,7 @@ class TableScene(Table):
         lines = []
         for seat, name in enumerate(names):
             stars = ", ".join(line_name(x) for x in self.play.board.stars_of(seat)) or "no stars"
-            lines.append(f"{name}: {stars}")
+            lines.append(f"{self.shown(seat, name)}: {stars}")
             if seat in bots:
                 score = score_sheet(bots[seat].state.sheets[0], self.play.settings).total
                 lines[-1] += f" \u00b7 final score {score}"
