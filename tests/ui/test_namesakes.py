@@ -19,6 +19,7 @@ from tabletop.store import Journal
 from tabletop.ui.app import App
 from tabletop.ui.autoplay import Autoplayer
 from tabletop.ui.games import resume_game
+from tabletop.ui.harness import cards_seen
 from tabletop.ui.results import GameResults, outcome_of, told_apart
 from tabletop.ui.table import TableScene
 from tests.ui.game_scenery import form_seats, name_seats
@@ -165,3 +166,21 @@ def test_namesakes_results_title_names_the_winner_told_apart() -> None:
     assert out.winner_line == "winner: Mia"
     own = replace(outcome_of(won, ["Mia", "Mia"]), title="You won the game!")
     assert told_apart(own, lambda seat, name: shown[seat]).title == "You won the game!"
+
+
+def test_namesakes_math_attack_results_say_which_mia(tmp_path: Path) -> None:
+    """ATK-5's end between two Mias: the title, the reason (who played =) and the totals
+    compared name each Mia as her chip does; the closing line keeps the names."""
+    app, auto = class_app(tmp_path)
+    open_table(auto, "math-attack", "S1", "S2")
+    for line, cards in ((0, ["+8"]), (1, ["+3"]), (0, ["+8", "END"])):
+        app.post(cards_seen(line + 1, "line", cards, app.ctx.clock()))
+        app.step()
+    auto.tap("line.1")
+    auto.tap("choice.+D")
+    results = app.stack.top
+    assert isinstance(results, GameResults)
+    out = results.outcome
+    assert (out.title, out.winner_line) == ("Mia (4b) wins!", "winner: Mia")
+    assert "Mia (4a) played =, so Mia (4b) had one last turn" in out.reason
+    assert out.lines == ["Mia (4b)'s line totals 9 and Mia (4a)'s totals 8: 9 is more than 8."]

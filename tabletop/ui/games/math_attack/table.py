@@ -235,10 +235,11 @@ class AttackScene(TableScene):
     def outcome(self) -> Outcome:
         """Who won, why the game ended (who played =), and the totals compared in words."""
         names, (t0, t1), ender = self.names, self.state.totals, self.state.end_by
+        said = [self.shown(seat, name) for seat, name in enumerate(names)]  # namesakes apart
         w, hi, lo = (0 if t0 > t1 else 1), num(max(t0, t1)), num(min(t0, t1))
-        totals = f"{names[w]}'s line totals {hi} and {names[1 - w]}'s totals {lo}: {hi} is more "
+        totals = f"{said[w]}'s line totals {hi} and {said[1 - w]}'s totals {lo}: {hi} is more "
         lines = [f"Both number lines total {hi}." if t0 == t1 else f"{totals}than {lo}."]
-        why = None if ender is None else f"{names[ender]} played =, so {names[1 - ender]}"
+        why = None if ender is None else f"{said[ender]} played =, so {said[1 - ender]}"
         reason = why and f"{why} had one last turn"
         return outcome_of(self.standings(), names, score=num, reason=reason, lines=lines)
 
