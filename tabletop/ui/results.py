@@ -13,7 +13,7 @@ tests' closing line.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
@@ -101,6 +101,19 @@ def outcome_of(
         winner_line(result, names),
         list(lines),
     )
+
+
+def told_apart(outcome: Outcome, shown: Callable[[int, str], str]) -> Outcome:
+    """``outcome`` with each seat's name as its table shows it, ``shown(seat, name)``
+    (namesakes told apart, :meth:`~tabletop.ui.table.TableScene.shown`): in the rows, and
+    in the title where it is :func:`title_of`'s; the closing line keeps the names."""
+    seats = sorted(outcome.rows, key=lambda r: r.seat)
+    places = tuple(r.place for r in seats)
+    title, won = outcome.title, Result((), places, "")  # who won, as the rows have it
+    if title == title_of(won, [r.name for r in seats]):
+        title = title_of(won, [shown(r.seat, r.name) for r in seats])
+    rows = [replace(r, name=shown(r.seat, r.name)) for r in outcome.rows]
+    return replace(outcome, title=title, rows=rows)
 
 
 class GameResults(Scene):
@@ -237,5 +250,6 @@ __all__ = [
     "ordinal",
     "outcome_of",
     "title_of",
+    "told_apart",
     "winner_line",
 ]

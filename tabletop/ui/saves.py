@@ -32,6 +32,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from tabletop.classroom.skills import answer_record
+from tabletop.classroom.students import Student, shown_names
 from tabletop.engine.dealers import KeyedDealer
 from tabletop.engine.errors import TabletopError
 from tabletop.engine.match import Match
@@ -335,6 +336,14 @@ def seat_infos(names: Sequence[str], bots: Mapping[int, str] | None = None) -> l
     return [SeatInfo(i, name, bot=bots.get(i)) for i, name in enumerate(names)]
 
 
+def shown_seat_names(seats: Sequence[SeatInfo]) -> dict[int, str]:
+    """Each seat's name as the screens show it: a student's told apart from a namesake
+    signed in at another seat (:func:`~tabletop.classroom.students.shown_names`, "Mia
+    (4b)"), a guest's or a bot's as it is."""
+    shown = shown_names(Student(s.student or "", s.name, s.group) for s in seats)
+    return {s.seat: shown.get(s.student or "", s.name) for s in seats}
+
+
 def seats_of(seats: Sequence[Sequence[Any] | SeatInfo], bot: str) -> list[SeatInfo]:
     """Seats given as (name, is a bot[, its level]), as the setup or a table's record in
     ``app`` has them, or as the journal's seats (a child signed in keeps theirs): a bot
@@ -424,6 +433,7 @@ __all__ = [
     "saving_words",
     "seat_infos",
     "seats_of",
+    "shown_seat_names",
     "standings_result",
     "unfinished",
 ]

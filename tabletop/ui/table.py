@@ -18,8 +18,8 @@ from tabletop.ui.controller import Ask, TableController
 from tabletop.ui.games import start_card_camera, stop_card_camera
 from tabletop.ui.input import Back, CardsSeen, Drag, InputEvent, Release, SeatPressed, Tap
 from tabletop.ui.messages import child_message
-from tabletop.ui.results import GameResults, Outcome
-from tabletop.ui.saves import GameSave, one_write
+from tabletop.ui.results import GameResults, Outcome, told_apart
+from tabletop.ui.saves import GameSave, one_write, shown_seat_names
 from tabletop.ui.scenes.common import ask_leave, go_home, press_button
 from tabletop.ui.scenes.pin import PinPad
 from tabletop.ui.scenes.rules import Face, RulesPage, RulesScene, ask_dialog
@@ -123,6 +123,16 @@ class TableScene(Scene):
     def outcome(self) -> Outcome:
         """The end, for the results scene."""
         raise NotImplementedError
+
+    def shown(self, seat: int, name: str) -> str:
+        """``name``, seat ``seat``'s as the game has it, as the table draws it (a chip, a
+        Ready tile): told apart from a namesake signed in at another seat ("Mia (4b)",
+        :func:`~tabletop.ui.saves.shown_seat_names`); as it is where the seat has no
+        student or the game names it otherwise (a team)."""
+        seats = self.save.seats if self.save is not None else []
+        if not any(s.seat == seat and s.student and s.name == name for s in seats):
+            return name
+        return shown_seat_names(seats)[seat]
 
     def seat_pressed(self, seat: int, at: float) -> None:
         """A seat's button, or its touch twin (a tap on a ``seat.<s>`` chip or a
@@ -421,9 +431,8 @@ class TableScene(Scene):
         return None
 
     def show_results(self) -> None:
-        results = GameResults(
-            self.ctx, self.outcome(), again=self.again, aside=self.results_aside()
-        )
+        outcome = told_apart(self.outcome(), self.shown)
+        results = GameResults(self.ctx, outcome, again=self.again, aside=self.results_aside())
         self.stack.replace(results)
 
 

@@ -176,10 +176,23 @@ class Painter:
         return size
 
     def ellipsis(self, text: str, size: int, width: int, bold: bool = False) -> str:
-        """``text``, cut short with "…" if it is wider than ``width`` at ``size``."""
-        if self.fonts.width(text, size, bold) <= width:
+        """``text``, cut short with "…" if it is wider than ``width`` at ``size``. A tag in
+        brackets at its end, what tells a namesake apart ("Mia (4b)"), is kept: the name is
+        cut first, never below its first three letters ("Zoé…"), then the tag loses its
+        start, not its end, where namesakes' groups and ids differ ("Zoé… (…ss 4b)")."""
+        wide = self.fonts.width
+        if wide(text, size, bold) <= width:
             return text
-        while text and self.fonts.width(text + "…", size, bold) > width:
+        head, sep, tag = text.rpartition(" (")
+        if sep and tag.endswith(")"):
+            room = max(width - wide(sep + tag, size, bold), wide(head[:3] + "…", size, bold))
+            kept = (name := self.ellipsis(head, size, room, bold)) + sep + tag
+            while wide(kept, size, bold) > width and len(tag) > 2:
+                tag = tag[1:]
+                kept = f"{name}{sep}…{tag}"
+            if wide(kept, size, bold) <= width:
+                return kept
+        while text and wide(text + "…", size, bold) > width:
             text = text[:-1]
         return text.rstrip() + "…"
 

@@ -32,6 +32,17 @@ def test_painter_ellipsis_cuts_only_what_does_not_fit(painter) -> None:
     assert painter.fonts.width(cut, 20, True) <= 150
 
 
+def test_painter_ellipsis_keeps_what_tells_a_namesake_apart(painter) -> None:
+    """A name cut short keeps its tag in brackets ("Wilhelm… (4b)"): two Wilhelmina-Anns
+    of two groups were cut to the same "Wilhelmina-…" on a narrow seat chip."""
+    cuts = [painter.ellipsis(f"Wilhelmina-Ann ({g})", 20, 150, True) for g in ("4a", "4b")]
+    assert [cut[cut.index("\u2026") :] for cut in cuts] == ["\u2026 (4a)", "\u2026 (4b)"]
+    assert all(cut.startswith("Wil") and painter.fonts.width(cut, 20, True) <= 150 for cut in cuts)
+    narrow = painter.fonts.width("\u2026 (4a)", 20, True)  # no room for the tag: cut as any
+    assert painter.ellipsis("Mia (4a)", 20, narrow, True).endswith("\u2026")
+    assert painter.ellipsis("Bartholomew (the bot", 20, 100).endswith("\u2026")  # no tag
+
+
 def test_painter_button_label_never_spills_out_of_the_button(painter) -> None:
     import pygame
 

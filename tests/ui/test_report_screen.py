@@ -19,10 +19,9 @@ from tabletop.ui.autoplay import Autoplayer
 from tabletop.ui.scenes.common import Confirm
 from tabletop.ui.scenes.report import SAVE_FAILED, ReportScene
 from tabletop.ui.scenes.settings import SettingsScene
-from tabletop.ui.widgets import Painter
 from tests.classroom.lesson import S1, S2, build
 from tests.classroom.test_report import one_answer_each
-from tests.ui.scenery import make_app
+from tests.ui.scenery import drawn_texts, make_app
 
 # The lesson's figures (tests/classroom/test_report.py works them out by hand).
 S1_GROUPS = [
@@ -287,7 +286,7 @@ def test_report_screen_a_groups_page_tells_two_children_of_one_name_apart(
 
 
 def test_report_screen_the_skills_view_tells_two_children_of_one_name_apart(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path,
 ) -> None:
     """The skills view lists every group's children together: Blue's "Zoé Müller" with
     her group, Red's two with their ids. Where the name column is too narrow (800x480)
@@ -296,16 +295,12 @@ def test_report_screen_the_skills_view_tells_two_children_of_one_name_apart(
     auto.tap("view")
     names = [line[0] for line in app.stack.top.lines()]
     assert names[-4:] == ["Zoé Müller (Blue)", "Ben", "Zoé Müller (S1)", "Zoé Müller (S2)"]
-    drawn: list[str] = []
-    monkeypatch.setattr(Painter, "text", lambda self, s, words, *a, **kw: drawn.append(words))
-    app.draw()
+    drawn = [words for words, _ in drawn_texts(app.ctx.painter, app.draw)]  # as rendered
     assert any(w.startswith("Zoé M") and w.endswith("\u2026 (Blue)") for w in drawn), drawn
     app.ctx.journal.close()
 
 
-def test_report_screen_a_long_group_or_id_keeps_the_names_first_letters(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_report_screen_a_long_group_or_id_keeps_the_names_first_letters(tmp_path: Path) -> None:
     """At 800x480 the skills view's name column cannot hold "Zoé Müller (Hedgehogs class
     4a)": the name keeps its first three letters, and the group or id loses its start,
     so two Alexandras of one group still read apart by their ids' ends (main: "… (SCHOOL-0…"
@@ -322,11 +317,10 @@ def test_report_screen_a_long_group_or_id_keeps_the_names_first_letters(
     app, auto = open_report(journal)
     auto.tap("view")
     drawn: list[str] = []
-    monkeypatch.setattr(Painter, "text", lambda self, s, words, *a, **kw: drawn.append(words))
     scene = app.stack.top
     for page in range(scene.pages):
         scene.page = page
-        app.draw()
+        drawn += [words for words, _ in drawn_texts(app.ctx.painter, app.draw)]  # as rendered
     names = [w for w in drawn if w.startswith(("Zoé", "Ale"))]
     assert len(names) == len(set(names)) == 4, names
     assert sorted(n[:3] + n[-5:] for n in names) == ["Ale1234)", "Ale1235)", "Zoés 4a)", "Zoés 4b)"]

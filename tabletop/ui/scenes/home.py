@@ -8,14 +8,13 @@ from collections.abc import Callable
 import pygame
 
 from tabletop.classroom.rotation import GAME_TITLES
-from tabletop.classroom.students import Student, shown_names
 from tabletop.engine.errors import TabletopError
 from tabletop.engine.words import and_joined
 from tabletop.store import Saved
 from tabletop.ui.app import Context
 from tabletop.ui.games import game_app, resume_game
 from tabletop.ui.messages import child_message
-from tabletop.ui.saves import unfinished
+from tabletop.ui.saves import shown_seat_names, unfinished
 from tabletop.ui.scenes.common import Confirm
 from tabletop.ui.scenes.settings import Screen
 from tabletop.ui.theme import BLUE, ORANGE, VERMILLION, Metrics
@@ -54,8 +53,7 @@ class HomeScene(Screen):
             return
         saved = waiting[0]
         seats = self.ctx.journal.seats(saved.id)
-        shown = shown_names(Student(s.student or "", s.name, s.group) for s in seats)
-        names = [shown.get(s.student or "", s.name) for s in seats]
+        names = list(shown_seat_names(seats).values())
         who = and_joined(names) if names else "players"
         title = GAME_TITLES.get(saved.game, saved.game)
         detail = f"A game of {title} was not finished: {who}."

@@ -30,7 +30,7 @@ from tabletop.ui.messages import child_message
 from tabletop.ui.scenes.common import foot
 from tabletop.ui.scenes.settings import Item, Row, TeacherScreen, spread
 from tabletop.ui.theme import Color, Metrics
-from tabletop.ui.widgets import Button, Paged, Painter, grid
+from tabletop.ui.widgets import Button, Paged, grid
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -61,22 +61,6 @@ def _cells(name: str, second: str, x: report.Row | report.GroupTotal) -> list[st
     games, wins, points, answers right and minutes."""
     points, right = report.decimal_text(x.points), f"{x.right} of {x.checked}"
     return [name, second, str(x.games), str(x.wins), points, right, x.minutes]
-
-
-def _keep_tag(painter: Painter, name: str, width: int, bold: bool) -> str:
-    """``name`` as ``shown_names`` gave it, cut to fit ``width`` at the smallest size: its
-    name part first, but never below its first three letters ("Zoé…"); then what tells it
-    apart loses its start, not its end, where namesakes' groups and ids differ ("(…4b)")."""
-    plain, sep, tag = name.rpartition(" (")
-    size, fonts = painter.least, painter.fonts
-    if not sep or fonts.width(name, size, bold) <= width:
-        return name
-    room = max(width - fonts.width(sep + tag, size, bold), fonts.width(plain[:3] + "…", size, bold))
-    text = (short := painter.ellipsis(plain, size, room, bold)) + sep + tag
-    while fonts.width(text, size, bold) > width and len(tag) > 2:
-        tag = tag[1:]
-        text = f"{short}{sep}…{tag}"
-    return text
 
 
 class ReportScene(Paged, TeacherScreen):
@@ -310,8 +294,6 @@ class ReportScene(Paged, TeacherScreen):
                     dark = value in ("growing", "no answers")
                     at, anchor, size_ = chip.center, "center", m.small
                     ink_ = (0, 0, 0) if dark else (255, 255, 255)
-                elif x == table.left:  # a name: cut before a namesake's "(group)", not in it
-                    value = _keep_tag(painter, value, w - 2 * pad, bold)
                 painter.text(
                     surface, value, at, size_, ink_, bold=bold, anchor=anchor, max_width=w - 2 * pad
                 )

@@ -24,7 +24,7 @@ from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.input import CardsSeen, InputEvent
 from tabletop.ui.messages import CHILD_MESSAGES, child_message
-from tabletop.ui.saves import seat_infos
+from tabletop.ui.saves import seat_infos, shown_seat_names
 from tabletop.ui.scenes.common import draw_message, foot, route_to_press
 from tabletop.ui.scenes.roster import PAGE_KEYS, StudentGrid
 from tabletop.ui.scenes.settings import Screen
@@ -269,9 +269,10 @@ class SignInScene(Screen):
         caption_h = painter.fonts.font(m.small).get_linesize()
         room = b.rect.height - caption_h - m.u(6)
         size = max(m.small, min(m.big, int(room * 0.8)))
-        name = seat.name
-        if " " in name and painter.fonts.width(name, int(size * 0.75), True) > inner:
-            name = name.split()[0]  # a first name read big beats a whole name read small
+        name = shown_seat_names(self.seats)[i]  # a namesake's with what tells them apart
+        if " " in seat.name and painter.fonts.width(name, int(size * 0.75), True) > inner:
+            # a first name read big beats a whole name read small
+            name = name.replace(seat.name, seat.name.split()[0], 1)
         ink, at = p.ink if self.decided[i] else p.muted, (left, b.rect.top + m.u(3))
         painter.text(surface, name, at, size, ink, bold=True, max_width=inner)  # shrunk, then cut
         waiting = "guest" if self.decided[i] else "waiting\u2026"

@@ -37,7 +37,7 @@ from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.games.math_arena.play import GAME, TOURNAMENT_TARGET, ArenaPlay
 from tabletop.ui.messages import child_message
-from tabletop.ui.results import GameResults, Outcome, outcome_of
+from tabletop.ui.results import GameResults, Outcome, outcome_of, told_apart
 from tabletop.ui.saves import GameSave, game_seed, one_write, seats_of
 from tabletop.ui.scenes import form
 from tabletop.ui.scenes.form import (
@@ -302,11 +302,12 @@ class ArenaScene(TableScene):
         """Most operator cards wins (ARENA-5); the tournament's points on the right."""
         play, result = self.play, self.play.standings()
         names = [play.name(s) for s in range(play.players)]
+        shown = [self.shown(s, name) for s, name in enumerate(names)]  # namesakes apart
         t, gained = self.tournament_after(), tournament_points(result.places)
         lines = [f"Tournament: first to {t.target} points, {t.games} played."]
-        lines += [f"{names[s]}: +{gained[s]} \u2192 {t.points[s]}" for s in range(play.players)]
+        lines += [f"{shown[s]}: +{gained[s]} \u2192 {t.points[s]}" for s in range(play.players)]
         if t.over:
-            lines.append(f"{and_joined([names[s] for s in t.winners])} won the tournament!")
+            lines.append(f"{and_joined([shown[s] for s in t.winners])} won the tournament!")
         score, reason = (lambda n: plural(n, "card")), play.names(result.reason)
         return outcome_of(result, names, score=score, reason=reason, lines=lines)
 
@@ -314,7 +315,7 @@ class ArenaScene(TableScene):
         winners = sorted(self.play.standings().winners)
         results = GameResults(
             self.ctx,
-            self.outcome(),
+            told_apart(self.outcome(), self.shown),
             again=self.again,
             on_enter=lambda: self.ctx.lamps.light_only(winners),
         )
@@ -431,7 +432,7 @@ class ArenaScene(TableScene):
         painter.box(surface, row, p.panel, border, width, m.u(8))
         chip = pygame.Rect(row.left + m.u(5), row.top + m.u(5), m.u(34), row.height - m.u(10))
         size, count_size, pad = seat_text(painter, row.height)
-        top, name, x = row.top + pad, play.name(seat), chip.right + m.u(8)
+        top, name, x = row.top + pad, self.shown(seat, play.name(seat)), chip.right + m.u(8)
         room = row.left + m.u(192) - x  # the name runs on to the cards; the LED is below
         count, at = f"{len(play.state.won[seat])} won", (x, row.bottom - pad)
         tall = at[1] - painter.fonts.font(count_size, True).get_height() - top

@@ -118,9 +118,15 @@ def line_geometry(m: Metrics, panel: pygame.Rect, count: int) -> LineGeometry:
 
 
 def draw_number_line(
-    painter: Painter, surface: pygame.Surface, panel: pygame.Rect, play: AttackPlay, seat: int
+    painter: Painter,
+    surface: pygame.Surface,
+    panel: pygame.Rect,
+    play: AttackPlay,
+    seat: int,
+    name: str,
 ) -> None:
-    """A seat's number line: who, the total, every card with the total after it."""
+    """A seat's number line: who (``name``, as its chip shows it), the total, every card
+    with the total after it."""
     m, p, small = painter.m, painter.p, painter.least
     state, over, ghost = play.state, play.over, play.ghosts.get(seat)
     cards, trouble = state.lines[seat], seat in play.trouble
@@ -135,7 +141,7 @@ def draw_number_line(
     painter.box(surface, panel, p.panel, border, m.u(4) if trouble else 2, m.u(10))
     chip = pygame.Rect(panel.left + m.u(8), panel.top + m.u(8), m.u(30), m.u(30))
     room = panel.left + m.u(LEFT) - chip.right - m.u(8)
-    painter.seat_name(surface, chip, seat, play.names[seat], m.text, room)
+    painter.seat_name(surface, chip, seat, name, m.text, room)
     totals = running_totals(cards)
     at, total = (panel.left + m.u(10), panel.top + m.u(66)), num(totals[-1] if totals else 0)
     painter.text(surface, f"= {total}", at, m.big + 4, bold=True, anchor="midleft", max_width=room)
@@ -229,10 +235,11 @@ class AttackScene(TableScene):
     def outcome(self) -> Outcome:
         """Who won, why the game ended (who played =), and the totals compared in words."""
         names, (t0, t1), ender = self.names, self.state.totals, self.state.end_by
+        said = [self.shown(seat, name) for seat, name in enumerate(names)]  # namesakes apart
         w, hi, lo = (0 if t0 > t1 else 1), num(max(t0, t1)), num(min(t0, t1))
-        totals = f"{names[w]}'s line totals {hi} and {names[1 - w]}'s totals {lo}: {hi} is more "
+        totals = f"{said[w]}'s line totals {hi} and {said[1 - w]}'s totals {lo}: {hi} is more "
         lines = [f"Both number lines total {hi}." if t0 == t1 else f"{totals}than {lo}."]
-        why = None if ender is None else f"{names[ender]} played =, so {names[1 - ender]}"
+        why = None if ender is None else f"{said[ender]} played =, so {said[1 - ender]}"
         reason = why and f"{why} had one last turn"
         return outcome_of(self.standings(), names, score=num, reason=reason, lines=lines)
 
@@ -318,7 +325,8 @@ class AttackScene(TableScene):
         surface.fill(p.background)
         self.draw_turn(surface)
         for line in (0, 1):
-            draw_number_line(painter, surface, self.panels[line], play, line)
+            name = self.shown(line, play.names[line])
+            draw_number_line(painter, surface, self.panels[line], play, line, name)
         shade = {"error": p.bad, "good": p.good}.get(play.tone, p.ink)
         painter.box(surface, self.message_rect, p.quiet, None, radius=m.u(8))
         rect = self.message_rect.inflate(-m.u(16), -m.u(8))
@@ -348,9 +356,9 @@ class AttackScene(TableScene):
         if self.over:
             text = "The game is over!"
         elif state.end_by is not None:
-            text = f"Last turn: {self.names[seat]}!"
+            text = f"Last turn: {self.shown(seat, self.names[seat])}!"
         else:
-            text = f"{self.names[seat]}'s turn"
+            text = f"{self.shown(seat, self.names[seat])}'s turn"
         shade = p.bad if state.end_by is not None else p.ink
         room = r.right - chip.right - m.u(12)
         painter.seat_name(surface, chip, seat, text, m.title - 2, room, colour=shade, gap=10)

@@ -118,7 +118,7 @@ class TableScene(Table):
         lines = []
         for seat, name in enumerate(names):
             stars = ", ".join(line_name(x) for x in self.play.board.stars_of(seat)) or "no stars"
-            lines.append(f"{name}: {stars}")
+            lines.append(f"{self.shown(seat, name)}: {stars}")
             if seat in bots:
                 score = score_sheet(bots[seat].state.sheets[0], self.play.settings).total
                 lines[-1] += f" \u00b7 final score {score}"
@@ -270,7 +270,8 @@ class TableScene(Table):
         for seat, rect in enumerate(grid(area, len(play.names), 4, m.u(8), down=m.u(6))):
             ready = seat not in play.bots and play.dice is not None  # the seat button's twin
             name = f"{'ready' if ready else 'seat'}.{seat}"
-            b.append(Button(name, rect, self.name(seat), kind="seat", enabled=ready))
+            label = self.shown(seat, self.name(seat))
+            b.append(Button(name, rect, label, kind="seat", enabled=ready))
         foot = H - low - foot_h
         self.message_rect = pygame.Rect(margin, foot, W - 2 * margin - m.u(290), foot_h)
         next_rect = pygame.Rect(W - margin - m.u(270), foot, m.u(270), foot_h)

@@ -162,7 +162,7 @@ class MecsTable(TableScene):
     def edit(self, seat: int, tried: Sequence[str] = (), note: str = "") -> None:
         """Open ``seat``'s area in the editor (again with the ``tried`` cards the game
         refused, and its ``note`` why: nothing the child put is lost)."""
-        title = f"{self.play.name(seat)}'s equation area"
+        title = f"{self.shown(seat, self.play.name(seat))}'s equation area"
         editor = AreaEditor(self.ctx, title, *self.play.palette(seat), tried=tried, note=note)
         self.ask(("edit", seat), editor)
 
@@ -288,7 +288,7 @@ class MecsTable(TableScene):
         painter.box(surface, rect, p.panel, *edge, m.u(8))
         info_w = m.u(190) if len(play.seats) <= 4 else m.u(150)
         compact, chip = rect.height < m.u(64), self.chip_rect(rect)
-        name = play.name(seat)
+        name = self.shown(seat, play.name(seat))
         if play.seats[seat].bot and not name.startswith("Bot"):
             name += " (bot)"
         y = rect.top + rect.height * 3 // 10 if compact else chip.centery
@@ -339,7 +339,9 @@ class MecsTable(TableScene):
         if not r.height:
             return
         cards = [b for b in self.buttons if b.name.startswith(("reveal.", "hand."))]
-        label = f"{play.name(who)}:" if who is not None else f"{play.name(owner or 0)}'s hand"
+        seat = who if who is not None else owner or 0
+        name = self.shown(seat, play.name(seat))
+        label = f"{name}:" if who is not None else f"{name}'s hand"
         width = (cards[0].rect.left if cards else r.right) - r.left - m.u(8)
         painter.paragraph(
             surface, label, pygame.Rect(r.left, r.top, width, r.height), m.text, bold=True
