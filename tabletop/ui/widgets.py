@@ -176,15 +176,16 @@ class Painter:
         return size
 
     def ellipsis(self, text: str, size: int, width: int, bold: bool = False) -> str:
-        """``text``, cut short with "…" if it is wider than ``width`` at ``size``. A tag in
-        brackets at its end, what tells a namesake apart ("Mia (4b)"), is kept: the name is
-        cut first, never below its first three letters ("Zoé…"), then the tag loses its
-        start, not its end, where namesakes' groups and ids differ ("Zoé… (…ss 4b)")."""
+        """``text``, cut short with "…" if it is wider than ``width`` at ``size``. A name's
+        tag in brackets, what tells a namesake apart ("Mia (4b)"), is kept: the name is cut
+        first, never below its first three letters ("Zoé…"), then the tag loses its start,
+        not its end, where namesakes' groups and ids differ ("Zoé… (…ss 4b)"). A sentence
+        ending in brackets ("…do? (no VICTORY! card: …)") is cut at its end, as any text."""
         wide = self.fonts.width
         if wide(text, size, bold) <= width:
             return text
         head, sep, tag = text.rpartition(" (")
-        if sep and tag.endswith(")"):
+        if sep and tag.endswith(")") and not any(mark in text for mark in ":?!"):
             room = max(width - wide(sep + tag, size, bold), wide(head[:3] + "…", size, bold))
             kept = (name := self.ellipsis(head, size, room, bold)) + sep + tag
             while wide(kept, size, bold) > width and len(tag) > 2:

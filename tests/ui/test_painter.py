@@ -43,6 +43,15 @@ def test_painter_ellipsis_keeps_what_tells_a_namesake_apart(painter) -> None:
     assert painter.ellipsis("Bartholomew (the bot", 20, 100).endswith("\u2026")  # no tag
 
 
+def test_painter_ellipsis_cuts_a_sentence_ending_in_brackets_at_its_end(painter) -> None:
+    """Only a name's tag is kept whole: Math Wars Meta's teacher menu title was cut
+    mid-question, "Teacher: what do you want t… (no VICTORY! card: …)", at 800x480."""
+    title = "Teacher: what do you want to do? (no VICTORY! card: the next hand has no card up)"
+    cut = painter.ellipsis(title, 20, 500, True)
+    assert cut.startswith("Teacher: what do you want to do? (no") and cut.endswith("\u2026")
+    assert painter.fonts.width(cut, 20, True) <= 500
+
+
 def test_painter_button_label_never_spills_out_of_the_button(painter) -> None:
     import pygame
 
