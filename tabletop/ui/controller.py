@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,10 +46,17 @@ class TableController:
     tone = "info"  # how it shows: "info", "good", "error" (a refusal) or "hint"
     sentences = 0  # how many were said: the scene speaks each new one
     narrated: tuple[tuple[Any, str], ...] = ()  # what :meth:`narrate` kept
+    namer: Callable[[int, str], str] | None = None  # the scene's ``shown`` (:meth:`called`)
 
     def say(self, text: str, tone: str = "info") -> None:
         """``text`` is what just happened (``tone``: how it shows)."""
         self.message, self.tone, self.sentences = text, tone, self.sentences + 1
+
+    def called(self, seat: int, name: str) -> str:
+        """``name``, seat ``seat``'s as the game has it, as a sentence says it: as its table
+        draws it (:attr:`namer`, :meth:`~tabletop.ui.table.TableScene.shown`), told apart
+        from a namesake's ("Mia (4b)"). The game, the journal and the demos keep ``name``."""
+        return name if self.namer is None else self.namer(seat, name)
 
     def narrate(self, round: object, line: str) -> None:
         """Keep ``line``, what happened in ``round`` (a turn, a hand...), in :attr:`story`."""

@@ -216,6 +216,7 @@ class TableScene(Scene):
                 self.refuse(e.code, str(e))
 
     def enter(self) -> None:
+        self.play.namer = self.shown  # the controller's sentences name seats as drawn
         self.camera = start_card_camera(self.ctx, self.game, self.card_seats())
         if self.save is not None:
             self.save.attach(self.match)

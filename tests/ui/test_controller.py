@@ -234,3 +234,15 @@ def test_controller_status_is_the_message_then_with_step_after_the_next_step() -
     assert scene.status() == "Ben played +5. Ana: tap a line."
     scene.play.say("Ben played +5. Ana: tap a line.")  # says it already: not twice
     assert scene.status() == "Ben played +5. Ana: tap a line."
+
+
+def test_controller_names_seats_in_sentences_as_its_scene_shows_them() -> None:
+    """Without a scene a sentence says the game's name; on the table, the name its scene
+    shows (``namer``: a namesake told apart); the game keeps its own names."""
+    from tabletop.ui.games.math_attack.play import AttackPlay
+
+    play = AttackPlay(names=("Mia", "Mia"), bot=None, first=0, seed=7)
+    assert play.called(1, "Mia") == "Mia" and play.facts(1)["owner"] == "Mia"
+    play.namer = lambda seat, name: f"{name} ({'ab'[seat]})"
+    assert play.facts(1)["turn"] == "Mia (a)" and play.facts(1)["owner"] == "Mia (b)"
+    assert play.names == ("Mia", "Mia")

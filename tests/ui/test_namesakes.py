@@ -1,8 +1,8 @@
 """Two children of one name signed in at one table (a class has two "Mia"s) look different
-on every game's seat chips and Ready tiles, on the sign-in's seat tiles and on the
-results: each name shows what tells it apart, as the class list's screens show it
-(``students.shown_names``: "Mia (4a)"). The games, the journal and the demos keep the
-names as they are; typed names and bots change nothing."""
+on every game's seat chips and Ready tiles, on the sign-in's seat tiles, on the results
+and in the tables' sentences (shown and spoken): each name shows what tells it apart, as
+the class list's screens show it (``students.shown_names``: "Mia (4a)"). The games, the
+journal and the demos keep the names as they are; typed names and bots change nothing."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ from tabletop.ui.app import App
 from tabletop.ui.autoplay import Autoplayer
 from tabletop.ui.games import resume_game
 from tabletop.ui.harness import cards_seen
+from tabletop.ui.input import SeatPressed
 from tabletop.ui.results import GameResults, outcome_of, told_apart
 from tabletop.ui.table import TableScene
 from tests.ui.game_scenery import form_seats, name_seats
@@ -184,3 +185,80 @@ def test_namesakes_math_attack_results_say_which_mia(tmp_path: Path) -> None:
     assert (out.title, out.winner_line) == ("Mia (4b) wins!", "winner: Mia")
     assert "Mia (4a) played =, so Mia (4b) had one last turn" in out.reason
     assert out.lines == ["Mia (4b)'s line totals 9 and Mia (4a)'s totals 8: 9 is more than 8."]
+
+
+def seat_pressed(seat: int) -> Callable[[App, Autoplayer], None]:
+    def press(app: App, auto: Autoplayer) -> None:
+        app.post(SeatPressed(seat, app.ctx.clock()))
+        app.step()
+
+    return press
+
+
+def arena_ready(app: App, auto: Autoplayer) -> None:
+    auto.tap("deal")
+    seat_pressed(0)(app, auto)
+
+
+# per game: what gets a sentence naming a seat said, and the sentence ({0}, {1}: the seats)
+SAYS: dict[str, tuple[Callable[[App, Autoplayer], None], str]] = {
+    "math-attack": (lambda app, auto: None, "{0} goes first! {0}: put one card"),
+    "mecs": (lambda app, auto: None, "{0} took a card from {1}'s hand."),
+    "math-wars-meta": (lambda app, auto: None, "{0}, {1}: turn up your COUNT META"),
+    "math-arena": (arena_ready, "{0} is ready. Waiting for {1} to press their button."),
+    "mathe-meister": (seat_pressed(1), "{1}: tap your line's star"),
+}
+
+
+def said_at(app: App, game: str) -> tuple[str, list[str]]:
+    """``game``'s sentence naming a seat said (:data:`SAYS`): the instruction line, and
+    what was said aloud."""
+    SAYS[game][0](app, Autoplayer(app))
+    table = app.stack.top
+    assert isinstance(table, TableScene)
+    return table.status(), app.ctx.speaker.said
+
+
+@pytest.mark.parametrize("game", SAYS)
+def test_namesakes_signed_in_are_told_apart_in_the_sentences(tmp_path: Path, game: str) -> None:
+    """The instruction line and what is said aloud name each Mia as her chip does ("Mia
+    (4a), Mia (4b): turn up your COUNT META...", not "Mia, Mia: ..."); the journal keeps
+    the names."""
+    app, auto = class_app(tmp_path)
+    open_table(auto, game, "S1", "S2")
+    line, spoken = said_at(app, game)
+    sentence = SAYS[game][1].format(*TOLD_APART)
+    assert sentence in line
+    assert sentence in " ".join(spoken), spoken  # the sentence, then the step
+    table = app.stack.top
+    assert isinstance(table, TableScene)
+    assert "(4" not in table.standings().reason  # the journal's "why" of a game left
+
+
+@pytest.mark.parametrize("game", SAYS)
+@pytest.mark.parametrize("students", [(), ("S1",)])
+def test_namesakes_typed_or_one_signed_in_say_the_names(
+    tmp_path: Path, game: str, students: tuple[str, ...]
+) -> None:
+    """Two Mias typed, or one signed in beside a guest typed Mia: the sentences say
+    "Mia" as before."""
+    app, auto = class_app(tmp_path)
+    open_table(auto, game, *students, names=("Mia", "Mia"))
+    line, spoken = said_at(app, game)
+    assert SAYS[game][1].format("Mia", "Mia") in line
+    assert not any("(4a)" in said or "(4b)" in said for said in [line, *spoken])
+
+
+def test_namesakes_math_attack_rulings_and_story_say_which_mia(tmp_path: Path) -> None:
+    """A ruling on the instruction line (who played what, whose last turn) and the
+    game's story name each Mia as her chip does."""
+    app, auto = class_app(tmp_path)
+    open_table(auto, "math-attack", "S1", "S2")
+    for line, cards in ((0, ["+8"]), (1, ["+3"]), (0, ["+8", "END"])):
+        app.post(cards_seen(line + 1, "line", cards, app.ctx.clock()))
+        app.step()
+    table = app.stack.top
+    assert isinstance(table, TableScene)
+    assert "Mia (4a) plays = on their own number line." in table.status()
+    assert "This is Mia (4b)'s last turn!" in table.status()
+    assert table.play.story[-1][1].endswith("Mia (4a) played =: last turn for Mia (4b).")

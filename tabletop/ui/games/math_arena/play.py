@@ -190,7 +190,7 @@ class ArenaPlay(TableController):
         return self.shown.operator
 
     def name(self, seat: int) -> str:
-        return self.seats[seat][0]
+        return self.called(seat, self.seats[seat][0])
 
     def is_bot(self, seat: int) -> bool:
         return self.seats[seat][1]
@@ -208,7 +208,7 @@ class ArenaPlay(TableController):
 
     def names(self, text: str) -> str:
         """Engine sentences say "Seat 2"; the screen says the seat's name."""
-        return seats_named(text, [name for name, _ in self.seats])
+        return seats_named(text, [self.name(s) for s in range(self.players)])
 
     def standings(self) -> Result:
         """The result, or before the end the standings: operator cards won per seat."""
@@ -216,7 +216,7 @@ class ArenaPlay(TableController):
         if result is not None:
             return result
         won = [len(cards) for cards in self.state.won]
-        counts = ", ".join(f"{self.name(s)} {n}" for s, n in enumerate(won))
+        counts = ", ".join(f"{self.seats[s][0]} {n}" for s, n in enumerate(won))  # the journal's
         return standings_result(won, f"stopped with operator cards: {counts}")
 
     def lit(self) -> list[int]:

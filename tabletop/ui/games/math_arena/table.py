@@ -301,7 +301,7 @@ class ArenaScene(TableScene):
     def outcome(self) -> Outcome:
         """Most operator cards wins (ARENA-5); the tournament's points on the right."""
         play, result = self.play, self.play.standings()
-        names = [play.name(s) for s in range(play.players)]
+        names = [name for name, _ in play.seats]  # as the game has them: the closing line
         shown = [self.shown(s, name) for s, name in enumerate(names)]  # namesakes apart
         t, gained = self.tournament_after(), tournament_points(result.places)
         lines = [f"Tournament: first to {t.target} points, {t.games} played."]

@@ -133,6 +133,9 @@ class AttackPlay(TableController):
     def over(self) -> bool:
         return GAME.is_over(self.state)
 
+    def name(self, seat: int) -> str:
+        return self.called(seat, self.names[seat])
+
     def is_bot(self, seat: int) -> bool:
         return self.virtual and seat == self.bot_seat
 
@@ -153,9 +156,9 @@ class AttackPlay(TableController):
     def facts(self, line: int | None = None, card: str | None = None) -> dict[str, object]:
         """What the child's sentences may name: whose turn, the line's owner, a card."""
         state = self.state
-        out: dict[str, object] = {"turn": self.names[state.turn]}
+        out: dict[str, object] = {"turn": self.name(state.turn)}
         if line is not None:
-            out["owner"], out["other"] = self.names[line], self.names[1 - line]
+            out["owner"], out["other"] = self.name(line), self.name(1 - line)
             if state.lines[line]:
                 out["last"] = label(state.lines[line][-1])
         if card is not None:
@@ -171,23 +174,23 @@ class AttackPlay(TableController):
         if (play := next((a for a in legal if isinstance(a, Play)), None)) is None:
             return ""
         code = "atk.ui.hint_any" if state.settings.hidden_hands else "atk.ui.hint"
-        return child_message(code, card=label(play.card), owner=self.names[play.line])
+        return child_message(code, card=label(play.card), owner=self.name(play.line))
 
     def next_step(self) -> str:
-        state, facts = self.state, {"who": self.names[self.state.turn]}
+        state, facts = self.state, {"who": self.name(self.state.turn)}
         if self.over or state.phase != "play":
             step = "over" if self.over else "dealing"
         elif self.is_bot(state.turn):
             step = "thinking"
         elif self.undone:
             off = (  # a line's cards the last entered first, as they come off its end
-                f"{' and '.join(map(label, reversed(cards)))} off {self.names[at]}'s line"
+                f"{' and '.join(map(label, reversed(cards)))} off {self.name(at)}'s line"
                 for at, cards in self.undone.items()
             )
             step, facts["cards"] = "take_off", " and ".join(off)
         elif (wrong := next(iter(self.ghosts or self.trouble), None)) is not None:
             step = "tap_red" if wrong in self.ghosts else "put_back"
-            facts["owner"] = self.names[wrong]
+            facts["owner"] = self.name(wrong)
             if step == "put_back" and wrong in self.misread:  # or the camera misreads it
                 at = self.misread[wrong][0]
                 step, facts["place"] = "misread", str(at + 1)
@@ -219,7 +222,8 @@ class AttackPlay(TableController):
             words.append(binding)
         played = isinstance(action, Play)
         self.sound("good" if played else "tap")
-        said = seats_named(minus(" ".join(words)), self.names)  # the engine's "-10" as on its card
+        # the engine's "-10" as on its card
+        said = seats_named(minus(" ".join(words)), [self.name(0), self.name(1)])
         self.say(said, "good" if played else "info")
         self.narrate(len(self.moves()), self.story_line(action))
 
@@ -238,16 +242,16 @@ class AttackPlay(TableController):
     def story_line(self, action: Action) -> str:
         """The move in the game's story: who played what on whose line, and its total now
         (or who passed); after a line's =, whose last turn it is."""
-        who = self.names[action.seat]
+        who = self.name(action.seat)
         text = f"{who} cannot play and passes."
         if isinstance(action, Play):
-            cards, owner = self.state.lines[action.line], self.names[action.line]
+            cards, owner = self.state.lines[action.line], self.name(action.line)
             touch = len(cards) - 1 in self.fixes[action.line]  # the camera read it wrong
             how = " (the camera could not read it: corrected by touch)" if touch else ""
             total = running_totals(cards)[-1]
             text = f"{who} plays {label(action.card)} on {owner}'s line{how}: {owner} now {total}."
         if (ender := self.state.end_by) is not None and not self.over:
-            text += f" {self.names[ender]} played =: last turn for {self.names[1 - ender]}."
+            text += f" {self.name(ender)} played =: last turn for {self.name(1 - ender)}."
         return text
 
     # -- moves --------------------------------------------------------------------------------
@@ -298,7 +302,7 @@ class AttackPlay(TableController):
             self.refuse("atk.must_play", detail=f"seat {seat + 1} may not pass")
             return None
         shown = tuple((",".join(hand), " and ".join(map(label, hand))) for hand in hands)
-        title = child_message("atk.ask.show", name=self.names[seat])
+        title = child_message("atk.ask.show", name=self.name(seat))
         return Ask("show", title, (*shown, ("no", "No")), columns=len(shown) + 1, given=(seat,))
 
     def bot_due(self) -> bool:
@@ -330,7 +334,7 @@ class AttackPlay(TableController):
         if (last := self.own_last_move()) is None:
             return ""
         code = "atk.ui.can_take_back" + ("_pass" if isinstance(last, Pass) else "")
-        return child_message(code, {"owner": self.names[last.seat]})
+        return child_message(code, {"owner": self.name(last.seat)})
 
     def take_back(self) -> None:
         self.undo()
@@ -347,11 +351,11 @@ class AttackPlay(TableController):
         self.ghosts.clear()
         self.trouble.clear()
         self.selected = None
-        turn = self.names[self.state.turn]
+        turn = self.name(self.state.turn)
         if not isinstance(taken, Play):
             self.say(child_message("atk.undone.pass", turn=turn))
         elif self.virtual:
-            who, card, owner = self.names[taken.seat], label(taken.card), self.names[taken.line]
+            who, card, owner = self.name(taken.seat), label(taken.card), self.name(taken.line)
             self.say(child_message("atk.undone.play", who=who, card=card, owner=owner, turn=turn))
         else:
             self.undone[taken.line] = (taken.card, *self.undone.get(taken.line, ()))
@@ -375,8 +379,8 @@ class AttackPlay(TableController):
         elif len(open_lines := self.open_lines()) == 1:  # the other is blocked (ATK-4)
             return self.ask_card(open_lines[0])
         else:
-            lines = tuple((str(i), f"{self.names[i]}'s line") for i in open_lines)
-            where = child_message("atk.ask.where", name=self.names[seat])
+            lines = tuple((str(i), f"{self.name(i)}'s line") for i in open_lines)
+            where = child_message("atk.ask.where", name=self.name(seat))
             return Ask("where", where, lines, given=(seat,))
         return None
 
@@ -407,7 +411,7 @@ class AttackPlay(TableController):
         if what == "card" and line in self.trouble:
             self.refuse("atk.line.first", self.facts(line), f"card by touch on line {line}")
             return None
-        who, owner = self.names[self.state.turn], self.names[line]
+        who, owner = self.name(self.state.turn), self.name(line)
         title = title or child_message("atk.ask.card", who=who, owner=owner)
         cards = tuple((c, face(c)[0]) for c in PICKER)
         words = tuple((c, face(c)[1]) for c in PICKER)
@@ -478,7 +482,7 @@ class AttackPlay(TableController):
         self.fixes[line][position] = (code, card)
         self.trouble.pop(line, None)
         log.info("math-attack: card %d on line %d read as %r is %s", position + 1, line, code, card)
-        said = {"place": position + 1, "owner": self.names[line], "card": label(card)}
+        said = {"place": position + 1, "owner": self.name(line), "card": label(card)}
         self.say(child_message("atk.line.confirmed", said))
         seen = self.last_seen.get(line)
         if seen is not None:
@@ -537,7 +541,7 @@ class AttackPlay(TableController):
         if wrong is not None or too_many:
             self.ghosts.pop(line, None)
         elif not extra and self.ghosts.pop(line, None) is not None:
-            self.say(child_message("atk.line.back", owner=self.names[line]))
+            self.say(child_message("atk.line.back", owner=self.name(line)))
         elif still:  # only cards taken back: wait for them to go
             self.say(child_message("atk.ui.take_back"), "error")
         elif extra:

@@ -252,10 +252,10 @@ class AttackScene(TableScene):
         play.deal()
         if not self.resumed:
             first = "atk.said.first" if play.virtual else "atk.said.deal_first"
-            play.say(child_message(first, name=self.names[self.state.turn]))
+            play.say(child_message(first, name=play.name(self.state.turn)))
 
     def welcome(self) -> None:
-        self.play.say(child_message("atk.said.welcome_back", name=self.names[self.state.turn]))
+        self.play.say(child_message("atk.said.welcome_back", name=self.play.name(self.state.turn)))
 
     def card_seats(self) -> int:
         return 0 if self.play.virtual else 2

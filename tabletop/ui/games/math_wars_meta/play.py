@@ -147,10 +147,10 @@ class MwmPlay(TableController):
         return self.settings.mode == "solo"
 
     def name(self, seat: int) -> str:
-        return self.seats[seat].name
+        return self.called(seat, self.seats[seat].name)
 
     def side_name(self, side: int) -> str:
-        return f"Team {side + 1}" if self.settings.mode == "teams" else self.seats[side].name
+        return f"Team {side + 1}" if self.settings.mode == "teams" else self.name(side)
 
     def standings(self) -> Result:
         return standings(self.state)

@@ -95,7 +95,7 @@ def say(play: MwmPlay, event: Event) -> str | None:
     """The sentence a child reads for an engine event (None: not worth showing)."""
     d, seat, code = event.data, event.seat, event.code
     if code in NAMED:
-        return seats_named(event.text, [s.name for s in play.seats])
+        return seats_named(event.text, [play.name(s) for s in range(len(play.seats))])
     if code == "mwm.solo_redraw":
         return event.text.replace("only the", "only the COUNT META card")
     if code == "mwm.game_won" and play.solo:

@@ -61,6 +61,9 @@ class PaperPlay(TableController):
         """This round's dice, once they are out."""
         return self.rolls[self.round - 1] if len(self.rolls) >= self.round else None
 
+    def name(self, seat: int) -> str:
+        return self.called(seat, self.names[seat])
+
     def standings(self) -> Result:
         points = [self.board.points_of(s) for s in range(len(self.names))]
         return standings_result(
@@ -92,7 +95,7 @@ class PaperPlay(TableController):
             where = self.dice_screen or "table"
             return child_message(f"mm.step.dice_{where}", round=self.round)
         if current is not None:  # the press is theirs to take back (Cancel) until then
-            return child_message("mm.ui.choose_star", {"name": self.names[current.seat]})
+            return child_message("mm.ui.choose_star", {"name": self.name(current.seat)})
         a, b = self.dice
         return child_message("mm.step.write_paper", a=a, b=b, next=self.next_label())
 
@@ -104,7 +107,7 @@ class PaperPlay(TableController):
         more = len(self.board.waiting) - 1
         earlier = any(c.round == self.round and c.at <= current.at for c in self.board.claims)
         key = f"mm.ui.{'next' if earlier else 'first'}{'_more' if more else ''}"
-        return child_message(key, name=self.names[current.seat], more=more)
+        return child_message(key, name=self.name(current.seat), more=more)
 
     def can_undo(self) -> bool:
         return self.board.last_claim(self.round) is not None and not self.over

@@ -107,7 +107,7 @@ class TableScene(Table):
             self.play.carry_on(self.save.app.get("table") or {})
 
     def name(self, seat: int) -> str:
-        return self.play.names[seat]
+        return self.play.name(seat)
 
     @property
     def finished(self) -> bool:
@@ -187,7 +187,7 @@ class TableScene(Table):
                 self.bot_saves[seat] = GameSave(
                     self.ctx,
                     MatheMeister.name,
-                    [SeatInfo(0, self.name(seat), bot=BOT_LEVEL)],
+                    [SeatInfo(0, self.play.names[seat], bot=BOT_LEVEL)],
                     {"screen": "table-sheet", "table": self.save.id, "seat": seat},
                     label=SHEET_LABEL,
                 )

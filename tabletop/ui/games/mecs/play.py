@@ -200,7 +200,7 @@ class MecsPlay(TableController):
         return self.steps_told[id(step)][1]
 
     def name(self, seat: int) -> str:
-        return self.seats[seat].name
+        return self.called(seat, self.seats[seat].name)
 
     def level(self, seat: int) -> str:
         """The seat's bot level (a child's moves, played for it by the demo: the hard bot's)."""
@@ -208,7 +208,8 @@ class MecsPlay(TableController):
 
     def words(self, text: str) -> str:
         """An engine sentence with the seats' names instead of "Player N"."""
-        return seats_named(re.sub(r"Player (\d)", r"Seat \1", text), [s.name for s in self.seats])
+        names = [self.name(s) for s in range(len(self.seats))]
+        return seats_named(re.sub(r"Player (\d)", r"Seat \1", text), names)
 
     def is_scene_bot(self, seat: int) -> bool:
         return self.seats[seat].bot is not None and self.bot_driver == "scene"
@@ -216,7 +217,7 @@ class MecsPlay(TableController):
     def standings(self) -> Result:
         """The result, or before the end the standings: coins won so far (MECS-6)."""
         coins = [self.state.coins(s) for s in range(len(self.seats))]
-        words = ", ".join(f"{self.name(s)} {c}" for s, c in enumerate(coins))
+        words = ", ".join(f"{s.name} {c}" for s, c in zip(self.seats, coins))  # the journal's
         return GAME.result(self.state) or standings_result(coins, f"stopped with coins {words}")
 
     def wants(self, purpose: str) -> int | None:
