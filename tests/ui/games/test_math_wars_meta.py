@@ -1154,3 +1154,24 @@ def test_mwm_teams_at_eight_seats_show_each_name_and_each_team_once(size, banner
     assert "I'm ready!" in [d.words for d in texts if waiting.rect.contains(d.rect)]
     tap(app, "ready.2")
     assert 2 in table.play.ready
+
+
+def test_mwm_teams_at_eight_seats_each_seats_last_line_shows_whole() -> None:
+    """Beside the teams' tags the chips are narrower (issue 21): a seat's last line that
+    does not fit in bold at 16 px ("wins the hand!" at 800x480) shows whole in regular
+    weight rather than cut."""
+    from tests.ui.game_scenery import form_seats
+    from tests.ui.game_scenery import setup as form
+    from tests.ui.scenery import drawn_texts
+
+    app = make_app()
+    auto = form(app, "math-wars-meta", "mode.teams")
+    form_seats(auto, 8)
+    auto.tap("start")
+    table, bot = app.stack.top, TableBot(app, 8)
+    while table.play.verdict is None:
+        bot.step()
+    words = {t for t, size in drawn_texts(app.ctx.painter, app.draw) if size >= 16}
+    feet = [table._foot(seat)[0] for seat in range(8)]
+    assert "wins the hand!" in feet
+    assert all(f in words or f.rpartition(" \u00b7 ")[2] in words for f in feet), feet

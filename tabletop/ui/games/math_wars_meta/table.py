@@ -164,7 +164,7 @@ class MwmTable(TableScene):
         # left of its rows, not on each seat's chip (where it left the name "Play…")
         teams = self.play.settings.teams if n >= 7 else ()
         tags = (f"T{len(teams)}", f"\u2605{self.play.settings.ed.victory_cards}")
-        band = max(self.ctx.painter.fonts.width(t, m.small, True) for t in tags) + m.u(12)
+        band = max(self.ctx.painter.fonts.width(t, m.small - 2, True) for t in tags) + m.u(10)
         self.lent = (band + gap) // 2 if teams else 0  # from each chip: the cards keep theirs
         area.left, area.width = area.left + 2 * self.lent, area.width - 2 * self.lent
         self.panels = grid(area, n, cols, gap, (area.height - (rows - 1) * gap) // rows)
@@ -439,8 +439,8 @@ class MwmTable(TableScene):
         for side, band in enumerate(self.bands):  # a team's tag: its number, its stars
             painter.box(surface, band, p.panel, p.line, 2, m.u(10))
             tag = [
-                (f"T{side + 1}", m.small, True),
-                (f"\u2605{self.play.state.victories[side]}", m.small, False),
+                (f"T{side + 1}", painter.least, True),
+                (f"\u2605{self.play.state.victories[side]}", painter.least, False),
             ]
             painter.lines(surface, tag, band, p.ink)
         painter.buttons(surface, [b for b in self.buttons if b.kind in ("primary", "quiet")])
@@ -521,7 +521,8 @@ class MwmTable(TableScene):
         # too long (big numbers, a chip beside its tile): what the seat loses, or is to do
         short = text.rpartition(" \u00b7 ")[2].replace("your ", "")
         text = painter.first_fit((text, short), painter.least, room, True)
-        painter.line(surface, text, at, m.small - 1, room, colour, bold=True, anchor="midleft")
+        bold = painter.fonts.width(text, painter.least, True) <= room  # else whole, not bold
+        painter.line(surface, text, at, m.small - 1, room, colour, bold=bold, anchor="midleft")
 
     def caption_room(self, caption: str) -> int:
         """The width a card needs for its ``caption`` at the smallest size a child reads,
