@@ -164,7 +164,8 @@ class MwmTable(TableScene):
         # left of its rows, not on each seat's chip (where it left the name "Play…")
         teams = self.play.settings.teams if n >= 7 else ()
         tags = (f"T{len(teams)}", f"\u2605{self.play.settings.ed.victory_cards}")
-        band = max(self.ctx.painter.fonts.width(t, m.small - 2, True) for t in tags) + m.u(10)
+        painter = self.ctx.painter
+        band = max(painter.fonts.width(t, painter.least, True) for t in tags) + m.u(10)
         self.lent = (band + gap) // 2 if teams else 0  # from each chip: the cards keep theirs
         area.left, area.width = area.left + 2 * self.lent, area.width - 2 * self.lent
         self.panels = grid(area, n, cols, gap, (area.height - (rows - 1) * gap) // rows)
