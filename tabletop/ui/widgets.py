@@ -450,20 +450,25 @@ class Painter:
         self.box(surface, b.rect, fill, p.line if b.kind != "primary" else None, 2, radius)
         if b.selected and not toggle:
             pygame.draw.rect(surface, p.selected, b.rect.inflate(6, 6), self.m.u(4), radius)
-        size = b.size or self.m.text
-        inner, tall = b.rect.width - self.m.u(10), b.rect.height - self.m.u(8)
         if b.caption:
-            least = self.fonts.font(self.least).get_ascent() + self.m.u(3)  # room for a label
-            notes, cap_size = self.fit_lines(b.caption, self.m.small, inner, tall - least)
-            room = tall - len(notes) * cap_size
-            below = len(notes) * (self.fonts.font(cap_size).get_ascent() + self.m.u(3))
-            top = min(size, int(room * 0.9))
-            words, label_size = self.fit_lines(b.label, top, inner, tall - below, bold=True)
-            lines = [(word, label_size, True) for word in words]
-            lines += [(note, cap_size, False) for note in notes]
-            self.lines(surface, lines, b.rect, ink)
+            self.lines(surface, self.captioned(b), b.rect, ink)
         elif b.label:
-            self.label(surface, b.label, b.rect, size, ink, self.m.u(10))
+            self.label(surface, b.label, b.rect, b.size or self.m.text, ink, self.m.u(10))
+
+    def captioned(self, b: Button) -> list[tuple[str, int, bool]]:
+        """The lines (text, size, bold) of a button's words: its label on one line or two
+        over its caption's (if any), each at the largest size its rectangle holds."""
+        inner, tall = b.rect.width - self.m.u(10), b.rect.height - self.m.u(8)
+        least = self.fonts.font(self.least).get_ascent() + self.m.u(3)  # room for a label
+        notes, cap_size = self.fit_lines(b.caption, self.m.small, inner, tall - least)
+        notes = notes if b.caption else []
+        room = tall - len(notes) * cap_size
+        below = len(notes) * (self.fonts.font(cap_size).get_ascent() + self.m.u(3))
+        top = min(b.size or self.m.text, int(room * 0.9))
+        words, label_size = self.fit_lines(b.label, top, inner, tall - below, bold=True)
+        return [(word, label_size, True) for word in words] + [
+            (note, cap_size, False) for note in notes
+        ]
 
     def fit_lines(
         self, text: str, size: int, width: int, height: int, bold: bool = False

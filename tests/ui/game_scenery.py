@@ -149,19 +149,39 @@ def _mwm_table_full(app: App) -> None:
         bot.step()
 
 
-def _mwm_table_ready(app: App) -> None:
-    """A full table of eight mid-hand (the chips left of the cards): three answers in
-    and pressed (their I'm ready! tiles lit), one typed and waiting for its button, four
-    still to answer."""
-    auto = setup(app, "math-wars-meta")
+def _mwm_eight(app: App, *taps: str, names: Sequence[str] = ()) -> Autoplayer:
+    """Eight children at the table (the chips left of the cards: the form's ``taps``, the
+    first seats named ``names``), every battle pile read."""
+    auto = setup(app, "math-wars-meta", *taps)
     form_seats(auto, 8)
+    name_seats(auto, names)
     auto.tap("start")
     for seat, crate in enumerate(("K+2", "K+1", "Kx3", "K-5", "K+4", "Kx2", "K+5", "K-1")):
         show_cards(app, seat + 1, "battle", (f"C{(10, 4, 7, 12, 9, 3, 25, 18)[seat]}", crate))
+    return auto
+
+
+def _mwm_table_ready(app: App) -> None:
+    """A full table of eight mid-hand: three answers in and pressed (their I'm ready!
+    tiles lit), one typed and waiting for its button, four still to answer."""
+    auto = _mwm_eight(app)
     for seat, answer in ((0, 12), (2, 21), (3, 7), (4, 13)):
         auto.tap(f"solve.{seat}")
         type_number(auto, answer)
         if seat != 4:
+            press_seat(app, seat)
+
+
+def _mwm_table_teams(app: App) -> None:
+    """Team v Team at eight seats, four teams of two (a team a row: its tag and stars
+    once, left of it): seat 1 answered with its team's sum and pressed, seat 3 typed and
+    waiting for its button; long names on the chips."""
+    auto = _mwm_eight(app, "mode.teams", names=("Alexander", "Maximilian", "Emilia"))
+    for seat, answer, team in ((0, 12, 16), (2, 21, 14)):
+        auto.tap(f"solve.{seat}")
+        type_number(auto, answer)
+        type_number(auto, team)  # the TEAM SOLUTION
+        if seat == 0:
             press_seat(app, seat)
 
 
@@ -416,6 +436,7 @@ GAME_SCENES: dict[str, tuple[Callable[[App], None], bool]] = {
     "math-wars-meta-table-virtual": (_mwm_table_virtual, False),
     "math-wars-meta-table-full": (_mwm_table_full, False),
     "math-wars-meta-table-ready": (_mwm_table_ready, False),
+    "math-wars-meta-table-teams": (_mwm_table_teams, False),
     "math-wars-meta-results": (_mwm_results, False),
     "math-attack-setup": (_attack_setup, False),
     "math-attack-table-camera": (_attack_table_camera, False),

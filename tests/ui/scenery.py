@@ -35,7 +35,7 @@ from tabletop.ui.input import DieSeen, Seen, Tap
 from tabletop.ui.scenes.home import HomeScene
 from tabletop.ui.scenes.pin import PinPad
 from tabletop.ui.theme import metrics_for
-from tests.ui.game_scenery import GAME_SCENES, LONG_NAMES, name_seats
+from tests.ui.game_scenery import GAME_SCENES, LONG_NAMES, form_seats, name_seats, setup
 
 SIZES = ((800, 480), (1280, 720))
 # Dice for scripted games: one pair per round.
@@ -397,6 +397,29 @@ def _dice_lesson(app: App) -> None:
     app.step()
 
 
+# a class with namesakes in two groups and a name too wide for half the name grid
+CROWD = """id,name,group
+S1,Mia Schmidt-Wolkenstein,4a
+S2,Mia Schmidt-Wolkenstein,4b
+S3,Alexander Papadopoulos,4a
+S4,Ben Okafor,4a
+S5,Zoë Ørsted,4b
+S6,Li Na,4b
+"""
+
+
+def _signin_crowd(app: App) -> None:
+    """Eight seats to sign in (the seats take half the screen), the first signed in as
+    "Mia Schmidt-Wolkenstein" of 4a: her name button says "seat 1 · 4a" under it."""
+    from tabletop.classroom.roster import Roster
+
+    Roster(app.ctx.journal).import_csv(CROWD)
+    auto = setup(app, "math-wars-meta")
+    form_seats(auto, 8)
+    auto.tap("start")
+    auto.tap("student.S1")
+
+
 def _taps(*names: str) -> Callable[[App], None]:
     def steps(app: App) -> None:
         auto = Autoplayer(app)
@@ -431,8 +454,11 @@ SCENES: dict[str, tuple[Callable[[App], None], bool]] = {
     "math-attack-setup-bot": (_taps("game.math-attack", "seat.1", "choice.bot.medium"), False),
     "math-arena-setup-bot": (_taps("game.math-arena", "seat.1", "choice.bot.hard"), False),
     "math-arena-seat-picker": (_taps("game.math-arena", "seat.2"), False),
+    "app-signin-crowd": (_signin_crowd, False),
     **GAME_SCENES,  # the card games and the bubble game
 }
+# scenes the layout tests walk with no reference picture (the pictures are at their cap)
+UNPICTURED = frozenset({"app-signin-crowd", "math-wars-meta-table-teams"})
 
 
 def build(name: str, size: tuple[int, int]) -> App:

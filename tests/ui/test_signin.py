@@ -18,7 +18,7 @@ from tabletop.ui.autoplay import Autoplayer
 from tabletop.ui.input import CardSeen, CardsSeen, Key, Tap
 from tabletop.ui.scenes.roster import PickDialog
 from tabletop.ui.scenes.signin import SAYS, SignInScene, needs_sign_in
-from tests.ui.scenery import SIZES, Recorder, long_name_on_two_lines, make_app
+from tests.ui.scenery import SIZES, Recorder, build, drawn_texts, long_name_on_two_lines, make_app
 
 CLASS = """id,name,group
 S1,Ada Lovelace,Red
@@ -422,3 +422,20 @@ def test_signin_two_children_with_one_name_are_told_apart() -> None:
     assert set(captions.values()) == {""}  # the other names: no caption
     Autoplayer(app).tap("student.S1")
     assert scene.target("student.S1").caption == "seat 1 · Red"  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_signin_a_long_name_and_its_caption_read_beside_eight_seats(size: tuple[int, int]) -> None:
+    """Beside eight seats the name grid has half the screen: "Mia Schmidt-Wolkenstein"
+    over "seat 1 · 4a" went down to 12 px at 800x480, cut (issue 21). The grid takes
+    fewer names a page, in one column where need be, so each reads whole at 16 px or
+    more; a class of shorter names keeps its two columns."""
+    app = build("app-signin-crowd", size)
+    scene = app.stack.top
+    assert isinstance(scene, SignInScene)
+    got = drawn_texts(app.ctx.painter, lambda: app.step(force_draw=True))
+    assert "Mia Schmidt-Wolkenstein seat 1 · 4a" in " ".join(t for t, _ in got)  # whole
+    assert min(s for t, s in got if t.strip()) >= app.ctx.painter.least
+    short = open_sign_in(8, size=size)[1]
+    assert len([b for b in short.buttons if b.name.startswith("student.")]) == 5  # one page
+    assert len({b.rect.left for b in short.buttons if b.name.startswith("student.")}) == 2

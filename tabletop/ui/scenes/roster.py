@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 from collections.abc import Callable, Sequence
+from itertools import product
 from pathlib import Path
 from typing import Any
 
@@ -80,8 +81,11 @@ class StudentGrid(Paged):
         columns: int,
         caption: Callable[[Student], str],
         enabled: Callable[[Student], bool] = lambda s: True,
+        reads: Callable[[Button], bool] = lambda b: True,
     ) -> list[Button]:
-        """The buttons inside ``rect``: the controls' row, then the names' grid."""
+        """The buttons inside ``rect``: the controls' row, then the names' grid, as many
+        names a page as there can be while every name ``reads`` on its button (fewer
+        rows, then fewer columns, before a name would go too small or be cut)."""
         gap, row_h, nav, counter = m.u(8), m.u(52), m.u(56), m.u(72)  # counter: "1/3"
         controls = 2 * nav + counter
         b: list[Button] = []
@@ -91,8 +95,23 @@ class StudentGrid(Paged):
             b.append(Button("group", where, label, kind="quiet", caption=hint))
         area = pygame.Rect(rect.left, rect.top + row_h + gap, rect.width, 0)
         area.height = rect.bottom - area.top
-        rows = max(1, (area.height + gap) // (m.u(48) + gap))
-        h = min(m.u(64), (area.height + gap) // rows - gap)  # a long name: two lines
+        most = max(1, (area.height + gap) // (m.u(48) + gap))
+        shapes = sorted(
+            product(range(columns, 0, -1), range(most, 0, -1)), key=lambda s: -s[0] * s[1]
+        )
+
+        def tile(columns: int, rows: int) -> pygame.Rect:  # a long name: two lines
+            return grid(area, 1, columns, gap, min(m.u(64), (area.height + gap) // rows - gap))[0]
+
+        def fits(shape: tuple[int, int]) -> bool:
+            tried = (
+                Button("", tile(*shape), s.name, caption=caption(s), size=m.text)
+                for s in self.shown()
+            )
+            return all(map(reads, tried))
+
+        columns, rows = next(filter(fits, shapes), shapes[0])
+        h = tile(columns, rows).height
         page = self.paged(self.shown(), rows * columns)
         if self.pages > 1:
             right = rect.right

@@ -88,7 +88,7 @@ class SignInScene(Screen):
         return self.camera is not None and getattr(self.camera, "available", True)
 
     def layout(self, metrics: Metrics) -> None:
-        m = metrics
+        m, painter = metrics, self.ctx.painter
         W, H = m.size
         margin, bh, top = m.u(16), m.u(56), m.u(74)
         foot_y = H - margin - bh
@@ -118,6 +118,7 @@ class SignInScene(Screen):
                 if x
             ),
             enabled=lambda s: s.id not in seated,
+            reads=lambda b: min(size for _, size, _ in painter.captioned(b)) >= painter.least,
         )
         b.append(Button("cancel", foot(m, 180), "Cancel", kind="quiet"))
         guest = pygame.Rect(0, foot_y, (W - 2 * margin - 2 * gap) // 3, bh)

@@ -1120,3 +1120,58 @@ def test_mwm_full_table_a_seat_at_its_ready_tile_keeps_its_name_readable(
     type_number(app, 9)
     tap(app, "ready.1")
     assert {0, 1} <= set(table.play.ready)
+
+
+@pytest.mark.parametrize("banner", [False, True], ids=["", "banner"])
+@pytest.mark.parametrize("size", [(800, 480), (1280, 720)])
+def test_mwm_teams_at_eight_seats_show_each_name_and_each_team_once(size, banner) -> None:
+    """Team v Team at eight seats (the scenery's ``math-wars-meta-table-teams``): every
+    seat's chip showed "Play…", its team's "T1 ★0" taking the room (issue 21). Each
+    team's tag and stars show once, left of its row or rows, and each chip its child's
+    name at 16 px or more at 800x480: whole, or a long one's first five letters and "…";
+    the chips still double as the seats' Ready tiles."""
+    from tests.ui.scenery import build
+    from tests.ui.test_rotation_strip import recording, with_rotation
+
+    name = "math-wars-meta-table-teams"
+    app = with_rotation(name, size)[0] if banner else build(name, size)
+    table = app.stack.top
+    assert isinstance(table, TableScene) and table.play.settings.mode == "teams"
+    with recording(app) as drawn:
+        app.draw()
+    texts = [d for d in drawn if d.what == "text" and d.scene is table and d.rect]
+    least = app.ctx.painter.least
+    for seat in range(8):
+        chip, child = table.place("seat", seat), table.play.name(seat)
+        shown = [d.words for d in texts if chip.contains(d.rect) and d.size >= least]
+        cut = [w for w in shown if w.endswith("\u2026") and child.startswith(w[:-1])]
+        assert child in shown or (cut and len(cut[0]) > 5), f"seat {seat + 1}: {shown}"
+    tags = [(d.words, d.rect) for d in texts if d.words[0] in "T\u2605" and d.words[1:].isdigit()]
+    assert sorted(w for w, _ in tags) == ["T1", "T2", "T3", "T4"] + ["\u26050"] * 4
+    assert not [w for w, at in tags if any(p.colliderect(at) for p in table.panels)]
+    waiting = table.target("ready.2")  # typed, not pressed: the chip is its tile
+    assert waiting is not None and waiting.rect == table.place("seat", 2)
+    assert "I'm ready!" in [d.words for d in texts if waiting.rect.contains(d.rect)]
+    tap(app, "ready.2")
+    assert 2 in table.play.ready
+
+
+def test_mwm_teams_at_eight_seats_each_seats_last_line_shows_whole() -> None:
+    """Beside the teams' tags the chips are narrower (issue 21): a seat's last line that
+    does not fit in bold at 16 px ("wins the hand!" at 800x480) shows whole in regular
+    weight rather than cut."""
+    from tests.ui.game_scenery import form_seats
+    from tests.ui.game_scenery import setup as form
+    from tests.ui.scenery import drawn_texts
+
+    app = make_app()
+    auto = form(app, "math-wars-meta", "mode.teams")
+    form_seats(auto, 8)
+    auto.tap("start")
+    table, bot = app.stack.top, TableBot(app, 8)
+    while table.play.verdict is None:
+        bot.step()
+    words = {t for t, size in drawn_texts(app.ctx.painter, app.draw) if size >= 16}
+    feet = [table._foot(seat)[0] for seat in range(8)]
+    assert "wins the hand!" in feet
+    assert all(f in words or f.rpartition(" \u00b7 ")[2] in words for f in feet), feet

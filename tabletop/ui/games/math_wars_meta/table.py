@@ -70,6 +70,8 @@ class MwmTable(TableScene):
         self.play = play
         self.panels: list[pygame.Rect] = []
         self.feet: list[pygame.Rect] = []  # each Score Card's last line
+        self.bands: list[pygame.Rect] = []  # each team's tag left of its rows (7-8 seats)
+        self.lent = 0  # px of each chip's width the bands take
 
     # -- what the base asks ---------------------------------------------------------------
 
@@ -158,7 +160,17 @@ class MwmTable(TableScene):
         if n == 1:  # one Score Card: not wider than 520, in the middle
             area.width = min(area.width, m.u(520))
             area.left = (m.width - area.width) // 2
+        # 7-8 seats: two teams of four or four of two, a team a row or two: its tag once,
+        # left of its rows, not on each seat's chip (where it left the name "Play…")
+        teams = self.play.settings.teams if n >= 7 else ()
+        tags = (f"T{len(teams)}", f"\u2605{self.play.settings.ed.victory_cards}")
+        painter = self.ctx.painter
+        band = max(painter.fonts.width(t, painter.least, True) for t in tags) + m.u(10)
+        self.lent = (band + gap) // 2 if teams else 0  # from each chip: the cards keep theirs
+        area.left, area.width = area.left + 2 * self.lent, area.width - 2 * self.lent
         self.panels = grid(area, n, cols, gap, (area.height - (rows - 1) * gap) // rows)
+        spans = [(self.panels[t[0]].top, self.panels[t[-1]].bottom) for t in teams]
+        self.bands = [pygame.Rect(margin, y, band, end - y) for y, end in spans]
         self.feet = []
         return [b for seat, rect in enumerate(self.panels) for b in self._panel_buttons(seat, rect)]
 
@@ -177,7 +189,7 @@ class MwmTable(TableScene):
         compact = inner.height < tall + gap + touch
         side = r.height < 2 * touch + m.u(16)
         if side:  # the chip left of the cards
-            chip.width, chip.centery = r.width * 2 // 5, r.centery
+            chip.width, chip.centery = (r.width + self.lent) * 2 // 5 - self.lent, r.centery
             top = chip.right + gap
             inner = pygame.Rect(top, r.top + m.u(4), r.right - m.u(6) - top, r.height - m.u(8))
         elif compact:
@@ -425,6 +437,13 @@ class MwmTable(TableScene):
         painter.line(surface, goal, (m.u(16), m.u(12) + m.title), painter.least, room, p.muted)
         for seat, rect in enumerate(self.panels):
             self.draw_panel(surface, seat, rect)
+        for side, band in enumerate(self.bands):  # a team's tag: its number, its stars
+            painter.box(surface, band, p.panel, p.line, 2, m.u(10))
+            tag = [
+                (f"T{side + 1}", painter.least, True),
+                (f"\u2605{self.play.state.victories[side]}", painter.least, False),
+            ]
+            painter.lines(surface, tag, band, p.ink)
         painter.buttons(surface, [b for b in self.buttons if b.kind in ("primary", "quiet")])
         self.draw_status(surface, self.message_rect, lit=self.play.verdict is not None)
 
@@ -462,7 +481,7 @@ class MwmTable(TableScene):
         y = num.centery
         side = play.settings.side_of(seat)
         team = f"T{side + 1} " if play.settings.mode == "teams" else ""
-        right = f"{team}\u2605{play.state.victories[side]}"
+        right = "" if self.bands else f"{team}\u2605{play.state.victories[side]}"
         rw = painter.fonts.width(right, m.small - 2) + m.u(4)
         at = (chip.right - m.u(4), y)
         painter.line(surface, right, at, painter.least, rw, muted, anchor="midright")
@@ -503,7 +522,8 @@ class MwmTable(TableScene):
         # too long (big numbers, a chip beside its tile): what the seat loses, or is to do
         short = text.rpartition(" \u00b7 ")[2].replace("your ", "")
         text = painter.first_fit((text, short), painter.least, room, True)
-        painter.line(surface, text, at, m.small - 1, room, colour, bold=True, anchor="midleft")
+        bold = painter.fonts.width(text, painter.least, True) <= room  # else whole, not bold
+        painter.line(surface, text, at, m.small - 1, room, colour, bold=bold, anchor="midleft")
 
     def caption_room(self, caption: str) -> int:
         """The width a card needs for its ``caption`` at the smallest size a child reads,
