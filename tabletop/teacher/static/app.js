@@ -140,18 +140,22 @@ function renderCard(card) {
   const ended = card.station !== null && !runningMoment(card);
   if (ended) card = { ...card, title: card.online ? null : card.title, waiting: true };
   const [kind, label] = ended && card.online ? ["free", "Free play"] : cardState(card);
-  // A status says the time left when it was sent: a clock that counts has gone on since.
-  const counting = st && !card.waiting && !st.paused && ["play", "warning", "transition"].includes(st.phase);
-  const left = st ? st.left - (counting ? card.age || 0 : 0) : 0;
+  // Offline, its station's time is the console's: the plan's clock, which a device only
+  // shows, runs on without it. Online, a status says the time left when it was sent: a
+  // clock that counts has gone on since.
+  const m = card.online ? null : runningMoment(card);
+  const clock = m || (!card.waiting && st);
+  const counting = clock && !clock.paused && ["play", "warning", "transition"].includes(clock.phase);
+  const left = clock ? clock.left - (counting && !m ? card.age || 0 : 0) : 0;
   const node = el("article", { class: `card ${kind}`, id: `card-${card.device}`, "data-device": card.device, "aria-label": card.title || card.device });
   const heading = ended ? "Free play" : card.station !== null ? `Station ${card.station + 1}` : "Not in the plan";
   node.append(el("h3", { text: card.title || heading }));
   node.append(el("span", { class: "device", text: card.device }));
   node.append(el("span", { class: "state", text: label }));
   if (ended && !card.online) node.append(el("div", { class: "group", text: "Station ended" }));
-  if (st && !card.waiting) {
-    const next = st.phase === "transition" ? "Next: " : ""; // the group arriving
-    node.append(el("div", { class: "group", text: st.group ? `${next}Group ${st.group}` : "No group" }));
+  if (clock) {
+    const next = clock.phase === "transition" ? "Next: " : ""; // the group arriving
+    node.append(el("div", { class: "group", text: clock.group ? `${next}Group ${clock.group}` : "No group" }));
     node.append(el("div", { class: "left", "aria-label": "time left", text: mmss(left) }));
   }
   if (st && card.game_title) node.append(el("div", { class: "game", text: card.game_title })); // in free play too
@@ -167,7 +171,7 @@ function renderCard(card) {
   if (card.online && !ended && latest && latest.plan && card.station !== null && !card.follows) meta.push("updating…");
   if (meta.length) node.append(el("div", { class: "meta", text: meta.join(" · ") }));
   node.append(stationButtons(card));
-  deadlines.set(card.device, [performance.now() / 1000 + left, counting && card.online]);
+  deadlines.set(card.device, [performance.now() / 1000 + left, counting]);
   return node;
 }
 
