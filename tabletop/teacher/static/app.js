@@ -158,16 +158,20 @@ function renderCard(card) {
     node.append(el("div", { class: "group", text: clock.group ? `${next}Group ${clock.group}` : "No group" }));
     node.append(el("div", { class: "left", "aria-label": "time left", text: mmss(left) }));
   }
-  if (st && card.game_title) node.append(el("div", { class: "game", text: card.game_title })); // in free play too
+  // Offline, what only the device's last status says is from then: it may have played on.
+  const then = card.online ? "" : " when last seen";
+  if (st && card.game_title) { // in free play too
+    node.append(el("div", { class: "game", text: card.online ? card.game_title : `Last seen playing ${card.game_title}` }));
+  }
   if (st && st.standings && st.standings.length) {
-    const list = el("ol", { class: "standings", "aria-label": "standings" });
+    const list = el("ol", { class: "standings", "aria-label": `standings${then}` });
     // Seats come in seat order, each with its place: listed by place, numbered with it.
     const byPlace = st.standings.slice().sort((a, b) => a.place - b.place);
     for (const s of byPlace) list.append(el("li", { value: s.place, text: `${s.name}: ${s.score}` }));
     node.append(list);
   }
   const meta = [];
-  if (st) meta.push(st.outbox ? `${count(st.outbox, "result")} to send` : "All results sent");
+  if (st) meta.push(`${st.outbox ? `${count(st.outbox, "result")} to send` : "All results sent"}${then}`);
   if (card.online && !ended && latest && latest.plan && card.station !== null && !card.follows) meta.push("updating…");
   if (meta.length) node.append(el("div", { class: "meta", text: meta.join(" · ") }));
   node.append(stationButtons(card));
