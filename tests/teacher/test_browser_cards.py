@@ -139,6 +139,7 @@ def test_browser_cards_an_offline_device_shows_its_running_station_time(
     assert left.text_content() != shown
     live.console.run(live.console.clock_action, "pause", 0)  # the console's clock stops
     expect(left).to_have_text("06:00")
+    expect(one.locator("button[data-act]").first).to_have_text("Resume")  # not the device's
     page.wait_for_timeout(1500)
     expect(left).to_have_text("06:00")
     live.clock.t += 60

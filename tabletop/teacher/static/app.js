@@ -112,14 +112,15 @@ function runningMoment(card) {
 
 function stationButtons(card) {
   const box = el("div", { class: "actions", role: "group", "aria-label": `${card.title || card.device} controls` });
-  const paused = card.status && card.status.paused;
+  const m = runningMoment(card);
+  const paused = card.online ? card.status && card.status.paused : m && m.paused; // as its clock
   const name = card.title || card.device;
   const add = (act, label, cls) =>
     box.append(el("button", {
       type: "button", class: cls, "data-act": act, "data-station": card.station,
       "aria-label": `${label} ${name}`, text: label,
     }));
-  if (runningMoment(card)) { // else nothing to pause, extend or skip: no clock buttons
+  if (m) { // else nothing to pause, extend or skip: no clock buttons
     if (paused) add("resume", "Resume");
     else add("pause", "Pause");
     add("extend", "+1 min");
