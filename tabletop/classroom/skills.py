@@ -502,7 +502,7 @@ def _grid(
     first: str = "Student",
 ) -> None:
     from tabletop.classroom.report import INK, ROW_H
-    from tabletop.printables.pdf import fit_text
+    from tabletop.printables.pdf import fit_text, tag_lines
 
     pdf, x0 = page.pdf, 15.0
     name_w = page.inner * 0.2
@@ -531,10 +531,9 @@ def _grid(
         if page.y + cell_h > page.height - 15.0:
             page.more()
             head()
-        plain, sep, tag = name.rpartition(" (")
-        pdf.set_font("DejaVu", "", 10)
-        if sep and pdf.get_string_width(name) > name_w - 3:  # what tells it apart, under it
-            for j, part in enumerate((plain, f"({tag}")):
+        lines = tag_lines(pdf, name, name_w - 3, size=10)
+        if len(lines) > 1:  # what tells it apart, under it
+            for j, part in enumerate(lines):
                 y = page.y + (0.8 if j == 0 else cell_h / 2 - 0.4)
                 fit_text(pdf, part, x0 + 1.5, y, name_w - 3, cell_h / 2, size=10 - j, align="L")
         else:
@@ -576,16 +575,23 @@ def _grid(
 
 
 def _mistake_row(page: Any, cells: list[str], mistake: str) -> None:
-    """Student, skill, right, trend on one line; the most common mistake under them."""
+    """Student, skill, right, trend on one line (a long student's "(group)" under the
+    name); the most common mistake under them."""
     from tabletop.classroom.report import LIGHT, ROW_H
-    from tabletop.printables.pdf import fit_text
+    from tabletop.printables.pdf import fit_text, tag_lines
 
-    page.room(ROW_H * 2 + 1)
+    shares = (0.3, 0.26, 0.2, 0.24)
+    name_w = page.inner * shares[0] - 3
+    name, *tag = tag_lines(page.pdf, cells[0], name_w, size=10, bold=True)
+    page.room(ROW_H * (2 + len(tag)) + 1)
     x = 15.0
-    for text, share in zip(cells, (0.3, 0.26, 0.2, 0.24), strict=True):
+    for text, share in zip([name, *cells[1:]], shares, strict=True):
         w = page.inner * share
         fit_text(page.pdf, text, x + 1.5, page.y, w - 3, ROW_H, size=10, bold=x == 15.0, align="L")
         x += w
+    for text in tag:
+        page.y += ROW_H - 1.5
+        fit_text(page.pdf, text, 15.0 + 1.5, page.y, name_w, ROW_H, size=9, bold=True, align="L")
     page.y += ROW_H - 1
     fit_text(page.pdf, mistake, 15.0 + 6, page.y, page.inner - 7.5, ROW_H, size=9.5, align="L")
     page.y += ROW_H

@@ -125,6 +125,15 @@ def fit_text(
     pdf.cell(w, h, text, align=align)
 
 
+def tag_lines(pdf: FPDF, text: str, w: float, *, size: float, bold: bool = False) -> list[str]:
+    """``text`` as one line, or, when it is wider than ``w`` at ``size``, as two: what comes
+    before its last " (" over the "(…)" that tells it apart ("Zoé Müller-Lüdenscheidt" over
+    "(Group Hedgehogs class 4a)"), so neither shrinks to tiny print."""
+    plain, sep, tag = text.rpartition(" (")
+    pdf.set_font(FONT, "B" if bold else "", size)
+    return [plain, f"({tag}"] if sep and pdf.get_string_width(text) > w else [text]
+
+
 # -- cards on a page -----------------------------------------------------------------------
 
 

@@ -497,3 +497,41 @@ def test_skills_pdf_grid_puts_a_namesakes_long_group_under_the_name(tmp_path: Pa
     assert any(line.startswith("(Hedgehogs class 4a)") for line in lines), lines
     assert any(line.startswith("(Sunflowers 4b)") for line in lines), lines
     journal.close()
+
+
+def test_skills_pdf_mistakes_put_a_long_group_under_the_name(tmp_path: Path) -> None:
+    """In the printed list of most common mistakes, "Zoé Müller-Lüdenscheidt (Group
+    Hedgehogs class 4a)" goes on two lines as in the skills grid (``tag_lines``), the name
+    over its "(Group …)", each at a size to read on A4 (r19: one line shrunk to 4.5 pt)."""
+    import re
+    import subprocess
+
+    from tabletop.classroom.report import gather, report_pdf, write_pdf
+    from tabletop.classroom.skills import skills_pages
+    from tests.classroom.test_report import one_answer_each, pdf_text
+
+    journal = Journal(tmp_path / FILE_NAME)
+    zoe = "Zoé Müller-Lüdenscheidt"
+    seats = [(zoe, "S1", "Sunflowers 4b"), (zoe, "S2", "Hedgehogs class 4a"), ("Mia", "S3", "Red")]
+    one_answer_each(journal, seats, "x", 15, {"scores": ["1", "2", "3"], "places": [3, 2, 1]})
+    pdf = report_pdf(gather(journal, "x"), session="x", skills=skills_pages(journal, "x"))
+    write_pdf(pdf, tmp_path / "r.pdf")
+    journal.close()
+    listed = pdf_text(tmp_path / "r.pdf").split("\f")[-2].split("the last lessons", 1)[1]
+    lines = [" ".join(line.split()) for line in listed.split("Kinds of")[0].splitlines()]
+    assert "(Group Hedgehogs class 4a)" in lines, lines
+    assert "(Group Sunflowers 4b)" in lines, lines
+    assert "Mia (Group Red) Multiplication 0 of 1 right trend 0%" in lines, lines  # it fits
+    # Each word's box is about 1.16 times its font size: none of the list's under 8 pt.
+    page = pdf_text(tmp_path / "r.pdf").count("\f")
+    boxes = subprocess.run(
+        ["pdftotext", "-bbox", "-f", str(page), "-l", str(page), str(tmp_path / "r.pdf"), "-"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    words = re.findall(r'yMin="([\d.]+)" xMax="[\d.]+" yMax="([\d.]+)">([^<]+)<', boxes)
+    top = next(float(y0) for y0, _, word in words if word == "lessons")
+    sizes = [(w, (float(y1) - float(y0)) / 1.16) for y0, y1, w in words if float(y0) > top]
+    for word in ("Zoé", "Müller-Lüdenscheidt", "(Group", "Hedgehogs", "Sunflowers", "4a)"):
+        assert min(size for w, size in sizes if w == word) >= 8.0, (word, sizes)

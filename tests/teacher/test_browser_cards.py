@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from tabletop.classroom.fleet.messages import StatusMessage, encode
+from tabletop.classroom.fleet.messages import Standing, StatusMessage, encode
 from tests.teacher.test_browser import SHOTS, expect
 from tests.teacher.test_browser_walk import TOPICS, TWO_STATIONS, Live, browser, live, open_page
 
@@ -115,3 +115,64 @@ def test_browser_cards_a_device_not_at_its_running_station_yet_says_so(
     expect(two.locator(".state")).to_have_text("Not at its station yet")
     expect(one).to_have_class(re.compile(r"\bwaiting\b"))
     page.screenshot(path=str(SHOTS / "teacher-cards-not-there-yet-1280x800.png"))
+
+
+def test_browser_cards_an_offline_device_shows_its_running_station_time(
+    live: Live, open_page: Any
+) -> None:
+    """A device that drops off while its station runs: its card shows the station's time
+    on the console's clock (the plan's, which the device only shows), counting down and
+    frozen only while the console's clock is paused (r19: the last status's "time left",
+    frozen until the page redrew, read as a paused station)."""
+    live.plan(TWO_STATIONS, {"station-1": 0, "station-2": 1})
+    page = open_page()
+    one = page.locator("#card-station-1")
+    live.clock.t += 4 * 60  # six minutes of ten left on the console's clock
+    live.status("station-1", station=0, phase="play", left=360.0, group="Red", game="mecs")
+    offline(live, "station-1")
+    expect(one.locator(".state")).to_have_text(re.compile(r"^Offline · last seen "))
+    left = one.locator(".left")
+    expect(left).to_have_text(re.compile(r"^(06:00|05:5\d)$"))
+    shown = left.text_content()
+    page.wait_for_timeout(2500)  # no new state: the card counts on its own
+    page.screenshot(path=str(SHOTS / "teacher-cards-offline-running-1280x800.png"))
+    assert left.text_content() != shown
+    live.console.run(live.console.clock_action, "pause", 0)  # the console's clock stops
+    expect(left).to_have_text("06:00")
+    expect(one.locator("button[data-act]").first).to_have_text("Resume")  # not the device's
+    page.wait_for_timeout(1500)
+    expect(left).to_have_text("06:00")
+    live.clock.t += 60
+    live.console.run(live.console.clock_action, "resume", 0)
+    live.clock.t += 60  # a minute played since: the station's, not the device's last word
+    live.status("station-2", station=1, phase="play", left=300.0, group="Blue")  # a redraw
+    expect(left).to_have_text(re.compile(r"^(05:00|04:5\d)$"))
+    expect(one.locator(".group")).to_have_text("Group Red")
+
+
+def test_browser_cards_an_offline_card_says_its_figures_are_as_last_seen(
+    live: Live, open_page: Any
+) -> None:
+    """What an offline card knows only from the device's last status (its game, scores and
+    results to send) says it is from then (r19: "All results sent" beside "Offline", read
+    as now, while the device may have finished games since)."""
+    live.plan(TWO_STATIONS, {"station-1": 0, "station-2": 1})
+    page = open_page()
+    one, two = page.locator("#card-station-1"), page.locator("#card-station-2")
+    seats = (Standing("Ada", "3", 2), Standing("Bo", "7", 1))
+    for device, station, outbox in (("station-1", 0, 0), ("station-2", 1, 2)):
+        status = {"station": station, "phase": "play", "left": 600.0, "outbox": outbox}
+        live.status(device, game="mecs", standings=seats, **status)
+    expect(one.locator(".meta")).to_have_text("All results sent · updating…")
+    expect(one.locator(".game")).to_have_text("M.E.C.S.")
+    offline(live, "station-1")
+    offline(live, "station-2")
+    expect(one.locator(".meta")).to_have_text("All results sent when last seen")
+    expect(two.locator(".meta")).to_have_text("2 results to send when last seen")
+    expect(one.locator(".game")).to_have_text("Last seen playing M.E.C.S.")
+    expect(one.locator("ol.standings")).to_have_attribute("aria-label", "standings when last seen")
+    expect(one.locator("ol.standings li")).to_have_text(["Bo: 7", "Ada: 3"])
+    page.screenshot(path=str(SHOTS / "teacher-cards-offline-last-seen-1280x800.png"))
+    live.status("station-1", station=0, phase="play", left=540.0, game="mecs", standings=seats)
+    expect(one.locator(".meta")).to_have_text("All results sent · updating…")
+    expect(one.locator(".game")).to_have_text("M.E.C.S.")

@@ -444,6 +444,8 @@ def test_browser_walk_a_card_button_pressed_while_statuses_arrive_works(
     page = open_page()
     live.status("station-1", station=0, phase="play", left=600.0, group="Red")
     card = page.locator("#card-station-1")
+    # its status drawn (offline, its card showed its station's 10:00 already: r20)
+    expect(card.locator(".state")).to_have_text("Playing")
     expect(card.locator(".left")).to_have_text("10:00")
     with busy(live, "station-2", 1):
         for n in range(3):

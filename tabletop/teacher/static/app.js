@@ -112,14 +112,15 @@ function runningMoment(card) {
 
 function stationButtons(card) {
   const box = el("div", { class: "actions", role: "group", "aria-label": `${card.title || card.device} controls` });
-  const paused = card.status && card.status.paused;
+  const m = runningMoment(card);
+  const paused = card.online ? card.status && card.status.paused : m && m.paused; // as its clock
   const name = card.title || card.device;
   const add = (act, label, cls) =>
     box.append(el("button", {
       type: "button", class: cls, "data-act": act, "data-station": card.station,
       "aria-label": `${label} ${name}`, text: label,
     }));
-  if (runningMoment(card)) { // else nothing to pause, extend or skip: no clock buttons
+  if (m) { // else nothing to pause, extend or skip: no clock buttons
     if (paused) add("resume", "Resume");
     else add("pause", "Pause");
     add("extend", "+1 min");
@@ -140,34 +141,42 @@ function renderCard(card) {
   const ended = card.station !== null && !runningMoment(card);
   if (ended) card = { ...card, title: card.online ? null : card.title, waiting: true };
   const [kind, label] = ended && card.online ? ["free", "Free play"] : cardState(card);
-  // A status says the time left when it was sent: a clock that counts has gone on since.
-  const counting = st && !card.waiting && !st.paused && ["play", "warning", "transition"].includes(st.phase);
-  const left = st ? st.left - (counting ? card.age || 0 : 0) : 0;
+  // Offline, its station's time is the console's: the plan's clock, which a device only
+  // shows, runs on without it. Online, a status says the time left when it was sent: a
+  // clock that counts has gone on since.
+  const m = card.online ? null : runningMoment(card);
+  const clock = m || (!card.waiting && st);
+  const counting = clock && !clock.paused && ["play", "warning", "transition"].includes(clock.phase);
+  const left = clock ? clock.left - (counting && !m ? card.age || 0 : 0) : 0;
   const node = el("article", { class: `card ${kind}`, id: `card-${card.device}`, "data-device": card.device, "aria-label": card.title || card.device });
   const heading = ended ? "Free play" : card.station !== null ? `Station ${card.station + 1}` : "Not in the plan";
   node.append(el("h3", { text: card.title || heading }));
   node.append(el("span", { class: "device", text: card.device }));
   node.append(el("span", { class: "state", text: label }));
   if (ended && !card.online) node.append(el("div", { class: "group", text: "Station ended" }));
-  if (st && !card.waiting) {
-    const next = st.phase === "transition" ? "Next: " : ""; // the group arriving
-    node.append(el("div", { class: "group", text: st.group ? `${next}Group ${st.group}` : "No group" }));
+  if (clock) {
+    const next = clock.phase === "transition" ? "Next: " : ""; // the group arriving
+    node.append(el("div", { class: "group", text: clock.group ? `${next}Group ${clock.group}` : "No group" }));
     node.append(el("div", { class: "left", "aria-label": "time left", text: mmss(left) }));
   }
-  if (st && card.game_title) node.append(el("div", { class: "game", text: card.game_title })); // in free play too
+  // Offline, what only the device's last status says is from then: it may have played on.
+  const then = card.online ? "" : " when last seen";
+  if (st && card.game_title) { // in free play too
+    node.append(el("div", { class: "game", text: card.online ? card.game_title : `Last seen playing ${card.game_title}` }));
+  }
   if (st && st.standings && st.standings.length) {
-    const list = el("ol", { class: "standings", "aria-label": "standings" });
+    const list = el("ol", { class: "standings", "aria-label": `standings${then}` });
     // Seats come in seat order, each with its place: listed by place, numbered with it.
     const byPlace = st.standings.slice().sort((a, b) => a.place - b.place);
     for (const s of byPlace) list.append(el("li", { value: s.place, text: `${s.name}: ${s.score}` }));
     node.append(list);
   }
   const meta = [];
-  if (st) meta.push(st.outbox ? `${count(st.outbox, "result")} to send` : "All results sent");
+  if (st) meta.push(`${st.outbox ? `${count(st.outbox, "result")} to send` : "All results sent"}${then}`);
   if (card.online && !ended && latest && latest.plan && card.station !== null && !card.follows) meta.push("updating…");
   if (meta.length) node.append(el("div", { class: "meta", text: meta.join(" · ") }));
   node.append(stationButtons(card));
-  deadlines.set(card.device, [performance.now() / 1000 + left, counting && card.online]);
+  deadlines.set(card.device, [performance.now() / 1000 + left, counting]);
   return node;
 }
 
