@@ -58,17 +58,27 @@ def cut(page: np.ndarray, paper: str = "a4") -> list[np.ndarray]:
     return pieces
 
 
-@pytest.mark.skipif(
-    shutil.which("pdftoppm") is None,
-    reason="pdftoppm (poppler-utils) is missing: apt-get install poppler-utils",
-)
+def needs(tool: str) -> pytest.MarkDecorator:
+    return pytest.mark.skipif(
+        shutil.which(tool) is None,
+        reason=f"{tool} (poppler-utils) is missing: apt-get install poppler-utils",
+    )
+
+
+def printed_badges(tmp_path: Path, text: str) -> Path:
+    """``tabletop print badges`` of the class list ``text``: the PDF."""
+    roster = tmp_path / "class.csv"
+    roster.write_text(text, encoding="utf-8")
+    pdf = tmp_path / "badges.pdf"
+    assert cli.main(["print", "badges", str(roster), "--out", str(pdf)]) == 0
+    return pdf
+
+
+@needs("pdftoppm")
 def test_badges_pdf_reads_back_through_the_card_reader(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    roster = tmp_path / "class.csv"
-    roster.write_text(ROSTER, encoding="utf-8")
-    pdf = tmp_path / "badges.pdf"
-    assert cli.main(["print", "badges", str(roster), "--out", str(pdf)]) == 0
+    pdf = printed_badges(tmp_path, ROSTER)
     assert "11 badges" in capsys.readouterr().out
     students = read_roster(ROSTER)
     pages = render(pdf, tmp_path)
@@ -164,21 +174,12 @@ def test_print_badges_two_columns_of_ids_without_digits_say_how_they_were_read(
     assert out.exists()
 
 
-@pytest.mark.skipif(
-    shutil.which("pdftotext") is None,
-    reason="pdftotext (poppler-utils) is missing: apt-get install poppler-utils",
-)
-def test_badges_tell_two_children_of_one_name_apart(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+@needs("pdftotext")
+def test_badges_tell_two_children_of_one_name_apart(tmp_path: Path) -> None:
     """Two Mia Jones, in 4a and 4b: each badge's big name (and its small one in the corner)
     says which, as the device's sign-in does (``shown_names``), so each child takes her own;
     Ben, with no namesake, is just Ben (r19-int: both badges said "Mia Jones")."""
-    roster = tmp_path / "class.csv"
-    roster.write_text("id,name,group\nS1,Mia Jones,4a\nS2,Mia Jones,4b\nS3,Ben,4a\n", "utf-8")
-    pdf = tmp_path / "badges.pdf"
-    assert cli.main(["print", "badges", str(roster), "--out", str(pdf)]) == 0
-    capsys.readouterr()
+    pdf = printed_badges(tmp_path, "id,name,group\nS1,Mia Jones,4a\nS2,Mia Jones,4b\nS3,Ben,4a\n")
     slots, _, _ = pdfs.card_slots("a4")
 
     def printed(x: float, y: float, w: float, h: float) -> str:
