@@ -13,7 +13,7 @@ import logging
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from tabletop.engine.errors import BadInput, CorruptLog, TabletopError
 
@@ -24,6 +24,16 @@ GAME_NAMES = ("mathe-meister", "math-wars-meta", "math-attack", "mecs", "math-ar
 
 class CommandError(Exception):
     """A problem to report on one line with exit status 2."""
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """A parser (and, through ``add_subparsers``, each command's) whose errors keep the
+    CLI contract: one line on stderr, what is wrong and where the options are listed,
+    exit status 2 (argparse's own puts its usage lines above)."""
+
+    def error(self, message: str) -> NoReturn:
+        said = " ".join(message.split("\n"))
+        self.exit(2, f"{self.prog}: {said}; see {self.prog} --help\n")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -44,7 +54,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="tabletop", description="The math-games tabletop device: games, checks and tools."
     )
     parser.set_defaults(run=_cmd_default, command="app")

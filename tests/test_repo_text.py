@@ -3,12 +3,15 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import re
 import subprocess
 import sys
 from pathlib import Path
+
+from tabletop import cli
 
 ROOT = Path(__file__).resolve().parents[1]
 MARKER = re.compile(r"^(<{7}|>{7}) |^={7}$", re.MULTILINE)
@@ -102,3 +105,59 @@ def test_repo_readme_check_example_is_accepted() -> None:
     assert (done.returncode, done.stderr) == (0, "")
     result = json.loads(done.stdout)
     assert {"rows", "columns", "total", "breakdown", "lines"} <= set(result)
+
+
+# -- the README's command table and the CLI ------------------------------------------------
+
+
+def subcommands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    """A parser's commands by name (empty for a command that has none)."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return dict(action.choices)
+    return {}
+
+
+def options(parser: argparse.ArgumentParser) -> list[str]:
+    """The options a user may give (not --help, not those the help hides)."""
+    return [
+        max(action.option_strings, key=len)
+        for action in parser._actions
+        if action.option_strings and action.help != argparse.SUPPRESS
+        if not isinstance(action, argparse._HelpAction)
+    ]
+
+
+def missing_options(text: str) -> list[str]:
+    """Each option of a command in the README's command table (its row, or for ``print``,
+    whose row says "below", anywhere in the README) that the README does not name."""
+    rows = re.findall(r"^\| (`tabletop.*?`) \| (.*) \|$", text, re.MULTILINE)
+    assert rows
+    missing = []
+    for usage, said in rows:
+        words = usage.rsplit("`tabletop", 1)[1].strip("` ").split()
+        parser, path = cli._parser(), ["tabletop"]
+        while words and words[0] in subcommands(parser):  # not "deck\|sheet...": all of them
+            name = words.pop(0)
+            parser, path = subcommands(parser)[name], [*path, name]
+        nested = list(subcommands(parser).items()) or [("", parser)]
+        where = text if nested[0][0] else usage + said
+        missing += [
+            f"{' '.join(path)} {name} {option}".replace("  ", " ")
+            for name, sub in nested
+            for option in options(sub)
+            if not re.search(rf"{re.escape(option)}(?![\w-])", where)
+        ]
+    return missing
+
+
+def test_repo_readme_command_table_names_every_option() -> None:
+    """Every option each command takes is in its row of the README's command table (r19-int
+    left out `app --no-buttons`, `teacher --bind`, `fleet setup --port`, `bench --modes`...)."""
+    assert missing_options(README.read_text("utf-8")) == []
+
+
+def test_repo_readme_command_table_check_finds_an_option_left_out() -> None:
+    row = "| `tabletop bench [--game G]` | figures; `--games` how many |\n"
+    assert missing_options(row) == ["tabletop bench --modes"]
+    assert missing_options(row.replace("]`", "] [--modes M]`")) == []

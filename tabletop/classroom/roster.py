@@ -66,6 +66,7 @@ class ImportReport:
     removed: int = 0
     matched: int = 0  # students without an id found by name and group (updated or unchanged)
     moved: tuple[str, ...] = ()  # without an id, found by name in another group: "Zoe (4a to 4b)"
+    changed: tuple[str, ...] = ()  # the other updated, and how: "Lea (4a to 4b)", "Al (was Ali)"
     unsure: tuple[str, ...] = ()  # added though a namesake in another group may be them
     note: str = ""  # how the file was read, where a teacher might not expect it
 
@@ -76,8 +77,8 @@ class ImportReport:
 
     def sentence(self) -> str:
         """``"3 added, 1 updated, 20 unchanged."`` (parts that are 0 left out), then how
-        many students without an id were found by name and group, who moved group, who
-        was added beside a namesake, then the note."""
+        many students without an id were found by name and group, who was updated and
+        how, who moved group, who was added beside a namesake, then the note."""
         parts = [
             f"{n} {what}"
             for n, what in (
@@ -90,6 +91,8 @@ class ImportReport:
         ]
         found = f"; {self.matched} found on the list by name and group" if self.matched else ""
         said = [(", ".join(parts) or "nothing changed") + found + "."]
+        if self.changed:
+            said.append(f"Updated: {_few(self.changed)}.")
         if self.moved:
             said.append(f"Found by name in another group, so moved: {_few(self.moved)}.")
         if self.unsure:
@@ -292,20 +295,27 @@ class Roster:
         wanted = {s.id for s in students}
         removed = sorted(sid for sid in have if sid not in wanted) if replace else []
         report = ImportReport(
-            len(added), len(updated), unchanged, len(removed), matched, tuple(moved), tuple(unsure)
+            len(added),
+            len(updated),
+            unchanged,
+            len(removed),
+            matched,
+            moved=tuple(_change(have[s.id], s, moved=True) for s in updated if s.id in moved),
+            changed=tuple(_change(have[s.id], s) for s in updated if s.id not in moved),
+            unsure=tuple(unsure),
         )
         return report, (added, updated, removed)
 
     def _with_ids(
         self, students: Sequence[Student], have: dict[str, Student]
-    ) -> tuple[list[Student], int, list[str], list[str]]:
+    ) -> tuple[list[Student], int, set[str], list[str]]:
         """``students`` with an id each: one without takes the id of a student on the list
         with the same name and group (ignoring case; each id once, and none the file
         names); else, moved, the id of the one student of that name still unmatched, when
         the list has none of that name in the new group and the file no other unmatched
         line of it; else the next made-up id (:meth:`next_id`, as "Add a student" does).
-        Also how many were matched by name and group, who moved ("Zoe (4a to 4b)"), and
-        who was added though a namesake elsewhere might be the same child ("Zoe (4b)")."""
+        Also how many were matched by name and group, the ids of those who moved, and who
+        was added though a namesake elsewhere might be the same child ("Zoe (4b)")."""
         named = {s.id for s in students}
         free = [
             s for s in sorted(have.values(), key=lambda s: (len(s.id), s.id)) if s.id not in named
@@ -321,7 +331,7 @@ class Roster:
         taken = {_key(s) for s in have.values()}
         number = int(self.next_id()[1:])
         out: list[Student] = []
-        moved: list[str] = []
+        moved: set[str] = set()
         unsure: list[str] = []
         for i, s in enumerate(students):
             namesakes = [f for f in free if _key(f)[0] == _key(s)[0]]
@@ -330,7 +340,7 @@ class Roster:
             elif len(namesakes) == 1 and left[_key(s)[0]] == 1 and _key(s) not in taken:
                 (was,) = namesakes
                 free.remove(was)
-                moved.append(f"{s.name} ({_group(was.group)} to {_group(s.group)})")
+                moved.add(was.id)
                 s = Student(was.id, s.name, s.group)
             else:
                 if namesakes:
@@ -349,6 +359,15 @@ def _key(s: Student) -> tuple[str, str]:
 
 def _group(group: str) -> str:
     return group or "no group"
+
+
+def _change(was: Student, now: Student, *, moved: bool = False) -> str:
+    """An updated student and what changed: "Lea (4a to 4b)", "Al (was Ali; 4a to 4b)";
+    ``moved`` (found by that name): only the group."""
+    said = [] if moved or now.name == was.name else [f"was {was.name}"]
+    if now.group != was.group:
+        said.append(f"{_group(was.group)} to {_group(now.group)}")
+    return f"{now.name} ({'; '.join(said)})"
 
 
 def _few(items: Sequence[str], most: int = 3) -> str:

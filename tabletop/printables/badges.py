@@ -9,18 +9,21 @@ from __future__ import annotations
 
 from fpdf import FPDF
 
-from tabletop.classroom.students import BADGE_PREFIX, Student
+from tabletop.classroom.students import BADGE_PREFIX, Student, shown_names
 from tabletop.printables.pdf import CardFace, card_pages, new_pdf
 
 BADGE_COLOUR = (0, 114, 178)
 
 
 def badges_pdf(students: list[Student], paper: str = "a4") -> FPDF:
+    """The badges of ``students``; two children of one name are told apart as the device
+    tells them apart, "Mia Jones (4b)"."""
     pdf = new_pdf(paper, title="Student badges")
+    names = shown_names(students)
     faces = [
         CardFace(
             f"{BADGE_PREFIX}{s.id}",
-            s.name,
+            names[s.id],
             f"group {s.group} · id {s.id}" if s.group else f"id {s.id}",
             BADGE_COLOUR,
         )

@@ -49,7 +49,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
         "--size",
         type=window_size,
         default=(800, 480),
-        help="window size, WIDTHxHEIGHT (800x480 or 1280x720)",
+        help="window size, WIDTHxHEIGHT (800x480; 1280x720 the big layout; others scaled)",
     )
     p.add_argument("--pins", type=Path, default=None, help="the seat pin map (TOML)")
     p.add_argument(

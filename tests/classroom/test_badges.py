@@ -58,17 +58,27 @@ def cut(page: np.ndarray, paper: str = "a4") -> list[np.ndarray]:
     return pieces
 
 
-@pytest.mark.skipif(
-    shutil.which("pdftoppm") is None,
-    reason="pdftoppm (poppler-utils) is missing: apt-get install poppler-utils",
-)
+def needs(tool: str) -> pytest.MarkDecorator:
+    return pytest.mark.skipif(
+        shutil.which(tool) is None,
+        reason=f"{tool} (poppler-utils) is missing: apt-get install poppler-utils",
+    )
+
+
+def printed_badges(tmp_path: Path, text: str) -> Path:
+    """``tabletop print badges`` of the class list ``text``: the PDF."""
+    roster = tmp_path / "class.csv"
+    roster.write_text(text, encoding="utf-8")
+    pdf = tmp_path / "badges.pdf"
+    assert cli.main(["print", "badges", str(roster), "--out", str(pdf)]) == 0
+    return pdf
+
+
+@needs("pdftoppm")
 def test_badges_pdf_reads_back_through_the_card_reader(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    roster = tmp_path / "class.csv"
-    roster.write_text(ROSTER, encoding="utf-8")
-    pdf = tmp_path / "badges.pdf"
-    assert cli.main(["print", "badges", str(roster), "--out", str(pdf)]) == 0
+    pdf = printed_badges(tmp_path, ROSTER)
     assert "11 badges" in capsys.readouterr().out
     students = read_roster(ROSTER)
     pages = render(pdf, tmp_path)
@@ -162,3 +172,24 @@ def test_print_badges_two_columns_of_ids_without_digits_say_how_they_were_read(
     roster.write_text("id,name\nADA,Ada\nBO,Bo\n", encoding="utf-8")
     assert cli.main(["print", "badges", str(roster), "--out", str(out)]) == 0
     assert out.exists()
+
+
+@needs("pdftotext")
+def test_badges_tell_two_children_of_one_name_apart(tmp_path: Path) -> None:
+    """Two Mia Jones, in 4a and 4b: each badge's big name (and its small one in the corner)
+    says which, as the device's sign-in does (``shown_names``), so each child takes her own;
+    Ben, with no namesake, is just Ben (r19-int: both badges said "Mia Jones")."""
+    pdf = printed_badges(tmp_path, "id,name,group\nS1,Mia Jones,4a\nS2,Mia Jones,4b\nS3,Ben,4a\n")
+    slots, _, _ = pdfs.card_slots("a4")
+
+    def printed(x: float, y: float, w: float, h: float) -> str:
+        """The text inside this box of page 1 (mm)."""
+        box = [round(v * 72 / 25.4) for v in (x, y, w, h)]
+        args = [a for k, v in zip("xyWH", box, strict=True) for a in (f"-{k}", str(v))]
+        run = subprocess.run(["pdftotext", "-r", "72", *args, str(pdf), "-"], capture_output=True)
+        return " ".join(run.stdout.decode().split())
+
+    names = ["Mia Jones (4a)", "Mia Jones (4b)", "Ben"]
+    assert [printed(x + 2, y + 2, pdfs.CARD_W - 4, 22) for x, y in slots[:3]] == names
+    corner = (pdfs.CARD_W - 16, pdfs.CARD_H - 8, 15, 7)
+    assert [printed(x + corner[0], y + corner[1], *corner[2:]) for x, y in slots[:3]] == names

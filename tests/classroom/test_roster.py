@@ -40,8 +40,11 @@ def test_roster_import_adds_everyone_sorted_by_group_then_name(roster: Roster) -
 def test_roster_import_merges_by_id(roster: Roster) -> None:
     roster.import_csv(CLASS)
     report = roster.import_csv("S1,Ada King,Green\nS2,Alan Turing,Blue\nS4,Katherine Johnson,\n")
-    assert report == ImportReport(added=1, updated=1, unchanged=1)
-    assert report.sentence() == "1 added, 1 updated, 1 unchanged."
+    change = ("Ada King (was Ada Lovelace; Red to Green)",)
+    assert report == ImportReport(added=1, updated=1, unchanged=1, changed=change)
+    assert report.sentence() == (
+        "1 added, 1 updated, 1 unchanged. Updated: Ada King (was Ada Lovelace; Red to Green)."
+    )
     assert roster.get("s1") == Student("S1", "Ada King", "Green")
     assert roster.get("S3") is not None  # not in the file: kept
     assert roster.get("S4") == Student("S4", "Katherine Johnson", "")
@@ -304,9 +307,11 @@ def test_roster_names_only_list_gets_made_up_ids_and_imports_again_without_doubl
         ("S1", "Cy", "Red"),
     ]
     again = roster.import_csv(text.replace("Ada Lovelace", "ADA LOVELACE", 1), replace=True)
-    assert again == ImportReport(updated=1, unchanged=2, removed=1, matched=3)
+    change = ("ADA LOVELACE (was Ada Lovelace)",)
+    assert again == ImportReport(updated=1, unchanged=2, removed=1, matched=3, changed=change)
     assert again.sentence() == (
-        "1 updated, 2 unchanged, 1 removed; 3 found on the list by name and group."
+        "1 updated, 2 unchanged, 1 removed; 3 found on the list by name and group. "
+        "Updated: ADA LOVELACE (was Ada Lovelace)."
     )
     assert [s.id for s in roster.students()] == ["S3", "S2", "S4"]
 
@@ -359,6 +364,24 @@ def test_roster_names_only_list_adds_when_it_is_not_clear_who_moved(
         "Added as new beside a namesake in another group (not clear who moved): "
         f"{', '.join(added)}; if one is the same child, change that child's group and "
         "remove the new one."
+    )
+
+
+def test_roster_import_names_who_was_updated_and_how(roster: Roster) -> None:
+    """A list with ids: Lea moved from 4a to 4b. The summary (the device's import
+    dialog, the dashboard's "Imported: ...") names her and her move, as it names those
+    found by name (r19-int: "1 updated, 3 unchanged." and no one named, so the teacher
+    could not check what changed); a few, then how many more."""
+    roster.import_csv("id,name,group\nS1,Mia Jones,4a\nS2,Mia Jones,4b\nS3,Ben,4a\nS4,Lea,4a\n")
+    report = roster.import_csv(
+        "id,name,group\nS1,Mia Jones,4a\nS2,Mia Jones,4b\nS3,Ben,4a\nS4,Lea,4b\n"
+    )
+    assert report == ImportReport(updated=1, unchanged=3, changed=("Lea (4a to 4b)",))
+    assert report.sentence() == "1 updated, 3 unchanged. Updated: Lea (4a to 4b)."
+    report = roster.import_csv("S1,Mia Jones,\nS2,Mia Jonas,4b\nS3,Benny,4c\nS4,Lea,4a\n")
+    assert report.sentence() == (
+        "4 updated. Updated: Mia Jones (4a to no group), Mia Jonas (was Mia Jones), "
+        "Benny (was Ben; 4a to 4c) and 1 more."
     )
 
 

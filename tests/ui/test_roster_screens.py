@@ -91,7 +91,7 @@ def test_class_list_import_merges_or_replaces(tmp_path: Path) -> None:
     dialog = app.stack.top
     assert isinstance(dialog, ImportDialog)
     assert dialog.text.splitlines()[1:] == [
-        "Add and update: 1 added, 1 updated.",
+        "Add and update: 1 added, 1 updated. Updated: Ada King (was Ada Lovelace; Red to Green).",
         "Replace the list: also removes 3 students who are not in the file (their past games"
         " stay).",
     ]

@@ -557,7 +557,7 @@ async function loadReports() {
   try {
     const list = await api("/api/reports");
     if (asked !== reportsAsked) return;
-    const open = new Set($$("#report-list > li").filter((li) => $(".report-games", li).children.length)
+    const open = new Set($$("#report-list > li").filter((li) => $(".report-games", li)?.children.length)
       .map((li) => li.dataset.session)); // their games are listed again
     const items = list.map((r) => {
       const q = `?session=${encodeURIComponent(r.session)}`;
@@ -580,7 +580,11 @@ async function loadReports() {
         el("ul", { class: "report-notes" }, ...notes),
         games);
     });
-    $("#report-list").replaceChildren(...(items.length ? items : [el("li", { text: "No finished games yet." })]));
+    // None with a child, though games came in: each had only bots (a simulated station's).
+    const bots = latest ? latest.results : 0;
+    const none = bots ? `No finished games with a child playing yet: the ${count(bots, "game")} that came in `
+      + "since the console started had only bots at the table, and reports leave bots out." : "No finished games yet.";
+    $("#report-list").replaceChildren(...(items.length ? items : [el("li", { text: none })]));
   } catch (err) {
     showAlert(err.message);
   }

@@ -1,0 +1,63 @@
+"""The CLI contract for arguments argparse refuses (DESIGN.md: bad input is exit status 2
+and one line on stderr naming the problem): the command, what is wrong, and where the
+options are listed; no usage lines above it (r19-int printed argparse's usage first)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tabletop import cli
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (
+            ["demo", "--game", "nope"],
+            "tabletop demo: argument --game: invalid choice: 'nope' (choose from "
+            "'mathe-meister', 'math-wars-meta', 'math-attack', 'mecs', 'math-arena', "
+            "'bubbles'); see tabletop demo --help",
+        ),
+        (
+            ["nope"],
+            "tabletop: argument COMMAND: invalid choice: 'nope' (choose from 'demo', 'app', "
+            "'buttons', 'check', 'print', 'report', 'teacher', 'fleet', 'replay', 'vision', "
+            "'bench'); see tabletop --help",
+        ),
+        (
+            ["app", "--size", "100x100"],
+            "tabletop app: argument --size: 100x100 is too small: at least 320x240; "
+            "see tabletop app --help",
+        ),
+        (
+            ["fleet", "setup", "--host", "h"],
+            "tabletop fleet setup: the following arguments are required: --stations, --out; "
+            "see tabletop fleet setup --help",
+        ),
+        (
+            ["print", "badges"],
+            "tabletop print badges: the following arguments are required: ROSTER.csv; "
+            "see tabletop print badges --help",
+        ),
+        (
+            ["bench", "--games", "many"],
+            "tabletop bench: argument --games: invalid int value: 'many'; "
+            "see tabletop bench --help",
+        ),
+    ],
+)
+def test_cli_errors_argparse_refusal_is_one_line_and_exit_2(
+    argv: list[str], said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as done:
+        cli.main(argv)
+    assert done.value.code == 2
+    captured = capsys.readouterr()
+    assert (captured.out, captured.err) == ("", said + "\n")
+
+
+def test_cli_errors_help_still_prints_the_usage(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as done:
+        cli.main(["demo", "--help"])
+    assert done.value.code == 0
+    assert capsys.readouterr().out.startswith("usage: tabletop demo [-h]")
