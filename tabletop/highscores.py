@@ -1,12 +1,15 @@
 """Personal high scores per game and set of game modes, in a small SQLite file.
 
 The file lives in the platform's data folder (``platformdirs``), or in
-``$TABLETOP_DATA`` when that is set: ``<data>/highscores.sqlite3``. Its schema is
-versioned with ``PRAGMA user_version``. A file that SQLite cannot read, or that has a
-schema this version does not know, is never fatal: it is moved aside (renamed to
-``highscores.sqlite3.corrupt-<time>``), a fresh file is started, and :attr:`notice`
-says so in one sentence for the teacher. (The crash-safe game journal is a separate,
-later store.)
+``$TABLETOP_DATA`` when that is set: ``<data>/highscores.sqlite3``. A score is kept by
+who played it: a child signed in by their student id (two children of one name keep
+their own bests; the row keeps the name and group, for the boards), anyone else by the
+name typed. The schema is versioned with ``PRAGMA user_version``; a version 1 file (kept
+by name only) gains the id and group columns when opened, its scores staying the names'.
+A file that SQLite cannot read, or that has a schema this version does not know, is never
+fatal: it is moved aside (renamed to ``highscores.sqlite3.corrupt-<time>``), a fresh file
+is started, and :attr:`notice` says so in one sentence for the teacher. (The crash-safe
+game journal is a separate, later store.)
 """
 
 from __future__ import annotations
@@ -19,11 +22,11 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 FILE_NAME = "highscores.sqlite3"
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS scores (
@@ -34,7 +37,15 @@ CREATE TABLE IF NOT EXISTS scores (
     score INTEGER NOT NULL,
     played_at TEXT NOT NULL
 );
-CREATE INDEX IF NOT EXISTS scores_by_key ON scores (game, player, modes);
+"""
+# version 1 -> 2: who signed in ('' for a name typed), and their group then
+_MIGRATE = """
+BEGIN;
+ALTER TABLE scores ADD COLUMN student TEXT NOT NULL DEFAULT '';
+ALTER TABLE scores ADD COLUMN grp TEXT NOT NULL DEFAULT '';
+DROP INDEX IF EXISTS scores_by_key;
+CREATE INDEX scores_by_key ON scores (game, student, player, modes);
+COMMIT;
 """
 
 
@@ -66,6 +77,16 @@ class Recorded:
         return self.best == self.score and self.previous_best != self.score
 
 
+class Score(NamedTuple):
+    """One score on a board: the name played under, and who signed in (``student`` and
+    ``group`` "" for a name typed)."""
+
+    player: str
+    score: int
+    student: str = ""
+    group: str = ""
+
+
 class HighScores:
     """The high-score table. ``path`` ``":memory:"`` keeps nothing (demo and tests)."""
 
@@ -88,14 +109,21 @@ class HighScores:
         modes: Iterable[str],
         score: int,
         *,
+        student: str | None = None,
+        group: str = "",
         lower_is_better: bool = False,
     ) -> Recorded:
-        """Store one finished game's score; say whether it beat the player's best."""
+        """Store one finished game's score; say whether it beat the player's best. A child
+        signed in gives their ``student`` id (and ``group``): their best is theirs alone."""
         key = modes_key(modes)
-        previous = self.best(game, player, key.split("+"), lower_is_better=lower_is_better)
+        previous = self.best(
+            game, player, key.split("+"), student=student, lower_is_better=lower_is_better
+        )
         row = (game, player, key, int(score), self._now().isoformat(timespec="seconds"))
         self._write(
-            "INSERT INTO scores (game, player, modes, score, played_at) VALUES (?, ?, ?, ?, ?)", row
+            "INSERT INTO scores (game, player, modes, score, played_at, student, grp) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (*row, student or "", group if student else ""),
         )
         if previous is None:
             best = score
@@ -104,28 +132,36 @@ class HighScores:
         return Recorded(score, previous, best)
 
     def best(
-        self, game: str, player: str, modes: Iterable[str], *, lower_is_better: bool = False
+        self,
+        game: str,
+        player: str,
+        modes: Iterable[str],
+        *,
+        student: str | None = None,
+        lower_is_better: bool = False,
     ) -> int | None:
-        """The player's best score in this game with exactly these modes, if any."""
+        """The best score, if any, in this game with exactly these modes: of the child
+        signed in as ``student``, or (with none) of the name ``player`` typed."""
         pick = "MIN" if lower_is_better else "MAX"
+        who = "student = ?" if student else "student = '' AND player = ?"
         rows = self._read(
-            f"SELECT {pick}(score) FROM scores WHERE game = ? AND player = ? AND modes = ?",
-            (game, player, modes_key(modes)),
+            f"SELECT {pick}(score) FROM scores WHERE game = ? AND modes = ? AND {who}",
+            (game, modes_key(modes), student or player),
         )
         return None if not rows or rows[0][0] is None else int(rows[0][0])
 
     def top(
         self, game: str, modes: Iterable[str], limit: int = 5, *, lower_is_better: bool = False
-    ) -> list[tuple[str, int]]:
+    ) -> list[Score]:
         """The best ``limit`` scores of everyone in ``game`` with exactly these modes, best
-        first, as (player, score); of equal scores the earlier one comes first."""
+        first; of equal scores the earlier one comes first."""
         order = "ASC" if lower_is_better else "DESC"
         rows = self._read(
-            "SELECT player, score FROM scores WHERE game = ? AND modes = ? "
+            "SELECT player, score, student, grp FROM scores WHERE game = ? AND modes = ? "
             f"ORDER BY score {order}, id ASC LIMIT ?",
             (game, modes_key(modes), limit),
         )
-        return [(str(r[0]), int(r[1])) for r in rows]
+        return [Score(str(r[0]), int(r[1]), str(r[2]), str(r[3])) for r in rows]
 
     def players(self, game: str, limit: int = 8) -> list[str]:
         """Names that played ``game`` lately, most recent first (for quick picking)."""
@@ -162,7 +198,7 @@ class HighScores:
             if check is None or check[0] != "ok":
                 raise sqlite3.DatabaseError(f"integrity check says {check!r}")
             version = db.execute("PRAGMA user_version").fetchone()[0]
-            if version not in (0, SCHEMA_VERSION):
+            if version not in range(SCHEMA_VERSION + 1):
                 raise sqlite3.DatabaseError(f"unknown schema version {version}")
             tables = {
                 r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
@@ -171,6 +207,8 @@ class HighScores:
                 raise sqlite3.DatabaseError(f"not a high-score file (tables {sorted(tables)})")
             with db:
                 db.executescript(_SCHEMA)
+                if "student" not in {r[1] for r in db.execute("PRAGMA table_info(scores)")}:
+                    db.executescript(_MIGRATE)
                 db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             return db
         except sqlite3.DatabaseError:
@@ -235,4 +273,12 @@ class HighScores:
         return True
 
 
-__all__ = ["FILE_NAME", "SCHEMA_VERSION", "HighScores", "Recorded", "data_dir", "modes_key"]
+__all__ = [
+    "FILE_NAME",
+    "SCHEMA_VERSION",
+    "HighScores",
+    "Recorded",
+    "Score",
+    "data_dir",
+    "modes_key",
+]

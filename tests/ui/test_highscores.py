@@ -111,3 +111,56 @@ def test_highscores_default_path_is_the_data_folder(tmp_path, monkeypatch) -> No
 def test_highscores_modes_key_is_order_free() -> None:
     assert modes_key(["twins", "coinless"]) == modes_key(["coinless", "twins", "twins"])
     assert modes_key([]) == "freestyle"
+
+
+def test_highscores_namesakes_signed_in_keep_their_own_best() -> None:
+    """Two children named Mia Jones, signed in (S1 of 4a, S2 of 4b), each have their own
+    best; a name typed ("Mia Jones", no student) has its own too."""
+    scores = HighScores(":memory:")
+    scores.record("mathe-meister", "Mia Jones", [], 2034, student="S2", group="4b")
+    first = scores.record("mathe-meister", "Mia Jones", [], 178, student="S1", group="4a")
+    assert first.previous_best is None and first.is_new_best
+    assert scores.best("mathe-meister", "Mia Jones", [], student="S2") == 2034
+    assert scores.best("mathe-meister", "Mia Jones", []) is None  # no guest played
+    scores.record("mathe-meister", "Mia Jones", [], 5)
+    assert scores.best("mathe-meister", "Mia Jones", []) == 5
+    # a student's best is theirs under a new name (the class list corrected) too
+    assert scores.best("mathe-meister", "Mia Jones-Li", [], student="S1") == 178
+
+
+def old_store(path) -> None:
+    """A high-score file as versions before 2 wrote it: kept by name only."""
+    db = sqlite3.connect(path)
+    db.executescript(
+        """
+        CREATE TABLE scores (
+            id INTEGER PRIMARY KEY, game TEXT NOT NULL, player TEXT NOT NULL,
+            modes TEXT NOT NULL, score INTEGER NOT NULL, played_at TEXT NOT NULL
+        );
+        CREATE INDEX scores_by_key ON scores (game, player, modes);
+        INSERT INTO scores (game, player, modes, score, played_at)
+            VALUES ('mathe-meister', 'Mia Jones', 'freestyle', 2034, '2025-03-13T10:00:00'),
+                   ('bubbles', 'Leo', '60s', 9, '2025-03-13T10:05:00');
+        PRAGMA user_version = 1;
+        """
+    )
+    db.close()
+
+
+def test_highscores_a_store_kept_by_name_is_still_read(tmp_path) -> None:
+    """An existing file of version 1 keeps working: its scores stay the typed names', a
+    child signed in under the same name starts their own, and the file is version 2."""
+    path = tmp_path / FILE_NAME
+    old_store(path)
+    scores = HighScores(path, now=fixed_now)
+    assert scores.notice is None
+    assert scores.best("mathe-meister", "Mia Jones", []) == 2034
+    assert scores.best("mathe-meister", "Mia Jones", [], student="S1") is None
+    assert scores.record("mathe-meister", "Mia Jones", [], 3000).previous_best == 2034
+    assert scores.record("bubbles", "Leo", ["60s"], 4, student="S3").previous_best is None
+    assert scores.players("bubbles") == ["Leo"]
+    scores.close()
+    db = sqlite3.connect(path)
+    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 2
+    db.close()
+    assert HighScores(path).best("mathe-meister", "Mia Jones", []) == 3000

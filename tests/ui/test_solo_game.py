@@ -537,6 +537,38 @@ def test_solo_results_show_the_high_score_for_the_modes() -> None:
     assert isinstance(app.stack.top, DiceScene)
 
 
+def test_mm_solo_namesakes_signed_in_read_their_own_best(tmp_path) -> None:
+    """Mia Jones of 4b (S2) plays first; Mia Jones of 4a (S1), signed in, finishes her
+    first game: that is her first best, not the other Mia's ("Your best score for
+    Freestyle: 2034." she read). "Play again" keeps her signed in."""
+    from tabletop.classroom.roster import Roster
+    from tabletop.highscores import HighScores
+    from tabletop.store import Journal
+
+    journal = Journal(tmp_path / "j.sqlite3")
+    Roster(journal).import_csv("id,name,group\nS1,Mia Jones,4a\nS2,Mia Jones,4b\n")
+    scores = HighScores(":memory:")
+    app = make_app(highscores=scores, journal=journal)
+    ends, auto = [], None
+    for student, dice in (("S2", DICE), ("S1", ((1, 1),) * ROUNDS)):
+        if auto is not None:
+            auto.tap("home")
+        auto = start_solo(app)
+        auto.tap(f"student.{student}")
+        auto.tap("done")
+        play_rounds(auto, ROUNDS, dice)
+        assert isinstance(app.stack.top, GameResults)
+        ends.append(app.stack.top.detail)
+    first, second = ends
+    assert second.recorded.previous_best is None and second.recorded.is_new_best
+    assert app.stack.top.outcome.lines[-1] == child_message(
+        "mm.said.first_high", modes="Freestyle", goal="best"
+    )
+    assert scores.best("mathe-meister", "Mia Jones", ["freestyle"], student="S2") == first.score
+    auto.tap("again")
+    assert game_of(app).save.seats[0].student == "S1"
+
+
 @pytest.mark.parametrize("size", SIZES, ids=str)
 def test_mm_results_sheet_sums_and_points_touch_no_star(size) -> None:
     """The finished sheet on the results: every line's sum and points (a column's

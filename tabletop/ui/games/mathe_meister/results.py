@@ -11,6 +11,7 @@ import pygame
 
 from tabletop.games.mathe_meister import MatheMeister, score_sheet
 from tabletop.highscores import Recorded
+from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.games.mathe_meister.play import MMMatch, modes_named, score_lines
 from tabletop.ui.games.mathe_meister.sheet import SheetGeometry, SheetLook, draw_sheet
@@ -24,16 +25,16 @@ class SoloEnd:
 
     ctx: Context
     match: MMMatch
-    player: str
+    seat: SeatInfo  # a child signed in keeps their own best (by id), a name typed its own
     recorded: Recorded | None = None
 
     def __post_init__(self) -> None:
         self.card = score_sheet(self.match.state.sheets[0], self.match.settings)
         self.score, self.modes = self.card.total, self.match.settings.modes
         self.outcome = Outcome(
-            child_message("mm.said.well_played", name=self.player),
+            child_message("mm.said.well_played", name=self.seat.name),
             child_message("mm.said.final", score=self.score, modes=modes_named(self.modes)),
-            [Standing(0, self.player, 1, str(self.score))],
+            [Standing(0, self.seat.name, 1, str(self.score))],
             f"final score: {self.score}",
             score_lines(self.card),
         )
@@ -44,7 +45,13 @@ class SoloEnd:
             return
         lower = self.match.settings.has("black_hole")
         self.recorded = rec = self.ctx.highscores.record(
-            MatheMeister.name, self.player, self.modes, self.score, lower_is_better=lower
+            MatheMeister.name,
+            self.seat.name,
+            self.modes,
+            self.score,
+            student=self.seat.student,
+            group=self.seat.group,
+            lower_is_better=lower,
         )
         facts = {"modes": modes_named(self.modes), "goal": "lowest" if lower else "best"}
         high = "new_high" if rec.is_new_best else "high"
@@ -77,16 +84,14 @@ class SoloEnd:
         draw_sheet(surface, self.ctx.painter, self.geometry(area), look)
 
 
-def solo_results(ctx: Context, match: MMMatch, player: str, dice_mode: str) -> GameResults:
-    """The results scene of a finished solo game; "Play again" starts the same modes."""
-    end = SoloEnd(ctx, match, player)
+def solo_results(ctx: Context, match: MMMatch, seat: SeatInfo, dice_mode: str) -> GameResults:
+    """A finished solo game's results; "Play again" starts the same modes for the child."""
+    end = SoloEnd(ctx, match, seat)
 
     def again() -> Scene:
         from tabletop.ui.games.mathe_meister.solo import MatheMeisterScene
-        from tabletop.ui.saves import seat_infos
 
-        seats = seat_infos([player])
-        return MatheMeisterScene(ctx, seats=seats, modes=end.modes, dice_mode=dice_mode)
+        return MatheMeisterScene(ctx, seats=[seat], modes=end.modes, dice_mode=dice_mode)
 
     return GameResults(
         ctx, end.outcome, again=again, aside=end.draw, on_enter=end.record, detail=end

@@ -147,7 +147,7 @@ def resume_scene(ctx: Context, save: GameSave, match: Match[Any, Any, Any]) -> S
     seats = save.seats or seat_infos([str(app.get("player") or "Player 1")])
     if match.state.finished:  # its last move was saved, the end of the game was not
         save.finish(match.result())
-        return solo_results(ctx, match, seats[0].name, str(dice_mode or ctx.prefs.prefs.dice_input))
+        return solo_results(ctx, match, seats[0], str(dice_mode or ctx.prefs.prefs.dice_input))
     return MatheMeisterScene(ctx, seats=seats, dice_mode=dice_mode, match=match, save=save)
 
 

@@ -170,7 +170,7 @@ class MatheMeisterScene(TableScene):
         """The end is the solo results (the finished sheet), not the base's outcome."""
         from tabletop.ui.games.mathe_meister.results import solo_results
 
-        self.stack.replace(solo_results(self.ctx, self.match, self.play.player, self.dice_mode))
+        self.stack.replace(solo_results(self.ctx, self.match, self.save.seats[0], self.dice_mode))
 
     # -- layout ------------------------------------------------------------------------------
 
