@@ -9,9 +9,11 @@ from __future__ import annotations
 import pytest
 
 from hardware.buttons import SeatPressed
+from tabletop.classroom.report import gather
 from tabletop.ui.app import App
 from tabletop.ui.autoplay import Autoplayer
 from tabletop.ui.games.math_arena import HandPicker
+from tabletop.ui.messages import child_message
 from tabletop.ui.scenes.common import Confirm
 from tabletop.ui.scenes.home import HomeScene
 from tests.ui.scenery import SIZES, make_app
@@ -53,6 +55,25 @@ def test_one_way_leave_asks_with_keep_playing_first_and_goes_home(
     auto.tap("leave")
     auto.tap("yes")
     assert isinstance(app.stack.top, HomeScene), game
+
+
+@pytest.mark.parametrize("game", sorted(TO_TABLE))
+def test_one_way_leave_says_the_game_will_not_count_nor_carry_on(game: str) -> None:
+    """The Leave dialog tells the children what leaving costs, one sentence for every game
+    (Mathe-Meister solo's too), and it is the truth: the game left is journaled as
+    abandoned, so Home does not offer to carry it on and the reports leave it out
+    (a bubble round is not journaled at all)."""
+    app, auto = open_table(game)
+    auto.tap("leave")
+    question = app.stack.top
+    assert isinstance(question, Confirm) and question.detail == child_message("ui.leave"), game
+    assert "will not count" in question.detail and "carry it on" in question.detail
+    auto.tap("yes")
+    journal = app.ctx.journal
+    assert journal.unfinished() == []  # Home's "Carry on?" has nothing to offer
+    assert all(m.status == "abandoned" for m in journal.matches())
+    assert len(journal.matches()) == (game != "bubbles")
+    assert gather(journal) == []  # the class report leaves it out
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")

@@ -3,6 +3,7 @@ the teacher's controls, and carrying on after a reboot. The wall clock is a fake
 
 from __future__ import annotations
 
+import itertools
 import json
 import sqlite3
 from fractions import Fraction
@@ -25,7 +26,7 @@ from tabletop.engine.match import Match
 from tabletop.engine.protocol import Result
 from tabletop.games import GAMES
 from tabletop.games.math_attack import MathAttackSettings
-from tabletop.store import Journal
+from tabletop.store import Journal, SeatInfo
 from tabletop.ui.app import App, Scene
 from tabletop.ui.autoplay import Autoplayer
 from tabletop.ui.games.mathe_meister.setup import mode_target
@@ -458,6 +459,41 @@ def test_rotation_time_up_saves_the_game_and_sends_the_group_on() -> None:
     assert setup.spec.game == "math-wars-meta" and setup.values().options["mode"] == "teams"
 
 
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_rotation_time_up_shows_how_the_game_ended(size) -> None:
+    """Time's up mid-game: the station screen tells the leaving group how their game
+    ended, from the standings saved as its result (who won, then the others' places,
+    namesakes told apart as at the table; one child alone, their score), under where
+    they go, whole, >= 16 px, above the banner, and said aloud. The walk (round 20) saw
+    the screen go straight to "go to Station 3": the group never saw their game end."""
+    from tests.ui.test_rotation_strip import recording
+
+    app, wall, _runner = rotation_app(size, station=1)
+    seats = [SeatInfo(0, "Mia Jones", "s1", "4a"), SeatInfo(1, "Mia Jones", "s2", "4b")]
+    app.stack.push(FakeGame(app.ctx, GameSave(app.ctx, "math-attack", seats, {})))
+    wall.advance(15 * MIN)
+    app.step()
+    screen = app.stack.top
+    ended = "Mia Jones (4a) wins! 2nd: Mia Jones (4b)."
+    assert isinstance(screen, StationScene) and screen.standings == ended
+    assert app.ctx.speaker.said[-1].startswith(f"{ended} Group Blue: go to Station 3")
+    with recording(app) as drawn:
+        app.draw()
+    texts = [d for d in drawn if d.what == "text" and d.scene is screen]
+    shown = " ".join(d.words for d in texts)
+    assert f"Group Blue: go to Station 3 \u2014 Math Arena {ended}" in shown  # under it, whole
+    scenes = pygame.Rect((0, 0), app.ctx.metrics.size)  # the canvas above the banner
+    assert all(scenes.contains(d.rect) for d in texts), texts
+    assert all(d.size >= 16 for d in texts) and not [d for d in drawn if d.what == "cut"]
+    assert not any(a.rect.colliderect(b.rect) for a, b in itertools.combinations(texts, 2))
+    screen.resume(None)  # back from this station's game: that was the last group's
+    assert screen.standings == "" and screen.leaving() is None
+    from tabletop.ui.scenes.rotation import ended_line  # new in round 20
+
+    single = Result((Fraction(23),), (1,), "stopped in round 4 with 23 points")
+    assert ended_line(single, seats[:1]) == "Mia Jones scored 23."
+
+
 def test_rotation_time_up_finishes_a_journaled_game_for_time() -> None:
     app, wall, _runner = rotation_app(station=0)
     ctx = app.ctx
@@ -496,11 +532,11 @@ def test_rotation_time_up_a_journal_that_cannot_say_still_saves_the_game(
         raise TabletopError("store.read", f"cannot read the status of game {match_id}")
 
     monkeypatch.setattr(ctx.journal, "status", unreadable)
-    assert finish_games(ctx) == 1
+    assert finish_games(ctx) == ["Mia wins! 2nd: Ben."]  # saved: how it ended
     assert "store.read" in caplog.text
     monkeypatch.undo()
     assert ctx.journal.status(save.id) == "finished"
-    assert finish_games(ctx) == 0  # finished now: not saved twice
+    assert finish_games(ctx) == []  # finished now: not saved twice
 
 
 def test_rotation_games_on_lists_the_games_on_the_stack_topmost_first() -> None:
@@ -545,7 +581,7 @@ def test_rotation_time_up_without_game_saves_does_not_crash() -> None:
         pass
 
     app.stack.push(OldGame(app.ctx))
-    assert finish_games(app.ctx) == 0
+    assert finish_games(app.ctx) == []
     wall.advance(15 * MIN)
     app.step()
     assert isinstance(app.stack.top, StationScene)

@@ -10,6 +10,7 @@ import pygame
 
 from tabletop.ui.app import Context, Scene, SceneStack
 from tabletop.ui.input import Back, InputEvent, Key, Tap
+from tabletop.ui.messages import child_message
 from tabletop.ui.theme import Metrics
 from tabletop.ui.widgets import Button, grid, hit
 
@@ -164,8 +165,10 @@ class Confirm(Choices):
 
 
 def ask_leave(ctx: Context, question: str = "Leave this game?", leave: str = "Leave") -> Confirm:
-    """Every game's Leave question: "Keep playing" is the primary button; "yes" leaves."""
-    return Confirm(ctx, question, leave, "Keep playing", safe=True)
+    """Every game's Leave question: "Keep playing" is the primary button; "yes" leaves, and
+    the dialog says what that costs (a game left is journaled as abandoned: Home does not
+    offer to carry it on, reports and high scores leave it out)."""
+    return Confirm(ctx, question, leave, "Keep playing", child_message("ui.leave"), safe=True)
 
 
 def go_home(stack: SceneStack) -> None:

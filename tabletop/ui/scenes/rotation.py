@@ -10,7 +10,7 @@ rotations are in :mod:`tabletop.ui.scenes.rotation_editor`."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,7 +27,11 @@ from tabletop.classroom.rotation import (
     save_clock,
 )
 from tabletop.engine.errors import TabletopError
+from tabletop.engine.protocol import Result
+from tabletop.store import SeatInfo
 from tabletop.ui.app import STRIP, Context
+from tabletop.ui.results import ordinal, title_of
+from tabletop.ui.saves import shown_seat_names
 from tabletop.ui.scenes.common import home_and_again
 from tabletop.ui.scenes.settings import Screen
 from tabletop.ui.theme import ORANGE, PALETTE, Metrics
@@ -71,6 +75,7 @@ class RotationRunner:
         self.finished = False
         self._flash: tuple[float, list[int]] | None = None  # started at, lit before
         self._shown: tuple[Any, ...] = ()
+        self.standings: list[str] = []  # how the games stopped at the last time up ended
 
     @property
     def plan(self) -> Plan:
@@ -108,12 +113,13 @@ class RotationRunner:
         return changed
 
     def _time_up(self, rotation: int, t: float) -> None:
-        """The rotation's time is up: save the games, send everyone to the station screen."""
+        """The rotation's time is up: save the games, send everyone to the station screen,
+        which tells the leaving group how their game ended."""
         self.warned.add(rotation)
         log.info("rotation: time is up for rotation %d at station %d", rotation, self.station + 1)
         self.ctx.sounds.play(SOUND)
         self._start_flash(t)
-        finish_games(self.ctx)
+        self.standings = finish_games(self.ctx)
         show_station(self.ctx, self, ended=rotation)
 
     def finish(self) -> None:
@@ -226,9 +232,9 @@ def choose_setup(setup: Any, station: Station) -> None:
 
 
 class StationScene(Screen):
-    """Time's up (where the leaving group goes), the arriving group's welcome, and a
-    button to start this station's game; at the end, the rotation is over. The
-    countdown is the banner's, in its strip below."""
+    """Time's up (how the leaving group's game ended, where they go), the arriving
+    group's welcome, and a button to start this station's game; at the end, the
+    rotation is over. The countdown is the banner's, in its strip below."""
 
     back = "home"
 
@@ -247,6 +253,11 @@ class StationScene(Screen):
     @property
     def can_start(self) -> bool:
         return not self.runner.moment.done and self.runner.group is not None
+
+    @property
+    def standings(self) -> str:
+        """How the leaving group's game ended (the runner's, from the games it saved)."""
+        return " ".join(self.runner.standings) if self.ended is not None else ""
 
     def leaving(self) -> str | None:
         """The sentence for the group that just finished here."""
@@ -284,9 +295,8 @@ class StationScene(Screen):
         """Say what the screen tells the groups: where the leaving group goes, then who
         is welcome here (a station screen is put up when time is up, nobody tapped)."""
         who, where, _ = self.welcome()
-        said = " ".join(
-            p if p[-1] in ",.!?" else p + "." for p in (self.note, self.leaving(), who, where) if p
-        )
+        told = (self.note, self.standings, self.leaving(), who, where)
+        said = " ".join(p if p[-1] in ",.!?" else p + "." for p in told if p)
         self.ctx.speaker.say(said)
 
     def resume(self, result: Any) -> None:
@@ -326,23 +336,27 @@ class StationScene(Screen):
         painter.text(surface, title, (m.u(16), m.u(10)), size, bold=True, max_width=room)
         y, big = m.u(64), m.big + m.u(2)
         leaving = self.leaving()
-        if leaving:
-            box = pygame.Rect(m.u(16), y, room, m.u(96))
-            painter.box(surface, box, ORANGE, p.line, m.u(3), m.u(14))
-            self._centred(surface, box, [(leaving, big, p.ink, True)])
-            y = box.bottom + m.u(12)
         who, where, detail = self.welcome()
         told = self.message or self.note  # on a line of its own under the panel
         foot = self.buttons[0].rect.top - m.u(12)
         if told:
             foot -= painter.fonts.font(m.small).get_linesize()
-        box = pygame.Rect(m.u(16), y, room, foot - y)
-        painter.box(surface, box, p.panel, p.button, m.u(3), m.u(14))
-        # Centred in the panel: who large, where big, the details in body text.
+        # The welcome panel: who large, where big, the details in body text.
         who_size, where_size = (m.u(44), big) if leaving is None else (m.big + m.u(6), m.big)
         parts = [(who, who_size, p.ink, True), (where, where_size, p.ink, True)]
         if detail:
             parts.append((detail, m.text, p.muted, False))
+        if leaving:  # where they go, then how their game ended (paged if the panel needs room)
+            gone: list[Part] = [(leaving, big, p.ink, True)]
+            if self.standings:
+                gone.append((self.standings, m.text, p.ink, True))
+            spare = foot - y - m.u(12) - self._needs(parts, room)
+            box = pygame.Rect(m.u(16), y, room, max(m.u(96), min(self._needs(gone, room), spare)))
+            painter.box(surface, box, ORANGE, p.line, m.u(3), m.u(14))
+            self._centred(surface, box, gone)
+            y = box.bottom + m.u(12)
+        box = pygame.Rect(m.u(16), y, room, foot - y)
+        painter.box(surface, box, p.panel, p.button, m.u(3), m.u(14))
         self._centred(surface, box, parts)
         painter.buttons(surface, self.buttons)
         if told:
@@ -353,16 +367,22 @@ class StationScene(Screen):
         """Paragraphs (text, size, colour, bold) one under another, centred in ``box``."""
         painter, m = self.ctx.painter, self.m
         inner = box.inflate(-m.u(24), -m.u(12))
-        heights = [
-            len(painter.wrap(text, size, inner.width, bold))
-            * painter.fonts.font(size, bold).get_linesize()
-            for text, size, _, bold in parts
-        ]
+        heights = self._heights(parts, inner.width)
         y = inner.top + max(0, (inner.height - sum(heights) - m.u(6) * (len(parts) - 1)) // 2)
         for (text, size, colour, bold), h in zip(parts, heights, strict=True):
             area = pygame.Rect(inner.left, y, inner.width, min(h, inner.bottom - y))
             painter.paragraph(surface, text, area, size, colour, bold=bold, align="center")
             y += h + m.u(6)
+
+    def _heights(self, parts: Sequence[Part], width: int) -> list[int]:
+        """Each paragraph's height, wrapped to ``width``."""
+        font, wrap = self.ctx.painter.fonts.font, self.ctx.painter.wrap
+        return [len(wrap(t, z, width, b)) * font(z, b).get_linesize() for t, z, _, b in parts]
+
+    def _needs(self, parts: Sequence[Part], width: int) -> int:
+        """The height a box ``width`` wide needs to show ``parts`` whole (:meth:`_centred`)."""
+        heights = self._heights(parts, width - self.m.u(24))
+        return sum(heights) + self.m.u(6) * (len(parts) - 1) + self.m.u(12)
 
 
 def _lit(lamps: Any) -> list[int]:
@@ -381,21 +401,34 @@ def games_on(scenes: Iterable[Any]) -> Iterator[Any]:
             yield scene
 
 
-def finish_games(ctx: Context) -> int:
+def finish_games(ctx: Context) -> list[str]:
     """Save every game on the stack that is still being played as finished for "time",
-    with its standings; returns how many. A failure is logged and the others are still
-    saved."""
-    done = 0
+    with its standings; returns how each saved one ended (:func:`ended_line`). A failure
+    is logged and the others are still saved."""
+    done = []
     for scene in games_on(ctx.stack):
         if not callable(getattr(scene.save, "finish", None)) or not _still_playing(ctx, scene.save):
             continue
         try:
-            scene.save.finish(scene.standings(), reason="time")
-            done += 1
+            result = scene.standings()
+            scene.save.finish(result, reason="time")
+            done.append(ended_line(result, getattr(scene.save, "seats", ())))
             log.info("rotation: %s saved as finished for time", type(scene).__name__)
         except Exception:
             log.exception("rotation: %s could not be finished for time", type(scene).__name__)
     return done
+
+
+def ended_line(result: Result, seats: Sequence[SeatInfo]) -> str:
+    """How a game stopped for time ended, from the standings saved as its result: who won
+    (:func:`~tabletop.ui.results.title_of`) and the others' places, "Mia wins! 2nd: Ben";
+    a child alone, their score. Names as the tables show them (namesakes told apart)."""
+    shown = shown_seat_names(seats)
+    names = [shown.get(seat, f"Player {seat + 1}") for seat in range(len(result.places))]
+    if len(names) == 1:
+        return f"{names[0]} scored {result.scores[0]}."
+    rest = sorted((place, seat) for seat, place in enumerate(result.places) if place > 1)
+    return " ".join([title_of(result, names), *(f"{ordinal(p)}: {names[s]}." for p, s in rest)])
 
 
 def _still_playing(ctx: Context, save: Any) -> bool:

@@ -390,9 +390,30 @@ def test_math_attack_instruction_line_says_each_step_once() -> None:
     see(app, 1, ["?"])
     assert scene.status() == (
         "The camera cannot read the new card on Player 2's line. "
-        "Player 2's line: tap the red card to set it right."
+        "Player 2's line: tap the card with “tap” under it to set it right."
     )
-    assert scene.heard == "Player 2's line: tap the red card to set it right."
+    assert scene.heard == "Player 2's line: tap the card with “tap” under it to set it right."
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_math_attack_ghost_step_names_the_card_as_it_is_drawn(size) -> None:
+    """A card the device did not take (here a green cancel card on a green card) is drawn
+    as it is, with a ring and "tap" under it; the instruction line points at it by that
+    word, not by a colour: it said "tap the red card" beside a hand of red minus cards
+    (the walk, round 20)."""
+    from tests.ui.test_rotation_strip import recording
+
+    app, _auto, scene = start(size)
+    see(app, 1, ["FLIP"])
+    see(app, 1, ["FLIP", "CANCEL"])
+    assert scene.play.ghosts  # the cancel card was not taken
+    with recording(app) as drawn:
+        app.draw()
+    assert "tap" in [d.words for d in drawn if d.what == "text"]  # under the ghost
+    step = scene.play.next_step()
+    assert step == "Player 2's line: tap the card with \u201ctap\u201d under it to set it right."
+    assert scene.status().endswith(step)
+    assert not {"red", "green", "black"} & set(step.lower().replace(".", " ").split())
 
 
 def test_math_attack_undo_needs_the_teacher_pin_once_the_next_player_played() -> None:

@@ -67,7 +67,7 @@ def test_math_attack_play_refused_card_is_a_ghost_set_right_by_touch() -> None:
     play.cards_seen(1, "line", ("FLIP",))
     play.cards_seen(1, "line", ("FLIP", "CANCEL"))
     assert play.tone == "error" and "Cancel only goes on" in play.message
-    assert "tap the red card" in play.next_step()
+    assert "tap the card with “tap” under it" in play.next_step()
     ask = play.ghost_tapped(0)
     assert ask is not None and ask.key == "fix" and "cancel" in ask.title
     assert play.answered(ask, "+4") is None

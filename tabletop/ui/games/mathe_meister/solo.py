@@ -34,7 +34,6 @@ from tabletop.ui.games.mathe_meister.play import MMMatch, SoloPlay, new_match, s
 from tabletop.ui.games.mathe_meister.sheet import SheetGeometry, SheetLook, draw_sheet, glyph
 from tabletop.ui.games.mathe_meister.table import RULES
 from tabletop.ui.saves import GameSave, game_seed
-from tabletop.ui.scenes.common import ask_leave
 from tabletop.ui.scenes.dice import DiceResult
 from tabletop.ui.table import TableScene
 from tabletop.ui.theme import Metrics
@@ -115,9 +114,6 @@ class MatheMeisterScene(TableScene):
         self.save.attach(self.match)
         self.play.welcome(self.resumed)
         self.after()
-
-    def leave(self) -> None:
-        self.ask(("leave",), ask_leave(self.ctx, "Leave this game? It ends here."))
 
     def press(self, name: str) -> None:
         if name == "mute":
