@@ -34,6 +34,7 @@ from tabletop.classroom.mistakes import Question
 from tabletop.engine.errors import ImpossibleOutcome, TabletopError
 from tabletop.engine.match import Match
 from tabletop.engine.protocol import Result
+from tabletop.engine.words import and_joined
 from tabletop.games.math_wars_meta import (
     Action,
     CardCode,
@@ -160,11 +161,13 @@ class MwmPlay(TableController):
         return pending_card(self.state)
 
     def waiting_for_cards(self) -> list[int]:
-        """Children whose face-up cards the device still needs in this stage."""
+        """Children whose face-up cards the device still needs in this stage (and has not
+        read early: :attr:`seen`)."""
         if self.finished or self.state.phase != "reveal":
             return []
-        todo = self.state.stage.todo
-        wanted = dict.fromkeys(seat for seat, need in todo if need in ("up", "crate"))
+        kinds, todo = {"up": "count", "crate": "crate"}, self.state.stage.todo
+        unseen = [s for s, need in todo if need in kinds and (s, kinds[need]) not in self.seen]
+        wanted = dict.fromkeys(unseen)
         return [seat for seat in wanted if not self.seats[seat].auto_cards]
 
     def solving(self) -> list[int]:
@@ -502,9 +505,12 @@ class MwmPlay(TableController):
         if self.state.zones[seat].out:
             return "mwm.ui.knocked_out"
         if what == "solution":
+            waiting = self.waiting_for_cards()
+            if seat in waiting:
+                return "mwm.ui.cards_first"
             if seat in self.solving():
                 return None
-            return "mwm.ui.cards_first" if self.waiting_for_cards() else "mwm.ui.wait_others"
+            return "mwm.ui.wait_cards" if waiting else "mwm.ui.wait_others"
         if seat in self.entries:
             return "mwm.ui.answered"
         return None if seat in self.state.stage.seats else "mwm.ui.wait_others"
@@ -528,8 +534,11 @@ class MwmPlay(TableController):
         return "Waiting for answers" if self.solving() else "Waiting for cards"
 
     def facts(self) -> dict[str, object]:
-        """A refusal names the Next button by the word it shows now ("Math War")."""
-        return {"next": self.next_label().rstrip("!")}
+        """A refusal names the Next button by the word it shows now ("Math War"), and the
+        children whose cards the table waits for."""
+        waiting = [self.name(seat) for seat in self.waiting_for_cards()]
+        has = "has" if len(waiting) == 1 else "have"
+        return {"next": self.next_label().rstrip("!"), "waiting": and_joined(waiting), "has": has}
 
     def next_step(self) -> str:
         """What the device waits for now, naming who (the instruction line)."""
