@@ -475,3 +475,26 @@ def test_mwm_a_child_with_cards_up_is_told_who_has_not_turned_up_theirs() -> Non
     app.seat_queue.put(SeatPressed(1, app.ctx.clock()))
     app.step()
     assert table.message.startswith("Player 2: put your COUNT META and MATH CRATE cards")
+
+
+def test_mwm_after_an_undo_an_answer_still_in_the_game_shows_in_its_box() -> None:
+    """Round 20's walk: the teacher undid seat 2's answer; seat 1's answer 13 is still in
+    the game, so her box shows it ready (and her lamp is lit), and a tap on it says it
+    is in, not that the others are still working."""
+    app = make_app()
+    table = cards_shown(app)
+    answer(app, 0, 13)
+    answer(app, 1, 5)
+    teacher(app)
+    tap(app, "choice.undo")
+    play = table.play
+    assert 0 in play.entries and play.lit() == [0]
+    box = table.place("solve", 0)
+    assert [words for words, rect in drawn_texts(table) if box.contains(rect)][-2:] == [
+        "\u2713",
+        "ready",
+    ]
+    tap(app, "solve.0")
+    assert table.message.startswith("Player 1 already answered with these cards.")
+    answer(app, 1, 5)  # the others answer: the hand is settled with both
+    assert play.verdict is not None and play.verdict.entries[0].solution == 13

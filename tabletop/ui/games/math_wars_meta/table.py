@@ -634,9 +634,10 @@ class MwmTable(TableScene):
             return child_message("mwm.step.card_next", play.facts()), p.ink
         if seat in play.waiting_for_cards():
             return "cards, please!", p.ink
+        if seat in play.ready:
+            return "ready!", p.ink
         if seat in play.solving():
-            typed = "press your button!" if seat in play.typed else "your answer?"
-            return "ready!" if seat in play.ready else typed, p.ink
+            return "press your button!" if seat in play.typed else "your answer?", p.ink
         return "", p.muted
 
 
