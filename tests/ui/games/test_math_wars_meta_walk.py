@@ -10,10 +10,12 @@ import pygame
 import pytest
 
 from hardware.buttons import SeatPressed
+from tabletop.classroom.rotation import start_rotation
 from tabletop.ui.app import App
 from tabletop.ui.games.math_wars_meta.cards import CardProblem, read_code
 from tabletop.ui.games.math_wars_meta.table import MwmTable as TableScene
 from tabletop.ui.scenes.form import FormScene
+from tabletop.ui.scenes.rotation import RotationRunner
 from tests.ui.game_scenery import form_seats, setup
 from tests.ui.games.test_math_wars_meta import (
     CHILDREN_AND_BOT,
@@ -25,7 +27,9 @@ from tests.ui.games.test_math_wars_meta import (
     teacher,
     type_number,
 )
-from tests.ui.scenery import make_app
+from tests.ui.scenery import SIZES, FakeClock, make_app
+from tests.ui.test_rotation_screens import PLAN, T0
+from tests.ui.test_rotation_strip import SMALLEST_TEXT, recording
 
 
 def cards_shown(
@@ -456,3 +460,127 @@ def test_mwm_solo_score_card_foot_names_the_step_while_a_verdict_shows() -> None
     assert "cards, please!" not in words
     tap(app, "next")
     assert "cards, please!" in [text for text, _ in drawn_texts(table)]
+
+
+def test_mwm_a_child_with_cards_up_is_told_who_has_not_turned_up_theirs() -> None:
+    """Round 20's walk: seat 1 has turned up 10 and +2 and taps her answer box (or
+    presses her button) while seat 2 has not: the table names seat 2 as the one it waits
+    for, not seat 1 as the one to turn up cards; seat 2 pressing is still told to turn
+    up hers."""
+    app = make_app()
+    table = start(app, *seats(3, 2))  # three children
+    show(app, 0, "C10", "K+2")
+    tap(app, "solve.0")
+    assert table.message == "Wait: Player 2 and Player 3 have not turned up their cards yet."
+    show(app, 2, "C4", "K+1")
+    app.seat_queue.put(SeatPressed(0, app.ctx.clock()))
+    app.step()
+    assert table.message == "Wait: Player 2 has not turned up their cards yet."
+    app.seat_queue.put(SeatPressed(1, app.ctx.clock()))
+    app.step()
+    assert table.message.startswith("Player 2: put your COUNT META and MATH CRATE cards")
+
+
+def test_mwm_after_an_undo_an_answer_still_in_the_game_shows_in_its_box() -> None:
+    """Round 20's walk: the teacher undid seat 2's answer; seat 1's answer 13 is still in
+    the game, so her box shows it ready (and her lamp is lit), and a tap on it says it
+    is in, not that the others are still working."""
+    app = make_app()
+    table = cards_shown(app)
+    answer(app, 0, 13)
+    answer(app, 1, 5)
+    teacher(app)
+    tap(app, "choice.undo")
+    play = table.play
+    assert 0 in play.entries and play.lit() == [0]
+    box = table.place("solve", 0)
+    assert [words for words, rect in drawn_texts(table) if box.contains(rect)][-2:] == [
+        "\u2713",
+        "ready",
+    ]
+    tap(app, "solve.0")
+    assert table.message.startswith("Player 1 already answered with these cards.")
+    answer(app, 1, 5)  # the others answer: the hand is settled with both
+    assert play.verdict is not None and play.verdict.entries[0].solution == 13
+
+
+def with_banner(app: App) -> None:
+    """A station rotation running (its banner at the foot of the screen)."""
+    app.ctx.wall = FakeClock(T0 + 60)
+    stored = start_rotation(app.ctx.journal, PLAN, 1, session="lesson", now=lambda: T0)
+    app.ctx.rotation = RotationRunner(app.ctx, stored)
+    app.step()
+
+
+def eight_settled(app: App, teams: bool) -> TableScene:
+    """Eight seats (MWM25) with every card up and every answer in, some wrong: the
+    verdict on screen; in Team v Team (``teams``) four seats are knocked out by it and
+    the next hand shows (they are OUT of this round)."""
+    auto = setup(app, "math-wars-meta", *(("mode.teams",) if teams else ()))
+    form_seats(auto, 8, bots=() if teams else (7,))
+    auto.tap("start")
+    table = app.stack.top
+    assert isinstance(table, TableScene)
+    for seat in range(8):
+        show(app, seat, f"C{5 + seat}", ("K+2", "Kx3", "K-9", "K/2")[seat % 4])
+    for seat in range(8 if teams else 7):
+        right = table.play.answer_for(seat)
+        tap(app, f"solve.{seat}")
+        type_number(app, right.solution + (0 if teams else seat % 3 * 7))
+        if right.team_solution is not None:
+            type_number(app, right.team_solution)
+        app.seat_queue.put(SeatPressed(seat, app.ctx.clock()))
+        app.step()
+    if teams:
+        tap(app, "next")
+        assert sum(zone.out for zone in table.play.state.zones) == 4
+    else:
+        assert table.play.verdict is not None
+    return table
+
+
+def drawn_settled(size: tuple[int, int], banner: bool, teams: bool) -> tuple[Any, ...]:
+    """:func:`eight_settled` drawn once: the table, what it drew, and the words it cut."""
+    app = make_app(size)
+    if banner:
+        with_banner(app)
+    table = eight_settled(app, teams)
+    cut: list[str] = []
+    painter = table.ctx.painter
+    ellipsis = painter.ellipsis
+
+    def spy(text: str, *args: Any, **kw: Any) -> str:
+        shown = ellipsis(text, *args, **kw)
+        cut.extend([f"{text!r} shows {shown!r}"] if shown != text else [])
+        return shown
+
+    painter.ellipsis = spy  # type: ignore[method-assign]
+    with recording(app) as drawn:
+        app.draw()
+    del painter.ellipsis
+    return table, [d for d in drawn if d.what == "text" and d.scene is table and d.rect], cut
+
+
+@pytest.mark.parametrize("banner", [False, True], ids=["", "banner"])
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_mwm_eight_seats_answer_boxes_and_feet_show_whole_words(
+    size: tuple[int, int], banner: bool
+) -> None:
+    """Round 20 saw and left: at 7-8 seats the verdict's "\u2713 right" showed "\u2713 rig\u2026"
+    over the answer (and the mark lay on its caption), and "OUT of this round" did not
+    fit a Team v Team chip. Every Score Card's words show whole (or their short form:
+    "right", "not 25", "OUT"), none on another in an answer box, >= 16 px at 800x480,
+    with and without the rotation's banner."""
+    for teams in (False, True):
+        table, texts, cut = drawn_settled(size, banner, teams)
+        assert not cut, cut
+        feet = [d.words for d in texts if d.words in ("OUT", "OUT of this round")]
+        assert len(feet) == (4 if teams else 0)
+        for seat in range(8):
+            box = table.place("solve", seat)
+            inside = [d for d in texts if box.contains(d.rect)]
+            assert inside, f"seat {seat + 1}: nothing in its answer box"
+            for i, a in enumerate(inside):
+                assert size != SIZES[0] or a.size >= SMALLEST_TEXT, a
+                for b in inside[i + 1 :]:
+                    assert not a.rect.inflate(0, -6).colliderect(b.rect.inflate(0, -6)), (a, b)

@@ -121,7 +121,7 @@ class TableBot:
         yet (its choice is found again from the journal)."""
         play = self.play
         for seat, up in enumerate(play.state.stage.up):
-            if up is None or seat in play.entries or seat in play.ready:
+            if up is None or seat in play.ready:
                 continue
             i = play.stage_card_index(seat, CountDrawn(seat, up))
             if i is None:

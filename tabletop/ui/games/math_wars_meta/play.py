@@ -34,6 +34,7 @@ from tabletop.classroom.mistakes import Question
 from tabletop.engine.errors import ImpossibleOutcome, TabletopError
 from tabletop.engine.match import Match
 from tabletop.engine.protocol import Result
+from tabletop.engine.words import and_joined
 from tabletop.games.math_wars_meta import (
     Action,
     CardCode,
@@ -112,7 +113,7 @@ class MwmPlay(TableController):
         # a child's cards read before the engine asks for them, by (seat, "count"|"crate")
         self.seen: dict[tuple[int, str], CardCode] = {}
         self.typed: dict[int, EnterSolution] = {}
-        self.ready: dict[int, float] = {}
+        self.pressed: dict[int, float] = {}  # answers typed and pressed, not yet in the game
         self.verdict: Verdict | None = None  # on screen: the next hand waits for Next
         # every answer the device checked for a child, kept as the match goes (issue 24):
         # (the match's length after the answer, seat, its length when the solve stage
@@ -160,11 +161,13 @@ class MwmPlay(TableController):
         return pending_card(self.state)
 
     def waiting_for_cards(self) -> list[int]:
-        """Children whose face-up cards the device still needs in this stage."""
+        """Children whose face-up cards the device still needs in this stage (and has not
+        read early: :attr:`seen`)."""
         if self.finished or self.state.phase != "reveal":
             return []
-        todo = self.state.stage.todo
-        wanted = dict.fromkeys(seat for seat, need in todo if need in ("up", "crate"))
+        kinds, todo = {"up": "count", "crate": "crate"}, self.state.stage.todo
+        unseen = [s for s, need in todo if need in kinds and (s, kinds[need]) not in self.seen]
+        wanted = dict.fromkeys(unseen)
         return [seat for seat in wanted if not self.seats[seat].auto_cards]
 
     def solving(self) -> list[int]:
@@ -184,6 +187,14 @@ class MwmPlay(TableController):
             return {}
         entered = self.match.history[self.match.moves - len(self.state.stage.entered) :]
         return {a.seat: a for a in entered if isinstance(a, EnterSolution)}
+
+    @property
+    def ready(self) -> dict[int, float]:
+        """The children whose answer is in, and when (seconds of play): in the game (left
+        there by an undo of a later answer) or pressed, waiting for the others. Their boxes
+        show it and their lamps are lit."""
+        kept = {s: (e.at or 0) / 1000 for s, e in self.entries.items() if not self.seats[s].bot}
+        return kept | self.pressed
 
     @property
     def table_stage(self) -> Stage:
@@ -301,16 +312,16 @@ class MwmPlay(TableController):
         if bot is not None:
             self._enter(self.bot_entry(bot))
             return True
-        if not pending or any(seat not in self.ready for seat in pending):
+        if not pending or any(seat not in self.pressed for seat in pending):
             return False
-        for seat in sorted(pending, key=lambda s: self.ready[s]):
-            self._enter(replace(self.typed[seat], at=int(self.ready[seat] * 1000)))
+        for seat in sorted(pending, key=lambda s: self.pressed[s]):
+            self._enter(replace(self.typed[seat], at=int(self.pressed[seat] * 1000)))
         return True
 
     def _enter(self, entry: EnterSolution) -> None:
         self._apply(entry)
         self.typed.pop(entry.seat, None)
-        self.ready.pop(entry.seat, None)
+        self.pressed.pop(entry.seat, None)
         if self.finished or self.state.phase != "solve":
             # the stage is decided: pay what is owed, then show the verdict
             self.pump(pay_only=True)
@@ -408,7 +419,7 @@ class MwmPlay(TableController):
             self.say(child_message("mwm.ui.cannot_use", name=name), "error")
             return
         self.typed.pop(seat, None)
-        self.ready.pop(seat, None)
+        self.pressed.pop(seat, None)
         self.pump()
 
     def _draw_then(self, index: int) -> tuple[Any, ...]:
@@ -465,7 +476,7 @@ class MwmPlay(TableController):
 
     def type_solution(self, seat: int, value: int, team: int | None = None) -> None:
         self.typed[seat] = EnterSolution(seat, value, team)
-        self.ready.pop(seat, None)
+        self.pressed.pop(seat, None)
 
     def press(self, seat: int, at: float) -> str:
         """A seat's button: "ready" once a solution is typed, "pad" when none is (open the
@@ -477,7 +488,7 @@ class MwmPlay(TableController):
             return code
         if seat not in self.typed:
             return "pad"
-        self.ready.setdefault(seat, at)
+        self.pressed.setdefault(seat, at)
         self.pump()
         return "ready"
 
@@ -501,12 +512,15 @@ class MwmPlay(TableController):
             return "mwm.ui.wait_next"
         if self.state.zones[seat].out:
             return "mwm.ui.knocked_out"
-        if what == "solution":
-            if seat in self.solving():
-                return None
-            return "mwm.ui.cards_first" if self.waiting_for_cards() else "mwm.ui.wait_others"
         if seat in self.entries:
             return "mwm.ui.answered"
+        if what == "solution":
+            waiting = self.waiting_for_cards()
+            if seat in waiting:
+                return "mwm.ui.cards_first"
+            if seat in self.solving():
+                return None
+            return "mwm.ui.wait_cards" if waiting else "mwm.ui.wait_others"
         return None if seat in self.state.stage.seats else "mwm.ui.wait_others"
 
     def lit(self) -> list[int]:
@@ -528,8 +542,11 @@ class MwmPlay(TableController):
         return "Waiting for answers" if self.solving() else "Waiting for cards"
 
     def facts(self) -> dict[str, object]:
-        """A refusal names the Next button by the word it shows now ("Math War")."""
-        return {"next": self.next_label().rstrip("!")}
+        """A refusal names the Next button by the word it shows now ("Math War"), and the
+        children whose cards the table waits for."""
+        waiting = [self.name(seat) for seat in self.waiting_for_cards()]
+        has = "has" if len(waiting) == 1 else "have"
+        return {"next": self.next_label().rstrip("!"), "waiting": and_joined(waiting), "has": has}
 
     def next_step(self) -> str:
         """What the device waits for now, naming who (the instruction line)."""
@@ -593,8 +610,8 @@ class MwmPlay(TableController):
         return action
 
     def _forget_inputs(self) -> None:
-        """Drop the answers typed or ready and the cards read early."""
-        self.typed, self.ready, self.seen = {}, {}, {}
+        """Drop the answers typed or pressed (not yet in the game) and the cards read early."""
+        self.typed, self.pressed, self.seen = {}, {}, {}
 
     # -- never lose a game (issue 10) ---------------------------------------------------
 
@@ -625,7 +642,7 @@ class MwmPlay(TableController):
         return {
             **self.stamp(),
             "typed": {str(s): [e.solution, e.team_solution] for s, e in self.typed.items()},
-            "ready": {str(s): at for s, at in self.ready.items()},
+            "ready": {str(s): at for s, at in self.pressed.items()},
             "count": {str(s): [c.number, c.army] for (s, k), c in seen if k == "count"},
             "crate": {str(s): c.face for (s, k), c in seen if k == "crate"},
             "paused": self.paused,
@@ -646,7 +663,7 @@ class MwmPlay(TableController):
                 int(s): EnterSolution(int(s), int(v[0]), _int_or_none(v[1]))
                 for s, v in kept["typed"].items()
             }
-            self.ready = {int(s): float(at) for s, at in kept["ready"].items()}
+            self.pressed = {int(s): float(at) for s, at in kept["ready"].items()}
             self.seen = {
                 (int(s), "count"): CardCode("count", _int_or_none(v[1]), number=int(v[0]))
                 for s, v in kept["count"].items()
@@ -658,7 +675,7 @@ class MwmPlay(TableController):
             self._forget_inputs()
         solving = set(self.solving())
         self.typed = {s: e for s, e in self.typed.items() if s in solving}
-        self.ready = {s: at for s, at in self.ready.items() if s in self.typed}
+        self.pressed = {s: at for s, at in self.pressed.items() if s in self.typed}
 
     def checks(self) -> list[list[int]]:
         """Per seat: [solutions the device checked, right ones] (YOUR SOLUTION and TEAM

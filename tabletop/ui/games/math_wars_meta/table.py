@@ -519,10 +519,12 @@ class MwmTable(TableScene):
             at = (foot.right - m.u(10), foot_y)
             painter.line(surface, deck, at, painter.least, deck_w, muted, anchor="midright")
         at = (foot.left + m.u(8), foot_y)
-        # too long (big numbers, a chip beside its tile): what the seat loses, or is to do
-        short = text.rpartition(" \u00b7 ")[2].replace("your ", "")
-        text = painter.first_fit((text, short), painter.least, room, True)
-        bold = painter.fonts.width(text, painter.least, True) <= room  # else whole, not bold
+        # too long (big numbers, a chip beside its tile, 7-8 seats): what the seat loses, is
+        # to do, or OUT; in bold, else in regular weight (whole if it fits)
+        short = text.rpartition(" \u00b7 ")[2].replace("your ", "").replace(" of this round", "")
+        forms = [(w, b) for b in (True, False) for w in (text, short)]
+        fit = [(w, b) for w, b in forms if painter.fonts.width(w, painter.least, b) <= room]
+        text, bold = fit[0] if fit else forms[-1]
         painter.line(surface, text, at, m.small - 1, room, colour, bold=bold, anchor="midleft")
 
     def caption_room(self, caption: str) -> int:
@@ -575,9 +577,9 @@ class MwmTable(TableScene):
         border = p.selected if solving and seat not in play.ready else p.line
         painter.box(surface, rect, fill, border, m.u(3) if solving else 2, m.u(8))
         least, width = painter.least, rect.width - 6
-        big = min(m.big + m.u(6), rect.height // 2)
+        big, line = min(m.big + m.u(6), rect.height // 2), painter.fonts.font(least).get_linesize()
         # too short for the mark under its caption (a Ready tile below): the two in a row
-        beside = rect.height < painter.fonts.font(least).get_linesize() + big + m.u(8)
+        beside = rect.height < line + big + m.u(8)
         big = min(m.big, rect.height - m.u(8)) if beside else big
         # the big mark, its ink, and the word under it in its colour
         room = rect.height >= big + 3 * m.small  # under the mark (not above a Ready tile)
@@ -599,17 +601,25 @@ class MwmTable(TableScene):
             mark, word, colour, ink = "?", "tap", p.muted, p.selected
         mark_w = painter.fonts.width(mark, big, True) + m.u(12) if beside and mark else 0
         captions = ("YOUR SOLUTION", "SOLUTION", "YOURS", "")
-        label = painter.first_fit(captions, least, width - mark_w)
+        # too short for the verdict's word under the mark (7-8 seats): the word in the
+        # caption's place, whole or in part ("✓ right", "right", "✓")
+        instead = settled and bool(word) and rect.height < 2 * line + big + m.u(8)
+        if instead:
+            captions, word = (word, word[2:], word[0], ""), ""
+        label = painter.first_fit(captions, least, width - mark_w, instead)
+        tone, under = colour if instead else p.muted, word and (room or settled) and not beside
         if beside and label:
             at: tuple[int, int] = (rect.left + m.u(6), rect.centery)
-            painter.text(surface, label, at, least, p.muted, anchor="midleft")
+            painter.text(surface, label, at, least, tone, bold=instead, anchor="midleft")
             at, anchor = (rect.right - m.u(6), rect.centery), "midright"
-        else:
+        else:  # the mark between its caption and the word under it, on neither
             at = (rect.centerx, rect.top + m.u(4))
-            painter.text(surface, label, at, least, p.muted, anchor="midtop")
-            at, anchor = rect.center, "center"
+            top = painter.text(surface, label, at, least, tone, bold=instead, anchor="midtop")
+            ceiling = top.bottom if label else rect.top
+            floor = rect.bottom - (line + m.u(4) if under else 0)
+            at, anchor = (rect.centerx, (ceiling + floor) // 2), "center"
         painter.text(surface, mark, at, big, ink, bold=True, anchor=anchor)
-        if word and (room or settled) and not beside:
+        if under:
             foot = (rect.centerx, rect.bottom - m.u(4))
             painter.line(
                 surface, word, foot, least, width, colour, bold=settled, anchor="midbottom"
@@ -634,9 +644,10 @@ class MwmTable(TableScene):
             return child_message("mwm.step.card_next", play.facts()), p.ink
         if seat in play.waiting_for_cards():
             return "cards, please!", p.ink
+        if seat in play.ready:
+            return "ready!", p.ink
         if seat in play.solving():
-            typed = "press your button!" if seat in play.typed else "your answer?"
-            return "ready!" if seat in play.ready else typed, p.ink
+            return "press your button!" if seat in play.typed else "your answer?", p.ink
         return "", p.muted
 
 
