@@ -249,6 +249,24 @@ def child_turn(app):
     return auto, table
 
 
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_mecs_the_card_taken_for_the_child_is_ringed_in_her_hand_mecs4(size) -> None:
+    """The card the device took for the child from the next hand (MECS-4) has a ring
+    round it in her hand, as the sentence says; the others have none."""
+    app = make_app(size)
+    _, table = child_turn(app)
+    app.step(force_draw=True)
+    assert "card, with a ring." in table.message
+    ringed = [
+        b.name
+        for b in table.buttons
+        if b.name.startswith("hand.")
+        and tuple(app.canvas.get_at((b.rect.left - 2, b.rect.centery)))[:3]
+        == app.ctx.painter.p.selected
+    ]
+    assert ringed == [f"hand.{table.play.taken()}"]
+
+
 def test_mecs_child_plants_by_touch_and_trades() -> None:
     app = make_app()
     auto, table = child_turn(app)

@@ -293,6 +293,17 @@ class MecsPlay(TableController):
             return None
         return seat
 
+    def taken(self) -> int | None:
+        """Where in the shown hand (:meth:`hand_owner`) is the card the device took for
+        it from the next player's hand this turn (MECS-4); None once it left the hand."""
+        owner = self.hand_owner()
+        steps = reversed(self.match.steps if owner is not None else ())
+        for step in (s for s in steps if s.state.turn == self.state.turn):
+            for e in (e for e in step.events if e.code == "mecs.took" and e.seat == owner):
+                hand = self.state.players[e.seat].hand
+                return hand.index(e.data["card"]) if e.data["card"] in hand else None
+        return None
+
     def area_status(self, seat: int) -> tuple[str, str, str] | None:
         """The device's ruling on an area with its reason, its tone (bad, good, muted), and
         the ruling in a few words for an area too narrow for the reason (tapping the area
@@ -445,6 +456,9 @@ class MecsPlay(TableController):
                 title = child_message("mecs.banner.hacked")
                 self.banner = Banner(title, text, now, "hack", source=target)
                 self.sound("good")
+            elif event.code == "mecs.took" and seat == self.hand_owner():  # its hand is shown
+                card, giver = LABEL[data["card"]], self.name(int(data["from"]))
+                text = child_message("mecs.said.took", name=self.name(seat), giver=giver, card=card)
             elif event.code == "mecs.objective_waiting":
                 waiting = text.replace(" (MECS-9)", "")
             elif event.code == "mecs.objective_missed" and seat is not None:

@@ -348,9 +348,10 @@ class MecsTable(TableScene):
         )
         if who is not None:
             return
-        hand = play.state.players[owner or 0].hand
+        hand, taken = play.state.players[owner or 0].hand, play.taken()
         for b in cards:
-            draw_card(painter, surface, b.rect, hand[int(b.name[5:])])
+            i = int(b.name[5:])
+            draw_card(painter, surface, b.rect, hand[i], selected=i == taken)
         x = (cards[-1].rect.right if cards else r.left + m.u(130)) + m.u(14)
         tip = "Tap an area to put cards down or hack. Tap a card to read about it."
         painter.paragraph(
