@@ -340,11 +340,15 @@ class MecsTable(TableScene):
             return
         cards = [b for b in self.buttons if b.name.startswith(("reveal.", "hand."))]
         seat = who if who is not None else owner or 0
-        name = self.shown(seat, play.name(seat))
-        label = f"{name}:" if who is not None else f"{name}'s hand"
         width = (cards[0].rect.left if cards else r.right) - r.left - m.u(8)
+        own, name = (":" if who is not None else "'s"), self.shown(seat, play.name(seat))
+        size = max(min(m.text, painter.least), painter.fit_size(name + own, m.text, width, True))
+        room = width - painter.fonts.width(own, size, True)  # the name's line, as line() fits it
+        label = (
+            painter.ellipsis(name, size, room, True) + own + ("" if who is not None else " hand")
+        )
         painter.paragraph(
-            surface, label, pygame.Rect(r.left, r.top, width, r.height), m.text, bold=True
+            surface, label, pygame.Rect(r.left, r.top, width, r.height), size, bold=True
         )
         if who is not None:
             return
