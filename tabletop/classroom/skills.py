@@ -512,12 +512,7 @@ def _grid(
     def head() -> None:
         fit_text(pdf, first, x0 + 1.5, page.y + 3, name_w - 3, ROW_H, size=10, bold=True, align="L")
         for i, skill in enumerate(used):
-            title = SKILLS.get(skill, skill)
-            pdf.set_font("DejaVu", "B", 9)
-            parts = [title]
-            if pdf.get_string_width(title) > cell_w - 2 and " " in title[len(title) // 3 :]:
-                cut = title.index(" ", len(title) // 3)
-                parts = [title[:cut], title[cut + 1 :]]
+            parts = tag_lines(pdf, SKILLS.get(skill, skill), cell_w - 2, size=9, bold=True)
             for j, part in enumerate(parts):
                 y = page.y + (3 if len(parts) == 1 else j * 4.2 + 0.8)
                 fit_text(

@@ -128,10 +128,17 @@ def fit_text(
 def tag_lines(pdf: FPDF, text: str, w: float, *, size: float, bold: bool = False) -> list[str]:
     """``text`` as one line, or, when it is wider than ``w`` at ``size``, as two: what comes
     before its last " (" over the "(…)" that tells it apart ("Zoé Müller-Lüdenscheidt" over
-    "(Group Hedgehogs class 4a)"), so neither shrinks to tiny print."""
-    plain, sep, tag = text.rpartition(" (")
+    "(Group Hedgehogs class 4a)"); without one, broken between words where the longer line
+    is shortest ("Group Hedgehogs" over "class 4a"); so none shrinks to tiny print."""
     pdf.set_font(FONT, "B" if bold else "", size)
-    return [plain, f"({tag}"] if sep and pdf.get_string_width(text) > w else [text]
+    words = text.split()
+    if pdf.get_string_width(text) <= w or len(words) < 2:
+        return [text]
+    plain, sep, tag = text.rpartition(" (")
+    if sep:
+        return [plain, f"({tag}"]
+    halves = [(" ".join(words[:i]), " ".join(words[i:])) for i in range(1, len(words))]
+    return list(min(halves, key=lambda half: max(map(pdf.get_string_width, half))))
 
 
 # -- cards on a page -----------------------------------------------------------------------

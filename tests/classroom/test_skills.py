@@ -503,9 +503,6 @@ def test_skills_pdf_mistakes_put_a_long_group_under_the_name(tmp_path: Path) -> 
     """In the printed list of most common mistakes, "Zoé Müller-Lüdenscheidt (Group
     Hedgehogs class 4a)" goes on two lines as in the skills grid (``tag_lines``), the name
     over its "(Group …)", each at a size to read on A4 (r19: one line shrunk to 4.5 pt)."""
-    import re
-    import subprocess
-
     from tabletop.classroom.report import gather, report_pdf, write_pdf
     from tabletop.classroom.skills import skills_pages
     from tests.classroom.test_report import one_answer_each, pdf_text
@@ -522,16 +519,50 @@ def test_skills_pdf_mistakes_put_a_long_group_under_the_name(tmp_path: Path) -> 
     assert "(Group Hedgehogs class 4a)" in lines, lines
     assert "(Group Sunflowers 4b)" in lines, lines
     assert "Mia (Group Red) Multiplication 0 of 1 right trend 0%" in lines, lines  # it fits
-    # Each word's box is about 1.16 times its font size: none of the list's under 8 pt.
-    page = pdf_text(tmp_path / "r.pdf").count("\f")
+    sizes = last_page_sizes(tmp_path / "r.pdf", "lessons")
+    for word in ("Zoé", "Müller-Lüdenscheidt", "(Group", "Hedgehogs", "Sunflowers", "4a)"):
+        assert min(size for w, size in sizes if w == word) >= 8.0, (word, sizes)
+
+
+def last_page_sizes(path: Path, after: str, before: str = "") -> list[tuple[str, float]]:
+    """The words on ``path``'s last page below the word ``after`` (and above the word
+    ``before``), each with its font size: a word's box is about 1.16 times its size."""
+    import re
+    import subprocess
+
+    from tests.classroom.test_report import pdf_text
+
+    page = str(pdf_text(path).count("\f"))
     boxes = subprocess.run(
-        ["pdftotext", "-bbox", "-f", str(page), "-l", str(page), str(tmp_path / "r.pdf"), "-"],
+        ["pdftotext", "-bbox", "-f", page, "-l", page, str(path), "-"],
         capture_output=True,
         text=True,
         check=True,
     ).stdout
     words = re.findall(r'yMin="([\d.]+)" xMax="[\d.]+" yMax="([\d.]+)">([^<]+)<', boxes)
-    top = next(float(y0) for y0, _, word in words if word == "lessons")
-    sizes = [(w, (float(y1) - float(y0)) / 1.16) for y0, y1, w in words if float(y0) > top]
-    for word in ("Zoé", "Müller-Lüdenscheidt", "(Group", "Hedgehogs", "Sunflowers", "4a)"):
+    top = next(float(y0) for y0, _, word in words if word == after)
+    end = next((float(y0) for y0, _, word in words if word == before and float(y0) > top), 1e9)
+    return [(w, (float(y1) - float(y0)) / 1.16) for y0, y1, w in words if top < float(y0) < end]
+
+
+def test_skills_pdf_group_grid_puts_a_long_group_on_two_lines(tmp_path: Path) -> None:
+    """The skills grid's rows per group: "Group Hedgehogs class 4a" (no "(…)" to split
+    at) goes on two lines between words, "Group Hedgehogs" over "class 4a", at a size to
+    read on A4 (r20: one line shrunk to about 6.5 pt)."""
+    from tabletop.classroom.report import gather, report_pdf, write_pdf
+    from tabletop.classroom.skills import skills_pages
+    from tests.classroom.test_report import one_answer_each, pdf_text
+
+    journal = Journal(tmp_path / FILE_NAME)
+    seats = [("Ann", "S1", "Hedgehogs class 4a"), ("Bo", "S2", "Red")]
+    one_answer_each(journal, seats, "x", 15, {"scores": ["1", "2"], "places": [2, 1]})
+    pdf = report_pdf(gather(journal, "x"), session="x", skills=skills_pages(journal, "x"))
+    write_pdf(pdf, tmp_path / "r.pdf")
+    journal.close()
+    grid = pdf_text(tmp_path / "r.pdf").split("\f")[-2].split("Student", 1)[0]
+    lines = [" ".join(line.split()) for line in grid.splitlines()]
+    assert any(line.startswith("Group Hedgehogs 0 of 1") for line in lines), lines
+    assert any(line.startswith("class 4a") for line in lines), lines
+    sizes = last_page_sizes(tmp_path / "r.pdf", "hard", "Student")
+    for word in ("Hedgehogs", "class", "4a", "Red"):
         assert min(size for w, size in sizes if w == word) >= 8.0, (word, sizes)

@@ -353,6 +353,8 @@ def test_class_list_student_grid_keeps_student_type() -> None:
 
     grid = StudentGrid([Student("S1", "Ada", "Red"), Student("S2", "Bo", "")], first_group="")
     assert grid.groups() == ["", "Red"]
+    assert [s.id for s in grid.shown()] == ["S2"]  # opens on first_group
+    grid.choose_group(None)
     assert [s.id for s in grid.shown()] == ["S2", "S1"]
     assert StudentGrid.student_of("student.S1") == "S1" and StudentGrid.student_of("seat.1") is None
 

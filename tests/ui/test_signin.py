@@ -266,13 +266,21 @@ def test_signin_cancel_and_back_pop_with_none() -> None:
     assert catch.results == [None, None]
 
 
-def test_signin_lists_the_rotations_group_first_and_picks_groups() -> None:
+def test_signin_opens_on_the_rotations_group_and_picks_groups() -> None:
+    """At a rotation's station the names offered are the group's (the banner's "Station
+    1 · Green"), not everyone's with the group sorted first; "Everyone" is one tap away
+    and lists the group first."""
     app, scene, _ = open_sign_in(2, rotation="Green")
-    assert [s.id for s in scene.grid.shown()] == ["S5", "S4", "S3", "S1", "S2"]
+    assert [s.id for s in scene.grid.shown()] == ["S5"]
+    assert scene.target("group").label == "Green"  # type: ignore[union-attr]
+    assert scene.target("student.S1") is None
     auto = Autoplayer(app)
     auto.tap("group")
     assert isinstance(app.stack.top, PickDialog)
     assert [label for _, label in app.stack.top.choices] == ["Everyone", "Green", "Blue", "Red"]
+    auto.tap("choice.0")
+    assert [s.id for s in scene.grid.shown()] == ["S5", "S4", "S3", "S1", "S2"]
+    auto.tap("group")
     auto.tap("choice.3")
     assert [s.id for s in scene.grid.shown()] == ["S1", "S2"]
     assert scene.target("student.S3") is None

@@ -50,13 +50,13 @@ def group_label(group: str | None) -> str:
 class StudentGrid(Paged):
     """Students as name buttons (``student.<id>``), one group (or everyone) and one page
     at a time, with a group button (``group``) and page buttons (``page.prev``,
-    ``page.next``) above them. ``first_group`` comes first when everyone is shown."""
+    ``page.next``) above them. It opens on ``first_group`` where someone is in it
+    ("Everyone" is one tap away), and lists that group first."""
 
     def __init__(self, students: Sequence[Student] = (), first_group: str | None = None) -> None:
-        self.students = list(students)
-        self.first_group = first_group
-        self.group: str | None = None
+        self.first_group = self.group = first_group
         self.page_text_pos = (0, 0)
+        self.set_students(students)  # nobody in first_group: everyone
 
     def set_students(self, students: Sequence[Student]) -> None:
         self.students = list(students)

@@ -3,7 +3,7 @@
 :class:`SignInScene` pops with one :class:`tabletop.store.SeatInfo` per seat, or None
 when cancelled. A human seat is filled by a badge under the card camera (``tabletop
 print badges``: QR ``MT1:ID:<id>``; seen in seat k's zone it signs in seat k, elsewhere
-the highlighted seat), by a tap on a name (the rotation's group first), or as a guest
+the highlighted seat), by a tap on a name (the rotation's group shown first), or as a guest
 (the seat's default name, no student). The highlighted seat (its LED lit) is the next
 empty one; a tap on a seat, or its button, highlights it to change it. Bot seats are
 filled already. What is refused is said in one sentence (the sentence table's
@@ -65,7 +65,7 @@ class SignInScene(Screen):
         self.seats = seat_infos(self.defaults, bots)  # who sits where now: what Play! pops
         self.decided = [s.bot is not None for s in self.seats]  # a bot's seat is filled
         self.roster = Roster(ctx.journal)
-        here = getattr(ctx.rotation, "group", None)  # the rotation's group here comes first
+        here = getattr(ctx.rotation, "group", None)  # the grid opens on the rotation's group
         self.grid = StudentGrid(self.roster.students(), here if isinstance(here, str) else None)
         self.active: int | None = self._next_empty()
         self.camera: Any = None

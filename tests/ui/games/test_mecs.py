@@ -13,8 +13,10 @@ import pygame
 import pytest
 
 from hardware.buttons import SeatPressed
+from tabletop.classroom.roster import Roster
 from tabletop.games.mecs import DECKS, Mecs, Observe, Refill, Trade, evaluate
 from tabletop.games.mecs_equation import PLAY_CARDS
+from tabletop.store import Journal
 from tabletop.ui.autoplay import Autoplayer
 from tabletop.ui.games import game_app
 from tabletop.ui.games.mecs.cards import BLUE, RED, CardPageScene, card_pages, colour_of
@@ -29,7 +31,8 @@ from tabletop.ui.scenes.form import FormScene
 from tabletop.ui.scenes.pin import PinPad
 from tabletop.ui.scenes.rules import ChoiceGrid, RulesScene
 from tests.ui.game_scenery import form_seats
-from tests.ui.scenery import SIZES, is_undo_pad, make_app
+from tests.ui.scenery import SIZES, drawn_texts, is_undo_pad, make_app
+from tests.ui.test_namesakes import CLASS, open_table
 
 SHOTS = Path("/tmp/mecs_shots")
 CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -247,6 +250,39 @@ def child_turn(app):
         app.step()
     assert table.play.pending_seat() == 0 and table.play.state.phase == "plant"
     return auto, table
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_mecs_the_card_taken_for_the_child_is_ringed_in_her_hand_mecs4(size) -> None:
+    """The card the device took for the child from the next hand (MECS-4) has a ring
+    round it in her hand, as the sentence says; the others have none."""
+    app = make_app(size)
+    _, table = child_turn(app)
+    app.step(force_draw=True)
+    assert "card, with a ring." in table.message
+    ringed = [
+        b.name
+        for b in table.buttons
+        if b.name.startswith("hand.")
+        and tuple(app.canvas.get_at((b.rect.left - 2, b.rect.centery)))[:3]
+        == app.ctx.painter.p.selected
+    ]
+    assert ringed == [f"hand.{table.play.taken()}"]
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_mecs_hand_label_keeps_a_long_namesakes_tag(tmp_path: Path, size) -> None:
+    """Two "Mia Schmidt-Wolkenstein"s signed in: the label beside the hand names whose
+    it is as the seat chips do, the name cut and its "(4a)" kept (Painter.ellipsis), at
+    16 px or more; it was paged as "Mia Schmidt-W …", the tag lost."""
+    journal = Journal(tmp_path / "j.sqlite3")
+    Roster(journal).import_csv(CLASS.replace("Mia", "Mia Schmidt-Wolkenstein"))
+    app = make_app(size, journal=journal)
+    open_table(Autoplayer(app), "mecs", "S1", "S2")
+    texts = drawn_texts(app.ctx.painter, lambda: app.step(force_draw=True))
+    label = [(text, px) for text, px in texts if text.endswith("(4a)'s")]
+    assert label and min(px for _, px in label) >= app.ctx.painter.least, texts
+    assert ("hand", label[0][1]) in texts
 
 
 def test_mecs_child_plants_by_touch_and_trades() -> None:

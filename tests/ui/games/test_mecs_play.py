@@ -394,3 +394,28 @@ def test_mecs_play_taps_for_names_the_targets_that_make_a_move() -> None:
     assert play.taps_for(EndTurn(seat)) == ("end",)
     assert play.taps_for(Refill(seat, "symbols")) == ("refill.symbols",)
     assert play.taps_for(Plant(seat, (card,))) == ()
+
+
+def test_mecs_play_the_card_taken_for_a_child_is_named_and_marked_mecs4() -> None:
+    """MECS-4: a turn begins with a random card from the next player's hand; in virtual
+    play the device holds the hands, so it takes one for the child. The sentence names
+    the card, and :meth:`MecsPlay.taken` says where it is in her hand (the scene rings
+    it) until it leaves the hand; a bot's take is said as before, with no ring."""
+    play = new_play(seats=[("Ann", False), ("Bo", True)])
+    assert play.pending_seat() == 0 and play.state.phase == "plant"
+    took = next(e for e in play.match.steps[-1].events if e.code == "mecs.took")
+    card, hand = took.data["card"], play.state.players[0].hand
+    face = play_module.LABEL[card]
+    assert play.message == f"Ann took a card from Bo's hand. It is the {face} card, with a ring."
+    assert play.taken() is not None and hand[play.taken()] == card
+    play.submit_area(0, (card,) * hand.count(card))  # every such card put down
+    assert card not in play.state.players[0].hand and play.taken() is None
+    while play.pending_seat() != 1 or play.state.phase != "plant":
+        if play.bot_to_move() is not None:
+            play.bot_step()
+        elif play.state.phase == "refill":
+            play.press("refill.numbers")
+        else:
+            play.perform(EndTurn(0))
+    assert play.message == "Bo took a card from Ann's hand."
+    assert play.hand_owner() is None and play.taken() is None

@@ -293,6 +293,18 @@ class MecsPlay(TableController):
             return None
         return seat
 
+    def taken(self) -> int | None:
+        """Where in the shown hand (:meth:`hand_owner`) is the card the device took for
+        it from the next player's hand this turn (MECS-4); None once it left the hand."""
+        owner = self.hand_owner()
+        if owner is None:
+            return None
+        hand, turn = self.state.players[owner].hand, self.state.turn
+        steps = (step for step in reversed(self.match.steps) if step.state.turn == turn)
+        for e in (e for s in steps for e in s.events if e.code == "mecs.took" and e.seat == owner):
+            return hand.index(e.data["card"]) if e.data["card"] in hand else None
+        return None
+
     def area_status(self, seat: int) -> tuple[str, str, str] | None:
         """The device's ruling on an area with its reason, its tone (bad, good, muted), and
         the ruling in a few words for an area too narrow for the reason (tapping the area
@@ -445,6 +457,9 @@ class MecsPlay(TableController):
                 title = child_message("mecs.banner.hacked")
                 self.banner = Banner(title, text, now, "hack", source=target)
                 self.sound("good")
+            elif event.code == "mecs.took" and seat is not None and seat == self.hand_owner():
+                card, giver = LABEL[data["card"]], self.name(int(data["from"]))  # a hand shown
+                text = child_message("mecs.said.took", name=self.name(seat), giver=giver, card=card)
             elif event.code == "mecs.objective_waiting":
                 waiting = text.replace(" (MECS-9)", "")
             elif event.code == "mecs.objective_missed" and seat is not None:

@@ -340,17 +340,22 @@ class MecsTable(TableScene):
             return
         cards = [b for b in self.buttons if b.name.startswith(("reveal.", "hand."))]
         seat = who if who is not None else owner or 0
-        name = self.shown(seat, play.name(seat))
-        label = f"{name}:" if who is not None else f"{name}'s hand"
         width = (cards[0].rect.left if cards else r.right) - r.left - m.u(8)
+        own, name = (":" if who is not None else "'s"), self.shown(seat, play.name(seat))
+        size = max(min(m.text, painter.least), painter.fit_size(name + own, m.text, width, True))
+        room = width - painter.fonts.width(own, size, True)  # the name's line, as line() fits it
+        label = (
+            painter.ellipsis(name, size, room, True) + own + ("" if who is not None else " hand")
+        )
         painter.paragraph(
-            surface, label, pygame.Rect(r.left, r.top, width, r.height), m.text, bold=True
+            surface, label, pygame.Rect(r.left, r.top, width, r.height), size, bold=True
         )
         if who is not None:
             return
-        hand = play.state.players[owner or 0].hand
+        hand, taken = play.state.players[owner or 0].hand, play.taken()
         for b in cards:
-            draw_card(painter, surface, b.rect, hand[int(b.name[5:])])
+            i = int(b.name[5:])
+            draw_card(painter, surface, b.rect, hand[i], selected=i == taken)
         x = (cards[-1].rect.right if cards else r.left + m.u(130)) + m.u(14)
         tip = "Tap an area to put cards down or hack. Tap a card to read about it."
         painter.paragraph(
