@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 log = logging.getLogger(__name__)
 
@@ -75,16 +75,6 @@ class Recorded:
     @property
     def is_new_best(self) -> bool:
         return self.best == self.score and self.previous_best != self.score
-
-
-class Score(NamedTuple):
-    """One score on a board: the name played under, and who signed in (``student`` and
-    ``group`` "" for a name typed)."""
-
-    player: str
-    score: int
-    student: str = ""
-    group: str = ""
 
 
 class HighScores:
@@ -152,16 +142,16 @@ class HighScores:
 
     def top(
         self, game: str, modes: Iterable[str], limit: int = 5, *, lower_is_better: bool = False
-    ) -> list[Score]:
+    ) -> list[tuple[str, int]]:
         """The best ``limit`` scores of everyone in ``game`` with exactly these modes, best
-        first; of equal scores the earlier one comes first."""
+        first, as (player, score); of equal scores the earlier one comes first."""
         order = "ASC" if lower_is_better else "DESC"
         rows = self._read(
-            "SELECT player, score, student, grp FROM scores WHERE game = ? AND modes = ? "
+            "SELECT player, score FROM scores WHERE game = ? AND modes = ? "
             f"ORDER BY score {order}, id ASC LIMIT ?",
             (game, modes_key(modes), limit),
         )
-        return [Score(str(r[0]), int(r[1]), str(r[2]), str(r[3])) for r in rows]
+        return [(str(r[0]), int(r[1])) for r in rows]
 
     def players(self, game: str, limit: int = 8) -> list[str]:
         """Names that played ``game`` lately, most recent first (for quick picking)."""
@@ -273,12 +263,4 @@ class HighScores:
         return True
 
 
-__all__ = [
-    "FILE_NAME",
-    "SCHEMA_VERSION",
-    "HighScores",
-    "Recorded",
-    "Score",
-    "data_dir",
-    "modes_key",
-]
+__all__ = ["FILE_NAME", "SCHEMA_VERSION", "HighScores", "Recorded", "data_dir", "modes_key"]

@@ -24,7 +24,7 @@ from tabletop.ui.scenes.home import HomeScene
 from tabletop.ui.scenes.names import NameScene
 from tabletop.ui.scenes.rules import RulesScene
 from tabletop.ui.theme import BLUE, VERMILLION
-from tests.ui.scenery import SIZES, drawn_texts, is_undo_pad, make_app
+from tests.ui.scenery import SIZES, is_undo_pad, make_app
 
 SHOTS = Path("/tmp/bubbles_shots")
 
@@ -450,27 +450,6 @@ def test_bubbles_scoreboard_equal_scores_share_a_place_earlier_first() -> None:
     assert record_score(board, "Leo", 60, 4) == 1
     assert record_score(board, "Ana", 60, 2) == 3
     assert best_scores(board, 60) == [("Mia", 4), ("Leo", 4), ("Ana", 2)]
-
-
-@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-def test_bubbles_scoreboard_tells_namesakes_signed_in_apart(size) -> None:
-    """Two children named Mia Jones signed in (S1 of 4a, S2 of 4b) are two rows that
-    read differently ("Mia Jones (4b)", as ``shown_names`` tells them apart); one child's
-    two scores, and a name typed, read as they are."""
-    app, _ = bubble_app(size)
-    scores = app.ctx.highscores
-    for name, score, student, group in (
-        ("Mia Jones", 9, "S2", "4b"),
-        ("Mia Jones", 7, "S1", "4a"),
-        ("Leo", 6, "S3", "4a"),
-        ("Leo", 5, "S3", "4a"),
-        ("Mia Jones", 4, None, ""),
-    ):
-        scores.record("bubbles", name, ["60s"], score, student=student, group=group)
-    board = [("Mia Jones (4b)", 9), ("Mia Jones (4a)", 7), ("Leo", 6), ("Leo", 5)]
-    assert best_scores(scores, 60) == [*board, ("Mia Jones", 4)]
-    texts = [t for t, _ in drawn_texts(app.ctx.painter, lambda: app.step(force_draw=True))]
-    assert all(name in texts for name, _ in board[:2])
 
 
 # -- screenshots ---------------------------------------------------------------------------

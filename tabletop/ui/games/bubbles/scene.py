@@ -15,7 +15,6 @@ from typing import Any
 
 import pygame
 
-from tabletop.classroom.students import Student, shown_names
 from tabletop.engine.words import plural
 from tabletop.games.bubbles import HEIGHT, OP_GLYPHS, RADIUS, WIDTH, Bubble, BubbleSettings
 from tabletop.highscores import HighScores
@@ -269,11 +268,8 @@ def record_score(highscores: HighScores, player: str, seconds: int, score: int) 
 
 
 def best_scores(highscores: HighScores, seconds: int, limit: int = 5) -> list[tuple[str, int]]:
-    """The best scores for rounds of ``seconds``, best first: (player, score), a child
-    signed in told apart from a namesake among them ("Mia (4b)": ``shown_names``)."""
-    rows = highscores.top(GAME, (f"{seconds}s",), limit)
-    shown = shown_names(Student(r.student, r.player, r.group) for r in rows)
-    return [(shown.get(r.student, r.player), r.score) for r in rows]
+    """The best scores for rounds of ``seconds``, best first: (player, score)."""
+    return highscores.top(GAME, (f"{seconds}s",), limit)
 
 
 def draw_board(ctx: Context, surface: pygame.Surface, rect: pygame.Rect, seconds: int) -> None:
