@@ -11,8 +11,9 @@ there takes the file's name and group, and students the file does not mention st
 student without an id (a list of names) is matched by name and group (ignoring case), so
 importing the same list again adds no one twice; one whose group changed is found by
 name when no doubt is left (the only one of that name not matched, none of it in the new
-group) and moved; one not matched gets a made-up id (the summary names those added
-beside a namesake in another group).
+group, and the file is her class's list: it names classmates of her old group, or it
+replaces the list) and moved; one not matched gets a made-up id (the summary names those
+added beside a namesake in another group: another class's Zoe, or not clear who moved).
 :func:`Roster.preview` says what an import would do before anything is written.
 
 Removing a student never touches past games: each match's ``seats`` rows keep the name
@@ -288,7 +289,7 @@ class Roster:
         self, students: Sequence[Student], replace: bool
     ) -> tuple[ImportReport, tuple[list[Student], list[Student], list[str]]]:
         have = {s.id: s for s in self.students()}
-        students, matched, moved, unsure = self._with_ids(students, have)
+        students, matched, moved, unsure = self._with_ids(students, have, replace)
         added = [s for s in students if s.id not in have]
         updated = [s for s in students if s.id in have and have[s.id] != s]
         unchanged = len(students) - len(added) - len(updated)
@@ -307,13 +308,16 @@ class Roster:
         return report, (added, updated, removed)
 
     def _with_ids(
-        self, students: Sequence[Student], have: dict[str, Student]
+        self, students: Sequence[Student], have: dict[str, Student], replace: bool
     ) -> tuple[list[Student], int, set[str], list[str]]:
         """``students`` with an id each: one without takes the id of a student on the list
         with the same name and group (ignoring case; each id once, and none the file
         names); else, moved, the id of the one student of that name still unmatched, when
-        the list has none of that name in the new group and the file no other unmatched
-        line of it; else the next made-up id (:meth:`next_id`, as "Add a student" does).
+        the list has none of that name in the new group, the file no other unmatched line
+        of it, and the file is her class's (``replace``, or it names, by id or by name and
+        group, another child of her old group: one device may serve two classes, and the
+        other teacher's list has its own Zoe); else the next made-up id (:meth:`next_id`,
+        as "Add a student" does).
         Also how many were matched by name and group, the ids of those who moved, and who
         was added though a namesake elsewhere might be the same child ("Zoe (4b)")."""
         named = {s.id for s in students}
@@ -327,6 +331,7 @@ class Roster:
                 free.remove(same)
                 found[i] = Student(same.id, s.name, s.group)
         matched = len(found)
+        named_groups = {have[i].group for i in named | {f.id for f in found.values()} if i in have}
         left = Counter(_key(s)[0] for i, s in enumerate(students) if not s.id and i not in found)
         taken = {_key(s) for s in have.values()}
         number = int(self.next_id()[1:])
@@ -337,7 +342,12 @@ class Roster:
             namesakes = [f for f in free if _key(f)[0] == _key(s)[0]]
             if s.id or i in found:
                 s = found.get(i, s)
-            elif len(namesakes) == 1 and left[_key(s)[0]] == 1 and _key(s) not in taken:
+            elif (
+                len(namesakes) == 1
+                and left[_key(s)[0]] == 1
+                and _key(s) not in taken
+                and (replace or namesakes[0].group in named_groups)
+            ):
                 (was,) = namesakes
                 free.remove(was)
                 moved.add(was.id)

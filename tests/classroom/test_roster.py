@@ -342,6 +342,48 @@ def test_roster_names_only_list_moves_a_child_whose_group_changed(
     assert roster.get(str(seat.student)) == Student("S1", "ZOE", "4b")
 
 
+def test_roster_names_only_list_of_another_class_does_not_move_its_namesake(
+    roster: Roster,
+) -> None:
+    """One device, two classes: 4b's teacher adds her names-only list after 4a's. 4a's Zoe
+    Klein is not on it, so she is not 4b's Zoe: 4b's is added as new (named among those
+    beside a namesake), and each girl keeps her own id and games (r22-int moved 4a's
+    Zoe to 4b, and both girls' games piled up under one id)."""
+    roster.import_csv("name,group\nZoe Klein,4a\nMax Weber,4a\nLea Roth,4a\n")
+    report = roster.import_csv("name,group\nZoe Klein,4b\nTom Berg,4b\n")
+    assert report == ImportReport(added=2, unsure=("Zoe Klein (4b)",))
+    assert "moved" not in report.sentence().split("(")[0]
+    assert [(s.id, s.name, s.group) for s in roster.students()] == [
+        ("S3", "Lea Roth", "4a"),
+        ("S2", "Max Weber", "4a"),
+        ("S1", "Zoe Klein", "4a"),
+        ("S5", "Tom Berg", "4b"),
+        ("S4", "Zoe Klein", "4b"),
+    ]
+    again = roster.import_csv("name,group\nZoe Klein,4a\nMax Weber,4a\nLea Roth,4a\n")
+    assert again == ImportReport(unchanged=3, matched=3)
+
+
+@pytest.mark.parametrize(
+    ("other", "replace"),
+    [
+        (Student("", "Tom Berg", "4b"), True),  # the whole list, replaced
+        (Student("", "Lea Roth", "4a"), False),  # her classmate, found by name and group
+        (Student("S3", "Lea Roth", "4b"), False),  # her classmate, by id
+    ],
+)
+def test_roster_names_only_list_of_her_class_moves_her(
+    roster: Roster, other: Student, replace: bool
+) -> None:
+    """A list that is clearly her class's (it replaces the list, or names another child
+    of her old group, by name and group or by id) moves Zoe to her new group."""
+    roster.import_csv("name,group\nZoe Klein,4a\nMax Weber,4a\nLea Roth,4a\n")
+    report = roster.import_students([Student("", "Zoe Klein", "4b"), other], replace=replace)
+    assert report.moved == ("Zoe Klein (4a to 4b)",) and not report.unsure
+    assert roster.get("S1") == Student("S1", "Zoe Klein", "4b")
+    assert [s.name for s in roster.students("4b")].count("Zoe Klein") == 1
+
+
 @pytest.mark.parametrize(
     ("before", "after", "added"),
     [
