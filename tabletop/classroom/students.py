@@ -138,6 +138,8 @@ def read_class_list(text: str) -> tuple[list[Student], str]:
     try:
         students, note = _read_students(text)
     except BadInput as exc:
+        if exc.message.endswith("try again"):
+            raise
         raise BadInput(exc.code, f"{exc.message}. Fix the file and try again") from None
     if note:
         log.info("class list: %s", note)
@@ -153,8 +155,7 @@ def _read_students(text: str) -> tuple[list[Student], str]:
     id has no digit when every other id has one, is a header of another shape: refused.
     A list of names only (under a ``name,group`` or ``name`` header, or one column and
     no header) gives students without an id (``""``): :class:`Roster` makes them up.
-    Two columns without a header are ``id,name`` when a cell of the first has a digit
-    (``S0142,Zoe``), else ``name,group`` (``Zoe,4b``), which the sentence says.
+    Two columns without a header: see :func:`_two_columns`.
     """
     text = text.removeprefix("\ufeff")  # a byte-order mark from a spreadsheet
     reader = csv.reader(io.StringIO(text), delimiter=_delimiter(text))
@@ -171,8 +172,10 @@ def _read_students(text: str) -> tuple[list[Student], str]:
             raise _wrong_header(number, row)
         else:
             width = max(len(_filled(r)) for _, r in rows)
-            if width == 1 or (width == 2 and not any(_has_digit(r[0]) for _, r in rows)):
-                columns = NAME_COLUMNS[width - 1]
+            if width == 1:
+                columns = NAME_COLUMNS[0]
+            elif width == 2:
+                columns = _two_columns(rows)
     students: list[Student] = []
     seen: set[str] = set()
     for number, row in rows:
@@ -226,6 +229,36 @@ def _filled(row: list[str]) -> list[str]:
 
 def _has_digit(text: str) -> bool:
     return any(c.isdigit() for c in text)
+
+
+def _two_columns(rows: list[tuple[int, list[str]]]) -> tuple[str, ...]:
+    """The columns of a two-column list without a header: ``id,name`` when every first
+    cell is an id with a digit (``S0142,Zoe``), ``name,group`` when none has a digit
+    (``Zoe,4b``, which the import's sentence says). A first line without a digit above
+    such ids is a header of another shape (``who,what``); any other mix (``Anna 2``
+    among names) is refused with what to do: ``BadInput``. A line of one cell tells
+    nothing (it is refused as too short)."""
+    pairs = [line for line in rows if len(_filled(line[1])) > 1]
+    ids = [_has_digit(row[0]) and _is_id(row[0]) for _, row in pairs]
+    if all(ids):
+        return ID_COLUMNS
+    if not any(_has_digit(row[0]) for _, row in pairs):
+        return NAME_COLUMNS[1]
+    if pairs[0] is rows[0] and len(pairs) > 1 and not _has_digit(rows[0][1][0]) and all(ids[1:]):
+        raise _wrong_header(*rows[0])
+    raise BadInput(
+        "roster.mixed",
+        "column 1 looks like names on some lines and ids on others: put name,group or "
+        "id,name as the file's first line and try again",
+    )
+
+
+def _is_id(text: str) -> bool:
+    try:
+        student_id(text)
+    except BadInput:
+        return False
+    return True
 
 
 HEADER_WORDS = frozenset({"id", "name", "group"})

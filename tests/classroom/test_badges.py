@@ -174,6 +174,22 @@ def test_print_badges_two_columns_of_ids_without_digits_say_how_they_were_read(
     assert out.exists()
 
 
+def test_print_badges_refuses_names_and_ids_mixed_in_column_1(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``Anna 2`` among names, no header: one line saying which first line settles it,
+    exit status 2, no PDF (r22-int: "line 3: id 'Anna 2' may use only letters...")."""
+    roster = tmp_path / "class.csv"
+    roster.write_text("Zoe,4b\nMax,4b\nAnna 2,4b\n", encoding="utf-8")
+    out = tmp_path / "b.pdf"
+    assert cli.main(["print", "badges", str(roster), "--out", str(out)]) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        "tabletop print: column 1 looks like names on some lines and ids on others: put "
+        "name,group or id,name as the file's first line and try again"
+    ]
+    assert not out.exists()
+
+
 @needs("pdftotext")
 def test_badges_tell_two_children_of_one_name_apart(tmp_path: Path) -> None:
     """Two Mia Jones, in 4a and 4b: each badge's big name (and its small one in the corner)

@@ -223,10 +223,38 @@ def test_roster_two_columns_without_a_header_are_names_and_groups_unless_ids_hav
     assert report == ImportReport(added=2, note=note)
     assert report.sentence() == f"2 added. {note}"
     assert [(s.name, s.group) for s in roster.students()] == [("Max", "4a"), ("Zoe", "4b")]
-    for text in ("S0142,Zoe\nS0143,Max\n", "S0142,Zoe\nMAX,Max\n", "id,name\nZOE,Zoe\n"):
+    for text in ("S0142,Zoe\nS0143,Max\n", "id,name\nZOE,Zoe\n", "id,name\nS0142,Zoe\nMAX,Max\n"):
         students, said = read_class_list(text)
         assert [s.name for s in students][:1] == ["Zoe"] and students[0].id and said == ""
     assert read_class_list("name,group\nZoe,4b\n") == ([Student("", "Zoe", "4b")], "")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Zoe,4b\nMax,4b\nAnna 2,4b\n",  # a name with a digit among names
+        "Anna 2,4b\n",
+        "S0142,Zoe\nMAX,Max\n",  # an id without a digit among ids (r22-int: read as ids)
+        "S0142,Zoe\nMax Weber,4b\n",
+    ],
+)
+def test_roster_two_columns_of_names_and_ids_mixed_are_refused_with_what_to_do(
+    roster: Roster, text: str
+) -> None:
+    """Two columns, no header, the first column neither all ids with a digit nor all
+    without a digit: refused with a sentence saying which header settles it, and nothing
+    changes (r22-int: one digit made the whole list ids, "line 3: id 'Anna 2' may use
+    only letters, digits and ...", which never said a header would help)."""
+    roster.import_csv("S9,Cy\n")
+    with pytest.raises(BadInput) as err:
+        roster.import_csv(text)
+    assert err.value.code == "roster.mixed"
+    assert err.value.message == (
+        "column 1 looks like names on some lines and ids on others: put name,group or "
+        "id,name as the file's first line and try again"
+    )
+    assert [s.id for s in roster.students()] == ["S9"]
+    assert read_roster("name,group\nZoe,4b\nAnna 2,4b\n")[1] == Student("", "Anna 2", "4b")
 
 
 @pytest.mark.parametrize(

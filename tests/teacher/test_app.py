@@ -443,6 +443,25 @@ def test_teacher_api_import_says_two_columns_were_read_as_names_and_groups(
     serve(scenario)
 
 
+def test_teacher_api_import_refuses_names_and_ids_mixed_in_column_1(
+    serve: Callable[[Scenario], None],
+) -> None:
+    """``Anna 2`` among names, no header: the refusal says which first line settles it
+    (r22-int: "Line 3: id 'Anna 2' may use only letters, digits and ...")."""
+
+    async def scenario(client: TestClient) -> None:
+        await log_in(client)
+        data = b"Zoe,4b\nMax,4b\nAnna 2,4b\n"
+        r = await client.post("/api/roster/import", data=data, headers=origin(client))
+        assert r.status == 400 and (await r.json())["error"] == (
+            "Column 1 looks like names on some lines and ids on others: put name,group or "
+            "id,name as the file's first line and try again."
+        )
+        assert (await (await client.get("/api/roster")).json())["students"] == []
+
+    serve(scenario)
+
+
 def test_teacher_api_imports_a_list_of_names_twice_without_doubles(
     serve: Callable[[Scenario], None],
 ) -> None:

@@ -150,6 +150,11 @@ def test_class_list_pages_through_more_files_than_fit(tmp_path: Path) -> None:
             "c.csv: line 2: id S1 is used twice. Fix the file and try again.",
         ),
         (
+            {"c.csv": b"Zoe,4b\nMax,4b\nAnna 2,4b\n"},
+            "c.csv: column 1 looks like names on some lines and ids on others: put name,group "
+            "or id,name as the file's first line and try again.",
+        ),
+        (
             {"c.csv": b"\x00\x81\x8d\x8f"},
             'c.csv: this file is not a text file. Save it from the spreadsheet as "CSV UTF-8"'
             " and try again.",
