@@ -5,7 +5,10 @@ The file lives in the platform's data folder (``platformdirs``), or in
 who played it: a child signed in by their student id (two children of one name keep
 their own bests; the row keeps the name and group, for the boards), anyone else by the
 name typed. The schema is versioned with ``PRAGMA user_version``; a version 1 file (kept
-by name only) gains the id and group columns when opened, its scores staying the names'.
+by name only) gains the id and group columns when opened, its scores staying the names':
+a child signed in whose name is hers alone on the class list (the caller knows the list
+and says so: ``name_unique``) takes the scores of her name as hers when she has none of
+her own in that game yet, so her old best still counts.
 A file that SQLite cannot read, or that has a schema this version does not know, is never
 fatal: it is moved aside (renamed to ``highscores.sqlite3.corrupt-<time>``), a fresh file
 is started, and :attr:`notice` says so in one sentence for the teacher. (The crash-safe
@@ -38,6 +41,7 @@ CREATE TABLE IF NOT EXISTS scores (
     played_at TEXT NOT NULL
 );
 """
+_BY_NAME = "(student = '' AND player = ?)"  # a name typed, or a version 1 file's row
 # version 1 -> 2: who signed in ('' for a name typed), and their group then
 _MIGRATE = """
 BEGIN;
@@ -101,19 +105,31 @@ class HighScores:
         *,
         student: str | None = None,
         group: str = "",
+        name_unique: bool = False,
         lower_is_better: bool = False,
     ) -> Recorded:
         """Store one finished game's score; say whether it beat the player's best. A child
-        signed in gives their ``student`` id (and ``group``): their best is theirs alone."""
+        signed in gives their ``student`` id (and ``group``): their best is theirs alone,
+        and the scores kept by her name become hers where :meth:`best` counts them."""
         key = modes_key(modes)
+        claim = self._claims(game, student, name_unique)
         previous = self.best(
-            game, player, key.split("+"), student=student, lower_is_better=lower_is_better
+            game,
+            player,
+            key.split("+"),
+            student=student,
+            name_unique=claim,
+            lower_is_better=lower_is_better,
         )
         row = (game, player, key, int(score), self._now().isoformat(timespec="seconds"))
+        claimed = f"UPDATE scores SET student = ?, grp = ? WHERE game = ? AND {_BY_NAME}"
         self._write(
-            "INSERT INTO scores (game, player, modes, score, played_at, student, grp) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (*row, student or "", group if student else ""),
+            *([(claimed, (student, group, game, player))] if claim else []),
+            (
+                "INSERT INTO scores (game, player, modes, score, played_at, student, grp) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (*row, student or "", group if student else ""),
+            ),
         )
         if previous is None:
             best = score
@@ -128,15 +144,25 @@ class HighScores:
         modes: Iterable[str],
         *,
         student: str | None = None,
+        name_unique: bool = False,
         lower_is_better: bool = False,
     ) -> int | None:
         """The best score, if any, in this game with exactly these modes: of the child
-        signed in as ``student``, or (with none) of the name ``player`` typed."""
+        signed in as ``student``, or (with none) of the name ``player`` typed. A child
+        with no scores of her own in ``game`` whose name no other child on the class
+        list has (``name_unique``) counts the scores kept by her name too (a version 1
+        file's: the module)."""
         pick = "MIN" if lower_is_better else "MAX"
-        who = "student = ?" if student else "student = '' AND player = ?"
+        args: tuple[str, ...]
+        if not student:
+            who, args = _BY_NAME, (player,)
+        elif self._claims(game, student, name_unique):
+            who, args = f"(student = ? OR {_BY_NAME})", (student, player)
+        else:
+            who, args = "student = ?", (student,)
         rows = self._read(
             f"SELECT {pick}(score) FROM scores WHERE game = ? AND modes = ? AND {who}",
-            (game, modes_key(modes), student or player),
+            (game, modes_key(modes), *args),
         )
         return None if not rows or rows[0][0] is None else int(rows[0][0])
 
@@ -161,6 +187,15 @@ class HighScores:
             (game, limit),
         )
         return [str(r[0]) for r in rows]
+
+    def _claims(self, game: str, student: str | None, name_unique: bool) -> bool:
+        """Whether the child signed in as ``student`` takes the scores kept by her name
+        in ``game`` as hers: no other child on the class list has that name
+        (``name_unique``) and she has no scores of her own in ``game`` yet."""
+        if not (student and name_unique):
+            return False
+        own = "SELECT 1 FROM scores WHERE game = ? AND student = ? LIMIT 1"
+        return not self._read(own, (game, student))
 
     def close(self) -> None:
         with contextlib.suppress(sqlite3.Error):
@@ -240,11 +275,13 @@ class HighScores:
                     return []
         return []
 
-    def _write(self, sql: str, args: tuple[object, ...]) -> None:
+    def _write(self, *statements: tuple[str, tuple[object, ...]]) -> None:
+        """Run ``statements`` (SQL, arguments) in one transaction."""
         for attempt in (1, 2):
             try:
                 with self._db:
-                    self._db.execute(sql, args)
+                    for sql, args in statements:
+                        self._db.execute(sql, args)
                 return
             except sqlite3.DatabaseError as exc:
                 if not self._damaged(exc, attempt):

@@ -164,3 +164,37 @@ def test_highscores_a_store_kept_by_name_is_still_read(tmp_path) -> None:
     assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 2
     db.close()
     assert HighScores(path).best("mathe-meister", "Mia Jones", []) == 3000
+
+
+def test_highscores_a_child_whose_name_is_hers_alone_keeps_her_old_best(tmp_path) -> None:
+    """A version 1 file kept Mia Jones's 2034 by name. Signed in (S1 of 4a), no other Mia
+    Jones on the class list (``name_unique``, the caller's word): her first game after the
+    update counts it (1500 is not a new best) and takes it as hers, so later games count
+    it too and a guest typing "Mia Jones" does not (r22-int: 1500 was "your best")."""
+    path = tmp_path / FILE_NAME
+    old_store(path)
+    scores = HighScores(path, now=fixed_now)
+    assert scores.best("mathe-meister", "Mia Jones", [], student="S1", name_unique=True) == 2034
+    first = scores.record("mathe-meister", "Mia Jones", [], 1500, student="S1", name_unique=True)
+    assert first.previous_best == 2034 and first.best == 2034 and not first.is_new_best
+    again = scores.record("mathe-meister", "Mia Jones", [], 1800, student="S1", name_unique=True)
+    assert again.previous_best == 2034 and not again.is_new_best
+    assert scores.best("mathe-meister", "Mia Jones", [], student="S1") == 2034
+    assert scores.best("mathe-meister", "Mia Jones", []) is None  # no longer a typed name's
+    scores.record("mathe-meister", "Mia Jones", [], 2500)  # a guest typing her name
+    assert scores.best("mathe-meister", "Mia Jones", [], student="S1", name_unique=True) == 2034
+    assert scores.best("bubbles", "Leo", ["60s"]) == 9  # other games' rows stay the names'
+
+
+def test_highscores_namesakes_on_the_class_list_leave_the_old_best_to_the_name(
+    tmp_path,
+) -> None:
+    """Two Mia Joneses on the class list: whose was the 2034 a version 1 file kept by
+    name is not known, so neither counts it; it stays the typed name's."""
+    path = tmp_path / FILE_NAME
+    old_store(path)
+    scores = HighScores(path, now=fixed_now)
+    first = scores.record("mathe-meister", "Mia Jones", [], 1500, student="S1", group="4a")
+    assert first.previous_best is None and first.is_new_best
+    assert scores.best("mathe-meister", "Mia Jones", []) == 2034
+    assert scores.best("mathe-meister", "Mia Jones", [], student="S2", name_unique=False) is None

@@ -569,6 +569,34 @@ def test_mm_solo_namesakes_signed_in_read_their_own_best(tmp_path) -> None:
     assert game_of(app).save.seats[0].student == "S1"
 
 
+@pytest.mark.parametrize(("roster", "kept"), [("S2,Leo,4a\n", True), ("S2,Mia Jones,4b\n", False)])
+def test_mm_solo_signed_in_child_keeps_the_best_her_name_kept(tmp_path, roster, kept) -> None:
+    """A high-score file from before scores were kept by id (version 1) holds Mia Jones's
+    2034. Mia Jones of 4a signs in: with no other Mia Jones on the class list her first
+    game is measured against it ("high", not "your first best"); with a namesake it is
+    not known to be hers, so the game is her first best (r22-int: always her first)."""
+    from tabletop.classroom.roster import Roster
+    from tabletop.highscores import FILE_NAME, HighScores
+    from tabletop.store import Journal
+    from tests.ui.test_highscores import old_store
+
+    old_store(tmp_path / FILE_NAME)
+    scores = HighScores(tmp_path / FILE_NAME)
+    journal = Journal(tmp_path / "j.sqlite3")
+    Roster(journal).import_csv("id,name,group\nS1,Mia Jones,4a\n" + roster)
+    app = make_app(highscores=scores, journal=journal)
+    auto = start_solo(app)
+    auto.tap("student.S1")
+    auto.tap("done")
+    play_rounds(auto, ROUNDS, ((1, 1),) * ROUNDS)
+    end = app.stack.top.detail
+    assert end.score < 2034 and end.recorded.previous_best == (2034 if kept else None)
+    said = ("high", {"before": 2034, "best": 2034}) if kept else ("first_high", {})
+    assert app.stack.top.outcome.lines[-1] == child_message(
+        f"mm.said.{said[0]}", modes="Freestyle", goal="best", **said[1]
+    )
+
+
 @pytest.mark.parametrize("size", SIZES, ids=str)
 def test_mm_results_sheet_sums_and_points_touch_no_star(size) -> None:
     """The finished sheet on the results: every line's sum and points (a column's

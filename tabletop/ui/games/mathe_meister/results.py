@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 import pygame
 
+from tabletop.classroom.roster import Roster
 from tabletop.games.mathe_meister import MatheMeister, score_sheet
 from tabletop.highscores import Recorded
 from tabletop.store import SeatInfo
@@ -40,10 +41,15 @@ class SoloEnd:
         )
 
     def record(self) -> None:
-        """The score in the high-score table, and its line under END GAME SCORING."""
+        """The score in the high-score table, and its line under END GAME SCORING. A
+        child signed in whose name no other child on the class list has keeps the best
+        that her name kept before scores were kept by id."""
         if self.recorded is not None:
             return
         lower = self.match.settings.has("black_hole")
+        name = self.seat.name.casefold()
+        others = Roster(self.ctx.journal).students()
+        unique = not any(s.name.casefold() == name and s.id != self.seat.student for s in others)
         self.recorded = rec = self.ctx.highscores.record(
             MatheMeister.name,
             self.seat.name,
@@ -51,6 +57,7 @@ class SoloEnd:
             self.score,
             student=self.seat.student,
             group=self.seat.group,
+            name_unique=unique,
             lower_is_better=lower,
         )
         facts = {"modes": modes_named(self.modes), "goal": "lowest" if lower else "best"}
