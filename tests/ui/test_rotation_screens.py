@@ -539,6 +539,34 @@ def test_rotation_time_up_a_journal_that_cannot_say_still_saves_the_game(
     assert finish_games(ctx) == []  # finished now: not saved twice
 
 
+def test_rotation_time_up_a_failed_wording_is_logged_as_such_and_the_card_still_shows(
+    monkeypatch, caplog
+) -> None:
+    """Time up saves the game first; if how it ended cannot be worded (``ended_line``),
+    the log says the game was saved and the wording failed (never "could not be
+    finished"), and the station card still shows, without the line."""
+    import tabletop.ui.scenes.rotation as rotation
+
+    app, wall, _runner = rotation_app(station=0)
+    ctx = app.ctx
+    save = GameSave(ctx, "math-attack", seat_infos(["Mia", "Ben"]), {"seed": 3})
+    save.attach(Match(GAMES["math-attack"], MathAttackSettings(), 2, seed=3))
+    app.stack.push(FakeGame(ctx, save))
+
+    def broken(result: Result, seats: object) -> str:
+        raise KeyError("no such seat")
+
+    monkeypatch.setattr(rotation, "ended_line", broken)
+    caplog.set_level("INFO")
+    wall.advance(15 * MIN)
+    app.step()
+    assert ctx.journal.status(save.id) == "finished"
+    assert "saved as finished for time" in caplog.text
+    assert "could not be worded" in caplog.text
+    assert "could not be finished" not in caplog.text
+    assert isinstance(app.stack.top, StationScene) and app.stack.top.standings == ""
+
+
 def test_rotation_games_on_lists_the_games_on_the_stack_topmost_first() -> None:
     """``games_on`` is the one walk over the scene stack (time up, and the fleet's status):
     a scene is a game when it has a ``save`` and ``standings()``."""

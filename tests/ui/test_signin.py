@@ -447,3 +447,25 @@ def test_signin_a_long_name_and_its_caption_read_beside_eight_seats(size: tuple[
     short = open_sign_in(8, size=size)[1]
     assert len([b for b in short.buttons if b.name.startswith("student.")]) == 5  # one page
     assert len({b.rect.left for b in short.buttons if b.name.startswith("student.")}) == 2
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_signin_a_narrow_seat_tile_cuts_a_name_only_as_far_as_it_still_reads_apart(
+    size: tuple[int, int],
+) -> None:
+    """Beside eight seats a long name is cut to its first word ("Alexander"), but not where
+    another seat's name starts with that word: "Mia Jonesborough" and "Mia Schulzenberg"
+    (not namesakes: no tag) once both read "Mia". Then "Mia S.", or, where the initial
+    is shared too, the whole name as the painter cuts it."""
+    app = make_app(size)
+    Roster(app.ctx.journal).import_csv(
+        "id,name,group\nS1,Mia Jonesborough,4a\nS2,Mia Schulzenberg,4a\n"
+        "S3,Mia Johnsonville,4a\nS4,Alexander Hamilton,4a\n"
+    )
+    scene = SignInScene(app.ctx, "mecs", 8, [f"Player {i + 1}" for i in range(8)], None)
+    app.stack.push(scene)
+    for sid in ("S1", "S2", "S3", "S4"):
+        Autoplayer(app).tap(f"student.{sid}")
+    got = [t for t, _ in drawn_texts(app.ctx.painter, lambda: app.step(force_draw=True))]
+    assert "Mia S." in got and "Alexander" in got and "Mia" not in got
+    assert len({t for t in got if t.startswith("Mia Jo") and len(t) < 14}) == 2  # cut apart

@@ -404,18 +404,24 @@ def games_on(scenes: Iterable[Any]) -> Iterator[Any]:
 def finish_games(ctx: Context) -> list[str]:
     """Save every game on the stack that is still being played as finished for "time",
     with its standings; returns how each saved one ended (:func:`ended_line`). A failure
-    is logged and the others are still saved."""
+    is logged and the others are still saved; a saved game whose ending cannot be worded
+    is logged as such and has no line."""
     done = []
     for scene in games_on(ctx.stack):
         if not callable(getattr(scene.save, "finish", None)) or not _still_playing(ctx, scene.save):
             continue
+        name = type(scene).__name__
         try:
             result = scene.standings()
             scene.save.finish(result, reason="time")
-            done.append(ended_line(result, getattr(scene.save, "seats", ())))
-            log.info("rotation: %s saved as finished for time", type(scene).__name__)
         except Exception:
-            log.exception("rotation: %s could not be finished for time", type(scene).__name__)
+            log.exception("rotation: %s could not be finished for time", name)
+            continue
+        log.info("rotation: %s saved as finished for time", name)
+        try:
+            done.append(ended_line(result, getattr(scene.save, "seats", ())))
+        except Exception:
+            log.exception("rotation: %s saved, but how it ended could not be worded", name)
     return done
 
 

@@ -257,6 +257,20 @@ class SignInScene(Screen):
         if self.message:
             draw_message(self, surface, self.message_rect, self.good, 3)
 
+    def _short_name(self, i: int, shown: dict[int, str]) -> str:
+        """Seat ``i``'s name cut for a narrow tile so it still reads apart from the other
+        seats' (``shown``: as the tiles show them, a namesake's with its tag): its first
+        word ("Mia"), else with its last word's initial ("Mia J."), else whole (the painter
+        shrinks, then cuts it)."""
+        words, seats = self.seats[i].name.split(), self.seats
+        tags = [shown[j].replace(s.name, "", 1) for j, s in enumerate(seats)]
+        others = [f"{s.name} " for j, s in enumerate(seats) if j != i and tags[j] == tags[i]]
+        initial = f"{words[0]} {words[-1][0]}"
+        for short, stem in ((words[0], f"{words[0]} "), (f"{initial}.", initial)):
+            if not any(other.startswith(stem) for other in others):
+                return short
+        return self.seats[i].name
+
     def draw_seat(self, surface: pygame.Surface, b: Button, i: int) -> None:
         painter, m, p, seat = self.ctx.painter, self.m, self.ctx.painter.p, self.seats[i]
         fill = p.panel if seat.bot is None else p.quiet
@@ -270,10 +284,11 @@ class SignInScene(Screen):
         caption_h = painter.fonts.font(m.small).get_linesize()
         room = b.rect.height - caption_h - m.u(6)
         size = max(m.small, min(m.big, int(room * 0.8)))
-        name = shown_seat_names(self.seats)[i]  # a namesake's with what tells them apart
+        shown = shown_seat_names(self.seats)
+        name = shown[i]  # a namesake's with what tells them apart
         if " " in seat.name and painter.fonts.width(name, int(size * 0.75), True) > inner:
             # a first name read big beats a whole name read small
-            name = name.replace(seat.name, seat.name.split()[0], 1)
+            name = name.replace(seat.name, self._short_name(i, shown), 1)
         ink, at = p.ink if self.decided[i] else p.muted, (left, b.rect.top + m.u(3))
         painter.text(surface, name, at, size, ink, bold=True, max_width=inner)  # shrunk, then cut
         waiting = "guest" if self.decided[i] else "waiting\u2026"

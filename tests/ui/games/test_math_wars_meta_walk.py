@@ -466,15 +466,20 @@ def test_mwm_a_child_with_cards_up_is_told_who_has_not_turned_up_theirs() -> Non
     """Round 20's walk: seat 1 has turned up 10 and +2 and taps her answer box (or
     presses her button) while seat 2 has not: the table names seat 2 as the one it waits
     for, not seat 1 as the one to turn up cards; seat 2 pressing is still told to turn
-    up hers."""
+    up hers. The Next button tapped meanwhile says it the same one way (round 23), not
+    "Player 2: put your cards… first", naming the first seat it waits for only."""
     app = make_app()
     table = start(app, *seats(3, 2))  # three children
     show(app, 0, "C10", "K+2")
-    tap(app, "solve.0")
-    assert table.message == "Wait: Player 2 and Player 3 have not turned up their cards yet."
+    for target in ("solve.0", "next"):
+        table.message = ""
+        tap(app, target)
+        assert table.message == "Wait: Player 2 and Player 3 have not turned up their cards yet."
     show(app, 2, "C4", "K+1")
     app.seat_queue.put(SeatPressed(0, app.ctx.clock()))
     app.step()
+    assert table.message == "Wait: Player 2 has not turned up their cards yet."
+    tap(app, "next")
     assert table.message == "Wait: Player 2 has not turned up their cards yet."
     app.seat_queue.put(SeatPressed(1, app.ctx.clock()))
     app.step()

@@ -400,7 +400,7 @@ def test_mecs_play_the_card_taken_for_a_child_is_named_and_marked_mecs4() -> Non
     """MECS-4: a turn begins with a random card from the next player's hand; in virtual
     play the device holds the hands, so it takes one for the child. The sentence names
     the card, and :meth:`MecsPlay.taken` says where it is in her hand (the scene rings
-    it) until it leaves the hand; a bot's take is said as before, with no ring."""
+    it) while the take is the news; a bot's take is said as before, with no ring."""
     play = new_play(seats=[("Ann", False), ("Bo", True)])
     assert play.pending_seat() == 0 and play.state.phase == "plant"
     took = next(e for e in play.match.steps[-1].events if e.code == "mecs.took")
@@ -419,3 +419,38 @@ def test_mecs_play_the_card_taken_for_a_child_is_named_and_marked_mecs4() -> Non
             play.perform(EndTurn(0))
     assert play.message == "Bo took a card from Ann's hand."
     assert play.hand_owner() is None and play.taken() is None
+
+
+def test_mecs_play_a_child_is_told_which_card_a_bot_took_from_her_hand_mecs4() -> None:
+    """MECS-4: a bot's turn begins by taking a random card from the next player's hand,
+    the child's. While her hand is on screen next (her refill, her turn's start) she is
+    told which card she lost (:meth:`MecsPlay.lost`, beside her hand), until she moves;
+    and the ring marks the card taken for her only while the take is the news: not
+    through her refill, though the card is still in her hand."""
+    play = new_play(seats=[("Ann", False), ("Bo", True)])
+    kept = play.state.players[0].hand[play.taken() or 0]
+    assert play.lost(0) == ""  # nothing taken from her yet
+    others = [c for c in play.state.players[0].hand if c != kept]
+    play.submit_area(0, tuple(others[:2]))  # not the one taken for her: 4 cards left
+    assert play.taken() is None  # no longer the news
+    play.perform(EndTurn(0))
+    assert play.pending_seat() == 0 and play.state.phase == "refill"
+    assert kept in play.state.players[0].hand and play.taken() is None  # no ring at refill
+    told = []
+    while play.pending_seat() != 0 or play.state.phase != "plant":
+        if play.bot_to_move() is not None:
+            play.bot_step()
+        else:
+            told.append(play.lost(0))
+            play.press("refill.numbers")
+    bo = next(
+        e for s in play.match.steps for e in s.events if e.code == "mecs.took" and e.seat == 1
+    )
+    assert bo.data["from"] == 0
+    lost = f"Bo took your {play_module.LABEL[bo.data['card']]} card."
+    assert told[-1] == lost and play.lost(0) == lost  # at her refill, and as her turn starts
+    assert play.message.startswith("Ann took a card from Bo's hand.") and play.taken() is not None
+    me = play.state.players[0]
+    play.submit_area(0, (*me.area, me.hand[0]))
+    assert play.state.phase == "planted"
+    assert play.lost(0) == ""  # she moved: no longer the news

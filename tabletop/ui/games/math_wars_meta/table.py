@@ -254,10 +254,8 @@ class MwmTable(TableScene):
     # -- input ----------------------------------------------------------------------------
 
     def explain(self, name: str) -> None:
-        waiting = self.play.waiting_for_cards()
-        if name == "next" and waiting:
-            who = self.play.name(waiting[0])
-            self.refuse("mwm.ui.cards_first", "next before the cards", name=who)
+        if name == "next" and self.play.waiting_for_cards():  # naming every seat it waits for
+            self.refuse("mwm.ui.wait_cards", "next before the cards")
             return
         super().explain(name)
         if name == "next":

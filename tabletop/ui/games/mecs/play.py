@@ -295,15 +295,25 @@ class MecsPlay(TableController):
 
     def taken(self) -> int | None:
         """Where in the shown hand (:meth:`hand_owner`) is the card the device took for
-        it from the next player's hand this turn (MECS-4); None once it left the hand."""
-        owner = self.hand_owner()
-        if owner is None:
-            return None
-        hand, turn = self.state.players[owner].hand, self.state.turn
-        steps = (step for step in reversed(self.match.steps) if step.state.turn == turn)
-        for e in (e for s in steps for e in s.events if e.code == "mecs.took" and e.seat == owner):
-            return hand.index(e.data["card"]) if e.data["card"] in hand else None
-        return None
+        it from the next player's hand (MECS-4), while the take is the news (the last
+        move); None from its next move on."""
+        owner, last = self.hand_owner(), self.match.steps[-1:]
+        took = [e for s in last for e in s.events if e.code == "mecs.took" and e.seat == owner]
+        hand = () if owner is None else self.state.players[owner].hand
+        card = took[0].data["card"] if took else None
+        return hand.index(card) if card in hand else None
+
+    def lost(self, seat: int) -> str:
+        """Which card the turn before took from ``seat``'s hand (MECS-4), while that is the
+        news: until ``seat``'s own take stops being the last move. "Bo took your 7 card."
+        ("" if none was)."""
+        takes = (e for s in reversed(self.match.steps) for e in s.events if e.code == "mecs.took")
+        e = next(takes, None)
+        if e is not None and e.seat == seat and e in self.match.steps[-1].events:
+            e = next(takes, None)  # its own take is the news: the one before it
+        if e is None or e.seat is None or e.data["from"] != seat:
+            return ""
+        return child_message("mecs.said.lost", name=self.name(e.seat), card=LABEL[e.data["card"]])
 
     def area_status(self, seat: int) -> tuple[str, str, str] | None:
         """The device's ruling on an area with its reason, its tone (bad, good, muted), and

@@ -357,10 +357,10 @@ class MecsTable(TableScene):
             i = int(b.name[5:])
             draw_card(painter, surface, b.rect, hand[i], selected=i == taken)
         x = (cards[-1].rect.right if cards else r.left + m.u(130)) + m.u(14)
-        tip = "Tap an area to put cards down or hack. Tap a card to read about it."
-        painter.paragraph(
-            surface, tip, pygame.Rect(x, r.top, r.right - x, r.height), m.text, p.muted
-        )
+        lost = play.lost(owner or 0)  # the news beside the hand, else the tip
+        tip = lost or "Tap an area to put cards down or hack. Tap a card to read about it."
+        at, ink = pygame.Rect(x, r.top, r.right - x, r.height), p.ink if lost else p.muted
+        painter.paragraph(surface, tip, at, m.text, ink)
 
     def _draw_banner(self, surface: pygame.Surface, banner: Banner) -> None:
         """The banner over the table, its coins flying under it from the area to the
