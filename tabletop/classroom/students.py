@@ -211,7 +211,7 @@ def _read_students(text: str) -> tuple[list[Student], str]:
             raise _wrong_header(*rows[0])
     first = next((s for s in students if s.group), students[0])
     note = (
-        "The first column has no digits, so the file was read as name and group "
+        "The first column has no ids, so the file was read as name and group "
         f"({first.name} in group {first.group}). If the first column is the id, "
         "put the line id,name,group at the top of the file and try again."
         if columns == NAME_COLUMNS[1] and not headed
@@ -233,16 +233,17 @@ def _has_digit(text: str) -> bool:
 
 def _two_columns(rows: list[tuple[int, list[str]]]) -> tuple[str, ...]:
     """The columns of a two-column list without a header: ``id,name`` when every first
-    cell is an id with a digit (``S0142,Zoe``), ``name,group`` when none has a digit
-    (``Zoe,4b``, which the import's sentence says). A first line without a digit above
-    such ids is a header of another shape (``who,what``); any other mix (``Anna 2``
-    among names) is refused with what to do: ``BadInput``. A line of one cell tells
-    nothing (it is refused as too short)."""
+    cell is an id with a digit (``S0142,Zoe``), ``name,group`` when every one is a name:
+    no digit, or not an id at all (``Zoe,4b``, ``Anna 2,4b``: which the import's sentence
+    says). A first line without a digit above such ids is a header of another shape
+    (``who,what``); any other mix (``Anna2`` among names, ``MAX`` among ids) is refused
+    with what to do: ``BadInput``. A line of one cell tells nothing (it is refused as
+    too short)."""
     pairs = [line for line in rows if len(_filled(line[1])) > 1]
     ids = [_has_digit(row[0]) and _is_id(row[0]) for _, row in pairs]
     if all(ids):
         return ID_COLUMNS
-    if not any(_has_digit(row[0]) for _, row in pairs):
+    if not any(ids):
         return NAME_COLUMNS[1]
     if pairs[0] is rows[0] and len(pairs) > 1 and not _has_digit(rows[0][1][0]) and all(ids[1:]):
         raise _wrong_header(*rows[0])

@@ -165,7 +165,7 @@ def test_print_badges_two_columns_of_ids_without_digits_say_how_they_were_read(
     assert cli.main(["print", "badges", str(roster), "--out", str(out)]) == 2
     (line,) = capsys.readouterr().err.strip().splitlines()
     assert line.endswith(
-        "the dashboard. The first column has no digits, so the file was read as name and "
+        "the dashboard. The first column has no ids, so the file was read as name and "
         "group (ADA in group Ada). If the first column is the id, put the line id,name,group "
         "at the top of the file and try again."
     )
@@ -177,10 +177,11 @@ def test_print_badges_two_columns_of_ids_without_digits_say_how_they_were_read(
 def test_print_badges_refuses_names_and_ids_mixed_in_column_1(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """``Anna 2`` among names, no header: one line saying which first line settles it,
+    """``Anna2`` (it could be an id) among names, no header:
+    one line saying which first line settles it,
     exit status 2, no PDF (r22-int: "line 3: id 'Anna 2' may use only letters...")."""
     roster = tmp_path / "class.csv"
-    roster.write_text("Zoe,4b\nMax,4b\nAnna 2,4b\n", encoding="utf-8")
+    roster.write_text("Zoe,4b\nMax,4b\nAnna2,4b\n", encoding="utf-8")
     out = tmp_path / "b.pdf"
     assert cli.main(["print", "badges", str(roster), "--out", str(out)]) == 2
     assert capsys.readouterr().err.splitlines() == [

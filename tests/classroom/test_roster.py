@@ -211,7 +211,7 @@ def test_roster_two_columns_without_a_header_are_names_and_groups_unless_ids_hav
     named "4b"), and the import says how it read the file; ``S0142,Zoe`` stays an id and
     a name, said nothing about. A header settles it either way."""
     note = (
-        "The first column has no digits, so the file was read as name and group (Zoe in "
+        "The first column has no ids, so the file was read as name and group (Zoe in "
         "group 4b). If the first column is the id, put the line id,name,group at the top "
         "of the file and try again."
     )
@@ -232,8 +232,7 @@ def test_roster_two_columns_without_a_header_are_names_and_groups_unless_ids_hav
 @pytest.mark.parametrize(
     "text",
     [
-        "Zoe,4b\nMax,4b\nAnna 2,4b\n",  # a name with a digit among names
-        "Anna 2,4b\n",
+        "Zoe,4b\nMax,4b\nAnna2,4b\n",  # a name that could be an id among names
         "S0142,Zoe\nMAX,Max\n",  # an id without a digit among ids (r22-int: read as ids)
         "S0142,Zoe\nMax Weber,4b\n",
     ],
@@ -255,6 +254,15 @@ def test_roster_two_columns_of_names_and_ids_mixed_are_refused_with_what_to_do(
     )
     assert [s.id for s in roster.students()] == ["S9"]
     assert read_roster("name,group\nZoe,4b\nAnna 2,4b\n")[1] == Student("", "Anna 2", "4b")
+
+
+@pytest.mark.parametrize("text", ["Zoe,4b\nMax,4b\nAnna 2,4b\n", "Anna 2,4b\n"])
+def test_roster_two_columns_read_a_cell_that_cannot_be_an_id_as_a_name(text: str) -> None:
+    """``Anna 2`` (a space: ids use only letters, digits and $ % * + - . /) is plainly a
+    name, so the list is names and groups (r23-int: refused as a mix of names and ids)."""
+    students, said = read_class_list(text)
+    assert students[-1] == Student("", "Anna 2", "4b")
+    assert said.startswith("The first column has no ids, so the file was read as name")
 
 
 @pytest.mark.parametrize(

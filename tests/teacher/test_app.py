@@ -433,7 +433,7 @@ def test_teacher_api_import_says_two_columns_were_read_as_names_and_groups(
         await log_in(client)
         r = await client.post("/api/roster/import", data=b"Zoe,4b\n", headers=origin(client))
         assert (await r.json())["sentence"] == (
-            "1 added. The first column has no digits, so the file was read as name and group "
+            "1 added. The first column has no ids, so the file was read as name and group "
             "(Zoe in group 4b). If the first column is the id, put the line id,name,group at "
             "the top of the file and try again."
         )
@@ -446,12 +446,13 @@ def test_teacher_api_import_says_two_columns_were_read_as_names_and_groups(
 def test_teacher_api_import_refuses_names_and_ids_mixed_in_column_1(
     serve: Callable[[Scenario], None],
 ) -> None:
-    """``Anna 2`` among names, no header: the refusal says which first line settles it
+    """``Anna2`` (it could be an id) among names, no header:
+    the refusal says which first line settles it
     (r22-int: "Line 3: id 'Anna 2' may use only letters, digits and ...")."""
 
     async def scenario(client: TestClient) -> None:
         await log_in(client)
-        data = b"Zoe,4b\nMax,4b\nAnna 2,4b\n"
+        data = b"Zoe,4b\nMax,4b\nAnna2,4b\n"
         r = await client.post("/api/roster/import", data=data, headers=origin(client))
         assert r.status == 400 and (await r.json())["error"] == (
             "Column 1 looks like names on some lines and ids on others: put name,group or "

@@ -150,7 +150,7 @@ def test_class_list_pages_through_more_files_than_fit(tmp_path: Path) -> None:
             "c.csv: line 2: id S1 is used twice. Fix the file and try again.",
         ),
         (
-            {"c.csv": b"Zoe,4b\nMax,4b\nAnna 2,4b\n"},
+            {"c.csv": b"Zoe,4b\nMax,4b\nAnna2,4b\n"},
             "c.csv: column 1 looks like names on some lines and ids on others: put name,group "
             "or id,name as the file's first line and try again.",
         ),
@@ -379,7 +379,7 @@ def test_class_list_import_says_two_columns_were_read_as_names_and_groups(tmp_pa
     dialog = app.stack.top
     assert isinstance(dialog, ImportDialog)
     assert dialog.text.splitlines()[1] == (
-        "Add and update: 2 added. The first column has no digits, so the file was read as "
+        "Add and update: 2 added. The first column has no ids, so the file was read as "
         "name and group (Zoe in group 4b). If the first column is the id, put the line "
         "id,name,group at the top of the file and try again."
     )
