@@ -8,8 +8,13 @@ DEV_STAMP  := $(VENV)/.dev-installed
 .PHONY: run test bench lint typecheck run-packages test-packages clean
 
 # The Debian packages come before the venv (it needs python3-venv), also under make -j:
-# the test tools' when a goal tests, else the app's; one script run either way.
-PACKAGES := $(if $(filter test bench,$(MAKECMDGOALS)),test,run)-packages
+# the test tools' when a goal tests or checks (the dev venv), else the app's; one script
+# run either way. lint and typecheck alone ask only when they make the venv.
+GOALS    := $(or $(MAKECMDGOALS),run)
+PACKAGES := $(if $(filter test bench lint typecheck,$(GOALS)),test,run)-packages
+ifeq ($(filter-out lint typecheck,$(GOALS))$(wildcard $(VENV)/bin/python),$(VENV)/bin/python)
+PACKAGES :=
+endif
 
 run: $(RUN_STAMP)
 	@if [ -z "$(ARGS)" ] && ! $(BIN)/python -m tabletop.ui.launch --probe; then \

@@ -103,11 +103,14 @@ def test_system_packages_a_station_install_has_what_the_app_needs() -> None:
     assert set(packages("run")) <= set(apt)
 
 
-@pytest.mark.parametrize("goal", ["run", "test"])
-def test_system_packages_come_before_the_venv_under_make_j(tmp_path: Path, goal: str) -> None:
+@pytest.mark.parametrize(("goal", "purpose"), [("run", "run"), ("test", "test"), ("lint", "test")])
+def test_system_packages_come_before_the_venv_under_make_j(
+    tmp_path: Path, goal: str, purpose: str
+) -> None:
     """`make -j GOAL` installs the system packages before it makes the venv (which needs
     python3-venv): the Makefile in a folder whose package script is slow and whose python3
-    fails unless that script has finished. Then one script run, for the goal's purpose."""
+    fails unless that script has finished. Then one script run, for the goal's purpose
+    (lint's is the test tools': it makes the dev venv; r23-int asked for the app's)."""
     (tmp_path / "Makefile").write_text((ROOT / "Makefile").read_text())
     (tmp_path / "pyproject.toml").write_text("")
     (tmp_path / "scripts").mkdir()
@@ -133,4 +136,22 @@ def test_system_packages_come_before_the_venv_under_make_j(tmp_path: Path, goal:
         timeout=60,
     )
     assert done.returncode == 0, done.stderr
-    assert (tmp_path / "packages-done").read_text() == f"{goal}\n"
+    assert (tmp_path / "packages-done").read_text() == f"{purpose}\n"
+
+
+@pytest.mark.parametrize("goal", ["lint", "typecheck"])
+def test_system_packages_lint_with_a_venv_runs_no_package_script(tmp_path: Path, goal: str) -> None:
+    """`make lint` / `make typecheck` once the dev venv is made run no apt step (r23-int
+    ran the app's package script on every call), as `make lint` did before the venv's
+    order-only packages; `make run` / `make test` still check theirs each time."""
+    (tmp_path / "Makefile").write_text((ROOT / "Makefile").read_text())
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / ".venv" / "bin").mkdir(parents=True)
+    for made in (".venv/bin/python", ".venv/.run-installed", ".venv/.dev-installed"):
+        (tmp_path / made).write_text("")
+    for target, asks in ((goal, False), ("test", True)):
+        done = subprocess.run(
+            ["make", "-n", target], cwd=tmp_path, capture_output=True, text=True, timeout=30
+        )
+        assert done.returncode == 0, done.stderr
+        assert ("scripts/system-packages.sh" in done.stdout) is asks, done.stdout
