@@ -30,6 +30,7 @@ from tabletop.ui.games.math_wars_meta.table import MwmTable as TableScene
 from tabletop.ui.games.math_wars_meta.verdict import questions_for
 from tabletop.ui.harness import type_number as typed
 from tabletop.ui.input import CardSeen, CardsSeen, Tap
+from tabletop.ui.messages import CHILD_MESSAGES, child_message
 from tabletop.ui.results import GameResults, winner_line
 from tabletop.ui.scenes.form import FormScene
 from tabletop.ui.scenes.numpad import NumPad, parse_typed
@@ -302,6 +303,22 @@ def test_buttons_in_the_wrong_phase_say_why() -> None:
     assert "tap Next" in table.message
     tap(app, "count.0")
     assert "tap Next" in table.message and isinstance(app.stack.top, TableScene)
+
+
+def test_mwm_off_next_and_why_say_why_from_the_sentence_table(monkeypatch) -> None:
+    """Next while the answers are missing, and Why? before a verdict: their sentences are
+    the sentence table's (issue 21; r23-int wrote them in the table's code)."""
+    assert child_message("mwm.ui.off_why") == "The reasons show up after each hand."
+    app = make_app()
+    table = start(app)
+    show(app, 0, "C10", "K+2")
+    show(app, 1, "C4", "K+1")
+    monkeypatch.setitem(CHILD_MESSAGES, "mwm.ui.off_next", "Attendez!")
+    monkeypatch.setitem(CHILD_MESSAGES, "mwm.ui.off_why", "Plus tard.")
+    tap(app, "next")
+    assert table.message == "Attendez!"
+    tap(app, "why")
+    assert table.message == "Plus tard."
 
 
 def test_camera_misread_corrected_by_touch() -> None:

@@ -258,10 +258,8 @@ class MwmTable(TableScene):
             self.refuse("mwm.ui.wait_cards", "next before the cards")
             return
         super().explain(name)
-        if name == "next":
-            self.message = "Waiting for everybody's answer: type it, then press your button."
-        elif name == "why":
-            self.message = "The reasons show up after each hand."
+        if name in ("next", "why"):
+            self.message = child_message(f"mwm.ui.off_{name}")
 
     def press(self, name: str) -> None:
         kind, _, arg = name.partition(".")
