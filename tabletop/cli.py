@@ -13,8 +13,9 @@ import logging
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
+from tabletop.cliparse import OneLineParser
 from tabletop.engine.errors import BadInput, CorruptLog, TabletopError
 
 log = logging.getLogger("tabletop")
@@ -24,16 +25,6 @@ GAME_NAMES = ("mathe-meister", "math-wars-meta", "math-attack", "mecs", "math-ar
 
 class CommandError(Exception):
     """A problem to report on one line with exit status 2."""
-
-
-class OneLineParser(argparse.ArgumentParser):
-    """A parser (and, through ``add_subparsers``, each command's) whose errors keep the
-    CLI contract: one line on stderr, what is wrong and where the options are listed,
-    exit status 2 (argparse's own puts its usage lines above)."""
-
-    def error(self, message: str) -> NoReturn:
-        said = " ".join(message.split("\n"))
-        self.exit(2, f"{self.prog}: {said}; see {self.prog} --help\n")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -4,9 +4,14 @@ options are listed; no usage lines above it (r19-int printed argparse's usage fi
 
 from __future__ import annotations
 
+import argparse
+from collections.abc import Callable
+
 import pytest
 
+import vision.bench
 from tabletop import cli
+from tabletop.ui import bench as ui_bench
 
 
 @pytest.mark.parametrize(
@@ -61,3 +66,48 @@ def test_cli_errors_help_still_prints_the_usage(capsys: pytest.CaptureFixture[st
         cli.main(["demo", "--help"])
     assert done.value.code == 0
     assert capsys.readouterr().out.startswith("usage: tabletop demo [-h]")
+
+
+@pytest.mark.parametrize(
+    ("main", "argv", "said"),
+    [
+        (
+            ui_bench.main,
+            ["--frames", "x"],
+            "python -m tabletop.ui.bench: argument --frames: invalid int value: 'x'; "
+            "see python -m tabletop.ui.bench --help",
+        ),
+        (
+            vision.bench.main,
+            ["--bogus"],
+            "python -m vision.bench: unrecognized arguments: --bogus; "
+            "see python -m vision.bench --help",
+        ),
+    ],
+)
+def test_cli_errors_module_tools_refuse_in_one_line_too(
+    main: Callable[[list[str]], int], argv: list[str], said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The ``python -m`` bench tools keep the contract as ``tabletop`` does (r23-int:
+    argparse's usage lines above the error)."""
+    with pytest.raises(SystemExit) as done:
+        main(argv)
+    assert done.value.code == 2
+    captured = capsys.readouterr()
+    assert (captured.out, captured.err) == ("", said + "\n")
+
+
+def test_cli_errors_every_fleet_option_says_what_it_is() -> None:
+    """Each option of ``tabletop fleet ...`` has help text (r23-int: bench-outage's
+    --stations and --game-seconds had none, so --help listed them bare)."""
+    fleet = next(
+        a for a in cli._parser()._actions if isinstance(a, argparse._SubParsersAction)
+    ).choices["fleet"]
+    (what,) = (a for a in fleet._actions if isinstance(a, argparse._SubParsersAction))
+    bare = [
+        f"{name} {action.dest}"
+        for name, parser in what.choices.items()
+        for action in parser._actions
+        if not action.help
+    ]
+    assert bare == []

@@ -926,12 +926,13 @@ def _error_crop(img: np.ndarray, box: tuple[float, float, float, float]) -> np.n
 def main(argv: list[str] | None = None) -> int:
     """``python -m vision.bench``: the figures as JSON; 2 and one line on stderr when a
     model folder lacks its models."""
-    import argparse
     import json
     import sys
 
     os.environ.setdefault("OMP_NUM_THREADS", "1")
-    ap = argparse.ArgumentParser(prog="python -m vision.bench", description=__doc__.split("\n")[0])
+    from tabletop.cliparse import OneLineParser
+
+    ap = OneLineParser(prog="python -m vision.bench", description=__doc__.split("\n")[0])
     ap.add_argument("--crossval", type=Path, metavar="FOLDS", help="figures of the five folds")
     ap.add_argument(
         "--thresholds",

@@ -12,7 +12,6 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import random
@@ -25,6 +24,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from tabletop.cliparse import OneLineParser
 from tabletop.ui.commands import window_size
 
 
@@ -79,7 +79,7 @@ def first_frame_ms(runs: int = 3) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tabletop.ui.bench")
+    parser = OneLineParser(prog="python -m tabletop.ui.bench")
     parser.add_argument("--frames", type=int, default=300)
     parser.add_argument("--size", type=window_size, default=(800, 480))
     args = parser.parse_args(argv)

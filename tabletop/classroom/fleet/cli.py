@@ -77,11 +77,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     )
     q.add_argument("--gap", type=float, default=15.0, help="power-cut: console to broker (s)")
     q.add_argument("--poison", type=int, default=50, help="poison: how many bad results")
-    q.add_argument("--stations", type=int, default=8)
+    q.add_argument("--stations", type=int, default=8, help="how many stations play (default 8)")
     q.add_argument("--outage", type=float, default=120.0, help="seconds without the broker")
     q.add_argument("--before", type=float, default=20.0, help="seconds of play before it")
     q.add_argument("--after", type=float, default=60.0, help="seconds of play after it")
-    q.add_argument("--game-seconds", type=float, default=2.0)
+    q.add_argument(
+        "--game-seconds", type=float, default=2.0, help="how long each game lasts (default 2)"
+    )
     q.add_argument("--folder", type=Path, default=None, help="keep the files here")
     q.set_defaults(run=run_bench_outage)
 
