@@ -259,7 +259,7 @@ def test_mecs_the_card_taken_for_the_child_is_ringed_in_her_hand_mecs4(size) -> 
     app = make_app(size)
     _, table = child_turn(app)
     app.step(force_draw=True)
-    assert "card, with a ring." in table.message
+    assert "”, with a ring." in table.message
     ringed = [
         b.name
         for b in table.buttons

@@ -406,7 +406,7 @@ def test_mecs_play_the_card_taken_for_a_child_is_named_and_marked_mecs4() -> Non
     took = next(e for e in play.match.steps[-1].events if e.code == "mecs.took")
     card, hand = took.data["card"], play.state.players[0].hand
     face = play_module.LABEL[card]
-    assert play.message == f"Ann took a card from Bo's hand. It is the {face} card, with a ring."
+    assert play.message == f"Ann took a card from Bo's hand: the card “{face}”, with a ring."
     assert play.taken() is not None and hand[play.taken()] == card
     play.submit_area(0, (card,) * hand.count(card))  # every such card put down
     assert card not in play.state.players[0].hand and play.taken() is None
@@ -447,9 +447,9 @@ def test_mecs_play_a_child_is_told_which_card_a_bot_took_from_her_hand_mecs4() -
         e for s in play.match.steps for e in s.events if e.code == "mecs.took" and e.seat == 1
     )
     assert bo.data["from"] == 0
-    lost = f"Bo took your {play_module.LABEL[bo.data['card']]} card."
+    lost = f"Bo took your card “{play_module.LABEL[bo.data['card']]}”."
     assert told[-1] == lost and play.lost(0) == lost  # at her refill, and as her turn starts
-    assert play.message.startswith("Ann took a card from Bo's hand.") and play.taken() is not None
+    assert play.message.startswith("Ann took a card from Bo's hand:") and play.taken() is not None
     me = play.state.players[0]
     play.submit_area(0, (*me.area, me.hand[0]))
     assert play.state.phase == "planted"
