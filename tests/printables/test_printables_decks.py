@@ -119,7 +119,10 @@ def test_roster_parsing() -> None:
     ]
     # One column and no header is a list of names now (ids made up on import).
     assert [(s.id, s.name) for s in read_roster("S01\n")] == [("", "S01")]
-    for bad in ("id,name\n", "S01,Ada\nS02\n", "S01,Ada\nS01,Bob\n", "ü1,Ada\n", ",Ada\n"):
+    # an id with a character no id may have ("ü1") under the id,name header; without a
+    # header a cell that cannot be an id is a name (two columns: name, group)
+    bad_id = "id,name\nü1,Ada\n"
+    for bad in ("id,name\n", "S01,Ada\nS02\n", "S01,Ada\nS01,Bob\n", bad_id, ",Ada\n"):
         with pytest.raises(BadInput):
             read_roster(bad)
 

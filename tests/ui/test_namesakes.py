@@ -203,7 +203,7 @@ def arena_ready(app: App, auto: Autoplayer) -> None:
 # per game: what gets a sentence naming a seat said, and the sentence ({0}, {1}: the seats)
 SAYS: dict[str, tuple[Callable[[App, Autoplayer], None], str]] = {
     "math-attack": (lambda app, auto: None, "{0} goes first! {0}: put one card"),
-    "mecs": (lambda app, auto: None, "{0} took a card from {1}'s hand."),
+    "mecs": (lambda app, auto: None, "{0} took a card from {1}'s hand:"),
     "math-wars-meta": (lambda app, auto: None, "{0}, {1}: turn up your COUNT META"),
     "math-arena": (arena_ready, "{0} is ready. Waiting for {1} to press their button."),
     "mathe-meister": (seat_pressed(1), "{1}: tap your line's star"),
