@@ -97,17 +97,25 @@ def test_cli_errors_module_tools_refuse_in_one_line_too(
     assert (captured.out, captured.err) == ("", said + "\n")
 
 
-def test_cli_errors_every_fleet_option_says_what_it_is() -> None:
-    """Each option of ``tabletop fleet ...`` has help text (r23-int: bench-outage's
-    --stations and --game-seconds had none, so --help listed them bare)."""
-    fleet = next(
-        a for a in cli._parser()._actions if isinstance(a, argparse._SubParsersAction)
-    ).choices["fleet"]
-    (what,) = (a for a in fleet._actions if isinstance(a, argparse._SubParsersAction))
-    bare = [
-        f"{name} {action.dest}"
-        for name, parser in what.choices.items()
-        for action in parser._actions
-        if not action.help
-    ]
-    assert bare == []
+def bare_options(parser: argparse.ArgumentParser, command: str) -> list[str]:
+    """Each option or argument of ``command`` and of the commands under it that has no
+    help text, so ``--help`` lists it bare."""
+    bare = []
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                bare += bare_options(sub, f"{command} {name}")
+        elif not action.help:
+            bare.append(f"{command} {max(action.option_strings, key=len, default=action.dest)}")
+    return bare
+
+
+def test_cli_errors_every_option_says_what_it_is() -> None:
+    """Each option and argument of every ``tabletop`` command has help text (r23-int:
+    bench-outage's --stations and --game-seconds had none; r25: `print`'s --paper,
+    --edition, --seats and arguments and `report --paper` had none)."""
+    assert bare_options(cli._parser(), "tabletop") == []
+    assert bare_options(argparse.ArgumentParser(), "x") == []
+    bare = argparse.ArgumentParser()
+    bare.add_argument("--paper")
+    assert bare_options(bare, "x") == ["x --paper"]

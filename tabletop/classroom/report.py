@@ -820,7 +820,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     which.add_argument("--all", action="store_true", help="every session together")
     p.add_argument("--csv", type=Path, default=None, help="write the CSV here")
     p.add_argument("--pdf", type=Path, default=None, help="write the PDF here")
-    p.add_argument("--paper", choices=("a4", "letter"), default="a4")
+    p.add_argument("--paper", choices=("a4", "letter"), default="a4", help="the PDF's paper size")
     p.add_argument(
         "--skills",
         type=Path,

@@ -523,32 +523,34 @@ def _grid(
     page.room(ROW_H + cell_h)
     head()
     for (_, _, name), cells in students.items():
-        if page.y + cell_h > page.height - 15.0:
+        lines = tag_lines(pdf, name, name_w - 3, size=10)
+        h = cell_h + max(0, len(lines) - 2) * (cell_h / 2 - 1.2)  # a long name: a line more
+        if page.y + h > page.height - 15.0:
             page.more()
             head()
-        lines = tag_lines(pdf, name, name_w - 3, size=10)
         if len(lines) > 1:  # what tells it apart, under it
-            for j, part in enumerate(lines):
-                y = page.y + (0.8 if j == 0 else cell_h / 2 - 0.4)
-                fit_text(pdf, part, x0 + 1.5, y, name_w - 3, cell_h / 2, size=10 - j, align="L")
+            for j, part in enumerate(lines):  # the last at 9 pt
+                y, size = page.y + 0.8 + j * (cell_h / 2 - 1.2), 9 if j == len(lines) - 1 else 10
+                fit_text(pdf, part, x0 + 1.5, y, name_w - 3, cell_h / 2, size=size, align="L")
         else:
             fit_text(pdf, name, x0 + 1.5, page.y, name_w - 3, cell_h, size=10, align="L")
+        top = page.y + (h - cell_h) / 2  # a cell's two lines, in the middle
         for i, skill in enumerate(used):
             x = x0 + name_w + i * cell_w
             r = cells.get(skill)
             word = "no answers" if r is None else level(r.checked, r.right)
             colour = LEVEL_COLOURS[word]
             pdf.set_fill_color(*colour)
-            pdf.rect(x + 0.6, page.y + 0.6, cell_w - 1.2, cell_h - 1.2, "F")
+            pdf.rect(x + 0.6, page.y + 0.6, cell_w - 1.2, h - 1.2, "F")
             ink = (0, 0, 0) if word in ("growing", "no answers") else (255, 255, 255)
             if r is None:
-                fit_text(pdf, "—", x + 1, page.y, cell_w - 2, cell_h, size=9, colour=ink)
+                fit_text(pdf, "—", x + 1, page.y, cell_w - 2, h, size=9, colour=ink)
                 continue
             fit_text(
                 pdf,
                 f"{r.right} of {r.checked}",
                 x + 1,
-                page.y + 0.8,
+                top + 0.8,
                 cell_w - 2,
                 cell_h / 2,
                 size=10,
@@ -559,13 +561,13 @@ def _grid(
                 pdf,
                 word,
                 x + 1,
-                page.y + cell_h / 2 - 0.4,
+                top + cell_h / 2 - 0.4,
                 cell_w - 2,
                 cell_h / 2,
                 size=9,
                 colour=ink,
             )
-        page.y += cell_h
+        page.y += h
     pdf.set_draw_color(*INK)
 
 
@@ -584,9 +586,10 @@ def _mistake_row(page: Any, cells: list[str], mistake: str) -> None:
         w = page.inner * share
         fit_text(page.pdf, text, x + 1.5, page.y, w - 3, ROW_H, size=10, bold=x == 15.0, align="L")
         x += w
-    for text in tag:
+    for j, text in enumerate(tag, 1):  # the name's further line(s), then its "(group)"
         page.y += ROW_H - 1.5
-        fit_text(page.pdf, text, 15.0 + 1.5, page.y, name_w, ROW_H, size=9, bold=True, align="L")
+        size = 9 if j == len(tag) else 10
+        fit_text(page.pdf, text, 15.0 + 1.5, page.y, name_w, ROW_H, size=size, bold=True, align="L")
     page.y += ROW_H - 1
     fit_text(page.pdf, mistake, 15.0 + 6, page.y, page.inner - 7.5, ROW_H, size=9.5, align="L")
     page.y += ROW_H

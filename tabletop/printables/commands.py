@@ -14,26 +14,37 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     what = p.add_subparsers(dest="what", metavar="WHAT", required=True)
 
     def common(q: argparse.ArgumentParser) -> None:
-        q.add_argument("--paper", choices=("a4", "letter"), default="a4")
+        q.add_argument("--paper", choices=("a4", "letter"), default="a4", help="paper size")
         q.add_argument("--out", type=Path, default=None, help="the PDF to write")
 
     q = what.add_parser("deck", help="a card deck, nine cards to a page with cut marks")
     q.add_argument("game", metavar="GAME", help="math-wars-meta, math-attack, mecs, math-arena")
-    q.add_argument("--edition", choices=("MWM25", "MWM100"), default="MWM25")
+    q.add_argument(
+        "--edition", choices=("MWM25", "MWM100"), default="MWM25", help="Math Wars Meta edition"
+    )
     q.add_argument("--army", type=int, default=1, help="Math Wars Meta army 1..8")
     common(q)
     q = what.add_parser("sheet", help="the Mathe-Meister tracking sheet")
-    q.add_argument("game", metavar="GAME", choices=("mathe-meister",))
+    q.add_argument("game", metavar="GAME", choices=("mathe-meister",), help="mathe-meister")
     common(q)
     q = what.add_parser("mats", help="player mats with camera markers, and the shared board")
-    q.add_argument("game", metavar="GAME")
-    q.add_argument("--seats", type=int, default=2)
+    q.add_argument(
+        "game", metavar="GAME", help="mathe-meister, math-wars-meta, math-attack, mecs, math-arena"
+    )
+    q.add_argument("--seats", type=int, default=2, help="how many seat mats, 1..8")
     common(q)
     q = what.add_parser("badges", help="student badges from a roster CSV (id,name,group)")
-    q.add_argument("roster", metavar="ROSTER.csv", type=Path)
+    q.add_argument(
+        "roster",
+        metavar="ROSTER.csv",
+        type=Path,
+        help="a class list with ids, as the device saves it",
+    )
     common(q)
     q = what.add_parser("answer-key", help="the Math Wars Meta Answer Key")
-    q.add_argument("edition", metavar="EDITION", choices=("MWM25", "MWM100"))
+    q.add_argument(
+        "edition", metavar="EDITION", choices=("MWM25", "MWM100"), help="MWM25 or MWM100"
+    )
     common(q)
     p.set_defaults(run=run)
 

@@ -6,6 +6,7 @@ sharp at any printer resolution.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -21,6 +22,7 @@ PAPERS = {"a4": ("A4", 210.0, 297.0), "letter": ("Letter", 215.9, 279.4)}
 CARD_W, CARD_H = 63.0, 88.0  # poker size
 GRID_COLS, GRID_ROWS = 3, 3  # nine to a page
 FONT = "DejaVu"
+READABLE = 8.0  # pt: a name prints no smaller; wider, it takes another line
 QR_ALPHANUMERIC = set("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ $%*+-./:")
 
 RGB = tuple[int, int, int]
@@ -129,16 +131,26 @@ def tag_lines(pdf: FPDF, text: str, w: float, *, size: float, bold: bool = False
     """``text`` as one line, or, when it is wider than ``w`` at ``size``, as two: what comes
     before its last " (" over the "(…)" that tells it apart ("Zoé Müller-Lüdenscheidt" over
     "(Group Hedgehogs class 4a)"); without one, broken between words where the longer line
-    is shortest ("Group Hedgehogs" over "class 4a"); so none shrinks to tiny print."""
+    is shortest ("Group Hedgehogs" over "class 4a"); so none shrinks to tiny print. A name
+    too wide even at ``READABLE`` pt takes more lines ("Zoé Müller-" over "Lüdenscheidt")."""
     pdf.set_font(FONT, "B" if bold else "", size)
-    words = text.split()
-    if pdf.get_string_width(text) <= w or len(words) < 2:
+    if pdf.get_string_width(text) <= w:
         return [text]
     plain, sep, tag = text.rpartition(" (")
     if sep:
-        return [plain, f"({tag}"]
-    halves = [(" ".join(words[:i]), " ".join(words[i:])) for i in range(1, len(words))]
-    return list(min(halves, key=lambda half: max(map(pdf.get_string_width, half))))
+        return [*broken(pdf, plain, w * size / READABLE), f"({tag}"]
+    return broken(pdf, text, w, lines=2)
+
+
+def broken(pdf: FPDF, text: str, w: float, lines: int = 0) -> list[str]:
+    """``text`` in lines no wider than ``w`` in the font set (or in ``lines`` lines), each
+    break between words or after a hyphen where the longer line is shortest."""
+    parts = re.findall(r"\S+?-(?=\S)|\S+\s*", text)
+    if len(parts) < 2 or lines == 1 or (not lines and pdf.get_string_width(text) <= w):
+        return [text]
+    halves = [("".join(parts[:i]).rstrip(), "".join(parts[i:])) for i in range(1, len(parts))]
+    first, rest = min(halves, key=lambda half: max(map(pdf.get_string_width, half)))
+    return [*broken(pdf, first, w, lines // 2), *broken(pdf, rest, w, lines - lines // 2)]
 
 
 # -- cards on a page -----------------------------------------------------------------------

@@ -524,17 +524,62 @@ def test_skills_pdf_mistakes_put_a_long_group_under_the_name(tmp_path: Path) -> 
         assert min(size for w, size in sizes if w == word) >= 8.0, (word, sizes)
 
 
-def last_page_sizes(path: Path, after: str, before: str = "") -> list[tuple[str, float]]:
-    """The words on ``path``'s last page below the word ``after`` (and above the word
-    ``before``), each with its font size: a word's box is about 1.16 times its size."""
+def test_skills_pdf_breaks_a_namesakes_long_name_before_it_goes_below_8pt(
+    tmp_path: Path,
+) -> None:
+    """A namesake's name wider than its column even at 8 pt takes a further line, broken
+    between words or after its hyphen ("Zoé Müller-" over "Lüdenscheidt" over
+    "(Hedgehogs class 4a)"), in the skills grid and the list of mistakes alike (r25: the
+    grid printed "Zoé Müller-Lüdenscheidt" at 7.5 pt, "Maximilian Alexander von
+    Hohenberg" at 4.5 pt)."""
+    from tabletop.classroom.report import gather, report_pdf, write_pdf
+    from tabletop.classroom.skills import skills_pages
+    from tabletop.printables.pdf import new_pdf, tag_lines
+    from tests.classroom.test_report import one_answer_each, pdf_text
+
+    journal = Journal(tmp_path / FILE_NAME)
+    zoe, max_ = "Zoé Müller-Lüdenscheidt", "Maximilian Alexander von Hohenberg"
+    seats = [(zoe, "S1", "4b"), (zoe, "S2", "Hedgehogs class 4a")]
+    seats += [(max_, "S3", "Red"), (max_, "S4", "Blue")]
+    one_answer_each(
+        journal, seats, "x", 15, {"scores": ["1", "2", "3", "4"], "places": [4, 3, 2, 1]}
+    )
+    pdf = report_pdf(gather(journal, "x"), session="x", skills=skills_pages(journal, "x"))
+    write_pdf(pdf, tmp_path / "r.pdf")
+    journal.close()
+    pages = pdf_text(tmp_path / "r.pdf").split("\f")
+    n = 1 + next(i for i, text in enumerate(pages) if "what each child found hard" in text)
+    grid = last_page_sizes(tmp_path / "r.pdf", "Student", "secure:", page=n)
+    listed = last_page_sizes(tmp_path / "r.pdf", "lessons", page=n)
+    words = {*zoe.split(), *max_.split(), "Müller-", "Lüdenscheidt"}
+    for sizes in (grid, listed):
+        names = [(w, size) for w, size in sizes if w in words]
+        assert len(names) >= 12 and min(size for _, size in names) >= 8.0, names
+    assert ("Lüdenscheidt", 10.0) in [(w, round(size, 1)) for w, size in grid], grid
+    narrow = new_pdf()
+    lines = tag_lines(narrow, f"{zoe} (Hedgehogs class 4a)", 33, size=10)
+    assert lines == ["Zoé Müller-", "Lüdenscheidt", "(Hedgehogs class 4a)"]
+    assert tag_lines(narrow, f"{zoe} (4b)", 40, size=10) == [zoe, "(4b)"]  # it fits at 8 pt
+    assert tag_lines(narrow, "Group Hedgehogs class 4a", 30, size=9) == [
+        "Group Hedgehogs",
+        "class 4a",
+    ]
+
+
+def last_page_sizes(
+    path: Path, after: str, before: str = "", page: int = 0
+) -> list[tuple[str, float]]:
+    """The words on ``path``'s last page (or ``page``) below the word ``after`` (and above
+    the word ``before``), each with its font size: a word's box is about 1.16 times its
+    size."""
     import re
     import subprocess
 
     from tests.classroom.test_report import pdf_text
 
-    page = str(pdf_text(path).count("\f"))
+    n = str(page or pdf_text(path).count("\f"))
     boxes = subprocess.run(
-        ["pdftotext", "-bbox", "-f", page, "-l", page, str(path), "-"],
+        ["pdftotext", "-bbox", "-f", n, "-l", n, str(path), "-"],
         capture_output=True,
         text=True,
         check=True,

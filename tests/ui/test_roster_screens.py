@@ -389,3 +389,25 @@ def test_class_list_import_says_two_columns_were_read_as_names_and_groups(tmp_pa
         ("Max", "4a"),
         ("Zoe", "4b"),
     ]
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_class_list_import_summary_shows_whole_under_the_list(
+    size: tuple[int, int], tmp_path: Path
+) -> None:
+    """An import that updates, moves and adds beside namesakes: its summary under the
+    list is read whole at once (>= 16 px), clear of every button (r25: it showed two
+    lines at a time, a page every 6 s, cutting "Katherine Johnson … (Blue to Red)")."""
+    app, scene, auto = open_list([tmp_path], size)
+    Roster(app.ctx.journal).import_csv(CLASS + "S4,Katherine Johnson,Blue\nS5,Emmy Noether,Green\n")
+    rows = ["Ada Lovelace,Green", "Alan Turing,Blue", "Grace Hopper,Blue", "Katherine Johnson,Red"]
+    rows += ["Hypatia,Blue", "Emmy Noether,Blue", "Maryam Mirzakhani,Red", "Zoë Müller,Red"]
+    (tmp_path / "class.csv").write_text("\n".join(["name,group", *rows]), encoding="utf-8")
+    auto.tap("import")
+    auto.tap("merge")
+    assert "so moved: Katherine Johnson (Blue to Red)." in scene.message
+    assert "namesake" in scene.message and scene.message.endswith("remove the new one.")
+    painter, room = app.ctx.painter, scene.message_rect
+    px, (page,) = painter.pages(scene.message, room, scene.m.text, bold=True)
+    assert px >= 16 and len(page) > 2
+    assert not any(b.rect.colliderect(room) for b in scene.targets())

@@ -234,7 +234,13 @@ class ClassListScene(TeacherScreen):
     def layout(self, metrics: Metrics) -> None:
         m, margin, bh = metrics, metrics.u(16), metrics.u(56)
         foot_row = pygame.Rect(margin, m.height - margin - bh, m.width - 2 * margin, 0)
-        self.message_rect = pygame.Rect(margin, foot_row.top - m.u(60), foot_row.width, m.u(52))
+        # the message's room: two lines, or all of a long one (an import's summary) while
+        # the names keep two thirds of the screen; beyond that the painter pages it
+        painter = self.ctx.painter
+        said = len(painter.wrap(self.message, m.text, foot_row.width, True))
+        said_h = said * painter.fonts.font(m.text, True).get_linesize()
+        high = min(max(m.u(52), said_h), (foot_row.top - m.u(74)) // 3)
+        self.message_rect = pygame.Rect(margin, foot_row.top - high - m.u(8), foot_row.width, high)
         area = pygame.Rect(margin, m.u(74), foot_row.width, self.message_rect.top - m.u(80))
         b = self.grid.layout(
             area, m, columns=3, caption=lambda s: f"{s.group or 'no group'} · {s.id}"
