@@ -305,7 +305,7 @@ class MecsPlay(TableController):
 
     def lost(self, seat: int) -> str:
         """Which card the turn before took from ``seat``'s hand (MECS-4), while that is the
-        news: until ``seat``'s own take stops being the last move. "Bo took your 7 card."
+        news: until ``seat``'s own take stops being the last move. "Bo took your card “7”."
         ("" if none was)."""
         takes = (e for s in reversed(self.match.steps) for e in s.events if e.code == "mecs.took")
         e = next(takes, None)
