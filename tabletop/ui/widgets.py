@@ -175,6 +175,11 @@ class Painter:
             size -= 1
         return size
 
+    def readable_size(self, text: str, size: int, width: int, bold: bool = False) -> int:
+        """:meth:`fit_size`, never below the smallest a child reads (:attr:`least`; or
+        ``size``, where that is smaller): what a line shrinks to before it is cut."""
+        return max(min(size, self.least), self.fit_size(text, size, width, bold))
+
     def ellipsis(self, text: str, size: int, width: int, bold: bool = False) -> str:
         """``text``, cut short with "…" if it is wider than ``width`` at ``size``. A name's
         tag in brackets, what tells a namesake apart ("Mia (4b)"), is kept: the name is cut
@@ -221,7 +226,7 @@ class Painter:
         """One line of text no wider than ``width``: at the largest size up to ``size``
         that fits, never below the smallest a child reads (:attr:`least`), then cut with
         "…" if it still does not."""
-        size = max(min(size, self.least), self.fit_size(text, size, width, bold))
+        size = self.readable_size(text, size, width, bold)
         text = self.ellipsis(text, size, width, bold)
         return self.text(surface, text, pos, size, colour, bold=bold, anchor=anchor)
 
@@ -239,7 +244,7 @@ class Painter:
     ) -> pygame.Rect:
         size = size or self.m.text
         if max_width is not None:  # shrink to fit, never under :attr:`least`; cut the rest
-            size = max(min(size, self.least), self.fit_size(text, size, max_width, bold))
+            size = self.readable_size(text, size, max_width, bold)
             text = self.ellipsis(text, size, max_width, bold)
         image = self.fonts.render(text, size, colour or self.p.ink, bold)
         rect = image.get_rect(**{anchor: pos})

@@ -342,7 +342,7 @@ class MecsTable(TableScene):
         seat = who if who is not None else owner or 0
         width = (cards[0].rect.left if cards else r.right) - r.left - m.u(8)
         own, name = (":" if who is not None else "'s"), self.shown(seat, play.name(seat))
-        size = max(min(m.text, painter.least), painter.fit_size(name + own, m.text, width, True))
+        size = painter.readable_size(name + own, m.text, width, True)
         room = width - painter.fonts.width(own, size, True)  # the name's line, as line() fits it
         label = (
             painter.ellipsis(name, size, room, True) + own + ("" if who is not None else " hand")
