@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from tabletop.ui.autoplay import Autoplayer
-from tabletop.ui.prefs import DEFAULT_PIN, LOCK_SECONDS, PinGate, Prefs, PrefsFile
+from tabletop.ui.prefs import DEFAULT_PIN, LOCK_SECONDS, PinGate, Prefs, PrefsFile, hash_pin
 from tabletop.ui.scenes.pin import PinPad
 from tabletop.ui.scenes.settings import SettingsScene
 from tests.ui.scenery import FakeClock, make_app
@@ -84,8 +84,13 @@ def test_pin_can_be_changed_and_is_stored_hashed(tmp_path) -> None:
     type_pin(auto, "7391")
     type_pin(auto, "7391")
     assert isinstance(app.stack.top, SettingsScene)
-    text = (tmp_path / "settings.json").read_text()
+    stored = json.loads((tmp_path / "settings.json").read_text())
+    # the PIN nowhere in the file, but in its random hex salt and hash, where four digits
+    # in a row turn up by chance (CI once drew the salt "ada65a37391c481b")
+    salt, digest = stored.pop("pin_salt"), stored.pop("pin_hash")
+    text = json.dumps(stored)
     assert "7391" not in text and "2468" not in text
+    assert digest == hash_pin("7391", salt) and "7391" not in (salt, digest)
     again = PrefsFile(tmp_path / "settings.json").prefs
     assert again.pin_matches("7391") and not again.pin_matches("2468")
 
