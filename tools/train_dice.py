@@ -54,7 +54,12 @@ GPU machine (``--device cuda``), nothing else changed. Judged on the cross-valid
 folds 0-3 first, then read once on the held-out part: mixed dice asked again 7 -> 0 of
 274 there, 72 -> 24 of 1,487 in the cross-validation (``vision/models/README.md``).
 
-Tried and not kept (2026-11-26, latest): ``--det-scales 0.4,1.4`` (the detector's samples
+Tried and not kept (2026-11-26, latest): the detector for 8,000 steps on a GPU machine,
+its samples made by forked processes (``--workers 3``); only the control run (3,500 steps,
+the samples of ``--workers``) ended in the machine's time, and it misses the same white
+dice on folds 0-3 (756 of 759) as the shipped recipe.
+
+Tried and not kept (2026-11-26): ``--det-scales 0.4,1.4`` (the detector's samples
 scaled further down, for dice far from the camera): on folds 0-3, white dice read right
 the same (756 of 759), mixed two fewer; never read on the held-out part.
 
@@ -80,9 +85,11 @@ from __future__ import annotations
 
 import argparse
 import math
+import multiprocessing
 import random
 import sys
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -521,6 +528,59 @@ def focal_loss(pred: torch.Tensor, gt: torch.Tensor) -> torch.Tensor:
     return -(pos_loss + neg_loss) / pos.sum().clamp(min=1)
 
 
+DETECTOR_BATCH = 16
+
+# What a worker process needs to make a detector batch (set once per pool, before the fork).
+_batch_inputs: tuple[dict[str, list[Photo]], list[Cutout] | None, tuple[float, float], int] | None
+_batch_inputs = None
+
+
+def _batch_of(
+    by_set: dict[str, list[Photo]],
+    rng: random.Random,
+    bank: list[Cutout] | None,
+    scales: tuple[float, float],
+) -> list[tuple[np.ndarray, ...]]:
+    return [
+        detector_sample(rng.choice(by_set[DICE_SETS[i % 2]]), rng, bank, scales)
+        for i in range(DETECTOR_BATCH)
+    ]
+
+
+def _worker_batch(it: int) -> list[tuple[np.ndarray, ...]]:
+    """Batch ``it`` of a run with ``--workers``: its own seeded generator, so the batches
+    are the same whatever the number of workers (not the same as one process's)."""
+    assert _batch_inputs is not None
+    by_set, bank, scales, seed = _batch_inputs
+    return _batch_of(by_set, random.Random(seed * 1_000_003 + it), bank, scales)
+
+
+def detector_batches(
+    by_set: dict[str, list[Photo]],
+    iters: int,
+    seed: int,
+    bank: list[Cutout] | None,
+    scales: tuple[float, float],
+    workers: int,
+) -> Iterator[list[tuple[np.ndarray, ...]]]:
+    """The detector's training batches, in order: made here (``workers`` 1, the shipped
+    recipe's sequence) or by ``workers`` processes forked now, before the network is on
+    its device, which then work ahead of it (on a GPU machine the samples, not the
+    network, are what takes the time)."""
+    if workers <= 1:
+        rng = random.Random(seed)
+        return (_batch_of(by_set, rng, bank, scales) for _ in range(iters))
+    global _batch_inputs
+    _batch_inputs = (by_set, bank, scales, seed)
+    pool = multiprocessing.get_context("fork").Pool(workers)
+
+    def drain() -> Iterator[list[tuple[np.ndarray, ...]]]:
+        with pool:
+            yield from pool.imap(_worker_batch, range(iters), chunksize=2)
+
+    return drain()
+
+
 def train_detector(
     train: list[Photo],
     iters: int,
@@ -529,20 +589,16 @@ def train_detector(
     bank: list[Cutout] | None = None,
     device: str = "cpu",
     scales: tuple[float, float] = (0.7, 1.4),
+    workers: int = 1,
 ) -> Detector:
-    rng = random.Random(seed)
+    by_set = {s: [p for p in train if p.set_name == s] for s in DICE_SETS}
+    batches = detector_batches(by_set, iters, seed, bank, scales, workers)
     torch.manual_seed(seed)
     net = Detector(width).to(device, memory_format=torch.channels_last)
     opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=iters, pct_start=0.1)
-    by_set = {s: [p for p in train if p.set_name == s] for s in DICE_SETS}
-    batch = 16
     start = time.time()
-    for it in range(iters):
-        samples = [
-            detector_sample(rng.choice(by_set[DICE_SETS[i % 2]]), rng, bank, scales)
-            for i in range(batch)
-        ]
+    for it, samples in enumerate(batches):
         x = torch.from_numpy(np.stack([s[0] for s in samples])).to(device)
         x = x.contiguous(memory_format=torch.channels_last)
         heat = torch.from_numpy(np.stack([s[1] for s in samples])).to(device)
@@ -953,6 +1009,13 @@ def main() -> None:
     ap.add_argument(
         "--low-contrast", action="store_true", help="lower the contrast of some dice's crops"
     )
+    ap.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="processes making the detector's samples (1: the shipped recipe's sequence; "
+        "more, on a GPU machine, for speed: another seeded sequence)",
+    )
     args = ap.parse_args()
     if args.stage == "byte-input":
         byte_input(args.out / vd.int8_name(vd.DETECTOR_FILE))
@@ -971,7 +1034,14 @@ def main() -> None:
         print(f"dice cut out for clusters: {len(bank)}")
     if args.stage in ("detector", "all"):
         det = train_detector(
-            train, args.iters, args.seed, args.width, bank, args.device, args.det_scales
+            train,
+            args.iters,
+            args.seed,
+            args.width,
+            bank,
+            args.device,
+            args.det_scales,
+            args.workers,
         )
         export(det, torch.zeros(1, 3, 320, 320), detector_file)
     if args.stage in ("reader", "all"):
