@@ -10,7 +10,7 @@ from typing import Any
 import pygame
 
 from tabletop.store import FILE_NAME, Journal
-from tabletop.ui.app import Context
+from tabletop.ui.app import Context, open_window
 from tabletop.ui.theme import metrics_for
 
 
@@ -21,9 +21,7 @@ def offscreen(
     it: every draw from ``random.Random(seed)``, the journal in the folder ``data`` (the
     app's file, so a demo can be killed and carry on) or in memory. ``context``: more of
     :class:`Context`'s fields (a camera, a clock, the session)."""
-    pygame.display.init()
-    pygame.font.init()
-    window = pygame.display.set_mode(size)
+    window = open_window(size)
     ctx = Context(
         metrics=metrics_for(size),
         rng=random.Random(seed),

@@ -98,7 +98,6 @@ class GameSave:
     # issue 24: the clock when the match was n actions long (for the seconds an answer
     # took), and the last step whose answers are journaled (None: not looked up yet)
     _times: dict[int, float] = field(default_factory=dict)
-    _stamped: list[int] = field(default_factory=list)  # the keys of _times, sorted
     _answered_to: int | None = None
 
     def __post_init__(self) -> None:
@@ -237,19 +236,14 @@ class GameSave:
 
     def _reached(self, n: int | None) -> float | None:
         """The clock at the first write of the match at ``n`` actions or more."""
-        if n is None:
-            return None
-        i = bisect.bisect_left(self._stamped, n)
-        return self._times[self._stamped[i]] if i < len(self._stamped) else None
+        later = [m for m in self._times if n is not None and m >= n]
+        return self._times[min(later)] if later else None
 
     def _stamp(self, moves: int, now: float, *, first: bool = False) -> None:
         """The clock was ``now`` when the match was ``moves`` actions long (``first``:
         kept only if none is kept for that length yet)."""
-        if moves not in self._times:
-            bisect.insort(self._stamped, moves)
-        elif first:
-            return
-        self._times[moves] = now
+        if not (first and moves in self._times):
+            self._times[moves] = now
 
     def write_meta(self) -> None:
         """Write ``app`` and ``checks`` now: for a screen that keeps part of its state

@@ -225,10 +225,10 @@ class Painter:
     ) -> pygame.Rect:
         """One line of text no wider than ``width``: at the largest size up to ``size``
         that fits, never below the smallest a child reads (:attr:`least`), then cut with
-        "…" if it still does not."""
-        size = self.readable_size(text, size, width, bold)
-        text = self.ellipsis(text, size, width, bold)
-        return self.text(surface, text, pos, size, colour, bold=bold, anchor=anchor)
+        "…" if it still does not (:meth:`text`'s ``max_width``)."""
+        return self.text(
+            surface, text, pos, size, colour, bold=bold, anchor=anchor, max_width=width
+        )
 
     def text(
         self,
@@ -243,7 +243,7 @@ class Painter:
         max_width: int | None = None,
     ) -> pygame.Rect:
         size = size or self.m.text
-        if max_width is not None:  # shrink to fit, never under :attr:`least`; cut the rest
+        if max_width is not None:  # as :meth:`line` says
             size = self.readable_size(text, size, max_width, bold)
             text = self.ellipsis(text, size, max_width, bold)
         image = self.fonts.render(text, size, colour or self.p.ink, bold)
