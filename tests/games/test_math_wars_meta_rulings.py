@@ -12,6 +12,7 @@ from tabletop.engine import BadInput, IllegalMove, ImpossibleOutcome, Match, Scr
 from tabletop.games.math_wars_meta import (
     CRATE_CARDS,
     EDITIONS,
+    CardCode,
     CountDrawn,
     CrateDrawn,
     EnterSolution,
@@ -73,6 +74,27 @@ def test_mwm1_card_codes_round_trip() -> None:
         with pytest.raises(BadInput):
             parse_code(bad)
     assert parse_crate("X3") == "x3" and parse_crate(" -5 ") == "-5"
+
+
+def test_mwm1_short_codes_read_as_cards_and_others_are_refused() -> None:
+    """MWM-1: a card is also read from the short code it prints or a person types; the
+    army is None where the code names none (the table checks the number itself)."""
+    assert parse_code("C17", None) == CardCode("count", number=17)
+    assert parse_code("c99:3", None) == CardCode("count", 3, number=99)
+    assert parse_code("KX3:2") == CardCode("crate", 2, face="x3")
+    assert parse_code("K-5").face == "-5" and parse_code("/2").face == "/2"
+    assert parse_code("VIC:4") == CardCode("victory", 4)
+    for bad, code in (
+        ("?", "mwm.bad_code"),
+        ("", "mwm.bad_code"),
+        ("MT1:ATK:+5", "mwm.other_game"),
+        ("K/0", "mwm.bad_code"),
+        ("C3:9", "mwm.bad_code"),
+        ("C99", "mwm.not_in_edition"),
+    ):
+        with pytest.raises(BadInput) as err:
+            parse_code(bad, "MWM25")
+        assert err.value.code == code
 
 
 # -- MWM-2 a hand's result ---------------------------------------------------------------

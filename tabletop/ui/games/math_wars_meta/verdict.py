@@ -23,12 +23,12 @@ from tabletop.games.math_wars_meta import (
     Stage,
     answer,
     correct_entry,
+    crate_label,
     hand_result,
     pending_card,
     problem_text,
     war_face_down,
 )
-from tabletop.ui.games.math_wars_meta.cards import crate_label, signed
 from tabletop.ui.messages import CHILD_MESSAGES, child_message, seats_named
 
 if TYPE_CHECKING:
@@ -52,6 +52,11 @@ class Verdict:
     round: int = 1
     hand: int = 1
     round_over: bool = False
+
+
+def signed(value: int) -> str:
+    """A number with a real minus sign: ``−3``."""
+    return f"\u2212{-value}" if value < 0 else str(value)
 
 
 def card_words(action: CountDrawn | CrateDrawn) -> str:
@@ -322,4 +327,12 @@ def results_lines(play: MwmPlay) -> list[str]:
     return out
 
 
-__all__ = ["Verdict", "card_sentence", "last_verdict", "questions_for", "results_lines", "say"]
+__all__ = [
+    "Verdict",
+    "card_sentence",
+    "last_verdict",
+    "questions_for",
+    "results_lines",
+    "say",
+    "signed",
+]
