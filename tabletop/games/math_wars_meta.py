@@ -639,13 +639,15 @@ def correct_entry(state: MathWarsMetaState, seat: Seat) -> EnterSolution:
     up = stage.up[seat]
     if state.phase != "solve" or up is None:
         raise IllegalMove("mwm.not_solving", f"seat {seat + 1} has no solution to enter now")
-    own = hand_result(up[1], stage.crates[seat])
-    team = None
-    if state.settings.mode == "teams" and stage.kind != "collect":
-        team = sum(
-            _stage_result(stage, mate) for mate in state.teammates(seat) if mate in stage.revealed
-        )
-    return EnterSolution(seat, own, team)
+    team = sum(team_parts(state, seat)) if _team_stage(state) else None
+    return EnterSolution(seat, hand_result(up[1], stage.crates[seat]), team)
+
+
+def team_parts(state: MathWarsMetaState, seat: Seat) -> tuple[int, ...]:
+    """The results a TEAM SOLUTION adds up (MWM-7): those of ``seat``'s team that turned
+    cards up in this stage, the seat's own among them."""
+    stage = state.stage
+    return tuple(_stage_result(stage, m) for m in state.teammates(seat) if m in stage.revealed)
 
 
 def cards_conserved(state: MathWarsMetaState) -> bool:
@@ -1736,4 +1738,5 @@ __all__ = [
     "splash_leader",
     "standings",
     "team_format",
+    "team_parts",
 ]

@@ -22,6 +22,7 @@ from tabletop.games.math_wars_meta import (
     answer,
     answer_key,
     cards_conserved,
+    correct_entry,
     count_code,
     crate_code,
     hand_result,
@@ -31,6 +32,7 @@ from tabletop.games.math_wars_meta import (
     say_result,
     splash_leader,
     team_format,
+    team_parts,
 )
 from tests.games.test_math_wars_meta_play import GAME, Table, card, duos, pvp
 
@@ -425,6 +427,16 @@ def test_mwm7_a_team_is_out_only_when_all_its_players_are_out() -> None:
     assert {e.data["team_answer"] for e in entries if e.seat == 3} == {25}
     t.pay()
     assert t.state.victories == (0, 0)
+
+
+def test_mwm7_team_parts_are_the_teams_results_in_this_stage() -> None:
+    """The TEAM SOLUTION adds up the results of the seat's team that turned cards up (a
+    division with a remainder gives the count alone, MWM-2); the UI asks the engine."""
+    t = Table(duos(), 4)
+    t.reveal({0: (10, "+2"), 1: (3, "/2"), 2: (5, "+5"), 3: (2, "x2")})
+    assert team_parts(t.state, 0) == team_parts(t.state, 1) == (12, 3)
+    assert team_parts(t.state, 3) == (10, 4)
+    assert correct_entry(t.state, 1) == EnterSolution(1, 3, 15)
 
 
 def test_mwm7_team_solution_must_be_entered_and_is_checked() -> None:

@@ -27,6 +27,7 @@ from tabletop.games.math_wars_meta import (
     hand_result,
     pending_card,
     problem_text,
+    team_parts,
     war_face_down,
 )
 from tabletop.ui.messages import CHILD_MESSAGES, child_message, seats_named
@@ -288,11 +289,7 @@ def questions_for(state: MathWarsMetaState, seat: int) -> tuple[Question | None,
             numbers = (Fraction(up[1]), Fraction(int(crate[1:])))
             own = Question(OP_SKILLS[crate[0]], numbers, (crate[0],), right=right)
     team_solution = correct_entry(state, seat).team_solution
-    parts = [
-        Fraction(hand_result(mate_up[1], stage.crates[mate]))
-        for mate in state.teammates(seat)
-        if mate in stage.revealed and (mate_up := stage.up[mate]) is not None
-    ]
+    parts = [Fraction(part) for part in team_parts(state, seat)]
     if team_solution is not None and len(parts) >= 2:
         signs = ("+",) * (len(parts) - 1)
         team = Question("addition", tuple(parts), signs, Fraction(team_solution))
