@@ -21,6 +21,7 @@ actions, hand arithmetic, the engine, the ``tabletop check`` arbiter, private he
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
@@ -124,25 +125,36 @@ class CardCode:
     face: str | None = None
 
 
-def parse_code(payload: str, edition: str = "MWM100") -> CardCode:
-    """Read a QR payload; ``BadInput`` for anything that is not a card of ``edition``."""
-    if payload == VICTORY_CODE:
-        return CardCode("victory")
-    numbers = EDITIONS[edition].count_numbers
-    body = payload[len(QR_PREFIX) :] if payload.startswith(QR_PREFIX) else None
-    parts = body.split(":") if body else []
-    if len(parts) != 2 or not parts[1].isdigit() or not 1 <= int(parts[1]) <= MAX_SEATS:
-        raise BadInput("mwm.bad_code", f"{payload!r} is not a Math Wars Meta card code")
-    card, army = parts[0], int(parts[1])
-    if card.startswith("C") and card[1:].isdigit():
-        if int(card[1:]) not in numbers:
-            raise BadInput(
-                "mwm.not_in_edition", f"COUNT META {card[1:]} is not a card of {edition}"
-            )
-        return CardCode("count", army, number=int(card[1:]))
-    if card.startswith("K"):
-        return CardCode("crate", army, face=parse_crate(card[1:]))
-    raise BadInput("mwm.bad_code", f"{payload!r} is not a Math Wars Meta card code")
+def parse_code(payload: str, edition: str | None = "MWM100") -> CardCode:
+    """Read a card's code: its QR payload (``MT1:MWM:C17:3``, ``MT1:MWM:KX3:2``,
+    ``MT1:MWM:VIC``) or the short code a card prints or a person types (``C17:3``,
+    ``C17``, ``K+6``, ``KX3:2``, ``+6``, ``x3``, ``VIC``: ``army`` None where the code
+    names none). ``BadInput``: ``mwm.other_game`` for another game's card,
+    ``mwm.not_in_edition`` for a COUNT META number ``edition`` has not (None: any
+    number), ``mwm.bad_code`` for anything else (``?``: a QR code that is not ours)."""
+    text = payload.strip().upper()
+    if text.startswith("MT1:") and not text.startswith(QR_PREFIX):
+        raise BadInput("mwm.other_game", f"{payload!r} is a card of another game")
+    body, _, deck = text.removeprefix(QR_PREFIX).partition(":")
+    army = int(deck) if re.fullmatch(f"0*[1-{MAX_SEATS}]", deck) else None
+    if deck and army is None:
+        raise BadInput("mwm.bad_code", f"{payload!r} has no army 1..{MAX_SEATS}")
+    if body == "VIC":
+        return CardCode("victory", army=army)
+    if count := re.fullmatch("C([0-9]{1,9})", body):  # (a QR code may hold 7,000 digits)
+        number = int(count[1])
+        if edition is not None and number not in EDITIONS[edition].count_numbers:
+            raise BadInput("mwm.not_in_edition", f"COUNT META {number} is not a card of {edition}")
+        return CardCode("count", army, number=number)
+    try:  # "" and "?" too
+        return CardCode("crate", army, face=parse_crate(body.removeprefix("K")))
+    except BadInput:
+        raise BadInput("mwm.bad_code", f"{payload!r} is not a Math Wars Meta card") from None
+
+
+def crate_label(face: str) -> str:
+    """A MATH CRATE card's face as printed: ``x3`` -> ``×3``."""
+    return f"{OP_WORDS[face[0]]}{face[1:]}"
 
 
 # -- the Answer Key (MWM-9) ------------------------------------------------------------
@@ -627,13 +639,15 @@ def correct_entry(state: MathWarsMetaState, seat: Seat) -> EnterSolution:
     up = stage.up[seat]
     if state.phase != "solve" or up is None:
         raise IllegalMove("mwm.not_solving", f"seat {seat + 1} has no solution to enter now")
-    own = hand_result(up[1], stage.crates[seat])
-    team = None
-    if state.settings.mode == "teams" and stage.kind != "collect":
-        team = sum(
-            _stage_result(stage, mate) for mate in state.teammates(seat) if mate in stage.revealed
-        )
-    return EnterSolution(seat, own, team)
+    team = sum(team_parts(state, seat)) if _team_stage(state) else None
+    return EnterSolution(seat, hand_result(up[1], stage.crates[seat]), team)
+
+
+def team_parts(state: MathWarsMetaState, seat: Seat) -> tuple[int, ...]:
+    """The results a TEAM SOLUTION adds up (MWM-7): those of ``seat``'s team that turned
+    cards up in this stage, the seat's own among them."""
+    stage = state.stage
+    return tuple(_stage_result(stage, m) for m in state.teammates(seat) if m in stage.revealed)
 
 
 def cards_conserved(state: MathWarsMetaState) -> bool:
@@ -1456,8 +1470,7 @@ def _drawn(
         events.append(
             Event(
                 "mwm.crate_up",
-                f"Seat {seat + 1} turns up MATH CRATE {OP_WORDS[action.crate[0]]}"
-                f"{action.crate[1:]}.",
+                f"Seat {seat + 1} turns up MATH CRATE {crate_label(action.crate)}.",
                 seat,
                 {"crate": action.crate},
             )
@@ -1714,6 +1727,7 @@ __all__ = [
     "correct_entry",
     "count_code",
     "crate_code",
+    "crate_label",
     "face_down",
     "hand_result",
     "parse_code",
@@ -1724,4 +1738,5 @@ __all__ = [
     "splash_leader",
     "standings",
     "team_format",
+    "team_parts",
 ]

@@ -12,6 +12,7 @@ from tabletop.engine import BadInput, IllegalMove, ImpossibleOutcome, Match, Scr
 from tabletop.games.math_wars_meta import (
     CRATE_CARDS,
     EDITIONS,
+    CardCode,
     CountDrawn,
     CrateDrawn,
     EnterSolution,
@@ -21,6 +22,7 @@ from tabletop.games.math_wars_meta import (
     answer,
     answer_key,
     cards_conserved,
+    correct_entry,
     count_code,
     crate_code,
     hand_result,
@@ -30,6 +32,7 @@ from tabletop.games.math_wars_meta import (
     say_result,
     splash_leader,
     team_format,
+    team_parts,
 )
 from tests.games.test_math_wars_meta_play import GAME, Table, card, duos, pvp
 
@@ -73,6 +76,27 @@ def test_mwm1_card_codes_round_trip() -> None:
         with pytest.raises(BadInput):
             parse_code(bad)
     assert parse_crate("X3") == "x3" and parse_crate(" -5 ") == "-5"
+
+
+def test_mwm1_short_codes_read_as_cards_and_others_are_refused() -> None:
+    """MWM-1: a card is also read from the short code it prints or a person types; the
+    army is None where the code names none (the table checks the number itself)."""
+    assert parse_code("C17", None) == CardCode("count", number=17)
+    assert parse_code("c99:3", None) == CardCode("count", 3, number=99)
+    assert parse_code("KX3:2") == CardCode("crate", 2, face="x3")
+    assert parse_code("K-5").face == "-5" and parse_code("/2").face == "/2"
+    assert parse_code("VIC:4") == CardCode("victory", 4)
+    for bad, code in (
+        ("?", "mwm.bad_code"),
+        ("", "mwm.bad_code"),
+        ("MT1:ATK:+5", "mwm.other_game"),
+        ("K/0", "mwm.bad_code"),
+        ("C3:9", "mwm.bad_code"),
+        ("C99", "mwm.not_in_edition"),
+    ):
+        with pytest.raises(BadInput) as err:
+            parse_code(bad, "MWM25")
+        assert err.value.code == code
 
 
 # -- MWM-2 a hand's result ---------------------------------------------------------------
@@ -403,6 +427,16 @@ def test_mwm7_a_team_is_out_only_when_all_its_players_are_out() -> None:
     assert {e.data["team_answer"] for e in entries if e.seat == 3} == {25}
     t.pay()
     assert t.state.victories == (0, 0)
+
+
+def test_mwm7_team_parts_are_the_teams_results_in_this_stage() -> None:
+    """The TEAM SOLUTION adds up the results of the seat's team that turned cards up (a
+    division with a remainder gives the count alone, MWM-2); the UI asks the engine."""
+    t = Table(duos(), 4)
+    t.reveal({0: (10, "+2"), 1: (3, "/2"), 2: (5, "+5"), 3: (2, "x2")})
+    assert team_parts(t.state, 0) == team_parts(t.state, 1) == (12, 3)
+    assert team_parts(t.state, 3) == (10, 4)
+    assert correct_entry(t.state, 1) == EnterSolution(1, 3, 15)
 
 
 def test_mwm7_team_solution_must_be_entered_and_is_checked() -> None:

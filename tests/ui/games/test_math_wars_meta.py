@@ -15,7 +15,6 @@ import pytest
 
 from hardware.buttons import SeatPressed
 from tabletop.games.math_wars_meta import (
-    CardCode,
     CountDrawn,
     EnterSolution,
     MathWarsMeta,
@@ -23,7 +22,6 @@ from tabletop.games.math_wars_meta import (
 )
 from tabletop.ui.app import App
 from tabletop.ui.games.math_wars_meta import run_demo
-from tabletop.ui.games.math_wars_meta.cards import CardProblem, read_code
 from tabletop.ui.games.math_wars_meta.demo import TableBot
 from tabletop.ui.games.math_wars_meta.play import MwmPlay
 from tabletop.ui.games.math_wars_meta.table import MwmTable as TableScene
@@ -153,23 +151,6 @@ def test_numpad_types_negative_numbers_and_fractions() -> None:
     app.stack.push(NumPad(app.ctx, "Count"))
     tap(app, "cancel")
     assert recorder.results[-1] is None
-
-
-def test_read_code_accepts_payloads_and_short_codes_and_refuses_others() -> None:
-    assert read_code("MT1:MWM:C17:3") == CardCode("count", 3, number=17)
-    assert read_code("C17") == CardCode("count", number=17)
-    assert read_code("KX3:2") == CardCode("crate", 2, face="x3")
-    assert read_code("K-5").face == "-5" and read_code("/2").face == "/2"
-    assert read_code("MT1:MWM:VIC").kind == "victory"
-    for bad, code in (
-        ("?", "mwm.ui.foreign_card"),
-        ("MT1:ATK:+5", "mwm.ui.other_game"),
-        ("K/0", "mwm.ui.foreign_card"),
-        ("C3:9", "mwm.ui.foreign_card"),
-    ):
-        with pytest.raises(CardProblem) as e:
-            read_code(bad)
-        assert e.value.code == code
 
 
 # -- hands at the table -----------------------------------------------------------------
@@ -886,12 +867,12 @@ def test_a_typed_answer_has_an_im_ready_tile_and_the_next_step_names_who() -> No
 
 
 def test_mwm_controller_modules_import_no_pygame() -> None:
-    """The controller (play), the card reading and the verdict words are pygame-free."""
+    """The controller (play) and the verdict words are pygame-free."""
     import ast
 
-    from tabletop.ui.games.math_wars_meta import cards, play, verdict
+    from tabletop.ui.games.math_wars_meta import play, verdict
 
-    for module in (play, cards, verdict):
+    for module in (play, verdict):
         tree = ast.parse(Path(module.__file__).read_text())
         names = [a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names]
         names += [n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)]

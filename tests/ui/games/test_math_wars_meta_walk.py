@@ -11,8 +11,9 @@ import pytest
 
 from hardware.buttons import SeatPressed
 from tabletop.classroom.rotation import start_rotation
+from tabletop.engine import BadInput
+from tabletop.games.math_wars_meta import parse_code
 from tabletop.ui.app import App
-from tabletop.ui.games.math_wars_meta.cards import CardProblem, read_code
 from tabletop.ui.games.math_wars_meta.table import MwmTable as TableScene
 from tabletop.ui.scenes.form import FormScene
 from tabletop.ui.scenes.rotation import RotationRunner
@@ -260,9 +261,9 @@ def test_mwm_a_malformed_qr_payload_is_refused_with_the_childs_sentence(code: st
     7,000 digits, which Python will not read as a number) is a card that is not ours: the
     child is told to take it off, and the good card beside it in the reading still counts.
     It failed with the app's "something went wrong" and lost the reading."""
-    with pytest.raises(CardProblem) as problem:
-        read_code(code)
-    assert problem.value.code == "mwm.ui.foreign_card"
+    with pytest.raises(BadInput) as problem:
+        parse_code(code, edition=None)
+    assert problem.value.code == "mwm.bad_code"
     app = make_app()
     table = start(app, *CHILDREN_AND_BOT)
     show(app, 0, code, "K+2")

@@ -18,10 +18,15 @@ from typing import Any, TextIO
 from hardware.buttons import SeatPressed
 from tabletop.bots.math_wars_meta import VirtualPlayer
 from tabletop.classroom.mistakes import Child
-from tabletop.games.math_wars_meta import CountDrawn, correct_entry, count_code, crate_code
-from tabletop.ui.games.math_wars_meta.cards import crate_label, signed
+from tabletop.games.math_wars_meta import (
+    CountDrawn,
+    correct_entry,
+    count_code,
+    crate_code,
+    crate_label,
+)
 from tabletop.ui.games.math_wars_meta.table import MwmTable
-from tabletop.ui.games.math_wars_meta.verdict import questions_for
+from tabletop.ui.games.math_wars_meta.verdict import questions_for, signed
 from tabletop.ui.harness import (
     SIZE,
     AutoplayError,

@@ -53,7 +53,6 @@ from tabletop.games.math_wars_meta import (
     standings,
 )
 from tabletop.ui.controller import Ask, TableController
-from tabletop.ui.games.math_wars_meta.cards import CardProblem
 from tabletop.ui.games.math_wars_meta.verdict import (
     Verdict,
     card_sentence,
@@ -75,6 +74,15 @@ NOTE_CODES = frozenset(
 )
 # a checked answer: see :attr:`MwmPlay.answers`
 Answer = tuple[int, int, int, Question, Fraction]
+
+
+class CardProblem(ValueError):
+    """A card the device cannot use; ``code`` maps to a child's sentence."""
+
+    def __init__(self, code: str, message: str, **facts: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.facts = facts
 
 
 @dataclass(frozen=True)
@@ -692,4 +700,4 @@ def _int_or_none(value: Any) -> int | None:
     return None if value is None else int(value)
 
 
-__all__ = ["MwmPlay", "SeatConfig", "questions_for"]
+__all__ = ["CardProblem", "MwmPlay", "SeatConfig", "questions_for"]

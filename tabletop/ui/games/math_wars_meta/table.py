@@ -18,23 +18,20 @@ from typing import Any
 
 import pygame
 
+from tabletop.engine.errors import BadInput
 from tabletop.engine.words import and_joined, plural
 from tabletop.games.math_wars_meta import (
     CRATE_CARDS,
     CardCode,
+    crate_label,
     face_down,
     hand_result,
+    parse_code,
     problem_text,
 )
 from tabletop.ui.app import Context, Scene
-from tabletop.ui.games.math_wars_meta.cards import (
-    CardProblem,
-    crate_label,
-    read_code,
-    signed,
-)
-from tabletop.ui.games.math_wars_meta.play import MwmPlay
-from tabletop.ui.games.math_wars_meta.verdict import Verdict, results_lines, taken_back
+from tabletop.ui.games.math_wars_meta.play import CardProblem, MwmPlay
+from tabletop.ui.games.math_wars_meta.verdict import Verdict, results_lines, signed, taken_back
 from tabletop.ui.input import CardsSeen
 from tabletop.ui.messages import child_message
 from tabletop.ui.results import Outcome, outcome_of
@@ -378,10 +375,11 @@ class MwmTable(TableScene):
             return
         self.message = ""
         for code in event.codes:
-            try:
-                card = read_code(code)
-            except CardProblem as e:
-                self.refuse("mwm.ui.unreadable" if code == "?" else e.code, str(e))
+            try:  # the play checks the number against the edition, naming both
+                card = parse_code(code, edition=None)
+            except BadInput as e:
+                why = "other_game" if e.code == "mwm.other_game" else "foreign_card"
+                self.refuse(f"mwm.ui.{'unreadable' if code == '?' else why}", str(e))
                 continue
             self.card(event.seat - 1, card)
 

@@ -23,12 +23,13 @@ from tabletop.games.math_wars_meta import (
     Stage,
     answer,
     correct_entry,
+    crate_label,
     hand_result,
     pending_card,
     problem_text,
+    team_parts,
     war_face_down,
 )
-from tabletop.ui.games.math_wars_meta.cards import crate_label, signed
 from tabletop.ui.messages import CHILD_MESSAGES, child_message, seats_named
 
 if TYPE_CHECKING:
@@ -52,6 +53,11 @@ class Verdict:
     round: int = 1
     hand: int = 1
     round_over: bool = False
+
+
+def signed(value: int) -> str:
+    """A number with a real minus sign: ``−3``."""
+    return f"\u2212{-value}" if value < 0 else str(value)
 
 
 def card_words(action: CountDrawn | CrateDrawn) -> str:
@@ -283,11 +289,7 @@ def questions_for(state: MathWarsMetaState, seat: int) -> tuple[Question | None,
             numbers = (Fraction(up[1]), Fraction(int(crate[1:])))
             own = Question(OP_SKILLS[crate[0]], numbers, (crate[0],), right=right)
     team_solution = correct_entry(state, seat).team_solution
-    parts = [
-        Fraction(hand_result(mate_up[1], stage.crates[mate]))
-        for mate in state.teammates(seat)
-        if mate in stage.revealed and (mate_up := stage.up[mate]) is not None
-    ]
+    parts = [Fraction(part) for part in team_parts(state, seat)]
     if team_solution is not None and len(parts) >= 2:
         signs = ("+",) * (len(parts) - 1)
         team = Question("addition", tuple(parts), signs, Fraction(team_solution))
@@ -322,4 +324,12 @@ def results_lines(play: MwmPlay) -> list[str]:
     return out
 
 
-__all__ = ["Verdict", "card_sentence", "last_verdict", "questions_for", "results_lines", "say"]
+__all__ = [
+    "Verdict",
+    "card_sentence",
+    "last_verdict",
+    "questions_for",
+    "results_lines",
+    "say",
+    "signed",
+]
