@@ -41,7 +41,7 @@ from tabletop.games.mathe_meister import (
 from tabletop.store import Saved, SeatInfo
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.games.mathe_meister.dialogs import ask_dice
-from tabletop.ui.games.mathe_meister.paper import PaperPlay
+from tabletop.ui.games.mathe_meister.paper import BOT_SECONDS, PaperPlay
 from tabletop.ui.games.mathe_meister.play import MMMatch, modes_named
 from tabletop.ui.messages import child_message
 from tabletop.ui.results import Outcome, outcome_of
@@ -55,7 +55,6 @@ from tabletop.ui.widgets import Button, grid
 
 log = logging.getLogger(__name__)
 
-BOT_SECONDS = 20.0
 BOT_LEVEL = "hint"  # the hint bot plays a bot seat's sheet
 SHEET_LABEL = "app:mm-table-sheet"  # the journal label of a bot's own sheet at a table
 RULES = load_rules("mathe_meister")
@@ -102,7 +101,6 @@ class TableScene(Table):
         bots = [seat for seat, info in enumerate(infos) if info.bot is not None]
         self.play = PaperPlay(match, [i.name for i in infos], seed=seed, bots=bots)
         self.bot_saves: dict[int, GameSave] = {}
-        self.bot_press_at: dict[int, float] = {}
         if self.resumed:
             self.play.carry_on(self.save.app.get("table") or {})
 
@@ -157,7 +155,7 @@ class TableScene(Table):
         self.ctx.sounds.play("seen")
         self.message = ""  # the instruction line names the next step
         self._journal()  # the table first: the bots' sheets follow it
-        self._follow()
+        self.play.catch_up()
 
     # -- the journal -------------------------------------------------------------------------
 
@@ -193,33 +191,18 @@ class TableScene(Table):
                 )
             self.bot_saves[seat].attach(self.play.bots[seat])
         if self.resumed:
-            self._follow()
+            self.play.catch_up()
 
-    def _clock_of(self, played: float) -> float:
-        """The app's clock time at ``played`` seconds into the game."""
-        return self.ctx.clock() - (self.save.elapsed() - played)
-
-    def _press(self, seat: int, at: float) -> bool:
-        """``seat`` pressed at the app's clock time ``at``: on the star board in seconds
-        played, as the journal keeps its times."""
-        return self.play.board.press(seat, self.save.elapsed() - (self.ctx.clock() - at))
+    def _played(self, at: float) -> float:
+        """The seconds played at the app's clock time ``at`` (the star board and the
+        journal keep their times so)."""
+        return self.save.elapsed() - (self.ctx.clock() - at)
 
     def _journal(self) -> None:
         """Write the table's state now (before the screen shows the change)."""
         self.save.app["table"] = self.play.record()
         self.save.write_meta()
         self.save.sync(self.match)  # the seconds played
-
-    def _follow(self) -> None:
-        """Bring every bot's sheet up to the table (its sums are the controller's
-        checks), then time its press."""
-        self.play.catch_up()
-        self.bot_press_at = {}
-        if self.play.dice is not None and self.play.dice_at is not None:
-            due = self._clock_of(self.play.dice_at + BOT_SECONDS)
-            for seat in self.play.bots:
-                if seat not in self.play.bots_pressed and self.play.bot_lines(seat):
-                    self.bot_press_at[seat] = due
 
     def _finish(self, reason: str = "end") -> None:
         """The table is over (or left): the table's row with the standings (and the
@@ -306,10 +289,10 @@ class TableScene(Table):
             self.refuse("ui.bot_seat", f"seat {seat + 1} is a bot's", name=self.name(seat))
         elif self.play.dice is None:  # a press before the round's dice: say what comes first
             self.refuse("mm.ui.dice_first", f"seat {seat + 1} pressed before the dice")
-        elif dice_at is not None and at < self._clock_of(dice_at):  # under the dice screen
+        elif dice_at is not None and self._played(at) < dice_at:  # under the dice screen
             why = f"seat {seat + 1} pressed before round {self.play.round}'s dice"
             self.refuse("mm.ui.pressed_before_dice", why, name=self.name(seat))
-        elif self._press(seat, at):
+        elif self.play.board.press(seat, self._played(at)):
             self.ctx.sounds.play("tap")
             self.message = ""
             self._after_change()
@@ -368,27 +351,20 @@ class TableScene(Table):
                 self.play.board.cancel(current.seat)
 
     def update(self, now: float) -> bool:
-        due = [seat for seat, at in self.bot_press_at.items() if at <= now]
-        for seat in sorted(due, key=lambda s: self.bot_press_at[s]):
-            at = self.bot_press_at.pop(seat)
-            self.play.bots_pressed.add(seat)
-            if self.play.bot_lines(seat):
-                self._press(seat, at)
-        if due:
-            self._after_change()
-            self.after()
-            return True
-        return False
+        if not self.play.bot_presses(self._played(now)):
+            return False
+        self._after_change()
+        self.after()
+        return True
 
     def next_round(self) -> None:
-        self.bot_press_at.clear()
         self.ctx.sounds.play("round")
         play = self.play
         play.end_round()
         self._journal()
         # the bots claim the stars they won, swap if it pays and end the round (after
         # round 8 their sheets are finished)
-        self._follow()
+        self.play.catch_up()
         if play.over:
             self._finish()  # the results follow (results_at_end)
             return
