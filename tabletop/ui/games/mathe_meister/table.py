@@ -20,7 +20,7 @@ Touch targets: ``star.R1``..``star.C4``, ``ready.<i>``, ``seat.<i>``, ``cancel``
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -40,13 +40,12 @@ from tabletop.games.mathe_meister import (
 )
 from tabletop.store import Saved, SeatInfo
 from tabletop.ui.app import Context, Scene
-from tabletop.ui.games.mathe_meister.dialogs import ask_dice
 from tabletop.ui.games.mathe_meister.paper import BOT_SECONDS, PaperPlay
 from tabletop.ui.games.mathe_meister.play import MMMatch, modes_named
 from tabletop.ui.messages import child_message
 from tabletop.ui.results import Outcome, outcome_of
 from tabletop.ui.saves import LABEL, GameSave, game_seed, seats_of
-from tabletop.ui.scenes.dice import DiceResult
+from tabletop.ui.scenes.dice import DiceResult, DiceScene
 from tabletop.ui.scenes.rules import load_rules
 from tabletop.ui.table import TableScene as Table
 from tabletop.ui.table import corner_buttons
@@ -60,18 +59,54 @@ SHEET_LABEL = "app:mm-table-sheet"  # the journal label of a bot's own sheet at 
 RULES = load_rules("mathe_meister")
 
 
-class TableScene(Table):
+class MatheMeisterTable(Table):
+    """What the solo sheet (:mod:`.solo`) and the paper table share: the game and its
+    rules, the results once it is over, the seed (a carried-on ``match``'s own), the
+    journal's row (``app``: the ``screen`` it carries on as, with the dice mode and the
+    seed), and each round's dice, asked in ``dice_mode`` (camera, taps or virtual; the
+    setting's when not given)."""
+
+    game = MatheMeister.name
+    results_at_end = True
+    rules = ("Mathe-Meister: the rules", RULES)
+    save: GameSave
+
+    def __init__(
+        self,
+        ctx: Context,
+        seats: Sequence[SeatInfo],
+        app: dict[str, Any],
+        dice_mode: str | None,
+        match: MMMatch | None,
+        save: GameSave | None,
+        again: Callable[[], Scene] | None = None,
+    ) -> None:
+        self.seed = game_seed(ctx, match.seed if match is not None else None)
+        self.dice_mode = dice_mode or ctx.prefs.prefs.dice_input
+        app |= {"dice_mode": self.dice_mode, "seed": self.seed}
+        save = save or GameSave(ctx, MatheMeister.name, list(seats), app)
+        super().__init__(ctx, save, resumed=match is not None, again=again)
+
+    def ask_dice(self, round_no: int, roll: Callable[[], tuple[int, int]]) -> str:
+        """Round ``round_no``'s dice screen (``roll``: the virtual dice); they come back
+        to :meth:`answered` with ``("dice",)``. Returns the mode it opened in (taps
+        where no camera is)."""
+        title = f"Round {round_no} of {ROUNDS}: the dice"
+        dice = DiceScene(
+            self.ctx, title=title, mode=self.dice_mode, roll=roll, match_id=self.save.id
+        )
+        self.ask(("dice",), dice)
+        return dice.mode
+
+
+class TableScene(MatheMeisterTable):
     """One table game. ``seats``: (name, is a bot) per seat, or the journal's
     :class:`SeatInfo`; ``lead`` and ``save`` carry on a journaled table (its seed is
     the lead's)."""
 
-    game = MatheMeister.name
-    results_at_end = True
     step_after = True  # a star won (or a press taken back), then the next step
     undo_pin = ("Teacher PIN to take back a star", None)
-    rules = ("Mathe-Meister: the rules", RULES)
     said_step = ""  # the step the line showed when it was last said
-    save: GameSave
     play: PaperPlay
 
     def __init__(
@@ -85,21 +120,16 @@ class TableScene(Table):
         save: GameSave | None = None,
     ) -> None:
         infos = seats_of(seats, BOT_LEVEL)
-        seed = game_seed(ctx, lead.seed if lead is not None else None)
-        dice_mode = dice_mode or ctx.prefs.prefs.dice_input
-        app = {"screen": "table", "dice_mode": dice_mode, "seed": seed}
-        save = save or GameSave(ctx, MatheMeister.name, infos, app)
 
         def again() -> Scene:
             modes = self.play.settings.modes
-            return TableScene(ctx, seats=infos, modes=modes, dice_mode=dice_mode)
+            return TableScene(ctx, seats=infos, modes=modes, dice_mode=self.dice_mode)
 
-        super().__init__(ctx, save, resumed=lead is not None, again=again)
-        self.dice_mode = dice_mode
+        super().__init__(ctx, infos, {"screen": "table"}, dice_mode, lead, save, again)
         settings = MatheMeisterSettings(ctx.layout, tuple(modes), star_claims="paper")
-        match = lead or Match(MatheMeister(), settings, len(infos), seed=seed)
+        match = lead or Match(MatheMeister(), settings, len(infos), seed=self.seed)
         bots = [seat for seat, info in enumerate(infos) if info.bot is not None]
-        self.play = PaperPlay(match, [i.name for i in infos], seed=seed, bots=bots)
+        self.play = PaperPlay(match, [i.name for i in infos], seed=self.seed, bots=bots)
         self.bot_saves: dict[int, GameSave] = {}
         if self.resumed:
             self.play.carry_on(self.save.app.get("table") or {})
@@ -138,7 +168,7 @@ class TableScene(Table):
     def _ask_dice(self) -> None:
         """The round's dice screen, in the mode it opened in (taps where no camera is),
         before the next step, which says what to do on it, is said."""
-        self.play.dice_screen = ask_dice(self, self.dice_mode, self.play.round, self.play.roll)
+        self.play.dice_screen = self.ask_dice(self.play.round, self.play.roll)
 
     def answered(self, asking: tuple[Any, ...], result: Any) -> None:
         if asking == ("dice",) and result is None:  # back on the table's own screen
@@ -447,4 +477,4 @@ class TableScene(Table):
         painter.seat_name(surface, chip, seat, label, m.small + 1, room, gap=8)
 
 
-__all__ = ["BOT_LEVEL", "BOT_SECONDS", "RULES", "SHEET_LABEL", "TableScene"]
+__all__ = ["BOT_LEVEL", "BOT_SECONDS", "RULES", "SHEET_LABEL", "MatheMeisterTable", "TableScene"]
