@@ -254,6 +254,27 @@ def table(path: Path, seats: int = 3, bots: tuple[int, ...] = (2,)):
     return app, auto, scene
 
 
+def test_mm_journal_app_record_keys_are_the_same_for_solo_and_table(tmp_path: Path) -> None:
+    """Issue 10: both screens start their journal row on the one Mathe-Meister base with
+    the keys a game journaled before reads back (``screen``, the solo ``player``,
+    ``dice_mode``, ``seed``: the scene's own), the paper table's record beside them."""
+    solo_app = make_app(journal=Journal(tmp_path / "solo.db"))
+    game = start_solo(solo_app).game()
+    (saved,) = Journal(tmp_path / "solo.db").unfinished("app")
+    assert list(saved.meta["app"]) == ["screen", "player", "dice_mode", "seed"]
+    assert saved.meta["app"] == {
+        "screen": "solo",
+        "player": game.play.player,
+        "dice_mode": game.dice_mode,
+        "seed": game.match.seed,
+    }
+    *_, scene = table(tmp_path / "table.db")
+    (saved,) = Journal(tmp_path / "table.db").unfinished("app")
+    assert list(saved.meta["app"])[:3] == ["screen", "dice_mode", "seed"]
+    assert saved.meta["app"]["table"] == scene.play.record()
+    assert (saved.meta["app"]["screen"], saved.meta["app"]["seed"]) == ("table", scene.match.seed)
+
+
 def press(app, seat: int) -> None:
     app.seat_queue.put(SeatPressed(seat, app.ctx.clock()))
     app.step()
