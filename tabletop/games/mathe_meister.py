@@ -432,6 +432,17 @@ class LineScore:
     def complete(self) -> bool:
         return self.total is not None
 
+    @property
+    def broken(self) -> str | None:
+        """The rule a complete line breaks, in words: its parity (MM-4: rows want even
+        sums, columns odd), else its mode (MM-10); None when it keeps both (it scores
+        plus, or nothing when its sum is 0) or is not complete."""
+        if self.total is None:
+            return None
+        if not sum_wanted(self.line, self.total):
+            return f"{line_name(self.line)} needs an {'even' if self.line[0] == 'R' else 'odd'} sum"
+        return None if self.valid else f"{line_name(self.line)} does not keep the mode's rule"
+
 
 @dataclass(frozen=True)
 class ScoreCard:
@@ -509,29 +520,33 @@ def line_points(line: str, total: int, valid: bool, negative_sums: NegativeSums)
     return 0 if points > 0 and not valid else points
 
 
+def line_score(grid: Sequence[str], line: str, settings: MatheMeisterSettings) -> LineScore:
+    """One line of ``grid`` scored (MM-3, MM-4, MM-10); no total while a box is empty."""
+    digits, ops = line_parts(grid, line)
+    if EMPTY in digits or EMPTY in ops:
+        return LineScore(line, None, False, 0)
+    operands = [int(ch) for ch in digits]
+    total = evaluate(operands, ops)
+    valid = line_validates(operands, settings.modes)
+    return LineScore(line, total, valid, line_points(line, total, valid, settings.negative_sums))
+
+
 def score_sheet(sheet: Sheet, settings: MatheMeisterSettings) -> ScoreCard:
     """Score a sheet, complete or partial (an unfinished line scores 0)."""
-    lines = []
+    lines = tuple(line_score(sheet.grid, line, settings) for line in LINES)
     sums = {"row_even_sums": 0, "column_odd_sums": 0, "row_odd_sums": 0, "column_even_sums": 0}
-    for line in LINES:
-        ops_chars, op_chars = line_parts(sheet.grid, line)
-        if EMPTY in ops_chars or EMPTY in op_chars:
-            lines.append(LineScore(line, None, False, 0))
+    for ls in lines:
+        if ls.total is None:
             continue
-        operands = [int(ch) for ch in ops_chars]
-        total = evaluate(operands, op_chars)
-        valid = line_validates(operands, settings.modes)
-        points = line_points(line, total, valid, settings.negative_sums)
-        lines.append(LineScore(line, total, valid, points))
-        even = total % 2 == 0
-        if line[0] == "R":
+        points, even = ls.points, ls.total % 2 == 0
+        if ls.line[0] == "R":
             sums["row_even_sums" if even else "row_odd_sums"] += points if even else -points
         else:
             sums["column_even_sums" if even else "column_odd_sums"] += -points if even else points
     coins = sheet.coins(settings.layout)
     unused = sum(1 for s in sheet.powers if s == "circled")
     return ScoreCard(
-        lines=tuple(lines),
+        lines=lines,
         unspent_coins_x10=COIN_POINTS * coins,
         stars=sum(settings.layout.star_value(line) for line in sheet.stars),
         unspent_coins=coins,
@@ -1537,6 +1552,7 @@ __all__ = [
     "check",
     "die_values",
     "evaluate",
+    "line_score",
     "line_words",
     "score_sheet",
 ]

@@ -328,3 +328,42 @@ def test_mm_sum_wanted_rows_even_columns_odd_and_scores_plus(line: str, total: i
     assert sum_wanted(line, total) == ((total % 2 == 0) == line.startswith("R"))
     if total > 0:
         assert (line_points(line, total, True, "signed") > 0) == sum_wanted(line, total)
+
+
+@given(st.sampled_from(LINES), st.integers(-500, 500), st.booleans())
+def test_mm_line_score_broken_names_the_rule_a_line_breaks(
+    line: str, total: int, valid: bool
+) -> None:
+    """MM-4 then MM-10, in words (the journal's answers and the report's sums ask it): a
+    complete line breaks its parity when its sum is not the kind it wants, else its mode
+    when it does not keep it; it breaks nothing exactly when it wants its sum and keeps
+    its mode; an incomplete line breaks nothing yet."""
+    from tabletop.games.mathe_meister import LineScore, line_name, sum_wanted
+
+    broken = LineScore(line, total, valid, 0).broken
+    assert (broken is None) == (sum_wanted(line, total) and valid)
+    if not sum_wanted(line, total):
+        kind = "even" if line[0] == "R" else "odd"
+        assert broken == f"{line_name(line)} needs an {kind} sum"
+    elif not valid:
+        assert broken == f"{line_name(line)} does not keep the mode's rule"
+    assert LineScore(line, None, False, 0).broken is None
+
+
+def test_mm_line_score_is_the_score_sheet_line() -> None:
+    """MM-3, MM-4, MM-10: one line scored alone is the line of the whole sheet's score,
+    and a line with an empty box has no total yet."""
+    from tabletop.games.mathe_meister import line_score, score_sheet
+
+    settings_ = MatheMeisterSettings(LAYOUT, ("twins",))
+    state = GAME.new_game(settings_, 1)
+    sheet = state.sheets[0]
+    grid = ("3+5+2+4", *sheet.grid[1:])  # R1: 3 + 5 + 2 + 4 = 14, no twins
+    sheet = replace(sheet, grid=grid)
+    r1 = line_score(grid, "R1", settings_)
+    assert (r1.total, r1.valid, r1.points) == (14, False, 0)
+    assert r1.broken == "Row 1 does not keep the mode's rule"
+    assert line_score(grid, "R2", settings_).total is None
+    assert score_sheet(sheet, settings_).lines == tuple(
+        line_score(grid, line, settings_) for line in LINES
+    )

@@ -254,6 +254,27 @@ def table(path: Path, seats: int = 3, bots: tuple[int, ...] = (2,)):
     return app, auto, scene
 
 
+def test_mm_journal_app_record_keys_are_the_same_for_solo_and_table(tmp_path: Path) -> None:
+    """Issue 10: both screens start their journal row on the one Mathe-Meister base with
+    the keys a game journaled before reads back (``screen``, the solo ``player``,
+    ``dice_mode``, ``seed``: the scene's own), the paper table's record beside them."""
+    solo_app = make_app(journal=Journal(tmp_path / "solo.db"))
+    game = start_solo(solo_app).game()
+    (saved,) = Journal(tmp_path / "solo.db").unfinished("app")
+    assert list(saved.meta["app"]) == ["screen", "player", "dice_mode", "seed"]
+    assert saved.meta["app"] == {
+        "screen": "solo",
+        "player": game.play.player,
+        "dice_mode": game.dice_mode,
+        "seed": game.match.seed,
+    }
+    *_, scene = table(tmp_path / "table.db")
+    (saved,) = Journal(tmp_path / "table.db").unfinished("app")
+    assert list(saved.meta["app"])[:3] == ["screen", "dice_mode", "seed"]
+    assert saved.meta["app"]["table"] == scene.play.record()
+    assert (saved.meta["app"]["screen"], saved.meta["app"]["seed"]) == ("table", scene.match.seed)
+
+
 def press(app, seat: int) -> None:
     app.seat_queue.put(SeatPressed(seat, app.ctx.clock()))
     app.step()
@@ -277,8 +298,8 @@ def test_mm_table_is_journaled_and_a_new_app_carries_on(tmp_path: Path) -> None:
     to_a_round_the_bot_can_claim(app, auto, scene)
     app.ctx.clock.advance(5.0)
     press(app, 1)  # seat 2 is choosing its star when the power goes
-    assert scene.bot_press_at and scene.play.board.current.seat == 1
-    waits = scene.bot_press_at[2] - app.ctx.clock()
+    assert 2 not in scene.play.bots_pressed and scene.play.board.current.seat == 1
+    waits = scene.play.dice_at + BOT_SECONDS - scene.save.elapsed()  # till the bot presses
     rows = Journal(path).matches()
     assert {r.label for r in rows} == {"app", SHEET_LABEL} and len(rows) == 2
     again, auto2 = carry_on(path)
@@ -300,7 +321,8 @@ def test_mm_table_is_journaled_and_a_new_app_carries_on(tmp_path: Path) -> None:
     assert [(s.name, s.bot) for s in resumed.save.seats] == seats and seats[2][1] == "hint"
     assert resumed.play.bots[2].history == scene.play.bots[2].history
     # the bot presses as long after the dice as it would have
-    assert resumed.bot_press_at[2] - again.ctx.clock() == pytest.approx(waits)
+    assert 2 not in resumed.play.bots_pressed and resumed.play.bot_lines(2)
+    assert resumed.play.dice_at + BOT_SECONDS - resumed.save.elapsed() == pytest.approx(waits)
     assert resumed.message.startswith("Welcome back!")
     # both carry on alike: seat 2 chooses, the bot presses and takes its line, next round
     bot_lines = scene.play.bot_lines(2)

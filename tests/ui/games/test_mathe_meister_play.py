@@ -216,3 +216,34 @@ def test_mm_play_paper_table_names_the_first_press_then_the_next_in_line() -> No
     play.rolled((6, 2), 9.0)
     play.board.press(2, 10.0)
     assert play.chooser_words() == "Cleo was first: tap your star."
+
+
+def test_mm_play_paper_table_bot_presses_once_a_round_bot_seconds_after_the_dice() -> None:
+    """MM-5 at the paper table: a bot seat that completed a line whose star is free
+    presses ``BOT_SECONDS`` after the round's dice (at that time on the star board, so
+    a child quicker than it comes first), once a round; none before the dice, none
+    before its time, none for a bot with no line to claim."""
+    from tabletop.ui.games.mathe_meister.paper import BOT_SECONDS
+
+    match = new_match(mathe_meister_layout(), ("freestyle",), 3)
+    play = PaperPlay(match, ["Ana", "Bot"], seed=3, bots=[1])
+    assert play.bot_presses(100.0) == []  # no dice yet
+    for r in range(ROUNDS):
+        dice_at = 100.0 * (r + 1)
+        play.rolled(play.roll(), dice_at)
+        play.catch_up()
+        if play.bot_lines(1):
+            break
+        assert play.bot_presses(dice_at + BOT_SECONDS) == []  # nothing to claim
+        play.end_round()
+        play.catch_up()
+    else:
+        raise AssertionError("the bot never completed a line")
+    play.board.press(0, dice_at + 1.0)  # Ana, quicker
+    assert play.bot_presses(dice_at + BOT_SECONDS - 0.5) == []
+    assert play.bot_presses(dice_at + BOT_SECONDS + 3.0) == [1]
+    assert [(p.seat, p.at) for p in play.board.waiting] == [
+        (0, dice_at + 1.0),
+        (1, dice_at + BOT_SECONDS),
+    ]
+    assert play.bot_presses(dice_at + 2 * BOT_SECONDS) == [] and play.bots_pressed == {1}

@@ -1,5 +1,5 @@
-"""Mathe-Meister dialogs: a round's dice, claiming a Bonus Star (and circling a Star Power),
-the Coin Shop.
+"""Mathe-Meister dialogs: claiming a Bonus Star (and circling a Star Power), the Coin Shop
+(a round's dice: :meth:`~.table.MatheMeisterTable.ask_dice`).
 
 ``StarPick`` pops with ``("claim", line, power)`` or ``("skip", line)``; ``CoinShop``
 with ``("swap", "operators" | "operands")`` when a swap was bought, else ``None``.
@@ -24,9 +24,7 @@ from tabletop.games.mathe_meister import (
 from tabletop.ui.app import Context
 from tabletop.ui.games.mathe_meister.play import SoloPlay, glyph
 from tabletop.ui.scenes.common import Dialog
-from tabletop.ui.scenes.dice import DiceScene
 from tabletop.ui.scenes.rules import ChoiceGrid
-from tabletop.ui.table import TableScene as Table
 from tabletop.ui.theme import Metrics
 from tabletop.ui.widgets import Button, grid
 
@@ -59,17 +57,6 @@ NONE_LEFT = "Every {} Star Power is circled already. Pick another one."
 # The Coin Shop's notes: when swaps open, and what Fear of Fours does to a change.
 SWAPS_AFTER = "Swaps come after your two numbers and two signs."
 NO_FOURS = "Fear of Fours: the shop never makes a 4. Only a rolled 4 turns into 3 or 5."
-
-
-def ask_dice(scene: Table, mode: str, round_no: int, roll: Callable[[], tuple[int, int]]) -> str:
-    """Ask round ``round_no``'s dice over ``scene`` (camera, taps, or ``roll`` for virtual
-    dice); they come back to its ``answered`` with ``("dice",)``. Returns the mode the
-    dice screen opened in (taps where no camera is)."""
-    title = f"Round {round_no} of {ROUNDS}: the dice"
-    match_id = scene.save.id if scene.save is not None else None
-    dice = DiceScene(scene.ctx, title=title, mode=mode, roll=roll, match_id=match_id)
-    scene.ask(("dice",), dice)
-    return dice.mode
 
 
 class StarPick(ChoiceGrid):
@@ -196,4 +183,4 @@ class CoinShop(Dialog):
             self.layout(self.m)
 
 
-__all__ = ["AUTO_CLAIM_WHY", "CoinShop", "StarPick", "ask_dice"]
+__all__ = ["AUTO_CLAIM_WHY", "CoinShop", "StarPick"]

@@ -26,6 +26,8 @@ from tabletop.ui.games.mathe_meister.play import MMMatch, round_start, sums_chec
 from tabletop.ui.messages import child_message
 from tabletop.ui.saves import standings_result
 
+BOT_SECONDS = 20.0  # a bot seat presses this long after the dice, so quick children beat it
+
 
 class PaperPlay(TableController):
     """The table on paper sheets (``table.py``): what the device knows of the game, the
@@ -88,6 +90,18 @@ class PaperPlay(TableController):
             for line in self.board.free_lines()
             if sheet.line_complete(line) and line not in sheet.stars
         ]
+
+    def bot_presses(self, played: float) -> list[int]:
+        """The bot seats pressed now, ``played`` seconds into the game: once a round,
+        :data:`BOT_SECONDS` after its dice, each bot that completed a line whose star is
+        free presses, at that time on the star board (MM-5)."""
+        if self.dice is None or self.dice_at is None or played < self.dice_at + BOT_SECONDS:
+            return []
+        due = [seat for seat in self.bots if seat not in self.bots_pressed and self.bot_lines(seat)]
+        for seat in due:
+            self.bots_pressed.add(seat)
+            self.board.press(seat, self.dice_at + BOT_SECONDS)
+        return due
 
     def next_step(self) -> str:
         current = self.board.current
@@ -217,4 +231,4 @@ def tried(match: MMMatch, action: Action) -> bool:
     return True
 
 
-__all__ = ["PaperPlay", "tried"]
+__all__ = ["BOT_SECONDS", "PaperPlay", "tried"]

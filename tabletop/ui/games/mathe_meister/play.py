@@ -37,13 +37,11 @@ from tabletop.games.mathe_meister import (
     WriteOperator,
     cell_kind,
     die_values,
-    evaluate,
     line_name,
     line_parts,
-    line_validates,
+    line_score,
     line_words,
     score_sheet,
-    sum_wanted,
 )
 from tabletop.ui.controller import TableController
 from tabletop.ui.messages import child_message
@@ -88,15 +86,11 @@ def score_lines(card: ScoreCard) -> list[str]:
 
 
 def sums_checked(sheet: Sheet, settings: MatheMeisterSettings) -> list[int]:
-    """[sums checked, right] on one sheet: every completed line's sum, right when it has
-    the parity its line wants (rows even, columns odd, MM-4) and the line obeys the mode
-    (MM-10), i.e. when it scores plus."""
-    card = score_sheet(sheet, settings)
-    done = [ls for ls in card.lines if ls.complete]
-    right = [
-        ls for ls in done if ls.valid and ls.total is not None and sum_wanted(ls.line, ls.total)
-    ]
-    return [len(done), len(right)]
+    """[sums checked, right] on one sheet: every completed line's sum, right when it
+    breaks no rule (:attr:`~tabletop.games.mathe_meister.LineScore.broken`), i.e. when
+    it scores plus."""
+    done = [ls for ls in score_sheet(sheet, settings).lines if ls.complete]
+    return [len(done), sum(ls.broken is None for ls in done)]
 
 
 def line_answers(match: MMMatch, settings: MatheMeisterSettings) -> list[LineAnswer]:
@@ -105,40 +99,20 @@ def line_answers(match: MMMatch, settings: MatheMeisterSettings) -> list[LineAns
     rule it breaks, if any (MM-4 parity, MM-10 modes), asked when that round's dice
     came, as :meth:`GameSave.answers_from_match` takes them. A line is one answer, as
     in the report's sums (:func:`sums_checked`): a swap that changes a completed line
-    later (MM-7) does not make it a second one. Worked out of the whole match; the solo
-    game keeps them as it goes (:meth:`SoloPlay.answers`)."""
-    out: list[tuple[str, LineAnswer]] = []
+    later (MM-7) does not make it a second one."""
+    out: dict[str, LineAnswer] = {}
     asked: int | None = None
     for n, step in enumerate(match.steps, 1):
         asked = n if isinstance(step.action, Roll) else asked
-        out += new_line_answers(n, step.state, {line for line, _ in out}, asked, settings)
-    return [answer for _, answer in out]
-
-
-def new_line_answers(
-    n: int,
-    state: MatheMeisterState,
-    seen: set[str],
-    asked: int | None,
-    settings: MatheMeisterSettings,
-) -> list[tuple[str, LineAnswer]]:
-    """The lines complete in ``state``, the match's after ``n`` actions, that are not
-    ``seen`` (completed before), each with its answer as :func:`line_answers` has it."""
-    out: list[tuple[str, LineAnswer]] = []
-    for line in LINES:
-        digits, ops = line_parts(state.sheets[0].grid, line)
-        if EMPTY in digits + ops or line in seen:
-            continue
-        operands = [int(ch) for ch in digits]
-        total, broken = evaluate(operands, ops), None
-        if not sum_wanted(line, total):
-            broken = f"{line_name(line)} needs an {'even' if line[0] == 'R' else 'odd'} sum"
-        elif not line_validates(operands, settings.modes):
-            broken = f"{line_name(line)} does not keep the mode's rule"
-        numbers = tuple(Fraction(v) for v in operands)
-        q = Question("line_sums", numbers, tuple(ops), Fraction(total), LEFT_TO_RIGHT, broken)
-        out.append((line, (n, 0, asked, q, Fraction(total))))
-    return out
+        grid = step.state.sheets[0].grid
+        for line in LINES:
+            if line in out or (ls := line_score(grid, line, settings)).total is None:
+                continue
+            digits, ops = line_parts(grid, line)
+            numbers, total = tuple(Fraction(ch) for ch in digits), Fraction(ls.total)
+            q = Question("line_sums", numbers, tuple(ops), total, LEFT_TO_RIGHT, ls.broken)
+            out[line] = (n, 0, asked, q, total)
+    return list(out.values())
 
 
 def round_start(match: MMMatch) -> int:
@@ -168,12 +142,6 @@ class SoloPlay(TableController):
         self.dice_source = ""
         self.asks: list[tuple[str, ...]] = []
         self.sounds: list[str] = []
-        # the line sums checked, kept as the match goes (issue 24): each line with its
-        # answer, and the steps the dice came at (when each round's questions were asked)
-        self.checked_lines: list[tuple[str, LineAnswer]] = []
-        self.rolls: list[int] = []
-        for n, step in enumerate(match.steps, 1):  # a match replayed from the journal
-            self._check(step.action, step.state, n)
 
     # -- what the screen shows -----------------------------------------------------------
 
@@ -209,8 +177,8 @@ class SoloPlay(TableController):
         return [sums_checked(self.sheet, self.settings)]
 
     def answers(self) -> list[LineAnswer]:
-        """The line sums checked so far, as :func:`line_answers` finds them."""
-        return [answer for _, answer in self.checked_lines]
+        """The line sums checked so far (:func:`line_answers`)."""
+        return line_answers(self.match, self.settings)
 
     def claimable(self) -> frozenset[str]:
         sheet, state = self.sheet, self.state
@@ -467,19 +435,9 @@ class SoloPlay(TableController):
             op = glyph(action.op) if isinstance(action, WriteOperator) else None
             self.refuse(exc.code, {"op": op} if op else {})
             return False
-        self._check(action, self.state, self.match.moves)
         self.advice = None
         self._tell(events)
         return True
-
-    def _check(self, action: Action, state: MatheMeisterState, n: int) -> None:
-        """``action`` led to ``state``, the ``n``-th: the lines it completed join
-        :attr:`checked_lines`."""
-        if isinstance(action, Roll):
-            self.rolls.append(n)
-        seen = {line for line, _ in self.checked_lines}
-        asked = self.rolls[-1] if self.rolls else None
-        self.checked_lines += new_line_answers(n, state, seen, asked, self.settings)
 
     def _tell(self, events: Sequence[Event]) -> None:
         """Say what a move did, short enough for the line at 800x480: the line it
@@ -546,9 +504,6 @@ class SoloPlay(TableController):
             self.refuse("ui.undo_round" if self.state.round > 1 else "engine.nothing_to_undo")
             return
         action = self.match.undo()
-        n = self.match.moves
-        self.checked_lines = [(line, a) for line, a in self.checked_lines if a[0] <= n]
-        self.rolls = [r for r in self.rolls if r <= n]
         self.pen, self.swap, self.advice, self.offers = None, None, None, []
         self.sounds.append("tap")
         self.say(TAKEN_BACK.get(type(action), lambda a: child_message("mm.undone.move"))(action))

@@ -21,7 +21,6 @@ from tabletop.games.mathe_meister import (
     LINES,
     OPS,
     ROUNDS,
-    MatheMeister,
     MatheMeisterSettings,
     MatheMeisterState,
     die_values,
@@ -29,13 +28,12 @@ from tabletop.games.mathe_meister import (
 )
 from tabletop.store import SeatInfo
 from tabletop.ui.app import Context
-from tabletop.ui.games.mathe_meister.dialogs import CoinShop, StarPick, ask_dice
+from tabletop.ui.games.mathe_meister.dialogs import CoinShop, StarPick
 from tabletop.ui.games.mathe_meister.play import MMMatch, SoloPlay, new_match, score_lines
 from tabletop.ui.games.mathe_meister.sheet import SheetGeometry, SheetLook, draw_sheet, glyph
-from tabletop.ui.games.mathe_meister.table import RULES
-from tabletop.ui.saves import GameSave, game_seed
+from tabletop.ui.games.mathe_meister.table import MatheMeisterTable
+from tabletop.ui.saves import GameSave
 from tabletop.ui.scenes.dice import DiceResult
-from tabletop.ui.table import TableScene
 from tabletop.ui.theme import Metrics
 from tabletop.ui.widgets import Button, grid
 
@@ -67,15 +65,11 @@ PANEL: dict[str, tuple[int, list[tuple[int, tuple[int, ...]]]]] = {
 ROWS = ("header", "dice", "signs", "powers", "tools", "message", "done")
 
 
-class MatheMeisterScene(TableScene):
+class MatheMeisterScene(MatheMeisterTable):
     """One child, one sheet, eight rounds. ``seats``: the child as the journal knows them;
     ``match`` and ``save`` carry on a journaled game (its seed is the match's)."""
 
-    game = MatheMeister.name
-    results_at_end = True
-    rules = ("Mathe-Meister: the rules", RULES)
     play: SoloPlay
-    save: GameSave
 
     def __init__(
         self,
@@ -87,16 +81,13 @@ class MatheMeisterScene(TableScene):
         match: MMMatch | None = None,
         save: GameSave | None = None,
     ) -> None:
-        seed = game_seed(ctx, match.seed if match is not None else None)
         player = seats[0].name
-        self.dice_mode = dice_mode or ctx.prefs.prefs.dice_input
-        self.play = SoloPlay(match or new_match(ctx.layout, modes, seed), player=player, seed=seed)
-        app = {"screen": "solo", "player": player, "dice_mode": self.dice_mode, "seed": seed}
+        # "Play again" is the solo results' (see show_results)
+        super().__init__(ctx, seats, {"screen": "solo", "player": player}, dice_mode, match, save)
+        match = match or new_match(ctx.layout, modes, self.seed)
+        self.play = SoloPlay(match, player=player, seed=self.seed)
         if save is not None and save.id is not None:  # "Dice tapped in" as before it stopped
             self.play.dice_source = ctx.journal.dice_source(save.id)
-        save = save or GameSave(ctx, MatheMeister.name, list(seats), app)
-        # "Play again" is the solo results' (see show_results)
-        super().__init__(ctx, save, resumed=match is not None)
 
     # -- the controller's, for the tests and the demo ----------------------------------------
 
@@ -156,7 +147,7 @@ class MatheMeisterScene(TableScene):
 
     def open(self, ask: tuple[str, ...]) -> None:
         if ask[0] == "dice":
-            ask_dice(self, self.dice_mode, self.state.round, self.play.roll)
+            self.ask_dice(self.state.round, self.play.roll)
         elif ask[0] == "star":
             self.ask(ask, StarPick(self.ctx, ask[1], self.state))
         elif ask[0] == "shop":

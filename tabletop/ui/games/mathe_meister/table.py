@@ -20,7 +20,7 @@ Touch targets: ``star.R1``..``star.C4``, ``ready.<i>``, ``seat.<i>``, ``cancel``
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -40,13 +40,12 @@ from tabletop.games.mathe_meister import (
 )
 from tabletop.store import Saved, SeatInfo
 from tabletop.ui.app import Context, Scene
-from tabletop.ui.games.mathe_meister.dialogs import ask_dice
-from tabletop.ui.games.mathe_meister.paper import PaperPlay
+from tabletop.ui.games.mathe_meister.paper import BOT_SECONDS, PaperPlay
 from tabletop.ui.games.mathe_meister.play import MMMatch, modes_named
 from tabletop.ui.messages import child_message
 from tabletop.ui.results import Outcome, outcome_of
 from tabletop.ui.saves import LABEL, GameSave, game_seed, seats_of
-from tabletop.ui.scenes.dice import DiceResult
+from tabletop.ui.scenes.dice import DiceResult, DiceScene
 from tabletop.ui.scenes.rules import load_rules
 from tabletop.ui.table import TableScene as Table
 from tabletop.ui.table import corner_buttons
@@ -55,24 +54,59 @@ from tabletop.ui.widgets import Button, grid
 
 log = logging.getLogger(__name__)
 
-BOT_SECONDS = 20.0
 BOT_LEVEL = "hint"  # the hint bot plays a bot seat's sheet
 SHEET_LABEL = "app:mm-table-sheet"  # the journal label of a bot's own sheet at a table
 RULES = load_rules("mathe_meister")
 
 
-class TableScene(Table):
+class MatheMeisterTable(Table):
+    """What the solo sheet (:mod:`.solo`) and the paper table share: the game and its
+    rules, the results once it is over, the seed (a carried-on ``match``'s own), the
+    journal's row (``app``: the ``screen`` it carries on as, with the dice mode and the
+    seed), and each round's dice, asked in ``dice_mode`` (camera, taps or virtual; the
+    setting's when not given)."""
+
+    game = MatheMeister.name
+    results_at_end = True
+    rules = ("Mathe-Meister: the rules", RULES)
+    save: GameSave
+
+    def __init__(
+        self,
+        ctx: Context,
+        seats: Sequence[SeatInfo],
+        app: dict[str, Any],
+        dice_mode: str | None,
+        match: MMMatch | None,
+        save: GameSave | None,
+        again: Callable[[], Scene] | None = None,
+    ) -> None:
+        self.seed = game_seed(ctx, match.seed if match is not None else None)
+        self.dice_mode = dice_mode or ctx.prefs.prefs.dice_input
+        app |= {"dice_mode": self.dice_mode, "seed": self.seed}
+        save = save or GameSave(ctx, MatheMeister.name, list(seats), app)
+        super().__init__(ctx, save, resumed=match is not None, again=again)
+
+    def ask_dice(self, round_no: int, roll: Callable[[], tuple[int, int]]) -> str:
+        """Round ``round_no``'s dice screen (``roll``: the virtual dice); they come back
+        to :meth:`answered` with ``("dice",)``. Returns the mode it opened in (taps
+        where no camera is)."""
+        title = f"Round {round_no} of {ROUNDS}: the dice"
+        dice = DiceScene(
+            self.ctx, title=title, mode=self.dice_mode, roll=roll, match_id=self.save.id
+        )
+        self.ask(("dice",), dice)
+        return dice.mode
+
+
+class TableScene(MatheMeisterTable):
     """One table game. ``seats``: (name, is a bot) per seat, or the journal's
     :class:`SeatInfo`; ``lead`` and ``save`` carry on a journaled table (its seed is
     the lead's)."""
 
-    game = MatheMeister.name
-    results_at_end = True
     step_after = True  # a star won (or a press taken back), then the next step
     undo_pin = ("Teacher PIN to take back a star", None)
-    rules = ("Mathe-Meister: the rules", RULES)
     said_step = ""  # the step the line showed when it was last said
-    save: GameSave
     play: PaperPlay
 
     def __init__(
@@ -86,23 +120,17 @@ class TableScene(Table):
         save: GameSave | None = None,
     ) -> None:
         infos = seats_of(seats, BOT_LEVEL)
-        seed = game_seed(ctx, lead.seed if lead is not None else None)
-        dice_mode = dice_mode or ctx.prefs.prefs.dice_input
-        app = {"screen": "table", "dice_mode": dice_mode, "seed": seed}
-        save = save or GameSave(ctx, MatheMeister.name, infos, app)
 
         def again() -> Scene:
             modes = self.play.settings.modes
-            return TableScene(ctx, seats=infos, modes=modes, dice_mode=dice_mode)
+            return TableScene(ctx, seats=infos, modes=modes, dice_mode=self.dice_mode)
 
-        super().__init__(ctx, save, resumed=lead is not None, again=again)
-        self.dice_mode = dice_mode
+        super().__init__(ctx, infos, {"screen": "table"}, dice_mode, lead, save, again)
         settings = MatheMeisterSettings(ctx.layout, tuple(modes), star_claims="paper")
-        match = lead or Match(MatheMeister(), settings, len(infos), seed=seed)
+        match = lead or Match(MatheMeister(), settings, len(infos), seed=self.seed)
         bots = [seat for seat, info in enumerate(infos) if info.bot is not None]
-        self.play = PaperPlay(match, [i.name for i in infos], seed=seed, bots=bots)
+        self.play = PaperPlay(match, [i.name for i in infos], seed=self.seed, bots=bots)
         self.bot_saves: dict[int, GameSave] = {}
-        self.bot_press_at: dict[int, float] = {}
         if self.resumed:
             self.play.carry_on(self.save.app.get("table") or {})
 
@@ -140,7 +168,7 @@ class TableScene(Table):
     def _ask_dice(self) -> None:
         """The round's dice screen, in the mode it opened in (taps where no camera is),
         before the next step, which says what to do on it, is said."""
-        self.play.dice_screen = ask_dice(self, self.dice_mode, self.play.round, self.play.roll)
+        self.play.dice_screen = self.ask_dice(self.play.round, self.play.roll)
 
     def answered(self, asking: tuple[Any, ...], result: Any) -> None:
         if asking == ("dice",) and result is None:  # back on the table's own screen
@@ -157,7 +185,7 @@ class TableScene(Table):
         self.ctx.sounds.play("seen")
         self.message = ""  # the instruction line names the next step
         self._journal()  # the table first: the bots' sheets follow it
-        self._follow()
+        self.play.catch_up()
 
     # -- the journal -------------------------------------------------------------------------
 
@@ -193,33 +221,18 @@ class TableScene(Table):
                 )
             self.bot_saves[seat].attach(self.play.bots[seat])
         if self.resumed:
-            self._follow()
+            self.play.catch_up()
 
-    def _clock_of(self, played: float) -> float:
-        """The app's clock time at ``played`` seconds into the game."""
-        return self.ctx.clock() - (self.save.elapsed() - played)
-
-    def _press(self, seat: int, at: float) -> bool:
-        """``seat`` pressed at the app's clock time ``at``: on the star board in seconds
-        played, as the journal keeps its times."""
-        return self.play.board.press(seat, self.save.elapsed() - (self.ctx.clock() - at))
+    def _played(self, at: float) -> float:
+        """The seconds played at the app's clock time ``at`` (the star board and the
+        journal keep their times so)."""
+        return self.save.elapsed() - (self.ctx.clock() - at)
 
     def _journal(self) -> None:
         """Write the table's state now (before the screen shows the change)."""
         self.save.app["table"] = self.play.record()
         self.save.write_meta()
         self.save.sync(self.match)  # the seconds played
-
-    def _follow(self) -> None:
-        """Bring every bot's sheet up to the table (its sums are the controller's
-        checks), then time its press."""
-        self.play.catch_up()
-        self.bot_press_at = {}
-        if self.play.dice is not None and self.play.dice_at is not None:
-            due = self._clock_of(self.play.dice_at + BOT_SECONDS)
-            for seat in self.play.bots:
-                if seat not in self.play.bots_pressed and self.play.bot_lines(seat):
-                    self.bot_press_at[seat] = due
 
     def _finish(self, reason: str = "end") -> None:
         """The table is over (or left): the table's row with the standings (and the
@@ -306,10 +319,10 @@ class TableScene(Table):
             self.refuse("ui.bot_seat", f"seat {seat + 1} is a bot's", name=self.name(seat))
         elif self.play.dice is None:  # a press before the round's dice: say what comes first
             self.refuse("mm.ui.dice_first", f"seat {seat + 1} pressed before the dice")
-        elif dice_at is not None and at < self._clock_of(dice_at):  # under the dice screen
+        elif dice_at is not None and self._played(at) < dice_at:  # under the dice screen
             why = f"seat {seat + 1} pressed before round {self.play.round}'s dice"
             self.refuse("mm.ui.pressed_before_dice", why, name=self.name(seat))
-        elif self._press(seat, at):
+        elif self.play.board.press(seat, self._played(at)):
             self.ctx.sounds.play("tap")
             self.message = ""
             self._after_change()
@@ -368,27 +381,20 @@ class TableScene(Table):
                 self.play.board.cancel(current.seat)
 
     def update(self, now: float) -> bool:
-        due = [seat for seat, at in self.bot_press_at.items() if at <= now]
-        for seat in sorted(due, key=lambda s: self.bot_press_at[s]):
-            at = self.bot_press_at.pop(seat)
-            self.play.bots_pressed.add(seat)
-            if self.play.bot_lines(seat):
-                self._press(seat, at)
-        if due:
-            self._after_change()
-            self.after()
-            return True
-        return False
+        if not self.play.bot_presses(self._played(now)):
+            return False
+        self._after_change()
+        self.after()
+        return True
 
     def next_round(self) -> None:
-        self.bot_press_at.clear()
         self.ctx.sounds.play("round")
         play = self.play
         play.end_round()
         self._journal()
         # the bots claim the stars they won, swap if it pays and end the round (after
         # round 8 their sheets are finished)
-        self._follow()
+        self.play.catch_up()
         if play.over:
             self._finish()  # the results follow (results_at_end)
             return
@@ -471,4 +477,4 @@ class TableScene(Table):
         painter.seat_name(surface, chip, seat, label, m.small + 1, room, gap=8)
 
 
-__all__ = ["BOT_LEVEL", "BOT_SECONDS", "RULES", "SHEET_LABEL", "TableScene"]
+__all__ = ["BOT_LEVEL", "BOT_SECONDS", "RULES", "SHEET_LABEL", "MatheMeisterTable", "TableScene"]
