@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from tabletop.bots.mecs import LEVELS, decide
-from tabletop.engine.errors import IllegalMove, TabletopError
+from tabletop.engine.errors import TabletopError
 from tabletop.engine.match import Match, Step
 from tabletop.engine.protocol import Event, Result
 from tabletop.engine.words import plural, sentence
@@ -40,6 +40,7 @@ from tabletop.games.mecs import (
     Trade,
     area_owner,
     card_code,
+    fix_reading,
     held_cards,
     may_end_turn,
     may_trade,
@@ -547,37 +548,21 @@ class MecsPlay(TableController):
         device acted on (a later move dropped, or coins won or lost) waits for the
         teacher's PIN (:attr:`fix_waiting`); ``teacher``: the PIN was given."""
         self.fix_waiting = None
-        history = list(self.match.history)
-        index = next(
-            (i for i in range(len(history) - 1, -1, -1) if area_owner(history[i]) == seat), None
-        )
-        if index is None:
-            self.refuse(IllegalMove("mecs.take_back", "no move set this area"))
+        try:
+            fix = fix_reading(self.match, seat, reads)
+        except TabletopError as exc:
+            self.refuse(exc)
             return
-        fixed = Match(GAME, self.settings, len(self.seats), seed=self.seed)
-        history[index] = Observe(seat, reads)
-        for n, action in enumerate(history):
-            try:
-                fixed.apply(action)
-            except TabletopError as exc:
-                if n <= index:  # the reading itself is refused
-                    self.refuse(exc)
-                    return
-                break  # a later move no longer fits: it and those after it are dropped
-        dropped = len(history) - len(fixed.history)
-        coins = [p.coins for p in fixed.state.players] != [p.coins for p in self.state.players]
-        if not teacher and (dropped or coins):
+        if fix.takes_back and not teacher:
             self.fix_waiting = (seat, reads)
             log.info("mecs: fixing seat %d's area to %s waits for the teacher", seat, reads)
             self.say(child_message("mecs.ui.fix_needs_teacher", {}), "info")
             return
-        log.info(
-            "mecs: corrected seat %d's area to %s; %d later moves dropped", seat, reads, dropped
-        )
-        self.match = fixed
-        self.dealer = keyed_dealer(self.seed, fixed)
+        self.match, dropped = fix.match, fix.dropped
+        log.info("mecs: corrected seat %d's area to %s; %d moves dropped", seat, reads, dropped)
+        self.dealer = keyed_dealer(self.seed, fix.match)
         if self.save is not None:
-            self.save.attach(fixed)  # the journal rewrites from the first changed step
+            self.save.attach(fix.match)  # the journal rewrites from the first changed step
         text = f"Fixed: {self.name(seat)}'s area reads {render(reads) or 'nothing'}."
         self.say(text + (f" {dropped} later moves were taken back." if dropped else ""))
         self.settle()
