@@ -199,6 +199,18 @@ def card_code(text: str) -> str:
     return text[len(PAYLOAD_PREFIX) :] if text.startswith(PAYLOAD_PREFIX) else text
 
 
+# What a camera or a person may call a card, besides its code: its face, and more.
+ALIASES = {face: code for code, face in FACE.items()} | {"x": "X", "*": "X", ":": "DIV", "^2": "SQ"}
+
+
+def read_card(text: str) -> str | None:
+    """A card's code from what was read of it: ``"7"``, ``"MT1:MECS:EQ"`` or ``"="`` are
+    cards; another game's card, ``"?"`` or junk are None (not ours)."""
+    code = card_code(text.strip())
+    code = ALIASES.get(code, code)
+    return code if code in FACE or code in OBJECTIVE_CODES else None
+
+
 # -- settings ------------------------------------------------------------------------------
 
 Deck = Literal["beginners", "advanced"]
@@ -1495,6 +1507,7 @@ def _faces(cards: Iterable[str]) -> str:
 
 __all__ = [
     "ACTION_TYPES",
+    "ALIASES",
     "DECKS",
     "DECK_NAMES",
     "HAND_SIZE",
@@ -1540,6 +1553,7 @@ __all__ = [
     "mecs_stack",
     "meets_objective",
     "objective",
+    "read_card",
     "stack_of",
     "trade_sources",
     "unseen_counts",

@@ -29,6 +29,7 @@ from tabletop.games.mecs import (
     fix_reading,
     held_cards,
     interpret,
+    read_card,
     stack_of,
 )
 from tests.games.test_mecs_support import cards, full_deck, on_table
@@ -271,3 +272,12 @@ def test_mecs_area_owner_is_the_area_each_action_changes() -> None:
     assert area_owner(Observe(2, ("1",))) == 2
     assert area_owner(Trade(1, "7", "numbers")) is None
     assert area_owner(Draw("4")) is None
+
+
+def test_mecs_camera_codes_are_read_or_refused_never_guessed() -> None:
+    assert read_card("MT1:MECS:7") == "7"
+    assert read_card("MT1:MECS:EQ") == "EQ"
+    assert read_card("=") == "EQ" and read_card("÷") == "DIV" and read_card("SQ") == "SQ"
+    assert read_card("MT1:MECS:OBJ3") == "OBJ3"
+    for other in ("MT1:ATK:+5", "C17", "?", "", "MT1:MECS:11", "QS"):
+        assert read_card(other) is None

@@ -24,7 +24,6 @@ from tabletop.engine.protocol import Event, Result
 from tabletop.engine.words import plural, sentence
 from tabletop.games.mecs import (
     CHANCE_TYPES,
-    OBJECTIVE_CODES,
     Action,
     Draw,
     EndTurn,
@@ -39,7 +38,6 @@ from tabletop.games.mecs import (
     ShowObjective,
     Trade,
     area_owner,
-    card_code,
     fix_reading,
     held_cards,
     may_end_turn,
@@ -47,6 +45,7 @@ from tabletop.games.mecs import (
     mecs_stack,
     meets_objective,
     objective,
+    read_card,
     trade_sources,
 )
 from tabletop.games.mecs_equation import (
@@ -78,17 +77,7 @@ GOOD_NEWS = ("completed", "hacked", "objective_waiting", "objective", "objective
 TONES = {f"mecs.{code}": "good" for code in GOOD_NEWS} | {"mecs.objective_missed": "error"}
 # Faces of the cards as read aloud on screen (x² rather than a lone ²).
 LABEL = {**FACE, "SQ": "x²"}
-# What a camera or a person may call a card, besides its code: its face, and more.
-ALIASES = {face: code for code, face in FACE.items()} | {"x": "X", "*": "X", ":": "DIV", "^2": "SQ"}
 STACKS = (("numbers", "Numbers"), ("symbols", "Symbols"))
-
-
-def read_code(text: str) -> str | None:
-    """A M.E.C.S. card code from what the camera read: ``"7"``, ``"MT1:MECS:EQ"`` or
-    ``"="`` are cards; another game's card, ``"?"`` or junk are None (not ours)."""
-    code = card_code(text.strip())
-    code = ALIASES.get(code, code)
-    return code if code in FACE or code in OBJECTIVE_CODES else None
 
 
 def coin_words(cards: Sequence[str]) -> str:
@@ -506,7 +495,7 @@ class MecsPlay(TableController):
         an area, or one card held up alone. Returns the card whose page to open (one card
         held up that the game does not wait for; while it waits for who starts, a card
         that is not a number is refused instead, saying what to show)."""
-        codes = [read_code(text) for text in raw]
+        codes = [read_card(text) for text in raw]
         if seat is not None and zone == "equation":
             if not 0 < seat <= len(self.seats):
                 log.info("mecs: cards seen at seat %s, which is not in this game", seat)
@@ -736,13 +725,11 @@ class MecsPlay(TableController):
 
 
 __all__ = [
-    "ALIASES",
     "BOT_SECONDS",
     "GAME",
     "LABEL",
     "Banner",
     "MecsPlay",
     "coin_words",
-    "read_code",
     "seat_infos",
 ]
