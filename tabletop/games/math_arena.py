@@ -280,6 +280,17 @@ def scorings(actions: Sequence[Action]) -> list[int]:
     ]
 
 
+def last_scoring(actions: Sequence[Action]) -> slice | None:
+    """The actions of the scoring ``actions`` end with (the cards dealt after it aside),
+    or None when they end with none."""
+    dealt = len(actions)
+    while dealt and isinstance(actions[dealt - 1], DealCard):
+        dealt -= 1
+    if not dealt or not isinstance(actions[dealt - 1], Choose | ShowLeftover):
+        return None
+    return slice(scorings(actions[:dealt])[-1], dealt)
+
+
 # -- the engine ------------------------------------------------------------------------------
 
 
@@ -820,6 +831,27 @@ class Tournament:
         points = tuple(p + g for p, g in zip(self.points, gained))
         return replace(self, points=points, games=self.games + 1)
 
+    def after(self, result: Result) -> Tournament:
+        """The tournament a game's ``result`` counts in: this one, or after one already
+        won a new one to the same target."""
+        return (self.afresh() if self.over else self).record(result)
+
+    def afresh(self) -> Tournament:
+        """A new tournament to the same target."""
+        return Tournament(self.players, self.target, self.ranking)
+
+    def journal(self) -> dict[str, Any]:
+        """As the journal keeps it (:meth:`of`)."""
+        return {"target": self.target, "points": list(self.points), "games": self.games}
+
+    @classmethod
+    def of(cls, players: int, journal: Mapping[str, Any]) -> Tournament:
+        """A tournament of ``players`` from the journal's record: a record from before
+        a setting had it (none, or only the target agreed) starts with no points."""
+        points = tuple(int(x) for x in journal.get("points", ()))
+        target, games = int(journal.get("target", cls.target)), int(journal.get("games", 0))
+        return cls(players, target=target, points=points, games=games)
+
     @property
     def over(self) -> bool:
         return max(self.points) >= self.target
@@ -965,6 +997,7 @@ __all__ = [
     "check",
     "explain",
     "goal",
+    "last_scoring",
     "pair_value",
     "parse_card",
     "pip_value",

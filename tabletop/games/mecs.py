@@ -44,7 +44,8 @@ from fractions import Fraction
 from typing import Any, Literal, TypeVar
 
 from tabletop.engine import places_from_scores
-from tabletop.engine.errors import BadInput, IllegalMove, ImpossibleOutcome
+from tabletop.engine.errors import BadInput, IllegalMove, ImpossibleOutcome, TabletopError
+from tabletop.engine.match import Match
 from tabletop.engine.protocol import ChanceRequest, Event, Game, Pending, Result, Seat
 from tabletop.games.mecs_equation import (
     ADVANCED,
@@ -196,6 +197,18 @@ def objective(number: int) -> Objective:
 def card_code(text: str) -> str:
     """A card code from a code or a QR payload: ``"7"`` and ``"MT1:MECS:7"`` are ``"7"``."""
     return text[len(PAYLOAD_PREFIX) :] if text.startswith(PAYLOAD_PREFIX) else text
+
+
+# What a camera or a person may call a card, besides its code: its face, and more.
+ALIASES = {face: code for code, face in FACE.items()} | {"x": "X", "*": "X", ":": "DIV", "^2": "SQ"}
+
+
+def read_card(text: str) -> str | None:
+    """A card's code from what was read of it: ``"7"``, ``"MT1:MECS:EQ"`` or ``"="`` are
+    cards; another game's card, ``"?"`` or junk are None (not ours)."""
+    code = card_code(text.strip())
+    code = ALIASES.get(code, code)
+    return code if code in FACE or code in OBJECTIVE_CODES else None
 
 
 # -- settings ------------------------------------------------------------------------------
@@ -832,6 +845,47 @@ def interpret(state: MecsState, area_of: Seat, reads: tuple[str, ...]) -> Action
     return Hack(state.active, area_of, reads)
 
 
+@dataclass(frozen=True)
+class Fix:
+    """A wrong reading of an area set right (:func:`fix_reading`): the match played again
+    with it, how many later moves no longer fit and were ``dropped``, and whether any
+    seat's ``coins`` came out otherwise."""
+
+    match: Match[MecsSettings, MecsState, Action]
+    dropped: int
+    coins: bool
+
+    @property
+    def takes_back(self) -> bool:
+        """The fix takes back what the table acted on (a later move, coins won or lost)."""
+        return bool(self.dropped or self.coins)
+
+
+def fix_reading(
+    match: Match[MecsSettings, MecsState, Action], area_of: Seat, reads: tuple[str, ...]
+) -> Fix:
+    """``match`` played again from the start with the last move that set seat
+    ``area_of``'s area reading ``reads`` instead, and the moves after it while they still
+    fit (a move that no longer does is dropped, with all after it). Raises the engine's
+    refusal of the fixed reading itself, or ``IllegalMove`` ("mecs.take_back") when no
+    move set that area."""
+    history = list(match.history)
+    owned = [i for i, action in enumerate(history) if area_owner(action) == area_of]
+    if not owned:
+        raise IllegalMove("mecs.take_back", "no move set this area")
+    history[owned[-1]] = Observe(area_of, reads)
+    fixed = Match(match.game, match.settings, match.seats, seed=match.seed)
+    for n, action in enumerate(history):
+        try:
+            fixed.apply(action)
+        except TabletopError:
+            if n <= owned[-1]:  # the reading itself is refused
+                raise
+            break
+    coins = [p.coins for p in fixed.state.players] != [p.coins for p in match.state.players]
+    return Fix(fixed, len(history) - len(fixed.history), coins)
+
+
 # -- the ``tabletop check`` answer ------------------------------------------------------------
 
 
@@ -1453,6 +1507,7 @@ def _faces(cards: Iterable[str]) -> str:
 
 __all__ = [
     "ACTION_TYPES",
+    "ALIASES",
     "DECKS",
     "DECK_NAMES",
     "HAND_SIZE",
@@ -1464,6 +1519,7 @@ __all__ = [
     "Draw",
     "DrawFor",
     "EndTurn",
+    "Fix",
     "Hack",
     "Mecs",
     "MecsSettings",
@@ -1483,6 +1539,7 @@ __all__ = [
     "area_owner",
     "card_code",
     "check",
+    "fix_reading",
     "hack_areas",
     "held_cards",
     "insertions",
@@ -1496,6 +1553,7 @@ __all__ = [
     "mecs_stack",
     "meets_objective",
     "objective",
+    "read_card",
     "stack_of",
     "trade_sources",
     "unseen_counts",

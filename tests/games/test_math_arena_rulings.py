@@ -323,6 +323,28 @@ def test_arena5_tournament_plays_to_the_target() -> None:
         Tournament(players=2).record(_result((1, 2, 3)))
 
 
+def test_arena5_a_won_tournament_starts_afresh_to_the_same_target() -> None:
+    """A game after a tournament was won counts in a new one to the same target; one not
+    won yet goes on."""
+    cup = Tournament(players=2, target=4).record(_result((1, 2)))
+    assert cup.after(_result((2, 1))) == cup.record(_result((2, 1)))
+    won = cup.record(_result((1, 2)))
+    assert won.over and won.afresh() == Tournament(players=2, target=4)
+    assert won.after(_result((2, 1))) == Tournament(2, target=4, points=(1, 2), games=1)
+
+
+def test_arena5_tournament_journal_round_trip_and_older_records() -> None:
+    """The journal keeps a tournament's target, points and games; a record from before a
+    setup agreed the target (none) or with the target alone starts with no points."""
+    cup = Tournament(players=3, target=6).record(_result((1, 2, 3)))
+    assert cup.journal() == {"target": 6, "points": [2, 1, 0], "games": 1}
+    assert Tournament.of(3, cup.journal()) == cup
+    assert Tournament.of(2, {}) == Tournament(2, target=10)
+    assert Tournament.of(2, {"target": 15}) == Tournament(2, target=15)
+    with pytest.raises(BadInput):
+        Tournament.of(2, {"points": [1, 2, 3]})
+
+
 # -- camera play ----------------------------------------------------------------------------
 
 

@@ -12,6 +12,7 @@ from tabletop.engine import BadInput, IllegalMove, Match, RngDealer
 from tabletop.games import GAMES
 from tabletop.games.mecs import (
     UNSEEN,
+    Action,
     Draw,
     Hack,
     Mecs,
@@ -25,8 +26,10 @@ from tabletop.games.mecs import (
     Take,
     Trade,
     area_owner,
+    fix_reading,
     held_cards,
     interpret,
+    read_card,
     stack_of,
 )
 from tests.games.test_mecs_support import cards, full_deck, on_table
@@ -211,6 +214,55 @@ def test_camera_match_replays_to_the_same_state() -> None:
     assert on_table(match.state).total() == sum(full_deck(CAMERA).values())
 
 
+def camera_match_at_plant(seed: int = 3) -> Match[MecsSettings, MecsState, Action]:
+    """A two-seat camera match dealt up to the first plant."""
+    match = Match(GAME, CAMERA, 2, seed=seed)
+    dealer = RngDealer(seed)
+    while match.state.phase != "plant":
+        match.deal(dealer)
+    return match
+
+
+def test_mecs_fix_reading_replays_the_match_with_the_area_set_right() -> None:
+    """A wrong camera reading fixed (MECS-4): the last move that set the area reads the
+    fix, the match given is left as it was, and nothing the table acted on is taken back."""
+    match = camera_match_at_plant()
+    seat = match.state.active
+    match.apply(Observe(seat, cards("4")))
+    fix = fix_reading(match, seat, cards("7"))
+    assert fix.match.state.players[seat].area == cards("7")
+    assert (fix.dropped, fix.coins, fix.takes_back) == (0, False, False)
+    assert match.state.players[seat].area == cards("4")  # the match given is untouched
+    assert len(fix.match.history) == len(match.history)
+
+
+def test_mecs_fix_reading_drops_the_later_moves_that_no_longer_fit() -> None:
+    """One card read, then a trade (allowed after exactly 1 card, MECS-4): fixed to the two
+    cards really put down, the trade and the card drawn for it no longer fit and are
+    dropped: a fix that takes back what the table acted on."""
+    match = camera_match_at_plant()
+    seat = match.state.active
+    match.apply(Observe(seat, cards("5")))
+    match.apply(Trade(seat, UNSEEN, "numbers", under="numbers"))
+    match.apply(Draw(UNSEEN))
+    fix = fix_reading(match, seat, cards("6 7"))
+    assert (fix.dropped, fix.takes_back) == (2, True)
+    assert fix.match.state.players[seat].area == cards("6 7")
+    assert not any(isinstance(a, Trade) for a in fix.match.history)
+
+
+def test_mecs_fix_reading_refuses_an_area_no_move_set_and_a_wrong_fix() -> None:
+    """No move set the area: nothing to fix ("mecs.take_back"); a fix the rules refuse
+    (an objective card in an area) is refused as the reading would be."""
+    match = camera_match_at_plant()
+    seat = match.state.active
+    with pytest.raises(IllegalMove, match="no move set this area"):
+        fix_reading(match, seat, cards("4"))
+    match.apply(Observe(seat, cards("4")))
+    with pytest.raises(IllegalMove, match="objective card"):
+        fix_reading(match, seat, ("4", "OBJ4"))
+
+
 def test_mecs_area_owner_is_the_area_each_action_changes() -> None:
     """A plant or reorder changes its player's own area (MECS-4), a hack its target's
     (MECS-5), a camera reading the area it is of; a trade or a draw changes no area."""
@@ -220,3 +272,12 @@ def test_mecs_area_owner_is_the_area_each_action_changes() -> None:
     assert area_owner(Observe(2, ("1",))) == 2
     assert area_owner(Trade(1, "7", "numbers")) is None
     assert area_owner(Draw("4")) is None
+
+
+def test_mecs_camera_codes_are_read_or_refused_never_guessed() -> None:
+    assert read_card("MT1:MECS:7") == "7"
+    assert read_card("MT1:MECS:EQ") == "EQ"
+    assert read_card("=") == "EQ" and read_card("÷") == "DIV" and read_card("SQ") == "SQ"
+    assert read_card("MT1:MECS:OBJ3") == "OBJ3"
+    for other in ("MT1:ATK:+5", "C17", "?", "", "MT1:MECS:11", "QS"):
+        assert read_card(other) is None

@@ -11,6 +11,7 @@ from tabletop.games.math_arena import (
     DealCard,
     RevealOperator,
     ShowLeftover,
+    last_scoring,
     operator_name,
     rule_words,
     scorings,
@@ -66,6 +67,18 @@ def test_arena_scorings_start_each_run_of_pairs_or_leftovers() -> None:
     ]
     assert scorings(history) == [2, 4, 7]
     assert scorings([]) == []
+
+
+def test_arena_last_scoring_is_the_run_the_history_ends_with_the_deal_after_it_aside() -> None:
+    """A game carried on from the journal shows the ruling of the scoring its match ends
+    with: the cards dealt after it do not count; a history ending elsewhere has none."""
+    pairs = [RevealOperator("KH"), Choose(0, ("2S", "3S")), Choose(1, ("4S", "5S"))]
+    assert last_scoring(pairs) == slice(1, 3)
+    assert last_scoring([*pairs, DealCard(0, "5S"), DealCard(1, "6S")]) == slice(1, 3)
+    leftovers = [*pairs, ShowLeftover(0, "6S"), ShowLeftover(1, "7S")]
+    assert last_scoring(leftovers) == slice(3, 5)
+    assert last_scoring([*pairs, RevealOperator("KS")]) is None
+    assert last_scoring([]) is None and last_scoring([DealCard(0, "5S")]) is None
 
 
 def attack_state(**fields: Any) -> MathAttackState:

@@ -22,7 +22,6 @@ from tabletop.ui.games import game_app
 from tabletop.ui.games.mecs.cards import BLUE, RED, CardPageScene, card_pages, colour_of
 from tabletop.ui.games.mecs.demo import Setup, play_demo, run_demo
 from tabletop.ui.games.mecs.editor import AreaEditor
-from tabletop.ui.games.mecs.play import read_code
 from tabletop.ui.games.mecs.table import BOT_SECONDS, MecsTable, coin_words
 from tabletop.ui.harness import DemoRun
 from tabletop.ui.input import CardSeen, CardsSeen, Tap
@@ -91,15 +90,6 @@ def test_mecs_every_card_of_both_decks_has_a_complete_page() -> None:
     assert "1557" in pages["EQ"].history and "Recorde" in pages["EQ"].history
     assert "Brahmagupta" in pages["0"].history
     assert "1489" in pages["+"].history and "Widmann" in pages["-"].history
-
-
-def test_mecs_camera_codes_are_read_or_refused_never_guessed() -> None:
-    assert read_code("MT1:MECS:7") == "7"
-    assert read_code("MT1:MECS:EQ") == "EQ"
-    assert read_code("=") == "EQ" and read_code("÷") == "DIV" and read_code("SQ") == "SQ"
-    assert read_code("MT1:MECS:OBJ3") == "OBJ3"
-    for other in ("MT1:ATK:+5", "C17", "?", "", "MT1:MECS:11", "QS"):
-        assert read_code(other) is None
 
 
 def test_mecs_coin_words_explain_mecs3() -> None:

@@ -42,7 +42,6 @@ from tabletop.games.math_arena import (
     DEALS,
     Action,
     Choose,
-    DealCard,
     MathArena,
     MathArenaSettings,
     MathArenaState,
@@ -52,6 +51,7 @@ from tabletop.games.math_arena import (
     WrongCards,
     explain,
     is_operator,
+    last_scoring,
     operator_name,
     parse_card,
     pip_value,
@@ -732,19 +732,16 @@ class ArenaPlay(TableController):
         self.deal_hands()
         history, st = self.match.history, self.state
         record = self.own(record)
-        dealt = len(history)  # the scoring the match ends with, but for the deal after it
-        while dealt and isinstance(history[dealt - 1], DealCard):
-            dealt -= 1
-        scored = dealt and isinstance(history[dealt - 1], Choose | ShowLeftover)
+        scored = last_scoring(history)  # the scoring the match ends with
         self.fresh_round()
         if st.phase == "choose":
             self.operator_out()  # the bots pick again: the same picks (keyed)
         elif scored and (st.phase == "leftover" or (record or {}).get("phase") != "operator"):
-            start = scorings(history[:dealt])[-1]
+            start = scored.start
             self.shown = self.match.steps[start - 1].state if start else self.match.initial
             self.ruling([e for step in self.match.steps[start:] for e in step.events])
             if self.phase == "result":  # the ruling's cards stay on the rows, as they were
-                self.show_played(history[start:dealt])
+                self.show_played(history[scored])
         else:
             self.begin_round()
         if record is not None:

@@ -180,14 +180,12 @@ class ArenaScene(TableScene):
         a new game, the next of a tournament and one carried on alike: ``cards``,
         ``level``, ``seed`` and the ``tournament`` so far (none: a new one). ``match`` and
         ``save``: a game replayed from the journal, to carry on with."""
-        level, t = str(app.get("level", "easy")), app.get("tournament") or {}
+        level = str(app.get("level", "easy"))
         infos = seats_of(seats, level)
-        points = tuple(int(x) for x in t.get("points", ()))  # none: nobody has points yet
-        target, games = int(t.get("target", TOURNAMENT_TARGET)), int(t.get("games", 0))
         self.play = play = ArenaPlay(
             [(s.name, s.bot is not None) for s in infos], cards=str(app.get("cards", "table")),
             level=level, seed=int(app["seed"]), match=match,
-            tournament=Tournament(len(infos), target=target, points=points, games=games),
+            tournament=Tournament.of(len(infos), app.get("tournament") or {}),
             clock=lambda: self.save.elapsed(), sound=ctx.sounds.play,
         )  # fmt: skip
         record = {
@@ -195,7 +193,7 @@ class ArenaScene(TableScene):
             "cards": play.cards,
             "level": level,
             "seed": play.seed,
-            "tournament": tournament_record(play.tournament),
+            "tournament": play.tournament.journal(),
         }
         save = save or GameSave(ctx, GAME.name, infos, record)
         super().__init__(ctx, save, resumed=match is not None, again=self.next_game)
@@ -295,8 +293,7 @@ class ArenaScene(TableScene):
 
     def tournament_after(self) -> Tournament:
         """The tournament with this game's places counted (a new one after one is won)."""
-        result, t = self.play.standings(), self.play.tournament
-        return (t if not t.over else Tournament(self.play.players, target=t.target)).record(result)
+        return self.play.tournament.after(self.play.standings())
 
     def outcome(self) -> Outcome:
         """Most operator cards wins (ARENA-5); the tournament's points on the right."""
@@ -325,7 +322,7 @@ class ArenaScene(TableScene):
         """The next game of the tournament ("Play again"): the same seats, a new seed."""
         t = self.tournament_after()
         seed = game_seed(self.ctx, below=1 << 30)
-        tournament = {"target": t.target} if t.over else tournament_record(t)  # a new one
+        tournament = (t.afresh() if t.over else t).journal()  # a new one after one is won
         return ArenaScene(
             self.ctx, self.save.seats, {**self.save.app, "seed": seed, "tournament": tournament}
         )
@@ -489,10 +486,6 @@ class ArenaScene(TableScene):
         painter.text(surface, str(left), at, m.u(64), p.ink, bold=True, anchor="midright")
         at = (area.left + m.u(16), area.centery)
         painter.text(surface, "Get ready...", at, m.text, p.muted, anchor="midleft")
-
-
-def tournament_record(t: Tournament) -> dict[str, Any]:
-    return {"target": t.target, "points": list(t.points), "games": t.games}
 
 
 def resume_scene(

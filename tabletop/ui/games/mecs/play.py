@@ -18,13 +18,12 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from tabletop.bots.mecs import LEVELS, decide
-from tabletop.engine.errors import IllegalMove, TabletopError
+from tabletop.engine.errors import TabletopError
 from tabletop.engine.match import Match, Step
 from tabletop.engine.protocol import Event, Result
 from tabletop.engine.words import plural, sentence
 from tabletop.games.mecs import (
     CHANCE_TYPES,
-    OBJECTIVE_CODES,
     Action,
     Draw,
     EndTurn,
@@ -39,13 +38,14 @@ from tabletop.games.mecs import (
     ShowObjective,
     Trade,
     area_owner,
-    card_code,
+    fix_reading,
     held_cards,
     may_end_turn,
     may_trade,
     mecs_stack,
     meets_objective,
     objective,
+    read_card,
     trade_sources,
 )
 from tabletop.games.mecs_equation import (
@@ -77,17 +77,7 @@ GOOD_NEWS = ("completed", "hacked", "objective_waiting", "objective", "objective
 TONES = {f"mecs.{code}": "good" for code in GOOD_NEWS} | {"mecs.objective_missed": "error"}
 # Faces of the cards as read aloud on screen (x² rather than a lone ²).
 LABEL = {**FACE, "SQ": "x²"}
-# What a camera or a person may call a card, besides its code: its face, and more.
-ALIASES = {face: code for code, face in FACE.items()} | {"x": "X", "*": "X", ":": "DIV", "^2": "SQ"}
 STACKS = (("numbers", "Numbers"), ("symbols", "Symbols"))
-
-
-def read_code(text: str) -> str | None:
-    """A M.E.C.S. card code from what the camera read: ``"7"``, ``"MT1:MECS:EQ"`` or
-    ``"="`` are cards; another game's card, ``"?"`` or junk are None (not ours)."""
-    code = card_code(text.strip())
-    code = ALIASES.get(code, code)
-    return code if code in FACE or code in OBJECTIVE_CODES else None
 
 
 def coin_words(cards: Sequence[str]) -> str:
@@ -505,7 +495,7 @@ class MecsPlay(TableController):
         an area, or one card held up alone. Returns the card whose page to open (one card
         held up that the game does not wait for; while it waits for who starts, a card
         that is not a number is refused instead, saying what to show)."""
-        codes = [read_code(text) for text in raw]
+        codes = [read_card(text) for text in raw]
         if seat is not None and zone == "equation":
             if not 0 < seat <= len(self.seats):
                 log.info("mecs: cards seen at seat %s, which is not in this game", seat)
@@ -547,37 +537,21 @@ class MecsPlay(TableController):
         device acted on (a later move dropped, or coins won or lost) waits for the
         teacher's PIN (:attr:`fix_waiting`); ``teacher``: the PIN was given."""
         self.fix_waiting = None
-        history = list(self.match.history)
-        index = next(
-            (i for i in range(len(history) - 1, -1, -1) if area_owner(history[i]) == seat), None
-        )
-        if index is None:
-            self.refuse(IllegalMove("mecs.take_back", "no move set this area"))
+        try:
+            fix = fix_reading(self.match, seat, reads)
+        except TabletopError as exc:
+            self.refuse(exc)
             return
-        fixed = Match(GAME, self.settings, len(self.seats), seed=self.seed)
-        history[index] = Observe(seat, reads)
-        for n, action in enumerate(history):
-            try:
-                fixed.apply(action)
-            except TabletopError as exc:
-                if n <= index:  # the reading itself is refused
-                    self.refuse(exc)
-                    return
-                break  # a later move no longer fits: it and those after it are dropped
-        dropped = len(history) - len(fixed.history)
-        coins = [p.coins for p in fixed.state.players] != [p.coins for p in self.state.players]
-        if not teacher and (dropped or coins):
+        if fix.takes_back and not teacher:
             self.fix_waiting = (seat, reads)
             log.info("mecs: fixing seat %d's area to %s waits for the teacher", seat, reads)
             self.say(child_message("mecs.ui.fix_needs_teacher", {}), "info")
             return
-        log.info(
-            "mecs: corrected seat %d's area to %s; %d later moves dropped", seat, reads, dropped
-        )
-        self.match = fixed
-        self.dealer = keyed_dealer(self.seed, fixed)
+        self.match, dropped = fix.match, fix.dropped
+        log.info("mecs: corrected seat %d's area to %s; %d moves dropped", seat, reads, dropped)
+        self.dealer = keyed_dealer(self.seed, fix.match)
         if self.save is not None:
-            self.save.attach(fixed)  # the journal rewrites from the first changed step
+            self.save.attach(fix.match)  # the journal rewrites from the first changed step
         text = f"Fixed: {self.name(seat)}'s area reads {render(reads) or 'nothing'}."
         self.say(text + (f" {dropped} later moves were taken back." if dropped else ""))
         self.settle()
@@ -751,13 +725,11 @@ class MecsPlay(TableController):
 
 
 __all__ = [
-    "ALIASES",
     "BOT_SECONDS",
     "GAME",
     "LABEL",
     "Banner",
     "MecsPlay",
     "coin_words",
-    "read_code",
     "seat_infos",
 ]

@@ -44,7 +44,7 @@ def resume_scene(ctx: Context, save: GameSave, match: Match[Any, Any, Any]) -> S
     and the bots with their levels, MECS-12) and the seed are in ``save``, the settings
     in the match."""
     app = save.app
-    table = MecsTable(
+    return MecsTable(
         ctx,
         seats=save.seats_or(app["seats"]),
         settings=match.settings,
@@ -53,8 +53,6 @@ def resume_scene(ctx: Context, save: GameSave, match: Match[Any, Any, Any]) -> S
         match=match,
         save=save,
     )
-    table.play.carry_on(app.get("table"))  # what is not in the match (none before issue 21)
-    return table
 
 
 class MecsTable(TableScene):
@@ -119,6 +117,8 @@ class MecsTable(TableScene):
         return len(self.play.seats) if self.play.settings.play == "camera" else 0
 
     def begin(self) -> None:
+        if self.resumed:  # what is not in the match (none before issue 21)
+            self.play.carry_on(self.save.app.get("table"))
         self.play.settle()
 
     def show_results(self) -> None:
