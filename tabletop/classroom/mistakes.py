@@ -312,12 +312,12 @@ def _remainder(q: Question, given: Fraction, right: Fraction, head: str) -> Mist
     a, b, whole, left = parts
     said = f"{a} ÷ {b} = {whole} r {left}"
     asks, together = q.asks, left != 0 and str(given) == f"{whole}{left}"
-    if asks == REMAINDER and (given == whole or together):
+    if asks == REMAINDER and (given == whole or together):  # the head says "a ÷ b" already
         what = "the quotient" if given == whole else "the quotient and remainder together"
-        return Mistake("remainder", f"{head}, {what}, not the remainder ({said})")
+        return Mistake("remainder", f"{head}, {what}, not the remainder ({whole} r {left})")
     if asks == COUNT and (given in (whole, left) or together):
         what = "dividing anyway" if given == whole or together else "giving the remainder"
-        return Mistake("remainder", f"{head}, {what} ({said})")
+        return Mistake("remainder", f"{head}, {what} ({whole} r {left})")
     if asks != VALUE or left == 0:
         return None
     if given == whole:

@@ -248,9 +248,9 @@ RULE_LOG = [
     ([9, 4], 1, 13, "operation", "remainder of 9 ÷ 4: answered 13, which is 9 + 4"),
     ([9, 4], 1, 9, "other", "remainder of 9 ÷ 4: answered 9; the answer is 1"),
     ([5, 10], 5, 0, "remainder", "5 ÷ 10 leaves a remainder, so 5 counts: answered 0, dividing"),
-    ([17, 5], 17, 3, "remainder", "so 17 counts: answered 3, dividing anyway (17 ÷ 5 = 3 r 2)"),
+    ([17, 5], 17, 3, "remainder", "so 17 counts: answered 3, dividing anyway (3 r 2)"),
     ([17, 5], 17, 32, "remainder", "so 17 counts: answered 32, dividing anyway"),
-    ([17, 5], 17, 2, "remainder", "so 17 counts: answered 2, giving the remainder (17 ÷ 5"),
+    ([17, 5], 17, 2, "remainder", "so 17 counts: answered 2, giving the remainder (3 r 2)"),
     ([3, 7], 3, 4, "off_by_one", "3 ÷ 7 leaves a remainder, so 3 counts: answered 4, one more"),
     ([17, 5], 17, 4, "other", "17 ÷ 5 leaves a remainder, so 17 counts: answered 4; the answer"),
 ]
@@ -329,7 +329,7 @@ def test_mistakes_arena1_mwm2_questions_the_games_ask() -> None:
     )
     found = classify(queen, 2)
     assert found is not None and found.kind == "remainder"
-    assert found.example.endswith("answered 2, the quotient, not the remainder (9 ÷ 4 = 2 r 1)")
+    assert found.example.endswith("answered 2, the quotient, not the remainder (2 r 1)")
     assert value_question("QD", ("7S", "7H")).text == "remainder of 7 ÷ 7"
     assert value_question("KS", ("4H", "9C")).text == "9 + 4"
 
@@ -345,6 +345,6 @@ def test_mistakes_arena1_mwm2_questions_the_games_ask() -> None:
     )
     found = classify(own, 0)
     assert found is not None and found.kind == "remainder"
-    assert found.example.endswith("answered 0, dividing anyway (5 ÷ 10 = 0 r 5)")
+    assert found.example.endswith("answered 0, dividing anyway (0 r 5)")
     exact, _ = questions_for(state, 1)
     assert exact is not None and (exact.text, exact.answer, exact.asks) == ("12 ÷ 4", 3, "value")

@@ -272,7 +272,7 @@ def test_skills_arena1_mwm2_journaled_before_read_as_the_rules(tmp_path: Path) -
         ("division", 2, 0, {"remainder": 2})
     ]
     assert rows[0].examples["remainder"] == (
-        "remainder of 9 ÷ 4: answered 2, the quotient, not the remainder (9 ÷ 4 = 2 r 1)"
+        "remainder of 9 ÷ 4: answered 2, the quotient, not the remainder (2 r 1)"
     )
     csv_text = skills_csv_text(rows)
     assert "dropping the remainder" not in csv_text
@@ -294,7 +294,7 @@ def test_skills_arena1_mwm2_demo_report_says_the_rule(
     rows = list(csv.DictReader(io.StringIO(sheet.read_text(encoding="utf-8-sig"))))
     examples = {r["error_kind"]: r["example"] for r in rows if r["skill"] == "division"}
     assert examples["remainder"] == (
-        "remainder of 10 ÷ 3: answered 3, the quotient, not the remainder (10 ÷ 3 = 3 r 1)"
+        "remainder of 10 ÷ 3: answered 3, the quotient, not the remainder (3 r 1)"
     )
     assert examples["off_by_one"] == (
         "3 ÷ 7 leaves a remainder, so 3 counts: answered 4, one more than 3"
