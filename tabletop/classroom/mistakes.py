@@ -7,8 +7,12 @@ A :class:`Question` is what the device asked: numbers and the operations between
 (``+ - x /``), worked out by precedence (x and / first) unless ``order`` says the game
 works left to right, and the answer the game's rules call right (``right``; Math Wars
 Meta's "a division with a remainder leaves the COUNT META card alone", MWM-2, makes it
-differ from the arithmetic). :func:`classify` names the kind of a wrong answer, the
-first that fits in this order (:data:`KINDS`):
+differ from the arithmetic). A division of two whole numbers whose ``right`` is not the
+quotient asks what :attr:`Question.asks` says, told by its numbers and ``right`` alone (so
+answers journaled before it read the same): the remainder (Math Arena's Queen, ARENA-1:
+``remainder of 9 ÷ 4``), or the count kept (MWM-2: ``5 ÷ 10 leaves a remainder, so 5
+counts``). :func:`classify` names the kind of a wrong answer, the first that fits in this
+order (:data:`KINDS`):
 
 ``sign``
     the opposite of the right answer (``5 - 9``: answered 4, the right answer is -4);
@@ -18,7 +22,9 @@ first that fits in this order (:data:`KINDS`):
 ``remainder``
     a division that leaves a remainder: the whole-number part given (the remainder
     ignored), or the remainder itself, or the quotient and remainder written together
-    (``17 / 5``: answered 32 for "3 r 2"): the remainder kept;
+    (``17 / 5``: answered 32 for "3 r 2"): the remainder kept. Where the question asks
+    for the remainder, the quotient given (or both written together); where the game
+    keeps the count, a division done all the same (see :attr:`Question.asks`);
 ``order``
     order of operations: worked left to right where x and / come first, or x and / first
     where the game works left to right;
@@ -71,7 +77,12 @@ SKILLS: dict[str, str] = {
 KINDS: dict[str, tuple[str, str]] = {
     "sign": ("Sign", "gave the opposite of the right answer (a minus sign lost or added)"),
     "operation": ("Another operation", "did another operation with the same numbers"),
-    "remainder": ("Remainder", "dropped a division's remainder, or wrote the remainder in"),
+    "remainder": (
+        "Remainder",
+        "dropped a division's remainder or wrote it in; gave the quotient where the"
+        " remainder was asked (Math Arena's Queen); or divided where a remainder keeps the"
+        " count (Math Wars Meta)",
+    ),
     "order": ("Order of operations", "worked the operations in the wrong order"),
     "place_value": ("Place value", "swapped the digits, or was out by a factor of 10"),
     "off_by_one": ("Off by one", "was one (or a little) away from the right answer"),
@@ -87,6 +98,8 @@ OP_SIGNS = {"+": "+", "-": "-", "x": "x", "/": "÷", FRAC: "/"}
 SHAPE_TOKENS = ("n", "o", "(", ")", "√", "²")
 OP_SKILLS = {"+": "addition", "-": "subtraction", "x": "multiplication", "/": "division"}
 SMALL = 2  # "a small amount": off by at most this (or a tenth of the answer, if more)
+# What a question asks (Question.asks): its value, a division's remainder, or the count kept
+VALUE, REMAINDER, COUNT = "value", "remainder", "count"
 PRECEDENCE = "precedence"
 LEFT_TO_RIGHT = "left-to-right"
 
@@ -139,10 +152,32 @@ class Question:
         return _shaped_value(self.numbers, ops, self.shape, order, brackets)
 
     @property
+    def asks(self) -> str:
+        """:data:`VALUE`, or for a division of two whole numbers whose ``right`` is not
+        the quotient, :data:`REMAINDER` (``right`` is what is left, ARENA-1's Queen) or
+        :data:`COUNT` (it leaves a remainder and ``right`` is the first number, MWM-2)."""
+        parts = _division(self)
+        if parts is None or self.right is None:
+            return VALUE
+        a, b, _, left = parts
+        if self.right == Fraction(a, b):
+            return VALUE
+        if left and self.right == a:
+            return COUNT
+        return REMAINDER if self.right == left else VALUE
+
+    @property
     def text(self) -> str:
-        """``7 x 8``, ``2 + 3 x 4``, ``(2 + 3) x 4``."""
+        """``7 x 8``, ``2 + 3 x 4``, ``(2 + 3) x 4``; ``remainder of 9 ÷ 4``, ``5 ÷ 10
+        leaves a remainder, so 5 counts`` (:attr:`asks`)."""
         if self.shape:
             return _shaped_text(self)
+        asks = self.asks
+        if asks != VALUE:
+            a, b = (number_text(n) for n in self.numbers)
+            if asks == REMAINDER:
+                return f"remainder of {a} ÷ {b}"
+            return f"{a} ÷ {b} leaves a remainder, so {a} counts"
         parts = [number_text(self.numbers[0])]
         for op, n in zip(self.ops, self.numbers[1:], strict=True):
             parts += [OP_SIGNS[op], number_text(n)]
@@ -259,14 +294,32 @@ def _operation(q: Question, given: Fraction, right: Fraction, head: str) -> Mist
     return None
 
 
-def _remainder(q: Question, given: Fraction, right: Fraction, head: str) -> Mistake | None:
+def _division(q: Question) -> tuple[int, int, int, int] | None:
+    """A division of two whole numbers (the first at least 0, the second over 0) as (a,
+    b, quotient, remainder); None for any other question."""
     if len(q.numbers) != 2 or q.ops[0] != "/" or q.shape:
         return None
     a, b = q.numbers
-    if b == 0 or a.denominator != 1 or b.denominator != 1 or a % b == 0:
+    if a.denominator != 1 or b.denominator != 1 or a < 0 or b <= 0:
         return None
-    whole, left = divmod(int(a), int(b))
-    said = f"{number_text(a)} ÷ {number_text(b)} = {whole} r {left}"
+    return int(a), int(b), *divmod(int(a), int(b))
+
+
+def _remainder(q: Question, given: Fraction, right: Fraction, head: str) -> Mistake | None:
+    parts = _division(q)
+    if parts is None:
+        return None
+    a, b, whole, left = parts
+    said = f"{a} ÷ {b} = {whole} r {left}"
+    asks, together = q.asks, left != 0 and str(given) == f"{whole}{left}"
+    if asks == REMAINDER and (given == whole or together):  # the head says "a ÷ b" already
+        what = "the quotient" if given == whole else "the quotient and remainder together"
+        return Mistake("remainder", f"{head}, {what}, not the remainder ({whole} r {left})")
+    if asks == COUNT and (given in (whole, left) or together):
+        what = "dividing anyway" if given == whole or together else "giving the remainder"
+        return Mistake("remainder", f"{head}, {what} ({whole} r {left})")
+    if asks != VALUE or left == 0:
+        return None
     if given == whole:
         return Mistake("remainder", f"{head}, dropping the remainder ({said})")
     if given == left or str(given) == f"{whole}{left}":
@@ -522,14 +575,17 @@ _TESTS: tuple[_Test, ...] = (_sign, _operation, _remainder, _order, _place_value
 __all__ = [
     "CHILD_RATES",
     "CLASSIFIED",
+    "COUNT",
     "FRAC",
     "KINDS",
     "LEFT_TO_RIGHT",
     "OPS",
     "OP_SKILLS",
     "PRECEDENCE",
+    "REMAINDER",
     "SKILLS",
     "TOLD",
+    "VALUE",
     "Child",
     "Mistake",
     "Question",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from tabletop.classroom.mistakes import (
@@ -25,9 +25,9 @@ LOG = [
     ("subtraction", [5, 9], "-", None, 4, "sign", "5 - 9: answered 4, the opposite of -4"),
     ("addition", [6, 7], "+", None, 14, "off_by_one", "6 + 7: answered 14, one more than 13"),
     ("addition", [46, 38], "+", None, 82, "off_by_one", "46 + 38: answered 82, 2 away from 84"),
-    ("division", [17, 5], "/", 17, 3, "remainder", "17 ÷ 5: answered 3, dropping the remainder"),
-    ("division", [17, 5], "/", 17, 32, "remainder", "17 ÷ 5: answered 32, keeping the remainder"),
-    ("division", [17, 5], "/", 17, 2, "remainder", "keeping the remainder (17 ÷ 5 = 3 r 2)"),
+    ("division", [17, 5], "/", None, 3, "remainder", "17 ÷ 5: answered 3, dropping the remainder"),
+    ("division", [17, 5], "/", None, 32, "remainder", "17 ÷ 5: answered 32, keeping the"),
+    ("division", [17, 5], "/", None, 2, "remainder", "keeping the remainder (17 ÷ 5 = 3 r 2)"),
     ("order", [2, 3, 4], "+x", None, 20, "order", "2 + 3 x 4: answered 20, working left to right"),
     ("order", [2, 3, 4], "x+", None, 14, "order", "2 x 3 + 4: answered 14, doing + and - before"),
     ("multiplication", [6, 9], "x", None, 45, "place_value", "the digits of 54 swapped"),
@@ -237,3 +237,114 @@ def test_mistakes_count_alone_is_a_question() -> None:
     assert found is not None and found.kind == "place_value"
     other, _ = questions_for(state, 1)
     assert other is not None and (other.skill, other.text) == ("multiplication", "7 x 3")
+
+
+# (numbers, the game's right answer, the child's answer, kind, example): divisions whose
+# right answer is not the quotient (the question says what it asks: Question.asks)
+RULE_LOG = [
+    ([9, 4], 1, 2, "remainder", "remainder of 9 ÷ 4: answered 2, the quotient, not the remainder"),
+    ([9, 4], 1, 21, "remainder", "answered 21, the quotient and remainder together, not the"),
+    ([8, 4], 0, 2, "remainder", "remainder of 8 ÷ 4: answered 2, the quotient, not the remainder"),
+    ([9, 4], 1, 13, "operation", "remainder of 9 ÷ 4: answered 13, which is 9 + 4"),
+    ([9, 4], 1, 9, "other", "remainder of 9 ÷ 4: answered 9; the answer is 1"),
+    ([5, 10], 5, 0, "remainder", "5 ÷ 10 leaves a remainder, so 5 counts: answered 0, dividing"),
+    ([17, 5], 17, 3, "remainder", "so 17 counts: answered 3, dividing anyway (3 r 2)"),
+    ([17, 5], 17, 32, "remainder", "so 17 counts: answered 32, dividing anyway"),
+    ([17, 5], 17, 2, "remainder", "so 17 counts: answered 2, giving the remainder (3 r 2)"),
+    ([3, 7], 3, 4, "off_by_one", "3 ÷ 7 leaves a remainder, so 3 counts: answered 4, one more"),
+    ([17, 5], 17, 4, "other", "17 ÷ 5 leaves a remainder, so 17 counts: answered 4; the answer"),
+]
+
+
+@pytest.mark.parametrize(("numbers", "right", "answer", "kind", "example"), RULE_LOG)
+def test_mistakes_arena1_mwm2_rule_questions_say_what_they_ask(
+    numbers, right, answer, kind, example
+) -> None:
+    """ARENA-1 (the Queen: the remainder of the larger divided by the smaller, equal ->
+    0) and MWM-2 (a division with a remainder uses the count alone) are journaled as a
+    division whose right answer is the remainder, or the count: the question says so,
+    and a wrong answer's kind is the rule's, never "dropping the remainder" (on the old
+    main: "9 ÷ 4: answered 2, dropping the remainder", where 2 is the quotient the Queen
+    does not ask for, and "5 ÷ 10: answered 0, dropping the remainder", where 5 counts)."""
+    q = question("division", numbers, "/", right=Fraction(right))
+    found = classify(q, answer)
+    assert found is not None
+    assert found.kind == kind
+    assert example in found.example
+    assert "dropping" not in found.example and "keeping" not in found.example
+
+
+def test_mistakes_arena1_mwm2_what_a_division_asks() -> None:
+    """Question.asks from the numbers and the right answer alone: the quotient (no
+    rule), the remainder (ARENA-1), or the count (MWM-2; a smaller count divided by a
+    larger crate is its own remainder too, and it is the count the game keeps)."""
+    from tabletop.classroom.mistakes import COUNT, REMAINDER, VALUE
+
+    def asks(numbers: list[int], right: int | Fraction | None) -> str:
+        return question("division", numbers, "/", right=right).asks
+
+    assert asks([12, 4], None) == asks([12, 4], 3) == asks([7, 2], Fraction(7, 2)) == VALUE
+    assert asks([9, 4], 1) == asks([4, 4], 0) == asks([9, 1], 0) == REMAINDER
+    assert asks([17, 5], 17) == asks([5, 10], 5) == COUNT
+    assert asks([12, 4], 12) == VALUE  # no remainder: the count is not what MWM-2 keeps
+    assert question("division", [9, 4], "/", right=Fraction(1)).text == "remainder of 9 ÷ 4"
+
+
+@given(st.integers(0, 30), st.integers(1, 12), st.integers(-40, 400), st.booleans())
+def test_mistakes_arena1_mwm2_claims_only_what_the_rule_allows(a, b, answer, queen) -> None:
+    """Any answer to a Queen (ARENA-1) or MWM-2 question: right exactly when it is the
+    game's answer; a remainder mistake only for the quotient (or quotient and remainder
+    written together) or, for MWM-2, the remainder; every example starts with what the
+    question asks."""
+    assume(a >= b if queen else a % b != 0)  # the Queen divides the larger; MWM-2 a remainder
+    whole, left = divmod(a, b)
+    right = left if queen else a
+    q = question("division", [a, b], "/", right=Fraction(right))
+    found = classify(q, answer)
+    assert (found is None) == (answer == right)
+    if found is None:
+        return
+    assert found.example.startswith(q.text)
+    if found.kind == "remainder":
+        assert answer in (whole, int(f"{whole}{left}"), *(() if queen else (left,)))
+    assert "dropping" not in found.example and "rounding" not in found.example
+
+
+def test_mistakes_arena1_mwm2_questions_the_games_ask() -> None:
+    """The questions Math Arena's values (ARENA-1) and Math Wars Meta's solutions (MWM-2)
+    journal: a Queen asks the remainder (equal cards: 0), an MWM division that leaves a
+    remainder asks the count, one that leaves none the quotient."""
+    from dataclasses import replace
+
+    from tabletop.games.math_wars_meta import MathWarsMeta, MathWarsMetaSettings, Stage
+    from tabletop.ui.games.math_arena.play import value_question
+    from tabletop.ui.games.math_wars_meta.play import questions_for
+
+    queen = value_question("QS", ("4H", "9C"))
+    assert (queen.skill, queen.text, queen.answer, queen.asks) == (
+        "division",
+        "remainder of 9 ÷ 4",
+        1,
+        "remainder",
+    )
+    found = classify(queen, 2)
+    assert found is not None and found.kind == "remainder"
+    assert found.example.endswith("answered 2, the quotient, not the remainder (2 r 1)")
+    assert value_question("QD", ("7S", "7H")).text == "remainder of 7 ÷ 7"
+    assert value_question("KS", ("4H", "9C")).text == "9 + 4"
+
+    state = MathWarsMeta().new_game(MathWarsMetaSettings(), 2)
+    stage = Stage(seats=(0, 1), up=((1, 5), (2, 12)), crates=("/10", "/4"))
+    state = replace(state, phase="solve", stage=stage)
+    own, _ = questions_for(state, 0)
+    assert own is not None
+    assert (own.skill, own.text, own.answer) == (
+        "division",
+        "5 ÷ 10 leaves a remainder, so 5 counts",
+        5,
+    )
+    found = classify(own, 0)
+    assert found is not None and found.kind == "remainder"
+    assert found.example.endswith("answered 0, dividing anyway (0 r 5)")
+    exact, _ = questions_for(state, 1)
+    assert exact is not None and (exact.text, exact.answer, exact.asks) == ("12 ÷ 4", 3, "value")

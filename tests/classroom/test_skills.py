@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tabletop.classroom.mistakes import question
+from tabletop.classroom.mistakes import classify, question
 from tabletop.classroom.skills import (
     SKILLS_CSV_COLUMNS,
     answer_record,
@@ -247,6 +247,71 @@ def test_skills_demo_child_in_math_arena(
     assert {r["name"] for r in rows} == {"Player 1"}
     assert {r["skill"] for r in rows} <= {"addition", "subtraction", "division"}
     assert {r["error_kind"] for r in rows} - {""}
+
+
+def test_skills_arena1_mwm2_journaled_before_read_as_the_rules(tmp_path: Path) -> None:
+    """ARENA-1, MWM-2: answers journaled before the questions said what they ask (a
+    Queen, and an MWM division that leaves a remainder, both ``"ops": ["/"]`` with the
+    game's right answer) are read from their numbers and right answer: the report names
+    the rule's mistake (on the old main: "dropping the remainder" for both)."""
+    from tabletop.store import AnswerRecord
+
+    journal = Journal(tmp_path / FILE_NAME, now=Clock())
+    seats = [SeatInfo(0, "Ana", "S01", "Red"), SeatInfo(1, "Bot 2", bot="easy")]
+    for game, numbers, right, given in (
+        ("math-arena", ["9", "4"], "1", "2"),  # the Queen: the quotient, not the remainder
+        ("math-wars-meta", ["5", "10"], "5", "0"),  # MWM-2: 5 counts, the child divided
+    ):
+        m, _ = journal_match(journal, game, seats, session=A, checks=[], seconds=60)
+        stored = {"numbers": numbers, "ops": ["/"], "order": "precedence", "right": right}
+        journal.add_answers(m, [AnswerRecord(0, 1, "division", stored, given, right, 3.0)])
+        journal.finish(m, {"places": [1, 2]})
+    rows = gather_skills(journal, A)
+    journal.close()
+    assert [(r.skill, r.checked, r.right, dict(r.kinds)) for r in rows] == [
+        ("division", 2, 0, {"remainder": 2})
+    ]
+    assert rows[0].examples["remainder"] == (
+        "remainder of 9 ÷ 4: answered 2, the quotient, not the remainder (2 r 1)"
+    )
+    csv_text = skills_csv_text(rows)
+    assert "dropping the remainder" not in csv_text
+
+
+def test_skills_arena1_mwm2_demo_report_says_the_rule(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """ARENA-1, MWM-2: `demo --game math-arena` and `--game math-wars-meta` (seed 7,
+    `--child --data D`), then `report --skills`: the Queen's and MWM-2's divisions are
+    named as the rules ask them. On the old main the CSV said "10 ÷ 3: answered 3,
+    dropping the remainder" (the Queen asks the remainder 1: 3 is the quotient) and
+    "3 ÷ 7: answered 4, one more than 3" (as if 3 ÷ 7 were 3)."""
+    data, sheet = tmp_path / "d", tmp_path / "S.csv"
+    for game in ("math-arena", "math-wars-meta"):
+        args = ["demo", "--game", game, "--seed", "7", "--child", "--data", str(data)]
+        assert main([*args, "--out", str(tmp_path / "o")]) == 0
+    assert main(["report", "--data", str(data), "--all", "--skills", str(sheet)]) == 0
+    rows = list(csv.DictReader(io.StringIO(sheet.read_text(encoding="utf-8-sig"))))
+    examples = {r["error_kind"]: r["example"] for r in rows if r["skill"] == "division"}
+    assert examples["remainder"] == (
+        "remainder of 10 ÷ 3: answered 3, the quotient, not the remainder (3 r 1)"
+    )
+    assert examples["off_by_one"] == (
+        "3 ÷ 7 leaves a remainder, so 3 counts: answered 4, one more than 3"
+    )
+    assert "dropping the remainder" not in sheet.read_text(encoding="utf-8-sig")
+    capsys.readouterr()
+    journal = Journal(data / FILE_NAME)
+    try:  # every MWM-2 remainder mistake is the child dividing where the count stays
+        for m in journal.matches():
+            for a in journal.answers(m.id):
+                q = question_of(a.skill, dict(a.question))
+                found = classify(q, Fraction(a.given))
+                if m.game == "math-wars-meta" and found and found.kind == "remainder":
+                    assert "counts: answered" in found.example
+                    assert "dividing anyway" in found.example or "remainder (" in found.example
+    finally:
+        journal.close()
 
 
 @pytest.mark.parametrize(
