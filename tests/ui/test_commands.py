@@ -166,6 +166,20 @@ def test_demo_modes_a_game_does_not_have_are_one_line_and_status_2(game, modes, 
     assert len(err.splitlines()) == 1 and "has no mode" in err and game in err
 
 
+@pytest.mark.parametrize("game", ["math-attack", "math-wars-meta", "mecs", "math-arena", "bubbles"])
+def test_demo_log_for_a_demo_without_one_is_one_line_and_status_2(game, tmp_path, capsys) -> None:
+    """``--log`` for a demo that writes no game log is refused like ``--data`` and
+    ``--child``, never ignored (the file was never written and the status was 0)."""
+    log = tmp_path / "game.jsonl"
+    assert cli.main(["demo", "--game", game, "--log", str(log), "--seed", "7"]) == 2
+    captured = capsys.readouterr()
+    assert (
+        captured.err
+        == f"tabletop demo: the {game} demo writes no game log: --log is for mathe-meister\n"
+    )
+    assert captured.out == "" and not log.exists()
+
+
 @pytest.mark.parametrize(
     ("extra", "words"),
     [
