@@ -141,12 +141,12 @@ if [ ! -f "$source_dir/pyproject.toml" ] || [ ! -d "$source_dir/tabletop" ]; the
 fi
 [ -f "$source_dir/systemd/tabletop.service" ] || die "$source_dir/systemd/tabletop.service is missing"
 
-device_of() {  # the device = "..." of a fleet file
-    sed -n 's/^[[:space:]]*device[[:space:]]*=[[:space:]]*"\([^"]*\)".*/\1/p' "$1" | head -n 1
+setting_of() {  # KEY FILE: the KEY = "..." of a fleet file (device, host)
+    sed -n "s/^[[:space:]]*$1[[:space:]]*=[[:space:]]*\"\([^\"]*\)\".*/\1/p" "$2" | head -n 1
 }
 if [ -n "$fleet" ]; then
     [ -r "$fleet" ] || die "cannot read the fleet file $fleet"
-    device=$(device_of "$fleet")
+    device=$(setting_of device "$fleet")
     [ -n "$device" ] || die "$fleet is not a fleet file (no device = \"...\" line)"
     [ "$device" != teacher ] \
         || die "$fleet is the teacher's console file: on the coordinator it comes with --broker-dir"
@@ -160,7 +160,7 @@ if [ -n "$broker_dir" ]; then
             [ -r "$broker_dir/$f" ] || die "$broker_dir/$f is missing: the broker's TLS needs it (run \`tabletop fleet setup\` again)"
         done
     fi
-    [ "$(device_of "$broker_dir/teacher.toml")" = teacher ] \
+    [ "$(setting_of device "$broker_dir/teacher.toml")" = teacher ] \
         || die "$broker_dir/teacher.toml is not the teacher's fleet file"
 fi
 if [ -n "$pin_file" ]; then
@@ -301,16 +301,16 @@ if [ "$mode" = coordinator ]; then
         run install -m 0640 -o root -g "$ACCOUNT" "$broker_dir/teacher.toml" "$ETC/teacher.toml"
         # The dashboard serves HTTPS on 8443 with the broker's certificate (made for its
         # name), and plain HTTP on 8080 sends browsers there.
+        web="--port 8080"
         if [ -e "$broker_dir/server.key" ]; then
             run install -m 0644 -o root -g root "$broker_dir/server.crt" "$ETC/teacher.crt"
             run install -m 0640 -o root -g "$ACCOUNT" "$broker_dir/server.key" "$ETC/teacher.key"
-            echo "TABLETOP_TEACHER_WEB=--port 8443 --redirect-port 8080 --tls-cert $ETC/teacher.crt --tls-key $ETC/teacher.key" \
-                | put 0644 root root "$ETC/teacher.env"
-        else
-            echo "TABLETOP_TEACHER_WEB=--port 8080" | put 0644 root root "$ETC/teacher.env"
+            web="--port 8443 --redirect-port 8080 --tls-cert $ETC/teacher.crt --tls-key $ETC/teacher.key"
         fi
+        echo "TABLETOP_TEACHER_WEB=$web" | put 0644 root root "$ETC/teacher.env"
     else
         echo "no --broker-dir: keeping the installed broker files and $ETC/teacher.toml"
+        web=$(sed -n 's/^TABLETOP_TEACHER_WEB=//p' "$ETC/teacher.env" 2>/dev/null || true)
     fi
     run systemctl enable mosquitto.service
     run systemctl restart mosquitto.service
@@ -320,6 +320,9 @@ if [ "$mode" = coordinator ]; then
         head -n 1 "$pin_file" | put 0640 root "$ACCOUNT" "$ETC/teacher.pin"
     elif [ -e "$ETC/teacher.pin" ]; then
         echo "keeping the PIN in $ETC/teacher.pin"
+    elif [ "$dry_run" = 1 ]; then  # a PIN made now would not be the one the real run makes
+        echo "(a random 6-digit PIN)" | put 0640 root "$ACCOUNT" "$ETC/teacher.pin"
+        echo "A random 6-digit PIN would be made (change it: --pin-file FILE, or edit $ETC/teacher.pin)"
     else
         pin=$(printf '%06d' "$(shuf --random-source=/dev/urandom -i 0-999999 -n 1)")
         printf '%s\n' "$pin" | put 0640 root "$ACCOUNT" "$ETC/teacher.pin"
@@ -367,13 +370,14 @@ if [ "$app" = 1 ]; then
     echo "The app starts on the screen at the next boot (sudo reboot), or now: sudo systemctl start tabletop"
 fi
 if [ "$mode" = coordinator ]; then
-    where="http://$(hostname).local:8080"
-    if [ -n "$broker_dir" ]; then
-        if [ -e "$broker_dir/server.key" ]; then where="https://$(hostname).local:8443"; fi
-    elif grep -q -- --tls-cert "$ETC/teacher.env" 2>/dev/null; then
-        where="https://$(hostname).local:8443"
-    fi
-    echo "The teacher's dashboard: $where (PIN in $ETC/teacher.pin)"
+    # The broker's host (the name its certificate, which the dashboard serves, was made
+    # for) and the dashboard's port.
+    teacher_toml=${broker_dir:-$ETC}/teacher.toml
+    host=$(setting_of host "$teacher_toml" 2>/dev/null || true)
+    port=$(sed -n 's/.*--port \([0-9]*\).*/\1/p' <<<"$web")
+    scheme=http
+    [[ $web == *--tls-cert* ]] && scheme=https
+    echo "The teacher's dashboard: $scheme://${host:-"<the host in $teacher_toml>"}:${port:-8080} (PIN in $ETC/teacher.pin)"
 fi
 [ "$app" = 1 ] && echo "The app's log: journalctl -u tabletop -b"
 [ "$mode" = coordinator ] && echo "The dashboard's and broker's logs: journalctl -u tabletop-teacher -u mosquitto -b"

@@ -44,6 +44,19 @@ from tabletop.ui import bench as ui_bench
             "tabletop print badges: the following arguments are required: ROSTER.csv; "
             "see tabletop print badges --help",
         ),
+        (  # an argument a command does not know: that command's name and its --help
+            ["demo", "--nope"],
+            "tabletop demo: unrecognized arguments: --nope; see tabletop demo --help",
+        ),
+        (
+            ["buttons", "test", "--seconds", "1", "extra"],
+            "tabletop buttons test: unrecognized arguments: extra; "
+            "see tabletop buttons test --help",
+        ),
+        (
+            ["--nope"],
+            "tabletop: unrecognized arguments: --nope; see tabletop --help",
+        ),
         (
             ["bench", "--games", "many"],
             "tabletop bench: argument --games: invalid int value: 'many'; "

@@ -198,7 +198,7 @@ def test_teacher_unit_uses_the_files_install_writes(fleet_dir: Path) -> None:
     assert {web["--tls-cert"], web["--tls-key"]} <= written
     key = one(commands(plan.stdout), r"/etc/tabletop/teacher\.key$")
     assert key.startswith("install -m 0640 -o root -g tabletop ")
-    assert re.search(r"The teacher's dashboard: https://\S+\.local:8443 ", plan.stdout)
+    assert "The teacher's dashboard: https://localhost:8443 " in plan.stdout  # setup's --host
 
 
 def teacher_env(out: str) -> dict[str, str]:
@@ -298,8 +298,39 @@ def test_coordinator_plan(fleet_dir: Path) -> None:
         one(plan, rf"install -m 0644 /opt/tabletop/systemd/{unit} /etc/systemd/system/{unit}$")
     assert "systemctl restart mosquitto.service" in plan
     assert "systemctl restart tabletop-teacher.service" in plan
-    # No PIN given and none installed: a random one, said once.
-    assert re.search(r"The teacher's PIN is \d{6}", done.stdout)
+
+
+def test_systemd_dry_run_prints_no_pin_the_real_run_would_not_use(fleet_dir: Path) -> None:
+    """No PIN given and none installed: the real run makes a random one and says it once;
+    a dry run says it would, with no number (it printed one the real run then did not use)."""
+    done = dry_run("--coordinator", "--broker-dir", str(fleet_dir))
+    assert done.returncode == 0, done.stderr
+    assert "A random 6-digit PIN would be made (change it: --pin-file FILE" in done.stdout
+    assert "The teacher's PIN is" not in done.stdout
+    assert not re.search(r"^\|   \d{6}$", done.stdout, flags=re.MULTILINE)
+    assert "|   (a random 6-digit PIN)" in done.stdout.splitlines()
+
+
+@pytest.mark.parametrize(
+    ("host", "tls", "said"),
+    [
+        ("classroom-pi.local", True, "https://classroom-pi.local:8443"),
+        ("localhost", True, "https://localhost:8443"),
+        ("10.0.0.5", False, "http://10.0.0.5:8080"),
+    ],
+)
+def test_systemd_dashboard_address_is_the_host_the_setup_made(
+    host: str, tls: bool, said: str, tmp_path: Path
+) -> None:
+    """The address said at the end is the host in the classroom's teacher.toml (the name
+    the certificate the dashboard serves was made for), not this computer's name + .local
+    (a classroom set up for localhost printed https://vm.local:8443)."""
+    from tabletop.classroom.fleet.config import provision
+
+    provision(tmp_path / "classroom", ["station-1"], host=host, tls=tls)
+    done = dry_run("--coordinator", "--broker-dir", str(tmp_path / "classroom"))
+    assert done.returncode == 0, done.stderr
+    assert f"The teacher's dashboard: {said} (PIN in /etc/tabletop/teacher.pin)" in done.stdout
 
 
 def test_coordinator_without_app_and_with_a_pin(fleet_dir: Path, tmp_path: Path) -> None:
@@ -481,7 +512,7 @@ def test_coordinator_plan_for_a_plain_broker(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert "server.key" not in done.stdout and "certfile" not in broker_conf(done.stdout)
     assert teacher_env(done.stdout) == {"--port": "8080"}  # plain, even after a TLS setup
-    assert re.search(r"The teacher's dashboard: http://\S+\.local:8080 ", done.stdout)
+    assert "The teacher's dashboard: http://localhost:8080 " in done.stdout
 
 
 def test_refuses_the_teacher_file_as_a_station_file(fleet_dir: Path) -> None:

@@ -4,3 +4,7 @@
 of G in it offscreen (``harness.DemoRun``). See ``app.py`` for the scene lifecycle and
 ``input.py`` for the events scenes receive.
 """
+
+import os
+
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # pygame's banner: never on stdout

@@ -139,8 +139,8 @@ def demo_modes(game: str, text: str, takes: Mapping[str, object]) -> dict[str, o
 
 def run_demo_command(args: argparse.Namespace) -> int:
     """The game's app demo, given the options its ``run_demo`` takes (Mathe-Meister's
-    also take ``--modes`` and ``--log``); ``--data`` or ``--child`` for a demo that has
-    no such option is refused."""
+    also take ``--modes`` and ``--log``); ``--data``, ``--child`` or ``--log`` for a demo
+    that has no such option is refused."""
     from tabletop.ui.games import game_app
 
     game = args.game
@@ -148,17 +148,16 @@ def run_demo_command(args: argparse.Namespace) -> int:
     if app is None:
         raise BadInput("demo.game", f"{game} has no app demo yet")
     takes = inspect.signature(app.run_demo).parameters
-    given = {"data": args.data, "child": args.child or None}
+    given = {"data": args.data, "child": args.child or None, "log_path": args.log}
     refusals = {
         "data": f"the {game} demo is not saved, so --data does not apply",
         "child": f"the {game} demo has no --child: {NO_CHILD.get(game, 'not built yet')}",
+        "log_path": f"the {game} demo writes no game log: --log is for mathe-meister",
     }
     extra: dict[str, object] = {k: v for k, v in given.items() if v is not None}
     for name in (n for n in extra if n not in takes):
         raise BadInput(f"demo.{name}", refusals[name])  # refused, never ignored
     extra.update(demo_modes(game, args.modes, takes))
-    if "log_path" in takes:
-        extra["log_path"] = args.log
     app.run_demo(seed=args.seed, out_dir=args.out, out=sys.stdout, **extra)
     return 0
 

@@ -27,6 +27,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tabletop.engine.errors import TabletopError
+
 log = logging.getLogger(__name__)
 
 
@@ -51,9 +53,10 @@ def is_raspberry_pi() -> bool:
 
 
 def has_display() -> bool:
-    """Whether a window can open here: X11, Wayland, or a Pi's console (KMS/DRM)."""
-    if os.environ.get("SDL_VIDEODRIVER", "") in ("dummy", "offscreen"):
-        return False
+    """Whether a window can open here: X11, Wayland, a Pi's console (KMS/DRM), or the
+    video driver ``SDL_VIDEODRIVER`` names."""
+    if driver := os.environ.get("SDL_VIDEODRIVER"):
+        return driver not in ("dummy", "offscreen")
     if os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"):
         return True
     if sys.platform in ("darwin", "win32"):
@@ -106,19 +109,33 @@ def make_cameras(spec: str, sink: Any, on_pi: bool) -> tuple[Any, Callable[[str,
     return PipelineCamera(source, sink, options=options), factory
 
 
+def no_display(why: str) -> TabletopError:
+    return TabletopError(
+        "ui.display", f"no display here ({why}): `tabletop demo` plays without one"
+    )
+
+
 def run_app(options: AppOptions) -> int:
-    """Start the touchscreen app and run it until it is closed."""
+    """Start the touchscreen app and run it until it is closed. The files named on the
+    command line are read first, and one that cannot be used is refused (one the app
+    finds itself is said on screen and left out)."""
+    from hardware.pins import load_pin_map
+    from tabletop.classroom.fleet.config import find_config
+
+    pin_map = load_pin_map(options.pins) if options.pins else None
+    if options.fleet:
+        find_config(options.fleet)
     on_pi = is_raspberry_pi()
     os.environ.setdefault("OPENCV_LOG_LEVEL", "ERROR")  # a missing camera is said once, below
     fullscreen = on_pi if options.fullscreen is None else options.fullscreen
     desktop = os.environ.get("WAYLAND_DISPLAY") or os.environ.get("DISPLAY")
     if on_pi and fullscreen and not desktop:  # the bare console
         os.environ.setdefault("SDL_VIDEODRIVER", "kmsdrm")
+    if options.frames is None and not has_display():  # before SDL looks (and says so itself)
+        raise no_display("no DISPLAY, WAYLAND_DISPLAY or Raspberry Pi screen")
     import pygame
 
     from hardware.buttons import NoLamps, SeatButtons
-    from hardware.pins import load_pin_map
-    from tabletop.engine.errors import TabletopError
     from tabletop.highscores import HighScores
     from tabletop.store import FILE_NAME, Journal, data_dir
     from tabletop.ui.app import App, Context, open_window
@@ -137,10 +154,7 @@ def run_app(options: AppOptions) -> int:
     driver = pygame.display.get_driver()
     if driver in ("offscreen", "dummy") and options.frames is None:
         pygame.display.quit()
-        raise TabletopError(
-            "ui.display",
-            f"no display here (SDL's {driver!r} video driver): `tabletop demo` plays without one",
-        )
+        raise no_display(f"SDL's {driver!r} video driver")
     prefs = PrefsFile()
     seat_queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
     vision_queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
@@ -151,7 +165,7 @@ def run_app(options: AppOptions) -> int:
         pins = options.pins or os.environ.get("TABLETOP_PINS")
         if options.buttons or (options.buttons is None and (on_pi or pins)):
             try:
-                lamps = SeatButtons(load_pin_map(options.pins), seat_queue.put)
+                lamps = SeatButtons(pin_map or load_pin_map(), seat_queue.put)
                 closing.callback(lamps.close)
             except TabletopError as exc:
                 log.warning("%s", exc.message)

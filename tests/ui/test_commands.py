@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import io
+import os
 import re
+import subprocess
+import sys
+from pathlib import Path
 
 import pygame
 import pytest
@@ -95,6 +99,9 @@ def test_app_display_probe(monkeypatch) -> None:
     monkeypatch.setenv("DISPLAY", ":0")
     monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
     assert not launch.has_display()
+    monkeypatch.delenv("DISPLAY")
+    monkeypatch.setenv("SDL_VIDEODRIVER", "kmsdrm")  # a console: SDL is told which driver
+    assert launch.has_display()
 
 
 def test_app_bad_size_is_one_line(capsys) -> None:
@@ -146,6 +153,52 @@ def test_app_without_a_display_says_so_in_one_line(monkeypatch, capsys) -> None:
     assert err.startswith("tabletop app: no display here") and err.count("\n") == 1
 
 
+@pytest.mark.parametrize(
+    ("option", "said"),
+    [
+        ("--pins", "tabletop app: cannot read pin map {}: No such file or directory"),
+        ("--fleet", "tabletop app: the fleet file {} cannot be read: "),
+    ],
+)
+def test_app_a_missing_file_is_named_before_the_display(
+    option, said, monkeypatch, tmp_path, capsys
+) -> None:
+    """A file named on the command line is read before the display is looked for: a
+    missing one is what the line says (it said "no display here")."""
+    monkeypatch.setattr(launch, "is_raspberry_pi", lambda: False)
+    missing = tmp_path / "missing.toml"
+    assert cli.main(["app", option, str(missing)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(said.format(missing)) and err.count("\n") == 1
+
+
+@pytest.mark.skipif(launch.is_raspberry_pi(), reason="a Pi's console is a display")
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["app"], "tabletop app: no display here (no DISPLAY, WAYLAND_DISPLAY or Raspberry Pi"),
+        (["app", "--fleet", "missing.toml"], "tabletop app: the fleet file missing.toml "),
+        (["demo", "--game", "mecs", "--log", "x.jsonl"], "tabletop demo: the mecs demo "),
+    ],
+)
+def test_app_without_a_display_prints_its_one_line_alone(argv, said, tmp_path) -> None:
+    """No pygame banner on stdout, no SDL "XDG_RUNTIME_DIR is invalid" line on stderr:
+    the command's own line is all there is (a fresh process, with no display at all)."""
+    hidden = ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER", "XDG_RUNTIME_DIR")
+    env = {k: v for k, v in os.environ.items() if k not in hidden and "PYGAME" not in k}
+    env["PYTHONPATH"] = str(Path(cli.__file__).parents[1])
+    done = subprocess.run(
+        [sys.executable, "-m", "tabletop", *argv],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr.startswith(said) and done.stderr.count("\n") == 1
+
+
 def test_demo_mecs_challenge_mode_is_played(capsys) -> None:
     """`demo --game mecs --modes challenge` sets the challenge mode up (MECS-6) instead of
     quietly playing the normal one."""
@@ -164,6 +217,20 @@ def test_demo_modes_a_game_does_not_have_are_one_line_and_status_2(game, modes, 
     assert cli.main(["demo", "--game", game, "--modes", modes, "--seed", "1"]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "has no mode" in err and game in err
+
+
+@pytest.mark.parametrize("game", ["math-attack", "math-wars-meta", "mecs", "math-arena", "bubbles"])
+def test_demo_log_for_a_demo_without_one_is_one_line_and_status_2(game, tmp_path, capsys) -> None:
+    """``--log`` for a demo that writes no game log is refused like ``--data`` and
+    ``--child``, never ignored (the file was never written and the status was 0)."""
+    log = tmp_path / "game.jsonl"
+    assert cli.main(["demo", "--game", game, "--log", str(log), "--seed", "7"]) == 2
+    captured = capsys.readouterr()
+    assert (
+        captured.err
+        == f"tabletop demo: the {game} demo writes no game log: --log is for mathe-meister\n"
+    )
+    assert captured.out == "" and not log.exists()
 
 
 @pytest.mark.parametrize(
