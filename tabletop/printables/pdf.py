@@ -7,13 +7,15 @@ sharp at any printer resolution.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
 import numpy as np
 from fpdf import FPDF
+from fpdf.drawing_primitives import Transform
 
 from tabletop.assets import assets_dir
 from tabletop.engine.errors import BadInput
@@ -23,6 +25,7 @@ CARD_W, CARD_H = 63.0, 88.0  # poker size
 GRID_COLS, GRID_ROWS = 3, 3  # nine to a page
 FONT = "DejaVu"
 READABLE = 8.0  # pt: a name prints no smaller; wider, it takes another line
+PRINTER_MARGIN = 5.0  # mm: what many printers cannot print at the edge of the paper
 QR_ALPHANUMERIC = set("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ $%*+-./:")
 
 RGB = tuple[int, int, int]
@@ -46,6 +49,23 @@ def save(pdf: FPDF, out: Path) -> Path:
     out.parent.mkdir(parents=True, exist_ok=True)
     pdf.output(str(out))
     return out
+
+
+@contextmanager
+def fitted(pdf: FPDF, box: tuple[float, float, float, float]) -> Iterator[None]:
+    """Draw a drawing laid out in millimetres over ``box`` (left, top, right, bottom) where
+    it lies, if that is inside the page less :data:`PRINTER_MARGIN` all round; else shrunk
+    (never grown) and centred to fit inside it (the A4 sheet on Letter paper)."""
+    left, top, right, bottom = box
+    m = PRINTER_MARGIN
+    if left >= m and top >= m and right <= pdf.w - m and bottom <= pdf.h - m:
+        yield
+        return
+    scale = min(1.0, (pdf.w - 2 * m) / (right - left), (pdf.h - 2 * m) / (bottom - top))
+    dx = (pdf.w - scale * (right - left)) / 2 - scale * left
+    dy = (pdf.h - scale * (bottom - top)) / 2 - scale * top
+    with pdf.transform(Transform.scaling(scale).translate(dx, dy)):
+        yield
 
 
 # -- QR codes and markers ----------------------------------------------------------------

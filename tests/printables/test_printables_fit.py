@@ -1,0 +1,103 @@
+"""Every printable lies inside the printable area of A4 and of Letter."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from fractions import Fraction
+
+import pytest
+from fpdf import FPDF
+
+from tabletop.assets import mathe_meister_layout
+from tabletop.classroom.report import Play, Row, report_pdf
+from tabletop.classroom.students import Student
+from tabletop.printables import pdf as pdfs
+from tabletop.printables.answer_key import answer_key_pdf
+from tabletop.printables.badges import badges_pdf
+from tabletop.printables.decks import deck_faces
+from tabletop.printables.mats import MAT_GAMES, mats_pdf
+from tabletop.printables.sheet import sheet_pdf
+from tests.printables.drawn import Drawn, recording
+
+LONG_NAMES = [
+    Student("S4", "Bartholomew Featherstonehaugh-Smythe", "4b"),
+    Student("S9", "Maximiliane Wolkenstein-Rodeneck", "Hedgehogs class 4a"),
+    Student("S7", "Mia", "4a"),
+    Student("S8", "Mia", "4b"),
+]
+
+# The walker's class (issue 27): long names and group names, two Mias, points in three
+# games' units (1844 Mathe-Meister sheet points next to 5 VICTORY! cards).
+LONG_ROWS = [
+    Row(
+        s.id,
+        s.name,
+        s.group,
+        game,
+        1,
+        int(won),
+        Fraction(points),
+        10,
+        7,
+        600.0,
+        "2026-11-26",
+        (Play(match, 600.0, won),),
+    )
+    for s, game, points, match, won in [
+        (LONG_NAMES[0], "mathe-meister", 1844, 1, True),
+        (LONG_NAMES[0], "math-wars-meta", 5, 2, False),
+        (LONG_NAMES[0], "mecs", 9, 3, True),
+        (LONG_NAMES[0], "math-arena", 0, 4, False),
+        (LONG_NAMES[1], "mathe-meister", -56, 5, False),
+        (LONG_NAMES[1], "math-arena", Fraction(9, 2), 4, True),
+        (LONG_NAMES[2], "math-arena", 3, 4, False),
+        (LONG_NAMES[3], "mathe-meister", 1234, 1, False),
+    ]
+]
+
+
+def deck(game: str, edition: str = "MWM25") -> Callable[[str], FPDF]:
+    def make(paper: str) -> FPDF:
+        doc = pdfs.new_pdf(paper)
+        pdfs.card_pages(doc, deck_faces(game, edition, 3), paper)
+        return doc
+
+    return make
+
+
+PRINTABLES: dict[str, Callable[[str], FPDF]] = {
+    "sheet": lambda paper: sheet_pdf(mathe_meister_layout(), paper),
+    "badges": lambda paper: badges_pdf(LONG_NAMES, paper),
+    "answer-key": lambda paper: answer_key_pdf("MWM25", paper),
+    "report": lambda paper: report_pdf(LONG_ROWS, session="2026-11-26", paper=paper, made=""),
+    **{f"mats-{game}": (lambda g: lambda paper: mats_pdf(g, 1, paper))(game) for game in MAT_GAMES},
+    "deck-mwm100": deck("math-wars-meta", "MWM100"),
+    **{f"deck-{game}": deck(game) for game in ("math-attack", "mecs", "math-arena")},
+}
+
+
+def outside(drawn: list[Drawn], doc: FPDF) -> list[Drawn]:
+    """What lies outside the printable area (guides: outside the page)."""
+    m = pdfs.PRINTER_MARGIN
+    return [
+        d
+        for d in drawn
+        if not (
+            d.inside(0, 0, doc.w, doc.h)
+            if d.kind == "guide"
+            else d.inside(m, m, doc.w - m, doc.h - m)
+        )
+    ]
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("name", list(PRINTABLES))
+def test_printables_lie_inside_the_printable_area(
+    name: str, paper: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 27 item 4: nothing is drawn within a printer's margin of the page's edge (the
+    old Mathe-Meister sheet reached 283 mm across a 279 mm Letter page)."""
+    with recording(monkeypatch) as drawn:
+        doc = PRINTABLES[name](paper)
+    assert drawn and doc.pages_count >= 1
+    assert not outside(drawn, doc)[:5]
