@@ -73,7 +73,7 @@ def mwm_faces(edition: str, army: int) -> list[CardFace]:
         CardFace(
             math_wars_meta.count_code((army, n)),
             str(n),
-            f"COUNT META · {edition} · {name} army {army}",
+            f"{edition} · {name} army {army}",
             colour,
             subtitle="COUNT META",
         )

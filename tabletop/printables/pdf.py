@@ -242,13 +242,21 @@ def draw_card(pdf: FPDF, face: CardFace, x: float, y: float) -> None:
             pdf, face.subtitle, x + 3, base, CARD_W - 6, 6, size=11, bold=True, colour=face.colour
         )
         base += 6
-    fit_text(pdf, face.caption, x + 3, base, CARD_W - 6, 5, size=7.5, colour=(60, 60, 60))
-    # the value again, small, in the bottom corner (readable from the other side once turned)
+    # the value again, small, in the bottom corner (readable from the other side once
+    # turned), the small print kept clear of it
+    pdf.set_font(FONT, "B", 9)
+    corner_w = min(pdf.get_string_width(face.title), 13)
+    bottom = y + CARD_H - 7
+    pdf.set_font(FONT, "", 7.5)
+    reach = (CARD_W + pdf.get_string_width(face.caption)) / 2  # centred, its right end
+    clash = base + 5 > bottom and reach > CARD_W - 3 - corner_w - 1
+    caption_w = CARD_W - 6 - (corner_w + 3 if clash else 0)  # then left of the corner
+    fit_text(pdf, face.caption, x + 3, base, caption_w, 5, size=7.5, colour=(60, 60, 60))
     fit_text(
         pdf,
         face.title,
         x + CARD_W - 15,
-        y + CARD_H - 7,
+        bottom,
         13,
         5,
         size=9,

@@ -101,3 +101,35 @@ def test_printables_lie_inside_the_printable_area(
         doc = PRINTABLES[name](paper)
     assert drawn and doc.pages_count >= 1
     assert not outside(drawn, doc)[:5]
+
+
+def card_texts(drawn: list[Drawn], paper: str) -> dict[tuple[int, int], list[Drawn]]:
+    """The lines of text on each card (page, slot)."""
+    slots, _, _ = pdfs.card_slots(paper)
+    cards: dict[tuple[int, int], list[Drawn]] = {}
+    for d in drawn:
+        for i, (x, y) in enumerate(slots):
+            if d.kind == "text" and d.inside(x, y, x + pdfs.CARD_W, y + pdfs.CARD_H):
+                cards.setdefault((d.page, i), []).append(d)
+    return cards
+
+
+@pytest.mark.parametrize("name", [n for n in PRINTABLES if n.startswith(("deck", "badges"))])
+def test_printables_no_two_texts_on_a_card_overlap(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 27 item 9: on the old COUNT META cards of MWM100 the small print ran into the
+    corner value ("COUNT META · MWM100 · Green army 3" over "100"). Every text stays on
+    its card, apart from every other."""
+    with recording(monkeypatch) as drawn:
+        PRINTABLES[name]("letter")
+    cards = card_texts(drawn, "letter")
+    assert sum(len(texts) for texts in cards.values()) == sum(d.kind == "text" for d in drawn)
+    clashes = [
+        (a.text, b.text)
+        for texts in cards.values()
+        for i, a in enumerate(texts)
+        for b in texts[i + 1 :]
+        if a.overlaps(b)
+    ]
+    assert not clashes[:3]
