@@ -184,8 +184,9 @@ def mecs_faces() -> list[CardFace]:
             CardFace(
                 mecs.PAYLOAD_PREFIX + objective.code,
                 f"GOAL {objective.number}",
-                f"The answer is {objective.text}",
+                "M.E.C.S. · objective card",
                 YELLOW,
+                subtitle=objective.text[0].upper() + objective.text[1:],
             )
         )
     return faces

@@ -147,6 +147,60 @@ def fit_text(
     pdf.cell(w, h, text, align=align)
 
 
+LEADING = 1.15  # a line of text is this many times its size apart from the next
+PT = 25.4 / 72  # mm per point
+
+
+def text_lines(
+    pdf: FPDF, text: str, w: float, *, size: float, least: float, bold: bool = False, h: float = 0
+) -> tuple[float, list[str]]:
+    """The size and lines that ``text`` takes in a box ``w`` wide (and, with ``h``, no
+    taller): the fewest lines at ``least`` pt or more, each broken between words or after
+    a hyphen (:func:`broken`), at the largest size they fit ("Group Hedgehogs class 4a" on
+    one line at 8.5 pt rather than two at 10); where nothing fits at ``least``, the largest
+    size below it that does ("Bartholomew / Featherstonehaugh- / Smythe" in a badge's band)."""
+    style = "B" if bold else ""
+    best: tuple[tuple[bool, float, float], float, list[str]] | None = None
+    for step in range(int((size - 4) * 2) + 1):
+        s = size - step / 2
+        pdf.set_font(FONT, style, s)
+        lines = broken(pdf, text, w)
+        fits = max(map(pdf.get_string_width, lines)) <= w
+        if fits and (not h or len(lines) * s * LEADING * PT <= h):
+            key = (s >= least, -len(lines) if s >= least else s, s)
+            if best is None or key > best[0]:
+                best = (key, s, lines)
+    return (best[1], best[2]) if best else (4.0, [text])
+
+
+def write_lines(
+    pdf: FPDF,
+    text: str,
+    x: float,
+    y: float,
+    w: float,
+    h: float,
+    *,
+    size: float,
+    least: float,
+    bold: bool = False,
+    colour: RGB = (0, 0, 0),
+    align: str = "C",
+    middle: bool = True,
+) -> float:
+    """Write ``text`` in the box, as :func:`text_lines` lays it out, the lines in the middle
+    of its height (or, not ``middle``, at its top); returns the y under the last line."""
+    s, lines = text_lines(pdf, text, w, size=size, least=least, bold=bold, h=h)
+    lead = s * LEADING * PT
+    top = y + (h - lead * len(lines)) / 2 if middle else y
+    pdf.set_font(FONT, "B" if bold else "", s)
+    pdf.set_text_color(*colour)
+    for i, line in enumerate(lines):
+        pdf.set_xy(x, top + i * lead)
+        pdf.cell(w, lead, line, align=align)
+    return top + lead * len(lines)
+
+
 def tag_lines(pdf: FPDF, text: str, w: float, *, size: float, bold: bool = False) -> list[str]:
     """``text`` as one line, or, when it is wider than ``w`` at ``size``, as two: what comes
     before its last " (" over the "(…)" that tells it apart ("Zoé Müller-Lüdenscheidt" over
@@ -216,7 +270,10 @@ def cut_marks(pdf: FPDF, paper: str) -> None:
 
 
 def draw_card(pdf: FPDF, face: CardFace, x: float, y: float) -> None:
-    """A poker-size face: a coloured band with the value, a big QR code, the small print."""
+    """A poker-size face: a coloured band with the value, a big QR code, the subtitle (11
+    pt or more, on up to two lines), the small print, and the value again in the bottom
+    corner (readable from the other side once turned), with the small print kept clear
+    of it."""
     band = 22.0
     pdf.set_line_width(0.15)
     pdf.set_draw_color(190, 190, 190)
@@ -238,32 +295,42 @@ def draw_card(pdf: FPDF, face: CardFace, x: float, y: float) -> None:
     draw_qr(pdf, face.payload, x + (CARD_W - qr) / 2, y + band + 5, qr)
     base = y + band + 5 + qr + 2
     if face.subtitle:
-        fit_text(
-            pdf, face.subtitle, x + 3, base, CARD_W - 6, 6, size=11, bold=True, colour=face.colour
+        lines = 2 * 11 * LEADING * PT
+        base = write_lines(
+            pdf,
+            face.subtitle,
+            x + 3,
+            base,
+            CARD_W - 6,
+            lines,
+            size=11,
+            least=11,
+            bold=True,
+            colour=face.colour,
+            middle=False,
         )
-        base += 6
-    # the value again, small, in the bottom corner (readable from the other side once
-    # turned), the small print kept clear of it
+    corner = face.title
     pdf.set_font(FONT, "B", 9)
-    corner_w = min(pdf.get_string_width(face.title), 13)
+    corner_w = min(pdf.get_string_width(corner), 13) if corner else 0
     bottom = y + CARD_H - 7
     pdf.set_font(FONT, "", 7.5)
     reach = (CARD_W + pdf.get_string_width(face.caption)) / 2  # centred, its right end
     clash = base + 5 > bottom and reach > CARD_W - 3 - corner_w - 1
     caption_w = CARD_W - 6 - (corner_w + 3 if clash else 0)  # then left of the corner
     fit_text(pdf, face.caption, x + 3, base, caption_w, 5, size=7.5, colour=(60, 60, 60))
-    fit_text(
-        pdf,
-        face.title,
-        x + CARD_W - 15,
-        bottom,
-        13,
-        5,
-        size=9,
-        bold=True,
-        colour=face.colour,
-        align="R",
-    )
+    if corner:
+        fit_text(
+            pdf,
+            corner,
+            x + CARD_W - 15,
+            bottom,
+            13,
+            5,
+            size=9,
+            bold=True,
+            colour=face.colour,
+            align="R",
+        )
 
 
 def card_pages(pdf: FPDF, faces: Sequence[CardFace], paper: str) -> int:

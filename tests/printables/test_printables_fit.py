@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from fractions import Fraction
 
@@ -11,6 +12,7 @@ from fpdf import FPDF
 from tabletop.assets import mathe_meister_layout
 from tabletop.classroom.report import Play, Row, report_pdf
 from tabletop.classroom.students import Student
+from tabletop.games import mecs
 from tabletop.printables import pdf as pdfs
 from tabletop.printables.answer_key import answer_key_pdf
 from tabletop.printables.badges import badges_pdf
@@ -133,3 +135,21 @@ def test_printables_no_two_texts_on_a_card_overlap(
         if a.overlaps(b)
     ]
     assert not clashes[:3]
+
+
+def test_printables_goal_cards_print_the_objective_large(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 27 item 8 (MECS-7): an objective card says what the answer must be at 11 pt
+    or more (the old card: "GOAL 13" filled the band, and "The answer is a whole number
+    whose digits add up to 9" was its 7.5 pt small print, shrunk further)."""
+    with recording(monkeypatch) as drawn:
+        PRINTABLES["deck-mecs"]("a4")
+    goals = 0
+    for texts in card_texts(drawn, "a4").values():
+        title = texts[0].text
+        if not title.startswith("GOAL "):
+            continue
+        goals += 1
+        large = [t.text for t in texts[1:] if t.size >= 11 and t.text != title]
+        said = re.sub(r"- ", "-", " ".join(large))
+        assert said.casefold() == mecs.objective(int(title[5:])).text.casefold(), title
+    assert goals == len(mecs.OBJECTIVES)
