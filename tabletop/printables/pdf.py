@@ -239,6 +239,7 @@ class CardFace:
     caption: str
     colour: RGB
     subtitle: str = ""
+    corner: str | None = None  # the small print in the corner: None, the title again
 
 
 def card_slots(paper: str) -> tuple[list[tuple[float, float]], float, float]:
@@ -270,17 +271,19 @@ def cut_marks(pdf: FPDF, paper: str) -> None:
 
 
 def draw_card(pdf: FPDF, face: CardFace, x: float, y: float) -> None:
-    """A poker-size face: a coloured band with the value, a big QR code, the subtitle (11
-    pt or more, on up to two lines), the small print, and the value again in the bottom
-    corner (readable from the other side once turned), with the small print kept clear
-    of it."""
+    """A poker-size face: a coloured band with the value (a long name on two or three
+    lines, at 20 pt or the largest size that fits), a big QR code, the subtitle (11 pt or
+    more, on up to two lines), the small print, and the value again in the bottom corner
+    (readable from the other side once turned; ``face.corner`` there instead), with the
+    small print kept clear of it."""
     band = 22.0
     pdf.set_line_width(0.15)
     pdf.set_draw_color(190, 190, 190)
     pdf.rect(x, y, CARD_W, CARD_H)  # a faint edge to cut along if the marks are missed
     pdf.set_fill_color(*face.colour)
     pdf.rect(x + 2, y + 2, CARD_W - 4, band, "F")
-    fit_text(
+    white = (255, 255, 255)
+    write_lines(
         pdf,
         face.title,
         x + 3,
@@ -288,8 +291,9 @@ def draw_card(pdf: FPDF, face: CardFace, x: float, y: float) -> None:
         CARD_W - 6,
         band - 2,
         size=44,
+        least=20,
         bold=True,
-        colour=(255, 255, 255),
+        colour=white,
     )
     qr = 44.0
     draw_qr(pdf, face.payload, x + (CARD_W - qr) / 2, y + band + 5, qr)
@@ -309,7 +313,7 @@ def draw_card(pdf: FPDF, face: CardFace, x: float, y: float) -> None:
             colour=face.colour,
             middle=False,
         )
-    corner = face.title
+    corner = face.title if face.corner is None else face.corner
     pdf.set_font(FONT, "B", 9)
     corner_w = min(pdf.get_string_width(corner), 13) if corner else 0
     bottom = y + CARD_H - 7

@@ -11,7 +11,7 @@ from fpdf import FPDF
 
 from tabletop.assets import mathe_meister_layout
 from tabletop.classroom.report import Play, Row, report_pdf
-from tabletop.classroom.students import Student
+from tabletop.classroom.students import Student, shown_names
 from tabletop.games import mecs
 from tabletop.printables import pdf as pdfs
 from tabletop.printables.answer_key import answer_key_pdf
@@ -153,3 +153,22 @@ def test_printables_goal_cards_print_the_objective_large(monkeypatch: pytest.Mon
         said = re.sub(r"- ", "-", " ".join(large))
         assert said.casefold() == mecs.objective(int(title[5:])).text.casefold(), title
     assert goals == len(mecs.OBJECTIVES)
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_printables_badges_print_long_names_large(
+    paper: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 27 item 7: a long name takes two or three lines in the badge's band, at 13 pt
+    or more (the old badge shrank "Bartholomew Featherstonehaugh-Smythe" to 6.5 pt on one
+    line, and its corner copy to 4 pt); the name is printed once."""
+    with recording(monkeypatch) as drawn:
+        PRINTABLES["badges"](paper)
+    cards = list(card_texts(drawn, paper).values())
+    assert len(cards) == len(LONG_NAMES)
+    names = shown_names(LONG_NAMES)
+    for student, texts in zip(LONG_NAMES, cards, strict=True):
+        band = [t.text for t in texts if t.size >= 13]
+        assert re.sub(r"- ", "-", " ".join(band)) == names[student.id]
+        assert not [t for t in texts if t.size < 13 and student.name in t.text]
+        assert min(t.size for t in texts) >= 7.5
