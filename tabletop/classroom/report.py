@@ -24,7 +24,9 @@ Read from the game journal (:mod:`tabletop.store`). What counts, and how:
 
 A row is one student (or guest name) in one group and one game. A group's totals count
 each game once: its games, wins (games that a member won) and time are those of the
-distinct games any member played; its points and answers are the sums of its rows.
+distinct games any member played; its answers are the sums of its rows, and so are its
+points where its rows are of one game (points of different games are not added: the PDF
+prints "—").
 
 The CSV (:func:`write_csv`, columns in :data:`CSV_COLUMNS` and the README) and the PDF
 (:func:`report_pdf`: a summary page, then per group a table and bar charts) are made
@@ -144,10 +146,18 @@ class GroupTotal:
     checked: int
     right: int
     seconds: float
+    point_games: int = field(default=1, compare=False)  # the games whose points are summed
 
     @property
     def minutes(self) -> str:
         return minutes(self.seconds)
+
+    @property
+    def points_text(self) -> str:
+        """The points as printed: "—" where they are of more than one game (each game's
+        points are in its own unit: 1844 Mathe-Meister points and 5 VICTORY! cards are
+        not 1849 of anything)."""
+        return decimal_text(self.points) if self.point_games <= 1 else "—"
 
 
 # -- reading the journal -------------------------------------------------------------------
@@ -323,6 +333,7 @@ def group_totals(rows: Iterable[Row]) -> list[GroupTotal]:
                 checked=sum(r.checked for r in members),
                 right=sum(r.right for r in members),
                 seconds=sum(games.values()),
+                point_games=len({r.game for r in members}),
             )
         )
     return sorted(totals, key=lambda t: _group_order(t.group))
@@ -444,10 +455,10 @@ SUMMARY_COLUMNS = (
 )
 NOTES = (
     "A game counts when it ended or the rotation's time ran out. A draw for first place is "
-    "a win for each player who shares it. Points are in each game's own unit (so they are "
-    "compared within a game). A group's games, wins and minutes count each game once. "
-    "Guests did not sign in: the same guest name in two games may be two children. "
-    "Bots are left out."
+    "a win for each player who shares it. Points are in each game's own unit, so they are "
+    "compared within a game, and a total over different games shows —. A group's games, "
+    "wins and minutes count each game once. Guests did not sign in: the same guest name in "
+    "two games may be two children. Bots are left out."
 )
 
 
@@ -489,7 +500,7 @@ def report_pdf(
                 str(t.students),
                 str(t.games),
                 str(t.wins),
-                decimal_text(t.points),
+                t.points_text,
                 f"{t.right} of {t.checked}",
                 t.minutes,
             ]
@@ -533,7 +544,7 @@ def report_pdf(
                 "",
                 str(total.games),
                 str(total.wins),
-                decimal_text(total.points),
+                total.points_text,
                 f"{total.right} of {total.checked}",
                 total.minutes,
             ],
