@@ -429,6 +429,7 @@ def write_csv(rows: Iterable[Row], file: TextIO | Path | str) -> None:
 
 MARGIN = 15.0
 ROW_H = 6.5
+LEAST = 9.0  # pt: a table's or a chart's text prints no smaller (wider, it takes more lines)
 BAR_H = 5.0
 BLUE = (0, 114, 178)
 VERMILLION = (213, 94, 0)
@@ -659,29 +660,34 @@ class _Page:
         cells: Sequence[Sequence[str]],
         total: Sequence[str] | None = None,
     ) -> None:
+        from tabletop.printables.pdf import write_lines
+
         widths = [share * self.inner for _, share, _ in columns]
 
         def draw(values: Sequence[str], *, bold: bool, fill: Any = None) -> None:
-            from tabletop.printables.pdf import fit_text
-
+            h = max(self.text_height(v, w - 3, bold=bold) for v, w in zip(values, widths))
+            if self.y + h > self.height - MARGIN:
+                self.more()
+                head()
             if fill is not None:
                 self.pdf.set_fill_color(*fill)
-                self.pdf.rect(MARGIN, self.y, self.inner, ROW_H, "F")
+                self.pdf.rect(MARGIN, self.y, self.inner, h, "F")
             x = MARGIN
             for value, w, (_, _, align) in zip(values, widths, columns, strict=True):
-                fit_text(
+                write_lines(
                     self.pdf,
                     value,
                     x + 1.5,
                     self.y,
                     w - 3,
-                    ROW_H,
+                    h,
                     size=10,
+                    least=LEAST,
                     bold=bold,
                     align=align,
                 )
                 x += w
-            self.y += ROW_H
+            self.y += h
 
         def head() -> None:
             draw([c[0] for c in columns], bold=True, fill=(232, 228, 218))
@@ -689,9 +695,6 @@ class _Page:
         self.room(ROW_H * 3)
         head()
         for i, values in enumerate(cells):
-            if self.y + ROW_H > self.height - MARGIN:
-                self.more()
-                head()
             draw(values, bold=False, fill=(246, 244, 238) if i % 2 else None)
         if total is not None:
             self.room(ROW_H)
@@ -699,6 +702,14 @@ class _Page:
             self.pdf.set_line_width(0.3)
             self.pdf.line(MARGIN, self.y, self.width - MARGIN, self.y)
             draw(total, bold=True)
+
+    def text_height(self, text: str, w: float, *, bold: bool = False) -> float:
+        """The height of a table row or chart line holding ``text`` in a column ``w`` wide
+        at 10 pt (a long name on two lines at :data:`LEAST` pt or more, not shrunk)."""
+        from tabletop.printables.pdf import LEADING, PT, text_lines
+
+        size, lines = text_lines(self.pdf, text, w, size=10, least=LEAST, bold=bold)
+        return max(ROW_H, len(lines) * size * LEADING * PT + 2.4)
 
     def answers_chart(self, bars: Sequence[tuple[str, int, int]], title: str) -> None:
         """(label, checked, right) each: a grey bar for the answers checked, a blue bar
@@ -747,12 +758,16 @@ class _Page:
     ) -> None:
         """One chart line: the label, bars from the axis (left of it when negative), the
         value. With ``signed`` the axis is in the middle of the bar area."""
-        from tabletop.printables.pdf import fit_text
+        from tabletop.printables.pdf import fit_text, write_lines
 
         label_w, value_w = 0.27 * self.inner, 0.16 * self.inner
         area = self.inner - label_w - value_w - 4
-        self.room(BAR_H + 1.5)
-        fit_text(self.pdf, label, MARGIN, self.y, label_w - 2, BAR_H, size=10, align="R")
+        h = self.text_height(label, label_w - 2) - ROW_H + BAR_H
+        self.room(h + 1.5)
+        write_lines(
+            self.pdf, label, MARGIN, self.y, label_w - 2, h, size=10, least=LEAST, align="R"
+        )
+        self.y += (h - BAR_H) / 2  # the bars in the middle of the label's lines
         left = MARGIN + label_w
         axis, reach = (left + area / 2, area / 2) if signed else (left, area)
         for share, colour in bars:
@@ -764,7 +779,7 @@ class _Page:
         self.pdf.set_line_width(0.3)
         self.pdf.line(axis, self.y - 0.75, axis, self.y + BAR_H + 0.75)
         fit_text(self.pdf, value, left + area + 4, self.y, value_w, BAR_H, size=10, align="L")
-        self.y += BAR_H + 1.5
+        self.y += BAR_H + (h - BAR_H) / 2 + 1.5
 
 
 # -- files -------------------------------------------------------------------------------------

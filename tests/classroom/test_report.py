@@ -398,3 +398,25 @@ def test_report_points_are_not_added_across_games(monkeypatch: pytest.MonkeyPatc
     assert cells.count("—") == 4  # two groups, in the summary and in their own table
     assert not {"1858", "3092", "-51.5"} & set(cells)
     assert {"1844", "5", "9", "0", "-56", "4.5", "3", "1234"} <= set(cells)
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_report_long_names_wrap_at_a_size_a_teacher_reads(
+    paper: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 27 item 6: a long name (or group) in a table or a chart takes two or three
+    lines at 9 pt or more (the old report shrank "Bartholomew Featherstonehaugh-Smythe"
+    to 3.5 pt on one line); no two texts on a page run into each other."""
+    from tests.printables.drawn import recording
+    from tests.printables.test_printables_fit import LONG_ROWS
+
+    with recording(monkeypatch) as drawn:
+        report_pdf(LONG_ROWS, session="2026-11-26", paper=paper, made="")
+    texts = [d for d in drawn if d.kind == "text"]
+    assert min(d.size for d in texts) >= 9
+    assert not [
+        (a.text, b.text) for i, a in enumerate(texts) for b in texts[i + 1 :] if a.overlaps(b)
+    ]
+    lines = [d.text for d in texts]
+    for name in ("Bartholomew", "Featherstonehaugh-", "Maximiliane", "Wolkenstein-Rodeneck"):
+        assert lines.count(name) >= 3  # in the table and in the charts
