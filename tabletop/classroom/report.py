@@ -660,7 +660,7 @@ class _Page:
         cells: Sequence[Sequence[str]],
         total: Sequence[str] | None = None,
     ) -> None:
-        from tabletop.printables.pdf import write_lines
+        from tabletop.printables.pdf import fit_text
 
         widths = [share * self.inner for _, share, _ in columns]
 
@@ -674,7 +674,7 @@ class _Page:
                 self.pdf.rect(MARGIN, self.y, self.inner, h, "F")
             x = MARGIN
             for value, w, (_, _, align) in zip(values, widths, columns, strict=True):
-                write_lines(
+                fit_text(
                     self.pdf,
                     value,
                     x + 1.5,
@@ -758,15 +758,13 @@ class _Page:
     ) -> None:
         """One chart line: the label, bars from the axis (left of it when negative), the
         value. With ``signed`` the axis is in the middle of the bar area."""
-        from tabletop.printables.pdf import fit_text, write_lines
+        from tabletop.printables.pdf import fit_text
 
         label_w, value_w = 0.27 * self.inner, 0.16 * self.inner
         area = self.inner - label_w - value_w - 4
         h = self.text_height(label, label_w - 2) - ROW_H + BAR_H
         self.room(h + 1.5)
-        write_lines(
-            self.pdf, label, MARGIN, self.y, label_w - 2, h, size=10, least=LEAST, align="R"
-        )
+        fit_text(self.pdf, label, MARGIN, self.y, label_w - 2, h, size=10, least=LEAST, align="R")
         self.y += (h - BAR_H) / 2  # the bars in the middle of the label's lines
         left = MARGIN + label_w
         axis, reach = (left + area / 2, area / 2) if signed else (left, area)

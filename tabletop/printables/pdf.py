@@ -123,30 +123,6 @@ def aruco_matrix(marker_id: int) -> np.ndarray:
 # -- text ---------------------------------------------------------------------------------
 
 
-def fit_text(
-    pdf: FPDF,
-    text: str,
-    x: float,
-    y: float,
-    w: float,
-    h: float,
-    *,
-    size: float,
-    bold: bool = False,
-    colour: RGB = (0, 0, 0),
-    align: str = "C",
-) -> None:
-    """Write one line centred in a box, shrinking the font until it fits the width."""
-    style = "B" if bold else ""
-    pdf.set_font(FONT, style, size)
-    while size > 4 and pdf.get_string_width(text) > w:
-        size -= 0.5
-        pdf.set_font(FONT, style, size)
-    pdf.set_text_color(*colour)
-    pdf.set_xy(x, y)
-    pdf.cell(w, h, text, align=align)
-
-
 LEADING = 1.15  # a line of text is this many times its size apart from the next
 PT = 25.4 / 72  # mm per point
 
@@ -173,7 +149,7 @@ def text_lines(
     return (best[1], best[2]) if best else (4.0, [text])
 
 
-def write_lines(
+def fit_text(
     pdf: FPDF,
     text: str,
     x: float,
@@ -182,18 +158,27 @@ def write_lines(
     h: float,
     *,
     size: float,
-    least: float,
     bold: bool = False,
     colour: RGB = (0, 0, 0),
     align: str = "C",
+    least: float | None = None,
     middle: bool = True,
 ) -> float:
-    """Write ``text`` in the box, as :func:`text_lines` lays it out, the lines in the middle
-    of its height (or, not ``middle``, at its top); returns the y under the last line."""
-    s, lines = text_lines(pdf, text, w, size=size, least=least, bold=bold, h=h)
-    lead = s * LEADING * PT
-    top = y + (h - lead * len(lines)) / 2 if middle else y
-    pdf.set_font(FONT, "B" if bold else "", s)
+    """Write ``text`` in a box: on one line in the middle of its height, the font shrunk
+    until it fits the width; or, with ``least``, in the lines :func:`text_lines` lays out,
+    in the middle of the box (or, not ``middle``, at its top). Returns the y under it."""
+    style = "B" if bold else ""
+    if least is None:
+        pdf.set_font(FONT, style, size)
+        while size > 4 and pdf.get_string_width(text) > w:
+            size -= 0.5
+            pdf.set_font(FONT, style, size)
+        lines, lead, top = [text], h, y
+    else:
+        size, lines = text_lines(pdf, text, w, size=size, least=least, bold=bold, h=h)
+        lead = size * LEADING * PT
+        top = y + (h - lead * len(lines)) / 2 if middle else y
+    pdf.set_font(FONT, style, size)
     pdf.set_text_color(*colour)
     for i, line in enumerate(lines):
         pdf.set_xy(x, top + i * lead)
@@ -283,7 +268,7 @@ def draw_card(pdf: FPDF, face: CardFace, x: float, y: float) -> None:
     pdf.set_fill_color(*face.colour)
     pdf.rect(x + 2, y + 2, CARD_W - 4, band, "F")
     white = (255, 255, 255)
-    write_lines(
+    fit_text(
         pdf,
         face.title,
         x + 3,
@@ -300,7 +285,7 @@ def draw_card(pdf: FPDF, face: CardFace, x: float, y: float) -> None:
     base = y + band + 5 + qr + 2
     if face.subtitle:
         lines = 2 * 11 * LEADING * PT
-        base = write_lines(
+        base = fit_text(
             pdf,
             face.subtitle,
             x + 3,
