@@ -133,6 +133,11 @@ class Row:
     def minutes(self) -> str:
         return minutes(self.seconds)
 
+    @property
+    def points_text(self) -> str:
+        """The points as printed (one game's: always a number)."""
+        return decimal_text(self.points)
+
 
 @dataclass(frozen=True)
 class GroupTotal:
@@ -534,7 +539,7 @@ def report_pdf(
                     game_title(r.game),
                     str(r.games),
                     str(r.wins),
-                    decimal_text(r.points),
+                    r.points_text,
                     f"{r.right} of {r.checked}",
                     r.minutes,
                 ]

@@ -132,9 +132,9 @@ def text_lines(
 ) -> tuple[float, list[str]]:
     """The size and lines that ``text`` takes in a box ``w`` wide (and, with ``h``, no
     taller): the fewest lines at ``least`` pt or more, each broken between words or after
-    a hyphen (:func:`broken`), at the largest size they fit ("Group Hedgehogs class 4a" on
-    one line at 8.5 pt rather than two at 10); where nothing fits at ``least``, the largest
-    size below it that does ("Bartholomew / Featherstonehaugh- / Smythe" in a badge's band)."""
+    a hyphen (:func:`broken`), at the largest size they fit (one line a little smaller
+    rather than two at ``size``); where nothing fits at ``least``, the largest size below
+    it that does ("Bartholomew / Featherstonehaugh- / Smythe" in a badge's band)."""
     style = "B" if bold else ""
     best: tuple[tuple[bool, float, float], float, list[str]] | None = None
     for step in range(int((size - 4) * 2) + 1):
