@@ -24,7 +24,9 @@ Read from the game journal (:mod:`tabletop.store`). What counts, and how:
 
 A row is one student (or guest name) in one group and one game. A group's totals count
 each game once: its games, wins (games that a member won) and time are those of the
-distinct games any member played; its points and answers are the sums of its rows.
+distinct games any member played; its answers are the sums of its rows, and so are its
+points where its rows are of one game (points of different games are not added: the PDF
+prints "—").
 
 The CSV (:func:`write_csv`, columns in :data:`CSV_COLUMNS` and the README) and the PDF
 (:func:`report_pdf`: a summary page, then per group a table and bar charts) are made
@@ -131,6 +133,11 @@ class Row:
     def minutes(self) -> str:
         return minutes(self.seconds)
 
+    @property
+    def points_text(self) -> str:
+        """The points as printed (one game's: always a number)."""
+        return decimal_text(self.points)
+
 
 @dataclass(frozen=True)
 class GroupTotal:
@@ -144,10 +151,18 @@ class GroupTotal:
     checked: int
     right: int
     seconds: float
+    point_games: int = field(default=1, compare=False)  # the games whose points are summed
 
     @property
     def minutes(self) -> str:
         return minutes(self.seconds)
+
+    @property
+    def points_text(self) -> str:
+        """The points as printed: "—" where they are of more than one game (each game's
+        points are in its own unit: 1844 Mathe-Meister points and 5 VICTORY! cards are
+        not 1849 of anything)."""
+        return decimal_text(self.points) if self.point_games <= 1 else "—"
 
 
 # -- reading the journal -------------------------------------------------------------------
@@ -323,6 +338,7 @@ def group_totals(rows: Iterable[Row]) -> list[GroupTotal]:
                 checked=sum(r.checked for r in members),
                 right=sum(r.right for r in members),
                 seconds=sum(games.values()),
+                point_games=len({r.game for r in members}),
             )
         )
     return sorted(totals, key=lambda t: _group_order(t.group))
@@ -418,6 +434,7 @@ def write_csv(rows: Iterable[Row], file: TextIO | Path | str) -> None:
 
 MARGIN = 15.0
 ROW_H = 6.5
+LEAST = 9.0  # pt: a table's or a chart's text prints no smaller (wider, it takes more lines)
 BAR_H = 5.0
 BLUE = (0, 114, 178)
 VERMILLION = (213, 94, 0)
@@ -444,10 +461,10 @@ SUMMARY_COLUMNS = (
 )
 NOTES = (
     "A game counts when it ended or the rotation's time ran out. A draw for first place is "
-    "a win for each player who shares it. Points are in each game's own unit (so they are "
-    "compared within a game). A group's games, wins and minutes count each game once. "
-    "Guests did not sign in: the same guest name in two games may be two children. "
-    "Bots are left out."
+    "a win for each player who shares it. Points are in each game's own unit, so they are "
+    "compared within a game, and a total over different games shows —. A group's games, "
+    "wins and minutes count each game once. Guests did not sign in: the same guest name in "
+    "two games may be two children. Bots are left out."
 )
 
 
@@ -489,7 +506,7 @@ def report_pdf(
                 str(t.students),
                 str(t.games),
                 str(t.wins),
-                decimal_text(t.points),
+                t.points_text,
                 f"{t.right} of {t.checked}",
                 t.minutes,
             ]
@@ -522,7 +539,7 @@ def report_pdf(
                     game_title(r.game),
                     str(r.games),
                     str(r.wins),
-                    decimal_text(r.points),
+                    r.points_text,
                     f"{r.right} of {r.checked}",
                     r.minutes,
                 ]
@@ -533,7 +550,7 @@ def report_pdf(
                 "",
                 str(total.games),
                 str(total.wins),
-                decimal_text(total.points),
+                total.points_text,
                 f"{total.right} of {total.checked}",
                 total.minutes,
             ],
@@ -648,14 +665,18 @@ class _Page:
         cells: Sequence[Sequence[str]],
         total: Sequence[str] | None = None,
     ) -> None:
+        from tabletop.printables.pdf import fit_text
+
         widths = [share * self.inner for _, share, _ in columns]
 
         def draw(values: Sequence[str], *, bold: bool, fill: Any = None) -> None:
-            from tabletop.printables.pdf import fit_text
-
+            h = max(self.text_height(v, w - 3, bold=bold) for v, w in zip(values, widths))
+            if self.y + h > self.height - MARGIN:
+                self.more()
+                head()
             if fill is not None:
                 self.pdf.set_fill_color(*fill)
-                self.pdf.rect(MARGIN, self.y, self.inner, ROW_H, "F")
+                self.pdf.rect(MARGIN, self.y, self.inner, h, "F")
             x = MARGIN
             for value, w, (_, _, align) in zip(values, widths, columns, strict=True):
                 fit_text(
@@ -664,13 +685,14 @@ class _Page:
                     x + 1.5,
                     self.y,
                     w - 3,
-                    ROW_H,
+                    h,
                     size=10,
+                    least=LEAST,
                     bold=bold,
                     align=align,
                 )
                 x += w
-            self.y += ROW_H
+            self.y += h
 
         def head() -> None:
             draw([c[0] for c in columns], bold=True, fill=(232, 228, 218))
@@ -678,9 +700,6 @@ class _Page:
         self.room(ROW_H * 3)
         head()
         for i, values in enumerate(cells):
-            if self.y + ROW_H > self.height - MARGIN:
-                self.more()
-                head()
             draw(values, bold=False, fill=(246, 244, 238) if i % 2 else None)
         if total is not None:
             self.room(ROW_H)
@@ -688,6 +707,14 @@ class _Page:
             self.pdf.set_line_width(0.3)
             self.pdf.line(MARGIN, self.y, self.width - MARGIN, self.y)
             draw(total, bold=True)
+
+    def text_height(self, text: str, w: float, *, bold: bool = False) -> float:
+        """The height of a table row or chart line holding ``text`` in a column ``w`` wide
+        at 10 pt (a long name on two lines at :data:`LEAST` pt or more, not shrunk)."""
+        from tabletop.printables.pdf import LEADING, PT, text_lines
+
+        size, lines = text_lines(self.pdf, text, w, size=10, least=LEAST, bold=bold)
+        return max(ROW_H, len(lines) * size * LEADING * PT + 2.4)
 
     def answers_chart(self, bars: Sequence[tuple[str, int, int]], title: str) -> None:
         """(label, checked, right) each: a grey bar for the answers checked, a blue bar
@@ -740,8 +767,10 @@ class _Page:
 
         label_w, value_w = 0.27 * self.inner, 0.16 * self.inner
         area = self.inner - label_w - value_w - 4
-        self.room(BAR_H + 1.5)
-        fit_text(self.pdf, label, MARGIN, self.y, label_w - 2, BAR_H, size=10, align="R")
+        h = self.text_height(label, label_w - 2) - ROW_H + BAR_H
+        self.room(h + 1.5)
+        fit_text(self.pdf, label, MARGIN, self.y, label_w - 2, h, size=10, least=LEAST, align="R")
+        self.y += (h - BAR_H) / 2  # the bars in the middle of the label's lines
         left = MARGIN + label_w
         axis, reach = (left + area / 2, area / 2) if signed else (left, area)
         for share, colour in bars:
@@ -753,7 +782,7 @@ class _Page:
         self.pdf.set_line_width(0.3)
         self.pdf.line(axis, self.y - 0.75, axis, self.y + BAR_H + 0.75)
         fit_text(self.pdf, value, left + area + 4, self.y, value_w, BAR_H, size=10, align="L")
-        self.y += BAR_H + 1.5
+        self.y += BAR_H + (h - BAR_H) / 2 + 1.5
 
 
 # -- files -------------------------------------------------------------------------------------

@@ -26,6 +26,7 @@ def badges_pdf(students: list[Student], paper: str = "a4") -> FPDF:
             names[s.id],
             f"group {s.group} · id {s.id}" if s.group else f"id {s.id}",
             BADGE_COLOUR,
+            corner="",  # the name once, large: not again in small print
         )
         for s in students
     ]

@@ -73,7 +73,7 @@ def mwm_faces(edition: str, army: int) -> list[CardFace]:
         CardFace(
             math_wars_meta.count_code((army, n)),
             str(n),
-            f"COUNT META · {edition} · {name} army {army}",
+            f"{edition} · {name} army {army}",
             colour,
             subtitle="COUNT META",
         )
@@ -184,8 +184,9 @@ def mecs_faces() -> list[CardFace]:
             CardFace(
                 mecs.PAYLOAD_PREFIX + objective.code,
                 f"GOAL {objective.number}",
-                f"The answer is {objective.text}",
+                "M.E.C.S. · objective card",
                 YELLOW,
+                subtitle=objective.text[0].upper() + objective.text[1:],
             )
         )
     return faces

@@ -14,9 +14,17 @@ from dataclasses import dataclass
 from fpdf import FPDF
 
 from tabletop.engine.errors import BadInput
-from tabletop.printables.pdf import FONT, RGB, aruco_matrix, draw_modules, fit_text, new_pdf
+from tabletop.printables.pdf import (
+    FONT,
+    RGB,
+    aruco_matrix,
+    draw_modules,
+    fit_text,
+    fitted,
+    new_pdf,
+)
 
-MAT_W, MAT_H = 277.0, 190.0  # A4 landscape less margins; Letter fits too
+MAT_W, MAT_H = 277.0, 190.0  # A4 landscape less margins; on Letter drawn 97% the size
 MARKER = 30.0
 BOARD_MARKER_BASE = 32
 INK: RGB = (40, 40, 40)
@@ -104,47 +112,55 @@ def draw_mat(
     pdf: FPDF, title: str, game: str, areas: tuple[Area, ...], ids: tuple[int, ...]
 ) -> None:
     ox, oy = (pdf.w - MAT_W) / 2, (pdf.h - MAT_H) / 2
-    pdf.set_draw_color(*INK)
-    pdf.set_line_width(0.4)
-    pdf.rect(ox, oy, MAT_W, MAT_H)
-    corners = [
-        (ox + 2, oy + 2),
-        (ox + MAT_W - MARKER - 2, oy + 2),
-        (ox + MAT_W - MARKER - 2, oy + MAT_H - MARKER - 2),
-        (ox + 2, oy + MAT_H - MARKER - 2),
-    ]
-    for marker_id, (x, y) in zip(ids, corners):
-        draw_modules(pdf, aruco_matrix(marker_id), x, y, MARKER)
-    fit_text(pdf, title, ox + 40, oy + 4, MAT_W - 80, 14, size=30, bold=True, colour=INK)
-    fit_text(
-        pdf, game.replace("-", " ").upper(), ox + 40, oy + 18, MAT_W - 80, 8, size=12, colour=INK
-    )
-    pdf.set_line_width(0.6)
-    pdf.set_dash_pattern(dash=3, gap=2)
-    for area in areas:
-        pdf.rect(ox + area.x, oy + area.y, area.w, area.h)
-    pdf.set_dash_pattern()
-    for area in areas:
+    with fitted(pdf, (ox, oy, ox + MAT_W, oy + MAT_H)):  # on Letter, 97% the size
+        pdf.set_draw_color(*INK)
+        pdf.set_line_width(0.4)
+        pdf.rect(ox, oy, MAT_W, MAT_H)
+        corners = [
+            (ox + 2, oy + 2),
+            (ox + MAT_W - MARKER - 2, oy + 2),
+            (ox + MAT_W - MARKER - 2, oy + MAT_H - MARKER - 2),
+            (ox + 2, oy + MAT_H - MARKER - 2),
+        ]
+        for marker_id, (x, y) in zip(ids, corners):
+            draw_modules(pdf, aruco_matrix(marker_id), x, y, MARKER)
+        fit_text(pdf, title, ox + 40, oy + 4, MAT_W - 80, 14, size=30, bold=True, colour=INK)
         fit_text(
             pdf,
-            area.label,
-            ox + area.x + 2,
-            oy + area.y + 2,
-            area.w - 4,
-            7,
+            game.replace("-", " ").upper(),
+            ox + 40,
+            oy + 18,
+            MAT_W - 80,
+            8,
             size=12,
-            bold=True,
             colour=INK,
         )
-        if area.hint:
-            pdf.set_font(FONT, "", 8)
+        pdf.set_line_width(0.6)
+        pdf.set_dash_pattern(dash=3, gap=2)
+        for area in areas:
+            pdf.rect(ox + area.x, oy + area.y, area.w, area.h)
+        pdf.set_dash_pattern()
+        for area in areas:
             fit_text(
                 pdf,
-                area.hint,
+                area.label,
                 ox + area.x + 2,
-                oy + area.y + area.h - 8,
+                oy + area.y + 2,
                 area.w - 4,
-                6,
-                size=8,
-                colour=(90, 90, 90),
+                7,
+                size=12,
+                bold=True,
+                colour=INK,
             )
+            if area.hint:
+                pdf.set_font(FONT, "", 8)
+                fit_text(
+                    pdf,
+                    area.hint,
+                    ox + area.x + 2,
+                    oy + area.y + area.h - 8,
+                    area.w - 4,
+                    6,
+                    size=8,
+                    colour=(90, 90, 90),
+                )

@@ -7,13 +7,15 @@ sharp at any printer resolution.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
 import numpy as np
 from fpdf import FPDF
+from fpdf.drawing_primitives import Transform
 
 from tabletop.assets import assets_dir
 from tabletop.engine.errors import BadInput
@@ -23,6 +25,7 @@ CARD_W, CARD_H = 63.0, 88.0  # poker size
 GRID_COLS, GRID_ROWS = 3, 3  # nine to a page
 FONT = "DejaVu"
 READABLE = 8.0  # pt: a name prints no smaller; wider, it takes another line
+PRINTER_MARGIN = 5.0  # mm: what many printers cannot print at the edge of the paper
 QR_ALPHANUMERIC = set("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ $%*+-./:")
 
 RGB = tuple[int, int, int]
@@ -46,6 +49,23 @@ def save(pdf: FPDF, out: Path) -> Path:
     out.parent.mkdir(parents=True, exist_ok=True)
     pdf.output(str(out))
     return out
+
+
+@contextmanager
+def fitted(pdf: FPDF, box: tuple[float, float, float, float]) -> Iterator[None]:
+    """Draw a drawing laid out in millimetres over ``box`` (left, top, right, bottom) where
+    it lies, if that is inside the page less :data:`PRINTER_MARGIN` all round; else shrunk
+    (never grown) and centred to fit inside it (the A4 sheet on Letter paper)."""
+    left, top, right, bottom = box
+    m = PRINTER_MARGIN
+    if left >= m and top >= m and right <= pdf.w - m and bottom <= pdf.h - m:
+        yield
+        return
+    scale = min(1.0, (pdf.w - 2 * m) / (right - left), (pdf.h - 2 * m) / (bottom - top))
+    dx = (pdf.w - scale * (right - left)) / 2 - scale * left
+    dy = (pdf.h - scale * (bottom - top)) / 2 - scale * top
+    with pdf.transform(Transform.scaling(scale).translate(dx, dy)):
+        yield
 
 
 # -- QR codes and markers ----------------------------------------------------------------
@@ -103,6 +123,32 @@ def aruco_matrix(marker_id: int) -> np.ndarray:
 # -- text ---------------------------------------------------------------------------------
 
 
+LEADING = 1.15  # a line of text is this many times its size apart from the next
+PT = 25.4 / 72  # mm per point
+
+
+def text_lines(
+    pdf: FPDF, text: str, w: float, *, size: float, least: float, bold: bool = False, h: float = 0
+) -> tuple[float, list[str]]:
+    """The size and lines that ``text`` takes in a box ``w`` wide (and, with ``h``, no
+    taller): the fewest lines at ``least`` pt or more, each broken between words or after
+    a hyphen (:func:`broken`), at the largest size they fit (one line a little smaller
+    rather than two at ``size``); where nothing fits at ``least``, the largest size below
+    it that does ("Bartholomew / Featherstonehaugh- / Smythe" in a badge's band)."""
+    style = "B" if bold else ""
+    best: tuple[tuple[bool, float, float], float, list[str]] | None = None
+    for step in range(int((size - 4) * 2) + 1):
+        s = size - step / 2
+        pdf.set_font(FONT, style, s)
+        lines = broken(pdf, text, w)
+        fits = max(map(pdf.get_string_width, lines)) <= w
+        if fits and (not h or len(lines) * s * LEADING * PT <= h):
+            key = (s >= least, -len(lines) if s >= least else s, s)
+            if best is None or key > best[0]:
+                best = (key, s, lines)
+    return (best[1], best[2]) if best else (4.0, [text])
+
+
 def fit_text(
     pdf: FPDF,
     text: str,
@@ -115,16 +161,29 @@ def fit_text(
     bold: bool = False,
     colour: RGB = (0, 0, 0),
     align: str = "C",
-) -> None:
-    """Write one line centred in a box, shrinking the font until it fits the width."""
+    least: float | None = None,
+    middle: bool = True,
+) -> float:
+    """Write ``text`` in a box: on one line in the middle of its height, the font shrunk
+    until it fits the width; or, with ``least``, in the lines :func:`text_lines` lays out,
+    in the middle of the box (or, not ``middle``, at its top). Returns the y under it."""
     style = "B" if bold else ""
-    pdf.set_font(FONT, style, size)
-    while size > 4 and pdf.get_string_width(text) > w:
-        size -= 0.5
+    if least is None:
         pdf.set_font(FONT, style, size)
+        while size > 4 and pdf.get_string_width(text) > w:
+            size -= 0.5
+            pdf.set_font(FONT, style, size)
+        lines, lead, top = [text], h, y
+    else:
+        size, lines = text_lines(pdf, text, w, size=size, least=least, bold=bold, h=h)
+        lead = size * LEADING * PT
+        top = y + (h - lead * len(lines)) / 2 if middle else y
+    pdf.set_font(FONT, style, size)
     pdf.set_text_color(*colour)
-    pdf.set_xy(x, y)
-    pdf.cell(w, h, text, align=align)
+    for i, line in enumerate(lines):
+        pdf.set_xy(x, top + i * lead)
+        pdf.cell(w, lead, line, align=align)
+    return top + lead * len(lines)
 
 
 def tag_lines(pdf: FPDF, text: str, w: float, *, size: float, bold: bool = False) -> list[str]:
@@ -165,6 +224,7 @@ class CardFace:
     caption: str
     colour: RGB
     subtitle: str = ""
+    corner: str | None = None  # the small print in the corner: None, the title again
 
 
 def card_slots(paper: str) -> tuple[list[tuple[float, float]], float, float]:
@@ -196,13 +256,18 @@ def cut_marks(pdf: FPDF, paper: str) -> None:
 
 
 def draw_card(pdf: FPDF, face: CardFace, x: float, y: float) -> None:
-    """A poker-size face: a coloured band with the value, a big QR code, the small print."""
+    """A poker-size face: a coloured band with the value (a long name on two or three
+    lines, at 20 pt or the largest size that fits), a big QR code, the subtitle (11 pt or
+    more, on up to two lines), the small print, and the value again in the bottom corner
+    (readable from the other side once turned; ``face.corner`` there instead), with the
+    small print kept clear of it."""
     band = 22.0
     pdf.set_line_width(0.15)
     pdf.set_draw_color(190, 190, 190)
     pdf.rect(x, y, CARD_W, CARD_H)  # a faint edge to cut along if the marks are missed
     pdf.set_fill_color(*face.colour)
     pdf.rect(x + 2, y + 2, CARD_W - 4, band, "F")
+    white = (255, 255, 255)
     fit_text(
         pdf,
         face.title,
@@ -211,31 +276,50 @@ def draw_card(pdf: FPDF, face: CardFace, x: float, y: float) -> None:
         CARD_W - 6,
         band - 2,
         size=44,
+        least=20,
         bold=True,
-        colour=(255, 255, 255),
+        colour=white,
     )
     qr = 44.0
     draw_qr(pdf, face.payload, x + (CARD_W - qr) / 2, y + band + 5, qr)
     base = y + band + 5 + qr + 2
     if face.subtitle:
-        fit_text(
-            pdf, face.subtitle, x + 3, base, CARD_W - 6, 6, size=11, bold=True, colour=face.colour
+        lines = 2 * 11 * LEADING * PT
+        base = fit_text(
+            pdf,
+            face.subtitle,
+            x + 3,
+            base,
+            CARD_W - 6,
+            lines,
+            size=11,
+            least=11,
+            bold=True,
+            colour=face.colour,
+            middle=False,
         )
-        base += 6
-    fit_text(pdf, face.caption, x + 3, base, CARD_W - 6, 5, size=7.5, colour=(60, 60, 60))
-    # the value again, small, in the bottom corner (readable from the other side once turned)
-    fit_text(
-        pdf,
-        face.title,
-        x + CARD_W - 15,
-        y + CARD_H - 7,
-        13,
-        5,
-        size=9,
-        bold=True,
-        colour=face.colour,
-        align="R",
-    )
+    corner = face.title if face.corner is None else face.corner
+    pdf.set_font(FONT, "B", 9)
+    corner_w = min(pdf.get_string_width(corner), 13) if corner else 0
+    bottom = y + CARD_H - 7
+    pdf.set_font(FONT, "", 7.5)
+    reach = (CARD_W + pdf.get_string_width(face.caption)) / 2  # centred, its right end
+    clash = base + 5 > bottom and reach > CARD_W - 3 - corner_w - 1
+    caption_w = CARD_W - 6 - (corner_w + 3 if clash else 0)  # then left of the corner
+    fit_text(pdf, face.caption, x + 3, base, caption_w, 5, size=7.5, colour=(60, 60, 60))
+    if corner:
+        fit_text(
+            pdf,
+            corner,
+            x + CARD_W - 15,
+            bottom,
+            13,
+            5,
+            size=9,
+            bold=True,
+            colour=face.colour,
+            align="R",
+        )
 
 
 def card_pages(pdf: FPDF, faces: Sequence[CardFace], paper: str) -> int:

@@ -15,18 +15,20 @@ from tabletop.games.mathe_meister import (
     Layout,
     cell_kind,
 )
-from tabletop.printables.pdf import FONT, fit_text, hexagon, new_pdf, pentagon
+from tabletop.printables.pdf import FONT, fit_text, fitted, hexagon, new_pdf, pentagon
 
 GREY = (200, 200, 200)
 INK = (30, 30, 30)
 CELL = 17.0  # mm: big enough for a child's handwriting
 OPERATOR_SUPPLY = 6  # MM-7 default; the option prints more or fewer rows
+BOX = (12.0, 6.0, 285.0, 196.0)  # mm: what the sheet covers, laid out on A4 landscape
 
 
 def sheet_pdf(layout: Layout, paper: str = "a4", operator_supply: int = OPERATOR_SUPPLY) -> FPDF:
     pdf = new_pdf(paper, landscape=True, title="Mathe-Meister tracking sheet")
     pdf.add_page()
-    draw_sheet(pdf, layout, operator_supply)
+    with fitted(pdf, BOX):  # on Letter, a little smaller
+        draw_sheet(pdf, layout, operator_supply)
     return pdf
 
 

@@ -220,13 +220,13 @@ def test_report_pdf_has_a_summary_and_a_page_per_group(journal: Journal, tmp_pat
     pages = text.split("\f")
     assert "Class report: 2025-03-14" in pages[0] and "Every group" in pages[0]
     summary = " ".join(pages[0].split())
-    assert "Group Blue 2 3 2 -1 12 of 13 27.5" in summary
-    assert "Group Red 2 3 3 63.5 24 of 31 32.5" in summary
+    assert "Group Blue 2 3 2 — 12 of 13 27.5"  # two games: not added in summary
+    assert "Group Red 2 3 3 — 24 of 31 32.5" in summary
     assert "Guests 1 1 0 -8 0 of 0 5.0" in summary
     assert "Group Blue" in pages[1] and "Group Red" in pages[2] and "Guests" in pages[3]
     red = " ".join(pages[2].split())
     assert "Ana M. Math Arena 2 2 7.5 11 of 14 22.5" in red
-    assert "Total 3 3 63.5 24 of 31 32.5" in red
+    assert "Total 3 3 — 24 of 31 32.5" in red
     assert "Points in Mathe-Meister" in red and "16 of 21" in red  # Ana's answers chart
 
 
@@ -375,3 +375,48 @@ def test_report_pdf_tells_two_children_of_one_name_apart(tmp_path: Path) -> None
         ("S2", "Mia", "4b"),
     ]
     journal.close()
+
+
+def test_report_points_are_not_added_across_games(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 27 item 5: points are in each game's own unit, so a total over different
+    games is "—" (the old report added 1844 Mathe-Meister points to 5 VICTORY! cards, 9
+    coins and 0 operator cards: "1858"); one game's points still add up, and every
+    student's points in each game are printed."""
+    from tests.printables.drawn import recording
+    from tests.printables.test_printables_fit import LONG_ROWS
+
+    totals = {t.group: t for t in group_totals(LONG_ROWS)}
+    assert {g: t.points_text for g, t in totals.items()} == {
+        "4a": "3",
+        "4b": "—",
+        "Hedgehogs class 4a": "—",
+    }
+    assert totals["4b"].points == 1844 + 5 + 9 + 0 + 1234  # kept, for one game's use
+    with recording(monkeypatch) as drawn:
+        report_pdf(LONG_ROWS, session="2026-11-26", made="")
+    cells = [d.text for d in drawn if d.kind == "text"]
+    assert cells.count("—") == 4  # two groups, in the summary and in their own table
+    assert not {"1858", "3092", "-51.5"} & set(cells)
+    assert {"1844", "5", "9", "0", "-56", "4.5", "3", "1234"} <= set(cells)
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_report_long_names_wrap_at_a_size_a_teacher_reads(
+    paper: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 27 item 6: a long name (or group) in a table or a chart takes two or three
+    lines at 9 pt or more (the old report shrank "Bartholomew Featherstonehaugh-Smythe"
+    to 3.5 pt on one line); no two texts on a page run into each other."""
+    from tests.printables.drawn import recording
+    from tests.printables.test_printables_fit import LONG_ROWS
+
+    with recording(monkeypatch) as drawn:
+        report_pdf(LONG_ROWS, session="2026-11-26", paper=paper, made="")
+    texts = [d for d in drawn if d.kind == "text"]
+    assert min(d.size for d in texts) >= 9
+    assert not [
+        (a.text, b.text) for i, a in enumerate(texts) for b in texts[i + 1 :] if a.overlaps(b)
+    ]
+    lines = [d.text for d in texts]
+    for name in ("Bartholomew", "Featherstonehaugh-", "Maximiliane", "Wolkenstein-Rodeneck"):
+        assert lines.count(name) >= 3  # in the table and in the charts
