@@ -463,6 +463,25 @@ def test_teacher_api_import_refuses_names_and_ids_mixed_in_column_1(
     serve(scenario)
 
 
+def test_teacher_api_import_refuses_a_name_with_an_unquoted_comma(
+    serve: Callable[[Scenario], None],
+) -> None:
+    """``S1,Müller, Zoë,4a``: refused with the line and what to do, nothing imported
+    (main: "Imported: 2 added.", the child "Müller" in group "Zoë")."""
+
+    async def scenario(client: TestClient) -> None:
+        await log_in(client)
+        data = "id,name,group\nS1,Müller, Zoë,4a\nS2,Bo,4a\n".encode()
+        r = await client.post("/api/roster/import", data=data, headers=origin(client))
+        assert r.status == 400 and (await r.json())["error"] == (
+            'Line 2: 4 cells but the header has 3: a name with a comma needs quotes ("Müller,'
+            ' Zoë"). Fix the file and try again.'
+        )
+        assert (await (await client.get("/api/roster")).json())["students"] == []
+
+    serve(scenario)
+
+
 def test_teacher_api_imports_a_list_of_names_twice_without_doubles(
     serve: Callable[[Scenario], None],
 ) -> None:
