@@ -202,7 +202,9 @@ def _read_students(text: str) -> tuple[list[Student], str]:
                     "roster.long", f"line {number}: the {what} is longer than {limit} characters"
                 )
         if sid and sid in seen:
-            raise BadInput("roster.duplicate", f"line {number}: id {sid} is used twice")
+            raise BadInput(
+                "roster.duplicate", f"line {number}: id {sid} is used twice (also line {seen[sid]})"
+            )
         seen[sid] = number
         students.append(Student(sid, name, group))
     if not students:

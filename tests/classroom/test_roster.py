@@ -297,7 +297,7 @@ def test_roster_without_a_header_is_still_read(roster: Roster) -> None:
 @pytest.mark.parametrize(
     ("text", "words"),
     [
-        ("S01,Ada\nS01,Bo\n", "line 2: id S01 is used twice"),
+        ("S01,Ada\nS01,Bo\n", "line 2: id S01 is used twice (also line 1)"),
         ("S1,Ada\nS2\n", "line 2: expected id, name, group"),
         ("id,name\n", "the roster has no students"),
         ("who,what\nS1,Ada\nS2,Bo\n", "the header must be id,name,group or name,group"),
@@ -560,3 +560,14 @@ def test_roster_extra_columns_named_in_the_header_are_still_read() -> None:
     text = 'id,name,group,email\nS1,"Müller, Zoë",4a,zoe@example.org\nS2,Bo,,\n'
     assert read_roster(text) == [Student("S1", "Müller, Zoë", "4a"), Student("S2", "Bo", "")]
     assert read_roster("S1,Ada,4a,,\n") == [Student("S1", "Ada", "4a")]  # empty cells at the end
+
+
+def test_roster_an_id_used_twice_names_both_lines(roster: Roster) -> None:
+    """Item 16a: the second line of an id names the first, counting the header and blank
+    lines as the teacher's editor does (main: "line 6: id S2 is used twice" alone)."""
+    text = "id,name,group\nS1,Ada,A\nS2,Bo,A\n\nS3,Cy,B\nS2,Dee,B\n"
+    with pytest.raises(BadInput) as err:
+        roster.import_csv(text)
+    assert (
+        err.value.message == "line 6: id S2 is used twice (also line 3). Fix the file and try again"
+    )
