@@ -14,7 +14,8 @@ The page talks to a JSON API behind the same session:
 ``POST /api/dismiss``        ``{"keys": [...]}``: problems (or offline cards) seen
 ``GET /api/roster``          the class list and its groups
 ``POST /api/roster``         ``{"op": "add" | "rename" | "group" | "remove", ...}``
-``POST /api/roster/import``  a CSV file (multipart ``file``, ``replace`` "1") or CSV text
+``POST /api/roster/import``  a CSV file (multipart ``file``, ``replace`` "1") or CSV text;
+                             ``preview`` "1": what it would do (``removed``), changing nothing
 ``GET /roster.csv``          the class list as CSV
 ``GET /api/reports``         the sessions with finished games, games left out and hidden
 ``GET /api/results``         ``?session=``: that session's finished games (to hide one)
@@ -49,8 +50,15 @@ from tabletop.classroom import report, skills
 from tabletop.classroom.dice_lesson import fairness, read_dice
 from tabletop.classroom.fleet.coordinator import ACTIONS, Coordinator
 from tabletop.classroom.mistakes import KINDS, SKILLS
+from tabletop.classroom.roster import ImportReport
 from tabletop.classroom.rotation import GAME_TITLES, STATION_MODES, STATION_OPTIONS, Plan
-from tabletop.classroom.students import Student, decode_csv, shown_names, told_apart
+from tabletop.classroom.students import (
+    Student,
+    decode_csv,
+    read_class_list,
+    shown_names,
+    told_apart,
+)
 from tabletop.engine.errors import BadInput, TabletopError
 from tabletop.engine.words import sentence
 from tabletop.teacher.auth import COOKIE, DEVICE_COOKIE, DEVICE_DAYS, Gate, Locked, WrongPin
@@ -421,23 +429,30 @@ async def roster_change(request: web.Request) -> web.Response:
 
 
 async def roster_import(request: web.Request) -> web.Response:
-    replace = False
+    fields: Any = request.query
     if request.content_type.startswith("multipart/"):
-        form = await request.post()
-        upload = form.get("file")
+        fields = await request.post()
+        upload = fields.get("file")
         if not isinstance(upload, web.FileField):
             raise BadInput("teacher.import", "choose a CSV file to import")
         data = upload.file.read()
-        replace = form.get("replace") in ("1", "on", "true")
     else:
         data = await request.read()
-        replace = request.query.get("replace") in ("1", "true")
+    replace = fields.get("replace") in ("1", "on", "true")
     text = decode_csv(data, "the file")
     console = request.app[CONSOLE]
+    if fields.get("preview") == "1":  # the dashboard asks before students are removed
+        would = await _on_console(request, _import_preview, console, text, replace)
+        return web.json_response({"sentence": would.sentence(), "removed": would.removed})
     done = await _on_console(
         request, console.roster_change, "import_csv", text=text, replace=replace
     )
     return web.json_response({"sentence": done.sentence(), "total": done.total})
+
+
+def _import_preview(console: Coordinator, text: str, replace: bool) -> ImportReport:
+    students, _ = read_class_list(text)
+    return console.roster().preview(students, replace=replace)
 
 
 async def roster_csv(request: web.Request) -> web.Response:

@@ -482,6 +482,29 @@ def test_teacher_api_import_refuses_a_name_with_an_unquoted_comma(
     serve(scenario)
 
 
+def test_teacher_api_import_preview_says_who_would_go_and_changes_nothing(
+    serve: Callable[[Scenario], None],
+) -> None:
+    """``preview`` "1": what a replacing import would do, the students it would remove
+    counted, the list unchanged (the dashboard asks with that count before it replaces)."""
+
+    async def scenario(client: TestClient) -> None:
+        await log_in(client)
+        data = b"S1,Ada,Red\nS2,Bo,Red\nS3,Cy,Blue\n"
+        await client.post("/api/roster/import", data=data, headers=origin(client))
+        form = FormData({"replace": "1", "preview": "1"})
+        form.add_field("file", b"S1,Ada,Red\n", filename="one.csv")
+        r = await client.post("/api/roster/import", data=form, headers=origin(client))
+        assert (await r.json()) == {"sentence": "1 unchanged, 2 removed.", "removed": 2}
+        r = await client.post(
+            "/api/roster/import?preview=1", data=b"S4,Dee,Red\n", headers=origin(client)
+        )
+        assert (await r.json()) == {"sentence": "1 added.", "removed": 0}  # adds: no one goes
+        assert len((await (await client.get("/api/roster")).json())["students"]) == 3
+
+    serve(scenario)
+
+
 def test_teacher_api_imports_a_list_of_names_twice_without_doubles(
     serve: Callable[[Scenario], None],
 ) -> None:

@@ -540,11 +540,24 @@ async function importRoster(event) {
   event.preventDefault();
   const file = $("#import-file").files[0];
   if (!file) { refused("Choose a CSV file to import."); return; }
-  const form = new FormData();
-  form.append("file", file);
-  if ($("#import-replace").checked) form.append("replace", "1");
+  const replace = $("#import-replace");
+  const form = (...asks) => { // "replace", "preview": each "1"
+    const data = new FormData();
+    data.append("file", file);
+    for (const ask of replace.checked ? ["replace", ...asks] : asks) data.append(ask, "1");
+    return data;
+  };
   try {
-    const result = await api("/api/roster/import", form);
+    if (replace.checked) { // asked first, as every change that removes students is
+      const would = await api("/api/roster/import", form("preview"));
+      if (would.removed && !window.confirm(`${count(would.removed, "student")} not in the file will be `
+        + "removed (their games stay in the reports). Replace the whole list?")) {
+        refused("Nothing changed: the class list is as it was.");
+        return;
+      }
+    }
+    const result = await api("/api/roster/import", form());
+    replace.checked = false; // the next file adds and updates unless asked again
     done(`Imported: ${result.sentence}`);
   } catch (err) { refused(err.message); }
   loadRoster();

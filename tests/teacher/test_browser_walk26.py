@@ -1,0 +1,69 @@
+"""Round 27's mends of the dashboard, in a real browser at a laptop's 1366x768 and a
+tablet's 800x1280 (the walk's classroom: the app on loopback in front of a console
+without a broker, see ``test_browser_walk``). Each test leaves its screenshots in SHOTS."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.teacher.test_browser import SHOTS, expect
+from tests.teacher.test_browser_walk import Live, browser, live, open_page
+
+__all__ = ["browser", "live", "open_page"]  # fixtures used by name
+
+SIZES = ((1366, 768), (800, 1280))
+EIGHT = "id,name,group\n" + "".join(f"S{n},Child {n},4a\n" for n in range(1, 9))
+
+
+def shots(open_page: Any, name: str, show: Any, **kw: Any) -> list[Any]:
+    """A page at each of :data:`SIZES`, ``show(page)`` done on it, then its screenshot
+    ``teacher-<name>-<size>.png``: the pages."""
+    pages = []
+    for width, height in SIZES:
+        page = open_page(width, height, **kw)
+        show(page)
+        page.screenshot(path=str(SHOTS / f"teacher-{name}-{width}x{height}.png"), full_page=True)
+        pages.append(page)
+    return pages
+
+
+def choose(page: Any, name: str, text: str) -> None:
+    page.set_input_files(
+        "#import-file", {"name": name, "mimeType": "text/csv", "buffer": text.encode()}
+    )
+
+
+def test_browser_walk26_replacing_the_list_asks_first_and_unticks(
+    live: Live, open_page: Any
+) -> None:
+    """Item 2: "Replace the whole list" with a one-line file asks first, saying how many
+    go, changes nothing when the teacher says no, and the box is unticked after the
+    import (main: "Imported: 1 unchanged, 7 removed." without a question, still ticked)."""
+    live.console.run(live.console.roster_change, "import_csv", text=EIGHT)
+    said: list[str] = []
+    page = open_page(1366, 768, said=said, answers=[False, True])
+    page.click("nav a[data-tab=roster]")
+    expect(page.locator("#roster-rows tr")).to_have_count(8)
+    choose(page, "one.csv", "id,name,group\nS1,Child 1,4a\n")
+    page.check("#import-replace")
+    page.click("#roster-import button[type=submit]")
+    expect(page.locator("#roster-error")).to_have_text(
+        "Nothing changed: the class list is as it was."
+    )
+    assert said == [
+        "7 students not in the file will be removed (their games stay in the reports). "
+        "Replace the whole list?"
+    ]
+    expect(page.locator("#roster-rows tr")).to_have_count(8)
+    page.click("#roster-import button[type=submit]")
+    expect(page.locator("#roster-done")).to_have_text("Imported: 1 unchanged, 7 removed.")
+    expect(page.locator("#roster-rows tr")).to_have_count(1)
+    expect(page.locator("#import-replace")).not_to_be_checked()
+    assert len(said) == 2
+    page.screenshot(path=str(SHOTS / "teacher-walk26-replace-1366x768.png"), full_page=True)
+    # Nobody leaves: no question.
+    choose(page, "two.csv", "id,name,group\nS1,Child 1,4a\nS2,Bo,4a\n")
+    page.check("#import-replace")
+    page.click("#roster-import button[type=submit]")
+    expect(page.locator("#roster-done")).to_have_text("Imported: 1 added, 1 unchanged.")
+    assert len(said) == 2
