@@ -67,3 +67,28 @@ def test_browser_walk26_replacing_the_list_asks_first_and_unticks(
     page.click("#roster-import button[type=submit]")
     expect(page.locator("#roster-done")).to_have_text("Imported: 1 added, 1 unchanged.")
     assert len(said) == 2
+
+
+THREE_STATIONS = {
+    "stations": [{"game": "mecs"}, {"game": "math-arena"}, {"game": "mathe-meister"}],
+    "groups": ["Red", "Blue"],
+    "minutes": 10,
+}
+
+
+def test_browser_walk26_a_resting_station_says_so(live: Live, open_page: Any) -> None:
+    """Item 10: three stations, two groups: station 3 rests in rotation 1; its card says
+    "Resting this round" and which group comes next (main: "Playing", "No group")."""
+    live.plan(THREE_STATIONS, {f"station-{n}": n - 1 for n in (1, 2, 3)})
+    for n, group in ((1, "Red"), (2, "Blue"), (3, None)):
+        live.status(f"station-{n}", station=n - 1, phase="play", left=540.0, group=group)
+
+    def show(page: Any) -> None:
+        card = page.locator("#card-station-3")
+        expect(card.locator(".state")).to_have_text("Resting")
+        expect(card.locator(".group")).to_have_text("Resting this round")
+        expect(card.locator(".next")).to_have_text("Group Blue comes next")
+        expect(page.locator("#card-station-1 .state")).to_have_text("Playing")
+        expect(page.locator("#card-station-1 .group")).to_have_text("Group Red")
+
+    shots(open_page, "walk26-resting", show)

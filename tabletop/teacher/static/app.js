@@ -96,6 +96,8 @@ function cardState(card) {
   if (card.waiting && runningMoment(card)) return ["waiting", `${st && st.game ? "Free play: n" : "N"}ot at its station yet`];
   if (card.waiting) return st && st.game ? ["free", "Free play"] : ["waiting", "Waiting"];
   if (st.paused) return ["paused", "Paused"];
+  const m = runningMoment(card);
+  if (m && !m.group && st.phase !== "transition") return ["resting", "Resting"]; // no group this round
   return {
     play: ["playing", "Playing"],
     warning: ["warning", "Last minutes"],
@@ -156,7 +158,7 @@ function renderCard(card) {
   if (ended && !card.online) node.append(el("div", { class: "group", text: "Station ended" }));
   if (clock) {
     const next = clock.phase === "transition" ? "Next: " : ""; // the group arriving
-    node.append(el("div", { class: "group", text: clock.group ? `${next}Group ${clock.group}` : "No group" }));
+    node.append(...groupLines(clock.group, runningMoment(card), next));
     node.append(el("div", { class: "left", "aria-label": "time left", text: mmss(left) }));
   }
   // Offline, what only the device's last status says is from then: it may have played on.
@@ -185,9 +187,17 @@ function renderNoDevice(m, index) {
   const node = el("article", { class: "card nodevice", id: `no-device-${index}`, "data-device": `#${index}`, "aria-label": m.title });
   node.append(el("h3", { text: m.title }));
   node.append(el("span", { class: "state", text: "No device: choose one in Plan" }));
-  node.append(el("div", { class: "group", text: m.group ? `Group ${m.group}` : "No group" }));
+  node.append(...groupLines(m.group, m));
   node.append(el("div", { class: "actions" }));
   return node;
+}
+
+// The group at a station; with none in its running moment ``m`` it rests: said so, with
+// the group the plan sends there after (none: its rotations are over).
+function groupLines(group, m, prefix = "") {
+  if (group || !m) return [el("div", { class: "group", text: group ? `${prefix}Group ${group}` : "No group" })];
+  return [el("div", { class: "group", text: `Resting ${m.phase === "transition" ? "next" : "this"} round` }),
+    m.next && el("div", { class: "next", text: `Group ${m.next} comes next` })].filter(Boolean);
 }
 
 // A card drawn again in place, its buttons kept while they read the same: a press that
