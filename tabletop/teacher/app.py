@@ -17,10 +17,12 @@ The page talks to a JSON API behind the same session:
 ``POST /api/roster/import``  a CSV file (multipart ``file``, ``replace`` "1") or CSV text;
                              ``preview`` "1": what it would do (``removed``), changing nothing
 ``GET /roster.csv``          the class list as CSV
+``GET /badges.pdf``          ``?paper=a4|letter``: a badge for every student on the list
 ``GET /api/reports``         the sessions with finished games, games left out and hidden
 ``GET /api/results``         ``?session=``: that session's finished games (to hide one)
 ``POST /api/results/hide``   ``{"match": 12, "hidden": true}``: hide (or show) a game
-``GET /report.csv|pdf``      ``?session=`` (absent: every session) the report
+``GET /report.csv|pdf``      ``?session=`` (absent: every session) the report; the PDF
+                             on ``?paper=a4`` (the default) or ``letter``
 ``GET /api/skills``          ``?session=``: the skills view and the dice (issue 24)
 ``GET /skills.csv``          ``?session=``: the skills CSV
 ``GET /api/latency``         when each clock change reached every station
@@ -125,6 +127,7 @@ def make_app(console: Coordinator, gate: Gate) -> web.Application:
     app.router.add_post("/api/roster", roster_change)
     app.router.add_post("/api/roster/import", roster_import)
     app.router.add_get("/roster.csv", roster_csv)
+    app.router.add_get("/badges.pdf", badges)
     app.router.add_get("/api/reports", reports)
     app.router.add_get("/api/results", results)
     app.router.add_post("/api/results/hide", hide_result)
@@ -461,6 +464,31 @@ async def roster_csv(request: web.Request) -> web.Response:
     return _download("\ufeff" + text, "class-list.csv", "text/csv")
 
 
+async def badges(request: web.Request) -> web.Response:
+    """The class list's badges (``tabletop print badges`` from the list as it is now)."""
+    from tabletop.printables.badges import badges_pdf  # fpdf: only when asked for
+
+    console, paper = request.app[CONSOLE], _paper(request)
+
+    def make() -> bytes:
+        students = console.roster().students()
+        if not students:
+            raise BadInput("teacher.badges", "the class list is empty: add students first")
+        return bytes(badges_pdf(students, paper).output())
+
+    data = await _on_console(request, make)
+    return _download(data, "badges.pdf", "application/pdf")
+
+
+def _paper(request: web.Request) -> str:
+    from tabletop.printables.pdf import PAPERS
+
+    paper = request.query.get("paper", "a4").lower()
+    if paper not in PAPERS:
+        raise BadInput("teacher.paper", f"the paper must be {' or '.join(PAPERS)}, not {paper!r}")
+    return paper
+
+
 # -- reports ---------------------------------------------------------------------------------
 
 
@@ -559,13 +587,13 @@ async def report_csv(request: web.Request) -> web.Response:
 
 
 async def report_pdf(request: web.Request) -> web.Response:
-    console, session = request.app[CONSOLE], _session(request)
+    console, session, paper = request.app[CONSOLE], _session(request), _paper(request)
 
     def make() -> bytes:
         assert console.journal is not None
         rows = report.gather(console.journal, session)
         extra = skills.skills_pages(console.journal, session)
-        return bytes(report.report_pdf(rows, session=session, skills=extra).output())
+        return bytes(report.report_pdf(rows, session=session, paper=paper, skills=extra).output())
 
     data = await _on_console(request, make)
     return _download(data, f"{report.file_stem(session)}.pdf", "application/pdf")

@@ -505,6 +505,36 @@ def test_teacher_api_import_preview_says_who_would_go_and_changes_nothing(
     serve(scenario)
 
 
+def test_teacher_api_badges_and_report_pdfs_on_the_paper_asked_for(
+    serve: Callable[[Scenario], None],
+) -> None:
+    """``/badges.pdf`` prints the class list's badges (``printables.badges``), on A4 or
+    ``?paper=letter``, as does ``/report.pdf``; another paper, or an empty list, is a
+    sentence (main: no badges on the dashboard, the report on A4 only)."""
+    letter, a4 = b"/MediaBox [0 0 612.00 792.00]", b"/MediaBox [0 0 595.28 841.89]"
+
+    async def scenario(client: TestClient) -> None:
+        await log_in(client)
+        r = await client.get("/badges.pdf")
+        assert r.status == 400 and (await r.json())["error"] == (
+            "The class list is empty: add students first."
+        )
+        await client.post("/api/roster/import", data=b"S1,Ada,Red\n", headers=origin(client))
+        for path in ("/badges.pdf", "/report.pdf"):
+            r = await client.get(path)
+            assert r.content_type == "application/pdf" and a4 in await r.read()
+            r = await client.get(path, params={"paper": "letter"})
+            assert r.content_type == "application/pdf" and letter in await r.read()
+            r = await client.get(path, params={"paper": "a3"})
+            assert r.status == 400 and (await r.json())["error"] == (
+                "The paper must be a4 or letter, not 'a3'."
+            )
+        r = await client.get("/badges.pdf")
+        assert r.headers["Content-Disposition"] == 'attachment; filename="badges.pdf"'
+
+    serve(scenario)
+
+
 def test_teacher_api_imports_a_list_of_names_twice_without_doubles(
     serve: Callable[[Scenario], None],
 ) -> None:

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from tabletop.classroom.fleet.messages import ResultMessage, SeatRecord
+from tests.teacher.test_app import RESULT_MATCH
 from tests.teacher.test_browser import SHOTS, expect
 from tests.teacher.test_browser_walk import Live, browser, live, open_page
 
@@ -92,3 +94,35 @@ def test_browser_walk26_a_resting_station_says_so(live: Live, open_page: Any) ->
         expect(page.locator("#card-station-1 .group")).to_have_text("Group Red")
 
     shots(open_page, "walk26-resting", show)
+
+
+def test_browser_walk26_badges_and_reports_on_the_paper_chosen(live: Live, open_page: Any) -> None:
+    """Item 11: the Class list tab prints badges; a paper choice beside the PDF links
+    (both tabs) makes Letter pages (main: no badges, the report A4 only)."""
+    live.console.run(live.console.roster_change, "import_csv", text=EIGHT)
+    result = ResultMessage(
+        id="station-1:p",
+        device="station-1",
+        match=RESULT_MATCH,
+        seats=(SeatRecord(0, "Child 1", "S1", "4a"),),
+    )
+    assert live.console.run(live.console._store, result)
+
+    def show(page: Any) -> None:
+        page.click("nav a[data-tab=roster]")
+        expect(page.locator("#badges-pdf")).to_have_attribute("href", "/badges.pdf?paper=a4")
+
+    page = shots(open_page, "walk26-badges", show)[0]
+    page.select_option("#roster select.paper", "letter")
+    link = page.locator("#badges-pdf")
+    expect(link).to_have_attribute("href", "/badges.pdf?paper=letter")
+    pdf = page.request.get(live.url + link.get_attribute("href"))
+    assert pdf.ok and b"/MediaBox [0 0 612.00 792.00]" in pdf.body()
+    page.click("nav a[data-tab=reports]")
+    expect(page.locator("#reports select.paper")).to_have_value("letter")  # chosen once, for both
+    session = page.locator("#report-list > li a", has_text="PDF")
+    expect(session).to_have_attribute("href", "/report.pdf?session=Tue&paper=letter")
+    pdf = page.request.get(live.url + session.get_attribute("href"))
+    assert pdf.ok and b"/MediaBox [0 0 612.00 792.00]" in pdf.body()
+    expect(page.locator("#every-pdf")).to_have_attribute("href", "/report.pdf?paper=letter")
+    page.screenshot(path=str(SHOTS / "teacher-walk26-reports-letter-1366x768.png"))

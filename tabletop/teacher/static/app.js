@@ -517,6 +517,7 @@ async function loadRoster() {
     const unsaved = new Map($$("#roster-rows input").filter((i) => i.value !== i.defaultValue)
       .map((i) => [i.getAttribute("aria-label"), i.value]));
     $("#roster-rows").replaceChildren(...rows);
+    $("#badges-pdf").hidden = rows.length === 0; // no one to print a badge for
     for (const input of $$("#roster-rows input")) {
       if (unsaved.has(input.getAttribute("aria-label"))) input.value = unsaved.get(input.getAttribute("aria-label"));
     }
@@ -575,6 +576,19 @@ async function importRoster(event) {
 
 // -- reports ----------------------------------------------------------------------------
 
+// The paper every PDF link asks for (A4 or Letter): chosen beside the links, kept for the
+// next visit.
+function paperLinks(chosen) {
+  if (chosen) localStorage.setItem("paper", chosen);
+  const paper = localStorage.getItem("paper") || "a4";
+  for (const select of $$("select.paper")) select.value = paper;
+  for (const link of $$("a[data-pdf]")) {
+    const url = new URL(link.getAttribute("href"), location.href);
+    url.searchParams.set("paper", paper);
+    link.setAttribute("href", url.pathname + url.search);
+  }
+}
+
 async function loadReports() {
   const asked = ++reportsAsked;
   try {
@@ -596,7 +610,7 @@ async function loadReports() {
         el("span", { class: "title", text: r.title }),
         el("span", { text: `${count(r.games, "game")}, ${count(r.students, "student")}` }),
         el("a", { class: "button", href: `/report.csv${q}`, download: true, text: "CSV" }),
-        el("a", { class: "button", href: `/report.pdf${q}`, download: true, text: "PDF" }),
+        el("a", { class: "button", href: `/report.pdf${q}`, "data-pdf": true, download: true, text: "PDF" }),
         el("button", { type: "button", text: "Games…", onclick: () => loadResults(r.session, games) }),
         el("button", { type: "button", onclick: () => loadSkills(r.session, r.title), text: "Skills" }),
         el("a", { class: "button", href: `/skills.csv${q}`, download: true, text: "Skills CSV" }),
@@ -608,6 +622,7 @@ async function loadReports() {
     const none = bots ? `No finished games with a child playing yet: the ${count(bots, "game")} that came in `
       + "since the console started had only bots at the table, and reports leave bots out." : "No finished games yet.";
     $("#report-list").replaceChildren(...(items.length ? items : [el("li", { text: none })]));
+    paperLinks();
   } catch (err) {
     showAlert(err.message);
   }
@@ -699,6 +714,8 @@ document.addEventListener("DOMContentLoaded", () => {
   });
   $("#roster-add").addEventListener("submit", addStudent);
   $("#roster-import").addEventListener("submit", importRoster);
+  for (const select of $$("select.paper")) select.addEventListener("change", () => paperLinks(select.value));
+  paperLinks();
   window.addEventListener("hashchange", showTab);
   api("/api/state").then((state) => { render(state); showTab(); }).catch((err) => showAlert(err.message));
   listen();
