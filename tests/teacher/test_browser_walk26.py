@@ -9,7 +9,7 @@ from typing import Any
 from tabletop.classroom.fleet.messages import ResultMessage, SeatRecord
 from tests.teacher.test_app import RESULT_MATCH
 from tests.teacher.test_browser import SHOTS, expect
-from tests.teacher.test_browser_walk import Live, browser, live, open_page
+from tests.teacher.test_browser_walk import Live, answered, browser, live, open_page
 
 __all__ = ["browser", "live", "open_page"]  # fixtures used by name
 
@@ -126,3 +126,37 @@ def test_browser_walk26_badges_and_reports_on_the_paper_chosen(live: Live, open_
     assert pdf.ok and b"/MediaBox [0 0 612.00 792.00]" in pdf.body()
     expect(page.locator("#every-pdf")).to_have_attribute("href", "/report.pdf?paper=letter")
     page.screenshot(path=str(SHOTS / "teacher-walk26-reports-letter-1366x768.png"))
+
+
+def test_browser_walk26_skills_group_rows_come_from_the_groups(live: Live, open_page: Any) -> None:
+    """Item 13: guests' rows are children's rows, not group totals (main: every row bold
+    on grey, chosen by an empty student id); a sum in the mistake stays on one line."""
+    question = {"numbers": ["17", "5"], "ops": ["/"], "order": "precedence", "right": None}
+    answers = [
+        {"seat": seat, "skill": "division", "question": question, "given": "3", "answer": "17/5"}
+        for seat in (0, 1)
+    ] + [{**answered(0, "56"), "answer": "56"}]
+    seats = (SeatRecord(0, "Player 1"), SeatRecord(1, "Player 2"))
+    match = {**RESULT_MATCH, "meta": {"answers": answers}}
+    result = ResultMessage(id="station-1:guests", device="station-1", match=match, seats=seats)
+    assert live.console.run(live.console._store, result)
+
+    def show(page: Any) -> None:
+        page.click("nav a[data-tab=reports]")
+        page.locator("#report-list > li button", has_text="Skills").click()
+        expect(page.locator("#skills tr.group td:first-child")).to_have_text(
+            ["Whole group", "Whole group"]
+        )
+        expect(page.locator("#skills tr:not(.group) td:first-child")).to_have_text(
+            ["Player 1", "Player 1", "Player 2"]
+        )
+        sums = page.locator("#skills tr.group .math")
+        expect(sums).to_have_text(["17 ÷ 5", "(17 ÷ 5 = 3 r 2)"])
+        example = sums.nth(1)
+        assert example.evaluate("(e) => getComputedStyle(e).whiteSpace") == "nowrap"
+        box = example.bounding_box()
+        assert box is not None and box["height"] < 40  # one line
+        wide = page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
+        assert wide[0] <= wide[1], wide  # nothing out of the window
+
+    shots(open_page, "walk26-skills", show)

@@ -650,11 +650,14 @@ async function loadSkills(session, title) {
     const titles = ["Student", "Group", "Skill", "Right", "Level", "Most common mistake", "Trend"];
     const head = el("thead", {}, el("tr", {}, ...titles.map((t) => el("th", { scope: "col", text: t }))));
     // Each cell says its column's title too: a phone shows that, not the headings.
-    const rows = [...data.groups, ...data.rows].map((r) => el("tr", { class: r.student ? null : "group" },
-      ...[r.shown, r.group, r.skill, `${r.right} of ${r.checked}`,
-        el("span", { class: `level level-${r.level.replace(" ", "-")}`, text: r.level }),
-        r.mistake ? r.said : "no mistakes", r.trend,
-      ].map((value, i) => el("td", { "data-label": titles[i], class: i === 5 ? "wide" : null }, value))));
+    // A group's rows are its children's together: marked by where they come from (a
+    // guest's row has no student id either).
+    const rows = [...data.groups.map((r) => [r, true]), ...data.rows.map((r) => [r, false])]
+      .map(([r, whole]) => el("tr", { class: whole ? "group" : null },
+        ...[whole ? "Whole group" : r.shown, r.group, r.skill, `${r.right} of ${r.checked}`,
+          el("span", { class: `level level-${r.level.replace(" ", "-")}`, text: r.level }),
+          r.mistake ? sumsOnOneLine(r.said) : "no mistakes", r.trend,
+        ].map((value, i) => el("td", { "data-label": titles[i], class: i === 5 ? "wide" : null }, value))));
     const counts = data.dice.counts.map((n, i) => `${i + 1}: ${n}`).join(" · ");
     $("#skills").replaceChildren(
       el("h3", { text: `Skills: ${title}` }),
@@ -668,6 +671,12 @@ async function loadSkills(session, title) {
   } catch (err) {
     showAlert(err.message);
   }
+}
+
+// A sentence with each sum in it ("(17 ÷ 5 = 3 r 2)", "2 x 4") kept on one line.
+function sumsOnOneLine(text) {
+  const parts = text.split(/(\(?-?\d+(?: [-+x×÷=r] -?\d+)+\)?)/);
+  return el("span", {}, ...parts.map((part, i) => (i % 2 ? el("span", { class: "math", text: part }) : part)));
 }
 
 function hideButton(match, hide) {
