@@ -160,3 +160,23 @@ def test_browser_walk26_skills_group_rows_come_from_the_groups(live: Live, open_
         assert wide[0] <= wide[1], wide  # nothing out of the window
 
     shots(open_page, "walk26-skills", show)
+
+
+def test_browser_walk26_a_name_with_an_unquoted_comma_is_refused(
+    live: Live, open_page: Any
+) -> None:
+    """Item 1: ``S1,Müller, Zoë,4a`` is refused on the Class list tab with the line and
+    what to do, nothing imported (main: "Imported: 2 added.", the child "Müller" in
+    group "Zoë")."""
+
+    def show(page: Any) -> None:
+        page.click("nav a[data-tab=roster]")
+        choose(page, "comma.csv", "id,name,group\nS1,Müller, Zoë,4a\nS2,Bo,4a\n")
+        page.click("#roster-import button[type=submit]")
+        expect(page.locator("#roster-error")).to_have_text(
+            'Line 2: 4 cells but the header has 3: a name with a comma needs quotes ("Müller,'
+            ' Zoë"). Fix the file and try again.'
+        )
+        expect(page.locator("#roster-rows tr")).to_have_count(0)
+
+    shots(open_page, "walk26-comma", show)

@@ -517,7 +517,7 @@ async function loadRoster() {
     const unsaved = new Map($$("#roster-rows input").filter((i) => i.value !== i.defaultValue)
       .map((i) => [i.getAttribute("aria-label"), i.value]));
     $("#roster-rows").replaceChildren(...rows);
-    $("#badges-pdf").hidden = rows.length === 0; // no one to print a badge for
+    for (const node of $$("#badges-pdf, #roster label.paper")) node.hidden = rows.length === 0; // no badge to print
     for (const input of $$("#roster-rows input")) {
       if (unsaved.has(input.getAttribute("aria-label"))) input.value = unsaved.get(input.getAttribute("aria-label"));
     }
