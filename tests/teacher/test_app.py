@@ -443,40 +443,34 @@ def test_teacher_api_import_says_two_columns_were_read_as_names_and_groups(
     serve(scenario)
 
 
+@pytest.mark.parametrize(
+    ("data", "error"),
+    [
+        (
+            b"Zoe,4b\nMax,4b\nAnna2,4b\n",
+            "Column 1 looks like names on some lines and ids on others: put name,group or "
+            "id,name as the file's first line and try again.",
+        ),
+        (
+            "id,name,group\nS1,Müller, Zoë,4a\nS2,Bo,4a\n".encode(),
+            'Line 2: 4 cells but the header has 3: a name with a comma needs quotes ("Müller,'
+            ' Zoë"). Fix the file and try again.',
+        ),
+    ],
+)
 def test_teacher_api_import_refuses_names_and_ids_mixed_in_column_1(
-    serve: Callable[[Scenario], None],
+    serve: Callable[[Scenario], None], data: bytes, error: str
 ) -> None:
     """``Anna2`` (it could be an id) among names, no header:
     the refusal says which first line settles it
-    (r22-int: "Line 3: id 'Anna 2' may use only letters, digits and ...")."""
-
-    async def scenario(client: TestClient) -> None:
-        await log_in(client)
-        data = b"Zoe,4b\nMax,4b\nAnna2,4b\n"
-        r = await client.post("/api/roster/import", data=data, headers=origin(client))
-        assert r.status == 400 and (await r.json())["error"] == (
-            "Column 1 looks like names on some lines and ids on others: put name,group or "
-            "id,name as the file's first line and try again."
-        )
-        assert (await (await client.get("/api/roster")).json())["students"] == []
-
-    serve(scenario)
-
-
-def test_teacher_api_import_refuses_a_name_with_an_unquoted_comma(
-    serve: Callable[[Scenario], None],
-) -> None:
-    """``S1,Müller, Zoë,4a``: refused with the line and what to do, nothing imported
+    (r22-int: "Line 3: id 'Anna 2' may use only letters, digits and ...").
+    ``S1,Müller, Zoë,4a``: refused with the line and what to do, nothing imported
     (main: "Imported: 2 added.", the child "Müller" in group "Zoë")."""
 
     async def scenario(client: TestClient) -> None:
         await log_in(client)
-        data = "id,name,group\nS1,Müller, Zoë,4a\nS2,Bo,4a\n".encode()
         r = await client.post("/api/roster/import", data=data, headers=origin(client))
-        assert r.status == 400 and (await r.json())["error"] == (
-            'Line 2: 4 cells but the header has 3: a name with a comma needs quotes ("Müller,'
-            ' Zoë"). Fix the file and try again.'
-        )
+        assert r.status == 400 and (await r.json())["error"] == error
         assert (await (await client.get("/api/roster")).json())["students"] == []
 
     serve(scenario)

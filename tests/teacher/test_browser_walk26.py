@@ -29,10 +29,13 @@ def shots(open_page: Any, name: str, show: Any, **kw: Any) -> list[Any]:
     return pages
 
 
-def choose(page: Any, name: str, text: str) -> None:
+def import_file(page: Any, text: str, replace: bool = False) -> None:
+    """``text`` imported on the Class list tab (the whole list replaced, if ``replace``)."""
     page.set_input_files(
-        "#import-file", {"name": name, "mimeType": "text/csv", "buffer": text.encode()}
+        "#import-file", {"name": "class.csv", "mimeType": "text/csv", "buffer": text.encode()}
     )
+    page.set_checked("#import-replace", replace)
+    page.click("#roster-import button[type=submit]")
 
 
 def test_browser_walk26_replacing_the_list_asks_first_and_unticks(
@@ -46,9 +49,7 @@ def test_browser_walk26_replacing_the_list_asks_first_and_unticks(
     page = open_page(1366, 768, said=said, answers=[False, True])
     page.click("nav a[data-tab=roster]")
     expect(page.locator("#roster-rows tr")).to_have_count(8)
-    choose(page, "one.csv", "id,name,group\nS1,Child 1,4a\n")
-    page.check("#import-replace")
-    page.click("#roster-import button[type=submit]")
+    import_file(page, "id,name,group\nS1,Child 1,4a\n", replace=True)
     expect(page.locator("#roster-error")).to_have_text(
         "Nothing changed: the class list is as it was."
     )
@@ -64,9 +65,7 @@ def test_browser_walk26_replacing_the_list_asks_first_and_unticks(
     assert len(said) == 2
     page.screenshot(path=str(SHOTS / "teacher-walk26-replace-1366x768.png"), full_page=True)
     # Nobody leaves: no question.
-    choose(page, "two.csv", "id,name,group\nS1,Child 1,4a\nS2,Bo,4a\n")
-    page.check("#import-replace")
-    page.click("#roster-import button[type=submit]")
+    import_file(page, "id,name,group\nS1,Child 1,4a\nS2,Bo,4a\n", replace=True)
     expect(page.locator("#roster-done")).to_have_text("Imported: 1 added, 1 unchanged.")
     assert len(said) == 2
 
@@ -171,8 +170,7 @@ def test_browser_walk26_a_name_with_an_unquoted_comma_is_refused(
 
     def show(page: Any) -> None:
         page.click("nav a[data-tab=roster]")
-        choose(page, "comma.csv", "id,name,group\nS1,Müller, Zoë,4a\nS2,Bo,4a\n")
-        page.click("#roster-import button[type=submit]")
+        import_file(page, "id,name,group\nS1,Müller, Zoë,4a\nS2,Bo,4a\n")
         expect(page.locator("#roster-error")).to_have_text(
             'Line 2: 4 cells but the header has 3: a name with a comma needs quotes ("Müller,'
             ' Zoë"). Fix the file and try again.'
