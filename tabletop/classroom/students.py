@@ -275,9 +275,11 @@ def _too_many_cells(number: int, cells: int, width: int, headed: bool) -> BadInp
     """Line ``number`` fills more cells than the list has columns: most often a name
     "Surname, First" saved without its quotes, which would push the group aside."""
     has = f"the header has {width}" if headed else f"a class list has {width}"
+    more = "" if headed else "; another column needs a header line naming it (id,name,group,note)"
     return BadInput(
         "roster.shape",
-        f'line {number}: {cells} cells but {has}: a name with a comma needs quotes ("Müller, Zoë")',
+        f'line {number}: {cells} cells but {has}: a name with a comma needs quotes ("Müller, Zoë")'
+        + more,
     )
 
 
