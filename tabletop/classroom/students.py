@@ -162,12 +162,13 @@ def _read_students(text: str) -> tuple[list[Student], str]:
     rows = [(reader.line_num, row) for row in _rows(reader) if any(c.strip() for c in row)]
     columns: tuple[str, ...] = ID_COLUMNS
     headed = False
+    width = len(columns)  # the cells a line may fill: more is a name's comma, not a column
     if rows:
         number, row = rows[0]
         cells = [c.strip().lower() for c in _filled(row)]
         if cells[:2] == ["id", "name"] or tuple(cells) in NAME_COLUMNS:
             columns = ID_COLUMNS if cells[0] == "id" else tuple(cells)
-            rows, headed = rows[1:], True
+            rows, headed, width = rows[1:], True, max(len(cells), len(columns))
         elif HEADER_WORDS & set(cells):
             raise _wrong_header(number, row)
         else:
@@ -176,13 +177,14 @@ def _read_students(text: str) -> tuple[list[Student], str]:
                 columns = NAME_COLUMNS[0]
             elif width == 2:
                 columns = _two_columns(rows)
+            width = min(width, len(columns))
     students: list[Student] = []
-    seen: set[str] = set()
+    seen: dict[str, int] = {}  # id: its line
     for number, row in rows:
-        if len(row) < min(2, len(columns)) or (
-            columns != ID_COLUMNS and any(c.strip() for c in row[len(columns) :])
-        ):
+        if len(row) < min(2, len(columns)):
             raise BadInput("roster.shape", f"line {number}: expected {', '.join(columns)}")
+        if len(_filled(row)) > width:
+            raise _too_many_cells(number, len(_filled(row)), width, headed)
         cell = dict(zip(columns, row))
         name = " ".join(csvsafe.unescape(cell["name"]).split())
         group = " ".join(csvsafe.unescape(cell.get("group", "")).split())
@@ -200,8 +202,10 @@ def _read_students(text: str) -> tuple[list[Student], str]:
                     "roster.long", f"line {number}: the {what} is longer than {limit} characters"
                 )
         if sid and sid in seen:
-            raise BadInput("roster.duplicate", f"line {number}: id {sid} is used twice")
-        seen.add(sid)
+            raise BadInput(
+                "roster.duplicate", f"line {number}: id {sid} is used twice (also line {seen[sid]})"
+            )
+        seen[sid] = number
         students.append(Student(sid, name, group))
     if not students:
         raise BadInput("roster.empty", "the roster has no students")
@@ -265,6 +269,18 @@ def _is_id(text: str) -> bool:
 HEADER_WORDS = frozenset({"id", "name", "group"})
 ID_COLUMNS = ("id", "name", "group")
 NAME_COLUMNS = (("name",), ("name", "group"))  # a list of names: the device makes up ids
+
+
+def _too_many_cells(number: int, cells: int, width: int, headed: bool) -> BadInput:
+    """Line ``number`` fills more cells than the list has columns: most often a name
+    "Surname, First" saved without its quotes, which would push the group aside."""
+    has = f"the header has {width}" if headed else f"a class list has {width}"
+    more = "" if headed else "; another column needs a header line naming it (id,name,group,note)"
+    return BadInput(
+        "roster.shape",
+        f'line {number}: {cells} cells but {has}: a name with a comma needs quotes ("Müller, Zoë")'
+        + more,
+    )
 
 
 def _wrong_header(number: int, row: list[str]) -> BadInput:

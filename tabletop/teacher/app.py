@@ -14,12 +14,15 @@ The page talks to a JSON API behind the same session:
 ``POST /api/dismiss``        ``{"keys": [...]}``: problems (or offline cards) seen
 ``GET /api/roster``          the class list and its groups
 ``POST /api/roster``         ``{"op": "add" | "rename" | "group" | "remove", ...}``
-``POST /api/roster/import``  a CSV file (multipart ``file``, ``replace`` "1") or CSV text
+``POST /api/roster/import``  a CSV file (multipart ``file``, ``replace`` "1") or CSV text;
+                             ``preview`` "1": what it would do (``removed``), changing nothing
 ``GET /roster.csv``          the class list as CSV
+``GET /badges.pdf``          ``?paper=a4|letter``: a badge for every student on the list
 ``GET /api/reports``         the sessions with finished games, games left out and hidden
 ``GET /api/results``         ``?session=``: that session's finished games (to hide one)
 ``POST /api/results/hide``   ``{"match": 12, "hidden": true}``: hide (or show) a game
-``GET /report.csv|pdf``      ``?session=`` (absent: every session) the report
+``GET /report.csv|pdf``      ``?session=`` (absent: every session) the report; the PDF
+                             on ``?paper=a4`` (the default) or ``letter``
 ``GET /api/skills``          ``?session=``: the skills view and the dice (issue 24)
 ``GET /skills.csv``          ``?session=``: the skills CSV
 ``GET /api/latency``         when each clock change reached every station
@@ -49,8 +52,15 @@ from tabletop.classroom import report, skills
 from tabletop.classroom.dice_lesson import fairness, read_dice
 from tabletop.classroom.fleet.coordinator import ACTIONS, Coordinator
 from tabletop.classroom.mistakes import KINDS, SKILLS
+from tabletop.classroom.roster import ImportReport
 from tabletop.classroom.rotation import GAME_TITLES, STATION_MODES, STATION_OPTIONS, Plan
-from tabletop.classroom.students import Student, decode_csv, shown_names, told_apart
+from tabletop.classroom.students import (
+    Student,
+    decode_csv,
+    read_class_list,
+    shown_names,
+    told_apart,
+)
 from tabletop.engine.errors import BadInput, TabletopError
 from tabletop.engine.words import sentence
 from tabletop.teacher.auth import COOKIE, DEVICE_COOKIE, DEVICE_DAYS, Gate, Locked, WrongPin
@@ -117,6 +127,7 @@ def make_app(console: Coordinator, gate: Gate) -> web.Application:
     app.router.add_post("/api/roster", roster_change)
     app.router.add_post("/api/roster/import", roster_import)
     app.router.add_get("/roster.csv", roster_csv)
+    app.router.add_get("/badges.pdf", badges)
     app.router.add_get("/api/reports", reports)
     app.router.add_get("/api/results", results)
     app.router.add_post("/api/results/hide", hide_result)
@@ -421,29 +432,61 @@ async def roster_change(request: web.Request) -> web.Response:
 
 
 async def roster_import(request: web.Request) -> web.Response:
-    replace = False
+    fields: Any = request.query
     if request.content_type.startswith("multipart/"):
-        form = await request.post()
-        upload = form.get("file")
+        fields = await request.post()
+        upload = fields.get("file")
         if not isinstance(upload, web.FileField):
             raise BadInput("teacher.import", "choose a CSV file to import")
         data = upload.file.read()
-        replace = form.get("replace") in ("1", "on", "true")
     else:
         data = await request.read()
-        replace = request.query.get("replace") in ("1", "true")
+    replace = fields.get("replace") in ("1", "on", "true")
     text = decode_csv(data, "the file")
     console = request.app[CONSOLE]
+    if fields.get("preview") == "1":  # the dashboard asks before students are removed
+        would = await _on_console(request, _import_preview, console, text, replace)
+        return web.json_response({"sentence": would.sentence(), "removed": would.removed})
     done = await _on_console(
         request, console.roster_change, "import_csv", text=text, replace=replace
     )
     return web.json_response({"sentence": done.sentence(), "total": done.total})
 
 
+def _import_preview(console: Coordinator, text: str, replace: bool) -> ImportReport:
+    students, _ = read_class_list(text)
+    return console.roster().preview(students, replace=replace)
+
+
 async def roster_csv(request: web.Request) -> web.Response:
     console = request.app[CONSOLE]
     text = await _on_console(request, lambda: console.roster().csv_text())
     return _download("\ufeff" + text, "class-list.csv", "text/csv")
+
+
+async def badges(request: web.Request) -> web.Response:
+    """The class list's badges (``tabletop print badges`` from the list as it is now)."""
+    from tabletop.printables.badges import badges_pdf  # fpdf: only when asked for
+
+    console, paper = request.app[CONSOLE], _paper(request)
+
+    def make() -> bytes:
+        students = console.roster().students()
+        if not students:
+            raise BadInput("teacher.badges", "the class list is empty: add students first")
+        return bytes(badges_pdf(students, paper).output())
+
+    data = await _on_console(request, make)
+    return _download(data, "badges.pdf", "application/pdf")
+
+
+def _paper(request: web.Request) -> str:
+    from tabletop.printables.pdf import PAPERS
+
+    paper = request.query.get("paper", "a4").lower()
+    if paper not in PAPERS:
+        raise BadInput("teacher.paper", f"the paper must be {' or '.join(PAPERS)}, not {paper!r}")
+    return paper
 
 
 # -- reports ---------------------------------------------------------------------------------
@@ -544,13 +587,13 @@ async def report_csv(request: web.Request) -> web.Response:
 
 
 async def report_pdf(request: web.Request) -> web.Response:
-    console, session = request.app[CONSOLE], _session(request)
+    console, session, paper = request.app[CONSOLE], _session(request), _paper(request)
 
     def make() -> bytes:
         assert console.journal is not None
         rows = report.gather(console.journal, session)
         extra = skills.skills_pages(console.journal, session)
-        return bytes(report.report_pdf(rows, session=session, skills=extra).output())
+        return bytes(report.report_pdf(rows, session=session, paper=paper, skills=extra).output())
 
     data = await _on_console(request, make)
     return _download(data, f"{report.file_stem(session)}.pdf", "application/pdf")

@@ -211,3 +211,20 @@ def test_badges_tell_two_children_of_one_name_apart(tmp_path: Path) -> None:
     assert [printed(x + 2, y + 2, pdfs.CARD_W - 4, 22) for x, y in slots[:3]] == names
     corner = (pdfs.CARD_W - 16, pdfs.CARD_H - 8, 15, 7)
     assert [printed(x + corner[0], y + corner[1], *corner[2:]) for x, y in slots[:3]] == [""] * 3
+
+
+def test_print_badges_refuses_a_name_with_an_unquoted_comma(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``S1,Müller, Zoë,4a`` under ``id,name,group``: one line on stderr naming the line
+    and saying to quote the name, exit status 2, no PDF (main: a badge for "Müller" of
+    group "Zoë", exit 0)."""
+    roster = tmp_path / "comma.csv"
+    roster.write_text("id,name,group\nS1,Müller, Zoë,4a\n", encoding="utf-8")
+    out = tmp_path / "b.pdf"
+    assert cli.main(["print", "badges", str(roster), "--out", str(out)]) == 2
+    assert capsys.readouterr().err.strip().splitlines() == [
+        "tabletop print: line 2: 4 cells but the header has 3: a name with a comma needs quotes"
+        ' ("Müller, Zoë"). Fix the file and try again'
+    ]
+    assert not out.exists()

@@ -15,6 +15,7 @@ from tabletop.classroom.students import (
 from tabletop.engine.errors import BadInput
 from tabletop.store import Journal, SeatInfo
 
+QUOTES = ': a name with a comma needs quotes ("Müller, Zoë")'
 CLASS = "id,name,group\nS1,Ada Lovelace,Red\nS2,Alan Turing,Blue\ns3, Grace  Hopper ,Red\n"
 
 
@@ -296,7 +297,7 @@ def test_roster_without_a_header_is_still_read(roster: Roster) -> None:
 @pytest.mark.parametrize(
     ("text", "words"),
     [
-        ("S01,Ada\nS01,Bo\n", "line 2: id S01 is used twice"),
+        ("S01,Ada\nS01,Bo\n", "line 2: id S01 is used twice (also line 1)"),
         ("S1,Ada\nS2\n", "line 2: expected id, name, group"),
         ("id,name\n", "the roster has no students"),
         ("who,what\nS1,Ada\nS2,Bo\n", "the header must be id,name,group or name,group"),
@@ -486,8 +487,8 @@ def test_roster_names_only_list_without_a_header_or_group(roster: Roster) -> Non
 @pytest.mark.parametrize(
     ("text", "words"),
     [
-        ("name\nAda,Red\n", "line 2: expected name"),
-        ("name,group\nS1,Ada,Red\n", "line 2: expected name, group"),
+        ("name\nAda,Red\n", f"line 2: 2 cells but the header has 1{QUOTES}"),
+        ("name,group\nS1,Ada,Red\n", f"line 2: 3 cells but the header has 2{QUOTES}"),
         ("name,group\n,Red\n", "line 2: the name must not be empty"),
         ("Ada\nS2,Bo\n", "line 1: expected id, name, group"),
         ("name,group\n", "the roster has no students"),
@@ -527,3 +528,58 @@ def test_roster_shown_names_tell_namesakes_apart() -> None:
         "S1": "S1",
         "S2": "S2",
     }
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("id,name,group\nS1,Müller, Zoë,4a\n", "line 2: 4 cells but the header has 3"),
+        ("id;name;group\nS1;Ada;4a\nS2;Bo;4a;x\n", "line 3: 4 cells but the header has 3"),
+        ("id,name\nS1,Müller, Zoë,4a\n", "line 2: 4 cells but the header has 3"),
+        ("name,group\nMüller, Zoë,4a\n", "line 2: 3 cells but the header has 2"),
+    ],
+)
+def test_roster_a_name_with_an_unquoted_comma_is_refused(
+    roster: Roster, text: str, words: str
+) -> None:
+    """``Müller, Zoë`` without quotes fills one cell more than the list has: refused with
+    the line and what to do (main: with ``id,name,group`` the child was "Müller" in group
+    "Zoë", "4a" dropped without a word, and the dashboard said "2 added")."""
+    roster.import_csv(CLASS)
+    with pytest.raises(BadInput) as err:
+        roster.import_csv(text)
+    assert err.value.code == "roster.shape"
+    assert err.value.message == f"{words}{QUOTES}. Fix the file and try again"
+    assert len(roster) == 3
+
+
+def test_roster_a_fourth_cell_without_a_header_is_refused(roster: Roster) -> None:
+    """Without a header a line has at most id, name and group: a fourth cell is a name's
+    comma or a column no header names, and the sentence says both (main: dropped)."""
+    for text in ("S1,Ada,4a\nS2,Müller, Zoë,4a\n", "S1,Zoë,4a,extra\n"):
+        with pytest.raises(BadInput) as err:
+            roster.import_csv(text)
+        assert err.value.message.endswith(
+            f"4 cells but a class list has 3{QUOTES}; another column needs a header line "
+            "naming it (id,name,group,note). Fix the file and try again"
+        )
+    assert len(roster) == 0
+
+
+def test_roster_extra_columns_named_in_the_header_are_still_read() -> None:
+    """A column the header names (an e-mail, a note) is allowed and left out; a quoted
+    "Surname, First" is one cell."""
+    text = 'id,name,group,email\nS1,"Müller, Zoë",4a,zoe@example.org\nS2,Bo,,\n'
+    assert read_roster(text) == [Student("S1", "Müller, Zoë", "4a"), Student("S2", "Bo", "")]
+    assert read_roster("S1,Ada,4a,,\n") == [Student("S1", "Ada", "4a")]  # empty cells at the end
+
+
+def test_roster_an_id_used_twice_names_both_lines(roster: Roster) -> None:
+    """Item 16a: the second line of an id names the first, counting the header and blank
+    lines as the teacher's editor does (main: "line 6: id S2 is used twice" alone)."""
+    text = "id,name,group\nS1,Ada,A\nS2,Bo,A\n\nS3,Cy,B\nS2,Dee,B\n"
+    with pytest.raises(BadInput) as err:
+        roster.import_csv(text)
+    assert (
+        err.value.message == "line 6: id S2 is used twice (also line 3). Fix the file and try again"
+    )

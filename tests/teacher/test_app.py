@@ -443,22 +443,88 @@ def test_teacher_api_import_says_two_columns_were_read_as_names_and_groups(
     serve(scenario)
 
 
+@pytest.mark.parametrize(
+    ("data", "error"),
+    [
+        (
+            b"Zoe,4b\nMax,4b\nAnna2,4b\n",
+            "Column 1 looks like names on some lines and ids on others: put name,group or "
+            "id,name as the file's first line and try again.",
+        ),
+        (
+            "id,name,group\nS1,Müller, Zoë,4a\nS2,Bo,4a\n".encode(),
+            'Line 2: 4 cells but the header has 3: a name with a comma needs quotes ("Müller,'
+            ' Zoë"). Fix the file and try again.',
+        ),
+    ],
+)
 def test_teacher_api_import_refuses_names_and_ids_mixed_in_column_1(
-    serve: Callable[[Scenario], None],
+    serve: Callable[[Scenario], None], data: bytes, error: str
 ) -> None:
     """``Anna2`` (it could be an id) among names, no header:
     the refusal says which first line settles it
-    (r22-int: "Line 3: id 'Anna 2' may use only letters, digits and ...")."""
+    (r22-int: "Line 3: id 'Anna 2' may use only letters, digits and ...").
+    ``S1,Müller, Zoë,4a``: refused with the line and what to do, nothing imported
+    (main: "Imported: 2 added.", the child "Müller" in group "Zoë")."""
 
     async def scenario(client: TestClient) -> None:
         await log_in(client)
-        data = b"Zoe,4b\nMax,4b\nAnna2,4b\n"
         r = await client.post("/api/roster/import", data=data, headers=origin(client))
-        assert r.status == 400 and (await r.json())["error"] == (
-            "Column 1 looks like names on some lines and ids on others: put name,group or "
-            "id,name as the file's first line and try again."
-        )
+        assert r.status == 400 and (await r.json())["error"] == error
         assert (await (await client.get("/api/roster")).json())["students"] == []
+
+    serve(scenario)
+
+
+def test_teacher_api_import_preview_says_who_would_go_and_changes_nothing(
+    serve: Callable[[Scenario], None],
+) -> None:
+    """``preview`` "1": what a replacing import would do, the students it would remove
+    counted, the list unchanged (the dashboard asks with that count before it replaces)."""
+
+    async def scenario(client: TestClient) -> None:
+        await log_in(client)
+        data = b"S1,Ada,Red\nS2,Bo,Red\nS3,Cy,Blue\n"
+        await client.post("/api/roster/import", data=data, headers=origin(client))
+        form = FormData({"replace": "1", "preview": "1"})
+        form.add_field("file", b"S1,Ada,Red\n", filename="one.csv")
+        r = await client.post("/api/roster/import", data=form, headers=origin(client))
+        assert (await r.json()) == {"sentence": "1 unchanged, 2 removed.", "removed": 2}
+        r = await client.post(
+            "/api/roster/import?preview=1", data=b"S4,Dee,Red\n", headers=origin(client)
+        )
+        assert (await r.json()) == {"sentence": "1 added.", "removed": 0}  # adds: no one goes
+        assert len((await (await client.get("/api/roster")).json())["students"]) == 3
+
+    serve(scenario)
+
+
+def test_teacher_api_badges_and_report_pdfs_on_the_paper_asked_for(
+    serve: Callable[[Scenario], None],
+) -> None:
+    """``/badges.pdf`` prints the class list's badges (``printables.badges``), on A4 or
+    ``?paper=letter``, as does ``/report.pdf``; another paper, or an empty list, is a
+    sentence (main: no badges on the dashboard, the report on A4 only)."""
+    letter, a4 = b"/MediaBox [0 0 612.00 792.00]", b"/MediaBox [0 0 595.28 841.89]"
+
+    async def scenario(client: TestClient) -> None:
+        await log_in(client)
+        r = await client.get("/badges.pdf")
+        assert r.status == 400 and (await r.json())["error"] == (
+            "The class list is empty: add students first."
+        )
+        await client.post("/api/roster/import", data=b"S1,Ada,Red\n", headers=origin(client))
+        for path in ("/badges.pdf", "/report.pdf"):
+            r = await client.get(path)
+            assert r.content_type == "application/pdf" and a4 in await r.read()
+            r = await client.get(path, params={"paper": "letter"})
+            assert r.content_type == "application/pdf" and letter in await r.read()
+            r = await client.get(path, params={"paper": "a3"})
+            assert r.status == 400 and (await r.json())["error"] == (
+                "The paper must be a4 or letter, not 'a3'."
+            )
+        r = await client.get("/badges.pdf")
+        assert r.headers["Content-Disposition"] == 'attachment; filename="badges.pdf"'
 
     serve(scenario)
 

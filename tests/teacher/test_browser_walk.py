@@ -180,7 +180,8 @@ def test_browser_walk_skills_group_rows_stand_out(live: Live, open_page: Any) ->
     rows = page.locator("#skills table tr")
     expect(rows).to_have_count(4)  # the heading, the group, Ada, Bo
     expect(page.locator("#skills tr.group")).to_have_count(1)
-    expect(page.locator("#skills tr.group td").first).to_have_text("Group Red")
+    expect(page.locator("#skills tr.group td").first).to_have_text("Whole group")
+    expect(page.locator("#skills tr.group td").nth(1)).to_have_text("Group Red")
     expect(page.locator("#skills tr:not(.group) td:first-child")).to_have_text(["Ada", "Bo"])
     page.screenshot(path=str(SHOTS / "teacher-walk-skills-1280x800.png"), full_page=True)
 

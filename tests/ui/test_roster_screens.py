@@ -147,7 +147,7 @@ def test_class_list_pages_through_more_files_than_fit(tmp_path: Path) -> None:
         ),
         (
             {"c.csv": b"S1,Ada,Red\nS1,Bo,Red\n"},
-            "c.csv: line 2: id S1 is used twice. Fix the file and try again.",
+            "c.csv: line 2: id S1 is used twice (also line 1). Fix the file and try again.",
         ),
         (
             {"c.csv": b"Zoe,4b\nMax,4b\nAnna2,4b\n"},

@@ -872,7 +872,8 @@ def _today(t: float) -> str:
 
 def _moment(clock: RotationClock, t: float, station: int) -> dict[str, Any]:
     """Station ``station``'s clock at ``t``, with its title and the group that belongs
-    there (for a station the teacher gave no device: its card says where that group goes)."""
+    there (for a station the teacher gave no device: its card says where that group goes),
+    and the one that comes after it (a station resting this round says who comes next)."""
     m = clock.now(t)
     return {
         "rotation": m.rotation,
@@ -881,6 +882,7 @@ def _moment(clock: RotationClock, t: float, station: int) -> dict[str, Any]:
         "paused": m.paused,
         "title": m.plan.station_title(station),
         "group": m.group_at(station),
+        "next": None if m.done else m.plan.group_at(station, m.seated + 1),
     }
 
 

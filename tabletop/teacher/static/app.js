@@ -96,6 +96,8 @@ function cardState(card) {
   if (card.waiting && runningMoment(card)) return ["waiting", `${st && st.game ? "Free play: n" : "N"}ot at its station yet`];
   if (card.waiting) return st && st.game ? ["free", "Free play"] : ["waiting", "Waiting"];
   if (st.paused) return ["paused", "Paused"];
+  const m = runningMoment(card);
+  if (m && !m.group && st.phase !== "transition") return ["resting", "Resting"]; // no group this round
   return {
     play: ["playing", "Playing"],
     warning: ["warning", "Last minutes"],
@@ -156,7 +158,7 @@ function renderCard(card) {
   if (ended && !card.online) node.append(el("div", { class: "group", text: "Station ended" }));
   if (clock) {
     const next = clock.phase === "transition" ? "Next: " : ""; // the group arriving
-    node.append(el("div", { class: "group", text: clock.group ? `${next}Group ${clock.group}` : "No group" }));
+    node.append(...groupLines(clock.group, runningMoment(card), next));
     node.append(el("div", { class: "left", "aria-label": "time left", text: mmss(left) }));
   }
   // Offline, what only the device's last status says is from then: it may have played on.
@@ -185,9 +187,17 @@ function renderNoDevice(m, index) {
   const node = el("article", { class: "card nodevice", id: `no-device-${index}`, "data-device": `#${index}`, "aria-label": m.title });
   node.append(el("h3", { text: m.title }));
   node.append(el("span", { class: "state", text: "No device: choose one in Plan" }));
-  node.append(el("div", { class: "group", text: m.group ? `Group ${m.group}` : "No group" }));
+  node.append(...groupLines(m.group, m));
   node.append(el("div", { class: "actions" }));
   return node;
+}
+
+// The group at a station; with none in its running moment ``m`` it rests: said so, with
+// the group the plan sends there after (none: its rotations are over).
+function groupLines(group, m, prefix = "") {
+  if (group || !m) return [el("div", { class: "group", text: group ? `${prefix}Group ${group}` : "No group" })];
+  return [el("div", { class: "group", text: `Resting ${m.phase === "transition" ? "next" : "this"} round` }),
+    m.next && el("div", { class: "next", text: `Group ${m.next} comes next` })].filter(Boolean);
 }
 
 // A card drawn again in place, its buttons kept while they read the same: a press that
@@ -507,6 +517,7 @@ async function loadRoster() {
     const unsaved = new Map($$("#roster-rows input").filter((i) => i.value !== i.defaultValue)
       .map((i) => [i.getAttribute("aria-label"), i.value]));
     $("#roster-rows").replaceChildren(...rows);
+    for (const node of $$("#badges-pdf, #roster label.paper")) node.hidden = rows.length === 0; // no badge to print
     for (const input of $$("#roster-rows input")) {
       if (unsaved.has(input.getAttribute("aria-label"))) input.value = unsaved.get(input.getAttribute("aria-label"));
     }
@@ -540,17 +551,43 @@ async function importRoster(event) {
   event.preventDefault();
   const file = $("#import-file").files[0];
   if (!file) { refused("Choose a CSV file to import."); return; }
-  const form = new FormData();
-  form.append("file", file);
-  if ($("#import-replace").checked) form.append("replace", "1");
+  const replace = $("#import-replace");
+  const form = (...asks) => { // "replace", "preview": each "1"
+    const data = new FormData();
+    data.append("file", file);
+    for (const ask of replace.checked ? ["replace", ...asks] : asks) data.append(ask, "1");
+    return data;
+  };
   try {
-    const result = await api("/api/roster/import", form);
+    if (replace.checked) { // asked first, as every change that removes students is
+      const would = await api("/api/roster/import", form("preview"));
+      if (would.removed && !window.confirm(`${count(would.removed, "student")} not in the file will be `
+        + "removed (their games stay in the reports). Replace the whole list?")) {
+        refused("Nothing changed: the class list is as it was.");
+        return;
+      }
+    }
+    const result = await api("/api/roster/import", form());
+    replace.checked = false; // the next file adds and updates unless asked again
     done(`Imported: ${result.sentence}`);
   } catch (err) { refused(err.message); }
   loadRoster();
 }
 
 // -- reports ----------------------------------------------------------------------------
+
+// The paper every PDF link asks for (A4 or Letter): chosen beside the links, kept for the
+// next visit.
+function paperLinks(chosen) {
+  if (chosen) localStorage.setItem("paper", chosen);
+  const paper = localStorage.getItem("paper") || "a4";
+  for (const select of $$("select.paper")) select.value = paper;
+  for (const link of $$("a[data-pdf]")) {
+    const url = new URL(link.getAttribute("href"), location.href);
+    url.searchParams.set("paper", paper);
+    link.setAttribute("href", url.pathname + url.search);
+  }
+}
 
 async function loadReports() {
   const asked = ++reportsAsked;
@@ -573,7 +610,7 @@ async function loadReports() {
         el("span", { class: "title", text: r.title }),
         el("span", { text: `${count(r.games, "game")}, ${count(r.students, "student")}` }),
         el("a", { class: "button", href: `/report.csv${q}`, download: true, text: "CSV" }),
-        el("a", { class: "button", href: `/report.pdf${q}`, download: true, text: "PDF" }),
+        el("a", { class: "button", href: `/report.pdf${q}`, "data-pdf": true, download: true, text: "PDF" }),
         el("button", { type: "button", text: "Games…", onclick: () => loadResults(r.session, games) }),
         el("button", { type: "button", onclick: () => loadSkills(r.session, r.title), text: "Skills" }),
         el("a", { class: "button", href: `/skills.csv${q}`, download: true, text: "Skills CSV" }),
@@ -585,6 +622,7 @@ async function loadReports() {
     const none = bots ? `No finished games with a child playing yet: the ${count(bots, "game")} that came in `
       + "since the console started had only bots at the table, and reports leave bots out." : "No finished games yet.";
     $("#report-list").replaceChildren(...(items.length ? items : [el("li", { text: none })]));
+    paperLinks();
   } catch (err) {
     showAlert(err.message);
   }
@@ -612,11 +650,14 @@ async function loadSkills(session, title) {
     const titles = ["Student", "Group", "Skill", "Right", "Level", "Most common mistake", "Trend"];
     const head = el("thead", {}, el("tr", {}, ...titles.map((t) => el("th", { scope: "col", text: t }))));
     // Each cell says its column's title too: a phone shows that, not the headings.
-    const rows = [...data.groups, ...data.rows].map((r) => el("tr", { class: r.student ? null : "group" },
-      ...[r.shown, r.group, r.skill, `${r.right} of ${r.checked}`,
-        el("span", { class: `level level-${r.level.replace(" ", "-")}`, text: r.level }),
-        r.mistake ? r.said : "no mistakes", r.trend,
-      ].map((value, i) => el("td", { "data-label": titles[i], class: i === 5 ? "wide" : null }, value))));
+    // A group's rows are its children's together: marked by where they come from (a
+    // guest's row has no student id either).
+    const rows = [...data.groups.map((r) => [r, true]), ...data.rows.map((r) => [r, false])]
+      .map(([r, whole]) => el("tr", { class: whole ? "group" : null },
+        ...[whole ? "Whole group" : r.shown, r.group, r.skill, `${r.right} of ${r.checked}`,
+          el("span", { class: `level level-${r.level.replace(" ", "-")}`, text: r.level }),
+          r.mistake ? sumsOnOneLine(r.said) : "no mistakes", r.trend,
+        ].map((value, i) => el("td", { "data-label": titles[i], class: i === 5 ? "wide" : null }, value))));
     const counts = data.dice.counts.map((n, i) => `${i + 1}: ${n}`).join(" · ");
     $("#skills").replaceChildren(
       el("h3", { text: `Skills: ${title}` }),
@@ -630,6 +671,12 @@ async function loadSkills(session, title) {
   } catch (err) {
     showAlert(err.message);
   }
+}
+
+// A sentence with each sum in it ("(17 ÷ 5 = 3 r 2)", "2 x 4") kept on one line.
+function sumsOnOneLine(text) {
+  const parts = text.split(/(\(?-?\d+(?: [-+x×÷=r] -?\d+)+\)?)/);
+  return el("span", {}, ...parts.map((part, i) => (i % 2 ? el("span", { class: "math", text: part }) : part)));
 }
 
 function hideButton(match, hide) {
@@ -676,6 +723,8 @@ document.addEventListener("DOMContentLoaded", () => {
   });
   $("#roster-add").addEventListener("submit", addStudent);
   $("#roster-import").addEventListener("submit", importRoster);
+  for (const select of $$("select.paper")) select.addEventListener("change", () => paperLinks(select.value));
+  paperLinks();
   window.addEventListener("hashchange", showTab);
   api("/api/state").then((state) => { render(state); showTab(); }).catch((err) => showAlert(err.message));
   listen();
