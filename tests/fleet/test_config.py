@@ -100,6 +100,22 @@ def test_config_bad_fleet_file_is_refused_with_its_reason(
     assert str(path) in err.value.message
 
 
+def test_config_a_file_that_cannot_be_read_is_named_once(tmp_path: Path) -> None:
+    """The fleet file, or its password file, missing: the reason in words, the path said
+    once (before: "... cannot be read: [Errno 2] No such file or directory: '...'")."""
+    missing = tmp_path / "fleet.toml"
+    with pytest.raises(BadInput) as err:
+        FleetConfig.load(missing)
+    assert (
+        err.value.message == f"the fleet file {missing} cannot be read: No such file or directory"
+    )
+    missing.write_text('device = "station-1"\npassword_file = "gone.pass"\n', encoding="utf-8")
+    with pytest.raises(BadInput) as err:
+        FleetConfig.load(missing)
+    assert err.value.message.count(str(tmp_path)) == 2  # the fleet file and the password file
+    assert err.value.message.endswith("gone.pass cannot be read: No such file or directory")
+
+
 def test_config_provision_writes_private_files(tmp_path: Path) -> None:
     p = provision(tmp_path / "room", ["station-1", "station-2"], host="10.0.0.5")
     assert {f.name for f in p.folder.iterdir()} >= {

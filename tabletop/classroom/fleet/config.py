@@ -109,7 +109,9 @@ class FleetConfig:
         try:
             data = tomllib.loads(path.read_text(encoding="utf-8"))
         except OSError as exc:
-            raise BadInput("fleet.file", f"the fleet file {path} cannot be read: {exc}") from exc
+            raise BadInput(
+                "fleet.file", f"the fleet file {path} cannot be read: {exc.strerror or exc}"
+            ) from exc
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
             raise BadInput("fleet.file", f"the fleet file {path} is not TOML: {exc}") from exc
         known = {"device", "host", "port", "password", "password_file", "prefix", "keepalive", "ca"}
@@ -127,7 +129,8 @@ class FleetConfig:
                 password = secret.read_text(encoding="utf-8").strip()
             except OSError as exc:
                 raise BadInput(
-                    "fleet.file", f"{path}: the password file {secret} cannot be read: {exc}"
+                    "fleet.file",
+                    f"{path}: the password file {secret} cannot be read: {exc.strerror or exc}",
                 ) from exc
         try:
             return cls(
