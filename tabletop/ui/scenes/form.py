@@ -19,7 +19,7 @@ When the rows do not fit the screen the form does not shrink them: it turns the 
 ("More options" / "Back to players" in the footer).
 
 Start goes through sign-in when the device has a class list
-(:class:`~tabletop.ui.scenes.signin.SignInGate`), then calls the game's
+(:func:`~tabletop.ui.scenes.signin.sign_in`), then calls the game's
 ``start(ctx, values)`` with a :class:`FormValues` and pushes the scene it returns.
 
 Touch targets: ``seat.<i>`` (0-based), in the seat picker ``choice.child``,
@@ -42,10 +42,10 @@ from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.input import CardsSeen, InputEvent, SeatPressed
 from tabletop.ui.messages import child_message
-from tabletop.ui.scenes.common import header, route_to_press
 from tabletop.ui.scenes.names import NameScene
 from tabletop.ui.scenes.rules import ChoiceGrid, RulesPage, RulesScene
-from tabletop.ui.scenes.signin import SignInGate
+from tabletop.ui.scenes.settings import Screen
+from tabletop.ui.scenes.signin import sign_in
 from tabletop.ui.theme import SEAT_COLOURS, Metrics
 from tabletop.ui.widgets import Button, Paged
 
@@ -260,7 +260,7 @@ class FormValues:
 # -- the screen ------------------------------------------------------------------------------
 
 
-class FormScene(Paged, Scene):
+class FormScene(Paged, Screen):
     """The setup screen of ``spec``; see the module docstring."""
 
     def __init__(self, ctx: Context, spec: FormSpec) -> None:
@@ -275,10 +275,8 @@ class FormScene(Paged, Scene):
         self.option_rows = {o.key: o for o in spec.options}
         self.options = {o.key: o.default for o in spec.options}
         self.rows: list[tuple[str, int]] = []  # (label, y of its middle) on this page
-        self.asking: tuple[str, int] | None = None
         self.message = ""
         self.extra: dict[str, Any] = {}  # handed to the game as FormValues.extra
-        self.gate = SignInGate(replace=spec.replace)
 
     # -- the choices ---------------------------------------------------------------------
 
@@ -587,7 +585,7 @@ class FormScene(Paged, Scene):
             if self.spec.cards_seen is not None:
                 self.message = self.spec.cards_seen(event)
         else:
-            route_to_press(self, event, back="back", refuse=self.refuse)
+            super().handle(event)
 
     def refuse(self, name: str) -> None:
         """A tap on a choice that is off: say why."""
@@ -611,9 +609,9 @@ class FormScene(Paged, Scene):
         if key == "seat":
             seat = int(value)
             here = "add a player" if self.seats[seat].kind == EMPTY else "who plays here?"
-            self.asking = ("seat", seat)
             title, choices = f"Seat {seat + 1}: {here}", self.seat_choices(seat)
-            self.stack.push(ChoiceGrid(self.ctx, title, choices, columns=2, rows=3))
+            picker = ChoiceGrid(self.ctx, title, choices, columns=2, rows=3)
+            self.ask(picker, partial(self.picked, seat))
         elif name in links:
             self.stack.push(links[name].open(self.ctx))
         elif name in ("rules", "back", "start"):
@@ -647,21 +645,18 @@ class FormScene(Paged, Scene):
             log.info("form: %s refused to start: %s", spec.game, problem)
             return
 
-        def make(seats: list[SeatInfo]) -> Scene:
-            return spec.start(self.ctx, replace(values, seats=tuple(seats)))
+        def play(seats: Sequence[SeatInfo]) -> None:
+            game = spec.start(self.ctx, replace(values, seats=tuple(seats)))
+            (self.stack.replace if spec.replace else self.stack.push)(game)
 
         if spec.seats is None:  # no seats, no sign-in
-            (self.stack.replace if spec.replace else self.stack.push)(make([]))
-            return
-        self.gate.start(self, spec.game, list(values.names), values.bots, make)
+            play(())
+        else:
+            sign_in(self, spec.game, list(values.names), values.bots, play)
 
     def resume(self, result: Any) -> None:
         self._lamps(True)
-        asking, self.asking = self.asking, None
-        if not self.gate.resume(self, result) and asking is not None and isinstance(result, str):
-            what, seat = asking  # the seat picker's or the name pad's answer
-            (self.picked if what == "seat" else self.name_seat)(seat, result)
-        self.layout(self.m)
+        super().resume(result)  # the seat picker's, the name pad's or the sign-in's answer
 
     def name_seat(self, seat: int, name: str) -> None:
         """A child named ``name`` (trimmed, at most 16 letters) sits at ``seat``."""
@@ -676,8 +671,8 @@ class FormScene(Paged, Scene):
         kind, _, arg = choice.partition(".")
         if kind == "name":
             self.set_seat(seat, CHILD)
-            self.asking = ("name", seat)
-            self.stack.push(NameScene(self.ctx, self.seats[seat].name, f"Name for seat {seat + 1}"))
+            pad = NameScene(self.ctx, self.seats[seat].name, f"Name for seat {seat + 1}")
+            self.ask(pad, partial(self.name_seat, seat))
             return
         if kind == "recent":
             self.set_seat(seat, CHILD)
@@ -691,9 +686,8 @@ class FormScene(Paged, Scene):
     # -- drawing -------------------------------------------------------------------------
 
     def draw(self, surface: pygame.Surface) -> None:
-        painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
-        surface.fill(p.background)
-        header(self, surface, self.spec.title, self.spec.subtitle)
+        painter, m = self.backdrop(surface, self.spec.title, self.spec.subtitle), self.m
+        p = painter.p
         for label, y in self.rows:
             painter.text(surface, label, (m.u(16), y), m.text, bold=True, anchor="midleft")
         painter.buttons(surface, self.buttons)

@@ -94,7 +94,8 @@ def spread(
 
 
 class Screen(Scene):
-    """A full screen: taps on its buttons are pressed, Back presses ``back``; :meth:`say`
+    """A full screen: taps on its buttons are pressed (on one that is off,
+    :meth:`refuse`), Back presses ``back``; :meth:`say`
     sets ``message``, :meth:`ask` pushes a question and hands its answer on;
     :meth:`backdrop` starts its drawing with its title."""
 
@@ -126,10 +127,13 @@ class Screen(Scene):
             self.ctx.sounds.play("wrong")
 
     def handle(self, event: InputEvent) -> None:
-        route_to_press(self, event, back=self.back, keys=self.keys)
+        route_to_press(self, event, self.back, refuse=self.refuse, keys=self.keys)
 
     def press(self, name: str) -> None:
         """One of the screen's buttons."""
+
+    def refuse(self, name: str) -> None:
+        """A tap on one of the screen's buttons that is off (the default: nothing)."""
 
     def backdrop(
         self, surface: pygame.Surface, title: str, subtitle: str = "", bad: bool = False
