@@ -1,5 +1,5 @@
 """Pieces several scenes share: the dialog frame, a question with a row of answers (yes/no
-the commonest), the header bar."""
+the commonest), the full screen with its header bar."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from tabletop.ui.app import Context, Scene, SceneStack
 from tabletop.ui.input import Back, InputEvent, Key, Tap
 from tabletop.ui.messages import child_message
 from tabletop.ui.theme import Metrics
-from tabletop.ui.widgets import Button, grid, hit
+from tabletop.ui.widgets import Button, Painter, grid, hit
 
 
 class Dialog(Scene):
@@ -22,6 +22,7 @@ class Dialog(Scene):
 
     opaque = False
     back_choice = ""
+    keys: Mapping[str, str] | None = None  # a real keyboard's keys for buttons (route_to_press)
 
     def __init__(
         self,
@@ -76,7 +77,7 @@ class Dialog(Scene):
         )
 
     def handle(self, event: InputEvent) -> None:
-        route_to_press(self, event, self.back_choice)
+        route_to_press(self, event, self.back_choice, refuse=self.refuse, keys=self.keys)
 
     def press(self, name: str) -> None:
         """An enabled button is chosen; Back chooses ``back_choice`` ("": closes with None)."""
@@ -84,6 +85,9 @@ class Dialog(Scene):
             self.choose(name)
         else:
             self.stack.pop(None)
+
+    def refuse(self, name: str) -> None:
+        """A tap on a button that is off (the default: nothing)."""
 
     def choose(self, name: str) -> None:
         self.stack.pop(name)
@@ -164,6 +168,61 @@ class Confirm(Choices):
         return self.text
 
 
+class Screen(Scene):
+    """A full screen: taps on its buttons are pressed (on one that is off,
+    :meth:`refuse`), Back presses ``back``; :meth:`say` sets ``message``, :meth:`ask`
+    pushes a question and hands its answer on; :meth:`backdrop` starts its drawing."""
+
+    back = "back"
+    keys: Mapping[str, str] | None = None  # a real keyboard's keys for buttons (route_to_press)
+    good = True  # whether ``message`` says that something went well
+    then: Callable[[Any], None] | None = None  # takes the answer of the screen asked
+
+    def ask(self, scene: Scene, then: Callable[[Any], None]) -> None:
+        """Push ``scene``; ``then`` gets its answer when it pops with one (not None)."""
+        self.then = then
+        self.stack.push(scene)
+
+    def confirm(self, question: str, yes: str, no: str, then: Callable[[], None]) -> None:
+        """Ask ``question``; ``then`` is called when the answer is ``yes``."""
+        self.ask(Confirm(self.ctx, question, yes, no), lambda a: then() if a == "yes" else None)
+
+    def resume(self, result: Any) -> None:
+        then, self.then = self.then, None
+        if then is not None and result is not None:
+            then(result)
+        if self.stack.top is self:
+            self.layout(self.m)
+
+    def say(self, message: str, good: bool = True) -> None:
+        """Show ``message``; a problem (``good=False``) sounds wrong too."""
+        self.message, self.good = message, good
+        if not good:
+            self.ctx.sounds.play("wrong")
+
+    def handle(self, event: InputEvent) -> None:
+        route_to_press(self, event, self.back, refuse=self.refuse, keys=self.keys)
+
+    def press(self, name: str) -> None:
+        """One of the screen's buttons."""
+
+    def refuse(self, name: str) -> None:
+        """A tap on one of the screen's buttons that is off (the default: nothing)."""
+
+    def backdrop(
+        self, surface: pygame.Surface, title: str, subtitle: str = "", bad: bool = False
+    ) -> Painter:
+        """The background, and the title at the top left; the subtitle under it muted,
+        or (``bad``) in the refusals' colour."""
+        painter, m = self.ctx.painter, self.m
+        surface.fill(painter.p.background)
+        painter.text(surface, title, (m.u(16), m.u(10)), m.title, bold=True)
+        if subtitle:
+            colour = painter.p.bad if bad else painter.p.muted
+            painter.text(surface, subtitle, (m.u(18), m.u(14) + m.title), m.small, colour)
+        return painter
+
+
 def ask_leave(ctx: Context, question: str = "Leave this game?", leave: str = "Leave") -> Confirm:
     """Every game's Leave question: "Keep playing" is the primary button; "yes" leaves, and
     the dialog says what that costs (a game left is journaled as abandoned: Home does not
@@ -182,18 +241,6 @@ def go_home(stack: SceneStack) -> None:
         stack.unwind_to(kind)
     else:
         stack.pop()
-
-
-def header(
-    scene: Scene, surface: pygame.Surface, title: str, subtitle: str = "", bad: bool = False
-) -> None:
-    """The title at the top left of a full screen; the subtitle muted, or (``bad``) in
-    the refusals' colour."""
-    painter, m = scene.ctx.painter, scene.m
-    painter.text(surface, title, (m.u(16), m.u(10)), m.title, bold=True)
-    if subtitle:
-        colour = painter.p.bad if bad else painter.p.muted
-        painter.text(surface, subtitle, (m.u(18), m.u(14) + m.title), m.small, colour)
 
 
 def draw_message(
@@ -271,11 +318,11 @@ __all__ = [
     "Choices",
     "Confirm",
     "Dialog",
+    "Screen",
     "ask_leave",
     "draw_message",
     "foot",
     "go_home",
-    "header",
     "home_and_again",
     "press_button",
     "route_to_press",

@@ -42,9 +42,9 @@ from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.input import CardsSeen, InputEvent, SeatPressed
 from tabletop.ui.messages import child_message
+from tabletop.ui.scenes.common import Screen
 from tabletop.ui.scenes.names import NameScene
 from tabletop.ui.scenes.rules import ChoiceGrid, RulesPage, RulesScene
-from tabletop.ui.scenes.settings import Screen
 from tabletop.ui.scenes.signin import sign_in
 from tabletop.ui.theme import SEAT_COLOURS, Metrics
 from tabletop.ui.widgets import Button, Paged

@@ -32,8 +32,7 @@ from tabletop.store import SeatInfo
 from tabletop.ui.app import STRIP, Context
 from tabletop.ui.results import ordinal, title_of
 from tabletop.ui.saves import shown_seat_names
-from tabletop.ui.scenes.common import home_and_again
-from tabletop.ui.scenes.settings import Screen
+from tabletop.ui.scenes.common import Screen, home_and_again
 from tabletop.ui.theme import ORANGE, PALETTE, Metrics
 
 log = logging.getLogger(__name__)

@@ -13,10 +13,9 @@ import pygame
 
 from tabletop.assets import package_folder, read_toml
 from tabletop.engine.errors import BadInput
-from tabletop.ui.app import Context, Scene
+from tabletop.ui.app import Context
 from tabletop.ui.controller import Ask
-from tabletop.ui.input import InputEvent
-from tabletop.ui.scenes.common import Confirm, Dialog, header, route_to_press
+from tabletop.ui.scenes.common import Confirm, Dialog, Screen
 from tabletop.ui.theme import Metrics
 from tabletop.ui.widgets import Button, Paged, Painter, grid
 
@@ -73,8 +72,10 @@ def _page(
     return RulesPage(**words)
 
 
-class RulesScene(Scene):
+class RulesScene(Screen):
     """Pages of rules with Back / Next; "Done" on the last page pops the scene."""
+
+    back = "rules.close"
 
     def __init__(self, ctx: Context, title: str, pages: Sequence[RulesPage]) -> None:
         super().__init__(ctx)
@@ -96,9 +97,6 @@ class RulesScene(Scene):
         self.text_rect = pygame.Rect(m.u(24), m.u(80) + m.title, W - m.u(48), 0)
         self.bottom = y - m.u(12)
 
-    def handle(self, event: InputEvent) -> None:
-        route_to_press(self, event, "rules.close")
-
     def press(self, name: str) -> None:
         """Back and Next turn the page; Back on the first page (Close), Next on the last
         (Done) and the Back key leave."""
@@ -110,10 +108,9 @@ class RulesScene(Scene):
         self.layout(self.m)
 
     def draw(self, surface: pygame.Surface) -> None:
-        painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
-        surface.fill(p.background)
-        page = self.pages[self.index]
-        header(self, surface, self.title, f"Page {self.index + 1} of {len(self.pages)}")
+        m, page = self.m, self.pages[self.index]
+        painter = self.backdrop(surface, self.title, f"Page {self.index + 1} of {len(self.pages)}")
+        p = painter.p
         x, width = self.text_rect.left, self.text_rect.width
         y = m.u(76)
         painter.text(surface, page.heading, (x, y), m.title, bold=True, max_width=width)
@@ -214,9 +211,6 @@ class ChoiceGrid(Paged, Dialog):
                 right.left - m.u(160 + 8 * bool(right.width)), right.top, m.u(160), foot
             )
             self.buttons.append(Button("more", more, "More"))
-
-    def handle(self, event: InputEvent) -> None:
-        route_to_press(self, event, self.back_choice, refuse=self.refuse)
 
     def refuse(self, name: str) -> None:
         """A choice that is off: say why (in the note's place)."""

@@ -1,24 +1,21 @@
 """The teacher's settings, behind the teacher PIN (``tabletop.ui.scenes.pin``), and the
-:class:`Screen` the full screens stand on, with the teacher's screens' declarative layout:
+teacher's screens' declarative layout:
 :class:`Row`\\ s of :class:`Item`\\ s laid out by :func:`spread`, a :func:`footer`, and one
 :meth:`TeacherScreen.draw` (title, row labels, buttons, message slot)."""
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import pygame
 
 from tabletop.engine.words import sentence
-from tabletop.ui.app import Scene
-from tabletop.ui.input import InputEvent
-from tabletop.ui.scenes.common import Confirm, foot, header, route_to_press
+from tabletop.ui.scenes.common import Screen, foot
 from tabletop.ui.scenes.pin import PinPad
 from tabletop.ui.theme import Metrics
-from tabletop.ui.widgets import Button, Painter, grid
+from tabletop.ui.widgets import Button, grid
 
 Words = tuple[str, tuple[int, int], str, int]  # text, point, anchor, the width it must fit
 
@@ -91,56 +88,6 @@ def spread(
                 words.append((i.label, rect.center, "center", rect.width))
         y = max((c.bottom for c in cells), default=y + h) + m.u(gap)
     return buttons, words
-
-
-class Screen(Scene):
-    """A full screen: taps on its buttons are pressed (on one that is off,
-    :meth:`refuse`), Back presses ``back``; :meth:`say`
-    sets ``message``, :meth:`ask` pushes a question and hands its answer on;
-    :meth:`backdrop` starts its drawing with its title."""
-
-    back = "back"
-    keys: Mapping[str, str] | None = None  # a real keyboard's keys for buttons (route_to_press)
-    good = True  # whether ``message`` says that something went well
-    then: Callable[[Any], None] | None = None  # takes the answer of the screen asked
-
-    def ask(self, scene: Scene, then: Callable[[Any], None]) -> None:
-        """Push ``scene``; ``then`` gets its answer when it pops with one (not None)."""
-        self.then = then
-        self.stack.push(scene)
-
-    def confirm(self, question: str, yes: str, no: str, then: Callable[[], None]) -> None:
-        """Ask ``question``; ``then`` is called when the answer is ``yes``."""
-        self.ask(Confirm(self.ctx, question, yes, no), lambda a: then() if a == "yes" else None)
-
-    def resume(self, result: Any) -> None:
-        then, self.then = self.then, None
-        if then is not None and result is not None:
-            then(result)
-        if self.stack.top is self:
-            self.layout(self.m)
-
-    def say(self, message: str, good: bool = True) -> None:
-        """Show ``message``; a problem (``good=False``) sounds wrong too."""
-        self.message, self.good = message, good
-        if not good:
-            self.ctx.sounds.play("wrong")
-
-    def handle(self, event: InputEvent) -> None:
-        route_to_press(self, event, self.back, refuse=self.refuse, keys=self.keys)
-
-    def press(self, name: str) -> None:
-        """One of the screen's buttons."""
-
-    def refuse(self, name: str) -> None:
-        """A tap on one of the screen's buttons that is off (the default: nothing)."""
-
-    def backdrop(
-        self, surface: pygame.Surface, title: str, subtitle: str = "", bad: bool = False
-    ) -> Painter:
-        surface.fill(self.ctx.painter.p.background)
-        header(self, surface, title, subtitle, bad)
-        return self.ctx.painter
 
 
 class TeacherScreen(Screen):

@@ -26,9 +26,8 @@ from tabletop.ui.app import Context
 from tabletop.ui.input import CardsSeen, InputEvent
 from tabletop.ui.messages import CHILD_MESSAGES, child_message
 from tabletop.ui.saves import seat_infos, shown_seat_names
-from tabletop.ui.scenes.common import draw_message, foot
+from tabletop.ui.scenes.common import Screen, draw_message, foot
 from tabletop.ui.scenes.roster import PAGE_KEYS, StudentGrid
-from tabletop.ui.scenes.settings import Screen
 from tabletop.ui.theme import SEAT_COLOURS, Metrics
 from tabletop.ui.widgets import Button, grid
 
