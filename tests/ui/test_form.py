@@ -134,7 +134,7 @@ def check_page(app: App, form: FormScene) -> None:
         assert not any(b.rect.colliderect(form.aside_rect) for b in form.buttons)
     label_room = min(b.rect.left for b in form.buttons if b.rect.bottom < form.message_rect.top)
     fonts = app.ctx.painter.fonts
-    for label, _ in form.rows:  # a row's label ends before its buttons begin
+    for label, *_ in form.words:  # a row's label ends before its buttons begin
         assert m.u(16) + fonts.width(label, m.text, True) + m.u(6) <= label_room, label
     with text_sizes(app) as sizes:
         app.step(force_draw=True)

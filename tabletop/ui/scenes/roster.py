@@ -28,10 +28,10 @@ from tabletop.engine.errors import BadInput, TabletopError
 from tabletop.engine.words import plural, sentence
 from tabletop.ui.app import Context
 from tabletop.ui.messages import child_message
-from tabletop.ui.scenes.common import Choices
+from tabletop.ui.scenes.common import Choices, Item, Row, spread
 from tabletop.ui.scenes.names import NameScene
 from tabletop.ui.scenes.rules import ChoiceGrid
-from tabletop.ui.scenes.settings import Item, Row, TeacherScreen, spread
+from tabletop.ui.scenes.settings import TeacherScreen
 from tabletop.ui.theme import Metrics
 from tabletop.ui.widgets import Button, Paged, Painter, grid
 
