@@ -227,6 +227,25 @@ class Screen(Scene):
             painter.text(surface, text, at, m.text, bold=True, anchor=anchor, max_width=width)
         return painter
 
+    def draw_message(
+        self,
+        surface: pygame.Surface,
+        rect: pygame.Rect,
+        note: str = "",
+        note_size: int | None = None,
+        max_lines: int | None = None,
+    ) -> None:
+        """The message in ``rect``, bold: green when it went well (``good``), red when
+        not; with no message, ``note`` (muted, at ``note_size``), if any."""
+        painter, m = self.ctx.painter, self.m
+        if self.message:
+            ink = painter.p.good if self.good else painter.p.bad
+            painter.paragraph(
+                surface, self.message, rect, m.text, ink, bold=True, max_lines=max_lines
+            )
+        elif note:
+            painter.paragraph(surface, note, rect, note_size or m.text, painter.p.muted)
+
 
 Words = tuple[str, tuple[int, int], str, int]  # text, point, anchor, the width it must fit
 
@@ -348,17 +367,6 @@ def go_home(stack: SceneStack) -> None:
         stack.pop()
 
 
-def draw_message(
-    scene: Scene, surface: pygame.Surface, rect: pygame.Rect, good: bool, max_lines: int
-) -> None:
-    """The scene's message in ``rect``, bold: green when it went well, red when not."""
-    painter = scene.ctx.painter
-    colour = painter.p.good if good else painter.p.bad
-    painter.paragraph(
-        surface, scene.message, rect, scene.m.text, colour, bold=True, max_lines=max_lines
-    )
-
-
 def home_and_again(
     m: Metrics,
     again: str = "Play again",
@@ -428,7 +436,6 @@ __all__ = [
     "Screen",
     "Words",
     "ask_leave",
-    "draw_message",
     "foot",
     "footer",
     "go_home",

@@ -262,6 +262,8 @@ class FormValues:
 class FormScene(Paged, Screen):
     """The setup screen of ``spec``; see the module docstring."""
 
+    good = False  # its one sentence says what is wrong
+
     def __init__(self, ctx: Context, spec: FormSpec) -> None:
         super().__init__(ctx)
         self.spec, seats = spec, spec.seats
@@ -629,7 +631,6 @@ class FormScene(Paged, Screen):
 
     def draw(self, surface: pygame.Surface) -> None:
         painter, m = self.backdrop(surface, self.spec.title, self.spec.subtitle), self.m
-        p = painter.p
         painter.buttons(surface, self.buttons)
         for b in self.buttons:
             if b.name.startswith("seat."):
@@ -640,10 +641,7 @@ class FormScene(Paged, Screen):
         # what is wrong, else the game's intro: under the rows, wrapped, never off screen
         top = min(self.intro_top, self.message_rect.top)
         note = pygame.Rect(m.u(16), top, self.message_rect.width, self.message_rect.bottom - top)
-        if self.message:
-            painter.paragraph(surface, self.message, note, m.text, p.bad, bold=True)
-        elif self.spec.intro and self.page == 0:
-            painter.paragraph(surface, self.spec.intro, note, m.text, p.muted)
+        self.draw_message(surface, note, self.spec.intro if self.page == 0 else "")
         if self.aside_rect is not None and self.spec.aside is not None:
             self.spec.aside(self, surface, self.aside_rect, self.values())
 

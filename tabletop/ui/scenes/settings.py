@@ -33,15 +33,10 @@ class TeacherScreen(Screen):
     def draw(self, surface: pygame.Surface) -> None:
         over = self.message and self.message_rect is None  # over the subtitle
         painter = self.backdrop(surface, self.title, "" if over else self.subtitle)
-        m, p = self.m, painter.p
+        m, room = self.m, self.message_rect
         painter.buttons(surface, self.buttons)
-        top, room = m.u(12) + m.title, self.message_rect
-        room = room or pygame.Rect(m.u(18), top, m.width - m.u(36), m.u(84) - m.title)
-        if self.message:
-            ink = p.good if self.good else p.bad
-            painter.paragraph(surface, self.message, room, m.text, ink, bold=True)
-        elif note := self.note():
-            painter.paragraph(surface, note, room, m.small, p.muted)
+        room = room or pygame.Rect(m.u(18), m.u(12) + m.title, m.width - m.u(36), m.u(84) - m.title)
+        self.draw_message(surface, room, self.note(), m.small)
 
 
 # The teacher's screens behind Settings' buttons: (module, factory taking the context).

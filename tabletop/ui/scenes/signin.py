@@ -26,7 +26,7 @@ from tabletop.ui.app import Context
 from tabletop.ui.input import CardsSeen, InputEvent
 from tabletop.ui.messages import CHILD_MESSAGES, child_message
 from tabletop.ui.saves import seat_infos, shown_seat_names
-from tabletop.ui.scenes.common import Screen, draw_message, foot
+from tabletop.ui.scenes.common import Screen, foot
 from tabletop.ui.scenes.roster import PAGE_KEYS, StudentGrid
 from tabletop.ui.theme import SEAT_COLOURS, Metrics
 from tabletop.ui.widgets import Button, grid
@@ -254,8 +254,7 @@ class SignInScene(Screen):
             else:
                 painter.button(surface, b)
         self.grid.draw(surface, painter)
-        if self.message:
-            draw_message(self, surface, self.message_rect, self.good, 3)
+        self.draw_message(surface, self.message_rect, max_lines=3)
 
     def _short_name(self, i: int, shown: dict[int, str]) -> str:
         """Seat ``i``'s name cut for a narrow tile so it still reads apart from the other
