@@ -15,7 +15,7 @@ from tabletop.assets import package_folder, read_toml
 from tabletop.engine.errors import BadInput
 from tabletop.ui.app import Context
 from tabletop.ui.controller import Ask
-from tabletop.ui.scenes.common import Confirm, Dialog, Screen
+from tabletop.ui.scenes.common import Confirm, Dialog, Screen, footer
 from tabletop.ui.theme import Metrics
 from tabletop.ui.widgets import Button, Paged, Painter, grid
 
@@ -85,17 +85,11 @@ class RulesScene(Screen):
 
     def layout(self, metrics: Metrics) -> None:
         m = metrics
-        W, H = m.size
-        bw, bh = m.u(170), m.u(56)
-        y = H - m.u(12) - bh
         prev = "Close" if self.index == 0 else "Back"
         nxt = "Done" if self.index == len(self.pages) - 1 else "Next"
-        self.buttons = [
-            Button("rules.prev", pygame.Rect(m.u(16), y, bw, bh), prev, kind="quiet"),
-            Button("rules.next", pygame.Rect(W - m.u(16) - bw, y, bw, bh), nxt),
-        ]
-        self.text_rect = pygame.Rect(m.u(24), m.u(80) + m.title, W - m.u(48), 0)
-        self.bottom = y - m.u(12)
+        self.buttons = footer(m, ("rules.prev", prev), ("rules.next", nxt, 180))
+        self.text_rect = pygame.Rect(m.u(24), m.u(80) + m.title, m.width - m.u(48), 0)
+        self.bottom = self.buttons[0].rect.top - m.u(12)
 
     def press(self, name: str) -> None:
         """Back and Next turn the page; Back on the first page (Close), Next on the last
