@@ -160,7 +160,7 @@ class SignInScene(Screen):
         elif name == "guest":
             self.play_as_guest()
         else:
-            self.grid.press(name, self.ctx)
+            self.grid.press(name, self)
         self.layout(self.m)
 
     def seen(self, event: CardsSeen) -> None:
