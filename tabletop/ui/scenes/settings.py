@@ -9,7 +9,7 @@ import importlib
 import pygame
 
 from tabletop.engine.words import sentence
-from tabletop.ui.scenes.common import Item, Row, Screen, footer, spread
+from tabletop.ui.scenes.common import Item, Row, Screen, footer, spread, stepper
 from tabletop.ui.scenes.pin import PinPad
 from tabletop.ui.theme import Metrics
 
@@ -123,4 +123,5 @@ class SettingsScene(TeacherScreen):
         return " ".join(filter(None, lines))
 
 
-__all__ = ["SettingsScene", "TeacherScreen"]
+# Item, Row, Screen, footer, spread and stepper moved to scenes/common.py: named here still
+__all__ = ["Item", "Row", "Screen", "SettingsScene", "TeacherScreen", "footer", "spread", "stepper"]
