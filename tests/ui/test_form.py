@@ -35,7 +35,6 @@ from tabletop.ui.scenes.form import (
     Seats,
 )
 from tabletop.ui.scenes.names import NameScene
-from tabletop.ui.scenes.rotation import choose_setup
 from tabletop.ui.scenes.rules import ChoiceGrid, RulesPage, RulesScene
 from tests.ui.scenery import SIZES, make_app
 
@@ -134,7 +133,7 @@ def check_page(app: App, form: FormScene) -> None:
         assert not any(b.rect.colliderect(form.aside_rect) for b in form.buttons)
     label_room = min(b.rect.left for b in form.buttons if b.rect.bottom < form.message_rect.top)
     fonts = app.ctx.painter.fonts
-    for label, _ in form.rows:  # a row's label ends before its buttons begin
+    for label, *_ in form.words:  # a row's label ends before its buttons begin
         assert m.u(16) + fonts.width(label, m.text, True) + m.u(6) <= label_room, label
     with text_sizes(app) as sizes:
         app.step(force_draw=True)
@@ -357,7 +356,8 @@ def test_form_cards_free_without_bots_are_chosen_once() -> None:
 def test_form_station_rotation_presets_mode_and_options(caplog) -> None:
     app, auto = form_app(math_attack.SETUP)
     form = app.stack.top
-    choose_setup(form, Station("math-attack", "bot", {"level": "hard"}))
+    station = Station("math-attack", "bot", {"level": "hard"})
+    form.preset(station.mode, station.options)  # as the station screen sets it up
     assert form.values().bots == {1: "hard"} and form.values().cards == "virtual"
     assert form.target("seat.1").caption == "Hard" and form.target("cards.virtual").selected
     auto.tap("seat.1")  # the group may still change it
@@ -366,7 +366,7 @@ def test_form_station_rotation_presets_mode_and_options(caplog) -> None:
 
     app, _ = form_app(bubbles.SETUP)
     form = app.stack.top
-    choose_setup(form, Station("mecs", "", {}))  # nothing to preset: as it was
+    form.preset("", {})  # nothing to preset: as it was
     form.preset("", {"time": "90"})
     assert form.target("time.90").selected and form.values().options["time"] == "90"
     with caplog.at_level(logging.WARNING):

@@ -1,9 +1,11 @@
 """Pieces several scenes share: the dialog frame, a question with a row of answers (yes/no
-the commonest), the header bar."""
+the commonest), the full screen with its header bar, and the screens' declarative layout:
+:class:`Row`\\ s of :class:`Item`\\ s laid out by :func:`spread`, a :func:`footer`."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import pygame
@@ -12,7 +14,7 @@ from tabletop.ui.app import Context, Scene, SceneStack
 from tabletop.ui.input import Back, InputEvent, Key, Tap
 from tabletop.ui.messages import child_message
 from tabletop.ui.theme import Metrics
-from tabletop.ui.widgets import Button, grid, hit
+from tabletop.ui.widgets import Button, Painter, grid, hit
 
 
 class Dialog(Scene):
@@ -22,6 +24,7 @@ class Dialog(Scene):
 
     opaque = False
     back_choice = ""
+    keys: Mapping[str, str] | None = None  # a real keyboard's keys for buttons (route_to_press)
 
     def __init__(
         self,
@@ -76,7 +79,7 @@ class Dialog(Scene):
         )
 
     def handle(self, event: InputEvent) -> None:
-        route_to_press(self, event, self.back_choice)
+        route_to_press(self, event, self.back_choice, refuse=self.refuse, keys=self.keys)
 
     def press(self, name: str) -> None:
         """An enabled button is chosen; Back chooses ``back_choice`` ("": closes with None)."""
@@ -84,6 +87,9 @@ class Dialog(Scene):
             self.choose(name)
         else:
             self.stack.pop(None)
+
+    def refuse(self, name: str) -> None:
+        """A tap on a button that is off (the default: nothing)."""
 
     def choose(self, name: str) -> None:
         self.stack.pop(name)
@@ -164,6 +170,183 @@ class Confirm(Choices):
         return self.text
 
 
+class Screen(Scene):
+    """A full screen: taps on its buttons are pressed (on one that is off,
+    :meth:`refuse`), Back presses ``back``; :meth:`say` sets ``message``, :meth:`ask`
+    pushes a question and hands its answer on; :meth:`backdrop` starts its drawing."""
+
+    back = "back"
+    keys: Mapping[str, str] | None = None  # a real keyboard's keys for buttons (route_to_press)
+    good = True  # whether ``message`` says that something went well
+    then: Callable[[Any], None] | None = None  # takes the answer of the screen asked
+    words: Sequence[Words] = ()  # drawn by :meth:`backdrop` (from :func:`spread`)
+
+    def ask(self, scene: Scene, then: Callable[[Any], None]) -> None:
+        """Push ``scene``; ``then`` gets its answer when it pops with one (not None)."""
+        self.then = then
+        self.stack.push(scene)
+
+    def confirm(self, question: str, yes: str, no: str, then: Callable[[], None]) -> None:
+        """Ask ``question``; ``then`` is called when the answer is ``yes``."""
+        self.ask(Confirm(self.ctx, question, yes, no), lambda a: then() if a == "yes" else None)
+
+    def resume(self, result: Any) -> None:
+        then, self.then = self.then, None
+        if then is not None and result is not None:
+            then(result)
+        if self.stack.top is self:
+            self.layout(self.m)
+
+    def say(self, message: str, good: bool = True) -> None:
+        """Show ``message``; a problem (``good=False``) sounds wrong too."""
+        self.message, self.good = message, good
+        if not good:
+            self.ctx.sounds.play("wrong")
+
+    def handle(self, event: InputEvent) -> None:
+        route_to_press(self, event, self.back, refuse=self.refuse, keys=self.keys)
+
+    def press(self, name: str) -> None:
+        """One of the screen's buttons."""
+
+    def refuse(self, name: str) -> None:
+        """A tap on one of the screen's buttons that is off (the default: nothing)."""
+
+    def backdrop(
+        self, surface: pygame.Surface, title: str, subtitle: str = "", bad: bool = False
+    ) -> Painter:
+        """The background, and the title at the top left; the subtitle under it muted,
+        or (``bad``) in the refusals' colour; the ``words``."""
+        painter, m = self.ctx.painter, self.m
+        surface.fill(painter.p.background)
+        painter.text(surface, title, (m.u(16), m.u(10)), m.title, bold=True)
+        if subtitle:
+            colour = painter.p.bad if bad else painter.p.muted
+            painter.text(surface, subtitle, (m.u(18), m.u(14) + m.title), m.small, colour)
+        for text, at, anchor, width in self.words:
+            painter.text(surface, text, at, m.text, bold=True, anchor=anchor, max_width=width)
+        return painter
+
+    def draw_message(
+        self,
+        surface: pygame.Surface,
+        rect: pygame.Rect,
+        note: str = "",
+        note_size: int | None = None,
+        max_lines: int | None = None,
+    ) -> None:
+        """The message in ``rect``, bold: green when it went well (``good``), red when
+        not; with no message, ``note`` (muted, at ``note_size``), if any."""
+        painter, m = self.ctx.painter, self.m
+        if self.message:
+            ink = painter.p.good if self.good else painter.p.bad
+            painter.paragraph(
+                surface, self.message, rect, m.text, ink, bold=True, max_lines=max_lines
+            )
+        elif note:
+            painter.paragraph(surface, note, rect, note_size or m.text, painter.p.muted)
+
+
+Words = tuple[str, tuple[int, int], str, int]  # text, point, anchor, the width it must fit
+
+
+@dataclass(frozen=True)
+class Item:
+    """One cell of a :class:`Row`: a button named ``name``, or, with no name, ``label``
+    as words centred in the cell (a stepper's value). ``width`` in base units; 0: an
+    equal share of what the fixed widths leave."""
+
+    name: str
+    label: str
+    width: int = 0
+    kind: str = "quiet"
+    selected: bool = False
+    caption: str = ""
+    enabled: bool = True
+    size: int | None = None  # the label's text size (the body text's when None)
+
+
+@dataclass(frozen=True)
+class Row:
+    """A row of a screen: ``label`` at its left (in the label column; a row without one
+    spans the whole width), then its items, ``gap`` base units apart; with ``columns``,
+    a grid that many across (as many lines as the items need). ``height`` in pixels
+    (0: 52 base units) is each line's; a row without items is a heading. ``build``
+    lays out the row's buttons itself, given its first line (the next row goes under
+    them)."""
+
+    label: str
+    items: Sequence[Item] = ()
+    height: int = 0
+    columns: int = 0
+    gap: int = 10
+    rows: int = 0  # with ``columns``: the grid fills column by column, this many down
+    most: int = 0  # with ``columns``: no cell wider than this (base units), flush left
+    build: Callable[[pygame.Rect], list[Button]] | None = None  # instead of ``items``
+
+
+def stepper(key: str, value: str) -> tuple[Item, Item, Item]:
+    """``<key>.-`` and ``<key>.+`` buttons with ``value`` between them."""
+    return Item(f"{key}.-", "\u2212", 52), Item("", value), Item(f"{key}.+", "+", 52)
+
+
+def spread(
+    m: Metrics, area: pygame.Rect, rows: Sequence[Row], label: int = 0, gap: int = 10
+) -> tuple[list[Button], list[Words]]:
+    """The rows one under another from ``area``'s top left, ``gap`` base units apart,
+    their items right of a ``label`` units wide column for the rows' labels: the
+    buttons, and the words to draw (the labels, midleft; a stepper's value)."""
+    buttons: list[Button] = []
+    words: list[Words] = []
+    y = area.top
+    for row in rows:
+        h, between, room = row.height or m.u(52), m.u(row.gap), m.u(label) if row.label else 0
+        line = pygame.Rect(area.left + room, y, area.width - room, h)
+        if row.label:
+            words.append((row.label, (area.left, y + h // 2), "midleft", room - m.u(4)))
+        if row.build is not None:
+            made = row.build(line)
+            buttons += made
+            cells = [b.rect for b in made]
+        elif row.columns:
+            if row.most:
+                line.width = min(line.width, row.columns * (m.u(row.most) + between) - between)
+            cells = grid(line, len(row.items), row.columns, between, rows=row.rows)
+        else:
+            fixed = sum(m.u(i.width) for i in row.items) + between * (len(row.items) - 1)
+            share = (line.width - fixed) // max(1, sum(not i.width for i in row.items))
+            cells, x = [], line.left
+            for item in row.items:
+                cells.append(pygame.Rect(x, y, m.u(item.width) if item.width else share, h))
+                x = cells[-1].right + between
+        for rect, i in zip(cells if row.build is None else (), row.items, strict=True):
+            if i.name:
+                buttons.append(
+                    Button(i.name, rect, i.label, i.enabled, i.kind, i.selected, i.caption, i.size)
+                )
+            else:
+                words.append((i.label, rect.center, "center", rect.width))
+        y = max((c.bottom for c in cells), default=y + h) + m.u(gap)
+    return buttons, words
+
+
+def footer(
+    m: Metrics,
+    back: tuple[str, str],
+    go: tuple[str, str, int] | None = None,
+    kind: str = "primary",
+    centre: tuple[str, str, int] | None = None,
+) -> list[Button]:
+    """A teacher's screen's footer: ``back`` (name, label) bottom left, ``go`` (name,
+    label, width) of ``kind`` bottom right, then ``centre`` (quiet) between them."""
+    b = [Button(back[0], foot(m, 180), back[1], kind="quiet")]
+    for spec, where, look in ((go, "right", kind), (centre, "centre", "quiet")):
+        if spec is not None:
+            name, label, width = spec
+            b.append(Button(name, foot(m, width, where), label, kind=look))
+    return b
+
+
 def ask_leave(ctx: Context, question: str = "Leave this game?", leave: str = "Leave") -> Confirm:
     """Every game's Leave question: "Keep playing" is the primary button; "yes" leaves, and
     the dialog says what that costs (a game left is journaled as abandoned: Home does not
@@ -182,29 +365,6 @@ def go_home(stack: SceneStack) -> None:
         stack.unwind_to(kind)
     else:
         stack.pop()
-
-
-def header(
-    scene: Scene, surface: pygame.Surface, title: str, subtitle: str = "", bad: bool = False
-) -> None:
-    """The title at the top left of a full screen; the subtitle muted, or (``bad``) in
-    the refusals' colour."""
-    painter, m = scene.ctx.painter, scene.m
-    painter.text(surface, title, (m.u(16), m.u(10)), m.title, bold=True)
-    if subtitle:
-        colour = painter.p.bad if bad else painter.p.muted
-        painter.text(surface, subtitle, (m.u(18), m.u(14) + m.title), m.small, colour)
-
-
-def draw_message(
-    scene: Scene, surface: pygame.Surface, rect: pygame.Rect, good: bool, max_lines: int
-) -> None:
-    """The scene's message in ``rect``, bold: green when it went well, red when not."""
-    painter = scene.ctx.painter
-    colour = painter.p.good if good else painter.p.bad
-    painter.paragraph(
-        surface, scene.message, rect, scene.m.text, colour, bold=True, max_lines=max_lines
-    )
 
 
 def home_and_again(
@@ -271,12 +431,17 @@ __all__ = [
     "Choices",
     "Confirm",
     "Dialog",
+    "Item",
+    "Row",
+    "Screen",
+    "Words",
     "ask_leave",
-    "draw_message",
     "foot",
+    "footer",
     "go_home",
-    "header",
     "home_and_again",
     "press_button",
     "route_to_press",
+    "spread",
+    "stepper",
 ]

@@ -17,10 +17,10 @@ import pygame
 
 from tabletop.engine.errors import TabletopError
 from tabletop.engine.words import plural
-from tabletop.ui.app import Context, Scene
+from tabletop.ui.app import Context
 from tabletop.ui.input import InputEvent, Seen
 from tabletop.ui.messages import child_message
-from tabletop.ui.scenes.common import header, route_to_press
+from tabletop.ui.scenes.common import Screen
 from tabletop.ui.theme import Metrics
 from tabletop.ui.widgets import Button, grid
 
@@ -42,7 +42,7 @@ class DiceResult:
     source: str  # camera | corrected | tap | virtual
 
 
-class DiceScene(Scene):
+class DiceScene(Screen):
     def __init__(
         self,
         ctx: Context,
@@ -139,7 +139,7 @@ class DiceScene(Scene):
             if self.mode == "camera":
                 self._read(event)
         else:
-            route_to_press(self, event, "back")
+            super().handle(event)
 
     def press(self, name: str) -> None:
         if name == "back":
@@ -202,9 +202,8 @@ class DiceScene(Scene):
     # -- drawing ---------------------------------------------------------------------------------
 
     def draw(self, surface: pygame.Surface) -> None:
-        painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
-        surface.fill(p.background)
-        header(self, surface, self.title, self.note or MODES[self.mode][1])
+        painter = self.backdrop(surface, self.title, self.note or MODES[self.mode][1])
+        m, p = self.m, painter.p
         for b in self.buttons:
             if b.kind == "face":
                 if b.selected:

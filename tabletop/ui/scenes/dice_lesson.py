@@ -15,7 +15,8 @@ import pygame
 from tabletop.classroom.dice_lesson import fairness, read_dice
 from tabletop.engine.words import plural, sentence
 from tabletop.ui.app import Context
-from tabletop.ui.scenes.settings import TeacherScreen, footer
+from tabletop.ui.scenes.common import footer
+from tabletop.ui.scenes.settings import TeacherScreen
 from tabletop.ui.theme import Metrics
 
 REFRESH = 1.0  # seconds between reads of the journal

@@ -19,7 +19,7 @@ When the rows do not fit the screen the form does not shrink them: it turns the 
 ("More options" / "Back to players" in the footer).
 
 Start goes through sign-in when the device has a class list
-(:class:`~tabletop.ui.scenes.signin.SignInGate`), then calls the game's
+(:func:`~tabletop.ui.scenes.signin.sign_in`), then calls the game's
 ``start(ctx, values)`` with a :class:`FormValues` and pushes the scene it returns.
 
 Touch targets: ``seat.<i>`` (0-based), in the seat picker ``choice.child``,
@@ -42,10 +42,10 @@ from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.input import CardsSeen, InputEvent, SeatPressed
 from tabletop.ui.messages import child_message
-from tabletop.ui.scenes.common import header, route_to_press
+from tabletop.ui.scenes.common import Item, Row, Screen, spread
 from tabletop.ui.scenes.names import NameScene
 from tabletop.ui.scenes.rules import ChoiceGrid, RulesPage, RulesScene
-from tabletop.ui.scenes.signin import SignInGate
+from tabletop.ui.scenes.signin import sign_in
 from tabletop.ui.theme import SEAT_COLOURS, Metrics
 from tabletop.ui.widgets import Button, Paged
 
@@ -54,7 +54,6 @@ log = logging.getLogger(__name__)
 CHILD, BOT, EMPTY = "child", "bot", "empty"
 REAL, VIRTUAL = "real", "virtual"
 NAME_LENGTH = 16
-Row = tuple[str, int, Callable[[pygame.Rect], list[Button]]]  # label, height, its buttons
 
 
 # -- the declaration --------------------------------------------------------------------------
@@ -260,8 +259,10 @@ class FormValues:
 # -- the screen ------------------------------------------------------------------------------
 
 
-class FormScene(Paged, Scene):
+class FormScene(Paged, Screen):
     """The setup screen of ``spec``; see the module docstring."""
+
+    good = False  # its one sentence says what is wrong
 
     def __init__(self, ctx: Context, spec: FormSpec) -> None:
         super().__init__(ctx)
@@ -274,11 +275,8 @@ class FormScene(Paged, Scene):
         self.cards = spec.cards.default if spec.cards else None
         self.option_rows = {o.key: o for o in spec.options}
         self.options = {o.key: o.default for o in spec.options}
-        self.rows: list[tuple[str, int]] = []  # (label, y of its middle) on this page
-        self.asking: tuple[str, int] | None = None
         self.message = ""
         self.extra: dict[str, Any] = {}  # handed to the game as FormValues.extra
-        self.gate = SignInGate(replace=spec.replace)
 
     # -- the choices ---------------------------------------------------------------------
 
@@ -414,20 +412,30 @@ class FormScene(Paged, Scene):
     # -- layout --------------------------------------------------------------------------
 
     def row_specs(self) -> list[Row]:
-        """The rows in order: (label, height, what lays out its buttons in a rect)."""
-        m, spec = self.m, self.spec
+        """The rows in order, as :func:`~tabletop.ui.scenes.common.spread` lays them out
+        (the seat row lays out its tiles itself)."""
+        m, spec, values = self.m, self.spec, self.values()
         rows: list[Row] = []
         if spec.seats is not None:
-            lines = 1 if self.tiles_shown() <= 5 else 2
-            rows.append(("Who plays", lines * m.u(62) + (lines - 1) * m.u(8), self._seat_tiles))
-        if spec.cards is not None:
-            rows.append(("Cards", m.u(58), self._cards_row))
+            rows.append(Row("Who plays", height=m.u(62), build=self._seat_tiles))
+        if (cards := spec.cards) is not None:
+            forced = self.forced_cards()
+            real = Choice(REAL, "Real cards", cards.real_caption)
+            virtual = Choice(VIRTUAL, "Virtual cards", cards.virtual_caption)
+            chosen, on = {forced or self.cards}, partial(_free, forced, None, values)
+            rows.append(_toggles("Cards", m.u(58), "cards", (real, virtual), chosen, on))
+        names = [self.seat_name(i) for i in range(len(self.seats))]
         for o in spec.options:
-            if o.shown is None or o.shown(self.values()):
-                caption = any(c.caption for c in o.choices)
-                rows.append((o.label, m.u(58 if caption else 54), partial(self._option_row, o)))
+            if o.shown is None or o.shown(values):
+                choices = (replace(c, label=c.label.format(*names)) for c in o.choices)
+                on = partial(_free, self.forced_option(o), o.off, values)
+                h = m.u(58 if any(c.caption for c in o.choices) else 54)
+                rows.append(
+                    _toggles(o.label, h, o.key, choices, self.options[o.key].split("+"), on)
+                )
         if spec.links:
-            rows.append(("Also", m.u(54), self._links_row))
+            links = [Item(k.key, k.label, caption=k.caption) for k in spec.links]
+            rows.append(Row("Also", links, m.u(54), len(links), gap=8, most=220))
         return rows
 
     def layout(self, metrics: Metrics) -> None:
@@ -441,21 +449,16 @@ class FormScene(Paged, Scene):
             right = self.aside_rect.left - m.u(16)
         message_top = foot - m.u(10) - m.u(30)
         self.message_rect = pygame.Rect(margin, message_top, right - margin, m.u(30))
-        bottom, x0 = message_top - m.u(6), margin + m.u(158)  # right of the rows' labels
         rows = self.row_specs()  # pages of them, a new page where the next does not fit
-        pages = self.fitting(rows, [h + gap for _, h, _ in rows], bottom - top + gap)
+        lines = 1 if self.tiles_shown() <= 5 else 2  # the seat row's
+        high = [r.height if r.build is None else lines * (r.height + m.u(8)) - m.u(8) for r in rows]
+        pages = self.fitting(rows, [h + gap for h in high], message_top - m.u(6) - top + gap)
         # one link alone on a page of its own goes in the footer, where "More" would be
-        last = pages[-1]
-        alone = len(pages) == 2 and len(last) == 1 and last[0][2] == self._links_row
-        if in_footer := alone and len(self.spec.links) == 1:
+        if in_footer := len(pages) == 2 and pages[-1] == [rows[-1]] and len(self.spec.links) == 1:
             pages.pop()
-        b: list[Button] = []
-        self.rows, y = [], top
-        for label, h, buttons in self.page_of(pages):
-            self.rows.append((label, y + min(h, m.u(62)) // 2))
-            b += buttons(pygame.Rect(x0, y, right - x0, h))
-            y += h + gap
-        self.intro_top = y
+        area = pygame.Rect(margin, top, right - margin, 0)
+        b, self.words = spread(m, area, self.page_of(pages), label=158, gap=12)
+        self.intro_top = max((button.rect.bottom for button in b), default=top - gap) + gap
         for i, (key, label) in enumerate((("back", "Back"), ("rules", "Rules"))):
             rect = pygame.Rect(margin + i * m.u(152), foot, m.u(140), bh)
             b.append(Button(key, rect, label, kind="quiet"))
@@ -469,14 +472,6 @@ class FormScene(Paged, Scene):
             b.append(Button(link.key, slot, link.label, kind="quiet"))
         b.append(Button("start", start, "Start", size=m.big))
         self.buttons = b
-
-    def _toggles(self, rect: pygame.Rect, items: Sequence[Button]) -> list[Button]:
-        """``items`` side by side across ``rect``, each as wide as the row allows."""
-        gap = self.m.u(8)
-        w = min(self.m.u(220), (rect.width - (len(items) - 1) * gap) // len(items))
-        for i, item in enumerate(items):
-            item.rect = pygame.Rect(rect.left + i * (w + gap), rect.top, w, rect.height)
-        return list(items)
 
     def tiles_shown(self) -> int:
         """How many seat tiles the row shows: every filled seat and the empty ones after
@@ -512,59 +507,6 @@ class FormScene(Paged, Scene):
             out.append(Button(f"seat.{i}", tile, label, kind="choice", caption=caption))
         return out
 
-    def _choices(
-        self,
-        rect: pygame.Rect,
-        key: str,
-        choices: Iterable[Choice],
-        chosen: Container[str | None],
-        on: Callable[[str], bool],
-    ) -> list[Button]:
-        """Toggles ``<key>.<value>``: those in ``chosen`` selected, those ``on`` refuses off."""
-        toggles = [
-            Button(
-                f"{key}.{c.value}",
-                rect,
-                c.label,
-                kind="toggle",
-                selected=c.value in chosen,
-                enabled=on(c.value),
-                caption=c.caption,
-            )
-            for c in choices
-        ]
-        return self._toggles(rect, toggles)
-
-    def _cards_row(self, rect: pygame.Rect) -> list[Button]:
-        cards = self.spec.cards
-        assert cards is not None
-        forced = self.forced_cards()
-        choices = (
-            Choice(REAL, "Real cards", cards.real_caption),
-            Choice(VIRTUAL, "Virtual cards", cards.virtual_caption),
-        )
-        return self._choices(
-            rect, "cards", choices, {forced or self.cards}, lambda v: forced in (None, v)
-        )
-
-    def _option_row(self, row: OptionRow, rect: pygame.Rect) -> list[Button]:
-        names = [self.seat_name(i) for i in range(len(self.seats))]
-        forced, values = self.forced_option(row), self.values()
-        choices = (replace(c, label=c.label.format(*names)) for c in row.choices)
-        return self._choices(
-            rect,
-            row.key,
-            choices,
-            self.options[row.key].split("+"),
-            lambda v: forced in (None, v) and not (row.off and row.off(values, v)),
-        )
-
-    def _links_row(self, rect: pygame.Rect) -> list[Button]:
-        links = self.spec.links
-        return self._toggles(
-            rect, [Button(k.key, rect, k.label, kind="quiet", caption=k.caption) for k in links]
-        )
-
     # -- input ---------------------------------------------------------------------------
 
     def enter(self) -> None:
@@ -587,7 +529,7 @@ class FormScene(Paged, Scene):
             if self.spec.cards_seen is not None:
                 self.message = self.spec.cards_seen(event)
         else:
-            route_to_press(self, event, back="back", refuse=self.refuse)
+            super().handle(event)
 
     def refuse(self, name: str) -> None:
         """A tap on a choice that is off: say why."""
@@ -611,9 +553,9 @@ class FormScene(Paged, Scene):
         if key == "seat":
             seat = int(value)
             here = "add a player" if self.seats[seat].kind == EMPTY else "who plays here?"
-            self.asking = ("seat", seat)
             title, choices = f"Seat {seat + 1}: {here}", self.seat_choices(seat)
-            self.stack.push(ChoiceGrid(self.ctx, title, choices, columns=2, rows=3))
+            picker = ChoiceGrid(self.ctx, title, choices, columns=2, rows=3)
+            self.ask(picker, partial(self.picked, seat))
         elif name in links:
             self.stack.push(links[name].open(self.ctx))
         elif name in ("rules", "back", "start"):
@@ -647,21 +589,18 @@ class FormScene(Paged, Scene):
             log.info("form: %s refused to start: %s", spec.game, problem)
             return
 
-        def make(seats: list[SeatInfo]) -> Scene:
-            return spec.start(self.ctx, replace(values, seats=tuple(seats)))
+        def play(seats: Sequence[SeatInfo]) -> None:
+            game = spec.start(self.ctx, replace(values, seats=tuple(seats)))
+            (self.stack.replace if spec.replace else self.stack.push)(game)
 
         if spec.seats is None:  # no seats, no sign-in
-            (self.stack.replace if spec.replace else self.stack.push)(make([]))
-            return
-        self.gate.start(self, spec.game, list(values.names), values.bots, make)
+            play(())
+        else:
+            sign_in(self, spec.game, list(values.names), values.bots, play)
 
     def resume(self, result: Any) -> None:
         self._lamps(True)
-        asking, self.asking = self.asking, None
-        if not self.gate.resume(self, result) and asking is not None and isinstance(result, str):
-            what, seat = asking  # the seat picker's or the name pad's answer
-            (self.picked if what == "seat" else self.name_seat)(seat, result)
-        self.layout(self.m)
+        super().resume(result)  # the seat picker's, the name pad's or the sign-in's answer
 
     def name_seat(self, seat: int, name: str) -> None:
         """A child named ``name`` (trimmed, at most 16 letters) sits at ``seat``."""
@@ -676,8 +615,8 @@ class FormScene(Paged, Scene):
         kind, _, arg = choice.partition(".")
         if kind == "name":
             self.set_seat(seat, CHILD)
-            self.asking = ("name", seat)
-            self.stack.push(NameScene(self.ctx, self.seats[seat].name, f"Name for seat {seat + 1}"))
+            pad = NameScene(self.ctx, self.seats[seat].name, f"Name for seat {seat + 1}")
+            self.ask(pad, partial(self.name_seat, seat))
             return
         if kind == "recent":
             self.set_seat(seat, CHILD)
@@ -691,11 +630,7 @@ class FormScene(Paged, Scene):
     # -- drawing -------------------------------------------------------------------------
 
     def draw(self, surface: pygame.Surface) -> None:
-        painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
-        surface.fill(p.background)
-        header(self, surface, self.spec.title, self.spec.subtitle)
-        for label, y in self.rows:
-            painter.text(surface, label, (m.u(16), y), m.text, bold=True, anchor="midleft")
+        painter, m = self.backdrop(surface, self.spec.title, self.spec.subtitle), self.m
         painter.buttons(surface, self.buttons)
         for b in self.buttons:
             if b.name.startswith("seat."):
@@ -706,12 +641,37 @@ class FormScene(Paged, Scene):
         # what is wrong, else the game's intro: under the rows, wrapped, never off screen
         top = min(self.intro_top, self.message_rect.top)
         note = pygame.Rect(m.u(16), top, self.message_rect.width, self.message_rect.bottom - top)
-        if self.message:
-            painter.paragraph(surface, self.message, note, m.text, p.bad, bold=True)
-        elif self.spec.intro and self.page == 0:
-            painter.paragraph(surface, self.spec.intro, note, m.text, p.muted)
+        self.draw_message(surface, note, self.spec.intro if self.page == 0 else "")
         if self.aside_rect is not None and self.spec.aside is not None:
             self.spec.aside(self, surface, self.aside_rect, self.values())
+
+
+def _toggles(
+    label: str,
+    height: int,
+    key: str,
+    choices: Iterable[Choice],
+    chosen: Container[str | None],
+    on: Callable[[str], bool],
+) -> Row:
+    """A form's row of toggles ``<key>.<value>``: those in ``chosen`` selected, those
+    ``on`` refuses off; each as wide as the row allows."""
+    items = [
+        Item(f"{key}.{c.value}", c.label, 0, "toggle", c.value in chosen, c.caption, on(c.value))
+        for c in choices
+    ]
+    return Row(label, items, height, len(items), gap=8, most=220)
+
+
+def _free(
+    forced: str | None,
+    off: Callable[[FormValues, str], str] | None,
+    values: FormValues,
+    value: str,
+) -> bool:
+    """Whether a row's ``value`` may be chosen: none is ``forced`` or it is, and ``off``
+    (if any) has nothing against it."""
+    return forced in (None, value) and not (off and off(values, value))
 
 
 __all__ = [

@@ -15,8 +15,7 @@ from tabletop.ui.app import Context
 from tabletop.ui.games import game_app, resume_game
 from tabletop.ui.messages import child_message
 from tabletop.ui.saves import shown_seat_names, unfinished
-from tabletop.ui.scenes.common import Confirm
-from tabletop.ui.scenes.settings import Screen
+from tabletop.ui.scenes.common import Confirm, Screen
 from tabletop.ui.theme import BLUE, ORANGE, VERMILLION, Metrics
 from tabletop.ui.widgets import Button, Painter, Print, grid
 

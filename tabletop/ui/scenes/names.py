@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import pygame
 
-from tabletop.ui.app import Context, Scene
+from tabletop.ui.app import Context
 from tabletop.ui.input import InputEvent, Key
 from tabletop.ui.messages import child_message
-from tabletop.ui.scenes.common import foot, header, route_to_press
+from tabletop.ui.scenes.common import Screen, foot
 from tabletop.ui.theme import Metrics
 from tabletop.ui.widgets import Button, grid
 
@@ -20,7 +20,8 @@ MAX_LENGTH = 14
 KEYS = {"backspace": "key.delete", "return": "ok", "enter": "ok"}  # a real keyboard's
 
 
-class NameScene(Scene):
+class NameScene(Screen):
+    back, keys = "cancel", KEYS
     limit = MAX_LENGTH  # letters typed
 
     def __init__(self, ctx: Context, name: str = "", title: str = "Your name") -> None:
@@ -55,7 +56,7 @@ class NameScene(Scene):
         if isinstance(event, Key) and event.text and (event.text.isalpha() or event.text in " -"):
             self.type(event.text)
         else:
-            route_to_press(self, event, "cancel", keys=KEYS, refuse=self.refuse)
+            super().handle(event)
 
     def refuse(self, name: str) -> None:
         """OK with no name yet (the only button that is ever off)."""
@@ -88,9 +89,8 @@ class NameScene(Scene):
             self.stack.pop(self.name.strip())
 
     def draw(self, surface: pygame.Surface) -> None:
-        painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
-        surface.fill(p.background)
-        header(self, surface, self.title)
+        painter, m = self.backdrop(surface, self.title), self.m
+        p = painter.p
         painter.box(surface, self.field, p.panel, p.line, 3, m.u(8))
         at, width = (self.field.left + m.u(14), self.field.centery), self.field.width - m.u(28)
         painter.text(

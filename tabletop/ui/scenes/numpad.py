@@ -14,8 +14,7 @@ from fractions import Fraction
 import pygame
 
 from tabletop.ui.app import Context
-from tabletop.ui.input import InputEvent
-from tabletop.ui.scenes.common import Dialog, route_to_press
+from tabletop.ui.scenes.common import Dialog
 from tabletop.ui.theme import Metrics
 from tabletop.ui.widgets import Button, grid
 
@@ -56,6 +55,8 @@ def parse_typed(text: str, *, fractions: bool = False) -> int | Fraction | None:
 
 class NumPad(Dialog):
     """Type a number; pops with it (see the module)."""
+
+    back_choice, keys = "cancel", KEYBOARD
 
     def __init__(
         self,
@@ -108,9 +109,6 @@ class NumPad(Dialog):
         ok = self.target("ok")
         if ok is not None:
             ok.enabled = self.value is not None
-
-    def handle(self, event: InputEvent) -> None:
-        route_to_press(self, event, "cancel", refuse=self.refuse, keys=KEYBOARD)
 
     def refuse(self, name: str) -> None:
         """A key that is off: say why."""

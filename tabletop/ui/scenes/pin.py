@@ -18,10 +18,9 @@ import math
 import pygame
 
 from tabletop.engine.words import plural
-from tabletop.ui.app import Context, Scene
-from tabletop.ui.input import InputEvent
+from tabletop.ui.app import Context
 from tabletop.ui.prefs import PIN_LENGTH, PinGate
-from tabletop.ui.scenes.common import header, route_to_press
+from tabletop.ui.scenes.common import Screen
 from tabletop.ui.theme import Metrics
 from tabletop.ui.widgets import Button, grid
 
@@ -48,10 +47,11 @@ def wait_message(seconds: float) -> str:
     return f"Too many tries. Wait {plural(math.ceil(seconds), 'second')}."
 
 
-class PinPad(Scene):
+class PinPad(Screen):
     """Four digits on a 3x4 keypad; what the right PIN does depends on ``purpose``."""
 
     speaks = False  # a teacher's screen
+    back, keys = "cancel", {"digit": "key.{}", "backspace": "key.delete"}
 
     def __init__(
         self,
@@ -90,9 +90,6 @@ class PinPad(Scene):
         ]
         cancel = pygame.Rect(m.u(16), H - m.u(72), min(m.u(180), left - m.u(32)), m.u(56))
         self.buttons.append(Button("cancel", cancel, "Cancel", kind="quiet"))
-
-    def handle(self, event: InputEvent) -> None:
-        route_to_press(self, event, "cancel", keys={"digit": "key.{}", "backspace": "key.delete"})
 
     def press(self, name: str) -> None:
         if name == "cancel":
@@ -147,9 +144,8 @@ class PinPad(Scene):
         return False
 
     def draw(self, surface: pygame.Surface) -> None:
-        painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
-        surface.fill(p.background)
-        header(self, surface, self.prompt, self.subtitle)
+        painter, m = self.backdrop(surface, self.prompt, self.subtitle), self.m
+        p = painter.p
         cx = m.width // 2
         for i in range(PIN_LENGTH):
             pos = (round(cx + (i - 1.5) * m.u(44)), self.dots_y)

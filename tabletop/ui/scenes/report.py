@@ -27,8 +27,8 @@ from tabletop.engine.errors import TabletopError
 from tabletop.engine.words import plural
 from tabletop.ui.app import Context
 from tabletop.ui.messages import child_message
-from tabletop.ui.scenes.common import foot
-from tabletop.ui.scenes.settings import Item, Row, TeacherScreen, spread
+from tabletop.ui.scenes.common import Item, Row, foot, spread
+from tabletop.ui.scenes.settings import TeacherScreen
 from tabletop.ui.theme import Color, Metrics
 from tabletop.ui.widgets import Button, Paged, grid
 

@@ -28,10 +28,10 @@ from tabletop.engine.errors import BadInput, TabletopError
 from tabletop.engine.words import plural, sentence
 from tabletop.ui.app import Context
 from tabletop.ui.messages import child_message
-from tabletop.ui.scenes.common import Choices
+from tabletop.ui.scenes.common import Choices, Item, Row, Screen, spread
 from tabletop.ui.scenes.names import NameScene
 from tabletop.ui.scenes.rules import ChoiceGrid
-from tabletop.ui.scenes.settings import Item, Row, TeacherScreen, spread
+from tabletop.ui.scenes.settings import TeacherScreen
 from tabletop.ui.theme import Metrics
 from tabletop.ui.widgets import Button, Paged, Painter, grid
 
@@ -123,12 +123,13 @@ class StudentGrid(Paged):
             b.append(Button(name, cell, s.name, on, "choice", caption=caption(s), size=m.text))
         return b
 
-    def press(self, name: str, ctx: Context) -> bool:
-        """Turn the page, or ask which group to show (the grid takes the answer); True
-        if ``name`` was the grid's."""
-        if name == "group":
-            choices = [(group_label(g), g) for g in (None, *self.groups())]
-            ctx.stack.push(PickDialog(ctx, "Which group?", choices, then=self.choose_group))
+    def press(self, name: str, screen: Screen) -> bool:
+        """Turn the page, or have ``screen`` ask which group to show (the grid takes the
+        answer); True if ``name`` was the grid's."""
+        if name == "group":  # each group in a tuple: "Everyone" (None) is an answer too
+            choices = [(group_label(g), (g,)) for g in (None, *self.groups())]
+            picker = PickDialog(screen.ctx, "Which group?", choices)
+            screen.ask(picker, lambda picked: self.choose_group(picked[0]))
         elif name in ("page.next", "page.prev"):
             self.turn_page(1 if name == "page.next" else -1)
         else:
@@ -151,8 +152,7 @@ class StudentGrid(Paged):
 
 class PickDialog(ChoiceGrid):
     """Pick one of the choices (``(label, value)``), three a row, a page at a time; pops
-    with the chosen value (or None when cancelled), or with ``then``, hands it to
-    ``then`` and pops with None."""
+    with the chosen value (or None when cancelled)."""
 
     speaks = False  # a teacher's screen
 
@@ -161,26 +161,18 @@ class PickDialog(ChoiceGrid):
         ctx: Context,
         title: str,
         choices: Sequence[tuple[str, Any]],
-        *,
-        then: Callable[[Any], None] | None = None,
     ) -> None:
         keyed = [(str(i), label) for i, (label, _) in enumerate(choices)]
         rows = min(3, -(-len(keyed) // 3))
         size = (600, 160 + rows * 64)  # as high as its rows need
         super().__init__(ctx, title, keyed, columns=3, rows=rows, size=size)
         self.values = [value for _, value in choices]
-        self.then = then
 
     def choose(self, name: str) -> None:
         if not name.startswith("choice."):
             super().choose(name)  # Cancel, or More
             return
-        picked = self.values[int(name[len("choice.") :])]
-        if self.then is None:
-            self.stack.pop(picked)
-        else:
-            self.then(picked)  # before the screen below lays itself out again
-            self.stack.pop(None)
+        self.stack.pop(self.values[int(name[len("choice.") :])])
 
 
 class TypedName(NameScene):
@@ -278,7 +270,7 @@ class ClassListScene(TeacherScreen):
     def press(self, name: str) -> None:
         sid = StudentGrid.student_of(name)
         student = None if sid is None else self.roster.get(sid)
-        if self.grid.press(name, self.ctx):
+        if self.grid.press(name, self):
             pass
         elif student is not None:
             self.ask(StudentDialog(self.ctx, student), lambda act: self.change(student, act))

@@ -32,8 +32,7 @@ from tabletop.store import SeatInfo
 from tabletop.ui.app import STRIP, Context
 from tabletop.ui.results import ordinal, title_of
 from tabletop.ui.saves import shown_seat_names
-from tabletop.ui.scenes.common import home_and_again
-from tabletop.ui.scenes.settings import Screen
+from tabletop.ui.scenes.common import Screen, home_and_again
 from tabletop.ui.theme import ORANGE, PALETTE, Metrics
 
 log = logging.getLogger(__name__)
@@ -225,12 +224,6 @@ def called(group: str) -> str:
     return group if group.lower().startswith(("group", "team")) else f"Group {group}"
 
 
-def choose_setup(setup: Any, station: Station) -> None:
-    """Choose on the game's setup form (every game's: :class:`FormScene`) the mode and
-    options the teacher planned for this station; the group may still change them."""
-    setup.preset(station.mode, station.options)
-
-
 class StationScene(Screen):
     """Time's up (how the leaving group's game ended, where they go), the arriving
     group's welcome, and a button to start this station's game; at the end, the
@@ -324,8 +317,8 @@ class StationScene(Screen):
                 log.error("rotation: no screen for %s", self.station.game)
                 return
             scene = module.setup_scene(self.ctx)
-            self.stack.push(scene)
-            choose_setup(scene, self.station)
+            self.stack.push(scene)  # set up as planned; the group may still change it
+            scene.preset(self.station.mode, self.station.options)
 
     def draw(self, surface: pygame.Surface) -> None:
         painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p

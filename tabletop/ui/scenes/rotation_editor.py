@@ -33,9 +33,10 @@ from tabletop.classroom.rotation import (
 from tabletop.engine.errors import BadInput, TabletopError
 from tabletop.engine.words import plural, sentence
 from tabletop.ui.app import Context, Scene
+from tabletop.ui.scenes.common import Item, Row, footer, spread, stepper
 from tabletop.ui.scenes.names import NameScene
 from tabletop.ui.scenes.rotation import RotationRunner, run_rotation
-from tabletop.ui.scenes.settings import Item, Row, TeacherScreen, footer, spread, stepper
+from tabletop.ui.scenes.settings import TeacherScreen
 from tabletop.ui.theme import Metrics
 from tabletop.ui.widgets import Painter
 

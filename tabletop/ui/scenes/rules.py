@@ -13,10 +13,9 @@ import pygame
 
 from tabletop.assets import package_folder, read_toml
 from tabletop.engine.errors import BadInput
-from tabletop.ui.app import Context, Scene
+from tabletop.ui.app import Context
 from tabletop.ui.controller import Ask
-from tabletop.ui.input import InputEvent
-from tabletop.ui.scenes.common import Confirm, Dialog, header, route_to_press
+from tabletop.ui.scenes.common import Confirm, Dialog, Screen, footer
 from tabletop.ui.theme import Metrics
 from tabletop.ui.widgets import Button, Paged, Painter, grid
 
@@ -73,8 +72,10 @@ def _page(
     return RulesPage(**words)
 
 
-class RulesScene(Scene):
+class RulesScene(Screen):
     """Pages of rules with Back / Next; "Done" on the last page pops the scene."""
+
+    back = "rules.close"
 
     def __init__(self, ctx: Context, title: str, pages: Sequence[RulesPage]) -> None:
         super().__init__(ctx)
@@ -84,20 +85,11 @@ class RulesScene(Scene):
 
     def layout(self, metrics: Metrics) -> None:
         m = metrics
-        W, H = m.size
-        bw, bh = m.u(170), m.u(56)
-        y = H - m.u(12) - bh
         prev = "Close" if self.index == 0 else "Back"
         nxt = "Done" if self.index == len(self.pages) - 1 else "Next"
-        self.buttons = [
-            Button("rules.prev", pygame.Rect(m.u(16), y, bw, bh), prev, kind="quiet"),
-            Button("rules.next", pygame.Rect(W - m.u(16) - bw, y, bw, bh), nxt),
-        ]
-        self.text_rect = pygame.Rect(m.u(24), m.u(80) + m.title, W - m.u(48), 0)
-        self.bottom = y - m.u(12)
-
-    def handle(self, event: InputEvent) -> None:
-        route_to_press(self, event, "rules.close")
+        self.buttons = footer(m, ("rules.prev", prev), ("rules.next", nxt, 180))
+        self.text_rect = pygame.Rect(m.u(24), m.u(80) + m.title, m.width - m.u(48), 0)
+        self.bottom = self.buttons[0].rect.top - m.u(12)
 
     def press(self, name: str) -> None:
         """Back and Next turn the page; Back on the first page (Close), Next on the last
@@ -110,10 +102,9 @@ class RulesScene(Scene):
         self.layout(self.m)
 
     def draw(self, surface: pygame.Surface) -> None:
-        painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
-        surface.fill(p.background)
-        page = self.pages[self.index]
-        header(self, surface, self.title, f"Page {self.index + 1} of {len(self.pages)}")
+        m, page = self.m, self.pages[self.index]
+        painter = self.backdrop(surface, self.title, f"Page {self.index + 1} of {len(self.pages)}")
+        p = painter.p
         x, width = self.text_rect.left, self.text_rect.width
         y = m.u(76)
         painter.text(surface, page.heading, (x, y), m.title, bold=True, max_width=width)
@@ -214,9 +205,6 @@ class ChoiceGrid(Paged, Dialog):
                 right.left - m.u(160 + 8 * bool(right.width)), right.top, m.u(160), foot
             )
             self.buttons.append(Button("more", more, "More"))
-
-    def handle(self, event: InputEvent) -> None:
-        route_to_press(self, event, self.back_choice, refuse=self.refuse)
 
     def refuse(self, name: str) -> None:
         """A choice that is off: say why (in the note's place)."""

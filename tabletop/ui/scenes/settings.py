@@ -1,155 +1,29 @@
 """The teacher's settings, behind the teacher PIN (``tabletop.ui.scenes.pin``), and the
-:class:`Screen` the full screens stand on, with the teacher's screens' declarative layout:
-:class:`Row`\\ s of :class:`Item`\\ s laid out by :func:`spread`, a :func:`footer`, and one
-:meth:`TeacherScreen.draw` (title, row labels, buttons, message slot)."""
+teacher's screens' one :meth:`TeacherScreen.draw` (title, row labels, buttons, message
+slot) over their rows (:func:`~tabletop.ui.scenes.common.spread`)."""
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
 
 import pygame
 
 from tabletop.engine.words import sentence
-from tabletop.ui.app import Scene
-from tabletop.ui.input import InputEvent
-from tabletop.ui.scenes.common import Confirm, foot, header, route_to_press
+from tabletop.ui.scenes.common import Item, Row, Screen, footer, spread, stepper
 from tabletop.ui.scenes.pin import PinPad
 from tabletop.ui.theme import Metrics
-from tabletop.ui.widgets import Button, Painter, grid
-
-Words = tuple[str, tuple[int, int], str, int]  # text, point, anchor, the width it must fit
-
-
-@dataclass(frozen=True)
-class Item:
-    """One cell of a :class:`Row`: a button named ``name``, or, with no name, ``label``
-    as words centred in the cell (a stepper's value). ``width`` in base units; 0: an
-    equal share of what the fixed widths leave."""
-
-    name: str
-    label: str
-    width: int = 0
-    kind: str = "quiet"
-    selected: bool = False
-    caption: str = ""
-    enabled: bool = True
-    size: int | None = None  # the label's text size (the body text's when None)
-
-
-@dataclass(frozen=True)
-class Row:
-    """A row of a screen: ``label`` at its left (in the label column; a row without one
-    spans the whole width), then its items, ``gap`` base units apart; with ``columns``,
-    a grid that many across (as many lines as the items need). ``height`` in pixels
-    (0: 52 base units) is each line's; a row without items is a heading."""
-
-    label: str
-    items: Sequence[Item]
-    height: int = 0
-    columns: int = 0
-    gap: int = 10
-    rows: int = 0  # with ``columns``: the grid fills column by column, this many down
-
-
-def stepper(key: str, value: str) -> tuple[Item, Item, Item]:
-    """``<key>.-`` and ``<key>.+`` buttons with ``value`` between them."""
-    return Item(f"{key}.-", "\u2212", 52), Item("", value), Item(f"{key}.+", "+", 52)
-
-
-def spread(
-    m: Metrics, area: pygame.Rect, rows: Sequence[Row], label: int = 0, gap: int = 10
-) -> tuple[list[Button], list[Words]]:
-    """The rows one under another from ``area``'s top left, ``gap`` base units apart,
-    their items right of a ``label`` units wide column for the rows' labels: the
-    buttons, and the words to draw (the labels, midleft; a stepper's value)."""
-    buttons: list[Button] = []
-    words: list[Words] = []
-    y = area.top
-    for row in rows:
-        h, between, room = row.height or m.u(52), m.u(row.gap), m.u(label) if row.label else 0
-        line = pygame.Rect(area.left + room, y, area.width - room, h)
-        if row.label:
-            words.append((row.label, (area.left, y + h // 2), "midleft", room - m.u(4)))
-        if row.columns:
-            cells = grid(line, len(row.items), row.columns, between, rows=row.rows)
-        else:
-            fixed = sum(m.u(i.width) for i in row.items) + between * (len(row.items) - 1)
-            share = (line.width - fixed) // max(1, sum(not i.width for i in row.items))
-            cells, x = [], line.left
-            for item in row.items:
-                cells.append(pygame.Rect(x, y, m.u(item.width) if item.width else share, h))
-                x = cells[-1].right + between
-        for rect, i in zip(cells, row.items, strict=True):
-            if i.name:
-                buttons.append(
-                    Button(i.name, rect, i.label, i.enabled, i.kind, i.selected, i.caption, i.size)
-                )
-            else:
-                words.append((i.label, rect.center, "center", rect.width))
-        y = max((c.bottom for c in cells), default=y + h) + m.u(gap)
-    return buttons, words
-
-
-class Screen(Scene):
-    """A full screen: taps on its buttons are pressed, Back presses ``back``; :meth:`say`
-    sets ``message``, :meth:`ask` pushes a question and hands its answer on;
-    :meth:`backdrop` starts its drawing with its title."""
-
-    back = "back"
-    keys: Mapping[str, str] | None = None  # a real keyboard's keys for buttons (route_to_press)
-    good = True  # whether ``message`` says that something went well
-    then: Callable[[Any], None] | None = None  # takes the answer of the screen asked
-
-    def ask(self, scene: Scene, then: Callable[[Any], None]) -> None:
-        """Push ``scene``; ``then`` gets its answer when it pops with one (not None)."""
-        self.then = then
-        self.stack.push(scene)
-
-    def confirm(self, question: str, yes: str, no: str, then: Callable[[], None]) -> None:
-        """Ask ``question``; ``then`` is called when the answer is ``yes``."""
-        self.ask(Confirm(self.ctx, question, yes, no), lambda a: then() if a == "yes" else None)
-
-    def resume(self, result: Any) -> None:
-        then, self.then = self.then, None
-        if then is not None and result is not None:
-            then(result)
-        if self.stack.top is self:
-            self.layout(self.m)
-
-    def say(self, message: str, good: bool = True) -> None:
-        """Show ``message``; a problem (``good=False``) sounds wrong too."""
-        self.message, self.good = message, good
-        if not good:
-            self.ctx.sounds.play("wrong")
-
-    def handle(self, event: InputEvent) -> None:
-        route_to_press(self, event, back=self.back, keys=self.keys)
-
-    def press(self, name: str) -> None:
-        """One of the screen's buttons."""
-
-    def backdrop(
-        self, surface: pygame.Surface, title: str, subtitle: str = "", bad: bool = False
-    ) -> Painter:
-        surface.fill(self.ctx.painter.p.background)
-        header(self, surface, title, subtitle, bad)
-        return self.ctx.painter
 
 
 class TeacherScreen(Screen):
     """A teacher's screen (Settings and what is behind it): it does not speak.
 
-    :meth:`draw` draws ``title`` (and ``subtitle``), ``words`` (from :func:`spread`),
-    the buttons and the message: in ``message_rect``, or without one over the subtitle;
-    when there is no message, :meth:`note` (muted) is shown there."""
+    :meth:`draw` draws ``title`` (and ``subtitle``), ``words``, the buttons and the
+    message: in ``message_rect``, or without one over the subtitle; when there is no
+    message, :meth:`note` (muted) is shown there."""
 
     speaks = False
     title = ""
     subtitle = ""
-    words: Sequence[Words] = ()
     message_rect: pygame.Rect | None = None
 
     def note(self) -> str:
@@ -159,34 +33,10 @@ class TeacherScreen(Screen):
     def draw(self, surface: pygame.Surface) -> None:
         over = self.message and self.message_rect is None  # over the subtitle
         painter = self.backdrop(surface, self.title, "" if over else self.subtitle)
-        m, p = self.m, painter.p
-        for text, at, anchor, width in self.words:
-            painter.text(surface, text, at, m.text, bold=True, anchor=anchor, max_width=width)
+        m, room = self.m, self.message_rect
         painter.buttons(surface, self.buttons)
-        top, room = m.u(12) + m.title, self.message_rect
-        room = room or pygame.Rect(m.u(18), top, m.width - m.u(36), m.u(84) - m.title)
-        if self.message:
-            ink = p.good if self.good else p.bad
-            painter.paragraph(surface, self.message, room, m.text, ink, bold=True)
-        elif note := self.note():
-            painter.paragraph(surface, note, room, m.small, p.muted)
-
-
-def footer(
-    m: Metrics,
-    back: tuple[str, str],
-    go: tuple[str, str, int] | None = None,
-    kind: str = "primary",
-    centre: tuple[str, str, int] | None = None,
-) -> list[Button]:
-    """A teacher's screen's footer: ``back`` (name, label) bottom left, ``go`` (name,
-    label, width) of ``kind`` bottom right, then ``centre`` (quiet) between them."""
-    b = [Button(back[0], foot(m, 180), back[1], kind="quiet")]
-    for spec, where, look in ((go, "right", kind), (centre, "centre", "quiet")):
-        if spec is not None:
-            name, label, width = spec
-            b.append(Button(name, foot(m, width, where), label, kind=look))
-    return b
+        room = room or pygame.Rect(m.u(18), m.u(12) + m.title, m.width - m.u(36), m.u(84) - m.title)
+        self.draw_message(surface, room, self.note(), m.small)
 
 
 # The teacher's screens behind Settings' buttons: (module, factory taking the context).
@@ -273,4 +123,5 @@ class SettingsScene(TeacherScreen):
         return " ".join(filter(None, lines))
 
 
+# Item, Row, Screen, footer, spread and stepper moved to scenes/common.py: named here still
 __all__ = ["Item", "Row", "Screen", "SettingsScene", "TeacherScreen", "footer", "spread", "stepper"]

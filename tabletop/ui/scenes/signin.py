@@ -13,6 +13,7 @@ filled already. What is refused is said in one sentence (the sentence table's
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
 import pygame
@@ -21,13 +22,12 @@ from hardware.buttons import SeatPressed
 from tabletop.classroom.roster import Roster
 from tabletop.classroom.students import BADGE_PREFIX, badge_id, told_apart
 from tabletop.store import SeatInfo
-from tabletop.ui.app import Context, Scene
+from tabletop.ui.app import Context
 from tabletop.ui.input import CardsSeen, InputEvent
 from tabletop.ui.messages import CHILD_MESSAGES, child_message
 from tabletop.ui.saves import seat_infos, shown_seat_names
-from tabletop.ui.scenes.common import draw_message, foot, route_to_press
+from tabletop.ui.scenes.common import Screen, foot
 from tabletop.ui.scenes.roster import PAGE_KEYS, StudentGrid
-from tabletop.ui.scenes.settings import Screen
 from tabletop.ui.theme import SEAT_COLOURS, Metrics
 from tabletop.ui.widgets import Button, grid
 
@@ -135,17 +135,17 @@ class SignInScene(Screen):
         elif isinstance(event, SeatPressed):
             self.select(event.seat)
         else:
-            route_to_press(self, event, self.back, refuse=self.tapped_off, keys=self.keys)
+            super().handle(event)
 
-    def tapped_off(self, name: str) -> None:
+    def refuse(self, name: str) -> None:
         """A tap on a button that is off: a name already seated says where it sits;
         Play! names the seat still waiting, Play as guest says every seat has a player."""
         if StudentGrid.student_of(name) is not None:
             self.press(name)
         elif name == "done" and (waiting := self._next_empty()) is not None:
-            self.refuse("waiting", seat=waiting + 1)
+            self.say_no("waiting", seat=waiting + 1)
         elif name == "guest":
-            self.refuse("full")
+            self.say_no("full")
 
     def press(self, name: str) -> None:
         sid = StudentGrid.student_of(name)
@@ -160,7 +160,7 @@ class SignInScene(Screen):
         elif name == "guest":
             self.play_as_guest()
         else:
-            self.grid.press(name, self.ctx)
+            self.grid.press(name, self)
         self.layout(self.m)
 
     def seen(self, event: CardsSeen) -> None:
@@ -174,10 +174,10 @@ class SignInScene(Screen):
                 badges.append((seat, sid))
         fixed = [seat for seat, _ in badges if seat is not None]
         if event.cards and not badges:
-            self.refuse("not_badge")
+            self.say_no("not_badge")
         elif len(fixed) != len(set(fixed)):
             log.info("sign-in: %d badges at once in seat %s's zone", len(badges), fixed[0] + 1)
-            self.refuse("one")
+            self.say_no("one")
         else:
             for seat, sid in badges:
                 self.sign_in(sid, seat, how="badge")
@@ -194,17 +194,17 @@ class SignInScene(Screen):
         student = self.roster.get(sid)
         if student is None:
             log.warning("sign-in: %s %s%s is not in the class list", how, BADGE_PREFIX, sid)
-            self.refuse("unknown")
+            self.say_no("unknown")
             return
         target = self.active if seat is None else seat
         where = next((i for i, s in enumerate(self.seats) if s.student == student.id), None)
         if where is not None and where != target:
             log.info("sign-in: %s (%s) is already at seat %d", student.id, how, where + 1)
-            self.refuse("taken", name=student.name, seat=where + 1)
+            self.say_no("taken", name=student.name, seat=where + 1)
             return
         if target is None:
             log.info("sign-in: %s (%s) with every seat filled", student.id, how)
-            self.refuse("full")
+            self.say_no("full")
             return
         old = self.seats[target]  # a child signed in there before: told they are not now
         self.seats[target] = SeatInfo(target, student.name, student.id, student.group)
@@ -224,7 +224,7 @@ class SignInScene(Screen):
         self.say(child_message("signin.guest", seat=self.active + 1))
         self._advance()
 
-    def refuse(self, key: str, **values: Any) -> None:
+    def say_no(self, key: str, **values: Any) -> None:
         self.say(child_message(f"signin.{key}", values), good=False)
 
     def _zone_seat(self, seat: int | None) -> int | None:
@@ -254,8 +254,7 @@ class SignInScene(Screen):
             else:
                 painter.button(surface, b)
         self.grid.draw(surface, painter)
-        if self.message:
-            draw_message(self, surface, self.message_rect, self.good, 3)
+        self.draw_message(surface, self.message_rect, max_lines=3)
 
     def _short_name(self, i: int, shown: dict[int, str]) -> str:
         """Seat ``i``'s name cut for a narrow tile so it still reads apart from the other
@@ -300,40 +299,20 @@ class SignInScene(Screen):
         painter.text(surface, status, at, m.small, ink, anchor="bottomleft")
 
 
-class SignInGate:
-    """A setup screen's way into its game: ``start`` pushes :class:`SignInScene` (with no
-    class list, the game at once), and ``make(seats)`` builds the game from the seats.
-    The setup's ``resume`` asks ``resume`` first: True when the result was the sign-in's.
-    """
-
-    def __init__(self, *, replace: bool = False) -> None:
-        self.waiting: Any = None
-        self.replace = replace  # the game takes the setup screen's place on the stack
-
-    def start(
-        self,
-        setup: Scene,
-        game: str,
-        defaults: list[str],
-        bots: dict[int, str] | None,
-        make: Any,
-    ) -> None:
-        if needs_sign_in(setup.ctx):
-            self.waiting = make
-            setup.stack.push(SignInScene(setup.ctx, game, len(defaults), defaults, bots))
-            return
-        self._open(setup, make(seat_infos(defaults, bots)))
-
-    def resume(self, setup: Scene, result: Any) -> bool:
-        make, self.waiting = self.waiting, None
-        if make is None:
-            return False
-        if isinstance(result, list) and all(isinstance(s, SeatInfo) for s in result):
-            self._open(setup, make(result))
-        return True
-
-    def _open(self, setup: Scene, game: Scene) -> None:
-        (setup.stack.replace if self.replace else setup.stack.push)(game)
+def sign_in(
+    setup: Screen,
+    game: str,
+    defaults: list[str],
+    bots: dict[int, str] | None,
+    play: Callable[[list[SeatInfo]], None],
+) -> None:
+    """A setup screen's way into its game: who sits where, then ``play(seats)``. With a
+    class list, ``setup`` asks :class:`SignInScene` (Cancel: nothing plays); without
+    one, the seats keep their default names at once."""
+    if needs_sign_in(setup.ctx):
+        setup.ask(SignInScene(setup.ctx, game, len(defaults), defaults, bots), play)
+    else:
+        play(seat_infos(defaults, bots))
 
 
-__all__ = ["SAYS", "SignInGate", "SignInScene", "needs_sign_in"]
+__all__ = ["SAYS", "SignInScene", "needs_sign_in", "sign_in"]
