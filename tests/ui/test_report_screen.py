@@ -23,10 +23,11 @@ from tests.classroom.lesson import S1, S2, build
 from tests.classroom.test_report import one_answer_each
 from tests.ui.scenery import drawn_texts, make_app
 
-# The lesson's figures (tests/classroom/test_report.py works them out by hand).
+# The lesson's figures (tests/classroom/test_report.py works them out by hand). A group
+# that played more than one game has no points total: each game's are in its own unit.
 S1_GROUPS = [
-    ["Group Blue", "2", "3", "2", "-1", "12 of 13", "27.5"],
-    ["Group Red", "2", "3", "3", "63.5", "24 of 31", "32.5"],
+    ["Group Blue", "2", "3", "2", "—", "12 of 13", "27.5"],
+    ["Group Red", "2", "3", "3", "—", "24 of 31", "32.5"],
     ["Guests", "1", "1", "0", "-8", "0 of 0", "5.0"],
 ]
 S1_RED = [
@@ -78,6 +79,7 @@ def test_report_screen_shows_the_lesson_per_group_and_per_student(
         scene = app.stack.top
         assert scene.session == S1 and scene.games == 4
         assert scene.lines() == S1_GROUPS
+        assert scene.note().endswith("Points: — where a group played more than one game.")
         assert label(app, "usb") == ("Put in a USB stick", False)
         app.step(force_draw=True)
         shot = app.screenshot(tmp_path / f"report-{size[0]}.png")

@@ -58,9 +58,9 @@ SKILL_COLUMNS = table_columns(("Who", "Skill", "Right", "", "Trend"), (21, 27, 1
 
 def _cells(name: str, second: str, x: report.Row | report.GroupTotal) -> list[str]:
     """A games line: a group's or a student's name, its students or game, then its
-    games, wins, points, answers right and minutes."""
-    points, right = report.decimal_text(x.points), f"{x.right} of {x.checked}"
-    return [name, second, str(x.games), str(x.wins), points, right, x.minutes]
+    games, wins, points (a group's across games: "—"), answers right and minutes."""
+    right = f"{x.right} of {x.checked}"
+    return [name, second, str(x.games), str(x.wins), x.points_text, right, x.minutes]
 
 
 class ReportScene(Paged, TeacherScreen):
@@ -242,7 +242,11 @@ class ReportScene(Paged, TeacherScreen):
         if self.rows and self.stick is not None:
             return f"USB stick found: {self.stick.name}."
         if self.rows and (self.view == "skills" or self.group is None):
-            return SKILLS_HINT if self.view == "skills" else "Tap a group to see its students."
+            if self.view == "skills":
+                return SKILLS_HINT
+            mixed = any(t.points_text == "—" for t in self.totals)
+            why = " Points: — where a group played more than one game." if mixed else ""
+            return f"Tap a group to see its students.{why}"
         return ""
 
     def draw(self, surface: pygame.Surface) -> None:
