@@ -139,6 +139,8 @@ def text_lines(
     best: tuple[tuple[bool, float, float], float, list[str]] | None = None
     for step in range(int((size - 4) * 2) + 1):
         s = size - step / 2
+        if best is not None and (s < least or len(best[2]) == 1):
+            break  # smaller sizes from here on: none fits better (fewer lines, or larger)
         pdf.set_font(FONT, style, s)
         lines = broken(pdf, text, w)
         fits = max(map(pdf.get_string_width, lines)) <= w
