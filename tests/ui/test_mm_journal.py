@@ -191,10 +191,11 @@ def test_mm_solo_undo_takes_back_a_checked_sum(tmp_path: Path) -> None:
 
 
 def test_mm_solo_answers_kept_as_the_match_goes_equal_the_whole_rebuild(tmp_path: Path) -> None:
-    """Issue 24's line sums are kept as the match goes, not worked out of the whole match
-    at every save: at every save of a whole game (rounds taken back by Undo and played
-    again) they equal the whole rebuild, a match replayed from the journal finds the
-    same, and the journal holds them."""
+    """Issue 24's line sums, worked out of the whole match at every save since issue 21
+    round 3 (:func:`line_answers`; they were kept step by step before): at every save of
+    a whole game (rounds taken back by Undo and played again) the journal takes them and
+    takes back what an undo removed, a match replayed from the journal finds the same,
+    and the journal holds them."""
     from tabletop.bots.mathe_meister import after_writes
     from tabletop.ui.games.mathe_meister.play import SoloPlay, line_answers
 
