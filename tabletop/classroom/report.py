@@ -352,6 +352,14 @@ def told_apart_rows(rows: Sequence[RowT]) -> list[RowT]:
     return [dataclasses.replace(r, name=shown.get(r.student, r.name)) for r in rows]
 
 
+def table_cells(name: str, second: str, x: Row | GroupTotal) -> list[str]:
+    """A line of the games table, as the PDF prints it and the device's screen shows it:
+    a group's or a student's name, then ``second`` (its students, or the game), its
+    games, wins, points (a group's across games: "—"), answers right and minutes."""
+    right = f"{x.right} of {x.checked}"
+    return [name, second, str(x.games), str(x.wins), x.points_text, right, x.minutes]
+
+
 # -- numbers as text -------------------------------------------------------------------------
 
 
@@ -500,18 +508,7 @@ def report_pdf(
     page.heading("Every group")
     page.table(
         SUMMARY_COLUMNS,
-        [
-            [
-                group_title(t.group),
-                str(t.students),
-                str(t.games),
-                str(t.wins),
-                t.points_text,
-                f"{t.right} of {t.checked}",
-                t.minutes,
-            ]
-            for t in totals
-        ],
+        [table_cells(group_title(t.group), str(t.students), t) for t in totals],
     )
     page.gap(4)
     page.paragraph(NOTES, 9, MUTED)
@@ -533,27 +530,8 @@ def report_pdf(
         page.gap(2)
         page.table(
             TABLE_COLUMNS,
-            [
-                [
-                    r.name,
-                    game_title(r.game),
-                    str(r.games),
-                    str(r.wins),
-                    r.points_text,
-                    f"{r.right} of {r.checked}",
-                    r.minutes,
-                ]
-                for r in members
-            ],
-            total=[
-                "Total",
-                "",
-                str(total.games),
-                str(total.wins),
-                total.points_text,
-                f"{total.right} of {total.checked}",
-                total.minutes,
-            ],
+            [table_cells(r.name, game_title(r.game), r) for r in members],
+            total=table_cells("Total", "", total),
         )
         page.gap(6)
         per: dict[tuple[str, str], list[int]] = {}
@@ -1077,6 +1055,7 @@ __all__ = [
     "run",
     "save_report",
     "sessions",
+    "table_cells",
     "write_csv",
     "write_pdf",
 ]

@@ -56,13 +56,6 @@ STUDENT_COLUMNS = table_columns(("Student", "Game", *FIGURES), (23, 22, 11, 8, 1
 SKILL_COLUMNS = table_columns(("Who", "Skill", "Right", "", "Trend"), (21, 27, 14, 17, 21))
 
 
-def _cells(name: str, second: str, x: report.Row | report.GroupTotal) -> list[str]:
-    """A games line: a group's or a student's name, its students or game, then its
-    games, wins, points (a group's across games: "—"), answers right and minutes."""
-    right = f"{x.right} of {x.checked}"
-    return [name, second, str(x.games), str(x.wins), x.points_text, right, x.minutes]
-
-
 class ReportScene(Paged, TeacherScreen):
     def __init__(
         self,
@@ -107,9 +100,12 @@ class ReportScene(Paged, TeacherScreen):
             groups = skills.group_skills(self.skill_rows)
             return [self.skill_line(r) for r in [*groups, *report.told_apart_rows(self.skill_rows)]]
         if self.group is None:
-            return [_cells(report.group_title(t.group), str(t.students), t) for t in self.totals]
+            return [
+                report.table_cells(report.group_title(t.group), str(t.students), t)
+                for t in self.totals
+            ]
         rows = report.told_apart_rows([r for r in self.rows if r.group == self.group])
-        return [_cells(r.name, report.game_title(r.game), r) for r in rows]
+        return [report.table_cells(r.name, report.game_title(r.game), r) for r in rows]
 
     def skill_line(self, r: skills.SkillRow) -> list[str]:
         """Name (told apart from a namesake: ``report.told_apart_rows``), skill, right of
