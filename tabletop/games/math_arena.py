@@ -784,6 +784,7 @@ def seat_view(state: MathArenaState, seat: Seat) -> MathArenaView:
 
 Ranking = Literal["standard", "dense"]
 TARGETS = (5, 10, 15, 20)  # the tournament's targets a setup or a station offers (ARENA-5)
+TARGET = 10  # a tournament's target where none of them is chosen
 
 
 @dataclass(frozen=True)
@@ -793,7 +794,7 @@ class Tournament:
     next player second (``dense``) or third (``standard``, as ``Result.places``)?"""
 
     players: int
-    target: int = 10
+    target: int = TARGET
     ranking: Ranking = "standard"
     points: tuple[int, ...] = ()
     games: int = 0
@@ -849,7 +850,7 @@ class Tournament:
         """A tournament of ``players`` from the journal's record: a record from before
         a setting had it (none, or only the target agreed) starts with no points."""
         points = tuple(int(x) for x in journal.get("points", ()))
-        target, games = int(journal.get("target", cls.target)), int(journal.get("games", 0))
+        target, games = int(journal.get("target", TARGET)), int(journal.get("games", 0))
         return cls(players, target=target, points=points, games=games)
 
     @property
@@ -980,6 +981,7 @@ __all__ = [
     "DEALS",
     "NUMBER_CARDS",
     "OPERATOR_CARDS",
+    "TARGET",
     "TARGETS",
     "Action",
     "Choose",

@@ -71,7 +71,6 @@ GAME = MathArena()
 COUNTDOWN = 3.0  # seconds from "everybody is ready" to "Reveal!"
 BOT_SECONDS = 2.0  # a bot presses its button this long after the operator is out
 BOT_STAGGER = 0.7  # ... plus this much per bot, so the LEDs light one by one
-TOURNAMENT_TARGET = 10
 # a refusal's code when a seat's button is pressed, or a card or button tapped, in the
 # wrong phase: it says what the round waits for (in "ready", the presses: PRESS_FIRST)
 PRESS_WRONG = {
@@ -144,7 +143,7 @@ class ArenaPlay(TableController):
         self.bots = {
             s: MathArenaBot(level, seed + s + 1) for s, (_, b) in enumerate(self.seats) if b
         }
-        self.tournament = tournament or Tournament(n, target=TOURNAMENT_TARGET)
+        self.tournament = tournament or Tournament(n)
         self.phase = "operator"  # operator | ready | countdown | reveal | leftover | result
         self.asked_at: float | None = None  # when the number pad asked a value (issue 24)
         self.last_count: int | None = None  # the countdown's number last shown

@@ -24,6 +24,7 @@ from tabletop.games.math_arena import (
     OPERATION_WORDS,
     RANK_NAMES,
     RED_SUITS,
+    TARGET,
     TARGETS,
     Action,
     MathArenaSettings,
@@ -35,7 +36,7 @@ from tabletop.games.math_arena import (
 )
 from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
-from tabletop.ui.games.math_arena.play import GAME, TOURNAMENT_TARGET, ArenaPlay
+from tabletop.ui.games.math_arena.play import GAME, ArenaPlay
 from tabletop.ui.messages import child_message
 from tabletop.ui.results import GameResults, Outcome, outcome_of, told_apart
 from tabletop.ui.saves import GameSave, game_seed, one_write, seats_of
@@ -501,7 +502,7 @@ def _start(ctx: Context, values: FormValues) -> Scene:
         "cards": cards,
         "level": values.level,
         "seed": game_seed(ctx, below=1 << 30),
-        "tournament": {"target": int(values.options.get("target", TOURNAMENT_TARGET))},
+        "tournament": {"target": int(values.options.get("target", TARGET))},
     }  # the tournament's target agreed on the setup (ARENA-5)
     return ArenaScene(ctx, values.seats, app)
 
@@ -526,7 +527,7 @@ SETUP = FormSpec(
             "target",
             "Play to",
             tuple(form.Choice(str(n), f"{n} points") for n in TARGETS),
-            str(TOURNAMENT_TARGET),
+            str(TARGET),
         ),
     ),
     modes=(("cards", Preset(cards=REAL)), ("virtual", Preset(cards=VIRTUAL))),
