@@ -9,7 +9,7 @@ import importlib
 import pygame
 
 from tabletop.engine.words import sentence
-from tabletop.ui.scenes.common import Item, Row, Screen, footer, spread, stepper
+from tabletop.ui.scenes.common import Item, Row, Screen, footer, spread
 from tabletop.ui.scenes.pin import PinPad
 from tabletop.ui.theme import Metrics
 
@@ -121,7 +121,3 @@ class SettingsScene(TeacherScreen):
             self.ctx.prefs.notice,
         )
         return " ".join(filter(None, lines))
-
-
-# Item, Row, Screen, footer, spread and stepper moved to scenes/common.py: named here still
-__all__ = ["Item", "Row", "Screen", "SettingsScene", "TeacherScreen", "footer", "spread", "stepper"]
