@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import math
 import queue
 import random
 import time
@@ -52,6 +53,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 STRIP = 44  # base units: the strip at the bottom (a rotation banner, a message)
+SETTLE = 0.3  # seconds: a finger's tap this soon after the screen on top changed is dropped
 S = TypeVar("S", bound="Scene")
 
 
@@ -271,6 +273,7 @@ class App:
         self._posted: list[InputEvent] = []
         self._dirty = True
         self._journal_seq = 0  # the journal's trouble_seq last told on screen
+        self._shown: tuple[Scene | None, float] = (None, -math.inf)  # the top, and since when
         # The whole canvas's layout; the scenes get ctx.metrics: the same, less the
         # rotation banner's strip at the bottom while one runs (see _fit).
         self.screen = ctx.metrics
@@ -339,6 +342,7 @@ class App:
         if self.toast is not None and now > self.toast[1]:
             self.toast = None
             self._dirty = True
+        self._note_top()
         if self.ctx.quit_requested or self.stack.top is None:
             self.running = False
         if self._dirty or force_draw:
@@ -353,12 +357,24 @@ class App:
             if isinstance(event, Tap):
                 return  # on the rotation's banner: not the scene's
             event = replace(event, pos=(event.pos[0], bottom))  # a drag ends at its edge
+        self._note_top()
+        if isinstance(event, Tap) and event.live and event.at < self._shown[1] + SETTLE:
+            return  # a double tap's second tap: meant for the screen before, not this one
         top = self._top()
         if isinstance(event, CardsSeen | SeatPressed) and any(
             s.hold(event) for s in self.stack if s is not top
         ):
             return  # a table under a dialog keeps it: a change is seen once, a press made once
         top.handle(event)
+
+    def _note_top(self) -> None:
+        """Note when the screen on top changed (the first screen is no change): a button
+        of the next screen often sits where the last one's was, so a finger's taps wait
+        :data:`SETTLE` seconds for the child to see it. A script's taps aim at the screen
+        on top by name, and its clock may not move: they do not wait."""
+        top, _ = self._shown
+        if self.stack.top is not top:
+            self._shown = (self.stack.top, -math.inf if top is None else self.ctx.clock())
 
     def _strip(self) -> int:
         """The height of the rotation banner's strip at the bottom (0: none)."""

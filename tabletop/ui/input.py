@@ -11,7 +11,7 @@ pygame events.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import pygame
@@ -29,9 +29,11 @@ class Pointer:
 
 @dataclass(frozen=True)
 class Tap(Pointer):
-    """It went down (from ``source``: "touch" or "mouse")."""
+    """It went down (from ``source``: "touch" or "mouse"); ``live``: on the screen itself
+    (SDL's event, through :class:`InputRouter`), not a script's tap aimed by name."""
 
     source: str = "touch"
+    live: bool = field(default=False, compare=False)
 
 
 class Drag(Pointer):
@@ -170,14 +172,14 @@ class InputRouter:
             if (kind := FINGER.get(event.type)) is not None:
                 ww, wh = self.view.window
                 pos = self.view.to_canvas(event.x * ww, event.y * wh)
-                out.append(Tap(pos, now, "touch") if kind is Tap else kind(pos, now))
+                out.append(Tap(pos, now, "touch", live=True) if kind is Tap else kind(pos, now))
             elif (kind := MOUSE.get(event.type)) is not None:
                 if getattr(event, "touch", False):
                     continue  # SDL's mouse copy of a touch
                 if not (event.buttons[0] if kind is Drag else event.button == 1):
                     continue  # a wheel or the right button, or moving with no button held
                 pos = self.view.to_canvas(*event.pos)
-                out.append(Tap(pos, now, "mouse") if kind is Tap else kind(pos, now))
+                out.append(Tap(pos, now, "mouse", live=True) if kind is Tap else kind(pos, now))
             elif event.type == pygame.KEYDOWN:
                 name = pygame.key.name(event.key)
                 if self.keyboard.key(name, now):

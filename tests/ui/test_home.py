@@ -142,7 +142,21 @@ def test_home_the_carry_on_offer_names_the_players_as_a_sentence(tmp_path: Path)
     app.ctx.journal.close()
     offer = make_app(journal=Journal(path)).stack.top
     assert isinstance(offer, Confirm)
-    assert offer.detail == "A game of Math Arena was not finished: Player 1, Player 2 and Player 3."
+    assert offer.detail == (
+        "A game of Math Arena was not finished: Player 1, Player 2 and Player 3."
+        " New game ends this one unfinished."
+    )
+
+
+def test_home_the_carry_on_offer_says_new_game_ends_the_old_one(tmp_path: Path) -> None:
+    """Its "New game" closes the game left unfinished as abandoned: the question says so,
+    as the Leave dialog says what leaving costs (it said only who played)."""
+    path = tmp_path / FILE_NAME
+    arena_of_three_left(path).ctx.journal.close()
+    offer = make_app(journal=Journal(path)).stack.top
+    assert isinstance(offer, Confirm)
+    assert offer.detail.endswith(" New game ends this one unfinished.")
+    assert child_message("home.new_game_ends") == "New game ends this one unfinished."
 
 
 def test_home_the_carry_on_offer_tells_two_children_of_one_name_apart(tmp_path: Path) -> None:
@@ -165,4 +179,5 @@ def test_home_the_carry_on_offer_tells_two_children_of_one_name_apart(tmp_path: 
     assert isinstance(offer, Confirm)
     assert offer.detail == (
         "A game of Math Arena was not finished: Zoé Müller (4b), Zoé Müller (4c) and Zoé Müller."
+        " New game ends this one unfinished."
     )

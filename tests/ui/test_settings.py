@@ -72,6 +72,26 @@ def test_pin_lockout_counts_down_to_one_second_not_one_seconds() -> None:
     assert pad.message == ""
 
 
+def test_pin_digits_typed_during_the_lockout_are_refused() -> None:
+    """While the pad is locked a digit fills no dot and the wait is said again (a digit
+    kept made the right PIN fail once the wait was over, counting toward the next
+    lockout); when the wait ends the pad is empty and the right PIN opens the settings."""
+    app, auto = open_pad()
+    for _ in range(3):
+        type_pin(auto, "0000")
+    pad = app.stack.top
+    assert isinstance(pad, PinPad)
+    app.ctx.clock.advance(10)
+    app.step()
+    auto.tap("key.2")
+    assert pad.digits == "" and pad.message == "Too many tries. Wait 20 seconds."
+    app.ctx.clock.advance(LOCK_SECONDS)
+    app.step()
+    assert pad.digits == "" and pad.message == ""
+    type_pin(auto, "2468")
+    assert isinstance(app.stack.top, SettingsScene)
+
+
 def test_pin_can_be_changed_and_is_stored_hashed(tmp_path) -> None:
     app, auto = open_pad()
     app.ctx.prefs = PrefsFile(tmp_path / "settings.json")

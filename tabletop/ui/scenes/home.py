@@ -55,7 +55,7 @@ class HomeScene(Screen):
         names = list(shown_seat_names(seats).values())
         who = and_joined(names) if names else "players"
         title = GAME_TITLES.get(saved.game, saved.game)
-        detail = f"A game of {title} was not finished: {who}."
+        detail = f"A game of {title} was not finished: {who}. {child_message('home.new_game_ends')}"
         question = Confirm(self.ctx, "Carry on with this game?", "Carry on", "New game", detail)
         # Back closes the question: the game waits for the next start
         question.back_choice = "later"

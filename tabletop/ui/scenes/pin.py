@@ -100,6 +100,9 @@ class PinPad(Screen):
             self.digits = ""
         elif key == "delete":
             self.digits = self.digits[:-1]
+        elif self.purpose != "change" and (locked := pin_gate(self.ctx).locked_for()):
+            self.message = wait_message(locked)  # no digit counts until the lockout ends
+            self.ctx.sounds.play("wrong")
         elif len(self.digits) < PIN_LENGTH:
             self.digits += key
         if len(self.digits) == PIN_LENGTH:
@@ -140,6 +143,8 @@ class PinPad(Screen):
         if left != self.shown_lock:
             self.shown_lock = left
             self.message = wait_message(left) if left else ""
+            if not left:  # the lockout is over: the next try starts with no digit
+                self.digits = ""
             return True
         return False
 
