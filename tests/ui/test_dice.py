@@ -14,7 +14,7 @@ from tabletop.ui.camera import (
     as_die_seen,
     to_rgb,
 )
-from tabletop.ui.input import DieSeen, Seen
+from tabletop.ui.input import DieSeen, Seen, Tap
 from tabletop.ui.scenes.dice import DiceResult, DiceScene
 from tests.ui.scenery import make_app, photo_seen, start_solo
 
@@ -79,6 +79,36 @@ def test_dice_without_a_camera_are_tapped() -> None:
     scene = app.stack.top
     assert scene.mode == "tap" and "No camera" in scene.note
     assert not scene.target("mode.camera").enabled
+
+
+def tap_off(app, name: str) -> None:
+    """A tap on a button that is off (the autoplayer taps only those that are on)."""
+    button = app.stack.top.target(name)
+    assert button is not None and not button.enabled
+    app.post(Tap(button.rect.center, 1.0, "touch"))
+    app.step()
+
+
+@pytest.mark.parametrize(
+    ("camera", "name", "words"),
+    [
+        (False, "mode.camera", "No camera here: tap the dice."),
+        (False, "ok", "Tap one face for each die, then OK."),
+        (True, "wrong", "I have not read any dice yet: roll both dice under the camera first."),
+    ],
+)
+def test_dice_off_buttons_say_why_they_are_off(camera: bool, name: str, words: str) -> None:
+    """Camera with no camera, OK before both dice are chosen, "That's wrong" before a
+    reading: a tap says why, with the refusal's sound, until the next tap."""
+    app = make_app(camera=camera)
+    if camera:
+        app.ctx.camera.next = None
+    auto = start_solo(app)
+    scene = app.stack.top
+    tap_off(app, name)
+    assert scene.message == words and app.ctx.sounds.played[-1] == "wrong"
+    auto.tap("mode.tap" if camera else "a.2")
+    assert scene.message == ""
 
 
 def test_dice_camera_failing_later_falls_back_to_tapping() -> None:

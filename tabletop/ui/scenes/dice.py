@@ -141,7 +141,14 @@ class DiceScene(Screen):
         else:
             super().handle(event)
 
+    def refuse(self, name: str) -> None:
+        """An off button tapped: say why it is off."""
+        why = {"ok": "pick_both", "mode.camera": "no_camera", "wrong": "nothing_read"}
+        if name in why:
+            self.say(child_message(f"dice.{why[name]}"), good=False)
+
     def press(self, name: str) -> None:
+        self.message = ""  # a refusal holds until the next tap
         if name == "back":
             self.stack.pop(None)
         elif name.startswith("mode."):
@@ -202,7 +209,8 @@ class DiceScene(Screen):
     # -- drawing ---------------------------------------------------------------------------------
 
     def draw(self, surface: pygame.Surface) -> None:
-        painter = self.backdrop(surface, self.title, self.note or MODES[self.mode][1])
+        subtitle = self.message or self.note or MODES[self.mode][1]
+        painter = self.backdrop(surface, self.title, subtitle, bad=bool(self.message))
         m, p = self.m, painter.p
         for b in self.buttons:
             if b.kind == "face":
