@@ -101,7 +101,9 @@ class DiceScene(Screen):
         self.buttons = [  # name, rect, label, enabled, kind, selected
             Button(f"mode.{k}", rect, label, on.get(k, True), "toggle", k == self.mode)
             for rect, (k, (label, _)) in zip(cells, MODES.items(), strict=True)
-        ]
+        ]  # Back at the top right, where the table has Leave
+        back = pygame.Rect(W - m.u(16) - m.u(88), m.u(8), m.u(88), m.u(50))
+        self.buttons.append(Button("back", back, "Back", kind="quiet"))
         self.content = pygame.Rect(m.u(16), m.u(96), W - m.u(32), bottom.top - m.u(108))
         c = self.content
         if self.mode == "tap":
