@@ -14,9 +14,12 @@ from tabletop.ui.camera import (
     as_die_seen,
     to_rgb,
 )
-from tabletop.ui.input import DieSeen, Seen
-from tabletop.ui.scenes.dice import DiceResult, DiceScene
-from tests.ui.scenery import make_app, photo_seen, start_solo
+from tabletop.ui.input import DieSeen, Seen, Tap
+from tabletop.ui.messages import CHILD_MESSAGES
+from tabletop.ui.scenes.dice import MODES, DiceResult, DiceScene
+from tests.ui.scenery import SIZES, make_app, photo_seen, start_solo
+
+DICE_SAYS = [text for key, text in CHILD_MESSAGES.items() if key.startswith("dice.")]
 
 
 def dice_app(seen: Seen | None = None):
@@ -81,6 +84,36 @@ def test_dice_without_a_camera_are_tapped() -> None:
     assert not scene.target("mode.camera").enabled
 
 
+def tap_off(app, name: str) -> None:
+    """A tap on a button that is off (the autoplayer taps only those that are on)."""
+    button = app.stack.top.target(name)
+    assert button is not None and not button.enabled
+    app.post(Tap(button.rect.center, 1.0, "touch"))
+    app.step()
+
+
+@pytest.mark.parametrize(
+    ("camera", "name", "words"),
+    [
+        (False, "mode.camera", "No camera here: tap the dice."),
+        (False, "ok", "Tap one face for each die, then OK."),
+        (True, "wrong", "I have not read any dice yet: roll both dice under the camera first."),
+    ],
+)
+def test_dice_off_buttons_say_why_they_are_off(camera: bool, name: str, words: str) -> None:
+    """Camera with no camera, OK before both dice are chosen, "That's wrong" before a
+    reading: a tap says why, with the refusal's sound, until the next tap."""
+    app = make_app(camera=camera)
+    if camera:
+        app.ctx.camera.next = None
+    auto = start_solo(app)
+    scene = app.stack.top
+    tap_off(app, name)
+    assert scene.message == words and app.ctx.sounds.played[-1] == "wrong"
+    auto.tap("mode.tap" if camera else "a.2")
+    assert scene.message == ""
+
+
 def test_dice_camera_failing_later_falls_back_to_tapping() -> None:
     app, _ = dice_app(None)
     assert app.stack.top.mode == "camera"
@@ -112,6 +145,32 @@ def test_dice_back_leaves_without_dice_and_asks_again() -> None:
     assert game.state.dice is None and game.target("dice").enabled
     auto.tap("dice")
     assert isinstance(app.stack.top, DiceScene)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("mode", ["camera", "tap", "virtual"])
+def test_dice_back_button_on_screen_leads_back_to_the_table(size, mode: str) -> None:
+    """A child who opened the dice by mistake taps Back (no keyboard's Escape needed):
+    at the top right, in the same place at both sizes and in every mode, clear of the
+    title and the rest; the table is there again, no dice taken."""
+    app = make_app(size, camera=True)
+    app.ctx.camera.next = None
+    auto = start_solo(app)
+    auto.tap(f"mode.{mode}")
+    scene, m = app.stack.top, app.ctx.metrics
+    back = scene.target("back")
+    assert back is not None and back.label == "Back" and back.kind == "quiet"
+    assert (back.rect.right, back.rect.top) == (size[0] - m.u(16), m.u(8))
+    assert back.rect.height >= m.touch
+    fonts = app.ctx.painter.fonts
+    assert m.u(16) + fonts.font(m.title, True).size(scene.title)[0] < back.rect.left
+    lines = [*(line for _, line in MODES.values()), *DICE_SAYS]  # under the title
+    assert max(m.u(18) + fonts.font(m.small, False).size(t)[0] for t in lines) < back.rect.left
+    assert not any(back.rect.colliderect(b.rect) for b in scene.buttons if b is not back)
+    auto.tap("back")
+    game = app.stack.top
+    assert not isinstance(game, DiceScene) and game.state.dice is None
+    assert game.target("dice").enabled
 
 
 def test_dice_camera_stops_when_the_screen_closes() -> None:

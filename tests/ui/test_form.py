@@ -287,6 +287,26 @@ def test_form_names_a_child_with_the_name_screen() -> None:
     assert form.values().names[0] == "Mia"
 
 
+def test_form_refuses_a_name_another_seat_has_and_asks_again() -> None:
+    """Seat 2 may not be "Mi A" (or "MIA") with "Mia" at seat 1: the same name, capitals
+    and spaces aside. The name pad opens again on it, saying which seat has it; a letter
+    more makes it a name of its own."""
+    app, auto = form_app(math_attack.SETUP)
+    form = app.stack.top
+    for seat, letters in ((0, "MIA"), (1, "MI A")):
+        pick(auto, seat, "name")
+        for ch in letters:
+            auto.tap("key.space" if ch == " " else f"key.{ch}")
+        auto.tap("ok")
+    pad = app.stack.top
+    assert isinstance(pad, NameScene) and pad.name == "Mi A" and pad.title == "Name for seat 2"
+    assert pad.message == "Seat 1 is called Mia already: add a letter."
+    assert form.values().names[1] == "Player 2"
+    auto.tap("key.S")
+    auto.tap("ok")
+    assert app.stack.top is form and form.values().names[:2] == ("Mia", "Mi As")
+
+
 def test_form_shared_bot_level_sets_every_bot() -> None:
     app, auto = form_app(math_arena.SETUP)
     form = app.stack.top

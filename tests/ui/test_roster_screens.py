@@ -222,6 +222,28 @@ def test_class_list_types_a_student_in(tmp_path: Path) -> None:
     assert len(Roster(app.ctx.journal)) == 5
 
 
+def test_class_list_a_student_whose_group_is_cancelled_is_said_not_added() -> None:
+    """Cancel on "New Kid's group" (or on the new group's name) adds nobody, and says so:
+    the name typed is not lost without a word."""
+    app, scene, auto = open_list()
+    Roster(app.ctx.journal).import_csv(CLASS)
+    for cancel_at in ("group", "new group"):
+        auto.tap("add")
+        type_text(auto, "New Kid")
+        if cancel_at == "new group":
+            auto.tap("choice.3")
+            assert isinstance(app.stack.top, TypedName)
+        auto.tap("cancel")
+        assert app.stack.top is scene and len(Roster(app.ctx.journal)) == 3
+        assert scene.message == "Not added: New Kid." and scene.good is False
+    auto.tap("add")  # added after all: a dialog closed later says nothing of it
+    type_text(auto, "New Kid")
+    auto.tap("choice.0")
+    auto.tap("student.S1")
+    auto.tap("close")
+    assert scene.message == "New Kid is on the class list (id S4)." and scene.good
+
+
 def test_class_list_change_while_the_card_refuses_writes_says_not_on_the_card_yet(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

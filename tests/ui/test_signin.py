@@ -246,6 +246,19 @@ def tap_off(app: App, scene: SignInScene, name: str) -> None:
     app.step()
 
 
+def test_signin_a_bots_seat_tapped_says_it_needs_no_name() -> None:
+    """A tap on a bot's (greyed) seat tile, or a press of its seat button, says it is a
+    bot, by the name its tile shows; the highlighted seat stays."""
+    app, scene, _ = open_sign_in(3, bots={1: "easy"})
+    tap_off(app, scene, "seat.1")
+    assert scene.message == "Player 2 is a bot: it needs no name." and scene.good is False
+    assert scene.active == 0 and app.ctx.sounds.played[-1] == "wrong"
+    scene.message = ""
+    app.post(SeatPressed(1, app.ctx.clock()))
+    app.step()
+    assert scene.message == "Player 2 is a bot: it needs no name." and scene.active == 0
+
+
 def test_signin_badge_in_a_bots_zone_fills_the_highlighted_seat() -> None:
     app, scene, _ = open_sign_in(2, bots={1: "hard"})
     badge(app, "MT1:ID:S2", seat=2)

@@ -101,7 +101,9 @@ class DiceScene(Screen):
         self.buttons = [  # name, rect, label, enabled, kind, selected
             Button(f"mode.{k}", rect, label, on.get(k, True), "toggle", k == self.mode)
             for rect, (k, (label, _)) in zip(cells, MODES.items(), strict=True)
-        ]
+        ]  # Back at the top right, where the table has Leave
+        back = pygame.Rect(W - m.u(16) - m.u(88), m.u(8), m.u(88), m.u(50))
+        self.buttons.append(Button("back", back, "Back", kind="quiet"))
         self.content = pygame.Rect(m.u(16), m.u(96), W - m.u(32), bottom.top - m.u(108))
         c = self.content
         if self.mode == "tap":
@@ -141,7 +143,14 @@ class DiceScene(Screen):
         else:
             super().handle(event)
 
+    def refuse(self, name: str) -> None:
+        """An off button tapped: say why it is off."""
+        why = {"ok": "pick_both", "mode.camera": "no_camera", "wrong": "nothing_read"}
+        if name in why:
+            self.say(child_message(f"dice.{why[name]}"), good=False)
+
     def press(self, name: str) -> None:
+        self.message = ""  # a refusal holds until the next tap
         if name == "back":
             self.stack.pop(None)
         elif name.startswith("mode."):
@@ -202,7 +211,8 @@ class DiceScene(Screen):
     # -- drawing ---------------------------------------------------------------------------------
 
     def draw(self, surface: pygame.Surface) -> None:
-        painter = self.backdrop(surface, self.title, self.note or MODES[self.mode][1])
+        subtitle = self.message or self.note or MODES[self.mode][1]
+        painter = self.backdrop(surface, self.title, subtitle, bad=bool(self.message))
         m, p = self.m, painter.p
         for b in self.buttons:
             if b.kind == "face":

@@ -603,10 +603,24 @@ class FormScene(Paged, Screen):
         super().resume(result)  # the seat picker's, the name pad's or the sign-in's answer
 
     def name_seat(self, seat: int, name: str) -> None:
-        """A child named ``name`` (trimmed, at most 16 letters) sits at ``seat``."""
-        if name.strip():
-            self.seats[seat] = SeatChoice(CHILD, name.strip()[:NAME_LENGTH])
+        """A child named ``name`` (trimmed, at most 16 letters) sits at ``seat``; a name
+        another seat has (whatever its capitals and spaces) opens the name pad again on
+        it, saying which seat has it."""
+        name = name.strip()[:NAME_LENGTH]
+        same = (i for i, s in enumerate(self.seats) if s.kind == CHILD and i != seat)
+        other = next((i for i in same if folded(self.seats[i].name) == folded(name)), None)
+        if name and other is not None:
+            said = self.seats[other].name
+            self.ask_name(seat, name, child_message("setup.same_name", seat=other + 1, name=said))
+        elif name:
+            self.seats[seat] = SeatChoice(CHILD, name)
             self.layout(self.m)
+
+    def ask_name(self, seat: int, name: str, why: str = "") -> None:
+        """The name pad for ``seat``, on ``name``, ``why`` (a refusal) under it."""
+        pad = NameScene(self.ctx, name, f"Name for seat {seat + 1}")
+        pad.message = why
+        self.ask(pad, partial(self.name_seat, seat))
 
     def picked(self, seat: int, choice: str) -> None:
         """What the seat picker answered for ``seat``."""
@@ -615,8 +629,7 @@ class FormScene(Paged, Screen):
         kind, _, arg = choice.partition(".")
         if kind == "name":
             self.set_seat(seat, CHILD)
-            pad = NameScene(self.ctx, self.seats[seat].name, f"Name for seat {seat + 1}")
-            self.ask(pad, partial(self.name_seat, seat))
+            self.ask_name(seat, self.seats[seat].name)
             return
         if kind == "recent":
             self.set_seat(seat, CHILD)
@@ -644,6 +657,11 @@ class FormScene(Paged, Screen):
         self.draw_message(surface, note, self.spec.intro if self.page == 0 else "")
         if self.aside_rect is not None and self.spec.aside is not None:
             self.spec.aside(self, surface, self.aside_rect, self.values())
+
+
+def folded(name: str) -> str:
+    """A name as two seats' names are compared: without spaces, capitals or not."""
+    return "".join(name.split()).casefold()
 
 
 def _toggles(

@@ -216,6 +216,7 @@ class ClassListScene(TeacherScreen):
 
     keys = PAGE_KEYS
     title = "Class list"
+    unanswered = ""  # said when the question asked closes with no answer (Cancel)
 
     def __init__(self, ctx: Context, sticks: Callable[[], list[Path]] = usb.sticks) -> None:
         super().__init__(ctx)
@@ -286,6 +287,9 @@ class ClassListScene(TeacherScreen):
             self.layout(self.m)
 
     def resume(self, result: Any) -> None:
+        if result is None and self.unanswered:
+            self.say(self.unanswered, good=False)
+            self.unanswered = ""
         try:
             super().resume(result)
         except BadInput as exc:
@@ -312,11 +316,16 @@ class ClassListScene(TeacherScreen):
         self.ask(PickDialog(self.ctx, title, choices), picked)
 
     def add(self, name: str) -> None:
+        """Add ``name`` in the group the teacher picks next; a Cancel there adds nobody, and
+        says so (Cancel changes nothing anywhere; "No group" is a choice of its own)."""
+
         def added(group: str) -> None:
+            self.unanswered = ""
             student = self.roster.add(name, group)
             self.grid.choose_group(None)
             self.changed(child_message("roster.added", name=student.name, id=student.id))
 
+        self.unanswered = child_message("roster.not_added", name=name)
         self.ask_group(f"{name}'s group", added)
 
     def change(self, student: Student, action: str) -> None:

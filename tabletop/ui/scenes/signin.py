@@ -138,9 +138,10 @@ class SignInScene(Screen):
             super().handle(event)
 
     def refuse(self, name: str) -> None:
-        """A tap on a button that is off: a name already seated says where it sits;
-        Play! names the seat still waiting, Play as guest says every seat has a player."""
-        if StudentGrid.student_of(name) is not None:
+        """A tap on a button that is off: a name already seated says where it sits, a
+        bot's seat that it needs no name; Play! names the seat still waiting, Play as
+        guest says every seat has a player."""
+        if StudentGrid.student_of(name) is not None or name.startswith("seat."):
             self.press(name)
         elif name == "done" and (waiting := self._next_empty()) is not None:
             self.say_no("waiting", seat=waiting + 1)
@@ -184,7 +185,9 @@ class SignInScene(Screen):
         self.layout(self.m)
 
     def select(self, seat: int) -> None:
-        if 0 <= seat < len(self.seats) and self.seats[seat].bot is None:
+        if 0 <= seat < len(self.seats) and self.seats[seat].bot is not None:
+            self.say_no("bot", name=self.seats[seat].name)
+        elif 0 <= seat < len(self.seats):
             self.active = seat
             self._light()
             self.layout(self.m)

@@ -1075,10 +1075,11 @@ def test_arena_the_countdown_covers_no_seat(size, monkeypatch) -> None:
 # -- long names ----------------------------------------------------------------------------------
 
 # the widest names the setup form takes (16 letters), one word each, and one of two words
+# (no two alike but for capitals: the form refuses a name another seat has)
 WIDEST = (
-    "Wwwwwwwwwwwwwwww",
+    "Wwwwwwwwwwwwwwwm",
     "MMMMMMMMMMMMMMMM",
-    "Mmmmmmmmmmmmmmmm",
+    "Wmmmmmmmmmmmmmmm",
     "WWWWWWWWWWWWWWWW",
     "Mary Ann Wolfson",
 )

@@ -490,6 +490,16 @@ def test_mecs_undo_needs_the_teacher_pin() -> None:
     assert table.message.startswith("Taken back:")
 
 
+def test_mecs_undo_at_the_start_is_refused_without_the_pin() -> None:
+    """Nothing decided yet (only cards dealt): Undo says so at once, as Math Attack!'s
+    and Math Arena's do, and does not call the teacher for nothing."""
+    app = make_app()
+    auto, table = start(app, seats=2)
+    assert not table.play.can_undo()
+    auto.tap("undo")
+    assert app.stack.top is table and table.message == "There is nothing to take back."
+
+
 def test_mecs_setup_options_and_bubble_button() -> None:
     app = make_app()
     auto = Autoplayer(app)

@@ -652,7 +652,7 @@ class MecsPlay(TableController):
         """Take back the last decision made at the table, with the cards dealt and the
         moves of the bots the device moves after it (such a bot would only make its move
         again), as Math Attack!'s table does."""
-        if not any(map(self.decided, self.match.history)):
+        if not self.can_undo():
             self.wrong("engine.nothing_to_undo")
             return
         action = self.match.undo()
@@ -663,6 +663,9 @@ class MecsPlay(TableController):
         log.info("mecs: undo %r", action)
         self.say(self.describe(action))
         self.settle()
+
+    def can_undo(self) -> bool:
+        return any(map(self.decided, self.match.history))
 
     def decided(self, action: Action) -> bool:
         """``action`` was decided at the table: not a card dealt or turned up, not a move
