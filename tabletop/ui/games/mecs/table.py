@@ -139,8 +139,9 @@ class MecsTable(TableScene):
             self.stack.push(CardPageScene(self.ctx, page))
 
     def explain(self, name: str) -> None:
-        """A button that is off: the engine says why (trade, end, an empty stack)."""
-        if name in ("end", "trade") or name.startswith("refill."):
+        """A button that is off: the engine says why (trade, end, an empty stack; undo
+        with nothing decided at the table yet)."""
+        if name in ("end", "trade", "undo") or name.startswith("refill."):
             self.press(name)
         else:
             super().explain(name)
@@ -194,6 +195,7 @@ class MecsTable(TableScene):
         margin, bh, wide = m.u(12), m.u(54), m.u(190)
         y = H - margin - bh
         b = button_row(TOOLS, margin, y, (m.u(92), bh), m.u(6), kind="quiet", size=m.small + 2)
+        b[2].enabled = play.can_undo()  # Undo, off as in every game while nothing can go back
         pair = (W - margin - 2 * wide - m.u(8), y, (wide, bh), m.u(8))  # two at the right
         state, owner, shows = play.state, play.hand_owner(), play.wants("reveal")
         if state.phase == "refill" and play.match.pending.chance is None:
