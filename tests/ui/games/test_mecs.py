@@ -494,7 +494,7 @@ def test_mecs_undo_at_the_start_is_refused_without_the_pin() -> None:
     """Nothing decided yet (only cards dealt): Undo says so at once, as Math Attack!'s
     and Math Arena's do, and does not call the teacher for nothing."""
     app = make_app()
-    auto, table = start(app, seats=2)
+    _, table = start(app, seats=2)
     assert not table.play.can_undo() and not table.target("undo").enabled  # greyed
     post(app, Tap(table.target("undo").rect.center, app.ctx.clock(), "touch"))
     assert app.stack.top is table and table.message == "There is nothing to take back."
