@@ -25,6 +25,7 @@ from tabletop.ui.games.mecs.editor import AreaEditor
 from tabletop.ui.games.mecs.play import BOT_SECONDS, Banner, MecsPlay, coin_words
 from tabletop.ui.games.mecs.setup import RULES
 from tabletop.ui.input import CardsSeen
+from tabletop.ui.messages import child_message
 from tabletop.ui.results import Outcome, outcome_of
 from tabletop.ui.saves import GameSave, game_seed
 from tabletop.ui.scenes.pin import PinPad
@@ -360,7 +361,7 @@ class MecsTable(TableScene):
             draw_card(painter, surface, b.rect, hand[i], selected=i == taken)
         x = (cards[-1].rect.right if cards else r.left + m.u(130)) + m.u(14)
         lost = play.lost(owner or 0)  # the news beside the hand, else the tip
-        tip = lost or "Tap an area to put cards down or hack. Tap a card to read about it."
+        tip = lost or child_message("mecs.ui.hand_tip")
         at, ink = pygame.Rect(x, r.top, r.right - x, r.height), p.ink if lost else p.muted
         painter.paragraph(surface, tip, at, m.text, ink)
 
