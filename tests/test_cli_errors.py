@@ -10,6 +10,7 @@ from collections.abc import Callable
 import pytest
 
 import vision.bench
+import vision.cli
 from tabletop import cli
 from tabletop.ui import bench as ui_bench
 
@@ -91,6 +92,12 @@ def test_cli_errors_help_still_prints_the_usage(capsys: pytest.CaptureFixture[st
             "see python -m tabletop.ui.bench --help",
         ),
         (
+            vision.cli.main,
+            ["vision", "dice"],
+            "python -m vision.cli vision: the following arguments are required: IMAGE; "
+            "see python -m vision.cli vision --help",
+        ),
+        (
             vision.bench.main,
             ["--bogus"],
             "python -m vision.bench: unrecognized arguments: --bogus; "
@@ -101,7 +108,7 @@ def test_cli_errors_help_still_prints_the_usage(capsys: pytest.CaptureFixture[st
 def test_cli_errors_module_tools_refuse_in_one_line_too(
     main: Callable[[list[str]], int], argv: list[str], said: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """The ``python -m`` bench tools keep the contract as ``tabletop`` does (r23-int:
+    """The ``python -m`` tools keep the contract as ``tabletop`` does (r23-int:
     argparse's usage lines above the error)."""
     with pytest.raises(SystemExit) as done:
         main(argv)

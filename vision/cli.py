@@ -15,7 +15,6 @@ and the exit status is 2 once every image has been tried.
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 import time
@@ -87,7 +86,9 @@ def _card_reader(backend: str) -> Any:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="tabletop")
+    from tabletop.cliparse import OneLineParser
+
+    parser = OneLineParser(prog="python -m vision.cli")
     add_parser(parser.add_subparsers(dest="command", required=True))
     args = parser.parse_args(argv)
     code: int = args.run(args)
