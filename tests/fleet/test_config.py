@@ -156,6 +156,32 @@ def test_config_fleet_setup_command_writes_every_file(tmp_path: Path, capsys) ->
     assert "1 to 8" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("host", ["localhost", "127.0.0.1", "::1", "LOCALHOST."])
+def test_config_fleet_setup_says_a_loopback_host_reaches_this_computer_only(
+    tmp_path: Path, capsys, host: str
+) -> None:
+    """``--host localhost`` (the default) is right for a try on one computer, but stations
+    on other devices cannot reach it: the setup says so (main: nothing, and the install
+    printed https://localhost:8443 as the dashboard's address)."""
+    from tabletop.cli import main
+
+    assert main(["fleet", "setup", "--stations", "2", "--host", host, "--out", str(tmp_path)]) == 0
+    assert capsys.readouterr().err == (
+        f"note: --host {host} is reached from this computer only; for stations on other "
+        "devices, set up with the name or address they reach it by (--host teacher.local, "
+        "say)\n"
+    )
+
+
+def test_config_fleet_setup_says_nothing_of_a_host_others_reach(tmp_path: Path, capsys) -> None:
+    from tabletop.cli import main
+
+    for host in ("teacher.local", "10.0.0.2", "localhost-pi"):
+        out = tmp_path / host
+        assert main(["fleet", "setup", "--stations", "1", "--host", host, "--out", str(out)]) == 0
+        assert capsys.readouterr().err == ""
+
+
 def test_config_fleet_setup_refuses_to_write_over_a_classroom(tmp_path: Path, capsys) -> None:
     """Set up again into the same folder (say, for a sixth station): refused, every file
     kept (main: a new authority and new passwords, so every station already set up from

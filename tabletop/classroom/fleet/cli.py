@@ -9,6 +9,7 @@ measure results delivered across a broker outage.
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import os
 import sys
 from pathlib import Path
@@ -136,7 +137,22 @@ def run_setup(args: argparse.Namespace) -> int:
         "on each station: copy its file to /etc/tabletop/fleet.toml "
         "(or run `tabletop app --fleet FILE`)"
     )
+    if _this_computer_only(args.host):
+        print(
+            f"note: --host {args.host} is reached from this computer only; for stations on "
+            "other devices, set up with the name or address they reach it by "
+            "(--host teacher.local, say)",
+            file=sys.stderr,
+        )
     return 0
+
+
+def _this_computer_only(host: str) -> bool:
+    """``host`` names the computer it is used on (localhost, a loopback address)."""
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return host.lower().rstrip(".") in ("localhost", "localhost.localdomain")
 
 
 def run_simulate(args: argparse.Namespace) -> int:
