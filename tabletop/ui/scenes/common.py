@@ -179,11 +179,18 @@ class Screen(Scene):
     keys: Mapping[str, str] | None = None  # a real keyboard's keys for buttons (route_to_press)
     good = True  # whether ``message`` says that something went well
     then: Callable[[Any], None] | None = None  # takes the answer of the screen asked
+    cancelled: Callable[[], None] | None = None  # called when it closes with none
     words: Sequence[Words] = ()  # drawn by :meth:`backdrop` (from :func:`spread`)
 
-    def ask(self, scene: Scene, then: Callable[[Any], None]) -> None:
-        """Push ``scene``; ``then`` gets its answer when it pops with one (not None)."""
-        self.then = then
+    def ask(
+        self,
+        scene: Scene,
+        then: Callable[[Any], None],
+        cancelled: Callable[[], None] | None = None,
+    ) -> None:
+        """Push ``scene``; ``then`` gets its answer when it pops with one (not None), else
+        ``cancelled`` is called (Cancel, Back)."""
+        self.then, self.cancelled = then, cancelled
         self.stack.push(scene)
 
     def confirm(self, question: str, yes: str, no: str, then: Callable[[], None]) -> None:
@@ -191,9 +198,11 @@ class Screen(Scene):
         self.ask(Confirm(self.ctx, question, yes, no), lambda a: then() if a == "yes" else None)
 
     def resume(self, result: Any) -> None:
-        then, self.then = self.then, None
+        (then, cancelled), self.then, self.cancelled = (self.then, self.cancelled), None, None
         if then is not None and result is not None:
             then(result)
+        elif cancelled is not None and result is None:
+            cancelled()
         if self.stack.top is self:
             self.layout(self.m)
 

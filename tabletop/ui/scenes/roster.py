@@ -216,7 +216,6 @@ class ClassListScene(TeacherScreen):
 
     keys = PAGE_KEYS
     title = "Class list"
-    unanswered = ""  # said when the question asked closes with no answer (Cancel)
 
     def __init__(self, ctx: Context, sticks: Callable[[], list[Path]] = usb.sticks) -> None:
         super().__init__(ctx)
@@ -287,9 +286,6 @@ class ClassListScene(TeacherScreen):
             self.layout(self.m)
 
     def resume(self, result: Any) -> None:
-        if result is None and self.unanswered:
-            self.say(self.unanswered, good=False)
-            self.unanswered = ""
         try:
             super().resume(result)
         except BadInput as exc:
@@ -302,31 +298,35 @@ class ClassListScene(TeacherScreen):
         self.grid.set_students(self.roster.students())
         self.layout(self.m)
 
-    def ask_group(self, title: str, then: Callable[[str], None]) -> None:
-        """Which group: one in use, none, or a new one typed in; ``then`` gets it."""
+    def ask_group(
+        self, title: str, then: Callable[[str], None], cancelled: Callable[[], None] | None = None
+    ) -> None:
+        """Which group: one in use, none, or a new one typed in; ``then`` gets it, else
+        (Cancel on either question) ``cancelled`` is called."""
         choices: list[tuple[str, Any]] = [(g, ("pick", g)) for g in self.roster.groups()]
         choices += [("No group", ("pick", "")), ("New group…", ("new", ""))]
 
         def picked(answer: tuple[str, str]) -> None:
             if answer[0] == "new":
-                self.ask(TypedName(self.ctx, "", "The new group's name"), then)
+                self.ask(TypedName(self.ctx, "", "The new group's name"), then, cancelled)
             else:
                 then(answer[1])
 
-        self.ask(PickDialog(self.ctx, title, choices), picked)
+        self.ask(PickDialog(self.ctx, title, choices), picked, cancelled)
 
     def add(self, name: str) -> None:
         """Add ``name`` in the group the teacher picks next; a Cancel there adds nobody, and
         says so (Cancel changes nothing anywhere; "No group" is a choice of its own)."""
 
         def added(group: str) -> None:
-            self.unanswered = ""
             student = self.roster.add(name, group)
             self.grid.choose_group(None)
             self.changed(child_message("roster.added", name=student.name, id=student.id))
 
-        self.unanswered = child_message("roster.not_added", name=name)
-        self.ask_group(f"{name}'s group", added)
+        def not_added() -> None:
+            self.say(child_message("roster.not_added", name=name), good=False)
+
+        self.ask_group(f"{name}'s group", added, not_added)
 
     def change(self, student: Student, action: str) -> None:
         """What the student's dialog chose: rename, change group, or remove."""
