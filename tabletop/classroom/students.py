@@ -183,8 +183,8 @@ def _read_students(text: str) -> tuple[list[Student], str]:
     for number, row in rows:
         if len(row) < min(2, len(columns)):
             raise BadInput("roster.shape", f"line {number}: expected {', '.join(columns)}")
-        if len(_filled(row)) > width:
-            raise _too_many_cells(number, len(_filled(row)), width, headed)
+        if (filled := len(_filled(row))) > width:
+            raise _too_many_cells(number, filled, width, headed)
         cell = dict(zip(columns, row))
         name = " ".join(csvsafe.unescape(cell["name"]).split())
         group = " ".join(csvsafe.unescape(cell.get("group", "")).split())
