@@ -196,7 +196,8 @@ class MecsTable(TableScene):
         margin, bh, wide = m.u(12), m.u(54), m.u(190)
         y = H - margin - bh
         b = button_row(TOOLS, margin, y, (m.u(92), bh), m.u(6), kind="quiet", size=m.small + 2)
-        b[2].enabled = play.can_undo()  # Undo, off as in every game while nothing can go back
+        for tool in b:  # Undo is off, as in every game, while nothing can go back
+            tool.enabled = tool.name != "undo" or play.can_undo()
         pair = (W - margin - 2 * wide - m.u(8), y, (wide, bh), m.u(8))  # two at the right
         state, owner, shows = play.state, play.hand_owner(), play.wants("reveal")
         if state.phase == "refill" and play.match.pending.chance is None:
