@@ -72,6 +72,14 @@ def test_packaging_wheel_carries_the_data(wheel: Path) -> None:
 
 
 def test_packaging_demo_runs_from_the_installed_wheel(wheel: Path, tmp_path: Path) -> None:
+    # No PYTHONPATH in what runs here: with the checkout on it, pip run for the new venv
+    # found the checkout's tabletop.egg-info, took tabletop as installed and installed
+    # nothing, and the demo found no tabletop.
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in ("PYTHONPATH", "TABLETOP_ASSETS", "PYTHONHOME")
+    }
     venv = tmp_path / "venv"
     subprocess.run(
         [sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120
@@ -93,6 +101,7 @@ def test_packaging_demo_runs_from_the_installed_wheel(wheel: Path, tmp_path: Pat
         ],
         capture_output=True,
         text=True,
+        env=env,
         timeout=300,
     )
     assert installed.returncode == 0, installed.stdout + installed.stderr
@@ -109,11 +118,6 @@ def test_packaging_demo_runs_from_the_installed_wheel(wheel: Path, tmp_path: Pat
     )
     ours = {sysconfig.get_paths()["purelib"], *site.getsitepackages()}
     (purelib / "zz-dependencies.pth").write_text("\n".join(sorted(ours)) + "\n")
-    env = {
-        key: value
-        for key, value in os.environ.items()
-        if key not in ("PYTHONPATH", "TABLETOP_ASSETS", "PYTHONHOME")
-    }
     env |= {"SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy", "HOME": str(tmp_path)}
     where = subprocess.run(
         [
