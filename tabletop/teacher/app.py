@@ -31,7 +31,9 @@ The page talks to a JSON API behind the same session:
 
 Every request but the login page and the icon needs a live session; every POST must come from this
 page (its ``Origin``, or else ``Referer``, names this host): a form on another site
-cannot press the teacher's buttons. Errors come back as ``{"error": sentence}``.
+cannot press the teacher's buttons. Errors come back as ``{"error": sentence}``, but a
+refused download (``/badges.pdf?paper=a3`` typed into the address bar) to a browser that
+asks for a page (``Accept: text/html``) comes back as a page: the sentence and a link back.
 """
 
 from __future__ import annotations
@@ -185,10 +187,10 @@ async def _checked(request: web.Request, handler: Handler) -> web.StreamResponse
         return await handler(request)
     except BadInput as exc:
         log.info("teacher: %s %s: %s", request.method, request.path, exc)
-        return _error(SAID.get(exc.code) or sentence(exc.message), 400)
+        return _refused(request, SAID.get(exc.code) or sentence(exc.message), 400)
     except TabletopError as exc:
         log.error("teacher: %s %s: %s", request.method, request.path, exc)
-        return _error(sentence(exc.message), 500)
+        return _refused(request, sentence(exc.message), 500)
 
 
 DEFAULT_PORTS = {"http": 80, "https": 443}
@@ -210,6 +212,34 @@ def _same_origin(request: web.Request) -> bool:
 
 def _error(sentence: str, status: int) -> web.Response:
     return web.json_response({"error": sentence}, status=status, headers=HEADERS)
+
+
+# The dashboard's tab a download's link is on: a refused one's page links back to it.
+TABS = {"/roster.csv": "roster", "/badges.pdf": "roster"}
+
+
+def _refused(request: web.Request, said: str, status: int) -> web.Response:
+    """The refusal as JSON, or as a page for a browser that opened a download (a GET
+    outside ``/api/`` asking for HTML before JSON)."""
+    if request.method != "GET" or request.path.startswith("/api/") or not _wants_page(request):
+        return _error(said, status)
+    page = (STATIC / "refused.html").read_text(encoding="utf-8")
+    page = page.replace("<!--SAID-->", html.escape(said))
+    page = page.replace("#TAB", "#" + TABS.get(request.path, "reports"))
+    return web.Response(text=page, content_type="text/html", status=status, headers=HEADERS)
+
+
+def _wants_page(request: web.Request) -> bool:
+    """``Accept`` names ``text/html`` with a higher weight than ``application/json``
+    (``*/*`` alone, a script's fetch, is not a browser asking for a page)."""
+    weights = {"text/html": 0.0, "application/json": 0.0}
+    for part in ",".join(request.headers.getall("Accept", [])).split(","):
+        kind, *params = (p.strip() for p in part.split(";"))
+        q = next((p[2:] for p in params if p.startswith("q=")), "1")
+        if kind.lower() in weights:
+            with contextlib.suppress(ValueError):  # q=nonsense: not asked for
+                weights[kind.lower()] = float(q)
+    return weights["text/html"] > weights["application/json"]
 
 
 async def _on_console(request: web.Request, fn: Callable[..., T], *args: Any, **kw: Any) -> T:

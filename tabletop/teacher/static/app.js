@@ -38,7 +38,7 @@ function and(items) { // "A", "A and B", "A, B and C"
 }
 
 async function api(path, body, { raw = false } = {}) {
-  const init = { credentials: "same-origin", headers: {} };
+  const init = { credentials: "same-origin", headers: { Accept: "application/json" } }; // never the refused-download page
   if (body !== undefined) {
     init.method = "POST";
     if (body instanceof FormData) init.body = body;
