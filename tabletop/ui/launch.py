@@ -131,6 +131,8 @@ def run_app(options: AppOptions) -> int:
     desktop = os.environ.get("WAYLAND_DISPLAY") or os.environ.get("DISPLAY")
     if on_pi and fullscreen and not desktop:  # the bare console
         os.environ.setdefault("SDL_VIDEODRIVER", "kmsdrm")
+    elif desktop and desktop == os.environ.get("DISPLAY") and sys.platform == "linux":
+        os.environ.setdefault("SDL_VIDEODRIVER", "x11")  # X alone: SDL tries (and says) no other
     if options.frames is None and not has_display():  # before SDL looks (and says so itself)
         raise no_display("no DISPLAY, WAYLAND_DISPLAY or Raspberry Pi screen")
     import pygame
@@ -150,6 +152,8 @@ def run_app(options: AppOptions) -> int:
     try:
         window = open_window(options.size, fullscreen=fullscreen)
     except pygame.error as exc:
+        if os.environ.get("SDL_VIDEODRIVER") == "x11":
+            raise no_display(f"no X on DISPLAY={desktop}: start X or fix DISPLAY") from None
         raise TabletopError("ui.display", f"cannot open the display ({exc})") from None
     driver = pygame.display.get_driver()
     if driver in ("offscreen", "dummy") and options.frames is None:

@@ -199,6 +199,32 @@ def test_app_without_a_display_prints_its_one_line_alone(argv, said, tmp_path) -
     assert done.stderr.startswith(said) and done.stderr.count("\n") == 1
 
 
+@pytest.mark.skipif(sys.platform != "linux", reason="X11's sockets, as on a Pi")
+def test_app_display_set_with_no_x_answering_prints_its_one_line_alone(tmp_path) -> None:
+    """``DISPLAY`` names an X server that does not run (a desktop's DISPLAY in an SSH
+    session, a stopped X): the app's own line, what to do, and nothing from SDL (main:
+    SDL's "XDG_RUNTIME_DIR is invalid" line first, as it tried Wayland, then "SDL's
+    'offscreen' video driver")."""
+    sockets = {p.name for p in Path("/tmp/.X11-unix").glob("X*")}
+    number = next(n for n in range(87, 200) if f"X{n}" not in sockets)
+    hidden = ("WAYLAND_DISPLAY", "SDL_VIDEODRIVER", "XDG_RUNTIME_DIR")
+    env = {k: v for k, v in os.environ.items() if k not in hidden and "PYGAME" not in k}
+    env |= {"DISPLAY": f":{number}", "PYTHONPATH": str(Path(cli.__file__).parents[1])}
+    done = subprocess.run(
+        [sys.executable, "-m", "tabletop", "app", "--camera", "none"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == (
+        f"tabletop app: no display here (no X on DISPLAY=:{number}: start X or fix DISPLAY):"
+        " `tabletop demo` plays without one\n"
+    )
+
+
 def test_demo_mecs_challenge_mode_is_played(capsys) -> None:
     """`demo --game mecs --modes challenge` sets the challenge mode up (MECS-6) instead of
     quietly playing the normal one."""
