@@ -7,7 +7,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from tabletop.classroom.fleet.config import find_config
+from tabletop.classroom.fleet.config import FleetConfig, find_config
 from tabletop.classroom.fleet.messages import PlanMessage, RosterMessage, Standing
 from tabletop.classroom.fleet.outbox import Outbox
 from tabletop.classroom.fleet.station import (
@@ -116,11 +116,12 @@ def top_game(scenes: Any) -> tuple[str, tuple[Standing, ...]] | None:
 
 
 def start_app_fleet(ctx: Any, explicit: Any = None) -> StationFleet | None:
-    """At the app's start: join the fleet if a fleet file is given or found
-    (:func:`config.find_config`), hooking the journal's finished games to the outbox;
-    None when the device runs alone (or its fleet file is unreadable, said on screen)."""
+    """At the app's start: join the fleet if a fleet file is given (its path, or read
+    already) or found (:func:`config.find_config`), hooking the journal's finished games
+    to the outbox; None when the device runs alone (or its fleet file is unreadable, said
+    on screen)."""
     try:
-        config = find_config(explicit)
+        config = explicit if isinstance(explicit, FleetConfig) else find_config(explicit)
         if config is None:
             return None
         outbox = Outbox(ctx.journal.db, config.device, config.topics, now=ctx.wall)

@@ -123,8 +123,7 @@ def run_app(options: AppOptions) -> int:
     from tabletop.classroom.fleet.config import find_config
 
     pin_map = load_pin_map(options.pins) if options.pins else None
-    if options.fleet:
-        find_config(options.fleet)
+    fleet = find_config(options.fleet) if options.fleet else None  # read once, used below
     on_pi = is_raspberry_pi()
     os.environ.setdefault("OPENCV_LOG_LEVEL", "ERROR")  # a missing camera is said once, below
     fullscreen = on_pi if options.fullscreen is None else options.fullscreen
@@ -199,7 +198,7 @@ def run_app(options: AppOptions) -> int:
             notices.append(ctx.journal.notice)
         if (runner := restore_rotation(ctx)) is not None:  # it ran when the device stopped
             ctx.session = runner.stored.session or ctx.session
-        ctx.fleet = start_app_fleet(ctx, options.fleet)  # None: this device runs alone
+        ctx.fleet = start_app_fleet(ctx, fleet)  # None: this device runs alone
         if ctx.fleet is not None:
             closing.callback(ctx.fleet.close)
         app = App(ctx, window, seat_queue=seat_queue, vision_queue=vision_queue)

@@ -172,6 +172,37 @@ def test_app_a_missing_file_is_named_before_the_display(
     assert err.startswith(said.format(missing)) and err.count("\n") == 1
 
 
+def test_app_fleet_file_is_read_once_and_the_one_checked_is_used(monkeypatch, tmp_path) -> None:
+    """``--fleet F`` is read before the display (to refuse a bad one) and that reading is
+    the one the app joins with: F changed while the window opens changes nothing (main:
+    read again, so the file now broken left the station on its own, though it was
+    checked)."""
+    from tabletop.classroom.fleet.config import FleetConfig, free_port
+    from tabletop.ui import app as ui_app
+
+    fleet = tmp_path / "fleet.toml"
+    fleet.write_text(FleetConfig("station-4", "127.0.0.1", free_port()).toml(), encoding="utf-8")
+    opened = ui_app.open_window
+
+    def open_window(*args, **kwargs):
+        fleet.write_text("device = \n", encoding="utf-8")  # changed after the check
+        return opened(*args, **kwargs)
+
+    seen = {}
+    original = ui_app.App.run
+
+    def run(self, *, max_frames=None):
+        seen["fleet"] = self.ctx.fleet
+        return original(self, max_frames=max_frames)
+
+    monkeypatch.setattr(ui_app, "open_window", open_window)
+    monkeypatch.setattr(ui_app.App, "run", run)
+    monkeypatch.setattr(launch, "is_raspberry_pi", lambda: False)
+    argv = ["app", "--frames", "2", "--camera", "none", "--data", str(tmp_path)]
+    assert cli.main([*argv, "--fleet", str(fleet)]) == 0
+    assert seen["fleet"] is not None and seen["fleet"].link.device == "station-4"
+
+
 @pytest.mark.skipif(launch.is_raspberry_pi(), reason="a Pi's console is a display")
 @pytest.mark.parametrize(
     ("argv", "said"),
