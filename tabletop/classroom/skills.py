@@ -502,7 +502,7 @@ def _grid(
     first: str = "Student",
 ) -> None:
     from tabletop.classroom.report import INK, ROW_H
-    from tabletop.printables.pdf import fit_text, tag_lines
+    from tabletop.printables.pdf import READABLE, fit_text, text_lines
 
     pdf, x0 = page.pdf, 15.0
     name_w = page.inner * 0.2
@@ -512,28 +512,21 @@ def _grid(
     def head() -> None:
         fit_text(pdf, first, x0 + 1.5, page.y + 3, name_w - 3, ROW_H, size=10, bold=True, align="L")
         for i, skill in enumerate(used):
-            parts = tag_lines(pdf, SKILLS.get(skill, skill), cell_w - 2, size=9, bold=True)
-            for j, part in enumerate(parts):
-                y = page.y + (3 if len(parts) == 1 else j * 4.2 + 0.8)
-                fit_text(
-                    pdf, part, x0 + name_w + i * cell_w + 1, y, cell_w - 2, ROW_H, size=9, bold=True
-                )
+            x, title = x0 + name_w + i * cell_w + 1, SKILLS.get(skill, skill)
+            fit_text(
+                pdf, title, x, page.y + 1, cell_w - 2, ROW_H + 2, size=9, least=READABLE, bold=True
+            )
         page.y += ROW_H + 3
 
     page.room(ROW_H + cell_h)
     head()
     for (_, _, name), cells in students.items():
-        lines = tag_lines(pdf, name, name_w - 3, size=10)
+        _, lines = text_lines(pdf, name, name_w - 3, size=10, least=READABLE)
         h = cell_h + max(0, len(lines) - 2) * (cell_h / 2 - 1.2)  # a long name: a line more
         if page.y + h > page.height - 15.0:
             page.more()
             head()
-        if len(lines) > 1:  # what tells it apart, under it
-            for j, part in enumerate(lines):  # the last at 9 pt
-                y, size = page.y + 0.8 + j * (cell_h / 2 - 1.2), 9 if j == len(lines) - 1 else 10
-                fit_text(pdf, part, x0 + 1.5, y, name_w - 3, cell_h / 2, size=size, align="L")
-        else:
-            fit_text(pdf, name, x0 + 1.5, page.y, name_w - 3, cell_h, size=10, align="L")
+        fit_text(pdf, name, x0 + 1.5, page.y, name_w - 3, h, size=10, least=READABLE, align="L")
         top = page.y + (h - cell_h) / 2  # a cell's two lines, in the middle
         for i, skill in enumerate(used):
             x = x0 + name_w + i * cell_w
@@ -575,20 +568,19 @@ def _mistake_row(page: Any, cells: list[str], mistake: str) -> None:
     """Student, skill, right, trend on one line (a long student's "(group)" under the
     name); the most common mistake under them."""
     from tabletop.classroom.report import LIGHT, ROW_H
-    from tabletop.printables.pdf import fit_text, tag_lines
+    from tabletop.printables.pdf import READABLE, fit_text, text_lines
 
     shares = (0.3, 0.26, 0.2, 0.24)
     name_w = page.inner * shares[0] - 3
-    name, *tag = tag_lines(page.pdf, cells[0], name_w, size=10, bold=True)
-    page.room(ROW_H * (2 + len(tag)) + 1)
-    x = 15.0
-    for text, share in zip([name, *cells[1:]], shares, strict=True):
+    size, lines = text_lines(page.pdf, cells[0], name_w, size=10, least=READABLE, bold=True)
+    page.room(ROW_H * (1 + len(lines)) + 1)
+    x = 15.0 + page.inner * shares[0]
+    for text, share in zip(cells[1:], shares[1:], strict=True):
         w = page.inner * share
-        fit_text(page.pdf, text, x + 1.5, page.y, w - 3, ROW_H, size=10, bold=x == 15.0, align="L")
+        fit_text(page.pdf, text, x + 1.5, page.y, w - 3, ROW_H, size=10, align="L")
         x += w
-    for j, text in enumerate(tag, 1):  # the name's further line(s), then its "(group)"
-        page.y += ROW_H - 1.5
-        size = 9 if j == len(tag) else 10
+    for j, text in enumerate(lines):  # the name, its further line(s), then its "(group)"
+        page.y += ROW_H - 1.5 if j else 0
         fit_text(page.pdf, text, 15.0 + 1.5, page.y, name_w, ROW_H, size=size, bold=True, align="L")
     page.y += ROW_H - 1
     fit_text(page.pdf, mistake, 15.0 + 6, page.y, page.inner - 7.5, ROW_H, size=9.5, align="L")

@@ -131,10 +131,12 @@ def text_lines(
     pdf: FPDF, text: str, w: float, *, size: float, least: float, bold: bool = False, h: float = 0
 ) -> tuple[float, list[str]]:
     """The size and lines that ``text`` takes in a box ``w`` wide (and, with ``h``, no
-    taller): the fewest lines at ``least`` pt or more, each broken between words or after
-    a hyphen (:func:`broken`), at the largest size they fit (one line a little smaller
-    rather than two at ``size``); where nothing fits at ``least``, the largest size below
-    it that does ("Bartholomew / Featherstonehaugh- / Smythe" in a badge's band)."""
+    taller): the fewest lines at ``least`` pt or more, as :func:`wrapped` breaks them, at
+    the largest size they fit (one line a little smaller rather than two at ``size``);
+    where nothing fits at ``least``, the largest size below it that does ("Bartholomew /
+    Featherstonehaugh- / Smythe" in a badge's band). Every line is printed at that size:
+    the PDFs' one way of wrapping (the report's tables and charts at 9 pt or more, the
+    skills pages at :data:`READABLE`, cards and badges)."""
     style = "B" if bold else ""
     best: tuple[tuple[bool, float, float], float, list[str]] | None = None
     for step in range(int((size - 4) * 2) + 1):
@@ -142,13 +144,26 @@ def text_lines(
         if best is not None and (s < least or len(best[2]) == 1):
             break  # smaller sizes from here on: none fits better (fewer lines, or larger)
         pdf.set_font(FONT, style, s)
-        lines = broken(pdf, text, w)
+        lines = wrapped(pdf, text, w)
         fits = max(map(pdf.get_string_width, lines)) <= w
         if fits and (not h or len(lines) * s * LEADING * PT <= h):
             key = (s >= least, -len(lines) if s >= least else s, s)
             if best is None or key > best[0]:
                 best = (key, s, lines)
     return (best[1], best[2]) if best else (4.0, [text])
+
+
+def wrapped(pdf: FPDF, text: str, w: float) -> list[str]:
+    """``text`` in lines no wider than ``w`` in the font set: one line if it fits; else
+    what comes before its last " (" over the "(…)" that tells it apart ("Zoé
+    Müller-Lüdenscheidt" over "(Group Hedgehogs class 4a)"), each broken further where
+    still too wide; without one, broken as :func:`broken` breaks it."""
+    if pdf.get_string_width(text) <= w:
+        return [text]
+    plain, sep, tag = text.rpartition(" (")
+    if sep and plain.strip():
+        return [*broken(pdf, plain, w), *broken(pdf, f"({tag}", w)]
+    return broken(pdf, text, w)
 
 
 def fit_text(
@@ -188,30 +203,15 @@ def fit_text(
     return top + lead * len(lines)
 
 
-def tag_lines(pdf: FPDF, text: str, w: float, *, size: float, bold: bool = False) -> list[str]:
-    """``text`` as one line, or, when it is wider than ``w`` at ``size``, as two: what comes
-    before its last " (" over the "(…)" that tells it apart ("Zoé Müller-Lüdenscheidt" over
-    "(Group Hedgehogs class 4a)"); without one, broken between words where the longer line
-    is shortest ("Group Hedgehogs" over "class 4a"); so none shrinks to tiny print. A name
-    too wide even at ``READABLE`` pt takes more lines ("Zoé Müller-" over "Lüdenscheidt")."""
-    pdf.set_font(FONT, "B" if bold else "", size)
-    if pdf.get_string_width(text) <= w:
-        return [text]
-    plain, sep, tag = text.rpartition(" (")
-    if sep:
-        return [*broken(pdf, plain, w * size / READABLE), f"({tag}"]
-    return broken(pdf, text, w, lines=2)
-
-
-def broken(pdf: FPDF, text: str, w: float, lines: int = 0) -> list[str]:
-    """``text`` in lines no wider than ``w`` in the font set (or in ``lines`` lines), each
-    break between words or after a hyphen where the longer line is shortest."""
+def broken(pdf: FPDF, text: str, w: float) -> list[str]:
+    """``text`` in lines no wider than ``w`` in the font set, each break between words or
+    after a hyphen where the longer line is shortest."""
     parts = re.findall(r"\S+?-(?=\S)|\S+\s*", text)
-    if len(parts) < 2 or lines == 1 or (not lines and pdf.get_string_width(text) <= w):
+    if len(parts) < 2 or pdf.get_string_width(text) <= w:
         return [text]
     halves = [("".join(parts[:i]).rstrip(), "".join(parts[i:])) for i in range(1, len(parts))]
     first, rest = min(halves, key=lambda half: max(map(pdf.get_string_width, half)))
-    return [*broken(pdf, first, w, lines // 2), *broken(pdf, rest, w, lines - lines // 2)]
+    return [*broken(pdf, first, w), *broken(pdf, rest, w)]
 
 
 # -- cards on a page -----------------------------------------------------------------------

@@ -566,7 +566,7 @@ def test_skills_pdf_grid_puts_a_namesakes_long_group_under_the_name(tmp_path: Pa
 
 def test_skills_pdf_mistakes_put_a_long_group_under_the_name(tmp_path: Path) -> None:
     """In the printed list of most common mistakes, "Zoé Müller-Lüdenscheidt (Group
-    Hedgehogs class 4a)" goes on two lines as in the skills grid (``tag_lines``), the name
+    Hedgehogs class 4a)" goes on two lines as in the skills grid (``pdf.text_lines``), the name
     over its "(Group …)", each at a size to read on A4 (r19: one line shrunk to 4.5 pt)."""
     from tabletop.classroom.report import gather, report_pdf, write_pdf
     from tabletop.classroom.skills import skills_pages
@@ -599,7 +599,7 @@ def test_skills_pdf_breaks_a_namesakes_long_name_before_it_goes_below_8pt(
     Hohenberg" at 4.5 pt)."""
     from tabletop.classroom.report import gather, report_pdf, write_pdf
     from tabletop.classroom.skills import skills_pages
-    from tabletop.printables.pdf import new_pdf, tag_lines
+    from tabletop.printables.pdf import new_pdf, text_lines
     from tests.classroom.test_report import one_answer_each, pdf_text
 
     journal = Journal(tmp_path / FILE_NAME)
@@ -622,13 +622,44 @@ def test_skills_pdf_breaks_a_namesakes_long_name_before_it_goes_below_8pt(
         assert len(names) >= 12 and min(size for _, size in names) >= 8.0, names
     assert ("Lüdenscheidt", 10.0) in [(w, round(size, 1)) for w, size in grid], grid
     narrow = new_pdf()
-    lines = tag_lines(narrow, f"{zoe} (Hedgehogs class 4a)", 33, size=10)
+    _, lines = text_lines(narrow, f"{zoe} (Hedgehogs class 4a)", 33, size=10, least=8)
     assert lines == ["Zoé Müller-", "Lüdenscheidt", "(Hedgehogs class 4a)"]
-    assert tag_lines(narrow, f"{zoe} (4b)", 40, size=10) == [zoe, "(4b)"]  # it fits at 8 pt
-    assert tag_lines(narrow, "Group Hedgehogs class 4a", 30, size=9) == [
-        "Group Hedgehogs",
-        "class 4a",
-    ]
+    _, lines = text_lines(narrow, f"{zoe} (4b)", 40, size=10, least=8)
+    assert lines == [zoe, "(4b)"]  # it fits at 8 pt
+    _, lines = text_lines(narrow, "Group Hedgehogs class 4a", 30, size=9, least=8)
+    assert lines == ["Group Hedgehogs", "class 4a"]
+
+
+def test_skills_pdf_prints_each_name_at_one_size_never_below_8pt(tmp_path: Path) -> None:
+    """The skills grid wraps a long name as the report's tables, cards and badges do
+    (``pdf.text_lines``, one way): every line of it at one size, 8 pt or more, its "(…)"
+    on a line of its own (main: ``tag_lines`` printed "Bartholomew" at 10 pt over
+    "Featherstonehaugh-Smythe" shrunk to 6 pt, "Group" over "Sunflowers 4b" at 7 pt)."""
+    from tabletop.classroom.report import gather, report_pdf, write_pdf
+    from tabletop.classroom.skills import skills_pages
+    from tests.classroom.test_report import one_answer_each, pdf_text
+
+    journal = Journal(tmp_path / FILE_NAME)
+    bart, zoe = "Bartholomew Featherstonehaugh-Smythe", "Zoé Müller-Lüdenscheidt"
+    seats = [(bart, "S1", "Sunflowers 4b"), (zoe, "S2", "Hedgehogs class 4a")]
+    seats += [(zoe, "S3", "Sunflowers 4b")]
+    one_answer_each(journal, seats, "x", 15, {"scores": ["1", "2", "3"], "places": [3, 2, 1]})
+    pdf = report_pdf(gather(journal, "x"), session="x", skills=skills_pages(journal, "x"))
+    write_pdf(pdf, tmp_path / "r.pdf")
+    journal.close()
+    pages = pdf_text(tmp_path / "r.pdf").split("\f")
+    n = 1 + next(i for i, text in enumerate(pages) if "what each child found hard" in text)
+    groups = last_page_sizes(tmp_path / "r.pdf", "Group", "Student", page=n)
+    grid = last_page_sizes(tmp_path / "r.pdf", "Student", "secure:", page=n)
+    for words, drawn in (
+        ({"Sunflowers", "4b"}, groups),
+        ({"Bartholomew", "Featherstonehaugh-", "Featherstonehaugh-Smythe", "Smythe"}, grid),
+        ({"(Hedgehogs", "class", "4a)"}, grid),
+    ):
+        sizes = {round(size, 1) for w, size in drawn if w in words}
+        assert len(sizes) == 1 and min(sizes) >= 8.0, (words, sizes)
+    lines = [" ".join(line.split()) for line in pages[n - 1].splitlines()]
+    assert [line for line in lines if "(Hedgehogs" in line] == ["(Hedgehogs class 4a) practise"]
 
 
 def last_page_sizes(
