@@ -7,6 +7,7 @@ sharp at any printer resolution.
 from __future__ import annotations
 
 import re
+import weakref
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -136,8 +137,30 @@ def text_lines(
     where nothing fits at ``least``, the largest size below it that does ("Bartholomew /
     Featherstonehaugh- / Smythe" in a badge's band). Every line is printed at that size:
     the PDFs' one way of wrapping (the report's tables and charts at 9 pt or more, the
-    skills pages at :data:`READABLE`, cards and badges)."""
-    style = "B" if bold else ""
+    skills pages at :data:`READABLE`, cards and badges).
+
+    A row measured (laid out with no ``h``) and then drawn in its height is laid out
+    once: the document keeps what was measured, and draws that, the best that fits in
+    any box as tall as it (a shorter box lays the text out again, to fit)."""
+    known = _LAID.setdefault(pdf, {})
+    key = (text, w, size, least, bold)
+    laid = known.get(key)
+    if laid is None or (h and len(laid[1]) * laid[0] * LEADING * PT > h):
+        laid = _lay_out(pdf, text, w, size, least, "B" if bold else "", h)
+        if not h:
+            known[key] = laid
+    return laid[0], list(laid[1])
+
+
+# Each document's texts as text_lines measured them: (text, w, size, least, bold) -> laid out.
+_LAID: weakref.WeakKeyDictionary[
+    FPDF, dict[tuple[str, float, float, float, bool], tuple[float, list[str]]]
+] = weakref.WeakKeyDictionary()
+
+
+def _lay_out(
+    pdf: FPDF, text: str, w: float, size: float, least: float, style: str, h: float
+) -> tuple[float, list[str]]:
     best: tuple[tuple[bool, float, float], float, list[str]] | None = None
     for step in range(int((size - 4) * 2) + 1):
         s = size - step / 2
