@@ -597,23 +597,12 @@ def test_skills_pdf_breaks_a_namesakes_long_name_before_it_goes_below_8pt(
     "(Hedgehogs class 4a)"), in the skills grid and the list of mistakes alike (r25: the
     grid printed "Zoé Müller-Lüdenscheidt" at 7.5 pt, "Maximilian Alexander von
     Hohenberg" at 4.5 pt)."""
-    from tabletop.classroom.report import gather, report_pdf, write_pdf
-    from tabletop.classroom.skills import skills_pages
     from tabletop.printables.pdf import new_pdf, text_lines
-    from tests.classroom.test_report import one_answer_each, pdf_text
 
-    journal = Journal(tmp_path / FILE_NAME)
     zoe, max_ = "Zoé Müller-Lüdenscheidt", "Maximilian Alexander von Hohenberg"
     seats = [(zoe, "S1", "4b"), (zoe, "S2", "Hedgehogs class 4a")]
     seats += [(max_, "S3", "Red"), (max_, "S4", "Blue")]
-    one_answer_each(
-        journal, seats, "x", 15, {"scores": ["1", "2", "3", "4"], "places": [4, 3, 2, 1]}
-    )
-    pdf = report_pdf(gather(journal, "x"), session="x", skills=skills_pages(journal, "x"))
-    write_pdf(pdf, tmp_path / "r.pdf")
-    journal.close()
-    pages = pdf_text(tmp_path / "r.pdf").split("\f")
-    n = 1 + next(i for i, text in enumerate(pages) if "what each child found hard" in text)
+    _, n = skills_report(tmp_path, seats)
     grid = last_page_sizes(tmp_path / "r.pdf", "Student", "secure:", page=n)
     listed = last_page_sizes(tmp_path / "r.pdf", "lessons", page=n)
     words = {*zoe.split(), *max_.split(), "Müller-", "Lüdenscheidt"}
@@ -635,20 +624,9 @@ def test_skills_pdf_prints_each_name_at_one_size_never_below_8pt(tmp_path: Path)
     (``pdf.text_lines``, one way): every line of it at one size, 8 pt or more, its "(…)"
     on a line of its own (main: ``tag_lines`` printed "Bartholomew" at 10 pt over
     "Featherstonehaugh-Smythe" shrunk to 6 pt, "Group" over "Sunflowers 4b" at 7 pt)."""
-    from tabletop.classroom.report import gather, report_pdf, write_pdf
-    from tabletop.classroom.skills import skills_pages
-    from tests.classroom.test_report import one_answer_each, pdf_text
-
-    journal = Journal(tmp_path / FILE_NAME)
     bart, zoe = "Bartholomew Featherstonehaugh-Smythe", "Zoé Müller-Lüdenscheidt"
     seats = [(bart, "S1", "Sunflowers 4b"), (zoe, "S2", "Hedgehogs class 4a")]
-    seats += [(zoe, "S3", "Sunflowers 4b")]
-    one_answer_each(journal, seats, "x", 15, {"scores": ["1", "2", "3"], "places": [3, 2, 1]})
-    pdf = report_pdf(gather(journal, "x"), session="x", skills=skills_pages(journal, "x"))
-    write_pdf(pdf, tmp_path / "r.pdf")
-    journal.close()
-    pages = pdf_text(tmp_path / "r.pdf").split("\f")
-    n = 1 + next(i for i, text in enumerate(pages) if "what each child found hard" in text)
+    pages, n = skills_report(tmp_path, [*seats, (zoe, "S3", "Sunflowers 4b")])
     groups = last_page_sizes(tmp_path / "r.pdf", "Group", "Student", page=n)
     grid = last_page_sizes(tmp_path / "r.pdf", "Student", "secure:", page=n)
     for words, drawn in (
@@ -660,6 +638,27 @@ def test_skills_pdf_prints_each_name_at_one_size_never_below_8pt(tmp_path: Path)
         assert len(sizes) == 1 and min(sizes) >= 8.0, (words, sizes)
     lines = [" ".join(line.split()) for line in pages[n - 1].splitlines()]
     assert [line for line in lines if "(Hedgehogs" in line] == ["(Hedgehogs class 4a) practise"]
+
+
+def skills_report(tmp_path: Path, seats: list[tuple[str, str, str]]) -> tuple[list[str], int]:
+    """``tmp_path / "r.pdf"``: the report of a game of ``seats`` (name, id, group), each of
+    whom answered 7 x 8 once (wrongly), with its skills pages; its pages' text, and the
+    number of the skills grid's page."""
+    from tabletop.classroom.report import gather, report_pdf, write_pdf
+    from tabletop.classroom.skills import skills_pages
+    from tests.classroom.test_report import one_answer_each, pdf_text
+
+    journal = Journal(tmp_path / FILE_NAME)
+    places = list(range(len(seats), 0, -1))
+    scores = [str(i + 1) for i in range(len(seats))]
+    one_answer_each(journal, seats, "x", 15, {"scores": scores, "places": places})
+    pdf = report_pdf(gather(journal, "x"), session="x", skills=skills_pages(journal, "x"))
+    write_pdf(pdf, tmp_path / "r.pdf")
+    journal.close()
+    pages = pdf_text(tmp_path / "r.pdf").split("\f")
+    return pages, 1 + next(
+        i for i, text in enumerate(pages) if "what each child found hard" in text
+    )
 
 
 def last_page_sizes(

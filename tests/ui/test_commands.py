@@ -215,19 +215,25 @@ def test_app_fleet_file_is_read_once_and_the_one_checked_is_used(monkeypatch, tm
 def test_app_without_a_display_prints_its_one_line_alone(argv, said, tmp_path) -> None:
     """No pygame banner on stdout, no SDL "XDG_RUNTIME_DIR is invalid" line on stderr:
     the command's own line is all there is (a fresh process, with no display at all)."""
+    done = fresh_tabletop(argv, tmp_path)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr.startswith(said) and done.stderr.count("\n") == 1
+
+
+def fresh_tabletop(argv: list[str], cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    """``tabletop ARGV`` in a fresh process with no display (none of the variables that
+    name one, no pygame settings), but for those in ``env``."""
     hidden = ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER", "XDG_RUNTIME_DIR")
-    env = {k: v for k, v in os.environ.items() if k not in hidden and "PYGAME" not in k}
-    env["PYTHONPATH"] = str(Path(cli.__file__).parents[1])
-    done = subprocess.run(
+    kept = {k: v for k, v in os.environ.items() if k not in hidden and "PYGAME" not in k}
+    kept |= {"PYTHONPATH": str(Path(cli.__file__).parents[1]), **env}
+    return subprocess.run(
         [sys.executable, "-m", "tabletop", *argv],
-        cwd=tmp_path,
-        env=env,
+        cwd=cwd,
+        env=kept,
         capture_output=True,
         text=True,
         timeout=120,
     )
-    assert (done.returncode, done.stdout) == (2, "")
-    assert done.stderr.startswith(said) and done.stderr.count("\n") == 1
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="X11's sockets, as on a Pi")
@@ -238,17 +244,7 @@ def test_app_display_set_with_no_x_answering_prints_its_one_line_alone(tmp_path)
     'offscreen' video driver")."""
     sockets = {p.name for p in Path("/tmp/.X11-unix").glob("X*")}
     number = next(n for n in range(87, 200) if f"X{n}" not in sockets)
-    hidden = ("WAYLAND_DISPLAY", "SDL_VIDEODRIVER", "XDG_RUNTIME_DIR")
-    env = {k: v for k, v in os.environ.items() if k not in hidden and "PYGAME" not in k}
-    env |= {"DISPLAY": f":{number}", "PYTHONPATH": str(Path(cli.__file__).parents[1])}
-    done = subprocess.run(
-        [sys.executable, "-m", "tabletop", "app", "--camera", "none"],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    done = fresh_tabletop(["app", "--camera", "none"], tmp_path, DISPLAY=f":{number}")
     assert (done.returncode, done.stdout) == (2, "")
     assert done.stderr == (
         f"tabletop app: no display here (no X on DISPLAY=:{number}: start X or fix DISPLAY):"
