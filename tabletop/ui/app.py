@@ -44,7 +44,7 @@ from tabletop.ui.prefs import PrefsFile
 from tabletop.ui.sound import Sounds
 from tabletop.ui.speech import Speaker
 from tabletop.ui.theme import PALETTE, Fonts, Metrics, metrics_for
-from tabletop.ui.widgets import Button, Painter
+from tabletop.ui.widgets import Button, Painter, hit
 
 if TYPE_CHECKING:
     from tabletop.ui.camera import CardCamera, PipelineCamera
@@ -53,7 +53,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 STRIP = 44  # base units: the strip at the bottom (a rotation banner, a message)
-SETTLE = 0.3  # seconds: a finger's tap this soon after the screen on top changed is dropped
+SETTLE = 0.3  # seconds: a finger's tap this soon after the button under it changed is dropped
 S = TypeVar("S", bound="Scene")
 
 
@@ -273,7 +273,7 @@ class App:
         self._posted: list[InputEvent] = []
         self._dirty = True
         self._journal_seq = 0  # the journal's trouble_seq last told on screen
-        self._shown: tuple[Scene | None, float] = (None, -math.inf)  # the top, and since when
+        self._shown: dict[tuple[Any, ...], float] = {}  # the top and its buttons: since when
         # The whole canvas's layout; the scenes get ctx.metrics: the same, less the
         # rotation banner's strip at the bottom while one runs (see _fit).
         self.screen = ctx.metrics
@@ -358,9 +358,9 @@ class App:
                 return  # on the rotation's banner: not the scene's
             event = replace(event, pos=(event.pos[0], bottom))  # a drag ends at its edge
         self._note_top()
-        if isinstance(event, Tap) and event.live and event.at < self._shown[1] + SETTLE:
-            return  # a double tap's second tap: meant for the screen before, not this one
         top = self._top()
+        if isinstance(event, Tap) and event.live and event.at < self._since(event.pos) + SETTLE:
+            return  # a double tap's second tap: meant for what was there before, not this
         if isinstance(event, CardsSeen | SeatPressed) and any(
             s.hold(event) for s in self.stack if s is not top
         ):
@@ -368,13 +368,23 @@ class App:
         top.handle(event)
 
     def _note_top(self) -> None:
-        """Note when the screen on top changed (the first screen is no change): a button
-        of the next screen often sits where the last one's was, so a finger's taps wait
-        :data:`SETTLE` seconds for the child to see it. A script's taps aim at the screen
-        on top by name, and its clock may not move: they do not wait."""
-        top, _ = self._shown
-        if self.stack.top is not top:
-            self._shown = (self.stack.top, -math.inf if top is None else self.ctx.clock())
+        """Note since when the screen on top and each of its buttons as it is (name, words,
+        place, on or off) are there (the first screen: always): a button of the next screen
+        or step often sits where the last one's was, so a finger's tap on a new one (off
+        them: on a new screen) waits :data:`SETTLE` seconds for the child to see it. A
+        script's taps aim by name, and its clock may not move: they do not wait."""
+        top, since = self.stack.top, self.ctx.clock() if self._shown else -math.inf
+        faces = [self._face(b) for b in [None, *top.buttons]] if top else []
+        self._shown = {face: self._shown.get(face, since) for face in faces}
+
+    def _since(self, pos: tuple[int, int]) -> float:
+        """Since when the button under ``pos`` (off them: the screen) is there as it is."""
+        return self._shown[self._face(hit(self._top().buttons, pos))]
+
+    def _face(self, b: Button | None) -> tuple[Any, ...]:
+        """The screen on top, and one of its buttons as it is now (None: off them)."""
+        top = self.stack.top
+        return (top,) if b is None else (top, b.name, b.label, b.enabled, *b.rect)
 
     def _strip(self) -> int:
         """The height of the rotation banner's strip at the bottom (0: none)."""

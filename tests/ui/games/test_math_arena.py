@@ -218,6 +218,42 @@ def test_arena_children_say_their_values_and_the_ruling_has_its_reason() -> None
     assert scene.message == "Player 1: This round is over. Tap Next round."
 
 
+def finger(app, name):
+    """A child's finger on ``name`` (through SDL's queue, as the screen sends it)."""
+    (x, y), (w, h) = app.stack.top.target(name).rect.center, app.ctx.metrics.size
+    pygame.event.post(pygame.event.Event(pygame.FINGERDOWN, x=x / w, y=y / h, finger_id=0))
+    app.step()
+
+
+def test_arena_a_double_tap_on_who_wins_is_not_next_round_too() -> None:
+    """Round 28: "Who wins?" becomes "Next round" in the same place; a child's double tap
+    (0.1 s) scores once, and the second tap is dropped (SETTLE); a tap 0.5 s on is one.
+    A digit tapped twice quickly on the value pad (a key as it was) counts twice."""
+    app, auto, scene = arena_app(seats=2)
+    seen(app, None, "operator", "KD")
+    ready_and_reveal(app, scene)
+    seen(app, 1, "reveal", "5S", "6D")
+    auto.tap("value.0")
+    pad = app.stack.top
+    app.ctx.clock.advance(0.5)
+    finger(app, "num.1")
+    app.ctx.clock.advance(0.1)
+    finger(app, "num.1")
+    assert pad.typed == "11"
+    auto.tap("ok")
+    seen(app, 2, "reveal", "AH", "3C")
+    where = scene.target("score").rect
+    app.ctx.clock.advance(0.5)
+    finger(app, "score")
+    assert scene.play.phase == "result" and scene.target("next").rect == where
+    app.ctx.clock.advance(0.1)
+    finger(app, "next")
+    assert scene.play.phase == "result"  # dropped: the child saw no Next round yet
+    app.ctx.clock.advance(0.4)
+    finger(app, "next")
+    assert scene.play.phase == "operator"
+
+
 def test_arena_tie_puts_the_card_in_the_pot_for_the_next_winner() -> None:
     """ARENA-4: a tie pots the operator card; the next round's winner takes both."""
     app, auto, scene = arena_app(seats=2)
