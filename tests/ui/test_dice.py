@@ -123,6 +123,23 @@ def test_dice_camera_failing_later_falls_back_to_tapping() -> None:
     assert scene.mode == "tap" and "camera is not working" in scene.note
 
 
+def test_dice_camera_button_says_try_again_once_the_camera_failed() -> None:
+    """Round 28: once the camera failed, its button no longer says "Camera" as if it
+    worked: "Try the camera again?" (the line above says it is not working); a tap tries
+    it again, and once it works it is "Camera" again."""
+    app, auto = dice_app(None)
+    scene = app.stack.top
+    assert scene.target("mode.camera").label == "Camera"
+    app.ctx.camera.available = False  # the camera thread gave up
+    app.step()
+    button = scene.target("mode.camera")
+    assert button.label == "Try the camera again?" and button.enabled
+    started, app.ctx.camera.available = app.ctx.camera.started, True  # the cable is back
+    auto.tap("mode.camera")
+    assert scene.mode == "camera" and app.ctx.camera.started == started + 1
+    assert scene.target("mode.camera").label == "Camera"
+
+
 def test_dice_virtual_roll_uses_the_devices_dice() -> None:
     app = make_app()
     auto = start_solo(app)

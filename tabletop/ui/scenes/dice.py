@@ -96,10 +96,14 @@ class DiceScene(Screen):
         m = metrics
         W, H = m.size
         bottom = pygame.Rect(m.u(16), H - m.u(64), W - m.u(32), m.u(56))
-        on = {"camera": self.ctx.camera is not None}
+        camera, on = self.ctx.camera, {"camera": self.ctx.camera is not None}
+        failed = camera is not None and not camera.available  # it gets another try, said
+        again = {"camera": child_message("dice.camera_again")} if failed else {}
         cells = grid(bottom, len(MODES), len(MODES), m.u(12))
         self.buttons = [  # name, rect, label, enabled, kind, selected
-            Button(f"mode.{k}", rect, label, on.get(k, True), "toggle", k == self.mode)
+            Button(
+                f"mode.{k}", rect, again.get(k, label), on.get(k, True), "toggle", k == self.mode
+            )
             for rect, (k, (label, _)) in zip(cells, MODES.items(), strict=True)
         ]  # Back at the top right, where the table has Leave
         back = pygame.Rect(W - m.u(16) - m.u(88), m.u(8), m.u(88), m.u(50))
