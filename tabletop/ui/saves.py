@@ -26,6 +26,7 @@ from __future__ import annotations
 import bisect
 import contextlib
 import logging
+from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -330,12 +331,25 @@ def seat_infos(names: Sequence[str], bots: Mapping[int, str] | None = None) -> l
     return [SeatInfo(i, name, bot=bots.get(i)) for i, name in enumerate(names)]
 
 
+def folded(name: str) -> str:
+    """A name as two seats' names are compared: without spaces, capitals or not."""
+    return "".join(name.split()).casefold()
+
+
 def shown_seat_names(seats: Sequence[SeatInfo]) -> dict[int, str]:
     """Each seat's name as the screens show it: a student's told apart from a namesake
     signed in at another seat (:func:`~tabletop.classroom.students.shown_names`, "Mia
-    (4b)"), a guest's or a bot's as it is."""
+    (4b)"), a guest's or a bot's as it is, but told apart from one typed alike at an
+    earlier seat (a game journaled before the setup refused it): "Sam", then "Sam 2"."""
     shown = shown_names(Student(s.student or "", s.name, s.group) for s in seats)
-    return {s.seat: shown.get(s.student or "", s.name) for s in seats}
+    names: dict[int, str] = {}
+    typed: Counter[str] = Counter()
+    for s in sorted(seats, key=lambda s: s.seat):
+        names[s.seat] = name = shown.get(s.student or "", s.name)
+        typed[folded(name)] += not s.student
+        if not s.student and typed[folded(name)] > 1:
+            names[s.seat] = f"{name} {typed[folded(name)]}"
+    return names
 
 
 def seats_of(seats: Sequence[Sequence[Any] | SeatInfo], bot: str) -> list[SeatInfo]:
@@ -420,6 +434,7 @@ __all__ = [
     "DemoTable",
     "GameSave",
     "demo_seats",
+    "folded",
     "keep_one_unfinished",
     "keyed_dealer",
     "one_write",

@@ -126,11 +126,11 @@ class TableScene(Scene):
 
     def shown(self, seat: int, name: str) -> str:
         """``name``, seat ``seat``'s as the game has it, as the table draws it (a chip, a
-        Ready tile): told apart from a namesake signed in at another seat ("Mia (4b)",
-        :func:`~tabletop.ui.saves.shown_seat_names`); as it is where the seat has no
-        student or the game names it otherwise (a team)."""
+        Ready tile): told apart from a namesake signed in at another seat ("Mia (4b)"),
+        or typed at an earlier one ("Sam 2", :func:`~tabletop.ui.saves.shown_seat_names`);
+        as it is where the game names it otherwise (a team)."""
         seats = self.save.seats if self.save is not None else []
-        if not any(s.seat == seat and s.student and s.name == name for s in seats):
+        if not any(s.seat == seat and s.name == name for s in seats):
             return name
         return shown_seat_names(seats)[seat]
 

@@ -259,3 +259,38 @@ def test_namesakes_math_attack_rulings_and_story_say_which_mia(tmp_path: Path) -
     assert "Mia (4a) plays = on their own number line." in table.status()
     assert "This is Mia (4b)'s last turn!" in table.status()
     assert table.play.story[-1][1].endswith("Mia (4a) played =: last turn for Mia (4b).")
+
+
+def test_namesakes_typed_alike_before_the_form_refused_them_are_told_apart_carried_on(
+    tmp_path: Path,
+) -> None:
+    """Round 28: a game journaled before the setup refused a name another seat has
+    (two seats typed "Sam"): carried on, the second is "Sam 2" on the Home's offer, the
+    table's seat rows, its sentences and its results; the journal keeps "Sam" twice."""
+    from tabletop.store import FILE_NAME
+    from tabletop.ui.games.math_arena import ArenaScene
+    from tabletop.ui.scenes.home import HomeScene
+
+    path = tmp_path / FILE_NAME
+    app = make_app(journal=Journal(path))
+    app.stack.push(ArenaScene(app.ctx, [("Sam", False), ("Sam", False)], {"seed": 5}))
+    app.step()  # journaled as the old setup handed it over
+    app.stack.unwind_to(HomeScene)  # unplugged
+    app.ctx.journal.close()
+    app = make_app(journal=Journal(path))
+    assert ": Sam and Sam 2." in app.stack.top.detail  # Home's offer to carry it on
+    Autoplayer(app).tap("yes")
+    table = app.stack.top
+    texts = table_texts(app)
+    assert "Sam" in texts and "Sam 2" in texts, texts
+    app.post(SeatPressed(1, app.ctx.clock()))
+    app.step()
+    assert table.message.startswith("Sam 2: ")  # a sentence names the seat as drawn
+    assert [table.shown(s, "Sam") for s in (0, 1)] == ["Sam", "Sam 2"]
+    (saved,) = app.ctx.journal.unfinished("app")
+    assert [s.name for s in app.ctx.journal.seats(saved.id)] == ["Sam", "Sam"]
+    assert saved.meta["app"]["seats"] == [["Sam", False], ["Sam", False]]
+    rows = told_apart(
+        outcome_of(Result((Fraction(1), Fraction(0)), (1, 2), ""), ["Sam"] * 2), table.shown
+    )
+    assert [r.name for r in rows.rows] == ["Sam", "Sam 2"]

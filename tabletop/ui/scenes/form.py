@@ -42,6 +42,7 @@ from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.input import CardsSeen, InputEvent, SeatPressed
 from tabletop.ui.messages import child_message
+from tabletop.ui.saves import folded
 from tabletop.ui.scenes.common import Item, Row, Screen, spread
 from tabletop.ui.scenes.names import NameScene
 from tabletop.ui.scenes.rules import ChoiceGrid, RulesPage, RulesScene
@@ -657,11 +658,6 @@ class FormScene(Paged, Screen):
         self.draw_message(surface, note, self.spec.intro if self.page == 0 else "")
         if self.aside_rect is not None and self.spec.aside is not None:
             self.spec.aside(self, surface, self.aside_rect, self.values())
-
-
-def folded(name: str) -> str:
-    """A name as two seats' names are compared: without spaces, capitals or not."""
-    return "".join(name.split()).casefold()
 
 
 def _toggles(
