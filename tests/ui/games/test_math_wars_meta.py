@@ -1173,3 +1173,35 @@ def test_mwm_teams_at_eight_seats_each_seats_last_line_shows_whole() -> None:
     feet = [table._foot(seat)[0] for seat in range(8)]
     assert "wins the hand!" in feet
     assert all(f in words or f.rpartition(" \u00b7 ")[2] in words for f in feet), feet
+
+
+def test_mwm_a_bots_answer_box_says_ready_while_the_children_solve() -> None:
+    """Round 28: a bot answers at once; its YOUR SOLUTION box showed nothing, so the
+    children could not tell whether it had answered. It shows "✓ ready" as a child's
+    box does once in, never the bot's answer before the verdict, which then shows it."""
+    from tests.ui.game_scenery import form_seats, setup, show_cards, type_number
+    from tests.ui.test_rotation_strip import recording
+
+    app = make_app()
+    auto = setup(app, "math-wars-meta")
+    form_seats(auto, 3, bots=(1,))
+    auto.tap("start")
+    table = app.stack.top
+    for seat, cards in ((0, ("C10", "K+2")), (2, ("C7", "Kx3"))):
+        show_cards(app, seat + 1, "battle", cards)
+    assert table.play.solving() == [0, 2] and 1 in table.play.entries  # the bot answered
+
+    def in_box() -> list[str]:
+        with recording(app) as drawn:
+            app.draw()
+        box = table.place("solve", 1)
+        return [d.words for d in drawn if d.what == "text" and d.rect and box.contains(d.rect)]
+
+    answer = str(table.play.entries[1].solution)
+    assert "\u2713" in in_box() and "ready" in in_box() and answer not in in_box()
+    for seat, value in ((0, 12), (2, 21)):
+        auto.tap(f"solve.{seat}")
+        type_number(auto, value)
+        app.seat_queue.put(SeatPressed(seat, app.ctx.clock()))
+        app.step()
+    assert table.play.verdict is not None and "ready" not in in_box()

@@ -566,9 +566,10 @@ class MwmTable(TableScene):
         painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
         play = self.play
         verdict = play.verdict
-        solving = seat in play.solving()
+        answered = seat in play.ready or seat in play.entries  # a bot's: never its answer
+        solving = seat in play.solving() or answered
         fill = WHITE if solving else p.background
-        border = p.selected if solving and seat not in play.ready else p.line
+        border = p.selected if solving and not answered else p.line
         painter.box(surface, rect, fill, border, m.u(3) if solving else 2, m.u(8))
         least, width = painter.least, rect.width - 6
         big, line = min(m.big + m.u(6), rect.height // 2), painter.fonts.font(least).get_linesize()
@@ -587,7 +588,7 @@ class MwmTable(TableScene):
             mark = signed(value)
             if right is not None and entry is not None:
                 word = "\u2713 right" if ok else f"\u2717 not {signed(entry.solution)}"
-        elif seat in play.ready:
+        elif answered:
             mark, word, colour, ink = "\u2713", "ready", p.good, p.good
         elif seat in play.typed:
             mark, word, colour, ink = "\u2022\u2022\u2022", "press button", p.bad, p.ink
