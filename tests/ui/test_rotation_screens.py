@@ -494,6 +494,35 @@ def test_rotation_time_up_shows_how_the_game_ended(size) -> None:
     assert ended_line(single, seats[:1]) == "Mia Jones scored 23."
 
 
+def test_rotation_time_up_on_a_games_results_shows_how_it_ended() -> None:
+    """Walk 28: time ran out while a finished game's results were on show; the station
+    screen put them away and said nothing of that game. It tells how it ended (as for a
+    game stopped for time, from the results' own words: a child alone, their score in
+    the game's words), said aloud, and the journal keeps the game as it ended."""
+    from tabletop.ui.results import GameResults, outcome_of
+
+    app, wall, _runner = rotation_app(station=1)
+    ctx = app.ctx
+    game = FakeGame(ctx, GameSave(ctx, "math-attack", seat_infos(["Mia", "Ben"]), {}))
+    game.save.attach(Match(GAMES["math-attack"], MathAttackSettings(), 2, seed=4))
+    app.stack.push(game)
+    ended = Result((Fraction(2), Fraction(4)), (2, 1), "end")
+    game.save.finish(ended, reason="end")
+    app.stack.replace(GameResults(ctx, outcome_of(ended, ["Mia", "Ben"])))
+    app.step()
+    wall.advance(15 * MIN)
+    app.step()
+    screen = app.stack.top
+    assert isinstance(screen, StationScene) and screen.standings == "Ben wins! 2nd: Mia."
+    assert ctx.speaker.said[-1].startswith("Ben wins! 2nd: Mia. Group Blue: go to Station 3")
+    (row,) = ctx.journal.matches()
+    assert (row.status, row.reason, row.result["places"]) == ("finished", "end", [2, 1])
+    solo = outcome_of(Result((Fraction(23),), (1,), "end"), ["Mia"], score=lambda s: f"{s} pts")
+    from tabletop.ui.scenes.rotation import outcome_line  # new in round 28
+
+    assert outcome_line(solo) == "Mia scored 23 pts."
+
+
 def test_rotation_time_up_finishes_a_journaled_game_for_time() -> None:
     app, wall, _runner = rotation_app(station=0)
     ctx = app.ctx

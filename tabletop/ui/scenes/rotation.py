@@ -30,7 +30,7 @@ from tabletop.engine.errors import TabletopError
 from tabletop.engine.protocol import Result
 from tabletop.store import SeatInfo
 from tabletop.ui.app import STRIP, Context
-from tabletop.ui.results import ordinal, title_of
+from tabletop.ui.results import GameResults, Outcome, ordinal, outcome_of
 from tabletop.ui.saves import shown_seat_names
 from tabletop.ui.scenes.common import Screen, home_and_again
 from tabletop.ui.theme import ORANGE, PALETTE, Metrics
@@ -396,10 +396,13 @@ def games_on(scenes: Iterable[Any]) -> Iterator[Any]:
 
 def finish_games(ctx: Context) -> list[str]:
     """Save every game on the stack that is still being played as finished for "time",
-    with its standings; returns how each saved one ended (:func:`ended_line`). A failure
+    with its standings; returns how each saved one ended (:func:`ended_line`), after how
+    each game whose results are on show ended (it ended before the time). A failure
     is logged and the others are still saved; a saved game whose ending cannot be worded
     is logged as such and has no line."""
-    done = []
+    done = [
+        outcome_line(s.outcome) for s in reversed(list(ctx.stack)) if isinstance(s, GameResults)
+    ]
     for scene in games_on(ctx.stack):
         if not callable(getattr(scene.save, "finish", None)) or not _still_playing(ctx, scene.save):
             continue
@@ -424,10 +427,17 @@ def ended_line(result: Result, seats: Sequence[SeatInfo]) -> str:
     a child alone, their score. Names as the tables show them (namesakes told apart)."""
     shown = shown_seat_names(seats)
     names = [shown.get(seat, f"Player {seat + 1}") for seat in range(len(result.places))]
-    if len(names) == 1:
-        return f"{names[0]} scored {result.scores[0]}."
-    rest = sorted((place, seat) for seat, place in enumerate(result.places) if place > 1)
-    return " ".join([title_of(result, names), *(f"{ordinal(p)}: {names[s]}." for p, s in rest)])
+    return outcome_line(outcome_of(result, names))
+
+
+def outcome_line(outcome: Outcome) -> str:
+    """A game's end in one line: its title and the others' places, "Mia wins! 2nd: Ben.";
+    a child alone, their score."""
+    rows = sorted(outcome.rows, key=lambda r: (r.place, r.seat))
+    if len(rows) == 1:
+        return f"{rows[0].name} scored {rows[0].score}."
+    rest = (f"{ordinal(r.place)}: {r.name}." for r in rows if r.place > 1)
+    return " ".join([outcome.title, *rest])
 
 
 def _still_playing(ctx: Context, save: Any) -> bool:
