@@ -43,6 +43,9 @@ FLASH_TOGGLES = 6
 SOUND = "round"  # at the warning and at time up
 SAVE_FAILED = "The rotation could not be saved just now. It keeps running."
 WHITE = (255, 255, 255)
+TEACHER_ITEMS = dict(
+    extend="More time (+1 minute)", pause="Pause rotation", resume="Resume rotation"
+)
 Part = tuple[str, int, tuple[int, int, int], bool]  # a paragraph: text, size, colour, bold
 
 
@@ -216,6 +219,29 @@ class RotationRunner:
         label = painter.ellipsis(banner.label, m.text, clock.left - rect.left - 3 * pad, True)
         at = (rect.left + pad, rect.centery)
         painter.text(surface, label, at, m.text, ink, bold=True, anchor="midleft")
+
+
+def teacher_items(ctx: Context) -> tuple[tuple[str, str], ...]:
+    """The items a game's teacher menu adds for the rotation running here: More time and
+    Pause (Resume while paused), the rotation controls' own actions, keyed
+    ``rotation.<control>`` (:func:`teacher_chose`); none without one, once it is over, or
+    on a fleet device (the teacher's dashboard has the controls)."""
+    runner = ctx.rotation
+    if runner is None or runner.moment.done or ctx.fleet is not None:
+        return ()
+    names = ("extend", "resume" if runner.moment.paused else "pause")
+    return tuple((f"rotation.{name}", TEACHER_ITEMS[name]) for name in names)
+
+
+def teacher_chose(ctx: Context, choice: object) -> bool:
+    """``choice`` of a game's teacher menu is one of :func:`teacher_items`: done (True),
+    and the game goes on; anything else is the game's (False)."""
+    runner = ctx.rotation
+    if runner is None or choice not in [key for key, _ in teacher_items(ctx)]:
+        return False
+    log.info("rotation: the teacher chose %s in a game", choice)
+    runner.control(str(choice).removeprefix("rotation."))
+    return True
 
 
 def called(group: str) -> str:
