@@ -301,7 +301,8 @@ class App:
     # -- one frame ---------------------------------------------------------------------
 
     def gather(self) -> list[InputEvent]:
-        events = self.router.translate(pygame.event.get())
+        typing = "digit" in (getattr(self.stack.top, "keys", None) or ())  # a pad's digits
+        events = self.router.translate(pygame.event.get(), typing=typing)
         for q in (self.seat_queue, self.vision_queue):
             while q is not None:
                 try:

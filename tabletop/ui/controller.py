@@ -124,10 +124,10 @@ class TableController:
         """Take back a step (the teacher's menu, after the PIN)."""
 
     def teacher_menu(self) -> Ask | None:
-        """The right PIN was typed (after "teacher" or "undo"): by default take back a
-        step; a game with more for the teacher asks which (the scene shows it). An
+        """The right PIN was typed (after "teacher" or "undo"): a game with more for the
+        teacher than taking back a step asks which (the scene shows it); None: the scene
+        takes back a step (:meth:`undo`). An
         :class:`~tabletop.engine.errors.TabletopError` raised here is refused."""
-        self.undo()
         return None
 
     def bot_due(self) -> bool:

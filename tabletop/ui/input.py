@@ -3,9 +3,9 @@
 
 Touch (``FINGERDOWN``, coordinates 0..1 of the window), the mouse (with SDL's
 touch-emulated duplicates dropped), seat buttons (from their queue), the keyboard
-stand-in (keys 1..8) and the camera (dice read and held steady) all end up here, in
-canvas coordinates and stamped with the app's monotonic clock. Scenes never see raw
-pygame events.
+stand-in (keys 1..8; digits while a pad that types them is on top: ``typing``) and the
+camera (dice read and held steady) all end up here, in canvas coordinates and stamped
+with the app's monotonic clock. Scenes never see raw pygame events.
 """
 
 from __future__ import annotations
@@ -165,7 +165,9 @@ class InputRouter:
         self._pending: list[InputEvent] = []
         self.keyboard = KeyboardSeats(self._pending.append, seats=seats, clock=clock)
 
-    def translate(self, events: Iterable[pygame.event.Event]) -> list[InputEvent]:
+    def translate(
+        self, events: Iterable[pygame.event.Event], typing: bool = False
+    ) -> list[InputEvent]:
         out: list[InputEvent] = []
         for event in events:
             now = self._clock()
@@ -182,7 +184,7 @@ class InputRouter:
                 out.append(Tap(pos, now, "mouse", live=True) if kind is Tap else kind(pos, now))
             elif event.type == pygame.KEYDOWN:
                 name = pygame.key.name(event.key)
-                if self.keyboard.key(name, now):
+                if not typing and self.keyboard.key(name, now):
                     out.extend(self._pending)
                     self._pending.clear()
                 elif event.key in (pygame.K_ESCAPE, pygame.K_AC_BACK):

@@ -6,6 +6,7 @@ import contextlib
 import logging
 import re
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import replace
 from typing import Any
 
 import pygame
@@ -22,11 +23,13 @@ from tabletop.ui.results import GameResults, Outcome, told_apart
 from tabletop.ui.saves import GameSave, one_write, shown_seat_names
 from tabletop.ui.scenes.common import ask_leave, go_home, press_button
 from tabletop.ui.scenes.pin import PinPad
+from tabletop.ui.scenes.rotation import teacher_chose, teacher_items
 from tabletop.ui.scenes.rules import Face, RulesPage, RulesScene, ask_dialog
 from tabletop.ui.widgets import Button, hit
 
 log = logging.getLogger(__name__)
 
+UNDO = (("undo", "Undo last step"),)  # a teacher menu's for a game with none of its own
 BOT_PAUSE = 0.9  # seconds a bot "thinks" before its move shows, so children can follow
 
 
@@ -245,9 +248,14 @@ class TableScene(Scene):
                 go_home(self.stack)
                 return
             if kind == "pin" and result == "ok":  # the teacher's menu (a bot waits again)
-                self.ask_about(self.play.teacher_menu())
+                self.teacher_menu()
                 self.bot_at = None
-            elif asking is not None and kind not in ("leave", "pin", "rules"):
+            elif asking is None or kind in ("leave", "pin", "rules"):
+                pass
+            elif kind == "ask" and (teacher_chose(self.ctx, result) or asking[1].key == "undo"):
+                if result == "undo":  # the menu of a game with none of its own
+                    self.play.undo()
+            else:
                 self.for_seat(asker, self.answered, asking, result)
             while self.held and self.stack.top is self:  # an answer may open another dialog
                 self.route(self.held.pop(next(iter(self.held))))
@@ -300,6 +308,17 @@ class TableScene(Scene):
         """Push ``dialog``; its result comes back to :meth:`answered` with ``asking``."""
         self.asking, self.asked_by = asking, self.pressing
         self.stack.push(dialog)
+
+    def teacher_menu(self) -> None:
+        """The right PIN: the game's teacher menu, with the running rotation's More time
+        and Pause (:func:`~tabletop.ui.scenes.rotation.teacher_items`); a game with no menu
+        takes back a step at once, or, while a rotation runs, offers that among them."""
+        menu, more = self.play.teacher_menu(), teacher_items(self.ctx)
+        if menu is None and not more:
+            self.play.undo()
+            return
+        menu = menu or Ask("undo", "Teacher: what do you want to do?", UNDO, rows=2)
+        self.ask_about(replace(menu, choices=menu.choices + more))
 
     def ask_about(self, ask: Ask | None) -> None:
         """Show the controller's question (if any) on its dialog

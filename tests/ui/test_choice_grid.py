@@ -100,7 +100,8 @@ def test_choice_grid_draws_each_choice_with_its_face() -> None:
 
 def test_dialog_kept_beside_cards_goes_to_the_roomier_side_and_its_pad_keys_stay_worded() -> None:
     """A pad beside cards on the right half sits on the left, clear of them; squeezed
-    into a narrow room, its Cancel key shows a cross, never tiny text."""
+    into a narrow room, its Cancel key takes two keys' room for its word, never tiny
+    text, and never a cross a child reads as "times" beside − and / (walk 28)."""
     app = make_app()
     middle = NumPad(app.ctx, "Count")
     app.stack.push(middle)
@@ -121,7 +122,11 @@ def test_dialog_kept_beside_cards_goes_to_the_roomier_side_and_its_pad_keys_stay
     narrow = NumPad(app.ctx, "Count", beside=pygame.Rect(300, 60, 240, 200))
     app.stack.push(narrow)
     app.step()
-    assert narrow.panel.width < middle.panel.width and narrow.target("cancel").label == "\u2715"
+    cancel, zero, ok = (narrow.target(name) for name in ("cancel", "num.0", "ok"))
+    assert narrow.panel.width < middle.panel.width and cancel.label == "Cancel"
+    painter = app.ctx.painter
+    assert painter.fonts.width("Cancel", painter.least, True) <= cancel.rect.width - 10
+    assert cancel.rect.width > zero.rect.width == ok.rect.width  # OK one key wide
 
 
 def test_choice_grid_card_asks_draw_the_cards_as_the_table_does() -> None:

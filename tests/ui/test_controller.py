@@ -174,6 +174,7 @@ def test_controller_a_scene_forwards_its_hooks_to_play() -> None:
 
     scene = TableScene.__new__(TableScene)
     scene.play, scene.save, scene.bot_at, scene.held = Play(), None, 3.0, {}
+    scene.ctx = SimpleNamespace(rotation=None)  # no rotation: no menu (round 28)
     scene.ask_about = lambda ask: heard.append(("ask", ask))  # type: ignore[method-assign]
     scene.after = lambda: None  # type: ignore[method-assign]
     scene.seat_pressed(2, 0.5)
@@ -188,7 +189,6 @@ def test_controller_a_scene_forwards_its_hooks_to_play() -> None:
         ("ask", where),
         ("cards", 1, "line", ("+5",)),
         ("undo",),
-        ("ask", None),
     ]
     assert scene.bot_at is None  # a bot waits its pause again
     assert TableScene.rules == ("", ())

@@ -494,6 +494,35 @@ def test_rotation_time_up_shows_how_the_game_ended(size) -> None:
     assert ended_line(single, seats[:1]) == "Mia Jones scored 23."
 
 
+def test_rotation_time_up_on_a_games_results_shows_how_it_ended() -> None:
+    """Walk 28: time ran out while a finished game's results were on show; the station
+    screen put them away and said nothing of that game. It tells how it ended (as for a
+    game stopped for time, from the results' own words: a child alone, their score in
+    the game's words), said aloud, and the journal keeps the game as it ended."""
+    from tabletop.ui.results import GameResults, outcome_of
+
+    app, wall, _runner = rotation_app(station=1)
+    ctx = app.ctx
+    game = FakeGame(ctx, GameSave(ctx, "math-attack", seat_infos(["Mia", "Ben"]), {}))
+    game.save.attach(Match(GAMES["math-attack"], MathAttackSettings(), 2, seed=4))
+    app.stack.push(game)
+    ended = Result((Fraction(2), Fraction(4)), (2, 1), "end")
+    game.save.finish(ended, reason="end")
+    app.stack.replace(GameResults(ctx, outcome_of(ended, ["Mia", "Ben"])))
+    app.step()
+    wall.advance(15 * MIN)
+    app.step()
+    screen = app.stack.top
+    assert isinstance(screen, StationScene) and screen.standings == "Ben wins! 2nd: Mia."
+    assert ctx.speaker.said[-1].startswith("Ben wins! 2nd: Mia. Group Blue: go to Station 3")
+    (row,) = ctx.journal.matches()
+    assert (row.status, row.reason, row.result["places"]) == ("finished", "end", [2, 1])
+    solo = outcome_of(Result((Fraction(23),), (1,), "end"), ["Mia"], score=lambda s: f"{s} pts")
+    from tabletop.ui.scenes.rotation import outcome_line  # new in round 28
+
+    assert outcome_line(solo) == "Mia scored 23 pts."
+
+
 def test_rotation_time_up_finishes_a_journaled_game_for_time() -> None:
     app, wall, _runner = rotation_app(station=0)
     ctx = app.ctx
@@ -727,6 +756,65 @@ def test_rotation_controls_pause_resume_extend_by_taps() -> None:
     wall.advance(14 * MIN)
     app.step()
     assert runner.moment.phase == "transition"
+
+
+def test_rotation_controls_in_a_games_teacher_menu_keep_the_game() -> None:
+    """Walk 28: the teacher could extend or pause a rotation only by leaving the game
+    (abandoned). A game's teacher menu, after the PIN, offers More time and Pause
+    (Resume while paused) while a rotation runs, the controls' own actions, and the
+    game goes on: Math Wars Meta's own menu gets them, and a game with no menu (Math
+    Attack's Undo) asks first, Undo among them. Without a rotation, nothing changes."""
+    from tests.ui.game_scenery import cards_seen, setup
+
+    def teacher_menu(auto: Autoplayer, button: str) -> list[str]:
+        auto.tap(button)
+        for digit in "2468":
+            auto.tap(f"key.{digit}")
+        return [b.name for b in auto.top.targets()]
+
+    app, wall, runner = rotation_app(station=1)
+    auto = setup(app, "math-wars-meta", "start")
+    table = auto.top
+    wall.advance(5 * MIN)
+    menu = teacher_menu(auto, "teacher")
+    assert menu[-3:] == ["choice.rotation.extend", "choice.rotation.pause", "cancel"]
+    assert menu[0] == "choice.undo"  # the game's own items first
+    auto.tap("choice.rotation.extend")
+    assert auto.top is table and runner.moment.countdown() == "11:00"
+    assert stored_clock(app)["extensions"] == [[0, "play", 1]]
+    teacher_menu(auto, "teacher")
+    auto.tap("choice.rotation.pause")
+    assert auto.top is table and runner.moment.paused
+    assert "choice.rotation.resume" in teacher_menu(auto, "teacher")
+    auto.tap("choice.rotation.resume")
+    assert not runner.moment.paused and table.save.id is not None
+    assert [(m.game, m.status) for m in app.ctx.journal.matches()] == [
+        ("math-wars-meta", "playing")
+    ]
+    auto.tap("leave")
+    auto.tap("yes")
+    auto = setup(app, "math-attack", "first.0", "start")
+    attack = auto.top
+    for line, cards in ((0, ["+5"]), (1, ["+3"]), (0, ["+5", "+2"])):
+        app.post(cards_seen(line + 1, "line", cards, app.ctx.clock()))
+        app.step()
+    auto.tap("undo")  # Player 1's own card: no PIN
+    menu = teacher_menu(auto, "undo")
+    assert menu == [
+        "choice.undo",
+        "choice.rotation.extend",
+        "choice.rotation.pause",
+        "cancel",
+    ]
+    auto.tap("choice.undo")
+    assert auto.top is attack and attack.state.lines == (("+5",), ())
+    from tabletop.ui.scenes.rotation import teacher_items  # new in round 28
+
+    app.ctx.fleet = object()  # a fleet device: the dashboard's controls, none here
+    assert teacher_items(app.ctx) == ()
+    app.ctx.fleet, app.ctx.rotation = None, None  # no rotation: the PIN undoes at once
+    teacher_menu(auto, "undo")
+    assert auto.top is attack and attack.state.lines == ((), ())
 
 
 def test_rotation_controls_skip_and_end_ask_first() -> None:

@@ -7,6 +7,7 @@ from typing import Any
 
 import pygame
 
+from hardware.buttons import SeatPressed
 from tabletop.ui.app import App
 from tabletop.ui.input import Back, InputEvent, Key, Tap
 from tabletop.ui.scenes.common import Confirm, route_to_press
@@ -55,6 +56,33 @@ def test_routing_pin_pad_types_digits_from_the_keyboard() -> None:
     for text in "68":
         key(app, text)
     assert under.results == ["ok"]
+
+
+def press_keys(app: App, *keys: tuple[int, str]) -> None:
+    """Real key presses, through SDL's queue and the app's input router."""
+    for k, text in keys:
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=k, unicode=text, mod=0))
+        app.ctx.clock.advance(0.2)
+        app.step()
+
+
+def test_routing_keyboard_digits_one_to_eight_reach_an_open_pad_not_the_seats() -> None:
+    """Walk 28: with no buttons wired, keys 1..8 stand in for the seats, and they used
+    to become seat presses even while a pad was open (the pad showed only the 9).
+    While the number pad or the PIN pad is on top they are digits; otherwise seats."""
+    app = make_app()
+    under = Recorder(app.ctx)
+    app.stack.push(under)
+    app.stack.push(NumPad(app.ctx, "Count"))
+    press_keys(app, (pygame.K_1, "1"), (pygame.K_2, "2"), (pygame.K_KP3, "3"))
+    press_keys(app, (pygame.K_RETURN, "\r"))
+    app.stack.push(PinPad(app.ctx, "undo"))
+    press_keys(app, *((getattr(pygame, f"K_{d}"), d) for d in "2468"))
+    assert under.results == [123, "ok"]
+    seats: list[object] = []
+    under.handle = seats.append  # type: ignore[method-assign]
+    press_keys(app, (pygame.K_3, "3"))  # no pad on top: a seat's button
+    assert seats == [SeatPressed(2, app.ctx.clock(), "keyboard")]
 
 
 def test_routing_confirm_back_answers_no_and_a_tap_answers_its_button() -> None:

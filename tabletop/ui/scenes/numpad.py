@@ -88,21 +88,21 @@ class NumPad(Dialog):
         h = (body.bottom - top - gap * (rows - 1)) // rows
         cells = grid(pygame.Rect(body.left, top, body.width, h), 4 * rows, 4, gap)
         off = {"minus": not self.negative, "frac": not self.fractions}
-        keys = [*(key for row in ROWS for key in row), "cancel", "0"]
+        keys = [*(key for row in ROWS for key in row), "0"]
+        # Cancel in its word, never a cross (read as "times" beside − and /): on a pad
+        # too narrow for it in one key (kept beside cards) it takes two keys, OK one
+        least = self.ctx.painter.least
+        if self.ctx.painter.fonts.width("Cancel", least, True) > cells[-4].width - m.u(10):
+            cancel, zero, ok = cells[-4].union(cells[-3]), cells[-2], cells[-1]
+        else:  # OK is two keys wide
+            cancel, zero, ok = cells[-4], cells[-3], cells[-2].union(cells[-1])
         self.buttons = [
             Button(
                 f"num.{k}", rect, LABELS.get(k, k), kind="quiet", enabled=not off.get(k), size=m.big
             )
-            for k, rect in zip(keys, cells)
-            if k != "cancel"
+            for k, rect in zip(keys, [*cells[:12], zero])
         ]
-        ok = cells[-2].union(cells[-1])  # OK is two keys wide
-        # too narrow for its word (kept beside cards): a cross, never tiny text
-        cancel = self.ctx.painter.first_fit(("Cancel", "\u2715"), m.text, cells[-4].width - 8, True)
-        self.buttons += [
-            Button("cancel", cells[-4], cancel, kind="quiet"),
-            Button("ok", ok, "OK"),
-        ]
+        self.buttons += [Button("cancel", cancel, "Cancel", kind="quiet"), Button("ok", ok, "OK")]
         self._refresh()
 
     def _refresh(self) -> None:

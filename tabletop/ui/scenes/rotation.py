@@ -30,7 +30,7 @@ from tabletop.engine.errors import TabletopError
 from tabletop.engine.protocol import Result
 from tabletop.store import SeatInfo
 from tabletop.ui.app import STRIP, Context
-from tabletop.ui.results import ordinal, title_of
+from tabletop.ui.results import GameResults, Outcome, ordinal, outcome_of
 from tabletop.ui.saves import shown_seat_names
 from tabletop.ui.scenes.common import Screen, home_and_again
 from tabletop.ui.theme import ORANGE, PALETTE, Metrics
@@ -43,6 +43,9 @@ FLASH_TOGGLES = 6
 SOUND = "round"  # at the warning and at time up
 SAVE_FAILED = "The rotation could not be saved just now. It keeps running."
 WHITE = (255, 255, 255)
+TEACHER_ITEMS = dict(
+    extend="More time (+1 minute)", pause="Pause rotation", resume="Resume rotation"
+)
 Part = tuple[str, int, tuple[int, int, int], bool]  # a paragraph: text, size, colour, bold
 
 
@@ -216,6 +219,29 @@ class RotationRunner:
         label = painter.ellipsis(banner.label, m.text, clock.left - rect.left - 3 * pad, True)
         at = (rect.left + pad, rect.centery)
         painter.text(surface, label, at, m.text, ink, bold=True, anchor="midleft")
+
+
+def teacher_items(ctx: Context) -> tuple[tuple[str, str], ...]:
+    """The items a game's teacher menu adds for the rotation running here: More time and
+    Pause (Resume while paused), the rotation controls' own actions, keyed
+    ``rotation.<control>`` (:func:`teacher_chose`); none without one, once it is over, or
+    on a fleet device (the teacher's dashboard has the controls)."""
+    runner = ctx.rotation
+    if runner is None or runner.moment.done or ctx.fleet is not None:
+        return ()
+    names = ("extend", "resume" if runner.moment.paused else "pause")
+    return tuple((f"rotation.{name}", TEACHER_ITEMS[name]) for name in names)
+
+
+def teacher_chose(ctx: Context, choice: object) -> bool:
+    """``choice`` of a game's teacher menu is one of :func:`teacher_items`: done (True),
+    and the game goes on; anything else is the game's (False)."""
+    runner = ctx.rotation
+    if runner is None or choice not in [key for key, _ in teacher_items(ctx)]:
+        return False
+    log.info("rotation: the teacher chose %s in a game", choice)
+    runner.control(str(choice).removeprefix("rotation."))
+    return True
 
 
 def called(group: str) -> str:
@@ -396,10 +422,13 @@ def games_on(scenes: Iterable[Any]) -> Iterator[Any]:
 
 def finish_games(ctx: Context) -> list[str]:
     """Save every game on the stack that is still being played as finished for "time",
-    with its standings; returns how each saved one ended (:func:`ended_line`). A failure
+    with its standings; returns how each saved one ended (:func:`ended_line`), after how
+    each game whose results are on show ended (it ended before the time). A failure
     is logged and the others are still saved; a saved game whose ending cannot be worded
     is logged as such and has no line."""
-    done = []
+    done = [
+        outcome_line(s.outcome) for s in reversed(list(ctx.stack)) if isinstance(s, GameResults)
+    ]
     for scene in games_on(ctx.stack):
         if not callable(getattr(scene.save, "finish", None)) or not _still_playing(ctx, scene.save):
             continue
@@ -424,10 +453,17 @@ def ended_line(result: Result, seats: Sequence[SeatInfo]) -> str:
     a child alone, their score. Names as the tables show them (namesakes told apart)."""
     shown = shown_seat_names(seats)
     names = [shown.get(seat, f"Player {seat + 1}") for seat in range(len(result.places))]
-    if len(names) == 1:
-        return f"{names[0]} scored {result.scores[0]}."
-    rest = sorted((place, seat) for seat, place in enumerate(result.places) if place > 1)
-    return " ".join([title_of(result, names), *(f"{ordinal(p)}: {names[s]}." for p, s in rest)])
+    return outcome_line(outcome_of(result, names))
+
+
+def outcome_line(outcome: Outcome) -> str:
+    """A game's end in one line: its title and the others' places, "Mia wins! 2nd: Ben.";
+    a child alone, their score."""
+    rows = sorted(outcome.rows, key=lambda r: (r.place, r.seat))
+    if len(rows) == 1:
+        return f"{rows[0].name} scored {rows[0].score}."
+    rest = (f"{ordinal(r.place)}: {r.name}." for r in rows if r.place > 1)
+    return " ".join([outcome.title, *rest])
 
 
 def _still_playing(ctx: Context, save: Any) -> bool:
