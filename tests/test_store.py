@@ -19,7 +19,8 @@ from tabletop.engine.errors import CorruptLog, TabletopError
 from tabletop.engine.match import Match
 from tabletop.games import GAMES
 from tabletop.selfplay import choose, default_settings
-from tabletop.store import FILE_NAME, MIGRATIONS, SCHEMA_VERSION, Journal
+from tabletop.store import FILE_NAME, Journal
+from tabletop.store_schema import MIGRATIONS, SCHEMA_VERSION
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -20,7 +20,8 @@ import pytest
 from tabletop.cli import main
 from tabletop.engine.match import Match
 from tabletop.games import GAMES
-from tabletop.store import FILE_NAME, FULL, READ_ONLY, SAVING_AGAIN, Journal, SeatInfo
+from tabletop.store import FILE_NAME, Journal, SeatInfo
+from tabletop.store_file import FULL, READ_ONLY, SAVING_AGAIN
 from tests.card import fill, read_only_view, simulated_card, small_filesystem
 from tests.test_store import new_match, play
 

@@ -12,7 +12,9 @@ quotient asks what :attr:`Question.asks` says, told by its numbers and ``right``
 answers journaled before it read the same): the remainder (Math Arena's Queen, ARENA-1:
 ``remainder of 9 ÷ 4``), or the count kept (MWM-2: ``5 ÷ 10 leaves a remainder, so 5
 counts``). :func:`classify` names the kind of a wrong answer, the first that fits in this
-order (:data:`KINDS`):
+order (:data:`KINDS`; where a division asks for its remainder or keeps the count, an
+answer that is its quotient or remainder is a ``remainder`` mistake before an
+``operation`` one: the Queen's 4 ÷ 2 answered 2 gave the quotient, though 2 is also 4 - 2):
 
 ``sign``
     the opposite of the right answer (``5 - 9``: answered 4, the right answer is -4);
@@ -222,7 +224,7 @@ def classify(q: Question, given: Fraction | int) -> Mistake | None:
     if given == right:
         return None
     head = f"{q.text}: answered {number_text(given)}"
-    for test in _TESTS:
+    for test in _TESTS if q.asks == VALUE else _RULE_TESTS:
         found = test(q, given, right, head)
         if found is not None:
             return found
@@ -327,6 +329,16 @@ def _remainder(q: Question, given: Fraction, right: Fraction, head: str) -> Mist
     if given == whole + 1 and right != whole + 1:
         return Mistake("remainder", f"{head}, rounding the remainder up ({said})")
     return None
+
+
+def _quotient(q: Question, given: Fraction, right: Fraction, head: str) -> Mistake | None:
+    """A division asked by a rule (:attr:`Question.asks`) answered with its quotient (or,
+    where it keeps the count, its remainder): said as that, before another operation
+    that gives the same number (the Queen's 4 ÷ 2 answered 2 is the quotient, not 4 - 2)."""
+    parts = _division(q)
+    if parts is None or given not in parts[2:]:
+        return None
+    return _remainder(q, given, right, head)
 
 
 def _order(q: Question, given: Fraction, right: Fraction, head: str) -> Mistake | None:
@@ -571,6 +583,8 @@ def decimal_text(value: Fraction) -> str:
 
 
 _TESTS: tuple[_Test, ...] = (_sign, _operation, _remainder, _order, _place_value, _off_by_one)
+# A division that asks for its remainder or keeps the count (Question.asks).
+_RULE_TESTS: tuple[_Test, ...] = (_sign, _quotient, *_TESTS[1:])
 
 __all__ = [
     "CHILD_RATES",

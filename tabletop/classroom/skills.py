@@ -162,7 +162,7 @@ _FINISHED = "m.status = 'finished' AND m.reason IN ('end', 'time')"
 
 def gather_skills(journal: Journal, session: str | None = None) -> list[SkillRow]:
     """The skills rows for ``session`` (None: every session together), in report order."""
-    from tabletop.classroom.report import ALL, GUESTS, NO_GROUP, _group_order
+    from tabletop.classroom.report_rows import ALL, GUESTS, NO_GROUP, _group_order
 
     label = ALL if session is None else session
     acc: dict[tuple[str, str, str, str], SkillRow] = {}
@@ -195,7 +195,7 @@ def group_skills(rows: Iterable[SkillRow]) -> list[SkillRow]:
     """Per group and skill, its students' rows added up (answers, right, every kind of
     mistake with its first example); ``name`` is the group's title, ``student`` empty.
     In report order (groups as the class report orders them, skills as :data:`SKILLS`)."""
-    from tabletop.classroom.report import _group_order, group_title
+    from tabletop.classroom.report_rows import _group_order, group_title
 
     out: dict[tuple[str, str], SkillRow] = {}
     for r in rows:
@@ -288,7 +288,7 @@ def _answers(journal: Journal, session: str | None) -> list[tuple[Any, ...]]:
     """(match, session, skill, student, name, group, given, answer, started, question) of
     every answer checked in a finished game for a person (bots left out), but for the
     games the teacher hid from reports (as the class report leaves them out)."""
-    from tabletop.classroom.report import hidden_matches
+    from tabletop.classroom.report_rows import hidden_matches
 
     hidden = hidden_matches(journal)
     where = _FINISHED
@@ -450,7 +450,8 @@ def add_skills_pages(page: Any, extra: SkillsPages) -> None:
     skills grid (a row per student, a column per skill; each cell right of checked and a
     level word on its colour-blind-safe colour), each student's most common mistake per
     skill with the trend, then the dice-fairness page."""
-    from tabletop.classroom.report import MUTED, group_title, told_apart_rows
+    from tabletop.classroom.report_pdf import MUTED
+    from tabletop.classroom.report_rows import group_title, told_apart_rows
 
     if extra.rows:
         page.new("Skills")
@@ -501,7 +502,7 @@ def _grid(
     used: list[str],
     first: str = "Student",
 ) -> None:
-    from tabletop.classroom.report import INK, ROW_H
+    from tabletop.classroom.report_pdf import INK, ROW_H
     from tabletop.printables.pdf import READABLE, fit_text, text_lines
 
     pdf, x0 = page.pdf, 15.0
@@ -567,7 +568,7 @@ def _grid(
 def _mistake_row(page: Any, cells: list[str], mistake: str) -> None:
     """Student, skill, right, trend on one line (a long student's "(group)" under the
     name); the most common mistake under them."""
-    from tabletop.classroom.report import LIGHT, ROW_H
+    from tabletop.classroom.report_pdf import LIGHT, ROW_H
     from tabletop.printables.pdf import READABLE, fit_text, text_lines
 
     shares = (0.3, 0.26, 0.2, 0.24)
@@ -592,7 +593,7 @@ def _mistake_row(page: Any, cells: list[str], mistake: str) -> None:
 
 
 def _legend(page: Any) -> None:
-    from tabletop.classroom.report import MUTED
+    from tabletop.classroom.report_pdf import MUTED
     from tabletop.printables.pdf import fit_text
 
     page.room(7)
@@ -608,7 +609,7 @@ def _legend(page: Any) -> None:
 
 
 def _dice_page(page: Any, dice: Fairness) -> None:
-    from tabletop.classroom.report import BLUE, INK, MUTED
+    from tabletop.classroom.report_pdf import BLUE, INK, MUTED
     from tabletop.printables.pdf import fit_text
 
     if dice.rolls == 0:
@@ -667,7 +668,7 @@ def _dice_page(page: Any, dice: Fairness) -> None:
 
 
 def decimal(n: int, d: int) -> str:
-    from tabletop.classroom.report import decimal_text
+    from tabletop.classroom.report_rows import decimal_text
 
     return decimal_text(Fraction(n, d), 1)
 

@@ -274,6 +274,33 @@ def test_mistakes_arena1_mwm2_rule_questions_say_what_they_ask(
     assert "dropping" not in found.example and "keeping" not in found.example
 
 
+# Divisions asked by a rule whose wrong answer is also the numbers under another operation:
+# (numbers, the game's right answer, the child's answer, example)
+QUOTIENT_LOG = [
+    ([4, 2], 0, 2, "remainder of 4 ÷ 2: answered 2, the quotient, not the remainder (2 r 0)"),
+    ([5, 1], 0, 5, "remainder of 5 ÷ 1: answered 5, the quotient, not the remainder (5 r 0)"),
+    ([3, 2], 3, 1, "3 ÷ 2 leaves a remainder, so 3 counts: answered 1, dividing anyway (1 r 1)"),
+    ([5, 3], 5, 2, "so 5 counts: answered 2, giving the remainder (1 r 2)"),
+]
+
+
+@pytest.mark.parametrize(("numbers", "right", "answer", "example"), QUOTIENT_LOG)
+def test_mistakes_arena1_mwm2_the_quotient_reads_as_the_quotient(
+    numbers, right, answer, example
+) -> None:
+    """A Queen (ARENA-1) answered with the quotient is a remainder mistake, said as the
+    quotient, even where the quotient is also the numbers under another operation (4 ÷ 2
+    = 2 = 4 - 2; 5 ÷ 1 = 5 = 5 x 1); so is an MWM-2 count answered with the quotient or
+    the remainder (3 ÷ 2 = 1 = 3 - 2; 5 ÷ 3 leaves 2 = 5 - 3). On the old main these read
+    "answered 2, which is 4 - 2", kind "operation": true, but it hides the division."""
+    q = question("division", numbers, "/", right=Fraction(right))
+    found = classify(q, answer)
+    assert found is not None and found.kind == "remainder"
+    assert example in found.example and "which is" not in found.example
+    other = classify(q, numbers[0] + numbers[1])  # another operation's answer: still that
+    assert other is not None and other.kind == "operation"
+
+
 def test_mistakes_arena1_mwm2_what_a_division_asks() -> None:
     """Question.asks from the numbers and the right answer alone: the quotient (no
     rule), the remainder (ARENA-1), or the count (MWM-2; a smaller count divided by a

@@ -48,7 +48,7 @@ from tabletop.classroom.fleet.messages import (
 )
 from tabletop.classroom.skills import answers_for_message
 from tabletop.engine.errors import BadInput
-from tabletop.store import Connection
+from tabletop.store_file import Connection
 
 log = logging.getLogger(__name__)
 
