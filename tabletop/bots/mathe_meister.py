@@ -286,6 +286,8 @@ class _PlacementGains:
         self.pairs: dict[tuple[Cell, int, Cell, int], int] = {}
 
     def of(self, cells: tuple[Cell, ...], values: list[int]) -> int:
+        if not cells:  # both dice written: nothing more to gain from them
+            return 0
         if len(cells) == 1:
             return self._single(cells[0], values[0])
         a, b = cells

@@ -16,6 +16,7 @@ from tabletop.bots.mathe_meister import hint
 from tabletop.games import GAMES
 from tabletop.store import FILE_NAME, Journal
 from tabletop.ui.autoplay import Autoplayer
+from tabletop.ui.games.mathe_meister.dialogs import StarPick
 from tabletop.ui.games.mathe_meister.play import sums_checked
 from tabletop.ui.games.mathe_meister.solo import MatheMeisterScene
 from tabletop.ui.games.mathe_meister.table import BOT_SECONDS, SHEET_LABEL, TableScene
@@ -24,7 +25,7 @@ from tabletop.ui.results import GameResults
 from tabletop.ui.scenes.common import Confirm
 from tabletop.ui.scenes.dice import DiceScene
 from tabletop.ui.scenes.home import HomeScene
-from tests.ui.scenery import DICE, make_app, play_rounds, start_solo
+from tests.ui.scenery import DICE, make_app, play_rounds, star_pick_in, start_solo
 
 
 def carry_on(path: Path):
@@ -118,6 +119,32 @@ def test_mm_solo_welcome_back_says_the_next_step(tmp_path: Path) -> None:
     game = Autoplayer(again).game()
     back = "Welcome back, Player 1! This is round 1."
     assert game.message == f"{back} {child_message('mm.step.write')}"
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1280, 720)])
+def test_mm_solo_restart_while_a_star_power_waits_asks_for_it_again(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    """MM-13: a restart while "Pick a Star Power" is open (the device claimed the stars
+    as it stopped) opens the dialog again, one star after the other, and the line says
+    so; then the round can be ended. It came back with no dialog, "Tap a die or a sign",
+    Done greyed and the only way on a tap on the star nothing told of."""
+    path = tmp_path / FILE_NAME
+    app = make_app(size, journal=Journal(path))
+    star_pick_in(app, 7)
+    waiting = [c.line for c in Autoplayer(app).game().state.claims if not c.power]
+    assert waiting
+    again = make_app(size, journal=Journal(path))
+    auto = Autoplayer(again)
+    auto.tap("yes", settle=False)
+    game = auto.game()
+    assert game.message.endswith(child_message("mm.choose_power"))
+    for line in waiting:
+        pick = again.stack.top
+        assert isinstance(pick, StarPick) and pick.line == line
+        auto.tap("power.coin", settle=False)
+    assert again.stack.top is game and not game.play.unchosen()
+    assert game.target("done").enabled
 
 
 def test_mm_solo_new_game_or_leaving_keeps_the_old_one_as_abandoned(tmp_path: Path) -> None:

@@ -437,10 +437,8 @@ def test_arena_virtual_hand_picker_and_a_bot_that_presses_later() -> None:
     assert scene.play.phase == "result"
 
 
-def test_arena_all_bot_game_through_the_scene_equals_the_engines_game() -> None:
-    """The scene's virtual game (its deal, the bots' choices, the reveals) ends exactly
-    as the engine's own bench game with the same seed and bots."""
-    app, auto, scene = arena_app(seats=3, bots=(0, 1, 2))
+def bot_game_to_the_end(app, auto) -> tuple[GameResults, int]:
+    """Bots play the game out, to the results; and how many rounds it took."""
     rounds = 0
     while isinstance(app.stack.top, ArenaScene):
         app.ctx.clock.advance(BOT_SECONDS + 3)
@@ -449,8 +447,16 @@ def test_arena_all_bot_game_through_the_scene_equals_the_engines_game() -> None:
         auto.tap("score")
         auto.tap("next")
         rounds += 1
-    results = app.stack.top
-    assert isinstance(results, GameResults) and rounds == 12
+    assert isinstance(app.stack.top, GameResults)
+    return app.stack.top, rounds
+
+
+def test_arena_all_bot_game_through_the_scene_equals_the_engines_game() -> None:
+    """The scene's virtual game (its deal, the bots' choices, the reveals) ends exactly
+    as the engine's own bench game with the same seed and bots."""
+    app, auto, scene = arena_app(seats=3, bots=(0, 1, 2))
+    results, rounds = bot_game_to_the_end(app, auto)
+    assert rounds == 12
     bots = [MathArenaBot("easy", scene.play.seed + s + 1) for s in range(3)]
     expected = keyed_game(bots, scene.play.seed)
     assert scene.play.state.won == expected.won
@@ -1221,3 +1227,85 @@ def test_arena_every_seat_shows_its_count_while_the_seats_get_ready(players, siz
         (count,) = [d for d in counts if row.contains(d.rect)]
         assert count.size >= app.ctx.painter.least
         assert not [b.name for b in taps if b.rect.colliderect(count.rect)], seat
+
+
+def from_setup_again(auto, seats: int, home: bool = True) -> None:
+    """(Home, then) the setup again: two bots and ``seats - 2`` children, Start."""
+    if home:
+        auto.tap("home")
+    auto.tap("game.math-arena")
+    form_seats(auto, seats, (0, 1))
+    auto.tap("start", settle=False)
+
+
+def test_arena_tournament_carries_on_after_home_or_a_restart_when_asked(tmp_path) -> None:
+    """ARENA-5: a tournament plays to its target. It travelled only through "Play again":
+    the same players starting again from the setup (after Home, or after the device
+    restarted) began a new one, "1 played" again. Now the game asks: "Carry on" counts
+    on from the tournament so far (and journals it), "New tournament" starts one."""
+    from tabletop.store import FILE_NAME, Journal
+    from tabletop.ui.scenes.common import Confirm
+
+    path = tmp_path / FILE_NAME
+    app, auto, scene = journal_arena(path, bots=(0, 1))
+    first, _ = bot_game_to_the_end(app, auto)
+    after_one = scene.tournament_after()
+    assert "Tournament: first to 10 points, 1 played." in first.outcome.lines
+    from_setup_again(auto, 2)
+    offer = app.stack.top
+    assert isinstance(offer, Confirm) and "1 played" in offer.detail
+    auto.tap("yes")
+    scene = app.stack.top
+    assert isinstance(scene, ArenaScene) and scene.play.tournament == after_one
+    (saved,) = Journal(path).unfinished("app")
+    assert saved.meta["app"]["tournament"] == after_one.journal()
+    bot_game_to_the_end(app, auto)
+    after_two = scene.tournament_after()
+    assert after_two.games == 2
+    # the device restarts on the results: the same players start again from the setup
+    again = make_app(journal=Journal(path))
+    auto2 = Autoplayer(again)
+    from_setup_again(auto2, 2, home=False)
+    offer = again.stack.top
+    assert isinstance(offer, Confirm) and "2 played" in offer.detail
+    auto2.tap("yes")
+    resumed = again.stack.top
+    assert resumed.play.tournament == after_two
+    third, _ = bot_game_to_the_end(again, auto2)
+    assert "Tournament: first to 10 points, 3 played." in third.outcome.lines
+    # "New tournament": the game counts on its own
+    from_setup_again(auto2, 2)
+    auto2.tap("no")
+    assert again.stack.top.play.tournament.games == 0
+
+
+def test_arena_no_tournament_offer_for_other_players_or_a_won_one(tmp_path) -> None:
+    """Only the same players (names, bots) to the same target are asked; a tournament
+    someone won (ARENA-5) or a game left half-way with nothing counted is not offered."""
+    from tabletop.games.math_arena import Tournament
+    from tabletop.store import FILE_NAME
+    from tabletop.ui.games.math_arena.table import running_tournament
+
+    path = tmp_path / FILE_NAME
+    app, auto, _ = journal_arena(path, bots=(0, 1))
+    bot_game_to_the_end(app, auto)
+    from_setup_again(auto, 3)  # a third player
+    assert isinstance(app.stack.top, ArenaScene)
+    new = app.stack.top
+    assert running_tournament(app.ctx, new.save, Tournament(3)) is None  # left: none counted
+    assert running_tournament(app.ctx, new.save, Tournament(3, games=1)) is None  # under way
+    won = Tournament(2, points=(9, 9), games=5).journal()  # this game wins it
+    app2, auto2, scene2 = journal_arena(tmp_path / "other.db", bots=(0, 1))
+    scene2.save.app["tournament"] = won
+    scene2.save.write_meta()
+    bot_game_to_the_end(app2, auto2)
+    from_setup_again(auto2, 2)
+    fresh = app2.stack.top
+    assert isinstance(fresh, ArenaScene) and fresh.play.tournament == Tournament(2)
+    # the last game's record damaged: no offer, a new tournament (and a line in the log)
+    app3, auto3, scene3 = journal_arena(tmp_path / "damaged.db", bots=(0, 1))
+    bot_game_to_the_end(app3, auto3)
+    app3.ctx.journal.set_meta(scene3.save.id, {"app": {"tournament": {"points": ["x"]}}})
+    from_setup_again(auto3, 2)
+    fresh = app3.stack.top
+    assert isinstance(fresh, ArenaScene) and fresh.play.tournament == Tournament(2)

@@ -197,6 +197,33 @@ def test_mathe_meister_child_takes_back_own_writes_until_the_round_is_done() -> 
     assert (play.message, play.tone) == (child_message("ui.undo_round"), "error")
 
 
+def test_mm_play_hint_after_the_writes_never_errors() -> None:
+    """Once both dice and two signs are written the hint says the round can end (the
+    hint bot failed on no dice left: "That is not ready yet."); while a star the device
+    claimed waits for its Star Power (MM-13, e.g. taken back with Undo) it says that and
+    opens the choice."""
+    from tabletop.bots.mathe_meister import hint
+
+    play = solo()
+    play.rolled((4, 6), "virtual")
+    for action in hint(play.state, 0).actions():
+        assert play.perform(action)
+    play.press("hint")
+    assert (play.message, play.tone) == (child_message("mm.hint.done"), "hint")
+    for dice in [(6, 6), (5, 5), (6, 6), (5, 5), (6, 6), (5, 5)]:
+        play.press("done")
+        play.rolled(dice, "virtual")
+        for action in hint(play.state, 0).actions():
+            assert play.perform(action)
+        if play.unchosen():
+            break
+    line = play.unchosen()[0]
+    play.asks.clear()
+    play.press("hint")
+    assert (play.message, play.tone) == (child_message("mm.choose_power"), "hint")
+    assert play.asks == [("star", line)]
+
+
 def test_mm_play_paper_table_names_the_first_press_then_the_next_in_line() -> None:
     """MM-5: the press that came first chooses first and is told so; once it chose, the
     next press in line is told it is next (it was not first), with how many more wait;

@@ -975,3 +975,33 @@ def test_mecs_area_rulings_at_eight_seats_are_whole_and_16px(size: tuple[int, in
         sizes = [size for text, size in drawn if text in (ruling[0], ruling[2])]
         assert sizes and min(sizes) >= app.ctx.painter.least, ruling
     assert not [text for text, _ in drawn if text.endswith("\u2026")]
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_mecs_real_cards_tell_the_child_to_take_a_card_mecs4(size) -> None:
+    """MECS-4 with real cards: a turn begins with a card taken from the next player's
+    hand, which the device cannot do; the line tells the child to take it and put cards
+    down (tapping the area where no camera reads it), 16 px or more at 800x480. It said
+    "Player 1 took a card from Player 2's hand." as if done. The journal keeps the
+    engine's words."""
+    from tabletop.ui.messages import child_message
+
+    app = make_app(size)
+    auto, table = start(app, seats=2, cards="table")
+    auto.tap("reveal.8")
+    auto.tap("reveal.3")
+    take = child_message("mecs.said.take", name="Player 1", giver="Player 2")
+    assert table.message == take and "Player 1: take a card" in take
+    texts = drawn_texts(app.ctx.painter, lambda: app.step(force_draw=True))
+    assert any(size_ >= 16 for text, size_ in texts if "take a card" in text)
+    post(app, seen(1, "MT1:MECS:7"))  # Player 1 puts down a 7, and ends the turn
+    auto.tap("end")
+    while table.play.state.phase == "refill":
+        auto.tap("refill.numbers")
+    assert table.play.state.active == 1
+    assert table.message == child_message("mecs.said.take", name="Player 2", giver="Player 1")
+    took = [e.text for s in table.match.steps for e in s.events if e.code == "mecs.took"]
+    assert took == [
+        "Player 1 took a card from Player 2's hand.",
+        "Player 2 took a card from Player 1's hand.",
+    ]

@@ -17,7 +17,9 @@ from typing import Any
 
 import pygame
 
+from tabletop.engine.errors import TabletopError
 from tabletop.engine.match import Match
+from tabletop.engine.protocol import Result
 from tabletop.engine.words import and_joined, plural
 from tabletop.games.math_arena import (
     COURT_RANKS,
@@ -36,11 +38,12 @@ from tabletop.games.math_arena import (
 )
 from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
-from tabletop.ui.games.math_arena.play import GAME, ArenaPlay
+from tabletop.ui.games.math_arena.play import GAME, ArenaPlay, log
 from tabletop.ui.messages import child_message
 from tabletop.ui.results import GameResults, Outcome, outcome_of, told_apart
-from tabletop.ui.saves import GameSave, game_seed, one_write, seats_of
+from tabletop.ui.saves import LABEL, GameSave, game_seed, one_write, seats_of
 from tabletop.ui.scenes import form
+from tabletop.ui.scenes.common import Confirm
 from tabletop.ui.scenes.form import (
     CHILD,
     EMPTY,
@@ -206,6 +209,21 @@ class ArenaScene(TableScene):
             self.play.carry_on(self.save.app.get("table"))
         else:
             self.play.start()
+            self.offer_tournament()
+
+    def offer_tournament(self) -> None:
+        """ARENA-5: these players' tournament to this target is not won yet (they went
+        Home, or the device restarted, after a game): carry it on, or a new one?"""
+        if (t := running_tournament(self.ctx, self.save, self.play.tournament)) is None:
+            return
+        names = (
+            f"{self.shown(s, n)}: {plural(t.points[s], 'point')}"
+            for s, (n, _) in enumerate(self.play.seats)
+        )
+        facts = {"games": t.games, "target": t.target, "points": ", ".join(names)}
+        ask, detail = (child_message(f"arena.ui.tournament{w}", facts) for w in ("", "_detail"))
+        yes = f"Carry on ({t.games} played)"
+        self.ask(("tournament", t), Confirm(self.ctx, ask, yes, "New tournament", detail))
 
     def card_seats(self) -> int:
         return self.play.players if self.play.cards == "table" else 0
@@ -281,6 +299,10 @@ class ArenaScene(TableScene):
             play.pick(asking[1], (result[0], result[1]))
         elif kind == "card" and isinstance(result, str):
             play.set_card(asking[1], asking[2], result)
+        elif kind == "tournament" and result == "yes":
+            play.tournament = asking[1]
+            self.save.app["tournament"] = play.tournament.journal()
+            self.save.write_meta()
         elif kind == "operator" and isinstance(result, str):
             play.set_operator(result, "a tap")
         elif kind == "value" and isinstance(result, int):
@@ -494,6 +516,28 @@ def resume_scene(
 ) -> Scene:
     """The game screen again around a match replayed from the journal (issue 10)."""
     return ArenaScene(ctx, save.seats_or(save.app.get("seats")), save.app, match=match, save=save)
+
+
+def running_tournament(ctx: Context, save: GameSave, fresh: Tournament) -> Tournament | None:
+    """The tournament to ``fresh``'s target the same players (names, bots) were playing
+    in the Math Arena game journaled before ``save``'s, with its result counted, if
+    nobody has won it yet (ARENA-5); None for a game of a tournament under way."""
+    games = (s for s in ctx.journal.matches() if s.game == GAME.name and s.id != save.id)
+    last = next(games, None)
+    if fresh.games or last is None or last.status == "playing" or last.label != LABEL:
+        return None
+    if [(s.name, s.bot is None) for s in ctx.journal.seats(last.id)] != [
+        (s.name, s.bot is None) for s in save.seats
+    ]:
+        return None
+    try:
+        t = Tournament.of(fresh.players, (last.meta.get("app") or {}).get("tournament") or {})
+        if places := (last.result or {}).get("places"):  # a game that ended (not left)
+            t = t.after(Result((), tuple(int(p) for p in places), ""))
+    except (TabletopError, TypeError, ValueError):  # a damaged record: a new tournament
+        log.warning("math arena: journaled tournament of match %s unreadable", last.id)
+        return None
+    return t if t.games and not t.over and t.target == fresh.target else None
 
 
 def _start(ctx: Context, values: FormValues) -> Scene:

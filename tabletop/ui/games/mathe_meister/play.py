@@ -220,6 +220,10 @@ class SoloPlay(TableController):
     def power_selected(self, index: int) -> bool:
         return self.pen is not None and self.pen[0] in ("power", "opower") and self.pen[-1] == index
 
+    def unchosen(self) -> list[str]:
+        """The lines of the stars the device claimed whose Star Power waits (MM-13)."""
+        return [c.line for c in self.state.claims if not c.power]
+
     def dice_words(self) -> str:
         label = DICE_SOURCES.get(self.dice_source, "")
         return f"Dice {label}" if label else "Dice"
@@ -229,6 +233,8 @@ class SoloPlay(TableController):
             step = "over"
         elif self.state.dice is None:
             step = "dice"
+        elif self.unchosen():
+            return child_message("mm.choose_power")
         else:
             step = "done" if self.may_end() else "write"
         return child_message(f"mm.step.{step}", round=self.state.round)
@@ -242,6 +248,7 @@ class SoloPlay(TableController):
             self.say(child_message("mm.said.welcome", name=self.player, modes=modes))
         if self.state.dice is None and not self.state.finished:
             self.asks.append(("dice",))
+        self.offers += self.unchosen()  # a star claimed as it stopped: its Star Power (MM-13)
 
     def refuse(self, code: str, facts: dict[str, object] | None = None) -> None:
         self.sounds.append("wrong")
@@ -295,7 +302,7 @@ class SoloPlay(TableController):
 
     def explain(self, name: str) -> None:
         kind, _, arg = name.partition(".")
-        unchosen = [c.line for c in self.state.claims if not c.power]
+        unchosen = self.unchosen()
         if name == "undo":
             self.refuse("engine.nothing_to_undo")
         elif name == "done" and unchosen:
@@ -509,6 +516,10 @@ class SoloPlay(TableController):
         self.say(TAKEN_BACK.get(type(action), lambda a: child_message("mm.undone.move"))(action))
 
     def _hint(self) -> None:
+        if unchosen := self.unchosen():  # MM-13: the star's Star Power is the next step
+            self.say(child_message("mm.choose_power"), "hint")
+            self.asks.append(("star", unchosen[0]))
+            return
         try:
             self.advice = hint(self.state, 0)
         except ValueError:

@@ -457,9 +457,12 @@ class MecsPlay(TableController):
                 title = child_message("mecs.banner.hacked")
                 self.banner = Banner(title, text, now, "hack", source=target)
                 self.sound("good")
-            elif event.code == "mecs.took" and seat is not None and seat == self.hand_owner():
-                card, giver = LABEL[data["card"]], self.name(int(data["from"]))  # a hand shown
-                text = child_message("mecs.said.took", name=self.name(seat), giver=giver, card=card)
+            elif event.code == "mecs.took" and seat is not None:  # a hand shown, or real cards
+                took = {"name": self.name(seat), "giver": self.name(int(data["from"]))}
+                if seat == self.hand_owner():
+                    text = child_message("mecs.said.took", took, card=LABEL[data["card"]])
+                elif self.settings.play == "camera":  # the child takes it from the hand now
+                    text = child_message("mecs.said.take", took)
             elif event.code == "mecs.objective_waiting":
                 waiting = text.replace(" (MECS-9)", "")
             elif event.code == "mecs.objective_missed" and seat is not None:
