@@ -900,6 +900,31 @@ def test_mwm_number_pad_leaves_the_cards_it_asks_about_in_view(size, players) ->
             tap(app, "cancel")
 
 
+@pytest.mark.parametrize("size", [(800, 480), (1280, 720)])
+@pytest.mark.parametrize("players", [4, 8])
+def test_mwm_team_pad_leaves_the_teammates_cards_in_view(size, players) -> None:
+    """MWM-7 (walk 28): the TEAM SOLUTION is the team's sum, so its pad keeps the
+    teammate's COUNT META and MATH CRATE cards in view (at 4 seats the whole team's;
+    at 8, a team across the table, the child's own answer is on the pad instead) with
+    touch-sized keys. It covered the teammate's cards, beside the child's own."""
+    app = make_app(size)
+    table = start(app, "mode.teams", *seats(players, 4))
+    for seat in range(players):
+        show(app, seat, f"C{seat + 3}", "K+1")
+    settings = table.play.settings
+    for seat in range(players):
+        tap(app, f"solve.{seat}")
+        type_number(app, seat + 4)
+        pad = app.stack.top
+        assert isinstance(pad, NumPad) and pad.title.endswith("TEAM SOLUTION")
+        team = settings.side_seats(settings.side_of(seat))
+        keep = team if players == 4 else [other for other in team if other != seat]
+        assert not [o for o in keep if pad.panel.colliderect(table.cards_of(o))], seat
+        assert pad.hint.startswith(f"{seat + 4} + ")  # the child's own answer
+        assert all(min(b.rect.size) >= app.ctx.metrics.touch for b in pad.buttons)
+        tap(app, "cancel")
+
+
 def test_mwm_instruction_line_names_the_next_step_after_a_hand() -> None:
     """The verdict's sentences end with what to tap next; before, who is to do what."""
     app = make_app()

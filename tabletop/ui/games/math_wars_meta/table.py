@@ -313,10 +313,25 @@ class MwmTable(TableScene):
             self.ask(("crate", seat), ChoiceGrid(self.ctx, title, choices, columns=10, rows=4))
 
     def ask_pad(self, asking: tuple[Any, ...], what: str, **kw: Any) -> None:
-        """The number pad for seat ``asking[1]``'s ``what``, beside that seat's cards."""
+        """The number pad for seat ``asking[1]``'s ``what``, beside that seat's cards (the
+        TEAM SOLUTION's beside the cards its sum needs, :meth:`team_cards`)."""
         seat = asking[1]
         title = f"{self.play.name(seat)}: {what}"
-        self.ask(asking, NumPad(self.ctx, title, beside=self.cards_of(seat), **kw))
+        beside = self.team_cards(seat) if asking[0] == "team" else self.cards_of(seat)
+        self.ask(asking, NumPad(self.ctx, title, beside=beside, **kw))
+
+    def team_cards(self, seat: int) -> pygame.Rect:
+        """The cards a TEAM SOLUTION needs in view (MWM-7): the whole team's where a pad
+        with touch-sized keys fits beside them, else the teammates' (the child's own
+        answer is on the pad), else (no such room) the child's own."""
+        m, settings = self.m, self.play.settings
+        team = settings.side_seats(settings.side_of(seat))
+        mates = [self.cards_of(other) for other in team if other != seat]
+        need = 4 * m.touch + m.u(3 * 8 + 32 + 8) + 4  # four keys, their gaps, the margins
+        for cards in (self.cards_of(seat).unionall(mates), mates[0].unionall(mates[1:])):
+            if max(cards.left, m.width - cards.right) >= need:
+                return cards
+        return self.cards_of(seat)
 
     def answered(self, asking: tuple[Any, ...], result: Any) -> None:
         kind, *args = asking
@@ -342,7 +357,7 @@ class MwmTable(TableScene):
         if seat not in play.solving():
             return
         if team is None and play.answer_for(seat).team_solution is not None:
-            self.ask_pad(("team", seat, value), "TEAM SOLUTION", hint="your team's sum")
+            self.ask_pad(("team", seat, value), "TEAM SOLUTION", hint=f"{value} + your team's")
             return
         play.type_solution(seat, value, team)
         if play.solo:
