@@ -211,10 +211,29 @@ def test_mwm_a_press_while_the_verdict_shows_names_the_button_as_it_reads() -> N
     answer(app, 0, 12)
     answer(app, 1, 5)
     assert table.play.verdict is not None and table.play.verdict.war  # Bot 3 has 12 too
+    told = " ".join(table.play.verdict.summary)
     app.seat_queue.put(SeatPressed(0, app.ctx.clock()))
     app.step()
-    assert table.status() == "Read what happened, then tap Math War."
+    assert table.status() == f"{told} Read what happened, then tap Math War."
     assert table.target("next").label == "Math War!"
+
+
+def test_mwm_a_stray_press_keeps_the_verdict_on_the_line() -> None:
+    """Walk 28: a child presses a seat button again just after the hand is decided (here
+    the round's end): the verdict stays to read, the refusal after it; it was wiped."""
+    app = make_app()
+    table = start(app, "cards.virtual")
+    for _ in range(2):
+        for seat in (0, 1):
+            answer(app, seat, table.play.answer_for(seat).solution)
+        if not table.play.verdict.round_over:
+            tap(app, "next")
+    told = " ".join(table.play.verdict.summary)
+    assert table.play.verdict.round_over and "VICTORY! card" in told
+    app.seat_queue.put(SeatPressed(1, app.ctx.clock()))
+    app.step()
+    assert table.status() == f"{told} Read what happened, then tap Next round."
+    assert table.play.tone == "error"  # the refusal shows as one
 
 
 def test_mwm5_rules_pages_say_what_the_setups_last_man_option_does() -> None:

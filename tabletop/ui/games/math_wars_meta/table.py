@@ -73,11 +73,13 @@ class MwmTable(TableScene):
     # -- what the base asks ---------------------------------------------------------------
 
     def status(self) -> str:
-        """What just happened (the verdict's few sentences), or else the next step."""
-        verdict = self.play.verdict
-        if verdict is not None and not self.message:
+        """What just happened (the verdict's few sentences, kept before a refusal), or else
+        the next step."""
+        verdict, said = self.play.verdict, self.message
+        if verdict is not None and (not said or self.play.tone == "error"):
             what = self.play.facts()["next"]
-            return f"{' '.join(verdict.summary or verdict.lines[-3:])} Tap {what}."
+            told = " ".join(verdict.summary or verdict.lines[-3:])
+            return f"{told} {said or f'Tap {what}.'}"
         return super().status()
 
     def rules_scene(self) -> Scene:
