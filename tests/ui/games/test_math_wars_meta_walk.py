@@ -15,6 +15,7 @@ from tabletop.engine import BadInput
 from tabletop.games.math_wars_meta import parse_code
 from tabletop.ui.app import App
 from tabletop.ui.games.math_wars_meta.table import MwmTable as TableScene
+from tabletop.ui.games.math_wars_meta.verdict import signed
 from tabletop.ui.scenes.form import FormScene
 from tabletop.ui.scenes.rotation import RotationRunner
 from tests.ui.game_scenery import form_seats, setup
@@ -420,6 +421,36 @@ def test_mwm8_solo_with_a_bot_says_the_bot_is_what_to_change() -> None:
     tap(app, "choice.empty")
     tap(app, "start")
     assert isinstance(app.stack.top, TableScene)
+
+
+def test_mwm8_virtual_cards_say_what_the_device_moved_not_what_to_move() -> None:
+    """MWM-8, walk 28: with virtual cards the device moves every card, so the verdict
+    says what it did (it told the child to put cards on the spoils pile and everybody to
+    shuffle both decks, cards nobody holds); with real cards the words stay."""
+    app = make_app()
+    table = start(app, "mode.solo", "cards.virtual")
+    tap(app, "solve.0")
+    right = table.play.answer_for(0).solution
+    type_number(app, right + 1)  # wrong
+    assert table.status().startswith(f"Not right: the answer is {signed(right)}, not ")
+    assert "The device put only your battle card on your spoils pile." in table.status()
+    said = []
+    while not table.play.verdict or not table.play.verdict.round_over:
+        tap(app, "next")
+        tap(app, "solve.0")
+        type_number(app, table.play.answer_for(0).solution)
+        said += table.play.verdict.lines
+    assert "The device put the battle card and " in " ".join(said)
+    assert "Round 2: the device shuffled both decks." in said
+    assert not [line for line in said if "Put " in line or "shuffles" in line]
+    app = make_app()
+    table = start(app, "cards.virtual")  # two children, virtual cards: Why? says it too
+    while not table.play.verdict or not table.play.verdict.round_over:
+        if table.play.verdict:
+            tap(app, "next")
+        for seat in (0, 1):
+            answer(app, seat, table.play.answer_for(seat).solution)
+    assert "Round 2: the device shuffled both decks." in table.play.verdict.lines
 
 
 def test_mwm8_solo_wrong_answer_says_what_was_wrong_and_what_to_do() -> None:
