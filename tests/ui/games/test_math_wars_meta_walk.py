@@ -560,6 +560,25 @@ def test_mwm_after_an_undo_an_answer_still_in_the_game_shows_in_its_box() -> Non
     assert play.verdict is not None and play.verdict.entries[0].solution == 13
 
 
+def test_mwm_round_end_feet_show_the_decks_as_the_hand_left_them() -> None:
+    """Walk 28: at a round's end the state already holds the next round's full decks; the
+    Score Cards' feet show each draw pile as the deciding hand left it, and none for a
+    child who is out (Player 2's said "deck 25")."""
+    app = make_app()
+    table = start(app, "cards.virtual")
+    play = table.play
+    while play.verdict is None or not play.verdict.round_over:
+        if play.verdict is not None:
+            tap(app, "next")
+        left = [len(zone.draw) for zone in play.state.zones]  # all cards up: the hand's
+        for seat in (0, 1):
+            answer(app, seat, play.answer_for(seat).solution)
+    winner = play.state.rounds[-1].winner
+    assert winner is not None and play.state.zones[1 - winner].draw  # new decks
+    decks = [words for words, _ in drawn_texts(table) if words.startswith("deck ")]
+    assert decks == [f"deck {left[winner]}"]
+
+
 def with_banner(app: App) -> None:
     """A station rotation running (its banner at the foot of the screen)."""
     app.ctx.wall = FakeClock(T0 + 60)

@@ -523,9 +523,11 @@ class MwmTable(TableScene):
         foot_y = foot.centery
         text, colour = (words[0], ink) if on_chip else self._foot(seat)
         room = foot.width - m.u(16)
-        deck = f"deck {len(zone.draw)}"
+        decks = None if play.verdict is None else play.verdict.decks  # a round's end
+        left = len(zone.draw) if decks is None else decks.get(seat, -1)  # -1: out
+        deck = f"deck {left}"
         deck_w = painter.fonts.width(deck, m.small - 2) + m.u(12)
-        if painter.fonts.width(text, m.small - 1, True) <= room - deck_w:  # else the ruling
+        if painter.fonts.width(text, m.small - 1, True) <= room - deck_w and left >= 0:
             room -= deck_w
             at = (foot.right - m.u(10), foot_y)
             painter.line(surface, deck, at, painter.least, deck_w, muted, anchor="midright")

@@ -53,6 +53,9 @@ class Verdict:
     round: int = 1
     hand: int = 1
     round_over: bool = False
+    # at a round's end (the state has new decks): each draw pile as the hand left it, but
+    # for the seats that are out
+    decks: dict[int, int] | None = None
 
 
 def signed(value: int) -> str:
@@ -198,6 +201,15 @@ def last_verdict(play: MwmPlay) -> Verdict | None:
         lines.append(solo[-1])
     verdict.summary = solo if play.solo else _summary(play, stage, events)
     verdict.round_over = bool(codes & {"mwm.round_won", "mwm.round_void"})
+    if verdict.round_over:
+        end = len(steps) - 1
+        was, act = play.state_before(end), steps[end].action  # before the new decks
+        gone = {event.seat for event in events if event.code == "mwm.knocked_out"}
+        verdict.decks = {
+            seat: len(zone.draw) - (isinstance(act, CountDrawn) and act.seat == seat)
+            for seat, zone in enumerate(was.zones)
+            if not zone.out and seat not in gone
+        }
     return verdict
 
 
