@@ -73,8 +73,7 @@ class MwmTable(TableScene):
     # -- what the base asks ---------------------------------------------------------------
 
     def status(self) -> str:
-        """What just happened (the verdict's few sentences, kept before a refusal), or else
-        the next step."""
+        """What just happened (the verdict's few sentences, before a refusal), or the step."""
         verdict, said = self.play.verdict, self.message
         if verdict is not None and (not said or self.play.tone == "error"):
             what = self.play.facts()["next"]
@@ -315,8 +314,7 @@ class MwmTable(TableScene):
             self.ask(("crate", seat), ChoiceGrid(self.ctx, title, choices, columns=10, rows=4))
 
     def ask_pad(self, asking: tuple[Any, ...], what: str, **kw: Any) -> None:
-        """The number pad for seat ``asking[1]``'s ``what``, beside that seat's cards (the
-        TEAM SOLUTION's beside the cards its sum needs, :meth:`team_cards`)."""
+        """The number pad for seat ``asking[1]``'s ``what``, beside the cards it is about."""
         seat = asking[1]
         title = f"{self.play.name(seat)}: {what}"
         beside = self.team_cards(seat) if asking[0] == "team" else self.cards_of(seat)

@@ -53,9 +53,7 @@ class Verdict:
     round: int = 1
     hand: int = 1
     round_over: bool = False
-    # at a round's end (the state has new decks): each draw pile as the hand left it, but
-    # for the seats that are out
-    decks: dict[int, int] | None = None
+    decks: dict[int, int] | None = None  # a round's end: the draw piles left, but the out
 
 
 def signed(value: int) -> str:
@@ -223,8 +221,7 @@ def _solo_battle(verdict: Verdict, virtual: bool) -> str:
 
 
 def virtual(play: MwmPlay) -> bool:
-    """The device deals and moves every seat's cards (virtual cards, bots): no child
-    moves a card."""
+    """The device deals and moves every seat's cards (virtual cards, bots)."""
     return all(seat.auto_cards for seat in play.seats)
 
 
