@@ -323,15 +323,18 @@ class MwmTable(TableScene):
     def team_cards(self, seat: int) -> pygame.Rect:
         """The cards a TEAM SOLUTION needs in view (MWM-7): the whole team's where a pad
         with touch-sized keys fits beside them, else the teammates' (the child's own
-        answer is on the pad), else (no such room) the child's own."""
+        answer is on the pad), else the most teammates' on one side of the screen."""
         m, settings = self.m, self.play.settings
         team = settings.side_seats(settings.side_of(seat))
         mates = [self.cards_of(other) for other in team if other != seat]
         need = 4 * m.touch + m.u(3 * 8 + 32 + 8) + 4  # four keys, their gaps, the margins
-        for cards in (self.cards_of(seat).unionall(mates), mates[0].unionall(mates[1:])):
+        own = self.cards_of(seat)
+        halves = [[r for r in mates if (r.centerx > m.width // 2) == right] for right in (1, 0)]
+        for keep in filter(None, ([own, *mates], mates, *sorted(halves, key=len, reverse=True))):
+            cards = keep[0].unionall(keep[1:])
             if max(cards.left, m.width - cards.right) >= need:
                 return cards
-        return self.cards_of(seat)
+        return own
 
     def answered(self, asking: tuple[Any, ...], result: Any) -> None:
         kind, *args = asking
