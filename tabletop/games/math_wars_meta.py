@@ -443,7 +443,8 @@ class EnterSolution:
 
 @dataclass(frozen=True)
 class Splash:
-    """Moderator: the table was "splashed", so the round starts again; ``award_to`` is
+    """Moderator: the table was "splashed", so the round is over and the next one starts
+    from fresh decks (the rule book: "considered over ... reset"); ``award_to`` is
     the side (seat, or team index) the vote gave a penalty VICTORY! card (MWM-6), only
     the side winning the hand (``splash_leader``, MWM-10)."""
 
@@ -1648,8 +1649,9 @@ def splash_leader(state: MathWarsMetaState) -> int | None:
 
 
 def _splash(state: MathWarsMetaState, action: Splash, events: list[Event]) -> MathWarsMetaState:
-    """The rule book's "splash": the round is over at once and starts again; a vote may
-    give the hand's winner a penalty VICTORY! card, which can win the game (MWM-6)."""
+    """The rule book's "splash": the round is over at once, the next one starts from
+    fresh decks (so the round count goes on, as after a round won); a vote may give the
+    hand's winner a penalty VICTORY! card, which can win the game (MWM-6)."""
     s = state.settings
     side = action.award_to
     if side is not None:
@@ -1670,7 +1672,11 @@ def _splash(state: MathWarsMetaState, action: Splash, events: list[Event]) -> Ma
                 f"a penalty VICTORY! card goes only to the hand's winner (MWM-10): {why}",
             )
     events.append(
-        Event("mwm.splash", "Splash! The cards are all over the table: this round starts again.")
+        Event(
+            "mwm.splash",
+            f"Splash! The cards are all over the table: round {state.round} is over.",
+            data={"round": state.round},
+        )
     )
     if side is None:
         record = RoundRecord(

@@ -7,6 +7,9 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
+from hypothesis import given
+from hypothesis import settings as hsettings
+from hypothesis import strategies as st
 
 from tabletop.engine import BadInput, IllegalMove, ImpossibleOutcome, Match, ScriptedDealer
 from tabletop.games.math_wars_meta import (
@@ -344,6 +347,27 @@ def test_mwm6_splash_penalty_victory_card_and_reset() -> None:
         t.reveal({0: (2, "+1"), 1: (25, "+1")})
         t.act(Splash(award_to=1))
     assert t.state.finished and GAME.result(t.state) is not None
+
+
+@hsettings(max_examples=30, deadline=None)
+@given(seats=st.integers(2, 4), hands=st.integers(0, 2), splashes=st.integers(1, 3))
+def test_mwm10_a_splash_says_its_round_is_over_and_the_next_round_is_counted(
+    seats: int, hands: int, splashes: int
+) -> None:
+    """The rule book: a splashed round "is immediately considered over" and reset (fresh
+    decks, MWM-6). The splash's sentence says which round is over and the next round's
+    number follows it, as the round counter has it (walk 28: it said "this round starts
+    again", then "Round 2")."""
+    t = Table(pvp(), seats)
+    for hand in range(hands):
+        t.hand({seat: (2 + hand * seats + seat, ("+1", "+2")[hand]) for seat in range(seats)})
+    for _ in range(splashes):
+        before = t.state.round
+        events = t.act(Splash())
+        said = {e.code: e for e in events}
+        assert said["mwm.splash"].text.endswith(f"round {before} is over.")
+        assert said["mwm.round_start"].data["round"] == t.state.round == before + 1
+        assert t.state.rounds[-1].number == before and t.state.rounds[-1].how == "splash"
 
 
 def test_mwm10_splash_penalty_card_only_to_the_side_winning_the_hand() -> None:

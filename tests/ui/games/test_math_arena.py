@@ -215,7 +215,8 @@ def test_arena_children_say_their_values_and_the_ruling_has_its_reason() -> None
     assert scene.play.row_text(2)[0] == "10 + 9 = 19"
     assert scene.play.state.won[1] == ("KD",)
     auto_tap_disabled(app, scene, "value.0")  # the round is over
-    assert scene.message == "Player 1: This round is over. Tap Next round."
+    # walk 28: the ruling stays on the line, the refusal after it
+    assert scene.message == f"{scene.play.verdict} Player 1: This round is over. Tap Next round."
 
 
 def finger(app, name):

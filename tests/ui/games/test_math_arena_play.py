@@ -336,7 +336,7 @@ def test_arena_taps_in_the_wrong_phase_say_what_the_round_waits_for() -> None:
     assert play.message == "The cards are up! Check them, then tap Who wins?"
     play.score()
     assert play.ask_value(0) is None
-    assert play.message == "P1: This round is over. Tap Next round."
+    assert play.message == f"{play.verdict} P1: This round is over. Tap Next round."
 
 
 def test_arena_a_bots_button_tapped_says_the_device_presses_it() -> None:
@@ -425,7 +425,7 @@ def test_arena_next_operator_turned_over_during_the_ruling_is_kept_for_next_roun
     play.cards_seen(2, "reveal", ["9H", "9D"])
     play.score()
     play.cards_seen(None, "operator", ["KH"])  # the card just won: used
-    assert play.message == "That operator card is already used. Check the card."
+    assert play.message == f"{play.verdict} That operator card is already used. Check the card."
     play.cards_seen(None, "operator", ["QC"])
     assert play.phase == "result" and play.tone != "error"
     assert play.message == "The next operator card is out. Tap Next round to play it."

@@ -900,6 +900,38 @@ def test_mwm_number_pad_leaves_the_cards_it_asks_about_in_view(size, players) ->
             tap(app, "cancel")
 
 
+@pytest.mark.parametrize("size", [(800, 480), (1280, 720)])
+@pytest.mark.parametrize(
+    ("players", "per_team", "hidden"), [(4, 2, 0), (8, 2, 1), (6, 3, 2), (8, 4, 2)]
+)
+def test_mwm_team_pad_leaves_the_teammates_cards_in_view(size, players, per_team, hidden) -> None:
+    """MWM-7 (walk 28): the TEAM SOLUTION is the team's sum, so its pad keeps the
+    teammates' COUNT META and MATH CRATE cards in view, with touch-sized keys: at 4 seats
+    the whole team's; at 8, a team across the table, the teammate's, the child's own
+    answer on the pad instead of their cards; Trios and Quads, whose teams span the
+    screen, all but one teammate's at most (``hidden``: the team's seats it may cover).
+    It sat beside the child's own cards only and covered the teammates'."""
+    app = make_app(size)
+    fmt = () if per_team == 2 else ("more", f"format.{per_team}")
+    table = start(app, "mode.teams", *seats(players, 4), *fmt)
+    for seat in range(players):
+        show(app, seat, f"C{seat + 3}", "K+1")
+    settings = table.play.settings
+    for seat in range(players):
+        tap(app, f"solve.{seat}")
+        type_number(app, seat + 4)
+        pad = app.stack.top
+        assert isinstance(pad, NumPad) and pad.title.endswith("TEAM SOLUTION")
+        team = settings.side_seats(settings.side_of(seat))
+        assert len(team) == per_team
+        covered = [o for o in team if pad.panel.colliderect(table.cards_of(o))]
+        mates = [other for other in covered if other != seat]
+        assert len(covered) <= hidden and len(mates) <= max(0, hidden - 1), (seat, covered)
+        assert pad.hint.startswith(f"{seat + 4} + ")  # the child's own answer
+        assert all(min(b.rect.size) >= app.ctx.metrics.touch for b in pad.buttons)
+        tap(app, "cancel")
+
+
 def test_mwm_instruction_line_names_the_next_step_after_a_hand() -> None:
     """The verdict's sentences end with what to tap next; before, who is to do what."""
     app = make_app()

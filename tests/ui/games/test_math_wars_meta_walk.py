@@ -15,6 +15,7 @@ from tabletop.engine import BadInput
 from tabletop.games.math_wars_meta import parse_code
 from tabletop.ui.app import App
 from tabletop.ui.games.math_wars_meta.table import MwmTable as TableScene
+from tabletop.ui.games.math_wars_meta.verdict import signed
 from tabletop.ui.scenes.form import FormScene
 from tabletop.ui.scenes.rotation import RotationRunner
 from tests.ui.game_scenery import form_seats, setup
@@ -211,10 +212,29 @@ def test_mwm_a_press_while_the_verdict_shows_names_the_button_as_it_reads() -> N
     answer(app, 0, 12)
     answer(app, 1, 5)
     assert table.play.verdict is not None and table.play.verdict.war  # Bot 3 has 12 too
+    told = " ".join(table.play.verdict.summary)
     app.seat_queue.put(SeatPressed(0, app.ctx.clock()))
     app.step()
-    assert table.status() == "Read what happened, then tap Math War."
+    assert table.status() == f"{told} Read what happened, then tap Math War."
     assert table.target("next").label == "Math War!"
+
+
+def test_mwm_a_stray_press_keeps_the_verdict_on_the_line() -> None:
+    """Walk 28: a child presses a seat button again just after the hand is decided (here
+    the round's end): the verdict stays to read, the refusal after it; it was wiped."""
+    app = make_app()
+    table = start(app, "cards.virtual")
+    for _ in range(2):
+        for seat in (0, 1):
+            answer(app, seat, table.play.answer_for(seat).solution)
+        if not table.play.verdict.round_over:
+            tap(app, "next")
+    told = " ".join(table.play.verdict.summary)
+    assert table.play.verdict.round_over and "VICTORY! card" in told
+    app.seat_queue.put(SeatPressed(1, app.ctx.clock()))
+    app.step()
+    assert table.status() == f"{told} Read what happened, then tap Next round."
+    assert table.play.tone == "error"  # the refusal shows as one
 
 
 def test_mwm5_rules_pages_say_what_the_setups_last_man_option_does() -> None:
@@ -403,6 +423,36 @@ def test_mwm8_solo_with_a_bot_says_the_bot_is_what_to_change() -> None:
     assert isinstance(app.stack.top, TableScene)
 
 
+def test_mwm8_virtual_cards_say_what_the_device_moved_not_what_to_move() -> None:
+    """MWM-8, walk 28: with virtual cards the device moves every card, so the verdict
+    says what it did (it told the child to put cards on the spoils pile and everybody to
+    shuffle both decks, cards nobody holds); with real cards the words stay."""
+    app = make_app()
+    table = start(app, "mode.solo", "cards.virtual")
+    tap(app, "solve.0")
+    right = table.play.answer_for(0).solution
+    type_number(app, right + 1)  # wrong
+    assert table.status().startswith(f"Not right: the answer is {signed(right)}, not ")
+    assert "The device put only your battle card on your spoils pile." in table.status()
+    said = []
+    while not table.play.verdict or not table.play.verdict.round_over:
+        tap(app, "next")
+        tap(app, "solve.0")
+        type_number(app, table.play.answer_for(0).solution)
+        said += table.play.verdict.lines
+    assert "The device put the battle card and " in " ".join(said)
+    assert "Round 2: the device shuffled both decks." in said
+    assert not [line for line in said if "Put " in line or "shuffles" in line]
+    app = make_app()
+    table = start(app, "cards.virtual")  # two children, virtual cards: Why? says it too
+    while not table.play.verdict or not table.play.verdict.round_over:
+        if table.play.verdict:
+            tap(app, "next")
+        for seat in (0, 1):
+            answer(app, seat, table.play.answer_for(seat).solution)
+    assert "Round 2: the device shuffled both decks." in table.play.verdict.lines
+
+
 def test_mwm8_solo_wrong_answer_says_what_was_wrong_and_what_to_do() -> None:
     """MWM-8: a wrong solo answer discards only the battle card. The message box says the
     answer was not right, the right one, and what to put on the spoils pile (it said
@@ -508,6 +558,25 @@ def test_mwm_after_an_undo_an_answer_still_in_the_game_shows_in_its_box() -> Non
     assert table.message.startswith("Player 1 already answered with these cards.")
     answer(app, 1, 5)  # the others answer: the hand is settled with both
     assert play.verdict is not None and play.verdict.entries[0].solution == 13
+
+
+def test_mwm_round_end_feet_show_the_decks_as_the_hand_left_them() -> None:
+    """Walk 28: at a round's end the state already holds the next round's full decks; the
+    Score Cards' feet show each draw pile as the deciding hand left it, and none for a
+    child who is out (Player 2's said "deck 25")."""
+    app = make_app()
+    table = start(app, "cards.virtual")
+    play = table.play
+    while play.verdict is None or not play.verdict.round_over:
+        if play.verdict is not None:
+            tap(app, "next")
+        left = [len(zone.draw) for zone in play.state.zones]  # all cards up: the hand's
+        for seat in (0, 1):
+            answer(app, seat, play.answer_for(seat).solution)
+    winner = play.state.rounds[-1].winner
+    assert winner is not None and play.state.zones[1 - winner].draw  # new decks
+    decks = [words for words, _ in drawn_texts(table) if words.startswith("deck ")]
+    assert decks == [f"deck {left[winner]}"]
 
 
 def with_banner(app: App) -> None:

@@ -198,7 +198,9 @@ class ArenaPlay(TableController):
         """A child's sentence (for ``seat``: after its name), the exact reason in the log."""
         self.sound("wrong")
         words, self.refused = child_message(code), (seat, self.sentences + 1)
-        self.say(f"{self.name(seat)}: {words}" if seat is not None else words, "error")
+        words = f"{self.name(seat)}: {words}" if seat is not None else words
+        kept = self.verdict if self.phase == "result" else ""  # the ruling stays to read
+        self.say(f"{kept} {words}".strip(), "error")
         log.info("math-arena: refused (%s) in phase %s: %s", code, self.phase, detail)
 
     def not_now(self, what: str) -> None:

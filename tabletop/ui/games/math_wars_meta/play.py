@@ -589,7 +589,7 @@ class MwmPlay(TableController):
         VICTORY! card only for the side winning this hand; none once the game is over."""
         if self.finished:
             raise TabletopError("mwm.ui.game_over", "teacher menu after the end")
-        choices = [("undo", "Undo last step"), ("splash", "Splash: restart round")]
+        choices = [("undo", "Undo last step"), ("splash", "Splash: new round")]
         title = "Teacher: what do you want to do?"
         if not self.solo:
             leader = splash_leader(self.state)

@@ -73,11 +73,12 @@ class MwmTable(TableScene):
     # -- what the base asks ---------------------------------------------------------------
 
     def status(self) -> str:
-        """What just happened (the verdict's few sentences), or else the next step."""
-        verdict = self.play.verdict
-        if verdict is not None and not self.message:
+        """What just happened (the verdict's few sentences, before a refusal), or the step."""
+        verdict, said = self.play.verdict, self.message
+        if verdict is not None and (not said or self.play.tone == "error"):
             what = self.play.facts()["next"]
-            return f"{' '.join(verdict.summary or verdict.lines[-3:])} Tap {what}."
+            told = " ".join(verdict.summary or verdict.lines[-3:])
+            return f"{told} {said or f'Tap {what}.'}"
         return super().status()
 
     def rules_scene(self) -> Scene:
@@ -313,10 +314,27 @@ class MwmTable(TableScene):
             self.ask(("crate", seat), ChoiceGrid(self.ctx, title, choices, columns=10, rows=4))
 
     def ask_pad(self, asking: tuple[Any, ...], what: str, **kw: Any) -> None:
-        """The number pad for seat ``asking[1]``'s ``what``, beside that seat's cards."""
+        """The number pad for seat ``asking[1]``'s ``what``, beside the cards it is about."""
         seat = asking[1]
         title = f"{self.play.name(seat)}: {what}"
-        self.ask(asking, NumPad(self.ctx, title, beside=self.cards_of(seat), **kw))
+        beside = self.team_cards(seat) if asking[0] == "team" else self.cards_of(seat)
+        self.ask(asking, NumPad(self.ctx, title, beside=beside, **kw))
+
+    def team_cards(self, seat: int) -> pygame.Rect:
+        """The cards a TEAM SOLUTION needs in view (MWM-7): the whole team's where a pad
+        with touch-sized keys fits beside them, else the teammates' (the child's own
+        answer is on the pad), else the most teammates' on one side of the screen."""
+        m, settings = self.m, self.play.settings
+        team = settings.side_seats(settings.side_of(seat))
+        mates = [self.cards_of(other) for other in team if other != seat]
+        need = 4 * m.touch + m.u(3 * 8 + 32 + 8) + 4  # four keys, their gaps, the margins
+        own = self.cards_of(seat)
+        halves = [[r for r in mates if (r.centerx > m.width // 2) == right] for right in (1, 0)]
+        for keep in filter(None, ([own, *mates], mates, *sorted(halves, key=len, reverse=True))):
+            cards = keep[0].unionall(keep[1:])
+            if max(cards.left, m.width - cards.right) >= need:
+                return cards
+        return own
 
     def answered(self, asking: tuple[Any, ...], result: Any) -> None:
         kind, *args = asking
@@ -342,7 +360,7 @@ class MwmTable(TableScene):
         if seat not in play.solving():
             return
         if team is None and play.answer_for(seat).team_solution is not None:
-            self.ask_pad(("team", seat, value), "TEAM SOLUTION", hint="your team's sum")
+            self.ask_pad(("team", seat, value), "TEAM SOLUTION", hint=f"{value} + your team's")
             return
         play.type_solution(seat, value, team)
         if play.solo:
@@ -506,9 +524,11 @@ class MwmTable(TableScene):
         foot_y = foot.centery
         text, colour = (words[0], ink) if on_chip else self._foot(seat)
         room = foot.width - m.u(16)
-        deck = f"deck {len(zone.draw)}"
+        decks = None if play.verdict is None else play.verdict.decks  # a round's end
+        left = len(zone.draw) if decks is None else decks.get(seat, -1)  # -1: out
+        deck = f"deck {left}"
         deck_w = painter.fonts.width(deck, m.small - 2) + m.u(12)
-        if painter.fonts.width(text, m.small - 1, True) <= room - deck_w:  # else the ruling
+        if painter.fonts.width(text, m.small - 1, True) <= room - deck_w and left >= 0:
             room -= deck_w
             at = (foot.right - m.u(10), foot_y)
             painter.line(surface, deck, at, painter.least, deck_w, muted, anchor="midright")

@@ -53,6 +53,7 @@ class Verdict:
     round: int = 1
     hand: int = 1
     round_over: bool = False
+    decks: dict[int, int] | None = None  # a round's end: the draw piles left, but the out
 
 
 def signed(value: int) -> str:
@@ -108,6 +109,8 @@ def say(play: MwmPlay, event: Event) -> str | None:
         return child_message("mwm.said.solo_won")
     if code not in CHILD_MESSAGES or (code == "mwm.round_start" and d.get("round", 1) <= 1):
         return None
+    if code in ("mwm.round_start", "mwm.solo_discard") and virtual(play):
+        code = code.replace("mwm.", "mwm.said.virtual_")  # what the device did instead
     facts = {**d, "name": play.name(seat) if seat is not None else ""}
     facts |= {k: play.side_name(d[k]) for k in ("team", "winner") if d.get(k) is not None}
     if "seats" in d:
@@ -189,22 +192,37 @@ def last_verdict(play: MwmPlay) -> Verdict | None:
     codes = {event.code for event in events}
     battle = play.solo and "mwm.solo_discard" not in codes
     if battle:  # its sentence says why, so Solo's message box starts there
-        lines.append(_solo_battle(verdict))
+        lines.append(_solo_battle(verdict, virtual(play)))
     solo = lines[-1:] if battle else lines[-2:]
     if play.solo and play.state.rounds and "mwm.round_won" in codes:
         solo = [*solo[-1:], solo_round_text(play.state.rounds[-1])]
         lines.append(solo[-1])
     verdict.summary = solo if play.solo else _summary(play, stage, events)
     verdict.round_over = bool(codes & {"mwm.round_won", "mwm.round_void"})
+    if verdict.round_over:
+        end = len(steps) - 1
+        was, act = play.state_before(end), steps[end].action  # before the new decks
+        gone = {event.seat for event in events if event.code == "mwm.knocked_out"}
+        verdict.decks = {
+            seat: len(zone.draw) - (isinstance(act, CountDrawn) and act.seat == seat)
+            for seat, zone in enumerate(was.zones)
+            if not zone.out and seat not in gone
+        }
     return verdict
 
 
-def _solo_battle(verdict: Verdict) -> str:
+def _solo_battle(verdict: Verdict, virtual: bool) -> str:
     """MWM-8: only the battle card goes on the spoils pile: why (a wrong answer, the right
-    one with the sum beside it; a result below 1), and what to do."""
+    one with the sum beside it; a result below 1), and what to do (``virtual``: what the
+    device did)."""
     entry, right = verdict.entries[0].solution, verdict.answers[0].solution
-    key = "mwm.said.solo_battle" if entry == right else "mwm.said.solo_wrong"
+    key = f"mwm.said.{'virtual_' * virtual}solo_{'battle' if entry == right else 'wrong'}"
     return child_message(key, typed=signed(entry), right=signed(right))
+
+
+def virtual(play: MwmPlay) -> bool:
+    """The device deals and moves every seat's cards (virtual cards, bots)."""
+    return all(seat.auto_cards for seat in play.seats)
 
 
 SUMMARY_CODES = (
