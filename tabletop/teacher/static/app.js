@@ -605,13 +605,15 @@ async function loadReports() {
         ...r.hidden.map((g) => el("li", {},
           el("span", { text: g.sentence }), hideButton(g.match, false))),
       ];
-      if (open.has(r.session)) loadResults(r.session, games);
+      // Each game once: those named in the notes are not listed again under Games….
+      const noted = new Set([...r.left_out, ...r.hidden].map((g) => g.match));
+      if (open.has(r.session)) loadResults(r.session, games, noted);
       return el("li", { "data-session": r.session },
         el("span", { class: "title", text: r.title }),
         el("span", { text: `${count(r.games, "game")}, ${count(r.students, "student")}` }),
         el("a", { class: "button", href: `/report.csv${q}`, download: true, text: "CSV" }),
         el("a", { class: "button", href: `/report.pdf${q}`, "data-pdf": true, download: true, text: "PDF" }),
-        el("button", { type: "button", text: "Games…", onclick: () => loadResults(r.session, games) }),
+        el("button", { type: "button", text: "Games…", onclick: () => loadResults(r.session, games, noted) }),
         el("button", { type: "button", onclick: () => loadSkills(r.session, r.title), text: "Skills" }),
         el("a", { class: "button", href: `/skills.csv${q}`, download: true, text: "Skills CSV" }),
         el("ul", { class: "report-notes" }, ...notes),
@@ -628,15 +630,17 @@ async function loadReports() {
   }
 }
 
-// A session's games, each with a button to hide it from the reports (or show it again).
-async function loadResults(session, into) {
+// A session's games, each with a button to hide it from the reports (or show it again);
+// those the notes name already (hidden, left out) are not listed again.
+async function loadResults(session, into, noted) {
   try {
-    const games = await api(`/api/results?session=${encodeURIComponent(session)}`);
+    const games = (await api(`/api/results?session=${encodeURIComponent(session)}`))
+      .filter((g) => !noted.has(g.match));
     // A game only bots played counts in no report: said so, not left as a bare comma.
     const who = (g) => (g.players.length ? g.players.join(", ") : "bots only, in no report");
-    into.replaceChildren(...games.map((g) => el("li", {},
+    into.replaceChildren(...(games.length ? games.map((g) => el("li", {},
       el("span", { text: `Game ${g.match}: ${g.title}${g.station ? ` (from ${g.station})` : ""}, ${who(g)}${g.hidden ? " (hidden)" : ""}` }),
-      hideButton(g.match, !g.hidden))));
+      hideButton(g.match, !g.hidden))) : [el("li", { text: "No other games: each is named above." })]));
   } catch (err) {
     showAlert(err.message);
   }
