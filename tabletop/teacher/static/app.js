@@ -446,15 +446,6 @@ async function startPlan(event) {
     return;
   }
   const stations = Object.fromEntries(chosen.flatMap((device, i) => (device ? [[device, i]] : [])));
-  const bare = chosen.flatMap((device, i) => (device ? [] : [`Station ${i + 1}`]));
-  if (bare.length) { // no table shows these stations' groups the game and the time
-    const one = bare.length === 1;
-    const names = `${and(bare)} ${one ? "has" : "have"}`;
-    if (!window.confirm(`${names} no device: no table there will show ${one ? "its" : "their"} groups their game and their time. Start anyway?`)) {
-      showAlert(`${names} no device: choose one for ${one ? "it" : "each"}, or remove ${one ? "it" : "them"}.`, "#plan-error");
-      return;
-    }
-  }
   const plan = {
     stations: rows.map((row) => ({
       game: $("select.game", row).value, mode: $("select.mode", row).value, name: $("input.name", row).value.trim(),
@@ -467,6 +458,21 @@ async function startPlan(event) {
     rotations: number("#plan-rotations"),
   };
   const session = $("#plan-session").value.trim();
+  try { // the console's own checks first: no question about devices for a plan it refuses
+    await api("/api/plan", { plan, stations, session, check: true });
+  } catch (err) {
+    showAlert(err.message, "#plan-error");
+    return;
+  }
+  const bare = chosen.flatMap((device, i) => (device ? [] : [`Station ${i + 1}`]));
+  if (bare.length) { // no table shows these stations' groups the game and the time
+    const one = bare.length === 1;
+    const names = `${and(bare)} ${one ? "has" : "have"}`;
+    if (!window.confirm(`${names} no device: no table there will show ${one ? "its" : "their"} groups their game and their time. Start anyway?`)) {
+      showAlert(`${names} no device: choose one for ${one ? "it" : "each"}, or remove ${one ? "it" : "them"}.`, "#plan-error");
+      return;
+    }
+  }
   const running = latest && latest.plan && latest.moments.some((m) => m.phase !== "done");
   const moved = running ? movedStations(plan, stations, session) : [];
   const asked = !running ? true : moved.length
