@@ -4,6 +4,7 @@ loopback in front of a console without a broker, see ``test_browser_walk``)."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 from tests.teacher.test_browser import SHOTS, expect
@@ -34,3 +35,31 @@ def test_browser_walk28_a_plan_the_console_refuses_asks_nothing_about_devices(
         " groups their game and their time. Start anyway?"
     ]
     assert live.console.run(lambda: live.console.plan.stations) == {}
+
+
+def test_browser_walk28_a_refused_download_says_why_on_the_page(live: Live, open_page: Any) -> None:
+    """The class list's files are saved from their links; Badges to print after the list
+    was emptied from another tab: the console's sentence is on the page (main: the link
+    got JSON back, the browser dropped the download and nothing was said), and is gone
+    once a file is saved again."""
+    page = open_page(1366, 768)
+    page.click("nav a[data-tab=roster]")
+    page.fill("#add-name", "Ada")
+    page.fill("#add-group", "Red")
+    page.click("#roster-add button[type=submit]")
+    expect(page.locator("#roster-rows tr")).to_have_count(1)
+
+    def saved(link: str, name: str, starts: bytes) -> None:
+        with page.expect_download() as got:
+            page.click(link)
+        assert got.value.suggested_filename == name
+        assert Path(got.value.path()).read_bytes().startswith(starts)
+
+    saved("#badges-pdf", "badges.pdf", b"%PDF")
+    live.console.run(live.console.roster_change, "remove", sid="S1")  # another tab
+    page.click("#badges-pdf")
+    expect(page.locator("#alert")).to_have_text("The class list is empty: add students first.")
+    expect(page.locator("#alert")).to_be_in_viewport()
+    page.screenshot(path=str(SHOTS / "teacher-walk28-refused-download-1366x768.png"))
+    saved("#roster-download", "class-list.csv", "\ufeffid,name,group".encode())
+    expect(page.locator("#alert")).to_be_hidden()
