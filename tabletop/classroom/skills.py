@@ -233,11 +233,14 @@ def trends(
 ) -> dict[tuple[str, str, str], list[tuple[str, int, int]]]:
     """Every trend at once: (student id, guest name or "", skill) -> (session, checked,
     right) over the newest ``last`` sessions of each, oldest first."""
+    from tabletop.classroom.report import GUESTS, NO_GROUP
+
     per: dict[tuple[str, str, str], dict[str, list[int]]] = {}
     started: dict[str, float] = {}
     for stored in _answers(journal, None):
         _, session, skill, who, shown, group, given, answer, at, question = stored
         right = int(_right(given, answer, question))
+        group = (group or NO_GROUP) if who else GUESTS  # as the rows name it (gather_skills)
         for key in ((who or "", "" if who else shown, skill), group_key(group, skill)):
             tally = per.setdefault(key, {}).setdefault(session, [0, 0])
             tally[0] += 1

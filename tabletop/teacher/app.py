@@ -9,7 +9,8 @@ The page talks to a JSON API behind the same session:
 ``GET /api/events``          Server-Sent Events: ``state`` (the same body) on changes
 ``POST /api/clock``          ``{"action": "pause", "station": null | 0.., "minutes": 1}``
 ``POST /api/plan``           ``{"plan": {...}, "stations": {device: 0..}, "session": ""}``
-                             (``"swap": true``: the running plan on other devices)
+                             (``"swap": true``: the running plan on other devices;
+                             ``"check": true``: only checked, nothing starts)
 ``POST /api/plan/clear``     no rotation any more
 ``POST /api/dismiss``        ``{"keys": [...]}``: problems (or offline cards) seen
 ``GET /api/roster``          the class list and its groups
@@ -397,6 +398,8 @@ async def start_plan(request: web.Request) -> web.Response:
     if not isinstance(session, str):
         raise BadInput("teacher.session", "the session must be text")
     swap = body.get("swap") is True  # the clocks go on
+    if body.get("check") is True:  # the dashboard asks before its questions about devices
+        return web.json_response({"ok": True})
     console = request.app[CONSOLE]
     message = await _on_console(request, console.start_plan, plan, stations, session, swap=swap)
     return web.json_response({"id": message.id, "session": message.session})

@@ -107,6 +107,25 @@ def test_skills_group_rows_have_their_trend_too(tmp_path: Path) -> None:
     assert row_trend(every, next(r for r in gather_skills(journal, B))) == "25% → 67%"
 
 
+def test_skills_guests_and_no_group_rows_have_their_trend(tmp_path: Path) -> None:
+    """The "Whole group" rows of guests and of students in no group show their trend as
+    each of their children's rows does (main: "—" always, the trend kept under the
+    stored group "" while the rows say "guests" and "no group")."""
+    journal = lesson(tmp_path / FILE_NAME)
+    mul = question("multiplication", [7, 8], "x")
+    m, _ = journal_match(
+        journal, "mathe-meister", [SeatInfo(0, "Bea", "S02")], session=B, checks=[], seconds=1
+    )
+    journal.add_answers(m, [answer_record(0, 0, mul, 56), answer_record(0, 1, mul, 15)])
+    journal.finish(m, {"places": [1]})
+    every = trends(journal)
+    groups = {(r.group, r.skill): r for r in group_skills(gather_skills(journal))}
+    assert row_trend(every, groups[("guests", "subtraction")]) == "0%"
+    assert row_trend(every, groups[("no group", "multiplication")]) == "50%"
+    guest = next(r for r in gather_skills(journal) if r.group == "guests")
+    assert row_trend(every, guest) == "0%"
+
+
 def test_skills_csv_columns_and_rows(tmp_path: Path) -> None:
     journal = lesson(tmp_path / FILE_NAME)
     text = skills_csv_text(gather_skills(journal, A))

@@ -360,6 +360,23 @@ def test_teacher_plan_with_an_emptied_box_names_the_box(
     serve(scenario)
 
 
+def test_teacher_plan_checked_only_starts_nothing(serve: Callable[[Scenario], None]) -> None:
+    """``"check": true``: the console's checks of the plan answer (the dashboard asks them
+    before its questions about devices), and nothing starts."""
+
+    async def scenario(client: TestClient) -> None:
+        await log_in(client)
+        empty = {"plan": dict(PLAN, groups=[]), "stations": {}, "check": True}
+        r = await post(client, "/api/plan", empty)
+        assert r.status == 400
+        assert (await r.json())["error"] == "The plan has no groups: add at least one."
+        r = await post(client, "/api/plan", {"plan": PLAN, "stations": {}, "check": True})
+        assert r.status == 200 and (await r.json()) == {"ok": True}
+        assert (await (await client.get("/api/state")).json())["plan"] is None
+
+    serve(scenario)
+
+
 def test_teacher_api_runs_the_rotation(serve: Callable[[Scenario], None]) -> None:
     async def scenario(client: TestClient) -> None:
         await log_in(client)

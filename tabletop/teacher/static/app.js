@@ -57,7 +57,7 @@ async function api(path, body, { raw = false } = {}) {
     window.location.assign("/login");
     throw new Error("Please log in again.");
   }
-  const data = raw ? response : await response.json().catch(() => ({}));
+  const data = raw && response.ok ? response : await response.json().catch(() => ({}));
   if (!response.ok) throw new Error((data && data.error) || `The console said ${response.status}.`);
   return data;
 }
@@ -446,15 +446,6 @@ async function startPlan(event) {
     return;
   }
   const stations = Object.fromEntries(chosen.flatMap((device, i) => (device ? [[device, i]] : [])));
-  const bare = chosen.flatMap((device, i) => (device ? [] : [`Station ${i + 1}`]));
-  if (bare.length) { // no table shows these stations' groups the game and the time
-    const one = bare.length === 1;
-    const names = `${and(bare)} ${one ? "has" : "have"}`;
-    if (!window.confirm(`${names} no device: no table there will show ${one ? "its" : "their"} groups their game and their time. Start anyway?`)) {
-      showAlert(`${names} no device: choose one for ${one ? "it" : "each"}, or remove ${one ? "it" : "them"}.`, "#plan-error");
-      return;
-    }
-  }
   const plan = {
     stations: rows.map((row) => ({
       game: $("select.game", row).value, mode: $("select.mode", row).value, name: $("input.name", row).value.trim(),
@@ -467,6 +458,21 @@ async function startPlan(event) {
     rotations: number("#plan-rotations"),
   };
   const session = $("#plan-session").value.trim();
+  try { // the console's own checks first: no question about devices for a plan it refuses
+    await api("/api/plan", { plan, stations, session, check: true });
+  } catch (err) {
+    showAlert(err.message, "#plan-error");
+    return;
+  }
+  const bare = chosen.flatMap((device, i) => (device ? [] : [`Station ${i + 1}`]));
+  if (bare.length) { // no table shows these stations' groups the game and the time
+    const one = bare.length === 1;
+    const names = `${and(bare)} ${one ? "has" : "have"}`;
+    if (!window.confirm(`${names} no device: no table there will show ${one ? "its" : "their"} groups their game and their time. Start anyway?`)) {
+      showAlert(`${names} no device: choose one for ${one ? "it" : "each"}, or remove ${one ? "it" : "them"}.`, "#plan-error");
+      return;
+    }
+  }
   const running = latest && latest.plan && latest.moments.some((m) => m.phase !== "done");
   const moved = running ? movedStations(plan, stations, session) : [];
   const asked = !running ? true : moved.length
@@ -605,13 +611,15 @@ async function loadReports() {
         ...r.hidden.map((g) => el("li", {},
           el("span", { text: g.sentence }), hideButton(g.match, false))),
       ];
-      if (open.has(r.session)) loadResults(r.session, games);
+      // Each game once: those named in the notes are not listed again under Games….
+      const noted = new Set([...r.left_out, ...r.hidden].map((g) => g.match));
+      if (open.has(r.session)) loadResults(r.session, games, noted);
       return el("li", { "data-session": r.session },
         el("span", { class: "title", text: r.title }),
         el("span", { text: `${count(r.games, "game")}, ${count(r.students, "student")}` }),
         el("a", { class: "button", href: `/report.csv${q}`, download: true, text: "CSV" }),
         el("a", { class: "button", href: `/report.pdf${q}`, "data-pdf": true, download: true, text: "PDF" }),
-        el("button", { type: "button", text: "Games…", onclick: () => loadResults(r.session, games) }),
+        el("button", { type: "button", text: "Games…", onclick: () => loadResults(r.session, games, noted) }),
         el("button", { type: "button", onclick: () => loadSkills(r.session, r.title), text: "Skills" }),
         el("a", { class: "button", href: `/skills.csv${q}`, download: true, text: "Skills CSV" }),
         el("ul", { class: "report-notes" }, ...notes),
@@ -628,15 +636,17 @@ async function loadReports() {
   }
 }
 
-// A session's games, each with a button to hide it from the reports (or show it again).
-async function loadResults(session, into) {
+// A session's games, each with a button to hide it from the reports (or show it again);
+// those the notes name already (hidden, left out) are not listed again.
+async function loadResults(session, into, noted) {
   try {
-    const games = await api(`/api/results?session=${encodeURIComponent(session)}`);
+    const games = (await api(`/api/results?session=${encodeURIComponent(session)}`))
+      .filter((g) => !noted.has(g.match));
     // A game only bots played counts in no report: said so, not left as a bare comma.
     const who = (g) => (g.players.length ? g.players.join(", ") : "bots only, in no report");
-    into.replaceChildren(...games.map((g) => el("li", {},
+    into.replaceChildren(...(games.length ? games.map((g) => el("li", {},
       el("span", { text: `Game ${g.match}: ${g.title}${g.station ? ` (from ${g.station})` : ""}, ${who(g)}${g.hidden ? " (hidden)" : ""}` }),
-      hideButton(g.match, !g.hidden))));
+      hideButton(g.match, !g.hidden))) : [el("li", { text: "No other games: each is named above." })]));
   } catch (err) {
     showAlert(err.message);
   }
@@ -679,6 +689,22 @@ function sumsOnOneLine(text) {
   return el("span", {}, ...parts.map((part, i) => (i % 2 ? el("span", { class: "math", text: part }) : part)));
 }
 
+// A download link's file fetched by the page and saved, not left to the browser, which
+// drops a refused one without a word: the console's sentence is shown instead.
+async function download(link) {
+  try {
+    const response = await api(link.getAttribute("href"), undefined, { raw: true });
+    const name = /filename="([^"]+)"/.exec(response.headers.get("Content-Disposition") || "");
+    const url = URL.createObjectURL(await response.blob());
+    el("a", { href: url, download: name ? name[1] : true }).click(); // in no page: not seen here
+    setTimeout(() => URL.revokeObjectURL(url), 60_000);
+    showAlert(""); // a refusal said before is past
+  } catch (err) {
+    showAlert(err.message);
+    $("#alert").scrollIntoView({ block: "nearest" });
+  }
+}
+
 function hideButton(match, hide) {
   return el("button", {
     type: "button",
@@ -698,6 +724,8 @@ function hideButton(match, hide) {
 
 document.addEventListener("DOMContentLoaded", () => {
   document.addEventListener("click", (event) => {
+    const link = event.target.closest("a[download]");
+    if (link) { event.preventDefault(); download(link); return; }
     const button = event.target.closest("button[data-act]");
     if (!button) return;
     const station = button.dataset.station === undefined ? null : Number(button.dataset.station);

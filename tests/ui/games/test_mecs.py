@@ -29,6 +29,7 @@ from tabletop.ui.results import GameResults
 from tabletop.ui.scenes.form import FormScene
 from tabletop.ui.scenes.pin import PinPad
 from tabletop.ui.scenes.rules import ChoiceGrid, RulesScene
+from tests.card import READ_ONLY, simulated_card
 from tests.ui.game_scenery import form_seats
 from tests.ui.scenery import SIZES, drawn_texts, is_undo_pad, make_app
 from tests.ui.test_namesakes import CLASS, open_table
@@ -210,6 +211,23 @@ def test_mecs_run_demo_ends_with_a_winner_line(tmp_path: Path) -> None:
     assert last == line
     assert re.fullmatch(r"winner: (draw|Bot \d(, Bot \d)*)", line)
     assert (tmp_path / "final.png").exists()
+
+
+def test_mecs_run_demo_on_a_read_only_card_plays_as_on_a_writable_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """``demo --game mecs --data`` on a read-only card: the bar saying games are not
+    being saved pushes the Deck row onto the form's next page; the demo opens "More
+    options" as a child would, and plays the game a writable folder plays, saying so
+    (main: AutoplayError: target 'deck.advanced' is missing on FormScene)."""
+    writable = io.StringIO()
+    line = run_demo(seed=2, out_dir=tmp_path / "w", out=writable, data=tmp_path / "w-data")
+    simulated_card(monkeypatch).refuse = READ_ONLY
+    out = io.StringIO()
+    assert run_demo(seed=2, out_dir=tmp_path / "ro", out=out, data=tmp_path / "ro-data") == line
+    turns = [t for t in out.getvalue().splitlines() if t.startswith(("Turn", "  "))]
+    assert turns == [t for t in writable.getvalue().splitlines() if t.startswith(("Turn", "  "))]
+    assert "games are not being saved" in caplog.text
 
 
 def test_mecs_scene_bots_move_by_themselves_after_a_pause() -> None:

@@ -168,6 +168,8 @@ def play_demo(run: DemoRun, setup: Setup = Setup()) -> Driver:
         run.fill_seats(range(1 if child else 0, setup.seats), f"bot.{level}")  # seat 1: child
         run.tap(f"mode.{setup.mode}")
         if form.options["deck"] != setup.deck:  # challenge has chosen the advanced deck already
+            if form.target(f"deck.{setup.deck}") is None:  # a warning bar pushed it on a page
+                run.tap("more")
             run.tap(f"deck.{setup.deck}")
         run.tap("start")
     driver = Driver(run, run.scene(MecsTable), 0 if child else None, run.seed)
