@@ -103,6 +103,7 @@ class ConsoleState:
         self.duplicates = 0  # results received again (already stored)
         self.unwritten: dict[str, str] = {}  # result id -> why it could not be stored now
         self.unwritten_since = 0.0  # when the newest of them came
+        self.unsaved = (0, 0.0)  # the journal's trouble_seq when it stopped saving, and when
         self.roster_problem = ""  # why the class list is not sent to the stations
         self.roster_since = 0.0  # since when
         self.bad_status: dict[tuple[str, str], float] = {}  # (device, code) -> since when
@@ -172,13 +173,23 @@ class ConsoleState:
 
     def _problems(self) -> list[Problem]:
         """Every problem now (:mod:`.problems`): a class list the stations cannot take,
-        results that cannot be stored now, statuses that cannot be read, results refused
+        a journal that cannot save (its results wait on the stations), results that
+        cannot be stored now, statuses that cannot be read, results refused
         (newest first)."""
         found = []
         if self.roster_problem:
             sentence = self.roster_problem + " The stations keep the list they had."
             found.append(Problem((said.key("roster", "", self.roster_since),), sentence))
-        if self.unwritten:
+        journal = self.journal
+        if journal is not None and journal.trouble is not None and journal.path is not None:
+            if self.unsaved[0] != journal.trouble_seq:  # a new key each time it begins
+                self.unsaved = (journal.trouble_seq, self.now())
+            keys = [said.key("unsaved", "", self.unsaved[1])]
+            if self.unwritten:
+                keys.append(said.key("unwritten", "", self.unwritten_since))
+            sentence = said.cannot_save(journal.trouble, journal.path.parent, len(self.unwritten))
+            found.append(Problem(tuple(keys), sentence))
+        elif self.unwritten:
             why = next(reversed(self.unwritten.values()))
             sentence = (
                 f"{len(self.unwritten)} results cannot be stored now ({why}); the stations "

@@ -64,7 +64,8 @@ class Coordinator(ConsoleInbox):
 
     ``config``: the console's fleet file (device ``teacher``); ``data``: its data folder
     (the journal ``tabletop.sqlite3`` in it, or a :class:`Journal` path ``":memory:"``
-    for tests); ``now``: the wall clock (epoch seconds) the clocks and records use.
+    for tests: it keeps nothing, so it tells no station a result is stored); ``now``: the
+    wall clock (epoch seconds) the clocks and records use.
     """
 
     def __init__(
