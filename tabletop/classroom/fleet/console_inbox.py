@@ -141,6 +141,8 @@ class ConsoleInbox(ConsoleState):
     def _result(self, topic: str, payload: bytes) -> None:
         result = parse(self.topics, topic, payload)  # refused by _received if it fails
         assert isinstance(result, ResultMessage)
+        if self.twin_runs():  # another console runs: the store must not split
+            return  # not answered: the station keeps it and sends it again
         try:
             new = self._store(result)
             assert self.journal is not None

@@ -107,6 +107,15 @@ def cannot_save(trouble: str, folder: Path, waiting: int) -> str:
     )
 
 
+def twin(console: str) -> str:
+    """Another console of this classroom is connected (the same teacher.toml twice)."""
+    return (
+        f"Another console of this classroom is connected (console {console}): this one "
+        "takes no results while it runs, so they wait on the stations. Close one of the "
+        "two (the one opened last); the other then takes the results."
+    )
+
+
 def unreadable_status(station: str, code: str) -> str:
     """A status the console cannot read, said for the teacher."""
     return (
@@ -225,5 +234,6 @@ __all__ = [
     "refused_result",
     "roster_problem",
     "shown",
+    "twin",
     "unreadable_status",
 ]
