@@ -17,7 +17,10 @@ logged once, kept in ``fleet_refused`` (so a resend or a console restart does no
 or count it again) and shown on the dashboard in the teacher's words (:mod:`.problems`:
 what happened, what to do) until the teacher dismisses it. A result that could not be
 *written* (the console's disk is full, the journal is locked) is acknowledged but not
-answered: the station sends it again later.
+answered: the station sends it again later; so is one the journal kept only in memory
+(its file stopped taking writes: :attr:`~tabletop.store.Journal.saving` is false), as a
+restart would lose it: the station keeps it and sends it again, and the resend is
+answered once the journal is back on its file.
 """
 
 from __future__ import annotations
@@ -138,11 +141,17 @@ class ConsoleInbox(ConsoleState):
     def _result(self, topic: str, payload: bytes) -> None:
         result = parse(self.topics, topic, payload)  # refused by _received if it fails
         assert isinstance(result, ResultMessage)
+        if self.twin_runs():  # another console runs: the store must not split
+            return  # not answered: the station keeps it and sends it again
         try:
             new = self._store(result)
+            assert self.journal is not None
+            if not self.journal.saving:  # only in memory: a restart would lose it
+                trouble = self.journal.trouble or "the console keeps nothing"
+                raise TabletopError("store.write", f"it is kept in memory only ({trouble})")
         except (TabletopError, sqlite3.Error, OSError) as exc:
-            # The journal cannot be written now (a full disk, a lock): not answered, so
-            # the station sends it again; said once per result.
+            # The journal cannot be written now (a full or read-only disk, a lock): not
+            # answered, so the station keeps it and sends it again; said once per result.
             why = exc.message if isinstance(exc, TabletopError) else str(exc)
             if result.id not in self.unwritten:
                 log.error("console: result %s is not stored now: %s", result.id, why)
@@ -154,6 +163,7 @@ class ConsoleInbox(ConsoleState):
             self._refuse(topic, payload, exc, result.id)
             return
         if self.unwritten.pop(result.id, None) is not None:
+            new = True  # it waited on its station (in the memory copy, maybe): stored now
             self._changed()
         if new:
             self.results += 1

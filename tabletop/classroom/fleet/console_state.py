@@ -25,6 +25,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from tabletop.classroom.fleet import presence
 from tabletop.classroom.fleet import problems as said
 from tabletop.classroom.fleet.messages import (
     ClockMessage,
@@ -103,6 +104,10 @@ class ConsoleState:
         self.duplicates = 0  # results received again (already stored)
         self.unwritten: dict[str, str] = {}  # result id -> why it could not be stored now
         self.unwritten_since = 0.0  # when the newest of them came
+        self.twin: str | None = None  # another console seen running: no results taken
+        self._others: dict[str, float] = {}  # other consoles' ids -> their last presence
+        self.twin_since = 0.0  # since when (coordinator.py)
+        self.unsaved = (0, 0.0)  # the journal's trouble_seq when it stopped saving, and when
         self.roster_problem = ""  # why the class list is not sent to the stations
         self.roster_since = 0.0  # since when
         self.bad_status: dict[tuple[str, str], float] = {}  # (device, code) -> since when
@@ -172,13 +177,27 @@ class ConsoleState:
 
     def _problems(self) -> list[Problem]:
         """Every problem now (:mod:`.problems`): a class list the stations cannot take,
-        results that cannot be stored now, statuses that cannot be read, results refused
+        a journal that cannot save (its results wait on the stations), results that
+        cannot be stored now, statuses that cannot be read, results refused
         (newest first)."""
         found = []
         if self.roster_problem:
             sentence = self.roster_problem + " The stations keep the list they had."
             found.append(Problem((said.key("roster", "", self.roster_since),), sentence))
-        if self.unwritten:
+        if self.twin_runs():
+            assert self.twin is not None
+            twin_key = said.key("twin", self.twin, self.twin_since)
+            found.append(Problem((twin_key,), said.twin(self.twin)))
+        journal = self.journal
+        if journal is not None and journal.trouble is not None and journal.path is not None:
+            if self.unsaved[0] != journal.trouble_seq:  # a new key each time it begins
+                self.unsaved = (journal.trouble_seq, self.now())
+            keys = [said.key("unsaved", "", self.unsaved[1])]
+            if self.unwritten:
+                keys.append(said.key("unwritten", "", self.unwritten_since))
+            sentence = said.cannot_save(journal.trouble, journal.path.parent, len(self.unwritten))
+            found.append(Problem(tuple(keys), sentence))
+        elif self.unwritten:
             why = next(reversed(self.unwritten.values()))
             sentence = (
                 f"{len(self.unwritten)} results cannot be stored now ({why}); the stations "
@@ -193,6 +212,18 @@ class ConsoleState:
             sentence = said.refused_result(self._station_name(r.device), r.code)
             found.append(Problem((f"refused:{r.key}",), sentence))
         return found
+
+    def twin_runs(self) -> bool:
+        """Whether another console of this classroom runs (see coordinator.py): its
+        presence was seen within :data:`~.presence.TWIN_QUIET` seconds."""
+        if self.twin is None:
+            return False
+        if self.now() - self._others.get(self.twin, self.twin_since) < presence.TWIN_QUIET:
+            return True
+        self.twin = None
+        log.warning("console: the other console fell quiet: taking results again")
+        self._changed()
+        return False
 
     def _plan_problems(self) -> list[Problem]:
         """The stations of the restored plan that lost presets this console does not

@@ -33,6 +33,7 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
+from tabletop.classroom.fleet import presence
 from tabletop.classroom.fleet import problems as said
 from tabletop.classroom.fleet.config import TEACHER, FleetConfig
 from tabletop.classroom.fleet.console_inbox import ConsoleInbox
@@ -64,7 +65,8 @@ class Coordinator(ConsoleInbox):
 
     ``config``: the console's fleet file (device ``teacher``); ``data``: its data folder
     (the journal ``tabletop.sqlite3`` in it, or a :class:`Journal` path ``":memory:"``
-    for tests); ``now``: the wall clock (epoch seconds) the clocks and records use.
+    for tests: it keeps nothing, so it tells no station a result is stored); ``now``: the
+    wall clock (epoch seconds) the clocks and records use.
     """
 
     def __init__(
@@ -93,13 +95,24 @@ class Coordinator(ConsoleInbox):
         self._retry = RetryLog(log, "console")  # network thread
         self._ready = threading.Event()
         self._failed: BaseException | None = None
+        self.presence_id = presence.new_id()  # this console process (presence.py)
         super().__init__()  # the worker thread's state (ConsoleState)
 
     # -- life ----------------------------------------------------------------------------
 
     def start(self, *, connect: bool = True, timeout: float = 10.0) -> Coordinator:
-        """Open the journal and restore the state (on the worker thread), then connect
-        to the broker (reconnecting by itself after an outage)."""
+        """Refuse to start where another console of this classroom runs (presence.py),
+        open the journal and restore the state (on the worker thread), then connect to
+        the broker (reconnecting by itself after an outage)."""
+        twin = presence.other_console(self.config, self.presence_id) if connect else None
+        if twin is not None:
+            log.error("console: another console of this classroom runs (%s): not started", twin)
+            raise DeviceError(
+                "fleet.twin",
+                f"another console of this classroom is connected to the broker at "
+                f"{self.config.host}:{self.config.port} (console {twin}): two would split "
+                "the results; use its dashboard, or stop it first",
+            )
         self._thread = threading.Thread(target=self._work, name="teacher-console", daemon=True)
         self._thread.start()
         if not self._ready.wait(timeout):
@@ -115,6 +128,11 @@ class Coordinator(ConsoleInbox):
         client, self._client = self._client, None
         if client is not None:
             try:
+                bye = presence.Presence(self.presence_id, False, self.now(), stopped=True)
+                if client.is_connected():
+                    client.publish(
+                        presence.topic(self.config), bye.encode(), 1, True
+                    ).wait_for_publish(2)
                 client.disconnect()
                 client.loop_stop()
             except Exception as exc:
@@ -312,6 +330,8 @@ class Coordinator(ConsoleInbox):
             manual_ack=True,  # acknowledged once taken: stored, refused, or left for a resend
         )
         self.config.login(client)
+        will = presence.Presence(self.presence_id, False, 0.0)
+        client.will_set(presence.topic(self.config), will.encode(), qos=1, retain=True)
         client.reconnect_delay_set(min_delay=1, max_delay=5)
         client.on_connect = self._on_connect
         client.on_connect_fail = self._on_connect_fail
@@ -327,7 +347,9 @@ class Coordinator(ConsoleInbox):
             self._retry.failed(f"the broker refused the connection: {reason}", logging.ERROR)
             return
         self._retry.connected()
-        client.subscribe([(self.topics.all_status, 1), (self.topics.all_results, 1)])
+        here = presence.topic(self.config)
+        client.subscribe([(self.topics.all_status, 1), (self.topics.all_results, 1), (here, 1)])
+        self._say_online(client)
         self._jobs.put(self._connected)
 
     def _on_connect_fail(self, client: Any, userdata: Any) -> None:
@@ -343,12 +365,64 @@ class Coordinator(ConsoleInbox):
         if not answered:
             self._retry.failed(hung_up(self.config.host, self.config.port, tls=self.config.tls))
             return
-        log.warning("console: lost the broker (%s); reconnecting", why_lost(reason))
+        why = why_lost(reason)
+        if self.twin is not None:  # it took this one's place: they share a client id
+            why = f"another console with this teacher.toml took its place ({self.twin})"
+        log.warning("console: lost the broker (%s); reconnecting", why)
         self._jobs.put(self._disconnected)
 
     def _on_message(self, client: Any, userdata: Any, message: Any) -> None:
         topic, payload, mid, qos = message.topic, bytes(message.payload), message.mid, message.qos
+        if topic == presence.topic(self.config):
+            retained = bool(message.retain)
+            self._jobs.put(lambda: self._presence(payload, retained))
+            if qos > 0:
+                client.ack(mid, qos)
+            return
         self._jobs.put(lambda: self._received(topic, payload, mid, qos))
+
+    def _say_online(self, client: Any) -> None:
+        here = presence.Presence(self.presence_id, True, self.now())
+        client.publish(presence.topic(self.config), here.encode(), qos=1, retain=True)
+
+    def _presence(self, payload: bytes, retained: bool) -> None:
+        """Another console's presence (presence.py): one asking is answered. Two consoles
+        started with one teacher.toml share one MQTT session (the client id): each time
+        one takes it back, it gets the other's retained presence. So another console
+        online, said live or retained twice within :data:`~.presence.TWIN_QUIET` seconds
+        (once is a console gone since, without a goodbye), runs: this console takes no
+        results (they wait on the stations) until it stops or falls quiet as long."""
+        other = presence.read(payload)
+        if other is None or other.id == self.presence_id:
+            return
+        t = self.now()
+        if other.asking:
+            if self._client is not None:
+                self._say_online(self._client)
+            return
+        if other.stopped:
+            self._others.pop(other.id, None)
+            if other.id == self.twin:
+                self.twin = None
+                log.warning(
+                    "console: the other console (%s) stopped: taking results again", other.id
+                )
+                self._changed()
+            return
+        if not other.online:
+            return  # its will: gone, or closed for this one (then it comes back)
+        before = self._others.get(other.id)
+        self._others[other.id] = t
+        again = before is not None and t - before < presence.TWIN_QUIET
+        if self.twin is None and (again or not retained):
+            self.twin, self.twin_since = other.id, t
+            log.error(
+                "console: another console of this classroom (%s) runs with the same "
+                "teacher.toml (the broker closes one for the other): this one takes no "
+                "results while it runs (they wait on the stations); stop one of them",
+                other.id,
+            )
+            self._changed()
 
     def _connected(self) -> None:
         self.connected = True

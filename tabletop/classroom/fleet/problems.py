@@ -15,6 +15,7 @@ import logging
 import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from tabletop.classroom.fleet.messages import (
     MAX_BYTES,
@@ -90,6 +91,28 @@ def refused_result(station: str, code: str) -> str:
     return (
         f"{station} sent a game's result this computer could not read, so that game is "
         f"not in the reports. {WHAT_TO_DO.get(code, CHECK_VERSION)}"
+    )
+
+
+def cannot_save(trouble: str, folder: Path, waiting: int) -> str:
+    """The console's journal cannot write its file (``trouble``, the journal's sentence):
+    results are not answered, so they wait on the stations; said for the teacher."""
+    why = trouble.removesuffix(": games are not being saved")
+    so_far = f" ({waiting} so far)" if waiting else ""
+    return (
+        f"The console cannot save results: {why} ({folder}). Results wait on the "
+        f"stations{so_far}, which send them again until it can: free some space there or "
+        "make the folder writable, or restart the console with --data on a folder it can "
+        "write."
+    )
+
+
+def twin(console: str) -> str:
+    """Another console of this classroom is connected (the same teacher.toml twice)."""
+    return (
+        f"Another console of this classroom is connected (console {console}): this one "
+        "takes no results while it runs, so they wait on the stations. Close one of the "
+        "two (the one opened last); the other then takes the results."
     )
 
 
@@ -202,6 +225,7 @@ __all__ = [
     "SHOWN",
     "Problem",
     "Refusal",
+    "cannot_save",
     "ignored_options",
     "keep_refusal",
     "key",
@@ -210,5 +234,6 @@ __all__ = [
     "refused_result",
     "roster_problem",
     "shown",
+    "twin",
     "unreadable_status",
 ]

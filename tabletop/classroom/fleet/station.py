@@ -69,6 +69,13 @@ HOST_SHOWN = 22  # letters of the broker's name shown on the teacher's menu
 STATUS_EVERY = 1.0  # at most this often when something shown changed
 STATUS_AT_LEAST = 10.0
 RESEND_AFTER = 30.0  # a result the console has not answered this long goes again
+# A connection the broker closes sooner than this after it opened, twice in a row: the
+# broker let in another device with this station's id (its fleet file used twice).
+TAKEN_WITHIN = 5.0
+TWIN = (
+    "another device uses this station's file ({}): the broker lets one device in per "
+    "file and closes one for the other; give each station its own fleet file"
+)
 DRAIN_EVERY = 5.0  # look in the outbox this often even when nothing new was queued
 FLEET_NAME = "fleet:"  # plans from the console are stored as "fleet:<plan id>"
 
@@ -174,6 +181,8 @@ class StationLink:
         self._closed = False
         self._answered = False  # network thread: the broker answered this connection
         self._retry = RetryLog(log, f"fleet: {self.device}")  # network thread
+        self._connected_at = 0.0  # network thread: when the connection opened (monotonic)
+        self.taken = 0  # connections in a row the broker closed at once (TAKEN_WITHIN)
 
         client = mqtt.Client(
             CallbackAPIVersion.VERSION2,
@@ -215,6 +224,12 @@ class StationLink:
         self.client.loop_start()
         return self
 
+    def twin(self) -> bool:
+        """Whether another device seems to use this station's fleet file (see TWIN)."""
+        return self.taken >= 2 and (
+            not self.connected.is_set() or time.monotonic() - self._connected_at < TAKEN_WITHIN
+        )
+
     def wait_connected(self, timeout: float) -> bool:
         return self.connected.wait(timeout)
 
@@ -249,6 +264,7 @@ class StationLink:
             self.inbox.put(Unreachable(str(code), refused=True))
             return
         self._retry.connected()
+        self._connected_at = time.monotonic()
         log.info("fleet: %s connected to %s:%d", self.device, self.config.host, self.config.port)
         self.ever_connected = True
         self.connected.set()
@@ -271,6 +287,10 @@ class StationLink:
         answered, self._answered = self._answered, False
         if was:
             why = why_lost(code)
+            at_once = time.monotonic() - self._connected_at < TAKEN_WITHIN
+            self.taken = self.taken + 1 if at_once and str(code) == "Unspecified error" else 0
+            if self.taken >= 2:
+                why = TWIN.format(self.device)
             log.warning("fleet: %s lost the broker (%s); reconnecting", self.device, why)
             self.inbox.put(Disconnected(why))
         elif not answered and not self._closed:
@@ -510,6 +530,8 @@ class StationFleet:
         host = self.link.config.host
         if len(host) > HOST_SHOWN:  # the sentence must fit on one line of the screen
             host = host[: HOST_SHOWN - 1] + "\u2026"
+        if self.link.twin():
+            return False, "Another device uses this station's fleet file: give each its own."
         if self.link.connected.is_set():
             secure = "encrypted" if self.link.config.tls else "not encrypted"
             return True, f"Connected to the teacher's computer ({host}, {secure})."

@@ -1,0 +1,145 @@
+"""Round 28: one console per classroom. A second console started with the same
+``teacher.toml`` (one MQTT client id: the broker closed one for the other every second,
+and results went to whichever was connected, splitting the store) refuses to start: one
+line on the CLI, exit 2, a log line; the running console goes on storing. A presence
+left by a console that stopped without a goodbye does not block a restart. Two stations
+run from one station file say so, instead of blaming the network."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from tabletop.classroom.fleet import presence
+from tabletop.classroom.fleet.config import Broker
+from tabletop.classroom.fleet.coordinator import Coordinator
+from tabletop.classroom.fleet.messages import Topics, encode
+from tabletop.classroom.fleet.station import StationFleet, StationLink
+from tabletop.engine.errors import DeviceError
+from tests.fleet.clients import raw_client
+from tests.fleet.test_coordinator import RawStation, console, result_message
+from tests.fleet.test_delivery import stored_ids
+from tests.fleet.test_station import wait_for
+
+__all__ = ["console"]
+
+
+def test_console_twin_a_second_console_of_the_classroom_refuses_to_start(
+    broker: Broker, console: Coordinator, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    second = Coordinator(broker.provisioned.teacher, tmp_path / "second")
+    with pytest.raises(DeviceError) as refused:
+        second.start()
+    assert refused.value.code == "fleet.twin"
+    assert "another console of this classroom is connected" in refused.value.message
+    assert any("not started" in r.getMessage() for r in caplog.records)
+    # The first was never closed for the second: it stays connected and stores.
+    raw = RawStation(broker, "station-1")
+    try:
+        raw.publish(
+            Topics().result("station-1"), encode(result_message("station-1", "station-1:0001"))
+        )
+        wait_for(lambda: stored_ids(console) == ["station-1:0001"])
+        assert console.run(lambda: console.connected and console.twin is None)
+    finally:
+        raw.close()
+
+
+def test_console_twin_the_cli_says_so_in_one_line_and_exits_2(
+    console: Coordinator, fleet_file: Callable[[str], Path], tmp_path: Path
+) -> None:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    fleet, data = str(fleet_file("teacher")), str(tmp_path / "x")
+    args = ["teacher", "--fleet", fleet, "--pin", "4321", "--port", str(port), "--data", data]
+    done = subprocess.run(
+        [sys.executable, "-m", "tabletop", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2, done.stderr
+    said = [line for line in done.stderr.splitlines() if line.startswith("tabletop teacher:")]
+    assert len(said) == 1 and "another console of this classroom is connected" in said[0]
+    assert "not started" in done.stderr and "Traceback" not in done.stderr  # the log line
+    assert not (tmp_path / "x" / "tabletop.sqlite3").exists()  # no journal opened
+
+
+def test_console_twin_a_presence_left_without_a_goodbye_does_not_block_a_restart(
+    broker: Broker, tmp_path: Path
+) -> None:
+    config = broker.provisioned.teacher
+    left = raw_client(config, "left-behind")
+    left.connect("127.0.0.1", config.port)
+    left.loop_start()
+    gone = presence.Presence("gone0000", True, time.time())  # its will not sent yet
+    left.publish(presence.topic(config), gone.encode(), qos=1, retain=True).wait_for_publish(5)
+    left.disconnect()
+    left.loop_stop()
+    c = Coordinator(config, tmp_path / "teacher").start()
+    try:
+        wait_for(lambda: c.run(lambda: c.connected))
+        assert c.run(lambda: c.twin) is None
+    finally:
+        c.stop()
+
+
+def test_console_twin_two_consoles_running_at_once_take_no_results_till_one_stops(
+    broker: Broker, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Both past the check (started at the same moment, say): each sees the other's
+    presence, takes no results (they wait on the stations: the store never splits) and
+    says so on the dashboard; once one stops (its goodbye, or quiet for TWIN_QUIET
+    seconds when it was cut off as it stopped), the other takes them again."""
+    monkeypatch.setattr(presence, "other_console", lambda *a, **k: None)
+    monkeypatch.setattr(presence, "TWIN_QUIET", 6.0)
+    config = broker.provisioned.teacher
+    first = Coordinator(config, tmp_path / "first").start()
+    second = Coordinator(config, tmp_path / "second").start()
+    raw = RawStation(broker, "station-1")
+    try:
+        wait_for(lambda: first.run(first.twin_runs) and second.run(second.twin_runs))
+        for c in (first, second):
+            assert any(p.startswith("Another console") for p in c.run(c.problems))
+        rid = "station-1:0001"
+        raw.publish(Topics().result("station-1"), encode(result_message("station-1", rid)))
+        time.sleep(1.0)  # both connected by turns meanwhile: neither takes it
+        assert stored_ids(first) == [] and stored_ids(second) == []
+        second.stop()
+        wait_for(lambda: not first.run(first.twin_runs))
+        raw.publish(Topics().result("station-1"), encode(result_message("station-1", rid)))
+        wait_for(lambda: stored_ids(first) == [rid])  # the station's resend
+        assert not any(p.startswith("Another console") for p in first.run(first.problems))
+    finally:
+        raw.close()
+        second.stop()
+        first.stop()
+
+
+def test_console_twin_a_station_whose_file_another_device_uses_says_so(
+    broker: Broker, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Two stations run from one station file: the broker closes one for the other at
+    once, again and again. Each says another device uses its file (log, and the
+    teacher's menu), not that the broker stopped or the network failed."""
+    config = broker.provisioned.config("station-1")
+    links = [StationLink(config, reconnect=(1, 1)).start() for _ in range(2)]
+    try:
+        wait_for(lambda: all(link.twin() for link in links), lambda: [k.poll() for k in links])
+        lost = [r.getMessage() for r in caplog.records if "lost the broker" in r.getMessage()]
+        assert any("another device uses this station's file (station-1)" in m for m in lost)
+        fleet = StationFleet(links[0], host=None)  # type: ignore[arg-type]
+        assert fleet.connection() == (
+            False,
+            "Another device uses this station's fleet file: give each its own.",
+        )
+    finally:
+        for link in links:
+            link.close()
