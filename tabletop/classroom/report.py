@@ -838,8 +838,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     p.set_defaults(run=run)
 
 
+NOTHING = "nothing written (play a game first, or give --data the folder the app saves in)"
+
+
 def run(args: argparse.Namespace) -> int:
-    """``tabletop report``. No finished games: one line, nothing written, status 0. An
+    """``tabletop report``. No finished games: nothing written, status 2 and one line (the
+    files asked for, named or by default, are not made: a script must not think so). An
     unknown ``--session``: status 2 and the sessions there are. The journal is only read
     (a read-only or full card is fine; a damaged journal is status 2, left as it is).
     Each game left out (see :func:`read_report`) is one line on stderr."""
@@ -850,8 +854,7 @@ def run(args: argparse.Namespace) -> int:
         raise BadInput("report.data", f"no folder {folder}")
     path = folder / FILE_NAME
     if not path.exists():
-        print(f"no games saved in {folder} yet: nothing written")
-        return 0
+        raise TabletopError("report.empty", f"no games saved in {folder} yet: {NOTHING}")
     journal = Journal.read_only(path)
     try:
         known = sessions(journal)
@@ -890,8 +893,7 @@ def run(args: argparse.Namespace) -> int:
         numbers = ", ".join(str(g.match) for g in found.hidden)
         print(f"tabletop report: hidden by the teacher: game {numbers}", file=sys.stderr)
     if not rows:
-        print(f"no finished games in {path} yet: nothing written")
-        return 0
+        raise TabletopError("report.empty", f"no finished games in {path} yet: {NOTHING}")
     csv_out, pdf_out = args.csv, args.pdf
     if csv_out is None and pdf_out is None and args.skills is None:
         stem = file_stem(session)
