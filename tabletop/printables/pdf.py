@@ -7,8 +7,9 @@ sharp at any printer resolution.
 from __future__ import annotations
 
 import re
+import unicodedata
 import weakref
-from collections.abc import Iterator, Sequence
+from collections.abc import Container, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
@@ -17,6 +18,7 @@ from pathlib import Path
 import numpy as np
 from fpdf import FPDF
 from fpdf.drawing_primitives import Transform
+from fpdf.fonts import TTFFont
 
 from tabletop.assets import assets_dir
 from tabletop.engine.errors import BadInput
@@ -25,6 +27,10 @@ PAPERS = {"a4": ("A4", 210.0, 297.0), "letter": ("Letter", 215.9, 279.4)}
 CARD_W, CARD_H = 63.0, 88.0  # poker size
 GRID_COLS, GRID_ROWS = 3, 3  # nine to a page
 FONT = "DejaVu"
+# Letters DejaVu has not (Chinese, Japanese, full-width), as the app shows them: the Debian
+# package fonts-droid-fallback (scripts/system-packages.sh), added to a PDF when needed.
+FALLBACK_FONT = "DroidFallback"
+FALLBACK_FILE = Path("/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf")
 READABLE = 8.0  # pt: a name prints no smaller; wider, it takes another line
 PRINTER_MARGIN = 5.0  # mm: what many printers cannot print at the edge of the paper
 QR_ALPHANUMERIC = set("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ $%*+-./:")
@@ -124,6 +130,35 @@ def aruco_matrix(marker_id: int) -> np.ndarray:
 # -- text ---------------------------------------------------------------------------------
 
 
+def printable(pdf: FPDF, text: str, style: str = "") -> None:
+    """Make sure every letter of ``text`` prints: DejaVu's, else the fallback font's
+    (:data:`FALLBACK_FILE`, added to ``pdf`` the first time a letter needs it); a letter
+    no font here has is refused (``BadInput``), never printed as a blank."""
+    own = _cmap(pdf, FONT.lower() + style)
+    if all(ord(ch) in own for ch in text):
+        return
+    key = FALLBACK_FONT.lower()
+    if key not in pdf.fonts and FALLBACK_FILE.is_file():
+        pdf.add_font(FALLBACK_FONT, "", str(FALLBACK_FILE))
+        pdf.set_fallback_fonts([FALLBACK_FONT], exact_match=False)  # bold too
+    other = _cmap(pdf, key)
+    for ch in text:
+        if ord(ch) in own or ord(ch) in other or unicodedata.category(ch) in ("Cc", "Cf"):
+            continue  # a font has it, or it is invisible
+        hint = "" if other else " (install the Debian package fonts-droid-fallback)"
+        raise BadInput(
+            "print.glyph",
+            f"cannot print {text!r}: no font here has {ch!r} (U+{ord(ch):04X}){hint}; "
+            "change that name in the class list",
+        )
+
+
+def _cmap(pdf: FPDF, key: str) -> Container[int]:
+    """The letters (code points) the document's font ``key`` has: none if not added."""
+    font = pdf.fonts.get(key)
+    return font.cmap if isinstance(font, TTFFont) else ()
+
+
 LEADING = 1.15  # a line of text is this many times its size apart from the next
 PT = 25.4 / 72  # mm per point
 
@@ -142,6 +177,7 @@ def text_lines(
     A row measured (laid out with no ``h``) and then drawn in its height is laid out
     once: the document keeps what was measured, and draws that, the best that fits in
     any box as tall as it (a shorter box lays the text out again, to fit)."""
+    printable(pdf, text, "B" if bold else "")
     known = _LAID.setdefault(pdf, {})
     key = (text, w, size, least, bold)
     laid = known.get(key)
@@ -208,6 +244,7 @@ def fit_text(
     until it fits the width; or, with ``least``, in the lines :func:`text_lines` lays out,
     in the middle of the box (or, not ``middle``, at its top). Returns the y under it."""
     style = "B" if bold else ""
+    printable(pdf, text, style)
     if least is None:
         pdf.set_font(FONT, style, size)
         while size > 4 and pdf.get_string_width(text) > w:
