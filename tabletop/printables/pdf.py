@@ -7,13 +7,13 @@ sharp at any printer resolution.
 from __future__ import annotations
 
 import re
-import unicodedata
 import weakref
 from collections.abc import Container, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from unicodedata import category, east_asian_width
 
 import numpy as np
 from fpdf import FPDF
@@ -143,7 +143,7 @@ def printable(pdf: FPDF, text: str, style: str = "") -> None:
         pdf.set_fallback_fonts([FALLBACK_FONT], exact_match=False)  # bold too
     other = _cmap(pdf, key)
     for ch in text:
-        if ord(ch) in own or ord(ch) in other or unicodedata.category(ch) in ("Cc", "Cf"):
+        if ord(ch) in own or ord(ch) in other or category(ch) in ("Cc", "Cf"):
             continue  # a font has it, or it is invisible
         hint = "" if other else " (install the Debian package fonts-droid-fallback)"
         raise BadInput(
@@ -170,9 +170,11 @@ def text_lines(
     taller): the fewest lines at ``least`` pt or more, as :func:`wrapped` breaks them, at
     the largest size they fit (one line a little smaller rather than two at ``size``);
     where nothing fits at ``least``, the largest size below it that does ("Bartholomew /
-    Featherstonehaugh- / Smythe" in a badge's band). Every line is printed at that size:
-    the PDFs' one way of wrapping (the report's tables and charts at 9 pt or more, the
-    skills pages at :data:`READABLE`, cards and badges).
+    Featherstonehaugh- / Smythe" in a badge's band), down to half ``least`` (and
+    :data:`READABLE` or more), under which a word too wide is broken inside it instead
+    (see :func:`_lay_out`: "Wolfeschlegelstein- / hausenbergerdorff"). Every line is
+    printed at that size: the PDFs' one way of wrapping (the report's tables and charts
+    at 9 pt or more, the skills pages at :data:`READABLE`, cards and badges).
 
     A row measured (laid out with no ``h``) and then drawn in its height is laid out
     once: the document keeps what was measured, and draws that, the best that fits in
@@ -197,32 +199,41 @@ _LAID: weakref.WeakKeyDictionary[
 def _lay_out(
     pdf: FPDF, text: str, w: float, size: float, least: float, style: str, h: float
 ) -> tuple[float, list[str]]:
-    best: tuple[tuple[bool, float, float], float, list[str]] | None = None
-    for step in range(int((size - 4) * 2) + 1):
-        s = size - step / 2
-        if best is not None and (s < least or len(best[2]) == 1):
-            break  # smaller sizes from here on: none fits better (fewer lines, or larger)
-        pdf.set_font(FONT, style, s)
-        lines = wrapped(pdf, text, w)
-        fits = max(map(pdf.get_string_width, lines)) <= w
-        if fits and (not h or len(lines) * s * LEADING * PT <= h):
-            key = (s >= least, -len(lines) if s >= least else s, s)
-            if best is None or key > best[0]:
-                best = (key, s, lines)
-    return (best[1], best[2]) if best else (4.0, [text])
+    """Words broken only between them at sizes down to the floor (half of ``least``, and
+    :data:`READABLE` or more); else a word too wide even there broken inside it, at the
+    largest size that fits; else, past the floor, the largest that fits at all."""
+    floor = min(size, max(READABLE, least / 2))
+    sizes = [size - step / 2 for step in range(int((size - 4) * 2) + 1)]
+    readable = [s for s in sizes if s >= floor]
+    for split, tried in ((False, readable), (True, readable), (True, sizes[len(readable) :])):
+        best: tuple[tuple[bool, float, float], float, list[str]] | None = None
+        for s in tried:
+            if best is not None and (s < least or len(best[2]) == 1):
+                break  # smaller sizes from here on: none fits better (fewer lines, or larger)
+            pdf.set_font(FONT, style, s)
+            lines = wrapped(pdf, text, w, split=split)
+            fits = max(map(pdf.get_string_width, lines)) <= w
+            if fits and (not h or len(lines) * s * LEADING * PT <= h):
+                key = (s >= least, -len(lines) if s >= least else s, s)
+                if best is None or key > best[0]:
+                    best = (key, s, lines)
+        if best is not None:
+            return best[1], best[2]
+    return 4.0, [text]
 
 
-def wrapped(pdf: FPDF, text: str, w: float) -> list[str]:
+def wrapped(pdf: FPDF, text: str, w: float, *, split: bool = False) -> list[str]:
     """``text`` in lines no wider than ``w`` in the font set: one line if it fits; else
     what comes before its last " (" over the "(…)" that tells it apart ("Zoé
     Müller-Lüdenscheidt" over "(Group Hedgehogs class 4a)"), each broken further where
-    still too wide; without one, broken as :func:`broken` breaks it."""
+    still too wide; without one, broken as :func:`broken` breaks it (with ``split``, a
+    word too wide broken inside it too)."""
     if pdf.get_string_width(text) <= w:
         return [text]
     plain, sep, tag = text.rpartition(" (")
     if sep and plain.strip():
-        return [*broken(pdf, plain, w), *broken(pdf, f"({tag}", w)]
-    return broken(pdf, text, w)
+        return [*broken(pdf, plain, w, split), *broken(pdf, f"({tag}", w, split)]
+    return broken(pdf, text, w, split)
 
 
 def fit_text(
@@ -263,15 +274,38 @@ def fit_text(
     return top + lead * len(lines)
 
 
-def broken(pdf: FPDF, text: str, w: float) -> list[str]:
+def broken(pdf: FPDF, text: str, w: float, split: bool = False) -> list[str]:
     """``text`` in lines no wider than ``w`` in the font set, each break between words or
-    after a hyphen where the longer line is shortest."""
+    after a hyphen where the longer line is shortest; with ``split``, one word still too
+    wide is cut as :func:`cut` cuts it."""
     parts = re.findall(r"\S+?-(?=\S)|\S+\s*", text)
-    if len(parts) < 2 or pdf.get_string_width(text) <= w:
+    if pdf.get_string_width(text) <= w:
         return [text]
+    if len(parts) < 2:
+        return cut(pdf, text, w) if split else [text]
     halves = [("".join(parts[:i]).rstrip(), "".join(parts[i:])) for i in range(1, len(parts))]
     first, rest = min(halves, key=lambda half: max(map(pdf.get_string_width, half)))
-    return [*broken(pdf, first, w), *broken(pdf, rest, w)]
+    return [*broken(pdf, first, w, split), *broken(pdf, rest, w, split)]
+
+
+def cut(pdf: FPDF, word: str, w: float) -> list[str]:
+    """One word in the fewest lines no wider than ``w``, of about equal length, each but
+    the last ending in a hyphen ("Wolfeschlegel-" over "steinhausen"; none between
+    Chinese or full-width letters, which are written without)."""
+    word = word.strip()
+
+    def pieces(n: int) -> list[str]:
+        step = -(-len(word) // n)
+        chunks = [word[i : i + step] for i in range(0, len(word), step)]
+        return [c if east_asian_width(c[-1]) in "WF" else c + "-" for c in chunks[:-1]] + [
+            chunks[-1]
+        ]
+
+    for n in range(2, len(word) + 1):
+        lines = pieces(n)
+        if max(map(pdf.get_string_width, lines)) <= w:
+            return lines
+    return [word]
 
 
 # -- cards on a page -----------------------------------------------------------------------

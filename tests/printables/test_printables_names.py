@@ -18,6 +18,7 @@ from tabletop.classroom.students import Student
 from tabletop.engine.errors import BadInput
 from tabletop.printables import pdf as pdfs
 from tabletop.printables.badges import badges_pdf
+from tests.printables.drawn import recording
 
 WIDE = "Ｗｗｗｗ Ｗｉｄｅ"  # full-width letters, as a phone's keyboard may type them
 NAMES = [Student("S1", "李小龙", "4a"), Student("S2", WIDE, "4a"), Student("S3", "Zoé", "4a")]
@@ -88,3 +89,48 @@ def test_printables_a_letter_no_font_has_is_refused_in_one_line(
     err_text = capsys.readouterr().err
     assert err_text.count("\n") == 1 and "'Mia 𓀀'" in err_text and "class list" in err_text
     assert not out.exists()
+
+
+ONE_WORD = [
+    Student(f"S{i}", name, "4a")
+    for i, name in enumerate(
+        [
+            "Wolfeschlegelsteinha Ng2",
+            "Wolfeschlegelsteinhausenberg Ng3",
+            "Wolfeschlegelsteinhausenbergerdorff Ng4",
+            "W" * 40,  # MAX_NAME_LENGTH letters, the widest there are
+            "Ｗ" * 20,
+            "李" * 40,
+        ]
+    )
+]
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_printables_badges_keep_one_word_names_in_the_band_and_readable(
+    paper: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A word too wide for the badge's band at 10 pt (half the band's least 20 pt) is
+    broken inside it, with a hyphen, at the largest size that fits, rather than shrunk
+    (main: "Wolfeschlegelsteinhausenbergerdorff" at about 5 pt, and 40 W's at 4 pt running
+    out past the band's left edge). Every line lies inside the band, the name whole."""
+    with recording(monkeypatch) as drawn:
+        badges_pdf(ONE_WORD, paper)
+    slots, _, _ = pdfs.card_slots(paper)
+    band_h = 22.0
+    for i, student in enumerate(ONE_WORD):
+        x, y = slots[i]
+        texts = [
+            d
+            for d in drawn
+            if d.kind == "text"
+            and d.page == 1
+            and y <= (d.y0 + d.y1) / 2 <= y + 2 + band_h
+            and x <= (d.x0 + d.x1) / 2 <= x + pdfs.CARD_W
+        ]
+        assert texts, student.name
+        for d in texts:
+            assert d.inside(x + 2, y + 2, x + pdfs.CARD_W - 2, y + 2 + band_h), (student.name, d)
+            assert d.size >= 10, (student.name, d)
+        printed = "".join(t.text.removesuffix("-") for t in texts)
+        assert "".join(printed.split()) == "".join(student.name.split())
