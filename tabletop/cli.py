@@ -227,6 +227,12 @@ def _cmd_default(args: argparse.Namespace) -> int:
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:
+    from tabletop.outfiles import out_file, out_folder
+
+    if args.log is not None:  # before the game is played, not after
+        out_file(args.log)
+    if args.out is not None:
+        out_folder(args.out)
     if not args.terminal:
         from tabletop.ui.commands import run_demo_command
 

@@ -41,7 +41,6 @@ import io
 import json
 import logging
 import math
-import os
 import re
 import sys
 import time
@@ -786,6 +785,10 @@ def save_report(
     synced to disk before this returns (a USB stick may be pulled out right after)."""
     stem = file_stem(session)
     csv_path, pdf_path = folder / f"{stem}.csv", folder / f"{stem}.pdf"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise TabletopError("report.write", f"cannot write {folder}: {exc.strerror}") from None
     write_csv(rows, csv_path)
     write_pdf(
         report_pdf(rows, session=session, paper=paper, left_out=left_out, skills=skills),
@@ -799,14 +802,9 @@ def write_pdf(pdf: FPDF, path: Path) -> None:
 
 
 def _write_file(path: Path, data: bytes) -> None:
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with open(path, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-    except OSError as exc:
-        raise TabletopError("report.write", f"cannot write {path}: {exc.strerror or exc}") from None
+    from tabletop.outfiles import write_file
+
+    write_file(path, data, code="report.write")
 
 
 # -- the command ---------------------------------------------------------------------------

@@ -53,9 +53,10 @@ def new_pdf(paper: str = "a4", landscape: bool = False, title: str = "") -> FPDF
 
 
 def save(pdf: FPDF, out: Path) -> Path:
-    out.parent.mkdir(parents=True, exist_ok=True)
-    pdf.output(str(out))
-    return out
+    """Write ``pdf`` to ``out``, a file in a folder that is there (one line if not)."""
+    from tabletop.outfiles import write_file
+
+    return write_file(out, bytes(pdf.output()))
 
 
 @contextmanager
