@@ -134,3 +134,14 @@ def test_printables_badges_keep_one_word_names_in_the_band_and_readable(
             assert d.size >= 10, (student.name, d)
         printed = "".join(t.text.removesuffix("-") for t in texts)
         assert "".join(printed.split()) == "".join(student.name.split())
+
+
+@needs_fallback
+def test_printables_skills_pages_print_chinese_names(tmp_path: Path) -> None:
+    """The skills grid and the mistakes list name each child (main: blank for these)."""
+    from tests.classroom.test_skills import skills_report
+
+    pages, grid = skills_report(tmp_path, [(s.name, s.id, s.group) for s in NAMES])
+    text = "".join("".join(pages[grid - 1 :]).split())
+    for student in NAMES:
+        assert "".join(student.name.split()) in text
