@@ -6,6 +6,7 @@ sharp at any printer resolution.
 
 from __future__ import annotations
 
+import math
 import re
 import weakref
 from collections.abc import Container, Iterator, Sequence
@@ -302,7 +303,7 @@ def cut(pdf: FPDF, word: str, w: float) -> list[str]:
             chunks[-1]
         ]
 
-    for n in range(2, len(word) + 1):
+    for n in range(max(2, math.ceil(pdf.get_string_width(word) / w)), len(word) + 1):
         lines = pieces(n)
         if max(map(pdf.get_string_width, lines)) <= w:
             return lines
@@ -434,8 +435,6 @@ def card_pages(pdf: FPDF, faces: Sequence[CardFace], paper: str) -> int:
 
 
 def hexagon(pdf: FPDF, cx: float, cy: float, r: float) -> None:
-    import math
-
     points = [
         (cx + r * math.cos(math.pi / 3 * k), cy + r * math.sin(math.pi / 3 * k)) for k in range(6)
     ]
@@ -443,8 +442,6 @@ def hexagon(pdf: FPDF, cx: float, cy: float, r: float) -> None:
 
 
 def pentagon(pdf: FPDF, cx: float, cy: float, r: float) -> None:
-    import math
-
     points = [
         (
             cx + r * math.cos(-math.pi / 2 + 2 * math.pi / 5 * k),
