@@ -24,8 +24,8 @@ def _into(path: Path) -> Path:
     """The folder ``path`` goes into, refused unless it is there and writable."""
     parent = path.absolute().parent
     if not parent.is_dir():
-        there = "is a file" if parent.exists() else "does not exist"
-        raise _cannot(path, f"the folder {parent} {there}: make it first, or name another")
+        there = "is a file" if parent.exists() else "does not exist: make it first"
+        raise _cannot(path, f"the folder {parent} {there}, or name another")
     if not os.access(parent, os.W_OK | os.X_OK):
         raise _cannot(path, f"the folder {parent} is read-only")
     return parent
