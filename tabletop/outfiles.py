@@ -24,8 +24,9 @@ def _into(path: Path) -> Path:
     """The folder ``path`` goes into, refused unless it is there and writable."""
     parent = path.absolute().parent
     if not parent.is_dir():
-        there = "is a file" if parent.exists() else "does not exist: make it first"
-        raise _cannot(path, f"the folder {parent} {there}, or name another")
+        if parent.exists():
+            raise _cannot(path, f"{parent} is a file, not a folder: name another place")
+        raise _cannot(path, f"the folder {parent} does not exist: make it first, or name another")
     if not os.access(parent, os.W_OK | os.X_OK):
         raise _cannot(path, f"the folder {parent} is read-only")
     return parent
