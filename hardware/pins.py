@@ -119,6 +119,10 @@ def load_pin_map(path: Path | str | None = None) -> tuple[SeatPins, ...]:
             data = tomllib.load(f)
     except OSError as exc:
         raise BadInput("pins.file", f"cannot read pin map {file}: {exc.strerror}") from None
+    except UnicodeDecodeError:  # tomllib reads bytes as UTF-8 only
+        raise BadInput(
+            "pins.text", f"pin map {file} is not UTF-8 text: save it as a TOML text file"
+        ) from None
     except tomllib.TOMLDecodeError as exc:
         raise BadInput("pins.toml", f"pin map {file} is not valid TOML: {exc}") from None
     return parse_pin_map(data, str(file))

@@ -14,7 +14,7 @@ PACKAGES='
 run   python3-venv          py:ensurepip                     the venv make creates
 run   libzbar0              lib:libzbar.so.0                 pyzbar decoding the QR cards
 run   espeak-ng             cmd:espeak-ng                    spoken prompts (the app is silent without it)
-run   fonts-droid-fallback  file:/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf  the Chinese names on M.E.C.S. card pages
+run   fonts-droid-fallback  file:/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf  the Chinese names on M.E.C.S. card pages; Chinese, Japanese and full-width names on printed badges and reports
 test  poppler-utils         cmd:pdftoppm                     reading printed PDFs back
 test  mosquitto             cmd:mosquitto                    the fleet tests start their own broker on loopback
 test  chromium              cmd:chromium                     the dashboard tests drive it headless (Playwright)

@@ -125,6 +125,7 @@ def _game_options(p: argparse.ArgumentParser) -> None:
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
+    _known_game(args.game)  # before the file: the first thing wrong is said first
     data = _read_json(args.file)
     print(json.dumps(check(args.game, data), sort_keys=True))
     return 0
@@ -147,11 +148,15 @@ def check(game: str, data: Any) -> dict[str, Any]:
         from tabletop.games import mathe_meister
 
         return mathe_meister.check(data, mathe_meister_layout())
-    if game not in CHECK_MODULES:
-        raise CommandError(f"unknown game {game!r}: choose from {', '.join(GAME_NAMES)}")
+    _known_game(game)
     module = _game_module(CHECK_MODULES[game], game)
     result: dict[str, Any] = module.check(data)
     return result
+
+
+def _known_game(game: str) -> None:
+    if game not in GAME_NAMES:
+        raise CommandError(f"unknown game {game!r}: choose from {', '.join(GAME_NAMES)}")
 
 
 def _game_module(name: str, game: str) -> Any:
@@ -222,6 +227,12 @@ def _cmd_default(args: argparse.Namespace) -> int:
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:
+    from tabletop.outfiles import out_file, out_folder
+
+    if args.log is not None:  # before the game is played, not after
+        out_file(args.log)
+    if args.out is not None:
+        out_folder(args.out)
     if not args.terminal:
         from tabletop.ui.commands import run_demo_command
 

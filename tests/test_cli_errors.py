@@ -139,3 +139,18 @@ def test_cli_errors_every_option_says_what_it_is() -> None:
     bare = argparse.ArgumentParser()
     bare.add_argument("--paper")
     assert bare_options(bare, "x") == ["x --paper"]
+
+
+@pytest.mark.parametrize("file", ["not-json", "missing"])
+def test_cli_errors_check_names_an_unknown_game_before_reading_the_file(
+    tmp_path, capsys: pytest.CaptureFixture[str], file: str
+) -> None:
+    """``tabletop check nope FILE``: the game is the first thing wrong, so it is the one
+    said, whatever the file holds or whether it exists (main: "not JSON ..." or "cannot
+    read ..." about the file, and nothing about the game)."""
+    path = tmp_path / "bad.json"
+    if file == "not-json":
+        path.write_bytes(b"\x00\x01 garbage")
+    assert cli.main(["check", "nope", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err == f"tabletop check: unknown game 'nope': choose from {', '.join(cli.GAME_NAMES)}\n"

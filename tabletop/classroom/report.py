@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import io
-import os
 import re
 import sys
 from collections.abc import Iterable, Sequence
@@ -141,6 +140,10 @@ def save_report(
     synced to disk before this returns (a USB stick may be pulled out right after)."""
     stem = file_stem(session)
     csv_path, pdf_path = folder / f"{stem}.csv", folder / f"{stem}.pdf"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise TabletopError("report.write", f"cannot write {folder}: {exc.strerror}") from None
     write_csv(rows, csv_path)
     write_pdf(
         report_pdf(rows, session=session, paper=paper, left_out=left_out, skills=skills),
@@ -154,14 +157,9 @@ def write_pdf(pdf: FPDF, path: Path) -> None:
 
 
 def _write_file(path: Path, data: bytes) -> None:
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with open(path, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-    except OSError as exc:
-        raise TabletopError("report.write", f"cannot write {path}: {exc.strerror or exc}") from None
+    from tabletop.outfiles import write_file
+
+    write_file(path, data, code="report.write")
 
 
 # -- the command ---------------------------------------------------------------------------
@@ -193,20 +191,27 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     p.set_defaults(run=run)
 
 
+NOTHING = "nothing written (play a game first, or give --data the folder the app saves in)"
+
+
 def run(args: argparse.Namespace) -> int:
-    """``tabletop report``. No finished games: one line, nothing written, status 0. An
+    """``tabletop report``. No finished games: nothing written, status 2 and one line (the
+    files asked for, named or by default, are not made: a script must not think so). An
     unknown ``--session``: status 2 and the sessions there are. The journal is only read
     (a read-only or full card is fine; a damaged journal is status 2, left as it is).
     Each game left out (see :func:`read_report`) is one line on stderr."""
+    from tabletop.outfiles import out_file
     from tabletop.store import data_dir
 
+    for out in (args.csv, args.pdf, args.skills):  # before the work, as every command
+        if out is not None:
+            out_file(out)
     folder = data_dir(args.data)
     if not folder.is_dir():
         raise BadInput("report.data", f"no folder {folder}")
     path = folder / FILE_NAME
     if not path.exists():
-        print(f"no games saved in {folder} yet: nothing written")
-        return 0
+        raise TabletopError("report.empty", f"no games saved in {folder} yet: {NOTHING}")
     journal = Journal.read_only(path)
     try:
         known = sessions(journal)
@@ -245,8 +250,7 @@ def run(args: argparse.Namespace) -> int:
         numbers = ", ".join(str(g.match) for g in found.hidden)
         print(f"tabletop report: hidden by the teacher: game {numbers}", file=sys.stderr)
     if not rows:
-        print(f"no finished games in {path} yet: nothing written")
-        return 0
+        raise TabletopError("report.empty", f"no finished games in {path} yet: {NOTHING}")
     csv_out, pdf_out = args.csv, args.pdf
     if csv_out is None and pdf_out is None and args.skills is None:
         stem = file_stem(session)

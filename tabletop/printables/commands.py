@@ -50,8 +50,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
 
 
 def run(args: argparse.Namespace) -> int:
+    from tabletop.outfiles import out_file
     from tabletop.printables import pdf as pdfs
 
+    if args.out is not None:
+        out_file(args.out)  # before the work: a folder, a read-only place, no such folder
     paper = args.paper
     if args.what == "deck":
         from tabletop.printables.decks import deck_faces

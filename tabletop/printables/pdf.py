@@ -6,17 +6,20 @@ sharp at any printer resolution.
 
 from __future__ import annotations
 
+import math
 import re
 import weakref
-from collections.abc import Iterator, Sequence
+from collections.abc import Container, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from unicodedata import category, east_asian_width
 
 import numpy as np
 from fpdf import FPDF
 from fpdf.drawing_primitives import Transform
+from fpdf.fonts import TTFFont
 
 from tabletop.assets import assets_dir
 from tabletop.engine.errors import BadInput
@@ -25,6 +28,10 @@ PAPERS = {"a4": ("A4", 210.0, 297.0), "letter": ("Letter", 215.9, 279.4)}
 CARD_W, CARD_H = 63.0, 88.0  # poker size
 GRID_COLS, GRID_ROWS = 3, 3  # nine to a page
 FONT = "DejaVu"
+# Letters DejaVu has not (Chinese, Japanese, full-width), as the app shows them: the Debian
+# package fonts-droid-fallback (scripts/system-packages.sh), added to a PDF when needed.
+FALLBACK_FONT = "DroidFallback"
+FALLBACK_FILE = Path("/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf")
 READABLE = 8.0  # pt: a name prints no smaller; wider, it takes another line
 PRINTER_MARGIN = 5.0  # mm: what many printers cannot print at the edge of the paper
 QR_ALPHANUMERIC = set("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ $%*+-./:")
@@ -47,9 +54,10 @@ def new_pdf(paper: str = "a4", landscape: bool = False, title: str = "") -> FPDF
 
 
 def save(pdf: FPDF, out: Path) -> Path:
-    out.parent.mkdir(parents=True, exist_ok=True)
-    pdf.output(str(out))
-    return out
+    """Write ``pdf`` to ``out``, a file in a folder that is there (one line if not)."""
+    from tabletop.outfiles import write_file
+
+    return write_file(out, bytes(pdf.output()))
 
 
 @contextmanager
@@ -124,6 +132,35 @@ def aruco_matrix(marker_id: int) -> np.ndarray:
 # -- text ---------------------------------------------------------------------------------
 
 
+def printable(pdf: FPDF, text: str, style: str = "") -> None:
+    """Make sure every letter of ``text`` prints: DejaVu's, else the fallback font's
+    (:data:`FALLBACK_FILE`, added to ``pdf`` the first time a letter needs it); a letter
+    no font here has is refused (``BadInput``), never printed as a blank."""
+    own = _cmap(pdf, FONT.lower() + style)
+    if all(ord(ch) in own for ch in text):
+        return
+    key = FALLBACK_FONT.lower()
+    if key not in pdf.fonts and FALLBACK_FILE.is_file():
+        pdf.add_font(FALLBACK_FONT, "", str(FALLBACK_FILE))
+        pdf.set_fallback_fonts([FALLBACK_FONT], exact_match=False)  # bold too
+    other = _cmap(pdf, key)
+    for ch in text:
+        if ord(ch) in own or ord(ch) in other or category(ch) in ("Cc", "Cf"):
+            continue  # a font has it, or it is invisible
+        hint = "" if other else " (install the Debian package fonts-droid-fallback)"
+        raise BadInput(
+            "print.glyph",
+            f"cannot print {text!r}: no font here has {ch!r} (U+{ord(ch):04X}){hint}; "
+            "change that name in the class list",
+        )
+
+
+def _cmap(pdf: FPDF, key: str) -> Container[int]:
+    """The letters (code points) the document's font ``key`` has: none if not added."""
+    font = pdf.fonts.get(key)
+    return font.cmap if isinstance(font, TTFFont) else ()
+
+
 LEADING = 1.15  # a line of text is this many times its size apart from the next
 PT = 25.4 / 72  # mm per point
 
@@ -135,13 +172,16 @@ def text_lines(
     taller): the fewest lines at ``least`` pt or more, as :func:`wrapped` breaks them, at
     the largest size they fit (one line a little smaller rather than two at ``size``);
     where nothing fits at ``least``, the largest size below it that does ("Bartholomew /
-    Featherstonehaugh- / Smythe" in a badge's band). Every line is printed at that size:
-    the PDFs' one way of wrapping (the report's tables and charts at 9 pt or more, the
-    skills pages at :data:`READABLE`, cards and badges).
+    Featherstonehaugh- / Smythe" in a badge's band), down to half ``least`` (and
+    :data:`READABLE` or more), under which a word too wide is broken inside it instead
+    (see :func:`_lay_out`: "Wolfeschlegelstein- / hausenbergerdorff"). Every line is
+    printed at that size: the PDFs' one way of wrapping (the report's tables and charts
+    at 9 pt or more, the skills pages at :data:`READABLE`, cards and badges).
 
     A row measured (laid out with no ``h``) and then drawn in its height is laid out
     once: the document keeps what was measured, and draws that, the best that fits in
     any box as tall as it (a shorter box lays the text out again, to fit)."""
+    printable(pdf, text, "B" if bold else "")
     known = _LAID.setdefault(pdf, {})
     key = (text, w, size, least, bold)
     laid = known.get(key)
@@ -161,32 +201,41 @@ _LAID: weakref.WeakKeyDictionary[
 def _lay_out(
     pdf: FPDF, text: str, w: float, size: float, least: float, style: str, h: float
 ) -> tuple[float, list[str]]:
-    best: tuple[tuple[bool, float, float], float, list[str]] | None = None
-    for step in range(int((size - 4) * 2) + 1):
-        s = size - step / 2
-        if best is not None and (s < least or len(best[2]) == 1):
-            break  # smaller sizes from here on: none fits better (fewer lines, or larger)
-        pdf.set_font(FONT, style, s)
-        lines = wrapped(pdf, text, w)
-        fits = max(map(pdf.get_string_width, lines)) <= w
-        if fits and (not h or len(lines) * s * LEADING * PT <= h):
-            key = (s >= least, -len(lines) if s >= least else s, s)
-            if best is None or key > best[0]:
-                best = (key, s, lines)
-    return (best[1], best[2]) if best else (4.0, [text])
+    """Words broken only between them at sizes down to the floor (half of ``least``, and
+    :data:`READABLE` or more); else a word too wide even there broken inside it, at the
+    largest size that fits; else, past the floor, the largest that fits at all."""
+    floor = min(size, max(READABLE, least / 2))
+    sizes = [size - step / 2 for step in range(int((size - 4) * 2) + 1)]
+    readable = [s for s in sizes if s >= floor]
+    for split, tried in ((False, readable), (True, readable), (True, sizes[len(readable) :])):
+        best: tuple[tuple[bool, float, float], float, list[str]] | None = None
+        for s in tried:
+            if best is not None and (s < least or len(best[2]) == 1):
+                break  # smaller sizes from here on: none fits better (fewer lines, or larger)
+            pdf.set_font(FONT, style, s)
+            lines = wrapped(pdf, text, w, split=split)
+            fits = max(map(pdf.get_string_width, lines)) <= w
+            if fits and (not h or len(lines) * s * LEADING * PT <= h):
+                key = (s >= least, -len(lines) if s >= least else s, s)
+                if best is None or key > best[0]:
+                    best = (key, s, lines)
+        if best is not None:
+            return best[1], best[2]
+    return 4.0, [text]
 
 
-def wrapped(pdf: FPDF, text: str, w: float) -> list[str]:
+def wrapped(pdf: FPDF, text: str, w: float, *, split: bool = False) -> list[str]:
     """``text`` in lines no wider than ``w`` in the font set: one line if it fits; else
     what comes before its last " (" over the "(…)" that tells it apart ("Zoé
     Müller-Lüdenscheidt" over "(Group Hedgehogs class 4a)"), each broken further where
-    still too wide; without one, broken as :func:`broken` breaks it."""
+    still too wide; without one, broken as :func:`broken` breaks it (with ``split``, a
+    word too wide broken inside it too)."""
     if pdf.get_string_width(text) <= w:
         return [text]
     plain, sep, tag = text.rpartition(" (")
     if sep and plain.strip():
-        return [*broken(pdf, plain, w), *broken(pdf, f"({tag}", w)]
-    return broken(pdf, text, w)
+        return [*broken(pdf, plain, w, split), *broken(pdf, f"({tag}", w, split)]
+    return broken(pdf, text, w, split)
 
 
 def fit_text(
@@ -208,6 +257,7 @@ def fit_text(
     until it fits the width; or, with ``least``, in the lines :func:`text_lines` lays out,
     in the middle of the box (or, not ``middle``, at its top). Returns the y under it."""
     style = "B" if bold else ""
+    printable(pdf, text, style)
     if least is None:
         pdf.set_font(FONT, style, size)
         while size > 4 and pdf.get_string_width(text) > w:
@@ -226,15 +276,38 @@ def fit_text(
     return top + lead * len(lines)
 
 
-def broken(pdf: FPDF, text: str, w: float) -> list[str]:
+def broken(pdf: FPDF, text: str, w: float, split: bool = False) -> list[str]:
     """``text`` in lines no wider than ``w`` in the font set, each break between words or
-    after a hyphen where the longer line is shortest."""
+    after a hyphen where the longer line is shortest; with ``split``, one word still too
+    wide is cut as :func:`cut` cuts it."""
     parts = re.findall(r"\S+?-(?=\S)|\S+\s*", text)
-    if len(parts) < 2 or pdf.get_string_width(text) <= w:
+    if pdf.get_string_width(text) <= w:
         return [text]
+    if len(parts) < 2:
+        return cut(pdf, text, w) if split else [text]
     halves = [("".join(parts[:i]).rstrip(), "".join(parts[i:])) for i in range(1, len(parts))]
     first, rest = min(halves, key=lambda half: max(map(pdf.get_string_width, half)))
-    return [*broken(pdf, first, w), *broken(pdf, rest, w)]
+    return [*broken(pdf, first, w, split), *broken(pdf, rest, w, split)]
+
+
+def cut(pdf: FPDF, word: str, w: float) -> list[str]:
+    """One word in the fewest lines no wider than ``w``, of about equal length, each but
+    the last ending in a hyphen ("Wolfeschlegel-" over "steinhausen"; none between
+    Chinese or full-width letters, which are written without)."""
+    word = word.strip()
+
+    def pieces(n: int) -> list[str]:
+        step = -(-len(word) // n)
+        chunks = [word[i : i + step] for i in range(0, len(word), step)]
+        return [c if east_asian_width(c[-1]) in "WF" else c + "-" for c in chunks[:-1]] + [
+            chunks[-1]
+        ]
+
+    for n in range(max(2, math.ceil(pdf.get_string_width(word) / w)), len(word) + 1):
+        lines = pieces(n)
+        if max(map(pdf.get_string_width, lines)) <= w:
+            return lines
+    return [word]
 
 
 # -- cards on a page -----------------------------------------------------------------------
@@ -362,8 +435,6 @@ def card_pages(pdf: FPDF, faces: Sequence[CardFace], paper: str) -> int:
 
 
 def hexagon(pdf: FPDF, cx: float, cy: float, r: float) -> None:
-    import math
-
     points = [
         (cx + r * math.cos(math.pi / 3 * k), cy + r * math.sin(math.pi / 3 * k)) for k in range(6)
     ]
@@ -371,8 +442,6 @@ def hexagon(pdf: FPDF, cx: float, cy: float, r: float) -> None:
 
 
 def pentagon(pdf: FPDF, cx: float, cy: float, r: float) -> None:
-    import math
-
     points = [
         (
             cx + r * math.cos(-math.pi / 2 + 2 * math.pi / 5 * k),

@@ -23,6 +23,7 @@ import pygame
 
 from tabletop.engine.errors import TabletopError
 from tabletop.games import GAMES
+from tabletop.outfiles import out_folder
 from tabletop.ui.app import App, Scene
 from tabletop.ui.input import CardSeen, CardsSeen, Tap
 from tabletop.ui.offscreen import offscreen
@@ -171,8 +172,8 @@ class DemoRun(Tapper):
         os.environ["SDL_VIDEODRIVER"] = "dummy"
         os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
         self.game_id, self.started, self.seed = game, time.perf_counter(), draw_seed(seed)
-        self.folder = out_dir or Path(tempfile.mkdtemp(prefix=f"tabletop-{game}-demo-"))
-        self.folder.mkdir(parents=True, exist_ok=True)
+        prefix = f"tabletop-{game}-demo-"
+        self.folder = out_folder(out_dir) if out_dir else Path(tempfile.mkdtemp(prefix=prefix))
         self.out, self.size, self.data, self.clock = out, size, data, clock
         if clock is not None:
             context["clock"] = clock

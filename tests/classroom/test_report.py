@@ -189,7 +189,7 @@ def test_report_csv_header_and_rows(journal: Journal) -> None:
 def test_report_csv_file_has_a_byte_order_mark_for_spreadsheets(
     journal: Journal, tmp_path: Path
 ) -> None:
-    out = tmp_path / "out" / "r.csv"
+    out = tmp_path / "r.csv"  # its folder is there: write_csv makes none (round 28)
     write_csv(gather(journal, S1), out)
     data = out.read_bytes()
     assert data.startswith(b"\xef\xbb\xbf")
@@ -286,16 +286,27 @@ def test_report_cli_an_unknown_session_lists_the_sessions(
 def test_report_cli_no_games_is_one_line_and_nothing_written(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
 ) -> None:
+    """No games to report: the files asked for (named, or by default) are not written,
+    so exit status 2 and one line on stderr, as the CLI contract has it for every file
+    not made (main, up to round 28: one line on stdout and status 0, so a script took
+    a PDF for made)."""
     monkeypatch.chdir(tmp_path)
     data = tmp_path / "data"
     data.mkdir()
-    assert main(["report", "--data", str(data)]) == 0
-    assert capsys.readouterr().out == f"no games saved in {data} yet: nothing written\n"
+    why = "nothing written (play a game first, or give --data the folder the app saves in)"
+    for asked in ([], ["--all", "--pdf", "r.pdf"]):
+        assert main(["report", "--data", str(data), *asked]) == 2
+        said = capsys.readouterr()
+        assert (
+            said.out == "" and said.err == f"tabletop report: no games saved in {data} yet: {why}\n"
+        )
     Journal(data / FILE_NAME).close()  # a journal with no finished games
-    assert main(["report", "--data", str(data)]) == 0
-    assert capsys.readouterr().out == (
-        f"no finished games in {data / FILE_NAME} yet: nothing written\n"
-    )
+    for asked in ([], ["--all", "--pdf", "r.pdf"]):
+        assert main(["report", "--data", str(data), *asked]) == 2
+        said = capsys.readouterr()
+        assert said.out == ""
+        assert said.err == f"tabletop report: no finished games in {data / FILE_NAME} yet: {why}\n"
+    assert not list(tmp_path.glob("*.pdf")) and not list(tmp_path.glob("*.csv"))
     assert main(["report", "--data", str(data), "--session", S1]) == 2
     assert "sessions: none yet" in capsys.readouterr().err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["data"]

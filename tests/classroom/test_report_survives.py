@@ -111,7 +111,7 @@ def test_report_numbers_of_any_size_as_text() -> None:
 def test_report_a_hidden_result_is_journaled_and_left_out_until_shown_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from tabletop.classroom.report import hidden_matches, hide, read_report
+    from tabletop.classroom.report import NOTHING, hidden_matches, hide, read_report
 
     path, ids = poisoned(tmp_path)
     journal = Journal(path)
@@ -126,11 +126,12 @@ def test_report_a_hidden_result_is_journaled_and_left_out_until_shown_again(
     assert POISON["scores"] not in found.warnings()  # hidden: no more warning about it
     journal.close()
     monkeypatch.chdir(tmp_path)
-    assert main(["report", "--data", str(tmp_path)]) == 0  # the CLI honours it too
-    out, err = capsys.readouterr()
+    assert main(["report", "--data", str(tmp_path)]) == 2  # the CLI honours it too
+    out, err = capsys.readouterr()  # nothing left to report: nothing written, status 2
     assert (
-        out.startswith("no finished games")
+        out == ""
         and f"hidden by the teacher: game {ids['good']}, {ids['scores']}" in err
+        and err.endswith(f"no finished games in {path} yet: {NOTHING}\n")
     )
     journal = Journal(path)
     hide(journal, ids["good"], hidden=False)

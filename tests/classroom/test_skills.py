@@ -404,8 +404,8 @@ def test_skills_demo_bots_never_in_report(
         == 0
     )
     capsys.readouterr()
-    assert main(["report", "--data", str(data), "--all", "--csv", str(tmp_path / "r.csv")]) == 0
-    assert "nothing written" in capsys.readouterr().out
+    assert main(["report", "--data", str(data), "--all", "--csv", str(tmp_path / "r.csv")]) == 2
+    assert "nothing written" in capsys.readouterr().err
     assert not (tmp_path / "r.csv").exists()
     journal = Journal(data / FILE_NAME)
     try:

@@ -166,6 +166,19 @@ def test_buttons_bad_pin_map_names_the_problem(tmp_path, text: str, code: str) -
     assert str(path) in err.value.message
 
 
+def test_buttons_pin_map_not_utf8_is_one_line(tmp_path, capsys) -> None:
+    """A pin map saved in another encoding (or a binary file) is refused on one line,
+    as a bad TOML one is (main: a UnicodeDecodeError traceback, exit 1)."""
+    path = tmp_path / "pins.toml"
+    path.write_bytes(b"\x00\x01\x02garbage\xff\xfe")
+    with pytest.raises(BadInput) as err:
+        load_pin_map(path)
+    assert err.value.code == "pins.text" and str(path) in err.value.message
+    assert cli.main(["buttons", "test", "--pins", str(path), "--mock"]) == 2
+    err_text = capsys.readouterr().err
+    assert err_text.count("\n") == 1 and "not UTF-8 text" in err_text
+
+
 def test_buttons_wiring_check_lights_every_led_and_reports_every_press(factory) -> None:
     out = io.StringIO()
     pressed = buttons_test(

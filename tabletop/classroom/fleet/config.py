@@ -273,7 +273,9 @@ def provision(
         port = TLS_PORT if tls else PLAIN_PORT
     FleetConfig(TEACHER, host=host, port=port, prefix=prefix)  # checked before any file
     made = make_certificates(host) if tls else None
-    folder.mkdir(parents=True, exist_ok=True)
+    from tabletop.outfiles import out_folder
+
+    out_folder(folder)  # made if need be, in a folder that is there; else one line
     ca = ""
     if made is not None:
         ca = made.ca

@@ -37,6 +37,7 @@ from tabletop.games.mathe_meister import (
     score_sheet,
     sum_wanted,
 )
+from tabletop.outfiles import write_file
 from tabletop.terminal import render_score
 from tabletop.ui.games.mathe_meister.play import modes_named
 
@@ -174,7 +175,7 @@ def run_demo(
     run.shot("final")
     run.say("\n" + render_score(end.card))
     if log_path is not None:
-        log_path.write_text("\n".join(end.match.log_lines()) + "\n", encoding="utf-8")
+        write_file(log_path, "\n".join(end.match.log_lines()) + "\n")
         run.say(f"The game log is in {log_path}: `tabletop replay {log_path}` replays it.")
     return run.end(f"final score: {end.score}", "\nOne screenshot a round, and the end.")
 

@@ -1,0 +1,78 @@
+"""The files and folders a command writes where it is told (``--out``, ``--pdf``,
+``--csv``, ``--log``): checked before the work, so a whole game is not played for a log
+that cannot be kept, and any failure one line, "cannot write X: why" (the CLI's exit
+status 2, never a traceback).
+
+Every command does as ``cp`` and ``mkdir`` do: the folder a file goes into must be
+there already (a mistyped path makes no tree of folders); a folder named for a command's
+output (``demo --out``, ``fleet setup --out``) is made, its parent must be there.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from tabletop.engine.errors import TabletopError
+
+
+def _cannot(path: Path, why: str) -> TabletopError:
+    return TabletopError("out.path", f"cannot write {path}: {why}")
+
+
+def _into(path: Path) -> Path:
+    """The folder ``path`` goes into, refused unless it is there and writable."""
+    parent = path.absolute().parent
+    if not parent.is_dir():
+        if parent.exists():
+            raise _cannot(path, f"{parent} is a file, not a folder: name another place")
+        raise _cannot(path, f"the folder {parent} does not exist: make it first, or name another")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise _cannot(path, f"the folder {parent} is read-only")
+    return parent
+
+
+def out_file(path: Path) -> Path:
+    """``path``, once it is known that a file can be written there (else a one-line
+    ``TabletopError``): not a folder, in a folder that is there and writable, not a
+    read-only file."""
+    if path.is_dir():
+        raise _cannot(path, "it is a folder: name a file in it")
+    _into(path)
+    if path.exists() and not os.access(path, os.W_OK):
+        raise _cannot(path, "the file is read-only")
+    return path
+
+
+def out_folder(path: Path) -> Path:
+    """``path``, a folder to write files in: there and writable, or made now (in a
+    folder that is there); else a one-line ``TabletopError``."""
+    if path.exists() and not path.is_dir():
+        raise _cannot(path, "it is a file, not a folder: name a folder")
+    if not path.exists():
+        _into(path)
+        try:
+            path.mkdir()
+        except OSError as exc:
+            raise _cannot(path, exc.strerror or str(exc)) from None
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise _cannot(path, "the folder is read-only")
+    return path
+
+
+def write_file(path: Path, data: bytes | str, *, code: str = "out.write") -> Path:
+    """Write ``data`` (text as UTF-8) to ``path`` (:func:`out_file`), synced to disk
+    before this returns (a USB stick may be pulled out right after); a failure is one
+    line, "cannot write X: why" (``code``: the log's name for a failed write)."""
+    out_file(path)
+    try:
+        with open(path, "wb") as f:
+            f.write(data.encode("utf-8") if isinstance(data, str) else data)
+            f.flush()
+            os.fsync(f.fileno())
+    except OSError as exc:
+        raise TabletopError(code, f"cannot write {path}: {exc.strerror or exc}") from None
+    return path
+
+
+__all__ = ["out_file", "out_folder", "write_file"]

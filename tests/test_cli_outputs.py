@@ -1,0 +1,137 @@
+"""Where a command is told to write (``--out``, ``--pdf``, ``--log``) and cannot: one line
+on stderr, "cannot write X: why", exit status 2, checked before the work (round 28: main
+raised IsADirectoryError or PermissionError tracebacks, the demo after playing the whole
+game, and ``print --out /no/such/dir/x.pdf`` made the tree of folders). As ``cp`` and
+``mkdir`` do, the folder a file goes into must be there."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tabletop import cli, outfiles
+
+PRINTS = [
+    ["print", "deck", "math-arena"],
+    ["print", "sheet", "mathe-meister"],
+    ["print", "mats", "mecs"],
+    ["print", "answer-key", "MWM25"],
+    ["print", "badges", "ROSTER"],
+]
+A_FOLDER = "it is a folder: name a file in it"
+
+
+def said(capsys: pytest.CaptureFixture[str]) -> str:
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and "Traceback" not in err
+    return err
+
+
+@pytest.fixture
+def roster(tmp_path: Path) -> str:
+    path = tmp_path / "class.csv"
+    path.write_text("id,name,group\nS1,Mia,4a\n", encoding="utf-8")
+    return str(path)
+
+
+def argv(args: list[str], roster: str, *more: str) -> list[str]:
+    return [roster if a == "ROSTER" else a for a in args] + list(more)
+
+
+@pytest.mark.parametrize("args", PRINTS, ids=lambda a: a[1])
+def test_cli_outputs_print_to_a_folder_is_one_line(
+    args: list[str], roster: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert cli.main(argv(args, roster, "--out", str(tmp_path))) == 2
+    assert (
+        said(capsys)
+        == f"tabletop print: cannot write {tmp_path}: it is a folder: name a file in it\n"
+    )
+
+
+@pytest.mark.parametrize("args", PRINTS, ids=lambda a: a[1])
+def test_cli_outputs_print_into_no_such_folder_makes_none(
+    args: list[str], roster: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "no" / "such" / "x.pdf"
+    assert cli.main(argv(args, roster, "--out", str(out))) == 2
+    assert f"the folder {tmp_path / 'no' / 'such'} does not exist" in said(capsys)
+    assert not (tmp_path / "no").exists()
+
+
+@pytest.fixture
+def read_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A folder the system refuses writes in (as a read-only mount: tests run as root,
+    for whom a chmod refuses nothing)."""
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    real = outfiles.os.access
+    monkeypatch.setattr(outfiles.os, "access", lambda p, mode: Path(p) != folder and real(p, mode))
+    return folder
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        *PRINTS,
+        ["demo", "--seed", "1", "--log", "LOG"],
+        ["demo", "--terminal", "--seed", "1", "--log", "LOG"],
+        ["demo", "--seed", "1", "--out", "SHOTS"],
+        ["fleet", "setup", "--stations", "2", "--host", "h", "--no-tls", "--out", "SHOTS"],
+    ],
+    ids=lambda a: "-".join(a[:2]),
+)
+def test_cli_outputs_a_read_only_place_is_one_line_before_the_work(
+    args: list[str],
+    roster: str,
+    read_only: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The demo is refused before it plays (main: a traceback after the whole game)."""
+    monkeypatch.setattr("tabletop.ui.commands.run_demo_command", pytest.fail)
+    monkeypatch.setattr("tabletop.terminal.demo", pytest.fail)
+    names = {"LOG": "game.log", "SHOTS": "shots"}
+    args = [str(read_only / names[a]) if a in names else a for a in args]
+    if args[0] == "print":
+        args += ["--out", str(read_only / "x.pdf")]
+    assert cli.main(argv(args, roster)) == 2
+    assert f"the folder {read_only} is read-only" in said(capsys)
+
+
+def test_cli_outputs_demo_log_to_a_folder_is_refused_before_playing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr("tabletop.ui.commands.run_demo_command", pytest.fail)
+    assert cli.main(["demo", "--seed", "1", "--log", str(tmp_path)]) == 2
+    assert (
+        said(capsys)
+        == f"tabletop demo: cannot write {tmp_path}: it is a folder: name a file in it\n"
+    )
+
+
+@pytest.mark.parametrize(
+    "command", [["demo"], ["fleet", "setup", "--stations", "2", "--host", "h"]]
+)
+def test_cli_outputs_a_folder_named_by_a_file_is_one_line(
+    command: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``demo --out`` and ``fleet setup --out`` name a folder: an existing file is not one
+    (main: NotADirectoryError / FileExistsError tracebacks)."""
+    afile = tmp_path / "afile"
+    afile.write_text("keep me")
+    assert cli.main([*command, "--out", str(afile)]) == 2
+    assert "it is a file, not a folder" in said(capsys)
+    assert afile.read_text() == "keep me"
+
+
+def test_cli_outputs_report_pdf_into_no_such_folder_makes_none(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``report --pdf`` did as every command now does, but made missing folders; its
+    outputs are checked before the journal is read (here: a folder with no games)."""
+    out = tmp_path / "no" / "r.pdf"
+    assert cli.main(["report", "--data", str(tmp_path), "--all", "--pdf", str(out)]) == 2
+    assert f"the folder {tmp_path / 'no'} does not exist" in said(capsys)
+    assert not (tmp_path / "no").exists()
