@@ -11,6 +11,8 @@ output (``demo --out``, ``fleet setup --out``) is made, its parent must be there
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from tabletop.engine.errors import TabletopError
@@ -18,6 +20,16 @@ from tabletop.engine.errors import TabletopError
 
 def _cannot(path: Path, why: str) -> TabletopError:
     return TabletopError("out.path", f"cannot write {path}: {why}")
+
+
+@contextmanager
+def _said(path: Path) -> Iterator[None]:
+    """An ``OSError`` while ``path`` is looked at or made (a name too long, a folder
+    that cannot be made) as the one line, "cannot write X: why"."""
+    try:
+        yield
+    except OSError as exc:
+        raise _cannot(path, exc.strerror or str(exc)) from None
 
 
 def _into(path: Path) -> Path:
@@ -36,27 +48,26 @@ def out_file(path: Path) -> Path:
     """``path``, once it is known that a file can be written there (else a one-line
     ``TabletopError``): not a folder, in a folder that is there and writable, not a
     read-only file."""
-    if path.is_dir():
-        raise _cannot(path, "it is a folder: name a file in it")
-    _into(path)
-    if path.exists() and not os.access(path, os.W_OK):
-        raise _cannot(path, "the file is read-only")
+    with _said(path):
+        if path.is_dir():
+            raise _cannot(path, "it is a folder: name a file in it")
+        _into(path)
+        if path.exists() and not os.access(path, os.W_OK):
+            raise _cannot(path, "the file is read-only")
     return path
 
 
 def out_folder(path: Path) -> Path:
     """``path``, a folder to write files in: there and writable, or made now (in a
     folder that is there); else a one-line ``TabletopError``."""
-    if path.exists() and not path.is_dir():
-        raise _cannot(path, "it is a file, not a folder: name a folder")
-    if not path.exists():
-        _into(path)
-        try:
+    with _said(path):
+        if path.exists() and not path.is_dir():
+            raise _cannot(path, "it is a file, not a folder: name a folder")
+        if not path.exists():
+            _into(path)
             path.mkdir()
-        except OSError as exc:
-            raise _cannot(path, exc.strerror or str(exc)) from None
-    if not os.access(path, os.W_OK | os.X_OK):
-        raise _cannot(path, "the folder is read-only")
+        if not os.access(path, os.W_OK | os.X_OK):
+            raise _cannot(path, "the folder is read-only")
     return path
 
 

@@ -135,3 +135,30 @@ def test_cli_outputs_report_pdf_into_no_such_folder_makes_none(
     assert cli.main(["report", "--data", str(tmp_path), "--all", "--pdf", str(out)]) == 2
     assert f"the folder {tmp_path / 'no'} does not exist" in said(capsys)
     assert not (tmp_path / "no").exists()
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["print", "deck", "math-arena", "--out", "LONG.pdf"],
+        ["demo", "--seed", "1", "--log", "LONG.log"],
+        ["demo", "--seed", "1", "--out", "LONG"],
+        ["report", "--all", "--pdf", "LONG/r.pdf"],
+    ],
+    ids=lambda a: a[0] + a[-2],
+)
+def test_cli_outputs_a_name_too_long_is_one_line(
+    args: list[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A name the system refuses to look at (longer than 255 letters) is the one line too
+    (it raised OSError: File name too long, a traceback, from the checks themselves)."""
+    monkeypatch.setattr("tabletop.ui.commands.run_demo_command", pytest.fail)
+    long = str(tmp_path / ("a" * 300))
+    args = [a.replace("LONG", long) for a in args]
+    if args[0] == "report":
+        args += ["--data", str(tmp_path)]
+    assert cli.main(args) == 2
+    assert f"cannot write {long}" in said(capsys)
