@@ -257,8 +257,8 @@ def fit_text(
     until it fits the width; or, with ``least``, in the lines :func:`text_lines` lays out,
     in the middle of the box (or, not ``middle``, at its top). Returns the y under it."""
     style = "B" if bold else ""
-    printable(pdf, text, style)
-    if least is None:
+    if least is None:  # (text_lines checks the letters itself)
+        printable(pdf, text, style)
         pdf.set_font(FONT, style, size)
         while size > 4 and pdf.get_string_width(text) > w:
             size -= 0.5
