@@ -162,13 +162,13 @@ _FINISHED = "m.status = 'finished' AND m.reason IN ('end', 'time')"
 
 def gather_skills(journal: Journal, session: str | None = None) -> list[SkillRow]:
     """The skills rows for ``session`` (None: every session together), in report order."""
-    from tabletop.classroom.report_rows import ALL, GUESTS, NO_GROUP, _group_order
+    from tabletop.classroom.report_rows import ALL, _group_order
 
     label = ALL if session is None else session
     acc: dict[tuple[str, str, str, str], SkillRow] = {}
     for stored in _answers(journal, session):
         _, _, skill, student, name, group, _, _, _, _ = stored
-        key = (student, group or NO_GROUP, skill, "") if student else ("", GUESTS, skill, name)
+        key = (student or "", group, skill, "" if student else name)
         row = acc.get(key)
         if row is None:
             row = acc[key] = SkillRow(key[0], name, key[1], skill, label)
@@ -233,14 +233,11 @@ def trends(
 ) -> dict[tuple[str, str, str], list[tuple[str, int, int]]]:
     """Every trend at once: (student id, guest name or "", skill) -> (session, checked,
     right) over the newest ``last`` sessions of each, oldest first."""
-    from tabletop.classroom.report import GUESTS, NO_GROUP
-
     per: dict[tuple[str, str, str], dict[str, list[int]]] = {}
     started: dict[str, float] = {}
     for stored in _answers(journal, None):
         _, session, skill, who, shown, group, given, answer, at, question = stored
         right = int(_right(given, answer, question))
-        group = (group or NO_GROUP) if who else GUESTS  # as the rows name it (gather_skills)
         for key in ((who or "", "" if who else shown, skill), group_key(group, skill)):
             tally = per.setdefault(key, {}).setdefault(session, [0, 0])
             tally[0] += 1
@@ -290,8 +287,9 @@ def trend_text(points: Sequence[tuple[str, int, int]]) -> str:
 def _answers(journal: Journal, session: str | None) -> list[tuple[Any, ...]]:
     """(match, session, skill, student, name, group, given, answer, started, question) of
     every answer checked in a finished game for a person (bots left out), but for the
-    games the teacher hid from reports (as the class report leaves them out)."""
-    from tabletop.classroom.report_rows import hidden_matches
+    games the teacher hid from reports (as the class report leaves them out); ``group``
+    as the rows name it: the student's, :data:`NO_GROUP`, or a guest's :data:`GUESTS`."""
+    from tabletop.classroom.report_rows import GUESTS, NO_GROUP, hidden_matches
 
     hidden = hidden_matches(journal)
     where = _FINISHED
@@ -305,7 +303,9 @@ def _answers(journal: Journal, session: str | None) -> list[tuple[Any, ...]]:
         f" WHERE {where} AND s.bot IS NULL ORDER BY a.match_id, a.id",
         args,
     ).fetchall()
-    return [tuple(r) for r in rows if r[0] not in hidden]
+    return [
+        (*r[:5], (r[5] or NO_GROUP) if r[3] else GUESTS, *r[6:]) for r in rows if r[0] not in hidden
+    ]
 
 
 def _right(given: str, answer: str, question: str) -> bool:
