@@ -7,6 +7,7 @@ run from one station file say so, instead of blaming the network."""
 
 from __future__ import annotations
 
+import queue
 import socket
 import subprocess
 import sys
@@ -17,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from tabletop.classroom.fleet import presence
-from tabletop.classroom.fleet.config import Broker
+from tabletop.classroom.fleet.config import Broker, FleetConfig
 from tabletop.classroom.fleet.coordinator import Coordinator
 from tabletop.classroom.fleet.messages import Topics, encode
 from tabletop.classroom.fleet.station import StationFleet, StationLink
@@ -143,3 +144,28 @@ def test_console_twin_a_station_whose_file_another_device_uses_says_so(
     finally:
         for link in links:
             link.close()
+
+
+def test_console_twin_the_check_does_not_wait_out_a_broker_that_is_not_there(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Nothing listens on the broker's port (or it refuses the console): the check says
+    "no other console" as soon as the connection fails, and the console starts and says
+    why it cannot connect, as before the check (it waited connect_within, 5 s, first)."""
+    waited: list[float | None] = []
+
+    class Watched(queue.Queue):  # type: ignore[type-arg]
+        def get(self, block: bool = True, timeout: float | None = None) -> object:
+            try:
+                return super().get(block, timeout)
+            except queue.Empty:
+                waited.append(timeout)
+                raise
+
+    monkeypatch.setattr(presence.queue, "Queue", Watched)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]  # free again: nothing listens there
+    config = FleetConfig("teacher", host="127.0.0.1", port=port)
+    assert presence.other_console(config, "me0000000000", connect_within=30.0) is None
+    assert waited == []  # the failure was heard, not waited out

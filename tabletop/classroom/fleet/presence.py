@@ -33,6 +33,7 @@ from tabletop.classroom.fleet.config import FleetConfig
 ANSWER_WITHIN = 2.0  # seconds a running console has to answer "asking"
 TWIN_QUIET = 30.0  # seconds: another console's wills this close mean it runs
 MAX_BYTES = 1024  # a presence message is small; a larger one is not read
+UNREACHED = "unreached"  # the asking client's connection failed or was refused
 
 
 def topic(config: FleetConfig) -> str:
@@ -88,12 +89,13 @@ def other_console(config: FleetConfig, me: str, *, connect_within: float = 5.0) 
     import paho.mqtt.client as mqtt
     from paho.mqtt.enums import CallbackAPIVersion
 
-    got: queue.Queue[Presence | None] = queue.Queue()  # None: subscribed
+    got: queue.Queue[Presence | str | None] = queue.Queue()  # None: subscribed
     client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"tabletop-console-ask-{me}")
     config.login(client)
     client.on_connect = lambda c, u, f, r, p: (
-        None if r.is_failure else c.subscribe(topic(config), qos=1)
+        got.put(UNREACHED) if r.is_failure else c.subscribe(topic(config), qos=1)
     )
+    client.on_connect_fail = lambda c, u: got.put(UNREACHED)  # not waited for: said at once
     client.on_subscribe = lambda c, u, mid, r, p: got.put(None)
     client.on_message = lambda c, u, m: got.put(read(bytes(m.payload)))
     try:
@@ -109,14 +111,20 @@ def other_console(config: FleetConfig, me: str, *, connect_within: float = 5.0) 
 
 
 def _ask(
-    client: Any, config: FleetConfig, me: str, got: queue.Queue[Presence | None], wait: float
+    client: Any,
+    config: FleetConfig,
+    me: str,
+    got: queue.Queue[Presence | str | None],
+    wait: float,
 ) -> str | None:
     try:
         first = got.get(timeout=wait)  # subscribed (or the retained presence)
     except queue.Empty:
         return None  # the broker cannot be reached now
+    if first == UNREACHED:
+        return None  # nothing listens there, or it refused: the console's client says why
     deadline = time.monotonic() + 0.3  # the retained presence, if any, follows the SUBACK
-    seen = first if first is not None and first.online and first.id != me else None
+    seen = first if isinstance(first, Presence) and first.online and first.id != me else None
     asked_at: float | None = None
     while (left := deadline - time.monotonic()) > 0:
         try:
@@ -129,7 +137,7 @@ def _ask(
             client.publish(topic(config), ask.encode(), qos=1)
             deadline = time.monotonic() + ANSWER_WITHIN
             continue
-        if p is None or p.id == me or p.asking:
+        if not isinstance(p, Presence) or p.id == me or p.asking:
             continue
         if not p.online:
             seen = None
