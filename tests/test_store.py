@@ -240,21 +240,27 @@ def test_store_another_programs_database_is_not_taken_over(tmp_path: Path) -> No
     assert journal.notice is not None and "not a game journal" in journal.notice
 
 
-def test_store_migrates_a_version_1_file_keeping_its_games(tmp_path: Path) -> None:
-    path = tmp_path / FILE_NAME
-    match = new_match()
-    play(match, 5)
+def old_file(path: Path, version: int, match: Match) -> None:  # type: ignore[type-arg]
+    """A journal file at schema ``version`` holding ``match`` (id 1) and its actions."""
     db = sqlite3.connect(path)
-    db.executescript(MIGRATIONS[1])
+    for step in range(1, version + 1):
+        db.executescript(MIGRATIONS[step])
     db.execute(
         "INSERT INTO matches (id, game, header, started) VALUES (1, ?, ?, 0)",
         (match.game.name, next(match.log_lines())),
     )
-    for i in range(5):
+    for i in range(len(match.history)):
         db.execute("INSERT INTO actions VALUES (1, ?, ?, 0)", (i + 1, match.log_line(i)))
-    db.execute("PRAGMA user_version = 1")
+    db.execute(f"PRAGMA user_version = {version}")
     db.commit()
     db.close()
+
+
+def test_store_migrates_a_version_1_file_keeping_its_games(tmp_path: Path) -> None:
+    path = tmp_path / FILE_NAME
+    match = new_match()
+    play(match, 5)
+    old_file(path, 1, match)
     journal = Journal(path)
     assert journal.notice is None
     assert journal.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
@@ -289,18 +295,7 @@ def test_store_a_version_6_file_gains_the_index_of_a_games_newest_match(tmp_path
     path = tmp_path / FILE_NAME
     match = new_match("mecs")
     play(match, 3)
-    db = sqlite3.connect(path)
-    for step in range(1, 7):
-        db.executescript(MIGRATIONS[step])
-    db.execute(
-        "INSERT INTO matches (id, game, header, started) VALUES (1, ?, ?, 0)",
-        (match.game.name, next(match.log_lines())),
-    )
-    for i in range(3):
-        db.execute("INSERT INTO actions VALUES (1, ?, ?, 0)", (i + 1, match.log_line(i)))
-    db.execute("PRAGMA user_version = 6")
-    db.commit()
-    db.close()
+    old_file(path, 6, match)
     journal = Journal(path)
     assert journal.notice is None
     assert journal.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION >= 7
