@@ -293,6 +293,12 @@ class Journal(JournalFile):
         """Every journaled match, newest first."""
         return self._list("1 = 1", ())
 
+    def newest(self, game: str, *, besides: int | None = None) -> Saved | None:
+        """The newest journaled match of ``game`` other than match ``besides``, or None:
+        one row read through the index ``matches_by_game``, not the whole journal."""
+        found = self._list("m.game = ? AND m.id IS NOT ?", (game, besides), limit=1)
+        return found[0] if found else None
+
     def load(self, match_id: int, games: Mapping[str, Game[Any, Any, Any]]) -> Match[Any, Any, Any]:
         """The match rebuilt by replaying its journal (every digest checked).
 
@@ -453,12 +459,12 @@ class Journal(JournalFile):
         )
         self._written[match_id] = _wrote(match, wrote, moves)
 
-    def _list(self, where: str, args: tuple[Any, ...]) -> list[Saved]:
+    def _list(self, where: str, args: tuple[Any, ...], *, limit: int = -1) -> list[Saved]:
         rows = self.db.execute(
             "SELECT m.id, m.game, m.label, m.meta, m.started, m.status, m.elapsed, m.reason,"
             " m.result, (SELECT COUNT(*) FROM actions a WHERE a.match_id = m.id), m.session"
-            f" FROM matches m WHERE {where} ORDER BY m.id DESC",
-            args,
+            f" FROM matches m WHERE {where} ORDER BY m.id DESC LIMIT ?",  # -1: every row
+            (*args, limit),
         ).fetchall()
         return [
             Saved(

@@ -142,6 +142,11 @@ MIGRATIONS: dict[int, str] = {
     );
     CREATE INDEX dice_by_session ON dice (session, at);
     """,
+    # A game's newest match read without a scan of every match (Math Arena's running
+    # tournament, ARENA-5, when a game starts: Journal.newest).
+    7: """
+    CREATE INDEX matches_by_game ON matches (game, id);
+    """,
 }
 SCHEMA_VERSION = max(MIGRATIONS)
 

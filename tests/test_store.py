@@ -240,26 +240,74 @@ def test_store_another_programs_database_is_not_taken_over(tmp_path: Path) -> No
     assert journal.notice is not None and "not a game journal" in journal.notice
 
 
-def test_store_migrates_a_version_1_file_keeping_its_games(tmp_path: Path) -> None:
-    path = tmp_path / FILE_NAME
-    match = new_match()
-    play(match, 5)
+def old_file(path: Path, version: int, match: Match) -> None:  # type: ignore[type-arg]
+    """A journal file at schema ``version`` holding ``match`` (id 1) and its actions."""
     db = sqlite3.connect(path)
-    db.executescript(MIGRATIONS[1])
+    for step in range(1, version + 1):
+        db.executescript(MIGRATIONS[step])
     db.execute(
         "INSERT INTO matches (id, game, header, started) VALUES (1, ?, ?, 0)",
         (match.game.name, next(match.log_lines())),
     )
-    for i in range(5):
+    for i in range(len(match.history)):
         db.execute("INSERT INTO actions VALUES (1, ?, ?, 0)", (i + 1, match.log_line(i)))
-    db.execute("PRAGMA user_version = 1")
+    db.execute(f"PRAGMA user_version = {version}")
     db.commit()
     db.close()
+
+
+def test_store_migrates_a_version_1_file_keeping_its_games(tmp_path: Path) -> None:
+    path = tmp_path / FILE_NAME
+    match = new_match()
+    play(match, 5)
+    old_file(path, 1, match)
     journal = Journal(path)
     assert journal.notice is None
     assert journal.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     (saved,) = journal.unfinished()
     assert (saved.actions, saved.elapsed) == (5, 0.0)
+    assert journal.load(saved.id, GAMES).history == match.history
+
+
+def test_store_newest_match_of_a_game_is_the_first_of_matches(tmp_path: Path) -> None:
+    """``Journal.newest``: a game's newest match (but one left out), as ``matches()``
+    lists it (its actions counted, its result and meta read), or None."""
+    journal = Journal(tmp_path / FILE_NAME)
+    assert journal.newest("mecs") is None
+    ids = [journal.start(new_match(game), label="app") for game in ("mecs", "math-attack") * 3]
+    match = new_match("mecs")
+    play(match, 4)
+    last = journal.start(match, label="app", meta={"app": {"n": 1}})
+    journal.finish(ids[-1], {"places": [1, 2]})
+    every = journal.matches()
+    for game in ("mecs", "math-attack"):
+        for besides in (None, last, ids[-1], ids[0]):
+            kept = [s for s in every if s.game == game and s.id != besides]
+            assert journal.newest(game, besides=besides) == kept[0]
+    assert journal.newest("mecs").actions == 4  # type: ignore[union-attr]
+    assert journal.newest("math-attack").result == {"places": [1, 2]}  # type: ignore[union-attr]
+    assert journal.newest("bubbles") is None
+
+
+def test_store_a_version_6_file_gains_the_index_of_a_games_newest_match(tmp_path: Path) -> None:
+    """Migration 7 (``matches_by_game``): a file from before it opens, keeps its games,
+    and its newest-match query reads the index instead of every match."""
+    path = tmp_path / FILE_NAME
+    match = new_match("mecs")
+    play(match, 3)
+    old_file(path, 6, match)
+    journal = Journal(path)
+    assert journal.notice is None
+    assert journal.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION >= 7
+    indexes = {r[0] for r in journal.db.execute("SELECT name FROM sqlite_master")}
+    assert "matches_by_game" in indexes
+    plan = journal.db.execute(
+        "EXPLAIN QUERY PLAN SELECT id FROM matches WHERE game = ? ORDER BY id DESC LIMIT 1",
+        ("mecs",),
+    ).fetchall()
+    assert any("matches_by_game" in str(row[-1]) for row in plan)
+    saved = journal.newest("mecs")
+    assert saved is not None and (saved.id, saved.actions) == (1, 3)
     assert journal.load(saved.id, GAMES).history == match.history
 
 

@@ -398,10 +398,13 @@ async def start_plan(request: web.Request) -> web.Response:
     if not isinstance(session, str):
         raise BadInput("teacher.session", "the session must be text")
     swap = body.get("swap") is True  # the clocks go on
-    if body.get("check") is True:  # the dashboard asks before its questions about devices
-        return web.json_response({"ok": True})
+    check = body.get("check") is True  # the dashboard asks before its questions about devices
     console = request.app[CONSOLE]
-    message = await _on_console(request, console.start_plan, plan, stations, session, swap=swap)
+    message = await _on_console(
+        request, console.start_plan, plan, stations, session, swap=swap, check=check
+    )
+    if check:  # the console's every rule passed; nothing started
+        return web.json_response({"ok": True})
     return web.json_response({"id": message.id, "session": message.session})
 
 

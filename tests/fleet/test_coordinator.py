@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from tabletop.classroom import report
-from tabletop.classroom.fleet.config import Broker
+from tabletop.classroom.fleet.config import Broker, provision
 from tabletop.classroom.fleet.coordinator import Coordinator
 from tabletop.classroom.fleet.messages import (
     ResultMessage,
@@ -342,3 +342,58 @@ def test_coordinator_publishes_the_roster_after_each_change(
 def test_coordinator_refuses_a_station_fleet_file(broker: Broker, tmp_path: Path) -> None:
     with pytest.raises(BadInput, match="teacher"):
         Coordinator(broker.provisioned.config("station-1"), tmp_path)
+
+
+def test_coordinator_plan_check_runs_every_rule_of_the_start_and_changes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``check=True`` (the dashboard's Start asks first): the real start's rules, the
+    device-to-station mapping and a swap's unchanged plan included, refuse with the same
+    sentence; a plan they pass is returned, and nothing is started, saved or sent."""
+    files = provision(tmp_path / "fleet", ["station-1", "station-2"], port=1)
+    with Coordinator(files.teacher, tmp_path / "teacher").start(connect=False) as console:
+        sent: list[str] = []
+        monkeypatch.setattr(console, "_publish", lambda topic, payload: sent.append(topic))
+
+        def kept() -> Any:
+            rows = console.journal.db.conn.execute("SELECT key, body FROM fleet_state")
+            state = (console.plan, console.clocks, console.seq, dict(console.records))
+            return state, console.version, sorted(rows.fetchall())
+
+        def refusal(stations: dict[str, int], **kw: Any) -> str:
+            with pytest.raises(BadInput) as refused:
+                console.run(console.start_plan, PLAN, stations, "lesson-1", **kw)
+            return str(refused.value)
+
+        wrong = [
+            {"station-1": 3},
+            {"station-1": 0, "station-2": 0},
+            {"station 1!": 0},
+        ]
+        for stations in wrong:
+            before = console.run(kept)
+            said = refusal(stations, check=True)
+            assert said == refusal(stations) and "station" in said.lower()
+            assert console.run(kept) == before and not sent
+        before = console.run(kept)
+        checked = console.run(console.start_plan, PLAN, {"station-1": 0}, "lesson-1", check=True)
+        assert checked.plan == PLAN and checked.stations == {"station-1": 0}
+        assert console.run(kept) == before and not sent and console.plan is None
+        # A swap that changes the plan too is refused by the check as by the swap itself.
+        console.run(console.start_plan, PLAN, {"station-1": 0}, "lesson-1")
+        sent.clear()
+        before = console.run(kept)
+        other = Plan(PLAN.stations[:2], PLAN.groups)
+        with pytest.raises(BadInput) as checked_swap:
+            console.run(
+                console.start_plan, other, {"station-2": 0}, "lesson-1", swap=True, check=True
+            )
+        with pytest.raises(BadInput) as real_swap:
+            console.run(console.start_plan, other, {"station-2": 0}, "lesson-1", swap=True)
+        assert str(checked_swap.value) == str(real_swap.value)
+        assert "only the devices may change" in str(real_swap.value)
+        swap = console.run(
+            console.start_plan, PLAN, {"station-2": 0}, "lesson-1", swap=True, check=True
+        )
+        assert swap.id == console.plan.id and swap.stations == {"station-2": 0}
+        assert console.run(kept) == before and not sent

@@ -377,6 +377,28 @@ def test_teacher_plan_checked_only_starts_nothing(serve: Callable[[Scenario], No
     serve(scenario)
 
 
+def test_teacher_plan_check_refuses_a_device_mapping_as_the_start_does(
+    serve: Callable[[Scenario], None],
+) -> None:
+    """``"check": true`` runs the console's own start as a dry run: a device-to-station
+    mapping the real start refuses is refused by the check with the same sentence, and
+    nothing starts (main: the check said ``{"ok": true}``, then Start refused)."""
+
+    async def scenario(client: TestClient) -> None:
+        await log_in(client)
+        for stations in ({"station-1": 5}, {"station-1": 0, "station-2": 0}):
+            body = {"plan": PLAN, "stations": stations}
+            checked = await post(client, "/api/plan", {**body, "check": True})
+            assert checked.status == 400
+            said = (await checked.json())["error"]
+            assert (await (await client.get("/api/state")).json())["plan"] is None
+            started = await post(client, "/api/plan", body)
+            assert started.status == 400 and (await started.json())["error"] == said
+        assert (await (await client.get("/api/latency")).json()) == []
+
+    serve(scenario)
+
+
 def test_teacher_api_runs_the_rotation(serve: Callable[[Scenario], None]) -> None:
     async def scenario(client: TestClient) -> None:
         await log_in(client)

@@ -179,11 +179,14 @@ class Coordinator(ConsoleInbox):
         session: str | None = None,
         *,
         swap: bool = False,
+        check: bool = False,
     ) -> PlanMessage:
         """A new rotation: ``stations`` says which device is which station (0-based);
         every station's clock starts now. ``swap``: the running rotation on other devices
         (a broken one replaced): its plan, session and every clock go on, and only the
-        stations whose device changed get a new ``seq``."""
+        stations whose device changed get a new ``seq``. ``check``: a dry run (the
+        dashboard asks before it starts): every rule of the real start, the message it
+        would send returned, and nothing changed, saved or sent."""
         self._on_worker()
         t = self.now()
         session = (session or "").strip() or _today(t)
@@ -204,6 +207,8 @@ class Coordinator(ConsoleInbox):
         )
         # The same checks a station makes, so the console never sends what they refuse.
         parse(self.topics, self.topics.plan, encode(message))
+        if check:
+            return message
         self.plan = message
         if swap and running is not None:
             old, new = running.stations.items(), message.stations.items()

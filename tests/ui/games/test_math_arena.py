@@ -1280,6 +1280,27 @@ def test_arena_tournament_carries_on_after_home_or_a_restart_when_asked(tmp_path
     assert again.stack.top.play.tournament.games == 0
 
 
+def test_arena_tournament_offer_reads_only_the_newest_arena_game(tmp_path, monkeypatch) -> None:
+    """ARENA-5's offer when a game starts finds the last Arena game with Journal.newest
+    (one row, through an index), never by reading every journaled game: slow on a Pi
+    with thousands (main: Journal.matches() at each start)."""
+    from tabletop.store import FILE_NAME, Journal
+    from tabletop.ui.scenes.common import Confirm
+
+    app, auto, scene = journal_arena(tmp_path / FILE_NAME, bots=(0, 1))
+    bot_game_to_the_end(app, auto)
+
+    def every_game(self: Journal) -> None:
+        raise AssertionError("the offer read every journaled game")
+
+    monkeypatch.setattr(Journal, "matches", every_game)
+    from_setup_again(auto, 2)
+    offer = app.stack.top
+    assert isinstance(offer, Confirm) and "1 played" in offer.detail
+    auto.tap("yes")
+    assert app.stack.top.play.tournament == scene.tournament_after()
+
+
 def test_arena_no_tournament_offer_for_other_players_or_a_won_one(tmp_path) -> None:
     """Only the same players (names, bots) to the same target are asked; a tournament
     someone won (ARENA-5) or a game left half-way with nothing counted is not offered."""

@@ -522,8 +522,7 @@ def running_tournament(ctx: Context, save: GameSave, fresh: Tournament) -> Tourn
     """The tournament to ``fresh``'s target the same players (names, bots) were playing
     in the Math Arena game journaled before ``save``'s, with its result counted, if
     nobody has won it yet (ARENA-5); None for a game of a tournament under way."""
-    games = (s for s in ctx.journal.matches() if s.game == GAME.name and s.id != save.id)
-    last = next(games, None)
+    last = ctx.journal.newest(GAME.name, besides=save.id)
     if fresh.games or last is None or last.status == "playing" or last.label != LABEL:
         return None
     if [(s.name, s.bot is None) for s in ctx.journal.seats(last.id)] != [
