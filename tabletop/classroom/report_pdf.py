@@ -216,8 +216,9 @@ class _Page:
         self.y += h + 1
 
     def paragraph(self, text: str, size: float, colour: Any = INK) -> None:
-        from tabletop.printables.pdf import FONT
+        from tabletop.printables.pdf import FONT, printable
 
+        printable(self.pdf, text)  # a name in it: its letters from the fallback, if need be
         self.pdf.set_font(FONT, "", size)
         self.pdf.set_text_color(*colour)
         self.room(size * 2)
