@@ -11,6 +11,7 @@ import queue
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -50,6 +51,24 @@ def test_console_twin_a_second_console_of_the_classroom_refuses_to_start(
         assert console.run(lambda: console.connected and console.twin is None)
     finally:
         raw.close()
+
+
+def test_console_twin_a_busy_console_still_answers_a_second_one(
+    broker: Broker, console: Coordinator, tmp_path: Path
+) -> None:
+    """The question is answered on the network's thread: a console whose worker is busy
+    longer than ANSWER_WITHIN (making a report's PDF on a Pi) still stops a second one
+    from starting (before: answered through the worker, too late, and both ran)."""
+    busy = threading.Event()
+    console._jobs.put(lambda: busy.wait(presence.ANSWER_WITHIN * 3))
+    second = Coordinator(broker.provisioned.teacher, tmp_path / "second")
+    try:
+        with pytest.raises(DeviceError) as refused:
+            second.start()
+        assert refused.value.code == "fleet.twin"
+    finally:
+        busy.set()
+        second.stop()
 
 
 def test_console_twin_the_cli_says_so_in_one_line_and_exits_2(

@@ -379,8 +379,11 @@ class Coordinator(ConsoleInbox):
     def _on_message(self, client: Any, userdata: Any, message: Any) -> None:
         topic, payload, mid, qos = message.topic, bytes(message.payload), message.mid, message.qos
         if topic == presence.topic(self.config):
-            retained = bool(message.retain)
-            self._jobs.put(lambda: self._presence(payload, retained))
+            retained, other = bool(message.retain), presence.read(payload)
+            if other is not None and other.asking and other.id != self.presence_id:
+                self._say_online(client)  # at once: a worker busy with a report is too slow
+            else:
+                self._jobs.put(lambda: self._presence(payload, retained))
             if qos > 0:
                 client.ack(mid, qos)
             return
@@ -391,7 +394,8 @@ class Coordinator(ConsoleInbox):
         client.publish(presence.topic(self.config), here.encode(), qos=1, retain=True)
 
     def _presence(self, payload: bytes, retained: bool) -> None:
-        """Another console's presence (presence.py): one asking is answered. Two consoles
+        """Another console's presence (presence.py; one asking is answered at once, by
+        :meth:`_on_message`). Two consoles
         started with one teacher.toml share one MQTT session (the client id): each time
         one takes it back, it gets the other's retained presence. So another console
         online, said live or retained twice within :data:`~.presence.TWIN_QUIET` seconds
@@ -402,8 +406,6 @@ class Coordinator(ConsoleInbox):
             return
         t = self.now()
         if other.asking:
-            if self._client is not None:
-                self._say_online(self._client)
             return
         if other.stopped:
             self._others.pop(other.id, None)
