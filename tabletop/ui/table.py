@@ -79,6 +79,7 @@ class TableScene(Scene):
     pressing: int | None = None  # the seat whose press is being acted on (:meth:`for_seat`)
     asked_by: int | None = None  # the seat whose press opened the dialog on top
     undo_on = True  # the game's Undo button is on (:attr:`buttons`)
+    teacher_undo = True  # its Undo asks the teacher's PIN (the base's :meth:`press`)
 
     def __init__(
         self,
@@ -151,7 +152,7 @@ class TableScene(Scene):
         ``undo_on`` keeps what the game said (the menu's "Undo last step")."""
         undo = next((b for b in buttons if b.name == "undo"), None)
         self.undo_on = undo is None or undo.enabled
-        if undo is not None and teacher_items(self.ctx):
+        if undo is not None and self.teacher_undo and teacher_items(self.ctx):
             undo.enabled = True
         self.__dict__["laid_out"] = buttons
 
