@@ -30,6 +30,7 @@ from tabletop.ui.widgets import Button, hit
 log = logging.getLogger(__name__)
 
 UNDO = (("undo", "Undo last step"),)  # a teacher menu's for a game with none of its own
+TEACHER_HELP = "For teachers: more time, or pause the rotation."  # nothing to take back
 BOT_PAUSE = 0.9  # seconds a bot "thinks" before its move shows, so children can follow
 
 
@@ -77,6 +78,8 @@ class TableScene(Scene):
     heard = ""  # what the instruction line last said aloud: a sentence, or a step
     pressing: int | None = None  # the seat whose press is being acted on (:meth:`for_seat`)
     asked_by: int | None = None  # the seat whose press opened the dialog on top
+    undo_on = True  # the game's Undo button is on (:attr:`buttons`)
+    teacher_undo = True  # its Undo asks the teacher's PIN (the base's :meth:`press`)
 
     def __init__(
         self,
@@ -137,6 +140,26 @@ class TableScene(Scene):
             return name
         return shown_seat_names(seats)[seat]
 
+    @property
+    def buttons(self) -> list[Button]:
+        buttons: list[Button] = self.__dict__.get("laid_out", [])
+        return buttons
+
+    @buttons.setter
+    def buttons(self, buttons: list[Button]) -> None:
+        """A game's buttons as it lays them out; while a rotation runs, its Undo is on
+        whatever the game says (the way to the teacher's menu: More time, Pause), and
+        ``undo_on`` keeps what the game said (the menu's "Undo last step")."""
+        undo = next((b for b in buttons if b.name == "undo"), None)
+        self.undo_on = undo is None or undo.enabled
+        if undo is not None and self.teacher_undo and teacher_items(self.ctx):
+            undo.enabled = True
+        self.__dict__["laid_out"] = buttons
+
+    def can_undo(self) -> bool:
+        """A step to take back, the game's Undo on (not only for the rotation's menu)."""
+        return self.undo_on and self.play.can_undo()
+
     def seat_pressed(self, seat: int, at: float) -> None:
         """A seat's button, or its touch twin (a tap on a ``seat.<s>`` chip or a
         ``ready.<s>`` tile, :meth:`~tabletop.ui.widgets.Painter.ready_tile`), was pressed
@@ -177,11 +200,11 @@ class TableScene(Scene):
             self.leave()
         elif name == "rules":
             self.ask(("rules",), self.rules_scene())
-        elif name == "teacher":
-            self.ask(("pin",), PinPad(self.ctx, "moderator", subtitle=self.teacher_help()))
-        elif name == "undo" and self.play.can_undo():
+        elif name == "undo" and self.can_undo():
             prompt, subtitle = self.undo_pin
             self.ask(("pin",), PinPad(self.ctx, "undo", prompt=prompt, subtitle=subtitle))
+        elif name == "teacher" or (name == "undo" and teacher_items(self.ctx)):
+            self.ask(("pin",), PinPad(self.ctx, "moderator", subtitle=self.teacher_help()))
         elif name == "undo":
             self.refuse("engine.nothing_to_undo", "undo with nothing to take back")
 
@@ -196,7 +219,7 @@ class TableScene(Scene):
         return RulesScene(self.ctx, *self.rules)
 
     def teacher_help(self) -> str:
-        return "For teachers: take back a step."
+        return "For teachers: take back a step." if self.can_undo() else TEACHER_HELP
 
     def begin(self) -> None:
         """What the table does first (deal, settle), in the game's first journal write."""
@@ -317,7 +340,8 @@ class TableScene(Scene):
         if menu is None and not more:
             self.play.undo()
             return
-        menu = menu or Ask("undo", "Teacher: what do you want to do?", UNDO, rows=2)
+        undo = UNDO if self.can_undo() else ()
+        menu = menu or Ask("undo", "Teacher: what do you want to do?", undo, rows=2)
         self.ask_about(replace(menu, choices=menu.choices + more))
 
     def ask_about(self, ask: Ask | None) -> None:

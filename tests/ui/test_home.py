@@ -10,6 +10,7 @@ import pytest
 
 from tabletop.store import FILE_NAME, Journal, SeatInfo
 from tabletop.ui.autoplay import Autoplayer
+from tabletop.ui.harness import cards_seen
 from tabletop.ui.input import Back
 from tabletop.ui.messages import child_message
 from tabletop.ui.saves import LABEL, unfinished
@@ -181,3 +182,62 @@ def test_home_the_carry_on_offer_tells_two_children_of_one_name_apart(tmp_path: 
         "A game of Math Arena was not finished: Zoé Müller (4b), Zoé Müller (4c) and Zoé Müller."
         " New game ends this one unfinished."
     )
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_home_the_carry_on_offer_has_carry_on_primary_over_the_big_tile(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    """Round 28 (walk): after a restart "New game" sat over Mathe-Meister's big tile,
+    where a child's finger goes; "Carry on", the primary, is there now, at both sizes."""
+    path = tmp_path / FILE_NAME
+    unfinished_games(path, "math-arena")
+    app = make_app(size, journal=Journal(path))
+    offer, home = app.stack.top, app.stack.find(HomeScene)
+    assert isinstance(offer, Confirm) and home is not None
+    carry_on, new_game, tile = (
+        offer.target("yes"),
+        offer.target("no"),
+        home.target("game.mathe-meister"),
+    )
+    assert carry_on is not None and new_game is not None and tile is not None
+    assert (carry_on.label, carry_on.kind, new_game.kind) == ("Carry on", "primary", "quiet")
+    assert carry_on.rect.colliderect(tile.rect) and not new_game.rect.colliderect(tile.rect)
+
+
+def test_home_new_game_asks_once_more_before_a_game_with_moves_ends(tmp_path: Path) -> None:
+    """Round 28 (walk): one fast tap on "New game" gave up a game with moves for good,
+    with no PIN. It asks once more, as Leave does, in a child's words, "Keep the game"
+    the primary (which offers the game again); "New game" there gives it up. A game with
+    no move yet is given up at once (the teacher starts fresh quickly); no PIN."""
+    path = tmp_path / FILE_NAME
+    (empty,) = unfinished_games(path, "math-arena")
+    app = make_app(journal=Journal(path))
+    auto = Autoplayer(app)
+    app.post(Back(app.ctx.clock()))  # later
+    app.step()
+    for name in ("game.math-attack", "first.0", "start"):
+        auto.tap(name)
+    app.post(cards_seen(1, "line", ["+5"], app.ctx.clock()))  # Player 1 plays a card
+    app.step()
+    app.ctx.journal.close()  # unplugged
+    (played,) = (s.id for s in Journal(path).unfinished(LABEL) if s.id != empty)
+    app = make_app(journal=Journal(path))
+    auto = Autoplayer(app)
+    auto.tap("no")
+    sure = app.stack.top
+    assert isinstance(sure, Confirm) and sure.detail == "This ends your game. It will not count."
+    keep = sure.target("no")
+    assert keep is not None and (keep.label, keep.kind) == ("Keep the game", "primary")
+    auto.tap("no")
+    offer = app.stack.top
+    assert isinstance(offer, Confirm) and "Math Attack!" in offer.detail
+    assert app.ctx.journal.status(played) == "playing"
+    auto.tap("no")
+    auto.tap("yes")
+    assert app.ctx.journal.status(played) == "abandoned"
+    offer = app.stack.top
+    assert isinstance(offer, Confirm) and "Math Arena" in offer.detail
+    auto.tap("no")  # no move yet: given up at once
+    assert app.ctx.journal.status(empty) == "abandoned"
+    assert isinstance(app.stack.top, HomeScene)

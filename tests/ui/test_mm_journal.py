@@ -153,6 +153,7 @@ def test_mm_solo_new_game_or_leaving_keeps_the_old_one_as_abandoned(tmp_path: Pa
     play_rounds(start_solo(app), 1)
     again = make_app(journal=Journal(path))
     Autoplayer(again).tap("no")
+    Autoplayer(again).tap("yes")  # asked once more: the game has moves (round 28)
     assert isinstance(again.stack.top, HomeScene)
     (old,) = Journal(path).matches()
     assert old.status == "abandoned" and old.actions > 0

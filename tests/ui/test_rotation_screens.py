@@ -817,6 +817,32 @@ def test_rotation_controls_in_a_games_teacher_menu_keep_the_game() -> None:
     assert auto.top is attack and attack.state.lines == ((), ())
 
 
+def test_rotation_controls_reach_a_game_without_a_teacher_button_at_its_first_move() -> None:
+    """Round 28: a game with no Teacher button (Math Arena) reached its teacher's menu
+    only through Undo, off until there was a step to take back: at the game's first
+    move the teacher had to leave the game to give more time. While a rotation runs its
+    Undo is on, and the menu, after the PIN, offers what applies (no "Undo last step"
+    with nothing to undo); without a rotation Undo stays off (the pictures as before)."""
+    from tests.ui.game_scenery import setup
+
+    app, wall, runner = rotation_app(station=1)
+    auto = setup(app, "math-arena", "start")
+    arena = auto.top
+    assert not arena.play.can_undo()
+    wall.advance(5 * MIN)
+    auto.tap("undo")
+    for digit in "2468":
+        auto.tap(f"key.{digit}")
+    menu = [b.name for b in auto.top.targets()]
+    assert menu == ["choice.rotation.extend", "choice.rotation.pause", "cancel"]
+    auto.tap("choice.rotation.extend")
+    assert auto.top is arena and runner.moment.countdown() == "11:00"
+    assert [(m.game, m.status) for m in app.ctx.journal.matches()] == [("math-arena", "playing")]
+    app.ctx.rotation = None  # no rotation: Undo is off again
+    arena.after()
+    assert not next(b for b in arena.buttons if b.name == "undo").enabled
+
+
 def test_rotation_controls_skip_and_end_ask_first() -> None:
     app, _wall, runner = rotation_app(station=1)
     auto = open_menu(app)

@@ -57,19 +57,34 @@ class HomeScene(Screen):
         title = GAME_TITLES.get(saved.game, saved.game)
         detail = f"A game of {title} was not finished: {who}. {child_message('home.new_game_ends')}"
         question = Confirm(self.ctx, "Carry on with this game?", "Carry on", "New game", detail)
-        # Back closes the question: the game waits for the next start
-        question.back_choice = "later"
+        # Carry on, the primary, where a child's finger meets the big tile; Back closes
+        # the question: the game waits for the next start
+        question.answers, question.back_choice = question.answers[::-1], "later"
         self.ask(question, lambda answer: self.carry_on(saved, answer))
+
+    def new_game(self, saved: Saved) -> None:
+        """New game: a game with moves is given up only when asked once more, as Leave
+        asks ("Keep the game", the primary, offers it again)."""
+        if saved.actions == 0:
+            self.carry_on(saved, "sure")
+            return
+        words = child_message("home.ends_game")
+        sure = Confirm(self.ctx, "Start a new game?", "New game", "Keep the game", words, safe=True)
+        self.ask(sure, lambda a: self.carry_on(saved, "sure" if a == "yes" else "again"))
 
     def carry_on(self, saved: Saved, answer: str) -> None:
         """Carry on with ``saved`` ("yes"), leave it for the next start ("later": Back),
-        or ("no") leave it as abandoned and offer the next. A game whose journal or
-        record is damaged is kept as "broken" for the teacher (not offered again), the
-        children are told, and the next one is offered."""
+        or ("sure", after "no": :meth:`new_game`) leave it as abandoned and offer the
+        next ("again": offer it again). A game whose journal or record is damaged is kept
+        as "broken" for the teacher (not offered again), the children are told, and the
+        next one is offered."""
         if answer == "later":
             self.to_station()
             return
-        if answer == "no":
+        if answer in ("no", "again"):
+            self.new_game(saved) if answer == "no" else self.offer_resume()
+            return
+        if answer == "sure":
             self.close(saved, "abandoned", "abandoned")
             self.offer_resume()
             return

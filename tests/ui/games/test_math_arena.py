@@ -799,6 +799,7 @@ def test_arena_new_game_instead_keeps_the_old_one_as_abandoned(tmp_path) -> None
     table_round(app, auto, scene, "KH", [("AS", "2S"), ("9H", "9D")])
     again = make_app(journal=Journal(path))
     Autoplayer(again).tap("no")
+    Autoplayer(again).tap("yes")  # asked once more: the game has moves (round 28)
     assert isinstance(again.stack.top, HomeScene)
     (old,) = Journal(path).matches()
     assert old.status == "abandoned" and old.actions == 3

@@ -717,6 +717,7 @@ def test_new_game_instead_keeps_the_old_one_as_abandoned(tmp_path: Path) -> None
     show(app, 0, "C10", "K+2")
     again = journal_app(path)
     tap(again, "no")
+    tap(again, "yes")  # asked once more: the game has moves (round 28)
     assert isinstance(again.stack.top, HomeScene)
     (old,) = Journal(path).matches()
     assert old.status == "abandoned" and old.actions >= 2

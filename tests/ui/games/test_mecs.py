@@ -621,6 +621,7 @@ def test_mecs_new_game_instead_keeps_the_old_one_as_abandoned(tmp_path: Path) ->
     start(app, seats=3, bots=(1,))
     again = make_app(journal=Journal(path))
     Autoplayer(again).tap("no")
+    Autoplayer(again).tap("yes")  # asked once more: the game has moves (round 28)
     assert isinstance(again.stack.top, HomeScene)
     (old,) = Journal(path).matches()
     assert old.status == "abandoned" and old.actions > 0

@@ -70,6 +70,7 @@ class MatheMeisterScene(MatheMeisterTable):
     ``match`` and ``save`` carry on a journaled game (its seed is the match's)."""
 
     play: SoloPlay
+    teacher_undo = False  # its Undo is the child's own take-back (no PIN)
 
     def __init__(
         self,
