@@ -56,6 +56,7 @@ def open_report(journal: Journal, size: tuple[int, int] = (800, 480)) -> tuple[A
     auto = Autoplayer(app)
     if isinstance(app.stack.top, Confirm):  # the lesson left a game unfinished
         auto.tap("no")
+        auto.tap("yes")  # "This ends your game": it does (round 28's second question)
     auto.tap("settings")
     for digit in "2468":
         auto.tap(f"key.{digit}")
