@@ -11,11 +11,11 @@ import pytest
 
 from hardware.buttons import SeatPressed
 from tabletop.classroom.rotation import start_rotation
-from tabletop.engine import BadInput
+from tabletop.engine import BadInput, Event
 from tabletop.games.math_wars_meta import parse_code
 from tabletop.ui.app import App
 from tabletop.ui.games.math_wars_meta.table import MwmTable as TableScene
-from tabletop.ui.games.math_wars_meta.verdict import signed
+from tabletop.ui.games.math_wars_meta.verdict import say, signed
 from tabletop.ui.scenes.form import FormScene
 from tabletop.ui.scenes.rotation import RotationRunner
 from tests.ui.game_scenery import form_seats, setup
@@ -27,6 +27,7 @@ from tests.ui.games.test_math_wars_meta import (
     start,
     tap,
     teacher,
+    tied,
     type_number,
 )
 from tests.ui.scenery import SIZES, FakeClock, make_app
@@ -451,6 +452,47 @@ def test_mwm8_virtual_cards_say_what_the_device_moved_not_what_to_move() -> None
         for seat in (0, 1):
             answer(app, seat, table.play.answer_for(seat).solution)
     assert "Round 2: the device shuffled both decks." in table.play.verdict.lines
+
+
+def virtual_said(app: App, table: TableScene, until: tuple[str, ...]) -> str:
+    """Every hand answered right until each of ``until`` was said: the instruction line
+    after each step and the verdicts' sentences."""
+    said: list[str] = []
+    while not all(part in " ".join(said) for part in until) and not table.play.finished:
+        if table.play.verdict:
+            said += table.play.verdict.lines
+            tap(app, "next")
+            said.append(table.status())
+        for seat in table.play.solving():
+            if table.play.solo:
+                tap(app, "solve.0")
+                type_number(app, table.play.answer_for(0).solution)
+            else:
+                answer(app, seat, table.play.answer_for(seat).solution)
+            said.append(table.status())
+    return " ".join(said)
+
+
+def test_mwm4_mwm5_virtual_cards_war_redraw_and_reshuffles_say_what_the_device_did() -> None:
+    """MWM-4, MWM-5, MWM-8, walk 28: with virtual cards nobody holds a card, so a Solo
+    redraw, a Math War and a reshuffle say what the device did (they told the children to
+    draw again, put cards face down and shuffle piles); real cards keep their words."""
+    app = make_app()
+    said = virtual_said(app, start(app, "mode.solo", "cards.virtual"), ("counts.",))
+    assert "counts. The device put both cards away and dealt you new ones." in said
+    app = make_app()
+    table = start(app, "cards.virtual", *seats(4, 2), "more", "option.2")
+    said = virtual_said(app, table, ("MATH WAR!", "spoils pile ("))
+    assert "The device puts 3 cards face down for each, 1 face up, and a new MATH" in said
+    assert re.search(r"The device shuffled Player \d's spoils pile \(\d+ cards\)", said)
+    for words in ("draw again", "Each puts", "shuffles"):
+        assert words not in said
+    crates = Event("mwm.crate_reshuffle", "Seat 2 shuffles the MATH CRATE discard pile.", 1)
+    moved = "The device shuffled Player 2's MATH CRATE discard pile into a new deck."
+    assert say(table.play, crates) == moved
+    real = tied(make_app()).play
+    assert say(real, crates) == "Player 2 shuffles the MATH CRATE discard pile."
+    assert "Each puts 3 cards face down" in " ".join(real.verdict.lines)
 
 
 def test_mwm8_solo_wrong_answer_says_what_was_wrong_and_what_to_do() -> None:
