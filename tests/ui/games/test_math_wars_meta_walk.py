@@ -621,6 +621,36 @@ def test_mwm_round_end_feet_show_the_decks_as_the_hand_left_them() -> None:
     assert decks == [f"deck {left[winner]}"]
 
 
+def test_mwm_round_end_keeps_a_child_who_is_out_greyed_and_out() -> None:
+    """Walk 28: at a round's end a child knocked out earlier in the round keeps the grey
+    Score Card and "OUT of this round" they had during it (the card read the next
+    round's fresh state: a normal card, its foot "Tap Next round!")."""
+    app = make_app()
+    table = start(app, "cards.virtual", *seats(3, 2))
+    play, quiet = table.play, table.ctx.painter.p.quiet
+    gone: list[int] = []
+    while not gone:  # a round's end, a child out before its last hand
+        if play.verdict is not None:
+            tap(app, "next")
+        for seat in play.solving():
+            answer(app, seat, play.answer_for(seat).solution)
+        decks, last = (play.verdict.decks, play.verdict.stage.seats) if play.verdict else (None, ())
+        gone = [seat for seat in range(3) if decks is not None and seat not in (*decks, *last)]
+    assert not any(zone.out for zone in play.state.zones)  # the next round's fresh decks
+    fills: dict[tuple[int, ...], object] = {}
+    box = table.ctx.painter.box
+
+    def spy(surface: pygame.Surface, rect: pygame.Rect, fill: Any, *a: Any, **kw: Any) -> None:
+        fills.setdefault(tuple(rect), fill)
+        box(surface, rect, fill, *a, **kw)
+
+    table.ctx.painter.box = spy  # type: ignore[method-assign]
+    texts = [words for words, _ in drawn_texts(table)]
+    del table.ctx.painter.box
+    assert [fills[tuple(table.panels[seat])] == quiet for seat in gone] == [True] * len(gone)
+    assert texts.count("OUT of this round") == len(gone)
+
+
 def with_banner(app: App) -> None:
     """A station rotation running (its banner at the foot of the screen)."""
     app.ctx.wall = FakeClock(T0 + 60)
