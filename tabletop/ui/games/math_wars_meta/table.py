@@ -360,7 +360,8 @@ class MwmTable(TableScene):
         if seat not in play.solving():
             return
         if team is None and play.answer_for(seat).team_solution is not None:
-            self.ask_pad(("team", seat, value), "TEAM SOLUTION", hint=f"{value} + your team's")
+            own = f"{signed(value)} + your team's"  # in the title: in view while typing
+            self.ask_pad(("team", seat, value), own, hint="TEAM SOLUTION")
             return
         play.type_solution(seat, value, team)
         if play.solo:
