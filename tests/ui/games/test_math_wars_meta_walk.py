@@ -33,6 +33,7 @@ from tests.ui.games.test_math_wars_meta import (
 from tests.ui.scenery import SIZES, FakeClock, make_app
 from tests.ui.test_rotation_screens import PLAN, T0
 from tests.ui.test_rotation_strip import SMALLEST_TEXT, recording
+from tests.ui.test_speech import listening
 
 
 def cards_shown(
@@ -649,6 +650,25 @@ def test_mwm_round_end_keeps_a_child_who_is_out_greyed_and_out() -> None:
     del table.ctx.painter.box
     assert [fills[tuple(table.panels[seat])] == quiet for seat in gone] == [True] * len(gone)
     assert texts.count("OUT of this round") == len(gone)
+
+
+def test_mwm_a_refusal_after_the_verdict_is_said_and_the_verdict_not_again() -> None:
+    """Walk 28: a stray press after the hand's verdict keeps the verdict on the line, the
+    refusal after it; aloud, only the refusal (the verdict was said when it came; it was
+    queued again after the refusal)."""
+    app = make_app()
+    table = start(app)
+    voice, _ = listening(app)
+    show(app, 0, "C9", "K+1")
+    show(app, 1, "C3", "K+1")
+    answer(app, 0, 10)
+    answer(app, 1, 4)
+    assert voice.said[-1] == table.status() == "Player 1 wins the hand with 10! Tap Next hand."
+    heard = len(voice.said)
+    app.seat_queue.put(SeatPressed(0, app.ctx.clock()))
+    app.step()
+    assert table.status().startswith("Player 1 wins the hand with 10! Read what happened")
+    assert voice.said[heard:] == ["Read what happened, then tap Next hand."]
 
 
 def with_banner(app: App) -> None:

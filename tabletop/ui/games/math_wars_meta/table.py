@@ -81,6 +81,11 @@ class MwmTable(TableScene):
             return f"{told} {said or f'Tap {what}.'}"
         return super().status()
 
+    def step_shown(self) -> str:
+        """Beside a refusal the verdict stays on the line; it was said when it came."""
+        kept = self.play.verdict is not None and self.message and self.play.tone == "error"
+        return "" if kept else super().step_shown()
+
     def rules_scene(self) -> Scene:
         from tabletop.ui.games.math_wars_meta.setup import rules_scene
 
