@@ -484,7 +484,7 @@ def test_mwm4_mwm5_virtual_cards_war_redraw_and_reshuffles_say_what_the_device_d
     app = make_app()
     table = start(app, "cards.virtual", *seats(4, 2), "more", "option.2")
     said = virtual_said(app, table, ("MATH WAR!", "spoils pile ("))
-    assert "The device puts 3 cards face down for each, 1 face up, and a new MATH" in said
+    assert "The device deals each 3 cards down, 1 up and a MATH CRATE card." in said
     assert re.search(r"The device shuffled Player \d's spoils pile \(\d+ cards\)", said)
     for words in ("draw again", "Each puts", "shuffles"):
         assert words not in said
