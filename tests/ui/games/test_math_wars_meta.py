@@ -901,6 +901,21 @@ def test_mwm_number_pad_leaves_the_cards_it_asks_about_in_view(size, players) ->
             tap(app, "cancel")
 
 
+def words_shown(scene: Any) -> list[str]:
+    """The texts ``scene`` draws, as they show (cut short where they do not fit)."""
+    painter, shown = scene.ctx.painter, []
+    ellipsis = painter.ellipsis
+
+    def spy(*args: Any) -> str:
+        shown.append(ellipsis(*args))
+        return shown[-1]
+
+    painter.ellipsis = spy
+    scene.draw(pygame.Surface(scene.ctx.metrics.size))
+    del painter.ellipsis
+    return shown
+
+
 @pytest.mark.parametrize("size", [(800, 480), (1280, 720)])
 @pytest.mark.parametrize(
     ("players", "per_team", "hidden"), [(4, 2, 0), (8, 2, 1), (6, 3, 2), (8, 4, 2)]
@@ -922,14 +937,16 @@ def test_mwm_team_pad_leaves_the_teammates_cards_in_view(size, players, per_team
         tap(app, f"solve.{seat}")
         type_number(app, seat + 4)
         pad = app.stack.top
-        assert isinstance(pad, NumPad) and pad.title.endswith("TEAM SOLUTION")
+        assert isinstance(pad, NumPad) and pad.hint == "TEAM SOLUTION"
         team = settings.side_seats(settings.side_of(seat))
         assert len(team) == per_team
         covered = [o for o in team if pad.panel.colliderect(table.cards_of(o))]
         mates = [other for other in covered if other != seat]
         assert len(covered) <= hidden and len(mates) <= max(0, hidden - 1), (seat, covered)
-        assert pad.hint.startswith(f"{seat + 4} + ")  # the child's own answer
         assert all(min(b.rect.size) >= app.ctx.metrics.touch for b in pad.buttons)
+        tap(app, "num.1")  # the child's own answer stays in the title, whole, while typing
+        shown = words_shown(pad)
+        assert f"Player {seat + 1}: {seat + 4} + your team's" in shown and "1" in shown
         tap(app, "cancel")
 
 

@@ -11,11 +11,11 @@ import pytest
 
 from hardware.buttons import SeatPressed
 from tabletop.classroom.rotation import start_rotation
-from tabletop.engine import BadInput
+from tabletop.engine import BadInput, Event
 from tabletop.games.math_wars_meta import parse_code
 from tabletop.ui.app import App
 from tabletop.ui.games.math_wars_meta.table import MwmTable as TableScene
-from tabletop.ui.games.math_wars_meta.verdict import signed
+from tabletop.ui.games.math_wars_meta.verdict import say, signed
 from tabletop.ui.scenes.form import FormScene
 from tabletop.ui.scenes.rotation import RotationRunner
 from tests.ui.game_scenery import form_seats, setup
@@ -27,11 +27,13 @@ from tests.ui.games.test_math_wars_meta import (
     start,
     tap,
     teacher,
+    tied,
     type_number,
 )
 from tests.ui.scenery import SIZES, FakeClock, make_app
 from tests.ui.test_rotation_screens import PLAN, T0
 from tests.ui.test_rotation_strip import SMALLEST_TEXT, recording
+from tests.ui.test_speech import listening
 
 
 def cards_shown(
@@ -453,6 +455,47 @@ def test_mwm8_virtual_cards_say_what_the_device_moved_not_what_to_move() -> None
     assert "Round 2: the device shuffled both decks." in table.play.verdict.lines
 
 
+def virtual_said(app: App, table: TableScene, until: tuple[str, ...]) -> str:
+    """Every hand answered right until each of ``until`` was said: the instruction line
+    after each step and the verdicts' sentences."""
+    said: list[str] = []
+    while not all(part in " ".join(said) for part in until) and not table.play.finished:
+        if table.play.verdict:
+            said += table.play.verdict.lines
+            tap(app, "next")
+            said.append(table.status())
+        for seat in table.play.solving():
+            if table.play.solo:
+                tap(app, "solve.0")
+                type_number(app, table.play.answer_for(0).solution)
+            else:
+                answer(app, seat, table.play.answer_for(seat).solution)
+            said.append(table.status())
+    return " ".join(said)
+
+
+def test_mwm4_mwm5_virtual_cards_war_redraw_and_reshuffles_say_what_the_device_did() -> None:
+    """MWM-4, MWM-5, MWM-8, walk 28: with virtual cards nobody holds a card, so a Solo
+    redraw, a Math War and a reshuffle say what the device did (they told the children to
+    draw again, put cards face down and shuffle piles); real cards keep their words."""
+    app = make_app()
+    said = virtual_said(app, start(app, "mode.solo", "cards.virtual"), ("counts.",))
+    assert "counts. The device put both cards away and dealt you new ones." in said
+    app = make_app()
+    table = start(app, "cards.virtual", *seats(4, 2), "more", "option.2")
+    said = virtual_said(app, table, ("MATH WAR!", "spoils pile ("))
+    assert "The device deals each 3 cards down, 1 up and a MATH CRATE card." in said
+    assert re.search(r"The device shuffled Player \d's spoils pile \(\d+ cards\)", said)
+    for words in ("draw again", "Each puts", "shuffles"):
+        assert words not in said
+    crates = Event("mwm.crate_reshuffle", "Seat 2 shuffles the MATH CRATE discard pile.", 1)
+    moved = "The device shuffled Player 2's MATH CRATE discard pile into a new deck."
+    assert say(table.play, crates) == moved
+    real = tied(make_app()).play
+    assert say(real, crates) == "Player 2 shuffles the MATH CRATE discard pile."
+    assert "Each puts 3 cards face down" in " ".join(real.verdict.lines)
+
+
 def test_mwm8_solo_wrong_answer_says_what_was_wrong_and_what_to_do() -> None:
     """MWM-8: a wrong solo answer discards only the battle card. The message box says the
     answer was not right, the right one, and what to put on the spoils pile (it said
@@ -577,6 +620,55 @@ def test_mwm_round_end_feet_show_the_decks_as_the_hand_left_them() -> None:
     assert winner is not None and play.state.zones[1 - winner].draw  # new decks
     decks = [words for words, _ in drawn_texts(table) if words.startswith("deck ")]
     assert decks == [f"deck {left[winner]}"]
+
+
+def test_mwm_round_end_keeps_a_child_who_is_out_greyed_and_out() -> None:
+    """Walk 28: at a round's end a child knocked out earlier in the round keeps the grey
+    Score Card and "OUT of this round" they had during it (the card read the next
+    round's fresh state: a normal card, its foot "Tap Next round!")."""
+    app = make_app()
+    table = start(app, "cards.virtual", *seats(3, 2))
+    play, quiet = table.play, table.ctx.painter.p.quiet
+    gone: list[int] = []
+    while not gone:  # a round's end, a child out before its last hand
+        if play.verdict is not None:
+            tap(app, "next")
+        for seat in play.solving():
+            answer(app, seat, play.answer_for(seat).solution)
+        decks, last = (play.verdict.decks, play.verdict.stage.seats) if play.verdict else (None, ())
+        gone = [seat for seat in range(3) if decks is not None and seat not in (*decks, *last)]
+    assert not any(zone.out for zone in play.state.zones)  # the next round's fresh decks
+    fills: dict[tuple[int, ...], object] = {}
+    box = table.ctx.painter.box
+
+    def spy(surface: pygame.Surface, rect: pygame.Rect, fill: Any, *a: Any, **kw: Any) -> None:
+        fills.setdefault(tuple(rect), fill)
+        box(surface, rect, fill, *a, **kw)
+
+    table.ctx.painter.box = spy  # type: ignore[method-assign]
+    texts = [words for words, _ in drawn_texts(table)]
+    del table.ctx.painter.box
+    assert [fills[tuple(table.panels[seat])] == quiet for seat in gone] == [True] * len(gone)
+    assert texts.count("OUT of this round") == len(gone)
+
+
+def test_mwm_a_refusal_after_the_verdict_is_said_and_the_verdict_not_again() -> None:
+    """Walk 28: a stray press after the hand's verdict keeps the verdict on the line, the
+    refusal after it; aloud, only the refusal (the verdict was said when it came; it was
+    queued again after the refusal)."""
+    app = make_app()
+    table = start(app)
+    voice, _ = listening(app)
+    show(app, 0, "C9", "K+1")
+    show(app, 1, "C3", "K+1")
+    answer(app, 0, 10)
+    answer(app, 1, 4)
+    assert voice.said[-1] == table.status() == "Player 1 wins the hand with 10! Tap Next hand."
+    heard = len(voice.said)
+    app.seat_queue.put(SeatPressed(0, app.ctx.clock()))
+    app.step()
+    assert table.status().startswith("Player 1 wins the hand with 10! Read what happened")
+    assert voice.said[heard:] == ["Read what happened, then tap Next hand."]
 
 
 def with_banner(app: App) -> None:

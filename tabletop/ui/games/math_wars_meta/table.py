@@ -81,6 +81,11 @@ class MwmTable(TableScene):
             return f"{told} {said or f'Tap {what}.'}"
         return super().status()
 
+    def step_shown(self) -> str:
+        """Beside a refusal the verdict stays on the line; it was said when it came."""
+        kept = self.play.verdict is not None and self.message and self.play.tone == "error"
+        return "" if kept else super().step_shown()
+
     def rules_scene(self) -> Scene:
         from tabletop.ui.games.math_wars_meta.setup import rules_scene
 
@@ -360,7 +365,8 @@ class MwmTable(TableScene):
         if seat not in play.solving():
             return
         if team is None and play.answer_for(seat).team_solution is not None:
-            self.ask_pad(("team", seat, value), "TEAM SOLUTION", hint=f"{value} + your team's")
+            own = f"{signed(value)} + your team's"  # in the title: in view while typing
+            self.ask_pad(("team", seat, value), own, hint="TEAM SOLUTION")
             return
         play.type_solution(seat, value, team)
         if play.solo:
@@ -471,11 +477,11 @@ class MwmTable(TableScene):
     def draw_panel(self, surface: pygame.Surface, seat: int, r: pygame.Rect) -> None:
         painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
         play = self.play
-        zone = play.state.zones[seat]
-        active = seat in play.table_stage.seats and not zone.out
+        zone, out = play.state.zones[seat], self.out(seat)
+        active = seat in play.table_stage.seats and not out
         lit = seat in play.ready
         border = p.selected if lit or seat in play.waiting_for_cards() else p.line
-        fill = p.panel if not zone.out else p.quiet
+        fill = p.panel if not out else p.quiet
         painter.box(surface, r, fill, border, m.u(3) if lit else 2, m.u(10))
         chip, foot = self.place("seat", seat), self.feet[seat]
         tile, ink, muted = self.target(f"ready.{seat}"), p.ink, p.muted
@@ -640,11 +646,16 @@ class MwmTable(TableScene):
                 surface, word, foot, least, width, colour, bold=settled, anchor="midbottom"
             )
 
+    def out(self, seat: int) -> bool:
+        """``seat`` is out of the round; at a round's end, as the deciding hand left it
+        (the state holds the next round's fresh decks then)."""
+        decks = None if self.play.verdict is None else self.play.verdict.decks
+        return self.play.state.zones[seat].out if decks is None else seat not in decks
+
     def _foot(self, seat: int) -> tuple[str, Color]:
         """The Score Card's last line: HIGHEST, difference, cards lost, or what to do."""
-        play, p = self.play, self.ctx.painter.p
-        zone, verdict = play.state.zones[seat], play.verdict
-        if zone.out and (verdict is None or seat not in verdict.lost):
+        play, p, verdict = self.play, self.ctx.painter.p, self.play.verdict
+        if self.out(seat) and (verdict is None or seat not in verdict.lost):
             return "OUT of this round", p.bad
         if verdict is not None and verdict.highest is not None and seat in verdict.stage.seats:
             if seat in verdict.lost:  # (a team's TEAM SOLUTION: in the verdict's sentences)

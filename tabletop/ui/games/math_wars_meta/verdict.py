@@ -101,16 +101,18 @@ NAMED = frozenset(
 def say(play: MwmPlay, event: Event) -> str | None:
     """The sentence a child reads for an engine event (None: not worth showing)."""
     d, seat, code = event.data, event.seat, event.code
-    if code in NAMED:
-        return seats_named(event.text, [play.name(s) for s in range(len(play.seats))])
+    device = code.replace("mwm.", "mwm.said.virtual_")  # what the device did instead
+    device = device if device in CHILD_MESSAGES and virtual(play) else ""
     if code == "mwm.solo_redraw":
-        return event.text.replace("only the", "only the COUNT META card")
+        text = event.text.replace("only the", "only the COUNT META card")
+        return text.replace("Both cards go: draw again!", child_message(device)) if device else text
+    if code in NAMED and not device:
+        return seats_named(event.text, [play.name(s) for s in range(len(play.seats))])
     if code == "mwm.game_won" and play.solo:
         return child_message("mwm.said.solo_won")
-    if code not in CHILD_MESSAGES or (code == "mwm.round_start" and d.get("round", 1) <= 1):
+    if not (device or code in CHILD_MESSAGES) or (code == "mwm.round_start" and d["round"] <= 1):
         return None
-    if code in ("mwm.round_start", "mwm.solo_discard") and virtual(play):
-        code = code.replace("mwm.", "mwm.said.virtual_")  # what the device did instead
+    code = device or code
     facts = {**d, "name": play.name(seat) if seat is not None else ""}
     facts |= {k: play.side_name(d[k]) for k in ("team", "winner") if d.get(k) is not None}
     if "seats" in d:
