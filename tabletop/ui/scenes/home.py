@@ -81,8 +81,11 @@ class HomeScene(Screen):
         if answer == "later":
             self.to_station()
             return
-        if answer in ("no", "again"):
-            self.new_game(saved) if answer == "no" else self.offer_resume()
+        if answer == "no":
+            self.new_game(saved)
+            return
+        if answer == "again":
+            self.offer_resume()
             return
         if answer == "sure":
             self.close(saved, "abandoned", "abandoned")
