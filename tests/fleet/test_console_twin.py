@@ -19,11 +19,13 @@ from pathlib import Path
 import pytest
 
 from tabletop.classroom.fleet import presence
+from tabletop.classroom.fleet import problems as said
 from tabletop.classroom.fleet.config import Broker, FleetConfig
 from tabletop.classroom.fleet.coordinator import Coordinator
 from tabletop.classroom.fleet.messages import Topics, encode
 from tabletop.classroom.fleet.station import StationFleet, StationLink
-from tabletop.engine.errors import DeviceError
+from tabletop.engine.errors import DeviceError, TabletopError
+from tests.card import FULL, simulated_card
 from tests.fleet.clients import raw_client
 from tests.fleet.test_coordinator import RawStation, console, result_message
 from tests.fleet.test_delivery import stored_ids
@@ -188,3 +190,42 @@ def test_console_twin_the_check_does_not_wait_out_a_broker_that_is_not_there(
     config = FleetConfig("teacher", host="127.0.0.1", port=port)
     assert presence.other_console(config, "me0000000000", connect_within=30.0) is None
     assert waited == []  # the failure was heard, not waited out
+
+
+def test_console_twin_reading_the_problems_changes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Round 29: the dashboard's reads (the problems, whether a twin runs, the snapshot)
+    change nothing; the worker's look, after each job and each second, forgets a twin
+    fallen quiet (said once) and dates a journal's trouble from when it began (before:
+    from the first read of the problems, and a read dropped the twin)."""
+    t = [1000.0]
+    card = simulated_card(monkeypatch)
+    config = FleetConfig("teacher", host="127.0.0.1", port=1)
+    c = Coordinator(config, tmp_path, now=lambda: t[0]).start(connect=False)
+    try:
+        other = presence.Presence("other0000000", True, t[0])
+        c.run(c._presence, other.encode(), False)  # said live: it runs
+        assert c.run(c.twin_runs)
+        card.refuse = FULL
+        t[0] = 1001.0
+        with pytest.raises(TabletopError):  # the card refuses a write: trouble begins
+            c.run(c._save_state)  # (the journal goes on in memory)
+        t[0] = 1000.0 + presence.TWIN_QUIET + 5
+
+        def reads() -> tuple[object, ...]:
+            problems = c.problems()
+            return c.twin_runs(), problems, c.snapshot()["version"], c.twin, c.version
+
+        runs, problems, shown, twin, version = c.run(reads)
+        assert not runs and not any(p.startswith("Another console") for p in problems)
+        assert (twin, version) == ("other0000000", shown)  # read, not changed
+        saving = [k for p in c.run(c.open_problems) for k in p.keys if k.startswith("unsaved")]
+        assert saving == [said.key("unsaved", "", 1001.0)]  # since it began, not since read
+        wait_for(lambda: c.run(lambda: c.twin) is None)
+        assert c.run(lambda: c.version) > version  # the dashboard is told
+        quiet = [r for r in caplog.records if "the other console fell quiet" in r.getMessage()]
+        assert len(quiet) == 1
+    finally:
+        card.refuse = None
+        c.stop()

@@ -190,8 +190,6 @@ class ConsoleState:
             found.append(Problem((twin_key,), said.twin(self.twin)))
         journal = self.journal
         if journal is not None and journal.trouble is not None and journal.path is not None:
-            if self.unsaved[0] != journal.trouble_seq:  # a new key each time it begins
-                self.unsaved = (journal.trouble_seq, self.now())
             keys = [said.key("unsaved", "", self.unsaved[1])]
             if self.unwritten:
                 keys.append(said.key("unwritten", "", self.unwritten_since))
@@ -218,12 +216,22 @@ class ConsoleState:
         presence was seen within :data:`~.presence.TWIN_QUIET` seconds."""
         if self.twin is None:
             return False
-        if self.now() - self._others.get(self.twin, self.twin_since) < presence.TWIN_QUIET:
-            return True
-        self.twin = None
-        log.warning("console: the other console fell quiet: taking results again")
-        self._changed()
-        return False
+        return self.now() - self._others.get(self.twin, self.twin_since) < presence.TWIN_QUIET
+
+    def _look(self) -> None:
+        """What changed with time or under the last job (the worker runs this after each
+        job, and each :data:`~.coordinator.LOOK_EVERY` seconds when there is none): the
+        other console fell quiet (forgotten), the journal began a new trouble (its
+        problem's key, from now)."""
+        if self.twin is not None and not self.twin_runs():
+            self.twin = None
+            log.warning("console: the other console fell quiet: taking results again")
+            self._changed()
+        journal = self.journal
+        seq = journal.trouble_seq if journal is not None and journal.trouble else None
+        if seq is not None and seq != self.unsaved[0]:  # a new key each time it begins
+            self.unsaved = (seq, self.now())
+            self._changed()
 
     def _plan_problems(self) -> list[Problem]:
         """The stations of the restored plan that lost presets this console does not

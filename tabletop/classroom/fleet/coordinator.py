@@ -58,6 +58,7 @@ T = TypeVar("T")
 
 ACTIONS = ("pause", "resume", "extend", "skip", "end")
 KEEP_SEQS = 500  # latency records kept (the newest)
+LOOK_EVERY = 1.0  # seconds: the worker looks at what changed with time (_look)
 
 
 class Coordinator(ConsoleInbox):
@@ -313,7 +314,11 @@ class Coordinator(ConsoleInbox):
             return
         self._ready.set()
         while True:
-            job = self._jobs.get()
+            self._look()
+            try:
+                job = self._jobs.get(timeout=LOOK_EVERY)
+            except queue.Empty:
+                continue
             if job is None:
                 break
             try:
@@ -404,6 +409,7 @@ class Coordinator(ConsoleInbox):
         other = presence.read(payload)
         if other is None or other.id == self.presence_id:
             return
+        self._look()  # a twin fallen quiet since the last look is forgotten first
         t = self.now()
         if other.asking:
             return
@@ -490,4 +496,4 @@ def _today(t: float) -> str:
     return datetime.date.fromtimestamp(t).isoformat()
 
 
-__all__ = ["ACTIONS", "Coordinator", "roster_problem"]
+__all__ = ["ACTIONS", "LOOK_EVERY", "Coordinator", "roster_problem"]
