@@ -1,8 +1,8 @@
 """The teacher's report: per student and per group, what a lesson's games came to.
 
 What counts, and how, is :mod:`tabletop.classroom.report_rows`'s (the rows, read from the
-game journal); the PDF is :mod:`tabletop.classroom.report_pdf`'s. This module is where
-the report is imported from: those modules' names, and the files.
+game journal); the PDF is :mod:`tabletop.classroom.report_pdf`'s. This module writes
+the files (each name is imported from the module it lives in).
 
 The CSV (:func:`write_csv`, columns in :data:`CSV_COLUMNS` and the README) and the PDF
 (:func:`report_pdf`: a summary page, then per group a table and bar charts) are made
@@ -23,27 +23,12 @@ from tabletop import csvsafe
 from tabletop.classroom.report_pdf import report_pdf
 from tabletop.classroom.report_rows import (
     ALL,
-    GAME_TITLES,
-    GUESTS,
-    NO_GROUP,
-    GroupTotal,
     LeftOut,
-    Play,
-    Report,
     Row,
     decimal_text,
-    game_title,
-    gather,
-    group_title,
-    group_totals,
-    hidden_matches,
-    hide,
-    minutes,
     read_report,
     session_title,
     sessions,
-    table_cells,
-    told_apart_rows,
 )
 from tabletop.engine.errors import BadInput, TabletopError
 from tabletop.engine.words import plural
@@ -271,38 +256,16 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-__all__ = [  # its own names, and report_rows' and report_pdf's: the report is imported from here
-    "ALL",
+__all__ = [
     "ANSWER_KINDS",
     "CSV_COLUMNS",
     "FOLDER",
-    "GAME_TITLES",
-    "GUESTS",
-    "NO_GROUP",
-    "GroupTotal",
-    "LeftOut",
-    "Play",
-    "Report",
-    "Row",
+    "NOTHING",
     "add_parser",
     "csv_text",
-    "decimal_text",
     "file_stem",
-    "game_title",
-    "gather",
-    "group_title",
-    "group_totals",
-    "hidden_matches",
-    "hide",
-    "minutes",
-    "read_report",
-    "report_pdf",
     "run",
     "save_report",
-    "session_title",
-    "sessions",
-    "table_cells",
-    "told_apart_rows",
     "write_csv",
     "write_pdf",
 ]

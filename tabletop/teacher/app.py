@@ -51,10 +51,11 @@ from urllib.parse import urlsplit
 
 from aiohttp import web
 
-from tabletop.classroom import report, skills
+from tabletop.classroom import report, report_rows, skills
 from tabletop.classroom.dice_lesson import fairness, read_dice
 from tabletop.classroom.fleet.coordinator import ACTIONS, Coordinator
 from tabletop.classroom.mistakes import KINDS, SKILLS
+from tabletop.classroom.report_pdf import report_pdf as class_pdf
 from tabletop.classroom.roster import ImportReport
 from tabletop.classroom.rotation import GAME_TITLES, STATION_MODES, STATION_OPTIONS, Plan
 from tabletop.classroom.students import (
@@ -528,20 +529,20 @@ def _paper(request: web.Request) -> str:
 # -- reports ---------------------------------------------------------------------------------
 
 
-def _left_out(games: list[report.LeftOut]) -> list[dict[str, Any]]:
+def _left_out(games: list[report_rows.LeftOut]) -> list[dict[str, Any]]:
     return [{"match": g.match, "game": g.game, "sentence": sentence(g.sentence())} for g in games]
 
 
 def _reports(console: Coordinator) -> list[dict[str, Any]]:
     assert console.journal is not None
     out = []
-    for session in report.sessions(console.journal):
-        found = report.read_report(console.journal, session)
+    for session in report_rows.sessions(console.journal):
+        found = report_rows.read_report(console.journal, session)
         rows = found.rows
         out.append(
             {
                 "session": session,
-                "title": report.session_title(session),
+                "title": report_rows.session_title(session),
                 "students": len({(r.student, r.name) for r in rows}),
                 "games": len({p.match for r in rows for p in r.plays}),
                 "left_out": _left_out(found.left_out),
@@ -555,7 +556,7 @@ def _results(console: Coordinator, session: str) -> list[dict[str, Any]]:
     """A session's finished games, newest first: what the teacher may hide."""
     assert console.journal is not None
     journal = console.journal
-    hidden = report.hidden_matches(journal)
+    hidden = report_rows.hidden_matches(journal)
     rows = journal.db.execute(
         "SELECT id, game, label, finished FROM matches WHERE status = 'finished'"
         " AND session = ? ORDER BY id DESC",
@@ -570,7 +571,7 @@ def _results(console: Coordinator, session: str) -> list[dict[str, Any]]:
         {
             "match": int(match_id),
             "game": str(game),
-            "title": report.game_title(str(game)),
+            "title": report_rows.game_title(str(game)),
             "station": str(label)[6:] if str(label).startswith("fleet:") else "",
             "finished": finished,
             "players": [
@@ -597,7 +598,7 @@ async def hide_result(request: web.Request) -> web.Response:
         raise BadInput("teacher.hide", "say which game (its number) and whether to hide it")
     console = request.app[CONSOLE]
     assert console.journal is not None
-    await _on_console(request, report.hide, console.journal, match, hidden=hidden)
+    await _on_console(request, report_rows.hide, console.journal, match, hidden=hidden)
     log.info("teacher: game %d %s", match, "hidden" if hidden else "shown again")
     return web.json_response({"match": match, "hidden": hidden})
 
@@ -616,7 +617,7 @@ async def report_csv(request: web.Request) -> web.Response:
 
     def make() -> str:
         assert console.journal is not None
-        return report.csv_text(report.gather(console.journal, session))
+        return report.csv_text(report_rows.gather(console.journal, session))
 
     text = await _on_console(request, make)
     return _download("\ufeff" + text, f"{report.file_stem(session)}.csv", "text/csv")
@@ -627,9 +628,9 @@ async def report_pdf(request: web.Request) -> web.Response:
 
     def make() -> bytes:
         assert console.journal is not None
-        rows = report.gather(console.journal, session)
+        rows = report_rows.gather(console.journal, session)
         extra = skills.skills_pages(console.journal, session)
-        return bytes(report.report_pdf(rows, session=session, paper=paper, skills=extra).output())
+        return bytes(class_pdf(rows, session=session, paper=paper, skills=extra).output())
 
     data = await _on_console(request, make)
     return _download(data, f"{report.file_stem(session)}.pdf", "application/pdf")
@@ -646,7 +647,7 @@ def _skills(console: Coordinator, session: str | None) -> dict[str, Any]:
     def view(r: skills.SkillRow) -> dict[str, Any]:
         kind = r.common
         return {
-            "group": report.group_title(r.group),
+            "group": report_rows.group_title(r.group),
             "student": r.student,
             "name": r.name,
             "shown": shown.get(r.student, r.name),  # told apart from a namesake

@@ -3,6 +3,7 @@ hand from the lesson in ``tests/classroom/lesson.py``."""
 
 from __future__ import annotations
 
+import ast
 import csv
 import io
 import shutil
@@ -15,20 +16,22 @@ import pytest
 
 from tabletop.classroom.report import (
     CSV_COLUMNS,
+    csv_text,
+    file_stem,
+    save_report,
+    write_csv,
+    write_pdf,
+)
+from tabletop.classroom.report_pdf import report_pdf
+from tabletop.classroom.report_rows import (
     GroupTotal,
     LeftOut,
     Row,
-    csv_text,
     decimal_text,
-    file_stem,
     gather,
     group_totals,
     minutes,
-    report_pdf,
-    save_report,
     sessions,
-    write_csv,
-    write_pdf,
 )
 from tabletop.cli import main
 from tabletop.engine.match import Match
@@ -431,3 +434,17 @@ def test_report_long_names_wrap_at_a_size_a_teacher_reads(
     lines = [d.text for d in texts]
     for name in ("Bartholomew", "Featherstonehaugh-", "Maximiliane", "Wolkenstein-Rodeneck"):
         assert lines.count(name) >= 3  # in the table and in the charts
+
+
+def test_report_each_name_is_imported_from_the_module_it_lives_in() -> None:
+    """Round 29: report.py's ``__all__`` said report_rows' and report_pdf's names again
+    (re-exported); each is now imported from its own module, by every user too."""
+    from tabletop.classroom import report, report_pdf, report_rows
+
+    elsewhere = set(report_rows.__all__) | set(report_pdf.__all__)
+    assert not set(report.__all__) & elsewhere
+    root = Path(__file__).resolve().parents[2]
+    for path in [*root.glob("tabletop/**/*.py"), *root.glob("tests/**/*.py")]:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module == "tabletop.classroom.report":
+                assert not {a.name for a in node.names} & elsewhere, path

@@ -16,7 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from tabletop.classroom.report import csv_text, decimal_text, gather, minutes
+from tabletop.classroom.report import csv_text
+from tabletop.classroom.report_rows import decimal_text, gather, minutes
 from tabletop.cli import main
 from tabletop.engine.errors import BadInput
 from tabletop.engine.match import Match
@@ -64,7 +65,7 @@ def test_report_a_stored_result_that_cannot_be_reported_is_left_out_named(
     """Item 3: ``"checks": [[1e999, 1]]`` (OverflowError on main), ``"scores": ["1e30",
     "0"]`` (decimal.InvalidOperation on main), an infinite time and a result nested
     100,000 deep: each is left out with a sentence naming it; the rest is reported."""
-    from tabletop.classroom.report import read_report
+    from tabletop.classroom.report_rows import read_report
 
     path, ids = poisoned(tmp_path)
     journal = Journal(path)
@@ -111,7 +112,8 @@ def test_report_numbers_of_any_size_as_text() -> None:
 def test_report_a_hidden_result_is_journaled_and_left_out_until_shown_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from tabletop.classroom.report import NOTHING, hidden_matches, hide, read_report
+    from tabletop.classroom.report import NOTHING
+    from tabletop.classroom.report_rows import hidden_matches, hide, read_report
 
     path, ids = poisoned(tmp_path)
     journal = Journal(path)

@@ -436,7 +436,9 @@ def test_skills_mecs_equation_as_question() -> None:
 def test_skills_pdf_pages_grid_mistakes_and_dice(tmp_path: Path) -> None:
     """The printed report ends with the skills grid (a level word in every coloured
     cell), each student's most common mistake per skill, and the dice-fairness page."""
-    from tabletop.classroom.report import gather, report_pdf, write_pdf
+    from tabletop.classroom.report import write_pdf
+    from tabletop.classroom.report_pdf import report_pdf
+    from tabletop.classroom.report_rows import gather
     from tabletop.classroom.skills import skills_pages
     from tests.classroom.test_report import pdf_text
     from tests.ui.scenery import skills_lesson
@@ -539,7 +541,7 @@ def test_skills_csv_that_cannot_be_written_is_one_line(
 
 def test_skills_leave_out_a_game_the_teacher_hid(tmp_path: Path) -> None:
     """Hiding a game from reports (issue 25) hides its answers from the skills too."""
-    from tabletop.classroom.report import hide
+    from tabletop.classroom.report_rows import hide
 
     journal = lesson(tmp_path / FILE_NAME)
     (match,) = {r[0] for r in journal.db.execute("SELECT id FROM matches WHERE session = ?", (A,))}
@@ -566,7 +568,9 @@ def test_skills_pdf_grid_puts_a_namesakes_long_group_under_the_name(tmp_path: Pa
     """In the printed skills grid a name that does not fit with what tells it apart goes
     on two lines, "Zoé Müller-Lüdenscheidt" over "(Hedgehogs class 4a)", each at a size
     to read (r19: one line shrunk to 4 pt, unreadable on paper)."""
-    from tabletop.classroom.report import gather, report_pdf, write_pdf
+    from tabletop.classroom.report import write_pdf
+    from tabletop.classroom.report_pdf import report_pdf
+    from tabletop.classroom.report_rows import gather
     from tabletop.classroom.skills import skills_pages
     from tests.classroom.test_report import one_answer_each, pdf_text
 
@@ -587,7 +591,9 @@ def test_skills_pdf_mistakes_put_a_long_group_under_the_name(tmp_path: Path) -> 
     """In the printed list of most common mistakes, "Zoé Müller-Lüdenscheidt (Group
     Hedgehogs class 4a)" goes on two lines as in the skills grid (``pdf.text_lines``), the name
     over its "(Group …)", each at a size to read on A4 (r19: one line shrunk to 4.5 pt)."""
-    from tabletop.classroom.report import gather, report_pdf, write_pdf
+    from tabletop.classroom.report import write_pdf
+    from tabletop.classroom.report_pdf import report_pdf
+    from tabletop.classroom.report_rows import gather
     from tabletop.classroom.skills import skills_pages
     from tests.classroom.test_report import one_answer_each, pdf_text
 
@@ -663,7 +669,9 @@ def skills_report(tmp_path: Path, seats: list[tuple[str, str, str]]) -> tuple[li
     """``tmp_path / "r.pdf"``: the report of a game of ``seats`` (name, id, group), each of
     whom answered 7 x 8 once (wrongly), with its skills pages; its pages' text, and the
     number of the skills grid's page."""
-    from tabletop.classroom.report import gather, report_pdf, write_pdf
+    from tabletop.classroom.report import write_pdf
+    from tabletop.classroom.report_pdf import report_pdf
+    from tabletop.classroom.report_rows import gather
     from tabletop.classroom.skills import skills_pages
     from tests.classroom.test_report import one_answer_each, pdf_text
 
@@ -708,7 +716,9 @@ def test_skills_pdf_group_grid_puts_a_long_group_on_two_lines(tmp_path: Path) ->
     """The skills grid's rows per group: "Group Hedgehogs class 4a" (no "(…)" to split
     at) goes on two lines between words, "Group Hedgehogs" over "class 4a", at a size to
     read on A4 (r20: one line shrunk to about 6.5 pt)."""
-    from tabletop.classroom.report import gather, report_pdf, write_pdf
+    from tabletop.classroom.report import write_pdf
+    from tabletop.classroom.report_pdf import report_pdf
+    from tabletop.classroom.report_rows import gather
     from tabletop.classroom.skills import skills_pages
     from tests.classroom.test_report import one_answer_each, pdf_text
 

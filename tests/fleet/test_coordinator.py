@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tabletop.classroom import report
+from tabletop.classroom import report_rows
 from tabletop.classroom.fleet.config import Broker, provision
 from tabletop.classroom.fleet.coordinator import Coordinator
 from tabletop.classroom.fleet.messages import (
@@ -143,11 +143,11 @@ def test_coordinator_stores_a_result_sent_twice_once(broker: Broker, console: Co
     wait_for(lambda: console.run(lambda: console.results + console.duplicates) == 2)
     assert console.run(lambda: (console.results, console.duplicates)) == (1, 1)
 
-    def rows() -> tuple[list[Any], list[report.Row]]:
+    def rows() -> tuple[list[Any], list[report_rows.Row]]:
         assert console.journal is not None
         db = console.journal.db
         stored = db.execute("SELECT id, device FROM fleet_results").fetchall()
-        return stored, report.gather(console.journal, "2026-11-22")
+        return stored, report_rows.gather(console.journal, "2026-11-22")
 
     stored, gathered = console.run(rows)
     assert stored == [("station-1:0001", "station-1")]

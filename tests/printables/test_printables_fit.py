@@ -10,7 +10,8 @@ import pytest
 from fpdf import FPDF
 
 from tabletop.assets import mathe_meister_layout
-from tabletop.classroom.report import Play, Row, report_pdf
+from tabletop.classroom.report_pdf import report_pdf
+from tabletop.classroom.report_rows import Play, Row
 from tabletop.classroom.students import Student, shown_names
 from tabletop.games import mecs
 from tabletop.printables import pdf as pdfs

@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from tabletop.classroom.report import gather, report_pdf
+from tabletop.classroom.report_pdf import report_pdf
+from tabletop.classroom.report_rows import gather
 from tabletop.classroom.skills import skills_pages
 from tabletop.printables import pdf as pdfs
 from tabletop.store import FILE_NAME, Journal

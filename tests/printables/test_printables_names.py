@@ -13,7 +13,8 @@ import pytest
 from fpdf import FPDF
 
 from tabletop import cli
-from tabletop.classroom.report import LeftOut, Play, Row, report_pdf
+from tabletop.classroom.report_pdf import report_pdf
+from tabletop.classroom.report_rows import LeftOut, Play, Row
 from tabletop.classroom.students import Student
 from tabletop.engine.errors import BadInput
 from tabletop.printables import pdf as pdfs

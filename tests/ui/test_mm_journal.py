@@ -395,7 +395,7 @@ def test_mm_table_bot_sheet_behind_the_table_catches_up_exactly(tmp_path: Path, 
 
 
 def test_mm_table_finished_is_stored_once_for_the_report(tmp_path: Path) -> None:
-    from tabletop.classroom.report import gather, group_totals
+    from tabletop.classroom.report_rows import gather, group_totals
 
     path = tmp_path / FILE_NAME
     app, auto, scene = table(path)

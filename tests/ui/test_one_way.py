@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from hardware.buttons import SeatPressed
-from tabletop.classroom.report import gather
+from tabletop.classroom.report_rows import gather
 from tabletop.ui.app import App
 from tabletop.ui.autoplay import Autoplayer
 from tabletop.ui.games.math_arena import HandPicker

@@ -9,7 +9,8 @@ from pathlib import Path
 import pygame
 import pytest
 
-from tabletop.classroom.report import csv_text, gather
+from tabletop.classroom.report import csv_text
+from tabletop.classroom.report_rows import gather
 from tabletop.engine.match import Match
 from tabletop.games import GAMES
 from tabletop.selfplay import default_settings

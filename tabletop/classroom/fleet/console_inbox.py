@@ -3,7 +3,7 @@
 Results: each is checked (:func:`parse`, within the bounds of :mod:`.messages`), then
 stored in one transaction: its id goes into ``fleet_results`` and, only if the id is
 new, its game becomes a ``matches`` row (status ``finished``, label ``fleet:<device>``)
-with its ``seats``, so :func:`tabletop.classroom.report.gather` on the console's journal
+with its ``seats``, so :func:`tabletop.classroom.report_rows.gather` on the console's journal
 reports the whole classroom. Then the console *answers* the station on its ack topic
 (``stored``: now or before), and only then acknowledges the MQTT message. The station
 keeps the result and sends it again until that answer comes, so a result is stored

@@ -21,7 +21,7 @@ from typing import TypeVar
 
 import pygame
 
-from tabletop.classroom import report, skills, usb
+from tabletop.classroom import report, report_rows, skills, usb
 from tabletop.classroom.mistakes import SKILLS
 from tabletop.engine.errors import TabletopError
 from tabletop.engine.words import plural
@@ -66,7 +66,7 @@ class ReportScene(Paged, TeacherScreen):
     ) -> None:
         super().__init__(ctx)
         self.find_sticks = sticks
-        self.sessions = report.sessions(ctx.journal)
+        self.sessions = report_rows.sessions(ctx.journal)
         if session is None:
             here = ctx.session in self.sessions or not self.sessions
             session = ctx.session if here else self.sessions[0]
@@ -78,11 +78,11 @@ class ReportScene(Paged, TeacherScreen):
         self.load()
 
     def load(self) -> None:
-        found = report.read_report(self.ctx.journal, self.session)
+        found = report_rows.read_report(self.ctx.journal, self.session)
         self.rows, self.left_out = found.rows, found.left_out
         if found.left_out and not self.message:
             self.say(child_message("report.left_out", games=plural(len(found.left_out), "game")))
-        self.totals = report.group_totals(self.rows)
+        self.totals = report_rows.group_totals(self.rows)
         self.games = len({p.match for r in self.rows for p in r.plays})
         self.skill_rows = skills.gather_skills(self.ctx.journal, self.session)
         self.trends = skills.trends(self.ctx.journal)
@@ -97,18 +97,18 @@ class ReportScene(Paged, TeacherScreen):
     def lines(self) -> list[list[str]]:
         """The table's lines for what is shown now."""
         if self.view == "skills":  # each group's totals first, then each student
-            groups = skills.group_skills(self.skill_rows)
-            return [self.skill_line(r) for r in [*groups, *report.told_apart_rows(self.skill_rows)]]
+            told = report_rows.told_apart_rows(self.skill_rows)
+            return [self.skill_line(r) for r in [*skills.group_skills(self.skill_rows), *told]]
         if self.group is None:
             return [
-                report.table_cells(report.group_title(t.group), str(t.students), t)
+                report_rows.table_cells(report_rows.group_title(t.group), str(t.students), t)
                 for t in self.totals
             ]
-        rows = report.told_apart_rows([r for r in self.rows if r.group == self.group])
-        return [report.table_cells(r.name, report.game_title(r.game), r) for r in rows]
+        rows = report_rows.told_apart_rows([r for r in self.rows if r.group == self.group])
+        return [report_rows.table_cells(r.name, report_rows.game_title(r.game), r) for r in rows]
 
     def skill_line(self, r: skills.SkillRow) -> list[str]:
-        """Name (told apart from a namesake: ``report.told_apart_rows``), skill, right of
+        """Name (told apart from a namesake: ``report_rows.told_apart_rows``), skill, right of
         checked, level, trend; then the most common mistake."""
         return [
             r.name,
@@ -128,9 +128,9 @@ class ReportScene(Paged, TeacherScreen):
         m = metrics
         W, H = m.size
         margin, bh = m.u(16), m.u(56)
-        title = "Class report" if self.group is None else report.group_title(self.group)
+        title = "Class report" if self.group is None else report_rows.group_title(self.group)
         self.title = "Skills" if self.view == "skills" else title
-        name = report.session_title(self.session)  # "Lesson" once: not "Lesson Walk lesson"
+        name = report_rows.session_title(self.session)  # "Lesson" once: not "Lesson Walk lesson"
         lesson = name if re.search(r"\blesson", name, re.IGNORECASE) else f"Lesson {name}"
         self.subtitle = f"{lesson} \u00b7 {plural(self.games, 'game')}"
         self.footer_y = H - margin - bh
