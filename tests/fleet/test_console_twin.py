@@ -23,7 +23,7 @@ from tabletop.classroom.fleet import problems as said
 from tabletop.classroom.fleet.config import Broker, FleetConfig
 from tabletop.classroom.fleet.coordinator import Coordinator
 from tabletop.classroom.fleet.messages import Topics, encode
-from tabletop.classroom.fleet.station import StationFleet, StationLink
+from tabletop.classroom.fleet.station import TWIN, Disconnected, StationFleet, StationLink
 from tabletop.engine.errors import DeviceError, TabletopError
 from tests.card import FULL, simulated_card
 from tests.fleet.clients import raw_client
@@ -229,3 +229,55 @@ def test_console_twin_reading_the_problems_changes_nothing(
     finally:
         card.refuse = None
         c.stop()
+
+
+def test_console_twin_the_broker_saying_another_took_the_id_is_believed_at_once(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Round 29: the fleet speaks MQTT 5, where a broker that closes a client because
+    another connected with its id says so (reason 0x8E, "Session taken over"; mosquitto
+    2.0.15 on). A station says at the first such close that another device uses its
+    file, and a console that another console took its place before it has seen that
+    console's presence (before: a station needed two closes within 5 s of connecting,
+    which a flaky network makes too; a console blamed the network)."""
+    from paho.mqtt.client import DisconnectFlags
+    from paho.mqtt.packettypes import PacketTypes
+    from paho.mqtt.reasoncodes import ReasonCode
+
+    said = DisconnectFlags(is_disconnect_packet_from_server=True)
+    taken = ReasonCode(PacketTypes.DISCONNECT, "Session taken over")
+    link = StationLink(FleetConfig("station-1", host="127.0.0.1", port=1))
+    link.connected.set()  # connected a minute ago: not "at once"
+    link._connected_at = time.monotonic() - 60
+    link._on_disconnect(link.client, None, said, taken, None)
+    assert link.twin()
+    assert link.poll() == [Disconnected(TWIN.format("station-1"))]
+    console = Coordinator(FleetConfig("teacher", host="127.0.0.1", port=1), ":memory:")
+    console._client, console._answered = link.client, True  # as while connected
+    console._on_disconnect(console._client, None, said, taken, None)
+    lost = [r.getMessage() for r in caplog.records if "console: lost the broker" in r.getMessage()]
+    why = "another console with this teacher.toml took its place"
+    assert lost == [f"console: lost the broker ({why}); reconnecting"]
+
+
+def test_console_twin_the_fleet_speaks_mqtt_5_beside_older_clients_of_3_1_1(
+    broker: Broker, console: Coordinator
+) -> None:
+    """Round 29: what changed on the wire is the protocol level (5, was 3.1.1) and, for
+    the console, a session kept for ever (clean start 0, session expiry 0xFFFFFFFF, as
+    clean session 0 was); the client ids are the same, and a station of an older
+    version (3.1.1) still delivers its results beside a station of this one."""
+    raw = RawStation(broker, "station-1")  # an older station: MQTT 3.1.1
+    link = StationLink(broker.provisioned.config("station-2")).start()
+    try:
+        assert link.wait_connected(10)
+        rid = "station-1:0001"
+        raw.publish(Topics().result("station-1"), encode(result_message("station-1", rid)))
+        wait_for(lambda: stored_ids(console) == [rid])
+        text = broker.log.read_text(encoding="utf-8")
+        assert f"as {console.client_id} (p5, c0, k10, u'teacher')" in text
+        assert "as station-2 (p5, c1, k10, u'station-2')" in text
+        assert "as raw-station-1 (p2, " in text  # the older station (mosquitto says 3.1.1 "p2")
+    finally:
+        link.close()
+        raw.close()

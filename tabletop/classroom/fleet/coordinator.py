@@ -46,7 +46,13 @@ from tabletop.classroom.fleet.messages import (
     parse,
 )
 from tabletop.classroom.fleet.problems import roster_problem
-from tabletop.classroom.fleet.tls import RetryLog, hung_up, why_lost, why_unreachable
+from tabletop.classroom.fleet.tls import (
+    TAKEN_OVER,
+    RetryLog,
+    hung_up,
+    why_lost,
+    why_unreachable,
+)
 from tabletop.classroom.roster import Roster
 from tabletop.classroom.rotation import Plan, RotationClock
 from tabletop.engine.errors import BadInput, DeviceError
@@ -330,16 +336,8 @@ class Coordinator(ConsoleInbox):
     # -- MQTT ------------------------------------------------------------------------------
 
     def _connect(self) -> None:
-        import paho.mqtt.client as mqtt
-        from paho.mqtt.enums import CallbackAPIVersion
-
-        client = mqtt.Client(
-            CallbackAPIVersion.VERSION2,
-            client_id=self.client_id,
-            clean_session=False,  # results queued while the console was away still arrive
-            manual_ack=True,  # acknowledged once taken: stored, refused, or left for a resend
-        )
-        self.config.login(client)
+        # acknowledged once taken: stored, refused, or left for a resend
+        client = self.config.client(self.client_id, manual_ack=True)
         will = presence.Presence(self.presence_id, False, 0.0)
         client.will_set(presence.topic(self.config), will.encode(), qos=1, retain=True)
         client.reconnect_delay_set(min_delay=1, max_delay=5)
@@ -348,7 +346,7 @@ class Coordinator(ConsoleInbox):
         client.on_disconnect = self._on_disconnect
         client.on_message = self._on_message
         self._client = client
-        client.connect_async(self.config.host, self.config.port, keepalive=self.config.keepalive)
+        self.config.connect(client, keep=True)  # results queued while it was away arrive
         client.loop_start()
 
     def _on_connect(self, client: Any, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
@@ -376,8 +374,9 @@ class Coordinator(ConsoleInbox):
             self._retry.failed(hung_up(self.config.host, self.config.port, tls=self.config.tls))
             return
         why = why_lost(reason)
-        if self.twin is not None:  # it took this one's place: they share a client id
-            why = f"another console with this teacher.toml took its place ({self.twin})"
+        if str(reason) == TAKEN_OVER or self.twin is not None:  # they share a client id
+            why = "another console with this teacher.toml took its place"
+            why += f" ({self.twin})" if self.twin is not None else ""
         log.warning("console: lost the broker (%s); reconnecting", why)
         self._jobs.put(self._disconnected)
 

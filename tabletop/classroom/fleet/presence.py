@@ -86,12 +86,8 @@ def new_id() -> str:
 def other_console(config: FleetConfig, me: str, *, connect_within: float = 5.0) -> str | None:
     """The id of another console of this classroom connected to the broker now, or None
     (none, or the broker cannot be reached: the console then connects as before)."""
-    import paho.mqtt.client as mqtt
-    from paho.mqtt.enums import CallbackAPIVersion
-
     got: queue.Queue[Presence | str | None] = queue.Queue()  # None: subscribed
-    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"tabletop-console-ask-{me}")
-    config.login(client)
+    client = config.client(f"tabletop-console-ask-{me}")
     client.on_connect = lambda c, u, f, r, p: (
         got.put(UNREACHED) if r.is_failure else c.subscribe(topic(config), qos=1)
     )
@@ -99,7 +95,7 @@ def other_console(config: FleetConfig, me: str, *, connect_within: float = 5.0) 
     client.on_subscribe = lambda c, u, mid, r, p: got.put(None)
     client.on_message = lambda c, u, m: got.put(read(bytes(m.payload)))
     try:
-        client.connect_async(config.host, config.port, keepalive=config.keepalive)
+        config.connect(client)
     except (OSError, ValueError):
         return None
     client.loop_start()

@@ -40,7 +40,6 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import paho.mqtt.client as mqtt
-from paho.mqtt.enums import CallbackAPIVersion
 
 from tabletop.classroom.fleet.config import FleetConfig
 from tabletop.classroom.fleet.messages import (
@@ -55,7 +54,13 @@ from tabletop.classroom.fleet.messages import (
     parse,
 )
 from tabletop.classroom.fleet.outbox import Outbox
-from tabletop.classroom.fleet.tls import RetryLog, hung_up, why_lost, why_unreachable
+from tabletop.classroom.fleet.tls import (
+    TAKEN_OVER,
+    RetryLog,
+    hung_up,
+    why_lost,
+    why_unreachable,
+)
 from tabletop.classroom.rotation import Moment, RotationClock, StoredRotation
 from tabletop.engine.errors import BadInput
 
@@ -69,8 +74,9 @@ HOST_SHOWN = 22  # letters of the broker's name shown on the teacher's menu
 STATUS_EVERY = 1.0  # at most this often when something shown changed
 STATUS_AT_LEAST = 10.0
 RESEND_AFTER = 30.0  # a result the console has not answered this long goes again
-# A connection the broker closes sooner than this after it opened, twice in a row: the
-# broker let in another device with this station's id (its fleet file used twice).
+# The broker let in another device with this station's id (its fleet file used twice):
+# it says so (MQTT 5's TAKEN_OVER), or, a broker that does not say (mosquitto before
+# 2.0.15), closes the connection sooner than this after it opened, twice in a row.
 TAKEN_WITHIN = 5.0
 TWIN = (
     "another device uses this station's file ({}): the broker lets one device in per "
@@ -182,15 +188,9 @@ class StationLink:
         self._answered = False  # network thread: the broker answered this connection
         self._retry = RetryLog(log, f"fleet: {self.device}")  # network thread
         self._connected_at = 0.0  # network thread: when the connection opened (monotonic)
-        self.taken = 0  # connections in a row the broker closed at once (TAKEN_WITHIN)
+        self.taken = 0  # connections in a row the broker closed at once (2: it said why)
 
-        client = mqtt.Client(
-            CallbackAPIVersion.VERSION2,
-            client_id=self.device,
-            protocol=mqtt.MQTTv311,
-            clean_session=True,
-        )
-        config.login(client)
+        client = config.client(self.device)
         client.will_set(
             self.topics.status(self.device),
             encode(StatusMessage(self.device, False, wall())),
@@ -217,7 +217,7 @@ class StationLink:
             self.topics.prefix,
         )
         try:
-            self.client.connect_async(self.config.host, self.config.port, self.config.keepalive)
+            self.config.connect(self.client)
         except (OSError, ValueError) as exc:
             log.error("fleet: cannot connect to %s: %s", self.config.host, exc)
             self.inbox.put(Unreachable(str(exc)))
@@ -288,7 +288,10 @@ class StationLink:
         if was:
             why = why_lost(code)
             at_once = time.monotonic() - self._connected_at < TAKEN_WITHIN
-            self.taken = self.taken + 1 if at_once and str(code) == "Unspecified error" else 0
+            if str(code) == TAKEN_OVER:  # the broker says so (MQTT 5; mosquitto 2.0.15 on)
+                self.taken = 2
+            else:  # one that does not say (Bookworm's 2.0.11): closed at once, twice
+                self.taken = self.taken + 1 if at_once and str(code) == "Unspecified error" else 0
             if self.taken >= 2:
                 why = TWIN.format(self.device)
             log.warning("fleet: %s lost the broker (%s); reconnecting", self.device, why)

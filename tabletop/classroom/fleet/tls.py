@@ -197,6 +197,9 @@ def hung_up(host: str, port: int, *, tls: bool) -> str:
     )
 
 
+TAKEN_OVER = "Session taken over"  # MQTT 5's reason 0x8E: another client took this one's id
+
+
 def why_lost(reason: object) -> str:
     """Why a connection that worked ended, as a log line says it (paho names a dropped
     connection "Unspecified error")."""
@@ -237,6 +240,7 @@ class RetryLog:
 
 __all__ = [
     "LOOPBACK",
+    "TAKEN_OVER",
     "VALID_FROM",
     "VALID_UNTIL",
     "Certificates",
