@@ -496,10 +496,10 @@ class MwmTable(TableScene):
         side = play.settings.side_of(seat)
         team = f"T{side + 1} " if play.settings.mode == "teams" else ""
         right = "" if self.bands else f"{team}\u2605{play.state.victories[side]}"
-        rw = painter.fonts.width(right, m.small - 2) + m.u(4)
+        rw = painter.fonts.width(right, m.small - 2) + m.u(8) if right else 0  # and a gap
         at = (chip.right - m.u(4), y)
         painter.line(surface, right, at, painter.least, rw, muted, anchor="midright")
-        room = chip.width - num.width - rw - m.u(10)
+        room = chip.width - num.width - rw - m.u(6)  # the name to the chip's end (7-8 seats)
         name, size = self.shown(seat, play.name(seat)), m.small
         painter.seat_name(surface, num, seat, name, size, room, colour=ink, chip_size=size + 2, y=y)
         up, crate = play.cards_up(seat)
