@@ -20,7 +20,8 @@ from tabletop.ui.widgets import Button, Painter, grid, hit
 class Dialog(Scene):
     """A panel over the scene below (which stays visible, shaded): in the middle, or kept
     off ``beside`` (the cards it asks about): at the side of the screen with more room
-    beside them, as wide as that room."""
+    beside them, as wide as that room; above or below them, across the screen, as high
+    as that room, where they span the screen's width."""
 
     opaque = False
     back_choice = ""
@@ -45,13 +46,16 @@ class Dialog(Scene):
         self.panel = pygame.Rect(0, 0, min(w, metrics.width - 8), min(h, metrics.height - 8))
         self.panel.center = (metrics.width // 2, metrics.height // 2)
         if self.beside is not None:
-            gap, width = metrics.u(8), metrics.width
-            left, right = self.beside.left - gap, width - self.beside.right - gap
-            self.panel.width = min(self.panel.width, max(left, right))
-            if right >= left:
-                self.panel.right = width - 4
+            gap, (width, height), cards = metrics.u(8), metrics.size, self.beside
+            left, right = cards.left - gap, width - cards.right - gap
+            above, below = cards.top - gap, height - cards.bottom - gap
+            if max(left, right) <= 0:  # no room beside: a band above or below them
+                self.panel.update(4, 4, width - 8, min(self.panel.height, max(above, below)))
+                if below >= above:
+                    self.panel.bottom = height - 4
             else:
-                self.panel.left = 4
+                self.panel.width = min(self.panel.width, max(left, right))
+                self.panel.left = width - 4 - self.panel.width if right >= left else 4
 
     def body(self) -> pygame.Rect:
         """The panel below the title."""

@@ -83,24 +83,32 @@ class NumPad(Dialog):
     def layout(self, metrics: Metrics) -> None:
         super().layout(metrics)
         m, body, gap = metrics, self.body(), metrics.u(8)
-        self.display = pygame.Rect(body.left, body.top, body.width, m.u(58))
-        top, rows = self.display.bottom + gap, len(ROWS) + 1
-        h = (body.bottom - top - gap * (rows - 1)) // rows
-        cells = grid(pygame.Rect(body.left, top, body.width, h), 4 * rows, 4, gap)
         off = {"minus": not self.negative, "frac": not self.fractions}
-        keys = [*(key for row in ROWS for key in row), "0"]
-        # Cancel in its word, never a cross (read as "times" beside − and /): on a pad
-        # too narrow for it in one key (kept beside cards) it takes two keys, OK one
-        least = self.ctx.painter.least
-        if self.ctx.painter.fonts.width("Cancel", least, True) > cells[-4].width - m.u(10):
-            cancel, zero, ok = cells[-4].union(cells[-3]), cells[-2], cells[-1]
-        else:  # OK is two keys wide
-            cancel, zero, ok = cells[-4], cells[-3], cells[-2].union(cells[-1])
+        if self.panel.width > 2 * self.panel.height:  # a band across the screen: two rows
+            cells = grid(
+                pygame.Rect(body.topleft, (body.width, (body.height - gap) // 2)), 20, 10, gap
+            )
+            self.display = cells[10].union(cells[13])
+            keys, rects = [*"1234567890", "back", "minus", "frac"], [*cells[:10], *cells[14:17]]
+            cancel, ok = cells[17].union(cells[18]), cells[19]
+        else:
+            self.display = pygame.Rect(body.left, body.top, body.width, m.u(58))
+            top, rows = self.display.bottom + gap, len(ROWS) + 1
+            h = (body.bottom - top - gap * (rows - 1)) // rows
+            cells = grid(pygame.Rect(body.left, top, body.width, h), 4 * rows, 4, gap)
+            # Cancel in its word, never a cross (read as "times" beside − and /): on a pad
+            # too narrow for it in one key (kept beside cards) it takes two keys, OK one
+            least = self.ctx.painter.least
+            if self.ctx.painter.fonts.width("Cancel", least, True) > cells[-4].width - m.u(10):
+                cancel, zero, ok = cells[-4].union(cells[-3]), cells[-2], cells[-1]
+            else:  # OK is two keys wide
+                cancel, zero, ok = cells[-4], cells[-3], cells[-2].union(cells[-1])
+            keys, rects = [*(key for row in ROWS for key in row), "0"], [*cells[:12], zero]
         self.buttons = [
             Button(
                 f"num.{k}", rect, LABELS.get(k, k), kind="quiet", enabled=not off.get(k), size=m.big
             )
-            for k, rect in zip(keys, [*cells[:12], zero])
+            for k, rect in zip(keys, rects)
         ]
         self.buttons += [Button("cancel", cancel, "Cancel", kind="quiet"), Button("ok", ok, "OK")]
         self._refresh()
@@ -142,7 +150,7 @@ class NumPad(Dialog):
         shown = self.typed.replace("-", MINUS) or (self.hint if not self.message else "")
         colour = p.ink if self.typed else p.muted
         size = m.title + m.u(6) if self.typed else m.text
-        painter.text(
+        drawn = painter.text(
             surface,
             shown,
             (self.display.right - m.u(14), self.display.centery),
@@ -152,17 +160,10 @@ class NumPad(Dialog):
             anchor="midright",
             max_width=self.display.width - m.u(28),
         )
-        if self.message:
-            painter.text(
-                surface,
-                self.message,
-                (self.display.left + m.u(12), self.display.centery),
-                m.small,
-                p.bad,
-                bold=True,
-                anchor="midleft",
-                max_width=self.display.width // 2,
-            )
+        if self.message:  # left of the number typed, on two lines before it is cut
+            room = self.display.copy()
+            room.width = drawn.left - room.left
+            painter.label(surface, self.message, room, m.small, p.bad, margin=m.u(16))
 
 
 __all__ = ["NumPad", "parse_typed"]

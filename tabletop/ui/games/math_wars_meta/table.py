@@ -326,20 +326,16 @@ class MwmTable(TableScene):
         self.ask(asking, NumPad(self.ctx, title, beside=beside, **kw))
 
     def team_cards(self, seat: int) -> pygame.Rect:
-        """The cards a TEAM SOLUTION needs in view (MWM-7): the whole team's where a pad
-        with touch-sized keys fits beside them, else the teammates' (the child's own
-        answer is on the pad), else the most teammates' on one side of the screen."""
+        """The cards a TEAM SOLUTION needs in view (MWM-7), the whole team's: the pad goes
+        beside them where one with touch-sized keys fits, else across the screen above or
+        below them (a team across the table: Duos at 8 seats, Trios, Quads)."""
         m, settings = self.m, self.play.settings
-        team = settings.side_seats(settings.side_of(seat))
-        mates = [self.cards_of(other) for other in team if other != seat]
+        team = [self.cards_of(other) for other in settings.side_seats(settings.side_of(seat))]
+        cards = team[0].unionall(team[1:])
         need = 4 * m.touch + m.u(3 * 8 + 32 + 8) + 4  # four keys, their gaps, the margins
-        own = self.cards_of(seat)
-        halves = [[r for r in mates if (r.centerx > m.width // 2) == right] for right in (1, 0)]
-        for keep in filter(None, ([own, *mates], mates, *sorted(halves, key=len, reverse=True))):
-            cards = keep[0].unionall(keep[1:])
-            if max(cards.left, m.width - cards.right) >= need:
-                return cards
-        return own
+        return (
+            cards if max(cards.left, m.width - cards.right) >= need else cards.inflate(m.width, 0)
+        )
 
     def answered(self, asking: tuple[Any, ...], result: Any) -> None:
         kind, *args = asking
@@ -500,10 +496,10 @@ class MwmTable(TableScene):
         side = play.settings.side_of(seat)
         team = f"T{side + 1} " if play.settings.mode == "teams" else ""
         right = "" if self.bands else f"{team}\u2605{play.state.victories[side]}"
-        rw = painter.fonts.width(right, m.small - 2) + m.u(4)
+        rw = painter.fonts.width(right, m.small - 2) + m.u(8) if right else 0  # and a gap
         at = (chip.right - m.u(4), y)
         painter.line(surface, right, at, painter.least, rw, muted, anchor="midright")
-        room = chip.width - num.width - rw - m.u(10)
+        room = chip.width - num.width - rw - m.u(6)  # the name to the chip's end (7-8 seats)
         name, size = self.shown(seat, play.name(seat)), m.small
         painter.seat_name(surface, num, seat, name, size, room, colour=ink, chip_size=size + 2, y=y)
         up, crate = play.cards_up(seat)
