@@ -158,8 +158,9 @@ class TableScene(Scene):
         self.__dict__["laid_out"] = buttons
 
     def can_undo(self) -> bool:
-        """A step to take back, the game's Undo on (not only for the rotation's menu)."""
-        return self.undo_on and self.play.can_undo()
+        """A step for the teacher to take back, the game's Undo on (not only for the
+        rotation's menu): none where Undo is the child's own (``teacher_undo``)."""
+        return self.teacher_undo and self.undo_on and self.play.can_undo()
 
     def seat_pressed(self, seat: int, at: float) -> None:
         """A seat's button, or its touch twin (a tap on a ``seat.<s>`` chip or a
