@@ -91,6 +91,7 @@ class Speaker:
         self._clips: OrderedDict[str, Future[bytes | None]] = OrderedDict()  # by sentence
         self._waiting: deque[str] = deque()  # sentences in order, after the current one
         self._current: str | None = None
+        self._ended: set[str] = set()  # sentences said to their end since last asked for
         self._step: str | None = None  # the last step asked for since the last prompt
         # one worker thread, started on the first sentence (None: render on the caller's)
         self._pool = ThreadPoolExecutor(1, "speech") if threaded else None
@@ -131,6 +132,7 @@ class Speaker:
         if not text:
             return
         self.said.append(text)
+        self._ended.discard(text)
         if cut:
             self._step = None
         if not self.on:
@@ -142,8 +144,15 @@ class Speaker:
         self._waiting.append(text)
         self._want(text)
 
+    def finished(self, text: str) -> bool:
+        """``text``, the last time it was asked for, was said to its end (not cut, not
+        dropped, not silent): a child heard it all."""
+        self._settle()
+        return " ".join(text.split()) in self._ended
+
     def stop(self) -> None:
         """Silence, now (a screen that leaves, the sound switched off)."""
+        self._settle()
         self._waiting.clear()
         self._current = None
         if self.player is not None:
@@ -154,6 +163,7 @@ class Speaker:
     def update(self) -> None:
         """Start the next sentence once its clip is rendered and the last one has ended;
         one that cannot be rendered is skipped (logged)."""
+        self._settle()
         while self.on and self._waiting and not self._busy():
             text = self._waiting[0]
             job = self._clips.get(text) or self._want(text)  # gone from the kept ones: again
@@ -163,9 +173,9 @@ class Speaker:
             clip = job.result()
             if clip is None:
                 continue
-            self._current = text
             try:
                 self.player.play(clip)
+                self._current = text
                 self.spoken.append(text)
             except Exception as exc:  # a clip the mixer cannot take: silence, never a crash
                 log.warning("speech: could not play %r: %s", text, exc)
@@ -180,6 +190,12 @@ class Speaker:
 
     def _busy(self) -> bool:
         return self.player is not None and bool(self.player.busy())
+
+    def _settle(self) -> None:
+        """The sentence being said has ended (not cut: :meth:`stop` settles first)."""
+        if self._current is not None and not self._busy():
+            self._ended.add(self._current)
+            self._current = None
 
     def _want(self, text: str) -> Future[bytes | None]:
         """The clip of ``text``, rendered or rendering: kept, the most recently wanted

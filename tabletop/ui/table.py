@@ -76,6 +76,7 @@ class TableScene(Scene):
     results_at_end = False  # hand over to the results the moment the game is over
     card_face: Face | None = None  # draws a card on the table: its pickers draw them so
     heard = ""  # what the instruction line last said aloud: a sentence, or a step
+    aloud = ("", "", "")  # the line's last sentence, the start it kept, what was said of it
     pressing: int | None = None  # the seat whose press is being acted on (:meth:`for_seat`)
     asked_by: int | None = None  # the seat whose press opened the dialog on top
     undo_on = True  # the game's Undo button is on (:attr:`buttons`)
@@ -157,8 +158,9 @@ class TableScene(Scene):
         self.__dict__["laid_out"] = buttons
 
     def can_undo(self) -> bool:
-        """A step to take back, the game's Undo on (not only for the rotation's menu)."""
-        return self.undo_on and self.play.can_undo()
+        """A step for the teacher to take back, the game's Undo on (not only for the
+        rotation's menu): none where Undo is the child's own (``teacher_undo``)."""
+        return self.teacher_undo and self.undo_on and self.play.can_undo()
 
     def seat_pressed(self, seat: int, at: float) -> None:
         """A seat's button, or its touch twin (a tap on a ``seat.<s>`` chip or a
@@ -370,19 +372,31 @@ class TableScene(Scene):
     def voice(self) -> None:
         """Say aloud what is new on the instruction line: the sentence the controller said
         since the last time (the last one: the one on screen), cutting what was being
-        said; then the step the line shows beside it (:meth:`step_shown`), queued to
-        follow, unless it was just heard. So a step that changes with no sentence (a
+        said, less the start it keeps of the one before (:meth:`news`); then the step
+        the line shows beside it (:meth:`step_shown`), queued to follow, unless it was
+        just heard. So a step that changes with no sentence (a
         silent move, a bot's, the turn passing on) is said once, when it changes."""
         if self.play.sentences != self.spoken:
             self.spoken = self.play.sentences
             if said := " ".join(self.play.message.split()):
                 self.heard = said
                 if self.speaks:
-                    self.ctx.speaker.say(said)
+                    self.ctx.speaker.say(self.news(said))
         if (step := self.step_shown()) and not says(self.heard, step):
             self.heard = step
             if self.speaks:
                 self.ctx.speaker.step(step)
+
+    def news(self, said: str) -> str:
+        """What the sentence ``said`` adds to the one before it, when it begins with it
+        (or with the start that one kept) and the child heard that to its end (a ruling
+        kept above a refusal); all of it when that was cut off or never said."""
+        last, start, told = self.aloud
+        heard = (last, start) if self.ctx.speaker.finished(told) else (start,) * (told != last)
+        starts = (k for k in (last, start) if k[-1:] in ".!?…" and said.startswith(f"{k} "))
+        kept = next(starts, "")
+        self.aloud = said, kept, said.removeprefix(kept).strip() if kept in heard else said
+        return self.aloud[2]
 
     def step_shown(self) -> str:
         """What the instruction line (:meth:`status`) shows beside the sentence: the next

@@ -843,6 +843,40 @@ def test_rotation_controls_reach_a_game_without_a_teacher_button_at_its_first_mo
     assert not next(b for b in arena.buttons if b.name == "undo").enabled
 
 
+def test_rotation_controls_reach_mathe_meister_alone_and_its_undo_stays_the_childs() -> None:
+    """Round 29: Mathe-Meister alone had no way to More time or Pause while a rotation
+    runs (its Undo is the child's own take-back, no PIN). Teacher, beside the message,
+    asks the PIN and shows the menu with what applies (not the child's own take-back);
+    the child's Undo still needs no PIN; without a rotation there is no Teacher."""
+    from tests.ui.scenery import start_solo
+
+    app, wall, runner = rotation_app(station=0)
+    auto = start_solo(app)
+    auto.tap_dice((3, 5))
+    solo = auto.top
+    auto.tap("die0")
+    auto.tap("cell.r0c0")
+    auto.tap("undo")  # the child's own: no PIN
+    assert auto.top is solo and solo.state.sheets[0].at((0, 0)) == "."
+    auto.tap("die0")
+    auto.tap("cell.r0c0")
+    wall.advance(5 * MIN)
+    teacher = solo.target("teacher")
+    assert teacher is not None and not teacher.rect.colliderect(solo.message_rect)
+    auto.tap("teacher")
+    for digit in "2468":
+        auto.tap(f"key.{digit}")
+    menu = [b.name for b in auto.top.targets()]
+    assert menu == ["choice.rotation.extend", "choice.rotation.pause", "cancel"]
+    auto.tap("choice.rotation.extend")
+    assert auto.top is solo and runner.moment.countdown() == "11:00"
+    assert solo.state.sheets[0].at((0, 0)) == "3"  # the child's work stays
+    assert [(m.game, m.status) for m in app.ctx.journal.matches()] == [("mathe-meister", "playing")]
+    app.ctx.rotation = None
+    solo.after()
+    assert solo.target("teacher") is None
+
+
 def test_rotation_controls_skip_and_end_ask_first() -> None:
     app, _wall, runner = rotation_app(station=1)
     auto = open_menu(app)

@@ -321,3 +321,31 @@ def test_speech_mecs_says_the_step_on_its_own_top_line() -> None:
     app.step()
     app.step()
     assert len(voice.said) == 4  # drawn again: not said again
+
+
+def test_speech_a_refusal_under_a_ruling_says_only_the_refusal_unless_the_ruling_was_cut() -> None:
+    """Math Arena: the ruling stays on the instruction line above a refusal (a button
+    pressed after the round is over). A child who heard the ruling to its end hears only
+    the refusal, each time; a ruling the refusal cut off is said again, whole."""
+    from tests.ui.games.test_math_arena import arena_app, press, table_round
+
+    for heard in (True, False):
+        app, auto, scene = arena_app(seats=2)
+        voice, channel = listening(app)
+        table_round(app, auto, scene, "JC", [("9S", "2S"), ("8H", "AH")])
+        ruling = scene.play.verdict
+        app.step()
+        assert channel.playing == ruling.encode()
+        if heard:
+            channel.finish()
+            app.step()
+        press(app, 0)
+        assert scene.message.startswith(f"{ruling} Player 1: ")
+        refusal = scene.message.removeprefix(ruling).strip()
+        assert voice.said[-1] == (refusal if heard else scene.message)
+        assert voice.finished(ruling) is heard
+        channel.finish()
+        app.step()
+        press(app, 1)  # another refusal: the ruling above it was heard, or said again
+        assert scene.message == f"{ruling} {refusal.replace('Player 1', 'Player 2')}"
+        assert voice.said[-1] == scene.message.removeprefix(ruling).strip()

@@ -34,6 +34,7 @@ from tabletop.ui.games.mathe_meister.sheet import SheetGeometry, SheetLook, draw
 from tabletop.ui.games.mathe_meister.table import MatheMeisterTable
 from tabletop.ui.saves import GameSave
 from tabletop.ui.scenes.dice import DiceResult
+from tabletop.ui.scenes.rotation import teacher_items
 from tabletop.ui.theme import Metrics
 from tabletop.ui.widgets import Button, grid
 
@@ -70,7 +71,8 @@ class MatheMeisterScene(MatheMeisterTable):
     ``match`` and ``save`` carry on a journaled game (its seed is the match's)."""
 
     play: SoloPlay
-    teacher_undo = False  # its Undo is the child's own take-back (no PIN)
+    teacher_undo = False  # its Undo is the child's own take-back (no PIN): Teacher, not it,
+    # is the way to the teacher's menu while a rotation runs (the message leaves it room)
 
     def __init__(
         self,
@@ -164,7 +166,8 @@ class MatheMeisterScene(MatheMeisterTable):
 
     def layout(self, metrics: Metrics) -> None:
         """800x480: the message under the sheet; 1280x720: the END GAME SCORING table
-        under it, the message in the panel beside it (to the foot of the screen)."""
+        under it, the message in the panel beside it (to the foot of the screen); while a
+        rotation runs, Teacher at the message's end."""
         m, self.geo = metrics, sheet_geometry(metrics)
         bounds, small = self.geo.bounds, m.name == "small"
         below = pygame.Rect(
@@ -184,7 +187,11 @@ class MatheMeisterScene(MatheMeisterTable):
         for name, h in zip((r for r in ROWS if r != "message" or not small), heights):
             self.rows[name] = pygame.Rect(panel.left, y, panel.width, m.u(h))
             y += m.u(h) + gap
-        self.message_rect = self.rows.get("message", below)
+        message = self.message_rect = self.rows.get("message", below).copy()
+        self.teacher: pygame.Rect | None = None
+        if teacher_items(self.ctx):
+            message.width -= m.u(102)
+            self.teacher = pygame.Rect(message.right + m.u(6), message.top, m.u(96), message.h)
         self._buttons()
 
     # -- what is shown ------------------------------------------------------------------------
@@ -249,6 +256,8 @@ class MatheMeisterScene(MatheMeisterTable):
         for rect, (name, label, enabled, kind) in zip(grid(rows["tools"], 4, 4, m.u(6)), tools):
             caption = coins if name == "shop" else ""
             buttons.append(Button(name, rect, label, enabled, kind, caption=caption, size=m.text))
+        if self.teacher:
+            buttons.append(Button("teacher", self.teacher, "Teacher", kind="quiet", size=m.small))
         if play.swap:
             buttons.append(Button("cancel", rows["done"].copy(), "Cancel the swap", kind="quiet"))
         else:
