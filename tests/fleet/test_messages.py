@@ -194,7 +194,9 @@ def test_messages_refused_with_their_code(name: str, topic: str, payload: Any, c
 
 
 def test_messages_result_match_fields_checked() -> None:
-    for key, value in (("game", "chess"), ("reason", "abandoned"), ("started", "soon")):
+    cases = [("game", "chess"), ("reason", "abandoned"), ("started", "soon")]
+    cases += [("game", ["mecs"]), ("game", {"mecs": 1})]  # unhashable: was a TypeError
+    for key, value in cases:
         data = result_body()
         data["match"][key] = value
         with pytest.raises(BadInput) as err:
