@@ -158,7 +158,8 @@ def _read_students(text: str) -> tuple[list[Student], str]:
     Two columns without a header: see :func:`_two_columns`.
     """
     text = text.removeprefix("\ufeff")  # a byte-order mark from a spreadsheet
-    reader = csv.reader(io.StringIO(text), delimiter=_delimiter(text))
+    # newline=None: a CR-only file (Excel for Mac) reads as lines, as CRLF and LF do
+    reader = csv.reader(io.StringIO(text, newline=None), delimiter=_delimiter(text))
     rows = [(reader.line_num, row) for row in _rows(reader) if any(c.strip() for c in row)]
     columns: tuple[str, ...] = ID_COLUMNS
     headed = False

@@ -104,6 +104,16 @@ def test_roster_reads_spreadsheet_exports(roster: Roster) -> None:
         decode_csv(b"PK\x03\x04\x00\x00\x81\x8d", "class.xlsx")
 
 
+def test_roster_reads_a_class_list_with_cr_only_line_ends(roster: Roster) -> None:
+    """Excel for Mac's CSV ends lines with CR alone: it was refused in Python's words
+    ("new-line character seen in unquoted field - do you need to open the file in
+    universal-newline mode?")."""
+    data = 'id;name;group\rS1;Zoë;4a\rS2;"Ada, L.";4b\r'.encode("cp1252")
+    assert roster.import_csv(decode_csv(data)).added == 2
+    assert roster.students() == [Student("S1", "Zoë", "4a"), Student("S2", "Ada, L.", "4b")]
+    assert read_roster("Zoë,4a\rAda,4b") == [Student("", "Zoë", "4a"), Student("", "Ada", "4b")]
+
+
 def test_roster_utf16_class_list_is_read_with_its_mark(roster: Roster) -> None:
     """A spreadsheet's "Unicode text" (UTF-16 with a byte-order mark, tabs) is read."""
     text = "id\tname\tgroup\nS1\tZoë Łukasz\tGrün\nS2\tAda\tRed\n"
