@@ -19,6 +19,7 @@ import contextlib
 import functools
 import threading
 import time
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -66,7 +67,7 @@ class SeatButtons:
         clock: Clock = time.monotonic,
     ) -> None:
         from gpiozero import LED, Button  # type: ignore[import-untyped]
-        from gpiozero.exc import GPIOZeroError  # type: ignore[import-untyped]
+        from gpiozero.exc import GPIOZeroError, PinFactoryFallback  # type: ignore[import-untyped]
 
         self.pins = tuple(pins)
         self.bounce_time = bounce_time
@@ -78,25 +79,28 @@ class SeatButtons:
         self._leds: list[Any | None] = []
         self._closed = False
         try:
-            for seat, seat_pins in enumerate(self.pins):
-                button = Button(
-                    seat_pins.button,
-                    pull_up=True,
-                    bounce_time=bounce_time,
-                    pin_factory=pin_factory,
-                )
-                button.when_pressed = functools.partial(self._pressed, seat)
-                self._buttons.append(button)
-                led = None
-                if seat_pins.led is not None:
-                    led = LED(seat_pins.led, pin_factory=pin_factory)
-                self._leds.append(led)
+            with warnings.catch_warnings():
+                # one warning per pin library it lacks, before the one line that says it all
+                warnings.simplefilter("ignore", PinFactoryFallback)
+                for seat, seat_pins in enumerate(self.pins):
+                    button = Button(
+                        seat_pins.button,
+                        pull_up=True,
+                        bounce_time=bounce_time,
+                        pin_factory=pin_factory,
+                    )
+                    button.when_pressed = functools.partial(self._pressed, seat)
+                    self._buttons.append(button)
+                    led = None
+                    if seat_pins.led is not None:
+                        led = LED(seat_pins.led, pin_factory=pin_factory)
+                    self._leds.append(led)
         except (GPIOZeroError, OSError, RuntimeError) as exc:
             self.close()
             raise DeviceError(
                 "hw.gpio",
                 f"cannot use the seat buttons' GPIO pins ({type(exc).__name__}: {exc}); "
-                "not a Raspberry Pi? keys 1..8 stand in for the buttons",
+                "not a Raspberry Pi?",
             ) from exc
 
     def __enter__(self) -> SeatButtons:

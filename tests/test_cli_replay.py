@@ -3,8 +3,10 @@ printed JSON proves the replay reached the recorded final state."""
 
 from __future__ import annotations
 
+import io
 import json
 import random
+import sys
 from pathlib import Path
 
 import pytest
@@ -163,3 +165,28 @@ def _put(data: object, path: tuple[object, ...], value: object) -> object:
         inner = inner[key]
     inner[path[-1]] = value
     return out
+
+
+def test_replay_and_check_refuse_a_device_or_a_file_past_the_cap(
+    played: Match,  # type: ignore[type-arg]
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Both read the whole file first: a 300 MB file took 610 MB of memory and /dev/zero
+    never returned. A file past the cap, or one that is not a regular file (a device, a
+    folder), is one line and exit 2; stdin past the cap too."""
+    for name in ("/dev/null", str(tmp_path)):
+        for argv in (["replay", name], ["check", "mecs", name]):
+            assert cli.main(argv) == 2
+            assert capsys.readouterr().err == f"tabletop {argv[0]}: {name} is not a file\n"
+    assert cli.MAX_INPUT >= 50 * 200_000  # a long game's log (cli.py) with a big margin
+    monkeypatch.setattr(cli, "MAX_INPUT", 4096)
+    big = write_log(tmp_path, list(played.log_lines()))
+    assert Path(big).stat().st_size > 4096
+    for argv in (["replay", big], ["check", "mecs", big]):
+        assert cli.main(argv) == 2
+        assert capsys.readouterr().err == f"tabletop {argv[0]}: {big} is larger than 4,096 bytes\n"
+    monkeypatch.setattr(sys, "stdin", io.StringIO("[" + " " * 5000 + "]"))
+    assert cli.main(["check", "mecs", "-"]) == 2
+    assert capsys.readouterr().err == "tabletop check: - is larger than 4,096 bytes\n"

@@ -12,6 +12,8 @@ import codecs
 import csv
 import io
 import logging
+import re
+import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -56,6 +58,10 @@ def shown_names(students: Iterable[Student]) -> dict[str, str]:
 
 MAX_NAME_LENGTH = 40  # longer names do not fit a badge (or a seat on the screen)
 MAX_GROUP_LENGTH = 20
+# What a name or group must not hold: C0 and C1 controls (a terminal obeys "\x1b[31m"),
+# and the bidi embeddings, overrides and isolates that turn the text around them. Letters
+# of every script, and the joiners (ZWJ, ZWNJ) some scripts need inside a name, pass.
+CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 
 def student_id(text: str, where: str = "") -> str:
@@ -158,7 +164,8 @@ def _read_students(text: str) -> tuple[list[Student], str]:
     Two columns without a header: see :func:`_two_columns`.
     """
     text = text.removeprefix("\ufeff")  # a byte-order mark from a spreadsheet
-    reader = csv.reader(io.StringIO(text), delimiter=_delimiter(text))
+    # newline=None: a CR-only file (Excel for Mac) reads as lines, as CRLF and LF do
+    reader = csv.reader(io.StringIO(text, newline=None), delimiter=_delimiter(text))
     rows = [(reader.line_num, row) for row in _rows(reader) if any(c.strip() for c in row)]
     columns: tuple[str, ...] = ID_COLUMNS
     headed = False
@@ -197,6 +204,16 @@ def _read_students(text: str) -> tuple[list[Student], str]:
             ("name", name, MAX_NAME_LENGTH),
             ("group", group, MAX_GROUP_LENGTH),
         ):
+            if found := CONTROLS.search(value):
+                raise BadInput(
+                    "roster.control",
+                    f"line {number}: the {what} {value!r} holds a control character "
+                    f"(U+{ord(found.group()):04X})",
+                )
+            if value and not any(unicodedata.category(c)[0] in "LNPS" for c in value):
+                raise BadInput(
+                    "roster.empty", f"line {number}: the {what} {value!r} has nothing one can see"
+                )
             if len(value) > limit:
                 raise BadInput(
                     "roster.long", f"line {number}: the {what} is longer than {limit} characters"

@@ -252,7 +252,7 @@ async def _on_console(request: web.Request, fn: Callable[..., T], *args: Any, **
 async def _json_body(request: web.Request) -> dict[str, Any]:
     try:
         body = await request.json()
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):  # RecursionError: nested too deep
         raise BadInput("teacher.json", "the request is not JSON") from None
     if not isinstance(body, dict):
         raise BadInput("teacher.json", "the request must be a JSON object")
@@ -457,8 +457,8 @@ ROSTER_OPS = {  # op -> (Roster method, {json key: argument})
 async def roster_change(request: web.Request) -> web.Response:
     body = await _json_body(request)
     op = body.get("op")
-    if op not in ROSTER_OPS:
-        raise BadInput("teacher.roster", f"unknown change {op!r}")
+    if not isinstance(op, str) or op not in ROSTER_OPS:
+        raise BadInput("teacher.roster", f"unknown change {op!r:.40}")
     method, names = ROSTER_OPS[op]
     kwargs = {arg: body.get(key, "") for key, arg in names.items()}
     if not all(isinstance(v, str) for v in kwargs.values()):
@@ -594,7 +594,7 @@ async def hide_result(request: web.Request) -> web.Response:
     """Hide a finished game from the reports, or show it again (journaled, never deleted)."""
     body = await _json_body(request)
     match, hidden = body.get("match"), body.get("hidden", True)
-    if isinstance(match, bool) or not isinstance(match, int) or not isinstance(hidden, bool):
+    if type(match) is not int or not 0 <= match < 2**63 or not isinstance(hidden, bool):
         raise BadInput("teacher.hide", "say which game (its number) and whether to hide it")
     console = request.app[CONSOLE]
     assert console.journal is not None

@@ -96,6 +96,11 @@ def read_pin(args: argparse.Namespace) -> str:
             raise BadInput(
                 "teacher.pin", f"the PIN file {args.pin_file} cannot be read: {exc.strerror}"
             ) from None
+        except UnicodeDecodeError:
+            raise BadInput(
+                "teacher.pin",
+                f"the PIN file {args.pin_file} is not UTF-8 text: save it as plain text",
+            ) from None
         return lines[0] if lines else ""
     pin = os.environ.get(PIN_ENV)
     if pin:

@@ -17,9 +17,10 @@ import hmac
 import json
 import logging
 import os
+import re
 import secrets
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from tabletop.highscores import data_dir
@@ -52,10 +53,6 @@ class Prefs:
     def __post_init__(self) -> None:
         if not self.pin_salt or not self.pin_hash:
             self.set_pin(DEFAULT_PIN)
-        if self.dice_input not in DICE_INPUTS:
-            self.dice_input = "camera"
-        if self.speech not in SPEECH_SETTINGS:
-            self.speech = "auto"
 
     def set_pin(self, pin: str) -> None:
         if len(pin) != PIN_LENGTH or not pin.isdigit():
@@ -65,6 +62,16 @@ class Prefs:
 
     def pin_matches(self, pin: str) -> bool:
         return hmac.compare_digest(hash_pin(pin, self.pin_salt), self.pin_hash)
+
+
+# What each saved value may be; any other value (a wrong type too) takes the default.
+_FITS: dict[str, Callable[[object], bool]] = {
+    "muted": lambda v: isinstance(v, bool),
+    "dice_input": lambda v: v in DICE_INPUTS,
+    "speech": lambda v: v in SPEECH_SETTINGS,
+    "pin_salt": lambda v: isinstance(v, str) and bool(re.fullmatch(r"(?:[0-9a-f]{2})+", v)),
+    "pin_hash": lambda v: isinstance(v, str) and bool(re.fullmatch(r"[0-9a-f]{64}", v)),
+}
 
 
 class PrefsFile:
@@ -84,16 +91,27 @@ class PrefsFile:
             data = json.loads(self.path.read_text(encoding="utf-8"))
             if not isinstance(data, dict):
                 raise ValueError("not a JSON object")
-            prefs = Prefs(**{f.name: data[f.name] for f in fields(Prefs) if f.name in data})
-            bytes.fromhex(prefs.pin_salt)
-            return prefs
-        except (OSError, ValueError, TypeError) as exc:
+        except (OSError, ValueError) as exc:
             aside = self.path.with_name(self.path.name + ".bad")
             with contextlib.suppress(OSError):
                 os.replace(self.path, aside)
             self.notice = f"The settings file was damaged ({exc}); defaults are back (PIN 2468)."
             log.warning("%s", self.notice)
             return Prefs()
+        bad = [k for k in _FITS if k in data and not _FITS[k](data[k])]
+        pin_bad = bool({"pin_salt", "pin_hash"} & set(bad))
+        # a broken PIN record is no PIN record: the default PIN, as with no file
+        dropped = set(bad) | ({"pin_salt", "pin_hash"} if pin_bad else set())
+        kept = {k: data[k] for k in _FITS if k in data and k not in dropped}
+        if bad:
+            self.notice = (
+                "The settings file had wrong values ("
+                + ", ".join(f"{k}={data[k]!r:.40}" for k in bad)
+                + "); those are back to their defaults"
+                + (" (PIN 2468)." if pin_bad else ".")
+            )
+            log.warning("%s", self.notice)
+        return Prefs(**kept)
 
     def save(self) -> None:
         if self.path is None:

@@ -75,6 +75,13 @@ def test_roster_import_can_replace_the_list(roster: Roster) -> None:
         ("S1," + "A" * 41 + ",A\n", "line 1"),
         ("S1,Ada," + "G" * 21 + "\n", "line 1"),
         ("S" * 33 + ",Ada,A\n", "line 1"),
+        ("S1,Ada,A\nS2,Mi\x07a,B\n", "line 2"),  # a control character: refused, not shown
+        ("S1,Ada,A\nS2,Ben\x1b[31m,B\n", "line 2"),
+        ("S1,Ada,A\nS2,Ben,4\x9bb\n", "line 2"),  # C1 as well, in the group too
+        ("S1,Ada,A\nS2,\u202eaiM,B\n", "line 2"),  # a right-to-left override
+        ("S1,Ada,A\nS2,Ben \u2067x,B\n", "line 2"),  # an isolate
+        ("S1,Ada,A\nS2,\u200b,B\n", "line 2"),  # nothing visible
+        ("S1,Ada,A\nS2,Ben,\u200b\u2060\n", "line 2"),
     ],
 )
 def test_roster_bad_csv_names_the_line_and_changes_nothing(
@@ -85,6 +92,14 @@ def test_roster_bad_csv_names_the_line_and_changes_nothing(
         roster.import_csv(text)
     assert caught.value.message.startswith(where + ":"), caught.value.message
     assert len(roster) == 3
+
+
+def test_roster_names_of_every_script_and_their_joiners_pass() -> None:
+    """Only controls, bidi overrides and isolates, and names with nothing visible are
+    refused: letters of any script and the joiners some scripts need inside a name pass."""
+    names = ["Zoë", "Łukasz", "محمد", "דניאל", "张伟", "क्\u200dष", "می\u200cخواهم", "O'Neil"]
+    text = "".join(f"S{i},{n},4a\n" for i, n in enumerate(names))
+    assert [s.name for s in read_roster(text)] == names
 
 
 def test_roster_empty_file_is_refused(roster: Roster) -> None:
@@ -102,6 +117,16 @@ def test_roster_reads_spreadsheet_exports(roster: Roster) -> None:
     assert roster.get("S2") == Student("S2", "Zoë", "Grün")
     with pytest.raises(BadInput, match="not a text file"):
         decode_csv(b"PK\x03\x04\x00\x00\x81\x8d", "class.xlsx")
+
+
+def test_roster_reads_a_class_list_with_cr_only_line_ends(roster: Roster) -> None:
+    """Excel for Mac's CSV ends lines with CR alone: it was refused in Python's words
+    ("new-line character seen in unquoted field - do you need to open the file in
+    universal-newline mode?")."""
+    data = 'id;name;group\rS1;Zoë;4a\rS2;"Ada, L.";4b\r'.encode("cp1252")
+    assert roster.import_csv(decode_csv(data)).added == 2
+    assert roster.students() == [Student("S1", "Zoë", "4a"), Student("S2", "Ada, L.", "4b")]
+    assert read_roster("Zoë,4a\rAda,4b") == [Student("", "Zoë", "4a"), Student("", "Ada", "4b")]
 
 
 def test_roster_utf16_class_list_is_read_with_its_mark(roster: Roster) -> None:

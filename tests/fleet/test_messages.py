@@ -194,7 +194,9 @@ def test_messages_refused_with_their_code(name: str, topic: str, payload: Any, c
 
 
 def test_messages_result_match_fields_checked() -> None:
-    for key, value in (("game", "chess"), ("reason", "abandoned"), ("started", "soon")):
+    cases = [("game", "chess"), ("reason", "abandoned"), ("started", "soon")]
+    cases += [("game", ["mecs"]), ("game", {"mecs": 1})]  # unhashable: was a TypeError
+    for key, value in cases:
         data = result_body()
         data["match"][key] = value
         with pytest.raises(BadInput) as err:
@@ -312,3 +314,31 @@ def test_messages_plan_with_a_station_option_unknown_here_is_kept_without_it() -
     status = StatusMessage("station-2", True, T0, station=1, plan="p1", ignored=("sparkle",))
     assert body(status)["ignored"] == ["sparkle"]
     assert parse(T, T.status("station-2"), encode(status)) == status
+
+
+def test_messages_broker_refuses_a_packet_larger_than_any_message(broker: Broker) -> None:
+    """The broker's cap (``max_packet_size``, a little above :data:`MAX_BYTES`): a 60 MB
+    retained status was kept and then read whole by the console before ``fleet.size``
+    refused it (85 -> 325 MB). Now its sender is cut off and nothing is kept; a message
+    of the largest size allowed still passes."""
+    seen: list[tuple[str, bytes]] = []
+    teacher = _connect(broker, "teacher", seen)
+    done, dropped = threading.Event(), threading.Event()
+    teacher.on_subscribe = lambda *a: done.set()
+    teacher.subscribe("tabletop/#", qos=1)
+    assert done.wait(10)
+    big, largest = _connect(broker, "station-2"), _connect(broker, "station-3")
+    big.on_disconnect = lambda *a: dropped.set()
+    try:
+        big.publish(T.status("station-2"), b"x" * (2 * MAX_BYTES), retain=True)
+        assert dropped.wait(10)
+        body = b"x" * MAX_BYTES
+        largest.publish(T.status("station-3"), body, qos=1, retain=True).wait_for_publish(10)
+        deadline = time.monotonic() + 10
+        while not seen and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert seen == [(T.status("station-3"), body)]
+    finally:
+        for c in (big, largest, teacher):
+            c.disconnect()
+            c.loop_stop()

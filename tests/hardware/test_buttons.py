@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import warnings
 
 import pytest
 
@@ -110,6 +111,32 @@ def test_buttons_pin_in_use_is_a_device_error(factory) -> None:
     ):
         SeatButtons(DEFAULT_PINS[:1], lambda p: None, pin_factory=factory)
     assert err.value.code == "hw.gpio"
+
+
+def test_buttons_test_without_a_pin_library_is_one_true_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """No pin library (not a Pi): gpiozero warned once per library it tried (8 lines of
+    PinFactoryFallback) before the command's line, which said "keys 1..8 stand in" while
+    `buttons test` exits 2 with no keys to stand in."""
+    from gpiozero import Device
+    from gpiozero.exc import BadPinFactory, PinFactoryFallback
+
+    def no_library() -> None:  # what gpiozero does where none loads
+        for name in ("lgpio", "rpigpio", "pigpio", "native"):
+            warnings.warn(PinFactoryFallback(f"Falling back from {name}: not here"), stacklevel=1)
+        raise BadPinFactory("Unable to load any default pin factory!")
+
+    monkeypatch.setattr(Device, "pin_factory", None)
+    monkeypatch.setattr(Device, "_default_pin_factory", staticmethod(no_library))
+    with warnings.catch_warnings(record=True) as warned:
+        warnings.simplefilter("always")
+        assert cli.main(["buttons", "test"]) == 2
+    assert [w.message for w in warned] == []
+    assert capsys.readouterr().err == (
+        "tabletop buttons: cannot use the seat buttons' GPIO pins (BadPinFactory: Unable to"
+        " load any default pin factory!); not a Raspberry Pi?\n"
+    )
 
 
 def test_buttons_keyboard_stand_in_gives_the_same_events() -> None:

@@ -658,6 +658,20 @@ def test_teacher_command_refuses_to_start_without_a_pin(
     assert "teacher's fleet file" in capsys.readouterr().err
 
 
+def test_teacher_command_refuses_a_pin_file_that_is_not_utf8_in_one_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A PIN file saved as UTF-16 (Windows Notepad's "Unicode") gave a traceback, exit 1."""
+    pin_file = tmp_path / "teacher.pin"
+    pin_file.write_text("4321\n", encoding="utf-16")
+    files = provision(tmp_path / "fleet", ["station-1"], port=1)
+    teacher = str(files.folder / "teacher.toml")
+    assert cli.main(["teacher", "--fleet", teacher, "--pin-file", str(pin_file)]) == 2
+    assert capsys.readouterr().err.strip().splitlines() == [
+        f"tabletop teacher: the PIN file {pin_file} is not UTF-8 text: save it as plain text"
+    ]
+
+
 def test_teacher_console_keeps_its_journal_apart_from_the_station_app(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:

@@ -11,7 +11,7 @@ import pytest
 from aiohttp.test_utils import TestClient
 
 from tabletop.classroom.fleet.coordinator import Coordinator
-from tests.teacher.test_app import PLAN, Scenario, clock, console, log_in, post, serve
+from tests.teacher.test_app import PLAN, Scenario, clock, console, log_in, origin, post, serve
 
 __all__ = ["clock", "console", "serve"]  # the dashboard tests' fixtures
 
@@ -103,5 +103,38 @@ def test_teacher_skills_dice_line_comes_as_a_sentence(serve: Callable[[Scenario]
         assert said[0].isupper() and said.endswith(".") and not said.endswith("..")
         page = await (await client.get("/static/app.js")).text()
         assert "toUpperCase" not in page
+
+    serve(scenario)
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "said"),
+    [
+        *[(p, "[" * 100_000, "The request is not JSON.") for p in ("/api/clock", "/api/plan")],
+        *[(p, "[" * 100_000, "The request is not JSON.") for p in ("/api/dismiss", "/api/roster")],
+        ("/api/results/hide", "[" * 100_000, "The request is not JSON."),
+        ("/api/roster", {"op": []}, "Unknown change []."),
+        ("/api/roster", {"op": {}}, "Unknown change {}."),
+        (
+            "/api/results/hide",
+            {"match": 10**30},
+            "Say which game (its number) and whether to hide it.",
+        ),
+    ],
+)
+def test_teacher_api_refuses_a_body_nested_too_deep_or_of_the_wrong_type(
+    serve: Callable[[Scenario], None], path: str, body: object, said: str
+) -> None:
+    """A JSON body nested too deep raised RecursionError, an op that is a list or an
+    object TypeError, a game number past SQLite's OverflowError: each was a 500."""
+
+    async def scenario(client: TestClient) -> None:
+        await log_in(client)
+        if isinstance(body, str):
+            headers = {**origin(client), "Content-Type": "application/json"}
+            r = await client.post(path, data=body, headers=headers)
+        else:
+            r = await post(client, path, body)
+        assert r.status == 400 and (await r.json())["error"] == said
 
     serve(scenario)

@@ -237,3 +237,29 @@ def test_pin_one_pad_serves_undo_and_shares_the_lockout() -> None:
     app.step()
     type_pin(auto, "2468")
     assert results[-1] == "ok" and app.stack.top is not pad
+
+
+def test_settings_file_values_of_a_wrong_type_take_their_defaults_and_say_so(
+    tmp_path, caplog
+) -> None:
+    """A wrong PIN record must not lock the teacher out (it raised TypeError on every
+    try): it is no PIN record, so the default PIN opens, as with a missing file."""
+    path = tmp_path / "settings.json"
+    path.write_text(json.dumps({"pin_salt": "00", "pin_hash": 5, "muted": "no", "speech": "off"}))
+    with caplog.at_level("WARNING"):
+        loaded = PrefsFile(path)
+    assert loaded.prefs.pin_matches(DEFAULT_PIN) and not loaded.prefs.pin_matches("1357")
+    assert PinGate(loaded.prefs, FakeClock()).attempt(DEFAULT_PIN)
+    assert loaded.prefs.muted is False and loaded.prefs.speech == "off"  # the good one is kept
+    assert loaded.notice is not None and "pin_hash=5" in loaded.notice
+    assert "muted='no'" in loaded.notice and "PIN 2468" in loaded.notice
+    assert [r.getMessage() for r in caplog.records] == [loaded.notice]
+    for record in (
+        {"pin_salt": ["00"], "pin_hash": "ab" * 32},
+        {"pin_salt": "00", "pin_hash": "é" * 64},
+    ):
+        path.write_text(json.dumps({**record, "muted": True}))
+        loaded = PrefsFile(path)
+        assert loaded.prefs.pin_matches(DEFAULT_PIN) and loaded.prefs.muted is True
+    path.write_text(json.dumps({"muted": True, "dice_input": "tap"}))
+    assert PrefsFile(path).notice is None

@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tabletop.classroom.fleet.messages import DEFAULT_PREFIX, Topics, check_device
+from tabletop.classroom.fleet.messages import DEFAULT_PREFIX, MAX_BYTES, Topics, check_device
 from tabletop.classroom.fleet.tls import client_context, make_certificates
 from tabletop.engine.errors import BadInput, DeviceError
 
@@ -256,6 +256,7 @@ def mosquitto_conf(
         f"persistence_location {folder}/\n"
         "max_inflight_messages 20\n"
         "max_queued_messages 1000\n"
+        f"max_packet_size {MAX_BYTES + 1024}\n"  # the largest message and its topic
     )
 
 

@@ -574,7 +574,7 @@ def _result(data: dict[str, Any]) -> ResultMessage:
         raise BadInput("fleet.result", "'match' must be an object")
     from tabletop.games import GAMES
 
-    if match.get("game") not in GAMES:
+    if not isinstance(match.get("game"), str) or match["game"] not in GAMES:
         raise BadInput("fleet.result", f"unknown game {match.get('game')!r}")
     for key in MATCH_TEXT:
         if not isinstance(match.get(key, ""), str):
