@@ -5,13 +5,15 @@ status 2, never a traceback).
 
 Every command does as ``cp`` and ``mkdir`` do: the folder a file goes into must be
 there already (a mistyped path makes no tree of folders); a folder named for a command's
-output (``demo --out``, ``fleet setup --out``) is made, its parent must be there.
+output (``demo --out``, ``fleet setup --out``) is made, its parent must be there. No
+output may be a file the command reads, the game journal, or another of its outputs
+(:func:`apart`).
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -71,6 +73,43 @@ def out_folder(path: Path) -> Path:
     return path
 
 
+def apart(
+    outputs: Iterable[Path | None],
+    *,
+    reads: Iterable[Path | None] = (),
+    journal: Path | None = None,
+) -> None:
+    """Refuse, in one line before the work, an output (a file or a folder; None: not
+    asked for) that is a file the command reads (``reads``), the game ``journal`` or a
+    file SQLite keeps beside it, or another of ``outputs``: the same place once links
+    and ``..`` are resolved (so also a file not made yet), or the same file by another
+    name (a hard link)."""
+    from tabletop.store_file import SIDES
+
+    taken = [(p, "this command reads it") for p in reads if p is not None]
+    if journal is not None:
+        taken.append((journal, "it is the game journal"))
+        taken += [
+            (journal.with_name(journal.name + s), f"it is part of the game journal {journal}")
+            for s in SIDES
+        ]
+    for out in (o for o in outputs if o is not None):
+        with _said(out):
+            for other, why in taken:
+                if _same(out, other):
+                    raise _cannot(out, f"{why}: name another file")
+        taken.append((out, "another output of this command goes there too"))
+
+
+def _same(a: Path, b: Path) -> bool:
+    if os.path.realpath(a) == os.path.realpath(b):
+        return True
+    try:
+        return os.path.samefile(a, b)
+    except OSError:  # one is not there (yet)
+        return False
+
+
 def write_file(path: Path, data: bytes | str, *, code: str = "out.write") -> Path:
     """Write ``data`` (text as UTF-8) to ``path`` (:func:`out_file`), synced to disk
     before this returns (a USB stick may be pulled out right after); a failure is one
@@ -86,4 +125,4 @@ def write_file(path: Path, data: bytes | str, *, code: str = "out.write") -> Pat
     return path
 
 
-__all__ = ["out_file", "out_folder", "write_file"]
+__all__ = ["apart", "out_file", "out_folder", "write_file"]

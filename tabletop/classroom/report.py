@@ -200,16 +200,17 @@ def run(args: argparse.Namespace) -> int:
     unknown ``--session``: status 2 and the sessions there are. The journal is only read
     (a read-only or full card is fine; a damaged journal is status 2, left as it is).
     Each game left out (see :func:`read_report`) is one line on stderr."""
-    from tabletop.outfiles import out_file
+    from tabletop.outfiles import apart, out_file
     from tabletop.store import data_dir
 
-    for out in (args.csv, args.pdf, args.skills):  # before the work, as every command
+    folder = data_dir(args.data)
+    path = folder / FILE_NAME
+    apart([args.csv, args.pdf, args.skills], journal=path)  # before the work, as every command
+    for out in (args.csv, args.pdf, args.skills):
         if out is not None:
             out_file(out)
-    folder = data_dir(args.data)
     if not folder.is_dir():
         raise BadInput("report.data", f"no folder {folder}")
-    path = folder / FILE_NAME
     if not path.exists():
         raise TabletopError("report.empty", f"no games saved in {folder} yet: {NOTHING}")
     journal = Journal.read_only(path)
