@@ -8,7 +8,12 @@ reads, the journal, or another output (round 29)."""
 from __future__ import annotations
 
 import os
+import resource
 import shutil
+import stat
+import subprocess
+import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -271,3 +276,74 @@ def test_cli_outputs_two_outputs_in_one_place_are_refused(
         "there too: name another file\n"
     )
     assert not (tmp_path / "X").exists()
+
+
+# -- a write that fails partway (round 29) ---------------------------------------------------
+
+
+def tabletop_writing_at_most(
+    size: int, args: list[str], cwd: Path
+) -> subprocess.CompletedProcess[str]:
+    """``tabletop ARGS`` in a process whose writes stop at ``size`` bytes a file (EFBIG),
+    as a full USB stick stops them: partway through a file."""
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (size, size))
+
+    env = {**os.environ, "PYTHONPATH": str(Path(cli.__file__).parents[1])}
+    return subprocess.run(
+        [sys.executable, "-B", "-m", "tabletop", *args],
+        cwd=cwd,
+        env=env,
+        preexec_fn=limit,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_cli_outputs_a_write_that_fails_keeps_the_old_file(tmp_path: Path) -> None:
+    """Main opened the file itself to write: a full stick left a broken PDF where the
+    good one was. The new file is written beside it, and only a whole one takes its
+    place; the half-written one is removed."""
+    old = tmp_path / "deck.pdf"
+    old.write_bytes(b"the good old deck")
+    done = tabletop_writing_at_most(
+        4096, ["print", "deck", "math-arena", "--out", "deck.pdf"], tmp_path
+    )
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == "tabletop print: cannot write deck.pdf: File too large\n"
+    assert old.read_bytes() == b"the good old deck"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["deck.pdf"]
+
+
+def test_cli_outputs_report_writes_both_files_or_neither(data: Path, tmp_path: Path) -> None:
+    """Main wrote the CSV, said "wrote r.csv", then failed on the PDF (status 2): the
+    teacher could not tell what was made. Now neither is, and the line says so."""
+    args = ["report", "--data", str(data), "--all", "--csv", "r.csv", "--pdf", "r.pdf"]
+    done = tabletop_writing_at_most(4096, args, tmp_path)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == "tabletop report: cannot write r.pdf: File too large (none written)\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["data"]
+
+
+def test_cli_outputs_a_link_or_a_pipe_is_written_through(tmp_path: Path) -> None:
+    """A new file takes the old one's place: a link's target's (the link stays), with the
+    old file's mode; a pipe (``report --csv /dev/stdout``) is written as it is."""
+    target = tmp_path / "target.csv"
+    target.write_text("old")
+    target.chmod(0o640)
+    link = tmp_path / "link.csv"
+    link.symlink_to(target)
+    outfiles.write_file(link, "new")
+    assert link.is_symlink() and target.read_text() == "new"
+    assert target.stat().st_mode & 0o777 == 0o640
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    got: list[bytes] = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()))
+    reader.start()
+    outfiles.write_file(fifo, b"through")
+    reader.join(10)
+    assert got == [b"through"] and stat.S_ISFIFO(fifo.stat().st_mode)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fifo", "link.csv", "target.csv"]
