@@ -347,3 +347,17 @@ def test_cli_outputs_a_link_or_a_pipe_is_written_through(tmp_path: Path) -> None
     reader.join(10)
     assert got == [b"through"] and stat.S_ISFIFO(fifo.stat().st_mode)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["fifo", "link.csv", "target.csv"]
+
+
+def test_cli_outputs_terminal_demo_log_that_fails_is_one_line(tmp_path: Path) -> None:
+    """The text demo wrote its log move by move into the file itself: a full stick was a
+    traceback (OSError from its flush) and a broken log where the old one was. It now
+    writes the whole log at the end, as the app's demo does, through the one writer."""
+    old = tmp_path / "game.log"
+    old.write_text("the old log\n")
+    args = ["demo", "--terminal", "--seed", "1", "--log", "game.log"]
+    done = tabletop_writing_at_most(1000, args, tmp_path)
+    assert done.returncode == 2 and "final score" in done.stdout.lower()
+    assert done.stderr == "tabletop demo: cannot write game.log: File too large\n"
+    assert old.read_text() == "the old log\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.log"]
