@@ -22,8 +22,17 @@ from pathlib import Path
 from tabletop.engine.errors import TabletopError
 
 
-def _cannot(path: Path, why: str) -> TabletopError:
-    return TabletopError("out.path", f"cannot write {path}: {why}")
+class CannotWrite(TabletopError):
+    """A file or folder that cannot be written: "cannot write PATH: WHY", and ``why``
+    alone (often the system's words) for a screen's own sentence."""
+
+    def __init__(self, code: str, path: Path, why: str) -> None:
+        super().__init__(code, f"cannot write {path}: {why}")
+        self.why = why
+
+
+def _cannot(path: Path, why: str) -> CannotWrite:
+    return CannotWrite("out.path", path, why)
 
 
 @contextmanager
@@ -147,7 +156,7 @@ def write_files(files: Mapping[Path, bytes | str], *, code: str = "out.write") -
                 if written
                 else " (none written)"
             )
-        raise TabletopError(code, f"cannot write {path}: {why}") from None
+        raise CannotWrite(code, path, why) from None
     finally:
         for path, (copy, place) in new.items():
             if path not in written and copy != place:
@@ -192,4 +201,4 @@ def _beside(path: Path, data: bytes) -> tuple[Path, Path]:
     return copy, place
 
 
-__all__ = ["apart", "out_file", "out_folder", "write_file", "write_files"]
+__all__ = ["CannotWrite", "apart", "out_file", "out_folder", "write_file", "write_files"]
