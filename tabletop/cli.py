@@ -248,8 +248,10 @@ def _cmd_default(args: argparse.Namespace) -> int:
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:
-    from tabletop.outfiles import out_file, out_folder
+    from tabletop.outfiles import apart, out_file, out_folder
+    from tabletop.store import FILE_NAME
 
+    apart([args.log, args.out], journal=None if args.data is None else args.data / FILE_NAME)
     if args.log is not None:  # before the game is played, not after
         out_file(args.log)
     if args.out is not None:

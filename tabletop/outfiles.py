@@ -5,21 +5,34 @@ status 2, never a traceback).
 
 Every command does as ``cp`` and ``mkdir`` do: the folder a file goes into must be
 there already (a mistyped path makes no tree of folders); a folder named for a command's
-output (``demo --out``, ``fleet setup --out``) is made, its parent must be there.
+output (``demo --out``, ``fleet setup --out``) is made, its parent must be there. No
+output may be a file the command reads, the game journal, or another of its outputs
+(:func:`apart`). A file is written whole or not at all (:func:`write_files`).
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
-from contextlib import contextmanager
+import secrets
+import stat
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 from tabletop.engine.errors import TabletopError
 
 
-def _cannot(path: Path, why: str) -> TabletopError:
-    return TabletopError("out.path", f"cannot write {path}: {why}")
+class CannotWrite(TabletopError):
+    """A file or folder that cannot be written: "cannot write PATH: WHY", and ``why``
+    alone (often the system's words) for a screen's own sentence."""
+
+    def __init__(self, code: str, path: Path, why: str) -> None:
+        super().__init__(code, f"cannot write {path}: {why}")
+        self.why = why
+
+
+def _cannot(path: Path, why: str) -> CannotWrite:
+    return CannotWrite("out.path", path, why)
 
 
 @contextmanager
@@ -71,19 +84,121 @@ def out_folder(path: Path) -> Path:
     return path
 
 
-def write_file(path: Path, data: bytes | str, *, code: str = "out.write") -> Path:
-    """Write ``data`` (text as UTF-8) to ``path`` (:func:`out_file`), synced to disk
-    before this returns (a USB stick may be pulled out right after); a failure is one
-    line, "cannot write X: why" (``code``: the log's name for a failed write)."""
-    out_file(path)
+def apart(
+    outputs: Iterable[Path | None],
+    *,
+    reads: Iterable[Path | None] = (),
+    journal: Path | None = None,
+) -> None:
+    """Refuse, in one line before the work, an output (a file or a folder; None: not
+    asked for) that is a file the command reads (``reads``), the game ``journal`` or a
+    file SQLite keeps beside it, or another of ``outputs``: the same place once links
+    and ``..`` are resolved (so also a file not made yet), or the same file by another
+    name (a hard link)."""
+    from tabletop.store_file import SIDES
+
+    taken = [(p, "this command reads it") for p in reads if p is not None]
+    if journal is not None:
+        taken.append((journal, "it is the game journal"))
+        taken += [
+            (journal.with_name(journal.name + s), f"it is part of the game journal {journal}")
+            for s in SIDES
+        ]
+    for out in (o for o in outputs if o is not None):
+        with _said(out):
+            for other, why in taken:
+                if _same(out, other):
+                    raise _cannot(out, f"{why}: name another file")
+        taken.append((out, "another output of this command goes there too"))
+
+
+def _same(a: Path, b: Path) -> bool:
+    if os.path.realpath(a) == os.path.realpath(b):
+        return True
     try:
-        with open(path, "wb") as f:
-            f.write(data.encode("utf-8") if isinstance(data, str) else data)
-            f.flush()
-            os.fsync(f.fileno())
-    except OSError as exc:
-        raise TabletopError(code, f"cannot write {path}: {exc.strerror or exc}") from None
+        return os.path.samefile(a, b)
+    except OSError:  # one is not there (yet)
+        return False
+
+
+def write_file(path: Path, data: bytes | str, *, code: str = "out.write") -> Path:
+    """Write ``data`` to ``path``: :func:`write_files` with one file."""
+    write_files({path: data}, code=code)
     return path
 
 
-__all__ = ["out_file", "out_folder", "write_file"]
+def write_files(files: Mapping[Path, bytes | str], *, code: str = "out.write") -> None:
+    """Write ``files`` (each place, checked by :func:`out_file`, and its bytes; text as
+    UTF-8) all or none, as a full USB stick may refuse any: each is written whole to a
+    new file beside its place and synced to disk; only when all are does each take its
+    place (``os.replace``; through a link, the file it names), the old file there kept
+    as it was until then; then the folder is synced (a stick may be pulled out right
+    after). A failure is one line, "cannot write X: why" (``code``: the log's name for a
+    failed write) that, with several files, says which were written. A place there that
+    is not a regular file (a pipe, ``/dev/stdout``) is written as it is."""
+    for path in files:
+        out_file(path)
+    new: dict[Path, tuple[Path, Path]] = {}  # a file -> its new copy and its place
+    written: list[Path] = []
+    try:
+        for path, data in files.items():
+            new[path] = _beside(path, data.encode("utf-8") if isinstance(data, str) else data)
+        for path, (copy, place) in new.items():
+            if copy != place:
+                os.replace(copy, place)
+            written.append(path)
+    except OSError as exc:
+        why = exc.strerror or str(exc)
+        if len(files) > 1:
+            left = ", ".join(str(p) for p in files if p not in written)
+            why += (
+                f" (written: {', '.join(map(str, written))}; not: {left})"
+                if written
+                else " (none written)"
+            )
+        raise CannotWrite(code, path, why) from None
+    finally:
+        for path, (copy, place) in new.items():
+            if path not in written and copy != place:
+                with suppress(OSError):
+                    copy.unlink()
+    for folder in {place.parent for _, place in new.values()}:
+        with suppress(OSError):  # where the system syncs a folder: the new names on disk
+            fd = os.open(folder, os.O_RDONLY)
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+
+
+def _beside(path: Path, data: bytes) -> tuple[Path, Path]:
+    """``data`` in a new file in the folder of ``path`` (a link: of the file it names),
+    with the mode of the file there, synced; and that place. A ``path`` that is there
+    and not a regular file (a pipe) is written into: it is both."""
+    try:
+        mode: int | None = os.stat(path).st_mode
+    except FileNotFoundError:
+        mode = None
+    if mode is not None and not stat.S_ISREG(mode):
+        with open(path, "wb") as f:
+            f.write(data)
+        return path, path
+    place = Path(os.path.realpath(path))
+    copy = place.with_name(f".tabletop-{secrets.token_hex(4)}.tmp")
+    fd = os.open(copy, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    try:
+        with open(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        if mode is not None:
+            with suppress(OSError):  # a FAT stick keeps no modes
+                os.chmod(copy, stat.S_IMODE(mode))
+    except OSError:
+        with suppress(OSError):
+            copy.unlink()
+        raise
+    return copy, place
+
+
+__all__ = ["CannotWrite", "apart", "out_file", "out_folder", "write_file", "write_files"]

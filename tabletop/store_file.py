@@ -75,6 +75,7 @@ READ_ONLY = "the SD card is read-only: games are not being saved"
 NOT_WRITTEN = "the SD card could not be written ({}): games are not being saved"
 SAVING_AGAIN = "the SD card takes games again: every game played meanwhile is saved"
 _DAMAGED_CODES = {11, 26}  # SQLITE_CORRUPT, SQLITE_NOTADB (primary result codes)
+SIDES = ("-wal", "-shm", "-journal")  # the files SQLite keeps beside a database's
 
 
 class JournalFile:
@@ -265,7 +266,7 @@ class JournalFile:
         aside = self.path.with_name(f"{self.path.name}.{kind}-{stamp}")
         try:
             os.replace(self.path, aside)
-            for extra in ("-wal", "-shm", "-journal"):
+            for extra in SIDES:
                 side = self.path.with_name(self.path.name + extra)
                 if side.exists():
                     os.replace(side, aside.with_name(aside.name + extra))

@@ -7,10 +7,8 @@ from __future__ import annotations
 
 import random
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, Any, TextIO
+from typing import TextIO
 
 from tabletop.assets import mathe_meister_layout
 from tabletop.bots.mathe_meister import after_writes, hint
@@ -32,6 +30,7 @@ from tabletop.games.mathe_meister import (
     cell_kind,
     score_sheet,
 )
+from tabletop.outfiles import write_file
 
 APP_NOTE = (
     "This is the terminal version (`tabletop demo --terminal`). The touchscreen app:\n"
@@ -100,17 +99,6 @@ def render_score(card: ScoreCard) -> str:
     return "\n".join(lines)
 
 
-@contextmanager
-def _journal(path: Path | None, match: Match[Any, Any, Any]) -> Iterator[IO[str] | None]:
-    if path is None:
-        yield None
-        return
-    with path.open("w", encoding="utf-8") as f:
-        f.write(next(iter(match.log_lines())) + "\n")
-        f.flush()
-        yield f
-
-
 def demo(
     seed: int | None = None,
     modes: tuple[str, ...] = ("freestyle",),
@@ -128,36 +116,28 @@ def demo(
     dealer = RngDealer(seed)
     names = " + ".join(MODE_NAMES[m] for m in settings.modes)
     print(f"Mathe-Meister, solo, {names}, dice seed {seed}", file=out)
-    with _journal(log_path, match) as journal:
-
-        def step(action: Action) -> tuple[Event, ...]:
-            events = match.apply(action)
-            if journal is not None:
-                journal.write(match.log_line(match.moves - 1) + "\n")
-                journal.flush()
-            return events
-
-        while match.result() is None:
-            state = match.state
-            if state.dice is None:
-                request = match.pending.chance
-                assert request is not None
-                for event in step(dealer.deal(request)):
-                    print(f"\n{event.text}", file=out)
-                continue
-            advice = hint(state, 0)
-            print(f"  The bot's plan: {advice.describe()}", file=out)
-            for action in advice.actions():
-                _tell(step(action), out)
-            for action in after_writes(match.state, 0):
-                _tell(step(action), out)
-            if match.result() is None:
-                print(render_sheet(match.state.sheets[0], settings), file=out)
+    while match.result() is None:
+        state = match.state
+        if state.dice is None:
+            request = match.pending.chance
+            assert request is not None
+            for event in match.apply(dealer.deal(request)):
+                print(f"\n{event.text}", file=out)
+            continue
+        advice = hint(state, 0)
+        print(f"  The bot's plan: {advice.describe()}", file=out)
+        for action in advice.actions():
+            _tell(match.apply(action), out)
+        for action in after_writes(match.state, 0):
+            _tell(match.apply(action), out)
+        if match.result() is None:
+            print(render_sheet(match.state.sheets[0], settings), file=out)
     final = match.state.sheets[0]
     print(render_sheet(final, settings, "\nThe finished sheet:"), file=out)
     print(render_score(score_sheet(final, settings)), file=out)
     print(f"\n{APP_NOTE}", file=out)
     if log_path is not None:
+        write_file(log_path, "\n".join(match.log_lines()) + "\n")
         print(f"The game log is in {log_path}: `tabletop replay {log_path}` replays it.", file=out)
     return 0
 

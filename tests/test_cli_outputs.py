@@ -2,15 +2,24 @@
 on stderr, "cannot write X: why", exit status 2, checked before the work (round 28: main
 raised IsADirectoryError or PermissionError tracebacks, the demo after playing the whole
 game, and ``print --out /no/such/dir/x.pdf`` made the tree of folders). As ``cp`` and
-``mkdir`` do, the folder a file goes into must be there."""
+``mkdir`` do, the folder a file goes into must be there. No output is a file the command
+reads, the journal, or another output (round 29)."""
 
 from __future__ import annotations
 
+import os
+import resource
+import shutil
+import stat
+import subprocess
+import sys
+import threading
 from pathlib import Path
 
 import pytest
 
 from tabletop import cli, outfiles
+from tabletop.store import FILE_NAME
 
 PRINTS = [
     ["print", "deck", "math-arena"],
@@ -162,3 +171,193 @@ def test_cli_outputs_a_name_too_long_is_one_line(
         args += ["--data", str(tmp_path)]
     assert cli.main(args) == 2
     assert f"cannot write {long}" in said(capsys)
+
+
+# -- an output over an input (round 29) ------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def lesson(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from tests.classroom.lesson import build
+
+    folder = tmp_path_factory.mktemp("lesson")
+    build(folder)
+    return folder
+
+
+@pytest.fixture
+def data(lesson: Path, tmp_path: Path) -> Path:
+    """A copy of a data folder whose journal has games to report (main overwrote it)."""
+    return Path(shutil.copytree(lesson, tmp_path / "data"))
+
+
+@pytest.mark.parametrize(
+    ("option", "name", "why"),
+    [
+        ("--csv", "DATA/tabletop.sqlite3", "it is the game journal"),
+        ("--pdf", "DATA/../data/tabletop.sqlite3-wal", "it is part of the game journal JOURNAL"),
+        ("--skills", "LINK/tabletop.sqlite3-journal", "it is part of the game journal JOURNAL"),
+        ("--csv", "HARD", "it is the game journal"),
+    ],
+    ids=["journal", "wal", "through-a-link", "hard-link"],
+)
+def test_cli_outputs_report_over_the_journal_is_refused(
+    option: str,
+    name: str,
+    why: str,
+    data: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The journal, its SQLite files beside it, by any name (main: ``report --csv
+    D/tabletop.sqlite3`` replaced the journal with the CSV, exit status 0)."""
+    journal = data / FILE_NAME
+    before = journal.read_bytes()
+    (tmp_path / "link").symlink_to(data)
+    os.link(journal, tmp_path / "HARD")
+    names = {"DATA": str(data), "LINK": str(tmp_path / "link"), "HARD": str(tmp_path / "HARD")}
+    out = "/".join(names.get(part, part) for part in name.split("/"))
+    assert cli.main(["report", "--data", str(data), "--all", option, out]) == 2
+    why = why.replace("JOURNAL", str(journal))
+    assert said(capsys) == f"tabletop report: cannot write {out}: {why}: name another file\n"
+    assert journal.read_bytes() == before
+    assert sorted(p.name for p in data.iterdir()) == [FILE_NAME]
+
+
+def test_cli_outputs_demo_log_over_its_journal_is_refused_before_playing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Main played the game, journaled it, then wrote the log over the journal."""
+    monkeypatch.setattr("tabletop.ui.commands.run_demo_command", pytest.fail)
+    log = tmp_path / FILE_NAME
+    assert cli.main(["demo", "--data", str(tmp_path), "--log", str(log)]) == 2
+    assert said(capsys) == (
+        f"tabletop demo: cannot write {log}: it is the game journal: name another file\n"
+    )
+
+
+def test_cli_outputs_badges_over_their_class_list_is_refused(
+    roster: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Main replaced the class list with the PDF of its badges."""
+    before = Path(roster).read_bytes()
+    assert cli.main(["print", "badges", roster, "--out", roster]) == 2
+    assert said(capsys) == (
+        f"tabletop print: cannot write {roster}: this command reads it: name another file\n"
+    )
+    assert Path(roster).read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["report", "--data", "DATA", "--all", "--csv", "X", "--pdf", "X"],
+        ["report", "--data", "DATA", "--all", "--csv", "X", "--skills", "./X"],
+        ["demo", "--seed", "1", "--out", "X", "--log", "X"],
+    ],
+    ids=["csv-pdf", "csv-skills", "demo-out-log"],
+)
+def test_cli_outputs_two_outputs_in_one_place_are_refused(
+    args: list[str],
+    data: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Main wrote the CSV, then the PDF over it (exit 0), or made the folder X for the
+    screenshots and played the game before the log could not be written there."""
+    monkeypatch.setattr("tabletop.ui.commands.run_demo_command", pytest.fail)
+    monkeypatch.chdir(tmp_path)
+    args = [str(data) if a == "DATA" else a for a in args]
+    assert cli.main(args) == 2
+    second = Path(args[-1])  # the later one: ./X is X
+    assert said(capsys) == (
+        f"tabletop {args[0]}: cannot write {second}: another output of this command goes "
+        "there too: name another file\n"
+    )
+    assert not (tmp_path / "X").exists()
+
+
+# -- a write that fails partway (round 29) ---------------------------------------------------
+
+
+def tabletop_writing_at_most(
+    size: int, args: list[str], cwd: Path
+) -> subprocess.CompletedProcess[str]:
+    """``tabletop ARGS`` in a process whose writes stop at ``size`` bytes a file (EFBIG),
+    as a full USB stick stops them: partway through a file."""
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (size, size))
+
+    env = {**os.environ, "PYTHONPATH": str(Path(cli.__file__).parents[1])}
+    return subprocess.run(
+        [sys.executable, "-B", "-m", "tabletop", *args],
+        cwd=cwd,
+        env=env,
+        preexec_fn=limit,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_cli_outputs_a_write_that_fails_keeps_the_old_file(tmp_path: Path) -> None:
+    """Main opened the file itself to write: a full stick left a broken PDF where the
+    good one was. The new file is written beside it, and only a whole one takes its
+    place; the half-written one is removed."""
+    old = tmp_path / "deck.pdf"
+    old.write_bytes(b"the good old deck")
+    done = tabletop_writing_at_most(
+        4096, ["print", "deck", "math-arena", "--out", "deck.pdf"], tmp_path
+    )
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == "tabletop print: cannot write deck.pdf: File too large\n"
+    assert old.read_bytes() == b"the good old deck"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["deck.pdf"]
+
+
+def test_cli_outputs_report_writes_both_files_or_neither(data: Path, tmp_path: Path) -> None:
+    """Main wrote the CSV, said "wrote r.csv", then failed on the PDF (status 2): the
+    teacher could not tell what was made. Now neither is, and the line says so."""
+    args = ["report", "--data", str(data), "--all", "--csv", "r.csv", "--pdf", "r.pdf"]
+    done = tabletop_writing_at_most(4096, args, tmp_path)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == "tabletop report: cannot write r.pdf: File too large (none written)\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["data"]
+
+
+def test_cli_outputs_a_link_or_a_pipe_is_written_through(tmp_path: Path) -> None:
+    """A new file takes the old one's place: a link's target's (the link stays), with the
+    old file's mode; a pipe (``report --csv /dev/stdout``) is written as it is."""
+    target = tmp_path / "target.csv"
+    target.write_text("old")
+    target.chmod(0o640)
+    link = tmp_path / "link.csv"
+    link.symlink_to(target)
+    outfiles.write_file(link, "new")
+    assert link.is_symlink() and target.read_text() == "new"
+    assert target.stat().st_mode & 0o777 == 0o640
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    got: list[bytes] = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()))
+    reader.start()
+    outfiles.write_file(fifo, b"through")
+    reader.join(10)
+    assert got == [b"through"] and stat.S_ISFIFO(fifo.stat().st_mode)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fifo", "link.csv", "target.csv"]
+
+
+def test_cli_outputs_terminal_demo_log_that_fails_is_one_line(tmp_path: Path) -> None:
+    """The text demo wrote its log move by move into the file itself: a full stick was a
+    traceback (OSError from its flush) and a broken log where the old one was. It now
+    writes the whole log at the end, as the app's demo does, through the one writer."""
+    old = tmp_path / "game.log"
+    old.write_text("the old log\n")
+    args = ["demo", "--terminal", "--seed", "1", "--log", "game.log"]
+    done = tabletop_writing_at_most(1000, args, tmp_path)
+    assert done.returncode == 2 and "final score" in done.stdout.lower()
+    assert done.stderr == "tabletop demo: cannot write game.log: File too large\n"
+    assert old.read_text() == "the old log\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.log"]

@@ -294,8 +294,10 @@ def test_store_card_a_real_read_only_card(
 
 
 def test_store_card_math_attack_demo_plays_on_a_read_only_card(tmp_path: Path) -> None:
-    """Item 10: the Math Attack! demo on a read-only journal plays to the end (status 0)
-    with one line saying games are not being saved, as the other games' demos do."""
+    """Item 10: the Math Attack! demo on a read-only journal plays to the end with one
+    log line saying games are not being saved, as the other games' demos do; and (round
+    29: it ended with status 0, as if journaled) its last line says the game is not in
+    the journal, status 2."""
     source = tmp_path / "data"
     source.mkdir()
     lesson(source / FILE_NAME)
@@ -313,10 +315,13 @@ def test_store_card_math_attack_demo_plays_on_a_read_only_card(tmp_path: Path) -
             timeout=600,
         )
     writer.close()
-    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.returncode == 2, done.stderr[-2000:]
     assert "winner:" in done.stdout
-    lines = [line for line in done.stderr.splitlines() if "not being saved" in line]
-    assert len(lines) == 1 and READ_ONLY in lines[0]
+    lines = done.stderr.splitlines()
+    logged = [line for line in lines if line.startswith("tabletop.store: journal:")]
+    assert len(logged) == 1 and READ_ONLY in logged[0]
+    said = f"tabletop demo: the game is not in the journal {ro / FILE_NAME}: {READ_ONLY}"
+    assert lines[-1] == said and lines.count(said) == 1
 
 
 def test_store_card_a_new_journal_on_a_card_that_refuses_writes_is_written_later(

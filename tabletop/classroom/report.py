@@ -97,9 +97,14 @@ def write_csv(rows: Iterable[Row], file: TextIO | Path | str) -> None:
     so spreadsheet programs read accented names right)."""
     text = csv_text(rows)
     if isinstance(file, (str, Path)):
-        _write_file(Path(file), ("\ufeff" + text).encode("utf-8"))
+        _write_files({Path(file): _csv_file(text)})
     else:
         file.write(text)
+
+
+def _csv_file(text: str) -> bytes:
+    """A CSV file's bytes: UTF-8 with a byte-order mark (for spreadsheet programs)."""
+    return ("\ufeff" + text).encode("utf-8")
 
 
 # -- files -------------------------------------------------------------------------------------
@@ -121,30 +126,28 @@ def save_report(
     left_out: Sequence[LeftOut] = (),
     skills: Any = None,
 ) -> tuple[Path, Path]:
-    """Write ``report-<session>.csv`` and ``.pdf`` into ``folder`` (made if needed), each
-    synced to disk before this returns (a USB stick may be pulled out right after)."""
+    """Write ``report-<session>.csv`` and ``.pdf`` into ``folder`` (made if needed), both
+    or neither, synced to disk before this returns (a USB stick may be pulled out right
+    after)."""
     stem = file_stem(session)
     csv_path, pdf_path = folder / f"{stem}.csv", folder / f"{stem}.pdf"
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise TabletopError("report.write", f"cannot write {folder}: {exc.strerror}") from None
-    write_csv(rows, csv_path)
-    write_pdf(
-        report_pdf(rows, session=session, paper=paper, left_out=left_out, skills=skills),
-        pdf_path,
-    )
+    pdf = report_pdf(rows, session=session, paper=paper, left_out=left_out, skills=skills)
+    _write_files({csv_path: _csv_file(csv_text(rows)), pdf_path: bytes(pdf.output())})
     return csv_path, pdf_path
 
 
 def write_pdf(pdf: FPDF, path: Path) -> None:
-    _write_file(path, bytes(pdf.output()))
+    _write_files({path: bytes(pdf.output())})
 
 
-def _write_file(path: Path, data: bytes) -> None:
-    from tabletop.outfiles import write_file
+def _write_files(files: dict[Path, bytes]) -> None:
+    from tabletop.outfiles import write_files
 
-    write_file(path, data, code="report.write")
+    write_files(files, code="report.write")
 
 
 # -- the command ---------------------------------------------------------------------------
@@ -184,20 +187,24 @@ def run(args: argparse.Namespace) -> int:
     files asked for, named or by default, are not made: a script must not think so). An
     unknown ``--session``: status 2 and the sessions there are. The journal is only read
     (a read-only or full card is fine; a damaged journal is status 2, left as it is).
-    Each game left out (see :func:`read_report`) is one line on stderr."""
-    from tabletop.outfiles import out_file
+    Each game left out (see :func:`read_report`) is one line on stderr. The files are
+    written all or none (:func:`~tabletop.outfiles.write_files`)."""
+    from tabletop.outfiles import apart, out_file
     from tabletop.store import data_dir
 
-    for out in (args.csv, args.pdf, args.skills):  # before the work, as every command
+    folder = data_dir(args.data)
+    path = folder / FILE_NAME
+    apart([args.csv, args.pdf, args.skills], journal=path)  # before the work, as every command
+    for out in (args.csv, args.pdf, args.skills):
         if out is not None:
             out_file(out)
-    folder = data_dir(args.data)
     if not folder.is_dir():
         raise BadInput("report.data", f"no folder {folder}")
-    path = folder / FILE_NAME
     if not path.exists():
         raise TabletopError("report.empty", f"no games saved in {folder} yet: {NOTHING}")
     journal = Journal.read_only(path)
+    files: dict[Path, bytes] = {}  # written at the end, all or none
+    said: list[str] = []
     try:
         known = sessions(journal)
         session: str | None
@@ -222,11 +229,11 @@ def run(args: argparse.Namespace) -> int:
 
             extra = skills_pages(journal, session)
         if args.skills is not None and rows:
-            from tabletop.classroom.skills import gather_skills, write_skills_csv
+            from tabletop.classroom.skills import gather_skills, skills_csv_text
 
             skill_rows = gather_skills(journal, session)
-            write_skills_csv(skill_rows, args.skills)
-            print(f"wrote {args.skills} ({plural(len(skill_rows), 'student skill')})")
+            files[args.skills] = _csv_file(skills_csv_text(skill_rows))
+            said.append(f"wrote {args.skills} ({plural(len(skill_rows), 'student skill')})")
     finally:
         journal.close()
     for game in found.left_out:
@@ -242,17 +249,19 @@ def run(args: argparse.Namespace) -> int:
         csv_out, pdf_out = Path(f"{stem}.csv"), Path(f"{stem}.pdf")
     groups = len({r.group for r in rows})
     if csv_out is not None:
-        write_csv(rows, csv_out)
-        print(f"wrote {csv_out} ({plural(len(rows), 'row')}, {session_title(session)})")
+        files[csv_out] = _csv_file(csv_text(rows))
+        said.append(f"wrote {csv_out} ({plural(len(rows), 'row')}, {session_title(session)})")
     if pdf_out is not None:
         pdf = report_pdf(
             rows, session=session, paper=args.paper, left_out=found.left_out, skills=extra
         )
-        write_pdf(pdf, pdf_out)
-        print(
+        files[pdf_out] = bytes(pdf.output())
+        said.append(
             f"wrote {pdf_out} ({plural(pdf.pages_count, 'page')}, "
             f"{plural(groups, 'group')}, {args.paper.upper()})"
         )
+    _write_files(files)
+    print("\n".join(said))
     return 0
 
 

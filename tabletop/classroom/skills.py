@@ -697,11 +697,11 @@ def skills_csv_text(rows: Iterable[SkillRow]) -> str:
 def write_skills_csv(rows: Iterable[SkillRow], file: TextIO | Path | str) -> None:
     """Write the skills CSV to an open file, or to a path (UTF-8 with a byte-order mark,
     synced to disk, as the class report's CSV)."""
-    from tabletop.classroom.report import _write_file
+    from tabletop.classroom.report import _csv_file, _write_files
 
     text = skills_csv_text(rows)
     if isinstance(file, (str, Path)):
-        _write_file(Path(file), ("\ufeff" + text).encode("utf-8"))
+        _write_files({Path(file): _csv_file(text)})
     else:
         file.write(text)
 

@@ -50,9 +50,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
 
 
 def run(args: argparse.Namespace) -> int:
-    from tabletop.outfiles import out_file
+    from tabletop.outfiles import apart, out_file
     from tabletop.printables import pdf as pdfs
 
+    apart([args.out], reads=[getattr(args, "roster", None)])
     if args.out is not None:
         out_file(args.out)  # before the work: a folder, a read-only place, no such folder
     paper = args.paper

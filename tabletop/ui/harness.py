@@ -263,13 +263,17 @@ class DemoRun(Tapper):
 
     def end(self, line: str, summary: str = "") -> str:
         """Print ``summary`` (with the seconds taken and the screenshots' folder) and the
-        closing line; close the journal and the display. Returns ``line``."""
+        closing line; close the journal and the display. Returns ``line``; a journal in
+        ``data`` that still could not be written then is a ``TabletopError``."""
         seconds = time.perf_counter() - self.started
         words = f"{summary} " if summary else ""
         self.say(f"{words}{self.taps} taps, {seconds:.1f} s. Screenshots are in {self.folder}")
-        self.ctx.journal.close()
+        self.ctx.journal.close()  # its last try of a file it could not write
         self.say(line)
         pygame.display.quit()
+        if self.data is not None and (trouble := self.ctx.journal.trouble) is not None:
+            why = f"the game is not in the journal {self.ctx.journal.path}: {trouble}"
+            raise TabletopError("demo.not_saved", why)
         return line
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 from pathlib import Path
 
 import numpy as np
@@ -323,6 +324,26 @@ def test_class_list_saves_to_the_usb_stick_without_overwriting(tmp_path: Path) -
     assert scene.message.startswith("Saved as class-list-2.csv.")
     again = Roster(make_app().ctx.journal)
     assert again.import_csv((tmp_path / "class-list.csv").read_text()).added == 3
+
+
+def test_class_list_save_on_a_full_stick_keeps_nothing_half_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Save to USB goes through the one writer, whole and synced (main wrote the file
+    itself with no sync: a stick pulled out, or full, kept a broken list that looked
+    saved); a failed write is said in the teacher's words and leaves no file."""
+    app, scene, auto = open_list([tmp_path])
+    Roster(app.ctx.journal).import_csv(CLASS)
+    scene.grid.set_students(Roster(app.ctx.journal).students())
+    scene.layout(scene.m)
+
+    def full(fd: int) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr("tabletop.outfiles.os.fsync", full)
+    auto.tap("save")
+    assert scene.message == "The list could not be saved (No space left on device)."
+    assert not scene.good and list(tmp_path.iterdir()) == []
 
 
 def test_class_list_shows_one_group_and_pages(tmp_path: Path) -> None:

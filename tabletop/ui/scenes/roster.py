@@ -26,6 +26,7 @@ from tabletop.classroom.roster import ImportReport, Roster, decode_csv
 from tabletop.classroom.students import BADGE_PREFIX, Student, read_class_list
 from tabletop.engine.errors import BadInput, TabletopError
 from tabletop.engine.words import plural, sentence
+from tabletop.outfiles import CannotWrite, write_file
 from tabletop.ui.app import Context
 from tabletop.ui.messages import child_message
 from tabletop.ui.scenes.common import Choices, Item, Row, Screen, spread
@@ -406,10 +407,10 @@ class ClassListScene(TeacherScreen):
             return
         path = usb.free_name(sticks[0], SAVE_NAME)
         try:
-            path.write_text(self.roster.csv_text(), encoding="utf-8")
-        except OSError as exc:
-            log.warning("class list: cannot write %s: %s", path, exc)
-            self.say(child_message("roster.not_saved", why=exc.strerror), good=False)
+            write_file(path, self.roster.csv_text(), code="roster.write")
+        except CannotWrite as exc:
+            log.warning("class list: %s", exc)
+            self.say(child_message("roster.not_saved", why=exc.why), good=False)
             return
         log.info("class list: saved %d students to %s", len(self.roster), path)
         self.say(f"Saved as {path.name}. On a computer: tabletop print badges {path.name}")
