@@ -909,6 +909,9 @@ def quantize(photos: list[Photo], models: Path, seed: int, which: str = "both") 
             activation_type=QuantType.QUInt8,
             weight_type=QuantType.QInt8,
             per_channel=True,
+            # 7-bit weights: on a CPU with AVX2 but no VNNI, ONNX Runtime adds two
+            # byte-by-weight products in 16 bits, which full-range weights overflow
+            reduce_range=True,
             calibrate_method=CalibrationMethod.MinMax,
         )
         if name == vd.DETECTOR_FILE:

@@ -445,6 +445,7 @@ def _quantized_net(
         activation_type=QuantType.QUInt8,
         weight_type=QuantType.QInt8,
         per_channel=True,
+        reduce_range=True,
     )
     spec = importlib.util.spec_from_file_location("byte_input", REPO / "tools" / "byte_input.py")
     assert spec is not None and spec.loader is not None
@@ -460,6 +461,26 @@ def _weights(rng: np.random.Generator, **shapes: tuple[int, ...]) -> list[Any]:
         numpy_helper.from_array(rng.normal(0, 0.3, shape).astype(np.float32), name)
         for name, shape in shapes.items()
     ]
+
+
+def test_dice_int8_copies_have_weights_no_cpu_saturates() -> None:
+    """The shipped int8 copies keep their weights in -64..64 (``reduce_range``): ONNX
+    Runtime's int8 convolution on a CPU with AVX2 but no VNNI adds two byte-by-weight
+    products in 16 bits, and 255 * 127 twice does not fit. With full-range weights such a
+    CPU found none of the bench frame's five dice (issue 23, 2026-11-27)."""
+    onnx = pytest.importorskip("onnx")
+    from onnx import numpy_helper
+
+    from vision.dice import DETECTOR_FILE, READER_FILE, int8_name
+
+    for model in (DETECTOR_FILE, READER_FILE):
+        weights = [
+            numpy_helper.to_array(t)
+            for t in onnx.load(str(model.with_name(int8_name(model)))).graph.initializer
+        ]
+        int8 = [w for w in weights if w.dtype == np.int8]
+        assert int8, model
+        assert all(w.min() >= -64 and w.max() <= 64 for w in int8), model
 
 
 def test_dice_byte_input_tool_keeps_a_detectors_outputs_bit_for_bit(tmp_path: Path) -> None:
