@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import io
 import logging
+import re
 import shutil
 import subprocess
 from collections import OrderedDict, deque
@@ -36,6 +37,38 @@ WORDS_PER_MINUTE = 140  # a little slower than espeak-ng's 175: for 6-to-10-year
 CLIPS_KEPT = 200
 
 Renderer = Callable[[str], bytes]
+
+# The screen's symbols in the words espeak-ng should say, in order (it reads "5 - 3 = -5"
+# "five three equals five"); letters beside a sign (a word: "box", "seat-button") stay.
+SPOKEN = tuple(
+    (re.compile(pattern), words)
+    for pattern, words in (
+        (r"\(([^()]*[A-Za-z]{2}[^()]*)\)", r", \1,"),  # words in brackets: a pause
+        (r"\+/[−-]", " plus or minus "),
+        (r"\|([^|]+)\|", r" the size of \1 "),
+        (r"(?<=\d)['’]s\b", "s"),  # "Player 2's": "2's" is heard "two", "2s" "twos"
+        (r"×|(?<=\d) ?[xX] ?(?=\d)|(?<![\w/-])x(?![\w²/-])", " times "),  # not "box", "x²"
+        (r"²", " squared "),
+        (r"³", " cubed "),
+        (r"√", " the square root of "),
+        (r"÷", " divided by "),
+        (r"(?<![A-Za-z])/(?![A-Za-z])", " over "),
+        (r"−|(?<![A-Za-z])-|-(?![A-Za-z])", " minus "),
+        (r"\+", " plus "),
+        (r"=", " equals "),
+        (r"≠", " does not equal "),
+        (r"\(", " open bracket "),
+        (r"\)", " close bracket "),
+        (r"(?<=[\s“])\.(?=[\s:”])", " point "),  # the card "." alone
+    )
+)
+
+
+def spoken(text: str) -> str:
+    """``text`` as it is said: its symbols in words (:data:`SPOKEN`), the rest as shown."""
+    for pattern, words in SPOKEN:
+        text = pattern.sub(words, text)
+    return " ".join(text.split())
 
 
 def render_espeak(text: str, program: str = "espeak-ng") -> bytes:
@@ -216,7 +249,7 @@ class Speaker:
     def _render(self, text: str) -> bytes | None:
         assert self.renderer is not None
         try:
-            clip = self.renderer(text)
+            clip = self.renderer(spoken(text))
         except (OSError, subprocess.SubprocessError) as exc:
             log.warning("speech: espeak-ng could not say %r: %s", text, exc)
             return None
@@ -243,4 +276,5 @@ __all__ = [
     "Speaker",
     "make_speaker",
     "render_espeak",
+    "spoken",
 ]

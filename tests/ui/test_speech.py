@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 
 import pytest
 
 from tabletop.ui.autoplay import Autoplayer
-from tabletop.ui.messages import child_message
+from tabletop.ui.messages import CHILD_MESSAGES, child_message
 from tabletop.ui.prefs import PrefsFile
-from tabletop.ui.speech import Speaker, make_speaker, render_espeak
+from tabletop.ui.speech import Speaker, make_speaker, render_espeak, spoken
 from tests.ui.scenery import make_app
 
 
@@ -349,3 +350,58 @@ def test_speech_a_refusal_under_a_ruling_says_only_the_refusal_unless_the_ruling
         press(app, 1)  # another refusal: the ruling above it was heard, or said again
         assert scene.message == f"{ruling} {refusal.replace('Player 1', 'Player 2')}"
         assert voice.said[-1] == scene.message.removeprefix(ruling).strip()
+
+
+SAID = {  # what the screen shows: what espeak-ng is given (walk 29, espeak-evidence)
+    "Column 1 is complete: 5 - 3 - 6 - 1 = -5, +5 points.": (
+        "Column 1 is complete: 5 minus 3 minus 6 minus 1 equals minus 5, plus 5 points."
+    ),
+    "Row 1: 5 x 6 + 4 x 6 = 204.": "Row 1: 5 times 6 plus 4 times 6 equals 204.",
+    "12 = 2² × 3 is right!": "12 equals 2 squared times 3 is right!",
+    "8 − 2 = 6 ÷ 1": "8 minus 2 equals 6 divided by 1",
+    "Bot 1 put ( under the symbols stack": "Bot 1 put open bracket under the symbols stack",
+    "the card “)”, with a ring.": "the card “ close bracket ”, with a ring.",
+    "√(1 + 3) = 2³": "the square root of open bracket 1 plus 3 close bracket equals 2 cubed",
+    "Hard bot plays −|n÷2| on Bot 2's line": (
+        "Hard bot plays minus the size of n divided by 2 on Bot 2s line"
+    ),
+    "Hard bot plays +/− on their own number line": (
+        "Hard bot plays plus or minus on their own number line"
+    ),
+    "the answer 7/3 is not a whole number": "the answer 7 over 3 is not a whole number",
+    "Player 2's line, Row 1's star": "Player 2s line, Row 1s star",
+    "The x Star Power": "The times Star Power",
+    "Bot 1 planted .: x²": "Bot 1 planted point : x squared",
+    "Player 1 is ready (to change it, tap your answer box).": (
+        "Player 1 is ready , to change it, tap your answer box,."
+    ),
+    "That box is a seat-button; Ana's x-ray won't": "That box is a seat-button; Ana's x-ray won't",
+}
+SYMBOLS = re.compile(r"[+×÷=/|²³√−()]|(?<![A-Za-z])-|-(?![A-Za-z])|\d'")
+
+
+def test_speech_says_the_screens_symbols_in_words_and_never_touches_a_word() -> None:
+    """espeak-ng read "5 - 3 = -5" "five three equals five", "5 x 6" "five ex six",
+    "2²" "two two", "+/−" "plus slash minus" and left brackets out: the words it is given
+    say every symbol, for every card of every game and every sentence in the table."""
+    from tabletop.games import math_attack, math_wars_meta, mecs_equation
+    from tabletop.ui.games.mecs.play import LABEL
+
+    for shown, said in SAID.items():
+        assert spoken(shown) == said
+    faces = [
+        *map(math_attack.card_name, math_attack.CARDS),
+        *map(math_wars_meta.crate_label, math_wars_meta.CRATE_CARDS),
+        *mecs_equation.FACE.values(),
+        *LABEL.values(),
+    ]
+    for face in faces:
+        assert spoken(face).strip() and not SYMBOLS.search(spoken(face)), face
+    for code, sentence in CHILD_MESSAGES.items():
+        said = spoken(sentence.replace("{", "").replace("}", ""))
+        assert not SYMBOLS.search(said), (code, said)
+        heard = iter(said.split())  # every word kept, in order
+        assert all(w in heard for w in sentence.split() if w.isalpha() and len(w) > 1), code
+    voice, _ = speaker()
+    voice.say("5 - 3 = 2")
+    assert voice.rendered == ["5 minus 3 equals 2"] and voice.said == ["5 - 3 = 2"]  # type: ignore[attr-defined]
