@@ -128,7 +128,13 @@ class Scene:
     def message(self, value: Any) -> None:
         self.__dict__["_message"] = value
         text = value[0] if isinstance(value, tuple) and value else value
-        if self.speaks and isinstance(text, str) and text.strip():
+        if isinstance(text, str):
+            self.speak(text)
+
+    def speak(self, text: str) -> None:
+        """Say ``text`` aloud as a prompt (it cuts what is being said), unless a teacher's
+        screen: the one way a scene speaks (its ``message``, a dialog as it opens)."""
+        if self.speaks and text.strip():
             self.ctx.speaker.say(text)
 
     @property

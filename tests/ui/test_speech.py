@@ -255,7 +255,9 @@ def test_speech_a_step_waits_behind_the_prompt_and_the_next_prompt_cuts_it() -> 
     app.step()
     after = scene.status().removeprefix(scene.message).strip()
     assert after.startswith("Player 2:")
-    assert voice.spoken[-3:] == ["Reveal!", scene.message, after] and both not in voice.spoken
+    pad = voice.spoken[-3]  # the value's pad says its question as it opens, cutting "Reveal!"
+    assert pad.startswith("Player 1:") and pad not in (scene.message, after)
+    assert voice.spoken[-4:] == ["Reveal!", pad, scene.message, after] and both not in voice.spoken
 
 
 def test_speech_a_silent_move_and_a_bots_move_are_said_once_each() -> None:
@@ -405,3 +407,30 @@ def test_speech_says_the_screens_symbols_in_words_and_never_touches_a_word() -> 
     voice, _ = speaker()
     voice.say("5 - 3 = 2")
     assert voice.rendered == ["5 minus 3 equals 2"] and voice.said == ["5 - 3 = 2"]  # type: ignore[attr-defined]
+
+
+def test_speech_a_dialog_that_opens_says_its_title_and_words_not_its_buttons() -> None:
+    """The Leave question, M.E.C.S.'s "Which card goes back under its stack?": a pop-up's
+    question was only drawn; it is said as it opens, as a prompt (it cuts the table's
+    sentence). Over a teacher's screen a dialog says nothing."""
+    from tabletop.ui.controller import Ask
+    from tabletop.ui.scenes.common import Confirm
+    from tabletop.ui.scenes.pin import PinPad
+    from tests.ui.games.test_math_attack import start
+
+    app, auto, scene = start(bot="easy", first=0)
+    voice, channel = listening(app)
+    scene.ask_about(Ask("back", "Which card goes back under its stack?", (("7", "7"), ("+", "+"))))
+    assert voice.said == ["Which card goes back under its stack?"]
+    auto.tap("cancel")
+    auto.tap("hand.0")
+    app.step()
+    auto.tap("leave")
+    leave = f"Leave this game? {child_message('ui.leave')}"
+    assert voice.said[-1] == leave and "Keep playing" not in voice.said[-1]
+    app.step()
+    assert channel.playing == leave.encode()
+    auto.tap("no")
+    app.stack.push(PinPad(app.ctx))
+    app.stack.push(Confirm(app.ctx, "Remove this student?"))
+    assert voice.said[-1] == leave

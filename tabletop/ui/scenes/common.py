@@ -25,6 +25,7 @@ class Dialog(Scene):
 
     opaque = False
     back_choice = ""
+    text = ""  # the words under the title
     keys: Mapping[str, str] | None = None  # a real keyboard's keys for buttons (route_to_press)
 
     def __init__(
@@ -56,6 +57,12 @@ class Dialog(Scene):
             else:
                 self.panel.width = min(self.panel.width, max(left, right))
                 self.panel.left = width - 4 - self.panel.width if right >= left else 4
+
+    def enter(self) -> None:
+        """Opened: its title and words said, as a prompt (not its buttons' words; over a
+        teacher's screen, nothing)."""
+        self.speaks = all(scene.speaks for scene in self.stack)
+        self.speak(f"{self.title}{'' if self.title[-1:] in '.!?:…' else '.'} {self.text}")
 
     def body(self) -> pygame.Rect:
         """The panel below the title."""
