@@ -131,11 +131,12 @@ class Scene:
         if isinstance(text, str):
             self.speak(text)
 
-    def speak(self, text: str) -> None:
-        """Say ``text`` aloud as a prompt (it cuts what is being said), unless a teacher's
-        screen: the one way a scene speaks (its ``message``, a dialog as it opens)."""
+    def speak(self, text: str, *, after: bool = False) -> None:
+        """Say ``text`` aloud as a prompt (it cuts what is being said; ``after``: it waits
+        for it), unless a teacher's screen: the one way a scene speaks (its ``message``, a
+        dialog as it opens, the results)."""
         if self.speaks and text.strip():
-            self.ctx.speaker.say(text)
+            self.ctx.speaker.say(text, after=after)
 
     @property
     def m(self) -> Metrics:

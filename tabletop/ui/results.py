@@ -149,7 +149,7 @@ class GameResults(Scene):
             self.ctx.sounds.play("star")
             if self.on_enter is not None:
                 self.on_enter()
-            self.message = self.outcome.title
+            self.speak(self.outcome.title, after=True)  # once the last move is heard
 
     def exit(self) -> None:
         self.ctx.lamps.light_only([])  # lit by ``on_enter`` (the winners' seats)

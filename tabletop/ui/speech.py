@@ -143,9 +143,11 @@ class Speaker:
 
     # -- asking it to speak ---------------------------------------------------------------
 
-    def say(self, text: str) -> None:
-        """Speak ``text`` now: cut what is being said and drop what waits."""
-        self._ask(text, cut=True)
+    def say(self, text: str, *, after: bool = False) -> None:
+        """Speak ``text`` now: cut what is being said and drop what waits; ``after``: once
+        what is being said and the prompts that wait are said (a game's last move before
+        its results), dropping only the step that waits."""
+        self._ask(text, cut=True, after=after)
 
     def step(self, text: str) -> None:
         """Speak ``text``, the next step, after what is being said and what waits; it
@@ -160,20 +162,22 @@ class Speaker:
                 self.player.stop()
         self._ask(text, cut=False)
 
-    def _ask(self, text: str, *, cut: bool) -> None:
+    def _ask(self, text: str, *, cut: bool, after: bool = False) -> None:
         text = " ".join(text.split())
         if not text:
             return
         self.said.append(text)
         self._ended.discard(text)
-        if cut:
-            self._step = None
+        step, self._step = self._step, None if cut else self._step
         if not self.on:
             return
         if cut:
             if text == self._current and not self._waiting and self._busy():
                 return  # the same prompt again while it is being said: let it finish
-            self.stop()
+            if not after:
+                self.stop()
+            elif step is not None and step in self._waiting:
+                self._waiting.remove(step)
         self._waiting.append(text)
         self._want(text)
 

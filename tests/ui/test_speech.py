@@ -434,3 +434,25 @@ def test_speech_a_dialog_that_opens_says_its_title_and_words_not_its_buttons() -
     app.stack.push(PinPad(app.ctx))
     app.stack.push(Confirm(app.ctx, "Remove this student?"))
     assert voice.said[-1] == leave
+
+
+def test_speech_the_last_move_is_heard_before_the_results() -> None:
+    """Math Attack! goes straight to its results after the last move: the results' words
+    wait for the sentence that ended the game; they cut it in the same frame before."""
+    from tabletop.ui.results import GameResults
+    from tests.ui.games.test_math_attack import see, start
+
+    app, auto, scene = start()
+    see(app, 0, ["+8"])
+    see(app, 1, ["+3"])
+    see(app, 0, ["+8", "END"])
+    voice, channel = listening(app)
+    auto.tap("line.1")
+    auto.tap("choice.+D")
+    results = app.stack.top
+    assert isinstance(results, GameResults) and scene.message.startswith("Player 2 plays")
+    app.step()
+    assert channel.playing == spoken(scene.message).encode()  # not cut by the results
+    channel.finish()
+    app.step()
+    assert voice.spoken[-1].startswith(results.outcome.title)
