@@ -149,7 +149,18 @@ class GameResults(Scene):
             self.ctx.sounds.play("star")
             if self.on_enter is not None:
                 self.on_enter()
-            self.speak(self.outcome.title, after=True)  # once the last move is heard
+            self.speak(self.said(), after=True)  # once the last move is heard
+
+    def said(self) -> str:
+        """What it says, as shown, a sentence each: the title, why the game ended (or the
+        final score), the sentences among the game's lines (the totals compared, the high
+        score; not its tallies, which end with no stop), who placed where (where shown)."""
+        out = self.outcome
+        places = (
+            [] if self.aside else [f"{ordinal(r.place)}: {r.name}, {r.score}" for r in out.rows]
+        )
+        told = (out.title, out.reason, *(t for t in out.lines if t.strip()[-1:] in ".!?"), *places)
+        return " ".join(t if t[-1:] in ".!?…" else f"{t}." for t in map(str.strip, told) if t)
 
     def exit(self) -> None:
         self.ctx.lamps.light_only([])  # lit by ``on_enter`` (the winners' seats)

@@ -60,6 +60,8 @@ SPOKEN = tuple(
         (r"\(", " open bracket "),
         (r"\)", " close bracket "),
         (r"(?<=[\s“])\.(?=[\s:”])", " point "),  # the card "." alone
+        (r"(?<=\b1) ?★", " star"),  # Math Wars Meta's VICTORY! cards on the results
+        (r"★", " stars"),
     )
 )
 

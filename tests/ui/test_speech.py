@@ -374,6 +374,7 @@ SAID = {  # what the screen shows: what espeak-ng is given (walk 29, espeak-evid
     "Player 2's line, Row 1's star": "Player 2s line, Row 1s star",
     "The x Star Power": "The times Star Power",
     "Bot 1 planted .: x²": "Bot 1 planted point : x squared",
+    "1st: Ana, 4 ★. 2nd: Ben, 1 ★.": "1st: Ana, 4 stars. 2nd: Ben, 1 star.",
     "Player 1 is ready (to change it, tap your answer box).": (
         "Player 1 is ready , to change it, tap your answer box,."
     ),
@@ -436,9 +437,10 @@ def test_speech_a_dialog_that_opens_says_its_title_and_words_not_its_buttons() -
     assert voice.said[-1] == leave
 
 
-def test_speech_the_last_move_is_heard_before_the_results() -> None:
-    """Math Attack! goes straight to its results after the last move: the results' words
-    wait for the sentence that ended the game; they cut it in the same frame before."""
+def math_attack_ended():
+    """Math Attack! ended by its last move, heard from that move on (ATK-5: Player 1
+    played =, Player 2's last turn doubles their line to 9): the app, the autoplayer,
+    the table, the results on top, (speaker, channel)."""
     from tabletop.ui.results import GameResults
     from tests.ui.games.test_math_attack import see, start
 
@@ -446,13 +448,39 @@ def test_speech_the_last_move_is_heard_before_the_results() -> None:
     see(app, 0, ["+8"])
     see(app, 1, ["+3"])
     see(app, 0, ["+8", "END"])
-    voice, channel = listening(app)
+    heard = listening(app)
     auto.tap("line.1")
     auto.tap("choice.+D")
-    results = app.stack.top
-    assert isinstance(results, GameResults) and scene.message.startswith("Player 2 plays")
+    assert isinstance(app.stack.top, GameResults)
+    return app, auto, scene, app.stack.top, heard
+
+
+def test_speech_the_last_move_is_heard_before_the_results() -> None:
+    """Math Attack! goes straight to its results after the last move: the results' words
+    wait for the sentence that ended the game; they cut it in the same frame before."""
+    app, _, scene, results, (voice, channel) = math_attack_ended()
+    assert scene.message.startswith("Player 2 plays")
     app.step()
     assert channel.playing == spoken(scene.message).encode()  # not cut by the results
     channel.finish()
     app.step()
     assert voice.spoken[-1].startswith(results.outcome.title)
+
+
+def test_speech_the_results_say_why_the_game_ended_and_who_placed_where() -> None:
+    """The results said only their title: they say the title, the reason line, the game's
+    lines and each place, in the words shown, one prompt; the next tap cuts it."""
+    app, auto, _, results, (voice, channel) = math_attack_ended()
+    out = results.outcome
+    assert voice.said[-1] == (
+        f"Player 2 wins! {out.reason} {out.lines[0]} 1st: Player 2, 9. 2nd: Player 1, 8."
+    )
+    assert out.reason.startswith("The game ended because Player 1 played =")
+    assert out.lines[0].startswith("Player 2's line totals 9")
+    channel.finish()
+    app.step()
+    assert channel.playing == spoken(voice.said[-1]).encode()
+    stops, words = channel.stops, voice.said[-1]
+    auto.tap("again")  # the next screen's words cut it
+    assert channel.stops > stops and channel.playing != spoken(words).encode()
+    assert app.stack.top is not results and voice.spoken[-2] == words
