@@ -154,7 +154,8 @@ class Speaker:
     def step(self, text: str) -> None:
         """Speak ``text``, the next step, after what is being said and what waits; it
         replaces the last step asked for since the last prompt, cut if it is being said,
-        dropped if it waits (a prompt is never cut by a step)."""
+        dropped if it waits (a prompt is never cut by a step: what replaces a prompt the
+        screen no longer shows is a prompt, :meth:`~tabletop.ui.table.TableScene.voice`)."""
         old, self._step = self._step, " ".join(text.split())
         if self.on and old is not None:
             if old in self._waiting:

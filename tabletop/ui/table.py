@@ -76,6 +76,7 @@ class TableScene(Scene):
     results_at_end = False  # hand over to the results the moment the game is over
     card_face: Face | None = None  # draws a card on the table: its pickers draw them so
     heard = ""  # what the instruction line last said aloud: a sentence, or a step
+    prompt = ""  # the last of them said as a prompt (not a step)
     aloud = ("", "", "")  # the line's last sentence, the start it kept, what was said of it
     pressing: int | None = None  # the seat whose press is being acted on (:meth:`for_seat`)
     asked_by: int | None = None  # the seat whose press opened the dialog on top
@@ -374,17 +375,24 @@ class TableScene(Scene):
         since the last time (the last one: the one on screen), cutting what was being
         said, less the start it keeps of the one before (:meth:`news`); then the step
         the line shows beside it (:meth:`step_shown`), queued to follow, unless it was
-        just heard. So a step that changes with no sentence (a
-        silent move, a bot's, the turn passing on) is said once, when it changes."""
+        just heard; once the line no longer shows the last prompt, the step is a prompt
+        that cuts it (a child who tapped on hears where the game is now). So a step that
+        changes with no sentence (a silent move, a bot's, the turn passing on) is said
+        once, when it changes."""
         if self.play.sentences != self.spoken:
             self.spoken = self.play.sentences
             if said := " ".join(self.play.message.split()):
                 self.heard = said
                 if self.speaks:
                     self.ctx.speaker.say(self.news(said))
+                    self.prompt = said
         if (step := self.step_shown()) and not says(self.heard, step):
             self.heard = step
-            if self.speaks:
+            stale = not (self.prompt and says(" ".join(self.status().split()), self.prompt))
+            if self.speaks and self.stack.top is self and stale:
+                self.ctx.speaker.say(step)  # a prompt: it cuts one the line no longer shows
+                self.prompt = step
+            elif self.speaks:
                 self.ctx.speaker.step(step)
 
     def news(self, said: str) -> str:

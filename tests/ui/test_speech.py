@@ -484,3 +484,26 @@ def test_speech_the_results_say_why_the_game_ended_and_who_placed_where() -> Non
     auto.tap("again")  # the next screen's words cut it
     assert channel.stops > stops and channel.playing != spoken(words).encode()
     assert app.stack.top is not results and voice.spoken[-2] == words
+
+
+def test_speech_a_prompt_the_line_no_longer_shows_is_cut_for_what_it_shows() -> None:
+    """Mathe-Meister alone: "Now tap a white box for the 3." played on after the box was
+    tapped, the step the line then showed waiting behind it. A prompt is cut once the line
+    no longer shows it, and what the line shows is said; a step beside a prompt still on
+    the line waits behind it (as before: the tests above)."""
+    from tests.ui.scenery import DICE
+    from tests.ui.test_solo_game import game_of, start_solo
+
+    app = make_app()
+    auto = start_solo(app)
+    auto.tap_dice(DICE[0])
+    voice, channel = listening(app)
+    scene = game_of(app)
+    auto.tap("die0")
+    app.step()
+    picked = scene.status()
+    assert picked.startswith("Now tap a white box") and channel.playing == picked.encode()
+    auto.tap("cell.r0c0")
+    app.step()
+    now = scene.status()
+    assert picked not in now and channel.playing == now.encode() and not voice._waiting
