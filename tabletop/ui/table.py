@@ -376,9 +376,10 @@ class TableScene(Scene):
         said, less the start it keeps of the one before (:meth:`news`); then the step
         the line shows beside it (:meth:`step_shown`), queued to follow, unless it was
         just heard; once the line no longer shows the last prompt, the step is a prompt
-        that cuts it (a child who tapped on hears where the game is now). So a step that
-        changes with no sentence (a silent move, a bot's, the turn passing on) is said
-        once, when it changes."""
+        that cuts it (a child who tapped on hears where the game is now), and so is a
+        game's own words there, not its next step (a verdict: who won, right or wrong).
+        So a step that changes with no sentence (a silent move, a bot's, the turn passing
+        on) is said once, when it changes."""
         if self.play.sentences != self.spoken:
             self.spoken = self.play.sentences
             if said := " ".join(self.play.message.split()):
@@ -388,8 +389,9 @@ class TableScene(Scene):
                     self.prompt = said
         if (step := self.step_shown()) and not says(self.heard, step):
             self.heard = step
+            own = step != " ".join(self.play.next_step().split())  # a verdict, not a step
             stale = not (self.prompt and says(" ".join(self.status().split()), self.prompt))
-            if self.speaks and self.stack.top is self and stale:
+            if self.speaks and self.stack.top is self and (own or stale):
                 self.ctx.speaker.say(step)  # a prompt: it cuts one the line no longer shows
                 self.prompt = step
             elif self.speaks:

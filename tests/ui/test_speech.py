@@ -507,3 +507,24 @@ def test_speech_a_prompt_the_line_no_longer_shows_is_cut_for_what_it_shows() -> 
     app.step()
     now = scene.status()
     assert picked not in now and channel.playing == now.encode() and not voice._waiting
+
+
+def test_speech_a_verdict_is_a_prompt_heard_before_the_next_hand() -> None:
+    """Math Wars Meta: the hand's verdict (a game's own words on the line, not its next
+    step) waited as a step behind "Player 2: now press your seat button..." and tapping
+    Next hand dropped it unheard. It is a prompt: said at once, the press's prompt cut."""
+    from tests.ui.games.test_math_wars_meta import answer, show, start, tap
+
+    app = make_app()
+    table = start(app)
+    voice, channel = listening(app)
+    show(app, 0, "C9", "K-4")
+    show(app, 1, "C3", "KX5")
+    answer(app, 0, 5)
+    answer(app, 1, 15)
+    verdict = table.status()
+    assert table.play.verdict is not None and "wins the hand" in verdict
+    assert voice.said[-1] == verdict and channel.playing == spoken(verdict).encode()
+    assert not voice._waiting
+    tap(app, "next")
+    assert verdict in voice.spoken
