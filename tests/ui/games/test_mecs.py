@@ -14,6 +14,7 @@ import pytest
 
 from hardware.buttons import SeatPressed
 from tabletop.classroom.roster import Roster
+from tabletop.engine.errors import TabletopError
 from tabletop.games.mecs import DECKS, Mecs, Observe, Refill, Trade, evaluate
 from tabletop.games.mecs_equation import PLAY_CARDS
 from tabletop.store import Journal
@@ -219,12 +220,16 @@ def test_mecs_run_demo_on_a_read_only_card_plays_as_on_a_writable_one(
     """``demo --game mecs --data`` on a read-only card: the bar saying games are not
     being saved pushes the Deck row onto the form's next page; the demo opens "More
     options" as a child would, and plays the game a writable folder plays, saying so
-    (main: AutoplayError: target 'deck.advanced' is missing on FormScene)."""
+    (main: AutoplayError: target 'deck.advanced' is missing on FormScene), then ends
+    with the game not in the journal (``demo.not_saved``: exit 2 on the command line)."""
     writable = io.StringIO()
     line = run_demo(seed=2, out_dir=tmp_path / "w", out=writable, data=tmp_path / "w-data")
     simulated_card(monkeypatch).refuse = READ_ONLY
     out = io.StringIO()
-    assert run_demo(seed=2, out_dir=tmp_path / "ro", out=out, data=tmp_path / "ro-data") == line
+    with pytest.raises(TabletopError) as refused:
+        run_demo(seed=2, out_dir=tmp_path / "ro", out=out, data=tmp_path / "ro-data")
+    assert refused.value.code == "demo.not_saved" and "read-only" in refused.value.message
+    assert line in out.getvalue()
     turns = [t for t in out.getvalue().splitlines() if t.startswith(("Turn", "  "))]
     assert turns == [t for t in writable.getvalue().splitlines() if t.startswith(("Turn", "  "))]
     assert "games are not being saved" in caplog.text
