@@ -18,6 +18,7 @@ from tabletop.ui.input import DieSeen, Seen, Tap
 from tabletop.ui.messages import CHILD_MESSAGES
 from tabletop.ui.scenes.dice import MODES, DiceResult, DiceScene
 from tests.ui.scenery import SIZES, make_app, photo_seen, start_solo
+from tests.ui.test_speech import speaker
 
 DICE_SAYS = [text for key, text in CHILD_MESSAGES.items() if key.startswith("dice.")]
 
@@ -41,6 +42,36 @@ def test_dice_camera_reading_shows_crops_and_values() -> None:
     auto.tap("use")
     game = app.stack.top
     assert game.state.dice == (3, 3) and game.play.dice_source == "camera"
+
+
+def test_dice_screen_says_the_round_what_to_do_and_each_new_reading() -> None:
+    """Walk 29 (Mathe-Meister alone): the dice screen was silent, so a child who cannot
+    read could not check the camera's reading. As it opens, the game says the round and
+    what to do on it, after what just happened (as the paper table's step does); the
+    screen says the reading once (the same one read again is not said again), and what
+    to do when it changes (That's wrong)."""
+    app = make_app(camera=True)
+    voice, _ = speaker()
+    app.ctx.speaker = voice
+    auto = start_solo(app)
+    assert isinstance(app.stack.top, DiceScene)
+    step = "Round 1: roll both dice under the camera."
+    assert voice.said[-1] == f"Player 1, let's play Mathe-Meister (Freestyle)! {step}"
+    for _ in range(2):
+        app.ctx.camera.sink(photo_seen("three_15"))
+        app.step()
+    assert voice.said[-1] == "I read these dice: 3 and 3."
+    assert voice.said.count("I read these dice: 3 and 3.") == 1
+    auto.tap("wrong")
+    assert voice.said[-1] == CHILD_MESSAGES["dice.fix"]
+    auto.tap("ok")  # 3 and 3
+    game = app.stack.top
+    for name in ("die0", "cell.r0c0", "die1", "cell.r0c2", "op.+", "cell.r0c1", "op.+"):
+        auto.tap(name)
+    auto.tap("cell.r0c5")
+    auto.tap("done")  # the next round's dice screen: after "Round 1 is over."
+    assert isinstance(app.stack.top, DiceScene) and game is not app.stack.top
+    assert voice.said[-1] == "Round 1 is over. Round 2: roll both dice under the camera."
 
 
 def test_dice_thats_wrong_lets_the_child_correct_it() -> None:

@@ -256,7 +256,7 @@ def test_namesakes_math_attack_rulings_and_story_say_which_mia(tmp_path: Path) -
         app.step()
     table = app.stack.top
     assert isinstance(table, TableScene)
-    assert "Mia (4a) plays = on their own number line." in table.status()
+    assert "Mia (4a) puts the = card on their own number line." in table.status()
     assert "This is Mia (4b)'s last turn!" in table.status()
     assert table.play.story[-1][1].endswith("Mia (4a) played =: last turn for Mia (4b).")
 

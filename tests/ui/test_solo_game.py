@@ -480,6 +480,8 @@ def test_solo_star_power_operand_replaces_a_die() -> None:
         auto.tap(name)
     auto.tap("cell.r0c6", settle=False)  # Row 1 is complete: its star comes after the
     assert not isinstance(app.stack.top, StarPick)  # round's writes (MM-13)
+    # said in a 9-year-old's words (walk 29: "after this round's writes")
+    assert message(game_of(app)).endswith(" Its star comes when this round's writing is done.")
     for name in ("op.-", "cell.r1c0", "op.+"):
         auto.tap(name)
     auto.tap("cell.r1c2", settle=False)

@@ -21,7 +21,7 @@ from tabletop.ui.app import Context
 from tabletop.ui.input import InputEvent, Seen
 from tabletop.ui.messages import child_message
 from tabletop.ui.scenes.common import Screen
-from tabletop.ui.theme import Metrics
+from tabletop.ui.theme import Color, Metrics
 from tabletop.ui.widgets import Button, grid
 
 log = logging.getLogger(__name__)
@@ -65,6 +65,7 @@ class DiceScene(Screen):
         self.crops: list[tuple[pygame.Surface, int | None, float]] = []
         self.picked: list[int | None] = [None, None]
         self.corrected = False
+        self.heard: tuple[str, ...] = ()  # what the screen showed when last said (voice)
 
     # -- lifecycle -------------------------------------------------------------------------
 
@@ -137,6 +138,21 @@ class DiceScene(Screen):
             self.buttons.append(
                 Button("wrong", wrong, "That's wrong", kind="quiet", enabled=self.seen is not None)
             )
+        self.voice()
+
+    def voice(self) -> None:
+        """Say what is new on the screen since it opened (the game's step said what to do
+        then): what to do now (another mode, the camera failed) and the camera's reading,
+        so a child who cannot read can check it; a reading once, not again while the
+        camera sees the same."""
+        reading, seen = self.reading()[0], self.seen
+        if reading and seen is not None and seen.readable and len(seen.dice) == 2:
+            reading = f"{reading} {seen.values[0]} and {seen.values[1]}."
+        told = (self.title, self.note or MODES[self.mode][1], reading)
+        new = [t for t, old in zip(told, self.heard or told, strict=True) if t and t != old]
+        self.heard = told
+        if new and self.speaks:
+            self.ctx.speaker.say(" ".join(t if t[-1] in ".!?\u2026" else f"{t}." for t in new))
 
     # -- input ---------------------------------------------------------------------------------
 
@@ -235,25 +251,31 @@ class DiceScene(Screen):
         elif self.mode == "camera":
             self._draw_camera(surface)
 
-    def _draw_camera(self, surface: pygame.Surface) -> None:
-        painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
-        c = self.content
+    def reading(self) -> tuple[str, int, Color]:
+        """The camera's line (camera mode): what it reads, at its size, in its colour."""
+        m, p = self.m, self.ctx.painter.p
+        if self.mode != "camera":
+            return "", m.text, p.ink
         if self.seen is None:
-            box = pygame.Rect(c.left, c.top, c.width - m.u(300), c.height)
-            painter.box(surface, box, p.panel, p.line, 2, m.u(10))
-            text = "Roll both dice on the table under the camera. I am looking\u2026"
-            painter.paragraph(surface, text, box.inflate(-m.u(32), -m.u(40)), m.big, align="center")
-            return
+            return "Roll both dice on the table under the camera. I am looking\u2026", m.big, p.ink
         n = len(self.seen.dice)
         if n != 2:
             many = f"I see {plural(n, 'die', 'dice')}. I need exactly two."
-            line = ("I can't see any dice yet." if n == 0 else many, m.text, p.bad)
-        elif not self.seen.readable:
+            return "I can't see any dice yet." if n == 0 else many, m.text, p.bad
+        if not self.seen.readable:
             tilted = "I can't read a die. Is it tilted? Roll again, or tap \"That's wrong\"."
-            line = (tilted, m.small, p.bad)
-        else:
-            line = ("I read these dice:", m.text, p.ink)
-        text, size, colour = line
+            return tilted, m.small, p.bad
+        return "I read these dice:", m.text, p.ink
+
+    def _draw_camera(self, surface: pygame.Surface) -> None:
+        painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
+        c = self.content
+        text, size, colour = self.reading()
+        if self.seen is None:
+            box = pygame.Rect(c.left, c.top, c.width - m.u(300), c.height)
+            painter.box(surface, box, p.panel, p.line, 2, m.u(10))
+            painter.paragraph(surface, text, box.inflate(-m.u(32), -m.u(40)), size, align="center")
+            return
         room = c.width - m.u(300)  # left of the buttons
         painter.text(surface, text, c.topleft, size, colour, bold=True, max_width=room)
         size = m.u(130)

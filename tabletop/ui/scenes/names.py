@@ -29,6 +29,13 @@ class NameScene(Screen):
         self.name = "" if name.startswith("Player ") else name
         self.title = title
 
+    def enter(self) -> None:
+        """Say the title (the question) as the screen opens, where the screen that opened
+        it speaks (not over a teacher's screen)."""
+        self.speaks = all(scene.speaks for scene in list(self.stack)[-2:-1])
+        if self.speaks:
+            self.ctx.speaker.say(self.title)
+
     def layout(self, metrics: Metrics) -> None:
         """Space and Delete beside the name, the letters under it as high as the room
         above the footer lets them be (less over a strip at the bottom), Cancel and OK."""

@@ -23,8 +23,10 @@ from tabletop.ui.scenes.form import FormScene
 from tabletop.ui.scenes.home import HomeScene
 from tabletop.ui.scenes.names import NameScene
 from tabletop.ui.scenes.rules import RulesScene
+from tabletop.ui.scenes.settings import TeacherScreen
 from tabletop.ui.theme import BLUE, VERMILLION
 from tests.ui.scenery import SIZES, is_undo_pad, make_app
+from tests.ui.test_speech import speaker
 
 SHOTS = Path("/tmp/bubbles_shots")
 
@@ -413,6 +415,24 @@ def test_bubbles_a_round_without_a_name_is_not_saved() -> None:
     assert isinstance(results, GameResults)
     assert results.outcome.reason == "Not saved on the scoreboard (no name)."
     assert best_scores(app.ctx.highscores, 30) == []
+
+
+def test_bubbles_the_name_screen_says_its_question_when_it_opens() -> None:
+    """Walk 29: "Time is up! 29 points. Your name?" was shown, never said. The name
+    screen says its title as it opens; over a teacher's screen (which does not speak)
+    it stays silent too."""
+    app, _auto, _scene = start(seconds=30)
+    voice, _ = speaker()
+    app.ctx.speaker = voice
+    run_for(app, 30.5, frame=0.5)
+    asked = app.stack.top
+    assert isinstance(asked, NameScene) and voice.said[-1] == asked.title
+    assert asked.title.startswith("Time is up!")
+    quiet = TeacherScreen(app.ctx)
+    app.stack.push(quiet)
+    heard = len(voice.said)
+    app.stack.push(NameScene(app.ctx, title="The group's name"))
+    assert voice.said[heard:] == []
 
 
 def test_bubbles_one_hit_is_one_point_when_the_time_is_up() -> None:

@@ -266,6 +266,33 @@ def test_arena_tie_puts_the_card_in_the_pot_for_the_next_winner() -> None:
     assert "takes 2 cards (the pot too)" in scene.play.verdict
 
 
+def test_arena_a_queen_says_remainder_and_the_pot_says_what_is_in_it() -> None:
+    """Walk 29: "Player 1: 2 into 5 leaves 1." while the card says REMAINDER, and "takes
+    the pot (1)". A Queen's value is said as its card asks it (ARENA-1: the remainder
+    when the smaller goes into the larger), the pot with what is in it (ARENA-4)."""
+    app, auto, scene = arena_app(seats=2)
+    table_round(app, auto, scene, "JS", [("9S", "2S"), ("8H", "AH")])  # 7 and 7: a tie
+    auto.tap("next")
+    seen(app, None, "operator", "QC")
+    assert "The winner also wins the pot: 1 operator card." in scene.message
+    ready_and_reveal(app, scene)
+    seen(app, 1, "reveal", "5S", "2D")
+    say_value(app, auto, 0, 1)
+    assert scene.message == "Player 1: 5 \u00f7 2 leaves remainder 1. Right!"
+    assert scene.play.row_text(0)[0] == "5 \u00f7 2 leaves remainder 1 \u2713"
+
+
+def test_arena_a_pot_out_of_the_game_is_said_in_a_childs_words() -> None:
+    """ARENA-4: tied leftover cards tie too: nobody wins the pot, and it is said so (it
+    was the engine's "the pot (1 operator card) leaves the game")."""
+    app, auto, scene = last_round_tie([("AH", "5H"), ("2H", "6H")])  # 4 and 4: a tie
+    seen(app, 1, "reveal", "7H")
+    seen(app, 2, "reveal", "7C")
+    auto.tap("score")
+    told = "The leftover cards tie too, so nobody wins the pot: it is out of the game."
+    assert told in scene.play.verdict and "leaves the game" not in scene.play.verdict
+
+
 def last_round_tie(pairs):
     """Children with real cards to the last round of set 1 (black Jack), its ``pairs``
     (hearts) shown and scored: five rounds of the other suits before."""

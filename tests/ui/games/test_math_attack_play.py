@@ -484,8 +484,19 @@ def test_math_attack_play_last_turn_said_once_after_equals(bot: str | None) -> N
         play.perform(Play(1, "END", 1))
     assert play.state.end_by == 1 and play.state.turn == 0
     assert play.message.count("last turn") == 1 and "one more turn" not in play.message
-    assert play.message.startswith("Ben plays = on their own number line.")
+    assert play.message.startswith("Ben puts the = card on their own number line.")
     assert play.message.endswith("This is Ana's last turn!")
+
+
+def test_math_attack_play_equals_on_the_other_line_names_the_card_and_the_line() -> None:
+    """ATK-5, walk 29: "Hard bot plays = on Medium bot's number line." said little to a
+    child; the sentence names the = card and whose line it went on."""
+    hands = (("+1", "+2", "-3", "FLIP", "END"), ("+5", "-5", "+6", "END"))
+    play = at_state(None, hands, turn=0, stack_size=44)
+    play.deal()
+    play.cards_seen(2, "line", ("END",))  # Ana puts = on Ben's line
+    assert play.state.end_by == 0
+    assert play.message.startswith("Ana puts the = card on Ben's number line. ")
 
 
 def test_math_attack_play_card_by_touch_waits_for_a_line_missing_a_card() -> None:

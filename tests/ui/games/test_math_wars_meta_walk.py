@@ -46,9 +46,9 @@ def cards_shown(
     return table
 
 
-def full_table_verdict(app: App) -> TableScene:
+def full_table_verdict(app: App, wrong: int = 0) -> TableScene:
     """Seven children and a bot (MWM25), every child's division but 6 ÷ 3 leaving a
-    remainder, all answered right: the verdict on screen."""
+    remainder, all answered right (the first ``wrong`` wrong): the verdict on screen."""
     auto = setup(app, "math-wars-meta")
     form_seats(auto, 8, bots=(7,))
     auto.tap("start")
@@ -57,7 +57,7 @@ def full_table_verdict(app: App) -> TableScene:
     for seat in range(7):
         show(app, seat, f"C{5 + seat}", f"K/{seat + 2}")
     for seat in range(7):
-        answer(app, seat, table.play.answer_for(seat).solution)
+        answer(app, seat, table.play.answer_for(seat).solution + (seat < wrong))
     assert table.play.verdict is not None
     return table
 
@@ -128,6 +128,7 @@ def test_mwm7_a_wrong_team_solution_is_shown_corrected() -> None:
         "Player 1: 5 + 1 = 6. Right! TEAM SOLUTION 14 (you typed 1, not quite)."
     )
     assert verdict.lines[1] == "Player 2: 6 + 2 = 8. Right!"
+    assert table.status().startswith("Player 1: the TEAM SOLUTION is 14, not 1. ")  # walk 29
 
 
 def test_mwm2_many_remainder_rulings_leave_room_for_the_hands_winner() -> None:
@@ -142,6 +143,19 @@ def test_mwm2_many_remainder_rulings_leave_room_for_the_hands_winner() -> None:
         "leaves a remainder, so only your COUNT META card counts."
     )
     assert status.endswith("Player 7 wins the hand with 11! Tap Next hand.")
+    fits(table, status)
+    for wrong, told in (  # walk 29: the wrong answers are said too, more than 2 counted
+        (2, "Player 1: it is 5, not 6. Player 2: it is 2, not 3."),
+        (7, "7 answers are not right: see each SOLUTION box."),
+    ):
+        table = full_table_verdict(make_app(), wrong)
+        status = table.status()
+        assert told in status and status.endswith("wins the hand with 11! Tap Next hand.")
+        fits(table, status)
+
+
+def fits(table: TableScene, status: str) -> None:
+    """The instruction line is whole in its box, in letters a child reads."""
     painter, m = table.ctx.painter, table.m
     area = table.message_rect.inflate(-m.u(14), -m.u(8))
     lines = painter.wrap(status, painter.least, area.width, False)
@@ -669,6 +683,22 @@ def test_mwm_a_refusal_after_the_verdict_is_said_and_the_verdict_not_again() -> 
     app.step()
     assert table.status().startswith("Player 1 wins the hand with 10! Read what happened")
     assert voice.said[heard:] == ["Read what happened, then tap Next hand."]
+
+
+def test_mwm_a_wrong_answer_is_said_with_the_right_one_in_the_verdict() -> None:
+    """Walk 29: the seat showed "✗ not 6" but the line and the voice only said who won the
+    hand; the verdict now says who was wrong and the right answer (MWM-2: 9 − 4 = 5), a
+    right answer nothing more."""
+    app = make_app()
+    table = start(app)
+    voice, _ = listening(app)
+    show(app, 0, "C9", "K-4")
+    show(app, 1, "C3", "KX5")
+    answer(app, 0, 6)
+    answer(app, 1, 15)
+    told = "Player 1: it is 5, not 6. Player 2 wins the hand with 15! Tap Next hand."
+    assert table.status() == told and voice.said[-1] == told
+    assert "Player 2: not" not in told
 
 
 def with_banner(app: App) -> None:

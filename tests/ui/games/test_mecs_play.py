@@ -23,9 +23,10 @@ from tabletop.games.mecs import (
     Refill,
     Trade,
 )
+from tabletop.games.mecs_equation import render
 from tabletop.store import SeatInfo
 from tabletop.ui.games.mecs import play as play_module
-from tabletop.ui.games.mecs.play import MecsPlay, seat_infos
+from tabletop.ui.games.mecs.play import LABEL, MecsPlay, seat_infos
 
 NAMES = [("Ann", False), ("Bo", False)]
 
@@ -118,6 +119,27 @@ def test_mecs_play_refusals_say_why_and_change_nothing() -> None:
     assert play.message == "Not now: hands are filled up after a turn."
     assert play.press("objective") is None and play.tone == "error"
     assert play.match.history == before
+
+
+def test_mecs_play_a_plant_is_said_with_each_cards_name() -> None:
+    """Walk 29: "Bot 1 planted (: the area reads + ÷ ().0455." (the engine's English, a
+    bare symbol before a colon). The child's sentence names each card put down (MECS-4:
+    1 or 2) in quotes, then what the area reads."""
+    play = new_play()
+    active = play.state.active
+    name, hand = play.name(active), play.state.players[active].hand
+    play.submit_area(active, hand[:2])
+    first, second = (LABEL.get(c, c) for c in hand[:2])
+    area = render(hand[:2])
+    told = f"{name} put down “{first}” and “{second}”. The area reads {area}."
+    assert play.message == told
+    play = new_play(seed=5)
+    active = play.state.active
+    name, card = play.name(active), play.state.players[active].hand[0]
+    play.submit_area(active, (card,))
+    label = LABEL.get(card, card)
+    told = f"{name} put down “{label}”. The area reads {render((card,))}."
+    assert play.message == told
 
 
 def test_mecs_play_trade_undo_and_sentences_with_names() -> None:

@@ -37,7 +37,7 @@ from tabletop.bots.math_arena import MathArenaBot
 from tabletop.classroom.mistakes import OP_SKILLS, Question, question
 from tabletop.engine.match import Match
 from tabletop.engine.protocol import Event, Result
-from tabletop.engine.words import and_joined
+from tabletop.engine.words import and_joined, plural
 from tabletop.games.math_arena import (
     DEALS,
     Action,
@@ -83,11 +83,16 @@ PRESS_WRONG = {
 PRESS_FIRST = "arena.ui.press_first"
 # what the round says again when carried on in the middle of these phases
 AGAIN = {"countdown": "arena.said.all_ready", "reveal": "arena.said.reveal", "ready": ""}
-NOTED = ("arena.leftovers", "arena.pot_removed", "arena.set_over", "arena.game_over")
+NOTED = ("arena.leftovers", "arena.set_over", "arena.game_over")  # said as the engine says them
 
 
 def said_as(operator: str, cards: Sequence[str]) -> str:
-    """The engine's ``5 - 2 = 3`` as the screen shows it, with a real minus sign."""
+    """The engine's ``5 - 2 = 3`` as the screen shows it, with a real minus sign; a
+    Queen's pair as its card says it: ``5 ÷ 2 leaves remainder 1``."""
+    if operator[:-1] == "Q":
+        a, b = sorted((pip_value(c) for c in cards), reverse=True)
+        left = play_value(operator, cards)
+        return child_message("arena.said.remainder", a=a, b=b, left=left).rstrip(".")
     return explain(operator, cards).replace(" - ", " \u2212 ")
 
 
@@ -294,7 +299,8 @@ class ArenaPlay(TableController):
             choice = self.bots[seat].choose(st, seat)
             self.picks[seat] = (choice.cards[0], choice.cards[1])
             self.bot_press_at[seat] = now + BOT_SECONDS + BOT_STAGGER * k
-        pot = " " + child_message("arena.said.pot", cards=len(st.pot)) if st.pot else ""
+        cards = plural(len(st.pot), "operator card")
+        pot = " " + child_message("arena.said.pot", cards=cards) if st.pot else ""
         self.say(f"{rule_words(op)}{pot}")
 
     def press(self, seat: int, at: float) -> bool:
@@ -589,6 +595,9 @@ class ArenaPlay(TableController):
         for e in events:
             if e.code == "arena.reveal":
                 parts.append(verdict(e.data, len(won[0].data["cards"]) if won else 1))
+            elif e.code == "arena.pot_removed":  # after the leftovers: theirs tie too
+                tie = any(e.code == "arena.leftovers" for e in events)
+                parts.append(child_message(f"arena.said.pot_out{'_tie' * tie}"))
             elif e.code in NOTED or (e.code == "arena.round_won" and "leftover" in e.text):
                 parts.append(e.text)
         if self.state.phase == "leftover":
@@ -605,7 +614,7 @@ class ArenaPlay(TableController):
                 if e.code == "arena.reveal"
             )  # fmt: skip
             pairs = enumerate(reveal["plays"])
-            plays = "; ".join(f"{self.name(s)} {explain(reveal['operator'], p)}" for s, p in pairs)
+            plays = "; ".join(f"{self.name(s)} {said_as(reveal['operator'], p)}" for s, p in pairs)
             self.narrate(self.round_label, f"{plays}. {self.verdict}")
 
     def next_round(self) -> bool:

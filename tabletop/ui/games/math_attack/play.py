@@ -228,12 +228,16 @@ class AttackPlay(TableController):
         self.narrate(len(self.moves()), self.story_line(action))
 
     def sentence(self, action: Action, event: Event) -> str:
-        """An event in words: the engine's, or a shorter one where the engine's, with its
-        reasons, would not fit the instruction line beside the next step (the log keeps it)."""
+        """An event in words: the engine's, or the sentence table's where the engine's, with
+        its reasons, would not fit the instruction line beside the next step, or where it
+        says too little to a child ("plays =": the = card); the log keeps the engine's."""
         if event.code == "atk.blocked" and isinstance(action, Play):
             short = child_message("atk.said.blocked", seat=action.seat + 1, line=action.line + 1)
         elif event.code == "atk.passed" and isinstance(action, Pass) and action.shown:
             short = child_message("atk.said.passed", seat=action.seat + 1)
+        elif event.code == "atk.end" and isinstance(action, Play):  # "plays =" says little
+            own = "_own" * (action.line == action.seat)
+            short = child_message(f"atk.said.end{own}", seat=action.seat + 1, line=action.line + 1)
         else:
             return event.text
         log.info("math-attack: %s", event.text)

@@ -199,7 +199,7 @@ def last_verdict(play: MwmPlay) -> Verdict | None:
     if play.solo and play.state.rounds and "mwm.round_won" in codes:
         solo = [*solo[-1:], solo_round_text(play.state.rounds[-1])]
         lines.append(solo[-1])
-    verdict.summary = solo if play.solo else _summary(play, stage, events)
+    verdict.summary = solo if play.solo else _summary(play, verdict, events)
     verdict.round_over = bool(codes & {"mwm.round_won", "mwm.round_void"})
     if verdict.round_over:
         end = len(steps) - 1
@@ -240,11 +240,12 @@ SUMMARY_CODES = (
 )
 
 
-def _summary(play: MwmPlay, stage: Stage, events: Sequence[Event]) -> list[str]:
+def _summary(play: MwmPlay, verdict: Verdict, events: Sequence[Event]) -> list[str]:
     """The few sentences for the message box: remainder rulings (their reason is not on
-    the cards), the hand's winner or war, who is out (before the round's winner), the
-    round and the game."""
+    the cards), each wrong answer with the right one, the hand's winner or war, who is
+    out (before the round's winner), the round and the game."""
     out: list[str] = []
+    stage = verdict.stage
     cut = []  # (seat, count, crate) of each division that leaves a remainder
     for seat in stage.revealed:
         up, crate = stage.up[seat], stage.crates[seat]
@@ -257,6 +258,20 @@ def _summary(play: MwmPlay, stage: Stage, events: Sequence[Event]) -> list[str]:
     elif cut:  # one sentence for them all, so the hand's winner still fits the box
         names = seat_list(play, [seat for seat, _, _ in cut])
         out.append(child_message("mwm.said.remainders", names=names))
+    wrong = []  # a sentence for each wrong answer, with the right one
+    for seat, entry in sorted(verdict.entries.items()):
+        right = verdict.answers[seat]
+        for key, typed, value in (
+            ("wrong", entry.solution, right.solution),
+            ("wrong_team", entry.team_solution, right.team_solution),
+        ):
+            if typed is not None and value is not None and typed != value:
+                facts = {"name": play.name(seat), "typed": signed(typed), "right": signed(value)}
+                wrong.append(child_message(f"mwm.said.{key}", facts))
+    if len(wrong) <= 2:
+        out += wrong
+    else:  # one short sentence for them all, so the hand's winner still fits the box
+        out.append(child_message("mwm.said.wrongs", count=len(wrong)))
     knocked = [e.seat for e in events if e.code == "mwm.knocked_out" and e.seat is not None]
     for event in events:
         if event.code == "mwm.round_won" and knocked:

@@ -32,6 +32,7 @@ from tabletop.ui.games.mathe_meister.dialogs import CoinShop, StarPick
 from tabletop.ui.games.mathe_meister.play import MMMatch, SoloPlay, new_match, score_lines
 from tabletop.ui.games.mathe_meister.sheet import SheetGeometry, SheetLook, draw_sheet, glyph
 from tabletop.ui.games.mathe_meister.table import MatheMeisterTable
+from tabletop.ui.messages import child_message
 from tabletop.ui.saves import GameSave
 from tabletop.ui.scenes.dice import DiceResult
 from tabletop.ui.scenes.rotation import teacher_items
@@ -149,8 +150,10 @@ class MatheMeisterScene(MatheMeisterTable):
         self.voice()
 
     def open(self, ask: tuple[str, ...]) -> None:
-        if ask[0] == "dice":
-            self.ask_dice(self.state.round, self.play.roll)
+        if ask[0] == "dice":  # what to do on its screen, after what just happened
+            mode = self.ask_dice(self.state.round, self.play.roll)
+            step = child_message(f"mm.step.dice_{mode}", round=self.state.round)
+            self.say(f"{self.play.message} {step}".strip())
         elif ask[0] == "star":
             self.ask(ask, StarPick(self.ctx, ask[1], self.state))
         elif ask[0] == "shop":

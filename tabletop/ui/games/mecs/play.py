@@ -463,6 +463,11 @@ class MecsPlay(TableController):
                     text = child_message("mecs.said.took", took, card=LABEL[data["card"]])
                 elif self.settings.play == "camera":  # the child takes it from the hand now
                     text = child_message("mecs.said.take", took)
+            elif event.code == "mecs.planted" and seat is not None:  # each card by its name
+                card, *other = [LABEL.get(c, c) for c in data["cards"]]
+                facts = {"name": self.name(seat), "area": render(data["area"]), "card": card}
+                two = "_two" * bool(other)
+                text = child_message(f"mecs.said.planted{two}", facts, other="".join(other))
             elif event.code == "mecs.objective_waiting":
                 waiting = text.replace(" (MECS-9)", "")
             elif event.code == "mecs.objective_missed" and seat is not None:
