@@ -177,11 +177,12 @@ MAX_INPUT = 16 * 2**20
 
 def _read_text(name: str) -> str:
     """``name`` (``-``: standard input) as UTF-8 text, never more than :data:`MAX_INPUT`
-    read: a device (``/dev/zero`` never ends), a folder or a larger file is refused."""
+    read: a folder, a device or a larger file is refused; a pipe (``<(cat game.log)``,
+    ``/dev/stdin``) is read like a file, up to the cap (which also stops ``/dev/zero``)."""
     try:
         if name == "-":
             data: str | bytes = sys.stdin.read(MAX_INPUT + 1)
-        elif not stat.S_ISREG(os.stat(name).st_mode):
+        elif not (stat.S_ISREG(mode := os.stat(name).st_mode) or stat.S_ISFIFO(mode)):
             raise BadInput("cli.not_a_file", f"{name} is not a file")
         else:
             with open(name, "rb") as file:

@@ -3,10 +3,13 @@ printed JSON proves the replay reached the recorded final state."""
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
+import os
 import random
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -190,3 +193,41 @@ def test_replay_and_check_refuse_a_device_or_a_file_past_the_cap(
     monkeypatch.setattr(sys, "stdin", io.StringIO("[" + " " * 5000 + "]"))
     assert cli.main(["check", "mecs", "-"]) == 2
     assert capsys.readouterr().err == "tabletop check: - is larger than 4,096 bytes\n"
+
+
+def test_replay_and_check_read_a_pipe_up_to_the_cap(
+    played: Match,  # type: ignore[type-arg]
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`tabletop replay <(cat game.log)` and `/dev/stdin` hand over a pipe (FIFO), not a
+    regular file: it is read like one, and the cap still holds (round 31)."""
+    text = "\n".join(played.log_lines()) + "\n"
+
+    def through_pipe(argv: list[str], data: str) -> int:
+        fifo = tmp_path / "fifo"
+        fifo.unlink(missing_ok=True)
+        os.mkfifo(fifo)
+
+        def write() -> None:
+            with contextlib.suppress(BrokenPipeError):  # the reader stops at the cap
+                fifo.write_text(data, encoding="utf-8")
+
+        writer = threading.Thread(target=write)
+        writer.start()
+        try:
+            return cli.main([*argv, str(fifo)])
+        finally:
+            writer.join(timeout=10)
+            if writer.is_alive():  # the pipe was never opened: free the writer
+                os.close(os.open(fifo, os.O_RDONLY | os.O_NONBLOCK))
+                writer.join()
+
+    assert through_pipe(["replay"], text) == 0
+    assert json.loads(capsys.readouterr().out)["digest"] == digest(played.state)
+    assert through_pipe(["check", "mecs"], "[]") == 2  # read, then judged: not a state
+    assert "is not a file" not in capsys.readouterr().err
+    monkeypatch.setattr(cli, "MAX_INPUT", 4096)
+    assert through_pipe(["replay"], text) == 2
+    assert capsys.readouterr().err.endswith(" is larger than 4,096 bytes\n")
