@@ -20,7 +20,7 @@ import os
 import re
 import secrets
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
 from tabletop.highscores import data_dir
@@ -40,15 +40,23 @@ def hash_pin(pin: str, salt: str) -> str:
     return hashlib.pbkdf2_hmac("sha256", pin.encode(), bytes.fromhex(salt), _ITERATIONS).hex()
 
 
+def _hex(value: object, pattern: str) -> bool:
+    return isinstance(value, str) and bool(re.fullmatch(pattern, value))
+
+
 @dataclass
 class Prefs:
     """Everything the settings screen changes."""
 
-    muted: bool = False
-    dice_input: str = "camera"  # camera | tap | virtual; camera falls back to tap
-    speech: str = "auto"  # spoken prompts: auto (on where there is a speaker) | on | off
-    pin_salt: str = ""
-    pin_hash: str = ""
+    # Each field's "fits" says what a saved value may be; any other value (a wrong type
+    # too) takes the default on loading. A field without one fails the tests.
+    muted: bool = field(default=False, metadata={"fits": lambda v: isinstance(v, bool)})
+    # camera | tap | virtual; camera falls back to tap
+    dice_input: str = field(default="camera", metadata={"fits": lambda v: v in DICE_INPUTS})
+    # spoken prompts: auto (on where there is a speaker) | on | off
+    speech: str = field(default="auto", metadata={"fits": lambda v: v in SPEECH_SETTINGS})
+    pin_salt: str = field(default="", metadata={"fits": lambda v: _hex(v, r"(?:[0-9a-f]{2})+")})
+    pin_hash: str = field(default="", metadata={"fits": lambda v: _hex(v, r"[0-9a-f]{64}")})
 
     def __post_init__(self) -> None:
         if not self.pin_salt or not self.pin_hash:
@@ -64,16 +72,6 @@ class Prefs:
         return hmac.compare_digest(hash_pin(pin, self.pin_salt), self.pin_hash)
 
 
-# What each saved value may be; any other value (a wrong type too) takes the default.
-_FITS: dict[str, Callable[[object], bool]] = {
-    "muted": lambda v: isinstance(v, bool),
-    "dice_input": lambda v: v in DICE_INPUTS,
-    "speech": lambda v: v in SPEECH_SETTINGS,
-    "pin_salt": lambda v: isinstance(v, str) and bool(re.fullmatch(r"(?:[0-9a-f]{2})+", v)),
-    "pin_hash": lambda v: isinstance(v, str) and bool(re.fullmatch(r"[0-9a-f]{64}", v)),
-}
-
-
 class PrefsFile:
     """Loads and saves :class:`Prefs`; ``path=None`` keeps them in memory only."""
 
@@ -82,11 +80,16 @@ class PrefsFile:
             path = data_dir() / "settings.json"
         self.path = Path(path) if path is not None else None
         self.notice: str | None = None
-        self.prefs = self._load()
+        self.prefs, cleaned = self._load()
+        if cleaned:  # save the defaults that replaced wrong values, so the notice shows once
+            notice = self.notice
+            self.save()  # a failure is logged; the notice stays the one about the values
+            self.notice = notice
 
-    def _load(self) -> Prefs:
+    def _load(self) -> tuple[Prefs, bool]:
+        """The settings, and whether wrong values in the file took their defaults."""
         if self.path is None or not self.path.exists():
-            return Prefs()
+            return Prefs(), False
         try:
             data = json.loads(self.path.read_text(encoding="utf-8"))
             if not isinstance(data, dict):
@@ -97,12 +100,13 @@ class PrefsFile:
                 os.replace(self.path, aside)
             self.notice = f"The settings file was damaged ({exc}); defaults are back (PIN 2468)."
             log.warning("%s", self.notice)
-            return Prefs()
-        bad = [k for k in _FITS if k in data and not _FITS[k](data[k])]
+            return Prefs(), False
+        fits = {f.name: f.metadata["fits"] for f in fields(Prefs)}
+        bad = [k for k in fits if k in data and not fits[k](data[k])]
         pin_bad = bool({"pin_salt", "pin_hash"} & set(bad))
         # a broken PIN record is no PIN record: the default PIN, as with no file
         dropped = set(bad) | ({"pin_salt", "pin_hash"} if pin_bad else set())
-        kept = {k: data[k] for k in _FITS if k in data and k not in dropped}
+        kept = {k: data[k] for k in fits if k in data and k not in dropped}
         if bad:
             self.notice = (
                 "The settings file had wrong values ("
@@ -111,7 +115,7 @@ class PrefsFile:
                 + (" (PIN 2468)." if pin_bad else ".")
             )
             log.warning("%s", self.notice)
-        return Prefs(**kept)
+        return Prefs(**kept), bool(bad)
 
     def save(self) -> None:
         if self.path is None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 from tabletop.ui.autoplay import Autoplayer
@@ -263,3 +264,37 @@ def test_settings_file_values_of_a_wrong_type_take_their_defaults_and_say_so(
         assert loaded.prefs.pin_matches(DEFAULT_PIN) and loaded.prefs.muted is True
     path.write_text(json.dumps({"muted": True, "dice_input": "tap"}))
     assert PrefsFile(path).notice is None
+
+
+def test_settings_wrong_values_are_cleaned_in_the_file_so_the_notice_shows_once(
+    tmp_path, monkeypatch
+) -> None:
+    """The notice (naming PIN 2468) came back at every start while the file kept the
+    wrong values: the cleaned settings are saved once; a failed save keeps the notice."""
+    path = tmp_path / "settings.json"
+    path.write_text(json.dumps({"pin_salt": "00", "pin_hash": 5, "speech": "off"}))
+    first = PrefsFile(path)
+    assert first.notice is not None and "PIN 2468" in first.notice
+    again = PrefsFile(path)
+    assert again.notice is None and again.prefs == first.prefs  # the same salt and hash
+    assert again.prefs.speech == "off" and again.prefs.pin_matches(DEFAULT_PIN)
+    path.write_text(json.dumps({"muted": "no"}))
+    monkeypatch.setattr("tabletop.ui.prefs.os.replace", _refuse)
+    assert "muted='no'" in (PrefsFile(path).notice or "")  # not "could not be saved"
+
+
+def _refuse(*_: object) -> None:
+    raise PermissionError(13, "Permission denied")
+
+
+def test_settings_every_field_has_a_check_and_comes_back_from_the_file(tmp_path) -> None:
+    """The checks were a second list of the fields: a field missing there was dropped
+    on every load. Each field carries its own; every one survives a save and a load."""
+    assert all(callable(f.metadata.get("fits")) for f in dataclasses.fields(Prefs))
+    saved = PrefsFile(tmp_path / "settings.json")
+    saved.prefs = Prefs(muted=True, dice_input="virtual", speech="on")
+    saved.prefs.set_pin("1357")
+    assert all(getattr(saved.prefs, f.name) != f.default for f in dataclasses.fields(Prefs))
+    saved.save()
+    loaded = PrefsFile(tmp_path / "settings.json")
+    assert (loaded.prefs, loaded.notice) == (saved.prefs, None)
