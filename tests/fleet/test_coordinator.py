@@ -397,3 +397,27 @@ def test_coordinator_plan_check_runs_every_rule_of_the_start_and_changes_nothing
         )
         assert swap.id == console.plan.id and swap.stations == {"station-2": 0}
         assert console.run(kept) == before and not sent
+
+
+def test_coordinator_worker_goes_on_after_its_look_fails(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The worker called ``_look()`` outside the guard its jobs have: one exception
+    there ended the worker, and every dashboard request then waited for ever. It is
+    logged, and the worker goes on."""
+    looked: list[int] = []
+    look = Coordinator._look
+
+    def flaky(self: Coordinator) -> None:
+        looked.append(len(looked))
+        if len(looked) == 1:
+            raise RuntimeError("a bug in _look")
+        look(self)
+
+    monkeypatch.setattr(Coordinator, "_look", flaky)
+    files = provision(tmp_path / "fleet", ["station-1"], port=1)
+    caplog.set_level("ERROR")
+    with Coordinator(files.teacher, tmp_path / "teacher").start(connect=False) as console:
+        assert console.run(lambda: 42, timeout=5) == 42
+        wait_for(lambda: len(looked) >= 2, timeout=5)  # it looks again after the job
+    assert "a bug in _look" in caplog.text

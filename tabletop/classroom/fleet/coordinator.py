@@ -320,18 +320,24 @@ class Coordinator(ConsoleInbox):
             return
         self._ready.set()
         while True:
-            self._look()
+            self._safely(self._look, "looking at what changed")
             try:
                 job = self._jobs.get(timeout=LOOK_EVERY)
             except queue.Empty:
                 continue
             if job is None:
                 break
-            try:
-                job()
-            except Exception:  # a job's own errors go to its future; this is a bug
-                log.exception("console: a job failed")
+            self._safely(job, "a job")
         self.journal.close()
+
+    @staticmethod
+    def _safely(step: Callable[[], None], what: str) -> None:
+        """Run one step of the worker; an error (a job's own go to its future: this is
+        a bug) is logged and the worker goes on, or every request would wait for ever."""
+        try:
+            step()
+        except Exception:
+            log.exception("console: %s failed", what)
 
     # -- MQTT ------------------------------------------------------------------------------
 
