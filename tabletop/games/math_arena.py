@@ -237,15 +237,24 @@ def best_seats(operator: str, values: Sequence[int | None]) -> tuple[Seat, ...]:
     return tuple(seat for seat, v in enumerate(values) if v == best)
 
 
+def pair_sum(operator: str, cards: Sequence[str]) -> dict[str, Any]:
+    """The sum a pair makes (ARENA-1), as the ``arena.reveal`` event carries it: the larger
+    number ``a``, the smaller ``b``, the sign ``op`` (``+``, ``-``, or ``/`` for the Queen:
+    what is left when ``b`` goes into ``a``) and the ``value``."""
+    a, b = sorted((pip_value(c) for c in cards), reverse=True)
+    op = {"K": "+", "Q": "/"}.get(operator[:-1], "-")
+    return {"a": a, "b": b, "op": op, "value": play_value(operator, cards)}
+
+
 def explain(operator: str, cards: Sequence[str]) -> str:
     """How a child says it: ``5 + 2 = 7``, ``2 into 5 leaves 1``, ``5 - 2 = 3``."""
-    a, b = sorted((pip_value(c) for c in cards), reverse=True)
-    rank = operator[:-1]
-    if rank == "K":
-        return f"{a} + {b} = {a + b}"
-    if rank == "Q":
-        return f"{b} into {a} leaves {a % b}"
-    return f"{a} - {b} = {a - b}"
+    return sum_words(pair_sum(operator, cards))
+
+
+def sum_words(facts: Mapping[str, Any]) -> str:
+    """:func:`explain` from a :func:`pair_sum`."""
+    a, b, op, value = facts["a"], facts["b"], facts["op"], facts["value"]
+    return f"{b} into {a} leaves {value}" if op == "/" else f"{a} {op} {b} = {value}"
 
 
 def rule_words(operator: str) -> str:
@@ -447,6 +456,7 @@ class MathArena(Game[MathArenaSettings, MathArenaState, Action]):
                 "Cards up! " + "; ".join(lines) + ".",
                 data={
                     "plays": [list(c) for c in state.choices],
+                    "sums": [pair_sum(op, cards) for cards in state.choices],  # per seat
                     "values": values,
                     "operator": op,
                     "goal": goal(op),
@@ -531,7 +541,7 @@ class MathArena(Game[MathArenaSettings, MathArenaState, Action]):
                     "arena.pot_removed",
                     f"Nobody has a leftover card, so the pot "
                     f"({plural(len(state.pot), 'operator card')}) leaves the game.",
-                    data={"removed": list(state.pot)},
+                    data={"removed": list(state.pot), "why": "none"},  # no leftover cards
                 )
             )
             state = replace(state, removed=(*state.removed, *state.pot), pot=())
@@ -559,7 +569,7 @@ class MathArena(Game[MathArenaSettings, MathArenaState, Action]):
                     "arena.pot_removed",
                     f"The leftover cards tie too, so the pot "
                     f"({plural(len(state.pot), 'operator card')}) leaves the game.",
-                    data={"removed": list(state.pot)},
+                    data={"removed": list(state.pot), "why": "tie"},  # the leftovers tie
                 )
             )
             state = replace(state, removed=(*state.removed, *state.pot), pot=())

@@ -25,7 +25,9 @@ from tabletop.games.math_arena import (
     ShowLeftover,
     Tournament,
     check,
+    explain,
     goal,
+    pair_sum,
     pair_value,
     pip_value,
     seat_view,
@@ -77,6 +79,31 @@ def test_arena1_king_queen_jack() -> None:
     assert pair_value("QS", 3, 8) == 2 == pair_value("QS", 8, 3)
     assert pair_value("QS", 6, 6) == 0
     assert pair_value("JS", 3, 8) == 5 == pair_value("JS", 8, 3)
+
+
+def test_arena1_the_reveal_carries_each_pairs_sum_and_says_it_as_before() -> None:
+    """ARENA-1, ARENA-3: the reveal's data has each seat's sum (larger, smaller, sign,
+    value) for the screen to show, so it need not work the Queen or the order out again;
+    the engine's words are those it said before."""
+    cases = [
+        ("KS", ("2S", "9H"), {"a": 9, "b": 2, "op": "+", "value": 11}, "9 + 2 = 11"),
+        ("QS", ("3S", "8H"), {"a": 8, "b": 3, "op": "/", "value": 2}, "3 into 8 leaves 2"),
+        ("QH", ("6S", "6H"), {"a": 6, "b": 6, "op": "/", "value": 0}, "6 into 6 leaves 0"),
+        ("JC", ("3C", "8D"), {"a": 8, "b": 3, "op": "-", "value": 5}, "8 - 3 = 5"),
+    ]
+    for operator, cards, facts, words in cases:
+        assert pair_sum(operator, cards) == facts and explain(operator, cards) == words
+        assert facts["value"] == pair_value(operator, facts["a"], facts["b"])
+        state = MathArenaState(
+            CAMERA, hand_sizes=(13, 13), hands=((), ()), phase="operator", won=((), ())
+        )
+        state, _ = GAME.apply(state, RevealOperator(operator))
+        state, _ = GAME.apply(state, Choose(0, cards))
+        other = ("10S", "AH") if "10S" not in cards else ("10C", "AD")
+        state, events = GAME.apply(state, Choose(1, other))
+        reveal = next(e for e in events if e.code == "arena.reveal")
+        assert reveal.data["sums"] == [facts, pair_sum(operator, other)]
+        assert f"Seat 1: {words}; Seat 2: {explain(operator, other)}." in reveal.text
 
 
 def test_arena1_number_card_colours_do_not_matter() -> None:
@@ -414,6 +441,35 @@ def test_camera_five_players_tie_in_the_last_round_removes_the_pot_at_once() -> 
     assert state.phase == "operator" and state.set_number == 2
     assert state.removed == ("JD",) and state.hand_sizes == (8,) * 5
     assert "arena.pot_removed" in [e.code for e in events]
+
+
+def test_arena4_the_pot_removed_says_why_nobody_had_a_leftover_or_they_tied() -> None:
+    """ARENA-4: the pot leaves the game when nobody has a leftover card (``why: none``) or
+    the leftovers tie too (``why: tie``); the screen reads which, the words unchanged."""
+    state = MathArenaState(
+        CAMERA, hand_sizes=(2,) * 5, hands=((),) * 5, phase="operator", round=4, won=((),) * 5
+    )
+    state, _ = GAME.apply(state, RevealOperator("JD"))
+    for seat, cards in enumerate([("5S", "6S"), ("5H", "6H"), ("AS", "9S"), ("AH", "9H")]):
+        state, _ = GAME.apply(state, Choose(seat, cards))
+    state, events = GAME.apply(state, Choose(4, ("AC", "8C")))
+    out = next(e for e in events if e.code == "arena.pot_removed")
+    assert out.data == {"removed": ["JD"], "why": "none"}
+    assert out.text == "Nobody has a leftover card, so the pot (1 operator card) leaves the game."
+    state = MathArenaState(
+        CAMERA, hand_sizes=(3, 3), hands=((), ()), phase="operator", round=6, won=((), ())
+    )
+    state, _ = GAME.apply(state, RevealOperator("JS"))
+    state, _ = GAME.apply(state, Choose(0, ("AS", "9S")))
+    state, _ = GAME.apply(state, Choose(1, ("2H", "10H")))
+    state, _ = GAME.apply(state, ShowLeftover(0, "7D"))
+    state, events = GAME.apply(state, ShowLeftover(1, "7C"))
+    assert [e.code for e in events] == ["arena.leftovers", "arena.pot_removed", "arena.set_over"]
+    assert events[1].data == {"removed": ["JS"], "why": "tie"}
+    assert (
+        events[1].text
+        == "The leftover cards tie too, so the pot (1 operator card) leaves the game."
+    )
 
 
 def test_tournament_json_round_trip() -> None:

@@ -49,15 +49,16 @@ from tabletop.games.math_arena import (
     ShowLeftover,
     Tournament,
     WrongCards,
-    explain,
     is_operator,
     last_scoring,
     operator_name,
+    pair_sum,
     parse_card,
     pip_value,
     play_value,
     rule_words,
     scorings,
+    sum_words,
     table_actions,
     verdict,
 )
@@ -86,22 +87,19 @@ AGAIN = {"countdown": "arena.said.all_ready", "reveal": "arena.said.reveal", "re
 NOTED = ("arena.leftovers", "arena.set_over", "arena.game_over")  # said as the engine says them
 
 
-def said_as(operator: str, cards: Sequence[str]) -> str:
-    """The engine's ``5 - 2 = 3`` as the screen shows it, with a real minus sign; a
-    Queen's pair as its card says it: ``5 ÷ 2 leaves remainder 1``."""
-    if operator[:-1] == "Q":
-        a, b = sorted((pip_value(c) for c in cards), reverse=True)
-        left = play_value(operator, cards)
-        return child_message("arena.said.remainder", a=a, b=b, left=left).rstrip(".")
-    return explain(operator, cards).replace(" - ", " \u2212 ")
+def said_as(facts: Mapping[str, Any]) -> str:
+    """The engine's ``5 - 2 = 3`` (a :func:`pair_sum`) as the screen shows it, with a
+    real minus sign; a Queen's pair as its card says it: ``5 ÷ 2 leaves remainder 1``."""
+    if facts["op"] == "/":
+        return child_message("arena.said.remainder", facts, left=facts["value"]).rstrip(".")
+    return sum_words(facts).replace(" - ", " \u2212 ")
 
 
 def value_question(operator: str, cards: tuple[str, str]) -> Question:
     """The sum a value asks (issue 24), as :func:`explain` says it: the King adds, the
     Queen asks what is left when the smaller goes into the larger, the Jack takes away."""
-    a, b = sorted((pip_value(c) for c in cards), reverse=True)
-    op = {"K": "+", "Q": "/"}.get(operator[:-1], "-")
-    return question(OP_SKILLS[op], [a, b], [op], right=Fraction(play_value(operator, cards)))
+    f = pair_sum(operator, cards)
+    return question(OP_SKILLS[f["op"]], [f["a"], f["b"]], [f["op"]], right=Fraction(f["value"]))
 
 
 @dataclass(frozen=True)
@@ -537,7 +535,7 @@ class ArenaPlay(TableController):
         log.info("math-arena: seat %d says %d, the pair makes %d", seat + 1, value, right)
         self.sound("good" if value == right else "wrong")
         said, tone = ("right", "info") if value == right else ("wrong", "hint")  # not refused
-        facts = {"name": self.name(seat), "sum": said_as(op, (a, b)), "value": value}
+        facts = {"name": self.name(seat), "sum": said_as(pair_sum(op, (a, b))), "value": value}
         self.say(child_message(f"arena.said.{said}", facts), tone)
         start = self.revealed_at if self.revealed_at is not None else self.asked_at
         seconds = None if start is None else round(max(0.0, self.clock() - start), 3)
@@ -595,8 +593,8 @@ class ArenaPlay(TableController):
         for e in events:
             if e.code == "arena.reveal":
                 parts.append(verdict(e.data, len(won[0].data["cards"]) if won else 1))
-            elif e.code == "arena.pot_removed":  # after the leftovers: theirs tie too
-                tie = any(e.code == "arena.leftovers" for e in events)
+            elif e.code == "arena.pot_removed":
+                tie = e.data["why"] == "tie"  # the leftovers tie too; "none": nobody had one
                 parts.append(child_message(f"arena.said.pot_out{'_tie' * tie}"))
             elif e.code in NOTED or (e.code == "arena.round_won" and "leftover" in e.text):
                 parts.append(e.text)
@@ -613,8 +611,8 @@ class ArenaPlay(TableController):
                 e.data for step in reversed(self.match.steps) for e in step.events
                 if e.code == "arena.reveal"
             )  # fmt: skip
-            pairs = enumerate(reveal["plays"])
-            plays = "; ".join(f"{self.name(s)} {said_as(reveal['operator'], p)}" for s, p in pairs)
+            sums = enumerate(reveal["sums"])
+            plays = "; ".join(f"{self.name(s)} {said_as(f)}" for s, f in sums)
             self.narrate(self.round_label, f"{plays}. {self.verdict}")
 
     def next_round(self) -> bool:
@@ -650,16 +648,17 @@ class ArenaPlay(TableController):
         """A seat row's words: (text, tone, bold); tone is good, bad, ink, muted or
         selected (the palette's names)."""
         (a, b), op = self.pairs[seat], self.shown.operator
-        if self.phase == "reveal" and a and b and op and not self.is_bot(seat):
+        sums = pair_sum(op, (a, b)) if a and b and op else None
+        if self.phase == "reveal" and sums and not self.is_bot(seat):
             if seat not in self.said:  # the child says it first
                 return f"{self.values(seat)}: your value?", "selected", True
-            said, text = self.said[seat], said_as(op, (a, b))
-            if said == play_value(op, (a, b)):
+            said, text = self.said[seat], said_as(sums)
+            if said == sums["value"]:
                 return f"{text} \u2713", "good", True
             return f"{text} (not {said})", "bad", True
-        if self.phase in ("reveal", "result") and a and b and op:
+        if self.phase in ("reveal", "result") and sums:
             win = seat in self.winners and self.phase == "result"
-            return said_as(op, (a, b)) + (" wins!" if win else ""), "good" if win else "ink", win
+            return said_as(sums) + (" wins!" if win else ""), "good" if win else "ink", win
         if self.phase == "leftover" and seat in self.state.tied:
             return (f"leftover {pip_value(a)}" if a else "show your leftover card"), "ink", True
         if self.phase == "result" and a and not b:  # the leftover card that decided (ARENA-4)
