@@ -468,6 +468,14 @@ class MecsPlay(TableController):
                 facts = {"name": self.name(seat), "area": render(data["area"]), "card": card}
                 two = "_two" * bool(other)
                 text = child_message(f"mecs.said.planted{two}", facts, other="".join(other))
+            elif event.code == "mecs.reordered" and seat is not None:
+                facts = {"name": self.name(seat), "area": render(data["area"])}
+                text = child_message("mecs.said.reordered", facts)
+            elif event.code == "mecs.traded" and seat is not None:  # the card where it shows
+                card = LABEL.get(data["card"]) if self.settings.play == "virtual" else None
+                how = {"name": self.name(seat), "under": data["under"], "card": card}
+                key = f"mecs.said.traded{'_card' * bool(card)}"
+                text = child_message(key, how, stack=data["draw_from"])
             elif event.code == "mecs.objective_waiting":
                 waiting = text.replace(" (MECS-9)", "")
             elif event.code == "mecs.objective_missed" and seat is not None:
