@@ -36,7 +36,7 @@ from tabletop.games.math_attack import (
     card_name,
     parse_card,
     running_totals,
-    turn_words,
+    turn_binds,
 )
 from tabletop.ui.controller import Ask, TableController
 from tabletop.ui.messages import child_message, seats_named
@@ -52,7 +52,7 @@ PICKER = (*BLACK[:10], *RED[:10], *BLACK[10:], *RED[10:], *GREEN)
 GREEN_FACES = dict(  # their symbols and words as printed
     zip(GREEN, (("=", "end"), ("\u21b5", "cancel"), ("+/\u2212", "flip"), ("\u2205", "block")))
 )
-# events with no sentence of their own (after =, turn_words says whose last turn it is)
+# events with no sentence of their own (after =, turn_binds says whose last turn it is)
 SILENT = ("atk.drew", "atk.dealt", "atk.game_over", "atk.last_turn")
 YES_NO = (("yes", "Yes, it is"), ("no", "No"))  # is an earlier card read right?
 
@@ -218,8 +218,10 @@ class AttackPlay(TableController):
         words = [self.sentence(action, e) for e in events if e.code not in SILENT]
         if not self.virtual and any(e.code == "atk.drew" for e in events):
             words.append(child_message("atk.said.draw", seat=action.seat + 1))
-        if binding := turn_words(self.state):
-            words.append(binding)
+        for bind in turn_binds(self.state):  # what binds the next turn (ATK-4, ATK-5)
+            own = "_own" * (bind.data.get("line") == bind.seat)
+            facts = {k: v + 1 for k, v in bind.data.items()}
+            words.append(child_message(f"atk.said.{bind.code[4:]}{own}", facts, seat=bind.seat + 1))
         played = isinstance(action, Play)
         self.sound("good" if played else "tap")
         # the engine's "-10" as on its card
