@@ -705,7 +705,7 @@ def _play_event(state: MathAttackState, seat: Seat, card: str, line: int, before
             f"Seat {seat + 1} plays cancel on {where}: the {target} does not count any more. "
             f"The total goes from {before} to {after}."
         )
-        return Event("atk.cancelled", text, seat, data)
+        return Event("atk.cancelled", text, seat, {**data, "target": state.lines[line][-2]})
     if card == FLIP:
         text = f"Seat {seat + 1} plays +/- on {where}: the total flips from {before} to {after}."
         return Event("atk.flipped", text, seat, data)
@@ -724,7 +724,7 @@ def _play_event(state: MathAttackState, seat: Seat, card: str, line: int, before
             f"Seat {seat + 1} plays {name} on {where}: that is {shift}, "
             f"so the total goes from {before} to {after}."
         )
-        return Event("atk.played", text, seat, data)
+        return Event("atk.played", text, seat, {**data, "shift": shift})
     text = f"Seat {seat + 1} plays {name} on {where}: the total goes from {before} to {after}."
     return Event("atk.played", text, seat, data)
 
