@@ -219,10 +219,11 @@ class AttackPlay(TableController):
         words = [self.sentence(action, e) for e in events if e.code not in SILENT]
         if not self.virtual and any(e.code == "atk.drew" for e in events):
             words.append(child_message("atk.said.draw", seat=action.seat + 1))
-        for bind in turn_binds(self.state):  # what binds the next turn (ATK-4, ATK-5)
-            own = "_own" * (bind.data.get("line") == bind.seat)
+        seat = self.state.turn  # the seat to play, whom turn_binds binds (ATK-4, ATK-5)
+        for bind in turn_binds(self.state):
+            own = "_own" * (bind.data.get("line") == seat)
             facts = {k: v + 1 for k, v in bind.data.items()}
-            words.append(child_message(f"atk.said.{bind.code[4:]}{own}", facts, seat=bind.seat + 1))
+            words.append(child_message(f"atk.said.{bind.code[4:]}{own}", facts, seat=seat + 1))
         played = isinstance(action, Play)
         self.sound("good" if played else "tap")
         # the engine's "-10" as on its card
