@@ -27,6 +27,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from tabletop.store_file import set_aside
+
 log = logging.getLogger(__name__)
 
 SCHEMA_VERSION = 2
@@ -246,11 +248,7 @@ class HighScores:
         stamp = self._now().strftime("%Y%m%d-%H%M%S")
         aside = self.path.with_name(f"{self.path.name}.corrupt-{stamp}")
         try:
-            os.replace(self.path, aside)
-            for extra in ("-journal", "-wal", "-shm"):
-                side = self.path.with_name(self.path.name + extra)
-                if side.exists():
-                    os.replace(side, aside.with_name(aside.name + extra))
+            set_aside(self.path, aside)
             db = self._init(sqlite3.connect(self.path))
             self.notice = (
                 f"The high-score file was damaged ({why}). It was moved to {aside.name} "

@@ -78,6 +78,15 @@ _DAMAGED_CODES = {11, 26}  # SQLITE_CORRUPT, SQLITE_NOTADB (primary result codes
 SIDES = ("-wal", "-shm", "-journal")  # the files SQLite keeps beside a database's
 
 
+def set_aside(path: Path, aside: Path) -> None:
+    """Move the database at ``path`` to ``aside``, with the files SQLite keeps beside it."""
+    os.replace(path, aside)
+    for extra in SIDES:
+        side = path.with_name(path.name + extra)
+        if side.exists():
+            os.replace(side, aside.with_name(aside.name + extra))
+
+
 class JournalFile:
     """The journal's file (see the module docstring): ``path`` None keeps nothing.
 
@@ -265,11 +274,7 @@ class JournalFile:
         stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(self._now()))
         aside = self.path.with_name(f"{self.path.name}.{kind}-{stamp}")
         try:
-            os.replace(self.path, aside)
-            for extra in SIDES:
-                side = self.path.with_name(self.path.name + extra)
-                if side.exists():
-                    os.replace(side, aside.with_name(aside.name + extra))
+            set_aside(self.path, aside)
             db = self._migrate(self._connect(str(self.path)))
             self.notice = (
                 f"The saved games file could not be used ({why}). It was kept as "
@@ -485,6 +490,8 @@ __all__ = [
     "NOT_WRITTEN",
     "READ_ONLY",
     "SAVING_AGAIN",
+    "SIDES",
     "Connection",
     "JournalFile",
+    "set_aside",
 ]

@@ -20,6 +20,7 @@ from tabletop.engine.match import Match
 from tabletop.games import GAMES
 from tabletop.selfplay import choose, default_settings
 from tabletop.store import FILE_NAME, Journal
+from tabletop.store_file import SIDES, set_aside
 from tabletop.store_schema import MIGRATIONS, SCHEMA_VERSION
 
 REPO = Path(__file__).resolve().parents[1]
@@ -198,6 +199,22 @@ def test_store_a_journal_that_no_longer_replays_is_marked_broken_not_lost(tmp_pa
     assert journal.unfinished() == []
     with pytest.raises(CorruptLog, match="no saved game"):
         journal.load(999, GAMES)
+
+
+def test_store_set_aside_moves_every_file_sqlite_keeps_beside_a_database(
+    tmp_path: Path,
+) -> None:
+    """One way for the journal and the high-score file to put a damaged database aside:
+    the files beside it go with it (a stale -wal beside a fresh file would be replayed)."""
+    path, aside = tmp_path / "x.sqlite3", tmp_path / "x.sqlite3.corrupt-1"
+    path.write_bytes(b"db")
+    for extra in SIDES[1:]:  # one side missing: nothing to move, no error
+        path.with_name(path.name + extra).write_bytes(extra.encode())
+    set_aside(path, aside)
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        [aside.name] + [aside.name + extra for extra in SIDES[1:]]
+    )
+    assert all((tmp_path / (aside.name + e)).read_bytes() == e.encode() for e in SIDES[1:])
 
 
 def test_store_a_damaged_file_is_moved_aside_whole_with_a_notice(tmp_path: Path) -> None:

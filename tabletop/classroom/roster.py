@@ -45,6 +45,7 @@ from tabletop.classroom.students import (
     MAX_GROUP_LENGTH,
     MAX_NAME_LENGTH,
     Student,
+    clean_name,
     decode_csv,
     read_class_list,
     student_id,
@@ -103,16 +104,6 @@ class ImportReport:
                 "and remove the new one."
             )
         return " ".join([*said, self.note] if self.note else said)
-
-
-def clean_name(text: str, what: str = "name", limit: int = MAX_NAME_LENGTH) -> str:
-    """One line of text with single spaces; ``BadInput`` if empty or too long."""
-    name = " ".join(str(text).split())
-    if not name and what == "name":
-        raise BadInput("roster.empty", "the name must not be empty")
-    if len(name) > limit:
-        raise BadInput("roster.long", f"the {what} {name!r} is longer than {limit} characters")
-    return name
 
 
 def _plain(text: str) -> str:

@@ -64,6 +64,26 @@ MAX_GROUP_LENGTH = 20
 CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 
+def clean_name(text: str, what: str = "name", limit: int = MAX_NAME_LENGTH, where: str = "") -> str:
+    """``text`` as a name (or a group: ``what``) on one line with single spaces, however it
+    comes in (a class list, the dashboard, the device, the fleet); ``BadInput`` says what is
+    wrong, after ``where``: a name empty, a control character (:data:`CONTROLS`), nothing
+    one can see, or longer than ``limit``."""
+    value = " ".join(str(text).split())
+    if not value and what == "name":
+        raise BadInput("roster.empty", f"{where}the name must not be empty")
+    if found := CONTROLS.search(value):
+        raise BadInput(
+            "roster.control",
+            f"{where}the {what} {value!r} holds a control character (U+{ord(found.group()):04X})",
+        )
+    if value and not any(unicodedata.category(c)[0] in "LNPS" for c in value):
+        raise BadInput("roster.empty", f"{where}the {what} {value!r} has nothing one can see")
+    if len(value) > limit:
+        raise BadInput("roster.long", f"{where}the {what} is longer than {limit} characters")
+    return value
+
+
 def student_id(text: str, where: str = "") -> str:
     """``text`` as a student id (trimmed, upper case; what may follow ``MT1:ID:`` on a
     badge: :mod:`tabletop.engine.cardcodes`); ``BadInput`` says what is wrong, after
@@ -197,27 +217,9 @@ def _read_students(text: str) -> tuple[list[Student], str]:
         group = " ".join(csvsafe.unescape(cell.get("group", "")).split())
         if columns == ID_COLUMNS and (not row[0].strip() or not name):
             raise BadInput("roster.empty", f"line {number}: the id and the name must not be empty")
-        if not name:
-            raise BadInput("roster.empty", f"line {number}: the name must not be empty")
         sid = student_id(row[0], f"line {number}: ") if columns == ID_COLUMNS else ""
-        for what, value, limit in (
-            ("name", name, MAX_NAME_LENGTH),
-            ("group", group, MAX_GROUP_LENGTH),
-        ):
-            if found := CONTROLS.search(value):
-                raise BadInput(
-                    "roster.control",
-                    f"line {number}: the {what} {value!r} holds a control character "
-                    f"(U+{ord(found.group()):04X})",
-                )
-            if value and not any(unicodedata.category(c)[0] in "LNPS" for c in value):
-                raise BadInput(
-                    "roster.empty", f"line {number}: the {what} {value!r} has nothing one can see"
-                )
-            if len(value) > limit:
-                raise BadInput(
-                    "roster.long", f"line {number}: the {what} is longer than {limit} characters"
-                )
+        name = clean_name(name, where=f"line {number}: ")
+        group = clean_name(group, "group", MAX_GROUP_LENGTH, f"line {number}: ")
         if sid and sid in seen:
             raise BadInput(
                 "roster.duplicate", f"line {number}: id {sid} is used twice (also line {seen[sid]})"
@@ -319,6 +321,7 @@ __all__ = [
     "MAX_NAME_LENGTH",
     "Student",
     "badge_id",
+    "clean_name",
     "decode_csv",
     "read_class_list",
     "read_roster",

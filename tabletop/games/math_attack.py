@@ -226,20 +226,27 @@ def line_total(cards: Sequence[str]) -> int:
     return totals[-1] if totals else 0
 
 
-def turn_words(state: MathAttackState) -> str:
-    """What binds the turn to come (ATK-4, ATK-5): ``Seat 2's line is blocked, so seat 1
-    must play on their own line. This is seat 1's last turn!``; "" when nothing does."""
+def turn_binds(state: MathAttackState) -> tuple[Event, ...]:
+    """What binds the turn to come (ATK-4, ATK-5), for the seat to play: ``atk.bound``
+    (``blocked``: the line that takes no card, ``line``: the one to play on) and
+    ``atk.final_turn`` (after =); none when nothing does."""
     if state.phase != "play":
-        return ""
-    seat, blocked, words = state.turn, state.blocked, []
+        return ()
+    seat, blocked, binds = state.turn, state.blocked, []
     if blocked is not None:
-        where = "their own line" if blocked != seat else f"seat {2 - blocked}'s line"
-        words.append(
-            f"Seat {blocked + 1}'s line is blocked, so seat {seat + 1} must play on {where}."
-        )
+        line = 1 - blocked
+        where = "their own line" if line == seat else f"seat {line + 1}'s line"
+        text = f"Seat {blocked + 1}'s line is blocked, so seat {seat + 1} must play on {where}."
+        binds.append(Event("atk.bound", text, seat, {"blocked": blocked, "line": line}))
     if state.end_by is not None:
-        words.append(f"This is seat {seat + 1}'s last turn!")
-    return " ".join(words)
+        binds.append(Event("atk.final_turn", f"This is seat {seat + 1}'s last turn!", seat))
+    return tuple(binds)
+
+
+def turn_words(state: MathAttackState) -> str:
+    """:func:`turn_binds` in words: ``Seat 2's line is blocked, so seat 1 must play on
+    their own line. This is seat 1's last turn!``; "" when nothing binds the turn."""
+    return " ".join(e.text for e in turn_binds(state))
 
 
 def may_cancel(cards: Sequence[str]) -> bool:
@@ -698,7 +705,7 @@ def _play_event(state: MathAttackState, seat: Seat, card: str, line: int, before
             f"Seat {seat + 1} plays cancel on {where}: the {target} does not count any more. "
             f"The total goes from {before} to {after}."
         )
-        return Event("atk.cancelled", text, seat, data)
+        return Event("atk.cancelled", text, seat, {**data, "target": state.lines[line][-2]})
     if card == FLIP:
         text = f"Seat {seat + 1} plays +/- on {where}: the total flips from {before} to {after}."
         return Event("atk.flipped", text, seat, data)
@@ -717,7 +724,7 @@ def _play_event(state: MathAttackState, seat: Seat, card: str, line: int, before
             f"Seat {seat + 1} plays {name} on {where}: that is {shift}, "
             f"so the total goes from {before} to {after}."
         )
-        return Event("atk.played", text, seat, data)
+        return Event("atk.played", text, seat, {**data, "shift": shift})
     text = f"Seat {seat + 1} plays {name} on {where}: the total goes from {before} to {after}."
     return Event("atk.played", text, seat, data)
 
@@ -753,5 +760,6 @@ __all__ = [
     "parse_card",
     "running_totals",
     "seat_view",
+    "turn_binds",
     "turn_words",
 ]

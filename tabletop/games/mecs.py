@@ -1121,7 +1121,8 @@ def _end_turn(state: MecsState, action: EndTurn) -> _Outcome:
     if not may_end_turn(state):
         raise IllegalMove("mecs.turn_over", "your turn is already over")
     text = "passes: no card in hand" if state.phase == "plant" else "ends the turn"
-    event = Event("mecs.turn_ended", f"Player {seat + 1} {text}.", seat)
+    passed = {"passed": state.phase == "plant"}
+    event = Event("mecs.turn_ended", f"Player {seat + 1} {text}.", seat, passed)
     return replace(state, phase="refill"), (event,)
 
 

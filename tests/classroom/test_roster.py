@@ -608,3 +608,32 @@ def test_roster_an_id_used_twice_names_both_lines(roster: Roster) -> None:
     assert (
         err.value.message == "line 6: id S2 is used twice (also line 3). Fix the file and try again"
     )
+
+
+@pytest.mark.parametrize(
+    ("value", "code"),
+    [
+        ("Ben\x1b[31m", "roster.control"),  # a terminal would obey it
+        ("\u202eaiM", "roster.control"),  # a right-to-left override
+        ("Mi\u2066a", "roster.control"),  # a bidi isolate
+        ("\u200b\u200b", "roster.empty"),  # nothing one can see
+    ],
+)
+def test_roster_typed_names_refused_as_the_class_list_refuses(
+    roster: Roster, value: str, code: str
+) -> None:
+    """A name or group typed in (add, rename, a new group, the fleet's import) meets the
+    class list's own check, not a weaker one."""
+    roster.add("Ada", "A", sid="S1")
+    for change in (
+        lambda: roster.add(value),
+        lambda: roster.add("Bob", value),
+        lambda: roster.rename("S1", value),
+        lambda: roster.set_group("S1", value),
+        lambda: roster.import_students([Student("S2", value, "A")]),
+        lambda: roster.import_students([Student("S2", "Bob", value)]),
+    ):
+        with pytest.raises(BadInput) as caught:
+            change()
+        assert caught.value.code == code
+    assert roster.students() == [Student("S1", "Ada", "A")]

@@ -17,7 +17,12 @@ from tabletop.games.math_arena import (
     scorings,
     verdict,
 )
-from tabletop.games.math_attack import MathAttackSettings, MathAttackState, turn_words
+from tabletop.games.math_attack import (
+    MathAttackSettings,
+    MathAttackState,
+    turn_binds,
+    turn_words,
+)
 from tabletop.ui.messages import seats_named
 
 
@@ -98,6 +103,9 @@ def test_attack_turn_words_say_what_binds_the_next_turn() -> None:
     )
     assert seats_named(other, ["Ana", "Bo"]).startswith("Bo's line is blocked, so Bo must")
     assert turn_words(attack_state(turn=0, end_by=1, phase="over")) == ""
+    bound, final = turn_binds(attack_state(turn=1, blocked=1, end_by=0))  # the UI's facts
+    assert (bound.code, bound.seat, bound.data) == ("atk.bound", 1, {"blocked": 1, "line": 0})
+    assert (final.code, final.seat) == ("atk.final_turn", 1)
 
 
 def test_messages_seats_named_leaves_unknown_seats_alone() -> None:

@@ -339,6 +339,15 @@ def test_teacher_api_errors_are_plain_sentences(serve: Callable[[Scenario], None
         assert r.status == 400
         r = await post(client, "/api/roster", {"op": "add", "name": "  "})
         assert (await r.json())["error"] == "The name must not be empty."
+        # typed names meet the class list's check: a control, an override, nothing visible
+        r = await post(client, "/api/roster", {"op": "add", "name": "Ben\x1b[31m"})
+        assert r.status == 400 and (await r.json())["error"] == (
+            "The name 'Ben\\x1b[31m' holds a control character (U+001B)."
+        )
+        r = await post(client, "/api/roster", {"op": "add", "name": "Bob", "group": "\u202eA"})
+        assert r.status == 400 and "control character (U+202E)" in (await r.json())["error"]
+        r = await post(client, "/api/roster", {"op": "add", "name": "\u200b"})
+        assert r.status == 400 and "nothing one can see" in (await r.json())["error"]
 
     serve(scenario)
 

@@ -454,3 +454,22 @@ def test_class_list_import_summary_shows_whole_under_the_list(
     px, (page,) = painter.pages(scene.message, room, scene.m.text, bold=True)
     assert px >= 16 and len(page) > 2
     assert not any(b.rect.colliderect(room) for b in scene.targets())
+
+
+def test_class_list_refuses_a_typed_name_holding_a_control_character() -> None:
+    """The device's pad types letters only (a keyboard's escape or override types nothing),
+    and a name that reaches the list anyway meets the class list's check: refused in a
+    sentence, nobody added."""
+    app, scene, auto = open_list()
+    auto.tap("add")
+    pad = app.stack.top
+    assert isinstance(pad, TypedName)
+    for text in ("\x1b", "\u202e", "\u200b", "A"):
+        app.post(Key(text, text, app.ctx.clock()))
+    app.step()
+    assert pad.name == "A"
+    app.stack.pop("Ben\x1b[31m")  # as if the pad had let it through
+    auto.tap("choice.0")
+    assert roster_of(app) == []
+    assert scene.message == "The name 'Ben\\x1b[31m' holds a control character (U+001B)."
+    assert scene.good is False

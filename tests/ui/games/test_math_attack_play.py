@@ -471,6 +471,60 @@ def test_math_attack_play_camera_sentences_come_from_the_sentence_table(
     assert play.message == "atk.line.back: Ana's line is back as it was."
 
 
+def test_math_attack_play_what_binds_the_turn_is_the_sentence_tables(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """ATK-4, ATK-5: a blocked line and the last turn after = were the engine's English
+    (turn_words) on the child's line; now the sentence table's, by the engine's code."""
+    from tabletop.ui.messages import CHILD_MESSAGES
+
+    for code in ("atk.said.bound", "atk.said.bound_own", "atk.said.final_turn"):
+        monkeypatch.setitem(CHILD_MESSAGES, code, f"{code}: {CHILD_MESSAGES[code]}")
+    play = table()
+    play.cards_seen(2, "line", ("BLOCK",))  # Ana blocks Ben's line: Ben plays on Ana's
+    assert play.message.endswith(
+        "atk.said.bound: Ben's line is blocked, so Ben must play on Ana's line."
+    )
+    hands = (("+1", "+2", "-3", "FLIP", "BLOCK"), ("+5", "-5", "+6", "END"))
+    play = at_state(None, hands, turn=1, stack_size=44)
+    play.deal()
+    play.cards_seen(2, "line", ("END",))  # Ben plays = on his own line
+    assert play.message.endswith("atk.said.final_turn: This is Ana's last turn!")
+    play = at_state(None, hands, turn=0, stack_size=44)
+    play.deal()
+    play.cards_seen(1, "line", ("BLOCK",))  # Ana blocks her own line: Ben plays on his
+    assert play.message.endswith(
+        "atk.said.bound_own: Ana's line is blocked, so Ben must play on their own line."
+    )
+
+
+def test_math_attack_play_what_a_card_did_is_the_sentence_tables(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """ATK-2, ATK-3: a number card, a multiplier, +/- and cancel were said in the engine's
+    English; now the sentence table's, by the event's code and facts (the same words)."""
+    from tabletop.ui.messages import CHILD_MESSAGES
+
+    for key in ("played", "played_by", "flipped", "cancelled"):
+        code = f"atk.said.{key}"
+        monkeypatch.setitem(CHILD_MESSAGES, code, f"{code}: {CHILD_MESSAGES[code]}")
+    play = table()
+    said = []
+    for seat, cards in ((1, "+5"), (2, "+3"), (1, "+5 +D"), (2, "+3 FLIP"), (1, "+5 +D CANCEL")):
+        play.cards_seen(seat, "line", tuple(cards.split()))
+        said.append(play.message.split(". ")[0])
+    assert said == [
+        "atk.said.played: Ana plays +5 on their own number line: the total goes from 0 to 5",
+        "atk.said.played: Ben plays +3 on their own number line: the total goes from 0 to 3",
+        "atk.said.played_by: Ana plays +|n×2| on their own number line: that is +10, so the "
+        "total goes from 5 to 15",
+        "atk.said.flipped: Ben plays +/\u2212 on their own number line: the total flips from 3 "
+        "to \u22123",
+        "atk.said.cancelled: Ana plays cancel on their own number line: the +|n×2| does not "
+        "count any more",
+    ]
+
+
 @pytest.mark.parametrize("bot", [None, "easy"])
 def test_math_attack_play_last_turn_said_once_after_equals(bot: str | None) -> None:
     """ATK-5: the sentence after = says once whose last turn comes (it said "Ana gets one

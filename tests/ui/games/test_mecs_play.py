@@ -10,8 +10,11 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from tabletop.bots.mecs import decide
 from tabletop.engine.match import Match
+from tabletop.engine.protocol import Event
 from tabletop.games import GAMES
 from tabletop.games.mecs import (
     CHANCE_TYPES,
@@ -140,6 +143,67 @@ def test_mecs_play_a_plant_is_said_with_each_cards_name() -> None:
     label = LABEL.get(card, card)
     told = f"{name} put down “{label}”. The area reads {render((card,))}."
     assert play.message == told
+
+
+def test_mecs_play_a_reorder_and_a_trade_are_said_from_the_sentence_table() -> None:
+    """Round 30: "Ann moved cards: the area reads 4 +." and "... put 4 under the numbers
+    stack and draws from ..." were the engine's English on the child's line; now the
+    sentence table's, by the event's code and facts (a card hidden in camera play)."""
+    play = new_play()
+    active = play.state.active
+    name, hand = play.name(active), play.state.players[active].hand
+    play.submit_area(active, hand[:2])
+    play.submit_area(active, hand[:2][::-1])  # the same cards, moved (MECS-4)
+    assert play.message == f"{name} moved cards. The area reads {render(hand[:2][::-1])}."
+    play = new_play()
+    planted, card = play.state.players[active].hand[:2]
+    play.submit_area(active, (planted,))  # a trade comes after planting exactly 1 card
+    ask = play.press("trade")
+    assert ask is not None
+    draw = play.answer(ask, card)
+    assert draw is not None
+    play.answer(draw, "symbols")
+    under = "numbers" if card.isdigit() else "symbols"
+    told = f"{name} put “{LABEL[card]}” under the {under} stack, then draws from the symbols stack."
+    assert play.message == told
+    camera = new_play(cards="camera")
+    facts = {"card": "7", "under": "numbers", "draw_from": "symbols"}
+    camera.told([Event("mecs.traded", "Player 1 put a card under ...", 0, facts)])
+    name = camera.name(0)
+    assert camera.message == (
+        f"{name} put a card under the numbers stack, then draws from the symbols stack."
+    )
+
+
+def test_mecs_play_a_score_a_turn_ended_and_a_draw_are_the_sentence_tables(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Round 30: "21 ÷ 3 = 7 is right! Cy flips 6 cards and wins 6 coins (now 14).", "Bo
+    ends the turn." and "Bo drew a card from the symbols stack." were the engine's English
+    on the child's line; each is now the sentence table's, by the event's code and facts."""
+    from tabletop.ui.messages import CHILD_MESSAGES
+
+    codes = {"mecs.completed": "completed", "mecs.turn_ended": "ended", "mecs.drew": "drew"}
+    for key in codes.values():
+        code = f"mecs.said.{key}"
+        monkeypatch.setitem(CHILD_MESSAGES, code, f"{code}: {CHILD_MESSAGES[code]}")
+    told = set()
+    play = new_play(seats=[("Ann", False), ("Bo", False), ("Cy", False)], seed=2)
+    while not play.finished and len(told) < len(codes):
+        steps = len(play.match.steps)
+        refill = play.state.phase == "refill"  # a trade's draw is not said (MECS-4)
+        if refill:
+            play.press("refill.numbers" if play.state.stack("numbers").size else "refill.symbols")
+        else:
+            play.perform(decide(play.state, play.pending_seat() or play.state.active, "hard"))
+        events = [e for step in play.match.steps[steps:] for e in step.events]
+        if events and events[-1].code in codes and (refill or events[-1].code != "mecs.drew"):
+            code = codes[events[-1].code]
+            assert play.message == f"mecs.said.{code}: {play.words(events[-1].text)}"
+            told.add(code)
+    assert told == set(codes.values())
+    play.told([Event("mecs.turn_ended", "Player 1 passes: no card in hand.", 0, {"passed": True})])
+    assert play.message == "Ann has no card left to put down, so the turn ends."
 
 
 def test_mecs_play_trade_undo_and_sentences_with_names() -> None:

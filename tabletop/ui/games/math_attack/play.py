@@ -36,7 +36,7 @@ from tabletop.games.math_attack import (
     card_name,
     parse_card,
     running_totals,
-    turn_words,
+    turn_binds,
 )
 from tabletop.ui.controller import Ask, TableController
 from tabletop.ui.messages import child_message, seats_named
@@ -52,8 +52,9 @@ PICKER = (*BLACK[:10], *RED[:10], *BLACK[10:], *RED[10:], *GREEN)
 GREEN_FACES = dict(  # their symbols and words as printed
     zip(GREEN, (("=", "end"), ("\u21b5", "cancel"), ("+/\u2212", "flip"), ("\u2205", "block")))
 )
-# events with no sentence of their own (after =, turn_words says whose last turn it is)
+# events with no sentence of their own (after =, turn_binds says whose last turn it is)
 SILENT = ("atk.drew", "atk.dealt", "atk.game_over", "atk.last_turn")
+PLAYED = ("atk.played", "atk.flipped", "atk.cancelled")  # a card that changes a line's total
 YES_NO = (("yes", "Yes, it is"), ("no", "No"))  # is an earlier card read right?
 
 
@@ -218,8 +219,11 @@ class AttackPlay(TableController):
         words = [self.sentence(action, e) for e in events if e.code not in SILENT]
         if not self.virtual and any(e.code == "atk.drew" for e in events):
             words.append(child_message("atk.said.draw", seat=action.seat + 1))
-        if binding := turn_words(self.state):
-            words.append(binding)
+        seat = self.state.turn  # the seat to play, whom turn_binds binds (ATK-4, ATK-5)
+        for bind in turn_binds(self.state):
+            own = "_own" * (bind.data.get("line") == seat)
+            facts = {k: v + 1 for k, v in bind.data.items()}
+            words.append(child_message(f"atk.said.{bind.code[4:]}{own}", facts, seat=seat + 1))
         played = isinstance(action, Play)
         self.sound("good" if played else "tap")
         # the engine's "-10" as on its card
@@ -228,9 +232,10 @@ class AttackPlay(TableController):
         self.narrate(len(self.moves()), self.story_line(action))
 
     def sentence(self, action: Action, event: Event) -> str:
-        """An event in words: the engine's, or the sentence table's where the engine's, with
-        its reasons, would not fit the instruction line beside the next step, or where it
-        says too little to a child ("plays =": the = card); the log keeps the engine's."""
+        """An event in words: the sentence table's, by the event's code and facts (shorter
+        where the engine's reasons would not fit the instruction line, clearer where it says
+        too little: "plays =", the = card); the engine's where the table has none. The log
+        keeps the engine's."""
         if event.code == "atk.blocked" and isinstance(action, Play):
             short = child_message("atk.said.blocked", seat=action.seat + 1, line=action.line + 1)
         elif event.code == "atk.passed" and isinstance(action, Pass) and action.shown:
@@ -238,6 +243,13 @@ class AttackPlay(TableController):
         elif event.code == "atk.end" and isinstance(action, Play):  # "plays =" says little
             own = "_own" * (action.line == action.seat)
             short = child_message(f"atk.said.end{own}", seat=action.seat + 1, line=action.line + 1)
+        elif event.code in PLAYED and isinstance(action, Play):  # what the card did
+            own = "_own" * (action.line == action.seat)
+            where = child_message(f"atk.said.whose{own}", line=action.line + 1)
+            facts = {**event.data, "card": action.card, "where": where, "seat": action.seat + 1}
+            names = {k: card_name(facts[k]) for k in ("card", "target") if k in facts}
+            key = f"atk.said.{event.code[4:]}{'_by' * ('shift' in facts)}"
+            short = child_message(key, facts, **names)
         else:
             return event.text
         log.info("math-attack: %s", event.text)

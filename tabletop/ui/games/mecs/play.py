@@ -443,6 +443,9 @@ class MecsPlay(TableController):
                 winner = seat if seat is not None else 0
                 owner = int(data.get("area_of", winner))
                 title, says = child_message("mecs.banner.complete"), render(cards)
+                facts = {**data, "name": self.name(winner), "owner": self.name(owner)}
+                key = f"mecs.said.completed{'_from' * (owner != winner)}"
+                text = child_message(key, facts, count=len(cards), equation=render(cards))
                 if owner != winner:  # a hack is announced as one
                     title = child_message("mecs.banner.hacked")
                     says = f"{self.name(winner)} hacked {self.name(owner)}: {says}"
@@ -468,6 +471,19 @@ class MecsPlay(TableController):
                 facts = {"name": self.name(seat), "area": render(data["area"]), "card": card}
                 two = "_two" * bool(other)
                 text = child_message(f"mecs.said.planted{two}", facts, other="".join(other))
+            elif event.code == "mecs.reordered" and seat is not None:
+                facts = {"name": self.name(seat), "area": render(data["area"])}
+                text = child_message("mecs.said.reordered", facts)
+            elif event.code == "mecs.traded" and seat is not None:  # the card where it shows
+                card = LABEL.get(data["card"]) if self.settings.play == "virtual" else None
+                how = {"name": self.name(seat), "under": data["under"], "card": card}
+                key = f"mecs.said.traded{'_card' * bool(card)}"
+                text = child_message(key, how, stack=data["draw_from"])
+            elif event.code == "mecs.drew" and seat is not None:  # a refill's
+                text = child_message("mecs.said.drew", name=self.name(seat), stack=data["stack"])
+            elif event.code == "mecs.turn_ended" and seat is not None:
+                ended = "passed" if data.get("passed") else "ended"
+                text = child_message(f"mecs.said.{ended}", name=self.name(seat))
             elif event.code == "mecs.objective_waiting":
                 waiting = text.replace(" (MECS-9)", "")
             elif event.code == "mecs.objective_missed" and seat is not None:
