@@ -9,10 +9,13 @@ by name only) gains the id and group columns when opened, its scores staying the
 a child signed in whose name is hers alone on the class list (the caller knows the list
 and says so: ``name_unique``) takes the scores of her name as hers when she has none of
 her own in that game yet, so her old best still counts.
-A file that SQLite cannot read, or that has a schema this version does not know, is never
-fatal: it is moved aside (renamed to ``highscores.sqlite3.corrupt-<time>``), a fresh file
-is started, and :attr:`notice` says so in one sentence for the teacher. (The crash-safe
-game journal is a separate, later store.)
+A file proven damaged (SQLite finds it corrupt or not a database, or it has a schema this
+version does not know) is never fatal: it is moved aside (renamed to
+``highscores.sqlite3.corrupt-<time>``), a fresh file is started, and :attr:`notice` says
+so in one sentence for the teacher. A file that is only busy or cannot be written is left
+as it is: its scores are read, and a new score that cannot be kept says so
+(:attr:`Recorded.saved`, :attr:`notice`). (The crash-safe game journal is a separate,
+later store.)
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from tabletop.store_file import set_aside
+from tabletop.store_file import Damaged, is_damaged, read_connection, set_aside
 
 log = logging.getLogger(__name__)
 
@@ -72,11 +75,13 @@ def modes_key(modes: Iterable[str]) -> str:
 
 @dataclass(frozen=True)
 class Recorded:
-    """What recording a score did: the best before it, and the best now."""
+    """What recording a score did: the best before it, the best now, and whether the
+    score was kept in the file (not: the file is busy, full or read-only)."""
 
     score: int
     previous_best: int | None
     best: int
+    saved: bool = True
 
     @property
     def is_new_best(self) -> bool:
@@ -94,6 +99,7 @@ class HighScores:
         )
         self.notice: str | None = None
         self._now = now
+        self._kept = True  # scores reach the file (False: only a copy in memory)
         self._db = self._open()
 
     # -- reading and writing -----------------------------------------------------------
@@ -125,7 +131,7 @@ class HighScores:
         )
         row = (game, player, key, int(score), self._now().isoformat(timespec="seconds"))
         claimed = f"UPDATE scores SET student = ?, grp = ? WHERE game = ? AND {_BY_NAME}"
-        self._write(
+        saved = self._write(
             *([(claimed, (student, group, game, player))] if claim else []),
             (
                 "INSERT INTO scores (game, player, modes, score, played_at, student, grp) "
@@ -137,7 +143,7 @@ class HighScores:
             best = score
         else:
             best = min(previous, score) if lower_is_better else max(previous, score)
-        return Recorded(score, previous, best)
+        return Recorded(score, previous, best, saved and self._kept)
 
     def best(
         self,
@@ -213,25 +219,28 @@ class HighScores:
         except OSError as exc:
             self.notice = f"High scores cannot be saved ({exc.strerror}); they last until closing."
             log.warning("%s", self.notice)
+            self._kept = False
             return self._init(sqlite3.connect(":memory:"))
         try:
             return self._init(sqlite3.connect(self.path))
         except sqlite3.DatabaseError as exc:
-            return self._recover(str(exc))
+            return self._recover(str(exc)) if is_damaged(exc) else self._unwritable(exc)
 
     def _init(self, db: sqlite3.Connection) -> sqlite3.Connection:
         try:
             check = db.execute("PRAGMA quick_check").fetchone()
             if check is None or check[0] != "ok":
-                raise sqlite3.DatabaseError(f"integrity check says {check!r}")
+                raise Damaged(f"integrity check says {check!r}")
             version = db.execute("PRAGMA user_version").fetchone()[0]
             if version not in range(SCHEMA_VERSION + 1):
-                raise sqlite3.DatabaseError(f"unknown schema version {version}")
+                raise Damaged(f"unknown schema version {version}")
             tables = {
                 r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
             }
             if version == 0 and tables - {"scores"}:
-                raise sqlite3.DatabaseError(f"not a high-score file (tables {sorted(tables)})")
+                raise Damaged(f"not a high-score file (tables {sorted(tables)})")
+            if version == SCHEMA_VERSION and "scores" in tables:
+                return db  # nothing to write: a read-only file opens too
             with db:
                 db.executescript(_SCHEMA)
                 if "student" not in {r[1] for r in db.execute("PRAGMA table_info(scores)")}:
@@ -255,10 +264,39 @@ class HighScores:
                 "and a new one was started."
             )
         except (OSError, sqlite3.DatabaseError) as exc:
+            self._kept = False
             db = self._init(sqlite3.connect(":memory:"))
             self.notice = (
                 f"The high-score file cannot be used ({why}; {exc}). "
                 "Scores last until the app closes."
+            )
+        log.warning("%s", self.notice)
+        return db
+
+    def _unwritable(self, exc: sqlite3.DatabaseError) -> sqlite3.Connection:
+        """A file that is busy (still, after SQLite's wait) or cannot be written is left as
+        it is: its scores are read into memory, and new ones last until the app closes."""
+        assert self.path is not None
+        self._kept = False
+        try:
+            source = read_connection(self.path)
+            try:
+                db = sqlite3.connect(":memory:")
+                source.backup(db)
+            finally:
+                source.close()
+            db = self._init(db)
+            self.notice = (
+                f"The high-score file cannot be written ({exc}); its best scores are shown, "
+                "and new ones last until the app closes."
+            )
+        except (OSError, sqlite3.DatabaseError) as unread:
+            if is_damaged(unread):
+                return self._recover(str(unread))
+            db = self._init(sqlite3.connect(":memory:"))
+            self.notice = (
+                f"The high-score file cannot be read or written ({exc}); it is left as it "
+                "is. Scores last until the app closes."
             )
         log.warning("%s", self.notice)
         return db
@@ -273,24 +311,25 @@ class HighScores:
                     return []
         return []
 
-    def _write(self, *statements: tuple[str, tuple[object, ...]]) -> None:
-        """Run ``statements`` (SQL, arguments) in one transaction."""
+    def _write(self, *statements: tuple[str, tuple[object, ...]]) -> bool:
+        """Run ``statements`` (SQL, arguments) in one transaction; whether it was."""
         for attempt in (1, 2):
             try:
                 with self._db:
                     for sql, args in statements:
                         self._db.execute(sql, args)
-                return
+                return True
             except sqlite3.DatabaseError as exc:
                 if not self._damaged(exc, attempt):
                     self.notice = f"A high score could not be saved ({exc})."
                     log.warning("%s", self.notice)
-                    return
+                    return False
+        return False
 
     def _damaged(self, exc: sqlite3.DatabaseError, attempt: int) -> bool:
-        """A file that went bad while open is moved aside once; a busy or locked file (an
-        OperationalError) is only reported."""
-        if attempt == 2 or self.path is None or isinstance(exc, sqlite3.OperationalError):
+        """A file that went bad while open is moved aside once; a busy, full or read-only
+        one is only reported."""
+        if attempt == 2 or self.path is None or not is_damaged(exc):
             return False
         with contextlib.suppress(sqlite3.Error):
             self._db.close()

@@ -17,6 +17,7 @@ import secrets
 import stat
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager, suppress
+from errno import EROFS
 from pathlib import Path
 
 from tabletop.engine.errors import TabletopError
@@ -24,15 +25,16 @@ from tabletop.engine.errors import TabletopError
 
 class CannotWrite(TabletopError):
     """A file or folder that cannot be written: "cannot write PATH: WHY", and ``why``
-    alone (often the system's words) for a screen's own sentence."""
+    alone (often the system's words) and the system's ``errno`` (where it gave one:
+    ``ENOSPC`` a full disk, ``EROFS`` a read-only one) for a screen's own sentence."""
 
-    def __init__(self, code: str, path: Path, why: str) -> None:
+    def __init__(self, code: str, path: Path, why: str, errno: int | None = None) -> None:
         super().__init__(code, f"cannot write {path}: {why}")
-        self.why = why
+        self.why, self.errno = why, errno
 
 
-def _cannot(path: Path, why: str) -> CannotWrite:
-    return CannotWrite("out.path", path, why)
+def _cannot(path: Path, why: str, errno: int | None = None) -> CannotWrite:
+    return CannotWrite("out.path", path, why, errno)
 
 
 @contextmanager
@@ -42,7 +44,7 @@ def _said(path: Path) -> Iterator[None]:
     try:
         yield
     except OSError as exc:
-        raise _cannot(path, exc.strerror or str(exc)) from None
+        raise _cannot(path, exc.strerror or str(exc), exc.errno) from None
 
 
 def _into(path: Path) -> Path:
@@ -53,7 +55,8 @@ def _into(path: Path) -> Path:
             raise _cannot(path, f"{parent} is a file, not a folder: name another place")
         raise _cannot(path, f"the folder {parent} does not exist: make it first, or name another")
     if not os.access(parent, os.W_OK | os.X_OK):
-        raise _cannot(path, f"the folder {parent} is read-only")
+        mounted_ro = os.statvfs(parent).f_flag & os.ST_RDONLY
+        raise _cannot(path, f"the folder {parent} is read-only", EROFS if mounted_ro else None)
     return parent
 
 
@@ -156,7 +159,7 @@ def write_files(files: Mapping[Path, bytes | str], *, code: str = "out.write") -
                 if written
                 else " (none written)"
             )
-        raise CannotWrite(code, path, why) from None
+        raise CannotWrite(code, path, why, exc.errno) from None
     finally:
         for path, (copy, place) in new.items():
             if path not in written and copy != place:

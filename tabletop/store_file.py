@@ -191,7 +191,7 @@ class JournalFile:
         except _Newer as exc:
             return self._move_aside("newer", str(exc))
         except sqlite3.DatabaseError as exc:
-            if _damaged(exc):
+            if is_damaged(exc):
                 return self._move_aside("corrupt", str(exc))
             # Not proven damaged: the card is full or read-only, or a write failed. The
             # file stays as it is; play goes on in a copy of it in memory.
@@ -201,7 +201,7 @@ class JournalFile:
                     if self.path.exists()
                     else self._migrate(self._connect(":memory:"))  # nothing there yet
                 )
-            except (_Newer, _Damaged) as bad:
+            except (_Newer, Damaged) as bad:
                 return self._move_aside("newer" if isinstance(bad, _Newer) else "corrupt", str(bad))
             except (OSError, sqlite3.DatabaseError) as unread:
                 log.error("journal: %s cannot be read either: %s", self.path, unread)
@@ -224,10 +224,10 @@ class JournalFile:
             return self._copy_of_file(reading=True)
         except _Newer as exc:
             raise BadInput("store.newer", f"{self.path}: {exc}") from None
-        except _Damaged as exc:
+        except Damaged as exc:
             raise BadInput("store.damaged", f"{self.path} is damaged: {exc}") from None
         except (OSError, sqlite3.DatabaseError) as exc:
-            if _damaged(exc):
+            if is_damaged(exc):
                 raise BadInput("store.damaged", f"{self.path} is damaged: {exc}") from None
             raise BadInput("store.read", f"cannot read {self.path}: {exc}") from None
 
@@ -236,7 +236,7 @@ class JournalFile:
         brought to this schema, without writing to the file or its folder. ``reading``:
         only to read it, so a file already at this schema is read where it is."""
         assert self.path is not None
-        source = _read_connection(self.path)
+        source = read_connection(self.path)
         try:
             if _check(source) == SCHEMA_VERSION and reading:
                 return source
@@ -346,7 +346,7 @@ class JournalFile:
                 with contextlib.suppress(sqlite3.Error):
                     mem.execute("DETACH DATABASE disk")
             back = self._connect(str(self.path))
-        except (_Newer, _Damaged) as exc:
+        except (_Newer, Damaged) as exc:
             log.error("journal: the file became unusable while games were in memory: %s", exc)
             self._move_aside("newer" if isinstance(exc, _Newer) else "corrupt", str(exc)).close()
             return False
@@ -362,7 +362,7 @@ class _Newer(sqlite3.DatabaseError):
     """The file's schema is newer than this program's."""
 
 
-class _Damaged(sqlite3.DatabaseError):
+class Damaged(sqlite3.DatabaseError):
     """The file is proven damaged: its integrity check fails, or it is not a journal."""
 
 
@@ -384,7 +384,7 @@ def _check(db: sqlite3.Connection) -> int:
     """The file's schema version, once it is proven a journal this program can use."""
     check = db.execute("PRAGMA quick_check").fetchone()
     if check is None or check[0] != "ok":
-        raise _Damaged(f"integrity check says {check!r}")
+        raise Damaged(f"integrity check says {check!r}")
     version = int(db.execute("PRAGMA user_version").fetchone()[0])
     if version > SCHEMA_VERSION:
         raise _Newer(f"it was written by a newer version (schema {version})")
@@ -392,13 +392,13 @@ def _check(db: sqlite3.Connection) -> int:
         tables = db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
         names = sorted(r[0] for r in tables)
         if names:
-            raise _Damaged(f"not a game journal (tables {names})")
+            raise Damaged(f"not a game journal (tables {names})")
     return version
 
 
-def _damaged(exc: BaseException) -> bool:
+def is_damaged(exc: BaseException) -> bool:
     """Whether an error proves the file damaged (never a failed write: full, read-only)."""
-    if isinstance(exc, _Damaged):
+    if isinstance(exc, Damaged):
         return True
     code = getattr(exc, "sqlite_errorcode", None)
     return isinstance(code, int) and code & 0xFF in _DAMAGED_CODES
@@ -428,7 +428,7 @@ def _write_failed(exc: BaseException) -> TabletopError:
     return TabletopError("store.write", f"the game could not be saved: {exc}")
 
 
-def _read_connection(path: Path) -> sqlite3.Connection:
+def read_connection(path: Path) -> sqlite3.Connection:
     """A connection that only reads ``path`` and writes nothing beside it: ``mode=ro``
     (it reads the WAL); in a read-only folder with no ``-shm`` to share, ``immutable``
     when there is no WAL to read, else a copy of the file and its WAL in a temporary
@@ -442,7 +442,7 @@ def _read_connection(path: Path) -> sqlite3.Connection:
         return db
     except sqlite3.DatabaseError as exc:
         db.close()
-        if _damaged(exc):
+        if is_damaged(exc):
             raise
     wal = path.with_name(path.name + "-wal")
     if not wal.exists() or wal.stat().st_size == 0:
@@ -492,6 +492,9 @@ __all__ = [
     "SAVING_AGAIN",
     "SIDES",
     "Connection",
+    "Damaged",
     "JournalFile",
+    "is_damaged",
+    "read_connection",
     "set_aside",
 ]

@@ -12,6 +12,7 @@ from the same rows; ``tabletop report`` (:func:`add_parser`) writes both.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import io
 import re
 import sys
@@ -126,17 +127,26 @@ def save_report(
     left_out: Sequence[LeftOut] = (),
     skills: Any = None,
 ) -> tuple[Path, Path]:
-    """Write ``report-<session>.csv`` and ``.pdf`` into ``folder`` (made if needed), both
-    or neither, synced to disk before this returns (a USB stick may be pulled out right
-    after)."""
+    """Write ``report-<session>.csv`` and ``.pdf`` into ``folder`` (made if needed, and
+    taken away again when the files cannot be written), both or neither, synced to disk
+    before this returns (a USB stick may be pulled out right after)."""
+    from tabletop.outfiles import CannotWrite
+
     stem = file_stem(session)
     csv_path, pdf_path = folder / f"{stem}.csv", folder / f"{stem}.pdf"
+    made = not folder.exists()
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise TabletopError("report.write", f"cannot write {folder}: {exc.strerror}") from None
+        raise CannotWrite("report.write", folder, exc.strerror or str(exc), exc.errno) from None
     pdf = report_pdf(rows, session=session, paper=paper, left_out=left_out, skills=skills)
-    _write_files({csv_path: _csv_file(csv_text(rows)), pdf_path: bytes(pdf.output())})
+    try:
+        _write_files({csv_path: _csv_file(csv_text(rows)), pdf_path: bytes(pdf.output())})
+    except CannotWrite:
+        if made:
+            with contextlib.suppress(OSError):
+                folder.rmdir()  # only an empty one: a failed export leaves no folder
+        raise
     return csv_path, pdf_path
 
 

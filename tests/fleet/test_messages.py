@@ -14,6 +14,7 @@ import pytest
 from tabletop.classroom.fleet.config import Broker
 from tabletop.classroom.fleet.messages import (
     MAX_BYTES,
+    AckMessage,
     ClockMessage,
     PlanMessage,
     ResultMessage,
@@ -191,6 +192,28 @@ def test_messages_refused_with_their_code(name: str, topic: str, payload: Any, c
         parse(T, topic, data, plan=PLAN)
     assert err.value.code.startswith(code), (name, err.value.code, err.value.message)
     assert err.value.message
+
+
+@pytest.mark.parametrize("v", [True, 1.0])
+def test_messages_version_is_the_int_1_in_every_kind(v: object) -> None:
+    """Walk 30: "v": true and "v": 1.0 passed as version 1 (True == 1 == 1.0), and a
+    class list was replaced by such a message."""
+    ack = body(AckMessage("station-1:0123456789abcdef", "station-1", True, "", T0))
+    roster = body(RosterMessage((RosterStudent("A1", "Ada", "Red"),), T0))
+    kinds = [
+        (T.plan, plan_body()),
+        (T.clock, clock_body()),
+        (T.roster, roster),
+        (T.status("station-1"), status_body()),
+        (T.result("station-1"), result_body()),
+        (T.ack("station-1"), ack),
+    ]
+    for topic, data in kinds:
+        parse(T, topic, raw(data), plan=PLAN)  # version 1 is taken
+        data["v"] = v
+        with pytest.raises(BadInput) as refused:
+            parse(T, topic, raw(data), plan=PLAN)
+        assert refused.value.code == "fleet.version", topic
 
 
 def test_messages_result_match_fields_checked() -> None:

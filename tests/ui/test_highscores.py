@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import sqlite3
 from datetime import datetime
+from pathlib import Path
 
 from tabletop.highscores import FILE_NAME, SCHEMA_VERSION, HighScores, modes_key
+from tests.card import read_only_view
 
 
 def fixed_now() -> datetime:
@@ -198,3 +200,55 @@ def test_highscores_namesakes_on_the_class_list_leave_the_old_best_to_the_name(
     assert first.previous_best is None and first.is_new_best
     assert scores.best("mathe-meister", "Mia Jones", []) == 2034
     assert scores.best("mathe-meister", "Mia Jones", [], student="S2", name_unique=False) is None
+
+
+def _ben_80(folder: Path) -> Path:
+    folder.mkdir(exist_ok=True)
+    scores = HighScores(folder / FILE_NAME, now=fixed_now)
+    scores.record("mathe-meister", "Ben", ["freestyle"], 80)
+    scores.close()
+    return folder / FILE_NAME
+
+
+def test_highscores_a_busy_file_is_read_not_moved_aside(tmp_path: Path) -> None:
+    path = _ben_80(tmp_path / "hs")
+    hold = sqlite3.connect(path, isolation_level=None)
+    hold.execute("BEGIN EXCLUSIVE")  # another program holds the file past SQLite's wait
+    try:
+        scores = HighScores(path, now=fixed_now)
+    finally:
+        hold.execute("COMMIT")
+        hold.close()
+    assert scores.notice is not None and "cannot be written (database is locked)" in scores.notice
+    assert scores.top("mathe-meister", []) == [("Ben", 80)]
+    rec = scores.record("mathe-meister", "Ana", [], 50)
+    assert rec.previous_best is None and not rec.saved
+    assert sorted(p.name for p in path.parent.iterdir()) == [FILE_NAME]
+    assert HighScores(path).top("mathe-meister", []) == [("Ben", 80)]
+
+
+def test_highscores_a_read_only_file_shows_its_scores_and_says_a_new_one_is_not_kept(
+    tmp_path: Path,
+) -> None:
+    _ben_80(tmp_path / "hs")
+    with read_only_view(tmp_path / "hs", tmp_path / "ro") as ro:
+        scores = HighScores(ro / FILE_NAME, now=fixed_now)
+        assert scores.notice is None  # nothing to write on opening a current file
+        assert scores.top("mathe-meister", []) == [("Ben", 80)]
+        rec = scores.record("mathe-meister", "Ben", [], 90)
+        assert rec.previous_best == 80 and not rec.saved
+        assert scores.notice is not None and "could not be saved" in scores.notice
+        assert sorted(p.name for p in ro.iterdir()) == [FILE_NAME]
+
+
+def test_highscores_an_older_read_only_file_is_read_not_moved_aside(tmp_path: Path) -> None:
+    path = _ben_80(tmp_path / "hs")
+    with sqlite3.connect(path) as db:
+        db.execute("PRAGMA user_version = 1")  # an older file: opening it writes
+    with read_only_view(tmp_path / "hs", tmp_path / "ro") as ro:
+        scores = HighScores(ro / FILE_NAME, now=fixed_now)
+        assert scores.notice is not None
+        assert "cannot be written (attempt to write a readonly database)" in scores.notice
+        assert scores.best("mathe-meister", "Ben", []) == 80
+        assert not scores.record("mathe-meister", "Ben", [], 90).saved
+        assert sorted(p.name for p in ro.iterdir()) == [FILE_NAME]

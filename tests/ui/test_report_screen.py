@@ -3,6 +3,7 @@ a group's students, earlier lessons, and saving the CSV and PDF on a USB stick."
 
 from __future__ import annotations
 
+import contextlib
 from functools import partial
 from pathlib import Path
 
@@ -20,6 +21,7 @@ from tabletop.ui.autoplay import Autoplayer
 from tabletop.ui.scenes.common import Confirm
 from tabletop.ui.scenes.report import SAVE_FAILED, ReportScene
 from tabletop.ui.scenes.settings import SettingsScene
+from tests.card import fill, read_only_view, small_filesystem
 from tests.classroom.lesson import S1, S2, build
 from tests.classroom.test_report import one_answer_each
 from tests.ui.scenery import drawn_texts, make_app
@@ -167,6 +169,33 @@ def test_report_screen_a_stick_that_cannot_be_written_is_one_sentence(
     scene = app.stack.top
     assert scene.message == SAVE_FAILED and not scene.good
     assert "report.write" in caplog.text and app.toast is None
+
+
+@pytest.mark.parametrize("stick", ["full", "read-only"])
+def test_report_screen_a_full_or_locked_stick_is_named_and_left_without_a_folder(
+    lesson: Journal, tmp_path: Path, stick: str
+) -> None:
+    """Walk 30: a full stick and a locked one both said "Check the stick", and the full
+    one kept an empty tabletop-reports folder. The teacher is told which, from the
+    writer's error, and a failed export leaves no folder it made."""
+    app = make_app(journal=lesson)
+    app.ctx.session = S1
+    with small_filesystem(tmp_path / "usb", 256) as usb:
+        (usb / "notes.txt").write_text("the teacher's own file")
+        if stick == "full":
+            fill(usb)
+            said = "The USB stick is full. Make room on it, or use another stick, and try again."
+            view = contextlib.nullcontext(usb)
+        else:
+            said = "The USB stick is locked: slide its lock switch back, or use another stick."
+            view = read_only_view(usb, tmp_path / "ro")
+        with view as seen:
+            app.stack.push(ReportScene(app.ctx, sticks=lambda: [seen]))
+            app.step()
+            Autoplayer(app).tap("usb")
+            scene = app.stack.top
+            assert scene.message == said and not scene.good
+        assert sorted(p.name for p in usb.iterdir() if p.name != "filler") == ["notes.txt"]
 
 
 def test_report_screen_sticks_that_cannot_be_looked_for_are_no_stick(

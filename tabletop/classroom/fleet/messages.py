@@ -403,7 +403,7 @@ def parse(topics: Topics, topic: str, payload: bytes, *, plan: Plan | None = Non
         raise BadInput(exc.code, f"{topic}: {exc.message}") from exc
     if not isinstance(data, dict):
         raise BadInput("fleet.shape", f"{topic}: the body must be a JSON object")
-    if data.get("v") != VERSION:
+    if not _int(data.get("v")) or data["v"] != VERSION:  # not true, not 1.0 (both == 1)
         raise BadInput("fleet.version", f"{topic}: version {data.get('v')!r}, expected {VERSION}")
     if data.get("kind") != kind:
         raise BadInput("fleet.kind", f"{topic}: kind {data.get('kind')!r} on a {kind} topic")

@@ -13,6 +13,7 @@ pass their own ``sticks``.
 
 from __future__ import annotations
 
+import errno
 import logging
 import re
 from collections.abc import Callable, Sequence
@@ -39,6 +40,9 @@ STICK_POLL = 2.0  # seconds between looks for a USB stick
 PAPER = "a4"
 SKILLS_HINT = "Per skill: answers right, and the mistake each child made most."
 SAVE_FAILED = child_message("report.save_failed")
+STICK_SAYS = {e: "report.stick_full" for e in (errno.ENOSPC, errno.EDQUOT)} | {
+    errno.EROFS: "report.stick_read_only"
+}
 Column = tuple[str, float, bool]  # heading, share of the width, right-aligned
 WORDS = ("Group", "Student", "Game", "Who", "Skill", "")  # left-aligned; the figures go right
 FIGURES = ("Games", "Wins", "Points", "Right", "Minutes")
@@ -219,7 +223,8 @@ class ReportScene(Paged, TeacherScreen):
             )
         except TabletopError as exc:
             log.error("report: %s: %s", exc.code, exc.message)
-            self.say(SAVE_FAILED, good=False)
+            said = STICK_SAYS.get(getattr(exc, "errno", None) or 0)  # the writer's errno
+            self.say(child_message(said) if said else SAVE_FAILED, good=False)
             return
         log.info("report: wrote %s and %s", csv_path, pdf_path)
         self.ctx.sounds.play("good")

@@ -25,6 +25,7 @@ from tabletop.ui.scenes.names import NameScene
 from tabletop.ui.scenes.rules import RulesScene
 from tabletop.ui.scenes.settings import TeacherScreen
 from tabletop.ui.theme import BLUE, VERMILLION
+from tests.card import FULL, simulated_card
 from tests.ui.scenery import SIZES, is_undo_pad, make_app
 from tests.ui.test_speech import speaker
 
@@ -415,6 +416,28 @@ def test_bubbles_a_round_without_a_name_is_not_saved() -> None:
     assert isinstance(results, GameResults)
     assert results.outcome.reason == "Not saved on the scoreboard (no name)."
     assert best_scores(app.ctx.highscores, 30) == []
+
+
+def test_bubbles_a_score_the_file_could_not_keep_claims_no_place(tmp_path, monkeypatch) -> None:
+    """Walk 30 (hs3.py): on a full card the board kept only the old score, yet the
+    results said "On the scoreboard: the best score!". The score is told as not kept."""
+    from tabletop.highscores import HighScores
+
+    app, auto, _scene = start(seconds=30)
+    card = simulated_card(monkeypatch)
+    app.ctx.highscores = HighScores(tmp_path / "highscores.sqlite3")
+    assert record_score(app.ctx.highscores, "Ana", 30, 5) == 1
+    card.refuse = FULL
+    run_for(app, 30.5, frame=0.5)
+    for key in ("key.B", "key.E", "key.N"):
+        auto.tap(key)
+    auto.tap("ok")
+    results = app.stack.top
+    assert isinstance(results, GameResults)
+    said = "You scored 0 points, but the scoreboard could not keep it this time."
+    assert results.outcome.reason == said  # was "On the scoreboard: the best score!"
+    assert best_scores(app.ctx.highscores, 30) == [("Ana", 5)]
+    assert record_score(app.ctx.highscores, "Ben", 30, 9) is None
 
 
 def test_bubbles_the_name_screen_says_its_question_when_it_opens() -> None:

@@ -171,7 +171,9 @@ class BubbleScene(TableScene):
         """The score and the scoreboard's place; every hit, on the right."""
         game, who = self.play.game, self.player or "You"
         points = plural(game.score, "point")
-        if self.place is None:
+        if self.place is None and self.player:
+            board = child_message("bubbles.not_kept", points=points)
+        elif self.place is None:
             board = "Not saved on the scoreboard (no name)."
         elif self.place == 1 and game.score:
             board = "On the scoreboard: the best score!"
@@ -259,11 +261,12 @@ class BubbleScene(TableScene):
         painter.text(surface, text, rect.center, size, (255, 255, 255), bold=True, anchor="center")
 
 
-def record_score(highscores: HighScores, player: str, seconds: int, score: int) -> int:
+def record_score(highscores: HighScores, player: str, seconds: int, score: int) -> int | None:
     """Store a score in the app's high scores (game "bubbles", mode "60s": the board per
     round length, which also gives personal bests); its place on the board (1 = best;
-    equal scores share it)."""
-    highscores.record(GAME, player, (f"{seconds}s",), score)
+    equal scores share it), or None where the file could not keep it."""
+    if not highscores.record(GAME, player, (f"{seconds}s",), score).saved:
+        return None
     return 1 + sum(1 for _, s in best_scores(highscores, seconds, limit=1000) if s > score)
 
 
