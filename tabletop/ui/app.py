@@ -133,9 +133,12 @@ class Scene:
 
     def speak(self, text: str, *, after: bool = False) -> None:
         """Say ``text`` aloud as a prompt (it cuts what is being said; ``after``: it waits
-        for it), unless a teacher's screen: the one way a scene speaks (its ``message``, a
-        dialog as it opens, the results)."""
-        if self.speaks and text.strip():
+        for it): the one way a scene speaks (its ``message``, a dialog as it opens, the
+        results). Silent where a teacher's screen (``speaks = False``) is this scene or
+        under it on the stack: what a teacher opens is never read out to the class."""
+        scenes = list(self.stack)
+        under = scenes[: scenes.index(self)] if self in scenes else scenes  # not yet pushed
+        if text.strip() and all(scene.speaks for scene in (*under, self)):
             self.ctx.speaker.say(text, after=after)
 
     @property

@@ -345,7 +345,10 @@ class TableScene(Scene):
             return
         undo = UNDO if self.can_undo() else ()
         menu = menu or Ask("undo", "Teacher: what do you want to do?", undo, rows=2)
-        self.ask_about(replace(menu, choices=menu.choices + more))
+        menu = replace(menu, choices=menu.choices + more)
+        dialog = ask_dialog(self.ctx, menu, self.card_face)
+        dialog.speaks = False  # a teacher's screen: not read out to the class
+        self.ask(("ask", menu), dialog)
 
     def ask_about(self, ask: Ask | None) -> None:
         """Show the controller's question (if any) on its dialog

@@ -528,3 +528,38 @@ def test_speech_a_verdict_is_a_prompt_heard_before_the_next_hand() -> None:
     assert not voice._waiting
     tap(app, "next")
     assert verdict in voice.spoken
+
+
+def test_speech_the_teachers_menu_and_what_opens_over_it_are_not_read_to_the_class() -> None:
+    """Round 31: Math Wars Meta's Teacher, PIN 2468: the speaker said "Teacher: what do
+    you want to do? …" and cut what the children were hearing; so did Mathe-Meister
+    alone's rotation menu. A teacher's screen is silent, and so is what opens over it."""
+    from tabletop.ui.scenes.common import Confirm
+    from tests.ui.games.test_math_wars_meta import start, teacher
+    from tests.ui.scenery import start_solo
+    from tests.ui.test_rotation_screens import MIN, rotation_app
+
+    app = make_app()
+    table = start(app)
+    voice, channel = listening(app)
+    voice.say("Ana: show your cards.")
+    app.step()
+    stops = channel.stops
+    teacher(app)
+    assert app.stack.top.title.startswith("Teacher: what do you want to do?")
+    app.stack.push(Confirm(app.ctx, "Splash: new round?"))
+    assert voice.said == ["Ana: show your cards."] and channel.stops == stops
+    assert channel.playing == b"Ana: show your cards."
+    app.stack.pop()
+    app.stack.pop()
+    table.message = "Back to the game."  # the table speaks again once the menu is gone
+    assert voice.said[-1] == "Back to the game."
+    app, wall, _ = rotation_app(station=0)
+    auto = start_solo(app)
+    auto.tap_dice((3, 5))
+    wall.advance(5 * MIN)
+    voice, channel = listening(app)
+    auto.tap("teacher")
+    for digit in "2468":
+        auto.tap(f"key.{digit}")
+    assert auto.top.target("choice.rotation.extend") is not None and voice.said == []

@@ -59,9 +59,7 @@ class Dialog(Scene):
                 self.panel.left = width - 4 - self.panel.width if right >= left else 4
 
     def enter(self) -> None:
-        """Opened: its title and words said, as a prompt (not its buttons' words; over a
-        teacher's screen, nothing)."""
-        self.speaks = all(scene.speaks for scene in self.stack)
+        """Opened: its title and words said, as a prompt (not its buttons' words)."""
         self.speak(f"{self.title}{'' if self.title[-1:] in '.!?:…' else '.'} {self.text}")
 
     def body(self) -> pygame.Rect:
