@@ -43,6 +43,7 @@ Renderer = Callable[[str], bytes]
 SPOKEN = tuple(
     (re.compile(pattern), words)
     for pattern, words in (
+        (r"(?<![^\s“])\.(?![^\s:”])", " point "),  # the card "." alone (first: no rule's space)
         (r"\(([^()]*[A-Za-z]{2}[^()]*)\)", r", \1,"),  # words in brackets: a pause
         (r"\+/[−-]", " plus or minus "),
         (r"\|([^|]+)\|", r" the size of \1 "),
@@ -59,9 +60,9 @@ SPOKEN = tuple(
         (r"≠", " does not equal "),
         (r"\(", " open bracket "),
         (r"\)", " close bracket "),
-        (r"(?<=[\s“])\.(?=[\s:”])", " point "),  # the card "." alone
         (r"(?<=\b1) ?★", " star"),  # Math Wars Meta's VICTORY! cards on the results
         (r"★", " stars"),
+        (r"\s+(?=[.,:;!?](?!\S))", ""),  # no space before a stop ("(∅)." is not "close bracket .")
     )
 )
 

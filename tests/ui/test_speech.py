@@ -363,6 +363,13 @@ SAID = {  # what the screen shows: what espeak-ng is given (walk 29, espeak-evid
     "8 − 2 = 6 ÷ 1": "8 minus 2 equals 6 divided by 1",
     "Bot 1 put ( under the symbols stack": "Bot 1 put open bracket under the symbols stack",
     "the card “)”, with a ring.": "the card “ close bracket ”, with a ring.",
+    "the card “.”, with a ring.": "the card “ point ”, with a ring.",
+    "Blocked this turn (∅). Put your card on Ben's line.": (  # atk.blocked (round 31)
+        "Blocked this turn open bracket ∅ close bracket. Put your card on Ben's line."
+    ),
+    "The area reads (2 + 3). Ben: your turn.": (  # not "close bracket point" (round 31)
+        "The area reads open bracket 2 plus 3 close bracket. Ben: your turn."
+    ),
     "√(1 + 3) = 2³": "the square root of open bracket 1 plus 3 close bracket equals 2 cubed",
     "Hard bot plays −|n÷2| on Bot 2's line": (
         "Hard bot plays minus the size of n divided by 2 on Bot 2s line"
@@ -373,14 +380,41 @@ SAID = {  # what the screen shows: what espeak-ng is given (walk 29, espeak-evid
     "the answer 7/3 is not a whole number": "the answer 7 over 3 is not a whole number",
     "Player 2's line, Row 1's star": "Player 2s line, Row 1s star",
     "The x Star Power": "The times Star Power",
-    "Bot 1 planted .: x²": "Bot 1 planted point : x squared",
+    "Bot 1 planted .: x²": "Bot 1 planted point: x squared",
     "1st: Ana, 4 ★. 2nd: Ben, 1 ★.": "1st: Ana, 4 stars. 2nd: Ben, 1 star.",
     "Player 1 is ready (to change it, tap your answer box).": (
-        "Player 1 is ready , to change it, tap your answer box,."
+        "Player 1 is ready, to change it, tap your answer box,."
     ),
     "That box is a seat-button; Ana's x-ray won't": "That box is a seat-button; Ana's x-ray won't",
 }
 SYMBOLS = re.compile(r"[+×÷=/|²³√−()]|(?<![A-Za-z])-|-(?![A-Za-z])|\d'")
+HEARD_FOR = (  # the words a symbol on screen is heard as (only where the screen shows it)
+    (r"\+", "plus or"),
+    (r"[−-]", "minus"),
+    (r"\|", "the size of"),
+    (r"[×xX]", "times"),
+    ("²", "squared"),
+    ("³", "cubed"),
+    ("√", "the square root of"),
+    ("÷", "divided by"),
+    ("/", "over"),
+    ("=", "equals"),
+    ("≠", "does not equal"),
+    (r"\(", "open bracket"),
+    (r"\)", "close bracket"),
+    (r"(?:^|[\s“])\.(?:$|[\s:”])", "point"),  # a card "." alone, never a full stop
+    ("★", "star stars"),
+)
+
+
+def adds_nothing(shown: str) -> None:
+    """Every word ``shown`` is heard as is a word on screen or a symbol's shown there."""
+    words = set(re.findall(r"[A-Za-z]+|\d+", shown))
+    for symbol, heard in HEARD_FOR:
+        if re.search(symbol, shown):
+            words.update(heard.split())
+    added = [w for w in re.findall(r"[A-Za-z]+|\d+", spoken(shown)) if w not in words]
+    assert not added, (shown, spoken(shown), added)
 
 
 def test_speech_says_the_screens_symbols_in_words_and_never_touches_a_word() -> None:
@@ -392,6 +426,7 @@ def test_speech_says_the_screens_symbols_in_words_and_never_touches_a_word() -> 
 
     for shown, said in SAID.items():
         assert spoken(shown) == said
+        adds_nothing(shown)
     faces = [
         *map(math_attack.card_name, math_attack.CARDS),
         *map(math_wars_meta.crate_label, math_wars_meta.CRATE_CARDS),
@@ -400,10 +435,12 @@ def test_speech_says_the_screens_symbols_in_words_and_never_touches_a_word() -> 
     ]
     for face in faces:
         assert spoken(face).strip() and not SYMBOLS.search(spoken(face)), face
+        adds_nothing(face)
     for code, sentence in CHILD_MESSAGES.items():
         said = spoken(sentence.replace("{", "").replace("}", ""))
         assert not SYMBOLS.search(said), (code, said)
-        heard = iter(said.split())  # every word kept, in order
+        adds_nothing(sentence.replace("{", "").replace("}", ""))
+        heard = iter(w.rstrip(".,:;!?") for w in said.split())  # every word kept, in order
         assert all(w in heard for w in sentence.split() if w.isalpha() and len(w) > 1), code
     voice, _ = speaker()
     voice.say("5 - 3 = 2")
