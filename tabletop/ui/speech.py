@@ -67,6 +67,13 @@ SPOKEN = tuple(
 )
 
 
+def sentences(*pieces: str) -> str:
+    """``pieces`` said one after another, each ended with a full stop unless it ends with
+    one (``.!?…``) or leads on to the next (``:``, ``,``); empty ones left out."""
+    pieces = tuple(filter(None, map(str.strip, pieces)))
+    return " ".join(p if p[-1] in ".!?…:," else f"{p}." for p in pieces)
+
+
 def spoken(text: str) -> str:
     """``text`` as it is said: its symbols in words (:data:`SPOKEN`), the rest as shown."""
     for pattern, words in SPOKEN:
@@ -284,5 +291,6 @@ __all__ = [
     "Speaker",
     "make_speaker",
     "render_espeak",
+    "sentences",
     "spoken",
 ]

@@ -387,18 +387,17 @@ class TableScene(Scene):
             self.spoken = self.play.sentences
             if said := " ".join(self.play.message.split()):
                 self.heard = said
-                if self.speaks:
-                    self.ctx.speaker.say(self.news(said))
-                    self.prompt = said
+                self.speak(self.news(said))
+                self.prompt = said
         if (step := self.step_shown()) and not says(self.heard, step):
             self.heard = step
             own = step != " ".join(self.play.next_step().split())  # a verdict, not a step
             stale = not (self.prompt and says(" ".join(self.status().split()), self.prompt))
-            if self.speaks and self.stack.top is self and (own or stale):
-                self.ctx.speaker.say(step)  # a prompt: it cuts one the line no longer shows
+            if self.stack.top is self and (own or stale):
+                self.speak(step)  # a prompt: it cuts one the line no longer shows
                 self.prompt = step
-            elif self.speaks:
-                self.ctx.speaker.step(step)
+            else:
+                self.speak(step, step=True)
 
     def news(self, said: str) -> str:
         """What the sentence ``said`` adds to the one before it, when it begins with it

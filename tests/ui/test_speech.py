@@ -600,3 +600,37 @@ def test_speech_the_teachers_menu_and_what_opens_over_it_are_not_read_to_the_cla
     for digit in "2468":
         auto.tap(f"key.{digit}")
     assert auto.top.target("choice.rotation.extend") is not None and voice.said == []
+
+
+def test_speech_one_way_a_scene_speaks_and_one_join_of_its_pieces() -> None:
+    """Round 31: the "end each piece with a full stop" join was written three ways (a
+    dialog's counted ":", the station's ",", the dice's and the results' neither) and
+    the dice, name, station and table screens called the speaker themselves, past the
+    teacher's-screen rule. One join (:func:`sentences`), one way (``Scene.speak``)."""
+    from pathlib import Path
+
+    from tabletop.ui.scenes.dice import DiceScene
+    from tabletop.ui.scenes.settings import SettingsScene
+    from tabletop.ui.speech import sentences
+
+    assert sentences("Group Red,", "this is Station 2") == "Group Red, this is Station 2."
+    assert sentences(" Pick one: ", "", "the 3 or the 5") == "Pick one: the 3 or the 5."
+    assert (
+        sentences("I am looking…", "Roll!", "1st: Ana, 4 ★") == "I am looking… Roll! 1st: Ana, 4 ★."
+    )
+    assert sentences("", " ") == ""
+    calls = [
+        path
+        for path in Path("tabletop/ui").rglob("*.py")
+        if path.name != "app.py" and re.search(r"speaker\.(say|step)\(", path.read_text())
+    ]
+    assert calls == []
+    for teacher in (True, False):
+        app = make_app()
+        if teacher:
+            app.stack.push(SettingsScene(app.ctx))
+        voice, _ = listening(app)
+        dice = DiceScene(app.ctx, title="Roll", mode="tap", roll=lambda: (1, 2), match_id=None)
+        app.stack.push(dice)
+        dice.press("mode.virtual")  # what is new on it is said, unless over a teacher's screen
+        assert voice.said == ([] if teacher else ["The device rolls two dice."])

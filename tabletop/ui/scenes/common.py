@@ -13,6 +13,7 @@ import pygame
 from tabletop.ui.app import Context, Scene, SceneStack
 from tabletop.ui.input import Back, InputEvent, Key, Tap
 from tabletop.ui.messages import child_message
+from tabletop.ui.speech import sentences
 from tabletop.ui.theme import Metrics
 from tabletop.ui.widgets import Button, Painter, grid, hit
 
@@ -60,7 +61,7 @@ class Dialog(Scene):
 
     def enter(self) -> None:
         """Opened: its title and words said, as a prompt (not its buttons' words)."""
-        self.speak(f"{self.title}{'' if self.title[-1:] in '.!?:…' else '.'} {self.text}")
+        self.speak(sentences(self.title, self.text))
 
     def body(self) -> pygame.Rect:
         """The panel below the title."""
