@@ -134,7 +134,8 @@ class Speaker:
         self._clips: OrderedDict[str, Future[bytes | None]] = OrderedDict()  # by sentence
         self._waiting: deque[str] = deque()  # sentences in order, after the current one
         self._current: str | None = None
-        self._ended: set[str] = set()  # sentences said to their end since last asked for
+        self._ended: OrderedDict[str, None] = OrderedDict()  # said to their end since asked
+        # for (the last CLIPS_KEPT, as the clips: a sentence is not kept all the app's life)
         self._step: str | None = None  # the last step asked for since the last prompt
         # one worker thread, started on the first sentence (None: render on the caller's)
         self._pool = ThreadPoolExecutor(1, "speech") if threaded else None
@@ -178,7 +179,7 @@ class Speaker:
         if not text:
             return
         self.said.append(text)
-        self._ended.discard(text)
+        self._ended.pop(text, None)
         step, self._step = self._step, None if cut else self._step
         if not self.on:
             return
@@ -242,8 +243,10 @@ class Speaker:
     def _settle(self) -> None:
         """The sentence being said has ended (not cut: :meth:`stop` settles first)."""
         if self._current is not None and not self._busy():
-            self._ended.add(self._current)
+            self._ended[self._current] = None
             self._current = None
+            while len(self._ended) > CLIPS_KEPT:
+                self._ended.popitem(last=False)
 
     def _want(self, text: str) -> Future[bytes | None]:
         """The clip of ``text``, rendered or rendering: kept, the most recently wanted

@@ -92,6 +92,20 @@ def test_speech_the_same_prompt_again_is_not_restarted_and_clips_are_kept() -> N
     assert len(channel.played) == 2 and voice.rendered == ["Wait for the others."]  # type: ignore[attr-defined]
 
 
+def test_speech_keeps_only_the_last_sentences_heard_to_their_end() -> None:
+    """Round 31: every sentence said to its end was kept for the app's life (a day of
+    games); the last CLIPS_KEPT are, as the clips are."""
+    from tabletop.ui.speech import CLIPS_KEPT
+
+    voice, channel = speaker()
+    for n in range(CLIPS_KEPT + 5):
+        voice.say(f"Sentence {n}.")
+        voice.update()
+        channel.finish()
+    assert voice.finished(f"Sentence {CLIPS_KEPT + 4}.") and voice.finished("Sentence 5.")
+    assert not voice.finished("Sentence 4.") and len(voice._ended) == CLIPS_KEPT
+
+
 def test_speech_is_silent_when_off_muted_or_without_a_speaker() -> None:
     for voice, channel in (speaker(setting="off"), speaker(muted=True)):
         voice.say("Roll the dice.")
