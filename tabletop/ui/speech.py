@@ -180,7 +180,9 @@ class Speaker:
             return
         self.said.append(text)
         self._ended.pop(text, None)
-        step, self._step = self._step, None if cut else self._step
+        step = self._step  # the step waiting, if any: a prompt drops it (below)
+        if cut:
+            self._step = None
         if not self.on:
             return
         if cut:
