@@ -38,33 +38,37 @@ CLIPS_KEPT = 200
 
 Renderer = Callable[[str], bytes]
 
-# The screen's symbols in the words espeak-ng should say, in order (it reads "5 - 3 = -5"
-# "five three equals five"); letters beside a sign (a word: "box", "seat-button") stay.
-SPOKEN = tuple(
-    (re.compile(pattern), words)
-    for pattern, words in (
-        (r"(?<![^\s“])\.(?![^\s:”])", " point "),  # the card "." alone (first: no rule's space)
-        (r"\(([^()]*[A-Za-z]{2}[^()]*)\)", r", \1,"),  # words in brackets: a pause
-        (r"\+/[−-]", " plus or minus "),
-        (r"\|([^|]+)\|", r" the size of \1 "),
-        (r"(?<=\d)['’]s\b", "s"),  # "Player 2's": "2's" is heard "two", "2s" "twos"
-        (r"×|(?<=\d) ?[xX] ?(?=\d)|(?<![\w/-])x(?![\w²/-])", " times "),  # not "box", "x²"
-        (r"²", " squared "),
-        (r"³", " cubed "),
-        (r"√", " the square root of "),
-        (r"÷", " divided by "),
-        (r"(?<![A-Za-z])/(?![A-Za-z])", " over "),
-        (r"−|(?<![A-Za-z])-|-(?![A-Za-z])", " minus "),
-        (r"\+", " plus "),
-        (r"=", " equals "),
-        (r"≠", " does not equal "),
-        (r"\(", " open bracket "),
-        (r"\)", " close bracket "),
-        (r"(?<=\b1) ?★", " star"),  # Math Wars Meta's VICTORY! cards on the results
-        (r"★", " stars"),
-        (r"\s+(?=[.,:;!?](?!\S))", ""),  # no space before a stop ("(∅)." is not "close bracket .")
+# The screen's symbols in the words espeak-ng should say (it reads "5 - 3 = -5" "five
+# three equals five"); letters beside a sign (a word: "box", "seat-button") stay. Each
+# rule by name; they run in this order, which matters where one rule's symbol is part
+# of another's: the card "." first (before a rule leaves a space before a full stop),
+# words in brackets before the brackets, "+/−" and "|n|" before "+", "/" and "−",
+# "1 ★" before "★", and the space before a stop last.
+SPOKEN = {
+    name: (re.compile(pattern), words)
+    for name, pattern, words in (
+        ("point", r"(?<![^\s“])\.(?![^\s:”])", " point "),  # the card "." alone
+        ("words in brackets", r"\(([^()]*[A-Za-z]{2}[^()]*)\)", r", \1,"),  # a pause
+        ("plus or minus", r"\+/[−-]", " plus or minus "),
+        ("size", r"\|([^|]+)\|", r" the size of \1 "),
+        ("number's", r"(?<=\d)['’]s\b", "s"),  # "2's" is heard "two", "2s" "twos"
+        ("times", r"×|(?<=\d) ?[xX] ?(?=\d)|(?<![\w/-])x(?![\w²/-])", " times "),  # not "box"
+        ("squared", r"²", " squared "),
+        ("cubed", r"³", " cubed "),
+        ("square root", r"√", " the square root of "),
+        ("divided by", r"÷", " divided by "),
+        ("over", r"(?<![A-Za-z])/(?![A-Za-z])", " over "),
+        ("minus", r"−|(?<![A-Za-z])-|-(?![A-Za-z])", " minus "),
+        ("plus", r"\+", " plus "),
+        ("equals", r"=", " equals "),
+        ("does not equal", r"≠", " does not equal "),
+        ("open bracket", r"\(", " open bracket "),
+        ("close bracket", r"\)", " close bracket "),
+        ("one star", r"(?<=\b1) ?★", " star"),  # Math Wars Meta's VICTORY! cards
+        ("stars", r"★", " stars"),
+        ("no space before a stop", r"\s+(?=[.,:;!?](?!\S))", ""),  # "(∅)." not "bracket ."
     )
-)
+}
 
 
 def sentences(*pieces: str) -> str:
@@ -76,7 +80,7 @@ def sentences(*pieces: str) -> str:
 
 def spoken(text: str) -> str:
     """``text`` as it is said: its symbols in words (:data:`SPOKEN`), the rest as shown."""
-    for pattern, words in SPOKEN:
+    for pattern, words in SPOKEN.values():
         text = pattern.sub(words, text)
     return " ".join(text.split())
 

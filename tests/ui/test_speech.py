@@ -461,6 +461,44 @@ def test_speech_says_the_screens_symbols_in_words_and_never_touches_a_word() -> 
     assert voice.rendered == ["5 minus 3 equals 2"] and voice.said == ["5 - 3 = 2"]  # type: ignore[attr-defined]
 
 
+ALONE = {  # each rule of SPOKEN by itself: what it is shown, what it gives
+    "point": ("planted .: x, and “.”. (2.5).", "planted point : x, and “ point ”. (2.5)."),
+    "words in brackets": ("ready (to change it) (2 + 3)", "ready , to change it, (2 + 3)"),
+    "plus or minus": ("+/− and +/-", "plus or minus and plus or minus"),
+    "size": ("−|n÷2|", "− the size of n÷2"),
+    "number's": ("Player 2's line, Ana's", "Player 2s line, Ana's"),
+    "times": (
+        "5 x 6 × 2, 3X4, The x card, box, x²",
+        "5 times 6 times 2, 3 times 4, The times card, box, x²",
+    ),
+    "squared": ("2²", "2 squared"),
+    "cubed": ("2³", "2 cubed"),
+    "square root": ("√9", "the square root of 9"),
+    "divided by": ("6 ÷ 2", "6 divided by 2"),
+    "over": ("7/3, +/−, and/or", "7 over 3, + over −, and/or"),
+    "minus": ("5 − 3 - -2, seat-button", "5 minus 3 minus minus 2, seat-button"),
+    "plus": ("+5 + 2", "plus 5 plus 2"),
+    "equals": ("2 = 2", "2 equals 2"),
+    "does not equal": ("2 ≠ 3", "2 does not equal 3"),
+    "open bracket": ("(2", "open bracket 2"),
+    "close bracket": ("3)", "3 close bracket"),
+    "one star": ("Ana, 1 ★. Ben, 11 ★", "Ana, 1 star. Ben, 11 ★"),
+    "stars": ("4 ★", "4 stars"),
+    "no space before a stop": ("bracket . Put , it ! .csv", "bracket. Put, it! .csv"),
+}
+
+
+def test_speech_each_symbol_rule_alone() -> None:
+    """Round 31: the rules run in order, and some lean on the ones before; each is
+    named and checked by itself here (the whole, in order: the test above)."""
+    from tabletop.ui.speech import SPOKEN
+
+    assert list(ALONE) == list(SPOKEN)  # a new rule comes with its example
+    for name, (shown, said) in ALONE.items():
+        pattern, words = SPOKEN[name]
+        assert " ".join(pattern.sub(words, shown).split()) == said, name
+
+
 def test_speech_a_dialog_that_opens_says_its_title_and_words_not_its_buttons() -> None:
     """The Leave question, M.E.C.S.'s "Which card goes back under its stack?": a pop-up's
     question was only drawn; it is said as it opens, as a prompt (it cuts the table's
