@@ -131,11 +131,19 @@ class Scene:
         if isinstance(text, str):
             self.speak(text)
 
-    def speak(self, text: str, *, after: bool = False) -> None:
+    def speak(self, text: str, *, after: bool = False, step: bool = False) -> None:
         """Say ``text`` aloud as a prompt (it cuts what is being said; ``after``: it waits
-        for it), unless a teacher's screen: the one way a scene speaks (its ``message``, a
-        dialog as it opens, the results)."""
-        if self.speaks and text.strip():
+        for it; ``step``: a table's next step, :meth:`Speaker.step`): the one way a scene
+        speaks (its ``message``, a dialog as it opens, the results, a table's line).
+        Silent where a teacher's screen (``speaks = False``) is this scene or under it on
+        the stack: what a teacher opens is never read out to the class."""
+        scenes = list(self.stack)
+        under = scenes[: scenes.index(self)] if self in scenes else scenes  # not yet pushed
+        if not text.strip() or not all(scene.speaks for scene in (*under, self)):
+            return
+        if step:
+            self.ctx.speaker.step(text)
+        else:
             self.ctx.speaker.say(text, after=after)
 
     @property

@@ -24,6 +24,7 @@ from tabletop.engine.words import and_joined
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.input import InputEvent
 from tabletop.ui.scenes.common import go_home, home_and_again, route_to_press
+from tabletop.ui.speech import sentences
 from tabletop.ui.theme import Metrics
 
 
@@ -160,7 +161,7 @@ class GameResults(Scene):
             [] if self.aside else [f"{ordinal(r.place)}: {r.name}, {r.score}" for r in out.rows]
         )
         told = (out.title, out.reason, *(t for t in out.lines if t.strip()[-1:] in ".!?"), *places)
-        return " ".join(t if t[-1:] in ".!?…" else f"{t}." for t in map(str.strip, told) if t)
+        return sentences(*told)
 
     def exit(self) -> None:
         self.ctx.lamps.light_only([])  # lit by ``on_enter`` (the winners' seats)

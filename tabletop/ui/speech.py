@@ -38,37 +38,49 @@ CLIPS_KEPT = 200
 
 Renderer = Callable[[str], bytes]
 
-# The screen's symbols in the words espeak-ng should say, in order (it reads "5 - 3 = -5"
-# "five three equals five"); letters beside a sign (a word: "box", "seat-button") stay.
-SPOKEN = tuple(
-    (re.compile(pattern), words)
-    for pattern, words in (
-        (r"\(([^()]*[A-Za-z]{2}[^()]*)\)", r", \1,"),  # words in brackets: a pause
-        (r"\+/[−-]", " plus or minus "),
-        (r"\|([^|]+)\|", r" the size of \1 "),
-        (r"(?<=\d)['’]s\b", "s"),  # "Player 2's": "2's" is heard "two", "2s" "twos"
-        (r"×|(?<=\d) ?[xX] ?(?=\d)|(?<![\w/-])x(?![\w²/-])", " times "),  # not "box", "x²"
-        (r"²", " squared "),
-        (r"³", " cubed "),
-        (r"√", " the square root of "),
-        (r"÷", " divided by "),
-        (r"(?<![A-Za-z])/(?![A-Za-z])", " over "),
-        (r"−|(?<![A-Za-z])-|-(?![A-Za-z])", " minus "),
-        (r"\+", " plus "),
-        (r"=", " equals "),
-        (r"≠", " does not equal "),
-        (r"\(", " open bracket "),
-        (r"\)", " close bracket "),
-        (r"(?<=[\s“])\.(?=[\s:”])", " point "),  # the card "." alone
-        (r"(?<=\b1) ?★", " star"),  # Math Wars Meta's VICTORY! cards on the results
-        (r"★", " stars"),
+# The screen's symbols in the words espeak-ng should say (it reads "5 - 3 = -5" "five
+# three equals five"); letters beside a sign (a word: "box", "seat-button") stay. Each
+# rule by name; they run in this order, which matters where one rule's symbol is part
+# of another's: the card "." first (before a rule leaves a space before a full stop),
+# words in brackets before the brackets, "+/−" and "|n|" before "+", "/" and "−",
+# "1 ★" before "★", and the space before a stop last.
+SPOKEN = {
+    name: (re.compile(pattern), words)
+    for name, pattern, words in (
+        ("point", r"(?<![^\s“])\.(?![^\s:”])", " point "),  # the card "." alone
+        ("words in brackets", r"\(([^()]*[A-Za-z]{2}[^()]*)\)", r", \1,"),  # a pause
+        ("plus or minus", r"\+/[−-]", " plus or minus "),
+        ("size", r"\|([^|]+)\|", r" the size of \1 "),
+        ("number's", r"(?<=\d)['’]s\b", "s"),  # "2's" is heard "two", "2s" "twos"
+        ("times", r"×|(?<=\d) ?[xX] ?(?=\d)|(?<![\w/-])x(?![\w²/-])", " times "),  # not "box"
+        ("squared", r"²", " squared "),
+        ("cubed", r"³", " cubed "),
+        ("square root", r"√", " the square root of "),
+        ("divided by", r"÷", " divided by "),
+        ("over", r"(?<![A-Za-z])/(?![A-Za-z])", " over "),
+        ("minus", r"−|(?<![A-Za-z])-|-(?![A-Za-z])", " minus "),
+        ("plus", r"\+", " plus "),
+        ("equals", r"=", " equals "),
+        ("does not equal", r"≠", " does not equal "),
+        ("open bracket", r"\(", " open bracket "),
+        ("close bracket", r"\)", " close bracket "),
+        ("one star", r"(?<=\b1) ?★", " star"),  # Math Wars Meta's VICTORY! cards
+        ("stars", r"★", " stars"),
+        ("no space before a stop", r"\s+(?=[.,:;!?](?!\S))", ""),  # "(∅)." not "bracket ."
     )
-)
+}
+
+
+def sentences(*pieces: str) -> str:
+    """``pieces`` said one after another, each ended with a full stop unless it ends with
+    one (``.!?…``) or leads on to the next (``:``, ``,``); empty ones left out."""
+    pieces = tuple(filter(None, map(str.strip, pieces)))
+    return " ".join(p if p[-1] in ".!?…:," else f"{p}." for p in pieces)
 
 
 def spoken(text: str) -> str:
     """``text`` as it is said: its symbols in words (:data:`SPOKEN`), the rest as shown."""
-    for pattern, words in SPOKEN:
+    for pattern, words in SPOKEN.values():
         text = pattern.sub(words, text)
     return " ".join(text.split())
 
@@ -126,7 +138,8 @@ class Speaker:
         self._clips: OrderedDict[str, Future[bytes | None]] = OrderedDict()  # by sentence
         self._waiting: deque[str] = deque()  # sentences in order, after the current one
         self._current: str | None = None
-        self._ended: set[str] = set()  # sentences said to their end since last asked for
+        self._ended: OrderedDict[str, None] = OrderedDict()  # said to their end since asked
+        # for (the last CLIPS_KEPT, as the clips: a sentence is not kept all the app's life)
         self._step: str | None = None  # the last step asked for since the last prompt
         # one worker thread, started on the first sentence (None: render on the caller's)
         self._pool = ThreadPoolExecutor(1, "speech") if threaded else None
@@ -170,8 +183,10 @@ class Speaker:
         if not text:
             return
         self.said.append(text)
-        self._ended.discard(text)
-        step, self._step = self._step, None if cut else self._step
+        self._ended.pop(text, None)
+        step = self._step  # the step waiting, if any: a prompt drops it (below)
+        if cut:
+            self._step = None
         if not self.on:
             return
         if cut:
@@ -234,8 +249,10 @@ class Speaker:
     def _settle(self) -> None:
         """The sentence being said has ended (not cut: :meth:`stop` settles first)."""
         if self._current is not None and not self._busy():
-            self._ended.add(self._current)
+            self._ended[self._current] = None
             self._current = None
+            while len(self._ended) > CLIPS_KEPT:
+                self._ended.popitem(last=False)
 
     def _want(self, text: str) -> Future[bytes | None]:
         """The clip of ``text``, rendered or rendering: kept, the most recently wanted
@@ -283,5 +300,6 @@ __all__ = [
     "Speaker",
     "make_speaker",
     "render_espeak",
+    "sentences",
     "spoken",
 ]

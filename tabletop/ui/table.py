@@ -7,7 +7,7 @@ import logging
 import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, NamedTuple
 
 import pygame
 
@@ -32,6 +32,14 @@ log = logging.getLogger(__name__)
 UNDO = (("undo", "Undo last step"),)  # a teacher menu's for a game with none of its own
 TEACHER_HELP = "For teachers: more time, or pause the rotation."  # nothing to take back
 BOT_PAUSE = 0.9  # seconds a bot "thinks" before its move shows, so children can follow
+
+
+class Aloud(NamedTuple):
+    """The instruction line's last sentence as the speaker was given it (:meth:`news`)."""
+
+    line: str = ""  # the whole sentence the line showed
+    kept: str = ""  # the start of it kept from the sentence before (a ruling), or ""
+    told: str = ""  # what the speaker was given: all of it, or less ``kept`` (heard before)
 
 
 def corner_buttons(
@@ -77,7 +85,7 @@ class TableScene(Scene):
     card_face: Face | None = None  # draws a card on the table: its pickers draw them so
     heard = ""  # what the instruction line last said aloud: a sentence, or a step
     prompt = ""  # the last of them said as a prompt (not a step)
-    aloud = ("", "", "")  # the line's last sentence, the start it kept, what was said of it
+    aloud = Aloud()  # the line's last sentence, as said (:meth:`news`)
     pressing: int | None = None  # the seat whose press is being acted on (:meth:`for_seat`)
     asked_by: int | None = None  # the seat whose press opened the dialog on top
     undo_on = True  # the game's Undo button is on (:attr:`buttons`)
@@ -345,7 +353,10 @@ class TableScene(Scene):
             return
         undo = UNDO if self.can_undo() else ()
         menu = menu or Ask("undo", "Teacher: what do you want to do?", undo, rows=2)
-        self.ask_about(replace(menu, choices=menu.choices + more))
+        menu = replace(menu, choices=menu.choices + more)
+        dialog = ask_dialog(self.ctx, menu, self.card_face)
+        dialog.speaks = False  # a teacher's screen: not read out to the class
+        self.ask(("ask", menu), dialog)
 
     def ask_about(self, ask: Ask | None) -> None:
         """Show the controller's question (if any) on its dialog
@@ -384,29 +395,36 @@ class TableScene(Scene):
             self.spoken = self.play.sentences
             if said := " ".join(self.play.message.split()):
                 self.heard = said
-                if self.speaks:
-                    self.ctx.speaker.say(self.news(said))
-                    self.prompt = said
+                self.speak(self.news(said))
+                self.prompt = said
         if (step := self.step_shown()) and not says(self.heard, step):
             self.heard = step
             own = step != " ".join(self.play.next_step().split())  # a verdict, not a step
             stale = not (self.prompt and says(" ".join(self.status().split()), self.prompt))
-            if self.speaks and self.stack.top is self and (own or stale):
-                self.ctx.speaker.say(step)  # a prompt: it cuts one the line no longer shows
+            if self.stack.top is self and (own or stale):
+                self.speak(step)  # a prompt: it cuts one the line no longer shows
                 self.prompt = step
-            elif self.speaks:
-                self.ctx.speaker.step(step)
+            else:
+                self.speak(step, step=True)
 
     def news(self, said: str) -> str:
         """What the sentence ``said`` adds to the one before it, when it begins with it
         (or with the start that one kept) and the child heard that to its end (a ruling
         kept above a refusal); all of it when that was cut off or never said."""
-        last, start, told = self.aloud
-        heard = (last, start) if self.ctx.speaker.finished(told) else (start,) * (told != last)
-        starts = (k for k in (last, start) if k[-1:] in ".!?…" and said.startswith(f"{k} "))
-        kept = next(starts, "")
-        self.aloud = said, kept, said.removeprefix(kept).strip() if kept in heard else said
-        return self.aloud[2]
+        last = self.aloud
+        if self.ctx.speaker.finished(last.told):  # told to its end: all of it was heard
+            heard: tuple[str, ...] = (last.line, last.kept)
+        elif last.told != last.line:  # cut, but the start it kept had been heard before
+            heard = (last.kept,)
+        else:  # cut, and all of it was told: none of it heard for sure
+            heard = ()
+        # it may begin with the last sentence or the start that one kept, a whole sentence
+        # each ("" never: ``said``, its spaces made single, does not begin with one)
+        whole = (k for k in (last.line, last.kept) if k and k[-1] in ".!?…")
+        kept = next((k for k in whole if said.startswith(f"{k} ")), "")
+        told = said.removeprefix(kept).strip() if kept and kept in heard else said
+        self.aloud = Aloud(said, kept, told)
+        return told
 
     def step_shown(self) -> str:
         """What the instruction line (:meth:`status`) shows beside the sentence: the next

@@ -92,6 +92,20 @@ def test_speech_the_same_prompt_again_is_not_restarted_and_clips_are_kept() -> N
     assert len(channel.played) == 2 and voice.rendered == ["Wait for the others."]  # type: ignore[attr-defined]
 
 
+def test_speech_keeps_only_the_last_sentences_heard_to_their_end() -> None:
+    """Round 31: every sentence said to its end was kept for the app's life (a day of
+    games); the last CLIPS_KEPT are, as the clips are."""
+    from tabletop.ui.speech import CLIPS_KEPT
+
+    voice, channel = speaker()
+    for n in range(CLIPS_KEPT + 5):
+        voice.say(f"Sentence {n}.")
+        voice.update()
+        channel.finish()
+    assert voice.finished(f"Sentence {CLIPS_KEPT + 4}.") and voice.finished("Sentence 5.")
+    assert not voice.finished("Sentence 4.") and len(voice._ended) == CLIPS_KEPT
+
+
 def test_speech_is_silent_when_off_muted_or_without_a_speaker() -> None:
     for voice, channel in (speaker(setting="off"), speaker(muted=True)):
         voice.say("Roll the dice.")
@@ -363,6 +377,13 @@ SAID = {  # what the screen shows: what espeak-ng is given (walk 29, espeak-evid
     "8 − 2 = 6 ÷ 1": "8 minus 2 equals 6 divided by 1",
     "Bot 1 put ( under the symbols stack": "Bot 1 put open bracket under the symbols stack",
     "the card “)”, with a ring.": "the card “ close bracket ”, with a ring.",
+    "the card “.”, with a ring.": "the card “ point ”, with a ring.",
+    "Blocked this turn (∅). Put your card on Ben's line.": (  # atk.blocked (round 31)
+        "Blocked this turn open bracket ∅ close bracket. Put your card on Ben's line."
+    ),
+    "The area reads (2 + 3). Ben: your turn.": (  # not "close bracket point" (round 31)
+        "The area reads open bracket 2 plus 3 close bracket. Ben: your turn."
+    ),
     "√(1 + 3) = 2³": "the square root of open bracket 1 plus 3 close bracket equals 2 cubed",
     "Hard bot plays −|n÷2| on Bot 2's line": (
         "Hard bot plays minus the size of n divided by 2 on Bot 2s line"
@@ -373,14 +394,41 @@ SAID = {  # what the screen shows: what espeak-ng is given (walk 29, espeak-evid
     "the answer 7/3 is not a whole number": "the answer 7 over 3 is not a whole number",
     "Player 2's line, Row 1's star": "Player 2s line, Row 1s star",
     "The x Star Power": "The times Star Power",
-    "Bot 1 planted .: x²": "Bot 1 planted point : x squared",
+    "Bot 1 planted .: x²": "Bot 1 planted point: x squared",
     "1st: Ana, 4 ★. 2nd: Ben, 1 ★.": "1st: Ana, 4 stars. 2nd: Ben, 1 star.",
     "Player 1 is ready (to change it, tap your answer box).": (
-        "Player 1 is ready , to change it, tap your answer box,."
+        "Player 1 is ready, to change it, tap your answer box,."
     ),
     "That box is a seat-button; Ana's x-ray won't": "That box is a seat-button; Ana's x-ray won't",
 }
 SYMBOLS = re.compile(r"[+×÷=/|²³√−()]|(?<![A-Za-z])-|-(?![A-Za-z])|\d'")
+HEARD_FOR = (  # the words a symbol on screen is heard as (only where the screen shows it)
+    (r"\+", "plus or"),
+    (r"[−-]", "minus"),
+    (r"\|", "the size of"),
+    (r"[×xX]", "times"),
+    ("²", "squared"),
+    ("³", "cubed"),
+    ("√", "the square root of"),
+    ("÷", "divided by"),
+    ("/", "over"),
+    ("=", "equals"),
+    ("≠", "does not equal"),
+    (r"\(", "open bracket"),
+    (r"\)", "close bracket"),
+    (r"(?:^|[\s“])\.(?:$|[\s:”])", "point"),  # a card "." alone, never a full stop
+    ("★", "star stars"),
+)
+
+
+def adds_nothing(shown: str) -> None:
+    """Every word ``shown`` is heard as is a word on screen or a symbol's shown there."""
+    words = set(re.findall(r"[A-Za-z]+|\d+", shown))
+    for symbol, heard in HEARD_FOR:
+        if re.search(symbol, shown):
+            words.update(heard.split())
+    added = [w for w in re.findall(r"[A-Za-z]+|\d+", spoken(shown)) if w not in words]
+    assert not added, (shown, spoken(shown), added)
 
 
 def test_speech_says_the_screens_symbols_in_words_and_never_touches_a_word() -> None:
@@ -392,6 +440,7 @@ def test_speech_says_the_screens_symbols_in_words_and_never_touches_a_word() -> 
 
     for shown, said in SAID.items():
         assert spoken(shown) == said
+        adds_nothing(shown)
     faces = [
         *map(math_attack.card_name, math_attack.CARDS),
         *map(math_wars_meta.crate_label, math_wars_meta.CRATE_CARDS),
@@ -400,14 +449,54 @@ def test_speech_says_the_screens_symbols_in_words_and_never_touches_a_word() -> 
     ]
     for face in faces:
         assert spoken(face).strip() and not SYMBOLS.search(spoken(face)), face
+        adds_nothing(face)
     for code, sentence in CHILD_MESSAGES.items():
         said = spoken(sentence.replace("{", "").replace("}", ""))
         assert not SYMBOLS.search(said), (code, said)
-        heard = iter(said.split())  # every word kept, in order
+        adds_nothing(sentence.replace("{", "").replace("}", ""))
+        heard = iter(w.rstrip(".,:;!?") for w in said.split())  # every word kept, in order
         assert all(w in heard for w in sentence.split() if w.isalpha() and len(w) > 1), code
     voice, _ = speaker()
     voice.say("5 - 3 = 2")
     assert voice.rendered == ["5 minus 3 equals 2"] and voice.said == ["5 - 3 = 2"]  # type: ignore[attr-defined]
+
+
+ALONE = {  # each rule of SPOKEN by itself: what it is shown, what it gives
+    "point": ("planted .: x, and “.”. (2.5).", "planted point : x, and “ point ”. (2.5)."),
+    "words in brackets": ("ready (to change it) (2 + 3)", "ready , to change it, (2 + 3)"),
+    "plus or minus": ("+/− and +/-", "plus or minus and plus or minus"),
+    "size": ("−|n÷2|", "− the size of n÷2"),
+    "number's": ("Player 2's line, Ana's", "Player 2s line, Ana's"),
+    "times": (
+        "5 x 6 × 2, 3X4, The x card, box, x²",
+        "5 times 6 times 2, 3 times 4, The times card, box, x²",
+    ),
+    "squared": ("2²", "2 squared"),
+    "cubed": ("2³", "2 cubed"),
+    "square root": ("√9", "the square root of 9"),
+    "divided by": ("6 ÷ 2", "6 divided by 2"),
+    "over": ("7/3, +/−, and/or", "7 over 3, + over −, and/or"),
+    "minus": ("5 − 3 - -2, seat-button", "5 minus 3 minus minus 2, seat-button"),
+    "plus": ("+5 + 2", "plus 5 plus 2"),
+    "equals": ("2 = 2", "2 equals 2"),
+    "does not equal": ("2 ≠ 3", "2 does not equal 3"),
+    "open bracket": ("(2", "open bracket 2"),
+    "close bracket": ("3)", "3 close bracket"),
+    "one star": ("Ana, 1 ★. Ben, 11 ★", "Ana, 1 star. Ben, 11 ★"),
+    "stars": ("4 ★", "4 stars"),
+    "no space before a stop": ("bracket . Put , it ! .csv", "bracket. Put, it! .csv"),
+}
+
+
+def test_speech_each_symbol_rule_alone() -> None:
+    """Round 31: the rules run in order, and some lean on the ones before; each is
+    named and checked by itself here (the whole, in order: the test above)."""
+    from tabletop.ui.speech import SPOKEN
+
+    assert list(ALONE) == list(SPOKEN)  # a new rule comes with its example
+    for name, (shown, said) in ALONE.items():
+        pattern, words = SPOKEN[name]
+        assert " ".join(pattern.sub(words, shown).split()) == said, name
 
 
 def test_speech_a_dialog_that_opens_says_its_title_and_words_not_its_buttons() -> None:
@@ -528,3 +617,72 @@ def test_speech_a_verdict_is_a_prompt_heard_before_the_next_hand() -> None:
     assert not voice._waiting
     tap(app, "next")
     assert verdict in voice.spoken
+
+
+def test_speech_the_teachers_menu_and_what_opens_over_it_are_not_read_to_the_class() -> None:
+    """Round 31: Math Wars Meta's Teacher, PIN 2468: the speaker said "Teacher: what do
+    you want to do? …" and cut what the children were hearing; so did Mathe-Meister
+    alone's rotation menu. A teacher's screen is silent, and so is what opens over it."""
+    from tabletop.ui.scenes.common import Confirm
+    from tests.ui.games.test_math_wars_meta import start, teacher
+    from tests.ui.scenery import start_solo
+    from tests.ui.test_rotation_screens import MIN, rotation_app
+
+    app = make_app()
+    table = start(app)
+    voice, channel = listening(app)
+    voice.say("Ana: show your cards.")
+    app.step()
+    stops = channel.stops
+    teacher(app)
+    assert app.stack.top.title.startswith("Teacher: what do you want to do?")
+    app.stack.push(Confirm(app.ctx, "Splash: new round?"))
+    assert voice.said == ["Ana: show your cards."] and channel.stops == stops
+    assert channel.playing == b"Ana: show your cards."
+    app.stack.pop()
+    app.stack.pop()
+    table.message = "Back to the game."  # the table speaks again once the menu is gone
+    assert voice.said[-1] == "Back to the game."
+    app, wall, _ = rotation_app(station=0)
+    auto = start_solo(app)
+    auto.tap_dice((3, 5))
+    wall.advance(5 * MIN)
+    voice, channel = listening(app)
+    auto.tap("teacher")
+    for digit in "2468":
+        auto.tap(f"key.{digit}")
+    assert auto.top.target("choice.rotation.extend") is not None and voice.said == []
+
+
+def test_speech_one_way_a_scene_speaks_and_one_join_of_its_pieces() -> None:
+    """Round 31: the "end each piece with a full stop" join was written three ways (a
+    dialog's counted ":", the station's ",", the dice's and the results' neither) and
+    the dice, name, station and table screens called the speaker themselves, past the
+    teacher's-screen rule. One join (:func:`sentences`), one way (``Scene.speak``)."""
+    from pathlib import Path
+
+    from tabletop.ui.scenes.dice import DiceScene
+    from tabletop.ui.scenes.settings import SettingsScene
+    from tabletop.ui.speech import sentences
+
+    assert sentences("Group Red,", "this is Station 2") == "Group Red, this is Station 2."
+    assert sentences(" Pick one: ", "", "the 3 or the 5") == "Pick one: the 3 or the 5."
+    assert (
+        sentences("I am looking…", "Roll!", "1st: Ana, 4 ★") == "I am looking… Roll! 1st: Ana, 4 ★."
+    )
+    assert sentences("", " ") == ""
+    calls = [
+        path
+        for path in Path("tabletop/ui").rglob("*.py")
+        if path.name != "app.py" and re.search(r"speaker\.(say|step)\(", path.read_text())
+    ]
+    assert calls == []
+    for teacher in (True, False):
+        app = make_app()
+        if teacher:
+            app.stack.push(SettingsScene(app.ctx))
+        voice, _ = listening(app)
+        dice = DiceScene(app.ctx, title="Roll", mode="tap", roll=lambda: (1, 2), match_id=None)
+        app.stack.push(dice)
+        dice.press("mode.virtual")  # what is new on it is said, unless over a teacher's screen
+        assert voice.said == ([] if teacher else ["The device rolls two dice."])

@@ -13,6 +13,7 @@ import pygame
 from tabletop.ui.app import Context, Scene, SceneStack
 from tabletop.ui.input import Back, InputEvent, Key, Tap
 from tabletop.ui.messages import child_message
+from tabletop.ui.speech import sentences
 from tabletop.ui.theme import Metrics
 from tabletop.ui.widgets import Button, Painter, grid, hit
 
@@ -21,7 +22,7 @@ class Dialog(Scene):
     """A panel over the scene below (which stays visible, shaded): in the middle, or kept
     off ``beside`` (the cards it asks about): at the side of the screen with more room
     beside them, as wide as that room; above or below them, across the screen, as high
-    as that room, where they span the screen's width."""
+    as that room, where they span the screen's width or where asked (``band``)."""
 
     opaque = False
     back_choice = ""
@@ -35,11 +36,12 @@ class Dialog(Scene):
         size: tuple[int, int] = (560, 360),
         *,
         beside: pygame.Rect | None = None,
+        band: bool = False,
     ) -> None:
         super().__init__(ctx)
         self.title = title
         self.base_size = size
-        self.beside = beside
+        self.beside, self.band = beside, band
         self.panel = pygame.Rect(0, 0, 0, 0)
 
     def layout(self, metrics: Metrics) -> None:
@@ -50,7 +52,7 @@ class Dialog(Scene):
             gap, (width, height), cards = metrics.u(8), metrics.size, self.beside
             left, right = cards.left - gap, width - cards.right - gap
             above, below = cards.top - gap, height - cards.bottom - gap
-            if max(left, right) <= 0:  # no room beside: a band above or below them
+            if self.band or max(left, right) <= 0:  # a band above or below them
                 self.panel.update(4, 4, width - 8, min(self.panel.height, max(above, below)))
                 if below >= above:
                     self.panel.bottom = height - 4
@@ -59,10 +61,8 @@ class Dialog(Scene):
                 self.panel.left = width - 4 - self.panel.width if right >= left else 4
 
     def enter(self) -> None:
-        """Opened: its title and words said, as a prompt (not its buttons' words; over a
-        teacher's screen, nothing)."""
-        self.speaks = all(scene.speaks for scene in self.stack)
-        self.speak(f"{self.title}{'' if self.title[-1:] in '.!?:…' else '.'} {self.text}")
+        """Opened: its title and words said, as a prompt (not its buttons' words)."""
+        self.speak(sentences(self.title, self.text))
 
     def body(self) -> pygame.Rect:
         """The panel below the title."""

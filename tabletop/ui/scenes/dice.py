@@ -21,6 +21,7 @@ from tabletop.ui.app import Context
 from tabletop.ui.input import InputEvent, Seen
 from tabletop.ui.messages import child_message
 from tabletop.ui.scenes.common import Screen
+from tabletop.ui.speech import sentences
 from tabletop.ui.theme import Color, Metrics
 from tabletop.ui.widgets import Button, grid
 
@@ -151,8 +152,7 @@ class DiceScene(Screen):
         told = (self.title, self.note or MODES[self.mode][1], reading)
         new = [t for t, old in zip(told, self.heard or told, strict=True) if t and t != old]
         self.heard = told
-        if new and self.speaks:
-            self.ctx.speaker.say(" ".join(t if t[-1] in ".!?\u2026" else f"{t}." for t in new))
+        self.speak(sentences(*new))
 
     # -- input ---------------------------------------------------------------------------------
 

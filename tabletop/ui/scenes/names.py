@@ -30,11 +30,8 @@ class NameScene(Screen):
         self.title = title
 
     def enter(self) -> None:
-        """Say the title (the question) as the screen opens, where the screen that opened
-        it speaks (not over a teacher's screen)."""
-        self.speaks = all(scene.speaks for scene in list(self.stack)[-2:-1])
-        if self.speaks:
-            self.ctx.speaker.say(self.title)
+        """Say the title (the question) as the screen opens."""
+        self.speak(self.title)
 
     def layout(self, metrics: Metrics) -> None:
         """Space and Delete beside the name, the letters under it as high as the room

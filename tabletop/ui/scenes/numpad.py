@@ -68,9 +68,10 @@ class NumPad(Dialog):
         max_digits: int = 5,
         hint: str = "",
         beside: pygame.Rect | None = None,
+        band: bool = False,
     ) -> None:
         """``beside``: the cards the number is about, which the pad keeps clear of."""
-        super().__init__(ctx, title, size=(540, 450), beside=beside)
+        super().__init__(ctx, title, size=(540, 450), beside=beside, band=band)
         self.negative, self.fractions, self.max_digits = negative, fractions, max_digits
         self.hint = hint
         self.typed = self.message = ""

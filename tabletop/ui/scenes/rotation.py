@@ -33,6 +33,7 @@ from tabletop.ui.app import STRIP, Context
 from tabletop.ui.results import GameResults, Outcome, ordinal, outcome_of
 from tabletop.ui.saves import shown_seat_names
 from tabletop.ui.scenes.common import Screen, home_and_again
+from tabletop.ui.speech import sentences
 from tabletop.ui.theme import ORANGE, PALETTE, Metrics
 
 log = logging.getLogger(__name__)
@@ -314,9 +315,7 @@ class StationScene(Screen):
         """Say what the screen tells the groups: where the leaving group goes, then who
         is welcome here (a station screen is put up when time is up, nobody tapped)."""
         who, where, _ = self.welcome()
-        told = (self.note, self.standings, self.leaving(), who, where)
-        said = " ".join(p if p[-1] in ",.!?" else p + "." for p in told if p)
-        self.ctx.speaker.say(said)
+        self.speak(sentences(self.note, self.standings, self.leaving() or "", who, where))
 
     def resume(self, result: Any) -> None:
         self.ended = None  # back from this station's game: who had to move on has moved

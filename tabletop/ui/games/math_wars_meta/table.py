@@ -322,20 +322,20 @@ class MwmTable(TableScene):
         """The number pad for seat ``asking[1]``'s ``what``, beside the cards it is about."""
         seat = asking[1]
         title = f"{self.play.name(seat)}: {what}"
-        beside = self.team_cards(seat) if asking[0] == "team" else self.cards_of(seat)
-        self.ask(asking, NumPad(self.ctx, title, beside=beside, **kw))
+        beside, band = (
+            self.team_cards(seat) if asking[0] == "team" else (self.cards_of(seat), False)
+        )
+        self.ask(asking, NumPad(self.ctx, title, beside=beside, band=band, **kw))
 
-    def team_cards(self, seat: int) -> pygame.Rect:
-        """The cards a TEAM SOLUTION needs in view (MWM-7), the whole team's: the pad goes
-        beside them where one with touch-sized keys fits, else across the screen above or
-        below them (a team across the table: Duos at 8 seats, Trios, Quads)."""
+    def team_cards(self, seat: int) -> tuple[pygame.Rect, bool]:
+        """The cards a TEAM SOLUTION needs in view (MWM-7), the whole team's, and whether
+        the pad goes across the screen above or below them (a team across the table: Duos
+        at 8 seats, Trios, Quads) for want of room beside them for touch-sized keys."""
         m, settings = self.m, self.play.settings
         team = [self.cards_of(other) for other in settings.side_seats(settings.side_of(seat))]
         cards = team[0].unionall(team[1:])
         need = 4 * m.touch + m.u(3 * 8 + 32 + 8) + 4  # four keys, their gaps, the margins
-        return (
-            cards if max(cards.left, m.width - cards.right) >= need else cards.inflate(m.width, 0)
-        )
+        return cards, max(cards.left, m.width - cards.right) < need
 
     def answered(self, asking: tuple[Any, ...], result: Any) -> None:
         kind, *args = asking
