@@ -502,11 +502,12 @@ def test_math_attack_play_what_a_card_did_is_the_sentence_tables(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """ATK-2, ATK-3: a number card, a multiplier, +/- and cancel were said in the engine's
-    English; now the sentence table's, by the event's code and facts (the same words)."""
+    English; now the sentence table's, by the event's code and facts (the same words, but
+    a cancel says the total in its one sentence: short enough for the line)."""
     from tabletop.ui.messages import CHILD_MESSAGES
 
     for key in ("played", "played_by", "flipped", "cancelled"):
-        code = f"atk.said.{key}"
+        code = f"atk.said.{key}_own"
         monkeypatch.setitem(CHILD_MESSAGES, code, f"{code}: {CHILD_MESSAGES[code]}")
     play = table()
     said = []
@@ -514,14 +515,14 @@ def test_math_attack_play_what_a_card_did_is_the_sentence_tables(
         play.cards_seen(seat, "line", tuple(cards.split()))
         said.append(play.message.split(". ")[0])
     assert said == [
-        "atk.said.played: Ana plays +5 on their own number line: the total goes from 0 to 5",
-        "atk.said.played: Ben plays +3 on their own number line: the total goes from 0 to 3",
-        "atk.said.played_by: Ana plays +|n×2| on their own number line: that is +10, so the "
-        "total goes from 5 to 15",
-        "atk.said.flipped: Ben plays +/\u2212 on their own number line: the total flips from 3 "
-        "to \u22123",
-        "atk.said.cancelled: Ana plays cancel on their own number line: the +|n×2| does not "
-        "count any more",
+        "atk.said.played_own: Ana plays +5 on their own number line: the total goes from 0 to 5",
+        "atk.said.played_own: Ben plays +3 on their own number line: the total goes from 0 to 3",
+        "atk.said.played_by_own: Ana plays +|n×2| on their own number line: that is +10, so "
+        "the total goes from 5 to 15",
+        "atk.said.flipped_own: Ben plays +/\u2212 on their own number line: the total flips "
+        "from 3 to \u22123",
+        "atk.said.cancelled_own: Ana cancels the +|n×2| on their own number line: the total "
+        "goes from 15 to 5",
     ]
 
 

@@ -245,10 +245,10 @@ class AttackPlay(TableController):
             short = child_message(f"atk.said.end{own}", seat=action.seat + 1, line=action.line + 1)
         elif event.code in PLAYED and isinstance(action, Play):  # what the card did
             own = "_own" * (action.line == action.seat)
-            where = child_message(f"atk.said.whose{own}", line=action.line + 1)
-            facts = {**event.data, "card": action.card, "where": where, "seat": action.seat + 1}
+            facts = {**event.data, "card": action.card, "seat": action.seat + 1}
+            facts["line"] = action.line + 1
             names = {k: card_name(facts[k]) for k in ("card", "target") if k in facts}
-            key = f"atk.said.{event.code[4:]}{'_by' * ('shift' in facts)}"
+            key = f"atk.said.{event.code[4:]}{'_by' * ('shift' in facts)}{own}"
             short = child_message(key, facts, **names)
         else:
             return event.text
