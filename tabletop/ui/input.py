@@ -103,6 +103,12 @@ class CardsSeen:
     def codes(self) -> tuple[str, ...]:
         return tuple(c.code for c in self.cards)
 
+    @property
+    def twice(self) -> bool:
+        """A card is flagged as seen twice at once (``"!"`` + its code: a copy, a mirror):
+        no reading of the zone."""
+        return any(c.code.startswith("!") for c in self.cards)
+
 
 @dataclass(frozen=True)
 class Back:

@@ -301,6 +301,8 @@ class TableScene(Scene):
             self.leave()
         elif isinstance(event, SeatPressed) and not self.empty_seat(event.seat):
             self.for_seat(event.seat, self.seat_pressed, event.seat, event.at)
+        elif isinstance(event, CardsSeen) and self.card_seats() and event.twice:
+            self.refuse("ui.card_twice", f"a card seen twice at seat {event.seat}: {event.codes}")
         elif isinstance(event, CardsSeen):
             self.cards_seen(event)
         elif isinstance(event, Drag | Release):

@@ -175,3 +175,31 @@ def test_card_games_read_the_table_while_played_with_real_cards(game: str) -> No
     ctx.stack.push(card_table(ctx, game, real=False))
     ctx.stack.pop()
     assert len(made) == 1
+
+
+CARD_GAMES = [  # a game started with real cards by taps, and a zone of its camera
+    ("math-wars-meta", ("start",), 1, "battle", "MWM", "C10:1"),
+    ("math-attack", ("first.0", "start"), 1, "line", "ATK", "+7"),
+    ("mecs", ("seat.1", "choice.child", "cards.real", "start"), 1, "equation", "MECS", "3"),
+    ("math-arena", ("cards.real", "start"), None, "operator", "ARENA", "KD"),
+]
+
+
+@pytest.mark.parametrize(("game", "taps", "seat", "area", "kind", "card"), CARD_GAMES)
+def test_card_games_say_a_card_seen_twice_as_such(
+    game: str, taps: tuple[str, ...], seat: int | None, area: str, kind: str, card: str
+) -> None:
+    """Walk 30 (cards2.py): the pipeline's "same card seen twice" flag ("!"+payload,
+    DESIGN.md: flagged) was read as a card of another game ("…not a Math Wars Meta
+    card. Take it off the battle pile." for its own card). Every card game says so in
+    its own sentence, and nothing is played."""
+    from tests.ui.game_scenery import setup, show_cards
+    from tests.ui.scenery import make_app
+
+    app = make_app()
+    setup(app, game, *taps)
+    table = app.stack.top
+    before = table.match.history
+    show_cards(app, seat, area, (f"!MT1:{kind}:{card}",))
+    assert table.message.startswith("The camera sees the same card twice:")
+    assert table.match.history == before and app.ctx.sounds.played[-1] == "wrong"
