@@ -509,7 +509,8 @@ class MecsPlay(TableController):
                 log.info("mecs: cards seen at seat %s, which is not in this game", seat)
             elif None in codes:
                 log.info("mecs: not a M.E.C.S. card in seat %d's area: %s", seat, list(raw))
-                self.wrong("mecs.ui.not_ours", f" ({self.name(seat - 1)}'s area)")
+                what = "unreadable" if "?" in raw else "not_ours_area"
+                self.wrong(f"mecs.ui.{what}", name=self.name(seat - 1))
             else:
                 self.submit_area(seat - 1, tuple(c for c in codes if c is not None), camera=True)
             return None
@@ -519,7 +520,7 @@ class MecsPlay(TableController):
         code = codes[0]
         if code is None:
             log.info("mecs: a card held up alone is not ours: %s", list(raw))
-            self.wrong("mecs.ui.not_ours")
+            self.wrong("mecs.ui.unreadable_held" if raw[0] == "?" else "mecs.ui.not_ours")
         elif (who := self.wants("reveal")) is not None:  # who starts: a number card (MECS-4)
             if code in DIGITS:
                 self.perform(Draw(code))
