@@ -70,8 +70,8 @@ class Seen:
 
     @property
     def readable(self) -> bool:
-        """Exactly two dice, both read."""
-        return len(self.dice) == 2 and all(d.value is not None for d in self.dice)
+        """Exactly two dice, both read as 1 to 6 (any other value is no die's reading)."""
+        return len(self.dice) == 2 and all(d.value in range(1, 7) for d in self.dice)
 
 
 @dataclass(frozen=True)
@@ -102,6 +102,12 @@ class CardsSeen:
     @property
     def codes(self) -> tuple[str, ...]:
         return tuple(c.code for c in self.cards)
+
+    @property
+    def twice(self) -> bool:
+        """A card is flagged as seen twice at once (``"!"`` + its code: a copy, a mirror):
+        no reading of the zone."""
+        return any(c.code.startswith("!") for c in self.cards)
 
 
 @dataclass(frozen=True)

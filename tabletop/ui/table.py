@@ -90,6 +90,8 @@ class TableScene(Scene):
     asked_by: int | None = None  # the seat whose press opened the dialog on top
     undo_on = True  # the game's Undo button is on (:attr:`buttons`)
     teacher_undo = True  # its Undo asks the teacher's PIN (the base's :meth:`press`)
+    camera_off = ""  # the sentence when the card camera stops: the game's way on by touch
+    camera_ok: bool | None = None  # the card camera worked when last looked at (None: not yet)
 
     def __init__(
         self,
@@ -309,6 +311,8 @@ class TableScene(Scene):
             self.leave()
         elif isinstance(event, SeatPressed) and not self.empty_seat(event.seat):
             self.for_seat(event.seat, self.seat_pressed, event.seat, event.at)
+        elif isinstance(event, CardsSeen) and self.card_seats() and event.twice:
+            self.refuse("ui.card_twice", f"a card seen twice at seat {event.seat}: {event.codes}")
         elif isinstance(event, CardsSeen):
             self.cards_seen(event)
         elif isinstance(event, Drag | Release):
@@ -497,15 +501,28 @@ class TableScene(Scene):
 
     # -- bots and the end ---------------------------------------------------------------------
 
+    def camera_news(self) -> bool:
+        """The card camera (of a game read with one) stopped, failed on its thread or never
+        started: said once, with the game's way on by touch; working again: said too."""
+        ok = self.camera is not None and getattr(self.camera, "available", True)
+        if not self.card_seats() or self.ctx.card_camera is None or ok == self.camera_ok:
+            return False
+        told, self.camera_ok = self.camera_ok is not None or not ok, ok
+        if told:
+            key, tone = ("ui.camera_back", "info") if ok else (self.camera_off, "error")
+            self.say(child_message(key), tone)
+        return told
+
     def update(self, now: float) -> bool:
+        told = self.camera_news()
         if self.stack.top is not self or not self.play.bot_due():
             self.bot_at = None
-            return False
+            return told
         if self.bot_at is None:
             self.bot_at = now + self.bot_pause
-            return False
+            return told
         if now < self.bot_at:
-            return False
+            return told
         self.bot_at = None
         with self.writing():
             self.play.bot_step()

@@ -175,3 +175,80 @@ def test_card_games_read_the_table_while_played_with_real_cards(game: str) -> No
     ctx.stack.push(card_table(ctx, game, real=False))
     ctx.stack.pop()
     assert len(made) == 1
+
+
+CARD_GAMES = [  # a game started with real cards by taps, and a zone of its camera
+    ("math-wars-meta", ("start",), 1, "battle", "MWM", "C10:1"),
+    ("math-attack", ("first.0", "start"), 1, "line", "ATK", "+7"),
+    ("mecs", ("seat.1", "choice.child", "cards.real", "start"), 1, "equation", "MECS", "3"),
+    ("math-arena", ("cards.real", "start"), None, "operator", "ARENA", "KD"),
+]
+
+
+@pytest.mark.parametrize(("game", "taps", "seat", "area", "kind", "card"), CARD_GAMES)
+def test_card_games_say_a_card_seen_twice_as_such(
+    game: str, taps: tuple[str, ...], seat: int | None, area: str, kind: str, card: str
+) -> None:
+    """Walk 30 (cards2.py): the pipeline's "same card seen twice" flag ("!"+payload,
+    DESIGN.md: flagged) was read as a card of another game ("…not a Math Wars Meta
+    card. Take it off the battle pile." for its own card). Every card game says so in
+    its own sentence, and nothing is played."""
+    from tests.ui.game_scenery import setup, show_cards
+    from tests.ui.scenery import make_app
+
+    app = make_app()
+    setup(app, game, *taps)
+    table = app.stack.top
+    before = table.match.history
+    show_cards(app, seat, area, (f"!MT1:{kind}:{card}",))
+    assert table.message.startswith("The camera sees the same card twice:")
+    assert table.match.history == before and app.ctx.sounds.played[-1] == "wrong"
+
+
+@pytest.mark.parametrize(("game", "taps", "seat", "area", "kind", "card"), CARD_GAMES)
+def test_card_games_say_once_that_the_camera_stopped_and_came_back(
+    game: str, taps: tuple[str, ...], seat: int | None, area: str, kind: str, card: str
+) -> None:
+    """Walk 30 (camdie.py): a card camera that fails on its own thread (``available``
+    turns False) or never starts left the line unchanged and said nothing. The table
+    says once that it stopped, with the game's way on by touch (Math Wars Meta: the
+    COUNT META and MATH CRATE boxes), and says so when it works again."""
+    from tabletop.ui.messages import CHILD_MESSAGES
+    from tests.ui.game_scenery import setup, wait
+    from tests.ui.scenery import make_app
+
+    made: list[FakeCamera] = []
+    app = make_app()
+    app.ctx.card_camera = lambda g, seats: made.append(FakeCamera(g, seats)) or made[-1]
+    setup(app, game, *taps)
+    table = app.stack.top
+    wait(app, 1.0)
+    assert not table.message.startswith("The camera")
+    made[-1].available = False  # type: ignore[attr-defined]
+    wait(app, 2.0)
+    assert table.message.startswith("The camera stopped. Tap ")
+    off = CHILD_MESSAGES[table.camera_off]
+    assert table.message == off
+    assert table.play.tone == "error" and off in app.ctx.speaker.said
+    assert "COUNT META" in off if game == "math-wars-meta" else True
+    table.play.say("Something else happened.")
+    wait(app, 2.0)  # said once, not every frame
+    assert table.message == "Something else happened."
+    assert app.ctx.speaker.said.count(off) == 1
+    made[-1].available = True  # type: ignore[attr-defined]
+    wait(app, 1.0)
+    assert table.message == "The camera works again: it reads the cards on the table."
+
+
+def test_card_game_whose_camera_never_starts_says_so() -> None:
+    from tests.ui.game_scenery import setup
+    from tests.ui.scenery import make_app
+
+    def broken(game: str, seats: int) -> Any:
+        raise OSError("no camera at index 0")
+
+    app = make_app()
+    app.ctx.card_camera = broken
+    setup(app, "math-attack", "first.0", "start")
+    app.step()
+    assert app.stack.top.message == "The camera stopped. Tap a number line to put your card on it."

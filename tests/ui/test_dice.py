@@ -99,6 +99,22 @@ def test_dice_unreadable_die_cannot_be_used() -> None:
     assert not scene.target("ok").enabled
 
 
+@pytest.mark.parametrize("values", [(0, 9), (7, -1), (3, 0)])
+def test_dice_a_reading_outside_1_to_6_is_unreadable(values: tuple[int, int]) -> None:
+    """Walk 30 (dice1.py): the camera's 0 and 9 were offered as "Use 0 and 9" and
+    journaled. A die shows 1 to 6: any other value is unreadable, asked again, never
+    offered, and "That's wrong" keeps only the real faces."""
+    seen = Seen(tuple(DieSeen(v, (0, 0, 10, 10)) for v in values), 1.0)
+    assert not seen.readable
+    app, auto = dice_app(seen)
+    scene = app.stack.top
+    assert scene.target("use") is None and app.ctx.sounds.played[-1] == "wrong"
+    assert scene.reading()[0].startswith("I can't read a die.")
+    assert app.ctx.journal.db.execute("SELECT COUNT(*) FROM dice").fetchone() == (0,)
+    auto.tap("wrong")
+    assert scene.picked == [v if v in range(1, 7) else None for v in values]
+
+
 def test_dice_three_dice_are_not_two() -> None:
     seen = Seen(tuple(DieSeen(v) for v in (1, 2, 3)), 1.0)
     app, _ = dice_app(seen)

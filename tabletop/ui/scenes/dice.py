@@ -283,7 +283,8 @@ class DiceScene(Screen):
             rect = pygame.Rect(c.left + i * (size + m.u(20)), c.top + m.u(40), size, size)
             surface.blit(crop, rect)
             pygame.draw.rect(surface, p.line, rect, 2)
-            text, at = "?" if value is None else str(value), (rect.centerx, rect.bottom + m.u(6))
+            text = str(value) if value in range(1, 7) else "?"
+            at = (rect.centerx, rect.bottom + m.u(6))
             painter.text(surface, text, at, m.title, bold=True, anchor="midtop")
             if confidence < 0.6:
                 at = (rect.centerx, rect.bottom + m.u(8) + m.title)

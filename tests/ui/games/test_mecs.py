@@ -351,6 +351,41 @@ def test_mecs_camera_card_that_is_not_ours_is_refused() -> None:
     assert app.stack.top is table and "not from this game" in table.message
 
 
+def test_mecs_camera_card_it_cannot_read_is_said_as_the_other_games_say_it() -> None:
+    """Walk 30 (cards2.py): an unreadable card ("?") in an area was "not from this game.
+    Please take it away. (Player 1's area)", the tail English outside the sentence
+    table; MWM and Math Attack! say the camera cannot read it. Now so does M.E.C.S.,
+    naming the area in the table's words, as for a card of another game."""
+    app = make_app()
+    _auto, table = start(app, cards="table")
+    before = table.match.history
+    post(app, seen(1, "MT1:MECS:7", "?"))
+    said = "The camera cannot read a card in Player 1's area. Turn it face up, or tap the area."
+    assert (table.message, table.play.tone) == (said, "error")
+    post(app, seen(2, "MT1:ATK:+5"))
+    said = "A card in Player 2's area is not from this game. Please take it away."
+    assert table.message == said
+    post(app, seen(None, "?", area=None))
+    assert table.message == "The camera cannot read that card. Turn it face up."
+    assert table.match.history == before
+
+
+def test_mecs_camera_cards_laid_out_of_turn_say_whose_turn_it_is() -> None:
+    """Walk 30 (cards2.py): Player 2 lays cards in their own area on Player 1's turn and
+    was told only "A hack must finish the equation right away…" (for the engine, cards
+    in another's area are the active player's hack, MECS-5); the seat button says "Not
+    now: it is Player 1's turn." The turn is said first, then the engine's reason."""
+    app = make_app()
+    auto, table = start(app, cards="table")
+    auto.tap("reveal.8")
+    auto.tap("reveal.3")
+    assert table.play.state.phase == "plant" and table.play.state.active == 0
+    before = table.match.history
+    post(app, seen(2, "MT1:MECS:3", "MT1:MECS:+"))
+    assert table.message.startswith("Not now: it is Player 1's turn. A hack must finish")
+    assert table.play.tone == "error" and table.match.history == before
+
+
 def test_mecs_buttons_in_the_wrong_phase_say_why() -> None:
     app = make_app()
     _auto, table = child_turn(app)

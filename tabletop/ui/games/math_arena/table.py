@@ -164,6 +164,7 @@ class ArenaScene(TableScene):
     """One game of Math Arena at the device (the round: :mod:`.play`)."""
 
     game = GAME.name
+    camera_off = "arena.ui.camera_off"
     rules = ("Math Arena: the rules", RULES)
     undo_pin = ("Teacher PIN to undo", None)
     step_after = property(lambda self: self.play.tone != "error")  # a refusal says what to do
@@ -235,7 +236,7 @@ class ArenaScene(TableScene):
         """The bots' presses and the countdown, on the app's clock; while one is to come,
         the seconds played reach the journal once a second (their moments resume)."""
         with one_write(self.match):
-            changed = self.play.tick()
+            changed = self.play.tick() | self.camera_news()
         if changed:
             self.after()
         played = float(self.save.app.get("played") or 0.0)

@@ -189,6 +189,7 @@ class AttackScene(TableScene):
     """One game: the two number lines, whose turn, what is blocked, the last turn."""
 
     game = GAME.name
+    camera_off = "atk.ui.camera_off"
     rules = ("How to play Math Attack!", RULES)
     undo_pin = ("Teacher PIN to take back a move", HELP)
     step_after = True

@@ -51,6 +51,7 @@ WHITE = (255, 255, 255)
 
 class MwmTable(TableScene):
     game = "math-wars-meta"
+    camera_off = "mwm.ui.camera_off"
     play: MwmPlay
     save: GameSave  # always journaled
 

@@ -378,7 +378,11 @@ class MecsPlay(TableController):
             if camera and seat is not None:
                 again = self.readings.get(seat) == cards
                 self.readings[seat] = cards
-            self.refuse(exc, checked=not again, cards=cards)
+            # cards laid in another's area in the active player's turn: a hack for the
+            # engine (MECS-5); its owner (a child) may have laid them out of turn: the turn first
+            turn = camera and exc.code.startswith("mecs.hack") and seat is not None
+            turn = turn and seat != self.state.active and self.seats[seat or 0].bot is None
+            self.refuse(exc, checked=not again, cards=cards, turn=turn)
             return False
         if seat is not None:
             self.readings.pop(seat, None)
@@ -387,12 +391,18 @@ class MecsPlay(TableController):
         return True
 
     def refuse(
-        self, exc: TabletopError, *, checked: bool = True, cards: Sequence[str] = ()
+        self,
+        exc: TabletopError,
+        *,
+        checked: bool = True,
+        cards: Sequence[str] = (),
+        turn: bool = False,
     ) -> None:
         """Tell a refusal. A hack the engine refused because its equation is wrong (or
         misses the objective) is an equation the device checked: counted as not right,
         unless ``checked`` is False (the same camera reading seen again). A wrong
-        equation's ``cards`` are journaled with its question (issue 24)."""
+        equation's ``cards`` are journaled with its question (issue 24). ``turn``: said
+        after whose turn it is."""
         code, hack = exc.code, exc.code in HACK_CHECKS and bool(cards)
         log.info("mecs: refused %s: %s", code, exc)
         if checked and code in HACK_CHECKS and self.state.phase in ("plant", "planted"):
@@ -408,12 +418,14 @@ class MecsPlay(TableController):
             why = f" {sentence(verdict.reason or '')}"
         elif verdict is not None and self.state.objective is not None:  # the objective missed
             why = f" {verdict.answer_text} is not {self.goal()}."
-        self.wrong(code, why, who=self.name(self.state.active))
+        name = self.name(self.state.active)
+        before = child_message("mecs.not_now.turn", {"name": name}) + " " if turn else ""
+        self.wrong(code, why, before, who=name)
 
-    def wrong(self, code: str, after: str = "", **facts: Any) -> None:
-        """The "wrong" cue, and the child's sentence for ``code`` (``after`` it: where)."""
+    def wrong(self, code: str, after: str = "", before: str = "", **facts: Any) -> None:
+        """The "wrong" cue, and the child's sentence for ``code`` (``after`` it: why)."""
         self.sound("wrong")
-        self.say(child_message(code, facts) + after, "error")
+        self.say(before + child_message(code, facts) + after, "error")
 
     def wrong_phase(self, why: str) -> None:
         """Not now, and ``why`` (``mecs.not_now.<why>``), naming whose turn it is."""
@@ -525,7 +537,8 @@ class MecsPlay(TableController):
                 log.info("mecs: cards seen at seat %s, which is not in this game", seat)
             elif None in codes:
                 log.info("mecs: not a M.E.C.S. card in seat %d's area: %s", seat, list(raw))
-                self.wrong("mecs.ui.not_ours", f" ({self.name(seat - 1)}'s area)")
+                what = "unreadable" if "?" in raw else "not_ours_area"
+                self.wrong(f"mecs.ui.{what}", name=self.name(seat - 1))
             else:
                 self.submit_area(seat - 1, tuple(c for c in codes if c is not None), camera=True)
             return None
@@ -535,7 +548,7 @@ class MecsPlay(TableController):
         code = codes[0]
         if code is None:
             log.info("mecs: a card held up alone is not ours: %s", list(raw))
-            self.wrong("mecs.ui.not_ours")
+            self.wrong("mecs.ui.unreadable_held" if raw[0] == "?" else "mecs.ui.not_ours")
         elif (who := self.wants("reveal")) is not None:  # who starts: a number card (MECS-4)
             if code in DIGITS:
                 self.perform(Draw(code))

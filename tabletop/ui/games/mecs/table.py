@@ -62,6 +62,7 @@ class MecsTable(TableScene):
     ``match`` and ``save`` carry on a journaled game."""
 
     game = "mecs"
+    camera_off = "mecs.ui.camera_off"
     rules = ("M.E.C.S.: the rules", RULES)
     results_at_end = True
     bot_pause = BOT_SECONDS
