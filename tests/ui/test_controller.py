@@ -201,8 +201,11 @@ def test_controller_keeps_the_message_once_and_the_scene_says_each_new_one() -> 
 
     spoken: list[str] = []
     scene = TableScene.__new__(TableScene)
-    speaker = SimpleNamespace(say=spoken.append, finished=lambda text: False)  # cannot tell
-    scene.ctx = SimpleNamespace(speaker=speaker)
+    speaker = SimpleNamespace(
+        say=lambda text, after=False: spoken.append(text),
+        finished=lambda text: False,  # cannot tell
+    )
+    scene.ctx = SimpleNamespace(speaker=speaker, stack=[])  # not pushed yet: it speaks
     scene.play, scene.spoken = TableController(), 0
     scene.message = "Welcome back!"  # the base's sentence goes to the controller, said now
     assert scene.play.message == "Welcome back!" and spoken == ["Welcome back!"]
