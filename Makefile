@@ -30,7 +30,7 @@ test: $(DEV_STAMP)
 
 bench: $(DEV_STAMP)
 	$(BIN)/tabletop bench --games $(or $(GAMES),1000)
-	$(BIN)/pytest tests -m bench --benchmark-enable --benchmark-only -q -p no:randomly
+	$(BIN)/pytest tests -m bench --benchmark-enable --benchmark-only -q -p no:randomly -n 0
 
 lint: $(DEV_STAMP)
 	$(BIN)/ruff check .
